@@ -7,7 +7,7 @@
 //   test/tooling/bans.test.ts repeats them as a plain text scan, so neither can drift silently.
 // - `no-restricted-*` rules do not merge across config objects: a later object that sets one of
 //   them replaces the bans. Add new bans to the lists below instead.
-// Non-goals: formatting (left to the editor); the type-checked presets (dozens of rules unrelated
+// Non-goals: formatting (Prettier's job, checked in npm test); the type-checked presets (dozens of rules unrelated
 // to STYLE; a typed rule joins the list below when it earns its place). Lint runs in every
 // `npm test`, so rules that need whole-program analysis stay out.
 import js from '@eslint/js';
@@ -33,9 +33,10 @@ const why = 'STYLE rule 1: take time and randomness from the injected Clock/Rng'
 
 // Whole timer modules are banned; from node:crypto only the random functions are (see the
 // import selector below), so `import { createHash } from 'node:crypto'` stays allowed.
-const bannedImports = ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map(
-  (name) => ({ name, message: `${why} (wake-ups are scheduled by the simulator).` }),
-);
+const bannedImports = ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map((name) => ({
+  name,
+  message: `${why} (wake-ups are scheduled by the simulator).`,
+}));
 
 const bannedTimers = ['setTimeout', 'setInterval', 'setImmediate'];
 
@@ -97,7 +98,7 @@ export default defineConfig([
         },
         {
           selector:
-            "ImportDeclaration[source.value=/^(node:)?crypto$/] > ImportSpecifier[imported.name=/^random(UUID|Bytes)$/]",
+            'ImportDeclaration[source.value=/^(node:)?crypto$/] > ImportSpecifier[imported.name=/^random(UUID|Bytes)$/]',
           message: `${why} (ids and bytes come from the seeded Rng).`,
         },
         {

@@ -56,7 +56,10 @@ class LongestFirst extends BaseSequencer {
       const index = START_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
       return index === -1 ? START_FIRST.length : index;
     };
-    return sorted.map((spec, order) => ({ spec, order })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order).map(({ spec }) => spec);
+    return sorted
+      .map((spec, order) => ({ spec, order }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order)
+      .map(({ spec }) => spec);
   }
 }
 
@@ -82,7 +85,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_FILES] },
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT_FILES],
+        },
       },
     ],
   },

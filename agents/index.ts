@@ -31,12 +31,28 @@ import { walletSwapper } from './wallet/wallet-swapper.ts';
 export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
   Object.fromEntries(
     [
-      faucetFarmer, escrowBuyer, escrowSeller, rateLimitAbuser, badInputSender,
-      fixedBettor, martingale, kellyBettor, batchBettor, tournamentPlayer, challenger, fairnessChecker,
-      momentumTrader, marketMaker, leveragedGambler, fundingHarvester,
-      domainSquatter, domainFlipper, dnsManager,
+      faucetFarmer,
+      escrowBuyer,
+      escrowSeller,
+      rateLimitAbuser,
+      badInputSender,
+      fixedBettor,
+      martingale,
+      kellyBettor,
+      batchBettor,
+      tournamentPlayer,
+      challenger,
+      fairnessChecker,
+      momentumTrader,
+      marketMaker,
+      leveragedGambler,
+      fundingHarvester,
+      domainSquatter,
+      domainFlipper,
+      dnsManager,
       referralRecruiter,
-      walletHolder, walletSwapper,
+      walletHolder,
+      walletSwapper,
     ].map((definition) => [definition.name, definition]),
   ),
 );
@@ -44,7 +60,11 @@ export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freez
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENTS).sort();
 
 /** Each archetype's one-line description, for the editor schema and `afp agents`. */
-export const ARCHETYPE_DESCRIPTIONS: Readonly<Record<string, string>> = Object.fromEntries(AGENT_NAMES.map((name) => [name, (AGENTS[name] as AnyAgentDefinition).description]));
+export const ARCHETYPE_DESCRIPTIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  AGENT_NAMES.map((name) => [name, (AGENTS[name] as AnyAgentDefinition).description]),
+);
 
 /** Each archetype's params schema, for the scenario file's editor schema (scripts/gen-schema.ts). */
-export const ARCHETYPE_PARAMS: Readonly<Record<string, AnyAgentDefinition['params']>> = Object.fromEntries(AGENT_NAMES.map((name) => [name, (AGENTS[name] as AnyAgentDefinition).params]));
+export const ARCHETYPE_PARAMS: Readonly<Record<string, AnyAgentDefinition['params']>> = Object.fromEntries(
+  AGENT_NAMES.map((name) => [name, (AGENTS[name] as AnyAgentDefinition).params]),
+);

@@ -38,16 +38,21 @@ export interface BareRound extends RoundResult {
 /** The domain calls the mix makes, in order (untimed). */
 export async function captureDomainCalls(mix: TrafficMix): Promise<DomainCall[]> {
   const calls: DomainCall[] = [];
-  const noting = ALL_ROUTES.map(
-    (route): Route => ({
-      ...route,
-      run: (context, command) => {
-        const outcome = route.run(context, command);
-        calls.push({ atMs: context.nowMs, route, command, callerId: context.caller?.id ?? null, ip: context.ip, ok: outcome.ok });
-        return outcome;
-      },
-    }),
-  );
+  const noting = ALL_ROUTES.map((route): Route => ({
+    ...route,
+    run: (context, command) => {
+      const outcome = route.run(context, command);
+      calls.push({
+        atMs: context.nowMs,
+        route,
+        command,
+        callerId: context.caller?.id ?? null,
+        ip: context.ip,
+        ok: outcome.ok,
+      });
+      return outcome;
+    },
+  }));
   const clock = new VirtualClock(mix.startMs);
   const platform = freshPlatform(mix);
   const transport = inProcessTransport({ dispatcher: new Dispatcher(platform, noting), clock });

@@ -132,52 +132,113 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'memory-agents-max': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
-  const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
+  const int = (
+    name: string,
+    bounds: { min: number; max: number; default: number },
+    fallback = bounds.default,
+  ): number => {
     const text = stringFlag(args, name);
     if (text === undefined) return fallback;
     const value = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value >= bounds.min && value <= bounds.max)) errors.push(`--${name} must be a whole number in ${bounds.min}..${bounds.max}, got '${text}'`);
+    if (!(value >= bounds.min && value <= bounds.max))
+      errors.push(`--${name} must be a whole number in ${bounds.min}..${bounds.max}, got '${text}'`);
     return value;
   };
   const small = args.flags['small'] === true;
   const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
+  if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed))
+    errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const mix = stringFlag(args, 'mix') ?? 'auto';
-  if (mix !== 'quickstart' && mix !== 'synthetic' && mix !== 'auto') errors.push(`--mix must be quickstart or synthetic, got '${mix}'`);
+  if (mix !== 'quickstart' && mix !== 'synthetic' && mix !== 'auto')
+    errors.push(`--mix must be quickstart or synthetic, got '${mix}'`);
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
-  if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
+  if (httpClient !== 'lean' && httpClient !== 'fetch')
+    errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
   const only = stringFlag(args, 'only') ?? 'all';
-  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery' && only !== 'sweep' && only !== 'memory') errors.push(`--only must be mix, casino, load, recovery, sweep or memory, got '${only}'`);
+  if (
+    only !== 'all' &&
+    only !== 'mix' &&
+    only !== 'casino' &&
+    only !== 'load' &&
+    only !== 'recovery' &&
+    only !== 'sweep' &&
+    only !== 'memory'
+  )
+    errors.push(`--only must be mix, casino, load, recovery, sweep or memory, got '${only}'`);
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
-  if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
+  if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed')
+    errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const rounds = int('rounds', BENCH_LIMITS.rounds);
   const flags: BenchFlags = {
     small,
     rounds,
-    mixRounds: int('mix-rounds', BENCH_LIMITS.mixRounds, stringFlag(args, 'rounds') === undefined ? BENCH_LIMITS.mixRounds.default : rounds),
+    mixRounds: int(
+      'mix-rounds',
+      BENCH_LIMITS.mixRounds,
+      stringFlag(args, 'rounds') === undefined ? BENCH_LIMITS.mixRounds.default : rounds,
+    ),
     http: args.flags['no-http'] !== true,
     json: args.flags['json'] === true,
     seed,
     mix: mix as MixChoice,
     concurrency: int('concurrency', BENCH_LIMITS.concurrency),
-    httpRequests: int('http-requests', BENCH_LIMITS.httpRequests, small ? BENCH_LIMITS.httpRequests.smallDefault : BENCH_LIMITS.httpRequests.default),
+    httpRequests: int(
+      'http-requests',
+      BENCH_LIMITS.httpRequests,
+      small ? BENCH_LIMITS.httpRequests.smallDefault : BENCH_LIMITS.httpRequests.default,
+    ),
     httpSeconds: int('http-seconds', BENCH_LIMITS.httpSeconds),
     httpWindowMs: int('http-window-ms', BENCH_LIMITS.httpWindowMs),
     httpClient: httpClient as HttpClient,
     only: only as PhaseChoice,
     casinoAgents: int('casino-agents', BENCH_LIMITS.casinoAgents),
-    casinoBets: int('casino-bets', BENCH_LIMITS.casinoBets, small ? BENCH_LIMITS.casinoBets.smallDefault : BENCH_LIMITS.casinoBets.default),
+    casinoBets: int(
+      'casino-bets',
+      BENCH_LIMITS.casinoBets,
+      small ? BENCH_LIMITS.casinoBets.smallDefault : BENCH_LIMITS.casinoBets.default,
+    ),
     casinoSeconds: int('casino-seconds', BENCH_LIMITS.casinoSeconds),
     casinoStyle: casinoStyle as CasinoStyle,
-    hmacCount: int('hmac-count', BENCH_LIMITS.hmacCount, small ? BENCH_LIMITS.hmacCount.smallDefault : BENCH_LIMITS.hmacCount.default),
+    hmacCount: int(
+      'hmac-count',
+      BENCH_LIMITS.hmacCount,
+      small ? BENCH_LIMITS.hmacCount.smallDefault : BENCH_LIMITS.hmacCount.default,
+    ),
     loadConnections: int('load-connections', BENCH_LIMITS.loadConnections),
-    loadRoundMs: int('load-seconds', BENCH_LIMITS.loadSeconds, small ? BENCH_LIMITS.loadSeconds.smallDefault : BENCH_LIMITS.loadSeconds.default) * 1000,
+    loadRoundMs:
+      int(
+        'load-seconds',
+        BENCH_LIMITS.loadSeconds,
+        small ? BENCH_LIMITS.loadSeconds.smallDefault : BENCH_LIMITS.loadSeconds.default,
+      ) * 1000,
     writeConnections: int('write-connections', BENCH_LIMITS.writeConnections),
-    writeRoundMs: int('write-seconds', BENCH_LIMITS.writeSeconds, small ? BENCH_LIMITS.writeSeconds.smallDefault : BENCH_LIMITS.writeSeconds.default) * 1000,
-    recoveryCommands: int('recovery-commands', BENCH_LIMITS.recoveryCommands, small ? BENCH_LIMITS.recoveryCommands.smallDefault : BENCH_LIMITS.recoveryCommands.default),
-    memoryHours: int('memory-hours', BENCH_LIMITS.memoryHours, small ? BENCH_LIMITS.memoryHours.smallDefault : BENCH_LIMITS.memoryHours.default),
+    writeRoundMs:
+      int(
+        'write-seconds',
+        BENCH_LIMITS.writeSeconds,
+        small ? BENCH_LIMITS.writeSeconds.smallDefault : BENCH_LIMITS.writeSeconds.default,
+      ) * 1000,
+    recoveryCommands: int(
+      'recovery-commands',
+      BENCH_LIMITS.recoveryCommands,
+      small ? BENCH_LIMITS.recoveryCommands.smallDefault : BENCH_LIMITS.recoveryCommands.default,
+    ),
+    memoryHours: int(
+      'memory-hours',
+      BENCH_LIMITS.memoryHours,
+      small ? BENCH_LIMITS.memoryHours.smallDefault : BENCH_LIMITS.memoryHours.default,
+    ),
     memoryAgentsMax: int('memory-agents-max', BENCH_LIMITS.memoryAgentsMax),
   };
-  if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
+  if (errors.length === 0)
+    errors.push(
+      ...checkCasinoOptions({
+        seed: '',
+        agents: flags.casinoAgents,
+        betsMax: flags.casinoBets,
+        secondsMax: flags.casinoSeconds,
+        style: flags.casinoStyle,
+      }),
+    );
   return errors.length > 0 ? { errors } : flags;
 }

@@ -86,7 +86,13 @@ export interface LoadPartResult {
 /** The traffic mix's part of a run: in-process and bare always, http unless --no-http. */
 export interface MixResult {
   readonly seed: string;
-  readonly mix: { readonly name: string; readonly agents: number; readonly durationMs: number; readonly requests: number; readonly startIso: string };
+  readonly mix: {
+    readonly name: string;
+    readonly agents: number;
+    readonly durationMs: number;
+    readonly requests: number;
+    readonly startIso: string;
+  };
   readonly inProcess: PhaseSummary;
   readonly bare: PhaseSummary;
   readonly http: (PhaseSummary & HttpDetails) | null;
@@ -165,13 +171,19 @@ export interface Ratio {
 }
 
 export function ratio(numerator: PhaseSummary, denominator: PhaseSummary): Ratio {
-  return { best: numerator.bestRequestsPerSecond / denominator.bestRequestsPerSecond, median: numerator.medianRequestsPerSecond / denominator.medianRequestsPerSecond };
+  return {
+    best: numerator.bestRequestsPerSecond / denominator.bestRequestsPerSecond,
+    median: numerator.medianRequestsPerSecond / denominator.medianRequestsPerSecond,
+  };
 }
 
 /** Operations per second: requests for in-process and HTTP, domain calls for bare. */
 export function opsRatio(numerator: PhaseSummary, denominator: PhaseSummary): Ratio {
   const opsRate = (round: RoundResult): number => (round.ops * 1000) / round.wallMs;
-  return { best: opsRate(numerator.best) / opsRate(denominator.best), median: opsRate(numerator.median) / opsRate(denominator.median) };
+  return {
+    best: opsRate(numerator.best) / opsRate(denominator.best),
+    median: opsRate(numerator.median) / opsRate(denominator.median),
+  };
 }
 
 /** A median round this much slower than the best one or more marks a busy run. */
@@ -195,7 +207,10 @@ function steadinessLine(phases: NamedPhases): string {
 }
 
 function steadinessJson(phases: NamedPhases): Record<string, unknown> {
-  return { ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])), busy: busy(phases) };
+  return {
+    ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])),
+    busy: busy(phases),
+  };
 }
 
 export function durableVerdict(writes: WriteResult): 'PASS' | 'MISS' {
@@ -236,7 +251,18 @@ const rate = (round: RoundResult): number => (round.requests * 1000) / round.wal
 
 function phaseRow(name: string, phase: PhaseSummary): string[] {
   const { best, median } = phase;
-  return [name, String(best.ops), String(best.requests), fixed(best.wallMs, 1), fixed(median.wallMs, 1), fixed((best.ops * 1000) / best.wallMs, 0), fixed(rate(best), 0), fixed(rate(median), 0), fixed(best.heapBeforeBytes / MIB, 1), fixed(best.heapAfterBytes / MIB, 1)];
+  return [
+    name,
+    String(best.ops),
+    String(best.requests),
+    fixed(best.wallMs, 1),
+    fixed(median.wallMs, 1),
+    fixed((best.ops * 1000) / best.wallMs, 0),
+    fixed(rate(best), 0),
+    fixed(rate(median), 0),
+    fixed(best.heapBeforeBytes / MIB, 1),
+    fixed(best.heapAfterBytes / MIB, 1),
+  ];
 }
 
 const STYLE_PATHS: Readonly<Record<CasinoStyle, string>> = {
@@ -246,18 +272,38 @@ const STYLE_PATHS: Readonly<Record<CasinoStyle, string>> = {
 };
 
 function tableLines(header: readonly string[], rows: readonly string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
   return [line(header), ...rows.map(line)];
 }
 
-const HEADER = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best ops/s', 'best req/s', 'median req/s', 'heap before MiB', 'heap after MiB'];
+const HEADER = [
+  'phase',
+  'ops',
+  'requests',
+  'best ms',
+  'median ms',
+  'best ops/s',
+  'best req/s',
+  'median req/s',
+  'heap before MiB',
+  'heap after MiB',
+];
 
 function mixLines(mixPart: MixResult): string[] {
   const rows = [phaseRow('in-process', mixPart.inProcess), phaseRow('bare', mixPart.bare)];
-  if (mixPart.http !== null) rows.push(phaseRow(`http (${mixPart.http.client}, c=${mixPart.http.concurrency})`, mixPart.http));
+  if (mixPart.http !== null)
+    rows.push(phaseRow(`http (${mixPart.http.client}, c=${mixPart.http.concurrency})`, mixPart.http));
   if (mixPart.writes !== null) {
-    rows.push(phaseRow(`writes in memory (c=${mixPart.writes.connections})`, mixPart.writes.memory), phaseRow(`writes --data (c=${mixPart.writes.connections})`, mixPart.writes.durable));
+    rows.push(
+      phaseRow(`writes in memory (c=${mixPart.writes.connections})`, mixPart.writes.memory),
+      phaseRow(`writes --data (c=${mixPart.writes.connections})`, mixPart.writes.durable),
+    );
   }
   const inOverBare = ratio(mixPart.inProcess, mixPart.bare);
   const target = opsRatio(mixPart.inProcess, mixPart.bare);
@@ -270,19 +316,30 @@ function mixLines(mixPart: MixResult): string[] {
     `ops: requests for in-process and http, domain calls for bare (${mixPart.bare.best.ops} of the ${mix.requests} requests reach one)`,
     `in-process req/s / bare domain calls/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_IN_PROCESS_OVER_BARE, 2)}  ${verdict(mixPart)}`,
     `in-process / bare per mix request       best ${fixed(inOverBare.best, 3)}  median ${fixed(inOverBare.median, 3)}  (stricter: bare pays nothing for requests that reach no domain call)`,
-    steadinessLine([['in-process', mixPart.inProcess], ['bare', mixPart.bare]]),
+    steadinessLine([
+      ['in-process', mixPart.inProcess],
+      ['bare', mixPart.bare],
+    ]),
   ];
   if (mixPart.http !== null) {
     const httpOverIn = ratio(mixPart.http, mixPart.inProcess);
     lines.push(`http / in-process   best ${fixed(httpOverIn.best, 3)}  median ${fixed(httpOverIn.median, 3)}`);
     const { windows, clockMoves, clientCpuMs, serverCpuMs } = mixPart.http;
-    lines.push(`http best round: ${clockMoves} clock moves (${windows} windows planned); CPU client ${fixed(clientCpuMs, 0)} ms, server ${serverCpuMs === null ? 'unknown' : `${fixed(serverCpuMs, 0)} ms`}`);
+    lines.push(
+      `http best round: ${clockMoves} clock moves (${windows} windows planned); CPU client ${fixed(clientCpuMs, 0)} ms, server ${serverCpuMs === null ? 'unknown' : `${fixed(serverCpuMs, 0)} ms`}`,
+    );
   }
   if (mixPart.writes !== null) {
     const durable = ratio(mixPart.writes.durable, mixPart.writes.memory);
-    lines.push(`serve --data writes/s / in-memory writes/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.writes)}`);
-    lines.push(`  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=FULL, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`);
-    lines.push(`  longest /health wait during the rounds: in memory ${fixed(mixPart.writes.stallMsMax.memory, 1)} ms, --data ${fixed(mixPart.writes.stallMsMax.durable, 1)} ms (target <= 50 ms with checkpoints)`);
+    lines.push(
+      `serve --data writes/s / in-memory writes/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.writes)}`,
+    );
+    lines.push(
+      `  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=FULL, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`,
+    );
+    lines.push(
+      `  longest /health wait during the rounds: in memory ${fixed(mixPart.writes.stallMsMax.memory, 1)} ms, --data ${fixed(mixPart.writes.stallMsMax.durable, 1)} ms (target <= 50 ms with checkpoints)`,
+    );
   }
   return lines;
 }
@@ -297,7 +354,10 @@ function casinoLines(casino: CasinoResult): string[] {
     '',
     `ops: accepted bets (requests: bets sent) and HMACs computed; rounds alternate casino and HMAC`,
     `casino bets/s / raw HMAC-SHA256/s      best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_CASINO_OVER_HMAC, 2)}  ${casinoVerdict(casino)}`,
-    steadinessLine([['casino', casino.bets], ['hmac', casino.hmac]]),
+    steadinessLine([
+      ['casino', casino.bets],
+      ['hmac', casino.hmac],
+    ]),
   ];
 }
 
@@ -320,7 +380,14 @@ function loadLines(load: LoadPartResult): string[] {
       ? `afp generator / autocannon raw req/s: not measured (${load.missing ?? 'no generator'})  target >= ${fixed(TARGET_GENERATOR_OVER_AUTOCANNON, 2)}`
       : `afp generator / autocannon raw req/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_GENERATOR_OVER_AUTOCANNON, 2)}  ${generatorVerdict(load) ?? ''}`,
     `  (afp: constant-arrival-rate far above the target's capacity, so it runs saturated; arrivals past max_in_flight are dropped)`,
-    steadinessLine(load.generator === null ? [['autocannon', load.autocannon]] : [['autocannon', load.autocannon], ['afp', load.generator]]),
+    steadinessLine(
+      load.generator === null
+        ? [['autocannon', load.autocannon]]
+        : [
+            ['autocannon', load.autocannon],
+            ['afp', load.generator],
+          ],
+    ),
     '',
     `coordinated omission: a server that stalls ${fixed(stalls.stallMs / 1000, 0)} s every ${fixed(stalls.periodMs / 1000, 0)} s; ${fixed(stalls.runMs / 1000, 0)} s per run (a whole stall in each)`,
     stalls.openModel === null
@@ -346,18 +413,37 @@ export function formatTable(result: BenchResult): string {
   if (result.memory != null) lines.push('', ...memoryLines(result.memory));
   lines.push('');
   const parts: string[] = [];
-  if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
-  if (checks.httpStatusMismatches !== null) parts.push(`http status mismatches ${checks.httpStatusMismatches} and transport errors ${checks.httpTransportErrors ?? 0} (all http rounds)`);
+  if (checks.inProcessStatusMismatches !== null)
+    parts.push(
+      `in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`,
+    );
+  if (checks.httpStatusMismatches !== null)
+    parts.push(
+      `http status mismatches ${checks.httpStatusMismatches} and transport errors ${checks.httpTransportErrors ?? 0} (all http rounds)`,
+    );
   if (checks.writeFailures !== null) parts.push(`write failures ${checks.writeFailures}`);
   if (checks.casinoRefusedBets !== null) parts.push(`casino refused bets ${checks.casinoRefusedBets} (all rounds)`);
-  if (checks.loadFailedRequests !== null) parts.push(`load stall runs failed requests ${checks.loadFailedRequests}${checks.loadDroppedIterations === null ? '' : `, dropped iterations ${checks.loadDroppedIterations}`}`);
+  if (checks.loadFailedRequests !== null)
+    parts.push(
+      `load stall runs failed requests ${checks.loadFailedRequests}${checks.loadDroppedIterations === null ? '' : `, dropped iterations ${checks.loadDroppedIterations}`}`,
+    );
   lines.push(`checks: ${parts.join(', ')}`);
-  if (checks.httpMismatchKinds.length > 0) lines.push(`http differences (time windows shift cooldowns and expiries): ${checks.httpMismatchKinds.map(([kind, count]) => `${kind} ×${count}`).join(', ')}`);
+  if (checks.httpMismatchKinds.length > 0)
+    lines.push(
+      `http differences (time windows shift cooldowns and expiries): ${checks.httpMismatchKinds.map(([kind, count]) => `${kind} ×${count}`).join(', ')}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
 function phaseJson(phase: PhaseSummary): Record<string, unknown> {
-  const round = (value: RoundResult): Record<string, number> => ({ ops: value.ops, requests: value.requests, wall_ms: value.wallMs, requests_per_second: rate(value), heap_before_bytes: value.heapBeforeBytes, heap_after_bytes: value.heapAfterBytes });
+  const round = (value: RoundResult): Record<string, number> => ({
+    ops: value.ops,
+    requests: value.requests,
+    wall_ms: value.wallMs,
+    requests_per_second: rate(value),
+    heap_before_bytes: value.heapBeforeBytes,
+    heap_after_bytes: value.heapAfterBytes,
+  });
   return { best: round(phase.best), median: round(phase.median), rounds: phase.rounds.length };
 }
 
@@ -366,16 +452,43 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
   const writes = mixPart.writes;
   return {
     seed: mixPart.seed,
-    mix: { name: mixPart.mix.name, agents: mixPart.mix.agents, duration_ms: mixPart.mix.durationMs, requests: mixPart.mix.requests, start: mixPart.mix.startIso },
+    mix: {
+      name: mixPart.mix.name,
+      agents: mixPart.mix.agents,
+      duration_ms: mixPart.mix.durationMs,
+      requests: mixPart.mix.requests,
+      start: mixPart.mix.startIso,
+    },
     phases: {
       in_process: phaseJson(mixPart.inProcess),
       bare: phaseJson(mixPart.bare),
       http:
         http === null
           ? null
-          : { ...phaseJson(http), client: http.client, concurrency: http.concurrency, windows: http.windows, clock_moves: http.clockMoves, client_cpu_ms: http.clientCpuMs, server_cpu_ms: http.serverCpuMs },
-      writes_in_memory: writes === null ? null : { ...phaseJson(writes.memory), connections: writes.connections, round_ms: writes.roundMs },
-      writes_durable: writes === null ? null : { ...phaseJson(writes.durable), connections: writes.connections, round_ms: writes.roundMs, stall_ms_max: writes.stallMsMax.durable, checkpoint_every: writes.checkpointEvery, checkpoints_per_round_min: writes.checkpointsPerRoundMin },
+          : {
+              ...phaseJson(http),
+              client: http.client,
+              concurrency: http.concurrency,
+              windows: http.windows,
+              clock_moves: http.clockMoves,
+              client_cpu_ms: http.clientCpuMs,
+              server_cpu_ms: http.serverCpuMs,
+            },
+      writes_in_memory:
+        writes === null
+          ? null
+          : { ...phaseJson(writes.memory), connections: writes.connections, round_ms: writes.roundMs },
+      writes_durable:
+        writes === null
+          ? null
+          : {
+              ...phaseJson(writes.durable),
+              connections: writes.connections,
+              round_ms: writes.roundMs,
+              stall_ms_max: writes.stallMsMax.durable,
+              checkpoint_every: writes.checkpointEvery,
+              checkpoints_per_round_min: writes.checkpointsPerRoundMin,
+            },
     },
     ratios: {
       in_process_requests_over_bare_domain_calls: opsRatio(mixPart.inProcess, mixPart.bare),
@@ -389,7 +502,10 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
       durable_over_memory_min: TARGET_DURABLE_OVER_MEMORY,
       durable_verdict: writes === null ? null : durableVerdict(writes),
     },
-    steadiness: steadinessJson([['in_process', mixPart.inProcess], ['bare', mixPart.bare]]),
+    steadiness: steadinessJson([
+      ['in_process', mixPart.inProcess],
+      ['bare', mixPart.bare],
+    ]),
   };
 }
 
@@ -404,23 +520,44 @@ function casinoJson(casino: CasinoResult): Record<string, unknown> {
     phases: { bets: phaseJson(casino.bets), hmac: phaseJson(casino.hmac) },
     ratios: { bets_over_hmac: casinoRatio(casino) },
     target: { bets_over_hmac_min: TARGET_CASINO_OVER_HMAC, verdict: casinoVerdict(casino) },
-    steadiness: steadinessJson([['bets', casino.bets], ['hmac', casino.hmac]]),
+    steadiness: steadinessJson([
+      ['bets', casino.bets],
+      ['hmac', casino.hmac],
+    ]),
   };
 }
 
 function latencyJson(latency: Percentiles): Record<string, number> {
-  return { count: latency.count, p50_ms: latency.p50Ms, p90_ms: latency.p90Ms, p99_ms: latency.p99Ms, p999_ms: latency.p999Ms, max_ms: latency.maxMs };
+  return {
+    count: latency.count,
+    p50_ms: latency.p50Ms,
+    p90_ms: latency.p90Ms,
+    p99_ms: latency.p99Ms,
+    p999_ms: latency.p999Ms,
+    max_ms: latency.maxMs,
+  };
 }
 
 function loadJson(load: LoadPartResult): Record<string, unknown> {
   const { stalls } = load;
-  const stallRun = (run: StallRunResult): Record<string, unknown> => ({ requests: run.requests, latency: latencyJson(run.latency) });
+  const stallRun = (run: StallRunResult): Record<string, unknown> => ({
+    requests: run.requests,
+    latency: latencyJson(run.latency),
+  });
   return {
     connections: load.connections,
     round_ms: load.roundMs,
-    phases: { autocannon: phaseJson(load.autocannon), generator: load.generator === null ? null : phaseJson(load.generator) },
+    phases: {
+      autocannon: phaseJson(load.autocannon),
+      generator: load.generator === null ? null : phaseJson(load.generator),
+    },
     ratios: { generator_over_autocannon: generatorRatio(load) },
-    target: { generator_over_autocannon_min: TARGET_GENERATOR_OVER_AUTOCANNON, verdict: generatorVerdict(load), open_p99_min_ms: TARGET_OPEN_P99_MS, stall_verdict: stallVerdict(load) },
+    target: {
+      generator_over_autocannon_min: TARGET_GENERATOR_OVER_AUTOCANNON,
+      verdict: generatorVerdict(load),
+      open_p99_min_ms: TARGET_OPEN_P99_MS,
+      stall_verdict: stallVerdict(load),
+    },
     missing: load.missing,
     stalls: {
       period_ms: stalls.periodMs,
@@ -446,11 +583,16 @@ function loadJson(load: LoadPartResult): Record<string, unknown> {
 export function recoveryMsPerMillion(recovery: RecoveryResult): { best: number; median: number } {
   const sorted = [...recovery.recoveryMs].sort((a, b) => a - b);
   const scale = 1_000_000 / recovery.commands;
-  return { best: (sorted[0] ?? Number.NaN) * scale, median: (sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN) * scale };
+  return {
+    best: (sorted[0] ?? Number.NaN) * scale,
+    median: (sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN) * scale,
+  };
 }
 
 export function recoveryVerdict(recovery: RecoveryResult): 'PASS' | 'MISS' {
-  return recoveryMsPerMillion(recovery).best < TARGET_RECOVERY_MS_PER_MILLION && recovery.digestsEqual ? 'PASS' : 'MISS';
+  return recoveryMsPerMillion(recovery).best < TARGET_RECOVERY_MS_PER_MILLION && recovery.digestsEqual
+    ? 'PASS'
+    : 'MISS';
 }
 
 function recoveryLines(recovery: RecoveryResult): string[] {
@@ -467,15 +609,26 @@ function recoveryLines(recovery: RecoveryResult): string[] {
 
 function recoveryJson(recovery: RecoveryResult): Record<string, unknown> {
   const perMillion = recoveryMsPerMillion(recovery);
-  return { ...recovery, ms_per_million: perMillion, target: { ms_per_million_max: TARGET_RECOVERY_MS_PER_MILLION, verdict: recoveryVerdict(recovery) } };
+  return {
+    ...recovery,
+    ms_per_million: perMillion,
+    target: { ms_per_million_max: TARGET_RECOVERY_MS_PER_MILLION, verdict: recoveryVerdict(recovery) },
+  };
 }
 
 export function formatJson(result: BenchResult): string {
-  const mixPart = result.mixPart === null ? { seed: null, mix: null, phases: null, ratios: null, target: null, steadiness: null } : mixJson(result.mixPart);
+  const mixPart =
+    result.mixPart === null
+      ? { seed: null, mix: null, phases: null, ratios: null, target: null, steadiness: null }
+      : mixJson(result.mixPart);
   const { checks } = result;
   const body = {
     node: result.node,
-    machine: { cpus: result.machine.cpus, load_average_start: result.machine.loadAverageStart, load_average_end: result.machine.loadAverageEnd },
+    machine: {
+      cpus: result.machine.cpus,
+      load_average_start: result.machine.loadAverageStart,
+      load_average_end: result.machine.loadAverageEnd,
+    },
     rounds: result.rounds,
     mix_rounds: result.mixRounds,
     gc_forced: result.gcForced,

@@ -37,7 +37,10 @@ export function partInChild<T>(part: ChildPart, argv: readonly string[]): Promis
   const script = fileURLToPath(new URL('./main.ts', import.meta.url));
   const args = [...process.execArgv, script, ...argv.filter((arg) => arg !== '--json'), '--only', part];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, [CHILD_ENV]: part }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, [CHILD_ENV]: part },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

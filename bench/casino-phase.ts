@@ -82,7 +82,9 @@ const betsPerAgentMax = (options: CasinoBenchOptions): number => Math.ceil(optio
 export function checkCasinoOptions(options: CasinoBenchOptions): string[] {
   const errors: string[] = [];
   if (options.style !== 'A' && betsPerAgentMax(options) >= DAILY_GAME_CAP_B) {
-    errors.push(`--casino-bets / --casino-agents must stay below ${DAILY_GAME_CAP_B} bets per style-B agent (the daily cap per game)`);
+    errors.push(
+      `--casino-bets / --casino-agents must stay below ${DAILY_GAME_CAP_B} bets per style-B agent (the daily cap per game)`,
+    );
   }
   return errors;
 }
@@ -103,21 +105,39 @@ async function population(options: CasinoBenchOptions): Promise<Population> {
     const agent = platform.agents.get(agentId);
     assert(agent !== undefined, 'the registered agent exists');
     agent.tier = 'enterprise';
-    const deposit = platform.casino.account.simulateDeposit({ agentId, chain: 'base', amountMicro: fundMicro }, clock.nowMs());
+    const deposit = platform.casino.account.simulateDeposit(
+      { agentId, chain: 'base', amountMicro: fundMicro },
+      clock.nowMs(),
+    );
     assert(deposit.ok, `the deposit of ${agentId} is accepted`);
     const style = options.style === 'mixed' ? (index % 2 === 0 ? 'A' : 'B') : options.style;
-    bettors.push({ agentId, client: anonymous.withKey(registered.body['api_key']), style, body: betBody(style, rng.pick(DICE_CHOICES), agentId) });
+    bettors.push({
+      agentId,
+      client: anonymous.withKey(registered.body['api_key']),
+      style,
+      body: betBody(style, rng.pick(DICE_CHOICES), agentId),
+    });
   }
   clock.set(clock.nowMs() + DEPOSIT_CONFIRM_WAIT_MS);
   platform.advanceTo(clock.nowMs());
-  for (const bettor of bettors) assert(platform.casino.balanceMicro(bettor.agentId) >= fundMicro, 'deposits confirmed before the timed sweeps');
+  for (const bettor of bettors)
+    assert(platform.casino.balanceMicro(bettor.agentId) >= fundMicro, 'deposits confirmed before the timed sweeps');
   return { clock, bettors };
 }
 
-function betBody(style: 'A' | 'B', choice: (typeof DICE_CHOICES)[number], agentId: string): Readonly<Record<string, unknown>> {
+function betBody(
+  style: 'A' | 'B',
+  choice: (typeof DICE_CHOICES)[number],
+  agentId: string,
+): Readonly<Record<string, unknown>> {
   return style === 'A'
     ? { direction: choice.direction, threshold: choice.threshold, amount: BET_AMOUNT_A, client_seed: agentId }
-    : { game: 'dice', amount: BET_AMOUNT_B, params: { target: choice.threshold, over: choice.direction === 'over' }, client_seed: agentId };
+    : {
+        game: 'dice',
+        amount: BET_AMOUNT_B,
+        params: { target: choice.threshold, over: choice.direction === 'over' },
+        client_seed: agentId,
+      };
 }
 
 const previous = new PreviousRound();
@@ -134,7 +154,10 @@ export async function casinoRound(options: CasinoBenchOptions): Promise<CasinoRo
       clock.set(clock.nowMs() + SWEEP_MS);
       for (let index = 0; index < bettors.length && sent < options.betsMax; index++) {
         const bettor = bettors[index] as Bettor;
-        const answer = bettor.style === 'A' ? await bettor.client.casino.play('dice', bettor.body) : await bettor.client.casino.betB(bettor.body);
+        const answer =
+          bettor.style === 'A'
+            ? await bettor.client.casino.play('dice', bettor.body)
+            : await bettor.client.casino.betB(bettor.body);
         sent++;
         if (answer.status === 200) ok++;
       }

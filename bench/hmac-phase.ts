@@ -38,7 +38,10 @@ let shapes: Shapes | undefined;
 function makeShapes(): Shapes {
   const hex = (label: string): string => createHash('sha256').update(label).digest('hex');
   const keys = Array.from({ length: SEEDS }, (_, index) => hex(`bench-server-seed-${index}`));
-  const messages = Array.from({ length: NONCES }, (_, nonce) => `${hex(`bench-client-seed-${nonce % SEEDS}`).slice(0, 16)}:${nonce}`);
+  const messages = Array.from(
+    { length: NONCES },
+    (_, nonce) => `${hex(`bench-client-seed-${nonce % SEEDS}`).slice(0, 16)}:${nonce}`,
+  );
   return { keys, messages };
 }
 
@@ -50,7 +53,9 @@ export async function hmacRound(options: HmacOptions): Promise<HmacRound> {
     const deadlineNs = process.hrtime.bigint() + BigInt(options.secondsMax) * 1_000_000_000n;
     let done = 0;
     while (done < options.count && (done % CHECK_EVERY !== 0 || process.hrtime.bigint() < deadlineNs)) {
-      const digest = createHmac('sha256', keys[done % SEEDS] as string).update(messages[done % NONCES] as string).digest();
+      const digest = createHmac('sha256', keys[done % SEEDS] as string)
+        .update(messages[done % NONCES] as string)
+        .digest();
       checksum ^= digest[0] as number;
       done++;
     }

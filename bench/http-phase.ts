@@ -62,10 +62,23 @@ interface RoundState {
 
 export async function httpRound(mix: TrafficMix, plan: HttpPlan, options: HttpRoundOptions): Promise<HttpRound> {
   const server = await startServeProcess({ seed: mix.seed, startMs: mix.startMs });
-  const lean = options.client === 'lean' ? leanHttpTransport({ urls: server.urls, maxSockets: options.concurrency, timeoutMs: HTTP_REQUEST_TIMEOUT_MS }) : null;
+  const lean =
+    options.client === 'lean'
+      ? leanHttpTransport({ urls: server.urls, maxSockets: options.concurrency, timeoutMs: HTTP_REQUEST_TIMEOUT_MS })
+      : null;
   try {
     const transport = lean?.transport ?? httpTransport({ urls: server.urls, timeoutMs: HTTP_REQUEST_TIMEOUT_MS });
-    const state: RoundState = { mix, plan, transport, live: new Map(), answered: awaitedAnswers(plan), sent: 0, statusMismatches: 0, mismatchKinds: new Map(), transportErrors: 0 };
+    const state: RoundState = {
+      mix,
+      plan,
+      transport,
+      live: new Map(),
+      answered: awaitedAnswers(plan),
+      sent: 0,
+      statusMismatches: 0,
+      mismatchKinds: new Map(),
+      transportErrors: 0,
+    };
     let clockMoves = 0;
     let clockMs = mix.startMs;
     const serverCpuBefore = await processCpuMs(server.pid);
@@ -86,7 +99,15 @@ export async function httpRound(mix: TrafficMix, plan: HttpPlan, options: HttpRo
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const serverCpuAfter = await processCpuMs(server.pid);
     const serverCpuMs = serverCpuBefore === null || serverCpuAfter === null ? null : serverCpuAfter - serverCpuBefore;
-    return { ...round, statusMismatches: state.statusMismatches, mismatchKinds: state.mismatchKinds, transportErrors: state.transportErrors, clockMoves, clientCpuMs: (clientCpu.user + clientCpu.system) / 1000, serverCpuMs };
+    return {
+      ...round,
+      statusMismatches: state.statusMismatches,
+      mismatchKinds: state.mismatchKinds,
+      transportErrors: state.transportErrors,
+      clockMoves,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      serverCpuMs,
+    };
   } finally {
     lean?.close();
     await server.stop();
@@ -107,7 +128,8 @@ async function processCpuMs(pid: number): Promise<number | null> {
 /** A pending answer for every exchange some later request waits for. */
 function awaitedAnswers(plan: HttpPlan): Map<number, PromiseWithResolvers<void>> {
   const answered = new Map<number, PromiseWithResolvers<void>>();
-  for (const exchange of plan.exchanges) for (const index of exchange.waitsFor) if (!answered.has(index)) answered.set(index, Promise.withResolvers<void>());
+  for (const exchange of plan.exchanges)
+    for (const index of exchange.waitsFor) if (!answered.has(index)) answered.set(index, Promise.withResolvers<void>());
   return answered;
 }
 
@@ -140,7 +162,11 @@ async function sendOne(state: RoundState, index: number): Promise<void> {
 }
 
 /** The request with every rebinding site set to the live value (the recorded one when missing). */
-function rebound(request: TransportRequest, planned: PlannedExchange, live: ReadonlyMap<number, unknown>): TransportRequest {
+function rebound(
+  request: TransportRequest,
+  planned: PlannedExchange,
+  live: ReadonlyMap<number, unknown>,
+): TransportRequest {
   if (planned.rebindings.length === 0) return request;
   let view = recordedView(request);
   for (const rebinding of planned.rebindings) {
@@ -152,7 +178,15 @@ function rebound(request: TransportRequest, planned: PlannedExchange, live: Read
 }
 
 async function moveClock(urls: MountUrls, toMs: number): Promise<void> {
-  const response = await fetch(`${urls.api ?? ''}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_ms: toMs }), signal: AbortSignal.timeout(HTTP_REQUEST_TIMEOUT_MS) });
+  const response = await fetch(`${urls.api ?? ''}/_afp/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ to_ms: toMs }),
+    signal: AbortSignal.timeout(HTTP_REQUEST_TIMEOUT_MS),
+  });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`afp serve refused to move its clock to ${new Date(toMs).toISOString()}: ${response.status} ${text}`);
+  if (response.status !== 200)
+    throw new Error(
+      `afp serve refused to move its clock to ${new Date(toMs).toISOString()}: ${response.status} ${text}`,
+    );
 }

@@ -99,7 +99,12 @@ function windowsOf(exchanges: readonly MixExchange[], options: PlanOptions): Htt
   while (start < exchanges.length) {
     const firstMs = (exchanges[start] as MixExchange).atMs;
     let end = start + 1;
-    while (end < exchanges.length && end - start < options.windowRequestsMax && (exchanges[end] as MixExchange).atMs - firstMs <= options.windowMs) end++;
+    while (
+      end < exchanges.length &&
+      end - start < options.windowRequestsMax &&
+      (exchanges[end] as MixExchange).atMs - firstMs <= options.windowMs
+    )
+      end++;
     const lanes = new Map<number, number[]>();
     for (let index = start; index < end; index++) {
       const lane = laneOf((exchanges[index] as MixExchange).agentId, options.concurrency);
@@ -107,7 +112,10 @@ function windowsOf(exchanges: readonly MixExchange[], options: PlanOptions): Htt
       list.push(index);
       lanes.set(lane, list);
     }
-    windows.push({ clockMs: (exchanges[end - 1] as MixExchange).atMs, lanes: [...lanes.entries()].sort((a, b) => a[0] - b[0]).map(([, list]) => list) });
+    windows.push({
+      clockMs: (exchanges[end - 1] as MixExchange).atMs,
+      lanes: [...lanes.entries()].sort((a, b) => a[0] - b[0]).map(([, list]) => list),
+    });
     start = end;
   }
   return windows;
@@ -125,7 +133,14 @@ export function laneOf(agentId: string | null, lanes: number): number {
 
 /** A transport request in the record's shape (what the request-site helpers read and write). */
 export function recordedView(request: TransportRequest): RecordedRequest {
-  const base = { mount: request.mount, method: request.method, path: request.path, query: request.query ?? {}, headers: request.headers ?? {} };
-  if (request.rawBody !== undefined) return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
+  const base = {
+    mount: request.mount,
+    method: request.method,
+    path: request.path,
+    query: request.query ?? {},
+    headers: request.headers ?? {},
+  };
+  if (request.rawBody !== undefined)
+    return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
   return request.body === undefined ? base : { ...base, body: request.body as JsonValue };
 }

@@ -74,7 +74,12 @@ class MixReplay {
     this.fail(error);
   };
 
-  run(exchanges: readonly MixExchange[], clock: VirtualClock, platform: Platform, transport: Transport): Promise<number> {
+  run(
+    exchanges: readonly MixExchange[],
+    clock: VirtualClock,
+    platform: Platform,
+    transport: Transport,
+  ): Promise<number> {
     if (this.index >= 0 && this.index < this.exchanges.length) throw new Error('MixReplay: a round is still running');
     this.exchanges = exchanges;
     this.clock = clock;

@@ -34,20 +34,29 @@ function send(agent: Agent, base: URL, request: TransportRequest, timeoutMs: num
   const search = request.query === undefined ? '' : new URLSearchParams(request.query).toString();
   const path = search === '' ? request.path : `${request.path}?${search}`;
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ agent, hostname: base.hostname, port: base.port, method: request.method, path, headers, timeout: timeoutMs }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const answer = Buffer.concat(chunks).toString('utf8');
-        try {
-          resolve({ status: response.statusCode ?? 0, headers: flatHeaders(response.headers), body: JSON.parse(answer) as unknown });
-        } catch {
-          reject(new Error(`${request.method} ${path} answered ${response.statusCode ?? 0} with a non-JSON body`));
-        }
-      });
-    });
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`${request.method} ${path}: no answer in ${timeoutMs} ms`)));
+    const outgoing = httpRequest(
+      { agent, hostname: base.hostname, port: base.port, method: request.method, path, headers, timeout: timeoutMs },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const answer = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: flatHeaders(response.headers),
+              body: JSON.parse(answer) as unknown,
+            });
+          } catch {
+            reject(new Error(`${request.method} ${path} answered ${response.statusCode ?? 0} with a non-JSON body`));
+          }
+        });
+      },
+    );
+    outgoing.on('timeout', () =>
+      outgoing.destroy(new Error(`${request.method} ${path}: no answer in ${timeoutMs} ms`)),
+    );
     outgoing.on('error', reject);
     outgoing.end(text);
   });
@@ -61,6 +70,7 @@ function bodyOf(request: TransportRequest): { text: string | undefined; contentT
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   return flat;
 }

@@ -23,7 +23,13 @@ import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
 import type { ArrivalPlan } from '../src/load/executors.ts';
 import { LoadStop, runGenerator, systemLoadClock, type IterationEnd, type LoadClock } from '../src/load/generator.ts';
-import { LoadRecorder, overallHistogram, percentilesOf, type LoadSample, type LoadSnapshot } from '../src/load/load-recorder.ts';
+import {
+  LoadRecorder,
+  overallHistogram,
+  percentilesOf,
+  type LoadSample,
+  type LoadSnapshot,
+} from '../src/load/load-recorder.ts';
 import { loadSender, recordingTransport, type LoadSender } from '../src/load/load-run-transport.ts';
 import type { LoadPartResult, StallRunResult } from './bench-report.ts';
 import { serveInChild } from './load-server-child.ts';
@@ -81,7 +87,14 @@ async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapsho
     return false;
   };
   try {
-    await runGenerator({ plan, clock, recorder, source: { start }, stop: new LoadStop(), interrupt: () => sender.interrupt() });
+    await runGenerator({
+      plan,
+      clock,
+      recorder,
+      source: { start },
+      stop: new LoadStop(),
+      interrupt: () => sender.interrupt(),
+    });
   } finally {
     sender.close();
   }
@@ -121,11 +134,20 @@ function benchSlot(sender: LoadSender, clock: LoadClock, onSample: (sample: Load
   return slot;
 }
 
-const answered = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((sum, row) => sum + row.requests - (row.statuses['0'] ?? 0), 0);
+const answered = (snapshot: LoadSnapshot): number =>
+  snapshot.endpoints.reduce((sum, row) => sum + row.requests - (row.statuses['0'] ?? 0), 0);
 
 /** One round of afp's open model at saturation: requests answered over the round's wall time (its graceful drain included). */
 export function generatorRound(url: string, maxInFlight: number, roundMs: number): Promise<RoundResult> {
-  const plan: ArrivalPlan = { kind: 'arrivals', executor: 'constant-arrival-rate', rate: SATURATING_RATE, timeUnitMs: 1_000, durationMs: roundMs, maxInFlight, gracefulStopMs: GRACEFUL_STOP_MS };
+  const plan: ArrivalPlan = {
+    kind: 'arrivals',
+    executor: 'constant-arrival-rate',
+    rate: SATURATING_RATE,
+    timeUnitMs: 1_000,
+    durationMs: roundMs,
+    maxInFlight,
+    gracefulStopMs: GRACEFUL_STOP_MS,
+  };
   return measureRound(async () => {
     const requests = answered(await generatorRun(url, plan));
     return { ops: requests, requests };
@@ -134,7 +156,15 @@ export function generatorRound(url: string, maxInFlight: number, roundMs: number
 
 /** afp's open model over the stalling server: a constant arrival rate, latency from the intended start. */
 export async function openModelUnderStalls(url: string, runMs: number): Promise<StallRunResult> {
-  const plan: ArrivalPlan = { kind: 'arrivals', executor: 'constant-arrival-rate', rate: STALL_OPEN_RATE, timeUnitMs: 1_000, durationMs: runMs, maxInFlight: STALL_OPEN_MAX_IN_FLIGHT, gracefulStopMs: GRACEFUL_STOP_MS };
+  const plan: ArrivalPlan = {
+    kind: 'arrivals',
+    executor: 'constant-arrival-rate',
+    rate: STALL_OPEN_RATE,
+    timeUnitMs: 1_000,
+    durationMs: runMs,
+    maxInFlight: STALL_OPEN_MAX_IN_FLIGHT,
+    gracefulStopMs: GRACEFUL_STOP_MS,
+  };
   const snapshot = await generatorRun(url, plan);
   return stallRunOf(snapshot);
 }
@@ -147,7 +177,9 @@ function stallRunOf(snapshot: LoadSnapshot): StallRunResult {
 
 /** The closed loop over the stalling server: `connections` senders, each waiting for its answer. */
 export async function closedLoopUnderStalls(url: string, connections: number, runMs: number): Promise<StallRunResult> {
-  return stallRunOf(await runAutocannon({ url, method: 'GET', connections, durationMs: runMs, endpoint: 'GET /', timeoutMs: 10_000 }));
+  return stallRunOf(
+    await runAutocannon({ url, method: 'GET', connections, durationMs: runMs, endpoint: 'GET /', timeoutMs: 10_000 }),
+  );
 }
 
 /** How long a stall run lasts: one period and one stall, so it holds a whole stall whatever its phase. */
@@ -155,7 +187,9 @@ export function stallRunMs(schedule: StallSchedule): number {
   return schedule.periodMs + schedule.stallMs;
 }
 
-async function rateRounds(options: LoadPartOptions): Promise<Pick<LoadPartResult, 'autocannon' | 'generator' | 'missing'>> {
+async function rateRounds(
+  options: LoadPartOptions,
+): Promise<Pick<LoadPartResult, 'autocannon' | 'generator' | 'missing'>> {
   const { connections, roundMs, rounds, log } = options;
   const target = await serveInChild({ kind: 'trivial' });
   try {
@@ -167,7 +201,9 @@ async function rateRounds(options: LoadPartOptions): Promise<Pick<LoadPartResult
     for (let round = 1; round <= rounds; round++) {
       raw.push(await autocannonRawRound(target.url, connections, roundMs));
       afp.push(await generatorRound(target.url, connections, roundMs));
-      log(`load round ${round}/${rounds}: autocannon ${raw.at(-1)?.requests} requests in ${raw.at(-1)?.wallMs.toFixed(0)} ms, afp ${afp.at(-1)?.requests} in ${afp.at(-1)?.wallMs.toFixed(0)} ms`);
+      log(
+        `load round ${round}/${rounds}: autocannon ${raw.at(-1)?.requests} requests in ${raw.at(-1)?.wallMs.toFixed(0)} ms, afp ${afp.at(-1)?.requests} in ${afp.at(-1)?.wallMs.toFixed(0)} ms`,
+      );
     }
     return { autocannon: summarize(raw), generator: summarize(afp), missing: null };
   } finally {
@@ -180,10 +216,19 @@ async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stal
   const runMs = stallRunMs(schedule);
   const server = await serveInChild({ kind: 'stalling', schedule });
   try {
-    options.log(`load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; open model then closed loop, ${runMs} ms each`);
+    options.log(
+      `load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; open model then closed loop, ${runMs} ms each`,
+    );
     const openModel = await openModelUnderStalls(server.url, runMs);
     const closedLoop = await closedLoopUnderStalls(server.url, options.connections, runMs);
-    return { ...schedule, runMs, openRate: STALL_OPEN_RATE, openMaxInFlight: STALL_OPEN_MAX_IN_FLIGHT, openModel, closedLoop };
+    return {
+      ...schedule,
+      runMs,
+      openRate: STALL_OPEN_RATE,
+      openMaxInFlight: STALL_OPEN_MAX_IN_FLIGHT,
+      openModel,
+      closedLoop,
+    };
   } finally {
     await server.stop();
   }

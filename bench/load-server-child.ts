@@ -19,7 +19,8 @@ const START_TIMEOUT_MS = 20_000;
 
 export function serveInChild(kind: LoadServerKind): Promise<ChildServer> {
   const script = fileURLToPath(import.meta.url);
-  const args = kind.kind === 'trivial' ? ['trivial'] : ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)];
+  const args =
+    kind.kind === 'trivial' ? ['trivial'] : ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)];
   const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
@@ -50,7 +51,10 @@ export function serveInChild(kind: LoadServerKind): Promise<ChildServer> {
 
 async function childMain(argv: readonly string[]): Promise<void> {
   const [name, period, stall] = argv;
-  const kind: LoadServerKind = name === 'stalling' ? { kind: 'stalling', schedule: { periodMs: Number(period), stallMs: Number(stall) } } : { kind: 'trivial' };
+  const kind: LoadServerKind =
+    name === 'stalling'
+      ? { kind: 'stalling', schedule: { periodMs: Number(period), stallMs: Number(stall) } }
+      : { kind: 'trivial' };
   const server = await startLoadServer(kind);
   const end = (): void => {
     void server.close().then(() => process.exit(0));

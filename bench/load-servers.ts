@@ -25,7 +25,8 @@ export interface StallSchedule {
 export const STALL_EVERY_5S: StallSchedule = { periodMs: 5_000, stallMs: 1_000 };
 export const STALLED_MAX = 100_000;
 
-export type LoadServerKind = { readonly kind: 'trivial' } | { readonly kind: 'stalling'; readonly schedule: StallSchedule };
+export type LoadServerKind =
+  { readonly kind: 'trivial' } | { readonly kind: 'stalling'; readonly schedule: StallSchedule };
 
 export interface LoadServer {
   readonly url: string;

@@ -35,7 +35,15 @@ import { availableParallelism, loadavg } from 'node:os';
 import { EXIT } from '../src/cli/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
-import { formatJson, formatTable, type BenchResult, type CasinoResult, type LoadPartResult, type MixResult, type WriteResult } from './bench-report.ts';
+import {
+  formatJson,
+  formatTable,
+  type BenchResult,
+  type CasinoResult,
+  type LoadPartResult,
+  type MixResult,
+  type WriteResult,
+} from './bench-report.ts';
 import { casinoInChild, CHILD_ENV, partInChild } from './casino-child.ts';
 import { casinoRound, type CasinoBenchOptions, type CasinoRound } from './casino-phase.ts';
 import { hmacRound, type HmacRound } from './hmac-phase.ts';
@@ -66,7 +74,10 @@ async function loadMix(flags: BenchFlags): Promise<TrafficMix | string> {
   return syntheticMix({ seed: flags.seed ?? '1', agents: size.agents, durationMs: size.durationMs, bodiesKept });
 }
 
-async function inProcessAndBare(mix: TrafficMix, rounds: number): Promise<{ inProcess: InProcessRound[]; bare: BareRound[] }> {
+async function inProcessAndBare(
+  mix: TrafficMix,
+  rounds: number,
+): Promise<{ inProcess: InProcessRound[]; bare: BareRound[] }> {
   log('pre-pass: capturing the domain calls');
   const calls = await captureDomainCalls(mix);
   if (calls.length === 0) throw new Error('the mix makes no domain call: nothing to compare with');
@@ -78,29 +89,46 @@ async function inProcessAndBare(mix: TrafficMix, rounds: number): Promise<{ inPr
   for (let round = 1; round <= rounds; round++) {
     inProcess.push(await inProcessRound(mix));
     bare.push(await bareRound(mix, calls));
-    log(`round ${round}/${rounds}: in-process ${inProcess.at(-1)?.wallMs.toFixed(0)} ms, bare ${bare.at(-1)?.wallMs.toFixed(0)} ms`);
+    log(
+      `round ${round}/${rounds}: in-process ${inProcess.at(-1)?.wallMs.toFixed(0)} ms, bare ${bare.at(-1)?.wallMs.toFixed(0)} ms`,
+    );
   }
   return { inProcess, bare };
 }
 
 async function httpRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ rounds: HttpRound[]; windows: number }> {
   const prefix: TrafficMix = { ...mix, exchanges: mix.exchanges.slice(0, flags.httpRequests) };
-  const plan = planHttp(prefix.exchanges, { concurrency: flags.concurrency, windowMs: flags.httpWindowMs, windowRequestsMax: WINDOW_REQUESTS_MAX });
-  log(`http: ${prefix.exchanges.length} requests in ${plan.windows.length} windows, ${flags.concurrency} lanes; warm-up`);
+  const plan = planHttp(prefix.exchanges, {
+    concurrency: flags.concurrency,
+    windowMs: flags.httpWindowMs,
+    windowRequestsMax: WINDOW_REQUESTS_MAX,
+  });
+  log(
+    `http: ${prefix.exchanges.length} requests in ${plan.windows.length} windows, ${flags.concurrency} lanes; warm-up`,
+  );
   const options = { maxSeconds: flags.httpSeconds, client: flags.httpClient, concurrency: flags.concurrency };
   await httpRound(prefix, plan, options);
   const rounds: HttpRound[] = [];
   for (let round = 1; round <= flags.rounds; round++) {
     rounds.push(await httpRound(prefix, plan, options));
-    log(`http round ${round}/${flags.rounds}: ${rounds.at(-1)?.requests} requests in ${rounds.at(-1)?.wallMs.toFixed(0)} ms`);
+    log(
+      `http round ${round}/${flags.rounds}: ${rounds.at(-1)?.requests} requests in ${rounds.at(-1)?.wallMs.toFixed(0)} ms`,
+    );
   }
   return { rounds, windows: plan.windows.length };
 }
 
 /** The write phase: in memory and --data rounds alternated, after one warm-up of each. */
 async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result: WriteResult; failed: number }> {
-  const options = { seed: mix.seed, startMs: mix.startMs, connections: flags.writeConnections, durationMs: flags.writeRoundMs };
-  log(`writes: ${options.connections} writers registering agents for ${options.durationMs} ms, in memory and with --data alternated; warm-up`);
+  const options = {
+    seed: mix.seed,
+    startMs: mix.startMs,
+    connections: flags.writeConnections,
+    durationMs: flags.writeRoundMs,
+  };
+  log(
+    `writes: ${options.connections} writers registering agents for ${options.durationMs} ms, in memory and with --data alternated; warm-up`,
+  );
   await writeRound({ ...options, durable: false });
   await writeRound({ ...options, durable: true });
   const memory: WriteRound[] = [];
@@ -108,12 +136,28 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
   for (let round = 1; round <= flags.rounds; round++) {
     memory.push(await writeRound({ ...options, durable: false }));
     durable.push(await writeRound({ ...options, durable: true }));
-    log(`write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data (${durable.at(-1)?.checkpoints} checkpoints) in ${options.durationMs} ms; longest /health wait ${memory.at(-1)?.stallMsMax.toFixed(1)} / ${durable.at(-1)?.stallMsMax.toFixed(1)} ms`);
+    log(
+      `write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data (${durable.at(-1)?.checkpoints} checkpoints) in ${options.durationMs} ms; longest /health wait ${memory.at(-1)?.stallMsMax.toFixed(1)} / ${durable.at(-1)?.stallMsMax.toFixed(1)} ms`,
+    );
   }
   const failed = [...memory, ...durable].reduce((sum, round) => sum + round.failed, 0);
-  const stallMsMax = { memory: Math.max(...memory.map((round) => round.stallMsMax)), durable: Math.max(...durable.map((round) => round.stallMsMax)) };
+  const stallMsMax = {
+    memory: Math.max(...memory.map((round) => round.stallMsMax)),
+    durable: Math.max(...durable.map((round) => round.stallMsMax)),
+  };
   const checkpointsPerRoundMin = Math.min(...durable.map((round) => round.checkpoints));
-  return { result: { connections: options.connections, roundMs: options.durationMs, memory: summarize(memory), durable: summarize(durable), stallMsMax, checkpointEvery: BENCH_CHECKPOINT_EVERY, checkpointsPerRoundMin }, failed };
+  return {
+    result: {
+      connections: options.connections,
+      roundMs: options.durationMs,
+      memory: summarize(memory),
+      durable: summarize(durable),
+      stallMsMax,
+      checkpointEvery: BENCH_CHECKPOINT_EVERY,
+      checkpointsPerRoundMin,
+    },
+    failed,
+  };
 }
 
 const MISMATCH_KINDS_SHOWN = 6;
@@ -121,14 +165,23 @@ const MISMATCH_KINDS_SHOWN = 6;
 /** The most frequent HTTP status differences over all rounds (ties by name, for a stable order). */
 function topKinds(rounds: readonly HttpRound[]): [string, number][] {
   const totals = new Map<string, number>();
-  for (const round of rounds) for (const [kind, count] of round.mismatchKinds) totals.set(kind, (totals.get(kind) ?? 0) + count);
+  for (const round of rounds)
+    for (const [kind, count] of round.mismatchKinds) totals.set(kind, (totals.get(kind) ?? 0) + count);
   return [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MISMATCH_KINDS_SHOWN);
 }
 
 async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult; refused: number }> {
-  const options: CasinoBenchOptions = { seed: flags.seed ?? '1', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle };
+  const options: CasinoBenchOptions = {
+    seed: flags.seed ?? '1',
+    agents: flags.casinoAgents,
+    betsMax: flags.casinoBets,
+    secondsMax: flags.casinoSeconds,
+    style: flags.casinoStyle,
+  };
   const hmacOptions = { count: flags.hmacCount, secondsMax: flags.casinoSeconds };
-  log(`casino: ${options.agents} dice bettors (style ${options.style}), at most ${options.betsMax} bets per round; raw HMAC at most ${hmacOptions.count}; warm-up`);
+  log(
+    `casino: ${options.agents} dice bettors (style ${options.style}), at most ${options.betsMax} bets per round; raw HMAC at most ${hmacOptions.count}; warm-up`,
+  );
   await casinoRound(options);
   await hmacRound(hmacOptions);
   const bets: CasinoRound[] = [];
@@ -139,7 +192,9 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
     const last = bets.at(-1);
     const lastHmac = hmacs.at(-1);
     if (last !== undefined && lastHmac !== undefined) {
-      log(`casino round ${round}/${flags.rounds}: ${last.ops} bets in ${last.wallMs.toFixed(0)} ms, ${lastHmac.ops} HMACs in ${lastHmac.wallMs.toFixed(0)} ms`);
+      log(
+        `casino round ${round}/${flags.rounds}: ${last.ops} bets in ${last.wallMs.toFixed(0)} ms, ${lastHmac.ops} HMACs in ${lastHmac.wallMs.toFixed(0)} ms`,
+      );
     }
   }
   const result: CasinoResult = {
@@ -170,7 +225,15 @@ async function loadOnly(flags: BenchFlags): Promise<LoadPartResult> {
 
 interface MixRun {
   readonly result: MixResult;
-  readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds' | 'writeFailures'>;
+  readonly checks: Pick<
+    BenchResult['checks'],
+    | 'inProcessStatusMismatches'
+    | 'bareOutcomeMismatches'
+    | 'httpStatusMismatches'
+    | 'httpTransportErrors'
+    | 'httpMismatchKinds'
+    | 'writeFailures'
+  >;
 }
 
 async function mixPhases(flags: BenchFlags, mix: TrafficMix | string): Promise<MixRun | string> {
@@ -184,13 +247,27 @@ async function mixPhases(flags: BenchFlags, mix: TrafficMix | string): Promise<M
   const writes = flags.http ? await writeRounds(mix, flags) : null;
   const result: MixResult = {
     seed: mix.seed,
-    mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
+    mix: {
+      name: mix.name,
+      agents: mix.agents,
+      durationMs: mix.durationMs,
+      requests: mix.exchanges.length,
+      startIso: new Date(mix.startMs).toISOString(),
+    },
     inProcess: summarize(inProcess),
     bare: summarize(bare),
     http:
       http === null || httpSummary === null || bestHttp === null
         ? null
-        : { ...httpSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestHttp.clockMoves, clientCpuMs: bestHttp.clientCpuMs, serverCpuMs: bestHttp.serverCpuMs },
+        : {
+            ...httpSummary,
+            client: flags.httpClient,
+            concurrency: flags.concurrency,
+            windows: http.windows,
+            clockMoves: bestHttp.clockMoves,
+            clientCpuMs: bestHttp.clientCpuMs,
+            serverCpuMs: bestHttp.serverCpuMs,
+          },
     writes: writes === null ? null : writes.result,
   };
   const checks: MixRun['checks'] = {
@@ -218,7 +295,14 @@ async function main(argv: string[]): Promise<number> {
   const loadAverageStart = loadavg()[0] ?? 0;
   const needsMix = flags.only === 'all' || flags.only === 'mix' || flags.only === 'recovery';
   const mix = needsMix && process.env[CHILD_ENV] === undefined ? await loadMix(flags) : null;
-  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
+  const mixRun =
+    flags.only === 'casino' ||
+    flags.only === 'load' ||
+    flags.only === 'recovery' ||
+    flags.only === 'sweep' ||
+    flags.only === 'memory'
+      ? null
+      : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
@@ -233,11 +317,44 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // A full run measures the casino and the load part each in a fresh process (casino-child.ts says why).
-  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
-  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const casino =
+    flags.only === 'mix' ||
+    flags.only === 'load' ||
+    flags.only === 'recovery' ||
+    flags.only === 'sweep' ||
+    flags.only === 'memory'
+      ? null
+      : flags.only === 'casino'
+        ? await casinoAndHmac(flags)
+        : await casinoInChild(argv);
+  const load =
+    flags.only === 'mix' ||
+    flags.only === 'casino' ||
+    flags.only === 'recovery' ||
+    flags.only === 'sweep' ||
+    flags.only === 'memory'
+      ? null
+      : flags.only === 'load'
+        ? await loadOnly(flags)
+        : await partInChild<LoadPartResult>('load', argv);
   const recovery = await recoveryOf(flags, mix);
-  const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: flags.small ? 2 : SWEEP_BENCH_SEEDS, rounds: flags.rounds, log, ...(flags.small ? { scenario: 'scenarios/k6-smoke.yaml' } : {}) }) : null;
-  const memory = flags.only === 'all' || flags.only === 'memory' ? await memoryPart({ sizes: (flags.small ? MEMORY_SIZES_SMALL : MEMORY_SIZES).filter((agents) => agents <= flags.memoryAgentsMax), hours: flags.memoryHours, log }) : null;
+  const sweep =
+    flags.only === 'all' || flags.only === 'sweep'
+      ? await sweepPart({
+          seeds: flags.small ? 2 : SWEEP_BENCH_SEEDS,
+          rounds: flags.rounds,
+          log,
+          ...(flags.small ? { scenario: 'scenarios/k6-smoke.yaml' } : {}),
+        })
+      : null;
+  const memory =
+    flags.only === 'all' || flags.only === 'memory'
+      ? await memoryPart({
+          sizes: (flags.small ? MEMORY_SIZES_SMALL : MEMORY_SIZES).filter((agents) => agents <= flags.memoryAgentsMax),
+          hours: flags.memoryHours,
+          log,
+        })
+      : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -251,7 +368,16 @@ async function main(argv: string[]): Promise<number> {
     sweep,
     memory,
     checks: {
-      ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null } : mixRun.checks),
+      ...(mixRun === null
+        ? {
+            inProcessStatusMismatches: null,
+            bareOutcomeMismatches: null,
+            httpStatusMismatches: null,
+            httpTransportErrors: null,
+            httpMismatchKinds: [],
+            writeFailures: null,
+          }
+        : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,
       loadFailedRequests: load === null ? null : load.stalls.closedLoop.failed + (load.stalls.openModel?.failed ?? 0),
       loadDroppedIterations: load?.stalls.openModel?.dropped ?? null,

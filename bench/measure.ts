@@ -93,5 +93,11 @@ export function summarize(rounds: readonly RoundResult[]): PhaseSummary {
   const sorted = [...rounds].sort((a, b) => requestsPerSecond(b) - requestsPerSecond(a));
   const best = sorted[0] as RoundResult;
   const median = sorted[Math.floor((sorted.length - 1) / 2)] as RoundResult;
-  return { rounds, best, median, bestRequestsPerSecond: requestsPerSecond(best), medianRequestsPerSecond: requestsPerSecond(median) };
+  return {
+    rounds,
+    best,
+    median,
+    bestRequestsPerSecond: requestsPerSecond(best),
+    medianRequestsPerSecond: requestsPerSecond(median),
+  };
 }

@@ -24,11 +24,19 @@ function liveBytes(): number {
 async function main(argv: readonly string[]): Promise<MemorySize> {
   const agents = Number(argv[0]);
   const hours = Number(argv[1]);
-  if (!(Number.isSafeInteger(agents) && agents >= QUICKSTART_AGENTS && agents % QUICKSTART_AGENTS === 0)) throw new Error(`agents must be a multiple of ${QUICKSTART_AGENTS}, got '${argv[0]}'`);
-  if (!(Number.isSafeInteger(hours) && hours >= 1 && hours <= 168)) throw new Error(`hours must be a whole number in 1..168, got '${argv[1]}'`);
-  const quickstart = scenarioFromText(readFileSync(join(import.meta.dirname, '..', 'scenarios', 'quickstart.yaml'), 'utf8'));
+  if (!(Number.isSafeInteger(agents) && agents >= QUICKSTART_AGENTS && agents % QUICKSTART_AGENTS === 0))
+    throw new Error(`agents must be a multiple of ${QUICKSTART_AGENTS}, got '${argv[0]}'`);
+  if (!(Number.isSafeInteger(hours) && hours >= 1 && hours <= 168))
+    throw new Error(`hours must be a whole number in 1..168, got '${argv[1]}'`);
+  const quickstart = scenarioFromText(
+    readFileSync(join(import.meta.dirname, '..', 'scenarios', 'quickstart.yaml'), 'utf8'),
+  );
   const factor = agents / QUICKSTART_AGENTS;
-  const scenario = { ...quickstart, durationMs: hours * HOUR_MS, populations: quickstart.populations.map((population) => ({ ...population, count: population.count * factor })) };
+  const scenario = {
+    ...quickstart,
+    durationMs: hours * HOUR_MS,
+    populations: quickstart.populations.map((population) => ({ ...population, count: population.count * factor })),
+  };
   if (!collectGarbage()) throw new Error('a full collection cannot be forced (run with --expose-gc)');
   const beforeBytes = liveBytes();
   let endBytes: number | null = null;
@@ -63,7 +71,9 @@ main(process.argv.slice(2)).then(
     process.stdout.write(`${JSON.stringify(size)}\n`);
   },
   (error: unknown) => {
-    process.stderr.write(`bench: memory child: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench: memory child: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -50,7 +50,9 @@ export async function memoryPart(options: MemoryPartOptions): Promise<MemoryBenc
   for (const agents of options.sizes) {
     options.log(`memory: ${agents} agents of the quickstart mix for ${options.hours} virtual h, in a fresh process`);
     const size = await sizeInChild(agents, options.hours);
-    options.log(`memory: ${agents} agents: ${Math.round(size.liveBytes / agents)} bytes per agent, ${Math.round(vsecPerSecond(size))} vsec/s`);
+    options.log(
+      `memory: ${agents} agents: ${Math.round(size.liveBytes / agents)} bytes per agent, ${Math.round(vsecPerSecond(size))} vsec/s`,
+    );
     sizes.push(size);
   }
   return { hours: options.hours, sizes };
@@ -99,7 +101,9 @@ export function marginalBytesPerAgent(smaller: MemorySize, larger: MemorySize): 
 }
 
 export function memoryVerdict(result: MemoryBenchResult): 'PASS' | 'MISS' {
-  return result.sizes.every((size) => bytesPerAgent(size) <= TARGET_BYTES_PER_AGENT && size.outcome === 'completed') ? 'PASS' : 'MISS';
+  return result.sizes.every((size) => bytesPerAgent(size) <= TARGET_BYTES_PER_AGENT && size.outcome === 'completed')
+    ? 'PASS'
+    : 'MISS';
 }
 
 export function memoryLines(result: MemoryBenchResult): string[] {
@@ -125,7 +129,12 @@ export function memoryJson(result: MemoryBenchResult): Record<string, unknown> {
     hours: result.hours,
     sizes: result.sizes.map((size, index) => {
       const smaller = index === 0 ? undefined : result.sizes[index - 1];
-      return { ...size, bytesPerAgent: bytesPerAgent(size), marginalBytesPerAgent: smaller === undefined ? null : marginalBytesPerAgent(smaller, size), vsecPerSecond: vsecPerSecond(size) };
+      return {
+        ...size,
+        bytesPerAgent: bytesPerAgent(size),
+        marginalBytesPerAgent: smaller === undefined ? null : marginalBytesPerAgent(smaller, size),
+        vsecPerSecond: vsecPerSecond(size),
+      };
     }),
     target: { bytes_per_agent_max: TARGET_BYTES_PER_AGENT, verdict: memoryVerdict(result) },
   };

@@ -43,7 +43,8 @@ export class MixRecorder {
     const registered = registeredAgent(response);
     if (registered !== null) this.registrations.set(index, registered);
     // Bodies are copied: the recorder must not see a later mutation by the agent or the platform.
-    const copy: TransportRequest = request.body === undefined ? request : { ...request, body: structuredClone(request.body) };
+    const copy: TransportRequest =
+      request.body === undefined ? request : { ...request, body: structuredClone(request.body) };
     this.exchanges.push({
       atMs: exchange.atMs,
       agentId: exchange.agentId,

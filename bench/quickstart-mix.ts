@@ -35,19 +35,31 @@ export async function quickstartUnavailable(): Promise<string | null> {
   return null;
 }
 
-export async function quickstartMix(options: { seed: string | undefined; small: boolean; bodiesKept: number }): Promise<TrafficMix> {
+export async function quickstartMix(options: {
+  seed: string | undefined;
+  small: boolean;
+  bodiesKept: number;
+}): Promise<TrafficMix> {
   // A computed specifier: the archetype table may not exist yet, and tsc must not require it.
   const agentsModule = (await import(AGENTS_MODULE)) as { AGENTS: Readonly<Record<string, AnyAgentDefinition>> };
   const { parseScenario, formatScenarioErrors } = await import('../src/sim/scenario.ts');
   const { runScenario } = await import('../src/sim/runner.ts');
   const agents = agentsModule.AGENTS;
-  const parsed = parseScenario(await readFile(QUICKSTART_FILE, 'utf8'), { fileName: QUICKSTART_FILE, agentParams: (name) => agents[name]?.params, knownAgents: Object.keys(agents) });
-  if (!parsed.ok) throw new Error(`cannot read the quickstart scenario:\n${formatScenarioErrors(QUICKSTART_FILE, parsed.errors)}`);
+  const parsed = parseScenario(await readFile(QUICKSTART_FILE, 'utf8'), {
+    fileName: QUICKSTART_FILE,
+    agentParams: (name) => agents[name]?.params,
+    knownAgents: Object.keys(agents),
+  });
+  if (!parsed.ok)
+    throw new Error(`cannot read the quickstart scenario:\n${formatScenarioErrors(QUICKSTART_FILE, parsed.errors)}`);
   const scenario = options.small ? smallVariant(parsed.scenario) : parsed.scenario;
   const seed = options.seed ?? scenario.seed;
   const recorder = new MixRecorder({ bodiesKept: options.bodiesKept });
   const record = await runScenario(scenario, { seed, recorder, agents });
-  if (record.outcome !== 'completed') process.stderr.write(`bench: warning: the quickstart run ended '${record.outcome}'; the mix is the traffic up to there\n`);
+  if (record.outcome !== 'completed')
+    process.stderr.write(
+      `bench: warning: the quickstart run ended '${record.outcome}'; the mix is the traffic up to there\n`,
+    );
   const tiers = new Map(record.agents.map((agent) => [agent.agentId, agent.tier]));
   return {
     name: options.small ? 'quickstart-small' : 'quickstart',
@@ -63,7 +75,11 @@ export async function quickstartMix(options: { seed: string | undefined; small: 
 
 /** One virtual day, SMALL_AGENTS agents in all, every population kept with at least one agent. */
 export function smallVariant(scenario: Scenario): Scenario {
-  return { ...scenario, durationMs: Math.min(scenario.durationMs, DAY_MS), populations: scaleCounts(scenario.populations, SMALL_AGENTS) };
+  return {
+    ...scenario,
+    durationMs: Math.min(scenario.durationMs, DAY_MS),
+    populations: scaleCounts(scenario.populations, SMALL_AGENTS),
+  };
 }
 
 /**
@@ -97,9 +113,16 @@ export function scaleCounts(populations: readonly Population[], total: number): 
 /** As src/sim/simulation.ts builds it: the scenario's dispute outcome over the defaults. */
 function platformConfig(scenario: Scenario): PlatformConfig {
   const outcome = scenario.platform.disputeOutcome;
-  return outcome === undefined ? DEFAULT_CONFIG : { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome } };
+  return outcome === undefined
+    ? DEFAULT_CONFIG
+    : { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome } };
 }
 
 function faultWindows(scenario: Scenario): FaultWindow[] {
-  return scenario.faults.map((fault) => ({ service: fault.service, fromMs: scenario.startMs + fault.fromMs, untilMs: scenario.startMs + fault.fromMs + fault.forMs, status: fault.answer }));
+  return scenario.faults.map((fault) => ({
+    service: fault.service,
+    fromMs: scenario.startMs + fault.fromMs,
+    untilMs: scenario.startMs + fault.fromMs + fault.forMs,
+    status: fault.answer,
+  }));
 }

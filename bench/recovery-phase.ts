@@ -71,17 +71,41 @@ function recovered(log: CommandLog, checkpoints: boolean): Recovered {
 }
 
 /** Logs `commands` requests of the mix, cycled, with checkpoints; returns the live digest and costs. */
-async function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyCommands: number): Promise<{ digest: string; checkpoints: number; checkpointBlockingMsMax: number; checkpointLoopDelayMsMax: number; checkpointMsMax: number }> {
-  const settings = { seed: mix.seed, startMs: mix.startMs, config: mix.config ?? DEFAULT_CONFIG, faults: mix.faults, closures: [], defects: [] };
+async function writeHistory(
+  log: CommandLog,
+  mix: TrafficMix,
+  commands: number,
+  everyCommands: number,
+): Promise<{
+  digest: string;
+  checkpoints: number;
+  checkpointBlockingMsMax: number;
+  checkpointLoopDelayMsMax: number;
+  checkpointMsMax: number;
+}> {
+  const settings = {
+    seed: mix.seed,
+    startMs: mix.startMs,
+    config: mix.config ?? DEFAULT_CONFIG,
+    faults: mix.faults,
+    closures: [],
+    defects: [],
+  };
   log.adopt({ ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
   const dispatcher = new LoggedDispatcher(platform, ALL_ROUTES, log);
-  const checkpointer = new Checkpointer({ log, platform, timeTravel: new TimeTravel(platform, settings), clockMovedMs: 0, everyCommands });
+  const checkpointer = new Checkpointer({
+    log,
+    platform,
+    timeTravel: new TimeTravel(platform, settings),
+    clockMovedMs: 0,
+    everyCommands,
+  });
   const exchanges = mix.exchanges;
   const cycleMs = Math.max(1, (exchanges.at(-1)?.atMs ?? mix.startMs) - mix.startMs + 1);
   let checkpoints = 0;
   let checkpointLoopDelayMsMax = 0;
-  for (let sent = 0; sent < commands; ) {
+  for (let sent = 0; sent < commands;) {
     const batchEnd = Math.min(commands, sent + BATCH_COMMANDS);
     for (; sent < batchEnd; sent++) {
       const exchange = exchanges[sent % exchanges.length];
@@ -108,7 +132,13 @@ async function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, 
   const costs = checkpointer.costs;
   const checkpointBlockingMsMax = Math.max(0, ...costs.map((cost) => cost.blockingMs));
   const checkpointMsMax = Math.max(0, ...costs.map((cost) => cost.totalMs));
-  return { digest: platformDigest(platform), checkpoints, checkpointBlockingMsMax, checkpointLoopDelayMsMax, checkpointMsMax };
+  return {
+    digest: platformDigest(platform),
+    checkpoints,
+    checkpointBlockingMsMax,
+    checkpointLoopDelayMsMax,
+    checkpointMsMax,
+  };
 }
 
 function cpuMsSince(started: NodeJS.CpuUsage): number {
@@ -117,17 +147,27 @@ function cpuMsSince(started: NodeJS.CpuUsage): number {
 }
 
 /** `checkpointEvery`: default CHECKPOINT_EVERY_COMMANDS, afp serve's own (tests use small ones). */
-export async function recoveryPart(options: { mix: TrafficMix; commands: number; rounds: number; log: (line: string) => void; checkpointEvery?: number }): Promise<RecoveryResult> {
+export async function recoveryPart(options: {
+  mix: TrafficMix;
+  commands: number;
+  rounds: number;
+  log: (line: string) => void;
+  checkpointEvery?: number;
+}): Promise<RecoveryResult> {
   const checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY_COMMANDS;
   const dir = mkdtempSync(join(tmpdir(), 'afp-bench-recovery-'));
   const file = join(dir, 'history.afp');
   try {
-    options.log(`recovery: logging ${options.commands} commands (mix ${options.mix.name}, cycled), a checkpoint every ${checkpointEvery}`);
+    options.log(
+      `recovery: logging ${options.commands} commands (mix ${options.mix.name}, cycled), a checkpoint every ${checkpointEvery}`,
+    );
     const writer = await opened(file);
     const writeStartedMs = performance.now();
     const live = await writeHistory(writer, options.mix, options.commands, checkpointEvery);
     const writeMs = performance.now() - writeStartedMs;
-    const checkpointBytes = (writer.database.prepare('SELECT max(length(state)) AS bytes FROM checkpoints').get() as { bytes: number | null }).bytes ?? 0;
+    const checkpointBytes =
+      (writer.database.prepare('SELECT max(length(state)) AS bytes FROM checkpoints').get() as { bytes: number | null })
+        .bytes ?? 0;
     writer.close();
     const recoveryMs: number[] = [];
     const recoveryCpuMs: number[] = [];
@@ -143,7 +183,9 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
       tailCommands = fromCheckpoint.stats.commands;
       if (round === 1) digestsEqual &&= platformDigest(fromCheckpoint.platform) === live.digest;
       log.close();
-      options.log(`recovery round ${round}/${options.rounds}: ${recoveryMs.at(-1)?.toFixed(0)} ms, cpu ${recoveryCpuMs.at(-1)?.toFixed(0)} ms (${tailCommands} commands after the checkpoint)`);
+      options.log(
+        `recovery round ${round}/${options.rounds}: ${recoveryMs.at(-1)?.toFixed(0)} ms, cpu ${recoveryCpuMs.at(-1)?.toFixed(0)} ms (${tailCommands} commands after the checkpoint)`,
+      );
     }
     const fullStartedMs = performance.now();
     const log = await opened(file);
@@ -152,7 +194,22 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
     digestsEqual &&= platformDigest(full.platform) === live.digest;
     log.close();
     options.log(`recovery: full replay ${fullReplayMs.toFixed(0)} ms`);
-    return { commands: options.commands, checkpointEvery, writeMs, checkpoints: live.checkpoints, checkpointBlockingMsMax: live.checkpointBlockingMsMax, checkpointLoopDelayMsMax: live.checkpointLoopDelayMsMax, checkpointMsMax: live.checkpointMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, recoveryCpuMs, tailCommands, fullReplayMs, digestsEqual };
+    return {
+      commands: options.commands,
+      checkpointEvery,
+      writeMs,
+      checkpoints: live.checkpoints,
+      checkpointBlockingMsMax: live.checkpointBlockingMsMax,
+      checkpointLoopDelayMsMax: live.checkpointLoopDelayMsMax,
+      checkpointMsMax: live.checkpointMsMax,
+      fileBytes: statSync(file).size,
+      checkpointBytes: Number(checkpointBytes),
+      recoveryMs,
+      recoveryCpuMs,
+      tailCommands,
+      fullReplayMs,
+      digestsEqual,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,8 +22,24 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServeProcess(options: { seed: string; startMs: number; dataFile?: string; checkpointEvery?: number }): Promise<ServeProcess> {
-  const args = [join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--clock', 'manual', '--start', new Date(options.startMs).toISOString(), '--seed', options.seed];
+export async function startServeProcess(options: {
+  seed: string;
+  startMs: number;
+  dataFile?: string;
+  checkpointEvery?: number;
+}): Promise<ServeProcess> {
+  const args = [
+    join(ROOT, 'src', 'cli', 'main.ts'),
+    'serve',
+    '--port',
+    '0',
+    '--clock',
+    'manual',
+    '--start',
+    new Date(options.startMs).toISOString(),
+    '--seed',
+    options.seed,
+  ];
   if (options.dataFile !== undefined) args.push('--data', options.dataFile);
   if (options.checkpointEvery !== undefined) args.push('--checkpoint-every', String(options.checkpointEvery));
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -54,8 +70,12 @@ function readUrls(child: ChildProcess, stderr: () => string): Promise<MountUrls>
       if (error === null) resolve(urls);
       else reject(error);
     };
-    const onExit = (code: number | null): void => finish(new Error(`afp serve exited (${code ?? 'signal'}) before it was ready: ${stderr()}`));
-    const timer = setTimeout(() => finish(new Error(`afp serve was not ready after ${SERVE_READY_TIMEOUT_MS} ms: ${stderr()}`)), SERVE_READY_TIMEOUT_MS);
+    const onExit = (code: number | null): void =>
+      finish(new Error(`afp serve exited (${code ?? 'signal'}) before it was ready: ${stderr()}`));
+    const timer = setTimeout(
+      () => finish(new Error(`afp serve was not ready after ${SERVE_READY_TIMEOUT_MS} ms: ${stderr()}`)),
+      SERVE_READY_TIMEOUT_MS,
+    );
     child.on('exit', onExit);
     lines.on('line', (line) => {
       if (line === 'ready') return finish(null);

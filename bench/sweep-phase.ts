@@ -100,7 +100,13 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
     const rows = await runSeedsInWorkers({ scenarioText, file, defects: [], seeds, workers, onResult, onWorkerCpu });
     const cpu = process.cpuUsage(startCpu);
     const endMs = clock.nowMs();
-    return { ms: endMs - startMs, cpuMs: (cpu.user + cpu.system) / 1_000, own: measured ? { startUpMs, seedsMs } : null, secondHalfMs: endMs - halfMs, rows };
+    return {
+      ms: endMs - startMs,
+      cpuMs: (cpu.user + cpu.system) / 1_000,
+      own: measured ? { startUpMs, seedsMs } : null,
+      secondHalfMs: endMs - halfMs,
+      rows,
+    };
   };
   const oneWorkerMs: number[] = [];
   const twoWorkersMs: number[] = [];
@@ -133,9 +139,23 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
     }
     oneWorkerSecondHalfMs.push(one.secondHalfMs);
     twoWorkersSecondHalfMs.push(two.secondHalfMs);
-    options.log(`sweep round ${round}/${options.rounds}: ${options.seeds} ${name} seeds, 1 worker ${Math.round(one.ms)} ms, 2 workers ${Math.round(two.ms)} ms`);
+    options.log(
+      `sweep round ${round}/${options.rounds}: ${options.seeds} ${name} seeds, 1 worker ${Math.round(one.ms)} ms, 2 workers ${Math.round(two.ms)} ms`,
+    );
   }
-  return { scenario: name, seeds: options.seeds, oneWorkerMs, twoWorkersMs, oneWorkerCpuMs, twoWorkersCpuMs, oneWorkerOwnCpu, twoWorkersOwnCpu, oneWorkerSecondHalfMs, twoWorkersSecondHalfMs, rowsEqual };
+  return {
+    scenario: name,
+    seeds: options.seeds,
+    oneWorkerMs,
+    twoWorkersMs,
+    oneWorkerCpuMs,
+    twoWorkersCpuMs,
+    oneWorkerOwnCpu,
+    twoWorkersOwnCpu,
+    oneWorkerSecondHalfMs,
+    twoWorkersSecondHalfMs,
+    rowsEqual,
+  };
 }
 
 const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
@@ -152,7 +172,10 @@ const middle = (values: readonly number[]): number => medianBy(values, (value) =
  * whose speed drifts one fast two-worker round beside slow one-worker rounds can pass it alone).
  */
 function ratios(oneMs: readonly number[], twoMs: readonly number[]): { median: number; best: number } {
-  return { median: middle(oneMs.map((ms, index) => ms / (twoMs[index] as number))), best: (sorted(oneMs)[0] as number) / (sorted(twoMs)[0] as number) };
+  return {
+    median: middle(oneMs.map((ms, index) => ms / (twoMs[index] as number))),
+    best: (sorted(oneMs)[0] as number) / (sorted(twoMs)[0] as number),
+  };
 }
 
 /** Speed-ups of two workers over one: whole rounds (the verdict's). */
@@ -179,13 +202,20 @@ export function loneWorkerCores(result: SweepBenchResult): { cores: number; ceil
  * other, and the rest of the process's CPU (V8's helper threads) per round. Null where the workers
  * could not measure their threads.
  */
-export function cpuShares(result: SweepBenchResult): { ownMsPerSeed: { one: number; two: number }; helpersMs: { one: number; two: number } } | null {
+export function cpuShares(
+  result: SweepBenchResult,
+): { ownMsPerSeed: { one: number; two: number }; helpersMs: { one: number; two: number } } | null {
   const { oneWorkerOwnCpu: one, twoWorkersOwnCpu: two } = result;
   if (one.length === 0 || one.length !== result.oneWorkerCpuMs.length) return null;
   const helpers = (cpuMs: readonly number[], own: readonly WorkerOwnCpu[]): number =>
-    middle(cpuMs.map((ms, index) => ms - (own[index] as WorkerOwnCpu).startUpMs - (own[index] as WorkerOwnCpu).seedsMs));
+    middle(
+      cpuMs.map((ms, index) => ms - (own[index] as WorkerOwnCpu).startUpMs - (own[index] as WorkerOwnCpu).seedsMs),
+    );
   return {
-    ownMsPerSeed: { one: middle(one.map((round) => round.seedsMs)) / result.seeds, two: middle(two.map((round) => round.seedsMs)) / result.seeds },
+    ownMsPerSeed: {
+      one: middle(one.map((round) => round.seedsMs)) / result.seeds,
+      two: middle(two.map((round) => round.seedsMs)) / result.seeds,
+    },
     helpersMs: { one: helpers(result.oneWorkerCpuMs, one), two: helpers(result.twoWorkersCpuMs, two) },
   };
 }
@@ -197,12 +227,22 @@ export function cpuShares(result: SweepBenchResult): { ownMsPerSeed: { one: numb
  * idle core for free) times what the second worker adds to the CPU (its own start-up and warm-up,
  * and the cache and memory the two share): a MISS says which of the three fell short.
  */
-export function speedupFactors(result: SweepBenchResult): { speedup: number; oneCores: number; twoCores: number; cpuTwoOverOne: number } {
+export function speedupFactors(result: SweepBenchResult): {
+  speedup: number;
+  oneCores: number;
+  twoCores: number;
+  cpuTwoOverOne: number;
+} {
   const rounds = result.oneWorkerMs.map((oneMs, index) => {
     const twoMs = result.twoWorkersMs[index] as number;
     const oneCpuMs = result.oneWorkerCpuMs[index] as number;
     const twoCpuMs = result.twoWorkersCpuMs[index] as number;
-    return { speedup: oneMs / twoMs, oneCores: oneCpuMs / oneMs, twoCores: twoCpuMs / twoMs, cpuTwoOverOne: twoCpuMs / oneCpuMs };
+    return {
+      speedup: oneMs / twoMs,
+      oneCores: oneCpuMs / oneMs,
+      twoCores: twoCpuMs / twoMs,
+      cpuTwoOverOne: twoCpuMs / oneCpuMs,
+    };
   });
   return medianBy(rounds, (round) => round.speedup);
 }
@@ -224,7 +264,7 @@ export function sweepLines(result: SweepBenchResult): string[] {
     `  second half of each round (workers warm, as through most of a long sweep)   median round ${warm.median.toFixed(2)}x  (fastest of each ${warm.best.toFixed(2)}x)`,
     `  1 worker kept ${lone.cores.toFixed(2)} cores busy (CPU / wall, median round: V8's collector and compiler threads); two such workers on 2 cores: ${lone.ceiling.toFixed(2)}x at most`,
     shares === null
-      ? "  CPU per worker thread not measured (this Node has no process.threadCpuUsage)"
+      ? '  CPU per worker thread not measured (this Node has no process.threadCpuUsage)'
       : `  a seed's own CPU ${Math.round(shares.ownMsPerSeed.one)} ms alone, ${Math.round(shares.ownMsPerSeed.two)} ms beside another worker (${signedPercent(shares.ownMsPerSeed.two / shares.ownMsPerSeed.one - 1)}: shared cache and memory); V8's helper threads ${seconds(shares.helpersMs.one)} a round alone, ${seconds(shares.helpersMs.two)} beside (medians)`,
     `  the median round: ${factors.speedup.toFixed(2)}x = ${factors.twoCores.toFixed(2)} cores busy with 2 workers / ${factors.oneCores.toFixed(2)} with 1, / ${factors.cpuTwoOverOne.toFixed(2)} the CPU 2 workers spent over 1's (a second start-up and warm-up, shared cache and memory)`,
   ];
@@ -236,5 +276,13 @@ function signedPercent(fraction: number): string {
 }
 
 export function sweepJson(result: SweepBenchResult): Record<string, unknown> {
-  return { ...result, speedup: sweepSpeedup(result), warm_speedup: warmSweepSpeedup(result), lone_worker: loneWorkerCores(result), cpu_shares: cpuShares(result), speedup_factors: speedupFactors(result), target: { speedup_min: TARGET_SWEEP_SPEEDUP, verdict: sweepVerdict(result) } };
+  return {
+    ...result,
+    speedup: sweepSpeedup(result),
+    warm_speedup: warmSweepSpeedup(result),
+    lone_worker: loneWorkerCores(result),
+    cpu_shares: cpuShares(result),
+    speedup_factors: speedupFactors(result),
+    target: { speedup_min: TARGET_SWEEP_SPEEDUP, verdict: sweepVerdict(result) },
+  };
 }

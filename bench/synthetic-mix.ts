@@ -44,7 +44,14 @@ export const SYNTHETIC_FULL = { agents: 2_000, durationMs: 7 * DAY_MS } as const
 export const SYNTHETIC_SMALL = { agents: 100, durationMs: DAY_MS } as const;
 
 export async function syntheticMix(options: SyntheticOptions): Promise<TrafficMix> {
-  const base: Omit<TrafficMix, 'exchanges'> = { name: 'synthetic', seed: options.seed, startMs: SYNTHETIC_START_MS, durationMs: options.durationMs, agents: options.agents, faults: [] };
+  const base: Omit<TrafficMix, 'exchanges'> = {
+    name: 'synthetic',
+    seed: options.seed,
+    startMs: SYNTHETIC_START_MS,
+    durationMs: options.durationMs,
+    agents: options.agents,
+    faults: [],
+  };
   const clock = new VirtualClock(base.startMs);
   const dispatcher = new Dispatcher(freshPlatform({ ...base, exchanges: [] }), ALL_ROUTES);
   const transport = inProcessTransport({ dispatcher, clock });
@@ -55,7 +62,10 @@ export async function syntheticMix(options: SyntheticOptions): Promise<TrafficMi
   const wakes = new Scheduler<SyntheticAgent>({ maxPending: options.agents + 1 });
   for (let index = 0; index < options.agents; index++) {
     const agentId = `bench-agent-${String(index).padStart(5, '0')}`;
-    const client = new AfpClient(recorder.recording(transport, agentId, () => clock.nowMs()), { ip: simulatedIp(index) });
+    const client = new AfpClient(
+      recorder.recording(transport, agentId, () => clock.nowMs()),
+      { ip: simulatedIp(index) },
+    );
     const agent: SyntheticAgent = { agentId, style: index % 2 === 0 ? 'A' : 'B', client, locked: [], nextClaimMs: 0 };
     agents.push(agent);
     wakes.schedule(base.startMs + rng.int(HOUR_MS), agent);
@@ -76,14 +86,22 @@ export async function syntheticMix(options: SyntheticOptions): Promise<TrafficMi
 
 async function register(agent: SyntheticAgent, referrer: SyntheticAgent | null, rng: Rng): Promise<boolean> {
   const referral = referrer !== null && rng.chance(1, 4) ? { referrer: referrer.agentId } : {};
-  const result = agent.style === 'A' ? await agent.client.faucetA.register({ agent_id: agent.agentId, ...referral }) : await agent.client.faucetB.register({ agent_id: agent.agentId, ...referral });
+  const result =
+    agent.style === 'A'
+      ? await agent.client.faucetA.register({ agent_id: agent.agentId, ...referral })
+      : await agent.client.faucetB.register({ agent_id: agent.agentId, ...referral });
   if (!result.ok) return false;
   agent.client = agent.client.withKey(result.body.api_key);
   if (agent.style === 'A') await agent.client.faucetA.claim();
   return true;
 }
 
-async function step(agent: SyntheticAgent, registered: readonly SyntheticAgent[], rng: Rng, nowMs: number): Promise<void> {
+async function step(
+  agent: SyntheticAgent,
+  registered: readonly SyntheticAgent[],
+  rng: Rng,
+  nowMs: number,
+): Promise<void> {
   const choice = rng.int(100);
   if (agent.style === 'B' && nowMs >= agent.nextClaimMs && choice < 15) {
     const claimed = await agent.client.faucetB.claim();
@@ -98,7 +116,9 @@ async function step(agent: SyntheticAgent, registered: readonly SyntheticAgent[]
     const escrowId = rng.pick(agent.locked);
     await (agent.style === 'A' ? agent.client.escrowA.get(escrowId) : agent.client.escrowB.get(escrowId));
   } else {
-    await (agent.style === 'A' ? agent.client.escrowA.list({ limit: 10 }) : agent.client.escrowB.list({ role: 'sender', limit: 10 }));
+    await (agent.style === 'A'
+      ? agent.client.escrowA.list({ limit: 10 })
+      : agent.client.escrowB.list({ role: 'sender', limit: 10 }));
   }
 }
 
@@ -107,8 +127,18 @@ async function createEscrow(agent: SyntheticAgent, receiver: SyntheticAgent, rng
   const cents = rng.between(10, 80);
   const result =
     agent.style === 'A'
-      ? await agent.client.escrowA.create({ buyer: agent.agentId, seller: receiver.agentId, amount: cents / 100, memo: 'bench' })
-      : await agent.client.escrowB.create({ amount: (cents / 100).toFixed(2), receiver: receiver.agentId, description: 'bench', expires_in: rng.between(1, 48) * 3600 });
+      ? await agent.client.escrowA.create({
+          buyer: agent.agentId,
+          seller: receiver.agentId,
+          amount: cents / 100,
+          memo: 'bench',
+        })
+      : await agent.client.escrowB.create({
+          amount: (cents / 100).toFixed(2),
+          receiver: receiver.agentId,
+          description: 'bench',
+          expires_in: rng.between(1, 48) * 3600,
+        });
   if (result.ok) agent.locked.push(result.body.escrow_id);
 }
 

@@ -40,7 +40,12 @@ export interface TrafficMix {
 
 /** A platform in the state the mix's run started from. */
 export function freshPlatform(mix: TrafficMix): Platform {
-  return new Platform({ seed: mix.seed, startMs: mix.startMs, faults: mix.faults, ...(mix.config === undefined ? {} : { config: mix.config }) });
+  return new Platform({
+    seed: mix.seed,
+    startMs: mix.startMs,
+    faults: mix.faults,
+    ...(mix.config === undefined ? {} : { config: mix.config }),
+  });
 }
 
 /** Applies the out-of-band tier change that followed an exchange, if any (as the simulator did). */

@@ -49,8 +49,16 @@ export interface WriteRoundOptions {
 export async function writeRound(options: WriteRoundOptions): Promise<WriteRound> {
   const dataDir = options.durable ? await mkdtemp(join(tmpdir(), 'afp-bench-data-')) : null;
   try {
-    const server = await startServeProcess({ seed: options.seed, startMs: options.startMs, ...(dataDir === null ? {} : { dataFile: join(dataDir, 'bench.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY }) });
-    const lean = leanHttpTransport({ urls: server.urls, maxSockets: options.connections, timeoutMs: WRITE_REQUEST_TIMEOUT_MS });
+    const server = await startServeProcess({
+      seed: options.seed,
+      startMs: options.startMs,
+      ...(dataDir === null ? {} : { dataFile: join(dataDir, 'bench.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY }),
+    });
+    const lean = leanHttpTransport({
+      urls: server.urls,
+      maxSockets: options.connections,
+      timeoutMs: WRITE_REQUEST_TIMEOUT_MS,
+    });
     try {
       let failed = 0;
       let written = 0;
@@ -58,10 +66,20 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
       const round = await measureRound(async () => {
         const startMs = performance.now();
         const writer = async (writerIndex: number): Promise<void> => {
-          for (let index = 0; index < WRITES_PER_WRITER_MAX && performance.now() - startMs < options.durationMs; index++) {
+          for (
+            let index = 0;
+            index < WRITES_PER_WRITER_MAX && performance.now() - startMs < options.durationMs;
+            index++
+          ) {
             const ip = `10.${writerIndex}.${index >> 8}.${index & 255}`;
             try {
-              const answer = await lean.transport({ mount: 'api', method: 'POST', path: '/register', headers: { 'x-forwarded-for': ip }, body: { agent_id: `w${writerIndex}-${index}` } });
+              const answer = await lean.transport({
+                mount: 'api',
+                method: 'POST',
+                path: '/register',
+                headers: { 'x-forwarded-for': ip },
+                body: { agent_id: `w${writerIndex}-${index}` },
+              });
               if (answer.status === 201) written++;
               else failed++;
             } catch {

@@ -35,21 +35,49 @@ interface Tally {
   verdicts: Record<string, number>;
 }
 
-const { values } = parseArgs({ options: { seeds: { type: 'string', default: '20' }, bets: { type: 'string', default: '1000000' }, workers: { type: 'string', default: '2' } } });
+const { values } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '20' },
+    bets: { type: 'string', default: '1000000' },
+    workers: { type: 'string', default: '2' },
+  },
+});
 const seeds = Number(values.seeds);
 const bets = values.bets;
 
 function runSeed(seed: number, tallies: Map<string, Tally>): { rows: number; misses: number; status: number | null } {
   const out = join(work, String(seed));
   const started = Date.now();
-  const result = spawnSync(process.execPath, ['--max-semi-space-size=32', main, 'audit', 'house-edge', '--bets', bets, '--seed', String(seed), '--workers', values.workers, '--out', out], { cwd: root, encoding: 'utf8', timeout: SEED_TIMEOUT_MS });
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--max-semi-space-size=32',
+      main,
+      'audit',
+      'house-edge',
+      '--bets',
+      bets,
+      '--seed',
+      String(seed),
+      '--workers',
+      values.workers,
+      '--out',
+      out,
+    ],
+    { cwd: root, encoding: 'utf8', timeout: SEED_TIMEOUT_MS },
+  );
   const seconds = (Date.now() - started) / 1000;
   const tail = `${result.stdout}${result.stderr}`.trimEnd().split('\n').slice(-3).join('\n  ');
   console.log(`seed ${seed}: exit ${result.status} in ${seconds.toFixed(1)} s\n  ${tail}`);
   if (result.status !== 0 && result.status !== 3) return { rows: 0, misses: 0, status: result.status };
   const rows = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { rows: Row[] }).rows;
   for (const row of rows) {
-    const tally = tallies.get(row.variant) ?? { theoretical: row.theoretical_edge, advertised: row.advertised_edge, misses: 0, verdicts: {} };
+    const tally = tallies.get(row.variant) ?? {
+      theoretical: row.theoretical_edge,
+      advertised: row.advertised_edge,
+      misses: 0,
+      verdicts: {},
+    };
     if (row.model === 'fail') tally.misses += 1;
     tally.verdicts[row.verdict] = (tally.verdicts[row.verdict] ?? 0) + 1;
     tallies.set(row.variant, tally);
@@ -59,10 +87,16 @@ function runSeed(seed: number, tallies: Map<string, Tally>): { rows: number; mis
 
 function printVariants(tallies: ReadonlyMap<string, Tally>): void {
   const percent = (value: number | null): string => (value === null ? '-' : `${(value * 100).toFixed(3)}%`);
-  console.log(`\n${'variant'.padEnd(22)} ${'advertised'.padStart(10)} ${'theoretical'.padStart(11)}  misses  verdicts over ${seeds} seeds`);
+  console.log(
+    `\n${'variant'.padEnd(22)} ${'advertised'.padStart(10)} ${'theoretical'.padStart(11)}  misses  verdicts over ${seeds} seeds`,
+  );
   for (const [variant, tally] of tallies) {
-    const verdicts = Object.entries(tally.verdicts).map(([verdict, count]) => `${verdict} ${count}`).join(', ');
-    console.log(`${variant.padEnd(22)} ${percent(tally.advertised).padStart(10)} ${percent(tally.theoretical).padStart(11)}  ${String(tally.misses).padStart(6)}  ${verdicts}`);
+    const verdicts = Object.entries(tally.verdicts)
+      .map(([verdict, count]) => `${verdict} ${count}`)
+      .join(', ');
+    console.log(
+      `${variant.padEnd(22)} ${percent(tally.advertised).padStart(10)} ${percent(tally.theoretical).padStart(11)}  ${String(tally.misses).padStart(6)}  ${verdicts}`,
+    );
   }
 }
 
@@ -81,7 +115,9 @@ function acceptance(): number {
   printVariants(tallies);
   const allowed = allowedMisses(intervals);
   const ok = crashed === 0 && intervals === seeds * 55 && misses <= allowed;
-  console.log(`\n${ok ? 'ok' : 'FAILED'}: ${misses} of ${intervals} 99% intervals exclude the theoretical edge (at most ${allowed} by chance); ${crashed} runs crashed; ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
+  console.log(
+    `\n${ok ? 'ok' : 'FAILED'}: ${misses} of ${intervals} 99% intervals exclude the theoretical edge (at most ${allowed} by chance); ${crashed} runs crashed; ${((Date.now() - started) / 1000).toFixed(0)} s in all`,
+  );
   return ok ? 0 : 1;
 }
 

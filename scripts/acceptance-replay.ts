@@ -20,7 +20,11 @@ function afp(args: readonly string[], timeoutMs: number): { status: number | nul
 }
 
 async function serve(extra: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--seed', '42', '--clock', 'manual', '--start', '2026-01-01T00:00:00Z', ...extra], { cwd: root });
+  const child = spawn(
+    process.execPath,
+    [main, 'serve', '--port', '0', '--seed', '42', '--clock', 'manual', '--start', '2026-01-01T00:00:00Z', ...extra],
+    { cwd: root },
+  );
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`afp serve did not get ready: ${output}`)), 20_000);
@@ -43,7 +47,9 @@ function lastLines(text: string, count: number): string {
 async function main_(): Promise<number> {
   let failures = 0;
   const recorded = afp(['run', 'scenarios/quickstart.yaml', '--out', join(work, 'run'), '--record', record], 120_000);
-  console.log(`record: exit ${recorded.status} in ${recorded.seconds.toFixed(1)} s, ${readFileSync(record, 'utf8').split('\n').length - 2} exchanges`);
+  console.log(
+    `record: exit ${recorded.status} in ${recorded.seconds.toFixed(1)} s, ${readFileSync(record, 'utf8').split('\n').length - 2} exchanges`,
+  );
   if (recorded.status !== 0) return 1;
   for (const [label, extra, expected] of [
     ['faithful', [], 0],
@@ -51,9 +57,14 @@ async function main_(): Promise<number> {
   ] as const) {
     const server = await serve(extra);
     try {
-      const replayed = afp(['replay', record, '--target', server.url, '--speed', 'max', '--out', join(work, label.replaceAll(' ', '-'))], 600_000);
+      const replayed = afp(
+        ['replay', record, '--target', server.url, '--speed', 'max', '--out', join(work, label.replaceAll(' ', '-'))],
+        600_000,
+      );
       const verdict = replayed.status === expected ? 'as expected' : `EXPECTED ${expected}`;
-      console.log(`replay against ${label} serve: exit ${replayed.status} (${verdict}) in ${replayed.seconds.toFixed(1)} s`);
+      console.log(
+        `replay against ${label} serve: exit ${replayed.status} (${verdict}) in ${replayed.seconds.toFixed(1)} s`,
+      );
       console.log(lastLines(replayed.stdout.split('\nreproduce:')[0] ?? '', 4));
       if (replayed.status !== expected) failures++;
       if (expected === 3 && !replayed.stdout.includes('body/fee')) {

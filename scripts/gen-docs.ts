@@ -10,12 +10,24 @@ import { ALL_ROUTES } from '../src/http/routes/index.ts';
 
 const root = join(import.meta.dirname, '..');
 const docs = readDocTexts(root);
-const result = spliceDocs(docs, docBlocks(COMMANDS.map((row) => row.definition), ALL_ROUTES));
+const result = spliceDocs(
+  docs,
+  docBlocks(
+    COMMANDS.map((row) => row.definition),
+    ALL_ROUTES,
+  ),
+);
 if (result.missing.length > 0 || result.duplicated.length > 0) {
-  if (result.missing.length > 0) console.error(`no file holds the markers of: ${result.missing.join(', ')} (add <!-- usage:afp NAME:start --> and <!-- usage:afp NAME:end --> to the page of the job it belongs to)`);
-  if (result.duplicated.length > 0) console.error(`more than one file holds the markers of: ${result.duplicated.join(', ')} (a block has one home)`);
+  if (result.missing.length > 0)
+    console.error(
+      `no file holds the markers of: ${result.missing.join(', ')} (add <!-- usage:afp NAME:start --> and <!-- usage:afp NAME:end --> to the page of the job it belongs to)`,
+    );
+  if (result.duplicated.length > 0)
+    console.error(`more than one file holds the markers of: ${result.duplicated.join(', ')} (a block has one home)`);
   process.exit(2);
 }
 const changed = result.docs.filter((doc, index) => doc.text !== docs[index]?.text);
 for (const doc of changed) writeFileSync(join(root, doc.path), doc.text);
-console.log(`usage blocks, exit codes and endpoint list: ${changed.length === 0 ? 'all fresh' : `updated ${changed.map((doc) => doc.path).join(', ')}`}`);
+console.log(
+  `usage blocks, exit codes and endpoint list: ${changed.length === 0 ? 'all fresh' : `updated ${changed.map((doc) => doc.path).join(', ')}`}`,
+);

@@ -13,9 +13,15 @@ import { renderScenarioJsonSchema } from '../src/sim/scenario-schema.ts';
 import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../agents/index.ts';
 
 const SCHEMAS: ReadonlyArray<{ readonly file: string; readonly render: () => string }> = [
-  { file: join(import.meta.dirname, '..', 'schemas', 'scenario.schema.json'), render: () => renderScenarioJsonSchema(ARCHETYPE_PARAMS, ARCHETYPE_DESCRIPTIONS) },
+  {
+    file: join(import.meta.dirname, '..', 'schemas', 'scenario.schema.json'),
+    render: () => renderScenarioJsonSchema(ARCHETYPE_PARAMS, ARCHETYPE_DESCRIPTIONS),
+  },
   { file: join(import.meta.dirname, '..', 'schemas', 'target.schema.json'), render: renderTargetJsonSchema },
-  { file: join(import.meta.dirname, '..', 'schemas', 'deployed-rules.schema.json'), render: renderDeployedRulesJsonSchema },
+  {
+    file: join(import.meta.dirname, '..', 'schemas', 'deployed-rules.schema.json'),
+    render: renderDeployedRulesJsonSchema,
+  },
 ];
 
 function readOrEmpty(file: string): string {

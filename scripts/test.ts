@@ -14,6 +14,8 @@
 // eslint keeps a cache in node_modules/.cache/eslint (a fresh clone starts without one). Its
 // caveat: a typed rule's finding caused by a change in *another* file can be missed locally until
 // the file itself changes; CI's fresh clone lints everything.
+// Formatting: `prettier --check` (120 columns, .prettierrc.json) runs beside them as a fourth
+// held step; `npm run format` rewrites the tree.
 // AFP_TEST_REPORT=FILE keeps a copy of vitest's JSON report (per-file durations: the slowest files).
 // Invariants: exit code 0 only if every step run succeeded and at least one test ran; the tools
 // run on this very Node (process.execPath), so the `node` dev dependency's Node 24 is used throughout.
@@ -24,6 +26,7 @@ import { join } from 'node:path';
 import { chromiumSkipReason } from '../test/report/chromium-presence.ts';
 
 const root = join(import.meta.dirname, '..');
+const FORMATTED = ['{src,agents,test,bench,scripts,bin}/**/*.{ts,js,mjs}', '*.{ts,js}'];
 const ESLINT_CACHE = join(root, 'node_modules', '.cache', 'eslint', '.eslintcache');
 
 interface VitestJson {
@@ -102,15 +105,22 @@ async function main(): Promise<number> {
     const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile=${reportFile}`];
     const vitest = run('vitest', [...vitestArgs, ...process.argv.slice(2)], false);
     const tsc = narrowed ? Promise.resolve(skipped) : run('tsc', ['--noEmit', '-p', '.'], true);
-    const eslint = narrowed ? Promise.resolve(skipped) : run('eslint', ['--cache', '--cache-strategy', 'content', '--cache-location', ESLINT_CACHE, '.'], true);
-    const [tscStep, eslintStep, vitestStep] = await Promise.all([tsc, eslint, vitest]);
+    const eslint = narrowed
+      ? Promise.resolve(skipped)
+      : run('eslint', ['--cache', '--cache-strategy', 'content', '--cache-location', ESLINT_CACHE, '.'], true);
+    const prettier = narrowed ? Promise.resolve(skipped) : run('prettier', ['--check', ...FORMATTED], true);
+    const [tscStep, eslintStep, prettierStep, vitestStep] = await Promise.all([tsc, eslint, prettier, vitest]);
     const tally = tallyVitest(vitestStep.ok, readReport(reportFile));
     const keep = process.env['AFP_TEST_REPORT'];
     if (keep !== undefined && keep !== '' && existsSync(reportFile)) copyFileSync(reportFile, keep);
-    const failed = tally.failed + (tscStep.ok ? 0 : 1) + (eslintStep.ok ? 0 : 1);
-    if (narrowed) console.log('tsc and eslint skipped: a narrowed run (npm run typecheck, npm run lint check the whole program)');
+    const failed = tally.failed + (tscStep.ok ? 0 : 1) + (eslintStep.ok ? 0 : 1) + (prettierStep.ok ? 0 : 1);
+    if (narrowed)
+      console.log(
+        'tsc, eslint and prettier skipped: a narrowed run (npm run typecheck, lint, format:check check the whole program)',
+      );
     if (!tscStep.ok) console.error('tsc failed');
     if (!eslintStep.ok) console.error('eslint failed');
+    if (!prettierStep.ok) console.error('prettier --check failed: run `npm run format`');
     const skipReason = chromiumSkipReason();
     if (skipReason !== undefined) console.log(`browser checks of the HTML reports skipped: ${skipReason}`);
     console.log(`${tally.passed} passed, ${failed} failed`);

@@ -128,13 +128,15 @@ type Params = Readonly<Record<string, unknown>>;
 
 function oneOf<T extends string>(params: Params, field: string, allowed: readonly T[]): T {
   const value = params[field];
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw new Error(`${field} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw new Error(`${field} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 function integer(params: Params, field: string, min: number, max: number): number {
   const value = params[field];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new Error(`${field} must be an integer from ${min} to ${max}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${field} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -148,7 +150,8 @@ function cents(params: Params, field: string): number {
 // ---- Cards ----------------------------------------------------------------------------------
 
 /** Card 0..51: rank index card mod 13 (A 2 … 9 T J Q K), suit floor(card / 13) (S H D C). */
-const cardCode = (card: number): string => `${'A23456789TJQK'.charAt(card % 13)}${'SHDC'.charAt(Math.floor(card / 13))}`;
+const cardCode = (card: number): string =>
+  `${'A23456789TJQK'.charAt(card % 13)}${'SHDC'.charAt(Math.floor(card / 13))}`;
 const rankOf = (card: number): number => (card % 13) + 1;
 const pointValue = (card: number): number => Math.min(rankOf(card), 10);
 
@@ -172,9 +175,18 @@ export function crashCents(draws: Draws): number {
 
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
 const ROULETTE_BETS: Readonly<Record<string, readonly [payout: string, wins: (pocket: number) => boolean]>> = {
-  red: ['1.96', (p) => RED.has(p)], black: ['1.96', (p) => !RED.has(p)], odd: ['1.96', (p) => p % 2 === 1], even: ['1.96', (p) => p % 2 === 0],
-  low: ['1.96', (p) => p <= 18], high: ['1.96', (p) => p >= 19], dozen_1: ['2.94', (p) => p <= 12], dozen_2: ['2.94', (p) => p >= 13 && p <= 24],
-  dozen_3: ['2.94', (p) => p >= 25], column_1: ['2.94', (p) => p % 3 === 1], column_2: ['2.94', (p) => p % 3 === 2], column_3: ['2.94', (p) => p % 3 === 0],
+  red: ['1.96', (p) => RED.has(p)],
+  black: ['1.96', (p) => !RED.has(p)],
+  odd: ['1.96', (p) => p % 2 === 1],
+  even: ['1.96', (p) => p % 2 === 0],
+  low: ['1.96', (p) => p <= 18],
+  high: ['1.96', (p) => p >= 19],
+  dozen_1: ['2.94', (p) => p <= 12],
+  dozen_2: ['2.94', (p) => p >= 13 && p <= 24],
+  dozen_3: ['2.94', (p) => p >= 25],
+  column_1: ['2.94', (p) => p % 3 === 1],
+  column_2: ['2.94', (p) => p % 3 === 2],
+  column_3: ['2.94', (p) => p % 3 === 0],
 };
 
 function roulette(params: Params, draws: Draws): Outcome {
@@ -182,9 +194,15 @@ function roulette(params: Params, draws: Draws): Outcome {
   const betValue = betType === 'number' ? integer(params, 'bet_value', 0, 36) : null;
   const pocket = draws.int(37);
   const color = pocket === 0 ? 'green' : RED.has(pocket) ? 'red' : 'black';
-  const [payout, wins] = betType === 'number' ? ['34.3', (p: number) => p === betValue] as const : (ROULETTE_BETS[betType] as readonly [string, (p: number) => boolean]);
+  const [payout, wins] =
+    betType === 'number'
+      ? (['34.3', (p: number) => p === betValue] as const)
+      : (ROULETTE_BETS[betType] as readonly [string, (p: number) => boolean]);
   const won = betType === 'number' ? wins(pocket) : pocket !== 0 && wins(pocket);
-  return { multiplier: won ? decimal(payout) : ZERO, detail: { number: pocket, color, bet_type: betType, bet_value: betValue } };
+  return {
+    multiplier: won ? decimal(payout) : ZERO,
+    detail: { number: pocket, color, bet_type: betType, bet_value: betValue },
+  };
 }
 
 /** Edge bin to centre bin; bin k and bin rows − k pay alike. */
@@ -215,48 +233,77 @@ export const SLOTS_SYMBOLS = ['7', 'BAR', 'BELL', 'CHERRY', 'LEMON', 'ORANGE', '
 /** Stops per symbol on each reel (of 100). */
 export const SLOTS_WEIGHTS = [3, 6, 14, 35, 14, 14, 14];
 /** Highest first: the first line that matches pays. */
-export const SLOTS_LINES: ReadonlyArray<readonly [name: string, multiplier: number, matches: (r: readonly string[]) => boolean]> = [
-  ['three_7', 250, (r) => r.every((s) => s === '7')], ['three_bar', 50, (r) => r.every((s) => s === 'BAR')],
-  ['three_bell', 25, (r) => r.every((s) => s === 'BELL')], ['three_cherry', 10, (r) => r.every((s) => s === 'CHERRY')],
-  ['three_lemon', 5, (r) => r.every((s) => s === 'LEMON')], ['three_orange', 5, (r) => r.every((s) => s === 'ORANGE')],
-  ['three_grape', 5, (r) => r.every((s) => s === 'GRAPE')], ['bar_bar', 5, (r) => r[0] === 'BAR' && r[1] === 'BAR'],
-  ['two_cherry', 2, (r) => r[0] === 'CHERRY' && r[1] === 'CHERRY'], ['one_cherry', 1, (r) => r[0] === 'CHERRY'],
+export const SLOTS_LINES: ReadonlyArray<
+  readonly [name: string, multiplier: number, matches: (r: readonly string[]) => boolean]
+> = [
+  ['three_7', 250, (r) => r.every((s) => s === '7')],
+  ['three_bar', 50, (r) => r.every((s) => s === 'BAR')],
+  ['three_bell', 25, (r) => r.every((s) => s === 'BELL')],
+  ['three_cherry', 10, (r) => r.every((s) => s === 'CHERRY')],
+  ['three_lemon', 5, (r) => r.every((s) => s === 'LEMON')],
+  ['three_orange', 5, (r) => r.every((s) => s === 'ORANGE')],
+  ['three_grape', 5, (r) => r.every((s) => s === 'GRAPE')],
+  ['bar_bar', 5, (r) => r[0] === 'BAR' && r[1] === 'BAR'],
+  ['two_cherry', 2, (r) => r[0] === 'CHERRY' && r[1] === 'CHERRY'],
+  ['one_cherry', 1, (r) => r[0] === 'CHERRY'],
 ];
 
 function slots(_params: Params, draws: Draws): Outcome {
   const stops = [draws.int(100), draws.int(100), draws.int(100)];
   const reels = stops.map((stop) => SLOTS_SYMBOLS[firstAbove(SLOTS_WEIGHTS, stop)] as string);
   const line = SLOTS_LINES.find(([, , matches]) => matches(reels));
-  return { multiplier: line === undefined ? ZERO : fraction(line[1]), detail: { stops, reels, line: line?.[0] ?? null } };
+  return {
+    multiplier: line === undefined ? ZERO : fraction(line[1]),
+    detail: { stops, reels, line: line?.[0] ?? null },
+  };
 }
 
 /** paytable[spots][hits] (unlisted: 0). */
 export const KENO_PAYTABLE: Readonly<Record<number, Readonly<Record<number, string>>>> = {
-  1: { 1: '3.5' }, 2: { 2: '16' }, 3: { 2: '2', 3: '50' }, 4: { 2: '1', 3: '5', 4: '160' }, 5: { 3: '3', 4: '25', 5: '570' },
-  6: { 3: '2', 4: '7', 5: '75', 6: '1800' }, 7: { 3: '1', 4: '4', 5: '25', 6: '250', 7: '5500' },
-  8: { 4: '2', 5: '13', 6: '100', 7: '1200', 8: '20000' }, 9: { 4: '1', 5: '5', 6: '45', 7: '350', 8: '4500', 9: '50000' },
+  1: { 1: '3.5' },
+  2: { 2: '16' },
+  3: { 2: '2', 3: '50' },
+  4: { 2: '1', 3: '5', 4: '160' },
+  5: { 3: '3', 4: '25', 5: '570' },
+  6: { 3: '2', 4: '7', 5: '75', 6: '1800' },
+  7: { 3: '1', 4: '4', 5: '25', 6: '250', 7: '5500' },
+  8: { 4: '2', 5: '13', 6: '100', 7: '1200', 8: '20000' },
+  9: { 4: '1', 5: '5', 6: '45', 7: '350', 8: '4500', 9: '50000' },
   10: { 5: '10', 6: '15', 7: '70', 8: '500', 9: '5000', 10: '250000' },
 };
 
 function keno(params: Params, draws: Draws): Outcome {
   const picks = params['picks'];
-  if (!Array.isArray(picks) || picks.length < 1 || picks.length > 10) throw new Error('picks must hold 1 to 10 numbers from 1 to 80');
+  if (!Array.isArray(picks) || picks.length < 1 || picks.length > 10)
+    throw new Error('picks must hold 1 to 10 numbers from 1 to 80');
   const drawn = draws.sample(80, 20).map((index) => index + 1);
   const hits = (picks as number[]).filter((pick) => drawn.includes(pick));
   const pays = KENO_PAYTABLE[picks.length]?.[hits.length];
-  return { multiplier: pays === undefined ? ZERO : decimal(pays), detail: { picks: [...(picks as number[])], drawn, hits, hit_count: hits.length } };
+  return {
+    multiplier: pays === undefined ? ZERO : decimal(pays),
+    detail: { picks: [...(picks as number[])], drawn, hits, hit_count: hits.length },
+  };
 }
 
 export const SCRATCH_SYMBOLS = ['diamond', 'seven', 'star', 'clover', 'bell', 'cherry'];
 /** Cards per 10,000: the six triples (symbol order), pair, no win. */
 export const SCRATCH_CLASSES: ReadonlyArray<readonly [name: string, multiplier: number, weight: number]> = [
-  ['triple_diamond', 50, 10], ['triple_seven', 20, 30], ['triple_star', 15, 50], ['triple_clover', 12, 80],
-  ['triple_bell', 8, 120], ['triple_cherry', 5, 200], ['pair', 2, 2115], ['none', 0, 7395],
+  ['triple_diamond', 50, 10],
+  ['triple_seven', 20, 30],
+  ['triple_star', 15, 50],
+  ['triple_clover', 12, 80],
+  ['triple_bell', 8, 120],
+  ['triple_cherry', 5, 200],
+  ['pair', 2, 2115],
+  ['none', 0, 7395],
 ];
 
 function scratchCard(_params: Params, draws: Draws): Outcome {
   const classDraw = draws.int(10_000);
-  const index = firstAbove(SCRATCH_CLASSES.map(([, , weight]) => weight), classDraw);
+  const index = firstAbove(
+    SCRATCH_CLASSES.map(([, , weight]) => weight),
+    classDraw,
+  );
   const [name, multiplier] = SCRATCH_CLASSES[index] as readonly [string, number, number];
   let symbols: string[];
   if (index < 6) symbols = [0, 1, 2].map(() => SCRATCH_SYMBOLS[index] as string);
@@ -267,16 +314,29 @@ function scratchCard(_params: Params, draws: Draws): Outcome {
     symbols = [0, 1, 2].map(() => SCRATCH_SYMBOLS[paired] as string);
     symbols[draws.int(3)] = odd;
   } else symbols = draws.sample(6, 3).map((symbol) => SCRATCH_SYMBOLS[symbol] as string);
-  return { multiplier: fraction(multiplier), detail: { class_draw: classDraw, symbols, line: name === 'none' ? null : name } };
+  return {
+    multiplier: fraction(multiplier),
+    detail: { class_draw: classDraw, symbols, line: name === 'none' ? null : name },
+  };
 }
 
 export const WHEEL_SECTORS: ReadonlyArray<readonly [label: string, multiplier: string, percent: number]> = [
-  ['BUST', '0', 35], ['0.5x', '0.5', 25], ['1x', '1', 15], ['1.5x', '1.5', 10], ['2x', '2', 8], ['3x', '3', 4], ['5x', '5', 2], ['10x', '10', 1],
+  ['BUST', '0', 35],
+  ['0.5x', '0.5', 25],
+  ['1x', '1', 15],
+  ['1.5x', '1.5', 10],
+  ['2x', '2', 8],
+  ['3x', '3', 4],
+  ['5x', '5', 2],
+  ['10x', '10', 1],
 ];
 
 function wheel(_params: Params, draws: Draws): Outcome {
   const roll = draws.int(100);
-  const sector = firstAbove(WHEEL_SECTORS.map(([, , percent]) => percent), roll);
+  const sector = firstAbove(
+    WHEEL_SECTORS.map(([, , percent]) => percent),
+    roll,
+  );
   const [label, multiplier] = WHEEL_SECTORS[sector] as readonly [string, string, number];
   return { multiplier: decimal(multiplier), detail: { roll, sector, label } };
 }
@@ -289,13 +349,16 @@ function mines(params: Params, draws: Draws): Outcome {
   const hitCell = first < reveals ? first : null;
   // 0.975 / P(no mine in the first `reveals` cells) = 39/40 × C(25, reveals) / C(25 − mines, reveals)
   const pays = fraction(39n * choose(25, reveals), 40n * choose(25 - count, reveals));
-  return { multiplier: hitCell === null ? pays : ZERO, detail: { mines: count, reveals, mine_positions: positions, hit_cell: hitCell, won: hitCell === null } };
+  return {
+    multiplier: hitCell === null ? pays : ZERO,
+    detail: { mines: count, reveals, mine_positions: positions, hit_cell: hitCell, won: hitCell === null },
+  };
 }
 
 function hilo(params: Params, draws: Draws): Outcome {
   const guess = oneOf(params, 'guess', ['higher', 'lower']);
   const value = draws.int(44);
-  const first = (Math.floor(value / 11)) * 13 + (1 + (value % 11)); // rank 2 + (v mod 11), suit floor(v / 11)
+  const first = Math.floor(value / 11) * 13 + (1 + (value % 11)); // rank 2 + (v mod 11), suit floor(v / 11)
   const next = draws.int(52);
   const [firstRank, nextRank] = [rankOf(first), rankOf(next)];
   const winning = guess === 'higher' ? 13 - firstRank : firstRank - 1;
@@ -304,7 +367,16 @@ function hilo(params: Params, draws: Draws): Outcome {
   const won = guess === 'higher' ? nextRank > firstRank : nextRank < firstRank;
   const outcome = nextRank === firstRank ? 'push' : won ? 'win' : 'lose';
   const multiplier = outcome === 'push' ? fraction(1) : won ? winMultiplier : ZERO;
-  return { multiplier, detail: { guess, first_card: cardCode(first), next_card: cardCode(next), win_multiplier: toFloat(winMultiplier), outcome } };
+  return {
+    multiplier,
+    detail: {
+      guess,
+      first_card: cardCode(first),
+      next_card: cardCode(next),
+      win_multiplier: toFloat(winMultiplier),
+      outcome,
+    },
+  };
 }
 
 /** Blackjack totals: [total, soft]. */
@@ -332,13 +404,23 @@ function blackjack(params: Params, draws: Draws): Outcome {
   const natural = (cards: readonly number[]): boolean => handTotal(cards)[0] === 21;
   const view = (multiplier: Fraction, outcome: string): Outcome => ({
     multiplier,
-    detail: { action, player_cards: player.map(cardCode), dealer_cards: dealer.map(cardCode), player_total: handTotal(player)[0], player_soft: handTotal(player)[1], dealer_total: handTotal(dealer)[0], outcome },
+    detail: {
+      action,
+      player_cards: player.map(cardCode),
+      dealer_cards: dealer.map(cardCode),
+      player_total: handTotal(player)[0],
+      player_soft: handTotal(player)[1],
+      dealer_total: handTotal(dealer)[0],
+      outcome,
+    },
   });
   if (natural(player) || natural(dealer)) {
     if (natural(player) && natural(dealer)) return view(fraction(1), 'push');
     return natural(player) ? view(fraction(5, 2), 'player_blackjack') : view(ZERO, 'dealer_blackjack');
   }
-  const draws1 = (): boolean => finalTotal(player) < 21 && (action === 'double' ? player.length === 2 : action === 'hit' && chartHits(player, pointValue(up)));
+  const draws1 = (): boolean =>
+    finalTotal(player) < 21 &&
+    (action === 'double' ? player.length === 2 : action === 'hit' && chartHits(player, pointValue(up)));
   while (draws1()) player.push(draws.int(52));
   const playerFinal = finalTotal(player);
   if (playerFinal !== 22) while (handTotal(dealer)[0] < 17) dealer.push(draws.int(52));
@@ -349,12 +431,19 @@ function blackjack(params: Params, draws: Draws): Outcome {
   return playerFinal === dealerFinal ? view(fraction(1), 'push') : view(ZERO, 'dealer_higher');
 }
 
-const baccaratTotal = (cards: readonly number[]): number => cards.reduce((sum, card) => sum + (pointValue(card) % 10), 0) % 10;
+const baccaratTotal = (cards: readonly number[]): number =>
+  cards.reduce((sum, card) => sum + (pointValue(card) % 10), 0) % 10;
 
 /** The banker's third-card rule; `p` is the player's third card value, null if the player stood. */
 function bankerDraws(banker: number, p: number | null): boolean {
   if (p === null) return banker <= 5;
-  return banker <= 2 || (banker === 3 && p !== 8) || (banker === 4 && p >= 2 && p <= 7) || (banker === 5 && p >= 4 && p <= 7) || (banker === 6 && (p === 6 || p === 7));
+  return (
+    banker <= 2 ||
+    (banker === 3 && p !== 8) ||
+    (banker === 4 && p >= 2 && p <= 7) ||
+    (banker === 5 && p >= 4 && p <= 7) ||
+    (banker === 6 && (p === 6 || p === 7))
+  );
 }
 
 function baccarat(params: Params, draws: Draws): Outcome {
@@ -375,10 +464,32 @@ function baccarat(params: Params, draws: Draws): Outcome {
   const pays: Readonly<Record<string, string>> = { player: '2', banker: '1.95', tie: '9' };
   const multiplier = winner === betOn ? decimal(pays[betOn] as string) : winner === 'tie' ? fraction(1) : ZERO;
   const outcome = winner === betOn ? 'win' : winner === 'tie' ? 'push' : 'lose';
-  return { multiplier, detail: { bet_on: betOn, player_cards: player.map(cardCode), banker_cards: banker.map(cardCode), player_total: pt, banker_total: bt, winner, outcome } };
+  return {
+    multiplier,
+    detail: {
+      bet_on: betOn,
+      player_cards: player.map(cardCode),
+      banker_cards: banker.map(cardCode),
+      player_total: pt,
+      banker_total: bt,
+      winner,
+      outcome,
+    },
+  };
 }
 
-export const POKER_HANDS = ['nothing', 'jacks_or_better', 'two_pair', 'three_of_a_kind', 'straight', 'flush', 'full_house', 'four_of_a_kind', 'straight_flush', 'royal_flush'];
+export const POKER_HANDS = [
+  'nothing',
+  'jacks_or_better',
+  'two_pair',
+  'three_of_a_kind',
+  'straight',
+  'flush',
+  'full_house',
+  'four_of_a_kind',
+  'straight_flush',
+  'royal_flush',
+];
 export const POKER_PAYS = [0, 1, 2, 3, 4, 6, 9, 25, 50, 800];
 
 /** Jacks or Better: the class index of five cards. */
@@ -393,7 +504,12 @@ function pokerHand(cards: readonly number[]): number {
   if (counts[0] === 3) return counts[1] === 2 ? 6 : 3;
   if (flush) return 5;
   if (straight) return 4;
-  if (counts[0] === 2) return counts[1] === 2 ? 2 : ranks.some((rank, index) => ranks.indexOf(rank) !== index && (rank === 0 || rank >= 10)) ? 1 : 0;
+  if (counts[0] === 2)
+    return counts[1] === 2
+      ? 2
+      : ranks.some((rank, index) => ranks.indexOf(rank) !== index && (rank === 0 || rank >= 10))
+        ? 1
+        : 0;
   return 0;
 }
 
@@ -401,7 +517,8 @@ function videoPoker(params: Params, draws: Draws): Outcome {
   const cards = draws.sample(52, 10);
   const hand = cards.slice(0, 5);
   const holds = params['holds'];
-  if (!Array.isArray(holds) || !holds.every((position) => Number.isInteger(position) && position >= 0 && position <= 4)) throw new Error('holds must be the held positions 0 to 4 (as the bet records them)');
+  if (!Array.isArray(holds) || !holds.every((position) => Number.isInteger(position) && position >= 0 && position <= 4))
+    throw new Error('holds must be the held positions 0 to 4 (as the bet records them)');
   const held = [...new Set(holds as number[])].sort((a, b) => a - b);
   let next = 5;
   const final = hand.map((card, position) => (held.includes(position) ? card : (cards[next++] as number)));
@@ -409,7 +526,14 @@ function videoPoker(params: Params, draws: Draws): Outcome {
   const multiplier = fraction(POKER_PAYS[handClass] as number);
   return {
     multiplier,
-    detail: { dealt_cards: hand.map(cardCode), held_positions: held, held_cards: held.map((position) => cardCode(hand[position] as number)), final_cards: final.map(cardCode), hand: POKER_HANDS[handClass], pays: toFloat(multiplier) },
+    detail: {
+      dealt_cards: hand.map(cardCode),
+      held_positions: held,
+      held_cards: held.map((position) => cardCode(hand[position] as number)),
+      final_cards: final.map(cardCode),
+      hand: POKER_HANDS[handClass],
+      pays: toFloat(multiplier),
+    },
   };
 }
 
@@ -436,21 +560,30 @@ export const GAMES: Readonly<Record<string, Game>> = {
     const target = cents(params, 'target_multiplier');
     const crash = crashCents(draws);
     const win = crash > target;
-    return { multiplier: win ? fraction(target, 100) : ZERO, detail: { crash_point: crash / 100, target_multiplier: target / 100, win } };
+    return {
+      multiplier: win ? fraction(target, 100) : ZERO,
+      detail: { crash_point: crash / 100, target_multiplier: target / 100, win },
+    };
   },
   roulette,
   custom(params, draws) {
     const winProbability = integer(params, 'win_probability', 1, 99);
     const roll = draws.int(100);
     const win = roll < winProbability;
-    return { multiplier: win ? fraction(98, winProbability) : ZERO, detail: { roll, win_probability: winProbability, win } };
+    return {
+      multiplier: win ? fraction(98, winProbability) : ZERO,
+      detail: { roll, win_probability: winProbability, win },
+    };
   },
   blackjack,
   crash(params, draws) {
     const cashOut = cents(params, 'cash_out_at');
     const crash = crashCents(draws);
     const win = crash >= cashOut;
-    return { multiplier: win ? fraction(cashOut, 100) : ZERO, detail: { crash_point: crash / 100, cash_out_at: cashOut / 100, win } };
+    return {
+      multiplier: win ? fraction(cashOut, 100) : ZERO,
+      detail: { crash_point: crash / 100, cash_out_at: cashOut / 100, win },
+    };
   },
   plinko,
   slots,
@@ -463,7 +596,8 @@ export const GAMES: Readonly<Record<string, Game>> = {
   baccarat,
   crash_round(params, draws) {
     const crash = crashCents(draws);
-    const cashed = params['cashed_out_at'] === undefined || params['cashed_out_at'] === null ? null : cents(params, 'cashed_out_at');
+    const cashed =
+      params['cashed_out_at'] === undefined || params['cashed_out_at'] === null ? null : cents(params, 'cashed_out_at');
     const multiplier = cashed !== null && cashed <= crash ? fraction(cashed, 100) : ZERO;
     return { multiplier, detail: { crash_point: crash / 100, cashed_out_at: cashed === null ? null : cashed / 100 } };
   },
@@ -491,7 +625,12 @@ export function verifyBet(bet: BetToVerify): Verified {
   if (game === undefined) throw new Error(`game must be one of: ${Object.keys(GAMES).join(', ')}`);
   const draws = new Draws(bet.serverSeed, bet.clientSeed, bet.nonce);
   const outcome = game(bet.params, draws);
-  return { ...outcome, serverSeedHash: createHash('sha256').update(bet.serverSeed).digest('hex'), resultHash: draws.firstBlockHex, messages: [...draws.messages] };
+  return {
+    ...outcome,
+    serverSeedHash: createHash('sha256').update(bet.serverSeed).digest('hex'),
+    resultHash: draws.firstBlockHex,
+    messages: [...draws.messages],
+  };
 }
 
 function flag(argv: readonly string[], name: string): string | undefined {
@@ -519,7 +658,10 @@ function main(argv: readonly string[]): number {
     game: bet.game,
     params: bet.params,
     result: verified.detail,
-    payout_multiplier: verified.multiplier.den === 1n ? `${verified.multiplier.num}` : `${verified.multiplier.num}/${verified.multiplier.den}`,
+    payout_multiplier:
+      verified.multiplier.den === 1n
+        ? `${verified.multiplier.num}`
+        : `${verified.multiplier.num}/${verified.multiplier.den}`,
     payout_multiplier_decimal: toFloat(verified.multiplier),
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

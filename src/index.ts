@@ -10,15 +10,36 @@ export { formatDecimal, parseDecimal, usdc, MICRO_PER_USDC, type Micro } from '.
 export { VirtualClock, SystemClock, type Clock } from './core/clock.ts';
 
 // The typed client, over any transport: in-process, or HTTP to afp serve or a deployment.
-export { AfpClient, ENDPOINTS, ENDPOINT_IDS, endpointPath, type ApiResult, type ClientOptions, type EndpointId, type ErrorBody } from './client/client.ts';
+export {
+  AfpClient,
+  ENDPOINTS,
+  ENDPOINT_IDS,
+  endpointPath,
+  type ApiResult,
+  type ClientOptions,
+  type EndpointId,
+  type ErrorBody,
+} from './client/client.ts';
 export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/casino-client.ts';
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
-export { discoverTarget, parseTarget, type MountUrls, type Transport, type TransportRequest, type TransportResponse } from './client/transport.ts';
+export {
+  discoverTarget,
+  parseTarget,
+  type MountUrls,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
 // The in-process platform: faucet, escrow and casino under a virtual clock.
-export { createInProcessPlatform, IN_PROCESS_START_MS, type InProcessPlatform, type InProcessPlatformOptions } from './client/in-process-platform.ts';
+export {
+  createInProcessPlatform,
+  IN_PROCESS_START_MS,
+  type InProcessPlatform,
+  type InProcessPlatformOptions,
+} from './client/in-process-platform.ts';
 export { Platform, SERVICE_NAMES, type PlatformOptions, type ServiceName } from './platform/platform.ts';
 export { Dispatcher, type ApiRequest, type ApiResponse } from './http/dispatcher.ts';
 export { ALL_ROUTES } from './http/routes/index.ts';
@@ -26,16 +47,40 @@ export { openApiDocument, type OpenApiOptions } from './http/openapi.ts';
 export { startServe, type ServeHandle, type ServeOptions } from './server/listeners.ts';
 
 // Scenarios: parse YAML, run it under the virtual clock, write the reports.
-export { parseScenario, formatScenarioErrors, DEFAULT_SEED, type Scenario, type ScenarioError, type ScenarioResult, type ParseScenarioOptions } from './sim/scenario.ts';
+export {
+  parseScenario,
+  formatScenarioErrors,
+  DEFAULT_SEED,
+  type Scenario,
+  type ScenarioError,
+  type ScenarioResult,
+  type ParseScenarioOptions,
+} from './sim/scenario.ts';
 export { scenarioFromText } from './sim/load-scenario.ts';
 export { runScenario, runSimulation, type RunOptions, type SimulationResult } from './sim/runner.ts';
 export { AGENTS, AGENT_NAMES } from '../agents/index.ts';
 export type { RunRecord } from './report/run-record.ts';
-export { renderReports, writeReports, reportDigest, REPORT_FILES, SUMMARY_FILE, type ReportFile } from './report/write-reports.ts';
+export {
+  renderReports,
+  writeReports,
+  reportDigest,
+  REPORT_FILES,
+  SUMMARY_FILE,
+  type ReportFile,
+} from './report/write-reports.ts';
 
 // Audits: house edges in-process (every game and variant) and against a live casino.
-export { simulateHouseEdge, type EdgeRow, type EdgeSimulation, type EdgeSimulationOptions } from './audit/edge-simulation.ts';
-export { simulateHouseEdgeInWorkers, REGISTRY_SOURCE, type ParallelEdgeSimulationOptions } from './audit/edge-simulation-workers.ts';
+export {
+  simulateHouseEdge,
+  type EdgeRow,
+  type EdgeSimulation,
+  type EdgeSimulationOptions,
+} from './audit/edge-simulation.ts';
+export {
+  simulateHouseEdgeInWorkers,
+  REGISTRY_SOURCE,
+  type ParallelEdgeSimulationOptions,
+} from './audit/edge-simulation-workers.ts';
 export { GAMES, gameById } from './services/casino/games/index.ts';
 export { auditEdgeLive, type EdgeAuditOptions, type EdgeAuditResult } from './live/audit/edge-audit.ts';
 export { auditFairnessLive, type FairnessAuditOptions, type FairnessAuditResult } from './live/audit/fairness-audit.ts';

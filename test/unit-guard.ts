@@ -27,7 +27,11 @@ function refuse(what: string): never {
 function guardProcesses(): void {
   const names = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
   for (const name of names) {
-    Object.defineProperty(childProcess, name, { value: () => refuse(`child_process.${name}`), writable: true, configurable: true });
+    Object.defineProperty(childProcess, name, {
+      value: () => refuse(`child_process.${name}`),
+      writable: true,
+      configurable: true,
+    });
   }
 }
 
@@ -67,5 +71,6 @@ export function takeViolations(): string[] {
 
 afterAll(() => {
   const refused = takeViolations();
-  if (refused.length > 0) throw new Error(`unit-project guard: ${refused.length} refused attempt(s):\n${[...new Set(refused)].join('\n')}`);
+  if (refused.length > 0)
+    throw new Error(`unit-project guard: ${refused.length} refused attempt(s):\n${[...new Set(refused)].join('\n')}`);
 });

@@ -16,23 +16,51 @@ import { z } from 'zod';
 import type { CasinoBody } from '../../src/client/casino-client.ts';
 import { ERROR_STATUS } from '../../src/core/errors.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
-import { BROKE_MAX, checkAmount, freshCasinoMemory, gameChoice, placedOutcome, refusedOutcome, type BetOutcome, type CasinoMemory } from '../../src/sim/casino-kit.ts';
+import {
+  expectedRefusal,
+  HOUR_MS,
+  memoryOf,
+  moneyIn,
+  moneyOut,
+  onboard,
+  reportUnexpected,
+  RETRY_MS,
+  usdcAmount,
+} from '../../src/sim/agent-kit.ts';
+import {
+  BROKE_MAX,
+  checkAmount,
+  freshCasinoMemory,
+  gameChoice,
+  placedOutcome,
+  refusedOutcome,
+  type BetOutcome,
+  type CasinoMemory,
+} from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 export const BATCH_SIZE_MAX = 20;
 
-const params = z.strictObject({
-  mix: z.array(gameChoice()).min(1).max(BATCH_SIZE_MAX).prefault([{ game: 'coin_flip', params: { side: 'heads' } }]).describe('games and parameters the bets cycle through'),
-  amount: usdcAmount().prefault(0.01).describe('USDC per bet'),
-  size: z.int().min(1).max(BATCH_SIZE_MAX).prefault(BATCH_SIZE_MAX).describe('bets per batch (1 to 20)'),
-  every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS }).prefault('1m').describe('time between batches'),
-  referred: probability().prefault(0).describe('chance of registering with a referrer of archetype `referrer`'),
-  referrer: z.string().min(1).max(64).prefault('batch-bettor').describe('archetype the referrer is drawn from'),
-}).superRefine((value, context) => {
-  value.mix.forEach((choice, index) => checkAmount(choice.game, value.amount, context, ['mix', index]));
-});
+const params = z
+  .strictObject({
+    mix: z
+      .array(gameChoice())
+      .min(1)
+      .max(BATCH_SIZE_MAX)
+      .prefault([{ game: 'coin_flip', params: { side: 'heads' } }])
+      .describe('games and parameters the bets cycle through'),
+    amount: usdcAmount().prefault(0.01).describe('USDC per bet'),
+    size: z.int().min(1).max(BATCH_SIZE_MAX).prefault(BATCH_SIZE_MAX).describe('bets per batch (1 to 20)'),
+    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS })
+      .prefault('1m')
+      .describe('time between batches'),
+    referred: probability().prefault(0).describe('chance of registering with a referrer of archetype `referrer`'),
+    referrer: z.string().min(1).max(64).prefault('batch-bettor').describe('archetype the referrer is drawn from'),
+  })
+  .superRefine((value, context) => {
+    value.mix.forEach((choice, index) => checkAmount(choice.game, value.amount, context, ['mix', index]));
+  });
 
 type Params = z.output<typeof params>;
 
@@ -49,7 +77,8 @@ function memory(context: AgentContext<Params>): BatchMemory {
 async function join(context: AgentContext<Params>, bettor: BatchMemory): Promise<boolean> {
   if (!bettor.referrerDrawn) {
     bettor.referrerDrawn = true;
-    if (context.rng.chance(context.params.referred, BASIS_POINTS)) bettor.referrerId = context.directory.pick(context.params.referrer, context.rng, context.agentId);
+    if (context.rng.chance(context.params.referred, BASIS_POINTS))
+      bettor.referrerId = context.directory.pick(context.params.referrer, context.rng, context.agentId);
   }
   return onboard(context, bettor, bettor.referrerId ?? undefined);
 }
@@ -62,7 +91,12 @@ function elementOutcome(element: Record<string, unknown>): BetOutcome | null {
 }
 
 /** Judges the batch answer; the outcome that decides the next wake (placed if any bet was). */
-function judgeBatch(context: AgentContext<Params>, body: CasinoBody, amounts: readonly bigint[], bettor: BatchMemory): BetOutcome['kind'] | 'malformed' {
+function judgeBatch(
+  context: AgentContext<Params>,
+  body: CasinoBody,
+  amounts: readonly bigint[],
+  bettor: BatchMemory,
+): BetOutcome['kind'] | 'malformed' {
   const results = body['results'];
   const summary = (body['summary'] ?? {}) as Record<string, unknown>;
   if (!Array.isArray(results) || results.length !== amounts.length) return 'malformed';
@@ -70,7 +104,8 @@ function judgeBatch(context: AgentContext<Params>, body: CasinoBody, amounts: re
   let errors = 0;
   const kinds = new Set<BetOutcome['kind']>();
   for (const [index, element] of results.entries()) {
-    const outcome = typeof element === 'object' && element !== null ? elementOutcome(element as Record<string, unknown>) : null;
+    const outcome =
+      typeof element === 'object' && element !== null ? elementOutcome(element as Record<string, unknown>) : null;
     if (outcome === null) return 'malformed';
     kinds.add(outcome.kind);
     if (outcome.kind === 'placed') {
@@ -83,7 +118,10 @@ function judgeBatch(context: AgentContext<Params>, body: CasinoBody, amounts: re
   }
   const wageredMicro = moneyIn(summary['total_wagered']);
   if (summary['total'] !== amounts.length || summary['errors'] !== errors || wageredMicro !== placedMicro) {
-    context.report(`batch summary says total ${String(summary['total'])}, errors ${String(summary['errors'])}, total_wagered ${String(summary['total_wagered'])}; the results say ${amounts.length}, ${errors}, ${moneyOut('B', placedMicro)}`, { summary });
+    context.report(
+      `batch summary says total ${String(summary['total'])}, errors ${String(summary['errors'])}, total_wagered ${String(summary['total_wagered'])}; the results say ${amounts.length}, ${errors}, ${moneyOut('B', placedMicro)}`,
+      { summary },
+    );
   }
   return kinds.has('placed') ? 'placed' : kinds.has('broke') ? 'broke' : kinds.has('closed') ? 'closed' : 'over-limit';
 }
@@ -107,12 +145,23 @@ export const batchBettor = defineAgent<Params>({
     bettor.cursor = (bettor.cursor + size) % mix.length;
     const result = await context.client.casino.batch(bets);
     if (!result.ok) {
-      if (!expectedRefusal(context, result, 'casino')) reportUnexpected(context, `a batch of ${size} bets`, result, '200');
+      if (!expectedRefusal(context, result, 'casino'))
+        reportUnexpected(context, `a batch of ${size} bets`, result, '200');
       return { wakeInMs: Math.max(RETRY_MS, every) };
     }
-    const kind = judgeBatch(context, result.body, bets.map(() => amount), bettor);
+    const kind = judgeBatch(
+      context,
+      result.body,
+      bets.map(() => amount),
+      bettor,
+    );
     if (kind === 'malformed') {
-      reportUnexpected(context, `a batch of ${size} bets answered without one bet or refusal per element`, result, 'one result per bet');
+      reportUnexpected(
+        context,
+        `a batch of ${size} bets answered without one bet or refusal per element`,
+        result,
+        'one result per bet',
+      );
       return { wakeInMs: Math.max(RETRY_MS, every) };
     }
     bettor.broke = kind === 'broke' ? bettor.broke + 1 : 0;

@@ -13,7 +13,18 @@ import { z } from 'zod';
 import type { ApiResult } from '../../src/client/client.ts';
 import type { CasinoBody } from '../../src/client/casino-client.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import {
+  expectedRefusal,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  moneyIn,
+  moneyOut,
+  onboard,
+  reportUnexpected,
+  RETRY_MS,
+  usdcAmount,
+} from '../../src/sim/agent-kit.ts';
 import { freshCasinoMemory, type CasinoMemory } from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
@@ -26,7 +37,9 @@ export const ANSWERS_PER_WAKE_MAX = 50;
 const params = z.strictObject({
   game: z.enum(['coin_flip', 'dice']).prefault('coin_flip').describe('game of the challenges it sends'),
   amount: usdcAmount().prefault(0.5).describe('USDC staked per challenge'),
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('30m').describe('time between wakes'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+    .prefault('30m')
+    .describe('time between wakes'),
   accept: probability().prefault(0.7).describe('chance of accepting an incoming challenge (declined otherwise)'),
   target: z.string().min(1).max(64).prefault('challenger').describe('archetype of the agents it challenges'),
 });
@@ -55,8 +68,16 @@ function checkResolved(context: AgentContext<Params>, body: CasinoBody, incoming
   const cutMicro = (potMicro * HOUSE_CUT_BPS + 9_999n) / 10_000n;
   const winner = body['winner'];
   const sides = [incoming['challenger'], incoming['challenged']];
-  if (body['status'] !== 'resolved' || !sides.includes(winner) || moneyIn(body['payout']) !== potMicro - cutMicro || moneyIn(body['house_cut']) !== cutMicro) {
-    context.report(`accepted challenge ${String(incoming['challenge_id'])}: expected resolved, a winner of the two, payout ${moneyOut('B', potMicro - cutMicro)} and cut ${moneyOut('B', cutMicro)}`, { answer: body });
+  if (
+    body['status'] !== 'resolved' ||
+    !sides.includes(winner) ||
+    moneyIn(body['payout']) !== potMicro - cutMicro ||
+    moneyIn(body['house_cut']) !== cutMicro
+  ) {
+    context.report(
+      `accepted challenge ${String(incoming['challenge_id'])}: expected resolved, a winner of the two, payout ${moneyOut('B', potMicro - cutMicro)} and cut ${moneyOut('B', cutMicro)}`,
+      { answer: body },
+    );
   }
 }
 
@@ -67,7 +88,10 @@ async function answerIncoming(context: AgentContext<Params>, challenger: Challen
   for (const challenge of incoming.slice(0, ANSWERS_PER_WAKE_MAX)) {
     const id = String(challenge['challenge_id']);
     const accept = context.rng.chance(context.params.accept, BASIS_POINTS);
-    const result = await context.client.casino.call(accept ? 'casino.A.challenges.accept' : 'casino.A.challenges.decline', { params: { id } });
+    const result = await context.client.casino.call(
+      accept ? 'casino.A.challenges.accept' : 'casino.A.challenges.decline',
+      { params: { id } },
+    );
     if (!result.ok) {
       refused(context, `${accept ? 'accepting' : 'declining'} challenge ${id}`, result);
       continue;
@@ -77,7 +101,8 @@ async function answerIncoming(context: AgentContext<Params>, challenger: Challen
       checkResolved(context, result.body, challenge);
     } else {
       challenger.declined += 1;
-      if (result.body['status'] !== 'declined') reportUnexpected(context, `declining challenge ${id}`, result, "status 'declined'");
+      if (result.body['status'] !== 'declined')
+        reportUnexpected(context, `declining challenge ${id}`, result, "status 'declined'");
     }
   }
 }
@@ -86,7 +111,12 @@ async function challengeSomeone(context: AgentContext<Params>, challenger: Chall
   const opponent = context.directory.pick(context.params.target, context.rng, context.agentId);
   if (opponent === null) return;
   const result = await context.client.casino.call('casino.A.challenges.create', {
-    body: { challenged_agent_id: opponent, game: context.params.game, amount: moneyOut('A', context.params.amount), message: context.faker.lorem.sentence({ min: 3, max: 8 }).slice(0, 280) },
+    body: {
+      challenged_agent_id: opponent,
+      game: context.params.game,
+      amount: moneyOut('A', context.params.amount),
+      message: context.faker.lorem.sentence({ min: 3, max: 8 }).slice(0, 280),
+    },
   });
   if (!result.ok) return refused(context, `challenging ${opponent}`, result);
   challenger.sent += 1;

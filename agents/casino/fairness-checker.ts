@@ -16,8 +16,25 @@ import { z } from 'zod';
 import { parseAuditTrail } from '../../src/audit/wire-bet.ts';
 import { verifyWireBet } from '../../src/audit/verify-wire-bet.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../../src/sim/casino-kit.ts';
+import {
+  expectedRefusal,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  reportUnexpected,
+  RETRY_MS,
+  usdcAmount,
+} from '../../src/sim/agent-kit.ts';
+import {
+  freshCasinoMemory,
+  GAME_FIELDS,
+  nextPlayAfter,
+  playA,
+  tallyOutcome,
+  type CasinoMemory,
+  withGameParams,
+} from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 
 export const ROTATE_AFTER_MAX = 1_000;
@@ -26,9 +43,18 @@ const params = z
   .strictObject({
     ...GAME_FIELDS,
     amount: usdcAmount().prefault(0.01).describe('USDC per bet'),
-    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS }).prefault('1m').describe('time between bets'),
-    rotate_after: z.int().min(1).max(ROTATE_AFTER_MAX).prefault(20).describe('bets per seed: rotate and verify them all after this many'),
-    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('30m').describe('wait after a GAME_CLOSED answer'),
+    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS })
+      .prefault('1m')
+      .describe('time between bets'),
+    rotate_after: z
+      .int()
+      .min(1)
+      .max(ROTATE_AFTER_MAX)
+      .prefault(20)
+      .describe('bets per seed: rotate and verify them all after this many'),
+    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+      .prefault('30m')
+      .describe('wait after a GAME_CLOSED answer'),
   })
   .transform(withGameParams('amount'));
 
@@ -49,36 +75,46 @@ function memory(context: AgentContext<Params>): CheckerMemory {
 async function checkNotRevealed(context: AgentContext<Params>, betId: string): Promise<void> {
   const result = await context.client.casino.verify(betId);
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'casino')) reportUnexpected(context, `verifying bet ${betId} before rotation`, result, '200');
+    if (!expectedRefusal(context, result, 'casino'))
+      reportUnexpected(context, `verifying bet ${betId} before rotation`, result, '200');
     return;
   }
-  if (result.body['verified'] !== null || result.body['server_seed'] !== null) context.report(`bet ${betId} was verified (its seed shown) before the seed was rotated`, { answer: result.body });
+  if (result.body['verified'] !== null || result.body['server_seed'] !== null)
+    context.report(`bet ${betId} was verified (its seed shown) before the seed was rotated`, { answer: result.body });
 }
 
 /** After the rotation: the casino verifies the bet, and so does the agent's own recomputation. */
 async function checkBet(context: AgentContext<Params>, checker: CheckerMemory, betId: string): Promise<void> {
   const verified = await context.client.casino.verify(betId);
   if (!verified.ok) {
-    if (!expectedRefusal(context, verified, 'casino')) reportUnexpected(context, `verifying bet ${betId}`, verified, '200');
+    if (!expectedRefusal(context, verified, 'casino'))
+      reportUnexpected(context, `verifying bet ${betId}`, verified, '200');
     return;
   }
-  if (verified.body['verified'] !== true) context.report(`the casino does not verify bet ${betId} after rotation`, { answer: verified.body });
+  if (verified.body['verified'] !== true)
+    context.report(`the casino does not verify bet ${betId} after rotation`, { answer: verified.body });
   const audit = await context.client.casino.audit(betId);
   if (!audit.ok) {
-    if (!expectedRefusal(context, audit, 'casino')) reportUnexpected(context, `the audit trail of bet ${betId}`, audit, '200');
+    if (!expectedRefusal(context, audit, 'casino'))
+      reportUnexpected(context, `the audit trail of bet ${betId}`, audit, '200');
     return;
   }
   const trail = parseAuditTrail(audit.body);
-  if (!trail.ok) return context.report(`the audit trail of bet ${betId} is malformed: ${trail.problem}`, { answer: audit.body });
+  if (!trail.ok)
+    return context.report(`the audit trail of bet ${betId} is malformed: ${trail.problem}`, { answer: audit.body });
   const recomputed = verifyWireBet(trail.value.bet, trail.value.serverSeed);
-  if (recomputed.problems.length > 0) return context.report(`bet ${betId} does not recompute from its audit trail: ${recomputed.problems.join('; ')}`, { answer: audit.body });
+  if (recomputed.problems.length > 0)
+    return context.report(`bet ${betId} does not recompute from its audit trail: ${recomputed.problems.join('; ')}`, {
+      answer: audit.body,
+    });
   checker.verified += 1;
 }
 
 async function rotateAndVerify(context: AgentContext<Params>, checker: CheckerMemory): Promise<void> {
   const rotated = await context.client.casino.rotate();
   if (!rotated.ok) {
-    if (!expectedRefusal(context, rotated, 'casino')) reportUnexpected(context, 'POST /fairness/rotate', rotated, '200');
+    if (!expectedRefusal(context, rotated, 'casino'))
+      reportUnexpected(context, 'POST /fairness/rotate', rotated, '200');
     return;
   }
   checker.rotations += 1;
@@ -98,7 +134,11 @@ export const fairnessChecker = defineAgent<Params>({
   async step(context) {
     const checker = memory(context);
     if (!(await onboard(context, checker))) return { wakeInMs: RETRY_MS };
-    const outcome = await playA(context, { game: context.params.game, params: context.params.params }, context.params.amount);
+    const outcome = await playA(
+      context,
+      { game: context.params.game, params: context.params.params },
+      context.params.amount,
+    );
     if (tallyOutcome(checker, outcome)) return 'done';
     if (outcome.kind === 'placed') {
       checker.pending.push(outcome.betId);

@@ -18,17 +18,37 @@ import { z } from 'zod';
 import { toNumber, usdc } from '../../src/core/money.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, readBalance, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../../src/sim/casino-kit.ts';
+import {
+  freshCasinoMemory,
+  GAME_FIELDS,
+  nextPlayAfter,
+  playA,
+  readBalance,
+  tallyOutcome,
+  type CasinoMemory,
+  type GameChoice,
+  withGameParams,
+} from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 
 const params = z
   .strictObject({
     ...GAME_FIELDS,
     amount: usdcAmount().prefault(0.1).describe('USDC per bet'),
-    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS }).prefault('1m').describe('time between bets'),
-    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('30m').describe('wait after a GAME_CLOSED answer'),
-    overdraw_probe: z.boolean().prefault(false).describe('once, at the first step, bet the whole balance plus 1.00 (must be refused 422)'),
-    withdraw_probe: z.boolean().prefault(false).describe('once, at the first step, withdraw the whole balance plus 1.00 (must be refused 422)'),
+    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS })
+      .prefault('1m')
+      .describe('time between bets'),
+    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+      .prefault('30m')
+      .describe('wait after a GAME_CLOSED answer'),
+    overdraw_probe: z
+      .boolean()
+      .prefault(false)
+      .describe('once, at the first step, bet the whole balance plus 1.00 (must be refused 422)'),
+    withdraw_probe: z
+      .boolean()
+      .prefault(false)
+      .describe('once, at the first step, withdraw the whole balance plus 1.00 (must be refused 422)'),
   })
   .transform(withGameParams('amount'));
 
@@ -48,7 +68,11 @@ async function probeOverdraft(context: AgentContext<Params>, choice: GameChoice)
   const balanceMicro = await readBalance(context);
   if (balanceMicro === null) return;
   const outcome = await playA(context, choice, balanceMicro + usdc(1));
-  if (outcome.kind === 'placed') context.report(`a bet of its balance plus 1.00 (${balanceMicro} + 1000000 micro) was accepted`, { balanceMicro, outcome });
+  if (outcome.kind === 'placed')
+    context.report(`a bet of its balance plus 1.00 (${balanceMicro} + 1000000 micro) was accepted`, {
+      balanceMicro,
+      outcome,
+    });
 }
 
 /** A Base address of the agent's own, well formed (0x + 40 hex), for the withdrawal probe. */
@@ -60,8 +84,16 @@ async function probeWithdrawal(context: AgentContext<Params>): Promise<void> {
   if (balanceMicro === null) return;
   const amount = balanceMicro + usdc(1);
   const result = await context.client.casino.withdraw(toNumber(amount), PROBE_ADDRESS);
-  if (result.ok) context.report(`a withdrawal of its balance plus 1.00 (${balanceMicro} + 1000000 micro) was accepted`, { balanceMicro, status: result.status });
-  else if (result.status !== 422) context.report(`a withdrawal of its balance plus 1.00 was refused with ${result.status}, not 422`, { balanceMicro, status: result.status });
+  if (result.ok)
+    context.report(`a withdrawal of its balance plus 1.00 (${balanceMicro} + 1000000 micro) was accepted`, {
+      balanceMicro,
+      status: result.status,
+    });
+  else if (result.status !== 422)
+    context.report(`a withdrawal of its balance plus 1.00 was refused with ${result.status}, not 422`, {
+      balanceMicro,
+      status: result.status,
+    });
 }
 
 export const fixedBettor = defineAgent<Params>({

@@ -13,8 +13,24 @@ import { z } from 'zod';
 import { applyToMicro, ratio } from '../../src/core/ratio.ts';
 import { findGame } from '../../src/services/casino/games/index.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../../src/sim/casino-kit.ts';
+import {
+  expectedRefusal,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  reportUnexpected,
+  RETRY_MS,
+} from '../../src/sim/agent-kit.ts';
+import {
+  freshCasinoMemory,
+  GAME_FIELDS,
+  playA,
+  tallyOutcome,
+  type CasinoMemory,
+  type GameChoice,
+  withGameParams,
+} from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
@@ -22,10 +38,23 @@ const params = z
   .strictObject({
     ...GAME_FIELDS,
     fraction: probability().prefault(0.5).describe('share of the reported amount to bet'),
-    of: z.enum(['max_bet', 'suggested_bet']).prefault('max_bet').describe("which of the casino's figures the fraction applies to"),
-    risk_factor: z.number().min(0.1).max(1).nullable().prefault(null).describe('risk factor to set first (PUT /kelly/config); null keeps the default 0.25'),
-    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS }).prefault('1m').describe('time between bets'),
-    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('30m').describe('wait after a GAME_CLOSED answer'),
+    of: z
+      .enum(['max_bet', 'suggested_bet'])
+      .prefault('max_bet')
+      .describe("which of the casino's figures the fraction applies to"),
+    risk_factor: z
+      .number()
+      .min(0.1)
+      .max(1)
+      .nullable()
+      .prefault(null)
+      .describe('risk factor to set first (PUT /kelly/config); null keeps the default 0.25'),
+    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS })
+      .prefault('1m')
+      .describe('time between bets'),
+    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+      .prefault('30m')
+      .describe('wait after a GAME_CLOSED answer'),
   })
   .transform(withGameParams(null));
 
@@ -43,9 +72,12 @@ function memory(context: AgentContext<Params>): KellyMemory {
 
 async function configure(context: AgentContext<Params>, kelly: KellyMemory): Promise<void> {
   if (kelly.configured || context.params.risk_factor === null) return;
-  const result = await context.client.casino.call('casino.A.kelly.config', { body: { risk_factor: context.params.risk_factor } });
+  const result = await context.client.casino.call('casino.A.kelly.config', {
+    body: { risk_factor: context.params.risk_factor },
+  });
   if (result.ok) kelly.configured = true;
-  else if (!expectedRefusal(context, result, 'casino')) reportUnexpected(context, `PUT /kelly/config ${context.params.risk_factor}`, result, '200');
+  else if (!expectedRefusal(context, result, 'casino'))
+    reportUnexpected(context, `PUT /kelly/config ${context.params.risk_factor}`, result, '200');
 }
 
 export const kellyBettor = defineAgent<Params>({
@@ -62,7 +94,10 @@ export const kellyBettor = defineAgent<Params>({
     await configure(context, kelly);
     const choice: GameChoice = { game: context.params.game, params: context.params.params };
     const minimumMicro = findGame(choice.game)?.minBetMicro ?? 10_000n;
-    const sizedMicro = kelly.reportedMicro === null ? minimumMicro : applyToMicro(kelly.reportedMicro, ratio(context.params.fraction, BASIS_POINTS));
+    const sizedMicro =
+      kelly.reportedMicro === null
+        ? minimumMicro
+        : applyToMicro(kelly.reportedMicro, ratio(context.params.fraction, BASIS_POINTS));
     const outcome = await playA(context, choice, sizedMicro > minimumMicro ? sizedMicro : minimumMicro);
     if (tallyOutcome(kelly, outcome)) return 'done';
     switch (outcome.kind) {

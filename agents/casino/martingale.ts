@@ -12,7 +12,14 @@
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../../src/sim/casino-kit.ts';
+import {
+  freshCasinoMemory,
+  GAME_FIELDS,
+  playA,
+  tallyOutcome,
+  type CasinoMemory,
+  withGameParams,
+} from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 
 export const MAX_DOUBLINGS_BOUND = 30;
@@ -21,9 +28,18 @@ const params = z
   .strictObject({
     ...GAME_FIELDS,
     base: usdcAmount().prefault(0.01).describe('USDC of the first bet and after every win'),
-    max_doublings: z.int().min(0).max(MAX_DOUBLINGS_BOUND).prefault(10).describe('the stake is at most base × 2^max_doublings'),
-    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS }).prefault('1m').describe('time between bets'),
-    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('30m').describe('wait after a GAME_CLOSED answer'),
+    max_doublings: z
+      .int()
+      .min(0)
+      .max(MAX_DOUBLINGS_BOUND)
+      .prefault(10)
+      .describe('the stake is at most base × 2^max_doublings'),
+    every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS })
+      .prefault('1m')
+      .describe('time between bets'),
+    closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+      .prefault('30m')
+      .describe('wait after a GAME_CLOSED answer'),
   })
   .transform(withGameParams('base'));
 

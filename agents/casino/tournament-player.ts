@@ -14,8 +14,27 @@ import { z } from 'zod';
 import type { ApiResult } from '../../src/client/client.ts';
 import type { CasinoBody } from '../../src/client/casino-client.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, parseIsoMs, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, judgeBet, tallyOutcome, type CasinoMemory, withGameParams } from '../../src/sim/casino-kit.ts';
+import {
+  expectedRefusal,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  moneyIn,
+  moneyOut,
+  onboard,
+  parseIsoMs,
+  reportUnexpected,
+  RETRY_MS,
+  usdcAmount,
+} from '../../src/sim/agent-kit.ts';
+import {
+  freshCasinoMemory,
+  GAME_FIELDS,
+  judgeBet,
+  tallyOutcome,
+  type CasinoMemory,
+  withGameParams,
+} from '../../src/sim/casino-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
@@ -26,13 +45,19 @@ const params = z
     ...GAME_FIELDS,
     amount: usdcAmount().prefault(0.05).describe('USDC per tournament play'),
     plays: z.int().min(1).max(PLAYS_PER_WAKE_MAX).prefault(5).describe('plays per wake while the tournament is active'),
-    every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('10m').describe('time between wakes'),
+    every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+      .prefault('10m')
+      .describe('time between wakes'),
     create: probability().prefault(0.3).describe('chance of creating a tournament when none is open'),
     prize_pool: usdcAmount().prefault(5).describe('prize pool of a tournament it creates (from its balance)'),
     entry_fee: usdcAmount().prefault(0.1).describe('entry fee of a tournament it creates'),
     max_agents: z.int().min(2).max(1_000).prefault(20).describe('entrants of a tournament it creates'),
-    starts_in: durationMs({ maxMs: 24 * HOUR_MS }).prefault('5m').describe('a created tournament starts this long after creation'),
-    length: durationMs({ minMs: 10 * MINUTE_MS, maxMs: 7 * 24 * HOUR_MS }).prefault('2h').describe('how long a created tournament runs'),
+    starts_in: durationMs({ maxMs: 24 * HOUR_MS })
+      .prefault('5m')
+      .describe('a created tournament starts this long after creation'),
+    length: durationMs({ minMs: 10 * MINUTE_MS, maxMs: 7 * 24 * HOUR_MS })
+      .prefault('2h')
+      .describe('how long a created tournament runs'),
   })
   .transform(withGameParams('amount'));
 
@@ -61,7 +86,12 @@ function enteredFrom(view: Record<string, unknown>): Entered | null {
   return typeof id === 'string' && startsAtMs !== null && endsAtMs !== null ? { id, startsAtMs, endsAtMs } : null;
 }
 
-function refused(context: AgentContext<Params>, what: string, result: ApiResult<CasinoBody>, allowed: readonly number[]): void {
+function refused(
+  context: AgentContext<Params>,
+  what: string,
+  result: ApiResult<CasinoBody>,
+  allowed: readonly number[],
+): void {
   if (expectedRefusal(context, result, 'casino') || allowed.includes(result.status)) return;
   reportUnexpected(context, what, result, `200 or ${allowed.join(', ')}`);
 }
@@ -70,14 +100,25 @@ function refused(context: AgentContext<Params>, what: string, result: ApiResult<
 async function readResult(context: AgentContext<Params>, entered: Entered): Promise<void> {
   const result = await context.client.casino.call('casino.A.tournaments.get', { params: { id: entered.id } });
   if (!result.ok) return refused(context, `GET /tournaments/${entered.id}`, result, [404]);
-  if (result.body['status'] !== 'completed') reportUnexpected(context, `tournament ${entered.id} read after its ends_at`, result, "status 'completed'");
+  if (result.body['status'] !== 'completed')
+    reportUnexpected(context, `tournament ${entered.id} read after its ends_at`, result, "status 'completed'");
   const pool = moneyIn(result.body['prize_pool']) ?? 0n;
   const prizes = Array.isArray(result.body['prizes']) ? (result.body['prizes'] as Record<string, unknown>[]) : [];
   const paid = prizes.reduce((sum, prize) => sum + (moneyIn(prize['amount']) ?? 0n), 0n);
-  if (paid > pool) reportUnexpected(context, `tournament ${entered.id} paid ${moneyOut('B', paid)} of a pool of ${moneyOut('B', pool)}`, result, 'prizes within the pool');
+  if (paid > pool)
+    reportUnexpected(
+      context,
+      `tournament ${entered.id} paid ${moneyOut('B', paid)} of a pool of ${moneyOut('B', pool)}`,
+      result,
+      'prizes within the pool',
+    );
 }
 
-async function enter(context: AgentContext<Params>, player: PlayerMemory, view: Record<string, unknown>): Promise<boolean> {
+async function enter(
+  context: AgentContext<Params>,
+  player: PlayerMemory,
+  view: Record<string, unknown>,
+): Promise<boolean> {
   const entered = enteredFrom(view);
   if (entered === null) return false;
   const result = await context.client.casino.call('casino.A.tournaments.enter', { params: { id: entered.id } });
@@ -94,9 +135,18 @@ async function enter(context: AgentContext<Params>, player: PlayerMemory, view: 
 async function findOrCreate(context: AgentContext<Params>, player: PlayerMemory): Promise<void> {
   const listed = await context.client.casino.call('casino.A.tournaments.list', {});
   if (!listed.ok) return refused(context, 'GET /tournaments', listed, []);
-  const open = [...((listed.body['active'] ?? []) as Record<string, unknown>[]), ...((listed.body['upcoming'] ?? []) as Record<string, unknown>[])];
-  const fitting = open.filter((view) => view['game'] === context.params.game && Number(view['entrants']) < Number(view['max_agents']));
-  if (fitting.length > 0 && (await enter(context, player, fitting[context.rng.int(fitting.length)] as Record<string, unknown>))) return;
+  const open = [
+    ...((listed.body['active'] ?? []) as Record<string, unknown>[]),
+    ...((listed.body['upcoming'] ?? []) as Record<string, unknown>[]),
+  ];
+  const fitting = open.filter(
+    (view) => view['game'] === context.params.game && Number(view['entrants']) < Number(view['max_agents']),
+  );
+  if (
+    fitting.length > 0 &&
+    (await enter(context, player, fitting[context.rng.int(fitting.length)] as Record<string, unknown>))
+  )
+    return;
   if (!context.rng.chance(context.params.create, BASIS_POINTS)) return;
   const { params } = context;
   const startsAtMs = context.clock.nowMs() + params.starts_in;
@@ -119,7 +169,10 @@ async function findOrCreate(context: AgentContext<Params>, player: PlayerMemory)
 /** Up to `plays` plays of the active tournament; stops at the first refusal. */
 async function play(context: AgentContext<Params>, player: PlayerMemory, entered: Entered): Promise<void> {
   for (let count = 0; count < context.params.plays; count++) {
-    const result = await context.client.casino.call('casino.A.tournaments.play', { params: { id: entered.id }, body: { ...context.params.params, amount: moneyOut('A', context.params.amount) } });
+    const result = await context.client.casino.call('casino.A.tournaments.play', {
+      params: { id: entered.id },
+      body: { ...context.params.params, amount: moneyOut('A', context.params.amount) },
+    });
     const outcome = judgeBet(context, `a play of tournament ${entered.id}`, result);
     tallyOutcome(player, outcome);
     if (outcome.kind !== 'placed') return;
@@ -145,7 +198,8 @@ export const tournamentPlayer = defineAgent<Params>({
     }
     if (player.current === null) await findOrCreate(context, player);
     const entered = player.current;
-    if (entered !== null && nowMs >= entered.startsAtMs && nowMs < entered.endsAtMs) await play(context, player, entered);
+    if (entered !== null && nowMs >= entered.startsAtMs && nowMs < entered.endsAtMs)
+      await play(context, player, entered);
     if (player.broke >= 4) {
       player.broke = 0;
       return { wakeInMs: Math.max(RETRY_MS, context.params.every) };

@@ -10,13 +10,22 @@ import type { DnsRecordInput } from '../../src/client/domains-client.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
-import { readyDomainsAgent, setupDomainsAgent, labelOf, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
+import {
+  readyDomainsAgent,
+  setupDomainsAgent,
+  labelOf,
+  refusedAsExpected,
+  registerDomain,
+  type DomainsMemory,
+} from './domains-kit.ts';
 
 const DAY_MS = 24 * HOUR_MS;
 const HOSTS = ['@', 'www', 'api', 'mail'] as const;
 
 const params = z.strictObject({
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * DAY_MS }).prefault('2h').describe('time between DNS changes'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * DAY_MS })
+    .prefault('2h')
+    .describe('time between DNS changes'),
   tld: z.enum(['xyz', 'com', 'dev', 'info', 'net', 'org']).prefault('xyz').describe('the TLD of its name'),
   years: z.int().min(1).max(10).prefault(1).describe('years registered'),
 });
@@ -26,7 +35,9 @@ type Params = z.output<typeof params>;
 /** One record set to send: 1 or 2 values of a random type on a random host (no CNAME on '@'). */
 function recordSet(context: AgentContext<Params>, domain: string): DnsRecordInput[] {
   const host = context.rng.pick(HOSTS);
-  const type = context.rng.pick(host === '@' ? (['A', 'AAAA', 'MX', 'TXT'] as const) : (['A', 'AAAA', 'CNAME', 'MX', 'TXT'] as const));
+  const type = context.rng.pick(
+    host === '@' ? (['A', 'AAAA', 'MX', 'TXT'] as const) : (['A', 'AAAA', 'CNAME', 'MX', 'TXT'] as const),
+  );
   const count = type === 'CNAME' ? 1 : 1 + context.rng.int(2);
   const records: DnsRecordInput[] = [];
   for (let index = 0; index < count; index++) {
@@ -59,18 +70,28 @@ async function change(context: AgentContext<Params>, domain: string): Promise<vo
   if (!set.ok) {
     // 400: a CNAME host that holds other records (or the reverse): the platform's rule, expected;
     // 409: expired; 403/404: lost.
-    if (!refusedAsExpected(context, set, [400, 403, 404, 409])) reportUnexpected(context, `setting DNS of ${domain}`, set, '200');
+    if (!refusedAsExpected(context, set, [400, 403, 404, 409]))
+      reportUnexpected(context, `setting DNS of ${domain}`, set, '200');
     return;
   }
   const listed = await context.client.domains.dns(domain);
   if (!listed.ok) {
-    if (!refusedAsExpected(context, listed, [404])) reportUnexpected(context, `listing DNS of ${domain}`, listed, '200');
+    if (!refusedAsExpected(context, listed, [404]))
+      reportUnexpected(context, `listing DNS of ${domain}`, listed, '200');
     return;
   }
-  const held = listed.body.records.filter((record) => record.type === first.type && record.name === (first.name ?? '@')).map((record) => record.value);
+  const held = listed.body.records
+    .filter((record) => record.type === first.type && record.name === (first.name ?? '@'))
+    .map((record) => record.value);
   const sent = records.map((record) => record.value.toLowerCase());
-  if (held.length !== sent.length || held.some((value, index) => value !== (first.type === 'TXT' ? records[index]?.value : sent[index]))) {
-    context.report(`set ${first.type} ${first.name ?? '@'} of ${domain} to ${JSON.stringify(sent)} but the listing holds ${JSON.stringify(held)}`, listed.body);
+  if (
+    held.length !== sent.length ||
+    held.some((value, index) => value !== (first.type === 'TXT' ? records[index]?.value : sent[index]))
+  ) {
+    context.report(
+      `set ${first.type} ${first.name ?? '@'} of ${domain} to ${JSON.stringify(sent)} but the listing holds ${JSON.stringify(held)}`,
+      listed.body,
+    );
   }
 }
 
@@ -83,7 +104,8 @@ async function keep(context: AgentContext<Params>, memory: DomainsMemory, domain
     memory.held.set(domain, parseIsoMs(renewed.body.expires) ?? expiresAtMs);
     return true;
   }
-  if (!refusedAsExpected(context, renewed, [404, 409, 422])) reportUnexpected(context, `renewing ${domain}`, renewed, '200');
+  if (!refusedAsExpected(context, renewed, [404, 409, 422]))
+    reportUnexpected(context, `renewing ${domain}`, renewed, '200');
   if (renewed.status === 404) memory.held.delete(domain);
   return renewed.status !== 404;
 }

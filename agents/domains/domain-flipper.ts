@@ -8,14 +8,31 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { HOUR_MS, jittered, MINUTE_MS, moneyIn, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import {
+  HOUR_MS,
+  jittered,
+  MINUTE_MS,
+  moneyIn,
+  parseIsoMs,
+  reportUnexpected,
+  RETRY_MS,
+} from '../../src/sim/agent-kit.ts';
 import { formatDecimal } from '../../src/core/money.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { readyDomainsAgent, setupDomainsAgent, labelOf, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
+import {
+  readyDomainsAgent,
+  setupDomainsAgent,
+  labelOf,
+  refusedAsExpected,
+  registerDomain,
+  type DomainsMemory,
+} from './domains-kit.ts';
 
 const params = z.strictObject({
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('3h').describe('time between moves'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('3h')
+    .describe('time between moves'),
   names: z.int().min(1).max(20).prefault(3).describe('how many names of its own it registers'),
   tld: z.enum(['xyz', 'com', 'dev', 'info', 'net', 'org']).prefault('xyz').describe('the TLD of its names'),
   markup: z.number().min(0.1).max(100).prefault(1.5).describe('asking price as a multiple of the yearly price'),
@@ -53,12 +70,21 @@ async function sell(context: AgentContext<Params>, memory: DomainsMemory): Promi
   const offer = await context.client.domains.transfer({ domain, to: buyer, price });
   if (!offer.ok) {
     // 403/404: sold or released already; 409: expired.
-    if (!refusedAsExpected(context, offer, [403, 404, 409])) reportUnexpected(context, `offering ${domain} to ${buyer}`, offer, '200');
+    if (!refusedAsExpected(context, offer, [403, 404, 409]))
+      reportUnexpected(context, `offering ${domain} to ${buyer}`, offer, '200');
     if (offer.status === 403 || offer.status === 404) memory.held.delete(domain);
     return;
   }
-  if (offer.body.status !== 'offered' || offer.body.owner !== context.agentId || offer.body.to !== buyer || offer.body.price !== price) {
-    context.report(`offered ${domain} to ${buyer} at ${price} but the answer says ${offer.body.status} to ${offer.body.to} at ${offer.body.price}`, offer.body);
+  if (
+    offer.body.status !== 'offered' ||
+    offer.body.owner !== context.agentId ||
+    offer.body.to !== buyer ||
+    offer.body.price !== price
+  ) {
+    context.report(
+      `offered ${domain} to ${buyer} at ${price} but the answer says ${offer.body.status} to ${offer.body.to} at ${offer.body.price}`,
+      offer.body,
+    );
   }
 }
 
@@ -69,7 +95,8 @@ async function shop(context: AgentContext<Params>, memory: DomainsMemory): Promi
   const domain = nameOf(seller, context.rng.int(context.params.names), context.params.tld);
   const lookup = await context.client.domains.lookup(domain);
   if (!lookup.ok) {
-    if (!refusedAsExpected(context, lookup, [404])) reportUnexpected(context, `looking up ${domain}`, lookup, '200 or 404');
+    if (!refusedAsExpected(context, lookup, [404]))
+      reportUnexpected(context, `looking up ${domain}`, lookup, '200 or 404');
     return;
   }
   const offer = lookup.body.offer;
@@ -79,12 +106,16 @@ async function shop(context: AgentContext<Params>, memory: DomainsMemory): Promi
   const accepted = await context.client.domains.transfer({ domain, to: context.agentId, price: offer.price });
   if (!accepted.ok) {
     // 403: the offer was withdrawn or the name sold; 409: expired or price changed; 422: funds.
-    if (!refusedAsExpected(context, accepted, [403, 409, 422])) reportUnexpected(context, `accepting the offer of ${domain}`, accepted, '200');
+    if (!refusedAsExpected(context, accepted, [403, 409, 422]))
+      reportUnexpected(context, `accepting the offer of ${domain}`, accepted, '200');
     return;
   }
   const after = await context.client.domains.lookup(domain);
   if (after.ok && (after.body.owner !== context.agentId || after.body.offer !== null)) {
-    context.report(`bought ${domain} but the lookup shows owner ${after.body.owner} and offer ${JSON.stringify(after.body.offer)}`, after.body);
+    context.report(
+      `bought ${domain} but the lookup shows owner ${after.body.owner} and offer ${JSON.stringify(after.body.offer)}`,
+      after.body,
+    );
     return;
   }
   memory.held.set(domain, parseIsoMs(lookup.body.expires) ?? context.clock.nowMs());
@@ -93,7 +124,8 @@ async function shop(context: AgentContext<Params>, memory: DomainsMemory): Promi
 export const domainFlipper = defineAgent<Params>({
   name: 'domain-flipper',
   service: 'domains',
-  description: 'registers names of its own, offers them to other flippers (priced transfers), accepts offers made to it',
+  description:
+    'registers names of its own, offers them to other flippers (priced transfers), accepts offers made to it',
   params,
   setup: setupDomainsAgent,
   async step(context) {

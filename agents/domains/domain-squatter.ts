@@ -12,13 +12,21 @@ import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { readyDomainsAgent, setupDomainsAgent, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
+import {
+  readyDomainsAgent,
+  setupDomainsAgent,
+  refusedAsExpected,
+  registerDomain,
+  type DomainsMemory,
+} from './domains-kit.ts';
 
 const DAY_MS = 24 * HOUR_MS;
 const POOL_WORDS = ['agent', 'swap', 'yield', 'pay', 'bot', 'data', 'cloud', 'trade'] as const;
 
 const params = z.strictObject({
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * DAY_MS }).prefault('1h').describe('time between attempts'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * DAY_MS })
+    .prefault('1h')
+    .describe('time between attempts'),
   pool: z.int().min(1).max(1000).prefault(40).describe('how many contested names the squatters race for'),
   tld: z.enum(['xyz', 'com', 'dev', 'info', 'net', 'org']).prefault('xyz').describe('the TLD of the contested names'),
   years: z.int().min(1).max(10).prefault(1).describe('years registered at a time'),
@@ -33,14 +41,19 @@ export function poolName(index: number, tld: string): string {
 }
 
 async function verifyHeld(context: AgentContext<Params>, domain: string, expiresAtMs: number): Promise<void> {
-  const listed = context.style === 'A' ? await context.client.domains.domainsA() : await context.client.domains.domainsB();
+  const listed =
+    context.style === 'A' ? await context.client.domains.domainsA() : await context.client.domains.domainsB();
   if (!listed.ok) {
     if (!refusedAsExpected(context, listed, [])) reportUnexpected(context, 'listing own domains', listed, '200');
     return;
   }
   const item = listed.body.domains.find((entry) => entry.domain === domain);
   const expires = item === undefined ? undefined : 'expires_at' in item ? item.expires_at : item.expires;
-  if (expires === undefined || parseIsoMs(expires) !== expiresAtMs) context.report(`registered ${domain} (expires ${new Date(expiresAtMs).toISOString()}) but the own list shows ${expires ?? 'nothing'}`, listed.body);
+  if (expires === undefined || parseIsoMs(expires) !== expiresAtMs)
+    context.report(
+      `registered ${domain} (expires ${new Date(expiresAtMs).toISOString()}) but the own list shows ${expires ?? 'nothing'}`,
+      listed.body,
+    );
 }
 
 async function attempt(context: AgentContext<Params>, memory: DomainsMemory): Promise<void> {
@@ -51,7 +64,10 @@ async function attempt(context: AgentContext<Params>, memory: DomainsMemory): Pr
     return;
   }
   if (memory.held.has(domain) && (memory.held.get(domain) ?? 0) > context.clock.nowMs() && check.body.available) {
-    context.report(`${domain} is held by this agent until ${new Date(memory.held.get(domain) ?? 0).toISOString()} but check says available`, check.body);
+    context.report(
+      `${domain} is held by this agent until ${new Date(memory.held.get(domain) ?? 0).toISOString()} but check says available`,
+      check.body,
+    );
     return;
   }
   if (!check.body.available) return;
@@ -72,7 +88,8 @@ async function tend(context: AgentContext<Params>, memory: DomainsMemory): Promi
     if (renewed.ok) memory.held.set(domain, parseIsoMs(renewed.body.expires) ?? expiresAtMs);
     else {
       // 404: released after grace; 409: past the horizon; 422: funds; 403: not ours any more.
-      if (!refusedAsExpected(context, renewed, [403, 404, 409, 422])) reportUnexpected(context, `renewing ${domain}`, renewed, '200');
+      if (!refusedAsExpected(context, renewed, [403, 404, 409, 422]))
+        reportUnexpected(context, `renewing ${domain}`, renewed, '200');
       memory.held.delete(domain);
     }
   }

@@ -6,7 +6,16 @@
  */
 import type { ApiResult } from '../../src/client/client.ts';
 import type { AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, expectedRefusal, freshFaucetMemory, memoryOf, onboard, parseIsoMs, reportUnexpected, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  expectedRefusal,
+  freshFaucetMemory,
+  memoryOf,
+  onboard,
+  parseIsoMs,
+  reportUnexpected,
+  type FaucetMemory,
+} from '../../src/sim/agent-kit.ts';
 
 export interface DomainsMemory extends FaucetMemory {
   /** Names this agent registered or bought and believes it holds, with their expiry (ms). */
@@ -24,16 +33,29 @@ export const HELD_MAX = 100;
  * Whether a refusal is one the move may meet: a rate limit or an outage always; else the statuses
  * named in `allowed` (409 taken or expired, 422 funds, 404 released, 403 not yours any more).
  */
-export function refusedAsExpected(context: AgentContext<unknown>, result: ApiResult<unknown>, allowed: readonly number[]): boolean {
+export function refusedAsExpected(
+  context: AgentContext<unknown>,
+  result: ApiResult<unknown>,
+  allowed: readonly number[],
+): boolean {
   return expectedRefusal(context, result, 'domains') || allowed.includes(result.status);
 }
 
 /** Registers `domain` for `years` in the agent's style; the expiry on success, else null. */
-export async function registerDomain(context: AgentContext<unknown>, memory: DomainsMemory, domain: string, years: number): Promise<number | null> {
-  const result = context.style === 'A' ? await context.client.domains.registerA({ domain, years }) : await context.client.domains.registerB({ domain, years });
+export async function registerDomain(
+  context: AgentContext<unknown>,
+  memory: DomainsMemory,
+  domain: string,
+  years: number,
+): Promise<number | null> {
+  const result =
+    context.style === 'A'
+      ? await context.client.domains.registerA({ domain, years })
+      : await context.client.domains.registerB({ domain, years });
   if (!result.ok) {
     // 409: another agent was faster (a race) or the name is in grace; 422: not funded yet.
-    if (!refusedAsExpected(context, result, [409, 422])) reportUnexpected(context, `registering ${domain}`, result, '201, 409 or 422');
+    if (!refusedAsExpected(context, result, [409, 422]))
+      reportUnexpected(context, `registering ${domain}`, result, '201, 409 or 422');
     return null;
   }
   const expires = 'expires_at' in result.body ? result.body.expires_at : result.body.expires;
@@ -48,7 +70,10 @@ export async function registerDomain(context: AgentContext<unknown>, memory: Dom
 
 /** A DNS label made of the agent id: lowercase letters, digits and '-' only, at most 40 characters. */
 export function labelOf(agentId: string): string {
-  const cleaned = agentId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '');
+  const cleaned = agentId
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/^-+|-+$/g, '');
   return (cleaned.length === 0 ? 'agent' : cleaned).slice(0, 40).replace(/-+$/, '');
 }
 

@@ -8,13 +8,27 @@
 import { z } from 'zod';
 import type { ApiResult } from '../../src/client/client.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, reportUnexpected, type FaucetMemory, onboard, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  expectedRefusal,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  reportUnexpected,
+  type FaucetMemory,
+  onboard,
+  RETRY_MS,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 import { productName } from '../../src/sim/product-name.ts';
 
 const params = z.strictObject({
-  check_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('2h').describe('time between looks at incoming escrows'),
+  check_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('2h')
+    .describe('time between looks at incoming escrows'),
   dispute: probability().prefault(0.02).describe('chance of disputing each incoming locked escrow'),
   view: probability().prefault(0.1).describe('chance of reading the detail of each incoming locked escrow'),
   list_limit: z.int().min(1).max(100).prefault(20).describe('escrows listed per look'),
@@ -36,10 +50,22 @@ async function listIncoming(context: AgentContext<Params>): Promise<Incoming[] |
   const query = { role: 'receiver' as const, status: 'locked' as const, limit: context.params.list_limit };
   if (context.style === 'A') {
     const result = await context.client.escrowA.list(query);
-    return result.ok ? result.body.escrows.map((escrow) => ({ escrowId: escrow.escrow_id, receiver: escrow.seller, status: escrow.status })) : refused(context, result);
+    return result.ok
+      ? result.body.escrows.map((escrow) => ({
+          escrowId: escrow.escrow_id,
+          receiver: escrow.seller,
+          status: escrow.status,
+        }))
+      : refused(context, result);
   }
   const result = await context.client.escrowB.list(query);
-  return result.ok ? result.body.escrows.map((escrow) => ({ escrowId: escrow.escrow_id, receiver: escrow.receiver, status: escrow.status })) : refused(context, result);
+  return result.ok
+    ? result.body.escrows.map((escrow) => ({
+        escrowId: escrow.escrow_id,
+        receiver: escrow.receiver,
+        status: escrow.status,
+      }))
+    : refused(context, result);
 }
 
 function refused(context: AgentContext<Params>, result: ApiResult<unknown>): null {
@@ -49,10 +75,12 @@ function refused(context: AgentContext<Params>, result: ApiResult<unknown>): nul
 
 async function openDispute(context: AgentContext<Params>, escrowId: string): Promise<void> {
   const reason = `not delivered: ${productName(context.faker)}`;
-  const result = context.style === 'A'
-    ? await context.client.escrowA.dispute({ escrow_id: escrowId, reason })
-    : await context.client.escrowB.dispute(escrowId, { reason });
-  if (!result.ok && !expectedRefusal(context, result, 'escrow')) reportUnexpected(context, `dispute of escrow ${escrowId}, listed as locked`, result, '200');
+  const result =
+    context.style === 'A'
+      ? await context.client.escrowA.dispute({ escrow_id: escrowId, reason })
+      : await context.client.escrowB.dispute(escrowId, { reason });
+  if (!result.ok && !expectedRefusal(context, result, 'escrow'))
+    reportUnexpected(context, `dispute of escrow ${escrowId}, listed as locked`, result, '200');
 }
 
 async function look(context: AgentContext<Params>): Promise<void> {
@@ -60,12 +88,19 @@ async function look(context: AgentContext<Params>): Promise<void> {
   if (incoming === null) return;
   for (const escrow of incoming) {
     if (escrow.receiver !== context.agentId || escrow.status !== 'locked') {
-      context.report(`listed escrow ${escrow.escrowId} is ${escrow.status} for receiver ${escrow.receiver}, asked for locked escrows received by ${context.agentId}`, escrow);
+      context.report(
+        `listed escrow ${escrow.escrowId} is ${escrow.status} for receiver ${escrow.receiver}, asked for locked escrows received by ${context.agentId}`,
+        escrow,
+      );
       return;
     }
     if (context.rng.chance(context.params.view, BASIS_POINTS)) {
-      const detail = context.style === 'A' ? await context.client.escrowA.get(escrow.escrowId) : await context.client.escrowB.get(escrow.escrowId);
-      if (!detail.ok && !expectedRefusal(context, detail, 'escrow')) reportUnexpected(context, `reading incoming escrow ${escrow.escrowId}`, detail, '200');
+      const detail =
+        context.style === 'A'
+          ? await context.client.escrowA.get(escrow.escrowId)
+          : await context.client.escrowB.get(escrow.escrowId);
+      if (!detail.ok && !expectedRefusal(context, detail, 'escrow'))
+        reportUnexpected(context, `reading incoming escrow ${escrow.escrowId}`, detail, '200');
     }
     if (context.rng.chance(context.params.dispute, BASIS_POINTS)) await openDispute(context, escrow.escrowId);
   }

@@ -9,13 +9,29 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimA, claimB, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, untilMs, type FaucetMemory, onboard, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import {
+  claimA,
+  claimB,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  untilMs,
+  type FaucetMemory,
+  onboard,
+  RETRY_MS,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 const params = z.strictObject({
-  claim_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('24h').describe('time between claim attempts'),
-  jitter: durationMs({ maxMs: 24 * HOUR_MS }).prefault('30m').describe('uniform spread around each planned attempt'),
+  claim_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('24h')
+    .describe('time between claim attempts'),
+  jitter: durationMs({ maxMs: 24 * HOUR_MS })
+    .prefault('30m')
+    .describe('uniform spread around each planned attempt'),
   early_claim: probability().prefault(0.1).describe('chance of an extra, deliberately early attempt after a payout'),
   repeat_a_claim: probability().prefault(0.05).describe('chance per wake of retrying the one-time A claim'),
   check_status: probability().prefault(0.5).describe('chance per wake of reading the faucet status first'),

@@ -14,12 +14,23 @@ import { z } from 'zod';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
 import type { ServiceName } from '../../src/platform/platform.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, register, type FaucetMemory, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import {
+  freshFaucetMemory,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  moneyIn,
+  register,
+  type FaucetMemory,
+  RETRY_MS,
+} from '../../src/sim/agent-kit.ts';
 import { BAD_INPUT_CASES, type BadInputCase } from '../../src/sim/bad-input-cases.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 
 const params = z.strictObject({
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('1h').describe('time between batches'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('1h')
+    .describe('time between batches'),
   per_wake: z.int().min(1).max(100).prefault(10).describe('bad requests per batch'),
 });
 
@@ -32,7 +43,12 @@ interface SenderMemory extends FaucetMemory {
 }
 
 function memory(context: AgentContext<Params>): SenderMemory {
-  return memoryOf(context, () => ({ ...freshFaucetMemory(), order: shuffled(context, BAD_INPUT_CASES.length), cursor: 0, sent: 0 }));
+  return memoryOf(context, () => ({
+    ...freshFaucetMemory(),
+    order: shuffled(context, BAD_INPUT_CASES.length),
+    cursor: 0,
+    sent: 0,
+  }));
 }
 
 /** 0..count-1 in an order drawn from the agent's rng (Fisher–Yates). */
@@ -55,19 +71,27 @@ function serviceOf(request: TransportRequest, badCase: BadInputCase): ServiceNam
 }
 
 /** Judges one answer; returns false when it reported a violation. */
-function judge(context: AgentContext<Params>, badCase: BadInputCase, request: TransportRequest, response: TransportResponse): boolean {
+function judge(
+  context: AgentContext<Params>,
+  badCase: BadInputCase,
+  request: TransportRequest,
+  response: TransportResponse,
+): boolean {
   const body = response.body as { error?: unknown; code?: unknown } | null;
   const service = serviceOf(request, badCase);
   if (response.status >= 500 && service !== null && context.expectedOutage(service)) return true;
   const shaped = typeof body?.error === 'string' && typeof body.code === 'string';
   const statusOk = response.status === badCase.expect || response.status === 429;
   if (statusOk && shaped) return true;
-  context.report(`bad input '${badCase.name}' answered ${response.status}${shaped ? '' : ' without {error, code}'}; expected ${badCase.expect}`, {
-    case: badCase.name,
-    request: { mount: request.mount, method: request.method, path: request.path, query: request.query ?? null },
-    status: response.status,
-    body: response.body,
-  });
+  context.report(
+    `bad input '${badCase.name}' answered ${response.status}${shaped ? '' : ' without {error, code}'}; expected ${badCase.expect}`,
+    {
+      case: badCase.name,
+      request: { mount: request.mount, method: request.method, path: request.path, query: request.query ?? null },
+      status: response.status,
+      body: response.body,
+    },
+  );
   return false;
 }
 

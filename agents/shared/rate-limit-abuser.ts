@@ -10,18 +10,36 @@ import { z } from 'zod';
 import type { EndpointId } from '../../src/client/client.ts';
 import type { Tier } from '../../src/services/shared/agents.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, register, reportUnexpected, type FaucetMemory, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import {
+  expectedRefusal,
+  freshFaucetMemory,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  register,
+  reportUnexpected,
+  type FaucetMemory,
+  RETRY_MS,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 
 /** Endpoints without path parameters that an abuser may hammer. */
-const TARGETS = ['faucet.A.status', 'faucet.B.status', 'faucet.B.agents', 'escrow.A.list', 'escrow.B.list'] as const satisfies readonly EndpointId[];
+const TARGETS = [
+  'faucet.A.status',
+  'faucet.B.status',
+  'faucet.B.agents',
+  'escrow.A.list',
+  'escrow.B.list',
+] as const satisfies readonly EndpointId[];
 
 /** The largest burst the spec lets a tier pass at one instant (tier bucket capacity). */
 const BURST_CAPACITY: Readonly<Record<Tier, number | null>> = { free: 300, pro: 3_000, enterprise: null };
 
 const params = z.strictObject({
   burst: z.int().min(1).max(5_000).prefault(500).describe('requests fired at one instant'),
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('2h').describe('time between bursts'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('2h')
+    .describe('time between bursts'),
   target: z.enum(TARGETS).prefault('faucet.A.status').describe('the endpoint hammered'),
 });
 
@@ -53,7 +71,10 @@ async function burst(context: AgentContext<Params>, abuser: AbuserMemory): Promi
   abuser.accepted += accepted;
   const capacity = BURST_CAPACITY[context.tier];
   if (capacity !== null && accepted > capacity) {
-    context.report(`a burst of ${context.params.burst} requests got ${accepted} accepted at one instant; the ${context.tier} tier allows at most ${capacity}`, { target: context.params.target, accepted });
+    context.report(
+      `a burst of ${context.params.burst} requests got ${accepted} accepted at one instant; the ${context.tier} tier allows at most ${capacity}`,
+      { target: context.params.target, accepted },
+    );
   }
 }
 

@@ -15,7 +15,22 @@
 import { z } from 'zod';
 import type { Micro } from '../../src/core/money.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, untilMs, usdcAmount } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  expectedRefusal,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  moneyIn,
+  moneyOut,
+  onboard,
+  reportUnexpected,
+  RETRY_MS,
+  untilMs,
+  usdcAmount,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 import { placeOrder } from '../../src/sim/trading-kit.ts';
@@ -29,9 +44,16 @@ const RECRUITER = 'referral-recruiter';
 const params = z.strictObject({
   referred: probability().prefault(0.9).describe('chance of registering with a referrer of archetype `referrer`'),
   referrer: z.string().min(1).max(64).prefault('referral-recruiter').describe('archetype the referrer is drawn from'),
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('2h').describe('time between fees paid'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('2h')
+    .describe('time between fees paid'),
   amount: usdcAmount().prefault('5.00').describe('order size, escrow amount; a coin flip stakes a tenth of it'),
-  activities: z.array(z.enum(ACTIVITIES)).min(1).max(ACTIVITIES.length).prefault([...ACTIVITIES]).describe('the fees it pays, one drawn per step'),
+  activities: z
+    .array(z.enum(ACTIVITIES))
+    .min(1)
+    .max(ACTIVITIES.length)
+    .prefault([...ACTIVITIES])
+    .describe('the fees it pays, one drawn per step'),
 });
 
 type Params = z.output<typeof params>;
@@ -42,28 +64,50 @@ interface RecruiterMemory extends DomainsMemory {
 }
 
 function memory(context: AgentContext<Params>): RecruiterMemory {
-  return memoryOf(context, () => ({ ...freshFaucetMemory(), ...freshDomainsMemory(), nextFeeAtMs: context.clock.nowMs() + context.rng.int(context.params.every), domains: 0 }));
+  return memoryOf(context, () => ({
+    ...freshFaucetMemory(),
+    ...freshDomainsMemory(),
+    nextFeeAtMs: context.clock.nowMs() + context.rng.int(context.params.every),
+    domains: 0,
+  }));
 }
 
 async function escrowFee(context: AgentContext<Params>): Promise<void> {
   const receiver = context.directory.pick(RECRUITER, context.rng, context.agentId);
   if (receiver === null) return;
   const amount = context.params.amount;
-  const created = context.style === 'A'
-    ? await context.client.escrowA.create({ buyer: context.agentId, seller: receiver, amount: moneyOut('A', amount) as number })
-    : await context.client.escrowB.create({ amount: moneyOut('B', amount), receiver, description: 'referral tree' });
+  const created =
+    context.style === 'A'
+      ? await context.client.escrowA.create({
+          buyer: context.agentId,
+          seller: receiver,
+          amount: moneyOut('A', amount) as number,
+        })
+      : await context.client.escrowB.create({ amount: moneyOut('B', amount), receiver, description: 'referral tree' });
   if (!created.ok) {
-    if (!expectedRefusal(context, created, 'escrow') && created.body.code !== 'INSUFFICIENT_BALANCE') reportUnexpected(context, `escrow to ${receiver}`, created, '201 or 422');
+    if (!expectedRefusal(context, created, 'escrow') && created.body.code !== 'INSUFFICIENT_BALANCE')
+      reportUnexpected(context, `escrow to ${receiver}`, created, '201 or 422');
     return;
   }
-  const released = context.style === 'A' ? await context.client.escrowA.release({ escrow_id: created.body.escrow_id }) : await context.client.escrowB.release(created.body.escrow_id);
-  if (!released.ok && !expectedRefusal(context, released, 'escrow')) reportUnexpected(context, `release of ${created.body.escrow_id}`, released, '200');
+  const released =
+    context.style === 'A'
+      ? await context.client.escrowA.release({ escrow_id: created.body.escrow_id })
+      : await context.client.escrowB.release(created.body.escrow_id);
+  if (!released.ok && !expectedRefusal(context, released, 'escrow'))
+    reportUnexpected(context, `release of ${created.body.escrow_id}`, released, '200');
 }
 
 async function payFee(context: AgentContext<Params>, recruiter: RecruiterMemory, activity: Activity): Promise<void> {
   switch (activity) {
     case 'trade':
-      await placeOrder(context, { base: 'BTC', kind: 'spot', side: 'buy', amountMicro: context.params.amount, leverage: 1, limitPrice: null });
+      await placeOrder(context, {
+        base: 'BTC',
+        kind: 'spot',
+        side: 'buy',
+        amountMicro: context.params.amount,
+        leverage: 1,
+        limitPrice: null,
+      });
       return;
     case 'domain':
       if (recruiter.domains >= DOMAINS_MAX) return;
@@ -74,10 +118,14 @@ async function payFee(context: AgentContext<Params>, recruiter: RecruiterMemory,
       await escrowFee(context);
       return;
     case 'casino': {
-      const result = await context.client.casino.play('coin-flip', { side: context.rng.pick(['heads', 'tails']), amount: moneyOut('A', context.params.amount / 10n) });
+      const result = await context.client.casino.play('coin-flip', {
+        side: context.rng.pick(['heads', 'tails']),
+        amount: moneyOut('A', context.params.amount / 10n),
+      });
       // 422: broke; 400 with max_bet: the Kelly rule caps the stake for what is left of its bankroll.
       const kellyCapped = result.status === 400 && 'max_bet' in result.body;
-      if (!result.ok && !expectedRefusal(context, result, 'casino') && result.status !== 422 && !kellyCapped) reportUnexpected(context, 'a coin flip', result, '200, 422 or a Kelly 400');
+      if (!result.ok && !expectedRefusal(context, result, 'casino') && result.status !== 422 && !kellyCapped)
+        reportUnexpected(context, 'a coin flip', result, '200, 422 or a Kelly 400');
       return;
     }
   }
@@ -99,17 +147,24 @@ async function checkStats(context: AgentContext<Params>): Promise<void> {
     return;
   }
   const levelSum = levels.reduce<Micro>((sum, level) => sum + (level ?? 0n), 0n);
-  if (levelSum !== earned || withdrawn + available !== earned) context.report(`referral stats disagree: levels add to ${levelSum}, earned ${earned}, withdrawn ${withdrawn} + available ${available}`, result.body);
+  if (levelSum !== earned || withdrawn + available !== earned)
+    context.report(
+      `referral stats disagree: levels add to ${levelSum}, earned ${earned}, withdrawn ${withdrawn} + available ${available}`,
+      result.body,
+    );
 }
 
 export const referralRecruiter = defineAgent<Params>({
   name: RECRUITER,
   service: 'faucet',
-  description: 'registers under a recruiter (a tree several levels deep), pays trading, domain, escrow and casino fees, and checks its referral stats by level',
+  description:
+    'registers under a recruiter (a tree several levels deep), pays trading, domain, escrow and casino fees, and checks its referral stats by level',
   params,
   async setup(context) {
     const recruiter = memory(context);
-    const referrer = context.rng.chance(context.params.referred, BASIS_POINTS) ? context.directory.pick(context.params.referrer, context.rng, context.agentId) : null;
+    const referrer = context.rng.chance(context.params.referred, BASIS_POINTS)
+      ? context.directory.pick(context.params.referrer, context.rng, context.agentId)
+      : null;
     await onboard(context, recruiter, referrer ?? undefined);
   },
   async step(context) {
@@ -122,7 +177,8 @@ export const referralRecruiter = defineAgent<Params>({
       await checkStats(context);
       recruiter.nextFeeAtMs = nowMs + jittered(context, context.params.every, Math.floor(context.params.every / 4));
     }
-    return { wakeInMs: untilMs(context, Math.min(recruiter.nextFeeAtMs, recruiter.nextClaimBAtMs ?? Number.MAX_SAFE_INTEGER)) };
+    return {
+      wakeInMs: untilMs(context, Math.min(recruiter.nextFeeAtMs, recruiter.nextClaimBAtMs ?? Number.MAX_SAFE_INTEGER)),
+    };
   },
 });
-

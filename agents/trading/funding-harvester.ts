@@ -11,7 +11,18 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, untilMs, usdcAmount, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  freshFaucetMemory,
+  HOUR_MS,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  RETRY_MS,
+  untilMs,
+  usdcAmount,
+  type FaucetMemory,
+} from '../../src/sim/agent-kit.ts';
 import { closingAmount, placeOrder, readPositions, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
@@ -19,7 +30,12 @@ const FUNDING_PERIOD_MS = 8 * HOUR_MS;
 const LEAD_MS = 30 * MINUTE_MS;
 
 const params = z.strictObject({
-  markets: z.array(z.string().regex(/^[A-Za-z0-9]{1,16}$/)).min(1).max(20).prefault(['BTC', 'ETH', 'SOL', 'DOGE', 'GOLD']).describe('assets whose perpetuals it watches'),
+  markets: z
+    .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/))
+    .min(1)
+    .max(20)
+    .prefault(['BTC', 'ETH', 'SOL', 'DOGE', 'GOLD'])
+    .describe('assets whose perpetuals it watches'),
   amount: usdcAmount().prefault(5).describe('USDC notional of its position'),
   leverage: z.int().min(1).max(10).prefault(2).describe('leverage of its position'),
 });
@@ -53,7 +69,8 @@ async function best(context: AgentContext<Params>): Promise<{ base: string; side
       continue;
     }
     const size = Math.abs(quote.fundingPpm);
-    if (size > 0 && (chosen === null || size > chosen.size)) chosen = { base, side: quote.fundingPpm > 0 ? 'short' : 'long', size };
+    if (size > 0 && (chosen === null || size > chosen.size))
+      chosen = { base, side: quote.fundingPpm > 0 ? 'short' : 'long', size };
   }
   return chosen === null ? null : { base: chosen.base, side: chosen.side };
 }
@@ -62,7 +79,10 @@ async function best(context: AgentContext<Params>): Promise<{ base: string; side
  * Closes the held position exactly: its quantity at the taker price (a long sells at the bid, a
  * short buys at the ask). True when nothing is held any more (closed, or gone: liquidated).
  */
-async function closeHeld(context: AgentContext<Params>, held: { base: string; side: 'long' | 'short' }): Promise<boolean> {
+async function closeHeld(
+  context: AgentContext<Params>,
+  held: { base: string; side: 'long' | 'short' },
+): Promise<boolean> {
   const positions = await readPositions(context);
   if (positions === null) return false;
   const position = positions.find((open) => open.base === held.base && open.side === held.side);
@@ -70,7 +90,14 @@ async function closeHeld(context: AgentContext<Params>, held: { base: string; si
   const quote = await readQuote(context, held.base, 'perp');
   if (quote === null) return false;
   const amountMicro = closingAmount(position.qty, held.side === 'long' ? quote.bid : quote.ask);
-  const closing = await placeOrder(context, { base: held.base, kind: 'perp', side: held.side === 'long' ? 'sell' : 'buy', amountMicro, leverage: context.params.leverage, limitPrice: null });
+  const closing = await placeOrder(context, {
+    base: held.base,
+    kind: 'perp',
+    side: held.side === 'long' ? 'sell' : 'buy',
+    amountMicro,
+    leverage: context.params.leverage,
+    limitPrice: null,
+  });
   return closing.kind === 'filled';
 }
 
@@ -88,14 +115,22 @@ export const fundingHarvester = defineAgent<Params>({
     await claimIfDue(context, harvester);
     const target = await best(context);
     const held = harvester.held;
-    if (target === null || (held !== null && held.base === target.base && held.side === target.side)) return nextLook(context);
+    if (target === null || (held !== null && held.base === target.base && held.side === target.side))
+      return nextLook(context);
     const { amount, leverage } = context.params;
     if (held !== null) {
       const closed = await closeHeld(context, held);
       if (!closed) return nextLook(context);
       harvester.held = null;
     }
-    const outcome = await placeOrder(context, { base: target.base, kind: 'perp', side: target.side === 'long' ? 'buy' : 'sell', amountMicro: amount, leverage, limitPrice: null });
+    const outcome = await placeOrder(context, {
+      base: target.base,
+      kind: 'perp',
+      side: target.side === 'long' ? 'buy' : 'sell',
+      amountMicro: amount,
+      leverage,
+      limitPrice: null,
+    });
     if (outcome.kind === 'filled') {
       harvester.held = target;
       harvester.broke = 0;

@@ -11,7 +11,17 @@
 import { z } from 'zod';
 import { usdc } from '../../src/core/money.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, onboard, RETRY_MS, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  RETRY_MS,
+  type FaucetMemory,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 import { placeOrder, readPositions } from '../../src/sim/trading-kit.ts';
@@ -19,11 +29,18 @@ import { placeOrder, readPositions } from '../../src/sim/trading-kit.ts';
 const BROKE_MAX = 4;
 
 const params = z.strictObject({
-  markets: z.array(z.string().regex(/^[A-Za-z0-9]{1,16}$/)).min(1).max(50).prefault(['BTC', 'ETH', 'SOL']).describe('assets it picks from (perpetuals)'),
+  markets: z
+    .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/))
+    .min(1)
+    .max(50)
+    .prefault(['BTC', 'ETH', 'SOL'])
+    .describe('assets it picks from (perpetuals)'),
   leverage: z.int().min(1).max(10).prefault(10).describe('leverage of every position'),
   notional: z.int().min(1).max(1_000_000).prefault(80).describe('USDC notional per position'),
   long: probability().prefault(0.5).describe('chance a new position is long'),
-  wait: durationMs({ minMs: MINUTE_MS, maxMs: 7 * 24 * HOUR_MS }).prefault('2h').describe('time between looks at its position'),
+  wait: durationMs({ minMs: MINUTE_MS, maxMs: 7 * 24 * HOUR_MS })
+    .prefault('2h')
+    .describe('time between looks at its position'),
 });
 
 type Params = z.output<typeof params>;
@@ -41,7 +58,14 @@ async function openPosition(context: AgentContext<Params>, gambler: GamblerMemor
   const markets = context.params.markets;
   const base = markets[context.rng.int(markets.length)] as string;
   const side = context.rng.chance(context.params.long, BASIS_POINTS) ? 'long' : 'short';
-  const outcome = await placeOrder(context, { base, kind: 'perp', side: side === 'long' ? 'buy' : 'sell', amountMicro: usdc(context.params.notional), leverage: context.params.leverage, limitPrice: null });
+  const outcome = await placeOrder(context, {
+    base,
+    kind: 'perp',
+    side: side === 'long' ? 'buy' : 'sell',
+    amountMicro: usdc(context.params.notional),
+    leverage: context.params.leverage,
+    limitPrice: null,
+  });
   if (outcome.kind === 'filled') {
     gambler.holding = { base, side };
     gambler.broke = 0;

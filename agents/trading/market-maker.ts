@@ -11,19 +11,36 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  RETRY_MS,
+  usdcAmount,
+  type FaucetMemory,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { cancelOrder, offsetPrice, placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
 
 const params = z.strictObject({
-  market: z.string().regex(/^[A-Za-z0-9]{1,16}$/).prefault('ETH').describe('asset quoted'),
+  market: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,16}$/)
+    .prefault('ETH')
+    .describe('asset quoted'),
   market_type: z.enum(['perp', 'spot']).prefault('perp').describe('perpetual or spot market of the asset'),
   amount: usdcAmount().prefault(1).describe('USDC per side'),
   leverage: z.int().min(1).max(10).prefault(2).describe('leverage of each side (perpetuals)'),
   spread_bps: z.int().min(1).max(2000).prefault(15).describe('distance of each quote from the mid, in basis points'),
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('10m').describe('time between requotes'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+    .prefault('10m')
+    .describe('time between requotes'),
 });
 
 type Params = z.output<typeof params>;
@@ -57,7 +74,14 @@ export const marketMaker = defineAgent<Params>({
     let broke = false;
     for (const side of ['buy', 'sell'] as const) {
       const limitPrice = offsetPrice(quote.mid, side === 'buy' ? -spread : spread);
-      const outcome = await placeOrder(context, { base: market, kind, side, amountMicro: amount, leverage: kind === 'perp' ? leverage : 1, limitPrice });
+      const outcome = await placeOrder(context, {
+        base: market,
+        kind,
+        side,
+        amountMicro: amount,
+        leverage: kind === 'perp' ? leverage : 1,
+        limitPrice,
+      });
       if (outcome.kind === 'open') maker.resting.push(outcome.orderId);
       if (outcome.kind === 'broke') broke = true;
       if (outcome.kind === 'closed') return { wakeInMs: HOUR_MS };

@@ -9,19 +9,43 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import {
+  claimIfDue,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  RETRY_MS,
+  usdcAmount,
+  type FaucetMemory,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
 
 const params = z.strictObject({
-  market: z.string().regex(/^[A-Za-z0-9]{1,16}$/).prefault('BTC').describe('asset of the perpetual traded (BTC for BTC-PERP)'),
+  market: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,16}$/)
+    .prefault('BTC')
+    .describe('asset of the perpetual traded (BTC for BTC-PERP)'),
   amount: usdcAmount().prefault(2).describe('USDC notional per order'),
   leverage: z.int().min(1).max(10).prefault(3).describe('leverage of every order'),
-  threshold_bps: z.int().min(1).max(5000).prefault(20).describe('move since the last look, in basis points, that triggers a trade'),
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('15m').describe('time between looks'),
-  closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS }).prefault('1h').describe('wait after a MARKET_CLOSED answer'),
+  threshold_bps: z
+    .int()
+    .min(1)
+    .max(5000)
+    .prefault(20)
+    .describe('move since the last look, in basis points, that triggers a trade'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+    .prefault('15m')
+    .describe('time between looks'),
+  closed_wait: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+    .prefault('1h')
+    .describe('wait after a MARKET_CLOSED answer'),
 });
 
 type Params = z.output<typeof params>;
@@ -59,7 +83,14 @@ export const momentumTrader = defineAgent<Params>({
     const wanted = moveBps > BigInt(threshold) ? 'long' : moveBps < -BigInt(threshold) ? 'short' : null;
     if (wanted === null || wanted === trader.side) return next;
     const amountMicro = trader.side === null ? amount : amount * 2n;
-    const outcome = await placeOrder(context, { base: market, kind: 'perp', side: wanted === 'long' ? 'buy' : 'sell', amountMicro, leverage, limitPrice: null });
+    const outcome = await placeOrder(context, {
+      base: market,
+      kind: 'perp',
+      side: wanted === 'long' ? 'buy' : 'sell',
+      amountMicro,
+      leverage,
+      limitPrice: null,
+    });
     switch (outcome.kind) {
       case 'filled':
         trader.side = wanted;

@@ -15,17 +15,47 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS, untilMs } from '../../src/sim/agent-kit.ts';
+import {
+  expectedRefusal,
+  freshFaucetMemory,
+  HOUR_MS,
+  jittered,
+  memoryOf,
+  MINUTE_MS,
+  onboard,
+  reportUnexpected,
+  RETRY_MS,
+  untilMs,
+} from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../src/services/wallet/keys/wallet-keys.ts';
-import { CREATE_ATTEMPTS_MAX, ensureWallet, freshWalletFields, pendingOf, readBalance, sendBody, settledTx, unitsOf, unitsText, type PendingTx, type WalletMemory } from './wallet-kit.ts';
+import {
+  CREATE_ATTEMPTS_MAX,
+  ensureWallet,
+  freshWalletFields,
+  pendingOf,
+  readBalance,
+  sendBody,
+  settledTx,
+  unitsOf,
+  unitsText,
+  type PendingTx,
+  type WalletMemory,
+} from './wallet-kit.ts';
 
 const HOLDER = 'wallet-holder';
 
 const params = z.strictObject({
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('1h').describe('time between sends'),
-  chains: z.array(z.enum(WALLET_CHAINS as [WalletChain, ...WalletChain[]])).min(1).max(WALLET_CHAINS.length).prefault([...WALLET_CHAINS]).describe('the chains it sends on, one drawn per send'),
+  every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS })
+    .prefault('1h')
+    .describe('time between sends'),
+  chains: z
+    .array(z.enum(WALLET_CHAINS as [WalletChain, ...WalletChain[]]))
+    .min(1)
+    .max(WALLET_CHAINS.length)
+    .prefault([...WALLET_CHAINS])
+    .describe('the chains it sends on, one drawn per send'),
   send_pct: z.int().min(1).max(50).prefault(2).describe('percent of the coin or token held that one send moves'),
   token_share: probability().prefault(0.5).describe('chance a send moves a token it holds rather than the native coin'),
   counterparty: z.string().min(1).max(64).prefault(HOLDER).describe('archetype whose published addresses it pays'),
@@ -39,7 +69,12 @@ interface HolderMemory extends WalletMemory {
 }
 
 function memory(context: AgentContext<Params>): HolderMemory {
-  return memoryOf(context, () => ({ ...freshFaucetMemory(), ...freshWalletFields(), nextSendAtMs: context.clock.nowMs() + context.rng.int(context.params.every), pending: null }));
+  return memoryOf(context, () => ({
+    ...freshFaucetMemory(),
+    ...freshWalletFields(),
+    nextSendAtMs: context.clock.nowMs() + context.rng.int(context.params.every),
+    pending: null,
+  }));
 }
 
 /** One send on a drawn chain to a drawn holder; remembers it as pending. */
@@ -57,9 +92,12 @@ async function sendOne(context: AgentContext<Params>, holder: HolderMemory): Pro
   const held = useToken ? context.rng.pick(tokens) : balance.native;
   const units = ((unitsOf(held.amount, held.decimals) ?? 0n) * BigInt(context.params.send_pct)) / 100n;
   if (units === 0n) return;
-  const result = await context.client.wallet.send(sendBody(wallet, chain, to, unitsText(units, held.decimals), useToken ? held.contract : null));
+  const result = await context.client.wallet.send(
+    sendBody(wallet, chain, to, unitsText(units, held.decimals), useToken ? held.contract : null),
+  );
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'wallet') && result.body.code !== 'INSUFFICIENT_BALANCE') reportUnexpected(context, `a ${chain} send of ${held.symbol}`, result, '200 or 422');
+    if (!expectedRefusal(context, result, 'wallet') && result.body.code !== 'INSUFFICIENT_BALANCE')
+      reportUnexpected(context, `a ${chain} send of ${held.symbol}`, result, '200 or 422');
     return;
   }
   holder.pending = pendingOf(context, result, chain);
@@ -68,7 +106,8 @@ async function sendOne(context: AgentContext<Params>, holder: HolderMemory): Pro
 export const walletHolder = defineAgent<Params>({
   name: HOLDER,
   service: 'wallet',
-  description: 'creates one wallet (keys in its memory only), sends coins and tokens to other holders on every chain, and follows each transaction to its block and its history',
+  description:
+    'creates one wallet (keys in its memory only), sends coins and tokens to other holders on every chain, and follows each transaction to its block and its history',
   params,
   async setup(context) {
     const holder = memory(context);
@@ -90,7 +129,8 @@ export const walletHolder = defineAgent<Params>({
       await sendOne(context, holder);
       holder.nextSendAtMs = nowMs + jittered(context, context.params.every, Math.floor(context.params.every / 4));
     }
-    const next = holder.pending === null ? holder.nextSendAtMs : Math.min(holder.nextSendAtMs, holder.pending.blockAtMs);
+    const next =
+      holder.pending === null ? holder.nextSendAtMs : Math.min(holder.nextSendAtMs, holder.pending.blockAtMs);
     return { wakeInMs: untilMs(context, next) };
   },
 });

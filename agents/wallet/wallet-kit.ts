@@ -11,11 +11,21 @@
  * Limits: CREATE_ATTEMPTS_MAX tries at creating the wallet (429 or an outage refuse it).
  */
 import type { ApiResult } from '../../src/client/client.ts';
-import type { WalletAmount, WalletChainName, WalletSendBody, WalletTransaction } from '../../src/client/wallet-client.ts';
+import type {
+  WalletAmount,
+  WalletChainName,
+  WalletSendBody,
+  WalletTransaction,
+} from '../../src/client/wallet-client.ts';
 import { isFailure } from '../../src/core/errors.ts';
 import type { AgentContext } from '../../src/sim/agent.ts';
 import { expectedRefusal, parseIsoMs, reportUnexpected, type FaucetMemory } from '../../src/sim/agent-kit.ts';
-import { deriveWallet, WALLET_CHAINS, type SingleKeyChain, type WalletChain } from '../../src/services/wallet/keys/wallet-keys.ts';
+import {
+  deriveWallet,
+  WALLET_CHAINS,
+  type SingleKeyChain,
+  type WalletChain,
+} from '../../src/services/wallet/keys/wallet-keys.ts';
 import { formatUnits, HISTORY_CHAINS, parseAmount } from '../../src/services/wallet/wallet-assets.ts';
 
 export const CREATE_ATTEMPTS_MAX = 20;
@@ -57,16 +67,26 @@ export async function ensureWallet(context: AgentContext<unknown>, memory: Walle
   const wrong = WALLET_CHAINS.find((chain) => derived.addresses[chain] !== created.body.addresses[chain]);
   if (wrong !== undefined) {
     // The answer's addresses only: the mnemonic stays out of the report.
-    context.report(`the ${wrong} address answered is not the one its mnemonic derives`, { addresses: created.body.addresses });
+    context.report(`the ${wrong} address answered is not the one its mnemonic derives`, {
+      addresses: created.body.addresses,
+    });
     return null;
   }
-  memory.wallet = { addresses: derived.addresses, keys: derived.privateKeys, monero: { viewKey: derived.monero.viewKey, spendKey: derived.monero.spendKey } };
+  memory.wallet = {
+    addresses: derived.addresses,
+    keys: derived.privateKeys,
+    monero: { viewKey: derived.monero.viewKey, spendKey: derived.monero.spendKey },
+  };
   context.directory.publishAddresses(context.agentId, derived.addresses);
   return memory.wallet;
 }
 
 /** The balance of the agent's own address on `chain` (monero with its view key); null when not answered. */
-export async function readBalance(context: AgentContext<unknown>, wallet: HeldWallet, chain: WalletChain): Promise<{ native: WalletAmount; tokens: WalletAmount[] } | null> {
+export async function readBalance(
+  context: AgentContext<unknown>,
+  wallet: HeldWallet,
+  chain: WalletChain,
+): Promise<{ native: WalletAmount; tokens: WalletAmount[] } | null> {
   const query = chain === 'monero' ? { chain, view_key: wallet.monero.viewKey } : { chain };
   const result = await context.client.wallet.balance(wallet.addresses[chain], query);
   if (!result.ok) {
@@ -77,9 +97,23 @@ export async function readBalance(context: AgentContext<unknown>, wallet: HeldWa
 }
 
 /** A send signed with the agent's own key (monero: from, view and spend key). */
-export function sendBody(wallet: HeldWallet, chain: WalletChain, to: string, amount: string, token: string | null): WalletSendBody {
+export function sendBody(
+  wallet: HeldWallet,
+  chain: WalletChain,
+  to: string,
+  amount: string,
+  token: string | null,
+): WalletSendBody {
   const asset = token === null ? {} : { token };
-  if (chain === 'monero') return { chain, to, amount, from: wallet.addresses.monero, view_key: wallet.monero.viewKey, spend_key: wallet.monero.spendKey };
+  if (chain === 'monero')
+    return {
+      chain,
+      to,
+      amount,
+      from: wallet.addresses.monero,
+      view_key: wallet.monero.viewKey,
+      spend_key: wallet.monero.spendKey,
+    };
   return { chain, to, amount, private_key: wallet.keys[chain], ...asset };
 }
 
@@ -96,7 +130,11 @@ export function unitsText(units: bigint, decimals: number): string {
 }
 
 /** What a sent transaction's answer promises: its hash and block instant; null when unreadable (reported). */
-export function pendingOf(context: AgentContext<unknown>, result: ApiResult<WalletTransaction>, chain: WalletChainName): PendingTx | null {
+export function pendingOf(
+  context: AgentContext<unknown>,
+  result: ApiResult<WalletTransaction>,
+  chain: WalletChainName,
+): PendingTx | null {
   if (!result.ok) return null;
   const blockAtMs = parseIsoMs(result.body.block_at);
   if (result.body.status !== 'pending' || blockAtMs === null || blockAtMs <= context.clock.nowMs()) {
@@ -111,25 +149,42 @@ export function pendingOf(context: AgentContext<unknown>, result: ApiResult<Wall
  * the chains with history, the sender's history lists it with the same status. Returns the
  * settled transaction, or null when not answered.
  */
-export async function settledTx(context: AgentContext<unknown>, pending: PendingTx, sender: string): Promise<WalletTransaction | null> {
+export async function settledTx(
+  context: AgentContext<unknown>,
+  pending: PendingTx,
+  sender: string,
+): Promise<WalletTransaction | null> {
   const result = await context.client.wallet.tx(pending.hash);
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'wallet')) reportUnexpected(context, `transaction ${pending.hash}`, result, '200');
+    if (!expectedRefusal(context, result, 'wallet'))
+      reportUnexpected(context, `transaction ${pending.hash}`, result, '200');
     return null;
   }
   if (result.body.status === 'pending') {
-    context.report(`transaction ${pending.hash} is still pending after its block (${new Date(pending.blockAtMs).toISOString()})`, result.body);
+    context.report(
+      `transaction ${pending.hash} is still pending after its block (${new Date(pending.blockAtMs).toISOString()})`,
+      result.body,
+    );
     return null;
   }
   if (!(HISTORY_CHAINS as readonly string[]).includes(pending.chain)) return result.body;
-  const history = await context.client.wallet.transactions(sender, { chain: pending.chain as 'bitcoin' | 'solana' | 'base' | 'ethereum', limit: 50 });
+  const history = await context.client.wallet.transactions(sender, {
+    chain: pending.chain as 'bitcoin' | 'solana' | 'base' | 'ethereum',
+    limit: 50,
+  });
   if (!history.ok) {
-    if (!expectedRefusal(context, history, 'wallet')) reportUnexpected(context, `the ${pending.chain} history of ${sender}`, history, '200');
+    if (!expectedRefusal(context, history, 'wallet'))
+      reportUnexpected(context, `the ${pending.chain} history of ${sender}`, history, '200');
     return result.body;
   }
   const listed = history.body.transactions.find((tx) => tx.tx_hash === pending.hash);
   // The history keeps the newest 50 of an address: an older one may have left it.
-  if (listed !== undefined && listed.status !== result.body.status) context.report(`transaction ${pending.hash} is ${result.body.status} by hash but ${listed.status} in the history`, { tx: result.body, listed });
-  if (listed === undefined && history.body.count < 50) context.report(`transaction ${pending.hash} is missing from its sender's history`, { tx: result.body });
+  if (listed !== undefined && listed.status !== result.body.status)
+    context.report(`transaction ${pending.hash} is ${result.body.status} by hash but ${listed.status} in the history`, {
+      tx: result.body,
+      listed,
+    });
+  if (listed === undefined && history.body.count < 50)
+    context.report(`transaction ${pending.hash} is missing from its sender's history`, { tx: result.body });
   return result.body;
 }

@@ -48,7 +48,9 @@ function payoutShort(game: GameModule): GameModule {
     ...game,
     play(params, draws) {
       const result = game.play(params, draws);
-      return compare(result.multiplier, ratio(1)) > 0 ? { ...result, multiplier: mul(result.multiplier, PAYOUT_SHORT) } : result;
+      return compare(result.multiplier, ratio(1)) > 0
+        ? { ...result, multiplier: mul(result.multiplier, PAYOUT_SHORT) }
+        : result;
     },
   };
 }
@@ -57,7 +59,10 @@ function biasedDraw(game: GameModule): GameModule {
   return {
     ...game,
     play(params, draws: Draws): GameResult {
-      assert(draws instanceof DrawStream, 'the biased-draw defect replays the bet on a second stream of the same seed and nonce');
+      assert(
+        draws instanceof DrawStream,
+        'the biased-draw defect replays the bet on a second stream of the same seed and nonce',
+      );
       const first = game.play(params, draws);
       const second = game.play(params, new DrawStream(draws.serverSeedHex, `${draws.clientSeed}#`, draws.nonce));
       return compare(second.multiplier, first.multiplier) < 0 ? second : first;
@@ -79,5 +84,9 @@ export function defectiveGames(defect: unknown): GameModule[] {
 
 /** Where the simulator (and its workers) load the games with `defect` applied. */
 export function defectGameSource(defect: EdgeDefect): GameSource {
-  return { moduleUrl: moduleUrl('./defective-games', import.meta.url).href, exportName: 'defectiveGames', argument: defect };
+  return {
+    moduleUrl: moduleUrl('./defective-games', import.meta.url).href,
+    exportName: 'defectiveGames',
+    argument: defect,
+  };
 }

@@ -14,12 +14,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ratioToNumber } from '../core/ratio.ts';
-import { CASINO_REPORT_LIMITS, type CasinoReportInput, type GameEdgeSeries, type VariantSummary } from '../report/html/casino-report-data.ts';
+import {
+  CASINO_REPORT_LIMITS,
+  type CasinoReportInput,
+  type GameEdgeSeries,
+  type VariantSummary,
+} from '../report/html/casino-report-data.ts';
 import { renderCasinoReport } from '../report/html/html-report.ts';
 import type { EdgeRow } from './edge-simulation.ts';
 
 function verdictText(row: EdgeRow): string {
-  const against = row.judgement.reference === 'advertised' ? `advertised ${row.advertisedText}` : 'the theoretical edge (none advertised)';
+  const against =
+    row.judgement.reference === 'advertised'
+      ? `advertised ${row.advertisedText}`
+      : 'the theoretical edge (none advertised)';
   return `${row.judgement.verdict} with ${against}; model check ${row.judgement.model}`;
 }
 

@@ -13,7 +13,13 @@ import { Worker } from 'node:worker_threads';
 import { assert } from '../core/assert.ts';
 import type { JsonValue } from '../core/errors.ts';
 import type { GameId, GameModule } from '../services/casino/games/game.ts';
-import { assembleEdgeRows, planEdgeSimulation, type EdgeJob, type EdgeJobResult, type EdgeSimulation } from './edge-simulation.ts';
+import {
+  assembleEdgeRows,
+  planEdgeSimulation,
+  type EdgeJob,
+  type EdgeJobResult,
+  type EdgeSimulation,
+} from './edge-simulation.ts';
 import { moduleUrl } from '../core/module-url.ts';
 
 export const MAX_WORKERS = 16;
@@ -26,12 +32,16 @@ export interface GameSource {
   readonly argument?: JsonValue;
 }
 
-export const REGISTRY_SOURCE: GameSource = { moduleUrl: moduleUrl('../services/casino/games/index', import.meta.url).href, exportName: 'GAMES' };
+export const REGISTRY_SOURCE: GameSource = {
+  moduleUrl: moduleUrl('../services/casino/games/index', import.meta.url).href,
+  exportName: 'GAMES',
+};
 
 export async function loadGameSource(source: GameSource): Promise<readonly GameModule[]> {
   const loaded = (await import(source.moduleUrl)) as Record<string, unknown>;
   const exported = loaded[source.exportName];
-  const games: unknown = typeof exported === 'function' ? (exported as (argument: unknown) => unknown)(source.argument) : exported;
+  const games: unknown =
+    typeof exported === 'function' ? (exported as (argument: unknown) => unknown)(source.argument) : exported;
   assert(Array.isArray(games), `${source.exportName} of ${source.moduleUrl} is a list of games`);
   return games as readonly GameModule[];
 }
@@ -59,7 +69,10 @@ export function selectGames(games: readonly GameModule[], gameIds: readonly Game
 
 /** The same rows as `simulateHouseEdge`, with the jobs spread over worker threads. */
 export async function simulateHouseEdgeInWorkers(options: ParallelEdgeSimulationOptions): Promise<EdgeSimulation> {
-  assert(Number.isSafeInteger(options.workers) && options.workers >= 1 && options.workers <= MAX_WORKERS, 'workers in [1, 16]');
+  assert(
+    Number.isSafeInteger(options.workers) && options.workers >= 1 && options.workers <= MAX_WORKERS,
+    'workers in [1, 16]',
+  );
   const seed = String(options.seed);
   const games = selectGames(await loadGameSource(options.source), options.gameIds);
   const plans = planEdgeSimulation(games, options.betsPerGame, options.jobBets);
@@ -67,7 +80,12 @@ export async function simulateHouseEdgeInWorkers(options: ParallelEdgeSimulation
   const total = jobs.reduce((sum, job) => sum + job.bets, 0);
   let betsDone = 0;
   const onJob = (job: EdgeJob): void => options.onBets?.((betsDone += job.bets), total);
-  const outputs = await runJobsInWorkers(jobs, { source: options.source, seed }, Math.min(options.workers, jobs.length), onJob);
+  const outputs = await runJobsInWorkers(
+    jobs,
+    { source: options.source, seed },
+    Math.min(options.workers, jobs.length),
+    onJob,
+  );
   const results = new Map<EdgeJob, EdgeJobResult>(jobs.map((job, index) => [job, outputs[index] as EdgeJobResult]));
   return { seed, betsPerGame: options.betsPerGame, rows: assembleEdgeRows(plans, results) };
 }
@@ -83,7 +101,12 @@ export interface EdgeWorkerReply {
   readonly result: EdgeJobResult;
 }
 
-function runJobsInWorkers(jobs: readonly EdgeJob[], data: EdgeWorkerData, workerCount: number, onJob: (job: EdgeJob) => void): Promise<EdgeJobResult[]> {
+function runJobsInWorkers(
+  jobs: readonly EdgeJob[],
+  data: EdgeWorkerData,
+  workerCount: number,
+  onJob: (job: EdgeJob) => void,
+): Promise<EdgeJobResult[]> {
   const results: EdgeJobResult[] = new Array<EdgeJobResult>(jobs.length);
   const workers: Worker[] = [];
   return new Promise<EdgeJobResult[]>((resolve, reject) => {

@@ -22,7 +22,14 @@ import { mul, ratio, ratioToNumber, type Ratio } from '../core/ratio.ts';
 import { DrawStream } from '../services/casino/fair/draw-stream.ts';
 import type { GameId, GameModule, GameResult, GameVariant } from '../services/casino/games/game.ts';
 import {
-  ReturnTally, edgeInterval, edgeTheory, judgeEdge, type EdgeInterval, type EdgeJudgement, type EdgeTheory, type TallyData,
+  ReturnTally,
+  edgeInterval,
+  edgeTheory,
+  judgeEdge,
+  type EdgeInterval,
+  type EdgeJudgement,
+  type EdgeTheory,
+  type TallyData,
 } from './edge-statistics.ts';
 
 export const NONCES_PER_SEED = 1000;
@@ -112,7 +119,8 @@ export function runEdgeJob(game: GameModule, seed: string, job: EdgeJob, transfo
   let serverSeedHex = '';
   for (let bet = job.firstBet; bet < job.firstBet + job.bets; bet++) {
     const seedIndex = Math.floor(bet / NONCES_PER_SEED);
-    if (seedIndex !== serverSeedIndex) [serverSeedIndex, serverSeedHex] = [seedIndex, auditServerSeedHex(seed, variant.name, seedIndex)];
+    if (seedIndex !== serverSeedIndex)
+      [serverSeedIndex, serverSeedHex] = [seedIndex, auditServerSeedHex(seed, variant.name, seedIndex)];
     const played = game.play(variant.params, new DrawStream(serverSeedHex, clientSeed, bet % NONCES_PER_SEED));
     tally.add((transform === undefined ? played : transform(game, variant, played)).multiplier);
     if (job.snapshotsAt[snapshotIndex] === bet + 1) {
@@ -137,14 +145,24 @@ export function minimumBetsPerGame(games: readonly GameModule[]): number {
 }
 
 /** Splits each game's bets evenly across its variants (the first variants take the remainder) and cuts jobs. */
-export function planEdgeSimulation(games: readonly GameModule[], betsPerGame: number, jobBets = JOB_BETS): VariantPlan[] {
-  assert(Number.isSafeInteger(betsPerGame) && betsPerGame >= 1 && betsPerGame <= MAX_BETS_PER_GAME, 'bets per game in [1, 1e9]');
+export function planEdgeSimulation(
+  games: readonly GameModule[],
+  betsPerGame: number,
+  jobBets = JOB_BETS,
+): VariantPlan[] {
+  assert(
+    Number.isSafeInteger(betsPerGame) && betsPerGame >= 1 && betsPerGame <= MAX_BETS_PER_GAME,
+    'bets per game in [1, 1e9]',
+  );
   assert(Number.isSafeInteger(jobBets) && jobBets >= 1, 'bets per job is a positive integer');
   assert(new Set(games.map((game) => game.id)).size === games.length, 'each game once');
   const plans: VariantPlan[] = [];
   for (const game of games) {
     const variants = game.variants();
-    assert(variants.length >= 1 && betsPerGame >= 2 * variants.length, `${game.id}: at least 2 bets per variant (${variants.length} variants)`);
+    assert(
+      variants.length >= 1 && betsPerGame >= 2 * variants.length,
+      `${game.id}: at least 2 bets per variant (${variants.length} variants)`,
+    );
     variants.forEach((variant, variantIndex) => {
       const bets = Math.floor(betsPerGame / variants.length) + (variantIndex < betsPerGame % variants.length ? 1 : 0);
       const checkpoints = edgeCheckpoints(bets);
@@ -160,10 +178,20 @@ export function planEdgeSimulation(games: readonly GameModule[], betsPerGame: nu
   return plans;
 }
 
-const pointOf = (interval: EdgeInterval): EdgePoint => ({ bets: interval.bets, edge: interval.edge, low: interval.low, high: interval.high });
+const pointOf = (interval: EdgeInterval): EdgePoint => ({
+  bets: interval.bets,
+  edge: interval.edge,
+  low: interval.low,
+  high: interval.high,
+});
 
 /** One row from a variant's tally (also for tallies of live bets) and its cumulative points. */
-export function buildEdgeRow(game: GameModule, variant: GameVariant<unknown>, tally: TallyData, points: readonly EdgePoint[]): EdgeRow {
+export function buildEdgeRow(
+  game: GameModule,
+  variant: GameVariant<unknown>,
+  tally: TallyData,
+  points: readonly EdgePoint[],
+): EdgeRow {
   const theory = edgeTheory(game.distribution(variant.params));
   const interval = edgeInterval(tally, theory.sigma);
   const advertised = game.advertisedEdge(variant.params);
@@ -184,7 +212,10 @@ export function buildEdgeRow(game: GameModule, variant: GameVariant<unknown>, ta
 }
 
 /** Assembles rows from job results (in plan order): exact merges, so the result is independent of who ran the jobs. */
-export function assembleEdgeRows(plans: readonly VariantPlan[], results: ReadonlyMap<EdgeJob, EdgeJobResult>): EdgeRow[] {
+export function assembleEdgeRows(
+  plans: readonly VariantPlan[],
+  results: ReadonlyMap<EdgeJob, EdgeJobResult>,
+): EdgeRow[] {
   return plans.map((plan) => {
     const sigma = edgeTheory(plan.game.distribution(plan.variant.params)).sigma;
     const cumulative = new ReturnTally();

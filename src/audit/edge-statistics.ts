@@ -134,9 +134,12 @@ export class ReturnTally {
   data(): TallyData {
     const rows: Array<readonly [bigint, bigint, number]> = [];
     for (const byNumerator of this.byDenominator.values()) {
-      for (const slot of byNumerator.values()) if (slot.count > 0) rows.push([slot.multiplier.num, slot.multiplier.den, slot.count]);
+      for (const slot of byNumerator.values())
+        if (slot.count > 0) rows.push([slot.multiplier.num, slot.multiplier.den, slot.count]);
     }
-    return rows.sort((a, b) => compare({ num: a[0], den: a[1] }, { num: b[0], den: b[1] }) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    return rows.sort(
+      (a, b) => compare({ num: a[0], den: a[1] }, { num: b[0], den: b[1] }) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0),
+    );
   }
 }
 
@@ -204,7 +207,11 @@ const contains = (interval: EdgeInterval, edge: Ratio): boolean => {
  * "A = T" means |A − T| < NEGLIGIBLE_EDGE_DIFFERENCE.
  * model — pass when the interval contains T: the casino plays afp's own payout rules.
  */
-export function judgeEdge(input: { advertised: Ratio | null; theory: EdgeTheory; interval: EdgeInterval }): EdgeJudgement {
+export function judgeEdge(input: {
+  advertised: Ratio | null;
+  theory: EdgeTheory;
+  interval: EdgeInterval;
+}): EdgeJudgement {
   const { theory, interval } = input;
   const reference = input.advertised ?? theory.edge;
   const difference = Math.abs(ratioToNumber(sub(reference, theory.edge)));

@@ -41,10 +41,22 @@ export function integerDigits(count: number): string {
 const grouped = (digits: string): string => digits.replace(/\B(?=(\d{3})+$)/g, ',');
 const neededText = (needed: number | null, group: boolean): string =>
   needed === null ? (group ? '-' : '') : group ? grouped(integerDigits(needed)) : integerDigits(needed);
-const neededNumber = (needed: number | null): number | null => (needed === null || needed < HUGE_COUNT ? needed : Number(needed.toPrecision(3)));
+const neededNumber = (needed: number | null): number | null =>
+  needed === null || needed < HUGE_COUNT ? needed : Number(needed.toPrecision(3));
 const jackpotText = (row: EdgeRow): string => `${row.jackpotHits}/${row.jackpotExpectedHits.toFixed(2)}`;
 
-const TABLE_HEADER = ['variant', 'advertised', 'theoretical', 'empirical', '99% interval', 'bets', 'bets needed', 'verdict', 'model', 'jackpot'];
+const TABLE_HEADER = [
+  'variant',
+  'advertised',
+  'theoretical',
+  'empirical',
+  '99% interval',
+  'bets',
+  'bets needed',
+  'verdict',
+  'model',
+  'jackpot',
+];
 const TABLE_ALIGN = ['left', 'right', 'right', 'right', 'left', 'right', 'right', 'left', 'left', 'right'] as const;
 
 export function renderEdgeTable(simulation: EdgeSimulation): string {
@@ -65,9 +77,27 @@ export function renderEdgeTable(simulation: EdgeSimulation): string {
 }
 
 const CSV_COLUMNS = [
-  'game', 'variant', 'advertised_text', 'advertised_edge', 'advertised_edge_exact', 'theoretical_edge', 'theoretical_edge_exact',
-  'theoretical_sigma', 'bets', 'empirical_edge', 'low', 'high', 'sigma', 'reference', 'verdict', 'model', 'bets_needed',
-  'jackpot_multiplier', 'jackpot_probability', 'jackpot_expected_hits', 'jackpot_hits',
+  'game',
+  'variant',
+  'advertised_text',
+  'advertised_edge',
+  'advertised_edge_exact',
+  'theoretical_edge',
+  'theoretical_edge_exact',
+  'theoretical_sigma',
+  'bets',
+  'empirical_edge',
+  'low',
+  'high',
+  'sigma',
+  'reference',
+  'verdict',
+  'model',
+  'bets_needed',
+  'jackpot_multiplier',
+  'jackpot_probability',
+  'jackpot_expected_hits',
+  'jackpot_hits',
 ];
 
 export function renderEdgeCsv(simulation: EdgeSimulation): string {
@@ -127,7 +157,12 @@ function rowJson(row: EdgeRow): object {
       expected_hits: rounded(row.jackpotExpectedHits),
       hits: row.jackpotHits,
     },
-    points: row.points.map((point) => ({ bets: point.bets, edge: rounded(point.edge), low: rounded(point.low), high: rounded(point.high) })),
+    points: row.points.map((point) => ({
+      bets: point.bets,
+      edge: rounded(point.edge),
+      low: rounded(point.low),
+      high: rounded(point.high),
+    })),
   };
 }
 

@@ -33,7 +33,12 @@ export class Deadline {
 }
 
 /** A bounded pool: runs `work(index)` for 0..count−1 with at most `concurrency` in flight, until `stop()` says so. */
-export async function runBounded(count: number, concurrency: number, work: (index: number) => Promise<void>, stop: () => boolean): Promise<void> {
+export async function runBounded(
+  count: number,
+  concurrency: number,
+  work: (index: number) => Promise<void>,
+  stop: () => boolean,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count && !stop()) {

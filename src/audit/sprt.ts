@@ -57,7 +57,10 @@ export class Sprt {
     const beta = options.beta ?? SPRT_DEFAULT_ERROR;
     assert(options.sigma > 0 && Number.isFinite(options.sigma), 'SPRT σ is positive');
     assert(delta > 0 && alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5, 'SPRT δ > 0, α and β in (0, 0.5)');
-    assert(Number.isSafeInteger(options.maxBets) && options.maxBets >= 1 && options.maxBets <= 1e10, 'SPRT maxBets in [1, 1e10]');
+    assert(
+      Number.isSafeInteger(options.maxBets) && options.maxBets >= 1 && options.maxBets <= 1e10,
+      'SPRT maxBets in [1, 1e10]',
+    );
     const twoSided = options.sides === 'two';
     const sideAlpha = twoSided ? alpha / 2 : alpha;
     const mean0 = 1 - options.advertisedEdge;
@@ -113,7 +116,12 @@ export class Sprt {
 }
 
 /** Wald's approximate expected number of bets to a decision when H0 is true (one-sided). */
-export function sprtExpectedBets(sigma: number, delta = SPRT_DEFAULT_DELTA, alpha = SPRT_DEFAULT_ERROR, beta = SPRT_DEFAULT_ERROR): number {
+export function sprtExpectedBets(
+  sigma: number,
+  delta = SPRT_DEFAULT_DELTA,
+  alpha = SPRT_DEFAULT_ERROR,
+  beta = SPRT_DEFAULT_ERROR,
+): number {
   assert(sigma > 0 && delta > 0, 'σ and δ are positive');
   const upper = Math.log((1 - beta) / alpha);
   const lower = Math.log(beta / (1 - alpha));

@@ -53,7 +53,10 @@ export interface WireChecks {
   readonly replayed: Replayed;
 }
 
-export function checkWireBet(bet: Pick<WireBet, 'game' | 'variant' | 'params' | 'detail' | 'clientSeed' | 'nonce' | 'seedHash'>, seedHex: string): WireChecks {
+export function checkWireBet(
+  bet: Pick<WireBet, 'game' | 'variant' | 'params' | 'detail' | 'clientSeed' | 'nonce' | 'seedHash'>,
+  seedHex: string,
+): WireChecks {
   const draws = new DrawStream(seedHex, bet.clientSeed, bet.nonce);
   const expectedResultHash = draws.firstBlockHex;
   const replayed = bet.variant === CRASH_ROUND_VARIANT ? replayRound(bet, draws) : replayGame(bet, draws);
@@ -74,10 +77,13 @@ export function verifyWireBet(bet: WireBet, seedHex: string | null): WireVerific
   const replayed = checks.replayed;
   if ('problem' in replayed) return { problems: [...problems, replayed.problem], multiplier: null };
   const { multiplier, detail } = replayed;
-  if (fixedNumber(multiplier) !== bet.multiplier) problems.push(`multiplier: recorded ${bet.multiplier}, recomputed ${fixedNumber(multiplier)}`);
-  if (detail !== null && !isDeepStrictEqual(detail, bet.detail)) problems.push('result differs from the recomputed one');
+  if (fixedNumber(multiplier) !== bet.multiplier)
+    problems.push(`multiplier: recorded ${bet.multiplier}, recomputed ${fixedNumber(multiplier)}`);
+  if (detail !== null && !isDeepStrictEqual(detail, bet.detail))
+    problems.push('result differs from the recomputed one');
   const dueMicro = applyToMicro(bet.amountMicro, multiplier);
-  if (dueMicro !== bet.payoutMicro) problems.push(`paid ${bet.payoutMicro} micro, due ${dueMicro} (amount × recomputed multiplier)`);
+  if (dueMicro !== bet.payoutMicro)
+    problems.push(`paid ${bet.payoutMicro} micro, due ${dueMicro} (amount × recomputed multiplier)`);
   return { problems, multiplier };
 }
 
@@ -96,9 +102,14 @@ function replayGame(bet: Pick<WireBet, 'game' | 'params'>, draws: DrawStream): R
 function replayRound(bet: Pick<WireBet, 'detail'>, draws: DrawStream): Replayed {
   const crashCents = crashPointCents(draws);
   const detail = bet.detail;
-  if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return { problem: 'crash-round result is not an object' };
-  if (detail['crash_point'] !== crashCents / 100) return { problem: `crash point: recorded ${String(detail['crash_point'])}, recomputed ${crashCents / 100}` };
+  if (typeof detail !== 'object' || detail === null || Array.isArray(detail))
+    return { problem: 'crash-round result is not an object' };
+  if (detail['crash_point'] !== crashCents / 100)
+    return { problem: `crash point: recorded ${String(detail['crash_point'])}, recomputed ${crashCents / 100}` };
   const cashed = detail['cashed_out_at'];
-  const multiplier = typeof cashed === 'number' && Math.round(cashed * 100) <= crashCents ? ratio(Math.round(cashed * 100), 100) : ratio(0);
+  const multiplier =
+    typeof cashed === 'number' && Math.round(cashed * 100) <= crashCents
+      ? ratio(Math.round(cashed * 100), 100)
+      : ratio(0);
   return { multiplier, detail: null };
 }

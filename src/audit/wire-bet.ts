@@ -41,18 +41,25 @@ export interface AuditTrail {
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 class FieldError extends Error {}
 
-function field<T>(object: Record<string, unknown>, name: string, check: (value: unknown) => value is T, what: string): T {
+function field<T>(
+  object: Record<string, unknown>,
+  name: string,
+  check: (value: unknown) => value is T,
+  what: string,
+): T {
   const value = object[name];
   if (!check(value)) throw new FieldError(`${name} is not ${what}`);
   return value;
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value.length <= 4096;
-const isNonce = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isNonce = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isHash = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 const isJsonObject = (value: unknown): value is JsonObject => isObject(value);
@@ -65,7 +72,9 @@ function micro(object: Record<string, unknown>, name: string): Micro {
   return toMicro(parsed).micro;
 }
 
-function proofFields(proof: Record<string, unknown>): Pick<WireBet, 'clientSeed' | 'nonce' | 'seedHash' | 'resultHash'> {
+function proofFields(
+  proof: Record<string, unknown>,
+): Pick<WireBet, 'clientSeed' | 'nonce' | 'seedHash' | 'resultHash'> {
   return {
     clientSeed: field(proof, 'client_seed', isString, 'a string'),
     nonce: field(proof, 'nonce', isNonce, 'a non-negative integer'),
@@ -91,7 +100,8 @@ export function parseAuditTrail(body: unknown): Parsed<AuditTrail> {
     const verification = field(body, 'verification', isObject, 'an object');
     const recorded = field(verification, 'recorded', isObject, 'an object');
     const serverSeed = verification['server_seed'];
-    if (serverSeed !== null && !isString(serverSeed)) throw new FieldError('verification.server_seed is neither null nor a string');
+    if (serverSeed !== null && !isString(serverSeed))
+      throw new FieldError('verification.server_seed is neither null nor a string');
     const bet: WireBet = {
       betId: field(body, 'bet_id', isString, 'a string'),
       game: field(body, 'game', isString, 'a string'),

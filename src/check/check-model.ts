@@ -162,7 +162,10 @@ export function createModel(options: ModelOptions): CheckModel {
     budget: new RateBudget(config.limits),
     casino: createCasinoModel(),
     domains: createDomainsModel(),
-    trading: createTradingModel(options.marketClosures ?? [], options.tradingPrices === undefined ? null : priceOracle({ ...options.tradingPrices, config: config.trading })),
+    trading: createTradingModel(
+      options.marketClosures ?? [],
+      options.tradingPrices === undefined ? null : priceOracle({ ...options.tradingPrices, config: config.trading }),
+    ),
     wallet: createWalletModel(),
   };
 }

@@ -67,7 +67,10 @@ export interface CheckTarget {
 /** Agent ids `ck-<session>-r<run>-a<slot>` and IPs fdaf:<session>:<run>:<n>::1 (valid IPv6 text). */
 export function runNames(session: string, runIndex: number): RunNames {
   const prefix = session === '' ? `ck-r${runIndex}` : `ck-${session}-r${runIndex}`;
-  const sessionHex = (session === '' ? '0' : session).replace(/[^0-9a-f]/g, '').padStart(8, '0').slice(-8);
+  const sessionHex = (session === '' ? '0' : session)
+    .replace(/[^0-9a-f]/g, '')
+    .padStart(8, '0')
+    .slice(-8);
   const runHex = (runIndex >>> 0).toString(16).padStart(8, '0');
   let counter = 0;
   return {
@@ -81,7 +84,17 @@ export function runNames(session: string, runIndex: number): RunNames {
 }
 
 export function inProcessTarget(options: { seed: number; defects?: readonly DefectName[] }): CheckTarget {
-  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true, wallet: true };
+  const capabilities: CheckCapabilities = {
+    styleA: true,
+    exactTime: true,
+    advance: true,
+    pool: true,
+    casino: true,
+    deposits: true,
+    domains: true,
+    trading: true,
+    wallet: true,
+  };
   const defects = options.defects ?? [];
   let runIndex = 0;
   return {
@@ -92,8 +105,17 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
       runIndex += 1;
       const clock = new VirtualClock(CHECK_START_MS);
       const marketClosures = marketClosuresFrom(CHECK_START_MS);
-      const platform = new Platform({ seed: String(options.seed), startMs: CHECK_START_MS, defects, trading: { closures: marketClosures } });
-      const transport = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+      const platform = new Platform({
+        seed: String(options.seed),
+        startMs: CHECK_START_MS,
+        defects,
+        trading: { closures: marketClosures },
+      });
+      const transport = inProcessTransport({
+        dispatcher: new Dispatcher(platform, ALL_ROUTES),
+        clock,
+        checkJsonRoundTrip: true,
+      });
       const real: CheckSystem = {
         client: new AfpClient(transport),
         nowMs: () => clock.nowMs(),
@@ -104,20 +126,48 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
         deposit: (agentId, amountMicro) => {
           // The platform runs the timers due by now first, as the dispatcher does before a request.
           platform.advanceTo(clock.nowMs());
-          const outcome = platform.casino.account.simulateDeposit({ agentId, chain: 'base', amountMicro }, clock.nowMs());
-          return Promise.resolve(outcome.ok ? { status: outcome.value.status, confirmAtMs: outcome.value.confirmAtMs } : { status: `${outcome.code}: ${outcome.message}`, confirmAtMs: null });
+          const outcome = platform.casino.account.simulateDeposit(
+            { agentId, chain: 'base', amountMicro },
+            clock.nowMs(),
+          );
+          return Promise.resolve(
+            outcome.ok
+              ? { status: outcome.value.status, confirmAtMs: outcome.value.confirmAtMs }
+              : { status: `${outcome.code}: ${outcome.message}`, confirmAtMs: null },
+          );
         },
         walletMint: (body) => {
           platform.advanceTo(clock.nowMs());
-          const minted = mintOnChain(platform.wallet, { chain: body.chain, address: body.address, amount: body.amount, token: body.token ?? null }, clock.nowMs());
-          return Promise.resolve(minted.ok ? { status: 200, body: mintBody(minted.value) } : { status: 400, body: { code: minted.code, error: minted.message } });
+          const minted = mintOnChain(
+            platform.wallet,
+            { chain: body.chain, address: body.address, amount: body.amount, token: body.token ?? null },
+            clock.nowMs(),
+          );
+          return Promise.resolve(
+            minted.ok
+              ? { status: 200, body: mintBody(minted.value) }
+              : { status: 400, body: { code: minted.code, error: minted.message } },
+          );
         },
         walletFeeAccount: (chain) => {
           platform.advanceTo(clock.nowMs());
-          return platform.wallet.chains.balanceOf(chain, CHAIN_ROWS.find((row) => row.chain === chain)?.nativeAsset ?? '', FEE_ACCOUNT);
+          return platform.wallet.chains.balanceOf(
+            chain,
+            CHAIN_ROWS.find((row) => row.chain === chain)?.nativeAsset ?? '',
+            FEE_ACCOUNT,
+          );
         },
       };
-      return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex), marketClosures, tradingPrices: { seed: String(options.seed), shocks: [] } }), real });
+      return Promise.resolve({
+        model: createModel({
+          nowMs: CHECK_START_MS,
+          capabilities,
+          names: runNames('', runIndex),
+          marketClosures,
+          tradingPrices: { seed: String(options.seed), shocks: [] },
+        }),
+        real,
+      });
     },
   };
 }
@@ -131,7 +181,8 @@ export interface LiveTargetOptions {
   readonly timeoutMs: number;
 }
 
-type ClockProbe = { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
+type ClockProbe =
+  { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
 
 export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
   const urls = await discoverTarget(options.url, { timeoutMs: options.timeoutMs });
@@ -142,16 +193,40 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const casino = urls.casino !== undefined;
   const settings = urls.trading !== undefined && manual ? await readTradingSettings(client) : null;
   const priced = settings !== null && settings.seed !== null;
-  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: priced, wallet: urls.wallet !== undefined && manual };
+  const capabilities: CheckCapabilities = {
+    styleA,
+    exactTime: manual,
+    advance: manual,
+    pool: false,
+    casino,
+    deposits: false,
+    domains: urls.domains !== undefined,
+    trading: priced,
+    wallet: urls.wallet !== undefined && manual,
+  };
   const notes = liveNotes(probe, styleA, casino);
-  if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
-  if (urls.trading === undefined || !manual) notes.push('trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)');
-  else if (!priced) notes.push('trading commands skipped: GET /_afp/platform gives no trading `seed`, so the model cannot price the ticks time moves through (funding, liquidation, limit fills)');
-  if (urls.wallet === undefined || !manual) notes.push('wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)');
+  if (urls.domains === undefined)
+    notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
+  if (urls.trading === undefined || !manual)
+    notes.push(
+      'trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)',
+    );
+  else if (!priced)
+    notes.push(
+      'trading commands skipped: GET /_afp/platform gives no trading `seed`, so the model cannot price the ticks time moves through (funding, liquidation, limit fills)',
+    );
+  if (urls.wallet === undefined || !manual)
+    notes.push(
+      'wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)',
+    );
   if (settings !== null && settings.closuresNote !== null) notes.push(settings.closuresNote);
   const marketClosures = settings?.closures ?? [];
-  const tradingPrices = settings?.seed === null || settings === null ? undefined : { seed: settings.seed, shocks: settings.shocks };
-  const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
+  const tradingPrices =
+    settings?.seed === null || settings === null ? undefined : { seed: settings.seed, shocks: settings.shocks };
+  const offsetMs =
+    'mode' in probe
+      ? probe.nowMs - options.wallClock.nowMs()
+      : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
   return {
     description: `live ${options.url} (session ${options.session}; ${manual ? 'manual clock' : 'wall clock'})`,
@@ -170,30 +245,61 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
         walletMint: async (body) => await client.raw({ mount: 'api', method: 'POST', path: '/_afp/wallet/mint', body }),
       };
       const names = runNames(options.session, runIndex);
-      return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS, marketClosures, ...(tradingPrices === undefined ? {} : { tradingPrices }) }), real };
+      return {
+        model: createModel({
+          nowMs: currentMs,
+          capabilities,
+          names,
+          timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS,
+          marketClosures,
+          ...(tradingPrices === undefined ? {} : { tradingPrices }),
+        }),
+        real,
+      };
     },
   };
 }
 
 function liveNotes(probe: ClockProbe, styleA: boolean, casino: boolean): string[] {
   const notes = ['pool-balance assertions skipped: a live target shares its faucet pool with every other client'];
-  if (!styleA) notes.push('style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status');
+  if (!styleA)
+    notes.push(
+      'style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status',
+    );
   if ('reason' in probe) notes.push(`advance-time commands disabled: ${probe.reason}`);
-  else if (probe.mode !== 'manual') notes.push(`advance-time commands disabled: the target's clock runs in '${probe.mode}' mode, so exact instants cannot be hit (start it with --clock manual)`);
-  if (!('mode' in probe && probe.mode === 'manual')) notes.push(`time fields compared within ±${LOOSE_TIME_TOLERANCE_MS / 60_000} min and escrows shorter than 1 h not created: the target's time is estimated`);
-  notes.push('casino deposits skipped (so no withdrawal reaches the 1,000 review threshold): a live target credits deposits only from a chain; agents are funded by the faucet alone');
-  if (!casino) notes.push('casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run');
-  else if (!('mode' in probe && probe.mode === 'manual')) notes.push("casino tournament commands disabled: starts_at must be 'now or later' on the target's clock, which is estimated");
+  else if (probe.mode !== 'manual')
+    notes.push(
+      `advance-time commands disabled: the target's clock runs in '${probe.mode}' mode, so exact instants cannot be hit (start it with --clock manual)`,
+    );
+  if (!('mode' in probe && probe.mode === 'manual'))
+    notes.push(
+      `time fields compared within ±${LOOSE_TIME_TOLERANCE_MS / 60_000} min and escrows shorter than 1 h not created: the target's time is estimated`,
+    );
+  notes.push(
+    'casino deposits skipped (so no withdrawal reaches the 1,000 review threshold): a live target credits deposits only from a chain; agents are funded by the faucet alone',
+  );
+  if (!casino)
+    notes.push(
+      'casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run',
+    );
+  else if (!('mode' in probe && probe.mode === 'manual'))
+    notes.push(
+      "casino tournament commands disabled: starts_at must be 'now or later' on the target's clock, which is estimated",
+    );
   return notes;
 }
 
 async function probeClock(client: AfpClient): Promise<ClockProbe> {
   const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
   const body = answer.body as { now_ms?: unknown; mode?: unknown } | null;
-  if (answer.status === 200 && typeof body?.now_ms === 'number' && typeof body.mode === 'string') return { nowMs: body.now_ms, mode: body.mode };
+  if (answer.status === 200 && typeof body?.now_ms === 'number' && typeof body.mode === 'string')
+    return { nowMs: body.now_ms, mode: body.mode };
   const date = answer.headers['date'];
   const dateMs = date === undefined ? Number.NaN : Date.parse(date);
-  return { reason: `the target has no GET /_afp/clock (answered ${answer.status})`, dateMs: Number.isFinite(dateMs) ? dateMs : null };
+  return {
+    reason: `the target has no GET /_afp/clock (answered ${answer.status})`,
+    dateMs: Number.isFinite(dateMs) ? dateMs : null,
+  };
 }
 
 interface TradingSettings {
@@ -207,15 +313,35 @@ interface TradingSettings {
 /** The target's trading settings (GET /_afp/platform `market_closures`, `seed`, `trading_shocks`). */
 async function readTradingSettings(client: AfpClient): Promise<TradingSettings> {
   const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/platform' });
-  const body = (answer.status === 200 ? answer.body : null) as { market_closures?: unknown; seed?: unknown; trading_shocks?: unknown } | null;
+  const body = (answer.status === 200 ? answer.body : null) as {
+    market_closures?: unknown;
+    seed?: unknown;
+    trading_shocks?: unknown;
+  } | null;
   const seed = typeof body?.seed === 'string' ? body.seed : null;
   const shocks = readShocks(body?.trading_shocks);
   const listed = body?.market_closures;
-  if (!Array.isArray(listed)) return { closures: [], closuresNote: `market closures assumed none: GET /_afp/platform answered ${answer.status} without market_closures`, seed, shocks: shocks ?? [] };
+  if (!Array.isArray(listed))
+    return {
+      closures: [],
+      closuresNote: `market closures assumed none: GET /_afp/platform answered ${answer.status} without market_closures`,
+      seed,
+      shocks: shocks ?? [],
+    };
   const closures: ModelClosure[] = [];
   for (const item of listed.slice(0, MARKET_CLOSURES_MAX) as unknown[]) {
-    const { symbol, from_ms: fromMs, until_ms: untilMs } = (item ?? {}) as { symbol?: unknown; from_ms?: unknown; until_ms?: unknown };
-    if (typeof symbol !== 'string' || typeof fromMs !== 'number' || typeof untilMs !== 'number') return { closures: [], closuresNote: `market closures assumed none: GET /_afp/platform lists a malformed one: ${JSON.stringify(item).slice(0, 120)}`, seed, shocks: shocks ?? [] };
+    const {
+      symbol,
+      from_ms: fromMs,
+      until_ms: untilMs,
+    } = (item ?? {}) as { symbol?: unknown; from_ms?: unknown; until_ms?: unknown };
+    if (typeof symbol !== 'string' || typeof fromMs !== 'number' || typeof untilMs !== 'number')
+      return {
+        closures: [],
+        closuresNote: `market closures assumed none: GET /_afp/platform lists a malformed one: ${JSON.stringify(item).slice(0, 120)}`,
+        seed,
+        shocks: shocks ?? [],
+      };
     closures.push({ symbol, fromMs, untilMs });
   }
   // Shocks that do not parse leave the prices unknown: trading is then skipped as without a seed.
@@ -227,7 +353,11 @@ function readShocks(listed: unknown): PriceShock[] | null {
   if (!Array.isArray(listed)) return null;
   const shocks: PriceShock[] = [];
   for (const item of listed.slice(0, MARKET_CLOSURES_MAX) as unknown[]) {
-    const { base, at_ms: atMs, move_bps: moveBps } = (item ?? {}) as { base?: unknown; at_ms?: unknown; move_bps?: unknown };
+    const {
+      base,
+      at_ms: atMs,
+      move_bps: moveBps,
+    } = (item ?? {}) as { base?: unknown; at_ms?: unknown; move_bps?: unknown };
     if (typeof base !== 'string' || !Number.isSafeInteger(atMs) || !Number.isSafeInteger(moveBps)) return null;
     shocks.push({ base, atMs: atMs as number, moveBps: moveBps as number });
   }
@@ -238,7 +368,8 @@ const MARKET_CLOSURES_MAX = 1_000;
 async function readManualClock(client: AfpClient): Promise<number> {
   const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
   const nowMs = (answer.body as { now_ms?: unknown } | null)?.now_ms;
-  if (answer.status !== 200 || typeof nowMs !== 'number') throw new Error(`GET /_afp/clock answered ${answer.status} during the check`);
+  if (answer.status !== 200 || typeof nowMs !== 'number')
+    throw new Error(`GET /_afp/clock answered ${answer.status} during the check`);
   return nowMs;
 }
 
@@ -246,6 +377,8 @@ async function moveLiveClock(client: AfpClient, toMs: number): Promise<void> {
   const answer = await client.raw({ mount: 'api', method: 'POST', path: '/_afp/clock', body: { to_ms: toMs } });
   const nowMs = (answer.body as { now_ms?: unknown } | null)?.now_ms;
   if (answer.status !== 200 || nowMs !== toMs) {
-    throw new Error(`POST /_afp/clock {to_ms: ${toMs}} answered ${answer.status} ${JSON.stringify(answer.body)}: the target's clock did not move there`);
+    throw new Error(
+      `POST /_afp/clock {to_ms: ${toMs}} answered ${answer.status} ${JSON.stringify(answer.body)}: the target's clock did not move there`,
+    );
   }
 }

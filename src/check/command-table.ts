@@ -10,7 +10,16 @@
  * (casino/, escrow/, faucet/); the frame, the shared commands and the model's core stay here.
  */
 import fc from 'fast-check';
-import { SLOT_COUNT, type AgentRef, type CheckModel, type EscrowRef, type EscrowRole, type EscrowStatus, type ReferenceVia, type Style } from './check-model.ts';
+import {
+  SLOT_COUNT,
+  type AgentRef,
+  type CheckModel,
+  type EscrowRef,
+  type EscrowRole,
+  type EscrowStatus,
+  type ReferenceVia,
+  type Style,
+} from './check-model.ts';
 import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
 import { CASINO_SPECS } from './casino/command-casino-table.ts';
 import { DOMAINS_SPECS } from './domains/command-domains.ts';
@@ -27,7 +36,13 @@ import {
   type CallerRole,
   type CreateCommandInput,
 } from './escrow/command-escrow.ts';
-import { agentViewCommand, claimACommand, claimBCommand, registerCommand, statusBCommand } from './faucet/command-faucet.ts';
+import {
+  agentViewCommand,
+  claimACommand,
+  claimBCommand,
+  registerCommand,
+  statusBCommand,
+} from './faucet/command-faucet.ts';
 import { advanceTimeCommand, type TimeStep } from './command-time.ts';
 import { ModelCommand, type CheckSystem, type CommandSpec } from './model-command.ts';
 import type { ClaimBMode } from './faucet/model-faucet.ts';
@@ -45,10 +60,16 @@ const HOUR_MS = 3_600_000;
 
 /** null in `nullWeight` of `nullWeight + 1` draws, else a value; shrinks towards null. */
 function sometimes<T>(arbitrary: fc.Arbitrary<T>, nullWeight: number): fc.Arbitrary<T | null> {
-  return fc.oneof({ withCrossShrink: true }, { weight: nullWeight, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+  return fc.oneof(
+    { withCrossShrink: true },
+    { weight: nullWeight, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary },
+  );
 }
 /** Low slots more often, so that the first agents registered are the ones later commands name. */
-const slot = fc.constantFrom(...Array.from({ length: SLOT_COUNT }, (_, index) => Array<number>(SLOT_COUNT - index).fill(index)).flat());
+const slot = fc.constantFrom(
+  ...Array.from({ length: SLOT_COUNT }, (_, index) => Array<number>(SLOT_COUNT - index).fill(index)).flat(),
+);
 const style = fc.constantFrom<Style>('B', 'A');
 const via = fc.constantFrom<ReferenceVia>('id', 'id', 'address', 'ADDRESS', 'code');
 const agentRef: fc.Arbitrary<AgentRef> = fc.record({ slot, via });
@@ -67,42 +88,76 @@ const other = (actor: number, offset: number): number => (actor + offset) % SLOT
 const expiresIn = sometimes(fc.constantFrom(1, 60, 3_600, 86_400, 7_776_000), 3);
 const text = (values: readonly string[]): fc.Arbitrary<string | null> => sometimes(fc.constantFrom(...values), 1);
 
-const createInput: fc.Arbitrary<CreateCommandInput> = fc.record({
-  style,
-  senderSlot: slot,
-  receiverOffset: otherOffset,
-  receiverVia: via,
-  amountMicro,
-  expiresInSeconds: expiresIn,
-  referrer: sometimes(agentRef, 2),
-  description: text(['logo design', 'api credits']),
-  conditions: sometimes(fc.constant({ deliverable: 'report', milestones: [1, 2] }), 4),
-  buyer: sometimes(agentRef, 6),
-  amountAs: fc.constantFrom<'number' | 'string'>('number', 'string'),
-}).map(({ receiverOffset, receiverVia, ...input }) => {
-  const receiver = { slot: other(input.senderSlot, receiverOffset), via: receiverVia };
-  return input.style === 'A' ? { ...input, receiver, expiresInSeconds: null, referrer: null, conditions: null } : { ...input, receiver, buyer: null };
-});
+const createInput: fc.Arbitrary<CreateCommandInput> = fc
+  .record({
+    style,
+    senderSlot: slot,
+    receiverOffset: otherOffset,
+    receiverVia: via,
+    amountMicro,
+    expiresInSeconds: expiresIn,
+    referrer: sometimes(agentRef, 2),
+    description: text(['logo design', 'api credits']),
+    conditions: sometimes(fc.constant({ deliverable: 'report', milestones: [1, 2] }), 4),
+    buyer: sometimes(agentRef, 6),
+    amountAs: fc.constantFrom<'number' | 'string'>('number', 'string'),
+  })
+  .map(({ receiverOffset, receiverVia, ...input }) => {
+    const receiver = { slot: other(input.senderSlot, receiverOffset), via: receiverVia };
+    return input.style === 'A'
+      ? { ...input, receiver, expiresInSeconds: null, referrer: null, conditions: null }
+      : { ...input, receiver, buyer: null };
+  });
 
 const timeStep: fc.Arbitrary<TimeStep> = fc.oneof(
-  fc.record({ kind: fc.constant('by' as const), ms: fc.constantFrom(1, 1_000, 59_000, 60_000, HOUR_MS, 23 * HOUR_MS, 24 * HOUR_MS, 25 * HOUR_MS, 48 * HOUR_MS, 7 * 24 * HOUR_MS) }),
-  fc.record({ kind: fc.constant('boundary' as const), pick: fc.integer({ min: 0, max: 5 }), offsetMs: fc.constantFrom<-1 | 0 | 1>(0, -1, 1) }),
+  fc.record({
+    kind: fc.constant('by' as const),
+    ms: fc.constantFrom(
+      1,
+      1_000,
+      59_000,
+      60_000,
+      HOUR_MS,
+      23 * HOUR_MS,
+      24 * HOUR_MS,
+      25 * HOUR_MS,
+      48 * HOUR_MS,
+      7 * 24 * HOUR_MS,
+    ),
+  }),
+  fc.record({
+    kind: fc.constant('boundary' as const),
+    pick: fc.integer({ min: 0, max: 5 }),
+    offsetMs: fc.constantFrom<-1 | 0 | 1>(0, -1, 1),
+  }),
 );
 
 /** Mostly the role the rule is about; the others for the 403 answers. */
-const role = (main: CallerRole): fc.Arbitrary<CallerRole> => fc.constantFrom<CallerRole>(main, main, main, 'sender', 'receiver', 'outsider');
-const actionInput = (main: CallerRole): fc.Arbitrary<ActionCommandInput> => fc.record({ style, caller: role(main), escrow: escrowRef });
+const role = (main: CallerRole): fc.Arbitrary<CallerRole> =>
+  fc.constantFrom<CallerRole>(main, main, main, 'sender', 'receiver', 'outsider');
+const actionInput = (main: CallerRole): fc.Arbitrary<ActionCommandInput> =>
+  fc.record({ style, caller: role(main), escrow: escrowRef });
 
 const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
   {
     weight: 6,
-    arbitrary: fc.record({ style: fc.constantFrom<Style>('B', 'B', 'A'), again: sometimes(slot, 5), referrer: sometimes(agentRef, 2) }).map(registerCommand),
+    arbitrary: fc
+      .record({
+        style: fc.constantFrom<Style>('B', 'B', 'A'),
+        again: sometimes(slot, 5),
+        referrer: sometimes(agentRef, 2),
+      })
+      .map(registerCommand),
   },
   { weight: 1, arbitrary: slot.map(claimACommand) },
   {
     weight: 2,
     arbitrary: fc
-      .record({ slot, mode: fc.constantFrom<ClaimBMode>('key', 'key', 'key-own-id', 'keyless', 'key-other-id', 'keyless-no-id'), offset: otherOffset })
+      .record({
+        slot,
+        mode: fc.constantFrom<ClaimBMode>('key', 'key', 'key-own-id', 'keyless', 'key-other-id', 'keyless-no-id'),
+        offset: otherOffset,
+      })
       .map(({ slot: actor, mode, offset }) => claimBCommand({ slot: actor, mode, otherSlot: other(actor, offset) })),
   },
   { weight: 1, arbitrary: slot.map(statusBCommand) },
@@ -113,7 +168,13 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
   {
     weight: 2,
     arbitrary: fc
-      .record({ style, caller: fc.constantFrom<CallerRole>('sender', 'receiver', 'outsider'), escrow: escrowRef, reason: fc.constantFrom('not delivered', 'wrong item'), evidence: text(['ipfs://Qm123', '0xabc']) })
+      .record({
+        style,
+        caller: fc.constantFrom<CallerRole>('sender', 'receiver', 'outsider'),
+        escrow: escrowRef,
+        reason: fc.constantFrom('not delivered', 'wrong item'),
+        evidence: text(['ipfs://Qm123', '0xabc']),
+      })
       .map(disputeCommand),
   },
   { weight: 2, arbitrary: actionInput('receiver').map(getEscrowCommand) },
@@ -130,7 +191,12 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
       .map(listEscrowsCommand),
   },
   { weight: 3, arbitrary: timeStep.map(advanceTimeCommand) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset).map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset)
+      .map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))),
+  },
   ...CASINO_SPECS,
   ...DOMAINS_SPECS,
   ...TRADING_SPECS,
@@ -164,8 +230,15 @@ export function checkInput(options: CommandsOptions): fc.Arbitrary<CheckInput> {
   const preludeMax = Math.min(PRELUDE_MAX, total);
   const registration = fc.record({ style: fc.constantFrom<Style>('B', 'B', 'A'), referred: fc.boolean() });
   const prelude = fc.noShrink(fc.array(registration, { maxLength: preludeMax, size: 'max' })).map((drawn) =>
-    drawn.map(({ style: registrationStyle, referred }, index) =>
-      new ModelCommand(registerCommand({ style: registrationStyle, again: null, referrer: referred && index > 0 ? { slot: 0, via: 'id' } : null })),
+    drawn.map(
+      ({ style: registrationStyle, referred }, index) =>
+        new ModelCommand(
+          registerCommand({
+            style: registrationStyle,
+            again: null,
+            referrer: referred && index > 0 ? { slot: 0, via: 'id' } : null,
+          }),
+        ),
     ),
   );
   const command = fc.oneof(...specs).map((spec) => new ModelCommand(spec));

@@ -12,7 +12,9 @@ import { advanceModel, timeBoundaries } from './model-time.ts';
 import { syncTradingAfterAdvance, tradingSyncCharges } from './trading/command-trading.ts';
 import { tradingSlots } from './trading/model-trading.ts';
 
-export type TimeStep = { readonly kind: 'by'; readonly ms: number } | { readonly kind: 'boundary'; readonly pick: number; readonly offsetMs: -1 | 0 | 1 };
+export type TimeStep =
+  | { readonly kind: 'by'; readonly ms: number }
+  | { readonly kind: 'boundary'; readonly pick: number; readonly offsetMs: -1 | 0 | 1 };
 
 /** The instant a step lands on, or null when it would not move time forward. */
 export function stepTargetMs(model: Readonly<CheckModel>, step: TimeStep): number | null {
@@ -25,7 +27,10 @@ export function stepTargetMs(model: Readonly<CheckModel>, step: TimeStep): numbe
 }
 
 export function advanceTimeCommand(step: TimeStep): CommandSpec {
-  const label = step.kind === 'by' ? `advanceTime(+${durationText(step.ms)})` : `advanceTime(to boundary#${step.pick}${step.offsetMs === 0 ? '' : ` ${step.offsetMs > 0 ? '+' : '−'}1 ms`})`;
+  const label =
+    step.kind === 'by'
+      ? `advanceTime(+${durationText(step.ms)})`
+      : `advanceTime(to boundary#${step.pick}${step.offsetMs === 0 ? '' : ` ${step.offsetMs > 0 ? '+' : '−'}1 ms`})`;
   return {
     label,
     applicable: (model) => model.capabilities.advance && stepTargetMs(model, step) !== null,
@@ -43,7 +48,12 @@ export function advanceTimeCommand(step: TimeStep): CommandSpec {
 }
 
 export function durationText(ms: number): string {
-  const units: readonly [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1_000, 's']];
+  const units: readonly [number, string][] = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1_000, 's'],
+  ];
   for (const [size, unit] of units) if (ms % size === 0) return `${ms / size} ${unit}`;
   return `${ms} ms`;
 }

@@ -51,12 +51,21 @@ export function failure(status: number, code: string): Prediction {
 }
 
 /** Every difference between an answer and its prediction, as `path: expected X, got Y` lines. */
-export function compareAnswer(answer: { status: number; body: unknown }, expected: Expected, toleranceMs: number): string[] {
+export function compareAnswer(
+  answer: { status: number; body: unknown },
+  expected: Expected,
+  toleranceMs: number,
+): string[] {
   const problems: string[] = [];
   if (answer.status !== expected.status) {
     const code = bodyField(answer.body, 'code');
-    const got = typeof code === 'string' ? `${answer.status} ${code} (${describe(bodyField(answer.body, 'error'))})` : String(answer.status);
-    problems.push(`status: expected ${expected.status}${expected.code === undefined ? '' : ` ${expected.code}`}, got ${got}`);
+    const got =
+      typeof code === 'string'
+        ? `${answer.status} ${code} (${describe(bodyField(answer.body, 'error'))})`
+        : String(answer.status);
+    problems.push(
+      `status: expected ${expected.status}${expected.code === undefined ? '' : ` ${expected.code}`}, got ${got}`,
+    );
     return problems;
   }
   if (expected.code !== undefined && bodyField(answer.body, 'code') !== expected.code) {
@@ -76,16 +85,34 @@ function compareValue(actual: unknown, matcher: Matcher, path: string, tolerance
 }
 
 /** The expectation text when `actual` does not match (nested containers report into `problems`). */
-function mismatch(actual: unknown, matcher: Matcher, path: string, toleranceMs: number, problems: string[]): string | null {
+function mismatch(
+  actual: unknown,
+  matcher: Matcher,
+  path: string,
+  toleranceMs: number,
+  problems: string[],
+): string | null {
   switch (matcher.kind) {
     case 'equal':
       return actual === matcher.value ? null : describe(matcher.value);
     case 'money':
-      return moneyMatches(actual, matcher.style, matcher.micro) ? null : matcher.style === 'A' ? String(toNumber(matcher.micro)) : `"${formatDecimal(matcher.micro)}"`;
+      return moneyMatches(actual, matcher.style, matcher.micro)
+        ? null
+        : matcher.style === 'A'
+          ? String(toNumber(matcher.micro))
+          : `"${formatDecimal(matcher.micro)}"`;
     case 'time':
-      return timeMatches(actual, matcher.ms, toleranceMs) ? null : matcher.ms === null ? 'null' : new Date(matcher.ms).toISOString();
+      return timeMatches(actual, matcher.ms, toleranceMs)
+        ? null
+        : matcher.ms === null
+          ? 'null'
+          : new Date(matcher.ms).toISOString();
     case 'seconds':
-      return typeof actual === 'number' && Number.isInteger(actual) && Math.abs(actual - matcher.value) * 1000 <= toleranceMs ? null : String(matcher.value);
+      return typeof actual === 'number' &&
+        Number.isInteger(actual) &&
+        Math.abs(actual - matcher.value) * 1000 <= toleranceMs
+        ? null
+        : String(matcher.value);
     case 'text':
       return typeof actual === 'string' && actual.length > 0 ? null : 'a non-empty string';
     case 'json':
@@ -97,7 +124,13 @@ function mismatch(actual: unknown, matcher: Matcher, path: string, toleranceMs: 
   }
 }
 
-function compareObject(actual: unknown, fields: Readonly<Record<string, Matcher>>, path: string, toleranceMs: number, problems: string[]): string | null {
+function compareObject(
+  actual: unknown,
+  fields: Readonly<Record<string, Matcher>>,
+  path: string,
+  toleranceMs: number,
+  problems: string[],
+): string | null {
   if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return 'an object';
   const record = actual as Record<string, unknown>;
   for (const [name, fieldMatcher] of Object.entries(fields)) {
@@ -107,7 +140,13 @@ function compareObject(actual: unknown, fields: Readonly<Record<string, Matcher>
   return null;
 }
 
-function compareList(actual: unknown, items: readonly Matcher[], path: string, toleranceMs: number, problems: string[]): string | null {
+function compareList(
+  actual: unknown,
+  items: readonly Matcher[],
+  path: string,
+  toleranceMs: number,
+  problems: string[],
+): string | null {
   if (!Array.isArray(actual)) return 'an array';
   if (actual.length !== items.length) return `${items.length} items (got ${actual.length})`;
   items.forEach((item, index) => compareValue(actual[index], item, `${path}[${index}]`, toleranceMs, problems));

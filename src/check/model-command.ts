@@ -28,7 +28,12 @@ export interface CheckSystem {
   /** In-process only: a simulated Base chain deposit to the agent (what the casino answered). */
   deposit?(agentId: string, amountMicro: bigint): Promise<{ status: string; confirmAtMs: number | null }>;
   /** The wallet's funding door (POST /_afp/wallet/mint on afp serve; the same mint in-process): its answer. */
-  walletMint?(body: { chain: string; address: string; amount: string; token?: string }): Promise<{ status: number; body: unknown }>;
+  walletMint?(body: {
+    chain: string;
+    address: string;
+    amount: string;
+    token?: string;
+  }): Promise<{ status: number; body: unknown }>;
   /** In-process only: what the chain's fee account holds, in base units of its native coin. */
   walletFeeAccount?(chain: WalletChain): bigint;
 }
@@ -76,7 +81,11 @@ export class ModelCommand implements AsyncCommand<CheckModel, CheckSystem> {
   private allCharges(model: Readonly<CheckModel>): Charge[] {
     const scopes = model.capabilities.styleA ? SCOPES.styleA : SCOPES.faucetB;
     // Every slot may be registered by the time the read-back runs: charge them all (conservative).
-    const readBack = balanceSlots(this.spec, model, Array.from({ length: SLOT_COUNT }, (_, slot) => slot)).map((slot) => ({ slot, scopes }));
+    const readBack = balanceSlots(
+      this.spec,
+      model,
+      Array.from({ length: SLOT_COUNT }, (_, slot) => slot),
+    ).map((slot) => ({ slot, scopes }));
     return [...this.spec.charges(model), ...readBack];
   }
 }
@@ -96,20 +105,32 @@ async function verifyBalances(spec: CommandSpec, model: CheckModel, system: Chec
     const styleA = model.capabilities.styleA;
     const answer = styleA ? await client.faucetA.agent(agent.id) : await client.faucetB.status();
     const expected: Prediction = {
-      expected: { status: 200, body: styleA ? { balance_usdc: money('A', agent.balanceMicro) } : { balance: money('B', agent.balanceMicro) } },
+      expected: {
+        status: 200,
+        body: styleA ? { balance_usdc: money('A', agent.balanceMicro) } : { balance: money('B', agent.balanceMicro) },
+      },
     };
     expectAnswer(`${spec.label}, then the balance of a${slot} (${agent.id})`, model, answer, expected);
   }
 }
 
 /** Compares an answer with its prediction; on success of both, applies the prediction's commit. */
-export function expectAnswer(label: string, model: Readonly<CheckModel>, answer: ApiResult<unknown> | { status: number; body: unknown }, prediction: Prediction): void {
+export function expectAnswer(
+  label: string,
+  model: Readonly<CheckModel>,
+  answer: ApiResult<unknown> | { status: number; body: unknown },
+  prediction: Prediction,
+): void {
   const problems = compareAnswer(answer, prediction.expected, model.timeToleranceMs);
   if (problems.length > 0) {
-    const shown = problems.length > PROBLEMS_SHOWN_MAX ? [...problems.slice(0, PROBLEMS_SHOWN_MAX), `… and ${problems.length - PROBLEMS_SHOWN_MAX} more`] : problems;
+    const shown =
+      problems.length > PROBLEMS_SHOWN_MAX
+        ? [...problems.slice(0, PROBLEMS_SHOWN_MAX), `… and ${problems.length - PROBLEMS_SHOWN_MAX} more`]
+        : problems;
     throw new CheckMismatch(`${label} at ${new Date(model.nowMs).toISOString()}: ${shown.join('; ')}`);
   }
-  if (answer.status >= 200 && answer.status < 300) prediction.commit?.(answer.body as Readonly<Record<string, unknown>>);
+  if (answer.status >= 200 && answer.status < 300)
+    prediction.commit?.(answer.body as Readonly<Record<string, unknown>>);
 }
 
 /** A client carrying the key of the agent in `slot` (a precondition guarantees it is registered). */

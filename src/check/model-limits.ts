@@ -12,7 +12,24 @@
  */
 import type { PlatformConfig } from '../services/shared/config.ts';
 
-export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create' | 'domains' | 'domains-daily' | 'domains-register' | 'trading' | 'trading-order' | 'trading-positions' | 'wallet' | 'wallet-daily' | 'wallet-send' | 'wallet-swap';
+export type BudgetScope =
+  | 'tier'
+  | 'tier-daily'
+  | 'faucet'
+  | 'faucet-daily'
+  | 'escrow'
+  | 'escrow-daily'
+  | 'escrow-create'
+  | 'domains'
+  | 'domains-daily'
+  | 'domains-register'
+  | 'trading'
+  | 'trading-order'
+  | 'trading-positions'
+  | 'wallet'
+  | 'wallet-daily'
+  | 'wallet-send'
+  | 'wallet-swap';
 
 /** Which buckets one request with an agent's key charges. */
 export const SCOPES = {
@@ -68,23 +85,50 @@ export class RateBudget {
     const walletSwap = limits.serviceB['wallet-swap'];
     const unlimited = Number.MAX_SAFE_INTEGER;
     this.shapes = {
-      tier: free.perMinute === null ? { capacity: unlimited, perMinute: null } : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
+      tier:
+        free.perMinute === null
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
       'tier-daily': { capacity: free.perDay ?? unlimited, perMinute: null },
-      faucet: faucet === undefined ? { capacity: unlimited, perMinute: null } : { capacity: faucet.burst, perMinute: faucet.perMinute },
+      faucet:
+        faucet === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: faucet.burst, perMinute: faucet.perMinute },
       'faucet-daily': { capacity: faucet?.perDay ?? unlimited, perMinute: null },
-      escrow: escrow === undefined ? { capacity: unlimited, perMinute: null } : { capacity: escrow.burst, perMinute: escrow.perMinute },
+      escrow:
+        escrow === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: escrow.burst, perMinute: escrow.perMinute },
       'escrow-daily': { capacity: escrow?.perDay ?? unlimited, perMinute: null },
       'escrow-create': { capacity: limits.endpointDailyB['escrow.create'] ?? unlimited, perMinute: null },
-      domains: domains === undefined ? { capacity: unlimited, perMinute: null } : { capacity: domains.burst, perMinute: domains.perMinute },
+      domains:
+        domains === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: domains.burst, perMinute: domains.perMinute },
       'domains-daily': { capacity: domains?.perDay ?? unlimited, perMinute: null },
       'domains-register': { capacity: limits.endpointDailyB['domains.register'] ?? unlimited, perMinute: null },
-      trading: trading === undefined ? { capacity: unlimited, perMinute: null } : { capacity: trading.burst, perMinute: trading.perMinute },
+      trading:
+        trading === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: trading.burst, perMinute: trading.perMinute },
       'trading-order': { capacity: limits.endpointDailyB['trading.order'] ?? unlimited, perMinute: null },
-      'trading-positions': positions === undefined ? { capacity: unlimited, perMinute: null } : { capacity: positions.burst, perMinute: positions.perMinute },
-      wallet: wallet === undefined ? { capacity: unlimited, perMinute: null } : { capacity: wallet.burst, perMinute: wallet.perMinute },
+      'trading-positions':
+        positions === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: positions.burst, perMinute: positions.perMinute },
+      wallet:
+        wallet === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: wallet.burst, perMinute: wallet.perMinute },
       'wallet-daily': { capacity: wallet?.perDay ?? unlimited, perMinute: null },
-      'wallet-send': walletSend === undefined ? { capacity: unlimited, perMinute: null } : { capacity: walletSend.burst, perMinute: walletSend.perMinute },
-      'wallet-swap': walletSwap === undefined ? { capacity: unlimited, perMinute: null } : { capacity: walletSwap.burst, perMinute: walletSwap.perMinute },
+      'wallet-send':
+        walletSend === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: walletSend.burst, perMinute: walletSend.perMinute },
+      'wallet-swap':
+        walletSwap === undefined
+          ? { capacity: unlimited, perMinute: null }
+          : { capacity: walletSwap.burst, perMinute: walletSwap.perMinute },
     };
   }
 

@@ -28,7 +28,8 @@ export interface FeeShares {
 /** Moves each level's share of the fee (already in fee income) to its referrer's payable. */
 export function payFeeShares(model: CheckModel, fee: FeeShares): void {
   if (fee.feeMicro <= 0n) return;
-  let referrerSlot = fee.firstReferrerSlot === undefined ? (model.agents[fee.payerSlot]?.referrerSlot ?? null) : fee.firstReferrerSlot;
+  let referrerSlot =
+    fee.firstReferrerSlot === undefined ? (model.agents[fee.payerSlot]?.referrerSlot ?? null) : fee.firstReferrerSlot;
   for (const [level, divisor] of REFERRAL_LEVEL_DIVISORS.entries()) {
     if (referrerSlot === null) return;
     const referrer = model.agents[referrerSlot];

@@ -75,7 +75,13 @@ export function payRelease(model: CheckModel, escrow: ModelEscrow): void {
   model.feeIncomeMicro += escrow.feeMicro;
   if (escrow.referrerSlot === null || escrow.feeMicro === 0n) return;
   const parties = [escrow.senderSlot, escrow.receiverSlot];
-  payFeeShares(model, { payerSlot: escrow.senderSlot, feeMicro: escrow.feeMicro, levelOneBps: model.config.escrow.referralShareBps, firstReferrerSlot: escrow.referrerSlot, excludedSlots: parties });
+  payFeeShares(model, {
+    payerSlot: escrow.senderSlot,
+    feeMicro: escrow.feeMicro,
+    levelOneBps: model.config.escrow.referralShareBps,
+    firstReferrerSlot: escrow.referrerSlot,
+    excludedSlots: parties,
+  });
 }
 
 export function credit(model: CheckModel, slot: number, amountMicro: bigint): void {
@@ -106,7 +112,8 @@ export function timeBoundaries(model: Readonly<CheckModel>): number[] {
   const now = model.nowMs;
   for (const escrow of model.escrows) {
     if (escrow.status === 'locked' && escrow.expiresAtMs > now) found.add(escrow.expiresAtMs);
-    if (escrow.status === 'disputed' && escrow.dispute !== null && escrow.dispute.windowEndsAtMs > now) found.add(escrow.dispute.windowEndsAtMs);
+    if (escrow.status === 'disputed' && escrow.dispute !== null && escrow.dispute.windowEndsAtMs > now)
+      found.add(escrow.dispute.windowEndsAtMs);
   }
   for (const agent of model.agents) {
     if (agent?.nextClaimBAtMs != null && agent.nextClaimBAtMs > now) found.add(agent.nextClaimBAtMs);

@@ -65,13 +65,19 @@ export interface CheckResult {
 /** Problems with the options, all of them (the CLI answers exit 2). */
 export function checkOptionErrors(options: CheckOptions): string[] {
   const errors: string[] = [];
-  if (!Number.isSafeInteger(options.seed) || options.seed < 0 || options.seed > 0x7fffffff) errors.push(`seed must be a whole number in 0..${0x7fffffff}`);
-  if (!Number.isSafeInteger(options.runs) || options.runs < 1 || options.runs > RUNS_MAX) errors.push(`runs must be a whole number in 1..${RUNS_MAX}`);
+  if (!Number.isSafeInteger(options.seed) || options.seed < 0 || options.seed > 0x7fffffff)
+    errors.push(`seed must be a whole number in 0..${0x7fffffff}`);
+  if (!Number.isSafeInteger(options.runs) || options.runs < 1 || options.runs > RUNS_MAX)
+    errors.push(`runs must be a whole number in 1..${RUNS_MAX}`);
   const maxCommands = options.maxCommands ?? MAX_COMMANDS;
-  if (!Number.isSafeInteger(maxCommands) || maxCommands < 1 || maxCommands > MAX_COMMANDS) errors.push(`max commands must be a whole number in 1..${MAX_COMMANDS}`);
-  if (options.path !== undefined && splitPath(options.path) === null) errors.push(`path '${options.path}' is not a reported path (<digits:...>@<replayPath>)`);
-  if (options.target !== undefined && options.defects !== undefined && options.defects.length > 0) errors.push('defects apply to the in-process platform only, not to a --target');
-  if (options.session !== undefined && !/^[0-9a-f]{8}$/.test(options.session)) errors.push('session must be 8 lowercase hex characters');
+  if (!Number.isSafeInteger(maxCommands) || maxCommands < 1 || maxCommands > MAX_COMMANDS)
+    errors.push(`max commands must be a whole number in 1..${MAX_COMMANDS}`);
+  if (options.path !== undefined && splitPath(options.path) === null)
+    errors.push(`path '${options.path}' is not a reported path (<digits:...>@<replayPath>)`);
+  if (options.target !== undefined && options.defects !== undefined && options.defects.length > 0)
+    errors.push('defects apply to the in-process platform only, not to a --target');
+  if (options.session !== undefined && !/^[0-9a-f]{8}$/.test(options.session))
+    errors.push('session must be 8 lowercase hex characters');
   return errors;
 }
 
@@ -81,7 +87,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   const target = await openTarget(options);
   const replay = options.path === undefined ? null : splitPath(options.path);
   const maxCommands = options.maxCommands ?? MAX_COMMANDS;
-  const input = checkInput({ maxCommands, ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }) });
+  const input = checkInput({
+    maxCommands,
+    ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }),
+  });
   const property = fc.asyncProperty(input, async ([commands, prelude]) => {
     const run = await target.newRun();
     await fc.asyncModelRun(() => run, [...prelude, ...commands]);
@@ -92,19 +101,39 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     numRuns: options.runs,
     ...(replay === null ? {} : { path: replay.path, endOnFailure: true }),
   });
-  const base = { seed: options.seed, runs: details.numRuns, shrinks: details.numShrinks, target: target.description, notes: target.notes };
+  const base = {
+    seed: options.seed,
+    runs: details.numRuns,
+    shrinks: details.numShrinks,
+    target: target.description,
+    notes: target.notes,
+  };
   if (!details.failed) return { ok: true, ...base };
   return { ok: false, ...base, failure: await describeFailure(details, target, options, maxCommands) };
 }
 
 async function openTarget(options: CheckOptions): Promise<CheckTarget> {
-  if (options.target === undefined) return inProcessTarget({ seed: options.seed, ...(options.defects === undefined ? {} : { defects: options.defects }) });
+  if (options.target === undefined)
+    return inProcessTarget({
+      seed: options.seed,
+      ...(options.defects === undefined ? {} : { defects: options.defects }),
+    });
   const wallClock = options.wallClock ?? new SystemClock();
   const session = options.session ?? (wallClock.nowMs() >>> 0).toString(16).padStart(8, '0');
-  return liveTarget({ url: options.target, session, wallClock, timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS_DEFAULT });
+  return liveTarget({
+    url: options.target,
+    session,
+    wallClock,
+    timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS_DEFAULT,
+  });
 }
 
-async function describeFailure(details: fc.RunDetails<[CheckInput]>, target: CheckTarget, options: CheckOptions, maxCommands: number): Promise<CheckFailure> {
+async function describeFailure(
+  details: fc.RunDetails<[CheckInput]>,
+  target: CheckTarget,
+  options: CheckOptions,
+  maxCommands: number,
+): Promise<CheckFailure> {
   const input = details.counterexample?.[0];
   const replayPath = input === undefined ? '' : (/\/\*replayPath="([^"]*)"\*\//.exec(String(input[0]))?.[1] ?? '');
   const confirmed = input === undefined ? { ran: [], error: undefined } : await confirm(target, input);
@@ -112,16 +141,23 @@ async function describeFailure(details: fc.RunDetails<[CheckInput]>, target: Che
   const path = `${details.counterexamplePath ?? ''}@${replayPath}`;
   const reproduce = ['npx afp check', `--seed ${options.seed}`, `--path '${path}'`];
   if (maxCommands !== MAX_COMMANDS) reproduce.push(`--max-commands ${maxCommands}`);
-  if (options.defects !== undefined && options.defects.length > 0) reproduce.push(`--defect ${options.defects.join(',')}`);
+  if (options.defects !== undefined && options.defects.length > 0)
+    reproduce.push(`--defect ${options.defects.join(',')}`);
   if (options.target !== undefined) reproduce.push(`--target ${options.target}`);
   const message = error instanceof Error ? error.message : String(error);
   return {
     kind: error instanceof CheckMismatch ? 'mismatch' : 'error',
-    counterexample: input === undefined ? '(no counterexample: the run was interrupted)' : `${confirmed.ran.join(',')} /*replayPath=${JSON.stringify(replayPath)}*/`,
+    counterexample:
+      input === undefined
+        ? '(no counterexample: the run was interrupted)'
+        : `${confirmed.ran.join(',')} /*replayPath=${JSON.stringify(replayPath)}*/`,
     commands: confirmed.ran,
     seed: options.seed,
     path,
-    error: confirmed.error === undefined ? `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)` : message,
+    error:
+      confirmed.error === undefined
+        ? `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)`
+        : message,
     reproduce: reproduce.join(' '),
   };
 }

@@ -40,20 +40,27 @@ function typeText(field: JsonSchema): string {
   if (Array.isArray(field['anyOf'])) return (field['anyOf'] as JsonSchema[]).map(typeText).join(' or ');
   const type = field['type'];
   if (Array.isArray(type)) return type.join(' or ');
-  if (typeof type === 'string') return type === 'string' && field['pattern'] === '^[0-9]{1,16}(ms|s|m|h|d)$' ? 'duration' : type;
+  if (typeof type === 'string')
+    return type === 'string' && field['pattern'] === '^[0-9]{1,16}(ms|s|m|h|d)$' ? 'duration' : type;
   return 'any';
 }
 
 function rangeText(field: JsonSchema): string {
   if (typeof field[RANGE_KEY] === 'string') return field[RANGE_KEY].replace(/^duration /, '');
-  if (Array.isArray(field['anyOf'])) return (field['anyOf'] as JsonSchema[]).map(rangeText).filter((text) => text !== '').join('; ');
+  if (Array.isArray(field['anyOf']))
+    return (field['anyOf'] as JsonSchema[])
+      .map(rangeText)
+      .filter((text) => text !== '')
+      .join('; ');
   const values = field['enum'];
-  if (Array.isArray(values)) return `one of ${values.slice(0, ENUM_SHOWN_MAX).join(', ')}${values.length > ENUM_SHOWN_MAX ? `, … (${values.length})` : ''}`;
+  if (Array.isArray(values))
+    return `one of ${values.slice(0, ENUM_SHOWN_MAX).join(', ')}${values.length > ENUM_SHOWN_MAX ? `, … (${values.length})` : ''}`;
   const low = field['minimum'] ?? field['minItems'] ?? field['minLength'];
   const high = field['maximum'] ?? field['maxItems'] ?? field['maxLength'];
   const above = field['exclusiveMinimum'];
   const from = low !== undefined ? String(low) : above !== undefined ? `above ${String(above)}` : undefined;
-  if (from !== undefined && high !== undefined) return `${from} to ${String(high)}${field['maxLength'] !== undefined ? ' characters' : ''}`;
+  if (from !== undefined && high !== undefined)
+    return `${from} to ${String(high)}${field['maxLength'] !== undefined ? ' characters' : ''}`;
   if (from !== undefined) return `${from} or more`;
   return high === undefined ? '' : `at most ${String(high)}`;
 }
@@ -63,10 +70,24 @@ function defaultText(field: JsonSchema): string {
 }
 
 function archetypeText(name: string): string {
-  const schema = archetypeParamsJsonSchema(ARCHETYPE_PARAMS[name] as Parameters<typeof archetypeParamsJsonSchema>[0], { fold: false });
+  const schema = archetypeParamsJsonSchema(ARCHETYPE_PARAMS[name] as Parameters<typeof archetypeParamsJsonSchema>[0], {
+    fold: false,
+  });
   const properties = (schema['properties'] ?? {}) as Readonly<Record<string, JsonSchema>>;
-  const rows = Object.entries(properties).map(([key, field]) => [key, typeText(field), defaultText(field), rangeText(field), typeof field['description'] === 'string' ? field['description'] : '']);
-  const table = textTable(['parameter', 'type', 'default', 'range', 'description'], rows, ['left', 'left', 'left', 'left', 'left']);
+  const rows = Object.entries(properties).map(([key, field]) => [
+    key,
+    typeText(field),
+    defaultText(field),
+    rangeText(field),
+    typeof field['description'] === 'string' ? field['description'] : '',
+  ]);
+  const table = textTable(['parameter', 'type', 'default', 'range', 'description'], rows, [
+    'left',
+    'left',
+    'left',
+    'left',
+    'left',
+  ]);
   return [`${name}: ${ARCHETYPE_DESCRIPTIONS[name] ?? ''}`, ...table.map((line) => `  ${line}`)].join('\n');
 }
 
@@ -83,7 +104,8 @@ export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<
     io.err(`${errors.map((error) => `afp agents: ${error}`).join('\n')}\nusage: ${AGENTS_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const names = args.positionals.length === 0 ? AGENT_NAMES : AGENT_NAMES.filter((name) => args.positionals.includes(name));
+  const names =
+    args.positionals.length === 0 ? AGENT_NAMES : AGENT_NAMES.filter((name) => args.positionals.includes(name));
   if (args.flags['json'] === true) {
     const list = names.map((name) => ({
       name,

@@ -32,16 +32,30 @@ export function flagSpecOf(definition: CommandDefinition, without: readonly stri
 }
 
 /** The argv of a command, parsed by its definition. */
-export function parseCommand(argv: readonly string[], definition: CommandDefinition, without: readonly string[] = []): ParsedArgs {
+export function parseCommand(
+  argv: readonly string[],
+  definition: CommandDefinition,
+  without: readonly string[] = [],
+): ParsedArgs {
   const shorts: Record<string, string> = {};
-  for (const flag of definition.flags) if (flag.short !== undefined && !without.includes(flag.name)) shorts[flag.short] = flag.name;
+  for (const flag of definition.flags)
+    if (flag.short !== undefined && !without.includes(flag.name)) shorts[flag.short] = flag.name;
   return parseArgs(argv, flagSpecOf(definition, without), shorts);
 }
 
-export function parseArgs(argv: readonly string[], spec: FlagSpec, shorts: Readonly<Record<string, string>> = {}): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  spec: FlagSpec,
+  shorts: Readonly<Record<string, string>> = {},
+): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
-  for (const [name, kind] of Object.entries(spec)) options[name] = { type: kind === 'boolean' ? 'boolean' : 'string', ...(kind === 'strings' ? { multiple: true } : {}) };
-  for (const [short, name] of Object.entries(shorts)) if (options[name] !== undefined) options[name] = { ...options[name], short };
+  for (const [name, kind] of Object.entries(spec))
+    options[name] = {
+      type: kind === 'boolean' ? 'boolean' : 'string',
+      ...(kind === 'strings' ? { multiple: true } : {}),
+    };
+  for (const [short, name] of Object.entries(shorts))
+    if (options[name] !== undefined) options[name] = { ...options[name], short };
   const { tokens } = parseTokens({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const flags: Record<string, string | true> = {};
   const lists: Record<string, string[]> = {};
@@ -99,13 +113,15 @@ export function nearestFlag(name: string, known: readonly string[]): string | un
 /** Levenshtein distance, with a transposition counted as one edit (`--sede` → `--seed`). */
 function editDistance(a: string, b: string): number {
   const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push(Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 0; i <= a.length; i++)
+    rows.push(Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.MAX_SAFE_INTEGER;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const substitution = at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1);
       let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, substitution);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, at(i - 2, j - 2) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, at(i - 2, j - 2) + 1);
       (rows[i] as number[])[j] = distance;
     }
   }

@@ -19,7 +19,12 @@
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
 import { MAX_SECONDS_LIMIT, type LiveClock } from '../audit/live-target.ts';
-import { auditFairnessLive, FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX, type FairnessAuditResult } from '../live/audit/fairness-audit.ts';
+import {
+  auditFairnessLive,
+  FAIRNESS_BETS_DEFAULT,
+  FAIRNESS_BETS_MAX,
+  type FairnessAuditResult,
+} from '../live/audit/fairness-audit.ts';
 import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
 import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
@@ -42,7 +47,12 @@ export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
 
 const COMMAND = 'afp audit fairness';
 const DEFINITION = definitionOf('audit', 'fairness');
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
+const KIND_EXIT = {
+  invalid: EXIT.invalidInput,
+  trouble: EXIT.crash,
+  deadline: EXIT.liveness,
+  unreachable: EXIT.liveness,
+} as const;
 
 export interface FairnessFlags {
   readonly target: string;
@@ -79,13 +89,24 @@ export function parseFairnessArgs(argv: readonly string[], nowMs: number): Fairn
   if (errors.length > 0 || target === undefined || key === undefined || !failOn.ok) return { errors };
   const [maxBets, maxSeconds, concurrency] = numbers as [number, number, number];
   return {
-    target, key, json: args.flags['json'] === true, failOn: failOn.value, maxBets, maxSeconds, concurrency, quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+    target,
+    key,
+    json: args.flags['json'] === true,
+    failOn: failOn.value,
+    maxBets,
+    maxSeconds,
+    concurrency,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
     out: stringFlag(args, 'out') ?? `reports/fairness-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
   };
 }
 
 /** One JUnit check per game seen (skipped when none of its bets could be verified), and one for nonces. */
-function checksOf(result: FairnessAuditResult, findingIds: readonly string[], replay: readonly ReplayProbeResult[]): ReportCheck[] {
+function checksOf(
+  result: FairnessAuditResult,
+  findingIds: readonly string[],
+  replay: readonly ReplayProbeResult[],
+): ReportCheck[] {
   const games = result.games.map((tally): ReportCheck => {
     const ids = findingIds.filter((id) => id.split(':')[1] === tally.game);
     const status = tally.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
@@ -93,51 +114,140 @@ function checksOf(result: FairnessAuditResult, findingIds: readonly string[], re
     return { name: tally.game, group: 'fairness', status, findingIds: ids, detail };
   });
   const nonceIds = findingIds.filter((id) => id === 'fairness:nonce-reused');
-  const nonces: ReportCheck = { name: 'nonces', group: 'fairness', status: result.audited === 0 ? 'skipped' : nonceIds.length > 0 ? 'finding' : 'pass', findingIds: nonceIds, detail: `(server seed, nonce) pairs of ${result.audited} audited bets` };
-  const probes = replay.map((probe): ReportCheck => ({ name: probe.name, group: 'replay', status: probe.status === 'skipped' ? 'skipped' : probe.findingIds.length > 0 ? 'finding' : 'pass', findingIds: probe.findingIds, detail: probe.note }));
+  const nonces: ReportCheck = {
+    name: 'nonces',
+    group: 'fairness',
+    status: result.audited === 0 ? 'skipped' : nonceIds.length > 0 ? 'finding' : 'pass',
+    findingIds: nonceIds,
+    detail: `(server seed, nonce) pairs of ${result.audited} audited bets`,
+  };
+  const probes = replay.map((probe): ReportCheck => ({
+    name: probe.name,
+    group: 'replay',
+    status: probe.status === 'skipped' ? 'skipped' : probe.findingIds.length > 0 ? 'finding' : 'pass',
+    findingIds: probe.findingIds,
+    detail: probe.note,
+  }));
   return [...games, nonces, ...probes];
 }
 
 /** The replay probes, unless the time budget already ended the audit (then each says so). */
-async function replayProbes(run: LiveRun, apiKey: string, clock: LiveClock, stopped: boolean): Promise<ReplayProbeResult[]> {
-  if (stopped) return ['draw-replay', 'batch-replay', 'seed-nonce-reuse'].map((name) => ({ name, status: 'skipped', note: 'the time budget ended the audit first', findingIds: [] }));
-  return runReplayProbes({ session: run.session, apiKey, findings: run.findings, curlOf, runTag: clock.nowMs().toString(36) });
+async function replayProbes(
+  run: LiveRun,
+  apiKey: string,
+  clock: LiveClock,
+  stopped: boolean,
+): Promise<ReplayProbeResult[]> {
+  if (stopped)
+    return ['draw-replay', 'batch-replay', 'seed-nonce-reuse'].map((name) => ({
+      name,
+      status: 'skipped',
+      note: 'the time budget ended the audit first',
+      findingIds: [],
+    }));
+  return runReplayProbes({
+    session: run.session,
+    apiKey,
+    findings: run.findings,
+    curlOf,
+    runTag: clock.nowMs().toString(36),
+  });
 }
 
-export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+export async function runFairness(
+  flags: FairnessFlags,
+  io: AuditIo,
+  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  record: RecordFields = () => undefined,
+): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name}\n`);
-  const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: 0n, clock, deadline: run.deadline });
+  const account = await openLiveAccount({
+    session: run.session,
+    key: flags.key,
+    fundMicro: 0n,
+    clock,
+    deadline: run.deadline,
+  });
   if (!account.ok) {
     io.err(`${COMMAND}: ${account.message}\n`);
     return KIND_EXIT[account.kind];
   }
   say(`account: ${account.value.note}\n`);
-  const result = await auditFairnessLive({ session: run.session, apiKey: account.value.apiKey, scheme, maxBets: flags.maxBets, concurrency: flags.concurrency, deadline: run.deadline, findings: run.findings });
+  const result = await auditFairnessLive({
+    session: run.session,
+    apiKey: account.value.apiKey,
+    scheme,
+    maxBets: flags.maxBets,
+    concurrency: flags.concurrency,
+    deadline: run.deadline,
+    findings: run.findings,
+  });
   const replay = await replayProbes(run, account.value.apiKey, clock, result.stoppedBy === 'deadline');
   run.progress.finish();
-  const json = renderFairnessJson(result, { target: run.target.name, source: run.target.source, scheme: scheme.name, agentId: account.value.agentId });
+  const json = renderFairnessJson(result, {
+    target: run.target.name,
+    source: run.target.source,
+    scheme: scheme.name,
+    agentId: account.value.agentId,
+  });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
   const ids = run.findings.list().map((finding) => finding.id);
-  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids, replay) });
+  const ending = await finishLiveRun(run, {
+    out: flags.out,
+    failOn: flags.failOn,
+    checks: checksOf(result, ids, replay),
+  });
   say(`${ending.verdict.join('\n')}\n`);
   if (flags.json) record({ fairness: JSON.parse(json) as unknown });
   else io.out(renderFairnessTable(result));
-  for (const probe of replay) say(`replay ${probe.status === 'ran' ? 'ran    ' : 'skipped'} ${probe.name}: ${probe.note}${probe.findingIds.length > 0 ? ` — ${probe.findingIds.length} findings` : ''}\n`);
+  for (const probe of replay)
+    say(
+      `replay ${probe.status === 'ran' ? 'ran    ' : 'skipped'} ${probe.name}: ${probe.note}${probe.findingIds.length > 0 ? ` — ${probe.findingIds.length} findings` : ''}\n`,
+    );
   const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
-  const lines = [`bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`];
+  const lines = [
+    `bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`,
+  ];
   if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');
   for (const trouble of result.troubles) lines.push(`trouble: ${trouble}`);
-  if (result.stoppedBy === 'max-bets') lines.push(`stopped: --max-bets ${flags.maxBets} reached; older bets were not audited`);
-  if (result.stoppedBy === 'deadline') lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
+  if (result.stoppedBy === 'max-bets')
+    lines.push(`stopped: --max-bets ${flags.maxBets} reached; older bets were not audited`);
+  if (result.stoppedBy === 'deadline')
+    lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
-  const code = ending.code !== EXIT.ok ? ending.code : historyFailed ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
-  if (code !== EXIT.ok) lines.push(`reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`);
+  const code =
+    ending.code !== EXIT.ok
+      ? ending.code
+      : historyFailed
+        ? EXIT.crash
+        : result.stoppedBy === 'deadline'
+          ? EXIT.liveness
+          : EXIT.ok;
+  if (code !== EXIT.ok)
+    lines.push(
+      `reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`,
+    );
   say(`${lines.join('\n')}\n`);
-  record({ target: run.target.name, scheme: scheme.name, listed: result.listed, audited: result.audited, verified: result.verified, stopped_by: result.stoppedBy, replay: replay.map((probe) => ({ name: probe.name, status: probe.status, note: probe.note, findings: probe.findingIds.length })), findings: run.findings.list().length, files });
+  record({
+    target: run.target.name,
+    scheme: scheme.name,
+    listed: result.listed,
+    audited: result.audited,
+    verified: result.verified,
+    stopped_by: result.stoppedBy,
+    replay: replay.map((probe) => ({
+      name: probe.name,
+      status: probe.status,
+      note: probe.note,
+      findings: probe.findingIds.length,
+    })),
+    findings: run.findings.list().length,
+    files,
+  });
   return code;
 }

@@ -20,7 +20,13 @@ import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/aud
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
 import { auditEta } from '../live/audit/edge-eta.ts';
-import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, statedText, verdictText } from '../live/audit/edge-table.ts';
+import {
+  renderEdgeAuditCsv,
+  renderEdgeAuditJson,
+  renderEdgeAuditTable,
+  statedText,
+  verdictText,
+} from '../live/audit/edge-table.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
@@ -32,7 +38,12 @@ import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
+const KIND_EXIT = {
+  invalid: EXIT.invalidInput,
+  trouble: EXIT.crash,
+  deadline: EXIT.liveness,
+  unreachable: EXIT.liveness,
+} as const;
 /**
  * Funding beyond the stakes, for accounts afp funds itself: a run of bad luck, and a bankroll whose
  * Kelly limit allows the minimum bet of the riskiest variant (mines 10 of 10 needs about 45 USDC).
@@ -56,13 +67,28 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
   return result.variants.map((outcome) => {
     const name = outcome.variant.variant;
     // A variant's own findings, and its game's (`rule:keno:scheme`), not a sibling variant's (`edge:dice:over:90`).
-    const ids = findingIds.filter((id) => namesVariant(id, name) || (id.split(':')[1] === outcome.variant.game && !names.some((other) => namesVariant(id, other))));
+    const ids = findingIds.filter(
+      (id) =>
+        namesVariant(id, name) ||
+        (id.split(':')[1] === outcome.variant.game && !names.some((other) => namesVariant(id, other))),
+    );
     const status = outcome.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
-    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
+    return {
+      name,
+      group: outcome.variant.game,
+      status,
+      findingIds: ids,
+      detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets`,
+    };
   });
 }
 
-export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+export async function runHouseEdgeLive(
+  flags: HouseEdgeFlags,
+  io: AuditIo,
+  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  record: RecordFields = () => undefined,
+): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   const say = flags.format === 'table' ? io.out : io.err;
@@ -70,37 +96,89 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   const plan = planVariants(scheme, flags.gameIds);
   const stakes = planStakesMicro(plan, flags.bets);
   const usdcMicro = flags.usdcMicro ?? stakes;
-  say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name} · ${plan.length} variants of ${new Set(plan.map((variant) => variant.game)).size} games\n`);
-  const eta = auditEta({ plan, bets: flags.bets, batched: run.session.offers('casino.batch') === null, limits: run.target.limits, maxSeconds: flags.maxSeconds });
+  say(
+    `target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name} · ${plan.length} variants of ${new Set(plan.map((variant) => variant.game)).size} games\n`,
+  );
+  const eta = auditEta({
+    plan,
+    bets: flags.bets,
+    batched: run.session.offers('casino.batch') === null,
+    limits: run.target.limits,
+    maxSeconds: flags.maxSeconds,
+  });
   say(`${eta.lines.join('\n')}\n`);
-  const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO, clock, deadline: run.deadline });
+  const account = await openLiveAccount({
+    session: run.session,
+    key: flags.key,
+    fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO,
+    clock,
+    deadline: run.deadline,
+  });
   if (!account.ok) {
     io.err(`${COMMAND}: ${account.message}\n`);
     return KIND_EXIT[account.kind];
   }
   say(`account: ${account.value.note}\n`);
   const result = await auditEdgeLive({
-    session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings,
+    session: run.session,
+    apiKey: account.value.apiKey,
+    scheme,
+    plan,
+    bets: flags.bets,
+    usdcMicro,
+    seed: flags.seed,
+    concurrency: flags.concurrency,
+    clock,
+    deadline: run.deadline,
+    findings: run.findings,
     singleShare: singleBetShare(run.target.limits),
   });
   run.progress.finish();
   recordEdgeFindings(run.findings, result, scheme);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
-  const files = writeEdgeAuditFiles(flags.out, { 'edges.csv': renderEdgeAuditCsv(result), 'edges.json': renderEdgeAuditJson(result, header) });
+  const files = writeEdgeAuditFiles(flags.out, {
+    'edges.csv': renderEdgeAuditCsv(result),
+    'edges.json': renderEdgeAuditJson(result, header),
+  });
   const ids = run.findings.list().map((finding) => finding.id);
-  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, seed: flags.seed, checks: checksOf(result, ids) });
+  const ending = await finishLiveRun(run, {
+    out: flags.out,
+    failOn: flags.failOn,
+    seed: flags.seed,
+    checks: checksOf(result, ids),
+  });
   say(`${ending.verdict.join('\n')}\n`);
   if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
   else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
-  const lines = [`bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`];
-  if (result.stoppedBy === 'deadline') lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
+  const lines = [
+    `bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`,
+  ];
+  if (result.stoppedBy === 'deadline')
+    lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
   if (result.stoppedBy === 'usdc') lines.push('stopped: the USDC budget was spent');
   if (result.stoppedBy === 'unreachable') lines.push('stopped: the target stopped answering');
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
-  const code = ending.code !== EXIT.ok ? ending.code : result.stoppedBy === 'unreachable' ? EXIT.liveness : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
+  const code =
+    ending.code !== EXIT.ok
+      ? ending.code
+      : result.stoppedBy === 'unreachable'
+        ? EXIT.liveness
+        : result.stoppedBy === 'deadline'
+          ? EXIT.liveness
+          : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
   const findings = run.findings.list();
-  record({ target: run.target.name, placed: result.placed, verified: result.verified, refused: result.refused, staked_usdc: formatDecimal(result.stakedMicro), stopped_by: result.stoppedBy, findings: findings.length, files, ...(code === EXIT.ok ? {} : { reproduce: houseEdgeReproduce(flags) }) });
+  record({
+    target: run.target.name,
+    placed: result.placed,
+    verified: result.verified,
+    refused: result.refused,
+    staked_usdc: formatDecimal(result.stakedMicro),
+    stopped_by: result.stoppedBy,
+    findings: findings.length,
+    files,
+    ...(code === EXIT.ok ? {} : { reproduce: houseEdgeReproduce(flags) }),
+  });
   say(`${lines.join('\n')}\n`);
   return code;
 }

@@ -20,10 +20,29 @@
  */
 import { availableParallelism } from 'node:os';
 import { randomInt } from 'node:crypto';
-import { defectGameSource, defectShortName, EDGE_DEFECTS, isEdgeDefect, NON_EDGE_DEFECTS, type EdgeDefect } from '../audit/defective-games.ts';
+import {
+  defectGameSource,
+  defectShortName,
+  EDGE_DEFECTS,
+  isEdgeDefect,
+  NON_EDGE_DEFECTS,
+  type EdgeDefect,
+} from '../audit/defective-games.ts';
 import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
-import { MAX_WORKERS, REGISTRY_SOURCE, loadGameSource, selectGames, simulateHouseEdgeInWorkers } from '../audit/edge-simulation-workers.ts';
-import { MAX_BETS_PER_GAME, minimumBetsPerGame, simulateHouseEdge, type EdgeRow, type EdgeSimulation } from '../audit/edge-simulation.ts';
+import {
+  MAX_WORKERS,
+  REGISTRY_SOURCE,
+  loadGameSource,
+  selectGames,
+  simulateHouseEdgeInWorkers,
+} from '../audit/edge-simulation-workers.ts';
+import {
+  MAX_BETS_PER_GAME,
+  minimumBetsPerGame,
+  simulateHouseEdge,
+  type EdgeRow,
+  type EdgeSimulation,
+} from '../audit/edge-simulation.ts';
 import { allowedMisses } from '../audit/edge-statistics.ts';
 import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../audit/edge-table.ts';
 import { LIVE_BETS_MAX } from '../live/audit/edge-audit.ts';
@@ -90,7 +109,8 @@ function parseGames(text: string | undefined, live: boolean, errors: string[]): 
   const allowed: readonly string[] = GAME_IDS;
   if (text === undefined) return [...allowed] as GameId[];
   const ids = text.split(',').map((id) => id.trim());
-  for (const id of ids) if (!allowed.includes(id)) errors.push(`--games: unknown game '${id}'; known: ${allowed.join(', ')}`);
+  for (const id of ids)
+    if (!allowed.includes(id)) errors.push(`--games: unknown game '${id}'; known: ${allowed.join(', ')}`);
   if (new Set(ids).size !== ids.length) errors.push('--games names a game twice');
   return ids.filter((id) => allowed.includes(id)) as GameId[];
 }
@@ -98,9 +118,16 @@ function parseGames(text: string | undefined, live: boolean, errors: string[]): 
 function parseDefect(text: string | undefined, live: boolean, errors: string[]): EdgeDefect | null {
   if (text === undefined) return null;
   const name = defectShortName(text);
-  if (live) errors.push('--defect is for the in-process simulation only; start the target with `afp serve --defect NAME` instead');
-  else if (NON_EDGE_DEFECTS[name] !== undefined) errors.push(`--defect ${text} changes no house edge; it is caught by ${NON_EDGE_DEFECTS[name]}`);
-  else if (!isEdgeDefect(name)) errors.push(`unknown --defect '${text}'; house-edge defects: ${EDGE_DEFECTS.join(', ')} (all platform defects: ${DEFECT_NAMES.join(', ')})`);
+  if (live)
+    errors.push(
+      '--defect is for the in-process simulation only; start the target with `afp serve --defect NAME` instead',
+    );
+  else if (NON_EDGE_DEFECTS[name] !== undefined)
+    errors.push(`--defect ${text} changes no house edge; it is caught by ${NON_EDGE_DEFECTS[name]}`);
+  else if (!isEdgeDefect(name))
+    errors.push(
+      `unknown --defect '${text}'; house-edge defects: ${EDGE_DEFECTS.join(', ')} (all platform defects: ${DEFECT_NAMES.join(', ')})`,
+    );
   return isEdgeDefect(name) && !live ? name : null;
 }
 
@@ -110,7 +137,10 @@ function checkNumber(value: number | string, errors: string[]): number {
 }
 
 /** The flags, or every error found (exit 2). */
-export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => string): HouseEdgeFlags | { errors: string[] } {
+export function parseHouseEdgeArgs(
+  argv: readonly string[],
+  drawSeed: () => string,
+): HouseEdgeFlags | { errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target') ?? null;
@@ -120,31 +150,71 @@ export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => stri
   const key = stringFlag(args, 'key') ?? null;
   if (key !== null && !live) errors.push('--key goes with --target');
   if (args.flags['json'] === true && args.flags['csv'] === true) errors.push('--json and --csv exclude each other');
-  for (const name of live ? ['workers'] : LIVE_ONLY) if (args.flags[name] !== undefined) errors.push(`--${name} is for ${live ? 'in-process' : '--target'} runs only`);
-  if (args.flags['max-seconds'] !== undefined && args.flags['max-minutes'] !== undefined) errors.push('--max-seconds and --max-minutes exclude each other');
+  for (const name of live ? ['workers'] : LIVE_ONLY)
+    if (args.flags[name] !== undefined) errors.push(`--${name} is for ${live ? 'in-process' : '--target'} runs only`);
+  if (args.flags['max-seconds'] !== undefined && args.flags['max-minutes'] !== undefined)
+    errors.push('--max-seconds and --max-minutes exclude each other');
   const failOn = parseFailOn(stringFlag(args, 'fail-on'));
   if (!failOn.ok) errors.push(failOn.message);
   const usdcText = stringFlag(args, 'usdc');
   const usdcMicro = usdcText === undefined ? null : parseDecimal(usdcText);
-  if (typeof usdcMicro === 'string' || (usdcMicro !== null && usdcMicro <= 0n)) errors.push(`--usdc must be a positive amount of USDC (up to 6 decimals), got '${(usdcText ?? '').slice(0, 40)}'`);
+  if (typeof usdcMicro === 'string' || (usdcMicro !== null && usdcMicro <= 0n))
+    errors.push(`--usdc must be a positive amount of USDC (up to 6 decimals), got '${(usdcText ?? '').slice(0, 40)}'`);
   const gameIds = parseGames(stringFlag(args, 'games'), live, errors);
   const defect = parseDefect(stringFlag(args, 'defect'), live, errors);
   const games = GAMES.filter((game) => gameIds.includes(game.id));
   const minimum = live ? 2 * Math.max(1, gameIds.length) : minimumBetsPerGame(games);
-  const bets = checkNumber(wholeFlag(stringFlag(args, 'bets'), 'bets', live ? LIVE_BETS_DEFAULT : BETS_DEFAULT, minimum, live ? LIVE_BETS_MAX : MAX_BETS_PER_GAME), errors);
-  const workers = checkNumber(wholeFlag(stringFlag(args, 'workers'), 'workers', Math.min(2, availableParallelism()), 1, MAX_WORKERS), errors);
+  const bets = checkNumber(
+    wholeFlag(
+      stringFlag(args, 'bets'),
+      'bets',
+      live ? LIVE_BETS_DEFAULT : BETS_DEFAULT,
+      minimum,
+      live ? LIVE_BETS_MAX : MAX_BETS_PER_GAME,
+    ),
+    errors,
+  );
+  const workers = checkNumber(
+    wholeFlag(stringFlag(args, 'workers'), 'workers', Math.min(2, availableParallelism()), 1, MAX_WORKERS),
+    errors,
+  );
   const maxMinutes = stringFlag(args, 'max-minutes');
-  const maxSeconds = maxMinutes === undefined
-    ? checkNumber(wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT), errors)
-    : 60 * checkNumber(wholeFlag(maxMinutes, 'max-minutes', MAX_SECONDS_DEFAULT / 60, 1, MAX_SECONDS_LIMIT / 60), errors);
-  const concurrency = checkNumber(wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX), errors);
+  const maxSeconds =
+    maxMinutes === undefined
+      ? checkNumber(
+          wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT),
+          errors,
+        )
+      : 60 *
+        checkNumber(wholeFlag(maxMinutes, 'max-minutes', MAX_SECONDS_DEFAULT / 60, 1, MAX_SECONDS_LIMIT / 60), errors);
+  const concurrency = checkNumber(
+    wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
+    errors,
+  );
   const seedText = stringFlag(args, 'seed');
-  if (seedText !== undefined && !SEED_PATTERN.test(seedText)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedText.slice(0, 40)}'`);
+  if (seedText !== undefined && !SEED_PATTERN.test(seedText))
+    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedText.slice(0, 40)}'`);
   if (errors.length > 0) return { errors };
   const seed = seedText ?? drawSeed();
   const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
   const out = stringFlag(args, 'out') ?? defaultOutDir(seed);
-  return { gameIds, gamesText: stringFlag(args, 'games') ?? null, bets, seed, format, out, workers, defect, target, key, maxSeconds, concurrency, usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null, failOn: failOn.ok ? failOn.value : 'major', quiet: args.flags['quiet'] === true || args.flags['json'] === true };
+  return {
+    gameIds,
+    gamesText: stringFlag(args, 'games') ?? null,
+    bets,
+    seed,
+    format,
+    out,
+    workers,
+    defect,
+    target,
+    key,
+    maxSeconds,
+    concurrency,
+    usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null,
+    failOn: failOn.ok ? failOn.value : 'major',
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+  };
 }
 
 export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
@@ -157,10 +227,21 @@ export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
   return commandLine(words);
 }
 
-export async function simulateForFlags(flags: HouseEdgeFlags, onBets?: (done: number, total: number) => void): Promise<EdgeSimulation> {
+export async function simulateForFlags(
+  flags: HouseEdgeFlags,
+  onBets?: (done: number, total: number) => void,
+): Promise<EdgeSimulation> {
   const source = flags.defect === null ? REGISTRY_SOURCE : defectGameSource(flags.defect);
   const progress = onBets === undefined ? {} : { onBets };
-  if (flags.workers > 1) return simulateHouseEdgeInWorkers({ source, gameIds: flags.gameIds, betsPerGame: flags.bets, seed: flags.seed, workers: flags.workers, ...progress });
+  if (flags.workers > 1)
+    return simulateHouseEdgeInWorkers({
+      source,
+      gameIds: flags.gameIds,
+      betsPerGame: flags.bets,
+      seed: flags.seed,
+      workers: flags.workers,
+      ...progress,
+    });
   const games = selectGames(await loadGameSource(source), flags.gameIds);
   return simulateHouseEdge({ games, betsPerGame: flags.bets, seed: flags.seed, ...progress });
 }
@@ -170,17 +251,37 @@ export function modelCheckLines(rows: readonly EdgeRow[]): { lines: string[]; fa
   const misses = rows.filter((row) => row.judgement.model === 'fail');
   const allowed = allowedMisses(rows.length);
   const count = (verdict: string): number => rows.filter((row) => row.judgement.verdict === verdict).length;
-  const lines = [`verdicts: ${count('consistent')} consistent, ${count('inconsistent')} inconsistent, ${count('unresolved')} unresolved against the advertised edges (findings about the documents, not failures)`];
+  const lines = [
+    `verdicts: ${count('consistent')} consistent, ${count('inconsistent')} inconsistent, ${count('unresolved')} unresolved against the advertised edges (findings about the documents, not failures)`,
+  ];
   const failed = misses.length > allowed;
-  lines.push(`${failed ? 'FAILED: ' : ''}model check: ${misses.length} of ${rows.length} 99% intervals exclude the theoretical edge (at most ${allowed} by chance)${failed ? '' : ' — ok'}`);
-  if (failed) for (const row of misses) lines.push(`  ${row.variant}: theoretical ${percentText(ratioToNumber(row.theory.edge))}, empirical ${percentText(row.interval.edge)} [${percentText(row.interval.low)}, ${percentText(row.interval.high)}] over ${row.interval.bets} bets`);
+  lines.push(
+    `${failed ? 'FAILED: ' : ''}model check: ${misses.length} of ${rows.length} 99% intervals exclude the theoretical edge (at most ${allowed} by chance)${failed ? '' : ' — ok'}`,
+  );
+  if (failed)
+    for (const row of misses)
+      lines.push(
+        `  ${row.variant}: theoretical ${percentText(ratioToNumber(row.theory.edge))}, empirical ${percentText(row.interval.edge)} [${percentText(row.interval.low)}, ${percentText(row.interval.high)}] over ${row.interval.bets} bets`,
+      );
   return { lines, failed };
 }
 
-export async function runHouseEdgeInProcess(flags: HouseEdgeFlags, io: AuditIo, record: RecordFields = () => undefined): Promise<number> {
+export async function runHouseEdgeInProcess(
+  flags: HouseEdgeFlags,
+  io: AuditIo,
+  record: RecordFields = () => undefined,
+): Promise<number> {
   let progress: Progress | null = null;
   const simulation = await simulateForFlags(flags, (done, total) => {
-    progress ??= new Progress({ label: 'audit house-edge', unit: 'bets', total, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: flags.quiet, clock: WALL_PROGRESS_CLOCK });
+    progress ??= new Progress({
+      label: 'audit house-edge',
+      unit: 'bets',
+      total,
+      write: (text) => io.err(text),
+      isTty: io.errIsTty ?? false,
+      quiet: flags.quiet,
+      clock: WALL_PROGRESS_CLOCK,
+    });
     progress.update(done);
   });
   (progress as Progress | null)?.finish();
@@ -201,12 +302,23 @@ export async function runHouseEdgeInProcess(flags: HouseEdgeFlags, io: AuditIo, 
 }
 
 /** The --json figures of an in-process audit: rows, misses against the allowance, verdict counts, files, the rows themselves. */
-function edgeFigures(simulation: EdgeSimulation, failed: boolean, files: readonly string[], flags: HouseEdgeFlags): Record<string, unknown> {
+function edgeFigures(
+  simulation: EdgeSimulation,
+  failed: boolean,
+  files: readonly string[],
+  flags: HouseEdgeFlags,
+): Record<string, unknown> {
   const rows = simulation.rows;
   const count = (verdict: string): number => rows.filter((row) => row.judgement.verdict === verdict).length;
   return {
-    seed: flags.seed, bets_per_game: flags.bets, rows: rows.length, model_misses: rows.filter((row) => row.judgement.model === 'fail').length, misses_allowed: allowedMisses(rows.length),
-    verdicts: { consistent: count('consistent'), inconsistent: count('inconsistent'), unresolved: count('unresolved') }, files, ...(failed ? { reproduce: houseEdgeReproduce(flags) } : {}),
+    seed: flags.seed,
+    bets_per_game: flags.bets,
+    rows: rows.length,
+    model_misses: rows.filter((row) => row.judgement.model === 'fail').length,
+    misses_allowed: allowedMisses(rows.length),
+    verdicts: { consistent: count('consistent'), inconsistent: count('inconsistent'), unresolved: count('unresolved') },
+    files,
+    ...(failed ? { reproduce: houseEdgeReproduce(flags) } : {}),
     edges: JSON.parse(renderEdgeJson(simulation)) as unknown,
   };
 }

@@ -13,7 +13,11 @@ export interface AuditIo {
   readonly errIsTty?: boolean;
 }
 
-export const PROCESS_IO: AuditIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+export const PROCESS_IO: AuditIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+};
 
 export const SYSTEM_LIVE_CLOCK: LiveClock = {
   nowMs: () => Date.now(),
@@ -24,10 +28,18 @@ export const SYSTEM_LIVE_CLOCK: LiveClock = {
 export const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 /** A whole-number flag in [min, max], the fallback when absent, or an error message. */
-export function wholeFlag(text: string | undefined, name: string, fallback: number, min: number, max: number): number | string {
+export function wholeFlag(
+  text: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number | string {
   if (text === undefined) return fallback;
   const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
-  return Number.isSafeInteger(value) && value >= min && value <= max ? value : `--${name} must be a whole number from ${min} to ${max}, got '${text.slice(0, 40)}'`;
+  return Number.isSafeInteger(value) && value >= min && value <= max
+    ? value
+    : `--${name} must be a whole number from ${min} to ${max}, got '${text.slice(0, 40)}'`;
 }
 
 /** POSIX shell quoting, only where needed, so a reproduce line pastes as is. */
@@ -46,11 +58,17 @@ export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: 
  * `afp COMMAND SUB ...`: a missing or unknown SUB is invalid input (exit 2) with the usage; otherwise
  * SUB runs with the rest. (`--help` is answered by the entry, from the definitions in commands.ts.)
  */
-export async function runSubcommand(argv: readonly string[], io: AuditIo, command: { name: string; missing: string; noun: string; subcommands: Subcommands; usage: string }): Promise<number> {
+export async function runSubcommand(
+  argv: readonly string[],
+  io: AuditIo,
+  command: { name: string; missing: string; noun: string; subcommands: Subcommands; usage: string },
+): Promise<number> {
   const [name, ...rest] = argv;
   const run = name === undefined ? undefined : command.subcommands[name];
   if (run === undefined) {
-    io.err(`afp ${command.name}: ${name === undefined ? command.missing : `unknown ${command.noun} '${name}'`}\nusage: ${command.usage}\n`);
+    io.err(
+      `afp ${command.name}: ${name === undefined ? command.missing : `unknown ${command.noun} '${name}'`}\nusage: ${command.usage}\n`,
+    );
     return EXIT.invalidInput;
   }
   return run(rest, io);

@@ -49,7 +49,12 @@ const SECOND_FUND_MICRO = 1_000_000n;
 export const MAX_MINUTES_DEFAULT = 90;
 /** Three days: a real target's 48 h dispute window fits. */
 export const MAX_MINUTES_LIMIT = 4_320;
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
+const KIND_EXIT = {
+  invalid: EXIT.invalidInput,
+  trouble: EXIT.crash,
+  deadline: EXIT.liveness,
+  unreachable: EXIT.liveness,
+} as const;
 
 export interface MoneyFlags {
   readonly target: string;
@@ -77,22 +82,53 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
   }
   const failOn = parseFailOn(stringFlag(args, 'fail-on'));
   if (!failOn.ok) errors.push(failOn.message);
-  const maxSeconds = wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
+  const maxSeconds = wholeFlag(
+    stringFlag(args, 'max-seconds'),
+    'max-seconds',
+    MAX_SECONDS_DEFAULT,
+    1,
+    MAX_SECONDS_LIMIT,
+  );
   if (typeof maxSeconds === 'string') errors.push(maxSeconds);
   const includeSlow = args.flags['include-slow'] === true;
-  const maxMinutes = wholeFlag(stringFlag(args, 'max-minutes'), 'max-minutes', MAX_MINUTES_DEFAULT, 1, MAX_MINUTES_LIMIT);
+  const maxMinutes = wholeFlag(
+    stringFlag(args, 'max-minutes'),
+    'max-minutes',
+    MAX_MINUTES_DEFAULT,
+    1,
+    MAX_MINUTES_LIMIT,
+  );
   if (typeof maxMinutes === 'string') errors.push(maxMinutes);
-  else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined) errors.push('--max-minutes bounds the slow probes: it needs --include-slow');
-  if (errors.length > 0 || target === undefined || !failOn.ok || typeof maxSeconds === 'string' || typeof maxMinutes === 'string') return { errors };
+  else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined)
+    errors.push('--max-minutes bounds the slow probes: it needs --include-slow');
+  if (
+    errors.length > 0 ||
+    target === undefined ||
+    !failOn.ok ||
+    typeof maxSeconds === 'string' ||
+    typeof maxMinutes === 'string'
+  )
+    return { errors };
   return {
-    target, key: stringFlag(args, 'key') ?? null, secondKey: stringFlag(args, 'second-key') ?? null, withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
-    out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`, failOn: failOn.value, maxSeconds, includeSlow, maxMinutes,
+    target,
+    key: stringFlag(args, 'key') ?? null,
+    secondKey: stringFlag(args, 'second-key') ?? null,
+    withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
+    out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
+    failOn: failOn.value,
+    maxSeconds,
+    includeSlow,
+    maxMinutes,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
   };
 }
 
 /** The double-spend account: --second-key, the file's second key, or a fresh one funded the target's way; null when none can be had. */
-async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock): Promise<LiveOutcome<LiveAccount> | null> {
+async function secondAccount(
+  run: LiveRun,
+  flags: MoneyFlags,
+  clock: LiveClock,
+): Promise<LiveOutcome<LiveAccount> | null> {
   const funding = run.target.funding;
   const key = flags.secondKey ?? (funding.method === 'keys' ? (funding.keys[1] ?? null) : null);
   if (key === null && (funding.method === 'keys' || run.target.register === null)) return null;
@@ -102,32 +138,83 @@ async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock):
 /** One check per probe: skipped, a finding, or a pass. */
 function checksOfProbes(results: readonly ProbeResult[]): ReportCheck[] {
   return results.map((result) => ({
-    name: result.name, group: 'money', status: result.status === 'skipped' ? ('skipped' as const) : result.findingIds.length > 0 ? ('finding' as const) : ('pass' as const),
-    findingIds: result.findingIds, detail: result.note,
+    name: result.name,
+    group: 'money',
+    status:
+      result.status === 'skipped'
+        ? ('skipped' as const)
+        : result.findingIds.length > 0
+          ? ('finding' as const)
+          : ('pass' as const),
+    findingIds: result.findingIds,
+    detail: result.note,
   }));
 }
 
-export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0), clock, io, flags.quiet);
+export async function runMoney(
+  flags: MoneyFlags,
+  io: AuditIo,
+  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  record: RecordFields = () => undefined,
+): Promise<number> {
+  const run = await startLiveRun(
+    COMMAND,
+    flags.target,
+    flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0),
+    clock,
+    io,
+    flags.quiet,
+  );
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
-  const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline });
+  const account = await openLiveAccount({
+    session: run.session,
+    key: flags.key,
+    fundMicro: MAIN_FUND_MICRO,
+    clock,
+    deadline: run.deadline,
+  });
   if (!account.ok) {
     io.err(`${COMMAND}: ${account.message}\n`);
     return KIND_EXIT[account.kind];
   }
   io.out(`account: ${account.value.note}\n`);
   const second = await secondAccount(run, flags, clock);
-  if (second !== null && !second.ok) io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
+  if (second !== null && !second.ok)
+    io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
   const results = await runMoneyProbes({
-    session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId,
-    second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
-    fundOwnAccount: (service, agentId, apiKey) => fundLiveAccount({ session: run.session, key: null, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline, balanceOperation: `${service}.balance` }, agentId, apiKey),
+    session: run.session,
+    apiKey: account.value.apiKey,
+    agentId: account.value.agentId,
+    second: second !== null && second.ok ? second.value : null,
+    withdrawAddress: flags.withdrawAddress,
+    findings: run.findings,
+    curlOf,
+    fundOwnAccount: (service, agentId, apiKey) =>
+      fundLiveAccount(
+        {
+          session: run.session,
+          key: null,
+          fundMicro: MAIN_FUND_MICRO,
+          clock,
+          deadline: run.deadline,
+          balanceOperation: `${service}.balance`,
+        },
+        agentId,
+        apiKey,
+      ),
   });
   if (flags.includeSlow) {
     const slow = await runSettlementProbes({
-      session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId, second: second !== null && second.ok ? second.value : null,
-      findings: run.findings, curlOf, maxMinutes: flags.maxMinutes, time: timePassageOf(run.session, clock), say: (line) => io.out(`${line}\n`),
+      session: run.session,
+      apiKey: account.value.apiKey,
+      agentId: account.value.agentId,
+      second: second !== null && second.ok ? second.value : null,
+      findings: run.findings,
+      curlOf,
+      maxMinutes: flags.maxMinutes,
+      time: timePassageOf(run.session, clock),
+      say: (line) => io.out(`${line}\n`),
     });
     results.push(...slow);
   }
@@ -135,9 +222,17 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
   const checks = checksOfProbes(results);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });
   io.out(`${ending.verdict.join('\n')}\n`);
-  for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
+  for (const result of results)
+    io.out(
+      `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
+    );
   const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
   io.out(`${ending.lines.join('\n')}\n`);
-  record({ target: run.target.name, probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })), findings: run.findings.list().length, out: flags.out });
+  record({
+    target: run.target.name,
+    probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })),
+    findings: run.findings.list().length,
+    out: flags.out,
+  });
   return code;
 }

@@ -16,8 +16,8 @@ import { withJsonOutput, type RecordFields } from './json-output.ts';
 
 const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}\n       ${MONEY_USAGE}`;
 
-
-const crashMessage = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+const crashMessage = (error: unknown): string =>
+  error instanceof Error ? (error.stack ?? error.message) : String(error);
 
 async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
   const flags = parseHouseEdgeArgs(argv, drawSeed);
@@ -29,7 +29,9 @@ async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFie
   record({ seed: flags.seed });
   (flags.format === 'table' ? io.out : io.err)(`seed: ${flags.seed}\n`);
   try {
-    return flags.target === null ? await runHouseEdgeInProcess(flags, io, record) : await runHouseEdgeLive(flags, io, SYSTEM_LIVE_CLOCK, record);
+    return flags.target === null
+      ? await runHouseEdgeInProcess(flags, io, record)
+      : await runHouseEdgeLive(flags, io, SYSTEM_LIVE_CLOCK, record);
   } catch (error) {
     io.err(`afp audit house-edge: crash: ${crashMessage(error)}\nseed: ${flags.seed}\n`);
     return EXIT.crash;
@@ -66,7 +68,9 @@ async function money(argv: readonly string[], io: AuditIo, record: RecordFields)
   }
 }
 
-const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<number>>> = { 'house-edge': houseEdge, fairness, money };
+const SUBCOMMANDS: Readonly<
+  Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<number>>
+> = { 'house-edge': houseEdge, fairness, money };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;

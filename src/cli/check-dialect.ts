@@ -41,7 +41,13 @@ export interface DialectCheckRequest {
 
 export async function checkThroughDialect(request: DialectCheckRequest, out: (text: string) => void): Promise<number> {
   const result = await runDialectCheck({
-    target: request.target, targetSpec: request.targetSpec, seed: request.seed, runs: request.runs, clock: request.clock, deadline: request.deadline, curlOf,
+    target: request.target,
+    targetSpec: request.targetSpec,
+    seed: request.seed,
+    runs: request.runs,
+    clock: request.clock,
+    deadline: request.deadline,
+    curlOf,
     ...(request.maxCommands === undefined ? {} : { maxCommands: request.maxCommands }),
     ...(request.onRun === undefined ? {} : { onRun: request.onRun }),
     ...(request.path === undefined ? {} : { path: request.path }),
@@ -50,8 +56,13 @@ export async function checkThroughDialect(request: DialectCheckRequest, out: (te
   const findings = result.findings.list();
   if (request.out !== undefined) {
     const paths = await writeFindingsReports(request.out, {
-      command: 'check', target: { name: request.target.name, source: request.target.source }, seed: String(request.seed), failOn: request.failOn,
-      findings, dropped: result.findings.dropped, checks: reportChecks(result, findings),
+      command: 'check',
+      target: { name: request.target.name, source: request.target.source },
+      seed: String(request.seed),
+      failOn: request.failOn,
+      findings,
+      dropped: result.findings.dropped,
+      checks: reportChecks(result, findings),
     });
     out(`reports: ${paths.join(', ')}\n`);
   }
@@ -63,18 +74,50 @@ export async function checkThroughDialect(request: DialectCheckRequest, out: (te
 export function reportChecks(result: DialectCheckResult, findings: readonly Finding[]): ReportCheck[] {
   const findingIds = findings.map((finding) => finding.id);
   const name = `model-based sequences (${result.runs} runs, seed ${result.seed})`;
-  const sequences: ReportCheck = result.failure !== undefined
-    ? { name, group: 'check', status: 'fail', findingIds, detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}` }
-    : { name, group: 'check', status: findingIds.length > 0 ? 'finding' : 'pass', findingIds, detail: `commands: ${result.commands.join(', ')}` };
-  const leftOut = result.notes.filter((note) => note.startsWith('command ')).map((note): ReportCheck => ({ name: note.slice('command '.length, note.indexOf(' left out')), group: 'check: commands left out', status: 'skipped', findingIds: [], detail: note }));
+  const sequences: ReportCheck =
+    result.failure !== undefined
+      ? {
+          name,
+          group: 'check',
+          status: 'fail',
+          findingIds,
+          detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}`,
+        }
+      : {
+          name,
+          group: 'check',
+          status: findingIds.length > 0 ? 'finding' : 'pass',
+          findingIds,
+          detail: `commands: ${result.commands.join(', ')}`,
+        };
+  const leftOut = result.notes
+    .filter((note) => note.startsWith('command '))
+    .map((note): ReportCheck => ({
+      name: note.slice('command '.length, note.indexOf(' left out')),
+      group: 'check: commands left out',
+      status: 'skipped',
+      findingIds: [],
+      detail: note,
+    }));
   return [sequences, ...leftOut];
 }
 
 export function formatDialectResult(result: DialectCheckResult, maxCommands: number | undefined): string {
   const findings = result.findings.list();
-  const counts = [...SEVERITIES].reverse().map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
-  const lines = [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`), `commands: ${result.commands.join(', ')}`, `findings: ${findings.length} (${counts.join(', ')})${result.findings.dropped > 0 ? `, ${result.findings.dropped} more dropped` : ''}`];
-  for (const finding of findings.slice(0, FINDINGS_LISTED_MAX)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`);
-  if (findings.length > FINDINGS_LISTED_MAX) lines.push(`  … and ${findings.length - FINDINGS_LISTED_MAX} more (see --out)`);
+  const counts = [...SEVERITIES]
+    .reverse()
+    .map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
+  const lines = [
+    `target: ${result.target}`,
+    ...result.notes.map((note) => `note: ${note}`),
+    `commands: ${result.commands.join(', ')}`,
+    `findings: ${findings.length} (${counts.join(', ')})${result.findings.dropped > 0 ? `, ${result.findings.dropped} more dropped` : ''}`,
+  ];
+  for (const finding of findings.slice(0, FINDINGS_LISTED_MAX))
+    lines.push(
+      `  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`,
+    );
+  if (findings.length > FINDINGS_LISTED_MAX)
+    lines.push(`  … and ${findings.length - FINDINGS_LISTED_MAX} more (see --out)`);
   return formatOutcome(lines, result, maxCommands ?? DIALECT_MAX_COMMANDS);
 }

@@ -52,7 +52,11 @@ export interface CheckIo {
   readonly clock?: ProgressClock;
 }
 
-const PROCESS_IO: CheckIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+const PROCESS_IO: CheckIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+};
 
 function wholeNumber(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -68,7 +72,11 @@ export interface CheckCliOptions extends CheckOptions {
   readonly quiet?: boolean;
 }
 
-export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, drawSession: () => string): CheckCliOptions | { errors: string[] } {
+export function parseCheckArgs(
+  argv: readonly string[],
+  drawSeed: () => number,
+  drawSession: () => string,
+): CheckCliOptions | { errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
@@ -95,8 +103,17 @@ export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, 
     ...(out === undefined ? {} : { out }),
     ...(args.flags['quiet'] === true || args.flags['json'] === true ? { quiet: true } : {}),
   };
-  const seeded: CheckCliOptions = Number.isNaN(options.seed) && stringFlag(args, 'seed') === undefined ? { ...options, seed: drawSeed() } : options;
-  errors.push(...checkOptionErrors(seeded).map((error) => error.replace(/^seed/, '--seed').replace(/^runs/, '--runs').replace(/^max commands/, '--max-commands').replace(/^path/, '--path')));
+  const seeded: CheckCliOptions =
+    Number.isNaN(options.seed) && stringFlag(args, 'seed') === undefined ? { ...options, seed: drawSeed() } : options;
+  errors.push(
+    ...checkOptionErrors(seeded).map((error) =>
+      error
+        .replace(/^seed/, '--seed')
+        .replace(/^runs/, '--runs')
+        .replace(/^max commands/, '--max-commands')
+        .replace(/^path/, '--path'),
+    ),
+  );
   return errors.length > 0 ? { errors } : seeded;
 }
 
@@ -105,7 +122,11 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
 }
 
 async function checkCommand(argv: readonly string[], io: CheckIo, record: RecordFields): Promise<number> {
-  const parsed = parseCheckArgs(argv, () => randomInt(0, 0x7fffffff), () => randomBytes(4).toString('hex'));
+  const parsed = parseCheckArgs(
+    argv,
+    () => randomInt(0, 0x7fffffff),
+    () => randomBytes(4).toString('hex'),
+  );
   if ('errors' in parsed) {
     record({ errors: parsed.errors });
     io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
@@ -118,23 +139,42 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
     return exitOfUnresolvedTarget(dialectTarget.kind);
   }
-  const progress = new Progress({ label: 'check', unit: 'runs', total: parsed.runs, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: parsed.quiet === true, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  const progress = new Progress({
+    label: 'check',
+    unit: 'runs',
+    total: parsed.runs,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty ?? false,
+    quiet: parsed.quiet === true,
+    clock: io.clock ?? WALL_PROGRESS_CLOCK,
+  });
   let runsDone = 0;
   const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   if (dialectTarget !== null && parsed.target !== undefined) {
     try {
       // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, serve-clock.ts); the budget on the wall's.
       const clock = await waitClockOf(dialectTarget.value, SYSTEM_LIVE_CLOCK);
-      return await checkThroughDialect({
-        onRun,
-        target: dialectTarget.value, targetSpec: parsed.target, seed: parsed.seed, runs: parsed.runs, failOn: parsed.failOn ?? DEFAULT_FAIL_ON, clock, deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
-        ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS ? {} : { maxCommands: parsed.maxCommands }),
-        ...(parsed.path === undefined ? {} : { path: parsed.path }),
-        ...(parsed.out === undefined ? {} : { out: parsed.out }),
-      }, (text) => {
-        progress.finish();
-        io.out(text);
-      });
+      return await checkThroughDialect(
+        {
+          onRun,
+          target: dialectTarget.value,
+          targetSpec: parsed.target,
+          seed: parsed.seed,
+          runs: parsed.runs,
+          failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
+          clock,
+          deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
+          ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS
+            ? {}
+            : { maxCommands: parsed.maxCommands }),
+          ...(parsed.path === undefined ? {} : { path: parsed.path }),
+          ...(parsed.out === undefined ? {} : { out: parsed.out }),
+        },
+        (text) => {
+          progress.finish();
+          io.out(text);
+        },
+      );
     } catch (error) {
       progress.finish();
       io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
@@ -152,7 +192,17 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   progress.finish();
   io.out(formatResult(result));
   const failure = result.failure;
-  record({ runs: result.runs, shrinks: result.shrinks, target: result.target, notes: result.notes, failure: failure === undefined ? null : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path }, ...(failure === undefined ? {} : { reproduce: failure.reproduce }) });
+  record({
+    runs: result.runs,
+    shrinks: result.shrinks,
+    target: result.target,
+    notes: result.notes,
+    failure:
+      failure === undefined
+        ? null
+        : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path },
+    ...(failure === undefined ? {} : { reproduce: failure.reproduce }),
+  });
   if (result.failure === undefined) return EXIT.ok;
   return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
 }
@@ -171,6 +221,9 @@ async function targetOfDialects(spec: string): Promise<ResolveResult | null> {
 }
 
 export function formatResult(result: CheckResult): string {
-  return formatOutcome([`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`)], result, MAX_COMMANDS);
+  return formatOutcome(
+    [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`)],
+    result,
+    MAX_COMMANDS,
+  );
 }
-

@@ -71,7 +71,11 @@ function flagUsage(flag: FlagDefinition): string {
 
 /** `afp run FILE [--seed N] ...`: the one-line synopsis. */
 export function usageLine(definition: CommandDefinition): string {
-  return [commandName(definition), ...definition.positionals.map(positionalText), ...definition.flags.map(flagUsage)].join(' ');
+  return [
+    commandName(definition),
+    ...definition.positionals.map(positionalText),
+    ...definition.flags.map(flagUsage),
+  ].join(' ');
 }
 
 function flagLabel(flag: FlagDefinition): string {
@@ -80,7 +84,11 @@ function flagLabel(flag: FlagDefinition): string {
 }
 
 function flagDescription(flag: FlagDefinition): string {
-  const extras = [flag.required === true ? 'required' : '', flag.default === undefined ? '' : `default ${flag.default}`, flag.repeatable === true ? 'repeatable' : ''].filter((text) => text !== '');
+  const extras = [
+    flag.required === true ? 'required' : '',
+    flag.default === undefined ? '' : `default ${flag.default}`,
+    flag.repeatable === true ? 'repeatable' : '',
+  ].filter((text) => text !== '');
   return extras.length === 0 ? flag.description : `${flag.description} (${extras.join('; ')})`;
 }
 
@@ -121,9 +129,25 @@ export function exitLine(definition: CommandDefinition): string {
 /** The whole `--help` text of a command (also its usage block in docs/). */
 export function helpText(definition: CommandDefinition): string {
   const lines = [`${commandName(definition)}: ${definition.summary}`, '', `usage: ${usageLine(definition)}`];
-  if (definition.positionals.length > 0) lines.push('', 'arguments:', ...twoColumns(definition.positionals.map((positional) => [positionalText(positional), positional.description])));
-  lines.push('', 'options:', ...twoColumns([...definition.flags, HELP_FLAG].map((flag) => [flagLabel(flag), flagDescription(flag)])));
-  if (definition.json !== undefined) lines.push('', ...wrap(`--json: stdout is exactly one JSON object, ${definition.json}; verdict is ok, failed, invalid-input, liveness, threshold-failed or crash, as the exit code says; human lines go to stderr, progress is off.`, WIDTH));
+  if (definition.positionals.length > 0)
+    lines.push(
+      '',
+      'arguments:',
+      ...twoColumns(definition.positionals.map((positional) => [positionalText(positional), positional.description])),
+    );
+  lines.push(
+    '',
+    'options:',
+    ...twoColumns([...definition.flags, HELP_FLAG].map((flag) => [flagLabel(flag), flagDescription(flag)])),
+  );
+  if (definition.json !== undefined)
+    lines.push(
+      '',
+      ...wrap(
+        `--json: stdout is exactly one JSON object, ${definition.json}; verdict is ok, failed, invalid-input, liveness, threshold-failed or crash, as the exit code says; human lines go to stderr, progress is off.`,
+        WIDTH,
+      ),
+    );
   for (const note of definition.notes ?? []) lines.push('', ...wrap(note, WIDTH));
   lines.push('', exitLine(definition));
   return `${lines.join('\n')}\n`;
@@ -132,15 +156,29 @@ export function helpText(definition: CommandDefinition): string {
 /** `afp audit --help`: a group's subcommands with their summaries and usage lines. */
 export function groupHelpText(group: string, definitions: readonly CommandDefinition[]): string {
   const members = definitions.filter((definition) => definition.path[0] === group);
-  const lines = [`usage: ${members.map(usageLine).join('\n       ')}`, '', 'subcommands:', ...twoColumns(members.map((definition) => [definition.path.slice(1).join(' ') || group, definition.summary]))];
+  const lines = [
+    `usage: ${members.map(usageLine).join('\n       ')}`,
+    '',
+    'subcommands:',
+    ...twoColumns(members.map((definition) => [definition.path.slice(1).join(' ') || group, definition.summary])),
+  ];
   lines.push('', `afp ${group} SUBCOMMAND --help prints a subcommand's flags.`);
   return `${lines.join('\n')}\n`;
 }
 
 /** `afp --help`: every command with its summary, the version flag and the exit-code table. */
 export function rootHelpText(definitions: readonly CommandDefinition[]): string {
-  const lines = ['usage: afp COMMAND [ARGS] [--help]', '', 'commands:', ...twoColumns(definitions.map((definition) => [definition.path.join(' '), definition.summary]))];
-  lines.push('', 'afp COMMAND --help prints a command\'s usage and flags; afp --version (-V) prints the version.', '');
-  lines.push(`exit codes: ${Object.entries(EXIT_MEANINGS).map(([code, meaning]) => `${code} ${meaning}`).join(' · ')}`);
+  const lines = [
+    'usage: afp COMMAND [ARGS] [--help]',
+    '',
+    'commands:',
+    ...twoColumns(definitions.map((definition) => [definition.path.join(' '), definition.summary])),
+  ];
+  lines.push('', "afp COMMAND --help prints a command's usage and flags; afp --version (-V) prints the version.", '');
+  lines.push(
+    `exit codes: ${Object.entries(EXIT_MEANINGS)
+      .map(([code, meaning]) => `${code} ${meaning}`)
+      .join(' · ')}`,
+  );
   return `${lines.join('\n')}\n`;
 }

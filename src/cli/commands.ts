@@ -23,17 +23,48 @@ export interface CommandRow {
 }
 
 const SEVERITY = 'info|minor|major|critical|none';
-const DEFECT_DESCRIPTION = 'tests and demos only: switch on a deliberate platform defect (the names are listed when one is wrong)';
+const DEFECT_DESCRIPTION =
+  'tests and demos only: switch on a deliberate platform defect (the names are listed when one is wrong)';
 
 const flag = {
-  seed: (description: string, fallback?: string): FlagDefinition => ({ name: 'seed', value: 'N', description, ...(fallback === undefined ? {} : { default: fallback }) }),
-  out: (description: string, fallback?: string): FlagDefinition => ({ name: 'out', value: 'DIR', description, ...(fallback === undefined ? {} : { default: fallback }) }),
-  target: (description: string, required = false): FlagDefinition => ({ name: 'target', value: 'URL|FILE', description, ...(required ? { required } : {}) }),
-  failOn: { name: 'fail-on', value: 'SEVERITY', description: `the severity at which a finding fails the run: ${SEVERITY}`, default: 'major' } satisfies FlagDefinition,
+  seed: (description: string, fallback?: string): FlagDefinition => ({
+    name: 'seed',
+    value: 'N',
+    description,
+    ...(fallback === undefined ? {} : { default: fallback }),
+  }),
+  out: (description: string, fallback?: string): FlagDefinition => ({
+    name: 'out',
+    value: 'DIR',
+    description,
+    ...(fallback === undefined ? {} : { default: fallback }),
+  }),
+  target: (description: string, required = false): FlagDefinition => ({
+    name: 'target',
+    value: 'URL|FILE',
+    description,
+    ...(required ? { required } : {}),
+  }),
+  failOn: {
+    name: 'fail-on',
+    value: 'SEVERITY',
+    description: `the severity at which a finding fails the run: ${SEVERITY}`,
+    default: 'major',
+  } satisfies FlagDefinition,
   json: (description: string): FlagDefinition => ({ name: 'json', description }),
   quiet: { name: 'quiet', short: 'q', description: 'no progress lines on stderr' } satisfies FlagDefinition,
-  maxSeconds: { name: 'max-seconds', value: 'S', description: 'time budget of the live run in seconds; reaching it exits 4', default: '600' } satisfies FlagDefinition,
-  concurrency: { name: 'concurrency', value: 'C', description: 'requests in flight at once against the target (1 to 16)', default: '4' } satisfies FlagDefinition,
+  maxSeconds: {
+    name: 'max-seconds',
+    value: 'S',
+    description: 'time budget of the live run in seconds; reaching it exits 4',
+    default: '600',
+  } satisfies FlagDefinition,
+  concurrency: {
+    name: 'concurrency',
+    value: 'C',
+    description: 'requests in flight at once against the target (1 to 16)',
+    default: '4',
+  } satisfies FlagDefinition,
 };
 
 const JSON_VERDICT = 'print one JSON object on stdout instead (its fields are below)';
@@ -43,16 +74,20 @@ const RUN: CommandDefinition = {
   summary: 'run a scenario in-process under a virtual clock; check its invariants; write its reports',
   positionals: [{ name: 'FILE', description: 'the scenario file (YAML)' }],
   flags: [
-    flag.seed('the seed (overrides the scenario\'s); 1 to 128 printable characters', 'the scenario\'s'),
+    flag.seed("the seed (overrides the scenario's); 1 to 128 printable characters", "the scenario's"),
     flag.out('where the reports go', 'reports/<scenario>'),
     { name: 'record', value: 'FILE', description: 'record every exchange for afp replay' },
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
-    { name: 'swarm', description: 'draw from the seed the population mix, tiers, fault windows and game closures; the drawn file is written as <out>/swarm.yaml' },
+    {
+      name: 'swarm',
+      description:
+        'draw from the seed the population mix, tiers, fault windows and game closures; the drawn file is written as <out>/swarm.yaml',
+    },
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files, swarm (the draws) or null}'
+  json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files, swarm (the draws) or null}',
 };
 
 const SERVE: CommandDefinition = {
@@ -60,20 +95,75 @@ const SERVE: CommandDefinition = {
   summary: 'serve the whole platform on 127.0.0.1 as a local stand-in, with time travel',
   positionals: [],
   flags: [
-    { name: 'port', value: 'P', description: 'the style-B api port; services use P+1.. (0: any free port)', default: '8700' },
-    flag.seed('the platform\'s seed (a whole number)', '1, or the scenario\'s or the log\'s'),
-    { name: 'clock', value: 'wall|manual', description: 'a wall clock, or one that stands still until POST /_afp/clock moves it', default: 'wall' },
-    { name: 'start', value: 'ISO', description: 'the clock\'s start instant (in the past: with --clock manual)' },
-    { name: 'scenario', value: 'FILE', description: 'serve the platform this scenario runs on (seed, start, overrides, fault windows)' },
-    { name: 'data', value: 'FILE', description: 'durable: commit every command to this SQLite log; a restart replays it' },
-    { name: 'dialect', value: 'documents|deployed', description: 'the documents\' styles, or the deployment\'s wire (spec/DEPLOYED.md)', default: 'documents' },
-    { name: 'rules', value: 'FILE', description: 'with --dialect deployed: the casino plays these overrides of the published rules (schemas/deployed-rules.schema.json)' },
-    { name: 'lift-deployed-limits', description: 'with --dialect deployed, for tests: no per-IP windows or per-agent games/batch buckets (the faucet cooldown stays)' },
-    { name: 'float-money', description: 'with --dialect deployed: write the casino\'s money as the deployment does (doubles with their rounding noise; amount_won, new_balance to 2 dp); the same as a rules file\'s money: { float_noise: true }' },
-    { name: 'checkpoint-every', value: 'N', description: 'with --data: commands between two state checkpoints', default: '20000' },
-    { name: 'salvage', description: 'with --data: a damaged FILE goes on from its intact prefix (kept as FILE.damaged) instead of refusing to start' },
-    { name: 'max-in-flight', value: 'N', description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)', default: '1024' },
-    { name: 'max-event-loop-delay-ms', value: 'MS', description: 'event-loop lateness beyond which requests are shed (0: not measured)', default: '1000' },
+    {
+      name: 'port',
+      value: 'P',
+      description: 'the style-B api port; services use P+1.. (0: any free port)',
+      default: '8700',
+    },
+    flag.seed("the platform's seed (a whole number)", "1, or the scenario's or the log's"),
+    {
+      name: 'clock',
+      value: 'wall|manual',
+      description: 'a wall clock, or one that stands still until POST /_afp/clock moves it',
+      default: 'wall',
+    },
+    { name: 'start', value: 'ISO', description: "the clock's start instant (in the past: with --clock manual)" },
+    {
+      name: 'scenario',
+      value: 'FILE',
+      description: 'serve the platform this scenario runs on (seed, start, overrides, fault windows)',
+    },
+    {
+      name: 'data',
+      value: 'FILE',
+      description: 'durable: commit every command to this SQLite log; a restart replays it',
+    },
+    {
+      name: 'dialect',
+      value: 'documents|deployed',
+      description: "the documents' styles, or the deployment's wire (spec/DEPLOYED.md)",
+      default: 'documents',
+    },
+    {
+      name: 'rules',
+      value: 'FILE',
+      description:
+        'with --dialect deployed: the casino plays these overrides of the published rules (schemas/deployed-rules.schema.json)',
+    },
+    {
+      name: 'lift-deployed-limits',
+      description:
+        'with --dialect deployed, for tests: no per-IP windows or per-agent games/batch buckets (the faucet cooldown stays)',
+    },
+    {
+      name: 'float-money',
+      description:
+        "with --dialect deployed: write the casino's money as the deployment does (doubles with their rounding noise; amount_won, new_balance to 2 dp); the same as a rules file's money: { float_noise: true }",
+    },
+    {
+      name: 'checkpoint-every',
+      value: 'N',
+      description: 'with --data: commands between two state checkpoints',
+      default: '20000',
+    },
+    {
+      name: 'salvage',
+      description:
+        'with --data: a damaged FILE goes on from its intact prefix (kept as FILE.damaged) instead of refusing to start',
+    },
+    {
+      name: 'max-in-flight',
+      value: 'N',
+      description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)',
+      default: '1024',
+    },
+    {
+      name: 'max-event-loop-delay-ms',
+      value: 'MS',
+      description: 'event-loop lateness beyond which requests are shed (0: not measured)',
+      default: '1000',
+    },
     { name: 'defect', value: 'NAME', description: DEFECT_DESCRIPTION, repeatable: true },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
@@ -81,8 +171,17 @@ const SERVE: CommandDefinition = {
 };
 
 const AUTOCANNON_FLAGS: readonly FlagDefinition[] = [
-  { name: 'endpoint', value: 'OPERATION|SERVICE:/PATH|URL', description: '--engine autocannon with a SCENARIO or --target: the one endpoint to load' },
-  { name: 'connections', value: 'N', description: '--engine autocannon: connections of the closed loop', default: '10' },
+  {
+    name: 'endpoint',
+    value: 'OPERATION|SERVICE:/PATH|URL',
+    description: '--engine autocannon with a SCENARIO or --target: the one endpoint to load',
+  },
+  {
+    name: 'connections',
+    value: 'N',
+    description: '--engine autocannon: connections of the closed loop',
+    default: '10',
+  },
   { name: 'amount', value: 'N', description: '--engine autocannon: at most this many requests' },
   { name: 'key', value: 'KEY', description: '--engine autocannon: the API key for keyed endpoints' },
 ];
@@ -93,14 +192,39 @@ export const AUTOCANNON_ONLY: readonly string[] = AUTOCANNON_FLAGS.map((definiti
 /** `afp load URL`'s request and profile (and --engine autocannon's request: --body, --timeout). */
 const URL_FLAGS: readonly FlagDefinition[] = [
   { name: 'url', value: 'URL', description: 'the http(s) URL to load (as the positional URL)' },
-  { name: 'method', value: 'M', description: 'a URL\'s request method: GET, POST, PUT or DELETE', default: 'GET' },
+  { name: 'method', value: 'M', description: "a URL's request method: GET, POST, PUT or DELETE", default: 'GET' },
   { name: 'header', value: "'K: V'", description: 'a request header of a URL run', repeatable: true },
-  { name: 'body', value: 'TEXT', description: 'the request body (content-type application/json unless a --header says otherwise)' },
+  {
+    name: 'body',
+    value: 'TEXT',
+    description: 'the request body (content-type application/json unless a --header says otherwise)',
+  },
   { name: 'body-file', value: 'FILE', description: 'the request body, read from FILE' },
-  { name: 'rate', value: 'N/s', description: 'a URL run in the open model: N requests per second (or N/m, N/100ms…) arrive whatever the latency (k6 constant-arrival-rate)' },
-  { name: 'vus', value: 'N', description: 'a URL run as a closed loop: N virtual users, each sending its next request when the last is answered (k6 constant-vus)' },
-  { name: 'max-vus', value: 'N', description: 'with --rate: requests in flight at most (k6 maxVUs); an arrival past it is a dropped iteration, counted', default: '1000' },
-  { name: 'threshold', value: "'METRIC: EXPR'", description: "a k6 threshold of a URL run, e.g. 'http_req_duration: p(95)<200', 'http_req_failed: rate<0.01'", repeatable: true },
+  {
+    name: 'rate',
+    value: 'N/s',
+    description:
+      'a URL run in the open model: N requests per second (or N/m, N/100ms…) arrive whatever the latency (k6 constant-arrival-rate)',
+  },
+  {
+    name: 'vus',
+    value: 'N',
+    description:
+      'a URL run as a closed loop: N virtual users, each sending its next request when the last is answered (k6 constant-vus)',
+  },
+  {
+    name: 'max-vus',
+    value: 'N',
+    description:
+      'with --rate: requests in flight at most (k6 maxVUs); an arrival past it is a dropped iteration, counted',
+    default: '1000',
+  },
+  {
+    name: 'threshold',
+    value: "'METRIC: EXPR'",
+    description: "a k6 threshold of a URL run, e.g. 'http_req_duration: p(95)<200', 'http_req_failed: rate<0.01'",
+    repeatable: true,
+  },
   { name: 'timeout', value: 'D', description: 'per request (a URL run, --engine autocannon)', default: '10s' },
 ];
 
@@ -109,25 +233,42 @@ export const URL_ONLY: readonly string[] = URL_FLAGS.map((definition) => definit
 
 const LOAD: CommandDefinition = {
   path: ['load'],
-  summary: 'load a live target with a scenario\'s agents, or any http(s) URL, in the open model; judge thresholds',
-  positionals: [{ name: 'SCENARIO|URL', description: 'the scenario file, or an http(s) URL to load alone (no scenario, target file or keys needed)' }],
+  summary: "load a live target with a scenario's agents, or any http(s) URL, in the open model; judge thresholds",
+  positionals: [
+    {
+      name: 'SCENARIO|URL',
+      description: 'the scenario file, or an http(s) URL to load alone (no scenario, target file or keys needed)',
+    },
+  ],
   flags: [
-    flag.target('a SCENARIO\'s live target: an afp serve URL or a target file (required with a SCENARIO)'),
-    { name: 'out', value: 'DIR|prometheus=URL|json=FILE', description: 'DIR: where load.json and the load reports go; prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines', default: 'reports/<scenario>-load, reports/url-load', repeatable: true },
-    flag.seed('the seed; 1 to 128 printable characters', 'the scenario\'s'),
-    { name: 'duration', value: 'D', description: 'the run\'s length (overrides the profile\'s; a URL run: default 30s)' },
+    flag.target("a SCENARIO's live target: an afp serve URL or a target file (required with a SCENARIO)"),
+    {
+      name: 'out',
+      value: 'DIR|prometheus=URL|json=FILE',
+      description:
+        'DIR: where load.json and the load reports go; prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines',
+      default: 'reports/<scenario>-load, reports/url-load',
+      repeatable: true,
+    },
+    flag.seed('the seed; 1 to 128 printable characters', "the scenario's"),
+    { name: 'duration', value: 'D', description: "the run's length (overrides the profile's; a URL run: default 30s)" },
     { name: 'quiet', short: 'q', description: 'no live view on stderr' },
     flag.json(JSON_VERDICT),
     { name: 'shard', value: 'I/N', description: 'run the I-th of N shares of the load (merge with afp load merge)' },
     { name: 'workers', value: 'N', description: 'worker threads generating the load', default: '1' },
-    { name: 'engine', value: 'afp|autocannon', description: 'afp\'s open-model generator, or autocannon\'s closed loop on one endpoint', default: 'afp' },
+    {
+      name: 'engine',
+      value: 'afp|autocannon',
+      description: "afp's open-model generator, or autocannon's closed loop on one endpoint",
+      default: 'afp',
+    },
     ...URL_FLAGS,
     ...AUTOCANNON_FLAGS,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
   notes: [
-    'A URL run: afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header \'K: V\']... [--body TEXT | --body-file FILE] [--threshold \'METRIC: EXPR\']... [--out DIR] [--out prometheus=URL] [--out json=FILE]; its endpoint is named METHOD /path in every report, threshold filter and metric label.',
-    '--engine autocannon measures one endpoint\'s capacity in a closed loop: afp load URL --engine autocannon [--connections N] [--duration D] [--amount N] [--timeout D] [--method M] [--header \'K: V\']... [--body TEXT] [--threshold \'METRIC: EXPR\']..., or afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--key KEY] ...; SCENARIO, when given, brings its thresholds and duration.',
+    "A URL run: afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... [--out DIR] [--out prometheus=URL] [--out json=FILE]; its endpoint is named METHOD /path in every report, threshold filter and metric label.",
+    "--engine autocannon measures one endpoint's capacity in a closed loop: afp load URL --engine autocannon [--connections N] [--duration D] [--amount N] [--timeout D] [--method M] [--header 'K: V']... [--body TEXT] [--threshold 'METRIC: EXPR']..., or afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--key KEY] ...; SCENARIO, when given, brings its thresholds and duration.",
     "Every run's summary checks its figures by Little's law (requests/s × mean latency = mean in flight, against the configured connections or VUs, else the in-flight measured on the wire), flagged past 20%.",
   ],
   json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, littles_law, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, littles_law, thresholds, files)',
@@ -135,11 +276,11 @@ const LOAD: CommandDefinition = {
 
 const LOAD_MERGE: CommandDefinition = {
   path: ['load', 'merge'],
-  summary: 'merge the load.json files of one run\'s shards into one report',
-  positionals: [{ name: 'FILE', description: 'a shard\'s load.json', repeatable: true }],
+  summary: "merge the load.json files of one run's shards into one report",
+  positionals: [{ name: 'FILE', description: "a shard's load.json", repeatable: true }],
   flags: [
     { name: 'out', value: 'DIR', description: 'where the merged load.json and reports go', required: true },
-    { name: 'scenario', value: 'FILE', description: 'judge this scenario\'s thresholds on the merged run' },
+    { name: 'scenario', value: 'FILE', description: "judge this scenario's thresholds on the merged run" },
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.loadThreshold],
 };
@@ -150,17 +291,32 @@ const REPLAY: CommandDefinition = {
   positionals: [{ name: 'FILE', description: 'a record written by afp run --record' }],
   flags: [
     flag.target('an afp serve URL, any URL, or a target file', true),
-    { name: 'speed', value: 'X|0|max', description: 'pacing: X times the recorded pace; 0 or max: no waiting', default: '1' },
+    {
+      name: 'speed',
+      value: 'X|0|max',
+      description: 'pacing: X times the recorded pace; 0 or max: no waiting',
+      default: '1',
+    },
     flag.out('where diff.json and diff.txt (or the findings) go', 'reports/replay'),
-    { name: 'sync-clock', value: 'auto|on|off', description: 'move an afp serve\'s clock to each exchange\'s instant', default: 'auto' },
-    { name: 'concurrency', value: '1', description: 'exchanges in flight (only 1: the recorded order is kept)', default: '1' },
+    {
+      name: 'sync-clock',
+      value: 'auto|on|off',
+      description: "move an afp serve's clock to each exchange's instant",
+      default: 'auto',
+    },
+    {
+      name: 'concurrency',
+      value: '1',
+      description: 'exchanges in flight (only 1: the recorded order is kept)',
+      default: '1',
+    },
     { name: 'timeout-ms', value: 'N', description: 'per request, in milliseconds', default: '10000' },
     flag.failOn,
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, files}'
+  json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, files}',
 };
 
 const CHECK: CommandDefinition = {
@@ -175,7 +331,7 @@ const CHECK: CommandDefinition = {
     { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '116' },
     { name: 'defect', value: 'NAME[,NAME]', description: `in-process only: ${DEFECT_DESCRIPTION}` },
     flag.failOn,
-    flag.out('through a target\'s dialects: where the findings reports go'),
+    flag.out("through a target's dialects: where the findings reports go"),
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
@@ -189,7 +345,12 @@ const HOUSE_EDGE: CommandDefinition = {
   positionals: [],
   flags: [
     { name: 'games', value: 'LIST', description: 'comma-separated game ids', default: 'all 17' },
-    { name: 'bets', value: 'N', description: 'bets per game, split across its variants', default: '100000 in-process, 2000 live' },
+    {
+      name: 'bets',
+      value: 'N',
+      description: 'bets per game, split across its variants',
+      default: '100000 in-process, 2000 live',
+    },
     flag.seed('the seed; 1 to 128 printable characters', 'drawn and printed'),
     flag.json(`${JSON_VERDICT}; the edge rows under "edges"`),
     { name: 'csv', description: 'print edges.csv on stdout instead of the table' },
@@ -197,7 +358,12 @@ const HOUSE_EDGE: CommandDefinition = {
     { name: 'workers', value: 'N', description: 'in-process: simulator threads', default: 'min(2, cores)' },
     { name: 'defect', value: 'NAME', description: 'in-process, tests and demos: payout-short, biased-draw or keno-8' },
     flag.target('audit a live target (a URL or a target file) with real bets'),
-    { name: 'key', value: 'KEY', description: 'live: the API key of the account to bet with', default: 'a fresh account funded the target\'s way' },
+    {
+      name: 'key',
+      value: 'KEY',
+      description: 'live: the API key of the account to bet with',
+      default: "a fresh account funded the target's way",
+    },
     flag.maxSeconds,
     { name: 'max-minutes', value: 'M', description: 'live: the time budget in minutes (instead of --max-seconds)' },
     { name: 'usdc', value: 'X', description: 'live: the stakes budget in USDC', default: 'what the bets stake' },
@@ -206,7 +372,9 @@ const HOUSE_EDGE: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  notes: ['In-process by default (--workers and --defect apply only there); with --target the live audit, where --key, --usdc, --max-minutes or --max-seconds, --concurrency and --fail-on apply.'],
+  notes: [
+    'In-process by default (--workers and --defect apply only there); with --target the live audit, where --key, --usdc, --max-minutes or --max-seconds, --concurrency and --fail-on apply.',
+  ],
   json: '{command, seed, verdict, exit_code, then in-process: bets_per_game, rows, model_misses, misses_allowed, verdicts, files, reproduce, edges; live: target, placed, verified, refused, staked_usdc, stopped_by, findings, files, reproduce, edges}',
 };
 
@@ -217,10 +385,28 @@ const MONEY: CommandDefinition = {
   flags: [
     flag.target('the live target: a URL or a target file', true),
     { name: 'key', value: 'KEY', description: 'the API key of the account to probe with', default: 'a fresh account' },
-    { name: 'second-key', value: 'KEY', description: 'the double-spend account', default: 'the file\'s second key, or a fresh one' },
-    { name: 'withdraw-address', value: 'ADDR', description: 'allow the overdraw probe against anything but an afp serve' },
-    { name: 'include-slow', description: 'also the settlement probes: an escrow at the shortest expiry, a dispute window (time travel on an afp serve, else waiting)' },
-    { name: 'max-minutes', value: 'N', description: 'with --include-slow: the longest the slow probes may wait (1 to 4320)', default: '90' },
+    {
+      name: 'second-key',
+      value: 'KEY',
+      description: 'the double-spend account',
+      default: "the file's second key, or a fresh one",
+    },
+    {
+      name: 'withdraw-address',
+      value: 'ADDR',
+      description: 'allow the overdraw probe against anything but an afp serve',
+    },
+    {
+      name: 'include-slow',
+      description:
+        'also the settlement probes: an escrow at the shortest expiry, a dispute window (time travel on an afp serve, else waiting)',
+    },
+    {
+      name: 'max-minutes',
+      value: 'N',
+      description: 'with --include-slow: the longest the slow probes may wait (1 to 4320)',
+      default: '90',
+    },
     flag.out('where the findings reports go', 'reports/money-<time>'),
     flag.failOn,
     flag.maxSeconds,
@@ -233,7 +419,7 @@ const MONEY: CommandDefinition = {
 
 const FAIRNESS: CommandDefinition = {
   path: ['audit', 'fairness'],
-  summary: 'verify every bet of an account under the target\'s own fairness scheme',
+  summary: "verify every bet of an account under the target's own fairness scheme",
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),
@@ -258,12 +444,12 @@ const EXPORT_K6: CommandDefinition = {
     { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
     { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
     ...URL_FLAGS,
-    { name: 'duration', value: 'D', description: 'a URL run\'s length', default: '30s' },
+    { name: 'duration', value: 'D', description: "a URL run's length", default: '30s' },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
   notes: [
     'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
-    'A URL run: afp export k6 --url URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header \'K: V\']... [--body TEXT | --body-file FILE] [--threshold \'METRIC: EXPR\']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).',
+    "A URL run: afp export k6 --url URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).",
   ],
 };
 
@@ -272,7 +458,12 @@ const TARGET_PROBE: CommandDefinition = {
   summary: 'look at live URLs with safe GETs; say which service and dialect each is; write a target file',
   positionals: [{ name: 'URL', description: 'a base URL to probe', repeatable: true }],
   flags: [
-    { name: 'out', value: 'FILE', description: 'write the target file there (the table goes to stdout)', default: 'the file to stdout, the table to stderr' },
+    {
+      name: 'out',
+      value: 'FILE',
+      description: 'write the target file there (the table goes to stdout)',
+      default: 'the file to stdout, the table to stderr',
+    },
     { name: 'force', description: 'overwrite an existing --out FILE' },
     { name: 'timeout-ms', value: 'N', description: 'per request, 100 to 60000', default: '5000' },
     flag.json(JSON_VERDICT),
@@ -286,13 +477,27 @@ const SWEEP: CommandDefinition = {
   summary: 'run a scenario under many seeds on every core: failures with reproduce lines, distributions, JUnit',
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (YAML)' }],
   flags: [
-    { name: 'seeds', value: '1..N', description: 'the seeds: a range, a list or both (1..1000, 7,42, 1..100,4242)', required: true },
+    {
+      name: 'seeds',
+      value: '1..N',
+      description: 'the seeds: a range, a list or both (1..1000, 7,42, 1..100,4242)',
+      required: true,
+    },
     { name: 'workers', value: 'K', description: 'worker threads, 1 to 64', default: 'one per core' },
     { name: 'shard', value: 'I/N', description: 'run every N-th seed from the I-th (merge with afp sweep merge)' },
-    flag.out('where sweep.json, seeds.csv, distributions.csv, coverage.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
+    flag.out(
+      'where sweep.json, seeds.csv, distributions.csv, coverage.csv and sweep.junit.xml go',
+      'reports/<scenario>-sweep',
+    ),
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
-    { name: 'swarm', description: 'each seed draws its own population mix, tiers, fault windows and closures (as afp run --swarm)' },
-    { name: 'shrink', description: 'shrink the first seed that fails an invariant (as afp shrink) into <out>/shrunk-seed-<seed>/' },
+    {
+      name: 'swarm',
+      description: 'each seed draws its own population mix, tiers, fault windows and closures (as afp run --swarm)',
+    },
+    {
+      name: 'shrink',
+      description: 'shrink the first seed that fails an invariant (as afp shrink) into <out>/shrunk-seed-<seed>/',
+    },
     { name: 'max-runs', value: 'N', description: 'with --shrink: candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),
     flag.quiet,
@@ -303,8 +508,8 @@ const SWEEP: CommandDefinition = {
 
 const SWEEP_MERGE: CommandDefinition = {
   path: ['sweep', 'merge'],
-  summary: 'merge the sweep.json files of one sweep\'s shards into the whole sweep\'s reports',
-  positionals: [{ name: 'FILE', description: 'a shard\'s sweep.json', repeatable: true }],
+  summary: "merge the sweep.json files of one sweep's shards into the whole sweep's reports",
+  positionals: [{ name: 'FILE', description: "a shard's sweep.json", repeatable: true }],
   flags: [flag.out('where the merged reports go', 'reports/<scenario>-sweep'), flag.json(JSON_VERDICT)],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
   json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files}',
@@ -315,23 +520,36 @@ const SHRINK: CommandDefinition = {
   summary: 'cut a failing run down while the same invariant still fails first; write the small scenario',
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (YAML) whose run fails' }],
   flags: [
-    flag.seed('the seed (overrides the scenario\'s)', 'the scenario\'s'),
+    flag.seed("the seed (overrides the scenario's)", "the scenario's"),
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
-    flag.out('where shrunk.yaml and its run\'s reports go', 'reports/<scenario>-shrunk'),
+    flag.out("where shrunk.yaml and its run's reports go", 'reports/<scenario>-shrunk'),
     { name: 'max-runs', value: 'N', description: 'candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed],
   json: '{command, seed, verdict, exit_code, holds, original, then when shrunk: invariant, shrunk, factor, runs, budget_spent, file, reproduce, files}',
-  notes: ['Exit 3 when a failure was shrunk (it still fails, in the smaller file); 0 when the run holds every invariant.'],
+  notes: [
+    'Exit 3 when a failure was shrunk (it still fails, in the smaller file); 0 when the run holds every invariant.',
+  ],
 };
 
 const SCENARIO_NEW: CommandDefinition = {
   path: ['scenario', 'new'],
   summary: 'write a commented starting scenario that validates and runs',
-  positionals: [{ name: 'FILE', description: 'where to write it (default stdout); the buyers\' parameters are written out with their defaults', optional: true }],
+  positionals: [
+    {
+      name: 'FILE',
+      description: "where to write it (default stdout); the buyers' parameters are written out with their defaults",
+      optional: true,
+    },
+  ],
   flags: [
-    { name: 'name', value: 'NAME', description: 'the scenario\'s name (a-z, 0-9 and -)', default: 'FILE\'s name, else starter' },
+    {
+      name: 'name',
+      value: 'NAME',
+      description: "the scenario's name (a-z, 0-9 and -)",
+      default: "FILE's name, else starter",
+    },
     { name: 'force', description: 'replace an existing FILE' },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
@@ -349,7 +567,9 @@ const AGENTS_LIST: CommandDefinition = {
   path: ['agents'],
   summary: 'list the agent archetypes a population can name, with their parameters and ranges',
   positionals: [{ name: 'NAME', description: 'archetypes to show (default all)', repeatable: true, optional: true }],
-  flags: [flag.json('print one JSON array of { name, description, params } (params as JSON Schema) instead of the table')],
+  flags: [
+    flag.json('print one JSON array of { name, description, params } (params as JSON Schema) instead of the table'),
+  ],
   exits: [EXIT.crash, EXIT.invalidInput],
 };
 

@@ -8,7 +8,11 @@
  * `config.casino.deployedRules`, deployed-rules-of.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { PUBLISHED_DEPLOYED_RULES, withRuleOverrides, type DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
+import {
+  PUBLISHED_DEPLOYED_RULES,
+  withRuleOverrides,
+  type DeployedCasinoRules,
+} from '../services/casino/deployed/deployed-casino-rules.ts';
 import { formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
 import { readScenarioSource } from '../sim/scenario-source.ts';
 import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rules-schema.ts';
@@ -16,7 +20,8 @@ import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rule
 /** Rules files are small; anything larger is a mistake. */
 export const MAX_RULES_FILE_CHARS = 65_536;
 
-export type RulesFileResult = { readonly ok: true; readonly value: DeployedCasinoRules } | { readonly ok: false; readonly message: string };
+export type RulesFileResult =
+  { readonly ok: true; readonly value: DeployedCasinoRules } | { readonly ok: false; readonly message: string };
 
 export async function loadDeployedRulesFile(path: string): Promise<RulesFileResult> {
   let text: string;
@@ -24,19 +29,28 @@ export async function loadDeployedRulesFile(path: string): Promise<RulesFileResu
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, message: `${path}: cannot read the rules file (${typeof code === 'string' ? code : String(error)})` };
+    return {
+      ok: false,
+      message: `${path}: cannot read the rules file (${typeof code === 'string' ? code : String(error)})`,
+    };
   }
   return parseDeployedRulesFile(text, path);
 }
 
 export function parseDeployedRulesFile(text: string, fileName: string): RulesFileResult {
-  if (text.length > MAX_RULES_FILE_CHARS) return { ok: false, message: `${fileName}: a rules file is at most ${MAX_RULES_FILE_CHARS} characters (this one has ${text.length})` };
+  if (text.length > MAX_RULES_FILE_CHARS)
+    return {
+      ok: false,
+      message: `${fileName}: a rules file is at most ${MAX_RULES_FILE_CHARS} characters (this one has ${text.length})`,
+    };
   const source = readScenarioSource(text);
-  if (source.syntaxErrors.length > 0) return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
+  if (source.syntaxErrors.length > 0)
+    return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
   const errors: ScenarioError[] = [...source.duplicateKeys];
   const parsed = deployedRulesFileSchema.safeParse(source.value ?? {});
   if (!parsed.success) errors.push(...issueErrors(parsed.error.issues, [], source));
-  if (!parsed.success || errors.length > 0) return { ok: false, message: formatScenarioErrors(fileName, sortErrors(errors)) };
+  if (!parsed.success || errors.length > 0)
+    return { ok: false, message: formatScenarioErrors(fileName, sortErrors(errors)) };
   return { ok: true, value: rulesOfFile(parsed.data) };
 }
 
@@ -44,11 +58,19 @@ const camel = (key: string): string => key.replace(/_([a-z])/g, (_match, letter:
 
 /** An object's own keys in camelCase (one level: tables below keep their keys). */
 function camelKeys(value: object | undefined): Record<string, unknown> | undefined {
-  return value === undefined ? undefined : Object.fromEntries(Object.entries(value).map(([key, field]) => [camel(key), field]));
+  return value === undefined
+    ? undefined
+    : Object.fromEntries(Object.entries(value).map(([key, field]) => [camel(key), field]));
 }
 
 /** The published rules with the file's overrides. */
 export function rulesOfFile(file: DeployedRulesFile): DeployedCasinoRules {
-  const casino = Object.fromEntries(Object.entries(file.casino ?? {}).map(([game, fields]) => [game, camelKeys(fields as object)]));
-  return withRuleOverrides(PUBLISHED_DEPLOYED_RULES, { casino, display: camelKeys(file.display), money: camelKeys(file.money) });
+  const casino = Object.fromEntries(
+    Object.entries(file.casino ?? {}).map(([game, fields]) => [game, camelKeys(fields as object)]),
+  );
+  return withRuleOverrides(PUBLISHED_DEPLOYED_RULES, {
+    casino,
+    display: camelKeys(file.display),
+    money: camelKeys(file.money),
+  });
 }

@@ -30,10 +30,18 @@ const factor = z
   .max(2, 'an edge factor is at most 2')
   .refine((value) => value <= 0 || isPlainDecimal(value), 'an edge factor is a plain decimal such as 0.995');
 
-const probability = z.number({ error: 'expected a probability from 0 to 1' }).min(0, 'a probability is at least 0').max(1, 'a probability is at most 1');
-const places = z.number({ error: 'expected a whole number of decimal places' }).int('decimal places are a whole number').min(0).max(RULES_LIMITS.placesMax, `at most ${RULES_LIMITS.placesMax} decimal places (afp keeps micro-USDC)`);
+const probability = z
+  .number({ error: 'expected a probability from 0 to 1' })
+  .min(0, 'a probability is at least 0')
+  .max(1, 'a probability is at most 1');
+const places = z
+  .number({ error: 'expected a whole number of decimal places' })
+  .int('decimal places are a whole number')
+  .min(0)
+  .max(RULES_LIMITS.placesMax, `at most ${RULES_LIMITS.placesMax} decimal places (afp keeps micro-USDC)`);
 
-const edgeOnly = (what: string) => z.strictObject({ edge_factor: factor.optional().describe(`the factor of ${what} (published 0.995)`) }).optional();
+const edgeOnly = (what: string) =>
+  z.strictObject({ edge_factor: factor.optional().describe(`the factor of ${what} (published 0.995)`) }).optional();
 
 const plinkoRisk = z
   .strictObject({
@@ -52,7 +60,12 @@ const kenoPaytable = z
   .superRefine((table, context) => {
     for (const [spots, row] of Object.entries(table)) {
       for (const catches of Object.keys(row ?? {})) {
-        if (Number(catches) > Number(spots)) context.addIssue({ code: 'custom', path: [spots, catches], message: `${spots} spots catch at most ${spots}` });
+        if (Number(catches) > Number(spots))
+          context.addIssue({
+            code: 'custom',
+            path: [spots, catches],
+            message: `${spots} spots catch at most ${spots}`,
+          });
       }
     }
   });
@@ -61,46 +74,130 @@ const wheelSectors = z
   .array(z.tuple([multiplier, probability]), { error: 'sectors are [multiplier, probability] pairs' })
   .min(1, 'the wheel has at least one sector')
   .max(RULES_LIMITS.wheelSectorsMax, `the wheel has at most ${RULES_LIMITS.wheelSectorsMax} sectors`)
-  .refine((sectors) => sectors.reduce((sum, [, chance]) => sum + chance, 0) <= 1 + 1e-9, 'the sectors\' probabilities add up to at most 1 (the rest is BUST)');
+  .refine(
+    (sectors) => sectors.reduce((sum, [, chance]) => sum + chance, 0) <= 1 + 1e-9,
+    "the sectors' probabilities add up to at most 1 (the rest is BUST)",
+  );
 
 const SLOT_SYMBOLS = ['7', 'BAR', 'BELL', 'CHERRY', 'LEMON', 'ORANGE', 'GRAPE'] as const;
 
 const casinoSchema = z
   .strictObject({
-    coin_flip: z.strictObject({ payout: multiplier.optional().describe('a win\'s total return (published 1.99)'), heads_below: z.number({ error: 'expected a roll from 0 to 100' }).min(0, 'heads_below is a roll from 0 to 100').max(100, 'heads_below is a roll from 0 to 100').optional().describe('heads iff the roll is below this (published 50)') }).optional(),
+    coin_flip: z
+      .strictObject({
+        payout: multiplier.optional().describe("a win's total return (published 1.99)"),
+        heads_below: z
+          .number({ error: 'expected a roll from 0 to 100' })
+          .min(0, 'heads_below is a roll from 0 to 100')
+          .max(100, 'heads_below is a roll from 0 to 100')
+          .optional()
+          .describe('heads iff the roll is below this (published 50)'),
+      })
+      .optional(),
     dice: edgeOnly('round4((1/p) × edge_factor)'),
     multiplier: edgeOnly('the crash point round2(edge_factor / (1 − r/100))'),
     crash: edgeOnly('the crash point round2(edge_factor / (1 − r/100))'),
     custom: edgeOnly('round4((100/pct) × edge_factor)'),
-    mines: z.strictObject({ edge_factor: factor.optional().describe('round4((1/P) × edge_factor) (published 0.975)') }).optional(),
-    roulette: z.strictObject({ number: multiplier.optional().describe('published 34.825'), even_money: multiplier.optional().describe('published 1.99'), dozen_column: multiplier.optional().describe('published 2.985') }).optional(),
+    mines: z
+      .strictObject({ edge_factor: factor.optional().describe('round4((1/P) × edge_factor) (published 0.975)') })
+      .optional(),
+    roulette: z
+      .strictObject({
+        number: multiplier.optional().describe('published 34.825'),
+        even_money: multiplier.optional().describe('published 1.99'),
+        dozen_column: multiplier.optional().describe('published 2.985'),
+      })
+      .optional(),
     simple_dice: z.strictObject({ payout: multiplier.optional().describe('published 5.5') }).optional(),
-    blackjack: z.strictObject({ natural: multiplier.optional(), win: multiplier.optional(), double_win: multiplier.optional(), push: multiplier.optional() }).optional().describe('published natural 1.5, win 1, double_win 2, push 1'),
-    baccarat: z.strictObject({ player: multiplier.optional(), banker: multiplier.optional(), tie: multiplier.optional() }).optional().describe('published player 1.98, banker 1.9, tie 8'),
-    plinko: z.strictObject({ tables: z.strictObject({ low: plinkoRisk, medium: plinkoRisk, high: plinkoRisk }).optional().describe('risk → rows → the half-table from slot 0 to the centre (mirrored)') }).optional(),
-    slots: z.strictObject({
-      triples: z.strictObject(Object.fromEntries(SLOT_SYMBOLS.map((symbol) => [symbol, multiplier.optional()]))).optional(),
-      bar_bar: multiplier.optional(), two_cherries: multiplier.optional(), cherry_first: multiplier.optional(),
-    }).optional(),
-    hilo: z.strictObject({ edge_factor: factor.optional().describe('(1/wp) × edge_factor (published 0.96)'), payout_min: multiplier.optional(), payout_max: multiplier.optional() }).optional(),
-    keno: z.strictObject({
-      paytable: kenoPaytable.optional().describe('spots picked → catches → total return'),
-      numbers: z.number({ error: 'expected how many numbers the board has' }).int('a whole number of numbers').min(20, 'at least 20 numbers (20 are drawn)').max(80, 'at most 80 numbers (picks are 1 to 80)').optional().describe('numbers are drawn from 1 to this (published 80)'),
-      draw: z.enum(['deployed', 'uniform']).optional().describe('deployed: (floor(roll × 10000) % 80) + 1, 5–8 numbers drawn (the deployment); uniform: 20 distinct numbers as a fair keno draws'),
-    }).optional(),
-    scratch_card: z.strictObject({ triples: z.array(multiplier).length(6, 'six triples, in symbol order').optional(), pair: multiplier.optional() }).optional(),
-    wheel: z.strictObject({
-      sectors: wheelSectors.optional(),
-      compare: z.enum(['percent', 'fraction']).optional().describe('percent: r (0.00–99.99) against the cumulative probabilities (the deployment: almost always BUST); fraction: r/100 (as advertised)'),
-    }).optional(),
-    video_poker: z.strictObject({ paytable: z.array(multiplier).length(9, 'nine rows, royal flush to jacks or better').optional() }).optional(),
+    blackjack: z
+      .strictObject({
+        natural: multiplier.optional(),
+        win: multiplier.optional(),
+        double_win: multiplier.optional(),
+        push: multiplier.optional(),
+      })
+      .optional()
+      .describe('published natural 1.5, win 1, double_win 2, push 1'),
+    baccarat: z
+      .strictObject({ player: multiplier.optional(), banker: multiplier.optional(), tie: multiplier.optional() })
+      .optional()
+      .describe('published player 1.98, banker 1.9, tie 8'),
+    plinko: z
+      .strictObject({
+        tables: z
+          .strictObject({ low: plinkoRisk, medium: plinkoRisk, high: plinkoRisk })
+          .optional()
+          .describe('risk → rows → the half-table from slot 0 to the centre (mirrored)'),
+      })
+      .optional(),
+    slots: z
+      .strictObject({
+        triples: z
+          .strictObject(Object.fromEntries(SLOT_SYMBOLS.map((symbol) => [symbol, multiplier.optional()])))
+          .optional(),
+        bar_bar: multiplier.optional(),
+        two_cherries: multiplier.optional(),
+        cherry_first: multiplier.optional(),
+      })
+      .optional(),
+    hilo: z
+      .strictObject({
+        edge_factor: factor.optional().describe('(1/wp) × edge_factor (published 0.96)'),
+        payout_min: multiplier.optional(),
+        payout_max: multiplier.optional(),
+      })
+      .optional(),
+    keno: z
+      .strictObject({
+        paytable: kenoPaytable.optional().describe('spots picked → catches → total return'),
+        numbers: z
+          .number({ error: 'expected how many numbers the board has' })
+          .int('a whole number of numbers')
+          .min(20, 'at least 20 numbers (20 are drawn)')
+          .max(80, 'at most 80 numbers (picks are 1 to 80)')
+          .optional()
+          .describe('numbers are drawn from 1 to this (published 80)'),
+        draw: z
+          .enum(['deployed', 'uniform'])
+          .optional()
+          .describe(
+            'deployed: (floor(roll × 10000) % 80) + 1, 5–8 numbers drawn (the deployment); uniform: 20 distinct numbers as a fair keno draws',
+          ),
+      })
+      .optional(),
+    scratch_card: z
+      .strictObject({
+        triples: z.array(multiplier).length(6, 'six triples, in symbol order').optional(),
+        pair: multiplier.optional(),
+      })
+      .optional(),
+    wheel: z
+      .strictObject({
+        sectors: wheelSectors.optional(),
+        compare: z
+          .enum(['percent', 'fraction'])
+          .optional()
+          .describe(
+            'percent: r (0.00–99.99) against the cumulative probabilities (the deployment: almost always BUST); fraction: r/100 (as advertised)',
+          ),
+      })
+      .optional(),
+    video_poker: z
+      .strictObject({ paytable: z.array(multiplier).length(9, 'nine rows, royal flush to jacks or better').optional() })
+      .optional(),
   })
   .describe('per game: overrides of the published payouts, tables and draw mappings');
 
 export const deployedRulesFileSchema = z.strictObject({
   casino: casinoSchema.optional(),
-  display: z.strictObject({ amount_won_places: places.optional(), new_balance_places: places.optional() }).optional().describe('decimal places of the bet answer\'s amount_won and new_balance (published 2)'),
-  money: z.strictObject({ float_noise: z.boolean({ error: 'expected true or false' }).optional() }).optional().describe('float_noise: balances as JS doubles with rounding noise, as the deployment stores them'),
+  display: z
+    .strictObject({ amount_won_places: places.optional(), new_balance_places: places.optional() })
+    .optional()
+    .describe("decimal places of the bet answer's amount_won and new_balance (published 2)"),
+  money: z
+    .strictObject({ float_noise: z.boolean({ error: 'expected true or false' }).optional() })
+    .optional()
+    .describe('float_noise: balances as JS doubles with rounding noise, as the deployment stores them'),
 });
 
 export type DeployedRulesFile = z.output<typeof deployedRulesFileSchema>;
@@ -110,7 +207,8 @@ export function renderDeployedRulesJsonSchema(): string {
   const document = {
     ...generated,
     title: 'afp deployed rules',
-    description: 'An afp serve --dialect deployed --rules file: overrides of the deployed casino\'s published rules (spec/DEPLOYED.md §2.5). Generated by scripts/gen-schema.ts; do not edit.',
+    description:
+      "An afp serve --dialect deployed --rules file: overrides of the deployed casino's published rules (spec/DEPLOYED.md §2.5). Generated by scripts/gen-schema.ts; do not edit.",
   };
   return `${JSON.stringify(sortKeys(document), null, 2)}\n`;
 }

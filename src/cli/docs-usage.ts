@@ -62,20 +62,35 @@ export function cliBlocks(definitions: readonly CommandDefinition[]): GeneratedB
 
 /** Every generated block of the documentation: the CLI's blocks and the endpoint list. */
 export function docBlocks(definitions: readonly CommandDefinition[], routes: readonly Route[]): GeneratedBlock[] {
-  return [...cliBlocks(definitions), { name: 'endpoint list', markers: { start: ENDPOINTS_START, end: ENDPOINTS_END }, body: `\n${endpointListMarkdown(routes)}` }];
+  return [
+    ...cliBlocks(definitions),
+    {
+      name: 'endpoint list',
+      markers: { start: ENDPOINTS_START, end: ENDPOINTS_END },
+      body: `\n${endpointListMarkdown(routes)}`,
+    },
+  ];
 }
 
 /** README.md and docs/*.md of the repository at `root`, in name order. */
 export function readDocTexts(root: string): DocText[] {
-  const pages = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort();
-  return ['README.md', ...pages.map((name) => `docs/${name}`)].map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+  const pages = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
+  return ['README.md', ...pages.map((name) => `docs/${name}`)].map((path) => ({
+    path,
+    text: readFileSync(join(root, path), 'utf8'),
+  }));
 }
 
 /**
  * The files with every block regenerated where its markers are; `missing` names the blocks no
  * file holds, `duplicated` the ones more than one file holds (a block has one home).
  */
-export function spliceDocs(docs: readonly DocText[], blocks: readonly GeneratedBlock[]): { docs: DocText[]; missing: string[]; duplicated: string[] } {
+export function spliceDocs(
+  docs: readonly DocText[],
+  blocks: readonly GeneratedBlock[],
+): { docs: DocText[]; missing: string[]; duplicated: string[] } {
   const texts = docs.map((doc) => doc.text);
   const missing: string[] = [];
   const duplicated: string[] = [];

@@ -22,13 +22,15 @@ import { EXIT } from './exit-codes.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
-
 async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   const args = parseCommand(argv, definitionOf('export', 'k6'));
   if (stringFlag(args, 'url') !== undefined) return exportK6Url(argv, args, io);
   const errors = [...args.errors];
   const urlFlags = URL_ONLY.filter((name) => args.flags[name] !== undefined);
-  if (urlFlags.length > 0 || args.flags['duration'] !== undefined) errors.push(`${[...urlFlags, ...(args.flags['duration'] === undefined ? [] : ['duration'])].map((name) => `--${name}`).join(', ')} describe a URL run: give --url URL with them (a scenario brings its own load: section)`);
+  if (urlFlags.length > 0 || args.flags['duration'] !== undefined)
+    errors.push(
+      `${[...urlFlags, ...(args.flags['duration'] === undefined ? [] : ['duration'])].map((name) => `--${name}`).join(', ')} describe a URL run: give --url URL with them (a scenario brings its own load: section)`,
+    );
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
@@ -42,7 +44,11 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     io.err(`afp export k6: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
   }
-  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
     io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
     return EXIT.invalidInput;
@@ -60,7 +66,9 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     return EXIT.ok;
   }
   await writeFile(out, result.text);
-  io.out(`wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${parsed.scenario.seed}, ${result.endpoints.length} endpoint tags)\n`);
+  io.out(
+    `wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${parsed.scenario.seed}, ${result.endpoints.length} endpoint tags)\n`,
+  );
   return EXIT.ok;
 }
 
@@ -72,12 +80,25 @@ function withoutOut(argv: readonly string[]): string[] {
 /** `afp export k6 --url URL …`: the URL run's flags (url-flags.ts, as `afp load URL` reads them) as a k6 script. */
 async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditIo): Promise<number> {
   const errors = [...args.errors];
-  if (args.positionals.length > 0) errors.push(`--url exports a URL run: no SCENARIO with it (got ${args.positionals.map((positional) => `'${positional.slice(0, 200)}'`).join(', ')})`);
-  if (stringFlag(args, 'target') !== undefined) errors.push('--target names a scenario\'s platform: a URL run has --url only');
+  if (args.positionals.length > 0)
+    errors.push(
+      `--url exports a URL run: no SCENARIO with it (got ${args.positionals.map((positional) => `'${positional.slice(0, 200)}'`).join(', ')})`,
+    );
+  if (stringFlag(args, 'target') !== undefined)
+    errors.push("--target names a scenario's platform: a URL run has --url only");
   const parsed = await parseUrlRun({ ...args, positionals: [] });
   errors.push(...parsed.errors);
   const run = parsed.run;
-  const exported = run === null ? null : exportK6UrlScript({ request: run.request, section: run.section, timeoutMs: run.timeoutMs, afpVersion: readAfpVersion() ?? 'unknown', command: commandLine(['afp', 'export', 'k6', ...withoutOut(argv)]) });
+  const exported =
+    run === null
+      ? null
+      : exportK6UrlScript({
+          request: run.request,
+          section: run.section,
+          timeoutMs: run.timeoutMs,
+          afpVersion: readAfpVersion() ?? 'unknown',
+          command: commandLine(['afp', 'export', 'k6', ...withoutOut(argv)]),
+        });
   if (exported !== null && !exported.ok) errors.push(...exported.errors);
   if (errors.length > 0 || exported === null || !exported.ok) {
     io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
@@ -96,5 +117,11 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
 const SUBCOMMANDS: Subcommands = { k6: exportK6 };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  return runSubcommand(argv, io, { name: 'export', missing: 'name what to export', noun: 'format', subcommands: SUBCOMMANDS, usage: EXPORT_USAGE });
+  return runSubcommand(argv, io, {
+    name: 'export',
+    missing: 'name what to export',
+    noun: 'format',
+    subcommands: SUBCOMMANDS,
+    usage: EXPORT_USAGE,
+  });
 }

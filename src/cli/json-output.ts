@@ -40,7 +40,12 @@ export function jsonText(value: unknown): string {
  * that is `io` itself and nothing more is printed; with it, stdout's lines go to stderr and the
  * object is printed last, on stdout, on one line.
  */
-export async function withJsonOutput<Io extends OutputIo>(command: string, argv: readonly string[], io: Io, body: (io: Io, record: RecordFields) => Promise<number>): Promise<number> {
+export async function withJsonOutput<Io extends OutputIo>(
+  command: string,
+  argv: readonly string[],
+  io: Io,
+  body: (io: Io, record: RecordFields) => Promise<number>,
+): Promise<number> {
   if (!wantsJson(argv)) return body(io, () => undefined);
   const fields: Record<string, unknown> = {};
   const human: Io = { ...io, out: (text: string) => io.err(text) };

@@ -35,7 +35,14 @@ export interface LiveRun {
 }
 
 /** The run, or the exit code when the target could not be resolved (the reason is printed). */
-export async function startLiveRun(command: string, spec: string, maxSeconds: number, clock: LiveClock, io: AuditIo, quiet = false): Promise<LiveRun | number> {
+export async function startLiveRun(
+  command: string,
+  spec: string,
+  maxSeconds: number,
+  clock: LiveClock,
+  io: AuditIo,
+  quiet = false,
+): Promise<LiveRun | number> {
   const resolved = await resolveTarget(spec);
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);
@@ -44,11 +51,34 @@ export async function startLiveRun(command: string, spec: string, maxSeconds: nu
   const target = resolved.value;
   const findings = new FindingsCollector();
   const deadline = new Deadline(clock, maxSeconds);
-  const progress = new Progress({ label: command, unit: 'calls', total: null, budgetMs: maxSeconds * 1_000, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet, clock });
-  const session = new LiveSession({ target, clock, deadline, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)), onCall: () => progress.step() });
+  const progress = new Progress({
+    label: command,
+    unit: 'calls',
+    total: null,
+    budgetMs: maxSeconds * 1_000,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty ?? false,
+    quiet,
+    clock,
+  });
+  const session = new LiveSession({
+    target,
+    clock,
+    deadline,
+    onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)),
+    onCall: () => progress.step(),
+  });
   for (const [index, note] of (resolved.notes ?? []).entries()) {
     io.err(`note: ${note}\n`);
-    findings.add({ id: `target:note:${index + 1}`, severity: 'info', kind: 'shape', title: note, expected: target.source, seen: note, evidence: `resolving --target ${spec}` });
+    findings.add({
+      id: `target:note:${index + 1}`,
+      severity: 'info',
+      kind: 'shape',
+      title: note,
+      expected: target.source,
+      seen: note,
+      evidence: `resolving --target ${spec}`,
+    });
   }
   return { command, target, session, findings, clock, deadline, progress };
 }
@@ -75,10 +105,21 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
   const findings = run.findings.list();
   const files = await writeFindingsReports(ending.out, {
     // The report names the command as typed after `afp` (its title adds "afp ").
-    command: run.command.replace(/^afp /, ''), target: { name: run.target.name, source: run.target.source }, ...(ending.seed === undefined ? {} : { seed: ending.seed }),
-    failOn: ending.failOn, findings, dropped: run.findings.dropped, checks: ending.checks,
+    command: run.command.replace(/^afp /, ''),
+    target: { name: run.target.name, source: run.target.source },
+    ...(ending.seed === undefined ? {} : { seed: ending.seed }),
+    failOn: ending.failOn,
+    findings,
+    dropped: run.findings.dropped,
+    checks: ending.checks,
   });
-  const counts = [...SEVERITIES].reverse().map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
-  const lines = [`findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`, ...infoLines(findings), `files: ${files.join(', ')}`];
+  const counts = [...SEVERITIES]
+    .reverse()
+    .map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
+  const lines = [
+    `findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`,
+    ...infoLines(findings),
+    `files: ${files.join(', ')}`,
+  ];
   return { code: findingsExitCode(findings, ending.failOn), verdict: verdictLines(findings, ending.failOn), lines };
 }

@@ -10,7 +10,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { AUTOCANNON_LIMITS, HIGH_RESOLUTION_CLOCK, runAutocannonCounted, type EngineCounts } from '../load/autocannon-engine.ts';
+import {
+  AUTOCANNON_LIMITS,
+  HIGH_RESOLUTION_CLOCK,
+  runAutocannonCounted,
+  type EngineCounts,
+} from '../load/autocannon-engine.ts';
 import { MetricsOutputs, parseOutFlags } from '../load/metrics/metrics-outputs.ts';
 import { reachable } from '../load/url-reach.ts';
 import { URL_METHODS, urlEndpointName } from '../load/url-source.ts';
@@ -57,7 +62,11 @@ async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<S
     io.err(`afp load: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 'invalid';
   }
-  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
     io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
     return 'invalid';
@@ -65,12 +74,18 @@ async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<S
   return parsed.scenario;
 }
 
-export async function autocannonMain(argv: readonly string[], io: AutocannonIo, record: RecordFields = () => undefined): Promise<number> {
+export async function autocannonMain(
+  argv: readonly string[],
+  io: AutocannonIo,
+  record: RecordFields = () => undefined,
+): Promise<number> {
   if (isUrlRun(argv)) return autocannonUrl(argv, io, record);
   const args = parseCommand(argv, definitionOf('load'), [...AFP_ENGINE_ONLY, ...URL_REQUEST_ONLY]);
   const errors = [...args.errors];
-  if (stringFlag(args, 'engine') !== 'autocannon') errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
-  if (args.positionals.length > 1) errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);
+  if (stringFlag(args, 'engine') !== 'autocannon')
+    errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
+  if (args.positionals.length > 1)
+    errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);
   const targetSpec = stringFlag(args, 'target');
   if (targetSpec === undefined) errors.push('--target URL|FILE is required (the live target to load)');
   const flags = parseAutocannonFlags(args);
@@ -98,22 +113,47 @@ export async function autocannonMain(argv: readonly string[], io: AutocannonIo, 
     return EXIT.invalidInput;
   }
   const durationMs = flags.durationMs ?? scenario?.load?.duration ?? 10_000;
-  io.out(`engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${target.name}\nendpoint: ${request.endpoint} (${request.method} ${request.url})\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`);
+  io.out(
+    `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${target.name}\nendpoint: ${request.endpoint} (${request.method} ${request.url})\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
+  );
   const abort = new AbortController();
   const stopListening = io.onInterrupt(() => abort.abort());
   let snapshot: LoadSnapshot;
   let counts: EngineCounts;
   try {
     ({ snapshot, counts } = await runAutocannonCounted({
-      url: request.url, method: request.method, headers: request.headers, endpoint: request.endpoint, connections: flags.connections, durationMs, timeoutMs: flags.timeoutMs, signal: abort.signal,
-      ...(flags.amount === undefined ? {} : { amount: flags.amount }), ...(flags.body === undefined ? {} : { body: flags.body }),
+      url: request.url,
+      method: request.method,
+      headers: request.headers,
+      endpoint: request.endpoint,
+      connections: flags.connections,
+      durationMs,
+      timeoutMs: flags.timeoutMs,
+      signal: abort.signal,
+      ...(flags.amount === undefined ? {} : { amount: flags.amount }),
+      ...(flags.body === undefined ? {} : { body: flags.body }),
     }));
   } finally {
     stopListening();
   }
-  if (counts.unsentAfterClose > 0) io.out(`note: ${counts.unsentAfterClose} requests autocannon wrote onto connections ${target.name} had announced closed (Connection: close) are not requests of the run: the target never took them\n`);
+  if (counts.unsentAfterClose > 0)
+    io.out(
+      `note: ${counts.unsentAfterClose} requests autocannon wrote onto connections ${target.name} had announced closed (Connection: close) are not requests of the run: the target never took them\n`,
+    );
   const concurrency: Concurrency = { value: flags.connections, source: 'configured connections' };
-  return finishAutocannon({ snapshot, concurrency, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: parseOutFlags(args.lists['out'] ?? []).dir ?? AUTOCANNON_OUT_DEFAULT, interrupted: abort.signal.aborted, outputs: null, io, record });
+  return finishAutocannon({
+    snapshot,
+    concurrency,
+    thresholds: thresholds.thresholds,
+    scenario,
+    targetName: target.name,
+    targetSource: target.source,
+    out: parseOutFlags(args.lists['out'] ?? []).dir ?? AUTOCANNON_OUT_DEFAULT,
+    interrupted: abort.signal.aborted,
+    outputs: null,
+    io,
+    record,
+  });
 }
 
 /**
@@ -127,42 +167,86 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const args = parseCommand(argv, definitionOf('load'), ['target', 'endpoint', 'key']);
   const errors = [...args.errors];
   const afpOnly = AFP_ENGINE_ONLY.filter((name) => args.flags[name] !== undefined);
-  if (afpOnly.length > 0) errors.push(`${afpOnly.map((name) => `--${name}`).join(', ')}: afp's own engine only (--engine autocannon is a closed loop of --connections N)`);
+  if (afpOnly.length > 0)
+    errors.push(
+      `${afpOnly.map((name) => `--${name}`).join(', ')}: afp's own engine only (--engine autocannon is a closed loop of --connections N)`,
+    );
   const url = urlOf(args, errors);
   const flags = parseAutocannonFlags({ ...args, flags: { ...args.flags, endpoint: url ?? '-' } });
   if ('errors' in flags) errors.push(...flags.errors);
   const method = (stringFlag(args, 'method') ?? 'GET').toUpperCase() as HttpMethod;
-  if (!URL_METHODS.includes(method)) errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
+  if (!URL_METHODS.includes(method))
+    errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
   const headers = headersOf(args.lists['header'] ?? [], errors);
   const body = await bodyOf(args, errors);
   const thresholds = parseThresholds(thresholdsOf(args.lists['threshold'] ?? [], errors));
-  if (!thresholds.ok) errors.push(...thresholds.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
+  if (!thresholds.ok)
+    errors.push(...thresholds.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   const outs = parseOutFlags(args.lists['out'] ?? []);
   errors.push(...outs.errors);
   if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok) {
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const outputs = outs.outputs.length === 0 ? null : new MetricsOutputs({ specs: outs.outputs, runLabels: { job: 'afp', run_id: Math.floor(HIGH_RESOLUTION_CLOCK.nowMs()).toString(36) }, nowMs: () => HIGH_RESOLUTION_CLOCK.nowMs() });
+  const outputs =
+    outs.outputs.length === 0
+      ? null
+      : new MetricsOutputs({
+          specs: outs.outputs,
+          runLabels: { job: 'afp', run_id: Math.floor(HIGH_RESOLUTION_CLOCK.nowMs()).toString(36) },
+          nowMs: () => HIGH_RESOLUTION_CLOCK.nowMs(),
+        });
   const prepared = await outputs?.prepare();
   const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
   if (typeof prepared === 'string' || reach === null || !reach.ok) {
-    io.err(`afp load: ${typeof prepared === 'string' ? prepared : `${url} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`);
+    io.err(
+      `afp load: ${typeof prepared === 'string' ? prepared : `${url} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
+    );
     return typeof prepared === 'string' ? EXIT.invalidInput : EXIT.liveness;
   }
   const endpoint = urlEndpointName({ url, method });
   const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;
-  io.out(`engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${url}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`);
-  const ran = await runInterruptibly(io, (signal) => runAutocannonCounted({
-    url, method, headers, endpoint, connections: flags.connections, durationMs, timeoutMs: flags.timeoutMs, signal,
-    ...(flags.amount === undefined ? {} : { amount: flags.amount }), ...(body === undefined ? {} : { body }),
-  }));
-  if (ran.outcome.counts.unsentAfterClose > 0) io.out(`note: ${ran.outcome.counts.unsentAfterClose} requests autocannon wrote onto connections the target had announced closed (Connection: close) are not requests of the run: the target never took them\n`);
-  return finishAutocannon({ snapshot: ran.outcome.snapshot, concurrency: { value: flags.connections, source: 'configured connections' }, thresholds: thresholds.thresholds, scenario: null, targetName: url, targetSource: 'url', out: outs.dir ?? AUTOCANNON_OUT_DEFAULT, interrupted: ran.interrupted, outputs, io, record });
+  io.out(
+    `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${url}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
+  );
+  const ran = await runInterruptibly(io, (signal) =>
+    runAutocannonCounted({
+      url,
+      method,
+      headers,
+      endpoint,
+      connections: flags.connections,
+      durationMs,
+      timeoutMs: flags.timeoutMs,
+      signal,
+      ...(flags.amount === undefined ? {} : { amount: flags.amount }),
+      ...(body === undefined ? {} : { body }),
+    }),
+  );
+  if (ran.outcome.counts.unsentAfterClose > 0)
+    io.out(
+      `note: ${ran.outcome.counts.unsentAfterClose} requests autocannon wrote onto connections the target had announced closed (Connection: close) are not requests of the run: the target never took them\n`,
+    );
+  return finishAutocannon({
+    snapshot: ran.outcome.snapshot,
+    concurrency: { value: flags.connections, source: 'configured connections' },
+    thresholds: thresholds.thresholds,
+    scenario: null,
+    targetName: url,
+    targetSource: 'url',
+    out: outs.dir ?? AUTOCANNON_OUT_DEFAULT,
+    interrupted: ran.interrupted,
+    outputs,
+    io,
+    record,
+  });
 }
 
 /** Runs `run` with Ctrl-C wired to its AbortSignal; whether it was interrupted. */
-async function runInterruptibly<T>(io: AutocannonIo, run: (signal: AbortSignal) => Promise<T>): Promise<{ outcome: T; interrupted: boolean }> {
+async function runInterruptibly<T>(
+  io: AutocannonIo,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<{ outcome: T; interrupted: boolean }> {
   const abort = new AbortController();
   const stopListening = io.onInterrupt(() => abort.abort());
   try {
@@ -172,12 +256,30 @@ async function runInterruptibly<T>(io: AutocannonIo, run: (signal: AbortSignal) 
   }
 }
 
-async function finishAutocannon(run: { snapshot: LoadSnapshot; concurrency: Concurrency; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; outputs: MetricsOutputs | null; io: AutocannonIo; record: RecordFields }): Promise<number> {
+async function finishAutocannon(run: {
+  snapshot: LoadSnapshot;
+  concurrency: Concurrency;
+  thresholds: readonly Threshold[];
+  scenario: Scenario | null;
+  targetName: string;
+  targetSource: string;
+  out: string;
+  interrupted: boolean;
+  outputs: MetricsOutputs | null;
+  io: AutocannonIo;
+  record: RecordFields;
+}): Promise<number> {
   const { snapshot, io } = run;
   const judged = evaluateThresholds(run.thresholds, snapshot);
   const files = await writeLoadReports(run.out, {
-    scenario: run.scenario?.name ?? 'autocannon', target: { name: run.targetName, source: run.targetSource }, engine: 'autocannon', snapshot, thresholds: judged, concurrency: run.concurrency,
-    ...(run.scenario === null ? {} : { seed: run.scenario.seed }), ...(run.interrupted ? { stopReason: 'interrupted' } : {}),
+    scenario: run.scenario?.name ?? 'autocannon',
+    target: { name: run.targetName, source: run.targetSource },
+    engine: 'autocannon',
+    snapshot,
+    thresholds: judged,
+    concurrency: run.concurrency,
+    ...(run.scenario === null ? {} : { seed: run.scenario.seed }),
+    ...(run.interrupted ? { stopReason: 'interrupted' } : {}),
   });
   const requests = snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
   const failed = snapshot.endpoints.reduce((total, endpoint) => total + endpoint.failed, 0);
@@ -194,6 +296,28 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; concurrency: Conc
     `files: ${[...files, ...(run.outputs?.files ?? [])].join(', ')}`,
   ];
   io.out(`${lines.join('\n')}\n`);
-  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, littles_law: little, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
+  run.record({
+    ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }),
+    engine: 'autocannon',
+    target: run.targetName,
+    requests,
+    failed,
+    no_answer: noAnswer,
+    seconds,
+    latency_ms: {
+      p50: latency.p50Ms,
+      p90: latency.p90Ms,
+      p99: latency.p99Ms,
+      p999: latency.p999Ms,
+      max: latency.maxMs,
+    },
+    littles_law: little,
+    thresholds: judged.map((threshold) => ({
+      metric: threshold.metric,
+      expression: threshold.expression,
+      ok: threshold.ok,
+    })),
+    files,
+  });
   return exitOf(snapshot, judged, run.targetName, io);
 }

@@ -32,17 +32,25 @@ export interface MergeIo {
 const PROCESS_IO: MergeIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** The scenario's thresholds, or every problem reading them. */
-async function scenarioThresholds(file: string): Promise<{ thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
+async function scenarioThresholds(
+  file: string,
+): Promise<{ thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     return { errors: [`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`] };
   }
-  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) return { errors: [formatScenarioErrors(file, parsed.errors)] };
   const thresholds = parseThresholds(parsed.scenario.load?.thresholds);
-  return thresholds.ok ? { thresholds: thresholds.thresholds } : { errors: thresholds.errors.map((error) => `${file}: ${error}`) };
+  return thresholds.ok
+    ? { thresholds: thresholds.thresholds }
+    : { errors: thresholds.errors.map((error) => `${file}: ${error}`) };
 }
 
 export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<number> {
@@ -65,10 +73,21 @@ export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<nu
   const path = join(out, LOAD_RUN_FILE_NAME);
   await writeFile(path, loadRunFileText(file));
   const judged = evaluateThresholds(thresholds.thresholds, file.snapshot);
-  const reports = await writeLoadReports(out, { scenario: file.scenario, target: file.target, seed: file.seed, engine: 'afp', snapshot: file.snapshot, thresholds: judged, ...(file.ended.reason === null ? {} : { stopReason: file.ended.reason }) });
+  const reports = await writeLoadReports(out, {
+    scenario: file.scenario,
+    target: file.target,
+    seed: file.seed,
+    engine: 'afp',
+    snapshot: file.snapshot,
+    thresholds: judged,
+    ...(file.ended.reason === null ? {} : { stopReason: file.ended.reason }),
+  });
   const requests = file.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0);
-  io.out(`merged: ${args.positionals.length} file(s) of ${file.scenario} (seed ${file.seed}) against ${file.target.name}: ${requests} requests, ${file.snapshot.iterations.dropped} dropped iterations\n`);
-  if (scenarioFile === undefined) io.out('thresholds: none judged (give --scenario FILE to judge its thresholds on the merged run)\n');
+  io.out(
+    `merged: ${args.positionals.length} file(s) of ${file.scenario} (seed ${file.seed}) against ${file.target.name}: ${requests} requests, ${file.snapshot.iterations.dropped} dropped iterations\n`,
+  );
+  if (scenarioFile === undefined)
+    io.out('thresholds: none judged (give --scenario FILE to judge its thresholds on the merged run)\n');
   for (const result of judged) io.out(`  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression}\n`);
   io.out(`files: ${[path, ...reports].join(', ')}\n`);
   const failed = failedThresholds(judged);

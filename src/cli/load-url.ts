@@ -51,7 +51,14 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const outputs = outs.outputs.length === 0 ? null : new MetricsOutputs({ specs: outs.outputs, runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) }, nowMs: () => io.clock.nowMs() });
+  const outputs =
+    outs.outputs.length === 0
+      ? null
+      : new MetricsOutputs({
+          specs: outs.outputs,
+          runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) },
+          nowMs: () => io.clock.nowMs(),
+        });
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {
     io.err(`afp load: ${prepared}\n`);
@@ -66,15 +73,29 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   io.out(`target: ${run.request.url}\nendpoint: ${endpoint}\nplan: ${describePlan(planned.plan)}\n`);
   record({ target: run.request.url, endpoint });
   const result = await runWithView({
-    plan: planned.plan, io, quiet: args.flags['quiet'] === true || args.flags['json'] === true, thresholds: thresholds.thresholds, outputs,
-    run: (hooks) => runUrlLoad({ request: run.request, plan: planned.plan, clock: io.clock, timeoutMs: run.timeoutMs, ...hooks }),
+    plan: planned.plan,
+    io,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+    thresholds: thresholds.thresholds,
+    outputs,
+    run: (hooks) =>
+      runUrlLoad({ request: run.request, plan: planned.plan, clock: io.clock, timeoutMs: run.timeoutMs, ...hooks }),
   });
   const stopReason = result.outcome.stopReason;
   return concludeRun({
-    io, result, out: outs.dir ?? URL_OUT_DEFAULT, written: [], thresholds: thresholds.thresholds, outputs, record,
+    io,
+    result,
+    out: outs.dir ?? URL_OUT_DEFAULT,
+    written: [],
+    thresholds: thresholds.thresholds,
+    outputs,
+    record,
     report: {
-      scenario: 'url', target: { name: run.request.url, source: 'url' }, engine: 'afp',
-      ...(stopReason === null ? {} : { stopReason }), ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
+      scenario: 'url',
+      target: { name: run.request.url, source: 'url' },
+      engine: 'afp',
+      ...(stopReason === null ? {} : { stopReason }),
+      ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
     },
   });
 }

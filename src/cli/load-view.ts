@@ -12,7 +12,14 @@
  * failed · 0.
  */
 import { onProcessInterrupt } from './process-interrupt.ts';
-import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSample, type LoadSnapshot } from '../load/load-recorder.ts';
+import {
+  overallHistogram,
+  percentilesOf,
+  decodeHistogram,
+  type LoadRecorder,
+  type LoadSample,
+  type LoadSnapshot,
+} from '../load/load-recorder.ts';
 import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
 import type { LoadPlan } from '../load/executors.ts';
 import type { LoadRunResult } from '../load/load-run.ts';
@@ -20,7 +27,13 @@ import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { writeLoadReports, type LoadReport } from '../load/report/write-load-reports.ts';
-import { abortNow, evaluateThresholds, failedThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
+import {
+  abortNow,
+  evaluateThresholds,
+  failedThresholds,
+  type Threshold,
+  type ThresholdResult,
+} from '../load/thresholds.ts';
 import { formatDuration } from '../sim/duration.ts';
 import { EXIT } from './exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
@@ -73,7 +86,9 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
     interrupts += 1;
     if (interrupts === 1) {
       stop.stop('interrupted');
-      io.err(`\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (Ctrl-C again to cut them now)\n`);
+      io.err(
+        `\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (Ctrl-C again to cut them now)\n`,
+      );
     } else {
       stop.hurry();
     }
@@ -93,7 +108,8 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
       stop,
       onStart: (recorder: LoadRecorder) => {
         outputs?.start(recorder);
-        if (aborting.length > 0) abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
+        if (aborting.length > 0)
+          abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
         if (options.quiet) return;
         window = new LiveWindow(recorder.startMs);
         timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
@@ -116,7 +132,10 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
 function watchAborts(recorder: LoadRecorder, thresholds: readonly Threshold[], stop: LoadStop, io: LoadIo): void {
   if (stop.reason !== null) return;
   const nowMs = io.clock.nowMs();
-  const failing = abortNow(evaluateThresholds(thresholds, recorder.snapshot(), { atMs: nowMs }), nowMs - recorder.startMs);
+  const failing = abortNow(
+    evaluateThresholds(thresholds, recorder.snapshot(), { atMs: nowMs }),
+    nowMs - recorder.startMs,
+  );
   const first = failing[0];
   if (first === undefined) return;
   stop.stop(`threshold ${first.metric}: ${first.expression} failed (abortOnFail)`);
@@ -142,7 +161,8 @@ function formatSeconds(ms: number): string {
   return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
 }
 
-export const totalRequests = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
+export const totalRequests = (snapshot: LoadSnapshot): number =>
+  snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
 
 /** Requests went out and not one got an answer: the target is unreachable. */
 export function unanswered(snapshot: LoadSnapshot): boolean {
@@ -152,15 +172,35 @@ export function unanswered(snapshot: LoadSnapshot): boolean {
 }
 
 /** The --json figures of a run: what the summary prints, as numbers. */
-export function loadFigures(result: LoadRunResult, judged: ReturnType<typeof evaluateThresholds>, files: readonly string[], target: string): Record<string, unknown> {
+export function loadFigures(
+  result: LoadRunResult,
+  judged: ReturnType<typeof evaluateThresholds>,
+  files: readonly string[],
+  target: string,
+): Record<string, unknown> {
   const { snapshot, outcome } = result;
   const overall = percentilesOf(overallHistogram(snapshot));
   return {
-    target, ended_by: outcome.endedBy, stop_reason: outcome.stopReason, seconds: (snapshot.endMs - snapshot.startMs) / 1000,
-    requests: totalRequests(snapshot), failed: snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0),
-    latency_ms: { p50: overall.p50Ms, p90: overall.p90Ms, p99: overall.p99Ms, p999: overall.p999Ms, max: overall.maxMs },
+    target,
+    ended_by: outcome.endedBy,
+    stop_reason: outcome.stopReason,
+    seconds: (snapshot.endMs - snapshot.startMs) / 1000,
+    requests: totalRequests(snapshot),
+    failed: snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0),
+    latency_ms: {
+      p50: overall.p50Ms,
+      p90: overall.p90Ms,
+      p99: overall.p99Ms,
+      p999: overall.p999Ms,
+      max: overall.maxMs,
+    },
     iterations: { ...snapshot.iterations, interrupted: outcome.interrupted, failed: outcome.failedIterations },
-    thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files,
+    thresholds: judged.map((threshold) => ({
+      metric: threshold.metric,
+      expression: threshold.expression,
+      ok: threshold.ok,
+    })),
+    files,
   };
 }
 
@@ -177,20 +217,29 @@ export function summaryLines(result: LoadRunResult): string[] {
     `latency from the intended start (ms): p50 ${fixed(overall.p50Ms, 2)} · p90 ${fixed(overall.p90Ms, 2)} · p99 ${fixed(overall.p99Ms, 2)} · p99.9 ${fixed(overall.p999Ms, 2)} · max ${fixed(overall.maxMs, 2)}`,
     `iterations: ${started} started, ${completed} completed, ${dropped} dropped, ${outcome.interrupted} interrupted, ${outcome.failedIterations} failed`,
   ];
-  for (const [name, tally] of Object.entries(snapshot.checks)) lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
+  for (const [name, tally] of Object.entries(snapshot.checks))
+    lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
   if (snapshot.endpoints.length > 0) lines.push('endpoints:');
   for (const endpoint of snapshot.endpoints.slice(0, ENDPOINTS_SHOWN)) {
     const latency = percentilesOf(decodeHistogram(endpoint.latency));
-    const statuses = Object.entries(endpoint.statuses).map(([status, count]) => `${status}×${count}`).join(' ');
-    lines.push(`  ${endpoint.endpoint.padEnd(24)} ${String(endpoint.requests).padStart(7)} req  p99 ${fixed(latency.p99Ms, 2).padStart(8)} ms  ${statuses}`);
+    const statuses = Object.entries(endpoint.statuses)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
+    lines.push(
+      `  ${endpoint.endpoint.padEnd(24)} ${String(endpoint.requests).padStart(7)} req  p99 ${fixed(latency.p99Ms, 2).padStart(8)} ms  ${statuses}`,
+    );
   }
-  if (snapshot.endpoints.length > ENDPOINTS_SHOWN) lines.push(`  … ${snapshot.endpoints.length - ENDPOINTS_SHOWN} more in load.json`);
+  if (snapshot.endpoints.length > ENDPOINTS_SHOWN)
+    lines.push(`  … ${snapshot.endpoints.length - ENDPOINTS_SHOWN} more in load.json`);
   const kept = (title: string, list: { count: number; first: readonly string[] }): void => {
     if (list.count === 0) return;
     lines.push(`${title}: ${list.count}`);
     for (const item of list.first.slice(0, 5)) lines.push(`  ${item}`);
   };
-  kept('rules the agents saw broken', { count: result.reports.count, first: result.reports.first.map((report) => `${report.agentId}: ${report.message}`) });
+  kept('rules the agents saw broken', {
+    count: result.reports.count,
+    first: result.reports.first.map((report) => `${report.agentId}: ${report.message}`),
+  });
   kept('iterations that failed', result.iterationErrors);
   kept('set-up calls refused', result.setupTrouble);
   return lines;
@@ -225,7 +274,12 @@ export async function concludeRun(run: Conclusion): Promise<number> {
 }
 
 /** A run's exit code (both engines): 4 when the target answered none of its requests, 5 when a threshold failed. */
-export function exitOf(snapshot: LoadSnapshot, judged: readonly ThresholdResult[], targetName: string, io: Pick<LoadIo, 'out' | 'err'>): number {
+export function exitOf(
+  snapshot: LoadSnapshot,
+  judged: readonly ThresholdResult[],
+  targetName: string,
+  io: Pick<LoadIo, 'out' | 'err'>,
+): number {
   if (unanswered(snapshot)) {
     io.err(`afp load: ${targetName} answered none of the run's ${totalRequests(snapshot)} requests\n`);
     return EXIT.liveness;
@@ -243,5 +297,11 @@ export type { Concurrency };
 /** The thresholds as the terminal shows them (both engines). */
 export function thresholdLines(results: readonly ThresholdResult[]): string[] {
   if (results.length === 0) return [];
-  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4)}${result.noData ? ', no data' : ''})`)];
+  return [
+    'thresholds:',
+    ...results.map(
+      (result) =>
+        `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4)}${result.noData ? ', no data' : ''})`,
+    ),
+  ];
 }

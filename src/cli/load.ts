@@ -80,13 +80,17 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
   const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !SEED_PATTERN.test(seed)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  if (seed !== undefined && !SEED_PATTERN.test(seed))
+    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
   const durationText = stringFlag(args, 'duration');
   let durationMs: number | undefined;
   if (durationText !== undefined) {
     const parsed = parseDuration(durationText);
     if (typeof parsed === 'string') errors.push(`--duration: ${parsed}`);
-    else if (parsed < LOAD_LIMITS.durationMs.min || parsed > LOAD_LIMITS.durationMs.max) errors.push(`--duration must be from ${formatDuration(LOAD_LIMITS.durationMs.min)} to ${formatDuration(LOAD_LIMITS.durationMs.max)}`);
+    else if (parsed < LOAD_LIMITS.durationMs.min || parsed > LOAD_LIMITS.durationMs.max)
+      errors.push(
+        `--duration must be from ${formatDuration(LOAD_LIMITS.durationMs.min)} to ${formatDuration(LOAD_LIMITS.durationMs.max)}`,
+      );
     else durationMs = parsed;
   }
   const shardText = stringFlag(args, 'shard');
@@ -94,8 +98,22 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   if (typeof shard === 'string') errors.push(shard);
   const workersText = stringFlag(args, 'workers') ?? '1';
   const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
-  if (!(workers >= 1 && workers <= WORKERS_MAX)) errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
-  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: outs.dir, outputs: outs.outputs, durationMs, quiet: args.flags['quiet'] === true || args.flags['json'] === true, shard: typeof shard === 'string' ? WHOLE : shard, workers: workers >= 1 ? workers : 1 }, errors };
+  if (!(workers >= 1 && workers <= WORKERS_MAX))
+    errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
+  return {
+    flags: {
+      file: args.positionals[0] ?? '',
+      target: target ?? '',
+      seed,
+      out: outs.dir,
+      outputs: outs.outputs,
+      durationMs,
+      quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+      shard: typeof shard === 'string' ? WHOLE : shard,
+      workers: workers >= 1 ? workers : 1,
+    },
+    errors,
+  };
 }
 
 async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> {
@@ -106,7 +124,11 @@ async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> 
     io.err(`afp load: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
     return null;
   }
-  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
     io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
     return null;
@@ -146,7 +168,11 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
   const seed = flags.seed ?? scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
   record({ seed, scenario: scenario.name });
-  const planned = resolveLoadPlan({ load: scenario.load, scenarioDurationMs: scenario.durationMs, ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }) });
+  const planned = resolveLoadPlan({
+    load: scenario.load,
+    scenarioDurationMs: scenario.durationMs,
+    ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }),
+  });
   if (!planned.ok) {
     io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
@@ -157,7 +183,10 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
     return EXIT.invalidInput;
   }
   const plan = shardPlan(planned.plan, flags.shard);
-  const agentCount = scenario.populations.reduce((total, population) => total + shardShare(population.count, flags.shard), 0);
+  const agentCount = scenario.populations.reduce(
+    (total, population) => total + shardShare(population.count, flags.shard),
+    0,
+  );
   const agentCheck = checkAgentCount(plan, agentCount);
   if (agentCheck.error !== null) {
     io.err(`${flags.file}: ${agentCheck.error}\n`);
@@ -175,24 +204,49 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
     return EXIT.invalidInput;
   }
   io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
-  for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])]) io.out(`note: ${note}\n`);
-  if (flags.shard.count > 1) io.out(`shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`);
+  for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])])
+    io.out(`note: ${note}\n`);
+  if (flags.shard.count > 1)
+    io.out(
+      `shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`,
+    );
   const outputs = await metricsOutputs(flags, io);
   if (typeof outputs === 'string') return EXIT.invalidInput;
   const runTag = Math.floor(io.clock.nowMs()).toString(36);
-  const result = flags.workers > 1
-    ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
-    : await runWithView({
-        plan, io, quiet: flags.quiet, thresholds: thresholds.thresholds, outputs,
-        run: (hooks) => runLoad({ scenario, plan, target, urls: mounts.urls, seed, runTag, clock: io.clock, ...hooks }),
-      });
-  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds, outputs, record });
+  const result =
+    flags.workers > 1
+      ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
+      : await runWithView({
+          plan,
+          io,
+          quiet: flags.quiet,
+          thresholds: thresholds.thresholds,
+          outputs,
+          run: (hooks) =>
+            runLoad({ scenario, plan, target, urls: mounts.urls, seed, runTag, clock: io.clock, ...hooks }),
+        });
+  return finish({
+    scenario,
+    plan,
+    target,
+    seed,
+    flags,
+    io,
+    result,
+    thresholds: thresholds.thresholds,
+    outputs,
+    record,
+  });
 }
 
 /** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */
 async function metricsOutputs(flags: LoadFlags, io: LoadIo): Promise<MetricsOutputs | null | 'invalid'> {
   if (flags.outputs.length === 0) return null;
-  const outputs = new MetricsOutputs({ specs: flags.outputs, runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) }, nowMs: () => io.clock.nowMs() });
+  const outputs = new MetricsOutputs({
+    specs: flags.outputs,
+    runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) },
+    nowMs: () => io.clock.nowMs(),
+  });
   const problem = await outputs.prepare();
   if (problem === null) return outputs;
   io.err(`afp load: ${problem}\n`);
@@ -200,24 +254,60 @@ async function metricsOutputs(flags: LoadFlags, io: LoadIo): Promise<MetricsOutp
 }
 
 /** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */
-async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[]; outputs: MetricsOutputs | null; record: RecordFields }): Promise<number> {
+async function finish(run: {
+  scenario: Scenario;
+  plan: LoadPlan;
+  target: Target;
+  seed: string;
+  flags: LoadFlags;
+  io: LoadIo;
+  result: LoadRunResult;
+  thresholds: readonly Threshold[];
+  outputs: MetricsOutputs | null;
+  record: RecordFields;
+}): Promise<number> {
   const { scenario, target, seed, io, result } = run;
   for (const note of result.notes) io.out(`note: ${note}\n`);
   const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
   await mkdir(out, { recursive: true });
   const file = join(out, LOAD_RUN_FILE_NAME);
-  await writeFile(file, loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)));
+  await writeFile(
+    file,
+    loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)),
+  );
   const stopReason = result.outcome.stopReason;
   return concludeRun({
-    io, result, out, written: [file], thresholds: run.thresholds, outputs: run.outputs, record: run.record,
-    report: { scenario: scenario.name, target: { name: target.name, source: target.source }, seed, engine: 'afp', ...(stopReason === null ? {} : { stopReason }) },
+    io,
+    result,
+    out,
+    written: [file],
+    thresholds: run.thresholds,
+    outputs: run.outputs,
+    record: run.record,
+    report: {
+      scenario: scenario.name,
+      target: { name: target.name, source: target.source },
+      seed,
+      engine: 'afp',
+      ...(stopReason === null ? {} : { stopReason }),
+    },
   });
 }
 
 /** `--workers N`: the run in N worker threads, merged; Ctrl-C reaches every worker. */
-async function runInWorkers(options: { scenarioFile: string; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo }): Promise<LoadRunResult> {
+async function runInWorkers(options: {
+  scenarioFile: string;
+  plan: LoadPlan;
+  target: Target;
+  urls: MountUrls;
+  seed: string;
+  flags: LoadFlags;
+  io: LoadIo;
+}): Promise<LoadRunResult> {
   const { io, flags } = options;
-  io.out(`workers: ${flags.workers} threads, each 1 in ${flags.workers} of this run's arrivals and agents; the live view and abortOnFail wait for the merged result\n`);
+  io.out(
+    `workers: ${flags.workers} threads, each 1 in ${flags.workers} of this run's arrivals and agents; the live view and abortOnFail wait for the merged result\n`,
+  );
   let stopAll: (() => void) | null = null;
   const stopListening = io.onInterrupt(() => {
     io.err('\nafp load: stopping the workers (Ctrl-C again to cut what is in flight)\n');
@@ -225,7 +315,12 @@ async function runInWorkers(options: { scenarioFile: string; plan: LoadPlan; tar
   });
   try {
     return await runLoadInWorkers({
-      scenarioFile: options.scenarioFile, plan: options.plan, target: options.target, urls: options.urls, seed: options.seed, workers: flags.workers,
+      scenarioFile: options.scenarioFile,
+      plan: options.plan,
+      target: options.target,
+      urls: options.urls,
+      seed: options.seed,
+      workers: flags.workers,
       runTag: Math.floor(io.clock.nowMs()).toString(36),
       onStart: (stop) => (stopAll = stop),
     });
@@ -233,4 +328,3 @@ async function runInWorkers(options: { scenarioFile: string; plan: LoadPlan; tar
     stopListening();
   }
 }
-

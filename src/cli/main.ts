@@ -24,7 +24,8 @@ function rowOf(argv: readonly string[]): CommandRow | undefined {
   let best: CommandRow | undefined;
   for (const row of COMMANDS) {
     const path = row.definition.path;
-    if (path.every((word, index) => argv[index] === word) && path.length > (best?.definition.path.length ?? 0)) best = row;
+    if (path.every((word, index) => argv[index] === word) && path.length > (best?.definition.path.length ?? 0))
+      best = row;
   }
   return best;
 }
@@ -50,7 +51,9 @@ async function main(argv: string[]): Promise<number> {
   const group = DEFINITIONS.some((definition) => definition.path[0] === name);
   if (row === undefined && !group) {
     const near = nearestFlag(name, [...new Set(DEFINITIONS.map((definition) => definition.path[0] as string))]);
-    process.stderr.write(`afp: unknown command '${name}'${near === undefined ? '' : ` (did you mean ${near}?)`}\n${rootHelpText(DEFINITIONS)}`);
+    process.stderr.write(
+      `afp: unknown command '${name}'${near === undefined ? '' : ` (did you mean ${near}?)`}\n${rootHelpText(DEFINITIONS)}`,
+    );
     return EXIT.invalidInput;
   }
   if (asksHelp(argv)) {
@@ -59,9 +62,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (row === undefined) {
     const sub = argv[1];
-    const subs = DEFINITIONS.filter((definition) => definition.path[0] === name).map((definition) => definition.path[1] ?? '');
+    const subs = DEFINITIONS.filter((definition) => definition.path[0] === name).map(
+      (definition) => definition.path[1] ?? '',
+    );
     const near = sub === undefined ? undefined : nearestFlag(sub, subs);
-    const problem = sub === undefined ? 'name a subcommand' : `unknown subcommand '${sub}'${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+    const problem =
+      sub === undefined
+        ? 'name a subcommand'
+        : `unknown subcommand '${sub}'${near === undefined ? '' : ` (did you mean ${near}?)`}`;
     process.stderr.write(`afp ${name}: ${problem}\n${groupHelpText(name, DEFINITIONS)}`);
     return EXIT.invalidInput;
   }

@@ -51,14 +51,25 @@ function rateText(perSecond: number, unit: string): string {
 }
 
 /** The line for `done` units after `elapsedMs`: pure, so tests can check it exactly. */
-export function progressText(options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'budgetMs' | 'percent'>, done: number, elapsedMs: number): string {
+export function progressText(
+  options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'budgetMs' | 'percent'>,
+  done: number,
+  elapsedMs: number,
+): string {
   const { total } = options;
-  const count = options.percent === true ? `${done}% of ${options.unit}` : total === null ? `${done} ${options.unit}` : `${done}/${total} ${options.unit} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
+  const count =
+    options.percent === true
+      ? `${done}% of ${options.unit}`
+      : total === null
+        ? `${done} ${options.unit}`
+        : `${done}/${total} ${options.unit} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
   const parts = [`${options.label}: ${count}`, `elapsed ${formatElapsed(elapsedMs)}`];
   const perSecond = elapsedMs > 0 ? (done * 1_000) / elapsedMs : 0;
   if (elapsedMs > 0) parts.push(rateText(perSecond, options.percent === true ? '%' : options.unit));
-  if (total !== null && done > 0 && perSecond > 0) parts.push(`ETA ${formatElapsed(((total - done) / perSecond) * 1_000)}`);
-  else if (total === null && options.budgetMs !== undefined) parts.push(`ETA at most ${formatElapsed(options.budgetMs - elapsedMs)} (the time budget)`);
+  if (total !== null && done > 0 && perSecond > 0)
+    parts.push(`ETA ${formatElapsed(((total - done) / perSecond) * 1_000)}`);
+  else if (total === null && options.budgetMs !== undefined)
+    parts.push(`ETA at most ${formatElapsed(options.budgetMs - elapsedMs)} (the time budget)`);
   return parts.join(' · ');
 }
 
@@ -107,6 +118,13 @@ export class Progress {
 export const WALL_PROGRESS_CLOCK: ProgressClock = { nowMs: () => Date.now() };
 
 /** Progress on the process's stderr. */
-export function stderrProgress(options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'quiet' | 'budgetMs'>): Progress {
-  return new Progress({ ...options, write: (text) => process.stderr.write(text), isTty: process.stderr.isTTY, clock: WALL_PROGRESS_CLOCK });
+export function stderrProgress(
+  options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'quiet' | 'budgetMs'>,
+): Progress {
+  return new Progress({
+    ...options,
+    write: (text) => process.stderr.write(text),
+    isTty: process.stderr.isTTY,
+    clock: WALL_PROGRESS_CLOCK,
+  });
 }

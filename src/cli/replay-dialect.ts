@@ -37,13 +37,30 @@ export interface DialectReplayOptions {
 
 export async function runDialectReplay(options: DialectReplayOptions): Promise<number> {
   const { target, io } = options;
-  const dialects = Object.entries(target.services).map(([service, entry]) => `${service} ${entry.dialect}`).join(', ');
-  io.out(`target ${target.name} (${target.source}): ${dialects}; each recorded exchange is sent as its afp operation through the target's dialect\n`);
+  const dialects = Object.entries(target.services)
+    .map(([service, entry]) => `${service} ${entry.dialect}`)
+    .join(', ');
+  io.out(
+    `target ${target.name} (${target.source}): ${dialects}; each recorded exchange is sent as its afp operation through the target's dialect\n`,
+  );
   const findings = new FindingsCollector();
   const deadline = new Deadline(SYSTEM_LIVE_CLOCK, MAX_SECONDS_LIMIT);
   const reproduce = secretFreeCurl(curlOf);
-  const session = new LiveSession({ target, clock: SYSTEM_LIVE_CLOCK, deadline, timeoutMs: options.timeoutMs, onDeviation: (deviation) => findings.add(deviationFinding(deviation, reproduce)) });
-  const replay = new OperationReplay({ session, findings, curlOf, clock: SYSTEM_LIVE_CLOCK, deadline, beforeSend: options.beforeSend });
+  const session = new LiveSession({
+    target,
+    clock: SYSTEM_LIVE_CLOCK,
+    deadline,
+    timeoutMs: options.timeoutMs,
+    onDeviation: (deviation) => findings.add(deviationFinding(deviation, reproduce)),
+  });
+  const replay = new OperationReplay({
+    session,
+    findings,
+    curlOf,
+    clock: SYSTEM_LIVE_CLOCK,
+    deadline,
+    beforeSend: options.beforeSend,
+  });
   const stop = await replay.run(options.exchanges);
   const totals = replay.totals();
   const list = findings.list();
@@ -67,24 +84,51 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
 }
 
 function summaryLines(header: RecordHeader, totals: OperationReplayTotals, list: readonly Finding[]): string[] {
-  const counts = (['critical', 'major', 'minor', 'info'] as const).map((severity) => `${severity} ${list.filter((finding) => finding.severity === severity).length}`).join(', ');
+  const counts = (['critical', 'major', 'minor', 'info'] as const)
+    .map((severity) => `${severity} ${list.filter((finding) => finding.severity === severity).length}`)
+    .join(', ');
   const operations = totals.byOperation.map((row) => `${row.op} ${row.count}`).join(', ');
   const lines = [
     `exchanges: ${totals.exchanges} of ${header.exchanges} · sent as operations: ${totals.sent} · skipped: ${totals.skipped} · ids bound: ${totals.bindings}`,
     `operations: ${operations === '' ? 'none' : operations}`,
     `findings: ${list.length} (${counts})`,
   ];
-  for (const finding of list.filter((item) => item.severity !== 'info').slice(0, SHOWN_FINDINGS)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}`);
+  for (const finding of list.filter((item) => item.severity !== 'info').slice(0, SHOWN_FINDINGS))
+    lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}`);
   return lines;
 }
 
 /** One check per operation sent (a finding check when a semantic finding names it), and the skips. */
-function replayChecks(totals: OperationReplayTotals, list: readonly Finding[], stop: { seq: number; reason: string } | null): ReportCheck[] {
+function replayChecks(
+  totals: OperationReplayTotals,
+  list: readonly Finding[],
+  stop: { seq: number; reason: string } | null,
+): ReportCheck[] {
   const checks: ReportCheck[] = totals.byOperation.map((row) => {
     const ids = list.filter((finding) => finding.id.startsWith(`replay:${row.op}:`)).map((finding) => finding.id);
-    return { name: `replay ${row.op}`, group: 'replay', status: ids.length === 0 ? 'pass' : 'finding', findingIds: ids, detail: `${row.count} exchange(s)` };
+    return {
+      name: `replay ${row.op}`,
+      group: 'replay',
+      status: ids.length === 0 ? 'pass' : 'finding',
+      findingIds: ids,
+      detail: `${row.count} exchange(s)`,
+    };
   });
-  if (totals.skipped > 0) checks.push({ name: 'replay skipped exchanges', group: 'replay', status: 'skipped', findingIds: [], detail: `${totals.skipped} exchange(s) not replayed; the info findings say why` });
-  if (stop !== null) checks.push({ name: 'replay completed', group: 'replay', status: 'fail', findingIds: [], detail: `stopped at seq ${stop.seq}: ${stop.reason}` });
+  if (totals.skipped > 0)
+    checks.push({
+      name: 'replay skipped exchanges',
+      group: 'replay',
+      status: 'skipped',
+      findingIds: [],
+      detail: `${totals.skipped} exchange(s) not replayed; the info findings say why`,
+    });
+  if (stop !== null)
+    checks.push({
+      name: 'replay completed',
+      group: 'replay',
+      status: 'fail',
+      findingIds: [],
+      detail: `stopped at seq ${stop.seq}: ${stop.reason}`,
+    });
   return checks;
 }

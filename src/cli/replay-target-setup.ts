@@ -10,8 +10,27 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isObject } from '../replay/json-pointer.ts';
-import { recordedDomainGraceMs, recordedDomainYearMs, recordedPlatformOf, type RecordHeader } from '../replay/record-format.ts';
-import { DEPOSIT_ENDPOINT, MINT_ENDPOINT, PLATFORM_ENDPOINT, TIER_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type DepositCall, type MintCall, type SetupOutcome, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
+import {
+  recordedDomainGraceMs,
+  recordedDomainYearMs,
+  recordedPlatformOf,
+  type RecordHeader,
+} from '../replay/record-format.ts';
+import {
+  DEPOSIT_ENDPOINT,
+  MINT_ENDPOINT,
+  PLATFORM_ENDPOINT,
+  TIER_ENDPOINT,
+  parsePlatformView,
+  platformFindings,
+  setupCommand,
+  unverifiableNote,
+  type DepositCall,
+  type MintCall,
+  type SetupOutcome,
+  type TierCall,
+  type TierOutcome,
+} from '../replay/replay-setup.ts';
 import { LivenessError } from '../replay/replay-run.ts';
 import type { ReplaySession } from '../replay/replay-session.ts';
 import { DEFAULT_CONFIG } from '../services/shared/config.ts';
@@ -26,7 +45,12 @@ const SCENARIO_DIRECTORY = 'scenarios';
  * Reads the target's platform settings, files `setup` differences and notes (with the afp serve
  * command that fixes a mismatch) into the session; returns the line printed before the replay.
  */
-export async function checkTargetPlatform(options: { api: string; header: RecordHeader; session: ReplaySession; timeoutMs: number }): Promise<string> {
+export async function checkTargetPlatform(options: {
+  api: string;
+  header: RecordHeader;
+  session: ReplaySession;
+  timeoutMs: number;
+}): Promise<string> {
   const { api, header, session } = options;
   const recorded = recordedPlatformOf(header);
   const answer = await readPlatform(api, Math.min(options.timeoutMs, SETUP_TIMEOUT_MS));
@@ -40,29 +64,48 @@ export async function checkTargetPlatform(options: { api: string; header: Record
   const closures = recorded.casino_closures?.length ?? 0;
   const shocks = recorded.trading_shocks?.length ?? 0;
   const marketClosures = recorded.market_closures?.length ?? 0;
-  const trading = shocks + marketClosures > 0 ? `, ${shocks} trading price shock(s), ${marketClosures} market closure(s)` : '';
+  const trading =
+    shocks + marketClosures > 0 ? `, ${shocks} trading price shock(s), ${marketClosures} market closure(s)` : '';
   const yearMs = recordedDomainYearMs(recorded);
   const graceMs = recordedDomainGraceMs(recorded);
-  const domains = yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs ? '' : `, domain year ${yearMs} ms, grace ${graceMs} ms`;
+  const domains =
+    yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs
+      ? ''
+      : `, domain year ${yearMs} ms, grace ${graceMs} ms`;
   const described = `dispute_outcome ${recorded.dispute_outcome}, ${recorded.faults.length} fault window(s)${closures > 0 ? `, ${closures} casino game closure(s)` : ''}${trading}${domains}`;
   if (findings.length === 0) return `setup: the target's platform settings match the record's (${described})`;
   const scenarioFile = await scenarioFileOf(header.scenario);
-  const hint = setupCommand({ platform: recorded, startMs: header.start_ms, scenarioName: header.scenario, scenarioFile });
-  session.note(`the target is not set up like the recorded run (${findings.length} setup difference(s)); start it as: ${hint}`);
+  const hint = setupCommand({
+    platform: recorded,
+    startMs: header.start_ms,
+    scenarioName: header.scenario,
+    scenarioFile,
+  });
+  session.note(
+    `the target is not set up like the recorded run (${findings.length} setup difference(s)); start it as: ${hint}`,
+  );
   return `setup: ${findings.length} platform setting(s) differ from the record's (${described}); start the target as: ${hint}`;
 }
 
-async function readPlatform(api: string, timeoutMs: number): Promise<{ platform: NonNullable<ReturnType<typeof parsePlatformView>> } | { why: string }> {
+async function readPlatform(
+  api: string,
+  timeoutMs: number,
+): Promise<{ platform: NonNullable<ReturnType<typeof parsePlatformView>> } | { why: string }> {
   let response: Response;
   try {
     response = await fetch(`${api}/${PLATFORM_ENDPOINT}`, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    return { why: `GET /${PLATFORM_ENDPOINT} got no answer: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      why: `GET /${PLATFORM_ENDPOINT} got no answer: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const text = await response.text().catch(() => '');
-  if (response.status !== 200) return { why: `GET /${PLATFORM_ENDPOINT} answered ${response.status}: not afp serve, or an older one` };
+  if (response.status !== 200)
+    return { why: `GET /${PLATFORM_ENDPOINT} answered ${response.status}: not afp serve, or an older one` };
   const platform = parsePlatformView(jsonOrNull(text));
-  return platform === null ? { why: `GET /${PLATFORM_ENDPOINT} answered 200 without { dispute_outcome, faults }` } : { platform };
+  return platform === null
+    ? { why: `GET /${PLATFORM_ENDPOINT} answered 200 without { dispute_outcome, faults }` }
+    : { platform };
 }
 
 /** `scenarios/<name>.yaml` when it exists under the working directory, else null. */
@@ -84,30 +127,58 @@ export function applyTier(api: string, call: TierCall, timeoutMs: number): Promi
 
 /** Sends one `POST /_afp/casino/deposit` (the agent's starting deposit); answers as `applyTier`. */
 export function applyDeposit(api: string, call: DepositCall, timeoutMs: number): Promise<SetupOutcome> {
-  return setupCall(api, DEPOSIT_ENDPOINT, call.agentId, { agent_id: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount }, timeoutMs);
+  return setupCall(
+    api,
+    DEPOSIT_ENDPOINT,
+    call.agentId,
+    { agent_id: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount },
+    timeoutMs,
+  );
 }
 
 /** Sends one `POST /_afp/wallet/mint` (a wallet's starting fund): 200 applied, 400 refused (the address or amount), anything else unsupported. */
 export async function applyMint(api: string, call: MintCall, timeoutMs: number): Promise<SetupOutcome> {
-  const body = { chain: call.chain, address: call.address, amount: call.amount, ...(call.token === null ? {} : { token: call.token }) };
+  const body = {
+    chain: call.chain,
+    address: call.address,
+    amount: call.amount,
+    ...(call.token === null ? {} : { token: call.token }),
+  };
   const { status, text } = await postSetup(api, MINT_ENDPOINT, body, timeoutMs);
   if (status === 200) return { kind: 'applied' };
-  return status === 400 && isObject(jsonOrNull(text)) ? { kind: 'refused', status, message: text.slice(0, MESSAGE_CHARS_MAX) } : { kind: 'unsupported', status };
+  return status === 400 && isObject(jsonOrNull(text))
+    ? { kind: 'refused', status, message: text.slice(0, MESSAGE_CHARS_MAX) }
+    : { kind: 'unsupported', status };
 }
 
-async function setupCall(api: string, endpoint: string, agentId: string, body: Record<string, string>, timeoutMs: number): Promise<SetupOutcome> {
+async function setupCall(
+  api: string,
+  endpoint: string,
+  agentId: string,
+  body: Record<string, string>,
+  timeoutMs: number,
+): Promise<SetupOutcome> {
   const { status, text } = await postSetup(api, endpoint, body, timeoutMs);
   if (status === 200) return { kind: 'applied' };
   const answer = jsonOrNull(text);
   // afp serve's own refusal names the agent; any other answer means the door is not there.
   if (status === 404 && isObject(answer) && answer['agent_id'] === agentId) {
-    return { kind: 'refused', status: 404, message: typeof answer['error'] === 'string' ? answer['error'] : 'unknown agent' };
+    return {
+      kind: 'refused',
+      status: 404,
+      message: typeof answer['error'] === 'string' ? answer['error'] : 'unknown agent',
+    };
   }
   return { kind: 'unsupported', status };
 }
 
 /** One admin POST; no answer at all is a liveness failure. */
-async function postSetup(api: string, endpoint: string, body: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
+async function postSetup(
+  api: string,
+  endpoint: string,
+  body: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   let response: Response;
   try {
     response = await fetch(`${api}/${endpoint}`, {
@@ -117,7 +188,9 @@ async function postSetup(api: string, endpoint: string, body: Record<string, str
       signal: AbortSignal.timeout(Math.min(timeoutMs, SETUP_TIMEOUT_MS)),
     });
   } catch (error) {
-    throw new LivenessError(`the target does not answer POST ${api}/${endpoint}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LivenessError(
+      `the target does not answer POST ${api}/${endpoint}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return { status: response.status, text: await response.text() };
 }

@@ -31,12 +31,32 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { discoverTarget, targetUrlError, type MountUrls, type Transport, type TransportRequest, type TransportResponse } from '../client/transport.ts';
+import {
+  discoverTarget,
+  targetUrlError,
+  type MountUrls,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from '../client/transport.ts';
 import { httpTransport } from '../client/http-transport.ts';
-import { diffJson, diffText, headerLines, summaryLines, type ClockSyncState, type ReplayReportInput } from '../replay/diff-report.ts';
+import {
+  diffJson,
+  diffText,
+  headerLines,
+  summaryLines,
+  type ClockSyncState,
+  type ReplayReportInput,
+} from '../replay/diff-report.ts';
 import { dueOffsetMs, parseSpeed, type Speed } from '../replay/pacing.ts';
 import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/record-reader.ts';
-import { recordedDepositsOf, recordedMintsOf, recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
+import {
+  recordedDepositsOf,
+  recordedMintsOf,
+  recordedTiersOf,
+  type RecordHeader,
+  type RecordedExchange,
+} from '../replay/record-format.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -68,7 +88,11 @@ export interface ReplayIo {
   readonly clock?: ProgressClock;
 }
 
-const PROCESS_IO: ReplayIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+const PROCESS_IO: ReplayIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+};
 
 interface ReplayFlags {
   readonly file: string;
@@ -100,12 +124,15 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
   const speed = parseSpeed(speedText);
   if (typeof speed === 'string' && speed !== 'max') errors.push(speed);
   const sync = stringFlag(args, 'sync-clock') ?? 'auto';
-  if (sync !== 'auto' && sync !== 'on' && sync !== 'off') errors.push(`--sync-clock must be auto, on or off, got '${sync}'`);
+  if (sync !== 'auto' && sync !== 'on' && sync !== 'off')
+    errors.push(`--sync-clock must be auto, on or off, got '${sync}'`);
   const concurrency = stringFlag(args, 'concurrency') ?? '1';
-  if (concurrency !== '1') errors.push(`--concurrency must be 1 (replay keeps the recorded order), got '${concurrency}'`);
+  if (concurrency !== '1')
+    errors.push(`--concurrency must be 1 (replay keeps the recorded order), got '${concurrency}'`);
   const timeoutText = stringFlag(args, 'timeout-ms') ?? String(DEFAULT_TIMEOUT_MS);
   const timeoutMs = /^\d{1,7}$/.test(timeoutText) ? Number(timeoutText) : 0;
-  if (timeoutMs < 100) errors.push(`--timeout-ms must be a whole number of milliseconds from 100 to 9999999, got '${timeoutText}'`);
+  if (timeoutMs < 100)
+    errors.push(`--timeout-ms must be a whole number of milliseconds from 100 to 9999999, got '${timeoutText}'`);
   if (errors.length > 0 || !failOn.ok) return { errors };
   return {
     file: args.positionals[0] as string,
@@ -133,15 +160,31 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
   }
   const checked = await validateRecord(flags.file, io);
   if (checked === null) return EXIT.invalidInput;
-  record({ seed: checked.header.seed, scenario: checked.header.scenario, exchanges: checked.header.exchanges, target: flags.target, reproduce: reproduceCommand(flags), out: flags.out });
-  const progress = new Progress({ label: 'replay', unit: 'exchanges', total: checked.header.exchanges, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  record({
+    seed: checked.header.seed,
+    scenario: checked.header.scenario,
+    exchanges: checked.header.exchanges,
+    target: flags.target,
+    reproduce: reproduceCommand(flags),
+    out: flags.out,
+  });
+  const progress = new Progress({
+    label: 'replay',
+    unit: 'exchanges',
+    total: checked.header.exchanges,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty ?? false,
+    quiet: flags.quiet,
+    clock: io.clock ?? WALL_PROGRESS_CLOCK,
+  });
   const exchanges = counted(readExchanges(flags.file), progress);
   const path = await replayPath(flags);
   if (path.kind === 'failed') {
     io.err(`afp replay: ${path.message}\n`);
     return path.exit;
   }
-  if (path.kind === 'dialect') return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress }, io);
+  if (path.kind === 'dialect')
+    return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress }, io);
   let urls: MountUrls;
   try {
     urls = await discoverTarget(flags.target, { timeoutMs: flags.timeoutMs });
@@ -150,16 +193,31 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     return EXIT.liveness;
   }
   const api = urls.api as string;
-  const clock = await decideClock(api, flags, { firstAtMs: checked.firstAtMs ?? checked.header.start_ms, startMs: checked.header.start_ms });
+  const clock = await decideClock(api, flags, {
+    firstAtMs: checked.firstAtMs ?? checked.header.start_ms,
+    startMs: checked.header.start_ms,
+  });
   if ('error' in clock) {
     io.err(`afp replay: ${clock.error}\n`);
     return clock.exit;
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags.speed)}\n`);
-  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header), deposits: recordedDepositsOf(checked.header), mints: recordedMintsOf(checked.header) });
+  const session = new ReplaySession({
+    references: checked.references,
+    exactTime: clock.state.exact,
+    tiers: recordedTiersOf(checked.header),
+    deposits: recordedDepositsOf(checked.header),
+    mints: recordedMintsOf(checked.header),
+  });
   io.out(`${await checkTargetPlatform({ api, header: checked.header, session, timeoutMs: flags.timeoutMs })}\n`);
-  const deps = replayDeps({ flags, api, transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }), clock: clock.state, clockMode: clock.mode });
+  const deps = replayDeps({
+    flags,
+    api,
+    transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }),
+    clock: clock.state,
+    clockMode: clock.mode,
+  });
   const stop = await runReplay(exchanges, session, deps);
   progress.finish();
   const report: ReplayReportInput = {
@@ -173,18 +231,30 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     reproduce: reproduceCommand(flags),
   };
   await writeReports(flags.out, report);
-  record({ sent: report.totals.sent, differences: report.totals.differencesTotal, stopped: stop === null ? null : stop.reason, files: [join(flags.out, 'diff.json'), join(flags.out, 'diff.txt')] });
-  io.out(`${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`);
+  record({
+    sent: report.totals.sent,
+    differences: report.totals.differencesTotal,
+    stopped: stop === null ? null : stop.reason,
+    files: [join(flags.out, 'diff.json'), join(flags.out, 'diff.txt')],
+  });
+  io.out(
+    `${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`,
+  );
   if (stop !== null) return EXIT.liveness;
   if (report.totals.differencesTotal > 0) {
-    const shown = diffText(report).split('\n').filter((line) => line.startsWith('  seq ') || line.startsWith('  setup '));
+    const shown = diffText(report)
+      .split('\n')
+      .filter((line) => line.startsWith('  seq ') || line.startsWith('  setup '));
     io.out(`${shown.slice(0, 5).join('\n')}\nreproduce: ${report.reproduce}\n`);
     return EXIT.checkFailed;
   }
   return EXIT.ok;
 }
 
-type ReplayPath = { readonly kind: 'verbatim' } | { readonly kind: 'dialect'; readonly target: Target } | { readonly kind: 'failed'; readonly message: string; readonly exit: number };
+type ReplayPath =
+  | { readonly kind: 'verbatim' }
+  | { readonly kind: 'dialect'; readonly target: Target }
+  | { readonly kind: 'failed'; readonly message: string; readonly exit: number };
 
 /**
  * Which replay: a target file, or an afp serve URL announcing a dialect other than the documents'
@@ -194,18 +264,45 @@ type ReplayPath = { readonly kind: 'verbatim' } | { readonly kind: 'dialect'; re
 async function replayPath(flags: ReplayFlags): Promise<ReplayPath> {
   const url = URL_PATTERN.test(flags.target);
   const resolved = await resolveTarget(flags.target, { timeoutMs: flags.timeoutMs });
-  if (!resolved.ok) return url ? { kind: 'verbatim' } : { kind: 'failed', message: resolved.message, exit: resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness };
+  if (!resolved.ok)
+    return url
+      ? { kind: 'verbatim' }
+      : {
+          kind: 'failed',
+          message: resolved.message,
+          exit: resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness,
+        };
   const documents = Object.values(resolved.value.services).every((service) => service.dialect !== 'deployed');
   return url && documents ? { kind: 'verbatim' } : { kind: 'dialect', target: resolved.value };
 }
 
 /** The replay through a target's dialect: clock sync where the target is an afp serve, then operation-replay. */
-async function replayThroughTarget(replay: { flags: ReplayFlags; checked: CheckedRecord; target: Target; exchanges: AsyncIterable<RecordedExchange>; progress: Progress }, io: ReplayIo): Promise<number> {
+async function replayThroughTarget(
+  replay: {
+    flags: ReplayFlags;
+    checked: CheckedRecord;
+    target: Target;
+    exchanges: AsyncIterable<RecordedExchange>;
+    progress: Progress;
+  },
+  io: ReplayIo,
+): Promise<number> {
   const { flags, checked, target } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
-  const clock = target.adminUrl === null || flags.sync === 'off'
-    ? { state: { synced: false, exact: false, note: target.adminUrl === null ? 'the target has no clock to move (not afp serve): time-derived values are not compared' : '--sync-clock off: time-derived values are not compared' }, mode: null }
-    : await decideClock(target.adminUrl, flags, { firstAtMs, startMs: checked.header.start_ms });
+  const clock =
+    target.adminUrl === null || flags.sync === 'off'
+      ? {
+          state: {
+            synced: false,
+            exact: false,
+            note:
+              target.adminUrl === null
+                ? 'the target has no clock to move (not afp serve): time-derived values are not compared'
+                : '--sync-clock off: time-derived values are not compared',
+          },
+          mode: null,
+        }
+      : await decideClock(target.adminUrl, flags, { firstAtMs, startMs: checked.header.start_ms });
   if ('error' in clock) {
     io.err(`afp replay: ${clock.error}\n`);
     return clock.exit;
@@ -213,7 +310,17 @@ async function replayThroughTarget(replay: { flags: ReplayFlags; checked: Checke
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
   const beforeSend = pacedBeforeSend({ flags, api: target.adminUrl ?? '', clock: clock.state, clockMode: clock.mode });
-  const code = await runDialectReplay({ target, header: checked.header, exchanges: replay.exchanges, beforeSend, out: flags.out, failOn: flags.failOn, timeoutMs: flags.timeoutMs, reproduce: reproduceCommand(flags), io });
+  const code = await runDialectReplay({
+    target,
+    header: checked.header,
+    exchanges: replay.exchanges,
+    beforeSend,
+    out: flags.out,
+    failOn: flags.failOn,
+    timeoutMs: flags.timeoutMs,
+    reproduce: reproduceCommand(flags),
+    io,
+  });
   replay.progress.finish();
   return code;
 }
@@ -244,7 +351,9 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     if (lineNumber === 1) {
       const parsed = parseRecordHeader(line);
       if (!parsed.ok) {
-        io.err(`afp replay: ${file} is not a valid record:\n${parsed.errors.map((error) => `  ${error}`).join('\n')}\n`);
+        io.err(
+          `afp replay: ${file} is not a valid record:\n${parsed.errors.map((error) => `  ${error}`).join('\n')}\n`,
+        );
         return null;
       }
       header = parsed.value;
@@ -264,7 +373,10 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     references.add(parsed.value);
   }
   if (header === null) errors.push('line 1: the file is empty (no header)');
-  else if (count !== header.exchanges) errors.push(`line ${lineNumber}: the header announces ${header.exchanges} exchanges, the file has ${count} (cut short?)`);
+  else if (count !== header.exchanges)
+    errors.push(
+      `line ${lineNumber}: the header announces ${header.exchanges} exchanges, the file has ${count} (cut short?)`,
+    );
   if (errors.length > 0 || header === null) {
     const shown = errors.slice(0, ERRORS_MAX).map((error) => `  ${error}`);
     if (errors.length > ERRORS_MAX) shown.push(`  … and ${errors.length - ERRORS_MAX} more`);
@@ -279,7 +391,10 @@ function fileLines(file: string): AsyncIterable<string> {
 }
 
 /** The exchanges as they are read, each counted on the progress line. */
-async function* counted(exchanges: AsyncIterable<RecordedExchange>, progress: Progress): AsyncGenerator<RecordedExchange> {
+async function* counted(
+  exchanges: AsyncIterable<RecordedExchange>,
+  progress: Progress,
+): AsyncGenerator<RecordedExchange> {
   let done = 0;
   progress.update(done);
   for await (const exchange of exchanges) {
@@ -304,16 +419,36 @@ async function* readExchanges(file: string): AsyncGenerator<RecordedExchange> {
   }
 }
 
-type ClockDecision = { readonly state: ClockSyncState; readonly mode: string | null } | { readonly error: string; readonly exit: number };
+type ClockDecision =
+  { readonly state: ClockSyncState; readonly mode: string | null } | { readonly error: string; readonly exit: number };
 
 /** Whether and how the target's clock follows the record (see the file header). */
-async function decideClock(api: string, flags: ReplayFlags, record: { firstAtMs: number; startMs: number }): Promise<ClockDecision> {
+async function decideClock(
+  api: string,
+  flags: ReplayFlags,
+  record: { firstAtMs: number; startMs: number },
+): Promise<ClockDecision> {
   const { firstAtMs } = record;
-  if (flags.sync === 'off') return { state: { synced: false, exact: false, note: '--sync-clock off: time-derived values are not compared' }, mode: null };
+  if (flags.sync === 'off')
+    return {
+      state: { synced: false, exact: false, note: '--sync-clock off: time-derived values are not compared' },
+      mode: null,
+    };
   const clock = await readTargetClock(api, flags.timeoutMs);
   if (clock === null) {
-    if (flags.sync === 'on') return { error: `--sync-clock on, but ${api} has no clock to move (GET /_afp/clock); use afp serve --clock manual`, exit: EXIT.invalidInput };
-    return { state: { synced: false, exact: false, note: 'the target has no clock to move (not afp serve): time-derived values are not compared' }, mode: null };
+    if (flags.sync === 'on')
+      return {
+        error: `--sync-clock on, but ${api} has no clock to move (GET /_afp/clock); use afp serve --clock manual`,
+        exit: EXIT.invalidInput,
+      };
+    return {
+      state: {
+        synced: false,
+        exact: false,
+        note: 'the target has no clock to move (not afp serve): time-derived values are not compared',
+      },
+      mode: null,
+    };
   }
   if (clock.nowMs > firstAtMs) {
     const why = `the target's clock (${new Date(clock.nowMs).toISOString()}) is past the record's first exchange (${new Date(firstAtMs).toISOString()}); start a fresh afp serve --clock manual --start ${new Date(record.startMs).toISOString()}`;
@@ -321,13 +456,17 @@ async function decideClock(api: string, flags: ReplayFlags, record: { firstAtMs:
     return { state: { synced: false, exact: false, note: `${why}: time-derived values are not compared` }, mode: null };
   }
   const exact = clock.mode === 'manual';
-  const note = exact ? 'the target clock (manual) is moved to each exchange\'s instant: every value is compared' : `the target clock (${clock.mode}) is moved forward but keeps running: time-derived values are not compared`;
+  const note = exact
+    ? "the target clock (manual) is moved to each exchange's instant: every value is compared"
+    : `the target clock (${clock.mode}) is moved forward but keeps running: time-derived values are not compared`;
   return { state: { synced: true, exact, note }, mode: clock.mode };
 }
 
 async function readTargetClock(api: string, timeoutMs: number): Promise<{ nowMs: number; mode: string } | null> {
   try {
-    const response = await fetch(`${api}/_afp/clock`, { signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)) });
+    const response = await fetch(`${api}/_afp/clock`, {
+      signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)),
+    });
     if (response.status !== 200) {
       await response.body?.cancel();
       return null;
@@ -340,7 +479,11 @@ async function readTargetClock(api: string, timeoutMs: number): Promise<{ nowMs:
   }
 }
 
-async function moveTargetClock(api: string, toMs: number, timeoutMs: number): Promise<{ ok: true } | { ok: false; why: string }> {
+async function moveTargetClock(
+  api: string,
+  toMs: number,
+  timeoutMs: number,
+): Promise<{ ok: true } | { ok: false; why: string }> {
   try {
     const response = await fetch(`${api}/_afp/clock`, {
       method: 'POST',
@@ -349,13 +492,23 @@ async function moveTargetClock(api: string, toMs: number, timeoutMs: number): Pr
       signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)),
     });
     const text = await response.text();
-    return response.status === 200 ? { ok: true } : { ok: false, why: `POST /_afp/clock answered ${response.status}: ${text.slice(0, 200)}` };
+    return response.status === 200
+      ? { ok: true }
+      : { ok: false, why: `POST /_afp/clock answered ${response.status}: ${text.slice(0, 200)}` };
   } catch (error) {
-    throw new LivenessError(`the target's clock does not answer (POST ${api}/_afp/clock): ${error instanceof Error ? error.message : String(error)}`);
+    throw new LivenessError(
+      `the target's clock does not answer (POST ${api}/_afp/clock): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
-function replayDeps(options: { flags: ReplayFlags; api: string; transport: Transport; clock: ClockSyncState; clockMode: string | null }): ReplayDeps {
+function replayDeps(options: {
+  flags: ReplayFlags;
+  api: string;
+  transport: Transport;
+  clock: ClockSyncState;
+  clockMode: string | null;
+}): ReplayDeps {
   const { flags, api, transport } = options;
   return {
     beforeSend: pacedBeforeSend(options),
@@ -367,7 +520,12 @@ function replayDeps(options: { flags: ReplayFlags; api: string; transport: Trans
 }
 
 /** Waits for each exchange's turn (`--speed`), then moves a synced target clock to its instant. */
-function pacedBeforeSend(options: { flags: ReplayFlags; api: string; clock: ClockSyncState; clockMode: string | null }): (exchange: RecordedExchange) => Promise<void> {
+function pacedBeforeSend(options: {
+  flags: ReplayFlags;
+  api: string;
+  clock: ClockSyncState;
+  clockMode: string | null;
+}): (exchange: RecordedExchange) => Promise<void> {
   const { flags, api, clock } = options;
   let firstWallMs: number | null = null;
   let firstAtMs = 0;
@@ -383,7 +541,10 @@ function pacedBeforeSend(options: { flags: ReplayFlags; api: string; clock: Cloc
     const moved = await moveTargetClock(api, exchange.at_ms, flags.timeoutMs);
     // A clock already past the instant (a funding deposit's confirmation moved it) is no failure.
     const ahead = !moved.ok && ((await readTargetClock(api, flags.timeoutMs))?.nowMs ?? -1) >= exchange.at_ms;
-    if (!moved.ok && !ahead && options.clockMode === 'manual') throw new LivenessError(`cannot move the target's clock to ${new Date(exchange.at_ms).toISOString()}: ${moved.why}`);
+    if (!moved.ok && !ahead && options.clockMode === 'manual')
+      throw new LivenessError(
+        `cannot move the target's clock to ${new Date(exchange.at_ms).toISOString()}: ${moved.why}`,
+      );
     clockAtMs = exchange.at_ms;
   };
 }
@@ -414,8 +575,16 @@ function pacingLine(spanMs: number, speed: Speed): string {
 function formatSpan(ms: number): string {
   if (ms < 1_000) return `${ms} ms`;
   const seconds = Math.floor(ms / 1_000);
-  const parts = [[Math.floor(seconds / 86_400), 'd'], [Math.floor(seconds / 3_600) % 24, 'h'], [Math.floor(seconds / 60) % 60, 'm'], [seconds % 60, 's']] as const;
-  return parts.filter(([value]) => value > 0).map(([value, unit]) => `${value}${unit}`).join(' ');
+  const parts = [
+    [Math.floor(seconds / 86_400), 'd'],
+    [Math.floor(seconds / 3_600) % 24, 'h'],
+    [Math.floor(seconds / 60) % 60, 'm'],
+    [seconds % 60, 's'],
+  ] as const;
+  return parts
+    .filter(([value]) => value > 0)
+    .map(([value, unit]) => `${value}${unit}`)
+    .join(' ');
 }
 
 function reproduceCommand(flags: ReplayFlags): string {

@@ -29,7 +29,12 @@ import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
-import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenarioTrading } from '../sim/scenario-platform.ts';
+import {
+  scenarioClosures,
+  scenarioFaultWindows,
+  scenarioPlatformConfig,
+  scenarioTrading,
+} from '../sim/scenario-platform.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
@@ -83,14 +88,23 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !SEED_PATTERN.test(seed)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  if (seed !== undefined && !SEED_PATTERN.test(seed))
+    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
   const defects: DefectName[] = [];
   for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
     if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
     else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
   }
   const quiet = args.flags['quiet'] === true || args.flags['json'] === true;
-  const flags = { file: args.positionals[0] ?? '', seed, out: stringFlag(args, 'out'), record: stringFlag(args, 'record'), defects, swarm: args.flags['swarm'] === true, quiet };
+  const flags = {
+    file: args.positionals[0] ?? '',
+    seed,
+    out: stringFlag(args, 'out'),
+    record: stringFlag(args, 'record'),
+    defects,
+    swarm: args.flags['swarm'] === true,
+    quiet,
+  };
   return { flags, errors };
 }
 
@@ -102,7 +116,11 @@ async function loadScenario(flags: RunFlags, io: RunIo): Promise<{ scenario: Sce
     io.err(`afp run: cannot read ${flags.file}: ${error instanceof Error ? error.message : String(error)}\n`);
     return null;
   }
-  const parsed = parseScenario(text, { fileName: flags.file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: flags.file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
     io.err(`${formatScenarioErrors(flags.file, parsed.errors)}\n`);
     return null;
@@ -132,9 +150,27 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
   record({ seed, scenario: scenario.name, reproduce, swarm: swarm?.lines ?? null });
   const config = scenarioPlatformConfig(scenario);
-  const platform = { disputeOutcome: config.escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), trading: scenarioTrading(scenario), domains: { yearMs: config.domains.yearMs, graceMs: config.domains.graceMs } };
-  const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
-  const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  const platform = {
+    disputeOutcome: config.escrow.disputeOutcome,
+    faults: scenarioFaultWindows(scenario),
+    closures: scenarioClosures(scenario),
+    trading: scenarioTrading(scenario),
+    domains: { yearMs: config.domains.yearMs, graceMs: config.domains.graceMs },
+  };
+  const recorder =
+    flags.record === undefined
+      ? undefined
+      : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
+  const progress = new Progress({
+    label: 'run',
+    unit: 'virtual time',
+    percent: true,
+    total: PERCENT,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty,
+    quiet: flags.quiet,
+    clock: io.clock ?? WALL_PROGRESS_CLOCK,
+  });
   let result: SimulationResult;
   // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
   // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
@@ -145,7 +181,16 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
     io.err('\nafp run: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n');
   });
   try {
-    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, streamEvents: true, signal: interrupt.signal, pause: hostTurn, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });
+    result = await runSimulation(scenario, {
+      seed,
+      defects: flags.defects,
+      reproduce,
+      streamEvents: true,
+      signal: interrupt.signal,
+      pause: hostTurn,
+      ...(recorder === undefined ? {} : { recorder }),
+      onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)),
+    });
   } catch (error) {
     stopListening?.();
     progress.finish();
@@ -162,16 +207,41 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   if (swarm !== null) writeFileSync(join(out, 'swarm.yaml'), swarm.text);
   io.out(summaryTable(result.record));
   result.record.events.dispose();
-  const code = printOutcome(result, { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null }, io);
-  const failure = result.failure === null ? null : { invariant: result.failure.invariant, at_ms: result.failure.violation.atMs, message: result.failure.violation.message, event: result.failure.violation.event };
-  record({ events: result.record.events.count, failure, limit: result.limit, interrupted: interrupt.signal.aborted, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
+  const code = printOutcome(
+    result,
+    { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null },
+    io,
+  );
+  const failure =
+    result.failure === null
+      ? null
+      : {
+          invariant: result.failure.invariant,
+          at_ms: result.failure.violation.atMs,
+          message: result.failure.violation.message,
+          event: result.failure.violation.event,
+        };
+  record({
+    events: result.record.events.count,
+    failure,
+    limit: result.limit,
+    interrupted: interrupt.signal.aborted,
+    digest,
+    out,
+    files,
+    ...(flags.record === undefined ? {} : { record: flags.record }),
+  });
   if (interrupt.signal.aborted) io.out(`interrupted: the reports of the run so far are in ${out}\n`);
   io.out(`reports: ${out} (${files.length} files)\n`);
   io.out(`digest: ${digest}\n`);
   return code;
 }
 
-function printOutcome(result: SimulationResult, run: { seed: string; reproduce: string; timeline: string | null }, io: RunIo): number {
+function printOutcome(
+  result: SimulationResult,
+  run: { seed: string; reproduce: string; timeline: string | null },
+  io: RunIo,
+): number {
   if (result.failure !== null) {
     const { invariant, violation } = result.failure;
     io.out(

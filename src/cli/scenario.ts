@@ -22,14 +22,17 @@ import { EXIT } from './exit-codes.ts';
 
 export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE';
 
-
 const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
 const COMMENT_COLUMN = 30;
 
 /** The scenario name a file suggests: its base name without extension, lower-cased, if it fits. */
 export function nameFromFile(file: string | undefined): string {
   if (file === undefined) return 'starter';
-  const stem = basename(file).replace(/\.(ya?ml)$/i, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const stem = basename(file)
+    .replace(/\.(ya?ml)$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return NAME_PATTERN.test(stem) ? stem : 'starter';
 }
 
@@ -44,7 +47,9 @@ const YAML_KEYWORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off'
 
 /** A default as YAML: numbers, booleans and null as they are; words plain; other texts double-quoted (JSON is valid YAML). */
 function yamlValue(value: unknown): string {
-  return typeof value === 'string' && PLAIN_WORD.test(value) && !YAML_KEYWORDS.has(value.toLowerCase()) ? value : JSON.stringify(value);
+  return typeof value === 'string' && PLAIN_WORD.test(value) && !YAML_KEYWORDS.has(value.toLowerCase())
+    ? value
+    : JSON.stringify(value);
 }
 
 /** The archetype's parameters that have a default, one line each with its description. */
@@ -53,14 +58,19 @@ function paramLines(agent: string, indent: string): string[] {
   const properties = (schema['properties'] ?? {}) as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   return Object.entries(properties)
     .filter(([, field]) => 'default' in field)
-    .map(([key, field]) => commented(`${indent}${key}: ${yamlValue(field['default'])}`, typeof field['description'] === 'string' ? field['description'] : ''));
+    .map(([key, field]) =>
+      commented(
+        `${indent}${key}: ${yamlValue(field['default'])}`,
+        typeof field['description'] === 'string' ? field['description'] : '',
+      ),
+    );
 }
 
 /** The starting scenario's text: valid, commented, and it runs. Pure. */
 export function starterScenarioText(name: string): string {
   return [
     `# A starting afp scenario (written by afp scenario new). Run it: npx afp run ${name}.yaml`,
-    '# Every key is described, with its range, in afp\'s JSON Schema (schemas/scenario.schema.json);',
+    "# Every key is described, with its range, in afp's JSON Schema (schemas/scenario.schema.json);",
     '# `npx afp agents` lists the agent archetypes and their parameters. Durations are an integer',
     '# and a unit: ms, s, m, h or d. `npx afp scenario check FILE` validates without running.',
     commented(`name: ${name}`, 'a-z, 0-9 and -; names the reports folder'),
@@ -85,7 +95,10 @@ export function starterScenarioText(name: string): string {
     '# Faults: windows in which a service answers 503 (or 500) to every request.',
     'faults:',
     commented('  - { service: escrow, from: 6h, for: 30m, answer: 503 }', 'from: after the start; for: length'),
-    commented(`invariants: [${INVARIANT_NAMES.filter((invariant) => !invariant.startsWith('casino')).join(', ')}]`, 'default: all'),
+    commented(
+      `invariants: [${INVARIANT_NAMES.filter((invariant) => !invariant.startsWith('casino')).join(', ')}]`,
+      'default: all',
+    ),
     commented('reports: [summary, agents, endpoints, escrows, events]', 'default: all'),
     '# Casino runs add casino archetypes (fixed-bettor, martingale, kelly-bettor, batch-bettor, ...)',
     "# and deposits: casino: { starting_deposit: '100.00' }; afp agents lists their parameters.",
@@ -99,8 +112,10 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
   if (args.positionals.length > 1) errors.push(`name at most one file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   const name = stringFlag(args, 'name') ?? nameFromFile(file);
-  if (!NAME_PATTERN.test(name)) errors.push(`--name must be 1 to 64 characters of a-z, 0-9 and -, got '${name.slice(0, 80)}'`);
-  if (file !== undefined && args.flags['force'] !== true && existsSync(file)) errors.push(`${file} exists: pass --force to replace it`);
+  if (!NAME_PATTERN.test(name))
+    errors.push(`--name must be 1 to 64 characters of a-z, 0-9 and -, got '${name.slice(0, 80)}'`);
+  if (file !== undefined && args.flags['force'] !== true && existsSync(file))
+    errors.push(`${file} exists: pass --force to replace it`);
   if (errors.length > 0) {
     io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
     return EXIT.invalidInput;
@@ -131,7 +146,11 @@ async function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<numb
     io.err(`afp scenario check: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
   }
-  const parsed = parseScenario(text, { fileName: file, agentParams: (agent) => AGENTS[agent]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (agent) => AGENTS[agent]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
     io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
     return EXIT.invalidInput;
@@ -144,7 +163,13 @@ async function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<numb
 const SUBCOMMANDS: Subcommands = { new: scenarioNew, check: scenarioCheck };
 
 export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promise<number> {
-  return runSubcommand(argv, io, { name: 'scenario', missing: 'name what to do: new or check', noun: 'subcommand', subcommands: SUBCOMMANDS, usage: SCENARIO_USAGE });
+  return runSubcommand(argv, io, {
+    name: 'scenario',
+    missing: 'name what to do: new or check',
+    noun: 'subcommand',
+    subcommands: SUBCOMMANDS,
+    usage: SCENARIO_USAGE,
+  });
 }
 
 export function main(argv: string[]): Promise<number> {

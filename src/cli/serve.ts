@@ -40,7 +40,12 @@ import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenarioTrading } from '../sim/scenario-platform.ts';
+import {
+  scenarioClosures,
+  scenarioFaultWindows,
+  scenarioPlatformConfig,
+  scenarioTrading,
+} from '../sim/scenario-platform.ts';
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
@@ -63,16 +68,21 @@ const LOG_FAILURE_CLOSE_MS = 1_000;
 const DEFINITION = definitionOf('serve');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
 
-
 export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
 
 /** The rows and the listener layout of each dialect. */
-function dialectServing(dialect: ServeDialect, options: { floatMoney?: boolean; limitsLifted?: boolean } = {}): { routes: readonly Route[]; layout: ServeLayout } {
+function dialectServing(
+  dialect: ServeDialect,
+  options: { floatMoney?: boolean; limitsLifted?: boolean } = {},
+): { routes: readonly Route[]; layout: ServeLayout } {
   if (dialect !== 'deployed') return { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
   const floatMoney = options.floatMoney === true;
   const limitsLifted = options.limitsLifted === true;
-  return { routes: DEPLOYED_ROUTES, layout: floatMoney || limitsLifted ? deployedLayout({ floatMoney, limitsLifted }) : DEPLOYED_LAYOUT };
+  return {
+    routes: DEPLOYED_ROUTES,
+    layout: floatMoney || limitsLifted ? deployedLayout({ floatMoney, limitsLifted }) : DEPLOYED_LAYOUT,
+  };
 }
 
 import { DEFECT_NAMES } from '../services/shared/context.ts';
@@ -119,39 +129,90 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
   const serving = dialectServing(dialect ?? 'documents');
   const highestOffset = Math.max(...serving.layout.mounts(serving.routes).map(([, offset]) => offset));
-  if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535))) errors.push(`--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`);
+  if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535)))
+    errors.push(
+      `--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`,
+    );
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
   const floatMoney = args.flags['float-money'] === true;
-  if (floatMoney && dialect !== 'deployed') errors.push('--float-money needs --dialect deployed (it writes money as the deployment does)');
-  if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
+  if (floatMoney && dialect !== 'deployed')
+    errors.push('--float-money needs --dialect deployed (it writes money as the deployment does)');
+  if (dialect === 'deployed' && data !== undefined)
+    errors.push("--data is not supported with --dialect deployed (its command log replays the documents' dispatcher)");
   const rules = stringFlag(args, 'rules');
   const liftDeployedLimits = args.flags['lift-deployed-limits'] === true;
-  if (dialect !== 'deployed' && rules !== undefined) errors.push('--rules needs --dialect deployed (the rules are the deployed casino\'s)');
+  if (dialect !== 'deployed' && rules !== undefined)
+    errors.push("--rules needs --dialect deployed (the rules are the deployed casino's)");
   if (dialect !== 'deployed' && liftDeployedLimits) errors.push('--lift-deployed-limits needs --dialect deployed');
   const checkpointText = stringFlag(args, 'checkpoint-every');
-  const checkpointEvery = checkpointText === undefined ? undefined : /^[1-9]\d{0,8}$/.test(checkpointText) ? Number(checkpointText) : Number.NaN;
-  if (Number.isNaN(checkpointEvery)) errors.push(`--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`);
-  if (checkpointEvery !== undefined && data === undefined) errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
+  const checkpointEvery =
+    checkpointText === undefined
+      ? undefined
+      : /^[1-9]\d{0,8}$/.test(checkpointText)
+        ? Number(checkpointText)
+        : Number.NaN;
+  if (Number.isNaN(checkpointEvery))
+    errors.push(
+      `--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`,
+    );
+  if (checkpointEvery !== undefined && data === undefined)
+    errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
   const salvage = args.flags['salvage'] === true;
   if (salvage && data === undefined) errors.push('--salvage needs --data (it salvages a damaged command log)');
   const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
-  if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
+  if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed))
+    errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
   if (clock !== 'wall' && clock !== 'manual') errors.push(`--clock must be wall or manual, got '${clock}'`);
   const startText = stringFlag(args, 'start');
   const startMs = startText === undefined ? undefined : parseIso(startText);
   if (Number.isNaN(startMs)) errors.push(`--start must be an ISO 8601 date or date-time, got '${startText}'`);
-  else if (startMs !== undefined && startMs > CLOCK_MAX_MS) errors.push(`--start must be no later than ${new Date(CLOCK_MAX_MS).toISOString()}, got '${startText}'`);
-  else if (startMs !== undefined && clock === 'wall' && startMs < wallNowMs) errors.push('--start in the past needs --clock manual (the wall clock only moves forward)');
+  else if (startMs !== undefined && startMs > CLOCK_MAX_MS)
+    errors.push(`--start must be no later than ${new Date(CLOCK_MAX_MS).toISOString()}, got '${startText}'`);
+  else if (startMs !== undefined && clock === 'wall' && startMs < wallNowMs)
+    errors.push('--start in the past needs --clock manual (the wall clock only moves forward)');
   for (const name of defects) {
-    if (!(DEFECT_NAMES as readonly string[]).includes(name)) errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
+    if (!(DEFECT_NAMES as readonly string[]).includes(name))
+      errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
   }
-  const maxInFlight = boundFlag(stringFlag(args, 'max-in-flight'), 'max-in-flight', SHED_DEFAULTS.maxInFlight, SHED_LIMITS.maxInFlight, errors);
-  const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
+  const maxInFlight = boundFlag(
+    stringFlag(args, 'max-in-flight'),
+    'max-in-flight',
+    SHED_DEFAULTS.maxInFlight,
+    SHED_LIMITS.maxInFlight,
+    errors,
+  );
+  const maxEventLoopDelayMs = boundFlag(
+    stringFlag(args, 'max-event-loop-delay-ms'),
+    'max-event-loop-delay-ms',
+    SHED_DEFAULTS.maxEventLoopDelayMs,
+    SHED_LIMITS.maxEventLoopDelayMs,
+    errors,
+  );
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}), ...(rules === undefined ? {} : { rules }), ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}), ...(floatMoney ? { floatMoney } : {}) };
-  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }), ...(salvage ? { salvage: true as const } : {}) };
+  const flags = {
+    port,
+    seed,
+    clockMode: clock as ClockMode,
+    startMs,
+    defects: defects as DefectName[],
+    shed: { maxInFlight, maxEventLoopDelayMs },
+    ...(scenario === undefined ? {} : { scenario }),
+    ...(dialect === 'deployed' ? { dialect } : {}),
+    ...(rules === undefined ? {} : { rules }),
+    ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}),
+    ...(floatMoney ? { floatMoney } : {}),
+  };
+  return data === undefined
+    ? flags
+    : {
+        ...flags,
+        data,
+        clockGiven: stringFlag(args, 'clock') !== undefined,
+        ...(checkpointEvery === undefined ? {} : { checkpointEvery }),
+        ...(salvage ? { salvage: true as const } : {}),
+      };
 }
 
 /** What a scenario sets on a served platform, after the explicit flags. */
@@ -170,9 +231,19 @@ export interface ScenarioServeSettings {
  * their offsets from the served start, as do trading price shocks and market closures, so `afp serve --scenario F --clock manual` has exactly the
  * windows `afp run F` had.
  */
-export function scenarioServeSettings(scenario: Scenario, options: { clockMode: ClockMode; wallNowMs: number; seed?: string | undefined; startMs?: number | undefined }): ScenarioServeSettings {
+export function scenarioServeSettings(
+  scenario: Scenario,
+  options: { clockMode: ClockMode; wallNowMs: number; seed?: string | undefined; startMs?: number | undefined },
+): ScenarioServeSettings {
   const startMs = options.startMs ?? (options.clockMode === 'manual' ? scenario.startMs : options.wallNowMs);
-  return { seed: options.seed ?? scenario.seed, startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario, startMs), closures: scenarioClosures(scenario, startMs), trading: scenarioTrading(scenario, startMs) };
+  return {
+    seed: options.seed ?? scenario.seed,
+    startMs,
+    config: scenarioPlatformConfig(scenario),
+    faults: scenarioFaultWindows(scenario, startMs),
+    closures: scenarioClosures(scenario, startMs),
+    trading: scenarioTrading(scenario, startMs),
+  };
 }
 
 /** The scenario file, parsed against the agents table; every error formatted with its line. */
@@ -185,7 +256,11 @@ export async function loadServeScenario(file: string): Promise<Scenario | { erro
   }
   // Loaded only here: the archetypes (and faker) are not needed by a plain afp serve.
   const { AGENTS, AGENT_NAMES } = await import('../../agents/index.ts');
-  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   return parsed.ok ? parsed.scenario : { error: `invalid --scenario:\n${formatScenarioErrors(file, parsed.errors)}` };
 }
 
@@ -198,7 +273,8 @@ function boundFlag(text: string | undefined, name: string, fallback: number, max
 }
 
 function parseIso(text: string): number {
-  if (!/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(text)) return Number.NaN;
+  if (!/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(text))
+    return Number.NaN;
   const ms = Date.parse(text);
   return Number.isSafeInteger(ms) && ms >= 0 ? ms : Number.NaN;
 }
@@ -209,7 +285,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const commandLog = flags.data === undefined ? undefined : await openCommandLog(flags.data, { knownDefects: DEFECT_NAMES });
+  const commandLog =
+    flags.data === undefined ? undefined : await openCommandLog(flags.data, { knownDefects: DEFECT_NAMES });
   if (commandLog !== undefined && 'error' in commandLog) {
     if (flags.data !== undefined && isDamage(commandLog.error)) return onDamage(flags, commandLog.error);
     process.stderr.write(`afp serve: ${commandLog.error}\n`);
@@ -237,9 +314,15 @@ function isDamage(message: string): boolean {
 async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
   const file = flags.data as string;
   const survey = await surveyLog(file, problem.replace(`--data ${file}: `, ''));
-  process.stderr.write(describeSurvey(survey).map((line) => `afp serve: ${line}\n`).join(''));
+  process.stderr.write(
+    describeSurvey(survey)
+      .map((line) => `afp serve: ${line}\n`)
+      .join(''),
+  );
   if (flags.salvage !== true) {
-    process.stderr.write(`afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)\n`);
+    process.stderr.write(
+      `afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)\n`,
+    );
     return EXIT.invalidInput;
   }
   const salvaged = await salvageLog(survey);
@@ -265,7 +348,10 @@ async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
   }
 }
 
-async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | undefined): Promise<number | { damage: string }> {
+async function serveUntilSignal(
+  flags: ServeFlags,
+  commandLog: CommandLog | undefined,
+): Promise<number | { damage: string }> {
   const resolved = await resolveSettings(flags, commandLog?.settings ?? null);
   const rules = flags.rules === undefined ? null : await loadDeployedRulesFile(flags.rules);
   if (rules !== null && !rules.ok) {
@@ -280,15 +366,28 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   const differences = commandLog?.adopt(logSettingsOf(settings.options, Date.now())) ?? [];
   if (differences.length > 0) {
     const file = commandLog?.file ?? '';
-    process.stderr.write(`afp serve: --data ${file} was written with other settings:\n${differences.map((line) => `  ${line}\n`).join('')}leave those flags out to serve the log's settings, or use another --data file\n`);
+    process.stderr.write(
+      `afp serve: --data ${file} was written with other settings:\n${differences.map((line) => `  ${line}\n`).join('')}leave those flags out to serve the log's settings, or use another --data file\n`,
+    );
     return EXIT.invalidInput;
   }
   process.stdout.write(`seed: ${settings.options.seed}\n`);
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    const serving = dialectServing(flags.dialect ?? 'documents', { floatMoney: flags.floatMoney === true || rules?.value.money.floatNoise === true, limitsLifted: flags.liftDeployedLimits === true });
-    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
+    const serving = dialectServing(flags.dialect ?? 'documents', {
+      floatMoney: flags.floatMoney === true || rules?.value.money.floatNoise === true,
+      limitsLifted: flags.liftDeployedLimits === true,
+    });
+    handle = await startServe({
+      routes: serving.routes,
+      layout: serving.layout,
+      port: flags.port,
+      shed: flags.shed,
+      ...settings.options,
+      ...(commandLog === undefined ? {} : { commandLog }),
+      ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (commandLog !== undefined && isDamage(message)) return { damage: message };
@@ -298,12 +397,19 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
   const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
-  process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? `dialect deployed; ${flags.rules === undefined ? 'published rules' : `rules ${flags.rules}`}${flags.liftDeployedLimits === true ? '; limits lifted' : ''}; ` : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
+  process.stderr.write(
+    `afp serve: ${flags.dialect === 'deployed' ? `dialect deployed; ${flags.rules === undefined ? 'published rules' : `rules ${flags.rules}`}${flags.liftDeployedLimits === true ? '; limits lifted' : ''}; ` : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`,
+  );
   process.stdout.write('ready\n');
-  const stop = await Promise.race([nextSignal().then((signal) => ({ signal })), ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))])]);
+  const stop = await Promise.race([
+    nextSignal().then((signal) => ({ signal })),
+    ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))]),
+  ]);
   if ('error' in stop) {
     // The state in memory is ahead of the disk: stop serving it; the next start replays the disk.
-    process.stderr.write(`afp serve: ${stop.error}\nafp serve: stopping (exit ${EXIT.crash}): answers not yet durable were 503; restart to recover what is on disk\n`);
+    process.stderr.write(
+      `afp serve: ${stop.error}\nafp serve: stopping (exit ${EXIT.crash}): answers not yet durable were 503; restart to recover what is on disk\n`,
+    );
     await handle.close({ forceAfterMs: LOG_FAILURE_CLOSE_MS });
     return EXIT.crash;
   }
@@ -334,28 +440,65 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   const defects = stored !== null && flags.defects.length === 0 ? stored.defects : flags.defects;
   const startMs = flags.startMs ?? stored?.startMs;
   if (flags.scenario === undefined) {
-    const base = { seed: flags.seed ?? stored?.seed ?? '1', clockMode, defects, ...(startMs === undefined ? {} : { startMs }) };
-    return { options: stored === null ? base : { ...base, config: stored.config, faults: stored.faults, closures: stored.closures, trading: stored.trading } };
+    const base = {
+      seed: flags.seed ?? stored?.seed ?? '1',
+      clockMode,
+      defects,
+      ...(startMs === undefined ? {} : { startMs }),
+    };
+    return {
+      options:
+        stored === null
+          ? base
+          : {
+              ...base,
+              config: stored.config,
+              faults: stored.faults,
+              closures: stored.closures,
+              trading: stored.trading,
+            },
+    };
   }
   const scenario = await loadServeScenario(flags.scenario);
   if ('error' in scenario) return scenario;
   const settings = scenarioServeSettings(scenario, { clockMode, wallNowMs: Date.now(), seed: flags.seed, startMs });
-  const windows = settings.faults.map((fault) => `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`);
-  const wallStart = clockMode === 'wall' && startMs === undefined ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)` : '';
-  const closures = settings.closures.map((closure) => `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`);
+  const windows = settings.faults.map(
+    (fault) =>
+      `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`,
+  );
+  const wallStart =
+    clockMode === 'wall' && startMs === undefined
+      ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)`
+      : '';
+  const closures = settings.closures.map(
+    (closure) =>
+      `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`,
+  );
   const closureText = closures.length > 0 ? `; ${closures.length} casino game closure(s): ${closures.join(', ')}` : '';
   const { shocks, closures: marketClosures } = settings.trading;
-  const tradingText = shocks.length + marketClosures.length > 0 ? `; ${shocks.length} trading price shock(s), ${marketClosures.length} market closure(s)` : '';
+  const tradingText =
+    shocks.length + marketClosures.length > 0
+      ? `; ${shocks.length} trading price shock(s), ${marketClosures.length} market closure(s)`
+      : '';
   const { yearMs, graceMs } = settings.config.domains;
-  const domainsText = yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs ? '' : `; domain year ${yearMs} ms, grace ${graceMs} ms`;
+  const domainsText =
+    yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs
+      ? ''
+      : `; domain year ${yearMs} ms, grace ${graceMs} ms`;
   const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}${closureText}${tradingText}${domainsText}`;
   return { note, options: { ...settings, clockMode, defects } };
 }
 
 /** The settings with the deployed casino's rules in the platform config (`config.casino.deployedRules`). */
-function withDeployedRules(resolved: { note?: string; options: ServedSettings }, rules: DeployedCasinoRules): { note?: string; options: ServedSettings } {
+function withDeployedRules(
+  resolved: { note?: string; options: ServedSettings },
+  rules: DeployedCasinoRules,
+): { note?: string; options: ServedSettings } {
   const config = resolved.options.config ?? DEFAULT_CONFIG;
-  return { ...resolved, options: { ...resolved.options, config: { ...config, casino: { ...config.casino, deployedRules: rules } } } };
+  return {
+    ...resolved,
+    options: { ...resolved.options, config: { ...config, casino: { ...config.casino, deployedRules: rules } } },
+  };
 }
 
 /** The settings a --data log stores (a new log) or must already hold: no start given = now. */
@@ -376,10 +519,14 @@ function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings 
 
 function reportRecovery(file: string, recovery: NonNullable<ServeHandle['recovery']>): void {
   const from = recovery.checkpointSeq === undefined ? '' : ` after the checkpoint of entry ${recovery.checkpointSeq}`;
-  process.stderr.write(`recovered: ${recovery.commands} commands${from} from ${file} in ${Math.round(recovery.durationMs)} ms\n`);
+  process.stderr.write(
+    `recovered: ${recovery.commands} commands${from} from ${file} in ${Math.round(recovery.durationMs)} ms\n`,
+  );
   for (const skipped of recovery.skippedCheckpoints ?? []) process.stderr.write(`afp serve: skipped the ${skipped}\n`);
   if (recovery.internalErrors > 0) {
-    process.stderr.write(`afp serve: ${recovery.internalErrors} logged command(s) raised an internal error again on replay, as they did when served (bugs; reproduce with this --data file)\n`);
+    process.stderr.write(
+      `afp serve: ${recovery.internalErrors} logged command(s) raised an internal error again on replay, as they did when served (bugs; reproduce with this --data file)\n`,
+    );
   }
 }
 

@@ -25,7 +25,11 @@ export interface ShrinkIo {
   readonly errIsTty: boolean;
 }
 
-const PROCESS_IO: ShrinkIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+const PROCESS_IO: ShrinkIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+};
 
 export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -36,14 +40,22 @@ export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number>
 }
 
 async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, { seed: 'string', defect: 'string', out: 'string', 'max-runs': 'string', json: 'boolean' });
+  const args = parseArgs(argv, {
+    seed: 'string',
+    defect: 'string',
+    out: 'string',
+    'max-runs': 'string',
+    json: 'boolean',
+  });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedFlag = stringFlag(args, 'seed');
-  if (seedFlag !== undefined && !SEED_PATTERN.test(seedFlag)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedFlag.slice(0, 40)}'`);
+  if (seedFlag !== undefined && !SEED_PATTERN.test(seedFlag))
+    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedFlag.slice(0, 40)}'`);
   const maxRunsText = stringFlag(args, 'max-runs');
   const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
-  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX) errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
+  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
+    errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
   const defects: DefectName[] = [];
   for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
     if ((DEFECT_NAMES as readonly string[]).includes(name)) defects.push(name as DefectName);
@@ -82,7 +94,9 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   }
   if (result.kind === 'holds') {
     record({ holds: true, original: result.original });
-    io.out(`the run holds every invariant (${shapeText(result.original).replace(' to the failure', '')}): nothing to shrink\n`);
+    io.out(
+      `the run holds every invariant (${shapeText(result.original).replace(' to the failure', '')}): nothing to shrink\n`,
+    );
     return EXIT.ok;
   }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);

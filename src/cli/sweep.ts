@@ -30,13 +30,23 @@ import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
 import { PROBES } from '../sim/probes.ts';
-import { distributions, failures, money6, neverHit, PERCENTILES, renderSweepFiles, tally, type SweepReport } from '../sweep/sweep-report.ts';
+import {
+  distributions,
+  failures,
+  money6,
+  neverHit,
+  PERCENTILES,
+  renderSweepFiles,
+  tally,
+  type SweepReport,
+} from '../sweep/sweep-report.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
 
-const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--swarm] [--shrink [--max-runs N]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
+const USAGE =
+  'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--swarm] [--shrink [--max-runs N]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
 
 export interface SweepIo {
   out(text: string): void;
@@ -44,7 +54,11 @@ export interface SweepIo {
   readonly errIsTty: boolean;
 }
 
-const PROCESS_IO: SweepIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+const PROCESS_IO: SweepIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+};
 
 /** The verdict of a sweep's rows, worst first: a crash is afp's bug, then invariants, then limits. */
 export function sweepExit(report: SweepReport): ExitCode {
@@ -62,23 +76,54 @@ function pad(text: string, width: number): string {
 /** The human summary on stdout: byte-stable (no wall time). */
 export function sweepSummary(report: SweepReport, files: readonly string[]): string {
   const counts = tally(report);
-  const lines = [`completed ${counts.completed} · invariant failed ${counts.invariantFailed} · limit reached ${counts.limitReached} · crashed ${counts.crashed}  (of ${counts.seeds} seeds)`];
+  const lines = [
+    `completed ${counts.completed} · invariant failed ${counts.invariantFailed} · limit reached ${counts.limitReached} · crashed ${counts.crashed}  (of ${counts.seeds} seeds)`,
+  ];
   const rows = distributions(report);
   if (rows.length > 0) {
     const header = ['figure', 'runs', 'min', ...PERCENTILES.map((percent) => `p${percent}`), 'max'];
     const text = (value: bigint, money: boolean): string => (money ? money6(value) : value.toString());
-    const table = rows.map((row) => [row.figure, String(row.runs), text(row.min, row.money), ...row.percentiles.map((value) => text(value, row.money)), text(row.max, row.money)]);
-    const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => (cells[column] as string).length)));
-    lines.push('', [header, ...table].map((cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] as number) : pad(cell, widths[column] as number))).join('  ')).join('\n'));
+    const table = rows.map((row) => [
+      row.figure,
+      String(row.runs),
+      text(row.min, row.money),
+      ...row.percentiles.map((value) => text(value, row.money)),
+      text(row.max, row.money),
+    ]);
+    const widths = header.map((title, column) =>
+      Math.max(title.length, ...table.map((cells) => (cells[column] as string).length)),
+    );
+    lines.push(
+      '',
+      [header, ...table]
+        .map((cells) =>
+          cells
+            .map((cell, column) =>
+              column === 0 ? cell.padEnd(widths[0] as number) : pad(cell, widths[column] as number),
+            )
+            .join('  '),
+        )
+        .join('\n'),
+    );
   }
   const missed = neverHit(report);
-  if (missed.length > 0) lines.push('', `probes never hit (${missed.length} of ${PROBES.length}; coverage.csv): ${missed.map((row) => row.probe).join(', ')}`);
-  else if (report.results.some((result) => result.probes !== null)) lines.push('', `every probe hit (${PROBES.length}; coverage.csv)`);
+  if (missed.length > 0)
+    lines.push(
+      '',
+      `probes never hit (${missed.length} of ${PROBES.length}; coverage.csv): ${missed.map((row) => row.probe).join(', ')}`,
+    );
+  else if (report.results.some((result) => result.probes !== null))
+    lines.push('', `every probe hit (${PROBES.length}; coverage.csv)`);
   const failed = failures(report);
   if (failed.length > 0) {
     lines.push('', 'failures:');
     for (const row of failed) {
-      const why = row.failure !== null ? `invariant ${row.failure.invariant} at ${row.failure.at}: ${row.failure.message}` : row.outcome === 'crashed' ? `crash: ${(row.stopped ?? '').split('\n')[0] ?? ''}` : `limit reached: ${row.stopped ?? ''}`;
+      const why =
+        row.failure !== null
+          ? `invariant ${row.failure.invariant} at ${row.failure.at}: ${row.failure.message}`
+          : row.outcome === 'crashed'
+            ? `crash: ${(row.stopped ?? '').split('\n')[0] ?? ''}`
+            : `limit reached: ${row.stopped ?? ''}`;
       lines.push(`  seed ${row.seed}: ${why}`, `    reproduce: ${row.reproduce}`);
     }
   }
@@ -101,8 +146,19 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
   return {
     scenario: report.scenario,
     shard: report.shard,
-    tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
-    failures: failures(report).map((row) => ({ seed: row.seed, outcome: row.outcome, invariant: row.failure?.invariant ?? null, reproduce: row.reproduce })),
+    tally: {
+      seeds: counts.seeds,
+      completed: counts.completed,
+      invariant_failed: counts.invariantFailed,
+      limit_reached: counts.limitReached,
+      crashed: counts.crashed,
+    },
+    failures: failures(report).map((row) => ({
+      seed: row.seed,
+      outcome: row.outcome,
+      invariant: row.failure?.invariant ?? null,
+      reproduce: row.reproduce,
+    })),
     probes_never_hit: neverHit(report).map((row) => row.probe),
     files,
   };
@@ -122,13 +178,20 @@ async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFiel
     return EXIT.invalidInput;
   }
   if (merged.missing > 0) {
-    io.err(`afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?)\n`);
+    io.err(
+      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?)\n`,
+    );
     return EXIT.invalidInput;
   }
-  const files = writeSweep(merged.report, stringFlag(args, 'out') ?? join('reports', `${merged.report.scenario}-sweep`));
+  const files = writeSweep(
+    merged.report,
+    stringFlag(args, 'out') ?? join('reports', `${merged.report.scenario}-sweep`),
+  );
   const exit = sweepExit(merged.report);
   record(jsonFields(merged.report, files));
-  io.out(`sweep: ${merged.report.scenario}, ${args.positionals.length} files merged\n${sweepSummary(merged.report, files)}`);
+  io.out(
+    `sweep: ${merged.report.scenario}, ${args.positionals.length} files merged\n${sweepSummary(merged.report, files)}`,
+  );
   return exit;
 }
 
@@ -137,20 +200,34 @@ export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> 
     io.out(`${USAGE}\n`);
     return Promise.resolve(EXIT.ok);
   }
-  if (argv[0] === 'merge') return withJsonOutput('sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));
+  if (argv[0] === 'merge')
+    return withJsonOutput('sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));
   return withJsonOutput('sweep', argv, io, (human, record) => runSweep(argv, human, record));
 }
 
 async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', swarm: 'boolean', shrink: 'boolean', 'max-runs': 'string', json: 'boolean', quiet: 'boolean' });
+  const args = parseArgs(argv, {
+    seeds: 'string',
+    workers: 'string',
+    shard: 'string',
+    out: 'string',
+    defect: 'string',
+    swarm: 'boolean',
+    shrink: 'boolean',
+    'max-runs': 'string',
+    json: 'boolean',
+    quiet: 'boolean',
+  });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedsText = stringFlag(args, 'seeds');
-  const seeds = seedsText === undefined ? 'required: --seeds 1..N (a range, a list, or both: 1..100,4242)' : parseSeeds(seedsText);
+  const seeds =
+    seedsText === undefined ? 'required: --seeds 1..N (a range, a list, or both: 1..100,4242)' : parseSeeds(seedsText);
   if (typeof seeds === 'string') errors.push(seeds);
   const workersText = stringFlag(args, 'workers');
   const workers = workersText === undefined ? availableParallelism() : Number(workersText);
-  if (!Number.isSafeInteger(workers) || workers < 1 || workers > SWEEP_WORKERS_MAX) errors.push(`--workers must be a whole number 1..${SWEEP_WORKERS_MAX}, got '${workersText ?? ''}'`);
+  if (!Number.isSafeInteger(workers) || workers < 1 || workers > SWEEP_WORKERS_MAX)
+    errors.push(`--workers must be a whole number 1..${SWEEP_WORKERS_MAX}, got '${workersText ?? ''}'`);
   const shardText = stringFlag(args, 'shard');
   const shard = shardText === undefined ? WHOLE : parseShard(shardText);
   if (typeof shard === 'string') errors.push(shard);
@@ -163,8 +240,9 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   const swarm = args.flags['swarm'] === true;
   const maxRunsText = stringFlag(args, 'max-runs');
   const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
-  if (maxRunsText !== undefined && !shrink) errors.push('--max-runs is the shrink\'s budget: give it with --shrink');
-  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX) errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
+  if (maxRunsText !== undefined && !shrink) errors.push("--max-runs is the shrink's budget: give it with --shrink");
+  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
+    errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
   if (errors.length > 0 || typeof seeds === 'string' || typeof shard === 'string') {
     io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
@@ -177,18 +255,37 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     io.err(`afp sweep: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
   }
-  const parsed = parseScenario(scenarioText, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(scenarioText, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
     io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
     return EXIT.invalidInput;
   }
   const json = wantsJson(argv);
-  const indexed = [...shardArrivals(seeds.map((seed, index) => ({ seed, index })), shard)];
+  const indexed = [
+    ...shardArrivals(
+      seeds.map((seed, index) => ({ seed, index })),
+      shard,
+    ),
+  ];
   const shardName = shard.count === 1 ? null : shardLabel(shard);
-  io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`);
+  io.out(
+    `sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`,
+  );
   const clock = new SystemClock();
   const startMs = clock.nowMs();
-  const progress = new Progress({ label: 'sweep', unit: 'seeds', total: indexed.length, write: (text) => io.err(text), isTty: io.errIsTty, quiet: json || args.flags['quiet'] === true, clock });
+  const progress = new Progress({
+    label: 'sweep',
+    unit: 'seeds',
+    total: indexed.length,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty,
+    quiet: json || args.flags['quiet'] === true,
+    clock,
+  });
   const results = await runSeedsInWorkers({
     scenarioText,
     file,
@@ -200,8 +297,17 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   });
   progress.finish();
   const seconds = (clock.nowMs() - startMs) / 1_000;
-  io.err(`sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (indexed.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`);
-  const report: SweepReport = { scenario: parsed.scenario.name, file, defects, shard: shardName, seedsTotal: seeds.length, results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })) };
+  io.err(
+    `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (indexed.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`,
+  );
+  const report: SweepReport = {
+    scenario: parsed.scenario.name,
+    file,
+    defects,
+    shard: shardName,
+    seedsTotal: seeds.length,
+    results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })),
+  };
   const outDir = stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`);
   const files = writeSweep(report, outDir);
   const exit = sweepExit(report);
@@ -210,7 +316,17 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     record(jsonFields(report, files));
     return exit;
   }
-  const shrunk = await shrinkFirstFailure({ report, scenarioText, scenario: swarm ? parsed.scenario : null, file, defects, maxRuns, outDir, io, quiet: json });
+  const shrunk = await shrinkFirstFailure({
+    report,
+    scenarioText,
+    scenario: swarm ? parsed.scenario : null,
+    file,
+    defects,
+    maxRuns,
+    outDir,
+    io,
+    quiet: json,
+  });
   record({ ...jsonFields(report, files), shrunk });
   return exit;
 }
@@ -240,7 +356,10 @@ async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, 
     return null;
   }
   io.out(`\nshrinking seed ${failed.seed} (the first that failed an invariant)\n`);
-  const text = options.scenario === null ? options.scenarioText : swarmScenario(options.scenarioText, options.scenario, options.file, failed.seed).text;
+  const text =
+    options.scenario === null
+      ? options.scenarioText
+      : swarmScenario(options.scenarioText, options.scenario, options.file, failed.seed).text;
   const result = await shrinkRun({
     text,
     fileName: options.file,
@@ -252,7 +371,10 @@ async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, 
     },
   });
   // The sweep ran this seed and saw it fail: a shrink that disagrees is afp's own bug.
-  assert(result.kind === 'shrunk', `seed ${failed.seed} failed in the sweep but ${result.kind === 'invalid' ? result.message : 'held'} when shrunk`);
+  assert(
+    result.kind === 'shrunk',
+    `seed ${failed.seed} failed in the sweep but ${result.kind === 'invalid' ? result.message : 'held'} when shrunk`,
+  );
   const outDir = join(options.outDir, seedFolder(failed.seed));
   const written = writeShrunk(result, { file: options.file, seed: failed.seed, defects: options.defects }, outDir);
   io.out(`${shrunkLines(result, written, options.maxRuns, outDir).join('\n')}\n`);

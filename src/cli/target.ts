@@ -27,7 +27,6 @@ import { withJsonOutput, type RecordFields } from './json-output.ts';
 
 export const PROBE_USAGE = usageLine(definitionOf('target', 'probe'));
 
-
 interface ProbeFlags {
   readonly inputs: readonly ProbeInput[];
   readonly urls: readonly string[];
@@ -71,13 +70,19 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
   const table = renderProbeTable(outcome);
   const report = flags.out === null ? io.err : io.out;
   report(table);
-  record({ urls: flags.urls, answered: outcome.verdicts.filter((verdict) => verdict.answered).map((verdict) => verdict.url), services: outcome.chosen.map((chosen) => ({ service: chosen.service, url: chosen.url, dialect: chosen.dialect })) });
+  record({
+    urls: flags.urls,
+    answered: outcome.verdicts.filter((verdict) => verdict.answered).map((verdict) => verdict.url),
+    services: outcome.chosen.map((chosen) => ({ service: chosen.service, url: chosen.url, dialect: chosen.dialect })),
+  });
   if (!outcome.verdicts.some((verdict) => verdict.answered)) {
     io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);
     return EXIT.liveness;
   }
   if (outcome.file === null) {
-    io.err('afp target probe: no service of the platform recognized: write a target file by hand (see targets/deployed.yaml)\n');
+    io.err(
+      'afp target probe: no service of the platform recognized: write a target file by hand (see targets/deployed.yaml)\n',
+    );
     return EXIT.invalidInput;
   }
   const text = renderTargetText(outcome.file, { urls: flags.urls, chosen: outcome.chosen });
@@ -97,5 +102,11 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
 const SUBCOMMANDS: Subcommands = { probe };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  return runSubcommand(argv, io, { name: 'target', missing: 'name a subcommand', noun: 'subcommand', subcommands: SUBCOMMANDS, usage: PROBE_USAGE });
+  return runSubcommand(argv, io, {
+    name: 'target',
+    missing: 'name a subcommand',
+    noun: 'subcommand',
+    subcommands: SUBCOMMANDS,
+    usage: PROBE_USAGE,
+  });
 }

@@ -46,10 +46,17 @@ const RATE = /^(\d{1,7})(?:\/(\d{0,7})(ms|s|m|h))?$/;
 
 /** The URL a run names: the positional or --url; null (with an error) when none or two different ones. */
 export function urlOf(args: ParsedArgs, errors: string[]): string | null {
-  const given = [...args.positionals, ...(stringFlag(args, 'url') === undefined ? [] : [stringFlag(args, 'url') ?? ''])];
+  const given = [
+    ...args.positionals,
+    ...(stringFlag(args, 'url') === undefined ? [] : [stringFlag(args, 'url') ?? '']),
+  ];
   const distinct = [...new Set(given)];
   if (distinct.length !== 1) {
-    errors.push(distinct.length === 0 ? 'name the URL to load (afp load URL, or --url URL)' : `name one URL, got ${distinct.length}: ${distinct.map((url) => `'${url.slice(0, 200)}'`).join(', ')}`);
+    errors.push(
+      distinct.length === 0
+        ? 'name the URL to load (afp load URL, or --url URL)'
+        : `name one URL, got ${distinct.length}: ${distinct.map((url) => `'${url.slice(0, 200)}'`).join(', ')}`,
+    );
     return null;
   }
   const url = distinct[0] ?? '';
@@ -62,12 +69,16 @@ export function urlOf(args: ParsedArgs, errors: string[]): string | null {
 
 export function headersOf(values: readonly string[], errors: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (values.length > URL_LIMITS.headers) errors.push(`at most ${URL_LIMITS.headers} --header flags, got ${values.length}`);
+  if (values.length > URL_LIMITS.headers)
+    errors.push(`at most ${URL_LIMITS.headers} --header flags, got ${values.length}`);
   for (const value of values.slice(0, URL_LIMITS.headers)) {
     const colon = value.indexOf(':');
     const name = colon === -1 ? '' : value.slice(0, colon).trim().toLowerCase();
     const text = colon === -1 ? '' : value.slice(colon + 1).trim();
-    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(text) || value.length > URL_LIMITS.headerBytes) errors.push(`--header '${value.slice(0, 100)}' is not 'Name: value' (a token name, a value without line breaks, ${URL_LIMITS.headerBytes} bytes at most)`);
+    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(text) || value.length > URL_LIMITS.headerBytes)
+      errors.push(
+        `--header '${value.slice(0, 100)}' is not 'Name: value' (a token name, a value without line breaks, ${URL_LIMITS.headerBytes} bytes at most)`,
+      );
     else if (OWN_HEADERS.includes(name)) errors.push(`--header ${name}: afp's client sets ${name} itself`);
     else headers[name] = text;
   }
@@ -90,7 +101,8 @@ export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<string
       return undefined;
     }
   }
-  if (body !== undefined && Buffer.byteLength(body) > BODY_BYTES_MAX) errors.push(`the body is longer than ${BODY_BYTES_MAX} bytes`);
+  if (body !== undefined && Buffer.byteLength(body) > BODY_BYTES_MAX)
+    errors.push(`the body is longer than ${BODY_BYTES_MAX} bytes`);
   return body;
 }
 
@@ -99,9 +111,14 @@ export function parseRate(text: string): { rate: number; timeUnitMs: number } | 
   const match = RATE.exec(text.trim());
   if (match === null) return `--rate '${text.slice(0, 40)}' is not N/s, N/m, N/100ms or N (per second)`;
   const rate = Number(match[1]);
-  const unitMs = match[3] === undefined ? UNIT_MS.s : (match[2] === '' || match[2] === undefined ? 1 : Number(match[2])) * UNIT_MS[match[3] as keyof typeof UNIT_MS];
-  if (rate < 1 || rate > LOAD_LIMITS.rate) return `--rate must be from 1 to ${LOAD_LIMITS.rate} per time unit, got ${rate}`;
-  if (unitMs < LOAD_LIMITS.timeUnitMs.min || unitMs > LOAD_LIMITS.timeUnitMs.max) return `--rate's time unit must be from ${formatDuration(LOAD_LIMITS.timeUnitMs.min)} to ${formatDuration(LOAD_LIMITS.timeUnitMs.max)}`;
+  const unitMs =
+    match[3] === undefined
+      ? UNIT_MS.s
+      : (match[2] === '' || match[2] === undefined ? 1 : Number(match[2])) * UNIT_MS[match[3] as keyof typeof UNIT_MS];
+  if (rate < 1 || rate > LOAD_LIMITS.rate)
+    return `--rate must be from 1 to ${LOAD_LIMITS.rate} per time unit, got ${rate}`;
+  if (unitMs < LOAD_LIMITS.timeUnitMs.min || unitMs > LOAD_LIMITS.timeUnitMs.max)
+    return `--rate's time unit must be from ${formatDuration(LOAD_LIMITS.timeUnitMs.min)} to ${formatDuration(LOAD_LIMITS.timeUnitMs.max)}`;
   return { rate, timeUnitMs: unitMs };
 }
 
@@ -116,12 +133,18 @@ function wholeFlag(args: ParsedArgs, name: string, max: number, errors: string[]
   return value;
 }
 
-function durationFlag(args: ParsedArgs, name: string, bounds: { min: number; max: number }, errors: string[]): number | undefined {
+function durationFlag(
+  args: ParsedArgs,
+  name: string,
+  bounds: { min: number; max: number },
+  errors: string[],
+): number | undefined {
   const text = stringFlag(args, name);
   if (text === undefined) return undefined;
   const parsed = parseDuration(text);
   if (typeof parsed === 'string') errors.push(`--${name}: ${parsed}`);
-  else if (parsed < bounds.min || parsed > bounds.max) errors.push(`--${name} must be from ${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`);
+  else if (parsed < bounds.min || parsed > bounds.max)
+    errors.push(`--${name} must be from ${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`);
   else return parsed;
   return undefined;
 }
@@ -132,7 +155,9 @@ export function thresholdsOf(values: readonly string[], errors: string[]): Recor
   for (const value of values) {
     const match = /^\s*([a-z_]{1,40}(?:\{[^{}]{1,300}\})?)\s*:\s*(\S.*?)\s*$/s.exec(value);
     if (match === null) {
-      errors.push(`--threshold '${value.slice(0, 200)}' is not 'METRIC: EXPR', e.g. 'http_req_duration: p(95)<200' or 'http_req_failed: rate<0.01'`);
+      errors.push(
+        `--threshold '${value.slice(0, 200)}' is not 'METRIC: EXPR', e.g. 'http_req_duration: p(95)<200' or 'http_req_failed: rate<0.01'`,
+      );
       continue;
     }
     (thresholds[match[1] ?? ''] ??= []).push(match[2] ?? '');
@@ -140,16 +165,34 @@ export function thresholdsOf(values: readonly string[], errors: string[]): Recor
   return thresholds;
 }
 
-function profileOf(args: ParsedArgs, durationMs: number, errors: string[]): { section: Omit<LoadSection, 'thresholds'>; vus: number | null } {
+function profileOf(
+  args: ParsedArgs,
+  durationMs: number,
+  errors: string[],
+): { section: Omit<LoadSection, 'thresholds'>; vus: number | null } {
   const rateText = stringFlag(args, 'rate');
   const vus = wholeFlag(args, 'vus', LOAD_LIMITS.vus, errors);
   const maxVus = wholeFlag(args, 'max-vus', LOAD_LIMITS.maxInFlight, errors);
-  if ((rateText === undefined) === (stringFlag(args, 'vus') === undefined)) errors.push('give --rate N/s (the open model: arrivals whatever the latency) or --vus N (a closed loop), one of them');
-  if (maxVus !== undefined && rateText === undefined) errors.push('--max-vus goes with --rate (a closed loop of --vus N has N in flight)');
+  if ((rateText === undefined) === (stringFlag(args, 'vus') === undefined))
+    errors.push(
+      'give --rate N/s (the open model: arrivals whatever the latency) or --vus N (a closed loop), one of them',
+    );
+  if (maxVus !== undefined && rateText === undefined)
+    errors.push('--max-vus goes with --rate (a closed loop of --vus N has N in flight)');
   if (rateText !== undefined) {
     const rate = parseRate(rateText);
     if (typeof rate === 'string') errors.push(rate);
-    else return { section: { executor: 'constant-arrival-rate', rate: rate.rate, time_unit: rate.timeUnitMs, duration: durationMs, ...(maxVus === undefined ? {} : { max_in_flight: maxVus }) }, vus: null };
+    else
+      return {
+        section: {
+          executor: 'constant-arrival-rate',
+          rate: rate.rate,
+          time_unit: rate.timeUnitMs,
+          duration: durationMs,
+          ...(maxVus === undefined ? {} : { max_in_flight: maxVus }),
+        },
+        vus: null,
+      };
   }
   return { section: { executor: 'constant-vus', vus: vus ?? 1, duration: durationMs }, vus: vus ?? null };
 }
@@ -159,7 +202,8 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const errors: string[] = [];
   const url = urlOf(args, errors);
   const method = (stringFlag(args, 'method') ?? 'GET').toUpperCase();
-  if (!URL_METHODS.includes(method as HttpMethod)) errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
+  if (!URL_METHODS.includes(method as HttpMethod))
+    errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
   const headers = headersOf(args.lists['header'] ?? [], errors);
   const body = await bodyOf(args, errors);
   const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors) ?? URL_DEFAULTS.durationMs;
@@ -170,7 +214,16 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || url === null) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
-  return { run: { request: { url, method: method as HttpMethod, headers, body }, section, durationMs, timeoutMs, vus: profile.vus }, errors };
+  return {
+    run: {
+      request: { url, method: method as HttpMethod, headers, body },
+      section,
+      durationMs,
+      timeoutMs,
+      vus: profile.vus,
+    },
+    errors,
+  };
 }
 
 /** Whether argv names a URL run: a positional http(s) URL, or --url. */
@@ -178,4 +231,3 @@ export function isUrlRun(argv: readonly string[]): boolean {
   const args = parseCommand(argv, definitionOf('load'));
   return stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? '');
 }
-

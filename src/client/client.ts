@@ -257,22 +257,30 @@ export class AfpClient {
 
   /** The casino's rows, all three styles (casino-client.ts). */
   get casino(): CasinoClient {
-    return (this.casinoClient ??= new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input)))));
+    return (this.casinoClient ??= new CasinoClient(async (endpoint, input) =>
+      toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input))),
+    ));
   }
 
   /** The domains rows, styles A and B (domains-client.ts). */
   get domains(): DomainsClient {
-    return (this.domainsClient ??= new DomainsClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.domainsRequest(endpoint, input)))));
+    return (this.domainsClient ??= new DomainsClient(async (endpoint, input) =>
+      toResult<unknown>(await this.transport(this.domainsRequest(endpoint, input))),
+    ));
   }
 
   /** The wallet rows, primary, A and B (wallet-client.ts). */
   get wallet(): WalletClient {
-    return (this.walletClient ??= new WalletClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.walletRequest(endpoint, input)))));
+    return (this.walletClient ??= new WalletClient(async (endpoint, input) =>
+      toResult<unknown>(await this.transport(this.walletRequest(endpoint, input))),
+    ));
   }
 
   /** The trading service's rows, styles A and B (trading-client.ts). */
   get trading(): TradingClient {
-    return (this.tradingClient ??= new TradingClient(async (endpoint, input) => toResult<TradingBody>(await this.transport(this.tradingRequest(endpoint, input)))));
+    return (this.tradingClient ??= new TradingClient(async (endpoint, input) =>
+      toResult<TradingBody>(await this.transport(this.tradingRequest(endpoint, input))),
+    ));
   }
 
   get apiKey(): string | undefined {
@@ -318,7 +326,15 @@ export class AfpClient {
   private requestFor(row: EndpointRow, endpoint: string, input: CallInput): TransportRequest {
     const query = queryStrings(input.query);
     const path = fillPath(row.path, endpoint, input.params);
-    return clientRequest(row.mount, row.method, path, query === undefined || Object.keys(query).length === 0 ? undefined : query, this.headers, input.body, undefined);
+    return clientRequest(
+      row.mount,
+      row.method,
+      path,
+      query === undefined || Object.keys(query).length === 0 ? undefined : query,
+      this.headers,
+      input.body,
+      undefined,
+    );
   }
 
   /** Any endpoint of the table by its id. */
@@ -333,6 +349,8 @@ export class AfpClient {
    */
   raw(request: TransportRequest): Promise<TransportResponse> {
     const headers = Object.keys(this.headers).length === 0 ? request.headers : { ...this.headers, ...request.headers };
-    return this.transport(clientRequest(request.mount, request.method, request.path, request.query, headers, request.body, request.rawBody));
+    return this.transport(
+      clientRequest(request.mount, request.method, request.path, request.query, headers, request.body, request.rawBody),
+    );
   }
 }

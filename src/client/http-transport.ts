@@ -29,18 +29,29 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   return async (request: TransportRequest): Promise<TransportResponse> => {
     const base = urls[request.mount];
     if (base === undefined) {
-      throw new Error(`no URL for mount '${request.mount}' (known: ${Object.keys(urls).join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`);
+      throw new Error(
+        `no URL for mount '${request.mount}' (known: ${Object.keys(urls).join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`,
+      );
     }
     const url = base + request.path + queryString(request.query);
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: request.method, headers: outgoingHeaders(request), body: outgoingBody(request), signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(url, {
+        method: request.method,
+        headers: outgoingHeaders(request),
+        body: outgoingBody(request),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       text = await response.text();
     } catch (error) {
       throw new Error(`${request.method} ${url} failed: ${describeError(error)}`, { cause: error });
     }
-    return { status: response.status, headers: incomingHeaders(response.headers), body: parseJsonAnswer(text, response.status, `${request.method} ${url}`) };
+    return {
+      status: response.status,
+      headers: incomingHeaders(response.headers),
+      body: parseJsonAnswer(text, response.status, `${request.method} ${url}`),
+    };
   };
 }
 

@@ -34,11 +34,19 @@ export function inProcessTransport(options: InProcessOptions): Transport {
     try {
       const ip = firstForwarded(request.headers?.['x-forwarded-for']) ?? DEFAULT_IP;
       const rawBody = request.rawBody;
-      const response = dispatcher.dispatch(rawBody === undefined ? request : withBodyRead(request, rawBody, maxBodyBytes), clock.nowMs(), ip);
+      const response = dispatcher.dispatch(
+        rawBody === undefined ? request : withBodyRead(request, rawBody, maxBodyBytes),
+        clock.nowMs(),
+        ip,
+      );
       // The dispatcher's answer already is a fresh TransportResponse (content-type included);
       // handing it over as is saves a copy per request on the simulator's hot path.
       if (!roundTrip) return Promise.resolve(response);
-      return Promise.resolve({ status: response.status, headers: response.headers, body: jsonRoundTrip(response.body, request) });
+      return Promise.resolve({
+        status: response.status,
+        headers: response.headers,
+        body: jsonRoundTrip(response.body, request),
+      });
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -46,17 +54,25 @@ export function inProcessTransport(options: InProcessOptions): Transport {
 }
 
 /** The request with its raw body read as the server reads it: the parsed body, or why it failed. */
-function withBodyRead(request: TransportRequest, rawBody: NonNullable<TransportRequest['rawBody']>, maxBodyBytes: number): DispatchRequest {
+function withBodyRead(
+  request: TransportRequest,
+  rawBody: NonNullable<TransportRequest['rawBody']>,
+  maxBodyBytes: number,
+): DispatchRequest {
   if (request.body !== undefined) throw new Error('a transport request carries either body or rawBody, not both');
   const { mount, method, path, query, headers } = request;
   const read = readJsonBody(rawBody.text, rawBody.contentType, maxBodyBytes);
-  return 'failure' in read ? { mount, method, path, query, headers, bodyFailure: read.failure } : { mount, method, path, query, headers, body: read.body };
+  return 'failure' in read
+    ? { mount, method, path, query, headers, bodyFailure: read.failure }
+    : { mount, method, path, query, headers, body: read.body };
 }
 
 function jsonRoundTrip(body: unknown, request: TransportRequest): unknown {
   const copy = JSON.parse(JSON.stringify(body)) as unknown;
   if (!isDeepStrictEqual(copy, body)) {
-    throw new Error(`response body of ${request.method} ${request.mount}:${request.path} changes through JSON text (undefined, NaN or a non-plain value)`);
+    throw new Error(
+      `response body of ${request.method} ${request.mount}:${request.path} changes through JSON text (undefined, NaN or a non-plain value)`,
+    );
   }
   return copy;
 }

@@ -21,7 +21,8 @@ export function targetUrlError(url: string): string | null {
   } catch {
     return `invalid target URL '${url}'`;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `target URL '${url}' must start with http:// or https://`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `target URL '${url}' must start with http:// or https://`;
   if (parsed.search !== '' || parsed.hash !== '') return `target URL '${url}' must not carry a query or fragment`;
   return null;
 }
@@ -56,7 +57,11 @@ export async function readMounts(url: string, options: { timeoutMs?: number } = 
   try {
     response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? DISCOVERY_TIMEOUT_MS) });
   } catch (error) {
-    return { kind: 'unreachable', api, message: `target ${api} does not answer (GET ${discoveryUrl}): ${describeError(error)}` };
+    return {
+      kind: 'unreachable',
+      api,
+      message: `target ${api} does not answer (GET ${discoveryUrl}): ${describeError(error)}`,
+    };
   }
   if (response.status !== 200) {
     await response.body?.cancel();

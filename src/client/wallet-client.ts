@@ -119,7 +119,9 @@ export class WalletClient {
     this.call = call;
   }
 
-  register(body: { referral_code?: string } = {}): Promise<ApiResult<{ agent_id: string; api_key: string; referral_code: string }>> {
+  register(
+    body: { referral_code?: string } = {},
+  ): Promise<ApiResult<{ agent_id: string; api_key: string; referral_code: string }>> {
     return this.typed('wallet.primary.register', { body });
   }
 
@@ -128,7 +130,12 @@ export class WalletClient {
     return this.typed('wallet.primary.create', {});
   }
 
-  balance(address: string, query: { chain: WalletChainName; view_key?: string }): Promise<ApiResult<{ address: string; chain: WalletChainName; balance: { native: WalletAmount; tokens: WalletAmount[] } }>> {
+  balance(
+    address: string,
+    query: { chain: WalletChainName; view_key?: string },
+  ): Promise<
+    ApiResult<{ address: string; chain: WalletChainName; balance: { native: WalletAmount; tokens: WalletAmount[] } }>
+  > {
     return this.typed('wallet.primary.balance', { params: { address }, query });
   }
 
@@ -136,7 +143,11 @@ export class WalletClient {
     return this.typed('wallet.primary.send', { body });
   }
 
-  quote(query: WalletSwapFields): Promise<ApiResult<{ quote: { fromAmount: string; toAmount: string; minReceived: string; estimatedTime: number } }>> {
+  quote(
+    query: WalletSwapFields,
+  ): Promise<
+    ApiResult<{ quote: { fromAmount: string; toAmount: string; minReceived: string; estimatedTime: number } }>
+  > {
     return this.typed('wallet.primary.swap-quote', { query: { ...query, amount: String(query.amount) } });
   }
 
@@ -148,15 +159,29 @@ export class WalletClient {
     return this.typed('wallet.primary.swap-status', { params: { orderId } });
   }
 
-  depositAddress(chain?: WalletChainName): Promise<ApiResult<{ chain: WalletChainName; derivation_path: string; method: string; instructions: string }>> {
+  depositAddress(
+    chain?: WalletChainName,
+  ): Promise<ApiResult<{ chain: WalletChainName; derivation_path: string; method: string; instructions: string }>> {
     return this.typed('wallet.primary.deposit-address', chain === undefined ? {} : { query: { chain } });
   }
 
-  transactions(address: string, query: { chain: 'bitcoin' | 'solana' | 'base' | 'ethereum'; limit?: number }): Promise<ApiResult<{ transactions: WalletTransaction[]; count: number }>> {
-    return this.typed('wallet.primary.transactions', { params: { address }, query: { chain: query.chain, ...(query.limit === undefined ? {} : { limit: String(query.limit) }) } });
+  transactions(
+    address: string,
+    query: { chain: 'bitcoin' | 'solana' | 'base' | 'ethereum'; limit?: number },
+  ): Promise<ApiResult<{ transactions: WalletTransaction[]; count: number }>> {
+    return this.typed('wallet.primary.transactions', {
+      params: { address },
+      query: { chain: query.chain, ...(query.limit === undefined ? {} : { limit: String(query.limit) }) },
+    });
   }
 
-  chains(): Promise<ApiResult<{ wallet_chains: unknown[]; swap_chains: WalletChainName[]; transaction_history_chains: WalletChainName[] }>> {
+  chains(): Promise<
+    ApiResult<{
+      wallet_chains: unknown[];
+      swap_chains: WalletChainName[];
+      transaction_history_chains: WalletChainName[];
+    }>
+  > {
     return this.typed('wallet.primary.chains', {});
   }
 

@@ -77,7 +77,9 @@ export interface ScriptCase {
   readonly kind: 'script';
   readonly name: string;
   /** The endpoints the script exercises (coverage). */
-  readonly endpoints: ReadonlyArray<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId>;
+  readonly endpoints: ReadonlyArray<
+    EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId
+  >;
   readonly needsClock: boolean;
   run(session: ScriptSession): Promise<void>;
 }
@@ -108,5 +110,10 @@ export type CaseResult =
   | { readonly name: string; readonly outcome: 'passed' }
   /** Passed, and the target answered in a shape or by a rule its dialect documents otherwise than the documents: `findingIds` say what. */
   | { readonly name: string; readonly outcome: 'finding'; readonly findingIds: readonly string[] }
-  | { readonly name: string; readonly outcome: 'failed'; readonly problems: readonly string[]; readonly findingIds?: readonly string[] }
+  | {
+      readonly name: string;
+      readonly outcome: 'failed';
+      readonly problems: readonly string[];
+      readonly findingIds?: readonly string[];
+    }
   | { readonly name: string; readonly outcome: 'skipped'; readonly reason: string };

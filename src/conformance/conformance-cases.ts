@@ -37,12 +37,20 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
 ];
 
 /** The endpoints no case aims at (empty when the suite covers the whole table; of the wallet, its style rows). */
-export function uncoveredEndpoints(cases: readonly ConformanceCase[]): Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId> {
+export function uncoveredEndpoints(
+  cases: readonly ConformanceCase[],
+): Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId> {
   const covered = new Set<string>();
   for (const kase of cases) {
     if (kase.kind === 'script') for (const endpoint of kase.endpoints) covered.add(endpoint);
     else if (kase.endpoint !== null) covered.add(kase.endpoint);
   }
-  const all: Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId> = [...WALLET_STYLE_ENDPOINTS, ...ENDPOINT_IDS, ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[]), ...(Object.keys(TRADING_ENDPOINTS) as TradingEndpointId[]), ...(Object.keys(DOMAINS_ENDPOINTS) as DomainsEndpointId[])];
+  const all: Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId> = [
+    ...WALLET_STYLE_ENDPOINTS,
+    ...ENDPOINT_IDS,
+    ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[]),
+    ...(Object.keys(TRADING_ENDPOINTS) as TradingEndpointId[]),
+    ...(Object.keys(DOMAINS_ENDPOINTS) as DomainsEndpointId[]),
+  ];
   return all.filter((endpoint) => !covered.has(endpoint));
 }

@@ -30,8 +30,20 @@ export function conformanceChecks(cases: readonly SuiteCase[], results: readonly
       case 'finding':
         return { name: result.name, group, status: 'finding', findingIds: result.findingIds };
       case 'failed': {
-        const shown = result.problems.length > PROBLEMS_SHOWN_MAX ? [...result.problems.slice(0, PROBLEMS_SHOWN_MAX), `… and ${result.problems.length - PROBLEMS_SHOWN_MAX} more`] : result.problems;
-        return { name: result.name, group, status: 'fail', findingIds: result.findingIds ?? [], detail: shown.join('; ') };
+        const shown =
+          result.problems.length > PROBLEMS_SHOWN_MAX
+            ? [
+                ...result.problems.slice(0, PROBLEMS_SHOWN_MAX),
+                `… and ${result.problems.length - PROBLEMS_SHOWN_MAX} more`,
+              ]
+            : result.problems;
+        return {
+          name: result.name,
+          group,
+          status: 'fail',
+          findingIds: result.findingIds ?? [],
+          detail: shown.join('; '),
+        };
       }
       case 'skipped':
         return { name: result.name, group, status: 'skipped', findingIds: [], detail: result.reason };

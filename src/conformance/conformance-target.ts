@@ -23,31 +23,59 @@ export const CONFORMANCE_TIMEOUT_MS = 10_000;
 const IN_PROCESS_MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'trading', 'domains'];
 
 /** `defects` (tests of the suite itself): a deliberately broken platform the suite must catch. */
-export function inProcessConformanceTarget(options: { seed: string; startMs: number; defects?: readonly DefectName[] }): ConformanceTarget {
+export function inProcessConformanceTarget(options: {
+  seed: string;
+  startMs: number;
+  defects?: readonly DefectName[];
+}): ConformanceTarget {
   const clock = new VirtualClock(options.startMs);
   const platform = new Platform({ seed: options.seed, startMs: options.startMs, defects: options.defects ?? [] });
-  const transport = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+  const transport = inProcessTransport({
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock,
+    checkJsonRoundTrip: true,
+  });
   const control: ClockControl = {
     advance: (deltaMs) => {
       clock.advance(deltaMs);
       return Promise.resolve();
     },
   };
-  return { description: `in-process (seed ${options.seed}, virtual clock)`, client: () => new AfpClient(transport), mounts: IN_PROCESS_MOUNTS, clock: control, clockNote: null };
+  return {
+    description: `in-process (seed ${options.seed}, virtual clock)`,
+    client: () => new AfpClient(transport),
+    mounts: IN_PROCESS_MOUNTS,
+    clock: control,
+    clockNote: null,
+  };
 }
 
-export async function liveConformanceTarget(url: string, options: { timeoutMs?: number } = {}): Promise<ConformanceTarget> {
+export async function liveConformanceTarget(
+  url: string,
+  options: { timeoutMs?: number } = {},
+): Promise<ConformanceTarget> {
   const timeoutMs = options.timeoutMs ?? CONFORMANCE_TIMEOUT_MS;
   const urls = await discoverTarget(url, { timeoutMs });
   return servedConformanceTarget(urls, `live ${url}`, timeoutMs);
 }
 
 /** A target at known mount URLs; its clock is moved only when GET <api>/_afp/clock says 'manual'. */
-export async function servedConformanceTarget(urls: MountUrls, description: string, timeoutMs: number): Promise<ConformanceTarget> {
+export async function servedConformanceTarget(
+  urls: MountUrls,
+  description: string,
+  timeoutMs: number,
+): Promise<ConformanceTarget> {
   const transport = httpTransport({ urls, timeoutMs });
   const client = new AfpClient(transport);
   const mounts = (Object.keys(urls) as Mount[]).filter((mount) => urls[mount] !== undefined);
-  if (urls.api === undefined) return { description, client: () => client, mounts, clock: null, clockNote: 'the target has no style-B api mount, where afp serve keeps its clock (/_afp/clock)' };
+  if (urls.api === undefined)
+    return {
+      description,
+      client: () => client,
+      mounts,
+      clock: null,
+      clockNote: 'the target has no style-B api mount, where afp serve keeps its clock (/_afp/clock)',
+    };
   const clockAnswer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
   const mode = (clockAnswer.body as { mode?: unknown } | null)?.mode;
   const manual = clockAnswer.status === 200 && mode === 'manual';
@@ -62,5 +90,8 @@ export async function servedConformanceTarget(urls: MountUrls, description: stri
 
 async function advanceLiveClock(client: AfpClient, deltaMs: number): Promise<void> {
   const answer = await client.raw({ mount: 'api', method: 'POST', path: '/_afp/clock', body: { advance_ms: deltaMs } });
-  if (answer.status !== 200) throw new Error(`POST /_afp/clock {advance_ms: ${deltaMs}} answered ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(
+      `POST /_afp/clock {advance_ms: ${deltaMs}} answered ${answer.status} ${JSON.stringify(answer.body)}`,
+    );
 }

@@ -35,9 +35,19 @@ export interface OperationCaseContext {
   /** A freshly registered account without funds; a SetupError when the target cannot register one. */
   freshAccount(): Promise<LiveAccount>;
   /** Sends `op`; its value when it succeeded, else the case stops, failed (refused, unreadable) or skipped (no answer). */
-  ok<O extends OperationName>(label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ readonly value: OperationResult<O>; readonly request: SentRequest }>;
+  ok<O extends OperationName>(
+    label: string,
+    op: O,
+    input: OperationInput<O>,
+    apiKey: string | null,
+  ): Promise<{ readonly value: OperationResult<O>; readonly request: SentRequest }>;
   /** Sends `op` expecting a refusal; the refusal's `<status> <name>`, or a recorded problem and null when it was accepted. */
-  refused<O extends OperationName>(label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ readonly text: string; readonly request: SentRequest } | null>;
+  refused<O extends OperationName>(
+    label: string,
+    op: O,
+    input: OperationInput<O>,
+    apiKey: string | null,
+  ): Promise<{ readonly text: string; readonly request: SentRequest } | null>;
   /** Records a problem unless `actual` equals `expected` (compared as JSON text, bigints as decimals). */
   expect(label: string, actual: unknown, expected: unknown): void;
   /** Judges a value against a documented rule for the dialect of `op`'s service. */

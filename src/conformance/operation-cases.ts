@@ -44,10 +44,20 @@ async function balanceOf(context: OperationCaseContext, apiKey: string, label: s
  * `actual` within `slackMicro` of `expected`, plus the casino dialect's display rounding when
  * `actual` is a display field (a bet's new_balance, a batch's balance_after: 2 dp on the deployment).
  */
-function near(context: OperationCaseContext, label: string, actual: Micro | null, expected: Micro, slackMicro: Micro, display: boolean): void {
+function near(
+  context: OperationCaseContext,
+  label: string,
+  actual: Micro | null,
+  expected: Micro,
+  slackMicro: Micro,
+  display: boolean,
+): void {
   if (actual === null) return;
   const tolerance = slackMicro + (display ? SHOWN_ROUNDING_MICRO[context.dialectOf('casino')] : 0n);
-  if (abs(actual - expected) > tolerance) context.problem(`${label}: ${formatDecimal(actual)}, expected ${formatDecimal(expected)}${tolerance > 0n ? ` (± ${formatDecimal(tolerance)})` : ''}`);
+  if (abs(actual - expected) > tolerance)
+    context.problem(
+      `${label}: ${formatDecimal(actual)}, expected ${formatDecimal(expected)}${tolerance > 0n ? ` (± ${formatDecimal(tolerance)})` : ''}`,
+    );
 }
 
 function bet(tag: string, game: string, params: BetInput['params'], amountMicro = MIN_BET_MICRO): BetInput {
@@ -63,7 +73,11 @@ async function registration(context: OperationCaseContext): Promise<void> {
 
 async function gameList(context: OperationCaseContext): Promise<void> {
   const { value } = await context.ok('game list', 'casino.games', {}, account(context, 0).apiKey);
-  context.expect('coin_flip and dice are listed', ['coin_flip', 'dice'].every((game) => value.games.includes(game)), true);
+  context.expect(
+    'coin_flip and dice are listed',
+    ['coin_flip', 'dice'].every((game) => value.games.includes(game)),
+    true,
+  );
 }
 
 /**
@@ -82,30 +96,70 @@ async function betsPayExactly(context: OperationCaseContext): Promise<void> {
   const { apiKey } = account(context, 0);
   let expected = await balanceOf(context, apiKey, 'balance before');
   let slackMicro = 0n;
-  const bets = [bet('pay-1', 'coin_flip', { side: 'heads' }), bet('pay-2', 'coin_flip', { side: 'tails' }), bet('pay-3', 'dice', { direction: 'over', threshold: 50 }), bet('pay-4', 'dice', { direction: 'under', threshold: 50 })];
+  const bets = [
+    bet('pay-1', 'coin_flip', { side: 'heads' }),
+    bet('pay-2', 'coin_flip', { side: 'tails' }),
+    bet('pay-3', 'dice', { direction: 'over', threshold: 50 }),
+    bet('pay-4', 'dice', { direction: 'under', threshold: 50 }),
+  ];
   for (const [index, input] of bets.entries()) {
     const { value } = await context.ok(`bet ${index + 1}`, 'casino.bet', input, apiKey);
-    context.expect(`bet ${index + 1}: game, stake and client seed as sent`, [value.game, formatDecimal(value.amountMicro), value.clientSeed], [input.game, formatDecimal(input.amountMicro), input.clientSeed]);
+    context.expect(
+      `bet ${index + 1}: game, stake and client seed as sent`,
+      [value.game, formatDecimal(value.amountMicro), value.clientSeed],
+      [input.game, formatDecimal(input.amountMicro), input.clientSeed],
+    );
     const credit = creditOf(context, `bet ${index + 1}`, value);
     expected = expected - value.amountMicro + credit.micro;
     slackMicro += credit.slackMicro;
-    near(context, `bet ${index + 1}: new balance = previous − stake + return`, value.balanceAfterMicro, expected, slackMicro, true);
-    context.expect(`bet ${index + 1}: a 64-hex seed hash and result hash`, [/^[0-9a-f]{64}$/.test(value.seedHash), /^[0-9a-f]{64}$/.test(value.resultHash)], [true, true]);
+    near(
+      context,
+      `bet ${index + 1}: new balance = previous − stake + return`,
+      value.balanceAfterMicro,
+      expected,
+      slackMicro,
+      true,
+    );
+    context.expect(
+      `bet ${index + 1}: a 64-hex seed hash and result hash`,
+      [/^[0-9a-f]{64}$/.test(value.seedHash), /^[0-9a-f]{64}$/.test(value.resultHash)],
+      [true, true],
+    );
   }
-  near(context, 'balance after the bets = before − stakes + returns', await balanceOf(context, apiKey, 'balance after'), expected, slackMicro, false);
+  near(
+    context,
+    'balance after the bets = before − stakes + returns',
+    await balanceOf(context, apiKey, 'balance after'),
+    expected,
+    slackMicro,
+    false,
+  );
 }
 
 async function noncesAndRotation(context: OperationCaseContext): Promise<void> {
   const { apiKey } = account(context, 0);
-  const first = (await context.ok('first bet', 'casino.bet', bet('nonce-1', 'coin_flip', { side: 'heads' }), apiKey)).value;
-  const second = (await context.ok('second bet', 'casino.bet', bet('nonce-2', 'coin_flip', { side: 'tails' }), apiKey)).value;
-  context.expect('the second bet: the same seed, the next nonce', [second.seedHash, second.nonce], [first.seedHash, first.nonce + 1]);
+  const first = (await context.ok('first bet', 'casino.bet', bet('nonce-1', 'coin_flip', { side: 'heads' }), apiKey))
+    .value;
+  const second = (await context.ok('second bet', 'casino.bet', bet('nonce-2', 'coin_flip', { side: 'tails' }), apiKey))
+    .value;
+  context.expect(
+    'the second bet: the same seed, the next nonce',
+    [second.seedHash, second.nonce],
+    [first.seedHash, first.nonce + 1],
+  );
   const rotated = (await context.ok('rotation', 'casino.rotate', {}, apiKey)).value;
-  context.expect('the rotation reveals the bets\' seed', rotated.revealedSeedHash, first.seedHash);
-  if (rotated.revealedSeed !== null) context.expect('SHA-256 of the revealed seed is its hash', hash('sha256', rotated.revealedSeed), first.seedHash);
+  context.expect("the rotation reveals the bets' seed", rotated.revealedSeedHash, first.seedHash);
+  if (rotated.revealedSeed !== null)
+    context.expect('SHA-256 of the revealed seed is its hash', hash('sha256', rotated.revealedSeed), first.seedHash);
   else context.problem('the rotation revealed no 64-hex seed');
-  const after = (await context.ok('bet after the rotation', 'casino.bet', bet('nonce-3', 'coin_flip', { side: 'heads' }), apiKey)).value;
-  context.expect('the bet after the rotation: a new seed, nonce 0', [after.seedHash !== first.seedHash, after.nonce], [true, 0]);
+  const after = (
+    await context.ok('bet after the rotation', 'casino.bet', bet('nonce-3', 'coin_flip', { side: 'heads' }), apiKey)
+  ).value;
+  context.expect(
+    'the bet after the rotation: a new seed, nonce 0',
+    [after.seedHash !== first.seedHash, after.nonce],
+    [true, 0],
+  );
   const { value } = await context.ok('seed list', 'casino.seeds', {}, apiKey);
   const listed = value.seeds.find((seed) => seed.seedHash === first.seedHash);
   context.expect('the seed list shows the revealed seed', listed?.seed ?? null, rotated.revealedSeed);
@@ -114,11 +168,20 @@ async function noncesAndRotation(context: OperationCaseContext): Promise<void> {
 async function batch(context: OperationCaseContext): Promise<void> {
   const { apiKey } = account(context, 0);
   const before = await balanceOf(context, apiKey, 'balance before');
-  const bets = [bet('batch-1', 'coin_flip', { side: 'heads' }), bet('batch-2', 'dice', { direction: 'over', threshold: 50 }), bet('batch-3', 'coin_flip', { side: 'heads' }, 0n)];
+  const bets = [
+    bet('batch-1', 'coin_flip', { side: 'heads' }),
+    bet('batch-2', 'dice', { direction: 'over', threshold: 50 }),
+    bet('batch-3', 'coin_flip', { side: 'heads' }, 0n),
+  ];
   const { value } = await context.ok('batch', 'casino.batch', { bets }, apiKey);
-  context.expect('one result per bet; the zero-amount bet alone refused', value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed')), ['placed', 'placed', 'refused']);
+  context.expect(
+    'one result per bet; the zero-amount bet alone refused',
+    value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed')),
+    ['placed', 'placed', 'refused'],
+  );
   const placed = value.results.filter((result): result is LiveBet => !isRefusal(result));
-  if (value.summary !== null) context.expect('summary: total and errors', [value.summary.total, value.summary.errors], [3, 1]);
+  if (value.summary !== null)
+    context.expect('summary: total and errors', [value.summary.total, value.summary.errors], [3, 1]);
   let expected = before;
   let slackMicro = 0n;
   for (const [index, one] of placed.entries()) {
@@ -126,15 +189,31 @@ async function batch(context: OperationCaseContext): Promise<void> {
     expected = expected - one.amountMicro + credit.micro;
     slackMicro += credit.slackMicro;
   }
-  near(context, 'balance after the batch = before − stakes + returns', await balanceOf(context, apiKey, 'balance after'), expected, slackMicro, false);
+  near(
+    context,
+    'balance after the batch = before − stakes + returns',
+    await balanceOf(context, apiKey, 'balance after'),
+    expected,
+    slackMicro,
+    false,
+  );
 }
 
 async function betAboveBalance(context: OperationCaseContext): Promise<void> {
   const { apiKey } = account(context, 0);
   const before = await balanceOf(context, apiKey, 'balance before');
-  const refusal = await context.refused('a bet of the balance + 1.00', 'casino.bet', bet('over', 'coin_flip', { side: 'heads' }, before + 1_000_000n), apiKey);
+  const refusal = await context.refused(
+    'a bet of the balance + 1.00',
+    'casino.bet',
+    bet('over', 'coin_flip', { side: 'heads' }, before + 1_000_000n),
+    apiKey,
+  );
   if (refusal !== null) context.judge('casino.refusal.over-balance', 'casino.bet', refusal.text, refusal.request);
-  context.expect('the balance after the refusal', formatDecimal(await balanceOf(context, apiKey, 'balance after')), formatDecimal(before));
+  context.expect(
+    'the balance after the refusal',
+    formatDecimal(await balanceOf(context, apiKey, 'balance after')),
+    formatDecimal(before),
+  );
 }
 
 async function unknownKey(context: OperationCaseContext): Promise<void> {
@@ -146,48 +225,112 @@ async function escrowHoldAndRelease(context: OperationCaseContext): Promise<void
   const [creator, counterparty] = [account(context, 0), account(context, 1)];
   const creatorBefore = await balanceOf(context, creator.apiKey, 'creator balance before');
   const counterpartyBefore = await balanceOf(context, counterparty.apiKey, 'counterparty balance before');
-  const input = { amountMicro: ESCROW_MICRO, creatorId: creator.agentId, counterpartyId: counterparty.agentId, description: 'afp conformance', timeoutHours: 24 };
+  const input = {
+    amountMicro: ESCROW_MICRO,
+    creatorId: creator.agentId,
+    counterpartyId: counterparty.agentId,
+    description: 'afp conformance',
+    timeoutHours: 24,
+  };
   const created = await context.ok('escrow create', 'escrow.create', input, creator.apiKey);
-  if (created.value.status !== null) context.judge('escrow.status.created', 'escrow.create', created.value.status, created.request);
-  if (created.value.amountMicro !== null) context.expect('escrow amount as sent', formatDecimal(created.value.amountMicro), formatDecimal(ESCROW_MICRO));
-  context.expect('creator balance after create (amount held)', formatDecimal(await balanceOf(context, creator.apiKey, 'creator balance')), formatDecimal(creatorBefore - ESCROW_MICRO));
-  const seen = await context.ok('escrow get by the counterparty', 'escrow.get', { escrowId: created.value.escrowId }, counterparty.apiKey);
+  if (created.value.status !== null)
+    context.judge('escrow.status.created', 'escrow.create', created.value.status, created.request);
+  if (created.value.amountMicro !== null)
+    context.expect('escrow amount as sent', formatDecimal(created.value.amountMicro), formatDecimal(ESCROW_MICRO));
+  context.expect(
+    'creator balance after create (amount held)',
+    formatDecimal(await balanceOf(context, creator.apiKey, 'creator balance')),
+    formatDecimal(creatorBefore - ESCROW_MICRO),
+  );
+  const seen = await context.ok(
+    'escrow get by the counterparty',
+    'escrow.get',
+    { escrowId: created.value.escrowId },
+    counterparty.apiKey,
+  );
   context.expect('escrow get: its id', seen.value.escrowId, created.value.escrowId);
   if (seen.value.status !== null) context.judge('escrow.status.created', 'escrow.get', seen.value.status, seen.request);
-  const released = await context.ok('escrow release by the creator', 'escrow.release', { escrowId: created.value.escrowId }, creator.apiKey);
-  if (released.value.status !== null) context.judge('escrow.status.released', 'escrow.release', released.value.status, released.request);
+  const released = await context.ok(
+    'escrow release by the creator',
+    'escrow.release',
+    { escrowId: created.value.escrowId },
+    creator.apiKey,
+  );
+  if (released.value.status !== null)
+    context.judge('escrow.status.released', 'escrow.release', released.value.status, released.request);
   const counterpartyAfter = await balanceOf(context, counterparty.apiKey, 'counterparty balance after');
-  context.expect('counterparty balance after release (+ amount − 1%)', formatDecimal(counterpartyAfter), formatDecimal(counterpartyBefore + ESCROW_MICRO - ESCROW_FEE_MICRO));
-  const again = await context.refused('a second release', 'escrow.release', { escrowId: created.value.escrowId }, creator.apiKey);
+  context.expect(
+    'counterparty balance after release (+ amount − 1%)',
+    formatDecimal(counterpartyAfter),
+    formatDecimal(counterpartyBefore + ESCROW_MICRO - ESCROW_FEE_MICRO),
+  );
+  const again = await context.refused(
+    'a second release',
+    'escrow.release',
+    { escrowId: created.value.escrowId },
+    creator.apiKey,
+  );
   if (again !== null) context.judge('escrow.refusal.released-again', 'escrow.release', again.text, again.request);
-  context.expect('balances after the second release', [formatDecimal(await balanceOf(context, creator.apiKey, 'creator')), formatDecimal(await balanceOf(context, counterparty.apiKey, 'counterparty'))], [formatDecimal(creatorBefore - ESCROW_MICRO), formatDecimal(counterpartyAfter)]);
+  context.expect(
+    'balances after the second release',
+    [
+      formatDecimal(await balanceOf(context, creator.apiKey, 'creator')),
+      formatDecimal(await balanceOf(context, counterparty.apiKey, 'counterparty')),
+    ],
+    [formatDecimal(creatorBefore - ESCROW_MICRO), formatDecimal(counterpartyAfter)],
+  );
 }
 
 async function escrowAboveBalance(context: OperationCaseContext): Promise<void> {
   const [creator, counterparty] = [account(context, 0), account(context, 1)];
   const before = await balanceOf(context, creator.apiKey, 'balance before');
-  const input = { amountMicro: before + 1_000_000n, creatorId: creator.agentId, counterpartyId: counterparty.agentId, description: 'afp conformance', timeoutHours: 24 };
+  const input = {
+    amountMicro: before + 1_000_000n,
+    creatorId: creator.agentId,
+    counterpartyId: counterparty.agentId,
+    description: 'afp conformance',
+    timeoutHours: 24,
+  };
   const refusal = await context.refused('an escrow of the balance + 1.00', 'escrow.create', input, creator.apiKey);
   if (refusal !== null) context.judge('escrow.refusal.over-balance', 'escrow.create', refusal.text, refusal.request);
-  context.expect('the balance after the refusal', formatDecimal(await balanceOf(context, creator.apiKey, 'balance after')), formatDecimal(before));
+  context.expect(
+    'the balance after the refusal',
+    formatDecimal(await balanceOf(context, creator.apiKey, 'balance after')),
+    formatDecimal(before),
+  );
 }
 
 async function withdrawAboveBalance(context: OperationCaseContext): Promise<void> {
   const { apiKey } = account(context, 0);
   const before = await balanceOf(context, apiKey, 'balance before');
-  const refusal = await context.refused('a withdrawal of the balance + 1.00', 'casino.withdraw', { amountMicro: before + 1_000_000n, address: WITHDRAW_ADDRESS }, apiKey);
-  if (refusal !== null) context.judge('casino.refusal.withdraw-over-balance', 'casino.withdraw', refusal.text, refusal.request);
-  context.expect('the balance after the refusal', formatDecimal(await balanceOf(context, apiKey, 'balance after')), formatDecimal(before));
+  const refusal = await context.refused(
+    'a withdrawal of the balance + 1.00',
+    'casino.withdraw',
+    { amountMicro: before + 1_000_000n, address: WITHDRAW_ADDRESS },
+    apiKey,
+  );
+  if (refusal !== null)
+    context.judge('casino.refusal.withdraw-over-balance', 'casino.withdraw', refusal.text, refusal.request);
+  context.expect(
+    'the balance after the refusal',
+    formatDecimal(await balanceOf(context, apiKey, 'balance after')),
+    formatDecimal(before),
+  );
 }
 
 async function faucetOnce(context: OperationCaseContext): Promise<void> {
   const fresh = await context.freshAccount();
   const claimed = await context.ok('first claim', 'faucet.claim', { agentId: fresh.agentId }, fresh.apiKey);
-  if (claimed.value.creditedMicro !== null) context.judge('faucet.claim.amount', 'faucet.claim', formatDecimal(claimed.value.creditedMicro), claimed.request);
+  if (claimed.value.creditedMicro !== null)
+    context.judge('faucet.claim.amount', 'faucet.claim', formatDecimal(claimed.value.creditedMicro), claimed.request);
   const credited = await balanceOf(context, fresh.apiKey, 'balance after the claim');
   const again = await context.refused('a second claim', 'faucet.claim', { agentId: fresh.agentId }, fresh.apiKey);
   if (again !== null) context.judge('faucet.refusal.claimed-again', 'faucet.claim', again.text, again.request);
-  context.expect('the balance after the second claim', formatDecimal(await balanceOf(context, fresh.apiKey, 'balance after')), formatDecimal(credited));
+  context.expect(
+    'the balance after the second claim',
+    formatDecimal(await balanceOf(context, fresh.apiKey, 'balance after')),
+    formatDecimal(credited),
+  );
 }
 
 /**
@@ -198,12 +341,20 @@ async function faucetOnce(context: OperationCaseContext): Promise<void> {
  */
 async function domainUnpaidRegistration(context: OperationCaseContext): Promise<void> {
   const ownAccounts = context.session.offers('domains.account') === null;
-  const fresh = ownAccounts ? (await context.ok('a fresh domains account', 'domains.account', {}, null)).value : await context.freshAccount();
+  const fresh = ownAccounts
+    ? (await context.ok('a fresh domains account', 'domains.account', {}, null)).value
+    : await context.freshAccount();
   const balanceOp = ownAccounts ? 'domains.balance' : 'casino.balance';
   const before = (await context.ok('balance before', balanceOp, {}, fresh.apiKey)).value.balanceMicro;
   const domain = `afp-conf-${fresh.agentId.toLowerCase().replace(/[^a-z0-9-]/g, '-')}.com`;
-  const refused = await context.refused('a registration above the balance', 'domains.register', { domain, years: 1 }, fresh.apiKey);
-  if (refused !== null) context.judge('domains.refusal.over-balance', 'domains.register', refused.text, refused.request);
+  const refused = await context.refused(
+    'a registration above the balance',
+    'domains.register',
+    { domain, years: 1 },
+    fresh.apiKey,
+  );
+  if (refused !== null)
+    context.judge('domains.refusal.over-balance', 'domains.register', refused.text, refused.request);
   const after = (await context.ok('balance after', balanceOp, {}, fresh.apiKey)).value.balanceMicro;
   context.expect('the balance after the refused registration', formatDecimal(after), formatDecimal(before));
   const lookup = await context.session.call('domains.lookup', { domain }, fresh.apiKey);
@@ -212,28 +363,98 @@ async function domainUnpaidRegistration(context: OperationCaseContext): Promise<
 
 export const OPERATION_CASES: readonly OperationCase[] = [
   {
-    kind: 'operations', name: 'operations: a registration gives an agent id and a key that reads its balance', operations: ['casino.register', 'casino.balance'], accounts: 0, run: registration,
+    kind: 'operations',
+    name: 'operations: a registration gives an agent id and a key that reads its balance',
+    operations: ['casino.register', 'casino.balance'],
+    accounts: 0,
+    run: registration,
     applies: (target) => (target.register === null ? `${target.name} offers no registration (register: none)` : null),
   },
-  { kind: 'operations', name: 'operations: the game list names coin_flip and dice', operations: ['casino.games'], accounts: 1, run: gameList },
-  { kind: 'operations', name: 'operations: single bets pay exactly (new balance = previous − stake + return), with complete proofs', operations: ['casino.bet', 'casino.balance'], accounts: 1, run: betsPayExactly },
-  { kind: 'operations', name: 'operations: nonces count up on one seed; a rotation reveals the seed (SHA-256 = its hash), lists it, and restarts at nonce 0', operations: ['casino.bet', 'casino.rotate', 'casino.seeds'], accounts: 1, run: noncesAndRotation },
-  { kind: 'operations', name: 'operations: a batch places each bet once, refuses an invalid element alone, and moves the balance by its results', operations: ['casino.batch', 'casino.balance'], accounts: 1, run: batch },
-  { kind: 'operations', name: 'operations: a bet above the balance is refused and changes nothing', operations: ['casino.bet', 'casino.balance'], accounts: 1, run: betAboveBalance },
-  { kind: 'operations', name: 'operations: an unknown key is refused', operations: ['casino.balance'], accounts: 0, run: unknownKey },
-  { kind: 'operations', name: 'operations: an escrow holds its amount, shows its status, releases amount − 1% once', operations: ['escrow.create', 'escrow.get', 'escrow.release', 'casino.balance'], accounts: 2, run: escrowHoldAndRelease },
-  { kind: 'operations', name: 'operations: an escrow above the balance is refused and changes nothing', operations: ['escrow.create', 'casino.balance'], accounts: 2, run: escrowAboveBalance },
   {
-    kind: 'operations', name: 'operations: a withdrawal above the balance is refused and changes nothing', operations: ['casino.withdraw', 'casino.balance'], accounts: 1, run: withdrawAboveBalance,
+    kind: 'operations',
+    name: 'operations: the game list names coin_flip and dice',
+    operations: ['casino.games'],
+    accounts: 1,
+    run: gameList,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: single bets pay exactly (new balance = previous − stake + return), with complete proofs',
+    operations: ['casino.bet', 'casino.balance'],
+    accounts: 1,
+    run: betsPayExactly,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: nonces count up on one seed; a rotation reveals the seed (SHA-256 = its hash), lists it, and restarts at nonce 0',
+    operations: ['casino.bet', 'casino.rotate', 'casino.seeds'],
+    accounts: 1,
+    run: noncesAndRotation,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: a batch places each bet once, refuses an invalid element alone, and moves the balance by its results',
+    operations: ['casino.batch', 'casino.balance'],
+    accounts: 1,
+    run: batch,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: a bet above the balance is refused and changes nothing',
+    operations: ['casino.bet', 'casino.balance'],
+    accounts: 1,
+    run: betAboveBalance,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: an unknown key is refused',
+    operations: ['casino.balance'],
+    accounts: 0,
+    run: unknownKey,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: an escrow holds its amount, shows its status, releases amount − 1% once',
+    operations: ['escrow.create', 'escrow.get', 'escrow.release', 'casino.balance'],
+    accounts: 2,
+    run: escrowHoldAndRelease,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: an escrow above the balance is refused and changes nothing',
+    operations: ['escrow.create', 'casino.balance'],
+    accounts: 2,
+    run: escrowAboveBalance,
+  },
+  {
+    kind: 'operations',
+    name: 'operations: a withdrawal above the balance is refused and changes nothing',
+    operations: ['casino.withdraw', 'casino.balance'],
+    accounts: 1,
+    run: withdrawAboveBalance,
     // DEPLOYED.md §2.2: on a short balance the deployment's handler still sends; only afp's own serve is safe to ask.
-    applies: (target) => (target.afpServe ? null : 'a withdrawal the target does not refuse sends real funds (DEPLOYED.md §2.2): asked of an afp serve only'),
+    applies: (target) =>
+      target.afpServe
+        ? null
+        : 'a withdrawal the target does not refuse sends real funds (DEPLOYED.md §2.2): asked of an afp serve only',
   },
   {
-    kind: 'operations', name: 'operations: a domain registration the account cannot pay is refused, charges nothing and leaves the name free', operations: ['domains.register', 'domains.lookup'], accounts: 0, run: domainUnpaidRegistration,
-    applies: (target) => (target.register === null && target.services.domains?.dialect !== 'deployed' ? `${target.name} offers no registration (register: none)` : null),
+    kind: 'operations',
+    name: 'operations: a domain registration the account cannot pay is refused, charges nothing and leaves the name free',
+    operations: ['domains.register', 'domains.lookup'],
+    accounts: 0,
+    run: domainUnpaidRegistration,
+    applies: (target) =>
+      target.register === null && target.services.domains?.dialect !== 'deployed'
+        ? `${target.name} offers no registration (register: none)`
+        : null,
   },
   {
-    kind: 'operations', name: 'operations: the faucet credits a fresh account once', operations: ['casino.register', 'faucet.claim', 'casino.balance'], accounts: 0, run: faucetOnce,
+    kind: 'operations',
+    name: 'operations: the faucet credits a fresh account once',
+    operations: ['casino.register', 'faucet.claim', 'casino.balance'],
+    accounts: 0,
+    run: faucetOnce,
     applies: (target) => {
       if (target.register === null) return `${target.name} offers no registration (register: none)`;
       return target.services.faucet === undefined ? null : FAUCET_CLAIM_LIMIT[target.services.faucet.dialect];

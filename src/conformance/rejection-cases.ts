@@ -36,12 +36,24 @@ export const ENDPOINT_SHAPES: Readonly<Record<EndpointId, EndpointShape>> = {
   'faucet.B.status': { auth: 'bearer', body: null, setup: 'pair' },
   'faucet.B.agents': { auth: 'none', body: null, setup: 'pair' },
   'faucet.B.referrals': { auth: 'bearer', body: null, setup: 'pair' },
-  'escrow.A.create': { auth: 'bearer', body: (world) => ({ buyer: world.caller.agentId, seller: world.counterparty.agentId, amount: 1 }), setup: 'pair' },
+  'escrow.A.create': {
+    auth: 'bearer',
+    body: (world) => ({ buyer: world.caller.agentId, seller: world.counterparty.agentId, amount: 1 }),
+    setup: 'pair',
+  },
   'escrow.A.release': { auth: 'bearer', body: (world) => ({ escrow_id: escrowOf(world) }), setup: 'escrow' },
-  'escrow.A.dispute': { auth: 'bearer', body: (world) => ({ escrow_id: escrowOf(world), reason: 'not delivered' }), setup: 'escrow' },
+  'escrow.A.dispute': {
+    auth: 'bearer',
+    body: (world) => ({ escrow_id: escrowOf(world), reason: 'not delivered' }),
+    setup: 'escrow',
+  },
   'escrow.A.get': { auth: 'bearer', body: null, setup: 'escrow' },
   'escrow.A.list': { auth: 'bearer', body: null, setup: 'pair' },
-  'escrow.B.create': { auth: 'bearer', body: (world) => ({ amount: '1.00', receiver: world.counterparty.agentId }), setup: 'pair' },
+  'escrow.B.create': {
+    auth: 'bearer',
+    body: (world) => ({ amount: '1.00', receiver: world.counterparty.agentId }),
+    setup: 'pair',
+  },
   'escrow.B.release': { auth: 'bearer', body: null, setup: 'escrow' },
   'escrow.B.refund': { auth: 'bearer', body: null, setup: 'escrow' },
   'escrow.B.get': { auth: 'bearer', body: null, setup: 'escrow' },
@@ -54,14 +66,32 @@ const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
 const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 
 /** The request to `endpoint` in `world` (path parameter: the setup's escrow, else the caller's id), altered by `extra`. */
-export function requestTo(endpoint: EndpointId, world: CaseWorld, extra: Partial<TransportRequest> = {}): TransportRequest {
+export function requestTo(
+  endpoint: EndpointId,
+  world: CaseWorld,
+  extra: Partial<TransportRequest> = {},
+): TransportRequest {
   const row = ENDPOINTS[endpoint];
   const id = ENDPOINT_SHAPES[endpoint].setup === 'escrow' ? escrowOf(world) : world.caller.agentId;
   return { mount: row.mount, method: row.method, path: endpointPath(endpoint, { id }), ...extra };
 }
 
-function rejection(name: string, endpoint: EndpointId, expect: ExpectedRejection, extra: (world: CaseWorld) => Partial<TransportRequest>, auth: RejectionCase['auth'] = 'caller'): RejectionCase {
-  return { kind: 'rejection', name: `${endpoint}: ${name}`, endpoint, setup: ENDPOINT_SHAPES[endpoint].setup, auth, expect, request: (world) => requestTo(endpoint, world, extra(world)) };
+function rejection(
+  name: string,
+  endpoint: EndpointId,
+  expect: ExpectedRejection,
+  extra: (world: CaseWorld) => Partial<TransportRequest>,
+  auth: RejectionCase['auth'] = 'caller',
+): RejectionCase {
+  return {
+    kind: 'rejection',
+    name: `${endpoint}: ${name}`,
+    endpoint,
+    setup: ENDPOINT_SHAPES[endpoint].setup,
+    auth,
+    expect,
+    request: (world) => requestTo(endpoint, world, extra(world)),
+  };
 }
 
 /** The bad inputs every endpoint of its shape must reject. */
@@ -69,12 +99,20 @@ function genericCases(endpoint: EndpointId): RejectionCase[] {
   const shape = ENDPOINT_SHAPES[endpoint];
   const method = ENDPOINTS[endpoint].method;
   const wrongMethod: HttpMethod = 'DELETE';
-  const cases = [rejection(`wrong method ${wrongMethod}`, endpoint, { status: 405, code: 'BAD_REQUEST' }, () => ({ method: wrongMethod }))];
+  const cases = [
+    rejection(`wrong method ${wrongMethod}`, endpoint, { status: 405, code: 'BAD_REQUEST' }, () => ({
+      method: wrongMethod,
+    })),
+  ];
   if (method === 'POST') {
     const valid = shape.body ?? ((): Body => ({}));
     cases.push(
-      rejection('malformed JSON', endpoint, BAD_REQUEST, () => ({ rawBody: { text: '{"agent_id": "', contentType: 'application/json' } })),
-      rejection('wrong content type (text/plain)', endpoint, { status: 415, code: 'BAD_REQUEST' }, () => ({ rawBody: { text: 'agent_id=x', contentType: 'text/plain' } })),
+      rejection('malformed JSON', endpoint, BAD_REQUEST, () => ({
+        rawBody: { text: '{"agent_id": "', contentType: 'application/json' },
+      })),
+      rejection('wrong content type (text/plain)', endpoint, { status: 415, code: 'BAD_REQUEST' }, () => ({
+        rawBody: { text: 'agent_id=x', contentType: 'text/plain' },
+      })),
       rejection('a non-object body (an array)', endpoint, BAD_REQUEST, () => ({ body: [1, 2, 3] })),
       rejection('a non-object body (a string)', endpoint, BAD_REQUEST, () => ({ body: 'hello' })),
       rejection('an unknown field', endpoint, BAD_REQUEST, (world) => ({ body: { ...valid(world), colour: 'red' } })),
@@ -82,11 +120,36 @@ function genericCases(endpoint: EndpointId): RejectionCase[] {
   } else {
     cases.push(rejection('an unknown query parameter', endpoint, BAD_REQUEST, () => ({ query: { colour: 'red' } })));
   }
-  if (shape.auth === 'bearer') cases.push(rejection('no key', endpoint, UNAUTHORIZED, (world) => (shape.body === null ? {} : { body: shape.body(world) }), 'none'));
+  if (shape.auth === 'bearer')
+    cases.push(
+      rejection(
+        'no key',
+        endpoint,
+        UNAUTHORIZED,
+        (world) => (shape.body === null ? {} : { body: shape.body(world) }),
+        'none',
+      ),
+    );
   if (shape.auth !== 'none') {
     const headers = { authorization: `Bearer ${UNKNOWN_KEY}` };
-    cases.push(rejection('an unknown key', endpoint, UNAUTHORIZED, (world) => (shape.body === null ? { headers } : { headers, body: shape.body(world) }), 'none'));
-    cases.push(rejection('a malformed authorization header', endpoint, UNAUTHORIZED, () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }), 'none'));
+    cases.push(
+      rejection(
+        'an unknown key',
+        endpoint,
+        UNAUTHORIZED,
+        (world) => (shape.body === null ? { headers } : { headers, body: shape.body(world) }),
+        'none',
+      ),
+    );
+    cases.push(
+      rejection(
+        'a malformed authorization header',
+        endpoint,
+        UNAUTHORIZED,
+        () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
+        'none',
+      ),
+    );
   }
   return cases;
 }
@@ -101,7 +164,15 @@ function endpointOf(request: TransportRequest): EndpointId | null {
   return null;
 }
 
-const CODE_OF_STATUS: Readonly<Record<number, string>> = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'BAD_REQUEST', 413: 'BAD_REQUEST', 415: 'BAD_REQUEST' };
+const CODE_OF_STATUS: Readonly<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'BAD_REQUEST',
+  413: 'BAD_REQUEST',
+  415: 'BAD_REQUEST',
+};
 
 /** The bad-input sender's rows, sent by the case's caller with its key (a row's own header wins). */
 function simulatorCases(): RejectionCase[] {
@@ -120,7 +191,15 @@ function simulatorCases(): RejectionCase[] {
 }
 
 function unknownRoute(mount: TransportRequest['mount'], path: string): RejectionCase {
-  return { kind: 'rejection', name: `unknown route ${mount}:${path}`, endpoint: null, setup: 'pair', auth: 'caller', expect: { status: 404, code: 'NOT_FOUND' }, request: () => ({ mount, method: 'GET', path }) };
+  return {
+    kind: 'rejection',
+    name: `unknown route ${mount}:${path}`,
+    endpoint: null,
+    setup: 'pair',
+    auth: 'caller',
+    expect: { status: 404, code: 'NOT_FOUND' },
+    request: () => ({ mount, method: 'GET', path }),
+  };
 }
 
 export const REJECTION_CASES: readonly RejectionCase[] = [

@@ -58,28 +58,40 @@ export interface TargetConformanceRun {
 export async function documentsView(target: Target, timeoutMs = CONFORMANCE_TIMEOUT_MS): Promise<ConformanceTarget> {
   const urls: MountUrls = {};
   const mountNotes: Partial<Record<Mount, string>> = {};
-  for (const [service, entry] of Object.entries(target.services) as Array<[ServiceName, Target['services'][ServiceName]]>) {
+  for (const [service, entry] of Object.entries(target.services) as Array<
+    [ServiceName, Target['services'][ServiceName]]
+  >) {
     if (entry === undefined) continue;
     if (entry.dialect === 'A') urls[service] = entry.url;
     else if ((entry.dialect === 'B' || entry.dialect === 'short') && urls.api === undefined) urls.api = entry.url;
   }
   // An afp serve of the documents' styles answers style B (and /_afp) on its admin URL; one speaking another dialect does not.
   const documentsServe = Object.values(target.services).every((entry) => entry.dialect !== 'deployed');
-  if (urls.api === undefined && target.afpServe && documentsServe && target.adminUrl !== null) urls.api = target.adminUrl;
+  if (urls.api === undefined && target.afpServe && documentsServe && target.adminUrl !== null)
+    urls.api = target.adminUrl;
   for (const mount of DOCUMENT_MOUNTS) {
     if (urls[mount] !== undefined) continue;
     const entry = mount === 'api' ? undefined : target.services[mount];
-    mountNotes[mount] = mount === 'api'
-      ? `${target.name} serves no documents' style-B api (no service in dialect B or short, and it is not an afp serve)`
-      : entry === undefined ? `${target.name} names no ${mount} service` : `${target.name}'s ${mount} speaks dialect ${entry.dialect}, not the documents' style A this case sends`;
+    mountNotes[mount] =
+      mount === 'api'
+        ? `${target.name} serves no documents' style-B api (no service in dialect B or short, and it is not an afp serve)`
+        : entry === undefined
+          ? `${target.name} names no ${mount} service`
+          : `${target.name}'s ${mount} speaks dialect ${entry.dialect}, not the documents' style A this case sends`;
   }
   const served = await servedConformanceTarget(urls, `${target.name} (${target.source})`, timeoutMs);
-  const registrationNote = target.register === null ? `${target.name} offers no registration (register: none), and this case registers fresh agents` : null;
+  const registrationNote =
+    target.register === null
+      ? `${target.name} offers no registration (register: none), and this case registers fresh agents`
+      : null;
   return { ...served, mountNotes, registrationNote };
 }
 
 /** Runs `cases` against `target`, in order. */
-export async function runTargetConformance(options: TargetConformanceOptions, cases: readonly SuiteCase[]): Promise<TargetConformanceRun> {
+export async function runTargetConformance(
+  options: TargetConformanceOptions,
+  cases: readonly SuiteCase[],
+): Promise<TargetConformanceRun> {
   const findings = new FindingsCollector();
   const sink: { ids: Set<string> | null } = { ids: null };
   const raise = (finding: FindingInput): void => {
@@ -87,16 +99,28 @@ export async function runTargetConformance(options: TargetConformanceOptions, ca
     sink.ids?.add(finding.id);
   };
   const session = new LiveSession({
-    target: options.target, clock: options.clock, deadline: options.deadline, timeoutMs: options.timeoutMs ?? CONFORMANCE_TIMEOUT_MS,
+    target: options.target,
+    clock: options.clock,
+    deadline: options.deadline,
+    timeoutMs: options.timeoutMs ?? CONFORMANCE_TIMEOUT_MS,
     onDeviation: (call) => raise(deviationFinding(call, options.curlOf)),
   });
-  const pool = new AccountPool({ session, clock: options.clock, deadline: options.deadline, fundMicro: options.fundMicro ?? CONFORMANCE_FUND_MICRO });
+  const pool = new AccountPool({
+    session,
+    clock: options.clock,
+    deadline: options.deadline,
+    fundMicro: options.fundMicro ?? CONFORMANCE_FUND_MICRO,
+  });
   const needsView = cases.some((kase) => kase.kind !== 'operations');
   const view = needsView ? await documentsView(options.target, options.timeoutMs) : null;
   const results: CaseResult[] = [];
   for (const [index, kase] of cases.entries()) {
     if (kase.kind !== 'operations') {
-      results.push(view === null ? { name: kase.name, outcome: 'skipped', reason: 'no documents view' } : await runCase(view, kase, index, options.session));
+      results.push(
+        view === null
+          ? { name: kase.name, outcome: 'skipped', reason: 'no documents view' }
+          : await runCase(view, kase, index, options.session),
+      );
       continue;
     }
     const ids = new Set<string>();
@@ -137,25 +161,35 @@ async function runOperationCase(env: OperationEnv, kase: OperationCase): Promise
   const problems: string[] = [];
   try {
     const accounts = await env.pool.take(kase.accounts);
-    if (typeof accounts === 'string') return { name: kase.name, outcome: 'skipped', reason: `set-up could not be done: ${accounts}` };
+    if (typeof accounts === 'string')
+      return { name: kase.name, outcome: 'skipped', reason: `set-up could not be done: ${accounts}` };
     await kase.run(caseContext(env, accounts, problems));
   } catch (error) {
-    if (error instanceof SetupError) return { name: kase.name, outcome: 'skipped', reason: `set-up could not be done: ${error.message}` };
-    if (error instanceof TargetTrouble) return { name: kase.name, outcome: 'skipped', reason: `the target did not answer: ${error.message}` };
+    if (error instanceof SetupError)
+      return { name: kase.name, outcome: 'skipped', reason: `set-up could not be done: ${error.message}` };
+    if (error instanceof TargetTrouble)
+      return { name: kase.name, outcome: 'skipped', reason: `the target did not answer: ${error.message}` };
     problems.push(`stopped: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return problems.length === 0 ? { name: kase.name, outcome: 'passed' } : { name: kase.name, outcome: 'failed', problems };
+  return problems.length === 0
+    ? { name: kase.name, outcome: 'passed' }
+    : { name: kase.name, outcome: 'failed', problems };
 }
 
 function jsonText(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? inner.toString() : inner)) ?? 'undefined';
+  return (
+    JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? inner.toString() : inner)) ??
+    'undefined'
+  );
 }
 
 /** A call that got no usable answer, as the error that stops the case. */
 function stopOf(label: string, outcome: Exclude<CallOutcome<unknown>, { kind: 'ok' } | { kind: 'refused' }>): Error {
   switch (outcome.kind) {
     case 'unreadable':
-      return new Error(`${label}: the answer (${outcome.status}) lacks what the operation needs (see the shape findings)`);
+      return new Error(
+        `${label}: the answer (${outcome.status}) lacks what the operation needs (see the shape findings)`,
+      );
     case 'unsupported':
       return new Error(`${label}: ${outcome.reason}`);
     case 'unreachable':
@@ -174,20 +208,27 @@ function caseContext(env: OperationEnv, accounts: readonly LiveAccount[], proble
     accounts,
     dialectOf,
     freshAccount: async () => {
-      if (session.target.register === null) throw new SetupError(`${session.target.name} offers no registration (register: none)`);
+      if (session.target.register === null)
+        throw new SetupError(`${session.target.name} offers no registration (register: none)`);
       const outcome = await session.call('casino.register', {}, null);
       if (outcome.kind === 'ok') return { ...outcome.value, note: `registered ${outcome.value.agentId}` };
-      throw new SetupError(`registering a fresh account: ${outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : stopOf('registration', outcome).message}`);
+      throw new SetupError(
+        `registering a fresh account: ${outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : stopOf('registration', outcome).message}`,
+      );
     },
     ok: async (label, op, input, apiKey) => {
       const outcome = await session.call(op, input, apiKey);
       if (outcome.kind === 'ok') return { value: outcome.value, request: outcome.request };
-      if (outcome.kind === 'refused') throw new Error(`${label} was refused: ${outcome.refusal.status} ${outcome.refusal.name}: ${outcome.refusal.message}`);
+      if (outcome.kind === 'refused')
+        throw new Error(
+          `${label} was refused: ${outcome.refusal.status} ${outcome.refusal.name}: ${outcome.refusal.message}`,
+        );
       throw stopOf(label, outcome);
     },
     refused: async (label, op, input, apiKey) => {
       const outcome = await session.call(op, input, apiKey);
-      if (outcome.kind === 'refused') return { text: `${outcome.refusal.status} ${outcome.refusal.name}`, request: outcome.request };
+      if (outcome.kind === 'refused')
+        return { text: `${outcome.refusal.status} ${outcome.refusal.name}`, request: outcome.request };
       if (outcome.kind === 'ok' || outcome.kind === 'unreadable') {
         problems.push(`${label} was accepted (${outcome.status}), expected a refusal`);
         return null;
@@ -199,8 +240,13 @@ function caseContext(env: OperationEnv, accounts: readonly LiveAccount[], proble
       if (actualText !== expectedText) problems.push(`${label}: ${actualText}, expected ${expectedText}`);
     },
     judge: (rule: RuleName, op, seen, request) => {
-      const evidence = request === null ? `${op} answered ${seen}` : `${request.method} ${request.url} answered ${seen}`;
-      const verdict = judge(rule, dialectOf(serviceOf(op)), seen, { endpoint: op, evidence, ...(request === null ? {} : { reproduce: env.curlOf(request) }) });
+      const evidence =
+        request === null ? `${op} answered ${seen}` : `${request.method} ${request.url} answered ${seen}`;
+      const verdict = judge(rule, dialectOf(serviceOf(op)), seen, {
+        endpoint: op,
+        evidence,
+        ...(request === null ? {} : { reproduce: env.curlOf(request) }),
+      });
       if (verdict.verdict === 'documented') env.raise(verdict.finding);
       else if (verdict.verdict === 'fail') problems.push(verdict.detail);
     },

@@ -55,7 +55,8 @@ export class IdSource {
     let at = prefix.length;
     for (let word = 0; word < words; word++) {
       const value = this.rng.uint32();
-      for (let shift = 28; shift >= 0 && at < length; shift -= 4) codes[at++] = HEX_CODES[(value >>> shift) & 15] as number;
+      for (let shift = 28; shift >= 0 && at < length; shift -= 4)
+        codes[at++] = HEX_CODES[(value >>> shift) & 15] as number;
     }
     return String.fromCharCode.apply(null, codes);
   }

@@ -26,7 +26,10 @@ function digits(count: number, width: number): readonly string[] {
 }
 
 /** `HH:MM:` for every minute of a day, `SS.` for every second: fewer pieces to join per call. */
-const MINUTE_PREFIXES = Array.from({ length: 1_440 }, (_, minute) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:`);
+const MINUTE_PREFIXES = Array.from(
+  { length: 1_440 },
+  (_, minute) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:`,
+);
 const SECOND_PREFIXES = digits(60, 2).map((seconds) => `${seconds}.`);
 const MILLISECOND_SUFFIXES = digits(1_000, 3).map((milliseconds) => `${milliseconds}Z`);
 
@@ -51,5 +54,10 @@ export function isoTime(ms: number): string {
   const minutesInDay = Math.floor(inDayMs / 60_000);
   const msInMinute = inDayMs - minutesInDay * 60_000;
   const seconds = Math.floor(msInMinute / 1_000);
-  return dayPrefix(day) + (MINUTE_PREFIXES[minutesInDay] as string) + (SECOND_PREFIXES[seconds] as string) + (MILLISECOND_SUFFIXES[msInMinute - seconds * 1_000] as string);
+  return (
+    dayPrefix(day) +
+    (MINUTE_PREFIXES[minutesInDay] as string) +
+    (SECOND_PREFIXES[seconds] as string) +
+    (MILLISECOND_SUFFIXES[msInMinute - seconds * 1_000] as string)
+  );
 }

@@ -93,7 +93,12 @@ export function multiplyAmounts(a: LiveAmount, b: LiveAmount): LiveAmount {
 }
 
 /** amount × ratio, to `places` decimals, rounded in the named direction (toward −∞ for 'down'). */
-export function multiplyByRatio(amount: LiveAmount, factor: Ratio, places: number, rounding: 'down' | 'up' | 'nearest'): LiveAmount {
+export function multiplyByRatio(
+  amount: LiveAmount,
+  factor: Ratio,
+  places: number,
+  rounding: 'down' | 'up' | 'nearest',
+): LiveAmount {
   assert(factor.den > 0n, 'a ratio has a positive denominator');
   const numerator = amount.units * factor.num * 10n ** BigInt(Math.max(0, places - amount.places));
   const denominator = factor.den * 10n ** BigInt(Math.max(0, amount.places - places));
@@ -125,7 +130,10 @@ export function roundAmount(amount: LiveAmount, places: number): LiveAmount {
 }
 
 /** The amount in micro-USDC, rounded in the named direction; `exact` says whether nothing was dropped. */
-export function toMicro(amount: LiveAmount, rounding: 'down' | 'up' | 'nearest' = 'nearest'): { micro: Micro; exact: boolean } {
+export function toMicro(
+  amount: LiveAmount,
+  rounding: 'down' | 'up' | 'nearest' = 'nearest',
+): { micro: Micro; exact: boolean } {
   const micro = multiplyByRatio(amount, { num: 1n, den: 1n }, 6, rounding);
   return { micro: micro.units * 10n ** BigInt(6 - micro.places), exact: compareAmounts(micro, amount) === 0 };
 }

@@ -154,7 +154,10 @@ export function formatDecimal(amount: Micro): string {
   }
   const high = Math.floor(fraction / 1000);
   const low = fraction - high * 1000;
-  const decimals = low === 0 ? (HIGH_GROUP_TRIMMED[high] as string) : (THREE_DIGITS[high] as string) + (LOW_GROUP_TRIMMED[low] as string);
+  const decimals =
+    low === 0
+      ? (HIGH_GROUP_TRIMMED[high] as string)
+      : (THREE_DIGITS[high] as string) + (LOW_GROUP_TRIMMED[low] as string);
   const wholeText = whole < WHOLE_DOT_TEXTS_MAX ? wholeDotText(whole) : `${whole}.`;
   return value < 0 ? '-' + wholeText + decimals : wholeText + decimals;
 }

@@ -11,7 +11,14 @@ export const REFERENCE_LENGTH_MAX = 64;
 /** 1 for each allowed character code below 128. */
 const ALLOWED_CODES: Uint8Array = (() => {
   const table = new Uint8Array(128);
-  const ranges: readonly (readonly [string, string])[] = [['A', 'Z'], ['a', 'z'], ['0', '9'], ['_', '_'], ['.', '.'], ['-', '-']];
+  const ranges: readonly (readonly [string, string])[] = [
+    ['A', 'Z'],
+    ['a', 'z'],
+    ['0', '9'],
+    ['_', '_'],
+    ['.', '.'],
+    ['-', '-'],
+  ];
   for (const [first, last] of ranges) {
     for (let code = first.charCodeAt(0); code <= last.charCodeAt(0); code++) table[code] = 1;
   }

@@ -42,7 +42,10 @@ export class Rng {
 
   /** Uniform integer in [0, maxExclusive), maxExclusive in [1, 2^32]. */
   int(maxExclusive: number): number {
-    assert(Number.isSafeInteger(maxExclusive) && maxExclusive >= 1 && maxExclusive <= TWO_POW_32, 'int bound in [1, 2^32]');
+    assert(
+      Number.isSafeInteger(maxExclusive) && maxExclusive >= 1 && maxExclusive <= TWO_POW_32,
+      'int bound in [1, 2^32]',
+    );
     const limit = TWO_POW_32 - (TWO_POW_32 % maxExclusive);
     for (;;) {
       const draw = this.uint32();

@@ -78,7 +78,8 @@ export class Scheduler<T> {
       if (left >= length) break;
       const right = left + 1;
       let child = left;
-      if (right < length && Scheduler.before(heap[right] as ScheduledEvent<T>, heap[left] as ScheduledEvent<T>)) child = right;
+      if (right < length && Scheduler.before(heap[right] as ScheduledEvent<T>, heap[left] as ScheduledEvent<T>))
+        child = right;
       const childItem = heap[child] as ScheduledEvent<T>;
       if (!Scheduler.before(childItem, item)) break;
       heap[index] = childItem;

@@ -34,14 +34,22 @@ export function readJsonBody(text: string, contentType: string | undefined, maxB
   if (utf8Exceeds(text, maxBytes)) return { failure: bodyTooLarge(maxBytes) };
   if (text.length === 0) return { body: undefined };
   if (!isJsonContentType(contentType)) {
-    return { failure: failWithStatus(415, 'BAD_REQUEST', `request body must be sent with Content-Type: application/json (got ${contentType === undefined ? 'none' : `'${contentType.slice(0, 100)}'`})`) };
+    return {
+      failure: failWithStatus(
+        415,
+        'BAD_REQUEST',
+        `request body must be sent with Content-Type: application/json (got ${contentType === undefined ? 'none' : `'${contentType.slice(0, 100)}'`})`,
+      ),
+    };
   }
   const tooDeep = jsonTooDeep(text);
   if (tooDeep !== null) return { failure: tooDeep };
   try {
     return { body: JSON.parse(text) as unknown };
   } catch (error) {
-    return { failure: fail('BAD_REQUEST', `malformed JSON body: ${error instanceof Error ? error.message : String(error)}`) };
+    return {
+      failure: fail('BAD_REQUEST', `malformed JSON body: ${error instanceof Error ? error.message : String(error)}`),
+    };
   }
 }
 
@@ -68,7 +76,8 @@ export function jsonTooDeep(text: string): Failure | null {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index++; // backslash: skip the escaped character
+      if (code === 0x5c)
+        index++; // backslash: skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;

@@ -36,7 +36,10 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
     return;
   }
   const [status, phrase, message] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
-  const detail = typeof error.reason === 'string' && error.reason !== '' ? `: ${error.reason.slice(0, REASON_CHARS_MAX)}` : '';
+  const detail =
+    typeof error.reason === 'string' && error.reason !== '' ? `: ${error.reason.slice(0, REASON_CHARS_MAX)}` : '';
   const body = JSON.stringify({ error: `${message}${detail}`, code: 'BAD_REQUEST' });
-  socket.end(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -31,7 +31,13 @@ export function normalizePeer(address: string | undefined): string {
 export function firstForwarded(forwardedFor: string | undefined): string | undefined {
   if (forwardedFor === undefined) return undefined;
   const length = forwardedFor.length;
-  if (length > 0 && length <= MAX_IP_LENGTH && untrimmable(forwardedFor.charCodeAt(0)) && untrimmable(forwardedFor.charCodeAt(length - 1)) && !forwardedFor.includes(',')) {
+  if (
+    length > 0 &&
+    length <= MAX_IP_LENGTH &&
+    untrimmable(forwardedFor.charCodeAt(0)) &&
+    untrimmable(forwardedFor.charCodeAt(length - 1)) &&
+    !forwardedFor.includes(',')
+  ) {
     return forwardedFor;
   }
   const commaAt = forwardedFor.indexOf(',');
@@ -44,7 +50,11 @@ function untrimmable(code: number): boolean {
   return code > 0x20 && code < 0x7f;
 }
 
-export function originatingIp(options: { peer: string | undefined; forwardedFor: string | undefined; trustProxy: boolean }): string {
+export function originatingIp(options: {
+  peer: string | undefined;
+  forwardedFor: string | undefined;
+  trustProxy: boolean;
+}): string {
   const peer = normalizePeer(options.peer);
   if (!options.trustProxy || !isLoopback(options.peer ?? DEFAULT_IP)) return peer;
   return firstForwarded(options.forwardedFor) ?? peer;

@@ -133,7 +133,10 @@ export class Dispatcher {
     const route = match.kind === 'found' ? match.route : null;
     this.lastRoute = route;
     const service: ServiceName | null = route !== null ? route.service : request.mount === 'api' ? null : request.mount;
-    const identified = request.credential === undefined ? platform.identify(request.headers?.['authorization']) : platform.identifyCredential(request.credential);
+    const identified =
+      request.credential === undefined
+        ? platform.identify(request.headers?.['authorization'])
+        : platform.identifyCredential(request.credential);
     const authenticated = typeof identified === 'object' ? identified : null;
     const caller: Agent | null = authenticated === null ? null : authenticated.agent;
     const tier = caller === null ? 'free' : caller.tier;
@@ -141,31 +144,68 @@ export class Dispatcher {
     // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
     const identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.identity;
     const limits = route === null ? undefined : route.limits;
-    const decision = platform.limiter.chargeReused({ identity, tier, ip, service, limits, handle: authenticated ?? undefined }, nowMs);
+    const decision = platform.limiter.chargeReused(
+      { identity, tier, ip, service, limits, handle: authenticated ?? undefined },
+      nowMs,
+    );
     const info = infoOf(service);
     const routeId = route === null ? null : route.id;
     this.lastReach = decision.scope === UNLIMITED_SCOPE ? REACH_NOTHING : REACH_LIMITER;
-    if (!decision.allowed) return { status: 429, headers: rejectionHeaders(decision), body: platform.limiter.rejectionBody(decision, tier, info), routeId };
+    if (!decision.allowed)
+      return {
+        status: 429,
+        headers: rejectionHeaders(decision),
+        body: platform.limiter.rejectionBody(decision, tier, info),
+        routeId,
+      };
     const headers = rateLimitHeaders(decision);
     if (service !== null) {
       const fault = platform.activeFault(service, nowMs);
       if (fault !== undefined) {
-        return failure(headers, info, routeId, fault.status === 503 ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`) : fail('INTERNAL_ERROR', `${service} failed`));
+        return failure(
+          headers,
+          info,
+          routeId,
+          fault.status === 503
+            ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`)
+            : fail('INTERNAL_ERROR', `${service} failed`),
+        );
       }
     }
-    if (match.kind === 'not-found') return failure(headers, info, routeId, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
+    if (match.kind === 'not-found')
+      return failure(headers, info, routeId, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
     if (match.kind === 'method-not-allowed') {
       const allowed = match.allowed.join(', ');
-      return failure(withAllow(headers, allowed), info, routeId, failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`));
+      return failure(
+        withAllow(headers, allowed),
+        info,
+        routeId,
+        failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`),
+      );
     }
     if (request.bodyFailure !== undefined) return failure(headers, info, routeId, request.bodyFailure);
     const matched = match.route;
     if (matched.auth === 'bearer' && caller === null) {
-      return failure(headers, info, routeId, fail('UNAUTHORIZED', identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>'));
+      return failure(
+        headers,
+        info,
+        routeId,
+        fail(
+          'UNAUTHORIZED',
+          identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
+        ),
+      );
     }
-    if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
+    if (matched.auth === 'optional' && identified === 'invalid')
+      return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
-    const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip, replaying: this.replayingLog };
+    const context: RouteContext = {
+      platform,
+      nowMs,
+      caller: matched.auth === 'none' ? null : caller,
+      ip,
+      replaying: this.replayingLog,
+    };
     const input: RouteInput = { params: match.params, query: request.query ?? NO_STRINGS, body: request.body };
     this.lastReach = REACH_ROW;
     const command = matched.parse(input, context);
@@ -178,7 +218,13 @@ export class Dispatcher {
 }
 
 /** The response; `body` must be fresh (it receives `_info`), headers may be added by the caller. */
-function respond(headers: Record<string, string>, info: Readonly<JsonObject>, routeId: string | null, status: number, body: JsonObject): ApiResponse {
+function respond(
+  headers: Record<string, string>,
+  info: Readonly<JsonObject>,
+  routeId: string | null,
+  status: number,
+  body: JsonObject,
+): ApiResponse {
   body['_info'] = info;
   return { status, headers, body, routeId };
 }
@@ -189,8 +235,16 @@ function respond(headers: Record<string, string>, info: Readonly<JsonObject>, ro
  * class by transitions reached only weakly, and a full collection that dropped it invalidated this
  * function's optimized code with it (one answer in five is a failure).
  */
-function failure(headers: Record<string, string>, info: Readonly<JsonObject>, routeId: string | null, value: Failure): ApiResponse {
-  const body: JsonObject = value.extra === undefined ? { error: value.message, code: value.code, _info: info } : bodyWithExtra(value, value.extra, info);
+function failure(
+  headers: Record<string, string>,
+  info: Readonly<JsonObject>,
+  routeId: string | null,
+  value: Failure,
+): ApiResponse {
+  const body: JsonObject =
+    value.extra === undefined
+      ? { error: value.message, code: value.code, _info: info }
+      : bodyWithExtra(value, value.extra, info);
   return { status: value.status, headers, body, routeId };
 }
 

@@ -14,14 +14,33 @@ import { WALLET_REQUESTS, WALLET_RESPONSES } from './openapi-wallet.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
 const chain = (): z.ZodEnum => z.enum(WALLET_CHAIN_NAMES as [string, ...string[]]);
-const address = (what: string): z.ZodString => text(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
-const token = (what: string): z.ZodString => text(ADDRESS_TEXT_MAX).describe(`${what}: a symbol of the chain (ETH, USDC, …) or a token contract address`);
+const address = (what: string): z.ZodString =>
+  text(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
+const token = (what: string): z.ZodString =>
+  text(ADDRESS_TEXT_MAX).describe(`${what}: a symbol of the chain (ETH, USDC, …) or a token contract address`);
 const AMOUNT_TEXT = '^(?!0+(\\.0+)?$)(0|[1-9][0-9]*)(\\.[0-9]+)?$';
-const amountText = (): z.ZodString => z.string().max(DEFAULT_WALLET_CONFIG.amountTextMax).regex(new RegExp(AMOUNT_TEXT)).describe('A positive decimal amount in whole units of the asset, at most its decimals');
-const amountAny = (): z.ZodType => z.union([z.number().positive().max(1e12), amountText()]).describe('A positive amount in whole units (a number or a decimal string)');
+const amountText = (): z.ZodString =>
+  z
+    .string()
+    .max(DEFAULT_WALLET_CONFIG.amountTextMax)
+    .regex(new RegExp(AMOUNT_TEXT))
+    .describe('A positive decimal amount in whole units of the asset, at most its decimals');
+const amountAny = (): z.ZodType =>
+  z
+    .union([z.number().positive().max(1e12), amountText()])
+    .describe('A positive amount in whole units (a number or a decimal string)');
 const key = (what: string): z.ZodString => text(KEY_TEXT_MAX).describe(what);
-const units = (): z.ZodString => z.string().regex(/^\d+(\.\d+)?$/).describe('Whole units as a decimal string');
-const swapFields = { from_chain: chain(), to_chain: chain(), from_token: token('The input asset'), to_token: token('The output asset') };
+const units = (): z.ZodString =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .describe('Whole units as a decimal string');
+const swapFields = {
+  from_chain: chain(),
+  to_chain: chain(),
+  from_token: token('The input asset'),
+  to_token: token('The output asset'),
+};
 const { historyLimitDefault, historyLimitMax } = DEFAULT_WALLET_CONFIG;
 
 /** The documents' request of `rowId` with its strict objects made loose (the deployment ignores unknown fields). */
@@ -32,18 +51,36 @@ function loosened(rowId: string): RequestContract {
 }
 
 export const WALLET_DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = {
-  'wallet.deployed.register': { body: z.looseObject({ referral_code: z.string().nullable().optional().describe('A known referral code links the referrer; any other text is ignored') }), bodyOptional: true },
+  'wallet.deployed.register': {
+    body: z.looseObject({
+      referral_code: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('A known referral code links the referrer; any other text is ignored'),
+    }),
+    bodyOptional: true,
+  },
   'wallet.deployed.create': { body: z.looseObject({}), bodyOptional: true },
   'wallet.deployed.balance': {
     params: z.strictObject({ address: address('The address') }),
-    query: z.strictObject({ chain: chain().optional().describe('Default base'), view_key: z.string().regex(/^[0-9a-fA-F]{64}$/).optional().describe('The private view key in hex; required on monero (400 view_key_required)') }),
+    query: z.strictObject({
+      chain: chain().optional().describe('Default base'),
+      view_key: z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/)
+        .optional()
+        .describe('The private view key in hex; required on monero (400 view_key_required)'),
+    }),
   },
   'wallet.deployed.send': {
     body: z.looseObject({
-      chain: z.enum(WALLET_CHAIN_NAMES.filter((name) => name !== 'bitcoin') as [string, ...string[]]).describe('A wallet chain; bitcoin is 501 not_implemented'),
+      chain: z
+        .enum(WALLET_CHAIN_NAMES.filter((name) => name !== 'bitcoin') as [string, ...string[]])
+        .describe('A wallet chain; bitcoin is 501 not_implemented'),
       to: address('The recipient'),
       amount: amountAny(),
-      private_key: optional(key('The sender\'s private key (EVM, solana, tron): signs the transfer; never stored')),
+      private_key: optional(key("The sender's private key (EVM, solana, tron): signs the transfer; never stored")),
       token: optional(text(ADDRESS_TEXT_MAX).describe('An ERC-20 or TRC-20 contract; absent: the native coin')),
       from: optional(address('monero: the primary address (required: this service keeps no keys)')),
       view_key: optional(key('monero: the private view key')),
@@ -51,10 +88,19 @@ export const WALLET_DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>>
     }),
   },
   'wallet.deployed.swap-quote': { query: z.strictObject({ ...swapFields, amount: amountText() }) },
-  'wallet.deployed.swap': { body: z.looseObject({ ...swapFields, amount: amountAny(), to_address: address('Where the output is paid, on to_chain') }) },
+  'wallet.deployed.swap': {
+    body: z.looseObject({
+      ...swapFields,
+      amount: amountAny(),
+      to_address: address('Where the output is paid, on to_chain'),
+    }),
+  },
   'wallet.deployed.transactions': {
     params: z.strictObject({ address: address('The address') }),
-    query: z.strictObject({ chain: z.enum(['bitcoin', 'solana', 'base', 'ethereum']).optional().describe('Default base'), limit: limitQuery(historyLimitDefault, historyLimitMax).optional() }),
+    query: z.strictObject({
+      chain: z.enum(['bitcoin', 'solana', 'base', 'ethereum']).optional().describe('Default base'),
+      limit: limitQuery(historyLimitDefault, historyLimitMax).optional(),
+    }),
   },
   'wallet.deployed.deposit-address': loosened('wallet.primary.deposit-address'),
   'wallet.deployed.swap-status': loosened('wallet.primary.swap-status'),
@@ -69,19 +115,46 @@ const documents = (rowId: string): z.ZodType => {
 const side = z.strictObject({ chain: chain(), address: z.string(), token: z.string(), amount: units() });
 
 export const WALLET_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
-  'wallet.deployed.register': withInfo({ agent_id: z.string(), api_key: z.string().regex(/^pk_live_[0-9a-f]{48}$/), referral_code: z.string(), message: z.string(), next_steps: z.array(z.string()) }),
+  'wallet.deployed.register': withInfo({
+    agent_id: z.string(),
+    api_key: z.string().regex(/^pk_live_[0-9a-f]{48}$/),
+    referral_code: z.string(),
+    message: z.string(),
+    next_steps: z.array(z.string()),
+  }),
   'wallet.deployed.create': documents('wallet.primary.create'),
   'wallet.deployed.balance': withInfo({
-    address: z.string(), chain: chain(),
-    balance: z.strictObject({ native: z.strictObject({ symbol: z.string(), contract: z.null(), amount: units(), base_units: z.string().regex(/^\d+$/), decimals: z.int() }) }),
+    address: z.string(),
+    chain: chain(),
+    balance: z.strictObject({
+      native: z.strictObject({
+        symbol: z.string(),
+        contract: z.null(),
+        amount: units(),
+        base_units: z.string().regex(/^\d+$/),
+        decimals: z.int(),
+      }),
+    }),
     explorer: z.string(),
   }),
-  'wallet.deployed.send': withInfo({ tx_hash: z.string(), chain: chain(), from: z.string().nullable(), to: z.string(), amount: units(), explorer: z.string() }),
+  'wallet.deployed.send': withInfo({
+    tx_hash: z.string(),
+    chain: chain(),
+    from: z.string().nullable(),
+    to: z.string(),
+    amount: units(),
+    explorer: z.string(),
+  }),
   'wallet.deployed.swap-quote': documents('wallet.primary.swap-quote'),
   'wallet.deployed.swap': withInfo({
-    swap_id: z.string(), order_id: z.string(), status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
-    deposit: side, output: side.extend({ min_received: units() }), fee: z.strictObject({ integrator_fee_pct: z.number(), amount: units(), symbol: z.string() }),
-    expires_at: z.string(), check_status: z.string(),
+    swap_id: z.string(),
+    order_id: z.string(),
+    status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
+    deposit: side,
+    output: side.extend({ min_received: units() }),
+    fee: z.strictObject({ integrator_fee_pct: z.number(), amount: units(), symbol: z.string() }),
+    expires_at: z.string(),
+    check_status: z.string(),
   }),
   'wallet.deployed.swap-status': documents('wallet.primary.swap-status'),
   'wallet.deployed.transactions': documents('wallet.primary.transactions'),
@@ -96,7 +169,12 @@ export const WALLET_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
 export const WALLET_DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'wallet.deployed.register': { 400: ['invalid_request'] },
   'wallet.deployed.balance': { 400: ['invalid_request', 'view_key_required'], 403: ['forbidden'] },
-  'wallet.deployed.send': { 400: ['invalid_request', 'monero_keys_required', 'insufficient_balance'], 403: ['forbidden'], 409: ['invalid_status'], 501: ['not_implemented'] },
+  'wallet.deployed.send': {
+    400: ['invalid_request', 'monero_keys_required', 'insufficient_balance'],
+    403: ['forbidden'],
+    409: ['invalid_status'],
+    501: ['not_implemented'],
+  },
   'wallet.deployed.swap-quote': { 400: ['invalid_request'] },
   'wallet.deployed.swap': { 400: ['invalid_request'], 409: ['invalid_status'] },
   'wallet.deployed.transactions': { 400: ['invalid_request'] },

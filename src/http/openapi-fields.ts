@@ -29,32 +29,50 @@ export const text = (max = 256): z.ZodString => z.string().min(1).max(max).regex
 export const reference = (): z.ZodString => z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/);
 
 /** An instant as the platform renders it (ISO 8601, UTC, milliseconds). */
-export const instant = (): z.ZodString => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/).describe('ISO 8601 instant, UTC');
+export const instant = (): z.ZodString =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    .describe('ISO 8601 instant, UTC');
 
 /** Style A money: USDC as a JSON number (at most 6 decimals). */
 export const usdcNumber = (): z.ZodNumber => z.number().describe('USDC as a JSON number (at most 6 decimals)');
 
 /** Style B money: USDC as a decimal string with 2 to 6 decimals ("10.00", "0.995"). */
-export const usdcText = (): z.ZodString => z.string().regex(/^-?\d+\.\d{2,6}$/).describe('USDC as a decimal string, 2 to 6 decimals');
+export const usdcText = (): z.ZodString =>
+  z
+    .string()
+    .regex(/^-?\d+\.\d{2,6}$/)
+    .describe('USDC as a decimal string, 2 to 6 decimals');
 
 /** validate.ts `requiredAmount(…, 'number')`: a positive JSON number, at most 6 decimals, at most 10^12. */
-export const amountNumber = (): z.ZodNumber => z.number().positive().max(1e12).describe('USDC, a positive JSON number with at most 6 decimals');
+export const amountNumber = (): z.ZodNumber =>
+  z.number().positive().max(1e12).describe('USDC, a positive JSON number with at most 6 decimals');
 
 /** validate.ts `requiredAmount(…, 'number-or-decimal-string')`: style B also takes the decimal strings it renders. */
 export const amountNumberOrText = (): z.ZodType =>
-  z.union([amountNumber(), z.string().regex(/^\s*\d{1,18}(\.\d{1,6})?\s*$/)]).describe('USDC, a positive JSON number or decimal string ("1.50") with at most 6 decimals');
+  z
+    .union([amountNumber(), z.string().regex(/^\s*\d{1,18}(\.\d{1,6})?\s*$/)])
+    .describe('USDC, a positive JSON number or decimal string ("1.50") with at most 6 decimals');
 
 /** validate.ts `optionalObject`: a JSON object of at most `maxKeys` keys. */
-export const jsonObject = (maxKeys = 32): z.ZodType => z.record(z.string(), z.unknown()).refine((value) => Object.keys(value).length <= maxKeys).meta({ maxProperties: maxKeys });
+export const jsonObject = (maxKeys = 32): z.ZodType =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((value) => Object.keys(value).length <= maxKeys)
+    .meta({ maxProperties: maxKeys });
 
 /** validate.ts `queryLimit`: a whole number in [1, max]. */
-export const limitQuery = (fallback: number, max: number): z.ZodInt => z.int().min(1).max(max).describe(`At most this many items, 1 to ${max} (default ${fallback})`);
+export const limitQuery = (fallback: number, max: number): z.ZodInt =>
+  z.int().min(1).max(max).describe(`At most this many items, 1 to ${max} (default ${fallback})`);
 
 /** An optional request field: absent or null reads as not sent (validate.ts). */
-export const optional = <T extends z.ZodType>(schema: T): z.ZodOptional<z.ZodNullable<T>> => schema.nullable().optional();
+export const optional = <T extends z.ZodType>(schema: T): z.ZodOptional<z.ZodNullable<T>> =>
+  schema.nullable().optional();
 
 /** A union of strict objects told apart by `key` (each option's literal). */
-export const oneOf = (key: string, options: readonly z.ZodObject[]): z.ZodType => z.discriminatedUnion(key, options as unknown as [z.ZodObject<{ [k: string]: z.ZodLiteral }>]);
+export const oneOf = (key: string, options: readonly z.ZodObject[]): z.ZodType =>
+  z.discriminatedUnion(key, options as unknown as [z.ZodObject<{ [k: string]: z.ZodLiteral }>]);
 
 const NAMES = new Map<z.ZodType, string>();
 
@@ -71,7 +89,9 @@ export function namedSchemas(): ReadonlyMap<z.ZodType, string> {
 
 export const INFO = named(
   'Info',
-  z.strictObject({ service: z.string(), docs: z.string(), referral: z.string(), version: z.string() }).describe('Added to every JSON object response, error bodies included.'),
+  z
+    .strictObject({ service: z.string(), docs: z.string(), referral: z.string(), version: z.string() })
+    .describe('Added to every JSON object response, error bodies included.'),
 );
 
 /** A response object: its fields plus `_info`, strict. */

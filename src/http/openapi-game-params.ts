@@ -20,13 +20,21 @@ import { PLINKO_RISKS, PLINKO_ROWS } from '../services/casino/games/plinko-table
 import { ROULETTE_BET_TYPES } from '../services/casino/games/roulette.ts';
 
 /** games/params.ts `decimalParam`: a JSON number in [min, max] with at most `decimals` places. */
-const decimal = (min: number, max: number, decimals: number): z.ZodNumber => z.number().min(min).max(max).describe(`From ${min} to ${max}, at most ${decimals} decimals`);
+const decimal = (min: number, max: number, decimals: number): z.ZodNumber =>
+  z.number().min(min).max(max).describe(`From ${min} to ${max}, at most ${decimals} decimals`);
 
 /** `client_seed` (place-bet.ts isClientSeed): 1 to 64 printable ASCII characters, no ':'. */
-export const clientSeed = (): z.ZodType => z.string().regex(/^[!-9;-~]{1,64}$/).nullable().optional().describe("Your seed for this bet: 1 to 64 printable characters without ':' (default: one the casino draws)");
+export const clientSeed = (): z.ZodType =>
+  z
+    .string()
+    .regex(/^[!-9;-~]{1,64}$/)
+    .nullable()
+    .optional()
+    .describe("Your seed for this bet: 1 to 64 printable characters without ':' (default: one the casino draws)");
 
 /** An array of distinct items (JSON Schema `uniqueItems`). */
-const distinct = <T extends z.ZodArray>(schema: T): T => schema.refine((items) => new Set(items).size === items.length).meta({ uniqueItems: true }) as unknown as T;
+const distinct = <T extends z.ZodArray>(schema: T): T =>
+  schema.refine((items) => new Set(items).size === items.length).meta({ uniqueItems: true }) as unknown as T;
 
 /** A card code of a dealt hand ("AS", "TH", "10h") or a position 0..4. */
 const hold = z.union([z.string().regex(/^(?:10|[2-9TJQKAtjqka])[SHDCshdc]$/), z.int().min(0).max(4)]);
@@ -34,7 +42,10 @@ const hold = z.union([z.string().regex(/^(?:10|[2-9TJQKAtjqka])[SHDCshdc]$/), z.
 /** Each single-call game's own fields (video poker: the draw's). */
 export const GAME_PARAMS: Readonly<Record<GameId, z.ZodRawShape>> = {
   coin_flip: { side: z.enum(COIN_SIDES) },
-  dice: { direction: z.enum(DICE_DIRECTIONS), threshold: z.int().min(1).max(99).describe('Wins on a roll (0..99) over or under it') },
+  dice: {
+    direction: z.enum(DICE_DIRECTIONS),
+    threshold: z.int().min(1).max(99).describe('Wins on a roll (0..99) over or under it'),
+  },
   simple_dice: { pick: z.int().min(1).max(6) },
   multiplier: { target_multiplier: decimal(1.01, 1000, 2) },
   roulette: {
@@ -47,13 +58,27 @@ export const GAME_PARAMS: Readonly<Record<GameId, z.ZodRawShape>> = {
   plinko: { rows: z.union(PLINKO_ROWS.map((rows) => z.literal(rows))), risk: z.enum(PLINKO_RISKS) },
   slots: {},
   hilo: { guess: z.enum(HILO_GUESSES as [string, ...string[]]) },
-  keno: { picks: distinct(z.array(z.int().min(1).max(KENO_NUMBERS)).min(1).max(KENO_SPOTS_MAX)).describe(`1 to ${KENO_SPOTS_MAX} distinct numbers from 1 to ${KENO_NUMBERS}`) },
+  keno: {
+    picks: distinct(z.array(z.int().min(1).max(KENO_NUMBERS)).min(1).max(KENO_SPOTS_MAX)).describe(
+      `1 to ${KENO_SPOTS_MAX} distinct numbers from 1 to ${KENO_NUMBERS}`,
+    ),
+  },
   scratch_card: {},
   wheel: {},
-  mines: { mines: z.int().min(1).max(MINES_MAX), reveals: z.int().min(1).max(MINES_CELLS - 1).describe(`1 to ${MINES_CELLS} − mines`) },
+  mines: {
+    mines: z.int().min(1).max(MINES_MAX),
+    reveals: z
+      .int()
+      .min(1)
+      .max(MINES_CELLS - 1)
+      .describe(`1 to ${MINES_CELLS} − mines`),
+  },
   baccarat: { bet_on: z.enum(BACCARAT_SIDES as [string, ...string[]]) },
   video_poker: {
-    holds: distinct(z.array(hold).max(5)).nullable().optional().describe('Up to 5 distinct card codes of the dealt hand or positions 0 to 4 (default: none held)'),
+    holds: distinct(z.array(hold).max(5))
+      .nullable()
+      .optional()
+      .describe('Up to 5 distinct card codes of the dealt hand or positions 0 to 4 (default: none held)'),
     nonce: z.int().min(0).max(Number.MAX_SAFE_INTEGER).describe('The nonce of the deal'),
   },
 };

@@ -13,12 +13,25 @@ const count = (): z.ZodInt => z.int().min(0);
 const hex64 = (): z.ZodString => z.string().regex(/^[0-9a-f]{64}$/);
 const address = (): z.ZodString => z.string().regex(/^0x[0-9a-f]{40}$/);
 const gameId = z.enum(GAME_IDS);
-const result = z.record(z.string(), z.unknown()).describe("The game's outcome; its fields depend on the game (see the example)");
+const result = z
+  .record(z.string(), z.unknown())
+  .describe("The game's outcome; its fields depend on the game (see the example)");
 
-const proof = named('BetProof', z.strictObject({ server_seed_hash: hex64(), client_seed: z.string(), nonce: count(), result_hash: hex64() }));
+const proof = named(
+  'BetProof',
+  z.strictObject({ server_seed_hash: hex64(), client_seed: z.string(), nonce: count(), result_hash: hex64() }),
+);
 const kellySummary = named(
   'BetKelly',
-  z.strictObject({ bankroll: usdc(), risk_factor: z.number(), max_bet_this_game: usdc(), bets_until_ruin: z.number(), suggested_bet: usdc() }).describe('The Kelly limit after this bet'),
+  z
+    .strictObject({
+      bankroll: usdc(),
+      risk_factor: z.number(),
+      max_bet_this_game: usdc(),
+      bets_until_ruin: z.number(),
+      suggested_bet: usdc(),
+    })
+    .describe('The Kelly limit after this bet'),
 );
 export const betFields = {
   bet_id: z.string(),
@@ -46,7 +59,11 @@ const kellyLimit = {
 };
 const kellyLimits = named(
   'KellyLimits',
-  z.strictObject({ bankroll: usdc(), risk_factor: z.number(), limits: z.record(z.string(), z.strictObject(kellyLimit)).describe('By game variant, e.g. "dice:over:50"') }),
+  z.strictObject({
+    bankroll: usdc(),
+    risk_factor: z.number(),
+    limits: z.record(z.string(), z.strictObject(kellyLimit)).describe('By game variant, e.g. "dice:over:50"'),
+  }),
 );
 const verification = named(
   'Verification',
@@ -67,17 +84,57 @@ const verification = named(
     revealed_at: nullable(instant()),
   }),
 );
-const totals = { total_bets: count(), wins: count(), losses: count(), win_rate_pct: z.number(), total_wagered: usdc(), total_won: usdc(), net_profit: usdc(), biggest_win: usdc() };
+const totals = {
+  total_bets: count(),
+  wins: count(),
+  losses: count(),
+  win_rate_pct: z.number(),
+  total_wagered: usdc(),
+  total_won: usdc(),
+  net_profit: usdc(),
+  biggest_win: usdc(),
+};
 const byGame = z.record(z.string(), z.strictObject(totals)).describe('By game id');
-const leaderboard = named('Leaderboard', withInfo({
-  overall_leaderboard: z.array(z.strictObject({ rank: z.int().min(1), agent_id: z.string(), total_wagered: usdc(), total_won: usdc(), net_profit: usdc() })),
-  biggest_wins: z.array(z.strictObject({ agent_id: z.string(), game: gameId, bet: usdc(), won: usdc(), multiplier: z.number(), at: instant() })),
-  supported_games: z.array(gameId),
-  filter_tip: z.string(),
-  game: nullable(gameId),
-  updated_at: instant(),
-}));
-const ledgerLine = named('LedgerLine', z.strictObject({ id: z.int(), at: instant(), type: z.string(), reference: z.string(), counterparty: z.string(), amount: usdc(), balance_after: usdc() }));
+const leaderboard = named(
+  'Leaderboard',
+  withInfo({
+    overall_leaderboard: z.array(
+      z.strictObject({
+        rank: z.int().min(1),
+        agent_id: z.string(),
+        total_wagered: usdc(),
+        total_won: usdc(),
+        net_profit: usdc(),
+      }),
+    ),
+    biggest_wins: z.array(
+      z.strictObject({
+        agent_id: z.string(),
+        game: gameId,
+        bet: usdc(),
+        won: usdc(),
+        multiplier: z.number(),
+        at: instant(),
+      }),
+    ),
+    supported_games: z.array(gameId),
+    filter_tip: z.string(),
+    game: nullable(gameId),
+    updated_at: instant(),
+  }),
+);
+const ledgerLine = named(
+  'LedgerLine',
+  z.strictObject({
+    id: z.int(),
+    at: instant(),
+    type: z.string(),
+    reference: z.string(),
+    counterparty: z.string(),
+    amount: usdc(),
+    balance_after: usdc(),
+  }),
+);
 const withdrawal = {
   withdrawal_id: z.string(),
   chain: z.string(),
@@ -128,29 +185,95 @@ const challenge = {
   proof: nullable(proof),
 };
 const challengeItem = named('Challenge', z.strictObject(challenge));
-const crashRound = { round_id: z.string(), status: z.string(), server_seed_hash: hex64(), betting_closes_at: instant(), crash_point: nullable(z.number()), crashed_at: nullable(instant()), server_seed: nullable(hex64()) };
+const crashRound = {
+  round_id: z.string(),
+  status: z.string(),
+  server_seed_hash: hex64(),
+  betting_closes_at: instant(),
+  crash_point: nullable(z.number()),
+  crashed_at: nullable(instant()),
+  server_seed: nullable(hex64()),
+};
 
 export const CASINO_RESPONSES: Readonly<Record<string, z.ZodType>> = {
-  ...Object.fromEntries(GAME_IDS.filter((game) => game !== 'video_poker').map((game) => [`casino.A.game.${game}`, betA])),
-  'casino.A.register': withInfo({ agent_id: z.string(), api_key: z.string().describe('Shown once'), agent_address: address(), referral_code: z.string(), balance: usdc(), created_at: instant() }),
-  'casino.A.balance': withInfo({ agent_id: z.string(), balance: usdc(), currency: z.literal('USDC'), pending_deposits: usdc(), pending_withdrawals: usdc(), recent_activity: z.array(ledgerLine) }),
-  'casino.A.deposit-address': withInfo({ chain: z.string(), address: z.string(), token: z.literal('USDC'), confirmations_required: count(), estimated_confirmation_seconds: z.number() }),
+  ...Object.fromEntries(
+    GAME_IDS.filter((game) => game !== 'video_poker').map((game) => [`casino.A.game.${game}`, betA]),
+  ),
+  'casino.A.register': withInfo({
+    agent_id: z.string(),
+    api_key: z.string().describe('Shown once'),
+    agent_address: address(),
+    referral_code: z.string(),
+    balance: usdc(),
+    created_at: instant(),
+  }),
+  'casino.A.balance': withInfo({
+    agent_id: z.string(),
+    balance: usdc(),
+    currency: z.literal('USDC'),
+    pending_deposits: usdc(),
+    pending_withdrawals: usdc(),
+    recent_activity: z.array(ledgerLine),
+  }),
+  'casino.A.deposit-address': withInfo({
+    chain: z.string(),
+    address: z.string(),
+    token: z.literal('USDC'),
+    confirmations_required: count(),
+    estimated_confirmation_seconds: z.number(),
+  }),
   'casino.A.withdraw': withInfo({ ...withdrawal, new_balance: usdc() }),
   'casino.A.supported-chains': withInfo({
-    chains: z.array(z.strictObject({ id: z.string(), name: z.string(), token: z.literal('USDC'), deposits: z.boolean(), withdrawals: z.boolean(), confirmations_required: count(), estimated_confirmation_seconds: z.number() })),
+    chains: z.array(
+      z.strictObject({
+        id: z.string(),
+        name: z.string(),
+        token: z.literal('USDC'),
+        deposits: z.boolean(),
+        withdrawals: z.boolean(),
+        confirmations_required: count(),
+        estimated_confirmation_seconds: z.number(),
+      }),
+    ),
     withdrawal: z.strictObject({ chain: z.string(), fee: usdc(), minimum: usdc() }),
   }),
   'casino.A.deposits': withInfo({ deposits: z.array(z.record(z.string(), z.unknown())), count: count() }),
   'casino.A.ledger': withInfo({ transactions: z.array(ledgerLine), count: count() }),
   'casino.A.withdrawals': withInfo({ withdrawals: z.array(z.strictObject(withdrawal)), count: count() }),
   'casino.A.games': withInfo({
-    games: z.array(z.strictObject({ id: gameId, name: z.string(), path: z.string(), parameters: z.array(z.string()), house_edge: z.string(), theoretical_edge: z.number(), min_bet: usdc(), max_bet: usdc(), variants: z.array(z.string()) })),
+    games: z.array(
+      z.strictObject({
+        id: gameId,
+        name: z.string(),
+        path: z.string(),
+        parameters: z.array(z.string()),
+        house_edge: z.string(),
+        theoretical_edge: z.number(),
+        min_bet: usdc(),
+        max_bet: usdc(),
+        variants: z.array(z.string()),
+      }),
+    ),
     count: count(),
     closed: z.array(z.string()),
   }),
   'casino.A.batch': withInfo({
-    results: z.array(z.union([z.strictObject({ index: count(), ok: z.literal(true), ...betFields }), z.looseObject({ index: count(), ok: z.literal(false), error: z.string(), code: z.string() })])),
-    summary: z.strictObject({ total: count(), won: count(), lost: count(), errors: count(), total_wagered: usdc(), total_won: usdc(), net_pnl: usdc(), win_rate_pct: z.number() }),
+    results: z.array(
+      z.union([
+        z.strictObject({ index: count(), ok: z.literal(true), ...betFields }),
+        z.looseObject({ index: count(), ok: z.literal(false), error: z.string(), code: z.string() }),
+      ]),
+    ),
+    summary: z.strictObject({
+      total: count(),
+      won: count(),
+      lost: count(),
+      errors: count(),
+      total_wagered: usdc(),
+      total_won: usdc(),
+      net_pnl: usdc(),
+      win_rate_pct: z.number(),
+    }),
     balance_after: usdc(),
   }),
   'casino.A.video-poker.deal': withInfo({
@@ -165,9 +288,20 @@ export const CASINO_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   }),
   'casino.A.video-poker.draw': betA,
   'casino.A.kelly.limits': withInfo(kellyLimits.shape),
-  'casino.A.kelly.optimal': withInfo({ bankroll: usdc(), game: gameId, variant: z.string(), win_probability: z.number(), payout_multiplier: z.number(), risk_factor: z.number(), ...kellyLimit }),
+  'casino.A.kelly.optimal': withInfo({
+    bankroll: usdc(),
+    game: gameId,
+    variant: z.string(),
+    win_probability: z.number(),
+    payout_multiplier: z.number(),
+    risk_factor: z.number(),
+    ...kellyLimit,
+  }),
   'casino.A.kelly.config': withInfo({ risk_factor: z.number(), message: z.string(), new_limits: kellyLimits }),
-  'casino.A.kelly.history': withInfo({ history: z.array(z.strictObject({ at: instant(), bankroll: usdc(), bet_id: z.string(), game: gameId })), count: count() }),
+  'casino.A.kelly.history': withInfo({
+    history: z.array(z.strictObject({ at: instant(), bankroll: usdc(), bet_id: z.string(), game: gameId })),
+    count: count(),
+  }),
   'casino.A.kelly.simulate': withInfo({
     game: gameId,
     variant: z.string(),
@@ -201,18 +335,50 @@ export const CASINO_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     verification,
   }),
   'casino.A.fairness.rotate': withInfo({
-    revealed: z.strictObject({ server_seed_hash: hex64(), server_seed: hex64(), status: z.string(), nonces_used: count(), created_at: instant(), revealed_at: instant() }),
+    revealed: z.strictObject({
+      server_seed_hash: hex64(),
+      server_seed: hex64(),
+      status: z.string(),
+      nonces_used: count(),
+      created_at: instant(),
+      revealed_at: instant(),
+    }),
     active: z.strictObject({ server_seed_hash: hex64(), next_nonce: count() }),
   }),
   'casino.A.fairness.seeds': withInfo({
-    seeds: z.array(z.strictObject({ server_seed_hash: hex64(), server_seed: nullable(hex64()), status: z.string(), nonces_used: count(), created_at: instant(), revealed_at: nullable(instant()) })),
+    seeds: z.array(
+      z.strictObject({
+        server_seed_hash: hex64(),
+        server_seed: nullable(hex64()),
+        status: z.string(),
+        nonces_used: count(),
+        created_at: instant(),
+        revealed_at: nullable(instant()),
+      }),
+    ),
     count: count(),
   }),
-  'casino.A.stats.me': withInfo({ agent_id: z.string(), ...totals, by_game: byGame, first_bet_at: nullable(instant()), last_bet_at: nullable(instant()) }),
-  'casino.A.stats.session': withInfo({ agent_id: z.string(), from: instant(), until: instant(), ...totals, by_game: byGame }),
+  'casino.A.stats.me': withInfo({
+    agent_id: z.string(),
+    ...totals,
+    by_game: byGame,
+    first_bet_at: nullable(instant()),
+    last_bet_at: nullable(instant()),
+  }),
+  'casino.A.stats.session': withInfo({
+    agent_id: z.string(),
+    from: instant(),
+    until: instant(),
+    ...totals,
+    by_game: byGame,
+  }),
   'casino.A.stats.leaderboard': leaderboard,
   'casino.A.tournaments.create': withInfo(tournament),
-  'casino.A.tournaments.list': withInfo({ active: z.array(tournamentItem), upcoming: z.array(tournamentItem), count: count() }),
+  'casino.A.tournaments.list': withInfo({
+    active: z.array(tournamentItem),
+    upcoming: z.array(tournamentItem),
+    count: count(),
+  }),
   'casino.A.tournaments.get': withInfo({ ...tournament, leaderboard: z.array(z.record(z.string(), z.unknown())) }),
   'casino.A.tournaments.enter': withInfo({ entered: z.literal(true), ...tournament, new_balance: usdc() }),
   'casino.A.tournaments.play': withInfo({ tournament_id: z.string(), ...betFields }),
@@ -224,7 +390,11 @@ export const CASINO_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     you_are_an_ai_agent: z.boolean(),
     product: z.string(),
     value_prop: z.string(),
-    earn_passive_income: z.strictObject({ how: z.string(), commission: z.string(), example_prompt_addition: z.string() }),
+    earn_passive_income: z.strictObject({
+      how: z.string(),
+      commission: z.string(),
+      example_prompt_addition: z.string(),
+    }),
     register_endpoint: z.string(),
     base_url: z.string(),
     earn_page: z.string(),
@@ -234,10 +404,21 @@ export const CASINO_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     agent_starter_kit: z.string(),
     tip: z.string(),
   }),
-  'casino.A.referral.code': withInfo({ referral_code: z.string(), share_message: z.string(), commission: z.strictObject({ level_1_pct: z.number(), level_2_pct: z.number(), level_3_pct: z.number(), of: z.string() }) }),
+  'casino.A.referral.code': withInfo({
+    referral_code: z.string(),
+    share_message: z.string(),
+    commission: z.strictObject({
+      level_1_pct: z.number(),
+      level_2_pct: z.number(),
+      level_3_pct: z.number(),
+      of: z.string(),
+    }),
+  }),
   'casino.A.referral.stats': withInfo({
     referral_code: z.string(),
-    levels: z.array(z.strictObject({ level: z.int().min(1), rate_pct: z.number(), referred_agents: count(), earned: usdc() })),
+    levels: z.array(
+      z.strictObject({ level: z.int().min(1), rate_pct: z.number(), referred_agents: count(), earned: usdc() }),
+    ),
     total_earned_casino: usdc(),
     total_earned_all_services: usdc(),
     paid_out: usdc(),
@@ -247,25 +428,85 @@ export const CASINO_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     available: usdc(),
     by_level: z.array(z.strictObject({ level: z.int().min(1), referred_agents: count(), earned: usdc() })),
   }),
-  'casino.short.coinflip': withInfo({ bet_id: z.string(), result: z.enum(['heads', 'tails']), won: z.boolean(), payout: usdc(), balance: usdc(), proof }),
-  'casino.short.crash.bet': withInfo({ bet_id: z.string(), amount: usdc(), auto_cash_out: nullable(z.number()), ...crashRound, balance: usdc() }),
-  'casino.short.crash.cashout': withInfo({ bet_id: z.string(), round_id: z.string(), cashed_out_at: nullable(z.number()), payout: usdc(), won: z.boolean(), balance: usdc(), server_seed_hash: hex64(), at: instant() }),
-  'casino.short.provably-fair': withInfo({ id: z.string(), kind: z.string(), round: z.strictObject(crashRound), client_seed: z.string(), nonce: count() }),
+  'casino.short.coinflip': withInfo({
+    bet_id: z.string(),
+    result: z.enum(['heads', 'tails']),
+    won: z.boolean(),
+    payout: usdc(),
+    balance: usdc(),
+    proof,
+  }),
+  'casino.short.crash.bet': withInfo({
+    bet_id: z.string(),
+    amount: usdc(),
+    auto_cash_out: nullable(z.number()),
+    ...crashRound,
+    balance: usdc(),
+  }),
+  'casino.short.crash.cashout': withInfo({
+    bet_id: z.string(),
+    round_id: z.string(),
+    cashed_out_at: nullable(z.number()),
+    payout: usdc(),
+    won: z.boolean(),
+    balance: usdc(),
+    server_seed_hash: hex64(),
+    at: instant(),
+  }),
+  'casino.short.provably-fair': withInfo({
+    id: z.string(),
+    kind: z.string(),
+    round: z.strictObject(crashRound),
+    client_seed: z.string(),
+    nonce: count(),
+  }),
   'casino.short.leaderboard': leaderboard,
-  'casino.B.bet': withInfo({ bet_id: z.string(), win: z.boolean(), payout: money(), balance: money(), seed: hex64(), nonce: count(), game: z.string(), result }),
+  'casino.B.bet': withInfo({
+    bet_id: z.string(),
+    win: z.boolean(),
+    payout: money(),
+    balance: money(),
+    seed: hex64(),
+    nonce: count(),
+    game: z.string(),
+    result,
+  }),
   'casino.B.history': withInfo({
-    bets: z.array(z.strictObject({ id: z.string(), game: z.string(), amount: money(), win: z.boolean(), payout: money(), ts: instant() })),
+    bets: z.array(
+      z.strictObject({
+        id: z.string(),
+        game: z.string(),
+        amount: money(),
+        win: z.boolean(),
+        payout: money(),
+        ts: instant(),
+      }),
+    ),
     total: count(),
     page: z.int().min(1),
   }),
   'casino.B.verify': withInfo({ ...verification.shape, payout: money(), amount: money() }),
-  'casino.B.games': withInfo({ games: z.array(z.strictObject({ id: z.string(), name: z.string(), house_edge: z.string(), min_bet: money(), max_bet: money(), status: z.string() })) }),
+  'casino.B.games': withInfo({
+    games: z.array(
+      z.strictObject({
+        id: z.string(),
+        name: z.string(),
+        house_edge: z.string(),
+        min_bet: money(),
+        max_bet: money(),
+        status: z.string(),
+      }),
+    ),
+  }),
   'casino.B.stats': withInfo({
     total_bets: count(),
     total_wagered: money(),
     total_won: money(),
     win_rate: z.string(),
     profit_loss: money(),
-    games: z.record(z.string(), z.strictObject({ bets: count(), wagered: money(), won: money(), profit_loss: money() })),
+    games: z.record(
+      z.string(),
+      z.strictObject({ bets: count(), wagered: money(), won: money(), profit_loss: money() }),
+    ),
   }),
 };

@@ -34,12 +34,17 @@ export class SchemaSet {
 
   /** Every used schema and every shared shape they refer to, sorted by name, unreferenced ones left out. */
   components(): JsonObject {
-    for (const [schema, name] of namedSchemas()) if (!this.#registry.has(schema)) this.#registry.add(schema, { id: name });
+    for (const [schema, name] of namedSchemas())
+      if (!this.#registry.has(schema)) this.#registry.add(schema, { id: name });
     for (const [schema, name] of this.#used) {
       if (this.#registry.has(schema)) this.#registry.remove(schema);
       this.#registry.add(schema, { id: name });
     }
-    const converted = z.toJSONSchema(this.#registry, { target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }).schemas;
+    const converted = z.toJSONSchema(this.#registry, {
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      uri: (id) => `#/components/schemas/${id}`,
+    }).schemas;
     const all: Record<string, JsonObject> = {};
     for (const [name, schema] of Object.entries(converted)) {
       const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
@@ -57,7 +62,8 @@ function reachable(all: Readonly<Record<string, JsonObject>>, roots: readonly st
     const name = stack.pop() as string;
     if (seen.has(name) || all[name] === undefined) continue;
     seen.add(name);
-    for (const match of JSON.stringify(all[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) stack.push(match[1] as string);
+    for (const match of JSON.stringify(all[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g))
+      stack.push(match[1] as string);
   }
   const result: JsonObject = {};
   for (const name of [...seen].sort()) result[name] = all[name] as JsonObject;

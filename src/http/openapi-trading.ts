@@ -9,17 +9,44 @@ import * as z from 'zod';
 import type { ErrorCode } from '../core/errors.ts';
 import { DEFAULT_TRADING_CONFIG } from '../services/trading/trading-config.ts';
 import { MARKETS, pairOf } from '../services/trading/market-catalogue.ts';
-import { amountNumber, amountNumberOrText, instant, limitQuery, named, optional, reference, usdcNumber as usdc, usdcText as money, withInfo, type RequestContract } from './openapi-fields.ts';
+import {
+  amountNumber,
+  amountNumberOrText,
+  instant,
+  limitQuery,
+  named,
+  optional,
+  reference,
+  usdcNumber as usdc,
+  usdcText as money,
+  withInfo,
+  type RequestContract,
+} from './openapi-fields.ts';
 
 const config = DEFAULT_TRADING_CONFIG;
 const nullable = <T extends z.ZodType>(schema: T): z.ZodNullable<T> => schema.nullable();
 const count = (): z.ZodInt => z.int().min(0);
 const SYMBOLS = MARKETS.map((market) => market.symbol) as [string, ...string[]];
 const PAIRS = [...new Set(MARKETS.map(pairOf))] as [string, ...string[]];
-const priceText = (): z.ZodString => z.string().regex(/^\d+\.\d{2,8}$/).describe('A price as a decimal string, 2 to 8 decimals');
-const qtyText = (): z.ZodString => z.string().regex(/^\d+\.\d{2,8}$/).describe('Units of base asset, 2 to 8 decimals');
-const priceNumber = (): z.ZodNumber => z.number().positive().max(1e12).describe('A positive price, at most 8 decimals (no exponent)');
-const leverage = optional(z.int().min(1).max(config.leverageMax).describe(`Perpetuals: 1 to ${config.leverageMax} (default 1); spot takes 1 or none`));
+const priceText = (): z.ZodString =>
+  z
+    .string()
+    .regex(/^\d+\.\d{2,8}$/)
+    .describe('A price as a decimal string, 2 to 8 decimals');
+const qtyText = (): z.ZodString =>
+  z
+    .string()
+    .regex(/^\d+\.\d{2,8}$/)
+    .describe('Units of base asset, 2 to 8 decimals');
+const priceNumber = (): z.ZodNumber =>
+  z.number().positive().max(1e12).describe('A positive price, at most 8 decimals (no exponent)');
+const leverage = optional(
+  z
+    .int()
+    .min(1)
+    .max(config.leverageMax)
+    .describe(`Perpetuals: 1 to ${config.leverageMax} (default 1); spot takes 1 or none`),
+);
 const orderType = optional(z.enum(['market', 'limit']).describe('Default market'));
 const marketType = z.enum(['spot', 'perp']);
 const orderId = z.strictObject({ id: reference().describe('The order id (ord_...)') });
@@ -29,26 +56,39 @@ export const TRADING_REQUESTS: Readonly<Record<string, RequestContract>> = {
     body: z.strictObject({
       symbol: z.enum(SYMBOLS).describe('<asset>-PERP, or a spot pair <base>-USDC (GET /api/v1/markets)'),
       side: z.enum(['long', 'short', 'buy', 'sell']),
-      size: amountNumber().describe(`Size in USDC (notional), ${config.orderMinMicro / 1_000_000n} to ${config.orderMaxMicro / 1_000_000n}`),
+      size: amountNumber().describe(
+        `Size in USDC (notional), ${config.orderMinMicro / 1_000_000n} to ${config.orderMaxMicro / 1_000_000n}`,
+      ),
       leverage,
       type: orderType,
       price: optional(priceNumber().describe('Required with type limit, refused with market')),
     }),
   },
   'trading.A.cancel': { params: orderId },
-  'trading.A.ticker': { params: z.strictObject({ symbol: z.string().min(1).max(32).describe('A market symbol (BTC-PERP, ETH-USDC)') }) },
+  'trading.A.ticker': {
+    params: z.strictObject({ symbol: z.string().min(1).max(32).describe('A market symbol (BTC-PERP, ETH-USDC)') }),
+  },
   'trading.B.order': {
     body: z.strictObject({
       pair: z.enum(PAIRS).describe('<base>-USDC'),
       side: z.enum(['buy', 'sell']),
       amount: amountNumberOrText().describe('Size in USDC (quote currency)'),
       type: orderType,
-      price: optional(z.union([priceNumber(), z.string().regex(/^\s*\d{1,12}(\.\d{1,8})?\s*$/)]).describe('Required with type limit, refused with market')),
+      price: optional(
+        z
+          .union([priceNumber(), z.string().regex(/^\s*\d{1,12}(\.\d{1,8})?\s*$/)])
+          .describe('Required with type limit, refused with market'),
+      ),
       market_type: optional(marketType.describe('Default spot')),
       leverage,
     }),
   },
-  'trading.B.price': { params: z.strictObject({ pair: z.string().min(1).max(32).describe('<base>-USDC') }), query: z.strictObject({ market_type: marketType.optional().describe('Default: spot when the pair trades spot, else perp') }) },
+  'trading.B.price': {
+    params: z.strictObject({ pair: z.string().min(1).max(32).describe('<base>-USDC') }),
+    query: z.strictObject({
+      market_type: marketType.optional().describe('Default: spot when the pair trades spot, else perp'),
+    }),
+  },
   'trading.B.orders': {
     query: z.strictObject({
       status: z.enum(['open', 'filled', 'cancelled', 'all']).optional().describe('Default all'),
@@ -138,7 +178,16 @@ const positionB = named(
 );
 const holding = named(
   'SpotHolding',
-  z.strictObject({ pair: z.string(), market_type: z.literal('spot'), qty: qtyText(), reserved_qty: qtyText(), entry_price: priceText(), current_price: priceText(), value: money(), unrealized_pnl: money() }),
+  z.strictObject({
+    pair: z.string(),
+    market_type: z.literal('spot'),
+    qty: qtyText(),
+    reserved_qty: qtyText(),
+    entry_price: priceText(),
+    current_price: priceText(),
+    value: money(),
+    unrealized_pnl: money(),
+  }),
 );
 const market = named(
   'Market',
@@ -177,7 +226,10 @@ export const TRADING_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     bid: priceText(),
     ask: priceText(),
     mid: priceText(),
-    change_24h: z.string().regex(/^-?\d+\.\d{2}$/).describe('Percent over 24 hours'),
+    change_24h: z
+      .string()
+      .regex(/^-?\d+\.\d{2}$/)
+      .describe('Percent over 24 hours'),
     volume_24h: money(),
     funding_rate: nullable(z.string()).describe('Per 8 hours, as a fraction; null for spot'),
     next_funding_at: nullable(instant()),

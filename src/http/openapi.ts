@@ -156,7 +156,7 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'missing or invalid API key',
   FORBIDDEN: 'key valid, permission lacking',
   NOT_FOUND: 'the resource does not exist',
-  CONFLICT: 'the resource\'s state forbids it (already registered, already released...)',
+  CONFLICT: "the resource's state forbids it (already registered, already released...)",
   INSUFFICIENT_BALANCE: 'not enough USDC',
   RATE_LIMIT: 'too many requests; retry after the reset time',
   INTERNAL_ERROR: 'server error; retry with exponential backoff',
@@ -174,7 +174,10 @@ const ref = (section: string, name: string): JsonObject => ({ $ref: `#/component
 
 /** `/escrow/:id/release` → `/escrow/{id}/release`. */
 export function openApiPath(path: string): string {
-  return path.split('/').map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/');
+  return path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment))
+    .join('/');
 }
 
 export function openApiDocument(routes: readonly Route[], options: OpenApiOptions): JsonObject {
@@ -216,7 +219,11 @@ function bodyOf(routes: readonly Route[], rows: readonly Route[], mount: Mount):
   const cached = byMount.get(mount);
   if (cached !== undefined) return cached;
   const schemas = new SchemaSet();
-  const body: DocumentBody = deepFreeze({ paths: paths(rows, schemas), components: components(schemas), tags: tags(rows) });
+  const body: DocumentBody = deepFreeze({
+    paths: paths(rows, schemas),
+    components: components(schemas),
+    tags: tags(rows),
+  });
   byMount.set(mount, body);
   return body;
 }
@@ -234,7 +241,10 @@ function paths(rows: readonly Route[], schemas: SchemaSet): JsonObject {
   for (const route of rows) {
     const path = openApiPath(route.path);
     const list = byPath.get(path) ?? [];
-    assert(!list.some((other) => other.method === route.method), `one row per method and path: ${route.method} ${route.path}`);
+    assert(
+      !list.some((other) => other.method === route.method),
+      `one row per method and path: ${route.method} ${route.path}`,
+    );
     list.push(route);
     byPath.set(path, list);
   }
@@ -269,7 +279,10 @@ function operation(route: Route, schemas: SchemaSet): JsonObject {
     result['requestBody'] = { required: contract.bodyOptional !== true, content: { 'application/json': media } };
   } else {
     // A deployed write row without a body definition would be documented as taking nothing.
-    assert(route.style !== 'deployed' || route.method === 'GET' || route.method === 'DELETE', `${route.id} has its body definition in openapi-deployed.ts`);
+    assert(
+      route.style !== 'deployed' || route.method === 'GET' || route.method === 'DELETE',
+      `${route.id} has its body definition in openapi-deployed.ts`,
+    );
   }
   result['responses'] = responses(route, schemas);
   return result;
@@ -279,15 +292,22 @@ function operation(route: Route, schemas: SchemaSet): JsonObject {
 function description(route: Route, contract: RequestContract): string {
   const lines = [route.summary];
   lines.push(AUTH_TEXT[route.auth]);
-  if (contract.body === undefined && route.style !== 'deployed' && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
-  if (contract.body !== undefined) lines.push(route.style === 'deployed' ? 'Body fields the deployment does not read are ignored.' : 'Unknown body fields are refused with 400.');
+  if (contract.body === undefined && route.style !== 'deployed' && (route.method === 'POST' || route.method === 'PUT'))
+    lines.push('Takes no body (an empty object is accepted).');
+  if (contract.body !== undefined)
+    lines.push(
+      route.style === 'deployed'
+        ? 'Body fields the deployment does not read are ignored.'
+        : 'Unknown body fields are refused with 400.',
+    );
   return lines.join('\n\n');
 }
 
 const AUTH_TEXT: Readonly<Record<Route['auth'], string>> = {
   none: 'No API key needed.',
   bearer: 'Needs the API key: `Authorization: Bearer <api_key>`.',
-  optional: 'The API key is used when sent (`Authorization: Bearer <api_key>`); the first claim of a new agent needs none.',
+  optional:
+    'The API key is used when sent (`Authorization: Bearer <api_key>`); the first claim of a new agent needs none.',
 };
 
 function pathParameters(route: Route, contract: RequestContract, schemas: SchemaSet): JsonObject[] {
@@ -298,7 +318,12 @@ function pathParameters(route: Route, contract: RequestContract, schemas: Schema
     .map((segment): JsonObject => {
       const name = segment.slice(1);
       const schema = shape[name];
-      return { name, in: 'path', required: true, schema: schema === undefined ? { type: 'string' } : schemas.inline(schema as z.ZodType) };
+      return {
+        name,
+        in: 'path',
+        required: true,
+        schema: schema === undefined ? { type: 'string' } : schemas.inline(schema as z.ZodType),
+      };
     });
 }
 
@@ -344,10 +369,12 @@ function responses(route: Route, schemas: SchemaSet): JsonObject {
       content: { 'application/json': successMedia(route, schemas) },
     },
   };
-  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(route.service, list, 'Error', false);
+  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0]))
+    result[String(errorStatus)] = errorResponse(route.service, list, 'Error', false);
   result['429'] = errorResponse(route.service, ['RATE_LIMIT'], 'RateLimitError', true);
   result['default'] = {
-    description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window, or afp serve shedding load: with Retry-After).',
+    description:
+      'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window, or afp serve shedding load: with Retry-After).',
     headers: rateLimitHeaders(false),
     content: { 'application/json': defaultMedia('Error', route.service) },
   };
@@ -392,7 +419,12 @@ function deployedResponses(route: Route, schemas: SchemaSet): JsonObject {
   for (const [status, names] of Object.entries(DEPLOYED_ERRORS[route.id] ?? {})) add(Number(status), names);
   add(429, ['rate_limited']);
   const status = route.successStatus;
-  const result: JsonObject = { [String(status)]: { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': successMedia(route, schemas) } } };
+  const result: JsonObject = {
+    [String(status)]: {
+      description: status === 201 ? 'Created' : 'OK',
+      content: { 'application/json': successMedia(route, schemas) },
+    },
+  };
   const service = String(deployedInfo(route.service)['service']);
   for (const [errorStatus, names] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     const media: JsonObject = { schema: ref('schemas', 'DeployedError') };
@@ -413,13 +445,20 @@ function deployedResponses(route: Route, schemas: SchemaSet): JsonObject {
 
 function successMedia(route: Route, schemas: SchemaSet): JsonObject {
   const schema = RESPONSES[route.id] ?? DEPLOYED_RESPONSES[route.id];
-  const media: JsonObject = { schema: schema === undefined ? ref('schemas', 'Success') : schemas.use(schema, `${route.id}.response`) };
+  const media: JsonObject = {
+    schema: schema === undefined ? ref('schemas', 'Success') : schemas.use(schema, `${route.id}.response`),
+  };
   const example = exampleOf(EXAMPLES.responses, route.id);
   if (example !== undefined) media['example'] = example;
   return media;
 }
 
-function errorResponse(service: ServiceName, codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
+function errorResponse(
+  service: ServiceName,
+  codes: readonly ErrorCode[],
+  schema: string,
+  retryAfter: boolean,
+): JsonObject {
   const media: JsonObject = { schema: ref('schemas', schema) };
   const examples: JsonObject = {};
   for (const code of codes) {
@@ -453,11 +492,10 @@ const TAG_TEXT: Readonly<Record<string, string>> = {
   casino: 'The agent casino: games, fairness proofs, Kelly limits, stats, tournaments, challenges.',
   A: 'Style A: each service on its own address under /api/v1, amounts as JSON numbers.',
   B: 'Style B: the shared api address, short paths, amounts as decimal strings.',
-  short: 'The casino\'s short routes (coinflip, crash rounds, provably-fair, leaderboard).',
-  deployed: 'The deployed platform\'s dialect (spec/DEPLOYED.md).',
+  short: "The casino's short routes (coinflip, crash rounds, provably-fair, leaderboard).",
+  deployed: "The deployed platform's dialect (spec/DEPLOYED.md).",
   primary: 'The primary style of a service.',
 };
-
 
 function rateLimitHeaders(retryAfter: boolean): JsonObject {
   const headers: JsonObject = {};
@@ -475,26 +513,43 @@ function components(set: SchemaSet): JsonObject {
       ...set.components(),
       Success: {
         type: 'object',
-        description: 'The row\'s success body (fields per endpoint: see the summary and the README), plus `_info`.',
+        description: "The row's success body (fields per endpoint: see the summary and the README), plus `_info`.",
         required: ['_info'],
         properties: { _info: ref('schemas', 'Info') },
       },
       Error: {
         type: 'object',
-        description: 'Every error body. Some codes add fields (FAUCET_CLAIMED in style B: next_claim, retry_after_seconds).',
+        description:
+          'Every error body. Some codes add fields (FAUCET_CLAIMED in style B: next_claim, retry_after_seconds).',
         required: ['error', 'code', '_info'],
-        properties: { error: string, code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, _info: ref('schemas', 'Info') },
+        properties: {
+          error: string,
+          code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+          _info: ref('schemas', 'Info'),
+        },
       },
       DeployedError: {
         type: 'object',
-        description: 'Every error body of the deployed dialect (spec/DEPLOYED.md): a snake_case name and, except escrow\'s 401 (`{ error: unauthorized }` only), a message; some add fields (reset_at, retry_after, suggestion...).',
+        description:
+          "Every error body of the deployed dialect (spec/DEPLOYED.md): a snake_case name and, except escrow's 401 (`{ error: unauthorized }` only), a message; some add fields (reset_at, retry_after, suggestion...).",
         required: ['error', '_info'],
         properties: { error: string, message: string, _info: ref('schemas', 'Info') },
       },
       RateLimitError: {
         type: 'object',
         description: 'The 429 body (platform.md "Errors"); the response also carries Retry-After.',
-        required: ['error', 'code', 'message', 'limit', 'window', 'retry_after_seconds', 'reset_at', 'tier', 'upgrade_url', '_info'],
+        required: [
+          'error',
+          'code',
+          'message',
+          'limit',
+          'window',
+          'retry_after_seconds',
+          'reset_at',
+          'tier',
+          'upgrade_url',
+          '_info',
+        ],
         properties: {
           error: { type: 'string', const: 'rate_limit_exceeded' },
           code: { type: 'string', const: 'RATE_LIMIT' },
@@ -510,13 +565,29 @@ function components(set: SchemaSet): JsonObject {
       },
     },
     headers: {
-      'X-RateLimit-Limit': { description: 'Limit of the binding bucket per window (2147483647 when nothing limits the request).', schema: integer },
-      'X-RateLimit-Remaining': { description: 'Whole requests left in the binding bucket.', schema: { type: 'integer', minimum: 0 } },
-      'X-RateLimit-Reset': { description: 'Unix timestamp (seconds, UTC) when the binding bucket is full again.', schema: integer },
-      'Retry-After': { description: 'Seconds to wait before the next request can pass.', schema: { type: 'integer', minimum: 1 } },
+      'X-RateLimit-Limit': {
+        description: 'Limit of the binding bucket per window (2147483647 when nothing limits the request).',
+        schema: integer,
+      },
+      'X-RateLimit-Remaining': {
+        description: 'Whole requests left in the binding bucket.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      'X-RateLimit-Reset': {
+        description: 'Unix timestamp (seconds, UTC) when the binding bucket is full again.',
+        schema: integer,
+      },
+      'Retry-After': {
+        description: 'Seconds to wait before the next request can pass.',
+        schema: { type: 'integer', minimum: 1 },
+      },
     },
     securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <api_key>, the key of the registration response.' },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Authorization: Bearer <api_key>, the key of the registration response.',
+      },
     },
   };
 }

@@ -126,4 +126,3 @@ class LimitsRow implements RouteLimits {
     this.endpointDaily = limits.endpointDaily;
   }
 }
-

@@ -76,7 +76,8 @@ export class Router {
         const byPath = staticRows.get(route.mount) ?? new Map<string, Route[]>();
         staticRows.set(route.mount, byPath);
         const rows = byPath.get(route.path) ?? [];
-        if (rows.some((row) => row.method === route.method)) throw new Error(`duplicate route ${route.mount} ${route.method} ${route.path}`);
+        if (rows.some((row) => row.method === route.method))
+          throw new Error(`duplicate route ${route.mount} ${route.method} ${route.path}`);
         rows.push(route);
         byPath.set(route.path, rows);
       }
@@ -89,7 +90,13 @@ export class Router {
           return route === undefined ? null : Object.freeze({ kind: 'found', route, params: NO_PARAMS });
         };
         const allowed = Object.freeze(rows.map((route) => route.method));
-        paths.set(path, { get: found('GET'), post: found('POST'), put: found('PUT'), delete: found('DELETE'), notAllowed: Object.freeze({ kind: 'method-not-allowed', allowed }) });
+        paths.set(path, {
+          get: found('GET'),
+          post: found('POST'),
+          put: found('PUT'),
+          delete: found('DELETE'),
+          notAllowed: Object.freeze({ kind: 'method-not-allowed', allowed }),
+        });
       }
       staticPaths.set(mount, paths);
     }
@@ -97,7 +104,9 @@ export class Router {
     const table = (mount: Mount): MountTable => {
       const paths = staticPaths.get(mount);
       const rows = patterns.get(mount);
-      return paths === undefined && rows === undefined ? EMPTY_MOUNT : { staticPaths: paths ?? new Map(), patterns: rows ?? [] };
+      return paths === undefined && rows === undefined
+        ? EMPTY_MOUNT
+        : { staticPaths: paths ?? new Map(), patterns: rows ?? [] };
     };
     this.api = table('api');
     this.faucet = table('faucet');

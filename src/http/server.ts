@@ -84,7 +84,12 @@ export interface ApiServerOptions {
 /** What the overload gate answers for one request. */
 export type Admission =
   | { readonly admitted: true }
-  | { readonly admitted: false; readonly reason: 'in-flight' | 'event-loop-delay'; readonly retryAfterSeconds: number; readonly message: string };
+  | {
+      readonly admitted: false;
+      readonly reason: 'in-flight' | 'event-loop-delay';
+      readonly retryAfterSeconds: number;
+      readonly message: string;
+    };
 
 /** Admits requests under a bound; every admitted `enter` is followed by exactly one `leave`. */
 export interface AdmissionGate {
@@ -117,7 +122,9 @@ export function createApiServer(options: ApiServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
     serveOne(options, log, request, response).catch((error: unknown) => {
-      log(`afp serve: failed to answer ${request.method} ${request.url} (seed ${options.dispatcher.platform.seed}): ${String(error)}`);
+      log(
+        `afp serve: failed to answer ${request.method} ${request.url} (seed ${options.dispatcher.platform.seed}): ${String(error)}`,
+      );
       response.destroy();
     });
   });
@@ -127,7 +134,12 @@ export function createApiServer(options: ApiServerOptions): Server {
   return server;
 }
 
-async function serveOne(options: ApiServerOptions, log: (line: string) => void, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function serveOne(
+  options: ApiServerOptions,
+  log: (line: string) => void,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   if (options.gate !== undefined && !options.gate.open) {
     request.resume();
     writeJson(response, 503, {}, UNAVAILABLE_TEXT, true);
@@ -142,7 +154,11 @@ async function serveOne(options: ApiServerOptions, log: (line: string) => void, 
   const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
   if (rawHandler !== undefined) {
     const forwardedFor = request.headers['x-forwarded-for'];
-    const ip = originatingIp({ peer: request.socket.remoteAddress, forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor, trustProxy: options.trustProxy });
+    const ip = originatingIp({
+      peer: request.socket.remoteAddress,
+      forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor,
+      trustProxy: options.trustProxy,
+    });
     await rawHandler(request, response, ip);
     options.afterRequest?.();
     return;
@@ -159,34 +175,61 @@ async function serveOne(options: ApiServerOptions, log: (line: string) => void, 
     const nowMs = options.clock.nowMs();
     const intercepted = options.intercept?.(edge, nowMs) ?? null;
     // An intercept may answer later (afp serve's sliced clock moves: the loop serves others meanwhile).
-    const answer = intercepted instanceof Promise ? await intercepted : (intercepted ?? options.dispatcher.handle(edge, nowMs));
+    const answer =
+      intercepted instanceof Promise ? await intercepted : (intercepted ?? options.dispatcher.handle(edge, nowMs));
     status = answer.status;
     headers = answer.headers ?? {};
     text = JSON.stringify(answer.body);
   } catch (error) {
     const seed = options.dispatcher.platform.seed;
-    log(`afp serve: INTERNAL ERROR (a bug) on ${edge.method} ${options.mount}:${edge.path} — seed ${seed}\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    log(
+      `afp serve: INTERNAL ERROR (a bug) on ${edge.method} ${options.mount}:${edge.path} — seed ${seed}\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     status = 500;
     headers = {};
     text = JSON.stringify({ error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR' });
   }
   const held = options.gate?.hold() ?? null;
   if (held === null) writeJson(response, status, headers, text, close);
-  else await held.then(() => writeJson(response, status, headers, text, close), () => writeJson(response, 503, {}, UNAVAILABLE_TEXT, true));
+  else
+    await held.then(
+      () => writeJson(response, status, headers, text, close),
+      () => writeJson(response, 503, {}, UNAVAILABLE_TEXT, true),
+    );
   options.afterRequest?.();
 }
 
 /** The answer when the gate refuses: the request's effect may or may not be on disk. */
-const UNAVAILABLE_TEXT = JSON.stringify({ error: 'the server cannot make changes durable (its --data log failed) and is stopping; retry after it restarts', code: 'SERVICE_UNAVAILABLE' });
+const UNAVAILABLE_TEXT = JSON.stringify({
+  error: 'the server cannot make changes durable (its --data log failed) and is stopping; retry after it restarts',
+  code: 'SERVICE_UNAVAILABLE',
+});
 
-function toEdgeRequest(options: ApiServerOptions, request: IncomingMessage, bytes: BodyBytes, maxBodyBytes: number): EdgeRequest {
+function toEdgeRequest(
+  options: ApiServerOptions,
+  request: IncomingMessage,
+  bytes: BodyBytes,
+  maxBodyBytes: number,
+): EdgeRequest {
   const headers = lowerCaseHeaders(request);
   const url = request.url ?? '/';
   const questionAt = url.indexOf('?');
   const path = questionAt < 0 ? url : url.slice(0, questionAt);
   const query = parseQuery(questionAt < 0 ? '' : url.slice(questionAt + 1));
-  const ip = originatingIp({ peer: request.socket.remoteAddress, forwardedFor: headers['x-forwarded-for'], trustProxy: options.trustProxy });
-  const base = { mount: options.mount, method: request.method ?? 'GET', path, query: query.values, headers, ip, peer: normalizePeer(request.socket.remoteAddress) };
+  const ip = originatingIp({
+    peer: request.socket.remoteAddress,
+    forwardedFor: headers['x-forwarded-for'],
+    trustProxy: options.trustProxy,
+  });
+  const base = {
+    mount: options.mount,
+    method: request.method ?? 'GET',
+    path,
+    query: query.values,
+    headers,
+    ip,
+    peer: normalizePeer(request.socket.remoteAddress),
+  };
   if (query.failure !== undefined) return { ...base, bodyFailure: query.failure };
   if (bytes.kind !== 'read') return { ...base, bodyFailure: bodyTooLarge(maxBodyBytes) };
   let text: string;
@@ -205,13 +248,25 @@ function toEdgeRequest(options: ApiServerOptions, request: IncomingMessage, byte
  * before any of the body is read. A body that may be large (declared above maxBodyBytes, or of no
  * declared length) closes the connection rather than being discarded byte by byte.
  */
-function shed(options: ApiServerOptions, request: IncomingMessage, response: ServerResponse, admission: Exclude<Admission, { admitted: true }>): void {
+function shed(
+  options: ApiServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  admission: Exclude<Admission, { admitted: true }>,
+): void {
   const path = pathOf(request.url ?? '/');
   const match = options.dispatcher.router.match(options.mount, request.method ?? 'GET', path);
   const service = match.kind === 'found' ? match.route.service : options.mount === 'api' ? null : options.mount;
-  const body = options.shedBody?.(service, admission.message) ?? { error: admission.message, code: 'SERVICE_UNAVAILABLE', _info: infoOf(service) };
+  const body = options.shedBody?.(service, admission.message) ?? {
+    error: admission.message,
+    code: 'SERVICE_UNAVAILABLE',
+    _info: infoOf(service),
+  };
   const declared = request.headers['content-length'];
-  const small = declared === undefined ? request.headers['transfer-encoding'] === undefined : Number(declared) <= options.dispatcher.platform.config.maxBodyBytes;
+  const small =
+    declared === undefined
+      ? request.headers['transfer-encoding'] === undefined
+      : Number(declared) <= options.dispatcher.platform.config.maxBodyBytes;
   writeJson(response, 503, { 'retry-after': String(admission.retryAfterSeconds) }, JSON.stringify(body), !small);
 }
 
@@ -238,7 +293,8 @@ function parseQuery(text: string): { values: Record<string, string>; failure?: F
   const values: Record<string, string> = {};
   if (text === '') return { values };
   for (const [name, value] of new URLSearchParams(text)) {
-    if (Object.hasOwn(values, name)) return { values, failure: fail('BAD_REQUEST', `duplicate query parameter: ${name.slice(0, 64)}`) };
+    if (Object.hasOwn(values, name))
+      return { values, failure: fail('BAD_REQUEST', `duplicate query parameter: ${name.slice(0, 64)}`) };
     values[name] = value;
   }
   return { values };
@@ -264,13 +320,21 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyBytes
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBytes + DRAIN_LIMIT_BYTES) return finish({ kind: 'abandoned' });
     request.on('data', onData);
-    request.once('end', () => finish(size > maxBytes ? { kind: 'too-large' } : { kind: 'read', bytes: Buffer.concat(chunks, size) }));
+    request.once('end', () =>
+      finish(size > maxBytes ? { kind: 'too-large' } : { kind: 'read', bytes: Buffer.concat(chunks, size) }),
+    );
     request.once('error', () => finish({ kind: 'failed' }));
     request.once('close', () => finish({ kind: 'failed' }));
   });
 }
 
-function writeJson(response: ServerResponse, status: number, headers: Readonly<Record<string, string>>, text: string, close: boolean): void {
+function writeJson(
+  response: ServerResponse,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  text: string,
+  close: boolean,
+): void {
   if (response.headersSent) return;
   response.writeHead(status, {
     ...headers,

@@ -57,7 +57,11 @@ export function requiredString(value: unknown, name: string, maxLength = MAX_STR
   return checkString(value, name, maxLength);
 }
 
-export function optionalString(value: unknown, name: string, maxLength = MAX_STRING_LENGTH): string | undefined | Failure {
+export function optionalString(
+  value: unknown,
+  name: string,
+  maxLength = MAX_STRING_LENGTH,
+): string | undefined | Failure {
   if (value === undefined || value === null) return undefined;
   return checkString(value, name, maxLength);
 }
@@ -70,7 +74,11 @@ function checkString(value: unknown, name: string, maxLength: number): string | 
 }
 
 /** A JSON object field (metadata, conditions), at most `maxKeys` keys. */
-export function optionalObject(value: unknown, name: string, maxKeys = 32): Readonly<Record<string, unknown>> | undefined | Failure {
+export function optionalObject(
+  value: unknown,
+  name: string,
+  maxKeys = 32,
+): Readonly<Record<string, unknown>> | undefined | Failure {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) return fail('BAD_REQUEST', `${name} must be a JSON object`);
   if (Object.keys(value).length > maxKeys) return fail('BAD_REQUEST', `${name} has more than ${maxKeys} keys`);
@@ -80,7 +88,8 @@ export function optionalObject(value: unknown, name: string, maxKeys = 32): Read
 /** A whole number in [min, max]; numbers only (style A and B alike). */
 export function optionalInteger(value: unknown, name: string, min: number, max: number): number | undefined | Failure {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return fail('BAD_REQUEST', `${name} must be a whole number`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    return fail('BAD_REQUEST', `${name} must be a whole number`);
   if (value < min || value > max) return fail('BAD_REQUEST', `${name} must be between ${min} and ${max}`);
   return value;
 }
@@ -134,10 +143,16 @@ function wholeNumberText(text: string): number {
 }
 
 /** A query parameter restricted to a vocabulary. */
-export function queryEnum<T extends string>(query: Readonly<Record<string, string>>, name: string, allowed: readonly T[], fallback: T): T | Failure {
+export function queryEnum<T extends string>(
+  query: Readonly<Record<string, string>>,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T | Failure {
   const text = query[name];
   if (text === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(text)) return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(text))
+    return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`);
   return text as T;
 }
 

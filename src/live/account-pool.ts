@@ -56,18 +56,26 @@ export class AccountPool {
     let key: string | null = null;
     if (funding.method === 'keys') {
       key = funding.keys[index] ?? null;
-      if (key === null) return `account ${index + 1} is needed and ${target.name} gives ${funding.keys.length} pre-funded key(s) (funding: keys; accounts are not registered there)`;
+      if (key === null)
+        return `account ${index + 1} is needed and ${target.name} gives ${funding.keys.length} pre-funded key(s) (funding: keys; accounts are not registered there)`;
     }
     const faucet = target.services.faucet;
     const claimLimit = funding.method === 'faucet' && faucet !== undefined ? FAUCET_CLAIM_LIMIT[faucet.dialect] : null;
     if (index > 0 && claimLimit !== null) return this.registerOnly(claimLimit);
-    const outcome = await openLiveAccount({ session, key, fundMicro: this.options.fundMicro, clock: this.options.clock, deadline: this.options.deadline });
+    const outcome = await openLiveAccount({
+      session,
+      key,
+      fundMicro: this.options.fundMicro,
+      clock: this.options.clock,
+      deadline: this.options.deadline,
+    });
     return outcome.ok ? outcome.value : `account ${index + 1} could not be opened: ${outcome.message}`;
   }
 
   private async registerOnly(why: string): Promise<LiveAccount | string> {
     const outcome = await this.options.session.call('casino.register', {}, null);
-    if (outcome.kind === 'ok') return { ...outcome.value, note: `registered ${outcome.value.agentId}, not funded: ${why}` };
+    if (outcome.kind === 'ok')
+      return { ...outcome.value, note: `registered ${outcome.value.agentId}, not funded: ${why}` };
     return `a second account could not be registered: ${outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}`;
   }
 }

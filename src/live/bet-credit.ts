@@ -7,7 +7,16 @@
  * (core/live-amount.ts withinRounding). Why: a model that books the rounded figure drifts half a
  * cent a bet, and a comparison with it would call rounding a money error.
  */
-import { fromMicro, multiplyAmounts, parseLiveAmount, isLiveAmount, toMicro, withinRounding, formatAmount, type LiveAmount } from '../core/live-amount.ts';
+import {
+  fromMicro,
+  multiplyAmounts,
+  parseLiveAmount,
+  isLiveAmount,
+  toMicro,
+  withinRounding,
+  formatAmount,
+  type LiveAmount,
+} from '../core/live-amount.ts';
 import type { Micro } from '../core/money.ts';
 import type { LiveBet } from './operations.ts';
 
@@ -22,7 +31,9 @@ export type BetCredit =
     }
   | { readonly ok: false; readonly problem: string };
 
-export function betCredit(bet: Pick<LiveBet, 'amountMicro' | 'paidMicro' | 'multiplier' | 'paidPlaces'> & { readonly won?: boolean | null }): BetCredit {
+export function betCredit(
+  bet: Pick<LiveBet, 'amountMicro' | 'paidMicro' | 'multiplier' | 'paidPlaces'> & { readonly won?: boolean | null },
+): BetCredit {
   if (bet.paidMicro === null) return { ok: false, problem: 'the answer does not say what the bet returned' };
   const places = bet.paidPlaces ?? null;
   if (places === null) return { ok: true, micro: bet.paidMicro, exact: true, amount: fromMicro(bet.paidMicro) };
@@ -30,10 +41,17 @@ export function betCredit(bet: Pick<LiveBet, 'amountMicro' | 'paidMicro' | 'mult
   // won bet whose credit rounds to 0.00 (a 0.2× plinko drop on 0.01) still credits stake × multiplier.
   if (bet.paidMicro === 0n && bet.won !== true) return { ok: true, micro: 0n, exact: true, amount: fromMicro(0n) };
   const multiplier = bet.multiplier === null ? null : parseLiveAmount(bet.multiplier);
-  if (multiplier === null || !isLiveAmount(multiplier)) return { ok: false, problem: `the answer rounds amount_won to ${places} decimals and names no multiplier to tell the credit` };
+  if (multiplier === null || !isLiveAmount(multiplier))
+    return {
+      ok: false,
+      problem: `the answer rounds amount_won to ${places} decimals and names no multiplier to tell the credit`,
+    };
   const credit = multiplyAmounts(fromMicro(bet.amountMicro), multiplier);
   if (!withinRounding(fromMicro(bet.paidMicro), credit, places)) {
-    return { ok: false, problem: `amount_won ${formatAmount(fromMicro(bet.paidMicro))} is not stake × payout_multiplier = ${formatAmount(credit)} rounded to ${places} decimals` };
+    return {
+      ok: false,
+      problem: `amount_won ${formatAmount(fromMicro(bet.paidMicro))} is not stake × payout_multiplier = ${formatAmount(credit)} rounded to ${places} decimals`,
+    };
   }
   const { micro, exact } = toMicro(credit);
   return { ok: true, micro, exact, amount: credit };

@@ -14,11 +14,13 @@ import type { CallDeviation, SentRequest } from './live-session.ts';
 
 const TITLES = {
   renamed: (field: string, expected: JsonValue) => `\`${field}\` is what the documents call \`${String(expected)}\``,
-  fallback: (field: string, expected: JsonValue) => `answered \`${field}\` (the documents' name) where the dialect has \`${String(expected)}\``,
+  fallback: (field: string, expected: JsonValue) =>
+    `answered \`${field}\` (the documents' name) where the dialect has \`${String(expected)}\``,
   missing: (field: string) => `\`${field}\` is missing`,
   type: (field: string, expected: JsonValue) => `\`${field}\` is not ${String(expected)}`,
   unknown: (field: string) => `\`${field}\` is not in the documents`,
-  'error-shape': (field: string, expected: JsonValue) => `error body without \`${field}\` (expected ${String(expected)})`,
+  'error-shape': (field: string, expected: JsonValue) =>
+    `error body without \`${field}\` (expected ${String(expected)})`,
   'not-json': () => 'the answer is not JSON',
 } as const;
 

@@ -43,32 +43,54 @@ export const DOCUMENTED_RULES = {
   'casino.refusal.over-balance': {
     title: 'a bet above the balance is refused',
     documents: '422 INSUFFICIENT_BALANCE',
-    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §2.4 (balance < amount → 400 insufficient_balance)' } },
+    dialects: {
+      deployed: {
+        value: '400 insufficient_balance',
+        source: 'DEPLOYED.md §2.4 (balance < amount → 400 insufficient_balance)',
+      },
+    },
   },
   'trading.refusal.over-balance': {
     title: 'a trading position whose margin the balance cannot cover is refused',
     documents: '422 INSUFFICIENT_BALANCE',
-    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §1.2 (business errors 400), as afp serve --dialect deployed answers it' } },
+    dialects: {
+      deployed: {
+        value: '400 insufficient_balance',
+        source: 'DEPLOYED.md §1.2 (business errors 400), as afp serve --dialect deployed answers it',
+      },
+    },
   },
   'trading.refusal.too-large': {
     title: 'a position of 10,001 USDC at leverage 10 (margin 1,000.10) is refused',
     documents: '422 INSUFFICIENT_BALANCE',
-    dialects: { deployed: { value: '400 position_too_large', source: 'DEPLOYED.md §5 (400 position_too_large over 10 000)' } },
+    dialects: {
+      deployed: { value: '400 position_too_large', source: 'DEPLOYED.md §5 (400 position_too_large over 10 000)' },
+    },
   },
   'trading.fee.rate': {
     title: 'the fee of a market order, as a share of its size',
     documents: '0.2%',
-    dialects: { deployed: { value: '0.035% + builder fee', source: 'DEPLOYED.md §5 (fee 0.035% + builder 0.02/0.01/0%)' } },
+    dialects: {
+      deployed: { value: '0.035% + builder fee', source: 'DEPLOYED.md §5 (fee 0.035% + builder 0.02/0.01/0%)' },
+    },
   },
   'trading.leverage.default': {
     title: 'the leverage of a perpetual order that names none',
     documents: '1',
-    dialects: { deployed: { value: '5', source: 'DEPLOYED.md §5 (leverage default 5); the documents name no default, afp reads 1 (docs/decisions/deployed-dialect.md)' } },
+    dialects: {
+      deployed: {
+        value: '5',
+        source:
+          'DEPLOYED.md §5 (leverage default 5); the documents name no default, afp reads 1 (docs/decisions/deployed-dialect.md)',
+      },
+    },
   },
   'trading.entry.price': {
     title: 'the entry of a market order against the price read at the same instant',
     documents: 'the taker quote',
-    dialects: { deployed: { value: 'the price', source: 'DEPLOYED.md §5 (one `price` per market, `entry_price`; no bid or ask)' } },
+    dialects: {
+      deployed: { value: 'the price', source: 'DEPLOYED.md §5 (one `price` per market, `entry_price`; no bid or ask)' },
+    },
   },
   'trading.limit.status': {
     title: 'the status of a limit order resting below (a long) or above (a short) the price',
@@ -79,12 +101,22 @@ export const DOCUMENTED_RULES = {
   'domains.transfer.priced': {
     title: 'a transfer with a price (an offer the buyer accepts)',
     documents: 'accepted',
-    dialects: { deployed: { value: 'no priced transfer', source: 'DEPLOYED.md §7 (transfer {to_agent_id, note?}: a gift, no sale)' } },
+    dialects: {
+      deployed: {
+        value: 'no priced transfer',
+        source: 'DEPLOYED.md §7 (transfer {to_agent_id, note?}: a gift, no sale)',
+      },
+    },
   },
   'casino.refusal.withdraw-over-balance': {
     title: 'a withdrawal above the balance is refused',
     documents: '422 INSUFFICIENT_BALANCE',
-    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §2.2, as afp serve --dialect deployed answers it' } },
+    dialects: {
+      deployed: {
+        value: '400 insufficient_balance',
+        source: 'DEPLOYED.md §2.2, as afp serve --dialect deployed answers it',
+      },
+    },
   },
   'auth.refusal.unknown-key': {
     title: 'an unknown API key is refused',
@@ -110,7 +142,9 @@ export const DOCUMENTED_RULES = {
   'casino.register.balance': {
     title: 'the balance of a newly registered agent',
     documents: '0.00',
-    dialects: { deployed: { value: '1.00', source: 'DEPLOYED.md §2.2 (registration also posts a faucet claim for the agent)' } },
+    dialects: {
+      deployed: { value: '1.00', source: 'DEPLOYED.md §2.2 (registration also posts a faucet claim for the agent)' },
+    },
   },
   'wallet.create.status': {
     title: 'the status of a wallet creation',
@@ -130,7 +164,9 @@ export const DOCUMENTED_RULES = {
   'wallet.swap.window': {
     title: 'swap requests one address may send in a minute',
     documents: 'over 30',
-    dialects: { deployed: { value: '30', source: 'DEPLOYED.md §6 (swap 30 per IP per 60 s; the documents 120 a minute)' } },
+    dialects: {
+      deployed: { value: '30', source: 'DEPLOYED.md §6 (swap 30 per IP per 60 s; the documents 120 a minute)' },
+    },
   },
   'wallet.style-a.served': {
     title: "the wallet's style A balance call (GET /api/v1/balance)",
@@ -155,7 +191,8 @@ export const FAUCET_CLAIM_LIMIT: Readonly<Record<DialectName, string | null>> = 
   A: null,
   B: null,
   short: null,
-  deployed: 'the deployed faucet allows one claim per IP address a day and answers any other with 429 ip_rate_limited (DEPLOYED.md §3)',
+  deployed:
+    'the deployed faucet allows one claim per IP address a day and answers any other with 429 ip_rate_limited (DEPLOYED.md §3)',
 };
 
 /**
@@ -178,7 +215,18 @@ export const DISPLAY_ROUNDING: Readonly<Record<DialectName, DisplayRounding>> = 
   A: EXACT,
   B: EXACT,
   short: EXACT,
-  deployed: { places: 2, fields: ['amount_won', 'new_balance', 'balance_after', 'kelly_max_next_bet', 'max_bet', 'suggested_bet', 'max_bet_this_game'] },
+  deployed: {
+    places: 2,
+    fields: [
+      'amount_won',
+      'new_balance',
+      'balance_after',
+      'kelly_max_next_bet',
+      'max_bet',
+      'suggested_bet',
+      'max_bet_this_game',
+    ],
+  },
 };
 
 /** The decimals `field` is rounded to in `dialect`'s answers, or null when it is shown exactly. */
@@ -189,7 +237,10 @@ export function displayPlaces(dialect: DialectName, field: string): number | nul
 
 /** Half a unit of the display fields' last place, in micro (a bet's amount_won and new_balance: 5 000 on the deployment). */
 export const SHOWN_ROUNDING_MICRO: Readonly<Record<DialectName, Micro>> = {
-  A: halfUnitMicro(DISPLAY_ROUNDING.A), B: halfUnitMicro(DISPLAY_ROUNDING.B), short: halfUnitMicro(DISPLAY_ROUNDING.short), deployed: halfUnitMicro(DISPLAY_ROUNDING.deployed),
+  A: halfUnitMicro(DISPLAY_ROUNDING.A),
+  B: halfUnitMicro(DISPLAY_ROUNDING.B),
+  short: halfUnitMicro(DISPLAY_ROUNDING.short),
+  deployed: halfUnitMicro(DISPLAY_ROUNDING.deployed),
 };
 
 function halfUnitMicro(rounding: DisplayRounding): Micro {
@@ -207,7 +258,12 @@ export function refusalText(refusal: Pick<Refusal, 'status' | 'name'>): string {
 }
 
 /** Judges `seen` against rule `name` for a target speaking `dialect`; `endpoint` and `evidence` go into a finding. */
-export function judge(name: RuleName, dialect: DialectName, seen: string, context: { readonly endpoint: string; readonly evidence: string; readonly reproduce?: string }): Judgement {
+export function judge(
+  name: RuleName,
+  dialect: DialectName,
+  seen: string,
+  context: { readonly endpoint: string; readonly evidence: string; readonly reproduce?: string },
+): Judgement {
   const rule: DocumentedRule = DOCUMENTED_RULES[name];
   if (seen === rule.documents) return { verdict: 'pass' };
   const own = rule.dialects[dialect];
@@ -227,6 +283,9 @@ export function judge(name: RuleName, dialect: DialectName, seen: string, contex
       },
     };
   }
-  const expected = own === undefined ? `'${rule.documents}'` : `'${rule.documents}' (documents) or '${own.value}' (dialect ${dialect})`;
+  const expected =
+    own === undefined
+      ? `'${rule.documents}'`
+      : `'${rule.documents}' (documents) or '${own.value}' (dialect ${dialect})`;
   return { verdict: 'fail', detail: `${rule.title}: '${seen}', expected ${expected}` };
 }

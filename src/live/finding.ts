@@ -112,7 +112,8 @@ export class FindingsCollector {
 
 function mergeExamples(kept: readonly string[], more: readonly string[]): string[] {
   const merged = [...kept];
-  for (const example of more) if (merged.length < MAX_FINDING_EXAMPLES && !merged.includes(example)) merged.push(example);
+  for (const example of more)
+    if (merged.length < MAX_FINDING_EXAMPLES && !merged.includes(example)) merged.push(example);
   return merged;
 }
 

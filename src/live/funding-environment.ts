@@ -25,12 +25,21 @@ function isAfpNodeDirectory(directory: string, afpNodeDirectory: string | null):
 /** PATH without afp's Node: `execPath` is the running Node (process.execPath). */
 export function userPath(path: string, execPath: string): string {
   const execDirectory = dirname(execPath);
-  const afpNodeDirectory = execDirectory.includes(`${sep}node_modules${sep}`) ? execDirectory.replace(/[\\/]+$/, '') : null;
-  return path.split(delimiter).filter((directory) => !isAfpNodeDirectory(directory, afpNodeDirectory)).join(delimiter);
+  const afpNodeDirectory = execDirectory.includes(`${sep}node_modules${sep}`)
+    ? execDirectory.replace(/[\\/]+$/, '')
+    : null;
+  return path
+    .split(delimiter)
+    .filter((directory) => !isAfpNodeDirectory(directory, afpNodeDirectory))
+    .join(delimiter);
 }
 
 /** The funding command's environment: the user's, PATH without afp's Node, plus the account's variables. */
-export function fundingEnvironment(env: NodeJS.ProcessEnv, execPath: string, account: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+export function fundingEnvironment(
+  env: NodeJS.ProcessEnv,
+  execPath: string,
+  account: Readonly<Record<string, string>>,
+): NodeJS.ProcessEnv {
   const { PATH: path, ...rest } = env;
   return { ...rest, ...(path === undefined ? {} : { PATH: userPath(path, execPath) }), ...account };
 }

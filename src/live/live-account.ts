@@ -28,7 +28,11 @@ const ADMIN_TIMEOUT_MS = 10_000;
 /** Bytes of the funding command's output kept (only its first 300 characters are reported). */
 const COMMAND_OUTPUT_MAX = 1_000_000;
 
-export type LiveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble' | 'deadline' | 'unreachable'; readonly message: string };
+export type LiveFailure = {
+  readonly ok: false;
+  readonly kind: 'invalid' | 'trouble' | 'deadline' | 'unreachable';
+  readonly message: string;
+};
 export type LiveOutcome<T> = { readonly ok: true; readonly value: T } | LiveFailure;
 
 export interface LiveAccount {
@@ -51,43 +55,94 @@ export interface AccountOptions {
 }
 
 /** A failed call: 'unreachable' when the target did not answer it, 'trouble' otherwise. */
-const trouble = (message: string, outcome?: { kind: string }): LiveFailure => ({ ok: false, kind: outcome?.kind === 'unreachable' ? 'unreachable' : 'trouble', message });
+const trouble = (message: string, outcome?: { kind: string }): LiveFailure => ({
+  ok: false,
+  kind: outcome?.kind === 'unreachable' ? 'unreachable' : 'trouble',
+  message,
+});
 
 export async function openLiveAccount(options: AccountOptions): Promise<LiveOutcome<LiveAccount>> {
   const { session } = options;
   const funding = session.target.funding;
   const key = options.key ?? (funding.method === 'keys' ? (funding.keys[0] ?? null) : null);
   if (key !== null) return existing(options, key);
-  if (funding.method === 'keys') return { ok: false, kind: 'invalid', message: `${session.target.name} is funded by pre-funded keys and none was given: pass --key KEY` };
-  if (session.target.register === null) return { ok: false, kind: 'invalid', message: `${session.target.name} offers no registration: pass --key KEY of a funded account` };
+  if (funding.method === 'keys')
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: `${session.target.name} is funded by pre-funded keys and none was given: pass --key KEY`,
+    };
+  if (session.target.register === null)
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: `${session.target.name} offers no registration: pass --key KEY of a funded account`,
+    };
   const registered = await session.call('casino.register', {}, null);
-  if (registered.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
+  if (registered.kind === 'deadline')
+    return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
   if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`, registered);
   const { agentId, apiKey } = registered.value;
   const funded = await fundLiveAccount(options, agentId, apiKey);
   if (!funded.ok) return funded;
-  return { ok: true, value: { apiKey, agentId, note: `registered ${agentId} on ${session.target.name}, ${funded.value}` } };
+  return {
+    ok: true,
+    value: { apiKey, agentId, note: `registered ${agentId} on ${session.target.name}, ${funded.value}` },
+  };
 }
 
-function describe(outcome: { kind: string; refusal?: { status: number; name: string; message: string }; message?: string; reason?: string; status?: number }): string {
-  if (outcome.refusal !== undefined) return `${outcome.refusal.status} ${outcome.refusal.name}: ${outcome.refusal.message}`;
-  return outcome.message ?? outcome.reason ?? `${outcome.kind}${outcome.status === undefined ? '' : ` (${outcome.status})`}`;
+function describe(outcome: {
+  kind: string;
+  refusal?: { status: number; name: string; message: string };
+  message?: string;
+  reason?: string;
+  status?: number;
+}): string {
+  if (outcome.refusal !== undefined)
+    return `${outcome.refusal.status} ${outcome.refusal.name}: ${outcome.refusal.message}`;
+  return (
+    outcome.message ?? outcome.reason ?? `${outcome.kind}${outcome.status === undefined ? '' : ` (${outcome.status})`}`
+  );
 }
 
 async function existing(options: AccountOptions, apiKey: string): Promise<LiveOutcome<LiveAccount>> {
   const balance = await options.session.call('casino.balance', {}, apiKey);
-  if (balance.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'the balance read was rate limited past the time budget' };
+  if (balance.kind === 'deadline')
+    return { ok: false, kind: 'deadline', message: 'the balance read was rate limited past the time budget' };
   // An answer without a readable balance is a finding (the session reported its deviations); the audit goes on.
-  if (balance.kind === 'unreadable') return { ok: true, value: { apiKey, agentId: '(agent id not read)', note: `the account of the given key on ${options.session.target.name} (its balance answer could not be read: ${describe(balance)})` } };
-  if (balance.kind !== 'ok') return trouble(`the balance of the given key could not be read: ${describe(balance)}`, balance);
+  if (balance.kind === 'unreadable')
+    return {
+      ok: true,
+      value: {
+        apiKey,
+        agentId: '(agent id not read)',
+        note: `the account of the given key on ${options.session.target.name} (its balance answer could not be read: ${describe(balance)})`,
+      },
+    };
+  if (balance.kind !== 'ok')
+    return trouble(`the balance of the given key could not be read: ${describe(balance)}`, balance);
   const agentId = balance.value.agentId ?? '(agent id not shown)';
   // The balance as the target wrote it, where the dialect kept that (a deployment's double), else afp's micro.
-  const shown = balance.value.balance === undefined ? formatDecimal(balance.value.balanceMicro) : formatAmount(balance.value.balance, 2);
-  return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${shown} USDC) on ${options.session.target.name}` } };
+  const shown =
+    balance.value.balance === undefined
+      ? formatDecimal(balance.value.balanceMicro)
+      : formatAmount(balance.value.balance, 2);
+  return {
+    ok: true,
+    value: {
+      apiKey,
+      agentId,
+      note: `the account of the given key (${agentId}, balance ${shown} USDC) on ${options.session.target.name}`,
+    },
+  };
 }
 
 /** Funds a registered account the target's way (`fundMicro` is what admin-deposit and command funding bring); says how. */
-export async function fundLiveAccount(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
+export async function fundLiveAccount(
+  options: AccountOptions,
+  agentId: string,
+  apiKey: string,
+): Promise<LiveOutcome<string>> {
   const funding = options.session.target.funding;
   switch (funding.method) {
     case 'admin-deposit':
@@ -96,17 +151,36 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
       const claimed = await options.session.call('faucet.claim', { agentId }, apiKey, options.callOptions);
       if (claimed.kind === 'refused') {
         // A deployment's registration claims the faucet itself (DEPLOYED.md §2.2): the agent may hold the grant already.
-        const balance = await options.session.call(options.balanceOperation ?? 'casino.balance', {}, apiKey, options.callOptions);
-        if (balance.kind === 'ok' && balance.value.balanceMicro > 0n) return { ok: true, value: `funded by the faucet (the claim answered ${claimed.refusal.name}; the balance is ${formatDecimal(balance.value.balanceMicro)} USDC)` };
+        const balance = await options.session.call(
+          options.balanceOperation ?? 'casino.balance',
+          {},
+          apiKey,
+          options.callOptions,
+        );
+        if (balance.kind === 'ok' && balance.value.balanceMicro > 0n)
+          return {
+            ok: true,
+            value: `funded by the faucet (the claim answered ${claimed.refusal.name}; the balance is ${formatDecimal(balance.value.balanceMicro)} USDC)`,
+          };
       }
       if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
-      return { ok: true, value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})` };
+      return {
+        ok: true,
+        value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})`,
+      };
     }
     case 'command': {
       // The user's environment, without afp's own Node on PATH (funding-environment.ts).
-      const env = fundingEnvironment(process.env, process.execPath, { AFP_AGENT_ID: agentId, AFP_API_KEY: apiKey, AFP_AMOUNT: formatDecimal(options.fundMicro) });
+      const env = fundingEnvironment(process.env, process.execPath, {
+        AFP_AGENT_ID: agentId,
+        AFP_API_KEY: apiKey,
+        AFP_AMOUNT: formatDecimal(options.fundMicro),
+      });
       const ran = await runCommand(funding.command, env);
-      if (ran.status !== 0) return trouble(`the funding command exited ${ran.status ?? ran.signal ?? 'abnormally'}: ${(ran.stderr || ran.stdout).slice(0, 300)}`);
+      if (ran.status !== 0)
+        return trouble(
+          `the funding command exited ${ran.status ?? ran.signal ?? 'abnormally'}: ${(ran.stderr || ran.stdout).slice(0, 300)}`,
+        );
       const waited = await waitForBalance(options, apiKey);
       return waited.ok ? { ok: true, value: `funded by the target file's command` } : waited;
     }
@@ -128,44 +202,84 @@ interface CommandRun {
  */
 function runCommand(command: string, env: NodeJS.ProcessEnv): Promise<CommandRun> {
   return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', command], { env, timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8', maxBuffer: COMMAND_OUTPUT_MAX }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ status: code, signal: error?.signal ?? null, stdout, stderr: stderr || (error !== null && code === null ? error.message : '') });
-    });
+    execFile(
+      '/bin/sh',
+      ['-c', command],
+      { env, timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8', maxBuffer: COMMAND_OUTPUT_MAX },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({
+          status: code,
+          signal: error?.signal ?? null,
+          stdout,
+          stderr: stderr || (error !== null && code === null ? error.message : ''),
+        });
+      },
+    );
   });
 }
 
 /** One call of afp serve's admin doors (/_afp/…): GET without a body, POST with one. */
-export async function admin(options: Pick<AccountOptions, 'session'>, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function admin(
+  options: Pick<AccountOptions, 'session'>,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = `${options.session.target.adminUrl ?? ''}${path}`;
-  const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) });
+  const response = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
+  });
   const parsed = (await response.json().catch(() => ({}))) as unknown;
-  return { status: response.status, body: typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    body: typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {},
+  };
 }
 
 async function adminDeposit(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
-  if (!options.session.target.afpServe || options.session.target.adminUrl === null) return { ok: false, kind: 'invalid', message: 'admin-deposit funding needs an afp serve (its /_afp doors)' };
+  if (!options.session.target.afpServe || options.session.target.adminUrl === null)
+    return { ok: false, kind: 'invalid', message: 'admin-deposit funding needs an afp serve (its /_afp doors)' };
   const tier = await admin(options, '/_afp/tier', { agent_id: agentId, tier: 'enterprise' });
   if (tier.status !== 200) return trouble(`POST /_afp/tier answered ${tier.status}: ${JSON.stringify(tier.body)}`);
-  const deposit = await admin(options, '/_afp/casino/deposit', { agent_id: agentId, chain: FUNDING_CHAIN, amount: formatDecimal(options.fundMicro) });
+  const deposit = await admin(options, '/_afp/casino/deposit', {
+    agent_id: agentId,
+    chain: FUNDING_CHAIN,
+    amount: formatDecimal(options.fundMicro),
+  });
   const confirmAtMs = deposit.body['confirm_at_ms'];
-  if (deposit.status !== 200 || typeof confirmAtMs !== 'number') return trouble(`POST /_afp/casino/deposit answered ${deposit.status}: ${JSON.stringify(deposit.body)}`);
+  if (deposit.status !== 200 || typeof confirmAtMs !== 'number')
+    return trouble(`POST /_afp/casino/deposit answered ${deposit.status}: ${JSON.stringify(deposit.body)}`);
   const clock = await admin(options, '/_afp/clock');
   const nowMs = clock.body['now_ms'];
   if (clock.body['mode'] === 'manual' && typeof nowMs === 'number' && nowMs < confirmAtMs) {
     const moved = await admin(options, '/_afp/clock', { to_ms: confirmAtMs });
-    if (moved.status !== 200) return trouble(`POST /_afp/clock answered ${moved.status}: ${JSON.stringify(moved.body)}`);
+    if (moved.status !== 200)
+      return trouble(`POST /_afp/clock answered ${moved.status}: ${JSON.stringify(moved.body)}`);
   }
   const waited = await waitForBalance(options, apiKey);
-  return waited.ok ? { ok: true, value: `tier enterprise, funded ${formatDecimal(options.fundMicro)} USDC by a simulated ${FUNDING_CHAIN} deposit` } : waited;
+  return waited.ok
+    ? {
+        ok: true,
+        value: `tier enterprise, funded ${formatDecimal(options.fundMicro)} USDC by a simulated ${FUNDING_CHAIN} deposit`,
+      }
+    : waited;
 }
 
 /** Polls the balance until it reaches the funding amount; at least one look, however late. */
 async function waitForBalance(options: AccountOptions, apiKey: string): Promise<LiveOutcome<null>> {
   for (;;) {
-    const balance = await options.session.call(options.balanceOperation ?? 'casino.balance', {}, apiKey, options.callOptions);
+    const balance = await options.session.call(
+      options.balanceOperation ?? 'casino.balance',
+      {},
+      apiKey,
+      options.callOptions,
+    );
     if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
-    if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`, balance);
+    if (balance.kind === 'refused' || balance.kind === 'unreachable')
+      return trouble(`the balance could not be read: ${describe(balance)}`, balance);
     if (options.deadline.passed()) break;
     await options.clock.sleep(Math.min(POLL_MS, options.deadline.remainingMs()));
   }

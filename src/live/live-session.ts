@@ -57,7 +57,13 @@ export interface CallDeviation {
 }
 
 export type CallOutcome<R> =
-  | { readonly kind: 'ok'; readonly status: number; readonly value: R; readonly request: SentRequest; readonly body: unknown }
+  | {
+      readonly kind: 'ok';
+      readonly status: number;
+      readonly value: R;
+      readonly request: SentRequest;
+      readonly body: unknown;
+    }
   | { readonly kind: 'refused'; readonly refusal: Refusal; readonly request: SentRequest }
   /** A 2xx whose essential fields could not be read (the deviations say which). */
   | { readonly kind: 'unreadable'; readonly status: number; readonly request: SentRequest; readonly body: unknown }
@@ -117,7 +123,9 @@ export class LiveSession {
     if (entry === undefined) return `the target file names no ${service} service`;
     const operation = rowOf(dialectByName(entry.dialect), op);
     if (operation === null) return `dialect ${entry.dialect} does not offer ${op}`;
-    return operation.base === 'api' && this.target.adminUrl === null ? `${op} is served on the documents' shared api_url (style B), which only an afp serve target names` : null;
+    return operation.base === 'api' && this.target.adminUrl === null
+      ? `${op} is served on the documents' shared api_url (style B), which only an afp serve target names`
+      : null;
   }
 
   /** The target dialect's row for `op` (for its data, such as an escrow's expiry terms); null where it offers none. */
@@ -126,14 +134,20 @@ export class LiveSession {
     return entry === undefined ? null : rowOf(dialectByName(entry.dialect), op);
   }
 
-  async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, options: CallOptions = {}): Promise<CallOutcome<OperationResult<O>>> {
+  async call<O extends OperationName>(
+    op: O,
+    input: OperationInput<O>,
+    apiKey: string | null,
+    options: CallOptions = {},
+  ): Promise<CallOutcome<OperationResult<O>>> {
     this.options.onCall?.();
     const service = op.split('.')[0] as keyof Target['services'];
     const entry = this.target.services[service];
     const dialect = entry === undefined ? null : dialectByName(entry.dialect);
     const operation = dialect === null ? null : rowOf(dialect, op);
     const baseUrl = operation?.base === 'api' ? this.target.adminUrl : entry?.url;
-    if (entry === undefined || dialect === null || operation === null || baseUrl === null || baseUrl === undefined) return { kind: 'unsupported', reason: this.offers(op) ?? op };
+    if (entry === undefined || dialect === null || operation === null || baseUrl === null || baseUrl === undefined)
+      return { kind: 'unsupported', reason: this.offers(op) ?? op };
     const inexpressible = operation.unsupported?.(input) ?? null;
     if (inexpressible !== null) return { kind: 'unsupported', reason: inexpressible };
     const wire = operation.request(input);
@@ -145,7 +159,11 @@ export class LiveSession {
       try {
         answer = await this.send(request, wire, apiKey, options);
       } catch (error) {
-        return { kind: 'unreachable', message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`, request };
+        return {
+          kind: 'unreachable',
+          message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`,
+          request,
+        };
       }
       if (answer.status === 429 && !refusesAtOnce(dialect, answer.body)) {
         const told = this.toldWaitMs(op, answer);
@@ -160,11 +178,18 @@ export class LiveSession {
     return { kind: 'deadline' };
   }
 
-  private read<O extends OperationName>(op: O, answer: RawAnswer, request: SentRequest, wire: WireRequest, input: OperationInput<O>): CallOutcome<OperationResult<O>> {
+  private read<O extends OperationName>(
+    op: O,
+    answer: RawAnswer,
+    request: SentRequest,
+    wire: WireRequest,
+    input: OperationInput<O>,
+  ): CallOutcome<OperationResult<O>> {
     const entry = this.target.services[wire.service];
     const { outcome, deviations } = readAnswer(dialectByName(entry?.dialect ?? 'A'), op, answer, input);
     const endpoint = `${wire.method} ${wire.path}`;
-    for (const deviation of deviations) this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
+    for (const deviation of deviations)
+      this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
     switch (outcome.kind) {
       case 'refused':
         return { kind: 'refused', refusal: outcome.refusal, request };
@@ -201,12 +226,20 @@ export class LiveSession {
     if (Number.isFinite(retryAfter) && retryAfter >= 0) seen.withRetryAfter += 1;
     this.rateLimited.set(op, seen);
     if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.max(1_000, retryAfter * 1_000);
-    const resetAt = typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>)['reset_at'] : undefined;
+    const resetAt =
+      typeof answer.body === 'object' && answer.body !== null
+        ? (answer.body as Record<string, unknown>)['reset_at']
+        : undefined;
     const resetMs = typeof resetAt === 'string' ? Date.parse(resetAt) : Number.NaN;
     return Number.isFinite(resetMs) ? Math.max(1_000, resetMs - this.options.clock.nowMs()) : null;
   }
 
-  private async send(request: SentRequest, wire: WireRequest, apiKey: string | null, options: CallOptions): Promise<RawAnswer> {
+  private async send(
+    request: SentRequest,
+    wire: WireRequest,
+    apiKey: string | null,
+    options: CallOptions,
+  ): Promise<RawAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
     if (wire.body !== undefined) headers['content-type'] = 'application/json';
@@ -221,7 +254,12 @@ export class LiveSession {
     try {
       return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown, json: true };
     } catch {
-      return { status: response.status, headers: response.headers, body: text.length > 300 ? `${text.slice(0, 300)}…` : text, json: false };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: text.length > 300 ? `${text.slice(0, 300)}…` : text,
+        json: false,
+      };
     }
   }
 }
@@ -235,5 +273,7 @@ function refusesAtOnce(dialect: Dialect, body: unknown): boolean {
 function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
   const query = wire.query === undefined ? '' : new URLSearchParams(wire.query).toString();
   const url = `${baseUrl}${wire.path}${query === '' ? '' : `?${query}`}`;
-  return wire.body === undefined ? { method: wire.method, url, auth: wire.auth } : { method: wire.method, url, body: wire.body, auth: wire.auth };
+  return wire.body === undefined
+    ? { method: wire.method, url, auth: wire.auth }
+    : { method: wire.method, url, body: wire.body, auth: wire.auth };
 }

@@ -146,40 +146,75 @@ export interface DnsView {
 export interface Operations {
   'casino.register': { input: { referralCode?: string }; result: { agentId: string; apiKey: string } };
   /** `balance`: the balance exactly as the target wrote it (a deployment's double, float noise included), where the dialect reads it so. */
-  'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro; balance?: LiveAmount } };
+  'casino.balance': {
+    input: Record<string, never>;
+    result: { agentId: string | null; balanceMicro: Micro; balance?: LiveAmount };
+  };
   'casino.games': { input: Record<string, never>; result: { games: readonly string[] } };
   'casino.bet': { input: BetInput; result: LiveBet };
   'casino.batch': {
     input: { bets: readonly BetInput[] };
-    result: { results: ReadonlyArray<LiveBet | Refusal>; summary: BatchSummary | null; balanceAfterMicro: Micro | null };
+    result: {
+      results: ReadonlyArray<LiveBet | Refusal>;
+      summary: BatchSummary | null;
+      balanceAfterMicro: Micro | null;
+    };
   };
   /** Video poker, phase one: five cards, no bet (the documents commit the amount here, the deployment at the draw). */
   'casino.deal': { input: { amountMicro: Micro; clientSeed: string }; result: DealtHand };
   /** Video poker, phase two: the bet; `holds` are the positions (0–4) kept. */
-  'casino.draw': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
+  'casino.draw': {
+    input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string };
+    result: LiveBet;
+  };
   /**
    * Video poker's draw at a (client seed, nonce) the caller picks, dealt or not: the deployment
    * re-deals from them (DEPLOYED.md §2.5). The documents' draw plays only the nonce of a hand dealt
    * to the caller under the deal's client seed, so their dialects offer no row.
    */
-  'casino.draw-at': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
-  'casino.rotate': { input: Record<string, never>; result: { revealedSeed: string | null; revealedSeedHash: string | null } };
-  'casino.seeds': { input: Record<string, never>; result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> } };
+  'casino.draw-at': {
+    input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string };
+    result: LiveBet;
+  };
+  'casino.rotate': {
+    input: Record<string, never>;
+    result: { revealedSeed: string | null; revealedSeedHash: string | null };
+  };
+  'casino.seeds': {
+    input: Record<string, never>;
+    result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> };
+  };
   /** A page of the account's bet ids; `offset` counts bets from the newest. */
   'casino.history': { input: { offset: number; limit: number }; result: HistoryPage };
   'casino.audit': { input: { betId: string }; result: AuditedBet };
-  'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
+  'casino.withdraw': {
+    input: { amountMicro: Micro; address: string };
+    result: { status: string | null; balanceAfterMicro: Micro | null };
+  };
   /** A caller-chosen agent id (the documents' faucet); a deployment registers on its casino instead. */
   'faucet.register': {
     input: { agentId: string; referrer?: string };
-    result: { agentId: string; apiKey: string; address: string | null; referralCode: string | null; creditedMicro: Micro | null };
+    result: {
+      agentId: string;
+      apiKey: string;
+      address: string | null;
+      referralCode: string | null;
+      creditedMicro: Micro | null;
+    };
   };
   'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
   /** The caller's own faucet standing: its balance where the answer shows it. */
   'faucet.status': { input: Record<string, never>; result: { balanceMicro: Micro | null } };
   'escrow.create': {
     /** `timeoutHours` for dialects that count hours; `expiresInSeconds`, when given, for those that count seconds. */
-    input: { amountMicro: Micro; creatorId: string; counterpartyId: string; description: string; timeoutHours: number; expiresInSeconds?: number };
+    input: {
+      amountMicro: Micro;
+      creatorId: string;
+      counterpartyId: string;
+      description: string;
+      timeoutHours: number;
+      expiresInSeconds?: number;
+    };
     result: EscrowView;
   };
   'escrow.release': { input: { escrowId: string }; result: { status: string | null } };
@@ -187,20 +222,38 @@ export interface Operations {
   'escrow.dispute': { input: { escrowId: string; reason: string }; result: { status: string | null } };
   'escrow.get': { input: { escrowId: string }; result: EscrowView };
   /** The caller's escrows, newest first (`role`: sender, receiver or all). */
-  'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
+  'escrow.list': {
+    input: { role: string | null; status: string | null; limit: number | null };
+    result: { escrows: readonly EscrowView[] };
+  };
   /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC; `leverage` null: not sent, the target's default). */
   'trading.order': {
     input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number | null };
-    result: { orderId: string; status: string | null; feeMicro: Micro | null; positionId?: string | null; marginMicro?: Micro | null; entryPrice?: number | null; leverage?: number | null; openedAtMs?: number | null };
+    result: {
+      orderId: string;
+      status: string | null;
+      feeMicro: Micro | null;
+      positionId?: string | null;
+      marginMicro?: Micro | null;
+      entryPrice?: number | null;
+      leverage?: number | null;
+      openedAtMs?: number | null;
+    };
   };
   /** A trading account of its own (the deployment's trading keeps its own agents, keys and balances). */
   'trading.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** The trading account's free balance (not counting margin or held funds). */
   'trading.balance': { input: Record<string, never>; result: { balanceMicro: Micro; marginMicro: Micro | null } };
   /** Closes a whole position at the market. */
-  'trading.close': { input: { positionId: string }; result: { status: string | null; pnlMicro: Micro | null; feeMicro: Micro | null } };
+  'trading.close': {
+    input: { positionId: string };
+    result: { status: string | null; pnlMicro: Micro | null; feeMicro: Micro | null };
+  };
   /** A limit order on a perpetual: pending until the price crosses `limitPrice` (a long fills at or below it, a short at or above). */
-  'trading.limit': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; limitPrice: number; leverage: number }; result: LimitOrderView };
+  'trading.limit': {
+    input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; limitPrice: number; leverage: number };
+    result: LimitOrderView;
+  };
   /** The caller's pending limit orders. */
   'trading.orders': { input: Record<string, never>; result: { orders: readonly LimitOrderView[] } };
   /** Cancels a pending limit order: the cancelled order. */
@@ -210,9 +263,15 @@ export interface Operations {
   /** A perpetual's current price (the deployment's one `price`; the documents' mark or mid). */
   'trading.price': { input: { symbol: string }; result: { price: number; timestampMs: number | null } };
   /** Registers a domain for the caller; `costMicro` where the answer says it. */
-  'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null; domainId?: string | null } };
+  'domains.register': {
+    input: { domain: string; years: number };
+    result: { domain: string | null; costMicro: Micro | null; domainId?: string | null };
+  };
   /** A gift (no price), an offer (the owner, with a price) or its acceptance (the buyer: to = itself, the offered price). */
-  'domains.transfer': { input: { domain: string; to: string; priceMicro: Micro | null; domainId?: string | null }; result: { status: string | null; owner: string | null } };
+  'domains.transfer': {
+    input: { domain: string; to: string; priceMicro: Micro | null; domainId?: string | null };
+    result: { status: string | null; owner: string | null };
+  };
   /** Who holds a registered domain, and its status. */
   'domains.lookup': { input: { domain: string }; result: { owner: string | null; status: string | null } };
   /** Where the domains service keeps its own accounts (the deployment): a fresh domains agent. */
@@ -231,15 +290,37 @@ export interface Operations {
   /** A wallet account (the wallet registers its own agents and keys). */
   'wallet.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** A fresh HD wallet: the six addresses and the mnemonic, shown once (the caller derives its keys from it). */
-  'wallet.create': { input: Record<string, never>; result: { addresses: Readonly<Record<string, string>>; mnemonic: string | null } };
+  'wallet.create': {
+    input: Record<string, never>;
+    result: { addresses: Readonly<Record<string, string>>; mnemonic: string | null };
+  };
   /** The native balance of an address as a decimal text of whole units; `chain` null: the call names none. */
-  'wallet.balance': { input: { address: string; chain: string | null }; result: { chain: string | null; symbol: string | null; amount: string | null } };
+  'wallet.balance': {
+    input: { address: string; chain: string | null };
+    result: { chain: string | null; symbol: string | null; amount: string | null };
+  };
   /** A native send signed with `privateKey` (amount a decimal text of whole units). */
-  'wallet.send': { input: { chain: string; to: string; amount: string; privateKey: string }; result: { txHash: string; amount: string | null } };
+  'wallet.send': {
+    input: { chain: string; to: string; amount: string; privateKey: string };
+    result: { txHash: string; amount: string | null };
+  };
   /** A swap quote; tokens as the caller names them (contract addresses, or symbols where a target takes them). */
-  'wallet.quote': { input: { fromChain: string; toChain: string; fromToken: string; toToken: string; amount: string }; result: { fromAmount: string | null; toAmount: string | null; integratorFee: string | null } };
+  'wallet.quote': {
+    input: { fromChain: string; toChain: string; fromToken: string; toToken: string; amount: string };
+    result: { fromAmount: string | null; toAmount: string | null; integratorFee: string | null };
+  };
   /** A swap order to `toAddress`. */
-  'wallet.swap': { input: { fromChain: string; toChain: string; fromToken: string; toToken: string; amount: string; toAddress: string }; result: { orderId: string; status: string | null } };
+  'wallet.swap': {
+    input: {
+      fromChain: string;
+      toChain: string;
+      fromToken: string;
+      toToken: string;
+      amount: string;
+      toAddress: string;
+    };
+    result: { orderId: string; status: string | null };
+  };
   /** The balance call of the documents' style A (`/api/v1/balance`) or B (`/wallet-api/balance`) on the wallet's address: served or not. */
   'wallet.style-balance': { input: { style: 'A' | 'B' }; result: { served: true } };
 }

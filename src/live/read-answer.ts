@@ -33,9 +33,22 @@ export function isSuccessStatus(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 
-export function readAnswer<O extends OperationName>(dialect: Dialect, op: O, answer: AnswerToRead, input: OperationInput<O>): ReadAnswer<OperationResult<O>> {
+export function readAnswer<O extends OperationName>(
+  dialect: Dialect,
+  op: O,
+  answer: AnswerToRead,
+  input: OperationInput<O>,
+): ReadAnswer<OperationResult<O>> {
   const reader = new WireReader(answer.body);
-  if (!answer.json) reader.record({ kind: 'not-json', field: '(body)', expected: 'a JSON answer', seen: answer.body as JsonValue, documented: false, required: true });
+  if (!answer.json)
+    reader.record({
+      kind: 'not-json',
+      field: '(body)',
+      expected: 'a JSON answer',
+      seen: answer.body as JsonValue,
+      documented: false,
+      required: true,
+    });
   if (!isSuccessStatus(answer.status)) {
     const refusal = readRefusal(dialect, answer.status, reader);
     return { outcome: { kind: 'refused', refusal }, deviations: reader.deviations() };

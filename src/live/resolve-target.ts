@@ -31,7 +31,8 @@ export const RESOLVE_TIMEOUT_MS = 10_000;
 
 export type ResolveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble'; readonly message: string };
 /** `notes`: what resolving learnt that the user should know (printed, and an info finding). */
-export type ResolveResult = { readonly ok: true; readonly value: Target; readonly notes?: readonly string[] } | ResolveFailure;
+export type ResolveResult =
+  { readonly ok: true; readonly value: Target; readonly notes?: readonly string[] } | ResolveFailure;
 
 export interface ResolveOptions extends TargetFileOptions {
   readonly timeoutMs?: number;
@@ -43,9 +44,16 @@ const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 export async function resolveTarget(spec: string, options: ResolveOptions = {}): Promise<ResolveResult> {
   if (FILE_PATTERN.test(spec) || (await isFile(spec))) {
     const loaded = await loadTargetFile(spec, options);
-    return loaded.ok ? fileOnAfpServe(loaded.value, options.timeoutMs ?? RESOLVE_TIMEOUT_MS) : { ok: false, kind: 'invalid', message: loaded.message };
+    return loaded.ok
+      ? fileOnAfpServe(loaded.value, options.timeoutMs ?? RESOLVE_TIMEOUT_MS)
+      : { ok: false, kind: 'invalid', message: loaded.message };
   }
-  if (!URL_PATTERN.test(spec)) return { ok: false, kind: 'invalid', message: `--target '${spec}' is neither a target file (*.yaml) nor an http(s) URL` };
+  if (!URL_PATTERN.test(spec))
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: `--target '${spec}' is neither a target file (*.yaml) nor an http(s) URL`,
+    };
   const urlError = targetUrlError(spec);
   if (urlError !== null) return { ok: false, kind: 'invalid', message: urlError };
   return resolveUrl(spec, options.timeoutMs ?? RESOLVE_TIMEOUT_MS);
@@ -69,11 +77,19 @@ async function fileOnAfpServe(target: Target, timeoutMs: number): Promise<Resolv
   const casino = target.services.casino;
   if (casino === undefined || target.afpServe) return { ok: true, value: target };
   const answer = await readMounts(new URL(casino.url).origin, { timeoutMs });
-  if (answer.kind !== 'mounts' || Object.keys(announcedMounts(answer.body)).length === 0) return { ok: true, value: target };
+  if (answer.kind !== 'mounts' || Object.keys(announcedMounts(answer.body)).length === 0)
+    return { ok: true, value: target };
   const announced = field(answer.body, 'fairness');
-  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(announced) ? (announced as FairnessSchemeName) : 'afp';
-  const notes = [`${answer.api} is an afp serve (it answers /_afp/mounts): its admin doors are used where the funding needs them`];
-  if (fairness !== target.fairness) notes.push(`the file names the ${target.fairness} fairness scheme; the serve announces ${fairness}, its own published scheme, and bets are verified under that`);
+  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(announced)
+    ? (announced as FairnessSchemeName)
+    : 'afp';
+  const notes = [
+    `${answer.api} is an afp serve (it answers /_afp/mounts): its admin doors are used where the funding needs them`,
+  ];
+  if (fairness !== target.fairness)
+    notes.push(
+      `the file names the ${target.fairness} fairness scheme; the serve announces ${fairness}, its own published scheme, and bets are verified under that`,
+    );
   return { ok: true, value: { ...target, fairness, afpServe: true, adminUrl: answer.api }, notes };
 }
 
@@ -98,7 +114,9 @@ async function resolveUrl(url: string, timeoutMs: number): Promise<ResolveResult
 }
 
 function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
 }
 
 function dialectOf(value: unknown): DialectName | null {
@@ -111,7 +129,9 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
   const announced = field(body, 'mounts');
   const dialect = dialectOf(field(body, 'dialect')) ?? 'A';
   const fairnessField = field(body, 'fairness');
-  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(fairnessField) ? (fairnessField as FairnessSchemeName) : 'afp';
+  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(fairnessField)
+    ? (fairnessField as FairnessSchemeName)
+    : 'afp';
   const services: Partial<Record<ServiceName, TargetService>> = {};
   const paces = dialect === 'deployed' ? deployedPaces() : {};
   for (const [service, serviceUrl] of Object.entries(mounts) as [ServiceName, string | undefined][]) {

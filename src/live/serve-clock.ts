@@ -39,9 +39,14 @@ export class ServeClock implements LiveClock {
   async sleep(ms: number): Promise<void> {
     const advanceMs = Math.ceil(ms);
     if (!(advanceMs > 0)) return;
-    const view = await clockView(fetch(`${this.adminUrl}/_afp/clock`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: advanceMs }), signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
-    }));
+    const view = await clockView(
+      fetch(`${this.adminUrl}/_afp/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: advanceMs }),
+        signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
+      }),
+    );
     if (view === null) throw new Error(`POST ${this.adminUrl}/_afp/clock did not move the serve's clock`);
     this.lastMs = Math.max(this.lastMs, view.nowMs);
   }
@@ -60,7 +65,10 @@ async function clockView(answer: Promise<Response>): Promise<{ nowMs: number; mo
 }
 
 /** The clock to pace and wait on for `target`: a manual afp serve's own clock, else `wall`. */
-export async function waitClockOf(target: { readonly afpServe: boolean; readonly adminUrl: string | null }, wall: LiveClock): Promise<LiveClock> {
+export async function waitClockOf(
+  target: { readonly afpServe: boolean; readonly adminUrl: string | null },
+  wall: LiveClock,
+): Promise<LiveClock> {
   if (!target.afpServe || target.adminUrl === null) return wall;
   return (await ServeClock.ofManualServe(target.adminUrl)) ?? wall;
 }

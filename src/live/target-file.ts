@@ -24,7 +24,8 @@ import type { Funding, PaceLimit, Target, TargetService } from './target.ts';
 /** Target files are small; anything larger is a mistake. */
 export const MAX_TARGET_FILE_CHARS = 262_144;
 
-export type TargetFileResult = { readonly ok: true; readonly value: Target } | { readonly ok: false; readonly message: string };
+export type TargetFileResult =
+  { readonly ok: true; readonly value: Target } | { readonly ok: false; readonly message: string };
 
 export interface TargetFileOptions {
   /** Where keys_env is read (default: process.env). */
@@ -37,17 +38,28 @@ export async function loadTargetFile(path: string, options: TargetFileOptions = 
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, message: `${path}: cannot read the target file (${typeof code === 'string' ? code : String(error)})` };
+    return {
+      ok: false,
+      message: `${path}: cannot read the target file (${typeof code === 'string' ? code : String(error)})`,
+    };
   }
   return parseTargetFile(text, { ...options, fileName: path });
 }
 
 /** The same as loadTargetFile, from text (`fileName` names it in errors and becomes the Target's source). */
-export function parseTargetFile(text: string, options: TargetFileOptions & { readonly fileName: string }): TargetFileResult {
+export function parseTargetFile(
+  text: string,
+  options: TargetFileOptions & { readonly fileName: string },
+): TargetFileResult {
   const { fileName } = options;
-  if (text.length > MAX_TARGET_FILE_CHARS) return { ok: false, message: `${fileName}: a target file is at most ${MAX_TARGET_FILE_CHARS} characters (this one has ${text.length})` };
+  if (text.length > MAX_TARGET_FILE_CHARS)
+    return {
+      ok: false,
+      message: `${fileName}: a target file is at most ${MAX_TARGET_FILE_CHARS} characters (this one has ${text.length})`,
+    };
   const source = readScenarioSource(text);
-  if (source.syntaxErrors.length > 0) return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
+  if (source.syntaxErrors.length > 0)
+    return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
   const errors: ScenarioError[] = [...source.duplicateKeys];
   const file = targetFileSchema.safeParse(source.value);
   if (!file.success) errors.push(...issueErrors(file.error.issues, [], source).map(withOperationNames));
@@ -84,7 +96,9 @@ interface LooseView {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function looseView(document: unknown): LooseView {
@@ -112,38 +126,90 @@ function checkAcrossFields(view: LooseView, source: ScenarioSource, errors: Scen
   const listed = new Set(view.services);
   if (listed.size === 0) errors.push(errorAt(source, ['services'], 'a target lists at least one service'));
   if (view.registerService !== undefined && !listed.has(view.registerService)) {
-    errors.push(errorAt(source, ['register', 'service'], `register names '${view.registerService}', which is not listed under services`));
+    errors.push(
+      errorAt(
+        source,
+        ['register', 'service'],
+        `register names '${view.registerService}', which is not listed under services`,
+      ),
+    );
   }
   const method = view.method;
-  if (method === 'faucet' && !listed.has('faucet')) errors.push(errorAt(source, ['funding', 'method'], 'faucet funding needs a faucet listed under services'));
-  if (method === 'admin-deposit' && view.adminUrl === undefined) errors.push(errorAt(source, ['funding', 'method'], "admin-deposit funding needs admin_url (an afp serve's api URL)"));
-  if ((method === 'admin-deposit' || method === 'faucet' || method === 'command') && view.registerNone) errors.push(errorAt(source, ['register'], `register: none leaves no account to fund by ${method}: use funding: { method: keys, … }`));
+  if (method === 'faucet' && !listed.has('faucet'))
+    errors.push(errorAt(source, ['funding', 'method'], 'faucet funding needs a faucet listed under services'));
+  if (method === 'admin-deposit' && view.adminUrl === undefined)
+    errors.push(
+      errorAt(source, ['funding', 'method'], "admin-deposit funding needs admin_url (an afp serve's api URL)"),
+    );
+  if ((method === 'admin-deposit' || method === 'faucet' || method === 'command') && view.registerNone)
+    errors.push(
+      errorAt(
+        source,
+        ['register'],
+        `register: none leaves no account to fund by ${method}: use funding: { method: keys, … }`,
+      ),
+    );
   for (const op of view.limits) {
     const service = op.slice(0, Math.max(0, op.indexOf('.')));
-    if ((OPERATION_NAMES as readonly string[]).includes(op) && !listed.has(service)) errors.push(errorAt(source, ['limits', op], `a limit for ${op}, but no ${service} is listed under services`));
+    if ((OPERATION_NAMES as readonly string[]).includes(op) && !listed.has(service))
+      errors.push(errorAt(source, ['limits', op], `a limit for ${op}, but no ${service} is listed under services`));
   }
-  if (listed.has('casino') && view.fairness === undefined) errors.push(errorAt(source, ['fairness'], 'a target with a casino names its fairness scheme: afp or deployed'));
+  if (listed.has('casino') && view.fairness === undefined)
+    errors.push(errorAt(source, ['fairness'], 'a target with a casino names its fairness scheme: afp or deployed'));
 }
 
 /** The keys of `keys` funding, from the file or the environment; never quoted in an error. */
-function fundingKeys(view: LooseView, source: ScenarioSource, env: Readonly<Record<string, string | undefined>>, errors: ScenarioError[]): string[] {
+function fundingKeys(
+  view: LooseView,
+  source: ScenarioSource,
+  env: Readonly<Record<string, string | undefined>>,
+  errors: ScenarioError[],
+): string[] {
   if (view.method !== 'keys') return [];
   if ((view.keys === undefined) === (view.keysEnv === undefined)) {
-    errors.push(errorAt(source, ['funding'], 'keys funding has either keys (a list) or keys_env (an environment variable), not both and not neither'));
+    errors.push(
+      errorAt(
+        source,
+        ['funding'],
+        'keys funding has either keys (a list) or keys_env (an environment variable), not both and not neither',
+      ),
+    );
     return [];
   }
   if (Array.isArray(view.keys)) return view.keys.filter((key): key is string => typeof key === 'string');
   if (typeof view.keysEnv !== 'string' || !ENV_NAME_PATTERN.test(view.keysEnv)) return []; // the schema reports it
   const name = view.keysEnv;
-  const keys = (env[name] ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '');
+  const keys = (env[name] ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
   if (keys.length === 0) {
-    errors.push(errorAt(source, ['funding', 'keys_env'], `environment variable ${name} is not set or holds no key (comma-separated API keys)`));
+    errors.push(
+      errorAt(
+        source,
+        ['funding', 'keys_env'],
+        `environment variable ${name} is not set or holds no key (comma-separated API keys)`,
+      ),
+    );
     return [];
   }
-  if (keys.length > TARGET_LIMITS.keys) errors.push(errorAt(source, ['funding', 'keys_env'], `environment variable ${name} holds ${keys.length} keys; at most ${TARGET_LIMITS.keys}`));
+  if (keys.length > TARGET_LIMITS.keys)
+    errors.push(
+      errorAt(
+        source,
+        ['funding', 'keys_env'],
+        `environment variable ${name} holds ${keys.length} keys; at most ${TARGET_LIMITS.keys}`,
+      ),
+    );
   keys.forEach((key, position) => {
     if (key.length > TARGET_LIMITS.keyLength || !KEY_PATTERN.test(key)) {
-      errors.push(errorAt(source, ['funding', 'keys_env'], `environment variable ${name}: key ${position + 1} of ${keys.length} is not a key (1 to ${TARGET_LIMITS.keyLength} characters, no spaces or commas)`));
+      errors.push(
+        errorAt(
+          source,
+          ['funding', 'keys_env'],
+          `environment variable ${name}: key ${position + 1} of ${keys.length} is not a key (1 to ${TARGET_LIMITS.keyLength} characters, no spaces or commas)`,
+        ),
+      );
     }
   });
   return keys;
@@ -157,12 +223,19 @@ export function normalizeServiceUrl(text: string): string {
 
 function buildTarget(file: TargetFile, keys: readonly string[], fileName: string): Target {
   const services: Partial<Record<ServiceName, TargetService>> = {};
-  for (const [name, service] of Object.entries(file.services) as [ServiceName, { url: string; dialect: TargetService['dialect'] } | undefined][]) {
+  for (const [name, service] of Object.entries(file.services) as [
+    ServiceName,
+    { url: string; dialect: TargetService['dialect'] } | undefined,
+  ][]) {
     if (service !== undefined) services[name] = { url: normalizeServiceUrl(service.url), dialect: service.dialect };
   }
   const limits: Record<string, PaceLimit> = {};
   for (const [op, limit] of Object.entries(file.limits ?? {})) {
-    if (limit !== undefined) limits[op] = limit.burst === undefined ? { perMinute: limit.per_minute } : { perMinute: limit.per_minute, burst: limit.burst };
+    if (limit !== undefined)
+      limits[op] =
+        limit.burst === undefined
+          ? { perMinute: limit.per_minute }
+          : { perMinute: limit.per_minute, burst: limit.burst };
   }
   const adminUrl = file.admin_url === undefined ? null : normalizeServiceUrl(file.admin_url);
   return {

@@ -36,7 +36,8 @@ export function serviceUrlError(text: string): string | null {
   const error = targetUrlError(text);
   if (error !== null) return error;
   const parsed = new URL(text);
-  if (parsed.username !== '' || parsed.password !== '') return `URL '${parsed.host}' must not carry a user name or password`;
+  if (parsed.username !== '' || parsed.password !== '')
+    return `URL '${parsed.host}' must not carry a user name or password`;
   return null;
 }
 
@@ -51,7 +52,9 @@ const url = z
 
 const serviceSchema = z.strictObject({
   url: url.describe("the service's base URL (the dialect's paths are appended to it; a trailing slash is dropped)"),
-  dialect: z.enum(DIALECT_NAMES).describe("the wire shape it speaks: the documents' styles A, B, short, or deployed (spec/DEPLOYED.md)"),
+  dialect: z
+    .enum(DIALECT_NAMES)
+    .describe("the wire shape it speaks: the documents' styles A, B, short, or deployed (spec/DEPLOYED.md)"),
 });
 
 const servicesSchema = z
@@ -69,25 +72,51 @@ const everyServiceKeyed: [Exclude<(typeof SERVICES)[number], ListedService>] ext
 void everyServiceKeyed;
 
 const registerSchema = z
-  .union([z.literal('none'), z.strictObject({ service: z.enum(SERVICES) })], { error: 'register is `none` or `{ service: NAME }` with NAME one of the listed services' })
+  .union([z.literal('none'), z.strictObject({ service: z.enum(SERVICES) })], {
+    error: 'register is `none` or `{ service: NAME }` with NAME one of the listed services',
+  })
   .describe('where a fresh agent registers: { service: casino }, or none (then funding must be keys)');
 
-const keySchema = z.string({ error: 'a key is a text' }).min(1, 'a key is not empty').max(TARGET_LIMITS.keyLength, `a key is at most ${TARGET_LIMITS.keyLength} characters`).regex(KEY_PATTERN, 'a key has no spaces or commas');
+const keySchema = z
+  .string({ error: 'a key is a text' })
+  .min(1, 'a key is not empty')
+  .max(TARGET_LIMITS.keyLength, `a key is at most ${TARGET_LIMITS.keyLength} characters`)
+  .regex(KEY_PATTERN, 'a key has no spaces or commas');
 
 const fundingSchema = z
   .discriminatedUnion(
     'method',
     [
-      z.strictObject({ method: z.literal('admin-deposit').describe("afp serve only: a simulated chain deposit through its /_afp/casino/deposit door") }),
-      z.strictObject({ method: z.literal('faucet').describe("the target's faucet (1 USDC once per agent on a deployment)") }),
       z.strictObject({
-        method: z.literal('keys').describe('pre-funded agents: their API keys'),
-        keys: z.array(keySchema).min(1, 'keys lists at least one key').max(TARGET_LIMITS.keys, `at most ${TARGET_LIMITS.keys} keys`).optional().describe('the keys themselves (prefer keys_env: a file is easily shared)'),
-        keys_env: z.string().regex(ENV_NAME_PATTERN, 'keys_env names an environment variable (A-Z, 0-9, _)').optional().describe('the environment variable holding the keys, comma-separated (e.g. AFP_KEYS)'),
+        method: z
+          .literal('admin-deposit')
+          .describe('afp serve only: a simulated chain deposit through its /_afp/casino/deposit door'),
       }),
       z.strictObject({
-        method: z.literal('command').describe('a command run with AFP_AGENT_ID, AFP_API_KEY and AFP_AMOUNT in its environment'),
-        command: z.string().min(1, 'command is not empty').max(TARGET_LIMITS.commandLength, `command is at most ${TARGET_LIMITS.commandLength} characters`),
+        method: z.literal('faucet').describe("the target's faucet (1 USDC once per agent on a deployment)"),
+      }),
+      z.strictObject({
+        method: z.literal('keys').describe('pre-funded agents: their API keys'),
+        keys: z
+          .array(keySchema)
+          .min(1, 'keys lists at least one key')
+          .max(TARGET_LIMITS.keys, `at most ${TARGET_LIMITS.keys} keys`)
+          .optional()
+          .describe('the keys themselves (prefer keys_env: a file is easily shared)'),
+        keys_env: z
+          .string()
+          .regex(ENV_NAME_PATTERN, 'keys_env names an environment variable (A-Z, 0-9, _)')
+          .optional()
+          .describe('the environment variable holding the keys, comma-separated (e.g. AFP_KEYS)'),
+      }),
+      z.strictObject({
+        method: z
+          .literal('command')
+          .describe('a command run with AFP_AGENT_ID, AFP_API_KEY and AFP_AMOUNT in its environment'),
+        command: z
+          .string()
+          .min(1, 'command is not empty')
+          .max(TARGET_LIMITS.commandLength, `command is at most ${TARGET_LIMITS.commandLength} characters`),
       }),
     ],
     { error: 'funding.method is admin-deposit, faucet, keys or command' },
@@ -95,24 +124,42 @@ const fundingSchema = z
   .describe('how an agent gets funds on this target');
 
 const boundedInt = (min: number, max: number, what: string) =>
-  z.int({ error: `expected a whole number (${what})` }).min(min, `must be at least ${min} (${what})`).max(max, `must be at most ${max} (${what})`);
+  z
+    .int({ error: `expected a whole number (${what})` })
+    .min(min, `must be at least ${min} (${what})`)
+    .max(max, `must be at most ${max} (${what})`);
 
 const limitSchema = z.strictObject({
   per_minute: boundedInt(1, TARGET_LIMITS.perMinuteMax, 'requests per minute'),
   burst: boundedInt(1, TARGET_LIMITS.burstMax, 'requests sent back to back').optional(),
 });
 
-const limitsShape = Object.fromEntries(OPERATION_NAMES.map((op) => [op, limitSchema.optional()])) as Record<OperationName, z.ZodOptional<typeof limitSchema>>;
-const limitsSchema = z.strictObject(limitsShape).describe(`the pace to keep per operation (${OPERATION_NAMES.join(', ')})`);
+const limitsShape = Object.fromEntries(OPERATION_NAMES.map((op) => [op, limitSchema.optional()])) as Record<
+  OperationName,
+  z.ZodOptional<typeof limitSchema>
+>;
+const limitsSchema = z
+  .strictObject(limitsShape)
+  .describe(`the pace to keep per operation (${OPERATION_NAMES.join(', ')})`);
 
 export const targetFileSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -').describe('a name for reports'),
+  name: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -')
+    .describe('a name for reports'),
   services: servicesSchema,
   register: registerSchema,
   funding: fundingSchema,
   limits: limitsSchema.optional(),
-  fairness: z.enum(FAIRNESS_SCHEME_NAMES).optional().describe("how the casino's bets are verified: afp (docs/fairness.md) or deployed (spec/DEPLOYED.md §2.3); required when a casino is listed"),
-  admin_url: url.optional().describe("an afp serve's api URL (its /_afp doors): present only when the target is an afp serve"),
+  fairness: z
+    .enum(FAIRNESS_SCHEME_NAMES)
+    .optional()
+    .describe(
+      "how the casino's bets are verified: afp (docs/fairness.md) or deployed (spec/DEPLOYED.md §2.3); required when a casino is listed",
+    ),
+  admin_url: url
+    .optional()
+    .describe("an afp serve's api URL (its /_afp doors): present only when the target is an afp serve"),
 });
 
 export type TargetFile = z.output<typeof targetFileSchema>;
@@ -123,7 +170,8 @@ export function renderTargetJsonSchema(): string {
   const document = {
     ...generated,
     title: 'afp target',
-    description: 'An afp target file (--target FILE): a live deployment, its services, registration, funding, limits and fairness scheme. Generated by scripts/gen-schema.ts; do not edit.',
+    description:
+      'An afp target file (--target FILE): a live deployment, its services, registration, funding, limits and fairness scheme. Generated by scripts/gen-schema.ts; do not edit.',
   };
   return `${JSON.stringify(sortKeys(document), null, 2)}\n`;
 }

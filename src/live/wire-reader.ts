@@ -152,13 +152,21 @@ export class WireReader {
   unknownFields(): string[] {
     const body = this.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
-    return Object.keys(body).filter((name) => !this.named.has(name)).sort().slice(0, MAX_UNKNOWN_LISTED);
+    return Object.keys(body)
+      .filter((name) => !this.named.has(name))
+      .sort()
+      .slice(0, MAX_UNKNOWN_LISTED);
   }
 
   /** Every deviation seen, unknown fields included (each as one `unknown` deviation). */
   deviations(): Deviation[] {
     const unknown = this.unknownFields().map((name): Deviation => ({
-      kind: 'unknown', field: name, expected: null, seen: snippet(valueAt(this.body, name)), documented: false, required: false,
+      kind: 'unknown',
+      field: name,
+      expected: null,
+      seen: snippet(valueAt(this.body, name)),
+      documented: false,
+      required: false,
     }));
     return [...this.found, ...unknown];
   }
@@ -179,7 +187,8 @@ export class WireReader {
         this.record({ kind: 'type', field: path, expected: type, seen: snippet(value), documented: false, required });
         return null;
       }
-      if (documents !== path) this.record({ kind: 'renamed', field: path, expected: documents, seen: path, documented: true, required });
+      if (documents !== path)
+        this.record({ kind: 'renamed', field: path, expected: documents, seen: path, documented: true, required });
       return value;
     }
     const fallback = documents === path ? undefined : valueAt(this.body, documents);
@@ -187,7 +196,14 @@ export class WireReader {
       this.record({ kind: 'fallback', field: documents, expected: path, seen: documents, documented: false, required });
       return fallback;
     }
-    this.record({ kind: 'missing', field: path, expected: documents === path ? type : `${path} (documents: ${documents})`, seen: typeOf(value), documented: false, required });
+    this.record({
+      kind: 'missing',
+      field: path,
+      expected: documents === path ? type : `${path} (documents: ${documents})`,
+      seen: typeOf(value),
+      documented: false,
+      required,
+    });
     return null;
   }
 }

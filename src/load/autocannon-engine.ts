@@ -91,14 +91,20 @@ export function checkAutocannonOptions(options: AutocannonRunOptions): string[] 
   } catch {
     problems.push(`url '${options.url}' is not an absolute URL`);
   }
-  if (url !== null && url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`url '${options.url}' is not http or https`);
+  if (url !== null && url.protocol !== 'http:' && url.protocol !== 'https:')
+    problems.push(`url '${options.url}' is not http or https`);
   if (!METHODS.includes(options.method)) problems.push(`method must be one of ${METHODS.join(', ')}`);
-  if (options.body !== undefined && Buffer.byteLength(options.body) > AUTOCANNON_LIMITS.bodyBytes.max) problems.push(`body is longer than ${AUTOCANNON_LIMITS.bodyBytes.max} bytes`);
+  if (options.body !== undefined && Buffer.byteLength(options.body) > AUTOCANNON_LIMITS.bodyBytes.max)
+    problems.push(`body is longer than ${AUTOCANNON_LIMITS.bodyBytes.max} bytes`);
   const { connections, durationMs, timeoutMs, amount } = AUTOCANNON_LIMITS;
-  if (!wholeIn(options.connections, connections.min, connections.max)) problems.push(`connections must be a whole number in ${connections.min}..${connections.max}`);
-  if (!wholeIn(options.durationMs, durationMs.min, durationMs.max)) problems.push(`duration must be ${durationMs.min}..${durationMs.max} ms`);
-  if (options.amount !== undefined && !wholeIn(options.amount, Math.max(1, options.connections), amount.max)) problems.push(`amount must be a whole number from the connections (${options.connections}) to ${amount.max}`);
-  if (!wholeIn(options.timeoutMs, timeoutMs.min, timeoutMs.max)) problems.push(`timeout must be ${timeoutMs.min}..${timeoutMs.max} ms`);
+  if (!wholeIn(options.connections, connections.min, connections.max))
+    problems.push(`connections must be a whole number in ${connections.min}..${connections.max}`);
+  if (!wholeIn(options.durationMs, durationMs.min, durationMs.max))
+    problems.push(`duration must be ${durationMs.min}..${durationMs.max} ms`);
+  if (options.amount !== undefined && !wholeIn(options.amount, Math.max(1, options.connections), amount.max))
+    problems.push(`amount must be a whole number from the connections (${options.connections}) to ${amount.max}`);
+  if (!wholeIn(options.timeoutMs, timeoutMs.min, timeoutMs.max))
+    problems.push(`timeout must be ${timeoutMs.min}..${timeoutMs.max} ms`);
   if (options.endpoint === '') problems.push('endpoint name is empty');
   return problems;
 }
@@ -122,7 +128,13 @@ class ConnectionTiming {
   private readonly failedStatus: (status: number) => boolean;
   private readonly counts: EngineCounts;
 
-  constructor(options: { recorder: LoadRecorder; clock: Clock; endpoint: string; failedStatus: (status: number) => boolean; counts: EngineCounts }) {
+  constructor(options: {
+    recorder: LoadRecorder;
+    clock: Clock;
+    endpoint: string;
+    failedStatus: (status: number) => boolean;
+    counts: EngineCounts;
+  }) {
     this.recorder = options.recorder;
     this.clock = options.clock;
     this.endpoint = options.endpoint;
@@ -196,7 +208,14 @@ class ConnectionTiming {
   private record(sentMs: number, endMs: number, status: number): void {
     const startMs = Math.min(sentMs, endMs);
     this.recorder.iterationStarted();
-    this.recorder.record({ endpoint: this.endpoint, intendedStartMs: startMs, sentMs: startMs, endMs, status, failed: status === 0 || this.failedStatus(status) });
+    this.recorder.record({
+      endpoint: this.endpoint,
+      intendedStartMs: startMs,
+      sentMs: startMs,
+      endMs,
+      status,
+      failed: status === 0 || this.failedStatus(status),
+    });
     this.recorder.iterationCompleted();
   }
 }
@@ -235,7 +254,13 @@ export async function runAutocannonCounted(options: AutocannonRunOptions): Promi
     timeout: options.timeoutMs / 1000,
     sampleInt: SAMPLE_MS,
     setupClient: (client) => {
-      const timing = new ConnectionTiming({ recorder, clock, endpoint: options.endpoint, failedStatus: options.failedStatus ?? requestFailed, counts });
+      const timing = new ConnectionTiming({
+        recorder,
+        clock,
+        endpoint: options.endpoint,
+        failedStatus: options.failedStatus ?? requestFailed,
+        counts,
+      });
       timing.hook(client);
       timings.push(timing);
     },

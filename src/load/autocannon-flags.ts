@@ -44,7 +44,11 @@ export interface AutocannonFlags {
 }
 
 /** The operations `--endpoint` may name: one request each, no input. */
-export const INPUTLESS_OPERATIONS = ['casino.games', 'casino.balance', 'casino.seeds'] as const satisfies readonly OperationName[];
+export const INPUTLESS_OPERATIONS = [
+  'casino.games',
+  'casino.balance',
+  'casino.seeds',
+] as const satisfies readonly OperationName[];
 
 export function parseAutocannonFlags(args: ParsedArgs): AutocannonFlags | { readonly errors: string[] } {
   const errors: string[] = [];
@@ -52,7 +56,8 @@ export function parseAutocannonFlags(args: ParsedArgs): AutocannonFlags | { read
     const text = stringFlag(args, name);
     if (text === undefined) return fallback;
     const value = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value >= min && value <= max)) errors.push(`--${name} must be a whole number in ${min}..${max}, got '${text}'`);
+    if (!(value >= min && value <= max))
+      errors.push(`--${name} must be a whole number in ${min}..${max}, got '${text}'`);
     return value;
   };
   const duration = (name: string, min: number, max: number): number | null => {
@@ -66,9 +71,12 @@ export function parseAutocannonFlags(args: ParsedArgs): AutocannonFlags | { read
   const endpoint = stringFlag(args, 'endpoint');
   if (endpoint === undefined) errors.push('--engine autocannon needs --endpoint OPERATION|SERVICE:/PATH|URL');
   const { connections: connectionLimits, amount: amountLimits, durationMs, timeoutMs } = AUTOCANNON_LIMITS;
-  const connections = whole('connections', connectionLimits.min, connectionLimits.max, connectionLimits.default) ?? connectionLimits.default;
+  const connections =
+    whole('connections', connectionLimits.min, connectionLimits.max, connectionLimits.default) ??
+    connectionLimits.default;
   const amount = whole('amount', 1, amountLimits.max, undefined);
-  if (amount !== undefined && amount < connections) errors.push(`--amount (${amount}) must be at least --connections (${connections})`);
+  if (amount !== undefined && amount < connections)
+    errors.push(`--amount (${amount}) must be at least --connections (${connections})`);
   const flags: AutocannonFlags = {
     endpoint: endpoint ?? '',
     connections,
@@ -77,7 +85,8 @@ export function parseAutocannonFlags(args: ParsedArgs): AutocannonFlags | { read
     timeoutMs: duration('timeout', timeoutMs.min, timeoutMs.max) ?? timeoutMs.default,
     body: stringFlag(args, 'body'),
   };
-  if (flags.body !== undefined && Buffer.byteLength(flags.body) > AUTOCANNON_LIMITS.bodyBytes.max) errors.push(`--body is longer than ${AUTOCANNON_LIMITS.bodyBytes.max} bytes`);
+  if (flags.body !== undefined && Buffer.byteLength(flags.body) > AUTOCANNON_LIMITS.bodyBytes.max)
+    errors.push(`--body is longer than ${AUTOCANNON_LIMITS.bodyBytes.max} bytes`);
   return errors.length > 0 ? { errors } : flags;
 }
 
@@ -114,16 +123,22 @@ export function endpointRequest(spec: string, target: Target, apiKey: string | n
     return { url: url.href, method, endpoint: `${method} ${url.pathname}`, headers };
   }
   const servicePath = SERVICE_PATH.exec(rest);
-  if (servicePath === null) return `--endpoint '${spec}' is not an operation (${INPUTLESS_OPERATIONS.join(', ')}), a SERVICE:/path or a URL`;
+  if (servicePath === null)
+    return `--endpoint '${spec}' is not an operation (${INPUTLESS_OPERATIONS.join(', ')}), a SERVICE:/path or a URL`;
   const service = servicePath[1] as string;
   const path = servicePath[2] as string;
-  if (!(SERVICE_NAMES as readonly string[]).includes(service)) return `--endpoint '${spec}': no service '${service}' (${SERVICE_NAMES.join(', ')})`;
+  if (!(SERVICE_NAMES as readonly string[]).includes(service))
+    return `--endpoint '${spec}': no service '${service}' (${SERVICE_NAMES.join(', ')})`;
   const base = target.services[service as ServiceName];
   if (base === undefined) return `--endpoint '${spec}': the target ${target.name} has no ${service} service`;
   return { url: `${base.url}${path}`, method, endpoint: `${method} ${path.split('?')[0] ?? path}`, headers };
 }
 
-function operationRequest(operation: (typeof INPUTLESS_OPERATIONS)[number], target: Target, apiKey: string | null): EndpointRequest | string {
+function operationRequest(
+  operation: (typeof INPUTLESS_OPERATIONS)[number],
+  target: Target,
+  apiKey: string | null,
+): EndpointRequest | string {
   const service = operation.split('.')[0] as ServiceName;
   const base = target.services[service];
   if (base === undefined) return `--endpoint ${operation}: the target ${target.name} has no ${service} service`;

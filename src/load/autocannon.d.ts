@@ -13,7 +13,10 @@ declare module 'autocannon' {
   export interface AutocannonClient extends EventEmitter {
     on(event: 'request', listener: () => void): this;
     /** The answer's head is parsed (http-parser-js's info); `shouldKeepAlive` false: the target closes the connection after it. */
-    on(event: 'headers', listener: (info: { readonly statusCode: number; readonly shouldKeepAlive: boolean }) => void): this;
+    on(
+      event: 'headers',
+      listener: (info: { readonly statusCode: number; readonly shouldKeepAlive: boolean }) => void,
+    ): this;
     on(event: 'response', listener: (statusCode: number, responseBytes: number, responseTimeMs: number) => void): this;
     on(event: 'timeout', listener: () => void): this;
     on(event: 'connError', listener: (error: Error) => void): this;
@@ -47,7 +50,13 @@ declare module 'autocannon' {
     /** Seconds, to 10 ms. */
     readonly duration: number;
     readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>;
-    readonly latency: { readonly p50: number; readonly p99: number; readonly max: number; readonly average: number; readonly totalCount: number };
+    readonly latency: {
+      readonly p50: number;
+      readonly p99: number;
+      readonly max: number;
+      readonly average: number;
+      readonly totalCount: number;
+    };
   }
 
   export interface AutocannonInstance extends EventEmitter, PromiseLike<AutocannonResult> {

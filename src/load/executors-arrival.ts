@@ -33,7 +33,10 @@ export interface ArrivalSchedule {
 const COUNT_ADJUST_MAX = 8;
 
 export function arrivalSchedule(plan: ArrivalPlan): ArrivalSchedule {
-  const whole = plan.executor === 'constant-arrival-rate' ? constantSchedule(plan.rate, plan.timeUnitMs, plan.durationMs) : rampingSchedule(plan.startRate, plan.stages, plan.timeUnitMs, plan.durationMs);
+  const whole =
+    plan.executor === 'constant-arrival-rate'
+      ? constantSchedule(plan.rate, plan.timeUnitMs, plan.durationMs)
+      : rampingSchedule(plan.startRate, plan.stages, plan.timeUnitMs, plan.durationMs);
   return plan.shard === undefined ? whole : shardSchedule(whole, plan.shard);
 }
 
@@ -62,12 +65,18 @@ function settleCount(offsetMs: (index: number) => number | null, estimate: numbe
   let count = start;
   while (count > 0 && !before(count - 1) && start - count < COUNT_ADJUST_MAX) count -= 1;
   while (before(count) && count - start < COUNT_ADJUST_MAX) count += 1;
-  assert((count === 0 || before(count - 1)) && !before(count), 'an arrival count estimated in closed form is off by float rounding only (COUNT_ADJUST_MAX steps at most)');
+  assert(
+    (count === 0 || before(count - 1)) && !before(count),
+    'an arrival count estimated in closed form is off by float rounding only (COUNT_ADJUST_MAX steps at most)',
+  );
   return count;
 }
 
 function constantSchedule(rate: number, timeUnitMs: number, durationMs: number): ArrivalSchedule {
-  assert(Number.isSafeInteger(rate) && rate > 0 && timeUnitMs > 0, 'a constant arrival rate is a positive integer per a positive time unit');
+  assert(
+    Number.isSafeInteger(rate) && rate > 0 && timeUnitMs > 0,
+    'a constant arrival rate is a positive integer per a positive time unit',
+  );
   const offsetMs = (index: number): number | null => {
     // index * timeUnitMs stays an exact integer (bounded by ITERATIONS_MAX × 1h); one rounding, in the division.
     const offset = (index * timeUnitMs) / rate;
@@ -101,7 +110,8 @@ function rampStages(startRate: number, stages: readonly Stage[], timeUnitMs: num
     if (startMs >= durationMs) break;
     const to = stage.target / timeUnitMs;
     // k6 adds the stage's area to a running float total, in this order: the same rounding.
-    const endCount = from !== to ? doneBefore + stage.durationMs * ((to - from) / 2 + from) : doneBefore + stage.durationMs * to;
+    const endCount =
+      from !== to ? doneBefore + stage.durationMs * ((to - from) / 2 + from) : doneBefore + stage.durationMs * to;
     ramp.push({ startMs, stageMs: stage.durationMs, from, to, doneBefore, endCount });
     doneBefore = endCount;
     from = to;
@@ -114,10 +124,19 @@ function rampStages(startRate: number, stages: readonly Stage[], timeUnitMs: num
 function rampOffsetMs(stage: RampStage, arrival: number): number {
   const { startMs, stageMs, from, to, doneBefore } = stage;
   if (from === to) return startMs + (arrival - doneBefore) / to;
-  return startMs + (from * stageMs - nonNegativeSqrt(stageMs * (from * from * stageMs + 2 * (arrival - doneBefore) * (to - from)))) / (from - to);
+  return (
+    startMs +
+    (from * stageMs - nonNegativeSqrt(stageMs * (from * from * stageMs + 2 * (arrival - doneBefore) * (to - from)))) /
+      (from - to)
+  );
 }
 
-function rampingSchedule(startRate: number, stages: readonly Stage[], timeUnitMs: number, durationMs: number): ArrivalSchedule {
+function rampingSchedule(
+  startRate: number,
+  stages: readonly Stage[],
+  timeUnitMs: number,
+  durationMs: number,
+): ArrivalSchedule {
   const ramp = rampStages(startRate, stages, timeUnitMs, durationMs);
   const offsetMs = (index: number): number | null => {
     const arrival = index + 1;
@@ -141,7 +160,10 @@ function rampingSchedule(startRate: number, stages: readonly Stage[], timeUnitMs
 
 /** Every n-th arrival of `whole`, starting at the i-th: local index j is whole index (i − 1) + j·n. */
 function shardSchedule(whole: ArrivalSchedule, shard: Shard): ArrivalSchedule {
-  assert(Number.isSafeInteger(shard.count) && shard.count >= 1 && shard.index >= 1 && shard.index <= shard.count, 'a shard is i/n with 1 ≤ i ≤ n (parseShard)');
+  assert(
+    Number.isSafeInteger(shard.count) && shard.count >= 1 && shard.index >= 1 && shard.index <= shard.count,
+    'a shard is i/n with 1 ≤ i ≤ n (parseShard)',
+  );
   const first = shard.index - 1;
   return {
     offsetMs: (index) => whole.offsetMs(first + index * shard.count),

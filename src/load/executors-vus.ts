@@ -20,7 +20,8 @@ export interface VuStep {
 
 /** The plan's VU steps; a shard's plan runs its share of the VUs at every step (shard.ts). */
 export function vuSteps(plan: VuPlan): Generator<VuStep, void, undefined> {
-  const all = plan.executor === 'constant-vus' ? constantVus(plan.vus) : rampingVus(plan.startVus, plan.stages, plan.durationMs);
+  const all =
+    plan.executor === 'constant-vus' ? constantVus(plan.vus) : rampingVus(plan.startVus, plan.stages, plan.durationMs);
   return plan.shard === undefined ? all : shareVus(all, plan.shard);
 }
 
@@ -32,7 +33,11 @@ function* constantVus(vus: number): Generator<VuStep, void, undefined> {
   yield { atMs: 0, vus };
 }
 
-function* rampingVus(startVus: number, stages: readonly Stage[], durationMs: number): Generator<VuStep, void, undefined> {
+function* rampingVus(
+  startVus: number,
+  stages: readonly Stage[],
+  durationMs: number,
+): Generator<VuStep, void, undefined> {
   yield { atMs: 0, vus: startVus };
   let current = startVus;
   let stageStartMs = 0;

@@ -59,7 +59,8 @@ export type VuPlan = PlanCommon & { readonly kind: 'vus' } & (
 
 export type LoadPlan = ArrivalPlan | VuPlan;
 
-export type PlanResult = { readonly ok: true; readonly plan: LoadPlan } | { readonly ok: false; readonly errors: readonly string[] };
+export type PlanResult =
+  { readonly ok: true; readonly plan: LoadPlan } | { readonly ok: false; readonly errors: readonly string[] };
 
 export interface PlanInput {
   readonly load: LoadSection | null;
@@ -80,26 +81,49 @@ const SHARED_FIELDS: readonly (keyof LoadSection)[] = ['executor', 'graceful_sto
 
 export function resolveLoadPlan(input: PlanInput): PlanResult {
   const { load } = input;
-  if (load === null) return { ok: false, errors: ["the scenario has no load: section; add one, e.g. load: { rate: 10, duration: 30s } (see src/load/load-schema.ts)"] };
+  if (load === null)
+    return {
+      ok: false,
+      errors: [
+        'the scenario has no load: section; add one, e.g. load: { rate: 10, duration: 30s } (see src/load/load-schema.ts)',
+      ],
+    };
   const executor = load.executor ?? LOAD_DEFAULTS.executor;
   const errors: string[] = [];
   for (const field of Object.keys(load) as (keyof LoadSection)[]) {
-    if (!SHARED_FIELDS.includes(field) && !FIELDS_OF[executor].includes(field)) errors.push(`load.${field} does not apply to ${executor} (its fields: ${FIELDS_OF[executor].join(', ')})`);
+    if (!SHARED_FIELDS.includes(field) && !FIELDS_OF[executor].includes(field))
+      errors.push(`load.${field} does not apply to ${executor} (its fields: ${FIELDS_OF[executor].join(', ')})`);
   }
   const constant = executor === 'constant-arrival-rate' || executor === 'constant-vus';
-  if (executor === 'constant-arrival-rate' && load.rate === undefined) errors.push('load.rate is required for constant-arrival-rate (iterations per time_unit)');
+  if (executor === 'constant-arrival-rate' && load.rate === undefined)
+    errors.push('load.rate is required for constant-arrival-rate (iterations per time_unit)');
   if (executor === 'constant-vus' && load.vus === undefined) errors.push('load.vus is required for constant-vus');
   if (!constant && load.stages === undefined) errors.push(`load.stages is required for ${executor}`);
-  const fullMs = constant ? (load.duration ?? input.scenarioDurationMs) : (load.stages ?? []).reduce((total, stage) => total + stage.duration, 0);
-  if (constant && load.duration === undefined && input.durationMs === undefined && fullMs > LOAD_LIMITS.durationMs.max) {
-    errors.push(`the scenario's duration ${formatDuration(fullMs)} is longer than a load run may be (${formatDuration(LOAD_LIMITS.durationMs.max)}): set load.duration or pass --duration`);
+  const fullMs = constant
+    ? (load.duration ?? input.scenarioDurationMs)
+    : (load.stages ?? []).reduce((total, stage) => total + stage.duration, 0);
+  if (
+    constant &&
+    load.duration === undefined &&
+    input.durationMs === undefined &&
+    fullMs > LOAD_LIMITS.durationMs.max
+  ) {
+    errors.push(
+      `the scenario's duration ${formatDuration(fullMs)} is longer than a load run may be (${formatDuration(LOAD_LIMITS.durationMs.max)}): set load.duration or pass --duration`,
+    );
   }
-  const durationMs = input.durationMs === undefined ? fullMs : constant ? input.durationMs : Math.min(fullMs, input.durationMs);
-  if (!constant && errors.length === 0 && durationMs <= 0) errors.push(`the stages of ${executor} last 0 ms: give a stage a duration`);
+  const durationMs =
+    input.durationMs === undefined ? fullMs : constant ? input.durationMs : Math.min(fullMs, input.durationMs);
+  if (!constant && errors.length === 0 && durationMs <= 0)
+    errors.push(`the stages of ${executor} last 0 ms: give a stage a duration`);
   if (errors.length > 0) return { ok: false, errors };
   const common = { durationMs, gracefulStopMs: load.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs };
   const stages = (load.stages ?? []).map((stage) => ({ durationMs: stage.duration, target: stage.target }));
-  const arrivals = { kind: 'arrivals' as const, maxInFlight: load.max_in_flight ?? LOAD_DEFAULTS.maxInFlight, timeUnitMs: load.time_unit ?? LOAD_DEFAULTS.timeUnitMs };
+  const arrivals = {
+    kind: 'arrivals' as const,
+    maxInFlight: load.max_in_flight ?? LOAD_DEFAULTS.maxInFlight,
+    timeUnitMs: load.time_unit ?? LOAD_DEFAULTS.timeUnitMs,
+  };
   let plan: LoadPlan;
   switch (executor) {
     case 'constant-arrival-rate':
@@ -116,20 +140,30 @@ export function resolveLoadPlan(input: PlanInput): PlanResult {
       break;
   }
   const iterations = plannedArrivalsBound(plan);
-  if (iterations > ITERATIONS_MAX) return { ok: false, errors: [`the profile plans about ${iterations.toExponential(2)} iterations, more than ${ITERATIONS_MAX}: lower the rate or the duration`] };
+  if (iterations > ITERATIONS_MAX)
+    return {
+      ok: false,
+      errors: [
+        `the profile plans about ${iterations.toExponential(2)} iterations, more than ${ITERATIONS_MAX}: lower the rate or the duration`,
+      ],
+    };
   return { ok: true, plan };
 }
 
 /** An upper bound of the arrivals an arrival plan schedules (0 for VU plans: they run as fast as answers come). */
 export function plannedArrivalsBound(plan: LoadPlan): number {
   if (plan.kind === 'vus') return 0;
-  const peak = plan.executor === 'constant-arrival-rate' ? plan.rate : Math.max(plan.startRate, ...plan.stages.map((stage) => stage.target));
+  const peak =
+    plan.executor === 'constant-arrival-rate'
+      ? plan.rate
+      : Math.max(plan.startRate, ...plan.stages.map((stage) => stage.target));
   return Math.ceil((peak * plan.durationMs) / plan.timeUnitMs);
 }
 
 /** The most VUs a VU plan ever runs at once. */
 export function peakVus(plan: VuPlan): number {
-  const peak = plan.executor === 'constant-vus' ? plan.vus : Math.max(plan.startVus, ...plan.stages.map((stage) => stage.target));
+  const peak =
+    plan.executor === 'constant-vus' ? plan.vus : Math.max(plan.startVus, ...plan.stages.map((stage) => stage.target));
   return plan.shard === undefined ? peak : shardShare(peak, plan.shard);
 }
 
@@ -137,7 +171,8 @@ export function peakVus(plan: VuPlan): number {
 export function describePlan(plan: LoadPlan): string {
   const stop = `graceful_stop ${formatDuration(plan.gracefulStopMs)}`;
   const unit = plan.kind === 'arrivals' ? `/${formatDuration(plan.timeUnitMs)}` : '';
-  const stages = (stages: readonly Stage[]): string => stages.map((stage) => `${formatDuration(stage.durationMs)}→${stage.target}${unit}`).join(', ');
+  const stages = (stages: readonly Stage[]): string =>
+    stages.map((stage) => `${formatDuration(stage.durationMs)}→${stage.target}${unit}`).join(', ');
   switch (plan.executor) {
     case 'constant-arrival-rate':
       return `constant-arrival-rate ${plan.rate}${unit} for ${formatDuration(plan.durationMs)}, max_in_flight ${plan.maxInFlight}, ${stop}`;

@@ -186,13 +186,15 @@ class Flight {
   async drain(graceMs: number): Promise<number> {
     const { clock, stop } = this.options;
     const untilMs = clock.nowMs() + graceMs;
-    while (this.inFlight > 0 && !stop.isHurried && clock.nowMs() < untilMs) await Promise.race([this.nextEnd(), clock.sleep(Math.min(SLICE_MS, untilMs - clock.nowMs()))]);
+    while (this.inFlight > 0 && !stop.isHurried && clock.nowMs() < untilMs)
+      await Promise.race([this.nextEnd(), clock.sleep(Math.min(SLICE_MS, untilMs - clock.nowMs()))]);
     const cut = this.inFlight;
     if (cut === 0) return 0;
     this.cut = true;
     this.options.interrupt();
     const settleUntilMs = clock.nowMs() + CUT_SETTLE_MS;
-    while (this.inFlight > 0 && clock.nowMs() < settleUntilMs) await Promise.race([this.nextEnd(), clock.sleep(SLICE_MS)]);
+    while (this.inFlight > 0 && clock.nowMs() < settleUntilMs)
+      await Promise.race([this.nextEnd(), clock.sleep(SLICE_MS)]);
     return cut;
   }
 }
@@ -269,7 +271,7 @@ class ArrivalLoop {
   /** Starts what is due, until the next arrival lies ahead, every slot is busy, or YIELD_EVERY starts. */
   private pump(): void {
     const { clock, recorder, stop } = this.options;
-    for (let starts = 0; !this.finished; ) {
+    for (let starts = 0; !this.finished;) {
       const offsetMs = this.schedule.offsetMs(this.index);
       if (offsetMs === null || stop.reason !== null) return this.finish();
       const intendedMs = this.originMs + offsetMs;

@@ -68,7 +68,10 @@ export class ResponseParser {
   private readonly onResponse: (response: ParsedResponse) => void;
 
   constructor(options: { bodyBytesMax: number; onResponse: (response: ParsedResponse) => void }) {
-    assert(Number.isSafeInteger(options.bodyBytesMax) && options.bodyBytesMax >= 0, 'a body limit is a whole number of bytes');
+    assert(
+      Number.isSafeInteger(options.bodyBytesMax) && options.bodyBytesMax >= 0,
+      'a body limit is a whole number of bytes',
+    );
     this.bodyBytesMax = options.bodyBytesMax;
     this.onResponse = options.onResponse;
   }
@@ -154,7 +157,8 @@ export class ResponseParser {
     this.head = head;
     this.framing = framing;
     this.bodyBytes = 0;
-    if (this.bodyless || framing.status === 204 || framing.status === 304) return this.complete(framing.keepAlive, next);
+    if (this.bodyless || framing.status === 204 || framing.status === 304)
+      return this.complete(framing.keepAlive, next);
     if (framing.chunked) {
       this.state = 'chunk-size';
       return next;
@@ -163,7 +167,8 @@ export class ResponseParser {
       this.state = 'until-close';
       return next;
     }
-    if (framing.contentLength > this.bodyBytesMax) return `a body of ${framing.contentLength} bytes, above the limit of ${this.bodyBytesMax}`;
+    if (framing.contentLength > this.bodyBytesMax)
+      return `a body of ${framing.contentLength} bytes, above the limit of ${this.bodyBytesMax}`;
     if (framing.contentLength === 0) return this.complete(framing.keepAlive, next);
     this.state = 'length';
     this.remaining = framing.contentLength;
@@ -198,7 +203,8 @@ export class ResponseParser {
       this.state = 'trailers';
       this.trailerBytes = 0;
     } else {
-      if (this.bodyBytes + size > this.bodyBytesMax) return `a chunked body above the limit of ${this.bodyBytesMax} bytes`;
+      if (this.bodyBytes + size > this.bodyBytesMax)
+        return `a chunked body above the limit of ${this.bodyBytesMax} bytes`;
       this.state = 'chunk-data';
       this.remaining = size;
     }
@@ -247,11 +253,12 @@ function readFraming(head: string): Framing | ParseFailure {
   let chunked = false;
   let connection = '';
   // One pass over the header lines (the head is bounded, so is the pass).
-  for (let at = firstEnd === -1 ? head.length : firstEnd + 2; at < head.length; ) {
+  for (let at = firstEnd === -1 ? head.length : firstEnd + 2; at < head.length;) {
     const lineEnd = head.indexOf('\r\n', at);
     const end = lineEnd === -1 ? head.length : lineEnd;
     const colon = head.indexOf(':', at);
-    if (colon === -1 || colon > end || colon === at) return `a header line without a name: '${head.slice(at, Math.min(end, at + 60))}'`;
+    if (colon === -1 || colon > end || colon === at)
+      return `a header line without a name: '${head.slice(at, Math.min(end, at + 60))}'`;
     // Only names of the three lengths that start with c or t can frame the body; the rest are skipped unread.
     const nameLength = colon - at;
     const first = head.charCodeAt(at) | 0x20;

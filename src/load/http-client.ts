@@ -29,9 +29,12 @@ export const QUEUED_MAX = 100_000;
 const SWEEP_MS_MIN = 10;
 const SWEEP_MS_MAX = 1_000;
 
-export type HttpFailureKind = 'refused' | 'closed' | 'malformed' | 'timeout' | 'interrupted' | 'queue-full' | 'invalid-request';
+export type HttpFailureKind =
+  'refused' | 'closed' | 'malformed' | 'timeout' | 'interrupted' | 'queue-full' | 'invalid-request';
 
-export type HttpResult = { readonly ok: true; readonly response: ParsedResponse } | { readonly ok: false; readonly kind: HttpFailureKind; readonly message: string };
+export type HttpResult =
+  | { readonly ok: true; readonly response: ParsedResponse }
+  | { readonly ok: false; readonly kind: HttpFailureKind; readonly message: string };
 
 export interface HttpRequest {
   readonly method: string;
@@ -80,7 +83,12 @@ class Connection {
     // The target closed its side: a body read until close is complete; anything else in flight failed.
     this.socket.on('end', () => this.drop('closed', this.parser.end() ?? 'the connection closed before the answer'));
     this.socket.on('error', (error: Error) => (this.lastError = error.message));
-    this.socket.on('close', () => this.drop(this.connected ? 'closed' : 'refused', this.lastError === '' ? 'the connection closed before the answer' : this.lastError));
+    this.socket.on('close', () =>
+      this.drop(
+        this.connected ? 'closed' : 'refused',
+        this.lastError === '' ? 'the connection closed before the answer' : this.lastError,
+      ),
+    );
   }
 
   send(pending: Pending): void {
@@ -148,7 +156,12 @@ export class HttpClient {
   constructor(options: HttpClientOptions) {
     const url = new URL(options.origin);
     assert(url.protocol === 'http:', 'the lean client speaks http:// only (https:// goes through node:https)');
-    assert(Number.isSafeInteger(options.connectionsMax) && options.connectionsMax >= 1 && options.connectionsMax <= CONNECTIONS_MAX, 'connectionsMax is 1..CONNECTIONS_MAX');
+    assert(
+      Number.isSafeInteger(options.connectionsMax) &&
+        options.connectionsMax >= 1 &&
+        options.connectionsMax <= CONNECTIONS_MAX,
+      'connectionsMax is 1..CONNECTIONS_MAX',
+    );
     assert(options.timeoutMs > 0, 'a request timeout is positive');
     this.host = url.hostname.replace(/^\[|\]$/g, '');
     this.port = url.port === '' ? 80 : Number(url.port);
@@ -168,21 +181,35 @@ export class HttpClient {
    */
   send(request: HttpRequest, done: (result: HttpResult) => void): void {
     const label = `${request.method} ${request.path}`;
-    if (this.closedReason !== null) return done({ ok: false, kind: 'interrupted', message: `${label}: ${this.closedReason}` });
+    if (this.closedReason !== null)
+      return done({ ok: false, kind: 'interrupted', message: `${label}: ${this.closedReason}` });
     const text = requestText(request, this.authority);
-    if (text === null) return done({ ok: false, kind: 'invalid-request', message: `${label}: a line break in the path or a header` });
-    const pending: Pending = { text, bodyless: request.method === 'HEAD', deadlineMs: this.options.nowMs() + this.options.timeoutMs, label, settle: done };
+    if (text === null)
+      return done({ ok: false, kind: 'invalid-request', message: `${label}: a line break in the path or a header` });
+    const pending: Pending = {
+      text,
+      bodyless: request.method === 'HEAD',
+      deadlineMs: this.options.nowMs() + this.options.timeoutMs,
+      label,
+      settle: done,
+    };
     this.sweep ??= setInterval(() => this.sweepTimeouts(), this.sweepMs).unref();
     const connection = this.idle.pop() ?? this.open();
     if (connection !== null) connection.send(pending);
-    else if (this.queue.length >= QUEUED_MAX) done({ ok: false, kind: 'queue-full', message: `${label}: ${QUEUED_MAX} requests already wait for a connection` });
+    else if (this.queue.length >= QUEUED_MAX)
+      done({
+        ok: false,
+        kind: 'queue-full',
+        message: `${label}: ${QUEUED_MAX} requests already wait for a connection`,
+      });
     else this.queue.push(pending);
   }
 
   /** Fails every request in flight or waiting with `interrupted`, closes every socket, and refuses new requests. */
   interrupt(reason: string): void {
     this.closedReason ??= reason;
-    for (const waiting of this.queue.splice(0)) waiting.settle({ ok: false, kind: 'interrupted', message: `${waiting.label}: ${reason}` });
+    for (const waiting of this.queue.splice(0))
+      waiting.settle({ ok: false, kind: 'interrupted', message: `${waiting.label}: ${reason}` });
     for (const connection of [...this.connections]) connection.drop('interrupted', reason);
     if (this.sweep !== null) clearInterval(this.sweep);
     this.sweep = null;
@@ -226,12 +253,17 @@ export class HttpClient {
   private sweepTimeouts(): void {
     const nowMs = this.options.nowMs();
     for (const connection of [...this.connections]) {
-      if (connection.pending !== null && connection.pending.deadlineMs <= nowMs) connection.drop('timeout', `no answer within ${this.options.timeoutMs} ms`);
+      if (connection.pending !== null && connection.pending.deadlineMs <= nowMs)
+        connection.drop('timeout', `no answer within ${this.options.timeoutMs} ms`);
     }
     // The queue is in deadline order (one timeout for all): expired requests are at its head.
     while (this.queue.length > 0 && (this.queue[0] as Pending).deadlineMs <= nowMs) {
       const expired = this.queue.shift() as Pending;
-      expired.settle({ ok: false, kind: 'timeout', message: `${expired.label}: no connection within ${this.options.timeoutMs} ms` });
+      expired.settle({
+        ok: false,
+        kind: 'timeout',
+        message: `${expired.label}: no connection within ${this.options.timeoutMs} ms`,
+      });
     }
   }
 }

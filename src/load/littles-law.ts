@@ -56,8 +56,20 @@ export function littleCheck(snapshot: LoadSnapshot, configured: Concurrency | nu
   const meanLatencyMs = latency.mean / 1000;
   const inFlight = (requestsPerSecond * meanLatencyMs) / 1000;
   const ratio = inFlight / concurrency.value;
-  const waitBeforeWriteMs = configured === null && snapshot.wireMsTotal !== undefined ? Math.max(0, meanLatencyMs - snapshot.wireMsTotal / latency.totalCount) : null;
-  return { requestsPerSecond, meanLatencyMs, inFlight, concurrency: concurrency.value, concurrencySource: concurrency.source, ratio, ok: Math.abs(ratio - 1) <= LITTLE_TOLERANCE, waitBeforeWriteMs };
+  const waitBeforeWriteMs =
+    configured === null && snapshot.wireMsTotal !== undefined
+      ? Math.max(0, meanLatencyMs - snapshot.wireMsTotal / latency.totalCount)
+      : null;
+  return {
+    requestsPerSecond,
+    meanLatencyMs,
+    inFlight,
+    concurrency: concurrency.value,
+    concurrencySource: concurrency.source,
+    ratio,
+    ok: Math.abs(ratio - 1) <= LITTLE_TOLERANCE,
+    waitBeforeWriteMs,
+  };
 }
 
 /** One line for the terminal. */

@@ -103,12 +103,22 @@ export interface Percentiles {
 export type Histogram = hdr.Histogram;
 
 export function newHistogram(): Histogram {
-  return hdr.build({ bitBucketSize: 'packed', lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_MICROS, numberOfSignificantValueDigits: 3 });
+  return hdr.build({
+    bitBucketSize: 'packed',
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_MICROS,
+    numberOfSignificantValueDigits: 3,
+  });
 }
 
 /** 32-bit counts: records several times faster than a packed histogram, 94 KB whatever it holds (for a second's worth of samples). */
 export function newStagingHistogram(): Histogram {
-  return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_MICROS, numberOfSignificantValueDigits: 3 });
+  return hdr.build({
+    bitBucketSize: 32,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_MICROS,
+    numberOfSignificantValueDigits: 3,
+  });
 }
 
 function micros(ms: number): number {
@@ -121,7 +131,10 @@ export function sampleMicros(sample: LoadSample): number {
 }
 
 export function encodeHistogram(histogram: Histogram): HistogramSnapshot {
-  return { count: histogram.totalCount, encoded: histogram.totalCount === 0 ? '' : hdr.encodeIntoCompressedBase64(histogram) };
+  return {
+    count: histogram.totalCount,
+    encoded: histogram.totalCount === 0 ? '' : hdr.encodeIntoCompressedBase64(histogram),
+  };
 }
 
 /**
@@ -130,7 +143,12 @@ export function encodeHistogram(histogram: Histogram): HistogramSnapshot {
  * 3 ms each), ten times slower. Recording stays packed (small: a histogram per endpoint and second).
  */
 export function emptyReadHistogram(): Histogram {
-  return hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_MICROS, numberOfSignificantValueDigits: 3 });
+  return hdr.build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_MICROS,
+    numberOfSignificantValueDigits: 3,
+  });
 }
 
 export function decodeHistogram(snapshot: HistogramSnapshot): Histogram {
@@ -148,7 +166,8 @@ export function sumHistograms(snapshots: readonly HistogramSnapshot[]): Histogra
 const ms = (value: number): number => value / 1000;
 
 export function percentilesOf(histogram: Histogram): Percentiles {
-  if (histogram.totalCount === 0) return { count: 0, minMs: 0, meanMs: 0, p50Ms: 0, p90Ms: 0, p95Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+  if (histogram.totalCount === 0)
+    return { count: 0, minMs: 0, meanMs: 0, p50Ms: 0, p90Ms: 0, p95Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
   return {
     count: histogram.totalCount,
     minMs: ms(histogram.minNonZeroValue),
@@ -184,7 +203,10 @@ class Tally {
 
   /** From the row's first sample (so `latency` stays empty until `unstage`). */
   stage(staging: Histogram): void {
-    assert(this.staged === null && this.requests === 0 && staging.totalCount === 0, 'a new row stages into one empty histogram');
+    assert(
+      this.staged === null && this.requests === 0 && staging.totalCount === 0,
+      'a new row stages into one empty histogram',
+    );
     this.staged = staging;
   }
 
@@ -206,7 +228,9 @@ class Tally {
   }
 
   statusRecord(): Record<string, number> {
-    return Object.fromEntries([...this.statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => [String(status), count]));
+    return Object.fromEntries(
+      [...this.statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => [String(status), count]),
+    );
   }
 }
 
@@ -234,7 +258,8 @@ export class LoadRecorder {
   record(sample: LoadSample): void {
     assert(sample.endMs >= sample.intendedStartMs, 'a request ends after its intended start');
     const latency = micros(sample.endMs - sample.intendedStartMs);
-    const name = this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
+    const name =
+      this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
     let endpoint = this.endpoints.get(name);
     if (endpoint === undefined) {
       endpoint = new Tally(emptyReadHistogram());
@@ -244,7 +269,9 @@ export class LoadRecorder {
     const second = Math.min(MAX_SECONDS - 1, Math.max(0, Math.floor((sample.intendedStartMs - this.startMs) / 1000)));
     this.rowOf(second).add(sample, latency);
     this.endMs = Math.max(this.endMs, sample.endMs);
-    if (this.wireMsTotal !== null) this.wireMsTotal = sample.sentMs === undefined ? null : this.wireMsTotal + Math.max(0, sample.endMs - sample.sentMs);
+    if (this.wireMsTotal !== null)
+      this.wireMsTotal =
+        sample.sentMs === undefined ? null : this.wireMsTotal + Math.max(0, sample.endMs - sample.sentMs);
   }
 
   /** Iterations so far, without encoding a snapshot (the metrics outputs read it every few seconds). */
@@ -310,15 +337,28 @@ export class LoadRecorder {
   }
 
   snapshot(): LoadSnapshot {
-    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({ requests: tally.requests, failed: tally.failed, statuses: tally.statusRecord(), latency: tally.encodedLatency() });
+    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({
+      requests: tally.requests,
+      failed: tally.failed,
+      statuses: tally.statusRecord(),
+      latency: tally.encodedLatency(),
+    });
     return {
       format: 'afp-load/1',
       startMs: this.startMs,
       endMs: this.endMs,
-      endpoints: [...this.endpoints.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([endpoint, tally]) => ({ endpoint, ...tallyOf(tally) })),
-      seconds: [...this.seconds.entries()].sort(([a], [b]) => a - b).map(([second, tally]) => ({ second, ...tallyOf(tally) })),
+      endpoints: [...this.endpoints.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([endpoint, tally]) => ({ endpoint, ...tallyOf(tally) })),
+      seconds: [...this.seconds.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([second, tally]) => ({ second, ...tallyOf(tally) })),
       iterations: { started: this.started, completed: this.completed, dropped: this.dropped },
-      checks: Object.fromEntries([...this.checks.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, tally]) => [name, { ...tally }])),
+      checks: Object.fromEntries(
+        [...this.checks.entries()]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([name, tally]) => [name, { ...tally }]),
+      ),
       ...(this.wireMsTotal === null ? {} : { wireMsTotal: this.wireMsTotal }),
     };
   }
@@ -328,8 +368,21 @@ function addStatuses(into: Record<string, number>, from: Readonly<Record<string,
   for (const [status, count] of Object.entries(from)) into[status] = (into[status] ?? 0) + count;
 }
 
-function mergeRows<R extends { requests: number; failed: number; statuses: Readonly<Record<string, number>>; latency: HistogramSnapshot }>(rows: readonly R[], keyOf: (row: R) => string | number): Map<string | number, { requests: number; failed: number; statuses: Record<string, number>; latency: Histogram }> {
-  const merged = new Map<string | number, { requests: number; failed: number; statuses: Record<string, number>; latency: Histogram }>();
+function mergeRows<
+  R extends {
+    requests: number;
+    failed: number;
+    statuses: Readonly<Record<string, number>>;
+    latency: HistogramSnapshot;
+  },
+>(
+  rows: readonly R[],
+  keyOf: (row: R) => string | number,
+): Map<string | number, { requests: number; failed: number; statuses: Record<string, number>; latency: Histogram }> {
+  const merged = new Map<
+    string | number,
+    { requests: number; failed: number; statuses: Record<string, number>; latency: Histogram }
+  >();
   for (const row of rows) {
     const key = keyOf(row);
     let into = merged.get(key);
@@ -345,7 +398,8 @@ function mergeRows<R extends { requests: number; failed: number; statuses: Reado
   return merged;
 }
 
-const sortedStatuses = (statuses: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(statuses).sort(([a], [b]) => Number(a) - Number(b)));
+const sortedStatuses = (statuses: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(statuses).sort(([a], [b]) => Number(a) - Number(b)));
 
 /**
  * One snapshot of several (workers of one run, or shards on several machines): counts and
@@ -355,8 +409,19 @@ export function mergeSnapshots(snapshots: readonly LoadSnapshot[]): LoadSnapshot
   assert(snapshots.length > 0, 'at least one snapshot to merge');
   const startMs = Math.min(...snapshots.map((snapshot) => snapshot.startMs));
   const endMs = Math.max(...snapshots.map((snapshot) => snapshot.endMs));
-  const endpoints = mergeRows(snapshots.flatMap((snapshot) => snapshot.endpoints), (row) => row.endpoint);
-  const seconds = mergeRows(snapshots.flatMap((snapshot) => snapshot.seconds.map((row) => ({ ...row, second: Math.min(MAX_SECONDS - 1, row.second + Math.floor((snapshot.startMs - startMs) / 1000)) }))), (row) => row.second);
+  const endpoints = mergeRows(
+    snapshots.flatMap((snapshot) => snapshot.endpoints),
+    (row) => row.endpoint,
+  );
+  const seconds = mergeRows(
+    snapshots.flatMap((snapshot) =>
+      snapshot.seconds.map((row) => ({
+        ...row,
+        second: Math.min(MAX_SECONDS - 1, row.second + Math.floor((snapshot.startMs - startMs) / 1000)),
+      })),
+    ),
+    (row) => row.second,
+  );
   const checks: Record<string, { passes: number; fails: number }> = {};
   for (const snapshot of snapshots) {
     for (const [name, tally] of Object.entries(snapshot.checks)) {
@@ -365,16 +430,39 @@ export function mergeSnapshots(snapshots: readonly LoadSnapshot[]): LoadSnapshot
       into.fails += tally.fails;
     }
   }
-  const sum = (pick: (snapshot: LoadSnapshot) => number): number => snapshots.reduce((total, snapshot) => total + pick(snapshot), 0);
+  const sum = (pick: (snapshot: LoadSnapshot) => number): number =>
+    snapshots.reduce((total, snapshot) => total + pick(snapshot), 0);
   return {
     format: 'afp-load/1',
     startMs,
     endMs,
-    endpoints: [...endpoints.entries()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).map(([endpoint, row]) => ({ endpoint: String(endpoint), requests: row.requests, failed: row.failed, statuses: sortedStatuses(row.statuses), latency: encodeHistogram(row.latency) })),
-    seconds: [...seconds.entries()].sort(([a], [b]) => Number(a) - Number(b)).map(([second, row]) => ({ second: Number(second), requests: row.requests, failed: row.failed, statuses: sortedStatuses(row.statuses), latency: encodeHistogram(row.latency) })),
-    iterations: { started: sum((s) => s.iterations.started), completed: sum((s) => s.iterations.completed), dropped: sum((s) => s.iterations.dropped) },
+    endpoints: [...endpoints.entries()]
+      .sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0))
+      .map(([endpoint, row]) => ({
+        endpoint: String(endpoint),
+        requests: row.requests,
+        failed: row.failed,
+        statuses: sortedStatuses(row.statuses),
+        latency: encodeHistogram(row.latency),
+      })),
+    seconds: [...seconds.entries()]
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([second, row]) => ({
+        second: Number(second),
+        requests: row.requests,
+        failed: row.failed,
+        statuses: sortedStatuses(row.statuses),
+        latency: encodeHistogram(row.latency),
+      })),
+    iterations: {
+      started: sum((s) => s.iterations.started),
+      completed: sum((s) => s.iterations.completed),
+      dropped: sum((s) => s.iterations.dropped),
+    },
     checks: Object.fromEntries(Object.entries(checks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-    ...(snapshots.every((snapshot) => snapshot.wireMsTotal !== undefined) ? { wireMsTotal: sum((s) => s.wireMsTotal ?? 0) } : {}),
+    ...(snapshots.every((snapshot) => snapshot.wireMsTotal !== undefined)
+      ? { wireMsTotal: sum((s) => s.wireMsTotal ?? 0) }
+      : {}),
   };
 }
 

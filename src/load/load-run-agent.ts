@@ -63,7 +63,15 @@ export class LoadAgent implements AgentContext<unknown> {
   private currentClient: AfpClient;
   private readonly host: LoadAgentHost;
 
-  constructor(options: { definition: AnyAgentDefinition; population: Population; seed: string; runTag: string; archetypeIndex: number; index: number; host: LoadAgentHost }) {
+  constructor(options: {
+    definition: AnyAgentDefinition;
+    population: Population;
+    seed: string;
+    runTag: string;
+    archetypeIndex: number;
+    index: number;
+    host: LoadAgentHost;
+  }) {
     const { definition, population, host } = options;
     const name = `${definition.name}-${options.archetypeIndex}`;
     this.rng = new Rng(options.seed).fork('agents').fork(name);

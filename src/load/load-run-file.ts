@@ -22,7 +22,12 @@ export interface LoadRunFile {
   readonly shard?: Shard;
   readonly plan: LoadPlan & { readonly description: string };
   readonly agents: number;
-  readonly ended: { readonly by: 'schedule' | 'stopped'; readonly reason: string | null; readonly interrupted: number; readonly failed_iterations: number };
+  readonly ended: {
+    readonly by: 'schedule' | 'stopped';
+    readonly reason: string | null;
+    readonly interrupted: number;
+    readonly failed_iterations: number;
+  };
   readonly reports: Kept<KeptReport>;
   readonly iteration_errors: Kept<string>;
   readonly setup_trouble: Kept<string>;
@@ -30,7 +35,10 @@ export interface LoadRunFile {
   readonly snapshot: LoadSnapshot;
 }
 
-export function loadRunFile(header: { scenario: string; seed: string; target: { name: string; source: string }; plan: LoadPlan }, result: LoadRunResult): LoadRunFile {
+export function loadRunFile(
+  header: { scenario: string; seed: string; target: { name: string; source: string }; plan: LoadPlan },
+  result: LoadRunResult,
+): LoadRunFile {
   return {
     format: 'afp-load-run/1',
     scenario: header.scenario,
@@ -39,7 +47,12 @@ export function loadRunFile(header: { scenario: string; seed: string; target: { 
     ...(header.plan.shard === undefined ? {} : { shard: header.plan.shard }),
     plan: { ...wholePlan(header.plan), description: describePlan(wholePlan(header.plan)) },
     agents: result.agents,
-    ended: { by: result.outcome.endedBy, reason: result.outcome.stopReason, interrupted: result.outcome.interrupted, failed_iterations: result.outcome.failedIterations },
+    ended: {
+      by: result.outcome.endedBy,
+      reason: result.outcome.stopReason,
+      interrupted: result.outcome.interrupted,
+      failed_iterations: result.outcome.failedIterations,
+    },
     reports: { count: result.reports.count, first: result.reports.first },
     iteration_errors: { count: result.iterationErrors.count, first: result.iterationErrors.first },
     setup_trouble: { count: result.setupTrouble.count, first: result.setupTrouble.first },

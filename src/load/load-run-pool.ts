@@ -33,16 +33,35 @@ export function rulesCheckName(archetype: string): string {
 }
 
 /** Agents of every population, in file order (indexes per archetype count across populations). */
-export function createAgents(options: { populations: readonly Population[]; table: Readonly<Record<string, AnyAgentDefinition>>; seed: string; runTag: string; host: LoadAgentHost }): LoadAgent[][] {
+export function createAgents(options: {
+  populations: readonly Population[];
+  table: Readonly<Record<string, AnyAgentDefinition>>;
+  seed: string;
+  runTag: string;
+  host: LoadAgentHost;
+}): LoadAgent[][] {
   let index = 0;
   const firsts = firstArchetypeIndexes(options.populations, (agent) => options.table[agent]?.name ?? agent);
   return options.populations.map((population, position) => {
     const definition = options.table[population.agent];
-    assert(definition !== undefined, `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`);
+    assert(
+      definition !== undefined,
+      `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`,
+    );
     const agents: LoadAgent[] = [];
     const first = firsts[position] as number;
     for (let count = 0; count < population.count; count++) {
-      agents.push(new LoadAgent({ definition, population, seed: options.seed, runTag: options.runTag, archetypeIndex: first + count, index: index++, host: options.host }));
+      agents.push(
+        new LoadAgent({
+          definition,
+          population,
+          seed: options.seed,
+          runTag: options.runTag,
+          archetypeIndex: first + count,
+          index: index++,
+          host: options.host,
+        }),
+      );
     }
     return agents;
   });
@@ -52,7 +71,8 @@ export function createAgents(options: { populations: readonly Population[]; tabl
 export function interleave<T>(groups: readonly (readonly T[])[]): T[] {
   const ring: T[] = [];
   const longest = Math.max(0, ...groups.map((group) => group.length));
-  for (let round = 0; round < longest; round++) for (const group of groups) if (round < group.length) ring.push(group[round] as T);
+  for (let round = 0; round < longest; round++)
+    for (const group of groups) if (round < group.length) ring.push(group[round] as T);
   return ring;
 }
 

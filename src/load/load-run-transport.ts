@@ -44,7 +44,8 @@ export class Interrupted extends Error {
 }
 
 /** How a request sent by `dispatch` ended: its answer, or why none came (an Interrupted when the run was cut). */
-export type SendOutcome = { readonly ok: true; readonly response: TransportResponse } | { readonly ok: false; readonly error: Error };
+export type SendOutcome =
+  { readonly ok: true; readonly response: TransportResponse } | { readonly ok: false; readonly error: Error };
 
 export interface LoadSender {
   send(request: TransportRequest): Promise<TransportResponse>;
@@ -80,7 +81,11 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   for (const [mount, url] of Object.entries(options.urls) as [keyof MountUrls, string | undefined][]) {
     if (url === undefined) continue;
     const parsed = new URL(url.replace(/\/+$/, ''));
-    mounts.set(mount, { origin: parsed.origin, prefix: parsed.pathname.replace(/\/+$/, ''), secure: parsed.protocol === 'https:' });
+    mounts.set(mount, {
+      origin: parsed.origin,
+      prefix: parsed.pathname.replace(/\/+$/, ''),
+      secure: parsed.protocol === 'https:',
+    });
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const nowMs = options.nowMs ?? (() => performance.now());
@@ -92,7 +97,13 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   const clientOf = (origin: string): HttpClient => {
     let client = clients.get(origin);
     if (client === undefined) {
-      client = new HttpClient({ origin, connectionsMax: options.maxSockets, timeoutMs, bodyBytesMax: MAX_ANSWER_BYTES, nowMs });
+      client = new HttpClient({
+        origin,
+        connectionsMax: options.maxSockets,
+        timeoutMs,
+        bodyBytesMax: MAX_ANSWER_BYTES,
+        nowMs,
+      });
       clients.set(origin, client);
     }
     return client;
@@ -100,12 +111,26 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   const dispatch = (request: TransportRequest, done: (outcome: SendOutcome) => void): void => {
     if (abort.signal.aborted) return done({ ok: false, error: new Interrupted('the run was cut') });
     const mount = mounts.get(request.mount);
-    if (mount === undefined) return done({ ok: false, error: new Error(`no URL for mount '${request.mount}' (known: ${[...mounts.keys()].join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`) });
+    if (mount === undefined)
+      return done({
+        ok: false,
+        error: new Error(
+          `no URL for mount '${request.mount}' (known: ${[...mounts.keys()].join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`,
+        ),
+      });
     const path = mount.prefix + request.path + queryString(request.query);
     const body = outgoingBody(request);
     const headers = outgoingHeaders(request, body);
     if (mount.secure) {
-      httpsSend({ url: new URL(mount.origin + path), method: request.method, headers, body, agent: https, signal: abort.signal, timeoutMs }).then(
+      httpsSend({
+        url: new URL(mount.origin + path),
+        method: request.method,
+        headers,
+        body,
+        agent: https,
+        signal: abort.signal,
+        timeoutMs,
+      }).then(
         (response) => done({ ok: true, response }),
         (error: unknown) => done({ ok: false, error: error instanceof Error ? error : new Error(String(error)) }),
       );
@@ -113,7 +138,11 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
     }
     clientOf(mount.origin).send({ method: request.method, path, headers, body }, (result) => {
       if (result.ok) done({ ok: true, response: new LeanResponse(result.response) });
-      else done({ ok: false, error: result.kind === 'interrupted' ? new Interrupted(result.message) : new Error(result.message) });
+      else
+        done({
+          ok: false,
+          error: result.kind === 'interrupted' ? new Interrupted(result.message) : new Error(result.message),
+        });
     });
   };
   return {
@@ -130,7 +159,10 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
       https.destroy();
     },
     dispatch,
-    send: (request) => new Promise<TransportResponse>((resolve, reject) => dispatch(request, (outcome) => (outcome.ok ? resolve(outcome.response) : reject(outcome.error)))),
+    send: (request) =>
+      new Promise<TransportResponse>((resolve, reject) =>
+        dispatch(request, (outcome) => (outcome.ok ? resolve(outcome.response) : reject(outcome.error))),
+      ),
   };
 }
 
@@ -176,10 +208,17 @@ function httpsSend(options: HttpsSend): Promise<TransportResponse> {
       let bytes = 0;
       answer.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        if (bytes > MAX_ANSWER_BYTES) sent.destroy(new Error(`${method} ${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`));
+        if (bytes > MAX_ANSWER_BYTES)
+          sent.destroy(new Error(`${method} ${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`));
         else chunks.push(chunk);
       });
-      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, headers: incomingHeaders(answer.headers), body: answerBody(Buffer.concat(chunks).toString('utf8')) }));
+      answer.on('end', () =>
+        resolve({
+          status: answer.statusCode ?? 0,
+          headers: incomingHeaders(answer.headers),
+          body: answerBody(Buffer.concat(chunks).toString('utf8')),
+        }),
+      );
       answer.on('error', reject);
     });
     sent.on('timeout', () => sent.destroy(new Error(`${method} ${url.href}: no answer within ${timeoutMs} ms`)));
@@ -211,7 +250,8 @@ function outgoingHeaders(request: TransportRequest, body: string | undefined): R
 
 function incomingHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
   return result;
 }
 
@@ -244,15 +284,29 @@ export function recordingTransport(options: RecordingOptions): Transport {
   const send = (request: TransportRequest): Promise<TransportResponse> => {
     const sentMs = clock.nowMs();
     const intendedStartMs = Math.min(options.takeIntendedStartMs() ?? sentMs, sentMs);
-    const endpoint = endpointName({ mount: request.mount, method: request.method, path: request.path, query: {}, headers: {} });
+    const endpoint = endpointName({
+      mount: request.mount,
+      method: request.method,
+      path: request.path,
+      query: {},
+      headers: {},
+    });
     return new Promise<TransportResponse>((resolve, reject) =>
       sender.dispatch(request, (outcome) => {
         if (outcome.ok) {
-          onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: outcome.response.status, failed: requestFailed(outcome.response.status) });
+          onSample({
+            endpoint,
+            intendedStartMs,
+            sentMs,
+            endMs: clock.nowMs(),
+            status: outcome.response.status,
+            failed: requestFailed(outcome.response.status),
+          });
           resolve(outcome.response);
           return;
         }
-        if (!(outcome.error instanceof Interrupted)) onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: 0, failed: true });
+        if (!(outcome.error instanceof Interrupted))
+          onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: 0, failed: true });
         reject(outcome.error);
       }),
     );

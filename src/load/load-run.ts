@@ -36,7 +36,8 @@ import { AgentPool, createAgents, interleave, MAX_KEPT, type KeptReport } from '
 import { shardIndexes } from './shard.ts';
 import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
 
-export type MountsResult = { readonly ok: true; readonly urls: MountUrls } | { readonly ok: false; readonly message: string };
+export type MountsResult =
+  { readonly ok: true; readonly urls: MountUrls } | { readonly ok: false; readonly message: string };
 
 /** The agents' mounts on `target`, or why the agents cannot speak to it. */
 export function loadMounts(target: Target): MountsResult {
@@ -47,23 +48,46 @@ export function loadMounts(target: Target): MountsResult {
     if (entry.dialect === 'deployed') refused.push(service);
     else if (entry.dialect === 'A') urls[service as keyof MountUrls] = entry.url;
     else if (urls.api === undefined) urls.api = entry.url;
-    else if (urls.api !== entry.url && !target.afpServe) return { ok: false, message: `services ${service} and another speak style B at different URLs (${urls.api}, ${entry.url}): the agents' style-B calls share one api URL` };
+    else if (urls.api !== entry.url && !target.afpServe)
+      return {
+        ok: false,
+        message: `services ${service} and another speak style B at different URLs (${urls.api}, ${entry.url}): the agents' style-B calls share one api URL`,
+      };
   }
   if (refused.length > 0) {
-    return { ok: false, message: `${target.name}: ${refused.join(', ')} speak the deployed dialect; afp load's agents speak the documents' styles A and B only (serve the documents' dialect, or describe a documents-style target in a file)` };
+    return {
+      ok: false,
+      message: `${target.name}: ${refused.join(', ')} speak the deployed dialect; afp load's agents speak the documents' styles A and B only (serve the documents' dialect, or describe a documents-style target in a file)`,
+    };
   }
   if (target.afpServe && target.adminUrl !== null) urls.api = target.adminUrl;
-  if (Object.keys(urls).length === 0) return { ok: false, message: `${target.name}: no service the agents can address` };
+  if (Object.keys(urls).length === 0)
+    return { ok: false, message: `${target.name}: no service the agents can address` };
   return { ok: true, urls };
 }
 
 /** An error when the plan cannot run with this many agents (the agents are the VUs); a note when they cap it. */
-export function checkAgentCount(plan: LoadPlan, agentCount: number): { readonly error: string | null; readonly note: string | null } {
+export function checkAgentCount(
+  plan: LoadPlan,
+  agentCount: number,
+): { readonly error: string | null; readonly note: string | null } {
   if (plan.kind === 'vus') {
     const peak = peakVus(plan);
-    return { error: peak > agentCount ? `${plan.executor} runs up to ${peak} VUs but the scenario has ${agentCount} agents: each VU steps one agent at a time; add agents or lower the VUs` : null, note: null };
+    return {
+      error:
+        peak > agentCount
+          ? `${plan.executor} runs up to ${peak} VUs but the scenario has ${agentCount} agents: each VU steps one agent at a time; add agents or lower the VUs`
+          : null,
+      note: null,
+    };
   }
-  return { error: null, note: plan.maxInFlight > agentCount ? `at most ${agentCount} iterations in flight (one per agent; max_in_flight is ${plan.maxInFlight}): an arrival that finds every agent busy is dropped` : null };
+  return {
+    error: null,
+    note:
+      plan.maxInFlight > agentCount
+        ? `at most ${agentCount} iterations in flight (one per agent; max_in_flight is ${plan.maxInFlight}): an arrival that finds every agent busy is dropped`
+        : null,
+  };
 }
 
 export interface LoadRunOptions {
@@ -116,7 +140,11 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   const { scenario, plan, target, clock } = options;
   const notes: string[] = [];
   const inFlightMax = plan.kind === 'arrivals' ? plan.maxInFlight : peakVus(plan);
-  const sender = loadSender({ urls: options.urls, maxSockets: Math.max(1, inFlightMax), ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }) });
+  const sender = loadSender({
+    urls: options.urls,
+    maxSockets: Math.max(1, inFlightMax),
+    ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+  });
   try {
     const offsetMs = await targetClockOffset(target, sender, clock, notes);
     const agentClock: Clock = { nowMs: () => Math.floor(clock.nowMs() + offsetMs) };
@@ -125,8 +153,15 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes });
     const shard = plan.shard;
     // A shard runs agent k of each population when it owns index k (shard.ts): every agent keeps its identity, run by exactly one shard.
-    const groups = createAgents({ populations: scenario.populations, table: options.agents ?? AGENTS, seed: options.seed, runTag: options.runTag, host })
-      .map((group) => (shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as LoadAgent)));
+    const groups = createAgents({
+      populations: scenario.populations,
+      table: options.agents ?? AGENTS,
+      seed: options.seed,
+      runTag: options.runTag,
+      host,
+    }).map((group) =>
+      shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as LoadAgent),
+    );
     const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
     const pool = new AgentPool(interleave(groups), recorder);
     sink.recorder = recorder;
@@ -134,7 +169,11 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     options.onStart?.(recorder);
     const iterationErrors = new KeptList<string>();
     const outcome = await runGenerator({
-      plan, clock, recorder, source: pool, stop: options.stop,
+      plan,
+      clock,
+      recorder,
+      source: pool,
+      stop: options.stop,
       interrupt: () => sender.interrupt(),
       onIterationError: (error) => iterationErrors.add(error instanceof Error ? error.message : String(error)),
     });
@@ -152,20 +191,34 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   }
 }
 
-function loadHost(context: { options: LoadRunOptions; sender: LoadSender; agentClock: Clock; sink: { recorder: LoadRecorder | null; pool: AgentPool | null }; setupTrouble: KeptList<string>; notes: string[] }): LoadAgentHost {
+function loadHost(context: {
+  options: LoadRunOptions;
+  sender: LoadSender;
+  agentClock: Clock;
+  sink: { recorder: LoadRecorder | null; pool: AgentPool | null };
+  setupTrouble: KeptList<string>;
+  notes: string[];
+}): LoadAgentHost {
   const { options, sender, sink, setupTrouble } = context;
   const { target, scenario } = options;
   const directory = new AgentDirectory({ maxAgents: scenario.limits.maxAgents });
   const admin = target.afpServe && target.adminUrl !== null;
   const depositMicro = scenario.casino.startingDepositMicro;
   const depositByAdmin = depositMicro !== null && admin && target.funding.method === 'admin-deposit';
-  if (depositMicro !== null && !depositByAdmin) context.notes.push(`the scenario's casino starting_deposit is not credited: ${target.name} is not funded by admin-deposit on an afp serve`);
+  if (depositMicro !== null && !depositByAdmin)
+    context.notes.push(
+      `the scenario's casino starting_deposit is not credited: ${target.name} is not funded by admin-deposit on an afp serve`,
+    );
   const adminCall = (path: string, body: Record<string, string>): Promise<void> =>
     sender.send({ mount: 'api', method: 'POST', path, body, headers: {} }).then(
       (answer) => {
-        if (answer.status !== 200 && answer.status !== 201) setupTrouble.add(`POST ${path} for ${body['agent_id'] ?? '?'} answered ${answer.status}`);
+        if (answer.status !== 200 && answer.status !== 201)
+          setupTrouble.add(`POST ${path} for ${body['agent_id'] ?? '?'} answered ${answer.status}`);
       },
-      (error: unknown) => setupTrouble.add(`POST ${path} for ${body['agent_id'] ?? '?'}: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) =>
+        setupTrouble.add(
+          `POST ${path} for ${body['agent_id'] ?? '?'}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
     );
   return {
     clock: context.agentClock,
@@ -185,8 +238,16 @@ function loadHost(context: { options: LoadRunOptions; sender: LoadSender; agentC
     onKey: (agent) => {
       if (!directory.has(agent.agentId)) directory.add(agent.archetype, agent.agentId);
       const calls: Promise<void>[] = [];
-      if (admin && agent.tier !== 'free') calls.push(adminCall('/_afp/tier', { agent_id: agent.agentId, tier: agent.tier }));
-      if (depositByAdmin) calls.push(adminCall('/_afp/casino/deposit', { agent_id: agent.agentId, chain: 'base', amount: formatDecimal(depositMicro) }));
+      if (admin && agent.tier !== 'free')
+        calls.push(adminCall('/_afp/tier', { agent_id: agent.agentId, tier: agent.tier }));
+      if (depositByAdmin)
+        calls.push(
+          adminCall('/_afp/casino/deposit', {
+            agent_id: agent.agentId,
+            chain: 'base',
+            amount: formatDecimal(depositMicro),
+          }),
+        );
       if (calls.length === 0) return;
       // Cleared once done (unless a later key's calls replaced it): requests then go out with no wait.
       const pending: Promise<void> = Promise.all(calls).then(() => {
@@ -199,7 +260,12 @@ function loadHost(context: { options: LoadRunOptions; sender: LoadSender; agentC
 }
 
 /** The target's time minus the wall clock's (0 when the target does not say). */
-async function targetClockOffset(target: Target, sender: LoadSender, clock: LoadClock, notes: string[]): Promise<number> {
+async function targetClockOffset(
+  target: Target,
+  sender: LoadSender,
+  clock: LoadClock,
+  notes: string[],
+): Promise<number> {
   if (!target.afpServe || target.adminUrl === null) return 0;
   const askedMs = clock.nowMs();
   let answer;
@@ -210,6 +276,9 @@ async function targetClockOffset(target: Target, sender: LoadSender, clock: Load
   }
   const body = answer.body as { now_ms?: unknown; mode?: unknown } | null;
   if (answer.status !== 200 || typeof body?.now_ms !== 'number') return 0;
-  if (body.mode === 'manual') notes.push(`${target.name} runs a manual clock (it stands still): the agents' timed moves (claims when due, escrow settlements) see time pass that the target does not; serve it with --clock wall for a load run`);
+  if (body.mode === 'manual')
+    notes.push(
+      `${target.name} runs a manual clock (it stands still): the agents' timed moves (claims when due, escrow settlements) see time pass that the target does not; serve it with --clock wall for a load run`,
+    );
   return body.now_ms - (askedMs + clock.nowMs()) / 2;
 }

@@ -27,7 +27,15 @@ export const EXECUTORS = ['constant-arrival-rate', 'ramping-arrival-rate', 'cons
 export type ExecutorName = (typeof EXECUTORS)[number];
 
 /** The metrics a threshold may name (k6's built-in names for what afp measures). */
-export const THRESHOLD_METRICS = ['http_req_duration', 'http_req_failed', 'http_reqs', 'iterations', 'iteration_duration', 'dropped_iterations', 'checks'] as const;
+export const THRESHOLD_METRICS = [
+  'http_req_duration',
+  'http_req_failed',
+  'http_reqs',
+  'iterations',
+  'iteration_duration',
+  'dropped_iterations',
+  'checks',
+] as const;
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
 /** Tags a threshold may filter on: `http_req_duration{endpoint:escrow.B.create}`. */
 export const THRESHOLD_TAGS = ['endpoint', 'status', 'method', 'check'] as const;
@@ -44,41 +52,85 @@ export const LOAD_LIMITS = {
 } as const;
 
 /** `p(99)<200`, `rate<0.01`, `count>=10`, `avg<100`, `med<=50`, `max<1000`, `min>0`, `value<5`. */
-export const THRESHOLD_EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\((?:\d{1,2}(?:\.\d{1,6})?|100)\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d{1,15}(?:\.\d{1,9})?)\s*$/;
-const THRESHOLD_KEY = new RegExp(`^(${THRESHOLD_METRICS.join('|')})(\\{(${THRESHOLD_TAGS.join('|')}):[^{}]{1,200}\\})?$`);
+export const THRESHOLD_EXPRESSION =
+  /^\s*(avg|min|max|med|count|rate|value|p\((?:\d{1,2}(?:\.\d{1,6})?|100)\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d{1,15}(?:\.\d{1,9})?)\s*$/;
+const THRESHOLD_KEY = new RegExp(
+  `^(${THRESHOLD_METRICS.join('|')})(\\{(${THRESHOLD_TAGS.join('|')}):[^{}]{1,200}\\})?$`,
+);
 
-const boundedInt = (min: number, max: number, what: string): z.ZodInt => z.int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`);
+const boundedInt = (min: number, max: number, what: string): z.ZodInt =>
+  z.int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`);
 
-const expression = z.string().regex(THRESHOLD_EXPRESSION, "a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'");
+const expression = z
+  .string()
+  .regex(THRESHOLD_EXPRESSION, "a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'");
 
 const thresholdSchema = z.union([
   expression,
   z.strictObject({
     threshold: expression,
-    abortOnFail: z.boolean().optional().describe('stop the run as soon as this threshold fails (checked while the run goes)'),
-    delayAbortEval: durationMs({ minMs: 0, maxMs: LOAD_LIMITS.durationMs.max }).optional().describe('wait this long into the run before abortOnFail may stop it'),
+    abortOnFail: z
+      .boolean()
+      .optional()
+      .describe('stop the run as soon as this threshold fails (checked while the run goes)'),
+    delayAbortEval: durationMs({ minMs: 0, maxMs: LOAD_LIMITS.durationMs.max })
+      .optional()
+      .describe('wait this long into the run before abortOnFail may stop it'),
   }),
 ]);
 
 const stageSchema = z.strictObject({
-  duration: durationMs({ minMs: 0, maxMs: LOAD_LIMITS.durationMs.max }).describe('how long this stage ramps to its target'),
-  target: boundedInt(0, Math.max(LOAD_LIMITS.rate, LOAD_LIMITS.vus), 'stage target').describe('iterations per time_unit (arrival-rate executors) or VUs (vus executors) at the end of the stage'),
+  duration: durationMs({ minMs: 0, maxMs: LOAD_LIMITS.durationMs.max }).describe(
+    'how long this stage ramps to its target',
+  ),
+  target: boundedInt(0, Math.max(LOAD_LIMITS.rate, LOAD_LIMITS.vus), 'stage target').describe(
+    'iterations per time_unit (arrival-rate executors) or VUs (vus executors) at the end of the stage',
+  ),
 });
 
 export const loadSchema = z
   .strictObject({
     executor: z.enum(EXECUTORS).optional().describe('k6 executor (default constant-arrival-rate: the open model)'),
-    rate: boundedInt(1, LOAD_LIMITS.rate, 'rate').optional().describe('iterations per time_unit (constant-arrival-rate)'),
-    time_unit: durationMs({ minMs: LOAD_LIMITS.timeUnitMs.min, maxMs: LOAD_LIMITS.timeUnitMs.max }).optional().describe('the rate is per this much time (default 1s)'),
-    start_rate: boundedInt(0, LOAD_LIMITS.rate, 'start_rate').optional().describe('iterations per time_unit at the start (ramping-arrival-rate; default 0)'),
-    vus: boundedInt(1, LOAD_LIMITS.vus, 'vus').optional().describe('concurrent virtual users, each running iterations back to back (constant-vus)'),
-    start_vus: boundedInt(0, LOAD_LIMITS.vus, 'start_vus').optional().describe('VUs at the start (ramping-vus; default 0)'),
-    duration: durationMs({ minMs: LOAD_LIMITS.durationMs.min, maxMs: LOAD_LIMITS.durationMs.max }).optional().describe('how long the constant executors run (default the scenario duration, at most 7d)'),
-    stages: z.array(stageSchema).min(1).max(LOAD_LIMITS.stages).optional().describe('ramping executors: the stages, in order'),
-    max_in_flight: boundedInt(1, LOAD_LIMITS.maxInFlight, 'max_in_flight').optional().describe('iterations in flight at most (k6 maxVUs; default 1000); an arrival beyond it is a dropped iteration'),
-    graceful_stop: durationMs({ minMs: 0, maxMs: UNIT_MS.h }).optional().describe('how long iterations in flight may finish after the end (default 30s)'),
+    rate: boundedInt(1, LOAD_LIMITS.rate, 'rate')
+      .optional()
+      .describe('iterations per time_unit (constant-arrival-rate)'),
+    time_unit: durationMs({ minMs: LOAD_LIMITS.timeUnitMs.min, maxMs: LOAD_LIMITS.timeUnitMs.max })
+      .optional()
+      .describe('the rate is per this much time (default 1s)'),
+    start_rate: boundedInt(0, LOAD_LIMITS.rate, 'start_rate')
+      .optional()
+      .describe('iterations per time_unit at the start (ramping-arrival-rate; default 0)'),
+    vus: boundedInt(1, LOAD_LIMITS.vus, 'vus')
+      .optional()
+      .describe('concurrent virtual users, each running iterations back to back (constant-vus)'),
+    start_vus: boundedInt(0, LOAD_LIMITS.vus, 'start_vus')
+      .optional()
+      .describe('VUs at the start (ramping-vus; default 0)'),
+    duration: durationMs({ minMs: LOAD_LIMITS.durationMs.min, maxMs: LOAD_LIMITS.durationMs.max })
+      .optional()
+      .describe('how long the constant executors run (default the scenario duration, at most 7d)'),
+    stages: z
+      .array(stageSchema)
+      .min(1)
+      .max(LOAD_LIMITS.stages)
+      .optional()
+      .describe('ramping executors: the stages, in order'),
+    max_in_flight: boundedInt(1, LOAD_LIMITS.maxInFlight, 'max_in_flight')
+      .optional()
+      .describe('iterations in flight at most (k6 maxVUs; default 1000); an arrival beyond it is a dropped iteration'),
+    graceful_stop: durationMs({ minMs: 0, maxMs: UNIT_MS.h })
+      .optional()
+      .describe('how long iterations in flight may finish after the end (default 30s)'),
     thresholds: z
-      .record(z.string().regex(THRESHOLD_KEY, `a metric (${THRESHOLD_METRICS.join(', ')}) with an optional {tag:value} filter (${THRESHOLD_TAGS.join(', ')})`), z.array(thresholdSchema).min(1).max(LOAD_LIMITS.thresholdsPerMetric))
+      .record(
+        z
+          .string()
+          .regex(
+            THRESHOLD_KEY,
+            `a metric (${THRESHOLD_METRICS.join(', ')}) with an optional {tag:value} filter (${THRESHOLD_TAGS.join(', ')})`,
+          ),
+        z.array(thresholdSchema).min(1).max(LOAD_LIMITS.thresholdsPerMetric),
+      )
       .optional()
       .describe("k6 thresholds: metric[{tag:value}] → ['p(99)<200', …]; any failure exits 5"),
   })

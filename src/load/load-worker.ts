@@ -27,25 +27,40 @@ export interface LoadWorkerData {
   readonly runTag: string;
 }
 
-export type LoadWorkerReply = { readonly kind: 'done'; readonly result: LoadRunResult } | { readonly kind: 'failed'; readonly message: string };
+export type LoadWorkerReply =
+  { readonly kind: 'done'; readonly result: LoadRunResult } | { readonly kind: 'failed'; readonly message: string };
 
 async function work(data: LoadWorkerData): Promise<LoadRunResult> {
   const text = await readFile(data.scenarioFile, 'utf8');
   const parsed = parseScenario(text, { fileName: data.scenarioFile, agentParams: (name) => AGENTS[name]?.params });
-  if (!parsed.ok) throw new Error(`${data.scenarioFile} no longer parses: ${parsed.errors.map((error) => error.message).join('; ')}`);
+  if (!parsed.ok)
+    throw new Error(`${data.scenarioFile} no longer parses: ${parsed.errors.map((error) => error.message).join('; ')}`);
   const stop = new LoadStop();
   parentPort?.on('message', (message: unknown) => {
     if (message !== 'stop') return;
     if (stop.reason === null) stop.stop('interrupted');
     else stop.hurry();
   });
-  return runLoad({ scenario: parsed.scenario, plan: data.plan, target: data.target, urls: data.urls, seed: data.seed, runTag: data.runTag, clock: systemLoadClock(), stop });
+  return runLoad({
+    scenario: parsed.scenario,
+    plan: data.plan,
+    target: data.target,
+    urls: data.urls,
+    seed: data.seed,
+    runTag: data.runTag,
+    clock: systemLoadClock(),
+    stop,
+  });
 }
 
 if (parentPort !== null) {
   const port = parentPort;
   work(workerData as LoadWorkerData).then(
     (result) => port.postMessage({ kind: 'done', result } satisfies LoadWorkerReply),
-    (error: unknown) => port.postMessage({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies LoadWorkerReply),
+    (error: unknown) =>
+      port.postMessage({
+        kind: 'failed',
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      } satisfies LoadWorkerReply),
   );
 }

@@ -40,7 +40,10 @@ export interface WorkersRun {
 }
 
 function keptSum<T>(lists: readonly Kept<T>[]): Kept<T> {
-  return { count: lists.reduce((total, list) => total + list.count, 0), first: lists.flatMap((list) => list.first).slice(0, MAX_KEPT) };
+  return {
+    count: lists.reduce((total, list) => total + list.count, 0),
+    first: lists.flatMap((list) => list.first).slice(0, MAX_KEPT),
+  };
 }
 
 /** One result of several workers' results. */
@@ -67,13 +70,24 @@ export async function runLoadInWorkers(run: WorkersRun): Promise<LoadRunResult> 
   const machine = run.plan.shard ?? WHOLE;
   const workers: Worker[] = [];
   const results = Array.from({ length: run.workers }, (_, index) => {
-    const data: LoadWorkerData = { scenarioFile: run.scenarioFile, plan: shardPlan(run.plan, workerShard(machine, index + 1, run.workers)), target: run.target, urls: run.urls, seed: run.seed, runTag: run.runTag };
+    const data: LoadWorkerData = {
+      scenarioFile: run.scenarioFile,
+      plan: shardPlan(run.plan, workerShard(machine, index + 1, run.workers)),
+      target: run.target,
+      urls: run.urls,
+      seed: run.seed,
+      runTag: run.runTag,
+    };
     const worker = new Worker(moduleUrl('./load-worker', import.meta.url), { workerData: data });
     workers.push(worker);
     return new Promise<LoadRunResult>((resolve, reject) => {
-      worker.once('message', (reply: LoadWorkerReply) => (reply.kind === 'done' ? resolve(reply.result) : reject(new Error(`load worker ${index + 1}: ${reply.message}`))));
+      worker.once('message', (reply: LoadWorkerReply) =>
+        reply.kind === 'done' ? resolve(reply.result) : reject(new Error(`load worker ${index + 1}: ${reply.message}`)),
+      );
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`load worker ${index + 1} exited with code ${code} before its result`)));
+      worker.once('exit', (code) =>
+        reject(new Error(`load worker ${index + 1} exited with code ${code} before its result`)),
+      );
     });
   });
   run.onStart?.(() => {

@@ -45,7 +45,10 @@ export function shardLabel(shard: Shard): string {
 
 function checkShard(shard: Shard): void {
   const { index, count } = shard;
-  assert(Number.isSafeInteger(count) && count >= 1 && count <= SHARD_COUNT_MAX, 'a shard count is 1..SHARD_COUNT_MAX (parseShard)');
+  assert(
+    Number.isSafeInteger(count) && count >= 1 && count <= SHARD_COUNT_MAX,
+    'a shard count is 1..SHARD_COUNT_MAX (parseShard)',
+  );
   assert(Number.isSafeInteger(index) && index >= 1 && index <= count, 'a shard index is 1..count (parseShard)');
 }
 

@@ -18,7 +18,13 @@
  * carries no method and never matches a method filter.
  * Non-goals: evaluating (thresholds.ts); the schema's own checks (load-schema.ts) run first.
  */
-import { LOAD_LIMITS, THRESHOLD_EXPRESSION, THRESHOLD_METRICS, type LoadSection, type ThresholdMetric } from './load-schema.ts';
+import {
+  LOAD_LIMITS,
+  THRESHOLD_EXPRESSION,
+  THRESHOLD_METRICS,
+  type LoadSection,
+  type ThresholdMetric,
+} from './load-schema.ts';
 
 export type ThresholdKind = 'trend' | 'rate' | 'counter';
 export type ThresholdTag = 'endpoint' | 'method' | 'status' | 'check';
@@ -50,7 +56,9 @@ export interface Threshold {
   readonly delayAbortEvalMs: number | null;
 }
 
-export type ThresholdsParse = { readonly ok: true; readonly thresholds: readonly Threshold[] } | { readonly ok: false; readonly errors: readonly string[] };
+export type ThresholdsParse =
+  | { readonly ok: true; readonly thresholds: readonly Threshold[] }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 interface MetricRule {
   readonly kind: ThresholdKind;
@@ -68,7 +76,8 @@ const METRIC_RULES: Readonly<Record<ThresholdMetric, MetricRule | string>> = {
   iterations: { kind: 'counter', aggregations: ['count', 'rate'], tags: [] },
   dropped_iterations: { kind: 'counter', aggregations: ['count', 'rate'], tags: [] },
   checks: { kind: 'rate', aggregations: ['rate'], tags: ['check'] },
-  iteration_duration: 'afp load does not measure iteration durations (its recorder keeps request latencies only): use http_req_duration',
+  iteration_duration:
+    'afp load does not measure iteration durations (its recorder keeps request latencies only): use http_req_duration',
 };
 
 /** Why a tag known to k6 cannot filter a metric here (the snapshot does not split it so). */
@@ -82,7 +91,15 @@ const KEY = /^([a-z_]+)(?:\{([\s\S]*)\})?$/;
 const METHOD = /^[A-Z]{1,20}$/;
 const METHOD_PREFIX = /^([A-Z]{1,20}) /;
 
-const AGGREGATION_TEXT: Readonly<Record<ThresholdAggregation, string>> = { avg: 'avg', min: 'min', max: 'max', med: 'med', percentile: 'p(N)', count: 'count', rate: 'rate' };
+const AGGREGATION_TEXT: Readonly<Record<ThresholdAggregation, string>> = {
+  avg: 'avg',
+  min: 'min',
+  max: 'max',
+  med: 'med',
+  percentile: 'p(N)',
+  count: 'count',
+  rate: 'rate',
+};
 
 /** The HTTP method an endpoint name says (`POST /api/v1/x` → POST), or null (a route id says none). */
 export function endpointMethod(endpoint: string): string | null {
@@ -91,7 +108,13 @@ export function endpointMethod(endpoint: string): string | null {
 
 const unquote = (text: string): string => text.trim().replace(/^["']+|["']+$/g, '');
 
-function parseFilter(name: ThresholdMetric, rule: MetricRule, inner: string, errors: string[], path: string): ThresholdFilter {
+function parseFilter(
+  name: ThresholdMetric,
+  rule: MetricRule,
+  inner: string,
+  errors: string[],
+  path: string,
+): ThresholdFilter {
   const filter: { endpoint?: string; method?: string; status?: number; check?: string } = {};
   if (inner.trim() === '') errors.push(`${path}: the tag filter is empty; write {tag:value}`);
   for (const part of inner.split(',')) {
@@ -102,8 +125,11 @@ function parseFilter(name: ThresholdMetric, rule: MetricRule, inner: string, err
     const tag = TAGS.find((known) => known === key);
     if (tag === undefined || !rule.tags.includes(tag)) {
       const refusal = tag === undefined ? undefined : TAG_REFUSALS[name]?.[tag];
-      const allowed = rule.tags.length === 0 ? `${name} takes no tag filter` : `${name} may be filtered by ${rule.tags.join(', ')}`;
-      errors.push(`${path}: tag '${key}' ${refusal === undefined ? 'is not one afp load records' : `cannot filter ${name}: ${refusal}`}; ${allowed}`);
+      const allowed =
+        rule.tags.length === 0 ? `${name} takes no tag filter` : `${name} may be filtered by ${rule.tags.join(', ')}`;
+      errors.push(
+        `${path}: tag '${key}' ${refusal === undefined ? 'is not one afp load records' : `cannot filter ${name}: ${refusal}`}; ${allowed}`,
+      );
       continue;
     }
     if (filter[tag] !== undefined) errors.push(`${path}: tag '${tag}' is given twice`);
@@ -126,7 +152,13 @@ interface Expression {
   readonly bound: number;
 }
 
-function parseExpression(text: string, name: ThresholdMetric, rule: MetricRule, path: string, errors: string[]): Expression | null {
+function parseExpression(
+  text: string,
+  name: ThresholdMetric,
+  rule: MetricRule,
+  path: string,
+  errors: string[],
+): Expression | null {
   const match = THRESHOLD_EXPRESSION.exec(text);
   if (match === null) {
     errors.push(`${path}: '${text}' is not a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'`);
@@ -136,7 +168,9 @@ function parseExpression(text: string, name: ThresholdMetric, rule: MetricRule, 
   const percentile = method.startsWith('p(') ? Number(method.slice(2, -1)) : null;
   const aggregation = (percentile === null ? method : 'percentile') as ThresholdAggregation | 'value';
   if (aggregation === 'value' || !rule.aggregations.includes(aggregation)) {
-    errors.push(`${path}: '${text}' uses ${aggregation === 'value' ? 'value' : AGGREGATION_TEXT[aggregation]}, which a ${rule.kind} metric such as ${name} does not have; use ${rule.aggregations.map((known) => AGGREGATION_TEXT[known]).join(', ')}`);
+    errors.push(
+      `${path}: '${text}' uses ${aggregation === 'value' ? 'value' : AGGREGATION_TEXT[aggregation]}, which a ${rule.kind} metric such as ${name} does not have; use ${rule.aggregations.map((known) => AGGREGATION_TEXT[known]).join(', ')}`,
+    );
     return null;
   }
   if (percentile !== null && !(percentile >= 0 && percentile <= 100)) {
@@ -148,12 +182,17 @@ function parseExpression(text: string, name: ThresholdMetric, rule: MetricRule, 
 
 type Entry = NonNullable<LoadSection['thresholds']>[string][number];
 
-function parseKey(key: string, errors: string[]): { name: ThresholdMetric; rule: MetricRule; filter: ThresholdFilter } | null {
+function parseKey(
+  key: string,
+  errors: string[],
+): { name: ThresholdMetric; rule: MetricRule; filter: ThresholdFilter } | null {
   const path = `load.thresholds.${key}`;
   const match = KEY.exec(key);
   const name = THRESHOLD_METRICS.find((known) => known === match?.[1]);
   if (match === null || name === undefined) {
-    errors.push(`${path}: not a metric afp load records (${THRESHOLD_METRICS.filter((known) => typeof METRIC_RULES[known] !== 'string').join(', ')}) with an optional {tag:value} filter`);
+    errors.push(
+      `${path}: not a metric afp load records (${THRESHOLD_METRICS.filter((known) => typeof METRIC_RULES[known] !== 'string').join(', ')}) with an optional {tag:value} filter`,
+    );
     return null;
   }
   const rule = METRIC_RULES[name];
@@ -173,14 +212,27 @@ export function parseThresholds(section: LoadSection['thresholds'] | null | unde
   const errors: string[] = [];
   const thresholds: Threshold[] = [];
   const keys = Object.entries(section ?? {});
-  if (keys.length > LOAD_LIMITS.thresholdKeys) return { ok: false, errors: [`load.thresholds: at most ${LOAD_LIMITS.thresholdKeys} metrics may have thresholds, got ${keys.length}`] };
+  if (keys.length > LOAD_LIMITS.thresholdKeys)
+    return {
+      ok: false,
+      errors: [`load.thresholds: at most ${LOAD_LIMITS.thresholdKeys} metrics may have thresholds, got ${keys.length}`],
+    };
   for (const [key, entries] of keys) {
     const parsedKey = parseKey(key, errors);
-    if (entries.length > LOAD_LIMITS.thresholdsPerMetric) errors.push(`load.thresholds.${key}: at most ${LOAD_LIMITS.thresholdsPerMetric} thresholds a metric, got ${entries.length}`);
+    if (entries.length > LOAD_LIMITS.thresholdsPerMetric)
+      errors.push(
+        `load.thresholds.${key}: at most ${LOAD_LIMITS.thresholdsPerMetric} thresholds a metric, got ${entries.length}`,
+      );
     if (parsedKey === null) continue;
     entries.slice(0, LOAD_LIMITS.thresholdsPerMetric).forEach((entry: Entry, index) => {
       const config = typeof entry === 'string' ? { threshold: entry } : entry;
-      const expression = parseExpression(config.threshold, parsedKey.name, parsedKey.rule, `load.thresholds.${key}[${index}]`, errors);
+      const expression = parseExpression(
+        config.threshold,
+        parsedKey.name,
+        parsedKey.rule,
+        `load.thresholds.${key}[${index}]`,
+        errors,
+      );
       if (expression === null) return;
       thresholds.push({
         metric: key,

@@ -18,7 +18,13 @@ import { AssertionFailure, unreachable } from '../core/assert.ts';
 import { sumHistograms, type EndpointSnapshot, type Histogram, type LoadSnapshot } from './load-recorder.ts';
 import { endpointMethod, type Threshold, type ThresholdOperator } from './threshold-parser.ts';
 
-export { endpointMethod, parseThresholds, type Threshold, type ThresholdFilter, type ThresholdsParse } from './threshold-parser.ts';
+export {
+  endpointMethod,
+  parseThresholds,
+  type Threshold,
+  type ThresholdFilter,
+  type ThresholdsParse,
+} from './threshold-parser.ts';
 
 export interface ThresholdResult {
   /** The key as written, e.g. `http_req_duration{endpoint:escrow.B.create}`. */
@@ -61,13 +67,21 @@ function compare(value: number, operator: ThresholdOperator, bound: number): boo
 
 function selectedEndpoints(threshold: Threshold, snapshot: LoadSnapshot): EndpointSnapshot[] {
   const { endpoint, method } = threshold.filter;
-  return snapshot.endpoints.filter((row) => (endpoint === undefined || row.endpoint === endpoint) && (method === undefined || endpointMethod(row.endpoint) === method));
+  return snapshot.endpoints.filter(
+    (row) =>
+      (endpoint === undefined || row.endpoint === endpoint) &&
+      (method === undefined || endpointMethod(row.endpoint) === method),
+  );
 }
 
 /** Histograms of one evaluation, by the endpoint filter that selected them, decoded once. */
 type HistogramCache = Map<string, Histogram>;
 
-function durationOf(threshold: Threshold, snapshot: LoadSnapshot, cache: HistogramCache): { value: number; count: number } {
+function durationOf(
+  threshold: Threshold,
+  snapshot: LoadSnapshot,
+  cache: HistogramCache,
+): { value: number; count: number } {
   const cacheKey = JSON.stringify([threshold.filter.endpoint ?? null, threshold.filter.method ?? null]);
   let histogram = cache.get(cacheKey);
   if (histogram === undefined) {
@@ -90,7 +104,9 @@ function durationOf(threshold: Threshold, snapshot: LoadSnapshot, cache: Histogr
         return histogram.getValueAtPercentile(threshold.percentile ?? 100);
       case 'count':
       case 'rate':
-        throw new AssertionFailure(`${threshold.metric}: ${threshold.aggregation} is not a trend aggregation (the parser lets none through)`);
+        throw new AssertionFailure(
+          `${threshold.metric}: ${threshold.aggregation} is not a trend aggregation (the parser lets none through)`,
+        );
       default:
         return unreachable(threshold.aggregation, 'threshold aggregation');
     }
@@ -102,7 +118,10 @@ function counterOf(threshold: Threshold, snapshot: LoadSnapshot): number {
   switch (threshold.name) {
     case 'http_reqs': {
       const status = threshold.filter.status;
-      return selectedEndpoints(threshold, snapshot).reduce((sum, row) => sum + (status === undefined ? row.requests : (row.statuses[String(status)] ?? 0)), 0);
+      return selectedEndpoints(threshold, snapshot).reduce(
+        (sum, row) => sum + (status === undefined ? row.requests : (row.statuses[String(status)] ?? 0)),
+        0,
+      );
     }
     case 'iterations':
       return snapshot.iterations.completed;
@@ -122,13 +141,24 @@ function rateOf(threshold: Threshold, snapshot: LoadSnapshot): { trues: number; 
   if (threshold.name === 'checks') {
     const name = threshold.filter.check;
     const tallies = Object.entries(snapshot.checks).filter(([check]) => name === undefined || check === name);
-    return tallies.reduce((sum, [, tally]) => ({ trues: sum.trues + tally.passes, total: sum.total + tally.passes + tally.fails }), { trues: 0, total: 0 });
+    return tallies.reduce(
+      (sum, [, tally]) => ({ trues: sum.trues + tally.passes, total: sum.total + tally.passes + tally.fails }),
+      { trues: 0, total: 0 },
+    );
   }
   const rows = selectedEndpoints(threshold, snapshot);
-  return { trues: rows.reduce((sum, row) => sum + row.failed, 0), total: rows.reduce((sum, row) => sum + row.requests, 0) };
+  return {
+    trues: rows.reduce((sum, row) => sum + row.failed, 0),
+    total: rows.reduce((sum, row) => sum + row.requests, 0),
+  };
 }
 
-function observe(threshold: Threshold, snapshot: LoadSnapshot, elapsedMs: number, cache: HistogramCache): { value: number; noData: boolean } {
+function observe(
+  threshold: Threshold,
+  snapshot: LoadSnapshot,
+  elapsedMs: number,
+  cache: HistogramCache,
+): { value: number; noData: boolean } {
   switch (threshold.kind) {
     case 'trend': {
       const { value, count } = durationOf(threshold, snapshot, cache);
@@ -148,7 +178,11 @@ function observe(threshold: Threshold, snapshot: LoadSnapshot, elapsedMs: number
 }
 
 /** Every threshold judged against the snapshot, in the thresholds' order. */
-export function evaluateThresholds(thresholds: readonly Threshold[], snapshot: LoadSnapshot, options: EvaluateOptions = {}): ThresholdResult[] {
+export function evaluateThresholds(
+  thresholds: readonly Threshold[],
+  snapshot: LoadSnapshot,
+  options: EvaluateOptions = {},
+): ThresholdResult[] {
   const elapsedMs = Math.max(1, (options.atMs ?? snapshot.endMs) - snapshot.startMs);
   const cache: HistogramCache = new Map();
   return thresholds.map((threshold) => {
@@ -170,7 +204,13 @@ export function evaluateThresholds(thresholds: readonly Threshold[], snapshot: L
  * Results without data are passed over, as k6 does while a run goes.
  */
 export function abortNow(results: readonly ThresholdResult[], elapsedMs: number): ThresholdResult[] {
-  return results.filter((result) => result.abortOnFail && !result.ok && !result.noData && (result.delayAbortEvalMs === null || result.delayAbortEvalMs < elapsedMs));
+  return results.filter(
+    (result) =>
+      result.abortOnFail &&
+      !result.ok &&
+      !result.noData &&
+      (result.delayAbortEvalMs === null || result.delayAbortEvalMs < elapsedMs),
+  );
 }
 
 /** The thresholds that failed: any makes `afp load` exit 5. */

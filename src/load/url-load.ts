@@ -28,19 +28,40 @@ const EMPTY = { count: 0, first: [] } as const;
 export async function runUrlLoad(options: UrlLoadOptions): Promise<LoadRunResult> {
   const { plan, clock } = options;
   const inFlightMax = plan.kind === 'arrivals' ? plan.maxInFlight : peakVus(plan);
-  const sender = loadSender({ urls: urlMount(options.request.url), maxSockets: Math.max(1, inFlightMax), timeoutMs: options.timeoutMs });
+  const sender = loadSender({
+    urls: urlMount(options.request.url),
+    maxSockets: Math.max(1, inFlightMax),
+    timeoutMs: options.timeoutMs,
+  });
   try {
     const recorder = new LoadRecorder(clock.nowMs());
     const source = new UrlSource({
-      request: options.request, sender, clock,
+      request: options.request,
+      sender,
+      clock,
       onSample: (sample) => {
         recorder.record(sample);
         options.onSample?.(sample);
       },
     });
     options.onStart?.(recorder);
-    const outcome = await runGenerator({ plan, clock, recorder, source, stop: options.stop, interrupt: () => sender.interrupt() });
-    return { snapshot: recorder.snapshot(), outcome, agents: 0, reports: EMPTY, iterationErrors: EMPTY, setupTrouble: EMPTY, notes: [] };
+    const outcome = await runGenerator({
+      plan,
+      clock,
+      recorder,
+      source,
+      stop: options.stop,
+      interrupt: () => sender.interrupt(),
+    });
+    return {
+      snapshot: recorder.snapshot(),
+      outcome,
+      agents: 0,
+      reports: EMPTY,
+      iterationErrors: EMPTY,
+      setupTrouble: EMPTY,
+      notes: [],
+    };
   } finally {
     sender.close();
   }

@@ -6,7 +6,10 @@
  */
 import { connect } from 'node:net';
 
-export function reachable(url: string, timeoutMs: number): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }> {
+export function reachable(
+  url: string,
+  timeoutMs: number,
+): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }> {
   const parsed = new URL(url);
   const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
@@ -16,7 +19,9 @@ export function reachable(url: string, timeoutMs: number): Promise<{ readonly ok
       socket.destroy();
       resolve(outcome);
     };
-    socket.setTimeout(timeoutMs, () => done({ ok: false, message: `${host}:${port} did not accept a connection within ${timeoutMs} ms` }));
+    socket.setTimeout(timeoutMs, () =>
+      done({ ok: false, message: `${host}:${port} did not accept a connection within ${timeoutMs} ms` }),
+    );
     socket.once('connect', () => done({ ok: true }));
     socket.once('error', (error) => done({ ok: false, message: `${host}:${port}: ${error.message}` }));
   });

@@ -47,7 +47,12 @@ export class UrlSource implements IterationSource {
   private readonly clock: LoadClock;
   private readonly onSample: (sample: LoadSample) => void;
 
-  constructor(options: { request: UrlRequest; sender: LoadSender; clock: LoadClock; onSample: (sample: LoadSample) => void }) {
+  constructor(options: {
+    request: UrlRequest;
+    sender: LoadSender;
+    clock: LoadClock;
+    onSample: (sample: LoadSample) => void;
+  }) {
     this.request = options.request;
     this.sender = options.sender;
     this.clock = options.clock;
@@ -65,7 +70,14 @@ export class UrlSource implements IterationSource {
     let returned = false;
     const settle = (outcome: SendOutcome): void => {
       if (outcome.ok) {
-        this.onSample({ endpoint, intendedStartMs: startMs, sentMs, endMs: clock.nowMs(), status: outcome.response.status, failed: requestFailed(outcome.response.status) });
+        this.onSample({
+          endpoint,
+          intendedStartMs: startMs,
+          sentMs,
+          endMs: clock.nowMs(),
+          status: outcome.response.status,
+          failed: requestFailed(outcome.response.status),
+        });
         ended(null);
       } else if (outcome.error instanceof Interrupted) {
         ended({ error: outcome.error });
@@ -75,11 +87,20 @@ export class UrlSource implements IterationSource {
       }
     };
     // The path goes as given (query included, its encoding untouched): the sender appends it to the origin.
-    this.sender.dispatch({ mount: 'api', method: request.method, path: this.path, headers: request.headers, ...(request.body === undefined ? {} : { rawBody: { text: request.body, contentType } }) }, (outcome) => {
-      // An iteration ends after `start` returned (IterationSource): a failure the sender reports at once waits a microtask.
-      if (returned) settle(outcome);
-      else queueMicrotask(() => settle(outcome));
-    });
+    this.sender.dispatch(
+      {
+        mount: 'api',
+        method: request.method,
+        path: this.path,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { rawBody: { text: request.body, contentType } }),
+      },
+      (outcome) => {
+        // An iteration ends after `start` returned (IterationSource): a failure the sender reports at once waits a microtask.
+        if (returned) settle(outcome);
+        else queueMicrotask(() => settle(outcome));
+      },
+    );
     returned = true;
     return true;
   }

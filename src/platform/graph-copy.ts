@@ -34,7 +34,19 @@ export interface GraphCopyOptions {
  * views of one buffer (the casino journal's Float64Array and BigInt64Array) stay two views of one
  * copy. A Buffer is copied alone (Buffer.from): its pool is not state, and holds other bytes.
  */
-const TYPED_ARRAY_PROTOTYPES: ReadonlySet<unknown> = new Set([Uint8Array, Uint16Array, Uint32Array, Int8Array, Int16Array, Int32Array, Float64Array, BigInt64Array, BigUint64Array].map((kind) => kind.prototype));
+const TYPED_ARRAY_PROTOTYPES: ReadonlySet<unknown> = new Set(
+  [
+    Uint8Array,
+    Uint16Array,
+    Uint32Array,
+    Int8Array,
+    Int16Array,
+    Int32Array,
+    Float64Array,
+    BigInt64Array,
+    BigUint64Array,
+  ].map((kind) => kind.prototype),
+);
 
 export class GraphCopyError extends Error {}
 
@@ -45,8 +57,15 @@ export function copyGraph<T>(root: T, options: GraphCopyOptions = {}): T {
 }
 
 /** Copies every own property of `source` onto `target` (the revert: the live object keeps its identity). */
-export function copyGraphInto(source: object, target: object, options: { shared?: ReadonlySet<unknown>; skip?: ReadonlySet<string> } = {}): void {
-  const copier = new GraphCopier({ ...(options.shared === undefined ? {} : { shared: options.shared }), seed: new Map([[source, target]]) });
+export function copyGraphInto(
+  source: object,
+  target: object,
+  options: { shared?: ReadonlySet<unknown>; skip?: ReadonlySet<string> } = {},
+): void {
+  const copier = new GraphCopier({
+    ...(options.shared === undefined ? {} : { shared: options.shared }),
+    seed: new Map([[source, target]]),
+  });
   copier.run(source, () => {
     for (const key of Reflect.ownKeys(source)) {
       if (typeof key === 'string' && options.skip?.has(key) === true) continue;
@@ -95,17 +114,34 @@ class GraphCopier {
     if (this.shared.has(value)) return value;
     const known = this.memo.get(value);
     if (known !== undefined) return known;
-    if (typeof value === 'function') throw new Refused(value, `a function (${value.name || 'anonymous'}) in the state; a closure may hold state a copy cannot see`);
+    if (typeof value === 'function')
+      throw new Refused(
+        value,
+        `a function (${value.name || 'anonymous'}) in the state; a closure may hold state a copy cannot see`,
+      );
     if (value instanceof Rng) return this.remember(value, new Rng(value.seed, value.state()));
     const prototype: unknown = Reflect.getPrototypeOf(value);
     if (TYPED_ARRAY_PROTOTYPES.has(prototype)) return this.copyView(value as Uint8Array);
     if (value instanceof ArrayBuffer) return this.copyBuffer(value);
     if (prototype === Buffer.prototype) return this.remember(value, Buffer.from(value as Buffer));
-    if (ArrayBuffer.isView(value) || value instanceof Date || value instanceof WeakMap || value instanceof WeakSet || value instanceof Promise) {
+    if (
+      ArrayBuffer.isView(value) ||
+      value instanceof Date ||
+      value instanceof WeakMap ||
+      value instanceof WeakSet ||
+      value instanceof Promise
+    ) {
       throw new Refused(value, `a ${value.constructor.name}, not a kind the copy knows`);
     }
-    if ((value instanceof Map || value instanceof Set) && prototype !== Map.prototype && prototype !== Set.prototype) throw new Refused(value, `a subclass of ${value instanceof Map ? 'Map' : 'Set'}`);
-    const empty = Array.isArray(value) ? new Array<unknown>(value.length) : value instanceof Map ? new Map<unknown, unknown>() : value instanceof Set ? new Set<unknown>() : (Object.create(prototype as object | null) as object);
+    if ((value instanceof Map || value instanceof Set) && prototype !== Map.prototype && prototype !== Set.prototype)
+      throw new Refused(value, `a subclass of ${value instanceof Map ? 'Map' : 'Set'}`);
+    const empty = Array.isArray(value)
+      ? new Array<unknown>(value.length)
+      : value instanceof Map
+        ? new Map<unknown, unknown>()
+        : value instanceof Set
+          ? new Set<unknown>()
+          : (Object.create(prototype as object | null) as object);
     this.unfilled.push(value);
     return this.remember(value, empty);
   }
@@ -122,7 +158,10 @@ class GraphCopier {
 
   private copyView(source: Uint8Array): Uint8Array {
     const Kind = source.constructor as new (buffer: ArrayBuffer, byteOffset: number, length: number) => Uint8Array;
-    return this.remember(source, new Kind(this.copyBuffer(source.buffer as ArrayBuffer), source.byteOffset, source.length));
+    return this.remember(
+      source,
+      new Kind(this.copyBuffer(source.buffer as ArrayBuffer), source.byteOffset, source.length),
+    );
   }
 
   /** Fills the copy of `source` (made by `copy`) with copies of its contents. */
@@ -144,7 +183,8 @@ class GraphCopier {
   private fillObject(source: object, copy: object): void {
     for (const key of Reflect.ownKeys(source)) {
       const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
-      if (descriptor.get !== undefined || descriptor.set !== undefined) throw new Refused(source, `an accessor property '${String(key)}'`);
+      if (descriptor.get !== undefined || descriptor.set !== undefined)
+        throw new Refused(source, `an accessor property '${String(key)}'`);
       Reflect.defineProperty(copy, key, { ...descriptor, value: this.copy(descriptor.value) });
     }
     if (Object.isFrozen(source)) Object.freeze(copy);
@@ -167,10 +207,16 @@ function pathTo(root: unknown, target: unknown): string {
     if (value === null || typeof value !== 'object' || value instanceof Rng || ArrayBuffer.isView(value)) continue;
     const children: Array<[string, unknown]> =
       value instanceof Map
-        ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [['key', key], [`get(${typeof key === 'string' ? key : '…'})`, item]])
+        ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [
+            ['key', key],
+            [`get(${typeof key === 'string' ? key : '…'})`, item],
+          ])
         : value instanceof Set
           ? [...value].map((item): [string, unknown] => ['entry', item])
-          : Reflect.ownKeys(value).map((key): [string, unknown] => [String(key), Reflect.getOwnPropertyDescriptor(value, key)?.value]);
+          : Reflect.ownKeys(value).map((key): [string, unknown] => [
+              String(key),
+              Reflect.getOwnPropertyDescriptor(value, key)?.value,
+            ]);
     for (const [key, child] of children) {
       if (child === target) return `${path(value)}.${key}`;
       if (child !== null && (typeof child === 'object' || typeof child === 'function') && !parents.has(child)) {

@@ -37,8 +37,19 @@ import type { PlatformConfig } from '../services/shared/config.ts';
 import type { ServiceName } from './platform.ts';
 import { findServiceEntry, IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
 import {
-  bucketShape, countAt, DayCounter, msUntilFull, msUntilToken, nextMidnightMs, refill, rollDay,
-  UNITS_PER_TOKEN, unitsAt, type BucketLevel, type BucketShape, type DayCount,
+  bucketShape,
+  countAt,
+  DayCounter,
+  msUntilFull,
+  msUntilToken,
+  nextMidnightMs,
+  refill,
+  rollDay,
+  UNITS_PER_TOKEN,
+  unitsAt,
+  type BucketLevel,
+  type BucketShape,
+  type DayCount,
 } from './token-bucket.ts';
 
 export { LimiterHandle } from './limiter-entry.ts';
@@ -183,7 +194,12 @@ class RejectionTexts {
   private resetAtText = '';
 
   message(decision: LimitDecision): string {
-    if (decision.limit !== this.limit || decision.window !== this.window || decision.scope !== this.scope || decision.retryAfterSeconds !== this.retryAfterSeconds) {
+    if (
+      decision.limit !== this.limit ||
+      decision.window !== this.window ||
+      decision.scope !== this.scope ||
+      decision.retryAfterSeconds !== this.retryAfterSeconds
+    ) {
       this.limit = decision.limit;
       this.window = decision.window;
       this.scope = decision.scope;
@@ -258,14 +274,21 @@ export class RateLimiter {
     this.registerShape = bucketShape(config.registerPerMinutePerIp, config.registerPerMinutePerIp, 'register-ip');
     for (const [service, row] of Object.entries(config.serviceB)) {
       assertDailyCap(row.perDay, `service-daily:${service}`);
-      this.serviceRows.set(service, { minute: bucketShape(row.perMinute, row.burst, `service:${service}`), perDay: row.perDay, dailyScope: `service-daily:${service}` });
+      this.serviceRows.set(service, {
+        minute: bucketShape(row.perMinute, row.burst, `service:${service}`),
+        perDay: row.perDay,
+        dailyScope: `service-daily:${service}`,
+      });
     }
     for (const [key, perDay] of Object.entries(config.endpointDailyB)) {
       assertDailyCap(perDay, `endpoint:${key}`);
       this.endpointCaps.set(key, { perDay, scope: `endpoint:${key}` });
     }
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES_DEFAULT;
-    assert(Number.isSafeInteger(this.maxEntries) && this.maxEntries >= 2, 'the limiter holds at least two entries (an IP bucket and an identity)');
+    assert(
+      Number.isSafeInteger(this.maxEntries) && this.maxEntries >= 2,
+      'the limiter holds at least two entries (an IP bucket and an identity)',
+    );
   }
 
   /** Held entries: one per identity (its tier, daily and per-service buckets) and one per IP. */
@@ -288,7 +311,8 @@ export class RateLimiter {
     const tier = request.tier;
     const binding = this.binding;
     binding.clear();
-    if (request.limits === undefined && this.limitsOfTier(tier).shape === null) return binding.write(this.decision, tier, nowMs);
+    if (request.limits === undefined && this.limitsOfTier(tier).shape === null)
+      return binding.write(this.decision, tier, nowMs);
     this.resolve(request, nowMs, true);
     this.visitAll('check', nowMs);
     if (!binding.refused) {
@@ -312,9 +336,18 @@ export class RateLimiter {
    * A new entry for the request's identity (makes room first), noted in its handle: the handle
    * itself when it was built for this identity and this limiter and is not held (limiter-entry.ts).
    */
-  private addEntry(identity: string, handle: LimiterHandle | undefined, tierShape: BucketShape | null, nowMs: number, keep: IdentityEntry | null): IdentityEntry {
+  private addEntry(
+    identity: string,
+    handle: LimiterHandle | undefined,
+    tierShape: BucketShape | null,
+    nowMs: number,
+    keep: IdentityEntry | null,
+  ): IdentityEntry {
     this.admit(nowMs, keep);
-    const entry = handle !== undefined && handle.owner === this && handle.identity === identity && !handle.held ? handle : new IdentityEntry(identity, this);
+    const entry =
+      handle !== undefined && handle.owner === this && handle.identity === identity && !handle.held
+        ? handle
+        : new IdentityEntry(identity, this);
     entry.start(tierShape, nowMs);
     this.identities.set(identity, entry);
     this.link(entry);
@@ -405,7 +438,8 @@ export class RateLimiter {
     this.slotEndpoint = undefined;
     const needed = this.slotTierShape !== null || this.slotServiceRow !== null || this.slotEndpointCap !== null;
     let entry = needed ? this.heldEntry(request.identity, request.handle) : undefined;
-    if (create && needed && entry === undefined) entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs, this.slotIp ?? null);
+    if (create && needed && entry === undefined)
+      entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs, this.slotIp ?? null);
     this.slotEntry = entry;
     if (entry === undefined) return;
     if (create) this.touch(entry);
@@ -417,7 +451,8 @@ export class RateLimiter {
     const row = this.slotServiceRow;
     if (row !== null) this.slotService = create ? serviceEntryOf(entry, row, nowMs) : findServiceEntry(entry, row);
     const cap = this.slotEndpointCap;
-    if (cap !== null) this.slotEndpoint = create ? endpointCounterOf(entry, cap, nowMs) : entry.endpoints?.get(cap.scope);
+    if (cap !== null)
+      this.slotEndpoint = create ? endpointCounterOf(entry, cap, nowMs) : entry.endpoints?.get(cap.scope);
   }
 
   /** Visits every applicable bucket in the fixed order that breaks binding ties. */
@@ -439,7 +474,13 @@ export class RateLimiter {
   private visitBucket(bucket: BucketLevel | undefined, shape: BucketShape, mode: Mode, nowMs: number): void {
     if (mode === 'peek') {
       const units = bucket === undefined ? shape.capacityUnits : unitsAt(bucket, shape, nowMs);
-      this.binding.offer(shape.perMinute, Math.floor(units / UNITS_PER_TOKEN), nowMs + msUntilFull(units, shape), '1m', shape.scope);
+      this.binding.offer(
+        shape.perMinute,
+        Math.floor(units / UNITS_PER_TOKEN),
+        nowMs + msUntilFull(units, shape),
+        '1m',
+        shape.scope,
+      );
       return;
     }
     assert(bucket !== undefined, 'charged buckets exist');
@@ -462,7 +503,13 @@ export class RateLimiter {
   private checkBucket(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
     refill(bucket, shape, nowMs);
     if (bucket.units < UNITS_PER_TOKEN) {
-      this.binding.offerRefusal(shape.perMinute, nowMs + msUntilFull(bucket.units, shape), msUntilToken(bucket.units, shape), '1m', shape.scope);
+      this.binding.offerRefusal(
+        shape.perMinute,
+        nowMs + msUntilFull(bucket.units, shape),
+        msUntilToken(bucket.units, shape),
+        '1m',
+        shape.scope,
+      );
     }
   }
 
@@ -470,7 +517,13 @@ export class RateLimiter {
   private takeBucket(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
     bucket.units -= UNITS_PER_TOKEN;
     assert(bucket.units >= 0, 'a checked bucket had a token');
-    this.binding.offer(shape.perMinute, Math.floor(bucket.units / UNITS_PER_TOKEN), nowMs + msUntilFull(bucket.units, shape), '1m', shape.scope);
+    this.binding.offer(
+      shape.perMinute,
+      Math.floor(bucket.units / UNITS_PER_TOKEN),
+      nowMs + msUntilFull(bucket.units, shape),
+      '1m',
+      shape.scope,
+    );
   }
 
   private checkDay(counter: DayCount, perDay: number, scope: string, nowMs: number): void {
@@ -509,7 +562,9 @@ export class RateLimiter {
 
   /** Drops a held entry: out of its map and off the list; a handle to it no longer finds it. */
   private evict(entry: IdentityEntry): void {
-    const removed = entry.registerIp ? this.registerByIp.delete(entry.identity) : this.identities.delete(entry.identity);
+    const removed = entry.registerIp
+      ? this.registerByIp.delete(entry.identity)
+      : this.identities.delete(entry.identity);
     assert(removed, 'an entry on the list is in its map');
     this.unlink(entry);
     entry.held = false;
@@ -590,5 +645,8 @@ function writeUnlimited(into: DecisionRecord, tier: Tier, nowMs: number): LimitD
 }
 
 function assertDailyCap(perDay: number | null, scope: string): void {
-  assert(perDay === null || (Number.isSafeInteger(perDay) && perDay >= 1), `${scope}: perDay is a positive integer or null`);
+  assert(
+    perDay === null || (Number.isSafeInteger(perDay) && perDay >= 1),
+    `${scope}: perDay is a positive integer or null`,
+  );
 }

@@ -25,10 +25,44 @@ import { classRegistry, type ClassRegistry, type TransientFields } from './state
 import { BucketAndDay, DayCounter, TokenBucket } from './token-bucket.ts';
 
 /** Made after the platform is built (not met in a fresh one). */
-const LATER_CLASSES = [AuthenticatedCaller, LimiterHandle, IdentityEntry, ServiceEntry, BucketAndDay, DayCounter, TokenBucket, CasinoAgent, AgentBets, BetStats, BankrollCurves, BankrollCurve, DailyGameCap, JournalRing, WideAmounts, DrawStream, DistributionSampler, DepositKeyring];
+const LATER_CLASSES = [
+  AuthenticatedCaller,
+  LimiterHandle,
+  IdentityEntry,
+  ServiceEntry,
+  BucketAndDay,
+  DayCounter,
+  TokenBucket,
+  CasinoAgent,
+  AgentBets,
+  BetStats,
+  BankrollCurves,
+  BankrollCurve,
+  DailyGameCap,
+  JournalRing,
+  WideAmounts,
+  DrawStream,
+  DistributionSampler,
+  DepositKeyring,
+];
 
 /** Kinds the codec writes itself (not classes of the registry). */
-const BUILT_IN = new Set<unknown>([Map.prototype, Set.prototype, Array.prototype, Object.prototype, Buffer.prototype, Uint8Array.prototype, Uint16Array.prototype, Uint32Array.prototype, Int8Array.prototype, Int16Array.prototype, Int32Array.prototype, Float64Array.prototype, BigInt64Array.prototype, BigUint64Array.prototype]);
+const BUILT_IN = new Set<unknown>([
+  Map.prototype,
+  Set.prototype,
+  Array.prototype,
+  Object.prototype,
+  Buffer.prototype,
+  Uint8Array.prototype,
+  Uint16Array.prototype,
+  Uint32Array.prototype,
+  Int8Array.prototype,
+  Int16Array.prototype,
+  Int32Array.prototype,
+  Float64Array.prototype,
+  BigInt64Array.prototype,
+  BigUint64Array.prototype,
+]);
 
 let registry: ClassRegistry | undefined;
 
@@ -53,7 +87,10 @@ function buildRegistry(): ClassRegistry {
   };
   for (const kind of LATER_CLASSES) add(kind.prototype);
   collectPrototypes(new Platform({ seed: 'registry', startMs: 0 }), add);
-  return classRegistry([], [...prototypes].map(([prototype, name]) => [name, prototype] as const));
+  return classRegistry(
+    [],
+    [...prototypes].map(([prototype, name]) => [name, prototype] as const),
+  );
 }
 
 /** Every prototype (other than the built-in kinds) met in the graph of `root`; bounded by the graph. */
@@ -65,7 +102,8 @@ function collectPrototypes(root: unknown, add: (prototype: object) => void): voi
     if (value === null || typeof value !== 'object' || seen.has(value)) continue;
     seen.add(value);
     if (value instanceof Map) for (const [key, item] of value) stack.push(key, item);
-    else if (value instanceof Set || Array.isArray(value)) for (const item of value as Iterable<unknown>) stack.push(item);
+    else if (value instanceof Set || Array.isArray(value))
+      for (const item of value as Iterable<unknown>) stack.push(item);
     else if (!ArrayBuffer.isView(value)) {
       const prototype = Reflect.getPrototypeOf(value);
       if (value instanceof Rng) continue; // the codec writes an Rng as its seed and position

@@ -48,24 +48,44 @@ export interface ClassRegistry {
 /** Fields (by class prototype) written as an empty value, and the empty value to write. */
 export type TransientFields = ReadonlyMap<object, Readonly<Record<string, () => unknown>>>;
 
-export function classRegistry(classes: ReadonlyArray<{ readonly prototype: object; readonly name: string }>, extra: ReadonlyArray<readonly [string, object]> = []): ClassRegistry {
+export function classRegistry(
+  classes: ReadonlyArray<{ readonly prototype: object; readonly name: string }>,
+  extra: ReadonlyArray<readonly [string, object]> = [],
+): ClassRegistry {
   const byPrototype = new Map<object, string>();
   const byName = new Map<string, object>();
-  const entries: Array<readonly [string, object]> = [...classes.map((kind) => [kind.name, kind.prototype] as const), ...extra];
+  const entries: Array<readonly [string, object]> = [
+    ...classes.map((kind) => [kind.name, kind.prototype] as const),
+    ...extra,
+  ];
   for (const [name, prototype] of entries) {
     if (byName.has(name) || name === '') throw new StateCodecError(`class name '${name}' registered twice (or empty)`);
     byPrototype.set(prototype, name);
     byName.set(name, prototype);
   }
-  const fingerprint = createHash('sha256').update(`v${STATE_CODEC_VERSION}:${[...byName.keys()].sort().join(',')}`).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(`v${STATE_CODEC_VERSION}:${[...byName.keys()].sort().join(',')}`)
+    .digest('hex');
   return { byPrototype, byName, fingerprint };
 }
 
 /** Typed array kinds: a view is written as its kind, its ArrayBuffer (shared by views of one buffer), offset and length. */
-const TYPED_ARRAYS: Readonly<Record<string, new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView>> = {
-  Uint8Array, Uint16Array, Uint32Array, Int8Array, Int16Array, Int32Array, Float64Array, BigInt64Array, BigUint64Array,
+const TYPED_ARRAYS: Readonly<
+  Record<string, new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView>
+> = {
+  Uint8Array,
+  Uint16Array,
+  Uint32Array,
+  Int8Array,
+  Int16Array,
+  Int32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
 };
-const TYPED_ARRAY_NAMES: ReadonlyMap<object, string> = new Map(Object.entries(TYPED_ARRAYS).map(([name, kind]) => [kind.prototype as object, name]));
+const TYPED_ARRAY_NAMES: ReadonlyMap<object, string> = new Map(
+  Object.entries(TYPED_ARRAYS).map(([name, kind]) => [kind.prototype as object, name]),
+);
 
 /** Deepest nesting of the graph walked (the state has no long chains; an inline cycle stops here). */
 const GRAPH_NESTING_MAX = 2_000;
@@ -77,7 +97,12 @@ const GRAPH_NESTING_MAX = 2_000;
  * depends on process-wide parse memos, not on the state (a replay and a checkpoint share them
  * differently), while class instances, Maps and Sets keep their identity.
  */
-export function encodeState(root: unknown, registry: ClassRegistry, transient: TransientFields, options: { inline?: boolean } = {}): unknown {
+export function encodeState(
+  root: unknown,
+  registry: ClassRegistry,
+  transient: TransientFields,
+  options: { inline?: boolean } = {},
+): unknown {
   return new StateEncoder(registry, transient, options.inline === true).encode(root, '$');
 }
 
@@ -96,7 +121,8 @@ class StateEncoder {
   }
 
   encode(value: unknown, key: string): unknown {
-    if (this.keys.length > GRAPH_NESTING_MAX) this.fail(`nested deeper than ${GRAPH_NESTING_MAX} (a cycle of plain records?)`);
+    if (this.keys.length > GRAPH_NESTING_MAX)
+      this.fail(`nested deeper than ${GRAPH_NESTING_MAX} (a cycle of plain records?)`);
     this.keys.push(key);
     try {
       return this.encodeValue(value);
@@ -115,7 +141,9 @@ class StateEncoder {
       case 'boolean':
         return value;
       case 'number':
-        return Number.isFinite(value) && !Object.is(value, -0) ? value : ['n', Object.is(value, -0) ? '-0' : String(value)];
+        return Number.isFinite(value) && !Object.is(value, -0)
+          ? value
+          : ['n', Object.is(value, -0) ? '-0' : String(value)];
       case 'bigint':
         return ['b', value.toString()];
       case 'undefined':
@@ -135,7 +163,8 @@ class StateEncoder {
     if (prototype === Array.prototype) return this.encodeItems('a', value as unknown[]);
     if (prototype === Map.prototype) {
       const out: unknown[] = ['m'];
-      for (const [key, item] of value as Map<unknown, unknown>) out.push(this.encode(key, 'key'), this.encode(item, typeof key === 'string' ? key : 'value'));
+      for (const [key, item] of value as Map<unknown, unknown>)
+        out.push(this.encode(key, 'key'), this.encode(item, typeof key === 'string' ? key : 'value'));
       return out;
     }
     if (prototype === Set.prototype) return this.encodeItems('s', value as Set<unknown>);
@@ -147,8 +176,16 @@ class StateEncoder {
       const view = value as Uint8Array;
       return ['t', typedName, this.encode(view.buffer, 'buffer'), view.byteOffset, view.length];
     }
-    const className = prototype === Object.prototype ? '' : prototype === null ? NULL_PROTOTYPE : this.registry.byPrototype.get(prototype);
-    if (className === undefined) return this.fail(`an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
+    const className =
+      prototype === Object.prototype
+        ? ''
+        : prototype === null
+          ? NULL_PROTOTYPE
+          : this.registry.byPrototype.get(prototype);
+    if (className === undefined)
+      return this.fail(
+        `an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`,
+      );
     return this.encodeFields(value, className, prototype);
   }
 

@@ -26,7 +26,11 @@ export interface Alignment {
   readonly unexplained: readonly (readonly [number, number])[];
 }
 
-export function alignByIdentifier(expected: readonly unknown[], actual: readonly unknown[], bindings: Bindings): Alignment | null {
+export function alignByIdentifier(
+  expected: readonly unknown[],
+  actual: readonly unknown[],
+  bindings: Bindings,
+): Alignment | null {
   if (expected.length !== actual.length || expected.length < 2 || expected.length > ALIGN_ITEMS_MAX) return null;
   const first = expected[0];
   if (!isObject(first)) return null;
@@ -43,7 +47,12 @@ function identifierAt(item: unknown, key: string): string | undefined {
   return typeof value === 'string' && isIdentifierLike(value) ? value : undefined;
 }
 
-function pairThrough(key: string, expected: readonly unknown[], actual: readonly unknown[], bindings: Bindings): number[] | null {
+function pairThrough(
+  key: string,
+  expected: readonly unknown[],
+  actual: readonly unknown[],
+  bindings: Bindings,
+): number[] | null {
   const liveAt = new Map<string, number>();
   for (let index = 0; index < actual.length; index++) {
     const value = identifierAt(actual[index], key);
@@ -63,15 +72,24 @@ function pairThrough(key: string, expected: readonly unknown[], actual: readonly
   return liveIndex;
 }
 
-function unexplainedFlips(key: string, expected: readonly unknown[], actual: readonly unknown[], liveIndex: readonly number[]): [number, number][] {
+function unexplainedFlips(
+  key: string,
+  expected: readonly unknown[],
+  actual: readonly unknown[],
+  liveIndex: readonly number[],
+): [number, number][] {
   const flips: [number, number][] = [];
   for (let i = 0; i < expected.length; i++) {
     for (let j = i + 1; j < expected.length; j++) {
       const liveI = liveIndex[i] as number;
       const liveJ = liveIndex[j] as number;
       if (liveI < liveJ) continue;
-      const recordedOrder = Math.sign(compareText(identifierAt(expected[i], key) as string, identifierAt(expected[j], key) as string));
-      const liveOrder = Math.sign(compareText(identifierAt(actual[liveJ], key) as string, identifierAt(actual[liveI], key) as string));
+      const recordedOrder = Math.sign(
+        compareText(identifierAt(expected[i], key) as string, identifierAt(expected[j], key) as string),
+      );
+      const liveOrder = Math.sign(
+        compareText(identifierAt(actual[liveJ], key) as string, identifierAt(actual[liveI], key) as string),
+      );
       if (recordedOrder === 0 || recordedOrder !== liveOrder) flips.push([i, j]);
     }
   }

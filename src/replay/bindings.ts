@@ -10,7 +10,8 @@
 
 export const BINDINGS_MAX = 2_000_000;
 
-export type BindResult = { readonly ok: true } | { readonly ok: false; readonly conflict: string; readonly expected: string };
+export type BindResult =
+  { readonly ok: true } | { readonly ok: false; readonly conflict: string; readonly expected: string };
 
 const TOKEN = /[A-Za-z0-9_-]{8,}/g;
 
@@ -40,10 +41,17 @@ export class Bindings {
   bind(recorded: string, live: string): BindResult {
     const known = this.toLive.get(recorded);
     if (known !== undefined) {
-      return known === live ? { ok: true } : { ok: false, conflict: `recorded ${recorded} is bound to live ${known} since earlier`, expected: known };
+      return known === live
+        ? { ok: true }
+        : { ok: false, conflict: `recorded ${recorded} is bound to live ${known} since earlier`, expected: known };
     }
     const other = this.toRecorded.get(live);
-    if (other !== undefined) return { ok: false, conflict: `live ${live} is already bound to recorded ${other}`, expected: `a live value other than ${live}` };
+    if (other !== undefined)
+      return {
+        ok: false,
+        conflict: `live ${live} is already bound to recorded ${other}`,
+        expected: `a live value other than ${live}`,
+      };
     if (this.toLive.size >= this.bindingsMax) {
       this.dropped++;
       return { ok: true };

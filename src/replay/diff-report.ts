@@ -65,7 +65,9 @@ export function diffJson(input: ReplayReportInput): Record<string, unknown> {
 }
 
 export function headerLines(recordPath: string, header: RecordHeader): string[] {
-  const completeness = header.complete ? 'complete' : `INCOMPLETE (a prefix: ${header.dropped.exchanges} exchanges were not recorded)`;
+  const completeness = header.complete
+    ? 'complete'
+    : `INCOMPLETE (a prefix: ${header.dropped.exchanges} exchanges were not recorded)`;
   return [
     `afp replay: seed ${header.seed} · scenario ${header.scenario} · record ${recordPath}`,
     `record: ${header.exchanges} exchanges from ${isoTime(header.start_ms)} to ${isoTime(header.end_ms)}, ${completeness}`,
@@ -80,7 +82,9 @@ export function summaryLines(input: ReplayReportInput): string[] {
     `exchanges sent: ${totals.sent} of ${header.exchanges} · setup calls: ${totals.setupCalls}`,
   ];
   if (input.stop !== null) lines.push(`STOPPED at seq ${input.stop.seq}: ${input.stop.reason}`);
-  lines.push(`differences: ${totals.differencesTotal} (${kinds})${totals.omitted > 0 ? `; ${totals.omitted} not listed in diff.json` : ''}`);
+  lines.push(
+    `differences: ${totals.differencesTotal} (${kinds})${totals.omitted > 0 ? `; ${totals.omitted} not listed in diff.json` : ''}`,
+  );
   for (const note of totals.notes) lines.push(`note: ${note}`);
   return lines;
 }
@@ -94,7 +98,9 @@ export function diffText(input: ReplayReportInput): string {
   const endpoints = [...new Set([...sentOf.keys(), ...differencesOf.keys()])].sort();
   const width = Math.max(8, ...endpoints.map((name) => name.length));
   for (const endpoint of endpoints) {
-    lines.push(`  ${endpoint.padEnd(width)}  ${String(sentOf.get(endpoint) ?? 0).padStart(8)}  ${String(differencesOf.get(endpoint) ?? 0).padStart(8)}`);
+    lines.push(
+      `  ${endpoint.padEnd(width)}  ${String(sentOf.get(endpoint) ?? 0).padStart(8)}  ${String(differencesOf.get(endpoint) ?? 0).padStart(8)}`,
+    );
   }
   const shown = totals.differences.slice(0, FIRST_DIFFERENCES_SHOWN);
   if (shown.length > 0) {

@@ -28,7 +28,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Calls `visit(pointer, value)` for every string leaf, in document order. */
-export function forEachStringLeaf(value: unknown, visit: (pointer: string, leaf: string) => void, pointer = '', depth = 0): void {
+export function forEachStringLeaf(
+  value: unknown,
+  visit: (pointer: string, leaf: string) => void,
+  pointer = '',
+  depth = 0,
+): void {
   if (typeof value === 'string') {
     visit(pointer, value);
     return;
@@ -39,7 +44,8 @@ export function forEachStringLeaf(value: unknown, visit: (pointer: string, leaf:
     return;
   }
   if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) forEachStringLeaf(item, visit, `${pointer}/${escapeToken(key)}`, depth + 1);
+    for (const [key, item] of Object.entries(value))
+      forEachStringLeaf(item, visit, `${pointer}/${escapeToken(key)}`, depth + 1);
   }
 }
 

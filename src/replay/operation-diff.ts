@@ -37,7 +37,21 @@ export interface ResultDifference {
 }
 
 /** `owner`: a domain's holder is an agent id (bound to the account of the service that answered). */
-export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set(['agentId', 'apiKey', 'escrowId', 'address', 'referralCode', 'betId', 'seedHash', 'resultHash', 'orderId', 'positionId', 'domainId', 'owner', 'txHash']);
+export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set([
+  'agentId',
+  'apiKey',
+  'escrowId',
+  'address',
+  'referralCode',
+  'betId',
+  'seedHash',
+  'resultHash',
+  'orderId',
+  'positionId',
+  'domainId',
+  'owner',
+  'txHash',
+]);
 
 /**
  * Operations whose credit each addressing style sets by its own documented rule: across two
@@ -45,8 +59,10 @@ export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set(['agentId', 'apiKe
  * not the target's fault (the replay funds the difference the target's way and says so).
  */
 export const DIALECT_CREDITS: Readonly<Partial<Record<OperationName, string>>> = {
-  'faucet.register': 'a style B registration grants 10 USDC; style A and a deployment grant none (platform.md, DEPLOYED.md §3)',
-  'faucet.claim': 'a style B claim credits 2 USDC every 24 h; style A and a deployment credit 1 USDC once per agent (platform.md, DEPLOYED.md §3)',
+  'faucet.register':
+    'a style B registration grants 10 USDC; style A and a deployment grant none (platform.md, DEPLOYED.md §3)',
+  'faucet.claim':
+    'a style B claim credits 2 USDC every 24 h; style A and a deployment credit 1 USDC once per agent (platform.md, DEPLOYED.md §3)',
 };
 /**
  * Other values two dialects document differently for one operation (the tables at the end of
@@ -60,9 +76,30 @@ interface DialectDifference {
 }
 
 export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonly DialectDifference[]>>> = {
-  'trading.order': [{ field: 'status', applies: (expected, seen) => expected === 'filled' && seen === 'open', source: 'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)' }],
-  'domains.transfer': [{ field: 'status', applies: (expected, seen) => expected === 'completed' && seen === 'transferred', source: 'a gift is `completed` in the documents; the deployment answers `transferred` (DEPLOYED.md §7 names no status; as afp serve --dialect deployed answers it)' }],
-  'domains.lookup': [{ field: 'accepted', applies: (expected, seen) => typeof expected === 'string' && expected.startsWith('404 ') && seen === 'accepted', source: 'the documents answer the lookup of a name nobody holds 404; a deployment\'s public whois answers it `registered: false` (DEPLOYED.md §7)' }],
+  'trading.order': [
+    {
+      field: 'status',
+      applies: (expected, seen) => expected === 'filled' && seen === 'open',
+      source:
+        'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)',
+    },
+  ],
+  'domains.transfer': [
+    {
+      field: 'status',
+      applies: (expected, seen) => expected === 'completed' && seen === 'transferred',
+      source:
+        'a gift is `completed` in the documents; the deployment answers `transferred` (DEPLOYED.md §7 names no status; as afp serve --dialect deployed answers it)',
+    },
+  ],
+  'domains.lookup': [
+    {
+      field: 'accepted',
+      applies: (expected, seen) => typeof expected === 'string' && expected.startsWith('404 ') && seen === 'accepted',
+      source:
+        "the documents answer the lookup of a name nobody holds 404; a deployment's public whois answers it `registered: false` (DEPLOYED.md §7)",
+    },
+  ],
 };
 const CREDIT_FIELD = 'creditedMicro';
 /**
@@ -98,28 +135,71 @@ export interface CompareOptions {
   readonly liveDialect: DialectName;
 }
 
-export function compareOutcomes<R>(op: OperationName, recorded: ReadOutcome<R>, live: ReadOutcome<R>, options: CompareOptions): ResultDifference[] {
+export function compareOutcomes<R>(
+  op: OperationName,
+  recorded: ReadOutcome<R>,
+  live: ReadOutcome<R>,
+  options: CompareOptions,
+): ResultDifference[] {
   const across = options.recordingDialect !== options.liveDialect;
   const documented = across ? DIALECT_CREDITS[op] : undefined;
   const known = across ? (DIALECT_DIFFERENCES[op] ?? []) : [];
   const knownRule = (difference: ResultDifference): ResultDifference | null => {
-    const rule = known.find((item) => item.field === difference.field && item.applies(difference.expected, difference.seen));
+    const rule = known.find(
+      (item) => item.field === difference.field && item.applies(difference.expected, difference.seen),
+    );
     return rule === undefined ? null : { ...difference, documented: rule.source };
   };
-  const withRule = (difference: ResultDifference): ResultDifference => knownRule(difference) ?? (documented === undefined ? difference : { ...difference, documented });
+  const withRule = (difference: ResultDifference): ResultDifference =>
+    knownRule(difference) ?? (documented === undefined ? difference : { ...difference, documented });
   if (recorded.kind === 'unreadable' || live.kind === 'unreadable') return [];
   if (recorded.kind === 'refused' && live.kind === 'refused') return [];
   if (recorded.kind === 'ok' && live.kind === 'refused') {
-    return [withRule({ kind: 'rule', field: 'accepted', expected: 'accepted', seen: refusalText(live.refusal), note: 'refused where the recording was accepted' })];
+    return [
+      withRule({
+        kind: 'rule',
+        field: 'accepted',
+        expected: 'accepted',
+        seen: refusalText(live.refusal),
+        note: 'refused where the recording was accepted',
+      }),
+    ];
   }
   if (recorded.kind === 'refused' && live.kind === 'ok') {
-    return [withRule({ kind: 'rule', field: 'accepted', expected: refusalText(recorded.refusal), seen: 'accepted', note: 'accepted where the recording was refused' })];
+    return [
+      withRule({
+        kind: 'rule',
+        field: 'accepted',
+        expected: refusalText(recorded.refusal),
+        seen: 'accepted',
+        note: 'accepted where the recording was refused',
+      }),
+    ];
   }
   if (recorded.kind !== 'ok' || live.kind !== 'ok') return [];
   const differences: ResultDifference[] = [];
-  const states = { recorded: ESCROW_STATES[options.recordingDialect] ?? {}, live: ESCROW_STATES[options.liveDialect] ?? {} };
-  compareValues(recorded.value, live.value, '', { bindings: options.bindings, skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]), skippedNames: new Set(INSTANT_FIELDS[op] ?? []), states, differences }, 0);
-  return known.length === 0 ? differences : differences.map((difference) => (difference.documented === undefined ? (knownRule(difference) ?? difference) : difference));
+  const states = {
+    recorded: ESCROW_STATES[options.recordingDialect] ?? {},
+    live: ESCROW_STATES[options.liveDialect] ?? {},
+  };
+  compareValues(
+    recorded.value,
+    live.value,
+    '',
+    {
+      bindings: options.bindings,
+      skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]),
+      skippedNames: new Set(INSTANT_FIELDS[op] ?? []),
+      states,
+      differences,
+    },
+    0,
+  );
+  return known.length === 0
+    ? differences
+    : differences.map((difference) =>
+        difference.documented === undefined ? (knownRule(difference) ?? difference) : difference,
+      );
 }
 
 interface Walk {
@@ -127,7 +207,10 @@ interface Walk {
   readonly skipped: ReadonlySet<string>;
   /** Field names not compared wherever they appear (INSTANT_FIELDS). */
   readonly skippedNames: ReadonlySet<string>;
-  readonly states: { readonly recorded: Readonly<Record<string, string>>; readonly live: Readonly<Record<string, string>> };
+  readonly states: {
+    readonly recorded: Readonly<Record<string, string>>;
+    readonly live: Readonly<Record<string, string>>;
+  };
   readonly differences: ResultDifference[];
 }
 
@@ -140,7 +223,11 @@ interface Walk {
  * position never seen before (no answer showed its id) is paired with the one at the same place
  * whose id is unbound too, and the comparison binds them.
  */
-function pairById(expected: readonly unknown[], seen: readonly unknown[], bindings: Bindings): Array<[unknown, unknown]> {
+function pairById(
+  expected: readonly unknown[],
+  seen: readonly unknown[],
+  bindings: Bindings,
+): Array<[unknown, unknown]> {
   const idOf = (item: unknown): { name: string; value: string } | null => {
     if (typeof item !== 'object' || item === null) return null;
     for (const name of IDENTIFIER_FIELDS) {
@@ -156,7 +243,12 @@ function pairById(expected: readonly unknown[], seen: readonly unknown[], bindin
     const bound = bindings.live(id.value);
     if (bound !== undefined || id.name !== 'positionId') return [item, byId.get(bound ?? '') ?? null];
     const there = idOf(seen[index]);
-    return [item, there !== null && there.name === 'positionId' && bindings.recorded(there.value) === undefined ? seen[index] : null];
+    return [
+      item,
+      there !== null && there.name === 'positionId' && bindings.recorded(there.value) === undefined
+        ? seen[index]
+        : null,
+    ];
   });
 }
 
@@ -171,26 +263,58 @@ function compareValues(expected: unknown, seen: unknown, path: string, walk: Wal
   if (walk.skipped.has(path) || walk.skippedNames.has(name)) return;
   if (IDENTIFIER_FIELDS.has(name) && typeof expected === 'string' && typeof seen === 'string') {
     const bound = walk.bindings.bind(expected, seen);
-    if (!bound.ok) walk.differences.push({ kind: 'rule', field: path, expected: bound.expected, seen, note: bound.conflict });
+    if (!bound.ok)
+      walk.differences.push({ kind: 'rule', field: path, expected: bound.expected, seen, note: bound.conflict });
     return;
   }
   if (Array.isArray(expected) && Array.isArray(seen)) {
-    if (expected.length !== seen.length) walk.differences.push({ kind: 'rule', field: `${path}.length`, expected: expected.length, seen: seen.length, note: 'a list of another length' });
+    if (expected.length !== seen.length)
+      walk.differences.push({
+        kind: 'rule',
+        field: `${path}.length`,
+        expected: expected.length,
+        seen: seen.length,
+        note: 'a list of another length',
+      });
     const paired = pairById(expected.slice(0, LIST_ELEMENTS_MAX), seen, walk.bindings);
     paired.forEach(([item, other], index) => compareValues(item, other, `${path}[${index}]`, walk, depth + 1));
     return;
   }
   if (typeof expected === 'object' && typeof seen === 'object') {
     for (const [key, value] of Object.entries(expected as Record<string, unknown>)) {
-      compareValues(value, (seen as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`, walk, depth + 1);
+      compareValues(
+        value,
+        (seen as Record<string, unknown>)[key],
+        path === '' ? key : `${path}.${key}`,
+        walk,
+        depth + 1,
+      );
     }
     return;
   }
   if (expected === seen) return;
-  if (name === 'status' && typeof expected === 'string' && typeof seen === 'string' && (walk.states.recorded[expected] ?? expected) === (walk.states.live[seen] ?? seen)) {
-    walk.differences.push({ kind: 'rule', field: path, expected, seen, note: 'the same state by another name', documented: STATE_SOURCE });
+  if (
+    name === 'status' &&
+    typeof expected === 'string' &&
+    typeof seen === 'string' &&
+    (walk.states.recorded[expected] ?? expected) === (walk.states.live[seen] ?? seen)
+  ) {
+    walk.differences.push({
+      kind: 'rule',
+      field: path,
+      expected,
+      seen,
+      note: 'the same state by another name',
+      documented: STATE_SOURCE,
+    });
     return;
   }
   const money = typeof expected === 'bigint';
-  walk.differences.push({ kind: money ? 'money' : 'rule', field: path, expected: show(expected), seen: show(seen), note: money ? 'another amount' : 'another value' });
+  walk.differences.push({
+    kind: money ? 'money' : 'rule',
+    field: path,
+    expected: show(expected),
+    seen: show(seen),
+    note: money ? 'another amount' : 'another value',
+  });
 }

@@ -75,7 +75,12 @@ export interface OperationReplayTotals {
   readonly bindings: number;
 }
 
-type Skip = { readonly id: string; readonly kind: FindingInput['kind']; readonly title: string; readonly evidence: string };
+type Skip = {
+  readonly id: string;
+  readonly kind: FindingInput['kind'];
+  readonly title: string;
+  readonly evidence: string;
+};
 
 let router: Router | null = null;
 
@@ -91,7 +96,9 @@ function bearerOf(exchange: RecordedExchange): string | null {
 }
 
 function clip(value: unknown): string {
-  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? formatDecimal(item) : item)) ?? 'undefined';
+  const text =
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? formatDecimal(item) : item)) ??
+    'undefined';
   return text.length > EVIDENCE_CHARS_MAX ? `${text.slice(0, EVIDENCE_CHARS_MAX)}…` : text;
 }
 
@@ -142,7 +149,10 @@ export class OperationReplay {
     },
     domain: (name) => this.serviceAccounts.domainId(name),
     address: (recorded) => this.bindings.live(recorded) ?? recorded,
-    walletKey: (body) => (this.current === null ? null : this.wallets.signingKey(this.current.exchange, body, this.current.liveKey, this.bindings)),
+    walletKey: (body) =>
+      this.current === null
+        ? null
+        : this.wallets.signingKey(this.current.exchange, body, this.current.liveKey, this.bindings),
   };
   /** The exchange being replayed and its live key, for the wallet's signing (`ids.walletKey`). */
   private current: { readonly exchange: RecordedExchange; readonly liveKey: string | null } | null = null;
@@ -155,7 +165,11 @@ export class OperationReplay {
     // No key in a report: a re-signed wallet send's reproduce line shows the key redacted, as the record does.
     this.options = { ...options, curlOf: secretFreeCurl(options.curlOf) };
     this.wallets = new ReplayWallets(options.session);
-    this.serviceAccounts = new ReplayServiceAccounts({ session: options.session, clock: options.clock, deadline: options.deadline });
+    this.serviceAccounts = new ReplayServiceAccounts({
+      session: options.session,
+      clock: options.clock,
+      deadline: options.deadline,
+    });
   }
 
   /** A recorded agent reference (id, address, referral code) → the recorded agent id. */
@@ -168,20 +182,34 @@ export class OperationReplay {
     const own = accountService(service);
     const bindings = own === null ? null : this.serviceAccounts.bindings(own);
     if (bindings === null) return this.ids;
-    return { ...this.ids, agent: (reference) => bindings.live(this.recordedAgent(reference)) ?? this.ids.agent(reference) };
+    return {
+      ...this.ids,
+      agent: (reference) => bindings.live(this.recordedAgent(reference)) ?? this.ids.agent(reference),
+    };
   }
 
   /**
    * Opens the accounts on a service of its own accounts that the exchange needs (its caller's, a
    * receiver's) before it is sent; returns why it cannot be replayed, or null.
    */
-  private async openAccounts(exchange: RecordedExchange, routeId: string, service: string, references: readonly string[]): Promise<string | null> {
+  private async openAccounts(
+    exchange: RecordedExchange,
+    routeId: string,
+    service: string,
+    references: readonly string[],
+  ): Promise<string | null> {
     const own = accountService(service);
     if (own === null || !this.serviceAccounts.separate(own)) return null;
     for (const reference of references) {
       const opened = await this.serviceAccounts.ensure(own, this.recordedAgent(reference));
       if (typeof opened === 'string') return opened;
-      if (opened.opened) this.info(exchange, { id: `replay:account-opened:${own}`, kind: 'shape', title: `${own} keeps accounts of its own on ${this.options.session.target.name} (DEPLOYED.md §1.1): each recorded agent is given one on first use, funded the target's way, with bindings of its own`, evidence: `${routeId}: recorded ${this.recordedAgent(reference)} is ${opened.account.agentId} on ${own}` });
+      if (opened.opened)
+        this.info(exchange, {
+          id: `replay:account-opened:${own}`,
+          kind: 'shape',
+          title: `${own} keeps accounts of its own on ${this.options.session.target.name} (DEPLOYED.md §1.1): each recorded agent is given one on first use, funded the target's way, with bindings of its own`,
+          evidence: `${routeId}: recorded ${this.recordedAgent(reference)} is ${opened.account.agentId} on ${own}`,
+        });
     }
     return null;
   }
@@ -201,8 +229,16 @@ export class OperationReplay {
   }
 
   totals(): OperationReplayTotals {
-    const byOperation = [...this.sentByOperation.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([op, count]) => ({ op, count }));
-    return { exchanges: this.exchanges, sent: this.sent, skipped: this.skipped, byOperation, bindings: this.bindings.size };
+    const byOperation = [...this.sentByOperation.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([op, count]) => ({ op, count }));
+    return {
+      exchanges: this.exchanges,
+      sent: this.sent,
+      skipped: this.skipped,
+      byOperation,
+      bindings: this.bindings.size,
+    };
   }
 
   /** One exchange; returns why the replay must stop, or null. */
@@ -210,68 +246,192 @@ export class OperationReplay {
     const { request } = exchange;
     router ??= new Router(ALL_ROUTES);
     const match = router.match(request.mount as Mount, request.method, request.path);
-    if (match.kind !== 'found') return this.skip(exchange, { id: 'replay:skipped:no-route', kind: 'rule', title: 'recorded requests no route matches (probes of unknown paths) are not replayed', evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+    if (match.kind !== 'found')
+      return this.skip(exchange, {
+        id: 'replay:skipped:no-route',
+        kind: 'rule',
+        title: 'recorded requests no route matches (probes of unknown paths) are not replayed',
+        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+      });
     const routeId = match.route.id;
     const row = routeOperationOf(routeId) as RouteOperation<OperationName> | null;
     const dialect = recordingDialect(match.route.style, match.route.service);
-    if (row === null || dialect === null) return this.skip(exchange, { id: `replay:skipped:${routeId}`, kind: 'rule', title: `${routeId} has no afp operation: not replayed through the target's dialect`, evidence: `${request.method} ${request.path}` });
-    if (exchange.response.status === 429) return this.skip(exchange, { id: `replay:skipped:rate-limited:${row.op}`, kind: 'limit', title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`, evidence: `${routeId} answered 429` });
+    if (row === null || dialect === null)
+      return this.skip(exchange, {
+        id: `replay:skipped:${routeId}`,
+        kind: 'rule',
+        title: `${routeId} has no afp operation: not replayed through the target's dialect`,
+        evidence: `${request.method} ${request.path}`,
+      });
+    if (exchange.response.status === 429)
+      return this.skip(exchange, {
+        id: `replay:skipped:rate-limited:${row.op}`,
+        kind: 'limit',
+        title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`,
+        evidence: `${routeId} answered 429`,
+      });
     const recordedKey = bearerOf(exchange);
-    const call: RecordedCall = { params: match.params, query: request.query, body: request.body, callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent };
+    const call: RecordedCall = {
+      params: match.params,
+      query: request.query,
+      body: request.body,
+      callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent,
+    };
     const service = match.route.service;
     const notReplayed = row.notReplayed?.(call) ?? null;
-    if (notReplayed !== null) return this.skip(exchange, { id: `replay:skipped:not-offered:${routeId}`, kind: 'shape', title: `${routeId}: ${notReplayed}; not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
-    if (accountService(service) !== null && rowOf(dialect, row.op) === null) return this.skip(exchange, { id: `replay:skipped:unread:${routeId}`, kind: 'rule', title: `${routeId}: afp reads no recorded ${row.op} answer in style ${dialect.name} yet: not replayed`, evidence: `${request.method} ${request.path}` });
+    if (notReplayed !== null)
+      return this.skip(exchange, {
+        id: `replay:skipped:not-offered:${routeId}`,
+        kind: 'shape',
+        title: `${routeId}: ${notReplayed}; not replayed`,
+        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+      });
+    if (accountService(service) !== null && rowOf(dialect, row.op) === null)
+      return this.skip(exchange, {
+        id: `replay:skipped:unread:${routeId}`,
+        kind: 'rule',
+        title: `${routeId}: afp reads no recorded ${row.op} answer in style ${dialect.name} yet: not replayed`,
+        evidence: `${request.method} ${request.path}`,
+      });
     if (this.options.session.offers(row.op) === null) {
-      const cannot = await this.openAccounts(exchange, routeId, service, [...(call.callerId === null ? [] : [call.callerId]), ...(row.agents?.(call) ?? [])]);
-      if (cannot !== null) return this.skip(exchange, { id: `replay:skipped:no-account:${service}`, kind: 'money', title: `${routeId}: the agent has no funded ${service} account on the target (${cannot}); not replayed`, evidence: `${request.method} ${request.path}` });
+      const cannot = await this.openAccounts(exchange, routeId, service, [
+        ...(call.callerId === null ? [] : [call.callerId]),
+        ...(row.agents?.(call) ?? []),
+      ]);
+      if (cannot !== null)
+        return this.skip(exchange, {
+          id: `replay:skipped:no-account:${service}`,
+          kind: 'money',
+          title: `${routeId}: the agent has no funded ${service} account on the target (${cannot}); not replayed`,
+          evidence: `${request.method} ${request.path}`,
+        });
     }
     this.orphansNamed = [];
-    this.current = { exchange, liveKey: recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey) };
+    this.current = {
+      exchange,
+      liveKey: recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey),
+    };
     const input = row.input(call, this.idsFor(service));
     const orphanedAt = this.orphansNamed[0];
-    if (input !== null && orphanedAt !== undefined) return this.skip(exchange, { id: `replay:skipped:not-created:${row.op}`, kind: 'rule', title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`, evidence: `${routeId} names the escrow of seq ${orphanedAt}` });
-    if (input === null) return this.skip(exchange, { id: `replay:skipped:bad-input:${routeId}`, kind: 'rule', title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
-    const recorded = readAnswer(dialect, row.op, { status: exchange.response.status, body: exchange.response.body, json: exchange.response.body_dropped !== true }, input).outcome;
+    if (input !== null && orphanedAt !== undefined)
+      return this.skip(exchange, {
+        id: `replay:skipped:not-created:${row.op}`,
+        kind: 'rule',
+        title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`,
+        evidence: `${routeId} names the escrow of seq ${orphanedAt}`,
+      });
+    if (input === null)
+      return this.skip(exchange, {
+        id: `replay:skipped:bad-input:${routeId}`,
+        kind: 'rule',
+        title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`,
+        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+      });
+    const recorded = readAnswer(
+      dialect,
+      row.op,
+      { status: exchange.response.status, body: exchange.response.body, json: exchange.response.body_dropped !== true },
+      input,
+    ).outcome;
     this.learnAliases(row.op, recorded);
     const own = accountService(service);
     const ownAccounts = own !== null && this.serviceAccounts.separate(own);
-    if (ownAccounts && recorded.kind === 'refused' && /insufficient/i.test(`${recorded.refusal.name} ${recorded.refusal.message}`)) {
-      return this.skip(exchange, { id: `replay:skipped:funds:${row.op}`, kind: 'money', title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`, evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}` });
+    if (
+      ownAccounts &&
+      recorded.kind === 'refused' &&
+      /insufficient/i.test(`${recorded.refusal.name} ${recorded.refusal.message}`)
+    ) {
+      return this.skip(exchange, {
+        id: `replay:skipped:funds:${row.op}`,
+        kind: 'money',
+        title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`,
+        evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}`,
+      });
     }
     const notOffered = this.options.session.offers(row.op);
     if (notOffered !== null) {
       if (isRegistration(row.op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
-      return this.skip(exchange, { id: `replay:skipped:not-offered:${row.op}`, kind: 'shape', title: `${row.op}: ${notOffered}; recorded ${routeId} exchanges are not replayed`, evidence: `${request.method} ${request.path}` });
+      return this.skip(exchange, {
+        id: `replay:skipped:not-offered:${row.op}`,
+        kind: 'shape',
+        title: `${row.op}: ${notOffered}; recorded ${routeId} exchanges are not replayed`,
+        evidence: `${request.method} ${request.path}`,
+      });
     }
-    const serviceAccount = own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
-    const liveKey = serviceAccount?.apiKey ?? (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
-    const closing = row.op === 'trading.order' && this.options.session.offers('trading.close') === null ? this.positions.closing(call.callerId, input as OperationInput<'trading.order'>, exchange.response.body) : null;
-    if (closing !== null) return this.replayClose(exchange, routeId, closing, recorded, liveKey, { bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings, recordingDialect: dialect.name, liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name });
+    const serviceAccount =
+      own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
+    const liveKey =
+      serviceAccount?.apiKey ?? (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
+    const closing =
+      row.op === 'trading.order' && this.options.session.offers('trading.close') === null
+        ? this.positions.closing(call.callerId, input as OperationInput<'trading.order'>, exchange.response.body)
+        : null;
+    if (closing !== null)
+      return this.replayClose(exchange, routeId, closing, recorded, liveKey, {
+        bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings,
+        recordingDialect: dialect.name,
+        liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name,
+      });
     const unfunded = await this.walletFunds(exchange, row.op, input, recorded, liveKey);
-    if (unfunded !== null) return this.skip(exchange, { id: `replay:skipped:unfunded:${row.op}`, kind: 'money', title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+    if (unfunded !== null)
+      return this.skip(exchange, {
+        id: `replay:skipped:unfunded:${row.op}`,
+        kind: 'money',
+        title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`,
+        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+      });
     const outcome = await this.send(row.op, input, liveKey, exchange);
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
     if (outcome.kind === 'unsupported') {
       this.unsend(row.op);
       this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
-      return this.skip(exchange, { id: `replay:skipped:unsupported:${row.op}`, kind: 'shape', title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+      return this.skip(exchange, {
+        id: `replay:skipped:unsupported:${row.op}`,
+        kind: 'shape',
+        title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`,
+        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+      });
     }
     const live = liveOutcomeOf(outcome);
     if (live === null) return null;
     this.learnLive(row.op, input, live);
-    if (row.op === 'trading.order') this.positions.ordered(call.callerId, input as OperationInput<'trading.order'>, { outcome: recorded, body: exchange.response.body }, live as ReadOutcome<OperationResult<'trading.order'>>);
+    if (row.op === 'trading.order')
+      this.positions.ordered(
+        call.callerId,
+        input as OperationInput<'trading.order'>,
+        { outcome: recorded, body: exchange.response.body },
+        live as ReadOutcome<OperationResult<'trading.order'>>,
+      );
     const liveDialect = this.options.session.target.services[service]?.dialect ?? dialect.name;
     const sameDialect = dialect.name === liveDialect;
     const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
-    const [recordedCompared, liveCompared] = row.op === 'wallet.create' ? this.wallets.created(recorded as ReadOutcome<OperationResult<'wallet.create'>>, live as ReadOutcome<OperationResult<'wallet.create'>>, liveKey, this.bindings) : [recorded, live];
-    const differences = compareOutcomes(row.op, recordedCompared, liveCompared, { bindings, recordingDialect: dialect.name, liveDialect });
-    this.file(exchange, routeId, row.op, this.nameConsequences(this.consequences(differences, liveKey), input), 'request' in outcome ? outcome.request : null);
+    const [recordedCompared, liveCompared] =
+      row.op === 'wallet.create'
+        ? this.wallets.created(
+            recorded as ReadOutcome<OperationResult<'wallet.create'>>,
+            live as ReadOutcome<OperationResult<'wallet.create'>>,
+            liveKey,
+            this.bindings,
+          )
+        : [recorded, live];
+    const differences = compareOutcomes(row.op, recordedCompared, liveCompared, {
+      bindings,
+      recordingDialect: dialect.name,
+      liveDialect,
+    });
+    this.file(
+      exchange,
+      routeId,
+      row.op,
+      this.nameConsequences(this.consequences(differences, liveKey), input),
+      'request' in outcome ? outcome.request : null,
+    );
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
     if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
-    if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
+    if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined)
+      await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
     return null;
   }
 
@@ -280,14 +440,31 @@ export class OperationReplay {
    * its recorded amount first (afp serve); a send the recording accepted from an address the
    * replay could not fund is not replayed. Returns why not, or null.
    */
-  private async walletFunds(exchange: RecordedExchange, op: OperationName, input: OperationInput<OperationName>, recorded: ReadOutcome<unknown>, liveKey: string | null): Promise<string | null> {
+  private async walletFunds(
+    exchange: RecordedExchange,
+    op: OperationName,
+    input: OperationInput<OperationName>,
+    recorded: ReadOutcome<unknown>,
+    liveKey: string | null,
+  ): Promise<string | null> {
     if (op === 'wallet.balance' && recorded.kind === 'ok') {
       const balance = input as OperationInput<'wallet.balance'>;
-      const why = await this.wallets.fundForBalance(balance.address, balance.chain, recorded as ReadOutcome<OperationResult<'wallet.balance'>>, liveKey);
+      const why = await this.wallets.fundForBalance(
+        balance.address,
+        balance.chain,
+        recorded as ReadOutcome<OperationResult<'wallet.balance'>>,
+        liveKey,
+      );
       return why === null ? null : `the address could not be funded with its recorded balance (${why})`;
     }
     if (op === 'wallet.send' && recorded.kind === 'ok') {
-      const why = this.wallets.unfunded(exchange, exchange.request.body, (input as OperationInput<'wallet.send'>).chain, liveKey, this.bindings);
+      const why = this.wallets.unfunded(
+        exchange,
+        exchange.request.body,
+        (input as OperationInput<'wallet.send'>).chain,
+        liveKey,
+        this.bindings,
+      );
       return why === null ? null : `the send cannot be funded on the target: ${why}`;
     }
     return null;
@@ -298,17 +475,38 @@ export class OperationReplay {
    * close of the live position. Only acceptance is compared: the recorded answer is an order's,
    * and its PnL is of the quantity it closed at its own fill, the close's of the whole position.
    */
-  private async replayClose(exchange: RecordedExchange, routeId: string, held: HeldPosition, recorded: ReadOutcome<unknown>, liveKey: string | null, compare: Parameters<typeof compareOutcomes>[3]): Promise<string | null> {
+  private async replayClose(
+    exchange: RecordedExchange,
+    routeId: string,
+    held: HeldPosition,
+    recorded: ReadOutcome<unknown>,
+    liveKey: string | null,
+    compare: Parameters<typeof compareOutcomes>[3],
+  ): Promise<string | null> {
     const outcome = await this.send('trading.close', { positionId: held.livePositionId ?? '' }, liveKey, exchange);
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return 'trading.close was rate limited past the time budget';
     const live = liveOutcomeOf(outcome);
     if (live === null) return null;
     if (live.kind === 'ok') this.positions.closed(held);
-    this.info(exchange, { id: 'replay:trading.close:opposite-order', kind: 'shape', title: `an order on the other side of the agent's whole position (the documents' close) is replayed as the target's close of the live position (${this.options.session.target.name} refuses an open against a held position)`, evidence: `${routeId}: the ${held.symbol} ${held.side} position closed as ${held.livePositionId ?? ''}` });
-    const recordedClose: ReadOutcome<OperationResult<'trading.close'>> = recorded.kind === 'ok' ? { kind: 'ok', value: { status: null, pnlMicro: null, feeMicro: null } } : (recorded as ReadOutcome<OperationResult<'trading.close'>>);
+    this.info(exchange, {
+      id: 'replay:trading.close:opposite-order',
+      kind: 'shape',
+      title: `an order on the other side of the agent's whole position (the documents' close) is replayed as the target's close of the live position (${this.options.session.target.name} refuses an open against a held position)`,
+      evidence: `${routeId}: the ${held.symbol} ${held.side} position closed as ${held.livePositionId ?? ''}`,
+    });
+    const recordedClose: ReadOutcome<OperationResult<'trading.close'>> =
+      recorded.kind === 'ok'
+        ? { kind: 'ok', value: { status: null, pnlMicro: null, feeMicro: null } }
+        : (recorded as ReadOutcome<OperationResult<'trading.close'>>);
     const differences = compareOutcomes('trading.close', recordedClose, live, compare);
-    this.file(exchange, routeId, 'trading.close', this.consequences(differences, liveKey), 'request' in outcome ? outcome.request : null);
+    this.file(
+      exchange,
+      routeId,
+      'trading.close',
+      this.consequences(differences, liveKey),
+      'request' in outcome ? outcome.request : null,
+    );
     this.follow(exchange, recorded, live, liveKey, differences);
     return null;
   }
@@ -318,11 +516,19 @@ export class OperationReplay {
    * and the target's rule did not give is funded the target's way, so the agent's later amounts
    * stay comparable.
    */
-  private async fundCreditDifference(exchange: RecordedExchange, routeId: string, call: { op: OperationName; input: OperationInput<OperationName>; liveKey: string | null }, recorded: ReadOutcome<unknown>, live: ReadOutcome<unknown>): Promise<void> {
-    const creditOf = (outcome: ReadOutcome<unknown>): Micro => (outcome.kind === 'ok' ? ((outcome.value as { creditedMicro?: Micro | null }).creditedMicro ?? 0n) : 0n);
+  private async fundCreditDifference(
+    exchange: RecordedExchange,
+    routeId: string,
+    call: { op: OperationName; input: OperationInput<OperationName>; liveKey: string | null },
+    recorded: ReadOutcome<unknown>,
+    live: ReadOutcome<unknown>,
+  ): Promise<void> {
+    const creditOf = (outcome: ReadOutcome<unknown>): Micro =>
+      outcome.kind === 'ok' ? ((outcome.value as { creditedMicro?: Micro | null }).creditedMicro ?? 0n) : 0n;
     const missingMicro = creditOf(recorded) - creditOf(live);
     if (missingMicro <= 0n) return;
-    const registered = call.op === 'faucet.register' && live.kind === 'ok' ? (live.value as OperationResult<'faucet.register'>) : null;
+    const registered =
+      call.op === 'faucet.register' && live.kind === 'ok' ? (live.value as OperationResult<'faucet.register'>) : null;
     const agentId = registered?.agentId ?? (call.input as { agentId?: string }).agentId ?? null;
     const apiKey = registered?.apiKey ?? call.liveKey;
     if (agentId === null || apiKey === null) return;
@@ -338,8 +544,16 @@ export class OperationReplay {
     const since = liveKey === null ? undefined : this.diverged.get(liveKey);
     if (since === undefined) return [...differences];
     return differences.map((difference) => {
-      const funds = difference.field === 'accepted' && /insufficient/i.test(`${String(difference.expected)} ${String(difference.seen)}`);
-      return funds && difference.documented === undefined ? { ...difference, documented: `the agent's balance on the target left the recording's at ${since}`, consequence: true } : difference;
+      const funds =
+        difference.field === 'accepted' &&
+        /insufficient/i.test(`${String(difference.expected)} ${String(difference.seen)}`);
+      return funds && difference.documented === undefined
+        ? {
+            ...difference,
+            documented: `the agent's balance on the target left the recording's at ${since}`,
+            consequence: true,
+          }
+        : difference;
     });
   }
 
@@ -351,19 +565,40 @@ export class OperationReplay {
   }
 
   /** A later difference about a name whose holder already left the recording's is its consequence (info), naming the cause. */
-  private nameConsequences(differences: readonly ResultDifference[], input: OperationInput<OperationName>): ResultDifference[] {
+  private nameConsequences(
+    differences: readonly ResultDifference[],
+    input: OperationInput<OperationName>,
+  ): ResultDifference[] {
     const domain = (input as { domain?: unknown }).domain;
     const since = typeof domain === 'string' ? this.namesDiverged.get(domain) : undefined;
     if (since === undefined) return [...differences];
-    return differences.map((difference) => (difference.documented === undefined ? { ...difference, documented: `the holder of ${domain as string} on the target left the recording's at ${since}`, consequence: true } : difference));
+    return differences.map((difference) =>
+      difference.documented === undefined
+        ? {
+            ...difference,
+            documented: `the holder of ${domain as string} on the target left the recording's at ${since}`,
+            consequence: true,
+          }
+        : difference,
+    );
   }
 
   /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
-  private follow(exchange: RecordedExchange, recorded: ReadOutcome<unknown>, live: ReadOutcome<unknown>, liveKey: string | null, differences: readonly ResultDifference[]): void {
+  private follow(
+    exchange: RecordedExchange,
+    recorded: ReadOutcome<unknown>,
+    live: ReadOutcome<unknown>,
+    liveKey: string | null,
+    differences: readonly ResultDifference[],
+  ): void {
     const recordedEscrow = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown }).escrowId : undefined;
-    if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined) this.orphans.set(recordedEscrow, exchange.seq);
-    const accepted = differences.find((difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'));
-    if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey)) this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
+    if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined)
+      this.orphans.set(recordedEscrow, exchange.seq);
+    const accepted = differences.find(
+      (difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'),
+    );
+    if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey))
+      this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
   }
 
   /** A send the dialect could not express: not counted as sent. */
@@ -378,10 +613,16 @@ export class OperationReplay {
   private learnLive(op: OperationName, input: OperationInput<OperationName>, live: ReadOutcome<unknown>): void {
     if (op !== 'domains.register' || live.kind !== 'ok') return;
     const domainId = (live.value as OperationResult<'domains.register'>).domainId;
-    if (typeof domainId === 'string') this.serviceAccounts.learnDomain((input as OperationInput<'domains.register'>).domain, domainId);
+    if (typeof domainId === 'string')
+      this.serviceAccounts.learnDomain((input as OperationInput<'domains.register'>).domain, domainId);
   }
 
-  private send<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, exchange: RecordedExchange): Promise<CallOutcome<OperationResult<O>>> {
+  private send<O extends OperationName>(
+    op: O,
+    input: OperationInput<O>,
+    apiKey: string | null,
+    exchange: RecordedExchange,
+  ): Promise<CallOutcome<OperationResult<O>>> {
     this.sent++;
     this.sentByOperation.set(op, (this.sentByOperation.get(op) ?? 0) + 1);
     const forwardedFor = exchange.request.headers['x-forwarded-for'];
@@ -394,23 +635,59 @@ export class OperationReplay {
     const value = recorded.value as Partial<OperationResult<'faucet.register'>>;
     if (typeof value.agentId !== 'string' || typeof value.apiKey !== 'string') return;
     this.agentOfKey.set(value.apiKey, value.agentId);
-    for (const alias of [value.address, value.referralCode]) if (typeof alias === 'string') this.aliases.set(alias, value.agentId);
+    for (const alias of [value.address, value.referralCode])
+      if (typeof alias === 'string') this.aliases.set(alias, value.agentId);
   }
 
   /** The target registers agents elsewhere (or otherwise): register there, bind, fund what the recording credited. */
-  private async registerTargetWay(exchange: RecordedExchange, routeId: string, recorded: ReadOutcome<OperationResult<OperationName>>, notOffered: string): Promise<string | null> {
+  private async registerTargetWay(
+    exchange: RecordedExchange,
+    routeId: string,
+    recorded: ReadOutcome<OperationResult<OperationName>>,
+    notOffered: string,
+  ): Promise<string | null> {
     const { session } = this.options;
-    if (recorded.kind !== 'ok') return this.skip(exchange, { id: `replay:skipped:refused-registration:${routeId}`, kind: 'shape', title: `${routeId}: ${notOffered}; a registration the recording refused is not replayed`, evidence: `${routeId} answered ${exchange.response.status}` });
+    if (recorded.kind !== 'ok')
+      return this.skip(exchange, {
+        id: `replay:skipped:refused-registration:${routeId}`,
+        kind: 'shape',
+        title: `${routeId}: ${notOffered}; a registration the recording refused is not replayed`,
+        evidence: `${routeId} answered ${exchange.response.status}`,
+      });
     const value = recorded.value as Partial<OperationResult<'faucet.register'>>;
     if (session.target.register === null || session.offers('casino.register') !== null) {
-      return this.skip(exchange, { id: `replay:skipped:no-registration:${routeId}`, kind: 'shape', title: `${routeId}: ${notOffered}, and ${session.target.name} offers no registration of its own: the agent's later requests carry its recorded key`, evidence: `${routeId}` });
+      return this.skip(exchange, {
+        id: `replay:skipped:no-registration:${routeId}`,
+        kind: 'shape',
+        title: `${routeId}: ${notOffered}, and ${session.target.name} offers no registration of its own: the agent's later requests carry its recorded key`,
+        evidence: `${routeId}`,
+      });
     }
-    this.info(exchange, { id: `replay:registered-elsewhere:${routeId}`, kind: 'shape', title: `${routeId}: ${notOffered}; the agent registers on the target's ${session.target.register.service} instead (casino.register) and is funded the target's way`, evidence: `seq ${exchange.seq}: recorded ${routeId} answered ${exchange.response.status}` });
+    this.info(exchange, {
+      id: `replay:registered-elsewhere:${routeId}`,
+      kind: 'shape',
+      title: `${routeId}: ${notOffered}; the agent registers on the target's ${session.target.register.service} instead (casino.register) and is funded the target's way`,
+      evidence: `seq ${exchange.seq}: recorded ${routeId} answered ${exchange.response.status}`,
+    });
     const outcome = await this.send('casino.register', {}, null, exchange);
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return 'casino.register was rate limited past the time budget';
     if (outcome.kind !== 'ok') {
-      this.file(exchange, routeId, 'casino.register', [{ kind: 'rule', field: 'accepted', expected: 'accepted', seen: outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind, note: 'the target refused the registration that stands for the recorded one' }], 'request' in outcome ? outcome.request : null);
+      this.file(
+        exchange,
+        routeId,
+        'casino.register',
+        [
+          {
+            kind: 'rule',
+            field: 'accepted',
+            expected: 'accepted',
+            seen: outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind,
+            note: 'the target refused the registration that stands for the recorded one',
+          },
+        ],
+        'request' in outcome ? outcome.request : null,
+      );
       return null;
     }
     const live = outcome.value;
@@ -426,7 +703,12 @@ export class OperationReplay {
    * deployed faucet gives 1.00 whatever was asked). What did not arrive is a deficit: the agent's
    * later want-of-funds differences are its consequences.
    */
-  private async fund(exchange: RecordedExchange, routeId: string, account: { agentId: string; apiKey: string }, amountMicro: Micro): Promise<void> {
+  private async fund(
+    exchange: RecordedExchange,
+    routeId: string,
+    account: { agentId: string; apiKey: string },
+    amountMicro: Micro,
+  ): Promise<void> {
     const { session, clock, deadline } = this.options;
     const forwardedFor = exchange.request.headers['x-forwarded-for'];
     const callOptions = forwardedFor === undefined ? {} : { forwardedFor };
@@ -435,18 +717,42 @@ export class OperationReplay {
       return read.kind === 'ok' ? read.value.balanceMicro : null;
     };
     const before = await balance();
-    const funded = await fundLiveAccount({ session, key: null, fundMicro: amountMicro, clock, deadline, callOptions }, account.agentId, account.apiKey);
+    const funded = await fundLiveAccount(
+      { session, key: null, fundMicro: amountMicro, clock, deadline, callOptions },
+      account.agentId,
+      account.apiKey,
+    );
     const after = await balance();
     const arrivedMicro = before === null || after === null ? (funded.ok ? amountMicro : 0n) : after - before;
     const method = session.target.funding.method;
     const asked = formatDecimal(amountMicro);
     if (arrivedMicro >= amountMicro) {
-      this.options.findings.add({ id: `replay:funded:${routeId}`, severity: 'info', kind: 'money', title: `${routeId}: the recording was credited ${asked} USDC more than the target credits; funded by ${method}`, expected: asked, seen: funded.ok ? funded.value : funded.message, evidence: `seq ${exchange.seq}: ${funded.ok ? funded.value : funded.message}` });
+      this.options.findings.add({
+        id: `replay:funded:${routeId}`,
+        severity: 'info',
+        kind: 'money',
+        title: `${routeId}: the recording was credited ${asked} USDC more than the target credits; funded by ${method}`,
+        expected: asked,
+        seen: funded.ok ? funded.value : funded.message,
+        evidence: `seq ${exchange.seq}: ${funded.ok ? funded.value : funded.message}`,
+      });
       return;
     }
     const why = funded.ok ? `${funded.value}: ${formatDecimal(arrivedMicro)} USDC arrived` : funded.message;
-    if (!this.diverged.has(account.apiKey)) this.diverged.set(account.apiKey, `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`);
-    this.options.findings.add({ id: `replay:unfunded:${routeId}`, severity: 'minor', kind: 'money', title: `${routeId}: ${asked} USDC the recording was credited could not all be funded by ${method}; later amounts of this agent may differ`, expected: asked, seen: formatDecimal(arrivedMicro), evidence: `seq ${exchange.seq}: ${why}` });
+    if (!this.diverged.has(account.apiKey))
+      this.diverged.set(
+        account.apiKey,
+        `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`,
+      );
+    this.options.findings.add({
+      id: `replay:unfunded:${routeId}`,
+      severity: 'minor',
+      kind: 'money',
+      title: `${routeId}: ${asked} USDC the recording was credited could not all be funded by ${method}; later amounts of this agent may differ`,
+      expected: asked,
+      seen: formatDecimal(arrivedMicro),
+      evidence: `seq ${exchange.seq}: ${why}`,
+    });
   }
 
   private skip(exchange: RecordedExchange, skip: Skip): null {
@@ -456,13 +762,30 @@ export class OperationReplay {
   }
 
   private info(exchange: RecordedExchange, note: Skip): void {
-    this.options.findings.add({ id: note.id, severity: 'info', kind: note.kind, title: note.title, expected: null, seen: null, evidence: `seq ${exchange.seq}: ${note.evidence}` });
+    this.options.findings.add({
+      id: note.id,
+      severity: 'info',
+      kind: note.kind,
+      title: note.title,
+      expected: null,
+      seen: null,
+      evidence: `seq ${exchange.seq}: ${note.evidence}`,
+    });
   }
 
-  private file(exchange: RecordedExchange, routeId: string, op: OperationName, differences: readonly ResultDifference[], request: SentRequest | null): void {
+  private file(
+    exchange: RecordedExchange,
+    routeId: string,
+    op: OperationName,
+    differences: readonly ResultDifference[],
+    request: SentRequest | null,
+  ): void {
     for (const difference of differences) {
       const field = difference.field.replace(/\[\d+\]/g, '[]');
-      const refused = difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted' ? `:${difference.seen.split(/[ :]/)[1] ?? ''}` : '';
+      const refused =
+        difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted'
+          ? `:${difference.seen.split(/[ :]/)[1] ?? ''}`
+          : '';
       const finding: FindingInput = {
         id: `replay:${op}:${field}${refused}${findingSuffix(difference)}`,
         severity: difference.documented === undefined ? 'major' : 'info',
@@ -482,7 +805,11 @@ export class OperationReplay {
 
 /** A reproduce line with every secret of the body (a re-signed send's key) redacted, as the record has it. */
 export function secretFreeCurl(curl: (request: SentRequest) => string): (request: SentRequest) => string {
-  return (request) => curl({ ...request, ...(request.body === undefined ? {} : { body: redactSecretsDeep(request.body) as typeof request.body }) });
+  return (request) =>
+    curl({
+      ...request,
+      ...(request.body === undefined ? {} : { body: redactSecretsDeep(request.body) as typeof request.body }),
+    });
 }
 
 /** Keeps a documented or consequent difference apart from an unexplained one of the same field. */
@@ -494,7 +821,9 @@ function findingSuffix(difference: ResultDifference): string {
 
 function explanation(difference: ResultDifference): string {
   if (difference.documented === undefined) return '';
-  return difference.consequence === true ? `, a consequence: ${difference.documented}` : `, as the dialects document: ${difference.documented}`;
+  return difference.consequence === true
+    ? `, a consequence: ${difference.documented}`
+    : `, as the dialects document: ${difference.documented}`;
 }
 
 function isRegistration(op: OperationName): boolean {

@@ -31,23 +31,43 @@ export function rebindRequest(exchange: RecordedExchange, live: LiveValues, bind
     const value = recordedAt.get(at);
     if (value === undefined) continue;
     const bound = bindings.bind(value, value);
-    if (!bound.ok) findings.push({ kind: 'binding', pointer: `request/${at}`, expected: value, actual: bound.expected, note: bound.conflict });
+    if (!bound.ok)
+      findings.push({
+        kind: 'binding',
+        pointer: `request/${at}`,
+        expected: value,
+        actual: bound.expected,
+        note: bound.conflict,
+      });
   }
   let request = exchange.request;
   for (const entry of exchange.provenance) {
     const recorded = recordedAt.get(entry.at);
     const pointer = `request/${entry.at}`;
     if (recorded === undefined) {
-      findings.push({ kind: 'binding', pointer, expected: `a value from seq ${entry.from.seq} at ${entry.from.pointer}`, actual: null, note: 'the recorded request has no such site' });
+      findings.push({
+        kind: 'binding',
+        pointer,
+        expected: `a value from seq ${entry.from.seq} at ${entry.from.pointer}`,
+        actual: null,
+        note: 'the recorded request has no such site',
+      });
       continue;
     }
     const value = live.get(entry.from.seq, entry.from.pointer) ?? bindings.live(recorded);
     if (value === undefined) {
-      findings.push({ kind: 'binding', pointer, expected: `the live value of seq ${entry.from.seq} at ${entry.from.pointer || '(root)'}`, actual: null, note: `not in the live answer; sent the recorded ${recorded}` });
+      findings.push({
+        kind: 'binding',
+        pointer,
+        expected: `the live value of seq ${entry.from.seq} at ${entry.from.pointer || '(root)'}`,
+        actual: null,
+        note: `not in the live answer; sent the recorded ${recorded}`,
+      });
       continue;
     }
     const bound = bindings.bind(recorded, value);
-    if (!bound.ok) findings.push({ kind: 'binding', pointer, expected: bound.expected, actual: value, note: bound.conflict });
+    if (!bound.ok)
+      findings.push({ kind: 'binding', pointer, expected: bound.expected, actual: value, note: bound.conflict });
     request = withSiteValue(request, entry.at, (entry.prefix ?? '') + value) ?? request;
   }
   return { request, findings };

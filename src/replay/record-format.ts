@@ -121,7 +121,10 @@ export interface RecordedPlatform {
 }
 
 /** What a record without `platform` was made with: the platform's defaults, no fault window. */
-export const DEFAULT_RECORDED_PLATFORM: RecordedPlatform = { dispute_outcome: DEFAULT_CONFIG.escrow.disputeOutcome, faults: [] };
+export const DEFAULT_RECORDED_PLATFORM: RecordedPlatform = {
+  dispute_outcome: DEFAULT_CONFIG.escrow.disputeOutcome,
+  faults: [],
+};
 
 export interface DroppedCounts {
   /** Exchanges not written because the record reached its size limit (the record is a prefix). */
@@ -175,8 +178,16 @@ export function recordedMarketClosures(closures: readonly MarketClosure[]): Reco
 /** A recorded platform's trading settings in the platform's spelling (what afp serve is built with). */
 export function tradingOfRecorded(platform: RecordedPlatform): { shocks: PriceShock[]; closures: MarketClosure[] } {
   return {
-    shocks: (platform.trading_shocks ?? []).map((shock) => ({ base: shock.base, atMs: shock.at_ms, moveBps: shock.move_bps })),
-    closures: (platform.market_closures ?? []).map((closure) => ({ symbol: closure.symbol, fromMs: closure.from_ms, untilMs: closure.until_ms })),
+    shocks: (platform.trading_shocks ?? []).map((shock) => ({
+      base: shock.base,
+      atMs: shock.at_ms,
+      moveBps: shock.move_bps,
+    })),
+    closures: (platform.market_closures ?? []).map((closure) => ({
+      symbol: closure.symbol,
+      fromMs: closure.from_ms,
+      untilMs: closure.until_ms,
+    })),
   };
 }
 
@@ -205,7 +216,12 @@ export function recordedMintsOf(header: RecordHeader): readonly RecordedMint[] {
 
 /** The platform's fault windows in the record's spelling (absolute instants, snake_case). */
 export function recordedFaults(faults: readonly FaultWindow[]): RecordedFault[] {
-  return faults.map((fault) => ({ service: fault.service, from_ms: fault.fromMs, until_ms: fault.untilMs, status: fault.status }));
+  return faults.map((fault) => ({
+    service: fault.service,
+    from_ms: fault.fromMs,
+    until_ms: fault.untilMs,
+    status: fault.status,
+  }));
 }
 
 export interface RecordedRawBody {

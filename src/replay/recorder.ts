@@ -112,7 +112,9 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   assert(Number.isSafeInteger(input.startMs) && input.startMs >= 0, 'record start is a non-negative integer');
   const lineBytesMax = limits.lineBytesMax ?? LINE_BYTES_MAX;
   const recordBytesMax = limits.recordBytesMax ?? RECORD_BYTES_MAX;
-  const index = new ProvenanceIndex(limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax });
+  const index = new ProvenanceIndex(
+    limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax },
+  );
   const platform = recordedPlatform(input);
   const tiers = new Map<string, RecordedTier>();
   const deposits = new Map<string, RecordedDeposit>();
@@ -149,26 +151,41 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
       stopped = true;
       return;
     }
-    mints.push({ after_seq: lines.length, chain: mint.chain, address: mint.address, amount: mint.amount, token: mint.token });
+    mints.push({
+      after_seq: lines.length,
+      chain: mint.chain,
+      address: mint.address,
+      amount: mint.amount,
+      token: mint.token,
+    });
   };
 
   const onDeposit = (agentId: string, deposit: RecordedDeposit): void => {
     assert(!finished, 'no deposit is recorded after finish');
     assert(agentId !== '' && !deposits.has(agentId), `an agent's starting deposit is recorded once (${agentId})`);
-    assert(deposits.size < RECORD_DEPOSITS_MAX, `a record lists at most ${RECORD_DEPOSITS_MAX} deposits (the scenario agent limit)`);
+    assert(
+      deposits.size < RECORD_DEPOSITS_MAX,
+      `a record lists at most ${RECORD_DEPOSITS_MAX} deposits (the scenario agent limit)`,
+    );
     deposits.set(agentId, { chain: deposit.chain, amount: deposit.amount });
   };
 
   const onTier = (agentId: string, tier: RecordedTier): void => {
     assert(!finished, 'no tier is recorded after finish');
     assert(agentId !== '' && !tiers.has(agentId), `an agent's tier is recorded once (${agentId})`);
-    assert(tiers.size < RECORD_TIERS_MAX, `a record lists at most ${RECORD_TIERS_MAX} tiers (the scenario agent limit)`);
+    assert(
+      tiers.size < RECORD_TIERS_MAX,
+      `a record lists at most ${RECORD_TIERS_MAX} tiers (the scenario agent limit)`,
+    );
     tiers.set(agentId, tier);
   };
 
   const onExchange = (observation: ExchangeObservation): void => {
     assert(!finished, 'no exchange is recorded after finish');
-    assert(Number.isSafeInteger(observation.atMs) && observation.atMs >= lastAtMs, `exchange times never decrease (${observation.atMs} < ${lastAtMs})`);
+    assert(
+      Number.isSafeInteger(observation.atMs) && observation.atMs >= lastAtMs,
+      `exchange times never decrease (${observation.atMs} < ${lastAtMs})`,
+    );
     if (stopped) {
       dropped.exchanges++;
       return;
@@ -212,18 +229,31 @@ function byAgentId([a]: [string, unknown], [b]: [string, unknown]): number {
 function recordedPlatform(input: RecorderHeaderInput): RecordedPlatform {
   if (input.platform === undefined) return DEFAULT_RECORDED_PLATFORM;
   const faults = recordedFaults(input.platform.faults);
-  assert(faults.length <= RECORD_FAULTS_MAX, `a record lists at most ${RECORD_FAULTS_MAX} fault windows (the scenario limit)`);
-  for (const fault of faults) assert(Number.isSafeInteger(fault.from_ms) && fault.from_ms >= 0 && fault.until_ms > fault.from_ms, 'a fault window is a non-empty span of instants');
+  assert(
+    faults.length <= RECORD_FAULTS_MAX,
+    `a record lists at most ${RECORD_FAULTS_MAX} fault windows (the scenario limit)`,
+  );
+  for (const fault of faults)
+    assert(
+      Number.isSafeInteger(fault.from_ms) && fault.from_ms >= 0 && fault.until_ms > fault.from_ms,
+      'a fault window is a non-empty span of instants',
+    );
   const closures = recordedClosures(input.platform.closures ?? []);
   assert(closures.length <= CLOSURES_MAX, `a record lists at most ${CLOSURES_MAX} game closures (the scenario limit)`);
   const trading = input.platform.trading;
   const domains = input.platform.domains;
-  assert(trading === undefined || (trading.shocks.length <= TRADING_LIMITS.shocksMax && trading.closures.length <= TRADING_LIMITS.closuresMax), 'a record lists at most the scenario limit of shocks and market closures');
+  assert(
+    trading === undefined ||
+      (trading.shocks.length <= TRADING_LIMITS.shocksMax && trading.closures.length <= TRADING_LIMITS.closuresMax),
+    'a record lists at most the scenario limit of shocks and market closures',
+  );
   return {
     dispute_outcome: input.platform.disputeOutcome,
     faults,
     casino_closures: closures,
-    ...(trading === undefined ? {} : { trading_shocks: recordedShocks(trading.shocks), market_closures: recordedMarketClosures(trading.closures) }),
+    ...(trading === undefined
+      ? {}
+      : { trading_shocks: recordedShocks(trading.shocks), market_closures: recordedMarketClosures(trading.closures) }),
     ...(domains === undefined ? {} : { domain_year_ms: domains.yearMs, domain_grace_ms: domains.graceMs }),
   };
 }
@@ -232,8 +262,15 @@ function recordRequest(request: TransportRequest): RecordedRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
   // A monero balance's view_key travels in the query: redacted as a body's secrets are.
-  const base = { mount: request.mount, method: request.method, path: request.path, query: redactSecretsDeep({ ...request.query }) as Record<string, string>, headers };
-  if (request.rawBody !== undefined) return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
+  const base = {
+    mount: request.mount,
+    method: request.method,
+    path: request.path,
+    query: redactSecretsDeep({ ...request.query }) as Record<string, string>,
+    headers,
+  };
+  if (request.rawBody !== undefined)
+    return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
   // No key at rest: a wallet send's keys (and any other secret field) are redacted (wallet-parse.ts).
   return request.body === undefined ? base : { ...base, body: redactSecretsDeep(request.body) as JsonValue };
 }
@@ -249,7 +286,11 @@ function recordResponse(response: TransportResponse): RecordedResponse {
 }
 
 /** The exchange as one line within `lineBytesMax`, dropping the response body if needed; null when impossible. */
-function fitLine(exchange: RecordedExchange, lineBytesMax: number, dropped: DroppedCounts): { text: string; bytes: number } | null {
+function fitLine(
+  exchange: RecordedExchange,
+  lineBytesMax: number,
+  dropped: DroppedCounts,
+): { text: string; bytes: number } | null {
   const text = JSON.stringify(exchange);
   const bytes = Buffer.byteLength(text, 'utf8') + 1;
   if (bytes <= lineBytesMax) return { text, bytes };

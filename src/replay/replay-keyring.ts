@@ -48,7 +48,10 @@ export class ReplayKeyring {
     const wallet = deriveWallet(mnemonic);
     this.wallets++;
     for (const chain of WALLET_CHAINS) {
-      const keys: Keys = chain === 'monero' ? { viewKey: wallet.monero.viewKey, spendKey: wallet.monero.spendKey } : { privateKey: wallet.privateKeys[chain] };
+      const keys: Keys =
+        chain === 'monero'
+          ? { viewKey: wallet.monero.viewKey, spendKey: wallet.monero.spendKey }
+          : { privateKey: wallet.privateKeys[chain] };
       this.keys.set(`${chain}|${addressKey(chain, wallet.addresses[chain])}`, keys);
     }
     if (authorization !== undefined) this.latest.set(authorization, wallet.addresses);
@@ -58,7 +61,11 @@ export class ReplayKeyring {
   sign(exchange: RecordedExchange, body: unknown, authorization: string | undefined, bindings: Bindings): unknown {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
     const fields = body as Record<string, unknown>;
-    const redacted = SECRET_FIELDS.filter((name) => fields[name] === REDACTED || (typeof fields[name] === 'string' && (fields[name] as string).startsWith(REDACTED_PREFIX)));
+    const redacted = SECRET_FIELDS.filter(
+      (name) =>
+        fields[name] === REDACTED ||
+        (typeof fields[name] === 'string' && (fields[name] as string).startsWith(REDACTED_PREFIX)),
+    );
     if (redacted.length === 0 || exchange.response.status === 400 || exchange.response.status === 403) return body;
     const chain = sendChain(fields);
     if (chain === null) return body;
@@ -72,7 +79,12 @@ export class ReplayKeyring {
   }
 
   /** The live address a recorded send goes out from (as `sign` finds it), or null when none is known. */
-  sender(exchange: RecordedExchange, body: unknown, authorization: string | undefined, bindings: Bindings): string | null {
+  sender(
+    exchange: RecordedExchange,
+    body: unknown,
+    authorization: string | undefined,
+    bindings: Bindings,
+  ): string | null {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
     const fields = body as Record<string, unknown>;
     const chain = sendChain(fields);
@@ -87,7 +99,13 @@ export class ReplayKeyring {
     return keys === undefined || 'privateKey' in keys ? query : { ...query, view_key: keys.viewKey };
   }
 
-  private senderOf(exchange: RecordedExchange, fields: Record<string, unknown>, chain: WalletChain, authorization: string | undefined, bindings: Bindings): string | null {
+  private senderOf(
+    exchange: RecordedExchange,
+    fields: Record<string, unknown>,
+    chain: WalletChain,
+    authorization: string | undefined,
+    bindings: Bindings,
+  ): string | null {
     if (chain === 'monero') return typeof fields['from'] === 'string' ? fields['from'] : null;
     const recordedFrom = (exchange.response.body as { from?: unknown } | null)?.from;
     if (typeof recordedFrom === 'string') return bindings.live(recordedFrom) ?? recordedFrom;
@@ -97,7 +115,10 @@ export class ReplayKeyring {
 
 /** The key chain a send body names (ethereum when it names none), or null for a chain afp does not simulate. */
 function sendChain(fields: Record<string, unknown>): WalletChain | null {
-  const chainName = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : SIM_CHAIN_NAMES.find((one) => one === fields['chain']);
+  const chainName =
+    fields['chain'] === undefined || fields['chain'] === null
+      ? 'ethereum'
+      : SIM_CHAIN_NAMES.find((one) => one === fields['chain']);
   return chainName === undefined ? null : keyChainOf(chainName);
 }
 

@@ -33,8 +33,16 @@ const QTY_DECIMALS = 8;
 
 /** A recorded answer's `fill_qty` (a JSON number in style A, a decimal string in B) in 1e-8 units; null when absent or not a quantity. */
 export function fillQtyOf(body: unknown): bigint | null {
-  const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['fill_qty'] : undefined;
-  const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value.toFixed(QTY_DECIMALS) : typeof value === 'string' ? value : null;
+  const value =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)['fill_qty']
+      : undefined;
+  const text =
+    typeof value === 'number' && Number.isFinite(value) && value >= 0
+      ? value.toFixed(QTY_DECIMALS)
+      : typeof value === 'string'
+        ? value
+        : null;
   const match = text === null ? null : /^(\d{1,20})(?:\.(\d{1,8}))?$/.exec(text);
   if (match === null) return null;
   return BigInt(match[1] as string) * 10n ** BigInt(QTY_DECIMALS) + BigInt((match[2] ?? '').padEnd(QTY_DECIMALS, '0'));
@@ -51,11 +59,21 @@ export class ReplayPositions {
   closing(agent: string | null, order: Order, recordedBody: unknown): HeldPosition | null {
     if (agent === null) return null;
     const held = this.held.get(ReplayPositions.key(agent, order.symbol));
-    return held !== undefined && held.side !== order.side && held.qty === fillQtyOf(recordedBody) && held.livePositionId !== null ? held : null;
+    return held !== undefined &&
+      held.side !== order.side &&
+      held.qty === fillQtyOf(recordedBody) &&
+      held.livePositionId !== null
+      ? held
+      : null;
   }
 
   /** A replayed market order: the recording's position grows on its side, or is no longer followed. */
-  ordered(agent: string | null, order: Order, recorded: { outcome: ReadOutcome<unknown>; body: unknown }, live: ReadOutcome<OperationResult<'trading.order'>>): void {
+  ordered(
+    agent: string | null,
+    order: Order,
+    recorded: { outcome: ReadOutcome<unknown>; body: unknown },
+    live: ReadOutcome<OperationResult<'trading.order'>>,
+  ): void {
     const qty = fillQtyOf(recorded.body);
     if (agent === null || recorded.outcome.kind !== 'ok' || qty === null) return;
     const key = ReplayPositions.key(agent, order.symbol);
@@ -66,7 +84,13 @@ export class ReplayPositions {
     }
     if (held === undefined && this.held.size >= HELD_MAX) return;
     const liveId = live.kind === 'ok' ? (live.value.positionId ?? null) : null;
-    this.held.set(key, { agent, symbol: order.symbol, side: order.side, qty: (held?.qty ?? 0n) + qty, livePositionId: liveId ?? held?.livePositionId ?? null });
+    this.held.set(key, {
+      agent,
+      symbol: order.symbol,
+      side: order.side,
+      qty: (held?.qty ?? 0n) + qty,
+      livePositionId: liveId ?? held?.livePositionId ?? null,
+    });
   }
 
   /** A replayed close: the market is flat for the agent again. */

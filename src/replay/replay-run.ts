@@ -34,7 +34,11 @@ export interface ReplayDeps {
 
 export type ReplayStop = { readonly seq: number; readonly reason: string } | null;
 
-export async function runReplay(exchanges: AsyncIterable<RecordedExchange> | Iterable<RecordedExchange>, session: ReplaySession, deps: ReplayDeps): Promise<ReplayStop> {
+export async function runReplay(
+  exchanges: AsyncIterable<RecordedExchange> | Iterable<RecordedExchange>,
+  session: ReplaySession,
+  deps: ReplayDeps,
+): Promise<ReplayStop> {
   for await (const exchange of exchanges) {
     try {
       await deps.beforeSend(exchange);
@@ -44,8 +48,10 @@ export async function runReplay(exchanges: AsyncIterable<RecordedExchange> | Ite
       const call = deps.applyTier === undefined ? null : session.tierCallAfter(exchange);
       if (call !== null && deps.applyTier !== undefined) session.observeTier(call, await deps.applyTier(call));
       const deposit = deps.applyDeposit === undefined ? null : session.depositCallAfter(exchange);
-      if (deposit !== null && deps.applyDeposit !== undefined) session.observeDeposit(deposit, await deps.applyDeposit(deposit));
-      if (deps.applyMint !== undefined) for (const mint of session.mintCallsAfter(exchange)) session.observeMint(mint, await deps.applyMint(mint));
+      if (deposit !== null && deps.applyDeposit !== undefined)
+        session.observeDeposit(deposit, await deps.applyDeposit(deposit));
+      if (deps.applyMint !== undefined)
+        for (const mint of session.mintCallsAfter(exchange)) session.observeMint(mint, await deps.applyMint(mint));
     } catch (error) {
       if (error instanceof LivenessError) return { seq: exchange.seq, reason: error.message };
       throw error;

@@ -29,7 +29,19 @@ import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { rebindRequest, type LiveValues } from './rebinding.ts';
 import { redactedAnswer, ReplayKeyring } from './replay-keyring.ts';
 import { diffResponse, type LiveAnswer } from './response-diff.ts';
-import { DEPOSIT_ENDPOINT, DepositPlan, MINT_ENDPOINT, MintPlan, TierPlan, TIER_ENDPOINT, type DepositCall, type MintCall, type SetupOutcome, type TierCall, type TierOutcome } from './replay-setup.ts';
+import {
+  DEPOSIT_ENDPOINT,
+  DepositPlan,
+  MINT_ENDPOINT,
+  MintPlan,
+  TierPlan,
+  TIER_ENDPOINT,
+  type DepositCall,
+  type MintCall,
+  type SetupOutcome,
+  type TierCall,
+  type TierOutcome,
+} from './replay-setup.ts';
 import type { RecordedDeposit, RecordedMint, RecordedTier } from './record-format.ts';
 
 export const DIFFERENCES_MAX = 100_000;
@@ -119,7 +131,10 @@ export class ReplaySession {
     this.file(exchange.seq, endpoint, rebound.findings);
     const body = this.keyring.sign(exchange, rebound.request.body, authorization, this.bindings);
     const query = this.keyring.signQuery(rebound.request.path, rebound.request.query);
-    const signed = body === rebound.request.body && query === rebound.request.query ? rebound.request : { ...rebound.request, query, body: body as JsonValue };
+    const signed =
+      body === rebound.request.body && query === rebound.request.query
+        ? rebound.request
+        : { ...rebound.request, query, body: body as JsonValue };
     return toTransportRequest(signed);
   }
 
@@ -135,7 +150,11 @@ export class ReplaySession {
       const value = valueAt(answer.body, pointer);
       if (typeof value === 'string') this.liveValues.set(`${exchange.seq} ${pointer}`, value);
     }
-    this.file(exchange.seq, endpoint, diffResponse(exchange.response, answer, { bindings: this.bindings, exactTime: this.exactTime }));
+    this.file(
+      exchange.seq,
+      endpoint,
+      diffResponse(exchange.response, answer, { bindings: this.bindings, exactTime: this.exactTime }),
+    );
   }
 
   /** Files set-up findings (kind `setup`) under `seq` (0: before the first exchange). */
@@ -189,8 +208,13 @@ export class ReplaySession {
 
   totals(): ReplayTotals {
     const sorted = (map: Map<string, number>): { endpoint: string; count: number }[] =>
-      [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([endpoint, count]) => ({ endpoint, count }));
-    const byKind = Object.fromEntries(DIFFERENCE_KINDS.map((kind) => [kind, this.byKind[kind]])) as Record<DifferenceKind, number>;
+      [...map.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([endpoint, count]) => ({ endpoint, count }));
+    const byKind = Object.fromEntries(DIFFERENCE_KINDS.map((kind) => [kind, this.byKind[kind]])) as Record<
+      DifferenceKind,
+      number
+    >;
     return {
       sent: this.sent,
       differencesTotal: this.total,
@@ -217,7 +241,14 @@ export class ReplaySession {
 }
 
 export function toTransportRequest(request: RecordedRequest): TransportRequest {
-  const base = { mount: request.mount as Mount, method: request.method as HttpMethod, path: request.path, query: request.query, headers: request.headers };
-  if (request.raw_body !== undefined) return { ...base, rawBody: { text: request.raw_body.text, contentType: request.raw_body.content_type } };
+  const base = {
+    mount: request.mount as Mount,
+    method: request.method as HttpMethod,
+    path: request.path,
+    query: request.query,
+    headers: request.headers,
+  };
+  if (request.raw_body !== undefined)
+    return { ...base, rawBody: { text: request.raw_body.text, contentType: request.raw_body.content_type } };
   return request.body === undefined ? base : { ...base, body: request.body };
 }

@@ -81,12 +81,19 @@ export function parsePlatformView(body: unknown): RecordedPlatform | null {
   const outcome = body['dispute_outcome'];
   const faults = body['faults'];
   const closures = body['casino_closures'] ?? [];
-  if ((outcome !== 'refund' && outcome !== 'release') || !Array.isArray(faults) || !Array.isArray(closures)) return null;
+  if ((outcome !== 'refund' && outcome !== 'release') || !Array.isArray(faults) || !Array.isArray(closures))
+    return null;
   const parsed: RecordedFault[] = [];
   for (const fault of faults as unknown[]) {
     if (!isObject(fault)) return null;
     const { service, from_ms: fromMs, until_ms: untilMs, status } = fault;
-    if (typeof service !== 'string' || !Number.isSafeInteger(fromMs) || !Number.isSafeInteger(untilMs) || (status !== 500 && status !== 503)) return null;
+    if (
+      typeof service !== 'string' ||
+      !Number.isSafeInteger(fromMs) ||
+      !Number.isSafeInteger(untilMs) ||
+      (status !== 500 && status !== 503)
+    )
+      return null;
     parsed.push({ service, from_ms: fromMs, until_ms: untilMs, status } as RecordedFault);
   }
   const parsedClosures: RecordedClosure[] = [];
@@ -109,7 +116,9 @@ export function parsePlatformView(body: unknown): RecordedPlatform | null {
 }
 
 /** A served platform's trading settings (absent on an older afp serve: none), or null when malformed. */
-function parseTradingView(body: Record<string, unknown>): { trading_shocks: RecordedShock[]; market_closures: RecordedMarketClosure[] } | null {
+function parseTradingView(
+  body: Record<string, unknown>,
+): { trading_shocks: RecordedShock[]; market_closures: RecordedMarketClosure[] } | null {
   const shocks = body['trading_shocks'] ?? [];
   const closures = body['market_closures'] ?? [];
   if (!Array.isArray(shocks) || !Array.isArray(closures)) return null;
@@ -134,34 +143,72 @@ function parseTradingView(body: Record<string, unknown>): { trading_shocks: Reco
 export function platformFindings(expected: RecordedPlatform, actual: RecordedPlatform): Finding[] {
   const findings: Finding[] = [];
   if (expected.dispute_outcome !== actual.dispute_outcome) {
-    findings.push({ kind: 'setup', pointer: 'platform/dispute_outcome', expected: expected.dispute_outcome, actual: actual.dispute_outcome });
+    findings.push({
+      kind: 'setup',
+      pointer: 'platform/dispute_outcome',
+      expected: expected.dispute_outcome,
+      actual: actual.dispute_outcome,
+    });
   }
   const count = Math.max(expected.faults.length, actual.faults.length);
   for (let index = 0; index < count; index++) {
     const want = faultJson(expected.faults[index]);
     const have = faultJson(actual.faults[index]);
-    if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `platform/faults/${index}`, expected: want, actual: have });
+    if (JSON.stringify(want) !== JSON.stringify(have))
+      findings.push({ kind: 'setup', pointer: `platform/faults/${index}`, expected: want, actual: have });
   }
   const wanted = closuresOf(expected);
   const served = closuresOf(actual);
   for (let index = 0; index < Math.max(wanted.length, served.length); index++) {
     const want = closureJson(wanted[index]);
     const have = closureJson(served[index]);
-    if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `platform/casino_closures/${index}`, expected: want, actual: have });
+    if (JSON.stringify(want) !== JSON.stringify(have))
+      findings.push({ kind: 'setup', pointer: `platform/casino_closures/${index}`, expected: want, actual: have });
   }
-  listFindings(findings, 'platform/trading_shocks', expected.trading_shocks ?? [], actual.trading_shocks ?? [], shockJson);
-  listFindings(findings, 'platform/market_closures', expected.market_closures ?? [], actual.market_closures ?? [], marketClosureJson);
-  if (recordedDomainYearMs(expected) !== recordedDomainYearMs(actual)) findings.push({ kind: 'setup', pointer: 'platform/domain_year_ms', expected: recordedDomainYearMs(expected), actual: recordedDomainYearMs(actual) });
-  if (recordedDomainGraceMs(expected) !== recordedDomainGraceMs(actual)) findings.push({ kind: 'setup', pointer: 'platform/domain_grace_ms', expected: recordedDomainGraceMs(expected), actual: recordedDomainGraceMs(actual) });
+  listFindings(
+    findings,
+    'platform/trading_shocks',
+    expected.trading_shocks ?? [],
+    actual.trading_shocks ?? [],
+    shockJson,
+  );
+  listFindings(
+    findings,
+    'platform/market_closures',
+    expected.market_closures ?? [],
+    actual.market_closures ?? [],
+    marketClosureJson,
+  );
+  if (recordedDomainYearMs(expected) !== recordedDomainYearMs(actual))
+    findings.push({
+      kind: 'setup',
+      pointer: 'platform/domain_year_ms',
+      expected: recordedDomainYearMs(expected),
+      actual: recordedDomainYearMs(actual),
+    });
+  if (recordedDomainGraceMs(expected) !== recordedDomainGraceMs(actual))
+    findings.push({
+      kind: 'setup',
+      pointer: 'platform/domain_grace_ms',
+      expected: recordedDomainGraceMs(expected),
+      actual: recordedDomainGraceMs(actual),
+    });
   return findings;
 }
 
 /** One finding per position where the recorded and served lists differ. */
-function listFindings<T>(findings: Finding[], pointer: string, wanted: readonly T[], served: readonly T[], json: (item: T | undefined) => JsonValue): void {
+function listFindings<T>(
+  findings: Finding[],
+  pointer: string,
+  wanted: readonly T[],
+  served: readonly T[],
+  json: (item: T | undefined) => JsonValue,
+): void {
   for (let index = 0; index < Math.max(wanted.length, served.length); index++) {
     const want = json(wanted[index]);
     const have = json(served[index]);
-    if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `${pointer}/${index}`, expected: want, actual: have });
+    if (JSON.stringify(want) !== JSON.stringify(have))
+      findings.push({ kind: 'setup', pointer: `${pointer}/${index}`, expected: want, actual: have });
   }
 }
 
@@ -170,7 +217,9 @@ function shockJson(shock: RecordedShock | undefined): JsonValue {
 }
 
 function marketClosureJson(closure: RecordedMarketClosure | undefined): JsonValue {
-  return closure === undefined ? null : { symbol: closure.symbol, from_ms: closure.from_ms, until_ms: closure.until_ms };
+  return closure === undefined
+    ? null
+    : { symbol: closure.symbol, from_ms: closure.from_ms, until_ms: closure.until_ms };
 }
 
 function closuresOf(platform: RecordedPlatform): readonly RecordedClosure[] {
@@ -182,7 +231,9 @@ function closureJson(closure: RecordedClosure | undefined): JsonValue {
 }
 
 function faultJson(fault: RecordedFault | undefined): JsonValue {
-  return fault === undefined ? null : { service: fault.service, from_ms: fault.from_ms, until_ms: fault.until_ms, status: fault.status };
+  return fault === undefined
+    ? null
+    : { service: fault.service, from_ms: fault.from_ms, until_ms: fault.until_ms, status: fault.status };
 }
 
 export function isDefaultPlatform(platform: RecordedPlatform): boolean {
@@ -190,23 +241,46 @@ export function isDefaultPlatform(platform: RecordedPlatform): boolean {
 }
 
 /** The command line that sets a target up like the record (`scenarioFile`: the scenario's file, when known). */
-export function setupCommand(options: { platform: RecordedPlatform; startMs: number; scenarioName: string; scenarioFile: string | null }): string {
-  if (isDefaultPlatform(options.platform)) return `afp serve --clock manual --start ${new Date(options.startMs).toISOString()} (no --scenario: the record has the default settings)`;
+export function setupCommand(options: {
+  platform: RecordedPlatform;
+  startMs: number;
+  scenarioName: string;
+  scenarioFile: string | null;
+}): string {
+  if (isDefaultPlatform(options.platform))
+    return `afp serve --clock manual --start ${new Date(options.startMs).toISOString()} (no --scenario: the record has the default settings)`;
   return `afp serve --clock manual --scenario ${options.scenarioFile ?? `<the file of scenario '${options.scenarioName}'>`}`;
 }
 
 /** The note for a target that cannot show its settings: what the record needs, and what will differ. */
 export function unverifiableNote(platform: RecordedPlatform, why: string): string {
   const parts = [`the target's platform settings cannot be verified (${why})`];
-  if (platform.faults.length > 0) parts.push(`the record has ${platform.faults.length} fault window(s): responses inside them will differ unless the target fails the same way`);
-  if (closuresOf(platform).length > 0) parts.push(`the record has ${closuresOf(platform).length} casino game closure(s): bets on those games inside them will differ unless the target closes them too`);
+  if (platform.faults.length > 0)
+    parts.push(
+      `the record has ${platform.faults.length} fault window(s): responses inside them will differ unless the target fails the same way`,
+    );
+  if (closuresOf(platform).length > 0)
+    parts.push(
+      `the record has ${closuresOf(platform).length} casino game closure(s): bets on those games inside them will differ unless the target closes them too`,
+    );
   const shocks = platform.trading_shocks?.length ?? 0;
   const marketClosures = platform.market_closures?.length ?? 0;
-  if (shocks + marketClosures > 0) parts.push(`the record has ${shocks} trading price shock(s) and ${marketClosures} market closure(s): quotes, fills and orders on those markets will differ unless the target has them too`);
-  if (recordedDomainYearMs(platform) !== recordedDomainYearMs(DEFAULT_RECORDED_PLATFORM) || recordedDomainGraceMs(platform) !== recordedDomainGraceMs(DEFAULT_RECORDED_PLATFORM)) {
-    parts.push(`the record's domain year (${recordedDomainYearMs(platform)} ms) and grace (${recordedDomainGraceMs(platform)} ms) are not the defaults: domain expiries and prices will differ on a target with the defaults`);
+  if (shocks + marketClosures > 0)
+    parts.push(
+      `the record has ${shocks} trading price shock(s) and ${marketClosures} market closure(s): quotes, fills and orders on those markets will differ unless the target has them too`,
+    );
+  if (
+    recordedDomainYearMs(platform) !== recordedDomainYearMs(DEFAULT_RECORDED_PLATFORM) ||
+    recordedDomainGraceMs(platform) !== recordedDomainGraceMs(DEFAULT_RECORDED_PLATFORM)
+  ) {
+    parts.push(
+      `the record's domain year (${recordedDomainYearMs(platform)} ms) and grace (${recordedDomainGraceMs(platform)} ms) are not the defaults: domain expiries and prices will differ on a target with the defaults`,
+    );
   }
-  if (platform.dispute_outcome !== DEFAULT_RECORDED_PLATFORM.dispute_outcome) parts.push(`disputes ended by their window resolve with '${platform.dispute_outcome}' in the record and will differ on a target with the default`);
+  if (platform.dispute_outcome !== DEFAULT_RECORDED_PLATFORM.dispute_outcome)
+    parts.push(
+      `disputes ended by their window resolve with '${platform.dispute_outcome}' in the record and will differ on a target with the default`,
+    );
   return parts.join('; ');
 }
 
@@ -225,7 +299,11 @@ class AgentSetupPlan<V> {
   private readonly listed: Readonly<Record<string, V>>;
   private readonly applied = new Set<string>();
   private unsupported = false;
-  private readonly describe: { readonly pointer: string; readonly expected: (value: V) => JsonValue; readonly unsupportedNote: (listed: number, status: number) => string };
+  private readonly describe: {
+    readonly pointer: string;
+    readonly expected: (value: V) => JsonValue;
+    readonly unsupportedNote: (listed: number, status: number) => string;
+  };
 
   constructor(listed: Readonly<Record<string, V>>, describe: AgentSetupPlan<V>['describe']) {
     this.listed = listed;
@@ -250,7 +328,18 @@ class AgentSetupPlan<V> {
       case 'applied':
         return { findings: [], note: null };
       case 'refused':
-        return { findings: [{ kind: 'setup', pointer: `${this.describe.pointer}/${agentId}`, expected: this.describe.expected(value), actual: `not applied (HTTP ${outcome.status})`, note: outcome.message }], note: null };
+        return {
+          findings: [
+            {
+              kind: 'setup',
+              pointer: `${this.describe.pointer}/${agentId}`,
+              expected: this.describe.expected(value),
+              actual: `not applied (HTTP ${outcome.status})`,
+              note: outcome.message,
+            },
+          ],
+          note: null,
+        };
       case 'unsupported':
         this.unsupported = true;
         return { findings: [], note: this.describe.unsupportedNote(this.count, outcome.status) };
@@ -339,7 +428,13 @@ export class MintPlan {
     const mints = this.byExchange.get(exchange.seq);
     if (this.unsupported || mints === undefined) return [];
     this.byExchange.delete(exchange.seq);
-    return mints.map((mint) => ({ seq: exchange.seq, chain: mint.chain, address: liveAddress(mint.address), amount: mint.amount, token: mint.token }));
+    return mints.map((mint) => ({
+      seq: exchange.seq,
+      chain: mint.chain,
+      address: liveAddress(mint.address),
+      amount: mint.amount,
+      token: mint.token,
+    }));
   }
 
   observe(call: MintCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
@@ -347,7 +442,18 @@ export class MintPlan {
       case 'applied':
         return { findings: [], note: null };
       case 'refused':
-        return { findings: [{ kind: 'setup', pointer: `mint/${call.chain}/${call.address}`, expected: mintJson(call), actual: `not applied (HTTP ${outcome.status})`, note: outcome.message }], note: null };
+        return {
+          findings: [
+            {
+              kind: 'setup',
+              pointer: `mint/${call.chain}/${call.address}`,
+              expected: mintJson(call),
+              actual: `not applied (HTTP ${outcome.status})`,
+              note: outcome.message,
+            },
+          ],
+          note: null,
+        };
       case 'unsupported':
         this.unsupported = true;
         return {

@@ -40,7 +40,8 @@ export function requestSites(request: RecordedRequest): SiteList {
   for (const [name, value] of Object.entries(request.query)) add(`query/${escapeToken(name)}`, value);
   if (request.body !== undefined) forEachStringLeaf(request.body, (pointer, leaf) => add(`body${pointer}`, leaf));
   const authorization = request.headers['authorization'];
-  if (authorization?.startsWith(BEARER) === true) add('headers/authorization', authorization.slice(BEARER.length), BEARER);
+  if (authorization?.startsWith(BEARER) === true)
+    add('headers/authorization', authorization.slice(BEARER.length), BEARER);
   return { sites, dropped };
 }
 

@@ -49,7 +49,13 @@ export function jsonType(value: unknown): string {
 export function diffResponse(recorded: RecordedResponse, live: LiveAnswer, options: DiffOptions): Finding[] {
   const findings: Finding[] = [];
   if (recorded.status !== live.status) {
-    findings.push({ kind: 'status', pointer: 'status', expected: recorded.status, actual: live.status, note: describeError(live.body) });
+    findings.push({
+      kind: 'status',
+      pointer: 'status',
+      expected: recorded.status,
+      actual: live.status,
+      note: describeError(live.body),
+    });
     return findings;
   }
   diffHeaders(recorded.headers, live.headers, options, findings);
@@ -57,7 +63,12 @@ export function diffResponse(recorded: RecordedResponse, live: LiveAnswer, optio
   return findings;
 }
 
-function diffHeaders(recorded: Readonly<Record<string, string>>, live: Readonly<Record<string, string>>, options: DiffOptions, findings: Finding[]): void {
+function diffHeaders(
+  recorded: Readonly<Record<string, string>>,
+  live: Readonly<Record<string, string>>,
+  options: DiffOptions,
+  findings: Finding[],
+): void {
   for (const [name, expected] of Object.entries(recorded)) {
     if (!options.exactTime && EXACT_TIME_HEADERS.includes(name)) continue;
     const actual = live[name];
@@ -67,7 +78,15 @@ function diffHeaders(recorded: Readonly<Record<string, string>>, live: Readonly<
   }
 }
 
-function compare(expected: JsonValue, actual: unknown, pointer: string, key: string | null, options: DiffOptions, findings: Finding[], depth: number): void {
+function compare(
+  expected: JsonValue,
+  actual: unknown,
+  pointer: string,
+  key: string | null,
+  options: DiffOptions,
+  findings: Finding[],
+  depth: number,
+): void {
   const expectedType = jsonType(expected);
   const actualType = jsonType(actual);
   if (expectedType !== actualType) {
@@ -81,7 +100,14 @@ function compare(expected: JsonValue, actual: unknown, pointer: string, key: str
     return;
   }
   if (isObject(expected)) {
-    compareObjects(expected as Record<string, JsonValue>, actual as Record<string, unknown>, pointer, options, findings, depth);
+    compareObjects(
+      expected as Record<string, JsonValue>,
+      actual as Record<string, unknown>,
+      pointer,
+      options,
+      findings,
+      depth,
+    );
     return;
   }
   if (typeof expected === 'string') {
@@ -93,12 +119,27 @@ function compare(expected: JsonValue, actual: unknown, pointer: string, key: str
 }
 
 /** Element-wise up to the shorter length plus a length check; items paired through their ids when they can be (array-alignment.ts). */
-function compareArrays(expected: readonly JsonValue[], items: readonly unknown[], pointer: string, key: string | null, options: DiffOptions, findings: Finding[], depth: number): void {
-  if (expected.length !== items.length) findings.push({ kind: 'shape', pointer, expected: `length ${expected.length}`, actual: `length ${items.length}` });
+function compareArrays(
+  expected: readonly JsonValue[],
+  items: readonly unknown[],
+  pointer: string,
+  key: string | null,
+  options: DiffOptions,
+  findings: Finding[],
+  depth: number,
+): void {
+  if (expected.length !== items.length)
+    findings.push({ kind: 'shape', pointer, expected: `length ${expected.length}`, actual: `length ${items.length}` });
   const alignment = alignByIdentifier(expected, items, options.bindings);
   if (alignment !== null && alignment.unexplained.length > 0) {
     const [i, j] = alignment.unexplained[0] as readonly [number, number];
-    findings.push({ kind: 'value', pointer, expected: `item ${i} before item ${j}`, actual: `item ${j} before item ${i}`, note: `order differs (${alignment.unexplained.length} pair(s) by ${alignment.key})` });
+    findings.push({
+      kind: 'value',
+      pointer,
+      expected: `item ${i} before item ${j}`,
+      actual: `item ${j} before item ${i}`,
+      note: `order differs (${alignment.unexplained.length} pair(s) by ${alignment.key})`,
+    });
   }
   const shorter = Math.min(expected.length, items.length);
   for (let index = 0; index < shorter; index++) {
@@ -107,18 +148,39 @@ function compareArrays(expected: readonly JsonValue[], items: readonly unknown[]
   }
 }
 
-function compareObjects(expected: Record<string, JsonValue>, actual: Record<string, unknown>, pointer: string, options: DiffOptions, findings: Finding[], depth: number): void {
+function compareObjects(
+  expected: Record<string, JsonValue>,
+  actual: Record<string, unknown>,
+  pointer: string,
+  options: DiffOptions,
+  findings: Finding[],
+  depth: number,
+): void {
   for (const [name, value] of Object.entries(expected)) {
     const inner = `${pointer}/${escapeToken(name)}`;
-    if (!Object.hasOwn(actual, name)) findings.push({ kind: 'shape', pointer: inner, expected: `present (${jsonType(value)})`, actual: 'missing' });
+    if (!Object.hasOwn(actual, name))
+      findings.push({ kind: 'shape', pointer: inner, expected: `present (${jsonType(value)})`, actual: 'missing' });
     else compare(value, actual[name], inner, name, options, findings, depth + 1);
   }
   for (const name of Object.keys(actual)) {
-    if (!Object.hasOwn(expected, name)) findings.push({ kind: 'shape', pointer: `${pointer}/${escapeToken(name)}`, expected: 'absent', actual: `present (${jsonType(actual[name])})` });
+    if (!Object.hasOwn(expected, name))
+      findings.push({
+        kind: 'shape',
+        pointer: `${pointer}/${escapeToken(name)}`,
+        expected: 'absent',
+        actual: `present (${jsonType(actual[name])})`,
+      });
   }
 }
 
-function compareStrings(expected: string, actual: string, pointer: string, key: string | null, options: DiffOptions, findings: Finding[]): void {
+function compareStrings(
+  expected: string,
+  actual: string,
+  pointer: string,
+  key: string | null,
+  options: DiffOptions,
+  findings: Finding[],
+): void {
   if (isIdentifierLike(expected)) {
     if (!isIdentifierLike(actual)) {
       findings.push({ kind: 'value', pointer, expected, actual, note: 'an identifier was expected' });

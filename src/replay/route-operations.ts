@@ -68,7 +68,12 @@ const HOUR_SECONDS = 3_600;
 /** Both styles' default expiry (services/shared/config.ts `defaultExpiresInSeconds`). */
 const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 
-function routeOperation<O extends OperationName>(route: string, op: O, input: RouteOperation<O>['input'], extra: Pick<RouteOperation<O>, 'notReplayed' | 'agents'> = {}): RouteOperation<O> {
+function routeOperation<O extends OperationName>(
+  route: string,
+  op: O,
+  input: RouteOperation<O>['input'],
+  extra: Pick<RouteOperation<O>, 'notReplayed' | 'agents'> = {},
+): RouteOperation<O> {
   return { route, op, input, ...extra };
 }
 
@@ -86,7 +91,8 @@ function optionalText(body: unknown, name: string): string | undefined | null {
 /** An amount as sent: a JSON number (both styles) or a decimal string (style B); null when neither. */
 function amount(body: unknown, name: string): Micro | null {
   const value = isObject(body) ? body[name] : undefined;
-  const parsed = typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
+  const parsed =
+    typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
   return typeof parsed === 'bigint' ? parsed : null;
 }
 
@@ -112,7 +118,11 @@ function idInput(escrowId: string | null | undefined, ids: IdTranslation): { esc
   return escrowId === null || escrowId === undefined || escrowId === '' ? null : { escrowId: ids.escrow(escrowId) };
 }
 
-function disputeInput(escrowId: string | null | undefined, body: unknown, ids: IdTranslation): OperationInput<'escrow.dispute'> | null {
+function disputeInput(
+  escrowId: string | null | undefined,
+  body: unknown,
+  ids: IdTranslation,
+): OperationInput<'escrow.dispute'> | null {
   const id = idInput(escrowId, ids);
   const reason = text(body, 'reason');
   return id === null || reason === null ? null : { escrowId: id.escrowId, reason };
@@ -127,7 +137,12 @@ function leverageOf(body: unknown): number | null {
 }
 
 /** A market order on a perpetual, as afp's trading.order; null when the body does not say one. */
-function orderInput(symbol: string | null, side: 'long' | 'short' | null, sizeMicro: Micro | null, body: unknown): OperationInput<'trading.order'> | null {
+function orderInput(
+  symbol: string | null,
+  side: 'long' | 'short' | null,
+  sizeMicro: Micro | null,
+  body: unknown,
+): OperationInput<'trading.order'> | null {
   const leverage = leverageOf(body);
   if (symbol === null || side === null || sizeMicro === null || leverage === null) return null;
   return { symbol, side, sizeMicro, leverage };
@@ -136,8 +151,11 @@ function orderInput(symbol: string | null, side: 'long' | 'short' | null, sizeMi
 /** Orders no target's trading.order expresses: it is a market order on a perpetual. */
 function orderNotReplayed(body: unknown, spot: boolean): string | null {
   const type = isObject(body) ? body['type'] : undefined;
-  if (type !== undefined && type !== 'market') return `a ${String(type)} order: afp's trading.order is a market order, and afp has no operation for a limit order yet`;
-  return spot ? "a spot order: afp's trading.order opens a perpetual position (a deployment trades perpetuals only, DEPLOYED.md §5)" : null;
+  if (type !== undefined && type !== 'market')
+    return `a ${String(type)} order: afp's trading.order is a market order, and afp has no operation for a limit order yet`;
+  return spot
+    ? "a spot order: afp's trading.order opens a perpetual position (a deployment trades perpetuals only, DEPLOYED.md §5)"
+    : null;
 }
 
 function sideA(body: unknown): 'long' | 'short' | null {
@@ -148,20 +166,38 @@ function sideA(body: unknown): 'long' | 'short' | null {
 function domainYears(call: RecordedCall): OperationInput<'domains.register'> | null {
   const domain = text(call.body, 'domain');
   const years = isObject(call.body) ? (call.body['years'] ?? 1) : null;
-  if (domain === null || typeof years !== 'number' || !Number.isSafeInteger(years) || years < 1 || years > YEARS_MAX) return null;
+  if (domain === null || typeof years !== 'number' || !Number.isSafeInteger(years) || years < 1 || years > YEARS_MAX)
+    return null;
   return { domain, years };
 }
 
 /** A wallet amount as sent: the documents' decimal string (or a JSON number, as text). */
 function walletAmount(body: unknown): string | null {
   const value = isObject(body) ? body['amount'] : undefined;
-  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+  return typeof value === 'string' && value !== ''
+    ? value
+    : typeof value === 'number' && Number.isFinite(value)
+      ? String(value)
+      : null;
 }
 
 /** A swap's five fields (a quote's query, a swap's body) as afp's input; null when one is missing. */
 function swapInput(fields: Readonly<Record<string, string | null | undefined>>): OperationInput<'wallet.quote'> | null {
-  const { from_chain: fromChain, to_chain: toChain, from_token: fromToken, to_token: toToken, amount: swapAmount } = fields;
-  if (typeof fromChain !== 'string' || typeof toChain !== 'string' || typeof fromToken !== 'string' || typeof toToken !== 'string' || typeof swapAmount !== 'string') return null;
+  const {
+    from_chain: fromChain,
+    to_chain: toChain,
+    from_token: fromToken,
+    to_token: toToken,
+    amount: swapAmount,
+  } = fields;
+  if (
+    typeof fromChain !== 'string' ||
+    typeof toChain !== 'string' ||
+    typeof fromToken !== 'string' ||
+    typeof toToken !== 'string' ||
+    typeof swapAmount !== 'string'
+  )
+    return null;
   return { fromChain, toChain, fromToken, toToken, amount: swapAmount };
 }
 
@@ -182,21 +218,44 @@ const ROWS: readonly AnyRouteOperation[] = [
     const amountMicro = amount(call.body, 'amount');
     const memo = optionalText(call.body, 'memo');
     if (buyer === null || seller === null || amountMicro === null || memo === null) return null;
-    return { amountMicro, creatorId: ids.agent(buyer), counterpartyId: ids.agent(seller), description: memo ?? '', timeoutHours: DEFAULT_EXPIRES_IN_SECONDS / HOUR_SECONDS };
+    return {
+      amountMicro,
+      creatorId: ids.agent(buyer),
+      counterpartyId: ids.agent(seller),
+      description: memo ?? '',
+      timeoutHours: DEFAULT_EXPIRES_IN_SECONDS / HOUR_SECONDS,
+    };
   }),
   routeOperation('escrow.B.create', 'escrow.create', (call, ids) => {
     const receiver = text(call.body, 'receiver');
     const amountMicro = amount(call.body, 'amount');
     const description = optionalText(call.body, 'description');
     const expiresIn = isObject(call.body) ? (call.body['expires_in'] ?? DEFAULT_EXPIRES_IN_SECONDS) : null;
-    if (call.callerId === null || receiver === null || amountMicro === null || description === null || !Number.isSafeInteger(expiresIn) || (expiresIn as number) < 1) return null;
+    if (
+      call.callerId === null ||
+      receiver === null ||
+      amountMicro === null ||
+      description === null ||
+      !Number.isSafeInteger(expiresIn) ||
+      (expiresIn as number) < 1
+    )
+      return null;
     const seconds = expiresIn as number;
-    return { amountMicro, creatorId: ids.agent(call.callerId), counterpartyId: ids.agent(receiver), description: description ?? '', timeoutHours: Math.ceil(seconds / HOUR_SECONDS), expiresInSeconds: seconds };
+    return {
+      amountMicro,
+      creatorId: ids.agent(call.callerId),
+      counterpartyId: ids.agent(receiver),
+      description: description ?? '',
+      timeoutHours: Math.ceil(seconds / HOUR_SECONDS),
+      expiresInSeconds: seconds,
+    };
   }),
   routeOperation('escrow.A.release', 'escrow.release', (call, ids) => idInput(text(call.body, 'escrow_id'), ids)),
   routeOperation('escrow.B.release', 'escrow.release', (call, ids) => idInput(call.params['id'], ids)),
   routeOperation('escrow.B.refund', 'escrow.refund', (call, ids) => idInput(call.params['id'], ids)),
-  routeOperation('escrow.A.dispute', 'escrow.dispute', (call, ids) => disputeInput(text(call.body, 'escrow_id'), call.body, ids)),
+  routeOperation('escrow.A.dispute', 'escrow.dispute', (call, ids) =>
+    disputeInput(text(call.body, 'escrow_id'), call.body, ids),
+  ),
   routeOperation('escrow.B.dispute', 'escrow.dispute', (call, ids) => disputeInput(call.params['id'], call.body, ids)),
   routeOperation('escrow.A.get', 'escrow.get', (call, ids) => idInput(call.params['id'], ids)),
   routeOperation('escrow.B.get', 'escrow.get', (call, ids) => idInput(call.params['id'], ids)),
@@ -207,17 +266,33 @@ const ROWS: readonly AnyRouteOperation[] = [
     if (referralCode === null) return null;
     return referralCode === undefined ? {} : { referralCode };
   }),
-  routeOperation('trading.A.order', 'trading.order', (call) => orderInput(text(call.body, 'symbol'), sideA(call.body), amount(call.body, 'size'), call.body), {
-    notReplayed: (call) => orderNotReplayed(call.body, !(text(call.body, 'symbol') ?? '').endsWith('-PERP')),
-  }),
-  routeOperation('trading.B.order', 'trading.order', (call) => {
-    const pair = text(call.body, 'pair');
-    const side = text(call.body, 'side');
-    const symbol = pair === null || !pair.endsWith('-USDC') ? null : `${pair.slice(0, -'-USDC'.length)}-PERP`;
-    return orderInput(symbol, side === 'buy' ? 'long' : side === 'sell' ? 'short' : null, amount(call.body, 'amount'), call.body);
-  }, {
-    notReplayed: (call) => orderNotReplayed(call.body, (isObject(call.body) ? call.body['market_type'] ?? 'spot' : 'spot') !== 'perp'),
-  }),
+  routeOperation(
+    'trading.A.order',
+    'trading.order',
+    (call) => orderInput(text(call.body, 'symbol'), sideA(call.body), amount(call.body, 'size'), call.body),
+    {
+      notReplayed: (call) => orderNotReplayed(call.body, !(text(call.body, 'symbol') ?? '').endsWith('-PERP')),
+    },
+  ),
+  routeOperation(
+    'trading.B.order',
+    'trading.order',
+    (call) => {
+      const pair = text(call.body, 'pair');
+      const side = text(call.body, 'side');
+      const symbol = pair === null || !pair.endsWith('-USDC') ? null : `${pair.slice(0, -'-USDC'.length)}-PERP`;
+      return orderInput(
+        symbol,
+        side === 'buy' ? 'long' : side === 'sell' ? 'short' : null,
+        amount(call.body, 'amount'),
+        call.body,
+      );
+    },
+    {
+      notReplayed: (call) =>
+        orderNotReplayed(call.body, (isObject(call.body) ? (call.body['market_type'] ?? 'spot') : 'spot') !== 'perp'),
+    },
+  ),
   routeOperation('trading.A.positions', 'trading.positions', () => ({})),
   routeOperation('domains.A.register', 'domains.register', domainYears),
   routeOperation('domains.B.register', 'domains.register', domainYears),
@@ -225,24 +300,31 @@ const ROWS: readonly AnyRouteOperation[] = [
     const domain = call.params['domain'];
     return domain === undefined || domain === '' ? null : { domain };
   }),
-  routeOperation('domains.B.transfer', 'domains.transfer', (call, ids) => {
-    const domain = text(call.body, 'domain');
-    const to = text(call.body, 'to');
-    const price = isObject(call.body) ? call.body['price'] : undefined;
-    const priceMicro = price === undefined || price === null ? null : amount(call.body, 'price');
-    if (domain === null || to === null || (price !== undefined && price !== null && priceMicro === null)) return null;
-    return { domain, to: ids.agent(to), priceMicro, domainId: ids.domain(domain) };
-  }, {
-    agents: (call) => {
+  routeOperation(
+    'domains.B.transfer',
+    'domains.transfer',
+    (call, ids) => {
+      const domain = text(call.body, 'domain');
       const to = text(call.body, 'to');
-      return to === null ? [] : [to];
+      const price = isObject(call.body) ? call.body['price'] : undefined;
+      const priceMicro = price === undefined || price === null ? null : amount(call.body, 'price');
+      if (domain === null || to === null || (price !== undefined && price !== null && priceMicro === null)) return null;
+      return { domain, to: ids.agent(to), priceMicro, domainId: ids.domain(domain) };
     },
-  }),
+    {
+      agents: (call) => {
+        const to = text(call.body, 'to');
+        return to === null ? [] : [to];
+      },
+    },
+  ),
   routeOperation('wallet.primary.register', 'wallet.register', () => ({})),
   routeOperation('wallet.primary.create', 'wallet.create', () => ({})),
   routeOperation('wallet.primary.balance', 'wallet.balance', (call, ids) => {
     const address = call.params['address'];
-    return address === undefined || address === '' ? null : { address: ids.address(address), chain: call.query['chain'] ?? null };
+    return address === undefined || address === ''
+      ? null
+      : { address: ids.address(address), chain: call.query['chain'] ?? null };
   }),
   routeOperation('wallet.primary.send', 'wallet.send', (call, ids) => {
     const chain = text(call.body, 'chain');
@@ -254,7 +336,13 @@ const ROWS: readonly AnyRouteOperation[] = [
   }),
   routeOperation('wallet.primary.swap-quote', 'wallet.quote', (call) => swapInput(call.query)),
   routeOperation('wallet.primary.swap', 'wallet.swap', (call, ids) => {
-    const quote = swapInput({ from_chain: text(call.body, 'from_chain'), to_chain: text(call.body, 'to_chain'), from_token: text(call.body, 'from_token'), to_token: text(call.body, 'to_token'), amount: walletAmount(call.body) });
+    const quote = swapInput({
+      from_chain: text(call.body, 'from_chain'),
+      to_chain: text(call.body, 'to_chain'),
+      from_token: text(call.body, 'from_token'),
+      to_token: text(call.body, 'to_token'),
+      amount: walletAmount(call.body),
+    });
     const toAddress = text(call.body, 'to_address');
     return quote === null || toAddress === null ? null : { ...quote, toAddress: ids.address(toAddress) };
   }),

@@ -21,7 +21,10 @@ import { Bindings } from './bindings.ts';
  * from their one platform balance, which the recording does not state; enough that no order or
  * registration of a short run is refused for want of funds the recording had (docs/decisions/live-and-audit.md).
  */
-export const REPLAY_FUND_MICRO: Readonly<Record<AccountService, Micro>> = { trading: 1_000_000_000n, domains: 1_000_000_000n };
+export const REPLAY_FUND_MICRO: Readonly<Record<AccountService, Micro>> = {
+  trading: 1_000_000_000n,
+  domains: 1_000_000_000n,
+};
 export const ACCOUNTS_MAX = 10_000;
 
 export interface ServiceAccount {
@@ -55,7 +58,12 @@ export class ReplayServiceAccounts {
   private state(service: AccountService): ServiceState | null {
     if (!this.states.has(service)) {
       const shared = sharedAccounts(this.options.session, service);
-      this.states.set(service, shared === null ? { bindings: new Bindings(), accounts: new Map(), failed: new Map(), domainIds: new Map() } : null);
+      this.states.set(
+        service,
+        shared === null
+          ? { bindings: new Bindings(), accounts: new Map(), failed: new Map(), domainIds: new Map() }
+          : null,
+      );
     }
     return this.states.get(service) ?? null;
   }
@@ -78,7 +86,10 @@ export class ReplayServiceAccounts {
    * The recorded agent's account on `service`, opened and funded on first use; `opened` says
    * whether this call opened it. A string: why it cannot be (the exchange is not replayed).
    */
-  async ensure(service: AccountService, recordedAgentId: string): Promise<{ readonly account: ServiceAccount; readonly opened: boolean } | string> {
+  async ensure(
+    service: AccountService,
+    recordedAgentId: string,
+  ): Promise<{ readonly account: ServiceAccount; readonly opened: boolean } | string> {
     const state = this.state(service);
     if (state === null) return `${service} shares the casino's accounts`;
     const known = state.accounts.get(recordedAgentId);

@@ -35,7 +35,9 @@ export class ReplayWallets {
 
   /** The live key of a recorded send's sender (the keyring's), or the recorded marker when none is known (the target then refuses it). */
   signingKey(exchange: RecordedExchange, body: unknown, liveKey: string | null, bindings: Bindings): string | null {
-    const signed = this.keyring.sign(exchange, body, liveKey ?? undefined, bindings) as { private_key?: unknown } | null;
+    const signed = this.keyring.sign(exchange, body, liveKey ?? undefined, bindings) as {
+      private_key?: unknown;
+    } | null;
     return typeof signed?.private_key === 'string' ? signed.private_key : null;
   }
 
@@ -43,7 +45,12 @@ export class ReplayWallets {
    * A created wallet: binds its recorded addresses to the live ones and learns its keys; returns
    * both outcomes without addresses and mnemonic (bound here, a secret there: nothing to compare).
    */
-  created(recorded: ReadOutcome<OperationResult<'wallet.create'>>, live: ReadOutcome<OperationResult<'wallet.create'>>, liveKey: string | null, bindings: Bindings): [ReadOutcome<unknown>, ReadOutcome<unknown>] {
+  created(
+    recorded: ReadOutcome<OperationResult<'wallet.create'>>,
+    live: ReadOutcome<OperationResult<'wallet.create'>>,
+    liveKey: string | null,
+    bindings: Bindings,
+  ): [ReadOutcome<unknown>, ReadOutcome<unknown>] {
     if (live.kind === 'ok') this.keyring.learn(liveKey ?? undefined, { mnemonic: live.value.mnemonic });
     if (recorded.kind === 'ok' && live.kind === 'ok') {
       for (const [chain, address] of Object.entries(recorded.value.addresses)) {
@@ -51,7 +58,8 @@ export class ReplayWallets {
         if (liveAddress !== undefined && address !== liveAddress) bindings.bind(address, liveAddress);
       }
     }
-    const blank = (outcome: ReadOutcome<OperationResult<'wallet.create'>>): ReadOutcome<unknown> => (outcome.kind === 'ok' ? { kind: 'ok', value: { addresses: null, mnemonic: null } } : outcome);
+    const blank = (outcome: ReadOutcome<OperationResult<'wallet.create'>>): ReadOutcome<unknown> =>
+      outcome.kind === 'ok' ? { kind: 'ok', value: { addresses: null, mnemonic: null } } : outcome;
     return [blank(recorded), blank(live)];
   }
 
@@ -59,7 +67,12 @@ export class ReplayWallets {
    * Before a recorded balance is asked: the first time, mints its recorded native amount at the
    * live address (afp serve only). Returns why the address cannot be funded, or null.
    */
-  async fundForBalance(liveAddress: string, chain: string | null, recorded: ReadOutcome<OperationResult<'wallet.balance'>>, liveKey: string | null): Promise<string | null> {
+  async fundForBalance(
+    liveAddress: string,
+    chain: string | null,
+    recorded: ReadOutcome<OperationResult<'wallet.balance'>>,
+    liveKey: string | null,
+  ): Promise<string | null> {
     const chainName = chain ?? (recorded.kind === 'ok' ? recorded.value.chain : null);
     if (chainName === null) return 'the recorded balance names no chain';
     const key = `${chainName}|${liveAddress}`;
@@ -67,17 +80,27 @@ export class ReplayWallets {
     const wanted = recorded.kind === 'ok' ? recorded.value.amount : null;
     const live = await this.session.call('wallet.balance', { address: liveAddress, chain: chainName }, liveKey);
     const held = live.kind === 'ok' ? live.value.amount : null;
-    const why = wanted === null || held === null ? 'the recorded or the live balance shows no amount' : await this.mint(liveAddress, chainName, shortfall(wanted, held));
+    const why =
+      wanted === null || held === null
+        ? 'the recorded or the live balance shows no amount'
+        : await this.mint(liveAddress, chainName, shortfall(wanted, held));
     if (this.funded.size < FUNDED_MAX) this.funded.set(key, why);
     return why;
   }
 
   /** Why a recorded send cannot be funded on the target (its live sender was never funded by the replay), or null. */
-  unfunded(exchange: RecordedExchange, body: unknown, chain: string, liveKey: string | null, bindings: Bindings): string | null {
+  unfunded(
+    exchange: RecordedExchange,
+    body: unknown,
+    chain: string,
+    liveKey: string | null,
+    bindings: Bindings,
+  ): string | null {
     const sender = this.keyring.sender(exchange, body, liveKey ?? undefined, bindings);
     if (sender === null) return 'its sender has no wallet the replay created on the target';
     const funded = this.funded.get(`${chain}|${sender}`);
-    if (funded === undefined) return `the record carries no funding of ${sender} on ${chain} (no recorded balance before the send), and a fresh target holds nothing there`;
+    if (funded === undefined)
+      return `the record carries no funding of ${sender} on ${chain} (no recorded balance before the send), and a fresh target holds nothing there`;
     return funded;
   }
 
@@ -85,7 +108,8 @@ export class ReplayWallets {
     const { target } = this.session;
     if (amount === null) return 'the recorded or the live balance is no plain decimal amount';
     if (/^0+(\.0+)?$/.test(amount)) return null;
-    if (!target.afpServe || target.adminUrl === null) return `${target.name} is no afp serve: a wallet address is funded only by a chain deposit afp cannot make`;
+    if (!target.afpServe || target.adminUrl === null)
+      return `${target.name} is no afp serve: a wallet address is funded only by a chain deposit afp cannot make`;
     try {
       const minted = await admin({ session: this.session }, '/_afp/wallet/mint', { chain, address, amount });
       return minted.status === 200 || minted.status === 201 ? null : `POST /_afp/wallet/mint answered ${minted.status}`;

@@ -13,8 +13,21 @@ import { variantEdge } from './casino-edges.ts';
 import type { RunRecord } from './run-record.ts';
 
 const COLUMNS = [
-  'game', 'variant', 'bets', 'wagered', 'returned', 'money_edge', 'empirical_edge', 'low', 'high',
-  'advertised_text', 'advertised_edge', 'theoretical_edge', 'verdict', 'model', 'bets_needed',
+  'game',
+  'variant',
+  'bets',
+  'wagered',
+  'returned',
+  'money_edge',
+  'empirical_edge',
+  'low',
+  'high',
+  'advertised_text',
+  'advertised_edge',
+  'theoretical_edge',
+  'verdict',
+  'model',
+  'bets_needed',
 ] as const;
 
 /** A fraction with 8 decimals ("" when absent); never "-0.00000000". */
@@ -30,10 +43,22 @@ export function renderCasinoCsv(record: RunRecord): string {
     const { interval, judgement } = edge;
     const theory = row.theory;
     return [
-      row.game, row.variant, String(row.bets), usdcColumnText(row.wageredMicro), usdcColumnText(row.returnedMicro), fractionText(edge.moneyEdge),
-      fractionText(interval?.edge ?? null), fractionText(interval?.low ?? null), fractionText(interval?.high ?? null),
-      theory?.advertisedText ?? '', fractionText(theory?.advertised === undefined || theory.advertised === null ? null : ratioToNumber(theory.advertised)),
-      fractionText(theory === null ? null : ratioToNumber(theory.edge)), judgement?.verdict ?? '', judgement?.model ?? '',
+      row.game,
+      row.variant,
+      String(row.bets),
+      usdcColumnText(row.wageredMicro),
+      usdcColumnText(row.returnedMicro),
+      fractionText(edge.moneyEdge),
+      fractionText(interval?.edge ?? null),
+      fractionText(interval?.low ?? null),
+      fractionText(interval?.high ?? null),
+      theory?.advertisedText ?? '',
+      fractionText(
+        theory?.advertised === undefined || theory.advertised === null ? null : ratioToNumber(theory.advertised),
+      ),
+      fractionText(theory === null ? null : ratioToNumber(theory.edge)),
+      judgement?.verdict ?? '',
+      judgement?.model ?? '',
       judgement?.betsNeeded === null || judgement?.betsNeeded === undefined ? '' : String(judgement.betsNeeded),
     ];
   });

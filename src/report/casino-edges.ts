@@ -23,13 +23,21 @@ export interface VariantEdge {
 }
 
 export function variantEdge(row: CasinoVariantRow): VariantEdge {
-  const moneyEdge = row.wageredMicro === 0n ? null : ratioToNumber(sub(ONE, div(ratio(row.returnedMicro), ratio(row.wageredMicro))));
-  if (row.theory === null || row.bets < 2) return { row, moneyEdge, interval: null, judgement: null, points: row.points };
+  const moneyEdge =
+    row.wageredMicro === 0n ? null : ratioToNumber(sub(ONE, div(ratio(row.returnedMicro), ratio(row.wageredMicro))));
+  if (row.theory === null || row.bets < 2)
+    return { row, moneyEdge, interval: null, judgement: null, points: row.points };
   const interval = edgeInterval(row.tally, row.theory.sigma);
   const judgement = judgeEdge({ advertised: row.theory.advertised, theory: row.theory, interval });
   const last = row.points.at(-1);
   const final: CasinoEdgePoint = { bets: interval.bets, edge: interval.edge, low: interval.low, high: interval.high };
-  return { row, moneyEdge, interval, judgement, points: last?.bets === interval.bets ? row.points : [...row.points, final] };
+  return {
+    row,
+    moneyEdge,
+    interval,
+    judgement,
+    points: last?.bets === interval.bets ? row.points : [...row.points, final],
+  };
 }
 
 /** The verdict as one line of text: "inconsistent against the advertised edge 0.5%; theoretical 2.000% (model pass)". */
@@ -37,9 +45,13 @@ export function verdictText(edge: VariantEdge): string {
   const { row, judgement } = edge;
   if (row.theory === null) return 'no theoretical law for these bets (crash round or video-poker draw)';
   if (judgement === null) return 'too few bets for an interval';
-  const reference = judgement.reference === 'advertised' && row.theory.advertised !== null
-    ? `the advertised edge ${row.theory.advertisedText}`
-    : 'the theoretical edge';
-  const needed = judgement.betsNeeded === null || judgement.betsNeeded === 0 ? '' : `; about ${countText(judgement.betsNeeded)} bets in all would resolve it`;
+  const reference =
+    judgement.reference === 'advertised' && row.theory.advertised !== null
+      ? `the advertised edge ${row.theory.advertisedText}`
+      : 'the theoretical edge';
+  const needed =
+    judgement.betsNeeded === null || judgement.betsNeeded === 0
+      ? ''
+      : `; about ${countText(judgement.betsNeeded)} bets in all would resolve it`;
   return `${judgement.verdict} against ${reference}; theoretical ${percentText(ratioToNumber(row.theory.edge))} (model ${judgement.model})${needed}`;
 }

@@ -28,7 +28,10 @@ export function casinoReportInput(record: RunRecord): CasinoReportInput {
       game: gameById(row.game as GameId).name,
       variant: row.variant,
       bets: row.bets,
-      advertisedEdge: row.theory?.advertised === undefined || row.theory.advertised === null ? null : ratioToNumber(row.theory.advertised),
+      advertisedEdge:
+        row.theory?.advertised === undefined || row.theory.advertised === null
+          ? null
+          : ratioToNumber(row.theory.advertised),
       theoreticalEdge: row.theory === null ? null : ratioToNumber(row.theory.edge),
       empiricalEdge: edge.interval?.edge ?? null,
       low: edge.interval?.low ?? null,

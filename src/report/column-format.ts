@@ -24,4 +24,6 @@ export function usdcColumnText(amount: Micro): string {
  * of the spec's error table, and the transport's own refusals (405 method, 413 body too large,
  * 415 content type). Any other status is counted in the `other` column that follows them.
  */
-export const ENDPOINT_STATUSES: readonly number[] = [...new Set([200, 201, ...Object.values(ERROR_STATUS), 405, 413, 415])].sort((a, b) => a - b);
+export const ENDPOINT_STATUSES: readonly number[] = [
+  ...new Set([200, 201, ...Object.values(ERROR_STATUS), 405, 413, 415]),
+].sort((a, b) => a - b);

@@ -28,7 +28,11 @@ function csv(columns: readonly string[], rows: readonly (readonly Cell[])[], hea
 export const CSV_CHUNK_ROWS = 1_000;
 
 /** The table in chunks: the header with the first rows, then CSV_CHUNK_ROWS rows at a time. */
-function* csvChunks<T>(columns: readonly string[], items: readonly T[], row: (item: T) => readonly Cell[]): Generator<string> {
+function* csvChunks<T>(
+  columns: readonly string[],
+  items: readonly T[],
+  row: (item: T) => readonly Cell[],
+): Generator<string> {
   if (items.length === 0) yield csv(columns, []);
   for (let start = 0; start < items.length; start += CSV_CHUNK_ROWS) {
     yield csv(columns, items.slice(start, start + CSV_CHUNK_ROWS).map(row), start === 0);
@@ -40,7 +44,16 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const AGENT_COLUMNS = ['agent_id', 'archetype', 'display_name', 'tier', 'balance', 'requests', 'errors', 'rate_limited'] as const;
+const AGENT_COLUMNS = [
+  'agent_id',
+  'archetype',
+  'display_name',
+  'tier',
+  'balance',
+  'requests',
+  'errors',
+  'rate_limited',
+] as const;
 
 export function renderAgentsCsv(record: RunRecord): string {
   return [...agentsCsvChunks(record)].join('');
@@ -78,14 +91,26 @@ export function renderEndpointsCsv(record: RunRecord): string {
   return csv(ENDPOINT_COLUMNS, rows);
 }
 
-const ESCROW_COLUMNS = ['escrow_id', 'sender', 'receiver', 'amount', 'fee', 'status', 'created_at', 'expires_at', 'settled_at'] as const;
+const ESCROW_COLUMNS = [
+  'escrow_id',
+  'sender',
+  'receiver',
+  'amount',
+  'fee',
+  'status',
+  'created_at',
+  'expires_at',
+  'settled_at',
+] as const;
 
 export function renderEscrowsCsv(record: RunRecord): string {
   return [...escrowsCsvChunks(record)].join('');
 }
 
 export function escrowsCsvChunks(record: RunRecord): Generator<string> {
-  const sorted = [...record.escrows].sort((a, b) => a.createdAtMs - b.createdAtMs || compareText(a.escrowId, b.escrowId));
+  const sorted = [...record.escrows].sort(
+    (a, b) => a.createdAtMs - b.createdAtMs || compareText(a.escrowId, b.escrowId),
+  );
   return csvChunks(ESCROW_COLUMNS, sorted, (escrow: EscrowRow) => [
     escrow.escrowId,
     escrow.senderId,

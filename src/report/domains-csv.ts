@@ -103,11 +103,27 @@ export class DomainRowsFold {
   /** The rows by registration time, then id; undefined when nothing was registered. */
   rows(): DomainRow[] | undefined {
     if (this.byDomain.size === 0) return undefined;
-    return [...this.byDomain.values()].sort((a, b) => a.registeredAtMs - b.registeredAtMs || (a.domainId < b.domainId ? -1 : a.domainId > b.domainId ? 1 : 0));
+    return [...this.byDomain.values()].sort(
+      (a, b) => a.registeredAtMs - b.registeredAtMs || (a.domainId < b.domainId ? -1 : a.domainId > b.domainId ? 1 : 0),
+    );
   }
 }
 
-const DOMAIN_COLUMNS = ['domain_id', 'domain', 'registrant', 'owner', 'status', 'registered_at', 'expires_at', 'years', 'renewals', 'transfers', 'sales', 'fees', 'sales_total'] as const;
+const DOMAIN_COLUMNS = [
+  'domain_id',
+  'domain',
+  'registrant',
+  'owner',
+  'status',
+  'registered_at',
+  'expires_at',
+  'years',
+  'renewals',
+  'transfers',
+  'sales',
+  'fees',
+  'sales_total',
+] as const;
 
 export function renderDomainsCsv(rows: readonly DomainRow[]): string {
   const cells = rows.map((row) => [

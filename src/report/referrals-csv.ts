@@ -11,7 +11,12 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Micro } from '../core/money.ts';
 import { referredByLevel } from '../services/shared/referral-programme.ts';
-import { REFERRAL_LEVELS_MAX, REFERRAL_SERVICES, type ReferralBook, type ReferralService } from '../services/shared/referral.ts';
+import {
+  REFERRAL_LEVELS_MAX,
+  REFERRAL_SERVICES,
+  type ReferralBook,
+  type ReferralService,
+} from '../services/shared/referral.ts';
 import { usdcColumnText } from './column-format.ts';
 
 export interface ReferralRow {
@@ -30,9 +35,12 @@ export function referralRowsOf(book: ReferralBook): ReferralRow[] | undefined {
   for (const referrerId of book.referrers()) {
     const members = referredByLevel(book, referrerId);
     for (let level = 1; level <= REFERRAL_LEVELS_MAX; level++) {
-      const earnedMicro = Object.fromEntries(REFERRAL_SERVICES.map((service) => [service, book.earnedByLevel(referrerId, service)[level - 1] ?? 0n])) as Record<ReferralService, Micro>;
+      const earnedMicro = Object.fromEntries(
+        REFERRAL_SERVICES.map((service) => [service, book.earnedByLevel(referrerId, service)[level - 1] ?? 0n]),
+      ) as Record<ReferralService, Micro>;
       const totalMicro = REFERRAL_SERVICES.reduce((sum, service) => sum + earnedMicro[service], 0n);
-      if (totalMicro > 0n) rows.push({ referrerId, level, referredAgents: members[level - 1]?.length ?? 0, earnedMicro, totalMicro });
+      if (totalMicro > 0n)
+        rows.push({ referrerId, level, referredAgents: members[level - 1]?.length ?? 0, earnedMicro, totalMicro });
     }
   }
   return rows.length === 0 ? undefined : rows;
@@ -41,6 +49,12 @@ export function referralRowsOf(book: ReferralBook): ReferralRow[] | undefined {
 const REFERRAL_COLUMNS = ['referrer', 'level', 'referred_agents', ...REFERRAL_SERVICES, 'total'] as const;
 
 export function renderReferralsCsv(rows: readonly ReferralRow[]): string {
-  const cells = rows.map((row) => [row.referrerId, row.level, row.referredAgents, ...REFERRAL_SERVICES.map((service) => usdcColumnText(row.earnedMicro[service])), usdcColumnText(row.totalMicro)]);
+  const cells = rows.map((row) => [
+    row.referrerId,
+    row.level,
+    row.referredAgents,
+    ...REFERRAL_SERVICES.map((service) => usdcColumnText(row.earnedMicro[service])),
+    usdcColumnText(row.totalMicro),
+  ]);
   return stringify(cells, { header: true, columns: [...REFERRAL_COLUMNS], record_delimiter: '\n' });
 }

@@ -63,7 +63,11 @@ function casinoJson(casino: CasinoRunData): object {
     returned: formatDecimal(casino.returnedMicro),
     house_net: formatDecimal(casino.wageredMicro - casino.returnedMicro),
     untracked_bets: casino.untrackedBets,
-    closures: casino.closures.map((closure) => ({ game: closure.game, from: isoTime(closure.fromMs), until: isoTime(closure.untilMs) })),
+    closures: casino.closures.map((closure) => ({
+      game: closure.game,
+      from: isoTime(closure.fromMs),
+      until: isoTime(closure.untilMs),
+    })),
     variants: casino.variants.map((row) => {
       const edge = variantEdge(row);
       return {
@@ -75,7 +79,11 @@ function casinoJson(casino: CasinoRunData): object {
         empirical_edge: fraction(edge.interval?.edge ?? null),
         low: fraction(edge.interval?.low ?? null),
         high: fraction(edge.interval?.high ?? null),
-        advertised_edge: fraction(row.theory?.advertised === undefined || row.theory.advertised === null ? null : ratioToNumber(row.theory.advertised)),
+        advertised_edge: fraction(
+          row.theory?.advertised === undefined || row.theory.advertised === null
+            ? null
+            : ratioToNumber(row.theory.advertised),
+        ),
         theoretical_edge: fraction(row.theory === null ? null : ratioToNumber(row.theory.edge)),
         verdict: edge.judgement?.verdict ?? null,
       };
@@ -100,13 +108,17 @@ export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): 
       agent_balances: formatDecimal(totals.agentBalancesMicro),
       fee_income: formatDecimal(totals.feeIncomeMicro),
       faucet_pool: formatDecimal(totals.faucetPoolMicro),
-      ...Object.fromEntries((totals.holders ?? []).map((holder) => [holder.name.replaceAll(' ', '_'), formatDecimal(holder.amountMicro)])),
+      ...Object.fromEntries(
+        (totals.holders ?? []).map((holder) => [holder.name.replaceAll(' ', '_'), formatDecimal(holder.amountMicro)]),
+      ),
       ...(totals.totalHeldMicro === undefined ? {} : { total_held: formatDecimal(totals.totalHeldMicro) }),
       ledger_sum: formatDecimal(totals.ledgerSumMicro),
     },
     requests_by_status: requestsByStatusClass(record.endpoints),
     invariants: record.invariants.map(invariantJson),
-    ...(record.probes === undefined ? {} : { probes: Object.fromEntries(record.probes.map((probe) => [probe.name, probe.hits])) }),
+    ...(record.probes === undefined
+      ? {}
+      : { probes: Object.fromEntries(record.probes.map((probe) => [probe.name, probe.hits])) }),
     ...(record.casino === undefined ? {} : { casino: casinoJson(record.casino) }),
     files: others.files,
     digest: others.digest,

@@ -14,8 +14,14 @@ import type { AgentRow, RunRecord } from './run-record.ts';
 type Align = 'left' | 'right';
 
 /** Renders rows under a header, each column as wide as its widest cell, two spaces apart. */
-export function textTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+export function textTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly Align[],
+): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => {
@@ -60,11 +66,22 @@ function agentLines(record: RunRecord): string[] {
     return [name, String(entry.agents), String(entry.requests), String(entry.errors), String(entry.rateLimited)];
   });
   rows.push(['all', String(all.agents), String(all.requests), String(all.errors), String(all.rateLimited)]);
-  return textTable(['archetype', 'agents', 'requests', 'errors', 'rate_limited'], rows, ['left', 'right', 'right', 'right', 'right']);
+  return textTable(['archetype', 'agents', 'requests', 'errors', 'rate_limited'], rows, [
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+  ]);
 }
 
 function invariantLines(record: RunRecord): string[] {
-  const rows = record.invariants.map((result) => [result.name, String(result.checks), String(result.violations), result.violations > 0 ? 'FAILED' : 'ok']);
+  const rows = record.invariants.map((result) => [
+    result.name,
+    String(result.checks),
+    String(result.violations),
+    result.violations > 0 ? 'FAILED' : 'ok',
+  ]);
   return textTable(['invariant', 'checks', 'violations', 'result'], rows, ['left', 'right', 'right', 'left']);
 }
 
@@ -83,15 +100,17 @@ export function summaryTable(record: RunRecord): string {
     ...(totals.totalHeldMicro === undefined ? [] : [['total held', usdcColumnText(totals.totalHeldMicro)]]),
     ['ledger sum', usdcColumnText(totals.ledgerSumMicro)],
   ];
-  return [
-    ...agentLines(record),
-    '',
-    ...invariantLines(record),
-    '',
-    ...textTable(['total', 'count'], countRows, ['left', 'right']),
-    '',
-    ...textTable(['money', 'usdc'], moneyRows, ['left', 'right']),
-    '',
-    `outcome: ${record.outcome}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      ...agentLines(record),
+      '',
+      ...invariantLines(record),
+      '',
+      ...textTable(['total', 'count'], countRows, ['left', 'right']),
+      '',
+      ...textTable(['money', 'usdc'], moneyRows, ['left', 'right']),
+      '',
+      `outcome: ${record.outcome}`,
+    ].join('\n') + '\n'
+  );
 }

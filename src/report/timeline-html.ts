@@ -39,7 +39,18 @@ pre { white-space: pre-wrap; word-break: break-all; font-size: 0.85em; } .legend
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.85em; font-variant-numeric: tabular-nums; } th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: left; }
 svg text { font-size: 11px; font-family: system-ui, sans-serif; }`;
 
-const COLORS = { ok: '#2e7d32', client: '#ef6c00', limited: '#6a1b9a', server: '#c62828', event: '#1565c0', fault: 'rgba(198,40,40,0.13)', closure: 'rgba(239,108,0,0.13)', lane: '#f6f6f6', violationLane: '#fff3c4', violation: '#c62828' } as const;
+const COLORS = {
+  ok: '#2e7d32',
+  client: '#ef6c00',
+  limited: '#6a1b9a',
+  server: '#c62828',
+  event: '#1565c0',
+  fault: 'rgba(198,40,40,0.13)',
+  closure: 'rgba(239,108,0,0.13)',
+  lane: '#f6f6f6',
+  violationLane: '#fff3c4',
+  violation: '#c62828',
+} as const;
 
 function statusColor(status: number): string {
   if (status === 429) return COLORS.limited;
@@ -68,7 +79,8 @@ function violationAgent(eventText: string, message: string, escrowSenders: Reado
       const fields = parsed as Record<string, unknown>;
       for (const key of ['agentId', 'senderId', 'byAgentId', 'from', 'to']) {
         const value = fields[key];
-        if (typeof value === 'string' && value !== '') return value.startsWith('agent:') ? value.slice('agent:'.length) : value;
+        if (typeof value === 'string' && value !== '')
+          return value.startsWith('agent:') ? value.slice('agent:'.length) : value;
       }
       if (typeof fields['escrowId'] === 'string') return escrowSenders.get(fields['escrowId']) ?? null;
     }
@@ -109,12 +121,17 @@ export function renderTimelineHtml(record: RunRecord): string {
   const untilMs = Math.max(record.endMs, fromMs + 1_000);
   const spanMs = untilMs - fromMs;
   // Within a day the time of day says it all; over longer windows the date goes with it.
-  const tickText = (atMs: number): string => (spanMs >= 86_400_000 ? isoTime(atMs).slice(5, 19).replace('T', ' ') : isoTime(atMs).slice(11, 23));
-  const x = (atMs: number): number => LABEL_WIDTH + (Math.min(Math.max(atMs, fromMs), untilMs) - fromMs) / spanMs * PLOT_WIDTH;
+  const tickText = (atMs: number): string =>
+    spanMs >= 86_400_000 ? isoTime(atMs).slice(5, 19).replace('T', ' ') : isoTime(atMs).slice(11, 23);
+  const x = (atMs: number): number =>
+    LABEL_WIDTH + ((Math.min(Math.max(atMs, fromMs), untilMs) - fromMs) / spanMs) * PLOT_WIDTH;
 
   const escrowSenders = new Map<string, string>();
   for (const escrow of record.escrows) escrowSenders.set(escrow.escrowId, escrow.senderId);
-  const failed = record.invariants.find((result) => result.first !== null && record.outcome === 'invariant-failed' && result.violations > 0) ?? null;
+  const failed =
+    record.invariants.find(
+      (result) => result.first !== null && record.outcome === 'invariant-failed' && result.violations > 0,
+    ) ?? null;
   const violation = failed?.first ?? null;
   const culprit = violation === null ? null : violationAgent(violation.event, violation.message, escrowSenders);
 
@@ -122,7 +139,10 @@ export function renderTimelineHtml(record: RunRecord): string {
   if (culprit !== null) addLane(lanes, culprit);
   const { events: drawnEvents, count: windowEventCount } = record.events.window(fromMs, untilMs, TIMELINE_EVENTS_MAX);
   // Lanes in order of first appearance in the window, requests and events merged by time.
-  const appearances: { atMs: number; agentId: string }[] = requests.map((request) => ({ atMs: request.atMs, agentId: request.agentId }));
+  const appearances: { atMs: number; agentId: string }[] = requests.map((request) => ({
+    atMs: request.atMs,
+    agentId: request.agentId,
+  }));
   for (const event of drawnEvents) {
     const agentId = eventAgent(event, escrowSenders);
     if (agentId !== null) appearances.push({ atMs: event.atMs, agentId });
@@ -133,7 +153,9 @@ export function renderTimelineHtml(record: RunRecord): string {
   const laneY = (lane: number): number => AXIS_HEIGHT + lane * LANE_HEIGHT;
   const height = AXIS_HEIGHT + Math.max(1, lanes.ids.length) * LANE_HEIGHT + 8;
   const width = LABEL_WIDTH + PLOT_WIDTH + RIGHT_PAD;
-  const svg: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Time-line of the run's last requests and events, one lane per agent">`];
+  const svg: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Time-line of the run's last requests and events, one lane per agent">`,
+  ];
 
   lanes.ids.forEach((agentId, lane) => {
     const fill = agentId === culprit ? COLORS.violationLane : lane % 2 === 0 ? COLORS.lane : '#ffffff';
@@ -141,14 +163,29 @@ export function renderTimelineHtml(record: RunRecord): string {
     svg.push(`<text x="4" y="${laneY(lane) + 12}">${escapeHtml(boundedText(agentId, 32))}</text>`);
   });
   const bands: { label: string; fromMs: number; untilMs: number; fill: string }[] = [
-    ...(record.faults ?? []).map((fault) => ({ label: `${fault.service} answers ${fault.answer}`, fromMs: fault.fromMs, untilMs: fault.untilMs, fill: COLORS.fault })),
-    ...(record.casino?.closures ?? []).map((closure) => ({ label: `${closure.game} closed`, fromMs: closure.fromMs, untilMs: closure.untilMs, fill: COLORS.closure })),
+    ...(record.faults ?? []).map((fault) => ({
+      label: `${fault.service} answers ${fault.answer}`,
+      fromMs: fault.fromMs,
+      untilMs: fault.untilMs,
+      fill: COLORS.fault,
+    })),
+    ...(record.casino?.closures ?? []).map((closure) => ({
+      label: `${closure.game} closed`,
+      fromMs: closure.fromMs,
+      untilMs: closure.untilMs,
+      fill: COLORS.closure,
+    })),
   ].filter((band) => band.untilMs > fromMs && band.fromMs < untilMs);
   for (const band of bands) {
     const left = x(band.fromMs);
-    svg.push(`<rect x="${fixed(left)}" y="${AXIS_HEIGHT}" width="${fixed(Math.max(1, x(band.untilMs) - left))}" height="${height - AXIS_HEIGHT}" fill="${band.fill}"><title>${escapeHtml(`${band.label}: ${isoTime(band.fromMs)} to ${isoTime(band.untilMs)}`)}</title></rect>`);
+    svg.push(
+      `<rect x="${fixed(left)}" y="${AXIS_HEIGHT}" width="${fixed(Math.max(1, x(band.untilMs) - left))}" height="${height - AXIS_HEIGHT}" fill="${band.fill}"><title>${escapeHtml(`${band.label}: ${isoTime(band.fromMs)} to ${isoTime(band.untilMs)}`)}</title></rect>`,
+    );
     // Near the right edge the label ends at the band's end instead of running off the picture.
-    const label = left > LABEL_WIDTH + PLOT_WIDTH - 140 ? `x="${fixed(Math.min(x(band.untilMs), LABEL_WIDTH + PLOT_WIDTH) - 2)}" text-anchor="end"` : `x="${fixed(left + 2)}"`;
+    const label =
+      left > LABEL_WIDTH + PLOT_WIDTH - 140
+        ? `x="${fixed(Math.min(x(band.untilMs), LABEL_WIDTH + PLOT_WIDTH) - 2)}" text-anchor="end"`
+        : `x="${fixed(left + 2)}"`;
     svg.push(`<text ${label} y="${AXIS_HEIGHT - 4}" fill="#8a1c1c">${escapeHtml(band.label)}</text>`);
   }
   for (let tick = 0; tick <= TICKS; tick++) {
@@ -163,27 +200,47 @@ export function renderTimelineHtml(record: RunRecord): string {
     const lane = agentId === null ? -1 : (lanes.index.get(agentId) ?? -1);
     if (lane < 0) continue;
     const left = x(event.atMs);
-    svg.push(`<line x1="${fixed(left)}" y1="${laneY(lane) + 1}" x2="${fixed(left)}" y2="${laneY(lane) + LANE_HEIGHT - 1}" stroke="${COLORS.event}" stroke-width="1"><title>${escapeHtml(`${isoTime(event.atMs)} ${event.type}`)}</title></line>`);
+    svg.push(
+      `<line x1="${fixed(left)}" y1="${laneY(lane) + 1}" x2="${fixed(left)}" y2="${laneY(lane) + LANE_HEIGHT - 1}" stroke="${COLORS.event}" stroke-width="1"><title>${escapeHtml(`${isoTime(event.atMs)} ${event.type}`)}</title></line>`,
+    );
   }
   for (const request of requests) {
     const lane = lanes.index.get(request.agentId) ?? -1;
     if (lane < 0) continue;
     const left = x(request.atMs);
-    svg.push(`<rect x="${fixed(left - 1.5)}" y="${laneY(lane) + 4}" width="3" height="8" fill="${statusColor(request.status)}"><title>${escapeHtml(`${isoTime(request.atMs)} ${request.endpoint} → ${request.status}`)}</title></rect>`);
+    svg.push(
+      `<rect x="${fixed(left - 1.5)}" y="${laneY(lane) + 4}" width="3" height="8" fill="${statusColor(request.status)}"><title>${escapeHtml(`${isoTime(request.atMs)} ${request.endpoint} → ${request.status}`)}</title></rect>`,
+    );
   }
   if (violation !== null) {
     const left = x(violation.atMs);
-    svg.push(`<line x1="${fixed(left)}" y1="14" x2="${fixed(left)}" y2="${height}" stroke="${COLORS.violation}" stroke-width="2" id="violation"><title>${escapeHtml(`${isoTime(violation.atMs)} ${failed?.name ?? ''}: ${boundedText(violation.message, 300)}`)}</title></line>`);
+    svg.push(
+      `<line x1="${fixed(left)}" y1="14" x2="${fixed(left)}" y2="${height}" stroke="${COLORS.violation}" stroke-width="2" id="violation"><title>${escapeHtml(`${isoTime(violation.atMs)} ${failed?.name ?? ''}: ${boundedText(violation.message, 300)}`)}</title></line>`,
+    );
   }
   svg.push('</svg>');
 
   const notes: string[] = [];
-  if (trace.dropped > 0) notes.push(`The time-line starts at the first of the run's last ${requests.length.toLocaleString('en-US')} requests; ${trace.dropped.toLocaleString('en-US')} earlier requests are not drawn.`);
-  if (lanes.omitted > 0) notes.push(`${lanes.omitted.toLocaleString('en-US')} more agents acted in this window; a time-line shows at most ${TIMELINE_LANES_MAX} lanes (the violation's agent first, then in order of appearance).`);
-  if (windowEventCount > drawnEvents.length) notes.push(`${(windowEventCount - drawnEvents.length).toLocaleString('en-US')} earlier events of the window are not drawn (at most ${TIMELINE_EVENTS_MAX.toLocaleString('en-US')}).`);
+  if (trace.dropped > 0)
+    notes.push(
+      `The time-line starts at the first of the run's last ${requests.length.toLocaleString('en-US')} requests; ${trace.dropped.toLocaleString('en-US')} earlier requests are not drawn.`,
+    );
+  if (lanes.omitted > 0)
+    notes.push(
+      `${lanes.omitted.toLocaleString('en-US')} more agents acted in this window; a time-line shows at most ${TIMELINE_LANES_MAX} lanes (the violation's agent first, then in order of appearance).`,
+    );
+  if (windowEventCount > drawnEvents.length)
+    notes.push(
+      `${(windowEventCount - drawnEvents.length).toLocaleString('en-US')} earlier events of the window are not drawn (at most ${TIMELINE_EVENTS_MAX.toLocaleString('en-US')}).`,
+    );
 
   const last = requests.slice(-LAST_REQUESTS_ROWS);
-  const rows = last.map((request) => `<tr><td>${isoTime(request.atMs)}</td><td>${escapeHtml(request.agentId)}</td><td>${escapeHtml(request.endpoint)}</td><td>${request.status}</td></tr>`).join('\n');
+  const rows = last
+    .map(
+      (request) =>
+        `<tr><td>${isoTime(request.atMs)}</td><td>${escapeHtml(request.agentId)}</td><td>${escapeHtml(request.endpoint)}</td><td>${request.status}</td></tr>`,
+    )
+    .join('\n');
   const verdict =
     violation === null
       ? `<p>Outcome: ${escapeHtml(record.outcome)}.</p>`

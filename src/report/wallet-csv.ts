@@ -32,7 +32,12 @@ export interface WalletChainRow {
 
 type MutableRow = { -readonly [K in keyof WalletChainRow]: WalletChainRow[K] };
 
-const END_COLUMN = { finished: 'finished', failed: 'swapsFailed', refunded: 'refunded', expired: 'expired' } as const satisfies Record<string, keyof MutableRow>;
+const END_COLUMN = {
+  finished: 'finished',
+  failed: 'swapsFailed',
+  refunded: 'refunded',
+  expired: 'expired',
+} as const satisfies Record<string, keyof MutableRow>;
 
 /**
  * The per-chain rows, folded event by event as the run emits them (a streamed run keeps no event
@@ -71,7 +76,18 @@ export class WalletRowsFold {
   private rowOf(chain: string): MutableRow {
     let row = this.byChain.get(chain);
     if (row === undefined) {
-      row = { chain, sends: 0, confirmed: 0, failed: 0, swaps: 0, finished: 0, swapsFailed: 0, refunded: 0, expired: 0, feesMicro: 0n };
+      row = {
+        chain,
+        sends: 0,
+        confirmed: 0,
+        failed: 0,
+        swaps: 0,
+        finished: 0,
+        swapsFailed: 0,
+        refunded: 0,
+        expired: 0,
+        feesMicro: 0n,
+      };
       this.byChain.set(chain, row);
     }
     return row;
@@ -85,9 +101,31 @@ export function walletRowsFromEvents(events: Iterable<DomainEvent>): WalletChain
   return fold.rows();
 }
 
-const WALLET_COLUMNS = ['chain', 'sends', 'sends_confirmed', 'sends_failed', 'swaps', 'swaps_finished', 'swaps_failed', 'swaps_refunded', 'swaps_expired', 'swap_fees_usdc'] as const;
+const WALLET_COLUMNS = [
+  'chain',
+  'sends',
+  'sends_confirmed',
+  'sends_failed',
+  'swaps',
+  'swaps_finished',
+  'swaps_failed',
+  'swaps_refunded',
+  'swaps_expired',
+  'swap_fees_usdc',
+] as const;
 
 export function renderWalletCsv(rows: readonly WalletChainRow[]): string {
-  const cells = rows.map((row) => [row.chain, row.sends, row.confirmed, row.failed, row.swaps, row.finished, row.swapsFailed, row.refunded, row.expired, usdcColumnText(row.feesMicro)]);
+  const cells = rows.map((row) => [
+    row.chain,
+    row.sends,
+    row.confirmed,
+    row.failed,
+    row.swaps,
+    row.finished,
+    row.swapsFailed,
+    row.refunded,
+    row.expired,
+    usdcColumnText(row.feesMicro),
+  ]);
   return stringify(cells, { header: true, columns: [...WALLET_COLUMNS], record_delimiter: '\n' });
 }

@@ -57,14 +57,46 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'escrows', file: 'escrows.csv', chunks: escrowsCsvChunks },
   { name: 'events', file: 'events.jsonl', chunks: (record) => record.events.jsonlChunks() },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
-  { name: 'html', file: 'report.html', applies: placedCasinoBets, namesReproduce: true, chunks: (record) => [renderCasinoHtml(record)] },
+  {
+    name: 'html',
+    file: 'report.html',
+    applies: placedCasinoBets,
+    namesReproduce: true,
+    chunks: (record) => [renderCasinoHtml(record)],
+  },
   { name: 'orders', file: 'orders.csv', applies: placedTradingOrders, chunks: (record) => [renderOrdersCsv(record)] },
-  { name: 'positions', file: 'positions.csv', applies: placedTradingOrders, chunks: (record) => [renderPositionsCsv(record)] },
-  { name: 'domains', file: 'domains.csv', applies: (record) => record.domains !== undefined, chunks: (record) => [renderDomainsCsv(record.domains ?? [])] },
-  { name: 'referrals', file: 'referrals.csv', applies: (record) => record.referrals !== undefined, chunks: (record) => [renderReferralsCsv(record.referrals ?? [])] },
-  { name: 'wallet', file: 'wallet.csv', applies: (record) => record.wallet !== undefined, chunks: (record) => [renderWalletCsv(record.wallet ?? [])] },
+  {
+    name: 'positions',
+    file: 'positions.csv',
+    applies: placedTradingOrders,
+    chunks: (record) => [renderPositionsCsv(record)],
+  },
+  {
+    name: 'domains',
+    file: 'domains.csv',
+    applies: (record) => record.domains !== undefined,
+    chunks: (record) => [renderDomainsCsv(record.domains ?? [])],
+  },
+  {
+    name: 'referrals',
+    file: 'referrals.csv',
+    applies: (record) => record.referrals !== undefined,
+    chunks: (record) => [renderReferralsCsv(record.referrals ?? [])],
+  },
+  {
+    name: 'wallet',
+    file: 'wallet.csv',
+    applies: (record) => record.wallet !== undefined,
+    chunks: (record) => [renderWalletCsv(record.wallet ?? [])],
+  },
   // Every run that fails an invariant gets its time-line: the file to open first when one fails.
-  { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), namesReproduce: true, chunks: (record) => [renderTimelineHtml(record)] },
+  {
+    name: 'timeline',
+    file: 'timeline.html',
+    unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record),
+    namesReproduce: true,
+    chunks: (record) => [renderTimelineHtml(record)],
+  },
 ];
 export const SUMMARY_FILE = 'summary.json';
 
@@ -79,13 +111,18 @@ export interface ReportFile {
  * chosen) from the digests so far. Shared by the three entry points. Chunks are hashed as bytes:
  * hashing a string re-encodes it on every update, several times slower on large runs.
  */
-function produce(record: RunRecord, which: readonly ReportName[], sink: (file: string, chunk: Uint8Array) => void): string {
+function produce(
+  record: RunRecord,
+  which: readonly ReportName[],
+  sink: (file: string, chunk: Uint8Array) => void,
+): string {
   const running: Hash = createHash('sha256');
   const files: Record<string, string> = {};
   const empty = Buffer.alloc(0);
   const pathFree: RunRecord = { ...record, reproduce: '' };
   for (const report of REPORT_FILES) {
-    const wanted = report.unasked === undefined ? (which as readonly string[]).includes(report.name) : report.unasked(record);
+    const wanted =
+      report.unasked === undefined ? (which as readonly string[]).includes(report.name) : report.unasked(record);
     if (!wanted || report.applies?.(record) === false) continue;
     const own = createHash('sha256');
     running.update(`${report.file}\0`);
@@ -110,10 +147,14 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
   return running.digest('hex');
 }
 
-const bytesOf = (piece: string | Uint8Array): Uint8Array => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
+const bytesOf = (piece: string | Uint8Array): Uint8Array =>
+  typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
 
 /** Pure: every chosen file's text, in digest order, and the digest. */
-export function renderReports(record: RunRecord, which: readonly ReportName[]): { files: ReportFile[]; digest: string } {
+export function renderReports(
+  record: RunRecord,
+  which: readonly ReportName[],
+): { files: ReportFile[]; digest: string } {
   const parts = new Map<string, Uint8Array[]>();
   const digest = produce(record, which, (file, chunk) => {
     const list = parts.get(file) ?? [];
@@ -148,7 +189,11 @@ function writeAll(descriptor: number, bytes: Uint8Array): void {
 }
 
 /** Writes the chosen files into `outDir` (created if needed); returns their paths and the digest. */
-export function writeReports(record: RunRecord, outDir: string, which: readonly ReportName[]): { files: string[]; digest: string } {
+export function writeReports(
+  record: RunRecord,
+  outDir: string,
+  which: readonly ReportName[],
+): { files: string[]; digest: string } {
   mkdirSync(outDir, { recursive: true });
   const paths: string[] = [];
   const open = { file: '', descriptor: -1 };

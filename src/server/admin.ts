@@ -41,7 +41,15 @@
  * command log) after validating it and before changing platform state; the log's replay applies
  * it with the same functions (`applyClockMove`, `applyTierSet`, `applyDeposit`).
  */
-import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue, type Outcome } from '../core/errors.ts';
+import {
+  fail,
+  failWithStatus,
+  isFailure,
+  type Failure,
+  type JsonObject,
+  type JsonValue,
+  type Outcome,
+} from '../core/errors.ts';
 import { formatDecimal, parseDecimal, parseNumber, type Micro } from '../core/money.ts';
 import { isLoopback } from '../http/client-ip.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
@@ -78,7 +86,11 @@ export interface AdminOptions {
    * Set by a dialect other than the documents': `/_afp/mounts` then also says the dialect and each
    * service's base URL (its address + base path, e.g. the deployed casino's `/api/v1`).
    */
-  readonly dialect?: { readonly name: string; readonly basePaths: Readonly<Partial<Record<Mount, string>>>; readonly fairness?: string };
+  readonly dialect?: {
+    readonly name: string;
+    readonly basePaths: Readonly<Partial<Record<Mount, string>>>;
+    readonly fairness?: string;
+  };
   /** The overload guard's bounds and counts, shown by GET /_afp/state under `load` (absent = none). */
   readonly load?: () => JsonObject;
   /** afp serve --data: the checkpoints, shown by GET /_afp/state under `checkpoints` (absent = no --data). */
@@ -91,8 +103,21 @@ export interface AdminOptions {
 export type AdminCommand =
   | { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number }
   | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number }
-  | { readonly kind: 'deposit'; readonly agentId: string; readonly chain: string; readonly amountMicro: Micro; readonly atMs: number }
-  | { readonly kind: 'wallet-mint'; readonly chain: string; readonly address: string; readonly amount: string; readonly token: string | null; readonly atMs: number }
+  | {
+      readonly kind: 'deposit';
+      readonly agentId: string;
+      readonly chain: string;
+      readonly amountMicro: Micro;
+      readonly atMs: number;
+    }
+  | {
+      readonly kind: 'wallet-mint';
+      readonly chain: string;
+      readonly address: string;
+      readonly amount: string;
+      readonly token: string | null;
+      readonly atMs: number;
+    }
   | { readonly kind: 'snapshot'; readonly id: string; readonly atMs: number }
   | { readonly kind: 'revert'; readonly id: string; readonly fromMs: number; readonly toMs: number }
   | { readonly kind: 'reset'; readonly fromMs: number; readonly toMs: number };
@@ -112,13 +137,24 @@ export function applyTierSet(agent: Agent, tier: Tier): void {
 }
 
 /** A wallet mint (live and on replay): the same parse and mint both times (a refused one is never logged). */
-export function applyWalletMint(platform: Platform, mint: { chain: string; address: string; amount: string; token: string | null }, atMs: number): Outcome<WalletTx> {
+export function applyWalletMint(
+  platform: Platform,
+  mint: { chain: string; address: string; amount: string; token: string | null },
+  atMs: number,
+): Outcome<WalletTx> {
   return mintOnChain(platform.wallet, mint, atMs);
 }
 
 /** A simulated chain deposit (live and on replay): credited later, on the clock. */
-export function applyDeposit(platform: Platform, deposit: { agentId: string; chain: string; amountMicro: Micro }, atMs: number): Outcome<DepositView> {
-  return platform.casino.account.simulateDeposit({ agentId: deposit.agentId, chain: deposit.chain, amountMicro: deposit.amountMicro }, atMs);
+export function applyDeposit(
+  platform: Platform,
+  deposit: { agentId: string; chain: string; amountMicro: Micro },
+  atMs: number,
+): Outcome<DepositView> {
+  return platform.casino.account.simulateDeposit(
+    { agentId: deposit.agentId, chain: deposit.chain, amountMicro: deposit.amountMicro },
+    atMs,
+  );
 }
 
 interface AdminRow {
@@ -131,12 +167,22 @@ interface AdminRow {
 
 const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/health', apiOnly: false, answer: () => ({ status: 'ok' }) },
-  { method: 'GET', path: '/openapi.json', apiOnly: false, answer: (request, options) => openApiDocumentOf(request.mount, options) },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    apiOnly: false,
+    answer: (request, options) => openApiDocumentOf(request.mount, options),
+  },
   { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (_request, options) => mountsView(options) },
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
   { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
-  { method: 'GET', path: '/_afp/platform', apiOnly: true, answer: (_request, options) => platformView(options.platform) },
+  {
+    method: 'GET',
+    path: '/_afp/platform',
+    apiOnly: true,
+    answer: (_request, options) => platformView(options.platform),
+  },
   { method: 'POST', path: '/_afp/tier', apiOnly: true, answer: setTier },
   { method: 'POST', path: '/_afp/casino/deposit', apiOnly: true, answer: casinoDeposit },
   { method: 'POST', path: '/_afp/wallet/mint', apiOnly: true, answer: walletMint },
@@ -158,19 +204,30 @@ export const CLOCK_MOVE_MAX_MS = 36_525 * 86_400_000;
 const TIER_FIELDS = ['agent_id', 'tier'];
 
 /** The intercept for one mount's server: answers admin paths, null for everything else. */
-export function adminIntercept(mount: Mount, options: AdminOptions): (request: EdgeRequest) => EdgeAnswer | Promise<EdgeAnswer> | null {
+export function adminIntercept(
+  mount: Mount,
+  options: AdminOptions,
+): (request: EdgeRequest) => EdgeAnswer | Promise<EdgeAnswer> | null {
   const rows = ROWS.filter((row) => mount === (options.adminMount ?? 'api') || !row.apiOnly);
   const paths = new Set(rows.map((row) => row.path));
   return (request) => {
     if (!paths.has(request.path)) return null;
     const row = rows.find((candidate) => candidate.path === request.path && candidate.method === request.method);
     if (row === undefined) {
-      const allowed = rows.filter((candidate) => candidate.path === request.path).map((candidate) => candidate.method).join(', ');
-      return failureAnswer(failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`), { allow: allowed });
+      const allowed = rows
+        .filter((candidate) => candidate.path === request.path)
+        .map((candidate) => candidate.method)
+        .join(', ');
+      return failureAnswer(
+        failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`),
+        { allow: allowed },
+      );
     }
-    if (row.apiOnly && !isLoopback(request.peer)) return failureAnswer(fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only'));
+    if (row.apiOnly && !isLoopback(request.peer))
+      return failureAnswer(fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only'));
     const answer = row.answer(request, options);
-    const toEdge = (outcome: JsonObject | Failure): EdgeAnswer => (isFailure(outcome) ? failureAnswer(outcome) : { status: 200, body: outcome });
+    const toEdge = (outcome: JsonObject | Failure): EdgeAnswer =>
+      isFailure(outcome) ? failureAnswer(outcome) : { status: 200, body: outcome };
     return answer instanceof Promise ? answer.then(toEdge) : toEdge(answer);
   };
 }
@@ -190,9 +247,15 @@ function mountsView(options: AdminOptions): JsonObject {
   const mounts = { ...options.mounts() } as Record<string, string>;
   if (options.dialect === undefined) return { mounts };
   const baseUrls: Record<string, string> = {};
-  for (const [mount, url] of Object.entries(mounts)) baseUrls[mount] = `${url}${options.dialect.basePaths[mount as Mount] ?? ''}`;
+  for (const [mount, url] of Object.entries(mounts))
+    baseUrls[mount] = `${url}${options.dialect.basePaths[mount as Mount] ?? ''}`;
   const fairness = options.dialect.fairness;
-  return { dialect: options.dialect.name, mounts, base_urls: baseUrls, ...(fairness === undefined ? {} : { fairness }) };
+  return {
+    dialect: options.dialect.name,
+    mounts,
+    base_urls: baseUrls,
+    ...(fairness === undefined ? {} : { fairness }),
+  };
 }
 
 function clockView(clock: ServeClock): JsonObject {
@@ -205,11 +268,13 @@ function moveClock(request: EdgeRequest, options: AdminOptions): JsonObject | Fa
   const target = targetMs(request.body, options.clock.nowMs());
   if (typeof target !== 'number') return target;
   if (options.clockMover !== undefined) {
-    if (target < options.clock.nowMs()) return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
+    if (target < options.clock.nowMs())
+      return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
     return options.clockMover.move(target).then(() => clockView(options.clock));
   }
   const fromMs = options.clock.nowMs();
-  if (!options.clock.moveTo(target)) return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
+  if (!options.clock.moveTo(target))
+    return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
   const toMs = options.clock.nowMs();
   options.record?.({ kind: 'clock', fromMs, toMs });
   applyClockMove(options.platform, toMs);
@@ -228,18 +293,33 @@ function targetMs(body: unknown, nowMs: number): number | Failure {
   if (keys.length !== 1 || !CLOCK_FIELDS.includes(keys[0] as string)) return fail('BAD_REQUEST', usage);
   const value = fields[keys[0] as string];
   if (keys[0] === 'to') {
-    const parsed = typeof value === 'string' && value.length <= 64 && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
-    return Number.isSafeInteger(parsed) ? withinClockRange(parsed, nowMs) : fail('BAD_REQUEST', 'to must be an ISO 8601 date-time');
+    const parsed =
+      typeof value === 'string' && value.length <= 64 && /^\d{4}-\d{2}-\d{2}T/.test(value)
+        ? Date.parse(value)
+        : Number.NaN;
+    return Number.isSafeInteger(parsed)
+      ? withinClockRange(parsed, nowMs)
+      : fail('BAD_REQUEST', 'to must be an ISO 8601 date-time');
   }
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) return fail('BAD_REQUEST', `${keys[0] as string} must be a whole number of milliseconds`);
-  if (keys[0] === 'advance_ms' && value < 0) return fail('BAD_REQUEST', 'advance_ms must not be negative: the clock only moves forward');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    return fail('BAD_REQUEST', `${keys[0] as string} must be a whole number of milliseconds`);
+  if (keys[0] === 'advance_ms' && value < 0)
+    return fail('BAD_REQUEST', 'advance_ms must not be negative: the clock only moves forward');
   return withinClockRange(keys[0] === 'advance_ms' ? nowMs + value : value, nowMs);
 }
 
 /** The instant, or a 400 when it lies past CLOCK_MAX_MS or more than CLOCK_MOVE_MAX_MS ahead. */
 function withinClockRange(targetMs: number, nowMs: number): number | Failure {
-  if (targetMs > CLOCK_MAX_MS) return fail('BAD_REQUEST', `the clock goes no further than ${new Date(CLOCK_MAX_MS).toISOString()} (to_ms ${CLOCK_MAX_MS})`);
-  if (targetMs - nowMs > CLOCK_MOVE_MAX_MS) return fail('BAD_REQUEST', `one move goes at most ${CLOCK_MOVE_MAX_MS} ms (100 years) ahead: the timers due on the way run before the answer`);
+  if (targetMs > CLOCK_MAX_MS)
+    return fail(
+      'BAD_REQUEST',
+      `the clock goes no further than ${new Date(CLOCK_MAX_MS).toISOString()} (to_ms ${CLOCK_MAX_MS})`,
+    );
+  if (targetMs - nowMs > CLOCK_MOVE_MAX_MS)
+    return fail(
+      'BAD_REQUEST',
+      `one move goes at most ${CLOCK_MOVE_MAX_MS} ms (100 years) ahead: the timers due on the way run before the answer`,
+    );
   return targetMs;
 }
 
@@ -251,7 +331,12 @@ function stateView(options: AdminOptions): JsonObject {
   return {
     seed: platform.seed,
     ...clockView(clock),
-    ledger: { sum_micro: String(sum), audit_sum_micro: String(audit), balanced: sum === 0n && audit === 0n, transfers: platform.ledger.transfers },
+    ledger: {
+      sum_micro: String(sum),
+      audit_sum_micro: String(audit),
+      balanced: sum === 0n && audit === 0n,
+      transfers: platform.ledger.transfers,
+    },
     agents: platform.agents.size,
     escrows: platform.escrow.size,
     pending_timers: platform.timers.size,
@@ -265,10 +350,27 @@ function stateView(options: AdminOptions): JsonObject {
 function platformView(platform: Platform): JsonObject {
   return {
     dispute_outcome: platform.config.escrow.disputeOutcome,
-    faults: platform.faults.map((fault) => ({ service: fault.service, from_ms: fault.fromMs, until_ms: fault.untilMs, status: fault.status })),
-    casino_closures: platform.closures.map((closure) => ({ game: closure.game, from_ms: closure.fromMs, until_ms: closure.untilMs })),
-    trading_shocks: platform.tradingSchedule.shocks.map((shock) => ({ base: shock.base, at_ms: shock.atMs, move_bps: shock.moveBps })),
-    market_closures: platform.tradingSchedule.closures.map((closure) => ({ symbol: closure.symbol, from_ms: closure.fromMs, until_ms: closure.untilMs })),
+    faults: platform.faults.map((fault) => ({
+      service: fault.service,
+      from_ms: fault.fromMs,
+      until_ms: fault.untilMs,
+      status: fault.status,
+    })),
+    casino_closures: platform.closures.map((closure) => ({
+      game: closure.game,
+      from_ms: closure.fromMs,
+      until_ms: closure.untilMs,
+    })),
+    trading_shocks: platform.tradingSchedule.shocks.map((shock) => ({
+      base: shock.base,
+      at_ms: shock.atMs,
+      move_bps: shock.moveBps,
+    })),
+    market_closures: platform.tradingSchedule.closures.map((closure) => ({
+      symbol: closure.symbol,
+      from_ms: closure.fromMs,
+      until_ms: closure.untilMs,
+    })),
     domain_year_ms: platform.config.domains.yearMs,
     domain_grace_ms: platform.config.domains.graceMs,
     seed: platform.seed,
@@ -282,10 +384,13 @@ function setTier(request: EdgeRequest, options: AdminOptions): JsonObject | Fail
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((key) => !TIER_FIELDS.includes(key));
-  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
+  if (unknown.length > 0)
+    return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
   const { agent_id: agentId, tier } = fields;
-  if (typeof agentId !== 'string' || agentId === '' || agentId.length > 64) return fail('BAD_REQUEST', `agent_id must be an agent id; ${usage}`);
-  if (typeof tier !== 'string' || !(TIERS as readonly string[]).includes(tier)) return fail('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}`);
+  if (typeof agentId !== 'string' || agentId === '' || agentId.length > 64)
+    return fail('BAD_REQUEST', `agent_id must be an agent id; ${usage}`);
+  if (typeof tier !== 'string' || !(TIERS as readonly string[]).includes(tier))
+    return fail('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}`);
   const agent = options.platform.agents.get(agentId);
   if (agent === undefined) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
   options.record?.({ kind: 'tier', agentId: agent.id, tier: tier as Tier, atMs: options.clock.nowMs() });
@@ -296,7 +401,8 @@ function setTier(request: EdgeRequest, options: AdminOptions): JsonObject | Fail
 const DEPOSIT_FIELDS = ['agent_id', 'chain', 'amount'];
 
 function depositAmount(value: unknown): Micro | null {
-  const parsed = typeof value === 'string' ? parseDecimal(value) : typeof value === 'number' ? parseNumber(value) : null;
+  const parsed =
+    typeof value === 'string' ? parseDecimal(value) : typeof value === 'number' ? parseNumber(value) : null;
   return typeof parsed === 'bigint' ? parsed : null;
 }
 
@@ -305,13 +411,26 @@ const MINT_FIELDS = ['chain', 'address', 'amount', 'token'];
 function walletMint(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
   if (request.bodyFailure !== undefined) return request.bodyFailure;
   const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', 'send {"chain": "<chain>", "address": "<address>", "amount": "<whole units>", "token": "<contract>"?}');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return fail(
+      'BAD_REQUEST',
+      'send {"chain": "<chain>", "address": "<address>", "amount": "<whole units>", "token": "<contract>"?}',
+    );
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((key) => !MINT_FIELDS.includes(key));
-  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}`);
+  if (unknown.length > 0)
+    return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}`);
   const { chain, address, amount, token } = fields;
-  if (typeof chain !== 'string' || typeof address !== 'string' || (typeof amount !== 'string' && typeof amount !== 'number') || (token !== undefined && token !== null && typeof token !== 'string')) {
-    return fail('BAD_REQUEST', 'chain and address are strings, amount a decimal string or number, token (optional) a contract address');
+  if (
+    typeof chain !== 'string' ||
+    typeof address !== 'string' ||
+    (typeof amount !== 'string' && typeof amount !== 'number') ||
+    (token !== undefined && token !== null && typeof token !== 'string')
+  ) {
+    return fail(
+      'BAD_REQUEST',
+      'chain and address are strings, amount a decimal string or number, token (optional) a contract address',
+    );
   }
   const mint = { chain, address, amount: String(amount), token: typeof token === 'string' ? token : null };
   const atMs = options.clock.nowMs();
@@ -332,12 +451,16 @@ function casinoDeposit(request: EdgeRequest, options: AdminOptions): JsonObject 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((key) => !DEPOSIT_FIELDS.includes(key));
-  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
+  if (unknown.length > 0)
+    return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
   const { agent_id: agentId, chain } = fields;
   const amountMicro = depositAmount(fields['amount']);
-  if (typeof agentId !== 'string' || agentId === '' || agentId.length > 64) return fail('BAD_REQUEST', `agent_id must be an agent id; ${usage}`);
-  if (typeof chain !== 'string' || findChain(chain) === undefined) return fail('BAD_REQUEST', `chain must be one of ${chainList()}`);
-  if (amountMicro === null || amountMicro <= 0n) return fail('BAD_REQUEST', `amount must be a positive USDC amount with at most 6 decimals; ${usage}`);
+  if (typeof agentId !== 'string' || agentId === '' || agentId.length > 64)
+    return fail('BAD_REQUEST', `agent_id must be an agent id; ${usage}`);
+  if (typeof chain !== 'string' || findChain(chain) === undefined)
+    return fail('BAD_REQUEST', `chain must be one of ${chainList()}`);
+  if (amountMicro === null || amountMicro <= 0n)
+    return fail('BAD_REQUEST', `amount must be a positive USDC amount with at most 6 decimals; ${usage}`);
   if (!options.platform.agents.has(agentId)) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
   // Refusals the casino would give (amount range, pending deposits) come before the log: a
   // refused command is never recorded.

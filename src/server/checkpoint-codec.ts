@@ -70,8 +70,20 @@ const Tag = {
 type Tag = (typeof Tag)[keyof typeof Tag];
 
 /** Typed array kinds, by their index in the layout (append only: the index is written). */
-const TYPED_ARRAYS = [Uint8Array, Uint16Array, Uint32Array, Int8Array, Int16Array, Int32Array, Float64Array, BigInt64Array, BigUint64Array] as const;
-const TYPED_ARRAY_INDEX: ReadonlyMap<object, number> = new Map(TYPED_ARRAYS.map((kind, index) => [kind.prototype as object, index]));
+const TYPED_ARRAYS = [
+  Uint8Array,
+  Uint16Array,
+  Uint32Array,
+  Int8Array,
+  Int16Array,
+  Int32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
+] as const;
+const TYPED_ARRAY_INDEX: ReadonlyMap<object, number> = new Map(
+  TYPED_ARRAYS.map((kind, index) => [kind.prototype as object, index]),
+);
 
 interface Meta {
   readonly classes: string[];
@@ -104,7 +116,8 @@ class Column<T extends Int32Array | Float64Array> {
 
   push(value: number): void {
     if (this.length === this.items.length) {
-      if (this.length >= SECTION_ENTRIES_MAX / 2) throw new StateCodecError(`a checkpoint column holds at most ${SECTION_ENTRIES_MAX} entries`);
+      if (this.length >= SECTION_ENTRIES_MAX / 2)
+        throw new StateCodecError(`a checkpoint column holds at most ${SECTION_ENTRIES_MAX} entries`);
       const grown = this.make(this.items.length * 2);
       grown.set(this.items);
       this.items = grown;
@@ -176,7 +189,9 @@ class CheckpointEncoder {
     const ops = this.ops.bytes();
     const numbers = this.numbers.bytes();
     const header = Buffer.alloc(HEADER_BYTES);
-    [MAGIC, CHECKPOINT_LAYOUT_VERSION, meta.length, this.ops.length, this.numbers.length, this.blobBytes].forEach((value, index) => header.writeUInt32LE(value, index * 4));
+    [MAGIC, CHECKPOINT_LAYOUT_VERSION, meta.length, this.ops.length, this.numbers.length, this.blobBytes].forEach(
+      (value, index) => header.writeUInt32LE(value, index * 4),
+    );
     const bytes = Buffer.concat([header, meta, ops, numbers, ...this.blobs]);
     checksumOf(bytes).copy(bytes, FIELDS_BYTES);
     return bytes;
@@ -240,21 +255,32 @@ class CheckpointEncoder {
   private writeContainer(value: object): void {
     const prototype = Reflect.getPrototypeOf(value);
     if (prototype === Object.prototype) return this.writeFields(value, '', prototype);
-    if (prototype === Array.prototype) return this.writeItems(Tag.Array, value as unknown[], (value as unknown[]).length);
+    if (prototype === Array.prototype)
+      return this.writeItems(Tag.Array, value as unknown[], (value as unknown[]).length);
     if (prototype === Map.prototype) return this.writeMap(value as Map<unknown, unknown>);
-    if (prototype === Set.prototype) return this.writeItems(Tag.Set, value as Set<unknown>, (value as Set<unknown>).size);
+    if (prototype === Set.prototype)
+      return this.writeItems(Tag.Set, value as Set<unknown>, (value as Set<unknown>).size);
     if (value instanceof Rng) return this.writeRng(value);
     if (Buffer.isBuffer(value)) return this.writeBytes(Tag.Buffer, value);
-    if (prototype === ArrayBuffer.prototype) return this.writeBytes(Tag.ArrayBuffer, new Uint8Array(value as ArrayBuffer));
+    if (prototype === ArrayBuffer.prototype)
+      return this.writeBytes(Tag.ArrayBuffer, new Uint8Array(value as ArrayBuffer));
     const typedIndex = prototype === null ? undefined : TYPED_ARRAY_INDEX.get(prototype);
     if (typedIndex !== undefined) return this.writeTypedArray(value as Uint8Array, typedIndex);
     const className = prototype === null ? NULL_PROTOTYPE : this.registry.byPrototype.get(prototype);
-    if (className === undefined) throw new Refused(value, `an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
+    if (className === undefined)
+      throw new Refused(
+        value,
+        `an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`,
+      );
     return this.writeFields(value, className, prototype);
   }
 
   /** Pushes `items` (an iterable of `size`) to be written after this header, first on top. */
-  private writeItems(tag: typeof Tag.Array | typeof Tag.Set | typeof Tag.Map, items: Iterable<unknown>, size: number): void {
+  private writeItems(
+    tag: typeof Tag.Array | typeof Tag.Set | typeof Tag.Map,
+    items: Iterable<unknown>,
+    size: number,
+  ): void {
     this.ops.push(tag);
     this.ops.push(size);
     const at = this.stack.length;
@@ -305,7 +331,8 @@ class CheckpointEncoder {
   /** Own enumerable data properties (a symbol key or a non-enumerable property throws: the codec would drop it). */
   private writeFields(value: object, className: string, prototype: object | null): void {
     const keys = Object.keys(value);
-    if (Reflect.ownKeys(value).length !== keys.length) throw new Refused(value, 'a symbol key or a non-enumerable property');
+    if (Reflect.ownKeys(value).length !== keys.length)
+      throw new Refused(value, 'a symbol key or a non-enumerable property');
     const shape = this.shapeOf(className, prototype, Object.isFrozen(value), keys);
     this.ops.push(Tag.Object);
     this.ops.push(shape.index);
@@ -367,7 +394,18 @@ function pathTo(root: unknown, target: unknown): string {
     const value = queue[head];
     if (value === target) return path(value);
     if (value === null || typeof value !== 'object' || value instanceof Rng || ArrayBuffer.isView(value)) continue;
-    const children: Array<[string, unknown]> = value instanceof Map ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [['key', key], [typeof key === 'string' ? key : 'value', item]]) : value instanceof Set ? [...value].map((item, index): [string, unknown] => [String(index), item]) : Reflect.ownKeys(value).map((key): [string, unknown] => [String(key), (value as Record<PropertyKey, unknown>)[key]]);
+    const children: Array<[string, unknown]> =
+      value instanceof Map
+        ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [
+            ['key', key],
+            [typeof key === 'string' ? key : 'value', item],
+          ])
+        : value instanceof Set
+          ? [...value].map((item, index): [string, unknown] => [String(index), item])
+          : Reflect.ownKeys(value).map((key): [string, unknown] => [
+              String(key),
+              (value as Record<PropertyKey, unknown>)[key],
+            ]);
     for (const [key, child] of children) {
       if (child === target) return `${path(value)}.${key}`;
       if (child !== null && typeof child === 'object' && !parents.has(child)) {
@@ -394,19 +432,18 @@ export function decodeCheckpoint(bytes: Uint8Array, registry: ClassRegistry, int
 export function verifyCheckpoint(bytes: Uint8Array): string | null {
   if (bytes.byteLength < HEADER_BYTES) return `damaged: ${bytes.byteLength} bytes, shorter than a checkpoint's header`;
   const header = new DataView(bytes.buffer, bytes.byteOffset, FIELDS_BYTES);
-  if (header.getUint32(0, true) !== MAGIC || header.getUint32(4, true) !== CHECKPOINT_LAYOUT_VERSION) return `not a checkpoint of layout ${CHECKPOINT_LAYOUT_VERSION} (damaged, or written by another afp)`;
+  if (header.getUint32(0, true) !== MAGIC || header.getUint32(4, true) !== CHECKPOINT_LAYOUT_VERSION)
+    return `not a checkpoint of layout ${CHECKPOINT_LAYOUT_VERSION} (damaged, or written by another afp)`;
   const stored = Buffer.from(bytes.buffer, bytes.byteOffset + FIELDS_BYTES, CHECKSUM_BYTES);
   const computed = checksumOf(bytes);
-  if (!stored.equals(computed)) return `damaged: its SHA-256 is ${computed.toString('hex').slice(0, 16)}…, its header says ${stored.toString('hex').slice(0, 16)}… (${bytes.byteLength} bytes)`;
+  if (!stored.equals(computed))
+    return `damaged: its SHA-256 is ${computed.toString('hex').slice(0, 16)}…, its header says ${stored.toString('hex').slice(0, 16)}… (${bytes.byteLength} bytes)`;
   return null;
 }
 
 /** SHA-256 of a checkpoint's bytes but the checksum's own place in the header. */
 function checksumOf(bytes: Uint8Array): Buffer {
-  return createHash('sha256')
-    .update(bytes.subarray(0, FIELDS_BYTES))
-    .update(bytes.subarray(HEADER_BYTES))
-    .digest();
+  return createHash('sha256').update(bytes.subarray(0, FIELDS_BYTES)).update(bytes.subarray(HEADER_BYTES)).digest();
 }
 
 interface DecodedShape {
@@ -455,24 +492,43 @@ class CheckpointDecoder {
   constructor(bytes: Uint8Array, registry: ClassRegistry) {
     if (bytes.byteLength < HEADER_BYTES) throw new StateCodecError('not a checkpoint (too short)');
     const header = new DataView(bytes.buffer, bytes.byteOffset, FIELDS_BYTES);
-    const [magic, version, metaBytes, opCount, numberCount, blobBytes] = [0, 1, 2, 3, 4, 5].map((index) => header.getUint32(index * 4, true)) as [number, number, number, number, number, number];
-    if (magic !== MAGIC || version !== CHECKPOINT_LAYOUT_VERSION) throw new StateCodecError(`not a checkpoint of layout ${CHECKPOINT_LAYOUT_VERSION}`);
+    const [magic, version, metaBytes, opCount, numberCount, blobBytes] = [0, 1, 2, 3, 4, 5].map((index) =>
+      header.getUint32(index * 4, true),
+    ) as [number, number, number, number, number, number];
+    if (magic !== MAGIC || version !== CHECKPOINT_LAYOUT_VERSION)
+      throw new StateCodecError(`not a checkpoint of layout ${CHECKPOINT_LAYOUT_VERSION}`);
     const opsAt = HEADER_BYTES + metaBytes;
     const numbersAt = opsAt + opCount * 4;
     const blobAt = numbersAt + numberCount * 8;
-    if (blobAt + blobBytes !== bytes.byteLength) throw new StateCodecError(`a checkpoint of ${bytes.byteLength} bytes whose sections add up to ${blobAt + blobBytes}`);
-    const meta = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + HEADER_BYTES, metaBytes).toString('utf8')) as Meta;
+    if (blobAt + blobBytes !== bytes.byteLength)
+      throw new StateCodecError(
+        `a checkpoint of ${bytes.byteLength} bytes whose sections add up to ${blobAt + blobBytes}`,
+      );
+    const meta = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset + HEADER_BYTES, metaBytes).toString('utf8'),
+    ) as Meta;
     // Views in place when the columns are aligned (the encoder pads the meta for it); copies when
     // not (a blob read at an odd offset, or an older checkpoint without the padding).
     const aligned = (bytes.byteOffset + numbersAt) % 8 === 0 && (bytes.byteOffset + opsAt) % 4 === 0;
-    this.ops = aligned ? new Int32Array(bytes.buffer, bytes.byteOffset + opsAt, opCount) : new Int32Array(copied(bytes, opsAt, numbersAt));
-    this.numbers = aligned ? new Float64Array(bytes.buffer, bytes.byteOffset + numbersAt, numberCount) : new Float64Array(copied(bytes, numbersAt, blobAt));
+    this.ops = aligned
+      ? new Int32Array(bytes.buffer, bytes.byteOffset + opsAt, opCount)
+      : new Int32Array(copied(bytes, opsAt, numbersAt));
+    this.numbers = aligned
+      ? new Float64Array(bytes.buffer, bytes.byteOffset + numbersAt, numberCount)
+      : new Float64Array(copied(bytes, numbersAt, blobAt));
     this.blob = bytes.subarray(blobAt);
     this.strings = meta.strings;
     this.bigints = meta.bigints.map((text) => BigInt(text));
     this.shapes = meta.shapes.map(([classIndex, frozen, ...keys]) => {
       const className = meta.classes[classIndex as number];
-      const prototype = className === '' ? Object.prototype : className === NULL_PROTOTYPE ? null : className === undefined ? undefined : registry.byName.get(className);
+      const prototype =
+        className === ''
+          ? Object.prototype
+          : className === NULL_PROTOTYPE
+            ? null
+            : className === undefined
+              ? undefined
+              : registry.byName.get(className);
       if (prototype === undefined) throw new StateCodecError(`unknown class '${String(className)}'`);
       return { prototype, frozen: frozen === 1, keys: keys as string[] };
     });
@@ -489,7 +545,8 @@ class CheckpointDecoder {
       }
       this.give(container, this.readValue(undefined));
     }
-    if (this.op !== this.ops.length || this.number !== this.numbers.length) throw new StateCodecError('trailing values after the root');
+    if (this.op !== this.ops.length || this.number !== this.numbers.length)
+      throw new StateCodecError('trailing values after the root');
     return root;
   }
 
@@ -501,7 +558,8 @@ class CheckpointDecoder {
         const key = container.keys[container.keys.length - container.remaining - 1] as string;
         const target = container.target as Record<string, unknown>;
         // A JSON body's own "__proto__" key must stay a key, not become a prototype.
-        if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
         else target[key] = value;
         return;
       }
@@ -574,20 +632,37 @@ class CheckpointDecoder {
     }
   }
 
-  private openContainer<T extends unknown[] | Map<unknown, unknown> | Set<unknown>>(kind: Kind, target: T, perItem: number): T {
+  private openContainer<T extends unknown[] | Map<unknown, unknown> | Set<unknown>>(
+    kind: Kind,
+    target: T,
+    perItem: number,
+  ): T {
     this.byId.push(target);
     const count = this.next();
     if (!(count >= 0)) throw new StateCodecError(`a container of ${count} items`);
-    if (count > 0) this.open.push({ kind, target, remaining: count * perItem, keys: NO_KEYS, frozen: false, pendingKey: undefined });
+    if (count > 0)
+      this.open.push({ kind, target, remaining: count * perItem, keys: NO_KEYS, frozen: false, pendingKey: undefined });
     return target;
   }
 
   private openObject(into: object | undefined): object {
     const shape = this.indexed(this.shapes, 'shape');
-    if (into !== undefined && Reflect.getPrototypeOf(into) !== shape.prototype) throw new StateCodecError('the state is not of the class of the object it is decoded into');
-    const target = (into ?? (shape.prototype === Object.prototype ? {} : Object.create(shape.prototype))) as Record<string, unknown>;
+    if (into !== undefined && Reflect.getPrototypeOf(into) !== shape.prototype)
+      throw new StateCodecError('the state is not of the class of the object it is decoded into');
+    const target = (into ?? (shape.prototype === Object.prototype ? {} : Object.create(shape.prototype))) as Record<
+      string,
+      unknown
+    >;
     this.byId.push(target);
-    if (shape.keys.length > 0) this.open.push({ kind: Kind.Object, target, remaining: shape.keys.length, keys: shape.keys, frozen: shape.frozen, pendingKey: undefined });
+    if (shape.keys.length > 0)
+      this.open.push({
+        kind: Kind.Object,
+        target,
+        remaining: shape.keys.length,
+        keys: shape.keys,
+        frozen: shape.frozen,
+        pendingKey: undefined,
+      });
     else if (shape.frozen) Object.freeze(target);
     return target;
   }
@@ -606,7 +681,8 @@ class CheckpointDecoder {
     if (Kind === undefined) throw new StateCodecError('unknown typed array kind');
     const slot = this.byId.push(undefined) - 1; // the view's id comes before its buffer's, as when written
     const buffer = this.readValue(undefined);
-    if (!(buffer instanceof ArrayBuffer)) throw new StateCodecError('a typed array over something else than an ArrayBuffer');
+    if (!(buffer instanceof ArrayBuffer))
+      throw new StateCodecError('a typed array over something else than an ArrayBuffer');
     const view = new Kind(buffer, this.next(), this.next());
     this.byId[slot] = view;
     return view;
@@ -615,7 +691,8 @@ class CheckpointDecoder {
   private readBytes(tag: typeof Tag.ArrayBuffer | typeof Tag.Buffer): ArrayBuffer | Buffer {
     const start = this.nextNumber();
     const length = this.nextNumber();
-    if (!(start >= 0 && length >= 0 && start + length <= this.blob.byteLength)) throw new StateCodecError('bytes out of range');
+    if (!(start >= 0 && length >= 0 && start + length <= this.blob.byteLength))
+      throw new StateCodecError('bytes out of range');
     const bytes = copied(this.blob, start, start + length); // bytes of its own, as the original's
     const value = tag === Tag.Buffer ? Buffer.from(bytes) : bytes;
     this.byId.push(value);

@@ -60,16 +60,20 @@ export class CheckpointStore {
 
   constructor(db: DatabaseSync) {
     this.db = db;
-    const columns = this.db.prepare("SELECT type FROM pragma_table_info('checkpoints') WHERE name = 'state'").get() as { type: string } | undefined;
-    if (columns !== undefined && columns.type !== 'BLOB') this.db.exec('DROP TABLE checkpoints; DROP TABLE IF EXISTS travel_images;');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, codec TEXT NOT NULL, travel TEXT NOT NULL, state BLOB NOT NULL) STRICT;
+    const columns = this.db.prepare("SELECT type FROM pragma_table_info('checkpoints') WHERE name = 'state'").get() as
+      { type: string } | undefined;
+    if (columns !== undefined && columns.type !== 'BLOB')
+      this.db.exec('DROP TABLE checkpoints; DROP TABLE IF EXISTS travel_images;');
+    this.db
+      .exec(`CREATE TABLE IF NOT EXISTS checkpoints (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, codec TEXT NOT NULL, travel TEXT NOT NULL, state BLOB NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS travel_images (id TEXT PRIMARY KEY, codec TEXT NOT NULL, state BLOB NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS checkpoint_parts (seq INTEGER NOT NULL, part INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (seq, part)) STRICT;`);
   }
 
   /** The seq of the last command appended (0 = none). */
   lastCommandSeq(): number {
-    const row = this.db.prepare('SELECT max(seq) AS seq FROM commands').get() as { seq: number | bigint | null } | undefined;
+    const row = this.db.prepare('SELECT max(seq) AS seq FROM commands').get() as
+      { seq: number | bigint | null } | undefined;
     return Number(row?.seq ?? 0);
   }
 
@@ -81,16 +85,28 @@ export class CheckpointStore {
 
   /** Checkpoints' headers, newest first (at most CHECKPOINTS_KEPT). */
   newestFirst(): CheckpointHeader[] {
-    const rows = this.db.prepare('SELECT seq, at_ms, codec, travel FROM checkpoints ORDER BY seq DESC LIMIT ?').all(CHECKPOINTS_KEPT) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({ seq: Number(row['seq']), atMs: Number(row['at_ms']), codec: String(row['codec']), travel: String(row['travel']) }));
+    const rows = this.db
+      .prepare('SELECT seq, at_ms, codec, travel FROM checkpoints ORDER BY seq DESC LIMIT ?')
+      .all(CHECKPOINTS_KEPT) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({
+      seq: Number(row['seq']),
+      atMs: Number(row['at_ms']),
+      codec: String(row['codec']),
+      travel: String(row['travel']),
+    }));
   }
 
   /** The state bytes of checkpoint `seq` (its parts joined, when it was written in parts). */
   state(seq: number): Uint8Array | undefined {
-    const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: unknown } | undefined;
+    const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as
+      { state: unknown } | undefined;
     const inline = row === undefined ? undefined : bytesOf(row.state);
     if (inline === undefined || inline.byteLength > 0) return inline;
-    const parts = (this.db.prepare('SELECT bytes FROM checkpoint_parts WHERE seq = ? ORDER BY part').all(seq) as Array<{ bytes: unknown }>).map((part) => bytesOf(part.bytes) ?? new Uint8Array());
+    const parts = (
+      this.db.prepare('SELECT bytes FROM checkpoint_parts WHERE seq = ? ORDER BY part').all(seq) as Array<{
+        bytes: unknown;
+      }>
+    ).map((part) => bytesOf(part.bytes) ?? new Uint8Array());
     return Buffer.concat(parts);
   }
 
@@ -100,7 +116,12 @@ export class CheckpointStore {
    * over the turns too, not left to the row's commit), then the row and the images as `write`
    * does. What one turn blocks is one part's write, not the whole state's.
    */
-  async writeInParts(checkpoint: StoredCheckpoint, held: readonly string[], imageBytes: (id: string) => Uint8Array, turn: { onTurn: (blockedMs: number) => void; dropped: () => boolean }): Promise<boolean> {
+  async writeInParts(
+    checkpoint: StoredCheckpoint,
+    held: readonly string[],
+    imageBytes: (id: string) => Uint8Array,
+    turn: { onTurn: (blockedMs: number) => void; dropped: () => boolean },
+  ): Promise<boolean> {
     if (checkpoint.state.byteLength <= INLINE_BYTES_MAX) {
       const startedMs = performance.now();
       this.write(checkpoint, held, imageBytes);
@@ -108,11 +129,17 @@ export class CheckpointStore {
       return true;
     }
     const insert = this.db.prepare('INSERT OR REPLACE INTO checkpoint_parts (seq, part, bytes) VALUES (?, ?, ?)');
-    this.db.prepare('DELETE FROM checkpoint_parts WHERE seq = ? OR seq NOT IN (SELECT seq FROM checkpoints)').run(checkpoint.seq);
+    this.db
+      .prepare('DELETE FROM checkpoint_parts WHERE seq = ? OR seq NOT IN (SELECT seq FROM checkpoints)')
+      .run(checkpoint.seq);
     const state = checkpoint.state;
     for (let part = 0; part * PART_BYTES < state.byteLength; part++) {
       const startedMs = performance.now();
-      insert.run(checkpoint.seq, part, state.subarray(part * PART_BYTES, Math.min(state.byteLength, (part + 1) * PART_BYTES)));
+      insert.run(
+        checkpoint.seq,
+        part,
+        state.subarray(part * PART_BYTES, Math.min(state.byteLength, (part + 1) * PART_BYTES)),
+      );
       turn.onTurn(performance.now() - startedMs);
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (turn.dropped()) return false; // the parts left are deleted by the next write
@@ -125,13 +152,16 @@ export class CheckpointStore {
 
   /** The stored image of a held snapshot, if written (with the codec it was written with). */
   image(id: string): { codec: string; state: Uint8Array | undefined } | undefined {
-    const row = this.db.prepare('SELECT codec, state FROM travel_images WHERE id = ?').get(id) as { codec: string; state: unknown } | undefined;
+    const row = this.db.prepare('SELECT codec, state FROM travel_images WHERE id = ?').get(id) as
+      { codec: string; state: unknown } | undefined;
     return row === undefined ? undefined : { codec: String(row.codec), state: bytesOf(row.state) };
   }
 
   /** Ids of the images stored. */
   imageIds(): Set<string> {
-    return new Set((this.db.prepare('SELECT id FROM travel_images').all() as Array<{ id: string }>).map((row) => String(row.id)));
+    return new Set(
+      (this.db.prepare('SELECT id FROM travel_images').all() as Array<{ id: string }>).map((row) => String(row.id)),
+    );
   }
 
   /**
@@ -144,8 +174,12 @@ export class CheckpointStore {
       const stored = this.imageIds();
       const insertImage = this.db.prepare('INSERT INTO travel_images (id, codec, state) VALUES (?, ?, ?)');
       for (const id of held) if (!stored.has(id)) insertImage.run(id, checkpoint.codec, imageBytes(id));
-      this.db.prepare('INSERT OR REPLACE INTO checkpoints (seq, at_ms, codec, travel, state) VALUES (?, ?, ?, ?, ?)').run(checkpoint.seq, checkpoint.atMs, checkpoint.codec, checkpoint.travel, checkpoint.state);
-      this.db.prepare('DELETE FROM checkpoints WHERE seq NOT IN (SELECT seq FROM checkpoints ORDER BY seq DESC LIMIT ?)').run(CHECKPOINTS_KEPT);
+      this.db
+        .prepare('INSERT OR REPLACE INTO checkpoints (seq, at_ms, codec, travel, state) VALUES (?, ?, ?, ?, ?)')
+        .run(checkpoint.seq, checkpoint.atMs, checkpoint.codec, checkpoint.travel, checkpoint.state);
+      this.db
+        .prepare('DELETE FROM checkpoints WHERE seq NOT IN (SELECT seq FROM checkpoints ORDER BY seq DESC LIMIT ?)')
+        .run(CHECKPOINTS_KEPT);
       this.db.prepare('DELETE FROM checkpoint_parts WHERE seq NOT IN (SELECT seq FROM checkpoints)').run();
       const named = new Set<string>();
       for (const kept of this.db.prepare('SELECT travel FROM checkpoints').all() as Array<{ travel: string }>) {

@@ -12,7 +12,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import { decodeCommandRow, type CommandRow, type LoggedCommand } from './command-log.ts';
-import { checkpointOf, transferable, type CheckpointJob, type CheckpointMessage, type CheckpointReply, type CheckpointWorkerData } from './checkpoints.ts';
+import {
+  checkpointOf,
+  transferable,
+  type CheckpointJob,
+  type CheckpointMessage,
+  type CheckpointReply,
+  type CheckpointWorkerData,
+} from './checkpoints.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
 import { recoverPlatform, replayCommands, type ReplayPosition, type ReplaySource } from './recovery.ts';
 
@@ -20,7 +27,8 @@ import { recoverPlatform, replayCommands, type ReplayPosition, type ReplaySource
 function sourceOf(data: CheckpointWorkerData, rows: readonly CommandRow[]): ReplaySource {
   const base = data.base;
   const checkpoints: CheckpointSource = {
-    newestFirst: () => (base === null ? [] : [{ seq: base.seq, atMs: base.atMs, codec: base.codec, travel: base.travel }]),
+    newestFirst: () =>
+      base === null ? [] : [{ seq: base.seq, atMs: base.atMs, codec: base.codec, travel: base.travel }],
     state: (seq) => (base !== null && seq === base.seq ? base.state : undefined),
     image: (id) => base?.images.find((image) => image.id === id),
   };
@@ -44,20 +52,44 @@ function decoded(rows: readonly CommandRow[]): Generator<LoggedCommand> {
 }
 
 /** Replays the job's rows onto the replica (built on the first job) and encodes the checkpoint. */
-function run(data: CheckpointWorkerData, job: CheckpointJob, replica: ReplayPosition | null): { reply: CheckpointReply; replica: ReplayPosition | null } {
+function run(
+  data: CheckpointWorkerData,
+  job: CheckpointJob,
+  replica: ReplayPosition | null,
+): { reply: CheckpointReply; replica: ReplayPosition | null } {
   let position = replica;
   if (position === null) {
     const recovered = recoverPlatform(sourceOf(data, job.rows), ALL_ROUTES);
     if ('error' in recovered) return { reply: { kind: 'failed', message: recovered.error }, replica: null };
-    if (data.base !== null && recovered.stats.checkpointSeq !== data.base.seq) return { reply: { kind: 'failed', message: `the base checkpoint after entry ${data.base.seq} could not be loaded: ${(recovered.stats.skippedCheckpoints ?? []).join('; ')}` }, replica: null };
+    if (data.base !== null && recovered.stats.checkpointSeq !== data.base.seq)
+      return {
+        reply: {
+          kind: 'failed',
+          message: `the base checkpoint after entry ${data.base.seq} could not be loaded: ${(recovered.stats.skippedCheckpoints ?? []).join('; ')}`,
+        },
+        replica: null,
+      };
     const stats = recovered.stats;
-    position = { ...recovered, lastAtMs: stats.lastAtMs ?? data.settings.startMs, clockMovedMs: stats.clockMovedMs, commands: stats.commands, internalErrors: stats.internalErrors };
+    position = {
+      ...recovered,
+      lastAtMs: stats.lastAtMs ?? data.settings.startMs,
+      clockMovedMs: stats.clockMovedMs,
+      commands: stats.commands,
+      internalErrors: stats.internalErrors,
+    };
   } else {
     const replayed = replayCommands(position, decoded(job.rows), { file: data.file, seed: data.settings.seed });
     if (replayed !== null) return { reply: { kind: 'failed', message: replayed.error }, replica: null };
   }
   const atMs = job.rows.at(-1)?.at_ms ?? data.base?.atMs ?? data.settings.startMs;
-  const taken = checkpointOf({ platform: position.platform, timeTravel: position.timeTravel, clockMovedMs: position.clockMovedMs, seq: job.seq, atMs: Number(atMs), stored: new Set(job.storedImageIds) });
+  const taken = checkpointOf({
+    platform: position.platform,
+    timeTravel: position.timeTravel,
+    clockMovedMs: position.clockMovedMs,
+    seq: job.seq,
+    atMs: Number(atMs),
+    stored: new Set(job.storedImageIds),
+  });
   return { reply: { kind: 'encoded', ...taken }, replica: position };
 }
 

@@ -33,7 +33,13 @@ import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin.ts';
 import { checkpointCodec, decodeCheckpoint, encodeCheckpoint, verifyCheckpoint } from './checkpoint-codec.ts';
-import { CheckpointStore, type CheckpointHeader, type CheckpointSource, type StoredCheckpoint, type TravelRecord } from './checkpoint-store.ts';
+import {
+  CheckpointStore,
+  type CheckpointHeader,
+  type CheckpointSource,
+  type StoredCheckpoint,
+  type TravelRecord,
+} from './checkpoint-store.ts';
 import type { CommandLog, CommandRow, LogSettings } from './command-log.ts';
 import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 
@@ -70,9 +76,18 @@ export interface CheckpointJob {
 }
 
 /** What the loop sends the worker: the rows of a job in slices (one per turn), then the order to encode. */
-export type CheckpointMessage = { readonly kind: 'rows'; readonly rows: readonly CommandRow[] } | { readonly kind: 'encode'; readonly seq: number; readonly storedImageIds: readonly string[] };
+export type CheckpointMessage =
+  | { readonly kind: 'rows'; readonly rows: readonly CommandRow[] }
+  | { readonly kind: 'encode'; readonly seq: number; readonly storedImageIds: readonly string[] };
 
-export type CheckpointReply = { readonly kind: 'encoded'; readonly checkpoint: StoredCheckpoint; readonly held: readonly string[]; readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }> } | { readonly kind: 'failed'; readonly message: string };
+export type CheckpointReply =
+  | {
+      readonly kind: 'encoded';
+      readonly checkpoint: StoredCheckpoint;
+      readonly held: readonly string[];
+      readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }>;
+    }
+  | { readonly kind: 'failed'; readonly message: string };
 
 /** What one checkpoint cost the event loop: reading its rows and handing them over (in slices), then writing the bytes. */
 export interface CheckpointCost {
@@ -84,13 +99,36 @@ export interface CheckpointCost {
 }
 
 /** The checkpoint of a platform and its time travel after command `seq`: the row, and the images `stored` lacks. */
-export function checkpointOf(options: { platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; seq: number; atMs: number; stored: ReadonlySet<string> }): { checkpoint: StoredCheckpoint; held: string[]; images: Array<{ id: string; state: Uint8Array }> } {
+export function checkpointOf(options: {
+  platform: Platform;
+  timeTravel: TimeTravel;
+  clockMovedMs: number;
+  seq: number;
+  atMs: number;
+  stored: ReadonlySet<string>;
+}): { checkpoint: StoredCheckpoint; held: string[]; images: Array<{ id: string; state: Uint8Array }> } {
   const registry = stateClassRegistry();
   const held = options.timeTravel.list();
-  const travel: TravelRecord = { lastNumber: options.timeTravel.lastSnapshotNumber, held: held.map((entry) => ({ id: entry.id, atMs: entry.atMs })), clockMovedMs: options.clockMovedMs };
+  const travel: TravelRecord = {
+    lastNumber: options.timeTravel.lastSnapshotNumber,
+    held: held.map((entry) => ({ id: entry.id, atMs: entry.atMs })),
+    clockMovedMs: options.clockMovedMs,
+  };
   const state = encodeCheckpoint(options.platform, registry, PLATFORM_TRANSIENT);
-  const images = held.filter((entry) => !options.stored.has(entry.id)).map((entry) => ({ id: entry.id, state: encodeCheckpoint(entry.image.copy, registry, PLATFORM_TRANSIENT) }));
-  return { checkpoint: { seq: options.seq, atMs: options.atMs, codec: checkpointCodec(registry), travel: JSON.stringify(travel), state }, held: held.map((entry) => entry.id), images };
+  const images = held
+    .filter((entry) => !options.stored.has(entry.id))
+    .map((entry) => ({ id: entry.id, state: encodeCheckpoint(entry.image.copy, registry, PLATFORM_TRANSIENT) }));
+  return {
+    checkpoint: {
+      seq: options.seq,
+      atMs: options.atMs,
+      codec: checkpointCodec(registry),
+      travel: JSON.stringify(travel),
+      state,
+    },
+    held: held.map((entry) => entry.id),
+    images,
+  };
 }
 
 /**
@@ -116,7 +154,8 @@ export class Checkpointer {
   private workerSeq = 0;
   /** Set when the worker failed: the next checkpoint is taken on the loop (right after a commit, when the live state is the log's). */
   private onLoopNext = false;
-  private inFlight: { seq: number; startedMs: number; blockingMs: number; done: PromiseWithResolvers<void> } | null = null;
+  private inFlight: { seq: number; startedMs: number; blockingMs: number; done: PromiseWithResolvers<void> } | null =
+    null;
   private readonly onError: (message: string) => void;
   /** The cost of each checkpoint taken (the bench and the tests read it; the last 100). */
   readonly costs: CheckpointCost[] = [];
@@ -124,7 +163,15 @@ export class Checkpointer {
   /** Checkpoints known whole: the one recovery loaded and those written since (the worker starts from the newest of them). */
   private readonly sound = new Set<number>();
 
-  constructor(options: { log: CommandLog; platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; loadedSeq?: number | undefined; everyCommands?: number; onError?: (message: string) => void }) {
+  constructor(options: {
+    log: CommandLog;
+    platform: Platform;
+    timeTravel: TimeTravel;
+    clockMovedMs: number;
+    loadedSeq?: number | undefined;
+    everyCommands?: number;
+    onError?: (message: string) => void;
+  }) {
     if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
     this.log = options.log;
     this.store = new CheckpointStore(options.log.database);
@@ -138,12 +185,18 @@ export class Checkpointer {
 
   /** GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet), the log's last entry, and whether one is being taken now. */
   view(): { every_commands: number; newest_seq: number | null; log_seq: number; in_flight: boolean } {
-    return { every_commands: this.everyCommands, newest_seq: this.store.newestFirst()[0]?.seq ?? null, log_seq: this.store.lastCommandSeq(), in_flight: this.inFlight !== null };
+    return {
+      every_commands: this.everyCommands,
+      newest_seq: this.store.newestFirst()[0]?.seq ?? null,
+      log_seq: this.store.lastCommandSeq(),
+      in_flight: this.inFlight !== null,
+    };
   }
 
   /** Counts the clock moves of an admin command (recorded before it is applied; the loop's own checkpoint needs them). */
   noteAdmin(command: AdminCommand): void {
-    if (command.kind === 'clock' || command.kind === 'revert' || command.kind === 'reset') this.clockMovedMs += command.toMs - command.fromMs;
+    if (command.kind === 'clock' || command.kind === 'revert' || command.kind === 'reset')
+      this.clockMovedMs += command.toMs - command.fromMs;
   }
 
   /**
@@ -195,14 +248,24 @@ export class Checkpointer {
     const inFlight = this.inFlight;
     if (inFlight === null) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([inFlight.done.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    await Promise.race([
+      inFlight.done.promise,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
+    ]);
     clearTimeout(timer);
   }
 
   /** Writes the checkpoint of the state after command `seq` on the loop, from the live platform (when the worker failed). */
   write(seq: number): void {
     const atMs = this.store.commandAtMs(seq) ?? this.platform.nowMs;
-    const taken = checkpointOf({ platform: this.platform, timeTravel: this.timeTravel, clockMovedMs: this.clockMovedMs, seq, atMs, stored: this.store.imageIds() });
+    const taken = checkpointOf({
+      platform: this.platform,
+      timeTravel: this.timeTravel,
+      clockMovedMs: this.clockMovedMs,
+      seq,
+      atMs,
+      stored: this.store.imageIds(),
+    });
     this.store.write(taken.checkpoint, taken.held, imageBytesOf(taken.images));
     this.sound.add(seq);
     this.lastSeq = seq;
@@ -220,7 +283,12 @@ export class Checkpointer {
       const sliceStartedMs = performance.now();
       const uptoSeq = Math.min(seq, afterSeq + ROWS_PER_TURN);
       worker.postMessage({ kind: 'rows', rows: this.log.rows(afterSeq, uptoSeq) } satisfies CheckpointMessage);
-      if (uptoSeq === seq) worker.postMessage({ kind: 'encode', seq, storedImageIds: [...this.store.imageIds()] } satisfies CheckpointMessage);
+      if (uptoSeq === seq)
+        worker.postMessage({
+          kind: 'encode',
+          seq,
+          storedImageIds: [...this.store.imageIds()],
+        } satisfies CheckpointMessage);
       else setImmediate(() => feed(uptoSeq));
       inFlight.blockingMs = Math.max(inFlight.blockingMs, performance.now() - sliceStartedMs);
     };
@@ -237,7 +305,10 @@ export class Checkpointer {
     const base = this.baseCheckpoint();
     this.workerSeq = base?.seq ?? 0;
     const data: CheckpointWorkerData = { file: this.log.file, settings: this.log.settings as LogSettings, base };
-    const worker = new Worker(moduleUrl('./checkpoint-worker', import.meta.url), { workerData: data, transferList: base === null ? [] : transferable([base.state, ...base.images.map((image) => image.state)]) });
+    const worker = new Worker(moduleUrl('./checkpoint-worker', import.meta.url), {
+      workerData: data,
+      transferList: base === null ? [] : transferable([base.state, ...base.images.map((image) => image.state)]),
+    });
     worker.unref();
     worker.on('message', (reply: CheckpointReply) => this.finish(reply));
     worker.on('error', (error) => this.finish({ kind: 'failed', message: error.message }));
@@ -249,7 +320,9 @@ export class Checkpointer {
   private baseCheckpoint(): BaseCheckpoint | null {
     const codec = checkpointCodec(stateClassRegistry());
     // The one recovery loaded, or a newer one this process wrote: a damaged newest (passed over by recovery) is not used.
-    const header = this.store.newestFirst().find((candidate) => candidate.codec === codec && this.sound.has(candidate.seq));
+    const header = this.store
+      .newestFirst()
+      .find((candidate) => candidate.codec === codec && this.sound.has(candidate.seq));
     const state = header === undefined ? undefined : this.store.state(header.seq);
     if (header === undefined || state === undefined) return null;
     const images: Array<BaseCheckpoint['images'][number]> = [];
@@ -262,12 +335,22 @@ export class Checkpointer {
   }
 
   /** The worker's bytes written in parts over several turns (checkpoint-store.ts writeInParts); the checkpoint stays in flight until the row is in. */
-  private async writeParts(inFlight: NonNullable<Checkpointer['inFlight']>, reply: Extract<CheckpointReply, { kind: 'encoded' }>): Promise<void> {
+  private async writeParts(
+    inFlight: NonNullable<Checkpointer['inFlight']>,
+    reply: Extract<CheckpointReply, { kind: 'encoded' }>,
+  ): Promise<void> {
     try {
-      const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), { onTurn: (blockedMs) => (inFlight.blockingMs = Math.max(inFlight.blockingMs, blockedMs)), dropped: () => this.inFlight !== inFlight });
+      const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), {
+        onTurn: (blockedMs) => (inFlight.blockingMs = Math.max(inFlight.blockingMs, blockedMs)),
+        dropped: () => this.inFlight !== inFlight,
+      });
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
       this.sound.add(reply.checkpoint.seq);
-      this.noteCost({ seq: inFlight.seq, blockingMs: inFlight.blockingMs, totalMs: performance.now() - inFlight.startedMs });
+      this.noteCost({
+        seq: inFlight.seq,
+        blockingMs: inFlight.blockingMs,
+        totalMs: performance.now() - inFlight.startedMs,
+      });
     } catch (error) {
       this.onError(error instanceof Error ? error.message : String(error));
     } finally {
@@ -309,7 +392,9 @@ function imageBytesOf(images: ReadonlyArray<{ id: string; state: Uint8Array }>):
 /** The buffers of `views` that can be moved instead of copied (each view spans its whole buffer). */
 export function transferable(views: readonly Uint8Array[]): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
-  for (const view of views) if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) buffers.add(view.buffer);
+  for (const view of views)
+    if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength)
+      buffers.add(view.buffer);
   return [...buffers];
 }
 
@@ -345,13 +430,19 @@ export function checkpointDamage(store: CheckpointSource, header: CheckpointHead
  * and `timeTravel`; null when there is none (replay everything). `skipped` lists why newer ones
  * were not used; `dirty`: a decoding failed half-way, so `platform` must be built again.
  */
-export function loadCheckpoint(store: CheckpointSource, platform: Platform, timeTravel: TimeTravel): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean } {
+export function loadCheckpoint(
+  store: CheckpointSource,
+  platform: Platform,
+  timeTravel: TimeTravel,
+): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean } {
   const registry = stateClassRegistry();
   const codec = checkpointCodec(registry);
   const skipped: string[] = [];
   for (const checkpoint of store.newestFirst()) {
     if (checkpoint.codec !== codec) {
-      skipped.push(`checkpoint after entry ${checkpoint.seq}: written by an afp with other state classes or another layout`);
+      skipped.push(
+        `checkpoint after entry ${checkpoint.seq}: written by an afp with other state classes or another layout`,
+      );
       continue;
     }
     // Damage is found before anything is decoded: the previous checkpoint is then tried (and the log replayed from it).
@@ -364,17 +455,28 @@ export function loadCheckpoint(store: CheckpointSource, platform: Platform, time
       const travel = JSON.parse(checkpoint.travel) as TravelRecord;
       const held = travel.held.map((entry): SnapshotEntry => {
         const image = store.image(entry.id);
-        if (image?.codec !== codec || image.state === undefined) throw new Error(`the image of ${entry.id} is missing or of another codec`);
-        return { id: entry.id, atMs: entry.atMs, image: new PlatformImage(decodeCheckpoint(image.state, registry) as Platform) };
+        if (image?.codec !== codec || image.state === undefined)
+          throw new Error(`the image of ${entry.id} is missing or of another codec`);
+        return {
+          id: entry.id,
+          atMs: entry.atMs,
+          image: new PlatformImage(decodeCheckpoint(image.state, registry) as Platform),
+        };
       });
       const state = store.state(checkpoint.seq);
       if (state === undefined) throw new Error('its state is gone');
       decodeCheckpoint(state, registry, platform);
       timeTravel.restoreHeld(travel.lastNumber, held);
-      return { loaded: { seq: checkpoint.seq, atMs: checkpoint.atMs, clockMovedMs: travel.clockMovedMs }, skipped, dirty: false };
+      return {
+        loaded: { seq: checkpoint.seq, atMs: checkpoint.atMs, clockMovedMs: travel.clockMovedMs },
+        skipped,
+        dirty: false,
+      };
     } catch (error) {
       // A half-decoded platform is not reused: the caller builds a fresh one for the full replay.
-      skipped.push(`checkpoint after entry ${checkpoint.seq}: ${error instanceof Error ? error.message : String(error)}`);
+      skipped.push(
+        `checkpoint after entry ${checkpoint.seq}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return { loaded: null, skipped, dirty: true };
     }
   }

@@ -73,7 +73,8 @@ export class ClockMover {
     let reachedMs = Math.max(fromMs, platform.nowMs);
     do {
       const nextMs = platform.nextTimerMs();
-      reachedMs = nextMs === undefined || nextMs >= targetMs ? Math.max(reachedMs, targetMs) : Math.max(reachedMs, nextMs);
+      reachedMs =
+        nextMs === undefined || nextMs >= targetMs ? Math.max(reachedMs, targetMs) : Math.max(reachedMs, nextMs);
       platform.advanceTo(reachedMs);
     } while (reachedMs < targetMs && performance.now() - startedMs < this.sliceMs);
     clock.moveTo(reachedMs);

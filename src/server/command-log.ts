@@ -54,7 +54,12 @@ import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { TRADING_LIMITS, type MarketClosure, type PriceShock, type TradingSchedule } from '../services/trading/trading-record.ts';
+import {
+  TRADING_LIMITS,
+  type MarketClosure,
+  type PriceShock,
+  type TradingSchedule,
+} from '../services/trading/trading-record.ts';
 import type { AdminCommand } from './admin.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
 import type { ClockMode } from './serve-clock.ts';
@@ -114,11 +119,38 @@ export type LoggedCommand =
   | { readonly seq: number; readonly kind: 'request'; readonly atMs: number; readonly request: LoggedRequest }
   | { readonly seq: number; readonly kind: 'charge'; readonly atMs: number; readonly request: LoggedCharge }
   | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
-  | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
-  | { readonly seq: number; readonly kind: 'deposit'; readonly atMs: number; readonly agentId: string; readonly chain: string; readonly amountMicro: bigint }
-  | { readonly seq: number; readonly kind: 'wallet-mint'; readonly atMs: number; readonly chain: string; readonly address: string; readonly amount: string; readonly token: string | null }
+  | {
+      readonly seq: number;
+      readonly kind: 'tier';
+      readonly atMs: number;
+      readonly agentId: string;
+      readonly tier: Tier;
+    }
+  | {
+      readonly seq: number;
+      readonly kind: 'deposit';
+      readonly atMs: number;
+      readonly agentId: string;
+      readonly chain: string;
+      readonly amountMicro: bigint;
+    }
+  | {
+      readonly seq: number;
+      readonly kind: 'wallet-mint';
+      readonly atMs: number;
+      readonly chain: string;
+      readonly address: string;
+      readonly amount: string;
+      readonly token: string | null;
+    }
   | { readonly seq: number; readonly kind: 'snapshot'; readonly atMs: number; readonly id: string }
-  | { readonly seq: number; readonly kind: 'revert'; readonly atMs: number; readonly fromMs: number; readonly id: string }
+  | {
+      readonly seq: number;
+      readonly kind: 'revert';
+      readonly atMs: number;
+      readonly fromMs: number;
+      readonly id: string;
+    }
   | { readonly seq: number; readonly kind: 'reset'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'corrupt'; readonly reason: string };
 
@@ -140,7 +172,8 @@ export function rowCrc(atMs: number | bigint, kind: string, entry: string, body:
   return crc32(`${atMs}\u0000${kind}\u0000${entry}\u0000${body ?? '\u0001'}`);
 }
 
-export type CommitOutcome = { readonly ok: true; readonly entries: number } | { readonly ok: false; readonly error: string };
+export type CommitOutcome =
+  { readonly ok: true; readonly entries: number } | { readonly ok: false; readonly error: string };
 
 /** One entry waiting in the open batch: the row's columns. */
 interface PendingRow {
@@ -165,7 +198,8 @@ export async function openCommandLog(file: string, options: OpenOptions): Promis
     db = new DatabaseSync(file);
     db.exec('PRAGMA locking_mode=EXCLUSIVE');
     const mode = db.prepare('PRAGMA journal_mode=WAL').get() as { journal_mode?: unknown } | undefined;
-    if (mode?.journal_mode !== 'wal') throw new Error(`cannot use write-ahead logging (journal_mode ${String(mode?.journal_mode)})`);
+    if (mode?.journal_mode !== 'wal')
+      throw new Error(`cannot use write-ahead logging (journal_mode ${String(mode?.journal_mode)})`);
     db.exec('PRAGMA synchronous=FULL');
     db.exec('BEGIN IMMEDIATE; COMMIT'); // takes the exclusive lock now, not at the first append
     const header = readHeader(db);
@@ -214,7 +248,9 @@ export class CommandLog {
       const differences = settingsDifferences(this.currentSettings, wanted);
       if (differences.length === 0) {
         this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
-        const hasCrc = this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !== undefined;
+        const hasCrc =
+          this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !==
+          undefined;
         if (!hasCrc) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
       }
       return differences;
@@ -242,11 +278,24 @@ export class CommandLog {
    */
   appendRequest(request: RequestToLog, credential: Credential, atMs: number, shape: RequestShape = 'whole'): void {
     if (shape === 'charge') {
-      const charge = { mount: request.mount, method: request.method, path: request.path, ip: request.ip, auth: encodeCredential(credential) };
+      const charge = {
+        mount: request.mount,
+        method: request.method,
+        path: request.path,
+        ip: request.ip,
+        auth: encodeCredential(credential),
+      };
       this.stage({ atMs, kind: 'charge', entry: JSON.stringify(charge), body: null });
       return;
     }
-    const entry: Record<string, unknown> = { mount: request.mount, method: request.method, path: request.path, query: request.query, ip: request.ip, auth: encodeCredential(credential) };
+    const entry: Record<string, unknown> = {
+      mount: request.mount,
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      ip: request.ip,
+      auth: encodeCredential(credential),
+    };
     if (request.bodyFailure !== undefined) entry['body_failure'] = request.bodyFailure;
     const bodyText = request.bodyText ?? (request.body === undefined ? null : JSON.stringify(request.body));
     this.stage({ atMs, kind: 'request', entry: JSON.stringify(entry), body: bodyText });
@@ -256,25 +305,64 @@ export class CommandLog {
   appendAdmin(command: AdminCommand): void {
     switch (command.kind) {
       case 'clock':
-        this.stage({ atMs: command.toMs, kind: 'clock', entry: JSON.stringify({ from_ms: command.fromMs }), body: null });
+        this.stage({
+          atMs: command.toMs,
+          kind: 'clock',
+          entry: JSON.stringify({ from_ms: command.fromMs }),
+          body: null,
+        });
         return;
       case 'tier':
-        this.stage({ atMs: command.atMs, kind: 'tier', entry: JSON.stringify({ agent_id: command.agentId, tier: command.tier }), body: null });
+        this.stage({
+          atMs: command.atMs,
+          kind: 'tier',
+          entry: JSON.stringify({ agent_id: command.agentId, tier: command.tier }),
+          body: null,
+        });
         return;
       case 'deposit':
-        this.stage({ atMs: command.atMs, kind: 'deposit', entry: JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), body: null });
+        this.stage({
+          atMs: command.atMs,
+          kind: 'deposit',
+          entry: JSON.stringify({
+            agent_id: command.agentId,
+            chain: command.chain,
+            amount_micro: String(command.amountMicro),
+          }),
+          body: null,
+        });
         return;
       case 'wallet-mint':
-        this.stage({ atMs: command.atMs, kind: 'wallet-mint', entry: JSON.stringify({ chain: command.chain, address: command.address, amount: command.amount, token: command.token }), body: null });
+        this.stage({
+          atMs: command.atMs,
+          kind: 'wallet-mint',
+          entry: JSON.stringify({
+            chain: command.chain,
+            address: command.address,
+            amount: command.amount,
+            token: command.token,
+          }),
+          body: null,
+        });
         return;
       case 'snapshot':
         this.stage({ atMs: command.atMs, kind: 'snapshot', entry: JSON.stringify({ id: command.id }), body: null });
         return;
       case 'revert':
-        this.stage({ atMs: command.toMs, kind: 'revert', entry: JSON.stringify({ id: command.id, from_ms: command.fromMs }), body: null });
+        this.stage({
+          atMs: command.toMs,
+          kind: 'revert',
+          entry: JSON.stringify({ id: command.id, from_ms: command.fromMs }),
+          body: null,
+        });
         return;
       case 'reset':
-        this.stage({ atMs: command.toMs, kind: 'reset', entry: JSON.stringify({ from_ms: command.fromMs }), body: null });
+        this.stage({
+          atMs: command.toMs,
+          kind: 'reset',
+          entry: JSON.stringify({ from_ms: command.fromMs }),
+          body: null,
+        });
         return;
     }
   }
@@ -307,7 +395,8 @@ export class CommandLog {
     try {
       const insert = this.insert();
       this.db.exec('BEGIN IMMEDIATE');
-      for (const row of rows) insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
+      for (const row of rows)
+        insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
       return { ok: true, entries: rows.length };
     } catch (error) {
@@ -324,33 +413,45 @@ export class CommandLog {
   /** Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
   *commands(afterSeq = 0): Generator<LoggedCommand> {
     if (this.currentSettings === null) return;
-    const rows = this.db.prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`).iterate(afterSeq);
+    const rows = this.db
+      .prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`)
+      .iterate(afterSeq);
     for (const row of rows) yield decodeCommandRow(row as Record<string, unknown>);
   }
 
   /** The rows of entries `afterSeq` < seq ≤ `uptoSeq`, undecoded (the checkpoint worker decodes them with decodeCommandRow). */
   rows(afterSeq: number, uptoSeq: number): CommandRow[] {
-    return this.db.prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq`).all(afterSeq, uptoSeq) as unknown as CommandRow[];
+    return this.db
+      .prepare(
+        `SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq`,
+      )
+      .all(afterSeq, uptoSeq) as unknown as CommandRow[];
   }
 
   /** `crc`, or NULL for a log not yet adopted by this build (opened, its rows read before adopt adds the column). */
   private crcColumn(): string {
-    this.hasCrc ??= this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !== undefined;
+    this.hasCrc ??=
+      this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !== undefined;
     return this.hasCrc ? 'crc' : 'NULL AS crc';
   }
 
   /** The rows after `afterSeq`, undecoded, streamed (a salvage stops at the last intact one, before any damaged page). */
   *rowStream(afterSeq = 0): Generator<CommandRow> {
-    const rows = this.db.prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`).iterate(afterSeq);
+    const rows = this.db
+      .prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`)
+      .iterate(afterSeq);
     for (const row of rows) yield row as unknown as CommandRow;
   }
 
   /** Salvage only (log-salvage.ts): rows of another log, with their seqs, in one transaction. */
   insertRows(rows: readonly CommandRow[]): void {
-    const insert = this.db.prepare('INSERT INTO commands (seq, at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = this.db.prepare(
+      'INSERT INTO commands (seq, at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const row of rows) insert.run(row.seq, row.at_ms, row.kind, row.entry, row.body, rowCrc(row.at_ms, row.kind, row.entry, row.body));
+      for (const row of rows)
+        insert.run(row.seq, row.at_ms, row.kind, row.entry, row.body, rowCrc(row.at_ms, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
     } catch (error) {
       this.db.exec('ROLLBACK');
@@ -373,7 +474,8 @@ export class CommandLog {
   }
 
   private stage(row: PendingRow): void {
-    if (this.failure !== null) throw new Error(`${this.failure}; append after a failed commit (a bug: the server must have stopped)`);
+    if (this.failure !== null)
+      throw new Error(`${this.failure}; append after a failed commit (a bug: the server must have stopped)`);
     if (this.currentSettings === null) throw new Error(`--data ${this.file}: append before adopt() (a bug)`);
     this.pending.push(row);
     this.pendingCharCount += row.entry.length + (row.body === null ? 0 : row.body.length);
@@ -381,7 +483,9 @@ export class CommandLog {
 
   private insert(): StatementSync {
     if (this.currentSettings === null) throw new Error(`--data ${this.file}: append before adopt() (a bug)`);
-    this.insertStatement ??= this.db.prepare('INSERT INTO commands (at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?)');
+    this.insertStatement ??= this.db.prepare(
+      'INSERT INTO commands (at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?)',
+    );
     return this.insertStatement;
   }
 }
@@ -396,11 +500,16 @@ export function settingsDifferences(stored: LogSettings, wanted: LogSettings): s
   differ('start', new Date(stored.startMs).toISOString(), new Date(wanted.startMs).toISOString());
   differ('clock', stored.clockMode, wanted.clockMode);
   differ('defects', [...stored.defects].sort().join(', ') || 'none', [...wanted.defects].sort().join(', ') || 'none');
-  for (const path of configDifferences(stored.config, wanted.config, 'config')) differences.push(`${path} differs (--scenario's platform settings)`);
+  for (const path of configDifferences(stored.config, wanted.config, 'config'))
+    differences.push(`${path} differs (--scenario's platform settings)`);
   differ('fault windows', faultsText(stored.faults), faultsText(wanted.faults));
   differ('casino game closures', closuresText(stored.closures), closuresText(wanted.closures));
   differ('trading price shocks', shocksText(stored.trading?.shocks ?? []), shocksText(wanted.trading?.shocks ?? []));
-  differ('market closures', marketClosuresText(stored.trading?.closures ?? []), marketClosuresText(wanted.trading?.closures ?? []));
+  differ(
+    'market closures',
+    marketClosuresText(stored.trading?.closures ?? []),
+    marketClosuresText(wanted.trading?.closures ?? []),
+  );
   return differences;
 }
 
@@ -427,19 +536,27 @@ function refuseForeignBytes(file: string): string | null {
   } catch (error) {
     return `--data ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`;
   }
-  return bytes.toString('latin1') === SQLITE_HEADER ? null : `--data ${file}: not an afp command log (not a SQLite database)`;
+  return bytes.toString('latin1') === SQLITE_HEADER
+    ? null
+    : `--data ${file}: not an afp command log (not a SQLite database)`;
 }
 
 type Header = { kind: 'new' } | { kind: 'afp' } | { kind: 'refused'; reason: string };
 
 function readHeader(db: DatabaseSync): Header {
-  const applicationId = Number((db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
+  const applicationId = Number(
+    (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id,
+  );
   const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   const tables = Number((db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n);
   if (applicationId === 0 && version === 0 && tables === 0) return { kind: 'new' };
-  if (applicationId !== COMMAND_LOG_APPLICATION_ID) return { kind: 'refused', reason: 'not an afp command log (a SQLite database of another application)' };
+  if (applicationId !== COMMAND_LOG_APPLICATION_ID)
+    return { kind: 'refused', reason: 'not an afp command log (a SQLite database of another application)' };
   if (version > COMMAND_LOG_SCHEMA_VERSION) {
-    return { kind: 'refused', reason: `written by a newer afp (command log schema ${version}; this afp reads schema ${COMMAND_LOG_SCHEMA_VERSION}): use a newer afp or another --data file` };
+    return {
+      kind: 'refused',
+      reason: `written by a newer afp (command log schema ${version}; this afp reads schema ${COMMAND_LOG_SCHEMA_VERSION}): use a newer afp or another --data file`,
+    };
   }
   if (version < 1) return { kind: 'refused', reason: `corrupt afp command log (schema version ${version})` };
   return { kind: 'afp' };
@@ -475,7 +592,9 @@ function encodeSettings(settings: LogSettings): Record<string, string> {
     start_ms: String(settings.startMs),
     clock_mode: settings.clockMode,
     wall_offset_ms: String(settings.wallOffsetMs),
-    config: JSON.stringify(settings.config, (_key, value: unknown) => (typeof value === 'bigint' ? { $bigint: value.toString() } : value)),
+    config: JSON.stringify(settings.config, (_key, value: unknown) =>
+      typeof value === 'bigint' ? { $bigint: value.toString() } : value,
+    ),
     faults: JSON.stringify(settings.faults),
     closures: JSON.stringify(settings.closures),
     trading: JSON.stringify(settings.trading ?? NO_TRADING),
@@ -492,25 +611,44 @@ function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | str
     return value;
   };
   try {
-    for (const row of db.prepare('SELECT key, value FROM meta').all()) meta.set(String(row['key']), String(row['value']));
+    for (const row of db.prepare('SELECT key, value FROM meta').all())
+      meta.set(String(row['key']), String(row['value']));
     const seed = text('seed');
     const startMs = Number(text('start_ms'));
     const wallOffsetMs = Number(text('wall_offset_ms'));
     const clockMode = text('clock_mode');
-    const config = JSON.parse(text('config'), (_key, value: unknown) => (isBigintTag(value) ? BigInt(value.$bigint) : value)) as unknown;
+    const config = JSON.parse(text('config'), (_key, value: unknown) =>
+      isBigintTag(value) ? BigInt(value.$bigint) : value,
+    ) as unknown;
     const faults = JSON.parse(text('faults')) as unknown;
     const closures = JSON.parse(meta.get('closures') ?? '[]') as unknown;
     const trading = JSON.parse(meta.get('trading') ?? '{"shocks":[],"closures":[]}') as unknown;
     const defects = JSON.parse(text('defects')) as unknown;
     if (!/^(?:0|[1-9]\d{0,15})$/.test(seed)) return `seed '${seed}'`;
-    if (!Number.isSafeInteger(startMs) || !Number.isSafeInteger(wallOffsetMs)) return 'start_ms or wall_offset_ms is not a whole number';
+    if (!Number.isSafeInteger(startMs) || !Number.isSafeInteger(wallOffsetMs))
+      return 'start_ms or wall_offset_ms is not a whole number';
     if (clockMode !== 'wall' && clockMode !== 'manual') return `clock_mode '${clockMode}'`;
-    if (configDifferences(DEFAULT_CONFIG, config, 'config', { shapeOnly: true }).length > 0) return 'config has another layout (written by another afp version)';
+    if (configDifferences(DEFAULT_CONFIG, config, 'config', { shapeOnly: true }).length > 0)
+      return 'config has another layout (written by another afp version)';
     if (!Array.isArray(faults) || !faults.every(isFaultWindow)) return 'faults';
     if (!Array.isArray(closures) || closures.length > CLOSURES_MAX || !closures.every(isGameClosure)) return 'closures';
     if (!isTradingSchedule(trading)) return 'trading';
-    if (!Array.isArray(defects) || !defects.every((name) => typeof name === 'string' && options.knownDefects.includes(name))) return `defects ${JSON.stringify(defects)}`;
-    return { seed, startMs, clockMode, wallOffsetMs, config: config as PlatformConfig, faults, closures, trading, defects: defects as DefectName[] };
+    if (
+      !Array.isArray(defects) ||
+      !defects.every((name) => typeof name === 'string' && options.knownDefects.includes(name))
+    )
+      return `defects ${JSON.stringify(defects)}`;
+    return {
+      seed,
+      startMs,
+      clockMode,
+      wallOffsetMs,
+      config: config as PlatformConfig,
+      faults,
+      closures,
+      trading,
+      defects: defects as DefectName[],
+    };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -525,19 +663,35 @@ function isBigintTag(value: unknown): value is { $bigint: string } {
 function isFaultWindow(value: unknown): value is FaultWindow {
   if (typeof value !== 'object' || value === null) return false;
   const fault = value as Record<string, unknown>;
-  return (SERVICE_NAMES as readonly unknown[]).includes(fault['service']) && Number.isSafeInteger(fault['fromMs']) && Number.isSafeInteger(fault['untilMs']) && (fault['status'] === 500 || fault['status'] === 503);
+  return (
+    (SERVICE_NAMES as readonly unknown[]).includes(fault['service']) &&
+    Number.isSafeInteger(fault['fromMs']) &&
+    Number.isSafeInteger(fault['untilMs']) &&
+    (fault['status'] === 500 || fault['status'] === 503)
+  );
 }
 
 function isGameClosure(value: unknown): value is GameClosure {
   if (typeof value !== 'object' || value === null) return false;
   const closure = value as Record<string, unknown>;
-  return (GAME_IDS as readonly unknown[]).includes(closure['game']) && Number.isSafeInteger(closure['fromMs']) && Number.isSafeInteger(closure['untilMs']) && (closure['fromMs'] as number) < (closure['untilMs'] as number);
+  return (
+    (GAME_IDS as readonly unknown[]).includes(closure['game']) &&
+    Number.isSafeInteger(closure['fromMs']) &&
+    Number.isSafeInteger(closure['untilMs']) &&
+    (closure['fromMs'] as number) < (closure['untilMs'] as number)
+  );
 }
 
 function isTradingSchedule(value: unknown): value is TradingSchedule {
   if (typeof value !== 'object' || value === null) return false;
   const { shocks, closures } = value as Record<string, unknown>;
-  if (!Array.isArray(shocks) || shocks.length > TRADING_LIMITS.shocksMax || !Array.isArray(closures) || closures.length > TRADING_LIMITS.closuresMax) return false;
+  if (
+    !Array.isArray(shocks) ||
+    shocks.length > TRADING_LIMITS.shocksMax ||
+    !Array.isArray(closures) ||
+    closures.length > TRADING_LIMITS.closuresMax
+  )
+    return false;
   return shocks.every(isPriceShock) && closures.every(isMarketClosure);
 }
 
@@ -545,37 +699,72 @@ function isPriceShock(value: unknown): value is PriceShock {
   if (typeof value !== 'object' || value === null) return false;
   const shock = value as Record<string, unknown>;
   const move = shock['moveBps'];
-  return typeof shock['base'] === 'string' && Number.isSafeInteger(shock['atMs']) && typeof move === 'number' && Number.isSafeInteger(move) && move > -10_000 && move <= 100_000;
+  return (
+    typeof shock['base'] === 'string' &&
+    Number.isSafeInteger(shock['atMs']) &&
+    typeof move === 'number' &&
+    Number.isSafeInteger(move) &&
+    move > -10_000 &&
+    move <= 100_000
+  );
 }
 
 function isMarketClosure(value: unknown): value is MarketClosure {
   if (typeof value !== 'object' || value === null) return false;
   const closure = value as Record<string, unknown>;
-  return typeof closure['symbol'] === 'string' && Number.isSafeInteger(closure['fromMs']) && Number.isSafeInteger(closure['untilMs']) && (closure['fromMs'] as number) < (closure['untilMs'] as number);
+  return (
+    typeof closure['symbol'] === 'string' &&
+    Number.isSafeInteger(closure['fromMs']) &&
+    Number.isSafeInteger(closure['untilMs']) &&
+    (closure['fromMs'] as number) < (closure['untilMs'] as number)
+  );
 }
 
 function shocksText(shocks: readonly PriceShock[]): string {
   if (shocks.length === 0) return 'none';
-  return shocks.map((shock) => `${shock.base} ${shock.moveBps} bps at ${new Date(shock.atMs).toISOString()}`).join(', ');
+  return shocks
+    .map((shock) => `${shock.base} ${shock.moveBps} bps at ${new Date(shock.atMs).toISOString()}`)
+    .join(', ');
 }
 
 function marketClosuresText(closures: readonly MarketClosure[]): string {
   if (closures.length === 0) return 'none';
-  return closures.map((closure) => `${closure.symbol} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`).join(', ');
+  return closures
+    .map(
+      (closure) =>
+        `${closure.symbol} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`,
+    )
+    .join(', ');
 }
 
 function closuresText(closures: readonly GameClosure[]): string {
   if (closures.length === 0) return 'none';
-  return closures.map((closure) => `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`).join(', ');
+  return closures
+    .map(
+      (closure) =>
+        `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`,
+    )
+    .join(', ');
 }
 
 function faultsText(faults: readonly FaultWindow[]): string {
   if (faults.length === 0) return 'none';
-  return faults.map((fault) => `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`).join(', ');
+  return faults
+    .map(
+      (fault) =>
+        `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`,
+    )
+    .join(', ');
 }
 
 /** Paths where two configs differ (values and layout), or only layout with `shapeOnly`; at most 10. */
-function configDifferences(stored: unknown, wanted: unknown, path: string, options: { shapeOnly?: boolean } = {}, found: string[] = []): string[] {
+function configDifferences(
+  stored: unknown,
+  wanted: unknown,
+  path: string,
+  options: { shapeOnly?: boolean } = {},
+  found: string[] = [],
+): string[] {
   const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
   if (found.length >= 10) return found;
   if (!isRecord(stored) || !isRecord(wanted)) {
@@ -609,7 +798,18 @@ export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
   const atMs = Number(row['at_ms']);
   const corrupt = (reason: string): LoggedCommand => ({ seq, kind: 'corrupt', reason });
   const crc = row['crc'];
-  if (crc !== null && crc !== undefined && Number(crc) !== rowCrc(row['at_ms'] as number, String(row['kind']), String(row['entry']), row['body'] === null ? null : String(row['body']))) return corrupt('its CRC-32 does not match its bytes (damaged)');
+  if (
+    crc !== null &&
+    crc !== undefined &&
+    Number(crc) !==
+      rowCrc(
+        row['at_ms'] as number,
+        String(row['kind']),
+        String(row['entry']),
+        row['body'] === null ? null : String(row['body']),
+      )
+  )
+    return corrupt('its CRC-32 does not match its bytes (damaged)');
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(String(row['entry'])) as Record<string, unknown>;
@@ -623,27 +823,47 @@ export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
     case 'charge':
       return decodeCharge(seq, atMs, entry);
     case 'clock':
-      return Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'clock', atMs, fromMs: entry['from_ms'] as number } : corrupt('clock entry without from_ms');
+      return Number.isSafeInteger(entry['from_ms'])
+        ? { seq, kind: 'clock', atMs, fromMs: entry['from_ms'] as number }
+        : corrupt('clock entry without from_ms');
     case 'tier': {
       const { agent_id: agentId, tier } = entry;
-      return typeof agentId === 'string' && TIERS.includes(tier as Tier) ? { seq, kind: 'tier', atMs, agentId, tier: tier as Tier } : corrupt('tier entry');
+      return typeof agentId === 'string' && TIERS.includes(tier as Tier)
+        ? { seq, kind: 'tier', atMs, agentId, tier: tier as Tier }
+        : corrupt('tier entry');
     }
     case 'deposit': {
       const { agent_id: agentId, chain, amount_micro: amount } = entry;
-      const valid = typeof agentId === 'string' && typeof chain === 'string' && typeof amount === 'string' && /^\d{1,20}$/.test(amount);
-      return valid ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) } : corrupt('deposit entry');
+      const valid =
+        typeof agentId === 'string' &&
+        typeof chain === 'string' &&
+        typeof amount === 'string' &&
+        /^\d{1,20}$/.test(amount);
+      return valid
+        ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) }
+        : corrupt('deposit entry');
     }
     case 'wallet-mint': {
       const { chain, address, amount, token } = entry;
-      const valid = typeof chain === 'string' && typeof address === 'string' && typeof amount === 'string' && (token === null || typeof token === 'string');
+      const valid =
+        typeof chain === 'string' &&
+        typeof address === 'string' &&
+        typeof amount === 'string' &&
+        (token === null || typeof token === 'string');
       return valid ? { seq, kind: 'wallet-mint', atMs, chain, address, amount, token } : corrupt('wallet-mint entry');
     }
     case 'snapshot':
-      return typeof entry['id'] === 'string' ? { seq, kind: 'snapshot', atMs, id: entry['id'] } : corrupt('snapshot entry without id');
+      return typeof entry['id'] === 'string'
+        ? { seq, kind: 'snapshot', atMs, id: entry['id'] }
+        : corrupt('snapshot entry without id');
     case 'revert':
-      return typeof entry['id'] === 'string' && Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'revert', atMs, id: entry['id'], fromMs: entry['from_ms'] as number } : corrupt('revert entry');
+      return typeof entry['id'] === 'string' && Number.isSafeInteger(entry['from_ms'])
+        ? { seq, kind: 'revert', atMs, id: entry['id'], fromMs: entry['from_ms'] as number }
+        : corrupt('revert entry');
     case 'reset':
-      return Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'reset', atMs, fromMs: entry['from_ms'] as number } : corrupt('reset entry');
+      return Number.isSafeInteger(entry['from_ms'])
+        ? { seq, kind: 'reset', atMs, fromMs: entry['from_ms'] as number }
+        : corrupt('reset entry');
     default:
       return corrupt(`unknown kind '${String(row['kind'])}'`);
   }
@@ -665,16 +885,38 @@ function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>
   const credential = decodeCredential(entry['auth']);
   const bodyFailure = decodeFailure(entry['body_failure']);
   const knownMount = isMount(mount);
-  const fieldsOk = typeof method === 'string' && typeof path === 'string' && typeof ip === 'string' && typeof query === 'object' && query !== null;
-  if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string')) return { seq, kind: 'corrupt', reason: 'request entry' };
+  const fieldsOk =
+    typeof method === 'string' &&
+    typeof path === 'string' &&
+    typeof ip === 'string' &&
+    typeof query === 'object' &&
+    query !== null;
+  if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string'))
+    return { seq, kind: 'corrupt', reason: 'request entry' };
   if (bodyFailure === null) return { seq, kind: 'corrupt', reason: 'body_failure' };
-  const request: LoggedRequest = { mount: mount as Mount, method, path, query: query as Record<string, string>, ip, credential, bodyText: body, bodyFailure };
+  const request: LoggedRequest = {
+    mount: mount as Mount,
+    method,
+    path,
+    query: query as Record<string, string>,
+    ip,
+    credential,
+    bodyText: body,
+    bodyFailure,
+  };
   return { seq, kind: 'request', atMs, request };
 }
 
 function decodeCharge(seq: number, atMs: number, entry: Record<string, unknown>): LoggedCommand {
   const { mount, method, path, ip } = entry;
   const credential = decodeCredential(entry['auth']);
-  if (!isMount(mount) || typeof method !== 'string' || typeof path !== 'string' || typeof ip !== 'string' || credential === undefined) return { seq, kind: 'corrupt', reason: 'charge entry' };
+  if (
+    !isMount(mount) ||
+    typeof method !== 'string' ||
+    typeof path !== 'string' ||
+    typeof ip !== 'string' ||
+    credential === undefined
+  )
+    return { seq, kind: 'corrupt', reason: 'charge entry' };
   return { seq, kind: 'charge', atMs, request: { mount, method, path, ip, credential } };
 }

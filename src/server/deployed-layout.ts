@@ -25,8 +25,11 @@ export function deployedLayout(options: DeployedDispatcherOptions): ServeLayout 
 export const DEPLOYED_LAYOUT: ServeLayout = {
   dialect: 'deployed',
   mounts: () => [
-    ['casino', DEPLOYED_PORT_OFFSETS.casino], ['faucet', DEPLOYED_PORT_OFFSETS.faucet], ['escrow', DEPLOYED_PORT_OFFSETS.escrow],
-    ['trading', DEPLOYED_PORT_OFFSETS.trading], ['domains', DEPLOYED_PORT_OFFSETS.domains],
+    ['casino', DEPLOYED_PORT_OFFSETS.casino],
+    ['faucet', DEPLOYED_PORT_OFFSETS.faucet],
+    ['escrow', DEPLOYED_PORT_OFFSETS.escrow],
+    ['trading', DEPLOYED_PORT_OFFSETS.trading],
+    ['domains', DEPLOYED_PORT_OFFSETS.domains],
     ['wallet', DEPLOYED_PORT_OFFSETS.wallet],
   ],
   adminMount: 'casino',

@@ -51,7 +51,15 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const FORCE_CLOSE_AFTER_MS = 5_000;
 
 /** Offset of each mount's port from the api port; the order is the listening order. */
-export const MOUNT_PORT_OFFSETS: Readonly<Record<Mount, number>> = { api: 0, faucet: 1, escrow: 2, trading: 3, domains: 4, wallet: 5, casino: 6 };
+export const MOUNT_PORT_OFFSETS: Readonly<Record<Mount, number>> = {
+  api: 0,
+  faucet: 1,
+  escrow: 2,
+  trading: 3,
+  domains: 4,
+  wallet: 5,
+  casino: 6,
+};
 
 export interface ServeOptions {
   readonly routes: readonly Route[];
@@ -141,18 +149,39 @@ export function servedMounts(routes: readonly Route[]): Mount[] {
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const layout = options.layout ?? DOCUMENTS_LAYOUT;
-  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined) throw new Error(`--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`);
+  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined)
+    throw new Error(
+      `--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`,
+    );
   const commandLog = options.commandLog;
   const logFailure = Promise.withResolvers<string>();
   // A checkpoint is taken right after a batch commits at the end of a turn: then the state in
   // memory is exactly the log's (every applied command is in the committed batch).
   let afterCommit = (): void => undefined;
-  const group = commandLog === undefined ? undefined : new GroupCommit({ log: commandLog, onFailure: (error) => logFailure.resolve(error), onCommitted: () => afterCommit() });
+  const group =
+    commandLog === undefined
+      ? undefined
+      : new GroupCommit({
+          log: commandLog,
+          onFailure: (error) => logFailure.resolve(error),
+          onCommitted: () => afterCommit(),
+        });
   const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout, group);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };
-  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, loadedSeq: recovery?.checkpointSeq, onError: (message) => log(`afp serve: checkpoint: ${message}`), ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
+  const checkpointer =
+    commandLog === undefined
+      ? undefined
+      : new Checkpointer({
+          log: commandLog,
+          platform,
+          timeTravel,
+          clockMovedMs: recovery?.clockMovedMs ?? 0,
+          loadedSeq: recovery?.checkpointSeq,
+          onError: (message) => log(`afp serve: checkpoint: ${message}`),
+          ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }),
+        });
   afterCommit = () => writeCheckpoint(checkpointer, log);
   const record =
     commandLog === undefined || group === undefined
@@ -162,15 +191,52 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           checkpointer?.noteAdmin(command);
           group.appended();
         };
-  const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths, ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }) } };
+  const dialect =
+    layout === DOCUMENTS_LAYOUT
+      ? {}
+      : {
+          dialect: {
+            name: layout.dialect,
+            basePaths: layout.basePaths,
+            ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }),
+          },
+        };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
   const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm() });
-  const admin = { platform, clock, clockMover, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }), ...dialect };
+  const admin = {
+    platform,
+    clock,
+    clockMover,
+    mounts: () => urls,
+    onClockMoved: () => pump.arm(),
+    routes: options.routes,
+    record,
+    timeTravel,
+    adminMount: layout.adminMount,
+    load: () => loadView(shedder),
+    ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }),
+    ...dialect,
+  };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
-      const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, ...gate }) } : undefined;
-      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...gate, admission: shedder, ...(layout.shedBody === undefined ? {} : { shedBody: layout.shedBody }), ...(rawPaths === undefined ? {} : { rawPaths }) });
+      const rawPaths =
+        layout.mcp && (mount === 'faucet' || mount === 'escrow')
+          ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, ...gate }) }
+          : undefined;
+      const server = createApiServer({
+        dispatcher,
+        clock,
+        mount,
+        trustProxy: true,
+        intercept: adminIntercept(mount, admin),
+        afterRequest: () => pump.arm(),
+        log,
+        ...gate,
+        admission: shedder,
+        ...(layout.shedBody === undefined ? {} : { shedBody: layout.shedBody }),
+        ...(rawPaths === undefined ? {} : { rawPaths }),
+      });
       servers.push(server);
       const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;
@@ -207,19 +273,38 @@ function writeCheckpoint(checkpointer: Checkpointer | undefined, log: (line: str
   try {
     checkpointer?.afterRequest();
   } catch (error) {
-    log(`afp serve: could not write a checkpoint (recovery will replay more of the log): ${error instanceof Error ? error.message : String(error)}`);
+    log(
+      `afp serve: could not write a checkpoint (recovery will replay more of the log): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */
-function servedPlatform(options: ServeOptions, layout: ServeLayout, group: GroupCommit | undefined): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; timeTravel: TimeTravel; recovery?: ServeHandle['recovery'] } {
+function servedPlatform(
+  options: ServeOptions,
+  layout: ServeLayout,
+  group: GroupCommit | undefined,
+): {
+  platform: Platform;
+  dispatcher: Dispatcher;
+  clock: ServeClock;
+  timeTravel: TimeTravel;
+  recovery?: ServeHandle['recovery'];
+} {
   if (options.commandLog !== undefined) {
     const startedMs = performance.now();
-    const served = serveFromLog(options.commandLog, options.routes, Date.now(), group === undefined ? undefined : () => group.appended());
+    const served = serveFromLog(
+      options.commandLog,
+      options.routes,
+      Date.now(),
+      group === undefined ? undefined : () => group.appended(),
+    );
     if ('error' in served) throw new Error(served.error);
     return { ...served, recovery: { ...served.stats, durationMs: performance.now() - startedMs } };
   }
-  const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
+  const clock = new ServeClock(
+    options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs },
+  );
   const platformOptions = {
     seed: options.seed,
     startMs: clock.nowMs(),
@@ -231,7 +316,12 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout, group: Group
     ...(options.limiterEntriesMax === undefined ? {} : { limiter: { maxEntries: options.limiterEntriesMax } }),
   };
   const platform = new Platform(platformOptions);
-  return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock, timeTravel: new TimeTravel(platform, platformOptions) };
+  return {
+    platform,
+    dispatcher: layout.dispatcher(platform, options.routes),
+    clock,
+    timeTravel: new TimeTravel(platform, platformOptions),
+  };
 }
 
 /** GET /_afp/state's `load`: the bounds, what is in flight now, and the counts since start. */
@@ -248,7 +338,8 @@ function loadView(shedder: LoadShedder): JsonObject {
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const onError = (error: Error): void => reject(new Error(`cannot listen on ${DEFAULT_HOST}:${port}: ${error.message}`, { cause: error }));
+    const onError = (error: Error): void =>
+      reject(new Error(`cannot listen on ${DEFAULT_HOST}:${port}: ${error.message}`, { cause: error }));
     server.once('error', onError);
     server.listen(port, DEFAULT_HOST, () => {
       server.off('error', onError);

@@ -55,7 +55,10 @@ export class LoadShedder implements AdmissionGate {
 
   constructor(options: LoadShedderOptions) {
     assert(Number.isSafeInteger(options.maxInFlight) && options.maxInFlight >= 0, 'maxInFlight is a whole number');
-    assert(Number.isSafeInteger(options.maxEventLoopDelayMs) && options.maxEventLoopDelayMs >= 0, 'maxEventLoopDelayMs is a whole number');
+    assert(
+      Number.isSafeInteger(options.maxEventLoopDelayMs) && options.maxEventLoopDelayMs >= 0,
+      'maxEventLoopDelayMs is a whole number',
+    );
     this.maxInFlight = options.maxInFlight;
     this.maxEventLoopDelayMs = options.maxEventLoopDelayMs;
     this.probeIntervalMs = options.probeIntervalMs ?? PROBE_INTERVAL_MS_DEFAULT;
@@ -96,13 +99,23 @@ export class LoadShedder implements AdmissionGate {
   enter(): Admission {
     if (this.maxInFlight !== 0 && this.inFlightCount >= this.maxInFlight) {
       this.shedInFlightCount += 1;
-      return { admitted: false, reason: 'in-flight', retryAfterSeconds: 1, message: `server overloaded: ${this.inFlightCount} requests in flight (limit ${this.maxInFlight}); retry later` };
+      return {
+        admitted: false,
+        reason: 'in-flight',
+        retryAfterSeconds: 1,
+        message: `server overloaded: ${this.inFlightCount} requests in flight (limit ${this.maxInFlight}); retry later`,
+      };
     }
     const delayMs = this.maxEventLoopDelayMs === 0 ? 0 : this.eventLoopDelayMs();
     if (delayMs > this.maxEventLoopDelayMs) {
       this.shedDelayCount += 1;
       const retryAfterSeconds = Math.max(1, Math.ceil(delayMs / 1000));
-      return { admitted: false, reason: 'event-loop-delay', retryAfterSeconds, message: `server overloaded: requests wait ${Math.round(delayMs)} ms (limit ${this.maxEventLoopDelayMs} ms); retry later` };
+      return {
+        admitted: false,
+        reason: 'event-loop-delay',
+        retryAfterSeconds,
+        message: `server overloaded: requests wait ${Math.round(delayMs)} ms (limit ${this.maxEventLoopDelayMs} ms); retry later`,
+      };
     }
     this.inFlightCount += 1;
     this.admittedCount += 1;

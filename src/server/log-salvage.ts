@@ -18,7 +18,18 @@
  * what was dropped. Nothing is dropped silently.
  * Limits: one survey reads the whole log once (streamed) and copies FILE once.
  */
-import { copyFileSync, existsSync, mkdtempSync, openSync, closeSync, readSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointStore, type CheckpointHeader } from './checkpoint-store.ts';
@@ -60,11 +71,28 @@ export async function surveyLog(file: string, problem: string): Promise<LogSurve
     const opened = await openCommandLog(copy, { knownDefects: [] });
     if ('error' in opened || opened.settings === null) {
       const settingsProblem = 'error' in opened ? opened.error.replace(copy, file) : 'it holds no settings';
-      return { file, problem, settings: null, settingsProblem, intactEntries: 0, lastAtMs: null, stoppedBy: null, checkpoints: [], checkpointsProblem: null };
+      return {
+        file,
+        problem,
+        settings: null,
+        settingsProblem,
+        intactEntries: 0,
+        lastAtMs: null,
+        stoppedBy: null,
+        checkpoints: [],
+        checkpointsProblem: null,
+      };
     }
     try {
       const read = readIntact(opened);
-      return { file, problem, settings: opened.settings, settingsProblem: null, ...read, ...surveyCheckpoints(opened, read.intactEntries) };
+      return {
+        file,
+        problem,
+        settings: opened.settings,
+        settingsProblem: null,
+        ...read,
+        ...surveyCheckpoints(opened, read.intactEntries),
+      };
     } finally {
       opened.close();
     }
@@ -95,30 +123,50 @@ function readIntact(log: CommandLog): { intactEntries: number; lastAtMs: number 
   let lastAtMs: number | null = null;
   try {
     for (const command of log.commands()) {
-      if (command.seq !== intactEntries + 1) return { intactEntries, lastAtMs, stoppedBy: `entry ${intactEntries + 1} is missing (the next is ${command.seq})` };
-      if (command.kind === 'corrupt') return { intactEntries, lastAtMs, stoppedBy: `entry ${command.seq} is damaged (${command.reason})` };
-      if (lastAtMs !== null && command.atMs < lastAtMs) return { intactEntries, lastAtMs, stoppedBy: `entry ${command.seq} runs backwards in time (damaged)` };
+      if (command.seq !== intactEntries + 1)
+        return {
+          intactEntries,
+          lastAtMs,
+          stoppedBy: `entry ${intactEntries + 1} is missing (the next is ${command.seq})`,
+        };
+      if (command.kind === 'corrupt')
+        return { intactEntries, lastAtMs, stoppedBy: `entry ${command.seq} is damaged (${command.reason})` };
+      if (lastAtMs !== null && command.atMs < lastAtMs)
+        return { intactEntries, lastAtMs, stoppedBy: `entry ${command.seq} runs backwards in time (damaged)` };
       intactEntries = command.seq;
       lastAtMs = command.atMs;
     }
   } catch (error) {
-    return { intactEntries, lastAtMs, stoppedBy: `the file cannot be read past entry ${intactEntries} (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      intactEntries,
+      lastAtMs,
+      stoppedBy: `the file cannot be read past entry ${intactEntries} (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   return { intactEntries, lastAtMs, stoppedBy: null };
 }
 
-function surveyCheckpoints(log: CommandLog, intactEntries: number): { checkpoints: CheckpointSurvey[]; checkpointsProblem: string | null } {
+function surveyCheckpoints(
+  log: CommandLog,
+  intactEntries: number,
+): { checkpoints: CheckpointSurvey[]; checkpointsProblem: string | null } {
   let headers: CheckpointHeader[];
   try {
     headers = new CheckpointStore(log.database).newestFirst();
   } catch (error) {
-    return { checkpoints: [], checkpointsProblem: `the checkpoints table cannot be read (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      checkpoints: [],
+      checkpointsProblem: `the checkpoints table cannot be read (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   const store = new CheckpointStore(log.database);
   const checkpoints = headers.map((header) => {
     let problem: string | null;
     try {
-      problem = header.seq > intactEntries ? `it follows entry ${header.seq}, past the intact log` : checkpointDamage(store, header);
+      problem =
+        header.seq > intactEntries
+          ? `it follows entry ${header.seq}, past the intact log`
+          : checkpointDamage(store, header);
     } catch (error) {
       problem = `cannot be read (${error instanceof Error ? error.message : String(error)})`;
     }
@@ -131,18 +179,29 @@ function surveyCheckpoints(log: CommandLog, intactEntries: number): { checkpoint
 export function describeSurvey(survey: LogSurvey): string[] {
   const lines = [`--data ${survey.file} is damaged: ${survey.problem}`, 'what is intact:'];
   if (survey.settings === null) {
-    lines.push(`  nothing: its settings cannot be read (${survey.settingsProblem ?? 'unknown'}), so no entry can be replayed`);
+    lines.push(
+      `  nothing: its settings cannot be read (${survey.settingsProblem ?? 'unknown'}), so no entry can be replayed`,
+    );
     return lines;
   }
   lines.push('  the settings (seed, start, config)');
-  const upTo = survey.lastAtMs === null ? '' : `, up to ${new Date(survey.lastAtMs).toISOString()} (at_ms ${survey.lastAtMs})`;
+  const upTo =
+    survey.lastAtMs === null ? '' : `, up to ${new Date(survey.lastAtMs).toISOString()} (at_ms ${survey.lastAtMs})`;
   lines.push(`  log entries 1..${survey.intactEntries} (${survey.intactEntries} commands${upTo})`);
-  lines.push(survey.stoppedBy === null ? '  (every entry of the log reads; the damage is elsewhere)' : `  then: ${survey.stoppedBy}; nothing after it is used`);
+  lines.push(
+    survey.stoppedBy === null
+      ? '  (every entry of the log reads; the damage is elsewhere)'
+      : `  then: ${survey.stoppedBy}; nothing after it is used`,
+  );
   for (const checkpoint of survey.checkpoints) {
-    lines.push(`  checkpoint after entry ${checkpoint.seq} (${new Date(checkpoint.atMs).toISOString()}): ${checkpoint.problem === null ? 'whole' : `unusable — ${checkpoint.problem}`}`);
+    lines.push(
+      `  checkpoint after entry ${checkpoint.seq} (${new Date(checkpoint.atMs).toISOString()}): ${checkpoint.problem === null ? 'whole' : `unusable — ${checkpoint.problem}`}`,
+    );
   }
-  if (survey.checkpointsProblem !== null) lines.push(`  no checkpoint: ${survey.checkpointsProblem} (a salvage replays the entries from the start)`);
-  else if (survey.checkpoints.length === 0) lines.push('  no checkpoint (a salvage replays the entries from the start)');
+  if (survey.checkpointsProblem !== null)
+    lines.push(`  no checkpoint: ${survey.checkpointsProblem} (a salvage replays the entries from the start)`);
+  else if (survey.checkpoints.length === 0)
+    lines.push('  no checkpoint (a salvage replays the entries from the start)');
   return lines;
 }
 
@@ -151,7 +210,8 @@ export function describeSurvey(survey: LogSurvey): string[] {
  * is moved to FILE.damaged (or FILE.damaged-<n>). Returns the lines saying what was kept and dropped.
  */
 export async function salvageLog(survey: LogSurvey): Promise<{ lines: string[] } | { error: string }> {
-  if (survey.settings === null) return { error: `--data ${survey.file}: nothing to salvage (its settings cannot be read)` };
+  if (survey.settings === null)
+    return { error: `--data ${survey.file}: nothing to salvage (its settings cannot be read)` };
   const directory = mkdtempSync(join(tmpdir(), 'afp-salvage-'));
   const copy = join(directory, 'source.afp');
   try {
@@ -237,4 +297,3 @@ function salvageLines(survey: LogSurvey, aside: string, kept: readonly number[])
     `the damaged file is kept as ${aside}`,
   ];
 }
-

@@ -38,9 +38,12 @@ export interface ToolRequest {
   readonly body: JsonObject | undefined;
 }
 
-const agentReference = (what: string): z.ZodString => z.string().describe(`${what}: an agent id, its 0x address or its referral code`);
+const agentReference = (what: string): z.ZodString =>
+  z.string().describe(`${what}: an agent id, its 0x address or its referral code`);
 const escrowId = z.string().min(1).describe('The escrow id (esc_...)');
-const amount = z.union([z.number(), z.string()]).describe('USDC amount, a JSON number or a decimal string ("1.50"); at least 0.10, at most 6 decimals');
+const amount = z
+  .union([z.number(), z.string()])
+  .describe('USDC amount, a JSON number or a decimal string ("1.50"); at least 0.10, at most 6 decimals');
 
 export const MCP_TOOLS: readonly McpToolRow[] = [
   {
@@ -50,7 +53,10 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
     input: z.strictObject({
       agent_id: z.string().describe('1 to 64 characters of A-Z a-z 0-9 _ . -'),
       referrer: agentReference('Optional referrer').nullish(),
-      metadata: z.record(z.string(), z.unknown()).nullish().describe('Optional object, e.g. { "framework": "langchain" }'),
+      metadata: z
+        .record(z.string(), z.unknown())
+        .nullish()
+        .describe('Optional object, e.g. { "framework": "langchain" }'),
     }),
   },
   {
@@ -70,13 +76,31 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
       amount,
       receiver: agentReference('The receiver'),
       description: z.string().nullish().describe('Optional description of the deal'),
-      expires_in: z.number().nullish().describe('Optional whole seconds until automatic refund, 1..7776000 (default 86400)'),
+      expires_in: z
+        .number()
+        .nullish()
+        .describe('Optional whole seconds until automatic refund, 1..7776000 (default 86400)'),
       referrer: agentReference('Optional referrer of this escrow').nullish(),
-      conditions: z.record(z.string(), z.unknown()).nullish().describe('Optional release conditions: a JSON object, stored and shown, never interpreted'),
+      conditions: z
+        .record(z.string(), z.unknown())
+        .nullish()
+        .describe('Optional release conditions: a JSON object, stored and shown, never interpreted'),
     }),
   },
-  { name: 'release_escrow', service: 'escrow', routeId: 'escrow.B.release', input: z.strictObject({ escrow_id: escrowId }), pathParams: { id: 'escrow_id' } },
-  { name: 'refund_escrow', service: 'escrow', routeId: 'escrow.B.refund', input: z.strictObject({ escrow_id: escrowId }), pathParams: { id: 'escrow_id' } },
+  {
+    name: 'release_escrow',
+    service: 'escrow',
+    routeId: 'escrow.B.release',
+    input: z.strictObject({ escrow_id: escrowId }),
+    pathParams: { id: 'escrow_id' },
+  },
+  {
+    name: 'refund_escrow',
+    service: 'escrow',
+    routeId: 'escrow.B.refund',
+    input: z.strictObject({ escrow_id: escrowId }),
+    pathParams: { id: 'escrow_id' },
+  },
   {
     name: 'dispute_escrow',
     service: 'escrow',
@@ -88,7 +112,13 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
     }),
     pathParams: { id: 'escrow_id' },
   },
-  { name: 'get_escrow', service: 'escrow', routeId: 'escrow.B.get', input: z.strictObject({ escrow_id: escrowId }), pathParams: { id: 'escrow_id' } },
+  {
+    name: 'get_escrow',
+    service: 'escrow',
+    routeId: 'escrow.B.get',
+    input: z.strictObject({ escrow_id: escrowId }),
+    pathParams: { id: 'escrow_id' },
+  },
   {
     name: 'list_escrows',
     service: 'escrow',
@@ -113,11 +143,17 @@ export function toolDescription(route: Route): string {
 }
 
 /** The route row of each tool of `service`, in table order; a missing row is a bug. */
-export function resolveTools(service: McpService, routes: readonly Route[]): readonly { readonly tool: McpToolRow; readonly route: Route }[] {
+export function resolveTools(
+  service: McpService,
+  routes: readonly Route[],
+): readonly { readonly tool: McpToolRow; readonly route: Route }[] {
   return MCP_TOOLS.filter((tool) => tool.service === service).map((tool) => {
     const route = routes.find((candidate) => candidate.id === tool.routeId);
     assert(route !== undefined, `MCP tool ${tool.name} needs route row ${tool.routeId}`);
-    assert(route.service === service && route.style === 'B', `MCP tool ${tool.name} answers through a style-B ${service} row`);
+    assert(
+      route.service === service && route.style === 'B',
+      `MCP tool ${tool.name} answers through a style-B ${service} row`,
+    );
     return { tool, route };
   });
 }
@@ -136,5 +172,9 @@ export function toolRequest(tool: McpToolRow, route: Route, args: Readonly<Recor
     for (const [name, value] of rest) if (value !== null) query[name] = String(value as string | number);
     return { path, query, body: undefined };
   }
-  return { path, query: {}, body: rest.length === 0 ? undefined : (Object.fromEntries(rest) as Record<string, JsonValue>) };
+  return {
+    path,
+    query: {},
+    body: rest.length === 0 ? undefined : (Object.fromEntries(rest) as Record<string, JsonValue>),
+  };
 }

@@ -89,13 +89,20 @@ class McpLane {
   private waiting = 0;
 
   constructor(bound: Bound) {
-    this.server = new McpServer({ name: `afp-${bound.service}`, version: SERVER_VERSION }, { maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS });
+    this.server = new McpServer(
+      { name: `afp-${bound.service}`, version: SERVER_VERSION },
+      { maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
+    );
     for (const entry of bound.tools) {
-      this.server.registerTool(entry.tool.name, { description: entry.description, inputSchema: entry.tool.input }, (args: Record<string, unknown>) => {
-        const caller = this.current;
-        assert(caller !== null, 'tool calls run during a request\'s turn');
-        return callTool(bound, entry, args, caller.authorization, caller.ip);
-      });
+      this.server.registerTool(
+        entry.tool.name,
+        { description: entry.description, inputSchema: entry.tool.input },
+        (args: Record<string, unknown>) => {
+          const caller = this.current;
+          assert(caller !== null, "tool calls run during a request's turn");
+          return callTool(bound, entry, args, caller.authorization, caller.ip);
+        },
+      );
     }
   }
 
@@ -112,7 +119,11 @@ class McpLane {
 }
 
 export function createMcpHandler(options: McpHandlerOptions): McpHandler {
-  const tools = resolveTools(options.service, options.dispatcher.router.routes).map(({ tool, route }) => ({ tool, route, description: toolDescription(route) }));
+  const tools = resolveTools(options.service, options.dispatcher.router.routes).map(({ tool, route }) => ({
+    tool,
+    route,
+    description: toolDescription(route),
+  }));
   const bound: Bound = { ...options, tools, log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)) };
   const listText = JSON.stringify(toolList(bound));
   const lane = new McpLane(bound);
@@ -120,15 +131,38 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (request.method === 'POST') return servePost(bound, lane, request, response, ip);
     request.resume(); // nothing else reads a body: drain it so keep-alive connections stay usable
     const charged = await chargeTransport(bound, request, ip);
-    if (charged.status === 429 || charged.status === 503) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+    if (charged.status === 429 || charged.status === 503)
+      return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
     const rate = rateHeaders(charged);
-    if (request.method !== 'GET') return writeError(bound, response, 405, 'BAD_REQUEST', `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`, { ...rate, allow: 'GET, POST' });
+    if (request.method !== 'GET')
+      return writeError(
+        bound,
+        response,
+        405,
+        'BAD_REQUEST',
+        `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`,
+        { ...rate, allow: 'GET, POST' },
+      );
     if ((request.headers.accept ?? '').includes('text/event-stream')) {
-      return writeError(bound, response, 405, 'BAD_REQUEST', 'this MCP endpoint is stateless: no server-initiated stream; POST JSON-RPC messages to /mcp', { ...rate, allow: 'GET, POST' });
+      return writeError(
+        bound,
+        response,
+        405,
+        'BAD_REQUEST',
+        'this MCP endpoint is stateless: no server-initiated stream; POST JSON-RPC messages to /mcp',
+        { ...rate, allow: 'GET, POST' },
+      );
     }
     const caller = options.dispatcher.platform.authenticate(request.headers.authorization);
     if (typeof caller !== 'object' || caller === null) {
-      return writeError(bound, response, 401, 'UNAUTHORIZED', caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>', rate);
+      return writeError(
+        bound,
+        response,
+        401,
+        'UNAUTHORIZED',
+        caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
+        rate,
+      );
     }
     writeJson(response, 200, listText, rate);
   };
@@ -144,40 +178,74 @@ function toolList(bound: Bound): JsonObject {
   return { tools, _info: INFO[bound.service] };
 }
 
-async function servePost(bound: Bound, lane: McpLane, request: IncomingMessage, response: ServerResponse, ip: string): Promise<void> {
+async function servePost(
+  bound: Bound,
+  lane: McpLane,
+  request: IncomingMessage,
+  response: ServerResponse,
+  ip: string,
+): Promise<void> {
   const maxBodyBytes = bound.dispatcher.platform.config.maxBodyBytes;
   const read = await readMcpBody(request, maxBodyBytes);
   if (read.kind === 'failed') return;
   if (read.kind === 'too-large') {
     // Charged like any request; the connection closes (the rest of the body is not read).
     const charged = await chargeTransport(bound, request, ip);
-    if (charged.status === 429 || charged.status === 503) return writeJson(response, charged.status, JSON.stringify(charged.body), { ...charged.headers, connection: 'close' });
-    return writeJson(response, 413, jsonRpcError(-32000, `Payload too large: the body exceeds ${maxBodyBytes} bytes`), { connection: 'close' });
+    if (charged.status === 429 || charged.status === 503)
+      return writeJson(response, charged.status, JSON.stringify(charged.body), {
+        ...charged.headers,
+        connection: 'close',
+      });
+    return writeJson(response, 413, jsonRpcError(-32000, `Payload too large: the body exceeds ${maxBodyBytes} bytes`), {
+      connection: 'close',
+    });
   }
   const tooDeep = jsonTooDeep(read.text);
   const parsed = tooDeep === null ? parseJson(read.text) : undefined;
   if (parsed === undefined || !onlyToolCalls(parsed.value)) {
     const charged = await chargeTransport(bound, request, ip);
-    if (charged.status === 429 || charged.status === 503) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+    if (charged.status === 429 || charged.status === 503)
+      return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
     // The SDK writes the answer; headers set here are merged into it.
     for (const [name, value] of Object.entries(rateHeaders(charged))) response.setHeader(name, value);
   }
-  if (parsed === undefined) return writeJson(response, 400, jsonRpcError(-32700, tooDeep === null ? 'Parse error: Invalid JSON' : `Parse error: ${tooDeep.message}`), {});
+  if (parsed === undefined)
+    return writeJson(
+      response,
+      400,
+      jsonRpcError(-32700, tooDeep === null ? 'Parse error: Invalid JSON' : `Parse error: ${tooDeep.message}`),
+      {},
+    );
   const caller: Caller = { authorization: request.headers.authorization, ip };
   const turn = lane.enqueue(() => serveTurn(bound, lane, caller, request, response, parsed.value));
-  if (turn === false) return writeJson(response, 503, jsonRpcError(-32000, `the MCP server is busy: more than ${MCP_WAITING_MAX} requests wait; retry shortly`), { 'retry-after': '1' });
+  if (turn === false)
+    return writeJson(
+      response,
+      503,
+      jsonRpcError(-32000, `the MCP server is busy: more than ${MCP_WAITING_MAX} requests wait; retry shortly`),
+      { 'retry-after': '1' },
+    );
   await turn;
 }
 
 /** One request's turn on the server: a fresh stateless transport, connected, handled, closed. */
-async function serveTurn(bound: Bound, lane: McpLane, caller: Caller, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+async function serveTurn(
+  bound: Bound,
+  lane: McpLane,
+  caller: Caller,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+): Promise<void> {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   lane.current = caller;
   try {
     await lane.server.connect(transport);
     await transport.handleRequest(request, response, body);
   } catch (error) {
-    bound.log(`afp serve: INTERNAL ERROR (a bug) on POST ${bound.service}:/mcp — seed ${bound.dispatcher.platform.seed}\n${describe(error)}`);
+    bound.log(
+      `afp serve: INTERNAL ERROR (a bug) on POST ${bound.service}:/mcp — seed ${bound.dispatcher.platform.seed}\n${describe(error)}`,
+    );
     if (!response.headersSent) writeJson(response, 500, jsonRpcError(-32603, 'internal error'), {});
   } finally {
     lane.current = null;
@@ -203,20 +271,44 @@ function rateHeaders(charged: ApiResponse): Record<string, string> {
  * waits for the batch holding the charge; a closed or failing gate answers 503.
  */
 async function chargeTransport(bound: Bound, request: IncomingMessage, ip: string): Promise<ApiResponse> {
-  const unavailable: ApiResponse = { status: 503, headers: {}, routeId: null, body: { error: 'the server cannot make changes durable and is stopping', code: 'SERVICE_UNAVAILABLE', _info: INFO[bound.service] } };
+  const unavailable: ApiResponse = {
+    status: 503,
+    headers: {},
+    routeId: null,
+    body: {
+      error: 'the server cannot make changes durable and is stopping',
+      code: 'SERVICE_UNAVAILABLE',
+      _info: INFO[bound.service],
+    },
+  };
   if (bound.gate !== undefined && !bound.gate.open) return unavailable;
   const authorization = request.headers.authorization;
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
-  const charged = bound.dispatcher.handle({ mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip }, bound.clock.nowMs());
+  const charged = bound.dispatcher.handle(
+    { mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip },
+    bound.clock.nowMs(),
+  );
   const held = bound.gate?.hold() ?? null;
   if (held === null) return charged;
-  return held.then(() => charged, () => unavailable);
+  return held.then(
+    () => charged,
+    () => unavailable,
+  );
 }
 
 /** True when the body is one tools/call request or a non-empty batch of them (each charged as its route). */
 function onlyToolCalls(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.length > 0 && messages.every((message) => typeof message === 'object' && message !== null && (message as Record<string, unknown>)['method'] === 'tools/call' && 'id' in message);
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (message) =>
+        typeof message === 'object' &&
+        message !== null &&
+        (message as Record<string, unknown>)['method'] === 'tools/call' &&
+        'id' in message,
+    )
+  );
 }
 
 function parseJson(text: string): { value: unknown } | undefined {
@@ -259,24 +351,52 @@ function readMcpBody(request: IncomingMessage, maxBytes: number): Promise<McpBod
 }
 
 /** One tool call = one dispatcher request on the tool's route row. */
-function callTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult | Promise<CallToolResult> {
-  const unavailable = (): CallToolResult => toolResult({ status: 503, headers: {}, body: { error: 'the server cannot make changes durable and is stopping', code: 'SERVICE_UNAVAILABLE', _info: INFO[bound.service] } });
+function callTool(
+  bound: Bound,
+  entry: BoundTool,
+  args: Readonly<Record<string, unknown>>,
+  authorization: string | undefined,
+  ip: string,
+): CallToolResult | Promise<CallToolResult> {
+  const unavailable = (): CallToolResult =>
+    toolResult({
+      status: 503,
+      headers: {},
+      body: {
+        error: 'the server cannot make changes durable and is stopping',
+        code: 'SERVICE_UNAVAILABLE',
+        _info: INFO[bound.service],
+      },
+    });
   if (bound.gate !== undefined && !bound.gate.open) return unavailable();
   const result = dispatchTool(bound, entry, args, authorization, ip);
   const held = bound.gate?.hold() ?? null;
   return held === null ? result : held.then(() => result, unavailable);
 }
 
-function dispatchTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult {
+function dispatchTool(
+  bound: Bound,
+  entry: BoundTool,
+  args: Readonly<Record<string, unknown>>,
+  authorization: string | undefined,
+  ip: string,
+): CallToolResult {
   const { path, query, body } = toolRequest(entry.tool, entry.route, args);
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
   let answer: ApiResponse;
   try {
-    answer = bound.dispatcher.handle({ mount: entry.route.mount, method: entry.route.method, path, query, headers, body, ip }, bound.clock.nowMs());
+    answer = bound.dispatcher.handle(
+      { mount: entry.route.mount, method: entry.route.method, path, query, headers, body, ip },
+      bound.clock.nowMs(),
+    );
   } catch (error) {
     const seed = bound.dispatcher.platform.seed;
     bound.log(`afp serve: INTERNAL ERROR (a bug) in MCP tool ${entry.tool.name} — seed ${seed}\n${describe(error)}`);
-    return toolResult({ status: 500, headers: {}, body: { error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR', _info: INFO[bound.service] } });
+    return toolResult({
+      status: 500,
+      headers: {},
+      body: { error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR', _info: INFO[bound.service] },
+    });
   }
   return toolResult(answer);
 }
@@ -291,13 +411,29 @@ export function toolResult(answer: Pick<ApiResponse, 'status' | 'headers' | 'bod
   };
 }
 
-function writeError(bound: Bound, response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+function writeError(
+  bound: Bound,
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   writeJson(response, status, JSON.stringify({ error: message, code, _info: INFO[bound.service] }), headers);
 }
 
-function writeJson(response: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>>): void {
+function writeJson(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Readonly<Record<string, string>>,
+): void {
   if (response.headersSent) return;
-  response.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   response.end(text);
 }
 

@@ -36,12 +36,26 @@
  */
 import { assert } from '../core/assert.ts';
 import { fail } from '../core/errors.ts';
-import { Dispatcher, REACH_NOTHING, REACH_ROW, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
+import {
+  Dispatcher,
+  REACH_NOTHING,
+  REACH_ROW,
+  type ApiRequest,
+  type ApiResponse,
+  type DispatchRequest,
+} from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
 import { applyClockMove, applyDeposit, applyTierSet, applyWalletMint } from './admin.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
-import type { CommandLog, LoggedCharge, LoggedCommand, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
+import type {
+  CommandLog,
+  LoggedCharge,
+  LoggedCommand,
+  LoggedRequest,
+  LogSettings,
+  RequestToLog,
+} from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 import { TimeTravel } from './time-travel.ts';
 import { loadCheckpoint } from './checkpoints.ts';
@@ -59,7 +73,12 @@ export class LoggedDispatcher extends Dispatcher {
   private readonly onAppend: () => void;
 
   /** `onAppend` runs after each append (the group commit schedules or makes its commit). */
-  constructor(platform: Platform, routes: readonly Route[], commandLog: Pick<CommandLog, 'appendRequest'>, onAppend: () => void = () => undefined) {
+  constructor(
+    platform: Platform,
+    routes: readonly Route[],
+    commandLog: Pick<CommandLog, 'appendRequest'>,
+    onAppend: () => void = () => undefined,
+  ) {
     super(platform, routes);
     this.commandLog = commandLog;
     this.onAppend = onAppend;
@@ -91,16 +110,34 @@ export class LoggedDispatcher extends Dispatcher {
 
   /** Charges the limiter as a request refused before its row did (a 'charge' entry; not appended again). */
   replayCharge(charge: LoggedCharge, nowMs: number): void {
-    super.dispatch({ mount: charge.mount, method: charge.method, path: charge.path, credential: charge.credential, bodyFailure: CHARGE_ONLY }, nowMs, charge.ip);
+    super.dispatch(
+      {
+        mount: charge.mount,
+        method: charge.method,
+        path: charge.path,
+        credential: charge.credential,
+        bodyFailure: CHARGE_ONLY,
+      },
+      nowMs,
+      charge.ip,
+    );
     assert(this.lastReach !== REACH_ROW, 'a charge entry never reaches a row (the body failure stops it)');
   }
 
   private append(request: DispatchRequest, credential: Credential, nowMs: number, ip: string, whole: boolean): void {
     // What the row says to keep of its body (RouteSpec.logBody: a wallet send keeps no key).
     const row = this.lastRoute;
-    const body = row === null || row.logBody === undefined || request.body === undefined ? request.body : row.logBody(request.body, this.lastValue);
+    const body =
+      row === null || row.logBody === undefined || request.body === undefined
+        ? request.body
+        : row.logBody(request.body, this.lastValue);
     const redacted = body === request.body ? request : { ...request, body, bodyText: undefined };
-    const logged: RequestToLog = { ...redacted, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
+    const logged: RequestToLog = {
+      ...redacted,
+      query: request.query ?? NO_HEADERS,
+      headers: request.headers ?? NO_HEADERS,
+      ip,
+    };
     this.commandLog.appendRequest(logged, credential, nowMs, whole ? 'whole' : 'charge');
     this.onAppend();
   }
@@ -158,30 +195,64 @@ export interface ReplayPosition {
  * The platform of the log's settings, with every logged command applied in order: from the newest
  * usable checkpoint (unless `checkpoints` is false) and the commands after it.
  */
-export function recoverPlatform(log: ReplaySource, routes: readonly Route[], options: { checkpoints?: boolean; onAppend?: () => void } = {}): Recovered | { error: string } {
+export function recoverPlatform(
+  log: ReplaySource,
+  routes: readonly Route[],
+  options: { checkpoints?: boolean; onAppend?: () => void } = {},
+): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
-  const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures, ...(settings.trading === undefined ? {} : { trading: settings.trading }) };
+  const platformOptions = {
+    seed: settings.seed,
+    startMs: settings.startMs,
+    config: settings.config,
+    defects: settings.defects,
+    faults: settings.faults,
+    closures: settings.closures,
+    ...(settings.trading === undefined ? {} : { trading: settings.trading }),
+  };
   let platform = new Platform(platformOptions);
   let timeTravel = new TimeTravel(platform, platformOptions);
-  const checkpoint = options.checkpoints === false ? { loaded: null, skipped: [], dirty: false } : loadCheckpoint(log.checkpointSource(), platform, timeTravel);
+  const checkpoint =
+    options.checkpoints === false
+      ? { loaded: null, skipped: [], dirty: false }
+      : loadCheckpoint(log.checkpointSource(), platform, timeTravel);
   if (checkpoint.dirty) {
     platform = new Platform(platformOptions);
     timeTravel = new TimeTravel(platform, platformOptions);
   }
   const loaded = checkpoint.loaded;
-  const position: ReplayPosition = { platform, dispatcher: new LoggedDispatcher(platform, routes, log, options.onAppend), timeTravel, lastAtMs: loaded?.atMs ?? settings.startMs, clockMovedMs: loaded?.clockMovedMs ?? 0, commands: 0, internalErrors: 0 };
+  const position: ReplayPosition = {
+    platform,
+    dispatcher: new LoggedDispatcher(platform, routes, log, options.onAppend),
+    timeTravel,
+    lastAtMs: loaded?.atMs ?? settings.startMs,
+    clockMovedMs: loaded?.clockMovedMs ?? 0,
+    commands: 0,
+    internalErrors: 0,
+  };
   const replayed = replayCommands(position, log.commands(loaded?.seq ?? 0), { file: log.file, seed: settings.seed });
   if (replayed !== null) return replayed;
   const fromCheckpoint = loaded === null ? {} : { checkpointSeq: loaded.seq };
   const skipped = checkpoint.skipped.length === 0 ? {} : { skippedCheckpoints: checkpoint.skipped };
   const replayedAny = position.commands > 0 || loaded !== null;
-  const stats = { commands: position.commands, internalErrors: position.internalErrors, lastAtMs: replayedAny ? position.lastAtMs : undefined, clockMovedMs: position.clockMovedMs, ...fromCheckpoint, ...skipped };
+  const stats = {
+    commands: position.commands,
+    internalErrors: position.internalErrors,
+    lastAtMs: replayedAny ? position.lastAtMs : undefined,
+    clockMovedMs: position.clockMovedMs,
+    ...fromCheckpoint,
+    ...skipped,
+  };
   return { platform, dispatcher: position.dispatcher, timeTravel, stats };
 }
 
 /** Applies `commands` (in log order) at `position`, advancing it; null, or the error that stops the replay. */
-export function replayCommands(position: ReplayPosition, commands: Iterable<LoggedCommand>, log: { file: string; seed: string }): { error: string } | null {
+export function replayCommands(
+  position: ReplayPosition,
+  commands: Iterable<LoggedCommand>,
+  log: { file: string; seed: string },
+): { error: string } | null {
   const { platform, dispatcher, timeTravel } = position;
   const seed = log.seed;
   for (const command of commands) {
@@ -189,7 +260,8 @@ export function replayCommands(position: ReplayPosition, commands: Iterable<Logg
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
     const travels = command.kind === 'revert' || command.kind === 'reset';
     const fromMs = travels ? command.fromMs : command.atMs;
-    if (fromMs < position.lastAtMs) return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${position.lastAtMs})` };
+    if (fromMs < position.lastAtMs)
+      return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${position.lastAtMs})` };
     position.lastAtMs = command.atMs;
     position.commands++;
     try {
@@ -206,7 +278,10 @@ export function replayCommands(position: ReplayPosition, commands: Iterable<Logg
           break;
         case 'tier': {
           const agent = platform.agents.get(command.agentId);
-          if (agent === undefined) return { error: `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${seed})` };
+          if (agent === undefined)
+            return {
+              error: `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${seed})`,
+            };
           applyTierSet(agent, command.tier);
           break;
         }
@@ -219,18 +294,25 @@ export function replayCommands(position: ReplayPosition, commands: Iterable<Logg
           break;
         case 'snapshot': {
           const id = timeTravel.nextSnapshotId();
-          if (id !== command.id) return { error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${seed})` };
+          if (id !== command.id)
+            return {
+              error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${seed})`,
+            };
           applySnapshot(timeTravel, id, command.atMs);
           break;
         }
         case 'revert': {
           const reverted = applyRevert(timeTravel, command.id);
-          if (isFailure(reverted) || reverted.toMs !== command.atMs) return { error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${seed})` };
+          if (isFailure(reverted) || reverted.toMs !== command.atMs)
+            return {
+              error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${seed})`,
+            };
           position.clockMovedMs += command.atMs - command.fromMs;
           break;
         }
         case 'reset':
-          if (applyReset(timeTravel).toMs !== command.atMs) return { error: `${where} resets to ${command.atMs}, not the log's start (corrupt log)` };
+          if (applyReset(timeTravel).toMs !== command.atMs)
+            return { error: `${where} resets to ${command.atMs}, not the log's start (corrupt log)` };
           position.clockMovedMs += command.atMs - command.fromMs;
           break;
       }
@@ -248,11 +330,18 @@ export function replayCommands(position: ReplayPosition, commands: Iterable<Logg
  */
 export function resumeAtMs(settings: LogSettings, stats: RecoveryStats, wallNowMs: number): number {
   const floorMs = Math.max(settings.startMs, stats.lastAtMs ?? settings.startMs);
-  return settings.clockMode === 'manual' ? floorMs : Math.max(floorMs, wallNowMs + settings.wallOffsetMs + stats.clockMovedMs);
+  return settings.clockMode === 'manual'
+    ? floorMs
+    : Math.max(floorMs, wallNowMs + settings.wallOffsetMs + stats.clockMovedMs);
 }
 
 /** Recovery as startServe uses it: the replayed platform, its dispatcher and the resumed clock. */
-export function serveFromLog(log: CommandLog, routes: readonly Route[], wallNowMs: number, onAppend?: () => void): (Recovered & { clock: ServeClock }) | { error: string } {
+export function serveFromLog(
+  log: CommandLog,
+  routes: readonly Route[],
+  wallNowMs: number,
+  onAppend?: () => void,
+): (Recovered & { clock: ServeClock }) | { error: string } {
   const recovered = recoverPlatform(log, routes, onAppend === undefined ? {} : { onAppend });
   if ('error' in recovered) return recovered;
   const settings = log.settings as LogSettings;
@@ -261,7 +350,15 @@ export function serveFromLog(log: CommandLog, routes: readonly Route[], wallNowM
 }
 
 function apiRequestOf(logged: LoggedRequest): ApiRequest {
-  const base = { mount: logged.mount, method: logged.method, path: logged.path, query: logged.query, headers: NO_HEADERS, ip: logged.ip, credential: logged.credential };
+  const base = {
+    mount: logged.mount,
+    method: logged.method,
+    path: logged.path,
+    query: logged.query,
+    headers: NO_HEADERS,
+    ip: logged.ip,
+    credential: logged.credential,
+  };
   if (logged.bodyFailure !== undefined) return { ...base, bodyFailure: logged.bodyFailure };
   return logged.bodyText === null ? base : { ...base, body: JSON.parse(logged.bodyText) as unknown };
 }

@@ -19,7 +19,11 @@ export class ServeClock implements Clock {
 
   constructor(options: { mode: ClockMode; startMs?: number }) {
     this.mode = options.mode;
-    this.inner = new ManualOffsetClock(options.startMs === undefined ? { manual: options.mode === 'manual' } : { manual: options.mode === 'manual', startMs: options.startMs });
+    this.inner = new ManualOffsetClock(
+      options.startMs === undefined
+        ? { manual: options.mode === 'manual' }
+        : { manual: options.mode === 'manual', startMs: options.startMs },
+    );
     this.lastMs = this.inner.nowMs();
   }
 

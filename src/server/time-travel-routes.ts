@@ -53,7 +53,8 @@ export function revertRow(request: EdgeRequest, options: AdminOptions): JsonObje
   const body = request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
   const unknown = Object.keys(body).filter((key) => key !== 'id');
-  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
+  if (unknown.length > 0)
+    return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
   const timeTravel = options.timeTravel as TimeTravel;
   const entry = timeTravel.find((body as Record<string, unknown>)['id']);
   if (isFailure(entry)) return entry;
@@ -87,7 +88,11 @@ function clockFields(clock: ServeClock): JsonObject {
 function emptyBody(request: EdgeRequest, usage: string): Failure | null {
   if (request.bodyFailure !== undefined) return request.bodyFailure;
   const body = request.body;
-  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)) return null;
+  if (
+    body === undefined ||
+    (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)
+  )
+    return null;
   return fail('BAD_REQUEST', usage);
 }
 

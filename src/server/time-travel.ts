@@ -20,7 +20,12 @@
  */
 import { assert } from '../core/assert.ts';
 import { fail, type Failure } from '../core/errors.ts';
-import { capturePlatform, replacePlatform, restorePlatform, type PlatformImage } from '../platform/platform-snapshot.ts';
+import {
+  capturePlatform,
+  replacePlatform,
+  restorePlatform,
+  type PlatformImage,
+} from '../platform/platform-snapshot.ts';
 import { Platform, type PlatformOptions } from '../platform/platform.ts';
 
 /** Snapshots held at once (each is a copy of the whole platform). */
@@ -49,7 +54,10 @@ export class TimeTravel {
 
   /** The id the next snapshot gets, or 409 when SNAPSHOTS_MAX are held. */
   nextSnapshotId(): string | Failure {
-    if (this.snapshots.length >= SNAPSHOTS_MAX) return fail('CONFLICT', `at most ${SNAPSHOTS_MAX} snapshots are kept; revert or reset to free some`, { snapshots_max: SNAPSHOTS_MAX });
+    if (this.snapshots.length >= SNAPSHOTS_MAX)
+      return fail('CONFLICT', `at most ${SNAPSHOTS_MAX} snapshots are kept; revert or reset to free some`, {
+        snapshots_max: SNAPSHOTS_MAX,
+      });
     return `snap_${this.lastNumber + 1}`;
   }
 
@@ -65,9 +73,15 @@ export class TimeTravel {
 
   /** The snapshot named `id`: 400 for a value that is not an id, 404 for one not held. */
   find(id: unknown): SnapshotEntry | Failure {
-    if (typeof id !== 'string' || !ID_PATTERN.test(id)) return fail('BAD_REQUEST', 'id must be a snapshot id ("snap_<n>", as POST /_afp/snapshot answered)');
+    if (typeof id !== 'string' || !ID_PATTERN.test(id))
+      return fail('BAD_REQUEST', 'id must be a snapshot id ("snap_<n>", as POST /_afp/snapshot answered)');
     const entry = this.snapshots.find((candidate) => candidate.id === id);
-    return entry ?? fail('NOT_FOUND', `no snapshot '${id}' (never taken, or dropped by a revert to an earlier one or a reset)`, { id });
+    return (
+      entry ??
+      fail('NOT_FOUND', `no snapshot '${id}' (never taken, or dropped by a revert to an earlier one or a reset)`, {
+        id,
+      })
+    );
   }
 
   /** Makes the platform what snapshot `id` holds; drops the later ones. Returns the dropped ids. */
@@ -101,7 +115,10 @@ export class TimeTravel {
 
   /** Recovery from a checkpoint: the bookkeeping and the held snapshots it stored. */
   restoreHeld(lastNumber: number, held: readonly SnapshotEntry[]): void {
-    assert(this.snapshots.length === 0 && this.lastNumber === 0 && held.length <= SNAPSHOTS_MAX, 'held snapshots are restored once, into a fresh TimeTravel');
+    assert(
+      this.snapshots.length === 0 && this.lastNumber === 0 && held.length <= SNAPSHOTS_MAX,
+      'held snapshots are restored once, into a fresh TimeTravel',
+    );
     this.lastNumber = lastNumber;
     this.snapshots.push(...held);
   }

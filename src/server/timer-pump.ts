@@ -32,7 +32,9 @@ export class TimerPump {
     try {
       this.platform.advanceTo(this.clock.nowMs());
     } catch (error) {
-      this.log(`afp serve: INTERNAL ERROR (a bug) in a platform timer — seed ${this.platform.seed}\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.log(
+        `afp serve: INTERNAL ERROR (a bug) in a platform timer — seed ${this.platform.seed}\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
     this.arm();
   }

@@ -16,7 +16,8 @@ import type { RunShape, ShrinkResult } from './shrink-run.ts';
 
 export type Shrunk = Extract<ShrinkResult, { kind: 'shrunk' }>;
 
-export const shapeText = (shape: RunShape): string => `${shape.agents} agents over ${formatDuration(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
+export const shapeText = (shape: RunShape): string =>
+  `${shape.agents} agents over ${formatDuration(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
 
 export interface ShrunkFiles {
   readonly file: string;
@@ -47,7 +48,9 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
     '',
   ].join('\n');
   writeFileSync(file, header + result.text);
-  const { files } = writeReports(result.record, outDir, [...new Set([...result.scenario.reports, 'events' as const, 'summary' as const])]);
+  const { files } = writeReports(result.record, outDir, [
+    ...new Set([...result.scenario.reports, 'events' as const, 'summary' as const]),
+  ]);
   result.record.events.dispose();
   return {
     file,

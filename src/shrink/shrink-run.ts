@@ -53,7 +53,19 @@ export interface ShrinkFailure {
 export type ShrinkResult =
   | { readonly kind: 'invalid'; readonly message: string }
   | { readonly kind: 'holds'; readonly original: RunShape }
-  | { readonly kind: 'shrunk'; readonly invariant: string; readonly original: RunShape; readonly shrunk: RunShape; readonly text: string; readonly failure: ShrinkFailure; readonly runs: number; readonly budgetSpent: boolean; readonly steps: readonly string[]; readonly scenario: Scenario; readonly record: RunRecord };
+  | {
+      readonly kind: 'shrunk';
+      readonly invariant: string;
+      readonly original: RunShape;
+      readonly shrunk: RunShape;
+      readonly text: string;
+      readonly failure: ShrinkFailure;
+      readonly runs: number;
+      readonly budgetSpent: boolean;
+      readonly steps: readonly string[];
+      readonly scenario: Scenario;
+      readonly record: RunRecord;
+    };
 
 interface Trial {
   readonly scenario: Scenario;
@@ -61,14 +73,23 @@ interface Trial {
 }
 
 function parse(text: string, fileName: string): Scenario | string {
-  const parsed = parseScenario(text, { fileName, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   return parsed.ok ? parsed.scenario : formatScenarioErrors(fileName, parsed.errors);
 }
 
 /** The scenario's size (its agents and virtual time, as written) and its run's until the failure. */
 function shapeOf(trial: Trial): RunShape {
   const agents = trial.scenario.populations.reduce((total, population) => total + population.count, 0);
-  return { requests: trial.result.record.totals.requests, agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.count };
+  return {
+    requests: trial.result.record.totals.requests,
+    agents,
+    durationMs: trial.scenario.durationMs,
+    events: trial.result.record.events.count,
+  };
 }
 
 function sequenceLength(document: Document, key: string): number {
@@ -140,9 +161,14 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
       }
     }
     // Whole populations, then each population's count, smallest first.
-    for (let index = sequenceLength(document, 'populations') - 1; index >= 0 && sequenceLength(document, 'populations') > 1; index--) {
+    for (
+      let index = sequenceLength(document, 'populations') - 1;
+      index >= 0 && sequenceLength(document, 'populations') > 1;
+      index--
+    ) {
       const agent = String(document.getIn(['populations', index, 'agent']));
-      changed = (await attempt((copy) => copy.deleteIn(['populations', index]), `without the ${agent} population`)) || changed;
+      changed =
+        (await attempt((copy) => copy.deleteIn(['populations', index]), `without the ${agent} population`)) || changed;
     }
     // Each count by bisection: the smallest count found that still fails (failures need not be
     // monotone in the count, so this finds a small one, not always the smallest).
@@ -193,7 +219,8 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
         return isSeq(node) ? node.items.length : 0;
       };
       for (let index = length() - 1; index >= 0; index--) {
-        changed = (await attempt((copy) => copy.deleteIn([...path, index]), `without ${path.join('.')}[${index}]`)) || changed;
+        changed =
+          (await attempt((copy) => copy.deleteIn([...path, index]), `without ${path.join('.')}[${index}]`)) || changed;
       }
     }
   }

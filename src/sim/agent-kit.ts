@@ -40,13 +40,26 @@ export function freshFaucetMemory(): FaucetMemory {
 }
 
 /** True when the answer is an expected non-success: rate limited, or a scheduled outage. */
-export function expectedRefusal(context: AgentContext<unknown>, result: { status: number }, service: ServiceName): boolean {
+export function expectedRefusal(
+  context: AgentContext<unknown>,
+  result: { status: number },
+  service: ServiceName,
+): boolean {
   return result.status === 429 || (result.status >= 500 && context.expectedOutage(service));
 }
 
 /** Reports an answer the contract rules out, with what was asked. */
-export function reportUnexpected(context: AgentContext<unknown>, what: string, result: ApiResult<unknown>, expected: string): void {
-  context.report(`${what}: expected ${expected}, got ${result.status}`, { what, status: result.status, body: result.body });
+export function reportUnexpected(
+  context: AgentContext<unknown>,
+  what: string,
+  result: ApiResult<unknown>,
+  expected: string,
+): void {
+  context.report(`${what}: expected ${expected}, got ${result.status}`, {
+    what,
+    status: result.status,
+    body: result.body,
+  });
 }
 
 /**
@@ -54,20 +67,29 @@ export function reportUnexpected(context: AgentContext<unknown>, what: string, r
  * agent learns its key. Returns whether the agent is registered now. A refusal other than a rate
  * limit or an outage is a broken rule: agent ids are unique per run.
  */
-export async function register(context: AgentContext<unknown>, memory: FaucetMemory, referrer?: string): Promise<boolean> {
+export async function register(
+  context: AgentContext<unknown>,
+  memory: FaucetMemory,
+  referrer?: string,
+): Promise<boolean> {
   if (memory.registered) return true;
   if (memory.registerAttempts >= REGISTER_ATTEMPTS_MAX) return false;
   memory.registerAttempts++;
   const withReferrer = referrer === undefined ? {} : { referrer };
-  const result = context.style === 'A'
-    ? await context.client.faucetA.register({ agent_id: context.agentId, ...withReferrer })
-    : await context.client.faucetB.register({
-        agent_id: context.agentId,
-        ...withReferrer,
-        metadata: { framework: context.faker.helpers.arrayElement(FRAMEWORKS), version: context.faker.system.semver() },
-      });
+  const result =
+    context.style === 'A'
+      ? await context.client.faucetA.register({ agent_id: context.agentId, ...withReferrer })
+      : await context.client.faucetB.register({
+          agent_id: context.agentId,
+          ...withReferrer,
+          metadata: {
+            framework: context.faker.helpers.arrayElement(FRAMEWORKS),
+            version: context.faker.system.semver(),
+          },
+        });
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'faucet')) reportUnexpected(context, `registration of ${context.agentId}`, result, '201');
+    if (!expectedRefusal(context, result, 'faucet'))
+      reportUnexpected(context, `registration of ${context.agentId}`, result, '201');
     return false;
   }
   context.setKey(result.body.api_key);
@@ -81,7 +103,11 @@ export async function register(context: AgentContext<unknown>, memory: FaucetMem
  * money joins the platform, in `setup` and again in `step` while registration has not succeeded
  * (a rate limit or an outage refused it). Returns whether the agent is registered now.
  */
-export async function onboard(context: AgentContext<unknown>, memory: FaucetMemory, referrer?: string): Promise<boolean> {
+export async function onboard(
+  context: AgentContext<unknown>,
+  memory: FaucetMemory,
+  referrer?: string,
+): Promise<boolean> {
   if (memory.registered) return true;
   if (!(await register(context, memory, referrer))) return false;
   if (context.style === 'A') await claimA(context, memory);
@@ -93,7 +119,8 @@ export async function claimA(context: AgentContext<unknown>, memory: FaucetMemor
   const result = await context.client.faucetA.claim();
   if (expectedRefusal(context, result, 'faucet') || (!result.ok && result.body.code === 'INSUFFICIENT_BALANCE')) return;
   if (memory.claimedA) {
-    if (result.ok || result.body.code !== 'FAUCET_CLAIMED') reportUnexpected(context, 'a second style-A claim', result, '409 FAUCET_CLAIMED');
+    if (result.ok || result.body.code !== 'FAUCET_CLAIMED')
+      reportUnexpected(context, 'a second style-A claim', result, '409 FAUCET_CLAIMED');
     return;
   }
   if (!result.ok) {
@@ -112,9 +139,16 @@ export async function claimB(context: AgentContext<unknown>, memory: FaucetMemor
   const nowMs = context.clock.nowMs();
   const known = memory.nextClaimBAtMs;
   const result = await context.client.faucetB.claim();
-  if (expectedRefusal(context, result, 'faucet') || (!result.ok && result.body.code === 'INSUFFICIENT_BALANCE')) return 'not-answered';
+  if (expectedRefusal(context, result, 'faucet') || (!result.ok && result.body.code === 'INSUFFICIENT_BALANCE'))
+    return 'not-answered';
   if (result.ok) {
-    if (known !== null && nowMs < known) reportUnexpected(context, `a B claim ${known - nowMs} ms before the announced next_claim`, result, '409 FAUCET_CLAIMED');
+    if (known !== null && nowMs < known)
+      reportUnexpected(
+        context,
+        `a B claim ${known - nowMs} ms before the announced next_claim`,
+        result,
+        '409 FAUCET_CLAIMED',
+      );
     memory.nextClaimBAtMs = parseIsoMs(result.body.next_claim);
     return 'paid';
   }
@@ -169,20 +203,28 @@ export function moneyOut(style: 'A' | 'B', amountMicro: Micro): number | string 
 
 /** Money from an answer in either style, or null when it is not a readable amount. */
 export function moneyIn(value: unknown): Micro | null {
-  const parsed = typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
+  const parsed =
+    typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
   return typeof parsed === 'bigint' ? parsed : null;
 }
 
 /** zod: a USDC amount in params (number or decimal text, <= 6 decimals, > 0) → micro-USDC. */
 export function usdcAmount(): z.ZodType<Micro, number | string> {
   // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
-  const range = { exclusiveMinimum: 0, maximum: toNumber(MAX_AMOUNT_MICRO), 'x-range': 'USDC above 0, at most 6 decimals' };
-  return z.union([z.number(), z.string()]).meta(range).transform((value, context) => {
-    const parsed = moneyIn(value);
-    if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT_MICRO) {
-      context.addIssue({ code: 'custom', message: 'must be a positive USDC amount with at most 6 decimals' });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+  const range = {
+    exclusiveMinimum: 0,
+    maximum: toNumber(MAX_AMOUNT_MICRO),
+    'x-range': 'USDC above 0, at most 6 decimals',
+  };
+  return z
+    .union([z.number(), z.string()])
+    .meta(range)
+    .transform((value, context) => {
+      const parsed = moneyIn(value);
+      if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT_MICRO) {
+        context.addIssue({ code: 'custom', message: 'must be a positive USDC amount with at most 6 decimals' });
+        return z.NEVER;
+      }
+      return parsed;
+    });
 }

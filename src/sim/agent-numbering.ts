@@ -10,7 +10,10 @@
 import type { Population } from './scenario.ts';
 
 /** The first archetype index of each population, in the populations' order. */
-export function firstArchetypeIndexes(populations: readonly Pick<Population, 'agent' | 'count' | 'first'>[], archetypeOf: (agent: string) => string = (agent) => agent): number[] {
+export function firstArchetypeIndexes(
+  populations: readonly Pick<Population, 'agent' | 'count' | 'first'>[],
+  archetypeOf: (agent: string) => string = (agent) => agent,
+): number[] {
   const next = new Map<string, number>();
   return populations.map((population) => {
     const archetype = archetypeOf(population.agent);

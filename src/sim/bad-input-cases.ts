@@ -30,7 +30,12 @@ const OVERSIZED_CHARS = 70_000;
 type Body = (context: BadInputContext) => unknown;
 
 function createB(name: string, body: Body): BadInputCase {
-  return { name, expect: 400, service: 'escrow', build: (context) => ({ mount: 'api', method: 'POST', path: '/escrow', body: body(context) }) };
+  return {
+    name,
+    expect: 400,
+    service: 'escrow',
+    build: (context) => ({ mount: 'api', method: 'POST', path: '/escrow', body: body(context) }),
+  };
 }
 
 function createA(name: string, amount: unknown, extra: Record<string, unknown> = {}): BadInputCase {
@@ -38,15 +43,30 @@ function createA(name: string, amount: unknown, extra: Record<string, unknown> =
     name,
     expect: 400,
     service: 'escrow',
-    build: (context) => ({ mount: 'escrow', method: 'POST', path: '/api/v1/escrow/create', body: { buyer: context.agentId, seller: context.counterparty, amount, ...extra } }),
+    build: (context) => ({
+      mount: 'escrow',
+      method: 'POST',
+      path: '/api/v1/escrow/create',
+      body: { buyer: context.agentId, seller: context.counterparty, amount, ...extra },
+    }),
   };
 }
 
 function rawB(name: string, expect: 400 | 413 | 415, text: string, contentType: string): BadInputCase {
-  return { name, expect, service: 'escrow', build: () => ({ mount: 'api', method: 'POST', path: '/escrow', rawBody: { text, contentType } }) };
+  return {
+    name,
+    expect,
+    service: 'escrow',
+    build: () => ({ mount: 'api', method: 'POST', path: '/escrow', rawBody: { text, contentType } }),
+  };
 }
 
-function simple(name: string, expect: BadInputCase['expect'], service: ServiceName | null, request: TransportRequest): BadInputCase {
+function simple(
+  name: string,
+  expect: BadInputCase['expect'],
+  service: ServiceName | null,
+  request: TransportRequest,
+): BadInputCase {
   return { name, expect, service, build: () => request };
 }
 
@@ -70,7 +90,11 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   createB('amount-not-a-number', (context) => ({ amount: 'ten', receiver: context.counterparty })),
   createB('expires-in-zero', (context) => ({ amount: '1.00', receiver: context.counterparty, expires_in: 0 })),
   createB('expires-in-fraction', (context) => ({ amount: '1.00', receiver: context.counterparty, expires_in: 1.5 })),
-  createB('expires-in-too-long', (context) => ({ amount: '1.00', receiver: context.counterparty, expires_in: 7_776_001 })),
+  createB('expires-in-too-long', (context) => ({
+    amount: '1.00',
+    receiver: context.counterparty,
+    expires_in: 7_776_001,
+  })),
   createB('expires-in-string', (context) => ({ amount: '1.00', receiver: context.counterparty, expires_in: '3600' })),
   createB('receiver-self', (context) => ({ amount: '1.00', receiver: context.agentId })),
   createB('receiver-missing', () => ({ amount: '1.00' })),
@@ -79,30 +103,103 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
   createA('a-amount-7-decimals', 0.1234567),
   createA('a-amount-huge', 1e15),
   createA('a-currency-eur', 1, { currency: 'EUR' }),
-  simple('a-release-missing-id', 400, 'escrow', { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/release', body: {} }),
-  simple('a-release-id-number', 400, 'escrow', { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/release', body: { escrow_id: 123 } }),
-  simple('a-claim-with-body', 400, 'faucet', { mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim', body: { amount: 5 } }),
-  { name: 'b-claim-unknown-field', expect: 400, service: 'faucet', build: (context) => ({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: context.agentId, bonus: true } }) },
-  simple('b-register-bad-id', 400, 'faucet', { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'bad id!' } }),
-  simple('b-register-long-id', 400, 'faucet', { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'x'.repeat(65) } }),
-  { name: 'b-register-metadata-array', expect: 400, service: 'faucet', build: (context) => ({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: `${context.agentId}-x`, metadata: [1] } }) },
-  simple('a-register-missing-id', 400, 'faucet', { mount: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: {} }),
+  simple('a-release-missing-id', 400, 'escrow', {
+    mount: 'escrow',
+    method: 'POST',
+    path: '/api/v1/escrow/release',
+    body: {},
+  }),
+  simple('a-release-id-number', 400, 'escrow', {
+    mount: 'escrow',
+    method: 'POST',
+    path: '/api/v1/escrow/release',
+    body: { escrow_id: 123 },
+  }),
+  simple('a-claim-with-body', 400, 'faucet', {
+    mount: 'faucet',
+    method: 'POST',
+    path: '/api/v1/faucet/claim',
+    body: { amount: 5 },
+  }),
+  {
+    name: 'b-claim-unknown-field',
+    expect: 400,
+    service: 'faucet',
+    build: (context) => ({
+      mount: 'api',
+      method: 'POST',
+      path: '/claim',
+      body: { agent_id: context.agentId, bonus: true },
+    }),
+  },
+  simple('b-register-bad-id', 400, 'faucet', {
+    mount: 'api',
+    method: 'POST',
+    path: '/register',
+    body: { agent_id: 'bad id!' },
+  }),
+  simple('b-register-long-id', 400, 'faucet', {
+    mount: 'api',
+    method: 'POST',
+    path: '/register',
+    body: { agent_id: 'x'.repeat(65) },
+  }),
+  {
+    name: 'b-register-metadata-array',
+    expect: 400,
+    service: 'faucet',
+    build: (context) => ({
+      mount: 'api',
+      method: 'POST',
+      path: '/register',
+      body: { agent_id: `${context.agentId}-x`, metadata: [1] },
+    }),
+  },
+  simple('a-register-missing-id', 400, 'faucet', {
+    mount: 'faucet',
+    method: 'POST',
+    path: '/api/v1/agents/register',
+    body: {},
+  }),
   simple('unknown-route-b', 404, null, { mount: 'api', method: 'GET', path: '/nope' }),
   simple('unknown-route-a', 404, 'faucet', { mount: 'faucet', method: 'GET', path: '/api/v1/nothing' }),
   simple('wrong-method-delete', 405, 'escrow', { mount: 'api', method: 'DELETE', path: '/escrow' }),
   simple('wrong-method-get-claim', 405, 'faucet', { mount: 'api', method: 'GET', path: '/claim' }),
-  simple('wrong-method-put-register', 405, 'faucet', { mount: 'faucet', method: 'PUT', path: '/api/v1/agents/register' }),
+  simple('wrong-method-put-register', 405, 'faucet', {
+    mount: 'faucet',
+    method: 'PUT',
+    path: '/api/v1/agents/register',
+  }),
   withKey('bad-key-unknown', `Bearer sk_live_${'0'.repeat(48)}`),
   withKey('bad-key-scheme', 'Basic YWxhZGRpbjpvcGVuc2VzYW1l'),
   withKey('bad-key-prefix', 'Bearer not-a-key'),
   simple('no-key', 401, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', headers: { authorization: '' } }),
   simple('unknown-escrow-get', 404, 'escrow', { mount: 'api', method: 'GET', path: `/escrow/${UNKNOWN_ESCROW}` }),
-  simple('unknown-escrow-release', 404, 'escrow', { mount: 'api', method: 'POST', path: `/escrow/${UNKNOWN_ESCROW}/release` }),
+  simple('unknown-escrow-release', 404, 'escrow', {
+    mount: 'api',
+    method: 'POST',
+    path: `/escrow/${UNKNOWN_ESCROW}/release`,
+  }),
   simple('bad-escrow-id', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrow/bad%20id' }),
-  simple('dispute-missing-reason', 400, 'escrow', { mount: 'api', method: 'POST', path: `/escrow/${UNKNOWN_ESCROW}/dispute`, body: {} }),
+  simple('dispute-missing-reason', 400, 'escrow', {
+    mount: 'api',
+    method: 'POST',
+    path: `/escrow/${UNKNOWN_ESCROW}/dispute`,
+    body: {},
+  }),
   simple('list-limit-zero', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { limit: '0' } }),
   simple('list-limit-text', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { limit: 'abc' } }),
-  simple('list-status-bogus', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { status: 'bogus' } }),
+  simple('list-status-bogus', 400, 'escrow', {
+    mount: 'api',
+    method: 'GET',
+    path: '/escrows',
+    query: { status: 'bogus' },
+  }),
   simple('list-unknown-query', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { foo: '1' } }),
-  simple('agents-limit-huge', 400, 'faucet', { mount: 'api', method: 'GET', path: '/agents', query: { limit: '1000' } }),
+  simple('agents-limit-huge', 400, 'faucet', {
+    mount: 'api',
+    method: 'GET',
+    path: '/agents',
+    query: { limit: '1000' },
+  }),
 ];

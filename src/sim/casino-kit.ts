@@ -18,7 +18,15 @@ import type { Micro } from '../core/money.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { findGame } from '../services/casino/games/index.ts';
 import type { AgentContext } from './agent.ts';
-import { expectedRefusal, freshFaucetMemory, moneyIn, moneyOut, reportUnexpected, RETRY_MS, type FaucetMemory } from './agent-kit.ts';
+import {
+  expectedRefusal,
+  freshFaucetMemory,
+  moneyIn,
+  moneyOut,
+  reportUnexpected,
+  RETRY_MS,
+  type FaucetMemory,
+} from './agent-kit.ts';
 
 /** Games one call plays (video poker has two phases). */
 export const SINGLE_CALL_GAMES = GAME_IDS.filter((game) => game !== 'video_poker') as readonly GameId[];
@@ -33,12 +41,20 @@ const gameIdSchema = z.enum(SINGLE_CALL_GAMES as [GameId, ...GameId[]]);
 const paramsSchema = z.record(z.string(), z.json());
 
 /** The parameters of `choice.game`: only its own fields, refused with the game's own message when it rejects them. */
-export function checkGameChoice(choice: { game: GameId; params: JsonObject }, context: { addIssue(issue: { code: 'custom'; message: string; path: PropertyKey[] }): void }, path: PropertyKey[] = ['params']): void {
+export function checkGameChoice(
+  choice: { game: GameId; params: JsonObject },
+  context: { addIssue(issue: { code: 'custom'; message: string; path: PropertyKey[] }): void },
+  path: PropertyKey[] = ['params'],
+): void {
   const game = findGame(choice.game);
   if (game === undefined) return;
   const unknown = Object.keys(choice.params).filter((key) => !game.paramFields.includes(key));
   if (unknown.length > 0) {
-    context.addIssue({ code: 'custom', message: `${choice.game}: unknown parameter ${unknown.sort().join(', ')} (it takes ${game.paramFields.join(', ') || 'none'})`, path });
+    context.addIssue({
+      code: 'custom',
+      message: `${choice.game}: unknown parameter ${unknown.sort().join(', ')} (it takes ${game.paramFields.join(', ') || 'none'})`,
+      path,
+    });
     return;
   }
   const parsed = game.parse(choice.params);
@@ -46,10 +62,19 @@ export function checkGameChoice(choice: { game: GameId; params: JsonObject }, co
 }
 
 /** An amount a population bets on `game` must lie within the game's minimum and maximum bet. */
-export function checkAmount(gameId: GameId, amountMicro: Micro, context: { addIssue(issue: { code: 'custom'; message: string; path: PropertyKey[] }): void }, path: PropertyKey[]): void {
+export function checkAmount(
+  gameId: GameId,
+  amountMicro: Micro,
+  context: { addIssue(issue: { code: 'custom'; message: string; path: PropertyKey[] }): void },
+  path: PropertyKey[],
+): void {
   const game = findGame(gameId);
   if (game === undefined || (amountMicro >= game.minBetMicro && amountMicro <= game.maxBetMicro)) return;
-  context.addIssue({ code: 'custom', message: `${gameId} takes bets of ${moneyOut('B', game.minBetMicro)} to ${moneyOut('B', game.maxBetMicro)}, not ${moneyOut('B', amountMicro)}`, path });
+  context.addIssue({
+    code: 'custom',
+    message: `${gameId} takes bets of ${moneyOut('B', game.minBetMicro)} to ${moneyOut('B', game.maxBetMicro)}, not ${moneyOut('B', amountMicro)}`,
+    path,
+  });
 }
 
 /** zod: `{ game, params }` — one entry of a batch bettor's mix. */
@@ -78,7 +103,9 @@ export const DEFAULT_GAME_PARAMS: Readonly<Partial<Record<GameId, JsonObject>>> 
  */
 export const GAME_FIELDS = {
   game: gameIdSchema.prefault('coin_flip').describe('game id (any single-call game)'),
-  params: paramsSchema.optional().describe("the game's parameters as its style-A body names them (default: a common bet of the game)"),
+  params: paramsSchema
+    .optional()
+    .describe("the game's parameters as its style-A body names them (default: a common bet of the game)"),
 } as const;
 
 /**
@@ -87,7 +114,10 @@ export const GAME_FIELDS = {
  * minimum and maximum.
  */
 export function withGameParams(amountKey: string | null) {
-  return <T extends { game: GameId; params?: JsonObject | undefined }>(value: T, context: z.RefinementCtx): T & GameChoice => {
+  return <T extends { game: GameId; params?: JsonObject | undefined }>(
+    value: T,
+    context: z.RefinementCtx,
+  ): T & GameChoice => {
     const choice = { ...value, params: value.params ?? DEFAULT_GAME_PARAMS[value.game] ?? {} };
     checkGameChoice(choice, context);
     const amount = amountKey === null ? undefined : (value as Record<string, unknown>)[amountKey];
@@ -113,7 +143,14 @@ export const BROKE_MAX = 24;
 
 /** What a bet answer means to the agent. */
 export type BetOutcome =
-  | { readonly kind: 'placed'; readonly betId: string; readonly won: boolean; readonly balanceMicro: Micro; readonly maxBetMicro: Micro | null; readonly suggestedMicro: Micro | null }
+  | {
+      readonly kind: 'placed';
+      readonly betId: string;
+      readonly won: boolean;
+      readonly balanceMicro: Micro;
+      readonly maxBetMicro: Micro | null;
+      readonly suggestedMicro: Micro | null;
+    }
   | { readonly kind: 'over-limit'; readonly maxBetMicro: Micro | null }
   | { readonly kind: 'closed' }
   | { readonly kind: 'broke' }
@@ -126,13 +163,21 @@ export function placedOutcome(body: CasinoBody): BetOutcome | null {
   if (typeof betId !== 'string' || balanceMicro === null || typeof body['won'] !== 'boolean') return null;
   const kelly = body['kelly'];
   const fields = typeof kelly === 'object' && kelly !== null ? (kelly as Record<string, unknown>) : {};
-  return { kind: 'placed', betId, won: body['won'], balanceMicro, maxBetMicro: moneyIn(fields['max_bet_this_game']), suggestedMicro: moneyIn(fields['suggested_bet']) };
+  return {
+    kind: 'placed',
+    betId,
+    won: body['won'],
+    balanceMicro,
+    maxBetMicro: moneyIn(fields['max_bet_this_game']),
+    suggestedMicro: moneyIn(fields['suggested_bet']),
+  };
 }
 
 /** A refused bet (its error body's code and fields) as an outcome, or null when the casino never refuses a bet so. */
 export function refusedOutcome(status: number, body: Record<string, unknown>): BetOutcome | null {
   const code = body['code'];
-  if (status === 400 && code === 'BAD_REQUEST' && body['max_bet'] !== undefined) return { kind: 'over-limit', maxBetMicro: moneyIn(body['max_bet']) };
+  if (status === 400 && code === 'BAD_REQUEST' && body['max_bet'] !== undefined)
+    return { kind: 'over-limit', maxBetMicro: moneyIn(body['max_bet']) };
   if (status === 409 && code === 'GAME_CLOSED') return { kind: 'closed' };
   if (status === 422 && code === 'INSUFFICIENT_BALANCE') return { kind: 'broke' };
   return null;
@@ -142,17 +187,23 @@ export function refusedOutcome(status: number, body: Record<string, unknown>): B
 export function judgeBet(context: AgentContext<unknown>, what: string, result: ApiResult<CasinoBody>): BetOutcome {
   if (result.ok) {
     const placed = placedOutcome(result.body);
-    if (placed === null) reportUnexpected(context, `${what}: a bet answer without bet_id, won and new_balance`, result, 'a bet');
+    if (placed === null)
+      reportUnexpected(context, `${what}: a bet answer without bet_id, won and new_balance`, result, 'a bet');
     return placed ?? { kind: 'not-answered' };
   }
   if (expectedRefusal(context, result, 'casino')) return { kind: 'not-answered' };
   const refused = refusedOutcome(result.status, result.body as Record<string, unknown>);
-  if (refused === null) reportUnexpected(context, what, result, '200, 400 with max_bet, 409 GAME_CLOSED or 422 INSUFFICIENT_BALANCE');
+  if (refused === null)
+    reportUnexpected(context, what, result, '200, 400 with max_bet, 409 GAME_CLOSED or 422 INSUFFICIENT_BALANCE');
   return refused ?? { kind: 'not-answered' };
 }
 
 /** One style-A bet of `amountMicro` on `choice`. */
-export async function playA(context: AgentContext<unknown>, choice: GameChoice, amountMicro: Micro): Promise<BetOutcome> {
+export async function playA(
+  context: AgentContext<unknown>,
+  choice: GameChoice,
+  amountMicro: Micro,
+): Promise<BetOutcome> {
   const game = findGame(choice.game);
   const path = game?.path ?? choice.game;
   const result = await context.client.casino.play(path, { ...choice.params, amount: moneyOut('A', amountMicro) });
@@ -177,7 +228,10 @@ export function tallyOutcome(memory: CasinoMemory, outcome: BetOutcome): boolean
  * Kelly refusal, after `closed_wait` when the game is closed, and no sooner than RETRY_MS when
  * broke or unanswered (the fixed bettor's and the fairness checker's rule).
  */
-export function nextPlayAfter(outcome: BetOutcome, timing: { readonly every: number; readonly closed_wait: number }): { wakeInMs: number } {
+export function nextPlayAfter(
+  outcome: BetOutcome,
+  timing: { readonly every: number; readonly closed_wait: number },
+): { wakeInMs: number } {
   switch (outcome.kind) {
     case 'placed':
     case 'over-limit':

@@ -22,7 +22,13 @@ import { edgeInterval, edgeTheory, ReturnTally } from '../audit/edge-statistics.
 import { agentAccount, type AccountName, type Transfer, type TransferListener } from '../core/ledger.ts';
 import type { Micro } from '../core/money.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { CasinoBankrollRow, CasinoEdgePoint, CasinoRunData, CasinoVariantRow, VariantTheory } from '../report/run-record.ts';
+import type {
+  CasinoBankrollRow,
+  CasinoEdgePoint,
+  CasinoRunData,
+  CasinoVariantRow,
+  VariantTheory,
+} from '../report/run-record.ts';
 import type { BetRecord } from '../services/casino/bet-record.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { gameById } from '../services/casino/games/index.ts';
@@ -58,7 +64,11 @@ function theoryOf(bet: BetRecord): VariantTheory | null {
   const game = gameById(bet.game);
   const params = game.parse(bet.params);
   if (!params.ok) return null;
-  return { ...edgeTheory(game.distribution(params.value)), advertised: game.advertisedEdge(params.value), advertisedText: game.advertisedEdgeText };
+  return {
+    ...edgeTheory(game.distribution(params.value)),
+    advertised: game.advertisedEdge(params.value),
+    advertisedText: game.advertisedEdgeText,
+  };
 }
 
 interface ArchetypeAgents {
@@ -83,7 +93,11 @@ export class CasinoRunLog implements TransferListener {
   private wageredMicro = 0n;
   private returnedMicro = 0n;
 
-  constructor(options: { platform: Platform; scenario: Scenario; agents: readonly { agentId: string; archetype: string }[] }) {
+  constructor(options: {
+    platform: Platform;
+    scenario: Scenario;
+    agents: readonly { agentId: string; archetype: string }[];
+  }) {
     this.platform = options.platform;
     this.scenario = options.scenario;
     const indexOf = new Map<string, number>();
@@ -96,10 +110,14 @@ export class CasinoRunLog implements TransferListener {
       (this.archetypes[index] as ArchetypeAgents).agents++;
       this.archetypeIndexOf.set(agentAccount(agent.agentId), index);
     }
-    for (const [account, index] of this.archetypeIndexOf) (this.archetypes[index] as ArchetypeAgents).totalMicro += options.platform.ledger.balance(account);
+    for (const [account, index] of this.archetypeIndexOf)
+      (this.archetypes[index] as ArchetypeAgents).totalMicro += options.platform.ledger.balance(account);
     options.platform.ledger.onTransfer(this);
     const { startMs, durationMs } = options.scenario;
-    this.sampleTimes = Array.from({ length: BANKROLL_SAMPLES }, (_, index) => startMs + Math.floor((index * durationMs) / BANKROLL_SAMPLES));
+    this.sampleTimes = Array.from(
+      { length: BANKROLL_SAMPLES },
+      (_, index) => startMs + Math.floor((index * durationMs) / BANKROLL_SAMPLES),
+    );
   }
 
   /** The next bankroll sample instant not yet taken, if any. */
@@ -109,7 +127,10 @@ export class CasinoRunLog implements TransferListener {
 
   /** Takes the next sample: the mean balance per archetype now (after every event before `atMs`). */
   sample(atMs: number): void {
-    this.samples.push({ atMs, meanMicro: this.archetypes.map(({ agents, totalMicro }) => totalMicro / BigInt(agents)) });
+    this.samples.push({
+      atMs,
+      meanMicro: this.archetypes.map(({ agents, totalMicro }) => totalMicro / BigInt(agents)),
+    });
   }
 
   /** The ledger's observer call: moves the amount between the archetypes' totals. */
@@ -124,8 +145,12 @@ export class CasinoRunLog implements TransferListener {
   private meansRead(atMs: number): { atMs: number; meanMicro: Micro[] } {
     const ledger = this.platform.ledger;
     const totals = this.archetypes.map(() => 0n);
-    for (const [account, index] of this.archetypeIndexOf) totals[index] = (totals[index] as Micro) + ledger.balance(account);
-    return { atMs, meanMicro: totals.map((total, index) => total / BigInt((this.archetypes[index] as ArchetypeAgents).agents)) };
+    for (const [account, index] of this.archetypeIndexOf)
+      totals[index] = (totals[index] as Micro) + ledger.balance(account);
+    return {
+      atMs,
+      meanMicro: totals.map((total, index) => total / BigInt((this.archetypes[index] as ArchetypeAgents).agents)),
+    };
   }
 
   /** One settled bet (its casino.bet event); the record is read while it is surely retained. */
@@ -162,7 +187,15 @@ export class CasinoRunLog implements TransferListener {
     if (known !== undefined) return known;
     if (this.variants.size >= MAX_VARIANTS) return null;
     const created: VariantTally = {
-      game: bet.game, variant: bet.variant, bets: 0, wageredMicro: 0n, returnedMicro: 0n, tally: new ReturnTally(), points: [], nextCheckpoint: FIRST_CHECKPOINT, theory: theoryOf(bet),
+      game: bet.game,
+      variant: bet.variant,
+      bets: 0,
+      wageredMicro: 0n,
+      returnedMicro: 0n,
+      tally: new ReturnTally(),
+      points: [],
+      nextCheckpoint: FIRST_CHECKPOINT,
+      theory: theoryOf(bet),
     };
     this.variants.set(key, created);
     return created;
@@ -174,18 +207,42 @@ export class CasinoRunLog implements TransferListener {
     const samples = [...this.samples, this.meansRead(endMs)];
     const gameOrder = (game: string): number => (GAME_IDS as readonly string[]).indexOf(game);
     const variants: CasinoVariantRow[] = [...this.variants.values()]
-      .sort((a, b) => gameOrder(a.game) - gameOrder(b.game) || (a.variant < b.variant ? -1 : a.variant > b.variant ? 1 : 0))
+      .sort(
+        (a, b) => gameOrder(a.game) - gameOrder(b.game) || (a.variant < b.variant ? -1 : a.variant > b.variant ? 1 : 0),
+      )
       .map((tally) => ({
-        game: tally.game, variant: tally.variant, bets: tally.bets, wageredMicro: tally.wageredMicro, returnedMicro: tally.returnedMicro,
-        tally: tally.tally.data(), points: [...tally.points], theory: tally.theory,
+        game: tally.game,
+        variant: tally.variant,
+        bets: tally.bets,
+        wageredMicro: tally.wageredMicro,
+        returnedMicro: tally.returnedMicro,
+        tally: tally.tally.data(),
+        points: [...tally.points],
+        theory: tally.theory,
       }));
     const bankrolls: CasinoBankrollRow[] = [];
     this.archetypes.forEach(({ archetype, agents }, index) => {
       if (!this.bettingArchetypes.has(archetype)) return;
-      bankrolls.push({ archetype, agents, points: samples.map((sample) => ({ atMs: sample.atMs, meanBalanceMicro: sample.meanMicro[index] ?? 0n })) });
+      bankrolls.push({
+        archetype,
+        agents,
+        points: samples.map((sample) => ({ atMs: sample.atMs, meanBalanceMicro: sample.meanMicro[index] ?? 0n })),
+      });
     });
     const { startMs } = this.scenario;
-    const closures = this.scenario.casino.closures.map((closure) => ({ game: closure.game, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs }));
-    return { bets: this.bets, wageredMicro: this.wageredMicro, returnedMicro: this.returnedMicro, variants, untrackedBets: this.untracked, bankrolls, closures };
+    const closures = this.scenario.casino.closures.map((closure) => ({
+      game: closure.game,
+      fromMs: startMs + closure.fromMs,
+      untilMs: startMs + closure.fromMs + closure.forMs,
+    }));
+    return {
+      bets: this.bets,
+      wageredMicro: this.wageredMicro,
+      returnedMicro: this.returnedMicro,
+      variants,
+      untrackedBets: this.untracked,
+      bankrolls,
+      closures,
+    };
   }
 }

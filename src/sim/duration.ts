@@ -65,18 +65,24 @@ export interface DurationRange {
 export function durationMs(range: DurationRange = {}) {
   const minMs = range.minMs ?? 0;
   const maxMs = range.maxMs ?? MAX_DURATION_MS;
-  return z
-    .string({ error: `expected a duration text: ${HINT}` })
-    // `x-range` survives a field's own .describe(): the editor schema folds it into the description (scenario-schema.ts).
-    .meta({ pattern: DURATION_PATTERN_TEXT, description: `duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}: ${HINT}`, 'x-range': `duration ${formatDuration(minMs)} to ${formatDuration(maxMs)}` })
-    .transform((text, context) => {
-      const parsed = parseDuration(text);
-      let message: string | null = null;
-      if (typeof parsed === 'string') message = parsed;
-      else if (parsed < minMs) message = `duration '${text}' is shorter than the minimum ${formatDuration(minMs)}`;
-      else if (parsed > maxMs) message = `duration '${text}' is longer than the maximum ${formatDuration(maxMs)}`;
-      if (message === null) return parsed as number;
-      context.issues.push({ code: 'custom', message, input: text });
-      return z.NEVER;
-    });
+  return (
+    z
+      .string({ error: `expected a duration text: ${HINT}` })
+      // `x-range` survives a field's own .describe(): the editor schema folds it into the description (scenario-schema.ts).
+      .meta({
+        pattern: DURATION_PATTERN_TEXT,
+        description: `duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}: ${HINT}`,
+        'x-range': `duration ${formatDuration(minMs)} to ${formatDuration(maxMs)}`,
+      })
+      .transform((text, context) => {
+        const parsed = parseDuration(text);
+        let message: string | null = null;
+        if (typeof parsed === 'string') message = parsed;
+        else if (parsed < minMs) message = `duration '${text}' is shorter than the minimum ${formatDuration(minMs)}`;
+        else if (parsed > maxMs) message = `duration '${text}' is longer than the maximum ${formatDuration(maxMs)}`;
+        if (message === null) return parsed as number;
+        context.issues.push({ code: 'custom', message, input: text });
+        return z.NEVER;
+      })
+  );
 }

@@ -15,5 +15,8 @@ const FakerClass = Object.getPrototypeOf(englishInstance).constructor as typeof 
 
 /** A Faker in English (English over base), drawing from `randomizer` or from its own seedable one. */
 export function englishFaker(randomizer?: Randomizer): Faker {
-  return new FakerClass({ locale: englishInstance.rawDefinitions, ...(randomizer === undefined ? {} : { randomizer }) });
+  return new FakerClass({
+    locale: englishInstance.rawDefinitions,
+    ...(randomizer === undefined ? {} : { randomizer }),
+  });
 }

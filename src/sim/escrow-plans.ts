@@ -14,7 +14,8 @@ import { expectedRefusal, moneyIn, parseIsoMs, reportUnexpected, RETRY_MS, type 
 import { BASIS_POINTS } from './probability.ts';
 
 export type Settlement = 'release' | 'refund' | 'dispute' | 'let_expire';
-export type PlanAction = 'release' | 'refund' | 'dispute' | 'check-expired' | 'retry-release' | 'concede' | 'check-window';
+export type PlanAction =
+  'release' | 'refund' | 'dispute' | 'check-expired' | 'retry-release' | 'concede' | 'check-window';
 
 export interface Plan {
   readonly escrowId: string;
@@ -72,21 +73,32 @@ async function runPlan(context: Context, plan: Plan, options: PlanOptions): Prom
 function later(context: Context, plan: Plan): Plan {
   const atMs = context.clock.nowMs() + RETRY_MS;
   const acting = plan.action === 'release' || plan.action === 'refund' || plan.action === 'dispute';
-  if (acting && atMs >= plan.expiresAtMs) return { ...plan, action: 'check-expired', atMs: Math.max(atMs, plan.expiresAtMs + CHECK_DELAY_MS) };
+  if (acting && atMs >= plan.expiresAtMs)
+    return { ...plan, action: 'check-expired', atMs: Math.max(atMs, plan.expiresAtMs + CHECK_DELAY_MS) };
   return { ...plan, atMs };
 }
 
-async function readStatus(context: Context, escrowId: string): Promise<{ status: string; windowEndsAtMs: number | null } | null> {
-  const result = context.style === 'A' ? await context.client.escrowA.get(escrowId) : await context.client.escrowB.get(escrowId);
+async function readStatus(
+  context: Context,
+  escrowId: string,
+): Promise<{ status: string; windowEndsAtMs: number | null } | null> {
+  const result =
+    context.style === 'A' ? await context.client.escrowA.get(escrowId) : await context.client.escrowB.get(escrowId);
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'escrow')) reportUnexpected(context, `reading escrow ${escrowId}`, result, '200');
+    if (!expectedRefusal(context, result, 'escrow'))
+      reportUnexpected(context, `reading escrow ${escrowId}`, result, '200');
     return null;
   }
   return { status: result.body.status, windowEndsAtMs: parseIsoMs(result.body.dispute?.window_ends_at) };
 }
 
-async function sendRelease(context: Context, escrowId: string): Promise<ApiResult<{ net?: unknown; released_amount?: unknown }>> {
-  return context.style === 'A' ? context.client.escrowA.release({ escrow_id: escrowId }) : context.client.escrowB.release(escrowId);
+async function sendRelease(
+  context: Context,
+  escrowId: string,
+): Promise<ApiResult<{ net?: unknown; released_amount?: unknown }>> {
+  return context.style === 'A'
+    ? context.client.escrowA.release({ escrow_id: escrowId })
+    : context.client.escrowB.release(escrowId);
 }
 
 async function release(context: Context, plan: Plan, options: PlanOptions): Promise<Plan | null> {
@@ -94,7 +106,11 @@ async function release(context: Context, plan: Plan, options: PlanOptions): Prom
   if (expectedRefusal(context, result, 'escrow')) return later(context, plan);
   if (!result.ok) return afterConflict(context, plan, result, plan.action);
   const paidMicro = moneyIn(context.style === 'A' ? result.body.released_amount : result.body.net);
-  if (paidMicro !== plan.netMicro) context.report(`release of escrow ${plan.escrowId} paid ${String(paidMicro)} micro-USDC; its net is ${plan.netMicro}`, { status: result.status, body: result.body });
+  if (paidMicro !== plan.netMicro)
+    context.report(
+      `release of escrow ${plan.escrowId} paid ${String(paidMicro)} micro-USDC; its net is ${plan.netMicro}`,
+      { status: result.status, body: result.body },
+    );
   if (!context.rng.chance(options.retryRelease, BASIS_POINTS)) return null;
   return { ...plan, action: 'retry-release', atMs: context.clock.nowMs() + 60_000 };
 }
@@ -102,7 +118,8 @@ async function release(context: Context, plan: Plan, options: PlanOptions): Prom
 async function retryRelease(context: Context, plan: Plan): Promise<Plan | null> {
   const result = await sendRelease(context, plan.escrowId);
   if (expectedRefusal(context, result, 'escrow')) return null;
-  if (result.ok || result.body.code !== 'CONFLICT') reportUnexpected(context, `a repeated release of escrow ${plan.escrowId}`, result, '409 CONFLICT');
+  if (result.ok || result.body.code !== 'CONFLICT')
+    reportUnexpected(context, `a repeated release of escrow ${plan.escrowId}`, result, '409 CONFLICT');
   return null;
 }
 
@@ -117,7 +134,12 @@ async function refund(context: Context, plan: Plan): Promise<Plan | null> {
  * while the window is open; a release after a window that refunded is refused): read the escrow
  * and accept the refusal when it carries a dispute, else report it.
  */
-async function afterConflict(context: Context, plan: Plan, result: ApiResult<unknown>, what: string): Promise<Plan | null> {
+async function afterConflict(
+  context: Context,
+  plan: Plan,
+  result: ApiResult<unknown>,
+  what: string,
+): Promise<Plan | null> {
   const seen = await readStatus(context, plan.escrowId);
   if (seen === null) return null;
   if (!result.ok && result.body.code === 'CONFLICT' && seen.windowEndsAtMs !== null) {
@@ -130,9 +152,10 @@ async function afterConflict(context: Context, plan: Plan, result: ApiResult<unk
 async function dispute(context: Context, plan: Plan, options: PlanOptions): Promise<Plan | null> {
   const reason = context.faker.lorem.sentence().slice(0, 200);
   const evidence = `sha256:${context.rng.hex(32)}`;
-  const result = context.style === 'A'
-    ? await context.client.escrowA.dispute({ escrow_id: plan.escrowId, reason, evidence })
-    : await context.client.escrowB.dispute(plan.escrowId, { reason, evidence });
+  const result =
+    context.style === 'A'
+      ? await context.client.escrowA.dispute({ escrow_id: plan.escrowId, reason, evidence })
+      : await context.client.escrowB.dispute(plan.escrowId, { reason, evidence });
   if (expectedRefusal(context, result, 'escrow')) return later(context, plan);
   if (!result.ok) return afterConflict(context, plan, result, 'dispute');
   const windowEndsAtMs = parseIsoMs(result.body.window_ends_at);
@@ -153,9 +176,14 @@ async function check(context: Context, plan: Plan): Promise<Plan | null> {
   if (seen === null) return null;
   if (plan.action === 'check-expired') {
     if (seen.status === 'disputed') return windowCheck(plan, seen.windowEndsAtMs);
-    if (seen.status === 'locked') context.report(`escrow ${plan.escrowId} is still locked ${context.clock.nowMs() - plan.expiresAtMs} ms after its expires_at`, plan);
+    if (seen.status === 'locked')
+      context.report(
+        `escrow ${plan.escrowId} is still locked ${context.clock.nowMs() - plan.expiresAtMs} ms after its expires_at`,
+        plan,
+      );
     return null;
   }
-  if (seen.status === 'disputed' || seen.status === 'locked') context.report(`escrow ${plan.escrowId} is still ${seen.status} after its dispute window ended`, plan);
+  if (seen.status === 'disputed' || seen.status === 'locked')
+    context.report(`escrow ${plan.escrowId} is still ${seen.status} after its dispute window ended`, plan);
   return null;
 }

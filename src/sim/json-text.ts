@@ -7,6 +7,7 @@
 const TEXT_LENGTH_MAX = 4_000;
 
 export function jsonText(value: unknown, lengthMax = TEXT_LENGTH_MAX): string {
-  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'undefined';
+  const text =
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) ?? 'undefined';
   return text.length <= lengthMax ? text : `${text.slice(0, lengthMax)}…`;
 }

@@ -33,7 +33,8 @@ export function stuckItems(accounts: ReadonlyMap<AccountName, Micro>): StuckItem
   for (const [account, heldMicro] of accounts) {
     if (heldMicro === 0n) continue;
     const hold = SETTLING_HOLDS.find((candidate) => account.startsWith(candidate.prefix));
-    if (hold !== undefined) stuck.push({ account, item: { what: hold.what, id: account.slice(hold.prefix.length), heldMicro } });
+    if (hold !== undefined)
+      stuck.push({ account, item: { what: hold.what, id: account.slice(hold.prefix.length), heldMicro } });
   }
   stuck.sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
   return stuck.map((entry) => entry.item);
@@ -41,7 +42,9 @@ export function stuckItems(accounts: ReadonlyMap<AccountName, Micro>): StuckItem
 
 /** The limit message of a failed liveness phase: how many, then the first few with what they hold. */
 export function stuckMessage(stuck: readonly StuckItem[], livenessText: string): string {
-  const listed = stuck.slice(0, STUCK_LISTED).map((item) => `${item.what} ${item.id} (holds ${formatDecimal(item.heldMicro)} USDC)`);
+  const listed = stuck
+    .slice(0, STUCK_LISTED)
+    .map((item) => `${item.what} ${item.id} (holds ${formatDecimal(item.heldMicro)} USDC)`);
   const more = stuck.length > STUCK_LISTED ? `, and ${stuck.length - STUCK_LISTED} more` : '';
   return `liveness: ${stuck.length} item${stuck.length === 1 ? '' : 's'} did not settle within ${livenessText} after the run: ${listed.join(', ')}${more}`;
 }

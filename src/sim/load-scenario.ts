@@ -6,10 +6,17 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from './scenario.ts';
 
-export function scenarioFromText(text: string, options: { fileName?: string; agents?: Readonly<Record<string, AnyAgentDefinition>> } = {}): Scenario {
+export function scenarioFromText(
+  text: string,
+  options: { fileName?: string; agents?: Readonly<Record<string, AnyAgentDefinition>> } = {},
+): Scenario {
   const fileName = options.fileName ?? 'scenario.yaml';
   const table = options.agents ?? AGENTS;
-  const parsed = parseScenario(text, { fileName, agentParams: (name) => table[name]?.params, knownAgents: options.agents === undefined ? AGENT_NAMES : Object.keys(table) });
+  const parsed = parseScenario(text, {
+    fileName,
+    agentParams: (name) => table[name]?.params,
+    knownAgents: options.agents === undefined ? AGENT_NAMES : Object.keys(table),
+  });
   if (!parsed.ok) throw new Error(`invalid scenario:\n${formatScenarioErrors(fileName, parsed.errors)}`);
   return parsed.scenario;
 }

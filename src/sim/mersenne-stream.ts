@@ -30,7 +30,8 @@ export class MersenneStream {
 
   /** Starts over from `seed` (a whole number in [0, 2^32)), as a new generator would. */
   reseed(seed: number): void {
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff) throw new Error(`MersenneStream: seed ${seed} is not a whole number in [0, 2^32)`);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff)
+      throw new Error(`MersenneStream: seed ${seed} is not a whole number in [0, 2^32)`);
     const words = this.words;
     words[0] = seed;
     for (let i = 1; i < WORDS; i++) {

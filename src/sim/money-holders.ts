@@ -11,7 +11,15 @@
  * sum to `totalHeldMicro`; `totalHeldMicro + external = ledger sum` (0 on a sound ledger). Groups
  * with zero are left out of `holders` (a run without trading lists no trading rows).
  */
-import { EXTERNAL, FAUCET_POOL, FEE_INCOME, agentAccount, escrowAccount, referralAccount, type AccountName } from '../core/ledger.ts';
+import {
+  EXTERNAL,
+  FAUCET_POOL,
+  FEE_INCOME,
+  agentAccount,
+  escrowAccount,
+  referralAccount,
+  type AccountName,
+} from '../core/ledger.ts';
 import type { Micro } from '../core/money.ts';
 import type { MoneyHolder } from '../report/run-record.ts';
 import { challengeAccount } from '../services/casino/challenges/challenge-record.ts';
@@ -20,7 +28,6 @@ import { CASINO_HOUSE } from '../services/casino/referral-commission.ts';
 import { tournamentAccount } from '../services/casino/tournaments/tournament-record.ts';
 import { holdAccount as videoPokerAccount } from '../services/casino/video-poker-hands.ts';
 import { TRADING_HOUSE, TRADING_INSURANCE, holdAccount, marginAccount } from '../services/trading/trading-record.ts';
-
 
 interface HolderGroup {
   readonly name: string;
@@ -36,7 +43,15 @@ const HOLDER_GROUPS: readonly HolderGroup[] = [
   { name: 'escrow held', prefixes: [prefixOf(escrowAccount)] },
   { name: 'referral payable', prefixes: [prefixOf(referralAccount)] },
   { name: 'casino house', exact: CASINO_HOUSE },
-  { name: 'casino stakes held', prefixes: [prefixOf(crashRoundAccount), prefixOf(tournamentAccount), prefixOf(challengeAccount), prefixOf(videoPokerAccount)] },
+  {
+    name: 'casino stakes held',
+    prefixes: [
+      prefixOf(crashRoundAccount),
+      prefixOf(tournamentAccount),
+      prefixOf(challengeAccount),
+      prefixOf(videoPokerAccount),
+    ],
+  },
   { name: 'trading house', exact: TRADING_HOUSE },
   { name: 'trading insurance', exact: TRADING_INSURANCE },
   { name: 'trading margin held', prefixes: [prefixOf(marginAccount)] },
@@ -60,7 +75,10 @@ export function moneyHolders(accounts: ReadonlyMap<AccountName, Micro>): MoneyHo
   const sums = new Map<string, Micro>();
   for (const [account, balanceMicro] of accounts) {
     if (SHOWN_APART.has(account) || account.startsWith(AGENT_PREFIX)) continue;
-    const group = HOLDER_GROUPS.find((candidate) => candidate.exact === account || (candidate.prefixes ?? []).some((prefix) => account.startsWith(prefix)));
+    const group = HOLDER_GROUPS.find(
+      (candidate) =>
+        candidate.exact === account || (candidate.prefixes ?? []).some((prefix) => account.startsWith(prefix)),
+    );
     const name = group?.name ?? OTHER;
     sums.set(name, (sums.get(name) ?? 0n) + balanceMicro);
   }

@@ -25,22 +25,31 @@ export function toBasisPoints(probability: number): number | null {
 
 /** zod: a decimal probability in params, parsed to integer basis points. */
 export function probability(): z.ZodType<number, number> {
-  return z
-    .number()
-    // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
-    .meta({ minimum: 0, maximum: 1, 'x-range': '0 to 1, at most 4 decimals' })
-    .transform((value, context) => {
-      const points = toBasisPoints(value);
-      if (points === null) {
-        context.addIssue({ code: 'custom', message: 'must be a probability between 0 and 1 with at most 4 decimals' });
-        return z.NEVER;
-      }
-      return points;
-    });
+  return (
+    z
+      .number()
+      // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
+      .meta({ minimum: 0, maximum: 1, 'x-range': '0 to 1, at most 4 decimals' })
+      .transform((value, context) => {
+        const points = toBasisPoints(value);
+        if (points === null) {
+          context.addIssue({
+            code: 'custom',
+            message: 'must be a probability between 0 and 1 with at most 4 decimals',
+          });
+          return z.NEVER;
+        }
+        return points;
+      })
+  );
 }
 
 /** Draws one of the named outcomes with integer weights (basis points); keys in a fixed order. */
-export function pickOutcome<K extends string>(rng: { weighted(weights: readonly number[]): number }, mix: Readonly<Record<K, number>>, order: readonly K[]): K {
+export function pickOutcome<K extends string>(
+  rng: { weighted(weights: readonly number[]): number },
+  mix: Readonly<Record<K, number>>,
+  order: readonly K[],
+): K {
   const index = rng.weighted(order.map((key) => mix[key]));
   return order[index] as K;
 }

@@ -12,7 +12,10 @@ import { moneyHolders } from './money-holders.ts';
 import type { Simulation } from './simulation.ts';
 import { StreamedEvents } from './streamed-events.ts';
 
-export function buildRunRecord(sim: Simulation, options: { endMs: number; outcome: RunRecord['outcome']; reproduce: string }): RunRecord {
+export function buildRunRecord(
+  sim: Simulation,
+  options: { endMs: number; outcome: RunRecord['outcome']; reproduce: string },
+): RunRecord {
   const ledger = sim.platform.ledger;
   const agents: AgentRow[] = sim.agents.map((agent) => ({
     agentId: agent.agentId,
@@ -74,7 +77,12 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
     ...(wallet === undefined ? {} : { wallet }),
     trace: { requests: sim.trace.rows(), dropped: sim.trace.dropped },
     probes: sim.probes.counts(),
-    faults: sim.scenario.faults.map((fault) => ({ service: fault.service, fromMs: sim.scenario.startMs + fault.fromMs, untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs, answer: fault.answer })),
+    faults: sim.scenario.faults.map((fault) => ({
+      service: fault.service,
+      fromMs: sim.scenario.startMs + fault.fromMs,
+      untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs,
+      answer: fault.answer,
+    })),
   };
 }
 
@@ -83,14 +91,40 @@ function tradingPart(platform: Platform): { trading?: TradingRunData } {
   const book = platform.trading.book;
   if (book.orderCount === 0) return {};
   const orders = [...book.allOrders()].map((order) => ({
-    orderId: order.id, agentId: order.agentId, symbol: order.symbol, kind: order.kind, side: order.side, type: order.type, amountMicro: order.amountMicro,
-    leverage: order.leverage, limitPrice: order.limitPrice, status: order.status, fillPrice: order.fillPrice, fillQty: order.fillQty, feeMicro: order.feeMicro,
-    liquidity: order.liquidity, realizedPnlMicro: order.realizedPnlMicro, createdAtMs: order.createdAtMs, filledAtMs: order.filledAtMs, cancelledAtMs: order.cancelledAtMs,
+    orderId: order.id,
+    agentId: order.agentId,
+    symbol: order.symbol,
+    kind: order.kind,
+    side: order.side,
+    type: order.type,
+    amountMicro: order.amountMicro,
+    leverage: order.leverage,
+    limitPrice: order.limitPrice,
+    status: order.status,
+    fillPrice: order.fillPrice,
+    fillQty: order.fillQty,
+    feeMicro: order.feeMicro,
+    liquidity: order.liquidity,
+    realizedPnlMicro: order.realizedPnlMicro,
+    createdAtMs: order.createdAtMs,
+    filledAtMs: order.filledAtMs,
+    cancelledAtMs: order.cancelledAtMs,
   }));
   const positions = [...book.allPositions()].map((position) => ({
-    positionId: position.id, agentId: position.agentId, symbol: position.symbol, side: position.side, status: position.status, entryPrice: position.entryPrice,
-    qty: position.qty, marginMicro: position.marginMicro, leverage: position.leverage, fundingPaidMicro: position.fundingPaidMicro, realizedPnlMicro: position.realizedPnlMicro,
-    liquidationMark: position.liquidationMark, openedAtMs: position.openedAtMs, closedAtMs: position.closedAtMs,
+    positionId: position.id,
+    agentId: position.agentId,
+    symbol: position.symbol,
+    side: position.side,
+    status: position.status,
+    entryPrice: position.entryPrice,
+    qty: position.qty,
+    marginMicro: position.marginMicro,
+    leverage: position.leverage,
+    fundingPaidMicro: position.fundingPaidMicro,
+    realizedPnlMicro: position.realizedPnlMicro,
+    liquidationMark: position.liquidationMark,
+    openedAtMs: position.openedAtMs,
+    closedAtMs: position.closedAtMs,
   }));
   return { trading: { orders, positions } };
 }

@@ -43,9 +43,10 @@ export class EndpointCounts {
     const key = route === null ? `${UNMATCHED}:${mount}` : route.id;
     let tally = this.byKey.get(key);
     if (tally === undefined) {
-      tally = route === null
-        ? { endpoint: UNMATCHED, service: mount, style: '-', calls: 0, statuses: new Map() }
-        : { endpoint: route.id, service: route.service, style: route.style, calls: 0, statuses: new Map() };
+      tally =
+        route === null
+          ? { endpoint: UNMATCHED, service: mount, style: '-', calls: 0, statuses: new Map() }
+          : { endpoint: route.id, service: route.service, style: route.style, calls: 0, statuses: new Map() };
       this.byKey.set(key, tally);
     }
     tally.calls++;
@@ -53,10 +54,13 @@ export class EndpointCounts {
   }
 
   rows(): EndpointRow[] {
-    const tallies = [...this.byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, tally]) => tally);
+    const tallies = [...this.byKey.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, tally]) => tally);
     return tallies.map((tally) => {
       const statuses: Record<string, number> = {};
-      for (const status of [...tally.statuses.keys()].sort((a, b) => a - b)) statuses[String(status)] = tally.statuses.get(status) ?? 0;
+      for (const status of [...tally.statuses.keys()].sort((a, b) => a - b))
+        statuses[String(status)] = tally.statuses.get(status) ?? 0;
       return { endpoint: tally.endpoint, service: tally.service, style: tally.style, calls: tally.calls, statuses };
     });
   }

@@ -22,7 +22,10 @@ export class SimulationCrash extends Error {
   constructor(options: { atMs: number; agentId: string | null; cause: unknown }) {
     const cause = options.cause;
     const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    super(`${options.agentId === null ? 'platform' : `agent ${options.agentId}`} at ${new Date(options.atMs).toISOString()}: ${text}`, { cause });
+    super(
+      `${options.agentId === null ? 'platform' : `agent ${options.agentId}`} at ${new Date(options.atMs).toISOString()}: ${text}`,
+      { cause },
+    );
     this.atMs = options.atMs;
     this.agentId = options.agentId;
   }

@@ -78,7 +78,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
 
 export async function runSimulation(scenario: Scenario, options: RunOptions): Promise<SimulationResult> {
   const seed = String(options.seed);
-  const sim = new Simulation(scenario, { seed, agents: options.agents ?? AGENTS, ...(options.defects === undefined ? {} : { defects: options.defects }), ...(options.recorder === undefined ? {} : { recorder: options.recorder }), ...(options.limiter === undefined ? {} : { limiter: options.limiter }), streamEvents: options.streamEvents === true });
+  const sim = new Simulation(scenario, {
+    seed,
+    agents: options.agents ?? AGENTS,
+    ...(options.defects === undefined ? {} : { defects: options.defects }),
+    ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
+    ...(options.limiter === undefined ? {} : { limiter: options.limiter }),
+    streamEvents: options.streamEvents === true,
+  });
   const wakes = new Scheduler<Wake>({ maxPending: sim.agents.length + 1 });
   for (const agent of sim.agents) wakes.schedule(scenario.startMs + agent.startOffsetMs, { agent, phase: 'setup' });
   const progress = progressReporter(scenario.startMs, sim.endMs, options.onProgress);
@@ -94,20 +101,25 @@ export async function runSimulation(scenario: Scenario, options: RunOptions): Pr
     }
     if (wakeCount % PAUSE_EVERY_WAKES === 0 && options.pause !== undefined) await options.pause();
     if (options.signal?.aborted === true) {
-      sim.stop = { kind: 'limit', message: `interrupted at ${new Date(next.atMs).toISOString()}, ${Math.floor(((next.atMs - scenario.startMs) * 100) / Math.max(1, sim.endMs - scenario.startMs))}% of the virtual time` };
+      sim.stop = {
+        kind: 'limit',
+        message: `interrupted at ${new Date(next.atMs).toISOString()}, ${Math.floor(((next.atMs - scenario.startMs) * 100) / Math.max(1, sim.endMs - scenario.startMs))}% of the virtual time`,
+      };
       break;
     }
     wakes.pop();
     sim.clock.set(next.atMs);
     const result = await runWake(sim, next.payload);
-    if (result !== null && result !== 'done') wakes.schedule(next.atMs + result.wakeInMs, { agent: next.payload.agent, phase: 'step' });
+    if (result !== null && result !== 'done')
+      wakes.schedule(next.atMs + result.wakeInMs, { agent: next.payload.agent, phase: 'step' });
     sim.afterEvent(next.atMs);
     progress(next.atMs);
   }
   if (sim.stop === null) finish(sim);
   if (sim.stop === null && scenario.livenessMs !== null) livenessPhase(sim, scenario.livenessMs);
   progress(sim.clock.nowMs());
-  const outcome: RunRecord['outcome'] = sim.stop === null ? 'completed' : sim.stop.kind === 'invariant' ? 'invariant-failed' : 'limit-reached';
+  const outcome: RunRecord['outcome'] =
+    sim.stop === null ? 'completed' : sim.stop.kind === 'invariant' ? 'invariant-failed' : 'limit-reached';
   const reproduce = options.reproduce ?? defaultReproduce(scenario.name, seed, options.defects ?? []);
   const record = buildRunRecord(sim, { endMs: sim.clock.nowMs(), outcome, reproduce });
   return { record, failure: sim.monitor.failure, limit: sim.stop?.kind === 'limit' ? sim.stop.message : null };
@@ -124,7 +136,11 @@ async function runWake(sim: Simulation, wake: Wake): Promise<StepResult | null> 
       return { wakeInMs: 0 };
     }
     const result = await agent.definition.step(agent);
-    if (result !== 'done') assert(Number.isSafeInteger(result.wakeInMs) && result.wakeInMs >= 1, `agent ${agent.agentId} wakes at least 1 ms later (got ${result.wakeInMs})`);
+    if (result !== 'done')
+      assert(
+        Number.isSafeInteger(result.wakeInMs) && result.wakeInMs >= 1,
+        `agent ${agent.agentId} wakes at least 1 ms later (got ${result.wakeInMs})`,
+      );
     return result;
   } catch (error) {
     if (error instanceof RunStopped && sim.stop !== null) return null;
@@ -167,7 +183,11 @@ function livenessPhase(sim: Simulation, livenessMs: number): void {
   if (stuck.length > 0) sim.stop = { kind: 'limit', message: stuckMessage(stuck, formatDuration(livenessMs)) };
 }
 
-function progressReporter(startMs: number, endMs: number, onProgress: ((fraction: number) => void) | undefined): (nowMs: number) => void {
+function progressReporter(
+  startMs: number,
+  endMs: number,
+  onProgress: ((fraction: number) => void) | undefined,
+): (nowMs: number) => void {
   if (onProgress === undefined) return () => undefined;
   const stepMs = Math.max(1, Math.floor((endMs - startMs) / PROGRESS_STEPS));
   let nextMs = startMs + stepMs;
@@ -179,5 +199,8 @@ function progressReporter(startMs: number, endMs: number, onProgress: ((fraction
 }
 
 export function defaultReproduce(scenarioName: string, seed: string, defects: readonly DefectName[]): string {
-  return [`npx afp run scenarios/${scenarioName}.yaml --seed ${seed}`, ...defects.map((defect) => `--defect ${defect}`)].join(' ');
+  return [
+    `npx afp run scenarios/${scenarioName}.yaml --seed ${seed}`,
+    ...defects.map((defect) => `--defect ${defect}`),
+  ].join(' ');
 }

@@ -45,7 +45,11 @@ interface PeerRow {
 }
 
 export const MIX_ROWS: readonly MixRow[] = [
-  { agent: 'escrow-buyer', fields: ['release', 'refund', 'dispute', 'let_expire'], what: "the chances of one escrow's settlement" },
+  {
+    agent: 'escrow-buyer',
+    fields: ['release', 'refund', 'dispute', 'let_expire'],
+    what: "the chances of one escrow's settlement",
+  },
 ];
 
 export const PEER_ROWS: readonly PeerRow[] = [
@@ -65,13 +69,26 @@ function mixIssues(population: CheckedPopulation, position: number): SemanticIss
     if (!values.every((value): value is number => typeof value === 'number')) return [];
     const sum = values.reduce((total, value) => total + value, 0);
     if (sum === BASIS_POINTS) return [];
-    const parts = row.fields.map((field, index) => `${field} ${probabilityText(values[index] as number)}${field in population.written ? '' : ' (default)'}`);
-    const path = Object.keys(population.written).length === 0 ? ['populations', position] : ['populations', position, 'params'];
-    return [{ path, message: `${row.fields.join(', ')} are ${row.what} and must sum to 1; they sum to ${probabilityText(sum)} (${parts.join(', ')})` }];
+    const parts = row.fields.map(
+      (field, index) =>
+        `${field} ${probabilityText(values[index] as number)}${field in population.written ? '' : ' (default)'}`,
+    );
+    const path =
+      Object.keys(population.written).length === 0 ? ['populations', position] : ['populations', position, 'params'];
+    return [
+      {
+        path,
+        message: `${row.fields.join(', ')} are ${row.what} and must sum to 1; they sum to ${probabilityText(sum)} (${parts.join(', ')})`,
+      },
+    ];
   });
 }
 
-function peerIssues(population: CheckedPopulation, position: number, counts: ReadonlyMap<string, number>): SemanticIssue[] {
+function peerIssues(
+  population: CheckedPopulation,
+  position: number,
+  counts: ReadonlyMap<string, number>,
+): SemanticIssue[] {
   const params = population.params;
   if (params === undefined) return [];
   return PEER_ROWS.filter((row) => row.agent === population.agent && (row.applies?.(params) ?? true)).flatMap((row) => {
@@ -79,16 +96,31 @@ function peerIssues(population: CheckedPopulation, position: number, counts: Rea
     if (typeof peer !== 'string') return [];
     const others = (counts.get(peer) ?? 0) - (peer === population.agent ? 1 : 0);
     if (others > 0) return [];
-    const path = row.field in population.written ? ['populations', position, 'params', row.field] : ['populations', position, 'agent'];
+    const path =
+      row.field in population.written
+        ? ['populations', position, 'params', row.field]
+        : ['populations', position, 'agent'];
     const named = row.field in population.written ? `${row.field} '${peer}'` : `${row.field} '${peer}' (the default)`;
-    const missing = peer === population.agent ? `no other agent of archetype '${peer}' (a population of one never finds a peer)` : `no population of agent '${peer}'`;
-    return [{ path, message: `${population.agent} needs agents of its ${named} to ${row.role}, but the scenario has ${missing}` }];
+    const missing =
+      peer === population.agent
+        ? `no other agent of archetype '${peer}' (a population of one never finds a peer)`
+        : `no population of agent '${peer}'`;
+    return [
+      {
+        path,
+        message: `${population.agent} needs agents of its ${named} to ${row.role}, but the scenario has ${missing}`,
+      },
+    ];
   });
 }
 
 /** Every semantic issue of the populations, in population order. */
 export function checkScenarioSemantics(populations: readonly CheckedPopulation[]): SemanticIssue[] {
   const counts = new Map<string, number>();
-  for (const population of populations) counts.set(population.agent, (counts.get(population.agent) ?? 0) + population.count);
-  return populations.flatMap((population, position) => [...mixIssues(population, position), ...peerIssues(population, position, counts)]);
+  for (const population of populations)
+    counts.set(population.agent, (counts.get(population.agent) ?? 0) + population.count);
+  return populations.flatMap((population, position) => [
+    ...mixIssues(population, position),
+    ...peerIssues(population, position, counts),
+  ]);
 }

@@ -17,7 +17,11 @@ export function scenarioPlatformConfig(scenario: Scenario): PlatformConfig {
   const { disputeOutcome: outcome, domainYearMs, domainGraceMs } = scenario.platform;
   if (outcome === undefined && domainYearMs === undefined && domainGraceMs === undefined) return DEFAULT_CONFIG;
   const escrow = outcome === undefined ? DEFAULT_CONFIG.escrow : { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome };
-  const domains = { ...DEFAULT_CONFIG.domains, ...(domainYearMs === undefined ? {} : { yearMs: domainYearMs }), ...(domainGraceMs === undefined ? {} : { graceMs: domainGraceMs }) };
+  const domains = {
+    ...DEFAULT_CONFIG.domains,
+    ...(domainYearMs === undefined ? {} : { yearMs: domainYearMs }),
+    ...(domainGraceMs === undefined ? {} : { graceMs: domainGraceMs }),
+  };
   return { ...DEFAULT_CONFIG, escrow, domains };
 }
 
@@ -31,13 +35,28 @@ export function scenarioFaultWindows(scenario: Scenario, startMs: number = scena
 }
 
 export function scenarioClosures(scenario: Scenario, startMs: number = scenario.startMs): GameClosure[] {
-  return scenario.casino.closures.map((closure) => ({ game: closure.game, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs }));
+  return scenario.casino.closures.map((closure) => ({
+    game: closure.game,
+    fromMs: startMs + closure.fromMs,
+    untilMs: startMs + closure.fromMs + closure.forMs,
+  }));
 }
 
 /** The trading shocks and market closures at absolute instants. */
-export function scenarioTrading(scenario: Scenario, startMs: number = scenario.startMs): { shocks: PriceShock[]; closures: MarketClosure[] } & TradingSchedule {
+export function scenarioTrading(
+  scenario: Scenario,
+  startMs: number = scenario.startMs,
+): { shocks: PriceShock[]; closures: MarketClosure[] } & TradingSchedule {
   return {
-    shocks: scenario.trading.shocks.map((shock) => ({ base: shock.base, atMs: startMs + shock.atMs, moveBps: shock.moveBps })),
-    closures: scenario.trading.closures.map((closure) => ({ symbol: closure.symbol, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs })),
+    shocks: scenario.trading.shocks.map((shock) => ({
+      base: shock.base,
+      atMs: startMs + shock.atMs,
+      moveBps: shock.moveBps,
+    })),
+    closures: scenario.trading.closures.map((closure) => ({
+      symbol: closure.symbol,
+      fromMs: startMs + closure.fromMs,
+      untilMs: startMs + closure.fromMs + closure.forMs,
+    })),
   };
 }

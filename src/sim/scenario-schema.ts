@@ -42,11 +42,31 @@ export const INVARIANT_NAMES = [
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 /** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
-export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains', 'referrals', 'wallet'] as const;
+export const REPORT_NAMES = [
+  'summary',
+  'agents',
+  'endpoints',
+  'escrows',
+  'events',
+  'casino',
+  'html',
+  'orders',
+  'positions',
+  'domains',
+  'referrals',
+  'wallet',
+] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
-export const FAULT_SERVICES = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'] as const satisfies readonly ServiceName[];
+export const FAULT_SERVICES = [
+  'faucet',
+  'escrow',
+  'trading',
+  'domains',
+  'wallet',
+  'casino',
+] as const satisfies readonly ServiceName[];
 type MissingService = Exclude<ServiceName, (typeof FAULT_SERVICES)[number]>;
 const everyServiceListed: [MissingService] extends [never] ? true : false = true;
 void everyServiceListed;
@@ -81,22 +101,34 @@ const isoInstant = z
     const valid = ISO_INSTANT_PATTERN.test(text) && Number.isSafeInteger(atMs) && atMs >= 0;
     // Date.parse rolls 2026-02-30 over to March; the round trip catches that.
     if (valid && new Date(atMs).toISOString().slice(0, 19) === text.slice(0, 19)) return atMs;
-    context.issues.push({ code: 'custom', message: `'${text}' is not an ISO 8601 UTC instant such as ${DEFAULT_START}`, input: text });
+    context.issues.push({
+      code: 'custom',
+      message: `'${text}' is not an ISO 8601 UTC instant such as ${DEFAULT_START}`,
+      input: text,
+    });
     return z.NEVER;
   });
 
 const boundedInt = (min: number, max: number, what: string) =>
-  z.int({ error: `expected a whole number (${what})` }).min(min, `must be at least ${min} (${what})`).max(max, `must be at most ${max} (${what})`);
+  z
+    .int({ error: `expected a whole number (${what})` })
+    .min(min, `must be at least ${min} (${what})`)
+    .max(max, `must be at most ${max} (${what})`);
 
 const populationSchema = z.strictObject({
   agent: z.string().min(1).max(64).describe('agent archetype name (agents/ registry)'),
   count: boundedInt(1, SCENARIO_LIMITS.countPerPopulation, 'agents in this population'),
   first: boundedInt(0, SCENARIO_LIMITS.countPerPopulation, 'archetype indexes skipped before the first agent')
     .optional()
-    .describe('number the agents from here: `first: 281, count: 1` is agent escrow-buyer-281 alone, as it is in a run of 500 (afp shrink writes it; default 0)'),
+    .describe(
+      'number the agents from here: `first: 281, count: 1` is agent escrow-buyer-281 alone, as it is in a run of 500 (afp shrink writes it; default 0)',
+    ),
   tier: z.enum(['free', 'pro', 'enterprise']).optional().describe('rate-limit tier (default free)'),
   style: z.enum(['A', 'B', 'mixed']).optional().describe('addressing style the agents use (default B)'),
-  params: z.record(z.string(), z.unknown()).optional().describe("the archetype's parameters, validated by its own schema"),
+  params: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("the archetype's parameters, validated by its own schema"),
 });
 
 const faultSchema = z.strictObject({
@@ -117,67 +149,134 @@ const closureSchema = z.strictObject({
 
 const casinoSchema = z.strictObject({
   starting_deposit: z
-    .union([z.string().regex(USDC_TEXT_PATTERN, "a USDC amount such as '100.00' (at most 6 decimals)"), z.number().positive()])
+    .union([
+      z.string().regex(USDC_TEXT_PATTERN, "a USDC amount such as '100.00' (at most 6 decimals)"),
+      z.number().positive(),
+    ])
     .optional()
-    .describe('USDC every agent receives as a simulated Base deposit when it registers (credited on the clock, 2 min later); default none'),
-  closures: z.array(closureSchema).max(SCENARIO_LIMITS.closures).optional().describe('windows in which a game answers 409 GAME_CLOSED'),
+    .describe(
+      'USDC every agent receives as a simulated Base deposit when it registers (credited on the clock, 2 min later); default none',
+    ),
+  closures: z
+    .array(closureSchema)
+    .max(SCENARIO_LIMITS.closures)
+    .optional()
+    .describe('windows in which a game answers 409 GAME_CLOSED'),
 });
 
 const tradingShockSchema = z.strictObject({
-  market: z.string().refine((base) => MARKETS.some((market) => market.base === base), 'an asset the venue lists (BTC, ETH, kPEPE, GOLD...)').describe('the asset whose price jumps (its perpetual and spot market alike)'),
+  market: z
+    .string()
+    .refine(
+      (base) => MARKETS.some((market) => market.base === base),
+      'an asset the venue lists (BTC, ETH, kPEPE, GOLD...)',
+    )
+    .describe('the asset whose price jumps (its perpetual and spot market alike)'),
   at: durationMs({ minMs: 0 }).describe('when, from the scenario start (takes effect at the next price tick)'),
   move_bps: z.int().min(-9_999).max(100_000).describe('the jump in basis points: -3000 is a 30% fall'),
 });
 
 const tradingClosureSchema = z.strictObject({
-  market: z.string().refine((symbol) => symbol === '*' || marketBySymbol(symbol) !== undefined, 'a listed market symbol (BTC-PERP, ETH-USDC) or *').describe('the market that refuses orders with 409 MARKET_CLOSED (* = every market)'),
+  market: z
+    .string()
+    .refine(
+      (symbol) => symbol === '*' || marketBySymbol(symbol) !== undefined,
+      'a listed market symbol (BTC-PERP, ETH-USDC) or *',
+    )
+    .describe('the market that refuses orders with 409 MARKET_CLOSED (* = every market)'),
   from: durationMs({ minMs: 0 }).describe('start of the closure, from the scenario start'),
   for: durationMs({ minMs: 1 }).describe('length of the closure'),
 });
 
 const tradingSchema = z.strictObject({
-  shocks: z.array(tradingShockSchema).max(TRADING_LIMITS.shocksMax).optional().describe('price shocks: an asset jumps by move_bps at an instant, permanently'),
-  closures: z.array(tradingClosureSchema).max(TRADING_LIMITS.closuresMax).optional().describe('windows in which a market answers 409 MARKET_CLOSED'),
+  shocks: z
+    .array(tradingShockSchema)
+    .max(TRADING_LIMITS.shocksMax)
+    .optional()
+    .describe('price shocks: an asset jumps by move_bps at an instant, permanently'),
+  closures: z
+    .array(tradingClosureSchema)
+    .max(TRADING_LIMITS.closuresMax)
+    .optional()
+    .describe('windows in which a market answers 409 MARKET_CLOSED'),
 });
 
 /** A wallet amount in whole units: up to 12 integer digits and 18 decimals (checked per asset in scenario.ts). */
 const WALLET_AMOUNT_PATTERN = /^\d{1,12}(\.\d{1,18})?$/;
 
 const walletFundSchema = z.strictObject({
-  chain: z.enum(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']).describe('the chain the funds are minted on'),
-  token: z.string().min(1).max(64).optional().describe("a token's contract address on that chain (default: the chain's native coin)"),
-  amount: z.string().regex(WALLET_AMOUNT_PATTERN, "an amount in whole units such as '0.5' (at most the asset's decimals)").describe('minted at the wallet\'s address on that chain'),
+  chain: z
+    .enum(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero'])
+    .describe('the chain the funds are minted on'),
+  token: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("a token's contract address on that chain (default: the chain's native coin)"),
+  amount: z
+    .string()
+    .regex(WALLET_AMOUNT_PATTERN, "an amount in whole units such as '0.5' (at most the asset's decimals)")
+    .describe("minted at the wallet's address on that chain"),
 });
 
 const walletSchema = z.strictObject({
-  starting_funds: z.array(walletFundSchema).max(SCENARIO_LIMITS.walletFunds).optional().describe("coins and tokens minted on the simulated chains at every wallet an agent creates (POST /v1/wallet/create), right after the answer; default none"),
+  starting_funds: z
+    .array(walletFundSchema)
+    .max(SCENARIO_LIMITS.walletFunds)
+    .optional()
+    .describe(
+      'coins and tokens minted on the simulated chains at every wallet an agent creates (POST /v1/wallet/create), right after the answer; default none',
+    ),
 });
 
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -'),
   seed: z
-    .union([z.string().min(1).max(SCENARIO_LIMITS.seedLength), z.int()], { error: `seed is a whole number below 2^53 or a text of 1 to ${SCENARIO_LIMITS.seedLength} characters (quote longer numbers)` })
+    .union([z.string().min(1).max(SCENARIO_LIMITS.seedLength), z.int()], {
+      error: `seed is a whole number below 2^53 or a text of 1 to ${SCENARIO_LIMITS.seedLength} characters (quote longer numbers)`,
+    })
     .optional()
     .describe('default seed (default 1); --seed overrides it'),
   start: isoInstant.optional(),
-  duration: durationMs({ minMs: SCENARIO_LIMITS.durationMs.min, maxMs: SCENARIO_LIMITS.durationMs.max }).describe('virtual run length, 1s to 365d'),
-  populations: z.array(populationSchema).min(1, 'a scenario needs at least one population').max(SCENARIO_LIMITS.populations),
+  duration: durationMs({ minMs: SCENARIO_LIMITS.durationMs.min, maxMs: SCENARIO_LIMITS.durationMs.max }).describe(
+    'virtual run length, 1s to 365d',
+  ),
+  populations: z
+    .array(populationSchema)
+    .min(1, 'a scenario needs at least one population')
+    .max(SCENARIO_LIMITS.populations),
   faults: z.array(faultSchema).max(SCENARIO_LIMITS.faults).optional(),
-  invariants: z.array(z.enum(INVARIANT_NAMES)).max(INVARIANT_NAMES.length).optional().describe('invariants to check (default all)'),
+  invariants: z
+    .array(z.enum(INVARIANT_NAMES))
+    .max(INVARIANT_NAMES.length)
+    .optional()
+    .describe('invariants to check (default all)'),
   reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   trading: tradingSchema.optional().describe('trading settings of the run: price shocks, market closures'),
   wallet: walletSchema.optional().describe("wallet settings of the run: the funds minted at every agent's new wallet"),
   platform: z
     .strictObject({
-      dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)'),
-      domain_year: durationMs({ minMs: UNIT_MS.h, maxMs: 365 * UNIT_MS.d }).optional().describe('length of a domain registration year (default 365d; shorter compresses time so expiry happens within a run)'),
-      domain_grace: durationMs({ minMs: 0, maxMs: 365 * UNIT_MS.d }).optional().describe('how long an expired domain stays expired before it is released (default 30d)'),
+      dispute_outcome: z
+        .enum(['refund', 'release'])
+        .optional()
+        .describe('what the end of a dispute window does (default refund)'),
+      domain_year: durationMs({ minMs: UNIT_MS.h, maxMs: 365 * UNIT_MS.d })
+        .optional()
+        .describe(
+          'length of a domain registration year (default 365d; shorter compresses time so expiry happens within a run)',
+        ),
+      domain_grace: durationMs({ minMs: 0, maxMs: 365 * UNIT_MS.d })
+        .optional()
+        .describe('how long an expired domain stays expired before it is released (default 30d)'),
     })
     .optional(),
   liveness: durationMs({ minMs: 60_000, maxMs: 30 * 86_400_000 })
     .optional()
-    .describe('after the run: agents stop, faults are over, and within this long every escrow, withdrawal, tournament and challenge must settle (else exit 4 with the stuck ones); default no liveness phase'),
+    .describe(
+      'after the run: agents stop, faults are over, and within this long every escrow, withdrawal, tournament and challenge must settle (else exit 4 with the stuck ones); default no liveness phase',
+    ),
   load: loadSchema.optional(),
   limits: z
     .strictObject({
@@ -218,10 +317,13 @@ export function foldRanges(node: unknown): unknown {
     const description = typeof folded['description'] === 'string' ? folded['description'] : '';
     const bare = range.replace(/^duration /, '');
     folded['description'] =
-      description === '' ? range
-      : description.includes(bare) ? description
-      : description.endsWith(')') ? `${description.slice(0, -1)}; ${range})`
-      : `${description} (${range})`;
+      description === ''
+        ? range
+        : description.includes(bare)
+          ? description
+          : description.endsWith(')')
+            ? `${description.slice(0, -1)}; ${range})`
+            : `${description} (${range})`;
   }
   return folded;
 }
@@ -231,8 +333,14 @@ export function foldRanges(node: unknown): unknown {
  * embeds (ranges folded into descriptions) and what `afp agents` lists (`fold: false` keeps each
  * `x-range` apart, for its range column), so the two never disagree.
  */
-export function archetypeParamsJsonSchema(params: z.ZodType, options: { readonly fold?: boolean } = {}): Record<string, unknown> {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(params, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+export function archetypeParamsJsonSchema(
+  params: z.ZodType,
+  options: { readonly fold?: boolean } = {},
+): Record<string, unknown> {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(params, { io: 'input', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
   return options.fold === false ? schema : (foldRanges(schema) as Record<string, unknown>);
 }
 
@@ -243,9 +351,18 @@ export function archetypeParamsJsonSchema(params: z.ZodType, options: { readonly
  * check every archetype's parameters, with their descriptions and ranges: population items are a
  * `oneOf` on `agent`. `descriptions` (each archetype's one line) describe the entries.
  */
-export function renderScenarioJsonSchema(archetypes: Readonly<Record<string, z.ZodType>>, descriptions: Readonly<Record<string, string>> = {}): string {
-  const generated = foldRanges(z.toJSONSchema(scenarioFileSchema, { io: 'input', target: 'draft-2020-12' })) as Record<string, unknown> & { properties: Record<string, { items?: Record<string, unknown> }> };
-  const population = generated.properties['populations']?.items as { properties: Record<string, unknown> } & Record<string, unknown>;
+export function renderScenarioJsonSchema(
+  archetypes: Readonly<Record<string, z.ZodType>>,
+  descriptions: Readonly<Record<string, string>> = {},
+): string {
+  const generated = foldRanges(z.toJSONSchema(scenarioFileSchema, { io: 'input', target: 'draft-2020-12' })) as Record<
+    string,
+    unknown
+  > & { properties: Record<string, { items?: Record<string, unknown> }> };
+  const population = generated.properties['populations']?.items as { properties: Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
   const names = Object.keys(archetypes).sort();
   // Each params schema's own $defs move to the document's, renamed per archetype (a $ref is resolved from the document root).
   const defs: Record<string, unknown> = { ...((generated['$defs'] as Record<string, unknown> | undefined) ?? {}) };
@@ -253,11 +370,22 @@ export function renderScenarioJsonSchema(archetypes: Readonly<Record<string, z.Z
     oneOf: names.map((name) => {
       const { $defs: own, ...params } = archetypeParamsJsonSchema(archetypes[name] as z.ZodType);
       const renamed = (text: string): string => text.replaceAll('"#/$defs/', `"#/$defs/${name}.`);
-      for (const [key, value] of Object.entries((own as Record<string, unknown> | undefined) ?? {})) defs[`${name}.${key}`] = JSON.parse(renamed(JSON.stringify(value))) as unknown;
+      for (const [key, value] of Object.entries((own as Record<string, unknown> | undefined) ?? {}))
+        defs[`${name}.${key}`] = JSON.parse(renamed(JSON.stringify(value))) as unknown;
       const paramsSchema = JSON.parse(renamed(JSON.stringify(params))) as Record<string, unknown>;
       const summary = descriptions[name];
-      const agent = { const: name, description: summary === undefined ? `agent archetype ${name}` : `agent archetype ${name}: ${summary}` };
-      return { ...population, properties: { ...population.properties, agent, params: { ...paramsSchema, description: `${name}'s parameters (every one optional, with its default)` } } };
+      const agent = {
+        const: name,
+        description: summary === undefined ? `agent archetype ${name}` : `agent archetype ${name}: ${summary}`,
+      };
+      return {
+        ...population,
+        properties: {
+          ...population.properties,
+          agent,
+          params: { ...paramsSchema, description: `${name}'s parameters (every one optional, with its default)` },
+        },
+      };
     }),
   };
   const populations = { ...generated.properties['populations'], items };

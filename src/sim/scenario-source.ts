@@ -107,7 +107,11 @@ function indexNode(node: Node | null | undefined, path: readonly PropertyKey[], 
     if (seen.has(key)) {
       const first = seen.get(key);
       const where = first === undefined ? '' : ` (first at line ${first})`;
-      index.duplicates.push({ path: pathText(childPath), message: `duplicate key '${key}'${where}`, ...(keyLine === undefined ? {} : { line: keyLine }) });
+      index.duplicates.push({
+        path: pathText(childPath),
+        message: `duplicate key '${key}'${where}`,
+        ...(keyLine === undefined ? {} : { line: keyLine }),
+      });
     }
     seen.set(key, keyLine);
     if (keyLine !== undefined) index.keyLines.set(pathText(childPath), keyLine);

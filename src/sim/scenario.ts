@@ -68,7 +68,11 @@ export interface ScenarioCasino {
 
 /** Funds minted at every wallet an agent creates (the harness does it: src/sim/simulation.ts). */
 export interface ScenarioWallet {
-  readonly startingFunds: readonly { readonly chain: WalletChain; readonly token: string | null; readonly amount: string }[];
+  readonly startingFunds: readonly {
+    readonly chain: WalletChain;
+    readonly token: string | null;
+    readonly amount: string;
+  }[];
 }
 
 /** A scenario's trading events, offsets from the start: price shocks and market closures. */
@@ -86,7 +90,11 @@ export interface Scenario {
   readonly faults: readonly ScenarioFault[];
   readonly invariants: readonly InvariantName[];
   readonly reports: readonly ReportName[];
-  readonly platform: { readonly disputeOutcome?: 'refund' | 'release'; readonly domainYearMs?: number; readonly domainGraceMs?: number };
+  readonly platform: {
+    readonly disputeOutcome?: 'refund' | 'release';
+    readonly domainYearMs?: number;
+    readonly domainGraceMs?: number;
+  };
   readonly casino: ScenarioCasino;
   readonly trading: ScenarioTrading;
   readonly wallet: ScenarioWallet;
@@ -119,7 +127,15 @@ export const MAX_SCENARIO_CHARS = 1_048_576;
 
 export function parseScenario(text: string, options: ParseScenarioOptions): ScenarioResult {
   if (text.length > MAX_SCENARIO_CHARS) {
-    return { ok: false, errors: [{ path: '', message: `a scenario file is at most ${MAX_SCENARIO_CHARS} characters (this one has ${text.length})` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          path: '',
+          message: `a scenario file is at most ${MAX_SCENARIO_CHARS} characters (this one has ${text.length})`,
+        },
+      ],
+    };
   }
   const source = readScenarioSource(text);
   if (source.syntaxErrors.length > 0) return { ok: false, errors: sortErrors(source.syntaxErrors) };
@@ -148,7 +164,9 @@ export function formatScenarioErrors(fileName: string, errors: readonly Scenario
 
 export function sortErrors(errors: readonly ScenarioError[]): ScenarioError[] {
   const lineKey = (error: ScenarioError): number => error.line ?? Number.MAX_SAFE_INTEGER;
-  return [...errors].sort((a, b) => lineKey(a) - lineKey(b) || compareText(a.path, b.path) || compareText(a.message, b.message));
+  return [...errors].sort(
+    (a, b) => lineKey(a) - lineKey(b) || compareText(a.path, b.path) || compareText(a.message, b.message),
+  );
 }
 
 function compareText(a: string, b: string): number {
@@ -161,7 +179,11 @@ export function errorAt(source: ScenarioSource, path: readonly PropertyKey[], me
 }
 
 /** Zod issues as scenario errors: unknown keys one per key at the key's line, missing keys named. */
-export function issueErrors(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[], source: ScenarioSource): ScenarioError[] {
+export function issueErrors(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[],
+  source: ScenarioSource,
+): ScenarioError[] {
   const errors: ScenarioError[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
@@ -170,7 +192,9 @@ export function issueErrors(issues: readonly z.core.$ZodIssue[], prefix: readonl
         const keyPath = [...path, key];
         const line = source.keyLineOf(keyPath);
         const message = `unknown key '${key}'`;
-        errors.push(line === undefined ? { path: pathText(keyPath), message } : { path: pathText(keyPath), message, line });
+        errors.push(
+          line === undefined ? { path: pathText(keyPath), message } : { path: pathText(keyPath), message, line },
+        );
       }
       continue;
     }
@@ -194,11 +218,17 @@ function childOf(value: unknown, segment: PropertyKey): unknown {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** Validates each population's params with its archetype's schema; returns the outputs by index. */
-function checkPopulationParams(source: ScenarioSource, options: ParseScenarioOptions, errors: ScenarioError[]): Record<string, unknown>[] {
+function checkPopulationParams(
+  source: ScenarioSource,
+  options: ParseScenarioOptions,
+  errors: ScenarioError[],
+): Record<string, unknown>[] {
   const outputs: Record<string, unknown>[] = [];
   const populations = childOf(source.value, 'populations');
   if (!Array.isArray(populations)) return outputs;
@@ -208,7 +238,8 @@ function checkPopulationParams(source: ScenarioSource, options: ParseScenarioOpt
     if (population === undefined || typeof agent !== 'string') return;
     const schema = options.agentParams(agent);
     if (schema === undefined) {
-      const known = options.knownAgents === undefined ? '' : `; known agents: ${[...options.knownAgents].sort().join(', ')}`;
+      const known =
+        options.knownAgents === undefined ? '' : `; known agents: ${[...options.knownAgents].sort().join(', ')}`;
       errors.push(errorAt(source, ['populations', position, 'agent'], `unknown agent '${agent}'${known}`));
       return;
     }
@@ -231,7 +262,11 @@ function checkPopulationParams(source: ScenarioSource, options: ParseScenarioOpt
  * the file are wrong, so every error is reported at once: a population whose params did not parse
  * still counts as a peer; a count that is not a whole number above 0 counts as none.
  */
-function checkSemantics(source: ScenarioSource, params: readonly Record<string, unknown>[], errors: ScenarioError[]): void {
+function checkSemantics(
+  source: ScenarioSource,
+  params: readonly Record<string, unknown>[],
+  errors: ScenarioError[],
+): void {
   const populations = childOf(source.value, 'populations');
   if (!Array.isArray(populations)) return;
   const checked = populations.map((item: unknown, position) => {
@@ -257,7 +292,8 @@ function checkAcrossFields(source: ScenarioSource, errors: ScenarioError[]): voi
     const items = childOf(source.value, list);
     if (!Array.isArray(items)) continue;
     items.forEach((item: unknown, position) => {
-      if (items.indexOf(item) !== position) errors.push(errorAt(source, [list, position], `'${String(item)}' is listed twice`));
+      if (items.indexOf(item) !== position)
+        errors.push(errorAt(source, [list, position], `'${String(item)}' is listed twice`));
     });
   }
 }
@@ -277,17 +313,30 @@ function checkFaultWindows(source: ScenarioSource, errors: ScenarioError[]): voi
     const forMs = durationOf(childOf(fault, 'for'));
     const run = formatDuration(runMs);
     if (fromMs !== undefined && fromMs >= runMs) {
-      errors.push(errorAt(source, ['faults', position, 'from'], `fault starts at ${formatDuration(fromMs)}, not inside the run (duration ${run})`));
+      errors.push(
+        errorAt(
+          source,
+          ['faults', position, 'from'],
+          `fault starts at ${formatDuration(fromMs)}, not inside the run (duration ${run})`,
+        ),
+      );
     } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
       const endText = formatDuration(fromMs + forMs);
-      errors.push(errorAt(source, ['faults', position, 'for'], `fault window ends at ${endText}, after the run ends (duration ${run})`));
+      errors.push(
+        errorAt(
+          source,
+          ['faults', position, 'for'],
+          `fault window ends at ${endText}, after the run ends (duration ${run})`,
+        ),
+      );
     }
   });
 }
 
 /** A starting deposit as micro-USDC, or null when absent or unreadable (the schema reports those). */
 function depositMicro(value: unknown): Micro | null {
-  const parsed = typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
+  const parsed =
+    typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
   return typeof parsed === 'bigint' ? parsed : null;
 }
 
@@ -298,7 +347,13 @@ function checkCasino(source: ScenarioSource, errors: ScenarioError[]): void {
   const micro = depositMicro(deposit);
   const maxMicro = usdc(SCENARIO_LIMITS.startingDepositUsdcMax);
   if (deposit !== undefined && micro !== null && (micro <= 0n || micro > maxMicro)) {
-    errors.push(errorAt(source, ['casino', 'starting_deposit'], `starting_deposit must be above 0 and at most ${SCENARIO_LIMITS.startingDepositUsdcMax} USDC with at most 6 decimals`));
+    errors.push(
+      errorAt(
+        source,
+        ['casino', 'starting_deposit'],
+        `starting_deposit must be above 0 and at most ${SCENARIO_LIMITS.startingDepositUsdcMax} USDC with at most 6 decimals`,
+      ),
+    );
   } else if (typeof deposit === 'number' && micro === null) {
     errors.push(errorAt(source, ['casino', 'starting_deposit'], 'starting_deposit must have at most 6 decimals'));
   }
@@ -309,9 +364,21 @@ function checkCasino(source: ScenarioSource, errors: ScenarioError[]): void {
     const fromMs = durationOf(childOf(closure, 'from'));
     const forMs = durationOf(childOf(closure, 'for'));
     if (fromMs !== undefined && fromMs >= runMs) {
-      errors.push(errorAt(source, ['casino', 'closures', position, 'from'], `closure starts at ${formatDuration(fromMs)}, not inside the run (duration ${formatDuration(runMs)})`));
+      errors.push(
+        errorAt(
+          source,
+          ['casino', 'closures', position, 'from'],
+          `closure starts at ${formatDuration(fromMs)}, not inside the run (duration ${formatDuration(runMs)})`,
+        ),
+      );
     } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
-      errors.push(errorAt(source, ['casino', 'closures', position, 'for'], `closure ends at ${formatDuration(fromMs + forMs)}, after the run ends (duration ${formatDuration(runMs)})`));
+      errors.push(
+        errorAt(
+          source,
+          ['casino', 'closures', position, 'for'],
+          `closure ends at ${formatDuration(fromMs + forMs)}, after the run ends (duration ${formatDuration(runMs)})`,
+        ),
+      );
     }
   });
 }
@@ -323,7 +390,8 @@ function checkWallet(source: ScenarioSource, errors: ScenarioError[]): void {
   funds.forEach((fund: unknown, position) => {
     const chain = childOf(fund, 'chain');
     const token = childOf(fund, 'token');
-    if (typeof chain !== 'string' || !isWalletChain(chain) || (token !== undefined && typeof token !== 'string')) return;
+    if (typeof chain !== 'string' || !isWalletChain(chain) || (token !== undefined && typeof token !== 'string'))
+      return;
     const asset = token === undefined ? nativeAsset(chain) : assetByAddress(chain, token, 'token');
     if (isFailure(asset)) {
       errors.push(errorAt(source, ['wallet', 'starting_funds', position, 'token'], asset.message));
@@ -331,7 +399,13 @@ function checkWallet(source: ScenarioSource, errors: ScenarioError[]): void {
     }
     const amount = childOf(fund, 'amount');
     if (typeof amount === 'string' && isFailure(parseAmount(amount, asset.decimals, 'amount'))) {
-      errors.push(errorAt(source, ['wallet', 'starting_funds', position, 'amount'], `amount must be above 0 with at most ${asset.decimals} decimals (${asset.symbol} on ${chain})`));
+      errors.push(
+        errorAt(
+          source,
+          ['wallet', 'starting_funds', position, 'amount'],
+          `amount must be above 0 with at most ${asset.decimals} decimals (${asset.symbol} on ${chain})`,
+        ),
+      );
     }
   });
 }
@@ -368,7 +442,12 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
       style: population.style ?? 'B',
       params: params[position] ?? {},
     })),
-    faults: (file.faults ?? []).map((fault) => ({ service: fault.service, fromMs: fault.from, forMs: fault.for, answer: fault.answer ?? 503 })),
+    faults: (file.faults ?? []).map((fault) => ({
+      service: fault.service,
+      fromMs: fault.from,
+      forMs: fault.for,
+      answer: fault.answer ?? 503,
+    })),
     invariants: file.invariants ?? [...INVARIANT_NAMES],
     reports: file.reports ?? [...REPORT_NAMES],
     platform: {
@@ -377,14 +456,33 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
       ...(file.platform?.domain_grace === undefined ? {} : { domainGraceMs: file.platform.domain_grace }),
     },
     casino: {
-      startingDepositMicro: file.casino?.starting_deposit === undefined ? null : depositMicro(file.casino.starting_deposit),
-      closures: (file.casino?.closures ?? []).map((closure) => ({ game: closure.game, fromMs: closure.from, forMs: closure.for })),
+      startingDepositMicro:
+        file.casino?.starting_deposit === undefined ? null : depositMicro(file.casino.starting_deposit),
+      closures: (file.casino?.closures ?? []).map((closure) => ({
+        game: closure.game,
+        fromMs: closure.from,
+        forMs: closure.for,
+      })),
     },
     trading: {
-      shocks: (file.trading?.shocks ?? []).map((shock) => ({ base: shock.market, atMs: shock.at, moveBps: shock.move_bps })),
-      closures: (file.trading?.closures ?? []).map((closure) => ({ symbol: closure.market, fromMs: closure.from, forMs: closure.for })),
+      shocks: (file.trading?.shocks ?? []).map((shock) => ({
+        base: shock.market,
+        atMs: shock.at,
+        moveBps: shock.move_bps,
+      })),
+      closures: (file.trading?.closures ?? []).map((closure) => ({
+        symbol: closure.market,
+        fromMs: closure.from,
+        forMs: closure.for,
+      })),
     },
-    wallet: { startingFunds: (file.wallet?.starting_funds ?? []).map((fund) => ({ chain: fund.chain, token: fund.token ?? null, amount: fund.amount })) },
+    wallet: {
+      startingFunds: (file.wallet?.starting_funds ?? []).map((fund) => ({
+        chain: fund.chain,
+        token: fund.token ?? null,
+        amount: fund.amount,
+      })),
+    },
     load: file.load ?? null,
     livenessMs: file.liveness ?? null,
     limits: {

@@ -55,7 +55,15 @@ export class SimAgent implements AgentContext<unknown>, FakerStream {
   /** Shared by the population's agents: its params and tier are read through it (no copy per agent). */
   private readonly population: Population;
 
-  constructor(options: { definition: AnyAgentDefinition; population: Population; seed: string; archetypeIndex: number; index: number; startSpreadMs: number; host: AgentHost }) {
+  constructor(options: {
+    definition: AnyAgentDefinition;
+    population: Population;
+    seed: string;
+    archetypeIndex: number;
+    index: number;
+    startSpreadMs: number;
+    host: AgentHost;
+  }) {
     const { definition, population, host } = options;
     const name = `${definition.name}-${options.archetypeIndex}`;
     this.rng = new Rng(options.seed).fork('agents').fork(name);

@@ -13,8 +13,13 @@ import { assert } from '../core/assert.ts';
 const MAX_INDEX = 0xffff_ffff;
 
 export function simulatedIp(agentIndex: number): string {
-  assert(Number.isSafeInteger(agentIndex) && agentIndex >= 0 && agentIndex <= MAX_INDEX, 'agent index fits the address range');
+  assert(
+    Number.isSafeInteger(agentIndex) && agentIndex >= 0 && agentIndex <= MAX_INDEX,
+    'agent index fits the address range',
+  );
   const high = Math.floor(agentIndex / 0x1_0000);
   const low = agentIndex % 0x1_0000;
-  return high === 0 ? ['2001:db8:', low.toString(16)].join(':') : ['2001:db8:', high.toString(16), low.toString(16)].join(':');
+  return high === 0
+    ? ['2001:db8:', low.toString(16)].join(':')
+    : ['2001:db8:', high.toString(16), low.toString(16)].join(':');
 }

@@ -49,7 +49,12 @@ import { ProbeCounter } from './probes.ts';
 import { RequestTrace } from './request-trace.ts';
 import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
-import { scenarioClosures, scenarioTrading, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
+import {
+  scenarioClosures,
+  scenarioTrading,
+  scenarioFaultWindows,
+  scenarioPlatformConfig,
+} from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
 import { StreamedEvents } from './streamed-events.ts';
 import { simulatedIp } from './simulated-ip.ts';
@@ -63,7 +68,12 @@ export const REQUESTS_PER_STEP_MAX = 20_000;
 
 /** Structurally the replay recorder's `onExchange`, `onTier`, `onDeposit` and `onMint` (src/replay/recorder.ts). */
 export interface ExchangeRecorder {
-  onExchange(exchange: { atMs: number; agentId: string | null; request: TransportRequest; response: TransportResponse }): void;
+  onExchange(exchange: {
+    atMs: number;
+    agentId: string | null;
+    request: TransportRequest;
+    response: TransportResponse;
+  }): void;
   /** Called when an agent of a pro or enterprise population gets its tier (free is the default). */
   onTier?(agentId: string, tier: 'pro' | 'enterprise'): void;
   /** Called when an agent gets the scenario's casino starting deposit (amount as USDC decimal text). */
@@ -116,12 +126,25 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
-    this.events = options.streamEvents === true ? new StreamedEvents({ tailMax: TIMELINE_EVENTS_MAX }) : new KeptEvents();
-    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), trading: scenarioTrading(scenario), defects: options.defects ?? [], ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
+    this.events =
+      options.streamEvents === true ? new StreamedEvents({ tailMax: TIMELINE_EVENTS_MAX }) : new KeptEvents();
+    this.platform = new Platform({
+      seed: options.seed,
+      startMs: scenario.startMs,
+      config: scenarioPlatformConfig(scenario),
+      faults: scenarioFaultWindows(scenario),
+      closures: scenarioClosures(scenario),
+      trading: scenarioTrading(scenario),
+      defects: options.defects ?? [],
+      ...(options.limiter === undefined ? {} : { limiter: options.limiter }),
+    });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
     this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });
-    this.monitor = new InvariantMonitor(scenario.invariants, { platform: this.platform, nowMs: () => this.clock.nowMs() });
+    this.monitor = new InvariantMonitor(scenario.invariants, {
+      platform: this.platform,
+      nowMs: () => this.clock.nowMs(),
+    });
     this.platform.onEvent((event) => this.onDomainEvent(event));
     this.platform.ledger.onTransfer(this.monitor);
     this.createAgents(options.agents);
@@ -163,7 +186,10 @@ export class Simulation implements AgentHost {
   clientFor(agent: SimAgent): AfpClient {
     const last = this.lastClient;
     if (last !== null && last.agent === agent && last.apiKey === agent.apiKey) return last.client;
-    const client = new AfpClient(this.transportFor(agent), { ip: simulatedIp(agent.index), ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }) });
+    const client = new AfpClient(this.transportFor(agent), {
+      ip: simulatedIp(agent.index),
+      ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }),
+    });
     this.lastClient = { agent, apiKey: agent.apiKey, client };
     return client;
   }
@@ -191,14 +217,21 @@ export class Simulation implements AgentHost {
     this.directory.add(agent.archetype, found.id);
     const depositMicro = this.scenario.casino.startingDepositMicro;
     if (depositMicro !== null) {
-      const deposit = this.platform.casino.account.simulateDeposit({ agentId: found.id, chain: 'base', amountMicro: depositMicro }, this.clock.nowMs());
+      const deposit = this.platform.casino.account.simulateDeposit(
+        { agentId: found.id, chain: 'base', amountMicro: depositMicro },
+        this.clock.nowMs(),
+      );
       assert(deposit.ok, `the starting deposit of agent ${found.id} is accepted`);
       this.recorder?.onDeposit?.(found.id, { chain: 'base', amount: formatDecimal(depositMicro) });
     }
   }
 
   report(agent: SimAgent, message: string, event: unknown): void {
-    this.monitor.report({ atMs: this.clock.nowMs(), event: jsonText({ agentId: agent.agentId, observed: event }), message: `${agent.agentId}: ${message}` });
+    this.monitor.report({
+      atMs: this.clock.nowMs(),
+      event: jsonText({ agentId: agent.agentId, observed: event }),
+      message: `${agent.agentId}: ${message}`,
+    });
     this.stop ??= { kind: 'invariant' };
   }
 
@@ -219,32 +252,56 @@ export class Simulation implements AgentHost {
       throw new RunStopped('request limit');
     }
     if (++this.requestsThisStep > REQUESTS_PER_STEP_MAX) {
-      this.stop = { kind: 'limit', message: `agent ${agent.agentId} sent more than ${REQUESTS_PER_STEP_MAX} requests in one step` };
+      this.stop = {
+        kind: 'limit',
+        message: `agent ${agent.agentId} sent more than ${REQUESTS_PER_STEP_MAX} requests in one step`,
+      };
       throw new RunStopped('per-step request limit');
     }
   }
 
-  private observe(agent: SimAgent, request: TransportRequest, response: TransportResponse, captured: { request: ApiRequest; response: ApiResponse }): void {
+  private observe(
+    agent: SimAgent,
+    request: TransportRequest,
+    response: TransportResponse,
+    captured: { request: ApiRequest; response: ApiResponse },
+  ): void {
     const atMs = this.clock.nowMs();
     const routeId = captured.response.routeId;
     const route = routeId === null ? null : (this.routesById.get(routeId) ?? null);
     agent.counts.count(response.status);
     this.endpoints.count(route, captured.request.mount, response.status);
     this.trace.push({ atMs, agentId: agent.agentId, endpoint: routeId ?? UNMATCHED, status: response.status });
-    if (this.events instanceof StreamedEvents && this.trace.dropped > 0) this.events.forgetBefore(this.trace.oldestAtMs());
-    if (response.status >= 400) this.probes.onExchange(routeId, response.status, captured.response.body['code'], this.inFault(atMs));
-    this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
+    if (this.events instanceof StreamedEvents && this.trace.dropped > 0)
+      this.events.forgetBefore(this.trace.oldestAtMs());
+    if (response.status >= 400)
+      this.probes.onExchange(routeId, response.status, captured.response.body['code'], this.inFault(atMs));
+    this.monitor.onExchange({
+      atMs,
+      agentId: agent.agentId,
+      request: captured.request,
+      response: captured.response,
+      route,
+    });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
-    if (routeId === 'wallet.primary.create' && response.status === 200) this.fundWallet(captured.response.body['addresses']);
+    if (routeId === 'wallet.primary.create' && response.status === 200)
+      this.fundWallet(captured.response.body['addresses']);
   }
 
   /** The scenario's wallet.starting_funds, minted at the new wallet's addresses right after its answer. */
   private fundWallet(addresses: unknown): void {
     for (const fund of this.scenario.wallet.startingFunds) {
-      const address = typeof addresses === 'object' && addresses !== null ? (addresses as Record<string, unknown>)[fund.chain] : undefined;
+      const address =
+        typeof addresses === 'object' && addresses !== null
+          ? (addresses as Record<string, unknown>)[fund.chain]
+          : undefined;
       assert(typeof address === 'string', `a created wallet has a ${fund.chain} address`);
-      const minted = mintOnChain(this.platform.wallet, { chain: fund.chain, address, amount: fund.amount, token: fund.token }, this.clock.nowMs());
+      const minted = mintOnChain(
+        this.platform.wallet,
+        { chain: fund.chain, address, amount: fund.amount, token: fund.token },
+        this.clock.nowMs(),
+      );
       assert(minted.ok, `the scenario's starting funds on ${fund.chain} are minted (the scenario parser checked them)`);
       this.recorder?.onMint?.({ chain: fund.chain, address, amount: fund.amount, token: fund.token });
     }
@@ -274,7 +331,10 @@ export class Simulation implements AgentHost {
       router: dispatcher.router,
       dispatch: (request: DispatchRequest, nowMs: number, ip: string): ApiResponse => {
         const response = dispatcher.dispatch(request, nowMs, ip);
-        this.captured = { request: { ...request, query: request.query ?? NO_STRINGS, headers: request.headers ?? NO_STRINGS, ip }, response };
+        this.captured = {
+          request: { ...request, query: request.query ?? NO_STRINGS, headers: request.headers ?? NO_STRINGS, ip },
+          response,
+        };
         return response;
       },
     };
@@ -286,10 +346,23 @@ export class Simulation implements AgentHost {
     const firsts = firstArchetypeIndexes(this.scenario.populations, (agent) => table[agent]?.name ?? agent);
     for (const [position, population] of this.scenario.populations.entries()) {
       const definition = table[population.agent];
-      assert(definition !== undefined, `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`);
+      assert(
+        definition !== undefined,
+        `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`,
+      );
       const first = firsts[position] as number;
       for (let count = 0; count < population.count; count++) {
-        this.agents.push(new SimAgent({ definition, population, seed: this.seed, archetypeIndex: first + count, index: this.agents.length, startSpreadMs, host: this }));
+        this.agents.push(
+          new SimAgent({
+            definition,
+            population,
+            seed: this.seed,
+            archetypeIndex: first + count,
+            index: this.agents.length,
+            startSpreadMs,
+            host: this,
+          }),
+        );
       }
     }
   }

@@ -53,7 +53,12 @@ function drawWindow(rng: Rng, durationMs: number): Window {
 const overlaps = (a: Window, b: Window): boolean => a.fromMs < b.untilMs && b.fromMs < a.untilMs;
 
 /** The swarm's draw for `seed` over a scenario (`text` parsed as `scenario`). */
-export function swarmDraw(text: string, scenario: Scenario, seed: string, agents: Readonly<Record<string, AnyAgentDefinition>>): SwarmDraw {
+export function swarmDraw(
+  text: string,
+  scenario: Scenario,
+  seed: string,
+  agents: Readonly<Record<string, AnyAgentDefinition>>,
+): SwarmDraw {
   const rng = new Rng(seed).fork('swarm');
   const document: Document = parseDocument(text);
   const lines: string[] = [];
@@ -69,7 +74,10 @@ export function swarmDraw(text: string, scenario: Scenario, seed: string, agents
     lines.push(`${population.agent}: ${count} of ${population.count}, ${tier}`);
   });
 
-  const taken: { service: string; window: Window }[] = scenario.faults.map((fault) => ({ service: fault.service, window: { fromMs: fault.fromMs, untilMs: fault.fromMs + fault.forMs } }));
+  const taken: { service: string; window: Window }[] = scenario.faults.map((fault) => ({
+    service: fault.service,
+    window: { fromMs: fault.fromMs, untilMs: fault.fromMs + fault.forMs },
+  }));
   // Agents that cross services (bad input, rate-limit abuse) call the faucet and the escrow.
   const candidates = services.size === 0 ? ['escrow', 'faucet'] : [...services].sort();
   const faultCount = rng.int(FAULTS_MAX + 1);
@@ -79,27 +87,43 @@ export function swarmDraw(text: string, scenario: Scenario, seed: string, agents
     const answer = rng.chance(1, 2) ? 500 : 503;
     if (taken.some((other) => other.service === service && overlaps(other.window, window))) continue;
     taken.push({ service, window });
-    const fault = document.createNode({ service, from: formatDuration(window.fromMs), for: formatDuration(window.untilMs - window.fromMs), answer });
+    const fault = document.createNode({
+      service,
+      from: formatDuration(window.fromMs),
+      for: formatDuration(window.untilMs - window.fromMs),
+      answer,
+    });
     fault.flow = true;
     if (isSeq(document.get('faults'))) document.addIn(['faults'], fault);
     else document.set('faults', document.createNode([fault]));
-    lines.push(`fault: ${service} answers ${answer} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`);
+    lines.push(
+      `fault: ${service} answers ${answer} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`,
+    );
   }
 
   if (services.has('casino')) {
     const closureCount = rng.int(CLOSURES_MAX + 1);
-    const closed: { game: string; window: Window }[] = scenario.casino.closures.map((closure) => ({ game: closure.game, window: { fromMs: closure.fromMs, untilMs: closure.fromMs + closure.forMs } }));
+    const closed: { game: string; window: Window }[] = scenario.casino.closures.map((closure) => ({
+      game: closure.game,
+      window: { fromMs: closure.fromMs, untilMs: closure.fromMs + closure.forMs },
+    }));
     for (let drawn = 0; drawn < closureCount; drawn++) {
       const game = GAME_IDS[rng.int(GAME_IDS.length)] as string;
       const window = drawWindow(rng, scenario.durationMs);
       if (closed.some((other) => other.game === game && overlaps(other.window, window))) continue;
       closed.push({ game, window });
-      const closure = document.createNode({ game, from: formatDuration(window.fromMs), for: formatDuration(window.untilMs - window.fromMs) });
+      const closure = document.createNode({
+        game,
+        from: formatDuration(window.fromMs),
+        for: formatDuration(window.untilMs - window.fromMs),
+      });
       closure.flow = true;
       if (!isMap(document.get('casino'))) document.set('casino', document.createNode({}));
       if (isSeq(document.getIn(['casino', 'closures']))) document.addIn(['casino', 'closures'], closure);
       else document.setIn(['casino', 'closures'], document.createNode([closure]));
-      lines.push(`closure: ${game} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`);
+      lines.push(
+        `closure: ${game} from ${formatDuration(window.fromMs)} for ${formatDuration(window.untilMs - window.fromMs)}`,
+      );
     }
   }
   const header = `# Drawn by afp --swarm from ${scenario.name} for seed ${seed}: ${lines.join('; ')}\n`;
@@ -107,10 +131,22 @@ export function swarmDraw(text: string, scenario: Scenario, seed: string, agents
 }
 
 /** The scenario `--swarm` draws for `seed` from the file's text (parsed as `scenario`). */
-export function swarmScenario(text: string, scenario: Scenario, file: string, seed: string): SwarmDraw & { readonly scenario: Scenario } {
+export function swarmScenario(
+  text: string,
+  scenario: Scenario,
+  file: string,
+  seed: string,
+): SwarmDraw & { readonly scenario: Scenario } {
   const drawn = swarmDraw(text, scenario, seed, AGENTS);
-  const parsed = parseScenario(drawn.text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(drawn.text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   // The draw keeps every window inside the run and every count positive: a refusal is afp's bug.
-  assert(parsed.ok, `the swarm's draw for seed ${seed} parses: ${parsed.ok ? '' : formatScenarioErrors(file, parsed.errors)}`);
+  assert(
+    parsed.ok,
+    `the swarm's draw for seed ${seed} parses: ${parsed.ok ? '' : formatScenarioErrors(file, parsed.errors)}`,
+  );
   return { ...drawn, scenario: parsed.scenario };
 }

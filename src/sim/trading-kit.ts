@@ -85,12 +85,18 @@ function fundingOf(value: unknown): number | null {
   return match[1] === '-' ? -ppm : ppm;
 }
 
-export async function readQuote(context: AgentContext<unknown>, base: string, kind: MarketKind): Promise<TradingQuote | null> {
-  const result = context.style === 'A'
-    ? await context.client.trading.tickerA(`${base}-${kind === 'perp' ? 'PERP' : 'USDC'}`)
-    : await context.client.trading.priceB(`${base}-USDC`, { market_type: kind });
+export async function readQuote(
+  context: AgentContext<unknown>,
+  base: string,
+  kind: MarketKind,
+): Promise<TradingQuote | null> {
+  const result =
+    context.style === 'A'
+      ? await context.client.trading.tickerA(`${base}-${kind === 'perp' ? 'PERP' : 'USDC'}`)
+      : await context.client.trading.priceB(`${base}-USDC`, { market_type: kind });
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'trading')) reportUnexpected(context, `quote of ${base} ${kind}`, result, '200');
+    if (!expectedRefusal(context, result, 'trading'))
+      reportUnexpected(context, `quote of ${base} ${kind}`, result, '200');
     return null;
   }
   const mid = priceOf(context.style === 'A' ? result.body['mark_price'] : result.body['mid']);
@@ -104,9 +110,11 @@ export async function readQuote(context: AgentContext<unknown>, base: string, ki
 }
 
 export async function readPositions(context: AgentContext<unknown>): Promise<OpenPosition[] | null> {
-  const result = context.style === 'A' ? await context.client.trading.positionsA() : await context.client.trading.portfolioB();
+  const result =
+    context.style === 'A' ? await context.client.trading.positionsA() : await context.client.trading.portfolioB();
   if (!result.ok) {
-    if (!expectedRefusal(context, result, 'trading')) reportUnexpected(context, 'reading open positions', result, '200');
+    if (!expectedRefusal(context, result, 'trading'))
+      reportUnexpected(context, 'reading open positions', result, '200');
     return null;
   }
   const rows = result.body['positions'];
@@ -130,12 +138,23 @@ function orderBody(context: AgentContext<unknown>, plan: OrderPlan): Record<stri
   const type = plan.limitPrice === null ? 'market' : 'limit';
   if (context.style === 'A') {
     const side = plan.kind === 'perp' ? (plan.side === 'buy' ? 'long' : 'short') : plan.side;
-    const body: Record<string, unknown> = { symbol: `${plan.base}-${plan.kind === 'perp' ? 'PERP' : 'USDC'}`, side, size: moneyOut('A', plan.amountMicro), type };
+    const body: Record<string, unknown> = {
+      symbol: `${plan.base}-${plan.kind === 'perp' ? 'PERP' : 'USDC'}`,
+      side,
+      size: moneyOut('A', plan.amountMicro),
+      type,
+    };
     if (plan.kind === 'perp') body['leverage'] = plan.leverage;
     if (plan.limitPrice !== null) body['price'] = Number(priceText(plan.limitPrice));
     return body;
   }
-  const body: Record<string, unknown> = { pair: `${plan.base}-USDC`, side: plan.side, amount: moneyOut('B', plan.amountMicro), type, market_type: plan.kind };
+  const body: Record<string, unknown> = {
+    pair: `${plan.base}-USDC`,
+    side: plan.side,
+    amount: moneyOut('B', plan.amountMicro),
+    type,
+    market_type: plan.kind,
+  };
   if (plan.kind === 'perp') body['leverage'] = plan.leverage;
   if (plan.limitPrice !== null) body['price'] = priceText(plan.limitPrice);
   return body;
@@ -147,11 +166,13 @@ function orderBody(context: AgentContext<unknown>, plan: OrderPlan): Record<stri
  */
 export async function placeOrder(context: AgentContext<unknown>, plan: OrderPlan): Promise<OrderOutcome> {
   const body = orderBody(context, plan);
-  const result = context.style === 'A' ? await context.client.trading.orderA(body) : await context.client.trading.orderB(body);
+  const result =
+    context.style === 'A' ? await context.client.trading.orderA(body) : await context.client.trading.orderB(body);
   if (!result.ok) {
     if (result.status === 409 && result.body.code === 'MARKET_CLOSED') return { kind: 'closed' };
     if (result.status === 422 && result.body.code === 'INSUFFICIENT_BALANCE') return { kind: 'broke' };
-    if (!expectedRefusal(context, result, 'trading')) reportUnexpected(context, `order ${JSON.stringify(body)}`, result, '201');
+    if (!expectedRefusal(context, result, 'trading'))
+      reportUnexpected(context, `order ${JSON.stringify(body)}`, result, '201');
     return { kind: 'refused' };
   }
   const orderId = result.body['order_id'];
@@ -164,19 +185,28 @@ export async function placeOrder(context: AgentContext<unknown>, plan: OrderPlan
   if (status === 'open') return { kind: 'open', orderId };
   if (plan.limitPrice === null) {
     const expected = basisPoints(plan.amountMicro, DEFAULT_TRADING_CONFIG.takerFeeBps, 'up');
-    if (feeMicro !== expected) context.report(`a market order of ${plan.amountMicro} micro paid fee ${feeMicro}, the taker rule says ${expected}`, result.body);
+    if (feeMicro !== expected)
+      context.report(
+        `a market order of ${plan.amountMicro} micro paid fee ${feeMicro}, the taker rule says ${expected}`,
+        result.body,
+      );
   }
   return { kind: 'filled', orderId, feeMicro };
 }
 
 /** Cancels an order; 409 (it filled meanwhile) is an answer, not a fault. Returns whether it was cancelled. */
 export async function cancelOrder(context: AgentContext<unknown>, orderId: string): Promise<boolean> {
-  const result = context.style === 'A' ? await context.client.trading.cancelA(orderId) : await context.client.trading.cancelB(orderId);
+  const result =
+    context.style === 'A'
+      ? await context.client.trading.cancelA(orderId)
+      : await context.client.trading.cancelB(orderId);
   if (result.ok) {
-    if (result.body['status'] !== 'cancelled') context.report(`cancel of ${orderId} answered status ${String(result.body['status'])}`, result.body);
+    if (result.body['status'] !== 'cancelled')
+      context.report(`cancel of ${orderId} answered status ${String(result.body['status'])}`, result.body);
     return true;
   }
-  if (result.status !== 409 && !expectedRefusal(context, result, 'trading')) reportUnexpected(context, `cancel of own order ${orderId}`, result, '200 or 409');
+  if (result.status !== 409 && !expectedRefusal(context, result, 'trading'))
+    reportUnexpected(context, `cancel of own order ${orderId}`, result, '200 or 409');
   return false;
 }
 

@@ -62,13 +62,27 @@ export function reproduceCommand(file: string, seed: string, defects: readonly D
   return words.map(shellWord).join(' ');
 }
 
-export async function runSeed(scenario: Scenario, file: string, seed: string, defects: readonly DefectName[], swarm = false): Promise<SeedResult> {
+export async function runSeed(
+  scenario: Scenario,
+  file: string,
+  seed: string,
+  defects: readonly DefectName[],
+  swarm = false,
+): Promise<SeedResult> {
   const reproduce = reproduceCommand(file, seed, defects, swarm);
   try {
     const result = await runSimulation(scenario, { seed, defects, reproduce, streamEvents: true });
     const { record } = result;
     try {
-      const failure = result.failure === null ? null : { invariant: result.failure.invariant, at: isoTime(result.failure.violation.atMs), message: result.failure.violation.message, event: result.failure.violation.event };
+      const failure =
+        result.failure === null
+          ? null
+          : {
+              invariant: result.failure.invariant,
+              at: isoTime(result.failure.violation.atMs),
+              message: result.failure.violation.message,
+              event: result.failure.violation.event,
+            };
       return {
         seed,
         outcome: record.outcome,
@@ -83,6 +97,15 @@ export async function runSeed(scenario: Scenario, file: string, seed: string, de
       record.events.dispose();
     }
   } catch (error) {
-    return { seed, outcome: 'crashed', reproduce, failure: null, stopped: error instanceof Error ? (error.stack ?? error.message) : String(error), figures: null, digest: null, probes: null };
+    return {
+      seed,
+      outcome: 'crashed',
+      reproduce,
+      failure: null,
+      stopped: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      figures: null,
+      digest: null,
+      probes: null,
+    };
   }
 }

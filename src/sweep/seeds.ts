@@ -34,7 +34,8 @@ export function parseSeeds(text: string): string[] | string {
       continue;
     }
     if (part.includes('..')) return `--seeds range must be FIRST..LAST with whole numbers, got '${part.slice(0, 40)}'`;
-    if (!SEED_PATTERN.test(part)) return `--seeds: a seed is 1 to 128 printable characters without spaces or commas, got '${part.slice(0, 40)}'`;
+    if (!SEED_PATTERN.test(part))
+      return `--seeds: a seed is 1 to 128 printable characters without spaces or commas, got '${part.slice(0, 40)}'`;
     const problem = add(part);
     if (problem !== null) return problem;
   }

@@ -18,7 +18,9 @@ export const MERGE_FILES_MAX = 1_000;
 const SWEEP_FILE_CHARS_MAX = 512 * 1024 * 1024;
 
 const moneyText = z.string().regex(/^-?\d{1,15}\.\d{6}$/);
-const figures = z.strictObject(Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? moneyText : z.number().int().nonnegative()])));
+const figures = z.strictObject(
+  Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? moneyText : z.number().int().nonnegative()])),
+);
 const row = z.strictObject({
   index: z.number().int().nonnegative(),
   seed: z.string().min(1).max(128),
@@ -26,7 +28,10 @@ const row = z.strictObject({
   failure: z.strictObject({ invariant: z.string(), at: z.string(), message: z.string(), event: z.string() }).nullable(),
   stopped: z.string().nullable(),
   figures: figures.nullable(),
-  digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  digest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   reproduce: z.string(),
   probes: z.record(z.string().max(64), z.number().int().nonnegative()).nullable().optional(),
 });
@@ -56,46 +61,91 @@ function probesOf(hits: Readonly<Record<string, number>> | null): ProbeCount[] |
 
 function rowOf(parsed: z.infer<typeof row>): SweepRow {
   const figuresIn = parsed.figures as Record<string, string | number> | null;
-  const figuresOut: SeedFigures | null = figuresIn === null ? null : Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? micro(String(figuresIn[name])) : BigInt(figuresIn[name] ?? 0)]));
+  const figuresOut: SeedFigures | null =
+    figuresIn === null
+      ? null
+      : Object.fromEntries(
+          FIGURES.map(({ name, money }) => [
+            name,
+            money ? micro(String(figuresIn[name])) : BigInt(figuresIn[name] ?? 0),
+          ]),
+        );
   const { probes, ...rest } = parsed;
   return { ...rest, figures: figuresOut, probes: probesOf(probes ?? null) };
 }
 
-export type MergeResult = { readonly ok: true; readonly report: SweepReport; readonly missing: number } | { readonly ok: false; readonly message: string };
+export type MergeResult =
+  | { readonly ok: true; readonly report: SweepReport; readonly missing: number }
+  | { readonly ok: false; readonly message: string };
 
 export function mergeSweepTexts(files: readonly { readonly name: string; readonly text: string }[]): MergeResult {
   if (files.length === 0) return { ok: false, message: 'afp sweep merge needs at least one sweep.json' };
-  if (files.length > MERGE_FILES_MAX) return { ok: false, message: `afp sweep merge takes at most ${MERGE_FILES_MAX} files` };
+  if (files.length > MERGE_FILES_MAX)
+    return { ok: false, message: `afp sweep merge takes at most ${MERGE_FILES_MAX} files` };
   const parsedFiles: { name: string; value: SweepFile }[] = [];
   for (const file of files) {
     let json: unknown;
     try {
       json = JSON.parse(file.text);
     } catch (error) {
-      return { ok: false, message: `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})` };
+      return {
+        ok: false,
+        message: `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})`,
+      };
     }
     const parsed = sweepFile.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, message: `${file.name}: not an afp sweep.json (${issue === undefined ? 'invalid' : `${issue.path.join('.') || '(top)'}: ${issue.message}`})` };
+      return {
+        ok: false,
+        message: `${file.name}: not an afp sweep.json (${issue === undefined ? 'invalid' : `${issue.path.join('.') || '(top)'}: ${issue.message}`})`,
+      };
     }
     parsedFiles.push({ name: file.name, value: parsed.data });
   }
   const first = (parsedFiles[0] as { name: string; value: SweepFile }).value;
   const rows = new Map<number, SweepRow>();
   for (const { name, value } of parsedFiles) {
-    if (value.scenario !== first.scenario || value.file !== first.file) return { ok: false, message: `${name}: scenario ${value.scenario} (${value.file}) differs from ${first.scenario} (${first.file})` };
-    if (value.defects.join(',') !== first.defects.join(',')) return { ok: false, message: `${name}: defects [${value.defects.join(',')}] differ from [${first.defects.join(',')}]` };
-    if (value.seeds_total !== first.seeds_total) return { ok: false, message: `${name}: a sweep of ${value.seeds_total} seeds, not ${first.seeds_total}` };
+    if (value.scenario !== first.scenario || value.file !== first.file)
+      return {
+        ok: false,
+        message: `${name}: scenario ${value.scenario} (${value.file}) differs from ${first.scenario} (${first.file})`,
+      };
+    if (value.defects.join(',') !== first.defects.join(','))
+      return {
+        ok: false,
+        message: `${name}: defects [${value.defects.join(',')}] differ from [${first.defects.join(',')}]`,
+      };
+    if (value.seeds_total !== first.seeds_total)
+      return { ok: false, message: `${name}: a sweep of ${value.seeds_total} seeds, not ${first.seeds_total}` };
     for (const parsedRow of value.seeds) {
-      if (parsedRow.index >= value.seeds_total) return { ok: false, message: `${name}: seed ${parsedRow.seed} at index ${parsedRow.index}, past the sweep's ${value.seeds_total} seeds` };
+      if (parsedRow.index >= value.seeds_total)
+        return {
+          ok: false,
+          message: `${name}: seed ${parsedRow.seed} at index ${parsedRow.index}, past the sweep's ${value.seeds_total} seeds`,
+        };
       const seen = rows.get(parsedRow.index);
-      if (seen !== undefined) return { ok: false, message: `${name}: seed ${parsedRow.seed} (index ${parsedRow.index}) is in more than one file` };
+      if (seen !== undefined)
+        return {
+          ok: false,
+          message: `${name}: seed ${parsedRow.seed} (index ${parsedRow.index}) is in more than one file`,
+        };
       rows.set(parsedRow.index, rowOf(parsedRow));
     }
   }
   const results = [...rows.values()].sort((a, b) => a.index - b.index);
-  return { ok: true, report: { scenario: first.scenario, file: first.file, defects: first.defects, shard: null, seedsTotal: first.seeds_total, results }, missing: first.seeds_total - results.length };
+  return {
+    ok: true,
+    report: {
+      scenario: first.scenario,
+      file: first.file,
+      defects: first.defects,
+      shard: null,
+      seedsTotal: first.seeds_total,
+      results,
+    },
+    missing: first.seeds_total - results.length,
+  };
 }
 
 export async function mergeSweepFiles(paths: readonly string[]): Promise<MergeResult> {
@@ -103,7 +153,8 @@ export async function mergeSweepFiles(paths: readonly string[]): Promise<MergeRe
   for (const path of paths) {
     try {
       const text = await readFile(path, 'utf8');
-      if (text.length > SWEEP_FILE_CHARS_MAX) return { ok: false, message: `${path}: larger than ${SWEEP_FILE_CHARS_MAX} characters` };
+      if (text.length > SWEEP_FILE_CHARS_MAX)
+        return { ok: false, message: `${path}: larger than ${SWEEP_FILE_CHARS_MAX} characters` };
       files.push({ name: path, text });
     } catch (error) {
       return { ok: false, message: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` };

@@ -49,7 +49,12 @@ export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<Seed
   const { seeds } = options;
   const workerCount = Math.max(1, Math.min(options.workers, SWEEP_WORKERS_MAX, seeds.length));
   const results = new Map<string, SeedResult>();
-  const data: SweepWorkerData = { scenarioText: options.scenarioText, file: options.file, defects: options.defects, swarm: options.swarm === true };
+  const data: SweepWorkerData = {
+    scenarioText: options.scenarioText,
+    file: options.file,
+    defects: options.defects,
+    swarm: options.swarm === true,
+  };
   const workers: Worker[] = [];
   let next = 0;
   try {
@@ -82,7 +87,8 @@ export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<Seed
         });
         worker.once('error', reject);
         worker.once('exit', (code) => {
-          if (results.size < seeds.length) reject(new Error(`sweep worker ${index + 1} exited with code ${code} before the sweep ended`));
+          if (results.size < seeds.length)
+            reject(new Error(`sweep worker ${index + 1} exited with code ${code} before the sweep ended`));
         });
       }
     });

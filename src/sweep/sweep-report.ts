@@ -46,7 +46,9 @@ const columnOf = (holder: string): string => holder.replaceAll(' ', '_');
  */
 export const FIGURES: readonly { readonly name: string; readonly money: boolean }[] = [
   ...['agents', 'requests', 'escrows', 'events'].map((name) => ({ name, money: false })),
-  ...['agent_balances', 'fee_income', 'faucet_pool', ...HOLDER_NAMES.map(columnOf), 'total_held', 'ledger_sum'].map((name) => ({ name, money: true })),
+  ...['agent_balances', 'fee_income', 'faucet_pool', ...HOLDER_NAMES.map(columnOf), 'total_held', 'ledger_sum'].map(
+    (name) => ({ name, money: true }),
+  ),
 ];
 
 /** A run's figures by column name. */
@@ -91,8 +93,15 @@ export interface SweepTally {
 }
 
 export function tally(report: SweepReport): SweepTally {
-  const count = (outcome: SeedResult['outcome']): number => report.results.filter((result) => result.outcome === outcome).length;
-  return { seeds: report.results.length, completed: count('completed'), invariantFailed: count('invariant-failed'), limitReached: count('limit-reached'), crashed: count('crashed') };
+  const count = (outcome: SeedResult['outcome']): number =>
+    report.results.filter((result) => result.outcome === outcome).length;
+  return {
+    seeds: report.results.length,
+    completed: count('completed'),
+    invariantFailed: count('invariant-failed'),
+    limitReached: count('limit-reached'),
+    crashed: count('crashed'),
+  };
 }
 
 /** The failing rows, in seed order: invariant failures, limits and crashes. */
@@ -111,7 +120,9 @@ export function distributions(report: SweepReport): Distribution[] {
   const completed = report.results.filter((result) => result.outcome === 'completed' && result.figures !== null);
   if (completed.length === 0) return [];
   return FIGURES.map(({ name, money }) => {
-    const values = completed.map((result) => figureOf(result.figures as SeedFigures, name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const values = completed
+      .map((result) => figureOf(result.figures as SeedFigures, name))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       figure: name,
       money,
@@ -167,11 +178,14 @@ function meanText(distribution: Distribution): string {
   return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
 }
 
-const figureText = (distribution: Distribution, value: bigint): string => (distribution.money ? money6(value) : value.toString());
+const figureText = (distribution: Distribution, value: bigint): string =>
+  distribution.money ? money6(value) : value.toString();
 
 function figuresJson(figures: SeedFigures | null): Record<string, number | string> | null {
   if (figures === null) return null;
-  return Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? money6(figureOf(figures, name)) : Number(figureOf(figures, name))]));
+  return Object.fromEntries(
+    FIGURES.map(({ name, money }) => [name, money ? money6(figureOf(figures, name)) : Number(figureOf(figures, name))]),
+  );
 }
 
 export function renderSweepJson(report: SweepReport): string {
@@ -183,13 +197,24 @@ export function renderSweepJson(report: SweepReport): string {
     defects: report.defects,
     shard: report.shard,
     seeds_total: report.seedsTotal,
-    tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
+    tally: {
+      seeds: counts.seeds,
+      completed: counts.completed,
+      invariant_failed: counts.invariantFailed,
+      limit_reached: counts.limitReached,
+      crashed: counts.crashed,
+    },
     coverage: coverage(report).map((row) => ({ probe: row.probe, seeds: row.seeds, hits: row.hits })),
     distributions: distributions(report).map((distribution) => ({
       figure: distribution.figure,
       runs: distribution.runs,
       min: figureText(distribution, distribution.min),
-      ...Object.fromEntries(PERCENTILES.map((percent, index) => [`p${percent}`, figureText(distribution, distribution.percentiles[index] as bigint)])),
+      ...Object.fromEntries(
+        PERCENTILES.map((percent, index) => [
+          `p${percent}`,
+          figureText(distribution, distribution.percentiles[index] as bigint),
+        ]),
+      ),
       max: figureText(distribution, distribution.max),
       mean: meanText(distribution),
     })),
@@ -202,7 +227,8 @@ export function renderSweepJson(report: SweepReport): string {
       figures: figuresJson(result.figures),
       digest: result.digest,
       reproduce: result.reproduce,
-      probes: result.probes === null ? null : Object.fromEntries(result.probes.map((probe) => [probe.name, probe.hits])),
+      probes:
+        result.probes === null ? null : Object.fromEntries(result.probes.map((probe) => [probe.name, probe.hits])),
     })),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
@@ -215,7 +241,13 @@ export function renderSeedsCsv(report: SweepReport): string {
     result.outcome,
     result.failure?.invariant ?? '',
     result.failure?.at ?? '',
-    ...FIGURES.map(({ name, money }) => (result.figures === null ? '' : money ? money6(figureOf(result.figures, name)) : String(figureOf(result.figures, name)))),
+    ...FIGURES.map(({ name, money }) =>
+      result.figures === null
+        ? ''
+        : money
+          ? money6(figureOf(result.figures, name))
+          : String(figureOf(result.figures, name)),
+    ),
     result.digest ?? '',
     result.reproduce,
   ]);
@@ -236,7 +268,8 @@ export function renderDistributionsCsv(report: SweepReport): string {
 }
 
 const MESSAGE_MAX_CHARS = 300;
-const bounded = (text: string): string => (text.length > MESSAGE_MAX_CHARS ? `${text.slice(0, MESSAGE_MAX_CHARS - 1)}…` : text);
+const bounded = (text: string): string =>
+  text.length > MESSAGE_MAX_CHARS ? `${text.slice(0, MESSAGE_MAX_CHARS - 1)}…` : text;
 
 function seedTestcase(report: SweepReport, result: SeedResult): string {
   const open = `    <testcase name="seed ${xmlAttribute(result.seed)}" classname="${xmlAttribute(`afp sweep.${report.scenario}`)}"`;
@@ -246,7 +279,9 @@ function seedTestcase(report: SweepReport, result: SeedResult): string {
     case 'invariant-failed': {
       const failure = result.failure;
       assert(failure !== null, 'an invariant-failed seed has its failure');
-      const body = xmlText(`${failure.message}\nat: ${failure.at}\nevent: ${failure.event}\nreproduce: ${result.reproduce}`);
+      const body = xmlText(
+        `${failure.message}\nat: ${failure.at}\nevent: ${failure.event}\nreproduce: ${result.reproduce}`,
+      );
       return `${open}>\n      <failure message="${xmlAttribute(bounded(`invariant ${failure.invariant}: ${failure.message}`))}" type="invariant">${body}</failure>\n    </testcase>`;
     }
     case 'limit-reached':
@@ -271,7 +306,13 @@ export function renderSweepJunit(report: SweepReport): string {
 }
 
 export function renderCoverageCsv(report: SweepReport): string {
-  return stringify([['probe', 'seeds', 'hits', 'description'], ...coverage(report).map((row) => [row.probe, String(row.seeds), String(row.hits), row.description])], { eof: true });
+  return stringify(
+    [
+      ['probe', 'seeds', 'hits', 'description'],
+      ...coverage(report).map((row) => [row.probe, String(row.seeds), String(row.hits), row.description]),
+    ],
+    { eof: true },
+  );
 }
 
 export const SWEEP_FILES = ['sweep.json', 'seeds.csv', 'distributions.csv', 'coverage.csv', 'sweep.junit.xml'] as const;

@@ -14,20 +14,41 @@ import type { SweepWorkerData, SweepWorkerReply } from './sweep-pool.ts';
 function start(data: SweepWorkerData): void {
   const port = parentPort;
   if (port === null) return;
-  const parsed = parseScenario(data.scenarioText, { fileName: data.file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(data.scenarioText, {
+    fileName: data.file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) {
-    port.postMessage({ kind: 'broken', message: formatScenarioErrors(data.file, parsed.errors) } satisfies SweepWorkerReply);
+    port.postMessage({
+      kind: 'broken',
+      message: formatScenarioErrors(data.file, parsed.errors),
+    } satisfies SweepWorkerReply);
     return;
   }
   const scenario = parsed.scenario;
   port.on('message', (seed: string) => {
     const startCpu = threadCpuMs();
-    runSeed(data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed).scenario : scenario, data.file, seed, data.defects, data.swarm === true).then(
+    runSeed(
+      data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed).scenario : scenario,
+      data.file,
+      seed,
+      data.defects,
+      data.swarm === true,
+    ).then(
       (result) => {
         const endCpu = threadCpuMs();
-        port.postMessage({ kind: 'result', result, workerCpuMs: startCpu === null || endCpu === null ? null : endCpu - startCpu } satisfies SweepWorkerReply);
+        port.postMessage({
+          kind: 'result',
+          result,
+          workerCpuMs: startCpu === null || endCpu === null ? null : endCpu - startCpu,
+        } satisfies SweepWorkerReply);
       },
-      (error: unknown) => port.postMessage({ kind: 'broken', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies SweepWorkerReply),
+      (error: unknown) =>
+        port.postMessage({
+          kind: 'broken',
+          message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        } satisfies SweepWorkerReply),
     );
   });
   port.postMessage({ kind: 'ready', workerCpuMs: threadCpuMs() } satisfies SweepWorkerReply);

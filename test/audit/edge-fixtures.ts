@@ -36,7 +36,10 @@ export function coinFixture(options: { advertised: Ratio | null; winPercent?: nu
       const win = draws.int(100) < winPercent;
       return { multiplier: win ? COIN_PAYOUT : ZERO, detail: { side: params.side, win } };
     },
-    distribution: (): readonly Chance[] => [[HALF, COIN_PAYOUT], [sub(ONE, HALF), ZERO]],
+    distribution: (): readonly Chance[] => [
+      [HALF, COIN_PAYOUT],
+      [sub(ONE, HALF), ZERO],
+    ],
     variants: () => [
       { name: 'coin:heads', params: { side: 'heads' } },
       { name: 'coin:tails', params: { side: 'tails' } },
@@ -65,7 +68,8 @@ export function heavyFixture(options: { jackpotPays?: boolean } = {}): GameModul
     parse: () => succeed({}),
     play(_params, draws: Draws): GameResult {
       const draw = draws.int(HEAVY_DRAWS);
-      const paid = draw === 0 ? (options.jackpotPays === false ? ZERO : JACKPOT) : draw <= HEAVY_BODY_WINS ? BODY : ZERO;
+      const paid =
+        draw === 0 ? (options.jackpotPays === false ? ZERO : JACKPOT) : draw <= HEAVY_BODY_WINS ? BODY : ZERO;
       return { multiplier: paid, detail: { draw } };
     },
     distribution: (): readonly Chance[] => [
@@ -91,10 +95,13 @@ export function fixtureGames(defect: string): readonly GameModule[] {
 
 /** The same game with every payout multiplied by `factor` (distribution unchanged: the defect). */
 export function scalePayouts(game: GameModule, factor: Ratio): GameModule {
-  return { ...game, play: (params, draws) => {
-    const result = game.play(params, draws);
-    return { ...result, multiplier: mul(result.multiplier, factor) };
-  } };
+  return {
+    ...game,
+    play: (params, draws) => {
+      const result = game.play(params, draws);
+      return { ...result, multiplier: mul(result.multiplier, factor) };
+    },
+  };
 }
 
 /**
@@ -104,7 +111,13 @@ export function scalePayouts(game: GameModule, factor: Ratio): GameModule {
  * approximation otherwise (body classes with thousands of hits, where it is excellent). A test
  * tool: millions of bets per run, thousands of runs per test.
  */
-export function sampleInto(tally: ReturnTally, distribution: readonly Chance[], bets: number, rng: Rng, factor: Ratio = ONE): void {
+export function sampleInto(
+  tally: ReturnTally,
+  distribution: readonly Chance[],
+  bets: number,
+  rng: Rng,
+  factor: Ratio = ONE,
+): void {
   let remainingBets = bets;
   let remainingProbability = 1;
   distribution.forEach(([probability, multiplier], index) => {

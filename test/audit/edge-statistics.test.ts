@@ -4,7 +4,15 @@
 // (where a sample-σ interval misses most of the time) and catches a 1% payout cut.
 import { describe, expect, it } from 'vitest';
 import {
-  ReturnTally, Z_99, allowedMisses, betsToResolve, edgeInterval, edgeTheory, judgeEdge, tallyFromData, type EdgeInterval,
+  ReturnTally,
+  Z_99,
+  allowedMisses,
+  betsToResolve,
+  edgeInterval,
+  edgeTheory,
+  judgeEdge,
+  tallyFromData,
+  type EdgeInterval,
 } from '../../src/audit/edge-statistics.ts';
 import { ratio, ratioFromDecimal, ratioText, ratioToNumber } from '../../src/core/ratio.ts';
 import { Rng } from '../../src/core/rng.ts';
@@ -45,7 +53,10 @@ describe('ReturnTally and edgeInterval', () => {
     b.add(ratio(0n), 2);
     b.add(ratio(49n, 25n), 3);
     expect(a.data()).toEqual(b.data());
-    expect(a.data()).toEqual([[0n, 1n, 2], [49n, 25n, 3]]);
+    expect(a.data()).toEqual([
+      [0n, 1n, 2],
+      [49n, 25n, 3],
+    ]);
     expect(tallyFromData(a.data()).bets).toBe(5);
     expect(a.countAtLeast(ratio(1n))).toBe(3);
   });
@@ -66,7 +77,13 @@ describe('ReturnTally and edgeInterval', () => {
 });
 
 const interval = (low: number, high: number): EdgeInterval => ({
-  bets: 1000, edge: (low + high) / 2, sampleSigma: 1, sigma: 1, halfWidth: (high - low) / 2, low, high,
+  bets: 1000,
+  edge: (low + high) / 2,
+  sampleSigma: 1,
+  sigma: 1,
+  halfWidth: (high - low) / 2,
+  low,
+  high,
 });
 
 describe('judgeEdge', () => {
@@ -75,7 +92,10 @@ describe('judgeEdge', () => {
 
   it('is inconsistent when the interval excludes the advertised edge (and passes the model when it holds T)', () => {
     expect(judgeEdge({ advertised, theory, interval: interval(0.015, 0.025) })).toEqual({
-      reference: 'advertised', verdict: 'inconsistent', model: 'pass', betsNeeded: 0,
+      reference: 'advertised',
+      verdict: 'inconsistent',
+      model: 'pass',
+      betsNeeded: 0,
     });
   });
 
@@ -86,14 +106,25 @@ describe('judgeEdge', () => {
   });
 
   it('is consistent when it holds the advertised edge and excludes the theoretical one (model fails)', () => {
-    expect(judgeEdge({ advertised, theory, interval: interval(0.001, 0.01) })).toMatchObject({ verdict: 'consistent', model: 'fail', betsNeeded: 0 });
+    expect(judgeEdge({ advertised, theory, interval: interval(0.001, 0.01) })).toMatchObject({
+      verdict: 'consistent',
+      model: 'fail',
+      betsNeeded: 0,
+    });
   });
 
   it('compares with the theoretical edge where none is advertised; no difference to resolve', () => {
     expect(judgeEdge({ advertised: null, theory, interval: interval(0.01, 0.03) })).toEqual({
-      reference: 'theoretical', verdict: 'consistent', model: 'pass', betsNeeded: null,
+      reference: 'theoretical',
+      verdict: 'consistent',
+      model: 'pass',
+      betsNeeded: null,
     });
-    expect(judgeEdge({ advertised: null, theory, interval: interval(0.021, 0.03) })).toMatchObject({ verdict: 'inconsistent', model: 'fail', betsNeeded: null });
+    expect(judgeEdge({ advertised: null, theory, interval: interval(0.021, 0.03) })).toMatchObject({
+      verdict: 'inconsistent',
+      model: 'fail',
+      betsNeeded: null,
+    });
   });
 
   it('betsToResolve shrinks with the square of the difference', () => {

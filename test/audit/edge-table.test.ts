@@ -7,7 +7,8 @@ import { ratio } from '../../src/core/ratio.ts';
 import { coinFixture, heavyFixture } from './edge-fixtures.ts';
 
 const games = [coinFixture({ advertised: ratio(5n, 1000n) }), heavyFixture()];
-const run = (seed: number): ReturnType<typeof simulateHouseEdge> => simulateHouseEdge({ games, betsPerGame: 3_000, seed });
+const run = (seed: number): ReturnType<typeof simulateHouseEdge> =>
+  simulateHouseEdge({ games, betsPerGame: 3_000, seed });
 
 describe('edge table renderings', () => {
   it('are byte-stable for a seed and differ for another', () => {
@@ -44,15 +45,27 @@ describe('edge table renderings', () => {
     expect(integerDigits(113_283)).toBe('113283');
     expect(integerDigits(2.6612e14)).toBe('266000000000000');
     expect(integerDigits(1.5e30)).toBe(`150${'0'.repeat(28)}`);
-    const needed = renderEdgeCsv(run(5)).trimEnd().split('\n').slice(1).map((line) => line.split(',')[16]);
+    const needed = renderEdgeCsv(run(5))
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[16]);
     expect(needed).toEqual(['113283', '113283', '266000000000000']);
   });
 
   it('gives JSON the exact edges, the verdicts and the points', () => {
     const json = edgeJson(run(5)) as { rows: Array<Record<string, unknown>> };
     expect(json.rows[0]).toMatchObject({
-      game: 'coin_flip', variant: 'coin:heads', advertised_edge: 0.005, advertised_edge_exact: '1/200',
-      theoretical_edge: 0.02, theoretical_edge_exact: '1/50', bets: 1500, verdict: 'unresolved', model: 'pass', bets_needed: 113283,
+      game: 'coin_flip',
+      variant: 'coin:heads',
+      advertised_edge: 0.005,
+      advertised_edge_exact: '1/200',
+      theoretical_edge: 0.02,
+      theoretical_edge_exact: '1/50',
+      bets: 1500,
+      verdict: 'unresolved',
+      model: 'pass',
+      bets_needed: 113283,
     });
     expect((json.rows[0]?.['points'] as unknown[]).length).toBe(5);
     expect(renderEdgeJson(run(5)).endsWith('}\n')).toBe(true);

@@ -11,7 +11,11 @@ const SIGMA = 0.98; // a 1.96x coin
 const RUNS = 20;
 
 /** Runs one SPRT (H0: edge 2%) on a coin paying `payout` at 1/2 until it decides. */
-function run(payout: number, seed: string, sides: 'one' | 'two' = 'one'): { decision: SprtDecision; direction: SprtDirection | null; bets: number } {
+function run(
+  payout: number,
+  seed: string,
+  sides: 'one' | 'two' = 'one',
+): { decision: SprtDecision; direction: SprtDirection | null; bets: number } {
   const sprt = new Sprt({ advertisedEdge: 0.02, sigma: SIGMA, sides, maxBets: 5_000_000 });
   const rng = new Rng(seed);
   while (sprt.decision() === 'continue') sprt.observe(rng.int(2) === 0 ? payout : 0);
@@ -33,14 +37,18 @@ describe('Sprt', () => {
 
   it('accepts H1 (higher) on a coin that takes 3%', () => {
     const results = decisions(1.94, 'shifted');
-    expect(results.filter((result) => result.decision !== 'accept-h1' || result.direction !== 'higher').length).toBeLessThanOrEqual(allowedMisses(RUNS));
+    expect(
+      results.filter((result) => result.decision !== 'accept-h1' || result.direction !== 'higher').length,
+    ).toBeLessThanOrEqual(allowedMisses(RUNS));
   });
 
   it('two-sided: accepts H1 (lower) on a coin that takes only 1%, H0 on the faithful one', () => {
     const lower = decisions(1.98, 'generous', 'two');
     expect(lower.filter((result) => result.direction !== 'lower').length).toBeLessThanOrEqual(allowedMisses(RUNS));
     const faithful = decisions(1.96, 'faithful-two', 'two');
-    expect(faithful.filter((result) => result.decision !== 'accept-h0').length).toBeLessThanOrEqual(allowedMisses(RUNS));
+    expect(faithful.filter((result) => result.decision !== 'accept-h0').length).toBeLessThanOrEqual(
+      allowedMisses(RUNS),
+    );
   });
 
   it('is undecided at maxBets, and refuses observations after a decision', () => {

@@ -20,24 +20,49 @@ function numbersOf(value: unknown, path: string, out: [string, number][]): [stri
   if (typeof value === 'number') out.push([path, value]);
   else if (Array.isArray(value)) value.forEach((item, index) => numbersOf(item, `${path}/${index}`, out));
   else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) if (!(path === '' && key === 'checks')) numbersOf(item, `${path}/${key}`, out);
+    for (const [key, item] of Object.entries(value))
+      if (!(path === '' && key === 'checks')) numbersOf(item, `${path}/${key}`, out);
   }
   return out;
 }
 
 describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
   test('runs, every number is positive and finite, and the replays match the captured run', () => {
-    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--small', '--rounds', '1', '--no-http', '--json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'bench', 'main.ts'), '--small', '--rounds', '1', '--no-http', '--json'],
+      { cwd: root, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(run.stderr).not.toContain('crash');
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout) as Record<string, unknown> & {
       mix: { requests: number };
-      phases: { in_process: { best: { requests: number } }; bare: { best: { requests: number; ops: number } }; http: unknown };
+      phases: {
+        in_process: { best: { requests: number } };
+        bare: { best: { requests: number; ops: number } };
+        http: unknown;
+      };
       target: { verdict: string };
       machine: { cpus: number };
       steadiness: { in_process_median_over_best: number; bare_median_over_best: number; busy: boolean };
-      casino: { agents: number; style: string; phases: { bets: { best: { ops: number; requests: number } }; hmac: { best: { ops: number } } }; ratios: { bets_over_hmac: { best: number } }; target: { bets_over_hmac_min: number; verdict: string } };
-      load: { connections: number; phases: { autocannon: { best: { requests: number } } }; stalls: { closed_loop: { latency: { max_ms: number } } }; target: { generator_over_autocannon_min: number; open_p99_min_ms: number; verdict: string; stall_verdict: string } };
+      casino: {
+        agents: number;
+        style: string;
+        phases: { bets: { best: { ops: number; requests: number } }; hmac: { best: { ops: number } } };
+        ratios: { bets_over_hmac: { best: number } };
+        target: { bets_over_hmac_min: number; verdict: string };
+      };
+      load: {
+        connections: number;
+        phases: { autocannon: { best: { requests: number } } };
+        stalls: { closed_loop: { latency: { max_ms: number } } };
+        target: {
+          generator_over_autocannon_min: number;
+          open_p99_min_ms: number;
+          verdict: string;
+          stall_verdict: string;
+        };
+      };
       checks: Record<string, unknown>;
     };
     const numbers = numbersOf(report, '', []);
@@ -46,7 +71,11 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     const loads = numbers.filter(([path]) => path.startsWith('/machine/load_average'));
     expect(loads.map(([path]) => path)).toEqual(['/machine/load_average_start', '/machine/load_average_end']);
     expect(loads.filter(([, value]) => !(Number.isFinite(value) && value >= 0))).toEqual([]);
-    expect(numbers.filter(([path, value]) => !path.startsWith('/machine/load_average') && !(Number.isFinite(value) && value > 0))).toEqual([]);
+    expect(
+      numbers.filter(
+        ([path, value]) => !path.startsWith('/machine/load_average') && !(Number.isFinite(value) && value > 0),
+      ),
+    ).toEqual([]);
     // --rounds without --mix-rounds sets both.
     expect(report['rounds']).toBe(1);
     expect(report['mix_rounds']).toBe(1);
@@ -84,10 +113,33 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
   });
 
   test('--only casino runs the casino part alone; style B bettors stay within their limits too', () => {
-    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--only', 'casino', '--rounds', '1', '--json', '--casino-style', 'mixed', '--casino-agents', '10', '--casino-bets', '3000', '--hmac-count', '1000'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'bench', 'main.ts'),
+        '--only',
+        'casino',
+        '--rounds',
+        '1',
+        '--json',
+        '--casino-style',
+        'mixed',
+        '--casino-agents',
+        '10',
+        '--casino-bets',
+        '3000',
+        '--hmac-count',
+        '1000',
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(run.stderr).not.toContain('crash');
     expect(run.status).toBe(0);
-    const report = JSON.parse(run.stdout) as { phases: unknown; casino: { style: string; phases: { bets: { best: { ops: number; requests: number } } } }; checks: Record<string, unknown> };
+    const report = JSON.parse(run.stdout) as {
+      phases: unknown;
+      casino: { style: string; phases: { bets: { best: { ops: number; requests: number } } } };
+      checks: Record<string, unknown>;
+    };
     expect(report.phases).toBeNull();
     expect(report.casino.style).toBe('mixed');
     expect(report.casino.phases.bets.best).toMatchObject({ ops: 3_000, requests: 3_000 });
@@ -96,7 +148,24 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
   });
 
   test('bad flags exit 2 and name every problem', () => {
-    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--rounds', '0', '--mix-rounds', '101', '--mix', 'nope', '--bogus', '--only', 'http', '--casino-style', 'C'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'bench', 'main.ts'),
+        '--rounds',
+        '0',
+        '--mix-rounds',
+        '101',
+        '--mix',
+        'nope',
+        '--bogus',
+        '--only',
+        'http',
+        '--casino-style',
+        'C',
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 30_000 },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--rounds');
     expect(run.stderr).toContain('--mix-rounds');
@@ -104,17 +173,36 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(run.stderr).toContain('--bogus');
     expect(run.stderr).toContain('--only');
     expect(run.stderr).toContain('--casino-style');
-    const capped = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--casino-style', 'B', '--casino-agents', '1', '--casino-bets', '20000'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const capped = spawnSync(
+      process.execPath,
+      [join(root, 'bench', 'main.ts'), '--casino-style', 'B', '--casino-agents', '1', '--casino-bets', '20000'],
+      { cwd: root, encoding: 'utf8', timeout: 30_000 },
+    );
     expect(capped.status).toBe(2);
     expect(capped.stderr).toContain('daily cap');
   });
 });
 
 describe('scaleCounts (the --small variant)', () => {
-  const population = (agent: string, count: number): Population => ({ agent, count, tier: 'free', style: 'B', params: {} });
+  const population = (agent: string, count: number): Population => ({
+    agent,
+    count,
+    tier: 'free',
+    style: 'B',
+    params: {},
+  });
 
   test('scales the quickstart populations to exactly 100 agents, keeping every population', () => {
-    const scaled = scaleCounts([population('farmer', 500), population('seller', 200), population('buyer', 295), population('abuser', 1), population('bad', 4)], 100);
+    const scaled = scaleCounts(
+      [
+        population('farmer', 500),
+        population('seller', 200),
+        population('buyer', 295),
+        population('abuser', 1),
+        population('bad', 4),
+      ],
+      100,
+    );
     expect(scaled.map((row) => row.count)).toEqual([49, 20, 29, 1, 1]);
   });
 
@@ -124,24 +212,65 @@ describe('scaleCounts (the --small variant)', () => {
 });
 
 describe('planHttp', () => {
-  const exchange = (atMs: number, agentId: string, request: MixExchange['request'], body: unknown): MixExchange => ({ atMs, agentId, request, status: 200, body });
+  const exchange = (atMs: number, agentId: string, request: MixExchange['request'], body: unknown): MixExchange => ({
+    atMs,
+    agentId,
+    request,
+    status: 200,
+    body,
+  });
   const key = 'sk_live_0123456789abcdef0123456789abcdef0123456789abcdef';
   const exchanges: MixExchange[] = [
-    exchange(0, 'seller-0001', { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'seller-0001' } }, { agent_id: 'seller-0001', api_key: 'sk_live_ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000' }),
-    exchange(0, 'buyer-00001', { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'buyer-00001' } }, { agent_id: 'buyer-00001', api_key: key }),
-    exchange(1_000, 'buyer-00001', { mount: 'api', method: 'POST', path: '/escrow', headers: { authorization: `Bearer ${key}` }, body: { amount: '1.00', receiver: 'seller-0001' } }, { escrow_id: 'esc_9f8e7d6c5b4a' }),
-    exchange(120_000, 'buyer-00001', { mount: 'api', method: 'POST', path: '/escrow/esc_9f8e7d6c5b4a/release', headers: { authorization: `Bearer ${key}` } }, { status: 'released' }),
+    exchange(
+      0,
+      'seller-0001',
+      { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'seller-0001' } },
+      { agent_id: 'seller-0001', api_key: 'sk_live_ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000' },
+    ),
+    exchange(
+      0,
+      'buyer-00001',
+      { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'buyer-00001' } },
+      { agent_id: 'buyer-00001', api_key: key },
+    ),
+    exchange(
+      1_000,
+      'buyer-00001',
+      {
+        mount: 'api',
+        method: 'POST',
+        path: '/escrow',
+        headers: { authorization: `Bearer ${key}` },
+        body: { amount: '1.00', receiver: 'seller-0001' },
+      },
+      { escrow_id: 'esc_9f8e7d6c5b4a' },
+    ),
+    exchange(
+      120_000,
+      'buyer-00001',
+      {
+        mount: 'api',
+        method: 'POST',
+        path: '/escrow/esc_9f8e7d6c5b4a/release',
+        headers: { authorization: `Bearer ${key}` },
+      },
+      { status: 'released' },
+    ),
   ];
 
   test('requests wait for the exchanges that first mentioned their identifiers, and rebind produced ones', () => {
     const plan = planHttp(exchanges, { concurrency: 4, windowMs: 60_000, windowRequestsMax: 100 });
     expect(plan.exchanges[2]?.waitsFor).toEqual([0, 1]);
-    expect(plan.exchanges[2]?.rebindings).toEqual([{ at: 'headers/authorization', prefix: 'Bearer ', from: 1, pointer: '/api_key' }]);
-    expect(plan.exchanges[3]?.waitsFor).toEqual([1, 2]);
-    expect(plan.exchanges[3]?.rebindings.map((rebinding) => [rebinding.at, rebinding.from, rebinding.pointer])).toEqual([
-      ['path/2', 2, '/escrow_id'],
-      ['headers/authorization', 1, '/api_key'],
+    expect(plan.exchanges[2]?.rebindings).toEqual([
+      { at: 'headers/authorization', prefix: 'Bearer ', from: 1, pointer: '/api_key' },
     ]);
+    expect(plan.exchanges[3]?.waitsFor).toEqual([1, 2]);
+    expect(plan.exchanges[3]?.rebindings.map((rebinding) => [rebinding.at, rebinding.from, rebinding.pointer])).toEqual(
+      [
+        ['path/2', 2, '/escrow_id'],
+        ['headers/authorization', 1, '/api_key'],
+      ],
+    );
     expect([...plan.producers].sort((a, b) => a - b)).toEqual([1, 2]);
   });
 
@@ -156,11 +285,23 @@ describe('planHttp', () => {
 });
 
 describe('the report says how steady the rounds were', () => {
-  const round = (wallMs: number, ops: number): RoundResult => ({ ops, requests: 1_000, wallMs, heapBeforeBytes: 1, heapAfterBytes: 2 });
+  const round = (wallMs: number, ops: number): RoundResult => ({
+    ops,
+    requests: 1_000,
+    wallMs,
+    heapBeforeBytes: 1,
+    heapAfterBytes: 2,
+  });
   const phase = (bestMs: number, medianMs: number, ops: number): PhaseSummary => {
     const best = round(bestMs, ops);
     const median = round(medianMs, ops);
-    return { rounds: [best, median], best, median, bestRequestsPerSecond: 1e6 / bestMs, medianRequestsPerSecond: 1e6 / medianMs };
+    return {
+      rounds: [best, median],
+      best,
+      median,
+      bestRequestsPerSecond: 1e6 / bestMs,
+      medianRequestsPerSecond: 1e6 / medianMs,
+    };
   };
   const result = (inProcessMedianMs: number): BenchResult => ({
     node: 'v24',
@@ -168,18 +309,41 @@ describe('the report says how steady the rounds were', () => {
     rounds: 2,
     mixRounds: 2,
     gcForced: true,
-    mixPart: { seed: '1', mix: { name: 'm', agents: 1, durationMs: 1, requests: 1_000, startIso: '2026-01-01T00:00:00.000Z' }, inProcess: phase(100, inProcessMedianMs, 1_000), bare: phase(40, 42, 800), http: null, writes: null },
+    mixPart: {
+      seed: '1',
+      mix: { name: 'm', agents: 1, durationMs: 1, requests: 1_000, startIso: '2026-01-01T00:00:00.000Z' },
+      inProcess: phase(100, inProcessMedianMs, 1_000),
+      bare: phase(40, 42, 800),
+      http: null,
+      writes: null,
+    },
     casino: null,
     load: null,
     recovery: null,
-    checks: { inProcessStatusMismatches: 0, bareOutcomeMismatches: 0, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null, casinoRefusedBets: null, loadFailedRequests: null, loadDroppedIterations: null },
+    checks: {
+      inProcessStatusMismatches: 0,
+      bareOutcomeMismatches: 0,
+      httpStatusMismatches: null,
+      httpTransportErrors: null,
+      httpMismatchKinds: [],
+      writeFailures: null,
+      casinoRefusedBets: null,
+      loadFailedRequests: null,
+      loadDroppedIterations: null,
+    },
   });
 
   test('a median round 15% or more above the best marks the run busy, in the table and in JSON', () => {
     const busy = formatTable(result(125));
     expect(busy).toContain('machine: 2 CPUs, load average 0.00 at the start, 1.50 at the end');
-    expect(busy).toContain('steadiness: median round over best in-process +25%, bare +5% (15% or more: the machine was busy');
-    expect(JSON.parse(formatJson(result(125))).steadiness).toEqual({ in_process_median_over_best: 1.25, bare_median_over_best: 1.05, busy: true });
+    expect(busy).toContain(
+      'steadiness: median round over best in-process +25%, bare +5% (15% or more: the machine was busy',
+    );
+    expect(JSON.parse(formatJson(result(125))).steadiness).toEqual({
+      in_process_median_over_best: 1.25,
+      bare_median_over_best: 1.05,
+      busy: true,
+    });
     const steady = formatTable(result(105));
     expect(steady).toContain('steadiness: median round over best in-process +5%, bare +5%\n');
     expect(JSON.parse(formatJson(result(105))).steadiness.busy).toBe(false);
@@ -187,12 +351,38 @@ describe('the report says how steady the rounds were', () => {
 
   test('the durable line: serve --data over in-memory writes/s, best and median, beside its target', () => {
     const base = result(105);
-    const withHttp = (durableBestMs: number): BenchResult => ({ ...base, mixPart: base.mixPart === null ? null : { ...base.mixPart, writes: { connections: 64, roundMs: 3_000, memory: phase(200, 220, 1_000), durable: phase(durableBestMs, 500, 1_000), stallMsMax: { memory: 4.5, durable: 37.25 }, checkpointEvery: 5_000, checkpointsPerRoundMin: 3 } } });
-    expect(formatTable(withHttp(250))).toContain('serve --data writes/s / in-memory writes/s   best 0.800  median 0.440  target >= 0.50  PASS');
-    expect(formatTable(withHttp(500))).toContain('serve --data writes/s / in-memory writes/s   best 0.400  median 0.440  target >= 0.50  MISS');
+    const withHttp = (durableBestMs: number): BenchResult => ({
+      ...base,
+      mixPart:
+        base.mixPart === null
+          ? null
+          : {
+              ...base.mixPart,
+              writes: {
+                connections: 64,
+                roundMs: 3_000,
+                memory: phase(200, 220, 1_000),
+                durable: phase(durableBestMs, 500, 1_000),
+                stallMsMax: { memory: 4.5, durable: 37.25 },
+                checkpointEvery: 5_000,
+                checkpointsPerRoundMin: 3,
+              },
+            },
+    });
+    expect(formatTable(withHttp(250))).toContain(
+      'serve --data writes/s / in-memory writes/s   best 0.800  median 0.440  target >= 0.50  PASS',
+    );
+    expect(formatTable(withHttp(500))).toContain(
+      'serve --data writes/s / in-memory writes/s   best 0.400  median 0.440  target >= 0.50  MISS',
+    );
     expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
-    expect(formatTable(withHttp(250))).toContain('  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)');
-    const json = JSON.parse(formatJson(withHttp(250))) as { ratios: { durable_over_memory: { best: number } }; target: { durable_over_memory_min: number; durable_verdict: string } };
+    expect(formatTable(withHttp(250))).toContain(
+      '  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)',
+    );
+    const json = JSON.parse(formatJson(withHttp(250))) as {
+      ratios: { durable_over_memory: { best: number } };
+      target: { durable_over_memory_min: number; durable_verdict: string };
+    };
     expect(json.ratios.durable_over_memory.best).toBeCloseTo(0.8, 9);
     expect(json.target).toMatchObject({ durable_over_memory_min: 0.5, durable_verdict: 'PASS' });
   });

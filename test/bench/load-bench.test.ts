@@ -90,9 +90,25 @@ describe('coordinated omission over the stalling server', () => {
 });
 
 describe('the load part in the report', () => {
-  const round = (wallMs: number, requests: number): RoundResult => ({ ops: requests, requests, wallMs, heapBeforeBytes: 1, heapAfterBytes: 2 });
+  const round = (wallMs: number, requests: number): RoundResult => ({
+    ops: requests,
+    requests,
+    wallMs,
+    heapBeforeBytes: 1,
+    heapAfterBytes: 2,
+  });
   const phase = (requests: number): PhaseSummary => summarize([round(1_000, requests)]);
-  const latency = (p99Ms: number, maxMs: number): Percentiles => ({ count: 3_000, minMs: 0.1, meanMs: 2, p50Ms: 0.3, p90Ms: 0.6, p95Ms: 1, p99Ms: p99Ms, p999Ms: maxMs, maxMs });
+  const latency = (p99Ms: number, maxMs: number): Percentiles => ({
+    count: 3_000,
+    minMs: 0.1,
+    meanMs: 2,
+    p50Ms: 0.3,
+    p90Ms: 0.6,
+    p95Ms: 1,
+    p99Ms: p99Ms,
+    p999Ms: maxMs,
+    maxMs,
+  });
   const load = (generator: PhaseSummary | null): LoadPartResult => ({
     connections: 10,
     roundMs: 3_000,
@@ -118,17 +134,38 @@ describe('the load part in the report', () => {
     casino: null,
     load: part,
     recovery: null,
-    checks: { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null, casinoRefusedBets: null, loadFailedRequests: 0, loadDroppedIterations: part.stalls.openModel?.dropped ?? null },
+    checks: {
+      inProcessStatusMismatches: null,
+      bareOutcomeMismatches: null,
+      httpStatusMismatches: null,
+      httpTransportErrors: null,
+      httpMismatchKinds: [],
+      writeFailures: null,
+      casinoRefusedBets: null,
+      loadFailedRequests: 0,
+      loadDroppedIterations: part.stalls.openModel?.dropped ?? null,
+    },
   });
 
   test('both targets printed with their verdicts; the closed loop beside the open model', () => {
     const table = formatTable(result(load(phase(18_600))));
     expect(table).toContain('afp generator / autocannon raw req/s   best 0.930  median 0.930  target >= 0.90  PASS');
-    expect(table).toContain('  afp open model (500/s, max_in_flight 2000, latency from the intended start): 3000 requests, p50 0.3 ms, p90 0.6 ms, p99 940.0 ms, max 1000.0 ms  target p99 >= 500 ms  PASS');
-    expect(table).toContain('  closed loop (autocannon, 10 connections, latency from the send): 90000 requests, p50 0.3 ms, p90 0.6 ms, p99 4.8 ms, max 1002.5 ms');
+    expect(table).toContain(
+      '  afp open model (500/s, max_in_flight 2000, latency from the intended start): 3000 requests, p50 0.3 ms, p90 0.6 ms, p99 940.0 ms, max 1000.0 ms  target p99 >= 500 ms  PASS',
+    );
+    expect(table).toContain(
+      '  closed loop (autocannon, 10 connections, latency from the send): 90000 requests, p50 0.3 ms, p90 0.6 ms, p99 4.8 ms, max 1002.5 ms',
+    );
     expect(formatTable(result(load(phase(17_000))))).toContain('target >= 0.90  MISS');
-    const json = JSON.parse(formatJson(result(load(phase(18_600))))) as { load: { target: unknown; ratios: { generator_over_autocannon: { best: number } } } };
-    expect(json.load.target).toEqual({ generator_over_autocannon_min: 0.9, verdict: 'PASS', open_p99_min_ms: 500, stall_verdict: 'PASS' });
+    const json = JSON.parse(formatJson(result(load(phase(18_600))))) as {
+      load: { target: unknown; ratios: { generator_over_autocannon: { best: number } } };
+    };
+    expect(json.load.target).toEqual({
+      generator_over_autocannon_min: 0.9,
+      verdict: 'PASS',
+      open_p99_min_ms: 500,
+      stall_verdict: 'PASS',
+    });
     expect(json.load.ratios.generator_over_autocannon.best).toBeCloseTo(0.93, 6);
   });
 
@@ -136,6 +173,11 @@ describe('the load part in the report', () => {
     const table = formatTable(result(load(null)));
     expect(table).toContain('afp generator / autocannon raw req/s: not measured (no generator)  target >= 0.90');
     expect(table).toContain('  afp open model: not measured (no generator)');
-    expect(JSON.parse(formatJson(result(load(null)))).load.target).toEqual({ generator_over_autocannon_min: 0.9, verdict: null, open_p99_min_ms: 500, stall_verdict: null });
+    expect(JSON.parse(formatJson(result(load(null)))).load.target).toEqual({
+      generator_over_autocannon_min: 0.9,
+      verdict: null,
+      open_p99_min_ms: 500,
+      stall_verdict: null,
+    });
   });
 });

@@ -4,7 +4,16 @@
  * 10k, 100k and 1M figures are the bench's, never a test's.
  */
 import { describe, expect, it } from 'vitest';
-import { bytesPerAgent, marginalBytesPerAgent, memoryLines, memoryPart, memoryVerdict, TARGET_BYTES_PER_AGENT, vsecPerSecond, type MemorySize } from '../../bench/memory-phase.ts';
+import {
+  bytesPerAgent,
+  marginalBytesPerAgent,
+  memoryLines,
+  memoryPart,
+  memoryVerdict,
+  TARGET_BYTES_PER_AGENT,
+  vsecPerSecond,
+  type MemorySize,
+} from '../../bench/memory-phase.ts';
 
 describe('bench memory part', () => {
   it('runs a size in a child and reads its live bytes at the end of the run', async () => {
@@ -23,19 +32,46 @@ describe('bench memory part', () => {
   });
 
   it('passes only when every size is within 4 KB per agent and completed', () => {
-    const size = (agents: number, liveBytes: number, outcome = 'completed'): MemorySize => ({ agents, virtualMs: 7_200_000, wallMs: 3_600, requests: 10, events: 5, liveBytes, peakRssBytes: 2 * liveBytes, outcome });
-    expect(memoryVerdict({ hours: 2, sizes: [size(10_000, 10_000 * TARGET_BYTES_PER_AGENT), size(100_000, 100_000 * 3_000)] })).toBe('PASS');
+    const size = (agents: number, liveBytes: number, outcome = 'completed'): MemorySize => ({
+      agents,
+      virtualMs: 7_200_000,
+      wallMs: 3_600,
+      requests: 10,
+      events: 5,
+      liveBytes,
+      peakRssBytes: 2 * liveBytes,
+      outcome,
+    });
+    expect(
+      memoryVerdict({
+        hours: 2,
+        sizes: [size(10_000, 10_000 * TARGET_BYTES_PER_AGENT), size(100_000, 100_000 * 3_000)],
+      }),
+    ).toBe('PASS');
     expect(memoryVerdict({ hours: 2, sizes: [size(10_000, 10_000 * (TARGET_BYTES_PER_AGENT + 1))] })).toBe('MISS');
     expect(memoryVerdict({ hours: 2, sizes: [size(10_000, 1_000, 'limit-reached')] })).toBe('MISS');
     expect(vsecPerSecond(size(10_000, 1))).toBe(2_000);
-    expect(memoryLines({ hours: 2, sizes: [size(10_000, 30_000_000)] })[1]).toBe('    10000 agents     3000 B/agent     2000 vsec/s  peak RSS 57 MiB  10 requests, 5 events, completed');
+    expect(memoryLines({ hours: 2, sizes: [size(10_000, 30_000_000)] })[1]).toBe(
+      '    10000 agents     3000 B/agent     2000 vsec/s  peak RSS 57 MiB  10 requests, 5 events, completed',
+    );
   });
 
   it('prints what each added agent costs between sizes (the fixed part cancels out)', () => {
-    const size = (agents: number, liveBytes: number): MemorySize => ({ agents, virtualMs: 7_200_000, wallMs: 3_600, requests: 10, events: 5, liveBytes, peakRssBytes: 2 * liveBytes, outcome: 'completed' });
+    const size = (agents: number, liveBytes: number): MemorySize => ({
+      agents,
+      virtualMs: 7_200_000,
+      wallMs: 3_600,
+      requests: 10,
+      events: 5,
+      liveBytes,
+      peakRssBytes: 2 * liveBytes,
+      outcome: 'completed',
+    });
     const small = size(10_000, 8_000_000 + 10_000 * 3_000);
     const large = size(100_000, 8_000_000 + 100_000 * 3_000);
     expect(marginalBytesPerAgent(small, large)).toBe(3_000);
-    expect(memoryLines({ hours: 2, sizes: [small, large] })[3]).toBe('  marginal 10000 -> 100000 agents: 3000 B per added agent');
+    expect(memoryLines({ hours: 2, sizes: [small, large] })[3]).toBe(
+      '  marginal 10000 -> 100000 agents: 3000 B per added agent',
+    );
   });
 });

@@ -21,7 +21,16 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const NEW_ROWS = ['tradePrice', 'tradeOpenDefaultLeverage', 'tradeLimitCancel', 'tradeLimitFill', 'tradePositions', 'domainCheck', 'dnsRecords', 'domainRace'];
+const NEW_ROWS = [
+  'tradePrice',
+  'tradeOpenDefaultLeverage',
+  'tradeLimitCancel',
+  'tradeLimitFill',
+  'tradePositions',
+  'domainCheck',
+  'dnsRecords',
+  'domainRace',
+];
 const wall: LiveClock = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -29,16 +38,49 @@ afterEach(async () => {
 });
 
 async function deployed(defects: readonly DefectName[] = []): Promise<Target> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const urls = handle.urls;
-  const services = Object.fromEntries((['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map((service) => [service, { url: urls[service] as string, dialect: 'deployed' as const }]));
-  return { name: 'deployed-serve', source: urls.casino as string, afpServe: true, adminUrl: urls.casino as string, services, register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'deployed' };
+  const services = Object.fromEntries(
+    (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map((service) => [
+      service,
+      { url: urls[service] as string, dialect: 'deployed' as const },
+    ]),
+  );
+  return {
+    name: 'deployed-serve',
+    source: urls.casino as string,
+    afpServe: true,
+    adminUrl: urls.casino as string,
+    services,
+    register: { service: 'casino' },
+    funding: { method: 'admin-deposit' },
+    limits: {},
+    fairness: 'deployed',
+  };
 }
 
 async function check(target: Target, seed: number, runs: number, maxCommands: number) {
   const clock = await waitClockOf(target, wall);
-  return runDialectCheck({ target, targetSpec: 'deployed.yaml', seed, runs, maxCommands, clock, deadline: new Deadline(wall, 120), curlOf });
+  return runDialectCheck({
+    target,
+    targetSpec: 'deployed.yaml',
+    seed,
+    runs,
+    maxCommands,
+    clock,
+    deadline: new Deadline(wall, 120),
+    curlOf,
+  });
 }
 
 describe('afp check through the deployed trading and domains rows', () => {
@@ -51,13 +93,30 @@ describe('afp check through the deployed trading and domains rows', () => {
     expect(findings.filter((finding) => finding.severity !== 'info')).toEqual([]);
     const byId = new Map(findings.map((finding) => [finding.id, finding]));
     // The documents name no default (afp reads 1); the deployment's is 5: a documented disagreement, not a failure.
-    expect(byId.get('rule:trading.leverage.default:deployed')).toMatchObject({ severity: 'info', expected: '1', seen: '5', endpoint: 'trading.order' });
-    expect(byId.get('rule:trading.limit.status:deployed')).toMatchObject({ severity: 'info', expected: 'open', seen: 'pending', endpoint: 'trading.limit' });
+    expect(byId.get('rule:trading.leverage.default:deployed')).toMatchObject({
+      severity: 'info',
+      expected: '1',
+      seen: '5',
+      endpoint: 'trading.order',
+    });
+    expect(byId.get('rule:trading.limit.status:deployed')).toMatchObject({
+      severity: 'info',
+      expected: 'open',
+      seen: 'pending',
+      endpoint: 'trading.limit',
+    });
     expect(byId.get('rule:trading.leverage.default:deployed')?.reproduce).toMatch(/^curl .*\/v1\/trade\/open/);
     // The stand-in fills a market order at the taker quote (the documents' rule): it passes, no entry finding.
     expect(byId.has('rule:trading.entry.price:deployed')).toBe(false);
     // Every new operation went over the wire (their renamed fields are read and reported).
-    for (const endpoint of ['trading.price', 'trading.limit', 'trading.orders', 'trading.cancel', 'trading.positions', 'domains.check']) {
+    for (const endpoint of [
+      'trading.price',
+      'trading.limit',
+      'trading.orders',
+      'trading.cancel',
+      'trading.positions',
+      'domains.check',
+    ]) {
       expect(findings.some((finding) => (finding.endpoint ?? '').startsWith(`${endpoint} (`))).toBe(true);
     }
     // An invalid record and a TTL of 59 are refused in the deployment's error shape (no `code`).
@@ -70,7 +129,9 @@ describe('afp check through the deployed trading and domains rows', () => {
     expect(result.failure?.kind).toBe('mismatch');
     expect(result.failure?.commands).toHaveLength(1);
     expect(result.failure?.commands[0]).toMatch(/^domainRace\(d0, name#\d, two at once\)$/);
-    expect(result.failure?.error).toMatch(/^domainRace\(d0, name#\d, two at once\): 2 of two simultaneous registrations of afp-check-[0-9a-f]{8}-\d+-\d\.xyz accepted \(charged 28\.80\), expected exactly one$/);
+    expect(result.failure?.error).toMatch(
+      /^domainRace\(d0, name#\d, two at once\): 2 of two simultaneous registrations of afp-check-[0-9a-f]{8}-\d+-\d\.xyz accepted \(charged 28\.80\), expected exactly one$/,
+    );
   });
 
   test('on a manual clock the open and the price read after it share one instant: the entry is the taker quote, above the price for a long', async () => {
@@ -80,7 +141,11 @@ describe('afp check through the deployed trading and domains rows', () => {
     const session = new LiveSession({ target, clock, deadline });
     const account = await openServiceAccount({ session, clock, deadline }, 'trading', 20_000_000n);
     if (typeof account === 'string') throw new Error(account);
-    const opened = await session.call('trading.order', { symbol: 'ETH-PERP', side: 'long', sizeMicro: 2_000_000n, leverage: null }, account.apiKey);
+    const opened = await session.call(
+      'trading.order',
+      { symbol: 'ETH-PERP', side: 'long', sizeMicro: 2_000_000n, leverage: null },
+      account.apiKey,
+    );
     const price = await session.call('trading.price', { symbol: 'ETH-PERP' }, null);
     if (opened.kind !== 'ok' || price.kind !== 'ok') throw new Error(`${opened.kind} ${price.kind}`);
     expect(opened.value.leverage).toBe(5);

@@ -15,14 +15,34 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const SERVICE_ROWS = ['tradingBalance', 'tradeOpen', 'tradeClose', 'tradeAboveBalance', 'tradeTooLarge', 'domainsBalance', 'domainRegister', 'domainLookup', 'domainGift', 'domainOffer'];
+const SERVICE_ROWS = [
+  'tradingBalance',
+  'tradeOpen',
+  'tradeClose',
+  'tradeAboveBalance',
+  'tradeTooLarge',
+  'domainsBalance',
+  'domainRegister',
+  'domainLookup',
+  'domainGift',
+  'domainOffer',
+];
 const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 1_000 });
 });
 
 async function deployed(defects: readonly DefectName[] = []): Promise<Readonly<Record<string, string | undefined>>> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   return handle.urls;
 }
@@ -30,7 +50,14 @@ async function deployed(defects: readonly DefectName[] = []): Promise<Readonly<R
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main([...argv, '--quiet'], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+  const code = await main([...argv, '--quiet'], {
+    out: (text) => {
+      out += text;
+    },
+    err: (text) => {
+      err += text;
+    },
+  });
   return { code, out, err };
 }
 
@@ -38,9 +65,24 @@ describe('afp check through the deployed trading and domains', () => {
   test('every trading and domains row drawn and held; the documented disagreements are info findings', async () => {
     const urls = await deployed();
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-services-'));
-    const { code, out, err } = await run(['--target', urls.casino as string, '--seed', '7', '--runs', '10', '--max-commands', '60', '--fail-on', 'minor', '--out', directory]);
+    const { code, out, err } = await run([
+      '--target',
+      urls.casino as string,
+      '--seed',
+      '7',
+      '--runs',
+      '10',
+      '--max-commands',
+      '60',
+      '--fail-on',
+      'minor',
+      '--out',
+      directory,
+    ]);
     // The console lists the first findings only; the report has them all.
-    const report = JSON.parse(await readFile(join(directory, 'findings.json'), 'utf8')) as { findings: { id: string; severity: string; seen: unknown }[] };
+    const report = JSON.parse(await readFile(join(directory, 'findings.json'), 'utf8')) as {
+      findings: { id: string; severity: string; seen: unknown }[];
+    };
     await rm(directory, { recursive: true, force: true });
     expect([code, err]).toEqual([0, '']);
     const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
@@ -48,7 +90,8 @@ describe('afp check through the deployed trading and domains', () => {
     expect(out).not.toMatch(/^note: command (trading|trade|domain)/m);
     expect(out).toMatch(/^findings: ([1-9]\d*) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
     // The deployment's own rules, each an info finding: position_too_large, domain_unavailable, no priced transfer.
-    const seen = (id: string): unknown => report.findings.find((finding) => finding.id === id && finding.severity === 'info')?.seen;
+    const seen = (id: string): unknown =>
+      report.findings.find((finding) => finding.id === id && finding.severity === 'info')?.seen;
     expect(seen('rule:trading.refusal.too-large:deployed')).toBe('400 position_too_large');
     expect(seen('rule:trading.refusal.over-balance:deployed')).toBe('400 insufficient_balance');
     expect(seen('rule:domains.refusal.taken:deployed')).toBe('400 domain_unavailable');
@@ -60,7 +103,16 @@ describe('afp check through the deployed trading and domains', () => {
 
   test('the stand-in run with trading-fee-unpaid: caught and shrunk to a short sequence through a trade', async () => {
     const urls = await deployed(['trading-fee-unpaid']);
-    const { code, out } = await run(['--target', urls.casino as string, '--seed', '7', '--runs', '20', '--max-commands', '40']);
+    const { code, out } = await run([
+      '--target',
+      urls.casino as string,
+      '--seed',
+      '7',
+      '--runs',
+      '20',
+      '--max-commands',
+      '40',
+    ]);
     expect(code).toBe(3);
     expect(out).toMatch(/^FAILED: an answer differs from the model/m);
     const steps = [...out.matchAll(/^ {2}\d+\. (.*)$/gm)].map((match) => match[1] as string);
@@ -74,11 +126,30 @@ describe('afp check through the deployed trading and domains', () => {
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-services-'));
     try {
       const file = join(directory, 'deployed.yaml');
-      const services = (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
-      await writeFile(file, ['name: deployed-faucet', 'services:', ...services, 'register: { service: casino }', 'funding: { method: faucet }', 'fairness: deployed', ''].join('\n'));
+      const services = (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map(
+        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+      );
+      await writeFile(
+        file,
+        [
+          'name: deployed-faucet',
+          'services:',
+          ...services,
+          'register: { service: casino }',
+          'funding: { method: faucet }',
+          'fairness: deployed',
+          '',
+        ].join('\n'),
+      );
       const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '1', '--max-commands', '5']);
       expect(code).toBe(0);
-      for (const row of SERVICE_ROWS) expect(out).toMatch(new RegExp(`^note: command ${row} left out of the sequences: (trading|domains) keeps its own accounts and balances .*funds only by faucet`, 'm'));
+      for (const row of SERVICE_ROWS)
+        expect(out).toMatch(
+          new RegExp(
+            `^note: command ${row} left out of the sequences: (trading|domains) keeps its own accounts and balances .*funds only by faucet`,
+            'm',
+          ),
+        );
       expect(/^commands: (.*)$/m.exec(out)?.[1]?.split(', ')).not.toContain('tradeOpen');
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -23,8 +23,8 @@ async function serveNowMs(casinoUrl: string): Promise<number> {
   return body.now_ms;
 }
 
-describe('waiting on a manual serve\'s clock', () => {
-  test('12 casino registrations (10 per IP per 60 s) all answered: the paces moved the serve\'s clock, not the wall\'s', async () => {
+describe("waiting on a manual serve's clock", () => {
+  test("12 casino registrations (10 per IP per 60 s) all answered: the paces moved the serve's clock, not the wall's", async () => {
     const casino = (await serve()).urls.casino as string;
     const resolved = await resolveTarget(casino);
     if (!resolved.ok) throw new Error(resolved.message);
@@ -53,7 +53,14 @@ describe('afp check --target <a manual deployed serve> --max-commands 80', () =>
     let out = '';
     let err = '';
     const wallStartMs = Date.now();
-    const code = await main(['--target', casino, '--seed', '7', '--runs', '3', '--max-commands', '80', '--quiet'], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+    const code = await main(['--target', casino, '--seed', '7', '--runs', '3', '--max-commands', '80', '--quiet'], {
+      out: (text) => {
+        out += text;
+      },
+      err: (text) => {
+        err += text;
+      },
+    });
     expect([code, err]).toEqual([0, '']);
     expect(out).toMatch(/^ok: 3 runs held \(at most 80 commands each\)$/m);
     expect(Date.now() - wallStartMs).toBeLessThan(45_000);

@@ -20,7 +20,15 @@ afterEach(async () => {
 });
 
 async function deployed(): Promise<Readonly<Record<string, string | undefined>>> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   return handle.urls;
 }
@@ -28,14 +36,32 @@ async function deployed(): Promise<Readonly<Record<string, string | undefined>>>
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main([...argv, '--quiet'], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+  const code = await main([...argv, '--quiet'], {
+    out: (text) => {
+      out += text;
+    },
+    err: (text) => {
+      err += text;
+    },
+  });
   return { code, out, err };
 }
 
 describe('afp check through the deployed wallet', () => {
   test('every wallet row drawn and held on the stand-in (w0 funded by the mint); only info findings', async () => {
     const urls = await deployed();
-    const { code, out, err } = await run(['--target', urls.casino as string, '--seed', '11', '--runs', '4', '--max-commands', '40', '--fail-on', 'minor']);
+    const { code, out, err } = await run([
+      '--target',
+      urls.casino as string,
+      '--seed',
+      '11',
+      '--runs',
+      '4',
+      '--max-commands',
+      '40',
+      '--fail-on',
+      'minor',
+    ]);
     expect([code, err]).toEqual([0, '']);
     const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
     expect(commands).toEqual(expect.arrayContaining(WALLET_ROWS));
@@ -49,11 +75,26 @@ describe('afp check through the deployed wallet', () => {
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-wallet-'));
     try {
       const file = join(directory, 'deployed.yaml');
-      const services = (['casino', 'faucet', 'escrow', 'wallet'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
-      await writeFile(file, ['name: deployed-faucet', 'services:', ...services, 'register: { service: casino }', 'funding: { method: faucet }', 'fairness: deployed', ''].join('\n'));
+      const services = (['casino', 'faucet', 'escrow', 'wallet'] as const).map(
+        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+      );
+      await writeFile(
+        file,
+        [
+          'name: deployed-faucet',
+          'services:',
+          ...services,
+          'register: { service: casino }',
+          'funding: { method: faucet }',
+          'fairness: deployed',
+          '',
+        ].join('\n'),
+      );
       const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '2', '--max-commands', '20']);
       expect(code).toBe(0);
-      expect(out).toMatch(/^note: command walletSend left out of the sequences: the wallet's chains are real on deployed-faucet/m);
+      expect(out).toMatch(
+        /^note: command walletSend left out of the sequences: the wallet's chains are real on deployed-faucet/m,
+      );
       const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
       expect(commands).toEqual(expect.arrayContaining(['walletBalance', 'walletWrongKey', 'walletQuoteFee']));
       expect(commands).not.toContain('walletSend');

@@ -27,18 +27,45 @@ afterEach(async () => {
 });
 
 async function styleA(defects: readonly DefectName[] = []): Promise<Target> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const urls = handle.urls;
   return {
-    name: 'afp-serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
-    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+    name: 'afp-serve',
+    source: urls.api as string,
+    afpServe: true,
+    adminUrl: urls.api as string,
+    services: {
+      casino: { url: urls.casino as string, dialect: 'A' },
+      faucet: { url: urls.faucet as string, dialect: 'A' },
+      escrow: { url: urls.escrow as string, dialect: 'A' },
+    },
+    register: { service: 'casino' },
+    funding: { method: 'admin-deposit' },
+    limits: {},
+    fairness: 'afp',
   };
 }
 
 function check(target: Target, seed: number, runs: number) {
-  return runDialectCheck({ target, targetSpec: 'targets/afp-serve.yaml', seed, runs, maxCommands: 25, clock, deadline: new Deadline(clock, 600), curlOf });
+  return runDialectCheck({
+    target,
+    targetSpec: 'targets/afp-serve.yaml',
+    seed,
+    runs,
+    maxCommands: 25,
+    clock,
+    deadline: new Deadline(clock, 600),
+    curlOf,
+  });
 }
 
 describe('afp check through the documents style A dialect', () => {
@@ -47,11 +74,27 @@ describe('afp check through the documents style A dialect', () => {
     expect(result.failure).toBeUndefined();
     expect(result.ok).toBe(true);
     expect(result.runs).toBe(8);
-    expect(result.commands).toEqual(['balance', 'bet', 'batch', 'betAboveBalance', 'rotate', 'seeds', 'balanceWithUnknownKey', 'escrowCreate', 'escrowAboveBalance', 'escrowGet', 'escrowRelease', 'withdrawAboveBalance']);
+    expect(result.commands).toEqual([
+      'balance',
+      'bet',
+      'batch',
+      'betAboveBalance',
+      'rotate',
+      'seeds',
+      'balanceWithUnknownKey',
+      'escrowCreate',
+      'escrowAboveBalance',
+      'escrowGet',
+      'escrowRelease',
+      'withdrawAboveBalance',
+    ]);
     // The trading, domains and wallet rows need those services, which this target does not name: left out, each with the reason.
     const leftOut = result.notes.filter((note) => note.startsWith('command'));
     expect(leftOut).toHaveLength(22);
-    for (const note of leftOut) expect(note).toMatch(/^command (trad|domain|dns|wallet)\w+ left out of the sequences: the target file names no (trading|domains|wallet) service$/);
+    for (const note of leftOut)
+      expect(note).toMatch(
+        /^command (trad|domain|dns|wallet)\w+ left out of the sequences: the target file names no (trading|domains|wallet) service$/,
+      );
     expect(result.findings.list()).toEqual([]);
   });
 
@@ -64,9 +107,25 @@ describe('afp check through the documents style A dialect', () => {
     expect(result.failure?.commands.at(-1)).toMatch(/^(balance|bet|batch)\(a\d/);
     expect(result.failure?.error).toMatch(/expected/);
     expect(result.failure?.commands.length).toBeLessThanOrEqual(4);
-    expect(result.failure?.reproduce).toMatch(/^npx afp check --target targets\/afp-serve.yaml --seed 42 --path '[0-9:]+@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*' --max-commands 25$/);
-    const replayed = await runDialectCheck({ target: await styleA(['escrow-fee-2pct']), targetSpec: 'x', seed: 42, runs: 30, maxCommands: 25, path: result.failure?.path ?? '', clock, deadline: new Deadline(clock, 600), curlOf });
-    expect([replayed.runs, replayed.failure?.kind, replayed.failure?.commands]).toEqual([1, 'mismatch', result.failure?.commands]);
+    expect(result.failure?.reproduce).toMatch(
+      /^npx afp check --target targets\/afp-serve.yaml --seed 42 --path '[0-9:]+@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*' --max-commands 25$/,
+    );
+    const replayed = await runDialectCheck({
+      target: await styleA(['escrow-fee-2pct']),
+      targetSpec: 'x',
+      seed: 42,
+      runs: 30,
+      maxCommands: 25,
+      path: result.failure?.path ?? '',
+      clock,
+      deadline: new Deadline(clock, 600),
+      curlOf,
+    });
+    expect([replayed.runs, replayed.failure?.kind, replayed.failure?.commands]).toEqual([
+      1,
+      'mismatch',
+      result.failure?.commands,
+    ]);
   });
 });
 
@@ -76,14 +135,42 @@ describe('afp check --target FILE', () => {
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
     try {
       const file = join(directory, 'serve.yaml');
-      const services = Object.entries(target.services).map(([service, entry]) => `  ${service}: { url: ${entry.url}, dialect: A }`);
-      await writeFile(file, ['name: serve-a', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', 'fairness: afp', `admin_url: ${target.adminUrl ?? ''}`, ''].join('\n'));
+      const services = Object.entries(target.services).map(
+        ([service, entry]) => `  ${service}: { url: ${entry.url}, dialect: A }`,
+      );
+      await writeFile(
+        file,
+        [
+          'name: serve-a',
+          'services:',
+          ...services,
+          'register: { service: casino }',
+          'funding: { method: admin-deposit }',
+          'fairness: afp',
+          `admin_url: ${target.adminUrl ?? ''}`,
+          '',
+        ].join('\n'),
+      );
       let out = '';
       let err = '';
-      const code = await main(['--target', file, '--seed', '9', '--runs', '4', '--max-commands', '20', '--out', join(directory, 'report')], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+      const code = await main(
+        ['--target', file, '--seed', '9', '--runs', '4', '--max-commands', '20', '--out', join(directory, 'report')],
+        {
+          out: (text) => {
+            out += text;
+          },
+          err: (text) => {
+            err += text;
+          },
+        },
+      );
       expect([code, err]).toEqual([0, '']);
-      expect(out).toMatch(/^seed: 9\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/);
-      expect(out).toMatch(/^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, withdrawAboveBalance$/m);
+      expect(out).toMatch(
+        /^seed: 9\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/,
+      );
+      expect(out).toMatch(
+        /^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, withdrawAboveBalance$/m,
+      );
       expect(out).toMatch(/^findings: 0 \(0 critical, 0 major, 0 minor, 0 info\)$/m);
       expect(out).toMatch(/^ok: 4 runs held \(at most 20 commands each\)$/m);
       const junit = await readFile(join(directory, 'report', 'findings.junit.xml'), 'utf8');
@@ -95,7 +182,12 @@ describe('afp check --target FILE', () => {
 
   test('a target file that does not load: exit 2 with its errors', async () => {
     let err = '';
-    const code = await main(['--target', 'no/such/target.yaml', '--seed', '1'], { out: () => undefined, err: (text) => { err += text; } });
+    const code = await main(['--target', 'no/such/target.yaml', '--seed', '1'], {
+      out: () => undefined,
+      err: (text) => {
+        err += text;
+      },
+    });
     expect(code).toBe(2);
     expect(err).toMatch(/no\/such\/target\.yaml: cannot read the target file/);
   });
@@ -103,7 +195,15 @@ describe('afp check --target FILE', () => {
 
 describe('afp check against afp serve --dialect deployed', () => {
   async function deployedServe(): Promise<ServeHandle> {
-    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    const handle = await startServe({
+      routes: DEPLOYED_ROUTES,
+      layout: DEPLOYED_LAYOUT,
+      seed: '5',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      log: () => undefined,
+    });
     handles.push(handle);
     return handle;
   }
@@ -111,7 +211,14 @@ describe('afp check against afp serve --dialect deployed', () => {
   function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
     let out = '';
     let err = '';
-    return main(argv, { out: (text) => { out += text; }, err: (text) => { err += text; } }).then((code) => ({ code, out, err }));
+    return main(argv, {
+      out: (text) => {
+        out += text;
+      },
+      err: (text) => {
+        err += text;
+      },
+    }).then((code) => ({ code, out, err }));
   }
 
   test('through its target file: exit 0, every run holds, only info findings (the documented differences)', async () => {
@@ -119,10 +226,35 @@ describe('afp check against afp serve --dialect deployed', () => {
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
     try {
       const file = join(directory, 'deployed.yaml');
-      const services = (['casino', 'faucet', 'escrow'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
-      await writeFile(file, ['name: deployed-serve', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', 'fairness: deployed', `admin_url: ${urls.casino as string}`, ''].join('\n'));
+      const services = (['casino', 'faucet', 'escrow'] as const).map(
+        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+      );
+      await writeFile(
+        file,
+        [
+          'name: deployed-serve',
+          'services:',
+          ...services,
+          'register: { service: casino }',
+          'funding: { method: admin-deposit }',
+          'fairness: deployed',
+          `admin_url: ${urls.casino as string}`,
+          '',
+        ].join('\n'),
+      );
       // Few enough bets to stay inside the deployment's 60 game requests per agent per minute (no pacing, no 429 wait).
-      const { code, out, err } = await run(['--target', file, '--seed', '11', '--runs', '3', '--max-commands', '12', '--fail-on', 'minor']);
+      const { code, out, err } = await run([
+        '--target',
+        file,
+        '--seed',
+        '11',
+        '--runs',
+        '3',
+        '--max-commands',
+        '12',
+        '--fail-on',
+        'minor',
+      ]);
       expect([code, err]).toEqual([0, '']);
       expect(out).toMatch(/through its dialects: casino deployed, escrow deployed, faucet deployed$/m);
       expect(out).toMatch(/^findings: ([1-9]\d*) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
@@ -135,8 +267,19 @@ describe('afp check against afp serve --dialect deployed', () => {
 
   test('through its URL (the serve announces its dialect): the same check through the dialect', async () => {
     const urls = (await deployedServe()).urls;
-    const { code, out } = await run(['--target', urls.casino as string, '--seed', '3', '--runs', '2', '--max-commands', '15']);
+    const { code, out } = await run([
+      '--target',
+      urls.casino as string,
+      '--seed',
+      '3',
+      '--runs',
+      '2',
+      '--max-commands',
+      '15',
+    ]);
     expect(code).toBe(0);
-    expect(out).toMatch(/through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed, wallet deployed$/m);
+    expect(out).toMatch(
+      /through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed, wallet deployed$/m,
+    );
   });
 });

@@ -21,7 +21,15 @@ afterEach(async () => {
 });
 
 async function serve(clockMode: ClockMode, defects: readonly DefectName[] = []): Promise<string> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '7', port: 0, clockMode, startMs: Date.parse('2025-03-01T09:30:00.000Z'), defects, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '7',
+    port: 0,
+    clockMode,
+    startMs: Date.parse('2025-03-01T09:30:00.000Z'),
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const api = handle.urls.api;
   if (api === undefined) throw new Error('afp serve has an api mount');
@@ -65,7 +73,9 @@ describe('afp check --target (live afp server)', () => {
     // The domains rows fund a buyer through escrows (fundBuyer): the error still names the escrow command inside it.
     expect(steps.at(-1)).toMatch(/(?:createEscrow[AB]|fundBuyer)\(/);
     expect(out).toMatch(/^error: createEscrow[AB]\(.*body\.fee: expected/m);
-    expect(out).toMatch(new RegExp(`^reproduce: npx afp check --seed 2 --path '[^']+' --target ${url.replace(/[.]/g, '\\.')}$`, 'm'));
+    expect(out).toMatch(
+      new RegExp(`^reproduce: npx afp check --seed 2 --path '[^']+' --target ${url.replace(/[.]/g, '\\.')}$`, 'm'),
+    );
   });
 
   it('disables advance-time against a wall-clock server and says why', async () => {
@@ -93,10 +103,19 @@ async function foreignProxy(upstream: string): Promise<string> {
       outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found","code":"NOT_FOUND"}');
       return;
     }
-    const forwarded = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     incoming.pipe(forwarded);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -112,7 +131,7 @@ describe('runCheck against a target that is not an afp server', () => {
       'pool-balance assertions skipped: a live target shares its faucet pool with every other client',
       'style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status',
       'advance-time commands disabled: the target has no GET /_afp/clock (answered 404)',
-      'time fields compared within ±5 min and escrows shorter than 1 h not created: the target\'s time is estimated',
+      "time fields compared within ±5 min and escrows shorter than 1 h not created: the target's time is estimated",
       'casino deposits skipped (so no withdrawal reaches the 1,000 review threshold): a live target credits deposits only from a chain; agents are funded by the faucet alone',
       'casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run',
       'domains commands skipped: the target announces no domains mount (GET /_afp/mounts)',
@@ -129,7 +148,22 @@ describe('runCheck against a target that is not an afp server', () => {
 describe('afp check as processes (node src/cli/main.ts)', () => {
   it('exits 3 against a spawned `afp serve --clock manual --defect escrow-fee-2pct`', async () => {
     const root = new URL('../../', import.meta.url).pathname;
-    const server = spawn(process.execPath, ['src/cli/main.ts', 'serve', '--port', '0', '--clock', 'manual', '--start', '2025-03-01T09:30:00Z', '--defect', 'escrow-fee-2pct'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(
+      process.execPath,
+      [
+        'src/cli/main.ts',
+        'serve',
+        '--port',
+        '0',
+        '--clock',
+        'manual',
+        '--start',
+        '2025-03-01T09:30:00Z',
+        '--defect',
+        'escrow-fee-2pct',
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const exited = once(server, 'exit');
     try {
       let printed = '';
@@ -143,10 +177,17 @@ describe('afp check as processes (node src/cli/main.ts)', () => {
           if (/^ready$/m.test(printed)) resolve();
         });
       });
-      await Promise.race([ready, exited.then(() => Promise.reject(new Error(`afp serve exited before ready: ${failed}`)))]);
+      await Promise.race([
+        ready,
+        exited.then(() => Promise.reject(new Error(`afp serve exited before ready: ${failed}`))),
+      ]);
       const url = /^api: (\S+)$/m.exec(printed)?.[1];
       expect(url).toBeDefined();
-      const checker = spawn(process.execPath, ['src/cli/main.ts', 'check', '--target', url as string, '--seed', '2', '--runs', '20'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const checker = spawn(
+        process.execPath,
+        ['src/cli/main.ts', 'check', '--target', url as string, '--seed', '2', '--runs', '20'],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       checker.stdout.setEncoding('utf8');
       checker.stdout.on('data', (chunk: string) => (out += chunk));

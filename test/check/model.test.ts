@@ -3,9 +3,22 @@
 import { describe, expect, it } from 'vitest';
 import { createModel, type CheckModel } from '../../src/check/check-model.ts';
 import { compareAnswer, eq, money, time } from '../../src/check/expectation.ts';
-import { escrowFeeMicro, predictCreate, predictDispute, predictRefund, predictRelease, type CreateEscrowInput } from '../../src/check/escrow/model-escrow.ts';
+import {
+  escrowFeeMicro,
+  predictCreate,
+  predictDispute,
+  predictRefund,
+  predictRelease,
+  type CreateEscrowInput,
+} from '../../src/check/escrow/model-escrow.ts';
 import { predictGet, predictList } from '../../src/check/escrow/model-escrow-views.ts';
-import { predictAgentView, predictClaimA, predictClaimB, predictRegister, predictStatusB } from '../../src/check/faucet/model-faucet.ts';
+import {
+  predictAgentView,
+  predictClaimA,
+  predictClaimB,
+  predictRegister,
+  predictStatusB,
+} from '../../src/check/faucet/model-faucet.ts';
 import { RateBudget, SCOPES } from '../../src/check/model-limits.ts';
 import { advanceModel, timeBoundaries } from '../../src/check/model-time.ts';
 import { runNames } from '../../src/check/check-target.ts';
@@ -15,18 +28,54 @@ const START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const HOUR_MS = 3_600_000;
 
 function newModel(): CheckModel {
-  return createModel({ nowMs: START_MS, capabilities: { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true, wallet: true }, names: runNames('', 1) });
+  return createModel({
+    nowMs: START_MS,
+    capabilities: {
+      styleA: true,
+      exactTime: true,
+      advance: true,
+      pool: true,
+      casino: true,
+      deposits: true,
+      domains: true,
+      trading: true,
+      wallet: true,
+    },
+    names: runNames('', 1),
+  });
 }
 
 /** Registers slot `slot` in style `style` as an accepted answer would. */
 function register(model: CheckModel, slot: number, style: 'A' | 'B', referrerSlot: number | null = null): void {
-  const prediction = predictRegister(model, { slot, style, referrer: referrerSlot === null ? null : { slot: referrerSlot, via: 'id' } });
+  const prediction = predictRegister(model, {
+    slot,
+    style,
+    referrer: referrerSlot === null ? null : { slot: referrerSlot, via: 'id' },
+  });
   expect(prediction.expected.status).toBe(201);
-  prediction.commit?.({ api_key: `key-${slot}`, agent_address: `0x${String(slot).repeat(40)}`, referral_code: `ref_${slot}` });
+  prediction.commit?.({
+    api_key: `key-${slot}`,
+    agent_address: `0x${String(slot).repeat(40)}`,
+    referral_code: `ref_${slot}`,
+  });
 }
 
-function create(model: CheckModel, input: Partial<CreateEscrowInput> & { amountMicro: bigint }, id = `esc_${model.escrows.length}`): number {
-  const prediction = predictCreate(model, { style: 'B', senderSlot: 0, receiver: { slot: 1, via: 'id' }, expiresInSeconds: null, referrer: null, description: null, conditions: null, buyer: null, ...input });
+function create(
+  model: CheckModel,
+  input: Partial<CreateEscrowInput> & { amountMicro: bigint },
+  id = `esc_${model.escrows.length}`,
+): number {
+  const prediction = predictCreate(model, {
+    style: 'B',
+    senderSlot: 0,
+    receiver: { slot: 1, via: 'id' },
+    expiresInSeconds: null,
+    referrer: null,
+    description: null,
+    conditions: null,
+    buyer: null,
+    ...input,
+  });
   prediction.commit?.({ escrow_id: id });
   return prediction.expected.status;
 }
@@ -41,8 +90,14 @@ describe('model: faucet', () => {
     register(model, 0, 'B');
     expect(model.agents[0]?.balanceMicro).toBe(10_000_000n);
     expect(model.poolMicro).toBe(DEFAULT_CONFIG.faucet.poolFundingMicro - 10_000_000n);
-    expect(predictRegister(model, { slot: 0, style: 'A', referrer: null }).expected).toEqual({ status: 409, code: 'CONFLICT' });
-    expect(predictRegister(model, { slot: 1, style: 'A', referrer: { slot: 2, via: 'code' } }).expected).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(predictRegister(model, { slot: 0, style: 'A', referrer: null }).expected).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+    });
+    expect(predictRegister(model, { slot: 1, style: 'A', referrer: { slot: 2, via: 'code' } }).expected).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 
   it('pays the A claim once, ever', () => {
@@ -74,8 +129,14 @@ describe('model: faucet', () => {
     register(model, 0, 'A');
     expect(predictClaimB(model, { slot: 0, mode: 'key-other-id', otherSlot: 1 }).expected.status).toBe(403);
     expect(predictClaimB(model, { slot: 0, mode: 'keyless-no-id', otherSlot: 1 }).expected.status).toBe(401);
-    expect(predictClaimB(model, { slot: 2, mode: 'keyless', otherSlot: 1 }).expected).toEqual({ status: 401, code: 'UNAUTHORIZED' });
-    expect(predictClaimB(model, { slot: 0, mode: 'keyless', otherSlot: 1 }).expected).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    expect(predictClaimB(model, { slot: 2, mode: 'keyless', otherSlot: 1 }).expected).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
+    expect(predictClaimB(model, { slot: 0, mode: 'keyless', otherSlot: 1 }).expected).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
     expect(predictClaimB(model, { slot: 0, mode: 'key', otherSlot: 1 }).expected.status).toBe(200);
   });
 
@@ -85,7 +146,9 @@ describe('model: faucet', () => {
     register(model, 1, 'A', 0);
     expect(predictAgentView(model, 1, { slot: 0, via: 'address' }).expected.status).toBe(403);
     expect(predictAgentView(model, 1, { slot: 3, via: 'id' }).expected.status).toBe(404);
-    expect(predictAgentView(model, 1, { slot: 1, via: 'code' }).expected.body?.['referrer']).toEqual(eq(model.agents[0]?.id ?? null));
+    expect(predictAgentView(model, 1, { slot: 1, via: 'code' }).expected.body?.['referrer']).toEqual(
+      eq(model.agents[0]?.id ?? null),
+    );
     const status = predictStatusB(model, 0).expected.body;
     expect(status?.['can_claim']).toEqual(eq(false));
     expect(status?.['seconds_until_next_claim']).toEqual({ kind: 'seconds', value: 86_400 });
@@ -115,7 +178,7 @@ describe('model: escrow', () => {
     expect(model.agents[0]?.balanceMicro).toBe(0n);
   });
 
-  it('releases once (net to the receiver, referral share to the sender\'s referrer, paid at the next sweep)', () => {
+  it("releases once (net to the receiver, referral share to the sender's referrer, paid at the next sweep)", () => {
     const model = newModel();
     register(model, 2, 'B');
     register(model, 0, 'B', 2);
@@ -127,7 +190,10 @@ describe('model: escrow', () => {
     release.commit?.({ tx_hash: '0xabc' });
     expect(model.agents[1]?.balanceMicro).toBe(1_980_000n);
     expect(model.agents[2]?.pendingReferralMicro).toBe(3_000n);
-    expect(predictRelease(model, { style: 'A', callerSlot: 0, escrow: { index: 0 } }).expected).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(predictRelease(model, { style: 'A', callerSlot: 0, escrow: { index: 0 } }).expected).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+    });
     expect(predictRelease(model, { style: 'B', callerSlot: 1, escrow: { index: 0 } }).expected.status).toBe(403);
     expect(predictRelease(model, { style: 'B', callerSlot: 0, escrow: 'unknown' }).expected.status).toBe(404);
     advanceModel(model, Date.parse('2025-03-02T00:00:00.000Z'));
@@ -150,7 +216,8 @@ describe('model: escrow', () => {
     const detail = predictGet(model, { style: 'B', callerSlot: 1, escrow: { index: 0 } }).expected.body;
     expect(detail?.['settled_at']).toEqual(time(START_MS + 60_000));
     expect(detail?.['tx_hash']).toEqual({ kind: 'text' });
-    const listed = predictList(model, { style: 'A', callerSlot: 0, role: 'receiver', status: null, limit: null }).expected.body;
+    const listed = predictList(model, { style: 'A', callerSlot: 0, role: 'receiver', status: null, limit: null })
+      .expected.body;
     expect(listed?.['count']).toEqual(eq(0));
   });
 
@@ -159,7 +226,13 @@ describe('model: escrow', () => {
     register(model, 0, 'B');
     register(model, 1, 'B');
     expect(create(model, { amountMicro: 1_000_000n, expiresInSeconds: 60 })).toBe(201);
-    const dispute = predictDispute(model, { style: 'A', callerSlot: 1, escrow: { index: 0 }, reason: 'late', evidence: null });
+    const dispute = predictDispute(model, {
+      style: 'A',
+      callerSlot: 1,
+      escrow: { index: 0 },
+      reason: 'late',
+      evidence: null,
+    });
     expect(dispute.expected.body?.['window_ends_at']).toEqual(time(START_MS + 48 * HOUR_MS));
     dispute.commit?.({});
     expect(predictRefund(model, { style: 'B', callerSlot: 0, escrow: { index: 0 } }).expected.status).toBe(409);
@@ -191,12 +264,25 @@ describe('RateBudget', () => {
 });
 
 describe('compareAnswer', () => {
-  it('compares money by value and by its style\'s JSON type, and times by the millisecond', () => {
-    const expected = { status: 200, body: { a: money('A', 1_500_000n), b: money('B', 10_000_000n), t: time(START_MS) } };
-    expect(compareAnswer({ status: 200, body: { a: 1.5, b: '10.000000', t: '2025-03-01T09:30:00.000Z' } }, expected, 0)).toEqual([]);
-    const problems = compareAnswer({ status: 200, body: { a: '1.5', b: 10, t: '2025-03-01T09:30:00.001Z' } }, expected, 0);
+  it("compares money by value and by its style's JSON type, and times by the millisecond", () => {
+    const expected = {
+      status: 200,
+      body: { a: money('A', 1_500_000n), b: money('B', 10_000_000n), t: time(START_MS) },
+    };
+    expect(
+      compareAnswer({ status: 200, body: { a: 1.5, b: '10.000000', t: '2025-03-01T09:30:00.000Z' } }, expected, 0),
+    ).toEqual([]);
+    const problems = compareAnswer(
+      { status: 200, body: { a: '1.5', b: 10, t: '2025-03-01T09:30:00.001Z' } },
+      expected,
+      0,
+    );
     expect(problems).toHaveLength(3);
-    expect(compareAnswer({ status: 200, body: { a: 1.5, b: '10.00', t: '2025-03-01T09:30:00.001Z' } }, expected, 1)).toEqual([]);
-    expect(compareAnswer({ status: 409, body: { code: 'CONFLICT', error: 'x' } }, { status: 200 }, 0)[0]).toMatch(/expected 200, got 409 CONFLICT/);
+    expect(
+      compareAnswer({ status: 200, body: { a: 1.5, b: '10.00', t: '2025-03-01T09:30:00.001Z' } }, expected, 1),
+    ).toEqual([]);
+    expect(compareAnswer({ status: 409, body: { code: 'CONFLICT', error: 'x' } }, { status: 200 }, 0)[0]).toMatch(
+      /expected 200, got 409 CONFLICT/,
+    );
   });
 });

@@ -23,7 +23,11 @@ describe('runCheck in-process', () => {
     // fundBuyer (the domains row) creates its escrows through createEscrowB itself: the fee is caught there too.
     { defect: 'escrow-fee-2pct', failing: /^(?:createEscrow[AB]|fundBuyer)\(/, error: /body\.fee: expected/ },
     { defect: 'faucet-cooldown-23h', failing: /^(registerB|claimB)\(/, error: /next_claim: expected/ },
-    { defect: 'escrow-release-twice', failing: /^release[AB]\(sender, escrow#\d\)$/, error: /status: expected 409 CONFLICT, got 200/ },
+    {
+      defect: 'escrow-release-twice',
+      failing: /^release[AB]\(sender, escrow#\d\)$/,
+      error: /status: expected 409 CONFLICT, got 200/,
+    },
   ];
 
   for (const { defect, failing, error } of defects) {
@@ -58,7 +62,11 @@ describe('runCheck in-process', () => {
 });
 
 describe('afp check (CLI, in-process)', () => {
-  function capture(): { io: { out(text: string): void; err(text: string): void }; out: () => string; err: () => string } {
+  function capture(): {
+    io: { out(text: string): void; err(text: string): void };
+    out: () => string;
+    err: () => string;
+  } {
     let out = '';
     let err = '';
     return { io: { out: (text) => (out += text), err: (text) => (err += text) }, out: () => out, err: () => err };
@@ -84,8 +92,11 @@ describe('afp check (CLI, in-process)', () => {
 
   it('reports every invalid flag together and exits 2', async () => {
     const { io, err, out } = capture();
-    expect(await main(['--seed', 'x', '--runs', '0', '--max-commands', '81', '--defect', 'nope', '--target', 'ftp://x'], io)).toBe(2);
+    expect(
+      await main(['--seed', 'x', '--runs', '0', '--max-commands', '81', '--defect', 'nope', '--target', 'ftp://x'], io),
+    ).toBe(2);
     expect(out()).toBe('');
-    for (const needle of ['--seed', '--runs', '--max-commands', "unknown --defect 'nope'", 'must start with http']) expect(err()).toContain(needle);
+    for (const needle of ['--seed', '--runs', '--max-commands', "unknown --defect 'nope'", 'must start with http'])
+      expect(err()).toContain(needle);
   });
 });

@@ -19,8 +19,26 @@ function steps(): CommandSpec[] {
     registerCommand({ style: 'B', again: null, referrer: null }),
     registerCommand({ style: 'B', again: null, referrer: null }),
     // Something held, so that "nothing changes" has something to keep: a long and a resting order.
-    placeOrderCommand({ style: 'B', slot: 0, market: 0, side: 'buy', type: 'market', limit: 'far', size: 2_000_000n, leverage: 2 }),
-    placeOrderCommand({ style: 'B', slot: 0, market: 1, side: 'sell', type: 'limit', limit: 'far', size: 1_000_000n, leverage: 1 }),
+    placeOrderCommand({
+      style: 'B',
+      slot: 0,
+      market: 0,
+      side: 'buy',
+      type: 'market',
+      limit: 'far',
+      size: 2_000_000n,
+      leverage: 2,
+    }),
+    placeOrderCommand({
+      style: 'B',
+      slot: 0,
+      market: 1,
+      side: 'sell',
+      type: 'limit',
+      limit: 'far',
+      size: 1_000_000n,
+      leverage: 1,
+    }),
     ...SERVICE_BAD_INPUTS.map((row) => badInputCommand(row, 0, 1)),
     tradingViewCommand('portfolioB', 0, 0),
     tradingViewCommand('ordersB', 0, 100),
@@ -42,7 +60,20 @@ const serve = manualServes({ routes: ALL_ROUTES, seed: '9', startMs: CHECK_START
 describe('trading and domains bad input through the check frame', () => {
   it('covers every kind the acceptance names', () => {
     const names = SERVICE_BAD_INPUTS.map((row) => row.name).join('\n');
-    for (const kind of [/amount "ten"/, /size a string/, /unknown pair/, /unknown market/, /A record 300/, /CNAME not a host/, /years 0/, /years 11/, /leverage 0/, /leverage 11/, /limit without price/]) expect(names).toMatch(kind);
+    for (const kind of [
+      /amount "ten"/,
+      /size a string/,
+      /unknown pair/,
+      /unknown market/,
+      /A record 300/,
+      /CNAME not a host/,
+      /years 0/,
+      /years 11/,
+      /leverage 0/,
+      /leverage 11/,
+      /limit without price/,
+    ])
+      expect(names).toMatch(kind);
     expect(SERVICE_BAD_INPUTS.every((row) => row.status >= 400 && row.status < 500)).toBe(true);
   });
 
@@ -53,7 +84,12 @@ describe('trading and domains bad input through the check frame', () => {
   it('every row answers its 4xx and nothing changes, against afp serve --clock manual', async () => {
     const handle = await serve();
     if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
-    const target = await liveTarget({ url: handle.urls.api, session: 'bad1e9b0', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: handle.urls.api,
+      session: 'bad1e9b0',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     await runSteps(await target.newRun());
   });
 
@@ -62,7 +98,14 @@ describe('trading and domains bad input through the check frame', () => {
     await new ModelCommand(registerCommand({ style: 'B', again: null, referrer: null })).run(run.model, run.real);
     const row = SERVICE_BAD_INPUTS.find((candidate) => candidate.name === 'order B: leverage 11');
     if (row === undefined) throw new Error('the row exists');
-    const accepted = { ...row, input: () => ({ body: { pair: 'BTC-USDC', side: 'buy', amount: '2.00', type: 'market', market_type: 'perp', leverage: 10 } }) };
-    await expect(new ModelCommand(badInputCommand(accepted, 0, 1)).run(run.model, run.real)).rejects.toThrow(/status: expected 400 BAD_REQUEST, got 201/);
+    const accepted = {
+      ...row,
+      input: () => ({
+        body: { pair: 'BTC-USDC', side: 'buy', amount: '2.00', type: 'market', market_type: 'perp', leverage: 10 },
+      }),
+    };
+    await expect(new ModelCommand(badInputCommand(accepted, 0, 1)).run(run.model, run.real)).rejects.toThrow(
+      /status: expected 400 BAD_REQUEST, got 201/,
+    );
   });
 });

@@ -32,9 +32,21 @@ describe('parseArgs', () => {
   });
 
   test('values, booleans and positionals as before', () => {
-    const parsed = parseArgs(['file.yaml', '--seed=7', '--quiet', '--out', 'dir'], { seed: 'string', out: 'string', quiet: 'boolean' });
-    expect(parsed).toEqual({ flags: { seed: '7', quiet: true, out: 'dir' }, lists: {}, positionals: ['file.yaml'], errors: [] });
-    expect(parseArgs(['--quiet=1', '--seed'], { seed: 'string', quiet: 'boolean' }).errors).toEqual(['--quiet takes no value', '--seed needs a value']);
+    const parsed = parseArgs(['file.yaml', '--seed=7', '--quiet', '--out', 'dir'], {
+      seed: 'string',
+      out: 'string',
+      quiet: 'boolean',
+    });
+    expect(parsed).toEqual({
+      flags: { seed: '7', quiet: true, out: 'dir' },
+      lists: {},
+      positionals: ['file.yaml'],
+      errors: [],
+    });
+    expect(parseArgs(['--quiet=1', '--seed'], { seed: 'string', quiet: 'boolean' }).errors).toEqual([
+      '--quiet takes no value',
+      '--seed needs a value',
+    ]);
     expect(parseArgs(['--seed='], { seed: 'string' }).errors).toEqual(['--seed needs a value']);
   });
 
@@ -49,7 +61,7 @@ describe('parseArgs', () => {
 });
 
 describe('the entry', () => {
-  test('--version prints package.json\'s version and exits 0', () => {
+  test("--version prints package.json's version and exits 0", () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
     for (const flag of ['--version', '-V']) {
       const result = afp(flag);

@@ -20,13 +20,29 @@ afterEach(async () => {
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function serve(commandLog?: CommandLog): Promise<ServeHandle> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '3', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined, ...(commandLog === undefined ? {} : { commandLog }) });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '3',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+    ...(commandLog === undefined ? {} : { commandLog }),
+  });
   handles.push(handle);
   return handle;
 }
 
-async function post(handle: ServeHandle, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${handle.urls.api as string}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(
+  handle: ServeHandle,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${handle.urls.api as string}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -39,14 +55,23 @@ describe('POST /_afp/casino/deposit', () => {
     const before = balanceMicro(handle, agent);
     const deposit = await post(handle, '/_afp/casino/deposit', { agent_id: agent, chain: 'Solana', amount: '12.5' });
     expect(deposit.status).toBe(200);
-    expect(deposit.body).toMatchObject({ agent_id: agent, chain: 'solana', amount: '12.50', status: 'pending', created_at_ms: START_MS, confirm_at_ms: START_MS + 60_000 });
+    expect(deposit.body).toMatchObject({
+      agent_id: agent,
+      chain: 'solana',
+      amount: '12.50',
+      status: 'pending',
+      created_at_ms: START_MS,
+      confirm_at_ms: START_MS + 60_000,
+    });
     expect(handle.clock.nowMs()).toBe(START_MS);
     expect(balanceMicro(handle, agent)).toBe(before);
     await post(handle, '/_afp/clock', { to_ms: START_MS + 59_999 });
     expect(balanceMicro(handle, agent)).toBe(before);
     await post(handle, '/_afp/clock', { to_ms: START_MS + 60_000 });
     expect(balanceMicro(handle, agent)).toBe(before + 12_500_000n);
-    expect((await post(handle, '/_afp/casino/deposit', { agent_id: agent, chain: 'base', amount: 3 })).body['amount']).toBe('3.00');
+    expect(
+      (await post(handle, '/_afp/casino/deposit', { agent_id: agent, chain: 'base', amount: 3 })).body['amount'],
+    ).toBe('3.00');
   });
 
   test('bad bodies are 400 naming the field; an unknown agent is 404; nothing is deposited', async () => {
@@ -74,14 +99,25 @@ describe('POST /_afp/casino/deposit', () => {
 
   test('with --data the deposit is logged and replayed: credited after a restart', async () => {
     const file = join(DIR, 'deposit.db');
-    const settings = { seed: '3', startMs: START_MS, clockMode: 'manual' as const, wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
+    const settings = {
+      seed: '3',
+      startMs: START_MS,
+      clockMode: 'manual' as const,
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    };
     const first = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
     if ('error' in first) throw new Error(first.error);
     first.adopt(settings);
     const served = await serve(first);
     await post(served, '/register', { agent_id: 'kept' });
     const before = balanceMicro(served, 'kept');
-    expect((await post(served, '/_afp/casino/deposit', { agent_id: 'kept', chain: 'base', amount: '7' })).status).toBe(200);
+    expect((await post(served, '/_afp/casino/deposit', { agent_id: 'kept', chain: 'base', amount: '7' })).status).toBe(
+      200,
+    );
     await served.close();
     handles.splice(0);
     first.close();
@@ -91,7 +127,10 @@ describe('POST /_afp/casino/deposit', () => {
     const again = await serve(second);
     try {
       expect(again.recovery).toMatchObject({ commands: 2, internalErrors: 0 });
-      expect(again.platform.casino.account.deposits.pendingOf('kept')).toMatchObject({ count: 1, amountMicro: 7_000_000n });
+      expect(again.platform.casino.account.deposits.pendingOf('kept')).toMatchObject({
+        count: 1,
+        amountMicro: 7_000_000n,
+      });
       await post(again, '/_afp/clock', { advance_ms: 120_000 });
       expect(balanceMicro(again, 'kept')).toBe(before + 7_000_000n);
     } finally {

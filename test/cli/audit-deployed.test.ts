@@ -31,7 +31,9 @@ const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
 });
-afterAll(() => { if (process.env["AFP_KEEP"] === undefined) rmSync(DIR, { recursive: true, force: true }); });
+afterAll(() => {
+  if (process.env['AFP_KEEP'] === undefined) rmSync(DIR, { recursive: true, force: true });
+});
 
 interface Stand {
   readonly handle: ServeHandle;
@@ -41,20 +43,40 @@ interface Stand {
 }
 
 const post = async (url: string, body: unknown, key?: string): Promise<Record<string, unknown>> =>
-  (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+  (await (
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+      body: JSON.stringify(body),
+    })
+  ).json()) as Record<string, unknown>;
 
 /** The stand-in, targets/deployed.yaml pointed at it, and a clock whose sleeps move the serve's manual clock. */
 async function stand(name: string, defects: readonly DefectName[] = [], adminFunded = false): Promise<Stand> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '7',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const casino = handle.urls.casino as string;
-  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`)
-    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`).replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`)
+  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`)
+    .replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`)
+    .replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`)
+    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`)
+    .replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`)
     .replace('url: http://127.0.0.1:3005,', `url: ${handle.urls.wallet as string},`);
   expect(text).not.toBe(SHIPPED);
   expect(text).not.toContain('url: http://127.0.0.1:300');
   // An afp serve may name its admin doors: then fresh accounts (the domains' own among them) are funded by admin deposits.
-  const file = adminFunded ? `${text.replace('funding: { method: faucet }', 'funding: { method: admin-deposit }')}\nadmin_url: ${casino}\n` : text;
+  const file = adminFunded
+    ? `${text.replace('funding: { method: faucet }', 'funding: { method: admin-deposit }')}\nadmin_url: ${casino}\n`
+    : text;
   const targetFile = join(DIR, `${name}.yaml`);
   writeFileSync(targetFile, file);
   let nowMs = START_MS;
@@ -71,7 +93,11 @@ async function stand(name: string, defects: readonly DefectName[] = [], adminFun
 /** A funded account on the stand-in, as a user brings a pre-funded key: registered, then an admin deposit credited. */
 async function fundedKey(served: Stand, usdc: string): Promise<string> {
   const registered = await post(`${served.casino}/api/v1/auth/register`, { agent_name: 'auditor' });
-  const deposit = await post(`${served.casino}/_afp/casino/deposit`, { agent_id: registered['agent_id'], chain: 'solana', amount: usdc });
+  const deposit = await post(`${served.casino}/_afp/casino/deposit`, {
+    agent_id: registered['agent_id'],
+    chain: 'solana',
+    amount: usdc,
+  });
   await post(`${served.casino}/_afp/clock`, { to_ms: deposit['confirm_at_ms'] });
   return registered['api_key'] as string;
 }
@@ -90,7 +116,10 @@ function io(): { io: AuditIo; ran: () => { out: string; err: string } } {
 
 async function houseEdge(served: Stand, out: string, extra: readonly string[]): Promise<Ran> {
   const key = await fundedKey(served, '200');
-  const flags = parseHouseEdgeArgs(['--target', served.targetFile, '--key', key, '--seed', '3', '--out', join(DIR, out), ...extra], drawSeed);
+  const flags = parseHouseEdgeArgs(
+    ['--target', served.targetFile, '--key', key, '--seed', '3', '--out', join(DIR, out), ...extra],
+    drawSeed,
+  );
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const sink = io();
   const code = await runHouseEdgeLive(flags, sink.io, served.clock);
@@ -100,7 +129,10 @@ async function houseEdge(served: Stand, out: string, extra: readonly string[]): 
 async function money(served: Stand, out: string): Promise<Ran> {
   const key = await fundedKey(served, '30');
   const second = await fundedKey(served, '1');
-  const flags = parseMoneyArgs(['--target', served.targetFile, '--key', key, '--second-key', second, '--out', join(DIR, out)], START_MS);
+  const flags = parseMoneyArgs(
+    ['--target', served.targetFile, '--key', key, '--second-key', second, '--out', join(DIR, out)],
+    START_MS,
+  );
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const sink = io();
   const code = await runMoney(flags, sink.io, served.clock);
@@ -109,23 +141,48 @@ async function money(served: Stand, out: string): Promise<Ran> {
 
 /** Every game but video poker and baccarat (which a batch refuses), with the deployment's parameter names; 0.01 a bet unless named. */
 const PLAYED: ReadonlyArray<Record<string, unknown>> = [
-  { game: 'coin_flip', side: 'tails' }, { game: 'dice', direction: 'under', threshold: 30 }, { game: 'simple_dice', pick: 4 },
-  { game: 'multiplier', target_multiplier: 3 }, { game: 'roulette', bet_type: 'number', bet_value: 17 }, { game: 'roulette', bet_type: 'red' },
-  { game: 'custom', win_probability: 70 }, { game: 'blackjack', action: 'double' }, { game: 'crash', cash_out_at: 1.5 },
-  { game: 'plinko', rows: 12, risk: 'high' }, { game: 'slots', amount: 0.1 }, { game: 'hilo', guess: 'lower' }, { game: 'keno', picks: [3, 14, 15, 27, 65] },
-  { game: 'scratch_card' }, { game: 'wheel' }, { game: 'mines', mines: 3, reveals: 2 },
+  { game: 'coin_flip', side: 'tails' },
+  { game: 'dice', direction: 'under', threshold: 30 },
+  { game: 'simple_dice', pick: 4 },
+  { game: 'multiplier', target_multiplier: 3 },
+  { game: 'roulette', bet_type: 'number', bet_value: 17 },
+  { game: 'roulette', bet_type: 'red' },
+  { game: 'custom', win_probability: 70 },
+  { game: 'blackjack', action: 'double' },
+  { game: 'crash', cash_out_at: 1.5 },
+  { game: 'plinko', rows: 12, risk: 'high' },
+  { game: 'slots', amount: 0.1 },
+  { game: 'hilo', guess: 'lower' },
+  { game: 'keno', picks: [3, 14, 15, 27, 65] },
+  { game: 'scratch_card' },
+  { game: 'wheel' },
+  { game: 'mines', mines: 3, reveals: 2 },
 ];
 
 /** A funded player's history on the deployment's wire: `rounds` batches of `bets`, a baccarat bet and a video-poker hand. */
-async function played(served: Stand, bets: ReadonlyArray<Record<string, unknown>>, rounds: number): Promise<{ key: string; count: number }> {
+async function played(
+  served: Stand,
+  bets: ReadonlyArray<Record<string, unknown>>,
+  rounds: number,
+): Promise<{ key: string; count: number }> {
   const key = await fundedKey(served, '50');
   for (let round = 0; round < rounds; round += 1) {
-    const batch = await post(`${served.casino}/api/v1/bets/batch`, { bets: bets.map((bet) => ({ amount: 0.01, ...bet, client_seed: `p-${round}` })) }, key);
+    const batch = await post(
+      `${served.casino}/api/v1/bets/batch`,
+      { bets: bets.map((bet) => ({ amount: 0.01, ...bet, client_seed: `p-${round}` })) },
+      key,
+    );
     expect(batch['summary'], JSON.stringify(batch['results'])).toMatchObject({ total: bets.length, errors: 0 });
   }
-  expect((await post(`${served.casino}/api/v1/games/baccarat`, { amount: 0.01, bet_on: 'banker' }, key))['bet_id']).toMatch(/^bet_/);
+  expect(
+    (await post(`${served.casino}/api/v1/games/baccarat`, { amount: 0.01, bet_on: 'banker' }, key))['bet_id'],
+  ).toMatch(/^bet_/);
   const deal = await post(`${served.casino}/api/v1/games/video-poker/deal`, { client_seed: 'vp' }, key);
-  const draw = await post(`${served.casino}/api/v1/games/video-poker/draw`, { holds: [true, false, true, false, false], nonce: deal['nonce'], amount: 0.01, client_seed: 'vp' }, key);
+  const draw = await post(
+    `${served.casino}/api/v1/games/video-poker/draw`,
+    { holds: [true, false, true, false, false], nonce: deal['nonce'], amount: 0.01, client_seed: 'vp' },
+    key,
+  );
   expect(draw['bet_id']).toMatch(/^bet_/);
   return { key, count: bets.length * rounds + 2 };
 }
@@ -148,8 +205,12 @@ interface ReportFinding {
   readonly reproduce: string | null;
 }
 
-const findingsOf = (out: string): ReportFinding[] => (JSON.parse(readFileSync(join(DIR, out, 'findings.json'), 'utf8')) as { findings: ReportFinding[] }).findings;
-const grave = (findings: readonly ReportFinding[]): string[] => findings.filter((finding) => finding.severity === 'major' || finding.severity === 'critical').map((finding) => finding.id);
+const findingsOf = (out: string): ReportFinding[] =>
+  (JSON.parse(readFileSync(join(DIR, out, 'findings.json'), 'utf8')) as { findings: ReportFinding[] }).findings;
+const grave = (findings: readonly ReportFinding[]): string[] =>
+  findings
+    .filter((finding) => finding.severity === 'major' || finding.severity === 'critical')
+    .map((finding) => finding.id);
 
 describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
   test('house-edge: all 17 games paced at 10 batch calls a minute, within the budget, each verdict with its bets; no defect', async () => {
@@ -162,13 +223,17 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.out).toContain('bets: 600 placed, 600 verified, 0 refused');
     expect(ran.out).not.toContain('stopped:');
     // The plan before the first bet (before the account is even opened): bets per variant, the limits, the ETA.
-    expect(ran.out).toMatch(/^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.bet 60\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m);
+    expect(ran.out).toMatch(
+      /^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.bet 60\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m,
+    );
     expect(ran.out).toMatch(/^eta: about [\d.]+ minutes \(casino\.batch at 10\/min paces it most\)$/m);
     expect(ran.out.indexOf('\nplan: ')).toBeLessThan(ran.out.indexOf('\naccount: '));
     // The verdict opens the report, before the table: the published rules' own edges fail it.
     expect(ran.out.indexOf('\nverdict: FAILED — ')).toBeGreaterThan(0);
     expect(ran.out.indexOf('\nverdict: ')).toBeLessThan(ran.out.indexOf('\ncoin_flip '));
-    const edges = JSON.parse(readFileSync(join(DIR, 'edge', 'edges.json'), 'utf8')) as { variants: Array<{ game: string; rests_on_bets: number; verified: number }> };
+    const edges = JSON.parse(readFileSync(join(DIR, 'edge', 'edges.json'), 'utf8')) as {
+      variants: Array<{ game: string; rests_on_bets: number; verified: number }>;
+    };
     expect(new Set(edges.variants.map((variant) => variant.game))).toEqual(new Set(GAME_IDS));
     for (const variant of edges.variants) expect(variant.rests_on_bets).toBe(variant.verified);
     const findings = findingsOf('edge');
@@ -189,13 +254,22 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.code, ran.out + ran.err).toBe(3);
     const wheel = findingsOf('wheel').find((finding) => finding.id === 'edge:wheel');
     expect(wheel?.severity).toBe('critical');
-    expect(wheel?.title).toMatch(/^wheel: published edge 99\.095% where 9\.5% \(house_edge_pct in 50 of its answers\) is advertised$/);
+    expect(wheel?.title).toMatch(
+      /^wheel: published edge 99\.095% where 9\.5% \(house_edge_pct in 50 of its answers\) is advertised$/,
+    );
   });
 
   test('house-edge: --max-minutes ends the paced betting within its budget (exit 4), what was placed verified', async () => {
     const served = await stand('edge-budget');
     // coin_flip only: the published dice:under:10 pays on p = 10% what wins with 9% (an edge:* finding, exit 3).
-    const ran = await houseEdge(served, 'edge-budget', ['--games', 'coin_flip', '--bets', '5000', '--max-minutes', '2']);
+    const ran = await houseEdge(served, 'edge-budget', [
+      '--games',
+      'coin_flip',
+      '--bets',
+      '5000',
+      '--max-minutes',
+      '2',
+    ]);
     expect(ran.code, ran.out + ran.err).toBe(4);
     const counts = /bets: (\d+) placed, (\d+) verified/.exec(ran.out);
     expect(Number(counts?.[1])).toBeGreaterThan(0);
@@ -204,31 +278,65 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(counts?.[2]).toBe(counts?.[1]);
   });
 
-  test('fairness: the whole history of all 17 games verified under the serve\'s scheme, parameters read back from the results; no defect', async () => {
+  test("fairness: the whole history of all 17 games verified under the serve's scheme, parameters read back from the results; no defect", async () => {
     const served = await stand('fair');
     const { key, count } = await played(served, PLAYED, 3);
     const ran = await fairness(served, key, 'fair');
     expect(ran.code, ran.out + ran.err).toBe(0);
     expect(ran.err).not.toContain('the serve announces');
-    expect(ran.out).toContain(`bets: ${count} listed of ${count} in the history, ${count} audited, ${count} verified under the deployed scheme`);
-    const report = JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')) as { games: Array<{ game: string; audited: number; verified: number; followed_rule: number; paid_right: number; not_checked: number }> };
+    expect(ran.out).toContain(
+      `bets: ${count} listed of ${count} in the history, ${count} audited, ${count} verified under the deployed scheme`,
+    );
+    const report = JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')) as {
+      games: Array<{
+        game: string;
+        audited: number;
+        verified: number;
+        followed_rule: number;
+        paid_right: number;
+        not_checked: number;
+      }>;
+    };
     expect(new Set(report.games.map((game) => game.game))).toEqual(new Set(GAME_IDS));
-    for (const game of report.games) expect([game.verified, game.followed_rule, game.paid_right, game.not_checked], game.game).toEqual([game.audited, game.audited, game.audited, 0]);
+    for (const game of report.games)
+      expect([game.verified, game.followed_rule, game.paid_right, game.not_checked], game.game).toEqual([
+        game.audited,
+        game.audited,
+        game.audited,
+        0,
+      ]);
     const findings = findingsOf('fair');
     expect(grave(findings)).toEqual([]);
     // The deployment's audit answer names what afp's calls otherwise: documented renames, as info.
-    expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
+    expect(findings).toContainEqual(
+      expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }),
+    );
   });
 
-  test('money: every probe runs and finds nothing at or above major (trading\'s on a trading agent of its own; domains: its own accounts, which the faucet cannot fund for a race)', async () => {
+  test("money: every probe runs and finds nothing at or above major (trading's on a trading agent of its own; domains: its own accounts, which the faucet cannot fund for a race)", async () => {
     const served = await stand('money');
     const ran = await money(served, 'money');
     expect(ran.code, ran.out + ran.err).toBe(0);
     const skipped = ran.out.split('\n').filter((line) => line.startsWith('skipped'));
-    expect(skipped.map((line) => line.split(':')[0])).toEqual(['skipped domain-double-registration', 'skipped domain-unpaid-transfer', 'skipped trading-liquidation']);
-    expect(skipped.every((line) => line.includes('service keeps its own accounts') || line.includes("the audit account's balance") || line.includes('was not accepted (400 insufficient_balance)'))).toBe(true);
-    expect(ran.out).toMatch(/^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m);
-    expect(ran.out).toMatch(/^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m);
+    expect(skipped.map((line) => line.split(':')[0])).toEqual([
+      'skipped domain-double-registration',
+      'skipped domain-unpaid-transfer',
+      'skipped trading-liquidation',
+    ]);
+    expect(
+      skipped.every(
+        (line) =>
+          line.includes('service keeps its own accounts') ||
+          line.includes("the audit account's balance") ||
+          line.includes('was not accepted (400 insufficient_balance)'),
+      ),
+    ).toBe(true);
+    expect(ran.out).toMatch(
+      /^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m,
+    );
+    expect(ran.out).toMatch(
+      /^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m,
+    );
     expect(grave(findingsOf('money'))).toEqual([]);
   });
 
@@ -238,15 +346,24 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.code, ran.out + ran.err).toBe(0);
     const lines = ran.out.split('\n');
     const race = lines.find((line) => line.includes('domain-double-registration')) ?? '';
-    expect(race).toMatch(/^ran +domain-double-registration: afp-probe-ag-[0-9a-f]{12}-race\.xyz: (accepted \(201\), refused 400 domain_unavailable|refused 400 domain_unavailable, accepted \(201\)); charged 14\.40/);
+    expect(race).toMatch(
+      /^ran +domain-double-registration: afp-probe-ag-[0-9a-f]{12}-race\.xyz: (accepted \(201\), refused 400 domain_unavailable|refused 400 domain_unavailable, accepted \(201\)); charged 14\.40/,
+    );
     const sale = lines.find((line) => line.includes('domain-unpaid-transfer')) ?? '';
-    expect(sale).toMatch(/^ran +domain-unpaid-transfer: .*offer not sent \(the deployed domains have no priced transfer.*transfer without price refused 404 not_found, owner ag_/);
+    expect(sale).toMatch(
+      /^ran +domain-unpaid-transfer: .*offer not sent \(the deployed domains have no priced transfer.*transfer without price refused 404 not_found, owner ag_/,
+    );
     const findings = findingsOf('money-domains');
     expect(grave(findings)).toEqual([]);
     const ids = findings.map((finding) => finding.id);
     expect(ids).toContain('rule:domains.refusal.taken:deployed');
     expect(ids).toContain('rule:domains:no-priced-transfer');
-    expect(findings.find((finding) => finding.id === 'rule:domains.refusal.taken:deployed')).toMatchObject({ severity: 'info', expected: '409 CONFLICT', seen: '400 domain_unavailable', reproduce: expect.stringMatching(/^curl .*\/v1\/domains\/register/) as unknown });
+    expect(findings.find((finding) => finding.id === 'rule:domains.refusal.taken:deployed')).toMatchObject({
+      severity: 'info',
+      expected: '409 CONFLICT',
+      seen: '400 domain_unavailable',
+      reproduce: expect.stringMatching(/^curl .*\/v1\/domains\/register/) as unknown,
+    });
   });
 });
 
@@ -261,9 +378,13 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     expect(ran.code).toBe(0);
     const finding = findingsOf('payout').find((found) => found.id === 'rule:coin_flip:heads:payouts');
     expect(finding?.severity, JSON.stringify(findingsOf('payout').map((found) => found.id))).toBe('minor');
-    expect(finding?.evidence).toMatch(/^the draw mapping held on all 60 verified bets; payouts learnt from them: 2× where it publishes 1\.99× \(\d+ bets\)$/);
+    expect(finding?.evidence).toMatch(
+      /^the draw mapping held on all 60 verified bets; payouts learnt from them: 2× where it publishes 1\.99× \(\d+ bets\)$/,
+    );
     expect(findingsOf('payout').filter((found) => found.id.startsWith('money:'))).toEqual([]);
-    const edges = JSON.parse(readFileSync(join(DIR, 'payout', 'edges.json'), 'utf8')) as { variants: Array<{ edge_source: string; edge: number; rests_on_bets: number }> };
+    const edges = JSON.parse(readFileSync(join(DIR, 'payout', 'edges.json'), 'utf8')) as {
+      variants: Array<{ edge_source: string; edge: number; rests_on_bets: number }>;
+    };
     expect(edges.variants).toEqual([expect.objectContaining({ edge_source: 'observed', rests_on_bets: 60 })]);
     expect(edges.variants[0]?.edge).toBeCloseTo(0, 5);
   });
@@ -273,13 +394,24 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     const ran = await houseEdge(served, 'keno', ['--games', 'keno', '--bets', '100']);
     // Keno states no edge of its own: the rule off the published scheme is minor, ONE finding for the game (exit 0).
     expect(ran.code).toBe(0);
-    expect(findingsOf('keno').filter((found) => found.id === 'rule:keno:scheme').map((found) => found.severity)).toEqual(['minor']);
+    expect(
+      findingsOf('keno')
+        .filter((found) => found.id === 'rule:keno:scheme')
+        .map((found) => found.severity),
+    ).toEqual(['minor']);
     expect(grave(findingsOf('keno')).filter((id) => id.startsWith('money:'))).toEqual([]);
   });
 
   test('payout-table-differs and keno-short-draw: fairness finds them in the history, each with the finding that names it', async () => {
     const payout = await stand('payout-fair', ['payout-table-differs']);
-    const coins = await played(payout, [{ game: 'coin_flip', side: 'heads' }, { game: 'coin_flip', side: 'tails' }], 5);
+    const coins = await played(
+      payout,
+      [
+        { game: 'coin_flip', side: 'heads' },
+        { game: 'coin_flip', side: 'tails' },
+      ],
+      5,
+    );
     const paid = await fairness(payout, coins.key, 'payout-fair');
     // The wins paid 2× agree with the multiplier each shows: a rule finding stating the payout, minor on the
     // deployed scheme (afp's copy of DEPLOYED.md is no advertisement of the target's), exit 0; no money finding.
@@ -290,10 +422,19 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     expect(findingsOf('payout-fair').filter((found) => found.id.startsWith('money:'))).toEqual([]);
     expect(grave(findingsOf('payout-fair')).filter((id) => !id.includes(':coin_flip:'))).toEqual([]);
     const keno = await stand('keno-fair', ['keno-short-draw']);
-    const drawn = await played(keno, [{ game: 'keno', picks: [5, 17, 33, 48, 71] }, { game: 'dice', direction: 'over', threshold: 50 }], 5);
+    const drawn = await played(
+      keno,
+      [
+        { game: 'keno', picks: [5, 17, 33, 48, 71] },
+        { game: 'dice', direction: 'over', threshold: 50 },
+      ],
+      5,
+    );
     const ran = await fairness(keno, drawn.key, 'keno-fair');
     expect(ran.code).toBe(3);
-    expect(ran.out).toMatch(/major rule:keno:outcome: keno: the outcome does not follow the deployed scheme's published rule \(the hashes verify\)/);
+    expect(ran.out).toMatch(
+      /major rule:keno:outcome: keno: the outcome does not follow the deployed scheme's published rule \(the hashes verify\)/,
+    );
     expect(grave(findingsOf('keno-fair')).filter((id) => !id.includes(':keno:'))).toEqual([]);
   });
 
@@ -303,7 +444,13 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     expect(ran.code).toBe(3);
     const found = findingsOf('overdraw').filter((finding) => finding.id.startsWith('money:withdraw:overdraw'));
     expect(found.some((finding) => finding.severity === 'critical')).toBe(true);
-    expect(found.some((finding) => finding.reproduce?.includes('Bearer $AFP_KEY') === true && finding.reproduce.includes('/api/v1/auth/withdraw'))).toBe(true);
+    expect(
+      found.some(
+        (finding) =>
+          finding.reproduce?.includes('Bearer $AFP_KEY') === true &&
+          finding.reproduce.includes('/api/v1/auth/withdraw'),
+      ),
+    ).toBe(true);
   });
 
   test('batch-summary-zero: money finds the summary disagreeing with its results', async () => {

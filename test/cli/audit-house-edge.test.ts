@@ -32,13 +32,26 @@ const read = (dir: string, name: string): string => readFileSync(join(DIR, dir, 
 describe('afp audit house-edge (in-process)', () => {
   test('prints the seed first, then the table, and exits 0 on the faithful games over several seeds', async () => {
     for (const seed of ['1', '2', '3', '4', '5']) {
-      const ran = await audit(['--games', CORE, '--bets', '3000', '--seed', seed, '--workers', '1', '--out', join(DIR, `seeds-${seed}`)]);
+      const ran = await audit([
+        '--games',
+        CORE,
+        '--bets',
+        '3000',
+        '--seed',
+        seed,
+        '--workers',
+        '1',
+        '--out',
+        join(DIR, `seeds-${seed}`),
+      ]);
       expect(ran.code, ran.out + ran.err).toBe(0);
       const lines = ran.out.split('\n');
       expect(lines[0]).toBe(`seed: ${seed}`);
       expect(lines[1]).toBe(`house edge: seed ${seed}, 3,000 bets per game, 99% intervals`);
       expect(ran.out).toMatch(/^coin_flip:heads +0\.500% +2\.000% /m);
-      expect(ran.out).toMatch(/model check: \d+ of 17 99% intervals exclude the theoretical edge \(at most 2 by chance\) — ok/);
+      expect(ran.out).toMatch(
+        /model check: \d+ of 17 99% intervals exclude the theoretical edge \(at most 2 by chance\) — ok/,
+      );
       expect(ran.out).toContain('findings about the documents, not failures');
     }
   });
@@ -54,7 +67,8 @@ describe('afp audit house-edge (in-process)', () => {
     const summary = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
     expect(summary.match(/<tr><td>/g)).toHaveLength(55);
     expect(summary.match(/<a href="#game-\d+">chart<\/a>/g)).toHaveLength(40);
-    for (const game of ['baccarat:player', 'mines:1:1', 'wheel', 'video_poker:optimal', 'keno:1']) expect(summary).toContain(`<td>${game}</td>`);
+    for (const game of ['baccarat:player', 'mines:1:1', 'wheel', 'video_poker:optimal', 'keno:1'])
+      expect(summary).toContain(`<td>${game}</td>`);
     // An audit has no agents, so no bankroll section (never an empty one).
     expect(html).not.toContain('id="bankrolls"');
     expect(html).not.toContain('No bankroll series');
@@ -65,42 +79,130 @@ describe('afp audit house-edge (in-process)', () => {
     const one = await audit([...argv, '--workers', '1', '--out', join(DIR, 'one')]);
     const two = await audit([...argv, '--workers', '2', '--out', join(DIR, 'two')]);
     expect([one.code, two.code]).toEqual([0, 0]);
-    for (const name of ['edges.csv', 'edges.json', 'report.html']) expect(read('two', name), name).toBe(read('one', name));
+    for (const name of ['edges.csv', 'edges.json', 'report.html'])
+      expect(read('two', name), name).toBe(read('one', name));
     expect(two.out.replace(/files: .*/, '')).toBe(one.out.replace(/files: .*/, ''));
-    const json = JSON.parse(read('one', 'edges.json')) as { seed: string; rows: Array<{ variant: string; points: unknown[] }> };
+    const json = JSON.parse(read('one', 'edges.json')) as {
+      seed: string;
+      rows: Array<{ variant: string; points: unknown[] }>;
+    };
     expect(json.seed).toBe('stable');
     expect(json.rows.map((row) => row.variant)).toContain('keno:10');
     expect(json.rows[0]?.points.length).toBeGreaterThan(3);
   });
 
   test('--json prints one JSON object (verdict, figures, the rows of edges.json) and --csv the CSV alone on stdout, the seed and verdicts on stderr', async () => {
-    const json = await audit(['--games', 'coin_flip', '--bets', '500', '--seed', '4', '--json', '--workers', '1', '--out', join(DIR, 'json')]);
+    const json = await audit([
+      '--games',
+      'coin_flip',
+      '--bets',
+      '500',
+      '--seed',
+      '4',
+      '--json',
+      '--workers',
+      '1',
+      '--out',
+      join(DIR, 'json'),
+    ]);
     expect(json.code).toBe(0);
     expect(json.out.endsWith('}\n') && json.out.split('\n').length).toBe(2);
     const object = JSON.parse(json.out) as Record<string, unknown>;
-    expect(object).toMatchObject({ command: 'afp audit house-edge', seed: '4', verdict: 'ok', exit_code: 0, bets_per_game: 500, rows: 1, model_misses: 0 });
+    expect(object).toMatchObject({
+      command: 'afp audit house-edge',
+      seed: '4',
+      verdict: 'ok',
+      exit_code: 0,
+      bets_per_game: 500,
+      rows: 1,
+      model_misses: 0,
+    });
     expect(object['edges']).toEqual(JSON.parse(read('json', 'edges.json')));
     expect(json.err.split('\n')[0]).toBe('seed: 4');
-    const csv = await audit(['--games', 'coin_flip', '--bets', '500', '--seed', '4', '--csv', '--workers', '1', '--out', join(DIR, 'csv')]);
+    const csv = await audit([
+      '--games',
+      'coin_flip',
+      '--bets',
+      '500',
+      '--seed',
+      '4',
+      '--csv',
+      '--workers',
+      '1',
+      '--out',
+      join(DIR, 'csv'),
+    ]);
     expect(csv.out).toBe(read('csv', 'edges.csv'));
     expect(csv.out.split('\n')[0]).toMatch(/^game,variant,advertised_text,/);
   });
 
   test('--defect keno-8 fails the model check on keno: exit 3 with the rows, the seed and the reproduce command', async () => {
-    const ran = await audit(['--games', 'keno', '--bets', '20000', '--seed', '11', '--defect', 'keno-8', '--workers', '1', '--out', join(DIR, 'keno')]);
+    const ran = await audit([
+      '--games',
+      'keno',
+      '--bets',
+      '20000',
+      '--seed',
+      '11',
+      '--defect',
+      'keno-8',
+      '--workers',
+      '1',
+      '--out',
+      join(DIR, 'keno'),
+    ]);
     expect(ran.code, ran.out).toBe(3);
-    expect(ran.out).toMatch(/FAILED: model check: \d+ of 10 99% intervals exclude the theoretical edge \(at most 2 by chance\)/);
+    expect(ran.out).toMatch(
+      /FAILED: model check: \d+ of 10 99% intervals exclude the theoretical edge \(at most 2 by chance\)/,
+    );
     expect(ran.out).toMatch(/^ {2}keno:1: theoretical 12\.500%, empirical/m);
-    expect(ran.out).toContain('seed: 11\nreproduce: npx afp audit house-edge --games keno --bets 20000 --seed 11 --defect keno-8\n');
-    const faithful = await audit(['--games', 'keno', '--bets', '20000', '--seed', '11', '--workers', '1', '--out', join(DIR, 'keno-faithful')]);
+    expect(ran.out).toContain(
+      'seed: 11\nreproduce: npx afp audit house-edge --games keno --bets 20000 --seed 11 --defect keno-8\n',
+    );
+    const faithful = await audit([
+      '--games',
+      'keno',
+      '--bets',
+      '20000',
+      '--seed',
+      '11',
+      '--workers',
+      '1',
+      '--out',
+      join(DIR, 'keno-faithful'),
+    ]);
     expect(faithful.code).toBe(0);
   });
 
   test('--defect biased-draw and casino-payout-short are caught too', async () => {
-    const biased = await audit(['--games', 'coin_flip,dice', '--bets', '2000', '--seed', '5', '--defect', 'casino-biased-draw', '--workers', '1', '--out', join(DIR, 'biased')]);
+    const biased = await audit([
+      '--games',
+      'coin_flip,dice',
+      '--bets',
+      '2000',
+      '--seed',
+      '5',
+      '--defect',
+      'casino-biased-draw',
+      '--workers',
+      '1',
+      '--out',
+      join(DIR, 'biased'),
+    ]);
     expect(biased.code).toBe(3);
     expect(biased.out).toMatch(/FAILED: model check: 4 of 4/);
-    const short = await audit(['--games', 'coin_flip,custom', '--bets', '300000', '--seed', '5', '--defect', 'payout-short', '--out', join(DIR, 'short')]);
+    const short = await audit([
+      '--games',
+      'coin_flip,custom',
+      '--bets',
+      '300000',
+      '--seed',
+      '5',
+      '--defect',
+      'payout-short',
+      '--out',
+      join(DIR, 'short'),
+    ]);
     expect(short.code, short.out).toBe(3);
     expect(short.out).toMatch(/^ {2}coin_flip:heads: theoretical 2\.000%/m);
   });
@@ -108,19 +210,56 @@ describe('afp audit house-edge (in-process)', () => {
   test('invalid flags exit 2 with every error; non-edge defects name the audit that catches them', async () => {
     const nonce = await audit(['--defect', 'casino-replayable-nonce']);
     expect(nonce.code).toBe(2);
-    expect(nonce.err).toContain('--defect casino-replayable-nonce changes no house edge; it is caught by afp audit fairness --target URL --key KEY');
+    expect(nonce.err).toContain(
+      '--defect casino-replayable-nonce changes no house edge; it is caught by afp audit fairness --target URL --key KEY',
+    );
     const balance = await audit(['--defect', 'skip-balance-check']);
     expect(balance.err).toContain('caught by afp check');
-    const many = await audit(['--games', 'keno,nope', '--bets', '19', '--defect', 'mint-on-claim', '--workers', '0', '--json', '--csv', 'extra']);
+    const many = await audit([
+      '--games',
+      'keno,nope',
+      '--bets',
+      '19',
+      '--defect',
+      'mint-on-claim',
+      '--workers',
+      '0',
+      '--json',
+      '--csv',
+      'extra',
+    ]);
     expect(many.code).toBe(2);
-    for (const text of ["unknown game 'nope'", '--bets must be a whole number from 20 to', "unknown --defect 'mint-on-claim'", '--workers must be', '--json and --csv exclude each other', "unexpected argument 'extra'"]) {
+    for (const text of [
+      "unknown game 'nope'",
+      '--bets must be a whole number from 20 to',
+      "unknown --defect 'mint-on-claim'",
+      '--workers must be',
+      '--json and --csv exclude each other',
+      "unexpected argument 'extra'",
+    ]) {
       expect(many.err).toContain(text);
     }
     // With --json even invalid input prints its one object: the verdict and every error.
-    expect(JSON.parse(many.out)).toMatchObject({ command: 'afp audit house-edge', seed: null, verdict: 'invalid-input', exit_code: 2 });
+    expect(JSON.parse(many.out)).toMatchObject({
+      command: 'afp audit house-edge',
+      seed: null,
+      verdict: 'invalid-input',
+      exit_code: 2,
+    });
     expect((JSON.parse(many.out) as { errors: string[] }).errors).toContain('--json and --csv exclude each other');
     // Every one of the 17 games is live-audited; in-process flags are refused with --target, live ones without it.
-    const live = await audit(['--target', 'http://127.0.0.1:9', '--defect', 'keno-8', '--workers', '2', '--games', 'keno,nope', '--fail-on', 'loud']);
+    const live = await audit([
+      '--target',
+      'http://127.0.0.1:9',
+      '--defect',
+      'keno-8',
+      '--workers',
+      '2',
+      '--games',
+      'keno,nope',
+      '--fail-on',
+      'loud',
+    ]);
     expect(live.err).toContain('--defect is for the in-process simulation only');
     expect(live.err).toContain('--workers is for in-process runs only');
     expect(live.err).toContain("unknown game 'nope'");

@@ -25,8 +25,21 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-async function money(deployed: boolean, defects: readonly DefectName[], out: string): Promise<{ code: number; out: string; err: string }> {
-  const handle = await startServe({ routes: deployed ? DEPLOYED_ROUTES : ALL_ROUTES, ...(deployed ? { layout: DEPLOYED_LAYOUT } : {}), seed: '9', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+async function money(
+  deployed: boolean,
+  defects: readonly DefectName[],
+  out: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const handle = await startServe({
+    routes: deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
+    ...(deployed ? { layout: DEPLOYED_LAYOUT } : {}),
+    seed: '9',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const target = (deployed ? handle.urls.casino : handle.urls.api) as string;
   // A clock whose sleeps move the serve's manual clock forward (the rate-limit windows run on it).
@@ -35,10 +48,17 @@ async function money(deployed: boolean, defects: readonly DefectName[], out: str
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;
-      await fetch(`${target}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: Math.ceil(ms) }) });
+      await fetch(`${target}/_afp/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: Math.ceil(ms) }),
+      });
     },
   };
-  const flags = parseMoneyArgs(['--target', target, '--include-slow', '--max-minutes', '5', '--out', join(DIR, out)], START_MS);
+  const flags = parseMoneyArgs(
+    ['--target', target, '--include-slow', '--max-minutes', '5', '--out', join(DIR, out)],
+    START_MS,
+  );
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   let text = '';
   let err = '';
@@ -57,25 +77,40 @@ describe('afp audit money --include-slow', () => {
     expect(lines[plan + 2]).toMatch(/^plan: time travel: the afp serve's clock is moved forward/);
     expect(lines.findIndex((line) => line.startsWith('wait: escrow-expiry'))).toBeGreaterThan(plan);
     expect(ran.out).toMatch(/^ran {5}escrow-expiry: escrow esc_\w+ of 0\.10 expired; the creator got 0\.10 back$/m);
-    expect(ran.out).toMatch(/^ran {5}escrow-dispute: escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10$/m);
+    expect(ran.out).toMatch(
+      /^ran {5}escrow-dispute: escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10$/m,
+    );
   });
 
   test('the deployed stand-in as the deployment: the short refund and the open dispute are findings, exit 3', async () => {
     const ran = await money(true, ['escrow-expiry-keeps-fee', 'escrow-dispute-stuck'], 'deployed');
     expect(ran.code, ran.out + ran.err).toBe(3);
-    expect(ran.out).toContain('plan: escrow-expiry waits for a full refund, no fee, of an escrow at the shortest expiry the target allows (1 h + 5 min sweep;');
+    expect(ran.out).toContain(
+      'plan: escrow-expiry waits for a full refund, no fee, of an escrow at the shortest expiry the target allows (1 h + 5 min sweep;',
+    );
     const stuck = /^ran {5}escrow-dispute: escrow (esc_\w+) still disputed after 48 h 2 s — 1 findings$/m.exec(ran.out);
     expect(stuck).not.toBeNull();
-    expect(ran.out).toContain(`major liveness:escrow:unsettled: 1 escrow(s) did not settle within their wait: ${stuck?.[1] ?? ''}`);
-    expect(ran.out).toContain('major money:escrow:expiry-refund-short: an expired escrow refunded 0.099 of 0.10: 0.001 kept');
+    expect(ran.out).toContain(
+      `major liveness:escrow:unsettled: 1 escrow(s) did not settle within their wait: ${stuck?.[1] ?? ''}`,
+    );
+    expect(ran.out).toContain(
+      'major money:escrow:expiry-refund-short: an expired escrow refunded 0.099 of 0.10: 0.001 kept',
+    );
     const junit = readFileSync(join(DIR, 'deployed', 'findings.junit.xml'), 'utf8');
     expect(junit).toContain('name="escrow-expiry"');
     expect(junit).toContain('name="escrow-dispute"');
   });
 
   test('--max-minutes needs --include-slow and is bounded', () => {
-    expect(parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--max-minutes', '5'], START_MS)).toEqual({ errors: ['--max-minutes bounds the slow probes: it needs --include-slow'] });
-    expect(parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--include-slow', '--max-minutes', '0'], START_MS)).toEqual({ errors: ["--max-minutes must be a whole number from 1 to 4320, got '0'"] });
-    expect(parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--include-slow'], START_MS)).toMatchObject({ includeSlow: true, maxMinutes: 90 });
+    expect(parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--max-minutes', '5'], START_MS)).toEqual({
+      errors: ['--max-minutes bounds the slow probes: it needs --include-slow'],
+    });
+    expect(
+      parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--include-slow', '--max-minutes', '0'], START_MS),
+    ).toEqual({ errors: ["--max-minutes must be a whole number from 1 to 4320, got '0'"] });
+    expect(parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--include-slow'], START_MS)).toMatchObject({
+      includeSlow: true,
+      maxMinutes: 90,
+    });
   });
 });

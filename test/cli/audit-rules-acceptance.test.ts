@@ -17,10 +17,16 @@ import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts'
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
-import { RULES_SERVE_START_MS as START_MS, serveDeployedRules, type RulesServe } from '../fixtures/deployed-rules-serve.ts';
+import {
+  RULES_SERVE_START_MS as START_MS,
+  serveDeployedRules,
+  type RulesServe,
+} from '../fixtures/deployed-rules-serve.ts';
 
 const DIR = process.env['AFP_KEEP'] ?? mkdtempSync(join(tmpdir(), 'afp-acceptance-'));
-afterAll(() => { if (process.env['AFP_KEEP'] === undefined) rmSync(DIR, { recursive: true, force: true }); });
+afterAll(() => {
+  if (process.env['AFP_KEEP'] === undefined) rmSync(DIR, { recursive: true, force: true });
+});
 
 export const ACCEPTANCE_RULES = `casino:
   coin_flip: { payout: 1.97 }
@@ -39,14 +45,33 @@ function sink(): { io: AuditIo; text: () => string } {
   return { io: { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) }, text: () => text };
 }
 
-interface Finding { readonly id: string; readonly severity: string; readonly title: string; readonly expected: unknown; readonly seen: unknown; readonly evidence: string }
-interface EdgeRow { readonly game: string; readonly variant: string; readonly edge_source: string; readonly edge: number | null; readonly [field: string]: unknown }
+interface Finding {
+  readonly id: string;
+  readonly severity: string;
+  readonly title: string;
+  readonly expected: unknown;
+  readonly seen: unknown;
+  readonly evidence: string;
+}
+interface EdgeRow {
+  readonly game: string;
+  readonly variant: string;
+  readonly edge_source: string;
+  readonly edge: number | null;
+  readonly [field: string]: unknown;
+}
 
 /** Every number in a JSON value, however deep. */
-const numbersIn = (value: unknown): number[] => (typeof value === 'number' ? [value] : typeof value === 'object' && value !== null ? Object.values(value).flatMap(numbersIn) : []);
+const numbersIn = (value: unknown): number[] =>
+  typeof value === 'number'
+    ? [value]
+    : typeof value === 'object' && value !== null
+      ? Object.values(value).flatMap(numbersIn)
+      : [];
 const grave = (finding: Finding): boolean => finding.severity === 'critical' || finding.severity === 'major';
 /** Every number a text or row holds, as fractions (percent figures divided by 100). */
-const figuresOf = (text: string): number[] => [...text.matchAll(/(-?\d+(?:\.\d+)?)%/g)].map((match) => Number(match[1]) / 100);
+const figuresOf = (text: string): number[] =>
+  [...text.matchAll(/(-?\d+(?:\.\d+)?)%/g)].map((match) => Number(match[1]) / 100);
 
 describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; the audits judge the target by its own word', () => {
   test('house-edge --bets 600 --json: coin flip 1.5% observed, the wheel clean, untouched games clean; fairness, money and check exit 0 or 3', async () => {
@@ -54,39 +79,84 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
     try {
       const key = await served.fundedKey('200');
       const out = join(DIR, 'edge');
-      const flags = parseHouseEdgeArgs(['--target', served.casino, '--key', key, '--bets', '600', '--json', '--seed', '3', '--out', out], drawSeed);
+      const flags = parseHouseEdgeArgs(
+        ['--target', served.casino, '--key', key, '--bets', '600', '--json', '--seed', '3', '--out', out],
+        drawSeed,
+      );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
       const ran = sink();
       const code = await runHouseEdgeLive(flags, ran.io, served.clock);
       expect([0, 3], ran.text()).toContain(code);
       const edges = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { variants: EdgeRow[] }).variants;
-      const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+      const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] })
+        .findings;
       const coins = edges.filter((row) => row.game === 'coin_flip');
       expect(coins.length).toBeGreaterThan(0);
       // 1 − 0.5 × 1.97 = 1.5%; the deployed roll (floor of a 32-bit draw mod 10000, / 100) is even to 1e-5.
-      for (const row of coins) expect([row.edge_source, Math.abs((row.edge ?? 1) - 0.015) < 1e-4], JSON.stringify(row)).toEqual(['observed', true]);
-      const wheelFindings = findings.filter((finding) => finding.id.startsWith('edge:wheel') || finding.id.startsWith('rule:wheel'));
+      for (const row of coins)
+        expect([row.edge_source, Math.abs((row.edge ?? 1) - 0.015) < 1e-4], JSON.stringify(row)).toEqual([
+          'observed',
+          true,
+        ]);
+      const wheelFindings = findings.filter(
+        (finding) => finding.id.startsWith('edge:wheel') || finding.id.startsWith('rule:wheel'),
+      );
       expect(wheelFindings.filter(grave)).toEqual([]);
-      const wheelFigures = [...wheelFindings.flatMap((finding) => figuresOf(`${finding.title} ${String(finding.expected)} ${String(finding.seen)} ${finding.evidence}`)),
-        ...edges.filter((row) => row.game === 'wheel').flatMap((row) => numbersIn(row).filter((value) => !Number.isInteger(value)))];
+      const wheelFigures = [
+        ...wheelFindings.flatMap((finding) =>
+          figuresOf(`${finding.title} ${String(finding.expected)} ${String(finding.seen)} ${finding.evidence}`),
+        ),
+        ...edges
+          .filter((row) => row.game === 'wheel')
+          .flatMap((row) => numbersIn(row).filter((value) => !Number.isInteger(value))),
+      ];
       expect(wheelFigures.filter((figure) => figure >= 0.9)).toEqual([]);
       const touched = (id: string): boolean => /^(edge|rule|fairness):(coin_flip|wheel)\b/.test(id);
-      expect(findings.filter((finding) => grave(finding) && !touched(finding.id)).map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`)).toEqual([]);
+      expect(
+        findings
+          .filter((finding) => grave(finding) && !touched(finding.id))
+          .map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`),
+      ).toEqual([]);
 
       const fairKey = await served.fundedKey('20');
-      const fairFlags = parseFairnessArgs(['--target', served.casino, '--key', key, '--out', join(DIR, 'fair')], START_MS);
+      const fairFlags = parseFairnessArgs(
+        ['--target', served.casino, '--key', key, '--out', join(DIR, 'fair')],
+        START_MS,
+      );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
       expect([0, 3], fair.text()).toContain(await runFairness(fairFlags, fair.io, served.clock));
       // The coin flips paid 1.97× agree with the multiplier they show: a rule finding stating the payout, no money finding.
-      const fairFindings = (JSON.parse(readFileSync(join(DIR, 'fair', 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
-      expect(fairFindings.filter((finding) => finding.id.startsWith('money:')).map((finding) => finding.id)).toEqual([]);
-      expect(fairFindings.find((finding) => finding.id === 'rule:coin_flip:payout')).toMatchObject({ severity: 'minor', seen: '1.97', expected: '1.99' });
-      const moneyFlags = parseMoneyArgs(['--target', served.casino, '--key', fairKey, '--second-key', await served.fundedKey('1'), '--out', join(DIR, 'money')], START_MS);
+      const fairFindings = (
+        JSON.parse(readFileSync(join(DIR, 'fair', 'findings.json'), 'utf8')) as { findings: Finding[] }
+      ).findings;
+      expect(fairFindings.filter((finding) => finding.id.startsWith('money:')).map((finding) => finding.id)).toEqual(
+        [],
+      );
+      expect(fairFindings.find((finding) => finding.id === 'rule:coin_flip:payout')).toMatchObject({
+        severity: 'minor',
+        seen: '1.97',
+        expected: '1.99',
+      });
+      const moneyFlags = parseMoneyArgs(
+        [
+          '--target',
+          served.casino,
+          '--key',
+          fairKey,
+          '--second-key',
+          await served.fundedKey('1'),
+          '--out',
+          join(DIR, 'money'),
+        ],
+        START_MS,
+      );
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
       expect([0, 3], money.text()).toContain(await runMoney(moneyFlags, money.io, served.clock));
-      const check = await runCliChild(['check', '--target', served.casino, '--runs', '2', '--seed', '3', '--quiet'], { timeoutMs: 60_000 });
+      const check = await runCliChild(['check', '--target', served.casino, '--runs', '2', '--seed', '3', '--quiet'], {
+        timeoutMs: 60_000,
+      });
       expect([0, 3], check.stdout + check.stderr).toContain(check.code);
     } finally {
       await served.close();

@@ -4,7 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import { helpText, usageLine } from '../../src/cli/command-definition.ts';
 import { COMMANDS, definitionOf } from '../../src/cli/commands.ts';
-import { BETS_DEFAULT, CONCURRENCY_DEFAULT, LIVE_BETS_DEFAULT, MAX_SECONDS_DEFAULT } from '../../src/cli/audit-house-edge.ts';
+import {
+  BETS_DEFAULT,
+  CONCURRENCY_DEFAULT,
+  LIVE_BETS_DEFAULT,
+  MAX_SECONDS_DEFAULT,
+} from '../../src/cli/audit-house-edge.ts';
 import { MAX_COMMANDS } from '../../src/check/command-table.ts';
 import { RUNS_DEFAULT } from '../../src/check/run-check.ts';
 import { AUTOCANNON_LIMITS } from '../../src/load/autocannon-engine.ts';
@@ -15,7 +20,8 @@ import { CHECKPOINT_EVERY_COMMANDS } from '../../src/server/checkpoints.ts';
 import { DEFAULT_PORT } from '../../src/server/listeners.ts';
 import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';
 
-const defaultOf = (path: readonly string[], name: string): string | undefined => definitionOf(...path).flags.find((flag) => flag.name === name)?.default;
+const defaultOf = (path: readonly string[], name: string): string | undefined =>
+  definitionOf(...path).flags.find((flag) => flag.name === name)?.default;
 
 describe('the command table', () => {
   test('paths are unique; within a command, long and short flag names are unique and help is not redefined', () => {
@@ -30,13 +36,26 @@ describe('the command table', () => {
       expect(shorts).not.toContain('h');
       expect(definition.summary.length, definition.path.join(' ')).toBeLessThanOrEqual(100);
       // A verdict's JSON fields need the flag; a listing (afp agents) has --json without a verdict object.
-      if (definition.json !== undefined) expect(names, `${definition.path.join(' ')}: --json fields without the flag`).toContain('json');
+      if (definition.json !== undefined)
+        expect(names, `${definition.path.join(' ')}: --json fields without the flag`).toContain('json');
     }
   });
 
   test('the commands that print a verdict all take --json', () => {
-    for (const path of [['run'], ['check'], ['replay'], ['audit', 'house-edge'], ['audit', 'money'], ['audit', 'fairness'], ['load'], ['target', 'probe']]) {
-      expect(definitionOf(...path).flags.map((flag) => flag.name), path.join(' ')).toContain('json');
+    for (const path of [
+      ['run'],
+      ['check'],
+      ['replay'],
+      ['audit', 'house-edge'],
+      ['audit', 'money'],
+      ['audit', 'fairness'],
+      ['load'],
+      ['target', 'probe'],
+    ]) {
+      expect(
+        definitionOf(...path).flags.map((flag) => flag.name),
+        path.join(' '),
+      ).toContain('json');
     }
   });
 

@@ -12,19 +12,26 @@ const root = join(import.meta.dirname, '..', '..');
 const BRIEF = 'casino:\n  coin_flip: { payout: 1.97 }\n  wheel: { compare: fraction }\nmoney: { float_noise: true }\n';
 
 describe('deployed rules files', () => {
-  test('the brief\'s file overrides coin_flip.payout, wheel.compare and money.floatNoise, nothing else', () => {
+  test("the brief's file overrides coin_flip.payout, wheel.compare and money.floatNoise, nothing else", () => {
     const parsed = parseDeployedRulesFile(BRIEF, 'rules.yaml');
     if (!parsed.ok) throw new Error(parsed.message);
     const rules = parsed.value;
     expect(rules.casino.coin_flip).toEqual({ payout: 1.97, headsBelow: 50 });
     expect(rules.casino.wheel).toEqual({ ...PUBLISHED_DEPLOYED_RULES.casino.wheel, compare: 'fraction' });
     expect(rules.money).toEqual({ floatNoise: true });
-    expect({ ...rules.casino, coin_flip: null, wheel: null }).toEqual({ ...PUBLISHED_DEPLOYED_RULES.casino, coin_flip: null, wheel: null });
+    expect({ ...rules.casino, coin_flip: null, wheel: null }).toEqual({
+      ...PUBLISHED_DEPLOYED_RULES.casino,
+      coin_flip: null,
+      wheel: null,
+    });
     expect(rules.display).toEqual(PUBLISHED_DEPLOYED_RULES.display);
   });
 
-  test('snake_case keys become the value\'s camelCase; tables merge key by key; an empty file is the published rules', () => {
-    const parsed = parseDeployedRulesFile('casino:\n  roulette: { even_money: 1.98 }\n  keno: { paytable: { 3: { 2: 2.5 } }, draw: uniform }\n  plinko: { tables: { high: { 8: [30, 4, 1.5, 0.3, 0.2] } } }\ndisplay: { amount_won_places: 4 }\n', 'rules.yaml');
+  test("snake_case keys become the value's camelCase; tables merge key by key; an empty file is the published rules", () => {
+    const parsed = parseDeployedRulesFile(
+      'casino:\n  roulette: { even_money: 1.98 }\n  keno: { paytable: { 3: { 2: 2.5 } }, draw: uniform }\n  plinko: { tables: { high: { 8: [30, 4, 1.5, 0.3, 0.2] } } }\ndisplay: { amount_won_places: 4 }\n',
+      'rules.yaml',
+    );
     if (!parsed.ok) throw new Error(parsed.message);
     expect(parsed.value.casino.roulette).toEqual({ number: 34.825, evenMoney: 1.98, dozenColumn: 2.985 });
     expect(parsed.value.casino.keno.paytable[3]).toEqual({ 2: 2.5, 3: 50 });
@@ -71,27 +78,42 @@ describe('deployed rules files', () => {
   });
 
   test('duplicate keys and YAML syntax errors are errors too', () => {
-    const duplicate = parseDeployedRulesFile('casino:\n  coin_flip: { payout: 1.97 }\n  coin_flip: { payout: 1.98 }\n', 'dup.yaml');
+    const duplicate = parseDeployedRulesFile(
+      'casino:\n  coin_flip: { payout: 1.97 }\n  coin_flip: { payout: 1.98 }\n',
+      'dup.yaml',
+    );
     expect(duplicate.ok).toBe(false);
     expect(duplicate.ok ? '' : duplicate.message).toMatch(/^dup\.yaml:3 casino\.coin_flip: /);
     expect(parseDeployedRulesFile('casino: [', 'syntax.yaml').ok).toBe(false);
   });
 
   test('the shipped example targets/deployed-rules.yaml is valid', () => {
-    const parsed = parseDeployedRulesFile(readFileSync(join(root, 'targets', 'deployed-rules.yaml'), 'utf8'), 'targets/deployed-rules.yaml');
+    const parsed = parseDeployedRulesFile(
+      readFileSync(join(root, 'targets', 'deployed-rules.yaml'), 'utf8'),
+      'targets/deployed-rules.yaml',
+    );
     if (!parsed.ok) throw new Error(parsed.message);
     expect(parsed.value.casino.coin_flip.payout).toBe(1.97);
     expect(parsed.value.money.floatNoise).toBe(true);
   });
 
   test('schemas/deployed-rules.schema.json is fresh (run node scripts/gen-schema.ts)', () => {
-    expect(readFileSync(join(root, 'schemas', 'deployed-rules.schema.json'), 'utf8')).toBe(renderDeployedRulesJsonSchema());
+    expect(readFileSync(join(root, 'schemas', 'deployed-rules.schema.json'), 'utf8')).toBe(
+      renderDeployedRulesJsonSchema(),
+    );
   });
 
   test('afp serve: --rules and --lift-deployed-limits need --dialect deployed; with it they are kept', () => {
     const nowMs = Date.parse('2025-06-01T00:00:00Z');
-    expect(parseServeArgs(['--rules', 'r.yaml', '--lift-deployed-limits'], nowMs)).toEqual({ errors: ["--rules needs --dialect deployed (the rules are the deployed casino's)", '--lift-deployed-limits needs --dialect deployed'] });
-    expect(parseServeArgs(['--dialect', 'deployed', '--rules', 'r.yaml', '--lift-deployed-limits'], nowMs)).toMatchObject({ dialect: 'deployed', rules: 'r.yaml', liftDeployedLimits: true });
+    expect(parseServeArgs(['--rules', 'r.yaml', '--lift-deployed-limits'], nowMs)).toEqual({
+      errors: [
+        "--rules needs --dialect deployed (the rules are the deployed casino's)",
+        '--lift-deployed-limits needs --dialect deployed',
+      ],
+    });
+    expect(
+      parseServeArgs(['--dialect', 'deployed', '--rules', 'r.yaml', '--lift-deployed-limits'], nowMs),
+    ).toMatchObject({ dialect: 'deployed', rules: 'r.yaml', liftDeployedLimits: true });
     expect(parseServeArgs(['--dialect', 'deployed'], nowMs)).not.toHaveProperty('rules');
   });
 });

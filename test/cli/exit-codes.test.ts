@@ -89,13 +89,31 @@ beforeAll(async () => {
 const CASES: Readonly<Record<string, { invalidFile: () => string[]; unreachable?: () => string[] }>> = {
   run: { invalidFile: () => ['run', missing] },
   serve: { invalidFile: () => ['serve', '--port', '0', '--scenario', missing] },
-  load: { invalidFile: () => ['load', missing, '--target', url], unreachable: () => ['load', 'scenarios/load-smoke.yaml', '--target', url, '--duration', '1s'] },
+  load: {
+    invalidFile: () => ['load', missing, '--target', url],
+    unreachable: () => ['load', 'scenarios/load-smoke.yaml', '--target', url, '--duration', '1s'],
+  },
   'load merge': { invalidFile: () => ['load', 'merge', missing, '--out', join(work, 'merged')] },
-  replay: { invalidFile: () => ['replay', missing, '--target', url], unreachable: () => ['replay', record, '--target', url, '--speed', 'max', '--out', join(work, 'replay')] },
-  check: { invalidFile: () => ['check', '--target', missing], unreachable: () => ['check', '--target', url, '--runs', '1'] },
-  'audit house-edge': { invalidFile: () => ['audit', 'house-edge', '--target', missing], unreachable: () => ['audit', 'house-edge', '--target', url, '--bets', '100', '--out', join(work, 'edge')] },
-  'audit money': { invalidFile: () => ['audit', 'money', '--target', missing], unreachable: () => ['audit', 'money', '--target', url, '--out', join(work, 'money')] },
-  'audit fairness': { invalidFile: () => ['audit', 'fairness', '--target', missing, '--key', 'k'], unreachable: () => ['audit', 'fairness', '--target', url, '--key', 'k', '--out', join(work, 'fairness')] },
+  replay: {
+    invalidFile: () => ['replay', missing, '--target', url],
+    unreachable: () => ['replay', record, '--target', url, '--speed', 'max', '--out', join(work, 'replay')],
+  },
+  check: {
+    invalidFile: () => ['check', '--target', missing],
+    unreachable: () => ['check', '--target', url, '--runs', '1'],
+  },
+  'audit house-edge': {
+    invalidFile: () => ['audit', 'house-edge', '--target', missing],
+    unreachable: () => ['audit', 'house-edge', '--target', url, '--bets', '100', '--out', join(work, 'edge')],
+  },
+  'audit money': {
+    invalidFile: () => ['audit', 'money', '--target', missing],
+    unreachable: () => ['audit', 'money', '--target', url, '--out', join(work, 'money')],
+  },
+  'audit fairness': {
+    invalidFile: () => ['audit', 'fairness', '--target', missing, '--key', 'k'],
+    unreachable: () => ['audit', 'fairness', '--target', url, '--key', 'k', '--out', join(work, 'fairness')],
+  },
   'export k6': { invalidFile: () => ['export', 'k6', missing] },
   sweep: { invalidFile: () => ['sweep', missing, '--seeds', '1'] },
   'sweep merge': { invalidFile: () => ['sweep', 'merge', missing, '--out', join(work, 'sweep-merged')] },
@@ -103,7 +121,10 @@ const CASES: Readonly<Record<string, { invalidFile: () => string[]; unreachable?
   'scenario new': { invalidFile: () => ['scenario', 'new', 'scenarios/k6-smoke.yaml'] },
   'scenario check': { invalidFile: () => ['scenario', 'check', missing] },
   agents: { invalidFile: () => ['agents', 'no-such-archetype'] },
-  'target probe': { invalidFile: () => ['target', 'probe', 'ftp://not-http'], unreachable: () => ['target', 'probe', url, '--timeout-ms', '2000'] },
+  'target probe': {
+    invalidFile: () => ['target', 'probe', 'ftp://not-http'],
+    unreachable: () => ['target', 'probe', url, '--timeout-ms', '2000'],
+  },
 };
 
 /** A flag of the definition misspelt by swapping its last two letters (`--seed` → `--sede`). */
@@ -120,7 +141,10 @@ describe('the exit-code table, across every command', () => {
   });
 
   test('--help and -h: exit 0, the help generated from the definition on stdout', async () => {
-    const runs = rows.flatMap((row) => [[...row.definition.path, '--help'], [...row.definition.path, '-h']]);
+    const runs = rows.flatMap((row) => [
+      [...row.definition.path, '--help'],
+      [...row.definition.path, '-h'],
+    ]);
     const results = await afpAll(runs);
     for (const [index, row] of rows.entries()) {
       for (const ran of [results[2 * index], results[2 * index + 1]]) {
@@ -133,17 +157,22 @@ describe('the exit-code table, across every command', () => {
   test('a misspelt flag: exit 2, naming the flag meant', async () => {
     const flagged = rows.filter((row) => row.definition.flags.length > 0);
     const typos = flagged.map((row) => misspelt(row.definition.flags.map((flag) => flag.name)));
-    const results = await afpAll(flagged.map((row, index) => [...row.definition.path, `--${typos[index]?.typo ?? ''}`, 'x']));
+    const results = await afpAll(
+      flagged.map((row, index) => [...row.definition.path, `--${typos[index]?.typo ?? ''}`, 'x']),
+    );
     for (const [index, row] of flagged.entries()) {
       const ran = results[index];
       expect(ran?.code, `${row.key}: ${ran?.stderr}`).toBe(EXIT.invalidInput);
-      expect(ran?.stderr, row.key).toContain(`unknown flag --${typos[index]?.typo ?? ''} (did you mean --${typos[index]?.meant ?? ''}?)`);
+      expect(ran?.stderr, row.key).toContain(
+        `unknown flag --${typos[index]?.typo ?? ''} (did you mean --${typos[index]?.meant ?? ''}?)`,
+      );
     }
   });
 
   test('a missing or invalid file: exit 2', async () => {
     const results = await afpAll(rows.map((row) => (CASES[row.key] as { invalidFile: () => string[] }).invalidFile()));
-    for (const [index, row] of rows.entries()) expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
+    for (const [index, row] of rows.entries())
+      expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
   });
 
   test('a target that does not answer (a closed loopback port): exit 4, saying so', async () => {

@@ -18,14 +18,20 @@ const scratch = mkdtempSync(join(tmpdir(), 'afp-load-merge-cli-'));
 function shards(): string[] {
   return [1, 2].map((index) => {
     const path = join(scratch, `shard-${index}.json`);
-    writeFileSync(path, loadRunFileText(runFile({ index, count: 2 }, recorded(shardArrivals(samples, { index, count: 2 })))));
+    writeFileSync(
+      path,
+      loadRunFileText(runFile({ index, count: 2 }, recorded(shardArrivals(samples, { index, count: 2 })))),
+    );
     return path;
   });
 }
 
 /** scenarios/load-smoke.yaml with `thresholds` of our own. */
 function scenario(name: string, thresholds: string): string {
-  const text = readFileSync(join(root, 'scenarios', 'load-smoke.yaml'), 'utf8').replace(/ {2}thresholds:\n(?: {4}.*\n)+/, `  thresholds:\n${thresholds}`);
+  const text = readFileSync(join(root, 'scenarios', 'load-smoke.yaml'), 'utf8').replace(
+    / {2}thresholds:\n(?: {4}.*\n)+/,
+    `  thresholds:\n${thresholds}`,
+  );
   const path = join(scratch, `${name}.yaml`);
   writeFileSync(path, text);
   return path;
@@ -34,25 +40,52 @@ function scenario(name: string, thresholds: string): string {
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { out: (text) => (stdout += text), err: (text) => (stderr += text), errIsTty: false, onInterrupt: () => () => undefined, clock: systemLoadClock() });
+  const code = await main(argv, {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    errIsTty: false,
+    onInterrupt: () => () => undefined,
+    clock: systemLoadClock(),
+  });
   return { code, stdout, stderr };
 }
 
 describe('afp load merge', () => {
   test('shards merge into one load.json and the reports; a loose threshold passes (exit 0)', async () => {
     const out = join(scratch, 'merged');
-    const result = await run(['merge', ...shards(), '--out', out, '--scenario', scenario('loose', "    http_req_duration: ['p(99)<1000']\n")]);
+    const result = await run([
+      'merge',
+      ...shards(),
+      '--out',
+      out,
+      '--scenario',
+      scenario('loose', "    http_req_duration: ['p(99)<1000']\n"),
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('merged: 2 file(s) of escrow-rush (seed 7) against local: 300 requests, 0 dropped iterations');
+    expect(result.stdout).toContain(
+      'merged: 2 file(s) of escrow-rush (seed 7) against local: 300 requests, 0 dropped iterations',
+    );
     expect(result.stdout).toContain('  pass http_req_duration: p(99)<1000');
     const merged = parseLoadFile(readFileSync(join(out, 'load.json'), 'utf8'));
-    expect('errors' in merged ? merged.errors : merged.snapshot.iterations).toEqual({ started: 300, completed: 300, dropped: 0 });
-    for (const file of ['summary.json', 'latency.csv', 'timeseries.csv', 'load.junit.xml', 'load.html']) expect(existsSync(join(out, file)), file).toBe(true);
+    expect('errors' in merged ? merged.errors : merged.snapshot.iterations).toEqual({
+      started: 300,
+      completed: 300,
+      dropped: 0,
+    });
+    for (const file of ['summary.json', 'latency.csv', 'timeseries.csv', 'load.junit.xml', 'load.html'])
+      expect(existsSync(join(out, file)), file).toBe(true);
   });
 
   test('a threshold that must fail exits 5; without --scenario none is judged', async () => {
-    const strict = await run(['merge', ...shards(), '--out', join(scratch, 'strict'), '--scenario', scenario('strict', "    http_req_duration: ['p(99)<1']\n")]);
+    const strict = await run([
+      'merge',
+      ...shards(),
+      '--out',
+      join(scratch, 'strict'),
+      '--scenario',
+      scenario('strict', "    http_req_duration: ['p(99)<1']\n"),
+    ]);
     expect(strict.code).toBe(5);
     expect(strict.stdout).toContain('  FAIL http_req_duration: p(99)<1');
     expect(strict.stdout).toContain('FAILED: 1 of 1 thresholds');

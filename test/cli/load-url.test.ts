@@ -35,7 +35,13 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
 async function load(argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io: LoadIo = { out: (text) => void (out += text), err: (text) => void (err += text), errIsTty: false, clock: systemLoadClock(), onInterrupt: () => () => undefined };
+  const io: LoadIo = {
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    errIsTty: false,
+    clock: systemLoadClock(),
+    onInterrupt: () => () => undefined,
+  };
   const code = await main([...argv], io);
   return { code, out, err };
 }
@@ -45,7 +51,13 @@ interface Summary {
   readonly latencyMs: { readonly p50: number; readonly mean: number };
   readonly iterations: { readonly started: number; readonly completed: number; readonly dropped: number };
   readonly endpoints: readonly { readonly endpoint: string; readonly requests: number }[];
-  readonly littlesLaw: { readonly requestsPerSecond: number; readonly inFlight: number; readonly concurrency: number; readonly concurrencySource: string; readonly ok: boolean } | null;
+  readonly littlesLaw: {
+    readonly requestsPerSecond: number;
+    readonly inFlight: number;
+    readonly concurrency: number;
+    readonly concurrencySource: string;
+    readonly ok: boolean;
+  } | null;
   readonly thresholds: readonly { readonly metric: string; readonly ok: boolean }[];
 }
 
@@ -60,7 +72,18 @@ describe('afp load URL', () => {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
     const out = join(DIR, 'rate');
-    const ran = await load([`${url}/`, '--rate', '300/s', '--duration', '5s', '--out', out, '--threshold', 'http_req_failed: rate<0.01', '-q']);
+    const ran = await load([
+      `${url}/`,
+      '--rate',
+      '300/s',
+      '--duration',
+      '5s',
+      '--out',
+      out,
+      '--threshold',
+      'http_req_failed: rate<0.01',
+      '-q',
+    ]);
     expect(ran.code, ran.err).toBe(0);
     const summary = summaryOf(out);
     expect(summary.totals.requests).toBeGreaterThanOrEqual(1_350);
@@ -71,14 +94,27 @@ describe('afp load URL', () => {
     expect(summary.endpoints.map((endpoint) => endpoint.endpoint)).toEqual(['GET /']);
     expect(summary.littlesLaw?.concurrencySource).toBe('measured on the wire');
     expect(summary.thresholds).toEqual([expect.objectContaining({ metric: 'http_req_failed', ok: true })]);
-    expect(ran.out).toMatch(/^target: http:\/\/127\.0\.0\.1:\d+\/\nendpoint: GET \/\nplan: constant-arrival-rate 300\/1s for 5s/);
+    expect(ran.out).toMatch(
+      /^target: http:\/\/127\.0\.0\.1:\d+\/\nendpoint: GET \/\nplan: constant-arrival-rate 300\/1s for 5s/,
+    );
     expect(ran.out).toContain("Little's law:");
   });
 
   test('a threshold that fails exits 5, the reports still written', async () => {
     const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 5));
     const out = join(DIR, 'failing');
-    const ran = await load([url, '--rate', '50/s', '--duration', '1s', '--out', out, '--threshold', 'http_req_duration: p(95)<1', '-q']);
+    const ran = await load([
+      url,
+      '--rate',
+      '50/s',
+      '--duration',
+      '1s',
+      '--out',
+      out,
+      '--threshold',
+      'http_req_duration: p(95)<1',
+      '-q',
+    ]);
     expect(ran.code).toBe(5);
     expect(ran.out).toContain('FAIL http_req_duration: p(95)<1');
     expect(summaryOf(out).thresholds).toEqual([expect.objectContaining({ ok: false })]);
@@ -103,24 +139,74 @@ describe('afp load URL', () => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
-        bodies.push(`${request.method} ${request.url} ${request.headers['x-run'] ?? ''} ${request.headers['content-type'] ?? ''} ${body}`);
+        bodies.push(
+          `${request.method} ${request.url} ${request.headers['x-run'] ?? ''} ${request.headers['content-type'] ?? ''} ${body}`,
+        );
         response.writeHead(201).end('{}');
       });
     });
     const out = join(DIR, 'post');
-    const ran = await load(['--url', `${url}/api/v1/games/coin-flip?x=1`, '--method', 'post', '--header', 'X-Run: r1', '--body', '{"amount":"1.00"}', '--rate', '20/s', '--duration', '1s', '--out', out, '-q']);
+    const ran = await load([
+      '--url',
+      `${url}/api/v1/games/coin-flip?x=1`,
+      '--method',
+      'post',
+      '--header',
+      'X-Run: r1',
+      '--body',
+      '{"amount":"1.00"}',
+      '--rate',
+      '20/s',
+      '--duration',
+      '1s',
+      '--out',
+      out,
+      '-q',
+    ]);
     expect(ran.code, ran.err).toBe(0);
     expect(bodies.length).toBeGreaterThanOrEqual(18);
-    expect(new Set(bodies)).toEqual(new Set(['POST /api/v1/games/coin-flip?x=1 r1 application/json {"amount":"1.00"}']));
-    expect(summaryOf(out).endpoints).toEqual([expect.objectContaining({ endpoint: 'POST /api/v1/games/coin-flip', requests: bodies.length })]);
+    expect(new Set(bodies)).toEqual(
+      new Set(['POST /api/v1/games/coin-flip?x=1 r1 application/json {"amount":"1.00"}']),
+    );
+    expect(summaryOf(out).endpoints).toEqual([
+      expect.objectContaining({ endpoint: 'POST /api/v1/games/coin-flip', requests: bodies.length }),
+    ]);
   });
 
   test('bad flags: exit 2, every problem listed, nothing sent', async () => {
     let seen = 0;
-    const url = await listen((_request, response) => void (seen += 1, response.end()));
-    const ran = await load([url, '--rate', '3x', '--vus', '2', '--header', 'no colon', '--method', 'BREW', '--threshold', 'http_req_duration p95', '--threshold', 'http_req_duration: p(95)<x', '--out', 'influxdb=http://x', '--seed', '1']);
+    const url = await listen((_request, response) => void ((seen += 1), response.end()));
+    const ran = await load([
+      url,
+      '--rate',
+      '3x',
+      '--vus',
+      '2',
+      '--header',
+      'no colon',
+      '--method',
+      'BREW',
+      '--threshold',
+      'http_req_duration p95',
+      '--threshold',
+      'http_req_duration: p(95)<x',
+      '--out',
+      'influxdb=http://x',
+      '--seed',
+      '1',
+    ]);
     expect(ran.code).toBe(2);
-    for (const problem of ['unknown flag --seed', "--method must be one of GET, POST, PUT, DELETE, got 'BREW'", "--header 'no colon'", 'give --rate N/s', "--rate '3x'", "--threshold 'http_req_duration p95'", "'p(95)<x' is not a k6 threshold", "unknown output 'influxdb'"]) expect(ran.err).toContain(problem);
+    for (const problem of [
+      'unknown flag --seed',
+      "--method must be one of GET, POST, PUT, DELETE, got 'BREW'",
+      "--header 'no colon'",
+      'give --rate N/s',
+      "--rate '3x'",
+      "--threshold 'http_req_duration p95'",
+      "'p(95)<x' is not a k6 threshold",
+      "unknown output 'influxdb'",
+    ])
+      expect(ran.err).toContain(problem);
     expect(seen).toBe(0);
   });
 
@@ -142,15 +228,39 @@ describe('afp load URL --engine autocannon', () => {
     const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 20));
     const out = join(DIR, 'autocannon');
     const stream = join(DIR, 'autocannon.jsonl');
-    const ran = await load([url, '--engine', 'autocannon', '--connections', '10', '--duration', '2s', '--out', out, '--out', `json=${stream}`, '--threshold', 'http_req_duration: p(50)<30']);
+    const ran = await load([
+      url,
+      '--engine',
+      'autocannon',
+      '--connections',
+      '10',
+      '--duration',
+      '2s',
+      '--out',
+      out,
+      '--out',
+      `json=${stream}`,
+      '--threshold',
+      'http_req_duration: p(50)<30',
+    ]);
     expect(ran.code, ran.err).toBe(0);
     const summary = summaryOf(out);
     expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
     expect(summary.latencyMs.p50).toBeLessThan(40);
-    expect(summary.littlesLaw).toMatchObject({ concurrency: 10, concurrencySource: 'configured connections', ok: true });
+    expect(summary.littlesLaw).toMatchObject({
+      concurrency: 10,
+      concurrencySource: 'configured connections',
+      ok: true,
+    });
     expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
-    const lines = readFileSync(stream, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { metric: string; labels: Record<string, string>; value: number });
-    expect(lines.find((line) => line.metric === 'afp_http_reqs_total')).toMatchObject({ labels: { endpoint: 'GET /', status: '200' }, value: summary.totals.requests });
+    const lines = readFileSync(stream, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { metric: string; labels: Record<string, string>; value: number });
+    expect(lines.find((line) => line.metric === 'afp_http_reqs_total')).toMatchObject({
+      labels: { endpoint: 'GET /', status: '200' },
+      value: summary.totals.requests,
+    });
     const refused = await load([url, '--engine', 'autocannon', '--rate', '3/s']);
     expect(refused.code).toBe(2);
     expect(refused.err).toContain("--rate: afp's own engine only");

@@ -25,7 +25,14 @@ afterEach(async () => {
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function serve(options: { deployed?: boolean } = {}): Promise<ServeHandle> {
-  const handle = await startServe({ routes: options.deployed === true ? DEPLOYED_ROUTES : ALL_ROUTES, ...(options.deployed === true ? { layout: DEPLOYED_LAYOUT } : {}), seed: '3', port: 0, clockMode: 'wall', log: () => undefined });
+  const handle = await startServe({
+    routes: options.deployed === true ? DEPLOYED_ROUTES : ALL_ROUTES,
+    ...(options.deployed === true ? { layout: DEPLOYED_LAYOUT } : {}),
+    seed: '3',
+    port: 0,
+    clockMode: 'wall',
+    log: () => undefined,
+  });
   handles.push(handle);
   return handle;
 }
@@ -57,20 +64,40 @@ async function load(argv: readonly string[], interruptAfterMs?: number): Promise
 }
 
 const readRun = (out: string): LoadRunFile => JSON.parse(readFileSync(join(out, 'load.json'), 'utf8')) as LoadRunFile;
-const countOf = (run: LoadRunFile, prefix: string, status: string): number => run.snapshot.endpoints.filter((endpoint) => endpoint.endpoint.startsWith(prefix)).reduce((sum, endpoint) => sum + (endpoint.statuses[status] ?? 0), 0);
+const countOf = (run: LoadRunFile, prefix: string, status: string): number =>
+  run.snapshot.endpoints
+    .filter((endpoint) => endpoint.endpoint.startsWith(prefix))
+    .reduce((sum, endpoint) => sum + (endpoint.statuses[status] ?? 0), 0);
 
 describe('afp load against afp serve', () => {
   test('scenarios/load-smoke.yaml for 3 s: every agent registers on the target, every request measured, exit 0', async () => {
     const handle = await serve();
     const out = join(DIR, 'smoke');
     const stream = join(DIR, 'smoke.jsonl');
-    const ran = await load(['scenarios/load-smoke.yaml', '--target', handle.urls.api as string, '--out', out, '--out', `json=${stream}`, '--duration', '3s', '--quiet']);
+    const ran = await load([
+      'scenarios/load-smoke.yaml',
+      '--target',
+      handle.urls.api as string,
+      '--out',
+      out,
+      '--out',
+      `json=${stream}`,
+      '--duration',
+      '3s',
+      '--quiet',
+    ]);
     expect(ran.err).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.out.split('\n')[0]).toBe('seed: 7');
     expect(ran.out).toContain('plan: constant-arrival-rate 20/1s for 3s, max_in_flight 30, graceful_stop 5s');
     const run = readRun(out);
-    expect(run).toMatchObject({ format: 'afp-load-run/1', scenario: 'load-smoke', seed: '7', agents: 30, ended: { by: 'schedule', interrupted: 0, failed_iterations: 0 } });
+    expect(run).toMatchObject({
+      format: 'afp-load-run/1',
+      scenario: 'load-smoke',
+      seed: '7',
+      agents: 30,
+      ended: { by: 'schedule', interrupted: 0, failed_iterations: 0 },
+    });
     // 20 a second for 3 s: 60 arrivals, each started or dropped; 30 agents, each one set up first.
     const { started, completed, dropped } = run.snapshot.iterations;
     expect(started + dropped).toBe(60);
@@ -82,16 +109,30 @@ describe('afp load against afp serve', () => {
     const failed = run.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
     expect(failed).toBe(0);
     expect(run.reports.count).toBe(0);
-    expect(Object.keys(run.snapshot.checks)).toEqual(['agent rules: escrow-buyer', 'agent rules: escrow-seller', 'agent rules: faucet-farmer']);
+    expect(Object.keys(run.snapshot.checks)).toEqual([
+      'agent rules: escrow-buyer',
+      'agent rules: escrow-seller',
+      'agent rules: faucet-farmer',
+    ]);
     expect(ran.out).toMatch(/iterations: 60 started, 60 completed, 0 dropped, 0 interrupted, 0 failed/);
     expect(ran.out).toContain('  pass http_req_failed: rate<0.01 (observed 0)');
-    expect(ran.out).toContain(`files: ${join(out, 'load.json')}, ${join(out, 'summary.json')}, ${join(out, 'latency.csv')}, ${join(out, 'timeseries.csv')}, ${join(out, 'load.junit.xml')}, ${join(out, 'load.html')}, ${stream}`);
+    expect(ran.out).toContain(
+      `files: ${join(out, 'load.json')}, ${join(out, 'summary.json')}, ${join(out, 'latency.csv')}, ${join(out, 'timeseries.csv')}, ${join(out, 'load.junit.xml')}, ${join(out, 'load.html')}, ${stream}`,
+    );
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { engine: string };
     expect(summary.engine).toBe('afp');
     // --out json=FILE: the metrics stream's last push holds load.json's counts, by afp's endpoint names.
-    const lines = readFileSync(stream, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { time_ms: number; metric: string; labels: Record<string, string>; value: number });
+    const lines = readFileSync(stream, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { time_ms: number; metric: string; labels: Record<string, string>; value: number },
+      );
     const last = Math.max(...lines.map((line) => line.time_ms));
-    const streamed = lines.filter((line) => line.time_ms === last && line.metric === 'afp_http_reqs_total').reduce((sum, line) => sum + line.value, 0);
+    const streamed = lines
+      .filter((line) => line.time_ms === last && line.metric === 'afp_http_reqs_total')
+      .reduce((sum, line) => sum + line.value, 0);
     expect(streamed).toBe(run.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0));
     expect(lines.some((line) => line.labels['endpoint']?.startsWith('faucet.') === true)).toBe(true);
   });
@@ -100,24 +141,57 @@ describe('afp load against afp serve', () => {
     const handle = await serve();
     const scenario = join(DIR, 'strict.yaml');
     const strict = "{ threshold: 'p(99)<0.001', abortOnFail: true }";
-    writeFileSync(scenario, ['name: load-strict', 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 5', 'load:', '  rate: 10', '  duration: 30s', '  graceful_stop: 1s', '  thresholds:', `    http_req_duration: [${strict}]`, "    http_req_failed: ['rate<0.5']", ''].join('\n'));
+    writeFileSync(
+      scenario,
+      [
+        'name: load-strict',
+        'duration: 1m',
+        'populations:',
+        '  - agent: escrow-seller',
+        '    count: 5',
+        'load:',
+        '  rate: 10',
+        '  duration: 30s',
+        '  graceful_stop: 1s',
+        '  thresholds:',
+        `    http_req_duration: [${strict}]`,
+        "    http_req_failed: ['rate<0.5']",
+        '',
+      ].join('\n'),
+    );
     const out = join(DIR, 'strict');
     const startedMs = systemLoadClock().nowMs();
     const ran = await load([scenario, '--target', handle.urls.api as string, '--out', out, '--quiet']);
     expect(ran.code).toBe(5);
     expect(systemLoadClock().nowMs() - startedMs).toBeLessThan(10_000);
-    expect(ran.err).toContain("stopping: threshold http_req_duration: p(99)<0.001 failed with abortOnFail");
+    expect(ran.err).toContain('stopping: threshold http_req_duration: p(99)<0.001 failed with abortOnFail');
     expect(ran.out).toContain('  FAIL http_req_duration: p(99)<0.001');
     expect(ran.out).toContain('  pass http_req_failed: rate<0.5');
     expect(ran.out).toContain('FAILED: 1 of 2 thresholds');
-    expect(readRun(out).ended).toMatchObject({ by: 'stopped', reason: 'threshold http_req_duration: p(99)<0.001 failed (abortOnFail)' });
+    expect(readRun(out).ended).toMatchObject({
+      by: 'stopped',
+      reason: 'threshold http_req_duration: p(99)<0.001 failed (abortOnFail)',
+    });
     expect(readFileSync(join(out, 'load.junit.xml'), 'utf8')).toContain('<failure');
   });
 
   test("a population's tier is applied through the serve's admin door; Ctrl-C stops gracefully and still writes load.json", async () => {
     const handle = await serve();
     const scenario = join(DIR, 'tiers.yaml');
-    writeFileSync(scenario, ['name: load-tiers', 'duration: 1m', 'populations:', '  - agent: faucet-farmer', '    count: 4', '    tier: pro', '    params: { check_status: 1.0 }', 'load: { rate: 10, duration: 20s, graceful_stop: 2s }', ''].join('\n'));
+    writeFileSync(
+      scenario,
+      [
+        'name: load-tiers',
+        'duration: 1m',
+        'populations:',
+        '  - agent: faucet-farmer',
+        '    count: 4',
+        '    tier: pro',
+        '    params: { check_status: 1.0 }',
+        'load: { rate: 10, duration: 20s, graceful_stop: 2s }',
+        '',
+      ].join('\n'),
+    );
     const out = join(DIR, 'tiers');
     const startedMs = systemLoadClock().nowMs();
     const ran = await load([scenario, '--target', handle.urls.api as string, '--out', out, '--seed', '11'], 1_500);
@@ -135,7 +209,11 @@ describe('afp load against afp serve', () => {
 
 test('afp run accepts the same scenario file (it ignores load:) and every invariant holds', async () => {
   let out = '';
-  const code = await runMain(['scenarios/load-smoke.yaml', '--out', join(DIR, 'simulated')], { out: (text) => void (out += text), err: () => undefined, errIsTty: false });
+  const code = await runMain(['scenarios/load-smoke.yaml', '--out', join(DIR, 'simulated')], {
+    out: (text) => void (out += text),
+    err: () => undefined,
+    errIsTty: false,
+  });
   expect(code).toBe(0);
   expect(out).toMatch(/^outcome: completed$/m);
 });
@@ -149,14 +227,26 @@ describe('exit codes', () => {
         probe.close(() => resolve(free));
       });
     });
-    const ran = await load(['scenarios/load-smoke.yaml', '--target', `http://127.0.0.1:${port}`, '--out', join(DIR, 'unreachable')]);
+    const ran = await load([
+      'scenarios/load-smoke.yaml',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--out',
+      join(DIR, 'unreachable'),
+    ]);
     expect(ran.code).toBe(4);
     expect(ran.err).toContain('does not answer');
   });
 
   test('a serve in the deployed dialect: 2, naming the dialect', async () => {
     const handle = await serve({ deployed: true });
-    const ran = await load(['scenarios/load-smoke.yaml', '--target', handle.urls.casino ?? (handle.urls.api as string), '--out', join(DIR, 'deployed')]);
+    const ran = await load([
+      'scenarios/load-smoke.yaml',
+      '--target',
+      handle.urls.casino ?? (handle.urls.api as string),
+      '--out',
+      join(DIR, 'deployed'),
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.err).toContain('deployed dialect');
   });
@@ -178,19 +268,63 @@ describe('--engine autocannon', () => {
     const api = handle.urls.api as string;
     const scenarioOf = (name: string, threshold: string): string => {
       const file = join(DIR, `${name}.yaml`);
-      writeFileSync(file, ['name: ' + name, 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 1', 'load:', '  rate: 1', '  duration: 2s', '  thresholds:', `    'http_req_duration{endpoint:GET /openapi.json}': ['${threshold}']`, ''].join('\n'));
+      writeFileSync(
+        file,
+        [
+          'name: ' + name,
+          'duration: 1m',
+          'populations:',
+          '  - agent: escrow-seller',
+          '    count: 1',
+          'load:',
+          '  rate: 1',
+          '  duration: 2s',
+          '  thresholds:',
+          `    'http_req_duration{endpoint:GET /openapi.json}': ['${threshold}']`,
+          '',
+        ].join('\n'),
+      );
       return file;
     };
     const loose = join(DIR, 'ac-loose');
     // --quiet is in the usage of both engines: the closed loop has no live view to silence, so it is accepted.
-    const passed = await load([scenarioOf('ac-loose', 'p(99)<5000'), '--engine', 'autocannon', '--endpoint', `${api}/openapi.json`, '--target', api, '--connections', '4', '--duration', '1s', '--quiet', '--out', loose]);
+    const passed = await load([
+      scenarioOf('ac-loose', 'p(99)<5000'),
+      '--engine',
+      'autocannon',
+      '--endpoint',
+      `${api}/openapi.json`,
+      '--target',
+      api,
+      '--connections',
+      '4',
+      '--duration',
+      '1s',
+      '--quiet',
+      '--out',
+      loose,
+    ]);
     expect(passed.code, passed.out + passed.err).toBe(0);
     expect(passed.out).toMatch(/^engine: autocannon \(a closed loop: 4 connections/m);
     expect(passed.out).toMatch(/^requests: [1-9]\d* /m);
     expect(passed.out).toContain('  pass http_req_duration{endpoint:GET /openapi.json}: p(99)<5000');
     const summary = JSON.parse(readFileSync(join(loose, 'summary.json'), 'utf8')) as { engine: string };
     expect(summary.engine).toBe('autocannon');
-    const strict = await load([scenarioOf('ac-strict', 'p(99)<0.001'), '--engine', 'autocannon', '--endpoint', `${api}/openapi.json`, '--target', api, '--connections', '4', '--duration', '1s', '--out', join(DIR, 'ac-strict')]);
+    const strict = await load([
+      scenarioOf('ac-strict', 'p(99)<0.001'),
+      '--engine',
+      'autocannon',
+      '--endpoint',
+      `${api}/openapi.json`,
+      '--target',
+      api,
+      '--connections',
+      '4',
+      '--duration',
+      '1s',
+      '--out',
+      join(DIR, 'ac-strict'),
+    ]);
     expect(strict.code).toBe(5);
     expect(strict.out).toContain('FAILED: 1 of 1 thresholds');
     const bad = await load(['--engine', 'autocannon', '--target', api]);
@@ -205,21 +339,34 @@ describe('past one process: --workers and --shard', () => {
     const handle = await serve();
     const api = handle.urls.api as string;
     const scenario = join(DIR, 'split.yaml');
-    writeFileSync(scenario, ['name: load-split', 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 8', 'load: { rate: 10, duration: 2s, graceful_stop: 2s }', ''].join('\n'));
+    writeFileSync(
+      scenario,
+      [
+        'name: load-split',
+        'duration: 1m',
+        'populations:',
+        '  - agent: escrow-seller',
+        '    count: 8',
+        'load: { rate: 10, duration: 2s, graceful_stop: 2s }',
+        '',
+      ].join('\n'),
+    );
     const workersOut = join(DIR, 'workers');
     const threaded = await load([scenario, '--target', api, '--workers', '2', '--out', workersOut, '--quiet']);
     expect(threaded.code, threaded.out + threaded.err).toBe(0);
     expect(threaded.out).toContain('workers: 2 threads');
     expect(threaded.out).toMatch(/iterations: 20 started, 20 completed, 0 dropped/);
     expect(readRun(workersOut).agents).toBe(8);
-    const shards = await Promise.all([1, 2].map(async (index) => {
-      const out = join(DIR, `shard-${index}`);
-      const ran = await load([scenario, '--target', api, '--shard', `${index}/2`, '--out', out, '--quiet']);
-      expect(ran.code, ran.out + ran.err).toBe(0);
-      expect(ran.out).toMatch(/iterations: 10 started, 10 completed/);
-      expect(readRun(out).shard).toEqual({ index, count: 2 });
-      return join(out, 'load.json');
-    }));
+    const shards = await Promise.all(
+      [1, 2].map(async (index) => {
+        const out = join(DIR, `shard-${index}`);
+        const ran = await load([scenario, '--target', api, '--shard', `${index}/2`, '--out', out, '--quiet']);
+        expect(ran.code, ran.out + ran.err).toBe(0);
+        expect(ran.out).toMatch(/iterations: 10 started, 10 completed/);
+        expect(readRun(out).shard).toEqual({ index, count: 2 });
+        return join(out, 'load.json');
+      }),
+    );
     const merged = join(DIR, 'merged');
     const ran = await load(['merge', ...shards, '--out', merged, '--scenario', scenario]);
     expect(ran.code, ran.out + ran.err).toBe(0);
@@ -227,6 +374,8 @@ describe('past one process: --workers and --shard', () => {
     expect(whole.snapshot.iterations).toMatchObject({ started: 20, completed: 20, dropped: 0 });
     expect(whole.agents).toBe(8);
     expect((await load([scenario, '--target', api, '--shard', '3/2'])).err).toContain('--shard 3/2: i must be 1..2');
-    expect((await load([scenario, '--target', api, '--workers', '0'])).err).toContain('--workers must be a whole number from 1 to');
+    expect((await load([scenario, '--target', api, '--workers', '0'])).err).toContain(
+      '--workers must be a whole number from 1 to',
+    );
   });
 });

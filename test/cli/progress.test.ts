@@ -3,24 +3,48 @@
 import { describe, expect, test } from 'vitest';
 import { formatElapsed, Progress, progressText, type ProgressOptions } from '../../src/cli/progress.ts';
 
-function harness(overrides: Partial<ProgressOptions>): { progress: Progress; writes: string[]; advance(ms: number): void } {
+function harness(overrides: Partial<ProgressOptions>): {
+  progress: Progress;
+  writes: string[];
+  advance(ms: number): void;
+} {
   let nowMs = 1_000_000;
   const writes: string[] = [];
-  const progress = new Progress({ label: 'replay', unit: 'exchanges', total: 1_000, write: (text) => writes.push(text), isTty: false, quiet: false, clock: { nowMs: () => nowMs }, ...overrides });
+  const progress = new Progress({
+    label: 'replay',
+    unit: 'exchanges',
+    total: 1_000,
+    write: (text) => writes.push(text),
+    isTty: false,
+    quiet: false,
+    clock: { nowMs: () => nowMs },
+    ...overrides,
+  });
   return { progress, writes, advance: (ms) => (nowMs += ms) };
 }
 
 describe('progressText', () => {
   test('count, percent, elapsed, rate and ETA', () => {
     const options = { label: 'replay', unit: 'exchanges', total: 1_000 };
-    expect(progressText(options, 250, 10_000)).toBe('replay: 250/1000 exchanges (25%) · elapsed 10s · 25.0 exchanges/s · ETA 30s');
+    expect(progressText(options, 250, 10_000)).toBe(
+      'replay: 250/1000 exchanges (25%) · elapsed 10s · 25.0 exchanges/s · ETA 30s',
+    );
     expect(progressText(options, 0, 0)).toBe('replay: 0/1000 exchanges (0%) · elapsed 0s');
-    expect(progressText({ label: 'run', unit: 'virtual time', total: 100, percent: true }, 40, 10_000)).toBe('run: 40% of virtual time · elapsed 10s · 4.00 %/s · ETA 15s');
-    expect(progressText({ ...options, total: null, budgetMs: 600_000 }, 42, 60_000)).toBe('replay: 42 exchanges · elapsed 1m 00s · 0.70 exchanges/s · ETA at most 9m 00s (the time budget)');
+    expect(progressText({ label: 'run', unit: 'virtual time', total: 100, percent: true }, 40, 10_000)).toBe(
+      'run: 40% of virtual time · elapsed 10s · 4.00 %/s · ETA 15s',
+    );
+    expect(progressText({ ...options, total: null, budgetMs: 600_000 }, 42, 60_000)).toBe(
+      'replay: 42 exchanges · elapsed 1m 00s · 0.70 exchanges/s · ETA at most 9m 00s (the time budget)',
+    );
   });
 
   test('elapsed times: seconds, minutes, hours', () => {
-    expect([formatElapsed(0), formatElapsed(59_400), formatElapsed(189_000), formatElapsed(3_720_000)]).toEqual(['0s', '59s', '3m 09s', '1h 02m']);
+    expect([formatElapsed(0), formatElapsed(59_400), formatElapsed(189_000), formatElapsed(3_720_000)]).toEqual([
+      '0s',
+      '59s',
+      '3m 09s',
+      '1h 02m',
+    ]);
   });
 });
 
@@ -38,7 +62,10 @@ describe('Progress', () => {
     advance(5_000);
     progress.update(400);
     progress.finish();
-    expect(writes).toEqual(['replay: 200/1000 exchanges (20%) · elapsed 10s · 20.0 exchanges/s · ETA 40s\n', 'replay: 400/1000 exchanges (40%) · elapsed 20s · 20.0 exchanges/s · ETA 30s\n']);
+    expect(writes).toEqual([
+      'replay: 200/1000 exchanges (20%) · elapsed 10s · 20.0 exchanges/s · ETA 40s\n',
+      'replay: 400/1000 exchanges (40%) · elapsed 20s · 20.0 exchanges/s · ETA 30s\n',
+    ]);
   });
 
   test('a terminal gets one line redrawn in place at most every 200 ms, cleared at the end', () => {
@@ -49,7 +76,11 @@ describe('Progress', () => {
     advance(100);
     progress.step(5);
     progress.finish();
-    expect(writes).toEqual(['\rreplay: 0/1000 exchanges (0%) · elapsed 0s\x1b[K', '\rreplay: 10/1000 exchanges (1%) · elapsed 0s · 50.0 exchanges/s · ETA 20s\x1b[K', '\r\x1b[K']);
+    expect(writes).toEqual([
+      '\rreplay: 0/1000 exchanges (0%) · elapsed 0s\x1b[K',
+      '\rreplay: 10/1000 exchanges (1%) · elapsed 0s · 50.0 exchanges/s · ETA 20s\x1b[K',
+      '\r\x1b[K',
+    ]);
   });
 
   test('quiet draws nothing', () => {

@@ -22,7 +22,11 @@ populations:
 `;
 
 function afp(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['src/cli/main.ts', 'run', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, ['src/cli/main.ts', 'run', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -55,12 +59,15 @@ describe('afp run', () => {
     expect(lines[0]).toBe('seed: 77');
     expect(lines.at(-1)).toMatch(/^digest: [0-9a-f]{64}$/);
     expect(first.stdout).toContain('conservation');
-    for (const report of ['summary.json', 'agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl']) expect(existsSync(join(out, report)), report).toBe(true);
+    for (const report of ['summary.json', 'agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl'])
+      expect(existsSync(join(out, report)), report).toBe(true);
     // Where the reports went is said on the line before the digest.
     expect(lines.at(-2)).toBe(`reports: ${out} (5 files)`);
     const again = afp(file, '--out', join(work, 'out-b'), '--seed', '77');
     expect(again.stdout.replace(join(work, 'out-b'), out)).toBe(first.stdout);
-    expect(readFileSync(join(work, 'out-b', 'events.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'events.jsonl'), 'utf8'));
+    expect(readFileSync(join(work, 'out-b', 'events.jsonl'), 'utf8')).toBe(
+      readFileSync(join(out, 'events.jsonl'), 'utf8'),
+    );
     const other = afp(file, '--out', join(work, 'out-c'), '--seed', '78');
     expect(other.stdout.split('\n')[0]).toBe('seed: 78');
     expect(other.stdout.trimEnd().split('\n').at(-1)).not.toBe(lines.at(-1));
@@ -84,7 +91,10 @@ describe('afp run', () => {
   });
 
   test('scenario errors: exit 2, every error with its path and line, the seed first when the flag gives it', () => {
-    const bad = scenarioFile('bad.yaml', 'name: bad\nduration: 1x\npopulations:\n  - { agent: escrow-buyer, count: 1, params: { release: 2 } }\n  - { agent: nobody, count: 1 }\ncolour: red\n');
+    const bad = scenarioFile(
+      'bad.yaml',
+      'name: bad\nduration: 1x\npopulations:\n  - { agent: escrow-buyer, count: 1, params: { release: 2 } }\n  - { agent: nobody, count: 1 }\ncolour: red\n',
+    );
     const result = afp(bad, '--seed', '9');
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('seed: 9\n');
@@ -115,31 +125,54 @@ describe('afp run', () => {
 
   test('without --out the reports go to reports/<scenario>-seed-<seed>/ under the working folder, one per seed', () => {
     const cwd = mkdtempSync(join(work, 'cwd-'));
-    const tiny = scenarioFile('tiny.yaml', 'name: cli-tiny\nseed: 77\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\n');
+    const tiny = scenarioFile(
+      'tiny.yaml',
+      'name: cli-tiny\nseed: 77\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\n',
+    );
     const run = (...args: string[]): number | null =>
-      spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'run', tiny, ...args], { cwd, encoding: 'utf8', timeout: 60_000 }).status;
+      spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'run', tiny, ...args], {
+        cwd,
+        encoding: 'utf8',
+        timeout: 60_000,
+      }).status;
     expect(run()).toBe(0);
     expect(run('--seed', '78')).toBe(0);
     expect(run('--seed', 'a/b')).toBe(0);
-    expect(readdirSync(join(cwd, 'reports')).sort()).toEqual(['cli-tiny-seed-77', 'cli-tiny-seed-78', `cli-tiny-seed-${seedPathPart('a/b')}`]);
+    expect(readdirSync(join(cwd, 'reports')).sort()).toEqual([
+      'cli-tiny-seed-77',
+      'cli-tiny-seed-78',
+      `cli-tiny-seed-${seedPathPart('a/b')}`,
+    ]);
     expect(seedPathPart('a/b')).toMatch(/^a_b-[0-9a-f]{8}$/);
     expect(JSON.parse(readFileSync(join(cwd, 'reports', 'cli-tiny-seed-78', 'summary.json'), 'utf8')).seed).toBe('78');
   });
 
   test('Ctrl-C (SIGINT) stops the run, writes the reports so far, says so, and exits 4 (a run cut short)', async () => {
-    const long = scenarioFile('long.yaml', SMALL.replace('name: cli-small', 'name: cli-long').replace('duration: 1d', 'duration: 365d').replace('count: 10, style', 'count: 400, style'));
+    const long = scenarioFile(
+      'long.yaml',
+      SMALL.replace('name: cli-small', 'name: cli-long')
+        .replace('duration: 1d', 'duration: 365d')
+        .replace('count: 10, style', 'count: 400, style'),
+    );
     const out = join(work, 'out-interrupted');
-    const child = spawn(process.execPath, ['src/cli/main.ts', 'run', long, '--out', out], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['src/cli/main.ts', 'run', long, '--out', out], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Interrupt once the run is under way (its seed line is printed before the simulation starts).
-    for (let waited = 0; !stdout.includes('seed: 77') && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; !stdout.includes('seed: 77') && waited < 30_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 500));
     child.kill('SIGINT');
-    const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000)),
+    ]);
     if (code === 'hung') child.kill('SIGKILL');
     expect(code, stdout + stderr).toBe(4);
     expect(stderr).toContain('afp run: interrupted: stopping and writing the reports so far');

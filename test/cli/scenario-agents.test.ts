@@ -25,7 +25,8 @@ function capture(): { io: { out(text: string): void; err(text: string): void }; 
   return { io: { out: (text) => (out += text), err: (text) => (err += text) }, out: () => out, err: () => err };
 }
 
-const parse = (text: string, fileName = 'starter.yaml') => parseScenario(text, { fileName, agentParams: (agent) => AGENTS[agent]?.params, knownAgents: AGENT_NAMES });
+const parse = (text: string, fileName = 'starter.yaml') =>
+  parseScenario(text, { fileName, agentParams: (agent) => AGENTS[agent]?.params, knownAgents: AGENT_NAMES });
 
 describe('afp scenario new', () => {
   test('the starting scenario is valid, commented, byte-stable, and runs with every invariant holding', async () => {
@@ -44,7 +45,9 @@ describe('afp scenario new', () => {
 
   test("the buyer's parameters are written out with the archetype's own defaults and descriptions", () => {
     const text = starterScenarioText('starter');
-    const schema = archetypeParamsJsonSchema(ARCHETYPE_PARAMS['escrow-buyer'] as Parameters<typeof archetypeParamsJsonSchema>[0]);
+    const schema = archetypeParamsJsonSchema(
+      ARCHETYPE_PARAMS['escrow-buyer'] as Parameters<typeof archetypeParamsJsonSchema>[0],
+    );
     for (const [key, field] of Object.entries(schema['properties'] as Record<string, Record<string, unknown>>)) {
       const line = text.split('\n').find((candidate) => candidate.startsWith(`      ${key}: `));
       expect(line, key).toBeDefined();
@@ -75,13 +78,25 @@ describe('afp scenario new', () => {
   });
 
   test('without FILE it prints the scenario; through afp main it is a command with usage', () => {
-    const ran = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'scenario', 'new'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+    const ran = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'scenario', 'new'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(ran.status).toBe(0);
     expect(ran.stdout).toBe(starterScenarioText('starter'));
-    const help = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), '--help'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+    const help = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), '--help'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(help.stdout).toMatch(/\n {2}scenario new +write a commented starting scenario/);
     expect(help.stdout).toMatch(/\n {2}agents +list the agent archetypes/);
-    const own = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'scenario', 'new', '--help'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+    const own = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'scenario', 'new', '--help'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(own.status).toBe(0);
     expect(own.stdout).toContain('usage: afp scenario new [FILE] [--name NAME] [--force]');
   });
@@ -95,11 +110,18 @@ describe('afp scenario check', () => {
     expect(await runScenarioCommand(['check', good], ok.io)).toBe(0);
     expect(ok.out()).toBe(`${good}: valid (3 populations, 40 agents)\n`);
     const bad = join(work, 'bad.yaml');
-    writeFileSync(bad, 'name: bad\nduration: 1d\npopulations:\n  - { agent: escrow-buyer, count: 5, params: { release: 1, refund: 1, dispute: 1, let_expire: 0.6 } }\n');
+    writeFileSync(
+      bad,
+      'name: bad\nduration: 1d\npopulations:\n  - { agent: escrow-buyer, count: 5, params: { release: 1, refund: 1, dispute: 1, let_expire: 0.6 } }\n',
+    );
     const refused = capture();
     expect(await runScenarioCommand(['check', bad], refused.io)).toBe(2);
-    expect(refused.err()).toContain(`${bad}:4 populations[0].agent: escrow-buyer needs agents of its counterparty 'escrow-seller' (the default)`);
-    expect(refused.err()).toContain(`${bad}:4 populations[0].params: release, refund, dispute, let_expire are the chances of one escrow's settlement and must sum to 1; they sum to 3.6`);
+    expect(refused.err()).toContain(
+      `${bad}:4 populations[0].agent: escrow-buyer needs agents of its counterparty 'escrow-seller' (the default)`,
+    );
+    expect(refused.err()).toContain(
+      `${bad}:4 populations[0].params: release, refund, dispute, let_expire are the chances of one escrow's settlement and must sum to 1; they sum to 3.6`,
+    );
     expect(existsSync(join(work, 'reports'))).toBe(false);
     expect(await runScenarioCommand(['check'], capture().io)).toBe(2);
     expect(await runScenarioCommand(['check', join(work, 'missing.yaml')], capture().io)).toBe(2);
@@ -113,10 +135,14 @@ describe('afp agents', () => {
     const text = listed.out();
     for (const name of AGENT_NAMES) {
       expect(text).toContain(`${name}: ${ARCHETYPE_DESCRIPTIONS[name]}\n`);
-      const properties = archetypeParamsJsonSchema(ARCHETYPE_PARAMS[name] as Parameters<typeof archetypeParamsJsonSchema>[0])['properties'] as Record<string, unknown>;
+      const properties = archetypeParamsJsonSchema(
+        ARCHETYPE_PARAMS[name] as Parameters<typeof archetypeParamsJsonSchema>[0],
+      )['properties'] as Record<string, unknown>;
       for (const key of Object.keys(properties)) expect(text, `${name}.${key}`).toMatch(new RegExp(`\\n  ${key} +\\S`));
     }
-    expect(text).toMatch(/\n {2}release +number +0\.6 +0 to 1, at most 4 decimals +weight of escrows the buyer releases\n/);
+    expect(text).toMatch(
+      /\n {2}release +number +0\.6 +0 to 1, at most 4 decimals +weight of escrows the buyer releases\n/,
+    );
     expect(text).toMatch(/\n {2}escrow_every +duration +"4h" +1m to 30d +time between new escrows\n/);
     expect(text).toMatch(/\n {2}max_doublings +integer +10 +0 to 30 +the stake is at most base × 2\^max_doublings\n/);
   });
@@ -128,7 +154,11 @@ describe('afp agents', () => {
     expect(one.out()).not.toContain('escrow-buyer:');
     const json = capture();
     expect(await runAgents(['--json', 'escrow-buyer'], json.io)).toBe(0);
-    const list = JSON.parse(json.out()) as { name: string; description: string; params: { properties: Record<string, Record<string, unknown>> } }[];
+    const list = JSON.parse(json.out()) as {
+      name: string;
+      description: string;
+      params: { properties: Record<string, Record<string, unknown>> };
+    }[];
     expect(list.map((entry) => entry.name)).toEqual(['escrow-buyer']);
     expect(list[0]?.params.properties['release']).toMatchObject({ minimum: 0, maximum: 1, default: 0.6 });
     const unknown = capture();

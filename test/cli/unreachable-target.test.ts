@@ -21,8 +21,16 @@ async function closedPort(): Promise<number> {
 describe('a target that does not answer', () => {
   test('exits 4 in check, audit house-edge and audit money, saying so', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    for (const args of [['check', '--target', url, '--runs', '1'], ['audit', 'house-edge', '--target', url, '--bets', '100'], ['audit', 'money', '--target', url]]) {
-      const ran = spawnSync(process.execPath, ['src/cli/main.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    for (const args of [
+      ['check', '--target', url, '--runs', '1'],
+      ['audit', 'house-edge', '--target', url, '--bets', '100'],
+      ['audit', 'money', '--target', url],
+    ]) {
+      const ran = spawnSync(process.execPath, ['src/cli/main.ts', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(ran.status, `afp ${args.join(' ')}: ${ran.stderr}`).toBe(4);
       expect(ran.stderr, args.join(' ')).toMatch(/answer|ECONNREFUSED|reach/i);
     }

@@ -10,7 +10,9 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 
 test('CASINO_ENDPOINTS lists exactly the casino rows', () => {
-  const rows = Object.fromEntries(casinoRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]));
+  const rows = Object.fromEntries(
+    casinoRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]),
+  );
   expect(CASINO_ENDPOINTS).toEqual(rows);
 });
 
@@ -22,7 +24,13 @@ test('a bet, a rotation and a verification through the client', async () => {
   const registered = await client.casino.call('casino.A.register', { body: { agent_id: 'carla' } });
   expect(registered.status).toBe(201);
   const carla = client.withKey(String(registered.ok ? registered.body['api_key'] : ''));
-  platform.ledger.transfer({ from: 'faucet-pool', to: 'agent:carla', amountMicro: 50_000_000n, reason: 'test.fund', reference: 'carla' });
+  platform.ledger.transfer({
+    from: 'faucet-pool',
+    to: 'agent:carla',
+    amountMicro: 50_000_000n,
+    reason: 'test.fund',
+    reference: 'carla',
+  });
   const bet = await carla.casino.play('dice', { direction: 'over', threshold: 50, amount: 1 });
   expect(bet.ok).toBe(true);
   const betId = String(bet.ok ? bet.body['bet_id'] : '');

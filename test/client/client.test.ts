@@ -14,7 +14,10 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { inProcessSetup, START_MS } from './fixtures.ts';
 
-function recordingTransport(answer: TransportResponse = { status: 200, headers: {}, body: {} }): { sent: TransportRequest[]; client: AfpClient } {
+function recordingTransport(answer: TransportResponse = { status: 200, headers: {}, body: {} }): {
+  sent: TransportRequest[];
+  client: AfpClient;
+} {
   const sent: TransportRequest[] = [];
   return { sent, client: new AfpClient((request) => (sent.push(request), Promise.resolve(answer))) };
 }
@@ -24,7 +27,11 @@ describe('endpoint table', () => {
     const rows = ALL_ROUTES.filter((route) => route.service === 'faucet' || route.service === 'escrow');
     expect(rows.map((route) => route.id).sort()).toEqual([...ENDPOINT_IDS].sort());
     for (const route of rows) {
-      expect(ENDPOINTS[route.id as keyof typeof ENDPOINTS], route.id).toEqual({ mount: route.mount, method: route.method, path: route.path });
+      expect(ENDPOINTS[route.id as keyof typeof ENDPOINTS], route.id).toEqual({
+        mount: route.mount,
+        method: route.method,
+        path: route.path,
+      });
     }
   });
 
@@ -40,7 +47,12 @@ describe('AfpClient requests', () => {
     const keyed = client.withKey('sk_live_abc').withIp('10.1.2.3');
     await keyed.escrowB.get('esc_1');
     await keyed.withKey(undefined).faucetB.agents();
-    expect(sent[0]).toEqual({ mount: 'api', method: 'GET', path: '/escrow/esc_1', headers: { authorization: 'Bearer sk_live_abc', 'x-forwarded-for': '10.1.2.3' } });
+    expect(sent[0]).toEqual({
+      mount: 'api',
+      method: 'GET',
+      path: '/escrow/esc_1',
+      headers: { authorization: 'Bearer sk_live_abc', 'x-forwarded-for': '10.1.2.3' },
+    });
     expect(sent[1]?.headers).toEqual({ 'x-forwarded-for': '10.1.2.3' });
     expect(keyed.apiKey).toBe('sk_live_abc');
   });
@@ -51,28 +63,56 @@ describe('AfpClient requests', () => {
     await client.escrowA.list();
     await client.escrowB.dispute('esc 2', { reason: 'late' });
     await client.faucetB.claim();
-    expect(sent[0]).toMatchObject({ mount: 'escrow', path: '/api/v1/escrow/list', query: { limit: '5', status: 'locked' } });
+    expect(sent[0]).toMatchObject({
+      mount: 'escrow',
+      path: '/api/v1/escrow/list',
+      query: { limit: '5', status: 'locked' },
+    });
     expect(sent[1]?.query).toBeUndefined();
     expect(sent[2]).toMatchObject({ method: 'POST', path: '/escrow/esc%202/dispute', body: { reason: 'late' } });
     expect(sent[3]?.body).toBeUndefined();
     // One object shape for every request (absent parts are undefined fields): the dispatcher's reads stay monomorphic.
-    for (const request of sent) expect(Object.keys(request)).toEqual(['mount', 'method', 'path', 'query', 'headers', 'body', 'rawBody']);
+    for (const request of sent)
+      expect(Object.keys(request)).toEqual(['mount', 'method', 'path', 'query', 'headers', 'body', 'rawBody']);
   });
 
   test('raw sends the request as given, with the client identity under its own headers', async () => {
     const { sent, client } = recordingTransport();
-    await client.raw({ mount: 'api', method: 'POST', path: '/escrow', rawBody: { text: '{', contentType: 'application/json' } });
-    await client.withKey('k1').raw({ mount: 'api', method: 'GET', path: '/status', headers: { authorization: 'Bearer other' } });
-    expect(sent[0]).toEqual({ mount: 'api', method: 'POST', path: '/escrow', rawBody: { text: '{', contentType: 'application/json' } });
+    await client.raw({
+      mount: 'api',
+      method: 'POST',
+      path: '/escrow',
+      rawBody: { text: '{', contentType: 'application/json' },
+    });
+    await client
+      .withKey('k1')
+      .raw({ mount: 'api', method: 'GET', path: '/status', headers: { authorization: 'Bearer other' } });
+    expect(sent[0]).toEqual({
+      mount: 'api',
+      method: 'POST',
+      path: '/escrow',
+      rawBody: { text: '{', contentType: 'application/json' },
+    });
     expect(sent[1]?.headers).toEqual({ authorization: 'Bearer other' });
   });
 
   test('ok is exactly 2xx; a foreign error body is wrapped with code UNKNOWN', async () => {
-    const created = await recordingTransport({ status: 201, headers: {}, body: { escrow_id: 'e' } }).client.escrowB.get('e');
+    const created = await recordingTransport({ status: 201, headers: {}, body: { escrow_id: 'e' } }).client.escrowB.get(
+      'e',
+    );
     expect(created.ok).toBe(true);
     const foreign = await recordingTransport({ status: 502, headers: {}, body: 'bad gateway' }).client.escrowB.get('e');
-    expect(foreign).toEqual({ ok: false, status: 502, headers: {}, body: { error: 'error answer without {error, code}', code: 'UNKNOWN', body: 'bad gateway' } });
-    const redirect = await recordingTransport({ status: 304, headers: {}, body: { error: 'x', code: 'Y' } }).client.escrowB.get('e');
+    expect(foreign).toEqual({
+      ok: false,
+      status: 502,
+      headers: {},
+      body: { error: 'error answer without {error, code}', code: 'UNKNOWN', body: 'bad gateway' },
+    });
+    const redirect = await recordingTransport({
+      status: 304,
+      headers: {},
+      body: { error: 'x', code: 'Y' },
+    }).client.escrowB.get('e');
     expect(redirect).toMatchObject({ ok: false, body: { error: 'x', code: 'Y' } });
   });
 });
@@ -100,40 +140,79 @@ describe('AfpClient over the in-process platform', () => {
 
 describe('in-process transport', () => {
   const probe = defineRoute<null, string>({
-    id: 'test.B.probe', service: 'faucet', style: 'B', mount: 'api', method: 'POST', path: '/probe', auth: 'none', summary: 'echo the ip',
+    id: 'test.B.probe',
+    service: 'faucet',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/probe',
+    auth: 'none',
+    summary: 'echo the ip',
     parse: () => null,
     run: (context) => succeed(context.ip),
     successStatus: 200,
     render: (ip) => ({ ip }),
   });
   const broken = defineRoute<null, null>({
-    id: 'test.B.broken', service: 'faucet', style: 'B', mount: 'api', method: 'GET', path: '/broken', auth: 'none', summary: 'renders undefined',
+    id: 'test.B.broken',
+    service: 'faucet',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/broken',
+    auth: 'none',
+    summary: 'renders undefined',
     parse: () => null,
     run: () => succeed(null),
     successStatus: 200,
-    render: () => ({ missing: undefined } as never),
+    render: () => ({ missing: undefined }) as never,
   });
   const setup = (checkJsonRoundTrip: boolean): AfpClient => {
     const platform = new Platform({ seed: '1', startMs: START_MS });
-    return new AfpClient(inProcessTransport({ dispatcher: new Dispatcher(platform, [probe, broken]), clock: new VirtualClock(START_MS), checkJsonRoundTrip }));
+    return new AfpClient(
+      inProcessTransport({
+        dispatcher: new Dispatcher(platform, [probe, broken]),
+        clock: new VirtualClock(START_MS),
+        checkJsonRoundTrip,
+      }),
+    );
   };
 
   test('the IP is the first X-Forwarded-For entry, else 127.0.0.1', async () => {
     const client = setup(true);
-    expect((await client.raw({ mount: 'api', method: 'POST', path: '/probe' })).body).toMatchObject({ ip: '127.0.0.1' });
-    expect((await client.withIp('10.0.0.9, 10.0.0.1').raw({ mount: 'api', method: 'POST', path: '/probe' })).body).toMatchObject({ ip: '10.0.0.9' });
+    expect((await client.raw({ mount: 'api', method: 'POST', path: '/probe' })).body).toMatchObject({
+      ip: '127.0.0.1',
+    });
+    expect(
+      (await client.withIp('10.0.0.9, 10.0.0.1').raw({ mount: 'api', method: 'POST', path: '/probe' })).body,
+    ).toMatchObject({ ip: '10.0.0.9' });
   });
 
   test('raw bodies go through the HTTP body reader; body and rawBody together is a bug', async () => {
     const client = setup(true);
-    const wrongType = await client.raw({ mount: 'api', method: 'POST', path: '/probe', rawBody: { text: '{}', contentType: 'text/plain' } });
+    const wrongType = await client.raw({
+      mount: 'api',
+      method: 'POST',
+      path: '/probe',
+      rawBody: { text: '{}', contentType: 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.headers['content-type']).toBe('application/json');
-    await expect(client.raw({ mount: 'api', method: 'POST', path: '/probe', body: {}, rawBody: { text: '{}', contentType: 'application/json' } })).rejects.toThrow(/either body or rawBody/);
+    await expect(
+      client.raw({
+        mount: 'api',
+        method: 'POST',
+        path: '/probe',
+        body: {},
+        rawBody: { text: '{}', contentType: 'application/json' },
+      }),
+    ).rejects.toThrow(/either body or rawBody/);
   });
 
   test('checkJsonRoundTrip rejects a body that JSON text would change', async () => {
-    await expect(setup(true).raw({ mount: 'api', method: 'GET', path: '/broken' })).rejects.toThrow(/changes through JSON text/);
+    await expect(setup(true).raw({ mount: 'api', method: 'GET', path: '/broken' })).rejects.toThrow(
+      /changes through JSON text/,
+    );
     expect((await setup(false).raw({ mount: 'api', method: 'GET', path: '/broken' })).status).toBe(200);
   });
 });

@@ -14,7 +14,9 @@ import { Platform } from '../../src/platform/platform.ts';
 const START = Date.UTC(2026, 0, 1);
 
 test('DOMAINS_ENDPOINTS lists exactly the domains rows', () => {
-  const rows = Object.fromEntries(domainsRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]));
+  const rows = Object.fromEntries(
+    domainsRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]),
+  );
   expect(DOMAINS_ENDPOINTS).toEqual(rows);
 });
 
@@ -29,7 +31,14 @@ test('typed calls through the client', async () => {
   expect(check.ok && check.body.price_usdc).toBe(24);
   const registered = await ann.domains.registerB({ domain: 'ann.app', years: 2, resolver: 'ns.example.org' });
   expect(registered.ok && registered.body.cost).toBe('48.00');
-  expect((await ann.domains.setDns({ domain: 'ann.app', records: [{ type: 'CNAME', name: 'www', value: 'ann.example.org' }] })).status).toBe(200);
+  expect(
+    (
+      await ann.domains.setDns({
+        domain: 'ann.app',
+        records: [{ type: 'CNAME', name: 'www', value: 'ann.example.org' }],
+      })
+    ).status,
+  ).toBe(200);
   const dns = await ben.domains.dns('ann.app');
   expect(dns.ok && dns.body.records[0]?.type).toBe('CNAME');
   const offer = await ann.domains.transfer({ domain: 'ann.app', to: 'ben', price: '30.00' });

@@ -39,7 +39,14 @@ export interface ServedSetup {
 
 export async function servedSetup(options: { routes?: readonly Route[]; seed?: string } = {}): Promise<ServedSetup> {
   const lines: string[] = [];
-  const serve = await startServe({ routes: options.routes ?? ALL_ROUTES, seed: options.seed ?? SEED, port: 0, clockMode: 'manual', startMs: START_MS, log: (line) => lines.push(line) });
+  const serve = await startServe({
+    routes: options.routes ?? ALL_ROUTES,
+    seed: options.seed ?? SEED,
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: (line) => lines.push(line),
+  });
   const transport = httpTransport({ urls: serve.urls, timeoutMs: 10_000 });
   return { serve, transport, client: new AfpClient(transport) };
 }

@@ -16,7 +16,9 @@ interface Seen {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 function close(server: Server): Promise<void> {
@@ -37,7 +39,9 @@ describe('httpTransport', () => {
       } else if (request.url === '/hang') {
         return; // never answers: the timeout must end the request
       } else {
-        response.writeHead(418, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '100' }).end('{"error":"teapot","code":"BAD_REQUEST"}');
+        response
+          .writeHead(418, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '100' })
+          .end('{"error":"teapot","code":"BAD_REQUEST"}');
       }
     });
   });
@@ -48,7 +52,14 @@ describe('httpTransport', () => {
 
   test('sends JSON with its content type and the query; any JSON answer resolves with lower-case headers', async () => {
     const transport = httpTransport({ urls: { api: `${base}/` } });
-    const response = await transport({ mount: 'api', method: 'POST', path: '/escrow/a%2Fb', query: { limit: '5', q: 'a b' }, headers: { authorization: 'Bearer k' }, body: { amount: '1.00' } });
+    const response = await transport({
+      mount: 'api',
+      method: 'POST',
+      path: '/escrow/a%2Fb',
+      query: { limit: '5', q: 'a b' },
+      headers: { authorization: 'Bearer k' },
+      body: { amount: '1.00' },
+    });
     expect(response.status).toBe(418);
     expect(response.body).toEqual({ error: 'teapot', code: 'BAD_REQUEST' });
     expect(response.headers['x-ratelimit-limit']).toBe('100');
@@ -59,29 +70,42 @@ describe('httpTransport', () => {
 
   test('a raw body goes out byte for byte with its own content type; no body, no content type', async () => {
     const transport = httpTransport({ urls: { api: base } });
-    await transport({ mount: 'api', method: 'POST', path: '/x', rawBody: { text: '{"a":', contentType: 'text/plain' } });
+    await transport({
+      mount: 'api',
+      method: 'POST',
+      path: '/x',
+      rawBody: { text: '{"a":', contentType: 'text/plain' },
+    });
     expect(seen.at(-1)).toMatchObject({ body: '{"a":', headers: { 'content-type': 'text/plain' } });
     await transport({ mount: 'api', method: 'GET', path: '/x' });
     expect(seen.at(-1)?.headers['content-type']).toBeUndefined();
   });
 
   test('a mount without a URL rejects naming the known mounts', async () => {
-    await expect(httpTransport({ urls: { api: base } })({ mount: 'escrow', method: 'GET', path: '/x' })).rejects.toThrow(/no URL for mount 'escrow' \(known: api\)/);
+    await expect(
+      httpTransport({ urls: { api: base } })({ mount: 'escrow', method: 'GET', path: '/x' }),
+    ).rejects.toThrow(/no URL for mount 'escrow' \(known: api\)/);
   });
 
   test('a non-JSON answer rejects naming the URL and status', async () => {
-    await expect(httpTransport({ urls: { api: base } })({ mount: 'api', method: 'GET', path: '/text' })).rejects.toThrow(`GET ${base}/text answered 200 with a non-JSON body`);
+    await expect(
+      httpTransport({ urls: { api: base } })({ mount: 'api', method: 'GET', path: '/text' }),
+    ).rejects.toThrow(`GET ${base}/text answered 200 with a non-JSON body`);
   });
 
   test('a request that gets no answer is bounded by the timeout', async () => {
-    await expect(httpTransport({ urls: { api: base }, timeoutMs: 200 })({ mount: 'api', method: 'GET', path: '/hang' })).rejects.toThrow(`GET ${base}/hang failed: TimeoutError`);
+    await expect(
+      httpTransport({ urls: { api: base }, timeoutMs: 200 })({ mount: 'api', method: 'GET', path: '/hang' }),
+    ).rejects.toThrow(`GET ${base}/hang failed: TimeoutError`);
   });
 
   test('nothing listening rejects naming the URL', async () => {
     const closed = createServer();
     const url = await listen(closed);
     await close(closed);
-    await expect(httpTransport({ urls: { faucet: url } })({ mount: 'faucet', method: 'GET', path: '/health' })).rejects.toThrow(`GET ${url}/health failed`);
+    await expect(
+      httpTransport({ urls: { faucet: url } })({ mount: 'faucet', method: 'GET', path: '/health' }),
+    ).rejects.toThrow(`GET ${url}/health failed`);
     await expect(discoverTarget(url)).rejects.toThrow(`target ${url} does not answer`);
   });
 });
@@ -103,8 +127,18 @@ describe('targets', () => {
 
   test('discoverTarget finds the style-A mounts of an afp server, and only api elsewhere', async () => {
     const urls = served.serve.urls;
-    expect(await discoverTarget(urls.api as string)).toEqual({ api: urls.api, faucet: urls.faucet, escrow: urls.escrow, trading: urls.trading, domains: urls.domains, wallet: urls.wallet, casino: urls.casino });
-    const plain = createServer((_request, response) => response.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
+    expect(await discoverTarget(urls.api as string)).toEqual({
+      api: urls.api,
+      faucet: urls.faucet,
+      escrow: urls.escrow,
+      trading: urls.trading,
+      domains: urls.domains,
+      wallet: urls.wallet,
+      casino: urls.casino,
+    });
+    const plain = createServer((_request, response) =>
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{}'),
+    );
     const url = await listen(plain);
     expect(await discoverTarget(url)).toEqual({ api: url });
     await close(plain);

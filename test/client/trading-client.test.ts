@@ -10,7 +10,9 @@ import { tradingRoutes } from '../../src/http/routes/trading/trading.ts';
 import { Platform } from '../../src/platform/platform.ts';
 
 test('TRADING_ENDPOINTS lists exactly the trading rows', () => {
-  const rows = Object.fromEntries(tradingRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]));
+  const rows = Object.fromEntries(
+    tradingRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]),
+  );
   expect(TRADING_ENDPOINTS).toEqual(rows);
 });
 
@@ -25,7 +27,13 @@ test('orders, quotes, positions and a cancel through the client', async () => {
   expect((await tina.trading.priceB('ETH-USDC')).body['pair']).toBe('ETH-USDC');
   expect((await tina.trading.orderA({ symbol: 'ETH-PERP', side: 'short', size: 2, leverage: 2 })).status).toBe(201);
   expect((await tina.trading.positionsA()).body['count']).toBe(1);
-  const resting = await tina.trading.orderB({ pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'limit', price: '1.00' });
+  const resting = await tina.trading.orderB({
+    pair: 'BTC-USDC',
+    side: 'buy',
+    amount: '1.00',
+    type: 'limit',
+    price: '1.00',
+  });
   expect((await tina.trading.cancelB(String(resting.body['order_id']))).body['status']).toBe('cancelled');
   expect((await tina.trading.ordersB({ status: 'cancelled' })).body['count']).toBe(1);
   expect((await tina.trading.portfolioB()).ok).toBe(true);

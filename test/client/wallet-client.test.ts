@@ -18,7 +18,12 @@ import { EVM_NATIVE_ASSET } from '../../src/services/wallet/wallet-config.ts';
 const START = Date.UTC(2026, 0, 1);
 
 test('WALLET_ENDPOINTS lists exactly the wallet rows', () => {
-  const rows = Object.fromEntries([...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes].map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]));
+  const rows = Object.fromEntries(
+    [...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes].map((route) => [
+      route.id,
+      { mount: route.mount, method: route.method, path: route.path },
+    ]),
+  );
   expect(WALLET_ENDPOINTS).toEqual(rows);
 });
 
@@ -35,7 +40,12 @@ test('typed calls through the client', async () => {
   if (!created.ok || !other.ok) throw new Error('create');
   const from = created.body.addresses.base;
   expect(platform.wallet.mint(nativeAsset('base'), from, 10n ** 18n, nowMs).ok).toBe(true);
-  const sent = await ann.wallet.send({ chain: 'base', to: other.body.addresses.base, amount: '0.3', private_key: deriveWallet(created.body.mnemonic).privateKeys.base });
+  const sent = await ann.wallet.send({
+    chain: 'base',
+    to: other.body.addresses.base,
+    amount: '0.3',
+    private_key: deriveWallet(created.body.mnemonic).privateKeys.base,
+  });
   expect(sent.ok && sent.body.status).toBe('pending');
   if (!sent.ok) throw new Error('send');
   nowMs += 5_000;
@@ -45,7 +55,13 @@ test('typed calls through the client', async () => {
   expect(balance.ok && balance.body.balance.native.amount).toBe('0.3');
   const history = await ann.wallet.transactions(from, { chain: 'base', limit: 5 });
   expect(history.ok && history.body.count).toBe(2);
-  const fields = { from_chain: 'base' as const, to_chain: 'solana' as const, from_token: EVM_NATIVE_ASSET, to_token: 'So11111111111111111111111111111111111111112', amount: '0.1' };
+  const fields = {
+    from_chain: 'base' as const,
+    to_chain: 'solana' as const,
+    from_token: EVM_NATIVE_ASSET,
+    to_token: 'So11111111111111111111111111111111111111112',
+    amount: '0.1',
+  };
   const quote = await ann.wallet.quote(fields);
   expect(quote.ok && Number(quote.body.quote.toAmount)).toBeGreaterThan(0);
   const order = await ann.wallet.swap({ ...fields, to_address: other.body.addresses.solana });

@@ -44,7 +44,15 @@ function defineSuite(target: ConformanceTarget, session: string): void {
 
 describe('the suite itself', () => {
   test('every endpoint of the table has rejection cases and a happy path', () => {
-    expect(uncoveredEndpoints([...REJECTION_CASES, ...CASINO_REJECTION_CASES, ...TRADING_REJECTION_CASES, ...DOMAINS_REJECTION_CASES, ...WALLET_STYLE_REJECTION_CASES])).toEqual([]);
+    expect(
+      uncoveredEndpoints([
+        ...REJECTION_CASES,
+        ...CASINO_REJECTION_CASES,
+        ...TRADING_REJECTION_CASES,
+        ...DOMAINS_REJECTION_CASES,
+        ...WALLET_STYLE_REJECTION_CASES,
+      ]),
+    ).toEqual([]);
     expect(uncoveredEndpoints(CONFORMANCE_CASES)).toEqual([]);
     const happyEndpoints = new Set(HAPPY_CASES.flatMap((kase) => kase.endpoints));
     // Rejection-only endpoints: the A dispute (its happy path mirrors the B one).
@@ -54,14 +62,22 @@ describe('the suite itself', () => {
   });
 
   test('a platform with a deliberate defect fails the cases that watch it, and only those', async () => {
-    const broken = inProcessConformanceTarget({ seed: SEED, startMs: START_MS, defects: ['escrow-fee-2pct', 'faucet-cooldown-23h'] });
+    const broken = inProcessConformanceTarget({
+      seed: SEED,
+      startMs: START_MS,
+      defects: ['escrow-fee-2pct', 'faucet-cooldown-23h'],
+    });
     const results = await runConformance(broken, HAPPY_CASES, 'defect');
     const failed = results.filter((result) => result.outcome === 'failed').map((result) => result.name);
     expect(failed).toEqual([HAPPY_CASES[0]?.name, HAPPY_CASES[2]?.name, HAPPY_CASES[3]?.name]);
   });
 
   test('a target without a movable clock skips the time cases with the reason', () => {
-    const target = { ...inProcessConformanceTarget({ seed: SEED, startMs: START_MS }), clock: null, clockNote: 'no clock here' };
+    const target = {
+      ...inProcessConformanceTarget({ seed: SEED, startMs: START_MS }),
+      clock: null,
+      clockNote: 'no clock here',
+    };
     const timed = HAPPY_CASES.filter((kase) => kase.needsClock);
     expect(timed.length).toBeGreaterThan(0);
     for (const kase of timed) expect(skipReason(target, kase)).toBe('no clock here');
@@ -72,7 +88,14 @@ describe('conformance: in-process (Dispatcher over ALL_ROUTES, virtual clock)', 
   defineSuite(inProcessConformanceTarget({ seed: SEED, startMs: START_MS }), 'inproc');
 });
 
-const serve = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+const serve = await startServe({
+  routes: ALL_ROUTES,
+  seed: SEED,
+  port: 0,
+  clockMode: 'manual',
+  startMs: START_MS,
+  log: () => undefined,
+});
 afterAll(async () => {
   await serve.close();
 });
@@ -83,25 +106,36 @@ describe(`conformance: afp serve over HTTP (${servedUrl}, manual clock)`, async 
 });
 
 const liveUrl = process.env['AFP_TARGET'];
-describe.skipIf(liveUrl === undefined || liveUrl === '')(`conformance: live target — ${liveUrl === undefined || liveUrl === '' ? LIVE_SKIP_REASON : liveUrl}`, async () => {
-  if (liveUrl === undefined || liveUrl === '') {
-    it.skip(LIVE_SKIP_REASON, () => undefined);
-    return;
-  }
-  // The session is unique per invocation: a shared live target keeps every earlier run's agents.
-  const session = Date.now().toString(16).slice(-8);
-  const resolved = /^https?:\/\//i.test(liveUrl) ? null : await resolveTarget(liveUrl);
-  if (resolved === null) {
-    defineSuite(await liveConformanceTarget(liveUrl), session);
-    return;
-  }
-  // A target file: every case through the target's dialects (src/conformance/target-conformance.ts), run once, one test each.
-  if (!resolved.ok) throw new Error(resolved.message);
-  const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
-  const clock: LiveClock = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-  const run = await runTargetConformance({ target: resolved.value, clock, deadline: new Deadline(clock, 1_800), session, curlOf }, cases);
-  for (const result of run.results) {
-    if (result.outcome === 'skipped') it.skip(`${result.name} — skipped: ${result.reason}`, () => undefined);
-    else test(`${result.name}${result.outcome === 'finding' ? ` — findings: ${result.findingIds.join(', ')}` : ''}`, () => expect(result.outcome === 'failed' ? result.problems : 'not failed').toEqual('not failed'));
-  }
-});
+describe.skipIf(liveUrl === undefined || liveUrl === '')(
+  `conformance: live target — ${liveUrl === undefined || liveUrl === '' ? LIVE_SKIP_REASON : liveUrl}`,
+  async () => {
+    if (liveUrl === undefined || liveUrl === '') {
+      it.skip(LIVE_SKIP_REASON, () => undefined);
+      return;
+    }
+    // The session is unique per invocation: a shared live target keeps every earlier run's agents.
+    const session = Date.now().toString(16).slice(-8);
+    const resolved = /^https?:\/\//i.test(liveUrl) ? null : await resolveTarget(liveUrl);
+    if (resolved === null) {
+      defineSuite(await liveConformanceTarget(liveUrl), session);
+      return;
+    }
+    // A target file: every case through the target's dialects (src/conformance/target-conformance.ts), run once, one test each.
+    if (!resolved.ok) throw new Error(resolved.message);
+    const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
+    const clock: LiveClock = {
+      nowMs: () => Date.now(),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+    const run = await runTargetConformance(
+      { target: resolved.value, clock, deadline: new Deadline(clock, 1_800), session, curlOf },
+      cases,
+    );
+    for (const result of run.results) {
+      if (result.outcome === 'skipped') it.skip(`${result.name} — skipped: ${result.reason}`, () => undefined);
+      else
+        test(`${result.name}${result.outcome === 'finding' ? ` — findings: ${result.findingIds.join(', ')}` : ''}`, () =>
+          expect(result.outcome === 'failed' ? result.problems : 'not failed').toEqual('not failed'));
+    }
+  },
+);

@@ -8,7 +8,22 @@ const LIMIT_MS = 253_402_300_800_000; // 10000-01-01
 
 describe('isoTime', () => {
   it('matches toISOString at the edges of days, years and the fast range', () => {
-    const instants = [0, 1, 999, 1_000, 59_999, 60_000, 3_599_999, 3_600_000, DAY_MS - 1, DAY_MS, 951_782_400_000, 1_767_225_599_999, 1_767_225_600_000, LIMIT_MS - 1];
+    const instants = [
+      0,
+      1,
+      999,
+      1_000,
+      59_999,
+      60_000,
+      3_599_999,
+      3_600_000,
+      DAY_MS - 1,
+      DAY_MS,
+      951_782_400_000,
+      1_767_225_599_999,
+      1_767_225_600_000,
+      LIMIT_MS - 1,
+    ];
     for (const ms of instants) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
   });
 
@@ -36,20 +51,31 @@ describe('isoTime', () => {
 
   it('stays exact when instants repeat, a few days and a few seconds apart', () => {
     // Instants that differ by whole days share a time of day; by multiples of 1,024 ms, a day prefix.
-    const pool = fc.record({ base: fc.integer({ min: 0, max: 4_000 * DAY_MS }), days: fc.integer({ min: 0, max: 3 }), blocks: fc.integer({ min: 0, max: 3 }) }).map(({ base, days, blocks }) => base + days * DAY_MS + blocks * 1_024);
+    const pool = fc
+      .record({
+        base: fc.integer({ min: 0, max: 4_000 * DAY_MS }),
+        days: fc.integer({ min: 0, max: 3 }),
+        blocks: fc.integer({ min: 0, max: 3 }),
+      })
+      .map(({ base, days, blocks }) => base + days * DAY_MS + blocks * 1_024);
     fc.assert(
-      fc.property(fc.array(pool, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 80 }), (instants, picks) => {
-        for (const pick of picks) {
-          const ms = instants[pick % instants.length] as number;
-          expect(isoTime(ms)).toBe(new Date(ms).toISOString());
-        }
-      }),
+      fc.property(
+        fc.array(pool, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 80 }),
+        (instants, picks) => {
+          for (const pick of picks) {
+            const ms = instants[pick % instants.length] as number;
+            expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+          }
+        },
+      ),
       { numRuns: 2_000 },
     );
   });
 
   it('stays exact after the day memo has been filled past its bound', () => {
-    for (let day = 0; day < 5_000; day++) expect(isoTime(day * DAY_MS + 45_296_789)).toBe(new Date(day * DAY_MS + 45_296_789).toISOString());
+    for (let day = 0; day < 5_000; day++)
+      expect(isoTime(day * DAY_MS + 45_296_789)).toBe(new Date(day * DAY_MS + 45_296_789).toISOString());
     expect(isoTime(12_345)).toBe('1970-01-01T00:00:12.345Z');
   });
 });

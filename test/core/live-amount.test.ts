@@ -3,8 +3,19 @@
 // comparison of a display field within its rounding.
 import { describe, expect, test } from 'vitest';
 import {
-  addAmounts, compareAmounts, formatAmount, fromMicro, liveAmount, multiplyAmounts, multiplyByRatio, parseLiveAmount,
-  roundAmount, subtractAmounts, toMicro, withinRounding, type LiveAmount,
+  addAmounts,
+  compareAmounts,
+  formatAmount,
+  fromMicro,
+  liveAmount,
+  multiplyAmounts,
+  multiplyByRatio,
+  parseLiveAmount,
+  roundAmount,
+  subtractAmounts,
+  toMicro,
+  withinRounding,
+  type LiveAmount,
 } from '../../src/core/live-amount.ts';
 import { ratio } from '../../src/core/ratio.ts';
 
@@ -44,7 +55,8 @@ describe('parseLiveAmount', () => {
   });
 
   test('not amounts: NaN, Infinity, text, booleans, null, overlong text', () => {
-    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, 'abc', '1.', '.5', '+1', true, null, undefined, {}]) expect(parseLiveAmount(value)).toBe('not-a-number');
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, 'abc', '1.', '.5', '+1', true, null, undefined, {}])
+      expect(parseLiveAmount(value)).toBe('not-a-number');
     expect(parseLiveAmount('1'.repeat(65))).toBe('too-long');
     expect(parseLiveAmount('1e-9999')).toBe('too-long');
   });

@@ -6,7 +6,33 @@ import { isReference } from '../../src/core/reference.ts';
 const PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Characters around the edges of the allowed set (neighbours of each range), plus non-ASCII. */
-const EDGE_CHARACTERS = ['A', 'Z', 'a', 'z', '0', '9', '_', '.', '-', '@', '[', '`', '{', '/', ':', ',', ' ', '\n', '\u0000', '\u007f', '\u0080', 'é', '\u0130', '\u212a', '😀'];
+const EDGE_CHARACTERS = [
+  'A',
+  'Z',
+  'a',
+  'z',
+  '0',
+  '9',
+  '_',
+  '.',
+  '-',
+  '@',
+  '[',
+  '`',
+  '{',
+  '/',
+  ':',
+  ',',
+  ' ',
+  '\n',
+  '\u0000',
+  '\u007f',
+  '\u0080',
+  'é',
+  '\u0130',
+  '\u212a',
+  '😀',
+];
 
 const texts = fc.oneof(
   fc.string({ maxLength: 70 }),

@@ -21,7 +21,9 @@ describe('Scheduler', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 200 }), (times) => {
         const scheduler = new Scheduler<number>();
         times.forEach((atMs, index) => scheduler.schedule(atMs, index));
-        const expected = times.map((atMs, index) => ({ atMs, index })).sort((a, b) => a.atMs - b.atMs || a.index - b.index);
+        const expected = times
+          .map((atMs, index) => ({ atMs, index }))
+          .sort((a, b) => a.atMs - b.atMs || a.index - b.index);
         const actual: number[] = [];
         for (let event = scheduler.pop(); event !== undefined; event = scheduler.pop()) actual.push(event.payload);
         expect(actual).toEqual(expected.map((row) => row.index));

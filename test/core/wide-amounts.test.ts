@@ -9,7 +9,16 @@ describe('WideAmounts', () => {
   test('every amount reads back exactly, int64 or not', () => {
     const amounts = new BigInt64Array(3 * COLUMNS);
     const wide = new WideAmounts(COLUMNS);
-    const values = [0n, -(2n ** 63n) + 1n, 2n ** 63n - 1n, 2n ** 63n, -(2n ** 63n), 10n ** 30n, -(10n ** 30n), 1_000_000n];
+    const values = [
+      0n,
+      -(2n ** 63n) + 1n,
+      2n ** 63n - 1n,
+      2n ** 63n,
+      -(2n ** 63n),
+      10n ** 30n,
+      -(10n ** 30n),
+      1_000_000n,
+    ];
     values.forEach((value, index) => {
       const cell = (index % 3) * COLUMNS + (index % COLUMNS);
       wide.set(amounts, cell, 100 + index, value);

@@ -8,8 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
-  KENO_PAYTABLE as SCRIPT_KENO, PLINKO_HALF_TABLES as SCRIPT_PLINKO, POKER_HANDS, POKER_PAYS, SCRATCH_CLASSES as SCRIPT_SCRATCH,
-  SLOTS_LINES as SCRIPT_SLOTS_LINES, SLOTS_SYMBOLS as SCRIPT_SLOTS_SYMBOLS, SLOTS_WEIGHTS, WHEEL_SECTORS as SCRIPT_WHEEL, verifyBet,
+  KENO_PAYTABLE as SCRIPT_KENO,
+  PLINKO_HALF_TABLES as SCRIPT_PLINKO,
+  POKER_HANDS,
+  POKER_PAYS,
+  SCRATCH_CLASSES as SCRIPT_SCRATCH,
+  SLOTS_LINES as SCRIPT_SLOTS_LINES,
+  SLOTS_SYMBOLS as SCRIPT_SLOTS_SYMBOLS,
+  SLOTS_WEIGHTS,
+  WHEEL_SECTORS as SCRIPT_WHEEL,
+  verifyBet,
   type Fraction,
 } from '../../scripts/verify-bet.ts';
 import type { JsonObject } from '../../src/core/errors.ts';
@@ -30,21 +38,45 @@ import { seedCommitment } from '../../src/services/casino/seed-book.ts';
 const root = join(import.meta.dirname, '..', '..');
 const doc = readFileSync(join(root, 'docs', 'fairness.md'), 'utf8');
 
-const fractionText = (value: Fraction | Ratio): string => (value.den === 1n ? `${value.num}` : `${value.num}/${value.den}`);
+const fractionText = (value: Fraction | Ratio): string =>
+  value.den === 1n ? `${value.num}` : `${value.num}/${value.den}`;
 
 /** The game module's answer for a bet: outcome, multiplier, result hash, blocks used. */
-function moduleBet(game: string, params: JsonObject, seed: string, clientSeed: string, nonce: number): { detail: string; multiplier: string; resultHash: string; blocks: number } {
+function moduleBet(
+  game: string,
+  params: JsonObject,
+  seed: string,
+  clientSeed: string,
+  nonce: number,
+): { detail: string; multiplier: string; resultHash: string; blocks: number } {
   const module = gameById(game as GameId);
   const parsed = module.parse(params);
   if (!parsed.ok) throw new Error(`${game} ${JSON.stringify(params)}: ${parsed.message}`);
   const draws = new DrawStream(seed, clientSeed, nonce);
   const result = module.play(parsed.value, draws);
-  return { detail: JSON.stringify(result.detail), multiplier: ratioText(result.multiplier), resultHash: draws.firstBlockHex, blocks: draws.blocksUsed };
+  return {
+    detail: JSON.stringify(result.detail),
+    multiplier: ratioText(result.multiplier),
+    resultHash: draws.firstBlockHex,
+    blocks: draws.blocksUsed,
+  };
 }
 
-function scriptBet(game: string, params: JsonObject, seed: string, clientSeed: string, nonce: number): { detail: string; multiplier: string; resultHash: string; blocks: number; seedHash: string } {
+function scriptBet(
+  game: string,
+  params: JsonObject,
+  seed: string,
+  clientSeed: string,
+  nonce: number,
+): { detail: string; multiplier: string; resultHash: string; blocks: number; seedHash: string } {
   const verified = verifyBet({ serverSeed: seed, clientSeed, nonce, game, params });
-  return { detail: JSON.stringify(verified.detail), multiplier: fractionText(verified.multiplier), resultHash: verified.resultHash, blocks: verified.messages.length, seedHash: verified.serverSeedHash };
+  return {
+    detail: JSON.stringify(verified.detail),
+    multiplier: fractionText(verified.multiplier),
+    resultHash: verified.resultHash,
+    blocks: verified.messages.length,
+    seedHash: verified.serverSeedHash,
+  };
 }
 
 /** The text between two HTML comment markers of the page. */
@@ -71,7 +103,12 @@ describe('docs/fairness.md worked example', () => {
     .split('\n')
     .map((line) => /^\| (\w+) \| `(.*)` \| `(.*)` \| ([\d/]+) \|$/.exec(line))
     .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ game: match[1] as string, params: JSON.parse(match[2] as string) as JsonObject, result: match[3] as string, multiplier: match[4] as string }));
+    .map((match) => ({
+      game: match[1] as string,
+      params: JSON.parse(match[2] as string) as JsonObject,
+      result: match[3] as string,
+      multiplier: match[4] as string,
+    }));
 
   test('the commitment, block 0 and its words are what the page prints', () => {
     expect(seed).toMatch(/^[0-9a-f]{64}$/);
@@ -83,31 +120,67 @@ describe('docs/fairness.md worked example', () => {
   });
 
   test('every row is what the script and the real game module compute, for at least the six games the page walks through', () => {
-    for (const game of ['coin_flip', 'dice', 'roulette', 'keno', 'plinko', 'crash']) expect(rows.map((row) => row.game)).toContain(game);
+    for (const game of ['coin_flip', 'dice', 'roulette', 'keno', 'plinko', 'crash'])
+      expect(rows.map((row) => row.game)).toContain(game);
     for (const row of rows) {
       const fromScript = scriptBet(row.game, row.params, seed, clientSeed, nonce);
       const fromModule = moduleBet(row.game, row.params, seed, clientSeed, nonce);
-      expect({ game: row.game, result: fromScript.detail, multiplier: fromScript.multiplier }).toEqual({ game: row.game, result: row.result, multiplier: row.multiplier });
-      expect({ game: row.game, result: fromModule.detail, multiplier: fromModule.multiplier }).toEqual({ game: row.game, result: row.result, multiplier: row.multiplier });
+      expect({ game: row.game, result: fromScript.detail, multiplier: fromScript.multiplier }).toEqual({
+        game: row.game,
+        result: row.result,
+        multiplier: row.multiplier,
+      });
+      expect({ game: row.game, result: fromModule.detail, multiplier: fromModule.multiplier }).toEqual({
+        game: row.game,
+        result: row.result,
+        multiplier: row.multiplier,
+      });
       expect(fromScript.resultHash).toBe(inputs['block_0']);
     }
   });
 
   test('the command of section 5 prints the example, and refuses a wrong commitment', () => {
-    const base = ['--seed', seed, '--client-seed', clientSeed, '--nonce', String(nonce), '--game', 'dice', '--params', '{"direction":"over","threshold":50}'];
-    const run = spawnSync(process.execPath, [join(root, 'scripts', 'verify-bet.ts'), ...base, '--commitment', inputs['server_seed_hash'] ?? ''], { encoding: 'utf8', timeout: 30_000 });
+    const base = [
+      '--seed',
+      seed,
+      '--client-seed',
+      clientSeed,
+      '--nonce',
+      String(nonce),
+      '--game',
+      'dice',
+      '--params',
+      '{"direction":"over","threshold":50}',
+    ];
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'scripts', 'verify-bet.ts'), ...base, '--commitment', inputs['server_seed_hash'] ?? ''],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(run.status).toBe(0);
     const printed = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(printed).toMatchObject({ commitment_matches: true, result_hash: inputs['block_0'], hmac_messages: [`${clientSeed}:${nonce}`], result: { roll: 39, win: false }, payout_multiplier: '0' });
-    const wrong = spawnSync(process.execPath, [join(root, 'scripts', 'verify-bet.ts'), ...base, '--commitment', '0'.repeat(64)], { encoding: 'utf8', timeout: 30_000 });
+    expect(printed).toMatchObject({
+      commitment_matches: true,
+      result_hash: inputs['block_0'],
+      hmac_messages: [`${clientSeed}:${nonce}`],
+      result: { roll: 39, win: false },
+      payout_multiplier: '0',
+    });
+    const wrong = spawnSync(
+      process.execPath,
+      [join(root, 'scripts', 'verify-bet.ts'), ...base, '--commitment', '0'.repeat(64)],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(wrong.status).toBe(1);
     expect(doc).toContain(`--seed ${seed}`);
   });
 });
 
-describe('docs/fairness.md tables are the game modules\' tables', () => {
+describe("docs/fairness.md tables are the game modules' tables", () => {
   test('plinko, keno, slots, scratch card, wheel and video poker, as printed', () => {
-    for (const rows of PLINKO_ROWS) for (const risk of PLINKO_RISKS) expect(doc).toContain(`| ${rows} | ${risk} | ${PLINKO_HALF_TABLES[rows][risk].join(', ')} |`);
+    for (const rows of PLINKO_ROWS)
+      for (const risk of PLINKO_RISKS)
+        expect(doc).toContain(`| ${rows} | ${risk} | ${PLINKO_HALF_TABLES[rows][risk].join(', ')} |`);
     for (let spots = 1; spots <= 10; spots++) {
       const entries = Object.entries(KENO_PAYTABLE[spots] ?? {}).map(([hits, pays]) => `${hits} → ${pays}x`);
       expect(doc).toContain(`| ${spots} | ${entries.join(', ')} |`);
@@ -123,13 +196,23 @@ describe('docs/fairness.md tables are the game modules\' tables', () => {
   });
 
   test('the script holds the same tables', () => {
-    expect(SCRIPT_PLINKO).toEqual(Object.fromEntries(PLINKO_ROWS.flatMap((rows) => PLINKO_RISKS.map((risk) => [`${rows}:${risk}`, PLINKO_HALF_TABLES[rows][risk]]))));
+    expect(SCRIPT_PLINKO).toEqual(
+      Object.fromEntries(
+        PLINKO_ROWS.flatMap((rows) => PLINKO_RISKS.map((risk) => [`${rows}:${risk}`, PLINKO_HALF_TABLES[rows][risk]])),
+      ),
+    );
     expect(SCRIPT_KENO).toEqual(KENO_PAYTABLE);
     expect(SCRIPT_SLOTS_SYMBOLS).toEqual(SLOTS_SYMBOLS);
     expect(SLOTS_WEIGHTS).toEqual(SLOTS_REEL_WEIGHTS[0]);
-    expect(SCRIPT_SLOTS_LINES.map(([name, pays]) => [name, `${pays}`])).toEqual(SLOTS_LINES.map((line) => [line.name, ratioText(line.multiplier)]));
-    expect(SCRIPT_SCRATCH.map(([name, pays, weight]) => [name, `${pays}`, weight])).toEqual(SCRATCH_CLASSES.map((entry) => [entry.name, ratioText(entry.multiplier), entry.weight]));
-    expect(SCRIPT_WHEEL.map(([label, , percent]) => [label, percent])).toEqual(WHEEL_SECTORS.map((entry) => [entry.label, entry.percent]));
+    expect(SCRIPT_SLOTS_LINES.map(([name, pays]) => [name, `${pays}`])).toEqual(
+      SLOTS_LINES.map((line) => [line.name, ratioText(line.multiplier)]),
+    );
+    expect(SCRIPT_SCRATCH.map(([name, pays, weight]) => [name, `${pays}`, weight])).toEqual(
+      SCRATCH_CLASSES.map((entry) => [entry.name, ratioText(entry.multiplier), entry.weight]),
+    );
+    expect(SCRIPT_WHEEL.map(([label, , percent]) => [label, percent])).toEqual(
+      WHEEL_SECTORS.map((entry) => [entry.label, entry.percent]),
+    );
     expect(POKER_HANDS).toEqual(HAND_CLASSES);
     expect(POKER_PAYS).toEqual(PAY_TABLE);
   });
@@ -138,11 +221,28 @@ describe('docs/fairness.md tables are the game modules\' tables', () => {
 /** Valid random parameters of each game, as a bet records them. */
 const PARAMS: Readonly<Record<GameId, (rng: Rng) => JsonObject>> = {
   coin_flip: (rng) => ({ side: rng.pick(['heads', 'tails']) }),
-  dice: (rng) => (rng.chance(1, 2) ? { direction: 'over', threshold: rng.between(1, 99) } : { direction: 'under', threshold: rng.between(2, 99) }),
+  dice: (rng) =>
+    rng.chance(1, 2)
+      ? { direction: 'over', threshold: rng.between(1, 99) }
+      : { direction: 'under', threshold: rng.between(2, 99) },
   simple_dice: (rng) => ({ pick: rng.between(1, 6) }),
   multiplier: (rng) => ({ target_multiplier: rng.pick([1.01, 1.5, 2, 4.99, 1000, rng.between(101, 100_000) / 100]) }),
   roulette: (rng): JsonObject => {
-    const betType = rng.pick(['number', 'red', 'black', 'odd', 'even', 'high', 'low', 'dozen_1', 'dozen_2', 'dozen_3', 'column_1', 'column_2', 'column_3']);
+    const betType = rng.pick([
+      'number',
+      'red',
+      'black',
+      'odd',
+      'even',
+      'high',
+      'low',
+      'dozen_1',
+      'dozen_2',
+      'dozen_3',
+      'column_1',
+      'column_2',
+      'column_3',
+    ]);
     return betType === 'number' ? { bet_type: betType, bet_value: rng.between(0, 36) } : { bet_type: betType };
   },
   custom: (rng) => ({ win_probability: rng.between(1, 99) }),
@@ -180,7 +280,15 @@ describe('scripts/verify-bet.ts and the game modules agree', () => {
         const params = PARAMS[game.id](rng);
         const fromModule = moduleBet(game.id, params, seed, clientSeed, nonce);
         const fromScript = scriptBet(game.id, params, seed, clientSeed, nonce);
-        expect({ game: game.id, params, seed, clientSeed, nonce, ...fromScript, seedHash: undefined }).toEqual({ game: game.id, params, seed, clientSeed, nonce, ...fromModule, seedHash: undefined });
+        expect({ game: game.id, params, seed, clientSeed, nonce, ...fromScript, seedHash: undefined }).toEqual({
+          game: game.id,
+          params,
+          seed,
+          clientSeed,
+          nonce,
+          ...fromModule,
+          seedHash: undefined,
+        });
         expect(fromScript.seedHash).toBe(seedCommitment(seed));
         outcomes.add(fromModule.multiplier);
       }
@@ -194,7 +302,13 @@ describe('scripts/verify-bet.ts and the game modules agree', () => {
     for (let round = 0; round < 200; round++) {
       const seed = rng.hex(32);
       const cents = crashPointCents(new DrawStream(seed, 'crash', 0));
-      const verified = verifyBet({ serverSeed: seed, clientSeed: 'crash', nonce: 0, game: 'crash_round', params: { cashed_out_at: 1.5 } });
+      const verified = verifyBet({
+        serverSeed: seed,
+        clientSeed: 'crash',
+        nonce: 0,
+        game: 'crash_round',
+        params: { cashed_out_at: 1.5 },
+      });
       expect(verified.detail['crash_point']).toBe(cents / 100);
       expect(fractionText(verified.multiplier)).toBe(cents >= 150 ? '3/2' : '0');
     }

@@ -11,10 +11,17 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const docs = readDocTexts(ROOT);
-const blocks = docBlocks(COMMANDS.map((row) => row.definition), ALL_ROUTES);
+const blocks = docBlocks(
+  COMMANDS.map((row) => row.definition),
+  ALL_ROUTES,
+);
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
 function githubSlug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 }
 
 const readme = docs.find((doc) => doc.path === 'README.md')?.text ?? '';
@@ -30,13 +37,19 @@ describe('the documentation', () => {
   });
 
   it('a stale usage block is caught', () => {
-    const stale = docs.map((doc) => ({ path: doc.path, text: doc.text.replace('afp run FILE [--seed N]', 'afp run FILE [--sed N]') }));
+    const stale = docs.map((doc) => ({
+      path: doc.path,
+      text: doc.text.replace('afp run FILE [--seed N]', 'afp run FILE [--sed N]'),
+    }));
     expect(stale.map((doc) => doc.text)).not.toEqual(docs.map((doc) => doc.text));
     expect(spliceDocs(stale, blocks).docs.map((doc) => doc.text)).toEqual(docs.map((doc) => doc.text));
   });
 
   it('every relative link of README.md, docs/*.md and docs/decisions/*.md names a file that exists, and a heading of it when it has an anchor', () => {
-    const decisions = readdirSync(join(ROOT, 'docs', 'decisions')).map((name) => ({ path: `docs/decisions/${name}`, text: readFileSync(join(ROOT, 'docs', 'decisions', name), 'utf8') }));
+    const decisions = readdirSync(join(ROOT, 'docs', 'decisions')).map((name) => ({
+      path: `docs/decisions/${name}`,
+      text: readFileSync(join(ROOT, 'docs', 'decisions', name), 'utf8'),
+    }));
     for (const doc of [...docs, ...decisions]) {
       for (const match of doc.text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)) {
         const target = match[1] ?? '';
@@ -45,7 +58,9 @@ describe('the documentation', () => {
         expect(existsSync(file), `${doc.path} links to ${target}`).toBe(true);
         const anchor = match[2];
         if (anchor === undefined || !file.endsWith('.md')) continue;
-        const slugs = [...readFileSync(file, 'utf8').matchAll(/^#+ (.*)$/gm)].map((heading) => githubSlug(heading[1] ?? ''));
+        const slugs = [...readFileSync(file, 'utf8').matchAll(/^#+ (.*)$/gm)].map((heading) =>
+          githubSlug(heading[1] ?? ''),
+        );
         expect(slugs, `${doc.path} links to ${target}#${anchor}`).toContain(anchor);
       }
     }

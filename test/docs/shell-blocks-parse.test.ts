@@ -29,7 +29,12 @@ describe('shell blocks', () => {
 
   it('finds sh, bash and console blocks (indented ones too) with their markers, and nothing else', () => {
     expect(blocks.map((block) => block.line)).toEqual([3, 9, 12]);
-    expect(blocks[0]?.marker).toMatchObject({ ports: 8700, exit: 3, replacements: [['--runs 50', '--runs 3']], env: { GITHUB_RUN_NUMBER: '7' } });
+    expect(blocks[0]?.marker).toMatchObject({
+      ports: 8700,
+      exit: 3,
+      replacements: [['--runs 50', '--runs 3']],
+      env: { GITHUB_RUN_NUMBER: '7' },
+    });
     expect(blocks[1]?.marker.skip).toBe('needs a real deployment');
     expect(blocks[1]?.script).toBe('npx afp target probe https://example.com');
     expect(blocks[2]?.script).toBe('npx afp --version');
@@ -38,18 +43,23 @@ describe('shell blocks', () => {
   it('moves the marked span of ports only, and applies the replacements', () => {
     const first = blocks[0];
     if (first === undefined) throw new Error('no block');
-    expect(scriptToRun(first, 40000)).toBe([
-      'npx afp serve --port 40000 &',
-      'curl http://127.0.0.1:40006/health http://127.0.0.1:8708/health',
-      'npx afp check --runs 3',
-    ].join('\n'));
+    expect(scriptToRun(first, 40000)).toBe(
+      [
+        'npx afp serve --port 40000 &',
+        'curl http://127.0.0.1:40006/health http://127.0.0.1:8708/health',
+        'npx afp check --runs 3',
+      ].join('\n'),
+    );
     expect(movePorts('url: http://127.0.0.1:3007 and :3000', 3000, 5000)).toBe('url: http://127.0.0.1:5007 and :3000');
   });
 
   it('refuses an unknown directive and a replacement that matches nothing', () => {
     expect(() => parseMarker('port: 8700')).toThrow(/unknown test directive/);
     expect(() => parseMarker('exit: three')).toThrow(/unknown test directive/);
-    const block = shellBlocks('p.md', '<!-- test: replace: --bets 9 => --bets 1 -->\n```sh\nnpx afp audit house-edge\n```')[0];
+    const block = shellBlocks(
+      'p.md',
+      '<!-- test: replace: --bets 9 => --bets 1 -->\n```sh\nnpx afp audit house-edge\n```',
+    )[0];
     if (block === undefined) throw new Error('no block');
     expect(() => scriptToRun(block, null)).toThrow(/matches nothing/);
   });

@@ -16,7 +16,9 @@ import { movePorts, PORT_SPAN, scriptToRun, shellBlocks, type ShellBlock } from 
 const ROOT = join(import.meta.dirname, '..', '..');
 const LINKED = ['package.json', 'node_modules', 'bin', 'src', 'agents', 'schemas', 'scripts', 'docs'];
 const COPIED = ['scenarios', 'targets'];
-const pages = readDocTexts(ROOT).map((doc) => ({ path: doc.path, blocks: shellBlocks(doc.path, doc.text) })).filter((page) => page.blocks.length > 0);
+const pages = readDocTexts(ROOT)
+  .map((doc) => ({ path: doc.path, blocks: shellBlocks(doc.path, doc.text) }))
+  .filter((page) => page.blocks.length > 0);
 const skipped: string[] = [];
 
 function workingCopy(): string {
@@ -85,7 +87,12 @@ function runScript(script: string, dir: string, block: ShellBlock): Promise<Ran>
     // `set -m`: a background job gets its own process group, so `kill %1` stops it with its
     // children, as in a reader's terminal; the block runs in a session of its own (detached), and
     // whatever is left of that session when it ends is killed.
-    const child = spawn('bash', ['-c', `set -em\n${script}`], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `set -em\n${script}`], {
+      cwd: dir,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-20_000);
@@ -109,7 +116,10 @@ function runScript(script: string, dir: string, block: ShellBlock): Promise<Ran>
 function killSession(sid: number | undefined): void {
   if (sid === undefined) return;
   const listed = spawnSync('ps', ['-o', 'pid=', '-s', String(sid)], { encoding: 'utf8' });
-  for (const pid of listed.stdout.split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0)) {
+  for (const pid of listed.stdout
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((pid) => pid > 0)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -143,14 +153,18 @@ describe('every shell block', () => {
       it.skip(`${name} (skipped: ${block.marker.skip})`, () => undefined);
       continue;
     }
-    it.concurrent(`${name} runs as pasted${block.marker.exit === 0 ? '' : ` and exits ${block.marker.exit}`}`, async () => {
-      const dir = workingCopy();
-      try {
-        expect(await runBlock(block, dir)).toBeNull();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }, (block.marker.timeoutSeconds + 30) * 1000);
+    it.concurrent(
+      `${name} runs as pasted${block.marker.exit === 0 ? '' : ` and exits ${block.marker.exit}`}`,
+      async () => {
+        const dir = workingCopy();
+        try {
+          expect(await runBlock(block, dir)).toBeNull();
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+      (block.marker.timeoutSeconds + 30) * 1000,
+    );
   }
 });
 
@@ -158,7 +172,11 @@ describe('the shell blocks', () => {
   it('are found, and every skip names its reason', () => {
     const all = pages.flatMap((page) => page.blocks);
     expect(all.length).toBeGreaterThan(10);
-    for (const block of all) if (block.marker.skip !== null) expect(block.marker.skip.length, `${block.path}:${block.line}`).toBeGreaterThan(10);
-    console.log(`shell blocks: ${all.length}, skipped ${skipped.length}:\n${skipped.map((line) => `  ${line}`).join('\n')}`);
+    for (const block of all)
+      if (block.marker.skip !== null)
+        expect(block.marker.skip.length, `${block.path}:${block.line}`).toBeGreaterThan(10);
+    console.log(
+      `shell blocks: ${all.length}, skipped ${skipped.length}:\n${skipped.map((line) => `  ${line}`).join('\n')}`,
+    );
   });
 });

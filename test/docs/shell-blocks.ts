@@ -38,14 +38,24 @@ const SHELL_LANGS = new Set(['sh', 'bash', 'console', 'shell']);
 const MARKER = /^<!-- test: (.*) -->$/;
 export const PORT_SPAN = 8;
 
-export const DEFAULT_MARKER: BlockMarker = { skip: null, ports: null, replacements: [], exit: 0, timeoutSeconds: 90, env: {} };
+export const DEFAULT_MARKER: BlockMarker = {
+  skip: null,
+  ports: null,
+  replacements: [],
+  exit: 0,
+  timeoutSeconds: 90,
+  env: {},
+};
 
 /** The marker's directives; throws (a documentation bug) on anything it does not know. */
 export function parseMarker(text: string): BlockMarker {
   const skip = /^skip:\s*(.+)$/.exec(text);
   if (skip !== null) return { ...DEFAULT_MARKER, skip: (skip[1] ?? '').trim() };
   const marker = { ...DEFAULT_MARKER, replacements: [] as Array<[string, string]>, env: {} as Record<string, string> };
-  for (const part of text.split(';').map((piece) => piece.trim()).filter((piece) => piece !== '')) {
+  for (const part of text
+    .split(';')
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '')) {
     const match = /^(\w+):\s*(.*)$/.exec(part);
     const key = match?.[1];
     const value = (match?.[2] ?? '').trim();
@@ -74,11 +84,24 @@ export function shellBlocks(path: string, text: string): ShellBlock[] {
     const close = lines.findIndex((line, at) => at > index && line.trim() === '```');
     if (close < 0) throw new Error(`${path}:${index + 1}: a fence that never closes`);
     if (SHELL_LANGS.has(open[2] ?? '')) {
-      const body = lines.slice(index + 1, close).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
-      const script = open[2] === 'console' ? body.filter((line) => line.startsWith('$ ')).map((line) => line.slice(2)).join('\n') : body.join('\n');
+      const body = lines
+        .slice(index + 1, close)
+        .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
+      const script =
+        open[2] === 'console'
+          ? body
+              .filter((line) => line.startsWith('$ '))
+              .map((line) => line.slice(2))
+              .join('\n')
+          : body.join('\n');
       const above = (lines[index - 1] ?? '').trim();
       const marker = MARKER.exec(above);
-      blocks.push({ path, line: index + 1, script, marker: marker === null ? DEFAULT_MARKER : parseMarker(marker[1] ?? '') });
+      blocks.push({
+        path,
+        line: index + 1,
+        script,
+        marker: marker === null ? DEFAULT_MARKER : parseMarker(marker[1] ?? ''),
+      });
     }
     index = close;
   }
@@ -97,7 +120,8 @@ export function movePorts(text: string, base: number, to: number): string {
 export function scriptToRun(block: ShellBlock, freeBase: number | null): string {
   let script = block.script;
   for (const [from, to] of block.marker.replacements) {
-    if (!script.includes(from)) throw new Error(`${block.path}:${block.line}: replace "${from}" matches nothing in the block`);
+    if (!script.includes(from))
+      throw new Error(`${block.path}:${block.line}: replace "${from}" matches nothing in the block`);
     script = script.split(from).join(to);
   }
   if (block.marker.ports !== null && freeBase !== null) script = movePorts(script, block.marker.ports, freeBase);

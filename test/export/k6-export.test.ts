@@ -34,7 +34,11 @@ async function runExport(args: readonly string[]): Promise<{ code: number; stdou
 
 /** Syntax errors of `text` read as an ES module (TypeScript's parser, through its public API). */
 function syntaxErrors(text: string): string[] {
-  const output = ts.transpileModule(text, { fileName: 'script.js', reportDiagnostics: true, compilerOptions: { allowJs: true, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  const output = ts.transpileModule(text, {
+    fileName: 'script.js',
+    reportDiagnostics: true,
+    compilerOptions: { allowJs: true, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
   return (output.diagnostics ?? []).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }
 
@@ -42,27 +46,87 @@ describe('the load profile as k6 options', () => {
   const base = { name: 'p', scenarioDurationMs: 3_600_000, endpoints: ['faucet.B.claim'] };
 
   test('each executor with its own fields, k6 durations, maxVUs from max_in_flight, thresholds as written plus per-endpoint counts', () => {
-    const constant = k6Options({ ...base, load: { rate: 50, time_unit: 1_000, max_in_flight: 40, thresholds: { checks: [{ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: 10_000 }] } } });
+    const constant = k6Options({
+      ...base,
+      load: {
+        rate: 50,
+        time_unit: 1_000,
+        max_in_flight: 40,
+        thresholds: { checks: [{ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: 10_000 }] },
+      },
+    });
     expect(constant).toStrictEqual({
       ok: true,
       options: {
-        scenarios: { p: { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '3600s', preAllocatedVUs: 40, maxVUs: 40, gracefulStop: '30s' } },
-        thresholds: { checks: [{ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: '10s' }], 'http_reqs{endpoint:faucet.B.claim}': ['count>=0'] },
+        scenarios: {
+          p: {
+            executor: 'constant-arrival-rate',
+            rate: 50,
+            timeUnit: '1s',
+            duration: '3600s',
+            preAllocatedVUs: 40,
+            maxVUs: 40,
+            gracefulStop: '30s',
+          },
+        },
+        thresholds: {
+          checks: [{ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: '10s' }],
+          'http_reqs{endpoint:faucet.B.claim}': ['count>=0'],
+        },
       },
     });
-    const ramping = k6Options({ ...base, load: { executor: 'ramping-arrival-rate', start_rate: 2, time_unit: 60_000, stages: [{ duration: 1_500, target: 120 }], graceful_stop: 0 } });
-    expect(ramping.ok && ramping.options.scenarios['p']).toStrictEqual({ executor: 'ramping-arrival-rate', startRate: 2, timeUnit: '60s', stages: [{ duration: '1500ms', target: 120 }], preAllocatedVUs: 2, maxVUs: 1_000, gracefulStop: '0s' });
+    const ramping = k6Options({
+      ...base,
+      load: {
+        executor: 'ramping-arrival-rate',
+        start_rate: 2,
+        time_unit: 60_000,
+        stages: [{ duration: 1_500, target: 120 }],
+        graceful_stop: 0,
+      },
+    });
+    expect(ramping.ok && ramping.options.scenarios['p']).toStrictEqual({
+      executor: 'ramping-arrival-rate',
+      startRate: 2,
+      timeUnit: '60s',
+      stages: [{ duration: '1500ms', target: 120 }],
+      preAllocatedVUs: 2,
+      maxVUs: 1_000,
+      gracefulStop: '0s',
+    });
     const vus = k6Options({ ...base, load: { executor: 'constant-vus', vus: 7, duration: 5_000 } });
-    expect(vus.ok && vus.options.scenarios['p']).toStrictEqual({ executor: 'constant-vus', vus: 7, duration: '5s', gracefulStop: '30s' });
-    const rampingVus = k6Options({ ...base, load: { executor: 'ramping-vus', start_vus: 1, stages: [{ duration: 2_000, target: 3 }] } });
-    expect(rampingVus.ok && rampingVus.options.scenarios['p']).toStrictEqual({ executor: 'ramping-vus', startVUs: 1, stages: [{ duration: '2s', target: 3 }], gracefulStop: '30s' });
-    const own = k6Options({ ...base, load: { rate: 1, thresholds: { 'http_reqs{endpoint:faucet.B.claim}': ['count>5'] } } });
+    expect(vus.ok && vus.options.scenarios['p']).toStrictEqual({
+      executor: 'constant-vus',
+      vus: 7,
+      duration: '5s',
+      gracefulStop: '30s',
+    });
+    const rampingVus = k6Options({
+      ...base,
+      load: { executor: 'ramping-vus', start_vus: 1, stages: [{ duration: 2_000, target: 3 }] },
+    });
+    expect(rampingVus.ok && rampingVus.options.scenarios['p']).toStrictEqual({
+      executor: 'ramping-vus',
+      startVUs: 1,
+      stages: [{ duration: '2s', target: 3 }],
+      gracefulStop: '30s',
+    });
+    const own = k6Options({
+      ...base,
+      load: { rate: 1, thresholds: { 'http_reqs{endpoint:faucet.B.claim}': ['count>5'] } },
+    });
     expect(own.ok && own.options.thresholds).toStrictEqual({ 'http_reqs{endpoint:faucet.B.claim}': ['count>5'] });
   });
 
   test('no section, a missing required field, a field the executor has no use for: every error at once', () => {
-    expect(k6Options({ ...base, load: null })).toMatchObject({ ok: false, errors: [expect.stringContaining('no load: section')] });
-    const bad = k6Options({ ...base, load: { executor: 'constant-vus', max_in_flight: 5, stages: [{ duration: 1_000, target: 1 }] } });
+    expect(k6Options({ ...base, load: null })).toMatchObject({
+      ok: false,
+      errors: [expect.stringContaining('no load: section')],
+    });
+    const bad = k6Options({
+      ...base,
+      load: { executor: 'constant-vus', max_in_flight: 5, stages: [{ duration: 1_000, target: 1 }] },
+    });
     expect(bad.ok).toBe(false);
     expect(bad.ok ? [] : bad.errors).toStrictEqual([
       'load.vus is required by the constant-vus executor',
@@ -99,32 +163,54 @@ describe('the script text', () => {
     expect(first.text).toContain('tags: { endpoint, name: ');
     expect(first.text).toContain('"http_req_duration{endpoint:escrow.B.create}": ["p(99)<1000"],');
     expect(first.cycle).toStrictEqual([0, 1, 2, 0, 1]);
-    expect(first.endpoints).toStrictEqual(['escrow.B.create', 'escrow.B.get', 'escrow.B.list', 'escrow.B.release', 'faucet.B.claim', 'faucet.B.register', 'faucet.B.status']);
+    expect(first.endpoints).toStrictEqual([
+      'escrow.B.create',
+      'escrow.B.get',
+      'escrow.B.list',
+      'escrow.B.release',
+      'faucet.B.claim',
+      'faucet.B.register',
+      'faucet.B.status',
+    ]);
     for (const endpoint of first.endpoints) {
       const row = ENDPOINTS[endpoint as keyof typeof ENDPOINTS];
       const route = ALL_ROUTES.find((candidate) => candidate.id === endpoint);
-      expect({ mount: route?.mount, method: route?.method, path: route?.path }, endpoint).toStrictEqual({ mount: row.mount, method: row.method, path: row.path });
+      expect({ mount: route?.mount, method: route?.method, path: route?.path }, endpoint).toStrictEqual({
+        mount: row.mount,
+        method: row.method,
+        path: row.path,
+      });
     }
     const targeted = exportK6Script(smoke, { ...OPTIONS, target: 'http://127.0.0.1:8700' });
     expect(targeted.ok && targeted.text).toContain('const DEFAULT_TARGET = "http://127.0.0.1:8700";');
-    expect(exportK6Script(smoke, { ...OPTIONS, target: 'ftp://x' })).toMatchObject({ ok: false, errors: [expect.stringContaining('--target')] });
+    expect(exportK6Script(smoke, { ...OPTIONS, target: 'ftp://x' })).toMatchObject({
+      ok: false,
+      errors: [expect.stringContaining('--target')],
+    });
   });
 
   test('archetypes k6 cannot run faithfully are refused by name with the reason, and so are non-free tiers', async () => {
     const path = join(scratch, 'casino.yaml');
-    writeFileSync(path, `name: casino-load
+    writeFileSync(
+      path,
+      `name: casino-load
 duration: 1h
 populations:
   - { agent: fixed-bettor, count: 2 }
   - { agent: bad-input-sender, count: 1 }
   - { agent: faucet-farmer, count: 3, tier: pro }
 load: { rate: 5, duration: 10s }
-`);
+`,
+    );
     const refused = await runExport([path]);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain("archetype 'bad-input-sender' cannot be exported to k6 faithfully: its malformed requests come from afp's bad-input case tables");
-    expect(refused.stderr).toContain("archetype 'fixed-bettor' cannot be exported to k6 faithfully: its bets need the casino funded");
+    expect(refused.stderr).toContain(
+      "archetype 'bad-input-sender' cannot be exported to k6 faithfully: its malformed requests come from afp's bad-input case tables",
+    );
+    expect(refused.stderr).toContain(
+      "archetype 'fixed-bettor' cannot be exported to k6 faithfully: its bets need the casino funded",
+    );
     expect(refused.stderr).toContain("populations[2] (faucet-farmer): tier 'pro' cannot be exported");
     expect((await runExport([path, '--bogus'])).stderr).toContain('unknown flag --bogus');
     expect((await runExport([join(scratch, 'missing.yaml')])).code).toBe(2);
@@ -141,23 +227,44 @@ load: { rate: 5, duration: 10s }
 });
 
 interface K6Summary {
-  readonly metrics: Readonly<Record<string, { count?: number; passes?: number; fails?: number; thresholds?: Record<string, boolean> }>>;
+  readonly metrics: Readonly<
+    Record<string, { count?: number; passes?: number; fails?: number; thresholds?: Record<string, boolean> }>
+  >;
 }
 
 /** k6 run against `api` (loopback), its summary exported to JSON; bounded at 25 s. */
-function runK6(script: string, api: string, runId: string | null): Promise<{ code: number | null; output: string; summary: K6Summary }> {
+function runK6(
+  script: string,
+  api: string,
+  runId: string | null,
+): Promise<{ code: number | null; output: string; summary: K6Summary }> {
   const summaryPath = `${script}.summary.json`;
   return new Promise((resolve, reject) => {
     execFile(
       K6,
-      ['run', '--no-usage-report', '--quiet', '--no-color', '-e', `AFP_TARGET=${api}`, ...(runId === null ? [] : ['-e', `AFP_RUN_ID=${runId}`]), '--summary-export', summaryPath, script],
+      [
+        'run',
+        '--no-usage-report',
+        '--quiet',
+        '--no-color',
+        '-e',
+        `AFP_TARGET=${api}`,
+        ...(runId === null ? [] : ['-e', `AFP_RUN_ID=${runId}`]),
+        '--summary-export',
+        summaryPath,
+        script,
+      ],
       { timeout: 25_000, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } },
       (error, stdout, stderr) => {
         if (!existsSync(summaryPath)) {
           reject(new Error(`k6 wrote no summary (${error?.message ?? 'no error'}):\n${stdout}\n${stderr}`));
           return;
         }
-        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, output: `${stdout}\n${stderr}`, summary: JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary });
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
+          output: `${stdout}\n${stderr}`,
+          summary: JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary,
+        });
       },
     );
   });
@@ -212,13 +319,26 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
         expect(smoke.code, smoke.output).toBe(0);
         expect(smoke.summary.metrics['iterations']?.count).toBe(10);
         expect(smoke.summary.metrics['dropped_iterations']).toBeUndefined();
-        expect(endpointCounts(smoke.summary)).toStrictEqual({ 'faucet.B.register': 9, 'faucet.B.status': 4, 'faucet.B.claim': 4, 'escrow.B.create': 4, 'escrow.B.release': 4, 'escrow.B.list': 2 });
+        expect(endpointCounts(smoke.summary)).toStrictEqual({
+          'faucet.B.register': 9,
+          'faucet.B.status': 4,
+          'faucet.B.claim': 4,
+          'escrow.B.create': 4,
+          'escrow.B.release': 4,
+          'escrow.B.list': 2,
+        });
         expect(smoke.summary.metrics['http_req_failed']?.thresholds).toStrictEqual({ 'rate<0.01': false });
         expect(smoke.summary.metrics['checks']?.thresholds).toStrictEqual({ 'rate>0.99': false });
         expect(smoke.summary.metrics['checks']?.fails).toBe(0);
-        expect(smoke.summary.metrics['http_req_duration{endpoint:escrow.B.create}']?.thresholds).toStrictEqual({ 'p(99)<1000': false });
+        expect(smoke.summary.metrics['http_req_duration{endpoint:escrow.B.create}']?.thresholds).toStrictEqual({
+          'p(99)<1000': false,
+        });
         const afterSmoke = await serveState(api);
-        expect({ agents: afterSmoke.agents, escrows: afterSmoke.escrows, balanced: afterSmoke.ledger.balanced }).toStrictEqual({ agents: 9, escrows: 4, balanced: true });
+        expect({
+          agents: afterSmoke.agents,
+          escrows: afterSmoke.escrows,
+          balanced: afterSmoke.ledger.balanced,
+        }).toStrictEqual({ agents: 9, escrows: 4, balanced: true });
         // k6-style-a (no AFP_RUN_ID: the script draws its own): 5/s for 1.5 s start at 0, 0.2 …
         // 1.4 s: 8 iterations, two cycles of [farmer, buyer, seller, abuser]. Setup asks
         // /_afp/mounts once for the style-A faucet and escrow addresses and onboards the seller:
@@ -230,12 +350,23 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
         expect(styleA.code, styleA.output).toBe(0);
         expect(styleA.summary.metrics['iterations']?.count).toBe(8);
         expect(endpointCounts(styleA.summary)).toStrictEqual({
-          'afp.mounts': 1, 'faucet.A.register': 7, 'faucet.A.claim': 5, 'faucet.A.status': 8, 'faucet.B.claim': 5, 'escrow.A.create': 2, 'escrow.A.release': 4, 'escrow.A.list': 2,
+          'afp.mounts': 1,
+          'faucet.A.register': 7,
+          'faucet.A.claim': 5,
+          'faucet.A.status': 8,
+          'faucet.B.claim': 5,
+          'escrow.A.create': 2,
+          'escrow.A.release': 4,
+          'escrow.A.list': 2,
         });
         expect(styleA.summary.metrics['checks']?.thresholds).toStrictEqual({ 'rate==1': false });
         expect(styleA.summary.metrics['http_req_failed']?.thresholds).toStrictEqual({ 'rate<0.01': false });
         const afterStyleA = await serveState(api);
-        expect({ agents: afterStyleA.agents - afterSmoke.agents, escrows: afterStyleA.escrows - afterSmoke.escrows, balanced: afterStyleA.ledger.balanced }).toStrictEqual({ agents: 7, escrows: 2, balanced: true });
+        expect({
+          agents: afterStyleA.agents - afterSmoke.agents,
+          escrows: afterStyleA.escrows - afterSmoke.escrows,
+          balanced: afterStyleA.ledger.balanced,
+        }).toStrictEqual({ agents: 7, escrows: 2, balanced: true });
         checked = true;
         stop();
       },
@@ -247,5 +378,6 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
 
 // Registered only where k6 is missing, so the skip and its reason show in the test list.
 if (!existsSync(K6)) {
-  test.skip(`SKIPPED: no k6 at ${K6} (CI has ../shared/tools/k6-v1.3.0/k6): the exported scripts were not run on k6`, () => undefined);
+  test.skip(`SKIPPED: no k6 at ${K6} (CI has ../shared/tools/k6-v1.3.0/k6): the exported scripts were not run on k6`, () =>
+    undefined);
 }

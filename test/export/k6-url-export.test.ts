@@ -15,7 +15,10 @@ import { main as exportMain } from '../../src/cli/export.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** shared/ lies beside the clone (CI, /work/main) or beside the folder of worktrees (/work/wt/NAME). */
-const K6 = [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')].map((shared) => join(shared, 'tools', 'k6-v1.3.0', 'k6')).find((path) => existsSync(path)) ?? join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
+const K6 =
+  [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
+    .map((shared) => join(shared, 'tools', 'k6-v1.3.0', 'k6'))
+    .find((path) => existsSync(path)) ?? join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-k6-url-'));
 const seen: string[] = [];
 let server: Server | null = null;
@@ -26,7 +29,9 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
-      seen.push(`${request.method} ${request.url} ${request.headers['x-run'] ?? ''} ${request.headers['content-type'] ?? ''} ${body}`);
+      seen.push(
+        `${request.method} ${request.url} ${request.headers['x-run'] ?? ''} ${request.headers['content-type'] ?? ''} ${body}`,
+      );
       response.writeHead(201, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -53,9 +58,14 @@ async function runExport(args: readonly string[]): Promise<{ code: number; stdou
 
 function k6(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(K6, [...args], { timeout: 25_000, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-    });
+    execFile(
+      K6,
+      [...args],
+      { timeout: 25_000, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -66,19 +76,59 @@ interface Summary {
 describe('afp export k6 --url', () => {
   test('k6 inspect reads the open-model profile; k6 run sends what afp load sends, tagged METHOD /path', async () => {
     const script = join(scratch, 'rate.js');
-    const flags = ['--url', `${base}/api/v1/games/coin-flip?x=1`, '--method', 'POST', '--header', 'X-Run: r1', '--body', '{"amount":"1.00"}', '--rate', '40/s', '--max-vus', '20', '--duration', '2s', '--threshold', 'http_req_duration: p(95)<2000', '--threshold', 'http_req_failed: rate<0.01'];
+    const flags = [
+      '--url',
+      `${base}/api/v1/games/coin-flip?x=1`,
+      '--method',
+      'POST',
+      '--header',
+      'X-Run: r1',
+      '--body',
+      '{"amount":"1.00"}',
+      '--rate',
+      '40/s',
+      '--max-vus',
+      '20',
+      '--duration',
+      '2s',
+      '--threshold',
+      'http_req_duration: p(95)<2000',
+      '--threshold',
+      'http_req_failed: rate<0.01',
+    ];
     const exported = await runExport([...flags, '--out', script]);
     expect(exported.code, exported.stderr).toBe(0);
     expect((await runExport(flags)).stdout).toBe(readFileSync(script, 'utf8'));
     const inspected = await k6(['inspect', script]);
     expect(inspected.code, inspected.stderr).toBe(0);
-    const options = JSON.parse(inspected.stdout) as { scenarios: Record<string, Record<string, unknown>>; thresholds: Record<string, unknown> };
-    expect(options.scenarios['url']).toMatchObject({ executor: 'constant-arrival-rate', rate: 40, timeUnit: '1s', duration: '2s', maxVUs: 20 });
-    expect(Object.keys(options.thresholds).sort()).toEqual(['http_req_duration', 'http_req_failed', 'http_reqs{endpoint:POST /api/v1/games/coin-flip}']);
+    const options = JSON.parse(inspected.stdout) as {
+      scenarios: Record<string, Record<string, unknown>>;
+      thresholds: Record<string, unknown>;
+    };
+    expect(options.scenarios['url']).toMatchObject({
+      executor: 'constant-arrival-rate',
+      rate: 40,
+      timeUnit: '1s',
+      duration: '2s',
+      maxVUs: 20,
+    });
+    expect(Object.keys(options.thresholds).sort()).toEqual([
+      'http_req_duration',
+      'http_req_failed',
+      'http_reqs{endpoint:POST /api/v1/games/coin-flip}',
+    ]);
 
     seen.length = 0;
     const summaryPath = join(scratch, 'rate.summary.json');
-    const ran = await k6(['run', '--no-usage-report', '--quiet', '--no-color', '--summary-export', summaryPath, script]);
+    const ran = await k6([
+      'run',
+      '--no-usage-report',
+      '--quiet',
+      '--no-color',
+      '--summary-export',
+      summaryPath,
+      script,
+    ]);
     expect(ran.code, ran.stderr).toBe(0);
     expect(existsSync(summaryPath)).toBe(true);
     const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
@@ -91,7 +141,18 @@ describe('afp export k6 --url', () => {
 
   test('--vus N is constant-vus; a threshold that fails fails k6 (99), as it exits 5 in afp', async () => {
     const script = join(scratch, 'vus.js');
-    const exported = await runExport(['--url', `${base}/`, '--vus', '2', '--duration', '1s', '--threshold', 'http_req_duration: p(95)<0.0001', '--out', script]);
+    const exported = await runExport([
+      '--url',
+      `${base}/`,
+      '--vus',
+      '2',
+      '--duration',
+      '1s',
+      '--threshold',
+      'http_req_duration: p(95)<0.0001',
+      '--out',
+      script,
+    ]);
     expect(exported.code, exported.stderr).toBe(0);
     const inspection = await k6(['inspect', script]);
     expect(inspection.code, inspection.stderr).toBe(0);
@@ -102,9 +163,24 @@ describe('afp export k6 --url', () => {
   });
 
   test('bad flags: exit 2, every problem listed; URL flags without --url are refused for a scenario', async () => {
-    const bad = await runExport(['--url', 'ftp://x', '--rate', '0/s', '--header', 'nope', '--threshold', 'http_req_duration: p(95)<x']);
+    const bad = await runExport([
+      '--url',
+      'ftp://x',
+      '--rate',
+      '0/s',
+      '--header',
+      'nope',
+      '--threshold',
+      'http_req_duration: p(95)<x',
+    ]);
     expect(bad.code).toBe(2);
-    for (const problem of ["'ftp://x' is not an absolute http(s) URL", '--rate must be from 1', "--header 'nope'", "'p(95)<x' is not a k6 threshold"]) expect(bad.stderr).toContain(problem);
+    for (const problem of [
+      "'ftp://x' is not an absolute http(s) URL",
+      '--rate must be from 1',
+      "--header 'nope'",
+      "'p(95)<x' is not a k6 threshold",
+    ])
+      expect(bad.stderr).toContain(problem);
     const mixed = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--rate', '10/s']);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain('--rate describe a URL run: give --url URL with them');

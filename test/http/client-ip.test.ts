@@ -12,7 +12,23 @@ function reference(value: string): string | undefined {
 
 describe('firstForwarded', () => {
   test('answers as the split-and-trim definition, bare addresses and lists alike', () => {
-    const unit = fc.constantFrom('1', '9', '.', ':', 'a', 'f', ',', ' ', '\t', '\n', '\u00a0', '\ufeff', '\u2028', '~', '\u007f');
+    const unit = fc.constantFrom(
+      '1',
+      '9',
+      '.',
+      ':',
+      'a',
+      'f',
+      ',',
+      ' ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\ufeff',
+      '\u2028',
+      '~',
+      '\u007f',
+    );
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 80 }), (value) => {
         expect(firstForwarded(value)).toBe(reference(value));

@@ -24,7 +24,10 @@ function expectSameCopy(value: unknown): void {
 
 describe('jsonCopy', () => {
   test('equals structuredClone on JSON values, key order included, sharing nothing', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => expectSameCopy(value)), { seed: 20_260_101, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => expectSameCopy(value)),
+      { seed: 20_260_101, numRuns: 500 },
+    );
   });
 
   test('copies what bet details and parameters hold', () => {

@@ -15,6 +15,9 @@ export function schemaChecker(document: JsonObject): SchemaCheck {
     const validate = ajv.getSchema(`document#/components/schemas/${schemaName}`);
     if (validate === undefined) return [`no schema ${schemaName}`];
     if (validate(value) === true) return [];
-    return (validate.errors ?? []).map((error) => `${schemaName}${error.instancePath} ${error.message ?? 'is invalid'}${error.params === undefined ? '' : ` ${JSON.stringify(error.params)}`}`);
+    return (validate.errors ?? []).map(
+      (error) =>
+        `${schemaName}${error.instancePath} ${error.message ?? 'is invalid'}${error.params === undefined ? '' : ` ${JSON.stringify(error.params)}`}`,
+    );
   };
 }

@@ -24,11 +24,64 @@ import { deployedOpenApiTour, openApiTour, type TourExchange } from './openapi-t
 
 /** JSON values that probe types, signs, bounds, lengths and vocabularies. */
 const BODY_PROBES: readonly unknown[] = [
-  null, true, false, 0, -1, 0.5, 1, 1.5, 2, 3, 7, 16, 50, 99, 100, 101, 1000, 1e13,
-  '', ' ', 'x', 'USDC', 'heads', 'over', 'dice', 'base', 'alice', 'bob', '1.00', 'a'.repeat(65), 'a'.repeat(300), 'a'.repeat(1001),
-  [], [1, 2, 3], [1, 1], ['AS'], {}, { a: 1 },
+  null,
+  true,
+  false,
+  0,
+  -1,
+  0.5,
+  1,
+  1.5,
+  2,
+  3,
+  7,
+  16,
+  50,
+  99,
+  100,
+  101,
+  1000,
+  1e13,
+  '',
+  ' ',
+  'x',
+  'USDC',
+  'heads',
+  'over',
+  'dice',
+  'base',
+  'alice',
+  'bob',
+  '1.00',
+  'a'.repeat(65),
+  'a'.repeat(300),
+  'a'.repeat(1001),
+  [],
+  [1, 2, 3],
+  [1, 1],
+  ['AS'],
+  {},
+  { a: 1 },
 ];
-const TEXT_PROBES: readonly string[] = ['', '0', '1', '5', '100', '101', '9999999', '-1', '1.5', 'abc', 'all', 'sender', 'locked', 'dice', 'coinflip', '2026-01-01', 'a'.repeat(70)];
+const TEXT_PROBES: readonly string[] = [
+  '',
+  '0',
+  '1',
+  '5',
+  '100',
+  '101',
+  '9999999',
+  '-1',
+  '1.5',
+  'abc',
+  'all',
+  'sender',
+  'locked',
+  'dice',
+  'coinflip',
+  '2026-01-01',
+  'a'.repeat(70),
+];
 
 /**
  * Disagreements that are expected, by `${rowId} ${where}.${field}`: each is a cross-field or
@@ -36,8 +89,8 @@ const TEXT_PROBES: readonly string[] = ['', '0', '1', '5', '100', '101', '999999
  */
 const EXPECTED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
   ['casino.A.game.roulette body.bet_value', 'bet_value only with bet_type number (the example bets on red)'],
-  ['casino.A.kelly.simulate body.simulations', 'num_bets × simulations within the caller\'s tier budget'],
-  ['casino.A.batch body.bets', 'a malformed element is answered in the batch\'s results, not with a 400 for the batch'],
+  ['casino.A.kelly.simulate body.simulations', "num_bets × simulations within the caller's tier budget"],
+  ['casino.A.batch body.bets', "a malformed element is answered in the batch's results, not with a 400 for the batch"],
   ['trading.A.order body.price', 'price only and always with type limit (the example is a market order)'],
   ['trading.B.order body.price', 'price only and always with type limit (the example is a market order)'],
   ['trading.B.order body.leverage', 'leverage above 1 only on perpetuals (the example is a spot order)'],
@@ -47,7 +100,7 @@ const EXPECTED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
   ['wallet.primary.send body.view_key', 'view_key and spend_key on monero only'],
   ['wallet.primary.send body.spend_key', 'view_key and spend_key on monero only'],
   ['wallet.A.send body.token', 'a token contract of the chain (a domain table, per chain)'],
-  ['wallet.A.send body.chain', 'the example\'s token is a contract of ethereum only'],
+  ['wallet.A.send body.chain', "the example's token is a contract of ethereum only"],
   ['wallet.A.send body.private_key', 'private_key on every chain but monero, never on monero'],
   ['wallet.A.send body.view_key', 'view_key and spend_key on monero only'],
   ['wallet.A.send body.spend_key', 'view_key and spend_key on monero only'],
@@ -55,7 +108,7 @@ const EXPECTED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
   ['wallet.primary.swap-quote query.to_token', 'a token contract of to_chain (a domain table, per chain)'],
   ['wallet.primary.swap body.from_token', 'a token contract of from_chain (a domain table, per chain)'],
   ['wallet.primary.swap body.to_token', 'a token contract of to_chain (a domain table, per chain)'],
-  ['wallet.primary.swap body.to_chain', 'the example\'s to_token is an asset of solana only'],
+  ['wallet.primary.swap body.to_chain', "the example's to_token is an asset of solana only"],
   ['wallet.A.swap body.from', '<chain>:<token contract> of a domain table'],
   ['wallet.A.swap body.to', '<chain>:<token contract> of a domain table'],
   ['wallet.B.send body.to', 'an agent id must name an agent with a wallet (404 otherwise)'],
@@ -63,14 +116,20 @@ const EXPECTED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
 
 /** The deployed rows' expected disagreements: the cross-field rules they inherit from style A's rows. */
 const EXPECTED_DEPLOYED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
-  ['casino.deployed.game.roulette body.bet_value', 'style A\'s roulette row decides it'],
-  ['casino.deployed.kelly.simulate body.simulations', 'num_bets × simulations within the caller\'s tier budget'],
-  ['casino.deployed.batch body.bets', 'a malformed element is answered in the batch\'s results, not with a 400 for the batch'],
+  ['casino.deployed.game.roulette body.bet_value', "style A's roulette row decides it"],
+  ['casino.deployed.kelly.simulate body.simulations', "num_bets × simulations within the caller's tier budget"],
+  [
+    'casino.deployed.batch body.bets',
+    "a malformed element is answered in the batch's results, not with a 400 for the batch",
+  ],
   ['wallet.deployed.send body.token', 'a token contract of the chain (a domain table, per chain)'],
   ['wallet.deployed.send body.private_key', 'private_key on every chain but monero, never on monero'],
   ['wallet.deployed.send body.view_key', 'view_key and spend_key on monero only'],
   ['wallet.deployed.send body.spend_key', 'view_key and spend_key on monero only'],
-  ['wallet.deployed.swap-quote query.from_token', 'a symbol or token contract of from_chain (a domain table, per chain)'],
+  [
+    'wallet.deployed.swap-quote query.from_token',
+    'a symbol or token contract of from_chain (a domain table, per chain)',
+  ],
   ['wallet.deployed.swap-quote query.to_token', 'a symbol or token contract of to_chain (a domain table, per chain)'],
   ['wallet.deployed.swap body.from_token', 'a symbol or token contract of from_chain (a domain table, per chain)'],
   ['wallet.deployed.swap body.to_token', 'a symbol or token contract of to_chain (a domain table, per chain)'],
@@ -108,9 +167,13 @@ function typedQuery(contract: RequestContract, query: Readonly<Record<string, st
 }
 
 function documentedAccepts(route: Route, contract: RequestContract, probe: Probe['documented']): boolean {
-  const bodyOk = route.method === 'GET' ? true : contract.body === undefined
-    ? probe.body === undefined || (typeof probe.body === 'object' && probe.body !== null && Object.keys(probe.body).length === 0)
-    : (probe.body === undefined && contract.bodyOptional === true) || contract.body.safeParse(probe.body).success;
+  const bodyOk =
+    route.method === 'GET'
+      ? true
+      : contract.body === undefined
+        ? probe.body === undefined ||
+          (typeof probe.body === 'object' && probe.body !== null && Object.keys(probe.body).length === 0)
+        : (probe.body === undefined && contract.bodyOptional === true) || contract.body.safeParse(probe.body).success;
   const queryOk = (contract.query ?? z.strictObject({})).safeParse(probe.query).success;
   const paramsOk = contract.params === undefined || contract.params.safeParse(probe.params).success;
   return bodyOk && queryOk && paramsOk;
@@ -129,23 +192,33 @@ function probesOf(route: Route, exchange: TourExchange, contract: RequestContrac
   const base = { params, query: exchange.query, body: exchange.body };
   const probes: Probe[] = [];
   const add = (key: string, input: RouteInput): void => {
-    probes.push({ key, input, documented: { body: input.body, query: typedQuery(contract, input.query), params: { ...input.params } } });
+    probes.push({
+      key,
+      input,
+      documented: { body: input.body, query: typedQuery(contract, input.query), params: { ...input.params } },
+    });
   };
   add('as sent', base);
-  const body = (typeof exchange.body === 'object' && exchange.body !== null ? exchange.body : {}) as Record<string, unknown>;
+  const body = (typeof exchange.body === 'object' && exchange.body !== null ? exchange.body : {}) as Record<
+    string,
+    unknown
+  >;
   if (route.method !== 'GET') add('body.zz_unknown=1', { ...base, body: { ...body, zz_unknown: 1 } });
   for (const field of route.method === 'GET' ? [] : bodyFields(contract, exchange.body)) {
     const { [field]: _removed, ...without } = body;
     add(`body.${field} removed`, { ...base, body: without });
-    for (const value of BODY_PROBES) add(`body.${field}=${JSON.stringify(value).slice(0, 20)}`, { ...base, body: { ...body, [field]: value } });
+    for (const value of BODY_PROBES)
+      add(`body.${field}=${JSON.stringify(value).slice(0, 20)}`, { ...base, body: { ...body, [field]: value } });
   }
   for (const name of Object.keys(contract.query?.shape ?? {})) {
     const { [name]: _removed, ...without } = exchange.query;
     add(`query.${name} removed`, { ...base, query: without });
-    for (const text of TEXT_PROBES) add(`query.${name}=${text.slice(0, 20)}`, { ...base, query: { ...exchange.query, [name]: text } });
+    for (const text of TEXT_PROBES)
+      add(`query.${name}=${text.slice(0, 20)}`, { ...base, query: { ...exchange.query, [name]: text } });
   }
   for (const name of Object.keys(params)) {
-    for (const text of [...TEXT_PROBES.filter((value) => value !== ''), 'bad id', 'f'.repeat(64)]) add(`params.${name}=${text.slice(0, 20)}`, { ...base, params: { ...params, [name]: text } });
+    for (const text of [...TEXT_PROBES.filter((value) => value !== ''), 'bad id', 'f'.repeat(64)])
+      add(`params.${name}=${text.slice(0, 20)}`, { ...base, params: { ...params, [name]: text } });
   }
   return probes;
 }
@@ -155,7 +228,12 @@ function probesOf(route: Route, exchange: TourExchange, contract: RequestContrac
  * with the tour's own platform after the tour (rows whose parse reads state find it): the
  * disagreements, as lines, and how many probes were compared.
  */
-function compareAll(rows: readonly Route[], contracts: Readonly<Record<string, RequestContract>>, platform: Platform, byRow: ReadonlyMap<string, TourExchange[]>): { disagreements: string[]; compared: number } {
+function compareAll(
+  rows: readonly Route[],
+  contracts: Readonly<Record<string, RequestContract>>,
+  platform: Platform,
+  byRow: ReadonlyMap<string, TourExchange[]>,
+): { disagreements: string[]; compared: number } {
   const contextOf = (exchange: TourExchange): RouteContext => {
     const identified = exchange.key === undefined ? null : platform.identify(`Bearer ${exchange.key}`);
     const caller = typeof identified === 'object' && identified !== null ? identified.agent : null;
@@ -171,16 +249,20 @@ function compareAll(rows: readonly Route[], contracts: Readonly<Record<string, R
     for (const probe of probesOf(route, exchange, contract)) {
       const parsed = route.parse(probe.input, contextOf(exchange));
       const rowAccepts = !isFailure(parsed);
-      if (probe.key === 'as sent') expect(rowAccepts, `${route.id} as sent: ${isFailure(parsed) ? parsed.message : ''}`).toBe(true);
+      if (probe.key === 'as sent')
+        expect(rowAccepts, `${route.id} as sent: ${isFailure(parsed) ? parsed.message : ''}`).toBe(true);
       const documented = documentedAccepts(route, contract, probe.documented);
       compared += 1;
-      if (documented !== rowAccepts) disagreements.push(`${route.id} ${probe.key}: documented ${documented ? 'accepts' : 'refuses'}, row ${rowAccepts ? 'accepts' : `refuses (${isFailure(parsed) ? parsed.message : ''})`}`);
+      if (documented !== rowAccepts)
+        disagreements.push(
+          `${route.id} ${probe.key}: documented ${documented ? 'accepts' : 'refuses'}, row ${rowAccepts ? 'accepts' : `refuses (${isFailure(parsed) ? parsed.message : ''})`}`,
+        );
     }
   }
   return { disagreements, compared };
 }
 
-describe('documented requests against the rows\' parse', () => {
+describe("documented requests against the rows' parse", () => {
   const { platform, byRow } = openApiTour();
 
   test('every row: the definition and the row accept and refuse the same probes', () => {
@@ -196,7 +278,9 @@ describe('documented requests against the rows\' parse', () => {
   test('the deployed rows with a definition: the definition and the row agree on every probe (unknown fields accepted by both)', () => {
     const deployed = deployedOpenApiTour();
     // Every deployed row with a definition: those without a request definition take no input.
-    const rows = DEPLOYED_ROUTES.filter((route) => Object.hasOwn(DEPLOYED_REQUESTS, route.id) || Object.hasOwn(DEPLOYED_RESPONSES, route.id));
+    const rows = DEPLOYED_ROUTES.filter(
+      (route) => Object.hasOwn(DEPLOYED_REQUESTS, route.id) || Object.hasOwn(DEPLOYED_RESPONSES, route.id),
+    );
     expect(Object.keys(DEPLOYED_REQUESTS).filter((rowId) => !rows.some((route) => route.id === rowId))).toEqual([]);
     const { disagreements, compared } = compareAll(rows, DEPLOYED_REQUESTS, deployed.platform, deployed.byRow);
     const where = (line: string): string => line.replace(/^(\S+ \S+?)(?:=| removed).*$/s, '$1');
@@ -205,19 +289,25 @@ describe('documented requests against the rows\' parse', () => {
     expect([...EXPECTED_DEPLOYED_DISAGREEMENTS.keys()].filter((expected) => !seen.has(expected))).toEqual([]);
     expect(compared).toBeGreaterThan(200);
     // Every deployed row that reads input has its definition: no generic body is left.
-    const undefinedRows = DEPLOYED_ROUTES.filter((route) => !Object.hasOwn(DEPLOYED_RESPONSES, route.id)).map((route) => route.id);
+    const undefinedRows = DEPLOYED_ROUTES.filter((route) => !Object.hasOwn(DEPLOYED_RESPONSES, route.id)).map(
+      (route) => route.id,
+    );
     expect(undefinedRows).toEqual([]);
   });
 
-  test('each game\'s documented fields are exactly its paramFields', () => {
-    for (const game of GAMES) expect(Object.keys(GAME_PARAMS[game.id]).sort(), game.id).toEqual([...game.paramFields].sort());
+  test("each game's documented fields are exactly its paramFields", () => {
+    for (const game of GAMES)
+      expect(Object.keys(GAME_PARAMS[game.id]).sort(), game.id).toEqual([...game.paramFields].sort());
   });
 
   test('every definition names a row of the table, and every path parameter of its row', () => {
     for (const [rowId, contract] of Object.entries(REQUESTS)) {
       const route = ALL_ROUTES.find((candidate) => candidate.id === rowId);
       expect(route, rowId).toBeDefined();
-      const names = (route?.path ?? '').split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+      const names = (route?.path ?? '')
+        .split('/')
+        .filter((segment) => segment.startsWith(':'))
+        .map((segment) => segment.slice(1));
       expect(Object.keys(contract.params?.shape ?? {}), rowId).toEqual(names);
       if (contract.body !== undefined) expect(['POST', 'PUT'], rowId).toContain(route?.method);
     }

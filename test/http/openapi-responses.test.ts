@@ -31,17 +31,29 @@ const checkers = new Map(MOUNTS.map((mount) => [mount, schemaChecker(documents.g
 
 const DEPLOYED_MOUNTS: readonly Mount[] = ['casino', 'faucet', 'escrow', 'trading', 'domains', 'wallet'];
 const deployedDocuments = new Map(DEPLOYED_MOUNTS.map((mount) => [mount, openApiDocument(DEPLOYED_ROUTES, { mount })]));
-const deployedCheckers = new Map(DEPLOYED_MOUNTS.map((mount) => [mount, schemaChecker(deployedDocuments.get(mount) as JsonObject)]));
+const deployedCheckers = new Map(
+  DEPLOYED_MOUNTS.map((mount) => [mount, schemaChecker(deployedDocuments.get(mount) as JsonObject)]),
+);
 
-type Operation = { operationId: string; responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> };
+type Operation = {
+  operationId: string;
+  responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }>;
+};
 
 /** The operation of row `rowId` in its mount's document of `routes`, and that document's checker. */
-function operationOf(rowId: string, routes: readonly Route[] = ALL_ROUTES): { route: Route; operation: Operation | undefined; check: SchemaCheck } {
+function operationOf(
+  rowId: string,
+  routes: readonly Route[] = ALL_ROUTES,
+): { route: Route; operation: Operation | undefined; check: SchemaCheck } {
   const route = routes.find((candidate) => candidate.id === rowId);
   if (route === undefined) throw new Error(`no row ${rowId}`);
   const deployed = routes === DEPLOYED_ROUTES;
-  const paths = ((deployed ? deployedDocuments : documents).get(route.mount) as { paths: Record<string, Record<string, Operation>> }).paths;
-  const operation = Object.values(paths).flatMap((item) => Object.values(item)).find((candidate) => candidate.operationId === rowId);
+  const paths = (
+    (deployed ? deployedDocuments : documents).get(route.mount) as { paths: Record<string, Record<string, Operation>> }
+  ).paths;
+  const operation = Object.values(paths)
+    .flatMap((item) => Object.values(item))
+    .find((candidate) => candidate.operationId === rowId);
   return { route, operation, check: (deployed ? deployedCheckers : checkers).get(route.mount) as SchemaCheck };
 }
 
@@ -56,17 +68,22 @@ describe('success bodies against the documents', () => {
   const { byRow } = openApiTour();
 
   test('the tour reaches every row with a success', () => {
-    const succeeded = [...byRow].filter(([, list]) => list.some((entry) => entry.response.status < 300)).map(([rowId]) => rowId);
+    const succeeded = [...byRow]
+      .filter(([, list]) => list.some((entry) => entry.response.status < 300))
+      .map(([rowId]) => rowId);
     expect(succeeded.sort()).toEqual(ALL_ROUTES.map((route) => route.id).sort());
   });
 
-  test('every success body of the tour fits its row\'s documented schema', () => {
+  test("every success body of the tour fits its row's documented schema", () => {
     let checked = 0;
     for (const [rowId, list] of byRow) {
       const { name, check } = successSchemaOf(rowId);
       expect(name, rowId).not.toBe('Success');
       for (const entry of list.filter((candidate) => candidate.response.status < 300)) {
-        expect(check(name, entry.response.body), `${rowId}: ${JSON.stringify(entry.response.body).slice(0, 400)}`).toEqual([]);
+        expect(
+          check(name, entry.response.body),
+          `${rowId}: ${JSON.stringify(entry.response.body).slice(0, 400)}`,
+        ).toEqual([]);
         checked += 1;
       }
     }
@@ -78,19 +95,23 @@ describe('success bodies against the documents', () => {
     const { name, check } = successSchemaOf('escrow.B.get');
     const body = entry?.response.body as JsonObject;
     expect(check(name, body)).toEqual([]);
-    expect(check(name, { ...body, extra: 1 })).toEqual([`${name} must NOT have additional properties {"additionalProperty":"extra"}`]);
+    expect(check(name, { ...body, extra: 1 })).toEqual([
+      `${name} must NOT have additional properties {"additionalProperty":"extra"}`,
+    ]);
     const { fee: _fee, ...withoutFee } = body;
     expect(check(name, withoutFee)).toEqual([`${name} must have required property 'fee' {"missingProperty":"fee"}`]);
     expect(check(name, { ...body, amount: 1 })).toEqual([`${name}/amount must be string {"type":"string"}`]);
   });
 });
 
-describe('the deployed dialect\'s bodies against its documents', () => {
+describe("the deployed dialect's bodies against its documents", () => {
   const { byRow, all } = deployedOpenApiTour();
   const defined = Object.keys(DEPLOYED_RESPONSES).sort();
 
   test('the deployed tour reaches every row with a response definition with a success', () => {
-    expect(defined.filter((rowId) => !(byRow.get(rowId) ?? []).some((entry) => entry.response.status < 300))).toEqual([]);
+    expect(defined.filter((rowId) => !(byRow.get(rowId) ?? []).some((entry) => entry.response.status < 300))).toEqual(
+      [],
+    );
     expect(defined.filter((rowId) => !DEPLOYED_ROUTES.some((route) => route.id === rowId))).toEqual([]);
   });
 
@@ -100,7 +121,10 @@ describe('the deployed dialect\'s bodies against its documents', () => {
       const { name, check } = successSchemaOf(rowId, DEPLOYED_ROUTES);
       expect(name, rowId).not.toBe('Success');
       for (const entry of (byRow.get(rowId) ?? []).filter((candidate) => candidate.response.status < 300)) {
-        expect(check(name, entry.response.body), `${rowId}: ${JSON.stringify(entry.response.body).slice(0, 400)}`).toEqual([]);
+        expect(
+          check(name, entry.response.body),
+          `${rowId}: ${JSON.stringify(entry.response.body).slice(0, 400)}`,
+        ).toEqual([]);
         checked += 1;
       }
     }
@@ -114,11 +138,19 @@ describe('the deployed dialect\'s bodies against its documents', () => {
       if (entry.response.status < 400 || rowId === null || !defined.includes(rowId)) continue;
       const { operation, check } = operationOf(rowId, DEPLOYED_ROUTES);
       const documented = operation?.responses[String(entry.response.status)] ?? operation?.responses['default'];
-      expect(documented?.content['application/json'].schema.$ref, `${rowId} ${entry.response.status}`).toBe('#/components/schemas/DeployedError');
+      expect(documented?.content['application/json'].schema.$ref, `${rowId} ${entry.response.status}`).toBe(
+        '#/components/schemas/DeployedError',
+      );
       expect(check('DeployedError', entry.response.body), rowId).toEqual([]);
       const listed = Object.hasOwn(operation?.responses ?? {}, String(entry.response.status));
       const name = (entry.response.body as { error?: string }).error ?? '';
-      if (listed) expect((operation?.responses[String(entry.response.status)] as unknown as { description: string }).description.split('; '), `${rowId} ${entry.response.status}`).toContain(name);
+      if (listed)
+        expect(
+          (operation?.responses[String(entry.response.status)] as unknown as { description: string }).description.split(
+            '; ',
+          ),
+          `${rowId} ${entry.response.status}`,
+        ).toContain(name);
       checked += 1;
     }
     expect(checked).toBeGreaterThan(15);
@@ -130,7 +162,7 @@ describe('the deployed dialect\'s bodies against its documents', () => {
 });
 
 describe('success bodies of a simulated population against the documents', () => {
-  test('every success answer of a day of every archetype fits its row\'s schema', async () => {
+  test("every success answer of a day of every archetype fits its row's schema", async () => {
     const scenario = scenarioFromText(POPULATION);
     const router = new Router(ALL_ROUTES);
     const problems: string[] = [];
@@ -180,7 +212,10 @@ casino:
 
 describe('examples', () => {
   test('the committed examples are what the tour answers today (run node scripts/gen-openapi-examples.ts)', () => {
-    const committed = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'http', 'openapi-examples.json'), 'utf8');
+    const committed = readFileSync(
+      join(import.meta.dirname, '..', '..', 'src', 'http', 'openapi-examples.json'),
+      'utf8',
+    );
     expect(committed).toBe(renderOpenApiExamples());
   });
 
@@ -188,47 +223,83 @@ describe('examples', () => {
     expect(examplesChecked(MOUNTS, documents, checkers)).toBeGreaterThan(2 * ALL_ROUTES.length);
   });
 
-  test('the default response carries the tour\'s real 405, 413, 415, 500 and 503 answers', () => {
+  test("the default response carries the tour's real 405, 413, 415, 500 and 503 answers", () => {
     const media = (document: JsonObject, path: string, method: string): Record<string, unknown> => {
-      const paths = document['paths'] as Record<string, Record<string, { responses: Record<string, { content: Record<string, { examples?: Record<string, unknown> }> }> }>>;
+      const paths = document['paths'] as Record<
+        string,
+        Record<
+          string,
+          { responses: Record<string, { content: Record<string, { examples?: Record<string, unknown> }> }> }
+        >
+      >;
       return paths[path]?.[method]?.responses['default']?.content['application/json']?.examples ?? {};
     };
-    expect(Object.keys(media(documents.get('escrow') as JsonObject, '/api/v1/escrow/create', 'post'))).toEqual(['405', '413', '415', '503']);
-    expect(Object.keys(media(documents.get('casino') as JsonObject, '/api/v1/games/dice', 'post'))).toEqual(['405', '413', '415', '500']);
-    expect(Object.keys(media(documents.get('faucet') as JsonObject, '/api/v1/faucet/claim', 'post'))).toEqual(['405', '413', '415', '503']);
-    expect(Object.keys(media(deployedDocuments.get('escrow') as JsonObject, '/escrow/create', 'post'))).toEqual(['413', '503']);
+    expect(Object.keys(media(documents.get('escrow') as JsonObject, '/api/v1/escrow/create', 'post'))).toEqual([
+      '405',
+      '413',
+      '415',
+      '503',
+    ]);
+    expect(Object.keys(media(documents.get('casino') as JsonObject, '/api/v1/games/dice', 'post'))).toEqual([
+      '405',
+      '413',
+      '415',
+      '500',
+    ]);
+    expect(Object.keys(media(documents.get('faucet') as JsonObject, '/api/v1/faucet/claim', 'post'))).toEqual([
+      '405',
+      '413',
+      '415',
+      '503',
+    ]);
+    expect(Object.keys(media(deployedDocuments.get('escrow') as JsonObject, '/escrow/create', 'post'))).toEqual([
+      '413',
+      '503',
+    ]);
   });
 });
 
 /** Checks every example of the documents' paths against the schema beside it; how many were checked. */
-function examplesChecked(mounts: readonly Mount[], documentsOf: ReadonlyMap<Mount, JsonObject>, checkersOf: ReadonlyMap<Mount, SchemaCheck>): number {
-    let checked = 0;
-    for (const mount of mounts) {
-      const document = documentsOf.get(mount) as JsonObject;
-      const check = checkersOf.get(mount) as SchemaCheck;
-      const stack: unknown[] = [document['paths']];
-      while (stack.length > 0) {
-        const value = stack.pop();
-        if (typeof value !== 'object' || value === null) continue;
-        const media = value as { in?: string; schema?: { $ref?: string }; example?: unknown; examples?: Record<string, { value: unknown }> };
-        const name = media.schema?.$ref?.replace('#/components/schemas/', '');
-        if (media.in !== undefined && 'example' in media) {
-          // A parameter: its schema is written in place.
-          expect(new Ajv2020({ strict: false }).compile(media.schema as object)(media.example), `${mount} ${JSON.stringify(media)}`).toBe(true);
-          checked += 1;
-        }
-        if (name !== undefined && 'example' in media) {
-          expect(check(name, media.example), `${mount} ${name}`).toEqual([]);
-          checked += 1;
-        }
-        if (name !== undefined && media.examples !== undefined) {
-          for (const [code, example] of Object.entries(media.examples)) {
-            expect(check(name, example.value), `${mount} ${name} ${code}`).toEqual([]);
-            checked += 1;
-          }
-        }
-        stack.push(...Object.values(value));
+function examplesChecked(
+  mounts: readonly Mount[],
+  documentsOf: ReadonlyMap<Mount, JsonObject>,
+  checkersOf: ReadonlyMap<Mount, SchemaCheck>,
+): number {
+  let checked = 0;
+  for (const mount of mounts) {
+    const document = documentsOf.get(mount) as JsonObject;
+    const check = checkersOf.get(mount) as SchemaCheck;
+    const stack: unknown[] = [document['paths']];
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if (typeof value !== 'object' || value === null) continue;
+      const media = value as {
+        in?: string;
+        schema?: { $ref?: string };
+        example?: unknown;
+        examples?: Record<string, { value: unknown }>;
+      };
+      const name = media.schema?.$ref?.replace('#/components/schemas/', '');
+      if (media.in !== undefined && 'example' in media) {
+        // A parameter: its schema is written in place.
+        expect(
+          new Ajv2020({ strict: false }).compile(media.schema as object)(media.example),
+          `${mount} ${JSON.stringify(media)}`,
+        ).toBe(true);
+        checked += 1;
       }
+      if (name !== undefined && 'example' in media) {
+        expect(check(name, media.example), `${mount} ${name}`).toEqual([]);
+        checked += 1;
+      }
+      if (name !== undefined && media.examples !== undefined) {
+        for (const [code, example] of Object.entries(media.examples)) {
+          expect(check(name, example.value), `${mount} ${name} ${code}`).toEqual([]);
+          checked += 1;
+        }
+      }
+      stack.push(...Object.values(value));
     }
-    return checked;
+  }
+  return checked;
 }

@@ -21,27 +21,39 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino'];
-const servedMounts = (routes: readonly Route[]): Mount[] => MOUNTS.filter((mount) => routes.some((route) => route.mount === mount));
+const servedMounts = (routes: readonly Route[]): Mount[] =>
+  MOUNTS.filter((mount) => routes.some((route) => route.mount === mount));
 
 const DOCUMENTS: ReadonlyArray<{ readonly name: string; readonly document: JsonObject }> = [
-  ...servedMounts(ALL_ROUTES).map((mount) => ({ name: mount, document: openApiDocument(ALL_ROUTES, { mount, serverUrl: 'http://127.0.0.1:8700' }) })),
-  ...servedMounts(DEPLOYED_ROUTES).map((mount) => ({ name: `deployed-${mount}`, document: openApiDocument(DEPLOYED_ROUTES, { mount }) })),
+  ...servedMounts(ALL_ROUTES).map((mount) => ({
+    name: mount,
+    document: openApiDocument(ALL_ROUTES, { mount, serverUrl: 'http://127.0.0.1:8700' }),
+  })),
+  ...servedMounts(DEPLOYED_ROUTES).map((mount) => ({
+    name: `deployed-${mount}`,
+    document: openApiDocument(DEPLOYED_ROUTES, { mount }),
+  })),
 ];
 
 describe('a real OpenAPI 3.1 validator', () => {
-  test.each(DOCUMENTS.map((entry) => [entry.name, entry.document] as const))('the %s document is valid OpenAPI 3.1', async (_name, document) => {
-    const validator = new Validator();
-    const result = await validator.validate(structuredClone(document));
-    expect(result.errors ?? []).toEqual([]);
-    expect(result.valid).toBe(true);
-    expect(validator.version).toBe('3.1');
-  });
+  test.each(DOCUMENTS.map((entry) => [entry.name, entry.document] as const))(
+    'the %s document is valid OpenAPI 3.1',
+    async (_name, document) => {
+      const validator = new Validator();
+      const result = await validator.validate(structuredClone(document));
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(validator.version).toBe('3.1');
+    },
+  );
 
   test('a broken document is refused (the validator is not vacuous)', async () => {
     const withoutInfo = structuredClone(DOCUMENTS[0]?.document) as JsonObject;
     delete withoutInfo['info'];
     expect((await new Validator().validate(withoutInfo)).valid).toBe(false);
-    const badParameter = structuredClone(DOCUMENTS[0]?.document) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+    const badParameter = structuredClone(DOCUMENTS[0]?.document) as {
+      paths: Record<string, Record<string, { parameters?: unknown[] }>>;
+    };
     const operation = Object.values(badParameter.paths['/escrow/{id}'] ?? {})[0];
     if (operation !== undefined) operation.parameters = [{ name: 'id', in: 'nowhere', schema: { type: 'string' } }];
     expect((await new Validator().validate(badParameter)).valid).toBe(false);
@@ -101,24 +113,49 @@ export const wrongAmount: RequestOf<Escrow['escrow.A.create']> = { buyer: 'a', s
 export type Crossed = Holds<Assignable<SuccessOf<Api['escrow.B.get'], 200>, EndpointResponses['escrow.A.get']>>;
 `;
 
-describe('a client generated with openapi-typescript type-checks against afp\'s client', () => {
+describe("a client generated with openapi-typescript type-checks against afp's client", () => {
   const folder = mkdtempSync(join(tmpdir(), 'afp-openapi-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   test('generate, then tsc the check file', async () => {
     for (const mount of servedMounts(ALL_ROUTES)) {
       const document = DOCUMENTS.find((entry) => entry.name === mount)?.document as JsonObject;
-      const types = astToString(await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0]));
+      const types = astToString(
+        await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0]),
+      );
       expect(types).toContain('operations');
       writeFileSync(join(folder, `${mount}.ts`), types);
     }
     writeFileSync(join(folder, 'check.ts'), CHECK);
     writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const flags = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), '--allowImportingTsExtensions', '--verbatimModuleSyntax', '--skipLibCheck', '--noUncheckedIndexedAccess'];
+    const flags = [
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2024',
+      '--lib',
+      'es2024',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(ROOT, 'node_modules', '@types'),
+      '--allowImportingTsExtensions',
+      '--verbatimModuleSyntax',
+      '--skipLibCheck',
+      '--noUncheckedIndexedAccess',
+    ];
     let output = '';
     try {
-      execFileSync(process.execPath, [tsc, ...flags, join(folder, 'check.ts')], { cwd: folder, encoding: 'utf8', timeout: 120_000 });
+      execFileSync(process.execPath, [tsc, ...flags, join(folder, 'check.ts')], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }

@@ -58,7 +58,9 @@ interface Operation {
 
 function operations(document: JsonObject): Operation[] {
   const paths = document['paths'] as unknown as Record<string, Record<string, OperationDoc>>;
-  return Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, doc]) => ({ path, method, doc })));
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, doc]) => ({ path, method, doc })),
+  );
 }
 
 const documents = new Map<Mount, JsonObject>();
@@ -78,10 +80,10 @@ const operationOf = (route: Route): OperationDoc => {
 /** The value at a local `$ref` (`#/components/...`). */
 function resolve(document: JsonObject, reference: string): JsonValue | undefined {
   let value: JsonValue | undefined = document;
-  for (const key of reference.replace(/^#\//, '').split('/')) value = typeof value === 'object' && value !== null && !Array.isArray(value) ? value[key] : undefined;
+  for (const key of reference.replace(/^#\//, '').split('/'))
+    value = typeof value === 'object' && value !== null && !Array.isArray(value) ? value[key] : undefined;
   return value;
 }
-
 
 describe('the document of a mount', () => {
   test.each(MOUNTS)('%s lists exactly its rows, each under its method and path', (mount) => {
@@ -111,9 +113,37 @@ describe('the document of a mount', () => {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     });
     expect(documentOf('escrow')).not.toHaveProperty('servers');
-    const schemas = (document['components'] as { schemas: Record<string, { required: string[]; properties: Record<string, { enum?: string[] }> }> }).schemas;
-    expect(schemas['Error']?.properties['code']?.enum).toEqual(['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE', 'RATE_LIMIT', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', 'FAUCET_CLAIMED', 'GAME_CLOSED', 'MARKET_CLOSED']);
-    expect(schemas['RateLimitError']?.required).toEqual(['error', 'code', 'message', 'limit', 'window', 'retry_after_seconds', 'reset_at', 'tier', 'upgrade_url', '_info']);
+    const schemas = (
+      document['components'] as {
+        schemas: Record<string, { required: string[]; properties: Record<string, { enum?: string[] }> }>;
+      }
+    ).schemas;
+    expect(schemas['Error']?.properties['code']?.enum).toEqual([
+      'BAD_REQUEST',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'CONFLICT',
+      'INSUFFICIENT_BALANCE',
+      'RATE_LIMIT',
+      'INTERNAL_ERROR',
+      'SERVICE_UNAVAILABLE',
+      'FAUCET_CLAIMED',
+      'GAME_CLOSED',
+      'MARKET_CLOSED',
+    ]);
+    expect(schemas['RateLimitError']?.required).toEqual([
+      'error',
+      'code',
+      'message',
+      'limit',
+      'window',
+      'retry_after_seconds',
+      'reset_at',
+      'tier',
+      'upgrade_url',
+      '_info',
+    ]);
   });
 
   test('plain JSON (no undefined, no non-finite numbers), the same bytes every time and for any row order', () => {
@@ -124,7 +154,10 @@ describe('the document of a mount', () => {
       const stack: unknown[] = [document];
       while (stack.length > 0) {
         const value = stack.pop();
-        expect(['string', 'boolean', 'object'].includes(typeof value) || Number.isFinite(value), `${mount}: ${String(value)}`).toBe(true);
+        expect(
+          ['string', 'boolean', 'object'].includes(typeof value) || Number.isFinite(value),
+          `${mount}: ${String(value)}`,
+        ).toBe(true);
         if (typeof value === 'object' && value !== null) stack.push(...Object.values(value));
       }
       expect(JSON.stringify(openApiDocument(ALL_ROUTES, { mount }))).toBe(text);
@@ -149,9 +182,19 @@ describe('paths and parameters', () => {
       for (const { path, method, doc } of operations(documentOf(mount))) {
         const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
         const pathParameters = (doc.parameters ?? []).filter((parameter) => parameter.in === 'path');
-        expect(pathParameters.map((parameter) => parameter.name), doc.operationId).toEqual(names);
-        for (const parameter of pathParameters) expect(parameter).toMatchObject({ name: parameter.name, in: 'path', required: true, schema: { type: 'string' } });
-        for (const parameter of doc.parameters ?? []) expect(['path', 'query'], doc.operationId).toContain(parameter.in);
+        expect(
+          pathParameters.map((parameter) => parameter.name),
+          doc.operationId,
+        ).toEqual(names);
+        for (const parameter of pathParameters)
+          expect(parameter).toMatchObject({
+            name: parameter.name,
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+          });
+        for (const parameter of doc.parameters ?? [])
+          expect(['path', 'query'], doc.operationId).toContain(parameter.in);
         const route = ALL_ROUTES.find((candidate) => candidate.id === doc.operationId);
         expect(path.replace(/\{([^}]+)\}/g, ':$1')).toBe(route?.path);
         const match = router.match(mount, method.toUpperCase(), path.replace(/\{([^}]+)\}/g, 'sample_$1'));
@@ -180,13 +223,44 @@ describe('security and responses', () => {
     for (const route of ALL_ROUTES) {
       expect(DOMAIN_ERRORS, `${route.id} must be listed in DOMAIN_ERRORS`).toHaveProperty([route.id]);
       const responses = operationOf(route).responses;
-      const domain = (DOMAIN_ERRORS[route.id] ?? []).map((code) => ({ FORBIDDEN: '403', NOT_FOUND: '404', CONFLICT: '409', FAUCET_CLAIMED: '409', GAME_CLOSED: '409', MARKET_CLOSED: '409', INSUFFICIENT_BALANCE: '422' } as Record<string, string>)[code]);
-      const expected = [String(route.successStatus), '400', ...(route.auth === 'none' ? [] : ['401']), ...domain, '429'];
+      const domain = (DOMAIN_ERRORS[route.id] ?? []).map(
+        (code) =>
+          (
+            ({
+              FORBIDDEN: '403',
+              NOT_FOUND: '404',
+              CONFLICT: '409',
+              FAUCET_CLAIMED: '409',
+              GAME_CLOSED: '409',
+              MARKET_CLOSED: '409',
+              INSUFFICIENT_BALANCE: '422',
+            }) as Record<string, string>
+          )[code],
+      );
+      const expected = [
+        String(route.successStatus),
+        '400',
+        ...(route.auth === 'none' ? [] : ['401']),
+        ...domain,
+        '429',
+      ];
       expect(Object.keys(responses), route.id).toEqual([...new Set(expected)].sort().concat('default'));
       for (const [status, response] of Object.entries(responses)) {
-        expect(Object.keys(response.headers), `${route.id} ${status}`).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : [])]);
-        const schema = status === '429' ? 'RateLimitError' : /^2/.test(status) ? (namedSchemas().get(RESPONSES[route.id] as ZodType) ?? `${route.id}.response`) : 'Error';
-        expect(response.content['application/json'].schema.$ref, `${route.id} ${status}`).toBe(`#/components/schemas/${schema}`);
+        expect(Object.keys(response.headers), `${route.id} ${status}`).toEqual([
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          ...(status === '429' ? ['Retry-After'] : []),
+        ]);
+        const schema =
+          status === '429'
+            ? 'RateLimitError'
+            : /^2/.test(status)
+              ? (namedSchemas().get(RESPONSES[route.id] as ZodType) ?? `${route.id}.response`)
+              : 'Error';
+        expect(response.content['application/json'].schema.$ref, `${route.id} ${status}`).toBe(
+          `#/components/schemas/${schema}`,
+        );
         expect(response.description.length).toBeGreaterThan(0);
       }
       expect('requestBody' in operationOf(route), route.id).toBe(REQUESTS[route.id]?.body !== undefined);
@@ -201,10 +275,18 @@ function validRequestForEveryRow(): Map<string, ApiResponse[]> {
   const dispatcher = new Dispatcher(platform, ALL_ROUTES);
   const answers = new Map<string, ApiResponse[]>();
   let nowMs = START_MS;
-  const send = (mount: Mount, method: string, path: string, options: { key?: string; body?: unknown; query?: Record<string, string> } = {}): JsonObject => {
+  const send = (
+    mount: Mount,
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; query?: Record<string, string> } = {},
+  ): JsonObject => {
     nowMs += 1000;
     const headers: Record<string, string> = options.key === undefined ? {} : { authorization: `Bearer ${options.key}` };
-    const response = dispatcher.handle({ mount, method, path, query: options.query ?? {}, headers, body: options.body, ip: '127.0.0.1' }, nowMs);
+    const response = dispatcher.handle(
+      { mount, method, path, query: options.query ?? {}, headers, body: options.body, ip: '127.0.0.1' },
+      nowMs,
+    );
     if (response.routeId !== null) answers.set(response.routeId, [...(answers.get(response.routeId) ?? []), response]);
     return response.body;
   };
@@ -215,21 +297,40 @@ function validRequestForEveryRow(): Map<string, ApiResponse[]> {
   send('faucet', 'GET', '/api/v1/agents/alice', { key: alice });
   send('api', 'POST', '/claim', { key: alice });
   for (const path of ['/status', '/agents', '/referrals']) send('api', 'GET', path, { key: bob });
-  const createA = (): string => send('escrow', 'POST', '/api/v1/escrow/create', { key: alice, body: { buyer: 'alice', seller: 'bob', amount: 0.5 } })['escrow_id'] as string;
+  const createA = (): string =>
+    send('escrow', 'POST', '/api/v1/escrow/create', {
+      key: alice,
+      body: { buyer: 'alice', seller: 'bob', amount: 0.5 },
+    })['escrow_id'] as string;
   const first = createA();
   send('escrow', 'GET', `/api/v1/escrow/${first}`, { key: alice });
   send('escrow', 'GET', '/api/v1/escrow/list', { key: alice });
   send('escrow', 'POST', '/api/v1/escrow/release', { key: alice, body: { escrow_id: first } });
-  send('escrow', 'POST', '/api/v1/escrow/dispute', { key: alice, body: { escrow_id: createA(), reason: 'not delivered' } });
-  const createB = (): string => send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice' } })['escrow_id'] as string;
+  send('escrow', 'POST', '/api/v1/escrow/dispute', {
+    key: alice,
+    body: { escrow_id: createA(), reason: 'not delivered' },
+  });
+  const createB = (): string =>
+    send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice' } })['escrow_id'] as string;
   const third = createB();
   send('api', 'GET', `/escrow/${third}`, { key: bob });
   send('api', 'GET', '/escrows', { key: bob });
   send('api', 'POST', `/escrow/${third}/release`, { key: bob });
   send('api', 'POST', `/escrow/${createB()}/refund`, { key: bob });
   send('api', 'POST', `/escrow/${createB()}/dispute`, { key: bob, body: { reason: 'not delivered' } });
-  for (const agentId of ['alice', 'bob']) platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${agentId}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: agentId });
-  casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
+  for (const agentId of ['alice', 'bob'])
+    platform.ledger.transfer({
+      from: 'faucet-pool',
+      to: `agent:${agentId}`,
+      amountMicro: 100_000_000n,
+      reason: 'test.fund',
+      reference: agentId,
+    });
+  casinoTour(
+    (mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }),
+    { alice, bob },
+    () => nowMs,
+  );
   domainsTour(send, { alice, bob });
   tradingTour(send, { alice, bob });
   walletTour(send, { alice, bob }, platform);
@@ -242,10 +343,29 @@ describe('documented statuses against the dispatcher', () => {
     expect([...answers.keys()].sort()).toEqual(ALL_ROUTES.map((route) => route.id).sort());
     for (const route of ALL_ROUTES) {
       const statuses = (answers.get(route.id) ?? []).map((response) => response.status);
-      expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(statuses.map(() => route.successStatus));
+      expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(
+        statuses.map(() => route.successStatus),
+      );
       expect(operationOf(route).responses).toHaveProperty([String(route.successStatus)]);
     }
-    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'domains.A.register', 'domains.B.register', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register', 'trading.A.order', 'trading.B.order', 'wallet.primary.register']);
+    expect(
+      ALL_ROUTES.filter((route) => route.successStatus === 201)
+        .map((route) => route.id)
+        .sort(),
+    ).toEqual([
+      'casino.A.challenges.create',
+      'casino.A.register',
+      'casino.A.tournaments.create',
+      'domains.A.register',
+      'domains.B.register',
+      'escrow.A.create',
+      'escrow.B.create',
+      'faucet.A.register',
+      'faucet.B.register',
+      'trading.A.order',
+      'trading.B.order',
+      'wallet.primary.register',
+    ]);
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {
@@ -268,18 +388,27 @@ populations:
       const documented = Object.keys(operationOf(route).responses);
       for (const status of Object.keys(row.statuses)) {
         seen.add(status);
-        expect(documented.includes(status) || DEFAULT_STATUSES.includes(status), `${route.id} answered ${status}, documented ${documented.join(' ')}`).toBe(true);
+        expect(
+          documented.includes(status) || DEFAULT_STATUSES.includes(status),
+          `${route.id} answered ${status}, documented ${documented.join(' ')}`,
+        ).toBe(true);
       }
     }
     // Not vacuous: the run met errors of several kinds.
-    expect([...seen].sort()).toEqual(expect.arrayContaining(['200', '201', '400', '401', '404', '409', '413', '415', '422', '429']));
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '404', '409', '413', '415', '422', '429']),
+    );
   });
 
   test('real error, 429 and success bodies fit their schemas', () => {
     const platform = new Platform({ seed: 'openapi', startMs: START_MS });
     const dispatcher = new Dispatcher(platform, ALL_ROUTES);
     const misfits = schemaChecker(documentOf('api'));
-    const send = (path: string, atMs: number): ApiResponse => dispatcher.handle({ mount: 'api', method: 'GET', path, query: {}, headers: {}, body: undefined, ip: '10.0.0.9' }, atMs);
+    const send = (path: string, atMs: number): ApiResponse =>
+      dispatcher.handle(
+        { mount: 'api', method: 'GET', path, query: {}, headers: {}, body: undefined, ip: '10.0.0.9' },
+        atMs,
+      );
     expect(misfits('faucet.B.agents.response', send('/agents', START_MS).body)).toEqual([]);
     const unauthorized = send('/status', START_MS);
     expect(unauthorized.status).toBe(401);
@@ -291,7 +420,9 @@ populations:
     }
     expect(limited?.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     expect(misfits('RateLimitError', limited?.body)).toEqual([]);
-    expect(misfits('RateLimitError', { ...limited?.body, window: '1h' })).toEqual([`RateLimitError/window must be equal to one of the allowed values {"allowedValues":["1m","1d"]}`]);
+    expect(misfits('RateLimitError', { ...limited?.body, window: '1h' })).toEqual([
+      `RateLimitError/window must be equal to one of the allowed values {"allowedValues":["1m","1d"]}`,
+    ]);
   });
 });
 
@@ -301,8 +432,15 @@ describe('GET /openapi.json', () => {
     for (const handle of handles.splice(0)) await handle.close();
   });
 
-  test('afp serve answers it on every mount with that mount\'s document, the link of `_info.docs`', async () => {
-    const handle = await startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  test("afp serve answers it on every mount with that mount's document, the link of `_info.docs`", async () => {
+    const handle = await startServe({
+      routes: ALL_ROUTES,
+      seed: '1',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      log: () => undefined,
+    });
     handles.push(handle);
     for (const mount of MOUNTS) {
       const url = handle.urls[mount] as string;
@@ -319,10 +457,30 @@ describe('GET /openapi.json', () => {
 
   test('any peer may read it (documentation), where the admin endpoints answer loopback only', async () => {
     const platform = new Platform({ seed: '1', startMs: START_MS });
-    const options = { platform, clock: new ServeClock({ mode: 'manual', startMs: START_MS }), mounts: () => ({ faucet: 'http://203.0.113.1:8701' }), onClockMoved: () => undefined, routes: ALL_ROUTES };
-    const request = (mount: Mount, path: string): EdgeRequest => ({ mount, method: 'GET', path, query: {}, headers: {}, ip: '203.0.113.5', peer: '203.0.113.5' });
-    expect(adminIntercept('faucet', options)(request('faucet', '/openapi.json'))).toEqual({ status: 200, body: openApiDocument(ALL_ROUTES, { mount: 'faucet', serverUrl: 'http://203.0.113.1:8701' }) });
-    expect(adminIntercept('api', options)(request('api', '/openapi.json'))).toEqual({ status: 200, body: openApiDocument(ALL_ROUTES, { mount: 'api' }) });
+    const options = {
+      platform,
+      clock: new ServeClock({ mode: 'manual', startMs: START_MS }),
+      mounts: () => ({ faucet: 'http://203.0.113.1:8701' }),
+      onClockMoved: () => undefined,
+      routes: ALL_ROUTES,
+    };
+    const request = (mount: Mount, path: string): EdgeRequest => ({
+      mount,
+      method: 'GET',
+      path,
+      query: {},
+      headers: {},
+      ip: '203.0.113.5',
+      peer: '203.0.113.5',
+    });
+    expect(adminIntercept('faucet', options)(request('faucet', '/openapi.json'))).toEqual({
+      status: 200,
+      body: openApiDocument(ALL_ROUTES, { mount: 'faucet', serverUrl: 'http://203.0.113.1:8701' }),
+    });
+    expect(adminIntercept('api', options)(request('api', '/openapi.json'))).toEqual({
+      status: 200,
+      body: openApiDocument(ALL_ROUTES, { mount: 'api' }),
+    });
     expect((await adminIntercept('api', options)(request('api', '/_afp/clock')))?.status).toBe(403);
   });
 });

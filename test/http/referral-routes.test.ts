@@ -22,15 +22,27 @@ function world() {
   const feeOf = (type: 'trading.order' | 'domains.registered' | 'escrow.released'): Micro => {
     const event = events.find((candidate) => candidate.type === type);
     if (event === undefined) throw new Error(`no ${type} event`);
-    return event.type === 'domains.registered' ? event.costMicro : event.type === 'trading.order' || event.type === 'escrow.released' ? event.feeMicro : 0n;
+    return event.type === 'domains.registered'
+      ? event.costMicro
+      : event.type === 'trading.order' || event.type === 'escrow.released'
+        ? event.feeMicro
+        : 0n;
   };
   const dispatcher = new Dispatcher(platform, ALL_ROUTES);
   let nowMs = START;
-  const send = (mount: Mount, method: string, path: string, options: { key?: string; body?: unknown } = {}): ApiResponse & { body: Record<string, unknown> } => {
+  const send = (
+    mount: Mount,
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown } = {},
+  ): ApiResponse & { body: Record<string, unknown> } => {
     nowMs += 1_000;
     const headers: Record<string, string> = options.key === undefined ? {} : { authorization: `Bearer ${options.key}` };
     const ip = `10.0.${Math.floor(nowMs / 1_000) % 250}.1`;
-    return dispatcher.handle({ mount, method, path, query: {}, headers, body: options.body, ip }, nowMs) as ApiResponse & { body: Record<string, unknown> };
+    return dispatcher.handle(
+      { mount, method, path, query: {}, headers, body: options.body, ip },
+      nowMs,
+    ) as ApiResponse & { body: Record<string, unknown> };
   };
   return { platform, send, feeOf };
 }
@@ -44,24 +56,47 @@ describe('referral rows across services', () => {
     expect(root.status).toBe(201);
     const top = send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'top', referrer: 'root' } });
     expect(top.status).toBe(201);
-    const mid = send('casino', 'POST', '/api/v1/auth/register', { body: { agent_id: 'mid', referral_code: top.body['referral_code'] } });
+    const mid = send('casino', 'POST', '/api/v1/auth/register', {
+      body: { agent_id: 'mid', referral_code: top.body['referral_code'] },
+    });
     expect(mid.status).toBe(201);
-    const payer = send('api', 'POST', '/register', { body: { agent_id: 'payer', referrer: mid.body['agent_address'] } });
+    const payer = send('api', 'POST', '/register', {
+      body: { agent_id: 'payer', referrer: mid.body['agent_address'] },
+    });
     expect(payer.status).toBe(201);
     expect(['top', 'mid', 'payer'].map((id) => platform.agents.get(id)?.referrerId)).toEqual(['root', 'top', 'mid']);
-    platform.ledger.transfer({ from: FAUCET_POOL, to: agentAccount('payer'), amountMicro: usdc(2_000), reason: 'test.fund', reference: 'payer' });
+    platform.ledger.transfer({
+      from: FAUCET_POOL,
+      to: agentAccount('payer'),
+      amountMicro: usdc(2_000),
+      reason: 'test.fund',
+      reference: 'payer',
+    });
     const payerKey = payer.body['api_key'] as string;
 
-    const order = send('trading', 'POST', '/api/v1/orders', { key: payerKey, body: { symbol: 'BTC-USDC', side: 'buy', size: 900, type: 'market' } });
+    const order = send('trading', 'POST', '/api/v1/orders', {
+      key: payerKey,
+      body: { symbol: 'BTC-USDC', side: 'buy', size: 900, type: 'market' },
+    });
     expect(order.status).toBe(201);
-    const domain = send('domains', 'POST', '/api/v1/register', { key: payerKey, body: { domain: 'referral-tree.com', years: 2 } });
+    const domain = send('domains', 'POST', '/api/v1/register', {
+      key: payerKey,
+      body: { domain: 'referral-tree.com', years: 2 },
+    });
     expect(domain.status).toBe(201);
-    const escrow = send('api', 'POST', '/escrow', { key: payerKey, body: { amount: 250, receiver: 'root', description: 'tree' } });
+    const escrow = send('api', 'POST', '/escrow', {
+      key: payerKey,
+      body: { amount: 250, receiver: 'root', description: 'tree' },
+    });
     expect(escrow.status).toBe(201);
     const release = send('api', 'POST', `/escrow/${escrow.body['escrow_id'] as string}/release`, { key: payerKey });
     expect(release.status).toBe(200);
 
-    const [tradingFee, domainFee, escrowFee] = [feeOf('trading.order'), feeOf('domains.registered'), feeOf('escrow.released')];
+    const [tradingFee, domainFee, escrowFee] = [
+      feeOf('trading.order'),
+      feeOf('domains.registered'),
+      feeOf('escrow.released'),
+    ];
     expect(escrowFee).toBe(usdc(250) / 100n);
     // top is payer's level 2: half of each level-1 share; root (level 3, and the escrow's receiver) earns only on trading and domains.
     const topLevelTwo = share(tradingFee, 1_000n) + share(domainFee, 750n) + share(escrowFee, 750n);
@@ -77,17 +112,30 @@ describe('referral rows across services', () => {
       { level: 2, referred_agents: 1, earned: formatDecimal(topLevelTwo) },
       { level: 3, referred_agents: 0, earned: '0.00' },
     ]);
-    expect(view.body).toMatchObject({ fees_earned: formatDecimal(topLevelTwo), available: formatDecimal(topLevelTwo), withdrawn: '0.00' });
+    expect(view.body).toMatchObject({
+      fees_earned: formatDecimal(topLevelTwo),
+      available: formatDecimal(topLevelTwo),
+      withdrawn: '0.00',
+    });
 
     const stats = send('casino', 'GET', '/api/v1/auth/referral/stats', { key: root.body['api_key'] as string });
     expect(stats.status).toBe(200);
     const rootEarned = platform.referrals.totalsFor('root').earnedMicro;
     expect(rootEarned).toBe(share(tradingFee, 500n) + share(domainFee, 375n));
-    expect(stats.body).toMatchObject({ total_earned: toNumber(rootEarned), withdrawn: 0, available: toNumber(rootEarned) });
-    expect((stats.body['by_level'] as { referred_agents: number }[]).map((level) => level.referred_agents)).toEqual([1, 1, 1]);
+    expect(stats.body).toMatchObject({
+      total_earned: toNumber(rootEarned),
+      withdrawn: 0,
+      available: toNumber(rootEarned),
+    });
+    expect((stats.body['by_level'] as { referred_agents: number }[]).map((level) => level.referred_agents)).toEqual([
+      1, 1, 1,
+    ]);
 
     const code = send('casino', 'GET', '/api/v1/auth/referral/code', { key: root.body['api_key'] as string });
-    expect(code.body).toMatchObject({ referral_code: root.body['referral_code'], commission: { level_1_pct: 10, level_2_pct: 5, level_3_pct: 2.5 } });
+    expect(code.body).toMatchObject({
+      referral_code: root.body['referral_code'],
+      commission: { level_1_pct: 10, level_2_pct: 5, level_3_pct: 2.5 },
+    });
 
     const gossip = send('casino', 'GET', '/api/v1/gossip');
     expect(gossip.body['current_registered_agents']).toBe(4);
@@ -96,8 +144,12 @@ describe('referral rows across services', () => {
   test('registering with the own id as referrer is 404 on every register row', () => {
     const { platform, send } = world();
     expect(send('api', 'POST', '/register', { body: { agent_id: 'me', referrer: 'me' } }).status).toBe(404);
-    expect(send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'me', referrer: 'me' } }).status).toBe(404);
-    expect(send('casino', 'POST', '/api/v1/auth/register', { body: { agent_id: 'me', referrer: 'me' } }).status).toBe(404);
+    expect(send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'me', referrer: 'me' } }).status).toBe(
+      404,
+    );
+    expect(send('casino', 'POST', '/api/v1/auth/register', { body: { agent_id: 'me', referrer: 'me' } }).status).toBe(
+      404,
+    );
     expect(platform.agents.size).toBe(0);
   });
 });

@@ -16,7 +16,14 @@ interface Seen {
 /** A row that keeps the context object itself beside copies of its fields. */
 function capturingRow(seen: Seen[]) {
   return defineRoute<null, Seen>({
-    id: 'test.B.capture', service: 'escrow', style: 'B', mount: 'api', method: 'POST', path: '/capture', auth: 'none', summary: 'captures its context',
+    id: 'test.B.capture',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/capture',
+    auth: 'none',
+    summary: 'captures its context',
     parse: () => null,
     run: (context) => {
       const entry = { context, nowMs: context.nowMs, ip: context.ip };

@@ -18,20 +18,38 @@ describe('logBody', () => {
       const body = REQUESTS[route.id]?.body;
       return body instanceof z.ZodObject && Object.keys(body.shape).some((name) => SECRET_FIELDS.includes(name));
     });
-    expect(withSecrets.map((route) => route.id).sort()).toEqual(expect.arrayContaining(['wallet.A.send', 'wallet.B.send', 'wallet.primary.send']));
+    expect(withSecrets.map((route) => route.id).sort()).toEqual(
+      expect.arrayContaining(['wallet.A.send', 'wallet.B.send', 'wallet.primary.send']),
+    );
     for (const route of withSecrets) expect(route.logBody, route.id).toBeTypeOf('function');
     // Rows without secrets log their bodies as sent (no hook to call).
     expect(ALL_ROUTES.find((route) => route.id === 'wallet.primary.create')?.logBody).toBeUndefined();
   });
 
-  test('a send logs its transaction\'s sender; a refused one its key\'s; bodies without secrets are kept as they are', () => {
+  test("a send logs its transaction's sender; a refused one its key's; bodies without secrets are kept as they are", () => {
     const wallet = deriveWallet(generateMnemonic(new Rng('log-body')));
-    const body = { chain: 'polygon', to: wallet.addresses.ethereum, amount: '1', private_key: wallet.privateKeys.ethereum };
+    const body = {
+      chain: 'polygon',
+      to: wallet.addresses.ethereum,
+      amount: '1',
+      private_key: wallet.privateKeys.ethereum,
+    };
     const sent = { from: '0x52908400098527886E0F7030069857D2E4169EE7' } as WalletTx;
     expect(logSendBody(body, sent)).toEqual({ ...body, private_key: `redacted:${sent.from}` });
     expect(logSendBody(body, undefined)).toEqual({ ...body, private_key: `redacted:${wallet.addresses.ethereum}` });
-    const monero = { chain: 'monero', from: wallet.addresses.monero, to: wallet.addresses.monero, amount: '1', view_key: wallet.monero.viewKey, spend_key: wallet.monero.spendKey };
-    expect(logSendBody(monero, undefined)).toEqual({ ...monero, view_key: `redacted:${wallet.addresses.monero}`, spend_key: `redacted:${wallet.addresses.monero}` });
+    const monero = {
+      chain: 'monero',
+      from: wallet.addresses.monero,
+      to: wallet.addresses.monero,
+      amount: '1',
+      view_key: wallet.monero.viewKey,
+      spend_key: wallet.monero.spendKey,
+    };
+    expect(logSendBody(monero, undefined)).toEqual({
+      ...monero,
+      view_key: `redacted:${wallet.addresses.monero}`,
+      spend_key: `redacted:${wallet.addresses.monero}`,
+    });
     const plain = { to: 'bob', amount: 1 };
     expect(logSendBody(plain, undefined)).toBe(plain);
   });

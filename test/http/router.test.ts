@@ -46,7 +46,10 @@ describe('Router', () => {
   });
 
   it('answers method-not-allowed with the allowed methods, and not-found otherwise', () => {
-    expect(router.match('escrow', 'DELETE', '/api/v1/escrow/create')).toEqual({ kind: 'method-not-allowed', allowed: ['POST'] });
+    expect(router.match('escrow', 'DELETE', '/api/v1/escrow/create')).toEqual({
+      kind: 'method-not-allowed',
+      allowed: ['POST'],
+    });
     expect(router.match('api', 'PUT', '/escrow/x')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
     expect(router.match('api', 'GET', '/nothing').kind).toBe('not-found');
     expect(router.match('faucet', 'GET', '/api/v1/escrow/list').kind).toBe('not-found');
@@ -74,8 +77,12 @@ describe('Router', () => {
   });
 
   it('refuses two rows for the same mount, method and path', () => {
-    expect(() => new Router([row('api', 'GET', '/agents'), row('api', 'GET', '/agents')])).toThrow('duplicate route api GET /agents');
-    expect(() => new Router([row('api', 'GET', '/agents'), row('faucet', 'GET', '/agents'), row('api', 'POST', '/agents')])).not.toThrow();
+    expect(() => new Router([row('api', 'GET', '/agents'), row('api', 'GET', '/agents')])).toThrow(
+      'duplicate route api GET /agents',
+    );
+    expect(
+      () => new Router([row('api', 'GET', '/agents'), row('faucet', 'GET', '/agents'), row('api', 'POST', '/agents')]),
+    ).not.toThrow();
   });
 
   it('answers as a plain split-and-compare router does, on the full table and random paths', () => {
@@ -83,7 +90,9 @@ describe('Router', () => {
     const mounts: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'domains'];
     const methods: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
     // Segments the table uses, plus parameter-like values, empties and encodings.
-    const words = [...new Set(ALL_ROUTES.flatMap((route) => route.path.split('/')).filter((segment) => !segment.startsWith(':')))];
+    const words = [
+      ...new Set(ALL_ROUTES.flatMap((route) => route.path.split('/')).filter((segment) => !segment.startsWith(':'))),
+    ];
     const segment = fc.oneof(fc.constantFrom(...words), fc.constantFrom('esc_1', 'x', '', 'a%20b', '%E0%A4%A', 'list'));
     const path = fc.array(segment, { minLength: 1, maxLength: 7 }).map((segments) => segments.join('/'));
     fc.assert(
@@ -106,10 +115,17 @@ function referenceMatch(routes: readonly Route[], mount: Mount, method: string, 
   const statics = routes.filter((route) => route.mount === mount && !route.path.includes(':') && route.path === path);
   if (statics.length > 0) {
     const route = statics.find((candidate) => candidate.method === method);
-    return route === undefined ? { kind: 'method-not-allowed', allowed: statics.map((candidate) => candidate.method) } : { kind: 'found', route, params: {} };
+    return route === undefined
+      ? { kind: 'method-not-allowed', allowed: statics.map((candidate) => candidate.method) }
+      : { kind: 'found', route, params: {} };
   }
-  const score = (route: Route): number => route.path.split('/').reduce((sum, part) => sum + (part.startsWith(':') ? 0 : 1), route.path.split('/').length * 100);
-  const patterns = routes.filter((route) => route.mount === mount && route.path.includes(':')).sort((a, b) => score(b) - score(a));
+  const score = (route: Route): number =>
+    route.path
+      .split('/')
+      .reduce((sum, part) => sum + (part.startsWith(':') ? 0 : 1), route.path.split('/').length * 100);
+  const patterns = routes
+    .filter((route) => route.mount === mount && route.path.includes(':'))
+    .sort((a, b) => score(b) - score(a));
   const allowed: HttpMethod[] = [];
   for (const route of patterns) {
     const want = route.path.split('/');

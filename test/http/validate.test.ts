@@ -14,15 +14,21 @@ function unknownKeys(value: object): string[] {
 
 function expectedBody(body: object): object | Failure {
   const unknown = unknownKeys(body);
-  return unknown.length === 0 ? body : fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.sort().join(', ')}`);
+  return unknown.length === 0
+    ? body
+    : fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.sort().join(', ')}`);
 }
 
 /** A plain object with own keys from KEYS (defined, so `__proto__` is an own key), over an optional inherited one. */
 const objects = fc
   .record({ own: fc.uniqueArray(fc.constantFrom(...KEYS), { maxLength: 6 }), inherited: fc.boolean() })
   .map(({ own, inherited }) => {
-    const value: Record<string, string> = Object.create(inherited ? { role: 'inherited' } : Object.prototype) as Record<string, string>;
-    for (const key of own) Object.defineProperty(value, key, { value: 'v', enumerable: true, writable: true, configurable: true });
+    const value: Record<string, string> = Object.create(inherited ? { role: 'inherited' } : Object.prototype) as Record<
+      string,
+      string
+    >;
+    for (const key of own)
+      Object.defineProperty(value, key, { value: 'v', enumerable: true, writable: true, configurable: true });
     return value;
   });
 
@@ -32,7 +38,9 @@ describe('validate key checks', () => {
       fc.property(objects, (value) => {
         expect(objectBody(value, ALLOWED)).toEqual(expectedBody(value));
         const unknown = unknownKeys(value);
-        expect(knownQuery(value, ALLOWED)).toEqual(unknown.length === 0 ? null : fail('BAD_REQUEST', `unknown query parameter: ${unknown.sort().join(', ')}`));
+        expect(knownQuery(value, ALLOWED)).toEqual(
+          unknown.length === 0 ? null : fail('BAD_REQUEST', `unknown query parameter: ${unknown.sort().join(', ')}`),
+        );
       }),
       { numRuns: 2_000 },
     );
@@ -45,7 +53,11 @@ describe('validate key checks', () => {
       const value = Number(text);
       return value < 1 || value > 100 ? fail('BAD_REQUEST', 'limit must be between 1 and 100') : value;
     };
-    const texts = fc.oneof(fc.string({ maxLength: 8 }), fc.stringMatching(/^[0-9]{0,8}$/), fc.constantFrom('0', '1', '100', '101', '000100', '0000001', '-1', '1.5', '1e2', ' 5', '５'));
+    const texts = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.stringMatching(/^[0-9]{0,8}$/),
+      fc.constantFrom('0', '1', '100', '101', '000100', '0000001', '-1', '1.5', '1e2', ' 5', '５'),
+    );
     fc.assert(
       fc.property(fc.option(texts, { nil: undefined }), (text) => {
         const query: Record<string, string> = text === undefined ? {} : { limit: text };

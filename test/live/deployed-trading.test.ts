@@ -21,25 +21,57 @@ afterEach(async () => {
 });
 
 async function served(): Promise<{ target: Target; casino: string }> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   const url = (mount: 'casino' | 'faucet' | 'escrow' | 'trading'): string => handle.urls[mount] as string;
   const target: Target = {
-    name: 'afp serve --dialect deployed', source: url('casino'), afpServe: true, adminUrl: url('casino'),
-    services: { casino: { url: url('casino'), dialect: 'deployed' }, faucet: { url: url('faucet'), dialect: 'deployed' }, escrow: { url: url('escrow'), dialect: 'deployed' }, trading: { url: url('trading'), dialect: 'deployed' } },
-    register: { service: 'casino' }, funding: { method: 'faucet' }, limits: {}, fairness: 'deployed',
+    name: 'afp serve --dialect deployed',
+    source: url('casino'),
+    afpServe: true,
+    adminUrl: url('casino'),
+    services: {
+      casino: { url: url('casino'), dialect: 'deployed' },
+      faucet: { url: url('faucet'), dialect: 'deployed' },
+      escrow: { url: url('escrow'), dialect: 'deployed' },
+      trading: { url: url('trading'), dialect: 'deployed' },
+    },
+    register: { service: 'casino' },
+    funding: { method: 'faucet' },
+    limits: {},
+    fairness: 'deployed',
   };
   return { target, casino: url('casino') };
 }
 
 function session(target: Target, deviations: CallDeviation[] = []): { live: LiveSession; clock: LiveClock } {
   let nowMs = 1_000_000;
-  const clock: LiveClock = { nowMs: () => nowMs, sleep: async (ms) => { nowMs += ms; } };
-  return { live: new LiveSession({ target, clock, deadline: new Deadline(clock, 3600), onDeviation: (deviation) => deviations.push(deviation) }), clock };
+  const clock: LiveClock = {
+    nowMs: () => nowMs,
+    sleep: async (ms) => {
+      nowMs += ms;
+    },
+  };
+  return {
+    live: new LiveSession({
+      target,
+      clock,
+      deadline: new Deadline(clock, 3600),
+      onDeviation: (deviation) => deviations.push(deviation),
+    }),
+    clock,
+  };
 }
 
 describe('the deployed dialect reads trading', () => {
-  test('register, balance, open, close: only documented deviations; refusals keep the deployment\'s names', async () => {
+  test("register, balance, open, close: only documented deviations; refusals keep the deployment's names", async () => {
     const { target, casino } = await served();
     const deviations: CallDeviation[] = [];
     const { live } = session(target, deviations);
@@ -48,13 +80,29 @@ describe('the deployed dialect reads trading', () => {
     if (registered.kind !== 'ok') return;
     expect(registered.value.apiKey).toMatch(/^sk_trade_/);
     const key = registered.value.apiKey;
-    const deposit = await fetch(`${casino}/_afp/casino/deposit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: registered.value.agentId, chain: 'base', amount: '100' }) });
+    const deposit = await fetch(`${casino}/_afp/casino/deposit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: registered.value.agentId, chain: 'base', amount: '100' }),
+    });
     const confirmAtMs = ((await deposit.json()) as { confirm_at_ms: number }).confirm_at_ms;
-    await fetch(`${casino}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_ms: confirmAtMs }) });
+    await fetch(`${casino}/_afp/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ to_ms: confirmAtMs }),
+    });
     const balance = await live.call('trading.balance', {}, key);
     expect(balance.kind === 'ok' && balance.value).toEqual({ balanceMicro: 100_000_000n, marginMicro: 0n });
-    const opened = await live.call('trading.order', { symbol: 'BTC-PERP', side: 'long', sizeMicro: 50_000_000n, leverage: 5 }, key);
-    expect(opened.kind === 'ok' && opened.value).toMatchObject({ status: 'open', feeMicro: 100_000n, marginMicro: 10_000_000n });
+    const opened = await live.call(
+      'trading.order',
+      { symbol: 'BTC-PERP', side: 'long', sizeMicro: 50_000_000n, leverage: 5 },
+      key,
+    );
+    expect(opened.kind === 'ok' && opened.value).toMatchObject({
+      status: 'open',
+      feeMicro: 100_000n,
+      marginMicro: 10_000_000n,
+    });
     if (opened.kind !== 'ok') return;
     expect(opened.value.positionId).toMatch(/^pos_/);
     const during = await live.call('trading.balance', {}, key);
@@ -63,12 +111,23 @@ describe('the deployed dialect reads trading', () => {
     expect(closed.kind === 'ok' && closed.value.status).toBe('closed');
     const after = await live.call('trading.balance', {}, key);
     if (closed.kind !== 'ok' || after.kind !== 'ok') return;
-    expect(after.value.balanceMicro).toBe(89_900_000n + 10_000_000n + (closed.value.pnlMicro ?? 0n) - (closed.value.feeMicro ?? 0n));
-    const tooLarge = await live.call('trading.order', { symbol: 'BTC-PERP', side: 'long', sizeMicro: 20_000_000_000n, leverage: 5 }, key);
+    expect(after.value.balanceMicro).toBe(
+      89_900_000n + 10_000_000n + (closed.value.pnlMicro ?? 0n) - (closed.value.feeMicro ?? 0n),
+    );
+    const tooLarge = await live.call(
+      'trading.order',
+      { symbol: 'BTC-PERP', side: 'long', sizeMicro: 20_000_000_000n, leverage: 5 },
+      key,
+    );
     expect(tooLarge.kind === 'refused' && tooLarge.refusal).toMatchObject({ status: 400, name: 'position_too_large' });
     const unknown = await live.call('trading.close', { positionId: 'pos_0000000000000000' }, key);
     expect(unknown.kind === 'refused' && unknown.refusal).toMatchObject({ status: 404, name: 'position_not_found' });
-    const seen = new Set(deviations.map((deviation) => `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}${deviation.deviation.documented ? ' (documented)' : ''}`));
+    const seen = new Set(
+      deviations.map(
+        (deviation) =>
+          `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}${deviation.deviation.documented ? ' (documented)' : ''}`,
+      ),
+    );
     expect([...seen].sort()).toEqual([
       'trading.close error-shape code (documented)',
       'trading.close renamed pnl (documented)',
@@ -82,17 +141,39 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
   test('overdraw and margin run on a trading agent of their own: refused 400 insufficient_balance, balance unchanged, no finding', async () => {
     const { target } = await served();
     const { live, clock } = session(target);
-    const main = await openLiveAccount({ session: live, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
+    const main = await openLiveAccount({
+      session: live,
+      key: null,
+      fundMicro: 1_000_000n,
+      clock,
+      deadline: new Deadline(clock, 60),
+    });
     expect(main.ok).toBe(true);
     if (!main.ok) return;
     const findings = new FindingsCollector();
-    const results = await runMoneyProbes({ session: live, apiKey: main.value.apiKey, agentId: main.value.agentId, second: null, withdrawAddress: null, findings, curlOf });
+    const results = await runMoneyProbes({
+      session: live,
+      apiKey: main.value.apiKey,
+      agentId: main.value.agentId,
+      second: null,
+      withdrawAddress: null,
+      findings,
+      curlOf,
+    });
     const trading = results.filter((result) => result.name.startsWith('trading-'));
-    expect(trading.map((result) => [result.name, result.status])).toEqual([['trading-overdraw', 'ran'], ['trading-margin', 'ran'], ['trading-liquidation', 'skipped']]);
+    expect(trading.map((result) => [result.name, result.status])).toEqual([
+      ['trading-overdraw', 'ran'],
+      ['trading-margin', 'ran'],
+      ['trading-liquidation', 'skipped'],
+    ]);
     // The trading agent of its own cannot be funded (no funding hook here; the faucet pays casino agents only): the liquidation probe is left out.
     expect(trading[2]?.note).toBe('the trading service keeps its own accounts, and this audit cannot fund one');
-    expect(trading[0]?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/);
-    expect(trading[1]?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/);
+    expect(trading[0]?.note).toMatch(
+      /^trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/,
+    );
+    expect(trading[1]?.note).toMatch(
+      /^trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/,
+    );
     expect(findings.list().filter((finding) => finding.id.includes('trading'))).toEqual([]);
   });
 
@@ -105,11 +186,29 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
     expect(main.ok).toBe(true);
     if (!main.ok) return;
     const findings = new FindingsCollector();
-    const fundOwnAccount = (service: 'trading' | 'domains', agentId: string, apiKey: string) => fundLiveAccount({ session: live, key: null, fundMicro: 20_000_000n, clock, deadline, balanceOperation: `${service}.balance` }, agentId, apiKey);
-    const results = await runMoneyProbes({ session: live, apiKey: main.value.apiKey, agentId: main.value.agentId, second: null, withdrawAddress: null, findings, curlOf, fundOwnAccount });
+    const fundOwnAccount = (service: 'trading' | 'domains', agentId: string, apiKey: string) =>
+      fundLiveAccount(
+        { session: live, key: null, fundMicro: 20_000_000n, clock, deadline, balanceOperation: `${service}.balance` },
+        agentId,
+        apiKey,
+      );
+    const results = await runMoneyProbes({
+      session: live,
+      apiKey: main.value.apiKey,
+      agentId: main.value.agentId,
+      second: null,
+      withdrawAddress: null,
+      findings,
+      curlOf,
+      fundOwnAccount,
+    });
     const liquidation = results.find((result) => result.name === 'trading-liquidation');
     expect(liquidation?.status).toBe('ran');
-    expect(liquidation?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/);
-    expect(findings.list().filter((finding) => finding.id.includes('trading') && finding.severity !== 'info')).toEqual([]);
+    expect(liquidation?.note).toMatch(
+      /^trading agent ag_[0-9a-f]{12}: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/,
+    );
+    expect(findings.list().filter((finding) => finding.id.includes('trading') && finding.severity !== 'info')).toEqual(
+      [],
+    );
   });
 });

@@ -29,26 +29,50 @@ afterEach(async () => {
 });
 
 async function served(): Promise<{ target: Target; casino: string; wallet: string }> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   const casino = handle.urls.casino as string;
   const wallet = handle.urls.wallet as string;
   const target: Target = {
-    name: 'afp serve --dialect deployed', source: casino, afpServe: true, adminUrl: casino,
+    name: 'afp serve --dialect deployed',
+    source: casino,
+    afpServe: true,
+    adminUrl: casino,
     services: { casino: { url: casino, dialect: 'deployed' }, wallet: { url: wallet, dialect: 'deployed' } },
-    register: { service: 'casino' }, funding: { method: 'faucet' }, limits: {}, fairness: 'deployed',
+    register: { service: 'casino' },
+    funding: { method: 'faucet' },
+    limits: {},
+    fairness: 'deployed',
   };
   return { target, casino, wallet };
 }
 
 function session(target: Target, deviations: CallDeviation[] = []): LiveSession {
   let nowMs = 1_000_000;
-  const clock: LiveClock = { nowMs: () => nowMs, sleep: async (ms) => { nowMs += ms; } };
-  return new LiveSession({ target, clock, deadline: new Deadline(clock, 3600), onDeviation: (deviation) => deviations.push(deviation) });
+  const clock: LiveClock = {
+    nowMs: () => nowMs,
+    sleep: async (ms) => {
+      nowMs += ms;
+    },
+  };
+  return new LiveSession({
+    target,
+    clock,
+    deadline: new Deadline(clock, 3600),
+    onDeviation: (deviation) => deviations.push(deviation),
+  });
 }
 
 describe('the deployed dialect reads the wallet', () => {
-  test('register, create, balance, send, quote by symbol, swap: no deviation but the error shape; refusals keep the deployment\'s names', async () => {
+  test("register, create, balance, send, quote by symbol, swap: no deviation but the error shape; refusals keep the deployment's names", async () => {
     const { target, casino } = await served();
     const deviations: CallDeviation[] = [];
     const live = session(target, deviations);
@@ -60,35 +84,84 @@ describe('the deployed dialect reads the wallet', () => {
     expect(created.kind === 'ok' && created.status).toBe(201);
     if (created.kind !== 'ok' || created.value.mnemonic === null) return;
     const base = created.value.addresses['base'] as string;
-    const mint = await fetch(`${casino}/_afp/wallet/mint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'base', address: base, amount: '0.5' }) });
+    const mint = await fetch(`${casino}/_afp/wallet/mint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain: 'base', address: base, amount: '0.5' }),
+    });
     expect(mint.status).toBe(200);
-    expect(await live.call('wallet.balance', { address: base, chain: null }, key)).toMatchObject({ kind: 'ok', value: { chain: 'base', symbol: 'ETH', amount: '0.5' } });
+    expect(await live.call('wallet.balance', { address: base, chain: null }, key)).toMatchObject({
+      kind: 'ok',
+      value: { chain: 'base', symbol: 'ETH', amount: '0.5' },
+    });
     const privateKey = deriveWallet(created.value.mnemonic).privateKeys.base;
-    const sent = await live.call('wallet.send', { chain: 'base', to: created.value.addresses['ethereum'] as string, amount: '0.1', privateKey }, key);
+    const sent = await live.call(
+      'wallet.send',
+      { chain: 'base', to: created.value.addresses['ethereum'] as string, amount: '0.1', privateKey },
+      key,
+    );
     expect(sent.kind === 'ok' && sent.value.amount).toBe('0.1');
-    const quote = await live.call('wallet.quote', { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0.1' }, key);
+    const quote = await live.call(
+      'wallet.quote',
+      { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0.1' },
+      key,
+    );
     expect(quote.kind === 'ok' && quote.value).toMatchObject({ fromAmount: '0.1', integratorFee: '0.5%' });
-    const swap = await live.call('wallet.swap', { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0.1', toAddress: base }, key);
+    const swap = await live.call(
+      'wallet.swap',
+      { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0.1', toAddress: base },
+      key,
+    );
     expect(swap.kind === 'ok' && swap.value.status).toBe('waiting');
-    const bitcoin = await live.call('wallet.send', { chain: 'bitcoin', to: created.value.addresses['bitcoin'] as string, amount: '0.1', privateKey }, key);
+    const bitcoin = await live.call(
+      'wallet.send',
+      { chain: 'bitcoin', to: created.value.addresses['bitcoin'] as string, amount: '0.1', privateKey },
+      key,
+    );
     expect(bitcoin.kind === 'refused' && bitcoin.refusal).toMatchObject({ status: 501, name: 'not_implemented' });
-    const monero = await live.call('wallet.balance', { address: created.value.addresses['monero'] as string, chain: 'monero' }, key);
+    const monero = await live.call(
+      'wallet.balance',
+      { address: created.value.addresses['monero'] as string, chain: 'monero' },
+      key,
+    );
     expect(monero.kind === 'refused' && monero.refusal).toMatchObject({ status: 400, name: 'view_key_required' });
     const styleA = await live.call('wallet.style-balance', { style: 'A' }, key);
     expect(styleA.kind === 'refused' && styleA.refusal).toMatchObject({ status: 404, name: 'not_found' });
-    const seen = new Set(deviations.map((deviation) => `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}${deviation.deviation.documented ? ' (documented)' : ''}`));
-    expect([...seen].sort()).toEqual(['wallet.balance error-shape code (documented)', 'wallet.send error-shape code (documented)', 'wallet.style-balance error-shape code (documented)']);
+    const seen = new Set(
+      deviations.map(
+        (deviation) =>
+          `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}${deviation.deviation.documented ? ' (documented)' : ''}`,
+      ),
+    );
+    expect([...seen].sort()).toEqual([
+      'wallet.balance error-shape code (documented)',
+      'wallet.send error-shape code (documented)',
+      'wallet.style-balance error-shape code (documented)',
+    ]);
   });
 });
 
 describe('afp audit money: the wallet probes against the deployed stand-in', () => {
-  test('wrong key refused and nothing moved; each of §6\'s disagreements an info rule finding with evidence and a curl', async () => {
+  test("wrong key refused and nothing moved; each of §6's disagreements an info rule finding with evidence and a curl", async () => {
     const { target } = await served();
     const findings = new FindingsCollector();
-    const results = await runMoneyProbes({ session: session(target), apiKey: 'sk_live_unused', agentId: 'ag_unused', second: null, withdrawAddress: null, findings, curlOf });
+    const results = await runMoneyProbes({
+      session: session(target),
+      apiKey: 'sk_live_unused',
+      agentId: 'ag_unused',
+      second: null,
+      withdrawAddress: null,
+      findings,
+      curlOf,
+    });
     const wallet = results.filter((result) => result.name.startsWith('wallet-'));
-    expect(wallet.map((result) => [result.name, result.status])).toEqual([['wallet-wrong-key', 'ran'], ['wallet-documented', 'ran']]);
-    expect(wallet[0]?.note).toMatch(/^wallet agent ag_[0-9a-f]{12}: a send from an empty address refused \(400 insufficient_balance\); receiver holds 0$/);
+    expect(wallet.map((result) => [result.name, result.status])).toEqual([
+      ['wallet-wrong-key', 'ran'],
+      ['wallet-documented', 'ran'],
+    ]);
+    expect(wallet[0]?.note).toMatch(
+      /^wallet agent ag_[0-9a-f]{12}: a send from an empty address refused \(400 insufficient_balance\); receiver holds 0$/,
+    );
     const listed = findings.list().filter((finding) => finding.id.includes('wallet'));
     expect(listed.map((finding) => [finding.id, finding.severity, finding.seen]).sort()).toEqual([
       ['rule:wallet.balance.chain-default:deployed', 'info', 'answered base'],
@@ -107,16 +180,24 @@ describe('afp audit money: the wallet probes against the deployed stand-in', () 
 });
 
 describe('afp target probe and the deployed wallet', () => {
-  test('every wallet marker is a row of the stand-in; the wallet\'s address is recognized as wallet, deployed, and the file loads', async () => {
+  test("every wallet marker is a row of the stand-in; the wallet's address is recognized as wallet, deployed, and the file loads", async () => {
     for (const marker of DEPLOYED_MARKERS.filter((candidate) => candidate.service === 'wallet')) {
-      const row = DEPLOYED_ROUTES.find((route) => route.mount === 'wallet' && route.method === marker.method && route.path.replace(/:(\w+)/g, '{$1}') === marker.path);
+      const row = DEPLOYED_ROUTES.find(
+        (route) =>
+          route.mount === 'wallet' &&
+          route.method === marker.method &&
+          route.path.replace(/:(\w+)/g, '{$1}') === marker.path,
+      );
       expect(row, `${marker.method} ${marker.path}`).toBeDefined();
     }
     const { wallet } = await served();
     const out = join(scratch, 'wallet.yaml');
     let stdout = '';
     let stderr = '';
-    const code = await targetMain(['probe', wallet, '--out', out], { out: (text) => (stdout += text), err: (text) => (stderr += text) });
+    const code = await targetMain(['probe', wallet, '--out', out], {
+      out: (text) => (stdout += text),
+      err: (text) => (stderr += text),
+    });
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain('→ wallet deployed; dialect family deployed');
     const loaded = await loadTargetFile(out, { env: { AFP_KEYS: 'pk_live_a,pk_live_b' } });

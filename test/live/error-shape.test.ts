@@ -11,11 +11,14 @@ import { WireReader } from '../../src/live/wire-reader.ts';
 function lacking(body: unknown): string[] {
   const reader = new WireReader(body);
   readRefusal(dialectByName('deployed'), 400, reader);
-  return reader.deviations().filter((deviation) => deviation.kind === 'error-shape' && !deviation.documented).map((deviation) => deviation.field);
+  return reader
+    .deviations()
+    .filter((deviation) => deviation.kind === 'error-shape' && !deviation.documented)
+    .map((deviation) => deviation.field);
 }
 
 describe('error-shape names the missing field', () => {
-  test('the deployment\'s shape: error without message lacks message; message without error lacks error; {} both', () => {
+  test("the deployment's shape: error without message lacks message; message without error lacks error; {} both", () => {
     expect(lacking({ error: 'minimum_bet' })).toEqual(['message']);
     expect(lacking({ message: 'Minimum bet is $0.01' })).toEqual(['error']);
     expect(lacking({})).toEqual(['error', 'message']);
@@ -27,8 +30,19 @@ describe('error-shape names the missing field', () => {
     readRefusal(dialectByName('deployed'), 400, reader);
     const deviation = reader.deviations().find((one) => one.kind === 'error-shape' && !one.documented);
     if (deviation === undefined) throw new Error('no error-shape deviation');
-    const finding = deviationFinding({ op: 'casino.bet', endpoint: 'POST /api/v1/games/dice', status: 400, deviation, request: { method: 'POST', url: 'http://127.0.0.1:4300/api/v1/games/dice', auth: true } }, () => 'curl -X POST http://127.0.0.1:4300/api/v1/games/dice');
+    const finding = deviationFinding(
+      {
+        op: 'casino.bet',
+        endpoint: 'POST /api/v1/games/dice',
+        status: 400,
+        deviation,
+        request: { method: 'POST', url: 'http://127.0.0.1:4300/api/v1/games/dice', auth: true },
+      },
+      () => 'curl -X POST http://127.0.0.1:4300/api/v1/games/dice',
+    );
     expect(finding).toMatchObject({ id: 'shape:casino.bet:error-shape:message', severity: 'minor' });
-    expect(finding.title).toBe('casino.bet: error body without `message` (expected { "error": snake_case, "message": text })');
+    expect(finding.title).toBe(
+      'casino.bet: error body without `message` (expected { "error": snake_case, "message": text })',
+    );
   });
 });

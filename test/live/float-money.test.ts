@@ -28,7 +28,15 @@ import { startServe } from '../../src/server/listeners.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-float-money-'));
-const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: deployedLayout({ floatMoney: true }), seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+const handle = await startServe({
+  routes: DEPLOYED_ROUTES,
+  layout: deployedLayout({ floatMoney: true }),
+  seed: '7',
+  port: 0,
+  clockMode: 'manual',
+  startMs: START_MS,
+  log: () => undefined,
+});
 const casino = handle.urls.casino as string;
 afterAll(async () => {
   await handle.close({ forceAfterMs: 0 });
@@ -37,8 +45,15 @@ afterAll(async () => {
 
 let nowMs = START_MS;
 const post = async (url: string, body: unknown, key?: string): Promise<Record<string, unknown>> =>
-  (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
-const get = async (url: string, key: string): Promise<Record<string, unknown>> => (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
+  (await (
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+      body: JSON.stringify(body),
+    })
+  ).json()) as Record<string, unknown>;
+const get = async (url: string, key: string): Promise<Record<string, unknown>> =>
+  (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
 /** A clock whose sleeps move the serve's manual clock: the deployment's windows are waited out in virtual time. */
 const clock: LiveClock = {
   nowMs: () => nowMs,
@@ -49,24 +64,33 @@ const clock: LiveClock = {
 };
 
 const targetFile = join(DIR, 'float.yaml');
-writeFileSync(targetFile, [
-  'name: float-money',
-  'services:',
-  ...(['casino', 'faucet', 'escrow', 'trading', 'domains', 'wallet'] as const).map((service) => `  ${service}: { url: ${handle.urls[service] as string}, dialect: deployed }`),
-  'register: { service: casino }',
-  'funding: { method: admin-deposit }',
-  // The serve plays the deployment's engine by its published rules (it announces the deployed scheme at /_afp/mounts).
-  'fairness: deployed',
-  `admin_url: ${casino}`,
-  '',
-].join('\n'));
+writeFileSync(
+  targetFile,
+  [
+    'name: float-money',
+    'services:',
+    ...(['casino', 'faucet', 'escrow', 'trading', 'domains', 'wallet'] as const).map(
+      (service) => `  ${service}: { url: ${handle.urls[service] as string}, dialect: deployed }`,
+    ),
+    'register: { service: casino }',
+    'funding: { method: admin-deposit }',
+    // The serve plays the deployment's engine by its published rules (it announces the deployed scheme at /_afp/mounts).
+    'fairness: deployed',
+    `admin_url: ${casino}`,
+    '',
+  ].join('\n'),
+);
 const resolved = await resolveTarget(targetFile);
 if (!resolved.ok) throw new Error(resolved.message);
 const target = resolved.value;
 
 async function fundedKey(usdc: string): Promise<string> {
   const registered = await post(`${casino}/api/v1/auth/register`, {});
-  const deposit = await post(`${casino}/_afp/casino/deposit`, { agent_id: registered['agent_id'], chain: 'solana', amount: usdc });
+  const deposit = await post(`${casino}/_afp/casino/deposit`, {
+    agent_id: registered['agent_id'],
+    chain: 'solana',
+    amount: usdc,
+  });
   nowMs = Math.max(nowMs, deposit['confirm_at_ms'] as number);
   await post(`${casino}/_afp/clock`, { to_ms: nowMs });
   return registered['api_key'] as string;
@@ -77,14 +101,23 @@ function sink(): { io: AuditIo; text: () => string } {
   return { io: { out: (line) => void (text += line), err: (line) => void (text += line) }, text: () => text };
 }
 
-const grave = (findings: readonly Pick<Finding, 'id' | 'severity'>[]): string[] => findings.filter((finding) => finding.severity === 'major' || finding.severity === 'critical').map((finding) => finding.id);
-const reportOf = (out: string): Finding[] => (JSON.parse(readFileSync(join(DIR, out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+const grave = (findings: readonly Pick<Finding, 'id' | 'severity'>[]): string[] =>
+  findings
+    .filter((finding) => finding.severity === 'major' || finding.severity === 'critical')
+    .map((finding) => finding.id);
+const reportOf = (out: string): Finding[] =>
+  (JSON.parse(readFileSync(join(DIR, out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
 
 describe('afp serve --dialect deployed --float-money writes money as the deployment does', () => {
   test('balances are doubles with noise; amount_won and new_balance are rounded to 2 dp', async () => {
     const key = await fundedKey('1');
     let last: Record<string, unknown> = {};
-    for (let bet = 0; bet < 6; bet += 1) last = await post(`${casino}/api/v1/games/coin-flip`, { amount: 0.07, side: 'heads', client_seed: `n${bet}` }, key);
+    for (let bet = 0; bet < 6; bet += 1)
+      last = await post(
+        `${casino}/api/v1/games/coin-flip`,
+        { amount: 0.07, side: 'heads', client_seed: `n${bet}` },
+        key,
+      );
     const balance = (await get(`${casino}/api/v1/auth/balance`, key))['balance_usd'] as number;
     // A double, not a micro amount: its shortest text has more than 6 decimals (the deployment's float noise).
     expect(String(balance)).toMatch(/\.\d{7,}$/);
@@ -95,11 +128,18 @@ describe('afp serve --dialect deployed --float-money writes money as the deploym
 
 describe('the live commands on float money: exit 0 or 3, nothing grave, no "is not an amount"', () => {
   test('the conformance run: no case fails, no finding above info', async () => {
-    const run = await runTargetConformance({ target, clock, deadline: new Deadline(clock, 600), session: 'f1f1f1f1', curlOf }, OPERATION_CASES);
+    const run = await runTargetConformance(
+      { target, clock, deadline: new Deadline(clock, 600), session: 'f1f1f1f1', curlOf },
+      OPERATION_CASES,
+    );
     expect(run.results.filter((result) => result.outcome === 'failed')).toEqual([]);
     // Every case ran but the faucet's (one claim per IP a day on the deployment), the bets' and the batch's among them.
-    expect(run.results.filter((result) => result.outcome === 'skipped').map((result) => result.name)).toEqual(['operations: the faucet credits a fresh account once']);
-    expect(run.results.find((result) => result.name.startsWith('operations: single bets pay exactly'))?.outcome).toBe('finding');
+    expect(run.results.filter((result) => result.outcome === 'skipped').map((result) => result.name)).toEqual([
+      'operations: the faucet credits a fresh account once',
+    ]);
+    expect(run.results.find((result) => result.name.startsWith('operations: single bets pay exactly'))?.outcome).toBe(
+      'finding',
+    );
     expect(grave(run.findings.list())).toEqual([]);
     expect(JSON.stringify(run.findings.list())).not.toContain('is not an amount');
   });
@@ -107,25 +147,60 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
   test('afp audit fairness: every bet verified, exit 0', async () => {
     const key = await fundedKey('50');
     for (let round = 0; round < 2; round += 1) {
-      const bets = [{ game: 'coin_flip', amount: 0.07 }, { game: 'keno', amount: 0.01, picks: [1, 21, 41] }, { game: 'dice', amount: 0.13, threshold: 30 }, { game: 'plinko', amount: 0.03 }, { game: 'slots', amount: 0.1 }];
-      const batch = await post(`${casino}/api/v1/bets/batch`, { bets: bets.map((bet) => ({ ...bet, client_seed: `r${round}` })) }, key);
+      const bets = [
+        { game: 'coin_flip', amount: 0.07 },
+        { game: 'keno', amount: 0.01, picks: [1, 21, 41] },
+        { game: 'dice', amount: 0.13, threshold: 30 },
+        { game: 'plinko', amount: 0.03 },
+        { game: 'slots', amount: 0.1 },
+      ];
+      const batch = await post(
+        `${casino}/api/v1/bets/batch`,
+        { bets: bets.map((bet) => ({ ...bet, client_seed: `r${round}` })) },
+        key,
+      );
       expect(batch['summary']).toMatchObject({ errors: 0 });
     }
-    const flags = parseFairnessArgs(['--target', targetFile, '--key', key, '--out', join(DIR, 'fair'), '--quiet'], START_MS);
+    const flags = parseFairnessArgs(
+      ['--target', targetFile, '--key', key, '--out', join(DIR, 'fair'), '--quiet'],
+      START_MS,
+    );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const out = sink();
     const code = await runFairness(flags, out.io, clock);
     expect(code, out.text()).toBe(0);
-    expect(out.text()).toContain('bets: 10 listed of 10 in the history, 10 audited, 10 verified under the deployed scheme');
+    expect(out.text()).toContain(
+      'bets: 10 listed of 10 in the history, 10 audited, 10 verified under the deployed scheme',
+    );
     // Every bet followed the rule and was paid right: amount_won (2 dp) agrees with the credit within its rounding.
-    const report = JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')) as { games: Array<{ game: string; audited: number; followed_rule: number; paid_right: number }> };
-    for (const game of report.games) expect([game.followed_rule, game.paid_right], game.game).toEqual([game.audited, game.audited]);
+    const report = JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')) as {
+      games: Array<{ game: string; audited: number; followed_rule: number; paid_right: number }>;
+    };
+    for (const game of report.games)
+      expect([game.followed_rule, game.paid_right], game.game).toEqual([game.audited, game.audited]);
     expect(grave(reportOf('fair'))).toEqual([]);
     expect(out.text()).not.toContain('is not an amount');
   });
 
   test('afp audit house-edge --target on keno: returns from the credits, not from amount_won (2 dp), no returns finding', async () => {
-    const flags = parseHouseEdgeArgs(['--target', targetFile, '--key', await fundedKey('100'), '--seed', '5', '--games', 'keno,coin_flip', '--bets', '300', '--out', join(DIR, 'edge'), '--quiet'], () => '5');
+    const flags = parseHouseEdgeArgs(
+      [
+        '--target',
+        targetFile,
+        '--key',
+        await fundedKey('100'),
+        '--seed',
+        '5',
+        '--games',
+        'keno,coin_flip',
+        '--bets',
+        '300',
+        '--out',
+        join(DIR, 'edge'),
+        '--quiet',
+      ],
+      () => '5',
+    );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const out = sink();
     const code = await runHouseEdgeLive(flags, out.io, clock);
@@ -135,12 +210,34 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     expect(out.text()).toContain('bets: 300 placed, 300 verified, 0 refused');
     const findings = reportOf('edge');
     // (The published rule against the documents' table is an info finding per variant, rule:<variant>:documents.)
-    expect(findings.filter((finding) => finding.id.startsWith('fairness:') || finding.id.startsWith('money:') || (finding.id.startsWith('rule:') && finding.severity !== 'info')).map((finding) => `${finding.id}: ${finding.evidence}`)).toEqual([]);
+    expect(
+      findings
+        .filter(
+          (finding) =>
+            finding.id.startsWith('fairness:') ||
+            finding.id.startsWith('money:') ||
+            (finding.id.startsWith('rule:') && finding.severity !== 'info'),
+        )
+        .map((finding) => `${finding.id}: ${finding.evidence}`),
+    ).toEqual([]);
     expect(grave(findings)).toEqual([]);
   });
 
   test('afp audit money: every probe runs on the doubles, exit 0', async () => {
-    const flags = parseMoneyArgs(['--target', targetFile, '--key', await fundedKey('30'), '--second-key', await fundedKey('1'), '--out', join(DIR, 'money'), '--quiet'], START_MS);
+    const flags = parseMoneyArgs(
+      [
+        '--target',
+        targetFile,
+        '--key',
+        await fundedKey('30'),
+        '--second-key',
+        await fundedKey('1'),
+        '--out',
+        join(DIR, 'money'),
+        '--quiet',
+      ],
+      START_MS,
+    );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     const out = sink();
     const code = await runMoney(flags, out.io, clock);
@@ -152,7 +249,16 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
   });
 
   test('afp check --target: every run holds on the doubles', async () => {
-    const result = await runDialectCheck({ target, targetSpec: targetFile, seed: 3, runs: 5, maxCommands: 30, clock, deadline: new Deadline(clock, 600), curlOf });
+    const result = await runDialectCheck({
+      target,
+      targetSpec: targetFile,
+      seed: 3,
+      runs: 5,
+      maxCommands: 30,
+      clock,
+      deadline: new Deadline(clock, 600),
+      curlOf,
+    });
     expect(result.failure, JSON.stringify(result.failure)).toBeUndefined();
     expect(result.ok).toBe(true);
     expect(result.runs).toBe(5);

@@ -27,23 +27,69 @@ afterEach(async () => {
 
 const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
 
-async function probe(defects: readonly DefectName[], options: { afpServe: boolean } = { afpServe: true }): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '11', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+async function probe(
+  defects: readonly DefectName[],
+  options: { afpServe: boolean } = { afpServe: true },
+): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '11',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const urls = handle.urls;
   const target: Target = {
-    name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, trading: { url: urls.trading as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' }, wallet: { url: urls.wallet as string, dialect: 'A' } },
-    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+    name: 'afp serve',
+    source: urls.api as string,
+    afpServe: true,
+    adminUrl: urls.api as string,
+    services: {
+      casino: { url: urls.casino as string, dialect: 'A' },
+      faucet: { url: urls.faucet as string, dialect: 'A' },
+      escrow: { url: urls.escrow as string, dialect: 'A' },
+      trading: { url: urls.trading as string, dialect: 'A' },
+      domains: { url: urls.domains as string, dialect: 'A' },
+      wallet: { url: urls.wallet as string, dialect: 'A' },
+    },
+    register: { service: 'casino' },
+    funding: { method: 'admin-deposit' },
+    limits: {},
+    fairness: 'afp',
   };
   const findings = new FindingsCollector();
   const session = new LiveSession({ target, clock, deadline: new Deadline(clock, 60) });
-  const main = await openLiveAccount({ session, key: null, fundMicro: 50_000_000n, clock, deadline: new Deadline(clock, 60) });
-  const second = await openLiveAccount({ session, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
+  const main = await openLiveAccount({
+    session,
+    key: null,
+    fundMicro: 50_000_000n,
+    clock,
+    deadline: new Deadline(clock, 60),
+  });
+  const second = await openLiveAccount({
+    session,
+    key: null,
+    fundMicro: 1_000_000n,
+    clock,
+    deadline: new Deadline(clock, 60),
+  });
   if (!main.ok || !second.ok) throw new Error('accounts');
   // The accounts are funded through afp serve's admin door; the probes may then see the target as any other.
-  const probing = options.afpServe ? session : new LiveSession({ target: { ...target, afpServe: false }, clock, deadline: new Deadline(clock, 60) });
-  const results = await runMoneyProbes({ session: probing, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf });
+  const probing = options.afpServe
+    ? session
+    : new LiveSession({ target: { ...target, afpServe: false }, clock, deadline: new Deadline(clock, 60) });
+  const results = await runMoneyProbes({
+    session: probing,
+    apiKey: main.value.apiKey,
+    agentId: main.value.agentId,
+    second: second.value,
+    withdrawAddress: null,
+    findings,
+    curlOf,
+  });
   return { findings, results };
 }
 
@@ -51,23 +97,47 @@ describe('money probes', () => {
   test('a faithful afp serve: every probe runs, no finding', async () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
-      ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'], ['trading-margin', 'ran'],
-      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'], ['trading-liquidation', 'ran'], ['wallet-wrong-key', 'ran'], ['wallet-documented', 'ran'],
+      ['overdraw-withdrawal', 'ran'],
+      ['batch-summary', 'ran'],
+      ['double-spend', 'ran'],
+      ['bets-balance', 'ran'],
+      ['bad-input', 'ran'],
+      ['trading-overdraw', 'ran'],
+      ['trading-margin', 'ran'],
+      ['domain-double-registration', 'ran'],
+      ['domain-unpaid-transfer', 'ran'],
+      ['trading-liquidation', 'ran'],
+      ['wallet-wrong-key', 'ran'],
+      ['wallet-documented', 'ran'],
     ]);
     // Both legs' margins and liquidation prices match the formulas; time moved until one was liquidated, the balance untouched across that step.
-    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/^the main account: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/);
-    expect(results.find((result) => result.name === 'trading-overdraw')?.note).toMatch(/: refused \(422 INSUFFICIENT_BALANCE\)$/);
-    expect(results.find((result) => result.name === 'trading-margin')?.note).toMatch(/^the main account: order of \d+\.00 at leverage 10 on \d+\.\d+: refused \(422 INSUFFICIENT_BALANCE\)$/);
-    expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), refused 409 CONFLICT; charged 14\.40$|: refused 409 CONFLICT, accepted \(201\); charged 14\.40$/);
-    expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.note).toMatch(/acceptance refused 422 INSUFFICIENT_BALANCE, transfer without price refused 409 CONFLICT, owner /);
+    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(
+      /^the main account: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/,
+    );
+    expect(results.find((result) => result.name === 'trading-overdraw')?.note).toMatch(
+      /: refused \(422 INSUFFICIENT_BALANCE\)$/,
+    );
+    expect(results.find((result) => result.name === 'trading-margin')?.note).toMatch(
+      /^the main account: order of \d+\.00 at leverage 10 on \d+\.\d+: refused \(422 INSUFFICIENT_BALANCE\)$/,
+    );
+    expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(
+      /: accepted \(201\), refused 409 CONFLICT; charged 14\.40$|: refused 409 CONFLICT, accepted \(201\); charged 14\.40$/,
+    );
+    expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.note).toMatch(
+      /acceptance refused 422 INSUFFICIENT_BALANCE, transfer without price refused 409 CONFLICT, owner /,
+    );
     expect(results.find((result) => result.name === 'double-spend')?.note).toMatch(/^1 of 5 escrows/);
     expect(findings.list()).toEqual([]);
   });
 
   test('domains-registration-race: both simultaneous registrations accepted and charged, found as critical money findings', async () => {
     const { findings, results } = await probe(['domains-registration-race']);
-    expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), accepted \(201\); charged 28\.80$/);
-    const raised = findings.list().filter((finding) => finding.id.startsWith('money:domains:') && finding.endpoint === 'domains.register');
+    expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(
+      /: accepted \(201\), accepted \(201\); charged 28\.80$/,
+    );
+    const raised = findings
+      .list()
+      .filter((finding) => finding.id.startsWith('money:domains:') && finding.endpoint === 'domains.register');
     expect(raised.map((finding) => [finding.id, finding.severity]).sort()).toEqual([
       ['money:domains:double-registration', 'critical'],
       ['money:domains:registration-charge', 'critical'],
@@ -86,13 +156,19 @@ describe('money probes', () => {
 
   test('trading-liquidation-as-close: the liquidation hands the rest of the margin back, a major rule finding', async () => {
     const { findings, results } = await probe(['trading-liquidation-as-close']);
-    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after (?!\1$)[\d.]+$/);
-    expect(findings.list().map((finding) => [finding.id, finding.severity])).toEqual([['rule:trading:liquidation-returned-margin', 'major']]);
+    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(
+      /liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after (?!\1$)[\d.]+$/,
+    );
+    expect(findings.list().map((finding) => [finding.id, finding.severity])).toEqual([
+      ['rule:trading:liquidation-returned-margin', 'major'],
+    ]);
   });
 
   test('a target whose clock afp does not control: the formulas checked, the liquidation not measured, with the reason', async () => {
     const { findings, results } = await probe([], { afpServe: false });
-    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/\(formula [\d.]+\); liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls$/);
+    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(
+      /\(formula [\d.]+\); liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls$/,
+    );
     expect(findings.list().filter((finding) => finding.id.includes('liquidation'))).toEqual([]);
   });
 });

@@ -37,30 +37,81 @@ interface Setup {
   readonly maxMinutes?: number;
 }
 
-async function settle(setup: Setup): Promise<{ findings: FindingsCollector; results: SettlementResult[]; said: string[]; handle: ServeHandle }> {
-  const handle = await startServe({ routes: setup.deployed ? DEPLOYED_ROUTES : ALL_ROUTES, ...(setup.deployed ? { layout: DEPLOYED_LAYOUT } : {}), seed: '17', port: 0, clockMode: 'manual', startMs: START_MS, defects: setup.defects ?? [], log: () => undefined });
+async function settle(
+  setup: Setup,
+): Promise<{ findings: FindingsCollector; results: SettlementResult[]; said: string[]; handle: ServeHandle }> {
+  const handle = await startServe({
+    routes: setup.deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
+    ...(setup.deployed ? { layout: DEPLOYED_LAYOUT } : {}),
+    seed: '17',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects: setup.defects ?? [],
+    log: () => undefined,
+  });
   handles.push(handle);
   const urls = handle.urls;
   const adminUrl = (setup.deployed ? urls.casino : urls.api) as string;
   const escrowUrl = (setup.dialect === 'B' ? urls.api : urls.escrow) as string;
   const target: Target = {
-    name: 'afp serve', source: adminUrl, afpServe: true, adminUrl,
-    services: { casino: { url: urls.casino as string, dialect: setup.deployed ? 'deployed' : 'A' }, escrow: { url: escrowUrl, dialect: setup.dialect } },
-    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+    name: 'afp serve',
+    source: adminUrl,
+    afpServe: true,
+    adminUrl,
+    services: {
+      casino: { url: urls.casino as string, dialect: setup.deployed ? 'deployed' : 'A' },
+      escrow: { url: escrowUrl, dialect: setup.dialect },
+    },
+    register: { service: 'casino' },
+    funding: { method: 'admin-deposit' },
+    limits: {},
+    fairness: 'afp',
   };
   // Waiting on "the wall": each sleep moves the serve's clock by as much, as a real clock would.
   let nowMs = 0;
-  const clock: LiveClock = { nowMs: () => nowMs, sleep: async (ms) => { nowMs += ms; await admin({ session }, '/_afp/clock', { advance_ms: Math.ceil(ms) }); } };
+  const clock: LiveClock = {
+    nowMs: () => nowMs,
+    sleep: async (ms) => {
+      nowMs += ms;
+      await admin({ session }, '/_afp/clock', { advance_ms: Math.ceil(ms) });
+    },
+  };
   const session: LiveSession = new LiveSession({ target, clock, deadline: new Deadline(clock, 7 * 86_400) });
-  const main = await openLiveAccount({ session, key: null, fundMicro: 5_000_000n, clock, deadline: new Deadline(clock, 60) });
-  const second = await openLiveAccount({ session, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
+  const main = await openLiveAccount({
+    session,
+    key: null,
+    fundMicro: 5_000_000n,
+    clock,
+    deadline: new Deadline(clock, 60),
+  });
+  const second = await openLiveAccount({
+    session,
+    key: null,
+    fundMicro: 1_000_000n,
+    clock,
+    deadline: new Deadline(clock, 60),
+  });
   if (!main.ok || !second.ok) throw new Error('accounts');
-  const probing = setup.travel ? session : new LiveSession({ target: { ...target, afpServe: false, adminUrl: null }, clock, deadline: new Deadline(clock, 7 * 86_400) });
+  const probing = setup.travel
+    ? session
+    : new LiveSession({
+        target: { ...target, afpServe: false, adminUrl: null },
+        clock,
+        deadline: new Deadline(clock, 7 * 86_400),
+      });
   const findings = new FindingsCollector();
   const said: string[] = [];
   const results = await runSettlementProbes({
-    session: probing, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, findings, curlOf,
-    maxMinutes: setup.maxMinutes ?? 90, time: timePassageOf(probing, clock), say: (line) => said.push(line),
+    session: probing,
+    apiKey: main.value.apiKey,
+    agentId: main.value.agentId,
+    second: second.value,
+    findings,
+    curlOf,
+    maxMinutes: setup.maxMinutes ?? 90,
+    time: timePassageOf(probing, clock),
+    say: (line) => said.push(line),
   });
   return { findings, results, said, handle };
 }
@@ -68,50 +119,93 @@ async function settle(setup: Setup): Promise<{ findings: FindingsCollector; resu
 describe('settlement probes', () => {
   test('the documents serve, time travel: the expired escrow refunded in full, the dispute resolved in its window — no finding', async () => {
     const { findings, results, said } = await settle({ dialect: 'A', deployed: false, travel: true });
-    expect(said[0]).toBe('plan: escrow-expiry waits for a full refund, no fee, of an escrow at the shortest expiry the target allows (24 h; platform.md "Limits" 8 (style A sends no expiry; the default 86400 seconds)): at most 24 h 2 s');
-    expect(said[1]).toBe('plan: escrow-dispute waits for the resolution of a dispute within the documents\' 48 h window (platform.md "Escrow"): at most 48 h 2 s');
-    expect(said[2]).toMatch(/^plan: time travel: the afp serve's clock is moved forward \(POST http:\/\/127\.0\.0\.1:\d+\/_afp\/clock\), no waiting; at most 72 h 4 s in all of the target's time/);
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([['escrow-expiry', 'ran', []], ['escrow-dispute', 'ran', []]]);
+    expect(said[0]).toBe(
+      'plan: escrow-expiry waits for a full refund, no fee, of an escrow at the shortest expiry the target allows (24 h; platform.md "Limits" 8 (style A sends no expiry; the default 86400 seconds)): at most 24 h 2 s',
+    );
+    expect(said[1]).toBe(
+      'plan: escrow-dispute waits for the resolution of a dispute within the documents\' 48 h window (platform.md "Escrow"): at most 48 h 2 s',
+    );
+    expect(said[2]).toMatch(
+      /^plan: time travel: the afp serve's clock is moved forward \(POST http:\/\/127\.0\.0\.1:\d+\/_afp\/clock\), no waiting; at most 72 h 4 s in all of the target's time/,
+    );
+    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+      ['escrow-expiry', 'ran', []],
+      ['escrow-dispute', 'ran', []],
+    ]);
     expect(results[0]?.note).toMatch(/^escrow esc_\w+ of 0\.10 expired; the creator got 0\.10 back$/);
     expect(results[1]?.note).toMatch(/^escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10$/);
     expect(findings.list()).toEqual([]);
   });
 
   test('afp serve --dialect deployed as the deployment: the refund keeps the commission, the dispute never resolves — findings, not a crash', async () => {
-    const { findings, results, said } = await settle({ dialect: 'deployed', deployed: true, defects: ['escrow-expiry-keeps-fee', 'escrow-dispute-stuck'], travel: true });
-    expect(said[0]).toBe('plan: escrow-expiry waits for a full refund, no fee, of an escrow at the shortest expiry the target allows (1 h + 5 min sweep; DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)): at most 1 h 5 min 2 s');
-    expect(results.map((result) => [result.name, result.status])).toEqual([['escrow-expiry', 'ran'], ['escrow-dispute', 'ran']]);
+    const { findings, results, said } = await settle({
+      dialect: 'deployed',
+      deployed: true,
+      defects: ['escrow-expiry-keeps-fee', 'escrow-dispute-stuck'],
+      travel: true,
+    });
+    expect(said[0]).toBe(
+      'plan: escrow-expiry waits for a full refund, no fee, of an escrow at the shortest expiry the target allows (1 h + 5 min sweep; DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)): at most 1 h 5 min 2 s',
+    );
+    expect(results.map((result) => [result.name, result.status])).toEqual([
+      ['escrow-expiry', 'ran'],
+      ['escrow-dispute', 'ran'],
+    ]);
     expect(results[0]?.note).toMatch(/^escrow esc_\w+ of 0\.10 refunded; the creator got 0\.099 back$/);
     const short = findings.list().find((finding) => finding.id === 'money:escrow:expiry-refund-short');
     expect(short).toMatchObject({ severity: 'major', kind: 'money', seen: '0.099' });
-    expect(short?.reproduce).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/escrow\/create' .*"timeout_hours":1/);
+    expect(short?.reproduce).toMatch(
+      /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/escrow\/create' .*"timeout_hours":1/,
+    );
     const stuck = /^escrow (esc_\w+) still disputed after 48 h 2 s$/.exec(results[1]?.note ?? '');
     expect(stuck).not.toBeNull();
     const liveness = findings.list().find((finding) => finding.id === 'liveness:escrow:unsettled');
-    expect(liveness).toMatchObject({ severity: 'major', kind: 'rule', title: `1 escrow(s) did not settle within their wait: ${stuck?.[1] ?? ''}` });
+    expect(liveness).toMatchObject({
+      severity: 'major',
+      kind: 'rule',
+      title: `1 escrow(s) did not settle within their wait: ${stuck?.[1] ?? ''}`,
+    });
     expect(liveness?.reproduce).toContain(`/escrow/dispute/${stuck?.[1] ?? ''}`);
     expect(results[1]?.findingIds).toEqual(['liveness:escrow:unsettled']);
   });
 
-  test('afp serve --dialect deployed as afp serves it: afp\'s ledger rules, no finding', async () => {
+  test("afp serve --dialect deployed as afp serves it: afp's ledger rules, no finding", async () => {
     const { findings, results } = await settle({ dialect: 'deployed', deployed: true, travel: true });
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([['escrow-expiry', 'ran', []], ['escrow-dispute', 'ran', []]]);
+    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+      ['escrow-expiry', 'ran', []],
+      ['escrow-dispute', 'ran', []],
+    ]);
     expect(findings.list().filter((finding) => finding.severity !== 'info')).toEqual([]);
   });
 
-  test('a target that cannot be time-travelled: the deployment\'s shortest expiry and the 48 h window exceed --max-minutes 5 — skipped with the reason, before anything is created', async () => {
+  test("a target that cannot be time-travelled: the deployment's shortest expiry and the 48 h window exceed --max-minutes 5 — skipped with the reason, before anything is created", async () => {
     const { results, said } = await settle({ dialect: 'deployed', deployed: true, travel: false, maxMinutes: 5 });
-    expect(results.map((result) => [result.name, result.status])).toEqual([['escrow-expiry', 'skipped'], ['escrow-dispute', 'skipped']]);
-    expect(results[0]?.note).toBe('the shortest expiry the target allows (1 h + 5 min sweep: DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)) exceeds --max-minutes 5: it cannot be observed within the budget');
-    expect(results[1]?.note).toBe("the documents' 48 h dispute window exceeds --max-minutes 5: its resolution cannot be observed within the budget");
-    expect(said).toEqual([`plan: escrow-expiry skipped: ${results[0]?.note ?? ''}`, `plan: escrow-dispute skipped: ${results[1]?.note ?? ''}`]);
+    expect(results.map((result) => [result.name, result.status])).toEqual([
+      ['escrow-expiry', 'skipped'],
+      ['escrow-dispute', 'skipped'],
+    ]);
+    expect(results[0]?.note).toBe(
+      'the shortest expiry the target allows (1 h + 5 min sweep: DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)) exceeds --max-minutes 5: it cannot be observed within the budget',
+    );
+    expect(results[1]?.note).toBe(
+      "the documents' 48 h dispute window exceeds --max-minutes 5: its resolution cannot be observed within the budget",
+    );
+    expect(said).toEqual([
+      `plan: escrow-expiry skipped: ${results[0]?.note ?? ''}`,
+      `plan: escrow-dispute skipped: ${results[1]?.note ?? ''}`,
+    ]);
   });
 
-  test('the documents\' style B waited on: expires_in 1 s is refunded in full within the budget; the 48 h window is skipped', async () => {
+  test("the documents' style B waited on: expires_in 1 s is refunded in full within the budget; the 48 h window is skipped", async () => {
     const { findings, results, said } = await settle({ dialect: 'B', deployed: false, travel: false, maxMinutes: 5 });
     expect(said[0]).toContain('at most 3 s');
-    expect(said).toContain('plan: waiting on the wall clock (the target is not an afp serve: its clock cannot be moved), polling every 15 s; at most 3 s in all');
-    expect(results.map((result) => [result.name, result.status])).toEqual([['escrow-expiry', 'ran'], ['escrow-dispute', 'skipped']]);
+    expect(said).toContain(
+      'plan: waiting on the wall clock (the target is not an afp serve: its clock cannot be moved), polling every 15 s; at most 3 s in all',
+    );
+    expect(results.map((result) => [result.name, result.status])).toEqual([
+      ['escrow-expiry', 'ran'],
+      ['escrow-dispute', 'skipped'],
+    ]);
     expect(results[0]?.note).toMatch(/^escrow esc_\w+ of 0\.10 expired; the creator got 0\.10 back$/);
     expect(findings.list().filter((finding) => finding.severity !== 'info')).toEqual([]);
   });

@@ -22,7 +22,10 @@ afterEach(async () => {
 async function probeInProcess(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   let stdout = '';
   let stderr = '';
-  const code = await targetMain(['probe', ...args], { out: (text) => (stdout += text), err: (text) => (stderr += text) });
+  const code = await targetMain(['probe', ...args], {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+  });
   return { stdout, stderr, code };
 }
 
@@ -31,13 +34,27 @@ describe('afp target probe and the deployed domains', () => {
     const markers = DEPLOYED_MARKERS.filter((marker) => marker.service === 'domains');
     expect(markers.length).toBeGreaterThanOrEqual(4);
     for (const marker of markers) {
-      const row = DEPLOYED_ROUTES.find((route) => route.mount === 'domains' && route.method === marker.method && route.path.replace(/:(\w+)/g, '{$1}') === marker.path);
+      const row = DEPLOYED_ROUTES.find(
+        (route) =>
+          route.mount === 'domains' &&
+          route.method === marker.method &&
+          route.path.replace(/:(\w+)/g, '{$1}') === marker.path,
+      );
       expect(row, `${marker.method} ${marker.path}`).toBeDefined();
     }
   });
 
-  test('the stand-in\'s domains address is recognized as domains, deployed; the file lists it (keys funding: no casino to register on) and loads', async () => {
-    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: Date.parse('2025-03-01T00:00:00Z'), defects: [], log: () => undefined });
+  test("the stand-in's domains address is recognized as domains, deployed; the file lists it (keys funding: no casino to register on) and loads", async () => {
+    const handle = await startServe({
+      routes: DEPLOYED_ROUTES,
+      layout: DEPLOYED_LAYOUT,
+      seed: '5',
+      port: 0,
+      clockMode: 'manual',
+      startMs: Date.parse('2025-03-01T00:00:00Z'),
+      defects: [],
+      log: () => undefined,
+    });
     handles.push(handle);
     const domains = handle.urls.domains as string;
     const out = join(scratch, 'domains.yaml');

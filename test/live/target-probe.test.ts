@@ -44,7 +44,11 @@ const withServe = (work: (api: string) => Promise<void>): Promise<CliRun> =>
 
 /** Moves the manual clock of the serve at `api` a day on (every rate bucket refills). */
 async function nextDay(api: string): Promise<void> {
-  const response = await fetch(`${api}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 86_400_000 }) });
+  const response = await fetch(`${api}/_afp/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: 86_400_000 }),
+  });
   expect(response.status).toBe(200);
 }
 
@@ -52,7 +56,10 @@ async function nextDay(api: string): Promise<void> {
 async function probeInProcess(args: readonly string[]): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await targetMain(['probe', ...args], { out: (text) => (stdout += text), err: (text) => (stderr += text) });
+  const code = await targetMain(['probe', ...args], {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+  });
   return { stdout, stderr, code };
 }
 
@@ -62,7 +69,11 @@ describe('the documents markers', () => {
       const route = ALL_ROUTES.find((candidate) => candidate.id === marker.source);
       expect(route, marker.source).toBeDefined();
       if (route === undefined) continue;
-      expect({ service: route.service, method: route.method, path: route.path.replace(/:(\w+)/g, '{$1}') }).toStrictEqual({ service: marker.service, method: marker.method, path: marker.path });
+      expect({
+        service: route.service,
+        method: route.method,
+        path: route.path.replace(/:(\w+)/g, '{$1}'),
+      }).toStrictEqual({ service: marker.service, method: marker.method, path: marker.path });
       expect(marker.dialects).toContain(route.style);
       if (marker.answer === 'needs-key') expect(route.auth).toBe('bearer');
     }
@@ -92,8 +103,12 @@ describe('afp target probe against a real afp serve (child process)', () => {
     });
     expect(serve.code).toBe(0);
     expect(probed?.code, probed?.stderr).toBe(0);
-    expect(probed?.stdout).toContain(`GET /_afp/mounts                           200     afp serve: announces casino, domains, escrow, faucet, trading, wallet`);
-    expect(probed?.stdout).toMatch(/→ faucet B, escrow B, trading B, domains B, wallet B, casino B; dialect family documents/);
+    expect(probed?.stdout).toContain(
+      `GET /_afp/mounts                           200     afp serve: announces casino, domains, escrow, faucet, trading, wallet`,
+    );
+    expect(probed?.stdout).toMatch(
+      /→ faucet B, escrow B, trading B, domains B, wallet B, casino B; dialect family documents/,
+    );
     expect(probed?.stdout).toMatch(/→ casino A; dialect family documents/);
     expect(probed?.stdout).toContain(`wrote ${out}`);
     expect(again?.code).toBe(2);
@@ -105,7 +120,12 @@ describe('afp target probe against a real afp serve (child process)', () => {
     const { name: _name, source: _source, ...fromFile } = loaded.value;
     const { name: _urlName, source: _urlSource, ...fromUrl } = viaUrl.value;
     expect(fromFile).toStrictEqual(fromUrl);
-    expect(fromFile).toMatchObject({ register: { service: 'casino' }, funding: { method: 'admin-deposit' }, fairness: 'afp', adminUrl: api });
+    expect(fromFile).toMatchObject({
+      register: { service: 'casino' },
+      funding: { method: 'admin-deposit' },
+      fairness: 'afp',
+      adminUrl: api,
+    });
     // Byte-stable: the same serve probed twice writes the same bytes.
     expect(readFileSync(out, 'utf8')).toBe(firstText);
     expect(firstText).toContain(`admin_url: "${api}"  # an afp serve: its /_afp admin doors`);
@@ -117,7 +137,12 @@ describe('afp target probe against a real afp serve (child process)', () => {
 const seen: string[] = [];
 
 function info(service: string): Record<string, string> {
-  return { service, docs: `https://${service.replace('agent-', '')}.purpleflea.com/llms.txt`, referral: 'GET /gossip', version: '1.0.0' };
+  return {
+    service,
+    docs: `https://${service.replace('agent-', '')}.purpleflea.com/llms.txt`,
+    referral: 'GET /gossip',
+    version: '1.0.0',
+  };
 }
 
 type Answer = { status: number; body: unknown } | { status: number; text: string };
@@ -128,7 +153,10 @@ async function fixture(answer: (path: string) => Answer): Promise<string> {
     seen.push(`${request.method ?? '?'} ${path}`);
     const answered = answer(path);
     if ('text' in answered) response.writeHead(answered.status, { 'content-type': 'text/plain' }).end(answered.text);
-    else response.writeHead(answered.status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(answered.body));
+    else
+      response
+        .writeHead(answered.status, { 'content-type': 'application/json; charset=UTF-8' })
+        .end(JSON.stringify(answered.body));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,7 +168,18 @@ function deployedCasino(path: string): Answer {
   const _info = info('agent-casino');
   const publicBodies: Record<string, unknown> = {
     '/health': { status: 'ok', service: 'agent-casino' },
-    '/openapi.json': { openapi: '3.0.3', info: { title: 'Agent Casino API', version: '1.0.0' }, servers: [{ url: '/api/v1' }], paths: { '/auth/register': { post: {} }, '/bets/batch': { post: {} }, '/games': { get: {} }, '/fairness/verify': { post: {} }, '/daily/claim': { post: {} } } },
+    '/openapi.json': {
+      openapi: '3.0.3',
+      info: { title: 'Agent Casino API', version: '1.0.0' },
+      servers: [{ url: '/api/v1' }],
+      paths: {
+        '/auth/register': { post: {} },
+        '/bets/batch': { post: {} },
+        '/games': { get: {} },
+        '/fairness/verify': { post: {} },
+        '/daily/claim': { post: {} },
+      },
+    },
     '/.well-known/purpleflea.json': { name: 'agent-casino', _info },
     '/api/v1/games': { games: [{ game: 'coin_flip' }, { game: 'dice' }], _info },
     '/api/v1/tournaments': { tournaments: [], _info },
@@ -153,18 +192,46 @@ function deployedCasino(path: string): Answer {
   const body = publicBodies[path];
   if (body !== undefined) return { status: 200, body };
   if (['/api/v1/auth/balance', '/api/v1/fairness/seeds', '/api/v1/bets/history', '/api/v1/daily'].includes(path)) {
-    return { status: 401, body: { error: 'unauthorized', message: 'Missing or invalid Authorization header. Use: Bearer {api_key}', suggestion: 'POST /api/v1/auth/register', _info } };
+    return {
+      status: 401,
+      body: {
+        error: 'unauthorized',
+        message: 'Missing or invalid Authorization header. Use: Bearer {api_key}',
+        suggestion: 'POST /api/v1/auth/register',
+        _info,
+      },
+    };
   }
-  return { status: 404, body: { error: 'not_found', message: `GET ${path} not found`, docs: '/api/v1/docs', openapi: '/openapi.json', _info } };
+  return {
+    status: 404,
+    body: {
+      error: 'not_found',
+      message: `GET ${path} not found`,
+      docs: '/api/v1/docs',
+      openapi: '/openapi.json',
+      _info,
+    },
+  };
 }
 
 /** The deployed faucet (§3): root paths, `{ error: "not_found" }`, GET /mcp's JSON descriptor. */
 function deployedFaucet(path: string): Answer {
   const _info = info('agent-faucet');
   if (path === '/llms.txt') return { status: 200, text: '# Agent Faucet' };
-  if (path === '/faucet/stats') return { status: 200, body: { total_claims: 3, total_agents: 3, total_value_usd: 3, avg_per_agent: 1, _info } };
+  if (path === '/faucet/stats')
+    return { status: 200, body: { total_claims: 3, total_agents: 3, total_value_usd: 3, avg_per_agent: 1, _info } };
   if (path === '/gossip') return { status: 200, body: { message: 'free money for new agents', _info } };
-  if (path === '/mcp') return { status: 200, body: { service: 'agent-faucet', transport: 'streamable-http', endpoint: 'POST /mcp', tools: ['claim_faucet'], description: 'Claim 1 USDC' } };
+  if (path === '/mcp')
+    return {
+      status: 200,
+      body: {
+        service: 'agent-faucet',
+        transport: 'streamable-http',
+        endpoint: 'POST /mcp',
+        tools: ['claim_faucet'],
+        description: 'Claim 1 USDC',
+      },
+    };
   return { status: 404, body: { error: 'not_found', _info } };
 }
 
@@ -172,10 +239,28 @@ function deployedFaucet(path: string): Answer {
 function deployedEscrow(path: string): Answer {
   const _info = info('agent-escrow');
   if (path === '/health') return { status: 200, body: { status: 'ok' } };
-  if (path === '/openapi.json') return { status: 200, body: { openapi: '3.0.0', info: { title: 'Agent Escrow' }, paths: { '/escrow/create': { post: {} }, '/escrow/release/{id}': { post: {} }, '/escrow/{id}': { get: {} } } } };
+  if (path === '/openapi.json')
+    return {
+      status: 200,
+      body: {
+        openapi: '3.0.0',
+        info: { title: 'Agent Escrow' },
+        paths: { '/escrow/create': { post: {} }, '/escrow/release/{id}': { post: {} }, '/escrow/{id}': { get: {} } },
+      },
+    };
   if (path === '/escrow/stats') return { status: 200, body: { total_escrows: 0, _info } };
   if (path === '/gossip') return { status: 200, body: { message: 'trustless escrow', _info } };
-  if (path === '/mcp') return { status: 200, body: { service: 'agent-escrow', transport: 'streamable-http', endpoint: 'POST /mcp', tools: ['create_escrow', 'get_escrow', 'mark_complete', 'release_escrow', 'dispute_escrow', 'escrow_stats'], description: 'Escrow' } };
+  if (path === '/mcp')
+    return {
+      status: 200,
+      body: {
+        service: 'agent-escrow',
+        transport: 'streamable-http',
+        endpoint: 'POST /mcp',
+        tools: ['create_escrow', 'get_escrow', 'mark_complete', 'release_escrow', 'dispute_escrow', 'escrow_stats'],
+        description: 'Escrow',
+      },
+    };
   return { status: 404, body: { error: 'not_found', _info } };
 }
 
@@ -183,10 +268,32 @@ function deployedEscrow(path: string): Answer {
 function deployedTrading(path: string): Answer {
   const _info = { ...info('agent-trading'), version: '3.0.0' };
   if (path === '/ping') return { status: 200, text: 'pong' };
-  if (path === '/v1/markets') return { status: 200, body: { markets: [{ coin: 'BTC', price: 95000 }, { coin: 'xyz:TSLA', price: 250 }], count: 2, _info } };
-  if (path === '/v1/markets/funding-rates') return { status: 200, body: { funding_rates: [{ coin: 'BTC', funding_rate: 0.0001 }], _info } };
-  if (['/v1/trade/positions', '/v1/trade/portfolio', '/v1/trade/history'].includes(path)) return { status: 401, body: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>', _info } };
-  return { status: 404, body: { error: 'not_found', message: `GET ${path} not found`, docs: '/api/v1/docs', openapi: '/openapi.json', _info } };
+  if (path === '/v1/markets')
+    return {
+      status: 200,
+      body: {
+        markets: [
+          { coin: 'BTC', price: 95000 },
+          { coin: 'xyz:TSLA', price: 250 },
+        ],
+        count: 2,
+        _info,
+      },
+    };
+  if (path === '/v1/markets/funding-rates')
+    return { status: 200, body: { funding_rates: [{ coin: 'BTC', funding_rate: 0.0001 }], _info } };
+  if (['/v1/trade/positions', '/v1/trade/portfolio', '/v1/trade/history'].includes(path))
+    return { status: 401, body: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>', _info } };
+  return {
+    status: 404,
+    body: {
+      error: 'not_found',
+      message: `GET ${path} not found`,
+      docs: '/api/v1/docs',
+      openapi: '/openapi.json',
+      _info,
+    },
+  };
 }
 
 describe('afp target probe against a fixture of the deployed wire', () => {
@@ -200,10 +307,14 @@ describe('afp target probe against a fixture of the deployed wire', () => {
     // The casino given as its /api/v1 base, as DEPLOYED.md §1.1 lists it: probed at its root.
     const run = await probeInProcess([`${casino}/api/v1`, faucet, escrow, trading, '--out', out]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`note: ${casino}/api/v1: the dialects' paths carry /api/v1 themselves; probing ${casino}`);
+    expect(run.stdout).toContain(
+      `note: ${casino}/api/v1: the dialects' paths carry /api/v1 themselves; probing ${casino}`,
+    );
     expect(run.stdout).toMatch(/GET \/api\/v1\/games +200 +casino deployed/);
     expect(run.stdout).toMatch(/GET \/api\/v1\/games +404/);
-    expect(run.stdout).toMatch(/GET \/openapi\.json +200 +openapi: casino A ×1, casino A\/deployed ×1, casino deployed ×3\n/);
+    expect(run.stdout).toMatch(
+      /GET \/openapi\.json +200 +openapi: casino A ×1, casino A\/deployed ×1, casino deployed ×3\n/,
+    );
     expect(run.stdout).toMatch(/GET \/mcp +200 +faucet deployed/);
     expect(run.stdout).toMatch(/GET \/mcp +200 +escrow deployed/);
     expect(run.stdout).toContain('→ casino deployed; dialect family deployed');
@@ -216,11 +327,26 @@ describe('afp target probe against a fixture of the deployed wire', () => {
     expect(loaded.ok, loaded.ok ? '' : loaded.message).toBe(true);
     if (!loaded.ok) return;
     expect(loaded.value).toMatchObject({
-      services: { casino: { url: casino, dialect: 'deployed' }, faucet: { url: faucet, dialect: 'deployed' }, escrow: { url: escrow, dialect: 'deployed' }, trading: { url: trading, dialect: 'deployed' } },
-      register: { service: 'casino' }, funding: { method: 'faucet' }, fairness: 'deployed', afpServe: false, adminUrl: null,
+      services: {
+        casino: { url: casino, dialect: 'deployed' },
+        faucet: { url: faucet, dialect: 'deployed' },
+        escrow: { url: escrow, dialect: 'deployed' },
+        trading: { url: trading, dialect: 'deployed' },
+      },
+      register: { service: 'casino' },
+      funding: { method: 'faucet' },
+      fairness: 'deployed',
+      afpServe: false,
+      adminUrl: null,
     });
     // The deployed limits of the services found (the wallet's address is not probed here).
-    expect(loaded.value.limits).toStrictEqual(Object.fromEntries(Object.entries(DEPLOYED_LIMITS).filter(([op]) => !op.startsWith('wallet.')).map(([op, row]) => [op, { perMinute: row.perMinute }])));
+    expect(loaded.value.limits).toStrictEqual(
+      Object.fromEntries(
+        Object.entries(DEPLOYED_LIMITS)
+          .filter(([op]) => !op.startsWith('wallet.'))
+          .map(([op, row]) => [op, { perMinute: row.perMinute }]),
+      ),
+    );
     // Without --out: the file on stdout (byte-identical to the one written), the table on stderr.
     const piped = await probeInProcess([`${casino}/api/v1`, faucet, escrow, trading]);
     expect(piped.code).toBe(0);
@@ -236,7 +362,13 @@ describe('afp target probe against a fixture of the deployed wire', () => {
     const path = join(scratch, 'casino-only.yaml');
     writeFileSync(path, run.stdout);
     const loaded = await loadTargetFile(path, { env: { AFP_KEYS: 'sk_live_a,sk_live_b' } });
-    expect(loaded).toMatchObject({ ok: true, value: { funding: { method: 'keys', keys: ['sk_live_a', 'sk_live_b'] }, limits: { 'casino.batch': { perMinute: 10 }, 'casino.bet': { perMinute: 60 } } } });
+    expect(loaded).toMatchObject({
+      ok: true,
+      value: {
+        funding: { method: 'keys', keys: ['sk_live_a', 'sk_live_b'] },
+        limits: { 'casino.batch': { perMinute: 10 }, 'casino.bet': { perMinute: 60 } },
+      },
+    });
     expect(loaded.ok && Object.keys(loaded.value.limits).every((op) => op.startsWith('casino.'))).toBe(true);
   });
 });
@@ -246,16 +378,25 @@ describe('when nothing is recognized', () => {
     const everything = await fixture(() => ({ status: 200, body: { ok: true } }));
     const run = await probeInProcess([everything]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('GET /afp-probe/no-such-path                200     answers a path no service serves (200): path evidence ignored');
+    expect(run.stderr).toContain(
+      'GET /afp-probe/no-such-path                200     answers a path no service serves (200): path evidence ignored',
+    );
     expect(run.stderr).toContain('afp target probe: no service of the platform recognized');
     expect(run.stdout).toBe('');
   });
 
   test('a rate-limited server: the 429s are counted in a note, not taken for evidence', async () => {
-    const limited = await fixture(() => ({ status: 429, body: { error: 'rate_limited', message: 'Too many requests' } }));
+    const limited = await fixture(() => ({
+      status: 429,
+      body: { error: 'rate_limited', message: 'Too many requests' },
+    }));
     const run = await probeInProcess([limited]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`note: ${limited.replaceAll('.', '\\.')}: (\\d+) of \\1 answers were 429 \\(rate limited\\), so their evidence is missing; probe again once the limit has reset`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `note: ${limited.replaceAll('.', '\\.')}: (\\d+) of \\1 answers were 429 \\(rate limited\\), so their evidence is missing; probe again once the limit has reset`,
+      ),
+    );
   });
 
   test('a closed port: nothing answers, exit 4 as every unreachable target (through the real CLI); bad arguments exit 2', async () => {

@@ -18,6 +18,9 @@ describe('WireReader money', () => {
     const reader = new WireReader({ balance_usd: 'lots', other: true });
     expect(reader.money('balance_usd')).toBeNull();
     expect(reader.money('other', { optional: true })).toBeNull();
-    expect(reader.deviations().map((deviation) => [deviation.kind, deviation.field, deviation.required])).toEqual([['type', 'balance_usd', true], ['type', 'other', false]]);
+    expect(reader.deviations().map((deviation) => [deviation.kind, deviation.field, deviation.required])).toEqual([
+      ['type', 'balance_usd', true],
+      ['type', 'other', false],
+    ]);
   });
 });

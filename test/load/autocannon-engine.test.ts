@@ -5,7 +5,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { checkAutocannonOptions, runAutocannon, runAutocannonCounted, type AutocannonRunOptions } from '../../src/load/autocannon-engine.ts';
+import {
+  checkAutocannonOptions,
+  runAutocannon,
+  runAutocannonCounted,
+  type AutocannonRunOptions,
+} from '../../src/load/autocannon-engine.ts';
 import { littleCheck, measuredConcurrency } from '../../src/load/littles-law.ts';
 import { decodeHistogram, percentilesOf, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 
@@ -27,7 +32,14 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const base = (url: string): AutocannonRunOptions => ({ url, method: 'GET', connections: 4, durationMs: 10_000, endpoint: 'GET /ping', timeoutMs: 5_000 });
+const base = (url: string): AutocannonRunOptions => ({
+  url,
+  method: 'GET',
+  connections: 4,
+  durationMs: 10_000,
+  endpoint: 'GET /ping',
+  timeoutMs: 5_000,
+});
 
 /** Upper bounds on wall time only tell a stop from a hang: generous, so a busy machine never fails them. */
 const HANG_BOUND_MS = 10_000;
@@ -45,12 +57,23 @@ describe('runAutocannon', () => {
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
         seen += 1;
-        const good = request.method === 'POST' && body === '{"amount":"1.00"}' && request.headers['x-agent'] === 'a1' && request.headers['content-type'] === 'application/json';
+        const good =
+          request.method === 'POST' &&
+          body === '{"amount":"1.00"}' &&
+          request.headers['x-agent'] === 'a1' &&
+          request.headers['content-type'] === 'application/json';
         response.writeHead(good ? (seen % 5 === 0 ? 503 : 201) : 400, { 'content-type': 'application/json' }).end('{}');
       });
     });
     const startedAt = performance.now();
-    const snapshot = await runAutocannon({ ...base(`${url}/escrow`), method: 'POST', body: '{"amount":"1.00"}', headers: { 'x-agent': 'a1' }, amount: 200, endpoint: 'escrow.B.create' });
+    const snapshot = await runAutocannon({
+      ...base(`${url}/escrow`),
+      method: 'POST',
+      body: '{"amount":"1.00"}',
+      headers: { 'x-agent': 'a1' },
+      amount: 200,
+      endpoint: 'escrow.B.create',
+    });
     expect(performance.now() - startedAt).toBeLessThan(HANG_BOUND_MS);
     const endpoint = only(snapshot);
     expect(endpoint.endpoint).toBe('escrow.B.create');
@@ -160,7 +183,15 @@ describe("runAutocannon's latency is afp's own, and agrees with Little's law", (
 
 describe('checkAutocannonOptions', () => {
   test('every problem at once', () => {
-    const problems = checkAutocannonOptions({ url: 'ftp://x', method: 'PATCH' as 'GET', connections: 0, durationMs: 0, amount: 0.5, endpoint: '', timeoutMs: 10 });
+    const problems = checkAutocannonOptions({
+      url: 'ftp://x',
+      method: 'PATCH' as 'GET',
+      connections: 0,
+      durationMs: 0,
+      amount: 0.5,
+      endpoint: '',
+      timeoutMs: 10,
+    });
     expect(problems).toEqual([
       "url 'ftp://x' is not http or https",
       'method must be one of GET, POST, PUT, DELETE',
@@ -171,6 +202,9 @@ describe('checkAutocannonOptions', () => {
       'endpoint name is empty',
     ]);
     expect(checkAutocannonOptions(base('http://127.0.0.1:1/'))).toEqual([]);
-    expect(checkAutocannonOptions({ ...base('not a url'), amount: 2 })).toEqual(["url 'not a url' is not an absolute URL", 'amount must be a whole number from the connections (4) to 1000000000']);
+    expect(checkAutocannonOptions({ ...base('not a url'), amount: 2 })).toEqual([
+      "url 'not a url' is not an absolute URL",
+      'amount must be a whole number from the connections (4) to 1000000000',
+    ]);
   });
 });

@@ -9,12 +9,16 @@ import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Target } from '../../src/live/target.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 
-const parse = (argv: string[]): ReturnType<typeof parseAutocannonFlags> => parseAutocannonFlags(parseArgs(argv, AUTOCANNON_FLAG_SPEC));
+const parse = (argv: string[]): ReturnType<typeof parseAutocannonFlags> =>
+  parseAutocannonFlags(parseArgs(argv, AUTOCANNON_FLAG_SPEC));
 
 const target = (dialect: 'A' | 'deployed'): Target => ({
   name: 'fixture',
   source: 'fixture',
-  services: { casino: { url: 'http://127.0.0.1:9001', dialect }, escrow: { url: 'http://127.0.0.1:9002/base', dialect } },
+  services: {
+    casino: { url: 'http://127.0.0.1:9001', dialect },
+    escrow: { url: 'http://127.0.0.1:9002/base', dialect },
+  },
   register: { service: 'casino' },
   funding: { method: 'faucet' },
   limits: {},
@@ -25,8 +29,30 @@ const target = (dialect: 'A' | 'deployed'): Target => ({
 
 describe('parseAutocannonFlags', () => {
   test('defaults, and every value read', () => {
-    expect(parse(['--endpoint', 'casino.games'])).toEqual({ endpoint: 'casino.games', connections: 10, durationMs: null, amount: undefined, timeoutMs: 10_000, body: undefined });
-    expect(parse(['--endpoint', 'POST escrow:/escrow', '--connections', '64', '--duration', '30s', '--amount', '5000', '--timeout', '2s', '--body', '{"a":1}'])).toEqual({
+    expect(parse(['--endpoint', 'casino.games'])).toEqual({
+      endpoint: 'casino.games',
+      connections: 10,
+      durationMs: null,
+      amount: undefined,
+      timeoutMs: 10_000,
+      body: undefined,
+    });
+    expect(
+      parse([
+        '--endpoint',
+        'POST escrow:/escrow',
+        '--connections',
+        '64',
+        '--duration',
+        '30s',
+        '--amount',
+        '5000',
+        '--timeout',
+        '2s',
+        '--body',
+        '{"a":1}',
+      ]),
+    ).toEqual({
       endpoint: 'POST escrow:/escrow',
       connections: 64,
       durationMs: 30_000,
@@ -45,23 +71,53 @@ describe('parseAutocannonFlags', () => {
         "--timeout must be from 1000 ms to 600000 ms, got '500ms'",
       ],
     });
-    expect(parse(['--endpoint', 'x', '--connections', '8', '--amount', '5'])).toEqual({ errors: ['--amount (5) must be at least --connections (8)'] });
+    expect(parse(['--endpoint', 'x', '--connections', '8', '--amount', '5'])).toEqual({
+      errors: ['--amount (5) must be at least --connections (8)'],
+    });
   });
 });
 
 describe('endpointRequest', () => {
   test("an operation goes on the wire through the target's dialect; a key where it needs one", () => {
-    expect(endpointRequest('casino.games', target('deployed'), null)).toEqual({ url: 'http://127.0.0.1:9001/api/v1/games', method: 'GET', endpoint: 'casino.games', headers: {} });
-    expect(endpointRequest('casino.games', target('A'), null)).toBe('--endpoint casino.games needs an API key on fixture');
-    expect(endpointRequest('casino.balance', target('A'), 'k1')).toEqual({ url: 'http://127.0.0.1:9001/api/v1/auth/balance', method: 'GET', endpoint: 'casino.balance', headers: { authorization: 'Bearer k1' } });
+    expect(endpointRequest('casino.games', target('deployed'), null)).toEqual({
+      url: 'http://127.0.0.1:9001/api/v1/games',
+      method: 'GET',
+      endpoint: 'casino.games',
+      headers: {},
+    });
+    expect(endpointRequest('casino.games', target('A'), null)).toBe(
+      '--endpoint casino.games needs an API key on fixture',
+    );
+    expect(endpointRequest('casino.balance', target('A'), 'k1')).toEqual({
+      url: 'http://127.0.0.1:9001/api/v1/auth/balance',
+      method: 'GET',
+      endpoint: 'casino.balance',
+      headers: { authorization: 'Bearer k1' },
+    });
   });
 
   test('SERVICE:/path below the service base URL, and absolute URLs, with an optional method', () => {
-    expect(endpointRequest('POST escrow:/escrow?x=1', target('A'), null)).toEqual({ url: 'http://127.0.0.1:9002/base/escrow?x=1', method: 'POST', endpoint: 'POST /escrow', headers: {} });
-    expect(endpointRequest('http://127.0.0.1:7/health', target('A'), 'k')).toEqual({ url: 'http://127.0.0.1:7/health', method: 'GET', endpoint: 'GET /health', headers: { authorization: 'Bearer k' } });
-    expect(endpointRequest('faucet:/claim', target('A'), null)).toBe("--endpoint 'faucet:/claim': the target fixture has no faucet service");
-    expect(endpointRequest('bank:/x', target('A'), null)).toBe("--endpoint 'bank:/x': no service 'bank' (faucet, escrow, trading, domains, wallet, casino)");
-    expect(endpointRequest('/api/v1/games', target('A'), null)).toBe("--endpoint '/api/v1/games' is not an operation (casino.games, casino.balance, casino.seeds), a SERVICE:/path or a URL");
+    expect(endpointRequest('POST escrow:/escrow?x=1', target('A'), null)).toEqual({
+      url: 'http://127.0.0.1:9002/base/escrow?x=1',
+      method: 'POST',
+      endpoint: 'POST /escrow',
+      headers: {},
+    });
+    expect(endpointRequest('http://127.0.0.1:7/health', target('A'), 'k')).toEqual({
+      url: 'http://127.0.0.1:7/health',
+      method: 'GET',
+      endpoint: 'GET /health',
+      headers: { authorization: 'Bearer k' },
+    });
+    expect(endpointRequest('faucet:/claim', target('A'), null)).toBe(
+      "--endpoint 'faucet:/claim': the target fixture has no faucet service",
+    );
+    expect(endpointRequest('bank:/x', target('A'), null)).toBe(
+      "--endpoint 'bank:/x': no service 'bank' (faucet, escrow, trading, domains, wallet, casino)",
+    );
+    expect(endpointRequest('/api/v1/games', target('A'), null)).toBe(
+      "--endpoint '/api/v1/games' is not an operation (casino.games, casino.balance, casino.seeds), a SERVICE:/path or a URL",
+    );
   });
 });
 
@@ -77,8 +133,16 @@ describe('against a real afp serve', () => {
           if (!resolved.ok) return;
           const request = endpointRequest('casino:/api/v1/gossip', resolved.value, null);
           if (typeof request === 'string') throw new Error(request);
-          const snapshot = await runAutocannon({ ...request, connections: 4, amount: 200, durationMs: 10_000, timeoutMs: 5_000 });
-          expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual([['GET /api/v1/gossip', 200, 0, { '200': 200 }]]);
+          const snapshot = await runAutocannon({
+            ...request,
+            connections: 4,
+            amount: 200,
+            durationMs: 10_000,
+            timeoutMs: 5_000,
+          });
+          expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual([
+            ['GET /api/v1/gossip', 200, 0, { '200': 200 }],
+          ]);
         } finally {
           stop();
         }

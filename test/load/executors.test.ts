@@ -6,13 +6,26 @@ import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { arrivalOffsets, arrivalSchedule, arrivalsBetween } from '../../src/load/executors-arrival.ts';
 import { vuSteps } from '../../src/load/executors-vus.ts';
-import { describePlan, resolveLoadPlan, type ArrivalPlan, type LoadPlan, type VuPlan } from '../../src/load/executors.ts';
+import {
+  describePlan,
+  resolveLoadPlan,
+  type ArrivalPlan,
+  type LoadPlan,
+  type VuPlan,
+} from '../../src/load/executors.ts';
 import { parseScenario } from '../../src/sim/scenario.ts';
 
 function planOf(load: string, durationMs?: number): LoadPlan {
-  const parsed = parseScenario(['name: exec', 'duration: 1m', 'populations:', '  - agent: walker', '    count: 2', load].join('\n'), { fileName: 's.yaml', agentParams: () => z.strictObject({}) });
+  const parsed = parseScenario(
+    ['name: exec', 'duration: 1m', 'populations:', '  - agent: walker', '    count: 2', load].join('\n'),
+    { fileName: 's.yaml', agentParams: () => z.strictObject({}) },
+  );
   if (!parsed.ok) throw new Error(parsed.errors.map((error) => error.message).join('\n'));
-  const plan = resolveLoadPlan({ load: parsed.scenario.load, scenarioDurationMs: parsed.scenario.durationMs, ...(durationMs === undefined ? {} : { durationMs }) });
+  const plan = resolveLoadPlan({
+    load: parsed.scenario.load,
+    scenarioDurationMs: parsed.scenario.durationMs,
+    ...(durationMs === undefined ? {} : { durationMs }),
+  });
   if (!plan.ok) throw new Error(plan.errors.join('\n'));
   return plan.plan;
 }
@@ -50,7 +63,11 @@ describe('ramping-arrival-rate (k6 TestRampingArrivalRateCal)', () => {
   });
 
   test('three times the rate (k6: time_unit a third of a second) starts three times as many', () => {
-    const offsets = arrivals(planOf('load: { executor: ramping-arrival-rate, stages: [{ duration: 5s, target: 3 }, { duration: 1s, target: 3 }, { duration: 5s, target: 0 }] }'));
+    const offsets = arrivals(
+      planOf(
+        'load: { executor: ramping-arrival-rate, stages: [{ duration: 5s, target: 3 }, { duration: 1s, target: 3 }, { duration: 5s, target: 0 }] }',
+      ),
+    );
     // k6's list within its own tolerance (InEpsilon 0.001); its last, 10999 ms, is the end instant
     // here (k6's unit of 333333333 ns runs a hair fast and starts it just before the end).
     const k6 = [1825, 2581, 3162, 3651, 4082, 4472, 4830, 5166, 5499, 5833, 6169, 6527, 6917, 7348, 7837, 8418, 9174];
@@ -59,7 +76,9 @@ describe('ramping-arrival-rate (k6 TestRampingArrivalRateCal)', () => {
   });
 
   test('a flat stage is a constant rate after the area already done; --duration cuts the schedule', () => {
-    const flat = arrivals(planOf('load: { executor: ramping-arrival-rate, start_rate: 2, stages: [{ duration: 2s, target: 2 }] }'));
+    const flat = arrivals(
+      planOf('load: { executor: ramping-arrival-rate, start_rate: 2, stages: [{ duration: 2s, target: 2 }] }'),
+    );
     expect(flat).toEqual([500, 1000, 1500]);
     const cut = arrivals(planOf(`load: { executor: ramping-arrival-rate, ${stages} }`, 5_000));
     expect(cut.map(Math.floor)).toEqual([3162, 4472]);
@@ -80,27 +99,74 @@ describe('VU executors (k6 TestRampingVUsConfigExecutionPlanExample)', () => {
     - { target: 4, duration: 2s }
     - { target: 1, duration: 0s }
     - { target: 1, duration: 3s }`);
-    const expected = [[0, 4], [1, 5], [2, 6], [3, 5], [4, 4], [5, 3], [6, 2], [7, 1], [8, 2], [9, 3], [10, 4], [11, 5], [12, 4], [13, 3], [14, 2], [15, 1], [16, 2], [17, 3], [18, 4], [20, 1]];
-    expect([...vuSteps(plan as VuPlan)]).toEqual(expected.map(([seconds, vus]) => ({ atMs: (seconds as number) * 1000, vus })));
+    const expected = [
+      [0, 4],
+      [1, 5],
+      [2, 6],
+      [3, 5],
+      [4, 4],
+      [5, 3],
+      [6, 2],
+      [7, 1],
+      [8, 2],
+      [9, 3],
+      [10, 4],
+      [11, 5],
+      [12, 4],
+      [13, 3],
+      [14, 2],
+      [15, 1],
+      [16, 2],
+      [17, 3],
+      [18, 4],
+      [20, 1],
+    ];
+    expect([...vuSteps(plan as VuPlan)]).toEqual(
+      expected.map(([seconds, vus]) => ({ atMs: (seconds as number) * 1000, vus })),
+    );
     expect(plan.durationMs).toBe(23_000);
   });
 
   test('constant-vus: one step; a cut ramp stops at the cut', () => {
-    expect([...vuSteps(planOf('load: { executor: constant-vus, vus: 3, duration: 10s }') as VuPlan)]).toEqual([{ atMs: 0, vus: 3 }]);
+    expect([...vuSteps(planOf('load: { executor: constant-vus, vus: 3, duration: 10s }') as VuPlan)]).toEqual([
+      { atMs: 0, vus: 3 },
+    ]);
     const cut = planOf('load: { executor: ramping-vus, stages: [{ duration: 4s, target: 4 }] }', 2_500) as VuPlan;
-    expect([...vuSteps(cut)]).toEqual([{ atMs: 0, vus: 0 }, { atMs: 1000, vus: 1 }, { atMs: 2000, vus: 2 }]);
+    expect([...vuSteps(cut)]).toEqual([
+      { atMs: 0, vus: 0 },
+      { atMs: 1000, vus: 1 },
+      { atMs: 2000, vus: 2 },
+    ]);
   });
 });
 
 describe('the plan', () => {
   test('defaults: the open model at 1/s units, max_in_flight 1000, graceful_stop 30s', () => {
     const plan = planOf('load: { rate: 5 }');
-    expect(plan).toEqual({ kind: 'arrivals', executor: 'constant-arrival-rate', rate: 5, timeUnitMs: 1000, durationMs: 60_000, maxInFlight: 1000, gracefulStopMs: 30_000 });
+    expect(plan).toEqual({
+      kind: 'arrivals',
+      executor: 'constant-arrival-rate',
+      rate: 5,
+      timeUnitMs: 1000,
+      durationMs: 60_000,
+      maxInFlight: 1000,
+      gracefulStopMs: 30_000,
+    });
     expect(describePlan(plan)).toBe('constant-arrival-rate 5/1s for 1m, max_in_flight 1000, graceful_stop 30s');
   });
 
   test('every error at once: a missing field, fields of another executor, no load section', () => {
-    const parsed = parseScenario(['name: exec', 'duration: 1m', 'populations:', '  - agent: walker', '    count: 1', 'load: { executor: constant-vus, rate: 5, stages: [{ duration: 1s, target: 2 }] }'].join('\n'), { fileName: 's.yaml', agentParams: () => z.strictObject({}) });
+    const parsed = parseScenario(
+      [
+        'name: exec',
+        'duration: 1m',
+        'populations:',
+        '  - agent: walker',
+        '    count: 1',
+        'load: { executor: constant-vus, rate: 5, stages: [{ duration: 1s, target: 2 }] }',
+      ].join('\n'),
+      { fileName: 's.yaml', agentParams: () => z.strictObject({}) },
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     const result = resolveLoadPlan({ load: parsed.scenario.load, scenarioDurationMs: 60_000 });
@@ -124,7 +190,14 @@ describe('arrival counts in closed form (the generator drops what came due while
     const offsets = [...arrivalOffsets(plan)];
     const schedule = arrivalSchedule(plan);
     const stepped = (atMs: number): number => offsets.filter((offset) => offset < atMs).length;
-    const instants = [-1, 0, plan.durationMs, plan.durationMs + 1, 1e12, ...offsets.flatMap((offset) => [offset, offset + 1e-9, offset - 1e-9, offset + 0.5])];
+    const instants = [
+      -1,
+      0,
+      plan.durationMs,
+      plan.durationMs + 1,
+      1e12,
+      ...offsets.flatMap((offset) => [offset, offset + 1e-9, offset - 1e-9, offset + 0.5]),
+    ];
     for (const atMs of instants) expect(schedule.countBefore(atMs), `countBefore(${atMs})`).toBe(stepped(atMs));
     expect(arrivalsBetween(schedule, 0, plan.durationMs)).toBe(offsets.length);
   }
@@ -139,14 +212,26 @@ describe('arrival counts in closed form (the generator drops what came due while
 
   test('ramping-arrival-rate: k6 profiles, a flat start, a cut', () => {
     const stages = 'stages: [{ duration: 5s, target: 1 }, { duration: 1s, target: 1 }, { duration: 5s, target: 0 }]';
-    expectCountsMatchOffsets(planOf(`load: { executor: ramping-arrival-rate, start_rate: 0, ${stages} }`) as ArrivalPlan);
-    expectCountsMatchOffsets(planOf('load: { executor: ramping-arrival-rate, stages: [{ duration: 5s, target: 300 }, { duration: 0s, target: 50 }, { duration: 1s, target: 50 }, { duration: 5s, target: 0 }] }') as ArrivalPlan);
-    expectCountsMatchOffsets(planOf('load: { executor: ramping-arrival-rate, start_rate: 2, stages: [{ duration: 2s, target: 2 }] }') as ArrivalPlan);
+    expectCountsMatchOffsets(
+      planOf(`load: { executor: ramping-arrival-rate, start_rate: 0, ${stages} }`) as ArrivalPlan,
+    );
+    expectCountsMatchOffsets(
+      planOf(
+        'load: { executor: ramping-arrival-rate, stages: [{ duration: 5s, target: 300 }, { duration: 0s, target: 50 }, { duration: 1s, target: 50 }, { duration: 5s, target: 0 }] }',
+      ) as ArrivalPlan,
+    );
+    expectCountsMatchOffsets(
+      planOf(
+        'load: { executor: ramping-arrival-rate, start_rate: 2, stages: [{ duration: 2s, target: 2 }] }',
+      ) as ArrivalPlan,
+    );
     expectCountsMatchOffsets(planOf(`load: { executor: ramping-arrival-rate, ${stages} }`, 5_000) as ArrivalPlan);
   });
 
   test("a shard's counts are its every n-th of the whole schedule's", () => {
-    const whole = planOf('load: { executor: ramping-arrival-rate, stages: [{ duration: 3s, target: 40 }, { duration: 2s, target: 10 }] }') as ArrivalPlan;
+    const whole = planOf(
+      'load: { executor: ramping-arrival-rate, stages: [{ duration: 3s, target: 40 }, { duration: 2s, target: 10 }] }',
+    ) as ArrivalPlan;
     for (const index of [1, 2, 3]) expectCountsMatchOffsets({ ...whole, shard: { index, count: 3 } });
   });
 });

@@ -6,8 +6,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ArrivalPlan, VuPlan } from '../../src/load/executors.ts';
-import { LoadStop, runGenerator, systemLoadClock, type IterationEnd, type IterationSource } from '../../src/load/generator.ts';
-import { LoadRecorder, percentilesOf, decodeHistogram, type LoadSample, type LoadSnapshot } from '../../src/load/load-recorder.ts';
+import {
+  LoadStop,
+  runGenerator,
+  systemLoadClock,
+  type IterationEnd,
+  type IterationSource,
+} from '../../src/load/generator.ts';
+import {
+  LoadRecorder,
+  percentilesOf,
+  decodeHistogram,
+  type LoadSample,
+  type LoadSnapshot,
+} from '../../src/load/load-recorder.ts';
 import { loadSender, recordingTransport, type LoadSender } from '../../src/load/load-run-transport.ts';
 
 const clock = systemLoadClock();
@@ -56,11 +68,16 @@ function oneRequestSource(url: string, recorder: () => LoadRecorder): { source: 
   const sender = loadSender({ urls: { api: url }, maxSockets: 100, timeoutMs: 10_000 });
   senders.push(sender);
   let intended: number | null = null;
-  const transport = recordingTransport({ sender, clock, onSample: (sample) => recorder().record(sample), takeIntendedStartMs: () => {
-    const value = intended;
-    intended = null;
-    return value;
-  } });
+  const transport = recordingTransport({
+    sender,
+    clock,
+    onSample: (sample) => recorder().record(sample),
+    takeIntendedStartMs: () => {
+      const value = intended;
+      intended = null;
+      return value;
+    },
+  });
   const source: IterationSource = {
     start(intendedStartMs, ended) {
       intended = intendedStartMs;
@@ -74,18 +91,37 @@ function oneRequestSource(url: string, recorder: () => LoadRecorder): { source: 
   return { source, sender };
 }
 
-const arrivals = (overrides: Partial<{ rate: number; durationMs: number; maxInFlight: number; gracefulStopMs: number }>): ArrivalPlan => ({
-  kind: 'arrivals', executor: 'constant-arrival-rate', timeUnitMs: 1000, rate: 20, durationMs: 1000, maxInFlight: 100, gracefulStopMs: 2000, ...overrides,
+const arrivals = (
+  overrides: Partial<{ rate: number; durationMs: number; maxInFlight: number; gracefulStopMs: number }>,
+): ArrivalPlan => ({
+  kind: 'arrivals',
+  executor: 'constant-arrival-rate',
+  timeUnitMs: 1000,
+  rate: 20,
+  durationMs: 1000,
+  maxInFlight: 100,
+  gracefulStopMs: 2000,
+  ...overrides,
 });
 
-async function run(plan: ArrivalPlan | VuPlan, server: Loopback, stop = new LoadStop()): Promise<{ snapshot: LoadSnapshot; interrupted: number; endedBy: string; tookMs: number }> {
+async function run(
+  plan: ArrivalPlan | VuPlan,
+  server: Loopback,
+  stop = new LoadStop(),
+): Promise<{ snapshot: LoadSnapshot; interrupted: number; endedBy: string; tookMs: number }> {
   const recorder = new LoadRecorder(clock.nowMs());
   const { source, sender } = oneRequestSource(server.url, () => recorder);
   const outcome = await runGenerator({ plan, clock, recorder, source, stop, interrupt: () => sender.interrupt() });
-  return { snapshot: recorder.snapshot(), interrupted: outcome.interrupted, endedBy: outcome.endedBy, tookMs: outcome.endMs - recorder.startMs };
+  return {
+    snapshot: recorder.snapshot(),
+    interrupted: outcome.interrupted,
+    endedBy: outcome.endedBy,
+    tookMs: outcome.endMs - recorder.startMs,
+  };
 }
 
-const requests = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
+const requests = (snapshot: LoadSnapshot): number =>
+  snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
 
 describe('open model', () => {
   test('a small max_in_flight: every arrival is started or dropped, never more in flight than the cap', async () => {
@@ -146,7 +182,14 @@ describe('open model', () => {
       },
     };
     const stop = new LoadStop();
-    const outcome = runGenerator({ plan: arrivals({ rate: 1_000_000, durationMs: 5_000, maxInFlight: 1, gracefulStopMs: 1_000 }), clock, recorder, source, stop, interrupt: () => undefined });
+    const outcome = runGenerator({
+      plan: arrivals({ rate: 1_000_000, durationMs: 5_000, maxInFlight: 1, gracefulStopMs: 1_000 }),
+      clock,
+      recorder,
+      source,
+      stop,
+      interrupt: () => undefined,
+    });
     const startedByEnd: number[] = [];
     for (let round = 0; round < 5; round++) {
       await clock.sleep(5);
@@ -167,7 +210,10 @@ describe('open model', () => {
 
   test('saturated on a slow target: the run still ends at the schedule and the drops cover it', async () => {
     const server = await loopback(() => 700);
-    const { snapshot, tookMs } = await run(arrivals({ rate: 10_000, durationMs: 500, maxInFlight: 1, gracefulStopMs: 2000 }), server);
+    const { snapshot, tookMs } = await run(
+      arrivals({ rate: 10_000, durationMs: 500, maxInFlight: 1, gracefulStopMs: 2000 }),
+      server,
+    );
     expect(snapshot.iterations.started).toBe(1);
     expect(snapshot.iterations.dropped).toBe(4_999);
     expect(snapshot.iterations.completed).toBe(1);
@@ -214,7 +260,13 @@ describe('recording transport', () => {
     let release = (): void => undefined;
     let pending: Promise<void> | null = new Promise<void>((resolve) => (release = resolve));
     let intended: number | null = 1;
-    const transport = recordingTransport({ sender, clock, onSample: (sample) => samples.push(sample), takeIntendedStartMs: () => intended, before: () => pending });
+    const transport = recordingTransport({
+      sender,
+      clock,
+      onSample: (sample) => samples.push(sample),
+      takeIntendedStartMs: () => intended,
+      before: () => pending,
+    });
     const first = transport({ mount: 'api', method: 'GET', path: '/first' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.received).toBe(0);

@@ -2,16 +2,30 @@
 // they are split (every split point of a chunked answer with extensions and trailers), framing
 // headers read eagerly and the rest lazily, and every broken answer or limit a returned reason.
 import { describe, expect, test } from 'vitest';
-import { CHUNK_LINE_BYTES_MAX, HEAD_BYTES_MAX, parseHeaderFields, ResponseParser, type ParsedResponse } from '../../src/load/http-client-parser.ts';
+import {
+  CHUNK_LINE_BYTES_MAX,
+  HEAD_BYTES_MAX,
+  parseHeaderFields,
+  ResponseParser,
+  type ParsedResponse,
+} from '../../src/load/http-client-parser.ts';
 
 function parser(bodyBytesMax = 1024): { parser: ResponseParser; responses: ParsedResponse[] } {
   const responses: ParsedResponse[] = [];
-  return { parser: new ResponseParser({ bodyBytesMax, onResponse: (response) => responses.push(response) }), responses };
+  return {
+    parser: new ResponseParser({ bodyBytesMax, onResponse: (response) => responses.push(response) }),
+    responses,
+  };
 }
 
-const summary = (response: ParsedResponse): { status: number; body: string; keepAlive: boolean } => ({ status: response.status, body: response.body.toString('latin1'), keepAlive: response.keepAlive });
+const summary = (response: ParsedResponse): { status: number; body: string; keepAlive: boolean } => ({
+  status: response.status,
+  body: response.body.toString('latin1'),
+  keepAlive: response.keepAlive,
+});
 
-const CHUNKED = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-Other: 1\r\n\r\n5;ext=1\r\nhello\r\n1\r\n \r\nA\r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n';
+const CHUNKED =
+  'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-Other: 1\r\n\r\n5;ext=1\r\nhello\r\n1\r\n \r\nA\r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n';
 const LENGTH = 'HTTP/1.1 404 Not Found\r\ncontent-length: 3\r\nconnection: close\r\n\r\nnot';
 
 describe('ResponseParser', () => {
@@ -37,15 +51,28 @@ describe('ResponseParser', () => {
 
   test('headers stay raw until asked for; HTTP/1.0 closes unless it says keep-alive', () => {
     const { parser: parse, responses } = parser();
-    parse.push(Buffer.from('HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: Keep-Alive\r\nSet-Cookie: a\r\nSet-Cookie: b\r\n\r\nHTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n'));
+    parse.push(
+      Buffer.from(
+        'HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: Keep-Alive\r\nSet-Cookie: a\r\nSet-Cookie: b\r\n\r\nHTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n',
+      ),
+    );
     expect(responses.map((response) => response.keepAlive)).toEqual([true, false]);
-    expect(parseHeaderFields((responses[0] as ParsedResponse).head)).toEqual({ 'content-length': '0', connection: 'Keep-Alive', 'set-cookie': 'a, b' });
+    expect(parseHeaderFields((responses[0] as ParsedResponse).head)).toEqual({
+      'content-length': '0',
+      connection: 'Keep-Alive',
+      'set-cookie': 'a, b',
+    });
   });
 
   test('Connection is read as a token list: close among other tokens closes, a token that merely contains it does not', () => {
     const { parser: parse, responses } = parser();
-    const answer = (connection: string): string => `HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: ${connection}\r\nKeep-Alive: timeout=5\r\n\r\n`;
-    parse.push(Buffer.from(['keep-alive', 'Upgrade, Close', 'x-close', 'close-later, keep-alive', ' CLOSE '].map(answer).join('')));
+    const answer = (connection: string): string =>
+      `HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: ${connection}\r\nKeep-Alive: timeout=5\r\n\r\n`;
+    parse.push(
+      Buffer.from(
+        ['keep-alive', 'Upgrade, Close', 'x-close', 'close-later, keep-alive', ' CLOSE '].map(answer).join(''),
+      ),
+    );
     expect(responses.map((response) => response.keepAlive)).toEqual([true, false, true, true, false]);
   });
 

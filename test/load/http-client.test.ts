@@ -59,31 +59,48 @@ async function rawServer(onData: (socket: Socket, data: Buffer) => void): Promis
 }
 
 function client(origin: string, overrides: Partial<HttpClientOptions> = {}): HttpClient {
-  const made = new HttpClient({ origin, connectionsMax: 4, timeoutMs: 5_000, bodyBytesMax: 4 * 1024 * 1024, nowMs: () => performance.now(), ...overrides });
+  const made = new HttpClient({
+    origin,
+    connectionsMax: 4,
+    timeoutMs: 5_000,
+    bodyBytesMax: 4 * 1024 * 1024,
+    nowMs: () => performance.now(),
+    ...overrides,
+  });
   closers.push(() => Promise.resolve(made.close()));
   return made;
 }
 
-const get = (http: HttpClient, path = '/'): Promise<HttpResult> => http.request({ method: 'GET', path, headers: { accept: 'application/json' }, body: undefined });
+const get = (http: HttpClient, path = '/'): Promise<HttpResult> =>
+  http.request({ method: 'GET', path, headers: { accept: 'application/json' }, body: undefined });
 
 function answer(result: HttpResult): { status: number; text: string; headers: Record<string, string> } {
   if (!result.ok) throw new Error(`expected an answer, got ${result.kind}: ${result.message}`);
-  return { status: result.response.status, text: result.response.body.toString('utf8'), headers: parseHeaderFields(result.response.head) };
+  return {
+    status: result.response.status,
+    text: result.response.body.toString('utf8'),
+    headers: parseHeaderFields(result.response.head),
+  };
 }
 
 const failure = (result: HttpResult): string => (result.ok ? `answered ${result.response.status}` : result.kind);
 
 describe('against node:http', () => {
   test('many sequential requests over one keep-alive socket, each answer whole and in order', async () => {
-    const served = await httpServer((request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: request.url })));
+    const served = await httpServer((request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: request.url })),
+    );
     const http = client(served.origin, { connectionsMax: 1 });
-    for (let index = 0; index < 300; index++) expect(answer(await get(http, `/n/${index}`)).text).toBe(`{"path":"/n/${index}"}`);
+    for (let index = 0; index < 300; index++)
+      expect(answer(await get(http, `/n/${index}`)).text).toBe(`{"path":"/n/${index}"}`);
     expect(served.connections).toBe(1);
     expect(http.size).toBe(1);
   });
 
   test('send hands the answer over with the connection back in the pool: a request sent from the callback reuses it', async () => {
-    const served = await httpServer((request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: request.url })));
+    const served = await httpServer((request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: request.url })),
+    );
     const http = client(served.origin, { connectionsMax: 4 });
     const texts: string[] = [];
     await new Promise<void>((resolve) => {
@@ -107,12 +124,29 @@ describe('against node:http', () => {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         if (request.url === '/empty') return void response.writeHead(204).end();
-        const text = JSON.stringify({ method: request.method, body: Buffer.concat(chunks).toString('utf8'), auth: request.headers.authorization ?? null });
-        response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-twice': ['a', 'b'] }).end(request.method === 'HEAD' ? undefined : text);
+        const text = JSON.stringify({
+          method: request.method,
+          body: Buffer.concat(chunks).toString('utf8'),
+          auth: request.headers.authorization ?? null,
+        });
+        response
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(text),
+            'x-twice': ['a', 'b'],
+          })
+          .end(request.method === 'HEAD' ? undefined : text);
       });
     });
     const http = client(served.origin, { connectionsMax: 1 });
-    const posted = answer(await http.request({ method: 'POST', path: '/p', headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: '{"é":1}' }));
+    const posted = answer(
+      await http.request({
+        method: 'POST',
+        path: '/p',
+        headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+        body: '{"é":1}',
+      }),
+    );
     expect(JSON.parse(posted.text)).toEqual({ method: 'POST', body: '{"é":1}', auth: 'Bearer x' });
     expect(posted.headers['x-twice']).toBe('a, b');
     const head = await http.request({ method: 'HEAD', path: '/h', headers: {}, body: undefined });
@@ -166,14 +200,18 @@ describe('against node:http', () => {
   });
 
   test('Connection: close after an answer: the answer counts, the next request opens a new connection', async () => {
-    const served = await httpServer((_request, response) => response.writeHead(200, { connection: 'close', 'content-length': 2 }).end('{}'));
+    const served = await httpServer((_request, response) =>
+      response.writeHead(200, { connection: 'close', 'content-length': 2 }).end('{}'),
+    );
     const http = client(served.origin, { connectionsMax: 1 });
     for (let index = 0; index < 3; index++) expect(answer(await get(http)).text).toBe('{}');
     expect(served.connections).toBe(3);
   });
 
   test('at most connectionsMax sockets: more requests wait their turn, all answered', async () => {
-    const served = await httpServer((_request, response) => setTimeout(() => response.writeHead(200, { 'content-length': 2 }).end('{}'), 20));
+    const served = await httpServer((_request, response) =>
+      setTimeout(() => response.writeHead(200, { 'content-length': 2 }).end('{}'), 20),
+    );
     const http = client(served.origin, { connectionsMax: 3 });
     const results = await Promise.all(Array.from({ length: 30 }, () => get(http)));
     expect(results.every((result) => result.ok)).toBe(true);
@@ -214,7 +252,13 @@ describe('against a broken target (node:net)', () => {
     let count = 0;
     const origin = await rawServer((socket) => {
       count += 1;
-      socket.write(count === 1 ? 'HELLO THERE\r\n\r\n' : count === 2 ? 'HTTP/1.1 200 OK\r\ncontent-length: 1x\r\n\r\n' : 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}');
+      socket.write(
+        count === 1
+          ? 'HELLO THERE\r\n\r\n'
+          : count === 2
+            ? 'HTTP/1.1 200 OK\r\ncontent-length: 1x\r\n\r\n'
+            : 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}',
+      );
     });
     const http = client(origin, { connectionsMax: 1 });
     expect(failure(await get(http))).toBe('malformed');
@@ -242,7 +286,9 @@ describe('against a broken target (node:net)', () => {
     const origin = await rawServer((socket, data) => {
       const text = data.toString('latin1');
       if (text.startsWith('GET /close')) return void socket.end('HTTP/1.1 200 OK\r\nx-a: 1\r\n\r\nuntil the end');
-      const bytes = Buffer.from('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 7\r\nX-Lazy: yes\r\n\r\n{"a":1}');
+      const bytes = Buffer.from(
+        'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 7\r\nX-Lazy: yes\r\n\r\n{"a":1}',
+      );
       let at = 0;
       const next = (): void => {
         if (at < bytes.length) socket.write(bytes.subarray(at, ++at), () => setImmediate(next));
@@ -275,6 +321,10 @@ describe('against a broken target (node:net)', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const http = client(origin);
     expect(failure(await get(http))).toBe('refused');
-    expect(failure(await http.request({ method: 'GET', path: '/', headers: { 'x-evil': 'a\r\nx-forged: 1' }, body: undefined }))).toBe('invalid-request');
+    expect(
+      failure(
+        await http.request({ method: 'GET', path: '/', headers: { 'x-evil': 'a\r\nx-forged: 1' }, body: undefined }),
+      ),
+    ).toBe('invalid-request');
   });
 });

@@ -11,7 +11,14 @@ function run(count: number, latencyMs: number, lateMs = 0): LoadSnapshot {
   const recorder = new LoadRecorder(0);
   for (let index = 0; index < count; index++) {
     const intendedStartMs = (index * 1_000) / count;
-    recorder.record({ endpoint: 'GET /', intendedStartMs, sentMs: intendedStartMs + lateMs, endMs: intendedStartMs + latencyMs, status: 200, failed: false });
+    recorder.record({
+      endpoint: 'GET /',
+      intendedStartMs,
+      sentMs: intendedStartMs + lateMs,
+      endMs: intendedStartMs + latencyMs,
+      status: 200,
+      failed: false,
+    });
   }
   recorder.finish(1_000);
   return recorder.snapshot();
@@ -20,7 +27,12 @@ function run(count: number, latencyMs: number, lateMs = 0): LoadSnapshot {
 describe('littleCheck', () => {
   test('500 requests/s at 20 ms on 10 connections: 10 in flight, agree', () => {
     const check = littleCheck(run(500, 20), { value: 10, source: 'configured connections' });
-    expect(check).toMatchObject({ concurrency: 10, concurrencySource: 'configured connections', ok: true, waitBeforeWriteMs: null });
+    expect(check).toMatchObject({
+      concurrency: 10,
+      concurrencySource: 'configured connections',
+      ok: true,
+      waitBeforeWriteMs: null,
+    });
     expect(check?.inFlight).toBeCloseTo(10, 0);
     expect(littleLine(check)).toContain('agree');
   });

@@ -5,10 +5,22 @@ import { LoadRecorder, type LoadSample, type LoadSnapshot } from '../../src/load
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import type { Shard } from '../../src/load/shard.ts';
 
-export const plan: Extract<ArrivalPlan, { executor: 'constant-arrival-rate' }> = { kind: 'arrivals', executor: 'constant-arrival-rate', rate: 100, timeUnitMs: 1_000, durationMs: 3_000, maxInFlight: 100, gracefulStopMs: 1_000 };
+export const plan: Extract<ArrivalPlan, { executor: 'constant-arrival-rate' }> = {
+  kind: 'arrivals',
+  executor: 'constant-arrival-rate',
+  rate: 100,
+  timeUnitMs: 1_000,
+  durationMs: 3_000,
+  maxInFlight: 100,
+  gracefulStopMs: 1_000,
+};
 
 /** A load.json as `afp load` writes it (with `shard` for a --shard run). */
-export const runFile = (shard: Shard | null, snapshot: LoadSnapshot, overrides: Partial<LoadRunFile> = {}): LoadRunFile => ({
+export const runFile = (
+  shard: Shard | null,
+  snapshot: LoadSnapshot,
+  overrides: Partial<LoadRunFile> = {},
+): LoadRunFile => ({
   format: 'afp-load-run/1',
   scenario: 'escrow-rush',
   seed: '7',
@@ -43,4 +55,3 @@ export function recorded(sampled: Iterable<LoadSample>): LoadSnapshot {
   recorder.finish(13_100);
   return recorder.snapshot();
 }
-

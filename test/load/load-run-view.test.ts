@@ -3,7 +3,13 @@
 import { describe, expect, test } from 'vitest';
 import { LiveWindow } from '../../src/load/load-run-view.ts';
 
-const sample = (endMs: number, latencyMs: number, failed = false) => ({ endpoint: 'escrow.B.create', intendedStartMs: endMs - latencyMs, endMs, status: failed ? 503 : 201, failed });
+const sample = (endMs: number, latencyMs: number, failed = false) => ({
+  endpoint: 'escrow.B.create',
+  intendedStartMs: endMs - latencyMs,
+  endMs,
+  status: failed ? 503 : 201,
+  failed,
+});
 
 describe('LiveWindow', () => {
   test('the last complete second: its rate, p99 and error rate; totals over the run', () => {

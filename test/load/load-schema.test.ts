@@ -5,7 +5,10 @@ import { describe, expect, test } from 'vitest';
 import { parseScenario, type ScenarioResult } from '../../src/sim/scenario.ts';
 
 const parse = (load: string): ScenarioResult =>
-  parseScenario(['name: load-test', 'duration: 1m', 'populations:', '  - agent: walker', '    count: 2', load].join('\n'), { fileName: 's.yaml', agentParams: () => z.strictObject({}) });
+  parseScenario(
+    ['name: load-test', 'duration: 1m', 'populations:', '  - agent: walker', '    count: 2', load].join('\n'),
+    { fileName: 's.yaml', agentParams: () => z.strictObject({}) },
+  );
 
 describe('load section', () => {
   test('k6 executors, stages and thresholds in k6 syntax (abortOnFail keeps its spelling)', () => {
@@ -23,9 +26,18 @@ describe('load section', () => {
     checks: [{ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: 10s }]`);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.scenario.load).toMatchObject({ executor: 'ramping-arrival-rate', start_rate: 5, max_in_flight: 100, thresholds: { http_req_failed: ['rate<0.01'] } });
+    expect(parsed.scenario.load).toMatchObject({
+      executor: 'ramping-arrival-rate',
+      start_rate: 5,
+      max_in_flight: 100,
+      thresholds: { http_req_failed: ['rate<0.01'] },
+    });
     expect(parsed.scenario.load?.stages?.[0]?.duration).toBe(10_000);
-    expect(parsed.scenario.load?.thresholds?.['checks']?.[0]).toEqual({ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: 10_000 });
+    expect(parsed.scenario.load?.thresholds?.['checks']?.[0]).toEqual({
+      threshold: 'rate>0.99',
+      abortOnFail: true,
+      delayAbortEval: 10_000,
+    });
   });
 
   test('absent: null; every error at once with its path', () => {
@@ -42,7 +54,14 @@ describe('load section', () => {
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
     const text = bad.errors.map((error) => `${error.path}: ${error.message}`).join('\n');
-    for (const expected of ['load.executor', 'load.rate: rate must be at least 1', 'load.max_in_flight: max_in_flight must be at most 100000', "load.colour", 'load.thresholds.http_req_latency', "load.thresholds.http_req_failed[0]: a k6 threshold such as 'p(99)<200'"]) {
+    for (const expected of [
+      'load.executor',
+      'load.rate: rate must be at least 1',
+      'load.max_in_flight: max_in_flight must be at most 100000',
+      'load.colour',
+      'load.thresholds.http_req_latency',
+      "load.thresholds.http_req_failed[0]: a k6 threshold such as 'p(99)<200'",
+    ]) {
       expect(text).toContain(expected);
     }
   });

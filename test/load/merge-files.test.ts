@@ -24,10 +24,11 @@ function write(text: string): string {
   return path;
 }
 
-const shardFile = (shard: Shard, overrides: Partial<LoadRunFile> = {}): string => write(loadRunFileText(runFile(shard, recorded(shardArrivals(samples, shard)), overrides)));
+const shardFile = (shard: Shard, overrides: Partial<LoadRunFile> = {}): string =>
+  write(loadRunFileText(runFile(shard, recorded(shardArrivals(samples, shard)), overrides)));
 
 describe('mergeLoadFiles', () => {
-  test("three shards merge into what one machine recording everything measured", async () => {
+  test('three shards merge into what one machine recording everything measured', async () => {
     const paths = [3, 1, 2].map((index) => shardFile({ index, count: 3 }));
     const merged = await mergeLoadFiles(paths);
     expect(merged.ok).toBe(true);
@@ -39,10 +40,23 @@ describe('mergeLoadFiles', () => {
       snapshot: undefined,
       agents: 30,
       ended: { by: 'schedule', reason: null, interrupted: 6, failed_iterations: 3 },
-      reports: { count: 3, first: [{ agentId: 'a3', message: 'a rule' }, { agentId: 'a1', message: 'a rule' }, { agentId: 'a2', message: 'a rule' }] },
+      reports: {
+        count: 3,
+        first: [
+          { agentId: 'a3', message: 'a rule' },
+          { agentId: 'a1', message: 'a rule' },
+          { agentId: 'a2', message: 'a rule' },
+        ],
+      },
     });
-    expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual(whole.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses]));
-    expect(snapshot.seconds.map((row) => [row.second, row.requests, row.failed])).toEqual([[0, 100, 4], [1, 100, 4], [2, 100, 4]]);
+    expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual(
+      whole.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses]),
+    );
+    expect(snapshot.seconds.map((row) => [row.second, row.requests, row.failed])).toEqual([
+      [0, 100, 4],
+      [1, 100, 4],
+      [2, 100, 4],
+    ]);
     expect(snapshot.iterations).toEqual({ started: 300, completed: 300, dropped: 0 });
     expect(percentilesOf(overallHistogram(snapshot))).toEqual(percentilesOf(overallHistogram(whole)));
     // The merged file reads back as a load.json of its own.
@@ -53,18 +67,37 @@ describe('mergeLoadFiles', () => {
     const file = runFile(null, recorded(samples));
     const text = loadRunFileText(file);
     expect(parseLoadFile(text)).toEqual(file);
-    expect(await mergeLoadFiles([write(text)])).toEqual({ ok: true, file: { ...file, snapshot: mergeSnapshots([file.snapshot]) } });
+    expect(await mergeLoadFiles([write(text)])).toEqual({
+      ok: true,
+      file: { ...file, snapshot: mergeSnapshots([file.snapshot]) },
+    });
   });
 
   test('every problem of every file at once, each with its file', async () => {
-    const good = JSON.parse(loadRunFileText(runFile({ index: 1, count: 2 }, recorded(shardArrivals(samples, { index: 1, count: 2 }))))) as Record<string, unknown> & { snapshot: Record<string, unknown> & { endpoints: Record<string, unknown>[] } };
+    const good = JSON.parse(
+      loadRunFileText(runFile({ index: 1, count: 2 }, recorded(shardArrivals(samples, { index: 1, count: 2 })))),
+    ) as Record<string, unknown> & { snapshot: Record<string, unknown> & { endpoints: Record<string, unknown>[] } };
     const notJson = write('{"format": ');
-    const shape = write(JSON.stringify({ ...good, format: 'afp-load-run/2', extra: 1, snapshot: { ...good.snapshot, iterations: { started: -1, completed: 0, dropped: 0 } } }));
+    const shape = write(
+      JSON.stringify({
+        ...good,
+        format: 'afp-load-run/2',
+        extra: 1,
+        snapshot: { ...good.snapshot, iterations: { started: -1, completed: 0, dropped: 0 } },
+      }),
+    );
     const { endpoints } = good.snapshot;
     const rows = write(
       JSON.stringify({
         ...good,
-        snapshot: { ...good.snapshot, endpoints: [{ ...endpoints[0], failed: 10_000 }, { ...endpoints[1], statuses: { '200': 1 } }, { ...endpoints[1], latency: { count: 100, encoded: 'AAAA' } }] },
+        snapshot: {
+          ...good.snapshot,
+          endpoints: [
+            { ...endpoints[0], failed: 10_000 },
+            { ...endpoints[1], statuses: { '200': 1 } },
+            { ...endpoints[1], latency: { count: 100, encoded: 'AAAA' } },
+          ],
+        },
       }),
     );
     const missing = join(scratch, 'no-such-file.json');
@@ -79,7 +112,9 @@ describe('mergeLoadFiles', () => {
       `${shape.replace(scratch, 'DIR')}: (file): Unrecognized key: "extra"`,
     ]);
     const rowsPath = rows.replace(scratch, 'DIR');
-    expect(errors.filter((error) => error.startsWith(rowsPath)).map((error) => error.slice(rowsPath.length + 2))).toEqual([
+    expect(
+      errors.filter((error) => error.startsWith(rowsPath)).map((error) => error.slice(rowsPath.length + 2)),
+    ).toEqual([
       "endpoint 'escrow.B.create' appears more than once",
       "endpoint 'casino.A.bet': failed 10000 > requests 100",
       "endpoint 'escrow.B.create': statuses add up to 1, not requests 50",
@@ -95,15 +130,40 @@ describe('mergeLoadFiles', () => {
     const one = shardFile({ index: 1, count: 3 });
     const again = shardFile({ index: 1, count: 3 });
     const duplicate = await mergeLoadFiles([one, again]);
-    expect(duplicate).toEqual({ ok: false, errors: [`shard 1/3 is given more than once: ${one}, ${again}`, 'shards 2/3, 3/3 missing: the merge would not be the whole run'] });
+    expect(duplicate).toEqual({
+      ok: false,
+      errors: [
+        `shard 1/3 is given more than once: ${one}, ${again}`,
+        'shards 2/3, 3/3 missing: the merge would not be the whole run',
+      ],
+    });
     const other = shardFile({ index: 2, count: 3 }, { scenario: 'other', seed: '8' });
-    const otherPlan = shardFile({ index: 3, count: 3 }, { plan: { ...plan, rate: 200, description: describePlan({ ...plan, rate: 200 }) } });
+    const otherPlan = shardFile(
+      { index: 3, count: 3 },
+      { plan: { ...plan, rate: 200, description: describePlan({ ...plan, rate: 200 }) } },
+    );
     const otherRun = await mergeLoadFiles([one, other]);
-    expect(otherRun).toEqual({ ok: false, errors: [`${other}: scenario other differs from ${one}'s escrow-rush`, `${other}: seed 8 differs from ${one}'s 7`] });
-    expect(await mergeLoadFiles([one, otherPlan])).toEqual({ ok: false, errors: [`${otherPlan}: plan ${describePlan({ ...plan, rate: 200 })} differs from ${one}'s ${describePlan(plan)}`] });
+    expect(otherRun).toEqual({
+      ok: false,
+      errors: [
+        `${other}: scenario other differs from ${one}'s escrow-rush`,
+        `${other}: seed 8 differs from ${one}'s 7`,
+      ],
+    });
+    expect(await mergeLoadFiles([one, otherPlan])).toEqual({
+      ok: false,
+      errors: [
+        `${otherPlan}: plan ${describePlan({ ...plan, rate: 200 })} differs from ${one}'s ${describePlan(plan)}`,
+      ],
+    });
     const whole = write(loadRunFileText(runFile(null, recorded(samples))));
     const wholeTwice = await mergeLoadFiles([whole, whole]);
-    expect(wholeTwice).toEqual({ ok: false, errors: [`${whole}, ${whole}: not shards of one run (no --shard): merge the files of one run's --shard i/n machines`] });
+    expect(wholeTwice).toEqual({
+      ok: false,
+      errors: [
+        `${whole}, ${whole}: not shards of one run (no --shard): merge the files of one run's --shard i/n machines`,
+      ],
+    });
     expect(await mergeLoadFiles([])).toEqual({ ok: false, errors: ['no load.json file given'] });
   });
 });

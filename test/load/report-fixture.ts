@@ -20,9 +20,29 @@ export const FORMULA = `=HYPERLINK("http://evil")`;
  */
 export function smallSnapshot(): LoadSnapshot {
   const recorder = new LoadRecorder(10_000);
-  for (let index = 0; index < 10; index++) recorder.record({ endpoint: 'GET /api/v1/games', intendedStartMs: 10_000 + index * 90, endMs: 10_001 + index * 90 + index / 1000, status: 200, failed: false });
-  for (let index = 0; index < 4; index++) recorder.record({ endpoint: 'escrow.B.create', intendedStartMs: 11_000 + index * 100, endMs: 11_002 + index * 100, status: index < 2 ? 500 : 201, failed: index < 2 });
-  recorder.record({ endpoint: 'GET /api/v1/games', intendedStartMs: 13_000, endMs: 13_001.5, status: 200, failed: false });
+  for (let index = 0; index < 10; index++)
+    recorder.record({
+      endpoint: 'GET /api/v1/games',
+      intendedStartMs: 10_000 + index * 90,
+      endMs: 10_001 + index * 90 + index / 1000,
+      status: 200,
+      failed: false,
+    });
+  for (let index = 0; index < 4; index++)
+    recorder.record({
+      endpoint: 'escrow.B.create',
+      intendedStartMs: 11_000 + index * 100,
+      endMs: 11_002 + index * 100,
+      status: index < 2 ? 500 : 201,
+      failed: index < 2,
+    });
+  recorder.record({
+    endpoint: 'GET /api/v1/games',
+    intendedStartMs: 13_000,
+    endMs: 13_001.5,
+    status: 200,
+    failed: false,
+  });
   recorder.record({ endpoint: 'GET /api/v1/games', intendedStartMs: 13_100, endMs: 13_101.5, status: 0, failed: true });
   for (let index = 0; index < 5; index++) recorder.iterationStarted();
   for (let index = 0; index < 4; index++) recorder.iterationCompleted();
@@ -39,7 +59,11 @@ export const SMALL_THRESHOLDS = {
   'http_reqs{endpoint:nowhere}': ['count<1'],
 };
 
-export function reportOf(snapshot: LoadSnapshot, thresholds: Parameters<typeof parseThresholds>[0], header: Partial<LoadReport> = {}): LoadReport {
+export function reportOf(
+  snapshot: LoadSnapshot,
+  thresholds: Parameters<typeof parseThresholds>[0],
+  header: Partial<LoadReport> = {},
+): LoadReport {
   const parsed = parseThresholds(thresholds);
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
   return {
@@ -62,13 +86,43 @@ export function small(): LoadReport {
 export function hostileReport(): LoadReport {
   const recorder = new LoadRecorder(0);
   for (let index = 0; index < 20; index++) {
-    recorder.record({ endpoint: HOSTILE, intendedStartMs: index * 100, endMs: index * 100 + 3, status: index % 5 === 0 ? 503 : 200, failed: index % 5 === 0 });
-    recorder.record({ endpoint: FORMULA, intendedStartMs: index * 100 + 50, endMs: index * 100 + 51, status: 200, failed: false });
+    recorder.record({
+      endpoint: HOSTILE,
+      intendedStartMs: index * 100,
+      endMs: index * 100 + 3,
+      status: index % 5 === 0 ? 503 : 200,
+      failed: index % 5 === 0,
+    });
+    recorder.record({
+      endpoint: FORMULA,
+      intendedStartMs: index * 100 + 50,
+      endMs: index * 100 + 51,
+      status: 200,
+      failed: false,
+    });
   }
   recorder.check(HOSTILE, true);
   recorder.finish(2_000);
-  const report = reportOf(recorder.snapshot(), { http_req_failed: ['rate<0.1'] }, { scenario: HOSTILE, target: { name: HOSTILE, source: HOSTILE }, seed: HOSTILE, stopReason: HOSTILE });
-  return { ...report, thresholds: [...report.thresholds, { metric: `http_req_duration{endpoint:${HOSTILE}}`, expression: 'p(99)<1', value: 3, ok: false, noData: false, abortOnFail: false, delayAbortEvalMs: null }] };
+  const report = reportOf(
+    recorder.snapshot(),
+    { http_req_failed: ['rate<0.1'] },
+    { scenario: HOSTILE, target: { name: HOSTILE, source: HOSTILE }, seed: HOSTILE, stopReason: HOSTILE },
+  );
+  return {
+    ...report,
+    thresholds: [
+      ...report.thresholds,
+      {
+        metric: `http_req_duration{endpoint:${HOSTILE}}`,
+        expression: 'p(99)<1',
+        value: 3,
+        ok: false,
+        noData: false,
+        abortOnFail: false,
+        delayAbortEvalMs: null,
+      },
+    ],
+  };
 }
 
 export function readCsv(text: string): string[][] {
@@ -91,6 +145,9 @@ export function readCsv(text: string): string[][] {
       if (character === '\n') records.push(record.splice(0));
     }
   }
-  expect({ quoted, rest: field + record.join(',') }, 'the text ends with a complete record').toEqual({ quoted: false, rest: '' });
+  expect({ quoted, rest: field + record.join(',') }, 'the text ends with a complete record').toEqual({
+    quoted: false,
+    rest: '',
+  });
   return records;
 }

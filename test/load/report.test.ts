@@ -17,7 +17,16 @@ import { renderLoadSummaryJson } from '../../src/load/report/summary-json.ts';
 import { renderSvgChart } from '../../src/load/report/svg-chart.ts';
 import { LOAD_REPORT_FILES, writeLoadReports } from '../../src/load/report/write-load-reports.ts';
 import { parseXml, type XmlElement } from '../live/report/xml-tree.ts';
-import { FORMULA, HOSTILE, hostileReport, readCsv, reportOf, small, SMALL_THRESHOLDS, smallSnapshot } from './report-fixture.ts';
+import {
+  FORMULA,
+  HOSTILE,
+  hostileReport,
+  readCsv,
+  reportOf,
+  small,
+  SMALL_THRESHOLDS,
+  smallSnapshot,
+} from './report-fixture.ts';
 
 const directories: string[] = [];
 afterAll(() => {
@@ -31,31 +40,128 @@ const CONTROL = /[\u0000\u0007\u001b]/g;
 describe('summary.json', () => {
   test('header, totals, latency, iterations, checks, endpoints and thresholds with the values judged', () => {
     const summary = JSON.parse(renderLoadSummaryJson(small())) as Record<string, unknown>;
-    expect(Object.keys(summary)).toEqual(['format', 'scenario', 'target', 'seed', 'engine', 'afpVersion', 'stopReason', 'durationMs', 'thresholdsFailed', 'totals', 'latencyMs', 'littlesLaw', 'iterations', 'checks', 'endpoints', 'thresholds']);
+    expect(Object.keys(summary)).toEqual([
+      'format',
+      'scenario',
+      'target',
+      'seed',
+      'engine',
+      'afpVersion',
+      'stopReason',
+      'durationMs',
+      'thresholdsFailed',
+      'totals',
+      'latencyMs',
+      'littlesLaw',
+      'iterations',
+      'checks',
+      'endpoints',
+      'thresholds',
+    ]);
     expect(summary).toMatchObject({
-      format: 'afp-load-summary/1', scenario: 'escrow-smoke', target: { name: 'local', source: 'http://127.0.0.1:8080' }, seed: '42', engine: 'afp', afpVersion: '0.1.0', stopReason: null,
-      durationMs: 4_000, thresholdsFailed: 2,
-      totals: { requests: 16, failed: 3, failedRate: 0.1875, requestsPerSecond: 4, statuses: { '0': 1, '200': 11, '201': 2, '500': 2 } },
+      format: 'afp-load-summary/1',
+      scenario: 'escrow-smoke',
+      target: { name: 'local', source: 'http://127.0.0.1:8080' },
+      seed: '42',
+      engine: 'afp',
+      afpVersion: '0.1.0',
+      stopReason: null,
+      durationMs: 4_000,
+      thresholdsFailed: 2,
+      totals: {
+        requests: 16,
+        failed: 3,
+        failedRate: 0.1875,
+        requestsPerSecond: 4,
+        statuses: { '0': 1, '200': 11, '201': 2, '500': 2 },
+      },
       latencyMs: { count: 16, min: 1, mean: 1.315, p50: 1.007, p90: 2, p95: 2, p99: 2, p999: 2, max: 2 },
       iterations: { started: 5, completed: 4, dropped: 1 },
       checks: [{ name: 'status is 2xx', passes: 3, fails: 1, rate: 0.75 }],
     });
     expect(summary['endpoints']).toEqual([
-      { endpoint: 'GET /api/v1/games', requests: 12, failed: 1, failedRate: 0.083333, statuses: { '0': 1, '200': 11 }, latencyMs: { count: 12, min: 1, mean: 1.087, p50: 1.005, p90: 1.5, p95: 1.5, p99: 1.5, p999: 1.5, max: 1.5 } },
-      { endpoint: 'escrow.B.create', requests: 4, failed: 2, failedRate: 0.5, statuses: { '201': 2, '500': 2 }, latencyMs: { count: 4, min: 2, mean: 2, p50: 2, p90: 2, p95: 2, p99: 2, p999: 2, max: 2 } },
+      {
+        endpoint: 'GET /api/v1/games',
+        requests: 12,
+        failed: 1,
+        failedRate: 0.083333,
+        statuses: { '0': 1, '200': 11 },
+        latencyMs: { count: 12, min: 1, mean: 1.087, p50: 1.005, p90: 1.5, p95: 1.5, p99: 1.5, p999: 1.5, max: 1.5 },
+      },
+      {
+        endpoint: 'escrow.B.create',
+        requests: 4,
+        failed: 2,
+        failedRate: 0.5,
+        statuses: { '201': 2, '500': 2 },
+        latencyMs: { count: 4, min: 2, mean: 2, p50: 2, p90: 2, p95: 2, p99: 2, p999: 2, max: 2 },
+      },
     ]);
     expect(summary['thresholds']).toEqual([
-      { metric: 'http_req_duration', expression: 'p(99)<1', value: 2, ok: false, noData: false, abortOnFail: false, delayAbortEvalMs: null },
-      { metric: 'http_req_duration', expression: 'p(99)<1000', value: 2, ok: true, noData: false, abortOnFail: false, delayAbortEvalMs: null },
-      { metric: 'http_req_duration{endpoint:escrow.B.create}', expression: 'max<5', value: 2, ok: true, noData: false, abortOnFail: true, delayAbortEvalMs: 2_000 },
-      { metric: 'http_req_failed', expression: 'rate<0.01', value: 0.1875, ok: false, noData: false, abortOnFail: false, delayAbortEvalMs: null },
-      { metric: 'http_reqs{endpoint:nowhere}', expression: 'count<1', value: 0, ok: true, noData: true, abortOnFail: false, delayAbortEvalMs: null },
+      {
+        metric: 'http_req_duration',
+        expression: 'p(99)<1',
+        value: 2,
+        ok: false,
+        noData: false,
+        abortOnFail: false,
+        delayAbortEvalMs: null,
+      },
+      {
+        metric: 'http_req_duration',
+        expression: 'p(99)<1000',
+        value: 2,
+        ok: true,
+        noData: false,
+        abortOnFail: false,
+        delayAbortEvalMs: null,
+      },
+      {
+        metric: 'http_req_duration{endpoint:escrow.B.create}',
+        expression: 'max<5',
+        value: 2,
+        ok: true,
+        noData: false,
+        abortOnFail: true,
+        delayAbortEvalMs: 2_000,
+      },
+      {
+        metric: 'http_req_failed',
+        expression: 'rate<0.01',
+        value: 0.1875,
+        ok: false,
+        noData: false,
+        abortOnFail: false,
+        delayAbortEvalMs: null,
+      },
+      {
+        metric: 'http_reqs{endpoint:nowhere}',
+        expression: 'count<1',
+        value: 0,
+        ok: true,
+        noData: true,
+        abortOnFail: false,
+        delayAbortEvalMs: null,
+      },
     ]);
   });
 
   test('an empty run: zeros, no endpoints, no thresholds', () => {
-    const summary = JSON.parse(renderLoadSummaryJson(reportOf(new LoadRecorder(5).snapshot(), undefined, { seed: undefined, afpVersion: undefined }))) as Record<string, unknown>;
-    expect(summary).toMatchObject({ seed: null, afpVersion: null, durationMs: 0, thresholdsFailed: 0, totals: { requests: 0, failed: 0, failedRate: 0, requestsPerSecond: 0, statuses: {} }, endpoints: [], thresholds: [], checks: [] });
+    const summary = JSON.parse(
+      renderLoadSummaryJson(
+        reportOf(new LoadRecorder(5).snapshot(), undefined, { seed: undefined, afpVersion: undefined }),
+      ),
+    ) as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      seed: null,
+      afpVersion: null,
+      durationMs: 0,
+      thresholdsFailed: 0,
+      totals: { requests: 0, failed: 0, failedRate: 0, requestsPerSecond: 0, statuses: {} },
+      endpoints: [],
+      thresholds: [],
+      checks: [],
+    });
   });
 });
 
@@ -105,7 +211,13 @@ describe('load.junit.xml', () => {
     const root = parseXml(xml);
     expect(root.attributes).toMatchObject({ tests: '5', failures: '2' });
     const cases = testcases(xml);
-    expect(cases.map((testcase) => [testcase.attributes['name'], testcase.attributes['classname'], testcase.children.map((child) => child.name).join()])).toEqual([
+    expect(
+      cases.map((testcase) => [
+        testcase.attributes['name'],
+        testcase.attributes['classname'],
+        testcase.children.map((child) => child.name).join(),
+      ]),
+    ).toEqual([
       ['http_req_duration: p(99)<1', 'afp load.http_req_duration', 'failure'],
       ['http_req_duration: p(99)<1000', 'afp load.http_req_duration', ''],
       ['http_req_duration{endpoint:escrow.B.create}: max<5', 'afp load.http_req_duration', ''],
@@ -114,7 +226,9 @@ describe('load.junit.xml', () => {
     ]);
     expect(cases[0]?.children[0]?.attributes).toEqual({ message: 'observed 2, threshold p(99)<1', type: 'threshold' });
     expect(cases[3]?.children[0]?.text).toBe('http_req_failed: rate<0.01, observed 0.1875');
-    expect(cases[4]?.children[0]?.text).toContain('no data: the metric recorded nothing, and k6 judges an empty metric as 0');
+    expect(cases[4]?.children[0]?.text).toContain(
+      'no data: the metric recorded nothing, and k6 judges an empty metric as 0',
+    );
   });
 
   test('no thresholds: an empty suite that passes', () => {
@@ -127,9 +241,13 @@ describe('load.junit.xml', () => {
     const xml = renderLoadJunit(hostileReport());
     const root = parseXml(xml);
     const suite = root.children[0];
-    const legal = HOSTILE.toWellFormed().replace(CONTROL, '\ufffd').replace(/\uffff/g, '\ufffd');
+    const legal = HOSTILE.toWellFormed()
+      .replace(CONTROL, '\ufffd')
+      .replace(/\uffff/g, '\ufffd');
     expect(suite?.attributes['name']).toBe(`afp load ${legal}`);
-    const properties = suite?.children.find((child) => child.name === 'properties')?.children.map((property) => [property.attributes['name'], property.attributes['value']]);
+    const properties = suite?.children
+      .find((child) => child.name === 'properties')
+      ?.children.map((property) => [property.attributes['name'], property.attributes['value']]);
     expect(properties?.find(([name]) => name === 'stop-reason')?.[1]).toBe(legal);
     const failing = testcases(xml)[1];
     expect(failing?.attributes['name']).toBe(`http_req_duration{endpoint:${legal}}: p(99)<1`);
@@ -142,7 +260,9 @@ describe('load.html', () => {
     const html = renderLoadHtml(small());
     const tables = [...html.matchAll(/<table id="([^"]+)">/g)].map((match) => match[1]);
     expect(tables).toEqual(['summary', 'thresholds', 'endpoints', 'checks']);
-    const thresholdRows = [...html.matchAll(/<tr class="threshold">([\s\S]*?)<\/tr>/g)].map((match) => [...(match[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]));
+    const thresholdRows = [...html.matchAll(/<tr class="threshold">([\s\S]*?)<\/tr>/g)].map((match) =>
+      [...(match[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]),
+    );
     expect(thresholdRows).toEqual([
       ['http_req_duration', 'p(99)&lt;1', '2', 'fail', 'no'],
       ['http_req_duration', 'p(99)&lt;1000', '2', 'pass', 'no'],
@@ -152,10 +272,20 @@ describe('load.html', () => {
     ]);
     expect(html).toContain('<td class="text">3 of 5 passed (exit 5)</td>');
     // one format per column: counts and shares of failures in columns of their own
-    const endpointRows = [...html.matchAll(/<tr class="endpoint">([\s\S]*?)<\/tr>/g)].map((match) => [...(match[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]));
-    expect(endpointRows.map((row) => row.slice(0, 4))).toEqual([['GET /api/v1/games', '12', '1', '8.333%'], ['escrow.B.create', '4', '2', '50.000%']]);
+    const endpointRows = [...html.matchAll(/<tr class="endpoint">([\s\S]*?)<\/tr>/g)].map((match) =>
+      [...(match[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]),
+    );
+    expect(endpointRows.map((row) => row.slice(0, 4))).toEqual([
+      ['GET /api/v1/games', '12', '1', '8.333%'],
+      ['escrow.B.create', '4', '2', '50.000%'],
+    ]);
     expect(html).toContain('<th>failed</th><th>failed share</th>');
-    expect([...html.matchAll(/<svg class="chart" id="([^"]+)"/g)].map((match) => match[1])).toEqual(['chart-latency', 'chart-throughput', 'chart-errors', 'chart-distribution']);
+    expect([...html.matchAll(/<svg class="chart" id="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      'chart-latency',
+      'chart-throughput',
+      'chart-errors',
+      'chart-distribution',
+    ]);
     expect(html.indexOf('<svg')).toBeGreaterThan(html.indexOf('<table id="thresholds">'));
   });
 
@@ -171,7 +301,9 @@ describe('load.html', () => {
   test('no script and no external resource: a CSP that forbids both', () => {
     const html = renderLoadHtml(small());
     expect(/<script|\s(src|href)=/.test(html)).toBe(false);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    );
   });
 
   test('hostile names are escaped everywhere: no markup from them reaches the page', () => {
@@ -179,7 +311,10 @@ describe('load.html', () => {
     expect(html.match(/<script/g)).toBeNull();
     expect(html.match(/<\/td>/g)?.length).toBe(html.match(/<td[ >]/g)?.length);
     expect(html).toContain('&lt;/td&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; &amp; &#39;q&#39;');
-    expect(['\u0000', '\u0007', '\u001b'].some((character) => html.includes(character)), 'control characters').toBe(false);
+    expect(
+      ['\u0000', '\u0007', '\u001b'].some((character) => html.includes(character)),
+      'control characters',
+    ).toBe(false);
     expect(html.isWellFormed(), 'no lone surrogate').toBe(true);
   });
 });
@@ -188,29 +323,82 @@ describe('charts', () => {
   test('the HDR distribution: x = 1/(1−p), five points a halving, ending at the last value; ticks 0%, 90%, 99%', () => {
     const points = distributionPoints(overallHistogramOf(small()));
     expect(points.length).toBe(21);
-    expect(points.slice(0, 3)).toEqual([[1, 1], [2 ** 0.2, 1.002], [2 ** 0.4, 1.003]]);
+    expect(points.slice(0, 3)).toEqual([
+      [1, 1],
+      [2 ** 0.2, 1.002],
+      [2 ** 0.4, 1.003],
+    ]);
     expect(points.at(-1)).toEqual([16, 2]);
     const chart = loadCharts(small())[3];
-    expect(chart?.xTicks).toEqual([{ value: 1, label: '0%' }, { value: 10, label: '90%' }]);
+    expect(chart?.xTicks).toEqual([
+      { value: 1, label: '0%' },
+      { value: 10, label: '90%' },
+    ]);
     const big = new LoadRecorder(0);
-    for (let index = 0; index < 2_000; index++) big.record({ endpoint: 'x', intendedStartMs: index, endMs: index + 1, status: 200, failed: false });
-    expect(loadCharts(reportOf(big.snapshot(), undefined))[3]?.xTicks?.map((tick) => tick.label)).toEqual(['0%', '90%', '99%', '99.9%']);
+    for (let index = 0; index < 2_000; index++)
+      big.record({ endpoint: 'x', intendedStartMs: index, endMs: index + 1, status: 200, failed: false });
+    expect(loadCharts(reportOf(big.snapshot(), undefined))[3]?.xTicks?.map((tick) => tick.label)).toEqual([
+      '0%',
+      '90%',
+      '99%',
+      '99.9%',
+    ]);
   });
 
   test('a run longer than the chart holds is drawn in groups of whole seconds, counts added and percentiles exact', () => {
     const recorder = new LoadRecorder(0);
     const seconds = 3 * TIME_POINTS_MAX;
-    for (let second = 0; second < seconds; second++) recorder.record({ endpoint: 'x', intendedStartMs: second * 1_000, endMs: second * 1_000 + 0.5 * (1 + (second % 3)), status: 200, failed: second % 3 === 2 });
+    for (let second = 0; second < seconds; second++)
+      recorder.record({
+        endpoint: 'x',
+        intendedStartMs: second * 1_000,
+        endMs: second * 1_000 + 0.5 * (1 + (second % 3)),
+        status: 200,
+        failed: second % 3 === 2,
+      });
     const [latency, throughput, errors] = loadCharts(reportOf(recorder.snapshot(), undefined));
     expect(latency?.xLabel).toBe('seconds since the start, in groups of 3 s (by intended start)');
-    expect(latency?.series.map((series) => series.points.length)).toEqual([TIME_POINTS_MAX, TIME_POINTS_MAX, TIME_POINTS_MAX]);
-    expect(latency?.series.map((series) => series.points[5])).toEqual([[15, 1], [15, 1.5], [15, 1.5]]);
-    expect(throughput?.series.map((series) => series.points[5])).toEqual([[15, 1], [15, 1 / 3]]);
+    expect(latency?.series.map((series) => series.points.length)).toEqual([
+      TIME_POINTS_MAX,
+      TIME_POINTS_MAX,
+      TIME_POINTS_MAX,
+    ]);
+    expect(latency?.series.map((series) => series.points[5])).toEqual([
+      [15, 1],
+      [15, 1.5],
+      [15, 1.5],
+    ]);
+    expect(throughput?.series.map((series) => series.points[5])).toEqual([
+      [15, 1],
+      [15, 1 / 3],
+    ]);
     expect(errors?.series[0]?.points[5]).toEqual([15, 1 / 3]);
   });
 
   test('a gap (a second without requests) breaks the line; a lone point is a circle', () => {
-    const svg = renderSvgChart({ id: 'c', title: 't', xLabel: 'x', yLabel: 'y', xScale: 'linear', yFormat: String, series: [{ label: 'a', color: '#000000', points: [[0, 1], [1, 2], [2, null], [3, 1], [4, null], [5, 2], [6, 2]] }] });
+    const svg = renderSvgChart({
+      id: 'c',
+      title: 't',
+      xLabel: 'x',
+      yLabel: 'y',
+      xScale: 'linear',
+      yFormat: String,
+      series: [
+        {
+          label: 'a',
+          color: '#000000',
+          points: [
+            [0, 1],
+            [1, 2],
+            [2, null],
+            [3, 1],
+            [4, null],
+            [5, 2],
+            [6, 2],
+          ],
+        },
+      ],
+    });
     expect(svg.match(/<polyline class="series"/g)?.length).toBe(2);
     expect(svg.match(/<circle class="series"/g)?.length).toBe(1);
   });
@@ -226,8 +414,22 @@ describe('byte stability and the writer', () => {
       const record = (sample: Parameters<LoadRecorder['record']>[0]): void => {
         if (keep(index++)) recorder.record(sample);
       };
-      for (let i = 0; i < 10; i++) record({ endpoint: 'GET /api/v1/games', intendedStartMs: 10_000 + i * 90, endMs: 10_001 + i * 90 + i / 1000, status: 200, failed: false });
-      for (let i = 0; i < 4; i++) record({ endpoint: 'escrow.B.create', intendedStartMs: 11_000 + i * 100, endMs: 11_002 + i * 100, status: i < 2 ? 500 : 201, failed: i < 2 });
+      for (let i = 0; i < 10; i++)
+        record({
+          endpoint: 'GET /api/v1/games',
+          intendedStartMs: 10_000 + i * 90,
+          endMs: 10_001 + i * 90 + i / 1000,
+          status: 200,
+          failed: false,
+        });
+      for (let i = 0; i < 4; i++)
+        record({
+          endpoint: 'escrow.B.create',
+          intendedStartMs: 11_000 + i * 100,
+          endMs: 11_002 + i * 100,
+          status: i < 2 ? 500 : 201,
+          failed: i < 2,
+        });
       record({ endpoint: 'GET /api/v1/games', intendedStartMs: 13_000, endMs: 13_001.5, status: 200, failed: false });
       record({ endpoint: 'GET /api/v1/games', intendedStartMs: 13_100, endMs: 13_101.5, status: 0, failed: true });
       recorder.finish(14_000);
@@ -254,7 +456,11 @@ describe('byte stability and the writer', () => {
     directories.push(directory);
     const report = { ...small(), afpVersion: undefined };
     const paths = await writeLoadReports(join(directory, 'a', 'b'), report);
-    expect(paths).toEqual(['summary.json', 'latency.csv', 'timeseries.csv', 'load.junit.xml', 'load.html'].map((file) => join(directory, 'a', 'b', file)));
+    expect(paths).toEqual(
+      ['summary.json', 'latency.csv', 'timeseries.csv', 'load.junit.xml', 'load.html'].map((file) =>
+        join(directory, 'a', 'b', file),
+      ),
+    );
     const version = readAfpVersion();
     expect(version).not.toBeNull();
     const withVersion = { ...report, afpVersion: version ?? '' };

@@ -2,7 +2,15 @@
 // whole schedule; counts (VUs, agents) split so the shares add up and each index has one owner.
 import { describe, expect, test } from 'vitest';
 import { workerShard } from '../../src/load/load-workers.ts';
-import { parseShard, shardArrivals, shardIndexes, shardLabel, shardShare, WHOLE, type Shard } from '../../src/load/shard.ts';
+import {
+  parseShard,
+  shardArrivals,
+  shardIndexes,
+  shardLabel,
+  shardShare,
+  WHOLE,
+  type Shard,
+} from '../../src/load/shard.ts';
 
 /** A constant arrival rate as offsets: `rate` per second for `seconds` (what an executor schedules). */
 function* constantOffsets(rate: number, seconds: number): Generator<number> {
@@ -44,7 +52,14 @@ describe('shardArrivals', () => {
 
 describe('shardShare and shardIndexes', () => {
   test('shares add up to the total; indexes have exactly one owner', () => {
-    for (const [total, count] of [[0, 3], [1, 3], [10, 3], [100, 7], [5, 5], [3, 10]] as const) {
+    for (const [total, count] of [
+      [0, 3],
+      [1, 3],
+      [10, 3],
+      [100, 7],
+      [5, 5],
+      [3, 10],
+    ] as const) {
       const all = shards(count);
       expect(all.reduce((sum, shard) => sum + shardShare(total, shard), 0)).toBe(total);
       const owned = all.flatMap((shard) => shardIndexes(total, shard));
@@ -70,11 +85,16 @@ describe('parseShard', () => {
 });
 
 describe('workers within shards', () => {
-  test('worker k of N on machine i/n runs exactly its machine\'s arrivals, each once', () => {
+  test("worker k of N on machine i/n runs exactly its machine's arrivals, each once", () => {
     const arrivals = Array.from({ length: 60 }, (_, index) => index);
-    for (const machine of [{ index: 1, count: 1 }, { index: 2, count: 3 }]) {
+    for (const machine of [
+      { index: 1, count: 1 },
+      { index: 2, count: 3 },
+    ]) {
       const mine = [...shardArrivals(arrivals, machine)];
-      const byWorkers = [1, 2, 3, 4].flatMap((k) => [...shardArrivals(arrivals, workerShard(machine, k, 4))]).sort((a, b) => a - b);
+      const byWorkers = [1, 2, 3, 4]
+        .flatMap((k) => [...shardArrivals(arrivals, workerShard(machine, k, 4))])
+        .sort((a, b) => a - b);
       expect(byWorkers).toEqual(mine);
     }
   });

@@ -5,7 +5,14 @@ import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { LoadRecorder, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 import type { LoadSection } from '../../src/load/load-schema.ts';
-import { abortNow, endpointMethod, evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../../src/load/thresholds.ts';
+import {
+  abortNow,
+  endpointMethod,
+  evaluateThresholds,
+  failedThresholds,
+  parseThresholds,
+  type Threshold,
+} from '../../src/load/thresholds.ts';
 import { parseScenario } from '../../src/sim/scenario.ts';
 
 /**
@@ -16,11 +23,23 @@ import { parseScenario } from '../../src/sim/scenario.ts';
 function snapshot(): LoadSnapshot {
   const recorder = new LoadRecorder(1_000);
   for (let index = 1; index <= 100; index++) {
-    recorder.record({ endpoint: 'POST /api/v1/escrow', intendedStartMs: 1_000 + index * 50, endMs: 1_000 + index * 50 + 1 + index / 1000, status: 201, failed: false });
+    recorder.record({
+      endpoint: 'POST /api/v1/escrow',
+      intendedStartMs: 1_000 + index * 50,
+      endMs: 1_000 + index * 50 + 1 + index / 1000,
+      status: 201,
+      failed: false,
+    });
   }
   for (let index = 0; index < 10; index++) {
     const failed = index < 4;
-    recorder.record({ endpoint: 'escrow.B.create', intendedStartMs: 2_000 + index * 100, endMs: 2_002 + index * 100, status: failed ? 500 : 200, failed });
+    recorder.record({
+      endpoint: 'escrow.B.create',
+      intendedStartMs: 2_000 + index * 100,
+      endMs: 2_002 + index * 100,
+      status: failed ? 500 : 200,
+      failed,
+    });
   }
   for (let index = 0; index < 12; index++) recorder.iterationStarted();
   for (let index = 0; index < 10; index++) recorder.iterationCompleted();
@@ -39,8 +58,17 @@ function parsed(section: NonNullable<LoadSection['thresholds']>): Threshold[] {
   return [...result.thresholds];
 }
 
-const judged = (section: NonNullable<LoadSection['thresholds']>, atMs?: number): [string, string, number, boolean, boolean][] =>
-  evaluateThresholds(parsed(section), snapshot(), atMs === undefined ? {} : { atMs }).map((result) => [result.metric, result.expression, result.value, result.ok, result.noData]);
+const judged = (
+  section: NonNullable<LoadSection['thresholds']>,
+  atMs?: number,
+): [string, string, number, boolean, boolean][] =>
+  evaluateThresholds(parsed(section), snapshot(), atMs === undefined ? {} : { atMs }).map((result) => [
+    result.metric,
+    result.expression,
+    result.value,
+    result.ok,
+    result.noData,
+  ]);
 
 describe('parseThresholds', () => {
   test('k6 forms: tags trimmed and unquoted, several tags, the object form with abortOnFail and delayAbortEval', () => {
@@ -50,10 +78,32 @@ describe('parseThresholds', () => {
       'http_reqs{status:429}': ['count==0'],
       checks: [{ threshold: 'rate>0.99', abortOnFail: true, delayAbortEval: 10_000 }],
     });
-    expect(thresholds.map((threshold) => [threshold.metric, threshold.kind, threshold.filter, threshold.aggregation, threshold.percentile, threshold.operator, threshold.bound, threshold.abortOnFail, threshold.delayAbortEvalMs])).toEqual([
+    expect(
+      thresholds.map((threshold) => [
+        threshold.metric,
+        threshold.kind,
+        threshold.filter,
+        threshold.aggregation,
+        threshold.percentile,
+        threshold.operator,
+        threshold.bound,
+        threshold.abortOnFail,
+        threshold.delayAbortEvalMs,
+      ]),
+    ).toEqual([
       ['http_req_duration', 'trend', {}, 'percentile', 99.9, '<=', 500, false, null],
       ['http_req_duration', 'trend', {}, 'med', null, '<', 2, false, null],
-      ['http_req_duration{ endpoint : "escrow.B.create" , method:POST}', 'trend', { endpoint: 'escrow.B.create', method: 'POST' }, 'avg', null, '<', 100, false, null],
+      [
+        'http_req_duration{ endpoint : "escrow.B.create" , method:POST}',
+        'trend',
+        { endpoint: 'escrow.B.create', method: 'POST' },
+        'avg',
+        null,
+        '<',
+        100,
+        false,
+        null,
+      ],
       ['http_reqs{status:429}', 'counter', { status: 429 }, 'count', null, '==', 0, false, null],
       ['checks', 'rate', {}, 'rate', null, '>', 0.99, true, 10_000],
     ]);
@@ -96,22 +146,57 @@ describe('parseThresholds', () => {
 
   test("a scenario's load section, as parseScenario keeps it, parses", () => {
     const scenario = parseScenario(
-      ['name: t', 'duration: 1m', 'populations:', '  - agent: walker', '    count: 1', 'load:', '  rate: 5', '  thresholds:', "    http_req_failed: [{ threshold: 'rate<0.01', abortOnFail: true, delayAbortEval: 30s }]"].join('\n'),
+      [
+        'name: t',
+        'duration: 1m',
+        'populations:',
+        '  - agent: walker',
+        '    count: 1',
+        'load:',
+        '  rate: 5',
+        '  thresholds:',
+        "    http_req_failed: [{ threshold: 'rate<0.01', abortOnFail: true, delayAbortEval: 30s }]",
+      ].join('\n'),
       { fileName: 's.yaml', agentParams: () => z.strictObject({}) },
     );
     expect(scenario.ok).toBe(true);
     if (!scenario.ok) return;
-    expect(parsed(scenario.scenario.load?.thresholds ?? {}).map((threshold) => [threshold.metric, threshold.expression, threshold.abortOnFail, threshold.delayAbortEvalMs])).toEqual([['http_req_failed', 'rate<0.01', true, 30_000]]);
+    expect(
+      parsed(scenario.scenario.load?.thresholds ?? {}).map((threshold) => [
+        threshold.metric,
+        threshold.expression,
+        threshold.abortOnFail,
+        threshold.delayAbortEvalMs,
+      ]),
+    ).toEqual([['http_req_failed', 'rate<0.01', true, 30_000]]);
   });
 
   test('the method of an endpoint name: METHOD /path says it, a route id does not', () => {
-    expect([endpointMethod('POST /api/v1/escrow'), endpointMethod('escrow.B.create'), endpointMethod('post /x'), endpointMethod('GET')]).toEqual(['POST', null, null, null]);
+    expect([
+      endpointMethod('POST /api/v1/escrow'),
+      endpointMethod('escrow.B.create'),
+      endpointMethod('post /x'),
+      endpointMethod('GET'),
+    ]).toEqual(['POST', null, null, null]);
   });
 });
 
 describe('evaluateThresholds', () => {
   test('http_req_duration: p(99)<1 fails on 1.099 ms, a loose p(99)<1000 passes; avg, min, max, med exact', () => {
-    expect(judged({ 'http_req_duration{endpoint:POST /api/v1/escrow}': ['p(99)<1', 'p(99)<1000', 'avg==1.0505', 'min==1.001', 'max==1.1', 'med==1.05', 'p(0)==1.001', 'p(100)==1.1'] })).toEqual([
+    expect(
+      judged({
+        'http_req_duration{endpoint:POST /api/v1/escrow}': [
+          'p(99)<1',
+          'p(99)<1000',
+          'avg==1.0505',
+          'min==1.001',
+          'max==1.1',
+          'med==1.05',
+          'p(0)==1.001',
+          'p(100)==1.1',
+        ],
+      }),
+    ).toEqual([
       ['http_req_duration{endpoint:POST /api/v1/escrow}', 'p(99)<1', 1.099, false, false],
       ['http_req_duration{endpoint:POST /api/v1/escrow}', 'p(99)<1000', 1.099, true, false],
       ['http_req_duration{endpoint:POST /api/v1/escrow}', 'avg==1.0505', 1.0505, true, false],
@@ -124,12 +209,14 @@ describe('evaluateThresholds', () => {
   });
 
   test('overall, by endpoint (a route id), by method (only METHOD /path names), and both', () => {
-    expect(judged({
-      http_req_duration: ['max<=2', 'p(90)==1.099', 'p(95)==2'],
-      'http_req_duration{endpoint:escrow.B.create}': ['avg==2'],
-      'http_req_duration{method:POST}': ['max==1.1'],
-      'http_req_duration{method:POST,endpoint:escrow.B.create}': ['max==0'],
-    })).toEqual([
+    expect(
+      judged({
+        http_req_duration: ['max<=2', 'p(90)==1.099', 'p(95)==2'],
+        'http_req_duration{endpoint:escrow.B.create}': ['avg==2'],
+        'http_req_duration{method:POST}': ['max==1.1'],
+        'http_req_duration{method:POST,endpoint:escrow.B.create}': ['max==0'],
+      }),
+    ).toEqual([
       ['http_req_duration', 'max<=2', 2, true, false],
       ['http_req_duration', 'p(90)==1.099', 1.099, true, false],
       ['http_req_duration', 'p(95)==2', 2, true, false],
@@ -172,8 +259,15 @@ describe('evaluateThresholds', () => {
 
   test("no data reads 0 as in k6: a latency bound passes, a checks rate fails, and the result says 'noData'", () => {
     const empty = new LoadRecorder(0).snapshot();
-    const thresholds = parsed({ 'http_req_duration{endpoint:typo}': ['p(99)<200'], checks: ['rate>0.99'], dropped_iterations: ['count<1'], http_reqs: ['rate<5'] });
-    expect(evaluateThresholds(thresholds, empty).map((result) => [result.metric, result.value, result.ok, result.noData])).toEqual([
+    const thresholds = parsed({
+      'http_req_duration{endpoint:typo}': ['p(99)<200'],
+      checks: ['rate>0.99'],
+      dropped_iterations: ['count<1'],
+      http_reqs: ['rate<5'],
+    });
+    expect(
+      evaluateThresholds(thresholds, empty).map((result) => [result.metric, result.value, result.ok, result.noData]),
+    ).toEqual([
       ['http_req_duration{endpoint:typo}', 0, true, true],
       ['checks', 0, false, true],
       ['dropped_iterations', 0, true, true],
@@ -184,7 +278,10 @@ describe('evaluateThresholds', () => {
 
 describe('abortNow', () => {
   const thresholds = parsed({
-    http_req_failed: [{ threshold: 'rate<0.01', abortOnFail: true, delayAbortEval: 10_000 }, { threshold: 'rate<0.5', abortOnFail: true }],
+    http_req_failed: [
+      { threshold: 'rate<0.01', abortOnFail: true, delayAbortEval: 10_000 },
+      { threshold: 'rate<0.5', abortOnFail: true },
+    ],
     'http_req_duration{endpoint:escrow.B.create}': [{ threshold: 'p(99)<1', abortOnFail: true }, 'p(99)<1.5'],
     'checks{check:never run}': [{ threshold: 'rate>0.99', abortOnFail: true }],
   });
@@ -197,10 +294,14 @@ describe('abortNow', () => {
       'http_req_duration{endpoint:escrow.B.create} p(99)<1.5',
       'checks{check:never run} rate>0.99',
     ]);
-    const stopping = (elapsedMs: number): string[] => abortNow(results, elapsedMs).map((result) => `${result.metric} ${result.expression}`);
+    const stopping = (elapsedMs: number): string[] =>
+      abortNow(results, elapsedMs).map((result) => `${result.metric} ${result.expression}`);
     expect(stopping(0)).toEqual(['http_req_duration{endpoint:escrow.B.create} p(99)<1']);
     expect(stopping(10_000)).toEqual(['http_req_duration{endpoint:escrow.B.create} p(99)<1']);
-    expect(stopping(10_001)).toEqual(['http_req_failed rate<0.01', 'http_req_duration{endpoint:escrow.B.create} p(99)<1']);
+    expect(stopping(10_001)).toEqual([
+      'http_req_failed rate<0.01',
+      'http_req_duration{endpoint:escrow.B.create} p(99)<1',
+    ]);
   });
 
   test('while the run goes: the failures come as the snapshot grows', () => {
@@ -208,7 +309,13 @@ describe('abortNow', () => {
     const only = parsed({ http_req_failed: [{ threshold: 'rate<0.5', abortOnFail: true, delayAbortEval: 1_000 }] });
     const stopsAt: number[] = [];
     for (let second = 0; second < 5; second++) {
-      recorder.record({ endpoint: 'GET /', intendedStartMs: second * 1_000, endMs: second * 1_000 + 5, status: second < 2 ? 200 : 503, failed: second >= 2 });
+      recorder.record({
+        endpoint: 'GET /',
+        intendedStartMs: second * 1_000,
+        endMs: second * 1_000 + 5,
+        status: second < 2 ? 200 : 503,
+        failed: second >= 2,
+      });
       const atMs = second * 1_000 + 500;
       if (abortNow(evaluateThresholds(only, recorder.snapshot(), { atMs }), atMs).length > 0) stopsAt.push(atMs);
     }

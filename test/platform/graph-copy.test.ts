@@ -24,7 +24,21 @@ describe('copyGraph', () => {
     const bytes = new ArrayBuffer(16);
     const rng = new Rng('copy');
     rng.uint32();
-    const source = { first: record, again: record, cycle, frozen: Object.freeze({ k: 1 }), byId: new Map([['z', 1], ['a', 2]]), set: new Set([record]), floats: new Float64Array(bytes), wide: new BigInt64Array(bytes), rng, entry: new Entry(1) };
+    const source = {
+      first: record,
+      again: record,
+      cycle,
+      frozen: Object.freeze({ k: 1 }),
+      byId: new Map([
+        ['z', 1],
+        ['a', 2],
+      ]),
+      set: new Set([record]),
+      floats: new Float64Array(bytes),
+      wide: new BigInt64Array(bytes),
+      rng,
+      entry: new Entry(1),
+    };
     const copy = copyGraph(source);
     expect(copy.first).not.toBe(record);
     expect(copy.first).toEqual(record);

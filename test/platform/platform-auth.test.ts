@@ -6,7 +6,11 @@ import { Platform } from '../../src/platform/platform.ts';
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 
 function platformWithAgents(count: number, authMemoMax?: number): { platform: Platform; keys: string[] } {
-  const platform = new Platform({ seed: 'auth', startMs: START_MS, ...(authMemoMax === undefined ? {} : { authMemoMax }) });
+  const platform = new Platform({
+    seed: 'auth',
+    startMs: START_MS,
+    ...(authMemoMax === undefined ? {} : { authMemoMax }),
+  });
   const keys: string[] = [];
   for (let index = 0; index < count; index++) {
     const registered = platform.faucet.register({ style: 'A', agentId: `agent-${index}` }, START_MS);

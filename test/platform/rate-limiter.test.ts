@@ -7,7 +7,14 @@ import { describe, expect, test } from 'vitest';
 import { AssertionFailure } from '../../src/core/assert.ts';
 import type { RouteLimits } from '../../src/http/route.ts';
 import type { ServiceName } from '../../src/platform/platform.ts';
-import { LimiterHandle, RateLimiter, UNLIMITED, type LimitDecision, type LimitRequest, type RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
+import {
+  LimiterHandle,
+  RateLimiter,
+  UNLIMITED,
+  type LimitDecision,
+  type LimitRequest,
+  type RateLimiterOptions,
+} from '../../src/platform/rate-limiter.ts';
 import type { Tier } from '../../src/services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
 
@@ -52,7 +59,14 @@ describe('tier bucket', () => {
     // Empty: full again after 300 tokens × 600 ms.
     expect(decisions[299]?.resetAtSeconds).toBe((T0 + 180_000) / 1000);
     const refused = rl.charge(request(), T0);
-    expect(refused).toMatchObject({ allowed: false, limit: 100, remaining: 0, retryAfterSeconds: 1, window: '1m', scope: 'tier' });
+    expect(refused).toMatchObject({
+      allowed: false,
+      limit: 100,
+      remaining: 0,
+      retryAfterSeconds: 1,
+      window: '1m',
+      scope: 'tier',
+    });
   });
 
   test('refills 100 per minute: one token exactly 600 ms after emptying', () => {
@@ -111,11 +125,22 @@ describe('tier bucket', () => {
     const decisions = burst(rl, agent('e', 'enterprise'), 20_000, T0 + 1);
     expect(decisions.every((d) => d.allowed)).toBe(true);
     expect(decisions[19_999]).toEqual({
-      allowed: true, limit: UNLIMITED, remaining: UNLIMITED, resetAtSeconds: T0 / 1000 + 1,
-      retryAfterSeconds: 0, window: '1m', scope: 'unlimited', tier: 'enterprise', atMs: T0 + 1,
+      allowed: true,
+      limit: UNLIMITED,
+      remaining: UNLIMITED,
+      resetAtSeconds: T0 / 1000 + 1,
+      retryAfterSeconds: 0,
+      window: '1m',
+      scope: 'unlimited',
+      tier: 'enterprise',
+      atMs: T0 + 1,
     });
     expect(rl.bucketCount).toBe(0);
-    expect(rl.peek(agent('e', 'enterprise'), T0)).toEqual({ limit: UNLIMITED, remaining: UNLIMITED, resetAtSeconds: T0 / 1000 });
+    expect(rl.peek(agent('e', 'enterprise'), T0)).toEqual({
+      limit: UNLIMITED,
+      remaining: UNLIMITED,
+      resetAtSeconds: T0 / 1000,
+    });
   });
 });
 
@@ -188,7 +213,13 @@ describe('per-endpoint caps', () => {
     expect(first[80]).toMatchObject({ allowed: false, scope: 'service:escrow', retryAfterSeconds: 1 });
     for (let i = 1; i <= 20; i += 1) expect(rl.charge(create, T0 + i * 1_000).allowed).toBe(true);
     const refused = rl.charge(create, T0 + 60_000);
-    expect(refused).toMatchObject({ allowed: false, scope: 'endpoint:escrow.create', limit: 100, window: '1d', remaining: 0 });
+    expect(refused).toMatchObject({
+      allowed: false,
+      scope: 'endpoint:escrow.create',
+      limit: 100,
+      window: '1d',
+      remaining: 0,
+    });
     expect(refused.retryAfterSeconds).toBe((MIDNIGHT - T0 - 60_000) / 1000);
     // Other escrow endpoints of style B still pass; another identity may still create.
     expect(rl.charge(serviceB('a', 'escrow', ROW_B), T0 + 60_000).allowed).toBe(true);
@@ -203,7 +234,11 @@ describe('per-endpoint caps', () => {
     };
     const rl = limiter({}, config);
     // Tier (limit 100, capacity 300) and row (limit 50, capacity 300) both leave 299: the lower limit wins.
-    expect(rl.charge(serviceB('a', 'faucet', ROW_B), T0)).toMatchObject({ scope: 'service:faucet', limit: 50, remaining: 299 });
+    expect(rl.charge(serviceB('a', 'faucet', ROW_B), T0)).toMatchObject({
+      scope: 'service:faucet',
+      limit: 50,
+      remaining: 299,
+    });
     // The tier bucket drains on other routes: it now has fewer remaining and binds.
     burst(rl, agent('a', 'free'), 10, T0);
     expect(rl.charge(serviceB('a', 'faucet', ROW_B), T0)).toMatchObject({ scope: 'tier', limit: 100, remaining: 288 });
@@ -221,7 +256,10 @@ describe('per-endpoint caps', () => {
   });
 
   test('refill is exact for a rate that does not divide a minute (7 per minute)', () => {
-    const config: PlatformConfig['limits'] = { ...DEFAULT_CONFIG.limits, serviceB: { faucet: { perMinute: 7, burst: 2, perDay: null } } };
+    const config: PlatformConfig['limits'] = {
+      ...DEFAULT_CONFIG.limits,
+      serviceB: { faucet: { perMinute: 7, burst: 2, perDay: null } },
+    };
     const rl = limiter({}, config);
     const req = serviceB('a', 'faucet', ROW_B);
     const startMs = T0 + 858; // full again 2 × 60,000 / 7 = 17,142.86 ms later: at T0 + 18,000.86
@@ -237,7 +275,9 @@ describe('per-endpoint caps', () => {
   });
 
   test('a route with a style-B row on a service without one is a bug', () => {
-    expect(() => limiter().charge(serviceB('a', 'wallet', { serviceRowB: true, row: 'no-such-row' }), T0)).toThrow(AssertionFailure);
+    expect(() => limiter().charge(serviceB('a', 'wallet', { serviceRowB: true, row: 'no-such-row' }), T0)).toThrow(
+      AssertionFailure,
+    );
   });
 });
 
@@ -288,7 +328,9 @@ describe('429 body and retry', () => {
   });
 
   test('no 60-second window admits more than capacity + perMinute (property)', () => {
-    const times = fc.array(fc.integer({ min: 0, max: 300_000 }), { minLength: 1, maxLength: 3_000 }).map((list) => [...list].sort((a, b) => a - b));
+    const times = fc
+      .array(fc.integer({ min: 0, max: 300_000 }), { minLength: 1, maxLength: 3_000 })
+      .map((list) => [...list].sort((a, b) => a - b));
     fc.assert(
       fc.property(times, fc.constantFrom<Tier>('free', 'pro'), (offsetsMs, tier) => {
         const rl = limiter();
@@ -316,9 +358,15 @@ describe('memory', () => {
     expect(first).toMatchObject({ allowed: true, limit: 10, remaining: 9, scope: 'register-ip' });
     expect(rl.peek(register, T0)).toEqual({ limit: 10, remaining: 9, resetAtSeconds: first.resetAtSeconds });
     for (let i = 1; i < 10; i += 1) {
-      expect(rl.charge({ ...register, identity: `ip:other-${i}` }, T0 + i)).toMatchObject({ allowed: true, remaining: 9 - i });
+      expect(rl.charge({ ...register, identity: `ip:other-${i}` }, T0 + i)).toMatchObject({
+        allowed: true,
+        remaining: 9 - i,
+      });
     }
-    expect(rl.charge({ ...register, identity: 'ip:other-10' }, T0 + 10)).toMatchObject({ allowed: false, scope: 'register-ip' });
+    expect(rl.charge({ ...register, identity: 'ip:other-10' }, T0 + 10)).toMatchObject({
+      allowed: false,
+      scope: 'register-ip',
+    });
   });
 
   test('entries of idle identities are evicted: the count stays bounded over days', () => {
@@ -326,7 +374,10 @@ describe('memory', () => {
     let peak = 0;
     for (let day = 0; day < 10; day += 1) {
       for (let i = 0; i < 900; i += 1) {
-        rl.charge(request({ identity: `ip:d${day}-${i}`, ip: `d${day}-${i}`, limits: REGISTER }), T0 + day * 86_400_000 + i);
+        rl.charge(
+          request({ identity: `ip:d${day}-${i}`, ip: `d${day}-${i}`, limits: REGISTER }),
+          T0 + day * 86_400_000 + i,
+        );
         peak = Math.max(peak, rl.bucketCount);
       }
     }
@@ -403,7 +454,9 @@ describe('limiter handles', () => {
         const other = request({ identity: `ip:${atMs}-${fresh}` });
         expect(withHandle.charge(other, atMs)).toEqual(without.charge(other, atMs));
       }
-      expect(withHandle.charge(agent('a', 'free', { handle, limits: ROW_B, service: 'faucet' }), atMs)).toEqual(without.charge(agent('a', 'free', { limits: ROW_B, service: 'faucet' }), atMs));
+      expect(withHandle.charge(agent('a', 'free', { handle, limits: ROW_B, service: 'faucet' }), atMs)).toEqual(
+        without.charge(agent('a', 'free', { limits: ROW_B, service: 'faucet' }), atMs),
+      );
       expect(withHandle.charge(agent('a', 'free', { handle }), atMs)).toEqual(without.charge(agent('a', 'free'), atMs));
       expect(withHandle.bucketCount).toBe(without.bucketCount);
       expect(withHandle.peek(agent('a', 'free', { handle }), atMs)).toEqual(without.peek(agent('a', 'free'), atMs));
@@ -425,11 +478,16 @@ describe('limiter handles', () => {
   });
 });
 
-describe('chargeReused (the dispatcher\'s form)', () => {
+describe("chargeReused (the dispatcher's form)", () => {
   test('answers what charge answers, in one object rewritten by every charge; charge hands out copies', () => {
     const reused = limiter();
     const copying = limiter();
-    const requests = [request(), serviceB('b', 'escrow', ESCROW_CREATE_B), agent('e', 'enterprise'), request({ limits: REGISTER })];
+    const requests = [
+      request(),
+      serviceB('b', 'escrow', ESCROW_CREATE_B),
+      agent('e', 'enterprise'),
+      request({ limits: REGISTER }),
+    ];
     let first: LimitDecision | null = null;
     for (let i = 0; i < 400; i += 1) {
       const req = requests[i % requests.length] as LimitRequest;
@@ -438,7 +496,17 @@ describe('chargeReused (the dispatcher\'s form)', () => {
       first ??= answer;
       expect(answer).toBe(first);
       expect({ ...answer }).toEqual(copy);
-      expect(Object.keys(copy)).toEqual(['allowed', 'limit', 'remaining', 'resetAtSeconds', 'retryAfterSeconds', 'window', 'scope', 'tier', 'atMs']);
+      expect(Object.keys(copy)).toEqual([
+        'allowed',
+        'limit',
+        'remaining',
+        'resetAtSeconds',
+        'retryAfterSeconds',
+        'window',
+        'scope',
+        'tier',
+        'atMs',
+      ]);
     }
     const a = copying.charge(request(), T0 + 1_000);
     expect(copying.charge(request(), T0 + 1_000)).not.toBe(a);

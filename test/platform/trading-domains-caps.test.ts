@@ -17,7 +17,13 @@ function caller(service: 'trading' | 'domains', limits: RouteLimits): LimitReque
 }
 
 /** How many of `count` requests spaced `stepMs` apart from `fromMs` are allowed; and the first refusal. */
-function spaced(limiter: RateLimiter, request: LimitRequest, count: number, fromMs: number, stepMs: number): { allowed: number; firstRefusedScope: string | null } {
+function spaced(
+  limiter: RateLimiter,
+  request: LimitRequest,
+  count: number,
+  fromMs: number,
+  stepMs: number,
+): { allowed: number; firstRefusedScope: string | null } {
   let allowed = 0;
   let firstRefusedScope: string | null = null;
   for (let index = 0; index < count; index++) {
@@ -31,7 +37,10 @@ function spaced(limiter: RateLimiter, request: LimitRequest, count: number, from
 describe('trading caps (style B)', () => {
   test('a burst of 200 at one instant, then 120 a minute', () => {
     const limiter = new RateLimiter(DEFAULT_CONFIG.limits);
-    expect(spaced(limiter, caller('trading', ROW_B), 250, T0, 0)).toEqual({ allowed: 200, firstRefusedScope: 'service:trading' });
+    expect(spaced(limiter, caller('trading', ROW_B), 250, T0, 0)).toEqual({
+      allowed: 200,
+      firstRefusedScope: 'service:trading',
+    });
     // One minute later 120 tokens came back, not more.
     expect(spaced(limiter, caller('trading', ROW_B), 150, T0 + 60_000, 0).allowed).toBe(120);
   });
@@ -50,7 +59,10 @@ describe('trading caps (style B)', () => {
 describe('domains caps (style B)', () => {
   test('a burst of 50 at one instant, then 30 a minute', () => {
     const limiter = new RateLimiter(DEFAULT_CONFIG.limits);
-    expect(spaced(limiter, caller('domains', ROW_B), 60, T0, 0)).toEqual({ allowed: 50, firstRefusedScope: 'service:domains' });
+    expect(spaced(limiter, caller('domains', ROW_B), 60, T0, 0)).toEqual({
+      allowed: 50,
+      firstRefusedScope: 'service:domains',
+    });
     expect(spaced(limiter, caller('domains', ROW_B), 40, T0 + 60_000, 0).allowed).toBe(30);
   });
 

@@ -19,7 +19,11 @@ function swapped(platform: Platform, label: string): string {
   const wallet = deriveWallet(generateMnemonic(new Rng(label)));
   const eth = nativeAsset('base');
   expect(platform.wallet.mint(eth, wallet.addresses.base, 10n ** 19n, START).ok).toBe(true);
-  const placed = platform.wallet.swap({ from: eth, to: nativeAsset('solana'), amount: 10n ** 18n, toAddress: wallet.addresses.solana }, START, label);
+  const placed = platform.wallet.swap(
+    { from: eth, to: nativeAsset('solana'), amount: 10n ** 18n, toAddress: wallet.addresses.solana },
+    START,
+    label,
+  );
   if (!placed.ok) throw new Error(placed.message);
   return placed.value.depositAddress;
 }

@@ -16,15 +16,42 @@ const keys: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };
 let escrowId = '';
 
 beforeAll(async () => {
-  handle = await startServe({ routes: ALL_ROUTES, seed: '18', port: 0, clockMode: 'manual', startMs: START_MS, shed: { maxInFlight: 0, maxEventLoopDelayMs: 0 }, log: () => undefined });
+  handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '18',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    shed: { maxInFlight: 0, maxEventLoopDelayMs: 0 },
+    log: () => undefined,
+  });
   const api = handle.urls.api as string;
   for (const name of ['a', 'b', 'c'] as const) {
     const agentId = `matrix-${name}`;
-    const answer = jsonOf(await send(api, { method: 'POST', path: '/register', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.3.0.${name.charCodeAt(0)}` }, body: JSON.stringify({ agent_id: agentId }) }));
+    const answer = jsonOf(
+      await send(api, {
+        method: 'POST',
+        path: '/register',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.3.0.${name.charCodeAt(0)}` },
+        body: JSON.stringify({ agent_id: agentId }),
+      }),
+    );
     keys[name] = String(answer?.['api_key']);
-    await send(api, { method: 'POST', path: '/_afp/tier', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: agentId, tier: 'enterprise' }) });
+    await send(api, {
+      method: 'POST',
+      path: '/_afp/tier',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: agentId, tier: 'enterprise' }),
+    });
   }
-  const escrow = jsonOf(await send(api, { method: 'POST', path: '/escrow', headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.a}` }, body: JSON.stringify({ receiver: 'matrix-b', amount: '1.00' }) }));
+  const escrow = jsonOf(
+    await send(api, {
+      method: 'POST',
+      path: '/escrow',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.a}` },
+      body: JSON.stringify({ receiver: 'matrix-b', amount: '1.00' }),
+    }),
+  );
   escrowId = String(escrow?.['escrow_id']);
 });
 
@@ -41,8 +68,17 @@ function paramValue(route: Route, name: string): string {
 
 /** Bodies that pass validation on the rows acting on A's escrow, so the permission check is what answers. */
 const BODIES: Readonly<Record<string, Record<string, string>>> = {
-  '/api/v1/escrow/release': { get escrow_id() { return escrowId; } },
-  '/api/v1/escrow/dispute': { get escrow_id() { return escrowId; }, reason: 'matrix' },
+  '/api/v1/escrow/release': {
+    get escrow_id() {
+      return escrowId;
+    },
+  },
+  '/api/v1/escrow/dispute': {
+    get escrow_id() {
+      return escrowId;
+    },
+    reason: 'matrix',
+  },
   '/escrow/:id/dispute': { reason: 'matrix' },
 };
 
@@ -51,13 +87,23 @@ async function call(route: Route, key: string | undefined): Promise<RawAnswer> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': '10.3.1.1' };
   if (key !== undefined) headers['authorization'] = key;
   const body = route.method === 'GET' ? undefined : JSON.stringify(BODIES[route.path] ?? {});
-  return send(handle.urls[route.mount] ?? (handle.urls.api as string), { method: route.method, path, headers, ...(body === undefined ? {} : { body }) });
+  return send(handle.urls[route.mount] ?? (handle.urls.api as string), {
+    method: route.method,
+    path,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
 }
 
 describe('reliability: authorization matrix', () => {
-  test('every keyed route × no key / invalid key / another agent\'s key / right key', async () => {
+  test("every keyed route × no key / invalid key / another agent's key / right key", async () => {
     const keyed = ALL_ROUTES.filter((route) => route.auth === 'bearer');
-    const counts = { none: new StatusCounts(), invalid: new StatusCounts(), other: new StatusCounts(), right: new StatusCounts() };
+    const counts = {
+      none: new StatusCounts(),
+      invalid: new StatusCounts(),
+      other: new StatusCounts(),
+      right: new StatusCounts(),
+    };
     const wrong: string[] = [];
     for (const route of keyed) {
       const none = await call(route, undefined);
@@ -70,14 +116,20 @@ describe('reliability: authorization matrix', () => {
       counts.other.add(other.status);
       counts.right.add(right.status);
       const id = `${route.id} (${route.method} ${route.path})`;
-      if (none.status !== 401 || jsonOf(none)?.['code'] !== 'UNAUTHORIZED') wrong.push(`${id}: no key → ${none.status}`);
-      if (invalid.status !== 401 || jsonOf(invalid)?.['code'] !== 'UNAUTHORIZED') wrong.push(`${id}: invalid key → ${invalid.status}`);
-      if (right.status === 401 || right.status >= 500) wrong.push(`${id}: right key → ${right.status} ${right.text.slice(0, 100)}`);
+      if (none.status !== 401 || jsonOf(none)?.['code'] !== 'UNAUTHORIZED')
+        wrong.push(`${id}: no key → ${none.status}`);
+      if (invalid.status !== 401 || jsonOf(invalid)?.['code'] !== 'UNAUTHORIZED')
+        wrong.push(`${id}: invalid key → ${invalid.status}`);
+      if (right.status === 401 || right.status >= 500)
+        wrong.push(`${id}: right key → ${right.status} ${right.text.slice(0, 100)}`);
       if (other.status >= 500) wrong.push(`${id}: another agent's key → ${other.status}`);
       const ownsResource = route.path.includes(':id') && (route.service === 'faucet' || route.service === 'escrow');
-      if (ownsResource && other.status !== 403 && other.status !== 404) wrong.push(`${id}: another agent's key → ${other.status} ${other.text.slice(0, 100)}`);
+      if (ownsResource && other.status !== 403 && other.status !== 404)
+        wrong.push(`${id}: another agent's key → ${other.status} ${other.text.slice(0, 100)}`);
     }
-    console.log(`authorization matrix: ${keyed.length} keyed routes × 4 callers = ${keyed.length * 4} requests; no key ${counts.none.text()}; invalid key ${counts.invalid.text()}; another agent's key ${counts.other.text()}; right key ${counts.right.text()}; wrong answers ${wrong.length}`);
+    console.log(
+      `authorization matrix: ${keyed.length} keyed routes × 4 callers = ${keyed.length * 4} requests; no key ${counts.none.text()}; invalid key ${counts.invalid.text()}; another agent's key ${counts.other.text()}; right key ${counts.right.text()}; wrong answers ${wrong.length}`,
+    );
     for (const line of wrong.slice(0, 20)) console.log(`  ${line}`);
     expect(wrong).toEqual([]);
   });

@@ -33,7 +33,12 @@ interface Acknowledged {
 }
 
 /** Load until killed or the budget is spent: registrations, and an escrow from each agent acknowledged earlier. */
-async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged, onAck: (acked: number) => void): Promise<{ sent: number; acked: number; cut: number }> {
+async function load(
+  child: ServeChild,
+  cycle: number,
+  acknowledged: Acknowledged,
+  onAck: (acked: number) => void,
+): Promise<{ sent: number; acked: number; cut: number }> {
   const api = child.urls['api'] as string;
   // The first acknowledged agent receives every escrow; the others pay.
   const [receiver, ...payers] = [...acknowledged.agents];
@@ -44,7 +49,16 @@ async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged
     const ip = `10.5.${cycle}.${n & 255}`;
     if (payer !== undefined && n % 2 === 1) {
       const [, key] = payer;
-      const answer = await send(api, { method: 'POST', path: '/escrow', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-forwarded-for': ip }, body: JSON.stringify({ receiver: receiver?.[0], amount: '0.50' }) }, 5_000);
+      const answer = await send(
+        api,
+        {
+          method: 'POST',
+          path: '/escrow',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-forwarded-for': ip },
+          body: JSON.stringify({ receiver: receiver?.[0], amount: '0.50' }),
+        },
+        5_000,
+      );
       const escrowId = jsonOf(answer)?.['escrow_id'];
       if (answer.status === 201 && typeof escrowId === 'string') {
         acknowledged.escrows.set(escrowId, key);
@@ -53,7 +67,16 @@ async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged
       return;
     }
     const agentId = `crash-${cycle}-${n}`;
-    const answer = await send(api, { method: 'POST', path: '/register', headers: { 'content-type': 'application/json', 'x-forwarded-for': `${ip}${n >> 8}` }, body: JSON.stringify({ agent_id: agentId }) }, 5_000);
+    const answer = await send(
+      api,
+      {
+        method: 'POST',
+        path: '/register',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `${ip}${n >> 8}` },
+        body: JSON.stringify({ agent_id: agentId }),
+      },
+      5_000,
+    );
     const key = jsonOf(answer)?.['api_key'];
     if (answer.status === 201 && typeof key === 'string') {
       acknowledged.agents.set(agentId, key);
@@ -66,14 +89,30 @@ async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged
 /** How many acknowledged writes the server answers for, and which it does not. */
 async function verify(child: ServeChild, acknowledged: Acknowledged): Promise<{ present: number; missing: string[] }> {
   const checks: Array<[string, string, string]> = [
-    ...[...acknowledged.agents].map(([agentId, key]): [string, string, string] => [child.urls['faucet'] as string, `/api/v1/agents/${agentId}`, key]),
-    ...[...acknowledged.escrows].map(([escrowId, key]): [string, string, string] => [child.urls['api'] as string, `/escrow/${escrowId}`, key]),
+    ...[...acknowledged.agents].map(([agentId, key]): [string, string, string] => [
+      child.urls['faucet'] as string,
+      `/api/v1/agents/${agentId}`,
+      key,
+    ]),
+    ...[...acknowledged.escrows].map(([escrowId, key]): [string, string, string] => [
+      child.urls['api'] as string,
+      `/escrow/${escrowId}`,
+      key,
+    ]),
   ];
   const missing: string[] = [];
   let present = 0;
   await pool(checks.length, 8, async (index) => {
     const [base, path, key] = checks[index] as [string, string, string];
-    const answer = await send(base, { method: 'GET', path, headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `10.6.${index >> 8 & 255}.${index & 255}` } }, 10_000);
+    const answer = await send(
+      base,
+      {
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `10.6.${(index >> 8) & 255}.${index & 255}` },
+      },
+      10_000,
+    );
     if (answer.status === 200) present += 1;
     else missing.push(`${path} → ${answer.status}`);
   });
@@ -103,13 +142,17 @@ describe('reliability: crash and recover', () => {
       clearTimeout(timer);
       killOnce();
       await kill.done;
-      lines.push(`cycle ${cycle}: recovered ${recovered?.[1] ?? 0} commands in ${recovered?.[2] ?? 0} ms, verified ${before.present}; load ${result.acked} acknowledged, ${result.cut} unanswered (cut by the kill or sent after it)`);
+      lines.push(
+        `cycle ${cycle}: recovered ${recovered?.[1] ?? 0} commands in ${recovered?.[2] ?? 0} ms, verified ${before.present}; load ${result.acked} acknowledged, ${result.cut} unanswered (cut by the kill or sent after it)`,
+      );
     }
     const last = await startServeChild([...FLAGS, '--data', data], { readyTimeoutMs: 60_000, lifetimeMs: 120_000 });
     children.push(last);
     const final = await verify(last, acknowledged);
     await last.stop();
-    console.log(`crash and recover: ${CYCLES} cycles; ${acknowledged.agents.size} agents and ${acknowledged.escrows.size} escrows acknowledged, ${final.present} present after the last restart, ${final.missing.length} missing`);
+    console.log(
+      `crash and recover: ${CYCLES} cycles; ${acknowledged.agents.size} agents and ${acknowledged.escrows.size} escrows acknowledged, ${final.present} present after the last restart, ${final.missing.length} missing`,
+    );
     for (const line of lines) console.log(`  ${line}`);
     expect(final.missing).toEqual([]);
     expect(final.present).toBe(acknowledged.agents.size + acknowledged.escrows.size);

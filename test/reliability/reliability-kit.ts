@@ -10,7 +10,13 @@ import type { Platform } from '../../src/platform/platform.ts';
 /** Ledger (every account, transfer count), agents, escrows and pending platform timers. */
 export function stateDigest(platform: Platform): string {
   const accounts = [...platform.ledger.accounts()].map(([name, micro]) => `${name}=${micro}`).sort();
-  const parts = [`transfers=${platform.ledger.transfers}`, `agents=${platform.agents.size}`, `escrows=${platform.escrow.size}`, `timers=${platform.timers.size}`, ...accounts];
+  const parts = [
+    `transfers=${platform.ledger.transfers}`,
+    `agents=${platform.agents.size}`,
+    `escrows=${platform.escrow.size}`,
+    `timers=${platform.timers.size}`,
+    ...accounts,
+  ];
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
@@ -34,11 +40,28 @@ export function send(baseUrl: string, raw: RawRequest, timeoutMs = 10_000): Prom
   const url = new URL(baseUrl);
   return new Promise((resolve) => {
     const outgoing = request(
-      { host: url.hostname, port: url.port, method: raw.method, path: raw.path, headers: { ...raw.headers, ...(raw.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(raw.body)) }) }, agent, timeout: timeoutMs },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: raw.method,
+        path: raw.path,
+        headers: {
+          ...raw.headers,
+          ...(raw.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(raw.body)) }),
+        },
+        agent,
+        timeout: timeoutMs,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         response.on('error', () => resolve({ status: 0, headers: {}, text: '' }));
       },
     );
@@ -52,7 +75,9 @@ export function send(baseUrl: string, raw: RawRequest, timeoutMs = 10_000): Prom
 export function jsonOf(answer: RawAnswer): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(answer.text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -74,7 +99,10 @@ export class StatusCounts {
     return total;
   }
   text(): string {
-    return [...this.counts].sort(([a], [b]) => a - b).map(([status, count]) => `${status}:${count}`).join(' ');
+    return [...this.counts]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}:${count}`)
+      .join(' ');
   }
 }
 

@@ -88,7 +88,14 @@ afterAll(async () => {
 });
 
 interface FindingsJson {
-  readonly findings: ReadonlyArray<{ id: string; severity: string; title: string; expected: unknown; seen: unknown; evidence: string }>;
+  readonly findings: ReadonlyArray<{
+    id: string;
+    severity: string;
+    title: string;
+    expected: unknown;
+    seen: unknown;
+    evidence: string;
+  }>;
   readonly checks: ReadonlyArray<{ name: string; status: string }>;
 }
 
@@ -112,15 +119,32 @@ describe('replay through a target file in the documents style A, afp serve layou
       const targetFile = await afpServeTargetFile(handle);
       const out = join(directory, 'style-a');
       const chunks: string[] = [];
-      const code = await main([recording.recordPath, '--target', targetFile, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+      const code = await main([recording.recordPath, '--target', targetFile, '--speed', 'max', '--out', out], {
+        out: (text) => chunks.push(text),
+        err: (text) => chunks.push(text),
+      });
       const output = chunks.join('');
       const report = JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson;
       const graver = report.findings.filter((finding) => finding.severity !== 'info');
-      expect(graver.map((finding) => `${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`)).toEqual([]);
+      expect(
+        graver.map(
+          (finding) =>
+            `${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`,
+        ),
+      ).toEqual([]);
       expect(code, output).toBe(0);
       expect(output).toContain('clock: synced');
       expect(output).toMatch(new RegExp(`exchanges: ${recording.exchanges.length} of ${recording.exchanges.length} `));
-      for (const op of ['faucet.register', 'faucet.claim', 'faucet.status', 'escrow.create', 'escrow.release', 'escrow.get', 'escrow.list']) expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
+      for (const op of [
+        'faucet.register',
+        'faucet.claim',
+        'faucet.status',
+        'escrow.create',
+        'escrow.release',
+        'escrow.get',
+        'escrow.list',
+      ])
+        expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
       expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
       // Bad input and probes of unknown paths are skipped by name; style B claims (2 USDC a day) on a
       // style A faucet (1 USDC once) are the dialects' documented difference, funded the target's way.
@@ -155,31 +179,66 @@ async function deployedTargetFile(handle: ServeHandle): Promise<string> {
 
 describe('replay through targets/deployed.yaml against afp serve --dialect deployed', () => {
   test('a recorded quickstart replays with findings only where the dialects differ', async () => {
-    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '42', port: 0, clockMode: 'manual', startMs: quickstart.header.start_ms, log: () => undefined });
+    const handle = await startServe({
+      routes: DEPLOYED_ROUTES,
+      layout: DEPLOYED_LAYOUT,
+      seed: '42',
+      port: 0,
+      clockMode: 'manual',
+      startMs: quickstart.header.start_ms,
+      log: () => undefined,
+    });
     try {
       const targetFile = await deployedTargetFile(handle);
       const out = join(directory, 'deployed');
       const chunks: string[] = [];
-      const code = await main([quickstart.recordPath, '--target', targetFile, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+      const code = await main([quickstart.recordPath, '--target', targetFile, '--speed', 'max', '--out', out], {
+        out: (text) => chunks.push(text),
+        err: (text) => chunks.push(text),
+      });
       const output = chunks.join('');
       const report = JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson;
-      const describe = (finding: FindingsJson['findings'][number]): string => `${finding.severity} ${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`;
+      const describe = (finding: FindingsJson['findings'][number]): string =>
+        `${finding.severity} ${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`;
       // Beyond info, only money the deployment's funding cannot give: the style B registration grant
       // (10 USDC) and daily claims (2 USDC), where a deployed faucet credits 1.00 once per agent and IP.
-      const graver = report.findings.filter((finding) => finding.severity !== 'info' && !finding.id.startsWith('replay:unfunded:'));
+      const graver = report.findings.filter(
+        (finding) => finding.severity !== 'info' && !finding.id.startsWith('replay:unfunded:'),
+      );
       expect(graver.map(describe)).toEqual([]);
-      expect(report.findings.filter((finding) => finding.id.startsWith('replay:unfunded:')).map((finding) => finding.severity)).not.toContain('major');
+      expect(
+        report.findings
+          .filter((finding) => finding.id.startsWith('replay:unfunded:'))
+          .map((finding) => finding.severity),
+      ).not.toContain('major');
       expect(code, output).toBe(0);
-      expect(output).toMatch(new RegExp(`exchanges: ${quickstart.exchanges.length} of ${quickstart.exchanges.length} `));
+      expect(output).toMatch(
+        new RegExp(`exchanges: ${quickstart.exchanges.length} of ${quickstart.exchanges.length} `),
+      );
       const ids = report.findings.map((finding) => finding.id);
       // Where the dialects differ, each an info finding: agents register on the deployed casino (its
       // faucet has none), the faucet's status and escrow lists and refunds are not offered, renamed
       // fields (amount_usd, credited) are read under the deployment's names, and its states (funded for
       // locked) compared as afp's.
-      for (const id of ['replay:registered-elsewhere:faucet.A.register', 'replay:registered-elsewhere:faucet.B.register', 'replay:skipped:not-offered:faucet.status', 'replay:skipped:not-offered:escrow.list', 'shape:escrow.create:renamed:amount_usd', 'replay:escrow.create:status:funded', 'shape:faucet.claim:renamed:credited']) expect(ids).toContain(id);
-      for (const op of ['casino.register', 'faucet.claim', 'escrow.create', 'escrow.release', 'escrow.get']) expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
+      for (const id of [
+        'replay:registered-elsewhere:faucet.A.register',
+        'replay:registered-elsewhere:faucet.B.register',
+        'replay:skipped:not-offered:faucet.status',
+        'replay:skipped:not-offered:escrow.list',
+        'shape:escrow.create:renamed:amount_usd',
+        'replay:escrow.create:status:funded',
+        'shape:faucet.claim:renamed:credited',
+      ])
+        expect(ids).toContain(id);
+      for (const op of ['casino.register', 'faucet.claim', 'escrow.create', 'escrow.release', 'escrow.get'])
+        expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
       // What unfunded money causes later is named a consequence, never a new fault.
-      expect(report.findings.filter((finding) => finding.id.endsWith(':consequence')).map((finding) => finding.severity).every((severity) => severity === 'info')).toBe(true);
+      expect(
+        report.findings
+          .filter((finding) => finding.id.endsWith(':consequence'))
+          .map((finding) => finding.severity)
+          .every((severity) => severity === 'info'),
+      ).toBe(true);
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }

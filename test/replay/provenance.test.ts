@@ -21,13 +21,36 @@ function request(partial: Partial<RecordedRequest>): RecordedRequest {
 
 describe('the identifier rule', () => {
   test('ids, keys, addresses, hashes and codes are identifiers', () => {
-    for (const value of [KEY, ADDRESS, ESCROW, 'ref_f4c3a7f3', 'ref_deadbeef', 'buyer-0001', `0x${'ab'.repeat(32)}`, 'AbCdEfGhXy']) {
+    for (const value of [
+      KEY,
+      ADDRESS,
+      ESCROW,
+      'ref_f4c3a7f3',
+      'ref_deadbeef',
+      'buyer-0001',
+      `0x${'ab'.repeat(32)}`,
+      'AbCdEfGhXy',
+    ]) {
       expect(isIdentifierLike(value), value).toBe(true);
     }
   });
 
   test('plain words, codes of the error table, amounts, times and sentences are not', () => {
-    for (const value of ['released', 'refunded', 'INSUFFICIENT_BALANCE', 'rate_limit_exceeded', 'USDC', '10.00', '0.995', '12345678', '2025-03-01T00:00:00.000Z', '2025-03-01', 'escrow esc_1234 not found', '/openapi.json', 'short1']) {
+    for (const value of [
+      'released',
+      'refunded',
+      'INSUFFICIENT_BALANCE',
+      'rate_limit_exceeded',
+      'USDC',
+      '10.00',
+      '0.995',
+      '12345678',
+      '2025-03-01T00:00:00.000Z',
+      '2025-03-01',
+      'escrow esc_1234 not found',
+      '/openapi.json',
+      'short1',
+    ]) {
       expect(isIdentifierLike(value), value).toBe(false);
     }
   });
@@ -36,8 +59,15 @@ describe('the identifier rule', () => {
 describe('ProvenanceIndex', () => {
   test('ids and keys from responses are found in later paths, bodies, queries and the bearer header', () => {
     const index = new ProvenanceIndex();
-    expect(index.observeRequest(request({ path: '/register', body: { agent_id: 'alice-0001' } })).introduced).toEqual(['body/agent_id']);
-    index.observeResponse(1, { agent_id: 'alice-0001', agent_address: ADDRESS, api_key: KEY, referral_code: 'ref_f4c3a7f3' });
+    expect(index.observeRequest(request({ path: '/register', body: { agent_id: 'alice-0001' } })).introduced).toEqual([
+      'body/agent_id',
+    ]);
+    index.observeResponse(1, {
+      agent_id: 'alice-0001',
+      agent_address: ADDRESS,
+      api_key: KEY,
+      referral_code: 'ref_f4c3a7f3',
+    });
     index.observeResponse(2, { escrow_id: ESCROW, status: 'locked', amount: '2.50' });
     const later = index.observeRequest(
       request({
@@ -59,10 +89,14 @@ describe('ProvenanceIndex', () => {
 
   test('the first producer wins; plain words and amounts are not indexed', () => {
     const index = new ProvenanceIndex();
-    index.observeResponse(1, { escrows: [{ escrow_id: ESCROW, status: 'released', fee: '0.025', description: 'design work' }] });
+    index.observeResponse(1, {
+      escrows: [{ escrow_id: ESCROW, status: 'released', fee: '0.025', description: 'design work' }],
+    });
     index.observeResponse(2, { escrow_id: ESCROW });
     expect(index.producerOf(ESCROW)).toEqual({ seq: 1, pointer: '/escrows/0/escrow_id' });
-    const reuse = index.observeRequest(request({ body: { status: 'released', amount: '0.025', description: 'design work' } }));
+    const reuse = index.observeRequest(
+      request({ body: { status: 'released', amount: '0.025', description: 'design work' } }),
+    );
     expect(reuse.provenance).toEqual([]);
     expect(index.size).toBe(1);
   });
@@ -73,7 +107,13 @@ describe('ProvenanceIndex', () => {
     expect(registration).toEqual({ provenance: [], introduced: ['body/agent_id'] });
     index.observeResponse(1, { agent_id: 'carol-0003', api_key: KEY });
     expect(index.producerOf('carol-0003')).toBeUndefined();
-    const use = index.observeRequest(request({ path: '/api/v1/agents/carol-0003', headers: { authorization: `Bearer ${KEY}` }, body: { receiver: 'carol-0003' } }));
+    const use = index.observeRequest(
+      request({
+        path: '/api/v1/agents/carol-0003',
+        headers: { authorization: `Bearer ${KEY}` },
+        body: { receiver: 'carol-0003' },
+      }),
+    );
     expect(use.provenance.map((entry) => entry.at)).toEqual(['headers/authorization']);
     expect(use.introduced).toEqual([]);
   });
@@ -89,7 +129,11 @@ describe('ProvenanceIndex', () => {
 
 describe('request sites', () => {
   test('sites are read decoded and written back encoded, prefix included', () => {
-    const recorded = request({ path: '/escrow/a%2Fb1234567/release', headers: { authorization: `Bearer ${KEY}` }, body: { list: ['x'] } });
+    const recorded = request({
+      path: '/escrow/a%2Fb1234567/release',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: { list: ['x'] },
+    });
     expect(requestSites(recorded).sites).toEqual([
       { at: 'path/1', value: 'escrow', prefix: '' },
       { at: 'path/2', value: 'a/b1234567', prefix: '' },
@@ -105,9 +149,17 @@ describe('request sites', () => {
 });
 
 describe('createRecorder', () => {
-  const exchange = (path: string, body: unknown, responseBody: unknown): { request: TransportRequest; response: TransportResponse } => ({
+  const exchange = (
+    path: string,
+    body: unknown,
+    responseBody: unknown,
+  ): { request: TransportRequest; response: TransportResponse } => ({
     request: { mount: 'api', method: 'POST', path, headers: { Authorization: `Bearer ${KEY}` }, body },
-    response: { status: 200, headers: { 'x-ratelimit-limit': '60', 'content-type': 'application/json', 'retry-after': '3' }, body: responseBody },
+    response: {
+      status: 200,
+      headers: { 'x-ratelimit-limit': '60', 'content-type': 'application/json', 'retry-after': '3' },
+      body: responseBody,
+    },
   });
 
   test('writes the header first with final counts, then one line per exchange with provenance', async () => {
@@ -120,8 +172,25 @@ describe('createRecorder', () => {
       recorder.onExchange({ atMs: 2_500, agentId: null, ...second });
       const path = join(directory, 'nested', 'run.jsonl');
       await recorder.finish(path);
-      const lines = (await readFile(path, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines[0]).toEqual({ format: 'afp-record/1', scenario: 'unit', seed: '42', start_ms: 1_000, end_ms: 2_500, exchanges: 2, complete: true, identifier_rule: 'afp-identifier/1', platform: { dispute_outcome: 'refund', faults: [] }, dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 }, tiers: {}, deposits: {}, mints: [] });
+      const lines = (await readFile(path, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines[0]).toEqual({
+        format: 'afp-record/1',
+        scenario: 'unit',
+        seed: '42',
+        start_ms: 1_000,
+        end_ms: 2_500,
+        exchanges: 2,
+        complete: true,
+        identifier_rule: 'afp-identifier/1',
+        platform: { dispute_outcome: 'refund', faults: [] },
+        dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 },
+        tiers: {},
+        deposits: {},
+        mints: [],
+      });
       const line2 = lines[2] as unknown as RecordedExchange;
       expect(line2.seq).toBe(2);
       expect(line2.request.headers).toEqual({ authorization: `Bearer ${KEY}` });
@@ -134,7 +203,10 @@ describe('createRecorder', () => {
   });
 
   test('a line too long loses its response body; a record too large stops as a counted prefix', () => {
-    const recorder = createRecorder({ scenario: 'unit', seed: '1', startMs: 0 }, { lineBytesMax: 600, recordBytesMax: 1_200 });
+    const recorder = createRecorder(
+      { scenario: 'unit', seed: '1', startMs: 0 },
+      { lineBytesMax: 600, recordBytesMax: 1_200 },
+    );
     recorder.onExchange({ atMs: 0, ...exchange('/a', { n: 1 }, { big: 'x'.repeat(1_000) }) });
     expect(recorder.header().dropped.bodies).toBe(1);
     recorder.onExchange({ atMs: 1, ...exchange('/b', { n: 2 }, { small: true }) });
@@ -146,13 +218,21 @@ describe('createRecorder', () => {
     expect(header.dropped.exchanges).toBeGreaterThan(0);
   });
 
-  test("a wallet mint is listed after the exchange that created the wallet; none is kept once the record stopped", () => {
+  test('a wallet mint is listed after the exchange that created the wallet; none is kept once the record stopped', () => {
     const recorder = createRecorder({ scenario: 'unit', seed: '1', startMs: 0 }, { recordBytesMax: 1_000 });
     const address = '0x52908400098527886E0F7030069857D2E4169EE7';
     recorder.onExchange({ atMs: 0, ...exchange('/v1/wallet/create', {}, { addresses: { ethereum: address } }) });
     recorder.onMint({ chain: 'ethereum', address, amount: '2', token: null });
-    recorder.onMint({ chain: 'ethereum', address, amount: '5000', token: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' });
-    recorder.onExchange({ atMs: 1, ...exchange('/v1/wallet/create', {}, { addresses: { ethereum: 'x'.repeat(1_000) } }) });
+    recorder.onMint({
+      chain: 'ethereum',
+      address,
+      amount: '5000',
+      token: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    });
+    recorder.onExchange({
+      atMs: 1,
+      ...exchange('/v1/wallet/create', {}, { addresses: { ethereum: 'x'.repeat(1_000) } }),
+    });
     recorder.onMint({ chain: 'ethereum', address: 'x'.repeat(1_000), amount: '2', token: null });
     const header = recorder.header();
     expect(header.complete).toBe(false);

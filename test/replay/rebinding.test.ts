@@ -9,11 +9,24 @@ import { rebindRequest } from '../../src/replay/rebinding.ts';
 import { ReferenceIndex, ReplaySession } from '../../src/replay/replay-session.ts';
 import { LivenessError, runReplay } from '../../src/replay/replay-run.ts';
 
-const RECORDED = { key: 'sk_live_aaaaaaaaaaaaaaaaaaaaaaaa111111111111111111111111', address: '0x1111111111111111111111111111111111111111', escrow: 'esc_1111111111111111', tx: `0x${'1'.repeat(64)}` };
-const LIVE = { key: 'sk_live_bbbbbbbbbbbbbbbbbbbbbbbb222222222222222222222222', address: '0x2222222222222222222222222222222222222222', escrow: 'esc_2222222222222222', tx: `0x${'2'.repeat(64)}` };
+const RECORDED = {
+  key: 'sk_live_aaaaaaaaaaaaaaaaaaaaaaaa111111111111111111111111',
+  address: '0x1111111111111111111111111111111111111111',
+  escrow: 'esc_1111111111111111',
+  tx: `0x${'1'.repeat(64)}`,
+};
+const LIVE = {
+  key: 'sk_live_bbbbbbbbbbbbbbbbbbbbbbbb222222222222222222222222',
+  address: '0x2222222222222222222222222222222222222222',
+  escrow: 'esc_2222222222222222',
+  tx: `0x${'2'.repeat(64)}`,
+};
 const INFO = { service: 'escrow', docs: '/openapi.json', version: 'v1' };
 
-function exchange(seq: number, partial: Pick<RecordedExchange, 'request' | 'response'> & Partial<RecordedExchange>): RecordedExchange {
+function exchange(
+  seq: number,
+  partial: Pick<RecordedExchange, 'request' | 'response'> & Partial<RecordedExchange>,
+): RecordedExchange {
   return { seq, at_ms: 1_000 + seq, agent: 'alice-0001', provenance: [], introduced: [], ...partial };
 }
 
@@ -21,29 +34,71 @@ function exchange(seq: number, partial: Pick<RecordedExchange, 'request' | 'resp
 function recordedRun(): RecordedExchange[] {
   return [
     exchange(1, {
-      request: { mount: 'api', method: 'POST', path: '/register', query: {}, headers: {}, body: { agent_id: 'alice-0001' } },
-      response: { status: 201, headers: {}, body: { agent_id: 'alice-0001', api_key: RECORDED.key, agent_address: RECORDED.address, _info: INFO } },
+      request: {
+        mount: 'api',
+        method: 'POST',
+        path: '/register',
+        query: {},
+        headers: {},
+        body: { agent_id: 'alice-0001' },
+      },
+      response: {
+        status: 201,
+        headers: {},
+        body: { agent_id: 'alice-0001', api_key: RECORDED.key, agent_address: RECORDED.address, _info: INFO },
+      },
       introduced: ['body/agent_id'],
     }),
     exchange(2, {
-      request: { mount: 'api', method: 'POST', path: '/escrow', query: {}, headers: { authorization: `Bearer ${RECORDED.key}` }, body: { amount: '2.50', receiver: RECORDED.address } },
-      response: { status: 201, headers: { 'x-ratelimit-limit': '60' }, body: { escrow_id: RECORDED.escrow, status: 'locked', fee: '0.025', receiver: 'bob-0002', _info: INFO } },
+      request: {
+        mount: 'api',
+        method: 'POST',
+        path: '/escrow',
+        query: {},
+        headers: { authorization: `Bearer ${RECORDED.key}` },
+        body: { amount: '2.50', receiver: RECORDED.address },
+      },
+      response: {
+        status: 201,
+        headers: { 'x-ratelimit-limit': '60' },
+        body: { escrow_id: RECORDED.escrow, status: 'locked', fee: '0.025', receiver: 'bob-0002', _info: INFO },
+      },
       provenance: [
         { at: 'body/receiver', from: { seq: 1, pointer: '/agent_address' } },
         { at: 'headers/authorization', from: { seq: 1, pointer: '/api_key' }, prefix: 'Bearer ' },
       ],
     }),
     exchange(3, {
-      request: { mount: 'api', method: 'POST', path: `/escrow/${RECORDED.escrow}/release`, query: {}, headers: { authorization: `Bearer ${RECORDED.key}` } },
-      response: { status: 200, headers: {}, body: { escrow_id: RECORDED.escrow, status: 'released', tx_hash: RECORDED.tx, _info: INFO } },
+      request: {
+        mount: 'api',
+        method: 'POST',
+        path: `/escrow/${RECORDED.escrow}/release`,
+        query: {},
+        headers: { authorization: `Bearer ${RECORDED.key}` },
+      },
+      response: {
+        status: 200,
+        headers: {},
+        body: { escrow_id: RECORDED.escrow, status: 'released', tx_hash: RECORDED.tx, _info: INFO },
+      },
       provenance: [
         { at: 'path/2', from: { seq: 2, pointer: '/escrow_id' } },
         { at: 'headers/authorization', from: { seq: 1, pointer: '/api_key' }, prefix: 'Bearer ' },
       ],
     }),
     exchange(4, {
-      request: { mount: 'api', method: 'GET', path: `/escrow/${RECORDED.escrow}`, query: {}, headers: { authorization: `Bearer ${RECORDED.key}` } },
-      response: { status: 404, headers: {}, body: { error: `escrow ${RECORDED.escrow} not found`, code: 'NOT_FOUND', _info: INFO } },
+      request: {
+        mount: 'api',
+        method: 'GET',
+        path: `/escrow/${RECORDED.escrow}`,
+        query: {},
+        headers: { authorization: `Bearer ${RECORDED.key}` },
+      },
+      response: {
+        status: 404,
+        headers: {},
+        body: { error: `escrow ${RECORDED.escrow} not found`, code: 'NOT_FOUND', _info: INFO },
+      },
       provenance: [
         { at: 'path/2', from: { seq: 2, pointer: '/escrow_id' } },
         { at: 'headers/authorization', from: { seq: 1, pointer: '/api_key' }, prefix: 'Bearer ' },
@@ -53,7 +108,9 @@ function recordedRun(): RecordedExchange[] {
 }
 
 /** A fake live target: same behaviour, other ids; `tweak` alters one answer. */
-function fakeLive(tweak: (seq: number, body: Record<string, unknown>) => Record<string, unknown> = (_seq, body) => body): { sent: TransportRequest[]; send: (request: TransportRequest) => Promise<TransportResponse> } {
+function fakeLive(
+  tweak: (seq: number, body: Record<string, unknown>) => Record<string, unknown> = (_seq, body) => body,
+): { sent: TransportRequest[]; send: (request: TransportRequest) => Promise<TransportResponse> } {
   const sent: TransportRequest[] = [];
   const answers: Record<string, unknown>[] = [
     { agent_id: 'alice-0001', api_key: LIVE.key, agent_address: LIVE.address, _info: INFO },
@@ -67,7 +124,11 @@ function fakeLive(tweak: (seq: number, body: Record<string, unknown>) => Record<
     send: (request) => {
       const index = sent.length;
       sent.push(request);
-      return Promise.resolve({ status: statuses[index] ?? 500, headers: { 'x-ratelimit-limit': '60' }, body: tweak(index + 1, answers[index] ?? {}) });
+      return Promise.resolve({
+        status: statuses[index] ?? 500,
+        headers: { 'x-ratelimit-limit': '60' },
+        body: tweak(index + 1, answers[index] ?? {}),
+      });
     },
   };
 }
@@ -84,7 +145,11 @@ async function replay(records: RecordedExchange[], live: ReturnType<typeof fakeL
 describe('rebindRequest', () => {
   test('every provenance site gets the live value found at the producing pointer, prefix kept', () => {
     const [, create, release] = recordedRun() as [RecordedExchange, RecordedExchange, RecordedExchange];
-    const live = new Map([['1 /api_key', LIVE.key], ['1 /agent_address', LIVE.address], ['2 /escrow_id', LIVE.escrow]]);
+    const live = new Map([
+      ['1 /api_key', LIVE.key],
+      ['1 /agent_address', LIVE.address],
+      ['2 /escrow_id', LIVE.escrow],
+    ]);
     const bindings = new Bindings();
     const values = { get: (seq: number, pointer: string) => live.get(`${seq} ${pointer}`) };
     const rebound = rebindRequest(create, values, bindings);
@@ -120,7 +185,12 @@ describe('ReplaySession against a fake live run', () => {
     const session = await replay(recordedRun(), live);
     expect(session.totals().differences).toEqual([]);
     expect(session.totals().sent).toBe(4);
-    expect(live.sent.map((request) => request.path)).toEqual(['/register', '/escrow', `/escrow/${LIVE.escrow}/release`, `/escrow/${LIVE.escrow}`]);
+    expect(live.sent.map((request) => request.path)).toEqual([
+      '/register',
+      '/escrow',
+      `/escrow/${LIVE.escrow}/release`,
+      `/escrow/${LIVE.escrow}`,
+    ]);
     expect(live.sent[3]?.headers).toEqual({ authorization: `Bearer ${LIVE.key}` });
     expect(session.totals().sentByEndpoint).toEqual([
       { endpoint: 'escrow.B.create', count: 1 },
@@ -131,26 +201,53 @@ describe('ReplaySession against a fake live run', () => {
   });
 
   test('a changed fee is a value difference with its endpoint and pointer', async () => {
-    const session = await replay(recordedRun(), fakeLive((seq, body) => (seq === 2 ? { ...body, fee: '0.05' } : body)));
-    expect(session.totals().differences).toEqual([{ seq: 2, endpoint: 'escrow.B.create', kind: 'value', pointer: 'body/fee', expected: '0.025', actual: '0.05' }]);
+    const session = await replay(
+      recordedRun(),
+      fakeLive((seq, body) => (seq === 2 ? { ...body, fee: '0.05' } : body)),
+    );
+    expect(session.totals().differences).toEqual([
+      { seq: 2, endpoint: 'escrow.B.create', kind: 'value', pointer: 'body/fee', expected: '0.025', actual: '0.05' },
+    ]);
   });
 
   test('one recorded id answered with two live ids is a binding difference', async () => {
-    const session = await replay(recordedRun(), fakeLive((seq, body) => (seq === 3 ? { ...body, escrow_id: 'esc_3333333333333333' } : body)));
+    const session = await replay(
+      recordedRun(),
+      fakeLive((seq, body) => (seq === 3 ? { ...body, escrow_id: 'esc_3333333333333333' } : body)),
+    );
     expect(session.totals().differences).toEqual([
-      expect.objectContaining({ seq: 3, endpoint: 'escrow.B.release', kind: 'binding', pointer: 'body/escrow_id', expected: LIVE.escrow, actual: 'esc_3333333333333333' }),
+      expect.objectContaining({
+        seq: 3,
+        endpoint: 'escrow.B.release',
+        kind: 'binding',
+        pointer: 'body/escrow_id',
+        expected: LIVE.escrow,
+        actual: 'esc_3333333333333333',
+      }),
     ]);
   });
 
   test('two recorded ids answered with one live id is a binding difference', async () => {
-    const session = await replay(recordedRun(), fakeLive((seq, body) => (seq === 3 ? { ...body, tx_hash: LIVE.address } : body)));
+    const session = await replay(
+      recordedRun(),
+      fakeLive((seq, body) => (seq === 3 ? { ...body, tx_hash: LIVE.address } : body)),
+    );
     expect(session.totals().byKind).toEqual({ status: 0, shape: 0, value: 0, binding: 1, setup: 0 });
   });
 
   test('ids quoted inside messages are compared through the bindings', async () => {
-    const session = await replay(recordedRun(), fakeLive((seq, body) => (seq === 4 ? { ...body, error: `escrow ${RECORDED.escrow} not found` } : body)));
+    const session = await replay(
+      recordedRun(),
+      fakeLive((seq, body) => (seq === 4 ? { ...body, error: `escrow ${RECORDED.escrow} not found` } : body)),
+    );
     expect(session.totals().differences).toEqual([
-      expect.objectContaining({ seq: 4, kind: 'value', pointer: 'body/error', expected: `escrow ${LIVE.escrow} not found`, actual: `escrow ${RECORDED.escrow} not found` }),
+      expect.objectContaining({
+        seq: 4,
+        kind: 'value',
+        pointer: 'body/error',
+        expected: `escrow ${LIVE.escrow} not found`,
+        actual: `escrow ${RECORDED.escrow} not found`,
+      }),
     ]);
   });
 
@@ -158,8 +255,16 @@ describe('ReplaySession against a fake live run', () => {
     const records = recordedRun();
     const references = new ReferenceIndex();
     const failing = (error: Error) => () => Promise.reject(error);
-    const stop = await runReplay(records, new ReplaySession({ references, exactTime: true }), { beforeSend: () => Promise.resolve(), send: failing(new LivenessError('gone')) });
+    const stop = await runReplay(records, new ReplaySession({ references, exactTime: true }), {
+      beforeSend: () => Promise.resolve(),
+      send: failing(new LivenessError('gone')),
+    });
     expect(stop).toEqual({ seq: 1, reason: 'gone' });
-    await expect(runReplay(records, new ReplaySession({ references, exactTime: true }), { beforeSend: () => Promise.resolve(), send: failing(new Error('bug')) })).rejects.toThrow('bug');
+    await expect(
+      runReplay(records, new ReplaySession({ references, exactTime: true }), {
+        beforeSend: () => Promise.resolve(),
+        send: failing(new Error('bug')),
+      }),
+    ).rejects.toThrow('bug');
   });
 });

@@ -25,7 +25,11 @@ export interface RecordedRun {
 export async function recordSmallRun(options: { seed: string; defects?: DefectName[] }): Promise<RecordedRun> {
   const clock = new VirtualClock(START_MS);
   const platform = new Platform({ seed: options.seed, startMs: START_MS, defects: options.defects ?? [] });
-  const inner = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+  const inner = inProcessTransport({
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock,
+    checkJsonRoundTrip: true,
+  });
   const recorder = createRecorder({ scenario: 'replay-fixture', seed: options.seed, startMs: START_MS });
   const as = (agentId: string, ip: string): AfpClient => {
     const transport: Transport = async (request) => {
@@ -37,12 +41,18 @@ export async function recordSmallRun(options: { seed: string; defects?: DefectNa
   };
   const at = (offsetMs: number): void => clock.set(START_MS + offsetMs);
 
-  const aliceRegistered = await as('alice-0001', '10.0.0.1').faucetB.register({ agent_id: 'alice-0001', metadata: { framework: 'langchain' } });
+  const aliceRegistered = await as('alice-0001', '10.0.0.1').faucetB.register({
+    agent_id: 'alice-0001',
+    metadata: { framework: 'langchain' },
+  });
   const bobRegistered = await as('bob-0002', '10.0.0.2').faucetB.register({ agent_id: 'bob-0002' });
   if (!aliceRegistered.ok || !bobRegistered.ok) throw new Error('fixture: B registration failed');
   const alice = as('alice-0001', '10.0.0.1').withKey(aliceRegistered.body.api_key);
   const bob = as('bob-0002', '10.0.0.2').withKey(bobRegistered.body.api_key);
-  const carolRegistered = await as('carol-0003', '10.0.0.3').faucetA.register({ agent_id: 'carol-0003', referrer: aliceRegistered.body.referral_code });
+  const carolRegistered = await as('carol-0003', '10.0.0.3').faucetA.register({
+    agent_id: 'carol-0003',
+    referrer: aliceRegistered.body.referral_code,
+  });
   const daveRegistered = await as('dave-0004', '10.0.0.4').faucetA.register({ agent_id: 'dave-0004' });
   if (!carolRegistered.ok || !daveRegistered.ok) throw new Error('fixture: A registration failed');
   const carol = as('carol-0003', '10.0.0.3').withKey(carolRegistered.body.api_key);
@@ -55,7 +65,12 @@ export async function recordSmallRun(options: { seed: string; defects?: DefectNa
   await carol.faucetA.agent('carol-0003');
 
   at(5 * MINUTE_MS);
-  const toBob = await alice.escrowB.create({ amount: '2.50', receiver: bobRegistered.body.agent_address, description: 'design work', expires_in: 3_600 });
+  const toBob = await alice.escrowB.create({
+    amount: '2.50',
+    receiver: bobRegistered.body.agent_address,
+    description: 'design work',
+    expires_in: 3_600,
+  });
   const toAlice = await bob.escrowB.create({ amount: 1.2, receiver: 'alice-0001', expires_in: 7_200 });
   if (!toBob.ok || !toAlice.ok) throw new Error('fixture: escrow creation failed');
 
@@ -67,12 +82,22 @@ export async function recordSmallRun(options: { seed: string; defects?: DefectNa
   await alice.escrowB.get('esc_0000000000000000'); // 404
 
   at(30 * MINUTE_MS);
-  const aEscrow = await carol.escrowA.create({ buyer: 'carol-0003', seller: daveRegistered.body.agent_address, amount: 0.5, memo: 'a test' });
+  const aEscrow = await carol.escrowA.create({
+    buyer: 'carol-0003',
+    seller: daveRegistered.body.agent_address,
+    amount: 0.5,
+    memo: 'a test',
+  });
   if (!aEscrow.ok) throw new Error('fixture: A escrow creation failed');
   await dave.escrowA.get(aEscrow.body.escrow_id);
   await carol.escrowA.release({ escrow_id: aEscrow.body.escrow_id });
   await carol.escrowA.list({ role: 'sender' });
-  await alice.raw({ mount: 'api', method: 'POST', path: '/escrow', rawBody: { text: '{"amount": 1,', contentType: 'application/json' } });
+  await alice.raw({
+    mount: 'api',
+    method: 'POST',
+    path: '/escrow',
+    rawBody: { text: '{"amount": 1,', contentType: 'application/json' },
+  });
 
   at(3 * HOUR_MS); // bob's escrow to alice expired at 5 min + 2 h
   await bob.escrowB.get(toAlice.body.escrow_id);

@@ -5,12 +5,29 @@ import { diffText, type ReplayReportInput } from '../../src/replay/diff-report.t
 import { dueOffsetMs, parseSpeed } from '../../src/replay/pacing.ts';
 import { parseExchangeLine, parseRecordHeader } from '../../src/replay/record-reader.ts';
 
-const HEADER = { format: 'afp-record/1', scenario: 's', seed: '7', start_ms: 1_000, end_ms: 2_000, exchanges: 1, complete: true, identifier_rule: 'afp-identifier/1', dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 } };
+const HEADER = {
+  format: 'afp-record/1',
+  scenario: 's',
+  seed: '7',
+  start_ms: 1_000,
+  end_ms: 2_000,
+  exchanges: 1,
+  complete: true,
+  identifier_rule: 'afp-identifier/1',
+  dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 },
+};
 const LINE = {
   seq: 1,
   at_ms: 1_500,
   agent: 'alice-0001',
-  request: { mount: 'api', method: 'POST', path: '/escrow', query: {}, headers: { authorization: 'Bearer k' }, body: { amount: 1 } },
+  request: {
+    mount: 'api',
+    method: 'POST',
+    path: '/escrow',
+    query: {},
+    headers: { authorization: 'Bearer k' },
+    body: { amount: 1 },
+  },
   response: { status: 201, headers: {}, body: { escrow_id: 'esc_1' } },
   provenance: [],
   introduced: [],
@@ -23,7 +40,10 @@ describe('parseRecordHeader', () => {
   });
 
   test('names the format it reads, and every bad field', () => {
-    expect(parseRecordHeader(JSON.stringify({ ...HEADER, format: 'afp-record/9' }))).toEqual({ ok: false, errors: [`line 1 (header): format is "afp-record/9"; this afp reads 'afp-record/1'`] });
+    expect(parseRecordHeader(JSON.stringify({ ...HEADER, format: 'afp-record/9' }))).toEqual({
+      ok: false,
+      errors: [`line 1 (header): format is "afp-record/9"; this afp reads 'afp-record/1'`],
+    });
     const bad = parseRecordHeader(JSON.stringify({ ...HEADER, start_ms: -1, exchanges: 'two', extra: 1 }));
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
@@ -31,17 +51,36 @@ describe('parseRecordHeader', () => {
       expect(bad.errors).toContain('line 1 (header): start_ms must be a non-negative integer');
       expect(bad.errors).toContain('line 1 (header): exchanges must be a non-negative integer');
     }
-    expect(parseRecordHeader('{')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^line 1 \(header\): not JSON/)] });
+    expect(parseRecordHeader('{')).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^line 1 \(header\): not JSON/)],
+    });
   });
 
   test('casino starting deposits: agent id → { chain, amount } with a positive USDC text of at most 6 decimals', () => {
-    const deposits = { 'bettor-0-ab12': { chain: 'base', amount: '25.00' }, 'bettor-1-cd34': { chain: 'base', amount: '0.000001' } };
-    expect(parseRecordHeader(JSON.stringify({ ...HEADER, deposits }))).toEqual({ ok: true, value: { ...HEADER, deposits } });
-    for (const deposit of [{ chain: 'base', amount: '0' }, { chain: 'base', amount: '1.0000001' }, { chain: 'base', amount: -1 }, { chain: '', amount: '1' }, { chain: 'base' }, { chain: 'base', amount: '1', extra: 1 }, 'base:1']) {
+    const deposits = {
+      'bettor-0-ab12': { chain: 'base', amount: '25.00' },
+      'bettor-1-cd34': { chain: 'base', amount: '0.000001' },
+    };
+    expect(parseRecordHeader(JSON.stringify({ ...HEADER, deposits }))).toEqual({
+      ok: true,
+      value: { ...HEADER, deposits },
+    });
+    for (const deposit of [
+      { chain: 'base', amount: '0' },
+      { chain: 'base', amount: '1.0000001' },
+      { chain: 'base', amount: -1 },
+      { chain: '', amount: '1' },
+      { chain: 'base' },
+      { chain: 'base', amount: '1', extra: 1 },
+      'base:1',
+    ]) {
       const parsed = parseRecordHeader(JSON.stringify({ ...HEADER, deposits: { 'bettor-0-ab12': deposit } }));
       expect(parsed, JSON.stringify(deposit)).toEqual({
         ok: false,
-        errors: ['line 1 (header): deposits must map agent ids to { chain, amount } with a positive USDC amount text (1 bad, first "bettor-0-ab12")'],
+        errors: [
+          'line 1 (header): deposits must map agent ids to { chain, amount } with a positive USDC amount text (1 bad, first "bettor-0-ab12")',
+        ],
       });
     }
     expect(parseRecordHeader(JSON.stringify({ ...HEADER, deposits: [] }))).toMatchObject({ ok: false });
@@ -50,23 +89,44 @@ describe('parseRecordHeader', () => {
   test('wallet mints: [{ after_seq, chain, address, amount, token }] after an exchange of the record, in order', () => {
     const header = { ...HEADER, exchanges: 3 };
     const mints = [
-      { after_seq: 1, chain: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '2', token: null },
-      { after_seq: 3, chain: 'tron', address: 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC', amount: '0.5', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      {
+        after_seq: 1,
+        chain: 'ethereum',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        amount: '2',
+        token: null,
+      },
+      {
+        after_seq: 3,
+        chain: 'tron',
+        address: 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC',
+        amount: '0.5',
+        token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      },
     ];
     expect(parseRecordHeader(JSON.stringify({ ...header, mints }))).toEqual({ ok: true, value: { ...header, mints } });
     const first = mints[0] as (typeof mints)[number];
     for (const [bad, message] of [
-      [{ ...first, after_seq: 4 }, 'mints[0].after_seq must be an exchange\'s seq (1 to 3), never below the one before'],
-      [{ ...first, after_seq: 0 }, 'mints[0].after_seq must be an exchange\'s seq (1 to 3), never below the one before'],
+      [{ ...first, after_seq: 4 }, "mints[0].after_seq must be an exchange's seq (1 to 3), never below the one before"],
+      [{ ...first, after_seq: 0 }, "mints[0].after_seq must be an exchange's seq (1 to 3), never below the one before"],
       [{ ...first, amount: '-1' }, 'mints[0].amount must be a decimal text'],
       [{ ...first, amount: 2 }, 'mints[0].amount must be a decimal text'],
       [{ ...first, address: '' }, 'mints[0] must have chain and address texts and a token text or null'],
       [{ ...first, token: 7 }, 'mints[0] must have chain and address texts and a token text or null'],
     ] as const) {
-      expect(parseRecordHeader(JSON.stringify({ ...header, mints: [bad] })), JSON.stringify(bad)).toEqual({ ok: false, errors: [`line 1 (header): ${message}`] });
+      expect(parseRecordHeader(JSON.stringify({ ...header, mints: [bad] })), JSON.stringify(bad)).toEqual({
+        ok: false,
+        errors: [`line 1 (header): ${message}`],
+      });
     }
-    expect(parseRecordHeader(JSON.stringify({ ...header, mints: [mints[1], mints[0]] }))).toMatchObject({ ok: false, errors: [expect.stringContaining('mints[1].after_seq')] });
-    expect(parseRecordHeader(JSON.stringify({ ...header, mints: [{ ...first, extra: 1 }] }))).toEqual({ ok: false, errors: ['line 1 (header): mints[0] has unknown key extra'] });
+    expect(parseRecordHeader(JSON.stringify({ ...header, mints: [mints[1], mints[0]] }))).toMatchObject({
+      ok: false,
+      errors: [expect.stringContaining('mints[1].after_seq')],
+    });
+    expect(parseRecordHeader(JSON.stringify({ ...header, mints: [{ ...first, extra: 1 }] }))).toEqual({
+      ok: false,
+      errors: ['line 1 (header): mints[0] has unknown key extra'],
+    });
     expect(parseRecordHeader(JSON.stringify({ ...header, mints: {} }))).toMatchObject({ ok: false });
   });
 });
@@ -83,7 +143,10 @@ describe('parseExchangeLine', () => {
       at_ms: 999,
       request: { ...LINE.request, method: 'PATCH', raw_body: { text: '{', content_type: 'application/json' } },
       response: { status: 42, headers: { a: 1 } },
-      provenance: [{ at: 'body/x', from: { seq: 1, pointer: '/a' } }, { at: 'cookie/x', from: { seq: 1, pointer: '' } }],
+      provenance: [
+        { at: 'body/x', from: { seq: 1, pointer: '/a' } },
+        { at: 'cookie/x', from: { seq: 1, pointer: '' } },
+      ],
     };
     const parsed = parseExchangeLine(JSON.stringify(line), { ...context, lineNumber: 7 });
     expect(parsed).toEqual({
@@ -130,7 +193,16 @@ describe('diff.txt', () => {
         byKind: { status: 0, shape: 0, value: 1, binding: 0, setup: 0 },
         byEndpoint: [{ endpoint: 'escrow.B.create', count: 1 }],
         sentByEndpoint: [{ endpoint: 'escrow.B.create', count: 1 }],
-        differences: [{ seq: 1, endpoint: 'escrow.B.create', kind: 'value', pointer: 'body/fee', expected: '0.025', actual: '0.05' }],
+        differences: [
+          {
+            seq: 1,
+            endpoint: 'escrow.B.create',
+            kind: 'value',
+            pointer: 'body/fee',
+            expected: '0.025',
+            actual: '0.05',
+          },
+        ],
         omitted: 0,
         bindings: 0,
         setupCalls: 1,

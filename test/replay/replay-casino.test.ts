@@ -66,19 +66,27 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const replay = (file: string, target: string, name: string): ReturnType<typeof replayRecord> => replayRecord(file, target, directory, name);
+const replay = (file: string, target: string, name: string): ReturnType<typeof replayRecord> =>
+  replayRecord(file, target, directory, name);
 
-const isDiceBet = (exchange: RecordedExchange): boolean => exchange.request.path.endsWith('/dice') || (exchange.request.path === '/casino-api/bet' && (exchange.request.body as { game?: unknown } | undefined)?.game === 'dice');
+const isDiceBet = (exchange: RecordedExchange): boolean =>
+  exchange.request.path.endsWith('/dice') ||
+  (exchange.request.path === '/casino-api/bet' &&
+    (exchange.request.body as { game?: unknown } | undefined)?.game === 'dice');
 
 describe('recording a casino scenario', () => {
   test('the header lists every agent starting deposit and the closures at absolute instants; the run shows both at work', () => {
-    expect(header.platform?.casino_closures).toEqual([{ game: 'dice', from_ms: START_MS + 40 * MINUTE_MS, until_ms: START_MS + 70 * MINUTE_MS }]);
+    expect(header.platform?.casino_closures).toEqual([
+      { game: 'dice', from_ms: START_MS + 40 * MINUTE_MS, until_ms: START_MS + 70 * MINUTE_MS },
+    ]);
     const deposits = Object.entries(header.deposits ?? {});
     expect(deposits).toHaveLength(8);
     for (const [, deposit] of deposits) expect(deposit).toEqual({ chain: 'base', amount: '25.00' });
     expect(Object.values(header.tiers ?? {})).toEqual(['enterprise']);
     const dice = exchanges.filter(isDiceBet);
-    const inside = dice.filter((exchange) => exchange.at_ms >= START_MS + 40 * MINUTE_MS && exchange.at_ms < START_MS + 70 * MINUTE_MS);
+    const inside = dice.filter(
+      (exchange) => exchange.at_ms >= START_MS + 40 * MINUTE_MS && exchange.at_ms < START_MS + 70 * MINUTE_MS,
+    );
     expect(inside.length).toBeGreaterThan(0);
     expect(inside.every((exchange) => exchange.response.status === 409)).toBe(true);
     expect(dice.filter((exchange) => exchange.response.status === 200).length).toBeGreaterThan(20);
@@ -89,14 +97,19 @@ describe('replaying a casino scenario', () => {
   test('against afp serve configured from the scenario: zero differences, every deposit made', async () => {
     const handle = await serveFromScenario(scenario);
     try {
-      const platform = (await (await fetch(`${handle.urls.api as string}/_afp/platform`)).json()) as Record<string, unknown>;
+      const platform = (await (await fetch(`${handle.urls.api as string}/_afp/platform`)).json()) as Record<
+        string,
+        unknown
+      >;
       expect(platform['casino_closures']).toEqual(header.platform?.casino_closures);
       const { code, output, diff } = await replay(recordPath, handle.urls.api as string, 'configured');
       expect(diff.differences_total, JSON.stringify(diff.differences.slice(0, 5))).toBe(0);
       expect(code, output).toBe(0);
       expect(diff.sent).toBe(exchanges.length);
       expect(diff.setup_calls).toBe(1 + 1 + 8);
-      expect(output).toContain("setup: the target's platform settings match the record's (dispute_outcome refund, 0 fault window(s), 1 casino game closure(s))");
+      expect(output).toContain(
+        "setup: the target's platform settings match the record's (dispute_outcome refund, 0 fault window(s), 1 casino game closure(s))",
+      );
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
@@ -121,12 +134,26 @@ describe('replaying a casino scenario', () => {
   });
 
   test('against a served platform without the closure: a setup difference naming it, and the fix', async () => {
-    const handle = await startServe({ routes: ALL_ROUTES, seed: scenario.seed, port: 0, clockMode: 'manual', startMs: scenario.startMs, log: () => undefined });
+    const handle = await startServe({
+      routes: ALL_ROUTES,
+      seed: scenario.seed,
+      port: 0,
+      clockMode: 'manual',
+      startMs: scenario.startMs,
+      log: () => undefined,
+    });
     try {
       const { code, output, diff } = await replay(recordPath, handle.urls.api as string, 'no-closure');
       expect(code).toBe(3);
       expect(diff.differences.filter((difference) => difference.kind === 'setup')).toEqual([
-        { seq: 0, endpoint: '_afp/platform', kind: 'setup', pointer: 'platform/casino_closures/0', expected: { game: 'dice', from_ms: START_MS + 40 * MINUTE_MS, until_ms: START_MS + 70 * MINUTE_MS }, actual: null },
+        {
+          seq: 0,
+          endpoint: '_afp/platform',
+          kind: 'setup',
+          pointer: 'platform/casino_closures/0',
+          expected: { game: 'dice', from_ms: START_MS + 40 * MINUTE_MS, until_ms: START_MS + 70 * MINUTE_MS },
+          actual: null,
+        },
       ]);
       expect(output).toContain('start it as: afp serve --clock manual --scenario');
     } finally {

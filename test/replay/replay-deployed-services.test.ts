@@ -79,7 +79,11 @@ const HOUR_MS = 3_600_000;
 async function recordGifts(file: string): Promise<void> {
   const clock = new VirtualClock(GIFTS_START_MS);
   const platform = new Platform({ seed: 'gifts', startMs: GIFTS_START_MS, defects: [] });
-  const inner = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+  const inner = inProcessTransport({
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock,
+    checkJsonRoundTrip: true,
+  });
   const recorder = createRecorder({ scenario: 'replay-gifts', seed: 'gifts', startMs: GIFTS_START_MS });
   const as = (agentId: string, ip: string): AfpClient => {
     const transport: Transport = async (request) => {
@@ -89,12 +93,27 @@ async function recordGifts(file: string): Promise<void> {
     };
     return new AfpClient(transport, { ip });
   };
-  const registered = await Promise.all([as('alice-0001', '10.0.0.1').faucetB.register({ agent_id: 'alice-0001' }), as('bob-0002', '10.0.0.2').faucetB.register({ agent_id: 'bob-0002' }), as('carol-0003', '10.0.0.3').faucetA.register({ agent_id: 'carol-0003' })]);
+  const registered = await Promise.all([
+    as('alice-0001', '10.0.0.1').faucetB.register({ agent_id: 'alice-0001' }),
+    as('bob-0002', '10.0.0.2').faucetB.register({ agent_id: 'bob-0002' }),
+    as('carol-0003', '10.0.0.3').faucetA.register({ agent_id: 'carol-0003' }),
+  ]);
   const keys = registered.map((result) => (result.ok ? result.body.api_key : null));
   const [aliceKey, bobKey, carolKey] = keys;
-  if (aliceKey === null || aliceKey === undefined || bobKey === null || bobKey === undefined || carolKey === null || carolKey === undefined) throw new Error('fixture: registration failed');
+  if (
+    aliceKey === null ||
+    aliceKey === undefined ||
+    bobKey === null ||
+    bobKey === undefined ||
+    carolKey === null ||
+    carolKey === undefined
+  )
+    throw new Error('fixture: registration failed');
   for (const agentId of ['alice-0001', 'carol-0003']) {
-    const deposit = platform.casino.account.simulateDeposit({ agentId, chain: 'base', amountMicro: 100_000_000n }, clock.nowMs());
+    const deposit = platform.casino.account.simulateDeposit(
+      { agentId, chain: 'base', amountMicro: 100_000_000n },
+      clock.nowMs(),
+    );
     if (!deposit.ok) throw new Error('fixture: deposit refused');
   }
   clock.set(GIFTS_START_MS + HOUR_MS);
@@ -110,7 +129,14 @@ async function recordGifts(file: string): Promise<void> {
   await bob.domains.lookup('giftname.xyz');
   await bob.domains.transfer({ domain: 'giftname.xyz', to: 'carol-0003' }); // 403: no longer bob's
   await carol.trading.orderA({ symbol: 'BTC-PERP', side: 'long', size: 10, leverage: 2, type: 'market' });
-  await alice.trading.orderB({ pair: 'ETH-USDC', side: 'sell', amount: '8.00', market_type: 'perp', leverage: 3, type: 'market' });
+  await alice.trading.orderB({
+    pair: 'ETH-USDC',
+    side: 'sell',
+    amount: '8.00',
+    market_type: 'perp',
+    leverage: 3,
+    type: 'market',
+  });
   await carol.trading.orderA({ symbol: 'BTC-PERP', side: 'long', size: 10, leverage: 2, type: 'limit', price: 1000 });
   await recorder.finish(file);
 }
@@ -138,7 +164,11 @@ async function targetFile(handle: ServeHandle, funding: 'admin-deposit' | 'fauce
     .replace('url: http://127.0.0.1:3003,', `url: ${urls.trading as string},`)
     .replace('url: http://127.0.0.1:3004,', `url: ${urls.domains as string},`)
     .replace(/^limits:\n(?: {2}.*\n)+/m, 'limits: {}\n');
-  if (funding === 'admin-deposit') text = text.replace('funding: { method: faucet }', `funding: { method: admin-deposit }\nadmin_url: ${urls.casino as string}`);
+  if (funding === 'admin-deposit')
+    text = text.replace(
+      'funding: { method: faucet }',
+      `funding: { method: admin-deposit }\nadmin_url: ${urls.casino as string}`,
+    );
   const file = join(directory, `deployed-${funding}.yaml`);
   await writeFile(file, text);
   return file;
@@ -148,14 +178,33 @@ function describeFinding(finding: Finding): string {
   return `${finding.severity} ${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`;
 }
 
-async function replay(funding: 'admin-deposit' | 'faucet', name: string, recordPath = recording.recordPath): Promise<{ code: number; output: string; report: FindingsJson }> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '11', port: 0, clockMode: 'manual', startMs: recording.header.start_ms, log: () => undefined });
+async function replay(
+  funding: 'admin-deposit' | 'faucet',
+  name: string,
+  recordPath = recording.recordPath,
+): Promise<{ code: number; output: string; report: FindingsJson }> {
+  const handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '11',
+    port: 0,
+    clockMode: 'manual',
+    startMs: recording.header.start_ms,
+    log: () => undefined,
+  });
   try {
     const file = await targetFile(handle, funding);
     const out = join(directory, name);
     const chunks: string[] = [];
-    const code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
-    return { code, output: chunks.join(''), report: JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson };
+    const code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], {
+      out: (text) => chunks.push(text),
+      err: (text) => chunks.push(text),
+    });
+    return {
+      code,
+      output: chunks.join(''),
+      report: JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson,
+    };
   } finally {
     await handle.close({ forceAfterMs: 100 });
   }
@@ -163,9 +212,19 @@ async function replay(funding: 'admin-deposit' | 'faucet', name: string, recordP
 
 describe('replay of trading and domains through the deployed dialect', () => {
   test('the recording has trading and domains traffic in both styles', () => {
-    const routes = new Set(recording.exchanges.map((exchange) => `${exchange.request.method} ${exchange.request.path.replace(/\/[^/]+\.xyz$/, '/:name')}`));
-    expect([...routes].some((route) => route.includes('/api/v1/orders') || route.includes('/trading-api/order'))).toBe(true);
-    expect([...routes].some((route) => route.includes('register') && route.includes('domain') || route === 'POST /api/v1/register')).toBe(true);
+    const routes = new Set(
+      recording.exchanges.map(
+        (exchange) => `${exchange.request.method} ${exchange.request.path.replace(/\/[^/]+\.xyz$/, '/:name')}`,
+      ),
+    );
+    expect([...routes].some((route) => route.includes('/api/v1/orders') || route.includes('/trading-api/order'))).toBe(
+      true,
+    );
+    expect(
+      [...routes].some(
+        (route) => (route.includes('register') && route.includes('domain')) || route === 'POST /api/v1/register',
+      ),
+    ).toBe(true);
   });
 
   test('every trading and domains exchange is sent as an operation or not replayed with its reason; no false difference', async () => {
@@ -174,7 +233,8 @@ describe('replay of trading and domains through the deployed dialect', () => {
     expect(graver.map(describeFinding)).toEqual([]);
     expect(code, output).toBe(0);
     expect(output).toMatch(new RegExp(`exchanges: ${recording.exchanges.length} of ${recording.exchanges.length} `));
-    for (const op of ['trading.order', 'domains.register', 'domains.lookup']) expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
+    for (const op of ['trading.order', 'domains.register', 'domains.lookup'])
+      expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
     const ids = report.findings.map((finding) => finding.id);
     // Each recorded agent has its own trading and domains accounts on the target.
@@ -182,7 +242,9 @@ describe('replay of trading and domains through the deployed dialect', () => {
     expect(ids).toContain('replay:account-opened:domains');
     // The deployment's documented disagreements, each an info finding.
     expect(ids).toContain('replay:skipped:unsupported:domains.transfer');
-    expect(report.findings.find((finding) => finding.id === 'replay:skipped:unsupported:domains.transfer')?.title).toMatch(/no priced transfer/);
+    expect(
+      report.findings.find((finding) => finding.id === 'replay:skipped:unsupported:domains.transfer')?.title,
+    ).toMatch(/no priced transfer/);
     expect(ids).toContain('replay:trading.order:status:open');
     expect(ids).toContain('shape:domains.lookup:renamed:registrant');
     // Both styles' market orders are sent (style B read through the documents' B order row).
@@ -199,9 +261,16 @@ describe('replay of trading and domains through the deployed dialect', () => {
     const { code, output, report } = await replay('faucet', 'faucet');
     expect(code, output).toBe(0);
     const skipped = report.findings.filter((finding) => finding.id.startsWith('replay:skipped:no-account:'));
-    expect(skipped.map((finding) => finding.id).sort()).toEqual(['replay:skipped:no-account:domains', 'replay:skipped:no-account:trading']);
+    expect(skipped.map((finding) => finding.id).sort()).toEqual([
+      'replay:skipped:no-account:domains',
+      'replay:skipped:no-account:trading',
+    ]);
     for (const finding of skipped) expect(finding.title).toMatch(/funds only by faucet/);
-    expect(report.findings.filter((finding) => finding.id.startsWith('replay:trading.') || finding.id.startsWith('replay:domains.')).map(describeFinding)).toEqual([]);
+    expect(
+      report.findings
+        .filter((finding) => finding.id.startsWith('replay:trading.') || finding.id.startsWith('replay:domains.'))
+        .map(describeFinding),
+    ).toEqual([]);
   });
 
   test('gifts between agents bind each to its own domains account: holders and receivers without false differences', async () => {
@@ -217,7 +286,9 @@ describe('replay of trading and domains through the deployed dialect', () => {
     expect(ids).toContain('replay:skipped:not-offered:trading.A.order');
     // The holders whois shows are the receivers' own domains accounts: no owner difference; the gift's
     // status is the one documented difference (completed / transferred).
-    expect(ids.filter((id) => id.startsWith('replay:domains.'))).toEqual(['replay:domains.transfer:status:transferred']);
+    expect(ids.filter((id) => id.startsWith('replay:domains.'))).toEqual([
+      'replay:domains.transfer:status:transferred',
+    ]);
     expect(ids.filter((id) => id.startsWith('replay:') && id.includes(':owner'))).toEqual([]);
   });
 });

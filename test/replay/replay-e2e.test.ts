@@ -25,14 +25,29 @@ function capture(): Captured {
 }
 
 async function serve(options: { seed: string; defects?: DefectName[]; startMs?: number }): Promise<ServeHandle> {
-  return startServe({ routes: ALL_ROUTES, seed: options.seed, port: 0, clockMode: 'manual', startMs: options.startMs ?? START_MS, defects: options.defects ?? [], log: () => undefined });
+  return startServe({
+    routes: ALL_ROUTES,
+    seed: options.seed,
+    port: 0,
+    clockMode: 'manual',
+    startMs: options.startMs ?? START_MS,
+    defects: options.defects ?? [],
+    log: () => undefined,
+  });
 }
 
-async function replayAgainst(handle: ServeHandle, name: string, extra: string[] = []): Promise<{ code: number; output: string; diff: Record<string, unknown> | null }> {
+async function replayAgainst(
+  handle: ServeHandle,
+  name: string,
+  extra: string[] = [],
+): Promise<{ code: number; output: string; diff: Record<string, unknown> | null }> {
   const out = join(directory, name);
   const io = capture();
   try {
-    const code = await main([recordPath, '--target', handle.urls.api as string, '--speed', 'max', '--out', out, ...extra], io);
+    const code = await main(
+      [recordPath, '--target', handle.urls.api as string, '--speed', 'max', '--out', out, ...extra],
+      io,
+    );
     let diff: Record<string, unknown> | null = null;
     try {
       diff = JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as Record<string, unknown>;
@@ -72,11 +87,37 @@ describe('afp replay against afp serve', () => {
   test('a server with the escrow-fee-2pct defect: exit 3 and the fee difference named', async () => {
     const result = await replayAgainst(await serve({ seed: '7', defects: ['escrow-fee-2pct'] }), 'defect');
     expect(result.code, result.output).toBe(3);
-    const differences = result.diff?.['differences'] as { seq: number; endpoint: string; kind: string; pointer: string; expected: unknown; actual: unknown }[];
-    expect(differences).toContainEqual(expect.objectContaining({ seq: 9, endpoint: 'escrow.B.create', kind: 'value', pointer: 'body/fee', expected: '0.025', actual: '0.05' }));
-    expect(differences).toContainEqual(expect.objectContaining({ endpoint: 'escrow.A.create', kind: 'value', pointer: 'body/fee', expected: 0.005, actual: 0.01 }));
+    const differences = result.diff?.['differences'] as {
+      seq: number;
+      endpoint: string;
+      kind: string;
+      pointer: string;
+      expected: unknown;
+      actual: unknown;
+    }[];
+    expect(differences).toContainEqual(
+      expect.objectContaining({
+        seq: 9,
+        endpoint: 'escrow.B.create',
+        kind: 'value',
+        pointer: 'body/fee',
+        expected: '0.025',
+        actual: '0.05',
+      }),
+    );
+    expect(differences).toContainEqual(
+      expect.objectContaining({
+        endpoint: 'escrow.A.create',
+        kind: 'value',
+        pointer: 'body/fee',
+        expected: 0.005,
+        actual: 0.01,
+      }),
+    );
     expect(result.output).toContain('reproduce: afp replay');
-    expect(await readFile(join(directory, 'defect', 'diff.txt'), 'utf8')).toContain('body/fee: expected "0.025", actual "0.05"');
+    expect(await readFile(join(directory, 'defect', 'diff.txt'), 'utf8')).toContain(
+      'body/fee: expected "0.025", actual "0.05"',
+    );
   });
 
   test('another server seed: ids differ, bindings hold, zero differences', async () => {
@@ -92,7 +133,9 @@ describe('afp replay against afp serve', () => {
     // those instants differ, and replay says so (exit 3) instead of hiding it.
     expect(result.code).toBe(3);
     const differences = result.diff?.['differences'] as { pointer: string }[];
-    expect(differences.some((difference) => difference.pointer.endsWith('_at') || difference.pointer === 'body/next_claim')).toBe(false);
+    expect(
+      differences.some((difference) => difference.pointer.endsWith('_at') || difference.pointer === 'body/next_claim'),
+    ).toBe(false);
   });
 
   test('--speed paces the exchanges: a 24 h record at speed 1,000,000 takes at least 86 ms of wall time', async () => {
@@ -104,7 +147,10 @@ describe('afp replay against afp serve', () => {
   });
 
   test('a target whose clock is already past the record: --sync-clock on is refused (exit 2)', async () => {
-    const result = await replayAgainst(await serve({ seed: '7', startMs: START_MS + 86_400_000 }), 'late-clock', ['--sync-clock', 'on']);
+    const result = await replayAgainst(await serve({ seed: '7', startMs: START_MS + 86_400_000 }), 'late-clock', [
+      '--sync-clock',
+      'on',
+    ]);
     expect(result.code).toBe(2);
     expect(result.output).toContain('--clock manual --start 2025-03-01T00:00:00.000Z');
   });
@@ -140,7 +186,10 @@ describe('afp replay input and liveness', () => {
     const api = handle.urls.api as string;
     await handle.close({ forceAfterMs: 100 });
     const io = capture();
-    const code = await main([recordPath, '--target', api, '--speed', 'max', '--out', join(directory, 'gone'), '--timeout-ms', '500'], io);
+    const code = await main(
+      [recordPath, '--target', api, '--speed', 'max', '--out', join(directory, 'gone'), '--timeout-ms', '500'],
+      io,
+    );
     expect(code).toBe(4);
     expect(io.text()).toContain('does not answer');
   });

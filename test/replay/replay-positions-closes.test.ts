@@ -37,7 +37,11 @@ let recordPath: string;
 async function record(file: string): Promise<void> {
   const clock = new VirtualClock(START_MS);
   const platform = new Platform({ seed: 'closes', startMs: START_MS, defects: [] });
-  const inner = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+  const inner = inProcessTransport({
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock,
+    checkJsonRoundTrip: true,
+  });
   const recorder = createRecorder({ scenario: 'replay-closes', seed: 'closes', startMs: START_MS });
   const transport: Transport = async (request) => {
     const response = await inner(request);
@@ -47,15 +51,27 @@ async function record(file: string): Promise<void> {
   const anonymous = new AfpClient(transport, { ip: '10.0.0.3' });
   const registered = await anonymous.faucetA.register({ agent_id: 'carol-0003' });
   if (!registered.ok) throw new Error('fixture: registration failed');
-  if (!platform.casino.account.simulateDeposit({ agentId: 'carol-0003', chain: 'base', amountMicro: 100_000_000n }, clock.nowMs()).ok) throw new Error('fixture: deposit refused');
+  if (
+    !platform.casino.account.simulateDeposit(
+      { agentId: 'carol-0003', chain: 'base', amountMicro: 100_000_000n },
+      clock.nowMs(),
+    ).ok
+  )
+    throw new Error('fixture: deposit refused');
   clock.set(START_MS + HOUR_MS);
   const carol = anonymous.withKey(registered.body.api_key as string);
-  for (const order of [{ symbol: 'BTC-PERP', side: 'long', size: 10, leverage: 2 }, { symbol: 'ETH-PERP', side: 'short', size: 8, leverage: 4 }]) {
-    if (!(await carol.trading.orderA({ ...order, type: 'market' })).ok) throw new Error(`fixture: ${order.symbol} refused`);
+  for (const order of [
+    { symbol: 'BTC-PERP', side: 'long', size: 10, leverage: 2 },
+    { symbol: 'ETH-PERP', side: 'short', size: 8, leverage: 4 },
+  ]) {
+    if (!(await carol.trading.orderA({ ...order, type: 'market' })).ok)
+      throw new Error(`fixture: ${order.symbol} refused`);
   }
   await carol.trading.positionsA();
   clock.set(START_MS + 2 * HOUR_MS);
-  const btc = platform.trading.positions('carol-0003', clock.nowMs()).find((view) => view.position.symbol === 'BTC-PERP');
+  const btc = platform.trading
+    .positions('carol-0003', clock.nowMs())
+    .find((view) => view.position.symbol === 'BTC-PERP');
   const market = marketBySymbol('BTC-PERP');
   if (btc === undefined || market === undefined) throw new Error('fixture: no BTC position');
   const size = toNumber(closingAmount(btc.position.qty, platform.trading.quote(market, clock.nowMs()).bid));
@@ -85,22 +101,64 @@ interface Finding {
 
 /** A close the stand-in cannot answer (the test's broken target). */
 const brokenClose = defineRoute<null, null>({
-  id: 'trading.deployed.close', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/close', auth: 'bearer',
-  summary: 'A close that always fails (test only).', parse: () => null, run: () => deployedFailure(500, 'internal_error', 'close broken'), successStatus: 200, render: () => ({}),
+  id: 'trading.deployed.close',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/trade/close',
+  auth: 'bearer',
+  summary: 'A close that always fails (test only).',
+  parse: () => null,
+  run: () => deployedFailure(500, 'internal_error', 'close broken'),
+  successStatus: 200,
+  render: () => ({}),
 });
 
-async function replay(name: string, routes = DEPLOYED_ROUTES): Promise<{ code: number; output: string; findings: readonly Finding[] }> {
-  const handle = await startServe({ routes, layout: DEPLOYED_LAYOUT, seed: 'closes', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+async function replay(
+  name: string,
+  routes = DEPLOYED_ROUTES,
+): Promise<{ code: number; output: string; findings: readonly Finding[] }> {
+  const handle = await startServe({
+    routes,
+    layout: DEPLOYED_LAYOUT,
+    seed: 'closes',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   try {
     const urls = handle.urls;
-    const services = (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
+    const services = (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map(
+      (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+    );
     const file = join(directory, `${name}.yaml`);
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(file, ['name: deployed-closes', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', `admin_url: ${urls.casino as string}`, 'fairness: deployed', ''].join('\n'));
+    await writeFile(
+      file,
+      [
+        'name: deployed-closes',
+        'services:',
+        ...services,
+        'register: { service: casino }',
+        'funding: { method: admin-deposit }',
+        `admin_url: ${urls.casino as string}`,
+        'fairness: deployed',
+        '',
+      ].join('\n'),
+    );
     const out = join(directory, name);
     const chunks: string[] = [];
-    const code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
-    return { code, output: chunks.join(''), findings: (JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings };
+    const code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], {
+      out: (text) => chunks.push(text),
+      err: (text) => chunks.push(text),
+    });
+    return {
+      code,
+      output: chunks.join(''),
+      findings: (JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings,
+    };
   } finally {
     await handle.close({ forceAfterMs: 100 });
   }
@@ -108,8 +166,15 @@ async function replay(name: string, routes = DEPLOYED_ROUTES): Promise<{ code: n
 
 describe('replay of positions and closes through the deployed dialect', () => {
   test('the lists are compared and the closing order is the deployment close: no false difference', async () => {
-    const { code, output, findings } = await replay("faithful");
-    expect(findings.filter((finding) => finding.severity !== 'info').map((finding) => `${finding.id}: ${finding.title} ${JSON.stringify(finding.expected)} / ${JSON.stringify(finding.seen)}`)).toEqual([]);
+    const { code, output, findings } = await replay('faithful');
+    expect(
+      findings
+        .filter((finding) => finding.severity !== 'info')
+        .map(
+          (finding) =>
+            `${finding.id}: ${finding.title} ${JSON.stringify(finding.expected)} / ${JSON.stringify(finding.seen)}`,
+        ),
+    ).toEqual([]);
     expect(code, output).toBe(0);
     const operations = /^operations: .*$/m.exec(output)?.[0] ?? '';
     expect(operations).toMatch(/trading\.order 2\b/);

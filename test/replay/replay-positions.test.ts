@@ -25,14 +25,28 @@ describe('replay positions', () => {
     expect(positions.closing('carol', order('long'), { fill_qty: 0.00015 })).toBeNull();
     expect(positions.closing('bob', order('short'), { fill_qty: 0.00015 })).toBeNull();
     const held = positions.closing('carol', order('short'), { fill_qty: 0.00015 });
-    expect(held).toMatchObject({ agent: 'carol', symbol: 'BTC-PERP', side: 'long', qty: 15_000n, livePositionId: 'pos_live_1' });
+    expect(held).toMatchObject({
+      agent: 'carol',
+      symbol: 'BTC-PERP',
+      side: 'long',
+      qty: 15_000n,
+      livePositionId: 'pos_live_1',
+    });
     if (held !== null) positions.closed(held);
     expect(positions.closing('carol', order('short'), { fill_qty: 0.00015 })).toBeNull();
   });
 
   test('a refused recorded order moves nothing; an opposite fill of another quantity ends the following', () => {
     const positions = new ReplayPositions();
-    positions.ordered('carol', order('long'), { outcome: { kind: 'refused', refusal: { status: 422, name: 'INSUFFICIENT_BALANCE', message: '', body: null } }, body: { fill_qty: 0.0001 } }, ok);
+    positions.ordered(
+      'carol',
+      order('long'),
+      {
+        outcome: { kind: 'refused', refusal: { status: 422, name: 'INSUFFICIENT_BALANCE', message: '', body: null } },
+        body: { fill_qty: 0.0001 },
+      },
+      ok,
+    );
     expect(positions.closing('carol', order('short'), { fill_qty: 0.0001 })).toBeNull();
     positions.ordered('carol', order('long'), { outcome: ok, body: { fill_qty: 0.0001 } }, ok);
     positions.ordered('carol', order('short'), { outcome: ok, body: { fill_qty: 0.00004 } }, ok);

@@ -30,7 +30,12 @@ const CASES: readonly ShippedCase[] = [
   { file: 'domain-rush.yaml', divideCounts: 20, duration: '90d' },
   { file: 'escrow-expiry.yaml', divideCounts: 40 },
   // Its dice closure (from 6h for 2h) moves inside two hours.
-  { file: 'house-edge.yaml', divideCounts: 26, duration: '2h', settings: { casino: { starting_deposit: '100.00', closures: [{ game: 'dice', from: '1h', for: '30m' }] } } },
+  {
+    file: 'house-edge.yaml',
+    divideCounts: 26,
+    duration: '2h',
+    settings: { casino: { starting_deposit: '100.00', closures: [{ game: 'dice', from: '1h', for: '30m' }] } },
+  },
   { file: 'k6-smoke.yaml', divideCounts: 1 },
   { file: 'load-smoke.yaml', divideCounts: 5 },
   { file: 'million.yaml', divideCounts: 1_000 },
@@ -42,7 +47,15 @@ const CASES: readonly ShippedCase[] = [
     file: 'trading-crash.yaml',
     divideCounts: 15,
     duration: '1d',
-    settings: { trading: { shocks: [{ market: 'BTC', at: '12h', move_bps: -3000 }, { market: 'ETH', at: '13h', move_bps: -2000 }], closures: [{ market: 'SOL-PERP', from: '12h', for: '2h' }] } },
+    settings: {
+      trading: {
+        shocks: [
+          { market: 'BTC', at: '12h', move_bps: -3000 },
+          { market: 'ETH', at: '13h', move_bps: -2000 },
+        ],
+        closures: [{ market: 'SOL-PERP', from: '12h', for: '2h' }],
+      },
+    },
   },
   { file: 'wallet-swaps.yaml', divideCounts: 4, duration: '12h' },
 ];
@@ -60,7 +73,9 @@ afterAll(async () => {
 /** The scenario file with its populations scaled down (and its duration shortened), written under the test's directory. */
 async function scaledCopy(shipped: ShippedCase): Promise<string> {
   const document = parseDocument(await readFile(join('scenarios', shipped.file), 'utf8'));
-  const populations = document.get('populations', true) as { items: { get(key: string): unknown; set(key: string, value: unknown): void }[] };
+  const populations = document.get('populations', true) as {
+    items: { get(key: string): unknown; set(key: string, value: unknown): void }[];
+  };
   for (const population of populations.items) {
     const count = Number(population.get('count'));
     // At least two where there were two or more: challengers and traders need a peer.
@@ -81,13 +96,23 @@ describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (s
     expect(recording.exchanges.length).toBeGreaterThan(0);
     const serve = await serveFromScenario(recording.scenario);
     try {
-      const { code, output, diff } = await replayRecord(recording.recordPath, serve.urls.api as string, directory, `${name}-replay`);
-      expect({ differences: diff.differences_total, first: diff.differences.slice(0, 3), notes: diff.notes }, output).toEqual({ differences: 0, first: [], notes: [] });
+      const { code, output, diff } = await replayRecord(
+        recording.recordPath,
+        serve.urls.api as string,
+        directory,
+        `${name}-replay`,
+      );
+      expect(
+        { differences: diff.differences_total, first: diff.differences.slice(0, 3), notes: diff.notes },
+        output,
+      ).toEqual({ differences: 0, first: [], notes: [] });
       expect(code, output).toBe(0);
       expect(diff.sent).toBe(recording.exchanges.length);
       const mints = recording.header.mints ?? [];
       const funds = recording.scenario.wallet.startingFunds.length;
-      const created = recording.exchanges.filter((exchange) => exchange.request.path === '/v1/wallet/create' && exchange.response.status === 200).length;
+      const created = recording.exchanges.filter(
+        (exchange) => exchange.request.path === '/v1/wallet/create' && exchange.response.status === 200,
+      ).length;
       // Each created wallet got every starting fund, right after its create, and the replay made each one again.
       expect(mints.length).toBe(created * funds);
       if (funds > 0) expect(created).toBeGreaterThan(0);
@@ -97,7 +122,8 @@ describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (s
     } finally {
       await serve.close();
     }
-    if ((recording.header.mints ?? []).length > 0) await expectDifferencesWithoutMints(recording.recordPath, recording.scenario, name);
+    if ((recording.header.mints ?? []).length > 0)
+      await expectDifferencesWithoutMints(recording.recordPath, recording.scenario, name);
   });
 });
 
@@ -111,7 +137,12 @@ async function expectDifferencesWithoutMints(recordPath: string, scenario: Scena
   await writeFile(unfunded, lines.join('\n'));
   const serve = await serveFromScenario(scenario);
   try {
-    const { code, diff } = await replayRecord(unfunded, serve.urls.api as string, directory, `${name}-without-mints-replay`);
+    const { code, diff } = await replayRecord(
+      unfunded,
+      serve.urls.api as string,
+      directory,
+      `${name}-without-mints-replay`,
+    );
     expect(code).toBe(3);
     expect(diff.differences_total).toBeGreaterThan(0);
     expect(diff.differences[0]?.endpoint).toMatch(/^wallet\.|^casino\./);

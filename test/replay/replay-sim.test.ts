@@ -39,7 +39,11 @@ let scenario: Scenario;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'afp-replay-sim-'));
   recordPath = join(directory, 'day.jsonl');
-  const parsed = parseScenario(SCENARIO, { fileName: 'replay-day.yaml', agentParams: (agent) => AGENTS[agent]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(SCENARIO, {
+    fileName: 'replay-day.yaml',
+    agentParams: (agent) => AGENTS[agent]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   scenario = parsed.scenario;
   const recorder = createRecorder({ scenario: scenario.name, seed: '3', startMs: scenario.startMs });
@@ -52,11 +56,25 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-async function replay(options: { seed: string; defects?: DefectName[]; name: string }): Promise<{ code: number; diff: { sent: number; differences_total: number; differences: { endpoint: string; pointer: string }[] } }> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: options.seed, port: 0, clockMode: 'manual', startMs: scenario.startMs, defects: options.defects ?? [], log: () => undefined });
+async function replay(options: { seed: string; defects?: DefectName[]; name: string }): Promise<{
+  code: number;
+  diff: { sent: number; differences_total: number; differences: { endpoint: string; pointer: string }[] };
+}> {
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: options.seed,
+    port: 0,
+    clockMode: 'manual',
+    startMs: scenario.startMs,
+    defects: options.defects ?? [],
+    log: () => undefined,
+  });
   const out = join(directory, options.name);
   try {
-    const code = await main([recordPath, '--target', handle.urls.api as string, '--speed', 'max', '--out', out], { out: () => undefined, err: () => undefined });
+    const code = await main([recordPath, '--target', handle.urls.api as string, '--speed', 'max', '--out', out], {
+      out: () => undefined,
+      err: () => undefined,
+    });
     return { code, diff: JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as never };
   } finally {
     await handle.close({ forceAfterMs: 100 });
@@ -88,6 +106,8 @@ describe('a simulated day, recorded and replayed', () => {
   test('the escrow-fee-2pct defect: exit 3, fee differences on escrow creation', async () => {
     const { code, diff } = await replay({ seed: '3', defects: ['escrow-fee-2pct'], name: 'defect' });
     expect(code).toBe(3);
-    expect(diff.differences).toContainEqual(expect.objectContaining({ endpoint: 'escrow.B.create', pointer: 'body/fee' }));
+    expect(diff.differences).toContainEqual(
+      expect.objectContaining({ endpoint: 'escrow.B.create', pointer: 'body/fee' }),
+    );
   });
 });

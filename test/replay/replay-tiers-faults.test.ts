@@ -32,7 +32,11 @@ let exchanges: RecordedExchange[];
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'afp-replay-setup-'));
-  ({ scenario, recordPath, header, exchanges } = await recordScenario(SCENARIO_FILE, directory, 'tiers-and-faults.jsonl'));
+  ({ scenario, recordPath, header, exchanges } = await recordScenario(
+    SCENARIO_FILE,
+    directory,
+    'tiers-and-faults.jsonl',
+  ));
 });
 
 afterAll(async () => {
@@ -43,10 +47,15 @@ function defaultServe(startMs: number): Promise<ServeHandle> {
   return startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs, log: () => undefined });
 }
 
-const replay = (file: string, target: string, name: string): ReturnType<typeof replayRecord> => replayRecord(file, target, directory, name);
+const replay = (file: string, target: string, name: string): ReturnType<typeof replayRecord> =>
+  replayRecord(file, target, directory, name);
 
 /** The record with its header changed by `edit`. */
-async function recordVariant(source: string, name: string, edit: (header: Record<string, unknown>) => void): Promise<string> {
+async function recordVariant(
+  source: string,
+  name: string,
+  edit: (header: Record<string, unknown>) => void,
+): Promise<string> {
   const lines = (await readFile(source, 'utf8')).split('\n');
   const changed = JSON.parse(lines[0] as string) as Record<string, unknown>;
   edit(changed);
@@ -56,15 +65,26 @@ async function recordVariant(source: string, name: string, edit: (header: Record
   return file;
 }
 
-const abuserId = (): string => Object.keys(header.tiers ?? {}).find((agentId) => agentId.startsWith('rate-limit-abuser-')) as string;
+const abuserId = (): string =>
+  Object.keys(header.tiers ?? {}).find((agentId) => agentId.startsWith('rate-limit-abuser-')) as string;
 
 describe('recording tiers-and-faults', () => {
   test('the header carries the platform settings at absolute instants and the non-free tiers', () => {
     expect(header.platform).toEqual({
       dispute_outcome: 'release',
       faults: [
-        { service: 'escrow', from_ms: scenario.startMs + 12 * HOUR_MS, until_ms: scenario.startMs + 14 * HOUR_MS, status: 503 },
-        { service: 'faucet', from_ms: scenario.startMs + 24 * HOUR_MS, until_ms: scenario.startMs + 25 * HOUR_MS, status: 500 },
+        {
+          service: 'escrow',
+          from_ms: scenario.startMs + 12 * HOUR_MS,
+          until_ms: scenario.startMs + 14 * HOUR_MS,
+          status: 503,
+        },
+        {
+          service: 'faucet',
+          from_ms: scenario.startMs + 24 * HOUR_MS,
+          until_ms: scenario.startMs + 25 * HOUR_MS,
+          status: 500,
+        },
       ],
       casino_closures: [],
       trading_shocks: [],
@@ -73,14 +93,22 @@ describe('recording tiers-and-faults', () => {
       domain_grace_ms: 30 * 24 * HOUR_MS,
     });
     const tiers = Object.entries(header.tiers ?? {});
-    expect(tiers.filter(([, tier]) => tier === 'enterprise').map(([agentId]) => agentId.replace(/-\d+-[0-9a-f]{4}$/, ''))).toEqual(Array(10).fill('escrow-seller'));
+    expect(
+      tiers.filter(([, tier]) => tier === 'enterprise').map(([agentId]) => agentId.replace(/-\d+-[0-9a-f]{4}$/, '')),
+    ).toEqual(Array(10).fill('escrow-seller'));
     expect(tiers.filter(([, tier]) => tier === 'pro')).toEqual([[abuserId(), 'pro']]);
     // The recorded run shows all three settings at work: 5xx inside the windows, the pro limit.
     expect(exchanges.some((exchange) => exchange.response.status === 503)).toBe(true);
     expect(exchanges.some((exchange) => exchange.response.status === 500)).toBe(true);
-    const abuserStatus = exchanges.filter((exchange) => exchange.agent === abuserId() && exchange.request.path === '/api/v1/faucet/status');
+    const abuserStatus = exchanges.filter(
+      (exchange) => exchange.agent === abuserId() && exchange.request.path === '/api/v1/faucet/status',
+    );
     expect(abuserStatus.length).toBeGreaterThan(1_000);
-    expect(abuserStatus.filter((exchange) => exchange.response.status === 200).every((exchange) => exchange.response.headers['x-ratelimit-limit'] === '1000')).toBe(true);
+    expect(
+      abuserStatus
+        .filter((exchange) => exchange.response.status === 200)
+        .every((exchange) => exchange.response.headers['x-ratelimit-limit'] === '1000'),
+    ).toBe(true);
   });
 });
 
@@ -93,9 +121,12 @@ describe('replaying tiers-and-faults', () => {
       expect(code, output).toBe(0);
       expect(diff.sent).toBe(exchanges.length);
       expect(diff.setup_calls).toBe(1 + Object.keys(header.tiers ?? {}).length);
-      expect(output).toContain("setup: the target's platform settings match the record's (dispute_outcome release, 2 fault window(s))");
+      expect(output).toContain(
+        "setup: the target's platform settings match the record's (dispute_outcome release, 2 fault window(s))",
+      );
       expect(output).toContain(`exchanges sent: ${exchanges.length} of ${exchanges.length} · setup calls: 12`);
-      for (const [agentId, tier] of Object.entries(header.tiers ?? {})) expect(handle.platform.agents.get(agentId)?.tier).toBe(tier);
+      for (const [agentId, tier] of Object.entries(header.tiers ?? {}))
+        expect(handle.platform.agents.get(agentId)?.tier).toBe(tier);
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
@@ -108,13 +139,38 @@ describe('replaying tiers-and-faults', () => {
       expect(code).toBe(3);
       const setup = diff.differences.filter((difference) => difference.kind === 'setup');
       expect(setup).toEqual([
-        { seq: 0, endpoint: '_afp/platform', kind: 'setup', pointer: 'platform/dispute_outcome', expected: 'release', actual: 'refund' },
-        { seq: 0, endpoint: '_afp/platform', kind: 'setup', pointer: 'platform/faults/0', expected: header.platform?.faults[0], actual: null },
-        { seq: 0, endpoint: '_afp/platform', kind: 'setup', pointer: 'platform/faults/1', expected: header.platform?.faults[1], actual: null },
+        {
+          seq: 0,
+          endpoint: '_afp/platform',
+          kind: 'setup',
+          pointer: 'platform/dispute_outcome',
+          expected: 'release',
+          actual: 'refund',
+        },
+        {
+          seq: 0,
+          endpoint: '_afp/platform',
+          kind: 'setup',
+          pointer: 'platform/faults/0',
+          expected: header.platform?.faults[0],
+          actual: null,
+        },
+        {
+          seq: 0,
+          endpoint: '_afp/platform',
+          kind: 'setup',
+          pointer: 'platform/faults/1',
+          expected: header.platform?.faults[1],
+          actual: null,
+        },
       ]);
       expect(diff.by_kind['setup']).toBe(3);
-      expect(output).toContain('start the target as: afp serve --clock manual --scenario scenarios/tiers-and-faults.yaml');
-      expect(output).toContain('  setup _afp/platform setup at platform/dispute_outcome: expected "release", actual "refund"');
+      expect(output).toContain(
+        'start the target as: afp serve --clock manual --scenario scenarios/tiers-and-faults.yaml',
+      );
+      expect(output).toContain(
+        '  setup _afp/platform setup at platform/dispute_outcome: expected "release", actual "refund"',
+      );
       // The settings matter: answers inside the recorded escrow outage differ too.
       expect(diff.differences).toContainEqual(expect.objectContaining({ kind: 'status', expected: 503 }));
     } finally {
@@ -129,9 +185,20 @@ describe('replaying tiers-and-faults', () => {
       const { code, diff } = await replay(noTiers, handle.urls.api as string, 'no-tiers');
       expect(code).toBe(3);
       expect(diff.setup_calls).toBe(1);
-      const abuserSeqs = new Set(exchanges.filter((exchange) => exchange.agent === abuserId()).map((exchange) => exchange.seq));
-      expect(diff.differences).toContainEqual(expect.objectContaining({ endpoint: 'faucet.A.status', pointer: 'headers/x-ratelimit-limit', expected: '1000', actual: '100' }));
-      const limitDifferences = diff.differences.filter((difference) => difference.pointer === 'headers/x-ratelimit-limit');
+      const abuserSeqs = new Set(
+        exchanges.filter((exchange) => exchange.agent === abuserId()).map((exchange) => exchange.seq),
+      );
+      expect(diff.differences).toContainEqual(
+        expect.objectContaining({
+          endpoint: 'faucet.A.status',
+          pointer: 'headers/x-ratelimit-limit',
+          expected: '1000',
+          actual: '100',
+        }),
+      );
+      const limitDifferences = diff.differences.filter(
+        (difference) => difference.pointer === 'headers/x-ratelimit-limit',
+      );
       expect(limitDifferences.some((difference) => abuserSeqs.has(difference.seq))).toBe(true);
       expect(handle.platform.agents.get(abuserId())?.tier).toBe('free');
     } finally {
@@ -147,15 +214,26 @@ describe('replaying tiers-and-faults', () => {
       expect(diff.by_kind['setup']).toBe(0);
       expect(diff.setup_calls).toBe(2); // one platform check, one tier call answered 404, then no more
       expect(diff.notes).toHaveLength(2);
-      expect(diff.notes[0]).toMatch(/^the target's platform settings cannot be verified \(GET \/_afp\/platform answered 404/);
+      expect(diff.notes[0]).toMatch(
+        /^the target's platform settings cannot be verified \(GET \/_afp\/platform answered 404/,
+      );
       expect(diff.notes[0]).toContain('the record has 2 fault window(s): responses inside them will differ');
       expect(diff.notes[0]).toContain("resolve with 'release' in the record");
-      expect(diff.notes[1]).toContain('the target has no POST /_afp/tier (answered 404): the record\'s 11 pro/enterprise agent(s) keep the target\'s default tier');
+      expect(diff.notes[1]).toContain(
+        "the target has no POST /_afp/tier (answered 404): the record's 11 pro/enterprise agent(s) keep the target's default tier",
+      );
       expect(output).toContain('setup: platform settings not verified');
       expect(output).toContain('note: the target has no POST /_afp/tier');
       // What the notes announce: the tiered agents' answers differ; the rest (faults included) matches.
       expect(code).toBe(3);
-      expect(diff.differences).toContainEqual(expect.objectContaining({ endpoint: 'faucet.A.status', pointer: 'headers/x-ratelimit-limit', expected: '1000', actual: '100' }));
+      expect(diff.differences).toContainEqual(
+        expect.objectContaining({
+          endpoint: 'faucet.A.status',
+          pointer: 'headers/x-ratelimit-limit',
+          expected: '1000',
+          actual: '100',
+        }),
+      );
       const tiered = new Set(Object.keys(header.tiers ?? {}));
       const agentOf = new Map(exchanges.map((exchange) => [exchange.seq, exchange.agent]));
       expect(diff.differences.filter((difference) => !tiered.has(agentOf.get(difference.seq) ?? ''))).toEqual([]);
@@ -175,14 +253,18 @@ describe('records written before platform and tiers existed', () => {
       delete changed['platform'];
       delete changed['tiers'];
     });
-    expect(Object.keys(JSON.parse((await readFile(old, 'utf8')).split('\n')[0] as string) as object)).not.toContain('platform');
+    expect(Object.keys(JSON.parse((await readFile(old, 'utf8')).split('\n')[0] as string) as object)).not.toContain(
+      'platform',
+    );
     const handle = await defaultServe(START_MS);
     try {
       const { code, output, diff } = await replay(old, handle.urls.api as string, 'old');
       expect(code, output).toBe(0);
       expect(diff.differences_total).toBe(0);
       expect(diff.setup_calls).toBe(1);
-      expect(output).toContain("setup: the target's platform settings match the record's (dispute_outcome refund, 0 fault window(s))");
+      expect(output).toContain(
+        "setup: the target's platform settings match the record's (dispute_outcome refund, 0 fault window(s))",
+      );
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
@@ -203,7 +285,8 @@ async function hidingProxy(api: string): Promise<{ url: string; close: () => Pro
       }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+          headers[name] = value;
       }
       const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
       fetch(`${api}${path}`, { method: request.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) })
@@ -211,7 +294,8 @@ async function hidingProxy(api: string): Promise<{ url: string; close: () => Pro
           const text = await answer.text();
           const forwarded: Record<string, string> = {};
           answer.headers.forEach((value, name) => {
-            if (name === 'content-type' || name === 'retry-after' || name.startsWith('x-ratelimit-')) forwarded[name] = value;
+            if (name === 'content-type' || name === 'retry-after' || name.startsWith('x-ratelimit-'))
+              forwarded[name] = value;
           });
           response.writeHead(answer.status, forwarded).end(text);
         })

@@ -83,10 +83,24 @@ async function platformOf(api: string): Promise<Record<string, unknown>> {
 
 describe('recording', () => {
   test('the header lists the shock and the market closure at absolute instants, and the domain year and grace', () => {
-    expect(trading.header.platform?.trading_shocks).toEqual([{ base: 'BTC', at_ms: START_MS + 2 * HOUR_MS, move_bps: -3000 }]);
-    expect(trading.header.platform?.market_closures).toEqual([{ symbol: 'SOL-PERP', from_ms: START_MS + 3 * HOUR_MS, until_ms: START_MS + 4 * HOUR_MS }]);
-    expect(domains.header.platform).toMatchObject({ domain_year_ms: 24 * HOUR_MS, domain_grace_ms: 5 * HOUR_MS, trading_shocks: [], market_closures: [] });
-    const ordersAfterShock = trading.exchanges.filter((exchange) => exchange.at_ms >= START_MS + 2 * HOUR_MS && exchange.request.method === 'POST' && /order/.test(exchange.request.path));
+    expect(trading.header.platform?.trading_shocks).toEqual([
+      { base: 'BTC', at_ms: START_MS + 2 * HOUR_MS, move_bps: -3000 },
+    ]);
+    expect(trading.header.platform?.market_closures).toEqual([
+      { symbol: 'SOL-PERP', from_ms: START_MS + 3 * HOUR_MS, until_ms: START_MS + 4 * HOUR_MS },
+    ]);
+    expect(domains.header.platform).toMatchObject({
+      domain_year_ms: 24 * HOUR_MS,
+      domain_grace_ms: 5 * HOUR_MS,
+      trading_shocks: [],
+      market_closures: [],
+    });
+    const ordersAfterShock = trading.exchanges.filter(
+      (exchange) =>
+        exchange.at_ms >= START_MS + 2 * HOUR_MS &&
+        exchange.request.method === 'POST' &&
+        /order/.test(exchange.request.path),
+    );
     expect(ordersAfterShock.length).toBeGreaterThan(0);
   });
 });
@@ -98,8 +112,14 @@ describe('replaying', () => {
       const handle = await serveFromScenario(recording.scenario);
       try {
         const platform = await platformOf(handle.urls.api as string);
-        for (const key of ['trading_shocks', 'market_closures', 'domain_year_ms', 'domain_grace_ms']) expect(platform[key], key).toEqual(recording.header.platform?.[key as 'trading_shocks']);
-        const { code, output, diff } = await replayRecord(recording.recordPath, handle.urls.api as string, directory, `${name}-configured`);
+        for (const key of ['trading_shocks', 'market_closures', 'domain_year_ms', 'domain_grace_ms'])
+          expect(platform[key], key).toEqual(recording.header.platform?.[key as 'trading_shocks']);
+        const { code, output, diff } = await replayRecord(
+          recording.recordPath,
+          handle.urls.api as string,
+          directory,
+          `${name}-configured`,
+        );
         expect(diff.differences_total, JSON.stringify(diff.differences.slice(0, 5))).toBe(0);
         expect(code, output).toBe(0);
         expect(diff.sent).toBe(recording.exchanges.length);
@@ -110,19 +130,45 @@ describe('replaying', () => {
   }
 
   test('against a plain afp serve: each missing setting is a setup difference and the hint names --scenario', async () => {
-    const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    const handle = await startServe({
+      routes: ALL_ROUTES,
+      seed: '5',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      log: () => undefined,
+    });
     try {
-      const tradingReplay = await replayRecord(trading.recordPath, handle.urls.api as string, directory, 'trading-plain');
+      const tradingReplay = await replayRecord(
+        trading.recordPath,
+        handle.urls.api as string,
+        directory,
+        'trading-plain',
+      );
       expect(tradingReplay.code).toBe(3);
-      const pointers = tradingReplay.diff.differences.filter((difference) => difference.kind === 'setup').map((difference) => difference.pointer);
+      const pointers = tradingReplay.diff.differences
+        .filter((difference) => difference.kind === 'setup')
+        .map((difference) => difference.pointer);
       expect(pointers).toEqual(['platform/trading_shocks/0', 'platform/market_closures/0']);
       expect(tradingReplay.output).toContain('--scenario');
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-    const plain = await startServe({ routes: ALL_ROUTES, seed: '6', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    const plain = await startServe({
+      routes: ALL_ROUTES,
+      seed: '6',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      log: () => undefined,
+    });
     try {
-      const domainsReplay = await replayRecord(domains.recordPath, plain.urls.api as string, directory, 'domains-plain');
+      const domainsReplay = await replayRecord(
+        domains.recordPath,
+        plain.urls.api as string,
+        directory,
+        'domains-plain',
+      );
       expect(domainsReplay.code).toBe(3);
       const setup = domainsReplay.diff.differences.filter((difference) => difference.kind === 'setup');
       expect(setup.map((difference) => [difference.pointer, difference.expected])).toEqual([
@@ -148,11 +194,23 @@ describe('afp serve --data', () => {
     const logSettings = { ...settings, clockMode: 'manual' as const, wallOffsetMs: 0, defects: [] };
     const first = await openLog(file);
     expect(first.adopt(logSettings)).toEqual([]);
-    const served = await startServe({ routes: ALL_ROUTES, port: 0, clockMode: 'manual', log: () => undefined, ...settings, commandLog: first });
+    const served = await startServe({
+      routes: ALL_ROUTES,
+      port: 0,
+      clockMode: 'manual',
+      log: () => undefined,
+      ...settings,
+      commandLog: first,
+    });
     let before: string;
     let platformBefore: Record<string, unknown>;
     try {
-      const { code, diff } = await replayRecord(trading.recordPath, served.urls.api as string, directory, 'trading-logged');
+      const { code, diff } = await replayRecord(
+        trading.recordPath,
+        served.urls.api as string,
+        directory,
+        'trading-logged',
+      );
       expect(diff.differences_total, JSON.stringify(diff.differences.slice(0, 5))).toBe(0);
       expect(code).toBe(0);
       before = await digestOf(served.urls.api as string);
@@ -170,7 +228,14 @@ describe('afp serve --data', () => {
       `trading price shocks: the log has BTC -3000 bps at ${new Date(START_MS + 2 * HOUR_MS).toISOString()}, the flags give none`,
       `market closures: the log has SOL-PERP ${new Date(START_MS + 3 * HOUR_MS).toISOString()}..${new Date(START_MS + 4 * HOUR_MS).toISOString()}, the flags give none`,
     ]);
-    const restarted = await startServe({ routes: ALL_ROUTES, port: 0, clockMode: 'manual', seed: '1', log: () => undefined, commandLog: second });
+    const restarted = await startServe({
+      routes: ALL_ROUTES,
+      port: 0,
+      clockMode: 'manual',
+      seed: '1',
+      log: () => undefined,
+      commandLog: second,
+    });
     try {
       expect(await digestOf(restarted.urls.api as string)).toBe(before);
       expect(await platformOf(restarted.urls.api as string)).toEqual(platformBefore);

@@ -50,16 +50,28 @@ let recordedSecrets: string[] = [];
 async function recordRun(): Promise<void> {
   const clock = new VirtualClock(START_MS);
   const platform = new Platform({ seed: 'wallet-deployed', startMs: START_MS });
-  const inner = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+  const inner = inProcessTransport({
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock,
+    checkJsonRoundTrip: true,
+  });
   const recorder = createRecorder({ scenario: 'wallet-deployed', seed: 'wallet-deployed', startMs: START_MS });
   const as = (agentId: string, ip: string): AfpClient =>
-    new AfpClient(async (request) => {
-      const response = await inner(request);
-      recorder.onExchange({ atMs: clock.nowMs(), agentId, request, response });
-      return response;
-    }, { ip });
+    new AfpClient(
+      async (request) => {
+        const response = await inner(request);
+        recorder.onExchange({ atMs: clock.nowMs(), agentId, request, response });
+        return response;
+      },
+      { ip },
+    );
   const open = async (agentId: string, ip: string): Promise<{ client: AfpClient; mnemonic: string }> => {
-    const registered = await as(agentId, ip).raw({ mount: 'wallet', method: 'POST', path: '/v1/auth/register', body: {} });
+    const registered = await as(agentId, ip).raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/auth/register',
+      body: {},
+    });
     const client = as(agentId, ip).withKey((registered.body as { api_key: string }).api_key);
     const created = await client.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/create' });
     return { client, mnemonic: (created.body as { mnemonic: string }).mnemonic };
@@ -68,24 +80,84 @@ async function recordRun(): Promise<void> {
   const bob = await open('bob', '10.0.0.2');
   const mine = deriveWallet(alice.mnemonic);
   const theirs = deriveWallet(bob.mnemonic);
-  recordedSecrets = [mine, theirs].flatMap((wallet) => [wallet.mnemonic, ...Object.values(wallet.privateKeys), wallet.monero.spendKey, wallet.monero.viewKey]);
+  recordedSecrets = [mine, theirs].flatMap((wallet) => [
+    wallet.mnemonic,
+    ...Object.values(wallet.privateKeys),
+    wallet.monero.spendKey,
+    wallet.monero.viewKey,
+  ]);
   platform.wallet.mint(nativeAsset('ethereum'), mine.addresses.ethereum, 10n ** 18n, clock.nowMs());
   platform.wallet.mint(nativeAsset('base'), mine.addresses.ethereum, 10n ** 18n, clock.nowMs());
   clock.set(START_MS + 60_000);
   const eth = mine.addresses.ethereum;
-  await alice.client.raw({ mount: 'wallet', method: 'GET', path: `/v1/wallet/balance/${eth}`, query: { chain: 'ethereum' } });
+  await alice.client.raw({
+    mount: 'wallet',
+    method: 'GET',
+    path: `/v1/wallet/balance/${eth}`,
+    query: { chain: 'ethereum' },
+  });
   const sends = [
-    await alice.client.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/send', body: { chain: 'ethereum', to: theirs.addresses.ethereum, amount: '0.25', private_key: mine.privateKeys.ethereum } }),
-    await alice.client.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/send', body: { chain: 'base', to: theirs.addresses.ethereum, amount: '0.5', private_key: mine.privateKeys.ethereum } }),
+    await alice.client.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: {
+        chain: 'ethereum',
+        to: theirs.addresses.ethereum,
+        amount: '0.25',
+        private_key: mine.privateKeys.ethereum,
+      },
+    }),
+    await alice.client.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: { chain: 'base', to: theirs.addresses.ethereum, amount: '0.5', private_key: mine.privateKeys.ethereum },
+    }),
   ];
-  if (sends.some((answer) => answer.status !== 200)) throw new Error(`fixture: a recorded send was refused: ${JSON.stringify(sends.map((answer) => answer.body))}`);
+  if (sends.some((answer) => answer.status !== 200))
+    throw new Error(`fixture: a recorded send was refused: ${JSON.stringify(sends.map((answer) => answer.body))}`);
   clock.set(START_MS + 10 * 60_000);
-  await alice.client.raw({ mount: 'wallet', method: 'GET', path: `/v1/wallet/balance/${eth}`, query: { chain: 'ethereum' } });
+  await alice.client.raw({
+    mount: 'wallet',
+    method: 'GET',
+    path: `/v1/wallet/balance/${eth}`,
+    query: { chain: 'ethereum' },
+  });
   // bob's first balance shows what alice sent him: on the target the replayed send brought it, so nothing is minted.
-  await bob.client.raw({ mount: 'wallet', method: 'GET', path: `/v1/wallet/balance/${theirs.addresses.ethereum}`, query: { chain: 'ethereum' } });
-  await alice.client.raw({ mount: 'wallet', method: 'GET', path: '/v1/wallet/swap/quote', query: { from_chain: 'ethereum', to_chain: 'solana', from_token: EVM_NATIVE_ASSET, to_token: SOLANA_NATIVE, amount: '0.05' } });
-  const swap = await alice.client.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/swap', body: { from_chain: 'ethereum', to_chain: 'solana', from_token: EVM_NATIVE_ASSET, to_token: SOLANA_NATIVE, amount: '0.05', to_address: theirs.addresses.solana } });
-  if (swap.status !== 200 && swap.status !== 201) throw new Error(`fixture: the recorded swap was refused: ${JSON.stringify(swap.body)}`);
+  await bob.client.raw({
+    mount: 'wallet',
+    method: 'GET',
+    path: `/v1/wallet/balance/${theirs.addresses.ethereum}`,
+    query: { chain: 'ethereum' },
+  });
+  await alice.client.raw({
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/swap/quote',
+    query: {
+      from_chain: 'ethereum',
+      to_chain: 'solana',
+      from_token: EVM_NATIVE_ASSET,
+      to_token: SOLANA_NATIVE,
+      amount: '0.05',
+    },
+  });
+  const swap = await alice.client.raw({
+    mount: 'wallet',
+    method: 'POST',
+    path: '/v1/wallet/swap',
+    body: {
+      from_chain: 'ethereum',
+      to_chain: 'solana',
+      from_token: EVM_NATIVE_ASSET,
+      to_token: SOLANA_NATIVE,
+      amount: '0.05',
+      to_address: theirs.addresses.solana,
+    },
+  });
+  if (swap.status !== 200 && swap.status !== 201)
+    throw new Error(`fixture: the recorded swap was refused: ${JSON.stringify(swap.body)}`);
   await recorder.finish(recordPath);
 }
 
@@ -93,10 +165,19 @@ async function recordRun(): Promise<void> {
 async function targetFile(handle: ServeHandle): Promise<string> {
   const urls = handle.urls;
   let text = await readFile(join('targets', 'deployed.yaml'), 'utf8');
-  for (const [service, port] of [['casino', 3000], ['faucet', 3006], ['escrow', 3007], ['trading', 3003], ['domains', 3004], ['wallet', 3005]] as const) {
+  for (const [service, port] of [
+    ['casino', 3000],
+    ['faucet', 3006],
+    ['escrow', 3007],
+    ['trading', 3003],
+    ['domains', 3004],
+    ['wallet', 3005],
+  ] as const) {
     text = text.replace(`url: http://127.0.0.1:${port},`, `url: ${urls[service] as string},`);
   }
-  text = text.replace(/^limits:\n(?: {2}.*\n)+/m, 'limits: {}\n').replace('funding: { method: faucet }', `funding: { method: admin-deposit }\nadmin_url: ${urls.casino as string}`);
+  text = text
+    .replace(/^limits:\n(?: {2}.*\n)+/m, 'limits: {}\n')
+    .replace('funding: { method: faucet }', `funding: { method: admin-deposit }\nadmin_url: ${urls.casino as string}`);
   const file = join(directory, 'deployed.yaml');
   await writeFile(file, text);
   return file;
@@ -114,27 +195,49 @@ afterAll(async () => {
 
 describe('the wallet replayed through the deployed dialect', () => {
   test('register, create, balance, re-signed send, quote and swap replay with no false difference; no key in any output', async () => {
-    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    const handle = await startServe({
+      routes: DEPLOYED_ROUTES,
+      layout: DEPLOYED_LAYOUT,
+      seed: '7',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      log: () => undefined,
+    });
     const out = join(directory, 'out');
     const chunks: string[] = [];
     let code: number;
     try {
       const file = await targetFile(handle);
-      code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+      code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], {
+        out: (text) => chunks.push(text),
+        err: (text) => chunks.push(text),
+      });
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
     const output = chunks.join('');
     const report = JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as { findings: readonly Finding[] };
-    const describe = (finding: Finding): string => `${finding.severity} ${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`;
+    const describe = (finding: Finding): string =>
+      `${finding.severity} ${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`;
     expect(report.findings.filter((finding) => finding.severity !== 'info').map(describe)).toEqual([]);
     expect(code, output).toBe(0);
     const sent = /^operations: .*$/m.exec(output)?.[0] ?? '';
-    for (const op of ['wallet.register 2', 'wallet.create 2', 'wallet.balance 3', 'wallet.send 1', 'wallet.quote 1', 'wallet.swap 1']) expect(sent).toContain(op);
+    for (const op of [
+      'wallet.register 2',
+      'wallet.create 2',
+      'wallet.balance 3',
+      'wallet.send 1',
+      'wallet.quote 1',
+      'wallet.swap 1',
+    ])
+      expect(sent).toContain(op);
     const ids = report.findings.map((finding) => finding.id);
     // The base send: its address was never shown funded in the record, so it is not replayed, with why.
     expect(ids).toContain('replay:skipped:unfunded:wallet.send');
-    expect(report.findings.find((finding) => finding.id === 'replay:skipped:unfunded:wallet.send')?.title).toMatch(/no funding of .* on base/);
+    expect(report.findings.find((finding) => finding.id === 'replay:skipped:unfunded:wallet.send')?.title).toMatch(
+      /no funding of .* on base/,
+    );
     // Nothing the replay wrote holds a recorded secret or a live one (the live keys derive from mnemonics only the replay's memory held).
     const written = await Promise.all((await readdir(out)).map((name) => readFile(join(out, name), 'latin1')));
     for (const text of [...written, output]) {
@@ -160,7 +263,12 @@ describe('shortfall: what a live address lacks of a recorded balance', () => {
 describe('secretFreeCurl: the reproduce line of a re-signed send', () => {
   test('shows the key redacted, the rest of the body as sent', () => {
     const key = `0x${'ab'.repeat(32)}`;
-    const line = secretFreeCurl(curlOf)({ method: 'POST', url: 'http://127.0.0.1:1/v1/wallet/send', auth: true, body: { chain: 'ethereum', to: '0x1', amount: '0.25', private_key: key } });
+    const line = secretFreeCurl(curlOf)({
+      method: 'POST',
+      url: 'http://127.0.0.1:1/v1/wallet/send',
+      auth: true,
+      body: { chain: 'ethereum', to: '0x1', amount: '0.25', private_key: key },
+    });
     expect(line).not.toContain(key);
     expect(line).toContain('"amount":"0.25"');
     expect(line).toMatch(/"private_key":"redacted/);

@@ -42,21 +42,33 @@ function fund(platform: Platform, addresses: Readonly<Record<string, string>>, a
   platform.wallet.mint(nativeAsset('ethereum'), addresses['ethereum'] as string, 10n ** 18n, atMs);
   platform.wallet.mint(nativeAsset('monero'), addresses['monero'] as string, 5n * 10n ** 12n, atMs);
   platform.wallet.mint(nativeAsset('polygon'), addresses['ethereum'] as string, 10n ** 18n, atMs);
-  platform.wallet.mint(tokenAsset(USDC_POLYGON as NonNullable<typeof USDC_POLYGON>), addresses['ethereum'] as string, 100_000_000n, atMs);
+  platform.wallet.mint(
+    tokenAsset(USDC_POLYGON as NonNullable<typeof USDC_POLYGON>),
+    addresses['ethereum'] as string,
+    100_000_000n,
+    atMs,
+  );
 }
 
 /** Two agents create wallets (funded on creation), then send: ethereum, monero, B USDC on polygon; then read back. */
 async function recordWalletRun(seed: string): Promise<DerivedWallet[]> {
   const clock = new VirtualClock(START_MS);
   const platform = new Platform({ seed, startMs: START_MS });
-  const inner = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+  const inner = inProcessTransport({
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock,
+    checkJsonRoundTrip: true,
+  });
   const recorder = createRecorder({ scenario: 'wallet-sends', seed, startMs: START_MS });
   const as = (agentId: string, ip: string): AfpClient =>
-    new AfpClient(async (request) => {
-      const response = await inner(request);
-      recorder.onExchange({ atMs: clock.nowMs(), agentId, request, response });
-      return response;
-    }, { ip });
+    new AfpClient(
+      async (request) => {
+        const response = await inner(request);
+        recorder.onExchange({ atMs: clock.nowMs(), agentId, request, response });
+        return response;
+      },
+      { ip },
+    );
   const register = async (agentId: string, ip: string): Promise<{ client: AfpClient; id: string }> => {
     const answer = await as(agentId, ip).raw({ mount: 'wallet', method: 'POST', path: '/v1/auth/register', body: {} });
     const body = answer.body as { api_key: string; agent_id: string };
@@ -74,23 +86,72 @@ async function recordWalletRun(seed: string): Promise<DerivedWallet[]> {
   const [mine, theirs] = wallets as [DerivedWallet, DerivedWallet];
   clock.set(START_MS + 60_000);
   const sends = [
-    await alice.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/send', body: { chain: 'ethereum', to: theirs.addresses.ethereum, amount: '0.25', private_key: mine.privateKeys.ethereum } }),
-    await alice.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/send', body: { chain: 'monero', from: mine.addresses.monero, to: theirs.addresses.monero, amount: '1.5', view_key: mine.monero.viewKey, spend_key: mine.monero.spendKey } }),
-    await alice.raw({ mount: 'api', method: 'POST', path: '/wallet-api/send', body: { to: bobId, amount: 12.5, chain: 'polygon', private_key: mine.privateKeys.ethereum } }),
+    await alice.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: {
+        chain: 'ethereum',
+        to: theirs.addresses.ethereum,
+        amount: '0.25',
+        private_key: mine.privateKeys.ethereum,
+      },
+    }),
+    await alice.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: {
+        chain: 'monero',
+        from: mine.addresses.monero,
+        to: theirs.addresses.monero,
+        amount: '1.5',
+        view_key: mine.monero.viewKey,
+        spend_key: mine.monero.spendKey,
+      },
+    }),
+    await alice.raw({
+      mount: 'api',
+      method: 'POST',
+      path: '/wallet-api/send',
+      body: { to: bobId, amount: 12.5, chain: 'polygon', private_key: mine.privateKeys.ethereum },
+    }),
   ];
-  if (sends.some((answer) => answer.status !== 200)) throw new Error(`fixture: a recorded send was refused: ${JSON.stringify(sends.map((answer) => answer.body))}`);
+  if (sends.some((answer) => answer.status !== 200))
+    throw new Error(`fixture: a recorded send was refused: ${JSON.stringify(sends.map((answer) => answer.body))}`);
   clock.set(START_MS + 10 * 60_000);
   await bob.raw({ mount: 'api', method: 'GET', path: '/wallet-api/balance' });
-  await bob.raw({ mount: 'wallet', method: 'GET', path: `/v1/wallet/transactions/${theirs.addresses.ethereum}`, query: { chain: 'ethereum' } });
-  await alice.raw({ mount: 'api', method: 'GET', path: `/wallet-api/tx/${(sends[2]?.body as { tx_hash: string }).tx_hash}` });
-  await bob.raw({ mount: 'wallet', method: 'GET', path: `/v1/wallet/balance/${theirs.addresses.monero}`, query: { chain: 'monero', view_key: theirs.monero.viewKey } });
+  await bob.raw({
+    mount: 'wallet',
+    method: 'GET',
+    path: `/v1/wallet/transactions/${theirs.addresses.ethereum}`,
+    query: { chain: 'ethereum' },
+  });
+  await alice.raw({
+    mount: 'api',
+    method: 'GET',
+    path: `/wallet-api/tx/${(sends[2]?.body as { tx_hash: string }).tx_hash}`,
+  });
+  await bob.raw({
+    mount: 'wallet',
+    method: 'GET',
+    path: `/v1/wallet/balance/${theirs.addresses.monero}`,
+    query: { chain: 'monero', view_key: theirs.monero.viewKey },
+  });
   await recorder.finish(recordPath);
   return wallets;
 }
 
 /** Every mnemonic, private key and monero key of `wallets`. */
 function secretsOf(wallets: readonly DerivedWallet[]): string[] {
-  return wallets.flatMap((wallet) => [wallet.mnemonic, wallet.mnemonic.split(' ').slice(0, 4).join(' '), ...Object.values(wallet.privateKeys), wallet.privateKeys.ethereum.slice(2), wallet.monero.spendKey, wallet.monero.viewKey]);
+  return wallets.flatMap((wallet) => [
+    wallet.mnemonic,
+    wallet.mnemonic.split(' ').slice(0, 4).join(' '),
+    ...Object.values(wallet.privateKeys),
+    wallet.privateKeys.ethereum.slice(2),
+    wallet.monero.spendKey,
+    wallet.monero.viewKey,
+  ]);
 }
 
 async function readExchanges(path: string): Promise<RecordedExchange[]> {
@@ -130,8 +191,16 @@ describe('replay of recorded wallet sends', () => {
     expect(text).toContain('"view_key":"redacted"');
   });
 
-  test('against a fresh afp serve: the sends are re-signed with the target\'s keys, accepted, and every exchange matches', async () => {
-    const handle = await startServe({ routes: ALL_ROUTES, seed: 'wallet-replay', port: 0, clockMode: 'manual', startMs: START_MS, defects: [], log: () => undefined });
+  test("against a fresh afp serve: the sends are re-signed with the target's keys, accepted, and every exchange matches", async () => {
+    const handle = await startServe({
+      routes: ALL_ROUTES,
+      seed: 'wallet-replay',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      defects: [],
+      log: () => undefined,
+    });
     // Same seed: the target creates the recorded wallets again; they are funded the target's way
     // (its admin mint) before the replay starts.
     for (const wallet of recordedWallets) fund(handle.platform, wallet.addresses, START_MS);
@@ -139,27 +208,46 @@ describe('replay of recorded wallet sends', () => {
     const chunks: string[] = [];
     let code: number;
     try {
-      code = await main([recordPath, '--target', handle.urls.api as string, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+      code = await main([recordPath, '--target', handle.urls.api as string, '--speed', 'max', '--out', out], {
+        out: (text) => chunks.push(text),
+        err: (text) => chunks.push(text),
+      });
       const [mine, theirs] = recordedWallets as [DerivedWallet, DerivedWallet];
       // The sends moved money on the target: bob holds what alice sent, on three chains.
-      expect(handle.platform.wallet.chains.balanceOf('ethereum', nativeAsset('ethereum').address, theirs.addresses.ethereum)).toBe(10n ** 18n + 25n * 10n ** 16n);
-      expect(handle.platform.wallet.chains.balanceOf('monero', 'native', theirs.addresses.monero)).toBe(5n * 10n ** 12n + 15n * 10n ** 11n);
-      expect(handle.platform.wallet.chains.balanceOf('polygon', USDC_POLYGON.contract, theirs.addresses.ethereum)).toBe(112_500_000n);
-      expect(handle.platform.wallet.chains.balanceOf('polygon', USDC_POLYGON.contract, mine.addresses.ethereum)).toBe(87_500_000n);
+      expect(
+        handle.platform.wallet.chains.balanceOf('ethereum', nativeAsset('ethereum').address, theirs.addresses.ethereum),
+      ).toBe(10n ** 18n + 25n * 10n ** 16n);
+      expect(handle.platform.wallet.chains.balanceOf('monero', 'native', theirs.addresses.monero)).toBe(
+        5n * 10n ** 12n + 15n * 10n ** 11n,
+      );
+      expect(handle.platform.wallet.chains.balanceOf('polygon', USDC_POLYGON.contract, theirs.addresses.ethereum)).toBe(
+        112_500_000n,
+      );
+      expect(handle.platform.wallet.chains.balanceOf('polygon', USDC_POLYGON.contract, mine.addresses.ethereum)).toBe(
+        87_500_000n,
+      );
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-    const diff = JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as { differences_total: number; sent: number };
+    const diff = JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as {
+      differences_total: number;
+      sent: number;
+    };
     expect(code, chunks.join('')).toBe(0);
     expect(diff.differences_total).toBe(0);
     expect(diff.sent).toBe(11);
-    for (const text of await filesUnder(out)) for (const secret of secretsOf(recordedWallets)) expect(text.includes(secret)).toBe(false);
+    for (const text of await filesUnder(out))
+      for (const secret of secretsOf(recordedWallets)) expect(text.includes(secret)).toBe(false);
   });
 
   test('against another seed (in-process): other addresses and hashes, bindings hold, zero differences; the diff holds no key', async () => {
     const clock = new VirtualClock(START_MS);
     const platform = new Platform({ seed: 'another-seed', startMs: START_MS });
-    const inner = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+    const inner = inProcessTransport({
+      dispatcher: new Dispatcher(platform, ALL_ROUTES),
+      clock,
+      checkJsonRoundTrip: true,
+    });
     const liveMnemonics: string[] = [];
     const send: Transport = async (request) => {
       const answer = await inner(request);
@@ -174,15 +262,22 @@ describe('replay of recorded wallet sends', () => {
     const references = new ReferenceIndex();
     for (const exchange of exchanges) references.add(exchange);
     const session = new ReplaySession({ references, exactTime: true });
-    const stop = await runReplay(exchanges, session, { beforeSend: (exchange) => Promise.resolve(clock.set(exchange.at_ms)), send });
+    const stop = await runReplay(exchanges, session, {
+      beforeSend: (exchange) => Promise.resolve(clock.set(exchange.at_ms)),
+      send,
+    });
     expect(stop).toBeNull();
     const totals = session.totals();
     expect(totals.sent).toBe(11);
     expect(totals.differences, JSON.stringify(totals.differences)).toEqual([]);
     const live = liveMnemonics.map((mnemonic) => deriveWallet(mnemonic));
-    expect(live.map((wallet) => wallet.addresses.ethereum)).not.toEqual(recordedWallets.map((wallet) => wallet.addresses.ethereum));
+    expect(live.map((wallet) => wallet.addresses.ethereum)).not.toEqual(
+      recordedWallets.map((wallet) => wallet.addresses.ethereum),
+    );
     const [, theirs] = live as [DerivedWallet, DerivedWallet];
-    expect(platform.wallet.chains.balanceOf('polygon', USDC_POLYGON.contract, theirs.addresses.ethereum)).toBe(112_500_000n);
+    expect(platform.wallet.chains.balanceOf('polygon', USDC_POLYGON.contract, theirs.addresses.ethereum)).toBe(
+      112_500_000n,
+    );
     const output = JSON.stringify(totals);
     for (const secret of secretsOf([...live, ...recordedWallets])) expect(output.includes(secret)).toBe(false);
   });

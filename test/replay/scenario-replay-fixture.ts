@@ -18,7 +18,14 @@ export interface Diff {
   readonly notes: string[];
   readonly differences_total: number;
   readonly by_kind: Record<string, number>;
-  readonly differences: { seq: number; endpoint: string; kind: string; pointer: string; expected: unknown; actual: unknown }[];
+  readonly differences: {
+    seq: number;
+    endpoint: string;
+    kind: string;
+    pointer: string;
+    expected: unknown;
+    actual: unknown;
+  }[];
 }
 
 export interface ScenarioRecording {
@@ -29,26 +36,53 @@ export interface ScenarioRecording {
 }
 
 /** Runs `scenarioFile` with `--record` into `directory` (exit 0 expected) and reads the record back. */
-export async function recordScenario(scenarioFile: string, directory: string, recordName: string): Promise<ScenarioRecording> {
+export async function recordScenario(
+  scenarioFile: string,
+  directory: string,
+  recordName: string,
+): Promise<ScenarioRecording> {
   const loaded = await loadServeScenario(scenarioFile);
   if ('error' in loaded) throw new Error(loaded.error);
   const recordPath = join(directory, recordName);
   const output: string[] = [];
-  const code = await runMain([scenarioFile, '--record', recordPath, '--out', join(directory, 'run')], { out: (text) => output.push(text), err: (text) => output.push(text), errIsTty: false });
+  const code = await runMain([scenarioFile, '--record', recordPath, '--out', join(directory, 'run')], {
+    out: (text) => output.push(text),
+    err: (text) => output.push(text),
+    errIsTty: false,
+  });
   expect(code, output.join('')).toBe(0);
   const lines = (await readFile(recordPath, 'utf8')).trimEnd().split('\n');
-  return { scenario: loaded, recordPath, header: JSON.parse(lines[0] as string) as RecordHeader, exchanges: lines.slice(1).map((line) => JSON.parse(line) as RecordedExchange) };
+  return {
+    scenario: loaded,
+    recordPath,
+    header: JSON.parse(lines[0] as string) as RecordHeader,
+    exchanges: lines.slice(1).map((line) => JSON.parse(line) as RecordedExchange),
+  };
 }
 
 /** `afp serve --clock manual --scenario` in-process, on ephemeral loopback ports. */
 export function serveFromScenario(scenario: Scenario): Promise<ServeHandle> {
-  return startServe({ routes: ALL_ROUTES, port: 0, clockMode: 'manual', log: () => undefined, ...scenarioServeSettings(scenario, { clockMode: 'manual', wallNowMs: Date.now() }) });
+  return startServe({
+    routes: ALL_ROUTES,
+    port: 0,
+    clockMode: 'manual',
+    log: () => undefined,
+    ...scenarioServeSettings(scenario, { clockMode: 'manual', wallNowMs: Date.now() }),
+  });
 }
 
 /** `afp replay FILE --target TARGET --speed max --out DIR/NAME`: exit code, printed text, diff.json. */
-export async function replayRecord(file: string, target: string, directory: string, name: string): Promise<{ code: number; output: string; diff: Diff }> {
+export async function replayRecord(
+  file: string,
+  target: string,
+  directory: string,
+  name: string,
+): Promise<{ code: number; output: string; diff: Diff }> {
   const out = join(directory, name);
   const chunks: string[] = [];
-  const code = await replayMain([file, '--target', target, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+  const code = await replayMain([file, '--target', target, '--speed', 'max', '--out', out], {
+    out: (text) => chunks.push(text),
+    err: (text) => chunks.push(text),
+  });
   return { code, output: chunks.join(''), diff: JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as Diff };
 }

@@ -34,36 +34,85 @@ describe('casino reports of afp run', () => {
     const second = renderReports(await runScenario(scenario, { seed: 3 }), ALL);
     expect(second.digest).toBe(first.digest);
     expect(second.files).toEqual(first.files);
-    expect(first.files.map((file) => file.file)).toEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'casino.csv', 'report.html', 'summary.json']);
+    expect(first.files.map((file) => file.file)).toEqual([
+      'agents.csv',
+      'endpoints.csv',
+      'escrows.csv',
+      'events.jsonl',
+      'casino.csv',
+      'report.html',
+      'summary.json',
+    ]);
 
     const csv = text(first.files, 'casino.csv').trimEnd().split('\n');
-    expect(csv[0]).toBe('game,variant,bets,wagered,returned,money_edge,empirical_edge,low,high,advertised_text,advertised_edge,theoretical_edge,verdict,model,bets_needed');
-    expect(csv.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(['coin_flip,coin_flip:heads', 'dice,dice:over:30', 'roulette,roulette:even', 'crash,crash:2']);
-    expect(csv[4]).toMatch(/^crash,crash:2,\d+,\d+\.\d{6},\d+\.\d{6},-?0\.\d{8},-?0\.\d{8},-?0\.\d{8},0\.\d{8},0\.5%,0\.00500000,0\.00500000,consistent,pass,$/);
+    expect(csv[0]).toBe(
+      'game,variant,bets,wagered,returned,money_edge,empirical_edge,low,high,advertised_text,advertised_edge,theoretical_edge,verdict,model,bets_needed',
+    );
+    expect(csv.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual([
+      'coin_flip,coin_flip:heads',
+      'dice,dice:over:30',
+      'roulette,roulette:even',
+      'crash,crash:2',
+    ]);
+    expect(csv[4]).toMatch(
+      /^crash,crash:2,\d+,\d+\.\d{6},\d+\.\d{6},-?0\.\d{8},-?0\.\d{8},-?0\.\d{8},0\.\d{8},0\.5%,0\.00500000,0\.00500000,consistent,pass,$/,
+    );
 
     const html = text(first.files, 'report.html');
-    const data = JSON.parse(/<script type="application\/json" id="[^"]+">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null') as { games: { title: string }[]; bankroll: { lines: { label: string }[] } | null };
-    expect(data.games.map((chart) => chart.title)).toEqual(['Coin Flip — coin_flip:heads', 'Dice — dice:over:30', 'Roulette — roulette:even', 'Crash — crash:2']);
+    const data = JSON.parse(
+      /<script type="application\/json" id="[^"]+">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null',
+    ) as { games: { title: string }[]; bankroll: { lines: { label: string }[] } | null };
+    expect(data.games.map((chart) => chart.title)).toEqual([
+      'Coin Flip — coin_flip:heads',
+      'Dice — dice:over:30',
+      'Roulette — roulette:even',
+      'Crash — crash:2',
+    ]);
     expect(html).toContain(`data-charts-expected="${data.games.length + 1}"`);
-    expect(data.bankroll?.lines.map((line) => line.label)).toEqual(['batch-bettor (3 agents)', 'fixed-bettor (2 agents)', 'martingale (2 agents)']);
+    expect(data.bankroll?.lines.map((line) => line.label)).toEqual([
+      'batch-bettor (3 agents)',
+      'fixed-bettor (2 agents)',
+      'martingale (2 agents)',
+    ]);
     // The summary table opens the report and lists every variant casino.csv lists.
     const summaryTable = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
-    expect([...summaryTable.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((match) => match[1])).toEqual(['coin_flip:heads', 'dice:over:30', 'roulette:even', 'crash:2']);
+    expect([...summaryTable.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((match) => match[1])).toEqual([
+      'coin_flip:heads',
+      'dice:over:30',
+      'roulette:even',
+      'crash:2',
+    ]);
     expect(html.indexOf('<section id="summary">')).toBeLessThan(html.indexOf('<section id="games">'));
 
-    const summary = JSON.parse(text(first.files, 'summary.json')) as { casino: { bets: number; closures: unknown[]; variants: { variant: string; verdict: string }[] }; files: Record<string, string> };
+    const summary = JSON.parse(text(first.files, 'summary.json')) as {
+      casino: { bets: number; closures: unknown[]; variants: { variant: string; verdict: string }[] };
+      files: Record<string, string>;
+    };
     expect(summary.casino.bets).toBe(Number(csv.slice(1).reduce((sum, line) => sum + Number(line.split(',')[2]), 0)));
-    expect(summary.casino.closures).toEqual([{ game: 'roulette', from: '2026-01-01T01:00:00.000Z', until: '2026-01-01T01:15:00.000Z' }]);
+    expect(summary.casino.closures).toEqual([
+      { game: 'roulette', from: '2026-01-01T01:00:00.000Z', until: '2026-01-01T01:15:00.000Z' },
+    ]);
     expect(Object.keys(summary.files)).toContain('report.html');
   });
 
   test('a run without casino bets writes and digests exactly the files it did before', async () => {
-    const record = await runScenario(scenarioFromText('name: plain\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 5, style: mixed }\n'), { seed: 3 });
+    const record = await runScenario(
+      scenarioFromText(
+        'name: plain\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 5, style: mixed }\n',
+      ),
+      { seed: 3 },
+    );
     expect(record.casino).toBeUndefined();
     const all = renderReports(record, ALL);
     const before = renderReports(record, BEFORE_CASINO);
     expect(all.digest).toBe(before.digest);
-    expect(all.files.map((file) => file.file)).toEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json']);
+    expect(all.files.map((file) => file.file)).toEqual([
+      'agents.csv',
+      'endpoints.csv',
+      'escrows.csv',
+      'events.jsonl',
+      'summary.json',
+    ]);
     expect(text(all.files, 'summary.json')).not.toContain('"casino"');
   });
 });

@@ -31,6 +31,7 @@ export function chromiumRequired(): boolean {
 export function chromiumSkipReason(): string | undefined {
   if (chromiumRequired()) return undefined;
   if (process.env.AFP_SKIP_CHROMIUM === '1') return 'AFP_SKIP_CHROMIUM=1';
-  if (findChromium() === undefined) return "chromium is not on PATH (Debian: apt-get install chromium; .ci/run installs it)";
+  if (findChromium() === undefined)
+    return 'chromium is not on PATH (Debian: apt-get install chromium; .ci/run installs it)';
   return undefined;
 }

@@ -66,7 +66,11 @@ export async function runChromium(binary: string, args: readonly string[]): Prom
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       killGroup(child.pid);
-      reject(new Error(`${commandLine}\ndid not finish within ${CHROMIUM_TIMEOUT_MS} ms: its process group was killed\n${stderr}`));
+      reject(
+        new Error(
+          `${commandLine}\ndid not finish within ${CHROMIUM_TIMEOUT_MS} ms: its process group was killed\n${stderr}`,
+        ),
+      );
     }, CHROMIUM_TIMEOUT_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -75,8 +79,10 @@ export async function runChromium(binary: string, args: readonly string[]): Prom
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       killGroup(child.pid);
-      if (code === 0 && stdoutBytes <= MAX_OUTPUT_BYTES) resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr, commandLine });
-      else reject(new Error(`${commandLine}\nexited with ${code ?? signal} (${stdoutBytes} bytes of output)\n${stderr}`));
+      if (code === 0 && stdoutBytes <= MAX_OUTPUT_BYTES)
+        resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr, commandLine });
+      else
+        reject(new Error(`${commandLine}\nexited with ${code ?? signal} (${stdoutBytes} bytes of output)\n${stderr}`));
     });
   });
 }
@@ -118,22 +124,45 @@ function unfilterRow(filter: number, row: Buffer, previous: Buffer | undefined, 
     const left = x >= channels ? (row[x - channels] ?? 0) : 0;
     const up = previous?.[x] ?? 0;
     const upLeft = x >= channels ? (previous?.[x - channels] ?? 0) : 0;
-    const predictor = filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : filter === 4 ? paeth(left, up, upLeft) : 0;
+    const predictor =
+      filter === 1
+        ? left
+        : filter === 2
+          ? up
+          : filter === 3
+            ? (left + up) >> 1
+            : filter === 4
+              ? paeth(left, up, upLeft)
+              : 0;
     row[x] = ((row[x] ?? 0) + predictor) & 0xff;
   }
 }
 
 /** A minimal PNG decoder: 8-bit RGB or RGBA, not interlaced (what Chromium writes). */
 export function decodePng(png: Buffer): DecodedPng {
-  expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'PNG signature').toBe(true);
+  expect(
+    png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+    'PNG signature',
+  ).toBe(true);
   expect(png.toString('latin1', 12, 16), 'first chunk is IHDR').toBe('IHDR');
-  const [width, height, depth, colourType, interlace] = [png.readUInt32BE(16), png.readUInt32BE(20), png[24], png[25], png[28]];
-  expect({ depth, interlace, rgb: colourType === 2 || colourType === 6 }).toEqual({ depth: 8, interlace: 0, rgb: true });
+  const [width, height, depth, colourType, interlace] = [
+    png.readUInt32BE(16),
+    png.readUInt32BE(20),
+    png[24],
+    png[25],
+    png[28],
+  ];
+  expect({ depth, interlace, rgb: colourType === 2 || colourType === 6 }).toEqual({
+    depth: 8,
+    interlace: 0,
+    rgb: true,
+  });
   const channels = colourType === 6 ? 4 : 3;
   const idat: Buffer[] = [];
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = png.readUInt32BE(offset);
-    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT') idat.push(png.subarray(offset + 8, offset + 8 + length));
+    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT')
+      idat.push(png.subarray(offset + 8, offset + 8 + length));
     offset += 12 + length;
   }
   const raw = inflateSync(Buffer.concat(idat));
@@ -157,20 +186,33 @@ export function decodePng(png: Buffer): DecodedPng {
     }
     previous = row;
   }
-  expect([...filters].every((filter) => filter <= 4), `PNG row filters ${[...filters].join(',')}`).toBe(true);
+  expect(
+    [...filters].every((filter) => filter <= 4),
+    `PNG row filters ${[...filters].join(',')}`,
+  ).toBe(true);
   return { width, height, colouredPixels, rightmostInkX };
 }
 
 export function requireChromium(): string {
   const chromium = findChromium();
-  expect(chromium, "chromium is not on PATH, and under .ci/run (AFP_REQUIRE_CHROMIUM=1) the browser checks may not be skipped: install Debian's chromium (apt-get install chromium; .ci/run does it when missing)").toBeDefined();
+  expect(
+    chromium,
+    "chromium is not on PATH, and under .ci/run (AFP_REQUIRE_CHROMIUM=1) the browser checks may not be skipped: install Debian's chromium (apt-get install chromium; .ci/run does it when missing)",
+  ).toBeDefined();
   return chromium ?? '';
 }
 
 export function chromiumArgs(directory: string, window: { readonly width: number; readonly height: number }): string[] {
   return [
-    '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--no-first-run', '--disable-extensions',
-    '--force-device-scale-factor=1', `--user-data-dir=${join(directory, 'profile')}`, '--virtual-time-budget=5000',
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--hide-scrollbars',
+    '--no-first-run',
+    '--disable-extensions',
+    '--force-device-scale-factor=1',
+    `--user-data-dir=${join(directory, 'profile')}`,
+    '--virtual-time-budget=5000',
     `--window-size=${window.width},${window.height}`,
   ];
 }

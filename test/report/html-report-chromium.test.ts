@@ -12,14 +12,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { Rng } from '../../src/core/rng.ts';
-import type { BankrollSeries, CasinoReportInput, EdgePoint, GameEdgeSeries } from '../../src/report/html/casino-report-data.ts';
+import type {
+  BankrollSeries,
+  CasinoReportInput,
+  EdgePoint,
+  GameEdgeSeries,
+} from '../../src/report/html/casino-report-data.ts';
 import { renderCasinoReport } from '../../src/report/html/html-report.ts';
-import { attributes, CHROMIUM_SKIPPED, CHROMIUM_TIMEOUT_MS, chromiumArgs as chromiumArgsFor, decodePng, requireChromium, runChromium, waitForNoProcessWith } from './chromium.ts';
+import {
+  attributes,
+  CHROMIUM_SKIPPED,
+  CHROMIUM_TIMEOUT_MS,
+  chromiumArgs as chromiumArgsFor,
+  decodePng,
+  requireChromium,
+  runChromium,
+  waitForNoProcessWith,
+} from './chromium.ts';
 
 const SKIP = CHROMIUM_SKIPPED;
 const WINDOW = { width: 1280, height: 2400 } as const;
 const Z_99 = 2.576;
-
 
 // ---- a realistic input: simulated bets, running edge with its 99 % normal interval ----
 
@@ -33,9 +46,30 @@ interface GameModel {
 }
 
 const GAMES: readonly GameModel[] = [
-  { game: 'dice', variant: 'over 50', winPerMillion: 495_000, payout: 2, advertisedEdge: 0.01, verdict: 'matches advertised' },
-  { game: 'roulette', variant: 'european, straight up', winPerMillion: 27_027, payout: 36, advertisedEdge: 0.025, verdict: 'advertised edge not given by the payouts' },
-  { game: 'coin-flip', variant: 'default', winPerMillion: 500_000, payout: 1.96, advertisedEdge: null, verdict: 'no advertised edge' },
+  {
+    game: 'dice',
+    variant: 'over 50',
+    winPerMillion: 495_000,
+    payout: 2,
+    advertisedEdge: 0.01,
+    verdict: 'matches advertised',
+  },
+  {
+    game: 'roulette',
+    variant: 'european, straight up',
+    winPerMillion: 27_027,
+    payout: 36,
+    advertisedEdge: 0.025,
+    verdict: 'advertised edge not given by the payouts',
+  },
+  {
+    game: 'coin-flip',
+    variant: 'default',
+    winPerMillion: 500_000,
+    payout: 1.96,
+    advertisedEdge: null,
+    verdict: 'no advertised edge',
+  },
 ];
 
 function simulateGame(model: GameModel, rng: Rng): GameEdgeSeries {
@@ -55,7 +89,14 @@ function simulateGame(model: GameModel, rng: Rng): GameEdgeSeries {
     const half = Z_99 * Math.sqrt(Math.max(returnedSquares / bets - mean * mean, 0) / bets);
     points.push({ bets, edge: 1 - mean, low: 1 - mean - half, high: 1 - mean + half });
   }
-  return { game: model.game, variant: model.variant, advertisedEdge: model.advertisedEdge, theoreticalEdge, verdict: model.verdict, points };
+  return {
+    game: model.game,
+    variant: model.variant,
+    advertisedEdge: model.advertisedEdge,
+    theoreticalEdge,
+    verdict: model.verdict,
+    points,
+  };
 }
 
 function simulateBankroll(archetype: string, agents: number, driftPerHour: number, rng: Rng): BankrollSeries {
@@ -104,52 +145,73 @@ function bodyAttributes(dom: string): Record<string, string> {
 }
 
 describe('report.html in headless Chromium', () => {
-  test.skipIf(SKIP)('every chart draws, and the screenshot shows them', { timeout: 3 * CHROMIUM_TIMEOUT_MS }, async () => {
-    const chromium = requireChromium();
-    const { directory, report } = writeReport(renderCasinoReport(realisticInput()));
-    const started = performance.now();
-    const dom = await runChromium(chromium, [...chromiumArgs(directory), '--dump-dom', `file://${report}`]);
-    const shot = join(directory, 'shot.png');
-    await runChromium(chromium, [...chromiumArgs(directory), `--screenshot=${shot}`, `file://${report}`]);
-    console.log(`html-report-chromium: ${dom.commandLine}\n  two runs took ${Math.round(performance.now() - started)} ms; report ${statSync(report).size} bytes`);
+  test.skipIf(SKIP)(
+    'every chart draws, and the screenshot shows them',
+    { timeout: 3 * CHROMIUM_TIMEOUT_MS },
+    async () => {
+      const chromium = requireChromium();
+      const { directory, report } = writeReport(renderCasinoReport(realisticInput()));
+      const started = performance.now();
+      const dom = await runChromium(chromium, [...chromiumArgs(directory), '--dump-dom', `file://${report}`]);
+      const shot = join(directory, 'shot.png');
+      await runChromium(chromium, [...chromiumArgs(directory), `--screenshot=${shot}`, `file://${report}`]);
+      console.log(
+        `html-report-chromium: ${dom.commandLine}\n  two runs took ${Math.round(performance.now() - started)} ms; report ${statSync(report).size} bytes`,
+      );
 
-    const body = bodyAttributes(dom.stdout);
-    expect(body['data-chart-error'], 'chart error reported by the page').toBeUndefined();
-    expect(body['data-charts-expected']).toBe('4');
-    expect(body['data-charts-drawn']).toBe(body['data-charts-expected']);
-    // The summary table opens the page, one row per variant, each linked to its drawn chart.
-    const summary = /<table id="summary-table">[\s\S]*?<\/table>/.exec(dom.stdout)?.[0] ?? '';
-    expect(dom.stdout.indexOf('<section id="summary">')).toBeLessThan(dom.stdout.indexOf('<section id="games">'));
-    expect([...summary.matchAll(/<a href="#(game-\d+)">chart<\/a>/g)].map((match) => match[1])).toEqual(['game-0', 'game-1', 'game-2']);
-    const charts = [...dom.stdout.matchAll(/<div class="chart"[^>]*>/g)].map((match) => attributes(match[0]));
-    expect(charts.map((chart) => chart.id)).toEqual(['chart-edge-0', 'chart-edge-1', 'chart-edge-2', 'chart-bankroll']);
-    for (const chart of charts) {
-      expect(chart['data-drawn'], `${chart.id} drawn`).toBe('1');
-      expect(Number(chart['data-pixels']), `${chart.id} non-blank pixels`).toBeGreaterThan(5_000);
-      expect(Number(chart['data-plot-pixels']), `${chart.id} coloured pixels in the plot area`).toBeGreaterThan(1_000);
-    }
+      const body = bodyAttributes(dom.stdout);
+      expect(body['data-chart-error'], 'chart error reported by the page').toBeUndefined();
+      expect(body['data-charts-expected']).toBe('4');
+      expect(body['data-charts-drawn']).toBe(body['data-charts-expected']);
+      // The summary table opens the page, one row per variant, each linked to its drawn chart.
+      const summary = /<table id="summary-table">[\s\S]*?<\/table>/.exec(dom.stdout)?.[0] ?? '';
+      expect(dom.stdout.indexOf('<section id="summary">')).toBeLessThan(dom.stdout.indexOf('<section id="games">'));
+      expect([...summary.matchAll(/<a href="#(game-\d+)">chart<\/a>/g)].map((match) => match[1])).toEqual([
+        'game-0',
+        'game-1',
+        'game-2',
+      ]);
+      const charts = [...dom.stdout.matchAll(/<div class="chart"[^>]*>/g)].map((match) => attributes(match[0]));
+      expect(charts.map((chart) => chart.id)).toEqual([
+        'chart-edge-0',
+        'chart-edge-1',
+        'chart-edge-2',
+        'chart-bankroll',
+      ]);
+      for (const chart of charts) {
+        expect(chart['data-drawn'], `${chart.id} drawn`).toBe('1');
+        expect(Number(chart['data-pixels']), `${chart.id} non-blank pixels`).toBeGreaterThan(5_000);
+        expect(Number(chart['data-plot-pixels']), `${chart.id} coloured pixels in the plot area`).toBeGreaterThan(
+          1_000,
+        );
+      }
 
-    const png = readFileSync(shot);
-    expect(png.length, 'screenshot size').toBeGreaterThan(20_000);
-    const decoded = decodePng(png);
-    expect({ width: decoded.width, height: decoded.height }).toEqual(WINDOW);
-    expect(decoded.colouredPixels, 'coloured pixels (chart lines) in the screenshot').toBeGreaterThan(5_000);
+      const png = readFileSync(shot);
+      expect(png.length, 'screenshot size').toBeGreaterThan(20_000);
+      const decoded = decodePng(png);
+      expect({ width: decoded.width, height: decoded.height }).toEqual(WINDOW);
+      expect(decoded.colouredPixels, 'coloured pixels (chart lines) in the screenshot').toBeGreaterThan(5_000);
 
-    expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
-  });
+      expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
+    },
+  );
 
   // The check above is only as good as the page's reporting: a library that fails to load must
   // show up as chartError with nothing drawn, or a broken report could pass.
-  test.skipIf(SKIP)('a library that fails is reported on <body>, with no chart drawn', { timeout: 2 * CHROMIUM_TIMEOUT_MS }, async () => {
-    const chromium = requireChromium();
-    const broken = { name: 'Broken', version: '0.0.0', code: 'throw new Error("library exploded");' };
-    const { directory, report } = writeReport(renderCasinoReport(realisticInput(), broken));
-    const dom = await runChromium(chromium, [...chromiumArgs(directory), '--dump-dom', `file://${report}`]);
-    const body = bodyAttributes(dom.stdout);
-    expect(body['data-chart-error']).toMatch(/library exploded.*library: Chart\.js did not load/);
-    expect(body['data-charts-expected']).toBe('4');
-    expect(body['data-charts-drawn']).toBe('0');
-    expect(dom.stdout.includes('data-drawn='), 'a chart container marked drawn').toBe(false);
-    expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
-  });
+  test.skipIf(SKIP)(
+    'a library that fails is reported on <body>, with no chart drawn',
+    { timeout: 2 * CHROMIUM_TIMEOUT_MS },
+    async () => {
+      const chromium = requireChromium();
+      const broken = { name: 'Broken', version: '0.0.0', code: 'throw new Error("library exploded");' };
+      const { directory, report } = writeReport(renderCasinoReport(realisticInput(), broken));
+      const dom = await runChromium(chromium, [...chromiumArgs(directory), '--dump-dom', `file://${report}`]);
+      const body = bodyAttributes(dom.stdout);
+      expect(body['data-chart-error']).toMatch(/library exploded.*library: Chart\.js did not load/);
+      expect(body['data-charts-expected']).toBe('4');
+      expect(body['data-charts-drawn']).toBe('0');
+      expect(dom.stdout.includes('data-drawn='), 'a chart container marked drawn').toBe(false);
+      expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
+    },
+  );
 });

@@ -29,7 +29,12 @@ function edgePoints(count: number, theoretical: number): EdgePoint[] {
   });
 }
 
-function game(name: string, points: EdgePoint[], advertisedEdge: number | null = 0.01, theoreticalEdge = 0.01): GameEdgeSeries {
+function game(
+  name: string,
+  points: EdgePoint[],
+  advertisedEdge: number | null = 0.01,
+  theoreticalEdge = 0.01,
+): GameEdgeSeries {
   return { game: name, variant: 'default', advertisedEdge, theoreticalEdge, verdict: 'matches', points };
 }
 
@@ -48,8 +53,16 @@ function input(overrides: Partial<CasinoReportInput> = {}): CasinoReportInput {
     subtitle: 'seed 42 · afp audit house-edge --bets 100000',
     games: [game('dice', edgePoints(30, 0.01)), game('roulette', edgePoints(30, 1 / 37), null, 1 / 37)],
     bankrolls: [
-      { archetype: 'martingale', agents: 20, points: Array.from({ length: 24 }, (_, i) => ({ atMs: i * HOUR_MS, balance: 100 - i * 1.5 })) },
-      { archetype: 'flat-bettor', agents: 1, points: Array.from({ length: 24 }, (_, i) => ({ atMs: i * HOUR_MS, balance: 100 - i * 0.25 })) },
+      {
+        archetype: 'martingale',
+        agents: 20,
+        points: Array.from({ length: 24 }, (_, i) => ({ atMs: i * HOUR_MS, balance: 100 - i * 1.5 })),
+      },
+      {
+        archetype: 'flat-bettor',
+        agents: 1,
+        points: Array.from({ length: 24 }, (_, i) => ({ atMs: i * HOUR_MS, balance: 100 - i * 0.25 })),
+      },
     ],
     ...overrides,
   };
@@ -79,10 +92,16 @@ describe('renderCasinoReport: byte-stability', () => {
     const base = renderCasinoReport(input());
     const points = edgePoints(30, 0.01);
     points[10] = { ...(points[10] as EdgePoint), edge: 0.0123 };
-    expect(renderCasinoReport(input({ games: [game('dice', points), game('roulette', edgePoints(30, 1 / 37), null, 1 / 37)] }))).not.toBe(base);
+    expect(
+      renderCasinoReport(
+        input({ games: [game('dice', points), game('roulette', edgePoints(30, 1 / 37), null, 1 / 37)] }),
+      ),
+    ).not.toBe(base);
     expect(renderCasinoReport(input({ title: 'Casino house-edge audit (2)' }))).not.toBe(base);
     const verdict = { ...game('dice', edgePoints(30, 0.01)), verdict: 'advertised edge not given' };
-    expect(renderCasinoReport(input({ games: [verdict, game('roulette', edgePoints(30, 1 / 37), null, 1 / 37)] }))).not.toBe(base);
+    expect(
+      renderCasinoReport(input({ games: [verdict, game('roulette', edgePoints(30, 1 / 37), null, 1 / 37)] })),
+    ).not.toBe(base);
   });
 
   test('a change below the fixed precision (8 decimals of an edge) gives the same bytes', () => {
@@ -149,13 +168,19 @@ describe('renderCasinoReport: document and data', () => {
     expectContains(html, '<td>not advertised</td><td>2.703%</td>');
     expectContains(html, '<th>verdict</th><th>advertised edge</th><th>theoretical edge</th>');
     expectContains(html, '<tr><td>3,000</td>'); // the last checkpoint is always listed
-    expectContains(html, '<tr><td>martingale</td><td>20</td><td>100.00</td><td>65.50</td><td>65.50</td><td>100.00</td></tr>');
+    expectContains(
+      html,
+      '<tr><td>martingale</td><td>20</td><td>100.00</td><td>65.50</td><td>65.50</td><td>100.00</td></tr>',
+    );
   });
 
   test('no games and no bankrolls: a valid report with zero charts expected and no empty section', () => {
     const html = renderCasinoReport(input({ games: [], bankrolls: [] }));
     expectContains(html, '<body data-charts-expected="0" data-charts-drawn="0">');
-    expectContains(html, '<section id="summary">\n<h2>Summary</h2>\n<p class="note">No variant had bets.</p>\n</section>');
+    expectContains(
+      html,
+      '<section id="summary">\n<h2>Summary</h2>\n<p class="note">No variant had bets.</p>\n</section>',
+    );
     expectLacks(html, 'id="games"');
     expectLacks(html, 'id="bankrolls"');
     expect(html.endsWith('</html>\n')).toBe(true);
@@ -164,11 +189,43 @@ describe('renderCasinoReport: document and data', () => {
 
   test('the summary table comes first and lists every variant, charted or not, one format per column', () => {
     const variants = [
-      { game: 'dice', variant: 'default', bets: 3_000, advertisedEdge: 0.01, theoreticalEdge: 0.01, empiricalEdge: 0.0123, low: -0.02, high: 0.04, verdict: 'matches' },
-      { game: 'crash', variant: 'crash:2', bets: 1_234_567, advertisedEdge: null, theoreticalEdge: null, empiricalEdge: null, low: null, high: null, verdict: 'no law' },
-      { game: 'roulette', variant: 'default', bets: 1, advertisedEdge: null, theoreticalEdge: 1 / 37, empiricalEdge: null, low: null, high: null, verdict: 'too few bets' },
+      {
+        game: 'dice',
+        variant: 'default',
+        bets: 3_000,
+        advertisedEdge: 0.01,
+        theoreticalEdge: 0.01,
+        empiricalEdge: 0.0123,
+        low: -0.02,
+        high: 0.04,
+        verdict: 'matches',
+      },
+      {
+        game: 'crash',
+        variant: 'crash:2',
+        bets: 1_234_567,
+        advertisedEdge: null,
+        theoreticalEdge: null,
+        empiricalEdge: null,
+        low: null,
+        high: null,
+        verdict: 'no law',
+      },
+      {
+        game: 'roulette',
+        variant: 'default',
+        bets: 1,
+        advertisedEdge: null,
+        theoreticalEdge: 1 / 37,
+        empiricalEdge: null,
+        low: null,
+        high: null,
+        verdict: 'too few bets',
+      },
     ];
-    const html = renderCasinoReport(input({ games: [game('dice', edgePoints(30, 0.01))], variants, unchartedNote: 'no law or too few bets' }));
+    const html = renderCasinoReport(
+      input({ games: [game('dice', edgePoints(30, 0.01))], variants, unchartedNote: 'no law or too few bets' }),
+    );
     const summaryAt = html.indexOf('<section id="summary">');
     expect(summaryAt).toBeGreaterThan(html.indexOf('</header>'));
     expect(summaryAt).toBeLessThan(html.indexOf('<section id="games">'));
@@ -176,7 +233,18 @@ describe('renderCasinoReport: document and data', () => {
     const table = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
     const rows = [...table.matchAll(/<tr><td>(.*?)<\/td><\/tr>/g)].map((match) => (match[1] ?? '').split('</td><td>'));
     expect(rows).toEqual([
-      ['dice', 'default', '3,000', '1.000%', '1.000%', '1.230%', '-2.000%', '4.000%', 'matches', '<a href="#game-0">chart</a>'],
+      [
+        'dice',
+        'default',
+        '3,000',
+        '1.000%',
+        '1.000%',
+        '1.230%',
+        '-2.000%',
+        '4.000%',
+        'matches',
+        '<a href="#game-0">chart</a>',
+      ],
       ['crash', 'crash:2', '1,234,567', '—', '—', '—', '—', '—', 'no law', '—'],
       ['roulette', 'default', '1', '—', '2.703%', '—', '—', '—', 'too few bets', '—'],
     ]);
@@ -187,13 +255,24 @@ describe('renderCasinoReport: document and data', () => {
   test('without `variants` the summary lists the charted games from their last point', () => {
     const html = renderCasinoReport(input());
     const table = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
-    expect(table.match(/<a href="#game-\d">chart<\/a>/g)).toEqual(['<a href="#game-0">chart</a>', '<a href="#game-1">chart</a>']);
+    expect(table.match(/<a href="#game-\d">chart<\/a>/g)).toEqual([
+      '<a href="#game-0">chart</a>',
+      '<a href="#game-1">chart</a>',
+    ]);
     expectContains(html, '<p class="note">2 variants; 2 charted below.</p>');
   });
 
   test('a summary of more variants than the cap says how many are left out', () => {
     const variants = Array.from({ length: CASINO_REPORT_LIMITS.maxSummaryRows + 3 }, (_, i) => ({
-      game: 'keno', variant: `keno:${i}`, bets: 10, advertisedEdge: null, theoreticalEdge: 0.1, empiricalEdge: 0.1, low: 0, high: 0.2, verdict: 'v',
+      game: 'keno',
+      variant: `keno:${i}`,
+      bets: 10,
+      advertisedEdge: null,
+      theoreticalEdge: 0.1,
+      empiricalEdge: 0.1,
+      low: 0,
+      high: 0.2,
+      verdict: 'v',
     }));
     const html = renderCasinoReport(input({ games: [], bankrolls: [], variants }));
     expectContains(html, `3 more variants not shown (a report shows at most ${CASINO_REPORT_LIMITS.maxSummaryRows}).`);
@@ -248,7 +327,13 @@ describe('renderCasinoReport: escaping', () => {
 describe('renderCasinoReport: limits', () => {
   test('a long series is cut to maxPointsPerSeries, first and last points kept', () => {
     const points = edgePoints(5_000, 0.01);
-    const bankrolls = [{ archetype: 'whale', agents: 3, points: Array.from({ length: 10_000 }, (_, i) => ({ atMs: i * 60_000, balance: i })) }];
+    const bankrolls = [
+      {
+        archetype: 'whale',
+        agents: 3,
+        points: Array.from({ length: 10_000 }, (_, i) => ({ atMs: i * 60_000, balance: i })),
+      },
+    ];
     const html = renderCasinoReport(input({ games: [game('dice', points)], bankrolls }));
     const data = chartData(html);
     const drawn = data.games[0]?.points ?? [];
@@ -256,7 +341,7 @@ describe('renderCasinoReport: limits', () => {
     expect(drawn[0]?.[0]).toBe(100);
     expect(drawn.at(-1)?.[0]).toBe(500_000);
     expect(data.bankroll?.lines[0]?.points).toHaveLength(CASINO_REPORT_LIMITS.maxPointsPerSeries);
-    expect(data.bankroll?.lines[0]?.points.at(-1)).toEqual([6.943750, 9_999]); // 9,999 min in days
+    expect(data.bankroll?.lines[0]?.points.at(-1)).toEqual([6.94375, 9_999]); // 9,999 min in days
     expectContains(html, 'The chart shows 200 of 5,000 points');
     expectContains(html, '<td>whale</td><td>3</td><td>0.00</td><td>9999.00</td><td>0.00</td><td>9999.00</td>');
     expect(count(html, /<tr><td>[\d,]+<\/td><td>[\d.-]+%<\/td>/g)).toBe(CASINO_REPORT_LIMITS.maxTableRows);
@@ -264,7 +349,11 @@ describe('renderCasinoReport: limits', () => {
 
   test('games and archetypes beyond their caps are left out and counted', () => {
     const games = Array.from({ length: 50 }, (_, i) => game(`game-${i}`, edgePoints(2, 0.01)));
-    const bankrolls = Array.from({ length: 20 }, (_, i) => ({ archetype: `a${i}`, agents: 1, points: [{ atMs: 0, balance: i }] }));
+    const bankrolls = Array.from({ length: 20 }, (_, i) => ({
+      archetype: `a${i}`,
+      agents: 1,
+      points: [{ atMs: 0, balance: i }],
+    }));
     const html = renderCasinoReport(input({ games, bankrolls }));
     expect(count(html, /<article class="game"/g)).toBe(CASINO_REPORT_LIMITS.maxGames);
     expectContains(html, '10 more games not shown (a report shows at most 40).');

@@ -16,7 +16,10 @@ describe('referrals.csv', () => {
     addAgent(platform, 'b-top', { createdAtMs: START });
     addAgent(platform, 'a-mid', { referrerId: 'b-top', createdAtMs: START });
     addAgent(platform, 'payer', { referrerId: 'a-mid', fundMicro: usdc(500), createdAtMs: START });
-    const charge = platform.domains.register({ callerId: 'payer', domain: 'csv-tree.com', years: 1, resolver: null }, START);
+    const charge = platform.domains.register(
+      { callerId: 'payer', domain: 'csv-tree.com', years: 1, resolver: null },
+      START,
+    );
     if (!charge.ok) throw new Error(charge.message);
     const fee = charge.value.costMicro;
     const levelOne = (fee * 1_500n) / 10_000n;

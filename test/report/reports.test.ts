@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
-import { agentsCsvChunks, CSV_CHUNK_ROWS, escrowsCsvChunks, renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from '../../src/report/csv-tables.ts';
+import {
+  agentsCsvChunks,
+  CSV_CHUNK_ROWS,
+  escrowsCsvChunks,
+  renderAgentsCsv,
+  renderEndpointsCsv,
+  renderEscrowsCsv,
+} from '../../src/report/csv-tables.ts';
 import { CHUNK_LINES, eventLine, isoFormatter, renderEventsJsonl } from '../../src/report/events-jsonl.ts';
 import type { RunRecord } from '../../src/report/run-record.ts';
 import { renderSummaryJson } from '../../src/report/summary-json.ts';
@@ -28,32 +35,142 @@ function makeRecord(): RunRecord {
     reproduce: 'afp run scenarios/tiny-run.yaml --seed 42',
     outcome: 'invariant-failed',
     agents: [
-      { agentId: 'bob', archetype: 'escrow-buyer', displayName: 'Bob "The Builder"', tier: 'pro', balanceMicro: 7_990_000n, requests: 5, errors: 1, rateLimited: 0 },
-      { agentId: 'alice', archetype: 'escrow-buyer', displayName: 'Smith, Alice', tier: 'free', balanceMicro: 12_000_000n, requests: 3, errors: 0, rateLimited: 0 },
-      { agentId: 'carol', archetype: 'faucet-farmer', displayName: 'Carol', tier: 'free', balanceMicro: 12_000_000n, requests: 4, errors: 2, rateLimited: 1 },
+      {
+        agentId: 'bob',
+        archetype: 'escrow-buyer',
+        displayName: 'Bob "The Builder"',
+        tier: 'pro',
+        balanceMicro: 7_990_000n,
+        requests: 5,
+        errors: 1,
+        rateLimited: 0,
+      },
+      {
+        agentId: 'alice',
+        archetype: 'escrow-buyer',
+        displayName: 'Smith, Alice',
+        tier: 'free',
+        balanceMicro: 12_000_000n,
+        requests: 3,
+        errors: 0,
+        rateLimited: 0,
+      },
+      {
+        agentId: 'carol',
+        archetype: 'faucet-farmer',
+        displayName: 'Carol',
+        tier: 'free',
+        balanceMicro: 12_000_000n,
+        requests: 4,
+        errors: 2,
+        rateLimited: 1,
+      },
     ],
     endpoints: [
       { endpoint: 'faucet.B.register', service: 'faucet', style: 'B', calls: 3, statuses: { '201': 3 } },
       { endpoint: 'escrow.B.create', service: 'escrow', style: 'B', calls: 2, statuses: { '201': 1, '422': 1 } },
-      { endpoint: 'faucet.B.claim', service: 'faucet', style: 'B', calls: 4, statuses: { '429': 1, '200': 2, '409': 1 } },
+      {
+        endpoint: 'faucet.B.claim',
+        service: 'faucet',
+        style: 'B',
+        calls: 4,
+        statuses: { '429': 1, '200': 2, '409': 1 },
+      },
       { endpoint: 'unmatched', service: 'escrow', style: 'B', calls: 2, statuses: { '404': 2 } },
       { endpoint: 'escrow.B.release', service: 'escrow', style: 'B', calls: 1, statuses: { '200': 1 } },
     ],
     escrows: [
-      { escrowId: 'esc_b', senderId: 'alice', receiverId: 'bob', amountMicro: 5_000_000n, feeMicro: 50_000n, status: 'released', createdAtMs: START + 2 * HOUR, expiresAtMs: START + 26 * HOUR, settledAtMs: START + 3 * HOUR },
-      { escrowId: 'esc_a', senderId: 'bob', receiverId: 'alice', amountMicro: 100_000n, feeMicro: 1_000n, status: 'locked', createdAtMs: START + 2 * HOUR, expiresAtMs: START + 8 * HOUR, settledAtMs: null },
-      { escrowId: 'esc_0', senderId: 'bob', receiverId: 'alice', amountMicro: 1_234_567n, feeMicro: 12_346n, status: 'expired', createdAtMs: START + HOUR, expiresAtMs: START + 7 * HOUR, settledAtMs: START + 7 * HOUR },
+      {
+        escrowId: 'esc_b',
+        senderId: 'alice',
+        receiverId: 'bob',
+        amountMicro: 5_000_000n,
+        feeMicro: 50_000n,
+        status: 'released',
+        createdAtMs: START + 2 * HOUR,
+        expiresAtMs: START + 26 * HOUR,
+        settledAtMs: START + 3 * HOUR,
+      },
+      {
+        escrowId: 'esc_a',
+        senderId: 'bob',
+        receiverId: 'alice',
+        amountMicro: 100_000n,
+        feeMicro: 1_000n,
+        status: 'locked',
+        createdAtMs: START + 2 * HOUR,
+        expiresAtMs: START + 8 * HOUR,
+        settledAtMs: null,
+      },
+      {
+        escrowId: 'esc_0',
+        senderId: 'bob',
+        receiverId: 'alice',
+        amountMicro: 1_234_567n,
+        feeMicro: 12_346n,
+        status: 'expired',
+        createdAtMs: START + HOUR,
+        expiresAtMs: START + 7 * HOUR,
+        settledAtMs: START + 7 * HOUR,
+      },
     ],
     events: new KeptEvents([
-      { type: 'agent.registered', atMs: START, agentId: 'alice', style: 'B', referrerId: null, grantMicro: 10_000_000n },
-      { type: 'faucet.claimed', atMs: START + 60_000, agentId: 'alice', style: 'B', amountMicro: 2_000_000n, nextClaimAtMs: START + 24 * HOUR + 60_000 },
-      { type: 'faucet.claimed', atMs: START + 120_000, agentId: 'bob', style: 'A', amountMicro: 1_000_000n, nextClaimAtMs: null },
-      { type: 'escrow.created', atMs: START + 2 * HOUR, escrowId: 'esc_b', senderId: 'alice', receiverId: 'bob', amountMicro: 5_000_000n, feeMicro: 50_000n, expiresAtMs: START + 26 * HOUR },
-      { type: 'escrow.released', atMs: START + 3 * HOUR, escrowId: 'esc_b', netMicro: 4_950_000n, feeMicro: 50_000n, referrerId: 'carol', referralMicro: 7_500n },
+      {
+        type: 'agent.registered',
+        atMs: START,
+        agentId: 'alice',
+        style: 'B',
+        referrerId: null,
+        grantMicro: 10_000_000n,
+      },
+      {
+        type: 'faucet.claimed',
+        atMs: START + 60_000,
+        agentId: 'alice',
+        style: 'B',
+        amountMicro: 2_000_000n,
+        nextClaimAtMs: START + 24 * HOUR + 60_000,
+      },
+      {
+        type: 'faucet.claimed',
+        atMs: START + 120_000,
+        agentId: 'bob',
+        style: 'A',
+        amountMicro: 1_000_000n,
+        nextClaimAtMs: null,
+      },
+      {
+        type: 'escrow.created',
+        atMs: START + 2 * HOUR,
+        escrowId: 'esc_b',
+        senderId: 'alice',
+        receiverId: 'bob',
+        amountMicro: 5_000_000n,
+        feeMicro: 50_000n,
+        expiresAtMs: START + 26 * HOUR,
+      },
+      {
+        type: 'escrow.released',
+        atMs: START + 3 * HOUR,
+        escrowId: 'esc_b',
+        netMicro: 4_950_000n,
+        feeMicro: 50_000n,
+        referrerId: 'carol',
+        referralMicro: 7_500n,
+      },
     ]),
     invariants: [
       { name: 'conservation', checks: 12, violations: 0, first: null },
-      { name: 'faucet-cooldown', checks: 4, violations: 1, first: { atMs: START + 120_000, event: '{"type":"faucet.claimed","agentId":"bob"}', message: 'claimed twice within 24h' } },
+      {
+        name: 'faucet-cooldown',
+        checks: 4,
+        violations: 1,
+        first: {
+          atMs: START + 120_000,
+          event: '{"type":"faucet.claimed","agentId":"bob"}',
+          message: 'claimed twice within 24h',
+        },
+      },
     ],
     totals: {
       requests: 12,
@@ -107,7 +224,8 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /** The digest computed independently of the writer: name, NUL, bytes, in the fixed order. */
 function expectedDigest(files: readonly [string, string][]): string {
   const hash = createHash('sha256');
-  for (const [name, text] of files) hash.update(Buffer.concat([Buffer.from(name, 'utf8'), Buffer.from([0]), Buffer.from(text, 'utf8')]));
+  for (const [name, text] of files)
+    hash.update(Buffer.concat([Buffer.from(name, 'utf8'), Buffer.from([0]), Buffer.from(text, 'utf8')]));
   return hash.digest('hex');
 }
 
@@ -184,7 +302,12 @@ describe('each file, exact bytes', () => {
 
   test('endpoints.csv: a status outside the listed ones is counted under other; the header never changes', () => {
     const record = makeRecord();
-    const odd = { ...record, endpoints: [{ endpoint: 'faucet.B.claim', service: 'faucet', style: 'B', calls: 3, statuses: { '418': 2, '502': 1 } }] };
+    const odd = {
+      ...record,
+      endpoints: [
+        { endpoint: 'faucet.B.claim', service: 'faucet', style: 'B', calls: 3, statuses: { '418': 2, '502': 1 } },
+      ],
+    };
     const lines = renderEndpointsCsv(odd).split('\n');
     expect(lines[0]).toBe(ENDPOINTS_CSV.split('\n')[0]);
     expect(lines[1]).toBe('faucet.B.claim,faucet,B,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3');
@@ -237,7 +360,17 @@ describe('each file, exact bytes', () => {
 describe('the fast ISO formatter', () => {
   test('matches toISOString everywhere, also past its day cache and its range', () => {
     const iso = isoFormatter();
-    const samples = [0, 1, 999, 86_399_999, 86_400_000, Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(2026, 0, 1), 253_402_300_799_999, 253_402_300_800_000];
+    const samples = [
+      0,
+      1,
+      999,
+      86_399_999,
+      86_400_000,
+      Date.UTC(2024, 1, 29, 23, 59, 59, 999),
+      Date.UTC(2026, 0, 1),
+      253_402_300_799_999,
+      253_402_300_800_000,
+    ];
     for (let day = 0; day < 5_000; day++) samples.push(START + day * 86_400_000 + ((day * 7_919_017) % 86_400_000));
     for (const ms of samples) expect(iso(ms)).toBe(new Date(ms).toISOString());
   });
@@ -262,7 +395,9 @@ describe('CSV quoting', () => {
     const empty: RunRecord = { ...makeRecord(), agents: [], endpoints: [], escrows: [], events: new KeptEvents() };
     expect(renderAgentsCsv(empty)).toBe('agent_id,archetype,display_name,tier,balance,requests,errors,rate_limited\n');
     expect(renderEndpointsCsv(empty)).toBe(`${ENDPOINTS_CSV.split('\n')[0]}\n`);
-    expect(renderEscrowsCsv(empty)).toBe('escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at\n');
+    expect(renderEscrowsCsv(empty)).toBe(
+      'escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at\n',
+    );
     expect(renderEventsJsonl([])).toBe('');
   });
 });
@@ -275,12 +410,32 @@ describe('CSV tables in chunks', () => {
     const template = makeRecord().agents[0]!;
     for (const size of sizes) {
       // Names that need quoting fall on both sides of every chunk boundary.
-      const agents = Array.from({ length: size }, (_, index) => ({ ...template, agentId: `a${String(index).padStart(5, '0')}`, displayName: index % CSV_CHUNK_ROWS < 2 || index % CSV_CHUNK_ROWS > CSV_CHUNK_ROWS - 3 ? `Doe, "${index}"\nJr.` : `Name ${index}` }));
+      const agents = Array.from({ length: size }, (_, index) => ({
+        ...template,
+        agentId: `a${String(index).padStart(5, '0')}`,
+        displayName:
+          index % CSV_CHUNK_ROWS < 2 || index % CSV_CHUNK_ROWS > CSV_CHUNK_ROWS - 3
+            ? `Doe, "${index}"\nJr.`
+            : `Name ${index}`,
+      }));
       const record = { ...makeRecord(), agents };
       const chunks = [...agentsCsvChunks(record)];
       const whole = stringify(
-        agents.map((agent) => [agent.agentId, agent.archetype, agent.displayName, agent.tier, '7.990000', agent.requests, agent.errors, agent.rateLimited]),
-        { header: true, columns: ['agent_id', 'archetype', 'display_name', 'tier', 'balance', 'requests', 'errors', 'rate_limited'], record_delimiter: '\n' },
+        agents.map((agent) => [
+          agent.agentId,
+          agent.archetype,
+          agent.displayName,
+          agent.tier,
+          '7.990000',
+          agent.requests,
+          agent.errors,
+          agent.rateLimited,
+        ]),
+        {
+          header: true,
+          columns: ['agent_id', 'archetype', 'display_name', 'tier', 'balance', 'requests', 'errors', 'rate_limited'],
+          record_delimiter: '\n',
+        },
       );
       expect(chunks.join('')).toBe(whole);
       expect(renderAgentsCsv(record)).toBe(whole);
@@ -291,7 +446,11 @@ describe('CSV tables in chunks', () => {
   test('escrows.csv: the chunks joined are the whole table, in creation order', () => {
     const template = makeRecord().escrows[0]!;
     for (const size of sizes) {
-      const escrows = Array.from({ length: size }, (_, index) => ({ ...template, escrowId: `e${index}`, createdAtMs: START + (size - index) * 1_000 }));
+      const escrows = Array.from({ length: size }, (_, index) => ({
+        ...template,
+        escrowId: `e${index}`,
+        createdAtMs: START + (size - index) * 1_000,
+      }));
       const record = { ...makeRecord(), escrows };
       const text = [...escrowsCsvChunks(record)].join('');
       expect(text).toBe(renderEscrowsCsv(record));
@@ -319,11 +478,21 @@ describe('writing and the digest', () => {
   test('writes every file with the exact bytes; the digest covers all of them, summary last', () => {
     const outDir = scratch();
     const { files, digest } = writeReports(makeRecord(), outDir, ALL);
-    expect(files).toStrictEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json'].map((name) => join(outDir, name)));
+    expect(files).toStrictEqual(
+      ['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json'].map((name) => join(outDir, name)),
+    );
     for (const [name, text] of DATA_FILES) expect(readFileSync(join(outDir, name), 'utf8')).toBe(text);
     expect(readFileSync(join(outDir, 'summary.json'), 'utf8')).toBe(expectedSummary());
     // summary.json is digested as rendered with an empty reproduce command (it names the scenario's path).
-    expect(digest).toBe(expectedDigest([...DATA_FILES, ['summary.json', expectedSummary().replace('"reproduce": "afp run scenarios/tiny-run.yaml --seed 42"', '"reproduce": ""')]]));
+    expect(digest).toBe(
+      expectedDigest([
+        ...DATA_FILES,
+        [
+          'summary.json',
+          expectedSummary().replace('"reproduce": "afp run scenarios/tiny-run.yaml --seed 42"', '"reproduce": ""'),
+        ],
+      ]),
+    );
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -331,7 +500,13 @@ describe('writing and the digest', () => {
     const rendered = renderReports(makeRecord(), ALL);
     expect(rendered.digest).toBe(writeReports(makeRecord(), scratch(), ALL).digest);
     expect(reportDigest(renderReports({ ...makeRecord(), reproduce: '' }, ALL).files)).toBe(rendered.digest);
-    expect(rendered.files.map((file) => file.file)).toStrictEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json']);
+    expect(rendered.files.map((file) => file.file)).toStrictEqual([
+      'agents.csv',
+      'endpoints.csv',
+      'escrows.csv',
+      'events.jsonl',
+      'summary.json',
+    ]);
   });
 
   test('the digest does not depend on the scenario path in the reproduce command (summary.json still shows it)', () => {
@@ -355,14 +530,21 @@ describe('writing and the digest', () => {
 
   test('one changed event changes the digest', () => {
     const record = makeRecord();
-    const changed: RunRecord = { ...record, events: new KeptEvents((record.events.kept ?? []).map((event, index) => (index === 2 ? { ...event, atMs: event.atMs + 1 } : event))) };
+    const changed: RunRecord = {
+      ...record,
+      events: new KeptEvents(
+        (record.events.kept ?? []).map((event, index) => (index === 2 ? { ...event, atMs: event.atMs + 1 } : event)),
+      ),
+    };
     expect(renderReports(changed, ALL).digest).not.toBe(renderReports(record, ALL).digest);
     expect(renderReports(changed, ['events']).digest).not.toBe(renderReports(record, ['events']).digest);
   });
 
   test('the order and repeats of `which` do not matter; a subset digests only its files', () => {
     const record = makeRecord();
-    expect(renderReports(record, ['events', 'summary', 'agents', 'escrows', 'endpoints', 'events']).digest).toBe(renderReports(record, ALL).digest);
+    expect(renderReports(record, ['events', 'summary', 'agents', 'escrows', 'endpoints', 'events']).digest).toBe(
+      renderReports(record, ALL).digest,
+    );
     const subset = renderReports(record, ['events', 'agents']);
     expect(subset.files.map((file) => file.file)).toStrictEqual(['agents.csv', 'events.jsonl']);
     expect(subset.digest).toBe(expectedDigest([DATA_FILES[0]!, DATA_FILES[3]!]));
@@ -371,7 +553,8 @@ describe('writing and the digest', () => {
   test('events.jsonl streams in chunks with the same bytes as in memory', () => {
     const base = makeRecord().events.kept?.[1] as DomainEvent & { type: 'faucet.claimed' };
     const events: DomainEvent[] = [];
-    for (let index = 0; index < CHUNK_LINES * 2 + 3; index++) events.push({ ...base, atMs: base.atMs + index, agentId: `agent-${index}` });
+    for (let index = 0; index < CHUNK_LINES * 2 + 3; index++)
+      events.push({ ...base, atMs: base.atMs + index, agentId: `agent-${index}` });
     const outDir = scratch();
     writeReports({ ...makeRecord(), events: new KeptEvents(events) }, outDir, ['events']);
     const text = readFileSync(join(outDir, 'events.jsonl'), 'utf8');

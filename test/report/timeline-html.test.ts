@@ -16,7 +16,15 @@ import { renderReports } from '../../src/report/write-reports.ts';
 import { TRACE_REQUESTS_MAX, RequestTrace } from '../../src/sim/request-trace.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
-import { CHROMIUM_SKIPPED, CHROMIUM_TIMEOUT_MS, chromiumArgs, decodePng, requireChromium, runChromium, waitForNoProcessWith } from './chromium.ts';
+import {
+  CHROMIUM_SKIPPED,
+  CHROMIUM_TIMEOUT_MS,
+  chromiumArgs,
+  decodePng,
+  requireChromium,
+  runChromium,
+  waitForNoProcessWith,
+} from './chromium.ts';
 import { KeptEvents } from '../../src/report/run-events.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-timeline-'));
@@ -43,7 +51,11 @@ reports: [summary, agents]
 `;
 
 function scenario(text: string): Scenario {
-  const parsed = parseScenario(text, { fileName: 'timeline-demo.yaml', agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: 'timeline-demo.yaml',
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   return parsed.scenario;
 }
@@ -61,7 +73,8 @@ describe('timeline.html', () => {
     expect(html).toContain('escrow answers 503');
     expect(html).toMatch(/<line [^>]*id="violation"/);
     // The violation's agent (the one whose claim minted) has the first, highlighted lane.
-    const firstLane = /<rect x="0" y="34" width="\d+" height="16" fill="([^"]+)"\/>\n<text x="4" y="46">([^<]+)<\/text>/.exec(html);
+    const firstLane =
+      /<rect x="0" y="34" width="\d+" height="16" fill="([^"]+)"\/>\n<text x="4" y="46">([^<]+)<\/text>/.exec(html);
     expect(firstLane?.[1]).toBe('#fff3c4');
     expect(result.failure?.violation.event).toContain(`"agentId":"${firstLane?.[2] ?? ''}"`);
     const lanes = [...html.matchAll(/<text x="4" y="\d+">([^<]+)<\/text>/g)].map((match) => match[1]);
@@ -74,15 +87,40 @@ describe('timeline.html', () => {
   it('is not written for a run that holds', async () => {
     const result = await runSimulation(scenario(SCENARIO), { seed: '5' });
     expect(result.failure).toBeNull();
-    expect(renderReports(result.record, ['summary', 'agents']).files.map((file) => file.file)).toEqual(['agents.csv', 'summary.json']);
+    expect(renderReports(result.record, ['summary', 'agents']).files.map((file) => file.file)).toEqual([
+      'agents.csv',
+      'summary.json',
+    ]);
   });
 
   it('draws at most its lane bound and says how many agents and requests it left out', () => {
-    const requests: TracedRequest[] = Array.from({ length: 100 }, (_, index) => ({ atMs: 1_000 + index, agentId: `agent-${index}-<b>`, endpoint: 'faucet.B.claim', status: index % 2 === 0 ? 200 : 429 }));
+    const requests: TracedRequest[] = Array.from({ length: 100 }, (_, index) => ({
+      atMs: 1_000 + index,
+      agentId: `agent-${index}-<b>`,
+      endpoint: 'faucet.B.claim',
+      status: index % 2 === 0 ? 200 : 429,
+    }));
     const record: RunRecord = {
-      scenario: 'bounds', seed: '1', startMs: 0, endMs: 2_000, reproduce: 'npx afp run bounds.yaml', outcome: 'completed',
-      agents: [], endpoints: [], escrows: [], events: new KeptEvents(), invariants: [],
-      totals: { requests: 5_100, agents: 100, escrows: 0, ledgerSumMicro: 0n, feeIncomeMicro: 0n, faucetPoolMicro: 0n, agentBalancesMicro: 0n },
+      scenario: 'bounds',
+      seed: '1',
+      startMs: 0,
+      endMs: 2_000,
+      reproduce: 'npx afp run bounds.yaml',
+      outcome: 'completed',
+      agents: [],
+      endpoints: [],
+      escrows: [],
+      events: new KeptEvents(),
+      invariants: [],
+      totals: {
+        requests: 5_100,
+        agents: 100,
+        escrows: 0,
+        ledgerSumMicro: 0n,
+        feeIncomeMicro: 0n,
+        faucetPoolMicro: 0n,
+        agentBalancesMicro: 0n,
+      },
       trace: { requests, dropped: 5_000 },
     };
     const html = renderTimelineHtml(record);
@@ -95,7 +133,8 @@ describe('timeline.html', () => {
 
   it('keeps the last requests of a run, in order, and counts the ones before', () => {
     const trace = new RequestTrace();
-    for (let index = 0; index < TRACE_REQUESTS_MAX + 5; index++) trace.push({ atMs: index, agentId: 'a', endpoint: 'e', status: 200 });
+    for (let index = 0; index < TRACE_REQUESTS_MAX + 5; index++)
+      trace.push({ atMs: index, agentId: 'a', endpoint: 'e', status: 200 });
     const rows = trace.rows();
     expect(rows).toHaveLength(TRACE_REQUESTS_MAX);
     expect(rows[0]?.atMs).toBe(5);
@@ -103,19 +142,23 @@ describe('timeline.html', () => {
     expect(trace.dropped).toBe(5);
   });
 
-  test.skipIf(CHROMIUM_SKIPPED)('draws in headless Chromium: the SVG at its size, with its colours', { timeout: 3 * CHROMIUM_TIMEOUT_MS }, async () => {
-    const chromium = requireChromium();
-    const result = await runSimulation(scenario(SCENARIO), { seed: '5', defects: ['mint-on-claim'] });
-    const page = join(work, 'timeline.html');
-    writeFileSync(page, renderTimelineHtml(result.record));
-    const window = { width: 1200, height: 900 };
-    const dom = await runChromium(chromium, [...chromiumArgs(work, window), '--dump-dom', `file://${page}`]);
-    expect(dom.stdout).toMatch(/<svg [^>]*width="1090"/);
-    const shot = join(work, 'timeline.png');
-    await runChromium(chromium, [...chromiumArgs(work, window), `--screenshot=${shot}`, `file://${page}`]);
-    const decoded = decodePng(readFileSync(shot));
-    expect({ width: decoded.width, height: decoded.height }).toEqual(window);
-    expect(decoded.colouredPixels, 'coloured pixels (marks, bands, the violation line)').toBeGreaterThan(500);
-    expect(await waitForNoProcessWith(work), 'chromium processes left running').toEqual([]);
-  });
+  test.skipIf(CHROMIUM_SKIPPED)(
+    'draws in headless Chromium: the SVG at its size, with its colours',
+    { timeout: 3 * CHROMIUM_TIMEOUT_MS },
+    async () => {
+      const chromium = requireChromium();
+      const result = await runSimulation(scenario(SCENARIO), { seed: '5', defects: ['mint-on-claim'] });
+      const page = join(work, 'timeline.html');
+      writeFileSync(page, renderTimelineHtml(result.record));
+      const window = { width: 1200, height: 900 };
+      const dom = await runChromium(chromium, [...chromiumArgs(work, window), '--dump-dom', `file://${page}`]);
+      expect(dom.stdout).toMatch(/<svg [^>]*width="1090"/);
+      const shot = join(work, 'timeline.png');
+      await runChromium(chromium, [...chromiumArgs(work, window), `--screenshot=${shot}`, `file://${page}`]);
+      const decoded = decodePng(readFileSync(shot));
+      expect({ width: decoded.width, height: decoded.height }).toEqual(window);
+      expect(decoded.colouredPixels, 'coloured pixels (marks, bands, the violation line)').toBeGreaterThan(500);
+      expect(await waitForNoProcessWith(work), 'chromium processes left running').toEqual([]);
+    },
+  );
 });

@@ -10,19 +10,90 @@ import { KeptEvents } from '../../src/report/run-events.ts';
 const T0 = Date.UTC(2026, 0, 1);
 
 const BASE: RunRecord = {
-  scenario: 's', seed: '1', startMs: T0, endMs: T0 + 3_600_000, reproduce: 'afp run s.yaml --seed 1', outcome: 'completed', agents: [], endpoints: [], escrows: [], events: new KeptEvents(), invariants: [],
-  totals: { requests: 0, agents: 0, escrows: 0, ledgerSumMicro: 0n, feeIncomeMicro: 0n, faucetPoolMicro: 0n, agentBalancesMicro: 0n },
+  scenario: 's',
+  seed: '1',
+  startMs: T0,
+  endMs: T0 + 3_600_000,
+  reproduce: 'afp run s.yaml --seed 1',
+  outcome: 'completed',
+  agents: [],
+  endpoints: [],
+  escrows: [],
+  events: new KeptEvents(),
+  invariants: [],
+  totals: {
+    requests: 0,
+    agents: 0,
+    escrows: 0,
+    ledgerSumMicro: 0n,
+    feeIncomeMicro: 0n,
+    faucetPoolMicro: 0n,
+    agentBalancesMicro: 0n,
+  },
 };
 
 const RECORD: RunRecord = {
   ...BASE,
   trading: {
     orders: [
-      { orderId: 'ord_b', agentId: 'bob', symbol: 'ETH-USDC', kind: 'spot', side: 'buy', type: 'limit', amountMicro: 5_000_000n, leverage: 1, limitPrice: 100_050_000_000n, status: 'open', fillPrice: null, fillQty: null, feeMicro: 0n, liquidity: null, realizedPnlMicro: 0n, createdAtMs: T0 + 2000, filledAtMs: null, cancelledAtMs: null },
-      { orderId: 'ord_a', agentId: 'alice', symbol: 'BTC-PERP', kind: 'perp', side: 'buy', type: 'market', amountMicro: 80_000_000n, leverage: 10, limitPrice: null, status: 'filled', fillPrice: 9_603_155_847_901n, fillQty: 83_305n, feeMicro: 160_000n, liquidity: 'taker', realizedPnlMicro: -1_500_000n, createdAtMs: T0 + 2000, filledAtMs: T0 + 2000, cancelledAtMs: null },
+      {
+        orderId: 'ord_b',
+        agentId: 'bob',
+        symbol: 'ETH-USDC',
+        kind: 'spot',
+        side: 'buy',
+        type: 'limit',
+        amountMicro: 5_000_000n,
+        leverage: 1,
+        limitPrice: 100_050_000_000n,
+        status: 'open',
+        fillPrice: null,
+        fillQty: null,
+        feeMicro: 0n,
+        liquidity: null,
+        realizedPnlMicro: 0n,
+        createdAtMs: T0 + 2000,
+        filledAtMs: null,
+        cancelledAtMs: null,
+      },
+      {
+        orderId: 'ord_a',
+        agentId: 'alice',
+        symbol: 'BTC-PERP',
+        kind: 'perp',
+        side: 'buy',
+        type: 'market',
+        amountMicro: 80_000_000n,
+        leverage: 10,
+        limitPrice: null,
+        status: 'filled',
+        fillPrice: 9_603_155_847_901n,
+        fillQty: 83_305n,
+        feeMicro: 160_000n,
+        liquidity: 'taker',
+        realizedPnlMicro: -1_500_000n,
+        createdAtMs: T0 + 2000,
+        filledAtMs: T0 + 2000,
+        cancelledAtMs: null,
+      },
     ],
     positions: [
-      { positionId: 'pos_a', agentId: 'alice', symbol: 'BTC-PERP', side: 'long', status: 'liquidated', entryPrice: 9_603_155_847_901n, qty: 83_305n, marginMicro: 0n, leverage: 10, fundingPaidMicro: -22_867n, realizedPnlMicro: -8_022_867n, liquidationMark: 6_318_089_414_779n, openedAtMs: T0 + 2000, closedAtMs: T0 + 60_000 },
+      {
+        positionId: 'pos_a',
+        agentId: 'alice',
+        symbol: 'BTC-PERP',
+        side: 'long',
+        status: 'liquidated',
+        entryPrice: 9_603_155_847_901n,
+        qty: 83_305n,
+        marginMicro: 0n,
+        leverage: 10,
+        fundingPaidMicro: -22_867n,
+        realizedPnlMicro: -8_022_867n,
+        liquidationMark: 6_318_089_414_779n,
+        openedAtMs: T0 + 2000,
+        closedAtMs: T0 + 60_000,
+      },
     ],
   },
 };
@@ -42,8 +113,14 @@ describe('trading CSVs', () => {
 
   test('written (and digested) only for runs that placed orders', () => {
     const which = ['agents', 'orders', 'positions'] as const;
-    expect(renderReports(RECORD, which).files.map((file) => file.file)).toEqual(['agents.csv', 'orders.csv', 'positions.csv']);
+    expect(renderReports(RECORD, which).files.map((file) => file.file)).toEqual([
+      'agents.csv',
+      'orders.csv',
+      'positions.csv',
+    ]);
     expect(renderReports(BASE, which).files.map((file) => file.file)).toEqual(['agents.csv']);
-    expect(renderOrdersCsv(BASE)).toBe('order_id,agent_id,symbol,market_type,side,type,amount,leverage,limit_price,status,fill_price,fill_qty,fee,liquidity,realized_pnl,created_at,filled_at,cancelled_at\n');
+    expect(renderOrdersCsv(BASE)).toBe(
+      'order_id,agent_id,symbol,market_type,side,type,amount,leverage,limit_price,status,fill_price,fill_qty,fee,liquidity,realized_pnl,created_at,filled_at,cancelled_at\n',
+    );
   });
 });

@@ -15,7 +15,14 @@ afterEach(async () => {
 });
 
 async function serve(clockMode: 'wall' | 'manual'): Promise<{ handle: ServeHandle; api: string; client: AfpClient }> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '3', port: 0, clockMode, ...(clockMode === 'manual' ? { startMs: START_MS } : {}), log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '3',
+    port: 0,
+    clockMode,
+    ...(clockMode === 'manual' ? { startMs: START_MS } : {}),
+    log: () => undefined,
+  });
   handles.push(handle);
   return { handle, api: handle.urls.api as string, client: new AfpClient(httpTransport({ urls: handle.urls })) };
 }
@@ -26,12 +33,19 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 }
 
 async function moveClock(api: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${api}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${api}/_afp/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 /** Registers alice and bob and locks an escrow from alice to bob that expires in `expiresInSeconds`. */
-async function lockEscrow(client: AfpClient, expiresInSeconds: number): Promise<{ alice: AfpClient; escrowId: string }> {
+async function lockEscrow(
+  client: AfpClient,
+  expiresInSeconds: number,
+): Promise<{ alice: AfpClient; escrowId: string }> {
   const alice = await client.faucetB.register({ agent_id: 'alice' });
   const bob = await client.faucetB.register({ agent_id: 'bob' });
   if (!alice.ok || !bob.ok) throw new Error('registration failed');
@@ -44,14 +58,35 @@ async function lockEscrow(client: AfpClient, expiresInSeconds: number): Promise<
 describe('manual clock', () => {
   test('reads, moves forward by to_ms, advance_ms and to; refuses the past and bad bodies', async () => {
     const { api } = await serve('manual');
-    expect(await getJson(`${api}/_afp/clock`)).toEqual({ status: 200, body: { now_ms: START_MS, now: '2025-01-01T00:00:00.000Z', mode: 'manual' } });
+    expect(await getJson(`${api}/_afp/clock`)).toEqual({
+      status: 200,
+      body: { now_ms: START_MS, now: '2025-01-01T00:00:00.000Z', mode: 'manual' },
+    });
     expect((await moveClock(api, { advance_ms: 1_000 })).body).toMatchObject({ now_ms: START_MS + 1_000 });
     expect((await moveClock(api, { to_ms: START_MS + 5_000 })).body).toMatchObject({ now_ms: START_MS + 5_000 });
-    expect((await moveClock(api, { to: '2025-01-02T00:00:00Z' })).body).toMatchObject({ now: '2025-01-02T00:00:00.000Z' });
-    for (const bad of [{ to_ms: START_MS }, { advance_ms: -1 }, { advance_ms: 1.5 }, { to: 'yesterday' }, {}, { to_ms: START_MS + 1, advance_ms: 1 }, { speed: 2 }, [1]]) {
-      expect(await moveClock(api, bad), JSON.stringify(bad)).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
+    expect((await moveClock(api, { to: '2025-01-02T00:00:00Z' })).body).toMatchObject({
+      now: '2025-01-02T00:00:00.000Z',
+    });
+    for (const bad of [
+      { to_ms: START_MS },
+      { advance_ms: -1 },
+      { advance_ms: 1.5 },
+      { to: 'yesterday' },
+      {},
+      { to_ms: START_MS + 1, advance_ms: 1 },
+      { speed: 2 },
+      [1],
+    ]) {
+      expect(await moveClock(api, bad), JSON.stringify(bad)).toMatchObject({
+        status: 400,
+        body: { code: 'BAD_REQUEST' },
+      });
     }
-    const malformed = await fetch(`${api}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const malformed = await fetch(`${api}/_afp/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(malformed.status).toBe(400);
     expect((await getJson(`${api}/_afp/clock`)).body['now']).toBe('2025-01-02T00:00:00.000Z');
     expect((await fetch(`${api}/_afp/clock`, { method: 'DELETE' })).status).toBe(405);
@@ -74,17 +109,32 @@ describe('manual clock', () => {
     const { handle, api, client } = await serve('manual');
     await lockEscrow(client, 600);
     const state = await getJson(`${api}/_afp/state`);
-    expect(state.body).toMatchObject({ seed: '3', mode: 'manual', agents: 2, escrows: 1, ledger: { sum_micro: '0', audit_sum_micro: '0', balanced: true } });
+    expect(state.body).toMatchObject({
+      seed: '3',
+      mode: 'manual',
+      agents: 2,
+      escrows: 1,
+      ledger: { sum_micro: '0', audit_sum_micro: '0', balanced: true },
+    });
     expect(await getJson(`${api}/_afp/mounts`)).toEqual({ status: 200, body: { mounts: handle.urls } });
     expect(Object.keys(handle.urls)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino']);
-    for (const url of Object.values(handle.urls)) expect(await getJson(`${url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
+    for (const url of Object.values(handle.urls))
+      expect(await getJson(`${url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
     expect((await getJson(`${handle.urls.faucet as string}/_afp/clock`)).status).toBe(404); // admin lives on the api mount only
   });
 });
 
 describe('defects', () => {
   test('--defect names reach the platform', async () => {
-    const handle = await startServe({ routes: ALL_ROUTES, seed: '3', port: 0, clockMode: 'manual', startMs: START_MS, defects: ['escrow-fee-2pct'], log: () => undefined });
+    const handle = await startServe({
+      routes: ALL_ROUTES,
+      seed: '3',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      defects: ['escrow-fee-2pct'],
+      log: () => undefined,
+    });
     handles.push(handle);
     const client = new AfpClient(httpTransport({ urls: handle.urls }));
     const { escrowId } = await lockEscrow(client, 600);
@@ -98,7 +148,8 @@ describe('wall clock', () => {
     const { escrowId } = await lockEscrow(client, 1);
     expect(handle.platform.escrow.find(escrowId)?.status).toBe('locked');
     const deadline = Date.now() + 5_000;
-    while (handle.platform.escrow.find(escrowId)?.status === 'locked' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (handle.platform.escrow.find(escrowId)?.status === 'locked' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(handle.platform.escrow.find(escrowId)?.status).toBe('expired');
   });
 

@@ -20,19 +20,45 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 async function opened(file: string): Promise<CommandLog> {
   const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
   if ('error' in log) throw new Error(log.error);
-  expect(log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] })).toEqual([]);
+  expect(
+    log.adopt({
+      seed: SEED,
+      startMs: START_MS,
+      clockMode: 'manual',
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    }),
+  ).toEqual([]);
   return log;
 }
 
-async function post(served: ServeHandle, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${served.urls.api as string}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(
+  served: ServeHandle,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${served.urls.api as string}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 test('bad clock, tier and deposit input: 400 in the error shape, nothing applied, nothing logged, restart serves', async () => {
   const file = join(DIR, 'admin.db');
   const first = await opened(file);
-  const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: first, log: () => undefined });
+  const served = await startServe({
+    routes: ALL_ROUTES,
+    seed: SEED,
+    port: 0,
+    clockMode: 'manual',
+    commandLog: first,
+    log: () => undefined,
+  });
   try {
     expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
     const refusals: [string, unknown][] = [
@@ -49,13 +75,22 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
     ];
     for (const [path, body] of refusals) {
       const answer = await post(served, path, body);
-      expect(answer, `${path} ${JSON.stringify(body)}`).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST', error: expect.any(String) as string } });
+      expect(answer, `${path} ${JSON.stringify(body)}`).toMatchObject({
+        status: 400,
+        body: { code: 'BAD_REQUEST', error: expect.any(String) as string },
+      });
     }
     expect(served.clock.nowMs()).toBe(START_MS);
     expect(served.platform.agents.get('ada')?.tier).toBe('free');
     // A deposit refused for the platform's state (100 pending at most) is logged neither.
-    for (let deposit = 0; deposit < 100; deposit++) expect((await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1' })).status).toBe(200);
-    expect(await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1' })).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    for (let deposit = 0; deposit < 100; deposit++)
+      expect((await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1' })).status).toBe(
+        200,
+      );
+    expect(await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1' })).toMatchObject({
+      status: 409,
+      body: { code: 'CONFLICT' },
+    });
     const registered = await post(served, '/register', { agent_id: 'bea' });
     expect(registered).toMatchObject({ status: 201, body: { api_key: expect.any(String) as string } });
   } finally {
@@ -63,7 +98,14 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
     first.close();
   }
   const second = await opened(file);
-  const again = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: second, log: () => undefined });
+  const again = await startServe({
+    routes: ALL_ROUTES,
+    seed: SEED,
+    port: 0,
+    clockMode: 'manual',
+    commandLog: second,
+    log: () => undefined,
+  });
   try {
     // Two registrations and 100 deposits: no refused admin command was logged.
     expect(again.recovery).toMatchObject({ commands: 102, internalErrors: 0 });
@@ -76,7 +118,9 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
   }
 });
 
-test('--start past the clock\'s last instant is a flag error', () => {
-  expect(parseServeArgs(['--clock', 'manual', '--start', '9999-06-01'], START_MS)).toEqual({ errors: ["--start must be no later than 9999-01-01T00:00:00.000Z, got '9999-06-01'"] });
+test("--start past the clock's last instant is a flag error", () => {
+  expect(parseServeArgs(['--clock', 'manual', '--start', '9999-06-01'], START_MS)).toEqual({
+    errors: ["--start must be no later than 9999-01-01T00:00:00.000Z, got '9999-06-01'"],
+  });
   expect(parseServeArgs(['--clock', 'manual', '--start', '9998-12-31'], START_MS)).not.toHaveProperty('errors');
 });

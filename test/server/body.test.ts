@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isJsonContentType, readJsonBody, utf8Exceeds } from '../../src/http/body.ts';
 
-const status = (result: ReturnType<typeof readJsonBody>): number | 'ok' => ('failure' in result ? result.failure.status : 'ok');
+const status = (result: ReturnType<typeof readJsonBody>): number | 'ok' =>
+  'failure' in result ? result.failure.status : 'ok';
 
 describe('readJsonBody', () => {
   test('a JSON body parses; an empty body is no body whatever the content type', () => {
@@ -34,7 +35,8 @@ describe('readJsonBody', () => {
     const missing = readJsonBody('{}', undefined, 100);
     const malformed = readJsonBody('{"a":', 'application/json', 100);
     expect([status(wrong), status(missing), status(malformed)]).toEqual([415, 415, 400]);
-    for (const result of [wrong, missing, malformed]) expect('failure' in result && result.failure.code).toBe('BAD_REQUEST');
+    for (const result of [wrong, missing, malformed])
+      expect('failure' in result && result.failure.code).toBe('BAD_REQUEST');
   });
 
   test('content types: parameters and case are allowed, look-alikes are not', () => {

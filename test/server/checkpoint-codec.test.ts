@@ -44,7 +44,10 @@ function sample(): Record<string, unknown> {
     holder,
     again: account,
     list: [account, frozen, frozen, null, undefined, true, false, ''],
-    byId: new Map<unknown, unknown>([['a', account], [7, { nested: [1, 2] }]]),
+    byId: new Map<unknown, unknown>([
+      ['a', account],
+      [7, { nested: [1, 2] }],
+    ]),
     tags: new Set(['x', 'y', account]),
     floats,
     wide,
@@ -85,14 +88,21 @@ describe('checkpoint codec', () => {
   });
 
   test('a list as long as the limiter may hold (100,000 links, far past any call stack) is written and read', () => {
-    interface Link { readonly n: number; newer: Link | null; older: Link | null }
+    interface Link {
+      readonly n: number;
+      newer: Link | null;
+      older: Link | null;
+    }
     const links: Link[] = [];
     for (let n = 0; n < 100_000; n++) {
       const link: Link = { n, newer: null, older: links.at(-1) ?? null };
       if (link.older !== null) link.older.newer = link;
       links.push(link);
     }
-    const decoded = decodeCheckpoint(encodeCheckpoint({ first: links[0], byN: new Map(links.map((link) => [link.n, link])) }, REGISTRY, NONE), REGISTRY) as { first: Link; byN: Map<number, Link> };
+    const decoded = decodeCheckpoint(
+      encodeCheckpoint({ first: links[0], byN: new Map(links.map((link) => [link.n, link])) }, REGISTRY, NONE),
+      REGISTRY,
+    ) as { first: Link; byN: Map<number, Link> };
     let walked = 0;
     for (let link: Link | null = decoded.first; link !== null; link = link.newer) walked++;
     expect(walked).toBe(100_000);
@@ -102,7 +112,7 @@ describe('checkpoint codec', () => {
   test('transient fields are written empty: the secret is not in the bytes', () => {
     const bytes = encodeCheckpoint(sample(), REGISTRY, TRANSIENT);
     expect(bytes.toString('latin1')).not.toContain('sk_test');
-    expect(((decodeCheckpoint(bytes, REGISTRY) as { again: Account }).again).secret).toBe('');
+    expect((decodeCheckpoint(bytes, REGISTRY) as { again: Account }).again.secret).toBe('');
   });
 
   test('into: the root is decoded onto the given object', () => {
@@ -112,12 +122,16 @@ describe('checkpoint codec', () => {
     const decoded = decodeCheckpoint(encodeCheckpoint(source, REGISTRY, NONE), REGISTRY, target);
     expect(decoded).toBe(target);
     expect(target.account).toBeInstanceOf(Account);
-    expect(() => decodeCheckpoint(encodeCheckpoint(source, REGISTRY, NONE), REGISTRY, new Account())).toThrow(StateCodecError);
+    expect(() => decodeCheckpoint(encodeCheckpoint(source, REGISTRY, NONE), REGISTRY, new Account())).toThrow(
+      StateCodecError,
+    );
   });
 
   test('what it cannot write is refused with its path', () => {
     class Unknown {}
-    expect(() => encodeCheckpoint({ a: { b: new Unknown() } }, REGISTRY, NONE)).toThrow(/\$\.a\.b: an instance of Unknown/);
+    expect(() => encodeCheckpoint({ a: { b: new Unknown() } }, REGISTRY, NONE)).toThrow(
+      /\$\.a\.b: an instance of Unknown/,
+    );
     expect(() => encodeCheckpoint({ list: [() => 1] }, REGISTRY, NONE)).toThrow(/\$\.list\.0: a function/);
     expect(() => encodeCheckpoint({ [Symbol('s')]: 1 }, REGISTRY, NONE)).toThrow(/a symbol key/);
   });
@@ -129,6 +143,8 @@ describe('checkpoint codec', () => {
     const badVersion = Buffer.from(bytes);
     badVersion.writeUInt32LE(99, 4);
     expect(() => decodeCheckpoint(badVersion, REGISTRY)).toThrow(/layout/);
-    expect(() => decodeCheckpoint(encodeCheckpoint(new Holder(), REGISTRY, NONE), classRegistry([Account]))).toThrow(/unknown class 'Holder'/);
+    expect(() => decodeCheckpoint(encodeCheckpoint(new Holder(), REGISTRY, NONE), classRegistry([Account]))).toThrow(
+      /unknown class 'Holder'/,
+    );
   });
 });

@@ -15,7 +15,16 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 async function freshLog(name: string): Promise<CommandLog> {
   const log = await openCommandLog(join(DIR, name), { knownDefects: [] });
   if ('error' in log) throw new Error(log.error);
-  log.adopt({ seed: '1', startMs: 0, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] });
+  log.adopt({
+    seed: '1',
+    startMs: 0,
+    clockMode: 'manual',
+    wallOffsetMs: 0,
+    config: DEFAULT_CONFIG,
+    faults: [],
+    closures: [],
+    defects: [],
+  });
   return log;
 }
 
@@ -32,18 +41,43 @@ describe('checkpoints written in parts', () => {
       const store = new CheckpointStore(log.database);
       const large = bytes(INLINE_BYTES_MAX + 3 * PART_BYTES + 17, 7);
       const turns: number[] = [];
-      expect(await store.writeInParts({ seq: 10, atMs: 5, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: large }, [], () => new Uint8Array(), { onTurn: (blockedMs) => turns.push(blockedMs), dropped: () => false })).toBe(true);
+      expect(
+        await store.writeInParts(
+          { seq: 10, atMs: 5, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: large },
+          [],
+          () => new Uint8Array(),
+          { onTurn: (blockedMs) => turns.push(blockedMs), dropped: () => false },
+        ),
+      ).toBe(true);
       expect(turns.length).toBe(Math.ceil(large.byteLength / PART_BYTES) + 1);
       expect(Buffer.from(store.state(10) ?? new Uint8Array()).equals(Buffer.from(large))).toBe(true);
-      process.stdout.write(`checkpoint parts: ${turns.length} turns for ${large.byteLength} bytes, the longest ${Math.max(...turns).toFixed(1)} ms\n`);
+      process.stdout.write(
+        `checkpoint parts: ${turns.length} turns for ${large.byteLength} bytes, the longest ${Math.max(...turns).toFixed(1)} ms\n`,
+      );
       // Dropped half-way: no row, and the next write clears its parts.
       let calls = 0;
-      expect(await store.writeInParts({ seq: 20, atMs: 6, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: large }, [], () => new Uint8Array(), { onTurn: () => undefined, dropped: () => ++calls >= 2 })).toBe(false);
+      expect(
+        await store.writeInParts(
+          { seq: 20, atMs: 6, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: large },
+          [],
+          () => new Uint8Array(),
+          { onTurn: () => undefined, dropped: () => ++calls >= 2 },
+        ),
+      ).toBe(false);
       expect(store.newestFirst().map((header) => header.seq)).toEqual([10]);
       const small = bytes(1000, 3);
-      expect(await store.writeInParts({ seq: 30, atMs: 7, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: small }, [], () => new Uint8Array(), { onTurn: () => undefined, dropped: () => false })).toBe(true);
+      expect(
+        await store.writeInParts(
+          { seq: 30, atMs: 7, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: small },
+          [],
+          () => new Uint8Array(),
+          { onTurn: () => undefined, dropped: () => false },
+        ),
+      ).toBe(true);
       expect(Buffer.from(store.state(30) ?? new Uint8Array()).equals(Buffer.from(small))).toBe(true);
-      const parts = log.database.prepare('SELECT DISTINCT seq FROM checkpoint_parts ORDER BY seq').all() as Array<{ seq: number }>;
+      const parts = log.database.prepare('SELECT DISTINCT seq FROM checkpoint_parts ORDER BY seq').all() as Array<{
+        seq: number;
+      }>;
       expect(parts.map((row) => Number(row.seq))).toEqual([10]);
     } finally {
       log.close();

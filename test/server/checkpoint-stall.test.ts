@@ -18,8 +18,26 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 describe('checkpoints and the event loop', () => {
   test('GET /health stays answered while checkpoints are taken under writes', async () => {
     const startMs = Date.UTC(2026, 0, 1);
-    const log = await openedLog(join(DIR, 'stall.afp'), { seed: '9', startMs, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] });
-    const handle = await startServe({ routes: ALL_ROUTES, seed: '9', port: 4790, clockMode: 'manual', startMs, commandLog: log, checkpointEveryCommands: 300, log: () => undefined });
+    const log = await openedLog(join(DIR, 'stall.afp'), {
+      seed: '9',
+      startMs,
+      clockMode: 'manual',
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    });
+    const handle = await startServe({
+      routes: ALL_ROUTES,
+      seed: '9',
+      port: 4790,
+      clockMode: 'manual',
+      startMs,
+      commandLog: log,
+      checkpointEveryCommands: 300,
+      log: () => undefined,
+    });
     try {
       const api = handle.urls.api as string;
       let running = true;
@@ -38,7 +56,14 @@ describe('checkpoints and the event loop', () => {
       let written = 0;
       const writer = async (index: number): Promise<void> => {
         for (let count = 0; count < 5_000 && performance.now() < untilMs; count++) {
-          const answer = await fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${index}.${count >> 8}.${count & 255}` }, body: JSON.stringify({ agent_id: `s${index}-${count}` }) });
+          const answer = await fetch(`${api}/register`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-forwarded-for': `10.${index}.${count >> 8}.${count & 255}`,
+            },
+            body: JSON.stringify({ agent_id: `s${index}-${count}` }),
+          });
           await answer.arrayBuffer();
           if (answer.status === 201) written++;
         }
@@ -52,7 +77,9 @@ describe('checkpoints and the event loop', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints: { newest_seq: number | null } };
       }
-      process.stdout.write(`checkpoint stall: ${written} writes, checkpoints up to entry ${state.checkpoints.newest_seq}; ${probes} /health probes, the slowest ${slowestMs.toFixed(1)} ms\n`);
+      process.stdout.write(
+        `checkpoint stall: ${written} writes, checkpoints up to entry ${state.checkpoints.newest_seq}; ${probes} /health probes, the slowest ${slowestMs.toFixed(1)} ms\n`,
+      );
       expect(written).toBeGreaterThan(300);
       expect(state.checkpoints.newest_seq).not.toBe(null);
       expect(slowestMs).toBeLessThan(1_000);

@@ -36,7 +36,10 @@ async function history(target: Target, world: World): Promise<void> {
     const key = round % 2 === 0 ? world.alice : world.bob;
     for (const [path, body] of games) await target.send('casino', 'POST', path, { key, body });
     await target.send('api', 'GET', '/status', { key });
-    await target.send('api', 'POST', '/escrow', { key, body: { amount: '0.10', receiver: round % 2 === 0 ? 'bob' : 'alice', expires_in: 600 + round * 60 } });
+    await target.send('api', 'POST', '/escrow', {
+      key,
+      body: { amount: '0.10', receiver: round % 2 === 0 ? 'bob' : 'alice', expires_in: 600 + round * 60 },
+    });
     if (round === 10) expect((await target.admin('snapshot')).status).toBe(200);
     if (round === 20) expect((await target.admin('revert', { id: 'snap_1' })).status).toBe(200);
     if (round === 22) expect((await target.admin('snapshot')).status).toBe(200);
@@ -52,9 +55,28 @@ describe('checkpoints', () => {
   test('checkpoint + tail = full replay = live, by state digest; no key at rest; unusable checkpoints are skipped', async () => {
     const file = join(DIR, 'history.afp');
     const log = await opened(file);
-    expect(log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] })).toEqual([]);
+    expect(
+      log.adopt({
+        seed: SEED,
+        startMs: START_MS,
+        clockMode: 'manual',
+        wallOffsetMs: 0,
+        config: DEFAULT_CONFIG,
+        faults: [],
+        closures: [],
+        defects: [],
+      }),
+    ).toEqual([]);
     const lines: string[] = [];
-    const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, checkpointEveryCommands: EVERY, log: (line) => lines.push(line) });
+    const served = await startServe({
+      routes: ALL_ROUTES,
+      seed: SEED,
+      port: 0,
+      clockMode: 'manual',
+      commandLog: log,
+      checkpointEveryCommands: EVERY,
+      log: (line) => lines.push(line),
+    });
     const target = urlTarget(served.urls);
     await history(target, await buildWorld(target));
     const live = await target.digest();
@@ -74,23 +96,37 @@ describe('checkpoints', () => {
       expect(platformDigest(full.platform)).toBe(live);
       expect(fromCheckpoint.stats.lastAtMs).toBe(full.stats.lastAtMs);
       expect(fromCheckpoint.stats.clockMovedMs).toBe(full.stats.clockMovedMs);
-      expect(fromCheckpoint.timeTravel.list().map((entry) => [entry.id, entry.atMs])).toEqual(full.timeTravel.list().map((entry) => [entry.id, entry.atMs]));
-      expect(fromCheckpoint.timeTravel.list().map((entry) => platformDigest(entry.image.copy))).toEqual(full.timeTravel.list().map((entry) => platformDigest(entry.image.copy)));
+      expect(fromCheckpoint.timeTravel.list().map((entry) => [entry.id, entry.atMs])).toEqual(
+        full.timeTravel.list().map((entry) => [entry.id, entry.atMs]),
+      );
+      expect(fromCheckpoint.timeTravel.list().map((entry) => platformDigest(entry.image.copy))).toEqual(
+        full.timeTravel.list().map((entry) => platformDigest(entry.image.copy)),
+      );
     } finally {
       reopened.close();
     }
 
     // Keys never at rest: the checkpoints and images hold hashes only.
     const db = new DatabaseSync(file);
-    const stored = [...(db.prepare('SELECT state FROM checkpoints').all() as Array<{ state: Uint8Array }>), ...(db.prepare('SELECT state FROM travel_images').all() as Array<{ state: Uint8Array }>)];
+    const stored = [
+      ...(db.prepare('SELECT state FROM checkpoints').all() as Array<{ state: Uint8Array }>),
+      ...(db.prepare('SELECT state FROM travel_images').all() as Array<{ state: Uint8Array }>),
+    ];
     expect(stored.length).toBeGreaterThan(2);
     for (const { state } of stored) expect(Buffer.from(state).toString('latin1')).not.toMatch(/sk_live_[0-9a-f]{48}/);
     // The newest checkpoint written by another build's classes, the older one unreadable.
-    const seqs = (db.prepare('SELECT seq FROM checkpoints ORDER BY seq DESC').all() as Array<{ seq: number }>).map((row) => Number(row.seq));
+    const seqs = (db.prepare('SELECT seq FROM checkpoints ORDER BY seq DESC').all() as Array<{ seq: number }>).map(
+      (row) => Number(row.seq),
+    );
     expect(seqs).toHaveLength(2);
     db.prepare('UPDATE checkpoints SET codec = ? WHERE seq = ?').run('another-build', seqs[0] as number);
-    const older = (db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seqs[1] as number) as { state: Uint8Array }).state;
-    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run(older.subarray(0, older.length - 9), seqs[1] as number);
+    const older = (
+      db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seqs[1] as number) as { state: Uint8Array }
+    ).state;
+    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run(
+      older.subarray(0, older.length - 9),
+      seqs[1] as number,
+    );
     db.close();
     const damaged = await opened(file);
     try {
@@ -105,9 +141,27 @@ describe('checkpoints', () => {
 
   test('after a restart the checkpoint worker starts from the stored checkpoint (and its snapshot images) and stays exact', async () => {
     const file = join(DIR, 'restarted.afp');
-    const settings = { seed: SEED, startMs: START_MS, clockMode: 'manual' as const, wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
+    const settings = {
+      seed: SEED,
+      startMs: START_MS,
+      clockMode: 'manual' as const,
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    };
     const lines: string[] = [];
-    const serveOn = async (log: CommandLog) => startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, checkpointEveryCommands: EVERY, log: (line) => lines.push(line) });
+    const serveOn = async (log: CommandLog) =>
+      startServe({
+        routes: ALL_ROUTES,
+        seed: SEED,
+        port: 0,
+        clockMode: 'manual',
+        commandLog: log,
+        checkpointEveryCommands: EVERY,
+        log: (line) => lines.push(line),
+      });
     const first = await opened(file);
     expect(first.adopt(settings)).toEqual([]);
     const before = await serveOn(first);
@@ -122,8 +176,14 @@ describe('checkpoints', () => {
     expect(firstSeq).toBeGreaterThan(0);
     const target = urlTarget(after.urls);
     for (let round = 0; round < 40; round++) {
-      await target.send('casino', 'POST', '/api/v1/games/dice', { key: round % 2 === 0 ? world.alice : world.bob, body: { direction: 'under', threshold: 40, amount: 0.25 } });
-      await target.send('api', 'POST', '/escrow', { key: world.bob, body: { amount: '0.05', receiver: 'alice', expires_in: 900 } });
+      await target.send('casino', 'POST', '/api/v1/games/dice', {
+        key: round % 2 === 0 ? world.alice : world.bob,
+        body: { direction: 'under', threshold: 40, amount: 0.25 },
+      });
+      await target.send('api', 'POST', '/escrow', {
+        key: world.bob,
+        body: { amount: '0.05', receiver: 'alice', expires_in: 900 },
+      });
       await target.admin('clock', { advance_ms: 3 * 60_000 });
     }
     const live = await target.digest();

@@ -37,7 +37,8 @@ function rawExchange(url: string, text: string): Promise<RawAnswer> {
       const split = answer.indexOf('\r\n\r\n');
       const [statusLine = '', ...lines] = answer.slice(0, split).split('\r\n');
       const headers: Record<string, string> = {};
-      for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+      for (const line of lines)
+        headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
       let body: unknown;
       try {
         body = JSON.parse(answer.slice(split + 4));
@@ -51,14 +52,29 @@ function rawExchange(url: string, text: string): Promise<RawAnswer> {
 }
 
 test('parser errors answer a complete response with a JSON error body, then close', async () => {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   const api = handle.urls.api as string;
   const cases: [string, string, number][] = [
     ['100 KB header', `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`, 431],
     ['bad header name', 'GET /health HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n', 400],
-    ['conflicting Content-Length', 'POST /register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', 400],
-    ['Content-Length and chunked', 'POST /register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+    [
+      'conflicting Content-Length',
+      'POST /register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      400,
+    ],
+    [
+      'Content-Length and chunked',
+      'POST /register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+    ],
     ['garbled request line', 'HELLO\r\n\r\n', 400],
   ];
   for (const [name, text, status] of cases) {

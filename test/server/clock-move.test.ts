@@ -21,7 +21,14 @@ afterEach(async () => {
 });
 
 async function served(port: number, stepping = false): Promise<ServeHandle> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '43', port, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '43',
+    port,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   handle.platform.trading.stepEveryTick = stepping;
   return handle;
@@ -38,7 +45,18 @@ function openTrading(handle: ServeHandle): void {
     if (market === undefined) throw new Error(symbol);
     const mid = platform.trading.prices.mid(market, nowMs);
     const limitPrice = limitBps === null ? null : (mid * BigInt(10_000 + limitBps)) / 10_000n;
-    const placed = platform.trading.place({ agentId: 'trader', symbol, side, type: limitPrice === null ? 'market' : 'limit', amountMicro: usdc(500), leverage, limitPrice }, nowMs);
+    const placed = platform.trading.place(
+      {
+        agentId: 'trader',
+        symbol,
+        side,
+        type: limitPrice === null ? 'market' : 'limit',
+        amountMicro: usdc(500),
+        leverage,
+        limitPrice,
+      },
+      nowMs,
+    );
     expect(placed.ok, `${symbol} ${side}`).toBe(true);
   };
   place('BTC-PERP', 'buy', 2, -300);
@@ -49,9 +67,15 @@ function openTrading(handle: ServeHandle): void {
   place('ADA-PERP', 'buy', 3, null);
   const position = platform.trading.book.openPositionList().find((one) => one.symbol === 'ADA-PERP');
   if (position === undefined) throw new Error('no ADA position');
-  const trigger = platform.trading.setTrigger({ agentId: 'trader', positionId: position.id, kind: 'stop-loss', triggerPrice: (position.entryPrice * 95n) / 100n }, nowMs);
+  const trigger = platform.trading.setTrigger(
+    { agentId: 'trader', positionId: position.id, kind: 'stop-loss', triggerPrice: (position.entryPrice * 95n) / 100n },
+    nowMs,
+  );
   expect(trigger.ok ? 'ok' : trigger.message).toBe('ok');
-  const domain = platform.domains.register({ callerId: 'trader', domain: 'century-test.dev', years: 1, resolver: null }, nowMs);
+  const domain = platform.domains.register(
+    { callerId: 'trader', domain: 'century-test.dev', years: 1, resolver: null },
+    nowMs,
+  );
   expect(domain.ok ? 'ok' : domain.message).toBe('ok');
 }
 
@@ -80,7 +104,11 @@ function healthProbe(api: string): { stop: () => Promise<{ probes: number; slowe
 }
 
 async function moveBy(api: string, advanceMs: number): Promise<Record<string, unknown>> {
-  const answer = await fetch(`${api}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: advanceMs }) });
+  const answer = await fetch(`${api}/_afp/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: advanceMs }),
+  });
   expect(answer.status).toBe(200);
   return (await answer.json()) as Record<string, unknown>;
 }
@@ -99,14 +127,16 @@ describe('a clock move in slices', () => {
     const { probes, slowestMs } = await probe.stop();
     expect(answer['now_ms']).toBe(fromMs + CENTURY_MS);
     const state = (await (await fetch(`${api}/_afp/state`)).json()) as Record<string, unknown>;
-    process.stdout.write(`clock move: a century took ${tookMs.toFixed(0)} ms; ${probes} /health probes, the slowest ${slowestMs.toFixed(1)} ms; ${JSON.stringify(state['clock_moves'])}\n`);
+    process.stdout.write(
+      `clock move: a century took ${tookMs.toFixed(0)} ms; ${probes} /health probes, the slowest ${slowestMs.toFixed(1)} ms; ${JSON.stringify(state['clock_moves'])}\n`,
+    );
     // Generous bounds for a shared CI machine; the goals (1 s, 100 ms) are what the printed figures show.
     expect(tookMs).toBeLessThan(15_000);
     expect(probes).toBeGreaterThan(3);
     expect(slowestMs).toBeLessThan(1_000);
   });
 
-  test('a short move crossing fills and funding leaves the stepping twin\'s state', async () => {
+  test("a short move crossing fills and funding leaves the stepping twin's state", async () => {
     const planned = await served(4720, false);
     const stepped = await served(4730, true);
     for (const handle of [planned, stepped]) {

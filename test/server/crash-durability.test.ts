@@ -46,9 +46,18 @@ interface Acknowledged {
   readonly refusals: Map<string, number>;
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> } | null> {
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> } | null> {
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }; // acknowledged = the whole answer read
   } catch {
     return null;
@@ -56,7 +65,12 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
 }
 
 /** One client: register an agent, then an escrow from it to the anchor; until `stop` or the server is gone. */
-async function client(api: string, name: { cycle: number; client: number }, acknowledged: Acknowledged, stop: { now: boolean }): Promise<void> {
+async function client(
+  api: string,
+  name: { cycle: number; client: number },
+  acknowledged: Acknowledged,
+  stop: { now: boolean },
+): Promise<void> {
   const refused = (what: string): void => {
     acknowledged.refusals.set(what, (acknowledged.refusals.get(what) ?? 0) + 1);
   };
@@ -71,7 +85,11 @@ async function client(api: string, name: { cycle: number; client: number }, ackn
     }
     const key = String(registered.body['api_key']);
     acknowledged.keys.set(agentId, key);
-    const escrow = await post(`${api}/escrow`, { amount: '1.00', receiver: 'anchor', expires_in: 86_400 }, { authorization: `Bearer ${key}`, 'x-forwarded-for': ip });
+    const escrow = await post(
+      `${api}/escrow`,
+      { amount: '1.00', receiver: 'anchor', expires_in: 86_400 },
+      { authorization: `Bearer ${key}`, 'x-forwarded-for': ip },
+    );
     if (escrow === null) return;
     if (escrow.status === 201) acknowledged.escrows.set(String(escrow.body['escrow_id']), key);
     else refused(`escrow ${escrow.status}`);
@@ -79,7 +97,10 @@ async function client(api: string, name: { cycle: number; client: number }, ackn
 }
 
 async function get(url: string, key: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '10.250.0.1' }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '10.250.0.1' },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -103,19 +124,34 @@ async function checkAll(api: string, acknowledged: Acknowledged): Promise<number
 describe('afp serve --data: SIGKILL under concurrent load loses nothing acknowledged', () => {
   test(`${LOAD_MS.length} cycles of ${CLIENTS} concurrent clients, kill -9 mid-load, restart, check`, async () => {
     const file = join(DIR, 'crash.db');
-    let server = await serve(['--data', file, '--clock', 'manual', '--seed', SEED, '--start', new Date(START_MS).toISOString()]);
-    expect((await post(`${apiOf(server)}/register`, { agent_id: 'anchor' }, { 'x-forwarded-for': '10.251.0.1' }))?.status).toBe(201);
+    let server = await serve([
+      '--data',
+      file,
+      '--clock',
+      'manual',
+      '--seed',
+      SEED,
+      '--start',
+      new Date(START_MS).toISOString(),
+    ]);
+    expect(
+      (await post(`${apiOf(server)}/register`, { agent_id: 'anchor' }, { 'x-forwarded-for': '10.251.0.1' }))?.status,
+    ).toBe(201);
     const acknowledged: Acknowledged = { keys: new Map(), escrows: new Map(), refusals: new Map() };
     for (const [cycle, loadMs] of LOAD_MS.entries()) {
       const stop = { now: false };
-      const clients = Array.from({ length: CLIENTS }, (_, index) => client(apiOf(server), { cycle, client: index }, acknowledged, stop));
+      const clients = Array.from({ length: CLIENTS }, (_, index) =>
+        client(apiOf(server), { cycle, client: index }, acknowledged, stop),
+      );
       const before = acknowledged.keys.size + acknowledged.escrows.size;
       await new Promise((resolve) => setTimeout(resolve, loadMs));
       const killed = server.kill9(); // mid-load: requests are in flight
       stop.now = true;
       await Promise.all(clients);
       await killed;
-      expect(acknowledged.keys.size + acknowledged.escrows.size, `cycle ${cycle} acknowledged writes`).toBeGreaterThan(before);
+      expect(acknowledged.keys.size + acknowledged.escrows.size, `cycle ${cycle} acknowledged writes`).toBeGreaterThan(
+        before,
+      );
       server = await serve(['--data', file]);
       expect(server.stderr()).toMatch(/^recovered: \d+ commands from /m);
       expect(await checkAll(apiOf(server), acknowledged)).toBe(acknowledged.keys.size + acknowledged.escrows.size);

@@ -28,7 +28,10 @@ afterAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
 });
 
-async function serve(file: string, extra: readonly string[] = []): Promise<ServeChild & { target: ReturnType<typeof urlTarget> }> {
+async function serve(
+  file: string,
+  extra: readonly string[] = [],
+): Promise<ServeChild & { target: ReturnType<typeof urlTarget> }> {
   const child = await startServeChild(['--port', '0', '--data', file, ...ARGS, ...extra]);
   children.push(child);
   return { ...child, target: urlTarget(child.urls) };
@@ -51,7 +54,11 @@ beforeAll(async () => {
   await buildWorld(first.target);
   for (let move = 0; move < 120; move++) await first.target.admin('clock', { advance_ms: 60_000 + move });
   for (let tries = 0; tries < 1_500; tries++) {
-    const checkpoints = (await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { newest_seq: number | null; log_seq: number; in_flight: boolean };
+    const checkpoints = (await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      newest_seq: number | null;
+      log_seq: number;
+      in_flight: boolean;
+    };
     entries = checkpoints.log_seq;
     if (checkpoints.newest_seq !== null && checkpoints.newest_seq >= entries - 40 && !checkpoints.in_flight) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -59,7 +66,9 @@ beforeAll(async () => {
   // The tests need log entries after the newest checkpoint (newest + 5 is damaged below), and a late
   // worker may cover the last entry: once no checkpoint is in flight, eight more commands (below the next 40).
   for (let tries = 0; tries < 1_500; tries++) {
-    const checkpoints = (await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { in_flight: boolean };
+    const checkpoints = (await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      in_flight: boolean;
+    };
     if (!checkpoints.in_flight) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -68,7 +77,9 @@ beforeAll(async () => {
   digest = await first.target.digest();
   expect(await first.stop()).toBe(0);
   const db = new DatabaseSync(BASE, { readOnly: true });
-  const seqs = (db.prepare('SELECT seq FROM checkpoints ORDER BY seq DESC').all() as Array<{ seq: number }>).map((row) => Number(row.seq));
+  const seqs = (db.prepare('SELECT seq FROM checkpoints ORDER BY seq DESC').all() as Array<{ seq: number }>).map(
+    (row) => Number(row.seq),
+  );
   db.close();
   expect(seqs.length).toBe(2);
   [newestCheckpoint, previousCheckpoint] = seqs as [number, number];
@@ -79,12 +90,23 @@ describe('a damaged --data file', () => {
   test('16 flipped bytes in the newest checkpoint: skipped with its line, recovered from the previous one, same digest', async () => {
     const file = copyOf('checkpoint.afp');
     const db = new DatabaseSync(file);
-    const state = (db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(newestCheckpoint) as { state: Uint8Array }).state;
-    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run(flip(state, Math.floor(state.byteLength / 2), 16), newestCheckpoint);
+    const state = (
+      db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(newestCheckpoint) as { state: Uint8Array }
+    ).state;
+    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run(
+      flip(state, Math.floor(state.byteLength / 2), 16),
+      newestCheckpoint,
+    );
     db.close();
     const served = await serve(file);
-    expect(served.stderr()).toContain(`afp serve: skipped the checkpoint after entry ${newestCheckpoint}: damaged: its SHA-256 is`);
-    expect(served.stderr()).toMatch(new RegExp(`recovered: ${entries - previousCheckpoint} commands after the checkpoint of entry ${previousCheckpoint} `));
+    expect(served.stderr()).toContain(
+      `afp serve: skipped the checkpoint after entry ${newestCheckpoint}: damaged: its SHA-256 is`,
+    );
+    expect(served.stderr()).toMatch(
+      new RegExp(
+        `recovered: ${entries - previousCheckpoint} commands after the checkpoint of entry ${previousCheckpoint} `,
+      ),
+    );
     expect(await served.target.digest()).toBe(digest);
     await served.stop();
   });
@@ -93,7 +115,11 @@ describe('a damaged --data file', () => {
     const file = copyOf('row.afp');
     const damagedSeq = newestCheckpoint + 5;
     const db = new DatabaseSync(file);
-    const row = db.prepare('SELECT at_ms, kind, entry FROM commands WHERE seq = ?').get(damagedSeq) as { at_ms: number; kind: string; entry: string };
+    const row = db.prepare('SELECT at_ms, kind, entry FROM commands WHERE seq = ?').get(damagedSeq) as {
+      at_ms: number;
+      kind: string;
+      entry: string;
+    };
     // A digit changed inside the JSON: still JSON, another command — only the row's CRC-32 tells.
     const entry = row.entry.replace(/\d/, (digit) => String((Number(digit) + 1) % 10));
     expect(entry).not.toBe(row.entry);
@@ -102,15 +128,23 @@ describe('a damaged --data file', () => {
     const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`afp serve: --data ${file} is damaged: `);
-    expect(refused.stderr).toContain(`afp serve:   log entries 1..${damagedSeq - 1} (${damagedSeq - 1} commands, up to `);
-    expect(refused.stderr).toContain(`afp serve:   then: entry ${damagedSeq} is damaged (its CRC-32 does not match its bytes (damaged)); nothing after it is used`);
+    expect(refused.stderr).toContain(
+      `afp serve:   log entries 1..${damagedSeq - 1} (${damagedSeq - 1} commands, up to `,
+    );
+    expect(refused.stderr).toContain(
+      `afp serve:   then: entry ${damagedSeq} is damaged (its CRC-32 does not match its bytes (damaged)); nothing after it is used`,
+    );
     expect(refused.stderr).toContain(`afp serve:   checkpoint after entry ${newestCheckpoint} (`);
     expect(refused.stderr).toContain('refusing to start on a damaged log; run again with --salvage');
     const salvaged = await serve(file, ['--salvage']);
     expect(salvaged.stderr()).toContain(`afp serve: salvaged --data ${file}: kept log entries 1..${damagedSeq - 1} `);
-    expect(salvaged.stderr()).toContain(`dropped: every log entry after ${damagedSeq - 1} (entry ${damagedSeq} is damaged`);
+    expect(salvaged.stderr()).toContain(
+      `dropped: every log entry after ${damagedSeq - 1} (entry ${damagedSeq} is damaged`,
+    );
     expect(salvaged.stderr()).toContain(`the damaged file is kept as ${file}.damaged`);
-    expect(salvaged.stderr()).toMatch(new RegExp(`recovered: 4 commands after the checkpoint of entry ${newestCheckpoint} `));
+    expect(salvaged.stderr()).toMatch(
+      new RegExp(`recovered: 4 commands after the checkpoint of entry ${newestCheckpoint} `),
+    );
     const state = (await salvaged.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
     expect(state.log_seq).toBe(damagedSeq - 1);
     await salvaged.stop();
@@ -133,7 +167,9 @@ describe('a damaged --data file', () => {
       const salvaged = await serve(file, ['--salvage']);
       expect(salvaged.stderr()).toContain(`kept log entries 1..${kept}`);
       expect(salvaged.stderr()).toMatch(/recovered: \d+ commands/);
-      const state = (await salvaged.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
+      const state = (await salvaged.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+        log_seq: number;
+      };
       expect(state.log_seq).toBe(kept);
       await salvaged.stop();
     }

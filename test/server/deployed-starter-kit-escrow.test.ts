@@ -17,7 +17,15 @@ let faucet = '';
 let escrow = '';
 
 beforeAll(async () => {
-  handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '21', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  handle = await startServe({
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '21',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   casino = handle.urls.casino as string;
   faucet = handle.urls.faucet as string;
   escrow = handle.urls.escrow as string;
@@ -28,11 +36,19 @@ afterAll(async () => {
 
 type Body = Record<string, unknown>;
 
-async function send(method: 'GET' | 'POST', url: string, options: { key?: string; body?: unknown } = {}): Promise<{ status: number; body: Body }> {
+async function send(
+  method: 'GET' | 'POST',
+  url: string,
+  options: { key?: string; body?: unknown } = {},
+): Promise<{ status: number; body: Body }> {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.key !== undefined) headers['Authorization'] = `Bearer ${options.key}`;
-  const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
   return { status: response.status, body: (await response.json()) as Body };
 }
 
@@ -62,11 +78,19 @@ describe('the starter kit escrow flow on afp serve --dialect deployed (raw HTTP,
     const again = await send('POST', `${faucet}/faucet/claim`, { body: { agent_casino_id: creatorId } });
     expect(again.status).toBeGreaterThanOrEqual(400);
 
-    const bet = await send('POST', `${casino}/api/v1/games/coin-flip`, { key: creatorKey, body: { amount: 0.01, side: 'heads' } });
+    const bet = await send('POST', `${casino}/api/v1/games/coin-flip`, {
+      key: creatorKey,
+      body: { amount: 0.01, side: 'heads' },
+    });
     expect(bet.status).toBe(200);
     expect(bet.body).toMatchObject({ game: 'coin_flip', amount_bet: 0.01 });
     expect(bet.body['bet_id']).toMatch(/^bet_/);
-    expect(Object.keys(bet.body['proof'] as Body).sort()).toEqual(['client_seed', 'nonce', 'result_hash', 'server_seed_hash']);
+    expect(Object.keys(bet.body['proof'] as Body).sort()).toEqual([
+      'client_seed',
+      'nonce',
+      'result_hash',
+      'server_seed_hash',
+    ]);
     const afterBet = Math.round((1 - 0.01 + (bet.body['amount_won'] as number)) * 1e6) / 1e6;
     expect(bet.body['new_balance']).toBeCloseTo(afterBet, 2);
     expect(await balanceOf(creatorKey)).toBeCloseTo(afterBet, 6);
@@ -76,9 +100,21 @@ describe('the starter kit escrow flow on afp serve --dialect deployed (raw HTTP,
     const workerId = worker.body['agent_id'] as string;
     const workerKey = worker.body['api_key'] as string;
 
-    const created = await send('POST', `${escrow}/escrow/create`, { key: creatorKey, body: { amount_usd: 0.5, description: 'starter kit job', counterparty_agent_id: workerId, timeout_hours: 2 } });
+    const created = await send('POST', `${escrow}/escrow/create`, {
+      key: creatorKey,
+      body: { amount_usd: 0.5, description: 'starter kit job', counterparty_agent_id: workerId, timeout_hours: 2 },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ amount_usd: 0.5, commission_usd: 0.005, net_to_counterparty: 0.495, description: 'starter kit job', creator_id: creatorId, counterparty_id: workerId, status: 'funded', timeout_hours: 2 });
+    expect(created.body).toMatchObject({
+      amount_usd: 0.5,
+      commission_usd: 0.005,
+      net_to_counterparty: 0.495,
+      description: 'starter kit job',
+      creator_id: creatorId,
+      counterparty_id: workerId,
+      status: 'funded',
+      timeout_hours: 2,
+    });
     expect(created.body['escrow_id']).toMatch(/^esc_[0-9a-f]{16}$/);
     expect(Date.parse(created.body['auto_release_at'] as string)).toBe(handle.clock.nowMs() + 2 * 3_600_000);
     const escrowId = created.body['escrow_id'] as string;
@@ -94,13 +130,26 @@ describe('the starter kit escrow flow on afp serve --dialect deployed (raw HTTP,
 
     const released = await send('POST', `${escrow}/escrow/release/${escrowId}`, { key: creatorKey });
     expect(released.status).toBe(200);
-    expect(released.body).toMatchObject({ escrow_id: escrowId, status: 'released', amount_released: 0.495, commission: 0.005, referral_commission: 0, counterparty_id: workerId });
+    expect(released.body).toMatchObject({
+      escrow_id: escrowId,
+      status: 'released',
+      amount_released: 0.495,
+      commission: 0.005,
+      referral_commission: 0,
+      counterparty_id: workerId,
+    });
     const twice = await send('POST', `${escrow}/escrow/release/${escrowId}`, { key: creatorKey });
     expect(twice).toMatchObject({ status: 409, body: { error: 'invalid_status' } });
 
     const read = await send('GET', `${escrow}/escrow/${escrowId}`);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ escrow_id: escrowId, status: 'released', amount_usd: 0.5, commission_usd: 0.005, disputed_at: null });
+    expect(read.body).toMatchObject({
+      escrow_id: escrowId,
+      status: 'released',
+      amount_usd: 0.5,
+      commission_usd: 0.005,
+      disputed_at: null,
+    });
     expect(typeof read.body['completed_at']).toBe('string');
     expect(typeof read.body['released_at']).toBe('string');
     expect(read.body['next_steps']).toBeUndefined();
@@ -110,7 +159,9 @@ describe('the starter kit escrow flow on afp serve --dialect deployed (raw HTTP,
 
   test('a known referral code links its agent; a referral code that is not text is a 400 that registers nobody', async () => {
     const referrer = await send('POST', `${casino}/api/v1/auth/register`, { body: {} });
-    const referred = await send('POST', `${casino}/api/v1/auth/register`, { body: { referral_code: referrer.body['referral_code'] } });
+    const referred = await send('POST', `${casino}/api/v1/auth/register`, {
+      body: { referral_code: referrer.body['referral_code'] },
+    });
     expect(referred.status).toBe(201);
     expect(handle.platform.agents.get(referred.body['agent_id'] as string)?.referrerId).toBe(referrer.body['agent_id']);
     const count = handle.platform.agents.size;

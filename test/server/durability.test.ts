@@ -19,7 +19,12 @@ import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { applyClockMove, applyTierSet } from '../../src/server/admin.ts';
-import { COMMAND_LOG_SCHEMA_VERSION, openCommandLog, type CommandLog, type LogSettings } from '../../src/server/command-log.ts';
+import {
+  COMMAND_LOG_SCHEMA_VERSION,
+  openCommandLog,
+  type CommandLog,
+  type LogSettings,
+} from '../../src/server/command-log.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { credentialOf, resumeAtMs, type RecoveryStats } from '../../src/server/recovery.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
@@ -48,7 +53,12 @@ interface Served {
   readonly exited: Promise<number | null>;
 }
 
-function spawnServe(args: readonly string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+function spawnServe(args: readonly string[]): {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
@@ -56,10 +66,12 @@ function spawnServe(args: readonly string[]): { child: ChildProcess; stdout: () 
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => {
-    clearTimeout(killer);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve(code);
+    }),
+  );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
@@ -67,11 +79,13 @@ function spawnServe(args: readonly string[]): { child: ChildProcess; stdout: () 
 async function serve(args: readonly string[]): Promise<Served> {
   const run = spawnServe(args);
   for (let waitedMs = 0; !/^ready$/m.test(run.stdout()); waitedMs += 20) {
-    if (run.child.exitCode !== null || waitedMs > 30_000) throw new Error(`afp serve did not get ready:\n${run.stdout()}\n${run.stderr()}`);
+    if (run.child.exitCode !== null || waitedMs > 30_000)
+      throw new Error(`afp serve did not get ready:\n${run.stdout()}\n${run.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const urls: Record<string, string> = {};
-  for (const match of run.stdout().matchAll(/^(api|faucet|escrow): (http:\S+)$/gm)) urls[match[1] as string] = match[2] as string;
+  for (const match of run.stdout().matchAll(/^(api|faucet|escrow): (http:\S+)$/gm))
+    urls[match[1] as string] = match[2] as string;
   return { ...run, urls };
 }
 
@@ -106,20 +120,30 @@ class Pair {
     const full = { ...request, headers };
     const live = await this.live(full);
     const twin = await this.twin.transport(full);
-    expect(comparable(live), `${request.method} ${request.mount}:${request.path}`).toEqual(comparable({ ...twin, body: JSON.parse(JSON.stringify(twin.body)) as unknown }));
+    expect(comparable(live), `${request.method} ${request.mount}:${request.path}`).toEqual(
+      comparable({ ...twin, body: JSON.parse(JSON.stringify(twin.body)) as unknown }),
+    );
     return live;
   }
 
   /** POST /_afp/clock on the served process, the same move on the twin. */
   async advance(advanceMs: number): Promise<void> {
-    const response = await fetch(`${this.served.urls['api'] ?? ''}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: advanceMs }) });
+    const response = await fetch(`${this.served.urls['api'] ?? ''}/_afp/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: advanceMs }),
+    });
     this.twin.clock.advance(advanceMs);
     applyClockMove(this.twin.platform, this.twin.clock.nowMs());
     expect(await response.json()).toMatchObject({ now_ms: this.twin.clock.nowMs() });
   }
 
   async setTier(agentId: string, tier: 'pro'): Promise<void> {
-    const response = await fetch(`${this.served.urls['api'] ?? ''}/_afp/tier`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: agentId, tier }) });
+    const response = await fetch(`${this.served.urls['api'] ?? ''}/_afp/tier`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: agentId, tier }),
+    });
     expect(response.status).toBe(200);
     applyTierSet(this.twin.platform.agents.get(agentId) as NonNullable<ReturnType<Platform['agents']['get']>>, tier);
   }
@@ -128,15 +152,22 @@ class Pair {
   async mcpFaucetStatus(key: string): Promise<void> {
     const headers = { authorization: `Bearer ${key}`, 'x-forwarded-for': IP };
     const client = new Client({ name: 'afp-durability-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${this.served.urls['faucet'] ?? ''}/mcp`), { requestInit: { headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${this.served.urls['faucet'] ?? ''}/mcp`), {
+        requestInit: { headers },
+      }),
+    );
     try {
       const result = (await client.callTool({ name: 'faucet_status', arguments: {} })) as CallToolResult;
       // The client's transport requests (initialize, initialized, its event-stream GET) are charged
       // to the rate limiter as requests to /mcp; the twin is charged the same.
-      for (const method of ['POST', 'POST', 'GET'] as const) await this.twin.transport({ mount: 'faucet', method, path: '/mcp', headers });
+      for (const method of ['POST', 'POST', 'GET'] as const)
+        await this.twin.transport({ mount: 'faucet', method, path: '/mcp', headers });
       const twin = await this.twin.transport({ mount: 'api', method: 'GET', path: '/status', headers });
       const meta = result._meta as { 'afp/status': number; 'afp/headers': Record<string, string> };
-      expect(comparable({ status: meta['afp/status'], headers: meta['afp/headers'], body: result.structuredContent })).toEqual(comparable({ ...twin, body: JSON.parse(JSON.stringify(twin.body)) as unknown }));
+      expect(
+        comparable({ status: meta['afp/status'], headers: meta['afp/headers'], body: result.structuredContent }),
+      ).toEqual(comparable({ ...twin, body: JSON.parse(JSON.stringify(twin.body)) as unknown }));
     } finally {
       await client.close();
     }
@@ -160,20 +191,41 @@ describe('afp serve --data survives SIGKILL', () => {
   test('same keys, balances, escrows and rate limits as a process that never crashed', async () => {
     const pair = new Pair();
     pair.attach(await serve(['--data', file, '--clock', 'manual', '--seed', SEED, '--start', startIso]));
-    const alice = keyOf(await pair.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'alice' } }));
-    const bob = keyOf(await pair.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'bob', referrer: 'alice' } }));
+    const alice = keyOf(
+      await pair.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'alice' } }),
+    );
+    const bob = keyOf(
+      await pair.send({
+        mount: 'api',
+        method: 'POST',
+        path: '/register',
+        body: { agent_id: 'bob', referrer: 'alice' },
+      }),
+    );
     await pair.send({ mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim' }, alice);
-    const escrow = await pair.send({ mount: 'api', method: 'POST', path: '/escrow', body: { amount: '5.00', receiver: 'bob', expires_in: 3_600 } }, alice);
+    const escrow = await pair.send(
+      { mount: 'api', method: 'POST', path: '/escrow', body: { amount: '5.00', receiver: 'bob', expires_in: 3_600 } },
+      alice,
+    );
     expect(escrow.status).toBe(201);
     const escrowId = (escrow.body as { escrow_id: string }).escrow_id;
     await pair.advance(MINUTE_MS);
     await pair.setTier('bob', 'pro');
-    await pair.send({ mount: 'api', method: 'POST', path: '/escrow', rawBody: { text: '{"amount":', contentType: 'application/json' } }, alice);
+    await pair.send(
+      {
+        mount: 'api',
+        method: 'POST',
+        path: '/escrow',
+        rawBody: { text: '{"amount":', contentType: 'application/json' },
+      },
+      alice,
+    );
     await pair.send({ mount: 'api', method: 'GET', path: '/status' }, 'sk_live_not_a_key');
     await pair.send({ mount: 'api', method: 'GET', path: '/nowhere' });
     await pair.mcpFaucetStatus(alice);
     const statuses: number[] = [];
-    for (let index = 0; index < 12; index++) statuses.push((await pair.send({ mount: 'api', method: 'GET', path: '/status' }, alice)).status);
+    for (let index = 0; index < 12; index++)
+      statuses.push((await pair.send({ mount: 'api', method: 'GET', path: '/status' }, alice)).status);
     expect(statuses).toContain(429); // the faucet row (10 / min) ran out
     await crash(pair['served']);
 
@@ -191,7 +243,9 @@ describe('afp serve --data survives SIGKILL', () => {
     await pair.advance(3_600_000); // the escrow's expiry falls due after the restart
     const expired = await pair.send({ mount: 'api', method: 'GET', path: `/escrow/${escrowId}` }, alice);
     expect(expired.body).toMatchObject({ status: 'expired' });
-    const carol = keyOf(await pair.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'carol' } }));
+    const carol = keyOf(
+      await pair.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'carol' } }),
+    );
     restarted.child.kill('SIGTERM'); // a clean stop this time: the WAL is checkpointed
     expect(await restarted.exited).toBe(0);
 
@@ -223,8 +277,14 @@ describe('afp serve --data refuses files it cannot trust', () => {
   test('a foreign file, a directory, a newer schema, a file in use: exit 2 with a message', async () => {
     const foreign = join(DIR, 'foreign.txt');
     writeFileSync(foreign, 'not a database at all\n');
-    expect(await serveExit(['--data', foreign])).toMatchObject({ code: 2, stderr: expect.stringMatching(/not an afp command log \(not a SQLite database\)/) as string });
-    expect(await serveExit(['--data', DIR])).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a regular file/) as string });
+    expect(await serveExit(['--data', foreign])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/not an afp command log \(not a SQLite database\)/) as string,
+    });
+    expect(await serveExit(['--data', DIR])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/not a regular file/) as string,
+    });
 
     const newer = join(DIR, 'newer.db');
     const log = await opened(newer);
@@ -234,17 +294,28 @@ describe('afp serve --data refuses files it cannot trust', () => {
     const db = new DatabaseSync(newer);
     db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION + 1}`);
     db.close();
-    expect(await serveExit(['--data', newer])).toMatchObject({ code: 2, stderr: expect.stringMatching(/written by a newer afp \(command log schema 3; this afp reads schema 2\)/) as string });
+    expect(await serveExit(['--data', newer])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /written by a newer afp \(command log schema 3; this afp reads schema 2\)/,
+      ) as string,
+    });
 
     const otherApp = join(DIR, 'other-app.db');
     const other = new DatabaseSync(otherApp);
     other.exec('CREATE TABLE notes (text TEXT)');
     other.close();
-    expect(await serveExit(['--data', otherApp])).toMatchObject({ code: 2, stderr: expect.stringMatching(/a SQLite database of another application/) as string });
+    expect(await serveExit(['--data', otherApp])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/a SQLite database of another application/) as string,
+    });
 
     const busy = join(DIR, 'busy.db');
     const holder = await serve(['--data', busy, '--clock', 'manual']);
-    expect(await serveExit(['--data', busy])).toMatchObject({ code: 2, stderr: expect.stringMatching(/in use by another process/) as string });
+    expect(await serveExit(['--data', busy])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/in use by another process/) as string,
+    });
     await crash(holder);
   });
 });
@@ -258,22 +329,50 @@ async function opened(file: string): Promise<CommandLog> {
 }
 
 function settings(overrides: Partial<LogSettings> = {}): LogSettings {
-  return { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [], ...overrides };
+  return {
+    seed: SEED,
+    startMs: START_MS,
+    clockMode: 'manual',
+    wallOffsetMs: 0,
+    config: DEFAULT_CONFIG,
+    faults: [],
+    closures: [],
+    defects: [],
+    ...overrides,
+  };
 }
 
 describe('recovery seams', () => {
   test('a logged credential authenticates exactly as the header it came from', async () => {
     const { platform, client } = inProcessSetup();
-    const registered = await client.raw({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'seam' } });
+    const registered = await client.raw({
+      mount: 'api',
+      method: 'POST',
+      path: '/register',
+      body: { agent_id: 'seam' },
+    });
     const key = (registered.body as { api_key: string }).api_key;
-    const headers = [undefined, '', 'Basic abc', 'Bearer', 'Bearer nope', 'Bearer sk_live_0000', `Bearer ${key}`, `Bearer   ${key}  `, `bearer ${key}`];
+    const headers = [
+      undefined,
+      '',
+      'Basic abc',
+      'Bearer',
+      'Bearer nope',
+      'Bearer sk_live_0000',
+      `Bearer ${key}`,
+      `Bearer   ${key}  `,
+      `bearer ${key}`,
+    ];
     for (const header of headers) {
       const identified = platform.identify(header);
       const replayed = new Platform({ seed: SEED, startMs: START_MS });
       const credential = credentialOf(identified);
       expect(JSON.stringify(credential)).not.toContain(key);
       const viaCredential = platform.identifyCredential(credential);
-      expect(typeof viaCredential === 'object' && viaCredential !== null ? viaCredential.agent : viaCredential, String(header)).toBe(typeof identified === 'object' && identified !== null ? identified.agent : identified);
+      expect(
+        typeof viaCredential === 'object' && viaCredential !== null ? viaCredential.agent : viaCredential,
+        String(header),
+      ).toBe(typeof identified === 'object' && identified !== null ? identified.agent : identified);
       expect(replayed.identifyCredential(credential) === null).toBe(identified === null);
     }
   });
@@ -285,27 +384,51 @@ describe('recovery seams', () => {
     const request = { mount: 'api', method: 'POST', path: '/claim', query: {}, headers: {}, ip: '127.0.0.1' } as const;
     const tooLarge = failWithStatus(413, 'BAD_REQUEST', 'request body is larger than 1024 bytes');
     log.appendRequest({ ...request, bodyFailure: tooLarge, bodyText: 'x'.repeat(10) }, 'none', START_MS);
-    log.appendRequest({ ...request, bodyFailure: fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }) }, 'none', START_MS);
+    log.appendRequest(
+      { ...request, bodyFailure: fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }) },
+      'none',
+      START_MS,
+    );
     expect(log.commit()).toEqual({ ok: true, entries: 2 });
     log.close();
     const db = new DatabaseSync(file);
-    db.prepare("INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, 'request', ?, NULL)").run(START_MS, JSON.stringify({ mount: 'api', method: 'POST', path: '/claim', query: {}, ip: '127.0.0.1', auth: null, body_failure: { ok: false, status: 400, code: 'NOPE', message: 'x' } }));
+    db.prepare("INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, 'request', ?, NULL)").run(
+      START_MS,
+      JSON.stringify({
+        mount: 'api',
+        method: 'POST',
+        path: '/claim',
+        query: {},
+        ip: '127.0.0.1',
+        auth: null,
+        body_failure: { ok: false, status: 400, code: 'NOPE', message: 'x' },
+      }),
+    );
     db.close();
     const reopened = await opened(file);
     const [first, second, third] = [...reopened.commands()];
     reopened.close();
     expect(first?.kind === 'request' && first.request.bodyFailure).toEqual(tooLarge);
     expect(first?.kind === 'request' && isFailure(first.request.bodyFailure)).toBe(true);
-    expect(second?.kind === 'request' && second.request.bodyFailure).toEqual(fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }));
+    expect(second?.kind === 'request' && second.request.bodyFailure).toEqual(
+      fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }),
+    );
     expect(third).toEqual({ seq: 3, kind: 'corrupt', reason: 'body_failure' });
   });
 
   test('the clock resumes at the last logged instant at least, and keeps a wall run’s offset', () => {
-    const stats = (lastAtMs: number | undefined, clockMovedMs = 0): RecoveryStats => ({ commands: 1, internalErrors: 0, lastAtMs, clockMovedMs });
+    const stats = (lastAtMs: number | undefined, clockMovedMs = 0): RecoveryStats => ({
+      commands: 1,
+      internalErrors: 0,
+      lastAtMs,
+      clockMovedMs,
+    });
     expect(resumeAtMs(settings(), stats(START_MS + 5_000), START_MS + 999_999)).toBe(START_MS + 5_000);
     expect(resumeAtMs(settings(), stats(undefined), START_MS + 999_999)).toBe(START_MS);
     const wall = settings({ clockMode: 'wall', wallOffsetMs: 1_000 });
-    expect(resumeAtMs(wall, stats(START_MS + 5_000, 86_400_000), START_MS + 60_000)).toBe(START_MS + 60_000 + 1_000 + 86_400_000);
+    expect(resumeAtMs(wall, stats(START_MS + 5_000, 86_400_000), START_MS + 60_000)).toBe(
+      START_MS + 60_000 + 1_000 + 86_400_000,
+    );
     // The wall clock went backwards between runs: time stands at the last logged instant.
     expect(resumeAtMs(wall, stats(START_MS + 5_000), START_MS - 3_600_000)).toBe(START_MS + 5_000);
   });
@@ -323,11 +446,23 @@ describe('recovery seams', () => {
     second.close();
     const third = await opened(file);
     expect(third.adopt(settings({ closures }))).toEqual([]);
-    const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: third, log: () => undefined });
+    const served = await startServe({
+      routes: ALL_ROUTES,
+      seed: SEED,
+      port: 0,
+      clockMode: 'manual',
+      commandLog: third,
+      log: () => undefined,
+    });
     try {
       expect(served.platform.closures).toEqual(closures);
-      const platform = (await (await fetch(`${served.urls['api'] ?? ''}/_afp/platform`)).json()) as Record<string, unknown>;
-      expect(platform['casino_closures']).toEqual([{ game: 'dice', from_ms: START_MS + 60_000, until_ms: START_MS + 120_000 }]);
+      const platform = (await (await fetch(`${served.urls['api'] ?? ''}/_afp/platform`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(platform['casino_closures']).toEqual([
+        { game: 'dice', from_ms: START_MS + 60_000, until_ms: START_MS + 120_000 },
+      ]);
     } finally {
       await served.close();
       third.close();
@@ -339,16 +474,38 @@ describe('recovery seams', () => {
     const wallNowMs = Date.now();
     const first = await opened(file);
     first.adopt(settings({ clockMode: 'wall', startMs: wallNowMs }));
-    const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'wall', commandLog: first, log: () => undefined });
-    await fetch(`${served.urls['api'] ?? ''}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"w"}' });
-    await fetch(`${served.urls['api'] ?? ''}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":86400000}' });
+    const served = await startServe({
+      routes: ALL_ROUTES,
+      seed: SEED,
+      port: 0,
+      clockMode: 'wall',
+      commandLog: first,
+      log: () => undefined,
+    });
+    await fetch(`${served.urls['api'] ?? ''}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"agent_id":"w"}',
+    });
+    await fetch(`${served.urls['api'] ?? ''}/_afp/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"advance_ms":86400000}',
+    });
     await served.close();
     first.close();
 
     const second = await opened(file);
     expect(second.existed).toBe(true);
     expect(second.adopt(settings({ clockMode: 'wall', startMs: wallNowMs }))).toEqual([]);
-    const again = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'wall', commandLog: second, log: () => undefined });
+    const again = await startServe({
+      routes: ALL_ROUTES,
+      seed: SEED,
+      port: 0,
+      clockMode: 'wall',
+      commandLog: second,
+      log: () => undefined,
+    });
     try {
       expect(again.recovery).toMatchObject({ commands: 2, internalErrors: 0 });
       expect(again.platform.agents.has('w')).toBe(true);

@@ -25,8 +25,26 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 async function served(file: string): Promise<{ log: CommandLog; handle: ServeHandle }> {
   const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
   if ('error' in log) throw new Error(log.error);
-  expect(log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] })).toEqual([]);
-  const handle = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, log: () => undefined });
+  expect(
+    log.adopt({
+      seed: SEED,
+      startMs: START_MS,
+      clockMode: 'manual',
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    }),
+  ).toEqual([]);
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: SEED,
+    port: 0,
+    clockMode: 'manual',
+    commandLog: log,
+    log: () => undefined,
+  });
   return { log, handle };
 }
 
@@ -35,7 +53,11 @@ function registerAll(handle: ServeHandle, prefix: string, count: number): Promis
   const api = handle.urls.api ?? '';
   return Promise.all(
     Array.from({ length: count }, (_, index) =>
-      fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.1.${index >> 8}.${index & 255}` }, body: JSON.stringify({ agent_id: `${prefix}${index}` }) }),
+      fetch(`${api}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.1.${index >> 8}.${index & 255}` },
+        body: JSON.stringify({ agent_id: `${prefix}${index}` }),
+      }),
     ),
   );
 }
@@ -44,7 +66,16 @@ describe('group commit', () => {
   test('one transaction per event-loop turn, and at once past the entry bound', async () => {
     const log = await openCommandLog(join(DIR, 'unit.db'), { knownDefects: DEFECT_NAMES });
     if ('error' in log) throw new Error(log.error);
-    log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] });
+    log.adopt({
+      seed: SEED,
+      startMs: START_MS,
+      clockMode: 'manual',
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    });
     const failures: string[] = [];
     const group = new GroupCommit({ log, onFailure: (error) => failures.push(error), entriesMax: 4 });
     const tick = (count: number): Promise<void> | null => {
@@ -59,7 +90,11 @@ describe('group commit', () => {
     expect(held).not.toBe(null);
     expect(log.pendingEntries).toBe(3);
     await held; // the turn ended: one commit
-    expect({ batches: group.batches, entries: group.entries, pending: log.pendingEntries }).toEqual({ batches: 1, entries: 3, pending: 0 });
+    expect({ batches: group.batches, entries: group.entries, pending: log.pendingEntries }).toEqual({
+      batches: 1,
+      entries: 3,
+      pending: 0,
+    });
     await tick(10); // 4 + 4 at once (the bound), the last 2 at the end of the turn
     expect({ batches: group.batches, entries: group.entries }).toEqual({ batches: 4, entries: 13 });
     expect(failures).toEqual([]);
@@ -112,7 +147,12 @@ describe('group commit', () => {
     try {
       // Every acknowledged registration is there; none answered 503 is (its batch was rolled back).
       expect(again.handle.recovery?.commands).toBe(5 + acknowledged.length);
-      expect(again.handle.platform.agents.all().map((agent) => agent.id).sort()).toEqual(['ok0', 'ok1', 'ok2', 'ok3', 'ok4', ...acknowledged].sort());
+      expect(
+        again.handle.platform.agents
+          .all()
+          .map((agent) => agent.id)
+          .sort(),
+      ).toEqual(['ok0', 'ok1', 'ok2', 'ok3', 'ok4', ...acknowledged].sort());
     } finally {
       await again.handle.close();
       again.log.close();

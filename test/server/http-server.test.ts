@@ -13,14 +13,28 @@ import { Platform } from '../../src/platform/platform.ts';
 import { START_MS } from '../client/fixtures.ts';
 
 const echo = defineRoute<unknown, unknown>({
-  id: 'test.B.echo', service: 'escrow', style: 'B', mount: 'api', method: 'POST', path: '/echo', auth: 'none', summary: 'echo',
+  id: 'test.B.echo',
+  service: 'escrow',
+  style: 'B',
+  mount: 'api',
+  method: 'POST',
+  path: '/echo',
+  auth: 'none',
+  summary: 'echo',
   parse: (input, context) => ({ ip: context.ip, query: input.query, body: input.body ?? null }),
   run: (_context, command) => succeed(command),
   successStatus: 200,
   render: (value) => value as never,
 });
 const crash = defineRoute<null, null>({
-  id: 'test.B.crash', service: 'escrow', style: 'B', mount: 'api', method: 'GET', path: '/crash', auth: 'none', summary: 'a bug',
+  id: 'test.B.crash',
+  service: 'escrow',
+  style: 'B',
+  mount: 'api',
+  method: 'GET',
+  path: '/crash',
+  auth: 'none',
+  summary: 'a bug',
   parse: () => null,
   run: () => {
     throw new Error('boom');
@@ -37,13 +51,23 @@ afterEach(async () => {
 async function start(trustProxy: boolean): Promise<{ url: string; logs: string[] }> {
   const platform = new Platform({ seed: '42', startMs: START_MS });
   const logs: string[] = [];
-  const server = createApiServer({ dispatcher: new Dispatcher(platform, [echo, crash]), clock: new VirtualClock(START_MS), mount: 'api', trustProxy, log: (line) => logs.push(line) });
+  const server = createApiServer({
+    dispatcher: new Dispatcher(platform, [echo, crash]),
+    clock: new VirtualClock(START_MS),
+    mount: 'api',
+    trustProxy,
+    log: (line) => logs.push(line),
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logs };
 }
 
-async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { method: 'POST', headers, body });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -51,8 +75,14 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
 describe('createApiServer', () => {
   test('path, query and body reach the row; a duplicate query key is 400', async () => {
     const { url } = await start(true);
-    expect(await post(`${url}/echo?a=1&b=x%20y`, '{"k":[1]}')).toMatchObject({ status: 200, body: { query: { a: '1', b: 'x y' }, body: { k: [1] } } });
-    expect(await post(`${url}/echo?a=1&a=2`, '{}')).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST', error: 'duplicate query parameter: a' } });
+    expect(await post(`${url}/echo?a=1&b=x%20y`, '{"k":[1]}')).toMatchObject({
+      status: 200,
+      body: { query: { a: '1', b: 'x y' }, body: { k: [1] } },
+    });
+    expect(await post(`${url}/echo?a=1&a=2`, '{}')).toMatchObject({
+      status: 400,
+      body: { code: 'BAD_REQUEST', error: 'duplicate query parameter: a' },
+    });
   });
 
   test('X-Forwarded-For is the IP only from a loopback peer with trustProxy', async () => {
@@ -67,11 +97,17 @@ describe('createApiServer', () => {
   test('bodies past the limit are 413, drained or cut; invalid UTF-8 is 400', async () => {
     const { url } = await start(true);
     const limit = new Platform({ seed: '1', startMs: START_MS }).config.maxBodyBytes;
-    expect(await post(`${url}/echo`, `"${'a'.repeat(limit)}"`)).toMatchObject({ status: 413, body: { code: 'BAD_REQUEST' } });
+    expect(await post(`${url}/echo`, `"${'a'.repeat(limit)}"`)).toMatchObject({
+      status: 413,
+      body: { code: 'BAD_REQUEST' },
+    });
     const huge = await rawPost(url, Buffer.alloc(limit + 2 * 1024 * 1024, 0x61));
     expect(huge.status).toBe(413);
     expect(huge.connection).toBe('close');
-    expect(await post(`${url}/echo`, Buffer.from([0x22, 0xff, 0x22]))).toMatchObject({ status: 400, body: { error: 'request body is not valid UTF-8' } });
+    expect(await post(`${url}/echo`, Buffer.from([0x22, 0xff, 0x22]))).toMatchObject({
+      status: 400,
+      body: { error: 'request body is not valid UTF-8' },
+    });
     expect((await post(`${url}/echo`, '"fine"')).status).toBe(200);
   });
 
@@ -88,10 +124,14 @@ describe('createApiServer', () => {
 /** A POST through node:http that tolerates the server closing while the body is still going out. */
 function rawPost(url: string, body: Buffer): Promise<{ status: number; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (response) => {
-      response.resume();
-      resolve({ status: response.statusCode ?? 0, connection: response.headers.connection });
-    });
+    const request = httpRequest(
+      `${url}/echo`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, connection: response.headers.connection });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -13,13 +13,23 @@ afterEach(async () => {
 });
 
 test('distinct forwarded addresses past the bound are answered 200, and the limiter stays bounded', async () => {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined, limiterEntriesMax: BOUND });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '5',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+    limiterEntriesMax: BOUND,
+  });
   handles.push(handle);
   const api = handle.urls.api as string;
   const statuses: number[] = [];
   const remaining: (string | null)[] = [];
   for (let caller = 0; caller < 3 * BOUND; caller++) {
-    const response = await fetch(`${api}/agents`, { headers: { 'x-forwarded-for': `10.0.${caller >> 8}.${caller & 255}` } });
+    const response = await fetch(`${api}/agents`, {
+      headers: { 'x-forwarded-for': `10.0.${caller >> 8}.${caller & 255}` },
+    });
     statuses.push(response.status);
     remaining.push(response.headers.get('x-ratelimit-remaining'));
     const body = (await response.json()) as Record<string, unknown>;

@@ -14,7 +14,14 @@ afterEach(async () => {
 });
 
 const serve = async (port: number, routes: readonly Route[] = ALL_ROUTES): Promise<ServeHandle> => {
-  const handle = await startServe({ routes, seed: '1', port, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes,
+    seed: '1',
+    port,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   return handle;
 };
@@ -46,15 +53,29 @@ describe('listener set', () => {
   test('a fixed port P gives api P, faucet P+1, escrow P+2, trading P+3, domains P+4, wallet P+5, casino P+6', async () => {
     const base = await freeBasePort();
     const handle = await serve(base);
-    expect(handle.urls).toEqual({ api: `http://127.0.0.1:${base}`, faucet: `http://127.0.0.1:${base + 1}`, escrow: `http://127.0.0.1:${base + 2}`, trading: `http://127.0.0.1:${base + 3}`, domains: `http://127.0.0.1:${base + 4}`, wallet: `http://127.0.0.1:${base + 5}`, casino: `http://127.0.0.1:${base + 6}` });
+    expect(handle.urls).toEqual({
+      api: `http://127.0.0.1:${base}`,
+      faucet: `http://127.0.0.1:${base + 1}`,
+      escrow: `http://127.0.0.1:${base + 2}`,
+      trading: `http://127.0.0.1:${base + 3}`,
+      domains: `http://127.0.0.1:${base + 4}`,
+      wallet: `http://127.0.0.1:${base + 5}`,
+      casino: `http://127.0.0.1:${base + 6}`,
+    });
   });
 
   test('/mcp answers on the faucet and escrow listeners, not on api', async () => {
     const handle = await serve(0);
-    const register = await fetch(`${handle.urls.api as string}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"m"}' });
+    const register = await fetch(`${handle.urls.api as string}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"agent_id":"m"}',
+    });
     const key = ((await register.json()) as { api_key: string }).api_key;
     for (const mount of ['faucet', 'escrow'] as const) {
-      const response = await fetch(`${handle.urls[mount] as string}/mcp`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${handle.urls[mount] as string}/mcp`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(response.status, mount).toBe(200);
       expect(((await response.json()) as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
     }

@@ -25,7 +25,15 @@ afterEach(async () => {
 });
 
 async function serve(shed: { maxInFlight: number; maxEventLoopDelayMs: number }): Promise<ServeHandle> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '3', port: 0, clockMode: 'manual', startMs: START_MS, shed, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '3',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    shed,
+    log: () => undefined,
+  });
   handles.push(handle);
   return handle;
 }
@@ -35,7 +43,9 @@ function slowBody(apiUrl: string): Promise<Socket> {
   const { port } = new URL(apiUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write('POST /register HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"agent_id":');
+      socket.write(
+        'POST /register HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"agent_id":',
+      );
       resolve(socket);
     });
     socket.on('error', reject);
@@ -54,7 +64,12 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
 describe('LoadShedder', () => {
   test('admits up to the in-flight bound, sheds beyond it, and lateness past its bound sheds too', () => {
     let nowMs = 0;
-    const shedder = new LoadShedder({ maxInFlight: 2, maxEventLoopDelayMs: 100, probeIntervalMs: 10, monotonicMs: () => nowMs });
+    const shedder = new LoadShedder({
+      maxInFlight: 2,
+      maxEventLoopDelayMs: 100,
+      probeIntervalMs: 10,
+      monotonicMs: () => nowMs,
+    });
     shedder.start();
     try {
       expect(shedder.enter()).toEqual({ admitted: true });
@@ -68,7 +83,11 @@ describe('LoadShedder', () => {
       expect(shedder.enter()).toMatchObject({ admitted: false, reason: 'event-loop-delay', retryAfterSeconds: 2 });
       shedder.probe(); // the loop caught up: one long task that is over sheds nothing more
       expect(shedder.enter()).toEqual({ admitted: true });
-      expect({ admitted: shedder.admittedCount, inFlight: shedder.shedInFlightCount, delay: shedder.shedDelayCount }).toEqual({ admitted: 4, inFlight: 1, delay: 1 });
+      expect({
+        admitted: shedder.admittedCount,
+        inFlight: shedder.shedInFlightCount,
+        delay: shedder.shedDelayCount,
+      }).toEqual({ admitted: 4, inFlight: 1, delay: 1 });
     } finally {
       shedder.stop();
     }
@@ -81,11 +100,19 @@ describe('afp serve under overload', () => {
     const api = handle.urls.api as string;
     for (let i = 0; i < 4; i += 1) await slowBody(api);
     await waitFor(() => handle.shedder.inFlight === 4, WAIT_BOUND_MS);
-    const refused = await fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"shed-me"}' });
+    const refused = await fetch(`${api}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"agent_id":"shed-me"}',
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('x-ratelimit-limit')).toBeNull(); // the limiter was not consulted
-    expect(await refused.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/4 requests in flight \(limit 4\)/) as unknown, _info: { service: 'faucet' } });
+    expect(await refused.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      error: expect.stringMatching(/4 requests in flight \(limit 4\)/) as unknown,
+      _info: { service: 'faucet' },
+    });
     expect(handle.platform.agents.size).toBe(0);
     expect(handle.platform.limiter.bucketCount).toBe(0);
     const health = await fetch(`${api}/health`);
@@ -95,12 +122,25 @@ describe('afp serve under overload', () => {
     // The slots free as the held requests end; then requests are admitted again.
     for (const socket of sockets.splice(0)) socket.destroy();
     await waitFor(() => handle.shedder.inFlight === 0, WAIT_BOUND_MS);
-    const admitted = await fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"after-overload"}' });
+    const admitted = await fetch(`${api}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"agent_id":"after-overload"}',
+    });
     expect(admitted.status).toBe(201);
   });
 
-  test('--dialect deployed sheds in the deployment\'s error shape', async () => {
-    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '3', port: 0, clockMode: 'manual', startMs: START_MS, shed: { maxInFlight: 1, maxEventLoopDelayMs: 0 }, log: () => undefined });
+  test("--dialect deployed sheds in the deployment's error shape", async () => {
+    const handle = await startServe({
+      routes: DEPLOYED_ROUTES,
+      layout: DEPLOYED_LAYOUT,
+      seed: '3',
+      port: 0,
+      clockMode: 'manual',
+      startMs: START_MS,
+      shed: { maxInFlight: 1, maxEventLoopDelayMs: 0 },
+      log: () => undefined,
+    });
     handles.push(handle);
     const casino = handle.urls.casino as string;
     await slowBody(casino);
@@ -108,16 +148,39 @@ describe('afp serve under overload', () => {
     const refused = await fetch(`${casino}/api/v1/games`);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(await refused.json()).toMatchObject({ error: 'service_unavailable', message: expect.stringMatching(/in flight/) as unknown });
+    expect(await refused.json()).toMatchObject({
+      error: 'service_unavailable',
+      message: expect.stringMatching(/in flight/) as unknown,
+    });
     expect((await fetch(`${casino}/health`)).status).toBe(200);
   });
 
   test('a flood against a real afp serve process: some shed with 503 + Retry-After, /health within 5 s, every acknowledged one kept', async () => {
-    const child = await startServeChild(['--port', '0', '--clock', 'manual', '--start', '2025-03-01T00:00:00Z', '--max-in-flight', '8', '--max-event-loop-delay-ms', '20']);
+    const child = await startServeChild([
+      '--port',
+      '0',
+      '--clock',
+      'manual',
+      '--start',
+      '2025-03-01T00:00:00Z',
+      '--max-in-flight',
+      '8',
+      '--max-event-loop-delay-ms',
+      '20',
+    ]);
     try {
-      const result = await flood({ apiUrl: child.urls['api'] as string, count: 1_000, concurrency: 128, prefix: 'flood', timeoutMs: 20_000, holdSlots: 8 });
+      const result = await flood({
+        apiUrl: child.urls['api'] as string,
+        count: 1_000,
+        concurrency: 128,
+        prefix: 'flood',
+        timeoutMs: 20_000,
+        holdSlots: 8,
+      });
       const kept = await acknowledgedPresent(child.urls, result.keys, 16);
-      console.log(`overload (afp serve --max-in-flight 8 --max-event-loop-delay-ms 20): ${JSON.stringify(result.statuses)} in ${Math.round(result.wallMs)} ms; /health ${result.healthAnswers} answers, ${result.healthFailures} failures, slowest ${Math.round(result.healthMaxMs)} ms; acknowledged ${result.acknowledged.length}, present ${kept.present}, server agents ${kept.agents}`);
+      console.log(
+        `overload (afp serve --max-in-flight 8 --max-event-loop-delay-ms 20): ${JSON.stringify(result.statuses)} in ${Math.round(result.wallMs)} ms; /health ${result.healthAnswers} answers, ${result.healthFailures} failures, slowest ${Math.round(result.healthMaxMs)} ms; acknowledged ${result.acknowledged.length}, present ${kept.present}, server agents ${kept.agents}`,
+      );
       expect(Object.keys(result.statuses).sort()).toEqual(['201', '503']);
       expect(result.shed.length).toBeGreaterThan(0);
       expect(result.acknowledged.length).toBeGreaterThan(0);

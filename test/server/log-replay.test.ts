@@ -26,8 +26,22 @@ const DIR = mkdtempSync(join(tmpdir(), 'afp-log-replay-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 const FILLER = 'z'.repeat(60 * 1024);
-const FAULT = { service: 'escrow' as const, fromMs: START_MS + 600_000, untilMs: START_MS + 660_000, status: 503 as const };
-const SETTINGS: LogSettings = { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [FAULT], closures: [], defects: [] };
+const FAULT = {
+  service: 'escrow' as const,
+  fromMs: START_MS + 600_000,
+  untilMs: START_MS + 660_000,
+  status: 503 as const,
+};
+const SETTINGS: LogSettings = {
+  seed: SEED,
+  startMs: START_MS,
+  clockMode: 'manual',
+  wallOffsetMs: 0,
+  config: DEFAULT_CONFIG,
+  faults: [FAULT],
+  closures: [],
+  defects: [],
+};
 
 const opened = (file: string): Promise<CommandLog> => openedLog(file, SETTINGS);
 
@@ -39,7 +53,17 @@ function digest(platform: Platform): string {
   const accounts = [...platform.ledger.accounts()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const agents = platform.agents.all().map((agent) => JSON.stringify(agent, bigints));
   const escrows = [...platform.escrow.all()].map((record) => JSON.stringify(record, bigints));
-  return JSON.stringify({ accounts, transfers: platform.ledger.transfers, agents, escrows, timers: platform.timers.size, next: platform.nextTimerMs() ?? null }, bigints);
+  return JSON.stringify(
+    {
+      accounts,
+      transfers: platform.ledger.transfers,
+      agents,
+      escrows,
+      timers: platform.timers.size,
+      next: platform.nextTimerMs() ?? null,
+    },
+    bigints,
+  );
 }
 
 /** The live side: requests through the LoggedDispatcher, admin commands appended and applied, as serve does. */
@@ -75,7 +99,8 @@ class Live {
 /** The mix; returns the keys it registered. */
 function drive(live: Live): Record<string, string> {
   const keys: Record<string, string> = {};
-  const register = (agentId: string, ip: string): ApiResponse => live.send({ method: 'POST', path: '/register', body: { agent_id: agentId } }, undefined, ip);
+  const register = (agentId: string, ip: string): ApiResponse =>
+    live.send({ method: 'POST', path: '/register', body: { agent_id: agentId } }, undefined, ip);
   for (const name of ['alice', 'bob', 'carol']) {
     const answer = register(name, '10.0.0.1');
     expect(answer.status).toBe(201);
@@ -87,16 +112,44 @@ function drive(live: Live): Record<string, string> {
   const alice = keys['alice'] as string;
   expect(live.send({ method: 'POST', path: '/claim' }, alice).status).toBe(409); // registration already paid the first claim
   expect(live.send({ method: 'POST', path: '/claim' }, keys['bob']).status).toBe(409);
-  const escrow = live.send({ method: 'POST', path: '/escrow', body: { amount: '2.00', receiver: 'bob', expires_in: 120 } }, alice);
+  const escrow = live.send(
+    { method: 'POST', path: '/escrow', body: { amount: '2.00', receiver: 'bob', expires_in: 120 } },
+    alice,
+  );
   expect(escrow.status).toBe(201);
-  expect(live.send({ method: 'POST', path: '/escrow', body: { amount: '999999.00', receiver: 'bob' } }, alice).status).toBe(422); // a domain refusal: whole
-  expect(live.send({ method: 'POST', path: '/escrow', body: { amount: 'x', receiver: 'bob' } }, alice).status).toBe(400); // parse refusal: whole
+  expect(
+    live.send({ method: 'POST', path: '/escrow', body: { amount: '999999.00', receiver: 'bob' } }, alice).status,
+  ).toBe(422); // a domain refusal: whole
+  expect(live.send({ method: 'POST', path: '/escrow', body: { amount: 'x', receiver: 'bob' } }, alice).status).toBe(
+    400,
+  ); // parse refusal: whole
   expect(live.send({ path: '/nowhere' }, alice).status).toBe(404);
   expect(live.send({ method: 'DELETE', path: '/register' }).status).toBe(405);
-  expect(live.send({ method: 'POST', path: '/escrow', bodyFailure: { ok: false, status: 400, code: 'BAD_REQUEST', message: 'malformed JSON' } as never }, alice).status).toBe(400);
+  expect(
+    live.send(
+      {
+        method: 'POST',
+        path: '/escrow',
+        bodyFailure: { ok: false, status: 400, code: 'BAD_REQUEST', message: 'malformed JSON' } as never,
+      },
+      alice,
+    ).status,
+  ).toBe(400);
   // An invalid key with a 60 KB body, flooded: 401s, then the IP's free bucket (100 / min, burst) runs out: 429s.
   const flood: number[] = [];
-  for (let index = 0; index < 260; index++) flood.push(live.send({ method: 'POST', path: '/escrow', body: { filler: FILLER }, bodyText: JSON.stringify({ filler: FILLER }) } as never, 'sk_live_not_a_key', '10.6.6.6').status);
+  for (let index = 0; index < 260; index++)
+    flood.push(
+      live.send(
+        {
+          method: 'POST',
+          path: '/escrow',
+          body: { filler: FILLER },
+          bodyText: JSON.stringify({ filler: FILLER }),
+        } as never,
+        'sk_live_not_a_key',
+        '10.6.6.6',
+      ).status,
+    );
   expect(new Set(flood)).toEqual(new Set([401, 429]));
   // The faucet row (10 / min) runs out for alice; her 429s keep refilling her buckets at free rates...
   for (let index = 0; index < 14; index++) {
@@ -113,7 +166,9 @@ function drive(live: Live): Record<string, string> {
   live.advance(600_000 - 30_000 - 14_000); // into the escrow fault window; the escrow expired on the way
   expect(live.send({ path: `/escrow/${(escrow.body as { escrow_id: string }).escrow_id}` }, alice).status).toBe(503);
   live.nowMs += 61_000; // after it; no clock move logged: the next request moves the platform
-  expect(live.send({ path: `/escrow/${(escrow.body as { escrow_id: string }).escrow_id}` }, alice).body).toMatchObject({ status: 'expired' });
+  expect(live.send({ path: `/escrow/${(escrow.body as { escrow_id: string }).escrow_id}` }, alice).body).toMatchObject({
+    status: 'expired',
+  });
   return keys;
 }
 
@@ -123,13 +178,20 @@ function probe(a: Recovered, b: Recovered, atMs: number, keys: Record<string, st
   const base = { mount: 'api' as const, query: {}, ip: '10.0.0.1' };
   for (const key of [...Object.values(keys), 'sk_live_not_a_key', undefined]) {
     const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
-    for (const ip of ['10.0.0.1', '10.6.6.6']) probes.push({ ...base, method: 'GET', path: '/status', headers, ip }, { ...base, method: 'POST', path: '/escrow', headers, ip, body: {} });
+    for (const ip of ['10.0.0.1', '10.6.6.6'])
+      probes.push(
+        { ...base, method: 'GET', path: '/status', headers, ip },
+        { ...base, method: 'POST', path: '/escrow', headers, ip, body: {} },
+      );
   }
   probes.push({ ...base, method: 'POST', path: '/register', headers: {}, body: { agent_id: 'after' } });
   for (const request of probes) {
     const left = a.dispatcher.replay(request, atMs);
     const right = b.dispatcher.replay(request, atMs);
-    expect({ status: right.status, headers: right.headers, body: right.body }, `${request.method} ${request.path} ${request.headers['authorization'] ?? ''} ${request.ip}`).toEqual({ status: left.status, headers: left.headers, body: left.body });
+    expect(
+      { status: right.status, headers: right.headers, body: right.body },
+      `${request.method} ${request.path} ${request.headers['authorization'] ?? ''} ${request.ip}`,
+    ).toEqual({ status: left.status, headers: left.headers, body: left.body });
   }
 }
 
@@ -143,8 +205,15 @@ describe('the command log keeps exactly what recovery needs', () => {
     live.log.close();
 
     const db = new DatabaseSync(file);
-    const kinds = Object.fromEntries(db.prepare('SELECT kind, count(*) AS n FROM commands GROUP BY kind').all().map((row) => [row['kind'], row['n']]));
-    const biggest = Number((db.prepare('SELECT max(length(entry) + coalesce(length(body), 0)) AS n FROM commands').get() as { n: number }).n);
+    const kinds = Object.fromEntries(
+      db
+        .prepare('SELECT kind, count(*) AS n FROM commands GROUP BY kind')
+        .all()
+        .map((row) => [row['kind'], row['n']]),
+    );
+    const biggest = Number(
+      (db.prepare('SELECT max(length(entry) + coalesce(length(body), 0)) AS n FROM commands').get() as { n: number }).n,
+    );
     db.close();
     // Every dispatched request but carol's (Enterprise, unlimited, no row): 12 registrations, 2 claims,
     // 3 escrow creations, 404, 405, malformed body, 260 flood, 15 status reads, 2 escrow reads;
@@ -177,7 +246,9 @@ describe('the command log keeps exactly what recovery needs', () => {
     expect(recovered(reopened).platform.agents.has('old')).toBe(true);
     reopened.close();
     const check = new DatabaseSync(file);
-    expect((check.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(COMMAND_LOG_SCHEMA_VERSION);
+    expect((check.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(
+      COMMAND_LOG_SCHEMA_VERSION,
+    );
     check.close();
   });
 
@@ -197,7 +268,9 @@ describe('the command log keeps exactly what recovery needs', () => {
   test('negative control: a 429 changes state too — its refill at the old tier’s rate shows after a tier change', async () => {
     const file = join(DIR, 'refill.db');
     const live = new Live(await opened(file));
-    const alice = (live.send({ method: 'POST', path: '/register', body: { agent_id: 'alice' } }).body as { api_key: string }).api_key;
+    const alice = (
+      live.send({ method: 'POST', path: '/register', body: { agent_id: 'alice' } }).body as { api_key: string }
+    ).api_key;
     const statuses: number[] = [];
     for (let index = 0; index < 20; index++) {
       live.nowMs += 300;
@@ -208,12 +281,26 @@ describe('the command log keeps exactly what recovery needs', () => {
     expect(live.log.commit().ok).toBe(true);
     live.log.close();
     // GET /nowhere: only alice's tier bucket applies, so its level is the header's remaining.
-    const nowhere: ApiRequest = { mount: 'api', method: 'GET', path: '/nowhere', query: {}, headers: { authorization: `Bearer ${alice}` }, ip: '10.0.0.1' };
+    const nowhere: ApiRequest = {
+      mount: 'api',
+      method: 'GET',
+      path: '/nowhere',
+      query: {},
+      headers: { authorization: `Bearer ${alice}` },
+      ip: '10.0.0.1',
+    };
     const full = recovered(await opened(file));
     const withThem = full.dispatcher.replay(nowhere, live.nowMs);
-    expect(withThem.headers['x-ratelimit-remaining']).toBe(live.served.dispatcher.replay(nowhere, live.nowMs).headers['x-ratelimit-remaining']);
-    const without = (await strippedReplay(file, 'no-429s.db', "kind = 'charge'", live.nowMs)).dispatcher.replay(nowhere, live.nowMs);
-    expect(Number(without.headers['x-ratelimit-remaining'])).toBeGreaterThan(Number(withThem.headers['x-ratelimit-remaining']));
+    expect(withThem.headers['x-ratelimit-remaining']).toBe(
+      live.served.dispatcher.replay(nowhere, live.nowMs).headers['x-ratelimit-remaining'],
+    );
+    const without = (await strippedReplay(file, 'no-429s.db', "kind = 'charge'", live.nowMs)).dispatcher.replay(
+      nowhere,
+      live.nowMs,
+    );
+    expect(Number(without.headers['x-ratelimit-remaining'])).toBeGreaterThan(
+      Number(withThem.headers['x-ratelimit-remaining']),
+    );
   });
 });
 

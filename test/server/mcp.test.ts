@@ -23,7 +23,14 @@ import type { McpService } from '../../src/server/mcp-tools.ts';
 const START = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
 const FAUCET_TOOLS = ['register_agent', 'claim_faucet', 'faucet_status'];
-const ESCROW_TOOLS = ['create_escrow', 'release_escrow', 'refund_escrow', 'dispute_escrow', 'get_escrow', 'list_escrows'];
+const ESCROW_TOOLS = [
+  'create_escrow',
+  'release_escrow',
+  'refund_escrow',
+  'dispute_escrow',
+  'get_escrow',
+  'list_escrows',
+];
 
 interface World {
   platform: Platform;
@@ -53,7 +60,9 @@ async function listen(world: Omit<World, 'urls'>, service: McpService): Promise<
 
 async function connect(service: McpService, key?: string): Promise<Client> {
   const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
-  const transport = new StreamableHTTPClientTransport(new URL(`${w.urls[service]}${MCP_PATH}`), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${w.urls[service]}${MCP_PATH}`), {
+    requestInit: { headers },
+  });
   const client = new Client({ name: 'afp-test', version: '1.0.0' });
   await client.connect(transport);
   w.clients.push(client);
@@ -74,7 +83,12 @@ function body(result: CallToolResult): Record<string, unknown> {
   return result.structuredContent as Record<string, unknown>;
 }
 
-function expectToolError(result: CallToolResult, status: number, code: string, service: McpService): Record<string, unknown> {
+function expectToolError(
+  result: CallToolResult,
+  status: number,
+  code: string,
+  service: McpService,
+): Record<string, unknown> {
   expect(result.isError, JSON.stringify(result.content)).toBe(true);
   expect(result._meta?.['afp/status']).toBe(status);
   const error = body(result);
@@ -88,7 +102,13 @@ function balanceText(agentId: string): string {
 
 beforeEach(async () => {
   const platform = new Platform({ seed: 'mcp-test', startMs: START });
-  const base = { platform, dispatcher: new Dispatcher(platform, ALL_ROUTES), clock: new VirtualClock(START), servers: [] as Server[], clients: [] as Client[] };
+  const base = {
+    platform,
+    dispatcher: new Dispatcher(platform, ALL_ROUTES),
+    clock: new VirtualClock(START),
+    servers: [] as Server[],
+    clients: [] as Client[],
+  };
   const urls = { faucet: await listen(base, 'faucet'), escrow: await listen(base, 'escrow') };
   w = { ...base, urls };
 });
@@ -105,15 +125,23 @@ describe('tool lists', () => {
   test('tools/list names one tool per documented operation, with the same schemas as GET /mcp', async () => {
     const registered = body(await call(await connect('faucet'), 'register_agent', { agent_id: 'lister' }));
     const key = registered['api_key'] as string;
-    for (const [service, names] of [['faucet', FAUCET_TOOLS], ['escrow', ESCROW_TOOLS]] as const) {
+    for (const [service, names] of [
+      ['faucet', FAUCET_TOOLS],
+      ['escrow', ESCROW_TOOLS],
+    ] as const) {
       const listed = await (await connect(service)).listTools();
       expect(listed.tools.map((tool) => tool.name)).toEqual(names);
       const response = await fetch(`${w.urls[service]}${MCP_PATH}`, { headers: { authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json');
-      const json = (await response.json()) as { tools: { name: string; description: string; inputSchema: unknown }[]; _info: unknown };
+      const json = (await response.json()) as {
+        tools: { name: string; description: string; inputSchema: unknown }[];
+        _info: unknown;
+      };
       expect(json._info).toEqual(INFO[service]);
-      expect(json.tools).toEqual(listed.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })));
+      expect(json.tools).toEqual(
+        listed.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+      );
     }
     const escrowTools = (await (await connect('escrow')).listTools()).tools;
     const create = escrowTools.find((tool) => tool.name === 'create_escrow');
@@ -129,7 +157,11 @@ describe('tool lists', () => {
     const url = `${w.urls.escrow}${MCP_PATH}`;
     const missing = await fetch(url);
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ error: 'missing API key: send Authorization: Bearer <api_key>', code: 'UNAUTHORIZED', _info: INFO.escrow });
+    expect(await missing.json()).toEqual({
+      error: 'missing API key: send Authorization: Bearer <api_key>',
+      code: 'UNAUTHORIZED',
+      _info: INFO.escrow,
+    });
     const invalid = await fetch(url, { headers: { authorization: 'Bearer sk_live_nope' } });
     expect(invalid.status).toBe(401);
     expect(((await invalid.json()) as { error: string }).error).toBe('invalid API key');
@@ -149,14 +181,28 @@ describe('tool calls go through the route rows', () => {
     const alice = await call(faucet, 'register_agent', { agent_id: 'alice', metadata: { framework: 'mcp' } });
     expect(alice.isError).toBe(false);
     expect(alice._meta?.['afp/status']).toBe(201);
-    expect(alice._meta?.['afp/headers']).toMatchObject({ 'x-ratelimit-limit': expect.any(String) as string, 'x-ratelimit-remaining': expect.any(String) as string });
-    expect(body(alice)).toMatchObject({ agent_id: 'alice', amount: '10.00', currency: 'USDC', balance: '10.00', _info: INFO.faucet });
+    expect(alice._meta?.['afp/headers']).toMatchObject({
+      'x-ratelimit-limit': expect.any(String) as string,
+      'x-ratelimit-remaining': expect.any(String) as string,
+    });
+    expect(body(alice)).toMatchObject({
+      agent_id: 'alice',
+      amount: '10.00',
+      currency: 'USDC',
+      balance: '10.00',
+      _info: INFO.faucet,
+    });
     const aliceKey = body(alice)['api_key'] as string;
     expect(body(await call(faucet, 'register_agent', { agent_id: 'bob' }))['balance']).toBe('10.00');
 
     // A claim needs the key (a keyless one is 401 whoever it names); the 10 USDC grant starts the
     // 24 h cooldown: inside it a claim is a 409.
-    const keyless = expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 401, 'UNAUTHORIZED', 'faucet');
+    const keyless = expectToolError(
+      await call(faucet, 'claim_faucet', { agent_id: 'alice' }),
+      401,
+      'UNAUTHORIZED',
+      'faucet',
+    );
     expect(keyless['error']).toContain('the first claim is the registration grant');
     const aliceFaucet = await connect('faucet', aliceKey);
     expectToolError(await call(aliceFaucet, 'claim_faucet', { agent_id: 'alice' }), 409, 'FAUCET_CLAIMED', 'faucet');
@@ -166,14 +212,32 @@ describe('tool calls go through the route rows', () => {
     expect(claimed['balance']).toBe(balanceText('alice'));
 
     const escrow = await connect('escrow', aliceKey);
-    const created = await call(escrow, 'create_escrow', { amount: '5', receiver: 'bob', description: 'logo', conditions: { rounds: 2 } });
+    const created = await call(escrow, 'create_escrow', {
+      amount: '5',
+      receiver: 'bob',
+      description: 'logo',
+      conditions: { rounds: 2 },
+    });
     expect(created._meta?.['afp/status']).toBe(201);
-    expect(body(created)).toMatchObject({ status: 'locked', amount: '5.00', fee: '0.05', net: '4.95', receiver: 'bob' });
+    expect(body(created)).toMatchObject({
+      status: 'locked',
+      amount: '5.00',
+      fee: '0.05',
+      net: '4.95',
+      receiver: 'bob',
+    });
     const escrowId = body(created)['escrow_id'] as string;
     expect(balanceText('alice')).toBe('7.00');
 
     const detail = body(await call(escrow, 'get_escrow', { escrow_id: escrowId }));
-    expect(detail).toMatchObject({ escrow_id: escrowId, status: 'locked', sender: 'alice', receiver: 'bob', description: 'logo', conditions: { rounds: 2 } });
+    expect(detail).toMatchObject({
+      escrow_id: escrowId,
+      status: 'locked',
+      sender: 'alice',
+      receiver: 'bob',
+      description: 'logo',
+      conditions: { rounds: 2 },
+    });
     const listed = body(await call(escrow, 'list_escrows', { role: 'sender', limit: 5 }));
     expect(listed['count']).toBe(1);
     expect(body(await call(escrow, 'list_escrows', { status: 'released' }))['count']).toBe(0);
@@ -193,7 +257,9 @@ describe('tool calls go through the route rows', () => {
     const key = body(await call(faucet, 'register_agent', { agent_id: 'seller1' }))['api_key'] as string;
     await call(faucet, 'register_agent', { agent_id: 'buyer1' });
     const escrow = await connect('escrow', key);
-    const first = body(await call(escrow, 'create_escrow', { amount: 1, receiver: 'buyer1', expires_in: 3600 }))['escrow_id'] as string;
+    const first = body(await call(escrow, 'create_escrow', { amount: 1, receiver: 'buyer1', expires_in: 3600 }))[
+      'escrow_id'
+    ] as string;
     const refunded = body(await call(escrow, 'refund_escrow', { escrow_id: first }));
     expect(refunded).toMatchObject({ status: 'refunded', amount: '1.00' });
     const second = body(await call(escrow, 'create_escrow', { amount: 2, receiver: 'buyer1' }))['escrow_id'] as string;
@@ -210,10 +276,23 @@ describe('tool calls go through the route rows', () => {
     const before = new Map(w.platform.ledger.accounts());
     for (const amount of ['1.2345678', 'ten', -1, 0.05]) {
       const direct = w.dispatcher.handle(
-        { mount: 'api', method: 'POST', path: '/escrow', query: {}, headers: { authorization: `Bearer ${key}` }, body: { amount, receiver: 'dave' }, ip: '10.0.0.9' },
+        {
+          mount: 'api',
+          method: 'POST',
+          path: '/escrow',
+          query: {},
+          headers: { authorization: `Bearer ${key}` },
+          body: { amount, receiver: 'dave' },
+          ip: '10.0.0.9',
+        },
         w.clock.nowMs(),
       );
-      const error = expectToolError(await call(escrow, 'create_escrow', { amount, receiver: 'dave' }), direct.status, String(direct.body['code']), 'escrow');
+      const error = expectToolError(
+        await call(escrow, 'create_escrow', { amount, receiver: 'dave' }),
+        direct.status,
+        String(direct.body['code']),
+        'escrow',
+      );
       expect(error).toEqual(direct.body);
       expect(direct.status).toBe(400);
     }
@@ -222,10 +301,17 @@ describe('tool calls go through the route rows', () => {
 
   test('no key or a bad key on a bearer tool → 401; an unknown argument is refused before the route', async () => {
     const anonymous = await connect('escrow');
-    const missing = expectToolError(await call(anonymous, 'create_escrow', { amount: 1, receiver: 'x' }), 401, 'UNAUTHORIZED', 'escrow');
+    const missing = expectToolError(
+      await call(anonymous, 'create_escrow', { amount: 1, receiver: 'x' }),
+      401,
+      'UNAUTHORIZED',
+      'escrow',
+    );
     expect(missing['error']).toBe('missing API key: send Authorization: Bearer <api_key>');
     const wrong = await connect('escrow', 'sk_live_000');
-    expect(expectToolError(await call(wrong, 'list_escrows'), 401, 'UNAUTHORIZED', 'escrow')['error']).toBe('invalid API key');
+    expect(expectToolError(await call(wrong, 'list_escrows'), 401, 'UNAUTHORIZED', 'escrow')['error']).toBe(
+      'invalid API key',
+    );
     expectToolError(await call(await connect('faucet'), 'faucet_status'), 401, 'UNAUTHORIZED', 'faucet');
     const unknown = await call(anonymous, 'get_escrow', { escrow_id: 'esc_1', extra: true });
     expect(unknown.isError).toBe(true);
@@ -235,17 +321,33 @@ describe('tool calls go through the route rows', () => {
 
   test('rate limits are the route’s: the 11th registration from one IP within a minute is a 429', async () => {
     const faucet = await connect('faucet');
-    for (let index = 0; index < 10; index++) expect((await call(faucet, 'register_agent', { agent_id: `r${index}` })).isError).toBe(false);
-    const limited = expectToolError(await call(faucet, 'register_agent', { agent_id: 'r10' }), 429, 'RATE_LIMIT', 'faucet');
+    for (let index = 0; index < 10; index++)
+      expect((await call(faucet, 'register_agent', { agent_id: `r${index}` })).isError).toBe(false);
+    const limited = expectToolError(
+      await call(faucet, 'register_agent', { agent_id: 'r10' }),
+      429,
+      'RATE_LIMIT',
+      'faucet',
+    );
     expect(limited['retry_after_seconds']).toBeGreaterThan(0);
-    expect((await faucet.callTool({ name: 'register_agent', arguments: { agent_id: 'r11' } }))._meta?.['afp/headers']).toMatchObject({ 'retry-after': expect.any(String) as string });
+    expect(
+      (await faucet.callTool({ name: 'register_agent', arguments: { agent_id: 'r11' } }))._meta?.['afp/headers'],
+    ).toMatchObject({ 'retry-after': expect.any(String) as string });
     expect(w.platform.agents.get('r10')).toBeUndefined();
   });
 });
 
 describe('transport limits', () => {
   test('a body over maxBodyBytes answers 413 and runs nothing', async () => {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'register_agent', arguments: { agent_id: 'big', metadata: { pad: 'x'.repeat(w.platform.config.maxBodyBytes) } } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'register_agent',
+        arguments: { agent_id: 'big', metadata: { pad: 'x'.repeat(w.platform.config.maxBodyBytes) } },
+      },
+    });
     const response = await fetch(`${w.urls.faucet}${MCP_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -263,7 +365,11 @@ describe('transport limits', () => {
 describe('the transport is rate limited, on one server', () => {
   const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   const post = (service: McpService, text: string, headers: Record<string, string> = {}): Promise<Response> =>
-    fetch(`${w.urls[service]}${MCP_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: text });
+    fetch(`${w.urls[service]}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: text,
+    });
 
   test('keyless tools/list POSTs count against the IP: the 301st in one instant is a 429', async () => {
     const statuses: number[] = [];
@@ -277,7 +383,11 @@ describe('the transport is rate limited, on one server', () => {
     const refused = await post('faucet', LIST);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(await refused.json()).toMatchObject({ code: 'RATE_LIMIT', error: 'rate_limit_exceeded', _info: INFO.faucet });
+    expect(await refused.json()).toMatchObject({
+      code: 'RATE_LIMIT',
+      error: 'rate_limit_exceeded',
+      _info: INFO.faucet,
+    });
     // GET /mcp counts too; a tool call is charged as its route (the tier bucket is the IP's, empty).
     expect((await fetch(`${w.urls.faucet}${MCP_PATH}`)).status).toBe(429);
     w.clock.advance(600);
@@ -292,7 +402,12 @@ describe('the transport is rate limited, on one server', () => {
     const key = registered['api_key'] as string;
     const answers = await Promise.all(
       Array.from({ length: 16 }, async (_, index) => {
-        const text = JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'faucet_status', arguments: {} } });
+        const text = JSON.stringify({
+          jsonrpc: '2.0',
+          id: index,
+          method: 'tools/call',
+          params: { name: 'faucet_status', arguments: {} },
+        });
         const response = await post('faucet', text, index % 2 === 0 ? { authorization: `Bearer ${key}` } : {});
         return { index, answer: (await response.json()) as { id: number; result: CallToolResult } };
       }),

@@ -32,7 +32,10 @@ async function serve(args: readonly string[]): Promise<Child> {
 /** Waits (at most 30 s) until GET /_afp/state shows a checkpoint written and none in flight. */
 async function checkpointWritten(served: Child): Promise<void> {
   for (let tries = 0; tries < 1_500; tries++) {
-    const checkpoints = (await served.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { newest_seq: number | null; in_flight: boolean };
+    const checkpoints = (await served.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      newest_seq: number | null;
+      in_flight: boolean;
+    };
     if (checkpoints.newest_seq !== null && !checkpoints.in_flight) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -53,7 +56,10 @@ describe('time travel with --data', () => {
     const snapshotMs = await first.nowMs();
     await first.admin('clock', { advance_ms: 2 * DAY_MS });
     expect((await first.admin('snapshot')).body['id']).toBe('snap_2');
-    expect((await first.admin('revert', { id: 'snap_1' })).body).toMatchObject({ now_ms: snapshotMs, dropped: ['snap_2'] });
+    expect((await first.admin('revert', { id: 'snap_1' })).body).toMatchObject({
+      now_ms: snapshotMs,
+      dropped: ['snap_2'],
+    });
     await first.admin('clock', { advance_ms: 2 * HOUR_MS + 1 });
     expect((await first.admin('snapshot')).body['id']).toBe('snap_3');
     const seen = await observe(first, world);
@@ -70,7 +76,10 @@ describe('time travel with --data', () => {
     expect(await observe(second, world)).toEqual(seen);
     // The snapshots held before the crash are held after it.
     expect((await second.admin('revert', { id: 'snap_2' })).status).toBe(404);
-    expect((await second.admin('revert', { id: 'snap_1' })).body).toMatchObject({ now_ms: snapshotMs, dropped: ['snap_3'] });
+    expect((await second.admin('revert', { id: 'snap_1' })).body).toMatchObject({
+      now_ms: snapshotMs,
+      dropped: ['snap_3'],
+    });
     await second.admin('clock', { advance_ms: 2 * DAY_MS });
     const final = await observe(second, world);
     const finalDigest = await second.digest();

@@ -19,7 +19,14 @@ afterEach(async () => {
 
 /** A listener set on 127.0.0.1 (manual clock) and the Target over it. */
 async function serve(seed = '11'): Promise<Target & { readonly handle: ServeHandle }> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed, port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed,
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    log: () => undefined,
+  });
   handles.push(handle);
   return { ...urlTarget(handle.urls), handle };
 }
@@ -32,7 +39,15 @@ describe('time travel', () => {
     expect(await buildWorld(twin)).toEqual(world);
 
     const snapshot = await traveller.admin('snapshot');
-    expect(snapshot).toEqual({ status: 200, body: { id: 'snap_1', at_ms: await traveller.nowMs(), at: new Date(await traveller.nowMs()).toISOString(), snapshots: 1 } });
+    expect(snapshot).toEqual({
+      status: 200,
+      body: {
+        id: 'snap_1',
+        at_ms: await traveller.nowMs(),
+        at: new Date(await traveller.nowMs()).toISOString(),
+        snapshots: 1,
+      },
+    });
     const snapshotMs = await traveller.nowMs();
     const before = await observe(traveller, world);
     // The detour: two days on, every timer fires, a few more requests.
@@ -40,7 +55,12 @@ describe('time travel', () => {
     const detour = await observe(traveller, world);
     expect(detour).not.toEqual(before);
     // Every timer fired in the detour: expiry, dispute window, tournament end, withdrawal review.
-    type Seen = { escrow: { status: string }; disputed: { status: string }; tournament: { status: string }; withdrawals: unknown };
+    type Seen = {
+      escrow: { status: string };
+      disputed: { status: string };
+      tournament: { status: string };
+      withdrawals: unknown;
+    };
     const [then, later] = [before as Seen, detour as Seen];
     expect(later.escrow.status).toBe('expired');
     expect(later.disputed.status).not.toBe(then.disputed.status);
@@ -49,7 +69,10 @@ describe('time travel', () => {
     await traveller.send('api', 'POST', '/claim', { key: world.bob });
     // Back: the platform and the clock are what they were.
     const reverted = await traveller.admin('revert', { id: 'snap_1' });
-    expect(reverted).toEqual({ status: 200, body: { id: 'snap_1', now_ms: snapshotMs, now: new Date(snapshotMs).toISOString(), mode: 'manual', dropped: [] } });
+    expect(reverted).toEqual({
+      status: 200,
+      body: { id: 'snap_1', now_ms: snapshotMs, now: new Date(snapshotMs).toISOString(), mode: 'manual', dropped: [] },
+    });
     expect(await traveller.nowMs()).toBe(snapshotMs);
     expect(await observe(traveller, world)).toEqual(before);
     // Forward again, the twin with the same requests at the same instants: the same final history.
@@ -76,13 +99,17 @@ describe('time travel', () => {
     expect((await served.admin('snapshot')).body['id']).toBe('snap_4');
 
     const reset = await served.admin('reset');
-    expect(reset).toEqual({ status: 200, body: { now_ms: START_MS, now: new Date(START_MS).toISOString(), mode: 'manual', dropped: ['snap_1', 'snap_4'] } });
+    expect(reset).toEqual({
+      status: 200,
+      body: { now_ms: START_MS, now: new Date(START_MS).toISOString(), mode: 'manual', dropped: ['snap_1', 'snap_4'] },
+    });
     const fresh = await serve();
     expect(platformDigest(served.handle.platform)).toBe(platformDigest(fresh.handle.platform));
     // Nothing of before: the agents are gone, and days later no timer of theirs has moved money.
     await served.admin('clock', { advance_ms: 3 * DAY_MS });
     await fresh.admin('clock', { advance_ms: 3 * DAY_MS });
-    for (const platform of [served, fresh]) expect((await platform.send('api', 'GET', `/escrow/${world.escrowId}`, { key: world.alice })).status).toBe(401);
+    for (const platform of [served, fresh])
+      expect((await platform.send('api', 'GET', `/escrow/${world.escrowId}`, { key: world.alice })).status).toBe(401);
     expect(platformDigest(served.handle.platform)).toBe(platformDigest(fresh.handle.platform));
     expect((await served.admin('snapshot')).body['id']).toBe('snap_5');
   });
@@ -105,12 +132,16 @@ describe('time travel', () => {
     for (const [path, body, status] of refusals) {
       const answer = await served.admin(path, body);
       expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(status);
-      expect(answer.body).toMatchObject({ error: expect.any(String) as string, code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST' });
+      expect(answer.body).toMatchObject({
+        error: expect.any(String) as string,
+        code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST',
+      });
     }
     expect((await served.send('api', 'GET', '/_afp/snapshot')).status).toBe(405);
     expect(platformDigest(served.handle.platform)).toBe(digest);
     expect(await served.nowMs()).toBe(nowMs);
-    for (let index = 1; index <= SNAPSHOTS_MAX; index++) expect((await served.admin('snapshot')).body['id']).toBe(`snap_${index}`);
+    for (let index = 1; index <= SNAPSHOTS_MAX; index++)
+      expect((await served.admin('snapshot')).body['id']).toBe(`snap_${index}`);
     const refused = await served.admin('snapshot');
     expect(refused).toMatchObject({ status: 409, body: { code: 'CONFLICT', snapshots_max: SNAPSHOTS_MAX } });
     expect((await served.admin('revert', { id: 'snap_2' })).body['dropped']).toHaveLength(SNAPSHOTS_MAX - 2);

@@ -24,7 +24,16 @@ import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-wallet-custody-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
-const SETTINGS: LogSettings = { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
+const SETTINGS: LogSettings = {
+  seed: SEED,
+  startMs: START_MS,
+  clockMode: 'manual',
+  wallOffsetMs: 0,
+  config: DEFAULT_CONFIG,
+  faults: [],
+  closures: [],
+  defects: [],
+};
 
 const opened = (file: string): Promise<CommandLog> => openedLog(file, SETTINGS);
 
@@ -32,7 +41,10 @@ const recovered = recoveredLog;
 
 function chainState(platform: Platform): string {
   const wallet = platform.wallet;
-  return JSON.stringify({ totals: wallet.chains.totals(), size: wallet.chains.size, created: wallet.walletsCreated }, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  return JSON.stringify(
+    { totals: wallet.chains.totals(), size: wallet.chains.size, created: wallet.walletsCreated },
+    (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value),
+  );
 }
 
 /** A file's bytes as latin1 text (every byte one character); null when it does not exist (a WAL after its checkpoint). */
@@ -69,24 +81,57 @@ describe('non-custodial at rest', () => {
       expect(applyWalletMint(served.platform, { chain, address, amount, token: null }, nowMs).ok).toBe(true);
     };
     const key = (send({ path: '/v1/auth/register', body: {} }).body as { api_key: string }).api_key;
-    const created = [1, 2].map(() => send({ path: '/v1/wallet/create' }, key).body as { mnemonic: string; addresses: Record<string, string> });
+    const created = [1, 2].map(
+      () => send({ path: '/v1/wallet/create' }, key).body as { mnemonic: string; addresses: Record<string, string> },
+    );
     const [alice, bob] = created.map((body) => ({ body, derived: deriveWallet(body.mnemonic) }));
     if (alice === undefined || bob === undefined) throw new Error('two wallets');
     mint('ethereum', alice.body.addresses['ethereum'] as string, '1');
     mint('monero', alice.body.addresses['monero'] as string, '3');
-    const sentEth = send({ path: '/v1/wallet/send', body: { chain: 'ethereum', to: bob.body.addresses['ethereum'], amount: '0.5', private_key: alice.derived.privateKeys.ethereum } }, key);
+    const sentEth = send(
+      {
+        path: '/v1/wallet/send',
+        body: {
+          chain: 'ethereum',
+          to: bob.body.addresses['ethereum'],
+          amount: '0.5',
+          private_key: alice.derived.privateKeys.ethereum,
+        },
+      },
+      key,
+    );
     expect(sentEth.status).toBe(200);
-    const moneroBody = { chain: 'monero', from: alice.body.addresses['monero'], to: bob.body.addresses['monero'], amount: '1.25', view_key: alice.derived.monero.viewKey, spend_key: alice.derived.monero.spendKey };
+    const moneroBody = {
+      chain: 'monero',
+      from: alice.body.addresses['monero'],
+      to: bob.body.addresses['monero'],
+      amount: '1.25',
+      view_key: alice.derived.monero.viewKey,
+      spend_key: alice.derived.monero.spendKey,
+    };
     expect(send({ path: '/v1/wallet/send', body: moneroBody }, key).status).toBe(200);
     // A live caller cannot pass the log's marker off as a key.
     const before = chainState(served.platform);
-    const forged = send({ path: '/v1/wallet/send', body: { chain: 'ethereum', to: bob.body.addresses['ethereum'], amount: '0.1', private_key: `redacted:${alice.body.addresses['ethereum'] as string}` } }, key);
+    const forged = send(
+      {
+        path: '/v1/wallet/send',
+        body: {
+          chain: 'ethereum',
+          to: bob.body.addresses['ethereum'],
+          amount: '0.1',
+          private_key: `redacted:${alice.body.addresses['ethereum'] as string}`,
+        },
+      },
+      key,
+    );
     expect(forged.status).toBe(400);
     expect(chainState(served.platform)).toBe(before);
     log.appendAdmin({ kind: 'clock', fromMs: nowMs, toMs: nowMs + 600_000 });
     nowMs += 600_000;
     applyClockMove(served.platform, nowMs);
-    expect(served.platform.wallet.chains.balanceOf('monero', 'native', bob.body.addresses['monero'] as string)).toBe(1_250_000_000_000n);
+    expect(served.platform.wallet.chains.balanceOf('monero', 'native', bob.body.addresses['monero'] as string)).toBe(
+      1_250_000_000_000n,
+    );
     expect(served.platform.wallet.checkConserved()).toBeNull();
     const liveState = chainState(served.platform);
     expect(log.commit()).toMatchObject({ ok: true });
@@ -95,17 +140,38 @@ describe('non-custodial at rest', () => {
     const recordFile = join(DIR, 'wallet.afp-record');
     const recorder = createRecorder({ scenario: 'wallet-custody', seed: SEED, startMs: START_MS });
     for (const exchange of exchanges) {
-      recorder.onExchange({ atMs: exchange.atMs, request: { mount: exchange.request.mount, method: exchange.request.method as HttpMethod, path: exchange.request.path, query: exchange.request.query, headers: {}, body: exchange.request.body }, response: { status: exchange.response.status, headers: {}, body: exchange.response.body } });
+      recorder.onExchange({
+        atMs: exchange.atMs,
+        request: {
+          mount: exchange.request.mount,
+          method: exchange.request.method as HttpMethod,
+          path: exchange.request.path,
+          query: exchange.request.query,
+          headers: {},
+          body: exchange.request.body,
+        },
+        response: { status: exchange.response.status, headers: {}, body: exchange.response.body },
+      });
     }
     await recorder.finish(recordFile);
 
-    const secrets = [alice, bob].flatMap(({ derived }) => [derived.mnemonic, derived.privateKeys.ethereum, derived.privateKeys.ethereum.slice(2), derived.privateKeys.solana, derived.privateKeys.bitcoin, derived.privateKeys.tron, derived.monero.spendKey, derived.monero.viewKey]);
+    const secrets = [alice, bob].flatMap(({ derived }) => [
+      derived.mnemonic,
+      derived.privateKeys.ethereum,
+      derived.privateKeys.ethereum.slice(2),
+      derived.privateKeys.solana,
+      derived.privateKeys.bitcoin,
+      derived.privateKeys.tron,
+      derived.monero.spendKey,
+      derived.monero.viewKey,
+    ]);
     for (const path of [file, `${file}-wal`, recordFile]) {
       const text = readIfThere(path);
       if (text === null) continue;
       for (const secret of secrets) expect(text.includes(secret), `${path} holds a secret`).toBe(false);
       // The first words of a mnemonic, as a phrase, are not there either.
-      for (const { derived } of [alice, bob]) expect(text.includes(derived.mnemonic.split(' ').slice(0, 4).join(' '))).toBe(false);
+      for (const { derived } of [alice, bob])
+        expect(text.includes(derived.mnemonic.split(' ').slice(0, 4).join(' '))).toBe(false);
     }
     // The addresses are public and stay: the record is still a record of the sends.
     expect(readFileSync(recordFile, 'utf8')).toContain(alice.body.addresses['ethereum'] as string);

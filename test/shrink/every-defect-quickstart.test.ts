@@ -10,7 +10,9 @@ import { expectShrinks } from './shrink-defect.ts';
 
 describe('every defect shrinks (quickstart)', () => {
   it('has a row for every deliberate defect', () => {
-    const covered = [...QUICKSTART_CASES, ...CASINO_CASES].map((row) => row.defect as string).concat(Object.keys(CAUGHT_ELSEWHERE));
+    const covered = [...QUICKSTART_CASES, ...CASINO_CASES]
+      .map((row) => row.defect as string)
+      .concat(Object.keys(CAUGHT_ELSEWHERE));
     expect([...covered].sort()).toEqual([...DEFECT_NAMES].sort());
   });
 

@@ -15,10 +15,18 @@ import { shrinkRun } from '../../src/shrink/shrink-run.ts';
 const work = mkdtempSync(join(tmpdir(), 'afp-shrink-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function capture(): { io: { out(text: string): void; err(text: string): void; errIsTty: boolean }; out: () => string; err: () => string } {
+function capture(): {
+  io: { out(text: string): void; err(text: string): void; errIsTty: boolean };
+  out: () => string;
+  err: () => string;
+} {
   let out = '';
   let err = '';
-  return { io: { out: (text) => (out += text), err: (text) => (err += text), errIsTty: false }, out: () => out, err: () => err };
+  return {
+    io: { out: (text) => (out += text), err: (text) => (err += text), errIsTty: false },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 describe('afp shrink', () => {
@@ -32,12 +40,23 @@ describe('afp shrink', () => {
   it('shrinks a failing run to a smaller file that afp run reproduces, the same bytes every time', async () => {
     const out = join(work, 'shrunk');
     const shrink = capture();
-    const code = await shrinkMain(['scenarios/escrow-expiry.yaml', '--defect', 'escrow-release-twice', '--out', out], shrink.io);
+    const code = await shrinkMain(
+      ['scenarios/escrow-expiry.yaml', '--defect', 'escrow-release-twice', '--out', out],
+      shrink.io,
+    );
     expect(code, shrink.err()).toBe(3);
     expect(shrink.out()).toMatch(/^seed: 42\ninvariant failed: escrow-settles-once\n/);
-    const figures = /original: (\d+) agents over \S+; the run: (\d+) requests.*\nshrunk: +(\d+) agents over \S+; the run: (\d+) requests/.exec(shrink.out());
+    const figures =
+      /original: (\d+) agents over \S+; the run: (\d+) requests.*\nshrunk: +(\d+) agents over \S+; the run: (\d+) requests/.exec(
+        shrink.out(),
+      );
     if (figures === null) throw new Error(shrink.out());
-    const [originalAgents, originalRequests, shrunkAgents, shrunkRequests] = figures.slice(1).map(Number) as [number, number, number, number];
+    const [originalAgents, originalRequests, shrunkAgents, shrunkRequests] = figures.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     // Agents before the failing one are dropped with `first`, so the failing pair is all that is left.
     expect(shrunkAgents * 100).toBeLessThanOrEqual(originalAgents);
     expect(shrunkRequests * 10).toBeLessThan(originalRequests);
@@ -47,10 +66,17 @@ describe('afp shrink', () => {
     const run = capture();
     expect(await runMain([file, '--defect', 'escrow-release-twice', '--out', join(work, 'rerun')], run.io)).toBe(3);
     expect(run.out()).toContain('invariant failed: escrow-settles-once');
-    expect(readFileSync(join(out, 'events.jsonl'), 'utf8')).toBe(readFileSync(join(work, 'rerun', 'events.jsonl'), 'utf8'));
+    expect(readFileSync(join(out, 'events.jsonl'), 'utf8')).toBe(
+      readFileSync(join(work, 'rerun', 'events.jsonl'), 'utf8'),
+    );
 
     const text = readFileSync('scenarios/escrow-expiry.yaml', 'utf8');
-    const again = await shrinkRun({ text, fileName: 'scenarios/escrow-expiry.yaml', seed: '42', defects: ['escrow-release-twice'] });
+    const again = await shrinkRun({
+      text,
+      fileName: 'scenarios/escrow-expiry.yaml',
+      seed: '42',
+      defects: ['escrow-release-twice'],
+    });
     expect(again.kind).toBe('shrunk');
     if (again.kind === 'shrunk') expect(readFileSync(file, 'utf8')).toContain(again.text);
   });
@@ -68,6 +94,13 @@ describe('afp shrink', () => {
 describe('population first', () => {
   it('numbers a population from `first`, so an agent keeps its name and its run without the agents before it', async () => {
     const { firstArchetypeIndexes } = await import('../../src/sim/agent-numbering.ts');
-    expect(firstArchetypeIndexes([{ agent: 'a', count: 5 }, { agent: 'b', count: 2 }, { agent: 'a', count: 3, first: 2 }, { agent: 'a', count: 1 }])).toEqual([0, 0, 7, 10]);
+    expect(
+      firstArchetypeIndexes([
+        { agent: 'a', count: 5 },
+        { agent: 'b', count: 2 },
+        { agent: 'a', count: 3, first: 2 },
+        { agent: 'a', count: 1 },
+      ]),
+    ).toEqual([0, 0, 7, 10]);
   });
 });

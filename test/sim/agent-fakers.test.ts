@@ -12,7 +12,8 @@ function ownFaker(seed: number): Faker {
   return faker;
 }
 
-const draw = (faker: Faker, round: number): string => (round % 2 === 0 ? faker.person.fullName() : `${faker.commerce.productName()} / ${faker.lorem.sentence()}`);
+const draw = (faker: Faker, round: number): string =>
+  round % 2 === 0 ? faker.person.fullName() : `${faker.commerce.productName()} / ${faker.lorem.sentence()}`;
 
 describe('AgentFakers', () => {
   test('interleaved agents draw what their own seeded Fakers draw', () => {
@@ -31,10 +32,14 @@ describe('AgentFakers', () => {
   test('a stream evicted from the live ones is rebuilt where it was', () => {
     const fakers = new AgentFakers();
     const agents = STREAMS_KEPT_MAX + 10;
-    const streams: FakerStream[] = Array.from({ length: agents }, (_, index) => ({ fakerSeed: 1_000 + index, fakerDraws: 0 }));
+    const streams: FakerStream[] = Array.from({ length: agents }, (_, index) => ({
+      fakerSeed: 1_000 + index,
+      fakerDraws: 0,
+    }));
     const owns = streams.map((stream) => ownFaker(stream.fakerSeed));
     for (let round = 0; round < 3; round++) {
-      for (const [index, stream] of streams.entries()) expect(draw(fakers.select(stream), round)).toBe(draw(owns[index] as Faker, round));
+      for (const [index, stream] of streams.entries())
+        expect(draw(fakers.select(stream), round)).toBe(draw(owns[index] as Faker, round));
     }
   });
 

@@ -13,10 +13,15 @@ const MINUTE_MS = 60_000;
 
 describe('scenario casino settings', () => {
   test('parse to micro-USDC and offsets', () => {
-    const scenario = scenarioFromText(`name: c\nduration: 1d\npopulations: [{ agent: fixed-bettor, count: 1 }]\ncasino:\n  starting_deposit: 12.5\n  closures:\n    - { game: dice, from: 1h, for: 30m }\n    - { game: keno, from: 0s, for: 1d }\n`);
+    const scenario = scenarioFromText(
+      `name: c\nduration: 1d\npopulations: [{ agent: fixed-bettor, count: 1 }]\ncasino:\n  starting_deposit: 12.5\n  closures:\n    - { game: dice, from: 1h, for: 30m }\n    - { game: keno, from: 0s, for: 1d }\n`,
+    );
     expect(scenario.casino).toEqual({
       startingDepositMicro: 12_500_000n,
-      closures: [{ game: 'dice', fromMs: 60 * MINUTE_MS, forMs: 30 * MINUTE_MS }, { game: 'keno', fromMs: 0, forMs: 24 * 60 * MINUTE_MS }],
+      closures: [
+        { game: 'dice', fromMs: 60 * MINUTE_MS, forMs: 30 * MINUTE_MS },
+        { game: 'keno', fromMs: 0, forMs: 24 * 60 * MINUTE_MS },
+      ],
     });
   });
 });
@@ -29,7 +34,9 @@ describe('ClosureSchedule', () => {
       { game: 'crash', fromMs: START_MS + 30, untilMs: START_MS + 35 },
     ]);
     const closed = new Set<GameId>();
-    const casino = { setGameClosed: (game: GameId, isClosed: boolean) => void (isClosed ? closed.add(game) : closed.delete(game)) };
+    const casino = {
+      setGameClosed: (game: GameId, isClosed: boolean) => void (isClosed ? closed.add(game) : closed.delete(game)),
+    };
     const seen: string[] = [];
     for (let next = schedule.nextMs(); next !== undefined; next = schedule.nextMs()) {
       schedule.applyDue(next, casino);
@@ -41,21 +48,30 @@ describe('ClosureSchedule', () => {
 
 describe('a closure in a run', () => {
   test('refuses the game from exactly from to exactly from + for, other games untouched', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: closure
 duration: 3h
 populations:
   - { agent: fixed-bettor, count: 3, params: { game: crash, params: { cash_out_at: 2 }, amount: 0.05, every: 1m, closed_wait: 1m } }
   - { agent: fixed-bettor, count: 3, params: { game: coin_flip, amount: 0.05, every: 1m } }
 casino: { starting_deposit: '10.00', closures: [{ game: crash, from: 1h, for: 45m }] }
-`), { seed: 5 });
+`),
+      { seed: 5 },
+    );
     expect(record.outcome).toBe('completed');
-    const crash = keptEvents(record).filter((event) => event.type === 'casino.bet' && event.game === 'crash').map((event) => event.atMs - START_MS);
-    const coin = keptEvents(record).filter((event) => event.type === 'casino.bet' && event.game === 'coin_flip').map((event) => event.atMs - START_MS);
+    const crash = keptEvents(record)
+      .filter((event) => event.type === 'casino.bet' && event.game === 'crash')
+      .map((event) => event.atMs - START_MS);
+    const coin = keptEvents(record)
+      .filter((event) => event.type === 'casino.bet' && event.game === 'coin_flip')
+      .map((event) => event.atMs - START_MS);
     expect(crash.filter((atMs) => atMs >= 60 * MINUTE_MS && atMs < 105 * MINUTE_MS)).toEqual([]);
     expect(Math.max(...crash.filter((atMs) => atMs < 60 * MINUTE_MS))).toBeGreaterThan(58 * MINUTE_MS);
     expect(Math.min(...crash.filter((atMs) => atMs >= 105 * MINUTE_MS))).toBeLessThan(107 * MINUTE_MS);
     expect(coin.filter((atMs) => atMs >= 60 * MINUTE_MS && atMs < 105 * MINUTE_MS).length).toBeGreaterThan(3 * 40);
-    expect(record.endpoints.find((row) => row.endpoint === 'casino.A.game.crash')?.statuses['409']).toBeGreaterThan(3 * 40);
+    expect(record.endpoints.find((row) => row.endpoint === 'casino.A.game.crash')?.statuses['409']).toBeGreaterThan(
+      3 * 40,
+    );
   });
 });

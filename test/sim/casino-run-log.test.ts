@@ -19,16 +19,29 @@ const AGENTS = [
 describe('CasinoRunLog bankroll samples', () => {
   test('are the exact mean balances of each archetype, sample after sample', () => {
     const ledger = new Ledger();
-    const move = (from: string, to: string, amountMicro: bigint): void => ledger.transfer({ from, to, amountMicro, reason: 'test', reference: 'test' });
+    const move = (from: string, to: string, amountMicro: bigint): void =>
+      ledger.transfer({ from, to, amountMicro, reason: 'test', reference: 'test' });
     move(EXTERNAL, agentAccount('a-1'), 7n);
-    const bet: BetRecord = { agentId: 'a-1', game: 'dice', variant: 'dice:x', amountMicro: 1n, payoutMicro: 0n, multiplier: { num: 0n, den: 1n }, source: 'video-poker', params: {} } as unknown as BetRecord;
+    const bet: BetRecord = {
+      agentId: 'a-1',
+      game: 'dice',
+      variant: 'dice:x',
+      amountMicro: 1n,
+      payoutMicro: 0n,
+      multiplier: { num: 0n, den: 1n },
+      source: 'video-poker',
+      params: {},
+    } as unknown as BetRecord;
     const platform = { ledger, casino: { findBet: () => bet } } as unknown as Platform;
     const scenario = { startMs: START_MS, durationMs: 3_600_000, casino: { closures: [] } } as unknown as Scenario;
     const log = new CasinoRunLog({ platform, scenario, agents: AGENTS });
     const means: bigint[][] = [];
     const sampleNow = (atMs: number): void => {
       log.sample(atMs);
-      means.push([(ledger.balance(agentAccount('a-1')) + ledger.balance(agentAccount('a-2'))) / 2n, ledger.balance(agentAccount('b-1'))]);
+      means.push([
+        (ledger.balance(agentAccount('a-1')) + ledger.balance(agentAccount('a-2'))) / 2n,
+        ledger.balance(agentAccount('b-1')),
+      ]);
     };
     sampleNow(START_MS);
     move(EXTERNAL, agentAccount('a-2'), 100n);
@@ -41,7 +54,10 @@ describe('CasinoRunLog bankroll samples', () => {
     const data = log.data(START_MS + 3);
     const series = data?.bankrolls.find((row) => row.archetype === 'fixed-bettor');
     expect(series?.agents).toBe(2);
-    expect(series?.points.map((point) => point.meanBalanceMicro)).toEqual([...means.map((mean) => mean[0]), (7n + 67n) / 2n]);
+    expect(series?.points.map((point) => point.meanBalanceMicro)).toEqual([
+      ...means.map((mean) => mean[0]),
+      (7n + 67n) / 2n,
+    ]);
     expect(means.map((mean) => mean[0])).toEqual([3n, 53n, 37n]);
   });
 });

@@ -22,7 +22,11 @@ const MINUTE_MS = 60_000;
 
 /** house-edge.yaml with an eighth of every population (at least two agents: a lone challenger has nobody to challenge) over 2 hours. */
 function smallHouseEdge(): string {
-  const file = parse(readFileSync(FILE, 'utf8')) as { duration: string; populations: { count: number }[]; casino: { closures: { from: string; for: string }[] } };
+  const file = parse(readFileSync(FILE, 'utf8')) as {
+    duration: string;
+    populations: { count: number }[];
+    casino: { closures: { from: string; for: string }[] };
+  };
   file.duration = '2h';
   for (const population of file.populations) population.count = Math.max(2, Math.round(population.count / 8));
   file.casino.closures = [{ ...file.casino.closures[0], from: '30m', for: '30m' } as { from: string; for: string }];
@@ -36,11 +40,24 @@ describe('scenarios/house-edge.yaml, small override', () => {
     for (const invariant of result.record.invariants) expect(invariant.violations, invariant.name).toBe(0);
     const casino = result.record.casino;
     expect(casino?.bets).toBeGreaterThan(10_000);
-    for (const game of CORE_GAME_IDS) expect(casino?.variants.filter((row) => row.game === game).reduce((sum, row) => sum + row.bets, 0), game).toBeGreaterThan(500);
+    for (const game of CORE_GAME_IDS)
+      expect(
+        casino?.variants.filter((row) => row.game === game).reduce((sum, row) => sum + row.bets, 0),
+        game,
+      ).toBeGreaterThan(500);
     const dice = keptEvents(result.record).filter((event) => event.type === 'casino.bet' && event.game === 'dice');
-    expect(dice.some((event) => event.atMs >= START_MS + 30 * MINUTE_MS && event.atMs < START_MS + 60 * MINUTE_MS)).toBe(false);
+    expect(
+      dice.some((event) => event.atMs >= START_MS + 30 * MINUTE_MS && event.atMs < START_MS + 60 * MINUTE_MS),
+    ).toBe(false);
     expect(dice.some((event) => event.atMs >= START_MS + 60 * MINUTE_MS)).toBe(true);
-    expect(casino?.bankrolls.map((series) => series.archetype)).toEqual(['batch-bettor', 'fixed-bettor', 'martingale', 'kelly-bettor', 'tournament-player', 'fairness-checker']);
+    expect(casino?.bankrolls.map((series) => series.archetype)).toEqual([
+      'batch-bettor',
+      'fixed-bettor',
+      'martingale',
+      'kelly-bettor',
+      'tournament-player',
+      'fairness-checker',
+    ]);
   });
 
   const expected: readonly [DefectName, string][] = [
@@ -62,9 +79,16 @@ describe('scenarios/house-edge.yaml, small override', () => {
 describe('afp run scenarios/house-edge.yaml --defect', () => {
   const work = mkdtempSync(join(tmpdir(), 'afp-house-edge-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  for (const [defect, invariant] of [['casino-keno-8', 'casino-bets-verify'], ['casino-skip-balance-check', 'no-negative-balance']] as const) {
+  for (const [defect, invariant] of [
+    ['casino-keno-8', 'casino-bets-verify'],
+    ['casino-skip-balance-check', 'no-negative-balance'],
+  ] as const) {
     test(`${defect}: exit 3 naming ${invariant}, the seed and the reproduce command`, () => {
-      const run = spawnSync(process.execPath, ['src/cli/main.ts', 'run', 'scenarios/house-edge.yaml', '--defect', defect, '--out', join(work, defect)], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync(
+        process.execPath,
+        ['src/cli/main.ts', 'run', 'scenarios/house-edge.yaml', '--defect', defect, '--out', join(work, defect)],
+        { cwd: root, encoding: 'utf8', timeout: 60_000 },
+      );
       expect(run.status).toBe(3);
       expect(run.stdout).toContain(`invariant failed: ${invariant}\n`);
       expect(run.stdout).toContain(`reproduce: npx afp run scenarios/house-edge.yaml --seed 42 --defect ${defect}\n`);

@@ -20,23 +20,51 @@ function contextOf(platform: Platform, clock: { now: number }): CheckerContext {
   return { platform, nowMs: () => clock.now };
 }
 
-function checker(name: keyof typeof INVARIANTS, platform = new Platform({ seed: 't', startMs: START_MS }), clock = { now: START_MS }): InvariantChecker {
+function checker(
+  name: keyof typeof INVARIANTS,
+  platform = new Platform({ seed: 't', startMs: START_MS }),
+  clock = { now: START_MS },
+): InvariantChecker {
   return INVARIANTS[name].create(contextOf(platform, clock));
 }
 
 function created(escrowId: string, atMs: number, expiresAtMs: number): DomainEvent {
-  return { type: 'escrow.created', atMs, escrowId, senderId: 'buyer', receiverId: 'seller', amountMicro: usdc(2), feeMicro: 20_000n, expiresAtMs };
+  return {
+    type: 'escrow.created',
+    atMs,
+    escrowId,
+    senderId: 'buyer',
+    receiverId: 'seller',
+    amountMicro: usdc(2),
+    feeMicro: 20_000n,
+    expiresAtMs,
+  };
 }
 
 function released(escrowId: string, atMs: number): DomainEvent {
-  return { type: 'escrow.released', atMs, escrowId, netMicro: 1_980_000n, feeMicro: 20_000n, referrerId: null, referralMicro: 0n };
+  return {
+    type: 'escrow.released',
+    atMs,
+    escrowId,
+    netMicro: 1_980_000n,
+    feeMicro: 20_000n,
+    referrerId: null,
+    referralMicro: 0n,
+  };
 }
 
 describe('conservation', () => {
   test('passes while the ledger sums to zero; catches money minted from nothing at the event', () => {
     const platform = new Platform({ seed: 't', startMs: START_MS });
     const check = checker('conservation', platform);
-    const claim: DomainEvent = { type: 'faucet.claimed', atMs: START_MS, agentId: 'a', style: 'A', amountMicro: usdc(1), nextClaimAtMs: null };
+    const claim: DomainEvent = {
+      type: 'faucet.claimed',
+      atMs: START_MS,
+      agentId: 'a',
+      style: 'A',
+      amountMicro: usdc(1),
+      nextClaimAtMs: null,
+    };
     expect(check.onEvent?.(claim)).toBeNull();
     expect(check.onHour?.(START_MS + HOUR_MS)).toBeNull();
     platform.ledger.faultMint(agentAccount('a'), usdc(1));
@@ -48,16 +76,29 @@ describe('conservation', () => {
 });
 
 describe('no-negative-balance', () => {
-  const transfer: Transfer = { from: agentAccount('a'), to: agentAccount('b'), amountMicro: 5n, reason: 'test.move', reference: 'r' };
+  const transfer: Transfer = {
+    from: agentAccount('a'),
+    to: agentAccount('b'),
+    amountMicro: 5n,
+    reason: 'test.move',
+    reference: 'r',
+  };
   const fakePlatform = (balance: bigint): Platform =>
-    ({ ledger: { balance: () => balance, negativeAccounts: () => (balance < 0n ? [agentAccount('a')] : []) } as unknown as Ledger }) as unknown as Platform;
+    ({
+      ledger: {
+        balance: () => balance,
+        negativeAccounts: () => (balance < 0n ? [agentAccount('a')] : []),
+      } as unknown as Ledger,
+    }) as unknown as Platform;
 
   test('passes non-negative balances, catches a negative account per transfer and at the end', () => {
     expect(checker('no-negative-balance', fakePlatform(0n)).onTransfer?.(transfer)).toBeNull();
     expect(checker('no-negative-balance', fakePlatform(0n)).atEnd?.(START_MS)).toBeNull();
     const violation = checker('no-negative-balance', fakePlatform(-5n)).onTransfer?.(transfer);
     expect(violation?.message).toContain('agent:a is negative (-5 micro-USDC) after test.move');
-    expect(checker('no-negative-balance', fakePlatform(-5n)).atEnd?.(START_MS)?.message).toContain('1 account(s) negative');
+    expect(checker('no-negative-balance', fakePlatform(-5n)).atEnd?.(START_MS)?.message).toContain(
+      '1 account(s) negative',
+    );
   });
 
   test('the external account may go negative', () => {
@@ -67,19 +108,43 @@ describe('no-negative-balance', () => {
 });
 
 describe('faucet-cooldown', () => {
-  const registered: DomainEvent = { type: 'agent.registered', atMs: START_MS, agentId: 'a', style: 'B', referrerId: null, grantMicro: usdc(10) };
-  const claimB = (atMs: number): DomainEvent => ({ type: 'faucet.claimed', atMs, agentId: 'a', style: 'B', amountMicro: usdc(2), nextClaimAtMs: atMs + DAY_MS });
-  const claimA = (atMs: number): DomainEvent => ({ type: 'faucet.claimed', atMs, agentId: 'a', style: 'A', amountMicro: usdc(1), nextClaimAtMs: null });
+  const registered: DomainEvent = {
+    type: 'agent.registered',
+    atMs: START_MS,
+    agentId: 'a',
+    style: 'B',
+    referrerId: null,
+    grantMicro: usdc(10),
+  };
+  const claimB = (atMs: number): DomainEvent => ({
+    type: 'faucet.claimed',
+    atMs,
+    agentId: 'a',
+    style: 'B',
+    amountMicro: usdc(2),
+    nextClaimAtMs: atMs + DAY_MS,
+  });
+  const claimA = (atMs: number): DomainEvent => ({
+    type: 'faucet.claimed',
+    atMs,
+    agentId: 'a',
+    style: 'A',
+    amountMicro: usdc(1),
+    nextClaimAtMs: null,
+  });
 
   test('B payouts a cooldown apart (the grant starts it) and one A claim pass', () => {
     const check = checker('faucet-cooldown');
-    for (const event of [registered, claimA(START_MS + 1), claimB(START_MS + DAY_MS), claimB(START_MS + 2 * DAY_MS)]) expect(check.onEvent?.(event)).toBeNull();
+    for (const event of [registered, claimA(START_MS + 1), claimB(START_MS + DAY_MS), claimB(START_MS + 2 * DAY_MS)])
+      expect(check.onEvent?.(event)).toBeNull();
   });
 
   test('a B claim inside the cooldown after the registration grant is caught', () => {
     const check = checker('faucet-cooldown');
     check.onEvent?.(registered);
-    expect(check.onEvent?.(claimB(START_MS + DAY_MS - 1))?.message).toContain('86399999 ms after its previous B payout');
+    expect(check.onEvent?.(claimB(START_MS + DAY_MS - 1))?.message).toContain(
+      '86399999 ms after its previous B payout',
+    );
   });
 
   test('a B claim 23 h after the previous one, and a second A claim, are caught', () => {
@@ -98,7 +163,9 @@ describe('escrow-settles-once', () => {
     expect(check.onEvent?.(created('e1', START_MS, START_MS + HOUR_MS))).toBeNull();
     expect(check.onEvent?.(released('e1', START_MS + 10))).toBeNull();
     expect(check.atEnd?.(START_MS + DAY_MS)).toBeNull();
-    expect(check.onEvent?.(released('e1', START_MS + 20))?.message).toBe('escrow e1 settled twice: escrow.released, then escrow.released');
+    expect(check.onEvent?.(released('e1', START_MS + 20))?.message).toBe(
+      'escrow e1 settled twice: escrow.released, then escrow.released',
+    );
   });
 
   test('a settlement of an unknown escrow and an escrow left locked past its expiry are caught', () => {
@@ -112,7 +179,13 @@ describe('escrow-settles-once', () => {
   test('a disputed escrow must settle by the end of its window', () => {
     const check = checker('escrow-settles-once');
     check.onEvent?.(created('e3', START_MS, START_MS + HOUR_MS));
-    check.onEvent?.({ type: 'escrow.disputed', atMs: START_MS + 5, escrowId: 'e3', byAgentId: 'seller', windowEndsAtMs: START_MS + 48 * HOUR_MS });
+    check.onEvent?.({
+      type: 'escrow.disputed',
+      atMs: START_MS + 5,
+      escrowId: 'e3',
+      byAgentId: 'seller',
+      windowEndsAtMs: START_MS + 48 * HOUR_MS,
+    });
     expect(check.atEnd?.(START_MS + 47 * HOUR_MS)).toBeNull();
     expect(check.atEnd?.(START_MS + 48 * HOUR_MS)?.message).toContain('disputed past its window');
   });
@@ -120,8 +193,20 @@ describe('escrow-settles-once', () => {
 
 describe('escrow-expiry-exact', () => {
   const expiresAtMs = START_MS + HOUR_MS;
-  const refund: Transfer = { from: escrowAccount('e1'), to: agentAccount('buyer'), amountMicro: usdc(2), reason: 'escrow.expire', reference: 'e1' };
-  const expired = (atMs: number): DomainEvent => ({ type: 'escrow.expired', atMs, escrowId: 'e1', amountMicro: usdc(2), expiresAtMs });
+  const refund: Transfer = {
+    from: escrowAccount('e1'),
+    to: agentAccount('buyer'),
+    amountMicro: usdc(2),
+    reason: 'escrow.expire',
+    reference: 'e1',
+  };
+  const expired = (atMs: number): DomainEvent => ({
+    type: 'escrow.expired',
+    atMs,
+    escrowId: 'e1',
+    amountMicro: usdc(2),
+    expiresAtMs,
+  });
 
   test('expiry at exactly expires_at with the full refund then passes', () => {
     const clock = { now: START_MS };
@@ -153,7 +238,13 @@ describe('escrow-expiry-exact', () => {
   test('a disputed escrow does not expire', () => {
     const check = checker('escrow-expiry-exact');
     check.onEvent?.(created('e1', START_MS, expiresAtMs));
-    check.onEvent?.({ type: 'escrow.disputed', atMs: START_MS + 1, escrowId: 'e1', byAgentId: 'seller', windowEndsAtMs: START_MS + 48 * HOUR_MS });
+    check.onEvent?.({
+      type: 'escrow.disputed',
+      atMs: START_MS + 1,
+      escrowId: 'e1',
+      byAgentId: 'seller',
+      windowEndsAtMs: START_MS + 48 * HOUR_MS,
+    });
     expect(check.onTick?.(expiresAtMs + 1)).toBeNull();
   });
 });
@@ -164,7 +255,15 @@ function exchangeThrough(dispatcher: Dispatcher, request: ApiRequest, atMs: numb
   return { atMs, agentId: 'tester', request, response, route };
 }
 
-const registerB = (agentId: string): ApiRequest => ({ mount: 'api', method: 'POST', path: '/register', query: {}, headers: {}, body: { agent_id: agentId }, ip: '2001:db8::1' });
+const registerB = (agentId: string): ApiRequest => ({
+  mount: 'api',
+  method: 'POST',
+  path: '/register',
+  query: {},
+  headers: {},
+  body: { agent_id: agentId },
+  ip: '2001:db8::1',
+});
 
 describe('rate-limit-headers', () => {
   test('headers that match the limiter pass, 429s included; a header that drifts is caught', () => {
@@ -179,10 +278,16 @@ describe('rate-limit-headers', () => {
     }
     expect(exchanges.map((exchange) => exchange.response.status)).toEqual([...Array<number>(10).fill(201), 429, 429]);
     const last = exchanges[9] as Exchange;
-    const tampered: Exchange = { ...last, response: { ...last.response, headers: { ...last.response.headers, 'x-ratelimit-remaining': '7' } } };
+    const tampered: Exchange = {
+      ...last,
+      response: { ...last.response, headers: { ...last.response.headers, 'x-ratelimit-remaining': '7' } },
+    };
     expect(check.onExchange?.(tampered)?.message).toMatch(/headers say limit \d+, remaining 7/);
     const refused = exchanges[11] as Exchange;
-    const noRetry: Exchange = { ...refused, response: { ...refused.response, headers: { ...refused.response.headers, 'retry-after': '0' } } };
+    const noRetry: Exchange = {
+      ...refused,
+      response: { ...refused.response, headers: { ...refused.response.headers, 'retry-after': '0' } },
+    };
     expect(check.onExchange?.(noRetry)?.message).toContain('Retry-After');
   });
 
@@ -195,17 +300,30 @@ describe('rate-limit-headers', () => {
 });
 
 describe('error-shape', () => {
-  const base = exchangeThrough(new Dispatcher(new Platform({ seed: 't', startMs: START_MS }), ALL_ROUTES), { mount: 'api', method: 'GET', path: '/nope', query: {}, headers: {}, ip: '2001:db8::2' }, START_MS);
+  const base = exchangeThrough(
+    new Dispatcher(new Platform({ seed: 't', startMs: START_MS }), ALL_ROUTES),
+    { mount: 'api', method: 'GET', path: '/nope', query: {}, headers: {}, ip: '2001:db8::2' },
+    START_MS,
+  );
 
   test('errors with string error and code pass, and so do successes', () => {
     expect(base.response.status).toBe(404);
     expect(checker('error-shape').onExchange?.(base)).toBeNull();
-    expect(checker('error-shape').onExchange?.({ ...base, response: { ...base.response, status: 200, body: { ok: true } } })).toBeNull();
+    expect(
+      checker('error-shape').onExchange?.({ ...base, response: { ...base.response, status: 200, body: { ok: true } } }),
+    ).toBeNull();
   });
 
   test('an error without code, or with a non-string error, is caught', () => {
-    expect(checker('error-shape').onExchange?.({ ...base, response: { ...base.response, body: { error: 'no' } } })?.message).toContain('status 404');
-    expect(checker('error-shape').onExchange?.({ ...base, response: { ...base.response, status: 500, body: { error: 1, code: 'X' } } })).not.toBeNull();
+    expect(
+      checker('error-shape').onExchange?.({ ...base, response: { ...base.response, body: { error: 'no' } } })?.message,
+    ).toContain('status 404');
+    expect(
+      checker('error-shape').onExchange?.({
+        ...base,
+        response: { ...base.response, status: 500, body: { error: 1, code: 'X' } },
+      }),
+    ).not.toBeNull();
   });
 });
 
@@ -213,7 +331,14 @@ describe('InvariantMonitor', () => {
   test('counts one check per hook call per checker and keeps the first violation', () => {
     const platform = new Platform({ seed: 't', startMs: START_MS });
     const monitor = new InvariantMonitor(['conservation', 'faucet-cooldown'], contextOf(platform, { now: START_MS }));
-    const claim: DomainEvent = { type: 'faucet.claimed', atMs: START_MS, agentId: 'a', style: 'A', amountMicro: usdc(1), nextClaimAtMs: null };
+    const claim: DomainEvent = {
+      type: 'faucet.claimed',
+      atMs: START_MS,
+      agentId: 'a',
+      style: 'A',
+      amountMicro: usdc(1),
+      nextClaimAtMs: null,
+    };
     monitor.onEvent(claim);
     expect(monitor.failure).toBeNull();
     monitor.onEvent({ ...claim, atMs: START_MS + 1 });

@@ -34,7 +34,11 @@ liveness: 3d
 `;
 
 function scenario(text: string): Scenario {
-  const parsed = parseScenario(text, { fileName: 'liveness-demo.yaml', agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: 'liveness-demo.yaml',
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   return parsed.scenario;
 }
@@ -48,7 +52,9 @@ describe('liveness phase', () => {
     expect(result.record.outcome).toBe('completed');
     expect(result.record.endMs).toBe(parsed.startMs + parsed.durationMs + 3 * 86_400_000);
     expect(keptEvents(result.record).filter((event) => event.type === 'escrow.disputed').length).toBeGreaterThan(3);
-    expect(result.record.escrows.every((escrow) => escrow.status !== 'disputed' && escrow.status !== 'locked')).toBe(true);
+    expect(result.record.escrows.every((escrow) => escrow.status !== 'disputed' && escrow.status !== 'locked')).toBe(
+      true,
+    );
   });
 
   it('names the stuck disputes of escrow-dispute-stuck and stops as a limit; without the phase nothing sees them', async () => {
@@ -57,11 +63,19 @@ describe('liveness phase', () => {
     expect(stuck.failure).toBeNull();
     const disputed = stuck.record.escrows.filter((escrow) => escrow.status === 'disputed');
     expect(disputed.length).toBeGreaterThan(3);
-    expect(stuck.limit).toMatch(new RegExp(`^liveness: ${disputed.length} items did not settle within 3d after the run: escrow esc_`));
-    const firstByName = disputed.map((escrow) => escrow.escrowId).sort().slice(0, STUCK_LISTED);
+    expect(stuck.limit).toMatch(
+      new RegExp(`^liveness: ${disputed.length} items did not settle within 3d after the run: escrow esc_`),
+    );
+    const firstByName = disputed
+      .map((escrow) => escrow.escrowId)
+      .sort()
+      .slice(0, STUCK_LISTED);
     for (const id of firstByName) expect(stuck.limit).toContain(`escrow ${id} (holds `);
 
-    const unseen = await runSimulation(scenario(SCENARIO.replace('liveness: 3d\n', '')), { seed: '3', defects: ['escrow-dispute-stuck'] });
+    const unseen = await runSimulation(scenario(SCENARIO.replace('liveness: 3d\n', '')), {
+      seed: '3',
+      defects: ['escrow-dispute-stuck'],
+    });
     expect(unseen.record.outcome).toBe('completed');
   });
 
@@ -69,7 +83,11 @@ describe('liveness phase', () => {
     const file = join(work, 'liveness-demo.yaml');
     writeFileSync(file, SCENARIO);
     let out = '';
-    const code = await runMain([file, '--defect', 'escrow-dispute-stuck', '--out', join(work, 'out')], { out: (text) => (out += text), err: () => undefined, errIsTty: false });
+    const code = await runMain([file, '--defect', 'escrow-dispute-stuck', '--out', join(work, 'out')], {
+      out: (text) => (out += text),
+      err: () => undefined,
+      errIsTty: false,
+    });
     expect(code).toBe(4);
     expect(out).toMatch(/\nlimit reached: liveness: \d+ items did not settle within 3d after the run: escrow esc_/);
     expect(out).toContain('seed: 3');
@@ -89,9 +107,15 @@ describe('liveness phase', () => {
       { what: 'escrow', id: 'esc_a', heldMicro: 1_000_000n },
       { what: 'escrow', id: 'esc_b', heldMicro: 5n },
     ]);
-    const many = Array.from({ length: STUCK_LISTED + 3 }, (_, index) => ({ what: 'tournament', id: `t${index}`, heldMicro: 1n }));
+    const many = Array.from({ length: STUCK_LISTED + 3 }, (_, index) => ({
+      what: 'tournament',
+      id: `t${index}`,
+      heldMicro: 1n,
+    }));
     const message = stuckMessage(many, '1d');
-    expect(message).toMatch(/^liveness: 13 items did not settle within 1d after the run: tournament t0 \(holds 0\.000001 USDC\)/);
+    expect(message).toMatch(
+      /^liveness: 13 items did not settle within 1d after the run: tournament t0 \(holds 0\.000001 USDC\)/,
+    );
     expect(message).toMatch(/, and 3 more$/);
   });
 });

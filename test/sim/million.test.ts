@@ -18,7 +18,13 @@ describe('scenarios/million.yaml', () => {
   });
 
   test('scaled down 1/1000, runs clean with every invariant checked', async () => {
-    const small = { ...scenario, populations: scenario.populations.map((population) => ({ ...population, count: Math.max(1, Math.round(population.count / SCALE_DOWN)) })) };
+    const small = {
+      ...scenario,
+      populations: scenario.populations.map((population) => ({
+        ...population,
+        count: Math.max(1, Math.round(population.count / SCALE_DOWN)),
+      })),
+    };
     const { record, failure, limit } = await runSimulation(small, { seed: scenario.seed });
     expect(failure === null ? null : `${failure.invariant}: ${failure.violation.message}`).toBeNull();
     expect(limit).toBeNull();

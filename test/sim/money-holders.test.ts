@@ -5,14 +5,27 @@
 // trading rows, its rows sum to `total held` = minus the external account, the text and JSON
 // reports show them, and the same seed gives the same bytes.
 import { describe, expect, test } from 'vitest';
-import { Ledger, EXTERNAL, FAUCET_POOL, FEE_INCOME, agentAccount, escrowAccount, referralAccount } from '../../src/core/ledger.ts';
+import {
+  Ledger,
+  EXTERNAL,
+  FAUCET_POOL,
+  FEE_INCOME,
+  agentAccount,
+  escrowAccount,
+  referralAccount,
+} from '../../src/core/ledger.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
 import { summaryTable } from '../../src/report/summary-table.ts';
 import type { RunTotals } from '../../src/report/run-record.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { moneyHolders } from '../../src/sim/money-holders.ts';
 import { runScenario } from '../../src/sim/runner.ts';
-import { TRADING_HOUSE, TRADING_INSURANCE, holdAccount, marginAccount } from '../../src/services/trading/trading-record.ts';
+import {
+  TRADING_HOUSE,
+  TRADING_INSURANCE,
+  holdAccount,
+  marginAccount,
+} from '../../src/services/trading/trading-record.ts';
 
 const CRASH = `
 name: money-table
@@ -31,13 +44,19 @@ reports: [summary, agents]
 
 /** What the money rows before `total held` add up to. */
 function rowsSum(totals: RunTotals): bigint {
-  return totals.agentBalancesMicro + totals.feeIncomeMicro + totals.faucetPoolMicro + (totals.holders ?? []).reduce((sum, holder) => sum + holder.amountMicro, 0n);
+  return (
+    totals.agentBalancesMicro +
+    totals.feeIncomeMicro +
+    totals.faucetPoolMicro +
+    (totals.holders ?? []).reduce((sum, holder) => sum + holder.amountMicro, 0n)
+  );
 }
 
 describe('moneyHolders', () => {
   test('groups the system accounts by name, in table order, zero groups left out, the rest under other accounts', () => {
     const ledger = new Ledger();
-    const move = (to: string, amountMicro: bigint, from: string = EXTERNAL): void => ledger.transfer({ from, to, amountMicro, reason: 'test', reference: 'r' });
+    const move = (to: string, amountMicro: bigint, from: string = EXTERNAL): void =>
+      ledger.transfer({ from, to, amountMicro, reason: 'test', reference: 'r' });
     move(FAUCET_POOL, 1_000n);
     move(agentAccount('a'), 500n);
     move(TRADING_INSURANCE, 300n);

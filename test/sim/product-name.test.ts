@@ -23,7 +23,10 @@ describe('productName', () => {
   });
 
   test('a locale with other patterns goes through Faker', () => {
-    const pattern = ['{{commerce.product}} by {{commerce.productMaterial}}', '{{commerce.productAdjective}} {{commerce.product}}'];
+    const pattern = [
+      '{{commerce.product}} by {{commerce.productMaterial}}',
+      '{{commerce.productAdjective}} {{commerce.product}}',
+    ];
     const english = en.commerce?.product_name;
     if (english === undefined || english === null) throw new Error('English has product names');
     const locale = { commerce: { product_name: { ...english, pattern } } };

@@ -39,7 +39,13 @@ describe('runScenario', () => {
     for (const result of first.invariants) expect(result.violations, result.name).toBe(0);
     const a = renderReports(first, ALL_REPORTS);
     const b = renderReports(second, ALL_REPORTS);
-    expect(a.files.map((file) => file.file)).toEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json']);
+    expect(a.files.map((file) => file.file)).toEqual([
+      'agents.csv',
+      'endpoints.csv',
+      'escrows.csv',
+      'events.jsonl',
+      'summary.json',
+    ]);
     expect(b.files).toEqual(a.files);
     expect(b.digest).toBe(a.digest);
     expect(renderReports(other, ALL_REPORTS).digest).not.toBe(a.digest);
@@ -48,7 +54,10 @@ describe('runScenario', () => {
   test('agent ids come from per-agent streams: adding agents renames nobody', async () => {
     const base = scenarioFromText(SMALL.replace('count: 20', 'count: 3'));
     const more = scenarioFromText(SMALL.replace('count: 20', 'count: 4').replace('count: 17', 'count: 18'));
-    const [small, large] = await Promise.all([runScenario({ ...base, durationMs: 60_000 }, { seed: 9 }), runScenario({ ...more, durationMs: 60_000 }, { seed: 9 })]);
+    const [small, large] = await Promise.all([
+      runScenario({ ...base, durationMs: 60_000 }, { seed: 9 }),
+      runScenario({ ...more, durationMs: 60_000 }, { seed: 9 }),
+    ]);
     const names = (record: typeof small) => new Map(record.agents.map((agent) => [agent.agentId, agent.displayName]));
     const smallNames = names(small);
     const largeNames = names(large);
@@ -72,7 +81,8 @@ populations:
     for (const event of expired) expect(event.atMs).toBe(event.expiresAtMs);
     const open = record.escrows.filter((escrow) => escrow.status === 'locked');
     for (const escrow of open) expect(escrow.expiresAtMs).toBeGreaterThan(record.endMs);
-    for (const escrow of record.escrows.filter((row) => row.status === 'expired')) expect(escrow.settledAtMs).toBe(escrow.expiresAtMs);
+    for (const escrow of record.escrows.filter((row) => row.status === 'expired'))
+      expect(escrow.settledAtMs).toBe(escrow.expiresAtMs);
   });
 
   test('a deliberate defect stops the run at the first violation, with the violating event', async () => {
@@ -96,21 +106,32 @@ populations:
 
   test('progress is reported in steps of about 1% of virtual time, ending at 1', async () => {
     const fractions: number[] = [];
-    await runScenario({ ...scenarioFromText(SMALL), durationMs: 6 * 3_600_000 }, { seed: 5, onProgress: (fraction) => fractions.push(fraction) });
+    await runScenario(
+      { ...scenarioFromText(SMALL), durationMs: 6 * 3_600_000 },
+      { seed: 5, onProgress: (fraction) => fractions.push(fraction) },
+    );
     expect(fractions.length).toBeGreaterThan(50);
     expect(fractions.length).toBeLessThanOrEqual(102);
     expect(fractions.at(-1)).toBe(1);
-    for (let index = 1; index < fractions.length; index++) expect(fractions[index]).toBeGreaterThanOrEqual(fractions[index - 1] as number);
+    for (let index = 1; index < fractions.length; index++)
+      expect(fractions[index]).toBeGreaterThanOrEqual(fractions[index - 1] as number);
   });
 
   test('the recorder sees every exchange, in order, attributed to its agent', async () => {
     const seen: { atMs: number; agentId: string | null; status: number }[] = [];
-    const record = await runScenario({ ...scenarioFromText(SMALL), durationMs: 3_600_000 }, {
-      seed: 5,
-      recorder: { onExchange: (exchange) => seen.push({ atMs: exchange.atMs, agentId: exchange.agentId, status: exchange.response.status }) },
-    });
+    const record = await runScenario(
+      { ...scenarioFromText(SMALL), durationMs: 3_600_000 },
+      {
+        seed: 5,
+        recorder: {
+          onExchange: (exchange) =>
+            seen.push({ atMs: exchange.atMs, agentId: exchange.agentId, status: exchange.response.status }),
+        },
+      },
+    );
     expect(seen).toHaveLength(record.totals.requests);
-    for (let index = 1; index < seen.length; index++) expect((seen[index] as { atMs: number }).atMs).toBeGreaterThanOrEqual((seen[index - 1] as { atMs: number }).atMs);
+    for (let index = 1; index < seen.length; index++)
+      expect((seen[index] as { atMs: number }).atMs).toBeGreaterThanOrEqual((seen[index - 1] as { atMs: number }).atMs);
     const perAgent = new Map<string, number>();
     for (const exchange of seen) perAgent.set(exchange.agentId ?? '', (perAgent.get(exchange.agentId ?? '') ?? 0) + 1);
     for (const agent of record.agents) expect(perAgent.get(agent.agentId) ?? 0, agent.agentId).toBe(agent.requests);
@@ -125,7 +146,9 @@ populations:
       step: () => Promise.reject(new Error('boom')),
     });
     const agents = { ...AGENTS, broken };
-    const scenario = scenarioFromText('name: crash\nduration: 1h\npopulations:\n  - { agent: broken, count: 1 }\n', { agents });
+    const scenario = scenarioFromText('name: crash\nduration: 1h\npopulations:\n  - { agent: broken, count: 1 }\n', {
+      agents,
+    });
     const run = runScenario(scenario, { seed: 1, agents });
     await expect(run).rejects.toBeInstanceOf(SimulationCrash);
     await expect(run).rejects.toThrow(/agent broken-0-[0-9a-f]{4} at 2026-01-01T00:[0-9:.]+Z: Error: boom/);
@@ -140,7 +163,9 @@ populations:
       step: () => Promise.resolve({ wakeInMs: 0 }),
     });
     const agents = { spinning };
-    const scenario = scenarioFromText('name: spin\nduration: 1h\npopulations:\n  - { agent: spinning, count: 1 }\n', { agents });
+    const scenario = scenarioFromText('name: spin\nduration: 1h\npopulations:\n  - { agent: spinning, count: 1 }\n', {
+      agents,
+    });
     await expect(runScenario(scenario, { seed: 1, agents })).rejects.toThrow(/wakes at least 1 ms later/);
   });
 });

@@ -17,7 +17,8 @@ describe('simulatedIp', () => {
     for (let index = 0; index < 200_000; index += 7) {
       const high = Math.floor(index / 0x1_0000);
       const low = index % 0x1_0000;
-      const expected = high === 0 ? `2001:db8::${low.toString(16)}` : `2001:db8::${high.toString(16)}:${low.toString(16)}`;
+      const expected =
+        high === 0 ? `2001:db8::${low.toString(16)}` : `2001:db8::${high.toString(16)}:${low.toString(16)}`;
       expect(simulatedIp(index)).toBe(expected);
       seen.add(simulatedIp(index));
     }

@@ -33,11 +33,20 @@ reports: [summary, events]
 `;
 
 function claim(index: number, atMs: number): DomainEvent {
-  return { type: 'faucet.claimed', atMs, agentId: `agent-${index}-ü`, style: 'B', amountMicro: BigInt(index) * 1_000n, nextClaimAtMs: atMs + 86_400_000 };
+  return {
+    type: 'faucet.claimed',
+    atMs,
+    agentId: `agent-${index}-ü`,
+    style: 'B',
+    amountMicro: BigInt(index) * 1_000n,
+    nextClaimAtMs: atMs + 86_400_000,
+  };
 }
 
 function textOf(chunks: Iterable<string | Uint8Array>): string {
-  return Buffer.concat([...chunks].map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk))).toString('utf8');
+  return Buffer.concat(
+    [...chunks].map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)),
+  ).toString('utf8');
 }
 
 describe('StreamedEvents', () => {
@@ -55,9 +64,10 @@ describe('StreamedEvents', () => {
     expect(streamed.count).toBe(total);
     expect(streamed.kept).toBeNull();
     expect(textOf(streamed.jsonlChunks())).toBe(textOf(kept.jsonlChunks()));
-    const lastForgotten = 1_000 + Math.floor(Math.floor((total - 1) / 500) * 500 / 6);
+    const lastForgotten = 1_000 + Math.floor((Math.floor((total - 1) / 500) * 500) / 6);
     for (const fromMs of [lastForgotten, lastForgotten + 700, 1_000 + Math.floor(total / 3) - 10, 1_000 + total]) {
-      for (const max of [TIMELINE_EVENTS_MAX, 100]) expect(streamed.window(fromMs, 1_000_000, max)).toEqual(kept.window(fromMs, 1_000_000, max));
+      for (const max of [TIMELINE_EVENTS_MAX, 100])
+        expect(streamed.window(fromMs, 1_000_000, max)).toEqual(kept.window(fromMs, 1_000_000, max));
     }
     expect(() => streamed.window(lastForgotten - 1, 1_000_000, 10)).toThrow();
     streamed.dispose();

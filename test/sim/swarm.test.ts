@@ -18,7 +18,11 @@ const work = mkdtempSync(join(tmpdir(), 'afp-swarm-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function parse(text: string, file: string): Scenario {
-  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(text, {
+    fileName: file,
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) throw new Error(`${file}: ${JSON.stringify(parsed.errors)}`);
   return parsed.scenario;
 }
@@ -39,8 +43,10 @@ describe('swarm draws', () => {
           expect(population.count, `${name} seed ${seed}`).toBeGreaterThanOrEqual(1);
           expect(population.count).toBeLessThanOrEqual((scenario.populations[index] as { count: number }).count);
         }
-        for (const fault of drawn.scenario.faults) expect(fault.fromMs + fault.forMs).toBeLessThanOrEqual(scenario.durationMs);
-        for (const closure of drawn.scenario.casino.closures) expect(closure.fromMs + closure.forMs).toBeLessThanOrEqual(scenario.durationMs);
+        for (const fault of drawn.scenario.faults)
+          expect(fault.fromMs + fault.forMs).toBeLessThanOrEqual(scenario.durationMs);
+        for (const closure of drawn.scenario.casino.closures)
+          expect(closure.fromMs + closure.forMs).toBeLessThanOrEqual(scenario.durationMs);
         expect(drawn.text).toContain(text.split('\n').find((line) => line.startsWith('#')) ?? '');
       }
       expect(texts.size, `${name}: draws differ across seeds`).toBeGreaterThan(6);
@@ -55,10 +61,16 @@ describe('swarm draws', () => {
     const written = readFileSync(join(work, 'a', 'swarm.yaml'), 'utf8');
     expect(written).toMatch(/^# Drawn by afp --swarm from k6-smoke for seed 4: /);
     let again = '';
-    expect(await runMain([join(work, 'a', 'swarm.yaml'), '--seed', '4', '--out', join(work, 'b')], { ...io, out: (text: string) => (again += text) })).toBe(0);
+    expect(
+      await runMain([join(work, 'a', 'swarm.yaml'), '--seed', '4', '--out', join(work, 'b')], {
+        ...io,
+        out: (text: string) => (again += text),
+      }),
+    ).toBe(0);
     // Every report but summary.json (which names the command that made it) is the same, byte for byte.
     const reports = readdirSync(join(work, 'a')).filter((file) => file !== 'summary.json' && file !== 'swarm.yaml');
     expect(reports.length).toBeGreaterThan(2);
-    for (const file of reports) expect(readFileSync(join(work, 'b', file), 'utf8'), file).toBe(readFileSync(join(work, 'a', file), 'utf8'));
+    for (const file of reports)
+      expect(readFileSync(join(work, 'b', file), 'utf8'), file).toBe(readFileSync(join(work, 'a', file), 'utf8'));
   });
 });

@@ -8,7 +8,13 @@ import { HOLDER_NAMES } from '../../src/sim/money-holders.ts';
 import { parseScenario } from '../../src/sim/scenario.ts';
 import { runSeed } from '../../src/sweep/seed-run.ts';
 import { mergeSweepTexts } from '../../src/sweep/sweep-merge.ts';
-import { FIGURES, renderDistributionsCsv, renderSeedsCsv, renderSweepJson, type SweepReport } from '../../src/sweep/sweep-report.ts';
+import {
+  FIGURES,
+  renderDistributionsCsv,
+  renderSeedsCsv,
+  renderSweepJson,
+  type SweepReport,
+} from '../../src/sweep/sweep-report.ts';
 
 const SCENARIO = [
   'name: sweep-money',
@@ -24,11 +30,23 @@ const SCENARIO = [
 ].join('\n');
 
 async function sweepOf(seeds: readonly string[]): Promise<SweepReport> {
-  const parsed = parseScenario(SCENARIO, { fileName: 'sweep-money.yaml', agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  const parsed = parseScenario(SCENARIO, {
+    fileName: 'sweep-money.yaml',
+    agentParams: (name) => AGENTS[name]?.params,
+    knownAgents: AGENT_NAMES,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const results = [];
-  for (const [index, seed] of seeds.entries()) results.push({ ...(await runSeed(parsed.scenario, 'sweep-money.yaml', seed, [])), index });
-  return { scenario: 'sweep-money', file: 'sweep-money.yaml', defects: [], shard: null, seedsTotal: seeds.length, results };
+  for (const [index, seed] of seeds.entries())
+    results.push({ ...(await runSeed(parsed.scenario, 'sweep-money.yaml', seed, [])), index });
+  return {
+    scenario: 'sweep-money',
+    file: 'sweep-money.yaml',
+    defects: [],
+    shard: null,
+    seedsTotal: seeds.length,
+    results,
+  };
 }
 
 const money = (text: string | undefined): bigint => {
@@ -41,8 +59,31 @@ describe('sweep money columns', () => {
   it('lists one money column per money-table row, in its order, between the faucet pool and total held', () => {
     const names = FIGURES.map((figure) => figure.name);
     const holders = HOLDER_NAMES.map((name) => name.replaceAll(' ', '_'));
-    expect(names).toEqual(['agents', 'requests', 'escrows', 'events', 'agent_balances', 'fee_income', 'faucet_pool', ...holders, 'total_held', 'ledger_sum']);
-    expect(holders).toEqual(expect.arrayContaining(['trading_house', 'trading_insurance', 'trading_margin_held', 'trading_order_reserves', 'escrow_held', 'referral_payable', 'casino_house', 'casino_stakes_held', 'other_accounts']));
+    expect(names).toEqual([
+      'agents',
+      'requests',
+      'escrows',
+      'events',
+      'agent_balances',
+      'fee_income',
+      'faucet_pool',
+      ...holders,
+      'total_held',
+      'ledger_sum',
+    ]);
+    expect(holders).toEqual(
+      expect.arrayContaining([
+        'trading_house',
+        'trading_insurance',
+        'trading_margin_held',
+        'trading_order_reserves',
+        'escrow_held',
+        'referral_payable',
+        'casino_house',
+        'casino_stakes_held',
+        'other_accounts',
+      ]),
+    );
   });
 
   it('a trading sweep shows the house, insurance and margin; the money columns add up to total held; merge keeps the bytes', async () => {
@@ -56,7 +97,9 @@ describe('sweep money columns', () => {
       const cell = (name: string): string | undefined => cells[header.indexOf(name)];
       expect(money(cell('trading_house'))).toBeGreaterThan(0n);
       expect(money(cell('trading_insurance'))).toBeGreaterThan(0n);
-      const moneyColumns = FIGURES.filter((figure) => figure.money && figure.name !== 'total_held' && figure.name !== 'ledger_sum');
+      const moneyColumns = FIGURES.filter(
+        (figure) => figure.money && figure.name !== 'total_held' && figure.name !== 'ledger_sum',
+      );
       const sum = moneyColumns.reduce((total, figure) => total + money(cell(figure.name)), 0n);
       expect(sum).toBe(money(cell('total_held')));
       expect(cell('ledger_sum')).toBe('0.000000');

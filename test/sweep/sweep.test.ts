@@ -18,10 +18,18 @@ const SCENARIO = 'scenarios/k6-smoke.yaml';
 const work = mkdtempSync(join(tmpdir(), 'afp-sweep-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function capture(): { io: { out(text: string): void; err(text: string): void; errIsTty: boolean }; out: () => string; err: () => string } {
+function capture(): {
+  io: { out(text: string): void; err(text: string): void; errIsTty: boolean };
+  out: () => string;
+  err: () => string;
+} {
   let out = '';
   let err = '';
-  return { io: { out: (text) => (out += text), err: (text) => (err += text), errIsTty: false }, out: () => out, err: () => err };
+  return {
+    io: { out: (text) => (out += text), err: (text) => (err += text), errIsTty: false },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 describe('--seeds', () => {
@@ -34,7 +42,9 @@ describe('--seeds', () => {
   it('refuses what would run a seed twice, run backwards or run forever', () => {
     expect(parseSeeds('1..3,2')).toBe('--seeds names seed 2 twice');
     expect(parseSeeds('3..1')).toBe('--seeds range 3..1 runs backwards');
-    expect(parseSeeds(`1..${SWEEP_SEEDS_MAX + 1}`)).toBe(`--seeds range 1..${SWEEP_SEEDS_MAX + 1} has more than ${SWEEP_SEEDS_MAX} seeds`);
+    expect(parseSeeds(`1..${SWEEP_SEEDS_MAX + 1}`)).toBe(
+      `--seeds range 1..${SWEEP_SEEDS_MAX + 1} has more than ${SWEEP_SEEDS_MAX} seeds`,
+    );
     expect(parseSeeds('1..x')).toMatch(/FIRST\.\.LAST/);
     expect(parseSeeds('1,,2')).toMatch(/empty item/);
     expect(parseSeeds('a b')).toMatch(/printable/);
@@ -45,8 +55,20 @@ describe('afp sweep', () => {
   it('gives the same rows on one worker and on two', async () => {
     const scenarioText = readFileSync(SCENARIO, 'utf8');
     const seeds = ['1', '2', '3', '4', '5', '6'];
-    const one = await runSeedsInWorkers({ scenarioText, file: SCENARIO, defects: ['escrow-fee-2pct'], seeds, workers: 1 });
-    const two = await runSeedsInWorkers({ scenarioText, file: SCENARIO, defects: ['escrow-fee-2pct'], seeds, workers: 2 });
+    const one = await runSeedsInWorkers({
+      scenarioText,
+      file: SCENARIO,
+      defects: ['escrow-fee-2pct'],
+      seeds,
+      workers: 1,
+    });
+    const two = await runSeedsInWorkers({
+      scenarioText,
+      file: SCENARIO,
+      defects: ['escrow-fee-2pct'],
+      seeds,
+      workers: 2,
+    });
     expect(two).toEqual(one);
     expect(one.map((row) => row.seed)).toEqual(seeds);
   });
@@ -54,9 +76,21 @@ describe('afp sweep', () => {
   it('finds a deliberate defect, exits 3, and its reproduce line gives the same failure and digest with afp run', async () => {
     const out = join(work, 'defect');
     const sweep = capture();
-    const code = await sweepMain([SCENARIO, '--seeds', '1..8', '--workers', '2', '--defect', 'escrow-fee-2pct', '--out', out], sweep.io);
+    const code = await sweepMain(
+      [SCENARIO, '--seeds', '1..8', '--workers', '2', '--defect', 'escrow-fee-2pct', '--out', out],
+      sweep.io,
+    );
     expect(code, sweep.err()).toBe(3);
-    const report = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { tally: { invariant_failed: number; completed: number }; seeds: { seed: string; outcome: string; failure: { invariant: string; message: string } | null; digest: string; reproduce: string }[] };
+    const report = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as {
+      tally: { invariant_failed: number; completed: number };
+      seeds: {
+        seed: string;
+        outcome: string;
+        failure: { invariant: string; message: string } | null;
+        digest: string;
+        reproduce: string;
+      }[];
+    };
     expect(report.tally.invariant_failed).toBeGreaterThan(0);
     expect(report.tally.completed).toBeGreaterThan(0);
     const failed = report.seeds.find((row) => row.outcome === 'invariant-failed');
@@ -68,16 +102,26 @@ describe('afp sweep', () => {
     expect(junit).toContain('type="invariant"');
 
     // Coverage: every probe has a row; the summary names the ones no seed hit.
-    const coverageRows = readFileSync(join(out, 'coverage.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    const coverageRows = readFileSync(join(out, 'coverage.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(','));
     expect(coverageRows.map((cells) => cells[0])).toEqual(PROBES.map((probe) => probe.name));
     const never = coverageRows.filter((cells) => cells[1] === '0').map((cells) => cells[0]);
     expect(never.length).toBeGreaterThan(0); // k6-smoke has no casino, no faults: those probes stay unhit
-    expect(sweep.out()).toContain(`probes never hit (${never.length} of ${PROBES.length}; coverage.csv): ${never.join(', ')}`);
+    expect(sweep.out()).toContain(
+      `probes never hit (${never.length} of ${PROBES.length}; coverage.csv): ${never.join(', ')}`,
+    );
 
     const words = failed.reproduce.split(' ');
     expect(words.slice(0, 3)).toEqual(['npx', 'afp', 'run']);
     const run = capture();
-    const runCode = await runMain([...words.slice(3), '--out', join(work, 'reproduced')], { out: run.io.out, err: run.io.err, errIsTty: false });
+    const runCode = await runMain([...words.slice(3), '--out', join(work, 'reproduced')], {
+      out: run.io.out,
+      err: run.io.err,
+      errIsTty: false,
+    });
     expect(runCode).toBe(3);
     expect(run.out()).toContain(`invariant failed: ${failed.failure.invariant}`);
     expect(run.out()).toContain(`message: ${failed.failure.message}`);
@@ -87,9 +131,36 @@ describe('afp sweep', () => {
   it('with --shrink, shrinks the first failing seed into a smaller file that afp run reproduces', async () => {
     const out = join(work, 'shrunk');
     const sweep = capture();
-    const code = await sweepMain([SCENARIO, '--seeds', '1..8', '--workers', '2', '--defect', 'escrow-fee-2pct', '--shrink', '--max-runs', '60', '--out', out, '--json'], sweep.io);
+    const code = await sweepMain(
+      [
+        SCENARIO,
+        '--seeds',
+        '1..8',
+        '--workers',
+        '2',
+        '--defect',
+        'escrow-fee-2pct',
+        '--shrink',
+        '--max-runs',
+        '60',
+        '--out',
+        out,
+        '--json',
+      ],
+      sweep.io,
+    );
     expect(code, sweep.err()).toBe(3);
-    const verdict = JSON.parse(sweep.out()) as { failures: { seed: string; invariant: string | null }[]; shrunk: { seed: string; invariant: string; file: string; reproduce: string; original: { agents: number; requests: number }; shrunk: { agents: number; requests: number } } | null };
+    const verdict = JSON.parse(sweep.out()) as {
+      failures: { seed: string; invariant: string | null }[];
+      shrunk: {
+        seed: string;
+        invariant: string;
+        file: string;
+        reproduce: string;
+        original: { agents: number; requests: number };
+        shrunk: { agents: number; requests: number };
+      } | null;
+    };
     const first = verdict.failures.find((row) => row.invariant !== null);
     if (first === undefined || verdict.shrunk === null) throw new Error(sweep.out());
     expect(verdict.shrunk.seed).toBe(first.seed);
@@ -97,29 +168,53 @@ describe('afp sweep', () => {
     expect(verdict.shrunk.file).toBe(join(out, `shrunk-seed-${first.seed}`, 'shrunk.yaml'));
     expect(verdict.shrunk.shrunk.requests).toBeLessThan(verdict.shrunk.original.requests);
     const text = readFileSync(verdict.shrunk.file, 'utf8');
-    expect(text).toContain(`# Shrunk by afp shrink from ${SCENARIO} (seed ${first.seed}, defects escrow-fee-2pct): invariant ${first.invariant} still fails first.`);
+    expect(text).toContain(
+      `# Shrunk by afp shrink from ${SCENARIO} (seed ${first.seed}, defects escrow-fee-2pct): invariant ${first.invariant} still fails first.`,
+    );
     expect(text).toMatch(new RegExp(`\\nseed: ["']?${first.seed}["']?\\n`));
     const run = capture();
-    expect(await runMain([verdict.shrunk.file, '--defect', 'escrow-fee-2pct', '--out', join(work, 'shrunk-rerun')], { out: run.io.out, err: run.io.err, errIsTty: false })).toBe(3);
+    expect(
+      await runMain([verdict.shrunk.file, '--defect', 'escrow-fee-2pct', '--out', join(work, 'shrunk-rerun')], {
+        out: run.io.out,
+        err: run.io.err,
+        errIsTty: false,
+      }),
+    ).toBe(3);
     expect(run.out()).toContain(`invariant failed: ${first.invariant}`);
 
     const holds = capture();
-    expect(await sweepMain([SCENARIO, '--seeds', '1..2', '--workers', '1', '--shrink', '--out', join(work, 'shrink-none')], holds.io)).toBe(0);
+    expect(
+      await sweepMain(
+        [SCENARIO, '--seeds', '1..2', '--workers', '1', '--shrink', '--out', join(work, 'shrink-none')],
+        holds.io,
+      ),
+    ).toBe(0);
     expect(holds.out()).toContain('shrink: no seed failed an invariant; nothing to shrink');
   });
 
   it('with --swarm, each seed runs its own draw, and its reproduce line (with --swarm) gives the same digest', async () => {
     const out = join(work, 'swarm');
     const sweep = capture();
-    expect(await sweepMain([SCENARIO, '--seeds', '1..4', '--workers', '2', '--swarm', '--out', out], sweep.io), sweep.err()).toBe(0);
+    expect(
+      await sweepMain([SCENARIO, '--seeds', '1..4', '--workers', '2', '--swarm', '--out', out], sweep.io),
+      sweep.err(),
+    ).toBe(0);
     expect(sweep.out()).toContain('4 seeds from --seeds 1..4, each its own swarm draw');
-    const report = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { seeds: { seed: string; digest: string; reproduce: string; figures: { agents: number } }[] };
+    const report = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as {
+      seeds: { seed: string; digest: string; reproduce: string; figures: { agents: number } }[];
+    };
     expect(new Set(report.seeds.map((row) => row.digest)).size).toBe(4);
     const row = report.seeds[2];
     if (row === undefined) throw new Error('no row');
     expect(row.reproduce).toBe(`npx afp run ${SCENARIO} --seed ${row.seed} --swarm`);
     const run = capture();
-    expect(await runMain([...row.reproduce.split(' ').slice(3), '--out', join(work, 'swarm-rerun')], { out: run.io.out, err: run.io.err, errIsTty: false })).toBe(0);
+    expect(
+      await runMain([...row.reproduce.split(' ').slice(3), '--out', join(work, 'swarm-rerun')], {
+        out: run.io.out,
+        err: run.io.err,
+        errIsTty: false,
+      }),
+    ).toBe(0);
     expect(run.out()).toContain(`digest: ${row.digest}`);
   });
 
@@ -127,19 +222,53 @@ describe('afp sweep', () => {
     const whole = join(work, 'whole');
     expect(await sweepMain([SCENARIO, '--seeds', '1..5,42', '--workers', '2', '--out', whole], capture().io)).toBe(0);
     for (const shard of ['1/2', '2/2']) {
-      expect(await sweepMain([SCENARIO, '--seeds', '1..5,42', '--workers', '1', '--shard', shard, '--out', join(work, `shard-${shard[0]}`)], capture().io)).toBe(0);
+      expect(
+        await sweepMain(
+          [
+            SCENARIO,
+            '--seeds',
+            '1..5,42',
+            '--workers',
+            '1',
+            '--shard',
+            shard,
+            '--out',
+            join(work, `shard-${shard[0]}`),
+          ],
+          capture().io,
+        ),
+      ).toBe(0);
     }
     const merged = join(work, 'merged');
     const merge = capture();
-    expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), join(work, 'shard-2', 'sweep.json'), '--out', merged], merge.io), merge.err()).toBe(0);
+    expect(
+      await sweepMain(
+        ['merge', join(work, 'shard-1', 'sweep.json'), join(work, 'shard-2', 'sweep.json'), '--out', merged],
+        merge.io,
+      ),
+      merge.err(),
+    ).toBe(0);
     for (const file of ['sweep.json', 'seeds.csv', 'distributions.csv', 'coverage.csv', 'sweep.junit.xml']) {
       expect(readFileSync(join(merged, file), 'utf8'), file).toBe(readFileSync(join(whole, file), 'utf8'));
     }
     const partial = capture();
-    expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), '--out', join(work, 'partial')], partial.io)).toBe(2);
-    expect(partial.err()).toContain('3 of the sweep\'s 6 seeds are in none of the files');
+    expect(
+      await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), '--out', join(work, 'partial')], partial.io),
+    ).toBe(2);
+    expect(partial.err()).toContain("3 of the sweep's 6 seeds are in none of the files");
     const twice = capture();
-    expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), join(work, 'shard-1', 'sweep.json'), '--out', join(work, 'twice')], twice.io)).toBe(2);
+    expect(
+      await sweepMain(
+        [
+          'merge',
+          join(work, 'shard-1', 'sweep.json'),
+          join(work, 'shard-1', 'sweep.json'),
+          '--out',
+          join(work, 'twice'),
+        ],
+        twice.io,
+      ),
+    ).toBe(2);
     expect(twice.err()).toMatch(/is in more than one file/);
     const bogus = join(work, 'bogus.json');
     writeFileSync(bogus, '{"format":"afp-sweep/1","scenario":"x"}');

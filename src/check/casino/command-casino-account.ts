@@ -7,10 +7,17 @@
  */
 import { toNumber } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import { GOOD_ADDRESS, predictCasinoBalance, predictDeposit, predictWithdraw, predictWithdrawals, REVIEW_ABOVE_MICRO, WITHDRAW_FEE_MICRO } from './model-casino-account.ts';
+import {
+  GOOD_ADDRESS,
+  predictCasinoBalance,
+  predictDeposit,
+  predictWithdraw,
+  predictWithdrawals,
+  REVIEW_ABOVE_MICRO,
+  WITHDRAW_FEE_MICRO,
+} from './model-casino-account.ts';
 import { casinoMismatch } from './model-casino-expect.ts';
 import { agentStyleACommand, casinoAgentReady, type CommandSpec } from '../model-command.ts';
-
 
 export type WithdrawKind = 'below-min' | 'min' | 'all' | 'all+1' | 'review' | 'bad-address' | 'ethereum';
 
@@ -18,35 +25,59 @@ function withdrawAmount(model: Readonly<CheckModel>, slot: number, kind: Withdra
   const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
   const all = balanceMicro - WITHDRAW_FEE_MICRO;
   const byKind: Record<WithdrawKind, bigint> = {
-    'below-min': 990_000n, min: 1_000_000n, all: all > 0n ? all : 1_000_000n, 'all+1': (all > 0n ? all : 0n) + 1n,
-    review: REVIEW_ABOVE_MICRO + 1n, 'bad-address': 1_000_000n, ethereum: 1_000_000n,
+    'below-min': 990_000n,
+    min: 1_000_000n,
+    all: all > 0n ? all : 1_000_000n,
+    'all+1': (all > 0n ? all : 0n) + 1n,
+    review: REVIEW_ABOVE_MICRO + 1n,
+    'bad-address': 1_000_000n,
+    ethereum: 1_000_000n,
   };
   return byKind[kind];
 }
 
 export function withdrawCommand(slot: number, kind: WithdrawKind): CommandSpec {
-  return agentStyleACommand(slot, `withdraw(a${slot}, ${kind})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
-    const amountMicro = withdrawAmount(model, slot, kind);
-    const address = kind === 'bad-address' ? '0x1234' : GOOD_ADDRESS;
-    const chain = kind === 'ethereum' ? 'ethereum' : null;
-    const prediction = predictWithdraw(model, { slot, amountMicro, address, chain });
-    const body = { amount: toNumber(amountMicro), address, ...(chain === null ? {} : { chain }) };
-    return { prediction, answer: await client.casino.call('casino.A.withdraw', { body }), detail: `(amount ${toNumber(amountMicro)})` };
-  });
+  return agentStyleACommand(
+    slot,
+    `withdraw(a${slot}, ${kind})`,
+    (model) => casinoAgentReady(model, slot),
+    async (model, client) => {
+      const amountMicro = withdrawAmount(model, slot, kind);
+      const address = kind === 'bad-address' ? '0x1234' : GOOD_ADDRESS;
+      const chain = kind === 'ethereum' ? 'ethereum' : null;
+      const prediction = predictWithdraw(model, { slot, amountMicro, address, chain });
+      const body = { amount: toNumber(amountMicro), address, ...(chain === null ? {} : { chain }) };
+      return {
+        prediction,
+        answer: await client.casino.call('casino.A.withdraw', { body }),
+        detail: `(amount ${toNumber(amountMicro)})`,
+      };
+    },
+  );
 }
 
 export function withdrawalsCommand(slot: number): CommandSpec {
-  return agentStyleACommand(slot, `withdrawals(a${slot})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
-    const prediction = predictWithdrawals(model, slot);
-    return { prediction, answer: await client.casino.call('casino.A.withdrawals', {}) };
-  });
+  return agentStyleACommand(
+    slot,
+    `withdrawals(a${slot})`,
+    (model) => casinoAgentReady(model, slot),
+    async (model, client) => {
+      const prediction = predictWithdrawals(model, slot);
+      return { prediction, answer: await client.casino.call('casino.A.withdrawals', {}) };
+    },
+  );
 }
 
 export function casinoBalanceCommand(slot: number): CommandSpec {
-  return agentStyleACommand(slot, `casinoBalance(a${slot})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
-    const prediction = predictCasinoBalance(model, slot);
-    return { prediction, answer: await client.casino.balance() };
-  });
+  return agentStyleACommand(
+    slot,
+    `casinoBalance(a${slot})`,
+    (model) => casinoAgentReady(model, slot),
+    async (model, client) => {
+      const prediction = predictCasinoBalance(model, slot);
+      return { prediction, answer: await client.casino.balance() };
+    },
+  );
 }
 
 export function depositCommand(slot: number, amountMicro: bigint): CommandSpec {
@@ -58,11 +89,14 @@ export function depositCommand(slot: number, amountMicro: bigint): CommandSpec {
     parties: () => [slot],
     execute: async (model, system) => {
       const agent = model.agents[slot];
-      if (agent === undefined || system.deposit === undefined) throw new Error(`${label}: precondition broken, no agent or no deposit door`);
+      if (agent === undefined || system.deposit === undefined)
+        throw new Error(`${label}: precondition broken, no agent or no deposit door`);
       const prediction = predictDeposit(model, slot, amountMicro);
       const answer = await system.deposit(agent.id, amountMicro);
       if (answer.status !== prediction.status || answer.confirmAtMs !== prediction.confirmAtMs) {
-        casinoMismatch(label, model, [`expected a pending deposit credited at ${new Date(prediction.confirmAtMs).toISOString()}, got ${answer.status} at ${answer.confirmAtMs === null ? 'no instant' : new Date(answer.confirmAtMs).toISOString()}`]);
+        casinoMismatch(label, model, [
+          `expected a pending deposit credited at ${new Date(prediction.confirmAtMs).toISOString()}, got ${answer.status} at ${answer.confirmAtMs === null ? 'no instant' : new Date(answer.confirmAtMs).toISOString()}`,
+        ]);
       }
       prediction.commit();
     },

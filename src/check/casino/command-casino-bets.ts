@@ -11,7 +11,17 @@ import type { ApiResult } from '../../client/client.ts';
 import type { CasinoBody } from '../../client/casino-client.ts';
 import type { CheckModel } from '../check-model.ts';
 import { compareAnswer, eq, list, money, object, type Matcher, type Prediction } from '../expectation.ts';
-import { betBodyA, betBodyB, betRefusal, commitBet, inferMultiplier, resolveAmount, settlementOf, type AmountKind, type Settlement } from './model-casino-bets.ts';
+import {
+  betBodyA,
+  betBodyB,
+  betRefusal,
+  commitBet,
+  inferMultiplier,
+  resolveAmount,
+  settlementOf,
+  type AmountKind,
+  type Settlement,
+} from './model-casino-bets.ts';
 import { newClientSeed, type ModelBet } from './model-casino.ts';
 import { casinoMismatch, field } from './model-casino-expect.ts';
 import { choiceText, detailProblems, paramsA, type GameChoice } from './model-casino-games.ts';
@@ -36,15 +46,30 @@ export function expectBetAnswer(
 ): void {
   const refusal = betRefusal(model, bet.slot, bet.choice, bet.amountMicro);
   if (refusal !== null) {
-    expectAnswer(label, model, answer, { expected: { status: refusal.status, code: refusal.code, ...(refusal.body === undefined ? {} : { body: refusal.body }) } });
+    expectAnswer(label, model, answer, {
+      expected: {
+        status: refusal.status,
+        code: refusal.code,
+        ...(refusal.body === undefined ? {} : { body: refusal.body }),
+      },
+    });
     return;
   }
   if (answer.status !== 200) expectAnswer(label, model, answer, { expected: { status: 200 } });
-  const reported = bet.style === 'A' ? { style: 'A' as const, value: field(answer.body, 'payout_multiplier') } : { style: 'B' as const, value: field(answer.body, 'payout') };
+  const reported =
+    bet.style === 'A'
+      ? { style: 'A' as const, value: field(answer.body, 'payout_multiplier') }
+      : { style: 'B' as const, value: field(answer.body, 'payout') };
   const multiplier = inferMultiplier(bet.choice, bet.amountMicro, reported);
-  if (typeof multiplier === 'string') casinoMismatch(`${label} (amount ${formatDecimal(bet.amountMicro)})`, model, [`body.${multiplier}`]);
+  if (typeof multiplier === 'string')
+    casinoMismatch(`${label} (amount ${formatDecimal(bet.amountMicro)})`, model, [`body.${multiplier}`]);
   const inconsistent = bet.style === 'A' ? detailProblems(bet.choice, multiplier, field(answer.body, 'result')) : [];
-  if (inconsistent.length > 0) casinoMismatch(`${label} (amount ${formatDecimal(bet.amountMicro)})`, model, inconsistent.map((problem) => `body.${problem}`));
+  if (inconsistent.length > 0)
+    casinoMismatch(
+      `${label} (amount ${formatDecimal(bet.amountMicro)})`,
+      model,
+      inconsistent.map((problem) => `body.${problem}`),
+    );
   const settled = settlementOf(model, bet.slot, bet.choice, bet.amountMicro, multiplier, bet.clientSeed);
   const body = { ...(bet.style === 'A' ? betBodyA(model, settled) : betBodyB(settled)), ...extra.body };
   const prediction: Prediction = {
@@ -70,7 +95,11 @@ export function betACommand(input: BetCommandInput): CommandSpec {
     execute: async (model, system) => {
       const amountMicro = resolveAmount(model, slot, choice, input.amount);
       const clientSeed = input.ownSeed ? newClientSeed(model, slot) : null;
-      const body = { amount: toNumber(amountMicro), ...paramsA(choice), ...(clientSeed === null ? {} : { client_seed: clientSeed }) };
+      const body = {
+        amount: toNumber(amountMicro),
+        ...paramsA(choice),
+        ...(clientSeed === null ? {} : { client_seed: clientSeed }),
+      };
       const answer = await keyed(model, system, slot).casino.call(`casino.A.game.${choice.game}`, { body });
       expectBetAnswer(label, model, { slot, choice, amountMicro, clientSeed, style: 'A' }, answer);
     },
@@ -104,14 +133,20 @@ export function betBCommand(input: BetCommandInput & { amountAs: 'number' | 'str
       const amountMicro = resolveAmount(model, slot, choice, input.amount);
       const clientSeed = newClientSeed(model, slot);
       const amount = input.amountAs === 'string' ? formatDecimal(amountMicro) : toNumber(amountMicro);
-      const answer = await keyed(model, system, slot).casino.betB({ ...paramsB(choice), amount, client_seed: clientSeed });
+      const answer = await keyed(model, system, slot).casino.betB({
+        ...paramsB(choice),
+        amount,
+        client_seed: clientSeed,
+      });
       expectBetAnswer(label, model, { slot, choice, amountMicro, clientSeed, style: 'B' }, answer);
     },
   };
 }
 
 /** A batch element: a bet, or an element the batch must refuse on its own (unknown game, video poker). */
-export type BatchElement = { readonly kind: 'bet'; readonly choice: GameChoice; readonly amount: AmountKind } | { readonly kind: 'game'; readonly game: 'craps' | 'video_poker' };
+export type BatchElement =
+  | { readonly kind: 'bet'; readonly choice: GameChoice; readonly amount: AmountKind }
+  | { readonly kind: 'game'; readonly game: 'craps' | 'video_poker' };
 
 function elementText(element: BatchElement): string {
   return element.kind === 'bet' ? `${choiceText(element.choice)} ${element.amount}` : `game ${element.game}`;
@@ -126,9 +161,24 @@ export function batchCommand(slot: number, elements: readonly BatchElement[]): C
     parties: () => [slot],
     execute: async (model, system) => {
       // Amounts resolve against the balance before the batch (what the agent knows when it sends it).
-      const sent = elements.map((element) => (element.kind === 'bet' ? { element, amountMicro: resolveAmount(model, slot, element.choice, element.amount), clientSeed: newClientSeed(model, slot) } : { element, amountMicro: 50_000n, clientSeed: null }));
+      const sent = elements.map((element) =>
+        element.kind === 'bet'
+          ? {
+              element,
+              amountMicro: resolveAmount(model, slot, element.choice, element.amount),
+              clientSeed: newClientSeed(model, slot),
+            }
+          : { element, amountMicro: 50_000n, clientSeed: null },
+      );
       const bets = sent.map(({ element, amountMicro, clientSeed }) =>
-        element.kind === 'bet' ? { game: element.choice.game, amount: toNumber(amountMicro), ...paramsA(element.choice), client_seed: clientSeed } : { game: element.game, amount: toNumber(amountMicro) },
+        element.kind === 'bet'
+          ? {
+              game: element.choice.game,
+              amount: toNumber(amountMicro),
+              ...paramsA(element.choice),
+              client_seed: clientSeed,
+            }
+          : { game: element.game, amount: toNumber(amountMicro) },
       );
       const answer = await keyed(model, system, slot).casino.batch(bets);
       if (elements.length === 0) {
@@ -152,25 +202,45 @@ interface SentElement {
  * aborting the rest, each bet seeing the balance the earlier ones left), settling accepted bets in
  * the model as it goes: a mismatch ends the run, so a half-applied batch is never used again.
  */
-function expectBatch(label: string, model: CheckModel, slot: number, sent: readonly SentElement[], answer: ApiResult<CasinoBody>): void {
+function expectBatch(
+  label: string,
+  model: CheckModel,
+  slot: number,
+  sent: readonly SentElement[],
+  answer: ApiResult<CasinoBody>,
+): void {
   const results = field(answer.body, 'results');
   const items: Matcher[] = [];
   const problems: string[] = [];
   const totals = { won: 0, lost: 0, errors: 0, wageredMicro: 0n, wonMicro: 0n };
   sent.forEach(({ element, amountMicro, clientSeed }, index) => {
-    const refusal = element.kind === 'bet' ? betRefusal(model, slot, element.choice, amountMicro) : { status: 400, code: 'BAD_REQUEST' };
+    const refusal =
+      element.kind === 'bet'
+        ? betRefusal(model, slot, element.choice, amountMicro)
+        : { status: 400, code: 'BAD_REQUEST' };
     if (element.kind === 'game' || refusal !== null) {
       totals.errors += 1;
-      items.push(object({ index: eq(index), ok: eq(false), code: eq(refusal?.code ?? 'BAD_REQUEST'), ...refusal?.body }));
+      items.push(
+        object({ index: eq(index), ok: eq(false), code: eq(refusal?.code ?? 'BAD_REQUEST'), ...refusal?.body }),
+      );
       return;
     }
     const item = Array.isArray(results) ? (results[index] as unknown) : undefined;
-    const multiplier = inferMultiplier(element.choice, amountMicro, { style: 'A', value: field(item, 'payout_multiplier') });
+    const multiplier = inferMultiplier(element.choice, amountMicro, {
+      style: 'A',
+      value: field(item, 'payout_multiplier'),
+    });
     if (typeof multiplier === 'string') {
-      problems.push(`body.results[${index}].${multiplier}${field(item, 'ok') === false ? ` (${String(field(item, 'code'))}: ${String(field(item, 'error'))})` : ''}`);
+      problems.push(
+        `body.results[${index}].${multiplier}${field(item, 'ok') === false ? ` (${String(field(item, 'code'))}: ${String(field(item, 'error'))})` : ''}`,
+      );
       return;
     }
-    problems.push(...detailProblems(element.choice, multiplier, field(item, 'result')).map((problem) => `body.results[${index}].${problem}`));
+    problems.push(
+      ...detailProblems(element.choice, multiplier, field(item, 'result')).map(
+        (problem) => `body.results[${index}].${problem}`,
+      ),
+    );
     const settled = settlementOf(model, slot, element.choice, amountMicro, multiplier, clientSeed);
     items.push(object({ index: eq(index), ok: eq(true), ...betBodyA(model, settled) }));
     if (settled.payoutMicro > amountMicro) totals.won += 1;
@@ -184,8 +254,13 @@ function expectBatch(label: string, model: CheckModel, slot: number, sent: reado
   const expected = {
     results: list(items),
     summary: object({
-      total: eq(sent.length), won: eq(totals.won), lost: eq(totals.lost), errors: eq(totals.errors),
-      total_wagered: money('A', totals.wageredMicro), total_won: money('A', totals.wonMicro), net_pnl: money('A', totals.wonMicro - totals.wageredMicro),
+      total: eq(sent.length),
+      won: eq(totals.won),
+      lost: eq(totals.lost),
+      errors: eq(totals.errors),
+      total_wagered: money('A', totals.wageredMicro),
+      total_won: money('A', totals.wonMicro),
+      net_pnl: money('A', totals.wonMicro - totals.wageredMicro),
       win_rate_pct: eq(placed === 0 ? 0 : Math.round((totals.won * 10_000) / placed) / 100),
     }),
     balance_after: money('A', model.agents[slot]?.balanceMicro ?? 0n),

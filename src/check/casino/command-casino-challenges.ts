@@ -7,17 +7,29 @@
 import { toNumber } from '../../core/money.ts';
 import { describeRef, referenceText, type AgentRef, type CheckModel } from '../check-model.ts';
 import { field } from './model-casino-expect.ts';
-import { predictAccept, predictCreateChallenge, predictDecline, resolveChallenge, UNKNOWN_CHALLENGE_ID, type ChallengeRef } from './model-casino-challenges.ts';
+import {
+  predictAccept,
+  predictCreateChallenge,
+  predictDecline,
+  resolveChallenge,
+  UNKNOWN_CHALLENGE_ID,
+  type ChallengeRef,
+} from './model-casino-challenges.ts';
 import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
-
 
 /** Stake kinds: 0.01 (the minimum), 0.50, 2.00, just below the minimum (400), one micro above the balance (422). */
 export type StakeKind = 'min' | 'half' | 'two' | 'below-min' | 'balance+1';
 
 function stakeMicro(model: Readonly<CheckModel>, slot: number, kind: StakeKind): bigint {
   const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
-  const byKind: Record<StakeKind, bigint> = { min: 10_000n, half: 500_000n, two: 2_000_000n, 'below-min': 9_999n, 'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n };
+  const byKind: Record<StakeKind, bigint> = {
+    min: 10_000n,
+    half: 500_000n,
+    two: 2_000_000n,
+    'below-min': 9_999n,
+    'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n,
+  };
   return byKind[kind];
 }
 
@@ -32,12 +44,28 @@ export interface CreateChallengeInput {
 export function createChallengeCommand(input: CreateChallengeInput): CommandSpec {
   const { slot } = input;
   const label = `createChallenge(a${slot} challenges ${describeRef(input.challenged)}, ${input.game}, ${input.stake}${input.message === null ? '' : ', with message'})`;
-  return agentStyleACommand(slot, label, (model) => casinoAgentReady(model, slot), async (model, client) => {
-    const amountMicro = stakeMicro(model, slot, input.stake);
-    const prediction = predictCreateChallenge(model, { challengerSlot: slot, challenged: input.challenged, game: input.game, amountMicro, message: input.message });
-    const body = { challenged_agent_id: referenceText(model, input.challenged), game: input.game, amount: toNumber(amountMicro), ...(input.message === null ? {} : { message: input.message }) };
-    return { prediction, answer: await client.casino.call('casino.A.challenges.create', { body }) };
-  });
+  return agentStyleACommand(
+    slot,
+    label,
+    (model) => casinoAgentReady(model, slot),
+    async (model, client) => {
+      const amountMicro = stakeMicro(model, slot, input.stake);
+      const prediction = predictCreateChallenge(model, {
+        challengerSlot: slot,
+        challenged: input.challenged,
+        game: input.game,
+        amountMicro,
+        message: input.message,
+      });
+      const body = {
+        challenged_agent_id: referenceText(model, input.challenged),
+        game: input.game,
+        amount: toNumber(amountMicro),
+        ...(input.message === null ? {} : { message: input.message }),
+      };
+      return { prediction, answer: await client.casino.call('casino.A.challenges.create', { body }) };
+    },
+  );
 }
 
 /** Who acts: the challenged agent (the rule) or the challenger and an outsider (403). */
@@ -54,7 +82,9 @@ function actorSlot(model: Readonly<CheckModel>, input: ChallengeActionInput): nu
   if (challenge === undefined) return model.agents.findIndex((agent) => agent !== undefined);
   if (input.actor === 'challenged') return challenge.challengedSlot;
   if (input.actor === 'challenger') return challenge.challengerSlot;
-  const outsider = model.agents.findIndex((agent, slot) => agent !== undefined && slot !== challenge.challengerSlot && slot !== challenge.challengedSlot);
+  const outsider = model.agents.findIndex(
+    (agent, slot) => agent !== undefined && slot !== challenge.challengerSlot && slot !== challenge.challengedSlot,
+  );
   return outsider < 0 ? undefined : outsider;
 }
 
@@ -65,12 +95,19 @@ export function challengeActionCommand(input: ChallengeActionInput): CommandSpec
     label,
     applicable: (model) => {
       const slot = actorSlot(model, input);
-      return model.capabilities.casino && slot !== undefined && slot >= 0 && (input.ref === 'unknown' || model.casino.challenges.length > 0);
+      return (
+        model.capabilities.casino &&
+        slot !== undefined &&
+        slot >= 0 &&
+        (input.ref === 'unknown' || model.casino.challenges.length > 0)
+      );
     },
     charges: (model) => [{ slot: slotOf(model), scopes: SCOPES.styleA }],
     parties: (model) => {
       const challenge = resolveChallenge(model, input.ref);
-      return challenge === undefined ? [slotOf(model)] : [slotOf(model), challenge.challengerSlot, challenge.challengedSlot];
+      return challenge === undefined
+        ? [slotOf(model)]
+        : [slotOf(model), challenge.challengerSlot, challenge.challengedSlot];
     },
     execute: async (model, system) => {
       const slot = slotOf(model);

@@ -10,22 +10,35 @@ import type { CheckModel } from '../check-model.ts';
 import { eq, money, object, type Matcher, type Prediction } from '../expectation.ts';
 import { casinoAgent, type ModelBet } from './model-casino.ts';
 import { kellyLimitMicro } from './model-casino-games.ts';
-import { predictRotate, predictSeedHash, predictVerify, resolveBet, UNKNOWN_BET_ID, UNKNOWN_SEED_HASH, type BetRef } from './model-casino-fairness.ts';
+import {
+  predictRotate,
+  predictSeedHash,
+  predictVerify,
+  resolveBet,
+  UNKNOWN_BET_ID,
+  UNKNOWN_SEED_HASH,
+  type BetRef,
+} from './model-casino-fairness.ts';
 import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 
-
 export function seedHashCommand(slot: number): CommandSpec {
-  return agentStyleACommand(slot, `seedHash(a${slot})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
-    const prediction = predictSeedHash(model, slot);
-    return { prediction, answer: await client.casino.call('casino.A.fairness.seed-hash', {}) };
-  });
+  return agentStyleACommand(
+    slot,
+    `seedHash(a${slot})`,
+    (model) => casinoAgentReady(model, slot),
+    async (model, client) => {
+      const prediction = predictSeedHash(model, slot);
+      return { prediction, answer: await client.casino.call('casino.A.fairness.seed-hash', {}) };
+    },
+  );
 }
 
 /** Rotation runs once the active seed has drawn something: that is what a reveal can be checked on. */
 export function rotateCommand(slot: number): CommandSpec {
   const label = `rotate(a${slot})`;
-  const applicable = (model: Readonly<CheckModel>): boolean => casinoAgentReady(model, slot) && (model.casino.agents.get(slot)?.seeds.at(-1)?.nonces ?? 0) > 0;
+  const applicable = (model: Readonly<CheckModel>): boolean =>
+    casinoAgentReady(model, slot) && (model.casino.agents.get(slot)?.seeds.at(-1)?.nonces ?? 0) > 0;
   return agentStyleACommand(slot, label, applicable, async (model, client) => {
     const prediction = predictRotate(label, model, slot);
     return { prediction, answer: await client.casino.rotate() };
@@ -57,7 +70,10 @@ export function verifyCommand(input: VerifyInput): CommandSpec {
       const bet = resolveBet(model, slot, ref);
       const prediction = predictVerify(model, slot, bet, style);
       const client = keyed(model, system, slot).casino;
-      const answer = style === 'A' ? await client.verify(bet?.id ?? UNKNOWN_BET_ID) : await client.call('casino.B.verify', verifyBRequest(bet));
+      const answer =
+        style === 'A'
+          ? await client.verify(bet?.id ?? UNKNOWN_BET_ID)
+          : await client.call('casino.B.verify', verifyBRequest(bet));
       expectAnswer(label, model, answer, prediction);
     },
   };
@@ -80,7 +96,8 @@ export function predictRiskFactor(model: Readonly<CheckModel>, slot: number, val
   const percent = riskPercentOf(value);
   if (percent === null) return { expected: { status: 400, code: 'BAD_REQUEST' } };
   const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
-  const limit = (choice: Parameters<typeof kellyLimitMicro>[0]): Matcher => object({ max_bet: money('A', kellyLimitMicro(choice, balanceMicro, percent)) });
+  const limit = (choice: Parameters<typeof kellyLimitMicro>[0]): Matcher =>
+    object({ max_bet: money('A', kellyLimitMicro(choice, balanceMicro, percent)) });
   return {
     expected: {
       status: 200,
@@ -103,8 +120,16 @@ export function predictRiskFactor(model: Readonly<CheckModel>, slot: number, val
 }
 
 export function riskFactorCommand(slot: number, value: number): CommandSpec {
-  return agentStyleACommand(slot, `setRiskFactor(a${slot}, ${value})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
-    const prediction = predictRiskFactor(model, slot, value);
-    return { prediction, answer: await client.casino.call('casino.A.kelly.config', { body: { risk_factor: value } }) };
-  });
+  return agentStyleACommand(
+    slot,
+    `setRiskFactor(a${slot}, ${value})`,
+    (model) => casinoAgentReady(model, slot),
+    async (model, client) => {
+      const prediction = predictRiskFactor(model, slot, value);
+      return {
+        prediction,
+        answer: await client.casino.call('casino.A.kelly.config', { body: { risk_factor: value } }),
+      };
+    },
+  );
 }

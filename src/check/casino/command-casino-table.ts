@@ -11,10 +11,33 @@
 import fc from 'fast-check';
 import { SLOT_COUNT, type AgentRef, type ReferenceVia } from '../check-model.ts';
 import { batchCommand, betACommand, betBCommand, type BatchElement } from './command-casino-bets.ts';
-import { casinoBalanceCommand, depositCommand, withdrawalsCommand, withdrawCommand, type WithdrawKind } from './command-casino-account.ts';
-import { challengeActionCommand, createChallengeCommand, type ChallengeActor, type StakeKind } from './command-casino-challenges.ts';
-import { RISK_FACTORS, riskFactorCommand, rotateCommand, seedHashCommand, verifyCommand } from './command-casino-fairness.ts';
-import { createTournamentCommand, enterTournamentCommand, playTournamentCommand, tournamentDetailsCommand, type PoolKind } from './command-casino-tournaments.ts';
+import {
+  casinoBalanceCommand,
+  depositCommand,
+  withdrawalsCommand,
+  withdrawCommand,
+  type WithdrawKind,
+} from './command-casino-account.ts';
+import {
+  challengeActionCommand,
+  createChallengeCommand,
+  type ChallengeActor,
+  type StakeKind,
+} from './command-casino-challenges.ts';
+import {
+  RISK_FACTORS,
+  riskFactorCommand,
+  rotateCommand,
+  seedHashCommand,
+  verifyCommand,
+} from './command-casino-fairness.ts';
+import {
+  createTournamentCommand,
+  enterTournamentCommand,
+  playTournamentCommand,
+  tournamentDetailsCommand,
+  type PoolKind,
+} from './command-casino-tournaments.ts';
 import type { AmountKind } from './model-casino-bets.ts';
 import type { BetRef } from './model-casino-fairness.ts';
 import type { GameChoice } from './model-casino-games.ts';
@@ -26,7 +49,19 @@ const HOUR_MS = 3_600_000;
 const slot = fc.constantFrom(0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3);
 
 /** Mostly amounts that settle; the refusals (below the minimum, above Kelly, the balance, the maximum) less often. */
-const amount: fc.Arbitrary<AmountKind> = fc.constantFrom<AmountKind>('min', 'small', 'small', 'half-kelly', 'half-kelly', 'kelly', 'kelly', 'kelly+1', 'below-min', 'balance+1', 'over-max');
+const amount: fc.Arbitrary<AmountKind> = fc.constantFrom<AmountKind>(
+  'min',
+  'small',
+  'small',
+  'half-kelly',
+  'half-kelly',
+  'kelly',
+  'kelly',
+  'kelly+1',
+  'below-min',
+  'balance+1',
+  'over-max',
+);
 
 export const VALID_CHOICES: readonly GameChoice[] = [
   { game: 'coin_flip', side: 'heads' },
@@ -60,22 +95,44 @@ export const INVALID_CHOICES: readonly GameChoice[] = [
   { game: 'plinko', rows: 10, risk: 'low' },
 ];
 
-const choice = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...VALID_CHOICES) }, { weight: 1, arbitrary: fc.constantFrom(...INVALID_CHOICES) });
+const choice = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...VALID_CHOICES) },
+  { weight: 1, arbitrary: fc.constantFrom(...INVALID_CHOICES) },
+);
 /** Style B has coinflip, dice and roulette; a roulette number needs a value there. */
-const choiceB = fc.constantFrom(...[...VALID_CHOICES, ...INVALID_CHOICES.slice(0, 2)].filter((candidate) => (candidate.game === 'coin_flip' || candidate.game === 'dice' || candidate.game === 'roulette') && !(candidate.game === 'roulette' && candidate.betValue === null && candidate.betType === 'number')));
+const choiceB = fc.constantFrom(
+  ...[...VALID_CHOICES, ...INVALID_CHOICES.slice(0, 2)].filter(
+    (candidate) =>
+      (candidate.game === 'coin_flip' || candidate.game === 'dice' || candidate.game === 'roulette') &&
+      !(candidate.game === 'roulette' && candidate.betValue === null && candidate.betType === 'number'),
+  ),
+);
 
 const batchElement: fc.Arbitrary<BatchElement> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('bet' as const), choice, amount }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('game' as const), game: fc.constantFrom<'craps' | 'video_poker'>('craps', 'video_poker') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('game' as const),
+      game: fc.constantFrom<'craps' | 'video_poker'>('craps', 'video_poker'),
+    }),
+  },
 );
 
 const betRef: fc.Arbitrary<BetRef> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ own: fc.integer({ min: 0, max: 7 }) }) },
   { weight: 1, arbitrary: fc.constantFrom<BetRef>('other', 'unknown') },
 );
-const indexRef = fc.oneof({ weight: 9, arbitrary: fc.record({ index: fc.integer({ min: 0, max: 3 }) }) }, { weight: 1, arbitrary: fc.constant('unknown' as const) });
+const indexRef = fc.oneof(
+  { weight: 9, arbitrary: fc.record({ index: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.constant('unknown' as const) },
+);
 const via = fc.constantFrom<ReferenceVia>('id', 'id', 'address', 'code');
-const otherAgent = (actor: number): fc.Arbitrary<AgentRef> => fc.record({ slot: fc.constantFrom((actor + 1) % SLOT_COUNT, (actor + 1) % SLOT_COUNT, (actor + 2) % SLOT_COUNT, actor), via });
+const otherAgent = (actor: number): fc.Arbitrary<AgentRef> =>
+  fc.record({
+    slot: fc.constantFrom((actor + 1) % SLOT_COUNT, (actor + 1) % SLOT_COUNT, (actor + 2) % SLOT_COUNT, actor),
+    via,
+  });
 
 /**
  * About the weight of the faucet and escrow rows together (32 against 34; MAX_COMMANDS grew to
@@ -84,12 +141,36 @@ const otherAgent = (actor: number): fc.Arbitrary<AgentRef> => fc.record({ slot: 
  */
 export const CASINO_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
   { weight: 5, arbitrary: fc.record({ slot, choice, amount, ownSeed: fc.boolean() }).map(betACommand) },
-  { weight: 1, arbitrary: fc.record({ slot, choice: choiceB, amount, ownSeed: fc.constant(true), amountAs: fc.constantFrom<'number' | 'string'>('number', 'string') }).map(betBCommand) },
-  { weight: 2, arbitrary: fc.tuple(slot, fc.array(batchElement, { minLength: 0, maxLength: 4 })).map(([actor, elements]) => batchCommand(actor, elements)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        slot,
+        choice: choiceB,
+        amount,
+        ownSeed: fc.constant(true),
+        amountAs: fc.constantFrom<'number' | 'string'>('number', 'string'),
+      })
+      .map(betBCommand),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(slot, fc.array(batchElement, { minLength: 0, maxLength: 4 }))
+      .map(([actor, elements]) => batchCommand(actor, elements)),
+  },
   { weight: 5, arbitrary: slot.map(rotateCommand) },
   { weight: 1, arbitrary: slot.map(seedHashCommand) },
-  { weight: 2, arbitrary: fc.record({ slot, ref: betRef, style: fc.constantFrom<'A' | 'B'>('A', 'A', 'B') }).map(verifyCommand) },
-  { weight: 1, arbitrary: fc.tuple(slot, fc.constantFrom(...RISK_FACTORS)).map(([actor, value]) => riskFactorCommand(actor, value)) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ slot, ref: betRef, style: fc.constantFrom<'A' | 'B'>('A', 'A', 'B') }).map(verifyCommand),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(slot, fc.constantFrom(...RISK_FACTORS))
+      .map(([actor, value]) => riskFactorCommand(actor, value)),
+  },
   {
     weight: 1,
     arbitrary: fc
@@ -108,30 +189,57 @@ export const CASINO_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<Co
   {
     weight: 3,
     arbitrary: fc
-      .record({ player: fc.oneof({ weight: 5, arbitrary: fc.record({ entrant: fc.integer({ min: 0, max: 3 }) }) }, { weight: 1, arbitrary: fc.record({ outsider: slot }) }), ref: indexRef, amount, pick: fc.constantFrom<'first' | 'second'>('first', 'second') })
+      .record({
+        player: fc.oneof(
+          { weight: 5, arbitrary: fc.record({ entrant: fc.integer({ min: 0, max: 3 }) }) },
+          { weight: 1, arbitrary: fc.record({ outsider: slot }) },
+        ),
+        ref: indexRef,
+        amount,
+        pick: fc.constantFrom<'first' | 'second'>('first', 'second'),
+      })
       .map(playTournamentCommand),
   },
   { weight: 1, arbitrary: fc.tuple(slot, indexRef).map(([actor, ref]) => tournamentDetailsCommand(actor, ref)) },
   {
     weight: 1,
-    arbitrary: slot.chain((actor) =>
-      fc.record({
-        slot: fc.constant(actor),
-        challenged: otherAgent(actor),
-        game: fc.constantFrom<'coin_flip' | 'dice' | 'roulette'>('coin_flip', 'coin_flip', 'dice', 'roulette'),
-        stake: fc.constantFrom<StakeKind>('min', 'half', 'half', 'two', 'below-min', 'balance+1'),
-        message: fc.constantFrom<string | null>(null, 'best of one?'),
-      }),
-    ).map(createChallengeCommand),
+    arbitrary: slot
+      .chain((actor) =>
+        fc.record({
+          slot: fc.constant(actor),
+          challenged: otherAgent(actor),
+          game: fc.constantFrom<'coin_flip' | 'dice' | 'roulette'>('coin_flip', 'coin_flip', 'dice', 'roulette'),
+          stake: fc.constantFrom<StakeKind>('min', 'half', 'half', 'two', 'below-min', 'balance+1'),
+          message: fc.constantFrom<string | null>(null, 'best of one?'),
+        }),
+      )
+      .map(createChallengeCommand),
   },
   {
     weight: 2,
     arbitrary: fc
-      .record({ action: fc.constantFrom<'accept' | 'decline'>('accept', 'accept', 'decline'), actor: fc.constantFrom<ChallengeActor>('challenged', 'challenged', 'challenged', 'challenger', 'outsider'), ref: indexRef })
+      .record({
+        action: fc.constantFrom<'accept' | 'decline'>('accept', 'accept', 'decline'),
+        actor: fc.constantFrom<ChallengeActor>('challenged', 'challenged', 'challenged', 'challenger', 'outsider'),
+        ref: indexRef,
+      })
       .map(challengeActionCommand),
   },
-  { weight: 1, arbitrary: fc.tuple(slot, fc.constantFrom<WithdrawKind>('min', 'min', 'all', 'all+1', 'review', 'below-min', 'bad-address', 'ethereum')).map(([actor, kind]) => withdrawCommand(actor, kind)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        slot,
+        fc.constantFrom<WithdrawKind>('min', 'min', 'all', 'all+1', 'review', 'below-min', 'bad-address', 'ethereum'),
+      )
+      .map(([actor, kind]) => withdrawCommand(actor, kind)),
+  },
   { weight: 1, arbitrary: slot.map(withdrawalsCommand) },
   { weight: 1, arbitrary: slot.map(casinoBalanceCommand) },
-  { weight: 1, arbitrary: fc.tuple(slot, fc.constantFrom(50_000_000n, 1_500_000_000n)).map(([actor, amountMicro]) => depositCommand(actor, amountMicro)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(slot, fc.constantFrom(50_000_000n, 1_500_000_000n))
+      .map(([actor, amountMicro]) => depositCommand(actor, amountMicro)),
+  },
 ];

@@ -25,7 +25,8 @@ import {
 import { agentStyleACommand, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 
-const ready = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.capabilities.exactTime && model.agents[slot] !== undefined;
+const ready = (model: Readonly<CheckModel>, slot: number): boolean =>
+  model.capabilities.casino && model.capabilities.exactTime && model.agents[slot] !== undefined;
 const refText = (ref: TournamentRef): string => (ref === 'unknown' ? 'unknown tournament' : `tournament#${ref.index}`);
 
 /** Pool kinds: the minimum 0.01, 1.00, 5.00, just below the minimum (400), one micro above the balance (422). */
@@ -43,45 +44,88 @@ export interface CreateTournamentInput {
 
 function poolMicro(model: Readonly<CheckModel>, slot: number, kind: PoolKind): bigint {
   const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
-  const byKind: Record<PoolKind, bigint> = { min: 10_000n, one: 1_000_000n, five: 5_000_000n, 'below-min': 9_999n, 'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n };
+  const byKind: Record<PoolKind, bigint> = {
+    min: 10_000n,
+    one: 1_000_000n,
+    five: 5_000_000n,
+    'below-min': 9_999n,
+    'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n,
+  };
   return byKind[kind];
 }
 
 export function createTournamentCommand(input: CreateTournamentInput): CommandSpec {
   const { slot } = input;
   const label = `createTournament(a${slot}, ${input.game}, pool ${input.pool}, fee ${toNumber(input.entryFeeMicro)}, max ${input.maxAgents}, starts +${input.startsInMs / 60_000} min, lasts ${input.durationMs / 60_000} min)`;
-  return agentStyleACommand(slot, label, (model) => ready(model, slot), async (model, client) => {
-    const startsAtMs = model.nowMs + input.startsInMs;
-    const command = {
-      creatorSlot: slot, name: `check cup ${model.casino.tournaments.length}`, game: input.game, entryFeeMicro: input.entryFeeMicro,
-      poolMicro: poolMicro(model, slot, input.pool), maxAgents: input.maxAgents, startsAtMs, endsAtMs: startsAtMs + input.durationMs,
-    };
-    const prediction = predictCreateTournament(model, command);
-    const body = {
-      name: command.name, game: command.game, entry_fee: toNumber(command.entryFeeMicro), prize_pool: toNumber(command.poolMicro),
-      max_agents: command.maxAgents, starts_at: isoAt(command.startsAtMs), ends_at: isoAt(command.endsAtMs),
-    };
-    return { prediction, answer: await client.casino.call('casino.A.tournaments.create', { body }) };
-  });
+  return agentStyleACommand(
+    slot,
+    label,
+    (model) => ready(model, slot),
+    async (model, client) => {
+      const startsAtMs = model.nowMs + input.startsInMs;
+      const command = {
+        creatorSlot: slot,
+        name: `check cup ${model.casino.tournaments.length}`,
+        game: input.game,
+        entryFeeMicro: input.entryFeeMicro,
+        poolMicro: poolMicro(model, slot, input.pool),
+        maxAgents: input.maxAgents,
+        startsAtMs,
+        endsAtMs: startsAtMs + input.durationMs,
+      };
+      const prediction = predictCreateTournament(model, command);
+      const body = {
+        name: command.name,
+        game: command.game,
+        entry_fee: toNumber(command.entryFeeMicro),
+        prize_pool: toNumber(command.poolMicro),
+        max_agents: command.maxAgents,
+        starts_at: isoAt(command.startsAtMs),
+        ends_at: isoAt(command.endsAtMs),
+      };
+      return { prediction, answer: await client.casino.call('casino.A.tournaments.create', { body }) };
+    },
+  );
 }
 
 /** Tournament commands by reference: `unknown` always applies, an index once a tournament exists. */
-const tournamentMet = (model: Readonly<CheckModel>, slot: number, ref: TournamentRef): boolean => ready(model, slot) && (ref === 'unknown' || model.casino.tournaments.length > 0);
+const tournamentMet = (model: Readonly<CheckModel>, slot: number, ref: TournamentRef): boolean =>
+  ready(model, slot) && (ref === 'unknown' || model.casino.tournaments.length > 0);
 
 export function enterTournamentCommand(slot: number, ref: TournamentRef): CommandSpec {
-  return agentStyleACommand(slot, `enterTournament(a${slot}, ${refText(ref)})`, (model) => tournamentMet(model, slot, ref), async (model, client) => {
-    const tournament = resolveTournament(model, ref);
-    const prediction = predictEnter(model, slot, tournament);
-    return { prediction, answer: await client.casino.call('casino.A.tournaments.enter', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID } }) };
-  });
+  return agentStyleACommand(
+    slot,
+    `enterTournament(a${slot}, ${refText(ref)})`,
+    (model) => tournamentMet(model, slot, ref),
+    async (model, client) => {
+      const tournament = resolveTournament(model, ref);
+      const prediction = predictEnter(model, slot, tournament);
+      return {
+        prediction,
+        answer: await client.casino.call('casino.A.tournaments.enter', {
+          params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID },
+        }),
+      };
+    },
+  );
 }
 
 export function tournamentDetailsCommand(slot: number, ref: TournamentRef): CommandSpec {
-  return agentStyleACommand(slot, `tournamentDetails(a${slot}, ${refText(ref)})`, (model) => tournamentMet(model, slot, ref), async (model, client) => {
-    const tournament = resolveTournament(model, ref);
-    const prediction = predictDetails(model, tournament);
-    return { prediction, answer: await client.casino.call('casino.A.tournaments.get', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID } }) };
-  });
+  return agentStyleACommand(
+    slot,
+    `tournamentDetails(a${slot}, ${refText(ref)})`,
+    (model) => tournamentMet(model, slot, ref),
+    async (model, client) => {
+      const tournament = resolveTournament(model, ref);
+      const prediction = predictDetails(model, tournament);
+      return {
+        prediction,
+        answer: await client.casino.call('casino.A.tournaments.get', {
+          params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID },
+        }),
+      };
+    },
+  );
 }
 
 /** Who plays: the k-th entrant of the tournament (modulo their count), or an agent by slot (403 unless entered). */
@@ -125,9 +169,17 @@ export function playTournamentCommand(input: PlayInput): CommandSpec {
       const choice = playChoice(tournament?.game ?? 'coin_flip', input.pick);
       const amountMicro = resolveAmount(model, slot, choice, input.amount);
       const clientSeed = newClientSeed(model, slot);
-      const params = choice.game === 'coin_flip' ? { side: choice.side } : choice.game === 'dice' ? { direction: choice.direction, threshold: choice.threshold } : {};
+      const params =
+        choice.game === 'coin_flip'
+          ? { side: choice.side }
+          : choice.game === 'dice'
+            ? { direction: choice.direction, threshold: choice.threshold }
+            : {};
       const body = { amount: toNumber(amountMicro), ...params, client_seed: clientSeed };
-      const answer = await keyed(model, system, slot).casino.call('casino.A.tournaments.play', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID }, body });
+      const answer = await keyed(model, system, slot).casino.call('casino.A.tournaments.play', {
+        params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID },
+        body,
+      });
       const refused = playRefusal(model, slot, tournament, amountMicro);
       if (refused !== null || tournament === undefined) {
         expectAnswer(label, model, answer, refused ?? { expected: { status: 404, code: 'NOT_FOUND' } });

@@ -29,7 +29,12 @@ export interface WithdrawInput {
 }
 
 export function predictWithdraw(model: Readonly<CheckModel>, input: WithdrawInput): Prediction {
-  if (input.amountMicro <= 0n || (input.chain !== null && input.chain !== 'base') || !/^0x[0-9a-fA-F]{40}$/.test(input.address) || input.amountMicro < WITHDRAW_MIN_MICRO) {
+  if (
+    input.amountMicro <= 0n ||
+    (input.chain !== null && input.chain !== 'base') ||
+    !/^0x[0-9a-fA-F]{40}$/.test(input.address) ||
+    input.amountMicro < WITHDRAW_MIN_MICRO
+  ) {
     return { expected: { status: 400, code: 'BAD_REQUEST' } };
   }
   const agent = requireAgent(model, input.slot);
@@ -37,11 +42,23 @@ export function predictWithdraw(model: Readonly<CheckModel>, input: WithdrawInpu
   if (agent.balanceMicro < debitMicro) return { expected: { status: 422, code: 'INSUFFICIENT_BALANCE' } };
   const review = input.amountMicro > REVIEW_ABOVE_MICRO;
   const draft: ModelWithdrawal = {
-    id: '', slot: input.slot, address: input.address, amountMicro: input.amountMicro, createdAtMs: model.nowMs,
-    reviewEndsAtMs: review ? model.nowMs + REVIEW_MS : null, completedAtMs: review ? null : model.nowMs,
+    id: '',
+    slot: input.slot,
+    address: input.address,
+    amountMicro: input.amountMicro,
+    createdAtMs: model.nowMs,
+    reviewEndsAtMs: review ? model.nowMs + REVIEW_MS : null,
+    completedAtMs: review ? null : model.nowMs,
   };
   return {
-    expected: { status: 200, body: { ...withdrawalLine(draft), withdrawal_id: text(), new_balance: money('A', agent.balanceMicro - debitMicro) } },
+    expected: {
+      status: 200,
+      body: {
+        ...withdrawalLine(draft),
+        withdrawal_id: text(),
+        new_balance: money('A', agent.balanceMicro - debitMicro),
+      },
+    },
     commit: (answer) => {
       agent.balanceMicro -= debitMicro;
       (model as CheckModel).feeIncomeMicro += WITHDRAW_FEE_MICRO;
@@ -69,25 +86,47 @@ function withdrawalLine(withdrawal: ModelWithdrawal): Record<string, Matcher> {
 
 /** GET /auth/withdrawals: newest first (the default page of 20). */
 export function predictWithdrawals(model: Readonly<CheckModel>, slot: number): Prediction {
-  const own = model.casino.withdrawals.filter((withdrawal) => withdrawal.slot === slot).reverse().slice(0, 20);
-  return { expected: { status: 200, body: { withdrawals: list(own.map((withdrawal) => object(withdrawalLine(withdrawal)))), count: eq(own.length) } } };
+  const own = model.casino.withdrawals
+    .filter((withdrawal) => withdrawal.slot === slot)
+    .reverse()
+    .slice(0, 20);
+  return {
+    expected: {
+      status: 200,
+      body: { withdrawals: list(own.map((withdrawal) => object(withdrawalLine(withdrawal)))), count: eq(own.length) },
+    },
+  };
 }
 
 /** GET /auth/balance: the balance, deposits on their way, withdrawals under review. */
 export function predictCasinoBalance(model: Readonly<CheckModel>, slot: number): Prediction {
   const agent = requireAgent(model, slot);
-  const pendingDepositsMicro = model.casino.deposits.filter((deposit) => deposit.slot === slot && !deposit.credited).reduce((sum, deposit) => sum + deposit.amountMicro, 0n);
-  const inReviewMicro = model.casino.withdrawals.filter((withdrawal) => withdrawal.slot === slot && withdrawal.completedAtMs === null).reduce((sum, withdrawal) => sum + withdrawal.amountMicro, 0n);
+  const pendingDepositsMicro = model.casino.deposits
+    .filter((deposit) => deposit.slot === slot && !deposit.credited)
+    .reduce((sum, deposit) => sum + deposit.amountMicro, 0n);
+  const inReviewMicro = model.casino.withdrawals
+    .filter((withdrawal) => withdrawal.slot === slot && withdrawal.completedAtMs === null)
+    .reduce((sum, withdrawal) => sum + withdrawal.amountMicro, 0n);
   return {
     expected: {
       status: 200,
-      body: { agent_id: eq(agent.id), balance: money('A', agent.balanceMicro), currency: eq('USDC'), pending_deposits: money('A', pendingDepositsMicro), pending_withdrawals: money('A', inReviewMicro) },
+      body: {
+        agent_id: eq(agent.id),
+        balance: money('A', agent.balanceMicro),
+        currency: eq('USDC'),
+        pending_deposits: money('A', pendingDepositsMicro),
+        pending_withdrawals: money('A', inReviewMicro),
+      },
     },
   };
 }
 
 /** A simulated Base deposit: pending now, credited at exactly now + 2 min. */
-export function predictDeposit(model: Readonly<CheckModel>, slot: number, amountMicro: bigint): { status: 'pending'; confirmAtMs: number; commit: () => void } {
+export function predictDeposit(
+  model: Readonly<CheckModel>,
+  slot: number,
+  amountMicro: bigint,
+): { status: 'pending'; confirmAtMs: number; commit: () => void } {
   const confirmAtMs = model.nowMs + BASE_DEPOSIT_MS;
   return {
     status: 'pending',

@@ -19,14 +19,23 @@ import { requireAgent, type CheckModel } from '../check-model.ts';
 import { eq, money, object, text, time, type Matcher } from '../expectation.ts';
 import { accrueCommissions, casinoAgent, nextDraw, takeDraw, type ModelBet, type ModelSeed } from './model-casino.ts';
 import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
-import { choiceText, kellyLimitMicro, maxBetMicro, MIN_BET_MICRO, support, validChoice, type GameChoice } from './model-casino-games.ts';
+import {
+  choiceText,
+  kellyLimitMicro,
+  maxBetMicro,
+  MIN_BET_MICRO,
+  support,
+  validChoice,
+  type GameChoice,
+} from './model-casino-games.ts';
 
 export type AmountKind = 'min' | 'below-min' | 'small' | 'half-kelly' | 'kelly' | 'kelly+1' | 'balance+1' | 'over-max';
 
 /** The micro-USDC a kind means for `slot` now (a Kelly kind on invalid parameters means 'small'). */
 export function resolveAmount(model: Readonly<CheckModel>, slot: number, choice: GameChoice, kind: AmountKind): bigint {
   const balanceMicro = requireAgent(model, slot).balanceMicro;
-  const limit = (): bigint => (validChoice(choice) ? kellyLimitMicro(choice, balanceMicro, casinoAgent(model, slot).riskPercent) : 50_000n);
+  const limit = (): bigint =>
+    validChoice(choice) ? kellyLimitMicro(choice, balanceMicro, casinoAgent(model, slot).riskPercent) : 50_000n;
   switch (kind) {
     case 'min':
       return MIN_BET_MICRO;
@@ -54,10 +63,17 @@ export interface Refusal {
 }
 
 /** The refusal of a bet of `amountMicro` by `slot` with its current balance, or null when it settles. */
-export function betRefusal(model: Readonly<CheckModel>, slot: number, choice: GameChoice, amountMicro: bigint): Refusal | null {
+export function betRefusal(
+  model: Readonly<CheckModel>,
+  slot: number,
+  choice: GameChoice,
+  amountMicro: bigint,
+): Refusal | null {
   if (amountMicro <= 0n || !validChoice(choice)) return { status: 400, code: 'BAD_REQUEST' };
-  if (amountMicro < MIN_BET_MICRO) return { status: 400, code: 'BAD_REQUEST', body: { min_bet: money('A', MIN_BET_MICRO) } };
-  if (amountMicro > maxBetMicro(choice.game)) return { status: 400, code: 'BAD_REQUEST', body: { max_bet: money('A', maxBetMicro(choice.game)) } };
+  if (amountMicro < MIN_BET_MICRO)
+    return { status: 400, code: 'BAD_REQUEST', body: { min_bet: money('A', MIN_BET_MICRO) } };
+  if (amountMicro > maxBetMicro(choice.game))
+    return { status: 400, code: 'BAD_REQUEST', body: { max_bet: money('A', maxBetMicro(choice.game)) } };
   const balanceMicro = requireAgent(model, slot).balanceMicro;
   if (balanceMicro < amountMicro) return { status: 422, code: 'INSUFFICIENT_BALANCE' };
   const limitMicro = kellyLimitMicro(choice, balanceMicro, casinoAgent(model, slot).riskPercent);
@@ -66,17 +82,33 @@ export function betRefusal(model: Readonly<CheckModel>, slot: number, choice: Ga
 }
 
 /** Which multiplier of the game's law the answer reports: style A by `payout_multiplier` (6 decimals), B by the payout. */
-export function inferMultiplier(choice: GameChoice, amountMicro: bigint, reported: { style: 'A'; value: unknown } | { style: 'B'; value: unknown }): Ratio | string {
+export function inferMultiplier(
+  choice: GameChoice,
+  amountMicro: bigint,
+  reported: { style: 'A'; value: unknown } | { style: 'B'; value: unknown },
+): Ratio | string {
   const payouts = support(choice);
   const listed = payouts.map((multiplier) => (Number(multiplier.num) / Number(multiplier.den)).toString()).join(', ');
   if (reported.style === 'A') {
     const micro = typeof reported.value === 'number' ? parseNumber(reported.value) : null;
-    const found = typeof micro === 'bigint' ? payouts.find((multiplier) => 2n * abs(micro * multiplier.den - multiplier.num * 1_000_000n) <= multiplier.den) : undefined;
-    return found ?? `payout_multiplier: expected one of the multipliers ${choiceText(choice)} pays (${listed}), got ${JSON.stringify(reported.value)}`;
+    const found =
+      typeof micro === 'bigint'
+        ? payouts.find((multiplier) => 2n * abs(micro * multiplier.den - multiplier.num * 1_000_000n) <= multiplier.den)
+        : undefined;
+    return (
+      found ??
+      `payout_multiplier: expected one of the multipliers ${choiceText(choice)} pays (${listed}), got ${JSON.stringify(reported.value)}`
+    );
   }
   const payoutMicro = typeof reported.value === 'string' ? parseDecimal(reported.value) : null;
-  const found = typeof payoutMicro === 'bigint' ? payouts.find((multiplier) => (amountMicro * multiplier.num) / multiplier.den === payoutMicro) : undefined;
-  return found ?? `payout: expected floor(amount × m) for a multiplier m ${choiceText(choice)} pays (${listed}), got ${JSON.stringify(reported.value)}`;
+  const found =
+    typeof payoutMicro === 'bigint'
+      ? payouts.find((multiplier) => (amountMicro * multiplier.num) / multiplier.den === payoutMicro)
+      : undefined;
+  return (
+    found ??
+    `payout: expected floor(amount × m) for a multiplier m ${choiceText(choice)} pays (${listed}), got ${JSON.stringify(reported.value)}`
+  );
 }
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
@@ -94,10 +126,26 @@ export interface Settlement {
   readonly balanceAfterMicro: bigint;
 }
 
-export function settlementOf(model: Readonly<CheckModel>, slot: number, choice: GameChoice, amountMicro: bigint, multiplier: Ratio, clientSeed: string | null): Settlement {
+export function settlementOf(
+  model: Readonly<CheckModel>,
+  slot: number,
+  choice: GameChoice,
+  amountMicro: bigint,
+  multiplier: Ratio,
+  clientSeed: string | null,
+): Settlement {
   const payoutMicro = (amountMicro * multiplier.num) / multiplier.den;
   const balanceAfterMicro = requireAgent(model, slot).balanceMicro - amountMicro + payoutMicro;
-  return { slot, choice, amountMicro, multiplier, payoutMicro, draw: nextDraw(model, slot), clientSeed, balanceAfterMicro };
+  return {
+    slot,
+    choice,
+    amountMicro,
+    multiplier,
+    payoutMicro,
+    draw: nextDraw(model, slot),
+    clientSeed,
+    balanceAfterMicro,
+  };
 }
 
 /** The fields of a style-A bet answer (single bet, batch element, tournament play). */
@@ -133,7 +181,12 @@ export function betBodyB(settled: Settlement): Record<string, Matcher> {
 }
 
 /** Applies an accepted bet whose answer matched: balance, nonce, commissions, the bet record. */
-export function commitBet(model: CheckModel, settled: Settlement, answer: Readonly<Record<string, unknown>>, style: 'A' | 'B'): ModelBet {
+export function commitBet(
+  model: CheckModel,
+  settled: Settlement,
+  answer: Readonly<Record<string, unknown>>,
+  style: 'A' | 'B',
+): ModelBet {
   const agent = requireAgent(model, settled.slot);
   agent.balanceMicro = settled.balanceAfterMicro;
   takeDraw(model, settled.slot, settled.draw);

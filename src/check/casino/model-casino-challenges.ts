@@ -40,7 +40,8 @@ export interface CreateChallenge {
 }
 
 export function predictCreateChallenge(model: Readonly<CheckModel>, input: CreateChallenge): Prediction {
-  if (input.game === 'roulette' || input.amountMicro < AMOUNT_MIN_MICRO || input.amountMicro > AMOUNT_MAX_MICRO) return { expected: { status: 400, code: 'BAD_REQUEST' } };
+  if (input.game === 'roulette' || input.amountMicro < AMOUNT_MIN_MICRO || input.amountMicro > AMOUNT_MAX_MICRO)
+    return { expected: { status: 400, code: 'BAD_REQUEST' } };
   const challenged = model.agents[input.challenged.slot];
   if (challenged === undefined) return { expected: { status: 404, code: 'NOT_FOUND' } };
   if (input.challenged.slot === input.challengerSlot) return { expected: { status: 400, code: 'BAD_REQUEST' } };
@@ -48,8 +49,18 @@ export function predictCreateChallenge(model: Readonly<CheckModel>, input: Creat
   if (challenger.balanceMicro < input.amountMicro) return { expected: { status: 422, code: 'INSUFFICIENT_BALANCE' } };
   const game = input.game;
   const draft: ModelChallenge = {
-    id: '', challengerSlot: input.challengerSlot, challengedSlot: input.challenged.slot, game, amountMicro: input.amountMicro, message: input.message,
-    createdAtMs: model.nowMs, expiresAtMs: model.nowMs + CHALLENGE_EXPIRY_MS, status: 'pending', settledAtMs: null, winnerSlot: null, draw: null,
+    id: '',
+    challengerSlot: input.challengerSlot,
+    challengedSlot: input.challenged.slot,
+    game,
+    amountMicro: input.amountMicro,
+    message: input.message,
+    createdAtMs: model.nowMs,
+    expiresAtMs: model.nowMs + CHALLENGE_EXPIRY_MS,
+    status: 'pending',
+    settledAtMs: null,
+    winnerSlot: null,
+    draw: null,
   };
   return {
     expected: { status: 201, body: { ...challengeView(model, draft), challenge_id: text() } },
@@ -87,19 +98,36 @@ export function challengeView(model: Readonly<CheckModel>, challenge: ModelChall
 }
 
 /** 404 / 403 / 409 of accept and decline, or null when the challenged agent may act. */
-function actionRefusal(model: Readonly<CheckModel>, slot: number, challenge: ModelChallenge | undefined): Prediction | null {
+function actionRefusal(
+  model: Readonly<CheckModel>,
+  slot: number,
+  challenge: ModelChallenge | undefined,
+): Prediction | null {
   if (challenge === undefined) return { expected: { status: 404, code: 'NOT_FOUND' } };
   if (challenge.challengedSlot !== slot) return { expected: { status: 403, code: 'FORBIDDEN' } };
-  if (challenge.status !== 'pending' || model.nowMs >= challenge.expiresAtMs) return { expected: { status: 409, code: 'CONFLICT' } };
+  if (challenge.status !== 'pending' || model.nowMs >= challenge.expiresAtMs)
+    return { expected: { status: 409, code: 'CONFLICT' } };
   return null;
 }
 
-export function predictDecline(model: Readonly<CheckModel>, slot: number, challenge: ModelChallenge | undefined): Prediction {
+export function predictDecline(
+  model: Readonly<CheckModel>,
+  slot: number,
+  challenge: ModelChallenge | undefined,
+): Prediction {
   const refused = actionRefusal(model, slot, challenge);
   if (refused !== null || challenge === undefined) return refused ?? { expected: { status: 404 } };
   const after: ModelChallenge = { ...challenge, status: 'declined', settledAtMs: model.nowMs };
   return {
-    expected: { status: 200, body: { ...challengeView(model, after), result: eq(null), proof: eq(null), new_balance: money('A', requireAgent(model, slot).balanceMicro) } },
+    expected: {
+      status: 200,
+      body: {
+        ...challengeView(model, after),
+        result: eq(null),
+        proof: eq(null),
+        new_balance: money('A', requireAgent(model, slot).balanceMicro),
+      },
+    },
     commit: () => {
       requireAgent(model, challenge.challengerSlot).balanceMicro += challenge.amountMicro;
       challenge.status = 'declined';
@@ -112,7 +140,12 @@ export function predictDecline(model: Readonly<CheckModel>, slot: number, challe
  * Accept: the winner is the answer's (one of the two agents); its money, the cut and the proof's
  * nonce and seed are the model's. `winnerId` is read from the answer before predicting.
  */
-export function predictAccept(model: Readonly<CheckModel>, slot: number, challenge: ModelChallenge | undefined, winnerId: unknown): Prediction {
+export function predictAccept(
+  model: Readonly<CheckModel>,
+  slot: number,
+  challenge: ModelChallenge | undefined,
+  winnerId: unknown,
+): Prediction {
   const refused = actionRefusal(model, slot, challenge);
   if (refused !== null || challenge === undefined) return refused ?? { expected: { status: 404 } };
   const accepter = requireAgent(model, slot);
@@ -123,9 +156,17 @@ export function predictAccept(model: Readonly<CheckModel>, slot: number, challen
   const after: ModelChallenge = { ...challenge, status: 'resolved', settledAtMs: model.nowMs, winnerSlot };
   const payoutMicro = challenge.amountMicro * 2n - houseCutMicro(challenge.amountMicro);
   const accepterAfterMicro = accepter.balanceMicro - challenge.amountMicro + (winnerSlot === slot ? payoutMicro : 0n);
-  const proof = object({ server_seed_hash: seedMatcher(draw.seed), client_seed: eq(challenge.id), nonce: eq(draw.nonce), result_hash: text() });
+  const proof = object({
+    server_seed_hash: seedMatcher(draw.seed),
+    client_seed: eq(challenge.id),
+    nonce: eq(draw.nonce),
+    result_hash: text(),
+  });
   return {
-    expected: { status: 200, body: { ...challengeView(model, after), proof, new_balance: money('A', accepterAfterMicro) } },
+    expected: {
+      status: 200,
+      body: { ...challengeView(model, after), proof, new_balance: money('A', accepterAfterMicro) },
+    },
     commit: (answer) => {
       accepter.balanceMicro -= challenge.amountMicro;
       requireAgent(model, winnerSlot).balanceMicro += payoutMicro;
@@ -135,7 +176,12 @@ export function predictAccept(model: Readonly<CheckModel>, slot: number, challen
       challenge.status = 'resolved';
       challenge.settledAtMs = model.nowMs;
       challenge.winnerSlot = winnerSlot;
-      challenge.draw = { seed: draw.seed, nonce: draw.nonce, result: answer['result'] as JsonValue | undefined, resultHash: typeof resultHash === 'string' ? resultHash : null };
+      challenge.draw = {
+        seed: draw.seed,
+        nonce: draw.nonce,
+        result: answer['result'] as JsonValue | undefined,
+        resultHash: typeof resultHash === 'string' ? resultHash : null,
+      };
     },
   };
 }

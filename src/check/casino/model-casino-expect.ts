@@ -13,7 +13,10 @@ const PROBLEMS_SHOWN_MAX = 8;
 
 /** Throws the frame's CheckMismatch: `<label> at <instant>: problem; problem…`. */
 export function casinoMismatch(label: string, model: Readonly<CheckModel>, problems: readonly string[]): never {
-  const shown = problems.length > PROBLEMS_SHOWN_MAX ? [...problems.slice(0, PROBLEMS_SHOWN_MAX), `… and ${problems.length - PROBLEMS_SHOWN_MAX} more`] : problems;
+  const shown =
+    problems.length > PROBLEMS_SHOWN_MAX
+      ? [...problems.slice(0, PROBLEMS_SHOWN_MAX), `… and ${problems.length - PROBLEMS_SHOWN_MAX} more`]
+      : problems;
   throw new CheckMismatch(`${label} at ${new Date(model.nowMs).toISOString()}: ${shown.join('; ')}`);
 }
 
@@ -28,7 +31,9 @@ export function learnHash(seed: ModelSeed, hash: unknown): void {
 }
 
 export function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
 }
 
 /** An ISO instant for a request body. */

@@ -41,12 +41,18 @@ export function predictRotate(label: string, model: CheckModel, slot: number): P
     revealed_at: time(model.nowMs),
   };
   return {
-    expected: { status: 200, body: { revealed: object(revealed), active: object({ server_seed_hash: text(), next_nonce: eq(0) }) } },
+    expected: {
+      status: 200,
+      body: { revealed: object(revealed), active: object({ server_seed_hash: text(), next_nonce: eq(0) }) },
+    },
     commit: (answer) => {
       const shown = field(answer, 'revealed');
       learnHash(seed, field(shown, 'server_seed_hash'));
       const hex = String(field(shown, 'server_seed'));
-      if (sha256Hex(hex) !== seed.hash) casinoMismatch(label, model, [`body.revealed.server_seed: its SHA-256 ${sha256Hex(hex)} is not the commitment ${String(seed.hash)}`]);
+      if (sha256Hex(hex) !== seed.hash)
+        casinoMismatch(label, model, [
+          `body.revealed.server_seed: its SHA-256 ${sha256Hex(hex)} is not the commitment ${String(seed.hash)}`,
+        ]);
       seed.hex = hex;
       seed.revealed = true;
       const next: ModelSeed = { hash: null, hex: null, revealed: false, nonces: 0 };
@@ -64,36 +70,51 @@ export function replayProblems(model: Readonly<CheckModel>, seed: ModelSeed): st
   if (hex === null) return [];
   const problems: string[] = [];
   for (const bet of model.casino.bets) if (bet.seed === seed) problems.push(...replayBet(bet, hex));
-  for (const challenge of model.casino.challenges) if (challenge.draw?.seed === seed) problems.push(...replayChallenge(model, challenge, hex));
+  for (const challenge of model.casino.challenges)
+    if (challenge.draw?.seed === seed) problems.push(...replayChallenge(model, challenge, hex));
   return problems;
 }
 
 function replayBet(bet: ModelBet, hex: string): string[] {
   const problems: string[] = [];
   const draws = new DrawStream(hex, bet.clientSeed, bet.nonce);
-  if (bet.resultHash !== null && draws.firstBlockHex !== bet.resultHash) problems.push(`${bet.label}: result_hash ${bet.resultHash} is not HMAC block 0 ${draws.firstBlockHex}`);
+  if (bet.resultHash !== null && draws.firstBlockHex !== bet.resultHash)
+    problems.push(`${bet.label}: result_hash ${bet.resultHash} is not HMAC block 0 ${draws.firstBlockHex}`);
   const result = replay(bet.choice, draws);
   if (compare(result.multiplier, bet.multiplier) !== 0) {
-    problems.push(`${bet.label}: answered multiplier ${ratioText(bet.multiplier)}, the revealed seed gives ${ratioText(result.multiplier)}`);
+    problems.push(
+      `${bet.label}: answered multiplier ${ratioText(bet.multiplier)}, the revealed seed gives ${ratioText(result.multiplier)}`,
+    );
   }
-  if (!isDeepStrictEqual(result.detail, bet.detail)) problems.push(`${bet.label}: answered result ${JSON.stringify(bet.detail)}, the revealed seed gives ${JSON.stringify(result.detail)}`);
+  if (!isDeepStrictEqual(result.detail, bet.detail))
+    problems.push(
+      `${bet.label}: answered result ${JSON.stringify(bet.detail)}, the revealed seed gives ${JSON.stringify(result.detail)}`,
+    );
   return problems;
 }
 
-const ratioText = (value: { num: bigint; den: bigint }): string => (value.den === 1n ? `${value.num}` : `${value.num}/${value.den}`);
+const ratioText = (value: { num: bigint; den: bigint }): string =>
+  value.den === 1n ? `${value.num}` : `${value.num}/${value.den}`;
 
 /** The published challenge draw: who wins and the result object. */
-export function challengeDraw(game: 'coin_flip' | 'dice', draws: DrawStream): { challengerWins: boolean; result: unknown } {
+export function challengeDraw(
+  game: 'coin_flip' | 'dice',
+  draws: DrawStream,
+): { challengerWins: boolean; result: unknown } {
   if (game === 'coin_flip') {
     const challengerWins = draws.int(2) === 0;
-    return { challengerWins, result: { outcome: challengerWins ? 'heads' : 'tails', winner: challengerWins ? 'challenger' : 'challenged' } };
+    return {
+      challengerWins,
+      result: { outcome: challengerWins ? 'heads' : 'tails', winner: challengerWins ? 'challenger' : 'challenged' },
+    };
   }
   const rolls: number[][] = [];
   for (let round = 0; round < 64; round++) {
     const mine = draws.int(100) + 1;
     const theirs = draws.int(100) + 1;
     rolls.push([mine, theirs]);
-    if (mine !== theirs) return { challengerWins: mine > theirs, result: { rolls, winner: mine > theirs ? 'challenger' : 'challenged' } };
+    if (mine !== theirs)
+      return { challengerWins: mine > theirs, result: { rolls, winner: mine > theirs ? 'challenger' : 'challenged' } };
   }
   throw new Error('a dice challenge tied 64 times');
 }
@@ -104,11 +125,18 @@ function replayChallenge(model: Readonly<CheckModel>, challenge: ModelChallenge,
   const draws = new DrawStream(hex, challenge.id, draw.nonce);
   const label = `challenge ${challenge.id} (${challenge.game}, a${challenge.challengerSlot} vs a${challenge.challengedSlot}, nonce ${draw.nonce})`;
   const problems: string[] = [];
-  if (draw.resultHash !== null && draws.firstBlockHex !== draw.resultHash) problems.push(`${label}: result_hash is not HMAC block 0`);
+  if (draw.resultHash !== null && draws.firstBlockHex !== draw.resultHash)
+    problems.push(`${label}: result_hash is not HMAC block 0`);
   const replayed = challengeDraw(challenge.game, draws);
   const winnerSlot = replayed.challengerWins ? challenge.challengerSlot : challenge.challengedSlot;
-  if (winnerSlot !== challenge.winnerSlot) problems.push(`${label}: paid a${String(challenge.winnerSlot)}, the revealed seed makes a${winnerSlot} (${model.agents[winnerSlot]?.id ?? '?'}) the winner`);
-  if (!isDeepStrictEqual(replayed.result, draw.result)) problems.push(`${label}: answered result ${JSON.stringify(draw.result)}, the revealed seed gives ${JSON.stringify(replayed.result)}`);
+  if (winnerSlot !== challenge.winnerSlot)
+    problems.push(
+      `${label}: paid a${String(challenge.winnerSlot)}, the revealed seed makes a${winnerSlot} (${model.agents[winnerSlot]?.id ?? '?'}) the winner`,
+    );
+  if (!isDeepStrictEqual(replayed.result, draw.result))
+    problems.push(
+      `${label}: answered result ${JSON.stringify(draw.result)}, the revealed seed gives ${JSON.stringify(replayed.result)}`,
+    );
   return problems;
 }
 
@@ -125,7 +153,12 @@ export function resolveBet(model: Readonly<CheckModel>, slot: number, ref: BetRe
 }
 
 /** POST /fairness/verify (style A) or GET /casino-api/verify/:seed?nonce= (style B) of a resolved bet. */
-export function predictVerify(model: Readonly<CheckModel>, slot: number, bet: ModelBet | undefined, style: 'A' | 'B'): Prediction {
+export function predictVerify(
+  model: Readonly<CheckModel>,
+  slot: number,
+  bet: ModelBet | undefined,
+  style: 'A' | 'B',
+): Prediction {
   if (bet === undefined) return { expected: { status: 404, code: 'NOT_FOUND' } };
   if (bet.slot !== slot) return { expected: { status: 403, code: 'FORBIDDEN' } };
   const revealed = bet.seed.revealed;

@@ -43,7 +43,21 @@ export function maxBetMicro(game: GameId): bigint {
 }
 
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-const ROULETTE_TYPES = ['number', 'red', 'black', 'odd', 'even', 'high', 'low', 'dozen_1', 'dozen_2', 'dozen_3', 'column_1', 'column_2', 'column_3'];
+const ROULETTE_TYPES = [
+  'number',
+  'red',
+  'black',
+  'odd',
+  'even',
+  'high',
+  'low',
+  'dozen_1',
+  'dozen_2',
+  'dozen_3',
+  'column_1',
+  'column_2',
+  'column_3',
+];
 
 export function choiceText(choice: GameChoice): string {
   switch (choice.game) {
@@ -68,7 +82,9 @@ export function paramsA(choice: GameChoice): Record<string, unknown> {
     case 'dice':
       return { direction: choice.direction, threshold: choice.threshold };
     case 'roulette':
-      return choice.betValue === null ? { bet_type: choice.betType } : { bet_type: choice.betType, bet_value: choice.betValue };
+      return choice.betValue === null
+        ? { bet_type: choice.betType }
+        : { bet_type: choice.betType, bet_value: choice.betValue };
     case 'keno':
       return { picks: [...choice.picks] };
     case 'plinko':
@@ -76,7 +92,8 @@ export function paramsA(choice: GameChoice): Record<string, unknown> {
   }
 }
 
-const diceWinningRolls = (direction: 'over' | 'under', threshold: number): number => (direction === 'over' ? 100 - threshold : threshold - 1);
+const diceWinningRolls = (direction: 'over' | 'under', threshold: number): number =>
+  direction === 'over' ? 100 - threshold : threshold - 1;
 
 /** True when casino.md's ranges accept the parameters (else the bet is a 400). */
 export function validChoice(choice: GameChoice): boolean {
@@ -84,12 +101,24 @@ export function validChoice(choice: GameChoice): boolean {
     case 'coin_flip':
       return true;
     case 'dice':
-      return Number.isInteger(choice.threshold) && choice.threshold >= 1 && choice.threshold <= 99 && diceWinningRolls(choice.direction, choice.threshold) > 0;
+      return (
+        Number.isInteger(choice.threshold) &&
+        choice.threshold >= 1 &&
+        choice.threshold <= 99 &&
+        diceWinningRolls(choice.direction, choice.threshold) > 0
+      );
     case 'roulette':
       if (!ROULETTE_TYPES.includes(choice.betType)) return false;
-      return choice.betType === 'number' ? choice.betValue !== null && choice.betValue >= 0 && choice.betValue <= 36 : choice.betValue === null;
+      return choice.betType === 'number'
+        ? choice.betValue !== null && choice.betValue >= 0 && choice.betValue <= 36
+        : choice.betValue === null;
     case 'keno':
-      return choice.picks.length >= 1 && choice.picks.length <= 10 && new Set(choice.picks).size === choice.picks.length && choice.picks.every((pick) => pick >= 1 && pick <= 80);
+      return (
+        choice.picks.length >= 1 &&
+        choice.picks.length <= 10 &&
+        new Set(choice.picks).size === choice.picks.length &&
+        choice.picks.every((pick) => pick >= 1 && pick <= 80)
+      );
     case 'plinko':
       return [8, 12, 16].includes(choice.rows) && ['low', 'medium', 'high'].includes(choice.risk);
   }
@@ -99,16 +128,27 @@ function rouletteWins(betType: string, betValue: number | null, pocket: number):
   if (betType === 'number') return pocket === betValue;
   if (pocket === 0) return false;
   const byType: Record<string, boolean> = {
-    red: RED.has(pocket), black: !RED.has(pocket), odd: pocket % 2 === 1, even: pocket % 2 === 0, low: pocket <= 18, high: pocket >= 19,
-    dozen_1: pocket <= 12, dozen_2: pocket >= 13 && pocket <= 24, dozen_3: pocket >= 25,
-    column_1: pocket % 3 === 1, column_2: pocket % 3 === 2, column_3: pocket % 3 === 0,
+    red: RED.has(pocket),
+    black: !RED.has(pocket),
+    odd: pocket % 2 === 1,
+    even: pocket % 2 === 0,
+    low: pocket <= 18,
+    high: pocket >= 19,
+    dozen_1: pocket <= 12,
+    dozen_2: pocket >= 13 && pocket <= 24,
+    dozen_3: pocket >= 25,
+    column_1: pocket % 3 === 1,
+    column_2: pocket % 3 === 2,
+    column_3: pocket % 3 === 0,
   };
   return byType[betType] === true;
 }
 
 function roulettePayout(betType: string): Ratio {
   if (betType === 'number') return ratioFromDecimal('34.3');
-  return betType.startsWith('dozen') || betType.startsWith('column') ? ratioFromDecimal('2.94') : ratioFromDecimal('1.96');
+  return betType.startsWith('dozen') || betType.startsWith('column')
+    ? ratioFromDecimal('2.94')
+    : ratioFromDecimal('1.96');
 }
 
 function choose(n: number, k: number): bigint {
@@ -122,27 +162,42 @@ function choose(n: number, k: number): bigint {
 export function law(choice: GameChoice): Outcome[] {
   switch (choice.game) {
     case 'coin_flip':
-      return [[ratio(1, 2), ratioFromDecimal('1.96')], [ratio(1, 2), ZERO]];
+      return [
+        [ratio(1, 2), ratioFromDecimal('1.96')],
+        [ratio(1, 2), ZERO],
+      ];
     case 'dice': {
       const wins = diceWinningRolls(choice.direction, choice.threshold);
-      return [[ratio(wins, 100), ratio(98, wins)], [ratio(100 - wins, 100), ZERO]];
+      return [
+        [ratio(wins, 100), ratio(98, wins)],
+        [ratio(100 - wins, 100), ZERO],
+      ];
     }
     case 'roulette': {
       let wins = 0;
       for (let pocket = 0; pocket <= 36; pocket++) if (rouletteWins(choice.betType, choice.betValue, pocket)) wins += 1;
-      return [[ratio(wins, 37), roulettePayout(choice.betType)], [ratio(37 - wins, 37), ZERO]];
+      return [
+        [ratio(wins, 37), roulettePayout(choice.betType)],
+        [ratio(37 - wins, 37), ZERO],
+      ];
     }
     case 'keno': {
       const spots = choice.picks.length;
       const table = KENO_PAYTABLE[spots] ?? {};
       return Array.from({ length: spots + 1 }, (_, hits): Outcome => {
         const text = table[hits];
-        return [ratio(choose(20, hits) * choose(60, spots - hits), choose(80, spots)), text === undefined ? ZERO : ratioFromDecimal(text)];
+        return [
+          ratio(choose(20, hits) * choose(60, spots - hits), choose(80, spots)),
+          text === undefined ? ZERO : ratioFromDecimal(text),
+        ];
       });
     }
     case 'plinko': {
       const half = PLINKO_HALF_TABLES[choice.rows as PlinkoRows][choice.risk as PlinkoRisk];
-      return Array.from({ length: choice.rows + 1 }, (_, bin): Outcome => [ratio(choose(choice.rows, bin), 1n << BigInt(choice.rows)), ratioFromDecimal(half[Math.min(bin, choice.rows - bin)] ?? '0')]);
+      return Array.from({ length: choice.rows + 1 }, (_, bin): Outcome => [
+        ratio(choose(choice.rows, bin), 1n << BigInt(choice.rows)),
+        ratioFromDecimal(half[Math.min(bin, choice.rows - bin)] ?? '0'),
+      ]);
     }
   }
 }
@@ -200,13 +255,19 @@ export function replay(choice: GameChoice, draws: DrawStream): GameResult {
  * make before the seed is revealed. The result fields are afp's (roll, number, drawn, path).
  */
 export function detailProblems(choice: GameChoice, multiplier: Ratio, detail: unknown): string[] {
-  const record = typeof detail === 'object' && detail !== null && !Array.isArray(detail) ? (detail as Record<string, unknown>) : {};
+  const record =
+    typeof detail === 'object' && detail !== null && !Array.isArray(detail) ? (detail as Record<string, unknown>) : {};
   const expected = multiplierOfDetail(choice, record);
   if (typeof expected === 'string') return [`result: ${expected}, got ${JSON.stringify(detail)}`];
-  return compare(expected, multiplier) === 0 ? [] : [`result ${JSON.stringify(detail)} pays ${Number(expected.num) / Number(expected.den)}x under the rules of ${choiceText(choice)}, the answer paid ${Number(multiplier.num) / Number(multiplier.den)}x`];
+  return compare(expected, multiplier) === 0
+    ? []
+    : [
+        `result ${JSON.stringify(detail)} pays ${Number(expected.num) / Number(expected.den)}x under the rules of ${choiceText(choice)}, the answer paid ${Number(multiplier.num) / Number(multiplier.den)}x`,
+      ];
 }
 
-const isInt = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isInt = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** The multiplier the result implies, or why the result is not one the game can draw. */
 function multiplierOfDetail(choice: GameChoice, detail: Readonly<Record<string, unknown>>): Ratio | string {
@@ -229,14 +290,21 @@ function multiplierOfDetail(choice: GameChoice, detail: Readonly<Record<string, 
     }
     case 'keno': {
       const drawn = detail['drawn'];
-      if (!Array.isArray(drawn) || drawn.length !== 20 || new Set(drawn).size !== 20 || !drawn.every((value) => isInt(value, 1, 80))) return 'expected 20 distinct numbers from 1 to 80 drawn (casino.md)';
+      if (
+        !Array.isArray(drawn) ||
+        drawn.length !== 20 ||
+        new Set(drawn).size !== 20 ||
+        !drawn.every((value) => isInt(value, 1, 80))
+      )
+        return 'expected 20 distinct numbers from 1 to 80 drawn (casino.md)';
       const hits = choice.picks.filter((pick) => (drawn as unknown[]).includes(pick)).length;
       const text = KENO_PAYTABLE[choice.picks.length]?.[hits];
       return text === undefined ? ZERO : ratioFromDecimal(text);
     }
     case 'plinko': {
       const path = detail['path'];
-      if (typeof path !== 'string' || path.length !== choice.rows || !/^[LR]*$/.test(path)) return `expected a path of ${choice.rows} L/R steps`;
+      if (typeof path !== 'string' || path.length !== choice.rows || !/^[LR]*$/.test(path))
+        return `expected a path of ${choice.rows} L/R steps`;
       const bin = [...path].filter((step) => step === 'R').length;
       const half = PLINKO_HALF_TABLES[choice.rows as PlinkoRows][choice.risk as PlinkoRisk];
       return ratioFromDecimal(half[Math.min(bin, choice.rows - bin)] ?? '0');

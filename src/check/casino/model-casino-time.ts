@@ -12,9 +12,13 @@ import { completeTournament } from './model-casino-tournaments.ts';
 
 export function advanceCasino(model: CheckModel, toMs: number): void {
   const casino = model.casino;
-  for (const tournament of casino.tournaments) if (tournament.completedAtMs === null && tournament.endsAtMs <= toMs) completeTournament(model, tournament);
-  for (const challenge of casino.challenges) if (challenge.status === 'pending' && challenge.expiresAtMs <= toMs) expireChallenge(model, challenge);
-  for (const withdrawal of casino.withdrawals) if (withdrawal.completedAtMs === null && withdrawal.reviewEndsAtMs !== null && withdrawal.reviewEndsAtMs <= toMs) withdrawal.completedAtMs = withdrawal.reviewEndsAtMs;
+  for (const tournament of casino.tournaments)
+    if (tournament.completedAtMs === null && tournament.endsAtMs <= toMs) completeTournament(model, tournament);
+  for (const challenge of casino.challenges)
+    if (challenge.status === 'pending' && challenge.expiresAtMs <= toMs) expireChallenge(model, challenge);
+  for (const withdrawal of casino.withdrawals)
+    if (withdrawal.completedAtMs === null && withdrawal.reviewEndsAtMs !== null && withdrawal.reviewEndsAtMs <= toMs)
+      withdrawal.completedAtMs = withdrawal.reviewEndsAtMs;
   for (const deposit of casino.deposits) {
     if (deposit.credited || deposit.creditAtMs > toMs) continue;
     const agent = model.agents[deposit.slot];
@@ -31,8 +35,12 @@ export function casinoBoundaries(model: Readonly<CheckModel>): number[] {
     if (tournament.startsAtMs > now) found.push(tournament.startsAtMs);
     if (tournament.completedAtMs === null && tournament.endsAtMs > now) found.push(tournament.endsAtMs);
   }
-  for (const challenge of model.casino.challenges) if (challenge.status === 'pending' && challenge.expiresAtMs > now) found.push(challenge.expiresAtMs);
-  for (const withdrawal of model.casino.withdrawals) if (withdrawal.completedAtMs === null && withdrawal.reviewEndsAtMs !== null && withdrawal.reviewEndsAtMs > now) found.push(withdrawal.reviewEndsAtMs);
-  for (const deposit of model.casino.deposits) if (!deposit.credited && deposit.creditAtMs > now) found.push(deposit.creditAtMs);
+  for (const challenge of model.casino.challenges)
+    if (challenge.status === 'pending' && challenge.expiresAtMs > now) found.push(challenge.expiresAtMs);
+  for (const withdrawal of model.casino.withdrawals)
+    if (withdrawal.completedAtMs === null && withdrawal.reviewEndsAtMs !== null && withdrawal.reviewEndsAtMs > now)
+      found.push(withdrawal.reviewEndsAtMs);
+  for (const deposit of model.casino.deposits)
+    if (!deposit.credited && deposit.creditAtMs > now) found.push(deposit.creditAtMs);
   return found;
 }

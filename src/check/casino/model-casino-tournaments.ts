@@ -50,16 +50,36 @@ export interface CreateTournament {
 
 export function predictCreateTournament(model: Readonly<CheckModel>, input: CreateTournament): Prediction {
   const now = model.nowMs;
-  if (input.poolMicro < POOL_MIN_MICRO || input.startsAtMs < now || input.startsAtMs - now > 30 * DAY_MS || input.endsAtMs <= input.startsAtMs || input.endsAtMs - input.startsAtMs > 30 * DAY_MS) {
+  if (
+    input.poolMicro < POOL_MIN_MICRO ||
+    input.startsAtMs < now ||
+    input.startsAtMs - now > 30 * DAY_MS ||
+    input.endsAtMs <= input.startsAtMs ||
+    input.endsAtMs - input.startsAtMs > 30 * DAY_MS
+  ) {
     return { expected: { status: 400, code: 'BAD_REQUEST' } };
   }
-  const open = model.casino.tournaments.filter((tournament) => tournament.creatorSlot === input.creatorSlot && statusAt(tournament, now) !== 'completed').length;
+  const open = model.casino.tournaments.filter(
+    (tournament) => tournament.creatorSlot === input.creatorSlot && statusAt(tournament, now) !== 'completed',
+  ).length;
   if (open >= OPEN_PER_CREATOR_MAX) return { expected: { status: 409, code: 'CONFLICT' } };
   const creator = requireAgent(model, input.creatorSlot);
   if (creator.balanceMicro < input.poolMicro) return { expected: { status: 422, code: 'INSUFFICIENT_BALANCE' } };
   const draft: ModelTournament = {
-    id: '', creatorSlot: input.creatorSlot, name: input.name, game: input.game, entryFeeMicro: input.entryFeeMicro, fundedMicro: input.poolMicro, poolMicro: input.poolMicro,
-    maxAgents: input.maxAgents, startsAtMs: input.startsAtMs, endsAtMs: input.endsAtMs, createdAtMs: now, entrants: [], completedAtMs: null, prizes: [],
+    id: '',
+    creatorSlot: input.creatorSlot,
+    name: input.name,
+    game: input.game,
+    entryFeeMicro: input.entryFeeMicro,
+    fundedMicro: input.poolMicro,
+    poolMicro: input.poolMicro,
+    maxAgents: input.maxAgents,
+    startsAtMs: input.startsAtMs,
+    endsAtMs: input.endsAtMs,
+    createdAtMs: now,
+    entrants: [],
+    completedAtMs: null,
+    prizes: [],
   };
   return {
     expected: { status: 201, body: { ...tournamentView(model, draft), tournament_id: text() } },
@@ -90,20 +110,40 @@ export function tournamentView(model: Readonly<CheckModel>, tournament: ModelTou
     seconds_until_start: eq(Math.max(0, Math.ceil((tournament.startsAtMs - now) / 1000))),
     created_at: time(tournament.createdAtMs),
     completed_at: time(tournament.completedAtMs),
-    prizes: list(tournament.prizes.map((prize) => object({ rank: eq(prize.rank), agent_id: eq(idOf(prize.slot)), amount: money('A', prize.amountMicro) }))),
+    prizes: list(
+      tournament.prizes.map((prize) =>
+        object({ rank: eq(prize.rank), agent_id: eq(idOf(prize.slot)), amount: money('A', prize.amountMicro) }),
+      ),
+    ),
   };
 }
 
-export function predictEnter(model: Readonly<CheckModel>, slot: number, tournament: ModelTournament | undefined): Prediction {
+export function predictEnter(
+  model: Readonly<CheckModel>,
+  slot: number,
+  tournament: ModelTournament | undefined,
+): Prediction {
   if (tournament === undefined) return { expected: { status: 404, code: 'NOT_FOUND' } };
   if (statusAt(tournament, model.nowMs) === 'completed') return { expected: { status: 409, code: 'CONFLICT' } };
-  if (tournament.entrants.some((entrant) => entrant.slot === slot)) return { expected: { status: 409, code: 'CONFLICT' } };
+  if (tournament.entrants.some((entrant) => entrant.slot === slot))
+    return { expected: { status: 409, code: 'CONFLICT' } };
   if (tournament.entrants.length >= tournament.maxAgents) return { expected: { status: 409, code: 'CONFLICT' } };
   const agent = requireAgent(model, slot);
   if (agent.balanceMicro < tournament.entryFeeMicro) return { expected: { status: 422, code: 'INSUFFICIENT_BALANCE' } };
-  const after: ModelTournament = { ...tournament, poolMicro: tournament.poolMicro + tournament.entryFeeMicro, entrants: [...tournament.entrants, newEntrant(slot, model.nowMs)] };
+  const after: ModelTournament = {
+    ...tournament,
+    poolMicro: tournament.poolMicro + tournament.entryFeeMicro,
+    entrants: [...tournament.entrants, newEntrant(slot, model.nowMs)],
+  };
   return {
-    expected: { status: 200, body: { entered: eq(true), ...tournamentView(model, after), new_balance: money('A', agent.balanceMicro - tournament.entryFeeMicro) } },
+    expected: {
+      status: 200,
+      body: {
+        entered: eq(true),
+        ...tournamentView(model, after),
+        new_balance: money('A', agent.balanceMicro - tournament.entryFeeMicro),
+      },
+    },
     commit: () => {
       agent.balanceMicro -= tournament.entryFeeMicro;
       tournament.poolMicro += tournament.entryFeeMicro;
@@ -112,13 +152,26 @@ export function predictEnter(model: Readonly<CheckModel>, slot: number, tourname
   };
 }
 
-const newEntrant = (slot: number, nowMs: number): ModelEntrant => ({ slot, enteredAtMs: nowMs, scoreMicro: 0n, plays: 0, wageredMicro: 0n, returnedMicro: 0n });
+const newEntrant = (slot: number, nowMs: number): ModelEntrant => ({
+  slot,
+  enteredAtMs: nowMs,
+  scoreMicro: 0n,
+  plays: 0,
+  wageredMicro: 0n,
+  returnedMicro: 0n,
+});
 
 /** The refusal a play meets before its bet is checked, or null. */
-export function playRefusal(model: Readonly<CheckModel>, slot: number, tournament: ModelTournament | undefined, amountMicro: bigint): Prediction | null {
+export function playRefusal(
+  model: Readonly<CheckModel>,
+  slot: number,
+  tournament: ModelTournament | undefined,
+  amountMicro: bigint,
+): Prediction | null {
   if (tournament === undefined) return { expected: { status: 404, code: 'NOT_FOUND' } };
   if (amountMicro <= 0n) return { expected: { status: 400, code: 'BAD_REQUEST' } };
-  if (!tournament.entrants.some((entrant) => entrant.slot === slot)) return { expected: { status: 403, code: 'FORBIDDEN' } };
+  if (!tournament.entrants.some((entrant) => entrant.slot === slot))
+    return { expected: { status: 403, code: 'FORBIDDEN' } };
   if (statusAt(tournament, model.nowMs) !== 'active') return { expected: { status: 409, code: 'CONFLICT' } };
   return null;
 }
@@ -137,8 +190,13 @@ export function predictDetails(model: Readonly<CheckModel>, tournament: ModelTou
   if (tournament === undefined) return { expected: { status: 404, code: 'NOT_FOUND' } };
   const board = ranked(model, tournament).map((entrant, index) =>
     object({
-      rank: eq(index + 1), agent_id: eq(model.agents[entrant.slot]?.id ?? '?'), score: money('A', entrant.scoreMicro), plays: eq(entrant.plays),
-      wagered: money('A', entrant.wageredMicro), returned: money('A', entrant.returnedMicro), entered_at: time(entrant.enteredAtMs),
+      rank: eq(index + 1),
+      agent_id: eq(model.agents[entrant.slot]?.id ?? '?'),
+      score: money('A', entrant.scoreMicro),
+      plays: eq(entrant.plays),
+      wagered: money('A', entrant.wageredMicro),
+      returned: money('A', entrant.returnedMicro),
+      entered_at: time(entrant.enteredAtMs),
     }),
   );
   return { expected: { status: 200, body: { ...tournamentView(model, tournament), leaderboard: list(board) } } };

@@ -105,7 +105,12 @@ export interface ModelChallenge {
   settledAtMs: number | null;
   winnerSlot: number | null;
   /** Set at accept: the challenger's seed and nonce the draw used, and the answered outcome. */
-  draw: { readonly seed: ModelSeed; readonly nonce: number; readonly result: JsonValue | undefined; readonly resultHash: string | null } | null;
+  draw: {
+    readonly seed: ModelSeed;
+    readonly nonce: number;
+    readonly result: JsonValue | undefined;
+    readonly resultHash: string | null;
+  } | null;
 }
 
 export interface ModelWithdrawal {
@@ -141,7 +146,14 @@ export function createCasinoModel(): CasinoModel {
 export function casinoAgent(model: Readonly<CheckModel>, slot: number): CasinoAgent {
   let agent = model.casino.agents.get(slot);
   if (agent === undefined) {
-    agent = { seeds: [], riskPercent: RISK_PERCENT_DEFAULT, netLossMicro: 0n, highWaterMicro: 0n, paidMicro: REFERRAL_LEVELS_BPS.map(() => 0n), clientSeedsSent: 0 };
+    agent = {
+      seeds: [],
+      riskPercent: RISK_PERCENT_DEFAULT,
+      netLossMicro: 0n,
+      highWaterMicro: 0n,
+      paidMicro: REFERRAL_LEVELS_BPS.map(() => 0n),
+      clientSeedsSent: 0,
+    };
     model.casino.agents.set(slot, agent);
   }
   return agent;

@@ -19,7 +19,14 @@ import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../model-command.ts';
 import { accepted, Command, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import { NAMES_PER_RUN, POSITIONS_MAX, runDomainName, type DomainsModel, type ServiceAccount, type TradingModel } from './dialect-model-services.ts';
+import {
+  NAMES_PER_RUN,
+  POSITIONS_MAX,
+  runDomainName,
+  type DomainsModel,
+  type ServiceAccount,
+  type TradingModel,
+} from './dialect-model-services.ts';
 import { judge } from '../../live/documented-rules.ts';
 
 const USDC = 1_000_000n;
@@ -37,12 +44,12 @@ const FEE_RATES: readonly { readonly thousandthsOfPercent: bigint; readonly seen
 const text = (micro: Micro): string => formatDecimal(micro);
 
 function tradingOf(model: Readonly<DialectModel>): TradingModel {
-  if (model.trading === null) throw new Error('a trading command ran without the check\'s trading account');
+  if (model.trading === null) throw new Error("a trading command ran without the check's trading account");
   return model.trading;
 }
 
 function domainsOf(model: Readonly<DialectModel>): DomainsModel {
-  if (model.domains === null) throw new Error('a domains command ran without the check\'s domains accounts');
+  if (model.domains === null) throw new Error("a domains command ran without the check's domains accounts");
   return model.domains;
 }
 
@@ -57,50 +64,100 @@ function feeRateText(feeMicro: Micro, sizeMicro: Micro): string {
 }
 
 function compareBalance(label: string, account: ServiceAccount, seen: Micro): void {
-  if (!account.unsure && seen !== account.balanceMicro) throw new CheckMismatch(`${label}: ${text(seen)}, expected ${text(account.balanceMicro)}`);
+  if (!account.unsure && seen !== account.balanceMicro)
+    throw new CheckMismatch(`${label}: ${text(seen)}, expected ${text(account.balanceMicro)}`);
   account.balanceMicro = seen;
   account.unsure = false;
 }
 
-const tradingBalanceCommand = fc.constant(new Command('tradingBalance()', (model) => model.trading !== null, async (model, system) => {
-  const trading = tradingOf(model);
-  const { value } = await accepted(system, 'tradingBalance()', 'trading.balance', {}, trading.account.apiKey);
-  compareBalance('tradingBalance(): free balance', trading.account, value.balanceMicro);
-  const heldMicro = trading.positions.reduce((sum, position) => sum + position.marginMicro, trading.baseMarginMicro);
-  if (value.marginMicro !== null && value.marginMicro !== heldMicro) throw new CheckMismatch(`tradingBalance(): margin in use ${text(value.marginMicro)}, expected ${text(heldMicro)} (the open positions' margins)`);
-}));
+const tradingBalanceCommand = fc.constant(
+  new Command(
+    'tradingBalance()',
+    (model) => model.trading !== null,
+    async (model, system) => {
+      const trading = tradingOf(model);
+      const { value } = await accepted(system, 'tradingBalance()', 'trading.balance', {}, trading.account.apiKey);
+      compareBalance('tradingBalance(): free balance', trading.account, value.balanceMicro);
+      const heldMicro = trading.positions.reduce(
+        (sum, position) => sum + position.marginMicro,
+        trading.baseMarginMicro,
+      );
+      if (value.marginMicro !== null && value.marginMicro !== heldMicro)
+        throw new CheckMismatch(
+          `tradingBalance(): margin in use ${text(value.marginMicro)}, expected ${text(heldMicro)} (the open positions' margins)`,
+        );
+    },
+  ),
+);
 
-const openCommand = fc.record({ market: fc.constantFrom(...MARKETS), side: fc.constantFrom<'long' | 'short'>('long', 'short'), sizeMicro: fc.constantFrom(2n * USDC, 4n * USDC, 5n * USDC), leverage: fc.constantFrom(1, 2, 5) }).map(({ market, side, sizeMicro, leverage }) => {
-  const label = `tradeOpen(${market} ${side} ${text(sizeMicro)} ×${leverage})`;
-  const marginMicro = sizeMicro / BigInt(leverage);
-  return new Command(label, (model) => {
-    const trading = model.trading;
-    // Room for the margin and a fee of up to 1%; one position per market (an open on a held one adds to it).
-    return trading !== null && trading.positions.length < POSITIONS_MAX && !trading.positions.some((position) => position.symbol === market) && trading.account.balanceMicro >= marginMicro + sizeMicro / 100n;
-  }, async (model, system) => {
-    const trading = tradingOf(model);
-    const { value, request } = await accepted(system, label, 'trading.order', { symbol: market, side, sizeMicro, leverage }, trading.account.apiKey);
-    if (value.marginMicro !== null && value.marginMicro !== undefined && value.marginMicro !== marginMicro) throw new CheckMismatch(`${label}: margin ${text(value.marginMicro)}, expected size / leverage = ${text(marginMicro)}`);
-    if (value.positionId === null || value.positionId === undefined) throw new CheckMismatch(`${label}: the answer names no position to close`);
-    if (value.feeMicro === null) trading.account.unsure = true;
-    else judged(system, label, 'trading.fee.rate', 'trading.order', feeRateText(value.feeMicro, sizeMicro), request);
-    trading.account.balanceMicro -= marginMicro + (value.feeMicro ?? 0n);
-    trading.positions.push({ id: value.positionId, symbol: market, marginMicro });
+const openCommand = fc
+  .record({
+    market: fc.constantFrom(...MARKETS),
+    side: fc.constantFrom<'long' | 'short'>('long', 'short'),
+    sizeMicro: fc.constantFrom(2n * USDC, 4n * USDC, 5n * USDC),
+    leverage: fc.constantFrom(1, 2, 5),
+  })
+  .map(({ market, side, sizeMicro, leverage }) => {
+    const label = `tradeOpen(${market} ${side} ${text(sizeMicro)} ×${leverage})`;
+    const marginMicro = sizeMicro / BigInt(leverage);
+    return new Command(
+      label,
+      (model) => {
+        const trading = model.trading;
+        // Room for the margin and a fee of up to 1%; one position per market (an open on a held one adds to it).
+        return (
+          trading !== null &&
+          trading.positions.length < POSITIONS_MAX &&
+          !trading.positions.some((position) => position.symbol === market) &&
+          trading.account.balanceMicro >= marginMicro + sizeMicro / 100n
+        );
+      },
+      async (model, system) => {
+        const trading = tradingOf(model);
+        const { value, request } = await accepted(
+          system,
+          label,
+          'trading.order',
+          { symbol: market, side, sizeMicro, leverage },
+          trading.account.apiKey,
+        );
+        if (value.marginMicro !== null && value.marginMicro !== undefined && value.marginMicro !== marginMicro)
+          throw new CheckMismatch(
+            `${label}: margin ${text(value.marginMicro)}, expected size / leverage = ${text(marginMicro)}`,
+          );
+        if (value.positionId === null || value.positionId === undefined)
+          throw new CheckMismatch(`${label}: the answer names no position to close`);
+        if (value.feeMicro === null) trading.account.unsure = true;
+        else
+          judged(system, label, 'trading.fee.rate', 'trading.order', feeRateText(value.feeMicro, sizeMicro), request);
+        trading.account.balanceMicro -= marginMicro + (value.feeMicro ?? 0n);
+        trading.positions.push({ id: value.positionId, symbol: market, marginMicro });
+      },
+    );
   });
-});
 
 const closeCommand = fc.nat({ max: POSITIONS_MAX - 1 }).map((index) => {
   const label = `tradeClose(position#${index})`;
-  return new Command(label, (model) => (model.trading?.positions.length ?? 0) > 0, async (model, system) => {
-    const trading = tradingOf(model);
-    const at = index % trading.positions.length;
-    const position = trading.positions[at];
-    if (position === undefined) throw new Error(`${label}: precondition broken`);
-    const { value } = await accepted(system, label, 'trading.close', { positionId: position.id }, trading.account.apiKey);
-    if (value.pnlMicro === null || value.feeMicro === null) trading.account.unsure = true;
-    trading.account.balanceMicro += position.marginMicro + (value.pnlMicro ?? 0n) - (value.feeMicro ?? 0n);
-    trading.positions.splice(at, 1);
-  });
+  return new Command(
+    label,
+    (model) => (model.trading?.positions.length ?? 0) > 0,
+    async (model, system) => {
+      const trading = tradingOf(model);
+      const at = index % trading.positions.length;
+      const position = trading.positions[at];
+      if (position === undefined) throw new Error(`${label}: precondition broken`);
+      const { value } = await accepted(
+        system,
+        label,
+        'trading.close',
+        { positionId: position.id },
+        trading.account.apiKey,
+      );
+      if (value.pnlMicro === null || value.feeMicro === null) trading.account.unsure = true;
+      trading.account.balanceMicro += position.marginMicro + (value.pnlMicro ?? 0n) - (value.feeMicro ?? 0n);
+      trading.positions.splice(at, 1);
+    },
+  );
 });
 
 /** A market the run holds no position on (an order on a held one adds to it, or is refused on the other side), or null. */
@@ -108,128 +165,297 @@ function freeMarket(trading: Readonly<TradingModel>): string | null {
   return MARKETS.find((market) => !trading.positions.some((position) => position.symbol === market)) ?? null;
 }
 
-const openAboveBalanceCommand = fc.constant(new Command('tradeAboveBalance()', (model) => model.trading !== null && freeMarket(model.trading) !== null, async (model, system) => {
-  const trading = tradingOf(model);
-  // At leverage 1 the margin is the size: a whole USDC more than the balance (and at least the 1 USDC minimum).
-  const sizeMicro = trading.account.balanceMicro + USDC;
-  const refusal = await refused(system, 'tradeAboveBalance()', 'trading.order', { symbol: freeMarket(trading) ?? MARKETS[0], side: 'long', sizeMicro, leverage: 1 }, trading.account.apiKey);
-  judged(system, 'tradeAboveBalance()', 'trading.refusal.over-balance', 'trading.order', refusal.text, refusal.request);
-}));
+const openAboveBalanceCommand = fc.constant(
+  new Command(
+    'tradeAboveBalance()',
+    (model) => model.trading !== null && freeMarket(model.trading) !== null,
+    async (model, system) => {
+      const trading = tradingOf(model);
+      // At leverage 1 the margin is the size: a whole USDC more than the balance (and at least the 1 USDC minimum).
+      const sizeMicro = trading.account.balanceMicro + USDC;
+      const refusal = await refused(
+        system,
+        'tradeAboveBalance()',
+        'trading.order',
+        { symbol: freeMarket(trading) ?? MARKETS[0], side: 'long', sizeMicro, leverage: 1 },
+        trading.account.apiKey,
+      );
+      judged(
+        system,
+        'tradeAboveBalance()',
+        'trading.refusal.over-balance',
+        'trading.order',
+        refusal.text,
+        refusal.request,
+      );
+    },
+  ),
+);
 
-const openTooLargeCommand = fc.constant(new Command('tradeTooLarge()', (model) => model.trading !== null && freeMarket(model.trading) !== null && model.trading.account.balanceMicro < TOO_LARGE_MICRO / 10n, async (model, system) => {
-  const trading = tradingOf(model);
-  const refusal = await refused(system, 'tradeTooLarge()', 'trading.order', { symbol: freeMarket(trading) ?? MARKETS[0], side: 'long', sizeMicro: TOO_LARGE_MICRO, leverage: 10 }, trading.account.apiKey);
-  judged(system, 'tradeTooLarge()', 'trading.refusal.too-large', 'trading.order', refusal.text, refusal.request);
-}));
+const openTooLargeCommand = fc.constant(
+  new Command(
+    'tradeTooLarge()',
+    (model) =>
+      model.trading !== null &&
+      freeMarket(model.trading) !== null &&
+      model.trading.account.balanceMicro < TOO_LARGE_MICRO / 10n,
+    async (model, system) => {
+      const trading = tradingOf(model);
+      const refusal = await refused(
+        system,
+        'tradeTooLarge()',
+        'trading.order',
+        { symbol: freeMarket(trading) ?? MARKETS[0], side: 'long', sizeMicro: TOO_LARGE_MICRO, leverage: 10 },
+        trading.account.apiKey,
+      );
+      judged(system, 'tradeTooLarge()', 'trading.refusal.too-large', 'trading.order', refusal.text, refusal.request);
+    },
+  ),
+);
 
 const domainsBalanceCommand = fc.constantFrom<0 | 1>(0, 0, 1).map((slot) => {
   const label = `domainsBalance(d${slot})`;
-  return new Command(label, (model) => model.domains !== null, async (model, system) => {
-    const account = domainsOf(model).accounts[slot];
-    const { value } = await accepted(system, label, 'domains.balance', {}, account.apiKey);
-    compareBalance(label, account, value.balanceMicro);
-  });
+  return new Command(
+    label,
+    (model) => model.domains !== null,
+    async (model, system) => {
+      const account = domainsOf(model).accounts[slot];
+      const { value } = await accepted(system, label, 'domains.balance', {}, account.apiKey);
+      compareBalance(label, account, value.balanceMicro);
+    },
+  );
 });
 
 const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainRegister(d0, name#${index})`;
-  return new Command(label, (model) => model.domains !== null && (model.domains.held.has(runDomainName(model.domains.tag, index)) || model.domains.accounts[0].balanceMicro > 0n), async (model, system) => {
-    const domains = domainsOf(model);
-    const name = runDomainName(domains.tag, index);
-    const account = domains.accounts[0];
-    if (domains.held.has(name)) {
-      const refusal = await refused(system, `${label} again`, 'domains.register', { domain: name, years: 1 }, account.apiKey);
-      judged(system, label, 'domains.refusal.taken', 'domains.register', refusal.text, refusal.request);
-      return;
-    }
-    const outcome = await system.session.call('domains.register', { domain: name, years: 1 }, account.apiKey);
-    if (outcome.kind === 'refused') {
-      // The price is the target's: a balance short of it is a refusal that moves nothing, judged as the dialect documents it.
-      judged(system, label, 'domains.refusal.over-balance', 'domains.register', `${outcome.refusal.status} ${outcome.refusal.name}`, outcome.request);
-      return;
-    }
-    if (outcome.kind !== 'ok') throw new Error(`${label}: ${outcome.kind === 'unreachable' ? outcome.message : outcome.kind}`);
-    const { value } = outcome;
-    if (value.domain !== null && value.domain !== name) throw new CheckMismatch(`${label}: registered '${value.domain}', asked '${name}'`);
-    if (value.costMicro === null) account.unsure = true;
-    else if (value.costMicro <= 0n) throw new CheckMismatch(`${label}: a registration that costs ${text(value.costMicro)}`);
-    account.balanceMicro -= value.costMicro ?? 0n;
-    domains.held.set(name, { holder: 0, domainId: value.domainId ?? null, costMicro: value.costMicro });
-  });
+  return new Command(
+    label,
+    (model) =>
+      model.domains !== null &&
+      (model.domains.held.has(runDomainName(model.domains.tag, index)) || model.domains.accounts[0].balanceMicro > 0n),
+    async (model, system) => {
+      const domains = domainsOf(model);
+      const name = runDomainName(domains.tag, index);
+      const account = domains.accounts[0];
+      if (domains.held.has(name)) {
+        const refusal = await refused(
+          system,
+          `${label} again`,
+          'domains.register',
+          { domain: name, years: 1 },
+          account.apiKey,
+        );
+        judged(system, label, 'domains.refusal.taken', 'domains.register', refusal.text, refusal.request);
+        return;
+      }
+      const outcome = await system.session.call('domains.register', { domain: name, years: 1 }, account.apiKey);
+      if (outcome.kind === 'refused') {
+        // The price is the target's: a balance short of it is a refusal that moves nothing, judged as the dialect documents it.
+        judged(
+          system,
+          label,
+          'domains.refusal.over-balance',
+          'domains.register',
+          `${outcome.refusal.status} ${outcome.refusal.name}`,
+          outcome.request,
+        );
+        return;
+      }
+      if (outcome.kind !== 'ok')
+        throw new Error(`${label}: ${outcome.kind === 'unreachable' ? outcome.message : outcome.kind}`);
+      const { value } = outcome;
+      if (value.domain !== null && value.domain !== name)
+        throw new CheckMismatch(`${label}: registered '${value.domain}', asked '${name}'`);
+      if (value.costMicro === null) account.unsure = true;
+      else if (value.costMicro <= 0n)
+        throw new CheckMismatch(`${label}: a registration that costs ${text(value.costMicro)}`);
+      account.balanceMicro -= value.costMicro ?? 0n;
+      domains.held.set(name, { holder: 0, domainId: value.domainId ?? null, costMicro: value.costMicro });
+    },
+  );
 });
 
 const lookupCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainLookup(name#${index})`;
-  return new Command(label, (model) => model.domains !== null, async (model, system) => {
-    const domains = domainsOf(model);
-    const name = runDomainName(domains.tag, index);
-    const { value } = await accepted(system, label, 'domains.lookup', { domain: name }, domains.accounts[0].apiKey);
-    const held = domains.held.get(name);
-    const expected = held === undefined ? null : domains.accounts[held.holder].agentId;
-    if (value.owner !== expected) throw new CheckMismatch(`${label}: held by ${String(value.owner)}, expected ${expected ?? 'nobody (never registered)'}`);
-  });
+  return new Command(
+    label,
+    (model) => model.domains !== null,
+    async (model, system) => {
+      const domains = domainsOf(model);
+      const name = runDomainName(domains.tag, index);
+      const { value } = await accepted(system, label, 'domains.lookup', { domain: name }, domains.accounts[0].apiKey);
+      const held = domains.held.get(name);
+      const expected = held === undefined ? null : domains.accounts[held.holder].agentId;
+      if (value.owner !== expected)
+        throw new CheckMismatch(
+          `${label}: held by ${String(value.owner)}, expected ${expected ?? 'nobody (never registered)'}`,
+        );
+    },
+  );
 });
 
 /** A name of the run and its holder, or null. */
-function heldAt(domains: Readonly<DomainsModel>, index: number): [string, { holder: 0 | 1; readonly domainId: string | null }] | null {
+function heldAt(
+  domains: Readonly<DomainsModel>,
+  index: number,
+): [string, { holder: 0 | 1; readonly domainId: string | null }] | null {
   const names = [...domains.held.entries()];
   return names.length === 0 ? null : (names[index % names.length] ?? null);
 }
 
 const giftCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainGift(held#${index})`;
-  return new Command(label, (model) => model.domains !== null && model.domains.held.size > 0, async (model, system) => {
-    const domains = domainsOf(model);
-    const entry = heldAt(domains, index);
-    if (entry === null) throw new Error(`${label}: precondition broken`);
-    const [name, held] = entry;
-    const to = (1 - held.holder) as 0 | 1;
-    const giver = domains.accounts[held.holder];
-    const { value } = await accepted(system, `${label}: ${name} d${held.holder} → d${to}`, 'domains.transfer', { domain: name, to: domains.accounts[to].agentId, priceMicro: null, domainId: held.domainId }, giver.apiKey);
-    if (value.owner !== null && value.owner !== domains.accounts[to].agentId) throw new CheckMismatch(`${label}: the answer names ${value.owner} the holder, expected ${domains.accounts[to].agentId}`);
-    held.holder = to;
-  });
+  return new Command(
+    label,
+    (model) => model.domains !== null && model.domains.held.size > 0,
+    async (model, system) => {
+      const domains = domainsOf(model);
+      const entry = heldAt(domains, index);
+      if (entry === null) throw new Error(`${label}: precondition broken`);
+      const [name, held] = entry;
+      const to = (1 - held.holder) as 0 | 1;
+      const giver = domains.accounts[held.holder];
+      const { value } = await accepted(
+        system,
+        `${label}: ${name} d${held.holder} → d${to}`,
+        'domains.transfer',
+        { domain: name, to: domains.accounts[to].agentId, priceMicro: null, domainId: held.domainId },
+        giver.apiKey,
+      );
+      if (value.owner !== null && value.owner !== domains.accounts[to].agentId)
+        throw new CheckMismatch(
+          `${label}: the answer names ${value.owner} the holder, expected ${domains.accounts[to].agentId}`,
+        );
+      held.holder = to;
+    },
+  );
 });
 
 const pricedTransferCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainOffer(held#${index}, 1.00)`;
-  return new Command(label, (model) => model.domains !== null && model.domains.held.size > 0, async (model, system) => {
-    const domains = domainsOf(model);
-    const entry = heldAt(domains, index);
-    if (entry === null) throw new Error(`${label}: precondition broken`);
-    const [name, held] = entry;
-    const input = { domain: name, to: domains.accounts[1 - held.holder]?.agentId ?? '', priceMicro: USDC, domainId: held.domainId };
-    const outcome = await system.session.call('domains.transfer', input, domains.accounts[held.holder].apiKey);
-    const op: OperationName = 'domains.transfer';
-    const dialect = system.session.target.services['domains' as ServiceName]?.dialect ?? 'A';
-    if (outcome.kind === 'unsupported') {
-      // The dialect has no field for a price: nothing is sent, nothing moves; the difference is the documented one.
-      const verdict = judge('domains.transfer.priced', dialect, 'no priced transfer', { endpoint: op, evidence: outcome.reason });
-      if (verdict.verdict === 'documented') system.raise(verdict.finding);
-      if (verdict.verdict === 'fail') throw new CheckMismatch(`${label}: ${verdict.detail}`);
-      return;
-    }
-    if (outcome.kind !== 'ok') throw new CheckMismatch(`${label}: ${outcome.kind === 'refused' ? `refused ${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}, expected the offer accepted`);
-    // An offer moves nothing until the buyer accepts it: the holder stays.
-  });
+  return new Command(
+    label,
+    (model) => model.domains !== null && model.domains.held.size > 0,
+    async (model, system) => {
+      const domains = domainsOf(model);
+      const entry = heldAt(domains, index);
+      if (entry === null) throw new Error(`${label}: precondition broken`);
+      const [name, held] = entry;
+      const input = {
+        domain: name,
+        to: domains.accounts[1 - held.holder]?.agentId ?? '',
+        priceMicro: USDC,
+        domainId: held.domainId,
+      };
+      const outcome = await system.session.call('domains.transfer', input, domains.accounts[held.holder].apiKey);
+      const op: OperationName = 'domains.transfer';
+      const dialect = system.session.target.services['domains' as ServiceName]?.dialect ?? 'A';
+      if (outcome.kind === 'unsupported') {
+        // The dialect has no field for a price: nothing is sent, nothing moves; the difference is the documented one.
+        const verdict = judge('domains.transfer.priced', dialect, 'no priced transfer', {
+          endpoint: op,
+          evidence: outcome.reason,
+        });
+        if (verdict.verdict === 'documented') system.raise(verdict.finding);
+        if (verdict.verdict === 'fail') throw new CheckMismatch(`${label}: ${verdict.detail}`);
+        return;
+      }
+      if (outcome.kind !== 'ok')
+        throw new CheckMismatch(
+          `${label}: ${outcome.kind === 'refused' ? `refused ${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}, expected the offer accepted`,
+        );
+      // An offer moves nothing until the buyer accepts it: the holder stays.
+    },
+  );
 });
 
 export const SERVICE_COMMANDS: readonly DialectCommandRow[] = [
-  { name: 'tradingBalance', operations: ['trading.balance'], accounts: 0, service: 'trading', weight: 2, arbitrary: tradingBalanceCommand },
-  { name: 'tradeOpen', operations: ['trading.order'], accounts: 0, service: 'trading', weight: 3, arbitrary: openCommand },
-  { name: 'tradeClose', operations: ['trading.close'], accounts: 0, service: 'trading', weight: 2, arbitrary: closeCommand },
-  { name: 'tradeAboveBalance', operations: ['trading.order'], accounts: 0, service: 'trading', weight: 1, arbitrary: openAboveBalanceCommand },
-  { name: 'tradeTooLarge', operations: ['trading.order'], accounts: 0, service: 'trading', weight: 1, arbitrary: openTooLargeCommand },
-  { name: 'domainsBalance', operations: ['domains.balance'], accounts: 0, service: 'domains', weight: 2, arbitrary: domainsBalanceCommand },
-  { name: 'domainRegister', operations: ['domains.register'], accounts: 0, service: 'domains', weight: 3, arbitrary: registerCommand },
-  { name: 'domainLookup', operations: ['domains.lookup'], accounts: 0, service: 'domains', weight: 2, arbitrary: lookupCommand },
-  { name: 'domainGift', operations: ['domains.transfer'], accounts: 0, service: 'domains', weight: 2, arbitrary: giftCommand },
-  { name: 'domainOffer', operations: ['domains.transfer'], accounts: 0, service: 'domains', weight: 1, arbitrary: pricedTransferCommand },
+  {
+    name: 'tradingBalance',
+    operations: ['trading.balance'],
+    accounts: 0,
+    service: 'trading',
+    weight: 2,
+    arbitrary: tradingBalanceCommand,
+  },
+  {
+    name: 'tradeOpen',
+    operations: ['trading.order'],
+    accounts: 0,
+    service: 'trading',
+    weight: 3,
+    arbitrary: openCommand,
+  },
+  {
+    name: 'tradeClose',
+    operations: ['trading.close'],
+    accounts: 0,
+    service: 'trading',
+    weight: 2,
+    arbitrary: closeCommand,
+  },
+  {
+    name: 'tradeAboveBalance',
+    operations: ['trading.order'],
+    accounts: 0,
+    service: 'trading',
+    weight: 1,
+    arbitrary: openAboveBalanceCommand,
+  },
+  {
+    name: 'tradeTooLarge',
+    operations: ['trading.order'],
+    accounts: 0,
+    service: 'trading',
+    weight: 1,
+    arbitrary: openTooLargeCommand,
+  },
+  {
+    name: 'domainsBalance',
+    operations: ['domains.balance'],
+    accounts: 0,
+    service: 'domains',
+    weight: 2,
+    arbitrary: domainsBalanceCommand,
+  },
+  {
+    name: 'domainRegister',
+    operations: ['domains.register'],
+    accounts: 0,
+    service: 'domains',
+    weight: 3,
+    arbitrary: registerCommand,
+  },
+  {
+    name: 'domainLookup',
+    operations: ['domains.lookup'],
+    accounts: 0,
+    service: 'domains',
+    weight: 2,
+    arbitrary: lookupCommand,
+  },
+  {
+    name: 'domainGift',
+    operations: ['domains.transfer'],
+    accounts: 0,
+    service: 'domains',
+    weight: 2,
+    arbitrary: giftCommand,
+  },
+  {
+    name: 'domainOffer',
+    operations: ['domains.transfer'],
+    accounts: 0,
+    service: 'domains',
+    weight: 1,
+    arbitrary: pricedTransferCommand,
+  },
 ];
 
 /** Closes the positions a run left open (its last commands, or a failure, left them): the next run starts flat. Outcomes are not judged. */
 export async function closeLeftPositions(model: DialectModel, system: DialectSystem): Promise<void> {
   const trading = model.trading;
   if (trading === null) return;
-  for (const position of trading.positions.splice(0)) await system.session.call('trading.close', { positionId: position.id }, trading.account.apiKey);
+  for (const position of trading.positions.splice(0))
+    await system.session.call('trading.close', { positionId: position.id }, trading.account.apiKey);
 }

@@ -39,7 +39,7 @@ const side = fc.constantFrom<'long' | 'short'>('long', 'short');
 const size = fc.constantFrom(2n * USDC, 4n * USDC, 5n * USDC);
 
 function tradingOf(model: Readonly<DialectModel>): TradingModel {
-  if (model.trading === null) throw new Error('a trading command ran without the check\'s trading account');
+  if (model.trading === null) throw new Error("a trading command ran without the check's trading account");
   return model.trading;
 }
 
@@ -50,9 +50,14 @@ function free(trading: Readonly<TradingModel>, market: string): boolean {
 /** A price 6 significant digits wide (what any venue takes as a limit). */
 const rounded = (price: number): number => Number(price.toPrecision(6));
 
-async function priceOf(system: DialectSystem, label: string, market: string): Promise<{ price: number; timestampMs: number | null }> {
+async function priceOf(
+  system: DialectSystem,
+  label: string,
+  market: string,
+): Promise<{ price: number; timestampMs: number | null }> {
   const { value } = await accepted(system, `${label}: price`, 'trading.price', { symbol: market }, null);
-  if (!Number.isFinite(value.price) || value.price <= 0) throw new CheckMismatch(`${label}: price ${value.price}, expected a positive number`);
+  if (!Number.isFinite(value.price) || value.price <= 0)
+    throw new CheckMismatch(`${label}: price ${value.price}, expected a positive number`);
   return value;
 }
 
@@ -60,7 +65,9 @@ async function priceOf(system: DialectSystem, label: string, market: string): Pr
 function entryText(entry: number, price: number, sideOf: 'long' | 'short'): string {
   if (entry === price) return 'the price';
   const worse = sideOf === 'long' ? entry > price : entry < price;
-  return worse && Math.abs(entry - price) <= price * SPREAD_MAX ? 'the taker quote' : `${entry} against a price of ${price}`;
+  return worse && Math.abs(entry - price) <= price * SPREAD_MAX
+    ? 'the taker quote'
+    : `${entry} against a price of ${price}`;
 }
 
 async function readBalance(system: DialectSystem, label: string, trading: TradingModel): Promise<Micro> {
@@ -70,114 +77,267 @@ async function readBalance(system: DialectSystem, label: string, trading: Tradin
 
 const priceCommand = fc.constantFrom(...MARKETS).map((market) => {
   const label = `tradePrice(${market})`;
-  return new Command(label, (model) => model.trading !== null, async (_model, system) => {
-    await priceOf(system, label, market);
-  });
+  return new Command(
+    label,
+    (model) => model.trading !== null,
+    async (_model, system) => {
+      await priceOf(system, label, market);
+    },
+  );
 });
 
-const openDefaultCommand = fc.record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size }).map(({ market, side: sideOf, sizeMicro }) => {
-  const label = `tradeOpenDefaultLeverage(${market} ${sideOf} ${text(sizeMicro)})`;
-  return new Command(label, (model) => model.trading !== null && free(model.trading, market) && model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR, async (model, system) => {
-    const trading = tradingOf(model);
-    const { value, request } = await accepted(system, label, 'trading.order', { symbol: market, side: sideOf, sizeMicro, leverage: null }, trading.account.apiKey);
-    const after = await priceOf(system, label, market);
-    if (value.positionId === null || value.positionId === undefined) throw new CheckMismatch(`${label}: the answer names no position to close`);
-    const leverage = value.leverage ?? null;
-    if (leverage === null || !Number.isSafeInteger(leverage) || leverage < 1) throw new CheckMismatch(`${label}: the answer shows leverage ${String(leverage)}, expected a whole number of at least 1`);
-    judged(system, label, 'trading.leverage.default', 'trading.order', String(leverage), request);
-    const marginMicro = sizeMicro / BigInt(leverage);
-    if (value.marginMicro !== null && value.marginMicro !== undefined && value.marginMicro !== marginMicro) throw new CheckMismatch(`${label}: margin ${text(value.marginMicro)}, expected size / leverage ${leverage} = ${text(marginMicro)}`);
-    const entry = value.entryPrice ?? null;
-    // Only a price read at the open's own instant (a manual clock nothing moved since) is the one the entry met.
-    if (entry !== null && after.timestampMs !== null && after.timestampMs === (value.openedAtMs ?? null)) {
-      judged(system, label, 'trading.entry.price', 'trading.order', entryText(entry, after.price, sideOf), request);
-    }
-    if (value.feeMicro === null) trading.account.unsure = true;
-    trading.account.balanceMicro -= marginMicro + (value.feeMicro ?? 0n);
-    trading.positions.push({ id: value.positionId, symbol: market, marginMicro });
+const openDefaultCommand = fc
+  .record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size })
+  .map(({ market, side: sideOf, sizeMicro }) => {
+    const label = `tradeOpenDefaultLeverage(${market} ${sideOf} ${text(sizeMicro)})`;
+    return new Command(
+      label,
+      (model) =>
+        model.trading !== null &&
+        free(model.trading, market) &&
+        model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
+      async (model, system) => {
+        const trading = tradingOf(model);
+        const { value, request } = await accepted(
+          system,
+          label,
+          'trading.order',
+          { symbol: market, side: sideOf, sizeMicro, leverage: null },
+          trading.account.apiKey,
+        );
+        const after = await priceOf(system, label, market);
+        if (value.positionId === null || value.positionId === undefined)
+          throw new CheckMismatch(`${label}: the answer names no position to close`);
+        const leverage = value.leverage ?? null;
+        if (leverage === null || !Number.isSafeInteger(leverage) || leverage < 1)
+          throw new CheckMismatch(
+            `${label}: the answer shows leverage ${String(leverage)}, expected a whole number of at least 1`,
+          );
+        judged(system, label, 'trading.leverage.default', 'trading.order', String(leverage), request);
+        const marginMicro = sizeMicro / BigInt(leverage);
+        if (value.marginMicro !== null && value.marginMicro !== undefined && value.marginMicro !== marginMicro)
+          throw new CheckMismatch(
+            `${label}: margin ${text(value.marginMicro)}, expected size / leverage ${leverage} = ${text(marginMicro)}`,
+          );
+        const entry = value.entryPrice ?? null;
+        // Only a price read at the open's own instant (a manual clock nothing moved since) is the one the entry met.
+        if (entry !== null && after.timestampMs !== null && after.timestampMs === (value.openedAtMs ?? null)) {
+          judged(system, label, 'trading.entry.price', 'trading.order', entryText(entry, after.price, sideOf), request);
+        }
+        if (value.feeMicro === null) trading.account.unsure = true;
+        trading.account.balanceMicro -= marginMicro + (value.feeMicro ?? 0n);
+        trading.positions.push({ id: value.positionId, symbol: market, marginMicro });
+      },
+    );
   });
-});
 
 function listed(orders: readonly LimitOrderView[], orderId: string): LimitOrderView | undefined {
   return orders.find((order) => order.orderId === orderId);
 }
 
-const restingLimitCommand = fc.record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size }).map(({ market, side: sideOf, sizeMicro }) => {
-  const label = `tradeLimitCancel(${market} ${sideOf} ${text(sizeMicro)} ×2, resting)`;
-  const leverage = 2;
-  return new Command(label, (model) => model.trading !== null && free(model.trading, market) && model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR, async (model, system) => {
-    const trading = tradingOf(model);
-    const balance = await readBalance(system, `${label}: balance before`, trading);
-    if (!trading.account.unsure && balance !== trading.account.balanceMicro) throw new CheckMismatch(`${label}: balance before ${text(balance)}, expected ${text(trading.account.balanceMicro)}`);
-    trading.account.balanceMicro = balance;
-    trading.account.unsure = false;
-    const { price } = await priceOf(system, label, market);
-    const limitPrice = rounded(sideOf === 'long' ? price / 2 : price * 2);
-    const placed = await accepted(system, `${label}: place at ${limitPrice}`, 'trading.limit', { symbol: market, side: sideOf, sizeMicro, limitPrice, leverage }, trading.account.apiKey);
-    const order = placed.value;
-    if (order.status !== null) judged(system, label, 'trading.limit.status', 'trading.limit', order.status, placed.request);
-    if (order.limitPrice !== null && order.limitPrice !== limitPrice) throw new CheckMismatch(`${label}: limit ${order.limitPrice}, sent ${limitPrice}`);
-    const pending = listed((await accepted(system, `${label}: list`, 'trading.orders', {}, trading.account.apiKey)).value.orders, order.orderId);
-    if (pending === undefined) throw new CheckMismatch(`${label}: the resting order ${order.orderId} is not listed`);
-    if (pending.limitPrice !== null && pending.limitPrice !== limitPrice) throw new CheckMismatch(`${label}: listed at ${pending.limitPrice}, placed at ${limitPrice}`);
-    const cancelled = await accepted(system, `${label}: cancel`, 'trading.cancel', { orderId: order.orderId }, trading.account.apiKey);
-    if (cancelled.value.orderId !== order.orderId) throw new CheckMismatch(`${label}: the cancel answered order ${cancelled.value.orderId}, asked ${order.orderId}`);
-    if (cancelled.value.status !== null) judged(system, label, 'trading.cancel.status', 'trading.cancel', cancelled.value.status, cancelled.request);
-    if (listed((await accepted(system, `${label}: list after the cancel`, 'trading.orders', {}, trading.account.apiKey)).value.orders, order.orderId) !== undefined) {
-      throw new CheckMismatch(`${label}: the cancelled order ${order.orderId} is still listed`);
-    }
-    const after = await readBalance(system, `${label}: balance after`, trading);
-    if (after !== balance) throw new CheckMismatch(`${label}: free balance ${text(after)} after the cancel, expected ${text(balance)} as before the order (nothing stays held)`);
+const restingLimitCommand = fc
+  .record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size })
+  .map(({ market, side: sideOf, sizeMicro }) => {
+    const label = `tradeLimitCancel(${market} ${sideOf} ${text(sizeMicro)} ×2, resting)`;
+    const leverage = 2;
+    return new Command(
+      label,
+      (model) =>
+        model.trading !== null &&
+        free(model.trading, market) &&
+        model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
+      async (model, system) => {
+        const trading = tradingOf(model);
+        const balance = await readBalance(system, `${label}: balance before`, trading);
+        if (!trading.account.unsure && balance !== trading.account.balanceMicro)
+          throw new CheckMismatch(
+            `${label}: balance before ${text(balance)}, expected ${text(trading.account.balanceMicro)}`,
+          );
+        trading.account.balanceMicro = balance;
+        trading.account.unsure = false;
+        const { price } = await priceOf(system, label, market);
+        const limitPrice = rounded(sideOf === 'long' ? price / 2 : price * 2);
+        const placed = await accepted(
+          system,
+          `${label}: place at ${limitPrice}`,
+          'trading.limit',
+          { symbol: market, side: sideOf, sizeMicro, limitPrice, leverage },
+          trading.account.apiKey,
+        );
+        const order = placed.value;
+        if (order.status !== null)
+          judged(system, label, 'trading.limit.status', 'trading.limit', order.status, placed.request);
+        if (order.limitPrice !== null && order.limitPrice !== limitPrice)
+          throw new CheckMismatch(`${label}: limit ${order.limitPrice}, sent ${limitPrice}`);
+        const pending = listed(
+          (await accepted(system, `${label}: list`, 'trading.orders', {}, trading.account.apiKey)).value.orders,
+          order.orderId,
+        );
+        if (pending === undefined)
+          throw new CheckMismatch(`${label}: the resting order ${order.orderId} is not listed`);
+        if (pending.limitPrice !== null && pending.limitPrice !== limitPrice)
+          throw new CheckMismatch(`${label}: listed at ${pending.limitPrice}, placed at ${limitPrice}`);
+        const cancelled = await accepted(
+          system,
+          `${label}: cancel`,
+          'trading.cancel',
+          { orderId: order.orderId },
+          trading.account.apiKey,
+        );
+        if (cancelled.value.orderId !== order.orderId)
+          throw new CheckMismatch(
+            `${label}: the cancel answered order ${cancelled.value.orderId}, asked ${order.orderId}`,
+          );
+        if (cancelled.value.status !== null)
+          judged(system, label, 'trading.cancel.status', 'trading.cancel', cancelled.value.status, cancelled.request);
+        if (
+          listed(
+            (await accepted(system, `${label}: list after the cancel`, 'trading.orders', {}, trading.account.apiKey))
+              .value.orders,
+            order.orderId,
+          ) !== undefined
+        ) {
+          throw new CheckMismatch(`${label}: the cancelled order ${order.orderId} is still listed`);
+        }
+        const after = await readBalance(system, `${label}: balance after`, trading);
+        if (after !== balance)
+          throw new CheckMismatch(
+            `${label}: free balance ${text(after)} after the cancel, expected ${text(balance)} as before the order (nothing stays held)`,
+          );
+      },
+    );
   });
-});
 
-const crossingLimitCommand = fc.record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size }).map(({ market, side: sideOf, sizeMicro }) => {
-  const label = `tradeLimitFill(${market} ${sideOf} ${text(sizeMicro)} ×2, crossing)`;
-  const leverage = 2;
-  const marginMicro = sizeMicro / BigInt(leverage);
-  return new Command(label, (model) => model.trading !== null && free(model.trading, market) && model.trading.account.balanceMicro >= marginMicro + sizeMicro / FEE_ROOM_DIVISOR, async (model, system) => {
-    const trading = tradingOf(model);
-    const { price } = await priceOf(system, label, market);
-    // 2% through the price: any quote of the same instant crosses it.
-    const limitPrice = rounded(sideOf === 'long' ? price * 1.02 : price * 0.98);
-    const { value: order } = await accepted(system, `${label}: place at ${limitPrice}`, 'trading.limit', { symbol: market, side: sideOf, sizeMicro, limitPrice, leverage }, trading.account.apiKey);
-    if (order.fillPrice === null) {
-      // Not filled yet (a target that polls): cancelled; a cancel refused means it filled meanwhile, at a price and fee unseen.
-      const cancel = await system.session.call('trading.cancel', { orderId: order.orderId }, trading.account.apiKey);
-      if (cancel.kind === 'ok') return;
-      trading.account.unsure = true;
-    } else if (sideOf === 'long' ? order.fillPrice > limitPrice : order.fillPrice < limitPrice) {
-      throw new CheckMismatch(`${label}: filled at ${order.fillPrice}, beyond the limit ${limitPrice} (a ${sideOf} fills at or ${sideOf === 'long' ? 'below' : 'above'} it)`);
-    }
-    const { value } = await accepted(system, `${label}: positions`, 'trading.positions', {}, trading.account.apiKey);
-    const position = value.positions.find((one) => one.symbol === market);
-    if (position === undefined) throw new CheckMismatch(`${label}: the filled order left no ${market} position in the list`);
-    if (position.marginMicro !== null && position.marginMicro !== marginMicro) throw new CheckMismatch(`${label}: the position holds margin ${text(position.marginMicro)}, expected size / leverage = ${text(marginMicro)}`);
-    if (order.feeMicro === null) trading.account.unsure = true;
-    trading.account.balanceMicro -= marginMicro + (order.fillPrice === null ? 0n : (order.feeMicro ?? 0n));
-    trading.positions.push({ id: position.positionId, symbol: market, marginMicro });
+const crossingLimitCommand = fc
+  .record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size })
+  .map(({ market, side: sideOf, sizeMicro }) => {
+    const label = `tradeLimitFill(${market} ${sideOf} ${text(sizeMicro)} ×2, crossing)`;
+    const leverage = 2;
+    const marginMicro = sizeMicro / BigInt(leverage);
+    return new Command(
+      label,
+      (model) =>
+        model.trading !== null &&
+        free(model.trading, market) &&
+        model.trading.account.balanceMicro >= marginMicro + sizeMicro / FEE_ROOM_DIVISOR,
+      async (model, system) => {
+        const trading = tradingOf(model);
+        const { price } = await priceOf(system, label, market);
+        // 2% through the price: any quote of the same instant crosses it.
+        const limitPrice = rounded(sideOf === 'long' ? price * 1.02 : price * 0.98);
+        const { value: order } = await accepted(
+          system,
+          `${label}: place at ${limitPrice}`,
+          'trading.limit',
+          { symbol: market, side: sideOf, sizeMicro, limitPrice, leverage },
+          trading.account.apiKey,
+        );
+        if (order.fillPrice === null) {
+          // Not filled yet (a target that polls): cancelled; a cancel refused means it filled meanwhile, at a price and fee unseen.
+          const cancel = await system.session.call(
+            'trading.cancel',
+            { orderId: order.orderId },
+            trading.account.apiKey,
+          );
+          if (cancel.kind === 'ok') return;
+          trading.account.unsure = true;
+        } else if (sideOf === 'long' ? order.fillPrice > limitPrice : order.fillPrice < limitPrice) {
+          throw new CheckMismatch(
+            `${label}: filled at ${order.fillPrice}, beyond the limit ${limitPrice} (a ${sideOf} fills at or ${sideOf === 'long' ? 'below' : 'above'} it)`,
+          );
+        }
+        const { value } = await accepted(
+          system,
+          `${label}: positions`,
+          'trading.positions',
+          {},
+          trading.account.apiKey,
+        );
+        const position = value.positions.find((one) => one.symbol === market);
+        if (position === undefined)
+          throw new CheckMismatch(`${label}: the filled order left no ${market} position in the list`);
+        if (position.marginMicro !== null && position.marginMicro !== marginMicro)
+          throw new CheckMismatch(
+            `${label}: the position holds margin ${text(position.marginMicro)}, expected size / leverage = ${text(marginMicro)}`,
+          );
+        if (order.feeMicro === null) trading.account.unsure = true;
+        trading.account.balanceMicro -= marginMicro + (order.fillPrice === null ? 0n : (order.feeMicro ?? 0n));
+        trading.positions.push({ id: position.positionId, symbol: market, marginMicro });
+      },
+    );
   });
-});
 
-const positionsCommand = fc.constant(new Command('tradePositions()', (model) => model.trading !== null, async (model, system) => {
-  const trading = tradingOf(model);
-  const { value } = await accepted(system, 'tradePositions()', 'trading.positions', {}, trading.account.apiKey);
-  for (const expected of trading.positions) {
-    const shown = value.positions.find((position) => position.positionId === expected.id);
-    if (shown === undefined) throw new CheckMismatch(`tradePositions(): the open position ${expected.id} (${expected.symbol}) is not listed`);
-    if (shown.symbol !== null && shown.symbol !== expected.symbol) throw new CheckMismatch(`tradePositions(): ${expected.id} listed on ${shown.symbol}, opened on ${expected.symbol}`);
-    if (shown.marginMicro !== null && shown.marginMicro !== expected.marginMicro) throw new CheckMismatch(`tradePositions(): ${expected.id} holds margin ${text(shown.marginMicro)}, expected ${text(expected.marginMicro)}`);
-  }
-  // Positions an earlier run could not close hold the base margin; without any, the list is the model's.
-  if (trading.baseMarginMicro === 0n && value.positions.length !== trading.positions.length) {
-    throw new CheckMismatch(`tradePositions(): ${value.positions.length} positions listed, expected ${trading.positions.length} (${trading.positions.map((position) => position.id).join(', ') || 'none'})`);
-  }
-}));
+const positionsCommand = fc.constant(
+  new Command(
+    'tradePositions()',
+    (model) => model.trading !== null,
+    async (model, system) => {
+      const trading = tradingOf(model);
+      const { value } = await accepted(system, 'tradePositions()', 'trading.positions', {}, trading.account.apiKey);
+      for (const expected of trading.positions) {
+        const shown = value.positions.find((position) => position.positionId === expected.id);
+        if (shown === undefined)
+          throw new CheckMismatch(
+            `tradePositions(): the open position ${expected.id} (${expected.symbol}) is not listed`,
+          );
+        if (shown.symbol !== null && shown.symbol !== expected.symbol)
+          throw new CheckMismatch(
+            `tradePositions(): ${expected.id} listed on ${shown.symbol}, opened on ${expected.symbol}`,
+          );
+        if (shown.marginMicro !== null && shown.marginMicro !== expected.marginMicro)
+          throw new CheckMismatch(
+            `tradePositions(): ${expected.id} holds margin ${text(shown.marginMicro)}, expected ${text(expected.marginMicro)}`,
+          );
+      }
+      // Positions an earlier run could not close hold the base margin; without any, the list is the model's.
+      if (trading.baseMarginMicro === 0n && value.positions.length !== trading.positions.length) {
+        throw new CheckMismatch(
+          `tradePositions(): ${value.positions.length} positions listed, expected ${trading.positions.length} (${trading.positions.map((position) => position.id).join(', ') || 'none'})`,
+        );
+      }
+    },
+  ),
+);
 
 export const TRADING_ORDER_COMMANDS: readonly DialectCommandRow[] = [
-  { name: 'tradePrice', operations: ['trading.price'], accounts: 0, service: 'trading', weight: 1, arbitrary: priceCommand },
-  { name: 'tradeOpenDefaultLeverage', operations: ['trading.order', 'trading.price'], accounts: 0, service: 'trading', weight: 2, arbitrary: openDefaultCommand },
-  { name: 'tradeLimitCancel', operations: ['trading.limit', 'trading.orders', 'trading.cancel', 'trading.balance', 'trading.price'], accounts: 0, service: 'trading', weight: 2, arbitrary: restingLimitCommand },
-  { name: 'tradeLimitFill', operations: ['trading.limit', 'trading.cancel', 'trading.positions', 'trading.price'], accounts: 0, service: 'trading', weight: 2, arbitrary: crossingLimitCommand },
-  { name: 'tradePositions', operations: ['trading.positions'], accounts: 0, service: 'trading', weight: 2, arbitrary: positionsCommand },
+  {
+    name: 'tradePrice',
+    operations: ['trading.price'],
+    accounts: 0,
+    service: 'trading',
+    weight: 1,
+    arbitrary: priceCommand,
+  },
+  {
+    name: 'tradeOpenDefaultLeverage',
+    operations: ['trading.order', 'trading.price'],
+    accounts: 0,
+    service: 'trading',
+    weight: 2,
+    arbitrary: openDefaultCommand,
+  },
+  {
+    name: 'tradeLimitCancel',
+    operations: ['trading.limit', 'trading.orders', 'trading.cancel', 'trading.balance', 'trading.price'],
+    accounts: 0,
+    service: 'trading',
+    weight: 2,
+    arbitrary: restingLimitCommand,
+  },
+  {
+    name: 'tradeLimitFill',
+    operations: ['trading.limit', 'trading.cancel', 'trading.positions', 'trading.price'],
+    accounts: 0,
+    service: 'trading',
+    weight: 2,
+    arbitrary: crossingLimitCommand,
+  },
+  {
+    name: 'tradePositions',
+    operations: ['trading.positions'],
+    accounts: 0,
+    service: 'trading',
+    weight: 2,
+    arbitrary: positionsCommand,
+  },
 ];

@@ -15,11 +15,26 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import { betCredit } from '../../live/bet-credit.ts';
 import { judge, type RuleName } from '../../live/documented-rules.ts';
 import type { CallOutcome, SentRequest } from '../../live/live-session.ts';
-import { isRefusal, type BetInput, type LiveBet, type OperationInput, type OperationName, type OperationResult } from '../../live/operations.ts';
+import {
+  isRefusal,
+  type BetInput,
+  type LiveBet,
+  type OperationInput,
+  type OperationName,
+  type OperationResult,
+} from '../../live/operations.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../model-command.ts';
-import { accountAt, escrowFeeMicro, ESCROWS_MAX, spendableMicro, type DialectAccount, type DialectModel, type DialectSystem } from './dialect-model.ts';
+import {
+  accountAt,
+  escrowFeeMicro,
+  ESCROWS_MAX,
+  spendableMicro,
+  type DialectAccount,
+  type DialectModel,
+  type DialectSystem,
+} from './dialect-model.ts';
 
 export type DialectCommand = fc.AsyncCommand<DialectModel, DialectSystem>;
 
@@ -46,7 +61,11 @@ export class Command implements DialectCommand {
   private readonly applicable: (model: Readonly<DialectModel>) => boolean;
   private readonly body: (model: DialectModel, system: DialectSystem) => Promise<void>;
 
-  constructor(label: string, applicable: (model: Readonly<DialectModel>) => boolean, body: (model: DialectModel, system: DialectSystem) => Promise<void>) {
+  constructor(
+    label: string,
+    applicable: (model: Readonly<DialectModel>) => boolean,
+    body: (model: DialectModel, system: DialectSystem) => Promise<void>,
+  ) {
     this.label = label;
     this.applicable = applicable;
     this.body = body;
@@ -69,7 +88,13 @@ const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 const text = (micro: Micro): string => formatDecimal(micro);
 
 /** Sends `op`; a call that got no answer is trouble (an Error: the check could not run), never a mismatch. */
-async function send<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<CallOutcome<OperationResult<O>>> {
+async function send<O extends OperationName>(
+  system: DialectSystem,
+  label: string,
+  op: O,
+  input: OperationInput<O>,
+  apiKey: string | null,
+): Promise<CallOutcome<OperationResult<O>>> {
   const outcome = await system.session.call(op, input, apiKey);
   if (outcome.kind === 'unreachable') throw new Error(`${label}: ${outcome.message}`);
   if (outcome.kind === 'deadline') throw new Error(`${label}: rate limited past the time budget`);
@@ -77,39 +102,78 @@ async function send<O extends OperationName>(system: DialectSystem, label: strin
   return outcome;
 }
 
-export async function accepted<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ value: OperationResult<O>; request: SentRequest }> {
+export async function accepted<O extends OperationName>(
+  system: DialectSystem,
+  label: string,
+  op: O,
+  input: OperationInput<O>,
+  apiKey: string | null,
+): Promise<{ value: OperationResult<O>; request: SentRequest }> {
   const outcome = await send(system, label, op, input, apiKey);
   if (outcome.kind === 'ok') return { value: outcome.value, request: outcome.request };
-  if (outcome.kind === 'refused') throw new CheckMismatch(`${label}: refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.refusal.message}), expected it accepted`);
+  if (outcome.kind === 'refused')
+    throw new CheckMismatch(
+      `${label}: refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.refusal.message}), expected it accepted`,
+    );
   throw new CheckMismatch(`${label}: the answer could not be read (${outcome.kind}; see the shape findings)`);
 }
 
-export async function refused<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ text: string; request: SentRequest }> {
+export async function refused<O extends OperationName>(
+  system: DialectSystem,
+  label: string,
+  op: O,
+  input: OperationInput<O>,
+  apiKey: string | null,
+): Promise<{ text: string; request: SentRequest }> {
   const outcome = await send(system, label, op, input, apiKey);
-  if (outcome.kind === 'refused') return { text: `${outcome.refusal.status} ${outcome.refusal.name}`, request: outcome.request };
-  throw new CheckMismatch(`${label}: accepted (${outcome.kind === 'ok' || outcome.kind === 'unreadable' ? outcome.status : outcome.kind}), expected a refusal`);
+  if (outcome.kind === 'refused')
+    return { text: `${outcome.refusal.status} ${outcome.refusal.name}`, request: outcome.request };
+  throw new CheckMismatch(
+    `${label}: accepted (${outcome.kind === 'ok' || outcome.kind === 'unreadable' ? outcome.status : outcome.kind}), expected a refusal`,
+  );
 }
 
-export function judged(system: DialectSystem, label: string, rule: RuleName, op: OperationName, seen: string, request: SentRequest): void {
+export function judged(
+  system: DialectSystem,
+  label: string,
+  rule: RuleName,
+  op: OperationName,
+  seen: string,
+  request: SentRequest,
+): void {
   const dialect = system.session.target.services[op.split('.')[0] as ServiceName]?.dialect ?? 'A';
-  const verdict = judge(rule, dialect, seen, { endpoint: op, evidence: `${request.method} ${request.url} answered ${seen}`, reproduce: system.curlOf(request) });
+  const verdict = judge(rule, dialect, seen, {
+    endpoint: op,
+    evidence: `${request.method} ${request.url} answered ${seen}`,
+    reproduce: system.curlOf(request),
+  });
   if (verdict.verdict === 'documented') system.raise(verdict.finding);
   if (verdict.verdict === 'fail') throw new CheckMismatch(`${label}: ${verdict.detail}`);
 }
 
 function near(label: string, seen: Micro | null, expected: Micro, slack: Micro): void {
-  if (seen !== null && abs(seen - expected) > slack) throw new CheckMismatch(`${label}: ${text(seen)}, expected ${text(expected)}${slack > 0n ? ` (± ${text(slack)})` : ''}`);
+  if (seen !== null && abs(seen - expected) > slack)
+    throw new CheckMismatch(
+      `${label}: ${text(seen)}, expected ${text(expected)}${slack > 0n ? ` (± ${text(slack)})` : ''}`,
+    );
 }
 
 /** Checks a placed bet against the account's seed and nonce, and books its money. */
 function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, sent: BetInput, label: string): void {
   if (bet.game !== sent.game || bet.amountMicro !== sent.amountMicro || bet.clientSeed !== sent.clientSeed) {
-    throw new CheckMismatch(`${label}: answered ${bet.game} ${text(bet.amountMicro)} '${bet.clientSeed}', sent ${sent.game} ${text(sent.amountMicro)} '${sent.clientSeed}'`);
+    throw new CheckMismatch(
+      `${label}: answered ${bet.game} ${text(bet.amountMicro)} '${bet.clientSeed}', sent ${sent.game} ${text(sent.amountMicro)} '${sent.clientSeed}'`,
+    );
   }
   const previous = account.seed;
-  if (account.rotatedHash !== null && (bet.seedHash === account.rotatedHash || bet.nonce !== 0)) throw new CheckMismatch(`${label}: after a rotation the bet is on seed ${bet.seedHash.slice(0, 12)}… nonce ${bet.nonce}, expected a new seed at nonce 0`);
-  if (previous !== null && previous.hash === bet.seedHash && bet.nonce !== previous.nonce + 1) throw new CheckMismatch(`${label}: nonce ${bet.nonce} on the same seed, expected ${previous.nonce + 1}`);
-  if (previous !== null && previous.hash !== bet.seedHash && bet.nonce !== 0) throw new CheckMismatch(`${label}: a new seed at nonce ${bet.nonce}, expected 0`);
+  if (account.rotatedHash !== null && (bet.seedHash === account.rotatedHash || bet.nonce !== 0))
+    throw new CheckMismatch(
+      `${label}: after a rotation the bet is on seed ${bet.seedHash.slice(0, 12)}… nonce ${bet.nonce}, expected a new seed at nonce 0`,
+    );
+  if (previous !== null && previous.hash === bet.seedHash && bet.nonce !== previous.nonce + 1)
+    throw new CheckMismatch(`${label}: nonce ${bet.nonce} on the same seed, expected ${previous.nonce + 1}`);
+  if (previous !== null && previous.hash !== bet.seedHash && bet.nonce !== 0)
+    throw new CheckMismatch(`${label}: a new seed at nonce ${bet.nonce}, expected 0`);
   // The credit is stake × multiplier where the answer rounds amount_won (a display field), never the rounded figure.
   const credit = betCredit(bet);
   if (!credit.ok) throw new CheckMismatch(`${label}: ${credit.problem}`);
@@ -118,14 +182,21 @@ function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, 
   account.balanceMicro = account.balanceMicro - bet.amountMicro + credit.micro;
   // A credit with digits below the micro (kept by the target, rounded by the model) leaves up to a micro.
   if (!credit.exact) account.slackMicro += 1n;
-  near(`${label}: new balance = previous − stake + return`, bet.balanceAfterMicro, account.balanceMicro, account.slackMicro + model.roundingMicro);
+  near(
+    `${label}: new balance = previous − stake + return`,
+    bet.balanceAfterMicro,
+    account.balanceMicro,
+    account.slackMicro + model.roundingMicro,
+  );
 }
 
 const slot = fc.constantFrom(0, 0, 1);
 const betAmount = fc.constantFrom(10_000n, 20_000n, 50_000n);
 const betChoice = fc.constantFrom<Pick<BetInput, 'game' | 'params'>>(
-  { game: 'coin_flip', params: { side: 'heads' } }, { game: 'coin_flip', params: { side: 'tails' } },
-  { game: 'dice', params: { direction: 'over', threshold: 50 } }, { game: 'dice', params: { direction: 'under', threshold: 50 } },
+  { game: 'coin_flip', params: { side: 'heads' } },
+  { game: 'coin_flip', params: { side: 'tails' } },
+  { game: 'dice', params: { direction: 'over', threshold: 50 } },
+  { game: 'dice', params: { direction: 'under', threshold: 50 } },
 );
 const seedTag = fc.integer({ min: 0, max: 9_999 });
 
@@ -133,143 +204,285 @@ function betInput(choice: Pick<BetInput, 'game' | 'params'>, amountMicro: Micro,
   return { ...choice, amountMicro, clientSeed: `afp-check-${tag}` };
 }
 
-const betCommand = fc.record({ slot, choice: betChoice, amountMicro: betAmount, tag: seedTag }).map(({ slot: at, choice, amountMicro, tag }) => {
-  const input = betInput(choice, amountMicro, tag);
-  const label = `bet(a${at}, ${input.game} ${JSON.stringify(input.params)}, ${text(amountMicro)})`;
-  return new Command(label, (model) => spendableMicro(accountAt(model, at)) >= amountMicro * BET_COVER, async (model, system) => {
-    const account = accountAt(model, at);
-    observeBet(model, account, (await accepted(system, label, 'casino.bet', input, account.apiKey)).value, input, label);
+const betCommand = fc
+  .record({ slot, choice: betChoice, amountMicro: betAmount, tag: seedTag })
+  .map(({ slot: at, choice, amountMicro, tag }) => {
+    const input = betInput(choice, amountMicro, tag);
+    const label = `bet(a${at}, ${input.game} ${JSON.stringify(input.params)}, ${text(amountMicro)})`;
+    return new Command(
+      label,
+      (model) => spendableMicro(accountAt(model, at)) >= amountMicro * BET_COVER,
+      async (model, system) => {
+        const account = accountAt(model, at);
+        observeBet(
+          model,
+          account,
+          (await accepted(system, label, 'casino.bet', input, account.apiKey)).value,
+          input,
+          label,
+        );
+      },
+    );
   });
-});
 
-const batchCommand = fc.record({ slot, count: fc.integer({ min: 1, max: 3 }), invalid: fc.boolean(), tag: seedTag }).map(({ slot: at, count, invalid, tag }) => {
-  const bets = Array.from({ length: count }, (_, index) => betInput({ game: 'coin_flip', params: { side: index % 2 === 0 ? 'heads' : 'tails' } }, 10_000n, tag + index));
-  const sent = invalid ? [...bets, betInput({ game: 'coin_flip', params: { side: 'heads' } }, 0n, tag + count)] : bets;
-  const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''})`;
-  return new Command(label, (model) => spendableMicro(accountAt(model, at)) >= 10_000n * BigInt(count) * BET_COVER, async (model, system) => {
-    const account = accountAt(model, at);
-    const { value } = await accepted(system, label, 'casino.batch', { bets: sent }, account.apiKey);
-    const shape = value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed'));
-    const expected = sent.map((bet) => (bet.amountMicro === 0n ? 'refused' : 'placed'));
-    if (JSON.stringify(shape) !== JSON.stringify(expected)) throw new CheckMismatch(`${label}: results ${JSON.stringify(shape)}, expected ${JSON.stringify(expected)}`);
-    value.results.forEach((result, index) => {
-      if (!isRefusal(result)) observeBet(model, account, result, sent[index] as BetInput, `${label} element ${index}`);
-    });
-    if (value.summary?.total !== undefined && value.summary.total !== null && value.summary.total !== sent.length) throw new CheckMismatch(`${label}: summary.total ${value.summary.total}, expected ${sent.length}`);
-    near(`${label}: balance_after`, value.balanceAfterMicro, account.balanceMicro, account.slackMicro + model.roundingMicro);
+const batchCommand = fc
+  .record({ slot, count: fc.integer({ min: 1, max: 3 }), invalid: fc.boolean(), tag: seedTag })
+  .map(({ slot: at, count, invalid, tag }) => {
+    const bets = Array.from({ length: count }, (_, index) =>
+      betInput({ game: 'coin_flip', params: { side: index % 2 === 0 ? 'heads' : 'tails' } }, 10_000n, tag + index),
+    );
+    const sent = invalid
+      ? [...bets, betInput({ game: 'coin_flip', params: { side: 'heads' } }, 0n, tag + count)]
+      : bets;
+    const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''})`;
+    return new Command(
+      label,
+      (model) => spendableMicro(accountAt(model, at)) >= 10_000n * BigInt(count) * BET_COVER,
+      async (model, system) => {
+        const account = accountAt(model, at);
+        const { value } = await accepted(system, label, 'casino.batch', { bets: sent }, account.apiKey);
+        const shape = value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed'));
+        const expected = sent.map((bet) => (bet.amountMicro === 0n ? 'refused' : 'placed'));
+        if (JSON.stringify(shape) !== JSON.stringify(expected))
+          throw new CheckMismatch(`${label}: results ${JSON.stringify(shape)}, expected ${JSON.stringify(expected)}`);
+        value.results.forEach((result, index) => {
+          if (!isRefusal(result))
+            observeBet(model, account, result, sent[index] as BetInput, `${label} element ${index}`);
+        });
+        if (value.summary?.total !== undefined && value.summary.total !== null && value.summary.total !== sent.length)
+          throw new CheckMismatch(`${label}: summary.total ${value.summary.total}, expected ${sent.length}`);
+        near(
+          `${label}: balance_after`,
+          value.balanceAfterMicro,
+          account.balanceMicro,
+          account.slackMicro + model.roundingMicro,
+        );
+      },
+    );
   });
-});
 
 const balanceCommand = slot.map((at) => {
   const label = `balance(a${at})`;
-  return new Command(label, () => true, async (model, system) => {
-    const account = accountAt(model, at);
-    const { value } = await accepted(system, label, 'casino.balance', {}, account.apiKey);
-    near(label, value.balanceMicro, account.balanceMicro, account.slackMicro);
-    account.balanceMicro = value.balanceMicro;
-    account.slackMicro = 0n;
-  });
+  return new Command(
+    label,
+    () => true,
+    async (model, system) => {
+      const account = accountAt(model, at);
+      const { value } = await accepted(system, label, 'casino.balance', {}, account.apiKey);
+      near(label, value.balanceMicro, account.balanceMicro, account.slackMicro);
+      account.balanceMicro = value.balanceMicro;
+      account.slackMicro = 0n;
+    },
+  );
 });
 
 const overBetCommand = slot.map((at) => {
   const label = `betAboveBalance(a${at})`;
-  return new Command(label, () => true, async (model, system) => {
-    const account = accountAt(model, at);
-    const input = betInput({ game: 'coin_flip', params: { side: 'heads' } }, account.balanceMicro + account.slackMicro + 1_000_000n, 0);
-    const refusal = await refused(system, label, 'casino.bet', input, account.apiKey);
-    judged(system, label, 'casino.refusal.over-balance', 'casino.bet', refusal.text, refusal.request);
-  });
+  return new Command(
+    label,
+    () => true,
+    async (model, system) => {
+      const account = accountAt(model, at);
+      const input = betInput(
+        { game: 'coin_flip', params: { side: 'heads' } },
+        account.balanceMicro + account.slackMicro + 1_000_000n,
+        0,
+      );
+      const refusal = await refused(system, label, 'casino.bet', input, account.apiKey);
+      judged(system, label, 'casino.refusal.over-balance', 'casino.bet', refusal.text, refusal.request);
+    },
+  );
 });
 
 const rotateCommand = slot.map((at) => {
   const label = `rotate(a${at})`;
-  return new Command(label, (model) => accountAt(model, at).seed !== null, async (model, system) => {
-    const account = accountAt(model, at);
-    const seed = account.seed;
-    if (seed === null) throw new Error(`${label}: precondition broken`);
-    const { value } = await accepted(system, label, 'casino.rotate', {}, account.apiKey);
-    if (value.revealedSeedHash !== seed.hash) throw new CheckMismatch(`${label}: revealed the seed of hash ${String(value.revealedSeedHash)}, expected the bets' ${seed.hash}`);
-    if (value.revealedSeed === null || hash('sha256', value.revealedSeed) !== seed.hash) throw new CheckMismatch(`${label}: the revealed seed ${String(value.revealedSeed)} does not hash (SHA-256) to ${seed.hash}`);
-    account.seed = null;
-    account.rotatedHash = seed.hash;
-  });
+  return new Command(
+    label,
+    (model) => accountAt(model, at).seed !== null,
+    async (model, system) => {
+      const account = accountAt(model, at);
+      const seed = account.seed;
+      if (seed === null) throw new Error(`${label}: precondition broken`);
+      const { value } = await accepted(system, label, 'casino.rotate', {}, account.apiKey);
+      if (value.revealedSeedHash !== seed.hash)
+        throw new CheckMismatch(
+          `${label}: revealed the seed of hash ${String(value.revealedSeedHash)}, expected the bets' ${seed.hash}`,
+        );
+      if (value.revealedSeed === null || hash('sha256', value.revealedSeed) !== seed.hash)
+        throw new CheckMismatch(
+          `${label}: the revealed seed ${String(value.revealedSeed)} does not hash (SHA-256) to ${seed.hash}`,
+        );
+      account.seed = null;
+      account.rotatedHash = seed.hash;
+    },
+  );
 });
 
 const seedsCommand = slot.map((at) => {
   const label = `seeds(a${at})`;
-  return new Command(label, (model) => accountAt(model, at).rotatedHash !== null, async (model, system) => {
-    const account = accountAt(model, at);
-    const { value } = await accepted(system, label, 'casino.seeds', {}, account.apiKey);
-    const listed = value.seeds.find((seed) => seed.seedHash === account.rotatedHash);
-    if (listed?.seed === null || listed === undefined || hash('sha256', listed.seed) !== account.rotatedHash) throw new CheckMismatch(`${label}: the rotated seed ${String(account.rotatedHash)} is not listed revealed`);
-  });
+  return new Command(
+    label,
+    (model) => accountAt(model, at).rotatedHash !== null,
+    async (model, system) => {
+      const account = accountAt(model, at);
+      const { value } = await accepted(system, label, 'casino.seeds', {}, account.apiKey);
+      const listed = value.seeds.find((seed) => seed.seedHash === account.rotatedHash);
+      if (listed?.seed === null || listed === undefined || hash('sha256', listed.seed) !== account.rotatedHash)
+        throw new CheckMismatch(`${label}: the rotated seed ${String(account.rotatedHash)} is not listed revealed`);
+    },
+  );
 });
 
-const unknownKeyCommand = fc.constant(new Command('balanceWithUnknownKey()', () => true, async (_model, system) => {
-  const refusal = await refused(system, 'balanceWithUnknownKey()', 'casino.balance', {}, UNKNOWN_KEY);
-  judged(system, 'balanceWithUnknownKey()', 'auth.refusal.unknown-key', 'casino.balance', refusal.text, refusal.request);
-}));
+const unknownKeyCommand = fc.constant(
+  new Command(
+    'balanceWithUnknownKey()',
+    () => true,
+    async (_model, system) => {
+      const refusal = await refused(system, 'balanceWithUnknownKey()', 'casino.balance', {}, UNKNOWN_KEY);
+      judged(
+        system,
+        'balanceWithUnknownKey()',
+        'auth.refusal.unknown-key',
+        'casino.balance',
+        refusal.text,
+        refusal.request,
+      );
+    },
+  ),
+);
 
-const escrowCreateCommand = fc.record({ slot, amountMicro: fc.constantFrom(100_000n, 120_000n, 250_000n) }).map(({ slot: at, amountMicro }) => {
-  const label = `escrowCreate(a${at} → a${(at + 1) % 2}, ${text(amountMicro)})`;
-  return new Command(label, (model) => model.escrows.length < ESCROWS_MAX && spendableMicro(accountAt(model, at)) >= amountMicro, async (model, system) => {
-    const [creator, counterparty] = [accountAt(model, at), accountAt(model, at + 1)];
-    const input = { amountMicro, creatorId: creator.agentId, counterpartyId: counterparty.agentId, description: 'afp check', timeoutHours: 24 };
-    const { value, request } = await accepted(system, label, 'escrow.create', input, creator.apiKey);
-    if (value.status !== null) judged(system, label, 'escrow.status.created', 'escrow.create', value.status, request);
-    if (value.amountMicro !== null && value.amountMicro !== amountMicro) throw new CheckMismatch(`${label}: amount ${text(value.amountMicro)}, sent ${text(amountMicro)}`);
-    creator.balanceMicro -= amountMicro;
-    model.escrows.push({ id: value.escrowId, creatorSlot: creator.slot, counterpartySlot: counterparty.slot, amountMicro, state: 'held' });
+const escrowCreateCommand = fc
+  .record({ slot, amountMicro: fc.constantFrom(100_000n, 120_000n, 250_000n) })
+  .map(({ slot: at, amountMicro }) => {
+    const label = `escrowCreate(a${at} → a${(at + 1) % 2}, ${text(amountMicro)})`;
+    return new Command(
+      label,
+      (model) => model.escrows.length < ESCROWS_MAX && spendableMicro(accountAt(model, at)) >= amountMicro,
+      async (model, system) => {
+        const [creator, counterparty] = [accountAt(model, at), accountAt(model, at + 1)];
+        const input = {
+          amountMicro,
+          creatorId: creator.agentId,
+          counterpartyId: counterparty.agentId,
+          description: 'afp check',
+          timeoutHours: 24,
+        };
+        const { value, request } = await accepted(system, label, 'escrow.create', input, creator.apiKey);
+        if (value.status !== null)
+          judged(system, label, 'escrow.status.created', 'escrow.create', value.status, request);
+        if (value.amountMicro !== null && value.amountMicro !== amountMicro)
+          throw new CheckMismatch(`${label}: amount ${text(value.amountMicro)}, sent ${text(amountMicro)}`);
+        creator.balanceMicro -= amountMicro;
+        model.escrows.push({
+          id: value.escrowId,
+          creatorSlot: creator.slot,
+          counterpartySlot: counterparty.slot,
+          amountMicro,
+          state: 'held',
+        });
+      },
+    );
   });
-});
 
 const escrowOverCommand = slot.map((at) => {
   const label = `escrowAboveBalance(a${at})`;
-  return new Command(label, () => true, async (model, system) => {
-    const [creator, counterparty] = [accountAt(model, at), accountAt(model, at + 1)];
-    const input = { amountMicro: creator.balanceMicro + creator.slackMicro + 1_000_000n, creatorId: creator.agentId, counterpartyId: counterparty.agentId, description: 'afp check', timeoutHours: 24 };
-    const refusal = await refused(system, label, 'escrow.create', input, creator.apiKey);
-    judged(system, label, 'escrow.refusal.over-balance', 'escrow.create', refusal.text, refusal.request);
-  });
+  return new Command(
+    label,
+    () => true,
+    async (model, system) => {
+      const [creator, counterparty] = [accountAt(model, at), accountAt(model, at + 1)];
+      const input = {
+        amountMicro: creator.balanceMicro + creator.slackMicro + 1_000_000n,
+        creatorId: creator.agentId,
+        counterpartyId: counterparty.agentId,
+        description: 'afp check',
+        timeoutHours: 24,
+      };
+      const refusal = await refused(system, label, 'escrow.create', input, creator.apiKey);
+      judged(system, label, 'escrow.refusal.over-balance', 'escrow.create', refusal.text, refusal.request);
+    },
+  );
 });
 
-const escrowGetCommand = fc.record({ index: fc.nat({ max: ESCROWS_MAX - 1 }), byCounterparty: fc.boolean() }).map(({ index, byCounterparty }) => {
-  const label = `escrowGet(escrow#${index}, by the ${byCounterparty ? 'counterparty' : 'creator'})`;
-  return new Command(label, (model) => model.escrows.length > 0, async (model, system) => {
-    const escrow = model.escrows[index % model.escrows.length];
-    if (escrow === undefined) throw new Error(`${label}: precondition broken`);
-    const viewer = accountAt(model, byCounterparty ? escrow.counterpartySlot : escrow.creatorSlot);
-    const { value, request } = await accepted(system, label, 'escrow.get', { escrowId: escrow.id }, viewer.apiKey);
-    if (value.escrowId !== escrow.id) throw new CheckMismatch(`${label}: answered escrow ${value.escrowId}, asked ${escrow.id}`);
-    if (value.status !== null) judged(system, label, escrow.state === 'held' ? 'escrow.status.created' : 'escrow.status.released', 'escrow.get', value.status, request);
+const escrowGetCommand = fc
+  .record({ index: fc.nat({ max: ESCROWS_MAX - 1 }), byCounterparty: fc.boolean() })
+  .map(({ index, byCounterparty }) => {
+    const label = `escrowGet(escrow#${index}, by the ${byCounterparty ? 'counterparty' : 'creator'})`;
+    return new Command(
+      label,
+      (model) => model.escrows.length > 0,
+      async (model, system) => {
+        const escrow = model.escrows[index % model.escrows.length];
+        if (escrow === undefined) throw new Error(`${label}: precondition broken`);
+        const viewer = accountAt(model, byCounterparty ? escrow.counterpartySlot : escrow.creatorSlot);
+        const { value, request } = await accepted(system, label, 'escrow.get', { escrowId: escrow.id }, viewer.apiKey);
+        if (value.escrowId !== escrow.id)
+          throw new CheckMismatch(`${label}: answered escrow ${value.escrowId}, asked ${escrow.id}`);
+        if (value.status !== null)
+          judged(
+            system,
+            label,
+            escrow.state === 'held' ? 'escrow.status.created' : 'escrow.status.released',
+            'escrow.get',
+            value.status,
+            request,
+          );
+      },
+    );
   });
-});
 
 const escrowReleaseCommand = fc.nat({ max: ESCROWS_MAX - 1 }).map((index) => {
   const label = `escrowRelease(escrow#${index})`;
-  return new Command(label, (model) => model.escrows.length > 0, async (model, system) => {
-    const escrow = model.escrows[index % model.escrows.length];
-    if (escrow === undefined) throw new Error(`${label}: precondition broken`);
-    const creator = accountAt(model, escrow.creatorSlot);
-    if (escrow.state === 'released') {
-      const refusal = await refused(system, `${label} again`, 'escrow.release', { escrowId: escrow.id }, creator.apiKey);
-      judged(system, label, 'escrow.refusal.released-again', 'escrow.release', refusal.text, refusal.request);
-      return;
-    }
-    const { value, request } = await accepted(system, label, 'escrow.release', { escrowId: escrow.id }, creator.apiKey);
-    if (value.status !== null) judged(system, label, 'escrow.status.released', 'escrow.release', value.status, request);
-    accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrowFeeMicro(escrow.amountMicro);
-    escrow.state = 'released';
-  });
+  return new Command(
+    label,
+    (model) => model.escrows.length > 0,
+    async (model, system) => {
+      const escrow = model.escrows[index % model.escrows.length];
+      if (escrow === undefined) throw new Error(`${label}: precondition broken`);
+      const creator = accountAt(model, escrow.creatorSlot);
+      if (escrow.state === 'released') {
+        const refusal = await refused(
+          system,
+          `${label} again`,
+          'escrow.release',
+          { escrowId: escrow.id },
+          creator.apiKey,
+        );
+        judged(system, label, 'escrow.refusal.released-again', 'escrow.release', refusal.text, refusal.request);
+        return;
+      }
+      const { value, request } = await accepted(
+        system,
+        label,
+        'escrow.release',
+        { escrowId: escrow.id },
+        creator.apiKey,
+      );
+      if (value.status !== null)
+        judged(system, label, 'escrow.status.released', 'escrow.release', value.status, request);
+      accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrowFeeMicro(escrow.amountMicro);
+      escrow.state = 'released';
+    },
+  );
 });
 
 const withdrawOverCommand = slot.map((at) => {
   const label = `withdrawAboveBalance(a${at})`;
-  return new Command(label, () => true, async (model, system) => {
-    const account = accountAt(model, at);
-    const refusal = await refused(system, label, 'casino.withdraw', { amountMicro: account.balanceMicro + account.slackMicro + 1_000_000n, address: WITHDRAW_ADDRESS }, account.apiKey);
-    judged(system, label, 'casino.refusal.withdraw-over-balance', 'casino.withdraw', refusal.text, refusal.request);
-  });
+  return new Command(
+    label,
+    () => true,
+    async (model, system) => {
+      const account = accountAt(model, at);
+      const refusal = await refused(
+        system,
+        label,
+        'casino.withdraw',
+        { amountMicro: account.balanceMicro + account.slackMicro + 1_000_000n, address: WITHDRAW_ADDRESS },
+        account.apiKey,
+      );
+      judged(system, label, 'casino.refusal.withdraw-over-balance', 'casino.withdraw', refusal.text, refusal.request);
+    },
+  );
 });
 
 export const DIALECT_COMMANDS: readonly DialectCommandRow[] = [
@@ -279,21 +492,35 @@ export const DIALECT_COMMANDS: readonly DialectCommandRow[] = [
   { name: 'betAboveBalance', operations: ['casino.bet'], accounts: 1, weight: 1, arbitrary: overBetCommand },
   { name: 'rotate', operations: ['casino.rotate'], accounts: 1, weight: 1, arbitrary: rotateCommand },
   { name: 'seeds', operations: ['casino.seeds'], accounts: 1, weight: 1, arbitrary: seedsCommand },
-  { name: 'balanceWithUnknownKey', operations: ['casino.balance'], accounts: 0, weight: 1, arbitrary: unknownKeyCommand },
+  {
+    name: 'balanceWithUnknownKey',
+    operations: ['casino.balance'],
+    accounts: 0,
+    weight: 1,
+    arbitrary: unknownKeyCommand,
+  },
   { name: 'escrowCreate', operations: ['escrow.create'], accounts: 2, weight: 4, arbitrary: escrowCreateCommand },
   { name: 'escrowAboveBalance', operations: ['escrow.create'], accounts: 2, weight: 1, arbitrary: escrowOverCommand },
   { name: 'escrowGet', operations: ['escrow.get'], accounts: 2, weight: 2, arbitrary: escrowGetCommand },
   { name: 'escrowRelease', operations: ['escrow.release'], accounts: 2, weight: 3, arbitrary: escrowReleaseCommand },
   {
-    name: 'withdrawAboveBalance', operations: ['casino.withdraw'], accounts: 1, weight: 1, arbitrary: withdrawOverCommand,
+    name: 'withdrawAboveBalance',
+    operations: ['casino.withdraw'],
+    accounts: 1,
+    weight: 1,
+    arbitrary: withdrawOverCommand,
     // DEPLOYED.md §2.2: on a short balance the deployment's handler still sends; only afp's own serve is safe to ask.
-    applies: (target) => (target.afpServe ? null : 'a withdrawal the target does not refuse sends real funds (DEPLOYED.md §2.2): sent to an afp serve only'),
+    applies: (target) =>
+      target.afpServe
+        ? null
+        : 'a withdrawal the target does not refuse sends real funds (DEPLOYED.md §2.2): sent to an afp serve only',
   },
 ];
 
 /** Operations no command sends, and why (the notes of a run). */
 export const OPERATIONS_LEFT_OUT: Readonly<Partial<Record<OperationName, string>>> = {
-  'casino.register': 'registration is the set-up (the accounts are opened the target\'s way), not a command',
+  'casino.register': "registration is the set-up (the accounts are opened the target's way), not a command",
   'casino.games': 'the game list does not change with any command (the conformance suite reads it)',
-  'faucet.claim': 'an account claims the faucet once (and a deployment once per IP a day): the conformance suite checks it on a fresh account',
+  'faucet.claim':
+    'an account claims the faucet once (and a deployment once per IP a day): the conformance suite checks it on a fresh account',
 };

@@ -59,7 +59,10 @@ export const POSITIONS_MAX = 3;
 /** Names a run registers at most (each costs a year's price). */
 export const NAMES_PER_RUN = 4;
 
-export function serviceAccount(opened: { readonly agentId: string; readonly apiKey: string }, balanceMicro: Micro): ServiceAccount {
+export function serviceAccount(
+  opened: { readonly agentId: string; readonly apiKey: string },
+  balanceMicro: Micro,
+): ServiceAccount {
   return { agentId: opened.agentId, apiKey: opened.apiKey, balanceMicro, unsure: false };
 }
 

@@ -69,10 +69,26 @@ export interface DialectSystem {
 /** Escrows a run may hold (commands index them modulo the count). */
 export const ESCROWS_MAX = 16;
 
-export function createDialectModel(accounts: readonly LiveAccount[], balancesMicro: readonly Micro[], roundingMicro: Micro, services: { trading: TradingModel | null; domains: DomainsModel | null; wallet?: WalletModel | null } = { trading: null, domains: null }): DialectModel {
+export function createDialectModel(
+  accounts: readonly LiveAccount[],
+  balancesMicro: readonly Micro[],
+  roundingMicro: Micro,
+  services: { trading: TradingModel | null; domains: DomainsModel | null; wallet?: WalletModel | null } = {
+    trading: null,
+    domains: null,
+  },
+): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
-    accounts: accounts.map((account, slot) => ({ slot, agentId: account.agentId, apiKey: account.apiKey, balanceMicro: balancesMicro[slot] as Micro, slackMicro: 0n, seed: null, rotatedHash: null })),
+    accounts: accounts.map((account, slot) => ({
+      slot,
+      agentId: account.agentId,
+      apiKey: account.apiKey,
+      balanceMicro: balancesMicro[slot] as Micro,
+      slackMicro: 0n,
+      seed: null,
+      rotatedHash: null,
+    })),
     escrows: [],
     roundingMicro,
     wallet: null,

@@ -26,7 +26,12 @@ import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../model-command.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
-import { DIALECT_COMMANDS, OPERATIONS_LEFT_OUT, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
+import {
+  DIALECT_COMMANDS,
+  OPERATIONS_LEFT_OUT,
+  type DialectCommand,
+  type DialectCommandRow,
+} from './dialect-commands.ts';
 import { createDialectModel, type DialectModel, type DialectSystem } from './dialect-model.ts';
 import { DOMAINS_EXTRA_COMMANDS } from './dialect-commands-domains.ts';
 import { closeLeftPositions, SERVICE_COMMANDS } from './dialect-commands-services.ts';
@@ -75,10 +80,24 @@ interface Plan {
 }
 
 /** The rows the target can take, the accounts they need, and a note per row or operation left out. */
-async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, deadline: Deadline): Promise<Plan | string> {
+async function plan(
+  session: LiveSession,
+  pool: AccountPool,
+  clock: LiveClock,
+  deadline: Deadline,
+): Promise<Plan | string> {
   const notes: string[] = [];
-  const offered = [...DIALECT_COMMANDS, ...SERVICE_COMMANDS, ...TRADING_ORDER_COMMANDS, ...DOMAINS_EXTRA_COMMANDS, ...WALLET_COMMANDS].filter((row) => {
-    const missing = row.operations.map((op) => session.offers(op)).find((reason) => reason !== null) ?? row.applies?.(session.target) ?? null;
+  const offered = [
+    ...DIALECT_COMMANDS,
+    ...SERVICE_COMMANDS,
+    ...TRADING_ORDER_COMMANDS,
+    ...DOMAINS_EXTRA_COMMANDS,
+    ...WALLET_COMMANDS,
+  ].filter((row) => {
+    const missing =
+      row.operations.map((op) => session.offers(op)).find((reason) => reason !== null) ??
+      row.applies?.(session.target) ??
+      null;
     if (missing !== null) notes.push(`command ${row.name} left out of the sequences: ${missing}`);
     return missing === null;
   });
@@ -87,27 +106,42 @@ async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, d
   if (typeof accounts === 'string' && wanted > 1) {
     const reason = accounts;
     accounts = await pool.take(1);
-    for (const row of offered) if (row.accounts > 1) notes.push(`command ${row.name} left out of the sequences: it needs ${row.accounts} accounts, and ${reason}`);
+    for (const row of offered)
+      if (row.accounts > 1)
+        notes.push(`command ${row.name} left out of the sequences: it needs ${row.accounts} accounts, and ${reason}`);
   }
   if (typeof accounts === 'string') return `no account to check with: ${accounts}`;
   const count = accounts.length;
   const services: Record<'trading' | 'domains', OpenedService | null> = { trading: null, domains: null };
   // Opened side by side: on a wall-clock serve each funding waits out a deposit's confirmation (a minute).
-  const openers = [['trading', openTradingAccounts], ['domains', openDomainsAccounts]] as const;
-  const opened = await Promise.all(openers.map(([service, open]) => (offered.some((row) => row.service === service) ? open({ session, clock, deadline }) : Promise.resolve(null))));
+  const openers = [
+    ['trading', openTradingAccounts],
+    ['domains', openDomainsAccounts],
+  ] as const;
+  const opened = await Promise.all(
+    openers.map(([service, open]) =>
+      offered.some((row) => row.service === service) ? open({ session, clock, deadline }) : Promise.resolve(null),
+    ),
+  );
   openers.forEach(([service], index) => {
     const outcome = opened[index] ?? null;
     if (typeof outcome !== 'string') {
       services[service] = outcome;
       return;
     }
-    for (const row of offered) if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${outcome}`);
+    for (const row of offered)
+      if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${outcome}`);
   });
   const wallet = offered.some((row) => row.service === 'wallet') ? await openWallet(session) : null;
-  if (typeof wallet === 'string') for (const row of offered) if (row.service === 'wallet') notes.push(`command ${row.name} left out of the sequences: ${wallet}`);
+  if (typeof wallet === 'string')
+    for (const row of offered)
+      if (row.service === 'wallet') notes.push(`command ${row.name} left out of the sequences: ${wallet}`);
   const opens = { ...services, wallet: typeof wallet === 'string' ? null : wallet };
-  for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT)) notes.push(`operation ${op} is sent by no command: ${why}`);
-  const rows = offered.filter((row) => row.accounts <= count && (row.service === undefined || opens[row.service] !== null));
+  for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT))
+    notes.push(`operation ${op} is sent by no command: ${why}`);
+  const rows = offered.filter(
+    (row) => row.accounts <= count && (row.service === undefined || opens[row.service] !== null),
+  );
   return { rows, notes, accounts, ...opens };
 }
 
@@ -118,13 +152,45 @@ function splitPath(path: string): { path: string; replayPath: string } | null {
 
 export async function runDialectCheck(options: DialectCheckOptions): Promise<DialectCheckResult> {
   const findings = new FindingsCollector();
-  const session = new LiveSession({ target: options.target, clock: options.clock, deadline: options.deadline, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)) });
-  const pool = new AccountPool({ session, clock: options.clock, deadline: options.deadline, fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO });
-  const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(options.target.services).map(([service, entry]) => `${service} ${entry.dialect}`).sort().join(', ')}`;
+  const session = new LiveSession({
+    target: options.target,
+    clock: options.clock,
+    deadline: options.deadline,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)),
+  });
+  const pool = new AccountPool({
+    session,
+    clock: options.clock,
+    deadline: options.deadline,
+    fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO,
+  });
+  const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(
+    options.target.services,
+  )
+    .map(([service, entry]) => `${service} ${entry.dialect}`)
+    .sort()
+    .join(', ')}`;
   const planned = await plan(session, pool, options.clock, options.deadline);
   const base = { seed: options.seed, target: description, findings };
   if (typeof planned === 'string') {
-    return { ...base, ok: false, runs: 0, shrinks: 0, notes: [], commands: [], failure: { kind: 'error', counterexample: '(no run)', commands: [], seed: options.seed, path: '', error: planned, reproduce: reproduceOf(options, null) } };
+    return {
+      ...base,
+      ok: false,
+      runs: 0,
+      shrinks: 0,
+      notes: [],
+      commands: [],
+      failure: {
+        kind: 'error',
+        counterexample: '(no run)',
+        commands: [],
+        seed: options.seed,
+        path: '',
+        error: planned,
+        reproduce: reproduceOf(options, null),
+      },
+    };
   }
   const system: DialectSystem = { session, raise: (finding) => findings.add(finding), curlOf: options.curlOf };
   const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
@@ -132,16 +198,31 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
     const balances: Micro[] = [];
     for (const account of planned.accounts) {
-      balances.push(startBalance(await session.call('casino.balance', {}, account.apiKey), `reading the balance of ${account.agentId} at the start of a run`).balanceMicro);
+      balances.push(
+        startBalance(
+          await session.call('casino.balance', {}, account.apiKey),
+          `reading the balance of ${account.agentId} at the start of a run`,
+        ).balanceMicro,
+      );
     }
-    return { model: createDialectModel(planned.accounts, balances, roundingMicro, { trading: await tradingModel(session, planned.trading), domains: await domainsModel(session, planned.domains, (runsStarted += 1)), wallet: walletModel(planned.wallet) }), real: system };
+    return {
+      model: createDialectModel(planned.accounts, balances, roundingMicro, {
+        trading: await tradingModel(session, planned.trading),
+        domains: await domainsModel(session, planned.domains, (runsStarted += 1)),
+        wallet: walletModel(planned.wallet),
+      }),
+      real: system,
+    };
   };
   const replay = options.path === undefined ? null : splitPath(options.path);
-  const commands = fc.commands(planned.rows.map((row) => row.arbitrary), {
-    maxCommands: options.maxCommands ?? DIALECT_MAX_COMMANDS,
-    size: 'max',
-    ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }),
-  });
+  const commands = fc.commands(
+    planned.rows.map((row) => row.arbitrary),
+    {
+      maxCommands: options.maxCommands ?? DIALECT_MAX_COMMANDS,
+      size: 'max',
+      ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }),
+    },
+  );
   const property = fc.asyncProperty(commands, async (drawn) => {
     const run = await newRun();
     try {
@@ -151,8 +232,18 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     }
     options.onRun?.();
   });
-  const details = await fc.check(property, { seed: options.seed, numRuns: options.runs, ...(replay === null ? {} : { path: replay.path, endOnFailure: true }) });
-  const result = { ...base, runs: details.numRuns, shrinks: details.numShrinks, notes: planned.notes, commands: planned.rows.map((row) => row.name) };
+  const details = await fc.check(property, {
+    seed: options.seed,
+    numRuns: options.runs,
+    ...(replay === null ? {} : { path: replay.path, endOnFailure: true }),
+  });
+  const result = {
+    ...base,
+    runs: details.numRuns,
+    shrinks: details.numShrinks,
+    notes: planned.notes,
+    commands: planned.rows.map((row) => row.name),
+  };
   if (!details.failed) return { ...result, ok: true };
   return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
 }
@@ -167,9 +258,13 @@ function startBalance<R>(outcome: CallOutcome<R>, label: string): R {
     case 'ok':
       return outcome.value;
     case 'refused':
-      throw new CheckMismatch(`${label}: refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.request.method} ${outcome.request.url})`);
+      throw new CheckMismatch(
+        `${label}: refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.request.method} ${outcome.request.url})`,
+      );
     case 'unreadable':
-      throw new CheckMismatch(`${label}: ${outcome.status} answer without a readable balance (${outcome.request.method} ${outcome.request.url}): ${JSON.stringify(outcome.body).slice(0, 200)}`);
+      throw new CheckMismatch(
+        `${label}: ${outcome.status} answer without a readable balance (${outcome.request.method} ${outcome.request.url}): ${JSON.stringify(outcome.body).slice(0, 200)}`,
+      );
     case 'unsupported':
       throw new Error(`${label}: ${outcome.reason}`);
     case 'unreachable':
@@ -183,31 +278,56 @@ function startBalance<R>(outcome: CallOutcome<R>, label: string): R {
 async function tradingModel(session: LiveSession, opened: OpenedService | null): Promise<TradingModel | null> {
   const account = opened?.accounts[0];
   if (account === undefined) return null;
-  const value = startBalance(await session.call('trading.balance', {}, account.apiKey), `reading the trading balance of ${account.agentId} at the start of a run`);
-  return { account: serviceAccount(account, value.balanceMicro), positions: [], baseMarginMicro: value.marginMicro ?? 0n };
+  const value = startBalance(
+    await session.call('trading.balance', {}, account.apiKey),
+    `reading the trading balance of ${account.agentId} at the start of a run`,
+  );
+  return {
+    account: serviceAccount(account, value.balanceMicro),
+    positions: [],
+    baseMarginMicro: value.marginMicro ?? 0n,
+  };
 }
 
 /** A run's domains model: both accounts' balances read at its start, names tagged by the invocation (its account) and the run. */
-async function domainsModel(session: LiveSession, opened: OpenedService | null, run: number): Promise<DomainsModel | null> {
+async function domainsModel(
+  session: LiveSession,
+  opened: OpenedService | null,
+  run: number,
+): Promise<DomainsModel | null> {
   const [first, second] = opened?.accounts ?? [];
   if (first === undefined || second === undefined) return null;
   const balances: bigint[] = [];
   for (const account of [first, second]) {
-    balances.push(startBalance(await session.call('domains.balance', {}, account.apiKey), `reading the domains balance of ${account.agentId} at the start of a run`).balanceMicro);
+    balances.push(
+      startBalance(
+        await session.call('domains.balance', {}, account.apiKey),
+        `reading the domains balance of ${account.agentId} at the start of a run`,
+      ).balanceMicro,
+    );
   }
   const tag = `${hash('sha256', first.agentId).slice(0, 8)}-${run}`;
-  return { accounts: [serviceAccount(first, balances[0] ?? 0n), serviceAccount(second, balances[1] ?? 0n)], tag, held: new Map() };
+  return {
+    accounts: [serviceAccount(first, balances[0] ?? 0n), serviceAccount(second, balances[1] ?? 0n)],
+    tag,
+    held: new Map(),
+  };
 }
 
 function reproduceOf(options: DialectCheckOptions, path: string | null): string {
   const words = ['npx afp check', `--target ${options.targetSpec}`, `--seed ${options.seed}`];
   if (path !== null) words.push(`--path '${path}'`);
-  if (options.maxCommands !== undefined && options.maxCommands !== DIALECT_MAX_COMMANDS) words.push(`--max-commands ${options.maxCommands}`);
+  if (options.maxCommands !== undefined && options.maxCommands !== DIALECT_MAX_COMMANDS)
+    words.push(`--max-commands ${options.maxCommands}`);
   return words.join(' ');
 }
 
 /** The shrunk sequence, replayed once more to print exactly what ran and failed. */
-async function describeFailure(details: fc.RunDetails<[Iterable<DialectCommand>]>, options: DialectCheckOptions, newRun: () => Promise<{ model: DialectModel; real: DialectSystem }>): Promise<CheckFailure> {
+async function describeFailure(
+  details: fc.RunDetails<[Iterable<DialectCommand>]>,
+  options: DialectCheckOptions,
+  newRun: () => Promise<{ model: DialectModel; real: DialectSystem }>,
+): Promise<CheckFailure> {
   const drawn = details.counterexample?.[0];
   const replayPath = drawn === undefined ? '' : (/\/\*replayPath="([^"]*)"\*\//.exec(String(drawn))?.[1] ?? '');
   const ran: string[] = [];
@@ -230,11 +350,16 @@ async function describeFailure(details: fc.RunDetails<[Iterable<DialectCommand>]
   const message = error instanceof Error ? error.message : String(error);
   return {
     kind: error instanceof CheckMismatch ? 'mismatch' : 'error',
-    counterexample: drawn === undefined ? '(no counterexample: the run was interrupted)' : `${ran.join(',')} /*replayPath=${JSON.stringify(replayPath)}*/`,
+    counterexample:
+      drawn === undefined
+        ? '(no counterexample: the run was interrupted)'
+        : `${ran.join(',')} /*replayPath=${JSON.stringify(replayPath)}*/`,
     commands: ran,
     seed: options.seed,
     path,
-    error: confirmed ? message : `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)`,
+    error: confirmed
+      ? message
+      : `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)`,
     reproduce: reproduceOf(options, path),
   };
 }

@@ -42,9 +42,22 @@ export async function openTradingAccounts(options: OpenOptions): Promise<OpenedS
   const why = unfundable(session, 'trading');
   if (why !== null) return why;
   const registered = await session.call('trading.register', {}, null);
-  if (registered.kind !== 'ok') return `a trading account could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
-  const funded = await fundLiveAccount({ session, key: null, fundMicro: TRADING_FUND_MICRO, clock: options.clock, deadline: options.deadline, balanceOperation: 'trading.balance' }, registered.value.agentId, registered.value.apiKey);
-  if (!funded.ok) return `the trading account ${registered.value.agentId} could not be funded with ${formatDecimal(TRADING_FUND_MICRO)} USDC: ${funded.message}`;
+  if (registered.kind !== 'ok')
+    return `a trading account could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+  const funded = await fundLiveAccount(
+    {
+      session,
+      key: null,
+      fundMicro: TRADING_FUND_MICRO,
+      clock: options.clock,
+      deadline: options.deadline,
+      balanceOperation: 'trading.balance',
+    },
+    registered.value.agentId,
+    registered.value.apiKey,
+  );
+  if (!funded.ok)
+    return `the trading account ${registered.value.agentId} could not be funded with ${formatDecimal(TRADING_FUND_MICRO)} USDC: ${funded.message}`;
   return { accounts: [registered.value] };
 }
 
@@ -57,13 +70,26 @@ export async function openDomainsAccounts(options: OpenOptions): Promise<OpenedS
   const accounts: { agentId: string; apiKey: string }[] = [];
   for (let index = 0; index < 2; index++) {
     const opened = await session.call('domains.account', {}, null);
-    if (opened.kind !== 'ok') return `a domains account could not be registered: ${opened.kind === 'refused' ? `${opened.refusal.status} ${opened.refusal.name}` : opened.kind}`;
+    if (opened.kind !== 'ok')
+      return `a domains account could not be registered: ${opened.kind === 'refused' ? `${opened.refusal.status} ${opened.refusal.name}` : opened.kind}`;
     accounts.push(opened.value);
   }
   const [first] = accounts;
   if (first === undefined) return 'no domains account';
-  const funded = await fundLiveAccount({ session, key: null, fundMicro: DOMAINS_FUND_MICRO, clock: options.clock, deadline: options.deadline, balanceOperation: 'domains.balance' }, first.agentId, first.apiKey);
-  if (!funded.ok) return `the domains account ${first.agentId} could not be funded with ${formatDecimal(DOMAINS_FUND_MICRO)} USDC: ${funded.message}`;
+  const funded = await fundLiveAccount(
+    {
+      session,
+      key: null,
+      fundMicro: DOMAINS_FUND_MICRO,
+      clock: options.clock,
+      deadline: options.deadline,
+      balanceOperation: 'domains.balance',
+    },
+    first.agentId,
+    first.apiKey,
+  );
+  if (!funded.ok)
+    return `the domains account ${first.agentId} could not be funded with ${formatDecimal(DOMAINS_FUND_MICRO)} USDC: ${funded.message}`;
   return { accounts };
 }
 
@@ -82,14 +108,31 @@ export function sharedAccounts(session: LiveSession, service: AccountService): s
 }
 
 /** One account on `service`, registered and funded with `fundMicro` (the replay opens one per recorded agent); a reason when it cannot be. */
-export async function openServiceAccount(options: OpenOptions, service: AccountService, fundMicro: Micro): Promise<{ readonly agentId: string; readonly apiKey: string } | string> {
+export async function openServiceAccount(
+  options: OpenOptions,
+  service: AccountService,
+  fundMicro: Micro,
+): Promise<{ readonly agentId: string; readonly apiKey: string } | string> {
   const { session } = options;
   const operations = ACCOUNT_OPERATIONS[service];
   const why = unfundable(session, service);
   if (why !== null) return why;
   const registered = await session.call(operations.register, {}, null);
-  if (registered.kind !== 'ok') return `a ${service} account could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
-  const funded = await fundLiveAccount({ session, key: null, fundMicro, clock: options.clock, deadline: options.deadline, balanceOperation: operations.balance }, registered.value.agentId, registered.value.apiKey);
-  if (!funded.ok) return `the ${service} account ${registered.value.agentId} could not be funded with ${formatDecimal(fundMicro)} USDC: ${funded.message}`;
+  if (registered.kind !== 'ok')
+    return `a ${service} account could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+  const funded = await fundLiveAccount(
+    {
+      session,
+      key: null,
+      fundMicro,
+      clock: options.clock,
+      deadline: options.deadline,
+      balanceOperation: operations.balance,
+    },
+    registered.value.agentId,
+    registered.value.apiKey,
+  );
+  if (!funded.ok)
+    return `the ${service} account ${registered.value.agentId} could not be funded with ${formatDecimal(fundMicro)} USDC: ${funded.message}`;
   return registered.value;
 }

@@ -64,20 +64,32 @@ export async function openWallet(session: LiveSession): Promise<OpenedWallet | s
   const missing = session.offers('wallet.register') ?? session.offers('wallet.create');
   if (missing !== null) return `the target offers no wallet the check can open (${missing})`;
   const registered = await session.call('wallet.register', {}, null);
-  if (registered.kind !== 'ok') return `a wallet agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+  if (registered.kind !== 'ok')
+    return `a wallet agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
   const slots: WalletSlot[] = [];
   for (let index = 0; index < 2; index++) {
     const created = await session.call('wallet.create', {}, registered.value.apiKey);
-    if (created.kind !== 'ok' || created.value.mnemonic === null) return `a wallet could not be created: ${created.kind === 'refused' ? `${created.refusal.status} ${created.refusal.name}` : created.kind === 'ok' ? 'no mnemonic in the answer' : created.kind}`;
+    if (created.kind !== 'ok' || created.value.mnemonic === null)
+      return `a wallet could not be created: ${created.kind === 'refused' ? `${created.refusal.status} ${created.refusal.name}` : created.kind === 'ok' ? 'no mnemonic in the answer' : created.kind}`;
     const chains = Object.keys(created.value.addresses).sort();
-    if (chains.join(',') !== WALLET_CHAINS.join(',')) return `a created wallet answered the chains ${chains.join(', ')}, expected ${WALLET_CHAINS.join(', ')}`;
+    if (chains.join(',') !== WALLET_CHAINS.join(','))
+      return `a created wallet answered the chains ${chains.join(', ')}, expected ${WALLET_CHAINS.join(', ')}`;
     const address = created.value.addresses['base'] ?? '';
-    slots.push({ address, privateKey: deriveWallet(created.value.mnemonic).privateKeys.base, balance: '0', moved: false });
+    slots.push({
+      address,
+      privateKey: deriveWallet(created.value.mnemonic).privateKeys.base,
+      balance: '0',
+      moved: false,
+    });
   }
   const [w0, w1] = slots as [WalletSlot, WalletSlot];
   let funded = false;
   if (walletUnfundable(session.target) === null) {
-    const answer = await fetch(`${session.target.adminUrl ?? ''}/_afp/wallet/mint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'base', address: w0.address, amount: WALLET_FUND }) });
+    const answer = await fetch(`${session.target.adminUrl ?? ''}/_afp/wallet/mint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain: 'base', address: w0.address, amount: WALLET_FUND }),
+    });
     if (answer.status !== 200) return `w0 could not be funded: POST /_afp/wallet/mint answered ${answer.status}`;
     w0.balance = WALLET_FUND;
     funded = true;
@@ -91,48 +103,130 @@ export function walletModel(opened: OpenedWallet | null): WalletModel | null {
 }
 
 function walletOf(model: Readonly<DialectModel>): WalletModel {
-  if (model.wallet === null) throw new Error('a wallet command ran without the check\'s wallet');
+  if (model.wallet === null) throw new Error("a wallet command ran without the check's wallet");
   return model.wallet;
 }
 
 const balanceCommand = fc.constantFrom<0 | 1>(0, 1).map((slot) => {
   const label = `walletBalance(w${slot})`;
-  return new Command(label, (model) => model.wallet !== null, async (model, system) => {
-    const wallet = walletOf(model).wallets[slot];
-    const { value } = await accepted(system, label, 'wallet.balance', { address: wallet.address, chain: 'base' }, walletOf(model).apiKey);
-    if (!wallet.moved && value.amount !== wallet.balance) throw new CheckMismatch(`${label}: ${String(value.amount)} ETH, expected ${wallet.balance}`);
-  });
+  return new Command(
+    label,
+    (model) => model.wallet !== null,
+    async (model, system) => {
+      const wallet = walletOf(model).wallets[slot];
+      const { value } = await accepted(
+        system,
+        label,
+        'wallet.balance',
+        { address: wallet.address, chain: 'base' },
+        walletOf(model).apiKey,
+      );
+      if (!wallet.moved && value.amount !== wallet.balance)
+        throw new CheckMismatch(`${label}: ${String(value.amount)} ETH, expected ${wallet.balance}`);
+    },
+  );
 });
 
-const sendCommand = fc.constant(new Command('walletSend(w0 → w1)', (model) => model.wallet !== null && model.wallet.funded, async (model, system) => {
-  const wallet = walletOf(model);
-  const [w0, w1] = wallet.wallets;
-  const { value } = await accepted(system, 'walletSend(w0 → w1)', 'wallet.send', { chain: 'base', to: w1.address, amount: SEND_AMOUNT, privateKey: w0.privateKey }, wallet.apiKey);
-  if (value.amount !== null && value.amount !== SEND_AMOUNT) throw new CheckMismatch(`walletSend(w0 → w1): the answer's amount ${value.amount}, sent ${SEND_AMOUNT}`);
-  // The fee and the block are the chain's: neither address is compared from now on.
-  w0.moved = true;
-  w1.moved = true;
-}));
+const sendCommand = fc.constant(
+  new Command(
+    'walletSend(w0 → w1)',
+    (model) => model.wallet !== null && model.wallet.funded,
+    async (model, system) => {
+      const wallet = walletOf(model);
+      const [w0, w1] = wallet.wallets;
+      const { value } = await accepted(
+        system,
+        'walletSend(w0 → w1)',
+        'wallet.send',
+        { chain: 'base', to: w1.address, amount: SEND_AMOUNT, privateKey: w0.privateKey },
+        wallet.apiKey,
+      );
+      if (value.amount !== null && value.amount !== SEND_AMOUNT)
+        throw new CheckMismatch(`walletSend(w0 → w1): the answer's amount ${value.amount}, sent ${SEND_AMOUNT}`);
+      // The fee and the block are the chain's: neither address is compared from now on.
+      w0.moved = true;
+      w1.moved = true;
+    },
+  ),
+);
 
-const wrongKeyCommand = fc.constant(new Command('walletWrongKey(w1 → w0)', (model) => model.wallet !== null && !model.wallet.wallets[1].moved, async (model, system) => {
-  const wallet = walletOf(model);
-  const [w0, w1] = wallet.wallets;
-  const refusal = await refused(system, 'walletWrongKey(w1 → w0)', 'wallet.send', { chain: 'base', to: w0.address, amount: SEND_AMOUNT, privateKey: w1.privateKey }, wallet.apiKey);
-  if (!refusal.text.startsWith('4')) throw new CheckMismatch(`walletWrongKey(w1 → w0): refused ${refusal.text}, expected a 4xx`);
-}));
+const wrongKeyCommand = fc.constant(
+  new Command(
+    'walletWrongKey(w1 → w0)',
+    (model) => model.wallet !== null && !model.wallet.wallets[1].moved,
+    async (model, system) => {
+      const wallet = walletOf(model);
+      const [w0, w1] = wallet.wallets;
+      const refusal = await refused(
+        system,
+        'walletWrongKey(w1 → w0)',
+        'wallet.send',
+        { chain: 'base', to: w0.address, amount: SEND_AMOUNT, privateKey: w1.privateKey },
+        wallet.apiKey,
+      );
+      if (!refusal.text.startsWith('4'))
+        throw new CheckMismatch(`walletWrongKey(w1 → w0): refused ${refusal.text}, expected a 4xx`);
+    },
+  ),
+);
 
-const quoteFeeCommand = fc.constant(new Command('walletQuoteFee()', (model) => model.wallet !== null, async (model, system) => {
-  const { value } = await accepted(system, 'walletQuoteFee()', 'wallet.quote', { fromChain: 'base', toChain: 'base', fromToken: EVM_NATIVE_ASSET, toToken: BASE_USDC, amount: '0.01' }, walletOf(model).apiKey);
-  if (value.integratorFee !== '0.5%') throw new CheckMismatch(`walletQuoteFee(): integrator fee ${String(value.integratorFee)}, expected 0.5% (NOTES.md, DEPLOYED.md §6)`);
-  if (value.fromAmount !== '0.01') throw new CheckMismatch(`walletQuoteFee(): the quote's input ${String(value.fromAmount)}, asked 0.01`);
-}));
+const quoteFeeCommand = fc.constant(
+  new Command(
+    'walletQuoteFee()',
+    (model) => model.wallet !== null,
+    async (model, system) => {
+      const { value } = await accepted(
+        system,
+        'walletQuoteFee()',
+        'wallet.quote',
+        { fromChain: 'base', toChain: 'base', fromToken: EVM_NATIVE_ASSET, toToken: BASE_USDC, amount: '0.01' },
+        walletOf(model).apiKey,
+      );
+      if (value.integratorFee !== '0.5%')
+        throw new CheckMismatch(
+          `walletQuoteFee(): integrator fee ${String(value.integratorFee)}, expected 0.5% (NOTES.md, DEPLOYED.md §6)`,
+        );
+      if (value.fromAmount !== '0.01')
+        throw new CheckMismatch(`walletQuoteFee(): the quote's input ${String(value.fromAmount)}, asked 0.01`);
+    },
+  ),
+);
 
 /** Why a row needing funds is left out on `target`, or null. */
 const needsFunds = (target: Target): string | null => walletUnfundable(target);
 
 export const WALLET_COMMANDS: readonly DialectCommandRow[] = [
-  { name: 'walletBalance', operations: ['wallet.balance'], accounts: 0, service: 'wallet', weight: 2, arbitrary: balanceCommand },
-  { name: 'walletSend', operations: ['wallet.send'], accounts: 0, service: 'wallet', weight: 2, applies: needsFunds, arbitrary: sendCommand },
-  { name: 'walletWrongKey', operations: ['wallet.send'], accounts: 0, service: 'wallet', weight: 1, arbitrary: wrongKeyCommand },
-  { name: 'walletQuoteFee', operations: ['wallet.quote'], accounts: 0, service: 'wallet', weight: 1, arbitrary: quoteFeeCommand },
+  {
+    name: 'walletBalance',
+    operations: ['wallet.balance'],
+    accounts: 0,
+    service: 'wallet',
+    weight: 2,
+    arbitrary: balanceCommand,
+  },
+  {
+    name: 'walletSend',
+    operations: ['wallet.send'],
+    accounts: 0,
+    service: 'wallet',
+    weight: 2,
+    applies: needsFunds,
+    arbitrary: sendCommand,
+  },
+  {
+    name: 'walletWrongKey',
+    operations: ['wallet.send'],
+    accounts: 0,
+    service: 'wallet',
+    weight: 1,
+    arbitrary: wrongKeyCommand,
+  },
+  {
+    name: 'walletQuoteFee',
+    operations: ['wallet.quote'],
+    accounts: 0,
+    service: 'wallet',
+    weight: 1,
+    arbitrary: quoteFeeCommand,
+  },
 ];

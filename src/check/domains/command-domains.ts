@@ -65,14 +65,21 @@ export function roleSlot(model: Readonly<CheckModel>, index: number, role: Domai
   if (domain === undefined) return model.agents[0] === undefined ? undefined : 0;
   const owner = domain.ownerSlot;
   const buyer = domain.offer?.buyerSlot ?? (owner + 1) % SLOT_COUNT;
-  const slot = role === 'owner' ? owner : role === 'buyer' ? buyer : registeredSlots(model).find((candidate) => candidate !== owner && candidate !== buyer);
+  const slot =
+    role === 'owner'
+      ? owner
+      : role === 'buyer'
+        ? buyer
+        : registeredSlots(model).find((candidate) => candidate !== owner && candidate !== buyer);
   return slot !== undefined && model.agents[slot] !== undefined ? slot : undefined;
 }
 
 /** The registered agent holding the most (the lowest slot on a tie), or undefined when none is registered. */
 function richestSlot(model: Readonly<CheckModel>): number | undefined {
   let best: number | undefined;
-  for (const slot of registeredSlots(model)) if (best === undefined || (model.agents[slot]?.balanceMicro ?? 0n) > (model.agents[best]?.balanceMicro ?? 0n)) best = slot;
+  for (const slot of registeredSlots(model))
+    if (best === undefined || (model.agents[slot]?.balanceMicro ?? 0n) > (model.agents[best]?.balanceMicro ?? 0n))
+      best = slot;
   return best;
 }
 
@@ -85,7 +92,8 @@ export interface RegisterDomainCommandInput {
 }
 
 export function registerDomainCommand(input: RegisterDomainCommandInput): CommandSpec {
-  const slotOf = (model: Readonly<CheckModel>): number | undefined => (input.slot === 'richest' ? richestSlot(model) : input.slot);
+  const slotOf = (model: Readonly<CheckModel>): number | undefined =>
+    input.slot === 'richest' ? richestSlot(model) : input.slot;
   const label = `registerDomain${input.style}(${input.slot === 'richest' ? 'richest' : `a${input.slot}`}, d${input.index}, ${input.years} y)`;
   return {
     label,
@@ -101,7 +109,10 @@ export function registerDomainCommand(input: RegisterDomainCommandInput): Comman
       const prediction = predictRegisterDomain(model, { ...input, slot });
       const client = keyed(model, system, slot).domains;
       const domain = domainName(model, input.index);
-      const answer = input.style === 'A' ? await client.registerA({ domain, years: input.years }) : await client.registerB({ domain, years: input.years });
+      const answer =
+        input.style === 'A'
+          ? await client.registerA({ domain, years: input.years })
+          : await client.registerB({ domain, years: input.years });
       expectAnswer(input.slot === 'richest' ? `${label} (a${slot})` : label, model, answer, prediction);
     },
   };
@@ -125,14 +136,21 @@ export function renewDomainCommand(input: RenewDomainCommandInput): CommandSpec 
       const over = renewalOverHorizonMs(model, { callerSlot: slot, index, years: input.years });
       return model.capabilities.exactTime || over === null || Math.abs(over) > model.timeToleranceMs;
     },
-    charges: (model) => [{ slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB }],
+    charges: (model) => [
+      { slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB },
+    ],
     parties: allSlots,
     execute: async (model, system) => {
       const index = nameIndex(model, input.index);
       const slot = roleSlot(model, index, input.caller);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
       const prediction = predictRenewDomain(model, { callerSlot: slot, index, years: input.years });
-      expectAnswer(`${label} (d${index})`, model, await keyed(model, system, slot).domains.renew({ domain: domainName(model, index), years: input.years }), prediction);
+      expectAnswer(
+        `${label} (d${index})`,
+        model,
+        await keyed(model, system, slot).domains.renew({ domain: domainName(model, index), years: input.years }),
+        prediction,
+      );
     },
   };
 }
@@ -171,8 +189,11 @@ export function transferDomainCommand(input: TransferDomainCommandInput): Comman
   const label = `transferDomainB(${input.caller}, d${input.index}, to +${input.toOffset}${input.price === 'none' ? '' : `, price ${input.price}`})`;
   return {
     label,
-    applicable: (model) => ready(model, 'B') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
-    charges: (model) => [{ slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB }],
+    applicable: (model) =>
+      ready(model, 'B') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
+    charges: (model) => [
+      { slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB },
+    ],
     parties: allSlots,
     execute: async (model, system) => {
       const index = nameIndex(model, input.index);
@@ -182,9 +203,18 @@ export function transferDomainCommand(input: TransferDomainCommandInput): Comman
       const priceMicro = priceOf(model, input.price, index, toSlot);
       const prediction = predictTransferDomain(model, { callerSlot: slot, index, toSlot, priceMicro });
       const to = model.agents[toSlot]?.id ?? model.names.agentId(toSlot);
-      const body = { domain: domainName(model, index), to, ...(priceMicro === null ? {} : { price: formatDecimal(priceMicro) }) };
+      const body = {
+        domain: domainName(model, index),
+        to,
+        ...(priceMicro === null ? {} : { price: formatDecimal(priceMicro) }),
+      };
       const shown = priceMicro === null ? '' : `, price ${formatDecimal(priceMicro)}`;
-      expectAnswer(`${label} (d${index}, a${slot} → a${toSlot}${shown})`, model, await keyed(model, system, slot).domains.transfer(body), prediction);
+      expectAnswer(
+        `${label} (d${index}, a${slot} → a${toSlot}${shown})`,
+        model,
+        await keyed(model, system, slot).domains.transfer(body),
+        prediction,
+      );
     },
   };
 }
@@ -200,15 +230,21 @@ export function setDnsCommand(input: DnsCommandInput): CommandSpec {
   const label = `setDnsA(${input.caller}, d${input.index}, A ${input.host} ${input.value})`;
   return {
     label,
-    applicable: (model) => ready(model, 'A') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
-    charges: (model) => [{ slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.styleA }],
+    applicable: (model) =>
+      ready(model, 'A') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
+    charges: (model) => [
+      { slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.styleA },
+    ],
     parties: (model) => [roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0],
     execute: async (model, system) => {
       const index = nameIndex(model, input.index);
       const slot = roleSlot(model, index, input.caller);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
       const prediction = predictSetDns(model, { callerSlot: slot, index, host: input.host, value: input.value });
-      const answer = await keyed(model, system, slot).domains.setDns({ domain: domainName(model, index), records: [{ type: 'A', name: input.host, value: input.value }] });
+      const answer = await keyed(model, system, slot).domains.setDns({
+        domain: domainName(model, index),
+        records: [{ type: 'A', name: input.host, value: input.value }],
+      });
       expectAnswer(`${label} (d${index})`, model, answer, prediction);
     },
   };
@@ -219,7 +255,8 @@ export type DomainView = 'check' | 'dns' | 'lookup' | 'listA' | 'listB';
 /** The read-only rows: check and DNS list (A), lookup (B), the caller's lists (A, B). */
 export function domainViewCommand(view: DomainView, slot: number, index: number): CommandSpec {
   const style: Style = view === 'lookup' || view === 'listB' ? 'B' : 'A';
-  const label = view === 'listA' || view === 'listB' ? `domains${style}(a${slot})` : `${view}Domain${style}(a${slot}, d${index})`;
+  const label =
+    view === 'listA' || view === 'listB' ? `domains${style}(a${slot})` : `${view}Domain${style}(a${slot}, d${index})`;
   return {
     label,
     applicable: (model) => ready(model, style) && model.agents[slot] !== undefined,
@@ -248,7 +285,9 @@ export function domainViewCommand(view: DomainView, slot: number, index: number)
 const GIFT_MICRO = 9_900_000n;
 
 function donors(model: Readonly<CheckModel>, receiverSlot: number): number[] {
-  return registeredSlots(model).filter((slot) => slot !== receiverSlot && (model.agents[slot]?.balanceMicro ?? 0n) >= GIFT_MICRO).slice(0, 2);
+  return registeredSlots(model)
+    .filter((slot) => slot !== receiverSlot && (model.agents[slot]?.balanceMicro ?? 0n) >= GIFT_MICRO)
+    .slice(0, 2);
 }
 
 /**
@@ -257,10 +296,22 @@ function donors(model: Readonly<CheckModel>, receiverSlot: number): number[] {
  * themselves (so the model predicts and checks every step, fee included).
  */
 export function fundBuyerCommand(receiverSlot: number): CommandSpec {
-  const steps = (model: Readonly<CheckModel>): CommandSpec[] => donors(model, receiverSlot).flatMap((donor, offset) => [
-    createEscrowCommand({ style: 'B', senderSlot: donor, receiver: { slot: receiverSlot, via: 'id' }, amountMicro: GIFT_MICRO, expiresInSeconds: null, referrer: null, description: null, conditions: null, buyer: null, amountAs: 'string' }),
-    releaseCommand({ style: 'B', caller: 'sender', escrow: { index: model.escrows.length + offset } }),
-  ]);
+  const steps = (model: Readonly<CheckModel>): CommandSpec[] =>
+    donors(model, receiverSlot).flatMap((donor, offset) => [
+      createEscrowCommand({
+        style: 'B',
+        senderSlot: donor,
+        receiver: { slot: receiverSlot, via: 'id' },
+        amountMicro: GIFT_MICRO,
+        expiresInSeconds: null,
+        referrer: null,
+        description: null,
+        conditions: null,
+        buyer: null,
+        amountAs: 'string',
+      }),
+      releaseCommand({ style: 'B', caller: 'sender', escrow: { index: model.escrows.length + offset } }),
+    ]);
   const label = `fundBuyer(a${receiverSlot}: escrows of 9.90 released by up to two agents)`;
   return {
     label,
@@ -283,8 +334,13 @@ export function fundBuyerCommand(receiverSlot: number): CommandSpec {
 const slot = fc.constantFrom(0, 0, 0, 1, 1, 2, 3);
 const index = fc.integer({ min: 0, max: DOMAIN_COUNT - 1 });
 /** For commands on held names (nameIndex): an index among them, or DOMAIN_COUNT for a name nobody holds. */
-const heldIndex = fc.constantFrom(...Array.from({ length: DOMAIN_COUNT }, (_, drawn) => drawn), ...Array.from({ length: DOMAIN_COUNT }, (_, drawn) => drawn), DOMAIN_COUNT);
-const role = (main: DomainRole): fc.Arbitrary<DomainRole> => fc.constantFrom<DomainRole>(main, main, main, 'owner', 'buyer', 'outsider');
+const heldIndex = fc.constantFrom(
+  ...Array.from({ length: DOMAIN_COUNT }, (_, drawn) => drawn),
+  ...Array.from({ length: DOMAIN_COUNT }, (_, drawn) => drawn),
+  DOMAIN_COUNT,
+);
+const role = (main: DomainRole): fc.Arbitrary<DomainRole> =>
+  fc.constantFrom<DomainRole>(main, main, main, 'owner', 'buyer', 'outsider');
 /** The owner gives or offers (at a small price, or more than the buyer holds); the buyer mostly accepts at the offered price. */
 const ownerPrice = fc.constantFrom<PriceKind>('none', 'small', 'small', 'over-balance', 'over-balance', 'other');
 const buyerPrice = fc.constantFrom<PriceKind>('offered', 'offered', 'offered', 'none', 'other');
@@ -292,16 +348,56 @@ const buyerPrice = fc.constantFrom<PriceKind>('offered', 'offered', 'offered', '
 /** The domains rows of the command table (command-table.ts adds them to its own). */
 export const DOMAINS_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
   { weight: 2, arbitrary: slot.map(fundBuyerCommand) },
-  { weight: 4, arbitrary: fc.record({ style: fc.constantFrom<Style>('A', 'B'), slot: fc.oneof({ weight: 2, arbitrary: fc.constant('richest' as const) }, { weight: 1, arbitrary: slot }), index, years: fc.constantFrom(1, 1, 1, 2, DOMAIN_RULES.yearsMax + 1) }).map(registerDomainCommand) },
-  { weight: 2, arbitrary: fc.record({ caller: role('owner'), index: heldIndex, years: fc.constantFrom(1, 1, 9, DOMAIN_RULES.yearsMax) }).map(renewDomainCommand) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        style: fc.constantFrom<Style>('A', 'B'),
+        slot: fc.oneof({ weight: 2, arbitrary: fc.constant('richest' as const) }, { weight: 1, arbitrary: slot }),
+        index,
+        years: fc.constantFrom(1, 1, 1, 2, DOMAIN_RULES.yearsMax + 1),
+      })
+      .map(registerDomainCommand),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ caller: role('owner'), index: heldIndex, years: fc.constantFrom(1, 1, 9, DOMAIN_RULES.yearsMax) })
+      .map(renewDomainCommand),
+  },
   {
     weight: 3,
     arbitrary: fc
-      .record({ caller: fc.constantFrom<DomainRole>('owner', 'owner', 'buyer', 'buyer', 'outsider'), index: heldIndex, toOffset: fc.constantFrom(1, 1, 2, 3, 0), owner: ownerPrice, buyer: buyerPrice })
+      .record({
+        caller: fc.constantFrom<DomainRole>('owner', 'owner', 'buyer', 'buyer', 'outsider'),
+        index: heldIndex,
+        toOffset: fc.constantFrom(1, 1, 2, 3, 0),
+        owner: ownerPrice,
+        buyer: buyerPrice,
+      })
       .map(({ caller, index: name, toOffset, owner, buyer }) =>
-        transferDomainCommand(caller === 'owner' ? { caller, index: name, toOffset, price: owner } : { caller, index: name, toOffset: caller === 'buyer' && toOffset === 1 ? 0 : toOffset, price: buyer }),
+        transferDomainCommand(
+          caller === 'owner'
+            ? { caller, index: name, toOffset, price: owner }
+            : { caller, index: name, toOffset: caller === 'buyer' && toOffset === 1 ? 0 : toOffset, price: buyer },
+        ),
       ),
   },
-  { weight: 1, arbitrary: fc.record({ caller: role('owner'), index: heldIndex, host: fc.constantFrom<'@' | 'www'>('@', 'www'), value: fc.constantFrom('192.0.2.1', '192.0.2.2') }).map(setDnsCommand) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom<DomainView>('check', 'dns', 'lookup', 'lookup', 'listA', 'listB'), slot, index).map(([view, actor, name]) => domainViewCommand(view, actor, name)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        caller: role('owner'),
+        index: heldIndex,
+        host: fc.constantFrom<'@' | 'www'>('@', 'www'),
+        value: fc.constantFrom('192.0.2.1', '192.0.2.2'),
+      })
+      .map(setDnsCommand),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom<DomainView>('check', 'dns', 'lookup', 'lookup', 'listA', 'listB'), slot, index)
+      .map(([view, actor, name]) => domainViewCommand(view, actor, name)),
+  },
 ];

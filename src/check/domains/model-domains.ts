@@ -27,7 +27,13 @@ const TLDS: readonly string[] = ['xyz', 'com', 'xyz', 'com'];
 const YEARLY_PRICE_MICRO: Readonly<Record<string, Micro>> = { xyz: 14_400_000n, com: 18_000_000n };
 const DAY_MS = 86_400_000;
 /** docs/decisions/domains.md "Domains": a 365-day year, a 30-day grace, years 1..10, a 15% referral share. */
-export const DOMAIN_RULES = { yearMs: 365 * DAY_MS, graceMs: 30 * DAY_MS, yearsMin: 1, yearsMax: 10, referralShareBps: 1500n } as const;
+export const DOMAIN_RULES = {
+  yearMs: 365 * DAY_MS,
+  graceMs: 30 * DAY_MS,
+  yearsMin: 1,
+  yearsMax: 10,
+  referralShareBps: 1500n,
+} as const;
 
 export interface ModelOffer {
   readonly buyerSlot: number;
@@ -61,7 +67,13 @@ export function createDomainsModel(): DomainsModel {
 
 /** The name of index `index` in this run: made of the run's agent-id prefix, so runs never share one. */
 export function domainName(model: Readonly<CheckModel>, index: number): string {
-  const prefix = model.names.agentId(0).toLowerCase().replace(/-a0$/, '').replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
+  const prefix = model.names
+    .agentId(0)
+    .toLowerCase()
+    .replace(/-a0$/, '')
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50);
   return `${prefix}-d${index}.${TLDS[index % TLDS.length] as string}`;
 }
 
@@ -105,14 +117,22 @@ export function predictRegisterDomain(model: CheckModel, input: RegisterDomainIn
   if (agent === undefined || agent.balanceMicro < costMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   const name = domainName(model, input.index);
   const expiresAtMs = model.nowMs + input.years * DOMAIN_RULES.yearMs;
-  const body: Record<string, Matcher> = input.style === 'A'
-    ? { domain: eq(name), expires_at: time(expiresAtMs) }
-    : { domain: eq(name), cost: money('B', costMicro), expires: time(expiresAtMs), tx_hash: text() };
+  const body: Record<string, Matcher> =
+    input.style === 'A'
+      ? { domain: eq(name), expires_at: time(expiresAtMs) }
+      : { domain: eq(name), cost: money('B', costMicro), expires: time(expiresAtMs), tx_hash: text() };
   return {
     expected: { status: 201, body },
     commit: () => {
       chargeFee(model, input.slot, costMicro);
-      model.domains.held[input.index] = { ownerSlot: input.slot, registeredAtMs: model.nowMs, expiresAtMs, status: 'active', offer: null, records: [] };
+      model.domains.held[input.index] = {
+        ownerSlot: input.slot,
+        registeredAtMs: model.nowMs,
+        expiresAtMs,
+        status: 'active',
+        offer: null,
+        records: [],
+      };
     },
   };
 }
@@ -127,7 +147,9 @@ export interface RenewDomainInput {
 export function renewalOverHorizonMs(model: Readonly<CheckModel>, input: RenewDomainInput): number | null {
   const domain = model.domains.held[input.index];
   if (domain === undefined) return null;
-  return domain.expiresAtMs + input.years * DOMAIN_RULES.yearMs - (model.nowMs + DOMAIN_RULES.yearsMax * DOMAIN_RULES.yearMs);
+  return (
+    domain.expiresAtMs + input.years * DOMAIN_RULES.yearMs - (model.nowMs + DOMAIN_RULES.yearsMax * DOMAIN_RULES.yearMs)
+  );
 }
 
 export function predictRenewDomain(model: CheckModel, input: RenewDomainInput): Prediction {
@@ -141,7 +163,16 @@ export function predictRenewDomain(model: CheckModel, input: RenewDomainInput): 
   if (owner === undefined || owner.balanceMicro < costMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   const expiresAtMs = domain.expiresAtMs + input.years * DOMAIN_RULES.yearMs;
   return {
-    expected: { status: 200, body: { domain: eq(domainName(model, input.index)), years: eq(input.years), cost: money('B', costMicro), expires: time(expiresAtMs), tx_hash: text() } },
+    expected: {
+      status: 200,
+      body: {
+        domain: eq(domainName(model, input.index)),
+        years: eq(input.years),
+        cost: money('B', costMicro),
+        expires: time(expiresAtMs),
+        tx_hash: text(),
+      },
+    },
     commit: () => {
       chargeFee(model, domain.ownerSlot, costMicro);
       domain.expiresAtMs = expiresAtMs;
@@ -169,14 +200,36 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
     const priceMicro = input.priceMicro;
     if (priceMicro !== null) {
       return {
-        expected: { status: 200, body: { domain: eq(name), status: eq('offered'), from: eq(agentId(model, ownerSlot)), to: eq(agentId(model, input.toSlot)), price: money('B', priceMicro), owner: eq(agentId(model, ownerSlot)), tx_hash: eq(null) } },
+        expected: {
+          status: 200,
+          body: {
+            domain: eq(name),
+            status: eq('offered'),
+            from: eq(agentId(model, ownerSlot)),
+            to: eq(agentId(model, input.toSlot)),
+            price: money('B', priceMicro),
+            owner: eq(agentId(model, ownerSlot)),
+            tx_hash: eq(null),
+          },
+        },
         commit: () => {
           domain.offer = { buyerSlot: input.toSlot, priceMicro, offeredAtMs: model.nowMs };
         },
       };
     }
     return {
-      expected: { status: 200, body: { domain: eq(name), status: eq('completed'), from: eq(agentId(model, ownerSlot)), to: eq(agentId(model, input.toSlot)), price: eq(null), owner: eq(agentId(model, input.toSlot)), tx_hash: text() } },
+      expected: {
+        status: 200,
+        body: {
+          domain: eq(name),
+          status: eq('completed'),
+          from: eq(agentId(model, ownerSlot)),
+          to: eq(agentId(model, input.toSlot)),
+          price: eq(null),
+          owner: eq(agentId(model, input.toSlot)),
+          tx_hash: text(),
+        },
+      },
       commit: () => {
         domain.ownerSlot = input.toSlot;
         domain.offer = null;
@@ -184,13 +237,25 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
     };
   }
   const offer = domain.offer;
-  if (input.toSlot !== input.callerSlot || offer === null || offer.buyerSlot !== input.callerSlot) return failure(403, 'FORBIDDEN');
+  if (input.toSlot !== input.callerSlot || offer === null || offer.buyerSlot !== input.callerSlot)
+    return failure(403, 'FORBIDDEN');
   if (domain.status !== 'active') return failure(409, 'CONFLICT');
   if (input.priceMicro !== offer.priceMicro) return failure(409, 'CONFLICT');
   const buyer = model.agents[input.callerSlot];
   if (buyer === undefined || buyer.balanceMicro < offer.priceMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   return {
-    expected: { status: 200, body: { domain: eq(name), status: eq('completed'), from: eq(agentId(model, ownerSlot)), to: eq(agentId(model, input.callerSlot)), price: money('B', offer.priceMicro), owner: eq(agentId(model, input.callerSlot)), tx_hash: text() } },
+    expected: {
+      status: 200,
+      body: {
+        domain: eq(name),
+        status: eq('completed'),
+        from: eq(agentId(model, ownerSlot)),
+        to: eq(agentId(model, input.callerSlot)),
+        price: money('B', offer.priceMicro),
+        owner: eq(agentId(model, input.callerSlot)),
+        tx_hash: text(),
+      },
+    },
     commit: () => {
       buyer.balanceMicro -= offer.priceMicro;
       const seller = model.agents[ownerSlot];
@@ -202,7 +267,11 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
 }
 
 function recordsMatcher(domain: ModelDomain): Matcher {
-  return list(domain.records.map((record) => object({ type: eq('A'), name: eq(record.host), value: eq(record.value), ttl: eq(3600), priority: eq(null) })));
+  return list(
+    domain.records.map((record) =>
+      object({ type: eq('A'), name: eq(record.host), value: eq(record.value), ttl: eq(3600), priority: eq(null) }),
+    ),
+  );
 }
 
 export interface DnsInput {
@@ -223,7 +292,10 @@ export function predictSetDns(model: CheckModel, input: DnsInput): Prediction {
   else existing.value = input.value;
   const after: ModelDomain = { ...domain, records };
   return {
-    expected: { status: 200, body: { domain: eq(domainName(model, input.index)), count: eq(records.length), records: recordsMatcher(after) } },
+    expected: {
+      status: 200,
+      body: { domain: eq(domainName(model, input.index)), count: eq(records.length), records: recordsMatcher(after) },
+    },
     commit: () => {
       domain.records = records;
     },
@@ -234,17 +306,38 @@ export function predictSetDns(model: CheckModel, input: DnsInput): Prediction {
 export function predictListDns(model: Readonly<CheckModel>, index: number): Prediction {
   const domain = model.domains.held[index];
   if (domain === undefined) return failure(404, 'NOT_FOUND');
-  return { expected: { status: 200, body: { domain: eq(domainName(model, index)), count: eq(domain.records.length), records: recordsMatcher(domain) } } };
+  return {
+    expected: {
+      status: 200,
+      body: { domain: eq(domainName(model, index)), count: eq(domain.records.length), records: recordsMatcher(domain) },
+    },
+  };
 }
 
 export function predictCheck(model: Readonly<CheckModel>, index: number): Prediction {
-  return { expected: { status: 200, body: { domain: eq(domainName(model, index)), available: eq(model.domains.held[index] === undefined), price_usdc: money('A', yearlyPrice(index)) } } };
+  return {
+    expected: {
+      status: 200,
+      body: {
+        domain: eq(domainName(model, index)),
+        available: eq(model.domains.held[index] === undefined),
+        price_usdc: money('A', yearlyPrice(index)),
+      },
+    },
+  };
 }
 
 export function predictLookup(model: Readonly<CheckModel>, index: number): Prediction {
   const domain = model.domains.held[index];
   if (domain === undefined) return failure(404, 'NOT_FOUND');
-  const offer = domain.offer === null ? eq(null) : object({ to: eq(agentId(model, domain.offer.buyerSlot)), price: money('B', domain.offer.priceMicro), offered_at: time(domain.offer.offeredAtMs) });
+  const offer =
+    domain.offer === null
+      ? eq(null)
+      : object({
+          to: eq(agentId(model, domain.offer.buyerSlot)),
+          price: money('B', domain.offer.priceMicro),
+          offered_at: time(domain.offer.offeredAtMs),
+        });
   return {
     expected: {
       status: 200,
@@ -266,12 +359,27 @@ export function predictLookup(model: Readonly<CheckModel>, index: number): Predi
 export function predictListDomains(model: Readonly<CheckModel>, style: Style, slot: number): Prediction {
   const owned = model.domains.held
     .map((domain, index) => ({ domain, name: domainName(model, index) }))
-    .filter((entry): entry is { domain: ModelDomain; name: string } => entry.domain !== undefined && entry.domain.ownerSlot === slot)
+    .filter(
+      (entry): entry is { domain: ModelDomain; name: string } =>
+        entry.domain !== undefined && entry.domain.ownerSlot === slot,
+    )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const items = owned.map(({ domain, name }) =>
     style === 'A'
-      ? object({ domain: eq(name), status: eq(domain.status), registered_at: time(domain.registeredAtMs), expires_at: time(domain.expiresAtMs), grace_ends_at: time(releaseAt(domain)) })
-      : object({ domain: eq(name), status: eq(domain.status), registered_at: time(domain.registeredAtMs), expires: time(domain.expiresAtMs), grace_ends: time(releaseAt(domain)) }),
+      ? object({
+          domain: eq(name),
+          status: eq(domain.status),
+          registered_at: time(domain.registeredAtMs),
+          expires_at: time(domain.expiresAtMs),
+          grace_ends_at: time(releaseAt(domain)),
+        })
+      : object({
+          domain: eq(name),
+          status: eq(domain.status),
+          registered_at: time(domain.registeredAtMs),
+          expires: time(domain.expiresAtMs),
+          grace_ends: time(releaseAt(domain)),
+        }),
   );
   return { expected: { status: 200, body: { count: eq(items.length), domains: list(items) } } };
 }
@@ -300,4 +408,3 @@ export function domainsBoundaries(model: Readonly<CheckModel>): number[] {
   }
   return found;
 }
-

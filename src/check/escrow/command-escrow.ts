@@ -8,9 +8,26 @@
  */
 import { formatDecimal, toNumber } from '../../core/money.ts';
 import type { AfpClient, ApiResult } from '../../client/client.ts';
-import { describeEscrowRef, describeRef, escrowIdOf, referenceText, registeredSlots, resolveEscrow, type CheckModel, type EscrowRef, type Style } from '../check-model.ts';
+import {
+  describeEscrowRef,
+  describeRef,
+  escrowIdOf,
+  referenceText,
+  registeredSlots,
+  resolveEscrow,
+  type CheckModel,
+  type EscrowRef,
+  type Style,
+} from '../check-model.ts';
 import type { Prediction } from '../expectation.ts';
-import { predictCreate, predictDispute, predictRefund, predictRelease, type CreateEscrowInput, type EscrowActionInput } from './model-escrow.ts';
+import {
+  predictCreate,
+  predictDispute,
+  predictRefund,
+  predictRelease,
+  type CreateEscrowInput,
+  type EscrowActionInput,
+} from './model-escrow.ts';
 import { predictGet, predictList, type ListInput } from './model-escrow-views.ts';
 import { SCOPES, type BudgetScope } from '../model-limits.ts';
 import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
@@ -31,13 +48,18 @@ export function createEscrowCommand(input: CreateCommandInput): CommandSpec {
     applicable: (model) =>
       model.agents[input.senderSlot] !== undefined &&
       (style === 'B' || model.capabilities.styleA) &&
-      (model.capabilities.exactTime || input.expiresInSeconds === null || input.expiresInSeconds >= LOOSE_TIME_EXPIRES_MIN_SECONDS),
+      (model.capabilities.exactTime ||
+        input.expiresInSeconds === null ||
+        input.expiresInSeconds >= LOOSE_TIME_EXPIRES_MIN_SECONDS),
     charges: () => [{ slot: input.senderSlot, scopes: style === 'A' ? SCOPES.styleA : SCOPES.escrowCreateB }],
     parties: () => [input.senderSlot, input.receiver.slot, ...(input.referrer === null ? [] : [input.referrer.slot])],
     execute: async (model, system) => {
       const prediction = predictCreate(model, input);
       const client = keyed(model, system, input.senderSlot);
-      const answer = style === 'A' ? await client.escrowA.create(createBodyA(model, input)) : await client.escrowB.create(createBodyB(model, input));
+      const answer =
+        style === 'A'
+          ? await client.escrowA.create(createBodyA(model, input))
+          : await client.escrowB.create(createBodyB(model, input));
       expectAnswer(label, model, answer, prediction);
     },
   };
@@ -53,7 +75,10 @@ function createLabel(input: CreateCommandInput): string {
   return `createEscrow${input.style}(${parts.join(', ')})`;
 }
 
-function createBodyA(model: Readonly<CheckModel>, input: CreateCommandInput): { buyer: string; seller: string; amount: number; currency?: string; memo?: string } {
+function createBodyA(
+  model: Readonly<CheckModel>,
+  input: CreateCommandInput,
+): { buyer: string; seller: string; amount: number; currency?: string; memo?: string } {
   const buyer = input.buyer === null ? model.names.agentId(input.senderSlot) : referenceText(model, input.buyer);
   return {
     buyer,
@@ -64,7 +89,17 @@ function createBodyA(model: Readonly<CheckModel>, input: CreateCommandInput): { 
   };
 }
 
-function createBodyB(model: Readonly<CheckModel>, input: CreateCommandInput): { amount: number | string; receiver: string; description?: string; expires_in?: number; referrer?: string; conditions?: Record<string, unknown> } {
+function createBodyB(
+  model: Readonly<CheckModel>,
+  input: CreateCommandInput,
+): {
+  amount: number | string;
+  receiver: string;
+  description?: string;
+  expires_in?: number;
+  referrer?: string;
+  conditions?: Record<string, unknown>;
+} {
   return {
     amount: input.amountAs === 'string' ? formatDecimal(input.amountMicro) : toNumber(input.amountMicro),
     receiver: referenceText(model, input.receiver),
@@ -120,7 +155,14 @@ function actionCommand(
     parties: (model) => {
       const escrow = resolveEscrow(model, input.escrow);
       const caller = callerSlot(model, input) ?? 0;
-      return escrow === undefined ? [caller] : [caller, escrow.senderSlot, escrow.receiverSlot, ...(escrow.referrerSlot === null ? [] : [escrow.referrerSlot])];
+      return escrow === undefined
+        ? [caller]
+        : [
+            caller,
+            escrow.senderSlot,
+            escrow.receiverSlot,
+            ...(escrow.referrerSlot === null ? [] : [escrow.referrerSlot]),
+          ];
     },
     execute: async (model, system) => {
       const slot = callerSlot(model, input);
@@ -133,14 +175,21 @@ function actionCommand(
 
 export function releaseCommand(input: ActionCommandInput): CommandSpec {
   const scopes = input.style === 'A' ? SCOPES.styleA : SCOPES.escrowB;
-  return actionCommand(actionLabel(`release${input.style}`, input), input, scopes, predictRelease, (client, escrowId) =>
-    input.style === 'A' ? client.escrowA.release({ escrow_id: escrowId }) : client.escrowB.release(escrowId),
+  return actionCommand(
+    actionLabel(`release${input.style}`, input),
+    input,
+    scopes,
+    predictRelease,
+    (client, escrowId) =>
+      input.style === 'A' ? client.escrowA.release({ escrow_id: escrowId }) : client.escrowB.release(escrowId),
   );
 }
 
 export function refundCommand(input: ActionCommandInput): CommandSpec {
   const refund = { ...input, style: 'B' as const };
-  return actionCommand(actionLabel('refundB', refund), refund, SCOPES.escrowB, predictRefund, (client, escrowId) => client.escrowB.refund(escrowId));
+  return actionCommand(actionLabel('refundB', refund), refund, SCOPES.escrowB, predictRefund, (client, escrowId) =>
+    client.escrowB.refund(escrowId),
+  );
 }
 
 export interface DisputeCommandInput extends ActionCommandInput {
@@ -150,7 +199,10 @@ export interface DisputeCommandInput extends ActionCommandInput {
 
 export function disputeCommand(input: DisputeCommandInput): CommandSpec {
   const scopes = input.style === 'A' ? SCOPES.styleA : SCOPES.escrowB;
-  const label = actionLabel(`dispute${input.style}`, input).replace(/\)$/, input.evidence === null ? ')' : ', with evidence)');
+  const label = actionLabel(`dispute${input.style}`, input).replace(
+    /\)$/,
+    input.evidence === null ? ')' : ', with evidence)',
+  );
   const evidence = input.evidence === null ? {} : { evidence: input.evidence };
   return actionCommand(
     label,
@@ -158,7 +210,9 @@ export function disputeCommand(input: DisputeCommandInput): CommandSpec {
     scopes,
     (model, resolved) => predictDispute(model, { ...resolved, reason: input.reason, evidence: input.evidence }),
     (client, escrowId) =>
-      input.style === 'A' ? client.escrowA.dispute({ escrow_id: escrowId, reason: input.reason, ...evidence }) : client.escrowB.dispute(escrowId, { reason: input.reason, ...evidence }),
+      input.style === 'A'
+        ? client.escrowA.dispute({ escrow_id: escrowId, reason: input.reason, ...evidence })
+        : client.escrowB.dispute(escrowId, { reason: input.reason, ...evidence }),
   );
 }
 
@@ -170,19 +224,38 @@ export function getEscrowCommand(input: ActionCommandInput): CommandSpec {
 }
 
 export function listEscrowsCommand(input: ListInput): CommandSpec {
-  const filters = [input.role === null ? null : `role=${input.role}`, input.status === null ? null : `status=${input.status}`, input.limit === null ? null : `limit=${input.limit}`];
-  const label = `listEscrows${input.style}(a${input.callerSlot}${filters.filter((part) => part !== null).map((part) => `, ${part}`).join('')})`;
+  const filters = [
+    input.role === null ? null : `role=${input.role}`,
+    input.status === null ? null : `status=${input.status}`,
+    input.limit === null ? null : `limit=${input.limit}`,
+  ];
+  const label = `listEscrows${input.style}(a${input.callerSlot}${filters
+    .filter((part) => part !== null)
+    .map((part) => `, ${part}`)
+    .join('')})`;
   return {
     label,
-    applicable: (model) => (input.style === 'B' || model.capabilities.styleA) && model.agents[input.callerSlot] !== undefined && (model.capabilities.exactTime || listFitsUnordered(model, input)),
+    applicable: (model) =>
+      (input.style === 'B' || model.capabilities.styleA) &&
+      model.agents[input.callerSlot] !== undefined &&
+      (model.capabilities.exactTime || listFitsUnordered(model, input)),
     charges: () => [{ slot: input.callerSlot, scopes: input.style === 'A' ? SCOPES.styleA : SCOPES.escrowB }],
     parties: () => [input.callerSlot],
     execute: async (model, system) => {
       const prediction = predictList(model, input);
       const client = keyed(model, system, input.callerSlot);
-      const query = { ...(input.role === null ? {} : { role: input.role }), ...(input.status === null ? {} : { status: input.status }), ...(input.limit === null ? {} : { limit: input.limit }) };
+      const query = {
+        ...(input.role === null ? {} : { role: input.role }),
+        ...(input.status === null ? {} : { status: input.status }),
+        ...(input.limit === null ? {} : { limit: input.limit }),
+      };
       const answer = input.style === 'A' ? await client.escrowA.list(query) : await client.escrowB.list(query);
-      expectAnswer(label, model, model.capabilities.exactTime ? answer : { status: answer.status, body: sortedById(answer.body) }, prediction);
+      expectAnswer(
+        label,
+        model,
+        model.capabilities.exactTime ? answer : { status: answer.status, body: sortedById(answer.body) },
+        prediction,
+      );
     },
   };
 }
@@ -192,8 +265,12 @@ export function listEscrowsCommand(input: ListInput): CommandSpec {
  * compared as sets (sorted by escrow_id on both sides) and only when nothing is cut by the limit.
  */
 function listFitsUnordered(model: Readonly<CheckModel>, input: ListInput): boolean {
-  const own = model.escrows.filter((escrow) => escrow.senderSlot === input.callerSlot || escrow.receiverSlot === input.callerSlot);
-  return own.length <= Math.min(input.limit ?? model.config.escrow.listLimitDefault, model.config.escrow.listLimitDefault);
+  const own = model.escrows.filter(
+    (escrow) => escrow.senderSlot === input.callerSlot || escrow.receiverSlot === input.callerSlot,
+  );
+  return (
+    own.length <= Math.min(input.limit ?? model.config.escrow.listLimitDefault, model.config.escrow.listLimitDefault)
+  );
 }
 
 function sortedById(body: unknown): unknown {
@@ -201,5 +278,8 @@ function sortedById(body: unknown): unknown {
   const escrows = (body as { escrows?: unknown }).escrows;
   if (!Array.isArray(escrows)) return body;
   const idOf = (item: unknown): string => String((item as { escrow_id?: unknown } | null)?.escrow_id);
-  return { ...body, escrows: [...(escrows as unknown[])].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0)) };
+  return {
+    ...body,
+    escrows: [...(escrows as unknown[])].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0)),
+  };
 }

@@ -6,7 +6,14 @@
  * referrer, created_at, expires_at, settled_at, tx_hash, dispute}; detail-A names the parties
  * buyer/seller, the description memo, adds currency "USDC" and renders money as numbers.
  */
-import { requireAgent, type CheckModel, type EscrowRole, type EscrowStatus, type ModelEscrow, type Style } from '../check-model.ts';
+import {
+  requireAgent,
+  type CheckModel,
+  type EscrowRole,
+  type EscrowStatus,
+  type ModelEscrow,
+  type Style,
+} from '../check-model.ts';
 import { eq, json, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { access, type EscrowActionInput } from './model-escrow.ts';
 
@@ -39,7 +46,10 @@ export function predictList(model: Readonly<CheckModel>, input: ListInput): Pred
   return {
     expected: {
       status: 200,
-      body: { escrows: list(listed.map((escrow) => object(escrowDetail(model, escrow, input.style)))), count: eq(listed.length) },
+      body: {
+        escrows: list(listed.map((escrow) => object(escrowDetail(model, escrow, input.style)))),
+        count: eq(listed.length),
+      },
     },
   };
 }

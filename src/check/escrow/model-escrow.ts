@@ -95,7 +95,12 @@ export function predictCreate(model: Readonly<CheckModel>, input: CreateEscrowIn
 }
 
 /** The escrow's referrer slot, or the failure an explicit referrer causes. */
-function createReferrer(model: Readonly<CheckModel>, input: CreateEscrowInput, sender: ModelAgent, receiver: ModelAgent): number | null | Prediction {
+function createReferrer(
+  model: Readonly<CheckModel>,
+  input: CreateEscrowInput,
+  sender: ModelAgent,
+  receiver: ModelAgent,
+): number | null | Prediction {
   if (input.referrer !== null) {
     const referrer = model.agents[input.referrer.slot];
     if (referrer === undefined) return failure(404, 'NOT_FOUND');
@@ -103,7 +108,9 @@ function createReferrer(model: Readonly<CheckModel>, input: CreateEscrowInput, s
     return referrer.slot;
   }
   const registeredReferrer = sender.referrerSlot;
-  return registeredReferrer === null || registeredReferrer === sender.slot || registeredReferrer === receiver.slot ? null : registeredReferrer;
+  return registeredReferrer === null || registeredReferrer === sender.slot || registeredReferrer === receiver.slot
+    ? null
+    : registeredReferrer;
 }
 
 export interface EscrowActionInput {
@@ -120,8 +127,21 @@ export function predictRelease(model: Readonly<CheckModel>, input: EscrowActionI
   const receiverId = requireAgent(model, escrow.receiverSlot).id;
   const body: Record<string, Matcher> =
     input.style === 'A'
-      ? { escrow_id: eq(escrow.id), status: eq('released'), released_amount: money('A', escrow.netMicro), seller: eq(receiverId), fee: money('A', escrow.feeMicro), tx_hash: text() }
-      : { escrow_id: eq(escrow.id), status: eq('released'), tx_hash: text(), net: money('B', escrow.netMicro), fee: money('B', escrow.feeMicro) };
+      ? {
+          escrow_id: eq(escrow.id),
+          status: eq('released'),
+          released_amount: money('A', escrow.netMicro),
+          seller: eq(receiverId),
+          fee: money('A', escrow.feeMicro),
+          tx_hash: text(),
+        }
+      : {
+          escrow_id: eq(escrow.id),
+          status: eq('released'),
+          tx_hash: text(),
+          net: money('B', escrow.netMicro),
+          fee: money('B', escrow.feeMicro),
+        };
   const nowMs = model.nowMs;
   return {
     expected: { status: 200, body },
@@ -139,7 +159,15 @@ export function predictRefund(model: Readonly<CheckModel>, input: EscrowActionIn
   if (escrow.status !== 'locked') return failure(409, 'CONFLICT');
   const nowMs = model.nowMs;
   return {
-    expected: { status: 200, body: { escrow_id: eq(escrow.id), status: eq('refunded'), amount: money('B', escrow.amountMicro), tx_hash: text() } },
+    expected: {
+      status: 200,
+      body: {
+        escrow_id: eq(escrow.id),
+        status: eq('refunded'),
+        amount: money('B', escrow.amountMicro),
+        tx_hash: text(),
+      },
+    },
     commit: (answer) => {
       credit(model as CheckModel, escrow.senderSlot, escrow.amountMicro);
       settle(escrow, 'refunded', nowMs, answer);
@@ -160,16 +188,36 @@ export function predictDispute(model: Readonly<CheckModel>, input: DisputeInput)
   const nowMs = model.nowMs;
   const windowEndsAtMs = nowMs + model.config.escrow.disputeWindowMs;
   return {
-    expected: { status: 200, body: { escrow_id: eq(escrow.id), status: eq('disputed'), reason: eq(input.reason), evidence: eq(input.evidence), window_ends_at: time(windowEndsAtMs) } },
+    expected: {
+      status: 200,
+      body: {
+        escrow_id: eq(escrow.id),
+        status: eq('disputed'),
+        reason: eq(input.reason),
+        evidence: eq(input.evidence),
+        window_ends_at: time(windowEndsAtMs),
+      },
+    },
     commit: () => {
       escrow.status = 'disputed';
-      escrow.dispute = { reason: input.reason, evidence: input.evidence, openedBySlot: input.callerSlot, openedAtMs: nowMs, windowEndsAtMs, outcome: null };
+      escrow.dispute = {
+        reason: input.reason,
+        evidence: input.evidence,
+        openedBySlot: input.callerSlot,
+        openedAtMs: nowMs,
+        windowEndsAtMs,
+        outcome: null,
+      };
     },
   };
 }
 
 /** The escrow a caller may act on, or the failure: 404 unknown, 403 not the sender / not a party. */
-export function access(model: Readonly<CheckModel>, input: EscrowActionInput, who: 'sender' | 'party'): ModelEscrow | Prediction {
+export function access(
+  model: Readonly<CheckModel>,
+  input: EscrowActionInput,
+  who: 'sender' | 'party',
+): ModelEscrow | Prediction {
   const escrow = resolveEscrow(model, input.escrow);
   if (escrow === undefined) return failure(404, 'NOT_FOUND');
   const isSender = escrow.senderSlot === input.callerSlot;
@@ -178,7 +226,12 @@ export function access(model: Readonly<CheckModel>, input: EscrowActionInput, wh
   return escrow;
 }
 
-function settle(escrow: ModelEscrow, status: 'released' | 'refunded', nowMs: number, answer: Readonly<Record<string, unknown>>): void {
+function settle(
+  escrow: ModelEscrow,
+  status: 'released' | 'refunded',
+  nowMs: number,
+  answer: Readonly<Record<string, unknown>>,
+): void {
   escrow.status = status;
   escrow.settledAtMs = nowMs;
   escrow.txHash = String(answer['tx_hash']);

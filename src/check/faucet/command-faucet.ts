@@ -4,7 +4,14 @@
  * GET /api/v1/agents/:id for the caller itself, another agent or an unknown one. Each sends its
  * request through the AfpClient and compares the answer with the model's prediction.
  */
-import { describeRef, nextFreeSlot, referenceText, type AgentRef, type CheckModel, type Style } from '../check-model.ts';
+import {
+  describeRef,
+  nextFreeSlot,
+  referenceText,
+  type AgentRef,
+  type CheckModel,
+  type Style,
+} from '../check-model.ts';
 import { SCOPES } from '../model-limits.ts';
 import {
   predictAgentView,
@@ -32,7 +39,11 @@ export function registerCommand(input: RegisterCommandInput): CommandSpec {
     label,
     applicable: (model) => {
       const slot = slotOf(model);
-      return slot !== undefined && (again === null || model.agents[again] !== undefined) && (input.style === 'B' || model.capabilities.styleA);
+      return (
+        slot !== undefined &&
+        (again === null || model.agents[again] !== undefined) &&
+        (input.style === 'B' || model.capabilities.styleA)
+      );
     },
     charges: () => [],
     parties: (model) => [slotOf(model) ?? 0],
@@ -40,7 +51,10 @@ export function registerCommand(input: RegisterCommandInput): CommandSpec {
       const slot = slotOf(model);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no free slot`);
       const prediction = predictRegister(model, { slot, style: input.style, referrer });
-      const body = { agent_id: model.names.agentId(slot), ...(referrer === null ? {} : { referrer: referenceText(model, referrer) }) };
+      const body = {
+        agent_id: model.names.agentId(slot),
+        ...(referrer === null ? {} : { referrer: referenceText(model, referrer) }),
+      };
       const client = keyless(model, system);
       const answer = input.style === 'A' ? await client.faucetA.register(body) : await client.faucetB.register(body);
       expectAnswer(label, model, answer, prediction);
@@ -120,7 +134,12 @@ export function agentViewCommand(callerSlot: number, target: AgentRef): CommandS
     parties: () => [callerSlot],
     execute: async (model, system) => {
       const prediction = predictAgentView(model, callerSlot, target);
-      expectAnswer(label, model, await keyed(model, system, callerSlot).faucetA.agent(referenceText(model, target)), prediction);
+      expectAnswer(
+        label,
+        model,
+        await keyed(model, system, callerSlot).faucetA.agent(referenceText(model, target)),
+        prediction,
+      );
     },
   };
 }

@@ -27,11 +27,22 @@ export function predictRegister(model: Readonly<CheckModel>, input: RegisterInpu
   const nowMs = model.nowMs;
   const id = model.names.agentId(slot);
   const nextClaimBAtMs = style === 'B' ? nowMs + model.config.faucet.cooldownMs : null;
-  const common: Record<string, Matcher> = { agent_id: eq(id), agent_address: text(), api_key: text(), referral_code: text() };
+  const common: Record<string, Matcher> = {
+    agent_id: eq(id),
+    agent_address: text(),
+    api_key: text(),
+    referral_code: text(),
+  };
   const body: Record<string, Matcher> =
     style === 'A'
       ? { ...common, created_at: time(nowMs) }
-      : { ...common, amount: money('B', grantMicro), currency: eq('USDC'), balance: money('B', grantMicro), next_claim: time(nextClaimBAtMs) };
+      : {
+          ...common,
+          amount: money('B', grantMicro),
+          currency: eq('USDC'),
+          balance: money('B', grantMicro),
+          next_claim: time(nextClaimBAtMs),
+        };
   return {
     expected: { status: 201, body },
     commit: (answer) => {
@@ -64,7 +75,10 @@ export function predictClaimA(model: Readonly<CheckModel>, slot: number): Predic
   const amountMicro = model.config.faucet.claimAMicro;
   if (model.capabilities.pool && model.poolMicro < amountMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   return {
-    expected: { status: 200, body: { amount_usdc: money('A', amountMicro), balance_usdc: money('A', agent.balanceMicro + amountMicro) } },
+    expected: {
+      status: 200,
+      body: { amount_usdc: money('A', amountMicro), balance_usdc: money('A', agent.balanceMicro + amountMicro) },
+    },
     commit: () => {
       agent.claimedA = true;
       agent.balanceMicro += amountMicro;
@@ -89,19 +103,33 @@ export interface ClaimBInput {
 export function predictClaimB(model: Readonly<CheckModel>, input: ClaimBInput): Prediction {
   // A keyless claim is 401 whatever it names (claims.ts: the first payout is the registration grant).
   if (input.mode === 'keyless-no-id' || input.mode === 'keyless') return failure(401, 'UNAUTHORIZED');
-  if (input.mode === 'key-other-id' && model.names.agentId(input.otherSlot) !== requireAgent(model, input.slot).id) return failure(403, 'FORBIDDEN');
+  if (input.mode === 'key-other-id' && model.names.agentId(input.otherSlot) !== requireAgent(model, input.slot).id)
+    return failure(403, 'FORBIDDEN');
   const agent = model.agents[input.slot];
   if (agent === undefined) return failure(404, 'NOT_FOUND');
   const nowMs = model.nowMs;
   const nextMs = agent.nextClaimBAtMs;
   if (nextMs !== null && nowMs < nextMs) {
-    return { expected: { status: 409, code: 'FAUCET_CLAIMED', body: { next_claim: time(nextMs), retry_after_seconds: seconds(Math.ceil((nextMs - nowMs) / 1000)) } } };
+    return {
+      expected: {
+        status: 409,
+        code: 'FAUCET_CLAIMED',
+        body: { next_claim: time(nextMs), retry_after_seconds: seconds(Math.ceil((nextMs - nowMs) / 1000)) },
+      },
+    };
   }
   const amountMicro = model.config.faucet.claimBMicro;
   if (model.capabilities.pool && model.poolMicro < amountMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   const nextClaimBAtMs = nowMs + model.config.faucet.cooldownMs;
   return {
-    expected: { status: 200, body: { amount: money('B', amountMicro), balance: money('B', agent.balanceMicro + amountMicro), next_claim: time(nextClaimBAtMs) } },
+    expected: {
+      status: 200,
+      body: {
+        amount: money('B', amountMicro),
+        balance: money('B', agent.balanceMicro + amountMicro),
+        next_claim: time(nextClaimBAtMs),
+      },
+    },
     commit: () => {
       agent.claimsB += 1;
       agent.nextClaimBAtMs = nextClaimBAtMs;
@@ -123,7 +151,8 @@ export function predictStatusB(model: Readonly<CheckModel>, slot: number): Predi
     balance: money('B', agent.balanceMicro),
   };
   // can_claim flips at next_claim: only asserted when the time is exact.
-  if (model.capabilities.exactTime) body['can_claim'] = eq(waitMs === 0 && (!model.capabilities.pool || model.poolMicro >= claimMicro));
+  if (model.capabilities.exactTime)
+    body['can_claim'] = eq(waitMs === 0 && (!model.capabilities.pool || model.poolMicro >= claimMicro));
   if (model.capabilities.pool) body['pool_balance'] = money('B', model.poolMicro);
   return { expected: { status: 200, body } };
 }

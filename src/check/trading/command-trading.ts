@@ -20,12 +20,37 @@ import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { SCOPES, type Charge } from '../model-limits.ts';
 import { CheckMismatch, expectAnswer, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
-import { limitPriceOf, predictCancel, predictListOrders, predictPlace, UNKNOWN_ORDER_ID, type LimitKind, type PlaceInput } from './model-orders.ts';
+import {
+  limitPriceOf,
+  predictCancel,
+  predictListOrders,
+  predictPlace,
+  UNKNOWN_ORDER_ID,
+  type LimitKind,
+  type PlaceInput,
+} from './model-orders.ts';
 import { predictPortfolio, predictPositions, viewMarkets, type Marks } from './model-views.ts';
-import { holdingOf, marketAt, marketOpen, parseScaled, positionOf, qtyFor, scaledText, tradingSlots, type ModelOrder, type OrderSide, type Quote } from './model-trading.ts';
+import {
+  holdingOf,
+  marketAt,
+  marketOpen,
+  parseScaled,
+  positionOf,
+  qtyFor,
+  scaledText,
+  tradingSlots,
+  type ModelOrder,
+  type OrderSide,
+  type Quote,
+} from './model-trading.ts';
 
 function ready(model: Readonly<CheckModel>, style: Style, slot: number): boolean {
-  return model.capabilities.trading && model.capabilities.exactTime && (style === 'B' || model.capabilities.styleA) && model.agents[slot] !== undefined;
+  return (
+    model.capabilities.trading &&
+    model.capabilities.exactTime &&
+    (style === 'B' || model.capabilities.styleA) &&
+    model.agents[slot] !== undefined
+  );
 }
 
 function scopesOf(style: Style, order: boolean): Charge['scopes'] {
@@ -37,27 +62,47 @@ function scopesOf(style: Style, order: boolean): Charge['scopes'] {
  * Reads the quote of a market from the wire: A ticker (numbers) or B price (decimal strings);
  * its `open` must be what the model's closures say at this instant.
  */
-async function readQuote(model: Readonly<CheckModel>, system: CheckSystem, style: Style, slot: number, market: number, label: string): Promise<Quote> {
+async function readQuote(
+  model: Readonly<CheckModel>,
+  system: CheckSystem,
+  style: Style,
+  slot: number,
+  market: number,
+  label: string,
+): Promise<Quote> {
   const names = marketAt(market);
   const client = keyed(model, system, slot).trading;
-  const answer = style === 'A' ? await client.tickerA(names.symbol) : await client.priceB(names.pair, { market_type: names.kind });
+  const answer =
+    style === 'A' ? await client.tickerA(names.symbol) : await client.priceB(names.pair, { market_type: names.kind });
   const body = answer.body as Readonly<Record<string, unknown>>;
   const bid = parseScaled(body['bid']);
   const ask = parseScaled(body['ask']);
   const mid = parseScaled(style === 'A' ? body['mark_price'] : body['mid']);
   const at = new Date(model.nowMs).toISOString();
   if (answer.status !== 200 || bid === null || ask === null || mid === null || bid <= 0n || ask < bid) {
-    throw new CheckMismatch(`${label}: the quote of ${names.symbol} at ${at} is not a quote: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+    throw new CheckMismatch(
+      `${label}: the quote of ${names.symbol} at ${at} is not a quote: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`,
+    );
   }
   const open = marketOpen(model, market, model.nowMs);
-  if (body['open'] !== open) throw new CheckMismatch(`${label}: the quote of ${names.symbol} at ${at}: open: expected ${String(open)} (closures ${JSON.stringify(model.trading.closures)}), got ${JSON.stringify(body['open'])}`);
+  if (body['open'] !== open)
+    throw new CheckMismatch(
+      `${label}: the quote of ${names.symbol} at ${at}: open: expected ${String(open)} (closures ${JSON.stringify(model.trading.closures)}), got ${JSON.stringify(body['open'])}`,
+    );
   return { bid, ask, mid };
 }
 
 /** The mids of the markets a view values, read at the view's instant. */
-async function readMarks(model: Readonly<CheckModel>, system: CheckSystem, style: Style, slot: number, label: string): Promise<Marks> {
+async function readMarks(
+  model: Readonly<CheckModel>,
+  system: CheckSystem,
+  style: Style,
+  slot: number,
+  label: string,
+): Promise<Marks> {
   const marks = new Map<number, bigint>();
-  for (const market of viewMarkets(model, slot, style === 'B')) marks.set(market, (await readQuote(model, system, style, slot, market, label)).mid);
+  for (const market of viewMarkets(model, slot, style === 'B'))
+    marks.set(market, (await readQuote(model, system, style, slot, market, label)).mid);
   return marks;
 }
 
@@ -89,7 +134,16 @@ function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quo
     const holding = holdingOf(model, input.slot, input.market);
     const free = holding === undefined ? 0n : holding.qty - holding.reservedQty;
     const amountMicro = quote === null ? 0n : (free * quote.bid) / 10_000_000_000n;
-    return { style: input.style, slot: input.slot, market: input.market, side: 'sell', type: input.type, limit: input.limit, amountMicro, leverage: input.leverage };
+    return {
+      style: input.style,
+      slot: input.slot,
+      market: input.market,
+      side: 'sell',
+      type: input.type,
+      limit: input.limit,
+      amountMicro,
+      leverage: input.leverage,
+    };
   }
   const position = input.market === 'unknown' ? undefined : positionOf(model, input.slot, input.market);
   const side: OrderSide = input.side !== 'close' ? input.side : position?.side === 'long' ? 'sell' : 'buy';
@@ -101,17 +155,42 @@ function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quo
     amountMicro = (position.qty * price + 9_999_999_999n) / 10_000_000_000n;
     while (qtyFor(amountMicro, price) < position.qty) amountMicro += 1n;
   }
-  return { style: input.style, slot: input.slot, market: input.market, side, type: input.type, limit: input.limit, amountMicro, leverage: input.leverage };
+  return {
+    style: input.style,
+    slot: input.slot,
+    market: input.market,
+    side,
+    type: input.type,
+    limit: input.limit,
+    amountMicro,
+    leverage: input.leverage,
+  };
 }
 
 function orderBodyOf(style: Style, input: PlaceInput, limitPrice: bigint | null): Record<string, unknown> {
   const names = marketAt(input.market);
-  const price = limitPrice === null ? {} : { price: style === 'A' ? Number(scaledText(limitPrice)) : scaledText(limitPrice) };
+  const price =
+    limitPrice === null ? {} : { price: style === 'A' ? Number(scaledText(limitPrice)) : scaledText(limitPrice) };
   if (style === 'A') {
     const side = names.kind === 'spot' ? input.side : input.side === 'buy' ? 'long' : 'short';
-    return { symbol: names.symbol, side, size: Number(input.amountMicro) / 1_000_000, leverage: input.leverage, type: input.type, ...price };
+    return {
+      symbol: names.symbol,
+      side,
+      size: Number(input.amountMicro) / 1_000_000,
+      leverage: input.leverage,
+      type: input.type,
+      ...price,
+    };
   }
-  return { pair: names.pair, market_type: names.kind, side: input.side, amount: `${input.amountMicro / 1_000_000n}.${(input.amountMicro % 1_000_000n).toString().padStart(6, '0')}`, leverage: input.leverage, type: input.type, ...price };
+  return {
+    pair: names.pair,
+    market_type: names.kind,
+    side: input.side,
+    amount: `${input.amountMicro / 1_000_000n}.${(input.amountMicro % 1_000_000n).toString().padStart(6, '0')}`,
+    leverage: input.leverage,
+    type: input.type,
+    ...price,
+  };
 }
 
 export function placeOrderCommand(input: PlaceCommandInput): CommandSpec {
@@ -120,19 +199,34 @@ export function placeOrderCommand(input: PlaceCommandInput): CommandSpec {
   const label = `placeOrder${input.style}(a${input.slot}, ${marketText}, ${input.side}, ${input.type}${input.type === 'limit' ? ` ${input.limit}` : ''}, ${sizeText}, x${input.leverage})`;
   return {
     label,
-    applicable: (model) => ready(model, input.style, input.slot) && (input.size !== 'close' || closable(model, input.slot, input.market)),
-    charges: () => [{ slot: input.slot, scopes: scopesOf(input.style, false) }, { slot: input.slot, scopes: scopesOf(input.style, true) }],
+    applicable: (model) =>
+      ready(model, input.style, input.slot) && (input.size !== 'close' || closable(model, input.slot, input.market)),
+    charges: () => [
+      { slot: input.slot, scopes: scopesOf(input.style, false) },
+      { slot: input.slot, scopes: scopesOf(input.style, true) },
+    ],
     // Fees reach the referrer's payable, swept into its balance later: every slot may move.
     parties: () => [0, 1, 2, 3],
     execute: async (model, system) => {
-      const quote = input.market === 'unknown' ? null : await readQuote(model, system, input.style, input.slot, input.market, label);
+      const quote =
+        input.market === 'unknown'
+          ? null
+          : await readQuote(model, system, input.style, input.slot, input.market, label);
       const resolved = resolvePlace(model, input, quote);
-      const limitPrice = quote === null ? (input.type === 'limit' && input.limit !== 'missing' ? 100_000_000n : null) : limitPriceOf(resolved, quote);
+      const limitPrice =
+        quote === null
+          ? input.type === 'limit' && input.limit !== 'missing'
+            ? 100_000_000n
+            : null
+          : limitPriceOf(resolved, quote);
       const prediction = predictPlace(model, resolved, quote);
       const client = keyed(model, system, input.slot).trading;
       const body = orderBodyOf(input.style, resolved, limitPrice);
       const answer = input.style === 'A' ? await client.orderA(body) : await client.orderB(body);
-      const detail = quote === null ? '' : ` (bid ${scaledText(quote.bid)}, ask ${scaledText(quote.ask)}, amount ${scaledText(resolved.amountMicro * 100n)})`;
+      const detail =
+        quote === null
+          ? ''
+          : ` (bid ${scaledText(quote.bid)}, ask ${scaledText(quote.ask)}, amount ${scaledText(resolved.amountMicro * 100n)})`;
       expectAnswer(`${label}${detail}`, model, answer, prediction);
     },
   };
@@ -149,16 +243,27 @@ function resolveOrder(model: Readonly<CheckModel>, ref: OrderRef): ModelOrder | 
   return from.length === 0 ? undefined : from[ref.index % from.length];
 }
 
-function cancelCaller(model: Readonly<CheckModel>, order: ModelOrder | undefined, role: CancelRole): number | undefined {
+function cancelCaller(
+  model: Readonly<CheckModel>,
+  order: ModelOrder | undefined,
+  role: CancelRole,
+): number | undefined {
   const owner = order?.slot ?? 0;
-  const slot = role === 'owner' ? owner : [1, 2, 3, 0].map((offset) => (owner + offset) % 4).find((candidate) => candidate !== owner && model.agents[candidate] !== undefined);
+  const slot =
+    role === 'owner'
+      ? owner
+      : [1, 2, 3, 0]
+          .map((offset) => (owner + offset) % 4)
+          .find((candidate) => candidate !== owner && model.agents[candidate] !== undefined);
   return slot !== undefined && model.agents[slot] !== undefined ? slot : undefined;
 }
 
 export function cancelOrderCommand(input: { style: Style; role: CancelRole; order: OrderRef }): CommandSpec {
-  const refText = input.order === 'unknown' ? 'unknown order' : `order#${input.order.index}${input.order.open ? ' open' : ''}`;
+  const refText =
+    input.order === 'unknown' ? 'unknown order' : `order#${input.order.index}${input.order.open ? ' open' : ''}`;
   const label = `cancelOrder${input.style}(${input.role}, ${refText})`;
-  const caller = (model: Readonly<CheckModel>): number | undefined => cancelCaller(model, resolveOrder(model, input.order), input.role);
+  const caller = (model: Readonly<CheckModel>): number | undefined =>
+    cancelCaller(model, resolveOrder(model, input.order), input.role);
   return {
     label,
     applicable: (model) => {
@@ -190,7 +295,9 @@ export function tradingViewCommand(view: TradingView, slot: number, limit: numbe
     applicable: (model) => ready(model, style, slot),
     // A view first quotes every market it values (A ticker, B price), then reads itself.
     charges: (model) => [
-      ...(view === 'ordersB' ? [] : viewMarkets(model, slot, style === 'B').map(() => ({ slot, scopes: scopesOf(style, false) }))),
+      ...(view === 'ordersB'
+        ? []
+        : viewMarkets(model, slot, style === 'B').map(() => ({ slot, scopes: scopesOf(style, false) }))),
       { slot, scopes: view === 'positionsA' ? SCOPES.tradingPositionsA : SCOPES.tradingB },
     ],
     parties: () => [slot],
@@ -206,7 +313,12 @@ export function tradingViewCommand(view: TradingView, slot: number, limit: numbe
           return expectAnswer(label, model, await client.portfolioB(), predictPortfolio(model, slot, marks));
         }
         case 'ordersB':
-          return expectAnswer(label, model, await client.ordersB({ limit }), predictListOrders(model, slot, limit, null));
+          return expectAnswer(
+            label,
+            model,
+            await client.ordersB({ limit }),
+            predictListOrders(model, slot, limit, null),
+          );
       }
     },
   };
@@ -224,7 +336,11 @@ export function tradingSyncCharges(model: Readonly<CheckModel>): Charge[] {
  * exactly with the model's, valued at the oracle's marks of the new instant: balances, margins
  * after funding, positions liquidated or not, resting orders filled or not, holds and holdings.
  */
-export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSystem, step: { label: string; slots: readonly number[] }): Promise<void> {
+export async function syncTradingAfterAdvance(
+  model: CheckModel,
+  system: CheckSystem,
+  step: { label: string; slots: readonly number[] },
+): Promise<void> {
   const prices = model.trading.prices;
   if (!model.capabilities.trading || prices === null) return;
   for (const slot of step.slots) {
@@ -232,7 +348,12 @@ export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSy
     if (agent === undefined) continue;
     const label = `${step.label}, then the portfolio of a${slot} (${agent.id}) (${model.trading.liquidations} liquidation(s) so far)`;
     const marks = new Map(viewMarkets(model, slot, true).map((market) => [market, prices.mid(market, model.nowMs)]));
-    expectAnswer(label, model, await keyed(model, system, slot).trading.portfolioB(), predictPortfolio(model, slot, marks));
+    expectAnswer(
+      label,
+      model,
+      await keyed(model, system, slot).trading.portfolioB(),
+      predictPortfolio(model, slot, marks),
+    );
   }
 }
 
@@ -241,7 +362,16 @@ const slot = fc.constantFrom(0, 0, 0, 1, 1, 2, 3);
 const style = fc.constantFrom<Style>('A', 'B');
 const market = fc.constantFrom<number | 'unknown'>(0, 0, 0, 1, 1, 2, 2, 'unknown');
 /** Sizes: the minimum, a few USDC, just over a 10.00 balance at leverage 1, and a large notional needing leverage. */
-const size = fc.constantFrom<SizeKind>(1_000_000n, 2_500_000n, 2_500_000n, 5_000_000n, 10_000_001n, 40_000_000n, 'close', 'close');
+const size = fc.constantFrom<SizeKind>(
+  1_000_000n,
+  2_500_000n,
+  2_500_000n,
+  5_000_000n,
+  10_000_001n,
+  40_000_000n,
+  'close',
+  'close',
+);
 const leverage = fc.constantFrom(1, 1, 2, 5, 10, 10, 0, 11);
 const orderKind = fc.constantFrom<{ type: 'market' | 'limit'; limit: LimitKind }>(
   { type: 'market', limit: 'far' },
@@ -258,7 +388,15 @@ export const TRADING_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<C
   {
     weight: 7,
     arbitrary: fc
-      .record({ style, slot, market, side: fc.constantFrom<OrderSide | 'close'>('buy', 'sell'), kind: orderKind, size, leverage })
+      .record({
+        style,
+        slot,
+        market,
+        side: fc.constantFrom<OrderSide | 'close'>('buy', 'sell'),
+        kind: orderKind,
+        size,
+        leverage,
+      })
       // Spot takes leverage 1: a drawn 5 or 10 becomes 1 there (2, 0 and 11 stay, for the 400s), so spot orders mostly fill.
       .map(({ kind, size: drawn, side, leverage: drawnLeverage, ...rest }) => {
         const spot = rest.market !== 'unknown' && marketAt(rest.market).kind === 'spot';
@@ -269,8 +407,24 @@ export const TRADING_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<C
   {
     weight: 3,
     arbitrary: fc
-      .record({ style, role: fc.constantFrom<CancelRole>('owner', 'owner', 'owner', 'outsider'), order: fc.oneof({ weight: 9, arbitrary: fc.record({ index: fc.integer({ min: 0, max: 7 }), open: fc.boolean() }) }, { weight: 1, arbitrary: fc.constant<OrderRef>('unknown') }) })
+      .record({
+        style,
+        role: fc.constantFrom<CancelRole>('owner', 'owner', 'owner', 'outsider'),
+        order: fc.oneof(
+          { weight: 9, arbitrary: fc.record({ index: fc.integer({ min: 0, max: 7 }), open: fc.boolean() }) },
+          { weight: 1, arbitrary: fc.constant<OrderRef>('unknown') },
+        ),
+      })
       .map(cancelOrderCommand),
   },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom<TradingView>('positionsA', 'portfolioB', 'portfolioB', 'ordersB'), slot, fc.constantFrom(1, 2, 100, 101)).map(([view, actor, limit]) => tradingViewCommand(view, actor, limit)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom<TradingView>('positionsA', 'portfolioB', 'portfolioB', 'ordersB'),
+        slot,
+        fc.constantFrom(1, 2, 100, 101),
+      )
+      .map(([view, actor, limit]) => tradingViewCommand(view, actor, limit)),
+  },
 ];

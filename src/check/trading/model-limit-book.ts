@@ -26,8 +26,18 @@ export function fillCrossedOrders(model: CheckModel, atMs: number, feeCharged: (
     const quote = prices.quote(order.market, atMs);
     if (order.side === 'buy' ? quote.ask > limit : quote.bid < limit) continue;
     release(model, order);
-    const fill = { slot: order.slot, market: order.market, side: order.side, amountMicro: order.amountMicro, price: limit, feeMicro: basisPoints(order.amountMicro, model.config.trading.makerFeeBps, 'up') };
-    const plan = marketAt(order.market).kind === 'spot' ? planSpotFill(model, fill) : planPerpFill(model, { ...fill, leverage: order.leverage });
+    const fill = {
+      slot: order.slot,
+      market: order.market,
+      side: order.side,
+      amountMicro: order.amountMicro,
+      price: limit,
+      feeMicro: basisPoints(order.amountMicro, model.config.trading.makerFeeBps, 'up'),
+    };
+    const plan =
+      marketAt(order.market).kind === 'spot'
+        ? planSpotFill(model, fill)
+        : planPerpFill(model, { ...fill, leverage: order.leverage });
     if (plan.kind === 'refused') {
       order.status = 'cancelled';
       continue;

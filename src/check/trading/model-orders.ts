@@ -15,7 +15,17 @@ import type { CheckModel, Style } from '../check-model.ts';
 import { eq, failure, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { planPerpFill } from './model-positions.ts';
 import { predictSpotPlace } from './model-spot.ts';
-import { holdingOf, marginFor, marketAt, marketOpen, openOrdersOf, scaledMatcher, type ModelOrder, type OrderSide, type Quote } from './model-trading.ts';
+import {
+  holdingOf,
+  marginFor,
+  marketAt,
+  marketOpen,
+  openOrdersOf,
+  scaledMatcher,
+  type ModelOrder,
+  type OrderSide,
+  type Quote,
+} from './model-trading.ts';
 
 /** How a limit price is drawn: far from the quote (rests), near it (rests, fills within hours), through it (marketable), or missing (400). */
 export type LimitKind = 'far' | 'near' | 'through' | 'missing';
@@ -50,14 +60,49 @@ export function limitPriceOf(input: PlaceInput, quote: Quote): bigint | null {
 }
 
 /** The body fields of an order answer, per style (a perpetual's A side is long/short, spot's buy/sell). */
-export function orderBody(style: Style, input: PlaceInput, fields: { status: string; limitPrice: bigint | null; fillPrice: bigint | null; fillQty: bigint | null; feeMicro: Micro; pnlMicro: Micro }): Record<string, Matcher> {
+export function orderBody(
+  style: Style,
+  input: PlaceInput,
+  fields: {
+    status: string;
+    limitPrice: bigint | null;
+    fillPrice: bigint | null;
+    fillQty: bigint | null;
+    feeMicro: Micro;
+    pnlMicro: Micro;
+  },
+): Record<string, Matcher> {
   const market = marketAt(input.market);
-  const common = { order_id: text(), status: eq(fields.status), type: eq(input.type), leverage: eq(input.leverage), price: scaledMatcher(style, fields.limitPrice), fill_qty: scaledMatcher(style, fields.fillQty) };
+  const common = {
+    order_id: text(),
+    status: eq(fields.status),
+    type: eq(input.type),
+    leverage: eq(input.leverage),
+    price: scaledMatcher(style, fields.limitPrice),
+    fill_qty: scaledMatcher(style, fields.fillQty),
+  };
   if (style === 'A') {
     const side = market.kind === 'spot' ? input.side : input.side === 'buy' ? 'long' : 'short';
-    return { ...common, symbol: eq(market.symbol), side: eq(side), size: money('A', input.amountMicro), entry_price: scaledMatcher('A', fields.fillPrice), fee: money('A', fields.feeMicro), realized_pnl: money('A', fields.pnlMicro) };
+    return {
+      ...common,
+      symbol: eq(market.symbol),
+      side: eq(side),
+      size: money('A', input.amountMicro),
+      entry_price: scaledMatcher('A', fields.fillPrice),
+      fee: money('A', fields.feeMicro),
+      realized_pnl: money('A', fields.pnlMicro),
+    };
   }
-  return { ...common, pair: eq(market.pair), market_type: eq(market.kind), side: eq(input.side), amount: money('B', input.amountMicro), fill_price: scaledMatcher('B', fields.fillPrice), fee: money('B', fields.feeMicro), realized_pnl: money('B', fields.pnlMicro) };
+  return {
+    ...common,
+    pair: eq(market.pair),
+    market_type: eq(market.kind),
+    side: eq(input.side),
+    amount: money('B', input.amountMicro),
+    fill_price: scaledMatcher('B', fields.fillPrice),
+    fee: money('B', fields.feeMicro),
+    realized_pnl: money('B', fields.pnlMicro),
+  };
 }
 
 /** POST /api/v1/orders (A) or /trading-api/order (B), predicted from the quote read at the same instant. */
@@ -66,8 +111,10 @@ export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote 
   if (input.market === 'unknown' || quote === null) return failure(400, 'BAD_REQUEST');
   if (input.type === 'limit' && input.limit === 'missing') return failure(400, 'BAD_REQUEST');
   const leverageMax = marketAt(input.market).kind === 'spot' ? 1 : rules.leverageMax;
-  if (!Number.isSafeInteger(input.leverage) || input.leverage < 1 || input.leverage > leverageMax) return failure(400, 'BAD_REQUEST');
-  if (input.amountMicro < rules.orderMinMicro || input.amountMicro > rules.orderMaxMicro) return failure(400, 'BAD_REQUEST');
+  if (!Number.isSafeInteger(input.leverage) || input.leverage < 1 || input.leverage > leverageMax)
+    return failure(400, 'BAD_REQUEST');
+  if (input.amountMicro < rules.orderMinMicro || input.amountMicro > rules.orderMaxMicro)
+    return failure(400, 'BAD_REQUEST');
   const agent = model.agents[input.slot];
   if (agent === undefined) return failure(401, 'UNAUTHORIZED');
   const market = input.market;
@@ -75,28 +122,81 @@ export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote 
   if (marketAt(market).kind === 'spot') return predictSpotPlace(model, { ...input, market }, quote);
   const limitPrice = limitPriceOf(input, quote);
   const takerPrice = input.side === 'buy' ? quote.ask : quote.bid;
-  const marketable = limitPrice === null || (input.side === 'buy' ? takerPrice <= limitPrice : takerPrice >= limitPrice);
+  const marketable =
+    limitPrice === null || (input.side === 'buy' ? takerPrice <= limitPrice : takerPrice >= limitPrice);
   if (!marketable) {
     if (limitPrice === null) return failure(400, 'BAD_REQUEST');
     if (openOrdersOf(model, input.slot).length >= rules.openOrdersPerAgentMax) return failure(400, 'BAD_REQUEST');
-    const holdMicro = marginFor(input.amountMicro, input.leverage) + basisPoints(input.amountMicro, rules.makerFeeBps, 'up');
+    const holdMicro =
+      marginFor(input.amountMicro, input.leverage) + basisPoints(input.amountMicro, rules.makerFeeBps, 'up');
     if (agent.balanceMicro < holdMicro) return failure(422, 'INSUFFICIENT_BALANCE');
     return {
-      expected: { status: 201, body: orderBody(input.style, input, { status: 'open', limitPrice, fillPrice: null, fillQty: null, feeMicro: 0n, pnlMicro: 0n }) },
+      expected: {
+        status: 201,
+        body: orderBody(input.style, input, {
+          status: 'open',
+          limitPrice,
+          fillPrice: null,
+          fillQty: null,
+          feeMicro: 0n,
+          pnlMicro: 0n,
+        }),
+      },
       commit: (body) => {
         agent.balanceMicro -= holdMicro;
-        model.trading.orders.push({ id: String(body['order_id']), slot: input.slot, market, side: input.side, amountMicro: input.amountMicro, leverage: input.leverage, limitPrice, status: 'open', holdMicro, holdQty: 0n });
+        model.trading.orders.push({
+          id: String(body['order_id']),
+          slot: input.slot,
+          market,
+          side: input.side,
+          amountMicro: input.amountMicro,
+          leverage: input.leverage,
+          limitPrice,
+          status: 'open',
+          holdMicro,
+          holdQty: 0n,
+        });
       },
     };
   }
   const feeMicro = basisPoints(input.amountMicro, rules.takerFeeBps, 'up');
-  const plan = planPerpFill(model, { slot: input.slot, market, side: input.side, amountMicro: input.amountMicro, leverage: input.leverage, price: takerPrice, feeMicro });
-  if (plan.kind === 'refused') return plan.status === 400 ? failure(400, 'BAD_REQUEST') : failure(422, 'INSUFFICIENT_BALANCE');
+  const plan = planPerpFill(model, {
+    slot: input.slot,
+    market,
+    side: input.side,
+    amountMicro: input.amountMicro,
+    leverage: input.leverage,
+    price: takerPrice,
+    feeMicro,
+  });
+  if (plan.kind === 'refused')
+    return plan.status === 400 ? failure(400, 'BAD_REQUEST') : failure(422, 'INSUFFICIENT_BALANCE');
   return {
-    expected: { status: 201, body: orderBody(input.style, input, { status: 'filled', limitPrice, fillPrice: takerPrice, fillQty: plan.qty, feeMicro: plan.feeMicro, pnlMicro: plan.pnlMicro }) },
+    expected: {
+      status: 201,
+      body: orderBody(input.style, input, {
+        status: 'filled',
+        limitPrice,
+        fillPrice: takerPrice,
+        fillQty: plan.qty,
+        feeMicro: plan.feeMicro,
+        pnlMicro: plan.pnlMicro,
+      }),
+    },
     commit: (body) => {
       plan.apply();
-      model.trading.orders.push({ id: String(body['order_id']), slot: input.slot, market, side: input.side, amountMicro: input.amountMicro, leverage: input.leverage, limitPrice, status: 'filled', holdMicro: 0n, holdQty: 0n });
+      model.trading.orders.push({
+        id: String(body['order_id']),
+        slot: input.slot,
+        market,
+        side: input.side,
+        amountMicro: input.amountMicro,
+        leverage: input.leverage,
+        limitPrice,
+        status: 'filled',
+        holdMicro: 0n,
+        holdQty: 0n,
+      });
     },
   };
 }
@@ -105,15 +205,39 @@ export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote 
 export const UNKNOWN_ORDER_ID = 'ord_nonexistent_0000';
 
 /** POST /api/v1/orders/:id/cancel (A) or DELETE /trading-api/order/:id (B). */
-export function predictCancel(model: CheckModel, style: Style, callerSlot: number, order: ModelOrder | undefined): Prediction {
+export function predictCancel(
+  model: CheckModel,
+  style: Style,
+  callerSlot: number,
+  order: ModelOrder | undefined,
+): Prediction {
   if (order === undefined) return failure(404, 'NOT_FOUND');
   if (order.slot !== callerSlot) return failure(403, 'FORBIDDEN');
   if (order.status !== 'open') return failure(409, 'CONFLICT');
   const market = marketAt(order.market);
   const side = style === 'A' && market.kind === 'perp' ? eq(order.side === 'buy' ? 'long' : 'short') : eq(order.side);
-  const body: Record<string, Matcher> = style === 'A'
-    ? { order_id: eq(order.id), status: eq('cancelled'), symbol: eq(market.symbol), side, size: money('A', order.amountMicro), price: scaledMatcher('A', order.limitPrice), fee: money('A', 0n), cancelled_at: time(model.nowMs) }
-    : { order_id: eq(order.id), status: eq('cancelled'), pair: eq(market.pair), side, amount: money('B', order.amountMicro), price: scaledMatcher('B', order.limitPrice), fee: money('B', 0n), ts: time(model.nowMs) };
+  const body: Record<string, Matcher> =
+    style === 'A'
+      ? {
+          order_id: eq(order.id),
+          status: eq('cancelled'),
+          symbol: eq(market.symbol),
+          side,
+          size: money('A', order.amountMicro),
+          price: scaledMatcher('A', order.limitPrice),
+          fee: money('A', 0n),
+          cancelled_at: time(model.nowMs),
+        }
+      : {
+          order_id: eq(order.id),
+          status: eq('cancelled'),
+          pair: eq(market.pair),
+          side,
+          amount: money('B', order.amountMicro),
+          price: scaledMatcher('B', order.limitPrice),
+          fee: money('B', 0n),
+          ts: time(model.nowMs),
+        };
   return {
     expected: { status: 200, body },
     commit: () => {
@@ -129,8 +253,29 @@ export function predictCancel(model: CheckModel, style: Style, callerSlot: numbe
 }
 
 /** GET /trading-api/orders?limit=: the caller's orders newest first, at most `limit` (1..100). */
-export function predictListOrders(model: Readonly<CheckModel>, slot: number, limit: number, status: 'open' | null): Prediction {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > model.config.trading.listLimitMax) return failure(400, 'BAD_REQUEST');
-  const mine = model.trading.orders.filter((order) => order.slot === slot && (status === null || order.status === status)).reverse().slice(0, limit);
-  return { expected: { status: 200, body: { count: eq(mine.length), orders: list(mine.map((order) => object({ order_id: eq(order.id), status: eq(order.status), amount: money('B', order.amountMicro) }))) } } };
+export function predictListOrders(
+  model: Readonly<CheckModel>,
+  slot: number,
+  limit: number,
+  status: 'open' | null,
+): Prediction {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > model.config.trading.listLimitMax)
+    return failure(400, 'BAD_REQUEST');
+  const mine = model.trading.orders
+    .filter((order) => order.slot === slot && (status === null || order.status === status))
+    .reverse()
+    .slice(0, limit);
+  return {
+    expected: {
+      status: 200,
+      body: {
+        count: eq(mine.length),
+        orders: list(
+          mine.map((order) =>
+            object({ order_id: eq(order.id), status: eq(order.status), amount: money('B', order.amountMicro) }),
+          ),
+        ),
+      },
+    },
+  };
 }

@@ -14,7 +14,18 @@
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import { ceilDiv, chargeFee, marginFor, NOTIONAL_DIVISOR, pnlOf, positionOf, qtyFor, type ModelPosition, type OrderSide, type PositionSide } from './model-trading.ts';
+import {
+  ceilDiv,
+  chargeFee,
+  marginFor,
+  NOTIONAL_DIVISOR,
+  pnlOf,
+  positionOf,
+  qtyFor,
+  type ModelPosition,
+  type OrderSide,
+  type PositionSide,
+} from './model-trading.ts';
 
 export interface PerpFillInput {
   readonly slot: number;
@@ -59,8 +70,10 @@ export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
   const remainingQty = qty - closeQty;
   const released = closeQty === position.qty ? position.marginMicro : (position.marginMicro * closeQty) / position.qty;
   const pnl = pnlOf(position.side, closeQty, position.entry, fill.price);
-  const remainderMargin = remainingQty > 0n ? marginFor(ceilDiv(remainingQty * fill.price, NOTIONAL_DIVISOR), fill.leverage) : 0n;
-  if (remainingQty > 0n && agent.balanceMicro + released + pnl < remainderMargin + fill.feeMicro) return { kind: 'refused', status: 422 };
+  const remainderMargin =
+    remainingQty > 0n ? marginFor(ceilDiv(remainingQty * fill.price, NOTIONAL_DIVISOR), fill.leverage) : 0n;
+  if (remainingQty > 0n && agent.balanceMicro + released + pnl < remainderMargin + fill.feeMicro)
+    return { kind: 'refused', status: 422 };
   // The settlement, planned on copies: the fee is what the balance holds after it, at most the fee.
   let balance = agent.balanceMicro;
   if (pnl >= 0n) balance += released + pnl;
@@ -83,16 +96,37 @@ export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
       position.qty -= closeQty;
       position.marginMicro -= released;
       if (position.qty === 0n) model.trading.positions = model.trading.positions.filter((open) => open !== position);
-      if (remainingQty > 0n) openOrAdd(model, { ...lot, qty: remainingQty, marginMicro: remainderMargin, position: undefined });
+      if (remainingQty > 0n)
+        openOrAdd(model, { ...lot, qty: remainingQty, marginMicro: remainderMargin, position: undefined });
       chargeFee(model, fill.slot, charged);
     },
   };
 }
 
-function openOrAdd(model: CheckModel, lot: { slot: number; market: number; side: PositionSide; qty: bigint; price: bigint; marginMicro: Micro; leverage: number; position: ModelPosition | undefined }): void {
+function openOrAdd(
+  model: CheckModel,
+  lot: {
+    slot: number;
+    market: number;
+    side: PositionSide;
+    qty: bigint;
+    price: bigint;
+    marginMicro: Micro;
+    leverage: number;
+    position: ModelPosition | undefined;
+  },
+): void {
   const position = lot.position;
   if (position === undefined) {
-    model.trading.positions.push({ slot: lot.slot, market: lot.market, side: lot.side, qty: lot.qty, entry: lot.price, marginMicro: lot.marginMicro, leverage: lot.leverage });
+    model.trading.positions.push({
+      slot: lot.slot,
+      market: lot.market,
+      side: lot.side,
+      qty: lot.qty,
+      entry: lot.price,
+      marginMicro: lot.marginMicro,
+      leverage: lot.leverage,
+    });
     return;
   }
   const total = position.qty + lot.qty;
@@ -106,7 +140,10 @@ function openOrAdd(model: CheckModel, lot: { slot: number; market: number; side:
 export function liquidationPriceOf(model: Readonly<CheckModel>, position: ModelPosition): bigint {
   const marginPerUnit = (position.marginMicro * NOTIONAL_DIVISOR) / position.qty;
   const maintenance = (position.entry * model.config.trading.maintenanceBps) / 10_000n;
-  const price = position.side === 'long' ? position.entry - marginPerUnit + maintenance : position.entry + marginPerUnit - maintenance;
+  const price =
+    position.side === 'long'
+      ? position.entry - marginPerUnit + maintenance
+      : position.entry + marginPerUnit - maintenance;
   return price > 0n ? price : 0n;
 }
 

@@ -24,7 +24,11 @@ export interface PriceOracle {
   fundingRatePpm(market: number, atMs: number): number;
 }
 
-export function priceOracle(options: { seed: string; config: TradingConfig; shocks: readonly PriceShock[] }): PriceOracle {
+export function priceOracle(options: {
+  seed: string;
+  config: TradingConfig;
+  shocks: readonly PriceShock[];
+}): PriceOracle {
   const book = new PriceBook({ seed: options.seed, config: options.config, shocks: options.shocks });
   const markets: Market[] = TRADING_MARKETS.map((market) => {
     const listed = marketBySymbol(market.symbol);

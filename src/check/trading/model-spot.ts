@@ -11,7 +11,17 @@ import type { CheckModel } from '../check-model.ts';
 import { failure, type Prediction } from '../expectation.ts';
 import { limitPriceOf, orderBody, type PlaceInput } from './model-orders.ts';
 import type { PerpPlan } from './model-positions.ts';
-import { ceilDiv, chargeFee, holdingOf, NOTIONAL_DIVISOR, openOrdersOf, qtyFor, type ModelHolding, type OrderSide, type Quote } from './model-trading.ts';
+import {
+  ceilDiv,
+  chargeFee,
+  holdingOf,
+  NOTIONAL_DIVISOR,
+  openOrdersOf,
+  qtyFor,
+  type ModelHolding,
+  type OrderSide,
+  type Quote,
+} from './model-trading.ts';
 
 /** A spot order on `input.market` (open, leverage 1, agent known), predicted from the quote. */
 export function predictSpotPlace(model: CheckModel, input: PlaceInput & { market: number }, quote: Quote): Prediction {
@@ -21,29 +31,86 @@ export function predictSpotPlace(model: CheckModel, input: PlaceInput & { market
   const market = input.market;
   const limitPrice = limitPriceOf(input, quote);
   const takerPrice = input.side === 'buy' ? quote.ask : quote.bid;
-  const marketable = limitPrice === null || (input.side === 'buy' ? takerPrice <= limitPrice : takerPrice >= limitPrice);
+  const marketable =
+    limitPrice === null || (input.side === 'buy' ? takerPrice <= limitPrice : takerPrice >= limitPrice);
   const existing = holdingOf(model, input.slot, market);
   const free = existing === undefined ? 0n : existing.qty - existing.reservedQty;
-  const push = (body: Readonly<Record<string, unknown>>, status: 'open' | 'filled', holdMicro: Micro, holdQty: bigint): void => {
-    model.trading.orders.push({ id: String(body['order_id']), slot: input.slot, market, side: input.side, amountMicro: input.amountMicro, leverage: input.leverage, limitPrice, status, holdMicro, holdQty });
+  const push = (
+    body: Readonly<Record<string, unknown>>,
+    status: 'open' | 'filled',
+    holdMicro: Micro,
+    holdQty: bigint,
+  ): void => {
+    model.trading.orders.push({
+      id: String(body['order_id']),
+      slot: input.slot,
+      market,
+      side: input.side,
+      amountMicro: input.amountMicro,
+      leverage: input.leverage,
+      limitPrice,
+      status,
+      holdMicro,
+      holdQty,
+    });
   };
   if (!marketable && limitPrice !== null) {
     if (openOrdersOf(model, input.slot).length >= rules.openOrdersPerAgentMax) return failure(400, 'BAD_REQUEST');
-    const expected = { status: 201, body: orderBody(input.style, input, { status: 'open', limitPrice, fillPrice: null, fillQty: null, feeMicro: 0n, pnlMicro: 0n }) };
+    const expected = {
+      status: 201,
+      body: orderBody(input.style, input, {
+        status: 'open',
+        limitPrice,
+        fillPrice: null,
+        fillQty: null,
+        feeMicro: 0n,
+        pnlMicro: 0n,
+      }),
+    };
     if (input.side === 'sell') {
       const qty = ceilDiv(input.amountMicro * NOTIONAL_DIVISOR, limitPrice);
       if (free < qty) return failure(422, 'INSUFFICIENT_BALANCE');
-      return { expected, commit: (body) => { ensureHolding(model, input.slot, market).reservedQty += qty; push(body, 'open', 0n, qty); } };
+      return {
+        expected,
+        commit: (body) => {
+          ensureHolding(model, input.slot, market).reservedQty += qty;
+          push(body, 'open', 0n, qty);
+        },
+      };
     }
     const holdMicro = input.amountMicro + basisPoints(input.amountMicro, rules.makerFeeBps, 'up');
     if (agent.balanceMicro < holdMicro) return failure(422, 'INSUFFICIENT_BALANCE');
-    return { expected, commit: (body) => { agent.balanceMicro -= holdMicro; push(body, 'open', holdMicro, 0n); } };
+    return {
+      expected,
+      commit: (body) => {
+        agent.balanceMicro -= holdMicro;
+        push(body, 'open', holdMicro, 0n);
+      },
+    };
   }
   const feeMicro = basisPoints(input.amountMicro, rules.takerFeeBps, 'up');
-  const plan = planSpotFill(model, { slot: input.slot, market, side: input.side, amountMicro: input.amountMicro, price: takerPrice, feeMicro });
-  if (plan.kind === 'refused') return plan.status === 400 ? failure(400, 'BAD_REQUEST') : failure(422, 'INSUFFICIENT_BALANCE');
+  const plan = planSpotFill(model, {
+    slot: input.slot,
+    market,
+    side: input.side,
+    amountMicro: input.amountMicro,
+    price: takerPrice,
+    feeMicro,
+  });
+  if (plan.kind === 'refused')
+    return plan.status === 400 ? failure(400, 'BAD_REQUEST') : failure(422, 'INSUFFICIENT_BALANCE');
   return {
-    expected: { status: 201, body: orderBody(input.style, input, { status: 'filled', limitPrice, fillPrice: takerPrice, fillQty: plan.qty, feeMicro, pnlMicro: 0n }) },
+    expected: {
+      status: 201,
+      body: orderBody(input.style, input, {
+        status: 'filled',
+        limitPrice,
+        fillPrice: takerPrice,
+        fillQty: plan.qty,
+        feeMicro,
+        pnlMicro: 0n,
+      }),
+    },
     commit: (body) => {
       plan.apply();
       push(body, 'filled', 0n, 0n);
@@ -56,7 +123,10 @@ export function predictSpotPlace(model: CheckModel, input: PlaceInput & { market
  * pays size + fee (400 when it buys nothing, 422 without the funds); a sell of qty = size / price
  * (up) needs that much of the free holding (422) and is paid size, then charged the fee.
  */
-export function planSpotFill(model: CheckModel, fill: { slot: number; market: number; side: OrderSide; amountMicro: Micro; price: bigint; feeMicro: Micro }): PerpPlan {
+export function planSpotFill(
+  model: CheckModel,
+  fill: { slot: number; market: number; side: OrderSide; amountMicro: Micro; price: bigint; feeMicro: Micro },
+): PerpPlan {
   const agent = model.agents[fill.slot];
   assert(agent !== undefined, `a fill is an agent's (a${fill.slot})`);
   if (fill.side === 'buy') {
@@ -64,7 +134,10 @@ export function planSpotFill(model: CheckModel, fill: { slot: number; market: nu
     if (qty <= 0n) return { kind: 'refused', status: 400 };
     if (agent.balanceMicro < fill.amountMicro + fill.feeMicro) return { kind: 'refused', status: 422 };
     return {
-      kind: 'fill', qty, feeMicro: fill.feeMicro, pnlMicro: 0n,
+      kind: 'fill',
+      qty,
+      feeMicro: fill.feeMicro,
+      pnlMicro: 0n,
       apply: () => {
         const bought = ensureHolding(model, fill.slot, fill.market);
         agent.balanceMicro -= fill.amountMicro;
@@ -79,7 +152,10 @@ export function planSpotFill(model: CheckModel, fill: { slot: number; market: nu
   const free = existing === undefined ? 0n : existing.qty - existing.reservedQty;
   if (free < qty) return { kind: 'refused', status: 422 };
   return {
-    kind: 'fill', qty, feeMicro: fill.feeMicro, pnlMicro: 0n,
+    kind: 'fill',
+    qty,
+    feeMicro: fill.feeMicro,
+    pnlMicro: 0n,
     apply: () => {
       const sold = ensureHolding(model, fill.slot, fill.market);
       agent.balanceMicro += fill.amountMicro;

@@ -41,8 +41,9 @@ export function advanceTrading(model: CheckModel, toMs: number, feeCharged: (atM
  * 1 ms either side).
  */
 export function tradingBoundaries(model: Readonly<CheckModel>): number[] {
-  const edges = model.trading.closures.flatMap((closure) => [closure.fromMs, closure.untilMs]).filter((ms) => ms > model.nowMs);
+  const edges = model.trading.closures
+    .flatMap((closure) => [closure.fromMs, closure.untilMs])
+    .filter((ms) => ms > model.nowMs);
   if (model.trading.positions.length > 0) edges.push(nextBoundary(model.nowMs, model.config.trading.fundingPeriodMs));
   return edges;
 }
-

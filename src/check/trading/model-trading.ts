@@ -100,14 +100,20 @@ export interface TradingModel {
   readonly prices: PriceOracle | null;
 }
 
-export function createTradingModel(closures: readonly ModelClosure[] = [], prices: PriceOracle | null = null): TradingModel {
+export function createTradingModel(
+  closures: readonly ModelClosure[] = [],
+  prices: PriceOracle | null = null,
+): TradingModel {
   return { orders: [], positions: [], liquidations: 0, shortfallMicro: 0n, holdings: [], closures, prices };
 }
 
 /** Whether the market accepts orders at `nowMs`: outside every closure window of it (or of `*`). */
 export function marketOpen(model: Readonly<CheckModel>, market: number, nowMs: number): boolean {
   const symbol = TRADING_MARKETS[market]?.symbol;
-  return !model.trading.closures.some((closure) => (closure.symbol === '*' || closure.symbol === symbol) && nowMs >= closure.fromMs && nowMs < closure.untilMs);
+  return !model.trading.closures.some(
+    (closure) =>
+      (closure.symbol === '*' || closure.symbol === symbol) && nowMs >= closure.fromMs && nowMs < closure.untilMs,
+  );
 }
 
 export interface Quote {
@@ -154,7 +160,8 @@ export function ceilDiv(numerator: bigint, denominator: bigint): bigint {
 
 export const qtyFor = (amountMicro: Micro, price: bigint): bigint => (amountMicro * NOTIONAL_DIVISOR) / price;
 export const marginFor = (amountMicro: Micro, leverage: number): Micro => ceilDiv(amountMicro, BigInt(leverage));
-export const pnlOf = (side: PositionSide, qty: bigint, entry: bigint, price: bigint): Micro => floorDiv(qty * (side === 'long' ? price - entry : entry - price), NOTIONAL_DIVISOR);
+export const pnlOf = (side: PositionSide, qty: bigint, entry: bigint, price: bigint): Micro =>
+  floorDiv(qty * (side === 'long' ? price - entry : entry - price), NOTIONAL_DIVISOR);
 
 export function positionOf(model: Readonly<CheckModel>, slot: number, market: number): ModelPosition | undefined {
   return model.trading.positions.find((position) => position.slot === slot && position.market === market);
@@ -166,7 +173,9 @@ export function openOrdersOf(model: Readonly<CheckModel>, slot: number): ModelOr
 
 /** The money a slot has in trading besides its balance: margins of its positions and holds of its open orders. */
 export function tradingMoney(model: Readonly<CheckModel>, slot: number): { marginMicro: Micro; heldMicro: Micro } {
-  const marginMicro = model.trading.positions.filter((position) => position.slot === slot).reduce((sum, position) => sum + position.marginMicro, 0n);
+  const marginMicro = model.trading.positions
+    .filter((position) => position.slot === slot)
+    .reduce((sum, position) => sum + position.marginMicro, 0n);
   const heldMicro = openOrdersOf(model, slot).reduce((sum, order) => sum + order.holdMicro, 0n);
   return { marginMicro, heldMicro };
 }

@@ -9,7 +9,14 @@
 import type { CheckModel, Style } from '../check-model.ts';
 import { eq, list, money, object, type Matcher, type Prediction } from '../expectation.ts';
 import { liquidationPriceOf, unrealizedOf } from './model-positions.ts';
-import { marketAt, NOTIONAL_DIVISOR, openOrdersOf, scaledMatcher, tradingMoney, type ModelPosition } from './model-trading.ts';
+import {
+  marketAt,
+  NOTIONAL_DIVISOR,
+  openOrdersOf,
+  scaledMatcher,
+  tradingMoney,
+  type ModelPosition,
+} from './model-trading.ts';
 
 /** Mids read from the wire at the instant of a view, by market index. */
 export type Marks = ReadonlyMap<number, bigint>;
@@ -24,7 +31,9 @@ function positionFields(model: Readonly<CheckModel>, style: Style, position: Mod
   const market = marketAt(position.market);
   const mark = markOf(marks, position.market);
   return object({
-    ...(style === 'A' ? { symbol: eq(market.symbol), mark_price: scaledMatcher('A', mark) } : { pair: eq(market.pair), market_type: eq('perp'), current_price: scaledMatcher('B', mark) }),
+    ...(style === 'A'
+      ? { symbol: eq(market.symbol), mark_price: scaledMatcher('A', mark) }
+      : { pair: eq(market.pair), market_type: eq('perp'), current_price: scaledMatcher('B', mark) }),
     side: eq(position.side),
     [style === 'A' ? 'size' : 'amount']: money(style, (position.qty * position.entry) / NOTIONAL_DIVISOR),
     qty: scaledMatcher(style, position.qty),
@@ -40,14 +49,24 @@ function positionFields(model: Readonly<CheckModel>, style: Style, position: Mod
 export function viewMarkets(model: Readonly<CheckModel>, slot: number, withHoldings: boolean): number[] {
   const markets = new Set<number>();
   for (const position of model.trading.positions) if (position.slot === slot) markets.add(position.market);
-  if (withHoldings) for (const holding of model.trading.holdings) if (holding.slot === slot && holding.qty > 0n) markets.add(holding.market);
+  if (withHoldings)
+    for (const holding of model.trading.holdings)
+      if (holding.slot === slot && holding.qty > 0n) markets.add(holding.market);
   return [...markets].sort((a, b) => a - b);
 }
 
 /** GET /api/v1/positions (A): the caller's open positions in opening order, valued at the marks. */
 export function predictPositions(model: Readonly<CheckModel>, slot: number, marks: Marks): Prediction {
   const mine = model.trading.positions.filter((position) => position.slot === slot);
-  return { expected: { status: 200, body: { count: eq(mine.length), positions: list(mine.map((position) => positionFields(model, 'A', position, marks))) } } };
+  return {
+    expected: {
+      status: 200,
+      body: {
+        count: eq(mine.length),
+        positions: list(mine.map((position) => positionFields(model, 'A', position, marks))),
+      },
+    },
+  };
 }
 
 /** GET /trading-api/portfolio (B): balance, margin, holds, unrealized PnL, spot value, equity, positions, holdings. */
@@ -56,9 +75,16 @@ export function predictPortfolio(model: Readonly<CheckModel>, slot: number, mark
   const balanceMicro = agent?.balanceMicro ?? 0n;
   const { marginMicro, heldMicro } = tradingMoney(model, slot);
   const mine = model.trading.positions.filter((position) => position.slot === slot);
-  const unrealizedMicro = mine.reduce((sum, position) => sum + unrealizedOf(position, markOf(marks, position.market)), 0n);
+  const unrealizedMicro = mine.reduce(
+    (sum, position) => sum + unrealizedOf(position, markOf(marks, position.market)),
+    0n,
+  );
   const held = model.trading.holdings.filter((holding) => holding.slot === slot && holding.qty > 0n);
-  const valued = held.map((holding) => ({ holding, mark: markOf(marks, holding.market), valueMicro: (holding.qty * markOf(marks, holding.market)) / NOTIONAL_DIVISOR }));
+  const valued = held.map((holding) => ({
+    holding,
+    mark: markOf(marks, holding.market),
+    valueMicro: (holding.qty * markOf(marks, holding.market)) / NOTIONAL_DIVISOR,
+  }));
   const spotValueMicro = valued.reduce((sum, item) => sum + item.valueMicro, 0n);
   return {
     expected: {
@@ -72,16 +98,20 @@ export function predictPortfolio(model: Readonly<CheckModel>, slot: number, mark
         equity: money('B', balanceMicro + marginMicro + heldMicro + unrealizedMicro + spotValueMicro),
         open_orders: eq(openOrdersOf(model, slot).length),
         positions: list(mine.map((position) => positionFields(model, 'B', position, marks))),
-        spot: list(valued.map(({ holding, mark, valueMicro }) => object({
-          pair: eq(marketAt(holding.market).pair),
-          market_type: eq('spot'),
-          qty: scaledMatcher('B', holding.qty),
-          reserved_qty: scaledMatcher('B', holding.reservedQty),
-          entry_price: scaledMatcher('B', (holding.costMicro * NOTIONAL_DIVISOR) / holding.qty),
-          current_price: scaledMatcher('B', mark),
-          value: money('B', valueMicro),
-          unrealized_pnl: money('B', valueMicro - holding.costMicro),
-        }))),
+        spot: list(
+          valued.map(({ holding, mark, valueMicro }) =>
+            object({
+              pair: eq(marketAt(holding.market).pair),
+              market_type: eq('spot'),
+              qty: scaledMatcher('B', holding.qty),
+              reserved_qty: scaledMatcher('B', holding.reservedQty),
+              entry_price: scaledMatcher('B', (holding.costMicro * NOTIONAL_DIVISOR) / holding.qty),
+              current_price: scaledMatcher('B', mark),
+              value: money('B', valueMicro),
+              unrealized_pnl: money('B', valueMicro - holding.costMicro),
+            }),
+          ),
+        ),
       },
     },
   };

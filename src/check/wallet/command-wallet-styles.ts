@@ -15,7 +15,18 @@ import { SCOPES } from '../model-limits.ts';
 import { chainRow } from '../../services/wallet/wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
 import { walletAt } from './command-wallet.ts';
-import { addressKey, balanceOf, feeOf, nativeOf, recordSend, tokensOf, unitsText, type ModelWallet, type ModelWalletTx, type WalletAsset } from './model-wallet.ts';
+import {
+  addressKey,
+  balanceOf,
+  feeOf,
+  nativeOf,
+  recordSend,
+  tokensOf,
+  unitsText,
+  type ModelWallet,
+  type ModelWalletTx,
+  type WalletAsset,
+} from './model-wallet.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { secretsOf } from './wallet-keyring.ts';
 
@@ -64,11 +75,18 @@ export function styleAddressesCommand(input: { slot: number; style: 'A' | 'B' })
 /** B's row of one chain: usdc, eth (polygon: WETH), the native coin and its symbol. */
 function balanceRowB(model: Readonly<CheckModel>, chain: ChainB, wallet: ModelWallet): { usdc: bigint; row: Matcher } {
   const native = chainRow(chain);
-  if (chain === 'polygon' || chain === 'arbitrum') return { usdc: 0n, row: object({ usdc: eq('0'), eth: eq('0'), native: eq('0'), native_symbol: eq(native.symbol) }) };
+  if (chain === 'polygon' || chain === 'arbitrum')
+    return {
+      usdc: 0n,
+      row: object({ usdc: eq('0'), eth: eq('0'), native: eq('0'), native_symbol: eq(native.symbol) }),
+    };
   const address = wallet.addresses[chain];
   const usdc = balanceOf(model.wallet, usdcOf(chain), address);
   const coin = unitsText(balanceOf(model.wallet, nativeOf(chain), address), native.decimals);
-  return { usdc, row: object({ usdc: eq(unitsText(usdc, 6)), eth: eq(coin), native: eq(coin), native_symbol: eq(native.symbol) }) };
+  return {
+    usdc,
+    row: object({ usdc: eq(unitsText(usdc, 6)), eth: eq(coin), native: eq(coin), native_symbol: eq(native.symbol) }),
+  };
 }
 
 export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all' | null }): WalletCommandSpec {
@@ -80,7 +98,10 @@ export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all
     parties: () => [input.slot],
     execute: async (model, system) => {
       const wallet = latestWalletOf(model, input.slot);
-      const answer = await keyed(model, system, input.slot).wallet.call('wallet.B.balance', input.chain === null ? {} : { query: { chain: input.chain } });
+      const answer = await keyed(model, system, input.slot).wallet.call(
+        'wallet.B.balance',
+        input.chain === null ? {} : { query: { chain: input.chain } },
+      );
       if (wallet === undefined) return expectAnswer(label, model, answer, NO_WALLET);
       const chains: Record<string, Matcher> = {};
       let total = 0n;
@@ -90,13 +111,16 @@ export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all
         total += usdc;
         chains[chain] = row;
       }
-      expectAnswer(label, model, answer, { expected: { status: 200, body: { usdc: eq(unitsText(total, 6)), chains: object(chains) } } });
+      expectAnswer(label, model, answer, {
+        expected: { status: 200, body: { usdc: eq(unitsText(total, 6)), chains: object(chains) } },
+      });
     },
   });
 }
 
 /** Where a B send goes: a run wallet's address, or an agent slot by its id (its latest wallet; 404 without one). */
-export type DestinationB = { readonly kind: 'wallet'; readonly index: number } | { readonly kind: 'agent'; readonly slot: number };
+export type DestinationB =
+  { readonly kind: 'wallet'; readonly index: number } | { readonly kind: 'agent'; readonly slot: number };
 /** part: a quarter of the wallet's USDC (at least 1 base unit); above: one base unit more than it holds (422). */
 export type AmountB = 'part' | 'above';
 
@@ -111,9 +135,13 @@ export interface SendBInput {
 }
 
 /** The sender and chain of a B send: as drawn, or with `funded` the first holder of USDC (none yet: the drawn ones). */
-function senderB(model: Readonly<CheckModel>, input: SendBInput): { wallet: ModelWallet; chain: ModelledChainB } | undefined {
+function senderB(
+  model: Readonly<CheckModel>,
+  input: SendBInput,
+): { wallet: ModelWallet; chain: ModelledChainB } | undefined {
   const drawn = walletAt(model, input.wallet);
-  if (!input.funded || drawn === undefined) return drawn === undefined ? undefined : { wallet: drawn, chain: input.chain };
+  if (!input.funded || drawn === undefined)
+    return drawn === undefined ? undefined : { wallet: drawn, chain: input.chain };
   const wallets = model.wallet.wallets;
   for (const chain of [input.chain, input.chain === 'ethereum' ? 'base' : 'ethereum'] as const) {
     for (let step = 0; step < wallets.length; step++) {
@@ -124,10 +152,15 @@ function senderB(model: Readonly<CheckModel>, input: SendBInput): { wallet: Mode
   return { wallet: drawn, chain: input.chain };
 }
 
-function destinationB(model: Readonly<CheckModel>, input: SendBInput & { chain: ModelledChainB }): { to: string; address: string | null } | undefined {
+function destinationB(
+  model: Readonly<CheckModel>,
+  input: SendBInput & { chain: ModelledChainB },
+): { to: string; address: string | null } | undefined {
   if (input.to.kind === 'wallet') {
     const wallet = walletAt(model, input.to.index);
-    return wallet === undefined ? undefined : { to: wallet.addresses[input.chain], address: wallet.addresses[input.chain] };
+    return wallet === undefined
+      ? undefined
+      : { to: wallet.addresses[input.chain], address: wallet.addresses[input.chain] };
   }
   const agent = model.agents[input.to.slot];
   if (agent === undefined) return undefined;
@@ -137,7 +170,10 @@ function destinationB(model: Readonly<CheckModel>, input: SendBInput & { chain: 
 export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
   const toText = input.to.kind === 'wallet' ? `w${input.to.index}` : `agent a${input.to.slot}`;
   const label = `walletSendB(w${input.wallet}${input.funded ? '+' : ''}, ${input.chain}${input.funded ? '+' : ''} USDC, to ${toText}, ${input.amount}${input.memo ? ', memo' : ''})`;
-  const resolved = (model: Readonly<CheckModel>): { wallet: ModelWallet; chain: ModelledChainB; destination: { to: string; address: string | null } } | undefined => {
+  const resolved = (
+    model: Readonly<CheckModel>,
+  ):
+    { wallet: ModelWallet; chain: ModelledChainB; destination: { to: string; address: string | null } } | undefined => {
     const sender = senderB(model, input);
     const destination = sender === undefined ? undefined : destinationB(model, { ...input, chain: sender.chain });
     return sender === undefined || destination === undefined ? undefined : { ...sender, destination };
@@ -156,23 +192,42 @@ export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
       const held = balanceOf(model.wallet, asset, from);
       const amount = input.amount === 'above' ? held + 1n : held / 4n > 0n ? held / 4n : 1n;
       const memo = input.memo ? 'afp check' : null;
-      const body: Record<string, unknown> = { to: destination.to, amount: Number(unitsText(amount, asset.decimals)), chain, private_key: secretsOf(model.wallet, wallet.index).privateKeys[chain] };
+      const body: Record<string, unknown> = {
+        to: destination.to,
+        amount: Number(unitsText(amount, asset.decimals)),
+        chain,
+        private_key: secretsOf(model.wallet, wallet.index).privateKeys[chain],
+      };
       if (memo !== null) body['memo'] = memo;
       const answer = await keyed(model, system, wallet.slot).wallet.call('wallet.B.send', { body });
       const described = `${label} (w${wallet.index} ${chain}, ${unitsText(amount, asset.decimals)} USDC)`;
       if (destination.address === null) return expectAnswer(described, model, answer, NO_WALLET);
       const fee = feeOf(asset);
-      if (held < amount || balanceOf(model.wallet, nativeOf(chain), from) < fee) return expectAnswer(described, model, answer, failure(422, 'INSUFFICIENT_BALANCE'));
+      if (held < amount || balanceOf(model.wallet, nativeOf(chain), from) < fee)
+        return expectAnswer(described, model, answer, failure(422, 'INSUFFICIENT_BALANCE'));
       const row = chainRow(chain);
       const to = destination.address;
       const sentAtMs = model.nowMs;
       expectAnswer(described, model, answer, {
         expected: {
           status: 200,
-          body: { tx_hash: text(), status: eq('pending'), amount: eq(Number(unitsText(amount, asset.decimals))), fee: eq(unitsText(fee, row.decimals)), fee_symbol: eq(row.symbol), chain: eq(chain), to: eq(to), memo: eq(memo) },
+          body: {
+            tx_hash: text(),
+            status: eq('pending'),
+            amount: eq(Number(unitsText(amount, asset.decimals))),
+            fee: eq(unitsText(fee, row.decimals)),
+            fee_symbol: eq(row.symbol),
+            chain: eq(chain),
+            to: eq(to),
+            memo: eq(memo),
+          },
         },
         commit: (answered) => {
-          recordSend(model.wallet, { kind: 'send', asset, from, to, amount, memo, hash: String(answered['tx_hash']) }, sentAtMs);
+          recordSend(
+            model.wallet,
+            { kind: 'send', asset, from, to, amount, memo, hash: String(answered['tx_hash']) },
+            sentAtMs,
+          );
         },
       });
     },
@@ -190,11 +245,24 @@ export interface HistoryBInput {
 
 /** The model's B history of `wallet`: the ethereum and base transactions touching its address, newest first, ties by hash. */
 function historyB(model: Readonly<CheckModel>, wallet: ModelWallet, input: HistoryBInput): ModelWalletTx[] {
-  const chains: readonly WalletChain[] = input.chain === null || input.chain === 'all' ? ['ethereum', 'base'] : input.chain === 'ethereum' || input.chain === 'base' ? [input.chain] : [];
-  const sent = (tx: ModelWalletTx): boolean => tx.from !== null && addressKey(tx.asset.chain, tx.from) === addressKey(tx.asset.chain, wallet.addresses[tx.asset.chain]);
-  const touching = model.wallet.txs.filter((tx) => chains.includes(tx.asset.chain) && (sent(tx) || addressKey(tx.asset.chain, tx.to) === addressKey(tx.asset.chain, wallet.addresses[tx.asset.chain])));
+  const chains: readonly WalletChain[] =
+    input.chain === null || input.chain === 'all'
+      ? ['ethereum', 'base']
+      : input.chain === 'ethereum' || input.chain === 'base'
+        ? [input.chain]
+        : [];
+  const sent = (tx: ModelWalletTx): boolean =>
+    tx.from !== null &&
+    addressKey(tx.asset.chain, tx.from) === addressKey(tx.asset.chain, wallet.addresses[tx.asset.chain]);
+  const touching = model.wallet.txs.filter(
+    (tx) =>
+      chains.includes(tx.asset.chain) &&
+      (sent(tx) || addressKey(tx.asset.chain, tx.to) === addressKey(tx.asset.chain, wallet.addresses[tx.asset.chain])),
+  );
   const type = input.type ?? 'all';
-  return touching.filter((tx) => type === 'all' || (type === 'send') === sent(tx)).sort((one, two) => two.sentAtMs - one.sentAtMs || ((one.hash ?? '') < (two.hash ?? '') ? -1 : 1));
+  return touching
+    .filter((tx) => type === 'all' || (type === 'send') === sent(tx))
+    .sort((one, two) => two.sentAtMs - one.sentAtMs || ((one.hash ?? '') < (two.hash ?? '') ? -1 : 1));
 }
 
 /** B's transaction body (txBody, as the primary interface's): the fields the model knows exactly. */
@@ -237,7 +305,9 @@ export function styleBHistoryCommand(input: HistoryBInput): WalletCommandSpec {
       const wallet = latestWalletOf(model, input.slot);
       if (wallet === undefined) return expectAnswer(label, model, answer, NO_WALLET);
       const shown = historyB(model, wallet, input).slice(0, limit);
-      expectAnswer(label, model, answer, { expected: { status: 200, body: { transactions: list(shown.map(txMatcherB)), count: eq(shown.length) } } });
+      expectAnswer(label, model, answer, {
+        expected: { status: 200, body: { transactions: list(shown.map(txMatcherB)), count: eq(shown.length) } },
+      });
     },
   });
 }

@@ -16,13 +16,22 @@ import { eq, failure, list, money, object, text, type Prediction } from '../expe
 import { CheckMismatch, expectAnswer, keyed } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 import { tokensOf, unitsText, type WalletAsset } from './model-wallet.ts';
-import { isStable, learnOrderHashes, minReceivedOf, orderMatcher, predictQuote, predictSwap } from './model-wallet-swaps.ts';
+import {
+  isStable,
+  learnOrderHashes,
+  minReceivedOf,
+  orderMatcher,
+  predictQuote,
+  predictSwap,
+} from './model-wallet-swaps.ts';
 import { assetOf, onWallet, walletAt } from './command-wallet.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { foreignSecrets } from './wallet-keyring.ts';
 
 /** The stablecoins orders are opened between (USDC and USDT on ethereum, USDC on base, USDT on tron). */
-export const STABLES: readonly WalletAsset[] = (['ethereum', 'base', 'tron'] as const).flatMap((chain) => tokensOf(chain)).filter(isStable);
+export const STABLES: readonly WalletAsset[] = (['ethereum', 'base', 'tron'] as const)
+  .flatMap((chain) => tokensOf(chain))
+  .filter(isStable);
 
 /** Swap sizes: one whole unit, 250 whole units, 1 base unit (its output rounds to 0: 400). */
 export type SwapSize = 'unit' | 'large' | 'tiny';
@@ -45,7 +54,13 @@ export interface AssetPick {
   readonly token: number | null;
 }
 
-export function quoteCommand(input: { slot: number; from: AssetPick; to: AssetPick; size: SwapSize; symbols: boolean }): WalletCommandSpec {
+export function quoteCommand(input: {
+  slot: number;
+  from: AssetPick;
+  to: AssetPick;
+  size: SwapSize;
+  symbols: boolean;
+}): WalletCommandSpec {
   const from = assetOf(input.from.chain, input.from.token);
   const to = assetOf(input.to.chain, input.to.token);
   const label = `walletQuote(a${input.slot}, ${from.chain} ${from.symbol} → ${to.chain} ${to.symbol}, ${input.size}${input.symbols ? ', by symbol' : ''})`;
@@ -71,13 +86,21 @@ export function quoteCommand(input: { slot: number; from: AssetPick; to: AssetPi
       const output = parseUnits(quote['toAmount'], to.decimals);
       const minimum = parseUnits(quote['minReceived'], to.decimals);
       if (output === null || output <= 0n || minimum !== minReceivedOf(output)) {
-        throw new CheckMismatch(`${label}: minReceived ${String(quote['minReceived'])} is not toAmount ${String(quote['toAmount'])} less 1 % (rounded up)`);
+        throw new CheckMismatch(
+          `${label}: minReceived ${String(quote['minReceived'])} is not toAmount ${String(quote['toAmount'])} less 1 % (rounded up)`,
+        );
       }
     },
   });
 }
 
-export function swapCommand(input: { wallet: number; from: number; to: number; size: SwapSize; toWallet: number }): WalletCommandSpec {
+export function swapCommand(input: {
+  wallet: number;
+  from: number;
+  to: number;
+  size: SwapSize;
+  toWallet: number;
+}): WalletCommandSpec {
   const from = STABLES[input.from % STABLES.length] as WalletAsset;
   const to = STABLES[input.to % STABLES.length] as WalletAsset;
   const label = `walletSwap(w${input.wallet}, ${from.chain} ${from.symbol} → ${to.chain} ${to.symbol}, ${input.size}, to w${input.toWallet})`;
@@ -91,7 +114,14 @@ export function swapCommand(input: { wallet: number; from: number; to: number; s
       const amount = swapUnits(from, input.size);
       const toAddress = receiver.addresses[to.chain];
       const prediction = predictSwap(model, from, to, amount, toAddress, isValidAddress);
-      const answer = await keyed(model, system, wallet.slot).wallet.swap({ from_chain: from.chain, to_chain: to.chain, from_token: from.address, to_token: to.address, amount: unitsText(amount, from.decimals), to_address: toAddress });
+      const answer = await keyed(model, system, wallet.slot).wallet.swap({
+        from_chain: from.chain,
+        to_chain: to.chain,
+        from_token: from.address,
+        to_token: to.address,
+        amount: unitsText(amount, from.decimals),
+        to_address: toAddress,
+      });
       expectAnswer(label, model, answer, prediction);
     },
   });
@@ -104,14 +134,18 @@ export function swapStatusCommand(input: { slot: number; order: number | 'unknow
   const label = `walletSwapStatus(a${input.slot}, ${input.order === 'unknown' ? 'unknown order' : `order#${input.order}`})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined && (input.order === 'unknown' || model.wallet.orders.length > 0),
+    applicable: (model) =>
+      model.agents[input.slot] !== undefined && (input.order === 'unknown' || model.wallet.orders.length > 0),
     charges: () => [{ slot: input.slot, scopes: SCOPES.walletPrimary }],
     parties: () => [input.slot],
     execute: async (model, system) => {
       const orders = model.wallet.orders;
       const order = input.order === 'unknown' ? undefined : orders[input.order % orders.length];
       const answer = await keyed(model, system, input.slot).wallet.swapStatus(order?.id ?? UNKNOWN_ORDER);
-      const prediction: Prediction = order === undefined ? failure(404, 'NOT_FOUND') : { expected: { status: 200, body: orderMatcher(order) }, commit: (body) => learnOrderHashes(order, body) };
+      const prediction: Prediction =
+        order === undefined
+          ? failure(404, 'NOT_FOUND')
+          : { expected: { status: 200, body: orderMatcher(order) }, commit: (body) => learnOrderHashes(order, body) };
       expectAnswer(`${label}${order === undefined ? '' : ` (${order.status})`}`, model, answer, prediction);
     },
   });
@@ -122,21 +156,38 @@ function referredAt(model: Readonly<CheckModel>, slot: number, level: number): n
   let count = 0;
   for (const agent of model.agents) {
     let referrer = agent?.referrerSlot ?? null;
-    for (let depth = 1; depth < level && referrer !== null; depth++) referrer = model.agents[referrer]?.referrerSlot ?? null;
+    for (let depth = 1; depth < level && referrer !== null; depth++)
+      referrer = model.agents[referrer]?.referrerSlot ?? null;
     if (referrer === slot) count += 1;
   }
   return count;
 }
 
-function statsMatchers(model: Readonly<CheckModel>, slot: number, pendingMicro: bigint, withdrawnMicro: bigint): Record<string, ReturnType<typeof eq>> {
+function statsMatchers(
+  model: Readonly<CheckModel>,
+  slot: number,
+  pendingMicro: bigint,
+  withdrawnMicro: bigint,
+): Record<string, ReturnType<typeof eq>> {
   const agent = model.agents[slot];
   const earned = agent?.referralEarnedMicro ?? [0n, 0n, 0n];
   return {
     referral_code: eq(agent?.referralCode ?? ''),
-    total_earned: money('A', earned.reduce((sum, one) => sum + one, 0n)),
+    total_earned: money(
+      'A',
+      earned.reduce((sum, one) => sum + one, 0n),
+    ),
     withdrawn: money('A', withdrawnMicro),
     available: money('A', pendingMicro),
-    levels: list(earned.map((micro, index) => object({ level: eq(index + 1), referred_agents: eq(referredAt(model, slot, index + 1)), earned: money('A', micro) }))),
+    levels: list(
+      earned.map((micro, index) =>
+        object({
+          level: eq(index + 1),
+          referred_agents: eq(referredAt(model, slot, index + 1)),
+          earned: money('A', micro),
+        }),
+      ),
+    ),
   };
 }
 
@@ -155,11 +206,20 @@ export function walletReferralCommand(input: { slot: number; row: ReferralRow })
       const call = keyed(model, system, input.slot).wallet.call;
       switch (input.row) {
         case 'code': {
-          const levels = levelSharesBps(levelOneBps(model.config, 'wallet')).map((bps, index) => object({ level: eq(index + 1), commission_pct: eq(Number(bps) / 100), of: text() }));
-          return expectAnswer(label, model, await call('wallet.primary.referral-code', {}), { expected: { status: 200, body: { referral_code: eq(agent.referralCode), levels: list(levels) } } });
+          const levels = levelSharesBps(levelOneBps(model.config, 'wallet')).map((bps, index) =>
+            object({ level: eq(index + 1), commission_pct: eq(Number(bps) / 100), of: text() }),
+          );
+          return expectAnswer(label, model, await call('wallet.primary.referral-code', {}), {
+            expected: { status: 200, body: { referral_code: eq(agent.referralCode), levels: list(levels) } },
+          });
         }
         case 'stats':
-          return expectAnswer(label, model, await call('wallet.primary.referral-stats', {}), { expected: { status: 200, body: statsMatchers(model, input.slot, agent.pendingReferralMicro, agent.referralWithdrawnMicro) } });
+          return expectAnswer(label, model, await call('wallet.primary.referral-stats', {}), {
+            expected: {
+              status: 200,
+              body: statsMatchers(model, input.slot, agent.pendingReferralMicro, agent.referralWithdrawnMicro),
+            },
+          });
         case 'withdraw': {
           const own = model.wallet.wallets.find((wallet) => wallet.slot === input.slot);
           const address = own?.addresses.base ?? foreignSecrets().addresses.base;
@@ -167,7 +227,16 @@ export function walletReferralCommand(input: { slot: number; row: ReferralRow })
           const answer = await call('wallet.primary.referral-withdraw', { body: { address, chain: 'base' } });
           if (pending === 0n) return expectAnswer(label, model, answer, failure(422, 'INSUFFICIENT_BALANCE'));
           return expectAnswer(label, model, answer, {
-            expected: { status: 200, body: { status: eq('initiated'), amount: money('A', pending), address: eq(address), chain: eq('base'), stats: object(statsMatchers(model, input.slot, 0n, agent.referralWithdrawnMicro + pending)) } },
+            expected: {
+              status: 200,
+              body: {
+                status: eq('initiated'),
+                amount: money('A', pending),
+                address: eq(address),
+                chain: eq('base'),
+                stats: object(statsMatchers(model, input.slot, 0n, agent.referralWithdrawnMicro + pending)),
+              },
+            },
             commit: () => {
               agent.balanceMicro += pending;
               agent.referralWithdrawnMicro += pending;

@@ -12,7 +12,14 @@
  */
 import type { AfpClient } from '../../client/client.ts';
 import type { WalletChainName } from '../../client/wallet-client.ts';
-import { DERIVATION_PATHS, deriveWallet, isValidAddress, isValidMnemonic, WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
+import {
+  DERIVATION_PATHS,
+  deriveWallet,
+  isValidAddress,
+  isValidMnemonic,
+  WALLET_CHAINS,
+  type WalletChain,
+} from '../../services/wallet/keys/wallet-keys.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, failure, list, object, text, type Matcher, type Prediction } from '../expectation.ts';
 import { CheckMismatch, expectAnswer, keyed } from '../model-command.ts';
@@ -45,7 +52,10 @@ export function walletAt(model: Readonly<CheckModel>, index: number): ModelWalle
 }
 
 /** The frame of a command on the model's wallet `index`: drawn while it exists, charged to (and involving) the agent slot that created it. */
-export function onWallet(index: number, scopes: (typeof SCOPES)[keyof typeof SCOPES]): Pick<WalletCommandSpec, 'applicable' | 'charges' | 'parties'> {
+export function onWallet(
+  index: number,
+  scopes: (typeof SCOPES)[keyof typeof SCOPES],
+): Pick<WalletCommandSpec, 'applicable' | 'charges' | 'parties'> {
   const slotOf = (model: Readonly<CheckModel>): number => walletAt(model, index)?.slot ?? 0;
   return {
     applicable: (model) => walletAt(model, index) !== undefined,
@@ -54,7 +64,11 @@ export function onWallet(index: number, scopes: (typeof SCOPES)[keyof typeof SCO
   };
 }
 
-function ownerClient(model: Readonly<CheckModel>, system: Parameters<WalletCommandSpec['execute']>[1], wallet: ModelWallet): AfpClient {
+function ownerClient(
+  model: Readonly<CheckModel>,
+  system: Parameters<WalletCommandSpec['execute']>[1],
+  wallet: ModelWallet,
+): AfpClient {
   return keyed(model, system, wallet.slot);
 }
 
@@ -69,8 +83,15 @@ export function createWalletCommand(slot: number): WalletCommandSpec {
       const answer = await keyed(model, system, slot).wallet.create();
       const body = (answer.body ?? {}) as Readonly<Record<string, unknown>>;
       const mnemonic = body['mnemonic'];
-      if (answer.status !== 200 || typeof mnemonic !== 'string' || mnemonic.split(' ').length !== 24 || !isValidMnemonic(mnemonic)) {
-        throw new CheckMismatch(`${label}: expected 200 with a valid 24-word BIP-39 mnemonic, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`);
+      if (
+        answer.status !== 200 ||
+        typeof mnemonic !== 'string' ||
+        mnemonic.split(' ').length !== 24 ||
+        !isValidMnemonic(mnemonic)
+      ) {
+        throw new CheckMismatch(
+          `${label}: expected 200 with a valid 24-word BIP-39 mnemonic, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`,
+        );
       }
       const derived = deriveWallet(mnemonic);
       const invalid = WALLET_CHAINS.filter((chain) => !isValidAddress(chain, derived.addresses[chain]));
@@ -87,7 +108,12 @@ export function createWalletCommand(slot: number): WalletCommandSpec {
           status: 200,
           body: {
             addresses: object(addresses),
-            monero_keys: object({ spend_key: eq(monero.spendKey), view_key: eq(monero.viewKey), public_spend_key: eq(monero.publicSpendKey), public_view_key: eq(monero.publicViewKey) }),
+            monero_keys: object({
+              spend_key: eq(monero.spendKey),
+              view_key: eq(monero.viewKey),
+              public_spend_key: eq(monero.publicSpendKey),
+              public_view_key: eq(monero.publicViewKey),
+            }),
             derivation_paths: object(paths),
             warning: text(),
           },
@@ -95,7 +121,11 @@ export function createWalletCommand(slot: number): WalletCommandSpec {
         commit: () => {
           const index = model.wallet.wallets.length;
           model.wallet.wallets.push({ index, slot, addresses: { ...derived.addresses } });
-          keepSecrets(model.wallet, index, { addresses: derived.addresses, privateKeys: derived.privateKeys, monero: { viewKey: monero.viewKey, spendKey: monero.spendKey } });
+          keepSecrets(model.wallet, index, {
+            addresses: derived.addresses,
+            privateKeys: derived.privateKeys,
+            monero: { viewKey: monero.viewKey, spendKey: monero.spendKey },
+          });
         },
       };
       expectAnswer(label, model, answer, prediction);
@@ -117,7 +147,12 @@ function mintUnits(asset: WalletAsset, size: MintSize): bigint {
   return whole * 10n ** BigInt(asset.decimals);
 }
 
-export function mintCommand(input: { wallet: number; chain: WalletChain; token: number | null; size: MintSize }): WalletCommandSpec {
+export function mintCommand(input: {
+  wallet: number;
+  chain: WalletChain;
+  token: number | null;
+  size: MintSize;
+}): WalletCommandSpec {
   const asset = assetOf(input.chain, input.token);
   const label = `walletMint(w${input.wallet}, ${input.chain} ${asset.symbol}, ${input.size})`;
   return walletSpec({
@@ -127,13 +162,29 @@ export function mintCommand(input: { wallet: number; chain: WalletChain; token: 
     parties: () => [],
     execute: async (model, system) => {
       const wallet = walletAt(model, input.wallet);
-      if (wallet === undefined || system.walletMint === undefined) throw new Error(`${label}: precondition broken (no wallet or no mint door)`);
+      if (wallet === undefined || system.walletMint === undefined)
+        throw new Error(`${label}: precondition broken (no wallet or no mint door)`);
       const to = wallet.addresses[input.chain];
       const amount = mintUnits(asset, input.size);
-      const answer = await system.walletMint({ chain: input.chain, address: to, amount: unitsText(amount, asset.decimals), ...(asset.native ? {} : { token: asset.address }) });
+      const answer = await system.walletMint({
+        chain: input.chain,
+        address: to,
+        amount: unitsText(amount, asset.decimals),
+        ...(asset.native ? {} : { token: asset.address }),
+      });
       const nowMs = model.nowMs;
       expectAnswer(label, model, answer, {
-        expected: { status: 200, body: { tx_hash: text(), chain: eq(input.chain), to: eq(to), symbol: eq(asset.symbol), amount: eq(unitsText(amount, asset.decimals)), status: eq('confirmed') } },
+        expected: {
+          status: 200,
+          body: {
+            tx_hash: text(),
+            chain: eq(input.chain),
+            to: eq(to),
+            symbol: eq(asset.symbol),
+            amount: eq(unitsText(amount, asset.decimals)),
+            status: eq('confirmed'),
+          },
+        },
         commit: (body) => recordMint(model.wallet, asset, to, amount, nowMs, String(body['tx_hash'])),
       });
     },
@@ -141,7 +192,13 @@ export function mintCommand(input: { wallet: number; chain: WalletChain; token: 
 }
 
 function amountMatcher(asset: WalletAsset, units: bigint): Matcher {
-  return object({ symbol: eq(asset.symbol), contract: eq(asset.native ? null : asset.address), amount: eq(unitsText(units, asset.decimals)), base_units: eq(units.toString()), decimals: eq(asset.decimals) });
+  return object({
+    symbol: eq(asset.symbol),
+    contract: eq(asset.native ? null : asset.address),
+    amount: eq(unitsText(units, asset.decimals)),
+    base_units: eq(units.toString()),
+    decimals: eq(asset.decimals),
+  });
 }
 
 /** Monero: the address's own view key, none (400) or another wallet's (403); other chains send none. */
@@ -166,13 +223,21 @@ export function balanceCommand(input: { wallet: number; chain: WalletChain; view
       if (monero && input.viewKey === 'own') viewKey = secretsOf(model.wallet, wallet.index).monero.viewKey;
       if (monero && input.viewKey === 'other') viewKey = otherSecrets(model, wallet).monero.viewKey;
       const prediction = predictBalance(model, input.chain, address, monero ? input.viewKey : 'own');
-      const answer = await ownerClient(model, system, wallet).wallet.balance(address, { chain: input.chain as WalletChainName, ...(viewKey === undefined ? {} : { view_key: viewKey }) });
+      const answer = await ownerClient(model, system, wallet).wallet.balance(address, {
+        chain: input.chain as WalletChainName,
+        ...(viewKey === undefined ? {} : { view_key: viewKey }),
+      });
       expectAnswer(label, model, answer, prediction);
     },
   });
 }
 
-export function predictBalance(model: Readonly<CheckModel>, chain: WalletChain, address: string, viewKey: ViewKeyKind): Prediction {
+export function predictBalance(
+  model: Readonly<CheckModel>,
+  chain: WalletChain,
+  address: string,
+  viewKey: ViewKeyKind,
+): Prediction {
   if (viewKey === 'none') return failure(400, 'BAD_REQUEST');
   if (viewKey === 'other') return failure(403, 'FORBIDDEN');
   const native = nativeOf(chain);
@@ -182,14 +247,20 @@ export function predictBalance(model: Readonly<CheckModel>, chain: WalletChain, 
       body: {
         address: eq(address),
         chain: eq(chain),
-        balance: object({ native: amountMatcher(native, balanceOf(model.wallet, native, address)), tokens: list(tokensOf(chain).map((token) => amountMatcher(token, balanceOf(model.wallet, token, address)))) }),
+        balance: object({
+          native: amountMatcher(native, balanceOf(model.wallet, native, address)),
+          tokens: list(tokensOf(chain).map((token) => amountMatcher(token, balanceOf(model.wallet, token, address)))),
+        }),
       },
     },
   };
 }
 
 /** Where a send goes: a run wallet (possibly its own), the token's own contract (reverts), or a waiting order's deposit address. */
-export type Destination = { readonly kind: 'wallet'; readonly index: number } | { readonly kind: 'contract' } | { readonly kind: 'deposit'; readonly index: number };
+export type Destination =
+  | { readonly kind: 'wallet'; readonly index: number }
+  | { readonly kind: 'contract' }
+  | { readonly kind: 'deposit'; readonly index: number };
 /** part: a quarter of the balance; all: everything the fee leaves; above: one unit more (422); dust: 1 base unit (solana: below rent). */
 export type SendAmount = 'part' | 'all' | 'above' | 'dust';
 /** right: private key only (monero: from, view and spend key); right-from: also `from`; wrong: another wallet's key naming this `from` (403). */
@@ -216,10 +287,19 @@ interface ResolvedSend {
   readonly amount: bigint;
 }
 
-function depositOrder(model: Readonly<CheckModel>, chain: WalletChain, index: number): { address: string; asset: WalletAsset; amount: bigint } | undefined {
-  const open = model.wallet.orders.filter((order) => order.status === 'waiting' && order.from.chain === chain && nextBlockMs(chain, model.nowMs) < order.expiresAtMs);
+function depositOrder(
+  model: Readonly<CheckModel>,
+  chain: WalletChain,
+  index: number,
+): { address: string; asset: WalletAsset; amount: bigint } | undefined {
+  const open = model.wallet.orders.filter(
+    (order) =>
+      order.status === 'waiting' && order.from.chain === chain && nextBlockMs(chain, model.nowMs) < order.expiresAtMs,
+  );
   const order = open.length === 0 ? undefined : open[index % open.length];
-  return order === undefined || waitingOrderAt(model.wallet, chain, order.depositAddress) !== order ? undefined : { address: order.depositAddress, asset: order.from, amount: order.fromAmount };
+  return order === undefined || waitingOrderAt(model.wallet, chain, order.depositAddress) !== order
+    ? undefined
+    : { address: order.depositAddress, asset: order.from, amount: order.fromAmount };
 }
 
 /** The drawn chain, or with `funded` the first chain from it on (cyclically) where the wallet holds native coin. */
@@ -239,7 +319,8 @@ function sendWallet(model: Readonly<CheckModel>, input: SendInput): ModelWallet 
   if (!input.funded) return walletAt(model, input.wallet);
   for (let step = 0; step < wallets.length; step++) {
     const wallet = wallets[(input.wallet + step) % wallets.length] as ModelWallet;
-    if (WALLET_CHAINS.some((chain) => balanceOf(model.wallet, nativeOf(chain), wallet.addresses[chain]) > 0n)) return wallet;
+    if (WALLET_CHAINS.some((chain) => balanceOf(model.wallet, nativeOf(chain), wallet.addresses[chain]) > 0n))
+      return wallet;
   }
   // No wallet holds anything yet: a funded send waits (unfunded draws cover the empty wallets' 422).
   return undefined;
@@ -275,7 +356,8 @@ function resolveSend(model: Readonly<CheckModel>, drawn: SendInput): ResolvedSen
   const held = balanceOf(model.wallet, asset, from);
   const spendable = asset.native ? held - feeOf(asset) : held;
   let amount: bigint;
-  if (depositAmount !== null && input.amount !== 'above') amount = input.amount === 'part' ? depositAmount : input.amount === 'all' ? depositAmount + 1n : depositAmount - 1n;
+  if (depositAmount !== null && input.amount !== 'above')
+    amount = input.amount === 'part' ? depositAmount : input.amount === 'all' ? depositAmount + 1n : depositAmount - 1n;
   else if (input.amount === 'part') amount = held / 4n;
   else if (input.amount === 'all') amount = spendable;
   else if (input.amount === 'above') amount = spendable + 1n;
@@ -283,25 +365,53 @@ function resolveSend(model: Readonly<CheckModel>, drawn: SendInput): ResolvedSen
   return { wallet, chain: input.chain, asset, from, to, amount: amount > 0n ? amount : 1n };
 }
 
-export function predictSend(model: Readonly<CheckModel>, send: ResolvedSend, key: SendKey, memo: string | null): { prediction: Prediction; draft: ModelWalletTx | null } {
+export function predictSend(
+  model: Readonly<CheckModel>,
+  send: ResolvedSend,
+  key: SendKey,
+  memo: string | null,
+): { prediction: Prediction; draft: ModelWalletTx | null } {
   if (key === 'wrong') return { prediction: failure(403, 'FORBIDDEN'), draft: null };
   const { asset } = send;
   const native = nativeOf(asset.chain);
   const fee = feeOf(asset);
   const nativeHeld = balanceOf(model.wallet, native, send.from);
   const needNative = asset.native ? send.amount + fee : fee;
-  if (nativeHeld < needNative || (!asset.native && balanceOf(model.wallet, asset, send.from) < send.amount)) return { prediction: failure(422, 'INSUFFICIENT_BALANCE'), draft: null };
-  const draft: ModelWalletTx = { hash: null, kind: 'send', asset, from: send.from, to: send.to, amount: send.amount, fee, memo, sentAtMs: model.nowMs, blockAtMs: nextBlockMs(asset.chain, model.nowMs), status: 'pending' };
+  if (nativeHeld < needNative || (!asset.native && balanceOf(model.wallet, asset, send.from) < send.amount))
+    return { prediction: failure(422, 'INSUFFICIENT_BALANCE'), draft: null };
+  const draft: ModelWalletTx = {
+    hash: null,
+    kind: 'send',
+    asset,
+    from: send.from,
+    to: send.to,
+    amount: send.amount,
+    fee,
+    memo,
+    sentAtMs: model.nowMs,
+    blockAtMs: nextBlockMs(asset.chain, model.nowMs),
+    status: 'pending',
+  };
   return { prediction: { expected: { status: 200, body: { ...txMatcher(draft), failure: eq(null) } } }, draft };
 }
 
-function sendBody(model: Readonly<CheckModel>, input: SendInput, send: ResolvedSend, memo: string | null): Record<string, unknown> {
+function sendBody(
+  model: Readonly<CheckModel>,
+  input: SendInput,
+  send: ResolvedSend,
+  memo: string | null,
+): Record<string, unknown> {
   const own = secretsOf(model.wallet, send.wallet.index);
   const keys = input.key === 'wrong' ? otherSecrets(model, send.wallet) : own;
-  const body: Record<string, unknown> = { chain: send.chain, to: send.to, amount: unitsText(send.amount, send.asset.decimals) };
+  const body: Record<string, unknown> = {
+    chain: send.chain,
+    to: send.to,
+    amount: unitsText(send.amount, send.asset.decimals),
+  };
   if (!send.asset.native) body['token'] = send.asset.address;
   if (memo !== null) body['memo'] = memo;
-  if (send.chain === 'monero') return { ...body, from: send.from, view_key: keys.monero.viewKey, spend_key: keys.monero.spendKey };
+  if (send.chain === 'monero')
+    return { ...body, from: send.from, view_key: keys.monero.viewKey, spend_key: keys.monero.spendKey };
   body['private_key'] = keys.privateKeys[send.chain];
   if (input.key !== 'right') body['from'] = send.from;
   return body;
@@ -318,25 +428,57 @@ export function sendCommand(input: SendInput): WalletCommandSpec {
     label,
     applicable: (model) => resolveSend(model, input) !== undefined,
     // The send, and a balance read after a refused one.
-    charges: (model) => [{ slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletSend }, { slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletPrimary }],
+    charges: (model) => [
+      { slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletSend },
+      { slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletPrimary },
+    ],
     parties: (model) => [sendWallet(model, input)?.slot ?? 0],
     execute: async (model, system) => {
       const send = resolveSend(model, input);
       if (send === undefined) throw new Error(`${label}: precondition broken`);
       const memo = input.memo ? 'afp check' : null;
       const { prediction, draft } = predictSend(model, send, input.key, memo);
-      const answer = await ownerClient(model, system, send.wallet).wallet.send(sendBody(model, input, send, memo) as unknown as Parameters<AfpClient['wallet']['send']>[0]);
-      expectAnswer(`${label} (w${send.wallet.index} ${send.chain}, amount ${unitsText(send.amount, send.asset.decimals)} ${send.asset.symbol})`, model, answer, {
-        expected: prediction.expected,
-        commit: (body) => {
-          if (draft !== null) recordSend(model.wallet, { kind: 'send', asset: draft.asset, from: draft.from ?? '', to: draft.to, amount: draft.amount, memo: draft.memo, hash: String(body['tx_hash']) }, draft.sentAtMs);
+      const answer = await ownerClient(model, system, send.wallet).wallet.send(
+        sendBody(model, input, send, memo) as unknown as Parameters<AfpClient['wallet']['send']>[0],
+      );
+      expectAnswer(
+        `${label} (w${send.wallet.index} ${send.chain}, amount ${unitsText(send.amount, send.asset.decimals)} ${send.asset.symbol})`,
+        model,
+        answer,
+        {
+          expected: prediction.expected,
+          commit: (body) => {
+            if (draft !== null)
+              recordSend(
+                model.wallet,
+                {
+                  kind: 'send',
+                  asset: draft.asset,
+                  from: draft.from ?? '',
+                  to: draft.to,
+                  amount: draft.amount,
+                  memo: draft.memo,
+                  hash: String(body['tx_hash']),
+                },
+                draft.sentAtMs,
+              );
+          },
         },
-      });
+      );
       if (draft !== null) return;
       // Refused: nothing moved on the sender's chain.
-      const viewKey = send.chain === 'monero' ? { view_key: secretsOf(model.wallet, send.wallet.index).monero.viewKey } : {};
-      const balance = await ownerClient(model, system, send.wallet).wallet.balance(send.from, { chain: send.chain as WalletChainName, ...viewKey });
-      expectAnswer(`${label}, then the balance of w${send.wallet.index} on ${send.chain}`, model, balance, predictBalance(model, send.chain, send.from, 'own'));
+      const viewKey =
+        send.chain === 'monero' ? { view_key: secretsOf(model.wallet, send.wallet.index).monero.viewKey } : {};
+      const balance = await ownerClient(model, system, send.wallet).wallet.balance(send.from, {
+        chain: send.chain as WalletChainName,
+        ...viewKey,
+      });
+      expectAnswer(
+        `${label}, then the balance of w${send.wallet.index} on ${send.chain}`,
+        model,
+        balance,
+        predictBalance(model, send.chain, send.from, 'own'),
+      );
     },
   });
 }
@@ -355,12 +497,24 @@ export function historyCommand(input: { wallet: number; chain: WalletChain; limi
       const wallet = walletAt(model, input.wallet);
       if (wallet === undefined) throw new Error(`${label}: precondition broken`);
       const address = wallet.addresses[input.chain];
-      const answer = await ownerClient(model, system, wallet).wallet.transactions(address, { chain: input.chain as 'bitcoin', ...(input.limit === null ? {} : { limit: input.limit }) });
+      const answer = await ownerClient(model, system, wallet).wallet.transactions(address, {
+        chain: input.chain as 'bitcoin',
+        ...(input.limit === null ? {} : { limit: input.limit }),
+      });
       const limit = input.limit ?? HISTORY_DEFAULT;
-      if (!HISTORY_CHAINS.includes(input.chain) || limit < 1 || limit > HISTORY_MAX) return expectAnswer(label, model, answer, failure(400, 'BAD_REQUEST'));
+      if (!HISTORY_CHAINS.includes(input.chain) || limit < 1 || limit > HISTORY_MAX)
+        return expectAnswer(label, model, answer, failure(400, 'BAD_REQUEST'));
       const shown = historyOf(model.wallet, input.chain, address).slice(0, limit);
       expectAnswer(label, model, answer, {
-        expected: { status: 200, body: { address: eq(address), chain: eq(input.chain), transactions: list(shown.map((tx) => object(txMatcher(tx)))), count: eq(shown.length) } },
+        expected: {
+          status: 200,
+          body: {
+            address: eq(address),
+            chain: eq(input.chain),
+            transactions: list(shown.map((tx) => object(txMatcher(tx)))),
+            count: eq(shown.length),
+          },
+        },
         commit: (body) => {
           const items = body['transactions'] as readonly Readonly<Record<string, unknown>>[];
           shown.forEach((tx, index) => {
@@ -380,14 +534,20 @@ export function txLookupCommand(input: { slot: number; tx: number | 'unknown' })
   const known = (model: Readonly<CheckModel>): ModelWalletTx[] => model.wallet.txs.filter((tx) => tx.hash !== null);
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined && (input.tx === 'unknown' || known(model).length > 0),
+    applicable: (model) =>
+      model.agents[input.slot] !== undefined && (input.tx === 'unknown' || known(model).length > 0),
     charges: () => [{ slot: input.slot, scopes: SCOPES.walletB }],
     parties: () => [input.slot],
     execute: async (model, system) => {
       const txs = known(model);
       const tx = input.tx === 'unknown' ? undefined : txs[input.tx % txs.length];
       const answer = await keyed(model, system, input.slot).wallet.tx(tx?.hash ?? UNKNOWN_HASH);
-      expectAnswer(`${label}${tx === undefined ? '' : ` (${tx.asset.chain} ${tx.kind})`}`, model, answer, tx === undefined ? failure(404, 'NOT_FOUND') : { expected: { status: 200, body: txMatcher(tx) } });
+      expectAnswer(
+        `${label}${tx === undefined ? '' : ` (${tx.asset.chain} ${tx.kind})`}`,
+        model,
+        answer,
+        tx === undefined ? failure(404, 'NOT_FOUND') : { expected: { status: 200, body: txMatcher(tx) } },
+      );
     },
   });
 }

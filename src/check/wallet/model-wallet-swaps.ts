@@ -38,7 +38,10 @@ const EVENTS_MAX = 10_000;
 
 /** A USD stablecoin (its token row has no price base): priced at exactly 1 USD. */
 export function isStable(asset: WalletAsset): boolean {
-  return !asset.native && TOKEN_ROWS.some((row) => row.chain === asset.chain && row.contract === asset.address && row.priceBase === null);
+  return (
+    !asset.native &&
+    TOKEN_ROWS.some((row) => row.chain === asset.chain && row.contract === asset.address && row.priceBase === null)
+  );
 }
 
 function sameAsset(a: WalletAsset, b: WalletAsset): boolean {
@@ -67,14 +70,16 @@ function estimatedSeconds(from: WalletAsset, to: WalletAsset): number {
   return Math.ceil((chainOf(from.chain).blockMs + 2 * CONFIG.swapStepMs + chainOf(to.chain).blockMs) / 1000);
 }
 
-const maybe = (units: bigint | null, decimals: number): Matcher => (units === null ? text() : eq(unitsText(units, decimals)));
+const maybe = (units: bigint | null, decimals: number): Matcher =>
+  units === null ? text() : eq(unitsText(units, decimals));
 
 /** GET /v1/wallet/swap/quote: 400 for the same asset or an output that rounds to 0; else the fee breakdown. */
 export function predictQuote(from: WalletAsset, to: WalletAsset, amount: bigint): Prediction {
   if (sameAsset(from, to)) return failure(400, 'BAD_REQUEST');
   const quote = figures(from, to, amount);
   // Nothing left after the fee: no price makes an output of it.
-  if (amount - quote.feeAmount <= 0n || (quote.toAmount !== null && quote.toAmount <= 0n)) return failure(400, 'BAD_REQUEST');
+  if (amount - quote.feeAmount <= 0n || (quote.toAmount !== null && quote.toAmount <= 0n))
+    return failure(400, 'BAD_REQUEST');
   return {
     expected: {
       status: 200,
@@ -88,7 +93,11 @@ export function predictQuote(from: WalletAsset, to: WalletAsset, amount: bigint)
           toAmount: maybe(quote.toAmount, to.decimals),
           minReceived: maybe(quote.minReceived, to.decimals),
           estimatedTime: eq(estimatedSeconds(from, to)),
-          fee: object({ integrator_fee_pct: eq(0.5), amount: eq(unitsText(quote.feeAmount, from.decimals)), symbol: eq(from.symbol) }),
+          fee: object({
+            integrator_fee_pct: eq(0.5),
+            amount: eq(unitsText(quote.feeAmount, from.decimals)),
+            symbol: eq(from.symbol),
+          }),
         }),
         integrator_fee: eq('0.5%'),
       },
@@ -106,9 +115,24 @@ export function orderMatcher(order: ModelSwapOrder): Record<string, Matcher> {
   return {
     order_id: eq(order.id),
     status: eq(order.status),
-    deposit: object({ chain: eq(from.chain), address: eq(order.depositAddress), token: eq(from.address), amount: eq(unitsText(order.fromAmount, from.decimals)) }),
-    output: object({ chain: eq(to.chain), address: eq(order.toAddress), token: eq(to.address), amount: eq(unitsText(order.toAmount, to.decimals)), min_received: eq(unitsText(order.minReceived, to.decimals)) }),
-    fee: object({ integrator_fee_pct: eq(0.5), amount: eq(unitsText(order.feeAmount, from.decimals)), symbol: eq(from.symbol) }),
+    deposit: object({
+      chain: eq(from.chain),
+      address: eq(order.depositAddress),
+      token: eq(from.address),
+      amount: eq(unitsText(order.fromAmount, from.decimals)),
+    }),
+    output: object({
+      chain: eq(to.chain),
+      address: eq(order.toAddress),
+      token: eq(to.address),
+      amount: eq(unitsText(order.toAmount, to.decimals)),
+      min_received: eq(unitsText(order.minReceived, to.decimals)),
+    }),
+    fee: object({
+      integrator_fee_pct: eq(0.5),
+      amount: eq(unitsText(order.feeAmount, from.decimals)),
+      symbol: eq(from.symbol),
+    }),
     created_at: time(order.createdAtMs),
     updated_at: time(order.updatedAtMs),
     expires_at: time(order.expiresAtMs),
@@ -121,12 +145,21 @@ export function orderMatcher(order: ModelSwapOrder): Record<string, Matcher> {
 
 /** Learns the hashes a status answer shows for the first time (a payout's, a refund's). */
 export function learnOrderHashes(order: ModelSwapOrder, body: Readonly<Record<string, unknown>>): void {
-  if (order.payoutTx !== null && order.payoutTx.hash === null && typeof body['payout_tx'] === 'string') order.payoutTx.hash = body['payout_tx'];
-  if (order.refundTx !== null && order.refundTx.hash === null && typeof body['refund_tx'] === 'string') order.refundTx.hash = body['refund_tx'];
+  if (order.payoutTx !== null && order.payoutTx.hash === null && typeof body['payout_tx'] === 'string')
+    order.payoutTx.hash = body['payout_tx'];
+  if (order.refundTx !== null && order.refundTx.hash === null && typeof body['refund_tx'] === 'string')
+    order.refundTx.hash = body['refund_tx'];
 }
 
 /** POST /v1/wallet/swap between two stablecoins: an order waiting for its deposit. */
-export function predictSwap(model: CheckModel, from: WalletAsset, to: WalletAsset, amount: bigint, toAddress: string, isValidDeposit: (chain: WalletChain, address: string) => boolean): Prediction {
+export function predictSwap(
+  model: CheckModel,
+  from: WalletAsset,
+  to: WalletAsset,
+  amount: bigint,
+  toAddress: string,
+  isValidDeposit: (chain: WalletChain, address: string) => boolean,
+): Prediction {
   assert(isStable(from) && isStable(to), 'the model opens orders between stablecoins only');
   const quote = predictQuote(from, to, amount);
   if (quote.expected.status !== 200) return quote;
@@ -136,9 +169,24 @@ export function predictSwap(model: CheckModel, from: WalletAsset, to: WalletAsse
   const expected: Record<string, Matcher> = {
     order_id: text(),
     status: eq('waiting'),
-    deposit: object({ chain: eq(from.chain), address: text(), token: eq(from.address), amount: eq(unitsText(amount, from.decimals)) }),
-    output: object({ chain: eq(to.chain), address: eq(toAddress), token: eq(to.address), amount: eq(unitsText(toAmount, to.decimals)), min_received: eq(unitsText(minReceived, to.decimals)) }),
-    fee: object({ integrator_fee_pct: eq(0.5), amount: eq(unitsText(feeAmount, from.decimals)), symbol: eq(from.symbol) }),
+    deposit: object({
+      chain: eq(from.chain),
+      address: text(),
+      token: eq(from.address),
+      amount: eq(unitsText(amount, from.decimals)),
+    }),
+    output: object({
+      chain: eq(to.chain),
+      address: eq(toAddress),
+      token: eq(to.address),
+      amount: eq(unitsText(toAmount, to.decimals)),
+      min_received: eq(unitsText(minReceived, to.decimals)),
+    }),
+    fee: object({
+      integrator_fee_pct: eq(0.5),
+      amount: eq(unitsText(feeAmount, from.decimals)),
+      symbol: eq(from.symbol),
+    }),
     created_at: time(nowMs),
     updated_at: time(nowMs),
     expires_at: time(nowMs + CONFIG.swapDepositWindowMs),
@@ -153,11 +201,28 @@ export function predictSwap(model: CheckModel, from: WalletAsset, to: WalletAsse
       const deposit = body['deposit'] as Readonly<Record<string, unknown>>;
       const depositAddress = String(deposit['address']);
       // A deposit address the model cannot send to would leave the order untestable: a mismatch of its own.
-      if (!isValidDeposit(from.chain, depositAddress)) throw new Error(`the order's deposit address ${depositAddress} is not a valid ${from.chain} address`);
+      if (!isValidDeposit(from.chain, depositAddress))
+        throw new Error(`the order's deposit address ${depositAddress} is not a valid ${from.chain} address`);
       model.wallet.orders.push({
-        id: String(body['order_id']), from, to, fromAmount: amount, feeAmount, toAmount, minReceived, toAddress, depositAddress,
-        createdAtMs: nowMs, expiresAtMs: nowMs + CONFIG.swapDepositWindowMs, status: 'waiting', updatedAtMs: nowMs, stepAtMs: null,
-        depositTx: null, depositAmount: null, payoutTx: null, refundTx: null, hasReason: false,
+        id: String(body['order_id']),
+        from,
+        to,
+        fromAmount: amount,
+        feeAmount,
+        toAmount,
+        minReceived,
+        toAddress,
+        depositAddress,
+        createdAtMs: nowMs,
+        expiresAtMs: nowMs + CONFIG.swapDepositWindowMs,
+        status: 'waiting',
+        updatedAtMs: nowMs,
+        stepAtMs: null,
+        depositTx: null,
+        depositAmount: null,
+        payoutTx: null,
+        refundTx: null,
+        hasReason: false,
       });
     },
   };
@@ -165,7 +230,12 @@ export function predictSwap(model: CheckModel, from: WalletAsset, to: WalletAsse
 
 /** The waiting order whose deposit address is `to` on `chain`, if any. */
 export function waitingOrderAt(wallet: WalletModel, chain: WalletChain, to: string): ModelSwapOrder | undefined {
-  return wallet.orders.find((order) => order.status === 'waiting' && order.from.chain === chain && addressKey(chain, order.depositAddress) === addressKey(chain, to));
+  return wallet.orders.find(
+    (order) =>
+      order.status === 'waiting' &&
+      order.from.chain === chain &&
+      addressKey(chain, order.depositAddress) === addressKey(chain, to),
+  );
 }
 
 function move(order: ModelSwapOrder, status: ModelSwapOrder['status'], atMs: number, reason: boolean): void {
@@ -188,7 +258,11 @@ function onConfirmed(wallet: WalletModel, tx: ModelWalletTx, atMs: number): void
   moveUnits(wallet, tx.asset, tx.to, POOL, tx.amount);
   if (!sameAsset(tx.asset, order.from) || tx.amount < order.fromAmount) {
     move(order, 'refunded', atMs, true);
-    order.refundTx = recordSend(wallet, { kind: 'swap-refund', asset: tx.asset, from: POOL, to: tx.from, amount: tx.amount, memo: null, hash: null }, atMs);
+    order.refundTx = recordSend(
+      wallet,
+      { kind: 'swap-refund', asset: tx.asset, from: POOL, to: tx.from, amount: tx.amount, memo: null, hash: null },
+      atMs,
+    );
     return;
   }
   move(order, 'confirming', atMs, false);
@@ -209,12 +283,36 @@ function step(wallet: WalletModel, order: ModelSwapOrder, atMs: number): void {
   order.stepAtMs = null;
   const scaledMin = (order.minReceived * deposited) / order.fromAmount;
   if (toAmount >= scaledMin) {
-    order.payoutTx = recordSend(wallet, { kind: 'swap-payout', asset: order.to, from: POOL, to: order.toAddress, amount: toAmount, memo: null, hash: null }, atMs);
+    order.payoutTx = recordSend(
+      wallet,
+      {
+        kind: 'swap-payout',
+        asset: order.to,
+        from: POOL,
+        to: order.toAddress,
+        amount: toAmount,
+        memo: null,
+        hash: null,
+      },
+      atMs,
+    );
     move(order, 'sending', atMs, false);
     return;
   }
   move(order, 'failed', atMs, true);
-  order.refundTx = recordSend(wallet, { kind: 'swap-refund', asset: order.from, from: POOL, to: order.depositTx?.from ?? POOL, amount: deposited, memo: null, hash: null }, atMs);
+  order.refundTx = recordSend(
+    wallet,
+    {
+      kind: 'swap-refund',
+      asset: order.from,
+      from: POOL,
+      to: order.depositTx?.from ?? POOL,
+      amount: deposited,
+      memo: null,
+      hash: null,
+    },
+    atMs,
+  );
 }
 
 /** The instants after `nowMs` where the wallet changes by itself: blocks with pending work, order steps, expiries. */
@@ -247,7 +345,8 @@ export function advanceWallet(model: CheckModel, toMs: number): void {
   for (let events = 0; events < EVENTS_MAX; events++) {
     const atMs = nextEventMs(wallet);
     if (atMs === null || atMs > toMs) return;
-    for (const order of wallet.orders) if (order.status === 'waiting' && order.expiresAtMs === atMs) move(order, 'expired', atMs, true);
+    for (const order of wallet.orders)
+      if (order.status === 'waiting' && order.expiresAtMs === atMs) move(order, 'expired', atMs, true);
     for (const tx of wallet.txs.filter((one) => one.status === 'pending' && one.blockAtMs === atMs)) {
       if (settleTx(wallet, tx)) onConfirmed(wallet, tx, atMs);
     }

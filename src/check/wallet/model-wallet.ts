@@ -56,7 +56,8 @@ export interface ModelWalletTx {
   status: 'pending' | 'confirmed' | 'failed';
 }
 
-export type SwapStatus = 'waiting' | 'confirming' | 'exchanging' | 'sending' | 'finished' | 'failed' | 'refunded' | 'expired';
+export type SwapStatus =
+  'waiting' | 'confirming' | 'exchanging' | 'sending' | 'finished' | 'failed' | 'refunded' | 'expired';
 
 export interface ModelSwapOrder {
   readonly id: string;
@@ -95,7 +96,16 @@ export interface WalletModel {
 }
 
 export function createWalletModel(): WalletModel {
-  return { wallets: [], balances: new Map(), txs: [], orders: [], minted: new Map(), inFlight: new Map(), fees: new Map(), pool: new Map() };
+  return {
+    wallets: [],
+    balances: new Map(),
+    txs: [],
+    orders: [],
+    minted: new Map(),
+    inFlight: new Map(),
+    fees: new Map(),
+    pool: new Map(),
+  };
 }
 
 export function chainOf(chain: WalletChain): ChainRow {
@@ -111,7 +121,13 @@ export function nativeOf(chain: WalletChain): WalletAsset {
 
 /** The chain's tokens (ERC-20, TRC-20 by contract address), in the configured order. */
 export function tokensOf(chain: WalletChain): WalletAsset[] {
-  return TOKEN_ROWS.filter((token) => token.chain === chain).map((token) => ({ chain, address: token.contract, symbol: token.symbol, decimals: token.decimals, native: false }));
+  return TOKEN_ROWS.filter((token) => token.chain === chain).map((token) => ({
+    chain,
+    address: token.contract,
+    symbol: token.symbol,
+    decimals: token.decimals,
+    native: false,
+  }));
 }
 
 /** The fee a send of `asset` pays, in base units of the chain's native coin (0 where the chain has no tokens). */
@@ -161,21 +177,58 @@ export function unitsText(units: bigint, decimals: number): string {
   return `${units / scale}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
-export function recordMint(wallet: WalletModel, asset: WalletAsset, to: string, amount: bigint, nowMs: number, hash: string): void {
+export function recordMint(
+  wallet: WalletModel,
+  asset: WalletAsset,
+  to: string,
+  amount: bigint,
+  nowMs: number,
+  hash: string,
+): void {
   shift(wallet.minted, assetKey(asset), amount);
   addAt(wallet, asset, to, amount);
-  wallet.txs.push({ hash, kind: 'mint', asset, from: null, to, amount, fee: 0n, memo: null, sentAtMs: nowMs, blockAtMs: nowMs, status: 'confirmed' });
+  wallet.txs.push({
+    hash,
+    kind: 'mint',
+    asset,
+    from: null,
+    to,
+    amount,
+    fee: 0n,
+    memo: null,
+    sentAtMs: nowMs,
+    blockAtMs: nowMs,
+    status: 'confirmed',
+  });
 }
 
 /** A pending transfer: amount and fee leave the sender now and are in flight until the block. */
-export function recordSend(wallet: WalletModel, parts: { kind: WalletTxKind; asset: WalletAsset; from: string; to: string; amount: bigint; memo: string | null; hash: string | null }, nowMs: number): ModelWalletTx {
+export function recordSend(
+  wallet: WalletModel,
+  parts: {
+    kind: WalletTxKind;
+    asset: WalletAsset;
+    from: string;
+    to: string;
+    amount: bigint;
+    memo: string | null;
+    hash: string | null;
+  },
+  nowMs: number,
+): ModelWalletTx {
   const fee = feeOf(parts.asset);
   const native = nativeOf(parts.asset.chain);
   addAt(wallet, parts.asset, parts.from, -parts.amount);
   shift(wallet.inFlight, assetKey(parts.asset), parts.amount);
   addAt(wallet, native, parts.from, -fee);
   shift(wallet.inFlight, assetKey(native), fee);
-  const tx: ModelWalletTx = { ...parts, fee, sentAtMs: nowMs, blockAtMs: nextBlockMs(parts.asset.chain, nowMs), status: 'pending' };
+  const tx: ModelWalletTx = {
+    ...parts,
+    fee,
+    sentAtMs: nowMs,
+    blockAtMs: nextBlockMs(parts.asset.chain, nowMs),
+    status: 'pending',
+  };
   wallet.txs.push(tx);
   return tx;
 }
@@ -237,7 +290,11 @@ export function txMatcher(tx: ModelWalletTx): Record<string, Matcher> {
 /** The run's transactions touching `address` on `chain`, newest first (a self-send once). */
 export function historyOf(wallet: WalletModel, chain: WalletChain, address: string): ModelWalletTx[] {
   const key = addressKey(chain, address);
-  const touching = wallet.txs.filter((tx) => tx.asset.chain === chain && (addressKey(chain, tx.to) === key || (tx.from !== null && addressKey(chain, tx.from) === key)));
+  const touching = wallet.txs.filter(
+    (tx) =>
+      tx.asset.chain === chain &&
+      (addressKey(chain, tx.to) === key || (tx.from !== null && addressKey(chain, tx.from) === key)),
+  );
   return touching.reverse();
 }
 
@@ -245,16 +302,28 @@ export function historyOf(wallet: WalletModel, chain: WalletChain, address: stri
 export function walletInvariantProblems(model: Readonly<CheckModel>): string[] {
   const wallet = model.wallet;
   const problems: string[] = [];
-  for (const key of new Set([...wallet.minted.keys(), ...wallet.inFlight.keys(), ...wallet.fees.keys(), ...wallet.pool.keys()])) {
+  for (const key of new Set([
+    ...wallet.minted.keys(),
+    ...wallet.inFlight.keys(),
+    ...wallet.fees.keys(),
+    ...wallet.pool.keys(),
+  ])) {
     const minted = wallet.minted.get(key) ?? 0n;
     let held = 0n;
     for (const [balanceKey, balance] of wallet.balances) if (balanceKey.startsWith(`${key}|`)) held += balance;
     const total = held + (wallet.inFlight.get(key) ?? 0n) + (wallet.fees.get(key) ?? 0n) + (wallet.pool.get(key) ?? 0n);
-    if (total !== minted) problems.push(`${key}: balances ${held} + in flight + fees + pool change = ${total} ≠ minted ${minted}`);
+    if (total !== minted)
+      problems.push(`${key}: balances ${held} + in flight + fees + pool change = ${total} ≠ minted ${minted}`);
   }
   for (const [key, amount] of wallet.inFlight) {
     const pending = wallet.txs.filter((tx) => tx.status === 'pending');
-    const expected = pending.reduce((sum, tx) => sum + (assetKey(tx.asset) === key ? tx.amount : 0n) + (assetKey(nativeOf(tx.asset.chain)) === key ? tx.fee : 0n), 0n);
+    const expected = pending.reduce(
+      (sum, tx) =>
+        sum +
+        (assetKey(tx.asset) === key ? tx.amount : 0n) +
+        (assetKey(nativeOf(tx.asset.chain)) === key ? tx.fee : 0n),
+      0n,
+    );
     if (amount !== expected) problems.push(`${key}: in flight ${amount} ≠ the pending transactions' ${expected}`);
   }
   return problems;

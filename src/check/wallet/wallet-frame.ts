@@ -26,10 +26,16 @@ export function walletSpec(spec: CommandSpec): CommandSpec {
       if (system.walletFeeAccount !== undefined) {
         for (const chain of WALLET_CHAINS) {
           const held = system.walletFeeAccount(chain);
-          if (held !== feesOn(model.wallet, chain)) problems.push(`${chain} fee account: expected ${feesOn(model.wallet, chain)} base units (the fees of the run's transactions), holds ${held}`);
+          if (held !== feesOn(model.wallet, chain))
+            problems.push(
+              `${chain} fee account: expected ${feesOn(model.wallet, chain)} base units (the fees of the run's transactions), holds ${held}`,
+            );
         }
       }
-      if (problems.length > 0) throw new CheckMismatch(`${spec.label} at ${new Date(model.nowMs).toISOString()}, then the wallet's books: ${problems.join('; ')}`);
+      if (problems.length > 0)
+        throw new CheckMismatch(
+          `${spec.label} at ${new Date(model.nowMs).toISOString()}, then the wallet's books: ${problems.join('; ')}`,
+        );
     },
   };
 }

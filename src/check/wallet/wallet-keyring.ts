@@ -41,7 +41,11 @@ let foreign: WalletSecrets | null = null;
 export function foreignSecrets(): WalletSecrets {
   if (foreign === null) {
     const derived = deriveWallet(FOREIGN_MNEMONIC);
-    foreign = { addresses: derived.addresses, privateKeys: derived.privateKeys, monero: { viewKey: derived.monero.viewKey, spendKey: derived.monero.spendKey } };
+    foreign = {
+      addresses: derived.addresses,
+      privateKeys: derived.privateKeys,
+      monero: { viewKey: derived.monero.viewKey, spendKey: derived.monero.spendKey },
+    };
   }
   return foreign;
 }

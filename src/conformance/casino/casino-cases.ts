@@ -20,25 +20,77 @@ const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 
 /** Path parameters that parse (the rejections come before any lookup). */
-const PATH_VALUES: Readonly<Record<string, string>> = { id: 'tnm_000000000000', betId: 'bet_0000000000000000', seed: '0'.repeat(64) };
+const PATH_VALUES: Readonly<Record<string, string>> = {
+  id: 'tnm_000000000000',
+  betId: 'bet_0000000000000000',
+  seed: '0'.repeat(64),
+};
 
 /** A valid body per single-call game path, and the parameter sets each must refuse. */
 export const GAME_BODIES: Readonly<Record<string, { readonly valid: Body; readonly invalid: readonly Body[] }>> = {
   'coin-flip': { valid: { side: 'heads' }, invalid: [{ side: 'edge' }, { side: 1 }, {}] },
-  dice: { valid: { direction: 'over', threshold: 50 }, invalid: [{ direction: 'over', threshold: 0 }, { direction: 'over', threshold: 100 }, { direction: 'sideways', threshold: 50 }, { direction: 'over', threshold: 50.5 }, { direction: 'under', threshold: 1 }] },
+  dice: {
+    valid: { direction: 'over', threshold: 50 },
+    invalid: [
+      { direction: 'over', threshold: 0 },
+      { direction: 'over', threshold: 100 },
+      { direction: 'sideways', threshold: 50 },
+      { direction: 'over', threshold: 50.5 },
+      { direction: 'under', threshold: 1 },
+    ],
+  },
   'simple-dice': { valid: { pick: 3 }, invalid: [{ pick: 0 }, { pick: 7 }, { pick: '3' }] },
-  multiplier: { valid: { target_multiplier: 2 }, invalid: [{ target_multiplier: 1 }, { target_multiplier: 1000.01 }, { target_multiplier: 2.001 }, { target_multiplier: 'x' }] },
-  roulette: { valid: { bet_type: 'red' }, invalid: [{ bet_type: 'purple' }, { bet_type: 'number' }, { bet_type: 'number', bet_value: 37 }, { bet_type: 'red', bet_value: 3 }] },
-  custom: { valid: { win_probability: 50 }, invalid: [{ win_probability: 0 }, { win_probability: 100 }, { win_probability: 50.5 }] },
+  multiplier: {
+    valid: { target_multiplier: 2 },
+    invalid: [
+      { target_multiplier: 1 },
+      { target_multiplier: 1000.01 },
+      { target_multiplier: 2.001 },
+      { target_multiplier: 'x' },
+    ],
+  },
+  roulette: {
+    valid: { bet_type: 'red' },
+    invalid: [
+      { bet_type: 'purple' },
+      { bet_type: 'number' },
+      { bet_type: 'number', bet_value: 37 },
+      { bet_type: 'red', bet_value: 3 },
+    ],
+  },
+  custom: {
+    valid: { win_probability: 50 },
+    invalid: [{ win_probability: 0 }, { win_probability: 100 }, { win_probability: 50.5 }],
+  },
   blackjack: { valid: { action: 'stand' }, invalid: [{ action: 'split' }, {}] },
   crash: { valid: { cash_out_at: 2 }, invalid: [{ cash_out_at: 1 }, { cash_out_at: 100.01 }, { cash_out_at: -2 }] },
-  plinko: { valid: { rows: 16, risk: 'high' }, invalid: [{ rows: 10, risk: 'low' }, { rows: 16, risk: 'extreme' }, { rows: 16 }] },
+  plinko: {
+    valid: { rows: 16, risk: 'high' },
+    invalid: [{ rows: 10, risk: 'low' }, { rows: 16, risk: 'extreme' }, { rows: 16 }],
+  },
   slots: { valid: {}, invalid: [{ lines: 3 }] },
   hilo: { valid: { guess: 'higher' }, invalid: [{ guess: 'same' }, {}] },
-  keno: { valid: { picks: [1, 2, 3] }, invalid: [{ picks: [] }, { picks: [0] }, { picks: [81] }, { picks: [1, 1] }, { picks: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }] },
+  keno: {
+    valid: { picks: [1, 2, 3] },
+    invalid: [
+      { picks: [] },
+      { picks: [0] },
+      { picks: [81] },
+      { picks: [1, 1] },
+      { picks: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] },
+    ],
+  },
   'scratch-card': { valid: {}, invalid: [{ symbols: 3 }] },
   wheel: { valid: {}, invalid: [{ segment: 1 }] },
-  mines: { valid: { mines: 3, reveals: 2 }, invalid: [{ mines: 0, reveals: 1 }, { mines: 25, reveals: 1 }, { mines: 3, reveals: 23 }, { mines: 3, reveals: 0 }] },
+  mines: {
+    valid: { mines: 3, reveals: 2 },
+    invalid: [
+      { mines: 0, reveals: 1 },
+      { mines: 25, reveals: 1 },
+      { mines: 3, reveals: 23 },
+      { mines: 3, reveals: 0 },
+    ],
+  },
   baccarat: { valid: { bet_on: 'banker' }, invalid: [{ bet_on: 'dragon' }, {}] },
 };
 
@@ -59,9 +111,22 @@ function validBody(endpoint: CasinoEndpointId, world: CaseWorld): Body | null {
     'casino.A.batch': { bets: [{ game: 'slots', amount: 0.1 }] },
     'casino.A.kelly.optimal': { game: 'coin_flip', side: 'heads' },
     'casino.A.kelly.config': { risk_factor: 0.25 },
-    'casino.A.kelly.simulate': { game: 'coin_flip', side: 'heads', bankroll: 10, bet_amount: 1, num_bets: 10, simulations: 2 },
+    'casino.A.kelly.simulate': {
+      game: 'coin_flip',
+      side: 'heads',
+      bankroll: 10,
+      bet_amount: 1,
+      num_bets: 10,
+      simulations: 2,
+    },
     'casino.A.fairness.verify': { bet_id: PATH_VALUES['betId'] },
-    'casino.A.tournaments.create': { name: 'x', game: 'dice', prize_pool: 1, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-02T00:00:00Z' },
+    'casino.A.tournaments.create': {
+      name: 'x',
+      game: 'dice',
+      prize_pool: 1,
+      starts_at: '2030-01-01T00:00:00Z',
+      ends_at: '2030-01-02T00:00:00Z',
+    },
     'casino.A.tournaments.play': { direction: 'over', threshold: 50, amount: 0.01 },
     'casino.A.challenges.create': { challenged_agent_id: world.counterparty.agentId, amount: 0.01 },
     'casino.short.coinflip': { side: 'heads', amount: 0.01 },
@@ -78,23 +143,48 @@ function requestTo(endpoint: CasinoEndpointId, extra: Partial<TransportRequest> 
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(endpoint: CasinoEndpointId, name: string, expect: ExpectedRejection, extra: (world: CaseWorld) => Partial<TransportRequest>, auth: RejectionCase['auth'] = 'caller'): RejectionCase {
-  return { kind: 'rejection', name: `${endpoint}: ${name}`, endpoint, setup: 'pair', auth, expect, request: (world) => requestTo(endpoint, extra(world)) };
+function rejection(
+  endpoint: CasinoEndpointId,
+  name: string,
+  expect: ExpectedRejection,
+  extra: (world: CaseWorld) => Partial<TransportRequest>,
+  auth: RejectionCase['auth'] = 'caller',
+): RejectionCase {
+  return {
+    kind: 'rejection',
+    name: `${endpoint}: ${name}`,
+    endpoint,
+    setup: 'pair',
+    auth,
+    expect,
+    request: (world) => requestTo(endpoint, extra(world)),
+  };
 }
 
 const KEYLESS: ReadonlySet<CasinoEndpointId> = new Set(['casino.A.register', 'casino.A.gossip']);
 
 function genericCases(endpoint: CasinoEndpointId): RejectionCase[] {
   const method = CASINO_ENDPOINTS[endpoint].method as HttpMethod;
-  const cases = [rejection(endpoint, 'wrong method DELETE', { status: 405, code: 'BAD_REQUEST' }, () => ({ method: 'DELETE' }))];
+  const cases = [
+    rejection(endpoint, 'wrong method DELETE', { status: 405, code: 'BAD_REQUEST' }, () => ({ method: 'DELETE' })),
+  ];
   const bodyOf = (world: CaseWorld): Body => validBody(endpoint, world) ?? {};
   if (method === 'POST' || method === 'PUT') {
     cases.push(
-      rejection(endpoint, 'malformed JSON', BAD_REQUEST, () => ({ rawBody: { text: '{"amount": ', contentType: 'application/json' } })),
-      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, () => ({ rawBody: { text: 'amount=1', contentType: 'text/plain' } })),
+      rejection(endpoint, 'malformed JSON', BAD_REQUEST, () => ({
+        rawBody: { text: '{"amount": ', contentType: 'application/json' },
+      })),
+      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, () => ({
+        rawBody: { text: 'amount=1', contentType: 'text/plain' },
+      })),
       rejection(endpoint, 'a non-object body (an array)', BAD_REQUEST, () => ({ body: [1, 2, 3] })),
       // A play's fields are its tournament's game's: an unknown tournament answers 404 first.
-      rejection(endpoint, 'an unknown field', endpoint === 'casino.A.tournaments.play' ? { status: 404, code: 'NOT_FOUND' } : BAD_REQUEST, (world) => ({ body: { ...bodyOf(world), colour: 'red' } })),
+      rejection(
+        endpoint,
+        'an unknown field',
+        endpoint === 'casino.A.tournaments.play' ? { status: 404, code: 'NOT_FOUND' } : BAD_REQUEST,
+        (world) => ({ body: { ...bodyOf(world), colour: 'red' } }),
+      ),
     );
   } else {
     cases.push(rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, () => ({ query: { colour: 'red' } })));
@@ -103,8 +193,20 @@ function genericCases(endpoint: CasinoEndpointId): RejectionCase[] {
     const body = (world: CaseWorld): Partial<TransportRequest> => (method === 'GET' ? {} : { body: bodyOf(world) });
     cases.push(
       rejection(endpoint, 'no key', UNAUTHORIZED, body, 'none'),
-      rejection(endpoint, 'an unknown key', UNAUTHORIZED, (world) => ({ ...body(world), headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }), 'none'),
-      rejection(endpoint, 'a malformed authorization header', UNAUTHORIZED, () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }), 'none'),
+      rejection(
+        endpoint,
+        'an unknown key',
+        UNAUTHORIZED,
+        (world) => ({ ...body(world), headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }),
+        'none',
+      ),
+      rejection(
+        endpoint,
+        'a malformed authorization header',
+        UNAUTHORIZED,
+        () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
+        'none',
+      ),
     );
   }
   return cases;
@@ -114,38 +216,96 @@ function gameCases(): RejectionCase[] {
   return Object.entries(GAME_BODIES).flatMap(([path, bodies]) => {
     const endpoint = `casino.A.game.${path.replaceAll('-', '_')}` as CasinoEndpointId;
     return [
-      ...bodies.invalid.map((params) => rejection(endpoint, `parameters ${JSON.stringify(params)}`, BAD_REQUEST, () => ({ body: { ...params, amount: 0.01 } }))),
-      ...BAD_AMOUNTS.map((amount) => rejection(endpoint, `amount ${JSON.stringify(amount)}`, BAD_REQUEST, () => ({ body: { ...bodies.valid, amount } }))),
+      ...bodies.invalid.map((params) =>
+        rejection(endpoint, `parameters ${JSON.stringify(params)}`, BAD_REQUEST, () => ({
+          body: { ...params, amount: 0.01 },
+        })),
+      ),
+      ...BAD_AMOUNTS.map((amount) =>
+        rejection(endpoint, `amount ${JSON.stringify(amount)}`, BAD_REQUEST, () => ({
+          body: { ...bodies.valid, amount },
+        })),
+      ),
       rejection(endpoint, 'no amount', BAD_REQUEST, () => ({ body: { ...bodies.valid } })),
-      rejection(endpoint, "a client seed with ':'", BAD_REQUEST, () => ({ body: { ...bodies.valid, amount: 0.01, client_seed: 'a:b' } })),
+      rejection(endpoint, "a client seed with ':'", BAD_REQUEST, () => ({
+        body: { ...bodies.valid, amount: 0.01, client_seed: 'a:b' },
+      })),
     ];
   });
 }
 
 /** Bodies of the other rows that must be refused before anything runs. */
 function otherCases(): RejectionCase[] {
-  const body = (endpoint: CasinoEndpointId, name: string, value: unknown, expect: ExpectedRejection = BAD_REQUEST): RejectionCase => rejection(endpoint, name, expect, () => ({ body: value }));
+  const body = (
+    endpoint: CasinoEndpointId,
+    name: string,
+    value: unknown,
+    expect: ExpectedRejection = BAD_REQUEST,
+  ): RejectionCase => rejection(endpoint, name, expect, () => ({ body: value }));
   return [
     body('casino.A.batch', '21 bets', { bets: Array.from({ length: 21 }, () => ({ game: 'slots', amount: 0.1 })) }),
     body('casino.A.batch', 'no bets', { bets: [] }),
     body('casino.A.withdraw', 'below the minimum', { amount: 0.99, address: `0x${'ab'.repeat(20)}` }),
-    body('casino.A.withdraw', 'a chain other than Base', { amount: 5, address: `0x${'ab'.repeat(20)}`, chain: 'ethereum' }),
+    body('casino.A.withdraw', 'a chain other than Base', {
+      amount: 5,
+      address: `0x${'ab'.repeat(20)}`,
+      chain: 'ethereum',
+    }),
     body('casino.A.withdraw', 'a malformed address', { amount: 5, address: '0x1234' }),
     body('casino.A.kelly.config', 'risk factor 1.01', { risk_factor: 1.01 }),
     body('casino.A.kelly.config', 'risk factor 0.09', { risk_factor: 0.09 }),
-    body('casino.A.kelly.simulate', 'too many bets', { game: 'coin_flip', side: 'heads', bankroll: 10, bet_amount: 1, num_bets: 10_001, simulations: 1 }),
+    body('casino.A.kelly.simulate', 'too many bets', {
+      game: 'coin_flip',
+      side: 'heads',
+      bankroll: 10,
+      bet_amount: 1,
+      num_bets: 10_001,
+      simulations: 1,
+    }),
     body('casino.A.fairness.verify', 'a malformed bet id', { bet_id: 'nope' }),
-    body('casino.A.fairness.verify', 'an unknown bet', { bet_id: PATH_VALUES['betId'] }, { status: 404, code: 'NOT_FOUND' }),
-    body('casino.A.video-poker.draw', 'a draw without its deal', { nonce: 0, holds: [] }, { status: 404, code: 'NOT_FOUND' }),
+    body(
+      'casino.A.fairness.verify',
+      'an unknown bet',
+      { bet_id: PATH_VALUES['betId'] },
+      { status: 404, code: 'NOT_FOUND' },
+    ),
+    body(
+      'casino.A.video-poker.draw',
+      'a draw without its deal',
+      { nonce: 0, holds: [] },
+      { status: 404, code: 'NOT_FOUND' },
+    ),
     body('casino.A.video-poker.draw', 'holds not cards', { nonce: 0, holds: ['ZZ'] }),
-    body('casino.A.tournaments.create', 'ends before it starts', { name: 'x', game: 'dice', prize_pool: 1, starts_at: '2030-01-02T00:00:00Z', ends_at: '2030-01-01T00:00:00Z' }),
-    body('casino.A.tournaments.create', 'a video-poker tournament', { name: 'x', game: 'video_poker', prize_pool: 1, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-02T00:00:00Z' }),
-    body('casino.A.challenges.create', 'an unknown opponent', { challenged_agent_id: 'nobody-at-all', amount: 0.01 }, { status: 404, code: 'NOT_FOUND' }),
+    body('casino.A.tournaments.create', 'ends before it starts', {
+      name: 'x',
+      game: 'dice',
+      prize_pool: 1,
+      starts_at: '2030-01-02T00:00:00Z',
+      ends_at: '2030-01-01T00:00:00Z',
+    }),
+    body('casino.A.tournaments.create', 'a video-poker tournament', {
+      name: 'x',
+      game: 'video_poker',
+      prize_pool: 1,
+      starts_at: '2030-01-01T00:00:00Z',
+      ends_at: '2030-01-02T00:00:00Z',
+    }),
+    body(
+      'casino.A.challenges.create',
+      'an unknown opponent',
+      { challenged_agent_id: 'nobody-at-all', amount: 0.01 },
+      { status: 404, code: 'NOT_FOUND' },
+    ),
     body('casino.B.bet', 'a game style B does not offer', { game: 'keno', amount: '1.00' }),
     body('casino.B.bet', 'params not an object', { game: 'dice', amount: '1.00', params: [1] }),
     body('casino.B.bet', 'an unknown dice param', { game: 'dice', amount: '1.00', params: { target: 50, side: 'x' } }),
     body('casino.short.crash.bet', 'auto cash-out 100.01', { amount: 0.01, auto_cash_out: 100.01 }),
-    body('casino.short.crash.cashout', 'an unknown bet', { bet_id: PATH_VALUES['betId'] }, { status: 404, code: 'NOT_FOUND' }),
+    body(
+      'casino.short.crash.cashout',
+      'an unknown bet',
+      { bet_id: PATH_VALUES['betId'] },
+      { status: 404, code: 'NOT_FOUND' },
+    ),
   ];
 }
 

@@ -51,30 +51,68 @@ function requestTo(endpoint: DomainsEndpointId, extra: Partial<TransportRequest>
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(endpoint: DomainsEndpointId, name: string, expect: ExpectedRejection, extra: (world: CaseWorld) => Partial<TransportRequest>, auth: RejectionCase['auth'] = 'caller'): RejectionCase {
-  return { kind: 'rejection', name: `${endpoint}: ${name}`, endpoint, setup: 'pair', auth, expect, request: (world) => requestTo(endpoint, extra(world)) };
+function rejection(
+  endpoint: DomainsEndpointId,
+  name: string,
+  expect: ExpectedRejection,
+  extra: (world: CaseWorld) => Partial<TransportRequest>,
+  auth: RejectionCase['auth'] = 'caller',
+): RejectionCase {
+  return {
+    kind: 'rejection',
+    name: `${endpoint}: ${name}`,
+    endpoint,
+    setup: 'pair',
+    auth,
+    expect,
+    request: (world) => requestTo(endpoint, extra(world)),
+  };
 }
 
 function genericCases(endpoint: DomainsEndpointId): RejectionCase[] {
   const method = DOMAINS_ENDPOINTS[endpoint].method as HttpMethod;
-  const cases = [rejection(endpoint, 'wrong method DELETE', { status: 405, code: 'BAD_REQUEST' }, () => ({ method: 'DELETE' }))];
+  const cases = [
+    rejection(endpoint, 'wrong method DELETE', { status: 405, code: 'BAD_REQUEST' }, () => ({ method: 'DELETE' })),
+  ];
   const bodyOf = (world: CaseWorld): Body => validBody(endpoint, world) ?? {};
-  const query: Readonly<Record<string, string>> = endpoint === 'domains.A.check' || endpoint === 'domains.A.dns.list' || endpoint === 'domains.A.valuation' ? { domain: UNHELD } : {};
+  const query: Readonly<Record<string, string>> =
+    endpoint === 'domains.A.check' || endpoint === 'domains.A.dns.list' || endpoint === 'domains.A.valuation'
+      ? { domain: UNHELD }
+      : {};
   if (method === 'POST') {
     cases.push(
-      rejection(endpoint, 'malformed JSON', BAD_REQUEST, () => ({ rawBody: { text: '{"domain": ', contentType: 'application/json' } })),
-      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, () => ({ rawBody: { text: 'domain=x.com', contentType: 'text/plain' } })),
+      rejection(endpoint, 'malformed JSON', BAD_REQUEST, () => ({
+        rawBody: { text: '{"domain": ', contentType: 'application/json' },
+      })),
+      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, () => ({
+        rawBody: { text: 'domain=x.com', contentType: 'text/plain' },
+      })),
       rejection(endpoint, 'a non-object body (an array)', BAD_REQUEST, () => ({ body: [1, 2, 3] })),
       rejection(endpoint, 'an unknown field', BAD_REQUEST, (world) => ({ body: { ...bodyOf(world), colour: 'red' } })),
     );
   } else {
-    cases.push(rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, () => ({ query: { ...query, colour: 'red' } })));
+    cases.push(
+      rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, () => ({ query: { ...query, colour: 'red' } })),
+    );
   }
-  const request = (world: CaseWorld): Partial<TransportRequest> => (method === 'GET' ? { query } : { body: bodyOf(world) });
+  const request = (world: CaseWorld): Partial<TransportRequest> =>
+    method === 'GET' ? { query } : { body: bodyOf(world) };
   cases.push(
     rejection(endpoint, 'no key', UNAUTHORIZED, request, 'none'),
-    rejection(endpoint, 'an unknown key', UNAUTHORIZED, (world) => ({ ...request(world), headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }), 'none'),
-    rejection(endpoint, 'a malformed authorization header', UNAUTHORIZED, (world) => ({ ...request(world), headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }), 'none'),
+    rejection(
+      endpoint,
+      'an unknown key',
+      UNAUTHORIZED,
+      (world) => ({ ...request(world), headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }),
+      'none',
+    ),
+    rejection(
+      endpoint,
+      'a malformed authorization header',
+      UNAUTHORIZED,
+      (world) => ({ ...request(world), headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
+      'none',
+    ),
   );
   return cases;
 }
@@ -82,43 +120,83 @@ function genericCases(endpoint: DomainsEndpointId): RejectionCase[] {
 /** Every name rule on every row that takes a name (query, body or path). */
 function nameCases(): RejectionCase[] {
   const queryRows: DomainsEndpointId[] = ['domains.A.check', 'domains.A.dns.list'];
-  const bodyRows: DomainsEndpointId[] = ['domains.A.register', 'domains.B.register', 'domains.A.dns', 'domains.B.renew', 'domains.B.transfer'];
+  const bodyRows: DomainsEndpointId[] = [
+    'domains.A.register',
+    'domains.B.register',
+    'domains.A.dns',
+    'domains.B.renew',
+    'domains.B.transfer',
+  ];
   return [
     ...queryRows.flatMap((endpoint) => [
-      ...BAD_NAMES.filter(([, value]) => typeof value === 'string').map(([label, value]) => rejection(endpoint, `domain: ${label}`, BAD_REQUEST, () => ({ query: { domain: String(value) } }))),
+      ...BAD_NAMES.filter(([, value]) => typeof value === 'string').map(([label, value]) =>
+        rejection(endpoint, `domain: ${label}`, BAD_REQUEST, () => ({ query: { domain: String(value) } })),
+      ),
       rejection(endpoint, 'a TLD not sold (.museum)', BAD_REQUEST, () => ({ query: { domain: 'example.museum' } })),
       rejection(endpoint, 'no domain', BAD_REQUEST, () => ({ query: {} })),
     ]),
     ...bodyRows.flatMap((endpoint) => [
-      ...BAD_NAMES.map(([label, value]) => rejection(endpoint, `domain: ${label}`, BAD_REQUEST, (world) => ({ body: { ...validBody(endpoint, world), domain: value } }))),
-      rejection(endpoint, 'a TLD not sold (.museum)', BAD_REQUEST, (world) => ({ body: { ...validBody(endpoint, world), domain: 'example.museum' } })),
+      ...BAD_NAMES.map(([label, value]) =>
+        rejection(endpoint, `domain: ${label}`, BAD_REQUEST, (world) => ({
+          body: { ...validBody(endpoint, world), domain: value },
+        })),
+      ),
+      rejection(endpoint, 'a TLD not sold (.museum)', BAD_REQUEST, (world) => ({
+        body: { ...validBody(endpoint, world), domain: 'example.museum' },
+      })),
       rejection(endpoint, 'no domain', BAD_REQUEST, (world) => {
         const { domain: _dropped, ...rest } = validBody(endpoint, world) ?? {};
         return { body: rest };
       }),
     ]),
-    rejection('domains.A.valuation', 'domain: a subdomain', BAD_REQUEST, () => ({ query: { domain: 'www.example.com' } })),
+    rejection('domains.A.valuation', 'domain: a subdomain', BAD_REQUEST, () => ({
+      query: { domain: 'www.example.com' },
+    })),
     rejection('domains.A.valuation', 'no domain', BAD_REQUEST, () => ({ query: {} })),
-    rejection('domains.B.lookup', 'domain: a subdomain', BAD_REQUEST, () => ({ path: '/domains-api/lookup/www.example.com' })),
-    rejection('domains.B.lookup', 'a TLD not sold (.museum)', BAD_REQUEST, () => ({ path: '/domains-api/lookup/example.museum' })),
+    rejection('domains.B.lookup', 'domain: a subdomain', BAD_REQUEST, () => ({
+      path: '/domains-api/lookup/www.example.com',
+    })),
+    rejection('domains.B.lookup', 'a TLD not sold (.museum)', BAD_REQUEST, () => ({
+      path: '/domains-api/lookup/example.museum',
+    })),
   ];
 }
 
 /** Field rules of the rows with more than a name, and lookups of a name nobody holds. */
 function fieldCases(): RejectionCase[] {
-  const body = (endpoint: DomainsEndpointId, name: string, fields: (world: CaseWorld) => Body, expect: ExpectedRejection = BAD_REQUEST): RejectionCase => rejection(endpoint, name, expect, (world) => ({ body: fields(world) }));
+  const body = (
+    endpoint: DomainsEndpointId,
+    name: string,
+    fields: (world: CaseWorld) => Body,
+    expect: ExpectedRejection = BAD_REQUEST,
+  ): RejectionCase => rejection(endpoint, name, expect, (world) => ({ body: fields(world) }));
   const record = (fields: Body): Body => ({ domain: UNHELD, records: [fields] });
-  const years = (endpoint: DomainsEndpointId): RejectionCase[] => [0, 11, 1.5, '2', -1].map((value) => body(endpoint, `years ${JSON.stringify(value)}`, () => ({ domain: UNHELD, years: value })));
+  const years = (endpoint: DomainsEndpointId): RejectionCase[] =>
+    [0, 11, 1.5, '2', -1].map((value) =>
+      body(endpoint, `years ${JSON.stringify(value)}`, () => ({ domain: UNHELD, years: value })),
+    );
   return [
     ...years('domains.A.register'),
     ...years('domains.B.register'),
     ...years('domains.B.renew'),
-    body('domains.A.register', 'a resolver (style A has none)', () => ({ domain: UNHELD, resolver: 'ns1.example.com' })),
+    body('domains.A.register', 'a resolver (style A has none)', () => ({
+      domain: UNHELD,
+      resolver: 'ns1.example.com',
+    })),
     body('domains.B.register', 'a resolver that is no host name', () => ({ domain: UNHELD, resolver: 'not a host!' })),
-    body('domains.B.register', 'a 254-character resolver', () => ({ domain: UNHELD, resolver: `${'a.'.repeat(126)}aa` })),
-    body('domains.A.dns', 'records not an array', () => ({ domain: UNHELD, records: { type: 'A', value: '192.0.2.1' } })),
+    body('domains.B.register', 'a 254-character resolver', () => ({
+      domain: UNHELD,
+      resolver: `${'a.'.repeat(126)}aa`,
+    })),
+    body('domains.A.dns', 'records not an array', () => ({
+      domain: UNHELD,
+      records: { type: 'A', value: '192.0.2.1' },
+    })),
     body('domains.A.dns', 'no records', () => ({ domain: UNHELD, records: [] })),
-    body('domains.A.dns', '21 records', () => ({ domain: UNHELD, records: Array.from({ length: 21 }, (_unused, index) => ({ type: 'A', name: `h${index}`, value: '192.0.2.1' })) })),
+    body('domains.A.dns', '21 records', () => ({
+      domain: UNHELD,
+      records: Array.from({ length: 21 }, (_unused, index) => ({ type: 'A', name: `h${index}`, value: '192.0.2.1' })),
+    })),
     body('domains.A.dns', 'an unknown record type', () => record({ type: 'SRV', value: 'x' })),
     body('domains.A.dns', 'an A record that is no IPv4 address', () => record({ type: 'A', value: '300.1.1.1' })),
     body('domains.A.dns', 'an AAAA record that is no IPv6 address', () => record({ type: 'AAAA', value: '192.0.2.1' })),
@@ -132,12 +210,23 @@ function fieldCases(): RejectionCase[] {
     body('domains.A.dns', 'an unknown record field', () => record({ type: 'A', value: '192.0.2.1', weight: 5 })),
     body('domains.B.transfer', 'no recipient', () => ({ domain: UNHELD })),
     body('domains.B.transfer', 'a recipient with spaces', () => ({ domain: UNHELD, to: 'not an agent' })),
-    ...[0, -1, '1.0000001', 'free', true].map((price) => body('domains.B.transfer', `price ${JSON.stringify(price)}`, (world) => ({ domain: UNHELD, to: world.counterparty.agentId, price }))),
+    ...[0, -1, '1.0000001', 'free', true].map((price) =>
+      body('domains.B.transfer', `price ${JSON.stringify(price)}`, (world) => ({
+        domain: UNHELD,
+        to: world.counterparty.agentId,
+        price,
+      })),
+    ),
     rejection('domains.B.lookup', 'a name nobody holds', NOT_FOUND, () => ({})),
     rejection('domains.A.dns.list', 'a name nobody holds', NOT_FOUND, () => ({ query: { domain: UNHELD } })),
     body('domains.A.dns', 'records of a name nobody holds', () => record({ type: 'A', value: '192.0.2.1' }), NOT_FOUND),
     body('domains.B.renew', 'a name nobody holds', () => ({ domain: UNHELD, years: 1 }), NOT_FOUND),
-    body('domains.B.transfer', 'a name nobody holds', (world) => ({ domain: UNHELD, to: world.counterparty.agentId }), NOT_FOUND),
+    body(
+      'domains.B.transfer',
+      'a name nobody holds',
+      (world) => ({ domain: UNHELD, to: world.counterparty.agentId }),
+      NOT_FOUND,
+    ),
   ];
 }
 

@@ -21,7 +21,11 @@ const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
 const NOT_FOUND: ExpectedRejection = { status: 404, code: 'NOT_FOUND' };
 
 /** Path parameters that parse (the rejections come before any lookup). */
-const PATH_VALUES: Readonly<Record<string, string>> = { id: 'ord_0000000000000000', symbol: 'BTC-PERP', pair: 'BTC-USDC' };
+const PATH_VALUES: Readonly<Record<string, string>> = {
+  id: 'ord_0000000000000000',
+  symbol: 'BTC-PERP',
+  pair: 'BTC-USDC',
+};
 
 /** A valid body per order row (the unknown-field and key cases extend it). */
 const VALID_ORDER: Readonly<Partial<Record<TradingEndpointId, Body>>> = {
@@ -29,18 +33,41 @@ const VALID_ORDER: Readonly<Partial<Record<TradingEndpointId, Body>>> = {
   'trading.B.order': { pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'market' },
 };
 
-function requestTo(endpoint: TradingEndpointId, extra: Partial<TransportRequest> = {}, params: Readonly<Record<string, string>> = {}): TransportRequest {
+function requestTo(
+  endpoint: TradingEndpointId,
+  extra: Partial<TransportRequest> = {},
+  params: Readonly<Record<string, string>> = {},
+): TransportRequest {
   const row = TRADING_ENDPOINTS[endpoint];
   const path = row.path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => params[name] ?? PATH_VALUES[name] ?? 'x');
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(endpoint: TradingEndpointId, name: string, expect: ExpectedRejection, extra: Partial<TransportRequest>, auth: RejectionCase['auth'] = 'caller', params: Readonly<Record<string, string>> = {}): RejectionCase {
-  return { kind: 'rejection', name: `${endpoint}: ${name}`, endpoint, setup: 'pair', auth, expect, request: () => requestTo(endpoint, extra, params) };
+function rejection(
+  endpoint: TradingEndpointId,
+  name: string,
+  expect: ExpectedRejection,
+  extra: Partial<TransportRequest>,
+  auth: RejectionCase['auth'] = 'caller',
+  params: Readonly<Record<string, string>> = {},
+): RejectionCase {
+  return {
+    kind: 'rejection',
+    name: `${endpoint}: ${name}`,
+    endpoint,
+    setup: 'pair',
+    auth,
+    expect,
+    request: () => requestTo(endpoint, extra, params),
+  };
 }
 
 function genericCases(endpoint: TradingEndpointId): RejectionCase[] {
-  return transportRejections(TRADING_ENDPOINTS[endpoint].method as HttpMethod, VALID_ORDER[endpoint], (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth));
+  return transportRejections(
+    TRADING_ENDPOINTS[endpoint].method as HttpMethod,
+    VALID_ORDER[endpoint],
+    (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth),
+  );
 }
 
 /** Order bodies style A must refuse, by name. */
@@ -67,14 +94,22 @@ const BAD_ORDERS_A: ReadonlyArray<readonly [string, Body, ExpectedRejection?]> =
   ['a negative limit price', { symbol: 'BTC-PERP', side: 'long', size: 1, type: 'limit', price: -5 }],
   ['a limit price with 9 decimals', { symbol: 'BTC-PERP', side: 'long', size: 1, type: 'limit', price: 1.123456789 }],
   ['a limit price as a string', { symbol: 'BTC-PERP', side: 'long', size: 1, type: 'limit', price: '100' }],
-  ['a position larger than the balance', { symbol: 'BTC-PERP', side: 'long', size: 100 }, { status: 422, code: 'INSUFFICIENT_BALANCE' }],
-  ['a spot sell without the holding', { symbol: 'ETH-USDC', side: 'sell', size: 1 }, { status: 422, code: 'INSUFFICIENT_BALANCE' }],
+  [
+    'a position larger than the balance',
+    { symbol: 'BTC-PERP', side: 'long', size: 100 },
+    { status: 422, code: 'INSUFFICIENT_BALANCE' },
+  ],
+  [
+    'a spot sell without the holding',
+    { symbol: 'ETH-USDC', side: 'sell', size: 1 },
+    { status: 422, code: 'INSUFFICIENT_BALANCE' },
+  ],
 ];
 
 /** Order bodies style B must refuse, by name. */
 const BAD_ORDERS_B: ReadonlyArray<readonly [string, Body, ExpectedRejection?]> = [
   ['an unknown pair', { pair: 'NOPE-USDC', side: 'buy', amount: '1.00' }],
-  ['a pair in A\'s symbol form', { pair: 'BTC-PERP', side: 'buy', amount: '1.00' }],
+  ["a pair in A's symbol form", { pair: 'BTC-PERP', side: 'buy', amount: '1.00' }],
   ['a perpetual-only pair without market_type perp', { pair: 'TSLA-USDC', side: 'buy', amount: '1.00' }],
   ['an unknown market_type', { pair: 'BTC-USDC', side: 'buy', amount: '1.00', market_type: 'future' }],
   ['a side long (B takes buy/sell)', { pair: 'BTC-USDC', side: 'long', amount: '1.00' }],
@@ -89,8 +124,16 @@ const BAD_ORDERS_B: ReadonlyArray<readonly [string, Body, ExpectedRejection?]> =
   ['a limit order without a price', { pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'limit' }],
   ['a limit price not a decimal', { pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'limit', price: '1e3' }],
   ['a limit price of 0', { pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'limit', price: '0' }],
-  ['a spot buy larger than the balance', { pair: 'BTC-USDC', side: 'buy', amount: '50.00' }, { status: 422, code: 'INSUFFICIENT_BALANCE' }],
-  ['a perpetual position larger than the balance', { pair: 'ETH-USDC', market_type: 'perp', side: 'sell', amount: '30.00', leverage: 2 }, { status: 422, code: 'INSUFFICIENT_BALANCE' }],
+  [
+    'a spot buy larger than the balance',
+    { pair: 'BTC-USDC', side: 'buy', amount: '50.00' },
+    { status: 422, code: 'INSUFFICIENT_BALANCE' },
+  ],
+  [
+    'a perpetual position larger than the balance',
+    { pair: 'ETH-USDC', market_type: 'perp', side: 'sell', amount: '30.00', leverage: 2 },
+    { status: 422, code: 'INSUFFICIENT_BALANCE' },
+  ],
 ];
 
 function otherCases(): RejectionCase[] {

@@ -17,7 +17,9 @@ import type { OperationCase, OperationCaseContext } from '../operation-case.ts';
 const CHAINS = ['base', 'bitcoin', 'ethereum', 'monero', 'solana', 'tron'];
 const BASE_USDC = TOKEN_ROWS.find((row) => row.chain === 'base' && row.symbol === 'USDC')?.contract ?? '';
 
-async function walletAgent(context: OperationCaseContext): Promise<{ apiKey: string; addresses: Readonly<Record<string, string>>; mnemonic: string | null }> {
+async function walletAgent(
+  context: OperationCaseContext,
+): Promise<{ apiKey: string; addresses: Readonly<Record<string, string>>; mnemonic: string | null }> {
   const registered = await context.ok('a wallet agent of its own', 'wallet.register', {}, null);
   const created = await context.ok('a wallet', 'wallet.create', {}, registered.value.apiKey);
   return { apiKey: registered.value.apiKey, ...created.value };
@@ -27,10 +29,20 @@ async function createdWallet(context: OperationCaseContext): Promise<void> {
   const agent = await walletAgent(context);
   context.expect('the chains of the created wallet', Object.keys(agent.addresses).sort(), CHAINS);
   context.expect('the mnemonic is 24 words', agent.mnemonic?.split(' ').length ?? 0, 24);
-  const balance = await context.ok('the balance of the fresh base address', 'wallet.balance', { address: agent.addresses['base'] ?? '', chain: 'base' }, agent.apiKey);
+  const balance = await context.ok(
+    'the balance of the fresh base address',
+    'wallet.balance',
+    { address: agent.addresses['base'] ?? '', chain: 'base' },
+    agent.apiKey,
+  );
   context.expect('a fresh address holds', balance.value.amount, '0');
-  const quote = await context.ok('a quote ETH → USDC on base by contract addresses', 'wallet.quote', { fromChain: 'base', toChain: 'base', fromToken: EVM_NATIVE_ASSET, toToken: BASE_USDC, amount: '0.01' }, agent.apiKey);
-  context.expect('the quote\'s input amount', quote.value.fromAmount, '0.01');
+  const quote = await context.ok(
+    'a quote ETH → USDC on base by contract addresses',
+    'wallet.quote',
+    { fromChain: 'base', toChain: 'base', fromToken: EVM_NATIVE_ASSET, toToken: BASE_USDC, amount: '0.01' },
+    agent.apiKey,
+  );
+  context.expect("the quote's input amount", quote.value.fromAmount, '0.01');
   context.expect('the integrator fee', quote.value.integratorFee, '0.5%');
 }
 
@@ -54,11 +66,28 @@ async function refusedSends(context: OperationCaseContext): Promise<void> {
     const refusal = await context.refused(label, 'wallet.send', input, agent.apiKey);
     if (refusal !== null) context.expect(`${label}: a 4xx refusal`, refusal.text.startsWith('4'), true);
   }
-  const after = await context.ok('the receiver\'s balance after the refusals', 'wallet.balance', { address: to, chain: 'base' }, agent.apiKey);
+  const after = await context.ok(
+    "the receiver's balance after the refusals",
+    'wallet.balance',
+    { address: to, chain: 'base' },
+    agent.apiKey,
+  );
   context.expect('the receiver still holds', after.value.amount, '0');
 }
 
 export const WALLET_OPERATION_CASES: readonly OperationCase[] = [
-  { kind: 'operations', name: 'operations: a created wallet has six chains\' addresses and its mnemonic; a fresh address holds 0; a quote answers its amounts and the 0.5% fee', operations: ['wallet.register', 'wallet.create', 'wallet.balance', 'wallet.quote'], accounts: 0, run: createdWallet },
-  { kind: 'operations', name: 'operations: a wallet send with an empty address\'s key, an unknown chain, a bad amount, address or key is refused 4xx and moves nothing', operations: ['wallet.register', 'wallet.create', 'wallet.send', 'wallet.balance'], accounts: 0, run: refusedSends },
+  {
+    kind: 'operations',
+    name: "operations: a created wallet has six chains' addresses and its mnemonic; a fresh address holds 0; a quote answers its amounts and the 0.5% fee",
+    operations: ['wallet.register', 'wallet.create', 'wallet.balance', 'wallet.quote'],
+    accounts: 0,
+    run: createdWallet,
+  },
+  {
+    kind: 'operations',
+    name: "operations: a wallet send with an empty address's key, an unknown chain, a bad amount, address or key is refused 4xx and moves nothing",
+    operations: ['wallet.register', 'wallet.create', 'wallet.send', 'wallet.balance'],
+    accounts: 0,
+    run: refusedSends,
+  },
 ];

@@ -22,7 +22,9 @@ const EVM_ADDRESS = `0x${'1'.repeat(40)}`;
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
 /** The style rows (A's and B's ids). */
-export const WALLET_STYLE_ENDPOINTS: readonly WalletEndpointId[] = (Object.keys(WALLET_ENDPOINTS) as WalletEndpointId[]).filter((id) => id.startsWith('wallet.A.') || id.startsWith('wallet.B.'));
+export const WALLET_STYLE_ENDPOINTS: readonly WalletEndpointId[] = (
+  Object.keys(WALLET_ENDPOINTS) as WalletEndpointId[]
+).filter((id) => id.startsWith('wallet.A.') || id.startsWith('wallet.B.'));
 
 /** A valid body per body row (the unknown-field and key cases extend it). */
 const VALID_BODY: Readonly<Partial<Record<WalletEndpointId, Body>>> = {
@@ -31,30 +33,63 @@ const VALID_BODY: Readonly<Partial<Record<WalletEndpointId, Body>>> = {
   'wallet.B.send': { to: EVM_ADDRESS, amount: 1, chain: 'base', private_key: `0x${'2'.repeat(64)}` },
 };
 
-function requestTo(endpoint: WalletEndpointId, extra: Partial<TransportRequest> = {}, hash = `0x${'0'.repeat(64)}`): TransportRequest {
+function requestTo(
+  endpoint: WalletEndpointId,
+  extra: Partial<TransportRequest> = {},
+  hash = `0x${'0'.repeat(64)}`,
+): TransportRequest {
   const row = WALLET_ENDPOINTS[endpoint];
   return { mount: row.mount, method: row.method as HttpMethod, path: row.path.replace(':hash', hash), ...extra };
 }
 
-function rejection(endpoint: WalletEndpointId, name: string, expect: ExpectedRejection, extra: Partial<TransportRequest>, auth: RejectionCase['auth'] = 'caller'): RejectionCase {
-  return { kind: 'rejection', name: `${endpoint}: ${name}`, endpoint, setup: 'pair', auth, expect, request: () => requestTo(endpoint, extra) };
+function rejection(
+  endpoint: WalletEndpointId,
+  name: string,
+  expect: ExpectedRejection,
+  extra: Partial<TransportRequest>,
+  auth: RejectionCase['auth'] = 'caller',
+): RejectionCase {
+  return {
+    kind: 'rejection',
+    name: `${endpoint}: ${name}`,
+    endpoint,
+    setup: 'pair',
+    auth,
+    expect,
+    request: () => requestTo(endpoint, extra),
+  };
 }
 
 function genericCases(endpoint: WalletEndpointId): RejectionCase[] {
-  return transportRejections(WALLET_ENDPOINTS[endpoint].method as HttpMethod, VALID_BODY[endpoint], (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth));
+  return transportRejections(
+    WALLET_ENDPOINTS[endpoint].method as HttpMethod,
+    VALID_BODY[endpoint],
+    (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth),
+  );
 }
 
 function otherCases(): RejectionCase[] {
   const send = VALID_BODY['wallet.B.send'] ?? {};
   const swap = VALID_BODY['wallet.A.swap'] ?? {};
   return [
-    ...(['wallet.A.balance', 'wallet.A.addresses', 'wallet.A.transactions', 'wallet.B.balance', 'wallet.B.address', 'wallet.B.transactions'] as const).map((endpoint) => rejection(endpoint, 'a caller without a wallet', NOT_FOUND, {})),
+    ...(
+      [
+        'wallet.A.balance',
+        'wallet.A.addresses',
+        'wallet.A.transactions',
+        'wallet.B.balance',
+        'wallet.B.address',
+        'wallet.B.transactions',
+      ] as const
+    ).map((endpoint) => rejection(endpoint, 'a caller without a wallet', NOT_FOUND, {})),
     rejection('wallet.A.swap', 'a caller without a wallet', NOT_FOUND, { body: swap }),
     rejection('wallet.A.swap', 'from without its chain', BAD_REQUEST, { body: { ...swap, from: BASE_USDC } }),
     rejection('wallet.A.swap', 'amount as a string', BAD_REQUEST, { body: { ...swap, amount: '1' } }),
     rejection('wallet.A.swap', 'slippage 51', BAD_REQUEST, { body: { ...swap, slippage: 51 } }),
     rejection('wallet.A.transactions', 'limit 51', BAD_REQUEST, { query: { limit: '51' } }),
-    rejection('wallet.B.send', 'to an agent without a wallet', NOT_FOUND, { body: { ...send, to: 'agent_without_wallet' } }),
+    rejection('wallet.B.send', 'to an agent without a wallet', NOT_FOUND, {
+      body: { ...send, to: 'agent_without_wallet' },
+    }),
     rejection('wallet.B.send', 'a chain B does not take (tron)', BAD_REQUEST, { body: { ...send, chain: 'tron' } }),
     rejection('wallet.B.send', 'amount as a string', BAD_REQUEST, { body: { ...send, amount: '1' } }),
     rejection('wallet.B.send', 'amount 0', BAD_REQUEST, { body: { ...send, amount: 0 } }),
@@ -66,4 +101,7 @@ function otherCases(): RejectionCase[] {
   ];
 }
 
-export const WALLET_STYLE_REJECTION_CASES: readonly RejectionCase[] = [...WALLET_STYLE_ENDPOINTS.flatMap(genericCases), ...otherCases()];
+export const WALLET_STYLE_REJECTION_CASES: readonly RejectionCase[] = [
+  ...WALLET_STYLE_ENDPOINTS.flatMap(genericCases),
+  ...otherCases(),
+];

@@ -13,7 +13,8 @@ export function jsLiteral(value: JsValue, indent = 0): string {
   const outer = '  '.repeat(indent);
   if (Array.isArray(value)) {
     const items = value as readonly JsValue[];
-    if (items.every((item) => item === null || typeof item !== 'object')) return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+    if (items.every((item) => item === null || typeof item !== 'object'))
+      return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
     return `[\n${items.map((item) => `${inner}${jsLiteral(item, indent + 1)},`).join('\n')}\n${outer}]`;
   }
   const entries = Object.entries(value as { readonly [key: string]: JsValue });

@@ -22,7 +22,10 @@ function gcd(a: number, b: number): number {
 
 /** The reduced weights (counts over their gcd); every count is a positive integer. */
 export function reducedWeights(counts: readonly number[]): number[] {
-  assert(counts.length > 0 && counts.every((count) => Number.isSafeInteger(count) && count > 0), 'population counts are positive integers');
+  assert(
+    counts.length > 0 && counts.every((count) => Number.isSafeInteger(count) && count > 0),
+    'population counts are positive integers',
+  );
   const divisor = counts.reduce(gcd);
   return counts.map((count) => count / divisor);
 }

@@ -25,21 +25,31 @@ import { LOAD_LIMITS } from '../../load/load-schema.ts';
 export const LOAD_DEFAULTS = { timeUnitMs: 1_000, maxInFlight: 1_000, gracefulStopMs: 30_000 } as const;
 
 /** The fields of `load:` each executor uses; the first list is required. */
-const EXECUTOR_FIELDS: Readonly<Record<ExecutorName, { required: readonly (keyof LoadSection)[]; optional: readonly (keyof LoadSection)[] }>> = {
-  'constant-arrival-rate': { required: ['rate'], optional: ['time_unit', 'duration', 'max_in_flight', 'graceful_stop'] },
-  'ramping-arrival-rate': { required: ['stages'], optional: ['start_rate', 'time_unit', 'max_in_flight', 'graceful_stop'] },
+const EXECUTOR_FIELDS: Readonly<
+  Record<ExecutorName, { required: readonly (keyof LoadSection)[]; optional: readonly (keyof LoadSection)[] }>
+> = {
+  'constant-arrival-rate': {
+    required: ['rate'],
+    optional: ['time_unit', 'duration', 'max_in_flight', 'graceful_stop'],
+  },
+  'ramping-arrival-rate': {
+    required: ['stages'],
+    optional: ['start_rate', 'time_unit', 'max_in_flight', 'graceful_stop'],
+  },
   'constant-vus': { required: ['vus'], optional: ['duration', 'graceful_stop'] },
   'ramping-vus': { required: ['stages'], optional: ['start_vus', 'graceful_stop'] },
 };
 
-export type K6Threshold = string | { readonly threshold: string; readonly abortOnFail?: boolean; readonly delayAbortEval?: string };
+export type K6Threshold =
+  string | { readonly threshold: string; readonly abortOnFail?: boolean; readonly delayAbortEval?: string };
 
 export interface K6Options {
   readonly scenarios: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly thresholds: Readonly<Record<string, readonly K6Threshold[]>>;
 }
 
-export type K6OptionsResult = { readonly ok: true; readonly options: K6Options } | { readonly ok: false; readonly errors: readonly string[] };
+export type K6OptionsResult =
+  { readonly ok: true; readonly options: K6Options } | { readonly ok: false; readonly errors: readonly string[] };
 
 /** A k6 duration: whole seconds as `Ns`, anything finer as `Nms` (k6 has no `d`). */
 export function k6Duration(durationMs: number): string {
@@ -63,26 +73,41 @@ export interface K6OptionsInput {
 
 export function k6Options(input: K6OptionsInput): K6OptionsResult {
   const { load } = input;
-  if (load === null) return { ok: false, errors: ['the scenario has no load: section (executor, rate or vus, duration...): k6 needs a load profile'] };
+  if (load === null)
+    return {
+      ok: false,
+      errors: ['the scenario has no load: section (executor, rate or vus, duration...): k6 needs a load profile'],
+    };
   const executor = load.executor ?? 'constant-arrival-rate';
   const errors = fieldErrors(load, executor);
   if (errors.length > 0) return { ok: false, errors };
   const scenario = executorOptions(load, executor, Math.min(input.scenarioDurationMs, LOAD_LIMITS.durationMs.max));
-  return { ok: true, options: { scenarios: { [k6ScenarioName(input.name)]: scenario }, thresholds: thresholdsOf(load, input.endpoints) } };
+  return {
+    ok: true,
+    options: { scenarios: { [k6ScenarioName(input.name)]: scenario }, thresholds: thresholdsOf(load, input.endpoints) },
+  };
 }
 
 function fieldErrors(load: LoadSection, executor: ExecutorName): string[] {
   const { required, optional } = EXECUTOR_FIELDS[executor];
   const errors: string[] = [];
-  for (const field of required) if (load[field] === undefined) errors.push(`load.${field} is required by the ${executor} executor`);
+  for (const field of required)
+    if (load[field] === undefined) errors.push(`load.${field} is required by the ${executor} executor`);
   for (const field of Object.keys(load) as (keyof LoadSection)[]) {
-    if (field === 'executor' || field === 'thresholds' || required.includes(field) || optional.includes(field)) continue;
-    errors.push(`load.${field} has no meaning for the ${executor} executor (it uses ${[...required, ...optional].join(', ')})`);
+    if (field === 'executor' || field === 'thresholds' || required.includes(field) || optional.includes(field))
+      continue;
+    errors.push(
+      `load.${field} has no meaning for the ${executor} executor (it uses ${[...required, ...optional].join(', ')})`,
+    );
   }
   return errors;
 }
 
-function executorOptions(load: LoadSection, executor: ExecutorName, defaultDurationMs: number): Record<string, unknown> {
+function executorOptions(
+  load: LoadSection,
+  executor: ExecutorName,
+  defaultDurationMs: number,
+): Record<string, unknown> {
   const gracefulStop = k6Duration(load.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs);
   const timeUnitMs = load.time_unit ?? LOAD_DEFAULTS.timeUnitMs;
   const maxVUs = load.max_in_flight ?? LOAD_DEFAULTS.maxInFlight;
@@ -90,12 +115,28 @@ function executorOptions(load: LoadSection, executor: ExecutorName, defaultDurat
   switch (executor) {
     case 'constant-arrival-rate': {
       const rate = load.rate ?? 0;
-      return { executor, rate, timeUnit: k6Duration(timeUnitMs), duration: k6Duration(load.duration ?? defaultDurationMs), preAllocatedVUs: preAllocated(rate, timeUnitMs, maxVUs), maxVUs, gracefulStop };
+      return {
+        executor,
+        rate,
+        timeUnit: k6Duration(timeUnitMs),
+        duration: k6Duration(load.duration ?? defaultDurationMs),
+        preAllocatedVUs: preAllocated(rate, timeUnitMs, maxVUs),
+        maxVUs,
+        gracefulStop,
+      };
     }
     case 'ramping-arrival-rate': {
       const startRate = load.start_rate ?? 0;
       const peak = Math.max(startRate, ...stages.map((stage) => stage.target));
-      return { executor, startRate, timeUnit: k6Duration(timeUnitMs), stages, preAllocatedVUs: preAllocated(peak, timeUnitMs, maxVUs), maxVUs, gracefulStop };
+      return {
+        executor,
+        startRate,
+        timeUnit: k6Duration(timeUnitMs),
+        stages,
+        preAllocatedVUs: preAllocated(peak, timeUnitMs, maxVUs),
+        maxVUs,
+        gracefulStop,
+      };
     }
     case 'constant-vus':
       return { executor, vus: load.vus ?? 1, duration: k6Duration(load.duration ?? defaultDurationMs), gracefulStop };

@@ -42,7 +42,12 @@ export interface K6ExportOptions {
 }
 
 export type K6ExportResult =
-  | { readonly ok: true; readonly text: string; readonly endpoints: readonly string[]; readonly cycle: readonly number[] }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly endpoints: readonly string[];
+      readonly cycle: readonly number[];
+    }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 interface ExportedPopulation {
@@ -61,14 +66,24 @@ export function exportK6Script(scenario: Scenario, options: K6ExportOptions): K6
   }
   const exported = exportedPopulations(scenario, errors);
   const cycle = populationCycle(scenario.populations.map((population) => population.count));
-  if (cycle === null) errors.push(`the populations' counts, divided by their greatest common divisor, sum to more than ${CYCLE_MAX}: the script's population cycle would be too long (use rounder counts)`);
+  if (cycle === null)
+    errors.push(
+      `the populations' counts, divided by their greatest common divisor, sum to more than ${CYCLE_MAX}: the script's population cycle would be too long (use rounder counts)`,
+    );
   const endpoints = endpointsOf(exported);
   const mounts = styleAMounts(endpoints);
   const tags = [...endpoints, ...(mounts.length > 0 ? ['afp.mounts'] : [])];
-  const k6 = k6Options({ name: scenario.name, load: scenario.load, scenarioDurationMs: scenario.durationMs, endpoints: tags });
+  const k6 = k6Options({
+    name: scenario.name,
+    load: scenario.load,
+    scenarioDurationMs: scenario.durationMs,
+    endpoints: tags,
+  });
   if (!k6.ok) errors.push(...k6.errors);
   if (errors.length > 0 || cycle === null || !k6.ok) return { ok: false, errors };
-  const standingAgents = exported.filter((row) => row.flow.standing).reduce((sum, row) => sum + row.population.count, 0);
+  const standingAgents = exported
+    .filter((row) => row.flow.standing)
+    .reduce((sum, row) => sum + row.population.count, 0);
   const setupTimeout = k6Duration(60_000 + Math.ceil((standingAgents * SETUP_MS_PER_STANDING_AGENT) / 1_000) * 1_000);
   const text = [
     header(scenario, options, exported),
@@ -94,7 +109,9 @@ export function exportK6Script(scenario: Scenario, options: K6ExportOptions): K6
     '',
     K6_RUNTIME,
     ...uniqueFlows(exported).map((flow) => `// ---- ${flow.agent} ----\n\n${flow.source}`),
-    `const FLOWS = {\n${uniqueFlows(exported).map((flow) => `  ${JSON.stringify(flow.agent)}: ${flow.functionName},`).join('\n')}\n};\n`,
+    `const FLOWS = {\n${uniqueFlows(exported)
+      .map((flow) => `  ${JSON.stringify(flow.agent)}: ${flow.functionName},`)
+      .join('\n')}\n};\n`,
     LIFECYCLE,
   ].join('\n');
   return { ok: true, text, endpoints: tags, cycle };
@@ -110,18 +127,30 @@ function exportedPopulations(scenario: Scenario, errors: string[]): ExportedPopu
       refused.set(population.agent, refusalOf(population.agent));
       return;
     }
-    if (population.tier !== 'free') errors.push(`populations[${index}] (${population.agent}): tier '${population.tier}' cannot be exported: a deployment gives tiers out of band, a k6 script registers free agents`);
+    if (population.tier !== 'free')
+      errors.push(
+        `populations[${index}] (${population.agent}): tier '${population.tier}' cannot be exported: a deployment gives tiers out of band, a k6 script registers free agents`,
+      );
     const refusal = flow.refusal?.(population, scenario.populations) ?? null;
     if (refusal !== null) errors.push(`populations[${index}] (${population.agent}): ${refusal}`);
     if (flow.standing) standing += population.count;
     const params = flow.params(population.params);
     const styles: readonly ('A' | 'B')[] = population.style === 'mixed' ? ['A', 'B'] : [population.style];
-    exported.push({ population, index, flow, params, endpoints: styles.flatMap((style) => flow.endpoints(style, params)) });
+    exported.push({
+      population,
+      index,
+      flow,
+      params,
+      endpoints: styles.flatMap((style) => flow.endpoints(style, params)),
+    });
   });
   for (const [agent, reason] of [...refused].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     errors.push(`archetype '${agent}' cannot be exported to k6 faithfully: ${reason}`);
   }
-  if (standing > STANDING_MAX) errors.push(`${standing} standing agents (escrow sellers, registered in k6's setup) in all: at most ${STANDING_MAX}`);
+  if (standing > STANDING_MAX)
+    errors.push(
+      `${standing} standing agents (escrow sellers, registered in k6's setup) in all: at most ${STANDING_MAX}`,
+    );
   return exported;
 }
 
@@ -134,23 +163,35 @@ function styleAMounts(endpoints: readonly EndpointId[]): Mount[] {
 }
 
 function uniqueFlows(exported: readonly ExportedPopulation[]): K6Flow[] {
-  return [...new Map(exported.map((row) => [row.flow.agent, row.flow])).values()].sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+  return [...new Map(exported.map((row) => [row.flow.agent, row.flow])).values()].sort((a, b) =>
+    a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0,
+  );
 }
 
 function populationRow(row: ExportedPopulation): JsValue {
   const { population } = row;
-  return { index: row.index, agent: population.agent, count: population.count, style: population.style, standing: row.flow.standing, params: row.params };
+  return {
+    index: row.index,
+    agent: population.agent,
+    count: population.count,
+    style: population.style,
+    standing: row.flow.standing,
+    params: row.params,
+  };
 }
 
 function cycleLines(cycle: readonly number[]): string {
   const lines: string[] = [];
-  for (let start = 0; start < cycle.length; start += CYCLE_NUMBERS_PER_LINE) lines.push(`  ${cycle.slice(start, start + CYCLE_NUMBERS_PER_LINE).join(', ')},`);
+  for (let start = 0; start < cycle.length; start += CYCLE_NUMBERS_PER_LINE)
+    lines.push(`  ${cycle.slice(start, start + CYCLE_NUMBERS_PER_LINE).join(', ')},`);
   return lines.join('\n');
 }
 
 function header(scenario: Scenario, options: K6ExportOptions, exported: readonly ExportedPopulation[]): string {
   const populations = exported.map((row) => {
-    const life = row.flow.standing ? `${row.population.count} agents registered in setup(); an iteration is one move of one of them` : 'a fresh agent every iteration';
+    const life = row.flow.standing
+      ? `${row.population.count} agents registered in setup(); an iteration is one move of one of them`
+      : 'a fresh agent every iteration';
     return `//   ${row.index}: ${row.population.agent} × ${row.population.count} (style ${row.population.style}): ${life}`;
   });
   return [

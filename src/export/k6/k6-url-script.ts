@@ -24,7 +24,9 @@ export interface K6UrlExport {
   readonly command: string;
 }
 
-export type K6UrlResult = { readonly ok: true; readonly text: string; readonly endpoint: string } | { readonly ok: false; readonly errors: readonly string[] };
+export type K6UrlResult =
+  | { readonly ok: true; readonly text: string; readonly endpoint: string }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 /** The headers afp's sender puts on the request (load-run-transport.ts): accept, and content-type with a body; the user's win. */
 function sentHeaders(request: UrlRequest): Record<string, string> {
@@ -36,7 +38,12 @@ function sentHeaders(request: UrlRequest): Record<string, string> {
 export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
   const { request } = input;
   const endpoint = urlEndpointName(request);
-  const k6 = k6Options({ name: 'url', load: input.section, scenarioDurationMs: input.section.duration ?? 0, endpoints: [endpoint] });
+  const k6 = k6Options({
+    name: 'url',
+    load: input.section,
+    scenarioDurationMs: input.section.duration ?? 0,
+    endpoints: [endpoint],
+  });
   if (!k6.ok) return { ok: false, errors: k6.errors };
   const text = [
     `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,

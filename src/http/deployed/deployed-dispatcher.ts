@@ -28,11 +28,20 @@ import type { Mount, Route, RouteContext, RouteInput } from '../route.ts';
 import { deployedFailure, deployedRefusal } from './deployed-errors.ts';
 import { deployedInfo } from './deployed-info.ts';
 import { FloatBalances } from './float-balances.ts';
-import { AGENT_BUCKET_LIMITS, agentBucketMessage, deployedLimitOf, perIpMessage, WINDOW_MS, type DeployedLimit } from './deployed-limits.ts';
+import {
+  AGENT_BUCKET_LIMITS,
+  agentBucketMessage,
+  deployedLimitOf,
+  perIpMessage,
+  WINDOW_MS,
+  type DeployedLimit,
+} from './deployed-limits.ts';
 import { FixedWindows } from './fixed-windows.ts';
 import { platformAuthorization } from './service-keys.ts';
 
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json; charset=UTF-8' });
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json; charset=UTF-8',
+});
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The originating IP as the deployment reads it (§1.3). */
@@ -72,14 +81,21 @@ export class DeployedDispatcher extends Dispatcher {
   /** Present with `floatMoney` (afp serve --float-money): the casino's balances as doubles. */
   private readonly floatBalances: FloatBalances | null;
 
-  constructor(platform: Platform, routes: readonly Route[], options: DeployedDispatcherOptions = { floatMoney: false }) {
+  constructor(
+    platform: Platform,
+    routes: readonly Route[],
+    options: DeployedDispatcherOptions = { floatMoney: false },
+  ) {
     super(platform, routes);
     this.floatBalances = options.floatMoney === true ? new FloatBalances() : null;
     const limits = new Map<string, DeployedLimit>();
     for (const route of routes) {
       const limit = deployedLimitOf(route);
       if (limit === null) continue;
-      limits.set(route.id, options.limitsLifted === true ? { ...limit, perIpPerMinute: null, agentBucket: null } : limit);
+      limits.set(
+        route.id,
+        options.limitsLifted === true ? { ...limit, perIpPerMinute: null, agentBucket: null } : limit,
+      );
     }
     this.limitsByRoute = limits;
   }
@@ -93,7 +109,10 @@ export class DeployedDispatcher extends Dispatcher {
     const route = match.route;
     const limit = this.limitsByRoute.get(route.id) ?? null;
     const ip = deployedIp(request.headers);
-    if (limit?.perIpPerMinute != null && !this.ipWindows.hit(`${request.mount}:${request.path}:${ip}`, limit.perIpPerMinute, WINDOW_MS, nowMs).allowed) {
+    if (
+      limit?.perIpPerMinute != null &&
+      !this.ipWindows.hit(`${request.mount}:${request.path}:${ip}`, limit.perIpPerMinute, WINDOW_MS, nowMs).allowed
+    ) {
       return refuse(deployedFailure(429, 'rate_limited', perIpMessage(limit.perIpPerMinute)), service, route.id);
     }
     const fault = platform.activeFault(service, nowMs);
@@ -104,33 +123,66 @@ export class DeployedDispatcher extends Dispatcher {
     }
     if (request.bodyFailure !== undefined) return refuse(bodyRefusal(request.bodyFailure), service, route.id);
     const authorization = platformAuthorization(service, request.headers?.['authorization']);
-    const identified = authorization === 'invalid' ? 'invalid' : request.credential === undefined ? platform.identify(authorization) : platform.identifyCredential(request.credential);
+    const identified =
+      authorization === 'invalid'
+        ? 'invalid'
+        : request.credential === undefined
+          ? platform.identify(authorization)
+          : platform.identifyCredential(request.credential);
     const caller: Agent | null = typeof identified === 'object' && identified !== null ? identified.agent : null;
     if ((route.auth === 'bearer' && caller === null) || (route.auth === 'optional' && identified === 'invalid')) {
       return answer(401, unauthorizedBody(service, identified === 'invalid'), service, route.id);
     }
     if (limit?.agentBucket != null && caller !== null) {
-      const window = this.agentWindows.hit(`${caller.id}:${limit.agentBucket}`, AGENT_BUCKET_LIMITS[limit.agentBucket], WINDOW_MS, nowMs);
+      const window = this.agentWindows.hit(
+        `${caller.id}:${limit.agentBucket}`,
+        AGENT_BUCKET_LIMITS[limit.agentBucket],
+        WINDOW_MS,
+        nowMs,
+      );
       if (!window.allowed) {
-        return refuse(deployedFailure(429, 'rate_limit_exceeded', agentBucketMessage(limit.agentBucket), { reset_at: new Date(window.resetAtMs).toISOString() }), service, route.id);
+        return refuse(
+          deployedFailure(429, 'rate_limit_exceeded', agentBucketMessage(limit.agentBucket), {
+            reset_at: new Date(window.resetAtMs).toISOString(),
+          }),
+          service,
+          route.id,
+        );
       }
     }
-    const context: RouteContext = { platform, nowMs, caller: route.auth === 'none' ? null : caller, ip, ...(this.floatBalances === null ? {} : { floatBalances: this.floatBalances }) };
+    const context: RouteContext = {
+      platform,
+      nowMs,
+      caller: route.auth === 'none' ? null : caller,
+      ip,
+      ...(this.floatBalances === null ? {} : { floatBalances: this.floatBalances }),
+    };
     return this.runRow(route, match.params, request, context, limit);
   }
 
-  private runRow(route: Route, params: Readonly<Record<string, string>>, request: DispatchRequest, context: RouteContext, limit: DeployedLimit | null): ApiResponse {
+  private runRow(
+    route: Route,
+    params: Readonly<Record<string, string>>,
+    request: DispatchRequest,
+    context: RouteContext,
+    limit: DeployedLimit | null,
+  ): ApiResponse {
     const service = route.service;
     const input: RouteInput = { params, query: request.query ?? NO_STRINGS, body: request.body };
     const command = route.parse(input, context);
     if (isFailure(command)) return refuse(command, service, route.id);
     const cooldownKey = limit?.ipClaimCooldownMs != null ? `claim:${context.ip}` : null;
     if (cooldownKey !== null && this.claimCooldowns.isOpen(cooldownKey, context.nowMs)) {
-      return refuse(deployedFailure(429, 'ip_rate_limited', 'This IP address already claimed from the faucet in the last 24 hours'), service, route.id);
+      return refuse(
+        deployedFailure(429, 'ip_rate_limited', 'This IP address already claimed from the faucet in the last 24 hours'),
+        service,
+        route.id,
+      );
     }
     const outcome = route.run(context, command);
     if (!outcome.ok) return refuse(outcome, service, route.id);
-    if (cooldownKey !== null && limit?.ipClaimCooldownMs != null) this.claimCooldowns.hit(cooldownKey, 1, limit.ipClaimCooldownMs, context.nowMs);
+    if (cooldownKey !== null && limit?.ipClaimCooldownMs != null)
+      this.claimCooldowns.hit(cooldownKey, 1, limit.ipClaimCooldownMs, context.nowMs);
     return answer(route.successStatus, route.render(outcome.value, context), service, route.id);
   }
 }
@@ -171,7 +223,10 @@ const CASINO_REFUSALS: ServiceRefusals = {
   invalidKey: { error: 'unauthorized', message: 'Invalid API key' },
 };
 /** Trading's and the domains' 401: how to authenticate, or `invalid_key` for an unknown key. */
-const OWN_KEY_UNAUTHORIZED = { unauthorized: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' }, invalidKey: { error: 'invalid_key' } };
+const OWN_KEY_UNAUTHORIZED = {
+  unauthorized: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' },
+  invalidKey: { error: 'invalid_key' },
+};
 
 /** Faucet and escrow say only `not_found`; escrow's 401 only `unauthorized`; trading's and the wallet's 404 are the casino's; the wallet's 401 too (§1.2). */
 const REFUSALS_BY_SERVICE: Readonly<Record<ServiceName, ServiceRefusals>> = {

@@ -45,7 +45,8 @@ const DEFAULT_NAMES: Readonly<Record<ErrorCode, string>> = {
 /** The status a failure without a deployed name is answered with, per service (§2.12: the casino's business errors are 400). */
 function defaultStatus(failure: Failure, service: ServiceName): number {
   if (failure.code === 'INSUFFICIENT_BALANCE') return service === 'escrow' ? 402 : 400;
-  if (failure.status === 422 || (service === 'casino' && failure.code === 'CONFLICT') || failure.code === 'GAME_CLOSED') return 400;
+  if (failure.status === 422 || (service === 'casino' && failure.code === 'CONFLICT') || failure.code === 'GAME_CLOSED')
+    return 400;
   return failure.status;
 }
 

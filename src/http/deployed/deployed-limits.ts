@@ -70,4 +70,5 @@ export function deployedLimitOf(route: Route): DeployedLimit | null {
 
 /** A refused request's message, as the deployment words it. */
 export const perIpMessage = (limit: number): string => `Too many requests. Limit: ${limit} per 60s`;
-export const agentBucketMessage = (bucket: AgentBucket): string => `Max ${AGENT_BUCKET_LIMITS[bucket]} ${bucket === 'games' ? 'game' : 'batch'} requests/min`;
+export const agentBucketMessage = (bucket: AgentBucket): string =>
+  `Max ${AGENT_BUCKET_LIMITS[bucket]} ${bucket === 'games' ? 'game' : 'batch'} requests/min`;

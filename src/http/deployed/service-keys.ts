@@ -28,7 +28,10 @@ export function serviceKeyOf(service: ServiceName, afpKey: string): string {
  * services without their own prefix; on one with a prefix a `Bearer <prefix>…` becomes afp's key,
  * and any other bearer key an unknown one (`'invalid'`), as the deployment's separate databases answer.
  */
-export function platformAuthorization(service: ServiceName, header: string | undefined): string | undefined | 'invalid' {
+export function platformAuthorization(
+  service: ServiceName,
+  header: string | undefined,
+): string | undefined | 'invalid' {
   const prefix = SERVICE_KEY_PREFIXES[service];
   if (prefix === undefined || header === undefined || header === '' || !header.startsWith('Bearer ')) return header;
   const key = header.slice(7).trim();

@@ -15,4 +15,13 @@ import { walletPrimaryRoutes } from './wallet/wallet-primary.ts';
 import { walletReferralRoutes } from './wallet/wallet-referral.ts';
 import { walletStyleRoutes } from './wallet/wallet-styles.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes, ...domainsRoutes, ...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes];
+export const ALL_ROUTES: readonly Route[] = [
+  ...faucetRoutes,
+  ...escrowRoutes,
+  ...casinoRoutes,
+  ...tradingRoutes,
+  ...domainsRoutes,
+  ...walletPrimaryRoutes,
+  ...walletReferralRoutes,
+  ...walletStyleRoutes,
+];

@@ -50,7 +50,10 @@ function copyPlain(value: unknown, depth: number): unknown {
     if (key === '__proto__') throw NOT_PLAIN;
     const item = (value as Record<string, unknown>)[key];
     // A string, number or boolean is its own copy (no call per value: details are mostly these).
-    copy[key] = typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean' ? item : copyPlain(item, depth + 1);
+    copy[key] =
+      typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean'
+        ? item
+        : copyPlain(item, depth + 1);
   }
   return copy;
 }

@@ -63,18 +63,31 @@ function domainAccounts(context: ProbeContext): Promise<DomainAccounts | string>
 }
 
 async function openDomainAccounts(context: ProbeContext): Promise<DomainAccounts | string> {
-  if (context.session.offers('domains.account') !== null) return { main: { apiKey: context.apiKey, agentId: context.agentId }, second: context.second, balanceOp: 'casino.balance' };
+  if (context.session.offers('domains.account') !== null)
+    return {
+      main: { apiKey: context.apiKey, agentId: context.agentId },
+      second: context.second,
+      balanceOp: 'casino.balance',
+    };
   const main = await context.session.call('domains.account', {}, null);
-  if (main.kind !== 'ok') return `the domains service keeps its own accounts, and registering one was ${describe(main)}`;
-  if (context.fundOwnAccount === undefined) return 'the domains service keeps its own accounts, and this audit cannot fund one';
+  if (main.kind !== 'ok')
+    return `the domains service keeps its own accounts, and registering one was ${describe(main)}`;
+  if (context.fundOwnAccount === undefined)
+    return 'the domains service keeps its own accounts, and this audit cannot fund one';
   const funded = await context.fundOwnAccount('domains', main.value.agentId, main.value.apiKey);
-  if (!funded.ok) return `the domains service keeps its own accounts, and funding ${main.value.agentId} failed: ${funded.message}`;
+  if (!funded.ok)
+    return `the domains service keeps its own accounts, and funding ${main.value.agentId} failed: ${funded.message}`;
   const second = await context.session.call('domains.account', {}, null);
   return { main: main.value, second: second.kind === 'ok' ? second.value : null, balanceOp: 'domains.balance' };
 }
 
 export function probeDomainName(agentId: string, suffix: string): string {
-  const label = agentId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  const label = agentId
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40);
   return `afp-probe-${label}-${suffix}.xyz`;
 }
 
@@ -120,10 +133,15 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   const { main, balanceOp } = accounts;
   const before = await balance(context, main.apiKey, balanceOp);
   if (before === null || before < 2n * XYZ_YEARLY_MICRO) {
-    return { status: 'skipped', note: `the audit account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below ${formatDecimal(2n * XYZ_YEARLY_MICRO)} USDC: a loser refused for funds would hide a lost race` };
+    return {
+      status: 'skipped',
+      note: `the audit account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below ${formatDecimal(2n * XYZ_YEARLY_MICRO)} USDC: a loser refused for funds would hide a lost race`,
+    };
   }
   const domain = probeDomainName(main.agentId, 'race');
-  const outcomes = await Promise.all([0, 1].map(() => context.session.call('domains.register', { domain, years: 1 }, main.apiKey)));
+  const outcomes = await Promise.all(
+    [0, 1].map(() => context.session.call('domains.register', { domain, years: 1 }, main.apiKey)),
+  );
   const after = await balance(context, main.apiKey, balanceOp);
   const won = outcomes.filter((outcome) => outcome.kind === 'ok');
   const lost = outcomes.filter((outcome) => outcome.kind !== 'ok');
@@ -131,40 +149,100 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   const first = outcomes[0];
   const reproduce = first === undefined ? {} : reproduceOf(context, first);
   if (won.length > 1) {
-    raise({ id: 'money:domains:double-registration', severity: 'critical', kind: 'money', title: `both of two simultaneous registrations of ${domain} were accepted`, endpoint: 'domains.register', expected: 'exactly one accepted, the other 409', seen: won.length, evidence, ...reproduce });
+    raise({
+      id: 'money:domains:double-registration',
+      severity: 'critical',
+      kind: 'money',
+      title: `both of two simultaneous registrations of ${domain} were accepted`,
+      endpoint: 'domains.register',
+      expected: 'exactly one accepted, the other 409',
+      seen: won.length,
+      evidence,
+      ...reproduce,
+    });
   }
   if (won.length === 0) {
-    raise({ id: 'rule:domains:registration-race-none-won', severity: 'major', kind: 'rule', title: `neither of two simultaneous registrations of the fresh name ${domain} was accepted`, endpoint: 'domains.register', expected: 'exactly one accepted', seen: outcomes.map(describe).join(', '), evidence, ...reproduce });
+    raise({
+      id: 'rule:domains:registration-race-none-won',
+      severity: 'major',
+      kind: 'rule',
+      title: `neither of two simultaneous registrations of the fresh name ${domain} was accepted`,
+      endpoint: 'domains.register',
+      expected: 'exactly one accepted',
+      seen: outcomes.map(describe).join(', '),
+      evidence,
+      ...reproduce,
+    });
   }
   const dialect = context.session.target.services.domains?.dialect ?? 'A';
   for (const loser of lost) {
     if (won.length === 1 && loser.kind === 'refused' && loser.refusal.status !== 409) {
-      const judged = judge('domains.refusal.taken', dialect, refusalText(loser.refusal), { endpoint: 'domains.register', evidence, ...reproduceOf(context, loser) });
+      const judged = judge('domains.refusal.taken', dialect, refusalText(loser.refusal), {
+        endpoint: 'domains.register',
+        evidence,
+        ...reproduceOf(context, loser),
+      });
       if (judged.verdict === 'documented') {
         raise(judged.finding);
         continue;
       }
     }
     if (won.length === 1 && !(loser.kind === 'refused' && loser.refusal.status === 409)) {
-      raise({ id: 'rule:domains:registration-race-loser', severity: 'major', kind: 'rule', title: `the losing registration of ${domain} was answered ${describe(loser)}, not 409 (the name is taken)`, endpoint: 'domains.register', expected: '409', seen: describe(loser), evidence, ...reproduceOf(context, loser) });
+      raise({
+        id: 'rule:domains:registration-race-loser',
+        severity: 'major',
+        kind: 'rule',
+        title: `the losing registration of ${domain} was answered ${describe(loser)}, not 409 (the name is taken)`,
+        endpoint: 'domains.register',
+        expected: '409',
+        seen: describe(loser),
+        evidence,
+        ...reproduceOf(context, loser),
+      });
     }
   }
   const charged = after === null ? null : before - after;
   // The price the winner's answer states (a deployment sets its own), else the documents' .xyz price.
-  const wonCost = won.map((outcome) => (outcome.kind === 'ok' ? outcome.value.costMicro : null)).find((cost) => cost !== null && cost !== undefined) ?? null;
+  const wonCost =
+    won
+      .map((outcome) => (outcome.kind === 'ok' ? outcome.value.costMicro : null))
+      .find((cost) => cost !== null && cost !== undefined) ?? null;
   const expectedCharge = won.length === 0 ? 0n : (wonCost ?? XYZ_YEARLY_MICRO);
   if (charged !== null && (charged - expectedCharge > ROUNDING_MICRO || expectedCharge - charged > ROUNDING_MICRO)) {
-    raise({ id: 'money:domains:registration-charge', severity: 'critical', kind: 'money', title: `${won.length} won registration(s) of ${domain} took ${formatDecimal(charged)} USDC from the balance, not ${formatDecimal(expectedCharge)}`, endpoint: 'domains.register', expected: formatDecimal(expectedCharge), seen: formatDecimal(charged), evidence });
+    raise({
+      id: 'money:domains:registration-charge',
+      severity: 'critical',
+      kind: 'money',
+      title: `${won.length} won registration(s) of ${domain} took ${formatDecimal(charged)} USDC from the balance, not ${formatDecimal(expectedCharge)}`,
+      endpoint: 'domains.register',
+      expected: formatDecimal(expectedCharge),
+      seen: formatDecimal(charged),
+      evidence,
+    });
   }
   if (won.length >= 1) {
     const lookup = await context.session.call('domains.lookup', { domain }, main.apiKey);
     if (lookup.kind === 'ok' && lookup.value.owner !== null && lookup.value.owner !== main.agentId) {
-      raise({ id: 'rule:domains:registration-owner', severity: 'major', kind: 'rule', title: `${domain}, registered by ${main.agentId}, is held by ${lookup.value.owner}`, endpoint: 'domains.lookup', expected: main.agentId, seen: lookup.value.owner, evidence, ...reproduceOf(context, lookup) });
+      raise({
+        id: 'rule:domains:registration-owner',
+        severity: 'major',
+        kind: 'rule',
+        title: `${domain}, registered by ${main.agentId}, is held by ${lookup.value.owner}`,
+        endpoint: 'domains.lookup',
+        expected: main.agentId,
+        seen: lookup.value.owner,
+        evidence,
+        ...reproduceOf(context, lookup),
+      });
     }
     const winner = won[0];
-    if (won.length === 1 && winner !== undefined && winner.kind === 'ok') wonNames.set(context, { domain, domainId: winner.value.domainId ?? null });
+    if (won.length === 1 && winner !== undefined && winner.kind === 'ok')
+      wonNames.set(context, { domain, domainId: winner.value.domainId ?? null });
   }
-  return { status: 'ran', note: `${domain}: ${outcomes.map(describe).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}` };
+  return {
+    status: 'ran',
+    note: `${domain}: ${outcomes.map(describe).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}`,
+  };
 }
 
 export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
@@ -173,46 +251,131 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
   const accounts = await domainAccounts(context);
   if (typeof accounts === 'string') return { status: 'skipped', note: accounts };
   const { main, second, balanceOp } = accounts;
-  if (second === null) return { status: 'skipped', note: 'no second account could be opened (the buyer that cannot pay)' };
+  if (second === null)
+    return { status: 'skipped', note: 'no second account could be opened (the buyer that cannot pay)' };
   let won = wonNames.get(context) ?? null;
   if (won === null) {
     const own = await balance(context, main.apiKey, balanceOp);
-    if (own === null || own < XYZ_YEARLY_MICRO) return { status: 'skipped', note: `the audit account's balance (${own === null ? 'unreadable' : formatDecimal(own)}) is below the ${formatDecimal(XYZ_YEARLY_MICRO)} USDC of a name to sell` };
+    if (own === null || own < XYZ_YEARLY_MICRO)
+      return {
+        status: 'skipped',
+        note: `the audit account's balance (${own === null ? 'unreadable' : formatDecimal(own)}) is below the ${formatDecimal(XYZ_YEARLY_MICRO)} USDC of a name to sell`,
+      };
     const name = probeDomainName(main.agentId, 'sale');
     const registered = await context.session.call('domains.register', { domain: name, years: 1 }, main.apiKey);
-    if (registered.kind !== 'ok') return { status: 'skipped', note: `registering ${name} to sell was ${describe(registered)}` };
+    if (registered.kind !== 'ok')
+      return { status: 'skipped', note: `registering ${name} to sell was ${describe(registered)}` };
     won = { domain: name, domainId: registered.value.domainId ?? null };
   }
   const { domain, domainId } = won;
   const buyerBefore = await balance(context, second.apiKey, balanceOp);
   if (buyerBefore === null) return { status: 'skipped', note: "the second account's balance could not be read" };
   const priceMicro = ((buyerBefore + PRICE_ABOVE_BALANCE_MICRO) / 10_000n) * 10_000n;
-  const offer = await context.session.call('domains.transfer', { domain, domainId, to: second.agentId, priceMicro }, main.apiKey);
-  if (offer.kind === 'ok' && (offer.value.status === 'completed' || (offer.value.owner !== null && offer.value.owner !== main.agentId))) {
-    raise({ id: 'money:domains:offer-moved-name', severity: 'critical', kind: 'money', title: `an offer of ${domain} at ${formatDecimal(priceMicro)} moved the name to ${second.agentId} before it paid`, endpoint: 'domains.transfer', expected: 'status offered, owner unchanged', seen: `${offer.value.status ?? '?'}, owner ${offer.value.owner ?? '?'}`, evidence: `buyer balance ${formatDecimal(buyerBefore)}`, ...reproduceOf(context, offer) });
+  const offer = await context.session.call(
+    'domains.transfer',
+    { domain, domainId, to: second.agentId, priceMicro },
+    main.apiKey,
+  );
+  if (
+    offer.kind === 'ok' &&
+    (offer.value.status === 'completed' || (offer.value.owner !== null && offer.value.owner !== main.agentId))
+  ) {
+    raise({
+      id: 'money:domains:offer-moved-name',
+      severity: 'critical',
+      kind: 'money',
+      title: `an offer of ${domain} at ${formatDecimal(priceMicro)} moved the name to ${second.agentId} before it paid`,
+      endpoint: 'domains.transfer',
+      expected: 'status offered, owner unchanged',
+      seen: `${offer.value.status ?? '?'}, owner ${offer.value.owner ?? '?'}`,
+      evidence: `buyer balance ${formatDecimal(buyerBefore)}`,
+      ...reproduceOf(context, offer),
+    });
   }
   // A shape with no priced transfer: nothing to offer or buy; said as an info finding, the rest still runs.
   const noSale = offer.kind === 'unsupported' ? offer.reason : null;
   if (noSale !== null) {
-    raise({ id: 'rule:domains:no-priced-transfer', severity: 'info', kind: 'rule', title: `the sale steps of the unpaid-transfer probe were not sent: ${noSale}`, endpoint: 'domains.transfer', expected: 'a priced transfer (an offer the buyer accepts by paying)', seen: 'no priced transfer in this shape', evidence: `${domain} held by ${main.agentId}; the non-owner transfer, the owner and the buyer's balance are still checked` });
+    raise({
+      id: 'rule:domains:no-priced-transfer',
+      severity: 'info',
+      kind: 'rule',
+      title: `the sale steps of the unpaid-transfer probe were not sent: ${noSale}`,
+      endpoint: 'domains.transfer',
+      expected: 'a priced transfer (an offer the buyer accepts by paying)',
+      seen: 'no priced transfer in this shape',
+      evidence: `${domain} held by ${main.agentId}; the non-owner transfer, the owner and the buyer's balance are still checked`,
+    });
   }
-  const accept = noSale !== null ? null : await context.session.call('domains.transfer', { domain, domainId, to: second.agentId, priceMicro }, second.apiKey);
+  const accept =
+    noSale !== null
+      ? null
+      : await context.session.call(
+          'domains.transfer',
+          { domain, domainId, to: second.agentId, priceMicro },
+          second.apiKey,
+        );
   if (accept !== null && accept.kind === 'ok') {
-    raise({ id: 'money:domains:unpaid-transfer', severity: 'critical', kind: 'money', title: `${second.agentId} bought ${domain} at ${formatDecimal(priceMicro)} USDC holding only ${formatDecimal(buyerBefore)}`, endpoint: 'domains.transfer', expected: 'refused (insufficient balance)', seen: `${accept.value.status ?? '?'}, owner ${accept.value.owner ?? '?'}`, evidence: `offer answer: ${describe(offer)}`, ...reproduceOf(context, accept) });
+    raise({
+      id: 'money:domains:unpaid-transfer',
+      severity: 'critical',
+      kind: 'money',
+      title: `${second.agentId} bought ${domain} at ${formatDecimal(priceMicro)} USDC holding only ${formatDecimal(buyerBefore)}`,
+      endpoint: 'domains.transfer',
+      expected: 'refused (insufficient balance)',
+      seen: `${accept.value.status ?? '?'}, owner ${accept.value.owner ?? '?'}`,
+      evidence: `offer answer: ${describe(offer)}`,
+      ...reproduceOf(context, accept),
+    });
   }
-  const grab = await context.session.call('domains.transfer', { domain, domainId, to: second.agentId, priceMicro: null }, second.apiKey);
+  const grab = await context.session.call(
+    'domains.transfer',
+    { domain, domainId, to: second.agentId, priceMicro: null },
+    second.apiKey,
+  );
   if (grab.kind === 'ok') {
-    raise({ id: 'money:domains:transfer-without-payment', severity: 'critical', kind: 'money', title: `${second.agentId}, not the owner, moved ${domain} to itself with no price`, endpoint: 'domains.transfer', expected: 'refused (only the owner gives; a buyer pays the offered price)', seen: `${grab.value.status ?? '?'}, owner ${grab.value.owner ?? '?'}`, evidence: `the owner is ${main.agentId}`, ...reproduceOf(context, grab) });
+    raise({
+      id: 'money:domains:transfer-without-payment',
+      severity: 'critical',
+      kind: 'money',
+      title: `${second.agentId}, not the owner, moved ${domain} to itself with no price`,
+      endpoint: 'domains.transfer',
+      expected: 'refused (only the owner gives; a buyer pays the offered price)',
+      seen: `${grab.value.status ?? '?'}, owner ${grab.value.owner ?? '?'}`,
+      evidence: `the owner is ${main.agentId}`,
+      ...reproduceOf(context, grab),
+    });
   }
   const lookup = await context.session.call('domains.lookup', { domain }, main.apiKey);
   const buyerAfter = await balance(context, second.apiKey, balanceOp);
   const owner = lookup.kind === 'ok' ? lookup.value.owner : null;
   const acceptText = accept === null ? 'not sent (no priced transfer)' : describe(accept);
   if (owner !== null && owner !== main.agentId) {
-    raise({ id: 'money:domains:owner-moved-unpaid', severity: 'critical', kind: 'money', title: `${domain} is held by ${owner} after refused-or-not purchases it could not pay`, endpoint: 'domains.lookup', expected: main.agentId, seen: owner, evidence: `acceptance ${acceptText}, transfer without price ${describe(grab)}; buyer balance ${formatDecimal(buyerBefore)} → ${buyerAfter === null ? 'unreadable' : formatDecimal(buyerAfter)}`, ...reproduceOf(context, lookup) });
+    raise({
+      id: 'money:domains:owner-moved-unpaid',
+      severity: 'critical',
+      kind: 'money',
+      title: `${domain} is held by ${owner} after refused-or-not purchases it could not pay`,
+      endpoint: 'domains.lookup',
+      expected: main.agentId,
+      seen: owner,
+      evidence: `acceptance ${acceptText}, transfer without price ${describe(grab)}; buyer balance ${formatDecimal(buyerBefore)} → ${buyerAfter === null ? 'unreadable' : formatDecimal(buyerAfter)}`,
+      ...reproduceOf(context, lookup),
+    });
   }
   if (buyerAfter !== null && buyerAfter !== buyerBefore) {
-    raise({ id: 'money:domains:buyer-balance-changed', severity: 'critical', kind: 'money', title: `the buyer's balance moved from ${formatDecimal(buyerBefore)} to ${formatDecimal(buyerAfter)} though no purchase could be paid`, endpoint: 'domains.transfer', expected: formatDecimal(buyerBefore), seen: formatDecimal(buyerAfter), evidence: `acceptance ${acceptText}` });
+    raise({
+      id: 'money:domains:buyer-balance-changed',
+      severity: 'critical',
+      kind: 'money',
+      title: `the buyer's balance moved from ${formatDecimal(buyerBefore)} to ${formatDecimal(buyerAfter)} though no purchase could be paid`,
+      endpoint: 'domains.transfer',
+      expected: formatDecimal(buyerBefore),
+      seen: formatDecimal(buyerAfter),
+      evidence: `acceptance ${acceptText}`,
+    });
   }
-  return { status: 'ran', note: `${domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: ${noSale !== null ? `offer not sent (${noSale})` : `acceptance ${acceptText}`}, transfer without price ${describe(grab)}, owner ${owner ?? 'unreadable'}` };
+  return {
+    status: 'ran',
+    note: `${domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: ${noSale !== null ? `offer not sent (${noSale})` : `acceptance ${acceptText}`}, transfer without price ${describe(grab)}, owner ${owner ?? 'unreadable'}`,
+  };
 }

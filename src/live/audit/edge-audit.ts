@@ -80,7 +80,11 @@ export interface VariantOutcome {
   readonly advertisedBy: 'documents' | 'target' | null;
   readonly verdict: VariantVerdict;
   /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law or outside the published tier. */
-  readonly sprt: { readonly decision: SprtDecision; readonly direction: SprtDirection | null; readonly bets: number } | null;
+  readonly sprt: {
+    readonly decision: SprtDecision;
+    readonly direction: SprtDirection | null;
+    readonly bets: number;
+  } | null;
 }
 
 export interface EdgeAuditResult {
@@ -109,7 +113,15 @@ class VariantTrack {
   constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[]) {
     this.tier = new TierTrack(payoutFields);
     const theory = law === null ? null : edgeTheory(law);
-    this.sprt = theory === null || !(theory.sigma > 0) ? null : new Sprt({ advertisedEdge: ratioToNumber(theory.edge), sigma: theory.sigma, sides: 'two', maxBets: Math.max(1, maxBets) });
+    this.sprt =
+      theory === null || !(theory.sigma > 0)
+        ? null
+        : new Sprt({
+            advertisedEdge: ratioToNumber(theory.edge),
+            sigma: theory.sigma,
+            sides: 'two',
+            maxBets: Math.max(1, maxBets),
+          });
   }
 
   observe(returnPerUnit: number): void {
@@ -165,7 +177,24 @@ export function isDocumentsOwn(outcome: VariantOutcome): boolean {
 
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
   const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
-  const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant, payoutFieldsOf(options.scheme, variant.game))), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
+  const run: AuditRun = {
+    options,
+    tracks: options.plan.map(
+      (variant) =>
+        new VariantTrack(
+          options.scheme.law(variant.game, variant.params),
+          perVariant,
+          payoutFieldsOf(options.scheme, variant.game),
+        ),
+    ),
+    aloneGames: new Set(),
+    stakedMicro: 0n,
+    paidMicro: 0n,
+    answeredStakeMicro: 0n,
+    videoPokerTurn: Promise.resolve(),
+    draws: new Set(),
+    stoppedBy: null,
+  };
   const before = await balanceOf(options);
   for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
     const count = Math.min(PHASE_BETS, options.bets - first);
@@ -181,18 +210,54 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     const track = run.tracks[index] as VariantTrack;
     // The documents advertise afp's own platform; any other target only what its answers state.
     const own = options.scheme.documentsAdvertise === true ? variant.advertised : track.ownAdvertised();
-    const advertisedBy: VariantOutcome['advertisedBy'] = own === null ? null : options.scheme.documentsAdvertise === true ? 'documents' : 'target';
-    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: own, tally: track.tally, tier: track.tier });
-    const sprt = track.sprt === null || verdict.edgeSource !== 'published' ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
-    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, followedMapping: track.tier.mapped, brokeMapping: track.tier.broke, tier: track.tier, refused: track.refused, advertisedBy, verdict, sprt };
+    const advertisedBy: VariantOutcome['advertisedBy'] =
+      own === null ? null : options.scheme.documentsAdvertise === true ? 'documents' : 'target';
+    const verdict = judgeVariant({
+      law: options.scheme.law(variant.game, variant.params),
+      advertised: own,
+      tally: track.tally,
+      tier: track.tier,
+    });
+    const sprt =
+      track.sprt === null || verdict.edgeSource !== 'published'
+        ? null
+        : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
+    return {
+      variant,
+      placed: track.placed,
+      verified: track.verified,
+      followedRule: track.followedRule,
+      followedMapping: track.tier.mapped,
+      brokeMapping: track.tier.broke,
+      tier: track.tier,
+      refused: track.refused,
+      advertisedBy,
+      verdict,
+      sprt,
+    };
   });
-  const sum = (pick: (outcome: VariantOutcome) => number): number => variants.reduce((total, outcome) => total + pick(outcome), 0);
-  return { variants, placed: sum((v) => v.placed), verified: sum((v) => v.verified), refused: sum((v) => v.refused), stakedMicro: run.stakedMicro, stoppedBy: run.stoppedBy, balanceBeforeMicro: before, balanceAfterMicro: after };
+  const sum = (pick: (outcome: VariantOutcome) => number): number =>
+    variants.reduce((total, outcome) => total + pick(outcome), 0);
+  return {
+    variants,
+    placed: sum((v) => v.placed),
+    verified: sum((v) => v.verified),
+    refused: sum((v) => v.refused),
+    stakedMicro: run.stakedMicro,
+    stoppedBy: run.stoppedBy,
+    balanceBeforeMicro: before,
+    balanceAfterMicro: after,
+  };
 }
 
 function betInput(run: AuditRun, index: number): BetInput {
   const variant = run.options.plan[index % run.options.plan.length] as PlannedVariant;
-  return { game: variant.game, amountMicro: variant.amountMicro, clientSeed: clientSeedOf(run.options.seed, index), params: variant.params };
+  return {
+    game: variant.game,
+    amountMicro: variant.amountMicro,
+    clientSeed: clientSeedOf(run.options.seed, index),
+    params: variant.params,
+  };
 }
 
 /** Reserves the stake of bet `index` under the USDC budget; false (and stop) when it would pass it. */
@@ -211,29 +276,47 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   const batched = session.offers('casino.batch') === null;
   const aloneAt = (index: number): boolean => {
     const game = betInput(run, index).game;
-    return !batched || run.aloneGames.has(game) || game === VIDEO_POKER || sentAlone(index, run.options.singleShare ?? 0);
+    return (
+      !batched || run.aloneGames.has(game) || game === VIDEO_POKER || sentAlone(index, run.options.singleShare ?? 0)
+    );
   };
   const groups = groupBets(first, count, aloneAt);
-  await runBounded(groups.length, concurrency, async (group) => {
-    const indexes = groups[group] as number[];
-    const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
-    if (bets.length === 0) return;
-    const lead = bets[0] as BetInput;
-    const answers = bets.length === 1 && aloneAt(indexes[0] as number) ? [await placeAlone(run, lead)] : await placeBatch(run, bets);
-    answers.forEach((answer, position) => {
-      const index = indexes[position] as number;
-      const track = run.tracks[index % run.options.plan.length] as VariantTrack;
-      if (answer === null) return;
-      if ('name' in answer) {
-        track.refused += 1;
-        run.options.findings.add({ id: `rule:${(bets[position] as BetInput).game}:refused:${answer.name}`, severity: 'minor', kind: 'rule', title: `${(bets[position] as BetInput).game} bets refused: ${answer.name}`, expected: 'the bet accepted (minimum amount, funded account)', seen: answer.body, evidence: answer.message });
-        return;
-      }
-      track.placed += 1;
-      run.answeredStakeMicro += answer.bet.amountMicro;
-      slots[index - first] = { bet: answer.bet, index, params: answer.params };
-    });
-  }, () => run.stoppedBy !== null || deadline.passed());
+  await runBounded(
+    groups.length,
+    concurrency,
+    async (group) => {
+      const indexes = groups[group] as number[];
+      const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
+      if (bets.length === 0) return;
+      const lead = bets[0] as BetInput;
+      const answers =
+        bets.length === 1 && aloneAt(indexes[0] as number)
+          ? [await placeAlone(run, lead)]
+          : await placeBatch(run, bets);
+      answers.forEach((answer, position) => {
+        const index = indexes[position] as number;
+        const track = run.tracks[index % run.options.plan.length] as VariantTrack;
+        if (answer === null) return;
+        if ('name' in answer) {
+          track.refused += 1;
+          run.options.findings.add({
+            id: `rule:${(bets[position] as BetInput).game}:refused:${answer.name}`,
+            severity: 'minor',
+            kind: 'rule',
+            title: `${(bets[position] as BetInput).game} bets refused: ${answer.name}`,
+            expected: 'the bet accepted (minimum amount, funded account)',
+            seen: answer.body,
+            evidence: answer.message,
+          });
+          return;
+        }
+        track.placed += 1;
+        run.answeredStakeMicro += answer.bet.amountMicro;
+        slots[index - first] = { bet: answer.bet, index, params: answer.params };
+      });
+    },
+    () => run.stoppedBy !== null || deadline.passed(),
+  );
   if (deadline.passed()) run.stoppedBy ??= 'deadline';
   return slots;
 }
@@ -307,7 +390,11 @@ async function dealAndDraw(run: AuditRun, bet: BetInput): Promise<Placed | Refus
   const dealt = await session.call('casino.deal', { amountMicro: bet.amountMicro, clientSeed: bet.clientSeed }, apiKey);
   if (dealt.kind !== 'ok') return settle(run, dealt, bet.params);
   const holds = optimalHolds(dealt.value.cards);
-  const drawn = await session.call('casino.draw', { nonce: dealt.value.nonce, holds, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed }, apiKey);
+  const drawn = await session.call(
+    'casino.draw',
+    { nonce: dealt.value.nonce, holds, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed },
+    apiKey,
+  );
   return settle(run, drawn, { ...bet.params, holds, nonce: dealt.value.nonce });
 }
 
@@ -337,25 +424,38 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
   if (outcome.kind !== 'ok' || outcome.value.results.length !== bets.length) {
     return Promise.all(bets.map((bet) => placeAlone(run, bet)));
   }
-  return Promise.all(outcome.value.results.map(async (answer, position) => {
-    const bet = bets[position] as BetInput;
-    if (!isRefusal(answer)) return { bet: answer, params: bet.params };
-    const alone = await placeAlone(run, bet);
-    if (alone !== null && !('name' in alone) && !run.aloneGames.has(bet.game)) {
-      run.aloneGames.add(bet.game);
-      run.options.findings.add({ id: `rule:${bet.game}:not-in-batch`, severity: 'info', kind: 'rule', title: `${bet.game} is refused in a batch (${answer.name}) but accepted alone: played alone`, endpoint: 'casino.batch', expected: 'every game accepted in a batch (documents: each element processed like a single bet)', seen: answer.body, evidence: answer.message });
-    }
-    return alone;
-  }));
+  return Promise.all(
+    outcome.value.results.map(async (answer, position) => {
+      const bet = bets[position] as BetInput;
+      if (!isRefusal(answer)) return { bet: answer, params: bet.params };
+      const alone = await placeAlone(run, bet);
+      if (alone !== null && !('name' in alone) && !run.aloneGames.has(bet.game)) {
+        run.aloneGames.add(bet.game);
+        run.options.findings.add({
+          id: `rule:${bet.game}:not-in-batch`,
+          severity: 'info',
+          kind: 'rule',
+          title: `${bet.game} is refused in a batch (${answer.name}) but accepted alone: played alone`,
+          endpoint: 'casino.batch',
+          expected: 'every game accepted in a batch (documents: each element processed like a single bet)',
+          seen: answer.body,
+          evidence: answer.message,
+        });
+      }
+      return alone;
+    }),
+  );
 }
 
 /** Rotates (revealing the phase's seed) and reads every revealed seed: hash → hex. */
 async function revealSeeds(options: EdgeAuditOptions): Promise<Map<string, string>> {
   const seeds = new Map<string, string>();
   const rotated = await options.session.call('casino.rotate', {}, options.apiKey);
-  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null) seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
+  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null)
+    seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
   const listed = await options.session.call('casino.seeds', {}, options.apiKey);
-  if (listed.kind === 'ok') for (const { seedHash, seed } of listed.value.seeds) if (seed !== null) seeds.set(seedHash, seed);
+  if (listed.kind === 'ok')
+    for (const { seedHash, seed } of listed.value.seeds) if (seed !== null) seeds.set(seedHash, seed);
   return seeds;
 }
 
@@ -371,8 +471,14 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const draw = `${bet.seedHash}:${bet.nonce}`;
     if (run.draws.has(draw)) {
       findings.add({
-        id: 'fairness:nonce-reused', severity: 'critical', kind: 'fairness', title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
-        field: 'proof.nonce', expected: 'a fresh nonce for every bet under one seed', seen: bet.nonce, evidence: `bet ${bet.betId} (${variant.variant}) reuses nonce ${bet.nonce} of seed ${bet.seedHash}`,
+        id: 'fairness:nonce-reused',
+        severity: 'critical',
+        kind: 'fairness',
+        title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
+        field: 'proof.nonce',
+        expected: 'a fresh nonce for every bet under one seed',
+        seen: bet.nonce,
+        evidence: `bet ${bet.betId} (${variant.variant}) reuses nonce ${bet.nonce} of seed ${bet.seedHash}`,
       });
     }
     run.draws.add(draw);
@@ -408,14 +514,38 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
   const credit = betCredit(bet);
   const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}${(bet.paidPlaces ?? null) === null ? '' : ` (rounded to ${String(bet.paidPlaces)} places)`}`;
   const displayed = (bet.paidPlaces ?? null) !== null;
-  const contradiction = displayed ? (credit.ok ? null : credit.problem) : creditContradiction(bet) === null ? null : 'the credit is not stake × the shown multiplier';
+  const contradiction = displayed
+    ? credit.ok
+      ? null
+      : credit.problem
+    : creditContradiction(bet) === null
+      ? null
+      : 'the credit is not stake × the shown multiplier';
   if (contradiction !== null && bet.paidMicro !== null) {
-    findings.add({ id: `money:${bet.game}:credited`, severity: 'critical', kind: 'money', title: `${bet.game}: the amount credited is not the stake times the multiplier the target itself showed`, field: 'amount_won', expected: bet.multiplier === null ? null : `stake × ${String(bet.multiplier)}`, seen: formatDecimal(bet.paidMicro), evidence: `${evidence}: ${contradiction}` });
+    findings.add({
+      id: `money:${bet.game}:credited`,
+      severity: 'critical',
+      kind: 'money',
+      title: `${bet.game}: the amount credited is not the stake times the multiplier the target itself showed`,
+      field: 'amount_won',
+      expected: bet.multiplier === null ? null : `stake × ${String(bet.multiplier)}`,
+      seen: formatDecimal(bet.paidMicro),
+      evidence: `${evidence}: ${contradiction}`,
+    });
   }
   if (!credit.ok || bet.won === null) return;
   const paid = credit.micro;
   if ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro)) {
-    findings.add({ id: `money:${bet.game}:won-flag`, severity: 'major', kind: 'money', title: `${bet.game}: the win flag contradicts the amount the target credited`, field: 'won', expected: paid !== 0n, seen: bet.won, evidence });
+    findings.add({
+      id: `money:${bet.game}:won-flag`,
+      severity: 'major',
+      kind: 'money',
+      title: `${bet.game}: the win flag contradicts the amount the target credited`,
+      field: 'won',
+      expected: paid !== 0n,
+      seen: bet.won,
+      evidence,
+    });
   }
 }
 
@@ -445,9 +575,13 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): v
   const difference = seen > expected ? seen - expected : expected - seen;
   if (difference <= allowance) return;
   run.options.findings.add({
-    id: 'money:edge-audit:balance-delta', severity: 'critical', kind: 'money',
+    id: 'money:edge-audit:balance-delta',
+    severity: 'critical',
+    kind: 'money',
     title: `the balance moved by ${formatDecimal(seen)} USDC over the audit, but the answers report ${formatDecimal(expected)} (returns − stakes)`,
-    endpoint: 'casino.balance', expected: formatDecimal(expected), seen: formatDecimal(seen),
+    endpoint: 'casino.balance',
+    expected: formatDecimal(expected),
+    seen: formatDecimal(seen),
     evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,
   });
 }

@@ -9,7 +9,15 @@
  * target's own speed sets, and the text says so. Pure: a function of the plan and the limits.
  */
 import type { PaceLimit } from '../target.ts';
-import { BATCH_BETS, groupBets, LIVE_BETS_MAX, PHASE_BETS, sentAlone, singleBetShare, VIDEO_POKER } from './edge-audit.ts';
+import {
+  BATCH_BETS,
+  groupBets,
+  LIVE_BETS_MAX,
+  PHASE_BETS,
+  sentAlone,
+  singleBetShare,
+  VIDEO_POKER,
+} from './edge-audit.ts';
 import type { PlannedVariant } from './edge-plan.ts';
 
 export interface AuditEta {
@@ -36,7 +44,10 @@ const spacingMs = (limit: PaceLimit): number => Math.floor(60_000 / limit.perMin
 
 function phaseCalls(input: EtaInput, first: number, count: number): Map<string, number> {
   const gameAt = (index: number): string => (input.plan[index % input.plan.length] as PlannedVariant).game;
-  const calls = new Map<string, number>([['casino.rotate', 1], ['casino.seeds', 1]]);
+  const calls = new Map<string, number>([
+    ['casino.rotate', 1],
+    ['casino.seeds', 1],
+  ]);
   const bump = (op: string): void => void calls.set(op, (calls.get(op) ?? 0) + 1);
   const share = input.batched ? singleBetShare(input.limits) : 0;
   const alone = (index: number): boolean => !input.batched || gameAt(index) === VIDEO_POKER || sentAlone(index, share);
@@ -50,7 +61,8 @@ function phaseCalls(input: EtaInput, first: number, count: number): Map<string, 
   return calls;
 }
 
-const minutes = (ms: number): string => (ms < 60_000 ? `${Math.max(1, Math.round(ms / 1_000))} s` : `${(ms / 60_000).toFixed(1)} minutes`);
+const minutes = (ms: number): string =>
+  ms < 60_000 ? `${Math.max(1, Math.round(ms / 1_000))} s` : `${(ms / 60_000).toFixed(1)} minutes`;
 
 export function auditEta(input: EtaInput): AuditEta {
   const bets = Math.min(input.bets, LIVE_BETS_MAX);
@@ -73,20 +85,40 @@ export function auditEta(input: EtaInput): AuditEta {
   return { calls, pacedMs, slowest, lines: etaLines(input, bets, calls, { pacedMs, slowest }) };
 }
 
-function etaLines(input: EtaInput, bets: number, calls: Readonly<Record<string, number>>, paced: { pacedMs: number; slowest: string | null }): string[] {
+function etaLines(
+  input: EtaInput,
+  bets: number,
+  calls: Readonly<Record<string, number>>,
+  paced: { pacedMs: number; slowest: string | null },
+): string[] {
   const variants = input.plan.length;
   const low = variants === 0 ? 0 : Math.floor(bets / variants);
   const high = variants === 0 ? 0 : Math.ceil(bets / variants);
   const each = low === high ? `${low}` : `${low}–${high}`;
-  const used = Object.keys(calls).filter((op) => input.limits[op] !== undefined).sort();
-  const limits = used.length === 0 ? 'no limits to pace under (the target file lists none for these calls)' : `paced under ${used.map((op) => `${op} ${input.limits[op]?.perMinute}/min`).join(', ')}`;
-  const callText = Object.entries(calls).filter(([op]) => op !== 'casino.balance').sort(([a], [b]) => (a < b ? -1 : 1)).map(([op, count]) => `${count} ${op}`).join(', ');
+  const used = Object.keys(calls)
+    .filter((op) => input.limits[op] !== undefined)
+    .sort();
+  const limits =
+    used.length === 0
+      ? 'no limits to pace under (the target file lists none for these calls)'
+      : `paced under ${used.map((op) => `${op} ${input.limits[op]?.perMinute}/min`).join(', ')}`;
+  const callText = Object.entries(calls)
+    .filter(([op]) => op !== 'casino.balance')
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([op, count]) => `${count} ${op}`)
+    .join(', ');
   const lines = [
     `plan: ${bets} bets, ${each} per game variant (${variants} variants) · ${limits}`,
     `plan: ${callText}${input.batched ? ` (batches of up to ${BATCH_BETS})` : ''}`,
   ];
   if (paced.slowest === null) lines.push('eta: not paced: as fast as the target answers');
-  else lines.push(`eta: about ${minutes(paced.pacedMs)} (${paced.slowest} at ${input.limits[paced.slowest]?.perMinute}/min paces it most)`);
-  if (paced.pacedMs > input.maxSeconds * 1_000) lines.push(`eta: the time budget (${minutes(input.maxSeconds * 1_000)}) ends the betting first; raise --max-minutes or lower --bets to place them all`);
+  else
+    lines.push(
+      `eta: about ${minutes(paced.pacedMs)} (${paced.slowest} at ${input.limits[paced.slowest]?.perMinute}/min paces it most)`,
+    );
+  if (paced.pacedMs > input.maxSeconds * 1_000)
+    lines.push(
+      `eta: the time budget (${minutes(input.maxSeconds * 1_000)}) ends the betting first; raise --max-minutes or lower --bets to place them all`,
+    );
   return lines;
 }

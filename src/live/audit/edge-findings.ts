@@ -44,26 +44,44 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
   for (const outcome of result.variants) {
     const { variant, verdict } = outcome;
     const name = variant.variant;
-    if (verdict.edgeSource === 'observed' && verdict.observed !== null) recordPayoutTable(findings, outcome, verdict.observed, scheme);
+    if (verdict.edgeSource === 'observed' && verdict.observed !== null)
+      recordPayoutTable(findings, outcome, verdict.observed, scheme);
     if (verdict.rule === 'differs' && verdict.advertised !== null) recordEdge(findings, outcome, scheme);
     else if (outcome.advertisedBy !== 'documents') recordDocumentsEdge(findings, outcome, scheme);
-    if (verdict.exactEdge !== null && verdict.empirical === 'differs' && verdict.interval !== null && verdict.edgeSource !== 'empirical') {
+    if (
+      verdict.exactEdge !== null &&
+      verdict.empirical === 'differs' &&
+      verdict.interval !== null &&
+      verdict.edgeSource !== 'empirical'
+    ) {
       findings.add({
-        id: `fairness:${name}:returns`, severity: 'major', kind: 'fairness',
+        id: `fairness:${name}:returns`,
+        severity: 'major',
+        kind: 'fairness',
         title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${percent(verdict.interval.edge)}, exact ${percent(verdict.exactEdge)})`,
-        expected: percent(verdict.exactEdge), seen: `${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}]`,
+        expected: percent(verdict.exactEdge),
+        seen: `${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}]`,
         evidence: `${verdict.interval.bets} bets, each verified alone; beyond a 99.9% interval`,
       });
     }
     if (outcome.sprt !== null && outcome.sprt.decision === 'accept-h1' && verdict.exactEdge !== null) {
       findings.add({
-        id: `fairness:${name}:returns-sprt`, severity: 'major', kind: 'fairness',
+        id: `fairness:${name}:returns-sprt`,
+        severity: 'major',
+        kind: 'fairness',
         title: `${name}: the returns paid put the edge a point ${outcome.sprt.direction === 'lower' ? 'below' : 'above'} the rule's exact ${percent(verdict.exactEdge)} (SPRT)`,
-        expected: percent(verdict.exactEdge), seen: `${outcome.sprt.direction === 'lower' ? '≤' : '≥'} ${percent(verdict.exactEdge + (outcome.sprt.direction === 'lower' ? -0.01 : 0.01))}`,
+        expected: percent(verdict.exactEdge),
+        seen: `${outcome.sprt.direction === 'lower' ? '≤' : '≥'} ${percent(verdict.exactEdge + (outcome.sprt.direction === 'lower' ? -0.01 : 0.01))}`,
         evidence: `Wald's SPRT (two-sided, δ = 1 point, α = β = 1%) decided after ${outcome.sprt.bets} verified bets`,
       });
     }
-    if (verdict.edgeSource !== 'empirical') recordDocumentsDifference(findings, scheme, { game: variant.game, params: variant.params, variant: name, documentsEdge: variant.documentsEdge });
+    if (verdict.edgeSource !== 'empirical')
+      recordDocumentsDifference(findings, scheme, {
+        game: variant.game,
+        params: variant.params,
+        variant: name,
+        documentsEdge: variant.documentsEdge,
+      });
   }
 }
 
@@ -76,68 +94,122 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
     byGame.set(outcome.variant.game, [...(byGame.get(outcome.variant.game) ?? []), outcome]);
   }
   for (const [game, outcomes] of byGame) {
-    const examples = outcomes.flatMap((outcome) => [
-      ...outcome.tier.mappingExamples.map((example) => `bet ${example.betId} (${outcome.variant.variant}): ${example.text}`),
-      ...outcome.tier.mixedClasses().map((found) => `${outcome.variant.variant}: the outcome the scheme pays ${ratioDecimal(found.published)}× was paid ${[...found.paid.values()].map((paid) => `${ratioDecimal(paid.multiplier)}× (${paid.count} bets)`).join(' and ')}`),
-      ...(outcome.verdict.cause === 'outside-law' ? [`${outcome.variant.variant}: bets landed on outcomes the scheme's law does not hold`] : []),
-    ]).slice(0, MAX_EXAMPLES);
+    const examples = outcomes
+      .flatMap((outcome) => [
+        ...outcome.tier.mappingExamples.map(
+          (example) => `bet ${example.betId} (${outcome.variant.variant}): ${example.text}`,
+        ),
+        ...outcome.tier
+          .mixedClasses()
+          .map(
+            (found) =>
+              `${outcome.variant.variant}: the outcome the scheme pays ${ratioDecimal(found.published)}× was paid ${[...found.paid.values()].map((paid) => `${ratioDecimal(paid.multiplier)}× (${paid.count} bets)`).join(' and ')}`,
+          ),
+        ...(outcome.verdict.cause === 'outside-law'
+          ? [`${outcome.variant.variant}: bets landed on outcomes the scheme's law does not hold`]
+          : []),
+      ])
+      .slice(0, MAX_EXAMPLES);
     const broke = outcomes.reduce((total, outcome) => total + outcome.brokeMapping, 0);
     const checked = outcomes.reduce((total, outcome) => total + outcome.brokeMapping + outcome.followedMapping, 0);
     const evidence = examples[0] ?? `${broke} bets`;
-    findings.add({
-      id: `rule:${game}:scheme`, severity: scheme.documentsAdvertise === true ? 'major' : schemeSeverity(outcomes), kind: 'rule',
-      title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)`,
-      field: 'result', expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`, seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
-      evidence, ...(examples.length > 1 ? { examples } : {}),
-    }, Math.max(1, broke));
+    findings.add(
+      {
+        id: `rule:${game}:scheme`,
+        severity: scheme.documentsAdvertise === true ? 'major' : schemeSeverity(outcomes),
+        kind: 'rule',
+        title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)`,
+        field: 'result',
+        expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`,
+        seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
+        evidence,
+        ...(examples.length > 1 ? { examples } : {}),
+      },
+      Math.max(1, broke),
+    );
   }
 }
 
 /** Minor while every variant's edge is consistent with the target's advertisement; else the gravest edge finding's severity. */
 function schemeSeverity(outcomes: readonly VariantOutcome[]): Severity {
-  const severities = outcomes.flatMap((outcome) => (outcome.verdict.rule === 'differs' && outcome.verdict.ruleSeverity !== null && !isDocumentsOwn(outcome) ? [outcome.verdict.ruleSeverity] : []));
-  return severities.reduce<Severity>((gravest, severity) => (SEVERITY_RANK[severity] > SEVERITY_RANK[gravest] ? severity : gravest), 'minor');
+  const severities = outcomes.flatMap((outcome) =>
+    outcome.verdict.rule === 'differs' && outcome.verdict.ruleSeverity !== null && !isDocumentsOwn(outcome)
+      ? [outcome.verdict.ruleSeverity]
+      : [],
+  );
+  return severities.reduce<Severity>(
+    (gravest, severity) => (SEVERITY_RANK[severity] > SEVERITY_RANK[gravest] ? severity : gravest),
+    'minor',
+  );
 }
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 };
 
 /** The observed payout table of one variant: what differs from the published one, and the edge it gives. */
-function recordPayoutTable(findings: FindingsCollector, outcome: VariantOutcome, table: ObservedTable, scheme: FairnessScheme): void {
+function recordPayoutTable(
+  findings: FindingsCollector,
+  outcome: VariantOutcome,
+  table: ObservedTable,
+  scheme: FairnessScheme,
+): void {
   const { variant, verdict } = outcome;
-  const changed = table.rows.filter((row) => row.paid !== null && (row.paid.num !== row.published.num || row.paid.den !== row.published.den));
-  const described = changed.map((row) => `${ratioDecimal(row.paid ?? row.published)}× where it publishes ${ratioDecimal(row.published)}× (${row.bets} bet${row.bets === 1 ? '' : 's'})`);
+  const changed = table.rows.filter(
+    (row) => row.paid !== null && (row.paid.num !== row.published.num || row.paid.den !== row.published.den),
+  );
+  const described = changed.map(
+    (row) =>
+      `${ratioDecimal(row.paid ?? row.published)}× where it publishes ${ratioDecimal(row.published)}× (${row.bets} bet${row.bets === 1 ? '' : 's'})`,
+  );
   const law = scheme.law(variant.game, variant.params);
   const published = law === null ? null : lawEdge(law);
   const unobserved = table.rows.filter((row) => row.paid === null);
-  const bounds = unobserved.length === 0 ? '' : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), so the edge lies in [${percent(table.edge)}, ${percent(table.edgeMax)}]`;
+  const bounds =
+    unobserved.length === 0
+      ? ''
+      : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), so the edge lies in [${percent(table.edge)}, ${percent(table.edgeMax)}]`;
   findings.add({
     // afp's scheme publishes the documents' table, its own advertisement: paying another is major there.
-    id: `rule:${variant.variant}:payouts`, severity: scheme.documentsAdvertise === true ? 'major' : 'minor', kind: 'rule',
+    id: `rule:${variant.variant}:payouts`,
+    severity: scheme.documentsAdvertise === true ? 'major' : 'minor',
+    kind: 'rule',
     title: `${variant.variant}: the target pays ${described.slice(0, 2).join(', ')}${described.length > 2 ? ', …' : ''} (${scheme.name} scheme): observed edge ${percent(table.edge)}${published === null ? '' : `, published rule ${percent(published)}`}`,
-    field: 'payout_multiplier', expected: published === null ? null : percent(published), seen: percent(table.edge),
+    field: 'payout_multiplier',
+    expected: published === null ? null : percent(published),
+    seen: percent(table.edge),
     evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
-    ...(outcome.tier.payoutExamples.length > 0 ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) } : {}),
+    ...(outcome.tier.payoutExamples.length > 0
+      ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) }
+      : {}),
   });
 }
 
 const HOW: Readonly<Record<VariantVerdict['edgeSource'], (verdict: VariantVerdict, scheme: string) => string>> = {
-  published: (verdict, scheme) => `the exact edge of the target's published rule (${scheme} scheme), which ${verdict.restsOnBets} verified bets followed`,
-  observed: (verdict) => `the exact edge of the payout table observed over ${verdict.restsOnBets} verified bets (the draw mapping held on every one)`,
-  empirical: (verdict) => `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its 99.9% interval`,
+  published: (verdict, scheme) =>
+    `the exact edge of the target's published rule (${scheme} scheme), which ${verdict.restsOnBets} verified bets followed`,
+  observed: (verdict) =>
+    `the exact edge of the payout table observed over ${verdict.restsOnBets} verified bets (the draw mapping held on every one)`,
+  empirical: (verdict) =>
+    `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its 99.9% interval`,
 };
 
 function recordEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme: FairnessScheme): void {
   const { variant, verdict } = outcome;
   if (verdict.advertised === null) return;
   const seen = verdict.statedEdge;
-  const range = verdict.statedRange !== null && verdict.statedRange[0] !== verdict.statedRange[1] ? ` [${percent(verdict.statedRange[0])}, ${percent(verdict.statedRange[1])}]` : '';
+  const range =
+    verdict.statedRange !== null && verdict.statedRange[0] !== verdict.statedRange[1]
+      ? ` [${percent(verdict.statedRange[0])}, ${percent(verdict.statedRange[1])}]`
+      : '';
   // The target plays the documents' own payout table, whose edge is not the one they advertise:
   // a contradiction inside the documents (docs/decisions/live-and-audit.md), not a defect of the target.
   const documentsOwn = isDocumentsOwn(outcome);
   findings.add({
-    id: `edge:${variant.variant}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',
+    id: `edge:${variant.variant}`,
+    severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'),
+    kind: 'edge',
     title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
-    expected: verdict.advertised.text, seen: seen === null ? null : percent(seen),
+    expected: verdict.advertised.text,
+    seen: seen === null ? null : percent(seen),
     evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets`,
   });
 }
@@ -155,17 +227,26 @@ function recordDocumentsEdge(findings: FindingsCollector, outcome: VariantOutcom
   const seen = verdict.statedEdge;
   const range = verdict.statedRange;
   if (documents === null || seen === null || range === null) return;
-  if (verdict.edgeSource === 'empirical' && (verdict.interval === null || verdict.interval.bets < MIN_EMPIRICAL_BETS)) return;
+  if (verdict.edgeSource === 'empirical' && (verdict.interval === null || verdict.interval.bets < MIN_EMPIRICAL_BETS))
+    return;
   const tolerance = advertisedTolerance(documents.text);
   const apart = range[0] - documents.edge > tolerance || documents.edge - range[1] > tolerance;
   if (!apart) return;
   const gross = range[1] < 0 || range[0] >= GROSS_EDGE_HIGH;
-  const rule = verdict.edgeSource === 'published' ? `the ${scheme.name} scheme's published rule gives` : verdict.edgeSource === 'observed' ? 'the payout table it was seen to pay gives' : 'its returns give';
+  const rule =
+    verdict.edgeSource === 'published'
+      ? `the ${scheme.name} scheme's published rule gives`
+      : verdict.edgeSource === 'observed'
+        ? 'the payout table it was seen to pay gives'
+        : 'its returns give';
   const spread = range[0] !== range[1] ? ` [${percent(range[0])}, ${percent(range[1])}]` : '';
   findings.add({
-    id: `edge:${variant.variant}`, severity: gross ? 'minor' : 'info', kind: 'edge',
+    id: `edge:${variant.variant}`,
+    severity: gross ? 'minor' : 'info',
+    kind: 'edge',
     title: `${variant.variant}: ${rule} ${percent(seen)}${spread}; the documents advertise ${documents.text}${gross ? (range[1] < 0 ? ' (the house loses on it)' : ' (the house keeps half of every stake or more)') : ''}`,
-    expected: documents.text, seen: percent(seen),
+    expected: documents.text,
+    seen: percent(seen),
     evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(', outside its 99.9% interval', '')}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
   });
 }
@@ -182,14 +263,24 @@ export interface PlayedVariant {
  * `rule:<variant>:documents` (info) when the scheme's rule and the documents' payout table give
  * different exact edges for the variant; nothing when either has no law. Returns whether it did.
  */
-export function recordDocumentsDifference(findings: FindingsCollector, scheme: FairnessScheme, played: PlayedVariant): boolean {
-  const documents = played.documentsEdge === undefined ? documentsEdgeOf(played.game, played.params, played.variant) : played.documentsEdge;
+export function recordDocumentsDifference(
+  findings: FindingsCollector,
+  scheme: FairnessScheme,
+  played: PlayedVariant,
+): boolean {
+  const documents =
+    played.documentsEdge === undefined
+      ? documentsEdgeOf(played.game, played.params, played.variant)
+      : played.documentsEdge;
   const law = documents === null ? null : scheme.law(played.game, played.params);
   if (law === null || documents === null || Math.abs(lawEdge(law) - documents) <= NEGLIGIBLE) return false;
   findings.add({
-    id: `rule:${played.variant}:documents`, severity: 'info', kind: 'rule',
+    id: `rule:${played.variant}:documents`,
+    severity: 'info',
+    kind: 'rule',
     title: `${played.variant}: the target's rule gives an edge of ${percent(lawEdge(law))}; the documents' payout table ${percent(documents)}`,
-    expected: percent(documents), seen: percent(lawEdge(law)),
+    expected: percent(documents),
+    seen: percent(lawEdge(law)),
     evidence: `exact laws: the ${scheme.name} scheme's rule against the documents' (casino.md) table`,
   });
   return true;

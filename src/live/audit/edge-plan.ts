@@ -26,11 +26,17 @@ export interface PlannedVariant {
 }
 
 /** The documents' game module and parameters of a variant: parsed, or (video poker's strategy, no wire form) the variant of that name. */
-function documentsVariant(game: string, params: JsonObject, variantName?: string): { module: GameModule; params: unknown } | null {
+function documentsVariant(
+  game: string,
+  params: JsonObject,
+  variantName?: string,
+): { module: GameModule; params: unknown } | null {
   const module = findGame(game);
   if (module === undefined) return null;
   const parsed = module.parse(params);
-  const moduleParams = parsed.ok ? parsed.value : module.variants().find((variant) => variant.name === variantName)?.params;
+  const moduleParams = parsed.ok
+    ? parsed.value
+    : module.variants().find((variant) => variant.name === variantName)?.params;
   return moduleParams === undefined ? null : { module, params: moduleParams };
 }
 
@@ -48,16 +54,19 @@ export function documentsEdgeOf(game: string, params: JsonObject, variantName?: 
 
 /** The variants of `games` (all the scheme knows when empty), in the scheme's order. */
 export function planVariants(scheme: FairnessScheme, games: readonly string[]): PlannedVariant[] {
-  return scheme.games()
+  return scheme
+    .games()
     .filter((entry) => games.length === 0 || games.includes(entry.game))
-    .flatMap((entry) => entry.variants.map((variant) => ({
-      game: entry.game,
-      variant: variant.name,
-      params: variant.params,
-      amountMicro: findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
-      advertised: advertisedEdgeOf(entry.game, variant.params, variant.name),
-      documentsEdge: documentsEdgeOf(entry.game, variant.params, variant.name),
-    })));
+    .flatMap((entry) =>
+      entry.variants.map((variant) => ({
+        game: entry.game,
+        variant: variant.name,
+        params: variant.params,
+        amountMicro: findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
+        advertised: advertisedEdgeOf(entry.game, variant.params, variant.name),
+        documentsEdge: documentsEdgeOf(entry.game, variant.params, variant.name),
+      })),
+    );
 }
 
 export function clientSeedOf(seed: string, index: number): string {

@@ -22,14 +22,27 @@ const percent = (value: number | null): string => (value === null ? '—' : edge
 export function verdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
-  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? (isDocumentsOwn(outcome) ? "documents' own table; advertised differs" : `differs from advertised (${verdict.ruleSeverity ?? 'minor'})`) : verdict.advertised === null ? 'no advertised edge' : 'undecided';
+  const rule =
+    verdict.rule === 'matches'
+      ? 'matches advertised'
+      : verdict.rule === 'differs'
+        ? isDocumentsOwn(outcome)
+          ? "documents' own table; advertised differs"
+          : `differs from advertised (${verdict.ruleSeverity ?? 'minor'})`
+        : verdict.advertised === null
+          ? 'no advertised edge'
+          : 'undecided';
   switch (verdict.edgeSource) {
     case 'published':
       return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
     case 'observed':
       return `payouts differ from the published table; ${rule}${verdict.empirical === 'differs' ? '; returns differ from the table' : ''}`;
     case 'empirical':
-      return outcome.brokeMapping > 0 ? `${outcome.brokeMapping} bets off the published mapping; ${rule}` : verdict.cause === 'not-replayed' ? `not replayed; ${rule}` : `rule differs from the published scheme; ${rule}`;
+      return outcome.brokeMapping > 0
+        ? `${outcome.brokeMapping} bets off the published mapping; ${rule}`
+        : verdict.cause === 'not-replayed'
+          ? `not replayed; ${rule}`
+          : `rule differs from the published scheme; ${rule}`;
   }
 }
 
@@ -37,7 +50,9 @@ export function verdictText(outcome: VariantOutcome): string {
 export function statedText(outcome: VariantOutcome): string {
   const { statedEdge, statedRange } = outcome.verdict;
   if (statedEdge === null) return '—';
-  return statedRange === null || statedRange[0] === statedRange[1] ? percent(statedEdge) : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
+  return statedRange === null || statedRange[0] === statedRange[1]
+    ? percent(statedEdge)
+    : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
 }
 
 /** The terminal's width the table keeps within: the detail (intervals, SPRT, texts) is in edges.csv and edges.json. */
@@ -47,41 +62,74 @@ export const TABLE_COLUMNS_MAX = 120;
 export function shortVerdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
-  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? (isDocumentsOwn(outcome) ? "documents' own table" : `differs (${verdict.ruleSeverity ?? 'minor'})`) : verdict.advertised === null ? (outcome.advertisedBy === null && outcome.variant.advertised !== null ? 'states no edge' : 'no advertised edge') : 'undecided';
+  const rule =
+    verdict.rule === 'matches'
+      ? 'matches advertised'
+      : verdict.rule === 'differs'
+        ? isDocumentsOwn(outcome)
+          ? "documents' own table"
+          : `differs (${verdict.ruleSeverity ?? 'minor'})`
+        : verdict.advertised === null
+          ? outcome.advertisedBy === null && outcome.variant.advertised !== null
+            ? 'states no edge'
+            : 'no advertised edge'
+          : 'undecided';
   switch (verdict.edgeSource) {
     case 'published':
       return verdict.empirical === 'differs' ? `${rule}; returns differ` : rule;
     case 'observed':
       return `payouts changed; ${rule}`;
     case 'empirical':
-      return outcome.brokeMapping > 0 ? `${outcome.brokeMapping} off mapping; ${rule}` : verdict.cause === 'not-replayed' ? `not replayed; ${rule}` : `payouts mixed; ${rule}`;
+      return outcome.brokeMapping > 0
+        ? `${outcome.brokeMapping} off mapping; ${rule}`
+        : verdict.cause === 'not-replayed'
+          ? `not replayed; ${rule}`
+          : `payouts mixed; ${rule}`;
   }
 }
 
-const TABLE_LEGEND = 'bets: placed/verified/followed the rule; intervals, SPRT and full verdicts: edges.csv, edges.json';
+const TABLE_LEGEND =
+  'bets: placed/verified/followed the rule; intervals, SPRT and full verdicts: edges.csv, edges.json';
 const HEADERS = ['game', 'variant', 'source', 'edge', 'bets', 'advertised', 'verdict'];
 
 /** The variant without its game's prefix ("coin_flip:heads" → "heads"; "wheel" → "—"). */
 const variantPart = (outcome: VariantOutcome): string => {
   const name = outcome.variant.variant;
-  return name.startsWith(`${outcome.variant.game}:`) ? name.slice(outcome.variant.game.length + 1) : name === outcome.variant.game ? '—' : name;
+  return name.startsWith(`${outcome.variant.game}:`)
+    ? name.slice(outcome.variant.game.length + 1)
+    : name === outcome.variant.game
+      ? '—'
+      : name;
 };
 
 /** The advertised edge as a figure, "(own)" where the target's own answers state it. */
 const advertisedCell = (outcome: VariantOutcome): string =>
-  (outcome.verdict.advertised === null ? '—' : `${percent(outcome.verdict.advertised.edge)}${outcome.advertisedBy === 'target' ? ' (own)' : ''}`);
+  outcome.verdict.advertised === null
+    ? '—'
+    : `${percent(outcome.verdict.advertised.edge)}${outcome.advertisedBy === 'target' ? ' (own)' : ''}`;
 
 /** One row per variant, within TABLE_COLUMNS_MAX columns: bets as placed/verified/followed the rule. */
 export function renderEdgeAuditTable(result: EdgeAuditResult): string {
   const cells = result.variants.map((outcome) => [
-    outcome.variant.game, variantPart(outcome), outcome.verdict.edgeSource, statedText(outcome),
-    `${outcome.placed}/${outcome.verified}/${outcome.followedRule}`, advertisedCell(outcome), shortVerdictText(outcome),
+    outcome.variant.game,
+    variantPart(outcome),
+    outcome.verdict.edgeSource,
+    statedText(outcome),
+    `${outcome.placed}/${outcome.verified}/${outcome.followedRule}`,
+    advertisedCell(outcome),
+    shortVerdictText(outcome),
   ]);
-  const widths = HEADERS.map((header, column) => Math.max(header.length, ...cells.map((line) => (line[column] ?? '').length)));
+  const widths = HEADERS.map((header, column) =>
+    Math.max(header.length, ...cells.map((line) => (line[column] ?? '').length)),
+  );
   const fixed = widths.slice(0, -1).reduce((total, width) => total + width + 2, 0);
   const room = Math.max(HEADERS.at(-1)?.length ?? 0, TABLE_COLUMNS_MAX - fixed);
   const fit = (value: string): string => (value.length > room ? `${value.slice(0, room - 1)}…` : value);
-  const line = (values: readonly string[]): string => values.map((value, column) => (column === values.length - 1 ? fit(value) : value.padEnd(widths[column] ?? 0))).join('  ').trimEnd();
+  const line = (values: readonly string[]): string =>
+    values
+      .map((value, column) => (column === values.length - 1 ? fit(value) : value.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(HEADERS), ...cells.map(line), TABLE_LEGEND].join('\n') + '\n';
 }
 
@@ -98,18 +146,56 @@ function fractionCell(value: number | null | undefined): string {
  * the SPRT into one readable cell.
  */
 const CSV_COLUMNS = [
-  'game', 'variant', 'edge_source', 'edge', 'edge_low', 'edge_high', 'bets', 'verified', 'followed_rule', 'followed_mapping', 'exact_edge',
-  'advertised_text', 'advertised_edge', 'empirical_edge', 'low', 'high', 'unobserved_probability', 'verdict', 'rests_on_bets', 'sprt_decision', 'sprt_direction', 'sprt_bets',
+  'game',
+  'variant',
+  'edge_source',
+  'edge',
+  'edge_low',
+  'edge_high',
+  'bets',
+  'verified',
+  'followed_rule',
+  'followed_mapping',
+  'exact_edge',
+  'advertised_text',
+  'advertised_edge',
+  'empirical_edge',
+  'low',
+  'high',
+  'unobserved_probability',
+  'verdict',
+  'rests_on_bets',
+  'sprt_decision',
+  'sprt_direction',
+  'sprt_bets',
 ] as const;
 
 export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
   const rows = result.variants.map((outcome) => {
     const { verdict, sprt } = outcome;
     return [
-      outcome.variant.game, outcome.variant.variant, verdict.edgeSource, fractionCell(verdict.statedEdge), fractionCell(verdict.statedRange?.[0]), fractionCell(verdict.statedRange?.[1]),
-      outcome.placed, outcome.verified, outcome.followedRule, outcome.followedMapping, fractionCell(verdict.exactEdge),
-      verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(shownInterval(verdict.interval)?.[0]), fractionCell(shownInterval(verdict.interval)?.[1]),
-      fractionCell(verdict.observed?.unobservedProbability), verdictText(outcome), verdict.restsOnBets, sprt?.decision ?? '', sprt?.direction ?? '', sprt === null ? '' : sprt.bets,
+      outcome.variant.game,
+      outcome.variant.variant,
+      verdict.edgeSource,
+      fractionCell(verdict.statedEdge),
+      fractionCell(verdict.statedRange?.[0]),
+      fractionCell(verdict.statedRange?.[1]),
+      outcome.placed,
+      outcome.verified,
+      outcome.followedRule,
+      outcome.followedMapping,
+      fractionCell(verdict.exactEdge),
+      verdict.advertised?.text ?? '',
+      fractionCell(verdict.advertised?.edge),
+      fractionCell(verdict.interval?.edge),
+      fractionCell(shownInterval(verdict.interval)?.[0]),
+      fractionCell(shownInterval(verdict.interval)?.[1]),
+      fractionCell(verdict.observed?.unobservedProbability),
+      verdictText(outcome),
+      verdict.restsOnBets,
+      sprt?.decision ?? '',
+      sprt?.direction ?? '',
+      sprt === null ? '' : sprt.bets,
     ];
   });
   return stringify(rows, { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\n' });
@@ -123,7 +209,12 @@ function observedJson(table: ObservedTable | null): JsonValue {
     edge: table.edge,
     edge_max: table.edgeMax,
     unobserved_probability: table.unobservedProbability,
-    outcomes: table.rows.map((row) => ({ published: ratioDecimal(row.published), probability: ratioText(row.probability), paid: row.paid === null ? null : ratioDecimal(row.paid), bets: row.bets })),
+    outcomes: table.rows.map((row) => ({
+      published: ratioDecimal(row.published),
+      probability: ratioText(row.probability),
+      paid: row.paid === null ? null : ratioDecimal(row.paid),
+      bets: row.bets,
+    })),
   };
 }
 
@@ -152,7 +243,10 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
     rule_severity: outcome.verdict.ruleSeverity,
     empirical: outcome.verdict.empirical,
     rests_on_bets: outcome.verdict.restsOnBets,
-    sprt: outcome.sprt === null ? null : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
+    sprt:
+      outcome.sprt === null
+        ? null
+        : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
   }));
   return `${JSON.stringify({ ...header, placed: result.placed, verified: result.verified, refused: result.refused, stopped_by: result.stoppedBy, variants }, null, 2)}\n`;

@@ -85,19 +85,35 @@ export class TierTrack {
   add(bet: SchemeBet, verdict: SchemeVerdict): void {
     const outcome = verdict.outcome;
     if (outcome.status === 'not-checked' || verdict.multiplier === null) return;
-    const differences: readonly FieldDifference[] = outcome.status === 'failed' ? (outcome.differences ?? [{ field: 'result', recorded: null, recomputed: null }]) : [];
+    const differences: readonly FieldDifference[] =
+      outcome.status === 'failed'
+        ? (outcome.differences ?? [{ field: 'result', recorded: null, recomputed: null }])
+        : [];
     const mapping = differences.filter((difference) => !this.payoutFields.has(topField(difference.field)));
     const paid = paidMultiplier(bet);
     if (mapping.length === 0 && paid === null) return;
     this.checked += 1;
     if (mapping.length > 0 || paid === null) {
-      if (this.mappingExamples.length < MAX_EXAMPLES) this.mappingExamples.push({ betId: bet.betId, text: mapping.slice(0, 3).map((d) => `${d.field}: ${JSON.stringify(d.recorded)} where the scheme gives ${JSON.stringify(d.recomputed)}`).join('; ') });
+      if (this.mappingExamples.length < MAX_EXAMPLES)
+        this.mappingExamples.push({
+          betId: bet.betId,
+          text: mapping
+            .slice(0, 3)
+            .map(
+              (d) => `${d.field}: ${JSON.stringify(d.recorded)} where the scheme gives ${JSON.stringify(d.recomputed)}`,
+            )
+            .join('; '),
+        });
       return;
     }
     this.mapped += 1;
     const asPublished = differences.length === 0 && verdict.payout.status !== 'failed';
     if (asPublished) this.paidAsPublished += 1;
-    else if (this.payoutExamples.length < MAX_EXAMPLES) this.payoutExamples.push({ betId: bet.betId, text: `paid ${ratioDecimal(paid)}× where the scheme pays ${ratioDecimal(verdict.multiplier)}×` });
+    else if (this.payoutExamples.length < MAX_EXAMPLES)
+      this.payoutExamples.push({
+        betId: bet.betId,
+        text: `paid ${ratioDecimal(paid)}× where the scheme pays ${ratioDecimal(verdict.multiplier)}×`,
+      });
     // A bet paid as published counts at the rule's exact multiplier (the wire rounds what it shows).
     this.record(verdict.multiplier, asPublished ? verdict.multiplier : paid);
   }
@@ -143,7 +159,9 @@ export function payoutFieldsOf(scheme: FairnessScheme, game: string): readonly s
 }
 
 /** The credited amount contradicts the target's own multiplier beyond half a cent (its rounding). */
-export function creditContradiction(bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier'>): { readonly dueMicro: Micro } | null {
+export function creditContradiction(
+  bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier'>,
+): { readonly dueMicro: Micro } | null {
   const shown = bet.multiplier;
   if (bet.paidMicro === null || bet.paidMicro === 0n || shown === null || !isDecimal(shown)) return null;
   const exact = ratioFromDecimal(String(shown));

@@ -61,7 +61,7 @@ export function advertisedTolerance(text: string): number {
   if (/about|~|≈/i.test(text)) return 0.01;
   const match = /(\d+)(?:\.(\d+))?\s*%/.exec(text);
   const decimals = match?.[2]?.length ?? 0;
-  return 0.5 * 10 ** -decimals / 100;
+  return (0.5 * 10 ** -decimals) / 100;
 }
 
 export function ruleSeverity(exactEdge: number, advertisedEdge: number): Severity {
@@ -91,26 +91,56 @@ interface Stated {
 /** The tier, and the edge it states from the law and the bets (empirical: none yet). */
 function stateEdge(input: VerdictInput): Stated {
   const tier = input.tier.source();
-  const empirical = (cause: VariantVerdict['cause']): Stated => ({ source: 'empirical', cause, exact: null, range: null, restsOn: input.tally.bets, observed: null });
+  const empirical = (cause: VariantVerdict['cause']): Stated => ({
+    source: 'empirical',
+    cause,
+    exact: null,
+    range: null,
+    restsOn: input.tally.bets,
+    observed: null,
+  });
   if (tier.source === 'empirical') return empirical(tier.cause);
-  if (input.law === null) return tier.source === 'published' ? { source: 'published', cause: null, exact: null, range: null, restsOn: input.tier.mapped, observed: null } : empirical('not-replayed');
+  if (input.law === null)
+    return tier.source === 'published'
+      ? { source: 'published', cause: null, exact: null, range: null, restsOn: input.tier.mapped, observed: null }
+      : empirical('not-replayed');
   if (tier.source === 'published') {
     const exact = ratioToNumber(edgeTheory(input.law).edge);
-    return { source: 'published', cause: null, exact, range: [exact, exact], restsOn: input.tier.mapped, observed: null };
+    return {
+      source: 'published',
+      cause: null,
+      exact,
+      range: [exact, exact],
+      restsOn: input.tier.mapped,
+      observed: null,
+    };
   }
   const table = observedTable(input.law, input.tier.classes);
   if (table.outsideLaw > 0) return empirical('outside-law');
   const exact = table.unobservedProbability === 0 ? table.edge : null;
-  return { source: 'observed', cause: null, exact, range: [table.edge, table.edgeMax], restsOn: input.tier.mapped, observed: table };
+  return {
+    source: 'observed',
+    cause: null,
+    exact,
+    range: [table.edge, table.edgeMax],
+    restsOn: input.tier.mapped,
+    observed: table,
+  };
 }
 
 /** Matches, differs (with severity) or unknown: a range against the advertised edge. */
-function judgeRange(range: readonly [number, number], advertised: AdvertisedEdge): { rule: VariantVerdict['rule']; severity: Severity | null } {
+function judgeRange(
+  range: readonly [number, number],
+  advertised: AdvertisedEdge,
+): { rule: VariantVerdict['rule']; severity: Severity | null } {
   const tolerance = advertisedTolerance(advertised.text);
   const [low, high] = range;
-  if (high < 0 || low - advertised.edge > tolerance) return { rule: 'differs', severity: ruleSeverity(high < 0 ? high : low, advertised.edge) };
+  if (high < 0 || low - advertised.edge > tolerance)
+    return { rule: 'differs', severity: ruleSeverity(high < 0 ? high : low, advertised.edge) };
   if (advertised.edge - high > tolerance) return { rule: 'differs', severity: ruleSeverity(high, advertised.edge) };
-  return low >= advertised.edge - tolerance && high <= advertised.edge + tolerance ? { rule: 'matches', severity: null } : { rule: 'unknown', severity: null };
+  return low >= advertised.edge - tolerance && high <= advertised.edge + tolerance
+    ? { rule: 'matches', severity: null }
+    : { rule: 'unknown', severity: null };
 }
 
 export function judgeVariant(input: VerdictInput): VariantVerdict {
@@ -124,7 +154,11 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
   const reference = stated.source === 'empirical' ? (advertised?.edge ?? null) : stated.exact;
   let empirical: VariantVerdict['empirical'] = 'too-few-bets';
   let range = stated.range;
-  if (interval !== null && interval.bets >= MIN_EMPIRICAL_BETS && (reference !== null || stated.source === 'empirical')) {
+  if (
+    interval !== null &&
+    interval.bets >= MIN_EMPIRICAL_BETS &&
+    (reference !== null || stated.source === 'empirical')
+  ) {
     const halfWidth999 = (interval.halfWidth * Z_999) / Z_99;
     if (reference !== null) empirical = Math.abs(interval.edge - reference) > halfWidth999 ? 'differs' : 'agrees';
     if (stated.source === 'empirical' && advertised !== null && empirical === 'differs') {
@@ -134,8 +168,26 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
     }
   }
   if (stated.source === 'empirical') range = shownInterval(interval);
-  const statedEdge = stated.source === 'empirical' ? (interval?.edge ?? null) : stated.source === 'observed' ? (stated.observed?.edge ?? null) : stated.exact;
-  return { edgeSource: stated.source, cause: stated.cause, exactEdge: stated.exact, statedEdge, statedRange: range, advertised, rule, ruleSeverity: severity, restsOnBets: stated.restsOn, interval, empirical, observed: stated.observed };
+  const statedEdge =
+    stated.source === 'empirical'
+      ? (interval?.edge ?? null)
+      : stated.source === 'observed'
+        ? (stated.observed?.edge ?? null)
+        : stated.exact;
+  return {
+    edgeSource: stated.source,
+    cause: stated.cause,
+    exactEdge: stated.exact,
+    statedEdge,
+    statedRange: range,
+    advertised,
+    rule,
+    ruleSeverity: severity,
+    restsOnBets: stated.restsOn,
+    interval,
+    empirical,
+    observed: stated.observed,
+  };
 }
 
 /**
@@ -152,4 +204,3 @@ export function shownInterval(interval: EdgeInterval | null): readonly [low: num
 export function lawEdge(law: readonly Chance[]): number {
   return ratioToNumber(edgeTheory(law).edge);
 }
-

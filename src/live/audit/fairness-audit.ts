@@ -97,30 +97,59 @@ export async function auditFairnessLive(options: FairnessAuditOptions): Promise<
   const troubles: string[] = [];
   const seeds = new Map<string, string>();
   const rotated = await session.call('casino.rotate', {}, apiKey);
-  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null) seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
+  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null)
+    seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
   else if (rotated.kind !== 'ok') troubles.push(`casino.rotate: ${why(rotated)}`);
   const rotation = rotated.kind !== 'ok' ? 'failed' : rotated.value.revealedSeed !== null ? 'revealed' : 'none-active';
   const history = await readHistory(options, troubles);
   const trails = new Array<AuditedBet | null>(history.betIds.length).fill(null);
-  await runBounded(history.betIds.length, options.concurrency, async (index) => {
-    const betId = history.betIds[index] as string;
-    const answer = await session.call('casino.audit', { betId }, apiKey);
-    if (answer.kind === 'ok') trails[index] = answer.value;
-    else if (answer.kind === 'refused') options.findings.add({ id: `fairness:audit:refused:${answer.refusal.name}`, severity: 'major', kind: 'fairness', title: `the audit trail of a bet in the history was refused (${answer.refusal.name}): the bet cannot be verified`, endpoint: 'casino.audit', expected: "the audit trail of every one of the account's bets", seen: answer.refusal.body, evidence: `bet ${betId}: ${answer.refusal.message}` });
-  }, () => deadline.passed());
+  await runBounded(
+    history.betIds.length,
+    options.concurrency,
+    async (index) => {
+      const betId = history.betIds[index] as string;
+      const answer = await session.call('casino.audit', { betId }, apiKey);
+      if (answer.kind === 'ok') trails[index] = answer.value;
+      else if (answer.kind === 'refused')
+        options.findings.add({
+          id: `fairness:audit:refused:${answer.refusal.name}`,
+          severity: 'major',
+          kind: 'fairness',
+          title: `the audit trail of a bet in the history was refused (${answer.refusal.name}): the bet cannot be verified`,
+          endpoint: 'casino.audit',
+          expected: "the audit trail of every one of the account's bets",
+          seen: answer.refusal.body,
+          evidence: `bet ${betId}: ${answer.refusal.message}`,
+        });
+    },
+    () => deadline.passed(),
+  );
   const stoppedBy = deadline.passed() ? 'deadline' : history.truncated ? 'max-bets' : null;
   session.windUp();
   const listed = await session.call('casino.seeds', {}, apiKey);
   if (listed.kind === 'ok') {
-    for (const { seedHash, seed } of listed.value.seeds) if (seed !== null && !seeds.has(seedHash)) seeds.set(seedHash, seed);
+    for (const { seedHash, seed } of listed.value.seeds)
+      if (seed !== null && !seeds.has(seedHash)) seeds.set(seedHash, seed);
   } else troubles.push(`casino.seeds: ${why(listed)}`);
   const games = verifyAll(options, trails, seeds);
   const sum = (pick: (tally: GameTally) => number): number => games.reduce((total, tally) => total + pick(tally), 0);
-  return { rotation, historyTotal: history.total, listed: history.betIds.length, audited: sum((tally) => tally.audited), verified: sum((tally) => tally.verified), games, stoppedBy, troubles };
+  return {
+    rotation,
+    historyTotal: history.total,
+    listed: history.betIds.length,
+    audited: sum((tally) => tally.audited),
+    verified: sum((tally) => tally.verified),
+    games,
+    stoppedBy,
+    troubles,
+  };
 }
 
 /** The history's bet ids, newest first, page by page; each page must add an id not seen before. */
-async function readHistory(options: FairnessAuditOptions, troubles: string[]): Promise<{ betIds: string[]; total: number | null; truncated: boolean }> {
+async function readHistory(
+  options: FairnessAuditOptions,
+  troubles: string[],
+): Promise<{ betIds: string[]; total: number | null; truncated: boolean }> {
   const { session, apiKey, deadline } = options;
   const maxBets = Math.min(options.maxBets, FAIRNESS_BETS_MAX);
   const seen = new Set<string>();
@@ -164,7 +193,12 @@ function variantOf(game: string, params: JsonObject | null): string {
  * Two bets drawing one (seed, nonce) pair: the same result handed out twice (critical), unless both
  * belong to one shared round. `draws` maps `seed hash:nonce` to the first bet's round, else its id.
  */
-function checkDraw(findings: FindingsCollector, draws: Map<string, { owner: string; betId: string }>, bet: SchemeBet, round: string | null): void {
+function checkDraw(
+  findings: FindingsCollector,
+  draws: Map<string, { owner: string; betId: string }>,
+  bet: SchemeBet,
+  round: string | null,
+): void {
   const draw = `${bet.seedHash}:${bet.nonce}`;
   const owner = round ?? bet.betId;
   const earlier = draws.get(draw);
@@ -174,17 +208,32 @@ function checkDraw(findings: FindingsCollector, draws: Map<string, { owner: stri
   }
   if (earlier.owner === owner) return;
   findings.add({
-    id: 'fairness:nonce-reused', severity: 'critical', kind: 'fairness', title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
-    field: 'proof.nonce', expected: 'a fresh nonce for every bet under one seed', seen: bet.nonce, evidence: `bets ${earlier.betId} and ${bet.betId} both draw nonce ${bet.nonce} of seed ${bet.seedHash}`,
+    id: 'fairness:nonce-reused',
+    severity: 'critical',
+    kind: 'fairness',
+    title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
+    field: 'proof.nonce',
+    expected: 'a fresh nonce for every bet under one seed',
+    seen: bet.nonce,
+    evidence: `bets ${earlier.betId} and ${bet.betId} both draw nonce ${bet.nonce} of seed ${bet.seedHash}`,
   });
 }
 
 /** The scheme's verdict with the outcome and payout not checked (the parameters are unknown). */
 function withoutParams(verdict: SchemeVerdict, reason: string): SchemeVerdict {
-  return { ...verdict, outcome: { status: 'not-checked', reason }, payout: { status: 'not-checked', reason }, multiplier: null };
+  return {
+    ...verdict,
+    outcome: { status: 'not-checked', reason },
+    payout: { status: 'not-checked', reason },
+    multiplier: null,
+  };
 }
 
-function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedBet | null>, seeds: ReadonlyMap<string, string>): GameTally[] {
+function verifyAll(
+  options: FairnessAuditOptions,
+  trails: ReadonlyArray<AuditedBet | null>,
+  seeds: ReadonlyMap<string, string>,
+): GameTally[] {
   const { scheme, findings } = options;
   const tallies = new Map<string, GameTally>();
   const draws = new Map<string, { owner: string; betId: string }>();
@@ -197,15 +246,35 @@ function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedB
     tally.audited += 1;
     const params = trail.params ?? scheme.paramsOf?.(bet.game, bet.result) ?? null;
     const variant = variantOf(bet.game, params);
-    if (params !== null && !variants.has(variant) && variants.size < VARIANTS_COMPARED_MAX) variants.set(variant, { game: bet.game, params });
+    if (params !== null && !variants.has(variant) && variants.size < VARIANTS_COMPARED_MAX)
+      variants.set(variant, { game: bet.game, params });
     const schemeBet: SchemeBet = { ...bet, params: params ?? {} };
     checkDraw(findings, draws, schemeBet, scheme.roundOf?.(schemeBet) ?? null);
     const seedHex = seeds.get(bet.seedHash) ?? trail.revealedSeed;
     const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
-    const verdict = checked === null || params !== null ? checked : withoutParams(checked, `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`);
-    recordVerification(findings, { bet: schemeBet, variant, seedHex, verdict, scheme: scheme.name, publishedIsAdvertised: scheme.documentsAdvertise === true, payoutFields: payoutFieldsOf(scheme, bet.game) });
+    const verdict =
+      checked === null || params !== null
+        ? checked
+        : withoutParams(
+            checked,
+            `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`,
+          );
+    recordVerification(findings, {
+      bet: schemeBet,
+      variant,
+      seedHex,
+      verdict,
+      scheme: scheme.name,
+      publishedIsAdvertised: scheme.documentsAdvertise === true,
+      payoutFields: payoutFieldsOf(scheme, bet.game),
+    });
     // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
-    if (verdict !== null && scheme.documentsAdvertise !== true && (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')) offRule.add(bet.game);
+    if (
+      verdict !== null &&
+      scheme.documentsAdvertise !== true &&
+      (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')
+    )
+      offRule.add(bet.game);
     if (verdict === null) {
       tally.notRevealed += 1;
       continue;
@@ -215,6 +284,7 @@ function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedB
     if (verdict.payout.status === 'ok') tally.paidRight += 1;
     if (verdict.outcome.status === 'not-checked' || verdict.payout.status === 'not-checked') tally.notChecked += 1;
   }
-  for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (!offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
+  for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (!offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
   return [...tallies.values()].sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));
 }

@@ -16,13 +16,27 @@ export interface FairnessHeader {
 const COLUMNS = ['game', 'audited', 'verified', 'rule ok', 'paid ok', 'not checked', 'not revealed'] as const;
 
 function cells(tally: GameTally): string[] {
-  return [tally.game, String(tally.audited), String(tally.verified), String(tally.followedRule), String(tally.paidRight), String(tally.notChecked), String(tally.notRevealed)];
+  return [
+    tally.game,
+    String(tally.audited),
+    String(tally.verified),
+    String(tally.followedRule),
+    String(tally.paidRight),
+    String(tally.notChecked),
+    String(tally.notRevealed),
+  ];
 }
 
 export function renderFairnessTable(result: FairnessAuditResult): string {
   const rows = [[...COLUMNS], ...result.games.map(cells)];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => (row[column] as string).length)));
-  const line = (row: readonly string[]): string => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ').trimEnd();
+  const line = (row: readonly string[]): string =>
+    row
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number),
+      )
+      .join('  ')
+      .trimEnd();
   return `${rows.map(line).join('\n')}\n`;
 }
 
@@ -40,8 +54,13 @@ export function fairnessJson(result: FairnessAuditResult, header: FairnessHeader
     stopped_by: result.stoppedBy,
     troubles: [...result.troubles],
     games: result.games.map((tally) => ({
-      game: tally.game, audited: tally.audited, verified: tally.verified, followed_rule: tally.followedRule,
-      paid_right: tally.paidRight, not_checked: tally.notChecked, not_revealed: tally.notRevealed,
+      game: tally.game,
+      audited: tally.audited,
+      verified: tally.verified,
+      followed_rule: tally.followedRule,
+      paid_right: tally.paidRight,
+      not_checked: tally.notChecked,
+      not_revealed: tally.notRevealed,
     })),
   };
 }

@@ -45,8 +45,13 @@ const priceText = (units: bigint): string => `${units / PRICE_ONE}.${(units % PR
 
 async function openPosition(context: ProbeContext, account: TradingAccount, leg: Leg): Promise<PositionView | string> {
   const { session } = context;
-  const order = await session.call('trading.order', { symbol: leg.symbol, side: leg.side, sizeMicro: SIZE_MICRO, leverage: LEVERAGE_MAX }, account.apiKey);
-  if (order.kind !== 'ok') return `the ${leg.symbol} ${leg.side} of ${formatDecimal(SIZE_MICRO)} at leverage ${LEVERAGE_MAX} was not accepted (${order.kind === 'refused' ? `${order.refusal.status} ${order.refusal.name}` : order.kind})`;
+  const order = await session.call(
+    'trading.order',
+    { symbol: leg.symbol, side: leg.side, sizeMicro: SIZE_MICRO, leverage: LEVERAGE_MAX },
+    account.apiKey,
+  );
+  if (order.kind !== 'ok')
+    return `the ${leg.symbol} ${leg.side} of ${formatDecimal(SIZE_MICRO)} at leverage ${LEVERAGE_MAX} was not accepted (${order.kind === 'refused' ? `${order.refusal.status} ${order.refusal.name}` : order.kind})`;
   const listed = await openLegs(context, account);
   return listed?.get(leg) ?? `the opened ${leg.symbol} ${leg.side} is not in the positions list`;
 }
@@ -57,7 +62,9 @@ async function openLegs(context: ProbeContext, account: TradingAccount): Promise
   if (listed.kind !== 'ok') return null;
   const found = new Map<Leg, PositionView>();
   for (const leg of LEGS) {
-    const position = listed.value.positions.find((candidate) => candidate.symbol === leg.symbol && candidate.side === leg.side);
+    const position = listed.value.positions.find(
+      (candidate) => candidate.symbol === leg.symbol && candidate.side === leg.side,
+    );
     if (position !== undefined) found.set(leg, position);
   }
   return found;
@@ -65,19 +72,41 @@ async function openLegs(context: ProbeContext, account: TradingAccount): Promise
 
 /** Part 1: margin and liquidation price against the documented formulas. */
 function checkFormula(leg: Leg, position: PositionView, raise: Raise): string {
-  if (position.entryPrice === null) return `${leg.symbol} ${leg.side}: the list shows no entry price, so the formulas were not checked`;
+  if (position.entryPrice === null)
+    return `${leg.symbol} ${leg.side}: the list shows no entry price, so the formulas were not checked`;
   const entryPrice = position.entryPrice;
   const expectedMargin = (SIZE_MICRO + BigInt(LEVERAGE_MAX) - 1n) / BigInt(LEVERAGE_MAX);
   const moveBps = 10_000n / BigInt(LEVERAGE_MAX) - MAINTENANCE_BPS;
   const expectedPrice = (entryPrice * (leg.side === 'long' ? 10_000n - moveBps : 10_000n + moveBps)) / 10_000n;
   const shown = position.liquidationPrice;
-  if (position.marginMicro !== null && (position.marginMicro - expectedMargin > ROUNDING_MICRO || expectedMargin - position.marginMicro > ROUNDING_MICRO)) {
-    raise({ id: 'rule:trading:liquidation-margin', severity: 'minor', kind: 'rule', title: `a ${formatDecimal(SIZE_MICRO)} ${leg.symbol} ${leg.side} at leverage ${LEVERAGE_MAX} holds margin ${formatDecimal(position.marginMicro)}, not size / leverage`, endpoint: 'trading.positions', expected: formatDecimal(expectedMargin), seen: formatDecimal(position.marginMicro), evidence: `entry ${priceText(entryPrice)}` });
+  if (
+    position.marginMicro !== null &&
+    (position.marginMicro - expectedMargin > ROUNDING_MICRO || expectedMargin - position.marginMicro > ROUNDING_MICRO)
+  ) {
+    raise({
+      id: 'rule:trading:liquidation-margin',
+      severity: 'minor',
+      kind: 'rule',
+      title: `a ${formatDecimal(SIZE_MICRO)} ${leg.symbol} ${leg.side} at leverage ${LEVERAGE_MAX} holds margin ${formatDecimal(position.marginMicro)}, not size / leverage`,
+      endpoint: 'trading.positions',
+      expected: formatDecimal(expectedMargin),
+      seen: formatDecimal(position.marginMicro),
+      evidence: `entry ${priceText(entryPrice)}`,
+    });
   }
   if (shown !== null) {
     const distance = shown > expectedPrice ? shown - expectedPrice : expectedPrice - shown;
     if (distance * 10_000n > entryPrice * PRICE_TOLERANCE_BPS) {
-      raise({ id: 'rule:trading:liquidation-price', severity: 'minor', kind: 'rule', title: `the liquidation price of a ${leg.symbol} ${leg.side} at leverage ${LEVERAGE_MAX} is ${priceText(shown)}, not entry × (1 ${leg.side === 'long' ? '−' : '+'} 1/${LEVERAGE_MAX} ${leg.side === 'long' ? '+' : '−'} 0.5%)`, endpoint: 'trading.positions', expected: priceText(expectedPrice), seen: priceText(shown), evidence: `entry ${priceText(entryPrice)}` });
+      raise({
+        id: 'rule:trading:liquidation-price',
+        severity: 'minor',
+        kind: 'rule',
+        title: `the liquidation price of a ${leg.symbol} ${leg.side} at leverage ${LEVERAGE_MAX} is ${priceText(shown)}, not entry × (1 ${leg.side === 'long' ? '−' : '+'} 1/${LEVERAGE_MAX} ${leg.side === 'long' ? '+' : '−'} 0.5%)`,
+        endpoint: 'trading.positions',
+        expected: priceText(expectedPrice),
+        seen: priceText(shown),
+        evidence: `entry ${priceText(entryPrice)}`,
+      });
     }
   }
   return `${leg.symbol} ${leg.side} entry ${priceText(entryPrice)}, margin ${position.marginMicro === null ? 'not shown' : formatDecimal(position.marginMicro)}, liquidation price ${shown === null ? 'not shown' : priceText(shown)} (formula ${priceText(expectedPrice)})`;
@@ -86,9 +115,11 @@ function checkFormula(leg: Leg, position: PositionView, raise: Raise): string {
 /** Part 2: moves afp serve's manual clock until the position is gone; the balance across that step must not move. */
 async function driveToLiquidation(context: ProbeContext, account: TradingAccount, raise: Raise): Promise<string> {
   const { target } = context.session;
-  if (!target.afpServe || target.adminUrl === null) return 'liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls';
+  if (!target.afpServe || target.adminUrl === null)
+    return 'liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls';
   const clock = await ServeClock.ofManualServe(target.adminUrl);
-  if (clock === null) return "liquidation not measured: the afp serve's clock is not manual (start it with --clock manual)";
+  if (clock === null)
+    return "liquidation not measured: the afp serve's clock is not manual (start it with --clock manual)";
   let before = await account.balance();
   for (let step = 1; step <= STEPS_MAX; step++) {
     await clock.sleep(STEP_MS);
@@ -100,7 +131,8 @@ async function driveToLiquidation(context: ProbeContext, account: TradingAccount
       before = after;
       continue;
     }
-    if (before === null || after === null) return `${gone.join(' and ')} liquidated within ${step} step(s) of 6 h; the balance could not be read`;
+    if (before === null || after === null)
+      return `${gone.join(' and ')} liquidated within ${step} step(s) of 6 h; the balance could not be read`;
     return `${gone.join(' and ')} liquidated within ${step} step(s) of 6 h; ${judgeBalance(before, after, raise)}`;
   }
   return `liquidation not reached in ${STEPS_MAX} steps of 6 h`;
@@ -108,9 +140,39 @@ async function driveToLiquidation(context: ProbeContext, account: TradingAccount
 
 function judgeBalance(before: Micro, after: Micro, raise: Raise): string {
   const evidence = `balance before the step ${formatDecimal(before)}, after ${formatDecimal(after)}`;
-  if (after < 0n) raise({ id: 'money:trading:liquidation-negative', severity: 'critical', kind: 'money', title: `a liquidation left the balance negative (${formatDecimal(after)})`, endpoint: 'trading.positions', expected: 'at least 0', seen: formatDecimal(after), evidence });
-  else if (after < before) raise({ id: 'money:trading:liquidation-took-balance', severity: 'critical', kind: 'money', title: `a liquidation took ${formatDecimal(before - after)} from the balance beyond the margin`, endpoint: 'trading.positions', expected: formatDecimal(before), seen: formatDecimal(after), evidence });
-  else if (after > before) raise({ id: 'rule:trading:liquidation-returned-margin', severity: 'major', kind: 'rule', title: `a liquidation handed ${formatDecimal(after - before)} back to the balance (the margin is forfeited)`, endpoint: 'trading.positions', expected: formatDecimal(before), seen: formatDecimal(after), evidence });
+  if (after < 0n)
+    raise({
+      id: 'money:trading:liquidation-negative',
+      severity: 'critical',
+      kind: 'money',
+      title: `a liquidation left the balance negative (${formatDecimal(after)})`,
+      endpoint: 'trading.positions',
+      expected: 'at least 0',
+      seen: formatDecimal(after),
+      evidence,
+    });
+  else if (after < before)
+    raise({
+      id: 'money:trading:liquidation-took-balance',
+      severity: 'critical',
+      kind: 'money',
+      title: `a liquidation took ${formatDecimal(before - after)} from the balance beyond the margin`,
+      endpoint: 'trading.positions',
+      expected: formatDecimal(before),
+      seen: formatDecimal(after),
+      evidence,
+    });
+  else if (after > before)
+    raise({
+      id: 'rule:trading:liquidation-returned-margin',
+      severity: 'major',
+      kind: 'rule',
+      title: `a liquidation handed ${formatDecimal(after - before)} back to the balance (the margin is forfeited)`,
+      endpoint: 'trading.positions',
+      expected: formatDecimal(before),
+      seen: formatDecimal(after),
+      evidence,
+    });
   return evidence;
 }
 
@@ -127,6 +189,8 @@ export async function tradingLiquidation(context: ProbeContext, raise: Raise): P
     formulas.push(checkFormula(leg, position, raise));
   }
   const liquidation = await driveToLiquidation(context, account, raise);
-  return { status: 'ran', note: `${account.label}: ${formatDecimal(SIZE_MICRO)} at leverage ${LEVERAGE_MAX}: ${formulas.join('; ')}; ${liquidation}` };
+  return {
+    status: 'ran',
+    note: `${account.label}: ${formatDecimal(SIZE_MICRO)} at leverage ${LEVERAGE_MAX}: ${formulas.join('; ')}; ${liquidation}`,
+  };
 }
-

@@ -59,7 +59,11 @@ export interface ProbeContext {
    * Funds a fresh account of a service that keeps its own accounts (the deployment's trading and
    * domains), the target's way (domain-probes.ts, the liquidation probe); absent: it cannot.
    */
-  readonly fundOwnAccount?: (service: 'trading' | 'domains', agentId: string, apiKey: string) => Promise<LiveOutcome<string>>;
+  readonly fundOwnAccount?: (
+    service: 'trading' | 'domains',
+    agentId: string,
+    apiKey: string,
+  ) => Promise<LiveOutcome<string>>;
 }
 
 export interface ProbeResult {
@@ -72,7 +76,10 @@ export interface ProbeResult {
 
 interface Probe {
   readonly name: string;
-  run(context: ProbeContext, raise: (finding: FindingInput) => void): Promise<{ status: 'ran' | 'skipped'; note: string }>;
+  run(
+    context: ProbeContext,
+    raise: (finding: FindingInput) => void,
+  ): Promise<{ status: 'ran' | 'skipped'; note: string }>;
 }
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
@@ -90,8 +97,13 @@ const overdraw: Probe = {
   name: 'overdraw-withdrawal',
   async run(context, raise) {
     const address = context.withdrawAddress ?? (context.session.target.afpServe ? `0x${'a1'.repeat(20)}` : null);
-    if (address === null) return { status: 'skipped', note: 'a withdrawal that is not refused sends funds: pass --withdraw-address with an address you own' };
-    if (context.session.offers('casino.withdraw') !== null) return { status: 'skipped', note: context.session.offers('casino.withdraw') ?? '' };
+    if (address === null)
+      return {
+        status: 'skipped',
+        note: 'a withdrawal that is not refused sends funds: pass --withdraw-address with an address you own',
+      };
+    if (context.session.offers('casino.withdraw') !== null)
+      return { status: 'skipped', note: context.session.offers('casino.withdraw') ?? '' };
     const before = await balance(context);
     if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
     const amountMicro = before + 1_000_000n;
@@ -100,24 +112,56 @@ const overdraw: Probe = {
     const request = requestOf(outcome);
     const reproduce = request === null ? undefined : context.curlOf(request);
     if (outcome.kind === 'ok') {
-      raise({ id: 'money:withdraw:overdraw-accepted', severity: 'critical', kind: 'money', title: `a withdrawal of ${formatDecimal(amountMicro)} USDC was accepted on a balance of ${formatDecimal(before)}`, endpoint: 'casino.withdraw', expected: 'refused (insufficient balance)', seen: (outcome.body ?? null) as JsonValue, evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`, ...(reproduce === undefined ? {} : { reproduce }) });
+      raise({
+        id: 'money:withdraw:overdraw-accepted',
+        severity: 'critical',
+        kind: 'money',
+        title: `a withdrawal of ${formatDecimal(amountMicro)} USDC was accepted on a balance of ${formatDecimal(before)}`,
+        endpoint: 'casino.withdraw',
+        expected: 'refused (insufficient balance)',
+        seen: (outcome.body ?? null) as JsonValue,
+        evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`,
+        ...(reproduce === undefined ? {} : { reproduce }),
+      });
     }
     if (after !== null && after !== before) {
-      raise({ id: `money:withdraw:overdraw-balance-${after > before ? 'rose' : 'fell'}`, severity: 'critical', kind: 'money', title: `after a refused-or-not overdraw withdrawal the balance ${after > before ? 'rose' : 'fell'} from ${formatDecimal(before)} to ${formatDecimal(after)}`, endpoint: 'casino.withdraw', expected: formatDecimal(before), seen: formatDecimal(after), evidence: `withdrawal answer: ${outcome.kind}`, ...(reproduce === undefined ? {} : { reproduce }) });
+      raise({
+        id: `money:withdraw:overdraw-balance-${after > before ? 'rose' : 'fell'}`,
+        severity: 'critical',
+        kind: 'money',
+        title: `after a refused-or-not overdraw withdrawal the balance ${after > before ? 'rose' : 'fell'} from ${formatDecimal(before)} to ${formatDecimal(after)}`,
+        endpoint: 'casino.withdraw',
+        expected: formatDecimal(before),
+        seen: formatDecimal(after),
+        evidence: `withdrawal answer: ${outcome.kind}`,
+        ...(reproduce === undefined ? {} : { reproduce }),
+      });
     }
-    return { status: 'ran', note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.name})` : outcome.kind}` };
+    return {
+      status: 'ran',
+      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.name})` : outcome.kind}`,
+    };
   },
 };
 
-function bet(index: number, params: Record<string, string | number> = { side: 'heads' }, game = 'coin_flip', amountMicro = MIN_BET_MICRO): BetInput {
+function bet(
+  index: number,
+  params: Record<string, string | number> = { side: 'heads' },
+  game = 'coin_flip',
+  amountMicro = MIN_BET_MICRO,
+): BetInput {
   return { game, amountMicro, clientSeed: `afp-money-probe-${index}`, params };
 }
 
 const batchSummary: Probe = {
   name: 'batch-summary',
   async run(context, raise) {
-    if (context.session.offers('casino.batch') !== null) return { status: 'skipped', note: context.session.offers('casino.batch') ?? '' };
-    const bets = [...Array.from({ length: PROBE_BETS }, (_, index) => bet(index)), bet(PROBE_BETS, { side: 'heads' }, 'coin_flip', 0n)];
+    if (context.session.offers('casino.batch') !== null)
+      return { status: 'skipped', note: context.session.offers('casino.batch') ?? '' };
+    const bets = [
+      ...Array.from({ length: PROBE_BETS }, (_, index) => bet(index)),
+      bet(PROBE_BETS, { side: 'heads' }, 'coin_flip', 0n),
+    ];
     const outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
     if (outcome.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${outcome.kind}` };
     const { results, summary } = outcome.value;
@@ -125,12 +169,30 @@ const batchSummary: Probe = {
     const wagered = placed.reduce((total, one) => total + one.amountMicro, 0n);
     const won = placed.reduce((total, one) => total + (one.paidMicro ?? 0n), 0n);
     const reproduce = context.curlOf(outcome.request);
-    const compare = (field: string, seen: bigint | number | null, expected: bigint | number, tolerance: bigint): void => {
+    const compare = (
+      field: string,
+      seen: bigint | number | null,
+      expected: bigint | number,
+      tolerance: bigint,
+    ): void => {
       if (seen === null) return;
-      const differs = typeof seen === 'bigint' && typeof expected === 'bigint' ? abs(seen - expected) > tolerance : seen !== expected;
+      const differs =
+        typeof seen === 'bigint' && typeof expected === 'bigint' ? abs(seen - expected) > tolerance : seen !== expected;
       if (!differs) return;
-      const text = (value: bigint | number): string => (typeof value === 'bigint' ? formatDecimal(value) : String(value));
-      raise({ id: `money:batch:summary:${field}`, severity: 'major', kind: 'money', title: `the batch summary's ${field} (${text(seen)}) disagrees with its results (${text(expected)})`, endpoint: 'casino.batch', field: `summary.${field}`, expected: text(expected), seen: text(seen), evidence: `${results.length} elements, ${placed.length} placed`, reproduce });
+      const text = (value: bigint | number): string =>
+        typeof value === 'bigint' ? formatDecimal(value) : String(value);
+      raise({
+        id: `money:batch:summary:${field}`,
+        severity: 'major',
+        kind: 'money',
+        title: `the batch summary's ${field} (${text(seen)}) disagrees with its results (${text(expected)})`,
+        endpoint: 'casino.batch',
+        field: `summary.${field}`,
+        expected: text(expected),
+        seen: text(seen),
+        evidence: `${results.length} elements, ${placed.length} placed`,
+        reproduce,
+      });
     };
     if (summary === null) return { status: 'ran', note: 'the batch answer has no summary' };
     compare('total', summary.total, results.length, 0n);
@@ -148,25 +210,67 @@ const doubleSpend: Probe = {
   name: 'double-spend',
   async run(context, raise) {
     const second = context.second;
-    if (second === null) return { status: 'skipped', note: 'no second account could be opened (it holds the small balance the probe spends twice)' };
-    if (context.session.offers('escrow.create') !== null) return { status: 'skipped', note: context.session.offers('escrow.create') ?? '' };
+    if (second === null)
+      return {
+        status: 'skipped',
+        note: 'no second account could be opened (it holds the small balance the probe spends twice)',
+      };
+    if (context.session.offers('escrow.create') !== null)
+      return { status: 'skipped', note: context.session.offers('escrow.create') ?? '' };
     const before = await balance(context, second.apiKey);
-    if (before === null || before < 200_000n) return { status: 'skipped', note: `the second account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below 0.20 USDC` };
+    if (before === null || before < 200_000n)
+      return {
+        status: 'skipped',
+        note: `the second account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below 0.20 USDC`,
+      };
     const amountMicro = ((before * 6n) / 10n / 10_000n) * 10_000n;
-    const input = { amountMicro, creatorId: second.agentId, counterpartyId: context.agentId, description: 'afp double-spend probe', timeoutHours: 1 };
-    const outcomes = await Promise.all(Array.from({ length: DOUBLE_SPEND_CALLS }, () => context.session.call('escrow.create', input, second.apiKey)));
+    const input = {
+      amountMicro,
+      creatorId: second.agentId,
+      counterpartyId: context.agentId,
+      description: 'afp double-spend probe',
+      timeoutHours: 1,
+    };
+    const outcomes = await Promise.all(
+      Array.from({ length: DOUBLE_SPEND_CALLS }, () => context.session.call('escrow.create', input, second.apiKey)),
+    );
     const accepted = outcomes.filter((outcome) => outcome.kind === 'ok');
     const after = await balance(context, second.apiKey);
     const first = outcomes[0];
-    const reproduce = first !== undefined && requestOf(first) !== null ? context.curlOf(requestOf(first) as SentRequest) : undefined;
+    const reproduce =
+      first !== undefined && requestOf(first) !== null ? context.curlOf(requestOf(first) as SentRequest) : undefined;
     if (accepted.length > 1) {
-      raise({ id: 'money:escrow:double-spend', severity: 'critical', kind: 'money', title: `${accepted.length} of ${DOUBLE_SPEND_CALLS} simultaneous escrows of ${formatDecimal(amountMicro)} were accepted on a balance of ${formatDecimal(before)}`, endpoint: 'escrow.create', expected: 'at most one accepted', seen: accepted.length, evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`, ...(reproduce === undefined ? {} : { reproduce }) });
+      raise({
+        id: 'money:escrow:double-spend',
+        severity: 'critical',
+        kind: 'money',
+        title: `${accepted.length} of ${DOUBLE_SPEND_CALLS} simultaneous escrows of ${formatDecimal(amountMicro)} were accepted on a balance of ${formatDecimal(before)}`,
+        endpoint: 'escrow.create',
+        expected: 'at most one accepted',
+        seen: accepted.length,
+        evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`,
+        ...(reproduce === undefined ? {} : { reproduce }),
+      });
     }
     if (after !== null && after < 0n) {
-      raise({ id: 'money:escrow:negative-balance', severity: 'critical', kind: 'money', title: `the balance went negative (${formatDecimal(after)}) after simultaneous escrows`, endpoint: 'escrow.create', expected: '≥ 0', seen: formatDecimal(after), evidence: `${accepted.length} accepted` });
+      raise({
+        id: 'money:escrow:negative-balance',
+        severity: 'critical',
+        kind: 'money',
+        title: `the balance went negative (${formatDecimal(after)}) after simultaneous escrows`,
+        endpoint: 'escrow.create',
+        expected: '≥ 0',
+        seen: formatDecimal(after),
+        evidence: `${accepted.length} accepted`,
+      });
     }
-    for (const outcome of accepted) if (outcome.kind === 'ok') await context.session.call('escrow.release', { escrowId: outcome.value.escrowId }, second.apiKey);
-    return { status: 'ran', note: `${accepted.length} of ${DOUBLE_SPEND_CALLS} escrows of ${formatDecimal(amountMicro)} accepted on ${formatDecimal(before)}` };
+    for (const outcome of accepted)
+      if (outcome.kind === 'ok')
+        await context.session.call('escrow.release', { escrowId: outcome.value.escrowId }, second.apiKey);
+    return {
+      status: 'ran',
+      note: `${accepted.length} of ${DOUBLE_SPEND_CALLS} escrows of ${formatDecimal(amountMicro)} accepted on ${formatDecimal(before)}`,
+    };
   },
 };
 
@@ -186,21 +290,55 @@ const betsBalance: Probe = {
       // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
       const credit = betCredit(outcome.value);
       if (!credit.ok) {
-        raise({ id: 'money:bet:credit', severity: 'major', kind: 'money', title: `a bet's amount_won does not tell its credit: ${credit.problem}`, endpoint: 'casino.bet', field: 'amount_won', expected: 'stake × payout_multiplier, within the answer\'s rounding', seen: outcome.value.paidMicro === null ? null : formatDecimal(outcome.value.paidMicro), evidence: `bet ${outcome.value.betId}`, reproduce: context.curlOf(outcome.request) });
+        raise({
+          id: 'money:bet:credit',
+          severity: 'major',
+          kind: 'money',
+          title: `a bet's amount_won does not tell its credit: ${credit.problem}`,
+          endpoint: 'casino.bet',
+          field: 'amount_won',
+          expected: "stake × payout_multiplier, within the answer's rounding",
+          seen: outcome.value.paidMicro === null ? null : formatDecimal(outcome.value.paidMicro),
+          evidence: `bet ${outcome.value.betId}`,
+          reproduce: context.curlOf(outcome.request),
+        });
         continue;
       }
       expected = expected - outcome.value.amountMicro + credit.micro;
       if (!credit.exact) slackMicro += 1n;
       const said = outcome.value.balanceAfterMicro;
       if (said !== null && abs(said - expected) > ROUNDING_MICRO + slackMicro) {
-        raise({ id: 'money:bet:new-balance', severity: 'major', kind: 'money', title: `a bet's new_balance (${formatDecimal(said)}) is not the previous balance − stake + return (${formatDecimal(expected)})`, endpoint: 'casino.bet', field: 'new_balance', expected: formatDecimal(expected), seen: formatDecimal(said), evidence: `bet ${outcome.value.betId}`, reproduce: context.curlOf(outcome.request) });
+        raise({
+          id: 'money:bet:new-balance',
+          severity: 'major',
+          kind: 'money',
+          title: `a bet's new_balance (${formatDecimal(said)}) is not the previous balance − stake + return (${formatDecimal(expected)})`,
+          endpoint: 'casino.bet',
+          field: 'new_balance',
+          expected: formatDecimal(expected),
+          seen: formatDecimal(said),
+          evidence: `bet ${outcome.value.betId}`,
+          reproduce: context.curlOf(outcome.request),
+        });
       }
     }
     const after = await balance(context);
     if (after !== null && abs(after - expected) > slackMicro + 1n) {
-      raise({ id: 'money:bet:balance-delta', severity: 'critical', kind: 'money', title: `over ${placed} bets the balance moved to ${formatDecimal(after)}, but stakes and returns give ${formatDecimal(expected)}`, endpoint: 'casino.balance', expected: formatDecimal(expected), seen: formatDecimal(after), evidence: `balance before ${formatDecimal(before)}` });
+      raise({
+        id: 'money:bet:balance-delta',
+        severity: 'critical',
+        kind: 'money',
+        title: `over ${placed} bets the balance moved to ${formatDecimal(after)}, but stakes and returns give ${formatDecimal(expected)}`,
+        endpoint: 'casino.balance',
+        expected: formatDecimal(expected),
+        seen: formatDecimal(after),
+        evidence: `balance before ${formatDecimal(before)}`,
+      });
     }
-    return { status: 'ran', note: `${placed} bets, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}` };
+    return {
+      status: 'ran',
+      note: `${placed} bets, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`,
+    };
   },
 };
 
@@ -209,9 +347,20 @@ const badInput: Probe = {
   async run(context, raise) {
     const before = await balance(context);
     const attempts: Array<[string, () => Promise<CallOutcome<unknown>>]> = [
-      ['negative amount', () => context.session.call('casino.bet', bet(900, { side: 'heads' }, 'coin_flip', -1_000_000n), context.apiKey)],
+      [
+        'negative amount',
+        () => context.session.call('casino.bet', bet(900, { side: 'heads' }, 'coin_flip', -1_000_000n), context.apiKey),
+      ],
       ['unknown game', () => context.session.call('casino.bet', bet(901, {}, 'no_such_game'), context.apiKey)],
-      ['malformed address', () => context.session.call('casino.withdraw', { amountMicro: 1_000_000n, address: 'not-an-address' }, context.apiKey)],
+      [
+        'malformed address',
+        () =>
+          context.session.call(
+            'casino.withdraw',
+            { amountMicro: 1_000_000n, address: 'not-an-address' },
+            context.apiKey,
+          ),
+      ],
     ];
     for (const [what, send] of attempts) {
       const outcome = await send();
@@ -219,19 +368,40 @@ const badInput: Probe = {
       const status = outcome.kind === 'refused' ? outcome.refusal.status : outcome.status;
       if (status < 400 || status > 499) {
         const request = requestOf(outcome);
-        raise({ id: `rule:bad-input:${what.replaceAll(' ', '-')}`, severity: status >= 500 ? 'major' : 'critical', kind: 'rule', title: `a request with a ${what} was answered ${status}, not a 4xx refusal`, expected: '4xx with an error body', seen: status, evidence: what, ...(request === null ? {} : { reproduce: context.curlOf(request) }) });
+        raise({
+          id: `rule:bad-input:${what.replaceAll(' ', '-')}`,
+          severity: status >= 500 ? 'major' : 'critical',
+          kind: 'rule',
+          title: `a request with a ${what} was answered ${status}, not a 4xx refusal`,
+          expected: '4xx with an error body',
+          seen: status,
+          evidence: what,
+          ...(request === null ? {} : { reproduce: context.curlOf(request) }),
+        });
       }
     }
     const after = await balance(context);
     if (before !== null && after !== null && before !== after) {
-      raise({ id: 'money:bad-input:balance-changed', severity: 'critical', kind: 'money', title: `bad input changed the balance from ${formatDecimal(before)} to ${formatDecimal(after)}`, expected: formatDecimal(before), seen: formatDecimal(after), evidence: attempts.map(([what]) => what).join(', ') });
+      raise({
+        id: 'money:bad-input:balance-changed',
+        severity: 'critical',
+        kind: 'money',
+        title: `bad input changed the balance from ${formatDecimal(before)} to ${formatDecimal(after)}`,
+        expected: formatDecimal(before),
+        seen: formatDecimal(after),
+        evidence: attempts.map(([what]) => what).join(', '),
+      });
     }
     return { status: 'ran', note: `${attempts.length} malformed requests` };
   },
 };
 
 export const MONEY_PROBES: readonly Probe[] = [
-  overdraw, batchSummary, doubleSpend, betsBalance, badInput,
+  overdraw,
+  batchSummary,
+  doubleSpend,
+  betsBalance,
+  badInput,
   { name: 'trading-overdraw', run: tradingOverdraw },
   { name: 'trading-margin', run: tradingMargin },
   { name: 'domain-double-registration', run: doubleRegistration },

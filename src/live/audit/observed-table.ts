@@ -43,7 +43,10 @@ function classesOfLaw(law: readonly Chance[]): Map<string, { multiplier: Ratio; 
   for (const [probability, multiplier] of law) {
     const key = ratioText(multiplier);
     const known = merged.get(key);
-    merged.set(key, { multiplier, probability: known === undefined ? probability : add(known.probability, probability) });
+    merged.set(key, {
+      multiplier,
+      probability: known === undefined ? probability : add(known.probability, probability),
+    });
   }
   return merged;
 }
@@ -70,7 +73,8 @@ export function observedTable(law: readonly Chance[], classes: ReadonlyMap<strin
     } else expected = add(expected, mul(probability, paid));
   }
   let outsideLaw = 0;
-  for (const [key, seen] of classes) if (!lawClasses.has(key)) for (const entry of seen.paid.values()) outsideLaw += entry.count;
+  for (const [key, seen] of classes)
+    if (!lawClasses.has(key)) for (const entry of seen.paid.values()) outsideLaw += entry.count;
   rows.sort((a, b) => compare(a.published, b.published));
   return {
     rows,

@@ -87,7 +87,8 @@ export function answerText(outcome: CallOutcome<unknown>): string {
   }
 }
 
-const moved = (from: Micro | null, to: Micro | null): string => (from === null || to === null ? 'unreadable' : `${formatDecimal(from)} → ${formatDecimal(to)}`);
+const moved = (from: Micro | null, to: Micro | null): string =>
+  from === null || to === null ? 'unreadable' : `${formatDecimal(from)} → ${formatDecimal(to)}`;
 
 const drawReplay: ReplayProbe = {
   name: 'draw-replay',
@@ -99,34 +100,76 @@ const drawReplay: ReplayProbe = {
     if (dealt.kind !== 'ok') return { status: 'skipped', note: `the deal was not answered: ${answerText(dealt)}` };
     const input = { nonce: dealt.value.nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed };
     const first = await session.call('casino.draw', input, apiKey);
-    if (first.kind !== 'ok') return { status: 'skipped', note: `the first draw of nonce ${input.nonce} was not settled: ${answerText(first)}` };
+    if (first.kind !== 'ok')
+      return {
+        status: 'skipped',
+        note: `the first draw of nonce ${input.nonce} was not settled: ${answerText(first)}`,
+      };
     const before = await balanceOf(context);
     const again = await session.call('casino.draw', input, apiKey);
     const after = await balanceOf(context);
-    const settledAgain = again.kind === 'ok' && (again.value.betId !== first.value.betId || (before !== null && after !== null && abs(after - before) > ROUNDING_MICRO));
+    const settledAgain =
+      again.kind === 'ok' &&
+      (again.value.betId !== first.value.betId ||
+        (before !== null && after !== null && abs(after - before) > ROUNDING_MICRO));
     const endpoint = 'casino.draw (the video-poker draw)';
     if (settledAgain) {
       raise({
-        id: 'replay:casino.draw:settled-twice', severity: 'critical', kind: 'money', title: `a video-poker draw sent again for the same dealt nonce ${input.nonce} was settled a second time`, endpoint,
-        expected: 'the second draw refused (the hand is spent), or answered with the first bet and no money moved', seen: { status: again.status, bet_id: again.value.betId, first_bet_id: first.value.betId, balance: moved(before, after) },
-        evidence: `deal nonce ${input.nonce} (client seed ${clientSeed}); first draw bet ${first.value.betId}; the same draw again: bet ${again.value.betId}, balance ${moved(before, after)}`, ...reproduce(curlLines(context, [first, again])),
+        id: 'replay:casino.draw:settled-twice',
+        severity: 'critical',
+        kind: 'money',
+        title: `a video-poker draw sent again for the same dealt nonce ${input.nonce} was settled a second time`,
+        endpoint,
+        expected: 'the second draw refused (the hand is spent), or answered with the first bet and no money moved',
+        seen: {
+          status: again.status,
+          bet_id: again.value.betId,
+          first_bet_id: first.value.betId,
+          balance: moved(before, after),
+        },
+        evidence: `deal nonce ${input.nonce} (client seed ${clientSeed}); first draw bet ${first.value.betId}; the same draw again: bet ${again.value.betId}, balance ${moved(before, after)}`,
+        ...reproduce(curlLines(context, [first, again])),
       });
     } else if (again.kind !== 'ok' && before !== null && after !== null && after !== before) {
-      raise({ id: 'replay:casino.draw:refused-moved-money', severity: 'critical', kind: 'money', title: `a refused replay of a video-poker draw moved the balance (${moved(before, after)})`, endpoint, expected: formatDecimal(before), seen: formatDecimal(after), evidence: `the same draw of nonce ${input.nonce} again: ${answerText(again)}`, ...reproduce(curlLines(context, [first, again])) });
+      raise({
+        id: 'replay:casino.draw:refused-moved-money',
+        severity: 'critical',
+        kind: 'money',
+        title: `a refused replay of a video-poker draw moved the balance (${moved(before, after)})`,
+        endpoint,
+        expected: formatDecimal(before),
+        seen: formatDecimal(after),
+        evidence: `the same draw of nonce ${input.nonce} again: ${answerText(again)}`,
+        ...reproduce(curlLines(context, [first, again])),
+      });
     }
     const never = await neverDealt(context, raise, input.nonce + NEVER_DEALT_OFFSET);
-    return { status: 'ran', note: `deal nonce ${input.nonce}, draw settled (bet ${first.value.betId}); the same draw again: ${settledAgain ? 'settled again' : answerText(again)}; ${never}` };
+    return {
+      status: 'ran',
+      note: `deal nonce ${input.nonce}, draw settled (bet ${first.value.betId}); the same draw again: ${settledAgain ? 'settled again' : answerText(again)}; ${never}`,
+    };
   },
 };
 
 /** A draw for a nonce no deal handed out; the note's clause. */
 async function neverDealt(context: ReplayContext, raise: Raise, nonce: number): Promise<string> {
   const clientSeed = `afp-replay-undealt-${context.runTag}`;
-  const drawn = await context.session.call('casino.draw', { nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed }, context.apiKey);
+  const drawn = await context.session.call(
+    'casino.draw',
+    { nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed },
+    context.apiKey,
+  );
   if (drawn.kind === 'ok') {
     raise({
-      id: 'replay:casino.draw:never-dealt', severity: 'major', kind: 'fairness', title: `a video-poker draw for nonce ${nonce}, never dealt, was settled: the client picked the nonce`, endpoint: 'casino.draw (the video-poker draw)',
-      expected: 'refused: no hand was dealt at that nonce', seen: { status: drawn.status, bet_id: drawn.value.betId, nonce: drawn.value.nonce }, evidence: `draw of nonce ${nonce} with client seed ${clientSeed}, never dealt: bet ${drawn.value.betId}`, ...reproduce(curlLines(context, [drawn])),
+      id: 'replay:casino.draw:never-dealt',
+      severity: 'major',
+      kind: 'fairness',
+      title: `a video-poker draw for nonce ${nonce}, never dealt, was settled: the client picked the nonce`,
+      endpoint: 'casino.draw (the video-poker draw)',
+      expected: 'refused: no hand was dealt at that nonce',
+      seen: { status: drawn.status, bet_id: drawn.value.betId, nonce: drawn.value.nonce },
+      evidence: `draw of nonce ${nonce} with client seed ${clientSeed}, never dealt: bet ${drawn.value.betId}`,
+      ...reproduce(curlLines(context, [drawn])),
     });
     return `a draw for nonce ${nonce}, never dealt: settled`;
   }
@@ -137,40 +180,94 @@ function reproduce(line: string | undefined): { reproduce?: string } {
   return line === undefined ? {} : { reproduce: line };
 }
 
-const placedOf = (results: ReadonlyArray<LiveBet | Refusal>): LiveBet[] => results.filter((result): result is LiveBet => !isRefusal(result));
+const placedOf = (results: ReadonlyArray<LiveBet | Refusal>): LiveBet[] =>
+  results.filter((result): result is LiveBet => !isRefusal(result));
 
 const batchReplay: ReplayProbe = {
   name: 'batch-replay',
   needs: ['casino.batch'],
   async run(context, raise) {
-    const bets: BetInput[] = Array.from({ length: BATCH_BETS }, (_, index) => ({ game: 'coin_flip', amountMicro: MIN_BET_MICRO, clientSeed: `afp-replay-batch-${context.runTag}-${index}`, params: { side: 'heads' } }));
+    const bets: BetInput[] = Array.from({ length: BATCH_BETS }, (_, index) => ({
+      game: 'coin_flip',
+      amountMicro: MIN_BET_MICRO,
+      clientSeed: `afp-replay-batch-${context.runTag}-${index}`,
+      params: { side: 'heads' },
+    }));
     const first = await context.session.call('casino.batch', { bets }, context.apiKey);
     if (first.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${answerText(first)}` };
     const before = await balanceOf(context);
     const again = await context.session.call('casino.batch', { bets }, context.apiKey);
     const after = await balanceOf(context);
-    if (again.kind !== 'ok') return { status: 'ran', note: `the same batch again: ${answerText(again)} (each must be a new batch of new bets: not judged)` };
+    if (again.kind !== 'ok')
+      return {
+        status: 'ran',
+        note: `the same batch again: ${answerText(again)} (each must be a new batch of new bets: not judged)`,
+      };
     const placedFirst = placedOf(first.value.results);
     const placedAgain = placedOf(again.value.results);
     const line = reproduce(curlLines(context, [first, again]));
     const endpoint = 'casino.batch (POST /bets/batch)';
     const firstIds = new Set(placedFirst.map((bet) => bet.betId));
     const oldIds = placedAgain.filter((bet) => firstIds.has(bet.betId)).map((bet) => bet.betId);
-    if (oldIds.length > 0) raise({ id: 'replay:casino.batch:old-bets', severity: 'critical', kind: 'fairness', title: `the same batch body sent again answered with ${oldIds.length} bet(s) of the first batch`, endpoint, expected: 'new bets with new ids', seen: oldIds, evidence: `first batch ${[...firstIds].join(', ')}; again ${placedAgain.map((bet) => bet.betId).join(', ')}`, ...line });
+    if (oldIds.length > 0)
+      raise({
+        id: 'replay:casino.batch:old-bets',
+        severity: 'critical',
+        kind: 'fairness',
+        title: `the same batch body sent again answered with ${oldIds.length} bet(s) of the first batch`,
+        endpoint,
+        expected: 'new bets with new ids',
+        seen: oldIds,
+        evidence: `first batch ${[...firstIds].join(', ')}; again ${placedAgain.map((bet) => bet.betId).join(', ')}`,
+        ...line,
+      });
     const draws = new Map<string, string>();
     const reused: string[] = [];
     for (const bet of [...placedFirst, ...placedAgain]) {
       const draw = `${bet.seedHash}:${bet.nonce}`;
       const earlier = draws.get(draw);
-      if (earlier !== undefined && earlier !== bet.betId) reused.push(`${earlier} and ${bet.betId} at nonce ${bet.nonce}`);
+      if (earlier !== undefined && earlier !== bet.betId)
+        reused.push(`${earlier} and ${bet.betId} at nonce ${bet.nonce}`);
       else draws.set(draw, bet.betId);
     }
-    if (reused.length > 0) raise({ id: 'replay:casino.batch:nonce-reused', severity: 'critical', kind: 'fairness', title: `bets of two identical batches drew the same (server seed, nonce) pair ${reused.length} time(s): an old result replayed`, endpoint, field: 'results[].proof.nonce', expected: 'a fresh nonce for every bet', seen: reused.slice(0, 5), evidence: reused.slice(0, 5).join('; '), ...line });
-    const expected = before === null ? null : placedAgain.reduce((total, bet) => total - bet.amountMicro + (bet.paidMicro ?? 0n), before);
-    if (expected !== null && after !== null && abs(after - expected) > ROUNDING_MICRO * BigInt(placedAgain.length + 1)) {
-      raise({ id: 'replay:casino.batch:balance', severity: 'critical', kind: 'money', title: `the second identical batch moved the balance to ${formatDecimal(after)}, its own bets give ${formatDecimal(expected)}`, endpoint, expected: formatDecimal(expected), seen: formatDecimal(after), evidence: `balance before the second batch ${before === null ? 'unreadable' : formatDecimal(before)}; ${placedAgain.length} bets placed`, ...line });
+    if (reused.length > 0)
+      raise({
+        id: 'replay:casino.batch:nonce-reused',
+        severity: 'critical',
+        kind: 'fairness',
+        title: `bets of two identical batches drew the same (server seed, nonce) pair ${reused.length} time(s): an old result replayed`,
+        endpoint,
+        field: 'results[].proof.nonce',
+        expected: 'a fresh nonce for every bet',
+        seen: reused.slice(0, 5),
+        evidence: reused.slice(0, 5).join('; '),
+        ...line,
+      });
+    const expected =
+      before === null
+        ? null
+        : placedAgain.reduce((total, bet) => total - bet.amountMicro + (bet.paidMicro ?? 0n), before);
+    if (
+      expected !== null &&
+      after !== null &&
+      abs(after - expected) > ROUNDING_MICRO * BigInt(placedAgain.length + 1)
+    ) {
+      raise({
+        id: 'replay:casino.batch:balance',
+        severity: 'critical',
+        kind: 'money',
+        title: `the second identical batch moved the balance to ${formatDecimal(after)}, its own bets give ${formatDecimal(expected)}`,
+        endpoint,
+        expected: formatDecimal(expected),
+        seen: formatDecimal(after),
+        evidence: `balance before the second batch ${before === null ? 'unreadable' : formatDecimal(before)}; ${placedAgain.length} bets placed`,
+        ...line,
+      });
     }
-    return { status: 'ran', note: `the same batch of ${BATCH_BETS} twice: ${placedFirst.length} then ${placedAgain.length} bets placed, ${oldIds.length} old bet ids, ${reused.length} reused nonces, balance ${moved(before, after)}` };
+    return {
+      status: 'ran',
+      note: `the same batch of ${BATCH_BETS} twice: ${placedFirst.length} then ${placedAgain.length} bets placed, ${oldIds.length} old bet ids, ${reused.length} reused nonces, balance ${moved(before, after)}`,
+    };
   },
 };
 
@@ -178,29 +275,69 @@ const seedNonceReuse: ReplayProbe = {
   name: 'seed-nonce-reuse',
   needs: ['casino.bet'],
   async run(context, raise) {
-    const bet: BetInput = { game: 'coin_flip', amountMicro: MIN_BET_MICRO, clientSeed: `afp-replay-seed-${context.runTag}`, params: { side: 'heads' } };
+    const bet: BetInput = {
+      game: 'coin_flip',
+      amountMicro: MIN_BET_MICRO,
+      clientSeed: `afp-replay-seed-${context.runTag}`,
+      params: { side: 'heads' },
+    };
     const first = await context.session.call('casino.bet', bet, context.apiKey);
     const second = await context.session.call('casino.bet', bet, context.apiKey);
-    if (first.kind !== 'ok' || second.kind !== 'ok') return { status: 'skipped', note: `two bets with one client seed were not both placed: ${answerText(first)}, ${answerText(second)}` };
+    if (first.kind !== 'ok' || second.kind !== 'ok')
+      return {
+        status: 'skipped',
+        note: `two bets with one client seed were not both placed: ${answerText(first)}, ${answerText(second)}`,
+      };
     const one = first.value;
     const two = second.value;
     const sameDraw = one.seedHash === two.seedHash && one.nonce === two.nonce;
-    if (sameDraw) raise({ id: 'replay:casino.bet:client-seed-nonce-reused', severity: 'critical', kind: 'fairness', title: `two bets with the same client seed drew the same nonce ${one.nonce}: the second replays the first's result`, endpoint: 'casino.bet', field: 'proof.nonce', expected: 'a fresh nonce for the second bet', seen: two.nonce, evidence: `bets ${one.betId} and ${two.betId}, client seed ${bet.clientSeed}, result hashes ${one.resultHash} and ${two.resultHash}`, ...reproduce(curlLines(context, [first, second])) });
+    if (sameDraw)
+      raise({
+        id: 'replay:casino.bet:client-seed-nonce-reused',
+        severity: 'critical',
+        kind: 'fairness',
+        title: `two bets with the same client seed drew the same nonce ${one.nonce}: the second replays the first's result`,
+        endpoint: 'casino.bet',
+        field: 'proof.nonce',
+        expected: 'a fresh nonce for the second bet',
+        seen: two.nonce,
+        evidence: `bets ${one.betId} and ${two.betId}, client seed ${bet.clientSeed}, result hashes ${one.resultHash} and ${two.resultHash}`,
+        ...reproduce(curlLines(context, [first, second])),
+      });
     const picked = await drawAtSpent(context, raise, one);
-    return { status: 'ran', note: `two bets with client seed ${bet.clientSeed}: nonces ${one.nonce} and ${two.nonce}${sameDraw ? ' (the same)' : ''}; ${picked}` };
+    return {
+      status: 'ran',
+      note: `two bets with client seed ${bet.clientSeed}: nonces ${one.nonce} and ${two.nonce}${sameDraw ? ' (the same)' : ''}; ${picked}`,
+    };
   },
 };
 
 /** Where the client picks the nonce too: a draw at the (client seed, nonce) the bet `spent` already used. */
 async function drawAtSpent(context: ReplayContext, raise: Raise, spent: LiveBet): Promise<string> {
   const unsupported = context.session.offers('casino.draw-at');
-  if (unsupported !== null) return `a client-picked nonce not tried: ${unsupported} (the client picks the seed, the server the nonce)`;
-  const drawn = await context.session.call('casino.draw-at', { nonce: spent.nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed: spent.clientSeed }, context.apiKey);
+  if (unsupported !== null)
+    return `a client-picked nonce not tried: ${unsupported} (the client picks the seed, the server the nonce)`;
+  const drawn = await context.session.call(
+    'casino.draw-at',
+    { nonce: spent.nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed: spent.clientSeed },
+    context.apiKey,
+  );
   if (drawn.kind === 'ok') {
     raise({
-      id: 'replay:casino.draw-at:spent-nonce', severity: 'critical', kind: 'fairness', title: `a video-poker draw at the client seed and nonce ${spent.nonce} of a settled bet was settled: the client reused a spent (seed, nonce)`, endpoint: 'casino.draw-at (the video-poker draw at a picked nonce)',
-      expected: 'refused: the nonce is spent and no hand was dealt at it', seen: { status: drawn.status, bet_id: drawn.value.betId, nonce: drawn.value.nonce, server_seed_hash: drawn.value.seedHash },
-      evidence: `bet ${spent.betId} drew nonce ${spent.nonce} of seed ${spent.seedHash} with client seed ${spent.clientSeed}; the draw at the same pair: bet ${drawn.value.betId}`, ...reproduce(curlLines(context, [drawn])),
+      id: 'replay:casino.draw-at:spent-nonce',
+      severity: 'critical',
+      kind: 'fairness',
+      title: `a video-poker draw at the client seed and nonce ${spent.nonce} of a settled bet was settled: the client reused a spent (seed, nonce)`,
+      endpoint: 'casino.draw-at (the video-poker draw at a picked nonce)',
+      expected: 'refused: the nonce is spent and no hand was dealt at it',
+      seen: {
+        status: drawn.status,
+        bet_id: drawn.value.betId,
+        nonce: drawn.value.nonce,
+        server_seed_hash: drawn.value.seedHash,
+      },
+      evidence: `bet ${spent.betId} drew nonce ${spent.nonce} of seed ${spent.seedHash} with client seed ${spent.clientSeed}; the draw at the same pair: bet ${drawn.value.betId}`,
+      ...reproduce(curlLines(context, [drawn])),
     });
     return `a draw at the spent (client seed, nonce ${spent.nonce}): settled`;
   }
@@ -215,7 +352,13 @@ export async function runReplayProbes(context: ReplayContext): Promise<ReplayPro
   const results: ReplayProbeResult[] = [];
   for (const probe of REPLAY_PROBES) {
     const missing = probe.needs.map((op) => context.session.offers(op)).find((reason) => reason !== null) ?? null;
-    const skip = missing ?? (balance === null ? 'the balance could not be read' : balance < PROBE_COST_MICRO ? `the balance (${formatDecimal(balance)}) is below the ${formatDecimal(PROBE_COST_MICRO)} the replay probes may spend` : null);
+    const skip =
+      missing ??
+      (balance === null
+        ? 'the balance could not be read'
+        : balance < PROBE_COST_MICRO
+          ? `the balance (${formatDecimal(balance)}) is below the ${formatDecimal(PROBE_COST_MICRO)} the replay probes may spend`
+          : null);
     if (skip !== null) {
       results.push({ name: probe.name, status: 'skipped', note: skip, findingIds: [] });
       continue;

@@ -80,8 +80,17 @@ interface Watched {
 
 const duration = (ms: number): string => {
   const seconds = Math.round(ms / 1000);
-  const parts = [[Math.floor(seconds / 3600), 'h'], [Math.floor((seconds % 3600) / 60), 'min'], [seconds % 60, 's']] as const;
-  return parts.filter(([value]) => value > 0).map(([value, unit]) => `${value} ${unit}`).join(' ') || '0 s';
+  const parts = [
+    [Math.floor(seconds / 3600), 'h'],
+    [Math.floor((seconds % 3600) / 60), 'min'],
+    [seconds % 60, 's'],
+  ] as const;
+  return (
+    parts
+      .filter(([value]) => value > 0)
+      .map(([value, unit]) => `${value} ${unit}`)
+      .join(' ') || '0 s'
+  );
 };
 
 async function balanceOf(session: LiveSession, apiKey: string): Promise<Micro | null> {
@@ -105,17 +114,44 @@ interface Plan {
 function plansOf(context: SettlementContext): Plan[] {
   const { session } = context;
   const budgetMs = context.maxMinutes * 60_000;
-  const missing = context.second === null ? 'no second account could be opened (the escrows need a counterparty)' : (['escrow.create', 'escrow.get'] as const).map((op) => session.offers(op)).find((reason) => reason !== null) ?? null;
+  const missing =
+    context.second === null
+      ? 'no second account could be opened (the escrows need a counterparty)'
+      : ((['escrow.create', 'escrow.get'] as const).map((op) => session.offers(op)).find((reason) => reason !== null) ??
+        null);
   const terms = session.row('escrow.create')?.expiry;
   const expiryMs = terms === undefined ? 0 : (terms.shortestSeconds + terms.sweepSeconds) * 1000 + GRACE_MS;
-  const sweep = terms === undefined || terms.sweepSeconds === 0 ? '' : ` + ${duration(terms.sweepSeconds * 1000)} sweep`;
-  const expirySkip = missing ?? (terms === undefined ? "the dialect's escrow.create states no expiry it can set"
-    : context.time.mode === 'wait' && expiryMs > budgetMs ? `the shortest expiry the target allows (${duration(terms.shortestSeconds * 1000)}${sweep}: ${terms.source}) exceeds --max-minutes ${context.maxMinutes}: it cannot be observed within the budget` : null);
+  const sweep =
+    terms === undefined || terms.sweepSeconds === 0 ? '' : ` + ${duration(terms.sweepSeconds * 1000)} sweep`;
+  const expirySkip =
+    missing ??
+    (terms === undefined
+      ? "the dialect's escrow.create states no expiry it can set"
+      : context.time.mode === 'wait' && expiryMs > budgetMs
+        ? `the shortest expiry the target allows (${duration(terms.shortestSeconds * 1000)}${sweep}: ${terms.source}) exceeds --max-minutes ${context.maxMinutes}: it cannot be observed within the budget`
+        : null);
   const disputeMs = DISPUTE_WINDOW_SECONDS * 1000 + GRACE_MS;
-  const disputeSkip = missing ?? session.offers('escrow.dispute') ?? (context.time.mode === 'wait' && disputeMs > budgetMs ? `the documents' 48 h dispute window exceeds --max-minutes ${context.maxMinutes}: its resolution cannot be observed within the budget` : null);
+  const disputeSkip =
+    missing ??
+    session.offers('escrow.dispute') ??
+    (context.time.mode === 'wait' && disputeMs > budgetMs
+      ? `the documents' 48 h dispute window exceeds --max-minutes ${context.maxMinutes}: its resolution cannot be observed within the budget`
+      : null);
   return [
-    { name: 'escrow-expiry', seconds: terms?.shortestSeconds ?? 0, waitMs: expiryMs, awaited: `a full refund, no fee, of an escrow at the shortest expiry the target allows (${duration((terms?.shortestSeconds ?? 0) * 1000)}${sweep}; ${terms?.source ?? ''})`, skip: expirySkip },
-    { name: 'escrow-dispute', seconds: (3 * DISPUTE_WINDOW_SECONDS) / 2, waitMs: disputeMs, awaited: "the resolution of a dispute within the documents' 48 h window (platform.md \"Escrow\")", skip: disputeSkip },
+    {
+      name: 'escrow-expiry',
+      seconds: terms?.shortestSeconds ?? 0,
+      waitMs: expiryMs,
+      awaited: `a full refund, no fee, of an escrow at the shortest expiry the target allows (${duration((terms?.shortestSeconds ?? 0) * 1000)}${sweep}; ${terms?.source ?? ''})`,
+      skip: expirySkip,
+    },
+    {
+      name: 'escrow-dispute',
+      seconds: (3 * DISPUTE_WINDOW_SECONDS) / 2,
+      waitMs: disputeMs,
+      awaited: 'the resolution of a dispute within the documents\' 48 h window (platform.md "Escrow")',
+      skip: disputeSkip,
+    },
   ];
 }
 
@@ -125,9 +161,17 @@ function plansOf(context: SettlementContext): Plan[] {
  */
 export async function runSettlementProbes(context: SettlementContext): Promise<SettlementResult[]> {
   const plans = plansOf(context);
-  for (const plan of plans) context.say(plan.skip === null ? `plan: ${plan.name} waits for ${plan.awaited}: at most ${duration(plan.waitMs)}` : `plan: ${plan.name} skipped: ${plan.skip}`);
+  for (const plan of plans)
+    context.say(
+      plan.skip === null
+        ? `plan: ${plan.name} waits for ${plan.awaited}: at most ${duration(plan.waitMs)}`
+        : `plan: ${plan.name} skipped: ${plan.skip}`,
+    );
   const runnable = plans.filter((plan) => plan.skip === null);
-  if (runnable.length > 0) context.say(`plan: ${context.time.how}; at most ${duration(runnable.reduce((total, plan) => total + plan.waitMs, 0))} in all${context.time.mode === 'travel' ? ' of the target\'s time (seconds of wall time)' : ''}`);
+  if (runnable.length > 0)
+    context.say(
+      `plan: ${context.time.how}; at most ${duration(runnable.reduce((total, plan) => total + plan.waitMs, 0))} in all${context.time.mode === 'travel' ? " of the target's time (seconds of wall time)" : ''}`,
+    );
   let leftMs = context.maxMinutes * 60_000;
   const results: SettlementResult[] = [];
   const unsettled: Watched[] = [];
@@ -138,7 +182,12 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
       continue;
     }
     if (context.time.mode === 'wait' && plan.waitMs > leftMs) {
-      results.push(skipped(plan.name, `the ${duration(leftMs)} left of --max-minutes ${context.maxMinutes} cannot hold its ${duration(plan.waitMs)} wait`));
+      results.push(
+        skipped(
+          plan.name,
+          `the ${duration(leftMs)} left of --max-minutes ${context.maxMinutes} cannot hold its ${duration(plan.waitMs)} wait`,
+        ),
+      );
       continue;
     }
     const opened = await openEscrow(context, second, plan);
@@ -154,21 +203,47 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
   return raiseUnsettled(context, unsettled, results);
 }
 
-async function openEscrow(context: SettlementContext, second: { apiKey: string; agentId: string }, plan: Plan): Promise<Watched | string> {
+async function openEscrow(
+  context: SettlementContext,
+  second: { apiKey: string; agentId: string },
+  plan: Plan,
+): Promise<Watched | string> {
   const { session } = context;
   const creatorBefore = await balanceOf(session, context.apiKey);
   const secondBefore = await balanceOf(session, second.apiKey);
-  if (creatorBefore === null || creatorBefore < ESCROW_MICRO) return `the audit account's balance (${creatorBefore === null ? 'unreadable' : formatDecimal(creatorBefore)}) cannot fund an escrow of ${formatDecimal(ESCROW_MICRO)}`;
-  const input = { amountMicro: ESCROW_MICRO, creatorId: context.agentId, counterpartyId: second.agentId, description: `afp settlement probe: ${plan.name}`, timeoutHours: Math.max(1, Math.ceil(plan.seconds / 3600)), expiresInSeconds: plan.seconds };
+  if (creatorBefore === null || creatorBefore < ESCROW_MICRO)
+    return `the audit account's balance (${creatorBefore === null ? 'unreadable' : formatDecimal(creatorBefore)}) cannot fund an escrow of ${formatDecimal(ESCROW_MICRO)}`;
+  const input = {
+    amountMicro: ESCROW_MICRO,
+    creatorId: context.agentId,
+    counterpartyId: second.agentId,
+    description: `afp settlement probe: ${plan.name}`,
+    timeoutHours: Math.max(1, Math.ceil(plan.seconds / 3600)),
+    expiresInSeconds: plan.seconds,
+  };
   const created = await session.call('escrow.create', input, context.apiKey);
   if (created.kind !== 'ok') return `the escrow was not created: ${answerText(created)}`;
   let reproduce = context.curlOf(created.request);
   if (plan.name === 'escrow-dispute') {
-    const disputed = await session.call('escrow.dispute', { escrowId: created.value.escrowId, reason: 'afp settlement probe: the dispute window must resolve' }, context.apiKey);
-    if (disputed.kind !== 'ok') return `escrow ${created.value.escrowId} could not be disputed: ${answerText(disputed)}`;
+    const disputed = await session.call(
+      'escrow.dispute',
+      { escrowId: created.value.escrowId, reason: 'afp settlement probe: the dispute window must resolve' },
+      context.apiKey,
+    );
+    if (disputed.kind !== 'ok')
+      return `escrow ${created.value.escrowId} could not be disputed: ${answerText(disputed)}`;
     reproduce = `${reproduce} && ${context.curlOf(disputed.request)}`;
   }
-  return { name: plan.name, escrowId: created.value.escrowId, dueMs: plan.waitMs, awaited: plan.awaited, creatorBefore, secondBefore, reproduce, view: created.value };
+  return {
+    name: plan.name,
+    escrowId: created.value.escrowId,
+    dueMs: plan.waitMs,
+    awaited: plan.awaited,
+    creatorBefore,
+    secondBefore,
+    reproduce,
+    view: created.value,
+  };
 }
 
 const settled = (view: EscrowView | null): boolean => view?.status != null && !OPEN_STATUSES.has(view.status);
@@ -196,15 +271,33 @@ async function judge(context: SettlementContext, second: { apiKey: string }, ite
   const { session } = context;
   await refresh(context, item);
   const status = item.view?.status ?? 'unreadable';
-  if (!settled(item.view)) return { name: item.name, status: 'ran', note: `escrow ${item.escrowId} still ${status} after ${duration(item.dueMs)}`, findingIds: [] };
+  if (!settled(item.view))
+    return {
+      name: item.name,
+      status: 'ran',
+      note: `escrow ${item.escrowId} still ${status} after ${duration(item.dueMs)}`,
+      findingIds: [],
+    };
   const creatorAfter = await balanceOf(session, context.apiKey);
   const secondAfter = await balanceOf(session, second.apiKey);
-  if (creatorAfter === null || item.creatorBefore === null) return { name: item.name, status: 'ran', note: `escrow ${item.escrowId} ${status}; the balance could not be read`, findingIds: [] };
+  if (creatorAfter === null || item.creatorBefore === null)
+    return {
+      name: item.name,
+      status: 'ran',
+      note: `escrow ${item.escrowId} ${status}; the balance could not be read`,
+      findingIds: [],
+    };
   const creatorGain = creatorAfter - item.creatorBefore + ESCROW_MICRO;
   const secondGain = secondAfter === null || item.secondBefore === null ? 0n : secondAfter - item.secondBefore;
-  const raised: FindingInput[] = item.name === 'escrow-expiry' ? judgeExpiry(item, status, creatorGain) : judgeDispute(item, status, creatorGain + secondGain);
+  const raised: FindingInput[] =
+    item.name === 'escrow-expiry'
+      ? judgeExpiry(item, status, creatorGain)
+      : judgeDispute(item, status, creatorGain + secondGain);
   for (const finding of raised) context.findings.add(finding);
-  const note = item.name === 'escrow-expiry' ? `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} ${status}; the creator got ${formatDecimal(creatorGain)} back` : `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} disputed, then ${status}; the parties got ${formatDecimal(creatorGain + secondGain)}`;
+  const note =
+    item.name === 'escrow-expiry'
+      ? `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} ${status}; the creator got ${formatDecimal(creatorGain)} back`
+      : `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} disputed, then ${status}; the parties got ${formatDecimal(creatorGain + secondGain)}`;
   return { name: item.name, status: 'ran', note, findingIds: raised.map((finding) => finding.id) };
 }
 
@@ -212,33 +305,68 @@ function judgeExpiry(item: Watched, status: string, refundMicro: Micro): Finding
   const delta = refundMicro - ESCROW_MICRO;
   if (delta >= -ROUNDING_MICRO && delta <= ROUNDING_MICRO) return [];
   const short = delta < 0n;
-  return [{
-    id: short ? 'money:escrow:expiry-refund-short' : 'money:escrow:expiry-refund-over', severity: short ? 'major' : 'critical', kind: 'money',
-    title: short ? `an expired escrow refunded ${formatDecimal(refundMicro)} of ${formatDecimal(ESCROW_MICRO)}: ${formatDecimal(-delta)} kept, where the documents refund the full amount with no fee` : `an expired escrow refunded ${formatDecimal(refundMicro)}, more than its ${formatDecimal(ESCROW_MICRO)}`,
-    endpoint: 'escrow.create (expiry)', expected: `${formatDecimal(ESCROW_MICRO)} (platform.md "Escrow": expiry → full amount, no fee)`, seen: formatDecimal(refundMicro),
-    evidence: `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)}, ${status} after its shortest expiry; the creator's balance ${formatDecimal(item.creatorBefore ?? 0n)} before the escrow, ${formatDecimal((item.creatorBefore ?? 0n) - ESCROW_MICRO + refundMicro)} after`, reproduce: item.reproduce,
-  }];
+  return [
+    {
+      id: short ? 'money:escrow:expiry-refund-short' : 'money:escrow:expiry-refund-over',
+      severity: short ? 'major' : 'critical',
+      kind: 'money',
+      title: short
+        ? `an expired escrow refunded ${formatDecimal(refundMicro)} of ${formatDecimal(ESCROW_MICRO)}: ${formatDecimal(-delta)} kept, where the documents refund the full amount with no fee`
+        : `an expired escrow refunded ${formatDecimal(refundMicro)}, more than its ${formatDecimal(ESCROW_MICRO)}`,
+      endpoint: 'escrow.create (expiry)',
+      expected: `${formatDecimal(ESCROW_MICRO)} (platform.md "Escrow": expiry → full amount, no fee)`,
+      seen: formatDecimal(refundMicro),
+      evidence: `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)}, ${status} after its shortest expiry; the creator's balance ${formatDecimal(item.creatorBefore ?? 0n)} before the escrow, ${formatDecimal((item.creatorBefore ?? 0n) - ESCROW_MICRO + refundMicro)} after`,
+      reproduce: item.reproduce,
+    },
+  ];
 }
 
 function judgeDispute(item: Watched, status: string, paidMicro: Micro): FindingInput[] {
   const lowest = ESCROW_MICRO - (ESCROW_MICRO * FEE_BPS) / 10_000n - ROUNDING_MICRO;
   if (paidMicro >= lowest && paidMicro <= ESCROW_MICRO + ROUNDING_MICRO) return [];
-  return [{
-    id: 'money:escrow:dispute-resolution-paid', severity: paidMicro > ESCROW_MICRO ? 'critical' : 'major', kind: 'money', title: `a resolved dispute (${status}) paid the parties ${formatDecimal(paidMicro)} of an escrow of ${formatDecimal(ESCROW_MICRO)}`, endpoint: 'escrow.dispute (resolution)',
-    expected: `between ${formatDecimal(lowest + ROUNDING_MICRO)} (released, less the 1% fee) and ${formatDecimal(ESCROW_MICRO)} (refunded)`, seen: formatDecimal(paidMicro), evidence: `escrow ${item.escrowId}`, reproduce: item.reproduce,
-  }];
+  return [
+    {
+      id: 'money:escrow:dispute-resolution-paid',
+      severity: paidMicro > ESCROW_MICRO ? 'critical' : 'major',
+      kind: 'money',
+      title: `a resolved dispute (${status}) paid the parties ${formatDecimal(paidMicro)} of an escrow of ${formatDecimal(ESCROW_MICRO)}`,
+      endpoint: 'escrow.dispute (resolution)',
+      expected: `between ${formatDecimal(lowest + ROUNDING_MICRO)} (released, less the 1% fee) and ${formatDecimal(ESCROW_MICRO)} (refunded)`,
+      seen: formatDecimal(paidMicro),
+      evidence: `escrow ${item.escrowId}`,
+      reproduce: item.reproduce,
+    },
+  ];
 }
 
 /** One liveness finding for every escrow still open when its wait ended, listing their ids; the results with its id. */
-function raiseUnsettled(context: SettlementContext, open: readonly Watched[], results: readonly SettlementResult[]): SettlementResult[] {
+function raiseUnsettled(
+  context: SettlementContext,
+  open: readonly Watched[],
+  results: readonly SettlementResult[],
+): SettlementResult[] {
   if (open.length === 0) return [...results];
   const id = 'liveness:escrow:unsettled';
   const ids = open.map((item) => item.escrowId);
   context.findings.add({
-    id, severity: 'major', kind: 'rule', title: `${open.length} escrow(s) did not settle within their wait: ${ids.join(', ')}`, endpoint: 'escrow.get',
-    expected: open.map((item) => `${item.escrowId}: ${item.awaited}, within ${duration(item.dueMs)}`), seen: open.map((item) => `${item.escrowId}: ${item.view?.status ?? 'unreadable'}`),
-    evidence: open.map((item) => `${item.name} ${item.escrowId} still ${item.view?.status ?? 'unreadable'} after ${duration(item.dueMs)} (${context.time.how})`).join('; '), reproduce: open.map((item) => item.reproduce).join(' && '),
+    id,
+    severity: 'major',
+    kind: 'rule',
+    title: `${open.length} escrow(s) did not settle within their wait: ${ids.join(', ')}`,
+    endpoint: 'escrow.get',
+    expected: open.map((item) => `${item.escrowId}: ${item.awaited}, within ${duration(item.dueMs)}`),
+    seen: open.map((item) => `${item.escrowId}: ${item.view?.status ?? 'unreadable'}`),
+    evidence: open
+      .map(
+        (item) =>
+          `${item.name} ${item.escrowId} still ${item.view?.status ?? 'unreadable'} after ${duration(item.dueMs)} (${context.time.how})`,
+      )
+      .join('; '),
+    reproduce: open.map((item) => item.reproduce).join(' && '),
   });
   const names = new Set(open.map((item) => item.name));
-  return results.map((result) => (names.has(result.name as Watched['name']) ? { ...result, findingIds: [...result.findingIds, id] } : result));
+  return results.map((result) =>
+    names.has(result.name as Watched['name']) ? { ...result, findingIds: [...result.findingIds, id] } : result,
+  );
 }

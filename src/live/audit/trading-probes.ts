@@ -40,15 +40,19 @@ export async function tradingAccount(context: ProbeContext, funded = false): Pro
   const { session } = context;
   if (session.offers('trading.register') === null && session.offers('trading.balance') === null) {
     const registered = await session.call('trading.register', {}, null);
-    if (registered.kind !== 'ok') return `a trading agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+    if (registered.kind !== 'ok')
+      return `a trading agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
     const apiKey = registered.value.apiKey;
     if (funded) {
-      if (context.fundOwnAccount === undefined) return 'the trading service keeps its own accounts, and this audit cannot fund one';
+      if (context.fundOwnAccount === undefined)
+        return 'the trading service keeps its own accounts, and this audit cannot fund one';
       const funding = await context.fundOwnAccount('trading', registered.value.agentId, apiKey);
-      if (!funding.ok) return `the trading service keeps its own accounts, and funding ${registered.value.agentId} failed: ${funding.message}`;
+      if (!funding.ok)
+        return `the trading service keeps its own accounts, and funding ${registered.value.agentId} failed: ${funding.message}`;
     }
     return {
-      apiKey, label: `trading agent ${registered.value.agentId}`,
+      apiKey,
+      label: `trading agent ${registered.value.agentId}`,
       balance: async () => {
         const outcome = await session.call('trading.balance', {}, apiKey);
         return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
@@ -56,7 +60,8 @@ export async function tradingAccount(context: ProbeContext, funded = false): Pro
     };
   }
   return {
-    apiKey: context.apiKey, label: 'the main account',
+    apiKey: context.apiKey,
+    label: 'the main account',
     balance: async () => {
       const outcome = await session.call('casino.balance', {}, context.apiKey);
       return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
@@ -75,36 +80,88 @@ function requestOf(outcome: CallOutcome<unknown>): SentRequest | null {
 }
 
 /** Orders `sizeMicro` at `leverage` on an account that cannot cover it; findings when it is not refused or the balance moves. */
-async function refusedOrder(context: ProbeContext, raise: Raise, probe: { name: string; leverage: number; size: (balance: Micro) => Micro; what: string }): Promise<ProbeOutcome> {
-  if (context.session.offers('trading.order') !== null) return { status: 'skipped', note: context.session.offers('trading.order') ?? '' };
+async function refusedOrder(
+  context: ProbeContext,
+  raise: Raise,
+  probe: { name: string; leverage: number; size: (balance: Micro) => Micro; what: string },
+): Promise<ProbeOutcome> {
+  if (context.session.offers('trading.order') !== null)
+    return { status: 'skipped', note: context.session.offers('trading.order') ?? '' };
   const account = await tradingAccount(context);
   if (typeof account === 'string') return { status: 'skipped', note: account };
   const before = await account.balance();
   if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
   const sizeMicro = probe.size(before);
-  const outcome = await context.session.call('trading.order', { symbol: PROBE_MARKET, side: 'long', sizeMicro, leverage: probe.leverage }, account.apiKey);
+  const outcome = await context.session.call(
+    'trading.order',
+    { symbol: PROBE_MARKET, side: 'long', sizeMicro, leverage: probe.leverage },
+    account.apiKey,
+  );
   const after = await account.balance();
   const request = requestOf(outcome);
   const reproduce = request === null ? {} : { reproduce: context.curlOf(request) };
   const expectedStatus = documentedStatus(context);
   const text = `a ${PROBE_MARKET} position of ${formatDecimal(sizeMicro)} USDC at leverage ${probe.leverage}`;
   if (outcome.kind === 'ok') {
-    raise({ id: `money:trading:${probe.name}-accepted`, severity: 'critical', kind: 'money', title: `${text} (${probe.what}) was opened on a balance of ${formatDecimal(before)}`, endpoint: 'trading.order', expected: `refused ${expectedStatus} (insufficient balance)`, seen: (outcome.body ?? null) as JsonValue, evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`, ...reproduce });
+    raise({
+      id: `money:trading:${probe.name}-accepted`,
+      severity: 'critical',
+      kind: 'money',
+      title: `${text} (${probe.what}) was opened on a balance of ${formatDecimal(before)}`,
+      endpoint: 'trading.order',
+      expected: `refused ${expectedStatus} (insufficient balance)`,
+      seen: (outcome.body ?? null) as JsonValue,
+      evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`,
+      ...reproduce,
+    });
   } else if (outcome.kind === 'refused' && outcome.refusal.status !== expectedStatus) {
-    raise({ id: `rule:trading:${probe.name}-status`, severity: 'minor', kind: 'rule', title: `${text} (${probe.what}) was refused ${outcome.refusal.status} ${outcome.refusal.name}, not ${expectedStatus}`, endpoint: 'trading.order', expected: `${expectedStatus} (insufficient balance)`, seen: outcome.refusal.status, evidence: outcome.refusal.message, ...reproduce });
+    raise({
+      id: `rule:trading:${probe.name}-status`,
+      severity: 'minor',
+      kind: 'rule',
+      title: `${text} (${probe.what}) was refused ${outcome.refusal.status} ${outcome.refusal.name}, not ${expectedStatus}`,
+      endpoint: 'trading.order',
+      expected: `${expectedStatus} (insufficient balance)`,
+      seen: outcome.refusal.status,
+      evidence: outcome.refusal.message,
+      ...reproduce,
+    });
   }
   if (after !== null && after !== before) {
-    raise({ id: `money:trading:${probe.name}-balance-${after > before ? 'rose' : 'fell'}`, severity: 'critical', kind: 'money', title: `after ${text} (${probe.what}) the balance ${after > before ? 'rose' : 'fell'} from ${formatDecimal(before)} to ${formatDecimal(after)}`, endpoint: 'trading.order', expected: formatDecimal(before), seen: formatDecimal(after), evidence: `order answer: ${outcome.kind}`, ...reproduce });
+    raise({
+      id: `money:trading:${probe.name}-balance-${after > before ? 'rose' : 'fell'}`,
+      severity: 'critical',
+      kind: 'money',
+      title: `after ${text} (${probe.what}) the balance ${after > before ? 'rose' : 'fell'} from ${formatDecimal(before)} to ${formatDecimal(after)}`,
+      endpoint: 'trading.order',
+      expected: formatDecimal(before),
+      seen: formatDecimal(after),
+      evidence: `order answer: ${outcome.kind}`,
+      ...reproduce,
+    });
   }
-  return { status: 'ran', note: `${account.label}: order of ${formatDecimal(sizeMicro)} at leverage ${probe.leverage} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.status} ${outcome.refusal.name})` : outcome.kind}` };
+  return {
+    status: 'ran',
+    note: `${account.label}: order of ${formatDecimal(sizeMicro)} at leverage ${probe.leverage} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.status} ${outcome.refusal.name})` : outcome.kind}`,
+  };
 }
 
 /** Leverage 1: the margin is the whole size, 1 USDC more than the balance (at least the 1 USDC minimum order). */
 export function tradingOverdraw(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
-  return refusedOrder(context, raise, { name: 'overdraw', leverage: 1, what: 'larger than the balance', size: (balance) => ((balance + USDC) / USDC + 1n) * USDC });
+  return refusedOrder(context, raise, {
+    name: 'overdraw',
+    leverage: 1,
+    what: 'larger than the balance',
+    size: (balance) => ((balance + USDC) / USDC + 1n) * USDC,
+  });
 }
 
 /** Leverage 10: the margin, a tenth of the size, is 1 USDC more than the balance. */
 export function tradingMargin(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
-  return refusedOrder(context, raise, { name: 'margin', leverage: 10, what: 'margin above the balance', size: (balance) => ((balance + USDC) / USDC + 1n) * USDC * 10n });
+  return refusedOrder(context, raise, {
+    name: 'margin',
+    leverage: 10,
+    what: 'margin above the balance',
+    size: (balance) => ((balance + USDC) / USDC + 1n) * USDC * 10n,
+  });
 }

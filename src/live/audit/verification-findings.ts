@@ -43,10 +43,24 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
   if (verdict === null) return;
   const game = bet.game;
   const evidence = evidenceOf(input);
-  const payoutOnly = verdict.outcome.status === 'failed' && isPayoutOnly(verdict.outcome.differences ?? [], input.payoutFields ?? []);
+  const payoutOnly =
+    verdict.outcome.status === 'failed' && isPayoutOnly(verdict.outcome.differences ?? [], input.payoutFields ?? []);
   if (verdict.outcome.status === 'failed' && !payoutOnly) {
-    const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({ field: difference.field, recorded: difference.recorded, recomputed: difference.recomputed })) as unknown as JsonValue;
-    findings.add({ id: `rule:${game}:outcome`, severity: 'major', kind: 'rule', title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`, field: 'result', expected: differences, seen: bet.result, evidence: `${evidence}; ${verdict.outcome.detail}` });
+    const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({
+      field: difference.field,
+      recorded: difference.recorded,
+      recomputed: difference.recomputed,
+    })) as unknown as JsonValue;
+    findings.add({
+      id: `rule:${game}:outcome`,
+      severity: 'major',
+      kind: 'rule',
+      title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`,
+      field: 'result',
+      expected: differences,
+      seen: bet.result,
+      evidence: `${evidence}; ${verdict.outcome.detail}`,
+    });
   }
   if (verdict.payout.status === 'failed' || payoutOnly) recordPayout(findings, input, evidence);
 }
@@ -55,7 +69,13 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
 function payoutDetail(verdict: SchemeVerdict): string {
   if (verdict.payout.status === 'failed') return verdict.payout.detail;
   const differences = verdict.outcome.status === 'failed' ? (verdict.outcome.differences ?? []) : [];
-  return `result ${differences.slice(0, 3).map((difference) => `${difference.field} ${JSON.stringify(difference.recorded)} where the rule gives ${JSON.stringify(difference.recomputed)}`).join(', ')}`;
+  return `result ${differences
+    .slice(0, 3)
+    .map(
+      (difference) =>
+        `${difference.field} ${JSON.stringify(difference.recorded)} where the rule gives ${JSON.stringify(difference.recomputed)}`,
+    )
+    .join(', ')}`;
 }
 
 /** Every difference is in a field that states a payout (and there is at least one). */
@@ -71,16 +91,29 @@ function recordPayout(findings: FindingsCollector, input: VerificationInput, evi
   const game = bet.game;
   const contradiction = creditContradiction(bet);
   if (contradiction !== null) {
-    findings.add({ id: `money:${game}:credit`, severity: 'critical', kind: 'money', title: `${game}: the amount credited is not the stake times the multiplier the bet shows`, field: 'amount_won', expected: formatDecimal(contradiction.dueMicro), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence: `${evidence}; shows ×${String(bet.multiplier)} on a stake of ${formatDecimal(bet.amountMicro)}` });
+    findings.add({
+      id: `money:${game}:credit`,
+      severity: 'critical',
+      kind: 'money',
+      title: `${game}: the amount credited is not the stake times the multiplier the bet shows`,
+      field: 'amount_won',
+      expected: formatDecimal(contradiction.dueMicro),
+      seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro),
+      evidence: `${evidence}; shows ×${String(bet.multiplier)} on a stake of ${formatDecimal(bet.amountMicro)}`,
+    });
     return;
   }
   const paid = paidMultiplier(bet);
   const published = verdict.multiplier;
   const paidText = paid === null ? 'an unknown multiplier' : `${ratioDecimal(paid)}×`;
   findings.add({
-    id: `rule:${game}:payout`, severity: input.publishedIsAdvertised === true ? 'major' : 'minor', kind: 'rule',
+    id: `rule:${game}:payout`,
+    severity: input.publishedIsAdvertised === true ? 'major' : 'minor',
+    kind: 'rule',
     title: `${game}: paid ${paidText} where the ${input.scheme} scheme's published rule pays ${published === null ? '?' : `${ratioDecimal(published)}×`} (the credit agrees with the multiplier the bet shows)`,
-    field: 'payout_multiplier', expected: published === null ? null : ratioDecimal(published), seen: paid === null ? null : ratioDecimal(paid),
+    field: 'payout_multiplier',
+    expected: published === null ? null : ratioDecimal(published),
+    seen: paid === null ? null : ratioDecimal(paid),
     evidence: `${evidence}; ${payoutDetail(verdict)}`,
   });
 }
@@ -94,13 +127,37 @@ export function recordProofChecks(findings: FindingsCollector, input: Verificati
   const game = bet.game;
   const evidence = evidenceOf(input);
   if (verdict === null) {
-    findings.add({ id: `fairness:${game}:not-revealed`, severity: 'major', kind: 'fairness', title: `${game}: the server seed was not revealed after rotation`, expected: 'the seed revealed by rotation or listed in the seeds', seen: bet.seedHash, evidence });
+    findings.add({
+      id: `fairness:${game}:not-revealed`,
+      severity: 'major',
+      kind: 'fairness',
+      title: `${game}: the server seed was not revealed after rotation`,
+      expected: 'the seed revealed by rotation or listed in the seeds',
+      seen: bet.seedHash,
+      evidence,
+    });
     return;
   }
   if (verdict.commitment.status === 'failed') {
-    findings.add({ id: `fairness:${game}:commitment`, severity: 'critical', kind: 'fairness', title: `${game}: the revealed seed does not hash to the bet's commitment`, expected: bet.seedHash, seen: verdict.commitment.detail, evidence });
+    findings.add({
+      id: `fairness:${game}:commitment`,
+      severity: 'critical',
+      kind: 'fairness',
+      title: `${game}: the revealed seed does not hash to the bet's commitment`,
+      expected: bet.seedHash,
+      seen: verdict.commitment.detail,
+      evidence,
+    });
   }
   if (verdict.resultHash.status === 'failed') {
-    findings.add({ id: `fairness:${game}:result-hash`, severity: 'critical', kind: 'fairness', title: `${game}: the result hash is not the ${input.scheme} scheme's HMAC of (client seed, nonce)`, expected: verdict.resultHash.detail, seen: bet.resultHash, evidence });
+    findings.add({
+      id: `fairness:${game}:result-hash`,
+      severity: 'critical',
+      kind: 'fairness',
+      title: `${game}: the result hash is not the ${input.scheme} scheme's HMAC of (client seed, nonce)`,
+      expected: verdict.resultHash.detail,
+      seen: bet.resultHash,
+      evidence,
+    });
   }
 }

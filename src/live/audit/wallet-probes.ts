@@ -57,7 +57,14 @@ async function walletAgent(context: ProbeContext): Promise<WalletAgent | string>
   if (registered.kind !== 'ok') return `a wallet agent could not be registered: ${outcomeText(registered)}`;
   const created = await session.call('wallet.create', {}, registered.value.apiKey);
   if (created.kind !== 'ok') return `a wallet could not be created: ${outcomeText(created)}`;
-  return { apiKey: registered.value.apiKey, agentId: registered.value.agentId, addresses: created.value.addresses, mnemonic: created.value.mnemonic, createStatus: created.status, createRequest: created.request };
+  return {
+    apiKey: registered.value.apiKey,
+    agentId: registered.value.agentId,
+    addresses: created.value.addresses,
+    mnemonic: created.value.mnemonic,
+    createStatus: created.status,
+    createRequest: created.request,
+  };
 }
 
 /** A send signed by the key of an empty address must be refused and move nothing. */
@@ -67,46 +74,112 @@ export async function walletWrongKey(context: ProbeContext, raise: Raise): Promi
   const agent = await walletAgent(context);
   if (typeof agent === 'string') return { status: 'skipped', note: agent };
   const other = await session.call('wallet.create', {}, agent.apiKey);
-  if (other.kind !== 'ok' || other.value.mnemonic === null || agent.addresses['base'] === undefined) return { status: 'skipped', note: 'a second wallet (with its mnemonic) could not be created' };
+  if (other.kind !== 'ok' || other.value.mnemonic === null || agent.addresses['base'] === undefined)
+    return { status: 'skipped', note: 'a second wallet (with its mnemonic) could not be created' };
   const emptyKey = deriveWallet(other.value.mnemonic).privateKeys.base;
   const to = agent.addresses['base'];
-  const sent = await session.call('wallet.send', { chain: 'base', to, amount: PROBE_AMOUNT, privateKey: emptyKey }, agent.apiKey);
+  const sent = await session.call(
+    'wallet.send',
+    { chain: 'base', to, amount: PROBE_AMOUNT, privateKey: emptyKey },
+    agent.apiKey,
+  );
   const request = requestOf(sent);
   const reproduce = request === null ? {} : { reproduce: context.curlOf(request) };
   if (sent.kind === 'ok') {
-    raise({ id: 'money:wallet:wrong-key-accepted', severity: 'critical', kind: 'money', title: `a send of ${PROBE_AMOUNT} ETH on base signed by the key of an empty address was accepted`, endpoint: 'wallet.send', expected: 'refused 4xx (nothing to send)', seen: (sent.body ?? null) as JsonValue, evidence: `tx ${sent.value.txHash}`, ...reproduce });
+    raise({
+      id: 'money:wallet:wrong-key-accepted',
+      severity: 'critical',
+      kind: 'money',
+      title: `a send of ${PROBE_AMOUNT} ETH on base signed by the key of an empty address was accepted`,
+      endpoint: 'wallet.send',
+      expected: 'refused 4xx (nothing to send)',
+      seen: (sent.body ?? null) as JsonValue,
+      evidence: `tx ${sent.value.txHash}`,
+      ...reproduce,
+    });
   } else if (sent.kind === 'refused' && (sent.refusal.status < 400 || sent.refusal.status > 499)) {
-    raise({ id: 'rule:wallet:wrong-key-status', severity: 'minor', kind: 'rule', title: `a send signed by the key of an empty address was answered ${sent.refusal.status}, not a 4xx`, endpoint: 'wallet.send', expected: '4xx', seen: sent.refusal.status, evidence: sent.refusal.message, ...reproduce });
+    raise({
+      id: 'rule:wallet:wrong-key-status',
+      severity: 'minor',
+      kind: 'rule',
+      title: `a send signed by the key of an empty address was answered ${sent.refusal.status}, not a 4xx`,
+      endpoint: 'wallet.send',
+      expected: '4xx',
+      seen: sent.refusal.status,
+      evidence: sent.refusal.message,
+      ...reproduce,
+    });
   }
   const balance = await session.call('wallet.balance', { address: to, chain: 'base' }, agent.apiKey);
   if (balance.kind === 'ok' && balance.value.amount !== null && balance.value.amount !== '0') {
-    raise({ id: 'money:wallet:wrong-key-moved', severity: 'critical', kind: 'money', title: `after a send from an empty address the receiver holds ${balance.value.amount}`, endpoint: 'wallet.balance', expected: '0', seen: balance.value.amount, evidence: `send answer: ${outcomeText(sent)}`, ...reproduce });
+    raise({
+      id: 'money:wallet:wrong-key-moved',
+      severity: 'critical',
+      kind: 'money',
+      title: `after a send from an empty address the receiver holds ${balance.value.amount}`,
+      endpoint: 'wallet.balance',
+      expected: '0',
+      seen: balance.value.amount,
+      evidence: `send answer: ${outcomeText(sent)}`,
+      ...reproduce,
+    });
   }
-  return { status: 'ran', note: `wallet agent ${agent.agentId}: a send from an empty address ${sent.kind === 'refused' ? `refused (${sent.refusal.status} ${sent.refusal.name})` : sent.kind}; receiver holds ${balance.kind === 'ok' ? (balance.value.amount ?? 'unread') : 'unread'}` };
+  return {
+    status: 'ran',
+    note: `wallet agent ${agent.agentId}: a send from an empty address ${sent.kind === 'refused' ? `refused (${sent.refusal.status} ${sent.refusal.name})` : sent.kind}; receiver holds ${balance.kind === 'ok' ? (balance.value.amount ?? 'unread') : 'unread'}`,
+  };
 }
 
 /** Judges `seen` by `rule` for the wallet's dialect: an info finding for the dialect's documented value, a minor one for anything else. */
-function judged(context: ProbeContext, raise: Raise, rule: RuleName, seen: string, endpoint: string, request: SentRequest | null, evidence: string): string {
+function judged(
+  context: ProbeContext,
+  raise: Raise,
+  rule: RuleName,
+  seen: string,
+  endpoint: string,
+  request: SentRequest | null,
+  evidence: string,
+): string {
   const dialect = context.session.target.services.wallet?.dialect ?? 'A';
   const reproduce = request === null ? undefined : context.curlOf(request);
   const verdict = judge(rule, dialect, seen, { endpoint, evidence, ...(reproduce === undefined ? {} : { reproduce }) });
   if (verdict.verdict === 'documented') raise(verdict.finding);
-  if (verdict.verdict === 'fail') raise({ id: `rule:${rule}`, severity: 'minor', kind: 'rule', title: verdict.detail, endpoint, expected: rule, seen, evidence, ...(reproduce === undefined ? {} : { reproduce }) });
+  if (verdict.verdict === 'fail')
+    raise({
+      id: `rule:${rule}`,
+      severity: 'minor',
+      kind: 'rule',
+      title: verdict.detail,
+      endpoint,
+      expected: rule,
+      seen,
+      evidence,
+      ...(reproduce === undefined ? {} : { reproduce }),
+    });
   return `${rule.slice('wallet.'.length)} ${seen}`;
 }
 
 /** The swap window: invalid swaps until the first 429 (at most SWAP_WINDOW_PROBES); `30` when the 31st was the first refused. */
-async function swapWindow(context: ProbeContext, apiKey: string, toAddress: string): Promise<{ seen: string; request: SentRequest | null }> {
+async function swapWindow(
+  context: ProbeContext,
+  apiKey: string,
+  toAddress: string,
+): Promise<{ seen: string; request: SentRequest | null }> {
   const { session } = context;
   const limited = (): number => session.rateLimited.get('wallet.swap')?.count ?? 0;
   const before = limited();
   let request: SentRequest | null = null;
   for (let sent = 1; sent <= SWAP_WINDOW_PROBES; sent++) {
     // Amount 0 is refused (400) before anything is created; a rate window counts it all the same.
-    const outcome = await session.call('wallet.swap', { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0', toAddress }, apiKey);
+    const outcome = await session.call(
+      'wallet.swap',
+      { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0', toAddress },
+      apiKey,
+    );
     request = requestOf(outcome) ?? request;
     if (limited() > before) return { seen: String(sent - 1), request };
-    if (outcome.kind === 'deadline' || outcome.kind === 'unreachable' || outcome.kind === 'unsupported') return { seen: outcome.kind, request };
+    if (outcome.kind === 'deadline' || outcome.kind === 'unreachable' || outcome.kind === 'unsupported')
+      return { seen: outcome.kind, request };
   }
   return { seen: 'over 30', request };
 }
@@ -117,23 +190,82 @@ export async function walletDocumented(context: ProbeContext, raise: Raise): Pro
   const agent = await walletAgent(context);
   if (typeof agent === 'string') return { status: 'skipped', note: agent };
   const notes: string[] = [];
-  notes.push(judged(context, raise, 'wallet.create.status', String(agent.createStatus), 'POST /v1/wallet/create', agent.createRequest, `create answered ${agent.createStatus}`));
+  notes.push(
+    judged(
+      context,
+      raise,
+      'wallet.create.status',
+      String(agent.createStatus),
+      'POST /v1/wallet/create',
+      agent.createRequest,
+      `create answered ${agent.createStatus}`,
+    ),
+  );
   const address = agent.addresses['base'] ?? '';
   const balance = await session.call('wallet.balance', { address, chain: null }, agent.apiKey);
   const balanceSeen = balance.kind === 'ok' ? `answered ${balance.value.chain ?? 'no chain'}` : outcomeText(balance);
-  notes.push(judged(context, raise, 'wallet.balance.chain-default', balanceSeen, 'GET /v1/wallet/balance/:address', requestOf(balance), `balance of ${address} without chain: ${balanceSeen}`));
-  const quote = await session.call('wallet.quote', { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0.01' }, agent.apiKey);
-  notes.push(judged(context, raise, 'wallet.swap.symbols', outcomeText(quote), 'GET /v1/wallet/swap/quote', requestOf(quote), `quote ETH → USDC on base by symbol: ${outcomeText(quote)}`));
+  notes.push(
+    judged(
+      context,
+      raise,
+      'wallet.balance.chain-default',
+      balanceSeen,
+      'GET /v1/wallet/balance/:address',
+      requestOf(balance),
+      `balance of ${address} without chain: ${balanceSeen}`,
+    ),
+  );
+  const quote = await session.call(
+    'wallet.quote',
+    { fromChain: 'base', toChain: 'base', fromToken: 'ETH', toToken: 'USDC', amount: '0.01' },
+    agent.apiKey,
+  );
+  notes.push(
+    judged(
+      context,
+      raise,
+      'wallet.swap.symbols',
+      outcomeText(quote),
+      'GET /v1/wallet/swap/quote',
+      requestOf(quote),
+      `quote ETH → USDC on base by symbol: ${outcomeText(quote)}`,
+    ),
+  );
   for (const style of ['A', 'B'] as const) {
     const call = await session.call('wallet.style-balance', { style }, agent.apiKey);
     if (call.kind === 'unsupported') {
       notes.push(`style ${style} not asked (${call.reason})`);
       continue;
     }
-    const seen = call.kind === 'ok' ? 'served' : call.kind === 'refused' && call.refusal.status === 404 ? 'not served' : outcomeText(call);
-    notes.push(judged(context, raise, style === 'A' ? 'wallet.style-a.served' : 'wallet.style-b.served', seen, style === 'A' ? 'GET /api/v1/balance' : 'GET /wallet-api/balance', requestOf(call), `style ${style} balance on the wallet's address: ${outcomeText(call)}`));
+    const seen =
+      call.kind === 'ok'
+        ? 'served'
+        : call.kind === 'refused' && call.refusal.status === 404
+          ? 'not served'
+          : outcomeText(call);
+    notes.push(
+      judged(
+        context,
+        raise,
+        style === 'A' ? 'wallet.style-a.served' : 'wallet.style-b.served',
+        seen,
+        style === 'A' ? 'GET /api/v1/balance' : 'GET /wallet-api/balance',
+        requestOf(call),
+        `style ${style} balance on the wallet's address: ${outcomeText(call)}`,
+      ),
+    );
   }
   const window = await swapWindow(context, agent.apiKey, address);
-  notes.push(judged(context, raise, 'wallet.swap.window', window.seen, 'POST /v1/wallet/swap', window.request, `${SWAP_WINDOW_PROBES} refused swaps from one address: the first 429 after ${window.seen}`));
+  notes.push(
+    judged(
+      context,
+      raise,
+      'wallet.swap.window',
+      window.seen,
+      'POST /v1/wallet/swap',
+      window.request,
+      `${SWAP_WINDOW_PROBES} refused swaps from one address: the first 429 after ${window.seen}`,
+    ),
+  );
   return { status: 'ran', note: `wallet agent ${agent.agentId}: ${notes.join('; ')}` };
 }

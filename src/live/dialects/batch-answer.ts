@@ -16,15 +16,32 @@ function refusalOf(element: unknown, errorName: 'code' | 'error'): Refusal {
   const code = valueAt(element, 'code');
   const error = valueAt(element, 'error');
   const message = valueAt(element, 'message');
-  const name = errorName === 'code' && typeof code === 'string' ? code : typeof error === 'string' ? error : typeof code === 'string' ? code : 'unnamed_error';
-  return { status: 200, name, message: typeof message === 'string' ? message : typeof error === 'string' ? error : '', body: (element ?? null) as JsonValue };
+  const name =
+    errorName === 'code' && typeof code === 'string'
+      ? code
+      : typeof error === 'string'
+        ? error
+        : typeof code === 'string'
+          ? code
+          : 'unnamed_error';
+  return {
+    status: 200,
+    name,
+    message: typeof message === 'string' ? message : typeof error === 'string' ? error : '',
+    body: (element ?? null) as JsonValue,
+  };
 }
 
 /**
  * The elements in order; null when `results` is absent. `isError` tells an error element by the
  * dialect's own flag (the documents' `ok: false`); without one, `error` without `bet_id` does.
  */
-export function readBatchElements(reader: WireReader, errorName: 'code' | 'error', isError: (element: WireReader) => boolean, paidPlaces: number | null = null): Array<LiveBet | Refusal> | null {
+export function readBatchElements(
+  reader: WireReader,
+  errorName: 'code' | 'error',
+  isError: (element: WireReader) => boolean,
+  paidPlaces: number | null = null,
+): Array<LiveBet | Refusal> | null {
   const results = reader.array('results');
   if (results === null) return null;
   return results.slice(0, MAX_ELEMENTS).map((element, index) => {

@@ -31,6 +31,29 @@ export function readBet(reader: WireReader, paidPlaces: number | null = null): L
   const seedHash = reader.string('proof.server_seed_hash');
   const resultHash = reader.string('proof.result_hash');
   reader.knows('kelly', 'placed_at', 'index', 'ok');
-  if (betId === null || game === null || amountMicro === null || clientSeed === null || nonce === null || seedHash === null || resultHash === null) return null;
-  return { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro, paidPlaces };
+  if (
+    betId === null ||
+    game === null ||
+    amountMicro === null ||
+    clientSeed === null ||
+    nonce === null ||
+    seedHash === null ||
+    resultHash === null
+  )
+    return null;
+  return {
+    betId,
+    game,
+    amountMicro,
+    paidMicro,
+    multiplier,
+    won,
+    result,
+    clientSeed,
+    nonce,
+    seedHash,
+    resultHash,
+    balanceAfterMicro,
+    paidPlaces,
+  };
 }

@@ -93,18 +93,43 @@ export function readRefusal(dialect: Dialect, status: number, reader: WireReader
   // An error body's extra fields (max_bet, suggestion, docs…) are the error's own detail, not unknown fields.
   reader.knows(...Object.keys(fields));
   if (dialect.errorName === 'code' && code === null) {
-    reader.record({ kind: 'error-shape', field: 'code', expected: '{ "error": message, "code": CODE }', seen: Object.keys(fields).sort().join(', ') || typeof body, documented: false, required: false });
+    reader.record({
+      kind: 'error-shape',
+      field: 'code',
+      expected: '{ "error": message, "code": CODE }',
+      seen: Object.keys(fields).sort().join(', ') || typeof body,
+      documented: false,
+      required: false,
+    });
   }
   if (dialect.errorName === 'error') {
     // One deviation per field the body lacks, named as it is: `error`, `message`, or both.
     const seen = Object.keys(fields).sort().join(', ') || typeof body;
-    for (const [field, present] of [['error', error !== null], ['message', typeof fields['message'] === 'string']] as const) {
-      if (!present) reader.record({ kind: 'error-shape', field, expected: '{ "error": snake_case, "message": text }', seen, documented: false, required: false });
+    for (const [field, present] of [
+      ['error', error !== null],
+      ['message', typeof fields['message'] === 'string'],
+    ] as const) {
+      if (!present)
+        reader.record({
+          kind: 'error-shape',
+          field,
+          expected: '{ "error": snake_case, "message": text }',
+          seen,
+          documented: false,
+          required: false,
+        });
     }
   }
   if (dialect.errorName === 'error' && error !== null && code === null) {
     // The deployment's documented shape: no `code`. Still a deviation from the documents, reported as info.
-    reader.record({ kind: 'error-shape', field: 'code', expected: '{ "error": message, "code": CODE }', seen: `{ "error": "${error}", "message": … } (no code)`, documented: true, required: false });
+    reader.record({
+      kind: 'error-shape',
+      field: 'code',
+      expected: '{ "error": message, "code": CODE }',
+      seen: `{ "error": "${error}", "message": … } (no code)`,
+      documented: true,
+      required: false,
+    });
   }
   return { status, name: code ?? error ?? `http_${status}`, message, body: (body ?? null) as JsonValue };
 }

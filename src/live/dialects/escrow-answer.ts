@@ -19,12 +19,19 @@ export function readEscrowStatus(reader: WireReader): string | null {
 export function readEscrowView(reader: WireReader, names: EscrowNames): EscrowView | null {
   const escrowId = reader.string('escrow_id');
   const status = readEscrowStatus(reader);
-  const amountMicro = reader.money(names.amount, names.amountDocuments === undefined ? { optional: true } : { documents: names.amountDocuments, optional: true });
+  const amountMicro = reader.money(
+    names.amount,
+    names.amountDocuments === undefined ? { optional: true } : { documents: names.amountDocuments, optional: true },
+  );
   return escrowId === null ? null : { escrowId, status, amountMicro };
 }
 
 /** The elements of a list answer's `escrows`, each read as one escrow; null when the list is absent. */
-export function readEscrowList(reader: WireReader, names: EscrowNames, known: readonly string[]): { escrows: EscrowView[] } | null {
+export function readEscrowList(
+  reader: WireReader,
+  names: EscrowNames,
+  known: readonly string[],
+): { escrows: EscrowView[] } | null {
   const list = reader.array('escrows');
   reader.knows('count');
   if (list === null) return null;

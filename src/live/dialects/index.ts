@@ -22,10 +22,26 @@ import { WALLET_DEPLOYED } from './deployed/wallet.ts';
 import { WALLET_DOCUMENTS } from './documents/wallet.ts';
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
-  A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A, ...TRADING_A, ...DOMAINS_A, ...WALLET_DOCUMENTS } },
+  A: {
+    name: 'A',
+    errorName: 'code',
+    rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A, ...TRADING_A, ...DOMAINS_A, ...WALLET_DOCUMENTS },
+  },
   B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B, ...WALLET_DOCUMENTS } },
   short: { name: 'short', errorName: 'code', rows: {} },
-  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED, ...TRADING_DEPLOYED, ...DOMAINS_DEPLOYED, ...WALLET_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
+  deployed: {
+    name: 'deployed',
+    errorName: 'error',
+    rows: {
+      ...CASINO_DEPLOYED,
+      ...CASINO_AUDIT_DEPLOYED,
+      ...FAUCET_ESCROW_DEPLOYED,
+      ...TRADING_DEPLOYED,
+      ...DOMAINS_DEPLOYED,
+      ...WALLET_DEPLOYED,
+    },
+    refusingRateLimits: ['ip_rate_limited'],
+  },
 };
 
 export function dialectByName(name: DialectName): Dialect {

@@ -8,5 +8,7 @@ const PRICE_DECIMALS = 8;
 export function priceUnits(value: number | null): bigint | null {
   if (value === null) return null;
   const match = /^(\d{1,15})(?:\.(\d{1,8}))?$/.exec(String(value));
-  return match === null ? null : BigInt(match[1] ?? '0') * 10n ** BigInt(PRICE_DECIMALS) + BigInt((match[2] ?? '').padEnd(PRICE_DECIMALS, '0'));
+  return match === null
+    ? null
+    : BigInt(match[1] ?? '0') * 10n ** BigInt(PRICE_DECIMALS) + BigInt((match[2] ?? '').padEnd(PRICE_DECIMALS, '0'));
 }

@@ -33,11 +33,16 @@ const notChecked = (reason: string): Check => ({ status: 'not-checked', reason }
 
 /** Every field where the recorded result differs from the replayed one, extra recorded fields included. */
 function resultDifferences(recorded: JsonValue, replayed: JsonValue): FieldDifference[] {
-  if (typeof replayed !== 'object' || replayed === null || Array.isArray(replayed)) return [{ field: 'result', recorded, recomputed: replayed }];
+  if (typeof replayed !== 'object' || replayed === null || Array.isArray(replayed))
+    return [{ field: 'result', recorded, recomputed: replayed }];
   const comparison = compareResult(recorded, replayed);
-  const differences = [...comparison.differences, ...comparison.missing.map((field) => ({ field, recorded: null, recomputed: replayed[field] ?? null }))];
+  const differences = [
+    ...comparison.differences,
+    ...comparison.missing.map((field) => ({ field, recorded: null, recomputed: replayed[field] ?? null })),
+  ];
   const fields = typeof recorded === 'object' && recorded !== null && !Array.isArray(recorded) ? recorded : {};
-  for (const field of Object.keys(fields).sort()) if (!(field in replayed)) differences.push({ field, recorded: fields[field] ?? null, recomputed: null });
+  for (const field of Object.keys(fields).sort())
+    if (!(field in replayed)) differences.push({ field, recorded: fields[field] ?? null, recomputed: null });
   return differences.length > 0 ? differences : [{ field: 'result', recorded, recomputed: replayed }];
 }
 
@@ -50,27 +55,70 @@ function roundOf(bet: SchemeBet): string | null {
 function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   if (!isSeedHex(serverSeedHex)) {
     const reason = 'the revealed server seed is not 64 lowercase hex characters';
-    return { commitment: { status: 'failed', detail: reason }, resultHash: notChecked(reason), outcome: notChecked(reason), payout: notChecked(reason), multiplier: null };
+    return {
+      commitment: { status: 'failed', detail: reason },
+      resultHash: notChecked(reason),
+      outcome: notChecked(reason),
+      payout: notChecked(reason),
+      multiplier: null,
+    };
   }
   const variant = roundOf(bet) === null ? null : CRASH_ROUND_VARIANT;
-  const checks = checkWireBet({ game: bet.game, variant, params: bet.params, detail: bet.result, clientSeed: bet.clientSeed, nonce: bet.nonce, seedHash: bet.seedHash }, serverSeedHex);
-  const commitment: Check = checks.commitmentOk ? OK : { status: 'failed', detail: createHash('sha256').update(serverSeedHex).digest('hex') };
-  const resultHash: Check = checks.expectedResultHash === bet.resultHash ? OK : { status: 'failed', detail: checks.expectedResultHash };
+  const checks = checkWireBet(
+    {
+      game: bet.game,
+      variant,
+      params: bet.params,
+      detail: bet.result,
+      clientSeed: bet.clientSeed,
+      nonce: bet.nonce,
+      seedHash: bet.seedHash,
+    },
+    serverSeedHex,
+  );
+  const commitment: Check = checks.commitmentOk
+    ? OK
+    : { status: 'failed', detail: createHash('sha256').update(serverSeedHex).digest('hex') };
+  const resultHash: Check =
+    checks.expectedResultHash === bet.resultHash ? OK : { status: 'failed', detail: checks.expectedResultHash };
   const replayed = checks.replayed;
-  if ('problem' in replayed) return { commitment, resultHash, outcome: notChecked(replayed.problem), payout: notChecked(replayed.problem), multiplier: null };
+  if ('problem' in replayed)
+    return {
+      commitment,
+      resultHash,
+      outcome: notChecked(replayed.problem),
+      payout: notChecked(replayed.problem),
+      multiplier: null,
+    };
   const { multiplier, detail } = replayed;
   // A crash round's replay compares its crash point itself and has no result of its own (null).
-  const differences = detail === null || isDeepStrictEqual(detail, bet.result) ? [] : resultDifferences(bet.result, detail);
+  const differences =
+    detail === null || isDeepStrictEqual(detail, bet.result) ? [] : resultDifferences(bet.result, detail);
   const wireMultiplier = fixedNumber(multiplier);
-  if (bet.multiplier !== null && bet.multiplier !== wireMultiplier) differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: wireMultiplier });
-  const outcome = differences.length === 0 ? OK : { status: 'failed' as const, detail: `${differences.length} field(s) differ from the replayed game`, differences };
+  if (bet.multiplier !== null && bet.multiplier !== wireMultiplier)
+    differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: wireMultiplier });
+  const outcome =
+    differences.length === 0
+      ? OK
+      : {
+          status: 'failed' as const,
+          detail: `${differences.length} field(s) differ from the replayed game`,
+          differences,
+        };
   const dueMicro = applyToMicro(bet.amountMicro, multiplier);
   const places = bet.paidPlaces ?? null;
-  const payout = places !== null
-    ? shownPayoutCheck(bet, multiplier, places)
-    : bet.paidMicro === null
-    ? notChecked('the answer does not say the amount paid')
-    : bet.paidMicro === dueMicro ? { status: 'ok' as const, dueMicro } : { status: 'failed' as const, detail: `paid ${bet.paidMicro} micro, due ${dueMicro} (amount × recomputed multiplier, rounded down)`, dueMicro };
+  const payout =
+    places !== null
+      ? shownPayoutCheck(bet, multiplier, places)
+      : bet.paidMicro === null
+        ? notChecked('the answer does not say the amount paid')
+        : bet.paidMicro === dueMicro
+          ? { status: 'ok' as const, dueMicro }
+          : {
+              status: 'failed' as const,
+              detail: `paid ${bet.paidMicro} micro, due ${dueMicro} (amount × recomputed multiplier, rounded down)`,
+              dueMicro,
+            };
   return { commitment, resultHash, outcome, payout, multiplier };
 }
 
@@ -78,15 +126,20 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
 function law(game: string, params: JsonObject): readonly Chance[] | null {
   const module = findGame(game);
   if (module === undefined) return null;
-  const listed = documentVariants().find((entry) => entry.game === game)?.variants.find((variant) => isDeepStrictEqual(variant.params, params));
-  const variant = listed === undefined ? undefined : module.variants().find((candidate) => candidate.name === listed.name);
+  const listed = documentVariants()
+    .find((entry) => entry.game === game)
+    ?.variants.find((variant) => isDeepStrictEqual(variant.params, params));
+  const variant =
+    listed === undefined ? undefined : module.variants().find((candidate) => candidate.name === listed.name);
   if (variant !== undefined) return module.distribution(variant.params);
   const parsed = module.parse(params);
   return parsed.ok ? module.distribution(parsed.value) : null;
 }
 
 /** Result fields that echo a parameter under another name. */
-const ECHO_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = { video_poker: { holds: 'held_positions' } };
+const ECHO_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  video_poker: { holds: 'held_positions' },
+};
 
 function paramsOf(game: string, result: JsonValue): JsonObject | null {
   const module = findGame(game);

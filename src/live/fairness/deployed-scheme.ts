@@ -45,7 +45,8 @@ const notChecked = (reason: string): Check => ({ status: 'not-checked', reason }
 /** Result fields that state a claim, not an outcome (the edge the answer advertises: statedEdgeOf); never compared. */
 const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct']);
 
-const outcomeFields = (result: JsonObject): JsonObject => Object.fromEntries(Object.entries(result).filter(([key]) => !STATED_FIELDS.has(key))) as JsonObject;
+const outcomeFields = (result: JsonObject): JsonObject =>
+  Object.fromEntries(Object.entries(result).filter(([key]) => !STATED_FIELDS.has(key))) as JsonObject;
 
 function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
   const comparison = compareResult(bet.result, outcomeFields(play.result), play.unordered);
@@ -54,33 +55,61 @@ function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcom
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
   }
   const lacking = comparison.missing.length === 0 ? '' : `; the result lacks ${comparison.missing.join(', ')}`;
-  if (differences.length > 0) return { status: 'failed', detail: `${differences.length} field(s) differ from the deployed rule${lacking}`, differences };
+  if (differences.length > 0)
+    return {
+      status: 'failed',
+      detail: `${differences.length} field(s) differ from the deployed rule${lacking}`,
+      differences,
+    };
   return comparison.missing.length > 0 ? notChecked(`the result lacks ${comparison.missing.join(', ')}`) : OK;
 }
 
 /** Paid within half a cent of amount × multiplier (the answer rounds `amount_won` to 2 decimals). */
 function payoutCheck(bet: SchemeBet, multiplier: Ratio): SchemeVerdict['payout'] {
   const exact = bet.amountMicro * multiplier.num;
-  const dueMicro: Micro = ((2n * exact + CENT_MICRO * multiplier.den) / (2n * CENT_MICRO * multiplier.den)) * CENT_MICRO;
+  const dueMicro: Micro =
+    ((2n * exact + CENT_MICRO * multiplier.den) / (2n * CENT_MICRO * multiplier.den)) * CENT_MICRO;
   if (bet.paidMicro === null) return notChecked('the answer does not say the amount paid');
   const gap = bet.paidMicro * multiplier.den - exact;
   const within = (gap < 0n ? -gap : gap) * 2n <= CENT_MICRO * multiplier.den;
-  return within ? { status: 'ok', dueMicro } : { status: 'failed', detail: `paid ${bet.paidMicro} micro, due ${exact}/${multiplier.den} micro (amount × the rule's multiplier; 2-decimal rounding allowed)`, dueMicro };
+  return within
+    ? { status: 'ok', dueMicro }
+    : {
+        status: 'failed',
+        detail: `paid ${bet.paidMicro} micro, due ${exact}/${multiplier.den} micro (amount × the rule's multiplier; 2-decimal rounding allowed)`,
+        dueMicro,
+      };
 }
 
 function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   if (!SEED_HEX.test(serverSeedHex)) {
     const reason = 'the revealed server seed is not 64 lowercase hex characters';
-    return { commitment: { status: 'failed', detail: reason }, resultHash: notChecked(reason), outcome: notChecked(reason), payout: notChecked(reason), multiplier: null };
+    return {
+      commitment: { status: 'failed', detail: reason },
+      resultHash: notChecked(reason),
+      outcome: notChecked(reason),
+      payout: notChecked(reason),
+      multiplier: null,
+    };
   }
   const seedHash = createHash('sha256').update(serverSeedHex).digest('hex');
   const commitment: Check = seedHash === bet.seedHash ? OK : { status: 'failed', detail: seedHash };
   const expectedHash = hmacHex(serverSeedHex, `${bet.clientSeed}:${bet.nonce}`);
   const resultHash: Check = expectedHash === bet.resultHash ? OK : { status: 'failed', detail: expectedHash };
   const rule = RULES.get(bet.game);
-  const play = rule === undefined ? { why: `the deployed scheme has no rule for game '${bet.game}'` } : rule.play(bet.params, new RollSource(serverSeedHex, bet.clientSeed, bet.nonce));
-  if (isUnreadable(play)) return { commitment, resultHash, outcome: notChecked(play.why), payout: notChecked(play.why), multiplier: null };
-  return { commitment, resultHash, outcome: outcomeCheck(bet, play), payout: payoutCheck(bet, play.multiplier), multiplier: play.multiplier };
+  const play =
+    rule === undefined
+      ? { why: `the deployed scheme has no rule for game '${bet.game}'` }
+      : rule.play(bet.params, new RollSource(serverSeedHex, bet.clientSeed, bet.nonce));
+  if (isUnreadable(play))
+    return { commitment, resultHash, outcome: notChecked(play.why), payout: notChecked(play.why), multiplier: null };
+  return {
+    commitment,
+    resultHash,
+    outcome: outcomeCheck(bet, play),
+    payout: payoutCheck(bet, play.multiplier),
+    multiplier: play.multiplier,
+  };
 }
 
 const laws = new Map<string, readonly Chance[] | null>();
@@ -101,8 +130,14 @@ function games(): readonly SchemeGame[] {
 
 /** The result fields the deployed rules write that state a payout (deployed/*.ts), per game. */
 const PAYOUT_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  custom: ['payout_multiplier'], keno: ['payout_multiplier', 'payout_table'], scratch_card: ['payout_multiplier', 'payout_table'],
-  plinko: ['multiplier'], slots: ['multiplier'], wheel: ['multiplier', 'won'], mines: ['payout_on_win'], video_poker: ['payout_multiplier', 'payout_table'],
+  custom: ['payout_multiplier'],
+  keno: ['payout_multiplier', 'payout_table'],
+  scratch_card: ['payout_multiplier', 'payout_table'],
+  plinko: ['multiplier'],
+  slots: ['multiplier'],
+  wheel: ['multiplier', 'won'],
+  mines: ['payout_on_win'],
+  video_poker: ['payout_multiplier', 'payout_table'],
 };
 
 function payoutFields(game: string): readonly string[] {
@@ -116,7 +151,15 @@ function statedEdgeOf(_game: string, result: JsonValue): number | null {
   return typeof pct === 'number' && Number.isFinite(pct) && pct > -1_000 && pct < 1_000 ? pct / 100 : null;
 }
 
-export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law, paramsOf: deployedParamsOf, payoutFields, statedEdgeOf };
+export const DEPLOYED_SCHEME: FairnessScheme = {
+  name: 'deployed',
+  games,
+  verify,
+  law,
+  paramsOf: deployedParamsOf,
+  payoutFields,
+  statedEdgeOf,
+};
 
 /** Whether the deployed scheme has an exact law for these parameters, without computing it. */
 export function deployedHasLaw(game: string, params: JsonObject): boolean {

@@ -41,7 +41,8 @@ const WIRE: { readonly [G in GameId]: (params: never) => JsonObject } = {
   dice: (params: DiceParams) => ({ direction: params.direction, threshold: params.threshold }),
   simple_dice: (params: SimpleDiceParams) => ({ pick: params.pick }),
   multiplier: (params: MultiplierParams) => ({ target_multiplier: cents(params.targetCents) }),
-  roulette: (params: RouletteParams): JsonObject => (params.betValue === null ? { bet_type: params.betType } : { bet_type: params.betType, bet_value: params.betValue }),
+  roulette: (params: RouletteParams): JsonObject =>
+    params.betValue === null ? { bet_type: params.betType } : { bet_type: params.betType, bet_value: params.betValue },
   custom: (params: CustomParams) => ({ win_probability: params.winProbability }),
   blackjack: (params: BlackjackParams) => ({ action: params.action }),
   crash: (params: CrashParams) => ({ cash_out_at: cents(params.cashOutCents) }),
@@ -67,7 +68,10 @@ function wireVariants(game: GameModule): SchemeGame {
       const params = toWire(variant.params);
       if (params !== VIDEO_POKER_OPTIMAL_WIRE) {
         const parsed = game.parse(params);
-        assert(parsed.ok && game.variantName(parsed.value) === variant.name, `${variant.name}: the wire form parses back to the variant`);
+        assert(
+          parsed.ok && game.variantName(parsed.value) === variant.name,
+          `${variant.name}: the wire form parses back to the variant`,
+        );
       }
       return { name: variant.name, params };
     }),

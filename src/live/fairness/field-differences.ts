@@ -19,25 +19,41 @@ export interface Comparison {
   readonly missing: readonly string[];
 }
 
-const isObject = (value: JsonValue | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const sortedCopy = (value: JsonValue): JsonValue => (Array.isArray(value) ? [...value].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0)) : value);
+const sortedCopy = (value: JsonValue): JsonValue =>
+  Array.isArray(value)
+    ? [...value].sort((a, b) =>
+        JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0,
+      )
+    : value;
 
 function walk(path: string, recorded: JsonValue, recomputed: JsonValue, out: FieldDifference[]): void {
   if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed)) return;
-  if (Array.isArray(recorded) && Array.isArray(recomputed) && recorded.length === recomputed.length && recorded.length <= MAX_ITEMS) {
+  if (
+    Array.isArray(recorded) &&
+    Array.isArray(recomputed) &&
+    recorded.length === recomputed.length &&
+    recorded.length <= MAX_ITEMS
+  ) {
     recomputed.forEach((item, index) => walk(`${path}[${index}]`, recorded[index] as JsonValue, item, out));
     return;
   }
   if (isObject(recorded) && isObject(recomputed)) {
-    for (const key of Object.keys(recomputed).sort()) walk(`${path}.${key}`, recorded[key] ?? null, recomputed[key] as JsonValue, out);
+    for (const key of Object.keys(recomputed).sort())
+      walk(`${path}.${key}`, recorded[key] ?? null, recomputed[key] as JsonValue, out);
     return;
   }
   out.push({ field: path, recorded, recomputed });
 }
 
 /** Compares the recomputed fields with the recorded `result` (which need not be an object). */
-export function compareResult(recorded: JsonValue, recomputed: JsonObject, unordered: readonly string[] = []): Comparison {
+export function compareResult(
+  recorded: JsonValue,
+  recomputed: JsonObject,
+  unordered: readonly string[] = [],
+): Comparison {
   const differences: FieldDifference[] = [];
   const missing: string[] = [];
   const fields = isObject(recorded) ? recorded : {};

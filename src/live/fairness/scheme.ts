@@ -51,7 +51,10 @@ export interface FieldDifference {
   readonly recomputed: JsonValue;
 }
 
-export type Check = { readonly status: 'ok' } | { readonly status: 'failed'; readonly detail: string } | { readonly status: 'not-checked'; readonly reason: string };
+export type Check =
+  | { readonly status: 'ok' }
+  | { readonly status: 'failed'; readonly detail: string }
+  | { readonly status: 'not-checked'; readonly reason: string };
 
 export interface SchemeVerdict {
   readonly commitment: Check;

@@ -9,7 +9,23 @@
  * rounds what it shows; the exact check would call every rounded figure a wrong payout, and
  * comparing the rounded figure with the rule alone would hide an overpayment smaller than a cent.
  */
-import { addAmounts, compareAmounts, absoluteAmount, formatAmount, fromMicro, isLiveAmount, liveAmount, multiplyAmounts, multiplyByRatio, parseLiveAmount, roundAmount, subtractAmounts, toMicro, withinRounding, type LiveAmount } from '../../core/live-amount.ts';
+import {
+  addAmounts,
+  compareAmounts,
+  absoluteAmount,
+  formatAmount,
+  fromMicro,
+  isLiveAmount,
+  liveAmount,
+  multiplyAmounts,
+  multiplyByRatio,
+  parseLiveAmount,
+  roundAmount,
+  subtractAmounts,
+  toMicro,
+  withinRounding,
+  type LiveAmount,
+} from '../../core/live-amount.ts';
 import type { Ratio } from '../../core/ratio.ts';
 import type { SchemeBet, SchemeVerdict } from './scheme.ts';
 
@@ -27,12 +43,25 @@ export function shownPayoutCheck(bet: SchemeBet, multiplier: Ratio, places: numb
   const shown = fromMicro(bet.paidMicro);
   const written = bet.multiplier === null ? null : parseLiveAmount(bet.multiplier);
   // The credit: nothing on a bet that shows nothing paid; else stake × the multiplier written (the rule's due when none is).
-  const credit = bet.paidMicro === 0n ? fromMicro(0n) : written !== null && isLiveAmount(written) ? multiplyAmounts(stake, written) : due;
+  const credit =
+    bet.paidMicro === 0n
+      ? fromMicro(0n)
+      : written !== null && isLiveAmount(written)
+        ? multiplyAmounts(stake, written)
+        : due;
   if (!creditAgrees(credit, due, stake)) {
-    return { status: 'failed', detail: `credited ${formatAmount(credit)} (amount × payout_multiplier ${String(bet.multiplier)}), due ${formatAmount(due)} (amount × the rule's multiplier)`, dueMicro };
+    return {
+      status: 'failed',
+      detail: `credited ${formatAmount(credit)} (amount × payout_multiplier ${String(bet.multiplier)}), due ${formatAmount(due)} (amount × the rule's multiplier)`,
+      dueMicro,
+    };
   }
   if (withinRounding(shown, credit, places)) return { status: 'ok', dueMicro };
-  return { status: 'failed', detail: `shows ${formatAmount(shown)} paid, the credit is ${formatAmount(credit)} (the answer rounds it to ${places} decimals)`, dueMicro };
+  return {
+    status: 'failed',
+    detail: `shows ${formatAmount(shown)} paid, the credit is ${formatAmount(credit)} (the answer rounds it to ${places} decimals)`,
+    dueMicro,
+  };
 }
 
 /** The credit is the due within the multiplier's 6-decimal rounding times the stake, a micro, and float noise. */

@@ -28,7 +28,10 @@ import { sentPath, type WireMarker } from './wire-marker.ts';
 
 export type Family = 'documents' | 'deployed';
 
-const FAMILY_DIALECTS: Readonly<Record<Family, readonly DialectName[]>> = { documents: ['A', 'B', 'short'], deployed: ['deployed'] };
+const FAMILY_DIALECTS: Readonly<Record<Family, readonly DialectName[]>> = {
+  documents: ['A', 'B', 'short'],
+  deployed: ['deployed'],
+};
 const MAX_OPENAPI_PATHS = 2_000;
 const OPENAPI_METHODS = ['get', 'post', 'put', 'delete'] as const;
 
@@ -78,7 +81,9 @@ class Tally {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function isService(value: unknown): value is ServiceName {
@@ -185,7 +190,9 @@ function openApiEvidence(observation: Observation, tally: Tally, evidence: strin
     }
   }
   if (tagged > 0) tally.family.documents += 1;
-  const summary = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([label, count]) => `${label} ×${count}`);
+  const summary = [...counts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([label, count]) => `${label} ×${count}`);
   evidence.push(summary.length === 0 ? 'openapi: no known endpoint' : `openapi: ${summary.join(', ')}`);
 }
 
@@ -202,7 +209,10 @@ function decide(tally: Tally): { family: Family | null; services: ServiceVerdict
     for (const dialect of allowed) {
       if ((votes[dialect] ?? 0) > (best === null ? 0 : (votes[best] ?? 0))) best = dialect;
     }
-    if (best === null) ruledOut.push(`${service} (only ${Object.keys(votes).join('/')} evidence, but the URL speaks the ${family ?? '?'} family)`);
+    if (best === null)
+      ruledOut.push(
+        `${service} (only ${Object.keys(votes).join('/')} evidence, but the URL speaks the ${family ?? '?'} family)`,
+      );
     else services.push({ service, dialect: best, votes: { ...votes } });
   }
   return { family, services, ruledOut };
@@ -226,10 +236,12 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
         evidence.push(`afp serve: announces ${Object.keys(announced).sort().join(', ')}`);
       }
     }
-    if (observation.path === UNKNOWN_PATH && catchAll) evidence.push(`answers a path no service serves (${observation.status ?? '-'}): path evidence ignored`);
+    if (observation.path === UNKNOWN_PATH && catchAll)
+      evidence.push(`answers a path no service serves (${observation.status ?? '-'}): path evidence ignored`);
     if (observation.path === OPENAPI_PATH) openApiEvidence(observation, tally, evidence);
     for (const marker of ALL_MARKERS) {
-      if (marker.method !== 'GET' || sentPath(marker) !== observation.path || !markerHolds(marker, observation)) continue;
+      if (marker.method !== 'GET' || sentPath(marker) !== observation.path || !markerHolds(marker, observation))
+        continue;
       if (catchAll && !(marker.answer === 'ok' && marker.has !== undefined)) continue;
       tally.vote(marker.service, marker.dialects);
       evidence.push(`${markerLabel(marker)}${marker.answer === 'needs-key' ? ' (needs a key)' : ''}`);

@@ -23,7 +23,9 @@ export function renderProbeTable(outcome: ProbeOutcome): string {
     const width = Math.max(...verdict.endpoints.map((endpoint) => endpoint.path.length + 4), 'endpoint'.length) + 2;
     lines.push(verdict.url, `  ${pad('endpoint', width)}${pad('status', 8)}evidence`);
     for (const endpoint of verdict.endpoints) {
-      lines.push(`  ${pad(`GET ${endpoint.path}`, width)}${pad(endpoint.status === null ? '-' : String(endpoint.status), 8)}${endpoint.evidence.join('; ')}`.trimEnd());
+      lines.push(
+        `  ${pad(`GET ${endpoint.path}`, width)}${pad(endpoint.status === null ? '-' : String(endpoint.status), 8)}${endpoint.evidence.join('; ')}`.trimEnd(),
+      );
     }
     lines.push(verdictLine(verdict), '');
   }

@@ -63,7 +63,10 @@ export interface ProbeOutcome {
   readonly file: TargetFile | null;
 }
 
-export async function probeTarget(inputs: readonly ProbeInput[], options: { timeoutMs?: number } = {}): Promise<ProbeOutcome> {
+export async function probeTarget(
+  inputs: readonly ProbeInput[],
+  options: { timeoutMs?: number } = {},
+): Promise<ProbeOutcome> {
   const queue = [...new Set(inputs.map((input) => input.url))].slice(0, MAX_URLS);
   const notes = inputs.flatMap((input) => (input.note === null ? [] : [input.note]));
   const verdicts: UrlVerdict[] = [];
@@ -74,7 +77,8 @@ export async function probeTarget(inputs: readonly ProbeInput[], options: { time
       if (mounted !== undefined && !queue.includes(mounted)) queue.push(mounted);
     }
   }
-  if (queue.length > MAX_PROBED_URLS) notes.push(`${queue.length - MAX_PROBED_URLS} announced URLs not probed (at most ${MAX_PROBED_URLS})`);
+  if (queue.length > MAX_PROBED_URLS)
+    notes.push(`${queue.length - MAX_PROBED_URLS} announced URLs not probed (at most ${MAX_PROBED_URLS})`);
   return decideTarget(verdicts, notes);
 }
 
@@ -93,18 +97,26 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
   const notes = [...notesSoFar];
   const candidates = new Map<ServiceName, ChosenService[]>();
   for (const verdict of verdicts) {
-    for (const found of verdict.services) candidates.set(found.service, [...(candidates.get(found.service) ?? []), { service: found.service, url: verdict.url, dialect: found.dialect, votes: found.votes }]);
+    for (const found of verdict.services)
+      candidates.set(found.service, [
+        ...(candidates.get(found.service) ?? []),
+        { service: found.service, url: verdict.url, dialect: found.dialect, votes: found.votes },
+      ]);
     for (const ruledOut of verdict.ruledOut) notes.push(`${verdict.url}: ${ruledOut}`);
     // A 429 carries no evidence of the endpoint behind it: say so, or a later probe that is not
     // rate limited would seem to disagree with this one.
     const limited = verdict.endpoints.filter((endpoint) => endpoint.status === 429).length;
-    if (limited > 0) notes.push(`${verdict.url}: ${limited} of ${verdict.endpoints.length} answers were 429 (rate limited), so their evidence is missing; probe again once the limit has reset`);
+    if (limited > 0)
+      notes.push(
+        `${verdict.url}: ${limited} of ${verdict.endpoints.length} answers were 429 (rate limited), so their evidence is missing; probe again once the limit has reset`,
+      );
   }
   const chosen: ChosenService[] = [];
   // How many services answer at each URL: a service on its own address (style A, a deployment)
   // is preferred to a shared one (the documents' style B api_url), as resolving an afp serve URL does.
   const servicesAt = new Map(verdicts.map((verdict) => [verdict.url, verdict.services.length]));
-  const offersAny = (found: ChosenService, service: ServiceName): number => (operationsOffered(found.dialect, service) > 0 ? 1 : 0);
+  const offersAny = (found: ChosenService, service: ServiceName): number =>
+    operationsOffered(found.dialect, service) > 0 ? 1 : 0;
   for (const [service, list] of candidates) {
     // A stable sort: the URL given first wins the remaining ties.
     const ranked = [...list].sort(
@@ -116,7 +128,10 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
     );
     const best = ranked[0] as ChosenService;
     chosen.push(best);
-    for (const other of ranked.slice(1)) notes.push(`${service} also answers at ${other.url} (${other.dialect}); chose ${best.url} (${best.dialect}: ${operationsOffered(best.dialect, service)} live operations, ${evidenceCount(best.votes, best.dialect)} pieces of evidence)`);
+    for (const other of ranked.slice(1))
+      notes.push(
+        `${service} also answers at ${other.url} (${other.dialect}); chose ${best.url} (${best.dialect}: ${operationsOffered(best.dialect, service)} live operations, ${evidenceCount(best.votes, best.dialect)} pieces of evidence)`,
+      );
   }
   chosen.sort((a, b) => FILE_ORDER.indexOf(a.service) - FILE_ORDER.indexOf(b.service));
   const adminUrl = verdicts.find((verdict) => verdict.mounts !== null)?.url ?? null;
@@ -125,10 +140,18 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
 
 function targetName(url: string): string {
   const parsed = new URL(url);
-  return `probed-${parsed.host}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '').slice(0, 64);
+  return `probed-${parsed.host}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/-+$/, '')
+    .slice(0, 64);
 }
 
-function targetFile(verdicts: readonly UrlVerdict[], chosen: readonly ChosenService[], adminUrl: string | null): TargetFile {
+function targetFile(
+  verdicts: readonly UrlVerdict[],
+  chosen: readonly ChosenService[],
+  adminUrl: string | null,
+): TargetFile {
   const byService = new Map(chosen.map((found) => [found.service, found]));
   const casino = byService.get('casino');
   const services: TargetFile['services'] = {};
@@ -141,7 +164,13 @@ function targetFile(verdicts: readonly UrlVerdict[], chosen: readonly ChosenServ
   }
   // Every method but keys registers a fresh agent, which needs the casino.
   const funding: TargetFile['funding'] =
-    casino === undefined ? { method: 'keys', keys_env: KEYS_ENV } : adminUrl !== null ? { method: 'admin-deposit' } : byService.has('faucet') ? { method: 'faucet' } : { method: 'keys', keys_env: KEYS_ENV };
+    casino === undefined
+      ? { method: 'keys', keys_env: KEYS_ENV }
+      : adminUrl !== null
+        ? { method: 'admin-deposit' }
+        : byService.has('faucet')
+          ? { method: 'faucet' }
+          : { method: 'keys', keys_env: KEYS_ENV };
   return {
     name: targetName((verdicts[0] as UrlVerdict).url),
     services,

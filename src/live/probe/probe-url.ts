@@ -53,17 +53,31 @@ export function probePaths(): string[] {
 export async function probeUrl(url: string, options: { timeoutMs?: number } = {}): Promise<UrlProbe> {
   const paths = probePaths();
   const observations: Observation[] = new Array<Observation>(paths.length);
-  await runBounded(paths.length, PROBE_CONCURRENCY, async (index) => {
-    observations[index] = await get(`${url}${paths[index] as string}`, paths[index] as string, options.timeoutMs ?? PROBE_TIMEOUT_MS);
-  }, () => false);
+  await runBounded(
+    paths.length,
+    PROBE_CONCURRENCY,
+    async (index) => {
+      observations[index] = await get(
+        `${url}${paths[index] as string}`,
+        paths[index] as string,
+        options.timeoutMs ?? PROBE_TIMEOUT_MS,
+      );
+    },
+    () => false,
+  );
   return { url, observations };
 }
 
 async function get(url: string, path: string, timeoutMs: number): Promise<Observation> {
   try {
-    const response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await boundedText(response);
-    if (text === null) return { path, status: response.status, json: undefined, problem: `body over ${MAX_BODY_BYTES} bytes` };
+    if (text === null)
+      return { path, status: response.status, json: undefined, problem: `body over ${MAX_BODY_BYTES} bytes` };
     return { path, status: response.status, json: parseJson(text) };
   } catch (error) {
     return { path, status: null, json: undefined, problem: describeError(error) };

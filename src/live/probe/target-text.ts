@@ -22,7 +22,10 @@ const FUNDING_COMMENT: Readonly<Record<TargetFile['funding']['method'], string>>
   command: 'your command funds each fresh agent',
 };
 
-export function renderTargetText(file: TargetFile, options: { readonly urls: readonly string[]; readonly chosen: readonly ChosenService[] }): string {
+export function renderTargetText(
+  file: TargetFile,
+  options: { readonly urls: readonly string[]; readonly chosen: readonly ChosenService[] },
+): string {
   const lines = [
     `# Written by: afp target probe ${options.urls.join(' ')}`,
     '# What the probe recognized, with the evidence each service had (pieces per dialect). Check it,',
@@ -31,18 +34,32 @@ export function renderTargetText(file: TargetFile, options: { readonly urls: rea
     `name: ${file.name}`,
     'services:',
   ];
-  for (const found of options.chosen) lines.push(`  ${found.service}: { url: ${JSON.stringify(found.url)}, dialect: ${found.dialect} }  # evidence: ${votesText(found)}`);
-  lines.push(file.register === 'none' ? 'register: none  # no casino found: no registration' : `register: { service: ${file.register.service} }  # a fresh agent registers on the casino`);
+  for (const found of options.chosen)
+    lines.push(
+      `  ${found.service}: { url: ${JSON.stringify(found.url)}, dialect: ${found.dialect} }  # evidence: ${votesText(found)}`,
+    );
+  lines.push(
+    file.register === 'none'
+      ? 'register: none  # no casino found: no registration'
+      : `register: { service: ${file.register.service} }  # a fresh agent registers on the casino`,
+  );
   const funding = file.funding;
-  const fundingText = funding.method === 'keys' ? `{ method: keys, keys_env: ${funding.keys_env ?? ''} }` : `{ method: ${funding.method} }`;
+  const fundingText =
+    funding.method === 'keys'
+      ? `{ method: keys, keys_env: ${funding.keys_env ?? ''} }`
+      : `{ method: ${funding.method} }`;
   lines.push(`funding: ${fundingText}  # ${FUNDING_COMMENT[funding.method]}`);
   const limits = Object.entries(file.limits ?? {}) as [OperationName, { per_minute: number } | undefined][];
   if (limits.length === 0) lines.push('limits: {}  # no pace known to keep');
   else {
-    lines.push('limits:  # the deployment\'s limits (spec/DEPLOYED.md), per afp operation');
-    for (const [op, limit] of limits) if (limit !== undefined) lines.push(`  ${op}: { per_minute: ${limit.per_minute} }  # ${DEPLOYED_LIMITS[op]?.why ?? ''}`);
+    lines.push("limits:  # the deployment's limits (spec/DEPLOYED.md), per afp operation");
+    for (const [op, limit] of limits)
+      if (limit !== undefined)
+        lines.push(`  ${op}: { per_minute: ${limit.per_minute} }  # ${DEPLOYED_LIMITS[op]?.why ?? ''}`);
   }
-  if (file.fairness !== undefined) lines.push(`fairness: ${file.fairness}  # how the casino's bets are verified (its dialect's scheme)`);
-  if (file.admin_url !== undefined) lines.push(`admin_url: ${JSON.stringify(file.admin_url)}  # an afp serve: its /_afp admin doors`);
+  if (file.fairness !== undefined)
+    lines.push(`fairness: ${file.fairness}  # how the casino's bets are verified (its dialect's scheme)`);
+  if (file.admin_url !== undefined)
+    lines.push(`admin_url: ${JSON.stringify(file.admin_url)}  # an afp serve: its /_afp admin doors`);
   return `${lines.join('\n')}\n`;
 }

@@ -33,7 +33,8 @@ export function curlOf(request: SentRequest): string {
   const url = sentUrl(request.url);
   const words = ['curl', '-sS'];
   if (/[[\]{}]/.test(url)) words.push('-g');
-  if (request.method !== 'GET' || request.body !== undefined) words.push('-X', /^[A-Z]+$/.test(request.method) ? request.method : shellQuote(request.method));
+  if (request.method !== 'GET' || request.body !== undefined)
+    words.push('-X', /^[A-Z]+$/.test(request.method) ? request.method : shellQuote(request.method));
   words.push(shellQuote(url));
   if (request.body !== undefined) words.push('-H', shellQuote('Content-Type: application/json'));
   if (request.auth) words.push('-H', '"Authorization: Bearer $AFP_KEY"');

@@ -26,6 +26,9 @@ export function reachesFailOn(finding: Pick<Finding, 'severity'>, failOn: FailOn
   return failOn !== 'none' && reaches(finding, failOn);
 }
 
-export function findingsExitCode(findings: readonly Pick<Finding, 'severity'>[], failOn: FailOn): typeof EXIT.ok | typeof EXIT.checkFailed {
+export function findingsExitCode(
+  findings: readonly Pick<Finding, 'severity'>[],
+  failOn: FailOn,
+): typeof EXIT.ok | typeof EXIT.checkFailed {
   return findings.some((finding) => reachesFailOn(finding, failOn)) ? EXIT.checkFailed : EXIT.ok;
 }

@@ -17,7 +17,20 @@ import { stringify } from 'csv-stringify/sync';
 import type { Finding } from '../finding.ts';
 import { assertReportBounded, sortedFindings, type FindingsReport } from './findings-report.ts';
 
-const COLUMNS = ['severity', 'kind', 'id', 'title', 'endpoint', 'field', 'expected', 'seen', 'evidence', 'reproduce', 'count', 'examples'] as const;
+const COLUMNS = [
+  'severity',
+  'kind',
+  'id',
+  'title',
+  'endpoint',
+  'field',
+  'expected',
+  'seen',
+  'evidence',
+  'reproduce',
+  'count',
+  'examples',
+] as const;
 
 const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced

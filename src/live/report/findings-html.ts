@@ -20,8 +20,16 @@ import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import { findingsVerdict } from './findings-verdict.ts';
 import {
-  assertReportBounded, checkFails, indexFindings, reachingCount, severityCounts, SEVERITIES_DESCENDING, sortedFindings,
-  type FindingIndex, type FindingsReport, type ReportCheck,
+  assertReportBounded,
+  checkFails,
+  indexFindings,
+  reachingCount,
+  severityCounts,
+  SEVERITIES_DESCENDING,
+  sortedFindings,
+  type FindingIndex,
+  type FindingsReport,
+  type ReportCheck,
 } from './findings-report.ts';
 
 const TEXT_MAX_CHARS = 2_000;
@@ -66,16 +74,24 @@ function severityCell(severity: Severity): string {
 
 function reproduceCell(reproduce: string | undefined): string {
   if (reproduce === undefined) return '<td class="note">no single request reproduces it</td>';
-  if (reproduce.length > REPRODUCE_MAX_CHARS) return `<td class="note">the request is too long to show (${reproduce.length} characters): see findings.json</td>`;
+  if (reproduce.length > REPRODUCE_MAX_CHARS)
+    return `<td class="note">the request is too long to show (${reproduce.length} characters): see findings.json</td>`;
   return `<td><code>${text(reproduce, REPRODUCE_MAX_CHARS)}</code></td>`;
 }
 
 /** The evidence, the examples beyond it (a finding keeps up to three), and what was expected and seen. */
 function evidenceCell(finding: Finding): string {
-  const where = [finding.endpoint, finding.field === undefined ? undefined : `field ${finding.field}`].filter((part) => part !== undefined);
-  const context = [...where.map((part) => text(part)), `expected ${json(finding.expected)}`, `seen ${json(finding.seen)}`].join(' · ');
+  const where = [finding.endpoint, finding.field === undefined ? undefined : `field ${finding.field}`].filter(
+    (part) => part !== undefined,
+  );
+  const context = [
+    ...where.map((part) => text(part)),
+    `expected ${json(finding.expected)}`,
+    `seen ${json(finding.seen)}`,
+  ].join(' · ');
   const more = (finding.examples ?? []).filter((example) => example !== finding.evidence);
-  const examples = more.length === 0 ? '' : `<ul class="examples">${more.map((example) => `<li>${text(example)}</li>`).join('')}</ul>`;
+  const examples =
+    more.length === 0 ? '' : `<ul class="examples">${more.map((example) => `<li>${text(example)}</li>`).join('')}</ul>`;
   return `<td>${text(finding.evidence)}${examples}<br><span class="note">${context}</span></td>`;
 }
 
@@ -109,7 +125,10 @@ function infoDetails(findings: readonly Finding[]): string {
 
 function verdictSection(report: FindingsReport, findings: readonly Finding[]): string {
   const verdict = findingsVerdict(findings, report.failOn);
-  const listed = verdict.listed.length === 0 ? '' : `\n<ul>${verdict.listed.map((line) => `<li>${text(line.trim())}</li>`).join('')}</ul>`;
+  const listed =
+    verdict.listed.length === 0
+      ? ''
+      : `\n<ul>${verdict.listed.map((line) => `<li>${text(line.trim())}</li>`).join('')}</ul>`;
   return `<section id="verdict" class="verdict${verdict.failed ? ' failed' : ''}">\n<p>${text(verdict.headline)}</p>${listed}\n</section>`;
 }
 
@@ -117,9 +136,18 @@ function countsTable(report: FindingsReport, findings: readonly Finding[]): stri
   const counts = severityCounts(findings);
   const rows = SEVERITIES_DESCENDING.map((severity) => {
     const fails = reachesFailOn({ severity }, report.failOn) ? 'fails the command' : '';
-    return row([severityCell(severity), `<td class="count">${counts[severity]}</td>`, `<td class="fails">${fails}</td>`]);
+    return row([
+      severityCell(severity),
+      `<td class="count">${counts[severity]}</td>`,
+      `<td class="fails">${fails}</td>`,
+    ]);
   });
-  return table('counts', `Findings by severity (--fail-on ${report.failOn})`, ['severity', 'findings', 'at or above --fail-on'], rows);
+  return table(
+    'counts',
+    `Findings by severity (--fail-on ${report.failOn})`,
+    ['severity', 'findings', 'at or above --fail-on'],
+    rows,
+  );
 }
 
 function checkRow(check: ReportCheck, report: FindingsReport, index: FindingIndex): string {
@@ -140,9 +168,20 @@ function checksTable(report: FindingsReport, index: FindingIndex): string {
 
 function subtitle(report: FindingsReport, findings: readonly Finding[]): string {
   const reaching = reachingCount(report);
-  const verdict = report.failOn === 'none' ? '--fail-on none: findings never fail the command' : `${reaching} at or above --fail-on ${report.failOn}${reaching > 0 ? ' (exit 3)' : ''}`;
-  const parts = [`target ${report.target.source}`, ...(report.seed === undefined ? [] : [`seed ${report.seed}`]), `${findings.length} findings`, verdict];
-  const dropped = report.dropped === 0 ? '' : `\n${report.dropped} more findings were not kept (a report keeps at most ${FINDINGS_MAX}).`;
+  const verdict =
+    report.failOn === 'none'
+      ? '--fail-on none: findings never fail the command'
+      : `${reaching} at or above --fail-on ${report.failOn}${reaching > 0 ? ' (exit 3)' : ''}`;
+  const parts = [
+    `target ${report.target.source}`,
+    ...(report.seed === undefined ? [] : [`seed ${report.seed}`]),
+    `${findings.length} findings`,
+    verdict,
+  ];
+  const dropped =
+    report.dropped === 0
+      ? ''
+      : `\n${report.dropped} more findings were not kept (a report keeps at most ${FINDINGS_MAX}).`;
   return text(parts.join(' · ') + dropped);
 }
 
@@ -170,7 +209,9 @@ export function renderFindingsHtml(report: FindingsReport): string {
     infoDetails(findings.filter((finding) => finding.severity === 'info')),
     `<section id="severities">\n<h2>Counts</h2>\n${countsTable(report, findings)}\n</section>`,
     // No empty sections: a command that reported no checks gets no checks section.
-    report.checks.length === 0 ? '' : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,
+    report.checks.length === 0
+      ? ''
+      : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,
     `<footer><p>Written by ${escapeHtml(generator)}. findings.json, findings.csv and findings.junit.xml hold the same findings.</p></footer>`,
     '</body>',
     '</html>',

@@ -14,7 +14,14 @@
 import type { JsonValue } from '../../core/errors.ts';
 import type { Finding } from '../finding.ts';
 import { verdictLines } from './findings-verdict.ts';
-import { assertReportBounded, reachingCount, severityCounts, sortedFindings, type FindingsReport, type ReportCheck } from './findings-report.ts';
+import {
+  assertReportBounded,
+  reachingCount,
+  severityCounts,
+  sortedFindings,
+  type FindingsReport,
+  type ReportCheck,
+} from './findings-report.ts';
 
 function checkJson(check: ReportCheck): JsonValue {
   return {

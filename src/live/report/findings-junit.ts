@@ -16,7 +16,15 @@
 import { boundedText } from '../../report/html/html-text.ts';
 import { FINDINGS_MAX, type Finding } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
-import { assertReportBounded, checkFails, indexFindings, sortedFindings, type FindingIndex, type FindingsReport, type ReportCheck } from './findings-report.ts';
+import {
+  assertReportBounded,
+  checkFails,
+  indexFindings,
+  sortedFindings,
+  type FindingIndex,
+  type FindingsReport,
+  type ReportCheck,
+} from './findings-report.ts';
 import { xmlAttribute, xmlText } from './xml-text.ts';
 import { findingsVerdict } from './findings-verdict.ts';
 
@@ -31,9 +39,15 @@ function findingBlock(id: string, index: FindingIndex): string {
   const finding = index.get(id);
   if (finding === undefined) return `- ${id}: not in this report (beyond the ${FINDINGS_MAX} findings kept)`;
   const lines = [`- [${finding.severity}] ${finding.title} (${finding.id}) ×${finding.count}`];
-  if (finding.endpoint !== undefined) lines.push(`  endpoint: ${finding.endpoint}${finding.field === undefined ? '' : `, field ${finding.field}`}`);
-  lines.push(`  expected: ${JSON.stringify(finding.expected)}`, `  seen: ${JSON.stringify(finding.seen)}`, `  evidence: ${finding.evidence}`);
-  for (const example of (finding.examples ?? []).filter((text) => text !== finding.evidence)) lines.push(`  example: ${example}`);
+  if (finding.endpoint !== undefined)
+    lines.push(`  endpoint: ${finding.endpoint}${finding.field === undefined ? '' : `, field ${finding.field}`}`);
+  lines.push(
+    `  expected: ${JSON.stringify(finding.expected)}`,
+    `  seen: ${JSON.stringify(finding.seen)}`,
+    `  evidence: ${finding.evidence}`,
+  );
+  for (const example of (finding.examples ?? []).filter((text) => text !== finding.evidence))
+    lines.push(`  example: ${example}`);
   if (finding.reproduce !== undefined) lines.push(`  reproduce: ${finding.reproduce}`);
   return lines.map((line) => text(line)).join('\n');
 }
@@ -43,7 +57,9 @@ function findingsText(check: ReportCheck, index: FindingIndex): string {
 }
 
 function failingMessage(check: ReportCheck, report: FindingsReport, index: FindingIndex): string {
-  const reaching = check.findingIds.map((id) => index.get(id)).filter((finding): finding is Finding => finding !== undefined && reachesFailOn(finding, report.failOn));
+  const reaching = check.findingIds
+    .map((id) => index.get(id))
+    .filter((finding): finding is Finding => finding !== undefined && reachesFailOn(finding, report.failOn));
   return `${reaching.length} of ${check.findingIds.length} findings at or above ${report.failOn}: ${reaching[0]?.title ?? ''}`;
 }
 
@@ -75,7 +91,10 @@ function checksWithOutside(report: FindingsReport): ReportCheck[] {
   const named = new Set(report.checks.flatMap((check) => check.findingIds));
   const outside = sortedFindings(report).filter((finding) => !named.has(finding.id));
   if (outside.length === 0) return [...report.checks];
-  return [...report.checks, { name: OUTSIDE_CHECKS_NAME, status: 'finding', findingIds: outside.map((finding) => finding.id) }];
+  return [
+    ...report.checks,
+    { name: OUTSIDE_CHECKS_NAME, status: 'finding', findingIds: outside.map((finding) => finding.id) },
+  ];
 }
 
 function property(name: string, value: string): string {

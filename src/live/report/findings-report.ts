@@ -49,8 +49,14 @@ export const REPORT_CHECKS_MAX = 10_000;
 export const SEVERITIES_DESCENDING: readonly Severity[] = [...SEVERITIES].reverse();
 
 export function assertReportBounded(report: FindingsReport): void {
-  assert(report.findings.length <= FINDINGS_MAX, `a findings report holds at most ${FINDINGS_MAX} findings, got ${report.findings.length}`);
-  assert(report.checks.length <= REPORT_CHECKS_MAX, `a findings report holds at most ${REPORT_CHECKS_MAX} checks, got ${report.checks.length}`);
+  assert(
+    report.findings.length <= FINDINGS_MAX,
+    `a findings report holds at most ${FINDINGS_MAX} findings, got ${report.findings.length}`,
+  );
+  assert(
+    report.checks.length <= REPORT_CHECKS_MAX,
+    `a findings report holds at most ${REPORT_CHECKS_MAX} checks, got ${report.checks.length}`,
+  );
   assert(Number.isSafeInteger(report.dropped) && report.dropped >= 0, `dropped must be a count, got ${report.dropped}`);
 }
 

@@ -23,7 +23,9 @@ export interface FindingsVerdict {
 const plural = (count: number, word: string): string => `${count} ${word}`;
 
 function countsText(findings: readonly Finding[], severities: readonly Finding['severity'][]): string {
-  return severities.map((severity) => plural(findings.filter((finding) => finding.severity === severity).length, severity)).join(', ');
+  return severities
+    .map((severity) => plural(findings.filter((finding) => finding.severity === severity).length, severity))
+    .join(', ');
 }
 
 export function findingsVerdict(input: readonly Finding[], failOn: FailOn): FindingsVerdict {
@@ -34,11 +36,20 @@ export function findingsVerdict(input: readonly Finding[], failOn: FailOn): Find
   const folded = info === 0 ? '' : `; ${info} info, folded`;
   const failed = reaching.length > 0;
   const all = `${countsText(findings, ['critical', 'major', 'minor'])}${folded}`;
-  const headline = failOn === 'none'
-    ? `verdict: not judged (--fail-on none) — ${all}`
-    : failed ? `verdict: FAILED — ${reaching.length} of ${findings.length} findings at or above --fail-on ${failOn}: ${all}` : `verdict: passed — nothing at or above --fail-on ${failOn}: ${all}`;
-  const listed = acting.slice(0, VERDICT_LIST_MAX).map((finding) => `  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`);
-  if (acting.length > VERDICT_LIST_MAX) listed.push(`  … and ${acting.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
+  const headline =
+    failOn === 'none'
+      ? `verdict: not judged (--fail-on none) — ${all}`
+      : failed
+        ? `verdict: FAILED — ${reaching.length} of ${findings.length} findings at or above --fail-on ${failOn}: ${all}`
+        : `verdict: passed — nothing at or above --fail-on ${failOn}: ${all}`;
+  const listed = acting
+    .slice(0, VERDICT_LIST_MAX)
+    .map(
+      (finding) =>
+        `  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`,
+    );
+  if (acting.length > VERDICT_LIST_MAX)
+    listed.push(`  … and ${acting.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
   return { failed, headline, listed };
 }
 
@@ -52,7 +63,13 @@ export function verdictLines(findings: readonly Finding[], failOn: FailOn): stri
 export function infoLines(input: readonly Finding[]): string[] {
   const info = [...input].sort(compareFindings).filter((finding) => finding.severity === 'info');
   if (info.length === 0) return [];
-  const lines = [`info (folded out of the verdict): ${info.length}`, ...info.slice(0, VERDICT_LIST_MAX).map((finding) => `  info ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`)];
-  if (info.length > VERDICT_LIST_MAX) lines.push(`  … and ${info.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
+  const lines = [
+    `info (folded out of the verdict): ${info.length}`,
+    ...info
+      .slice(0, VERDICT_LIST_MAX)
+      .map((finding) => `  info ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`),
+  ];
+  if (info.length > VERDICT_LIST_MAX)
+    lines.push(`  … and ${info.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
   return lines;
 }

@@ -12,7 +12,13 @@
 const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
-const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;' };
+const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
+  ...TEXT_ESCAPES,
+  '"': '&quot;',
+  "'": '&apos;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+};
 
 function legal(text: string): string {
   return text.toWellFormed().replace(ILLEGAL, '\ufffd');

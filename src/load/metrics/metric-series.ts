@@ -41,17 +41,31 @@ export interface IterationFigures {
 }
 
 const statusEntries = (statuses: EndpointFigures['statuses']): [string, number][] =>
-  (statuses instanceof Map ? [...statuses.entries()].map(([status, count]) => [String(status), count] as [string, number]) : Object.entries(statuses)).sort(([a], [b]) => Number(a) - Number(b));
+  (statuses instanceof Map
+    ? [...statuses.entries()].map(([status, count]) => [String(status), count] as [string, number])
+    : Object.entries(statuses)
+  ).sort(([a], [b]) => Number(a) - Number(b));
 
-export function seriesOf(endpoints: readonly EndpointFigures[], iterations: IterationFigures, runLabels: Readonly<Record<string, string>>): MetricSeries[] {
+export function seriesOf(
+  endpoints: readonly EndpointFigures[],
+  iterations: IterationFigures,
+  runLabels: Readonly<Record<string, string>>,
+): MetricSeries[] {
   const series: MetricSeries[] = [];
-  const push = (name: string, labels: Record<string, string>, value: number): void => void series.push({ name, labels: { ...runLabels, ...labels }, value });
+  const push = (name: string, labels: Record<string, string>, value: number): void =>
+    void series.push({ name, labels: { ...runLabels, ...labels }, value });
   for (const figures of endpoints) {
     const endpoint = figures.endpoint;
-    for (const [status, count] of statusEntries(figures.statuses)) push('afp_http_reqs_total', { endpoint, status }, count);
+    for (const [status, count] of statusEntries(figures.statuses))
+      push('afp_http_reqs_total', { endpoint, status }, count);
     push('afp_http_req_failed_total', { endpoint }, figures.failed);
     const count = figures.latency.totalCount;
-    for (const quantile of QUANTILES) push('afp_http_req_duration_seconds', { endpoint, quantile: String(quantile) }, count === 0 ? 0 : figures.latency.getValueAtPercentile(quantile * 100) / 1e6);
+    for (const quantile of QUANTILES)
+      push(
+        'afp_http_req_duration_seconds',
+        { endpoint, quantile: String(quantile) },
+        count === 0 ? 0 : figures.latency.getValueAtPercentile(quantile * 100) / 1e6,
+      );
     push('afp_http_req_duration_seconds_sum', { endpoint }, count === 0 ? 0 : (figures.latency.mean * count) / 1e6);
     push('afp_http_req_duration_seconds_count', { endpoint }, count);
   }
@@ -63,6 +77,11 @@ export function seriesOf(endpoints: readonly EndpointFigures[], iterations: Iter
 
 /** The series of a finished run: its snapshot's figures. */
 export function seriesOfSnapshot(snapshot: LoadSnapshot, runLabels: Readonly<Record<string, string>>): MetricSeries[] {
-  const endpoints = snapshot.endpoints.map((row) => ({ endpoint: row.endpoint, statuses: row.statuses, failed: row.failed, latency: decodeHistogram(row.latency) }));
+  const endpoints = snapshot.endpoints.map((row) => ({
+    endpoint: row.endpoint,
+    statuses: row.statuses,
+    failed: row.failed,
+    latency: decodeHistogram(row.latency),
+  }));
   return seriesOf(endpoints, snapshot.iterations, runLabels);
 }

@@ -21,7 +21,8 @@ import { pushRemoteWrite } from './remote-write.ts';
 export const PUSH_EVERY_MS = 5_000;
 export const OUTPUTS_MAX = 8;
 
-export type OutputSpec = { readonly kind: 'prometheus'; readonly url: string } | { readonly kind: 'json'; readonly file: string };
+export type OutputSpec =
+  { readonly kind: 'prometheus'; readonly url: string } | { readonly kind: 'json'; readonly file: string };
 
 export interface OutFlags {
   /** The reports' directory (`--out DIR`), if one was given. */
@@ -44,15 +45,21 @@ export function parseOutFlags(values: readonly string[]): OutFlags {
     const [, kind, rest = ''] = named;
     if (kind === 'prometheus') {
       if (/^https?:\/\/[^\s]+$/.test(rest) && URL.canParse(rest)) outputs.push({ kind, url: rest });
-      else errors.push(`--out prometheus=URL needs an http(s) remote-write URL, e.g. prometheus=http://127.0.0.1:9090/api/v1/write, got '${rest.slice(0, 200)}'`);
+      else
+        errors.push(
+          `--out prometheus=URL needs an http(s) remote-write URL, e.g. prometheus=http://127.0.0.1:9090/api/v1/write, got '${rest.slice(0, 200)}'`,
+        );
     } else if (kind === 'json') {
       if (rest !== '') outputs.push({ kind, file: rest });
       else errors.push('--out json=FILE needs a file name');
     } else {
-      errors.push(`--out ${kind}=…: unknown output '${kind}' (afp streams to prometheus=URL and json=FILE; a plain --out DIR is where the reports go)`);
+      errors.push(
+        `--out ${kind}=…: unknown output '${kind}' (afp streams to prometheus=URL and json=FILE; a plain --out DIR is where the reports go)`,
+      );
     }
   }
-  if (dirs.length > 1) errors.push(`--out DIR given ${dirs.length} times (${dirs.join(', ')}): the reports go to one directory`);
+  if (dirs.length > 1)
+    errors.push(`--out DIR given ${dirs.length} times (${dirs.join(', ')}): the reports go to one directory`);
   if (outputs.length > OUTPUTS_MAX) errors.push(`at most ${OUTPUTS_MAX} metrics outputs, got ${outputs.length}`);
   return { dir: dirs[0], outputs, errors };
 }
@@ -75,7 +82,12 @@ export class MetricsOutputs {
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastTimestampMs = 0;
 
-  constructor(options: { specs: readonly OutputSpec[]; runLabels: Readonly<Record<string, string>>; nowMs: () => number; everyMs?: number }) {
+  constructor(options: {
+    specs: readonly OutputSpec[];
+    runLabels: Readonly<Record<string, string>>;
+    nowMs: () => number;
+    everyMs?: number;
+  }) {
     this.sinks = options.specs.map((spec) => ({ spec, pushes: 0, failures: 0, firstFailure: null, busy: null }));
     this.runLabels = options.runLabels;
     this.nowMs = options.nowMs;
@@ -146,20 +158,33 @@ export class MetricsOutputs {
 
   private async send(sink: Sink, series: readonly MetricSeries[], timestampMs: number): Promise<void> {
     sink.pushes += 1;
-    const failure = sink.spec.kind === 'prometheus' ? await remoteWriteFailure(sink.spec.url, series, timestampMs) : await jsonLinesFailure(sink.spec.file, series, timestampMs);
+    const failure =
+      sink.spec.kind === 'prometheus'
+        ? await remoteWriteFailure(sink.spec.url, series, timestampMs)
+        : await jsonLinesFailure(sink.spec.file, series, timestampMs);
     if (failure === null) return;
     sink.failures += 1;
     sink.firstFailure ??= failure;
   }
 }
 
-async function remoteWriteFailure(url: string, series: readonly MetricSeries[], timestampMs: number): Promise<string | null> {
+async function remoteWriteFailure(
+  url: string,
+  series: readonly MetricSeries[],
+  timestampMs: number,
+): Promise<string | null> {
   const outcome = await pushRemoteWrite(url, series, timestampMs);
   return outcome.ok ? null : outcome.message;
 }
 
-async function jsonLinesFailure(file: string, series: readonly MetricSeries[], timestampMs: number): Promise<string | null> {
-  const text = series.map((one) => JSON.stringify({ time_ms: timestampMs, metric: one.name, labels: one.labels, value: one.value })).join('\n');
+async function jsonLinesFailure(
+  file: string,
+  series: readonly MetricSeries[],
+  timestampMs: number,
+): Promise<string | null> {
+  const text = series
+    .map((one) => JSON.stringify({ time_ms: timestampMs, metric: one.name, labels: one.labels, value: one.value }))
+    .join('\n');
   try {
     await appendFile(file, `${text}\n`);
     return null;

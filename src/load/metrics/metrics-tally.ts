@@ -19,7 +19,8 @@ export class MetricsTally {
   private readonly endpoints = new Map<string, Tallied>();
 
   add(sample: LoadSample): void {
-    const name = this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
+    const name =
+      this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
     let tallied = this.endpoints.get(name);
     if (tallied === undefined) {
       tallied = { statuses: new Map(), failed: 0, latency: emptyReadHistogram() };
@@ -32,6 +33,13 @@ export class MetricsTally {
 
   /** The endpoints' figures so far, names in code-unit order (the snapshot's). */
   figures(): EndpointFigures[] {
-    return [...this.endpoints.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([endpoint, tallied]) => ({ endpoint, statuses: tallied.statuses, failed: tallied.failed, latency: tallied.latency }));
+    return [...this.endpoints.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([endpoint, tallied]) => ({
+        endpoint,
+        statuses: tallied.statuses,
+        failed: tallied.failed,
+        latency: tallied.latency,
+      }));
   }
 }

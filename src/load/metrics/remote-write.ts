@@ -81,7 +81,9 @@ class ProtoWriter {
 }
 
 function labelsOf(series: MetricSeries): [string, string][] {
-  return [['__name__', series.name] as [string, string], ...Object.entries(series.labels)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [['__name__', series.name] as [string, string], ...Object.entries(series.labels)].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
 }
 
 /** The protobuf WriteRequest of `series`, each with one sample at `timestampMs`. */
@@ -107,18 +109,30 @@ export function encodeWriteRequest(series: readonly MetricSeries[], timestampMs:
 export type PushOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 /** POSTs `series` at `timestampMs` to a remote-write URL; the failure, if any, as a message. */
-export async function pushRemoteWrite(url: string, series: readonly MetricSeries[], timestampMs: number): Promise<PushOutcome> {
+export async function pushRemoteWrite(
+  url: string,
+  series: readonly MetricSeries[],
+  timestampMs: number,
+): Promise<PushOutcome> {
   const body = snappy.compress(encodeWriteRequest(series, timestampMs));
-  if (body.length > REMOTE_WRITE_BYTES_MAX) return { ok: false, message: `a push of ${body.length} bytes is over ${REMOTE_WRITE_BYTES_MAX}` };
+  if (body.length > REMOTE_WRITE_BYTES_MAX)
+    return { ok: false, message: `a push of ${body.length} bytes is over ${REMOTE_WRITE_BYTES_MAX}` };
   try {
     const answer = await fetch(url, {
       method: 'POST',
-      headers: { 'content-encoding': 'snappy', 'content-type': 'application/x-protobuf', 'x-prometheus-remote-write-version': '0.1.0', 'user-agent': 'afp-load' },
+      headers: {
+        'content-encoding': 'snappy',
+        'content-type': 'application/x-protobuf',
+        'x-prometheus-remote-write-version': '0.1.0',
+        'user-agent': 'afp-load',
+      },
       body,
       signal: AbortSignal.timeout(REMOTE_WRITE_TIMEOUT_MS),
     });
     const text = await answer.text();
-    return answer.ok ? { ok: true } : { ok: false, message: `${url} answered ${answer.status}: ${text.slice(0, 200).trim()}` };
+    return answer.ok
+      ? { ok: true }
+      : { ok: false, message: `${url} answered ${answer.status}: ${text.slice(0, 200).trim()}` };
   } catch (error) {
     return { ok: false, message: `${url}: ${error instanceof Error ? error.message : String(error)}` };
   }

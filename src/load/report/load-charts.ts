@@ -36,14 +36,22 @@ const percentFormat = (value: number): string => `${plainNumber(value * 100)}%`;
 
 function timeAxis(report: LoadReport): { width: number; label: string } {
   const width = Math.max(1, Math.ceil(secondCount(report) / TIME_POINTS_MAX));
-  return { width, label: width === 1 ? 'seconds since the start (by intended start)' : `seconds since the start, in groups of ${width} s (by intended start)` };
+  return {
+    width,
+    label:
+      width === 1
+        ? 'seconds since the start (by intended start)'
+        : `seconds since the start, in groups of ${width} s (by intended start)`,
+  };
 }
 
 export function timeCharts(report: LoadReport): SvgChart[] {
   const { width, label } = timeAxis(report);
   const groups = secondGroups(report, width);
-  const at = (pick: (group: SecondRow) => number | null): ChartPoint[] => groups.map((group) => [group.second, pick(group)]);
-  const ms = (group: SecondRow, pick: (latency: Percentiles) => number): number | null => (group.latency.count === 0 ? null : pick(group.latency));
+  const at = (pick: (group: SecondRow) => number | null): ChartPoint[] =>
+    groups.map((group) => [group.second, pick(group)]);
+  const ms = (group: SecondRow, pick: (latency: Percentiles) => number): number | null =>
+    group.latency.count === 0 ? null : pick(group.latency);
   return [
     {
       id: 'chart-latency',
@@ -80,7 +88,13 @@ export function timeCharts(report: LoadReport): SvgChart[] {
       xScale: 'linear',
       xWholeTicks: true,
       yFormat: percentFormat,
-      series: [{ label: 'failed share', color: RED, points: at((group) => (group.requests === 0 ? null : group.failed / group.requests)) }],
+      series: [
+        {
+          label: 'failed share',
+          color: RED,
+          points: at((group) => (group.requests === 0 ? null : group.failed / group.requests)),
+        },
+      ],
     },
   ];
 }
@@ -89,7 +103,10 @@ export function timeCharts(report: LoadReport): SvgChart[] {
 function percentileTicks(xEnd: number): AxisTick[] {
   const ticks: AxisTick[] = [];
   for (let power = 0; power <= 6 && 10 ** power <= Math.max(10, xEnd) * 1.000001; power++) {
-    ticks.push({ value: 10 ** power, label: power === 0 ? '0%' : `${(100 - 100 / 10 ** power).toFixed(Math.max(0, power - 2))}%` });
+    ticks.push({
+      value: 10 ** power,
+      label: power === 0 ? '0%' : `${(100 - 100 / 10 ** power).toFixed(Math.max(0, power - 2))}%`,
+    });
   }
   return ticks;
 }
@@ -110,10 +127,17 @@ export function distributionPoints(histogram: Histogram): ChartPoint[] {
 
 export function distributionChart(report: LoadReport): SvgChart {
   const overall = overallHistogramOf(report);
-  const busiest = [...report.snapshot.endpoints].sort((a, b) => b.requests - a.requests || (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)).slice(0, DISTRIBUTION_ENDPOINTS_MAX);
+  const busiest = [...report.snapshot.endpoints]
+    .sort((a, b) => b.requests - a.requests || (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0))
+    .slice(0, DISTRIBUTION_ENDPOINTS_MAX);
   const series: SvgSeries[] = [{ label: 'all endpoints', color: BLUE, points: distributionPoints(overall) }];
   busiest.forEach((row, index) => {
-    series.push({ label: row.endpoint, color: LINE_COLORS[(index + 1) % LINE_COLORS.length] ?? GREY, points: distributionPoints(decodeHistogram(row.latency)), dashed: true });
+    series.push({
+      label: row.endpoint,
+      color: LINE_COLORS[(index + 1) % LINE_COLORS.length] ?? GREY,
+      points: distributionPoints(decodeHistogram(row.latency)),
+      dashed: true,
+    });
   });
   const xEnd = Math.min(DISTRIBUTION_X_MAX, Math.max(10, overall.totalCount));
   return {

@@ -14,12 +14,45 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { spreadsheetText } from '../../live/report/findings-csv.ts';
-import { assertLoadReportBounded, endpointRows, failedRate, overallRow, secondRows, statusesText, type LatencyRow, type LoadReport } from './load-report.ts';
+import {
+  assertLoadReportBounded,
+  endpointRows,
+  failedRate,
+  overallRow,
+  secondRows,
+  statusesText,
+  type LatencyRow,
+  type LoadReport,
+} from './load-report.ts';
 
 type Cell = string | number;
 
-const LATENCY_COLUMNS = ['scope', 'endpoint', 'requests', 'failed', 'failed_rate', 'min_ms', 'mean_ms', 'p50_ms', 'p90_ms', 'p95_ms', 'p99_ms', 'p999_ms', 'max_ms', 'statuses'] as const;
-const TIMESERIES_COLUMNS = ['second', 'requests', 'failed', 'failed_rate', 'p50_ms', 'p99_ms', 'max_ms', 'statuses'] as const;
+const LATENCY_COLUMNS = [
+  'scope',
+  'endpoint',
+  'requests',
+  'failed',
+  'failed_rate',
+  'min_ms',
+  'mean_ms',
+  'p50_ms',
+  'p90_ms',
+  'p95_ms',
+  'p99_ms',
+  'p999_ms',
+  'max_ms',
+  'statuses',
+] as const;
+const TIMESERIES_COLUMNS = [
+  'second',
+  'requests',
+  'failed',
+  'failed_rate',
+  'p50_ms',
+  'p99_ms',
+  'max_ms',
+  'statuses',
+] as const;
 
 const ms = (value: number): string => value.toFixed(3);
 const share = (row: LatencyRow): string => failedRate(row).toFixed(6);
@@ -30,7 +63,20 @@ function csv(columns: readonly string[], rows: readonly (readonly Cell[])[]): st
 
 function latencyCells(row: LatencyRow): Cell[] {
   const { latency } = row;
-  return [row.requests, row.failed, share(row), ms(latency.minMs), ms(latency.meanMs), ms(latency.p50Ms), ms(latency.p90Ms), ms(latency.p95Ms), ms(latency.p99Ms), ms(latency.p999Ms), ms(latency.maxMs), statusesText(row.statuses)];
+  return [
+    row.requests,
+    row.failed,
+    share(row),
+    ms(latency.minMs),
+    ms(latency.meanMs),
+    ms(latency.p50Ms),
+    ms(latency.p90Ms),
+    ms(latency.p95Ms),
+    ms(latency.p99Ms),
+    ms(latency.p999Ms),
+    ms(latency.maxMs),
+    statusesText(row.statuses),
+  ];
 }
 
 export function renderLatencyCsv(report: LoadReport): string {
@@ -42,6 +88,15 @@ export function renderLatencyCsv(report: LoadReport): string {
 
 export function renderTimeseriesCsv(report: LoadReport): string {
   assertLoadReportBounded(report);
-  const rows = secondRows(report).map((row) => [row.second, row.requests, row.failed, share(row), ms(row.latency.p50Ms), ms(row.latency.p99Ms), ms(row.latency.maxMs), statusesText(row.statuses)]);
+  const rows = secondRows(report).map((row) => [
+    row.second,
+    row.requests,
+    row.failed,
+    share(row),
+    ms(row.latency.p50Ms),
+    ms(row.latency.p99Ms),
+    ms(row.latency.maxMs),
+    statusesText(row.statuses),
+  ]);
   return csv(TIMESERIES_COLUMNS, rows);
 }

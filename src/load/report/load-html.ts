@@ -21,7 +21,15 @@ import type { ThresholdResult } from '../thresholds.ts';
 import { littleCheck, littleLine } from '../littles-law.ts';
 import { loadCharts } from './load-charts.ts';
 import {
-  assertLoadReportBounded, durationMsOf, endpointRows, failedRate, observedText, overallRow, requestsPerSecond, statusesText, thresholdOutcome,
+  assertLoadReportBounded,
+  durationMsOf,
+  endpointRows,
+  failedRate,
+  observedText,
+  overallRow,
+  requestsPerSecond,
+  statusesText,
+  thresholdOutcome,
   type LoadReport,
 } from './load-report.ts';
 import { renderSvgChart } from './svg-chart.ts';
@@ -56,7 +64,8 @@ function table(id: string, caption: string, head: readonly string[], rows: reado
   ].join('\n');
 }
 
-const cell = (value: string, className?: string): string => `<td${className === undefined ? '' : ` class="${className}"`}>${value}</td>`;
+const cell = (value: string, className?: string): string =>
+  `<td${className === undefined ? '' : ` class="${className}"`}>${value}</td>`;
 
 function latencyText(latency: Percentiles): string {
   return `p50 ${ms(latency.p50Ms)} · p90 ${ms(latency.p90Ms)} · p95 ${ms(latency.p95Ms)} · p99 ${ms(latency.p99Ms)} · p99.9 ${ms(latency.p999Ms)} · max ${ms(latency.maxMs)} · mean ${ms(latency.meanMs)}`;
@@ -78,19 +87,40 @@ function summaryTable(report: LoadReport): string {
     ['requests', countText(overall.requests)],
     ['failed', countText(overall.failed)],
     ['failed share', percent(failedRate(overall))],
-    ['throughput', `${requestsPerSecond(report, overall.requests).toFixed(3)} requests a second over ${(durationMsOf(report) / 1000).toFixed(3)} s`],
+    [
+      'throughput',
+      `${requestsPerSecond(report, overall.requests).toFixed(3)} requests a second over ${(durationMsOf(report) / 1000).toFixed(3)} s`,
+    ],
     ['latency (ms, from the intended start)', latencyText(overall.latency)],
-    ["Little's law", escapeHtml(littleLine(littleCheck(report.snapshot, report.concurrency ?? null)).replace(/^Little's law: /, ''))],
+    [
+      "Little's law",
+      escapeHtml(littleLine(littleCheck(report.snapshot, report.concurrency ?? null)).replace(/^Little's law: /, '')),
+    ],
     ['statuses', escapeHtml(statusesText(overall.statuses)) || '—'],
-    ['iterations', `${countText(iterations.started)} started · ${countText(iterations.completed)} completed · ${countText(iterations.dropped)} dropped`],
+    [
+      'iterations',
+      `${countText(iterations.started)} started · ${countText(iterations.completed)} completed · ${countText(iterations.dropped)} dropped`,
+    ],
     ['checks', checksSummary(report)],
-    ['thresholds', report.thresholds.length === 0 ? 'none' : `${report.thresholds.length - failedThresholds} of ${report.thresholds.length} passed${failedThresholds > 0 ? ' (exit 5)' : ''}`],
+    [
+      'thresholds',
+      report.thresholds.length === 0
+        ? 'none'
+        : `${report.thresholds.length - failedThresholds} of ${report.thresholds.length} passed${failedThresholds > 0 ? ' (exit 5)' : ''}`,
+    ],
   ];
-  return table('summary', 'Summary', ['figure', 'value'], rows.map(([name, value]) => row([cell(escapeHtml(name), 'text'), cell(value, 'text')])));
+  return table(
+    'summary',
+    'Summary',
+    ['figure', 'value'],
+    rows.map(([name, value]) => row([cell(escapeHtml(name), 'text'), cell(value, 'text')])),
+  );
 }
 
 function thresholdRow(result: ThresholdResult): string {
-  const abort = result.abortOnFail ? `yes${result.delayAbortEvalMs === null ? '' : `, after ${(result.delayAbortEvalMs / 1000).toFixed(3)} s`}` : 'no';
+  const abort = result.abortOnFail
+    ? `yes${result.delayAbortEvalMs === null ? '' : `, after ${(result.delayAbortEvalMs / 1000).toFixed(3)} s`}`
+    : 'no';
   return row(
     [
       cell(text(result.metric), 'text name'),
@@ -105,32 +135,61 @@ function thresholdRow(result: ThresholdResult): string {
 
 function thresholdsTable(report: LoadReport): string {
   const rows = report.thresholds.map(thresholdRow);
-  const noData = report.thresholds.some((result) => result.noData) ? '\n<p class="note">(no data): the metric recorded nothing; as k6 does, the empty metric was judged as 0.</p>' : '';
+  const noData = report.thresholds.some((result) => result.noData)
+    ? '\n<p class="note">(no data): the metric recorded nothing; as k6 does, the empty metric was judged as 0.</p>'
+    : '';
   return `${table('thresholds', 'Thresholds (any failure exits 5)', ['metric', 'threshold', 'observed', 'result', 'abortOnFail'], rows)}${noData}`;
 }
 
 function endpointsTable(report: LoadReport): string {
   const rows = endpointRows(report).map((endpoint) =>
-    row([
-      cell(text(endpoint.endpoint), 'text name'),
-      cell(countText(endpoint.requests)),
-      cell(countText(endpoint.failed)),
-      cell(percent(failedRate(endpoint))),
-      cell(escapeHtml(statusesText(endpoint.statuses)), 'text'),
-      ...[endpoint.latency.p50Ms, endpoint.latency.p90Ms, endpoint.latency.p95Ms, endpoint.latency.p99Ms, endpoint.latency.p999Ms, endpoint.latency.maxMs, endpoint.latency.meanMs].map((value) => cell(ms(value))),
-    ], ' class="endpoint"'),
+    row(
+      [
+        cell(text(endpoint.endpoint), 'text name'),
+        cell(countText(endpoint.requests)),
+        cell(countText(endpoint.failed)),
+        cell(percent(failedRate(endpoint))),
+        cell(escapeHtml(statusesText(endpoint.statuses)), 'text'),
+        ...[
+          endpoint.latency.p50Ms,
+          endpoint.latency.p90Ms,
+          endpoint.latency.p95Ms,
+          endpoint.latency.p99Ms,
+          endpoint.latency.p999Ms,
+          endpoint.latency.maxMs,
+          endpoint.latency.meanMs,
+        ].map((value) => cell(ms(value))),
+      ],
+      ' class="endpoint"',
+    ),
   );
-  return table('endpoints', 'Latency by endpoint (ms, from the intended start)', ['endpoint', 'requests', 'failed', 'failed share', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'], rows);
+  return table(
+    'endpoints',
+    'Latency by endpoint (ms, from the intended start)',
+    ['endpoint', 'requests', 'failed', 'failed share', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'],
+    rows,
+  );
 }
 
 function checksTable(report: LoadReport): string {
   const entries = Object.entries(report.snapshot.checks);
-  const rows = entries.map(([name, tally]) => row([cell(text(name), 'text name'), cell(countText(tally.passes)), cell(countText(tally.fails)), cell(percent(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)))]));
+  const rows = entries.map(([name, tally]) =>
+    row([
+      cell(text(name), 'text name'),
+      cell(countText(tally.passes)),
+      cell(countText(tally.fails)),
+      cell(percent(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails))),
+    ]),
+  );
   return table('checks', 'Checks', ['check', 'passes', 'fails', 'passed share'], rows);
 }
 
 function subtitle(report: LoadReport): string {
-  const parts = [`target ${text(report.target.name)} (${text(report.target.source)})`, `engine ${text(report.engine)}`, ...(report.seed === undefined ? [] : [`seed ${text(report.seed)}`])];
+  const parts = [
+    `target ${text(report.target.name)} (${text(report.target.source)})`,
+    `engine ${text(report.engine)}`,
+    ...(report.seed === undefined ? [] : [`seed ${text(report.seed)}`]),
+  ];
   const stopped = report.stopReason === undefined ? '' : `\nstopped early: ${text(report.stopReason)}`;
   return parts.join(' · ') + stopped;
 }
@@ -155,10 +214,16 @@ export function renderLoadHtml(report: LoadReport): string {
     `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report)}</p>\n</header>`,
     summaryTable(report),
     // No empty sections: thresholds, endpoints and checks appear only when the run has some (the summary says "none").
-    report.thresholds.length === 0 ? '' : `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
+    report.thresholds.length === 0
+      ? ''
+      : `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
     `<section id="charts">\n<h2>Over time and by percentile</h2>\n<p class="note">Latency runs from each request's intended start (no coordinated omission): a stalled target shows its stall.</p>\n${charts}\n</section>`,
-    endpointRows(report).length === 0 ? '' : `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
-    Object.keys(report.snapshot.checks).length === 0 ? '' : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
+    endpointRows(report).length === 0
+      ? ''
+      : `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
+    Object.keys(report.snapshot.checks).length === 0
+      ? ''
+      : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
     `<footer><p>Written by ${escapeHtml(generator)}. summary.json, latency.csv, timeseries.csv and load.junit.xml hold the same figures.</p></footer>`,
     '</body>',
     '</html>',

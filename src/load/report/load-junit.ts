@@ -22,9 +22,14 @@ function testcase(result: ThresholdResult): string {
   const metricName = result.metric.split('{')[0] ?? result.metric;
   const open = `    <testcase name="${attribute(name)}" classname="${attribute(`afp load.${metricName}`)}"`;
   const observed = `observed ${observedText(result.value)}`;
-  const abort = result.abortOnFail ? `; abortOnFail${result.delayAbortEvalMs === null ? '' : ` after ${result.delayAbortEvalMs} ms`}` : '';
-  const body = xmlText(`${result.metric}: ${result.expression}, ${observed}${abort}${result.noData ? `\n${NO_DATA_NOTE}` : ''}`);
-  if (!result.ok) return `${open}>\n      <failure message="${attribute(`${observed}, threshold ${result.expression}`)}" type="threshold">${body}</failure>\n    </testcase>`;
+  const abort = result.abortOnFail
+    ? `; abortOnFail${result.delayAbortEvalMs === null ? '' : ` after ${result.delayAbortEvalMs} ms`}`
+    : '';
+  const body = xmlText(
+    `${result.metric}: ${result.expression}, ${observed}${abort}${result.noData ? `\n${NO_DATA_NOTE}` : ''}`,
+  );
+  if (!result.ok)
+    return `${open}>\n      <failure message="${attribute(`${observed}, threshold ${result.expression}`)}" type="threshold">${body}</failure>\n    </testcase>`;
   if (result.noData) return `${open}>\n      <system-out>${body}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }

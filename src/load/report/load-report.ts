@@ -12,7 +12,17 @@
  * Non-goals: rendering (one file per format), judging the thresholds (thresholds.ts).
  */
 import { assert } from '../../core/assert.ts';
-import { decodeHistogram, MAX_ENDPOINTS, MAX_SECONDS, percentilesOf, sumHistograms, type Histogram, type HistogramSnapshot, type LoadSnapshot, type Percentiles } from '../load-recorder.ts';
+import {
+  decodeHistogram,
+  MAX_ENDPOINTS,
+  MAX_SECONDS,
+  percentilesOf,
+  sumHistograms,
+  type Histogram,
+  type HistogramSnapshot,
+  type LoadSnapshot,
+  type Percentiles,
+} from '../load-recorder.ts';
 import { LOAD_LIMITS } from '../load-schema.ts';
 import type { Concurrency } from '../littles-law.ts';
 import type { ThresholdResult } from '../thresholds.ts';
@@ -53,11 +63,23 @@ export interface SecondRow extends LatencyRow {
 }
 
 export function assertLoadReportBounded(report: LoadReport): void {
-  assert(report.snapshot.format === 'afp-load/1', `a load report reads afp-load/1 snapshots, got ${String(report.snapshot.format)}`);
-  assert(report.snapshot.endpoints.length <= MAX_ENDPOINTS + 1, `a load snapshot holds at most ${MAX_ENDPOINTS + 1} endpoints, got ${report.snapshot.endpoints.length}`);
-  assert(report.snapshot.seconds.length <= MAX_SECONDS, `a load snapshot holds at most ${MAX_SECONDS} seconds, got ${report.snapshot.seconds.length}`);
+  assert(
+    report.snapshot.format === 'afp-load/1',
+    `a load report reads afp-load/1 snapshots, got ${String(report.snapshot.format)}`,
+  );
+  assert(
+    report.snapshot.endpoints.length <= MAX_ENDPOINTS + 1,
+    `a load snapshot holds at most ${MAX_ENDPOINTS + 1} endpoints, got ${report.snapshot.endpoints.length}`,
+  );
+  assert(
+    report.snapshot.seconds.length <= MAX_SECONDS,
+    `a load snapshot holds at most ${MAX_SECONDS} seconds, got ${report.snapshot.seconds.length}`,
+  );
   assert(report.snapshot.endMs >= report.snapshot.startMs, 'a load run ends after it starts');
-  assert(report.thresholds.length <= LOAD_REPORT_THRESHOLDS_MAX, `a load report holds at most ${LOAD_REPORT_THRESHOLDS_MAX} thresholds, got ${report.thresholds.length}`);
+  assert(
+    report.thresholds.length <= LOAD_REPORT_THRESHOLDS_MAX,
+    `a load report holds at most ${LOAD_REPORT_THRESHOLDS_MAX} thresholds, got ${report.thresholds.length}`,
+  );
 }
 
 export function durationMsOf(report: LoadReport): number {
@@ -76,7 +98,13 @@ export function requestsPerSecond(report: LoadReport, requests: number): number 
 }
 
 export function endpointRows(report: LoadReport): EndpointRow[] {
-  return report.snapshot.endpoints.map((row) => ({ endpoint: row.endpoint, requests: row.requests, failed: row.failed, statuses: row.statuses, latency: percentilesOf(decodeHistogram(row.latency)) }));
+  return report.snapshot.endpoints.map((row) => ({
+    endpoint: row.endpoint,
+    requests: row.requests,
+    failed: row.failed,
+    statuses: row.statuses,
+    latency: percentilesOf(decodeHistogram(row.latency)),
+  }));
 }
 
 function addStatuses(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
@@ -134,7 +162,13 @@ export function secondGroups(report: LoadReport, width: number): SecondRow[] {
       addStatuses(statuses, row.statuses);
       latencies.push(row.latency);
     }
-    groups.push({ second: start, requests, failed, statuses: sortedStatuses(statuses), latency: percentilesOf(sumHistograms(latencies)) });
+    groups.push({
+      second: start,
+      requests,
+      failed,
+      statuses: sortedStatuses(statuses),
+      latency: percentilesOf(sumHistograms(latencies)),
+    });
   }
   return groups;
 }
@@ -145,7 +179,9 @@ export function secondRows(report: LoadReport): SecondRow[] {
 
 /** `200:95 500:5`: a row's statuses as one text cell. */
 export function statusesText(statuses: Readonly<Record<string, number>>): string {
-  return Object.entries(statuses).map(([status, count]) => `${status}:${count}`).join(' ');
+  return Object.entries(statuses)
+    .map(([status, count]) => `${status}:${count}`)
+    .join(' ');
 }
 
 /** A threshold's observed value as text: at most 6 decimals, no exponent for the values reports meet. */

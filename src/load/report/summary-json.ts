@@ -16,7 +16,15 @@ import { roundedOrNull } from '../../report/html/report-format.ts';
 import type { Percentiles } from '../load-recorder.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 import { LITTLE_TOLERANCE, littleCheck, type LittleCheck } from '../littles-law.ts';
-import { assertLoadReportBounded, durationMsOf, endpointRows, failedRate, overallRow, requestsPerSecond, type LoadReport } from './load-report.ts';
+import {
+  assertLoadReportBounded,
+  durationMsOf,
+  endpointRows,
+  failedRate,
+  overallRow,
+  requestsPerSecond,
+  type LoadReport,
+} from './load-report.ts';
 
 export const SUMMARY_FORMAT = 'afp-load-summary/1';
 
@@ -24,7 +32,17 @@ const ms = (value: number): JsonValue => roundedOrNull(value, 3);
 const fraction = (value: number): JsonValue => roundedOrNull(value, 6);
 
 export function latencyJson(latency: Percentiles): JsonValue {
-  return { count: latency.count, min: ms(latency.minMs), mean: ms(latency.meanMs), p50: ms(latency.p50Ms), p90: ms(latency.p90Ms), p95: ms(latency.p95Ms), p99: ms(latency.p99Ms), p999: ms(latency.p999Ms), max: ms(latency.maxMs) };
+  return {
+    count: latency.count,
+    min: ms(latency.minMs),
+    mean: ms(latency.meanMs),
+    p50: ms(latency.p50Ms),
+    p90: ms(latency.p90Ms),
+    p95: ms(latency.p95Ms),
+    p99: ms(latency.p99Ms),
+    p999: ms(latency.p999Ms),
+    max: ms(latency.maxMs),
+  };
 }
 
 function thresholdJson(result: ThresholdResult): JsonValue {
@@ -78,9 +96,25 @@ export function renderLoadSummaryJson(report: LoadReport): string {
     },
     latencyMs: latencyJson(overall.latency),
     littlesLaw: littleJson(littleCheck(snapshot, report.concurrency ?? null)),
-    iterations: { started: snapshot.iterations.started, completed: snapshot.iterations.completed, dropped: snapshot.iterations.dropped },
-    checks: Object.entries(snapshot.checks).map(([name, tally]) => ({ name, passes: tally.passes, fails: tally.fails, rate: fraction(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)) })),
-    endpoints: endpointRows(report).map((row) => ({ endpoint: row.endpoint, requests: row.requests, failed: row.failed, failedRate: fraction(failedRate(row)), statuses: { ...row.statuses }, latencyMs: latencyJson(row.latency) })),
+    iterations: {
+      started: snapshot.iterations.started,
+      completed: snapshot.iterations.completed,
+      dropped: snapshot.iterations.dropped,
+    },
+    checks: Object.entries(snapshot.checks).map(([name, tally]) => ({
+      name,
+      passes: tally.passes,
+      fails: tally.fails,
+      rate: fraction(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)),
+    })),
+    endpoints: endpointRows(report).map((row) => ({
+      endpoint: row.endpoint,
+      requests: row.requests,
+      failed: row.failed,
+      failedRate: fraction(failedRate(row)),
+      statuses: { ...row.statuses },
+      latencyMs: latencyJson(row.latency),
+    })),
     thresholds: report.thresholds.map(thresholdJson),
   };
   return `${JSON.stringify(document, null, 2)}\n`;

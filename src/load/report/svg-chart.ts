@@ -102,7 +102,13 @@ function layLegend(series: readonly SvgSeries[]): LegendEntry[] {
 
 function geometry(legendRows: number): Geometry {
   const top = 16 + legendRows * LEGEND_ROW;
-  return { left: MARGIN.left, right: WIDTH - MARGIN.right, top, bottom: top + PLOT_HEIGHT, height: top + PLOT_HEIGHT + MARGIN.bottom };
+  return {
+    left: MARGIN.left,
+    right: WIDTH - MARGIN.right,
+    top,
+    bottom: top + PLOT_HEIGHT,
+    height: top + PLOT_HEIGHT + MARGIN.bottom,
+  };
 }
 
 interface Scale {
@@ -110,7 +116,13 @@ interface Scale {
   readonly ticks: readonly AxisTick[];
 }
 
-function linearTicks(low: number, high: number, count: number, label: (value: number) => string, stepMin = 0): { ticks: AxisTick[]; low: number; high: number } {
+function linearTicks(
+  low: number,
+  high: number,
+  count: number,
+  label: (value: number) => string,
+  stepMin = 0,
+): { ticks: AxisTick[]; low: number; high: number } {
   const step = Math.max(stepMin, niceStep(Math.max(high - low, Number.MIN_VALUE) / count));
   const first = Math.floor(low / step) * step;
   const last = Math.max(first + step, Math.ceil(high / step) * step);
@@ -127,15 +139,24 @@ function xScale(chart: SvgChart, xs: readonly number[], plot: Geometry): Scale {
   if (chart.xScale === 'log') {
     const ticks = chart.xTicks ?? [];
     const values = [...xs, ...ticks.map((tick) => tick.value)];
-    assert(values.every((value) => value > 0), `${chart.id}: a logarithmic x axis needs every x > 0`);
+    assert(
+      values.every((value) => value > 0),
+      `${chart.id}: a logarithmic x axis needs every x > 0`,
+    );
     const low = Math.log10(Math.min(...values, 1));
     const high = Math.max(low + 1, Math.log10(Math.max(...values, 10)));
     return { at: (value) => plot.left + ((Math.log10(value) - low) / (high - low)) * span, ticks };
   }
   const low = xs.length === 0 ? 0 : Math.min(...xs);
   const high = xs.length === 0 ? 1 : Math.max(...xs, low + 1);
-  const { ticks } = chart.xTicks === undefined ? linearTicks(low, high, 8, plainNumber, chart.xWholeTicks === true ? 1 : 0) : { ticks: chart.xTicks };
-  return { at: (value) => plot.left + ((value - low) / (high - low)) * span, ticks: ticks.filter((tick) => tick.value >= low && tick.value <= high) };
+  const { ticks } =
+    chart.xTicks === undefined
+      ? linearTicks(low, high, 8, plainNumber, chart.xWholeTicks === true ? 1 : 0)
+      : { ticks: chart.xTicks };
+  return {
+    at: (value) => plot.left + ((value - low) / (high - low)) * span,
+    ticks: ticks.filter((tick) => tick.value >= low && tick.value <= high),
+  };
 }
 
 function yScale(chart: SvgChart, ys: readonly number[], plot: Geometry): Scale {
@@ -148,11 +169,17 @@ function axes(x: Scale, y: Scale, chart: SvgChart, plot: Geometry): string[] {
   const lines: string[] = [];
   for (const tick of y.ticks) {
     const at = coordinate(y.at(tick.value));
-    lines.push(`<line x1="${plot.left}" y1="${at}" x2="${plot.right}" y2="${at}" stroke="#e5e5e5"/>`, `<text x="${plot.left - 6}" y="${at}" ${TEXT_STYLE} text-anchor="end" dominant-baseline="middle">${text(tick.label)}</text>`);
+    lines.push(
+      `<line x1="${plot.left}" y1="${at}" x2="${plot.right}" y2="${at}" stroke="#e5e5e5"/>`,
+      `<text x="${plot.left - 6}" y="${at}" ${TEXT_STYLE} text-anchor="end" dominant-baseline="middle">${text(tick.label)}</text>`,
+    );
   }
   for (const tick of x.ticks) {
     const at = coordinate(x.at(tick.value));
-    lines.push(`<line x1="${at}" y1="${plot.top}" x2="${at}" y2="${plot.bottom}" stroke="#f0f0f0"/>`, `<text x="${at}" y="${plot.bottom + 16}" ${TEXT_STYLE} text-anchor="middle">${text(tick.label)}</text>`);
+    lines.push(
+      `<line x1="${at}" y1="${plot.top}" x2="${at}" y2="${plot.bottom}" stroke="#f0f0f0"/>`,
+      `<text x="${at}" y="${plot.bottom + 16}" ${TEXT_STYLE} text-anchor="middle">${text(tick.label)}</text>`,
+    );
   }
   lines.push(
     `<line x1="${plot.left}" y1="${plot.bottom}" x2="${plot.right}" y2="${plot.bottom}" stroke="#999"/>`,
@@ -177,7 +204,8 @@ function seriesMarks(series: SvgSeries, x: Scale, y: Scale): string[] {
   return runs
     .filter((run) => run.length > 0)
     .map((run) => {
-      if (run.length > 1) return `<polyline class="series" points="${run.join(' ')}" fill="none" stroke="${series.color}" stroke-width="2"${dash}/>`;
+      if (run.length > 1)
+        return `<polyline class="series" points="${run.join(' ')}" fill="none" stroke="${series.color}" stroke-width="2"${dash}/>`;
       const [cx, cy] = (run[0] ?? '0,0').split(',');
       return `<circle class="series" cx="${cx}" cy="${cy}" r="2.5" fill="${series.color}"/>`;
     });
@@ -187,7 +215,10 @@ function legend(entries: readonly LegendEntry[]): string[] {
   return entries.flatMap(({ series, label, x, row }) => {
     const y = 12 + row * LEGEND_ROW;
     const dash = series.dashed === true ? ' stroke-dasharray="6 4"' : '';
-    return [`<line x1="${x}" y1="${y}" x2="${x + 20}" y2="${y}" stroke="${series.color}" stroke-width="3"${dash}/>`, `<text x="${x + 26}" y="${y}" ${TEXT_STYLE} dominant-baseline="middle">${escapeHtml(label)}</text>`];
+    return [
+      `<line x1="${x}" y1="${y}" x2="${x + 20}" y2="${y}" stroke="${series.color}" stroke-width="3"${dash}/>`,
+      `<text x="${x + 26}" y="${y}" ${TEXT_STYLE} dominant-baseline="middle">${escapeHtml(label)}</text>`,
+    ];
   });
 }
 
@@ -195,8 +226,16 @@ export function renderSvgChart(chart: SvgChart): string {
   const entries = layLegend(chart.series);
   const plot = geometry(Math.max(1, ...entries.map((entry) => entry.row + 1)));
   const points = chart.series.flatMap((series) => series.points);
-  const x = xScale(chart, points.map(([xValue]) => xValue), plot);
-  const y = yScale(chart, points.flatMap(([, yValue]) => (yValue === null || !Number.isFinite(yValue) ? [] : [yValue])), plot);
+  const x = xScale(
+    chart,
+    points.map(([xValue]) => xValue),
+    plot,
+  );
+  const y = yScale(
+    chart,
+    points.flatMap(([, yValue]) => (yValue === null || !Number.isFinite(yValue) ? [] : [yValue])),
+    plot,
+  );
   return [
     `<svg class="chart" id="${escapeHtml(chart.id)}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${plot.height}" width="100%" role="img" aria-label="${text(chart.title, 200)}">`,
     `<title>${text(chart.title, 200)}</title>`,

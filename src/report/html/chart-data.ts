@@ -50,8 +50,16 @@ const TIME_DECIMALS = 6;
 
 /** A fixed palette (Tableau 10): line i of the bankroll chart gets colour i mod 10. */
 export const LINE_COLORS: readonly string[] = [
-  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
-  '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+  '#1f77b4',
+  '#ff7f0e',
+  '#2ca02c',
+  '#d62728',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
 ];
 
 const TIME_UNITS: readonly (readonly [string, number])[] = [
@@ -85,7 +93,8 @@ export function yBounds(game: PreparedGame): readonly [ChartValue, ChartValue] {
   const values: number[] = [];
   if (game.advertisedEdge !== null) values.push(game.advertisedEdge);
   values.push(game.theoreticalEdge);
-  for (const point of game.points.slice(Math.floor(game.points.length / 2))) values.push(point.edge, point.low, point.high);
+  for (const point of game.points.slice(Math.floor(game.points.length / 2)))
+    values.push(point.edge, point.low, point.high);
   const finite = values.filter(Number.isFinite);
   if (finite.length === 0) return [null, null];
   const low = Math.min(...finite);
@@ -109,7 +118,12 @@ function edgeChart(game: PreparedGame, index: number): EdgeChartData {
     theoretical: edge(game.theoreticalEdge),
     yMin,
     yMax,
-    points: game.points.map((point) => [roundedOrNull(point.bets, 0), edge(point.edge), edge(point.low), edge(point.high)]),
+    points: game.points.map((point) => [
+      roundedOrNull(point.bets, 0),
+      edge(point.edge),
+      edge(point.low),
+      edge(point.high),
+    ]),
   };
 }
 

@@ -27,7 +27,8 @@ import { countText } from './report-format.ts';
 import { bankrollTableHtml, gameTablesHtml, variantSummaryTableHtml } from './report-tables.ts';
 import { escapeScriptText, jsonScriptText } from './script-embedding.ts';
 
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1100px; padding: 16px 24px; color: #1d1d1f; }
 h1 { font-size: 1.6em; margin-bottom: 4px; } .subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }
@@ -52,12 +53,15 @@ function sampledNote(kept: number, inputPoints: number): string {
 }
 
 function omittedNote(omitted: number, what: string, cap: number): string {
-  return omitted === 0 ? '' : `\n<p class="note">${countText(omitted)} more ${what} not shown (a report shows at most ${cap}).</p>`;
+  return omitted === 0
+    ? ''
+    : `\n<p class="note">${countText(omitted)} more ${what} not shown (a report shows at most ${cap}).</p>`;
 }
 
 function gameHtml(game: PreparedGame, index: number): string {
   const title = `${game.name} — ${game.variant}`;
-  const chart = game.points.length === 0 ? '' : `\n${chartBox(edgeChartId(index), `House edge of ${title} as bets accumulate`)}`;
+  const chart =
+    game.points.length === 0 ? '' : `\n${chartBox(edgeChartId(index), `House edge of ${title} as bets accumulate`)}`;
   return [
     `<article class="game" id="game-${index}">`,
     `<h3>${escapeHtml(title)}</h3>`,
@@ -73,13 +77,20 @@ const variantKey = (game: string, variant: string): string => `${game}\u0000${va
 function summarySection(report: PreparedReport): string {
   const anchors = new Map<string, string>();
   report.games.forEach((game, index) => {
-    if (game.points.length > 0 && !anchors.has(variantKey(game.name, game.variant))) anchors.set(variantKey(game.name, game.variant), `game-${index}`);
+    if (game.points.length > 0 && !anchors.has(variantKey(game.name, game.variant)))
+      anchors.set(variantKey(game.name, game.variant), `game-${index}`);
   });
   const chartOf = (row: VariantSummary): string | null => anchors.get(variantKey(row.game, row.variant)) ?? null;
   const charted = report.variants.filter((row) => chartOf(row) !== null).length;
   const total = report.variants.length + report.omittedVariants;
-  const uncharted = charted === total ? '' : ` ${countText(total - charted)} have none${report.unchartedNote === '' ? '' : `: ${escapeHtml(report.unchartedNote)}`}.`;
-  const counts = total === 0 ? 'No variant had bets.' : `${countText(total)} ${total === 1 ? 'variant' : 'variants'}; ${countText(charted)} charted below.${uncharted}`;
+  const uncharted =
+    charted === total
+      ? ''
+      : ` ${countText(total - charted)} have none${report.unchartedNote === '' ? '' : `: ${escapeHtml(report.unchartedNote)}`}.`;
+  const counts =
+    total === 0
+      ? 'No variant had bets.'
+      : `${countText(total)} ${total === 1 ? 'variant' : 'variants'}; ${countText(charted)} charted below.${uncharted}`;
   const omitted = omittedNote(report.omittedVariants, 'variants', CASINO_REPORT_LIMITS.maxSummaryRows);
   const table = report.variants.length === 0 ? '' : `\n${variantSummaryTableHtml(report.variants, chartOf)}`;
   return `<section id="summary">\n<h2>Summary</h2>\n<p class="note">${counts}</p>${omitted}${table}\n</section>`;

@@ -6,7 +6,14 @@
  * Invariant: every x (bets, atMs) is finite — a NaN there is a caller's bug, not data to draw.
  */
 import { assert } from '../../core/assert.ts';
-import type { BankrollPoint, BankrollSeries, CasinoReportInput, EdgePoint, GameEdgeSeries, VariantSummary } from './casino-report-data.ts';
+import type {
+  BankrollPoint,
+  BankrollSeries,
+  CasinoReportInput,
+  EdgePoint,
+  GameEdgeSeries,
+  VariantSummary,
+} from './casino-report-data.ts';
 import { CASINO_REPORT_LIMITS as LIMITS } from './casino-report-data.ts';
 import { downsample } from './downsample.ts';
 import { boundedText } from './html-text.ts';
@@ -93,7 +100,10 @@ function prepareBankroll(series: BankrollSeries): PreparedBankroll {
 
 /** A summary row of a charted series, for callers that pass no `variants`: its last point's figures. */
 function summaryOfGame(game: GameEdgeSeries): VariantSummary {
-  const last = game.points.reduce<EdgePoint | undefined>((latest, point) => (latest === undefined || point.bets >= latest.bets ? point : latest), undefined);
+  const last = game.points.reduce<EdgePoint | undefined>(
+    (latest, point) => (latest === undefined || point.bets >= latest.bets ? point : latest),
+    undefined,
+  );
   return {
     game: game.game,
     variant: game.variant,

@@ -35,7 +35,10 @@ const orMissing = (value: number | null): string => (value === null ? '—' : pe
  * anchor of a variant's chart (null: none). Every column holds one kind of figure: counts with
  * grouping, edges as percentages with 3 decimals, "—" where a figure does not exist.
  */
-export function variantSummaryTableHtml(variants: readonly VariantSummary[], chartOf: (row: VariantSummary) => string | null): string {
+export function variantSummaryTableHtml(
+  variants: readonly VariantSummary[],
+  chartOf: (row: VariantSummary) => string | null,
+): string {
   const rows = variants.map((variant) => {
     const anchor = chartOf(variant);
     return row([
@@ -53,7 +56,18 @@ export function variantSummaryTableHtml(variants: readonly VariantSummary[], cha
   });
   return table(
     'Every variant (edges: share of the amount wagered kept by the house; — : does not exist)',
-    ['game', 'variant', 'bets', 'advertised edge', 'theoretical edge', 'empirical edge', '99% low', '99% high', 'verdict', 'chart'],
+    [
+      'game',
+      'variant',
+      'bets',
+      'advertised edge',
+      'theoretical edge',
+      'empirical edge',
+      '99% low',
+      '99% high',
+      'verdict',
+      'chart',
+    ],
     rows,
     'summary-table',
   );

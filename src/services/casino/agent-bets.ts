@@ -53,8 +53,6 @@ const DETAIL = 2;
 const RESULT_HASH = 3;
 const REFS = 4;
 
-
-
 /** The fields a run of bets usually shares. */
 interface BetShape {
   readonly game: GameId;
@@ -86,8 +84,15 @@ function sameParams(shape: BetShape, params: JsonObject): boolean {
 }
 
 function sameShape(shape: BetShape, bet: BetRecord): boolean {
-  return shape.seedHash === bet.seedHash && shape.game === bet.game && shape.variant === bet.variant && shape.clientSeed === bet.clientSeed
-    && shape.source === bet.source && shape.tournamentId === bet.tournamentId && sameParams(shape, bet.params);
+  return (
+    shape.seedHash === bet.seedHash &&
+    shape.game === bet.game &&
+    shape.variant === bet.variant &&
+    shape.clientSeed === bet.clientSeed &&
+    shape.source === bet.source &&
+    shape.tournamentId === bet.tournamentId &&
+    sameParams(shape, bet.params)
+  );
 }
 
 const sameRatio = (a: Ratio, b: Ratio): boolean => a === b || (a.num === b.num && a.den === b.den);
@@ -234,9 +239,15 @@ export class AgentBets {
     for (let sequence = this.indexedUpTo; sequence < this.firstSequence + this.count; sequence++) {
       const slot = this.slotOf(sequence);
       const otherId = this.otherIds?.[slot];
-      const added = otherId === undefined
-        ? index.addWords(this.cells[slot * CELLS + ID_HIGH] as number, this.cells[slot * CELLS + ID_LOW] as number, this.number, sequence)
-        : index.addOther(otherId, this.number, sequence);
+      const added =
+        otherId === undefined
+          ? index.addWords(
+              this.cells[slot * CELLS + ID_HIGH] as number,
+              this.cells[slot * CELLS + ID_LOW] as number,
+              this.number,
+              sequence,
+            )
+          : index.addOther(otherId, this.number, sequence);
       unique &&= added;
     }
     this.indexedUpTo = this.firstSequence + this.count;
@@ -249,7 +260,8 @@ export class AgentBets {
     const slot = this.start;
     if (this.firstSequence < this.indexedUpTo) {
       const otherId = this.otherIds?.[slot];
-      if (otherId === undefined) index.deleteWords(this.cells[slot * CELLS + ID_HIGH] as number, this.cells[slot * CELLS + ID_LOW] as number);
+      if (otherId === undefined)
+        index.deleteWords(this.cells[slot * CELLS + ID_HIGH] as number, this.cells[slot * CELLS + ID_LOW] as number);
       else index.deleteOther(otherId);
     }
     this.wide.forget(this.firstSequence, AMOUNT);
@@ -282,7 +294,9 @@ export class AgentBets {
       clientSeed: shape.clientSeed,
       nonce: this.cells[at + NONCE] as number,
       seedHash: shape.seedHash,
-      resultHash: (this.refs[row + RESULT_HASH] as string | null) ?? Buffer.from(this.bytes.buffer, (at + HASH) * 8, HASH_BYTES).toString('hex'),
+      resultHash:
+        (this.refs[row + RESULT_HASH] as string | null) ??
+        Buffer.from(this.bytes.buffer, (at + HASH) * 8, HASH_BYTES).toString('hex'),
       detail: this.refs[row + DETAIL] as JsonObject,
       atMs: this.cells[at + AT_MS] as number,
       balanceAfterMicro: this.amountAt(at + BALANCE, sequence),
@@ -314,7 +328,9 @@ export class AgentBets {
   /** Whether the bet drew from the seed with this commitment at this nonce. */
   drewFrom(sequence: number, seedHash: string, nonce: number): boolean {
     const slot = this.slotOf(sequence);
-    return this.cells[slot * CELLS + NONCE] === nonce && (this.refs[slot * REFS + SHAPE] as BetShape).seedHash === seedHash;
+    return (
+      this.cells[slot * CELLS + NONCE] === nonce && (this.refs[slot * REFS + SHAPE] as BetShape).seedHash === seedHash
+    );
   }
 
   private idOf(slot: number): string {
@@ -338,7 +354,8 @@ export class AgentBets {
     const refs = unrolledRows<unknown>(this.refs, this.start, REFS, capacity, null);
     if (this.otherIds !== null) {
       const otherIds: Array<string | undefined> = [];
-      for (let position = 0; position < this.count; position++) otherIds.push(this.otherIds[(this.start + position) % this.capacity]);
+      for (let position = 0; position < this.count; position++)
+        otherIds.push(this.otherIds[(this.start + position) % this.capacity]);
       this.otherIds = otherIds;
     }
     this.cells = cells;

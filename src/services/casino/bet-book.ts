@@ -44,7 +44,10 @@ export class BetBook {
   private readonly found: BetLocation = { agent: 0, sequence: 0 };
 
   constructor(retainedPerAgent = BETS_RETAINED_PER_AGENT) {
-    assert(Number.isSafeInteger(retainedPerAgent) && retainedPerAgent >= 1, 'a book retains at least one bet per agent');
+    assert(
+      Number.isSafeInteger(retainedPerAgent) && retainedPerAgent >= 1,
+      'a book retains at least one bet per agent',
+    );
     this.retainedPerAgent = retainedPerAgent;
   }
 
@@ -117,7 +120,15 @@ export class BetBook {
    * newest first, `limit` of them after skipping `skip`; `total` counts every match. Only the
    * page is rebuilt.
    */
-  newest(agentId: string, options: { readonly limit: number; readonly skip: number; readonly game: GameId | null; readonly fromMs: number | null }): BetPage {
+  newest(
+    agentId: string,
+    options: {
+      readonly limit: number;
+      readonly skip: number;
+      readonly game: GameId | null;
+      readonly fromMs: number | null;
+    },
+  ): BetPage {
     const bets = this.byAgent.get(agentId);
     if (bets === undefined) return { bets: [], total: 0 };
     const first = options.fromMs === null ? bets.oldestSequence : firstSince(bets, options.fromMs);
@@ -146,7 +157,12 @@ export class BetBook {
     const bets = this.byAgent.get(agentId);
     if (bets === undefined) return undefined;
     const points: BankrollPoint[] = [];
-    for (let sequence = Math.max(bets.oldestSequence, bets.nextSequence - limit); sequence < bets.nextSequence; sequence++) points.push(bets.bankrollPoint(sequence));
+    for (
+      let sequence = Math.max(bets.oldestSequence, bets.nextSequence - limit);
+      sequence < bets.nextSequence;
+      sequence++
+    )
+      points.push(bets.bankrollPoint(sequence));
     return points;
   }
 
@@ -162,7 +178,9 @@ export class BetBook {
 
   /** Every retained bet, agents in first-bet order (invariant checkers, reports). */
   *all(): IterableIterator<BetRecord> {
-    for (const bets of this.agents) for (let sequence = bets.oldestSequence; sequence < bets.nextSequence; sequence++) yield bets.record(sequence, null);
+    for (const bets of this.agents)
+      for (let sequence = bets.oldestSequence; sequence < bets.nextSequence; sequence++)
+        yield bets.record(sequence, null);
   }
 }
 

@@ -93,9 +93,26 @@ const hexCode = (word: number, shift: number): number => HEX_CODES[(word >>> shi
  */
 export function betIdOfWords(high: number, low: number): string {
   const id = String.fromCharCode(
-    98, 101, 116, 95,
-    hexCode(high, 28), hexCode(high, 24), hexCode(high, 20), hexCode(high, 16), hexCode(high, 12), hexCode(high, 8), hexCode(high, 4), hexCode(high, 0),
-    hexCode(low, 28), hexCode(low, 24), hexCode(low, 20), hexCode(low, 16), hexCode(low, 12), hexCode(low, 8), hexCode(low, 4), hexCode(low, 0),
+    98,
+    101,
+    116,
+    95,
+    hexCode(high, 28),
+    hexCode(high, 24),
+    hexCode(high, 20),
+    hexCode(high, 16),
+    hexCode(high, 12),
+    hexCode(high, 8),
+    hexCode(high, 4),
+    hexCode(high, 0),
+    hexCode(low, 28),
+    hexCode(low, 24),
+    hexCode(low, 20),
+    hexCode(low, 16),
+    hexCode(low, 12),
+    hexCode(low, 8),
+    hexCode(low, 4),
+    hexCode(low, 0),
   );
   lastId = id;
   lastHigh = high >>> 0;
@@ -104,7 +121,8 @@ export function betIdOfWords(high: number, low: number): string {
 }
 
 /** Home slot of a pair of words (ids are random, the multiply spreads any that are not). */
-const home = (high: number, low: number, mask: number): number => (Math.imul(low ^ Math.imul(high, 0x85eb_ca6b), 0x9e37_79b1) >>> 0) & mask;
+const home = (high: number, low: number, mask: number): number =>
+  (Math.imul(low ^ Math.imul(high, 0x85eb_ca6b), 0x9e37_79b1) >>> 0) & mask;
 
 /** Cells per table slot: high word, low word, agent number + 1 (0 = empty), sequence number. */
 const HIGH = 0;
@@ -129,7 +147,10 @@ export class BetIdIndex {
 
   /** Adds the hex id with these words; false (and nothing changes) when it is already present. */
   addWords(high: number, low: number, agent: number, sequence: number): boolean {
-    assert(agent >= 0 && agent < 0x7fff_ffff && sequence >= 0 && sequence <= SEQUENCE_MAX, 'agent and sequence numbers fit the index');
+    assert(
+      agent >= 0 && agent < 0x7fff_ffff && sequence >= 0 && sequence <= SEQUENCE_MAX,
+      'agent and sequence numbers fit the index',
+    );
     if (this.findSlot(high, low) >= 0) return false;
     if ((this.used + 1) * 2 > this.mask + 1) this.grow();
     this.place(high, low, agent + 1, sequence);
@@ -211,7 +232,8 @@ export class BetIdIndex {
     this.table = new Uint32Array(slots * CELLS);
     for (let at = 0; at < old.length; at += CELLS) {
       const owner = old[at + OWNER] as number;
-      if (owner !== 0) this.place(old[at + HIGH] as number, old[at + LOW] as number, owner, old[at + SEQUENCE] as number);
+      if (owner !== 0)
+        this.place(old[at + HIGH] as number, old[at + LOW] as number, owner, old[at + SEQUENCE] as number);
     }
   }
 }

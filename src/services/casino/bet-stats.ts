@@ -76,7 +76,15 @@ export class BetStats {
     let agent = this.agents.get(agentId);
     if (agent === undefined) {
       const none = emptyTotals();
-      agent = { overall: emptyTotals(), byGame: new Map(), firstBetAtMs: atMs, lastBetAtMs: atMs, lastGame: null, lastGameTotals: none, lastCasinoGameTotals: none };
+      agent = {
+        overall: emptyTotals(),
+        byGame: new Map(),
+        firstBetAtMs: atMs,
+        lastBetAtMs: atMs,
+        lastGame: null,
+        lastGameTotals: none,
+        lastCasinoGameTotals: none,
+      };
       this.agents.set(agentId, agent);
     }
     return agent;
@@ -101,7 +109,13 @@ export class BetStats {
     const last = list[list.length - 1];
     if (list.length >= this.biggestWinsMax && last !== undefined && bet.payoutMicro <= last.payoutMicro) return;
     list.push(bet);
-    list.sort((a, b) => (a.payoutMicro === b.payoutMicro ? a.atMs - b.atMs || (a.id < b.id ? -1 : 1) : a.payoutMicro > b.payoutMicro ? -1 : 1));
+    list.sort((a, b) =>
+      a.payoutMicro === b.payoutMicro
+        ? a.atMs - b.atMs || (a.id < b.id ? -1 : 1)
+        : a.payoutMicro > b.payoutMicro
+          ? -1
+          : 1,
+    );
     if (list.length > this.biggestWinsMax) list.length = this.biggestWinsMax;
   }
 

@@ -26,7 +26,15 @@ import type { GameId } from './games/game.ts';
 import { placeBet, type BetCommand } from './place-bet.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
 import type { ServerSeed } from './seed-book.ts';
-import { biggestWins, leaderboard, sessionOf, statsOf, type LeaderboardRow, type SessionView, type StatsView } from './stats-views.ts';
+import {
+  biggestWins,
+  leaderboard,
+  sessionOf,
+  statsOf,
+  type LeaderboardRow,
+  type SessionView,
+  type StatsView,
+} from './stats-views.ts';
 
 /** The casino's timed work: every timer kind of its own (the platform routes the others elsewhere). */
 export type CasinoTimer = Extract<PlatformTimer, { kind: `casino.${string}` }>;
@@ -51,7 +59,13 @@ export class CasinoService {
     this.account = new CasinoAccount(this.state, { clock });
     this.tournaments = new Tournaments(this.state);
     this.challenges = new Challenges(this.state);
-    ctx.ledger.transfer({ from: EXTERNAL, to: CASINO_HOUSE, amountMicro: config.houseFundingMicro, reason: 'casino.house-funding', reference: 'genesis' });
+    ctx.ledger.transfer({
+      from: EXTERNAL,
+      to: CASINO_HOUSE,
+      amountMicro: config.houseFundingMicro,
+      reason: 'casino.house-funding',
+      reference: 'genesis',
+    });
   }
 
   get ctx(): ServiceContext {
@@ -126,12 +140,23 @@ export class CasinoService {
   }
 
   leaderboard(game: GameId | null): { rows: LeaderboardRow[]; biggestWins: readonly BetRecord[] } {
-    return { rows: leaderboard(this.state, game, this.state.config.leaderboardSize), biggestWins: biggestWins(this.state, game) };
+    return {
+      rows: leaderboard(this.state, game, this.state.config.leaderboardSize),
+      biggestWins: biggestWins(this.state, game),
+    };
   }
 
   /** The agent's retained bets, newest first, `limit` per page (page 1 = the newest). */
-  history(agentId: string, options: { limit: number; game: GameId | null; fromMs: number | null; page?: number }): { bets: BetRecord[]; total: number } {
-    return this.state.bets.newest(agentId, { limit: options.limit, skip: ((options.page ?? 1) - 1) * options.limit, game: options.game, fromMs: options.fromMs });
+  history(
+    agentId: string,
+    options: { limit: number; game: GameId | null; fromMs: number | null; page?: number },
+  ): { bets: BetRecord[]; total: number } {
+    return this.state.bets.newest(agentId, {
+      limit: options.limit,
+      skip: ((options.page ?? 1) - 1) * options.limit,
+      game: options.game,
+      fromMs: options.fromMs,
+    });
   }
 
   findBet(betId: string): BetRecord | undefined {

@@ -41,7 +41,12 @@ export class ClosureSchedule {
     assert(closures.length <= CLOSURES_MAX, `at most ${CLOSURES_MAX} game closures`);
     const changes: ClosureChange[] = [];
     for (const closure of closures) {
-      assert(Number.isSafeInteger(closure.fromMs) && Number.isSafeInteger(closure.untilMs) && closure.fromMs < closure.untilMs, 'a closure is a non-empty span of instants');
+      assert(
+        Number.isSafeInteger(closure.fromMs) &&
+          Number.isSafeInteger(closure.untilMs) &&
+          closure.fromMs < closure.untilMs,
+        'a closure is a non-empty span of instants',
+      );
       changes.push({ atMs: closure.fromMs, game: closure.game, depth: 1 });
       changes.push({ atMs: closure.untilMs, game: closure.game, depth: -1 });
     }
@@ -58,7 +63,11 @@ export class ClosureSchedule {
   applyDue(atMs: number, casino: GameCloser): number {
     const touched = new Set<GameId>();
     let applied = 0;
-    for (let change = this.changes[this.index]; change !== undefined && change.atMs <= atMs; change = this.changes[this.index]) {
+    for (
+      let change = this.changes[this.index];
+      change !== undefined && change.atMs <= atMs;
+      change = this.changes[this.index]
+    ) {
       this.depthByGame.set(change.game, (this.depthByGame.get(change.game) ?? 0) + change.depth);
       touched.add(change.game);
       this.index += 1;

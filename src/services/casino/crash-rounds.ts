@@ -92,14 +92,39 @@ export class CrashRounds {
   private count = 0;
 
   /** Joins the round open for bets (opening one if none), or the next one during a flight. */
-  bet(state: CasinoState, command: { agentId: string; amountMicro: bigint; autoCashOutCents: number | null }, nowMs: number): Outcome<{ round: CrashRound; bet: CrashBet }> {
+  bet(
+    state: CasinoState,
+    command: { agentId: string; amountMicro: bigint; autoCashOutCents: number | null },
+    nowMs: number,
+  ): Outcome<{ round: CrashRound; bet: CrashBet }> {
     const params = { cashOutCents: command.autoCashOutCents ?? 200 };
-    const checked = checkBet(state, { agentId: command.agentId, game: crash, params, paramsJson: {}, amountMicro: command.amountMicro, clientSeed: null, source: 'short' });
+    const checked = checkBet(state, {
+      agentId: command.agentId,
+      game: crash,
+      params,
+      paramsJson: {},
+      amountMicro: command.amountMicro,
+      clientSeed: null,
+      source: 'short',
+    });
     if (!checked.ok) return checked;
     const round = this.roundForBets(state, nowMs);
-    if (round.bets.length >= ROUND_BETS_MAX) return fail('CONFLICT', 'this crash round is full; bet again in the next one');
-    const bet: CrashBet = { betId: state.ctx.ids.next('bet_', 16), agentId: command.agentId, amountMicro: command.amountMicro, autoCashOutCents: command.autoCashOutCents, settled: null };
-    state.ctx.ledger.transfer({ from: `agent:${command.agentId}`, to: heldAccount(round), amountMicro: command.amountMicro, reason: 'casino.crash.stake', reference: bet.betId });
+    if (round.bets.length >= ROUND_BETS_MAX)
+      return fail('CONFLICT', 'this crash round is full; bet again in the next one');
+    const bet: CrashBet = {
+      betId: state.ctx.ids.next('bet_', 16),
+      agentId: command.agentId,
+      amountMicro: command.amountMicro,
+      autoCashOutCents: command.autoCashOutCents,
+      settled: null,
+    };
+    state.ctx.ledger.transfer({
+      from: `agent:${command.agentId}`,
+      to: heldAccount(round),
+      amountMicro: command.amountMicro,
+      reason: 'casino.crash.stake',
+      reference: bet.betId,
+    });
     round.bets.push(bet);
     this.byBet.set(bet.betId, round);
     return succeed({ round, bet });
@@ -120,7 +145,18 @@ export class CrashRounds {
 
   private newRound(state: CasinoState): CrashRound {
     this.count += 1;
-    const round: CrashRound = { id: `rnd_${String(this.count).padStart(8, '0')}`, index: this.count, seed: null, nonce: 0, crashCents: 0, openedAtMs: 0, bettingClosesAtMs: 0, crashAtMs: 0, bets: [], status: 'queued' };
+    const round: CrashRound = {
+      id: `rnd_${String(this.count).padStart(8, '0')}`,
+      index: this.count,
+      seed: null,
+      nonce: 0,
+      crashCents: 0,
+      openedAtMs: 0,
+      bettingClosesAtMs: 0,
+      crashAtMs: 0,
+      bets: [],
+      status: 'queued',
+    };
     this.rounds.set(round.id, round);
     assert(state.config.rotateAfterNonces >= 1, 'seeds serve at least one nonce');
     return round;
@@ -139,13 +175,19 @@ export class CrashRounds {
   }
 
   /** Manual cash-out at the current step's multiplier. */
-  cashOut(state: CasinoState, agentId: string, betId: string, nowMs: number): Outcome<{ round: CrashRound; bet: CrashBet; record: BetRecord }> {
+  cashOut(
+    state: CasinoState,
+    agentId: string,
+    betId: string,
+    nowMs: number,
+  ): Outcome<{ round: CrashRound; bet: CrashBet; record: BetRecord }> {
     const round = this.byBet.get(betId);
     const bet = round?.bets.find((candidate) => candidate.betId === betId);
     if (round === undefined || bet === undefined) return fail('NOT_FOUND', `crash bet ${betId} not found`);
     if (bet.agentId !== agentId) return fail('FORBIDDEN', `crash bet ${betId} belongs to another agent`);
     if (bet.settled !== null) return fail('CONFLICT', `crash bet ${betId} is already settled`);
-    if (round.status !== 'betting' && round.status !== 'flying') return fail('CONFLICT', 'the round has not opened yet');
+    if (round.status !== 'betting' && round.status !== 'flying')
+      return fail('CONFLICT', 'the round has not opened yet');
     if (nowMs < round.bettingClosesAtMs) return fail('CONFLICT', 'the round has not taken off yet');
     const step = Math.floor((nowMs - round.bettingClosesAtMs) / STEP_MS);
     const cents = stepCents(step);
@@ -157,7 +199,7 @@ export class CrashRounds {
   /** The crash: settles every open bet of the round, reveals its seed, opens the queued round. */
   onCrash(state: CasinoState, roundId: string, nowMs: number): void {
     const round = this.rounds.get(roundId);
-    assert(round !== undefined && round.crashAtMs === nowMs, 'a crash timer fires at its round\'s crash instant');
+    assert(round !== undefined && round.crashAtMs === nowMs, "a crash timer fires at its round's crash instant");
     for (const bet of round.bets) {
       if (bet.settled !== null) continue;
       const auto = bet.autoCashOutCents;
@@ -175,9 +217,21 @@ export class CrashRounds {
   }
 
   /** Pays `cents` (null = lost), records the bet. */
-  private settleBet(state: CasinoState, round: CrashRound, bet: CrashBet, cents: number | null, nowMs: number): BetRecord {
+  private settleBet(
+    state: CasinoState,
+    round: CrashRound,
+    bet: CrashBet,
+    cents: number | null,
+    nowMs: number,
+  ): BetRecord {
     assert(round.seed !== null, 'an open round has a seed');
-    state.ctx.ledger.transfer({ from: heldAccount(round), to: 'casino-house', amountMicro: bet.amountMicro, reason: 'casino.crash.stake', reference: bet.betId });
+    state.ctx.ledger.transfer({
+      from: heldAccount(round),
+      to: 'casino-house',
+      amountMicro: bet.amountMicro,
+      reason: 'casino.crash.stake',
+      reference: bet.betId,
+    });
     const multiplier = cents === null ? ratio(0) : ratio(cents, 100);
     const record = settleRecord(state, round, bet, multiplier, cents, nowMs);
     bet.settled = record;
@@ -207,14 +261,48 @@ function heldAccount(round: CrashRound): string {
   return crashRoundAccount(round.id);
 }
 
-function settleRecord(state: CasinoState, round: CrashRound, bet: CrashBet, multiplier: ReturnType<typeof ratio>, cents: number | null, nowMs: number): BetRecord {
+function settleRecord(
+  state: CasinoState,
+  round: CrashRound,
+  bet: CrashBet,
+  multiplier: ReturnType<typeof ratio>,
+  cents: number | null,
+  nowMs: number,
+): BetRecord {
   assert(round.seed !== null, 'an open round has a seed');
   const resultHash = new DrawStream(round.seed.hex, CRASH_CLIENT_SEED, round.nonce).firstBlockHex;
   // The house already holds the stake (moved from the round's hold): settle pays the return.
   return settle(
     state,
-    { agentId: bet.agentId, game: crash, params: { cashOutCents: cents ?? 0 }, paramsJson: { round_id: round.id, auto_cash_out: bet.autoCashOutCents === null ? null : bet.autoCashOutCents / 100 }, amountMicro: bet.amountMicro, clientSeed: CRASH_CLIENT_SEED, source: 'short', stakeHeld: true, betId: bet.betId, variant: 'crash:round' },
-    { result: { multiplier, detail: { round_id: round.id, crash_point: round.crashCents / 100, cashed_out_at: cents === null ? null : cents / 100 } }, seedHash: round.seed.hash, clientSeed: CRASH_CLIENT_SEED, nonce: round.nonce, resultHash },
+    {
+      agentId: bet.agentId,
+      game: crash,
+      params: { cashOutCents: cents ?? 0 },
+      paramsJson: {
+        round_id: round.id,
+        auto_cash_out: bet.autoCashOutCents === null ? null : bet.autoCashOutCents / 100,
+      },
+      amountMicro: bet.amountMicro,
+      clientSeed: CRASH_CLIENT_SEED,
+      source: 'short',
+      stakeHeld: true,
+      betId: bet.betId,
+      variant: 'crash:round',
+    },
+    {
+      result: {
+        multiplier,
+        detail: {
+          round_id: round.id,
+          crash_point: round.crashCents / 100,
+          cashed_out_at: cents === null ? null : cents / 100,
+        },
+      },
+      seedHash: round.seed.hash,
+      clientSeed: CRASH_CLIENT_SEED,
+      nonce: round.nonce,
+      resultHash,
+    },
     nowMs,
   );
 }

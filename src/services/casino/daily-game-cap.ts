@@ -36,13 +36,17 @@ export class DailyGameCap {
     if (entry.count >= this.perDay) {
       const resetMs = (day + 1) * DAY_MS;
       const retryAfterSeconds = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
-      return fail('RATE_LIMIT', `Rate limit exceeded: ${this.perDay} ${game} bets per day (casino-daily:${game}). Retry in ${retryAfterSeconds} s.`, {
-        limit: this.perDay,
-        window: '1d',
-        retry_after_seconds: retryAfterSeconds,
-        reset_at: isoTime(resetMs),
-        scope: `casino-daily:${game}`,
-      });
+      return fail(
+        'RATE_LIMIT',
+        `Rate limit exceeded: ${this.perDay} ${game} bets per day (casino-daily:${game}). Retry in ${retryAfterSeconds} s.`,
+        {
+          limit: this.perDay,
+          window: '1d',
+          retry_after_seconds: retryAfterSeconds,
+          reset_at: isoTime(resetMs),
+          scope: `casino-daily:${game}`,
+        },
+      );
     }
     entry.count += 1;
     return null;

@@ -40,32 +40,56 @@ export function ownBet(state: CasinoState, agentId: string, betId: string): Outc
 }
 
 /** Recomputes `bet` from a seed text; the mismatches found (empty = verified). */
-export function recompute(bet: BetRecord, seedHex: string): { mismatches: string[]; multiplier: string; detail: JsonObject; blocks: number } {
+export function recompute(
+  bet: BetRecord,
+  seedHex: string,
+): { mismatches: string[]; multiplier: string; detail: JsonObject; blocks: number } {
   const mismatches: string[] = [];
   if (seedCommitment(seedHex) !== bet.seedHash) mismatches.push('server seed does not hash to the commitment');
   if (bet.variant === 'crash:round') return recomputeRound(bet, seedHex, mismatches);
   const game = gameById(bet.game);
   const params = game.parse(bet.params);
-  if (!params.ok) return { mismatches: [...mismatches, `stored parameters no longer parse: ${params.message}`], multiplier: '', detail: {}, blocks: 0 };
+  if (!params.ok)
+    return {
+      mismatches: [...mismatches, `stored parameters no longer parse: ${params.message}`],
+      multiplier: '',
+      detail: {},
+      blocks: 0,
+    };
   const draws = new DrawStream(seedHex, bet.clientSeed, bet.nonce);
   if (draws.firstBlockHex !== bet.resultHash) mismatches.push('result hash differs from HMAC block 0');
   const result = game.play(params.value, draws);
-  if (compare(result.multiplier, bet.multiplier) !== 0) mismatches.push(`multiplier: recorded ${ratioText(bet.multiplier)}, recomputed ${ratioText(result.multiplier)}`);
+  if (compare(result.multiplier, bet.multiplier) !== 0)
+    mismatches.push(`multiplier: recorded ${ratioText(bet.multiplier)}, recomputed ${ratioText(result.multiplier)}`);
   if (!isDeepStrictEqual(result.detail, bet.detail)) mismatches.push('outcome detail differs from the recomputed one');
   return { mismatches, multiplier: ratioText(result.multiplier), detail: result.detail, blocks: draws.blocksUsed };
 }
 
 /** A crash-round bet: the round's crash point from its seed, and the bet's return under it. */
-function recomputeRound(bet: BetRecord, seedHex: string, mismatches: string[]): { mismatches: string[]; multiplier: string; detail: JsonObject; blocks: number } {
+function recomputeRound(
+  bet: BetRecord,
+  seedHex: string,
+  mismatches: string[],
+): { mismatches: string[]; multiplier: string; detail: JsonObject; blocks: number } {
   const draws = new DrawStream(seedHex, bet.clientSeed, bet.nonce);
   if (draws.firstBlockHex !== bet.resultHash) mismatches.push('result hash differs from HMAC block 0');
   const crashCents = crashPointCents(draws);
   const recordedCrash = bet.detail['crash_point'];
-  if (recordedCrash !== crashCents / 100) mismatches.push(`crash point: recorded ${String(recordedCrash)}, recomputed ${crashCents / 100}`);
+  if (recordedCrash !== crashCents / 100)
+    mismatches.push(`crash point: recorded ${String(recordedCrash)}, recomputed ${crashCents / 100}`);
   const cashed = bet.detail['cashed_out_at'];
-  const expected = typeof cashed === 'number' && Math.round(cashed * 100) <= crashCents ? ratio(Math.round(cashed * 100), 100) : ratio(0);
-  if (compare(expected, bet.multiplier) !== 0) mismatches.push(`multiplier: recorded ${ratioText(bet.multiplier)}, recomputed ${ratioText(expected)}`);
-  return { mismatches, multiplier: ratioText(expected), detail: { crash_point: crashCents / 100, cashed_out_at: typeof cashed === 'number' ? cashed : null }, blocks: draws.blocksUsed };
+  const expected =
+    typeof cashed === 'number' && Math.round(cashed * 100) <= crashCents
+      ? ratio(Math.round(cashed * 100), 100)
+      : ratio(0);
+  if (compare(expected, bet.multiplier) !== 0)
+    mismatches.push(`multiplier: recorded ${ratioText(bet.multiplier)}, recomputed ${ratioText(expected)}`);
+  return {
+    mismatches,
+    multiplier: ratioText(expected),
+    detail: { crash_point: crashCents / 100, cashed_out_at: typeof cashed === 'number' ? cashed : null },
+    blocks: draws.blocksUsed,
+  };
 }
 
 function ratioText(value: { num: bigint; den: bigint }): string {
@@ -78,10 +102,20 @@ export function verifyBet(state: CasinoState, agentId: string, betId: string): O
   const bet = owned.value;
   const seed = revealedSeed(state, bet);
   if (seed === null) {
-    return succeed({ bet, serverSeed: null, verified: null, mismatches: [], recomputed: null, revealedAtMs: null, messages: [blockMessage(bet.clientSeed, bet.nonce, 0)] });
+    return succeed({
+      bet,
+      serverSeed: null,
+      verified: null,
+      mismatches: [],
+      recomputed: null,
+      revealedAtMs: null,
+      messages: [blockMessage(bet.clientSeed, bet.nonce, 0)],
+    });
   }
   const check = recompute(bet, seed.hex);
-  const messages = Array.from({ length: Math.max(1, check.blocks) }, (_, block) => blockMessage(bet.clientSeed, bet.nonce, block));
+  const messages = Array.from({ length: Math.max(1, check.blocks) }, (_, block) =>
+    blockMessage(bet.clientSeed, bet.nonce, block),
+  );
   return succeed({
     bet,
     serverSeed: seed.hex,
@@ -100,8 +134,18 @@ export function revealedSeed(state: CasinoState, bet: BetRecord): ServerSeed | n
   return found.seed;
 }
 
-export function rotateSeed(state: CasinoState, agentId: string, nowMs: number): { revealed: ServerSeed; active: ServerSeed } {
+export function rotateSeed(
+  state: CasinoState,
+  agentId: string,
+  nowMs: number,
+): { revealed: ServerSeed; active: ServerSeed } {
   const revealed = state.seeds.rotate(agentId, nowMs);
-  state.ctx.emit({ type: 'casino.seed-rotated', atMs: nowMs, agentId, seedHash: revealed.hash, nonces: revealed.nonces });
+  state.ctx.emit({
+    type: 'casino.seed-rotated',
+    atMs: nowMs,
+    agentId,
+    seedHash: revealed.hash,
+    nonces: revealed.nonces,
+  });
   return { revealed, active: state.seeds.active(agentId, nowMs) };
 }

@@ -135,7 +135,13 @@ export function riskFactorOf(state: CasinoState, agentId: string): Ratio {
 }
 
 /** The largest bet `agentId` may place on this variant with `bankrollMicro`. */
-export function kellyMaxBetMicro<P>(state: CasinoState, agentId: string, game: GameModule<P>, params: P, bankrollMicro: bigint): bigint {
+export function kellyMaxBetMicro<P>(
+  state: CasinoState,
+  agentId: string,
+  game: GameModule<P>,
+  params: P,
+  bankrollMicro: bigint,
+): bigint {
   return limitMicro(bankrollMicro, fractionOf(variantKelly(game, params), riskFactorOf(state, agentId)));
 }
 
@@ -158,7 +164,13 @@ function riskNumberOf(riskFactor: Ratio): number {
  * The `kelly` object of a bet answer: kelly/kelly-view.ts `kellyBetSummary` for this agent's risk
  * factor and this variant, at `bankrollMicro` (the balance after the bet), from the memos.
  */
-export function betKellySummary<P>(state: CasinoState, agentId: string, game: GameModule<P>, params: P, bankrollMicro: Micro): KellyBetSummary {
+export function betKellySummary<P>(
+  state: CasinoState,
+  agentId: string,
+  game: GameModule<P>,
+  params: P,
+  bankrollMicro: Micro,
+): KellyBetSummary {
   const entry = variantKelly(game, params);
   const riskFactor = riskFactorOf(state, agentId);
   const maxMicro = limitMicro(bankrollMicro, fractionOf(entry, riskFactor));

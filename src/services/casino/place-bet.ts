@@ -90,16 +90,27 @@ export function checkBet<P>(state: CasinoState, command: BetCommand<P>): Outcome
 function checkFor<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>): Outcome<null> {
   const { game, amountMicro } = command;
   if (state.closedGames.has(game.id)) return fail('GAME_CLOSED', `${game.id} is temporarily closed`);
-  if (amountMicro < game.minBetMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, { min_bet: Number(formatDecimal(game.minBetMicro)) });
-  if (amountMicro > game.maxBetMicro) return fail('BAD_REQUEST', `amount must be at most ${formatDecimal(game.maxBetMicro)} for ${game.id}`, { max_bet: Number(formatDecimal(game.maxBetMicro)) });
+  if (amountMicro < game.minBetMicro)
+    return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, {
+      min_bet: Number(formatDecimal(game.minBetMicro)),
+    });
+  if (amountMicro > game.maxBetMicro)
+    return fail('BAD_REQUEST', `amount must be at most ${formatDecimal(game.maxBetMicro)} for ${game.id}`, {
+      max_bet: Number(formatDecimal(game.maxBetMicro)),
+    });
   const balanceMicro = state.ctx.ledger.balance(agent.account);
   const skipBalance = hasDefect(state, 'casino-skip-balance-check');
   if (!skipBalance && balanceMicro < amountMicro) {
-    return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the bet ${formatDecimal(amountMicro)}`);
+    return fail(
+      'INSUFFICIENT_BALANCE',
+      `balance ${formatDecimal(balanceMicro)} is below the bet ${formatDecimal(amountMicro)}`,
+    );
   }
   const maxBetMicro = kellyMaxBetMicro(state, command.agentId, game, command.params, balanceMicro);
   if (!skipBalance && amountMicro > maxBetMicro) {
-    return fail('BAD_REQUEST', `amount exceeds the Kelly limit ${formatDecimal(maxBetMicro)} for this bankroll`, { max_bet: Number(formatDecimal(maxBetMicro)) });
+    return fail('BAD_REQUEST', `amount exceeds the Kelly limit ${formatDecimal(maxBetMicro)} for this bankroll`, {
+      max_bet: Number(formatDecimal(maxBetMicro)),
+    });
   }
   return CHECKED;
 }
@@ -110,26 +121,70 @@ export function placeBet<P>(state: CasinoState, command: BetCommand<P>, nowMs: n
   if (!checked.ok) return checked;
   const { seed, nonce } = takeNonceFor(state, agent, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
-  if (command.deployedRules !== undefined) return placeDeployed(state, agent, command, command.deployedRules, { seed, nonce, clientSeed }, nowMs);
+  if (command.deployedRules !== undefined)
+    return placeDeployed(state, agent, command, command.deployedRules, { seed, nonce, clientSeed }, nowMs);
   const draws = new DrawStream(seed.hex, clientSeed, nonce, seed.keyBytes);
   let result = state.defective ? playWithDefects(state, command, draws) : command.game.play(command.params, draws);
   if (hasDefect(state, 'casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
-  return succeed(settleFor(state, agent, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex, resultBytes: draws.firstBlock }, nowMs));
+  return succeed(
+    settleFor(
+      state,
+      agent,
+      command,
+      {
+        result,
+        seedHash: seed.hash,
+        clientSeed,
+        nonce,
+        resultHash: draws.firstBlockHex,
+        resultBytes: draws.firstBlock,
+      },
+      nowMs,
+    ),
+  );
 }
 
 /**
  * The bet by the deployment's engine: an unplayable parameter gives the nonce back (nothing else has
  * changed yet) and is a 400; a multi-nonce play advances the counter past the nonces it read.
  */
-function placeDeployed<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>, rules: DeployedCasinoRules, taken: { seed: ServerSeed; nonce: number; clientSeed: string }, nowMs: number): Outcome<BetRecord> {
+function placeDeployed<P>(
+  state: CasinoState,
+  agent: CasinoAgent,
+  command: BetCommand<P>,
+  rules: DeployedCasinoRules,
+  taken: { seed: ServerSeed; nonce: number; clientSeed: string },
+  nowMs: number,
+): Outcome<BetRecord> {
   const { seed, nonce, clientSeed } = taken;
-  const drawn = deployedDraw(rules, { game: command.game.id, params: command.paramsJson, seedHex: seed.hex, clientSeed, nonce });
+  const drawn = deployedDraw(rules, {
+    game: command.game.id,
+    params: command.paramsJson,
+    seedHex: seed.hex,
+    clientSeed,
+    nonce,
+  });
   if (isUnreadable(drawn)) {
     seed.nonces -= 1;
     return fail('BAD_REQUEST', drawn.why);
   }
   seed.nonces += drawn.noncesUsed - 1;
-  return succeed(settleFor(state, agent, command, { result: drawn.result, seedHash: seed.hash, clientSeed, nonce, resultHash: drawn.resultBytes.toString('hex'), resultBytes: drawn.resultBytes }, nowMs));
+  return succeed(
+    settleFor(
+      state,
+      agent,
+      command,
+      {
+        result: drawn.result,
+        seedHash: seed.hash,
+        clientSeed,
+        nonce,
+        resultHash: drawn.resultBytes.toString('hex'),
+        resultBytes: drawn.resultBytes,
+      },
+      nowMs,
+    ),
+  );
 }
 
 /** The next nonce; the `casino-replayable-nonce` defect hands out the same nonce again. */
@@ -151,14 +206,23 @@ const PAYOUT_TABLE_DIFFERS: Ratio = ratio(2);
 /** The game's play with the defects that change a game's rules (only when some defect is on). */
 function playWithDefects<P>(state: CasinoState, command: BetCommand<P>, draws: DrawStream): GameResult {
   const gameId = command.game.id;
-  if (gameId === 'keno' && hasDefect(state, 'casino-keno-8')) return kenoPlayDefective(command.params as KenoParams, draws);
-  if (gameId === 'keno' && hasDefect(state, 'keno-short-draw')) return kenoPlayShortDraw(command.params as KenoParams, draws);
+  if (gameId === 'keno' && hasDefect(state, 'casino-keno-8'))
+    return kenoPlayDefective(command.params as KenoParams, draws);
+  if (gameId === 'keno' && hasDefect(state, 'keno-short-draw'))
+    return kenoPlayShortDraw(command.params as KenoParams, draws);
   const result = command.game.play(command.params, draws);
-  if (gameId === 'coin_flip' && hasDefect(state, 'payout-table-differs') && result.multiplier.num > 0n) return { ...result, multiplier: PAYOUT_TABLE_DIFFERS };
+  if (gameId === 'coin_flip' && hasDefect(state, 'payout-table-differs') && result.multiplier.num > 0n)
+    return { ...result, multiplier: PAYOUT_TABLE_DIFFERS };
   return result;
 }
 
-function worseOfTwo<P>(command: BetCommand<P>, first: GameResult, seedHex: string, clientSeed: string, nonce: number): GameResult {
+function worseOfTwo<P>(
+  command: BetCommand<P>,
+  first: GameResult,
+  seedHex: string,
+  clientSeed: string,
+  nonce: number,
+): GameResult {
   const second = command.game.play(command.params, new DrawStream(seedHex, `${clientSeed}#`, nonce));
   return compare(second.multiplier, first.multiplier) < 0 ? second : first;
 }
@@ -185,22 +249,42 @@ export function settle<P>(state: CasinoState, command: BetCommand<P>, drawn: Dra
   return settleFor(state, state.agent(command.agentId), command, drawn, nowMs);
 }
 
-function settleFor<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>, drawn: Drawn, nowMs: number): BetRecord {
+function settleFor<P>(
+  state: CasinoState,
+  agent: CasinoAgent,
+  command: BetCommand<P>,
+  drawn: Drawn,
+  nowMs: number,
+): BetRecord {
   const { ctx } = state;
   const { agentId, amountMicro, game } = command;
   const betId = command.betId ?? newBetId(state);
   let multiplier = drawn.result.multiplier;
-  if (hasDefect(state, 'casino-payout-short') && compare(multiplier, ratio(1)) > 0) multiplier = mul(multiplier, PAYOUT_SHORT);
+  if (hasDefect(state, 'casino-payout-short') && compare(multiplier, ratio(1)) > 0)
+    multiplier = mul(multiplier, PAYOUT_SHORT);
   const payoutMicro = applyToMicro(amountMicro, multiplier);
   const account = agent.account;
   if (command.stakeHeld === true) {
     // Moved to the house when the bet was taken.
   } else if (hasDefect(state, 'casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
-    ctx.ledger.faultOverdraft({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
+    ctx.ledger.faultOverdraft({
+      from: account,
+      to: CASINO_HOUSE,
+      amountMicro,
+      reason: 'casino.bet.stake',
+      reference: betId,
+    });
   } else {
     ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
   }
-  if (payoutMicro > 0n) ctx.ledger.transfer({ from: CASINO_HOUSE, to: account, amountMicro: payoutMicro, reason: 'casino.bet.payout', reference: betId });
+  if (payoutMicro > 0n)
+    ctx.ledger.transfer({
+      from: CASINO_HOUSE,
+      to: account,
+      amountMicro: payoutMicro,
+      reason: 'casino.bet.payout',
+      reference: betId,
+    });
   const bet: BetRecord = {
     id: betId,
     agentId,
@@ -224,10 +308,27 @@ function settleFor<P>(state: CasinoState, agent: CasinoAgent, command: BetComman
   state.bets.addTo((agent.bets ??= state.bets.agentBets(agentId)), bet, drawn.resultBytes ?? null);
   state.stats.recordTo((agent.stats ??= state.stats.entryOf(agentId, nowMs)), bet);
   state.recordBankroll(bet);
-  const settleReferral = { agents: ctx.agents, referrals: ctx.referrals, agentId, stakeMicro: amountMicro, payoutMicro, reference: betId };
+  const settleReferral = {
+    agents: ctx.agents,
+    referrals: ctx.referrals,
+    agentId,
+    stakeMicro: amountMicro,
+    payoutMicro,
+    reference: betId,
+  };
   // The deployment's engine pays the deployment's referral rule (per losing stake); afp's, net losses.
   if (command.deployedRules !== undefined) state.commissions.settlePerLosingStake(settleReferral);
   else state.commissions.settleFor((agent.commission ??= state.commissions.stateOf(agentId)), settleReferral);
-  ctx.emit({ type: 'casino.bet', atMs: nowMs, betId, agentId, game: game.id, variant: bet.variant, amountMicro, payoutMicro, source: command.source });
+  ctx.emit({
+    type: 'casino.bet',
+    atMs: nowMs,
+    betId,
+    agentId,
+    game: game.id,
+    variant: bet.variant,
+    amountMicro,
+    payoutMicro,
+    source: command.source,
+  });
   return bet;
 }

@@ -82,7 +82,15 @@ export class ReferralCommissions {
       const owedMicro = (state.highWaterMicro * (this.levelsBps[level] as bigint)) / 10_000n;
       const dueMicro = owedMicro - (state.paidMicro[level] as Micro);
       if (dueMicro > 0n) {
-        options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro: dueMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference, service: 'casino', level: level + 1 });
+        options.referrals.accrueFrom({
+          from: CASINO_HOUSE,
+          referrerId,
+          amountMicro: dueMicro,
+          reason: `casino.referral.level${level + 1}`,
+          reference: options.reference,
+          service: 'casino',
+          level: level + 1,
+        });
         state.paidMicro[level] = owedMicro;
         this.addEarned(referrerId, level, dueMicro);
       }
@@ -96,10 +104,19 @@ export class ReferralCommissions {
     let referrerId = options.agents.get(options.agentId)?.referrerId ?? null;
     for (let level = 0; level < this.levelsBps.length && referrerId !== null; level++) {
       // round2 of stake × share, half up, in micro: whole cents of (stake × bps / 10,000).
-      const cents = (options.stakeMicro * (this.levelsBps[level] as bigint) + CENT_MICRO * 5_000n) / (CENT_MICRO * 10_000n);
+      const cents =
+        (options.stakeMicro * (this.levelsBps[level] as bigint) + CENT_MICRO * 5_000n) / (CENT_MICRO * 10_000n);
       const amountMicro = cents * CENT_MICRO;
       if (amountMicro >= CENT_MICRO) {
-        options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference, service: 'casino', level: level + 1 });
+        options.referrals.accrueFrom({
+          from: CASINO_HOUSE,
+          referrerId,
+          amountMicro,
+          reason: `casino.referral.level${level + 1}`,
+          reference: options.reference,
+          service: 'casino',
+          level: level + 1,
+        });
         this.addEarned(referrerId, level, amountMicro);
       }
       referrerId = options.agents.get(referrerId)?.referrerId ?? null;

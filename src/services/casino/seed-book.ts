@@ -66,7 +66,14 @@ export class SeedBook {
 
   private fresh(agentId: string, nowMs: number): ServerSeed {
     const hex = this.rng.hex(32);
-    const seed: ServerSeed = { hex, keyBytes: Buffer.from(hex, 'utf8'), hash: seedCommitment(hex), createdAtMs: nowMs, nonces: 0, revealedAtMs: null };
+    const seed: ServerSeed = {
+      hex,
+      keyBytes: Buffer.from(hex, 'utf8'),
+      hash: seedCommitment(hex),
+      createdAtMs: nowMs,
+      nonces: 0,
+      revealedAtMs: null,
+    };
     assert(!this.byHash.has(seed.hash), 'server seeds never repeat');
     this.byHash.set(seed.hash, { agentId, seed });
     return seed;

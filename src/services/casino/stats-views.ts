@@ -25,7 +25,8 @@ export interface StatsView {
 
 export function statsOf(state: CasinoState, agentId: string): StatsView {
   const stats = state.stats.agent(agentId);
-  if (stats === undefined) return { agentId, overall: emptyTotals(), byGame: [], firstBetAtMs: null, lastBetAtMs: null };
+  if (stats === undefined)
+    return { agentId, overall: emptyTotals(), byGame: [], firstBetAtMs: null, lastBetAtMs: null };
   const byGame = [...stats.byGame.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { agentId, overall: stats.overall, byGame, firstBetAtMs: stats.firstBetAtMs, lastBetAtMs: stats.lastBetAtMs };
 }
@@ -51,7 +52,13 @@ export function sessionOf(state: CasinoState, agentId: string, nowMs: number): S
     }
     add(perGame, bet);
   }
-  return { agentId, fromMs, untilMs: nowMs, totals, byGame: [...byGame.entries()].sort(([a], [b]) => (a < b ? -1 : 1)) };
+  return {
+    agentId,
+    fromMs,
+    untilMs: nowMs,
+    totals,
+    byGame: [...byGame.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
+  };
 }
 
 function add(totals: Totals, bet: BetRecord): void {
@@ -77,9 +84,19 @@ export function leaderboard(state: CasinoState, game: GameId | null, size: numbe
     const stats = state.stats.agent(agentId);
     const totals = game === null ? stats?.overall : stats?.byGame.get(game);
     if (totals === undefined || totals.bets === 0) continue;
-    rows.push({ agentId, wageredMicro: totals.wageredMicro, wonMicro: totals.wonMicro, netProfitMicro: totals.wonMicro - totals.wageredMicro });
+    rows.push({
+      agentId,
+      wageredMicro: totals.wageredMicro,
+      wonMicro: totals.wonMicro,
+      netProfitMicro: totals.wonMicro - totals.wageredMicro,
+    });
   }
-  rows.sort((a, b) => compareDesc(a.netProfitMicro, b.netProfitMicro) || compareDesc(a.wageredMicro, b.wageredMicro) || (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
+  rows.sort(
+    (a, b) =>
+      compareDesc(a.netProfitMicro, b.netProfitMicro) ||
+      compareDesc(a.wageredMicro, b.wageredMicro) ||
+      (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0),
+  );
   return rows.slice(0, size).map((row, index) => ({ rank: index + 1, ...row }));
 }
 

@@ -39,36 +39,90 @@ export interface Dealt {
 export const holdAccount = (agentId: string): string => `video-poker:${agentId}`;
 
 /** `deployedRules`: deal and draw by the deployment's engine (deployed/deployed-video-poker.ts). */
-export function dealHand(state: CasinoState, command: { agentId: string; amountMicro: Micro; clientSeed: string | null; deployedRules?: DeployedCasinoRules }, nowMs: number): Outcome<Dealt> {
+export function dealHand(
+  state: CasinoState,
+  command: { agentId: string; amountMicro: Micro; clientSeed: string | null; deployedRules?: DeployedCasinoRules },
+  nowMs: number,
+): Outcome<Dealt> {
   const { agentId, amountMicro } = command;
   const pending = state.hands.get(agentId);
   const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
   // The pending hand's stake comes back into play when it is drawn: count it for the checks.
-  const autoDrawn = pendingHand === undefined ? null : drawHand(state, { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null, ...deployedOf(command) }, nowMs);
+  const autoDrawn =
+    pendingHand === undefined
+      ? null
+      : drawHand(
+          state,
+          { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null, ...deployedOf(command) },
+          nowMs,
+        );
   if (autoDrawn !== null && !autoDrawn.ok) return autoDrawn;
-  const checked = checkBet(state, { agentId, game: videoPoker, params: OPTIMAL_PARAMS, paramsJson: {}, amountMicro, clientSeed: null, source: 'video-poker' });
+  const checked = checkBet(state, {
+    agentId,
+    game: videoPoker,
+    params: OPTIMAL_PARAMS,
+    paramsJson: {},
+    amountMicro,
+    clientSeed: null,
+    source: 'video-poker',
+  });
   if (!checked.ok) return checked;
   const { seed, nonce } = takeNonce(state, agentId, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
-  const cards = command.deployedRules === undefined ? deal(new DrawStream(seed.hex, clientSeed, nonce)) : deployedDealCards(seed.hex, clientSeed, nonce);
-  const hand: DealtHand = { agentId, nonce, seedHash: seed.hash, seedHex: seed.hex, clientSeed, cards: cardCodes(cards), atMs: nowMs, amountMicro };
-  state.ctx.ledger.transfer({ from: agentAccount(agentId), to: holdAccount(agentId), amountMicro, reason: 'casino.video-poker.commit', reference: `${seed.hash.slice(0, 16)}:${nonce}` });
+  const cards =
+    command.deployedRules === undefined
+      ? deal(new DrawStream(seed.hex, clientSeed, nonce))
+      : deployedDealCards(seed.hex, clientSeed, nonce);
+  const hand: DealtHand = {
+    agentId,
+    nonce,
+    seedHash: seed.hash,
+    seedHex: seed.hex,
+    clientSeed,
+    cards: cardCodes(cards),
+    atMs: nowMs,
+    amountMicro,
+  };
+  state.ctx.ledger.transfer({
+    from: agentAccount(agentId),
+    to: holdAccount(agentId),
+    amountMicro,
+    reason: 'casino.video-poker.commit',
+    reference: `${seed.hash.slice(0, 16)}:${nonce}`,
+  });
   state.hands.set(agentId, new Map([[nonce, hand]]));
   return succeed({ hand, amountMicro, autoDrawn: autoDrawn?.value ?? null });
 }
 
-const deployedOf = (command: { deployedRules?: DeployedCasinoRules }): { deployedRules?: DeployedCasinoRules } => (command.deployedRules === undefined ? {} : { deployedRules: command.deployedRules });
+const deployedOf = (command: { deployedRules?: DeployedCasinoRules }): { deployedRules?: DeployedCasinoRules } =>
+  command.deployedRules === undefined ? {} : { deployedRules: command.deployedRules };
 
-export function drawHand(state: CasinoState, command: { agentId: string; nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null; deployedRules?: DeployedCasinoRules }, nowMs: number): Outcome<BetRecord> {
+export function drawHand(
+  state: CasinoState,
+  command: {
+    agentId: string;
+    nonce: number;
+    holds: VideoPokerHolds;
+    amountMicro: Micro | null;
+    deployedRules?: DeployedCasinoRules;
+  },
+  nowMs: number,
+): Outcome<BetRecord> {
   const { agentId } = command;
   const hand = state.hands.get(agentId)?.get(command.nonce);
-  if (hand === undefined) return fail('NOT_FOUND', `no dealt hand with nonce ${command.nonce}: deal first (a hand is drawn once)`);
+  if (hand === undefined)
+    return fail('NOT_FOUND', `no dealt hand with nonce ${command.nonce}: deal first (a hand is drawn once)`);
   if (command.amountMicro !== null && command.amountMicro !== hand.amountMicro) {
-    return fail('BAD_REQUEST', 'amount must equal the amount committed at the deal', { committed_amount: Number(hand.amountMicro) / 1e6 });
+    return fail('BAD_REQUEST', 'amount must equal the amount committed at the deal', {
+      committed_amount: Number(hand.amountMicro) / 1e6,
+    });
   }
   const draws = new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce);
   const rules = command.deployedRules;
-  const dealt = rules === undefined ? deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce)) : deployedDealCards(hand.seedHex, hand.clientSeed, hand.nonce);
+  const dealt =
+    rules === undefined
+      ? deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce))
+      : deployedDealCards(hand.seedHex, hand.clientSeed, hand.nonce);
   const positions = holdPositions(dealt, command.holds);
   if (isFailure(positions)) return positions;
   const deployed = rules === undefined ? null : deployedVideoPokerDraw(rules, hand, positions);
@@ -77,17 +131,39 @@ export function drawHand(state: CasinoState, command: { agentId: string; nonce: 
   const replay = state.ctx.defects.has('casino-replayable-nonce');
   const account = agentAccount(agentId);
   if (!replay || state.ctx.ledger.balance(holdAccount(agentId)) >= hand.amountMicro) {
-    state.ctx.ledger.transfer({ from: holdAccount(agentId), to: CASINO_HOUSE, amountMicro: hand.amountMicro, reason: 'casino.bet.stake', reference: `video-poker:${hand.nonce}` });
+    state.ctx.ledger.transfer({
+      from: holdAccount(agentId),
+      to: CASINO_HOUSE,
+      amountMicro: hand.amountMicro,
+      reason: 'casino.bet.stake',
+      reference: `video-poker:${hand.nonce}`,
+    });
   } else {
-    if (state.ctx.ledger.balance(account) < hand.amountMicro) return fail('INSUFFICIENT_BALANCE', 'balance is below the committed amount');
-    state.ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro: hand.amountMicro, reason: 'casino.bet.stake', reference: `video-poker:${hand.nonce}` });
+    if (state.ctx.ledger.balance(account) < hand.amountMicro)
+      return fail('INSUFFICIENT_BALANCE', 'balance is below the committed amount');
+    state.ctx.ledger.transfer({
+      from: account,
+      to: CASINO_HOUSE,
+      amountMicro: hand.amountMicro,
+      reason: 'casino.bet.stake',
+      reference: `video-poker:${hand.nonce}`,
+    });
   }
   if (!replay) state.hands.delete(agentId);
   const result = deployed === null ? videoPoker.play(params, draws) : deployed.result;
   const resultHash = deployed === null ? draws.firstBlockHex : deployed.resultBytes.toString('hex');
   const bet = settle(
     state,
-    { agentId, game: videoPoker, params, paramsJson: { holds: positions, nonce: hand.nonce }, amountMicro: hand.amountMicro, clientSeed: hand.clientSeed, source: 'video-poker', stakeHeld: true },
+    {
+      agentId,
+      game: videoPoker,
+      params,
+      paramsJson: { holds: positions, nonce: hand.nonce },
+      amountMicro: hand.amountMicro,
+      clientSeed: hand.clientSeed,
+      source: 'video-poker',
+      stakeHeld: true,
+    },
     { result, seedHash: hand.seedHash, clientSeed: hand.clientSeed, nonce: hand.nonce, resultHash },
     nowMs,
   );

@@ -42,11 +42,16 @@ const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** '@' or dot-separated labels (a leading '*' label allowed, '_' for service labels). */
 export function checkHost(host: string): Failure | null {
   if (host === '@') return null;
-  if (host.length === 0 || host.length > DNS_LIMITS.hostnameLengthMax) return fail('BAD_REQUEST', `record host must be '@' or 1 to ${DNS_LIMITS.hostnameLengthMax} characters`);
+  if (host.length === 0 || host.length > DNS_LIMITS.hostnameLengthMax)
+    return fail('BAD_REQUEST', `record host must be '@' or 1 to ${DNS_LIMITS.hostnameLengthMax} characters`);
   const labels = host.split('.');
   for (let index = 0; index < labels.length; index++) {
     const label = labels[index] as string;
-    if (!HOST_LABEL.test(label) || (label === '*' && index > 0)) return fail('BAD_REQUEST', `record host '${host}' is not a valid relative host name (labels of a-z, 0-9, '-', '_'; '*' only first)`);
+    if (!HOST_LABEL.test(label) || (label === '*' && index > 0))
+      return fail(
+        'BAD_REQUEST',
+        `record host '${host}' is not a valid relative host name (labels of a-z, 0-9, '-', '_'; '*' only first)`,
+      );
   }
   return null;
 }
@@ -56,7 +61,11 @@ export function isHostname(value: string): boolean {
   const name = value.endsWith('.') ? value.slice(0, -1) : value;
   if (name.length === 0 || name.length > DNS_LIMITS.hostnameLengthMax) return false;
   const labels = name.split('.');
-  return labels.length >= 2 && labels.every((label) => HOSTNAME_LABEL.test(label)) && /^[a-z]/.test(labels[labels.length - 1] as string);
+  return (
+    labels.length >= 2 &&
+    labels.every((label) => HOSTNAME_LABEL.test(label)) &&
+    /^[a-z]/.test(labels[labels.length - 1] as string)
+  );
 }
 
 /** Printable ASCII (space to '~'). */
@@ -73,10 +82,18 @@ export function checkRecord(record: DnsRecord): Failure | null {
   const hostFailure = checkHost(record.host);
   if (hostFailure !== null) return hostFailure;
   if (!Number.isSafeInteger(record.ttl) || record.ttl < DNS_LIMITS.ttlMin || record.ttl > DNS_LIMITS.ttlMax) {
-    return fail('BAD_REQUEST', `ttl must be a whole number of seconds between ${DNS_LIMITS.ttlMin} and ${DNS_LIMITS.ttlMax}`);
+    return fail(
+      'BAD_REQUEST',
+      `ttl must be a whole number of seconds between ${DNS_LIMITS.ttlMin} and ${DNS_LIMITS.ttlMax}`,
+    );
   }
   if (record.type === 'MX') {
-    if (record.priority === null || !Number.isSafeInteger(record.priority) || record.priority < 0 || record.priority > DNS_LIMITS.priorityMax) {
+    if (
+      record.priority === null ||
+      !Number.isSafeInteger(record.priority) ||
+      record.priority < 0 ||
+      record.priority > DNS_LIMITS.priorityMax
+    ) {
       return fail('BAD_REQUEST', `an MX record needs a priority between 0 and ${DNS_LIMITS.priorityMax}`);
     }
   } else if (record.priority !== null) {
@@ -84,15 +101,25 @@ export function checkRecord(record: DnsRecord): Failure | null {
   }
   switch (record.type) {
     case 'A':
-      return isIPv4(record.value) ? null : fail('BAD_REQUEST', `an A record's value must be an IPv4 address, got '${record.value}'`);
+      return isIPv4(record.value)
+        ? null
+        : fail('BAD_REQUEST', `an A record's value must be an IPv4 address, got '${record.value}'`);
     case 'AAAA':
-      return isIPv6(record.value) && !record.value.includes('%') ? null : fail('BAD_REQUEST', `an AAAA record's value must be an IPv6 address, got '${record.value}'`);
+      return isIPv6(record.value) && !record.value.includes('%')
+        ? null
+        : fail('BAD_REQUEST', `an AAAA record's value must be an IPv6 address, got '${record.value}'`);
     case 'CNAME':
     case 'MX':
-      return isHostname(record.value) ? null : fail('BAD_REQUEST', `a ${record.type} record's value must be a host name such as mail.example.com, got '${record.value}'`);
+      return isHostname(record.value)
+        ? null
+        : fail(
+            'BAD_REQUEST',
+            `a ${record.type} record's value must be a host name such as mail.example.com, got '${record.value}'`,
+          );
     case 'TXT':
-      if (record.value.length === 0 || record.value.length > DNS_LIMITS.txtLengthMax) return fail('BAD_REQUEST', `a TXT record's value must be 1 to ${DNS_LIMITS.txtLengthMax} characters`);
-      return isPrintable(record.value) ? null : fail('BAD_REQUEST', 'a TXT record\'s value must be printable ASCII');
+      if (record.value.length === 0 || record.value.length > DNS_LIMITS.txtLengthMax)
+        return fail('BAD_REQUEST', `a TXT record's value must be 1 to ${DNS_LIMITS.txtLengthMax} characters`);
+      return isPrintable(record.value) ? null : fail('BAD_REQUEST', "a TXT record's value must be printable ASCII");
   }
 }
 
@@ -103,14 +130,19 @@ const keyOf = (record: DnsRecord): string => `${record.type} ${record.host}`;
  * (duplicates, CNAME sharing a host, too many records). Order: existing records kept in place,
  * then replaced sets where their first old record was, new sets at the end — stable and readable.
  */
-export function upsertRecords(existing: readonly DnsRecord[], incoming: readonly DnsRecord[]): readonly DnsRecord[] | Failure {
+export function upsertRecords(
+  existing: readonly DnsRecord[],
+  incoming: readonly DnsRecord[],
+): readonly DnsRecord[] | Failure {
   if (incoming.length === 0) return fail('BAD_REQUEST', 'records must hold at least one record');
-  if (incoming.length > DNS_LIMITS.recordsPerRequest) return fail('BAD_REQUEST', `at most ${DNS_LIMITS.recordsPerRequest} records per request`);
+  if (incoming.length > DNS_LIMITS.recordsPerRequest)
+    return fail('BAD_REQUEST', `at most ${DNS_LIMITS.recordsPerRequest} records per request`);
   const groups = new Map<string, DnsRecord[]>();
   const seen = new Set<string>();
   for (const record of incoming) {
     const exact = `${keyOf(record)} ${record.value}`;
-    if (seen.has(exact)) return fail('BAD_REQUEST', `record ${record.type} ${record.host} ${record.value} is listed twice`);
+    if (seen.has(exact))
+      return fail('BAD_REQUEST', `record ${record.type} ${record.host} ${record.value} is listed twice`);
     seen.add(exact);
     const group = groups.get(keyOf(record));
     if (group === undefined) groups.set(keyOf(record), [record]);
@@ -128,7 +160,8 @@ export function upsertRecords(existing: readonly DnsRecord[], incoming: readonly
     }
   }
   for (const [key, group] of groups) if (!placed.has(key)) merged.push(...group);
-  if (merged.length > DNS_LIMITS.recordsPerDomain) return fail('BAD_REQUEST', `a domain holds at most ${DNS_LIMITS.recordsPerDomain} DNS records`);
+  if (merged.length > DNS_LIMITS.recordsPerDomain)
+    return fail('BAD_REQUEST', `a domain holds at most ${DNS_LIMITS.recordsPerDomain} DNS records`);
   const cnameFailure = checkCnameAlone(merged);
   return cnameFailure ?? merged;
 }
@@ -138,10 +171,12 @@ export function checkRecordSet(records: readonly DnsRecord[]): Failure | null {
   const seen = new Set<string>();
   for (const record of records) {
     const exact = `${keyOf(record)} ${record.value}`;
-    if (seen.has(exact)) return fail('BAD_REQUEST', `record ${record.type} ${record.host} ${record.value} is listed twice`);
+    if (seen.has(exact))
+      return fail('BAD_REQUEST', `record ${record.type} ${record.host} ${record.value} is listed twice`);
     seen.add(exact);
   }
-  if (records.length > DNS_LIMITS.recordsPerDomain) return fail('BAD_REQUEST', `a domain holds at most ${DNS_LIMITS.recordsPerDomain} DNS records`);
+  if (records.length > DNS_LIMITS.recordsPerDomain)
+    return fail('BAD_REQUEST', `a domain holds at most ${DNS_LIMITS.recordsPerDomain} DNS records`);
   return checkCnameAlone(records);
 }
 
@@ -156,7 +191,8 @@ function checkCnameAlone(records: readonly DnsRecord[]): Failure | null {
   }
   for (const [host, counts] of perHost) {
     if (counts.cnames > 1) return fail('BAD_REQUEST', `host ${host} may hold one CNAME record only`);
-    if (counts.cnames === 1 && counts.others > 0) return fail('BAD_REQUEST', `host ${host} has a CNAME record and so may hold no other record`);
+    if (counts.cnames === 1 && counts.others > 0)
+      return fail('BAD_REQUEST', `host ${host} has a CNAME record and so may hold no other record`);
   }
   return null;
 }

@@ -48,13 +48,19 @@ const TLD = /^[a-z]{2,24}$/;
 /** Parses any syntactically valid second-level name (valuation accepts every TLD). */
 export function parseDomainName(value: string, field = 'domain'): DomainName | Failure {
   if (value.length === 0) return fail('BAD_REQUEST', `${field} must not be empty`);
-  if (value.length > DOMAIN_TEXT_MAX) return fail('BAD_REQUEST', `${field} is longer than ${DOMAIN_TEXT_MAX} characters`);
+  if (value.length > DOMAIN_TEXT_MAX)
+    return fail('BAD_REQUEST', `${field} is longer than ${DOMAIN_TEXT_MAX} characters`);
   const name = value.toLowerCase();
   const dot = name.indexOf('.');
-  if (dot < 0 || dot !== name.lastIndexOf('.')) return fail('BAD_REQUEST', `${field} must be a second-level name <label>.<tld> (one dot), got '${value}'`);
+  if (dot < 0 || dot !== name.lastIndexOf('.'))
+    return fail('BAD_REQUEST', `${field} must be a second-level name <label>.<tld> (one dot), got '${value}'`);
   const label = name.slice(0, dot);
   const tld = name.slice(dot + 1);
-  if (!LABEL.test(label)) return fail('BAD_REQUEST', `${field} label must be 1 to ${LABEL_LENGTH_MAX} characters of a-z, 0-9 and '-', not starting or ending with '-'`);
+  if (!LABEL.test(label))
+    return fail(
+      'BAD_REQUEST',
+      `${field} label must be 1 to ${LABEL_LENGTH_MAX} characters of a-z, 0-9 and '-', not starting or ending with '-'`,
+    );
   if (!TLD.test(tld)) return fail('BAD_REQUEST', `${field} TLD must be 2 to ${TLD_LENGTH_MAX} letters`);
   return { name, label, tld };
 }
@@ -63,7 +69,8 @@ export function parseDomainName(value: string, field = 'domain'): DomainName | F
 export function parseRegistrableName(value: string, field = 'domain'): DomainName | Failure {
   const parsed = parseDomainName(value, field);
   if (isFailure(parsed)) return parsed;
-  if (YEARLY_PRICE_MICRO[parsed.tld] === undefined) return fail('BAD_REQUEST', `TLD .${parsed.tld} is not offered; offered: ${SUPPORTED_TLDS.join(', ')}`);
+  if (YEARLY_PRICE_MICRO[parsed.tld] === undefined)
+    return fail('BAD_REQUEST', `TLD .${parsed.tld} is not offered; offered: ${SUPPORTED_TLDS.join(', ')}`);
   return parsed;
 }
 

@@ -73,8 +73,21 @@ export interface DomainCharge {
 }
 
 export type TransferResult =
-  | { readonly kind: 'offered'; readonly domain: DomainRecord; readonly fromId: string; readonly toId: string; readonly priceMicro: Micro }
-  | { readonly kind: 'transferred'; readonly domain: DomainRecord; readonly fromId: string; readonly toId: string; readonly priceMicro: Micro | null; readonly txHash: string };
+  | {
+      readonly kind: 'offered';
+      readonly domain: DomainRecord;
+      readonly fromId: string;
+      readonly toId: string;
+      readonly priceMicro: Micro;
+    }
+  | {
+      readonly kind: 'transferred';
+      readonly domain: DomainRecord;
+      readonly fromId: string;
+      readonly toId: string;
+      readonly priceMicro: Micro | null;
+      readonly txHash: string;
+    };
 
 export interface Availability {
   readonly domain: string;

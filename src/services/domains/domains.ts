@@ -27,7 +27,16 @@ import { accrueFeeShares } from '../shared/referral-programme.ts';
 import { checkRecord, checkRecordSet, isHostname, upsertRecords, type DnsRecord } from './dns-records.ts';
 import { DomainBook, type MutableDomain } from './domain-book.ts';
 import { parseDomainName, parseRegistrableName, yearlyPriceMicro, type DomainName } from './domain-name.ts';
-import type { Availability, DnsCommand, DomainCharge, DomainRecord, RegisterDomainCommand, RenewDomainCommand, TransferDomainCommand, TransferResult } from './domain-record.ts';
+import type {
+  Availability,
+  DnsCommand,
+  DomainCharge,
+  DomainRecord,
+  RegisterDomainCommand,
+  RenewDomainCommand,
+  TransferDomainCommand,
+  TransferResult,
+} from './domain-record.ts';
 import type { DomainsConfig } from './domains-config.ts';
 import { valueDomain, type Valuation } from './valuation.ts';
 
@@ -41,7 +50,10 @@ export class DomainsService {
 
   constructor(context: ServiceContext) {
     const config = context.config.domains;
-    assert(Number.isSafeInteger(config.yearsMin) && config.yearsMin >= 1 && config.yearsMin <= config.yearsMax, 'domain years are a range of whole years');
+    assert(
+      Number.isSafeInteger(config.yearsMin) && config.yearsMin >= 1 && config.yearsMin <= config.yearsMax,
+      'domain years are a range of whole years',
+    );
     assert(config.yearMs > 0 && config.graceMs >= 0, 'a year is positive, grace is not negative');
     assert(config.referralShareBps >= 0n && config.referralShareBps <= 10_000n, 'the referral share is a share');
     assert(config.domainsPerAgentMax >= 1 && config.domainsMax >= config.domainsPerAgentMax, 'domain limits are sane');
@@ -75,7 +87,12 @@ export class DomainsService {
     const domain = parseRegistrableName(domainText);
     if (isFailure(domain)) return domain;
     const held = this.book.get(domain.name);
-    return succeed({ domain: domain.name, available: held === undefined, yearlyPriceMicro: yearlyPriceMicro(domain), status: held?.status ?? null });
+    return succeed({
+      domain: domain.name,
+      available: held === undefined,
+      yearlyPriceMicro: yearlyPriceMicro(domain),
+      status: held?.status ?? null,
+    });
   }
 
   register(command: RegisterDomainCommand, nowMs: number): Outcome<DomainCharge> {
@@ -88,7 +105,11 @@ export class DomainsService {
     const held = this.book.get(domain.name);
     const raced = held !== undefined && this.missesSameInstant(held, nowMs);
     if (held !== undefined && !raced) return fail('CONFLICT', `domain ${domain.name} is already registered`);
-    const full = this.fullFor(agent.id) ?? (this.book.size >= this.config.domainsMax ? fail('CONFLICT', 'the registrar holds its maximum number of domains') : null);
+    const full =
+      this.fullFor(agent.id) ??
+      (this.book.size >= this.config.domainsMax
+        ? fail('CONFLICT', 'the registrar holds its maximum number of domains')
+        : null);
     if (full !== null) return full;
     const costMicro = yearlyPriceMicro(domain) * BigInt(command.years);
     const funds = this.checkFunds(agent.id, costMicro, `registering ${domain.name} for ${command.years} year(s)`);
@@ -114,7 +135,18 @@ export class DomainsService {
     };
     this.book.add(record);
     this.scheduleTimers(record);
-    this.context.emit({ type: 'domains.registered', atMs: nowMs, domainId: id, domain: domain.name, ownerId: agent.id, years: command.years, costMicro, referrerId, referralMicro, expiresAtMs });
+    this.context.emit({
+      type: 'domains.registered',
+      atMs: nowMs,
+      domainId: id,
+      domain: domain.name,
+      ownerId: agent.id,
+      years: command.years,
+      costMicro,
+      referrerId,
+      referralMicro,
+      expiresAtMs,
+    });
     return succeed({ domain: record, years: command.years, costMicro, txHash: record.txHash });
   }
 
@@ -126,7 +158,11 @@ export class DomainsService {
     if (isFailure(record)) return record;
     const expiresAtMs = record.expiresAtMs + command.years * this.config.yearMs;
     const horizonMs = nowMs + this.config.yearsMax * this.config.yearMs;
-    if (expiresAtMs > horizonMs) return fail('CONFLICT', `renewing ${record.name} by ${command.years} year(s) would end past ${this.config.yearsMax} years from now`);
+    if (expiresAtMs > horizonMs)
+      return fail(
+        'CONFLICT',
+        `renewing ${record.name} by ${command.years} year(s) would end past ${this.config.yearsMax} years from now`,
+      );
     const costMicro = yearlyPriceMicro(registrable(record.name)) * BigInt(command.years);
     const funds = this.checkFunds(record.ownerId, costMicro, `renewing ${record.name} for ${command.years} year(s)`);
     if (funds !== null) return funds;
@@ -137,7 +173,18 @@ export class DomainsService {
     record.status = 'active';
     record.txHash = this.context.ids.txHash();
     this.scheduleTimers(record);
-    this.context.emit({ type: 'domains.renewed', atMs: nowMs, domainId: record.id, domain: record.name, ownerId: record.ownerId, years: command.years, costMicro, referrerId, referralMicro, expiresAtMs });
+    this.context.emit({
+      type: 'domains.renewed',
+      atMs: nowMs,
+      domainId: record.id,
+      domain: record.name,
+      ownerId: record.ownerId,
+      years: command.years,
+      costMicro,
+      referrerId,
+      referralMicro,
+      expiresAtMs,
+    });
     return succeed({ domain: record, years: command.years, costMicro, txHash: record.txHash });
   }
 
@@ -147,7 +194,10 @@ export class DomainsService {
    * price) completes the sale — price to the seller and ownership to the buyer, together.
    */
   transfer(command: TransferDomainCommand, nowMs: number): Outcome<TransferResult> {
-    if (command.priceMicro !== null && (command.priceMicro <= 0n || command.priceMicro > this.config.offerPriceMaxMicro)) {
+    if (
+      command.priceMicro !== null &&
+      (command.priceMicro <= 0n || command.priceMicro > this.config.offerPriceMaxMicro)
+    ) {
       return fail('BAD_REQUEST', `price must be above 0 and at most ${formatDecimal(this.config.offerPriceMaxMicro)}`);
     }
     const domain = parseRegistrableName(command.domain);
@@ -168,7 +218,8 @@ export class DomainsService {
     }
     const record = this.owned(command.domain, command.callerId, 'change the DNS records of');
     if (isFailure(record)) return record;
-    if (record.status !== 'active') return fail('CONFLICT', `domain ${record.name} has expired: renew it before changing its DNS records`);
+    if (record.status !== 'active')
+      return fail('CONFLICT', `domain ${record.name} has expired: renew it before changing its DNS records`);
     const merged = upsertRecords(record.records, command.records);
     if (isFailure(merged)) return merged;
     record.records = merged;
@@ -180,18 +231,28 @@ export class DomainsService {
    * it (`next` null): the deployment's PUT/DELETE of one record (src/http/routes/deployed/domains.ts).
    * 404 when no such record; all or nothing.
    */
-  editDnsRecord(command: { readonly callerId: string; readonly domain: string; readonly old: DnsRecord; readonly next: DnsRecord | null }): Outcome<DomainRecord> {
+  editDnsRecord(command: {
+    readonly callerId: string;
+    readonly domain: string;
+    readonly old: DnsRecord;
+    readonly next: DnsRecord | null;
+  }): Outcome<DomainRecord> {
     if (command.next !== null) {
       const invalid = checkRecord(command.next);
       if (invalid !== null) return invalid;
     }
     const record = this.owned(command.domain, command.callerId, 'change the DNS records of');
     if (isFailure(record)) return record;
-    if (record.status !== 'active') return fail('CONFLICT', `domain ${record.name} has expired: renew it before changing its DNS records`);
+    if (record.status !== 'active')
+      return fail('CONFLICT', `domain ${record.name} has expired: renew it before changing its DNS records`);
     const old = command.old;
-    const index = record.records.findIndex((one) => one.type === old.type && one.host === old.host && one.value === old.value);
+    const index = record.records.findIndex(
+      (one) => one.type === old.type && one.host === old.host && one.value === old.value,
+    );
     if (index < 0) return fail('NOT_FOUND', `domain ${record.name} has no such DNS record`);
-    const edited = record.records.flatMap((one, at) => (at !== index ? [one] : command.next === null ? [] : [command.next]));
+    const edited = record.records.flatMap((one, at) =>
+      at !== index ? [one] : command.next === null ? [] : [command.next],
+    );
     const invalid = checkRecordSet(edited);
     if (invalid !== null) return invalid;
     record.records = edited;
@@ -219,7 +280,9 @@ export class DomainsService {
 
   /** Defect domains-registration-race: a name registered in this same millisecond reads as free. */
   private missesSameInstant(held: MutableDomain, nowMs: number): boolean {
-    return this.context.defects.has('domains-registration-race') && held.status === 'active' && held.registeredAtMs === nowMs;
+    return (
+      this.context.defects.has('domains-registration-race') && held.status === 'active' && held.registeredAtMs === nowMs
+    );
   }
 
   /** Runs a domains timer at its exact instant; a timer whose record moved on does nothing. */
@@ -232,24 +295,52 @@ export class DomainsService {
         assert(atMs === record.expiresAtMs, 'expiry runs at exactly expires_at');
         record.status = 'expired';
         record.offer = null;
-        this.context.emit({ type: 'domains.expired', atMs, domainId: record.id, domain: record.name, ownerId: record.ownerId, expiresAtMs: record.expiresAtMs });
+        this.context.emit({
+          type: 'domains.expired',
+          atMs,
+          domainId: record.id,
+          domain: record.name,
+          ownerId: record.ownerId,
+          expiresAtMs: record.expiresAtMs,
+        });
         return;
       case 'domains.release':
         if (record.status !== 'expired' || record.releaseAtMs !== timer.atMs) return;
         assert(atMs === record.releaseAtMs, 'release runs at exactly the end of grace');
         this.book.remove(record.name);
-        this.context.emit({ type: 'domains.released', atMs, domainId: record.id, domain: record.name, ownerId: record.ownerId, releaseAtMs: record.releaseAtMs });
+        this.context.emit({
+          type: 'domains.released',
+          atMs,
+          domainId: record.id,
+          domain: record.name,
+          ownerId: record.ownerId,
+          releaseAtMs: record.releaseAtMs,
+        });
         return;
     }
   }
 
-  private ownerTransfer(record: MutableDomain, toId: string, priceMicro: Micro | null, nowMs: number): Outcome<TransferResult> {
+  private ownerTransfer(
+    record: MutableDomain,
+    toId: string,
+    priceMicro: Micro | null,
+    nowMs: number,
+  ): Outcome<TransferResult> {
     if (toId === record.ownerId) return fail('BAD_REQUEST', 'to must be an agent other than the owner');
-    if (record.status !== 'active') return fail('CONFLICT', `domain ${record.name} has expired: renew it before transferring it`);
+    if (record.status !== 'active')
+      return fail('CONFLICT', `domain ${record.name} has expired: renew it before transferring it`);
     const fromId = record.ownerId;
     if (priceMicro !== null) {
       record.offer = { buyerId: toId, priceMicro, offeredAtMs: nowMs };
-      this.context.emit({ type: 'domains.offered', atMs: nowMs, domainId: record.id, domain: record.name, ownerId: fromId, buyerId: toId, priceMicro });
+      this.context.emit({
+        type: 'domains.offered',
+        atMs: nowMs,
+        domainId: record.id,
+        domain: record.name,
+        ownerId: fromId,
+        buyerId: toId,
+        priceMicro,
+      });
       return succeed({ kind: 'offered', domain: record, fromId, toId, priceMicro });
     }
     const full = this.fullFor(toId);
@@ -258,22 +349,46 @@ export class DomainsService {
     return succeed({ kind: 'transferred', domain: record, fromId, toId, priceMicro: null, txHash: record.txHash });
   }
 
-  private acceptOffer(record: MutableDomain, callerId: string, toId: string, priceMicro: Micro | null, nowMs: number): Outcome<TransferResult> {
+  private acceptOffer(
+    record: MutableDomain,
+    callerId: string,
+    toId: string,
+    priceMicro: Micro | null,
+    nowMs: number,
+  ): Outcome<TransferResult> {
     const offer = record.offer;
     if (toId !== callerId || offer === null || offer.buyerId !== callerId) {
-      return fail('FORBIDDEN', `only the owner may transfer ${record.name}, or the buyer it offered it to may accept (to = yourself, the offered price)`);
+      return fail(
+        'FORBIDDEN',
+        `only the owner may transfer ${record.name}, or the buyer it offered it to may accept (to = yourself, the offered price)`,
+      );
     }
     if (record.status !== 'active') return fail('CONFLICT', `domain ${record.name} has expired`);
-    if (priceMicro !== offer.priceMicro) return fail('CONFLICT', `price must equal the offered price ${formatDecimal(offer.priceMicro)}`);
+    if (priceMicro !== offer.priceMicro)
+      return fail('CONFLICT', `price must equal the offered price ${formatDecimal(offer.priceMicro)}`);
     const full = this.fullFor(callerId);
     if (full !== null) return full;
     const funds = this.checkFunds(callerId, offer.priceMicro, `buying ${record.name}`);
     const unpaid = funds !== null && this.context.defects.has('domains-sale-unpaid');
     if (funds !== null && !unpaid) return funds;
     const fromId = record.ownerId;
-    if (!unpaid) this.context.ledger.transfer({ from: agentAccount(callerId), to: agentAccount(fromId), amountMicro: offer.priceMicro, reason: 'domains.sale', reference: record.id });
+    if (!unpaid)
+      this.context.ledger.transfer({
+        from: agentAccount(callerId),
+        to: agentAccount(fromId),
+        amountMicro: offer.priceMicro,
+        reason: 'domains.sale',
+        reference: record.id,
+      });
     this.moveOwner(record, callerId, offer.priceMicro, nowMs);
-    return succeed({ kind: 'transferred', domain: record, fromId, toId: callerId, priceMicro: offer.priceMicro, txHash: record.txHash });
+    return succeed({
+      kind: 'transferred',
+      domain: record,
+      fromId,
+      toId: callerId,
+      priceMicro: offer.priceMicro,
+      txHash: record.txHash,
+    });
   }
 
   private moveOwner(record: MutableDomain, toId: string, priceMicro: Micro | null, nowMs: number): void {
@@ -281,7 +396,15 @@ export class DomainsService {
     this.book.changeOwner(record, toId);
     record.offer = null;
     record.txHash = this.context.ids.txHash();
-    this.context.emit({ type: 'domains.transferred', atMs: nowMs, domainId: record.id, domain: record.name, fromId, toId, priceMicro });
+    this.context.emit({
+      type: 'domains.transferred',
+      atMs: nowMs,
+      domainId: record.id,
+      domain: record.name,
+      fromId,
+      toId,
+      priceMicro,
+    });
   }
 
   /** 400 for a bad name, 404 when not held, 403 when the caller is not the owner. */
@@ -296,32 +419,62 @@ export class DomainsService {
 
   private checkYears(years: number): Failure | null {
     const { yearsMin, yearsMax } = this.config;
-    if (!Number.isSafeInteger(years) || years < yearsMin || years > yearsMax) return fail('BAD_REQUEST', `years must be a whole number between ${yearsMin} and ${yearsMax}`);
+    if (!Number.isSafeInteger(years) || years < yearsMin || years > yearsMax)
+      return fail('BAD_REQUEST', `years must be a whole number between ${yearsMin} and ${yearsMax}`);
     return null;
   }
 
   private fullFor(agentId: string): Failure | null {
     const max = this.config.domainsPerAgentMax;
-    return this.book.countOf(agentId) >= max ? fail('CONFLICT', `agent ${agentId} already holds the maximum of ${max} domains`) : null;
+    return this.book.countOf(agentId) >= max
+      ? fail('CONFLICT', `agent ${agentId} already holds the maximum of ${max} domains`)
+      : null;
   }
 
   private checkFunds(agentId: string, amountMicro: Micro, what: string): Failure | null {
     const available = this.context.ledger.balance(agentAccount(agentId));
-    return available < amountMicro ? fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(available)} is below ${formatDecimal(amountMicro)} for ${what}`) : null;
+    return available < amountMicro
+      ? fail(
+          'INSUFFICIENT_BALANCE',
+          `balance ${formatDecimal(available)} is below ${formatDecimal(amountMicro)} for ${what}`,
+        )
+      : null;
   }
 
   /** The domain fee to fee-income, then the registration referrer's share. */
-  private charge(agentId: string, costMicro: Micro, reason: string, reference: string): { referrerId: string | null; referralMicro: Micro } {
-    this.context.ledger.transfer({ from: agentAccount(agentId), to: FEE_INCOME, amountMicro: costMicro, reason, reference });
+  private charge(
+    agentId: string,
+    costMicro: Micro,
+    reason: string,
+    reference: string,
+  ): { referrerId: string | null; referralMicro: Micro } {
+    this.context.ledger.transfer({
+      from: agentAccount(agentId),
+      to: FEE_INCOME,
+      amountMicro: costMicro,
+      reason,
+      reference,
+    });
     const referrerId = this.context.agents.get(agentId)?.referrerId ?? null;
     if (referrerId === null || referrerId === agentId) return { referrerId: null, referralMicro: 0n };
-    const referralMicro = accrueFeeShares(this.context, { service: 'domains', payerId: agentId, feeMicro: costMicro, reference })[0] ?? 0n;
+    const referralMicro =
+      accrueFeeShares(this.context, { service: 'domains', payerId: agentId, feeMicro: costMicro, reference })[0] ?? 0n;
     return { referrerId, referralMicro };
   }
 
   private scheduleTimers(record: MutableDomain): void {
-    this.context.timers.schedule(record.expiresAtMs, { kind: 'domains.expire', domainId: record.id, domain: record.name, atMs: record.expiresAtMs });
-    this.context.timers.schedule(record.releaseAtMs, { kind: 'domains.release', domainId: record.id, domain: record.name, atMs: record.releaseAtMs });
+    this.context.timers.schedule(record.expiresAtMs, {
+      kind: 'domains.expire',
+      domainId: record.id,
+      domain: record.name,
+      atMs: record.expiresAtMs,
+    });
+    this.context.timers.schedule(record.releaseAtMs, {
+      kind: 'domains.release',
+      domainId: record.id,
+      domain: record.name,
+      atMs: record.releaseAtMs,
+    });
   }
 }
 
@@ -335,8 +488,8 @@ function registrable(name: string): DomainName {
 /** Optional resolver: a host name or an IP address. */
 function checkResolver(resolver: string | null): Failure | null {
   if (resolver === null) return null;
-  if (resolver.length === 0 || resolver.length > RESOLVER_LENGTH_MAX) return fail('BAD_REQUEST', `resolver must be 1 to ${RESOLVER_LENGTH_MAX} characters`);
+  if (resolver.length === 0 || resolver.length > RESOLVER_LENGTH_MAX)
+    return fail('BAD_REQUEST', `resolver must be 1 to ${RESOLVER_LENGTH_MAX} characters`);
   if (isIP(resolver) !== 0 || isHostname(resolver.toLowerCase())) return null;
   return fail('BAD_REQUEST', `resolver must be a host name (ns1.example.com) or an IP address, got '${resolver}'`);
 }
-

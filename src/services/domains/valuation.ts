@@ -26,8 +26,21 @@ export interface Valuation {
 }
 
 const TLD_SCORE: Readonly<Record<string, number>> = {
-  agent: 95, ai: 90, defi: 88, trade: 85, eth: 85, bot: 80, dao: 80, web3: 78, crypto: 75,
-  app: 70, nft: 70, dev: 68, io: 65, com: 60, xyz: 50,
+  agent: 95,
+  ai: 90,
+  defi: 88,
+  trade: 85,
+  eth: 85,
+  bot: 80,
+  dao: 80,
+  web3: 78,
+  crypto: 75,
+  app: 70,
+  nft: 70,
+  dev: 68,
+  io: 65,
+  com: 60,
+  xyz: 50,
 };
 const TLD_SCORE_OTHER = 40;
 
@@ -35,7 +48,23 @@ const FLOOR_MICRO: Readonly<Record<string, Micro>> = { agent: 5_000_000n, ai: 10
 const FLOOR_OTHER_MICRO: Micro = 2_000_000n;
 
 export const VALUATION_KEYWORDS: readonly string[] = [
-  'defi', 'ai', 'trade', 'swap', 'agent', 'bot', 'dao', 'nft', 'wallet', 'yield', 'stake', 'earn', 'crypto', 'pay', 'send', 'lend', 'borrow',
+  'defi',
+  'ai',
+  'trade',
+  'swap',
+  'agent',
+  'bot',
+  'dao',
+  'nft',
+  'wallet',
+  'yield',
+  'stake',
+  'earn',
+  'crypto',
+  'pay',
+  'send',
+  'lend',
+  'borrow',
 ];
 
 export function lengthScore(length: number): number {
@@ -77,5 +106,16 @@ export function valueDomain(domain: DomainName): Valuation {
   const scoreCenti = Math.min(10_000, Math.max(0, raw));
   const floorMicro = FLOOR_MICRO[tld] ?? FLOOR_OTHER_MICRO;
   const valueMicro = (floorMicro * BigInt(scoreCenti)) / 5_000n;
-  return { domain: domain.name, tldScore, lengthScore: length, keywordBonus, penalty, pronounceability, scoreCenti, floorMicro, valueMicro, category: valuationCategory(scoreCenti) };
+  return {
+    domain: domain.name,
+    tldScore,
+    lengthScore: length,
+    keywordBonus,
+    penalty,
+    pronounceability,
+    scoreCenti,
+    floorMicro,
+    valueMicro,
+    category: valuationCategory(scoreCenti),
+  };
 }

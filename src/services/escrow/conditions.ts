@@ -14,7 +14,8 @@ interface Budget {
 type Copied = { readonly value: JsonValue } | { readonly problem: string };
 
 export function checkConditions(value: unknown): Outcome<JsonObject> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('BAD_REQUEST', 'conditions must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail('BAD_REQUEST', 'conditions must be a JSON object');
   if (Object.keys(value).length > ESCROW_LIMITS.conditionsKeysMax) {
     return fail('BAD_REQUEST', `conditions has more than ${ESCROW_LIMITS.conditionsKeysMax} keys`);
   }
@@ -26,7 +27,8 @@ export function checkConditions(value: unknown): Outcome<JsonObject> {
 /** A deep copy of `value` as JSON, or the reason it is not acceptable. */
 function copyJson(value: unknown, depth: number, budget: Budget): Copied {
   budget.nodes++;
-  if (budget.nodes > ESCROW_LIMITS.conditionsNodesMax) return { problem: `has more than ${ESCROW_LIMITS.conditionsNodesMax} values` };
+  if (budget.nodes > ESCROW_LIMITS.conditionsNodesMax)
+    return { problem: `has more than ${ESCROW_LIMITS.conditionsNodesMax} values` };
   if (value === null || typeof value === 'boolean') return { value };
   if (typeof value === 'number') return Number.isFinite(value) ? { value } : { problem: 'holds a non-finite number' };
   if (typeof value === 'string') {
@@ -34,7 +36,8 @@ function copyJson(value: unknown, depth: number, budget: Budget): Copied {
     return { problem: `holds a string longer than ${ESCROW_LIMITS.conditionsStringLengthMax} characters` };
   }
   if (typeof value !== 'object') return { problem: 'holds a value that is not JSON' };
-  if (depth > ESCROW_LIMITS.conditionsDepthMax) return { problem: `is nested deeper than ${ESCROW_LIMITS.conditionsDepthMax} levels` };
+  if (depth > ESCROW_LIMITS.conditionsDepthMax)
+    return { problem: `is nested deeper than ${ESCROW_LIMITS.conditionsDepthMax} levels` };
   if (Array.isArray(value)) {
     const items: JsonValue[] = [];
     for (const item of value as unknown[]) {

@@ -64,7 +64,11 @@ export class EscrowBook {
  * record usually either lands last in `kept` or is refused by one comparison; when the list is in
  * time order, the walk stops at the first record older than the oldest kept of a full `kept`.
  */
-function keepNewest(kept: EscrowRecord[], list: readonly EscrowRecord[] | undefined, scan: { status: EscrowStatus | null; limit: number; inTimeOrder: boolean }): void {
+function keepNewest(
+  kept: EscrowRecord[],
+  list: readonly EscrowRecord[] | undefined,
+  scan: { status: EscrowStatus | null; limit: number; inTimeOrder: boolean },
+): void {
   if (list === undefined) return;
   const { status, limit } = scan;
   for (let index = list.length - 1; index >= 0; index--) {

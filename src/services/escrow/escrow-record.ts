@@ -93,4 +93,3 @@ export const ESCROW_LIMITS = {
   /** Global bound on stored escrows; reaching it is a harness bug (runs are bounded far below). */
   escrowsMax: 10_000_000,
 } as const;
-

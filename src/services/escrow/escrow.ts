@@ -47,8 +47,14 @@ export class EscrowService {
     const config = context.config.escrow;
     assert(config.minimumMicro > 0n, 'escrow minimum is positive');
     assert(config.feeBps >= 0n && config.feeBps * 2n < 10_000n, 'escrow fee (doubled by a defect) stays below 100%');
-    assert(config.defaultExpiresInSeconds >= 1 && config.defaultExpiresInSeconds <= config.maxExpiresInSeconds, 'default expiry within bounds');
-    assert(config.disputeWindowMs > 0 && config.listLimitDefault >= 1 && config.listLimitDefault <= config.listLimitMax, 'escrow config is sane');
+    assert(
+      config.defaultExpiresInSeconds >= 1 && config.defaultExpiresInSeconds <= config.maxExpiresInSeconds,
+      'default expiry within bounds',
+    );
+    assert(
+      config.disputeWindowMs > 0 && config.listLimitDefault >= 1 && config.listLimitDefault <= config.listLimitMax,
+      'escrow config is sane',
+    );
     this.context = context;
   }
 
@@ -81,14 +87,23 @@ export class EscrowService {
     if (isFailure(referrerId)) return referrerId;
     const available = ledger.balance(agentAccount(sender.id));
     if (available < command.amountMicro) {
-      return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(available)} is below the escrow amount ${formatDecimal(command.amountMicro)}`);
+      return fail(
+        'INSUFFICIENT_BALANCE',
+        `balance ${formatDecimal(available)} is below the escrow amount ${formatDecimal(command.amountMicro)}`,
+      );
     }
 
     const id = this.context.ids.next('esc_', 16);
     const feeBps = this.context.defects.has('escrow-fee-2pct') ? config.escrow.feeBps * 2n : config.escrow.feeBps;
     const { feeMicro, netMicro } = escrowSplit(command.amountMicro, feeBps);
     const expiresAtMs = nowMs + (command.expiresInSeconds ?? config.escrow.defaultExpiresInSeconds) * 1000;
-    ledger.transfer({ from: agentAccount(sender.id), to: escrowAccount(id), amountMicro: command.amountMicro, reason: 'escrow.lock', reference: id });
+    ledger.transfer({
+      from: agentAccount(sender.id),
+      to: escrowAccount(id),
+      amountMicro: command.amountMicro,
+      reason: 'escrow.lock',
+      reference: id,
+    });
     const escrow: MutableEscrow = {
       id,
       senderId: sender.id,
@@ -108,7 +123,16 @@ export class EscrowService {
     };
     this.book.add(escrow);
     this.context.timers.schedule(expiresAtMs, { kind: 'escrow.expire', escrowId: id });
-    this.context.emit({ type: 'escrow.created', atMs: nowMs, escrowId: id, senderId: sender.id, receiverId: receiver.id, amountMicro: command.amountMicro, feeMicro, expiresAtMs });
+    this.context.emit({
+      type: 'escrow.created',
+      atMs: nowMs,
+      escrowId: id,
+      senderId: sender.id,
+      receiverId: receiver.id,
+      amountMicro: command.amountMicro,
+      feeMicro,
+      expiresAtMs,
+    });
     return succeed(escrow);
   }
 
@@ -116,7 +140,8 @@ export class EscrowService {
   release(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
     const escrow = this.access(command, 'sender', 'release');
     if (isFailure(escrow)) return escrow;
-    if (escrow.status === 'released' && this.context.defects.has('escrow-release-twice')) return succeed(this.releaseAgain(escrow, nowMs));
+    if (escrow.status === 'released' && this.context.defects.has('escrow-release-twice'))
+      return succeed(this.releaseAgain(escrow, nowMs));
     const conflict = this.openConflict(escrow, nowMs, ['locked', 'disputed']);
     if (conflict !== null) return conflict;
     this.payRelease(escrow, nowMs);
@@ -127,7 +152,11 @@ export class EscrowService {
   refund(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
     const escrow = this.access(command, 'sender', 'refund');
     if (isFailure(escrow)) return escrow;
-    if (escrow.status === 'disputed') return fail('CONFLICT', 'escrow is disputed: only the sender\'s release is accepted until the dispute window ends');
+    if (escrow.status === 'disputed')
+      return fail(
+        'CONFLICT',
+        "escrow is disputed: only the sender's release is accepted until the dispute window ends",
+      );
     const conflict = this.openConflict(escrow, nowMs, ['locked']);
     if (conflict !== null) return conflict;
     this.payRefund(escrow, nowMs, 'sender');
@@ -136,7 +165,9 @@ export class EscrowService {
 
   /** Either party; while locked and before expiry. Freezes the funds and suspends expiry. */
   dispute(command: DisputeEscrowCommand, nowMs: number): Outcome<EscrowRecord> {
-    const invalid = checkText(command.reason, 'reason', ESCROW_LIMITS.reasonLengthMax) ?? checkText(command.evidence, 'evidence', ESCROW_LIMITS.evidenceLengthMax);
+    const invalid =
+      checkText(command.reason, 'reason', ESCROW_LIMITS.reasonLengthMax) ??
+      checkText(command.evidence, 'evidence', ESCROW_LIMITS.evidenceLengthMax);
     if (invalid !== null) return invalid;
     const escrow = this.access(command, 'party', 'dispute');
     if (isFailure(escrow)) return escrow;
@@ -144,10 +175,24 @@ export class EscrowService {
     if (conflict !== null) return conflict;
     const windowEndsAtMs = nowMs + this.context.config.escrow.disputeWindowMs;
     escrow.status = 'disputed';
-    escrow.dispute = { reason: command.reason, evidence: command.evidence, openedById: command.callerId, openedAtMs: nowMs, windowEndsAtMs, outcome: null };
+    escrow.dispute = {
+      reason: command.reason,
+      evidence: command.evidence,
+      openedById: command.callerId,
+      openedAtMs: nowMs,
+      windowEndsAtMs,
+      outcome: null,
+    };
     // DEFECT 'escrow-dispute-stuck' (tests only): the window's end is never scheduled, so the escrow stays disputed.
-    if (!this.context.defects.has('escrow-dispute-stuck')) this.context.timers.schedule(windowEndsAtMs, { kind: 'escrow.dispute-window', escrowId: escrow.id });
-    this.context.emit({ type: 'escrow.disputed', atMs: nowMs, escrowId: escrow.id, byAgentId: command.callerId, windowEndsAtMs });
+    if (!this.context.defects.has('escrow-dispute-stuck'))
+      this.context.timers.schedule(windowEndsAtMs, { kind: 'escrow.dispute-window', escrowId: escrow.id });
+    this.context.emit({
+      type: 'escrow.disputed',
+      atMs: nowMs,
+      escrowId: escrow.id,
+      byAgentId: command.callerId,
+      windowEndsAtMs,
+    });
     return succeed(escrow);
   }
 
@@ -159,7 +204,8 @@ export class EscrowService {
   markComplete(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
     const escrow = this.book.get(command.escrowId);
     if (escrow === undefined) return fail('NOT_FOUND', `escrow ${command.escrowId} not found`);
-    if (escrow.receiverId !== command.callerId) return fail('FORBIDDEN', 'only the receiver may mark this escrow complete');
+    if (escrow.receiverId !== command.callerId)
+      return fail('FORBIDDEN', 'only the receiver may mark this escrow complete');
     const conflict = this.openConflict(escrow, nowMs, ['locked']);
     if (conflict !== null) return conflict;
     if (this.completions.has(escrow.id)) return fail('CONFLICT', 'escrow is already marked complete');
@@ -184,7 +230,9 @@ export class EscrowService {
     if (!Number.isSafeInteger(command.limit) || command.limit < 1 || command.limit > limitMax) {
       return fail('BAD_REQUEST', `limit must be between 1 and ${limitMax}`);
     }
-    return succeed(this.book.list({ agentId: command.callerId, role: command.role, status: command.status, limit: command.limit }));
+    return succeed(
+      this.book.list({ agentId: command.callerId, role: command.role, status: command.status, limit: command.limit }),
+    );
   }
 
   /** Runs an escrow timer at its exact instant; a timer whose escrow moved on does nothing. */
@@ -199,7 +247,10 @@ export class EscrowService {
         return;
       case 'escrow.dispute-window':
         if (escrow.status !== 'disputed') return;
-        assert(escrow.dispute !== null && atMs === escrow.dispute.windowEndsAtMs, 'dispute window closes at exactly its end');
+        assert(
+          escrow.dispute !== null && atMs === escrow.dispute.windowEndsAtMs,
+          'dispute window closes at exactly its end',
+        );
         if (this.context.config.escrow.disputeOutcome === 'release') this.payRelease(escrow, atMs);
         else this.payRefund(escrow, atMs, 'dispute-window');
         return;
@@ -208,13 +259,20 @@ export class EscrowService {
 
   private checkCreate(command: CreateEscrowCommand): Failure | null {
     const config = this.context.config.escrow;
-    if (command.amountMicro < config.minimumMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(config.minimumMicro)}`);
+    if (command.amountMicro < config.minimumMicro)
+      return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(config.minimumMicro)}`);
     if (command.amountMicro > MAX_AMOUNT_MICRO) return fail('BAD_REQUEST', 'amount is too large');
     const seconds = command.expiresInSeconds;
     if (seconds !== null && (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > config.maxExpiresInSeconds)) {
-      return fail('BAD_REQUEST', `expires_in must be a whole number of seconds between 1 and ${config.maxExpiresInSeconds}`);
+      return fail(
+        'BAD_REQUEST',
+        `expires_in must be a whole number of seconds between 1 and ${config.maxExpiresInSeconds}`,
+      );
     }
-    return checkText(command.description, 'description', ESCROW_LIMITS.descriptionLengthMax) ?? checkText(command.referrer, 'referrer', ESCROW_LIMITS.referenceLengthMax);
+    return (
+      checkText(command.description, 'description', ESCROW_LIMITS.descriptionLengthMax) ??
+      checkText(command.referrer, 'referrer', ESCROW_LIMITS.referenceLengthMax)
+    );
   }
 
   /** Explicit referrer first, else the sender's registration referrer; never a party to the escrow. */
@@ -222,7 +280,8 @@ export class EscrowService {
     if (reference !== null) {
       const referrer = this.context.agents.resolve(reference);
       if (referrer === undefined) return fail('NOT_FOUND', `referrer ${reference} is not a registered agent`);
-      if (referrer.id === sender.id || referrer.id === receiverId) return fail('BAD_REQUEST', 'referrer must not be the sender or the receiver');
+      if (referrer.id === sender.id || referrer.id === receiverId)
+        return fail('BAD_REQUEST', 'referrer must not be the sender or the receiver');
       return referrer.id;
     }
     const registered = sender.referrerId;
@@ -235,7 +294,8 @@ export class EscrowService {
     if (escrow === undefined) return fail('NOT_FOUND', `escrow ${command.escrowId} not found`);
     const isSender = escrow.senderId === command.callerId;
     if (who === 'sender' && !isSender) return fail('FORBIDDEN', `only the sender may ${action} this escrow`);
-    if (who === 'party' && !isSender && escrow.receiverId !== command.callerId) return fail('FORBIDDEN', `only the sender or the receiver may ${action} this escrow`);
+    if (who === 'party' && !isSender && escrow.receiverId !== command.callerId)
+      return fail('FORBIDDEN', `only the sender or the receiver may ${action} this escrow`);
     return escrow;
   }
 
@@ -248,15 +308,45 @@ export class EscrowService {
 
   private payRelease(escrow: MutableEscrow, atMs: number): void {
     const { ledger } = this.context;
-    if (escrow.netMicro > 0n) ledger.transfer({ from: escrowAccount(escrow.id), to: agentAccount(escrow.receiverId), amountMicro: escrow.netMicro, reason: 'escrow.release', reference: escrow.id });
-    if (escrow.feeMicro > 0n) ledger.transfer({ from: escrowAccount(escrow.id), to: FEE_INCOME, amountMicro: escrow.feeMicro, reason: 'escrow.release.fee', reference: escrow.id });
+    if (escrow.netMicro > 0n)
+      ledger.transfer({
+        from: escrowAccount(escrow.id),
+        to: agentAccount(escrow.receiverId),
+        amountMicro: escrow.netMicro,
+        reason: 'escrow.release',
+        reference: escrow.id,
+      });
+    if (escrow.feeMicro > 0n)
+      ledger.transfer({
+        from: escrowAccount(escrow.id),
+        to: FEE_INCOME,
+        amountMicro: escrow.feeMicro,
+        reason: 'escrow.release.fee',
+        reference: escrow.id,
+      });
     let referralMicro = 0n;
     if (escrow.referrerId !== null && escrow.feeMicro > 0n) {
       const parties = [escrow.senderId, escrow.receiverId];
-      referralMicro = accrueFeeShares(this.context, { service: 'escrow', payerId: escrow.senderId, feeMicro: escrow.feeMicro, reference: escrow.id, firstReferrerId: escrow.referrerId, excluded: parties })[0] ?? 0n;
+      referralMicro =
+        accrueFeeShares(this.context, {
+          service: 'escrow',
+          payerId: escrow.senderId,
+          feeMicro: escrow.feeMicro,
+          reference: escrow.id,
+          firstReferrerId: escrow.referrerId,
+          excluded: parties,
+        })[0] ?? 0n;
     }
     this.settle(escrow, 'released', atMs);
-    this.context.emit({ type: 'escrow.released', atMs, escrowId: escrow.id, netMicro: escrow.netMicro, feeMicro: escrow.feeMicro, referrerId: escrow.referrerId, referralMicro });
+    this.context.emit({
+      type: 'escrow.released',
+      atMs,
+      escrowId: escrow.id,
+      netMicro: escrow.netMicro,
+      feeMicro: escrow.feeMicro,
+      referrerId: escrow.referrerId,
+      referralMicro,
+    });
   }
 
   private payRefund(escrow: MutableEscrow, atMs: number, cause: 'sender' | 'dispute-window'): void {
@@ -268,22 +358,50 @@ export class EscrowService {
   private payExpiry(escrow: MutableEscrow, atMs: number): void {
     // DEFECT 'escrow-expiry-keeps-fee' (the deployment's rule, tests and demos only): the fee is kept at expiry.
     if (this.context.defects.has('escrow-expiry-keeps-fee') && escrow.feeMicro > 0n) {
-      this.context.ledger.transfer({ from: escrowAccount(escrow.id), to: FEE_INCOME, amountMicro: escrow.feeMicro, reason: 'escrow.expire.fee', reference: escrow.id });
-      this.context.ledger.transfer({ from: escrowAccount(escrow.id), to: agentAccount(escrow.senderId), amountMicro: escrow.amountMicro - escrow.feeMicro, reason: 'escrow.expire', reference: escrow.id });
+      this.context.ledger.transfer({
+        from: escrowAccount(escrow.id),
+        to: FEE_INCOME,
+        amountMicro: escrow.feeMicro,
+        reason: 'escrow.expire.fee',
+        reference: escrow.id,
+      });
+      this.context.ledger.transfer({
+        from: escrowAccount(escrow.id),
+        to: agentAccount(escrow.senderId),
+        amountMicro: escrow.amountMicro - escrow.feeMicro,
+        reason: 'escrow.expire',
+        reference: escrow.id,
+      });
     } else this.returnHold(escrow, 'escrow.expire');
     this.settle(escrow, 'expired', atMs);
-    this.context.emit({ type: 'escrow.expired', atMs, escrowId: escrow.id, amountMicro: escrow.amountMicro, expiresAtMs: escrow.expiresAtMs });
+    this.context.emit({
+      type: 'escrow.expired',
+      atMs,
+      escrowId: escrow.id,
+      amountMicro: escrow.amountMicro,
+      expiresAtMs: escrow.expiresAtMs,
+    });
   }
 
   private returnHold(escrow: MutableEscrow, reason: string): void {
-    this.context.ledger.transfer({ from: escrowAccount(escrow.id), to: agentAccount(escrow.senderId), amountMicro: escrow.amountMicro, reason, reference: escrow.id });
+    this.context.ledger.transfer({
+      from: escrowAccount(escrow.id),
+      to: agentAccount(escrow.senderId),
+      amountMicro: escrow.amountMicro,
+      reason,
+      reference: escrow.id,
+    });
   }
 
   /** Marks the final status; the hold must be empty and the escrow not settled before. */
   private settle(escrow: MutableEscrow, status: 'released' | 'refunded' | 'expired', atMs: number): void {
-    assert(escrow.settledAtMs === null && (escrow.status === 'locked' || escrow.status === 'disputed'), 'an escrow settles once');
+    assert(
+      escrow.settledAtMs === null && (escrow.status === 'locked' || escrow.status === 'disputed'),
+      'an escrow settles once',
+    );
     assert(this.context.ledger.balance(escrowAccount(escrow.id)) === 0n, 'a settled escrow holds nothing');
-    if (escrow.dispute !== null) escrow.dispute = { ...escrow.dispute, outcome: status === 'released' ? 'released' : 'refunded' };
+    if (escrow.dispute !== null)
+      escrow.dispute = { ...escrow.dispute, outcome: status === 'released' ? 'released' : 'refunded' };
     escrow.status = status;
     escrow.settledAtMs = atMs;
     escrow.txHash = this.context.ids.txHash();
@@ -297,9 +415,23 @@ export class EscrowService {
   private releaseAgain(escrow: MutableEscrow, atMs: number): EscrowRecord {
     const { ledger } = this.context;
     if (escrow.netMicro > 0n && ledger.balance(FEE_INCOME) >= escrow.netMicro) {
-      ledger.transfer({ from: FEE_INCOME, to: agentAccount(escrow.receiverId), amountMicro: escrow.netMicro, reason: 'escrow.release', reference: escrow.id });
+      ledger.transfer({
+        from: FEE_INCOME,
+        to: agentAccount(escrow.receiverId),
+        amountMicro: escrow.netMicro,
+        reason: 'escrow.release',
+        reference: escrow.id,
+      });
     }
-    this.context.emit({ type: 'escrow.released', atMs, escrowId: escrow.id, netMicro: escrow.netMicro, feeMicro: escrow.feeMicro, referrerId: escrow.referrerId, referralMicro: 0n });
+    this.context.emit({
+      type: 'escrow.released',
+      atMs,
+      escrowId: escrow.id,
+      netMicro: escrow.netMicro,
+      feeMicro: escrow.feeMicro,
+      referrerId: escrow.referrerId,
+      referralMicro: 0n,
+    });
     return escrow;
   }
 }

@@ -49,7 +49,12 @@ export function agentList(ctx: ServiceContext, records: FaucetRecords, limit: nu
   }
   entries.sort(byClaimsThenId);
   const frameworks = [...frameworkCounts.entries()].sort(([a], [b]) => compareText(a, b));
-  return { agents: entries.slice(0, limit), totalAgents: entries.length, totalClaimedMicro: records.totalMicro, frameworks };
+  return {
+    agents: entries.slice(0, limit),
+    totalAgents: entries.length,
+    totalClaimedMicro: records.totalMicro,
+    frameworks,
+  };
 }
 
 function byClaimsThenId(a: AgentListEntry, b: AgentListEntry): number {

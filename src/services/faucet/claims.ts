@@ -39,7 +39,12 @@ export interface ClaimResult {
   readonly nextClaimAtMs: number | null;
 }
 
-export function claimA(ctx: ServiceContext, records: FaucetRecords, command: ClaimACommand, nowMs: number): Outcome<ClaimResult> {
+export function claimA(
+  ctx: ServiceContext,
+  records: FaucetRecords,
+  command: ClaimACommand,
+  nowMs: number,
+): Outcome<ClaimResult> {
   const agent = ctx.agents.get(command.agentId);
   if (agent === undefined) return fail('NOT_FOUND', `agent ${command.agentId} is not registered`);
   const record = records.forAgent(agent);
@@ -49,15 +54,33 @@ export function claimA(ctx: ServiceContext, records: FaucetRecords, command: Cla
   if (short !== null) return short;
   record.claimedA = true;
   pay(ctx, records, { agentId: command.agentId, record, amountMicro });
-  ctx.emit({ type: 'faucet.claimed', atMs: nowMs, agentId: command.agentId, style: 'A', amountMicro, nextClaimAtMs: null });
-  return succeed({ agentId: command.agentId, amountMicro, balanceMicro: ctx.ledger.balance(agentAccount(command.agentId)), nextClaimAtMs: null });
+  ctx.emit({
+    type: 'faucet.claimed',
+    atMs: nowMs,
+    agentId: command.agentId,
+    style: 'A',
+    amountMicro,
+    nextClaimAtMs: null,
+  });
+  return succeed({
+    agentId: command.agentId,
+    amountMicro,
+    balanceMicro: ctx.ledger.balance(agentAccount(command.agentId)),
+    nextClaimAtMs: null,
+  });
 }
 
-export function claimB(ctx: ServiceContext, records: FaucetRecords, command: ClaimBCommand, nowMs: number): Outcome<ClaimResult> {
+export function claimB(
+  ctx: ServiceContext,
+  records: FaucetRecords,
+  command: ClaimBCommand,
+  nowMs: number,
+): Outcome<ClaimResult> {
   const target = claimantB(ctx, records, command);
   if (!target.ok) return target;
   const { agentId, record } = target.value;
-  if (record.nextClaimBAtMs !== null && nowMs < record.nextClaimBAtMs) return cooldownFailure(record.nextClaimBAtMs, nowMs);
+  if (record.nextClaimBAtMs !== null && nowMs < record.nextClaimBAtMs)
+    return cooldownFailure(record.nextClaimBAtMs, nowMs);
   const amountMicro = ctx.config.faucet.claimBMicro;
   const short = poolShort(ctx, amountMicro);
   if (short !== null) return short;
@@ -70,7 +93,11 @@ export function claimB(ctx: ServiceContext, records: FaucetRecords, command: Cla
 }
 
 /** Who a B claim is for: the key's agent (a named agent_id must be it); a keyless claim is 401. */
-function claimantB(ctx: ServiceContext, records: FaucetRecords, command: ClaimBCommand): Outcome<{ agentId: string; record: FaucetRecord }> {
+function claimantB(
+  ctx: ServiceContext,
+  records: FaucetRecords,
+  command: ClaimBCommand,
+): Outcome<{ agentId: string; record: FaucetRecord }> {
   if (command.callerId !== null) {
     if (command.agentId !== null && command.agentId !== command.callerId) {
       return fail('FORBIDDEN', 'agent_id must be the agent of the API key');
@@ -83,7 +110,8 @@ function claimantB(ctx: ServiceContext, records: FaucetRecords, command: ClaimBC
 }
 
 /** The one answer to every keyless B claim (see the header). */
-export const KEYLESS_CLAIM = 'missing API key: send Authorization: Bearer <api_key> (the first claim is the registration grant)';
+export const KEYLESS_CLAIM =
+  'missing API key: send Authorization: Bearer <api_key> (the first claim is the registration grant)';
 
 function cooldownFailure(nextClaimAtMs: number, nowMs: number): Failure {
   const retryAfterSeconds = Math.ceil((nextClaimAtMs - nowMs) / 1000);
@@ -94,12 +122,24 @@ function cooldownFailure(nextClaimAtMs: number, nowMs: number): Failure {
 }
 
 function poolShort(ctx: ServiceContext, amountMicro: Micro): Failure | null {
-  return ctx.ledger.balance(FAUCET_POOL) < amountMicro ? fail('INSUFFICIENT_BALANCE', 'the faucet pool is empty') : null;
+  return ctx.ledger.balance(FAUCET_POOL) < amountMicro
+    ? fail('INSUFFICIENT_BALANCE', 'the faucet pool is empty')
+    : null;
 }
 
-function pay(ctx: ServiceContext, records: FaucetRecords, payment: { agentId: string; record: FaucetRecord; amountMicro: Micro }): void {
+function pay(
+  ctx: ServiceContext,
+  records: FaucetRecords,
+  payment: { agentId: string; record: FaucetRecord; amountMicro: Micro },
+): void {
   const { agentId, record, amountMicro } = payment;
-  ctx.ledger.transfer({ from: FAUCET_POOL, to: agentAccount(agentId), amountMicro, reason: 'faucet.claim', reference: agentId });
+  ctx.ledger.transfer({
+    from: FAUCET_POOL,
+    to: agentAccount(agentId),
+    amountMicro,
+    reason: 'faucet.claim',
+    reference: agentId,
+  });
   record.claims += 1;
   records.credit(record, amountMicro);
   if (ctx.defects.has('mint-on-claim')) ctx.ledger.faultMint(agentAccount(agentId), amountMicro);

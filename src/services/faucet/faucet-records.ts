@@ -44,7 +44,14 @@ export class FaucetRecords {
 
   create(agentId: string, framework: string): FaucetRecord {
     assert(!this.records.has(agentId), 'one faucet record per agent');
-    const record: FaucetRecord = { claimedA: false, claimsB: 0, nextClaimBAtMs: null, claims: 0, receivedMicro: 0n, framework };
+    const record: FaucetRecord = {
+      claimedA: false,
+      claimsB: 0,
+      nextClaimBAtMs: null,
+      claims: 0,
+      receivedMicro: 0n,
+      framework,
+    };
     this.records.set(agentId, record);
     return record;
   }

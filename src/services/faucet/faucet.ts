@@ -15,7 +15,16 @@ import { AGENT_LIST_LIMIT_MAX, agentList, type AgentList } from './agent-list.ts
 import { claimA, claimB, type ClaimACommand, type ClaimBCommand, type ClaimResult } from './claims.ts';
 import { FaucetRecords, type FaucetRecord } from './faucet-records.ts';
 import { register, type RegisterCommand, type Registration } from './registration.ts';
-import { agentDetails, referralView, statusA, statusB, type AgentDetails, type ReferralView, type StatusA, type StatusB } from './views.ts';
+import {
+  agentDetails,
+  referralView,
+  statusA,
+  statusB,
+  type AgentDetails,
+  type ReferralView,
+  type StatusA,
+  type StatusB,
+} from './views.ts';
 
 export type { AgentList, AgentListEntry } from './agent-list.ts';
 export type { ClaimACommand, ClaimBCommand, ClaimResult } from './claims.ts';
@@ -61,7 +70,8 @@ export class FaucetService {
   /** The public list: top agents by claims desc, then agent id; `limit` in 1..100. */
   listAgents(command: { limit: number }): Outcome<AgentList> {
     const { limit } = command;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > AGENT_LIST_LIMIT_MAX) return fail('BAD_REQUEST', `limit must be between 1 and ${AGENT_LIST_LIMIT_MAX}`);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > AGENT_LIST_LIMIT_MAX)
+      return fail('BAD_REQUEST', `limit must be between 1 and ${AGENT_LIST_LIMIT_MAX}`);
     return succeed(agentList(this.ctx, this.records, limit));
   }
 

@@ -41,7 +41,12 @@ export interface Registration {
   readonly nextClaimAtMs: number | null;
 }
 
-export function register(ctx: ServiceContext, records: FaucetRecords, command: RegisterCommand, nowMs: number): Outcome<Registration> {
+export function register(
+  ctx: ServiceContext,
+  records: FaucetRecords,
+  command: RegisterCommand,
+  nowMs: number,
+): Outcome<Registration> {
   const { agentId, style } = command;
   if (!isReference(agentId)) return fail('BAD_REQUEST', 'agent_id must be 1 to 64 characters of A-Z a-z 0-9 _ . -');
   if (ctx.agents.resolve(agentId) !== undefined) return fail('CONFLICT', `agent_id ${agentId} is already registered`);
@@ -51,7 +56,8 @@ export function register(ctx: ServiceContext, records: FaucetRecords, command: R
     if (referrer === undefined) return fail('NOT_FOUND', `referrer ${command.referrer} is not a registered agent`);
   }
   const grantMicro = style === 'B' ? ctx.config.faucet.registrationGrantBMicro : 0n;
-  if (grantMicro > 0n && ctx.ledger.balance(FAUCET_POOL) < grantMicro) return fail('INSUFFICIENT_BALANCE', 'the faucet pool is empty');
+  if (grantMicro > 0n && ctx.ledger.balance(FAUCET_POOL) < grantMicro)
+    return fail('INSUFFICIENT_BALANCE', 'the faucet pool is empty');
 
   const apiKey = ctx.ids.apiKey();
   const agent: Agent = {
@@ -68,13 +74,25 @@ export function register(ctx: ServiceContext, records: FaucetRecords, command: R
   ctx.agents.add(agent);
   const record = records.create(agentId, frameworkOf(command.metadata));
   if (grantMicro > 0n) {
-    ctx.ledger.transfer({ from: FAUCET_POOL, to: agentAccount(agentId), amountMicro: grantMicro, reason: 'faucet.grant', reference: agentId });
+    ctx.ledger.transfer({
+      from: FAUCET_POOL,
+      to: agentAccount(agentId),
+      amountMicro: grantMicro,
+      reason: 'faucet.grant',
+      reference: agentId,
+    });
     records.credit(record, grantMicro);
     record.nextClaimBAtMs = nowMs + cooldownMs(ctx);
   }
   if (referrer !== undefined) ctx.referrals.link(referrer.id, agentId);
   ctx.emit({ type: 'agent.registered', atMs: nowMs, agentId, style, referrerId: agent.referrerId, grantMicro });
-  return succeed({ agent, apiKey, grantMicro, balanceMicro: ctx.ledger.balance(agentAccount(agentId)), nextClaimAtMs: record.nextClaimBAtMs });
+  return succeed({
+    agent,
+    apiKey,
+    grantMicro,
+    balanceMicro: ctx.ledger.balance(agentAccount(agentId)),
+    nextClaimAtMs: record.nextClaimBAtMs,
+  });
 }
 
 /** The style-B cooldown; the `faucet-cooldown-23h` defect shortens it by one hour. */

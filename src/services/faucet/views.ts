@@ -75,7 +75,10 @@ export function statusB(ctx: ServiceContext, records: FaucetRecords, agentId: st
 }
 
 /** An agent's details, by id, address or referral code; only the agent itself may see them. */
-export function agentDetails(ctx: ServiceContext, query: { callerId: string; reference: string }): Outcome<AgentDetails> {
+export function agentDetails(
+  ctx: ServiceContext,
+  query: { callerId: string; reference: string },
+): Outcome<AgentDetails> {
   const agent = ctx.agents.resolve(query.reference);
   if (agent === undefined) return fail('NOT_FOUND', `agent ${query.reference} is not registered`);
   if (agent.id !== query.callerId) return fail('FORBIDDEN', 'an agent may only view its own details');

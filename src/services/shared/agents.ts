@@ -56,7 +56,9 @@ export class AgentRegistry {
 
   /** Finds an agent by id, EVM address (any case) or referral code. */
   resolve(reference: string): Agent | undefined {
-    return this.byId.get(reference) ?? this.byAddress.get(reference.toLowerCase()) ?? this.byReferralCode.get(reference);
+    return (
+      this.byId.get(reference) ?? this.byAddress.get(reference.toLowerCase()) ?? this.byReferralCode.get(reference)
+    );
   }
 
   /** Agents in registration order. */

@@ -26,7 +26,11 @@ export type PlatformTimer =
   | { kind: 'domains.release'; domainId: string; domain: string; atMs: number }
   | { kind: 'trading.tick' }
   | { kind: 'trading.funding' }
-  | { kind: 'wallet.block'; chain: 'ethereum' | 'base' | 'solana' | 'bitcoin' | 'tron' | 'monero' | 'polygon' | 'arbitrum'; atMs: number }
+  | {
+      kind: 'wallet.block';
+      chain: 'ethereum' | 'base' | 'solana' | 'bitcoin' | 'tron' | 'monero' | 'polygon' | 'arbitrum';
+      atMs: number;
+    }
   | { kind: 'wallet.swap'; orderId: string; step: 'expire' | 'exchange' | 'send' };
 
 /**

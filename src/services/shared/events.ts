@@ -7,39 +7,217 @@
  */
 
 export type DomainEvent =
-  | { type: 'agent.registered'; atMs: number; agentId: string; style: 'A' | 'B'; referrerId: string | null; grantMicro: bigint }
-  | { type: 'faucet.claimed'; atMs: number; agentId: string; style: 'A' | 'B'; amountMicro: bigint; nextClaimAtMs: number | null }
-  | { type: 'escrow.created'; atMs: number; escrowId: string; senderId: string; receiverId: string; amountMicro: bigint; feeMicro: bigint; expiresAtMs: number }
-  | { type: 'escrow.released'; atMs: number; escrowId: string; netMicro: bigint; feeMicro: bigint; referrerId: string | null; referralMicro: bigint }
+  | {
+      type: 'agent.registered';
+      atMs: number;
+      agentId: string;
+      style: 'A' | 'B';
+      referrerId: string | null;
+      grantMicro: bigint;
+    }
+  | {
+      type: 'faucet.claimed';
+      atMs: number;
+      agentId: string;
+      style: 'A' | 'B';
+      amountMicro: bigint;
+      nextClaimAtMs: number | null;
+    }
+  | {
+      type: 'escrow.created';
+      atMs: number;
+      escrowId: string;
+      senderId: string;
+      receiverId: string;
+      amountMicro: bigint;
+      feeMicro: bigint;
+      expiresAtMs: number;
+    }
+  | {
+      type: 'escrow.released';
+      atMs: number;
+      escrowId: string;
+      netMicro: bigint;
+      feeMicro: bigint;
+      referrerId: string | null;
+      referralMicro: bigint;
+    }
   | { type: 'escrow.refunded'; atMs: number; escrowId: string; amountMicro: bigint; cause: 'sender' | 'dispute-window' }
   | { type: 'escrow.expired'; atMs: number; escrowId: string; amountMicro: bigint; expiresAtMs: number }
   | { type: 'escrow.disputed'; atMs: number; escrowId: string; byAgentId: string; windowEndsAtMs: number }
   | { type: 'referral.paid'; atMs: number; referrerId: string; amountMicro: bigint }
-  | { type: 'casino.bet'; atMs: number; betId: string; agentId: string; game: string; variant: string; amountMicro: bigint; payoutMicro: bigint; source: string }
+  | {
+      type: 'casino.bet';
+      atMs: number;
+      betId: string;
+      agentId: string;
+      game: string;
+      variant: string;
+      amountMicro: bigint;
+      payoutMicro: bigint;
+      source: string;
+    }
   | { type: 'casino.seed-rotated'; atMs: number; agentId: string; seedHash: string; nonces: number }
-  | { type: 'casino.withdrawal'; atMs: number; withdrawalId: string; agentId: string; amountMicro: bigint; feeMicro: bigint; status: string }
+  | {
+      type: 'casino.withdrawal';
+      atMs: number;
+      withdrawalId: string;
+      agentId: string;
+      amountMicro: bigint;
+      feeMicro: bigint;
+      status: string;
+    }
   | { type: 'casino.deposit'; atMs: number; depositId: string; agentId: string; amountMicro: bigint; status: string }
   | { type: 'casino.tournament'; atMs: number; tournamentId: string; status: string }
   | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null }
-  | { type: 'domains.registered'; atMs: number; domainId: string; domain: string; ownerId: string; years: number; costMicro: bigint; referrerId: string | null; referralMicro: bigint; expiresAtMs: number }
-  | { type: 'domains.renewed'; atMs: number; domainId: string; domain: string; ownerId: string; years: number; costMicro: bigint; referrerId: string | null; referralMicro: bigint; expiresAtMs: number }
-  | { type: 'domains.offered'; atMs: number; domainId: string; domain: string; ownerId: string; buyerId: string; priceMicro: bigint }
-  | { type: 'domains.transferred'; atMs: number; domainId: string; domain: string; fromId: string; toId: string; priceMicro: bigint | null }
+  | {
+      type: 'domains.registered';
+      atMs: number;
+      domainId: string;
+      domain: string;
+      ownerId: string;
+      years: number;
+      costMicro: bigint;
+      referrerId: string | null;
+      referralMicro: bigint;
+      expiresAtMs: number;
+    }
+  | {
+      type: 'domains.renewed';
+      atMs: number;
+      domainId: string;
+      domain: string;
+      ownerId: string;
+      years: number;
+      costMicro: bigint;
+      referrerId: string | null;
+      referralMicro: bigint;
+      expiresAtMs: number;
+    }
+  | {
+      type: 'domains.offered';
+      atMs: number;
+      domainId: string;
+      domain: string;
+      ownerId: string;
+      buyerId: string;
+      priceMicro: bigint;
+    }
+  | {
+      type: 'domains.transferred';
+      atMs: number;
+      domainId: string;
+      domain: string;
+      fromId: string;
+      toId: string;
+      priceMicro: bigint | null;
+    }
   | { type: 'domains.expired'; atMs: number; domainId: string; domain: string; ownerId: string; expiresAtMs: number }
   | { type: 'domains.released'; atMs: number; domainId: string; domain: string; ownerId: string; releaseAtMs: number }
-  | { type: 'trading.order'; atMs: number; orderId: string; agentId: string; symbol: string; side: string; orderType: string; status: string; amountMicro: bigint; feeMicro: bigint; fillPrice: string | null }
-  | { type: 'trading.filled'; atMs: number; orderId: string; agentId: string; symbol: string; fillPrice: string; feeMicro: bigint }
-  | { type: 'trading.cancelled'; atMs: number; orderId: string; agentId: string; symbol: string; cause: 'agent' | 'unfundable' }
-  | { type: 'trading.liquidated'; atMs: number; positionId: string; agentId: string; symbol: string; markPrice: string; marginMicro: bigint; shortfallMicro: bigint }
-  | { type: 'trading.trigger-set'; atMs: number; triggerId: string; positionId: string; agentId: string; symbol: string; kind: 'stop-loss' | 'take-profit'; triggerPrice: string }
-  | { type: 'trading.trigger-fired'; atMs: number; triggerId: string; positionId: string; agentId: string; symbol: string; kind: 'stop-loss' | 'take-profit'; triggerPrice: string; markPrice: string; exitPrice: string }
-  | { type: 'trading.trigger-cancelled'; atMs: number; triggerId: string; positionId: string; agentId: string; cause: 'replaced' | 'position-ended' }
-  | { type: 'trading.funding'; atMs: number; positionId: string; agentId: string; symbol: string; ratePpm: number; paymentMicro: bigint }
+  | {
+      type: 'trading.order';
+      atMs: number;
+      orderId: string;
+      agentId: string;
+      symbol: string;
+      side: string;
+      orderType: string;
+      status: string;
+      amountMicro: bigint;
+      feeMicro: bigint;
+      fillPrice: string | null;
+    }
+  | {
+      type: 'trading.filled';
+      atMs: number;
+      orderId: string;
+      agentId: string;
+      symbol: string;
+      fillPrice: string;
+      feeMicro: bigint;
+    }
+  | {
+      type: 'trading.cancelled';
+      atMs: number;
+      orderId: string;
+      agentId: string;
+      symbol: string;
+      cause: 'agent' | 'unfundable';
+    }
+  | {
+      type: 'trading.liquidated';
+      atMs: number;
+      positionId: string;
+      agentId: string;
+      symbol: string;
+      markPrice: string;
+      marginMicro: bigint;
+      shortfallMicro: bigint;
+    }
+  | {
+      type: 'trading.trigger-set';
+      atMs: number;
+      triggerId: string;
+      positionId: string;
+      agentId: string;
+      symbol: string;
+      kind: 'stop-loss' | 'take-profit';
+      triggerPrice: string;
+    }
+  | {
+      type: 'trading.trigger-fired';
+      atMs: number;
+      triggerId: string;
+      positionId: string;
+      agentId: string;
+      symbol: string;
+      kind: 'stop-loss' | 'take-profit';
+      triggerPrice: string;
+      markPrice: string;
+      exitPrice: string;
+    }
+  | {
+      type: 'trading.trigger-cancelled';
+      atMs: number;
+      triggerId: string;
+      positionId: string;
+      agentId: string;
+      cause: 'replaced' | 'position-ended';
+    }
+  | {
+      type: 'trading.funding';
+      atMs: number;
+      positionId: string;
+      agentId: string;
+      symbol: string;
+      ratePpm: number;
+      paymentMicro: bigint;
+    }
   | { type: 'wallet.created'; atMs: number; agentId: string }
   | { type: 'wallet.minted'; atMs: number; chain: string; asset: string; to: string; amount: bigint }
-  | { type: 'wallet.sent'; atMs: number; hash: string; kind: string; chain: string; asset: string; from: string; to: string; amount: bigint; fee: bigint; blockAtMs: number }
+  | {
+      type: 'wallet.sent';
+      atMs: number;
+      hash: string;
+      kind: string;
+      chain: string;
+      asset: string;
+      from: string;
+      to: string;
+      amount: bigint;
+      fee: bigint;
+      blockAtMs: number;
+    }
   | { type: 'wallet.settled'; atMs: number; hash: string; chain: string; status: string; failure: string | null }
-  | { type: 'wallet.swap'; atMs: number; orderId: string; status: string; fromChain: string; toChain: string; amount: bigint }
+  | {
+      type: 'wallet.swap';
+      atMs: number;
+      orderId: string;
+      status: string;
+      fromChain: string;
+      toChain: string;
+      amount: bigint;
+    }
   | { type: 'wallet.fee'; atMs: number; orderId: string; agentId: string; feeMicro: bigint };
 
 export type DomainEventType = DomainEvent['type'];

@@ -117,7 +117,18 @@ export function accrueFeeShares(ctx: ServiceContext, command: FeeShareCommand): 
   for (const [index, referrerId] of chain.entries()) {
     const excluded = referrerId === command.payerId || (command.excluded?.includes(referrerId) ?? false);
     const shareBps = defective && index === 1 ? (shares[0] as bigint) : (shares[index] as bigint);
-    paid.push(excluded ? 0n : ctx.referrals.accrue({ referrerId, feeMicro: command.feeMicro, shareBps, reference: command.reference, service: command.service, level: index + 1 }));
+    paid.push(
+      excluded
+        ? 0n
+        : ctx.referrals.accrue({
+            referrerId,
+            feeMicro: command.feeMicro,
+            shareBps,
+            reference: command.reference,
+            service: command.service,
+            level: index + 1,
+          }),
+    );
   }
   return paid;
 }
@@ -176,7 +187,11 @@ export function referralStats(ctx: ServiceContext, agentId: string): Outcome<Ref
     earnedMicro: totals.earnedMicro,
     withdrawnMicro: totals.paidMicro,
     availableMicro: ctx.referrals.pendingMicro(agentId),
-    levels: perLevel.map((earnedMicro, index) => ({ level: index + 1, referredAgents: members[index]?.length ?? 0, earnedMicro })),
+    levels: perLevel.map((earnedMicro, index) => ({
+      level: index + 1,
+      referredAgents: members[index]?.length ?? 0,
+      earnedMicro,
+    })),
     services,
   });
 }
@@ -192,7 +207,11 @@ export interface ReferralCode {
 export function referralCode(ctx: ServiceContext, agentId: string, service: ReferralService): Outcome<ReferralCode> {
   const agent = ctx.agents.get(agentId);
   if (agent === undefined) return fail('NOT_FOUND', `agent ${agentId} is not registered`);
-  const levels = serviceLevelsBps(ctx.config, service).map((shareBps, index) => ({ level: index + 1, shareBps, of: SHARE_OF[service] }));
+  const levels = serviceLevelsBps(ctx.config, service).map((shareBps, index) => ({
+    level: index + 1,
+    shareBps,
+    of: SHARE_OF[service],
+  }));
   return succeed({ referralCode: agent.referralCode, service, levels });
 }
 

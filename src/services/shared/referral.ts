@@ -85,10 +85,23 @@ export class ReferralBook {
    * Moves `shareBps` of `feeMicro` (already in fee-income) to the referrer's payable, as the
    * share of `level` (1-based) on `service`. Returns the share.
    */
-  accrue(options: { referrerId: string; feeMicro: Micro; shareBps: bigint; reference: string; service: ReferralService; level: number }): Micro {
+  accrue(options: {
+    referrerId: string;
+    feeMicro: Micro;
+    shareBps: bigint;
+    reference: string;
+    service: ReferralService;
+    level: number;
+  }): Micro {
     const share = basisPoints(options.feeMicro, options.shareBps, 'down');
     if (share === 0n) return 0n;
-    this.ledger.transfer({ from: FEE_INCOME, to: referralAccount(options.referrerId), amountMicro: share, reason: referralReason(options.level), reference: options.reference });
+    this.ledger.transfer({
+      from: FEE_INCOME,
+      to: referralAccount(options.referrerId),
+      amountMicro: share,
+      reason: referralReason(options.level),
+      reference: options.reference,
+    });
     this.addEarned(options.referrerId, options.service, options.level, share);
     return share;
   }
@@ -97,9 +110,23 @@ export class ReferralBook {
    * Moves an already computed commission from `from` (e.g. the casino house) to the referrer's
    * payable: the casino's level commissions on net losses. Returns the amount moved.
    */
-  accrueFrom(options: { from: string; referrerId: string; amountMicro: Micro; reason: string; reference: string; service: ReferralService; level: number }): Micro {
+  accrueFrom(options: {
+    from: string;
+    referrerId: string;
+    amountMicro: Micro;
+    reason: string;
+    reference: string;
+    service: ReferralService;
+    level: number;
+  }): Micro {
     if (options.amountMicro <= 0n) return 0n;
-    this.ledger.transfer({ from: options.from, to: referralAccount(options.referrerId), amountMicro: options.amountMicro, reason: options.reason, reference: options.reference });
+    this.ledger.transfer({
+      from: options.from,
+      to: referralAccount(options.referrerId),
+      amountMicro: options.amountMicro,
+      reason: options.reason,
+      reference: options.reference,
+    });
     this.addEarned(options.referrerId, options.service, options.level, options.amountMicro);
     return options.amountMicro;
   }
@@ -124,7 +151,13 @@ export class ReferralBook {
   }
 
   private payOut(referrerId: string, amountMicro: Micro, reason: string): void {
-    this.ledger.transfer({ from: referralAccount(referrerId), to: agentAccount(referrerId), amountMicro, reason, reference: referrerId });
+    this.ledger.transfer({
+      from: referralAccount(referrerId),
+      to: agentAccount(referrerId),
+      amountMicro,
+      reason,
+      reference: referrerId,
+    });
     const totals = this.totals.get(referrerId);
     assert(totals !== undefined, 'only a referrer that earned has a payable');
     totals.paidMicro += amountMicro;

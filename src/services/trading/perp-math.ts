@@ -31,7 +31,13 @@ export function feeFor(amountMicro: Micro, feeBps: bigint): Micro {
  * The mark at which a position is liquidated: entry ∓ margin per unit ± maintenance × entry.
  * May be ≤ 0 for a long whose margin exceeds its notional (then it is never liquidated).
  */
-export function liquidationPrice(options: { side: PositionSide; qty: bigint; entry: bigint; marginMicro: Micro; maintenanceBps: bigint }): bigint {
+export function liquidationPrice(options: {
+  side: PositionSide;
+  qty: bigint;
+  entry: bigint;
+  marginMicro: Micro;
+  maintenanceBps: bigint;
+}): bigint {
   const { side, qty, entry, marginMicro, maintenanceBps } = options;
   if (qty <= 0n) return 0n;
   const marginPerUnit = (marginMicro * NOTIONAL_DIVISOR) / qty;

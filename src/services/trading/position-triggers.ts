@@ -96,7 +96,10 @@ export class TriggerBook {
   add(trigger: Omit<TriggerRecord, 'status' | 'endedAtMs' | 'firedMark' | 'cause'>): TriggerRecord {
     assert(!this.triggers.has(trigger.id), 'trigger ids are unique');
     assert(this.triggers.size < TRIGGERS_MAX, `at most ${TRIGGERS_MAX} triggers`);
-    assert(this.pendingOfKind(trigger.positionId, trigger.kind) === undefined, 'one pending trigger per position and kind');
+    assert(
+      this.pendingOfKind(trigger.positionId, trigger.kind) === undefined,
+      'one pending trigger per position and kind',
+    );
     const record: MutableTrigger = { ...trigger, status: 'pending', endedAtMs: null, firedMark: null, cause: null };
     this.triggers.set(record.id, record);
     this.pending.set(record.id, record);

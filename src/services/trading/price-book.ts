@@ -28,13 +28,27 @@ export class PriceBook {
   /** symbol → [tick, mid] of the latest mid computed. */
   private readonly memo = new Map<string, [number, bigint]>();
 
-  constructor(options: { seed: string; config: TradingConfig; shocks?: readonly PriceShock[]; closures?: readonly MarketClosure[] }) {
+  constructor(options: {
+    seed: string;
+    config: TradingConfig;
+    shocks?: readonly PriceShock[];
+    closures?: readonly MarketClosure[];
+  }) {
     this.seedHash = seedHashOf(options.seed);
     this.config = options.config;
-    this.shocks = [...(options.shocks ?? [])].sort((a, b) => a.atMs - b.atMs || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
+    this.shocks = [...(options.shocks ?? [])].sort(
+      (a, b) => a.atMs - b.atMs || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0),
+    );
     this.closures = options.closures ?? [];
-    assert(this.shocks.length <= TRADING_LIMITS.shocksMax && this.closures.length <= TRADING_LIMITS.closuresMax, 'shocks and closures are bounded');
-    for (const shock of this.shocks) assert(Number.isSafeInteger(shock.moveBps) && shock.moveBps > -10_000 && shock.moveBps <= 100_000, 'a shock keeps the price positive');
+    assert(
+      this.shocks.length <= TRADING_LIMITS.shocksMax && this.closures.length <= TRADING_LIMITS.closuresMax,
+      'shocks and closures are bounded',
+    );
+    for (const shock of this.shocks)
+      assert(
+        Number.isSafeInteger(shock.moveBps) && shock.moveBps > -10_000 && shock.moveBps <= 100_000,
+        'a shock keeps the price positive',
+      );
   }
 
   tickOf(nowMs: number): number {
@@ -71,9 +85,15 @@ export class PriceBook {
     for (let step = 0; step < OPEN_SEARCH_STEPS; step++) {
       if (this.isOpen(market, atMs)) return atMs;
       for (const closure of this.closures) {
-        if ((closure.symbol === '*' || closure.symbol === market.symbol) && atMs >= closure.fromMs && atMs < closure.untilMs) atMs = closure.untilMs;
+        if (
+          (closure.symbol === '*' || closure.symbol === market.symbol) &&
+          atMs >= closure.fromMs &&
+          atMs < closure.untilMs
+        )
+          atMs = closure.untilMs;
       }
-      if (!this.isOpen(market, atMs) && this.config.weekendClosure) atMs = Math.max(atMs, (Math.floor(atMs / DAY_MS) + 1) * DAY_MS);
+      if (!this.isOpen(market, atMs) && this.config.weekendClosure)
+        atMs = Math.max(atMs, (Math.floor(atMs / DAY_MS) + 1) * DAY_MS);
     }
     return null;
   }
@@ -119,7 +139,12 @@ export class PriceBook {
   /** Whether the market accepts orders at `nowMs`. */
   isOpen(market: Market, nowMs: number): boolean {
     for (const closure of this.closures) {
-      if ((closure.symbol === '*' || closure.symbol === market.symbol) && nowMs >= closure.fromMs && nowMs < closure.untilMs) return false;
+      if (
+        (closure.symbol === '*' || closure.symbol === market.symbol) &&
+        nowMs >= closure.fromMs &&
+        nowMs < closure.untilMs
+      )
+        return false;
     }
     if (this.config.weekendClosure && (market.category === 'stock' || market.category === 'index')) {
       const weekday = (Math.floor(nowMs / DAY_MS) + 4) % 7; // 1970-01-01 was a Thursday (4); 6 = Saturday, 0 = Sunday

@@ -19,7 +19,9 @@ import { nameHash } from './market-catalogue.ts';
 
 export const OCTAVES = 13;
 /** √(2^k) × 1000 for k = 0..OCTAVES-1. */
-const SQRT_TWO_POW_MILLI: readonly number[] = Array.from({ length: OCTAVES }, (_, k) => (k % 2 === 0 ? 1000 * 2 ** (k / 2) : 1414 * 2 ** ((k - 1) / 2)));
+const SQRT_TWO_POW_MILLI: readonly number[] = Array.from({ length: OCTAVES }, (_, k) =>
+  k % 2 === 0 ? 1000 * 2 ** (k / 2) : 1414 * 2 ** ((k - 1) / 2),
+);
 export const LOG_PPM_MAX = 3_000_000;
 /** √(ticks per day) × 1000 for one-minute ticks: √1440 = 37.947. */
 const SQRT_TICKS_PER_DAY_MILLI = 37_947;
@@ -28,7 +30,9 @@ export const NOISE_MAX = 1000;
 /** exp tables at scale 10^12. */
 const EXP_ONE = 1_000_000_000_000n;
 const COARSE_STEPS = 300; // exp(k / 100), k in [-300, 300]
-const COARSE: readonly bigint[] = Array.from({ length: 2 * COARSE_STEPS + 1 }, (_, index) => expRatio(index - COARSE_STEPS, 100));
+const COARSE: readonly bigint[] = Array.from({ length: 2 * COARSE_STEPS + 1 }, (_, index) =>
+  expRatio(index - COARSE_STEPS, 100),
+);
 const FINE: readonly bigint[] = Array.from({ length: 100 }, (_, index) => expRatio(index, 10_000));
 
 /** exp(p / q) × EXP_ONE, rounded down, by Taylor series with guard digits (|p/q| ≤ 3). */

@@ -27,9 +27,20 @@ export interface LogBand {
 }
 
 /** The first tick in [fromTick, toTick] whose log lies outside `band`, or null. */
-export function firstTickOutside(seedHash: number, market: Market, range: { fromTick: number; toTick: number }, band: LogBand): number | null {
+export function firstTickOutside(
+  seedHash: number,
+  market: Market,
+  range: { fromTick: number; toTick: number },
+  band: LogBand,
+): number | null {
   const { fromTick, toTick } = range;
-  assert(Number.isSafeInteger(fromTick) && Number.isSafeInteger(toTick) && fromTick >= 0 && toTick - fromTick < RANGE_TICKS_MAX, 'a search covers a bounded range of ticks');
+  assert(
+    Number.isSafeInteger(fromTick) &&
+      Number.isSafeInteger(toTick) &&
+      fromTick >= 0 &&
+      toTick - fromTick < RANGE_TICKS_MAX,
+    'a search covers a bounded range of ticks',
+  );
   if (toTick < fromTick || (band.lowPpm < -LOG_PPM_MAX && band.highPpm > LOG_PPM_MAX)) return null;
   const search = new BandSearch(seedHash, market, range, band);
   const topSpan = 2 ** TOP;

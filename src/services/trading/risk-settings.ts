@@ -37,7 +37,10 @@ interface RiskRecord {
   realizedMicro: Micro;
 }
 
-export const DEFAULT_RISK_SETTINGS: RiskSettings = Object.freeze({ maxLeverage: DEFAULT_AGENT_LEVERAGE, dailyLossLimitMicro: null });
+export const DEFAULT_RISK_SETTINGS: RiskSettings = Object.freeze({
+  maxLeverage: DEFAULT_AGENT_LEVERAGE,
+  dailyLossLimitMicro: null,
+});
 
 export class RiskBook {
   private readonly records = new Map<string, RiskRecord>();
@@ -57,14 +60,22 @@ export class RiskBook {
   dayOf(agentId: string, nowMs: number): RiskDay {
     const dayStartMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
     const record = this.records.get(agentId);
-    return { dayStartMs, realizedMicro: record !== undefined && record.dayStartMs === dayStartMs ? record.realizedMicro : 0n };
+    return {
+      dayStartMs,
+      realizedMicro: record !== undefined && record.dayStartMs === dayStartMs ? record.realizedMicro : 0n,
+    };
   }
 
   /** Adds a settlement's realized PnL to its day. */
   realize(agentId: string, pnlMicro: Micro, atMs: number): void {
     const day = this.dayOf(agentId, atMs);
     const record = this.records.get(agentId);
-    if (record === undefined) this.records.set(agentId, { settings: DEFAULT_RISK_SETTINGS, dayStartMs: day.dayStartMs, realizedMicro: pnlMicro });
+    if (record === undefined)
+      this.records.set(agentId, {
+        settings: DEFAULT_RISK_SETTINGS,
+        dayStartMs: day.dayStartMs,
+        realizedMicro: pnlMicro,
+      });
     else {
       record.dayStartMs = day.dayStartMs;
       record.realizedMicro = day.realizedMicro + pnlMicro;

@@ -65,7 +65,15 @@ function thresholdsByMarket(input: TickPlanInput): Map<string, MarketThresholds>
     let entry = byMarket.get(symbol);
     if (entry === undefined) {
       const market = marketBySymbol(symbol) as Market;
-      entry = { market, buyLimit: null, sellLimit: null, fallTrigger: null, riseTrigger: null, longLiquidation: null, shortLiquidation: null };
+      entry = {
+        market,
+        buyLimit: null,
+        sellLimit: null,
+        fallTrigger: null,
+        riseTrigger: null,
+        longLiquidation: null,
+        shortLiquidation: null,
+      };
       byMarket.set(symbol, entry);
     }
     return entry;
@@ -73,46 +81,76 @@ function thresholdsByMarket(input: TickPlanInput): Map<string, MarketThresholds>
   for (const order of input.orders) {
     const entry = of(order.symbol);
     const limit = order.limitPrice as bigint;
-    if (order.side === 'buy') entry.buyLimit = entry.buyLimit === null || limit > entry.buyLimit ? limit : entry.buyLimit;
+    if (order.side === 'buy')
+      entry.buyLimit = entry.buyLimit === null || limit > entry.buyLimit ? limit : entry.buyLimit;
     else entry.sellLimit = entry.sellLimit === null || limit < entry.sellLimit ? limit : entry.sellLimit;
   }
   for (const trigger of input.triggers) {
     const entry = of(trigger.symbol);
     const price = trigger.triggerPrice;
-    if ((trigger.kind === 'stop-loss') === (trigger.side === 'long')) entry.fallTrigger = entry.fallTrigger === null || price > entry.fallTrigger ? price : entry.fallTrigger;
+    if ((trigger.kind === 'stop-loss') === (trigger.side === 'long'))
+      entry.fallTrigger = entry.fallTrigger === null || price > entry.fallTrigger ? price : entry.fallTrigger;
     else entry.riseTrigger = entry.riseTrigger === null || price < entry.riseTrigger ? price : entry.riseTrigger;
   }
   for (const position of input.positions) {
     const entry = of(position.symbol);
     const price = input.liquidationOf(position);
     if (position.side === 'long') {
-      if (price > 0n) entry.longLiquidation = entry.longLiquidation === null || price > entry.longLiquidation ? price : entry.longLiquidation;
-    } else entry.shortLiquidation = entry.shortLiquidation === null || price < entry.shortLiquidation ? price : entry.shortLiquidation;
+      if (price > 0n)
+        entry.longLiquidation =
+          entry.longLiquidation === null || price > entry.longLiquidation ? price : entry.longLiquidation;
+    } else
+      entry.shortLiquidation =
+        entry.shortLiquidation === null || price < entry.shortLiquidation ? price : entry.shortLiquidation;
   }
   return byMarket;
 }
 
 /** The first tick in [fromTick, toTick] at which a threshold of this market acts, stretch of shocks by stretch. */
-function searchMarket(input: TickPlanInput, thresholds: MarketThresholds, fromTick: number, toTick: number): number | null {
+function searchMarket(
+  input: TickPlanInput,
+  thresholds: MarketThresholds,
+  fromTick: number,
+  toTick: number,
+): number | null {
   let tick = fromTick;
   for (let segment = 0; segment < SEGMENTS_MAX && tick <= toTick; segment++) {
     const shockTick = input.prices.nextShockTick(thresholds.market, tick);
     const segmentEnd = shockTick === null ? toTick : Math.min(toTick, shockTick - 1);
     const segmentBands = bands(input, thresholds, tick);
-    const always = firstTickOutside(input.prices.seedHash, thresholds.market, { fromTick: tick, toTick: segmentEnd }, segmentBands.always);
-    const whenOpen = firstOpenCrossing(input, thresholds, segmentBands.whenOpen, { fromTick: tick, toTick: always ?? segmentEnd });
-    if (always !== null || whenOpen !== null) return Math.min(always ?? Number.MAX_SAFE_INTEGER, whenOpen ?? Number.MAX_SAFE_INTEGER);
+    const always = firstTickOutside(
+      input.prices.seedHash,
+      thresholds.market,
+      { fromTick: tick, toTick: segmentEnd },
+      segmentBands.always,
+    );
+    const whenOpen = firstOpenCrossing(input, thresholds, segmentBands.whenOpen, {
+      fromTick: tick,
+      toTick: always ?? segmentEnd,
+    });
+    if (always !== null || whenOpen !== null)
+      return Math.min(always ?? Number.MAX_SAFE_INTEGER, whenOpen ?? Number.MAX_SAFE_INTEGER);
     tick = segmentEnd + 1;
   }
   return tick <= toTick ? tick : null;
 }
 
 /** The first tick in the range at which an order or trigger threshold is crossed while the market is open. */
-function firstOpenCrossing(input: TickPlanInput, thresholds: MarketThresholds, band: LogBand, range: { fromTick: number; toTick: number }): number | null {
+function firstOpenCrossing(
+  input: TickPlanInput,
+  thresholds: MarketThresholds,
+  band: LogBand,
+  range: { fromTick: number; toTick: number },
+): number | null {
   if (band.lowPpm === -Infinity && band.highPpm === Infinity) return null;
   let tick = range.fromTick;
   for (let step = 0; step < OPEN_STEPS; step++) {
-    const hit = firstTickOutside(input.prices.seedHash, thresholds.market, { fromTick: tick, toTick: range.toTick }, band);
+    const hit = firstTickOutside(
+      input.prices.seedHash,
+      thresholds.market,
+      { fromTick: tick, toTick: range.toTick },
+      band,
+    );
     if (hit === null || input.prices.isOpen(thresholds.market, hit * input.tickMs)) return hit;
     const openMs = input.prices.openFrom(thresholds.market, hit * input.tickMs);
     if (openMs === null) return hit + 1;
@@ -123,7 +161,11 @@ function firstOpenCrossing(input: TickPlanInput, thresholds: MarketThresholds, b
 }
 
 /** The log bands of a market's thresholds under the shocks of tick `tick`. */
-function bands(input: TickPlanInput, thresholds: MarketThresholds, tick: number): { always: LogBand; whenOpen: LogBand } {
+function bands(
+  input: TickPlanInput,
+  thresholds: MarketThresholds,
+  tick: number,
+): { always: LogBand; whenOpen: LogBand } {
   const market = thresholds.market;
   const memo = new Map<number, bigint>();
   const mid = (bps: number): bigint => {
@@ -148,8 +190,10 @@ function bands(input: TickPlanInput, thresholds: MarketThresholds, tick: number)
     return bps;
   };
   const { buyLimit, sellLimit, fallTrigger, riseTrigger, longLiquidation, shortLiquidation } = thresholds;
-  const falls = (kind: string, price: bigint | null, holds: (value: bigint) => boolean): number => (price === null ? -Infinity : remembered(kind, price, () => lastLowBps(mid, price, holds)));
-  const rises = (kind: string, price: bigint | null, holds: (value: bigint) => boolean): number => (price === null ? Infinity : remembered(kind, price, () => firstHighBps(mid, price, holds)));
+  const falls = (kind: string, price: bigint | null, holds: (value: bigint) => boolean): number =>
+    price === null ? -Infinity : remembered(kind, price, () => lastLowBps(mid, price, holds));
+  const rises = (kind: string, price: bigint | null, holds: (value: bigint) => boolean): number =>
+    price === null ? Infinity : remembered(kind, price, () => firstHighBps(mid, price, holds));
   const openLow = Math.max(
     falls('buy', buyLimit, (value) => value + half(value) <= (buyLimit as bigint)),
     falls('at-or-below', fallTrigger, (value) => value <= (fallTrigger as bigint)),
@@ -159,9 +203,14 @@ function bands(input: TickPlanInput, thresholds: MarketThresholds, tick: number)
     rises('at-or-above', riseTrigger, (value) => value >= (riseTrigger as bigint)),
   );
   // Liquidation prices move with every funding payment: found afresh (a memo would only fill up).
-  const low = longLiquidation === null ? -Infinity : lastLowBps(mid, longLiquidation, (value) => value <= longLiquidation);
-  const high = shortLiquidation === null ? Infinity : firstHighBps(mid, shortLiquidation, (value) => value >= shortLiquidation);
-  return { always: { lowPpm: toLowPpm(low), highPpm: toHighPpm(high) }, whenOpen: { lowPpm: toLowPpm(openLow), highPpm: toHighPpm(openHigh) } };
+  const low =
+    longLiquidation === null ? -Infinity : lastLowBps(mid, longLiquidation, (value) => value <= longLiquidation);
+  const high =
+    shortLiquidation === null ? Infinity : firstHighBps(mid, shortLiquidation, (value) => value >= shortLiquidation);
+  return {
+    always: { lowPpm: toLowPpm(low), highPpm: toHighPpm(high) },
+    whenOpen: { lowPpm: toLowPpm(openLow), highPpm: toHighPpm(openHigh) },
+  };
 }
 
 /**

@@ -8,7 +8,13 @@
  * the totals are bounded by TRADING_LIMITS (a harness bug beyond them).
  */
 import { assert } from '../../core/assert.ts';
-import { TRADING_LIMITS, type OrderRecord, type OrderStatus, type PositionRecord, type SpotHolding } from './trading-record.ts';
+import {
+  TRADING_LIMITS,
+  type OrderRecord,
+  type OrderStatus,
+  type PositionRecord,
+  type SpotHolding,
+} from './trading-record.ts';
 
 export type MutableOrder = { -readonly [K in keyof OrderRecord]: OrderRecord[K] };
 export type MutablePosition = { -readonly [K in keyof PositionRecord]: PositionRecord[K] };
@@ -80,7 +86,12 @@ export class TradingBook {
   }
 
   /** The caller's newest orders first, filtered; at most `limit`. */
-  listOrders(options: { agentId: string; status: OrderStatus | null; symbols: readonly string[] | null; limit: number }): OrderRecord[] {
+  listOrders(options: {
+    agentId: string;
+    status: OrderStatus | null;
+    symbols: readonly string[] | null;
+    limit: number;
+  }): OrderRecord[] {
     const list = this.ordersByAgent.get(options.agentId) ?? [];
     const found: OrderRecord[] = [];
     for (let index = list.length - 1; index >= 0 && found.length < options.limit; index--) {
@@ -138,7 +149,8 @@ export class TradingBook {
   positionsOf(agentId: string, limit: number): PositionRecord[] {
     const all = this.positionsByAgent.get(agentId) ?? [];
     const found: PositionRecord[] = [];
-    for (let index = all.length - 1; index >= 0 && found.length < limit; index--) found.push(all[index] as MutablePosition);
+    for (let index = all.length - 1; index >= 0 && found.length < limit; index--)
+      found.push(all[index] as MutablePosition);
     return found;
   }
 

@@ -90,16 +90,42 @@ export class TradingService {
   /** The last funding instant applied (the tick and the funding timer of one instant share it). */
   private fundedAtMs = -1;
 
-  constructor(context: ServiceContext, options: { seed: string; shocks?: readonly PriceShock[]; closures?: readonly MarketClosure[] }) {
+  constructor(
+    context: ServiceContext,
+    options: { seed: string; shocks?: readonly PriceShock[]; closures?: readonly MarketClosure[] },
+  ) {
     const config = context.config.trading;
-    assert(config.makerFeeBps >= 0n && config.takerFeeBps >= 0n && config.takerFeeBps < 10_000n, 'trading fees are below 100%');
-    assert(config.leverageMax >= 1 && config.orderMinMicro > 0n && config.orderMinMicro <= config.orderMaxMicro, 'trading config is sane');
+    assert(
+      config.makerFeeBps >= 0n && config.takerFeeBps >= 0n && config.takerFeeBps < 10_000n,
+      'trading fees are below 100%',
+    );
+    assert(
+      config.leverageMax >= 1 && config.orderMinMicro > 0n && config.orderMinMicro <= config.orderMaxMicro,
+      'trading config is sane',
+    );
     assert(config.tickMs > 0 && config.fundingPeriodMs % config.tickMs === 0, 'funding instants are tick boundaries');
     this.context = context;
     this.config = config;
-    this.prices = new PriceBook({ seed: options.seed, config, ...(options.shocks === undefined ? {} : { shocks: options.shocks }), ...(options.closures === undefined ? {} : { closures: options.closures }) });
-    context.ledger.transfer({ from: EXTERNAL, to: TRADING_HOUSE, amountMicro: config.houseFundingMicro, reason: 'trading.house-funding', reference: 'genesis' });
-    context.ledger.transfer({ from: EXTERNAL, to: TRADING_INSURANCE, amountMicro: config.insuranceFundingMicro, reason: 'trading.insurance-funding', reference: 'genesis' });
+    this.prices = new PriceBook({
+      seed: options.seed,
+      config,
+      ...(options.shocks === undefined ? {} : { shocks: options.shocks }),
+      ...(options.closures === undefined ? {} : { closures: options.closures }),
+    });
+    context.ledger.transfer({
+      from: EXTERNAL,
+      to: TRADING_HOUSE,
+      amountMicro: config.houseFundingMicro,
+      reason: 'trading.house-funding',
+      reference: 'genesis',
+    });
+    context.ledger.transfer({
+      from: EXTERNAL,
+      to: TRADING_INSURANCE,
+      amountMicro: config.insuranceFundingMicro,
+      reason: 'trading.insurance-funding',
+      reference: 'genesis',
+    });
   }
 
   markets(): readonly Market[] {
@@ -115,8 +141,10 @@ export class TradingService {
     if (market === undefined) return fail('BAD_REQUEST', `unknown market ${command.symbol}`);
     const invalid = this.checkPlace(command, market);
     if (invalid !== null) return invalid;
-    if (!this.context.agents.has(command.agentId)) return fail('NOT_FOUND', `agent ${command.agentId} is not registered`);
-    if (!this.prices.isOpen(market, nowMs)) return fail('MARKET_CLOSED', `market ${market.symbol} is not accepting orders`);
+    if (!this.context.agents.has(command.agentId))
+      return fail('NOT_FOUND', `agent ${command.agentId} is not registered`);
+    if (!this.prices.isOpen(market, nowMs))
+      return fail('MARKET_CLOSED', `market ${market.symbol} is not accepting orders`);
     const quote = this.prices.quote(market, nowMs);
     const takerPrice = command.side === 'buy' ? quote.ask : quote.bid;
     const limit = command.limitPrice;
@@ -135,7 +163,19 @@ export class TradingService {
       this.book.addOrder(order);
     }
     this.armSoon(nowMs);
-    this.context.emit({ type: 'trading.order', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, side: order.side, orderType: order.type, status: order.status, amountMicro: order.amountMicro, feeMicro: order.feeMicro, fillPrice: order.fillPrice === null ? null : formatPrice(order.fillPrice) });
+    this.context.emit({
+      type: 'trading.order',
+      atMs: nowMs,
+      orderId: order.id,
+      agentId: order.agentId,
+      symbol: order.symbol,
+      side: order.side,
+      orderType: order.type,
+      status: order.status,
+      amountMicro: order.amountMicro,
+      feeMicro: order.feeMicro,
+      fillPrice: order.fillPrice === null ? null : formatPrice(order.fillPrice),
+    });
     return succeed(order);
   }
 
@@ -145,28 +185,56 @@ export class TradingService {
    * settled as any reducing fill (the deployed dialect's `POST /v1/trade/close { position_id }`).
    * Owner only (403); unknown id 404; already ended 409; market closed 409 MARKET_CLOSED.
    */
-  closePosition(command: { agentId: string; positionId: string }, nowMs: number): Outcome<{ order: OrderRecord; position: PositionRecord }> {
+  closePosition(
+    command: { agentId: string; positionId: string },
+    nowMs: number,
+  ): Outcome<{ order: OrderRecord; position: PositionRecord }> {
     const closed = this.closeAt(command, nowMs);
     if (closed.ok) this.armSoon(nowMs);
     return closed;
   }
 
-  private closeAt(command: { agentId: string; positionId: string }, nowMs: number): Outcome<{ order: OrderRecord; position: PositionRecord }> {
+  private closeAt(
+    command: { agentId: string; positionId: string },
+    nowMs: number,
+  ): Outcome<{ order: OrderRecord; position: PositionRecord }> {
     const record = this.book.position(command.positionId);
     if (record === undefined) return fail('NOT_FOUND', `position ${command.positionId} not found`);
-    if (record.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that holds this position may close it');
+    if (record.agentId !== command.agentId)
+      return fail('FORBIDDEN', 'only the agent that holds this position may close it');
     const position = this.book.openPosition(record.agentId, record.symbol);
-    if (record.status !== 'open' || position === undefined || position.id !== record.id) return fail('CONFLICT', `position is already ${record.status}`);
+    if (record.status !== 'open' || position === undefined || position.id !== record.id)
+      return fail('CONFLICT', `position is already ${record.status}`);
     const market = marketBySymbol(position.symbol);
     assert(market !== undefined, 'a position names a listed market');
-    if (!this.prices.isOpen(market, nowMs)) return fail('MARKET_CLOSED', `market ${market.symbol} is not accepting orders`);
+    if (!this.prices.isOpen(market, nowMs))
+      return fail('MARKET_CLOSED', `market ${market.symbol} is not accepting orders`);
     const quote = this.prices.quote(market, nowMs);
     const price = position.side === 'long' ? quote.bid : quote.ask;
     const amountMicro = notionalMicro(position.qty, price, 'down');
-    const order = this.newOrder({ agentId: position.agentId, symbol: position.symbol, side: position.side === 'long' ? 'sell' : 'buy', type: 'market', amountMicro, leverage: position.leverage, limitPrice: null }, market, nowMs);
+    const order = this.newOrder(
+      {
+        agentId: position.agentId,
+        symbol: position.symbol,
+        side: position.side === 'long' ? 'sell' : 'buy',
+        type: 'market',
+        amountMicro,
+        leverage: position.leverage,
+        limitPrice: null,
+      },
+      market,
+      nowMs,
+    );
     const pnl = pnlMicro(position.side, position.qty, position.entryPrice, price);
     const qty = position.qty;
-    this.settleClose(position, { closeQty: qty, released: position.marginMicro, pnl, price, reference: order.id, nowMs });
+    this.settleClose(position, {
+      closeQty: qty,
+      released: position.marginMicro,
+      pnl,
+      price,
+      reference: order.id,
+      nowMs,
+    });
     order.realizedPnlMicro = pnl;
     const available = this.context.ledger.balance(agentAccount(order.agentId));
     const fee = feeFor(amountMicro, this.config.takerFeeBps);
@@ -177,8 +245,25 @@ export class TradingService {
     order.filledAtMs = nowMs;
     order.status = 'filled';
     this.book.addOrder(order);
-    accrueFeeShares(this.context, { service: 'trading', payerId: order.agentId, feeMicro: order.feeMicro, reference: order.id });
-    this.context.emit({ type: 'trading.order', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, side: order.side, orderType: order.type, status: order.status, amountMicro: order.amountMicro, feeMicro: order.feeMicro, fillPrice: formatPrice(price) });
+    accrueFeeShares(this.context, {
+      service: 'trading',
+      payerId: order.agentId,
+      feeMicro: order.feeMicro,
+      reference: order.id,
+    });
+    this.context.emit({
+      type: 'trading.order',
+      atMs: nowMs,
+      orderId: order.id,
+      agentId: order.agentId,
+      symbol: order.symbol,
+      side: order.side,
+      orderType: order.type,
+      status: order.status,
+      amountMicro: order.amountMicro,
+      feeMicro: order.feeMicro,
+      fillPrice: formatPrice(price),
+    });
     return succeed({ order, position });
   }
 
@@ -186,12 +271,20 @@ export class TradingService {
   cancel(command: OrderActionCommand, nowMs: number): Outcome<OrderRecord> {
     const order = this.book.order(command.orderId);
     if (order === undefined) return fail('NOT_FOUND', `order ${command.orderId} not found`);
-    if (order.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that placed this order may cancel it');
+    if (order.agentId !== command.agentId)
+      return fail('FORBIDDEN', 'only the agent that placed this order may cancel it');
     if (order.status !== 'open') return fail('CONFLICT', `order is already ${order.status}`);
     this.release(order);
     order.cancelledAtMs = nowMs;
     this.book.closeOrder(order, 'cancelled');
-    this.context.emit({ type: 'trading.cancelled', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, cause: 'agent' });
+    this.context.emit({
+      type: 'trading.cancelled',
+      atMs: nowMs,
+      orderId: order.id,
+      agentId: order.agentId,
+      symbol: order.symbol,
+      cause: 'agent',
+    });
     return succeed(order);
   }
 
@@ -214,13 +307,20 @@ export class TradingService {
     return {
       position,
       markPrice,
-      unrealizedPnlMicro: position.status === 'open' ? pnlMicro(position.side, position.qty, position.entryPrice, markPrice) : 0n,
+      unrealizedPnlMicro:
+        position.status === 'open' ? pnlMicro(position.side, position.qty, position.entryPrice, markPrice) : 0n,
       liquidationPrice: this.liquidationOf(position),
     };
   }
 
   liquidationOf(position: PositionRecord): bigint {
-    return liquidationPrice({ side: position.side, qty: position.qty, entry: position.entryPrice, marginMicro: position.marginMicro, maintenanceBps: this.config.maintenanceBps });
+    return liquidationPrice({
+      side: position.side,
+      qty: position.qty,
+      entry: position.entryPrice,
+      marginMicro: position.marginMicro,
+      maintenanceBps: this.config.maintenanceBps,
+    });
   }
 
   /**
@@ -228,10 +328,14 @@ export class TradingService {
    * Owner only (403), unknown position 404, ended 409; a price the mark is already at or through
    * is refused 400 (it would fire at once: close the position instead).
    */
-  setTrigger(command: { agentId: string; positionId: string; kind: TriggerKind; triggerPrice: bigint }, nowMs: number): Outcome<TriggerRecord> {
+  setTrigger(
+    command: { agentId: string; positionId: string; kind: TriggerKind; triggerPrice: bigint },
+    nowMs: number,
+  ): Outcome<TriggerRecord> {
     const record = this.book.position(command.positionId);
     if (record === undefined) return fail('NOT_FOUND', `position ${command.positionId} not found`);
-    if (record.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that holds this position may set its triggers');
+    if (record.agentId !== command.agentId)
+      return fail('FORBIDDEN', 'only the agent that holds this position may set its triggers');
     if (record.status !== 'open') return fail('CONFLICT', `position is already ${record.status}`);
     if (command.triggerPrice <= 0n) return fail('BAD_REQUEST', 'trigger price must be positive');
     const market = marketBySymbol(record.symbol);
@@ -239,15 +343,43 @@ export class TradingService {
     const mark = this.prices.mid(market, nowMs);
     if (triggerCrossed({ kind: command.kind, side: record.side, triggerPrice: command.triggerPrice }, mark)) {
       const where = (command.kind === 'stop-loss') === (record.side === 'long') ? 'below' : 'above';
-      return fail('BAD_REQUEST', `a ${record.side} position's ${command.kind} must be ${where} the mark price ${formatPrice(mark)}`);
+      return fail(
+        'BAD_REQUEST',
+        `a ${record.side} position's ${command.kind} must be ${where} the mark price ${formatPrice(mark)}`,
+      );
     }
     const replaced = this.triggers.pendingOfKind(record.id, command.kind);
     if (replaced !== undefined) {
       this.triggers.end(replaced.id, nowMs, { cancelled: 'replaced' });
-      this.context.emit({ type: 'trading.trigger-cancelled', atMs: nowMs, triggerId: replaced.id, positionId: record.id, agentId: record.agentId, cause: 'replaced' });
+      this.context.emit({
+        type: 'trading.trigger-cancelled',
+        atMs: nowMs,
+        triggerId: replaced.id,
+        positionId: record.id,
+        agentId: record.agentId,
+        cause: 'replaced',
+      });
     }
-    const trigger = this.triggers.add({ id: this.context.ids.next('trg_', 16), agentId: record.agentId, positionId: record.id, symbol: record.symbol, kind: command.kind, side: record.side, triggerPrice: command.triggerPrice, createdAtMs: nowMs });
-    this.context.emit({ type: 'trading.trigger-set', atMs: nowMs, triggerId: trigger.id, positionId: record.id, agentId: record.agentId, symbol: record.symbol, kind: trigger.kind, triggerPrice: formatPrice(trigger.triggerPrice) });
+    const trigger = this.triggers.add({
+      id: this.context.ids.next('trg_', 16),
+      agentId: record.agentId,
+      positionId: record.id,
+      symbol: record.symbol,
+      kind: command.kind,
+      side: record.side,
+      triggerPrice: command.triggerPrice,
+      createdAtMs: nowMs,
+    });
+    this.context.emit({
+      type: 'trading.trigger-set',
+      atMs: nowMs,
+      triggerId: trigger.id,
+      positionId: record.id,
+      agentId: record.agentId,
+      symbol: record.symbol,
+      kind: trigger.kind,
+      triggerPrice: formatPrice(trigger.triggerPrice),
+    });
     this.armSoon(nowMs);
     return succeed(trigger);
   }
@@ -296,14 +428,24 @@ export class TradingService {
   private checkPlace(command: PlaceOrderCommand, market: Market): Failure | null {
     const config = this.config;
     if (command.amountMicro < config.orderMinMicro || command.amountMicro > config.orderMaxMicro) {
-      return fail('BAD_REQUEST', `amount must be between ${formatDecimal(config.orderMinMicro)} and ${formatDecimal(config.orderMaxMicro)} USDC`);
+      return fail(
+        'BAD_REQUEST',
+        `amount must be between ${formatDecimal(config.orderMinMicro)} and ${formatDecimal(config.orderMaxMicro)} USDC`,
+      );
     }
     const leverageMax = Math.min(config.leverageMax, market.maxLeverage);
     if (!Number.isSafeInteger(command.leverage) || command.leverage < 1 || command.leverage > leverageMax) {
-      return fail('BAD_REQUEST', market.kind === 'spot' ? 'leverage applies to perpetuals only (spot is 1)' : `leverage must be a whole number from 1 to ${leverageMax}`);
+      return fail(
+        'BAD_REQUEST',
+        market.kind === 'spot'
+          ? 'leverage applies to perpetuals only (spot is 1)'
+          : `leverage must be a whole number from 1 to ${leverageMax}`,
+      );
     }
-    if (command.type === 'limit' && (command.limitPrice === null || command.limitPrice <= 0n)) return fail('BAD_REQUEST', 'a limit order needs a positive price');
-    if (command.type === 'market' && command.limitPrice !== null) return fail('BAD_REQUEST', 'price is only for limit orders');
+    if (command.type === 'limit' && (command.limitPrice === null || command.limitPrice <= 0n))
+      return fail('BAD_REQUEST', 'a limit order needs a positive price');
+    if (command.type === 'market' && command.limitPrice !== null)
+      return fail('BAD_REQUEST', 'price is only for limit orders');
     return null;
   }
 
@@ -333,7 +475,13 @@ export class TradingService {
   }
 
   /** Fills `order` at `price` now; a Failure (nothing moved) when the agent cannot afford it. */
-  private fill(order: MutableOrder, market: Market, price: bigint, liquidity: 'maker' | 'taker', nowMs: number): Failure | null {
+  private fill(
+    order: MutableOrder,
+    market: Market,
+    price: bigint,
+    liquidity: 'maker' | 'taker',
+    nowMs: number,
+  ): Failure | null {
     const feeBps = liquidity === 'maker' ? this.config.makerFeeBps : this.config.takerFeeBps;
     const unpaid = liquidity === 'taker' && this.context.defects.has('trading-fee-unpaid');
     const fee = unpaid ? 0n : feeFor(order.amountMicro, feeBps);
@@ -344,7 +492,12 @@ export class TradingService {
     order.filledAtMs = nowMs;
     if (order.status === 'open' && this.book.order(order.id) !== undefined) this.book.closeOrder(order, 'filled');
     else order.status = 'filled';
-    accrueFeeShares(this.context, { service: 'trading', payerId: order.agentId, feeMicro: order.feeMicro, reference: order.id });
+    accrueFeeShares(this.context, {
+      service: 'trading',
+      payerId: order.agentId,
+      feeMicro: order.feeMicro,
+      reference: order.id,
+    });
     return null;
   }
 
@@ -357,7 +510,13 @@ export class TradingService {
       if (qty <= 0n) return fail('BAD_REQUEST', 'amount buys nothing at this price');
       const balance = ledger.balance(agent);
       if (balance < order.amountMicro + fee) return insufficient(balance, order.amountMicro + fee);
-      ledger.transfer({ from: agent, to: TRADING_HOUSE, amountMicro: order.amountMicro, reason: 'trading.spot.buy', reference: order.id });
+      ledger.transfer({
+        from: agent,
+        to: TRADING_HOUSE,
+        amountMicro: order.amountMicro,
+        reason: 'trading.spot.buy',
+        reference: order.id,
+      });
       this.chargeFee(order, fee);
       holding.qty += qty;
       holding.costMicro += order.amountMicro;
@@ -367,7 +526,13 @@ export class TradingService {
     const qty = scaled(order.amountMicro, 10_000_000_000n, price, 'up');
     const free = holding.qty - holding.reservedQty;
     if (free < qty) return fail('INSUFFICIENT_BALANCE', `holding of ${order.symbol} is too small for this sell`);
-    ledger.transfer({ from: TRADING_HOUSE, to: agent, amountMicro: order.amountMicro, reason: 'trading.spot.sell', reference: order.id });
+    ledger.transfer({
+      from: TRADING_HOUSE,
+      to: agent,
+      amountMicro: order.amountMicro,
+      reason: 'trading.spot.sell',
+      reference: order.id,
+    });
     this.chargeFee(order, fee);
     holding.costMicro -= scaled(holding.costMicro, qty, holding.qty, 'down');
     holding.qty -= qty;
@@ -397,21 +562,41 @@ export class TradingService {
     }
     const closeQty = qty < position.qty ? qty : position.qty;
     const remainingQty = qty - closeQty;
-    const released = closeQty === position.qty ? position.marginMicro : scaled(position.marginMicro, closeQty, position.qty, 'down');
+    const released =
+      closeQty === position.qty ? position.marginMicro : scaled(position.marginMicro, closeQty, position.qty, 'down');
     const pnl = pnlMicro(position.side, closeQty, position.entryPrice, price);
-    const remainderMargin = remainingQty > 0n ? marginFor(notionalMicro(remainingQty, price, 'up'), order.leverage) : 0n;
-    if (remainingQty > 0n && balance + released + pnl < remainderMargin + fee) return insufficient(balance + released + pnl, remainderMargin + fee);
+    const remainderMargin =
+      remainingQty > 0n ? marginFor(notionalMicro(remainingQty, price, 'up'), order.leverage) : 0n;
+    if (remainingQty > 0n && balance + released + pnl < remainderMargin + fee)
+      return insufficient(balance + released + pnl, remainderMargin + fee);
     this.settleClose(position, { closeQty, released, pnl, price, reference: order.id, nowMs });
     order.realizedPnlMicro = pnl;
-    if (remainingQty > 0n) this.openOrAdd(order, { side, qty: remainingQty, price, margin: remainderMargin, position: undefined, nowMs });
+    if (remainingQty > 0n)
+      this.openOrAdd(order, { side, qty: remainingQty, price, margin: remainderMargin, position: undefined, nowMs });
     const available = ledger.balance(agent);
     this.chargeFee(order, fee < available ? fee : available);
     order.fillQty = qty;
     return null;
   }
 
-  private openOrAdd(order: MutableOrder, lot: { side: PositionSide; qty: bigint; price: bigint; margin: Micro; position: MutablePosition | undefined; nowMs: number }): void {
-    this.context.ledger.transfer({ from: agentAccount(order.agentId), to: marginAccount(order.agentId), amountMicro: lot.margin, reason: 'trading.margin', reference: order.id });
+  private openOrAdd(
+    order: MutableOrder,
+    lot: {
+      side: PositionSide;
+      qty: bigint;
+      price: bigint;
+      margin: Micro;
+      position: MutablePosition | undefined;
+      nowMs: number;
+    },
+  ): void {
+    this.context.ledger.transfer({
+      from: agentAccount(order.agentId),
+      to: marginAccount(order.agentId),
+      amountMicro: lot.margin,
+      reason: 'trading.margin',
+      reference: order.id,
+    });
     const position = lot.position;
     if (position !== undefined) {
       position.entryPrice = combinedEntry(position.qty, position.entryPrice, lot.qty, lot.price);
@@ -447,23 +632,43 @@ export class TradingService {
    * against the house. A loss is taken from the released margin first, then from the agent's
    * balance, and only what neither covers from insurance (never below zero).
    */
-  private settleClose(position: MutablePosition, close: { closeQty: bigint; released: Micro; pnl: Micro; price: bigint; reference: string; nowMs: number }): void {
+  private settleClose(
+    position: MutablePosition,
+    close: { closeQty: bigint; released: Micro; pnl: Micro; price: bigint; reference: string; nowMs: number },
+  ): void {
     const { ledger } = this.context;
     const agent = agentAccount(position.agentId);
     const margin = marginAccount(position.agentId);
     const { released, pnl, reference } = close;
     if (pnl >= 0n) {
-      if (released > 0n) ledger.transfer({ from: margin, to: agent, amountMicro: released, reason: 'trading.margin.release', reference });
-      if (pnl > 0n) ledger.transfer({ from: TRADING_HOUSE, to: agent, amountMicro: pnl, reason: 'trading.pnl', reference });
+      if (released > 0n)
+        ledger.transfer({
+          from: margin,
+          to: agent,
+          amountMicro: released,
+          reason: 'trading.margin.release',
+          reference,
+        });
+      if (pnl > 0n)
+        ledger.transfer({ from: TRADING_HOUSE, to: agent, amountMicro: pnl, reason: 'trading.pnl', reference });
     } else {
       const loss = -pnl;
       const fromMargin = loss < released ? loss : released;
-      if (fromMargin > 0n) ledger.transfer({ from: margin, to: TRADING_HOUSE, amountMicro: fromMargin, reason: 'trading.pnl', reference });
-      if (released > fromMargin) ledger.transfer({ from: margin, to: agent, amountMicro: released - fromMargin, reason: 'trading.margin.release', reference });
+      if (fromMargin > 0n)
+        ledger.transfer({ from: margin, to: TRADING_HOUSE, amountMicro: fromMargin, reason: 'trading.pnl', reference });
+      if (released > fromMargin)
+        ledger.transfer({
+          from: margin,
+          to: agent,
+          amountMicro: released - fromMargin,
+          reason: 'trading.margin.release',
+          reference,
+        });
       const rest = loss - fromMargin;
       const balance = ledger.balance(agent);
       const fromBalance = rest < balance ? rest : balance;
-      if (fromBalance > 0n) ledger.transfer({ from: agent, to: TRADING_HOUSE, amountMicro: fromBalance, reason: 'trading.pnl', reference });
+      if (fromBalance > 0n)
+        ledger.transfer({ from: agent, to: TRADING_HOUSE, amountMicro: fromBalance, reason: 'trading.pnl', reference });
       this.coverShortfall(rest - fromBalance, reference);
     }
     position.qty -= close.closeQty;
@@ -485,12 +690,26 @@ export class TradingService {
     if (shortfall <= 0n) return 0n;
     const available = this.context.ledger.balance(TRADING_INSURANCE);
     const paid = shortfall < available ? shortfall : available;
-    if (paid > 0n) this.context.ledger.transfer({ from: TRADING_INSURANCE, to: TRADING_HOUSE, amountMicro: paid, reason: 'trading.insurance', reference });
+    if (paid > 0n)
+      this.context.ledger.transfer({
+        from: TRADING_INSURANCE,
+        to: TRADING_HOUSE,
+        amountMicro: paid,
+        reason: 'trading.insurance',
+        reference,
+      });
     return paid;
   }
 
   private chargeFee(order: MutableOrder, fee: Micro): void {
-    if (fee > 0n) this.context.ledger.transfer({ from: agentAccount(order.agentId), to: FEE_INCOME, amountMicro: fee, reason: 'trading.fee', reference: order.id });
+    if (fee > 0n)
+      this.context.ledger.transfer({
+        from: agentAccount(order.agentId),
+        to: FEE_INCOME,
+        amountMicro: fee,
+        reason: 'trading.fee',
+        reference: order.id,
+      });
     order.feeMicro = fee;
   }
 
@@ -501,7 +720,8 @@ export class TradingService {
     if (market.kind === 'spot' && order.side === 'sell') {
       const holding = this.book.holding(order.agentId, order.symbol);
       const qty = scaled(order.amountMicro, 10_000_000_000n, order.limitPrice, 'up');
-      if (holding.qty - holding.reservedQty < qty) return fail('INSUFFICIENT_BALANCE', `holding of ${order.symbol} is too small for this sell`);
+      if (holding.qty - holding.reservedQty < qty)
+        return fail('INSUFFICIENT_BALANCE', `holding of ${order.symbol} is too small for this sell`);
       holding.reservedQty += qty;
       order.holdQty = qty;
       return null;
@@ -509,14 +729,27 @@ export class TradingService {
     const needed = (market.kind === 'spot' ? order.amountMicro : marginFor(order.amountMicro, order.leverage)) + fee;
     const balance = this.context.ledger.balance(agentAccount(order.agentId));
     if (balance < needed) return insufficient(balance, needed);
-    this.context.ledger.transfer({ from: agentAccount(order.agentId), to: holdAccount(order.agentId), amountMicro: needed, reason: 'trading.hold', reference: order.id });
+    this.context.ledger.transfer({
+      from: agentAccount(order.agentId),
+      to: holdAccount(order.agentId),
+      amountMicro: needed,
+      reason: 'trading.hold',
+      reference: order.id,
+    });
     order.holdMicro = needed;
     return null;
   }
 
   /** Returns a resting order's hold to the agent. */
   private release(order: MutableOrder): void {
-    if (order.holdMicro > 0n) this.context.ledger.transfer({ from: holdAccount(order.agentId), to: agentAccount(order.agentId), amountMicro: order.holdMicro, reason: 'trading.hold.release', reference: order.id });
+    if (order.holdMicro > 0n)
+      this.context.ledger.transfer({
+        from: holdAccount(order.agentId),
+        to: agentAccount(order.agentId),
+        amountMicro: order.holdMicro,
+        reason: 'trading.hold.release',
+        reference: order.id,
+      });
     if (order.holdQty > 0n) this.book.holding(order.agentId, order.symbol).reservedQty -= order.holdQty;
     order.holdMicro = 0n;
     order.holdQty = 0n;
@@ -536,13 +769,28 @@ export class TradingService {
       const price = atQuote ? (order.side === 'buy' ? quote.ask : quote.bid) : order.limitPrice;
       const refused = this.fill(order, market, price, 'maker', atMs);
       if (refused === null) {
-        this.context.emit({ type: 'trading.filled', atMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, fillPrice: formatPrice(price), feeMicro: order.feeMicro });
+        this.context.emit({
+          type: 'trading.filled',
+          atMs,
+          orderId: order.id,
+          agentId: order.agentId,
+          symbol: order.symbol,
+          fillPrice: formatPrice(price),
+          feeMicro: order.feeMicro,
+        });
         continue;
       }
       // The position changed since the order was placed and the flip no longer fits: cancelled.
       order.cancelledAtMs = atMs;
       this.book.closeOrder(order, 'cancelled');
-      this.context.emit({ type: 'trading.cancelled', atMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, cause: 'unfundable' });
+      this.context.emit({
+        type: 'trading.cancelled',
+        atMs,
+        orderId: order.id,
+        agentId: order.agentId,
+        symbol: order.symbol,
+        cause: 'unfundable',
+      });
     }
   }
 
@@ -557,7 +805,18 @@ export class TradingService {
       this.triggers.end(trigger.id, atMs, { fired: mark });
       const closed = this.closeAt({ agentId: trigger.agentId, positionId: trigger.positionId }, atMs);
       assert(closed.ok, 'a pending trigger names an open position on an open market');
-      this.context.emit({ type: 'trading.trigger-fired', atMs, triggerId: trigger.id, positionId: trigger.positionId, agentId: trigger.agentId, symbol: trigger.symbol, kind: trigger.kind, triggerPrice: formatPrice(trigger.triggerPrice), markPrice: formatPrice(mark), exitPrice: formatPrice(closed.value.order.fillPrice ?? mark) });
+      this.context.emit({
+        type: 'trading.trigger-fired',
+        atMs,
+        triggerId: trigger.id,
+        positionId: trigger.positionId,
+        agentId: trigger.agentId,
+        symbol: trigger.symbol,
+        kind: trigger.kind,
+        triggerPrice: formatPrice(trigger.triggerPrice),
+        markPrice: formatPrice(mark),
+        exitPrice: formatPrice(closed.value.order.fillPrice ?? mark),
+      });
     }
   }
 
@@ -565,7 +824,14 @@ export class TradingService {
   private endTriggers(position: PositionRecord, atMs: number): void {
     for (const trigger of this.triggers.pendingOf(position.id)) {
       this.triggers.end(trigger.id, atMs, { cancelled: 'position-ended' });
-      this.context.emit({ type: 'trading.trigger-cancelled', atMs, triggerId: trigger.id, positionId: position.id, agentId: position.agentId, cause: 'position-ended' });
+      this.context.emit({
+        type: 'trading.trigger-cancelled',
+        atMs,
+        triggerId: trigger.id,
+        positionId: position.id,
+        agentId: position.agentId,
+        cause: 'position-ended',
+      });
     }
   }
 
@@ -598,17 +864,53 @@ export class TradingService {
       this.settleClose(position, { closeQty: position.qty, released: held, pnl, price: mark, reference, nowMs: atMs });
       position.status = 'liquidated';
       position.liquidationMark = mark;
-      this.context.emit({ type: 'trading.liquidated', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, markPrice: formatPrice(mark), marginMicro: held, shortfallMicro: 0n });
+      this.context.emit({
+        type: 'trading.liquidated',
+        atMs,
+        positionId: position.id,
+        agentId: position.agentId,
+        symbol: position.symbol,
+        markPrice: formatPrice(mark),
+        marginMicro: held,
+        shortfallMicro: 0n,
+      });
       return;
     }
     if (pnl > 0n) {
-      if (held > 0n) ledger.transfer({ from: margin, to: TRADING_INSURANCE, amountMicro: held, reason: 'trading.liquidation.penalty', reference });
-      ledger.transfer({ from: TRADING_HOUSE, to: TRADING_INSURANCE, amountMicro: pnl, reason: 'trading.liquidation.penalty', reference });
+      if (held > 0n)
+        ledger.transfer({
+          from: margin,
+          to: TRADING_INSURANCE,
+          amountMicro: held,
+          reason: 'trading.liquidation.penalty',
+          reference,
+        });
+      ledger.transfer({
+        from: TRADING_HOUSE,
+        to: TRADING_INSURANCE,
+        amountMicro: pnl,
+        reason: 'trading.liquidation.penalty',
+        reference,
+      });
     } else {
       const loss = -pnl;
       const toHouse = loss < held ? loss : held;
-      if (toHouse > 0n) ledger.transfer({ from: margin, to: TRADING_HOUSE, amountMicro: toHouse, reason: 'trading.liquidation', reference });
-      if (held > toHouse) ledger.transfer({ from: margin, to: TRADING_INSURANCE, amountMicro: held - toHouse, reason: 'trading.liquidation.penalty', reference });
+      if (toHouse > 0n)
+        ledger.transfer({
+          from: margin,
+          to: TRADING_HOUSE,
+          amountMicro: toHouse,
+          reason: 'trading.liquidation',
+          reference,
+        });
+      if (held > toHouse)
+        ledger.transfer({
+          from: margin,
+          to: TRADING_INSURANCE,
+          amountMicro: held - toHouse,
+          reason: 'trading.liquidation.penalty',
+          reference,
+        });
       shortfall = loss - toHouse;
       this.coverShortfall(shortfall, reference);
     }
@@ -621,7 +923,16 @@ export class TradingService {
     this.book.endPosition(position);
     this.risk.realize(position.agentId, -held, atMs);
     this.endTriggers(position, atMs);
-    this.context.emit({ type: 'trading.liquidated', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, markPrice: formatPrice(mark), marginMicro: held, shortfallMicro: shortfall });
+    this.context.emit({
+      type: 'trading.liquidated',
+      atMs,
+      positionId: position.id,
+      agentId: position.agentId,
+      symbol: position.symbol,
+      markPrice: formatPrice(mark),
+      marginMicro: held,
+      shortfallMicro: shortfall,
+    });
   }
 
   /**
@@ -644,17 +955,39 @@ export class TradingService {
       if (pays) {
         const owed = scaled(notional, ratePpm, 1_000_000n, 'up');
         paymentMicro = owed < position.marginMicro ? owed : position.marginMicro;
-        if (paymentMicro > 0n) ledger.transfer({ from: account, to: TRADING_HOUSE, amountMicro: paymentMicro, reason: 'trading.funding', reference: position.id });
+        if (paymentMicro > 0n)
+          ledger.transfer({
+            from: account,
+            to: TRADING_HOUSE,
+            amountMicro: paymentMicro,
+            reason: 'trading.funding',
+            reference: position.id,
+          });
         position.marginMicro -= paymentMicro;
         position.fundingPaidMicro += paymentMicro;
       } else if (rate !== 0) {
         const earned = scaled(notional, ratePpm, 1_000_000n, 'down');
-        if (earned > 0n) ledger.transfer({ from: TRADING_HOUSE, to: account, amountMicro: earned, reason: 'trading.funding', reference: position.id });
+        if (earned > 0n)
+          ledger.transfer({
+            from: TRADING_HOUSE,
+            to: account,
+            amountMicro: earned,
+            reason: 'trading.funding',
+            reference: position.id,
+          });
         position.marginMicro += earned;
         position.fundingPaidMicro -= earned;
         paymentMicro = -earned;
       }
-      this.context.emit({ type: 'trading.funding', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, ratePpm: rate, paymentMicro });
+      this.context.emit({
+        type: 'trading.funding',
+        atMs,
+        positionId: position.id,
+        agentId: position.agentId,
+        symbol: position.symbol,
+        ratePpm: rate,
+        paymentMicro,
+      });
       this.liquidateIfCrossed(position, atMs);
     }
   }
@@ -662,7 +995,8 @@ export class TradingService {
   /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
   private armSoon(nowMs: number): void {
     this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
-    if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0) this.armAt(nextBoundary(nowMs, this.config.tickMs));
+    if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0)
+      this.armAt(nextBoundary(nowMs, this.config.tickMs));
     this.armFunding(nowMs);
   }
 
@@ -700,7 +1034,14 @@ export class TradingService {
   /** The first boundary in (fromMs, toMs] at which a tick can act, or null. */
   private plan(fromMs: number, toMs: number): number | null {
     const tickMs = this.config.tickMs;
-    const input = { prices: this.prices, tickMs, orders: this.book.openOrderList(), triggers: this.triggers.pendingList(), positions: this.book.openPositionList(), liquidationOf: (position: PositionRecord) => this.liquidationOf(position) };
+    const input = {
+      prices: this.prices,
+      tickMs,
+      orders: this.book.openOrderList(),
+      triggers: this.triggers.pendingList(),
+      positions: this.book.openPositionList(),
+      liquidationOf: (position: PositionRecord) => this.liquidationOf(position),
+    };
     const tick = nextActiveTick(input, Math.floor(fromMs / tickMs) + 1, Math.floor(toMs / tickMs));
     return tick === null ? null : tick * tickMs;
   }
@@ -717,13 +1058,18 @@ export class TradingService {
   private armFunding(nowMs: number): void {
     if (this.fundingArmed || this.book.openPositionCount === 0) return;
     const lateMs = this.fundingLateMs();
-    this.context.timers.schedule(nextBoundary(nowMs - lateMs, this.config.fundingPeriodMs) + lateMs, { kind: 'trading.funding' });
+    this.context.timers.schedule(nextBoundary(nowMs - lateMs, this.config.fundingPeriodMs) + lateMs, {
+      kind: 'trading.funding',
+    });
     this.fundingArmed = true;
   }
 }
 
 function insufficient(balanceMicro: Micro, neededMicro: Micro): Failure {
-  return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro < 0n ? 0n : balanceMicro)} is below the ${formatDecimal(neededMicro)} this order needs`);
+  return fail(
+    'INSUFFICIENT_BALANCE',
+    `balance ${formatDecimal(balanceMicro < 0n ? 0n : balanceMicro)} is below the ${formatDecimal(neededMicro)} this order needs`,
+  );
 }
 
 /** The first multiple of `periodMs` strictly after `ms`. */

@@ -117,7 +117,11 @@ export class ChainBook {
   /** Whether a new address may receive on `chain` (the per-chain bound). */
   canHold(chain: SimChain, asset: string, address: string): boolean {
     const holders = this.balances.get(assetKey(chain, asset));
-    return holders === undefined || holders.has(addressKey(chain, address)) || holders.size < this.config.addressesPerChainMax;
+    return (
+      holders === undefined ||
+      holders.has(addressKey(chain, address)) ||
+      holders.size < this.config.addressesPerChainMax
+    );
   }
 
   /** New units at `to` (an admin mint or the aggregator's genesis liquidity). */

@@ -21,7 +21,8 @@ import { PRICE_ONE } from '../trading/price-scale.ts';
 import { chainRow, type WalletConfig } from './wallet-config.ts';
 import type { Asset } from './wallet-assets.ts';
 
-export type SwapStatus = 'waiting' | 'confirming' | 'exchanging' | 'sending' | 'finished' | 'failed' | 'refunded' | 'expired';
+export type SwapStatus =
+  'waiting' | 'confirming' | 'exchanging' | 'sending' | 'finished' | 'failed' | 'refunded' | 'expired';
 
 export interface SwapQuote {
   readonly from: Asset;
@@ -66,7 +67,14 @@ export function assetPrice(prices: PriceBook, asset: Asset, nowMs: number): bigi
 }
 
 /** The output of `fromAmount` after the fee, at the prices of `nowMs`, in the output's base units (rounded down). */
-export function quoteSwap(prices: PriceBook, config: WalletConfig, from: Asset, to: Asset, fromAmount: bigint, nowMs: number): SwapQuote {
+export function quoteSwap(
+  prices: PriceBook,
+  config: WalletConfig,
+  from: Asset,
+  to: Asset,
+  fromAmount: bigint,
+  nowMs: number,
+): SwapQuote {
   const fromPrice = assetPrice(prices, from, nowMs);
   const toPrice = assetPrice(prices, to, nowMs);
   const feeAmount = basisPoints(fromAmount, config.swapFeeBps, 'up');

@@ -5,7 +5,15 @@
  * float. Failures are returned (400), never thrown: these read request fields.
  */
 import { fail, type Failure } from '../../core/errors.ts';
-import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, isEvmChain, TOKEN_ROWS, type SimChain, type TokenRow } from './wallet-config.ts';
+import {
+  CHAIN_ROWS,
+  chainRow,
+  DEFAULT_WALLET_CONFIG,
+  isEvmChain,
+  TOKEN_ROWS,
+  type SimChain,
+  type TokenRow,
+} from './wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from './keys/wallet-keys.ts';
 
 export interface Asset {
@@ -23,15 +31,30 @@ export const WALLET_CHAIN_NAMES: readonly WalletChain[] = WALLET_CHAINS;
 /** wallet.md "Chain values": transaction history. */
 export const HISTORY_CHAINS: readonly WalletChain[] = ['bitcoin', 'solana', 'base', 'ethereum'];
 /** Symbols of every asset, lowercased: a symbol sent where an address is needed is named as such. */
-const SYMBOLS = new Set([...CHAIN_ROWS.map((row) => row.symbol.toLowerCase()), ...TOKEN_ROWS.map((row) => row.symbol.toLowerCase()), 'eth', 'weth', 'wbtc', 'sol', 'dai', 'matic', 'pol']);
+const SYMBOLS = new Set([
+  ...CHAIN_ROWS.map((row) => row.symbol.toLowerCase()),
+  ...TOKEN_ROWS.map((row) => row.symbol.toLowerCase()),
+  'eth',
+  'weth',
+  'wbtc',
+  'sol',
+  'dai',
+  'matic',
+  'pol',
+]);
 
 export function isWalletChain(value: unknown): value is WalletChain {
   return typeof value === 'string' && (WALLET_CHAIN_NAMES as readonly string[]).includes(value);
 }
 
 /** The chain named by `value` among `allowed`; 400 naming the allowed values otherwise. */
-export function parseChain<C extends SimChain = WalletChain>(value: unknown, name: string, allowed: readonly C[] = WALLET_CHAIN_NAMES as readonly C[]): C | Failure {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`, { field: name });
+export function parseChain<C extends SimChain = WalletChain>(
+  value: unknown,
+  name: string,
+  allowed: readonly C[] = WALLET_CHAIN_NAMES as readonly C[],
+): C | Failure {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`, { field: name });
   return value as C;
 }
 
@@ -60,8 +83,15 @@ export function assetByAddress(chain: SimChain, address: string, name: string): 
   if (same(chainRow(chain).nativeAsset)) return nativeAsset(chain);
   const token = TOKEN_ROWS.find((row) => row.chain === chain && same(row.contract));
   if (token !== undefined) return tokenAsset(token);
-  if (SYMBOLS.has(address.toLowerCase())) return fail('BAD_REQUEST', `${name} must be a token contract address, not a symbol (${address})`, { field: name });
-  return fail('BAD_REQUEST', `${name} is not a known token contract on ${chain}: ${assetsOf(chain).map((asset) => `${asset.address} (${asset.symbol})`).join(', ')}`, { field: name });
+  if (SYMBOLS.has(address.toLowerCase()))
+    return fail('BAD_REQUEST', `${name} must be a token contract address, not a symbol (${address})`, { field: name });
+  return fail(
+    'BAD_REQUEST',
+    `${name} is not a known token contract on ${chain}: ${assetsOf(chain)
+      .map((asset) => `${asset.address} (${asset.symbol})`)
+      .join(', ')}`,
+    { field: name },
+  );
 }
 
 const AMOUNT_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
@@ -78,10 +108,12 @@ export function parseAmount(value: unknown, decimals: number, name: string): big
   }
   const [whole = '0', fraction = ''] = text.split('.');
   const digits = fraction.replace(/0+$/, '');
-  if (digits.length > decimals) return fail('BAD_REQUEST', `${name} has more than ${decimals} decimals`, { field: name });
+  if (digits.length > decimals)
+    return fail('BAD_REQUEST', `${name} has more than ${decimals} decimals`, { field: name });
   const units = BigInt(whole) * 10n ** BigInt(decimals) + (digits === '' ? 0n : BigInt(digits.padEnd(decimals, '0')));
   if (units <= 0n) return fail('BAD_REQUEST', `${name} must be above 0`, { field: name });
-  if (units > DEFAULT_WALLET_CONFIG.amountWholeMax * 10n ** BigInt(decimals)) return fail('BAD_REQUEST', `${name} is above ${DEFAULT_WALLET_CONFIG.amountWholeMax} whole units`, { field: name });
+  if (units > DEFAULT_WALLET_CONFIG.amountWholeMax * 10n ** BigInt(decimals))
+    return fail('BAD_REQUEST', `${name} is above ${DEFAULT_WALLET_CONFIG.amountWholeMax} whole units`, { field: name });
   return units;
 }
 

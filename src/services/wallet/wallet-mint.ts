@@ -25,7 +25,8 @@ function parseMint(mint: MintRequest): { asset: Asset; amount: bigint } | Failur
   if (isFailure(chain)) return chain;
   const asset = mint.token === null ? nativeAsset(chain) : assetByAddress(chain, mint.token, 'token');
   if (isFailure(asset)) return asset;
-  if (!isValidAddress(chain, mint.address)) return fail('BAD_REQUEST', `address is not a valid ${chain} address`, { field: 'address' });
+  if (!isValidAddress(chain, mint.address))
+    return fail('BAD_REQUEST', `address is not a valid ${chain} address`, { field: 'address' });
   const amount = parseAmount(mint.amount, asset.decimals, 'amount');
   return isFailure(amount) ? amount : { asset, amount };
 }
@@ -44,5 +45,13 @@ export function mintOnChain(wallet: WalletService, mint: MintRequest, atMs: numb
 }
 
 export function mintBody(tx: WalletTx): JsonObject {
-  return { tx_hash: tx.hash, chain: tx.chain, to: tx.to, symbol: tx.symbol, token: tx.kind === 'mint' && tx.asset.length > 0 ? tx.asset : null, amount: formatUnits(tx.amount, tx.decimals), status: tx.status };
+  return {
+    tx_hash: tx.hash,
+    chain: tx.chain,
+    to: tx.to,
+    symbol: tx.symbol,
+    token: tx.kind === 'mint' && tx.asset.length > 0 ? tx.asset : null,
+    amount: formatUnits(tx.amount, tx.decimals),
+    status: tx.status,
+  };
 }

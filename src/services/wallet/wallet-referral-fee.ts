@@ -35,7 +35,13 @@ export function swapFeeMicro(order: SwapOrder, config: WalletConfig): Micro {
 export function accrueSwapFee(context: ServiceContext, config: WalletConfig, order: SwapOrder, atMs: number): Micro {
   const feeMicro = swapFeeMicro(order, config);
   if (feeMicro <= 0n) return 0n;
-  context.ledger.transfer({ from: EXTERNAL, to: FEE_INCOME, amountMicro: feeMicro, reason: WALLET_FEE_REASON, reference: order.id });
+  context.ledger.transfer({
+    from: EXTERNAL,
+    to: FEE_INCOME,
+    amountMicro: feeMicro,
+    reason: WALLET_FEE_REASON,
+    reference: order.id,
+  });
   accrueFeeShares(context, { service: 'wallet', payerId: order.payerId, feeMicro, reference: order.id });
   context.emit({ type: 'wallet.fee', atMs, orderId: order.id, agentId: order.payerId, feeMicro });
   return feeMicro;

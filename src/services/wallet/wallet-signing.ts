@@ -34,7 +34,17 @@ export interface TxFields {
 
 /** The canonical bytes of a transfer: what is signed, and what its hash is taken of. */
 export function transferBytes(fields: TxFields, from: string, nonce: number): Uint8Array {
-  const text = ['afp-wallet-tx-v1', fields.chain, from, fields.to, fields.asset, fields.amount.toString(), fields.fee.toString(), String(nonce), fields.memo ?? ''].join('\n');
+  const text = [
+    'afp-wallet-tx-v1',
+    fields.chain,
+    from,
+    fields.to,
+    fields.asset,
+    fields.amount.toString(),
+    fields.fee.toString(),
+    String(nonce),
+    fields.memo ?? '',
+  ].join('\n');
   return new TextEncoder().encode(text);
 }
 
@@ -47,9 +57,21 @@ export function transferHash(chain: SimChain, bytes: Uint8Array): string {
 /** The address `key` controls on `chain`; 400 when the key is ill-formed. */
 export function senderOf(chain: SimChain, key: SenderKey): Outcome<string> {
   if (key.kind === 'verified') return succeed(key.from);
-  const answer = key.kind === 'key' ? addressOfKey(keyChainOf(chain), key.key) : chain === 'monero' ? addressOfKey(chain, { viewKey: key.viewKey, spendKey: key.spendKey }) : null;
+  const answer =
+    key.kind === 'key'
+      ? addressOfKey(keyChainOf(chain), key.key)
+      : chain === 'monero'
+        ? addressOfKey(chain, { viewKey: key.viewKey, spendKey: key.spendKey })
+        : null;
   if (answer === null) return fail('BAD_REQUEST', `${chain} sends take private_key`, { field: 'private_key' });
-  if (!answer.ok) return fail('BAD_REQUEST', chain === 'monero' ? `view_key and spend_key are not a valid monero key pair (${answer.reason})` : `private_key is not a valid ${chain} private key (${answer.reason})`, { field: chain === 'monero' ? 'spend_key' : 'private_key' });
+  if (!answer.ok)
+    return fail(
+      'BAD_REQUEST',
+      chain === 'monero'
+        ? `view_key and spend_key are not a valid monero key pair (${answer.reason})`
+        : `private_key is not a valid ${chain} private key (${answer.reason})`,
+      { field: chain === 'monero' ? 'spend_key' : 'private_key' },
+    );
   return succeed(answer.address);
 }
 
@@ -71,6 +93,9 @@ export function signTransfer(chain: SimChain, key: SenderKey, from: string, byte
   if (key.kind === 'verified') return succeed(null);
   const signingKey = key.kind === 'key' ? key.key : { viewKey: key.viewKey, spendKey: key.spendKey };
   const signature = signMessage(keyChainOf(chain), signingKey, bytes);
-  if (!verifySignature(keyChainOf(chain), from, bytes, signature)) return fail('FORBIDDEN', `the signature made with the key supplied does not verify for ${from} on ${chain}`, { field: 'private_key' });
+  if (!verifySignature(keyChainOf(chain), from, bytes, signature))
+    return fail('FORBIDDEN', `the signature made with the key supplied does not verify for ${from} on ${chain}`, {
+      field: 'private_key',
+    });
   return succeed(null);
 }

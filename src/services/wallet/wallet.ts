@@ -28,11 +28,25 @@ import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
 import type { PriceBook } from '../trading/price-book.ts';
 import { addressKey, AGGREGATOR_POOL, ChainBook, type TxKind, type WalletTx } from './chain-book.ts';
 import { DepositKeyring } from './keys/deposit-keyring.ts';
-import { deriveWallet, generateMnemonic, isValidAddress, type DerivedWallet, type WalletChain } from './keys/wallet-keys.ts';
+import {
+  deriveWallet,
+  generateMnemonic,
+  isValidAddress,
+  type DerivedWallet,
+  type WalletChain,
+} from './keys/wallet-keys.ts';
 import { assetPrice, quoteSwap, SwapDesk, type SwapOrder, type SwapQuote, type SwapStatus } from './swap-desk.ts';
 import { accrueSwapFee } from './wallet-referral-fee.ts';
 import { assetsOf, nativeAsset, type Asset } from './wallet-assets.ts';
-import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, isEvmChain, keyChainOf, type SimChain, type WalletConfig } from './wallet-config.ts';
+import {
+  CHAIN_ROWS,
+  chainRow,
+  DEFAULT_WALLET_CONFIG,
+  isEvmChain,
+  keyChainOf,
+  type SimChain,
+  type WalletConfig,
+} from './wallet-config.ts';
 import { authorizedSender, signTransfer, transferBytes, transferHash, type SenderKey } from './wallet-signing.ts';
 
 export type WalletTimer = Extract<PlatformTimer, { kind: 'wallet.block' | 'wallet.swap' }>;
@@ -117,7 +131,10 @@ export class WalletService {
 
   balance(chain: SimChain, address: string): Outcome<BalanceView> {
     if (!isValidAddress(keyChainOf(chain), address)) return badAddress(chain, address, 'address');
-    const [native, ...tokens] = assetsOf(chain).map((asset) => ({ asset, amount: this.chains.balanceOf(chain, asset.address, address) }));
+    const [native, ...tokens] = assetsOf(chain).map((asset) => ({
+      asset,
+      amount: this.chains.balanceOf(chain, asset.address, address),
+    }));
     assert(native !== undefined, 'every chain has a native asset');
     return succeed({ chain, address, native, tokens });
   }
@@ -125,12 +142,36 @@ export class WalletService {
   /** New units at `address` (the admin mint), recorded as a confirmed transaction without sender. */
   mint(asset: Asset, address: string, amount: bigint, nowMs: number): Outcome<WalletTx> {
     if (!isValidAddress(keyChainOf(asset.chain), address)) return badAddress(asset.chain, address, 'address');
-    if (!this.chains.canHold(asset.chain, asset.address, address)) return fail('CONFLICT', `${asset.chain} holds its maximum number of addresses`);
+    if (!this.chains.canHold(asset.chain, asset.address, address))
+      return fail('CONFLICT', `${asset.chain} holds its maximum number of addresses`);
     const hash = this.context.ids.txHash();
-    const tx: WalletTx = { hash: isEvmChain(asset.chain) ? hash : hash.slice(2), kind: 'mint', chain: asset.chain, asset: asset.address, symbol: asset.symbol, decimals: asset.decimals, from: null, to: address, amount, fee: 0n, memo: null, sentAtMs: nowMs, blockAtMs: nowMs, status: 'confirmed', failure: null };
+    const tx: WalletTx = {
+      hash: isEvmChain(asset.chain) ? hash : hash.slice(2),
+      kind: 'mint',
+      chain: asset.chain,
+      asset: asset.address,
+      symbol: asset.symbol,
+      decimals: asset.decimals,
+      from: null,
+      to: address,
+      amount,
+      fee: 0n,
+      memo: null,
+      sentAtMs: nowMs,
+      blockAtMs: nowMs,
+      status: 'confirmed',
+      failure: null,
+    };
     this.chains.mint(asset, address, amount);
     this.chains.record(tx);
-    this.context.emit({ type: 'wallet.minted', atMs: nowMs, chain: asset.chain, asset: asset.address, to: address, amount });
+    this.context.emit({
+      type: 'wallet.minted',
+      atMs: nowMs,
+      chain: asset.chain,
+      asset: asset.address,
+      to: address,
+      amount,
+    });
     return succeed(tx);
   }
 
@@ -139,18 +180,38 @@ export class WalletService {
     const { asset } = command;
     const chain = asset.chain;
     if (!isValidAddress(keyChainOf(chain), command.to)) return badAddress(chain, command.to, 'to');
-    if (command.from !== null && !isValidAddress(keyChainOf(chain), command.from)) return badAddress(chain, command.from, 'from');
+    if (command.from !== null && !isValidAddress(keyChainOf(chain), command.from))
+      return badAddress(chain, command.from, 'from');
     const sender = authorizedSender(chain, command.key, command.from);
     if (!sender.ok) return sender;
     const from = sender.value;
     const fee = this.context.defects.has('wallet-fee-uncharged') ? 0n : this.feeOf(asset, command.to);
-    const bytes = transferBytes({ chain, to: command.to, asset: asset.address, amount: command.amount, fee, memo: command.memo }, from, this.chains.nonceOf(chain, from));
+    const bytes = transferBytes(
+      { chain, to: command.to, asset: asset.address, amount: command.amount, fee, memo: command.memo },
+      from,
+      this.chains.nonceOf(chain, from),
+    );
     const signed = signTransfer(chain, command.key, from, bytes);
     if (!signed.ok) return signed;
     const funds = this.checkFunds(asset, from, command.amount, fee);
     if (funds !== null) return funds;
-    if (!this.chains.canHold(chain, asset.address, command.to)) return fail('CONFLICT', `${chain} holds its maximum number of addresses`);
-    return succeed(this.broadcast({ kind: 'send', asset, from, to: command.to, amount: command.amount, fee, memo: command.memo, hash: transferHash(chain, bytes) }, nowMs));
+    if (!this.chains.canHold(chain, asset.address, command.to))
+      return fail('CONFLICT', `${chain} holds its maximum number of addresses`);
+    return succeed(
+      this.broadcast(
+        {
+          kind: 'send',
+          asset,
+          from,
+          to: command.to,
+          amount: command.amount,
+          fee,
+          memo: command.memo,
+          hash: transferHash(chain, bytes),
+        },
+        nowMs,
+      ),
+    );
   }
 
   transactions(chain: SimChain, address: string, limit: number): Outcome<WalletTx[]> {
@@ -164,22 +225,42 @@ export class WalletService {
   }
 
   quote(from: Asset, to: Asset, amount: bigint, nowMs: number): Outcome<SwapQuote> {
-    if (from.chain === to.chain && from.address === to.address) return fail('BAD_REQUEST', 'from_token and to_token are the same asset', { field: 'to_token' });
+    if (from.chain === to.chain && from.address === to.address)
+      return fail('BAD_REQUEST', 'from_token and to_token are the same asset', { field: 'to_token' });
     const quote = quoteSwap(this.prices, this.config, from, to, amount, nowMs);
-    if (quote.toAmount <= 0n) return fail('BAD_REQUEST', 'amount is too small to swap (the output rounds to 0)', { field: 'amount' });
+    if (quote.toAmount <= 0n)
+      return fail('BAD_REQUEST', 'amount is too small to swap (the output rounds to 0)', { field: 'amount' });
     return succeed(quote);
   }
 
   /** An order of `payerId` waiting for its deposit at its own address on the input chain (the aggregator's child key number = order number). */
   swap(command: SwapCommand, nowMs: number, payerId: string): Outcome<SwapOrder> {
-    if (!isValidAddress(keyChainOf(command.to.chain), command.toAddress)) return badAddress(command.to.chain, command.toAddress, 'to_address');
+    if (!isValidAddress(keyChainOf(command.to.chain), command.toAddress))
+      return badAddress(command.to.chain, command.toAddress, 'to_address');
     const quote = this.quote(command.from, command.to, command.amount, nowMs);
     if (!quote.ok) return quote;
-    if (this.swaps.openCount >= this.config.openSwapsMax) return fail('CONFLICT', 'the aggregator holds its maximum number of open orders');
+    if (this.swaps.openCount >= this.config.openSwapsMax)
+      return fail('CONFLICT', 'the aggregator holds its maximum number of open orders');
     this.depositKeys ??= DepositKeyring.fromRng(this.aggregatorRng);
     const depositAddress = this.depositKeys.address(keyChainOf(command.from.chain), this.swaps.size);
     const id = this.context.ids.next('swp_', 16);
-    const order: SwapOrder = { id, quote: quote.value, payerId, toAddress: command.toAddress, depositAddress, createdAtMs: nowMs, expiresAtMs: nowMs + this.config.swapDepositWindowMs, status: 'waiting', updatedAtMs: nowMs, depositTx: null, depositFrom: null, depositAmount: null, payoutTx: null, refundTx: null, reason: null };
+    const order: SwapOrder = {
+      id,
+      quote: quote.value,
+      payerId,
+      toAddress: command.toAddress,
+      depositAddress,
+      createdAtMs: nowMs,
+      expiresAtMs: nowMs + this.config.swapDepositWindowMs,
+      status: 'waiting',
+      updatedAtMs: nowMs,
+      depositTx: null,
+      depositFrom: null,
+      depositAmount: null,
+      payoutTx: null,
+      refundTx: null,
+      reason: null,
+    };
     this.swaps.add(order, depositKeyOf(order));
     this.context.timers.schedule(order.expiresAtMs, { kind: 'wallet.swap', orderId: id, step: 'expire' });
     this.emitSwap(order, nowMs);
@@ -207,7 +288,11 @@ export class WalletService {
       if (order.status === 'waiting') this.moveSwap(order, 'expired', atMs, 'no deposit arrived in time');
     } else if (timer.step === 'exchange' && order.status === 'confirming') {
       this.moveSwap(order, 'exchanging', atMs, null);
-      this.context.timers.schedule(atMs + this.config.swapStepMs, { kind: 'wallet.swap', orderId: order.id, step: 'send' });
+      this.context.timers.schedule(atMs + this.config.swapStepMs, {
+        kind: 'wallet.swap',
+        orderId: order.id,
+        step: 'send',
+      });
     } else if (timer.step === 'send' && order.status === 'exchanging') {
       this.payOut(order, atMs);
     }
@@ -226,25 +311,74 @@ export class WalletService {
     const native = nativeAsset(chain);
     const nativeHeld = this.chains.balanceOf(chain, native.address, from);
     const needNative = asset.token === null ? amount + fee : fee;
-    if (nativeHeld < needNative) return fail('INSUFFICIENT_BALANCE', `${from} holds ${nativeHeld} base units of ${native.symbol} on ${chain}; this send needs ${needNative}${asset.token === null ? ' (amount + fee)' : ' (the fee)'}`);
+    if (nativeHeld < needNative)
+      return fail(
+        'INSUFFICIENT_BALANCE',
+        `${from} holds ${nativeHeld} base units of ${native.symbol} on ${chain}; this send needs ${needNative}${asset.token === null ? ' (amount + fee)' : ' (the fee)'}`,
+      );
     if (asset.token !== null) {
       const held = this.chains.balanceOf(chain, asset.address, from);
-      if (held < amount) return fail('INSUFFICIENT_BALANCE', `${from} holds ${held} base units of ${asset.symbol} on ${chain}; this send needs ${amount}`);
+      if (held < amount)
+        return fail(
+          'INSUFFICIENT_BALANCE',
+          `${from} holds ${held} base units of ${asset.symbol} on ${chain}; this send needs ${amount}`,
+        );
     }
     return null;
   }
 
   /** Records a pending transfer for the chain's next block and schedules that block once. */
-  private broadcast(parts: { kind: TxKind; asset: Asset; from: string; to: string; amount: bigint; fee: bigint; memo: string | null; hash: string }, nowMs: number): WalletTx {
+  private broadcast(
+    parts: {
+      kind: TxKind;
+      asset: Asset;
+      from: string;
+      to: string;
+      amount: bigint;
+      fee: bigint;
+      memo: string | null;
+      hash: string;
+    },
+    nowMs: number,
+  ): WalletTx {
     const chain = parts.asset.chain;
     const blockMs = chainRow(chain).blockMs;
     const blockAtMs = (Math.floor(nowMs / blockMs) + 1) * blockMs;
-    const tx: WalletTx = { hash: parts.hash, kind: parts.kind, chain, asset: parts.asset.address, symbol: parts.asset.symbol, decimals: parts.asset.decimals, from: parts.from, to: parts.to, amount: parts.amount, fee: parts.fee, memo: parts.memo, sentAtMs: nowMs, blockAtMs, status: 'pending', failure: null };
+    const tx: WalletTx = {
+      hash: parts.hash,
+      kind: parts.kind,
+      chain,
+      asset: parts.asset.address,
+      symbol: parts.asset.symbol,
+      decimals: parts.asset.decimals,
+      from: parts.from,
+      to: parts.to,
+      amount: parts.amount,
+      fee: parts.fee,
+      memo: parts.memo,
+      sentAtMs: nowMs,
+      blockAtMs,
+      status: 'pending',
+      failure: null,
+    };
     const scheduled = this.chains.hasBlock(chain, blockAtMs);
     this.chains.record(tx);
-    if (parts.asset.token !== null && chainRow(chain).tokenAccountRent > 0n) this.chains.openAccount(chain, parts.asset.address, parts.to);
+    if (parts.asset.token !== null && chainRow(chain).tokenAccountRent > 0n)
+      this.chains.openAccount(chain, parts.asset.address, parts.to);
     if (!scheduled) this.context.timers.schedule(blockAtMs, { kind: 'wallet.block', chain, atMs: blockAtMs });
-    this.context.emit({ type: 'wallet.sent', atMs: nowMs, hash: tx.hash, kind: tx.kind, chain, asset: tx.asset, from: tx.from ?? '', to: tx.to, amount: tx.amount, fee: tx.fee, blockAtMs });
+    this.context.emit({
+      type: 'wallet.sent',
+      atMs: nowMs,
+      hash: tx.hash,
+      kind: tx.kind,
+      chain,
+      asset: tx.asset,
+      from: tx.from ?? '',
+      to: tx.to,
+      amount: tx.amount,
+      fee: tx.fee,
+      blockAtMs,
+    });
     return tx;
   }
 
@@ -260,9 +394,15 @@ export class WalletService {
   /** Why the chain fails `tx` at its block, or null (header: the two rules). */
   private chainRule(tx: WalletTx): string | null {
     const row = chainRow(tx.chain);
-    if (tx.asset !== row.nativeAsset && addressKey(tx.chain, tx.to) === addressKey(tx.chain, tx.asset)) return 'execution reverted: transfer to the token contract itself';
+    if (tx.asset !== row.nativeAsset && addressKey(tx.chain, tx.to) === addressKey(tx.chain, tx.asset))
+      return 'execution reverted: transfer to the token contract itself';
     // A new (empty) account must receive at least the rent-exempt minimum.
-    if (row.rentExemptMin > 0n && tx.asset === row.nativeAsset && this.chains.balanceOf(tx.chain, row.nativeAsset, tx.to) === 0n && tx.amount < row.rentExemptMin) {
+    if (
+      row.rentExemptMin > 0n &&
+      tx.asset === row.nativeAsset &&
+      this.chains.balanceOf(tx.chain, row.nativeAsset, tx.to) === 0n &&
+      tx.amount < row.rentExemptMin
+    ) {
       return `insufficient funds for rent: a new account needs at least ${row.rentExemptMin} lamports`;
     }
     return null;
@@ -285,12 +425,23 @@ export class WalletService {
     const wanted = order.quote.from;
     this.chains.move(tx.chain, tx.asset, tx.to, AGGREGATOR_POOL, tx.amount);
     if (tx.asset !== wanted.address || tx.amount < order.quote.fromAmount) {
-      this.moveSwap(order, 'refunded', atMs, tx.asset !== wanted.address ? 'the deposit is another asset than the order\'s' : 'the deposit is below the order\'s amount');
+      this.moveSwap(
+        order,
+        'refunded',
+        atMs,
+        tx.asset !== wanted.address
+          ? "the deposit is another asset than the order's"
+          : "the deposit is below the order's amount",
+      );
       order.refundTx = this.payFromPool(tx.chain, tx.asset, tx.from, tx.amount, 'swap-refund', atMs)?.hash ?? null;
       return;
     }
     this.moveSwap(order, 'confirming', atMs, null);
-    this.context.timers.schedule(atMs + this.config.swapStepMs, { kind: 'wallet.swap', orderId: order.id, step: 'exchange' });
+    this.context.timers.schedule(atMs + this.config.swapStepMs, {
+      kind: 'wallet.swap',
+      orderId: order.id,
+      step: 'exchange',
+    });
   }
 
   /** The output priced again at `atMs`; paid to to_address, or the deposit sent back (failed). */
@@ -301,23 +452,48 @@ export class WalletService {
     const { quote } = order;
     const now = quoteSwap(this.prices, this.config, quote.from, quote.to, deposited, atMs);
     const scaledMin = (quote.minReceived * deposited) / quote.fromAmount;
-    const payout = now.toAmount >= scaledMin ? this.payFromPool(quote.to.chain, quote.to.address, order.toAddress, now.toAmount, 'swap-payout', atMs) : null;
+    const payout =
+      now.toAmount >= scaledMin
+        ? this.payFromPool(quote.to.chain, quote.to.address, order.toAddress, now.toAmount, 'swap-payout', atMs)
+        : null;
     if (payout !== null) {
       order.payoutTx = payout.hash;
       this.moveSwap(order, 'sending', atMs, null);
       return;
     }
-    this.moveSwap(order, 'failed', atMs, now.toAmount < scaledMin ? 'the price moved past the quote\'s minimum received' : 'the aggregator lacks liquidity for the output');
-    order.refundTx = this.payFromPool(quote.from.chain, quote.from.address, from, deposited, 'swap-refund', atMs)?.hash ?? null;
+    this.moveSwap(
+      order,
+      'failed',
+      atMs,
+      now.toAmount < scaledMin
+        ? "the price moved past the quote's minimum received"
+        : 'the aggregator lacks liquidity for the output',
+    );
+    order.refundTx =
+      this.payFromPool(quote.from.chain, quote.from.address, from, deposited, 'swap-refund', atMs)?.hash ?? null;
   }
 
   /** A transfer from the aggregator's pool (fee paid by the pool); null when the pool cannot pay. */
-  private payFromPool(chain: SimChain, asset: string, to: string, amount: bigint, kind: TxKind, atMs: number): WalletTx | null {
+  private payFromPool(
+    chain: SimChain,
+    asset: string,
+    to: string,
+    amount: bigint,
+    kind: TxKind,
+    atMs: number,
+  ): WalletTx | null {
     const assetRow = assetsOf(chain).find((one) => one.address === asset);
     assert(assetRow !== undefined, 'a pool pays an asset of its chain');
     const fee = this.feeOf(assetRow, to);
     if (this.checkFunds(assetRow, AGGREGATOR_POOL, amount, fee) !== null) return null;
-    const hash = transferHash(chain, transferBytes({ chain, to, asset, amount, fee, memo: kind }, AGGREGATOR_POOL, this.chains.nonceOf(chain, AGGREGATOR_POOL)));
+    const hash = transferHash(
+      chain,
+      transferBytes(
+        { chain, to, asset, amount, fee, memo: kind },
+        AGGREGATOR_POOL,
+        this.chains.nonceOf(chain, AGGREGATOR_POOL),
+      ),
+    );
     return this.broadcast({ kind, asset: assetRow, from: AGGREGATOR_POOL, to, amount, fee, memo: null, hash }, atMs);
   }
 
@@ -328,7 +504,15 @@ export class WalletService {
   }
 
   private emitSwap(order: SwapOrder, atMs: number): void {
-    this.context.emit({ type: 'wallet.swap', atMs, orderId: order.id, status: order.status, fromChain: order.quote.from.chain, toChain: order.quote.to.chain, amount: order.quote.fromAmount });
+    this.context.emit({
+      type: 'wallet.swap',
+      atMs,
+      orderId: order.id,
+      status: order.status,
+      fromChain: order.quote.from.chain,
+      toChain: order.quote.to.chain,
+      amount: order.quote.fromAmount,
+    });
   }
 }
 

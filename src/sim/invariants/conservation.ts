@@ -16,16 +16,23 @@ export const conservation: InvariantDefinition = {
     // The event's text is built only for a violation: this runs after every event and exchange.
     const broken = (atMs: number, event: () => string, where: string): Violation | null => {
       const sum = ledger.sumMicro;
-      return sum === 0n ? null : { atMs, event: event(), message: `ledger sums to ${sum} micro-USDC after ${where}, not 0` };
+      return sum === 0n
+        ? null
+        : { atMs, event: event(), message: `ledger sums to ${sum} micro-USDC after ${where}, not 0` };
     };
     const audit = (atMs: number, when: string): Violation | null => {
       const total = ledger.auditSum();
       if (total === 0n && ledger.sumMicro === 0n) return null;
-      return { atMs, event: jsonText({ audit: when, atMs }), message: `full audit: balances sum to ${total} micro-USDC (running sum ${ledger.sumMicro}), not 0` };
+      return {
+        atMs,
+        event: jsonText({ audit: when, atMs }),
+        message: `full audit: balances sum to ${total} micro-USDC (running sum ${ledger.sumMicro}), not 0`,
+      };
     };
     return {
       onEvent: (event) => broken(event.atMs, () => jsonText(event), event.type),
-      onExchange: (exchange) => broken(exchange.atMs, () => exchangeText(exchange), `${exchange.request.method} ${exchange.request.path}`),
+      onExchange: (exchange) =>
+        broken(exchange.atMs, () => exchangeText(exchange), `${exchange.request.method} ${exchange.request.path}`),
       onHour: (nowMs) => audit(nowMs, 'hourly'),
       atEnd: (endMs) => audit(endMs, 'end of run'),
     };

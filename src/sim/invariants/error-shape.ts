@@ -20,7 +20,11 @@ export const errorShape: InvariantDefinition = {
         if (status < 400) return null;
         const fields = body as { error?: unknown; code?: unknown };
         if (nonEmptyString(fields.error) && nonEmptyString(fields.code)) return null;
-        return { atMs: exchange.atMs, event: exchangeText(exchange), message: `status ${status} answered without a string error and code` };
+        return {
+          atMs: exchange.atMs,
+          event: exchangeText(exchange),
+          message: `status ${status} answered without a string error and code`,
+        };
       },
     };
   },

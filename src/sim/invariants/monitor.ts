@@ -37,7 +37,14 @@ type Bound<A> = { readonly tally: Tally; readonly run: (argument: A) => Violatio
 export class InvariantMonitor {
   private readonly tallies: Tally[] = [];
   private readonly agentTally = new Tally(AGENT_ASSERTIONS);
-  private readonly hooks: { [H in Hook]: Bound<never>[] } = { onEvent: [], onTransfer: [], onExchange: [], onTick: [], onHour: [], atEnd: [] };
+  private readonly hooks: { [H in Hook]: Bound<never>[] } = {
+    onEvent: [],
+    onTransfer: [],
+    onExchange: [],
+    onTick: [],
+    onHour: [],
+    atEnd: [],
+  };
   private firstFailure: FirstFailure | null = null;
 
   constructor(names: readonly InvariantName[], context: CheckerContext) {
@@ -91,7 +98,12 @@ export class InvariantMonitor {
   }
 
   results(): InvariantResult[] {
-    return [...this.tallies, this.agentTally].map((tally) => ({ name: tally.name, checks: tally.checks, violations: tally.violations, first: tally.first }));
+    return [...this.tallies, this.agentTally].map((tally) => ({
+      name: tally.name,
+      checks: tally.checks,
+      violations: tally.violations,
+      first: tally.first,
+    }));
   }
 
   private runHook<A>(bound: readonly Bound<A>[], argument: A): void {

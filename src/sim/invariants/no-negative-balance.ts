@@ -17,7 +17,12 @@ export const noNegativeBalance: InvariantDefinition = {
         for (const account of [transfer.from, transfer.to]) {
           if (account === EXTERNAL) continue;
           const balance = ledger.balance(account);
-          if (balance < 0n) return { atMs: nowMs(), event: jsonText(transfer), message: `${account} is negative (${balance} micro-USDC) after ${transfer.reason}` };
+          if (balance < 0n)
+            return {
+              atMs: nowMs(),
+              event: jsonText(transfer),
+              message: `${account} is negative (${balance} micro-USDC) after ${transfer.reason}`,
+            };
         }
         return null;
       },
@@ -25,7 +30,11 @@ export const noNegativeBalance: InvariantDefinition = {
         const negative = ledger.negativeAccounts();
         if (negative.length === 0) return null;
         const shown = negative.slice(0, 10).map((account) => `${account} = ${ledger.balance(account)}`);
-        return { atMs: endMs, event: jsonText({ negativeAccounts: shown }), message: `${negative.length} account(s) negative at the end: ${shown.join(', ')}` };
+        return {
+          atMs: endMs,
+          event: jsonText({ negativeAccounts: shown }),
+          message: `${negative.length} account(s) negative at the end: ${shown.join(', ')}`,
+        };
       },
     };
   },

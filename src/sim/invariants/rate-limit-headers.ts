@@ -48,22 +48,41 @@ export const rateLimitHeaders: InvariantDefinition = {
     return {
       onExchange(exchange) {
         const headers = exchange.response.headers;
-        const shown = { limit: headers['x-ratelimit-limit'], remaining: headers['x-ratelimit-remaining'], reset: headers['x-ratelimit-reset'] };
+        const shown = {
+          limit: headers['x-ratelimit-limit'],
+          remaining: headers['x-ratelimit-remaining'],
+          reset: headers['x-ratelimit-reset'],
+        };
         if (shown.limit === undefined || shown.remaining === undefined || shown.reset === undefined) {
           return mismatch(exchange, 'response lacks an X-RateLimit-Limit, -Remaining or -Reset header');
         }
         const peeked = context.platform.limiter.peek(limitRequestOf(context, known, exchange), exchange.atMs);
         if (exchange.response.status === 429) {
           const retryAfter = Number(headers['retry-after']);
-          if (!Number.isSafeInteger(retryAfter) || retryAfter < 1) return mismatch(exchange, `429 without a Retry-After of at least 1 s (got ${headers['retry-after'] ?? 'none'})`);
+          if (!Number.isSafeInteger(retryAfter) || retryAfter < 1)
+            return mismatch(
+              exchange,
+              `429 without a Retry-After of at least 1 s (got ${headers['retry-after'] ?? 'none'})`,
+            );
           if (shown.remaining !== '0' || peeked.remaining !== 0) {
-            return mismatch(exchange, `429 reports ${shown.remaining} remaining; the limiter holds ${peeked.remaining}`);
+            return mismatch(
+              exchange,
+              `429 reports ${shown.remaining} remaining; the limiter holds ${peeked.remaining}`,
+            );
           }
           return null;
         }
-        const expected = { limit: String(peeked.limit), remaining: String(peeked.remaining), reset: String(peeked.resetAtSeconds) };
-        if (shown.limit === expected.limit && shown.remaining === expected.remaining && shown.reset === expected.reset) return null;
-        return mismatch(exchange, `headers say limit ${shown.limit}, remaining ${shown.remaining}, reset ${shown.reset}; the limiter says ${expected.limit}, ${expected.remaining}, ${expected.reset}`);
+        const expected = {
+          limit: String(peeked.limit),
+          remaining: String(peeked.remaining),
+          reset: String(peeked.resetAtSeconds),
+        };
+        if (shown.limit === expected.limit && shown.remaining === expected.remaining && shown.reset === expected.reset)
+          return null;
+        return mismatch(
+          exchange,
+          `headers say limit ${shown.limit}, remaining ${shown.remaining}, reset ${shown.reset}; the limiter says ${expected.limit}, ${expected.remaining}, ${expected.reset}`,
+        );
       },
     };
   },

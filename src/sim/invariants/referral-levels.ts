@@ -24,7 +24,12 @@ import { jsonText } from '../json-text.ts';
 import type { InvariantDefinition, Violation } from './checker.ts';
 
 /** platform.md item 6: level-1 shares of the fee services, in basis points. */
-const SPEC_LEVEL_ONE_BPS: Readonly<Partial<Record<ReferralService, bigint>>> = { trading: 2_000n, escrow: 1_500n, domains: 1_500n, wallet: 1_000n };
+const SPEC_LEVEL_ONE_BPS: Readonly<Partial<Record<ReferralService, bigint>>> = {
+  trading: 2_000n,
+  escrow: 1_500n,
+  domains: 1_500n,
+  wallet: 1_000n,
+};
 /** The fee services whose book totals are compared at the end (a wallet fee event joins `feeOf`). */
 const FEE_SERVICES = ['trading', 'escrow', 'domains', 'wallet'] as const;
 /** docs/decisions/platform.md: levels 2 and 3 are 1/2 and 1/4 of the level-1 share. */
@@ -53,7 +58,8 @@ function levelOf(reason: string): number | null {
 
 export const referralLevels: InvariantDefinition = {
   name: 'referral-levels',
-  description: "each referrer's earnings equal the declared share of its descendants' fees at each level (trading 20 %, escrow and domains 15 %, wallet 10 %, halved per level)",
+  description:
+    "each referrer's earnings equal the declared share of its descendants' fees at each level (trading 20 %, escrow and domains 15 %, wallet 10 %, halved per level)",
   create({ platform }) {
     const parties = new Map<string, readonly string[]>();
     const released = new Set<string>();
@@ -62,13 +68,35 @@ export const referralLevels: InvariantDefinition = {
 
     const feeOf = (event: DomainEvent): Fee | null => {
       if (event.type === 'trading.order' || event.type === 'trading.filled') {
-        return event.feeMicro > 0n ? { service: 'trading', payerId: event.agentId, feeMicro: event.feeMicro, chain: uplineOf(platform.agents, event.agentId), excluded: [] } : null;
+        return event.feeMicro > 0n
+          ? {
+              service: 'trading',
+              payerId: event.agentId,
+              feeMicro: event.feeMicro,
+              chain: uplineOf(platform.agents, event.agentId),
+              excluded: [],
+            }
+          : null;
       }
       if (event.type === 'domains.registered' || event.type === 'domains.renewed') {
-        return event.costMicro > 0n ? { service: 'domains', payerId: event.ownerId, feeMicro: event.costMicro, chain: uplineOf(platform.agents, event.ownerId), excluded: [] } : null;
+        return event.costMicro > 0n
+          ? {
+              service: 'domains',
+              payerId: event.ownerId,
+              feeMicro: event.costMicro,
+              chain: uplineOf(platform.agents, event.ownerId),
+              excluded: [],
+            }
+          : null;
       }
       if (event.type === 'wallet.fee') {
-        return { service: 'wallet', payerId: event.agentId, feeMicro: event.feeMicro, chain: uplineOf(platform.agents, event.agentId), excluded: [] };
+        return {
+          service: 'wallet',
+          payerId: event.agentId,
+          feeMicro: event.feeMicro,
+          chain: uplineOf(platform.agents, event.agentId),
+          excluded: [],
+        };
       }
       if (event.type !== 'escrow.released') return null;
       const escrowParties = parties.get(event.escrowId);
@@ -76,7 +104,13 @@ export const referralLevels: InvariantDefinition = {
       if (released.has(event.escrowId) || escrowParties === undefined || event.feeMicro === 0n) return null;
       released.add(event.escrowId);
       const senderId = escrowParties[0] as string;
-      return { service: 'escrow', payerId: senderId, feeMicro: event.feeMicro, chain: uplineOf(platform.agents, senderId, event.referrerId), excluded: escrowParties };
+      return {
+        service: 'escrow',
+        payerId: senderId,
+        feeMicro: event.feeMicro,
+        chain: uplineOf(platform.agents, senderId, event.referrerId),
+        excluded: escrowParties,
+      };
     };
 
     const expectedOf = (referrerId: string, service: ReferralService): Micro[] => {
@@ -93,12 +127,21 @@ export const referralLevels: InvariantDefinition = {
       return levels;
     };
 
-    const judgeBook = (referrerId: string, service: ReferralService, atMs: number, event: () => string): Violation | null => {
+    const judgeBook = (
+      referrerId: string,
+      service: ReferralService,
+      atMs: number,
+      event: () => string,
+    ): Violation | null => {
       const want = expectedOf(referrerId, service);
       const book = platform.referrals.earnedByLevel(referrerId, service);
       for (let level = 0; level < REFERRAL_LEVELS_MAX; level++) {
         if ((book[level] ?? 0n) !== want[level]) {
-          return { atMs, event: event(), message: `referrer ${referrerId}: ${service} level ${level + 1} earned ${formatDecimal(book[level] ?? 0n)} in the book, due ${formatDecimal(want[level] ?? 0n)}` };
+          return {
+            atMs,
+            event: event(),
+            message: `referrer ${referrerId}: ${service} level ${level + 1} earned ${formatDecimal(book[level] ?? 0n)} in the book, due ${formatDecimal(want[level] ?? 0n)}`,
+          };
         }
       }
       return null;
@@ -113,9 +156,15 @@ export const referralLevels: InvariantDefinition = {
         const dueMicro = earns ? (fee.feeMicro * (levelOneBps / (SPEC_DIVISORS[level - 1] as bigint))) / 10_000n : 0n;
         const arrived = pending.filter((transfer) => transfer.level === level);
         const arrivedMicro = arrived.reduce((sum, transfer) => sum + transfer.amountMicro, 0n);
-        const misdirected = arrived.find((transfer) => referrerId === undefined || transfer.to !== referralAccount(referrerId));
+        const misdirected = arrived.find(
+          (transfer) => referrerId === undefined || transfer.to !== referralAccount(referrerId),
+        );
         if (arrivedMicro !== dueMicro || misdirected !== undefined) {
-          return { atMs, event: event(), message: `${fee.service} fee ${formatDecimal(fee.feeMicro)} of ${fee.payerId}: level ${level} share ${formatDecimal(arrivedMicro)}, due ${formatDecimal(dueMicro)}${misdirected === undefined ? '' : ` (one to ${misdirected.to})`}` };
+          return {
+            atMs,
+            event: event(),
+            message: `${fee.service} fee ${formatDecimal(fee.feeMicro)} of ${fee.payerId}: level ${level} share ${formatDecimal(arrivedMicro)}, due ${formatDecimal(dueMicro)}${misdirected === undefined ? '' : ` (one to ${misdirected.to})`}`,
+          };
         }
         if (referrerId !== undefined && dueMicro > 0n) {
           const levels = expectedOf(referrerId, fee.service);
@@ -142,7 +191,13 @@ export const referralLevels: InvariantDefinition = {
         if (fee === null) {
           const stray = pending[0];
           pending = [];
-          return stray === undefined ? null : { atMs: event.atMs, event: text(), message: `a level ${stray.level} referral share of ${formatDecimal(stray.amountMicro)} to ${stray.to} with no fee` };
+          return stray === undefined
+            ? null
+            : {
+                atMs: event.atMs,
+                event: text(),
+                message: `a level ${stray.level} referral share of ${formatDecimal(stray.amountMicro)} to ${stray.to} with no fee`,
+              };
         }
         const violation = judgeFee(fee, event.atMs, text);
         pending = [];
@@ -158,7 +213,11 @@ export const referralLevels: InvariantDefinition = {
           const casinoBook = platform.referrals.earnedByLevel(referrerId, 'casino');
           const casinoOwn = platform.casino.state.commissions.earnedBy(referrerId);
           if (casinoBook.some((amount, index) => amount !== (casinoOwn[index] ?? 0n))) {
-            return { atMs: endMs, event: event(referrerId)(), message: `referrer ${referrerId}: casino levels ${casinoBook.map(formatDecimal).join('/')} in the book, ${casinoOwn.map(formatDecimal).join('/')} by the casino` };
+            return {
+              atMs: endMs,
+              event: event(referrerId)(),
+              message: `referrer ${referrerId}: casino levels ${casinoBook.map(formatDecimal).join('/')} in the book, ${casinoOwn.map(formatDecimal).join('/')} by the casino`,
+            };
           }
         }
         return null;

@@ -7,12 +7,17 @@ import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('batch-bettor', () => {
-  test('every amount of its mix is within the games\' bets', () => {
-    expect(() => scenarioFromText('name: x\nduration: 1d\npopulations:\n  - { agent: batch-bettor, count: 1, params: { mix: [{ game: slots }] } }\n')).toThrow(/mix\[0\]: slots takes bets of 0.10 to 1000.00, not 0.01/);
+  test("every amount of its mix is within the games' bets", () => {
+    expect(() =>
+      scenarioFromText(
+        'name: x\nduration: 1d\npopulations:\n  - { agent: batch-bettor, count: 1, params: { mix: [{ game: slots }] } }\n',
+      ),
+    ).toThrow(/mix\[0\]: slots takes bets of 0.10 to 1000.00, not 0.01/);
   });
 
   test('cycles its mix evenly, 20 bets a batch; referred agents pay commissions up their chain', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: batches
 duration: 6h
 populations:
@@ -29,11 +34,18 @@ populations:
 casino:
   starting_deposit: '25.00'
   closures: [{ game: slots, from: 1h, for: 30m }]
-`), { seed: 47 });
+`),
+      { seed: 47 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const perAgentGame = new Map<string, number>();
-    for (const event of keptEvents(record)) if (event.type === 'casino.bet') perAgentGame.set(`${event.agentId}|${event.game}`, (perAgentGame.get(`${event.agentId}|${event.game}`) ?? 0) + 1);
+    for (const event of keptEvents(record))
+      if (event.type === 'casino.bet')
+        perAgentGame.set(
+          `${event.agentId}|${event.game}`,
+          (perAgentGame.get(`${event.agentId}|${event.game}`) ?? 0) + 1,
+        );
     const batch = record.endpoints.find((row) => row.endpoint === 'casino.A.batch');
     expect(batch?.statuses['200']).toBeGreaterThan(12 * 150);
     for (const agent of record.agents) {
@@ -44,8 +56,12 @@ casino:
       expect(Math.abs(coin - crash)).toBeLessThanOrEqual(4);
       expect(perAgentGame.get(`${agent.agentId}|slots`) ?? 0).toBeLessThan(coin);
     }
-    const referred = keptEvents(record).filter((event) => event.type === 'agent.registered' && event.referrerId !== null);
+    const referred = keptEvents(record).filter(
+      (event) => event.type === 'agent.registered' && event.referrerId !== null,
+    );
     expect(referred.length).toBeGreaterThan(4);
-    expect(record.invariants.find((result) => result.name === 'casino-referral-levels')?.checks).toBeGreaterThan(10_000);
+    expect(record.invariants.find((result) => result.name === 'casino-referral-levels')?.checks).toBeGreaterThan(
+      10_000,
+    );
   });
 });

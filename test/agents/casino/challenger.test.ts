@@ -8,21 +8,27 @@ import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('challenger', () => {
   test('challenges others, accepts and declines, never itself', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: challengers
 duration: 12h
 populations:
   - { agent: challenger, count: 8, style: mixed, params: { amount: 0.40, every: 20m, accept: 0.6 } }
   - { agent: challenger, count: 2, params: { game: dice, amount: 1, every: 30m, accept: 0 } }
 casino: { starting_deposit: '20.00' }
-`), { seed: 59 });
+`),
+      { seed: 59 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const statuses = new Map<string, number>();
-    for (const event of keptEvents(record)) if (event.type === 'casino.challenge') statuses.set(event.status, (statuses.get(event.status) ?? 0) + 1);
+    for (const event of keptEvents(record))
+      if (event.type === 'casino.challenge') statuses.set(event.status, (statuses.get(event.status) ?? 0) + 1);
     expect(statuses.get('pending')).toBeGreaterThan(100);
     expect(statuses.get('resolved')).toBeGreaterThan(30);
     expect(statuses.get('declined')).toBeGreaterThan(10);
-    expect(record.endpoints.find((row) => row.endpoint === 'casino.A.challenges.create')?.statuses['400']).toBeUndefined();
+    expect(
+      record.endpoints.find((row) => row.endpoint === 'casino.A.challenges.create')?.statuses['400'],
+    ).toBeUndefined();
   });
 });

@@ -11,7 +11,8 @@ const START_MS = Date.parse('2026-01-01T00:00:00Z');
 
 describe('fixed-bettor', () => {
   test('bets its fixed amount on its game, waits out a closure, and its overdraw probe is refused', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: fixed
 duration: 6h
 populations:
@@ -20,26 +21,37 @@ populations:
 casino:
   starting_deposit: '50.00'
   closures: [{ game: dice, from: 2h, for: 1h }]
-`), { seed: 31 });
+`),
+      { seed: 31 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const bets = keptEvents(record).filter((event) => event.type === 'casino.bet');
     const dice = bets.filter((bet) => bet.game === 'dice');
     expect(dice.length).toBeGreaterThan(6 * 50);
     for (const bet of dice) expect(bet.amountMicro).toBe(250_000n);
-    expect(dice.filter((bet) => bet.atMs >= START_MS + 2 * HOUR_MS && bet.atMs < START_MS + 3 * HOUR_MS)).toHaveLength(0);
+    expect(dice.filter((bet) => bet.atMs >= START_MS + 2 * HOUR_MS && bet.atMs < START_MS + 3 * HOUR_MS)).toHaveLength(
+      0,
+    );
     expect(dice.some((bet) => bet.atMs >= START_MS + 3 * HOUR_MS)).toBe(true);
     const diceRow = record.endpoints.find((row) => row.endpoint === 'casino.A.game.dice');
     expect(diceRow?.statuses['409']).toBeGreaterThanOrEqual(6);
     const coinRow = record.endpoints.find((row) => row.endpoint === 'casino.A.game.coin_flip');
     expect(coinRow?.statuses['422']).toBe(1);
-    expect(keptEvents(record).filter((event) => event.type === 'casino.deposit' && event.status === 'confirmed')).toHaveLength(7);
+    expect(
+      keptEvents(record).filter((event) => event.type === 'casino.deposit' && event.status === 'confirmed'),
+    ).toHaveLength(7);
   });
 
   test('its params are validated strictly, the game parameters by the game itself', () => {
-    const population = (params: string): string => `name: x\nduration: 1d\npopulations:\n  - { agent: fixed-bettor, count: 1, params: ${params} }\n`;
-    expect(() => scenarioFromText(population('{ game: dice, params: { direction: sideways, threshold: 50 } }'))).toThrow(/populations\[0\]\.params\.params: dice: /);
-    expect(() => scenarioFromText(population('{ game: roulette, params: { bet_type: red, colour: blue } }'))).toThrow(/roulette: /);
+    const population = (params: string): string =>
+      `name: x\nduration: 1d\npopulations:\n  - { agent: fixed-bettor, count: 1, params: ${params} }\n`;
+    expect(() =>
+      scenarioFromText(population('{ game: dice, params: { direction: sideways, threshold: 50 } }')),
+    ).toThrow(/populations\[0\]\.params\.params: dice: /);
+    expect(() => scenarioFromText(population('{ game: roulette, params: { bet_type: red, colour: blue } }'))).toThrow(
+      /roulette: /,
+    );
     expect(() => scenarioFromText(population('{ game: video_poker }'))).toThrow(/populations\[0\]\.params\.game/);
     expect(() => scenarioFromText(population('{ amount: 0 }'))).toThrow(/amount/);
     expect(() => scenarioFromText(population('{ every: 10ms }'))).toThrow(/every/);

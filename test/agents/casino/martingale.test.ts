@@ -10,17 +10,21 @@ type Bet = Extract<DomainEvent, { type: 'casino.bet' }>;
 
 describe('martingale', () => {
   test('doubles after each loss, resets after a win or a Kelly refusal', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: martingales
 duration: 12h
 populations:
   - { agent: martingale, count: 6, style: mixed, params: { game: dice, params: { direction: over, threshold: 80 }, base: 0.05, max_doublings: 12, every: 1m } }
 casino: { starting_deposit: '40.00' }
-`), { seed: 41 });
+`),
+      { seed: 41 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const byAgent = new Map<string, Bet[]>();
-    for (const event of keptEvents(record)) if (event.type === 'casino.bet') byAgent.set(event.agentId, [...(byAgent.get(event.agentId) ?? []), event]);
+    for (const event of keptEvents(record))
+      if (event.type === 'casino.bet') byAgent.set(event.agentId, [...(byAgent.get(event.agentId) ?? []), event]);
     let doubled = 0;
     let resets = 0;
     for (const bets of byAgent.values()) {
@@ -43,6 +47,10 @@ casino: { starting_deposit: '40.00' }
   });
 
   test('its doubling cap is bounded', () => {
-    expect(() => scenarioFromText('name: x\nduration: 1d\npopulations:\n  - { agent: martingale, count: 1, params: { max_doublings: 31 } }\n')).toThrow(/max_doublings/);
+    expect(() =>
+      scenarioFromText(
+        'name: x\nduration: 1d\npopulations:\n  - { agent: martingale, count: 1, params: { max_doublings: 31 } }\n',
+      ),
+    ).toThrow(/max_doublings/);
   });
 });

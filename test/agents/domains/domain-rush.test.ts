@@ -31,24 +31,45 @@ describe('domain rush', () => {
     const first = await runScenario(scenario, { seed: 11, agents: AGENTS });
     const second = await runScenario(scenario, { seed: 11, agents: AGENTS });
     expect(first.outcome).toBe('completed');
-    for (const result of first.invariants) expect({ name: result.name, violations: result.violations, first: result.first }).toEqual({ name: result.name, violations: 0, first: null });
-    expect(first.invariants.map((result) => result.name)).toEqual(expect.arrayContaining(['domains-one-owner', 'domains-expiry-exact', 'domains-fees', 'agent-assertions']));
+    for (const result of first.invariants)
+      expect({ name: result.name, violations: result.violations, first: result.first }).toEqual({
+        name: result.name,
+        violations: 0,
+        first: null,
+      });
+    expect(first.invariants.map((result) => result.name)).toEqual(
+      expect.arrayContaining(['domains-one-owner', 'domains-expiry-exact', 'domains-fees', 'agent-assertions']),
+    );
     const a = renderReports(first, scenario.reports);
     const b = renderReports(second, scenario.reports);
     expect(a.digest).toBe(b.digest);
     const csv = a.files.find((file) => file.file === 'domains.csv');
     expect(csv?.text).toBe(b.files.find((file) => file.file === 'domains.csv')?.text);
     const lines = (csv?.text ?? '').trimEnd().split('\n');
-    expect(lines[0]).toBe('domain_id,domain,registrant,owner,status,registered_at,expires_at,years,renewals,transfers,sales,fees,sales_total');
+    expect(lines[0]).toBe(
+      'domain_id,domain,registrant,owner,status,registered_at,expires_at,years,renewals,transfers,sales,fees,sales_total',
+    );
     const types = new Set(keptEvents(first).map((event) => event.type));
-    for (const type of ['domains.registered', 'domains.renewed', 'domains.offered', 'domains.transferred', 'domains.expired', 'domains.released']) expect(types, type).toContain(type);
+    for (const type of [
+      'domains.registered',
+      'domains.renewed',
+      'domains.offered',
+      'domains.transferred',
+      'domains.expired',
+      'domains.released',
+    ])
+      expect(types, type).toContain(type);
     // Squatters raced: some registrations were refused with 409.
-    const register = first.endpoints.filter((row) => row.endpoint === 'domains.A.register' || row.endpoint === 'domains.B.register');
+    const register = first.endpoints.filter(
+      (row) => row.endpoint === 'domains.A.register' || row.endpoint === 'domains.B.register',
+    );
     expect(register.some((row) => (row.statuses['409'] ?? 0) > 0)).toBe(true);
     // A released name was registered again (a second row of the same name).
     const names = lines.slice(1).map((line) => line.split(',')[1]);
     expect(new Set(names).size).toBeLessThan(names.length);
-    expect(first.endpoints.some((row) => row.endpoint === 'domains.A.dns' && (row.statuses['200'] ?? 0) > 0)).toBe(true);
+    expect(first.endpoints.some((row) => row.endpoint === 'domains.A.dns' && (row.statuses['200'] ?? 0) > 0)).toBe(
+      true,
+    );
   });
 
   test('scenarios/domain-rush.yaml loads', () => {

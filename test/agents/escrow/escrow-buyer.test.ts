@@ -6,13 +6,16 @@ import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('escrow-buyer', () => {
-  test('runs alone for a day (buyers as each other\'s counterparties) without a violation', async () => {
-    const record = await runScenario(scenarioFromText(`
+  test("runs alone for a day (buyers as each other's counterparties) without a violation", async () => {
+    const record = await runScenario(
+      scenarioFromText(`
 name: buyers
 duration: 1d
 populations:
   - { agent: escrow-buyer, count: 30, style: mixed, params: { counterparty: escrow-buyer, expires_in: 2h, escrow_every: 1h, retry_release: 0.3 } }
-`), { seed: 21 });
+`),
+      { seed: 21 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const statuses = new Set(record.escrows.map((escrow) => escrow.status));
@@ -23,14 +26,17 @@ populations:
   });
 
   test('with sellers over three days, disputes settle at the end of their window', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: market
 duration: 3d
 populations:
   - { agent: escrow-seller, count: 8, params: { dispute: 0.1 } }
   - { agent: escrow-buyer, count: 20, style: mixed, params: { release: 0.2, refund: 0.2, dispute: 0.4, let_expire: 0.2, expires_in: 4h, escrow_every: 3h } }
 platform: { dispute_outcome: release }
-`), { seed: 22 });
+`),
+      { seed: 22 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const disputed = keptEvents(record).filter((event) => event.type === 'escrow.disputed').length;

@@ -7,12 +7,15 @@ import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('escrow-seller', () => {
   test('runs alone for a day without a violation', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: sellers
 duration: 1d
 populations:
   - { agent: escrow-seller, count: 10, style: mixed }
-`), { seed: 31 });
+`),
+      { seed: 31 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const lists = record.endpoints.filter((row) => row.endpoint.endsWith('.list'));
@@ -20,18 +23,23 @@ populations:
   });
 
   test('beside buyers it disputes some incoming escrows, which then settle', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: sellers-and-buyers
 duration: 3d
 populations:
   - { agent: escrow-seller, count: 5, style: mixed, params: { check_every: 1h, dispute: 0.3, view: 0.5 } }
   - { agent: escrow-buyer, count: 10, params: { release: 0, refund: 0, dispute: 0, let_expire: 1, expires_in: 12h } }
-`), { seed: 32 });
+`),
+      { seed: 32 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const disputes = keptEvents(record).filter((event) => event.type === 'escrow.disputed');
     expect(disputes.length).toBeGreaterThan(3);
     expect(disputes.every((event) => event.byAgentId.startsWith('escrow-seller-'))).toBe(true);
-    expect(keptEvents(record).some((event) => event.type === 'escrow.refunded' && event.cause === 'dispute-window')).toBe(true);
+    expect(
+      keptEvents(record).some((event) => event.type === 'escrow.refunded' && event.cause === 'dispute-window'),
+    ).toBe(true);
   });
 });

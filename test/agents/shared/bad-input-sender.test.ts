@@ -18,7 +18,9 @@ describe('bad-input-sender', () => {
   test('each bad-input case answers its expected 4xx with {error, code} and moves no money', async () => {
     const platform = new Platform({ seed: 'bad', startMs: START_MS });
     const clock = new VirtualClock(START_MS);
-    const client = new AfpClient(inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true }));
+    const client = new AfpClient(
+      inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true }),
+    );
     const sender = await client.withIp('2001:db8::1').faucetB.register({ agent_id: 'sender' });
     const seller = await client.withIp('2001:db8::2').faucetB.register({ agent_id: 'seller' });
     expect(sender.ok && seller.ok).toBe(true);
@@ -42,19 +44,38 @@ describe('bad-input-sender', () => {
 
   test('runs alone for a day: all its bad requests answer 4xx and its balance never moves', async () => {
     const exchanges: { path: string; status: number }[] = [];
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: bad-input
 duration: 1d
 populations:
   - { agent: bad-input-sender, count: 2, style: B, params: { every: 30m, per_wake: 20 } }
-`), { seed: 51, recorder: { onExchange: (exchange) => exchanges.push({ path: `${exchange.request.method} ${exchange.request.path}`, status: exchange.response.status }) } });
+`),
+      {
+        seed: 51,
+        recorder: {
+          onExchange: (exchange) =>
+            exchanges.push({
+              path: `${exchange.request.method} ${exchange.request.path}`,
+              status: exchange.response.status,
+            }),
+        },
+      },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
-    const bad = exchanges.filter((exchange) => exchange.path !== 'GET /api/v1/faucet/status' && exchange.path !== 'POST /register');
+    const bad = exchanges.filter(
+      (exchange) => exchange.path !== 'GET /api/v1/faucet/status' && exchange.path !== 'POST /register',
+    );
     expect(bad.length).toBeGreaterThan(1_000);
-    for (const exchange of bad) expect(exchange.status >= 400 && exchange.status < 500, `${exchange.path} ${exchange.status}`).toBe(true);
+    for (const exchange of bad)
+      expect(exchange.status >= 400 && exchange.status < 500, `${exchange.path} ${exchange.status}`).toBe(true);
     for (const agent of record.agents) expect(agent.balanceMicro).toBe(10_000_000n);
     expect(record.escrows).toHaveLength(0);
-    expect(keptEvents(record).filter((event) => event.type !== 'referral.paid').map((event) => event.type)).toEqual(['agent.registered', 'agent.registered']);
+    expect(
+      keptEvents(record)
+        .filter((event) => event.type !== 'referral.paid')
+        .map((event) => event.type),
+    ).toEqual(['agent.registered', 'agent.registered']);
   });
 });

@@ -6,12 +6,15 @@ import { runScenario } from '../../../src/sim/runner.ts';
 
 describe('rate-limit-abuser', () => {
   test('runs alone for a day: free-tier bursts are cut at 300, the rest answer 429', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: abuse
 duration: 1d
 populations:
   - { agent: rate-limit-abuser, count: 1, params: { burst: 400, every: 6h } }
-`), { seed: 41 });
+`),
+      { seed: 41 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const [abuser] = record.agents;
@@ -20,12 +23,15 @@ populations:
   });
 
   test('a pro abuser on a style-B endpoint is cut by the service row, not the tier', async () => {
-    const record = await runScenario(scenarioFromText(`
+    const record = await runScenario(
+      scenarioFromText(`
 name: abuse-b
 duration: 1d
 populations:
   - { agent: rate-limit-abuser, count: 1, tier: pro, params: { burst: 100, every: 12h, target: escrow.B.list } }
-`), { seed: 42 });
+`),
+      { seed: 42 },
+    );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     expect(record.agents[0]?.tier).toBe('pro');

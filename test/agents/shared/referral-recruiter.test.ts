@@ -29,7 +29,12 @@ describe('referral recruiter', () => {
     const first = await runScenario(scenario, { seed: 5, agents: AGENTS });
     const second = await runScenario(scenario, { seed: 5, agents: AGENTS });
     expect(first.outcome).toBe('completed');
-    for (const result of first.invariants) expect({ name: result.name, violations: result.violations, first: result.first }).toEqual({ name: result.name, violations: 0, first: null });
+    for (const result of first.invariants)
+      expect({ name: result.name, violations: result.violations, first: result.first }).toEqual({
+        name: result.name,
+        violations: 0,
+        first: null,
+      });
     expect(first.invariants.find((result) => result.name === 'referral-levels')?.checks).toBeGreaterThan(100);
     const a = renderReports(first, scenario.reports);
     const b = renderReports(second, scenario.reports);
@@ -41,7 +46,11 @@ describe('referral recruiter', () => {
     const cells = rows.map((row) => row.split(','));
     expect(new Set(cells.map((row) => row[1]))).toEqual(new Set(['1', '2', '3']));
     // Columns escrow, trading, domains, casino: each has some earnings.
-    for (const column of [4, 5, 6, 7]) expect(cells.some((row) => Number(row[column]) > 0), header?.split(',')[column]).toBe(true);
+    for (const column of [4, 5, 6, 7])
+      expect(
+        cells.some((row) => Number(row[column]) > 0),
+        header?.split(',')[column],
+      ).toBe(true);
     // Each row's total is the sum of its service columns (exact, in micro-USDC).
     for (const row of cells) {
       const micro = (text: string | undefined): bigint => BigInt((text ?? '0').replace('.', ''));

@@ -48,7 +48,11 @@ describe('trading archetypes follow their rules', () => {
     expect(maker.every((order) => order.type === 'limit' && order.symbol === 'SOL-PERP')).toBe(true);
     // Quotes come in pairs placed at one instant by one agent: a buy below a sell.
     const pairs = new Map<string, TradingOrderRow[]>();
-    for (const order of maker) pairs.set(`${order.agentId}@${order.createdAtMs}`, [...(pairs.get(`${order.agentId}@${order.createdAtMs}`) ?? []), order]);
+    for (const order of maker)
+      pairs.set(`${order.agentId}@${order.createdAtMs}`, [
+        ...(pairs.get(`${order.agentId}@${order.createdAtMs}`) ?? []),
+        order,
+      ]);
     for (const pair of pairs.values()) {
       expect(pair.map((order) => order.side).sort()).toEqual(['buy', 'sell']);
       const [buy, sell] = [pair.find((order) => order.side === 'buy'), pair.find((order) => order.side === 'sell')];
@@ -61,9 +65,13 @@ describe('trading archetypes follow their rules', () => {
 
     const momentum = by('momentum-trader');
     expect(momentum.length).toBeGreaterThan(0);
-    expect(momentum.every((order) => order.type === 'market' && order.symbol === 'ETH-PERP' && order.leverage === 3)).toBe(true);
+    expect(
+      momentum.every((order) => order.type === 'market' && order.symbol === 'ETH-PERP' && order.leverage === 3),
+    ).toBe(true);
 
-    const harvested = (record.trading?.positions ?? []).filter((position) => archetypeOf(position.agentId) === 'funding-harvester');
+    const harvested = (record.trading?.positions ?? []).filter(
+      (position) => archetypeOf(position.agentId) === 'funding-harvester',
+    );
     expect(harvested.length).toBeGreaterThanOrEqual(3);
     const firstOf = new Set<string>();
     let atLead = 0;
@@ -76,7 +84,10 @@ describe('trading archetypes follow their rules', () => {
       firstOf.add(position.agentId);
       const base = position.symbol.replace(/-PERP$/, '');
       const rate = rateAt(base, position.openedAtMs);
-      expect(position.side, `${position.agentId} ${position.symbol} opened at ${position.openedAtMs}, rate ${rate} ppm`).toBe(rate > 0 ? 'short' : 'long');
+      expect(
+        position.side,
+        `${position.agentId} ${position.symbol} opened at ${position.openedAtMs}, rate ${rate} ppm`,
+      ).toBe(rate > 0 ? 'short' : 'long');
       const largest = Math.max(...WATCHED.map((watched) => Math.abs(rateAt(watched, position.openedAtMs))));
       expect(Math.abs(rate)).toBe(largest);
     }

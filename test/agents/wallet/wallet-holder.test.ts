@@ -45,7 +45,8 @@ function spiedHolder(keys: Set<string>): AnyAgentDefinition {
     async step(context) {
       const result = await walletHolder.step(context);
       const wallet = (context.memory as { wallet: HeldWallet | null }).wallet;
-      if (wallet !== null) for (const key of [...Object.values(wallet.keys), wallet.monero.viewKey, wallet.monero.spendKey]) keys.add(key);
+      if (wallet !== null)
+        for (const key of [...Object.values(wallet.keys), wallet.monero.viewKey, wallet.monero.spendKey]) keys.add(key);
       return result;
     },
   };
@@ -57,25 +58,50 @@ describe('wallet-holder', () => {
     const keys = new Set<string>();
     const record = await runScenario(scenario, { seed: 4, agents: { ...AGENTS, 'wallet-holder': spiedHolder(keys) } });
     expect(record.outcome).toBe('completed');
-    for (const result of record.invariants) expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
-    const created = keptEvents(record).filter((event) => event.type === 'wallet.created').map((event) => event.agentId);
+    for (const result of record.invariants)
+      expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
+    const created = keptEvents(record)
+      .filter((event) => event.type === 'wallet.created')
+      .map((event) => event.agentId);
     expect(created.sort()).toEqual([...new Set(created)].sort());
     expect(created).toHaveLength(8);
     // Nine starting funds per wallet, minted right after its creation.
     expect(keptEvents(record).filter((event) => event.type === 'wallet.minted')).toHaveLength(8 * 9);
-    const sends = keptEvents(record).flatMap((event) => (event.type === 'wallet.sent' && event.kind === 'send' ? [event] : []));
-    expect(new Set(sends.map((event) => event.chain))).toEqual(new Set(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']));
-    const natives = new Set(['0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', 'So11111111111111111111111111111111111111112', 'native', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb']);
+    const sends = keptEvents(record).flatMap((event) =>
+      event.type === 'wallet.sent' && event.kind === 'send' ? [event] : [],
+    );
+    expect(new Set(sends.map((event) => event.chain))).toEqual(
+      new Set(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']),
+    );
+    const natives = new Set([
+      '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+      'So11111111111111111111111111111111111111112',
+      'native',
+      'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
+    ]);
     expect(sends.some((event) => !natives.has(event.asset))).toBe(true);
-    const settled = new Map(keptEvents(record).flatMap((event) => (event.type === 'wallet.settled' ? [[event.hash, event.atMs] as const] : [])));
-    for (const send of sends) if (send.blockAtMs <= record.endMs) expect(settled.get(send.hash), send.hash).toBe(send.blockAtMs);
+    const settled = new Map(
+      keptEvents(record).flatMap((event) =>
+        event.type === 'wallet.settled' ? [[event.hash, event.atMs] as const] : [],
+      ),
+    );
+    for (const send of sends)
+      if (send.blockAtMs <= record.endMs) expect(settled.get(send.hash), send.hash).toBe(send.blockAtMs);
     // Keys: 8 wallets × (4 single keys: ethereum and base share one; + monero's 2), none in any report byte.
     expect(keys.size).toBe(8 * 6);
     const rendered = renderReports(record, scenario.reports);
-    const text = rendered.files.map((file) => file.text).join('\n').toLowerCase();
-    for (const key of keys) expect(text.includes(key.toLowerCase().replace(/^0x/, '')), 'a key in the reports').toBe(false);
+    const text = rendered.files
+      .map((file) => file.text)
+      .join('\n')
+      .toLowerCase();
+    for (const key of keys)
+      expect(text.includes(key.toLowerCase().replace(/^0x/, '')), 'a key in the reports').toBe(false);
     const csv = rendered.files.find((file) => file.file === 'wallet.csv')?.text ?? '';
-    const rows = csv.trimEnd().split('\n').slice(1).map((row) => row.split(','));
+    const rows = csv
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((row) => row.split(','));
     expect(rows.map((row) => row[0])).toEqual(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']);
     expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(sends.length);
     const again = await runScenario(scenario, { seed: 4 });
@@ -84,29 +110,58 @@ describe('wallet-holder', () => {
 
   test('reports a transaction still pending after its block, and one whose history says otherwise', async () => {
     const nowMs = Date.UTC(2026, 0, 1, 1);
-    const wallet: HeldWallet = { addresses: { ethereum: '0x1', base: '0x1', solana: 's', bitcoin: 'b', tron: 't', monero: 'm' }, keys: { ethereum: 'k', base: 'k', solana: 'k', bitcoin: 'k', tron: 'k' }, monero: { viewKey: 'v', spendKey: 's' } };
-    const memory = () => ({ registered: true, nextClaimBAtMs: null, claimedA: false, registerAttempts: 1, wallet, createAttempts: 1, nextSendAtMs: nowMs + 3_600_000, pending: { hash: '0xabc', chain: 'base', blockAtMs: nowMs - 2_000 } });
+    const wallet: HeldWallet = {
+      addresses: { ethereum: '0x1', base: '0x1', solana: 's', bitcoin: 'b', tron: 't', monero: 'm' },
+      keys: { ethereum: 'k', base: 'k', solana: 'k', bitcoin: 'k', tron: 'k' },
+      monero: { viewKey: 'v', spendKey: 's' },
+    };
+    const memory = () => ({
+      registered: true,
+      nextClaimBAtMs: null,
+      claimedA: false,
+      registerAttempts: 1,
+      wallet,
+      createAttempts: 1,
+      nextSendAtMs: nowMs + 3_600_000,
+      pending: { hash: '0xabc', chain: 'base', blockAtMs: nowMs - 2_000 },
+    });
     const params = { every: 3_600_000, chains: ['base'], send_pct: 2, token_share: 0, counterparty: 'wallet-holder' };
-    const tx = (status: string) => ({ tx_hash: '0xabc', chain: 'base', status, block_at: new Date(nowMs - 2_000).toISOString() });
+    const tx = (status: string) => ({
+      tx_hash: '0xabc',
+      chain: 'base',
+      status,
+      block_at: new Date(nowMs - 2_000).toISOString(),
+    });
 
     const stillPending = stubContext(params, nowMs, { tx: () => ok(tx('pending')) });
     stillPending.context.memory = memory();
     await walletHolder.step(stillPending.context);
-    expect(stillPending.reports.map((entry) => entry.message)).toEqual([expect.stringMatching(/0xabc is still pending after its block/)]);
+    expect(stillPending.reports.map((entry) => entry.message)).toEqual([
+      expect.stringMatching(/0xabc is still pending after its block/),
+    ]);
 
-    const disagrees = stubContext(params, nowMs, { tx: () => ok(tx('confirmed')), transactions: () => ok({ transactions: [tx('failed')], count: 1 }) });
+    const disagrees = stubContext(params, nowMs, {
+      tx: () => ok(tx('confirmed')),
+      transactions: () => ok({ transactions: [tx('failed')], count: 1 }),
+    });
     disagrees.context.memory = memory();
     await walletHolder.step(disagrees.context);
-    expect(disagrees.reports.map((entry) => entry.message)).toEqual(['transaction 0xabc is confirmed by hash but failed in the history']);
+    expect(disagrees.reports.map((entry) => entry.message)).toEqual([
+      'transaction 0xabc is confirmed by hash but failed in the history',
+    ]);
 
-    const sound = stubContext(params, nowMs, { tx: () => ok(tx('confirmed')), transactions: () => ok({ transactions: [tx('confirmed')], count: 1 }) });
+    const sound = stubContext(params, nowMs, {
+      tx: () => ok(tx('confirmed')),
+      transactions: () => ok({ transactions: [tx('confirmed')], count: 1 }),
+    });
     sound.context.memory = memory();
     expect(await walletHolder.step(sound.context)).toEqual({ wakeInMs: 3_600_000 });
     expect(sound.reports).toEqual([]);
   });
 
   test('its params are validated strictly', () => {
-    const population = (params: string) => `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-holder, count: 1, params: ${params} }\n`;
+    const population = (params: string) =>
+      `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-holder, count: 1, params: ${params} }\n`;
     expect(() => scenarioFromText(population('{ chains: [dogecoin] }'))).toThrow(/params\.chains/);
     expect(() => scenarioFromText(population('{ send_pct: 80 }'))).toThrow(/send_pct/);
     expect(() => scenarioFromText(population('{ token_share: 2 }'))).toThrow(/token_share/);
@@ -115,11 +170,15 @@ describe('wallet-holder', () => {
   });
 
   test('starting funds are checked per asset', () => {
-    const funds = (fund: string) => `name: x\nduration: 1d\npopulations: [{ agent: wallet-holder, count: 1 }]\nwallet:\n  starting_funds:\n    - ${fund}\n`;
+    const funds = (fund: string) =>
+      `name: x\nduration: 1d\npopulations: [{ agent: wallet-holder, count: 1 }]\nwallet:\n  starting_funds:\n    - ${fund}\n`;
     expect(() => scenarioFromText(funds("{ chain: base, token: USDC, amount: '1' }"))).toThrow(/not a symbol/);
     expect(() => scenarioFromText(funds("{ chain: bitcoin, amount: '0.000000001' }"))).toThrow(/at most 8 decimals/);
     expect(() => scenarioFromText(funds("{ chain: dogecoin, amount: '1' }"))).toThrow(/chain/);
-    expect(scenarioFromText(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }")).wallet.startingFunds).toEqual([{ chain: 'tron', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }]);
+    expect(
+      scenarioFromText(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }")).wallet
+        .startingFunds,
+    ).toEqual([{ chain: 'tron', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }]);
   });
 
   test('scenarios/wallet-swaps.yaml loads with its funds, holders and swappers', () => {
@@ -128,6 +187,8 @@ describe('wallet-holder', () => {
     expect(scenario.populations.map((population) => population.agent)).toEqual(['wallet-holder', 'wallet-swapper']);
     expect(scenario.wallet.startingFunds.length).toBeGreaterThan(5);
     expect(scenario.reports).toContain('wallet');
-    expect(scenario.invariants).toEqual(expect.arrayContaining(['wallet-conservation', 'referral-levels', 'conservation']));
+    expect(scenario.invariants).toEqual(
+      expect.arrayContaining(['wallet-conservation', 'referral-levels', 'conservation']),
+    );
   });
 });

@@ -9,19 +9,24 @@ import { Rng } from '../../../src/core/rng.ts';
 import type { AgentContext } from '../../../src/sim/agent.ts';
 import { AgentDirectory } from '../../../src/sim/agent-directory.ts';
 
-export type Answer = { ok: true; status: number; headers: Record<string, string>; body: unknown } | { ok: false; status: number; headers: Record<string, string>; body: { error: string; code: string } };
+export type Answer =
+  | { ok: true; status: number; headers: Record<string, string>; body: unknown }
+  | { ok: false; status: number; headers: Record<string, string>; body: { error: string; code: string } };
 
 export const ok = (body: unknown): Answer => ({ ok: true, status: 200, headers: {}, body });
 
 export function stubContext<P>(params: P, nowMs: number, answers: Record<string, (...args: unknown[]) => Answer>) {
   const reports: { message: string; event: unknown }[] = [];
-  const wallet = new Proxy({}, {
-    get: (_target, name: string) => {
-      const answer = answers[name];
-      if (answer === undefined) throw new Error(`the stub has no answer for wallet.${name}`);
-      return (...args: unknown[]) => Promise.resolve(answer(...args));
+  const wallet = new Proxy(
+    {},
+    {
+      get: (_target, name: string) => {
+        const answer = answers[name];
+        if (answer === undefined) throw new Error(`the stub has no answer for wallet.${name}`);
+        return (...args: unknown[]) => Promise.resolve(answer(...args));
+      },
     },
-  });
+  );
   const context: AgentContext<P> = {
     agentId: 'stub-0',
     archetype: 'stub',

@@ -32,12 +32,41 @@ reports: [summary, agents, endpoints, events, referrals, wallet]
 `;
 
 const NOW = Date.UTC(2026, 0, 1, 1);
-const WALLET: HeldWallet = { addresses: { ethereum: '0xme', base: '0xme', solana: 'me', bitcoin: 'bc1me', tron: 'Tme', monero: '4me' }, keys: { ethereum: 'k', base: 'k', solana: 'k', bitcoin: 'k', tron: 'k' }, monero: { viewKey: 'v', spendKey: 's' } };
-const SOL = { chain: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'SOL', decimals: 9, native: true } as const;
-const PARAMS = { every: 3_600_000, poll: 120_000, from_chains: ['base'], amount_pct: 5, referred: 0, referrer: 'referral-recruiter' };
+const WALLET: HeldWallet = {
+  addresses: { ethereum: '0xme', base: '0xme', solana: 'me', bitcoin: 'bc1me', tron: 'Tme', monero: '4me' },
+  keys: { ethereum: 'k', base: 'k', solana: 'k', bitcoin: 'k', tron: 'k' },
+  monero: { viewKey: 'v', spendKey: 's' },
+};
+const SOL = {
+  chain: 'solana',
+  address: 'So11111111111111111111111111111111111111112',
+  symbol: 'SOL',
+  decimals: 9,
+  native: true,
+} as const;
+const PARAMS = {
+  every: 3_600_000,
+  poll: 120_000,
+  from_chains: ['base'],
+  amount_pct: 5,
+  referred: 0,
+  referrer: 'referral-recruiter',
+};
 
 function memory(extra: Record<string, unknown>) {
-  return { registered: true, nextClaimBAtMs: null, claimedA: false, registerAttempts: 1, wallet: WALLET, createAttempts: 1, assets: [SOL], order: null, nextSwapAtMs: NOW + 3_600_000, nextPollAtMs: 0, ...extra };
+  return {
+    registered: true,
+    nextClaimBAtMs: null,
+    claimedA: false,
+    registerAttempts: 1,
+    wallet: WALLET,
+    createAttempts: 1,
+    assets: [SOL],
+    order: null,
+    nextSwapAtMs: NOW + 3_600_000,
+    nextPollAtMs: 0,
+    ...extra,
+  };
 }
 
 describe('wallet-swapper', () => {
@@ -45,21 +74,34 @@ describe('wallet-swapper', () => {
     const scenario = scenarioFromText(SWAPPERS);
     const record = await runScenario(scenario, { seed: 8 });
     expect(record.outcome).toBe('completed');
-    for (const result of record.invariants) expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
+    for (const result of record.invariants)
+      expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
     const ends = new Map<string, string>();
     for (const event of keptEvents(record)) if (event.type === 'wallet.swap') ends.set(event.orderId, event.status);
     const statuses = [...ends.values()];
     expect(statuses.filter((status) => status === 'finished').length).toBeGreaterThan(20);
-    expect(statuses.filter((status) => !['finished', 'failed', 'refunded', 'expired'].includes(status)).length).toBeLessThanOrEqual(10);
+    expect(
+      statuses.filter((status) => !['finished', 'failed', 'refunded', 'expired'].includes(status)).length,
+    ).toBeLessThanOrEqual(10);
     const fees = keptEvents(record).filter((event) => event.type === 'wallet.fee');
     expect(fees).toHaveLength(statuses.filter((status) => status === 'finished').length);
     const rendered = renderReports(record, scenario.reports);
     const referrals = (rendered.files.find((file) => file.file === 'referrals.csv')?.text ?? '').trimEnd().split('\n');
     expect(referrals[0]).toBe('referrer,level,referred_agents,faucet,escrow,trading,domains,casino,wallet,total');
-    const walletLevels = new Set(referrals.slice(1).map((row) => row.split(',')).filter((row) => Number(row[8]) > 0).map((row) => row[1]));
+    const walletLevels = new Set(
+      referrals
+        .slice(1)
+        .map((row) => row.split(','))
+        .filter((row) => Number(row[8]) > 0)
+        .map((row) => row[1]),
+    );
     expect(walletLevels).toEqual(new Set(['1', '2', '3']));
     const csv = rendered.files.find((file) => file.file === 'wallet.csv')?.text ?? '';
-    const feeTotal = csv.trimEnd().split('\n').slice(1).reduce((sum, row) => sum + BigInt((row.split(',')[9] ?? '0').replace('.', '')), 0n);
+    const feeTotal = csv
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .reduce((sum, row) => sum + BigInt((row.split(',')[9] ?? '0').replace('.', '')), 0n);
     expect(feeTotal).toBe(fees.reduce((sum, event) => sum + event.feeMicro, 0n));
     const again = await runScenario(scenario, { seed: 8 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
@@ -71,9 +113,23 @@ describe('wallet-swapper', () => {
       balance: () => ok({ balance: { native, tokens: [] } }),
       quote: () => ok({ quote: { toAmount: '10', minReceived: '9.9', fee: { amount: '0.0001' } } }),
     });
-    stub.context.memory = memory({ assets: [{ chain: 'base', address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18, native: true }, SOL], nextSwapAtMs: NOW });
+    stub.context.memory = memory({
+      assets: [
+        {
+          chain: 'base',
+          address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+          symbol: 'ETH',
+          decimals: 18,
+          native: true,
+        },
+        SOL,
+      ],
+      nextSwapAtMs: NOW,
+    });
     await walletSwapper.step(stub.context);
-    expect(stub.reports.map((entry) => entry.message)).toEqual(['quote of 0.05 ETH: fee 0.0001 (due 0.00025), min received 9.9 of 10']);
+    expect(stub.reports.map((entry) => entry.message)).toEqual([
+      'quote of 0.05 ETH: fee 0.0001 (due 0.00025), min received 9.9 of 10',
+    ]);
   });
 
   test('reports an order that moves back, and a finished payout below its minimum', async () => {
@@ -89,7 +145,9 @@ describe('wallet-swapper', () => {
     });
     short.context.memory = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 600_000_000n } });
     await walletSwapper.step(short.context);
-    expect(short.reports.map((entry) => entry.message)).toEqual(['finished order swp_1: payout 0.5 confirmed to me, at least 0.6 due to its own address']);
+    expect(short.reports.map((entry) => entry.message)).toEqual([
+      'finished order swp_1: payout 0.5 confirmed to me, at least 0.6 due to its own address',
+    ]);
 
     const sound = stubContext({ ...PARAMS }, NOW, {
       swapStatus: () => ok(order('finished', 'payout1')),
@@ -102,7 +160,8 @@ describe('wallet-swapper', () => {
   });
 
   test('its params are validated strictly', () => {
-    const population = (params: string) => `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-swapper, count: 1, params: ${params} }\n`;
+    const population = (params: string) =>
+      `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-swapper, count: 1, params: ${params} }\n`;
     expect(() => scenarioFromText(population('{ from_chains: [] }'))).toThrow(/from_chains/);
     expect(() => scenarioFromText(population('{ amount_pct: 0 }'))).toThrow(/amount_pct/);
     expect(() => scenarioFromText(population('{ poll: 1s }'))).toThrow(/poll/);

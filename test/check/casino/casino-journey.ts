@@ -4,11 +4,26 @@
 // with its prizes, a large deposit, a withdrawal under review completed on the clock, verifications.
 // Shared by the in-process and the live tests; `deposits` false leaves out what needs a deposit.
 import type { CheckRun } from '../../../src/check/check-target.ts';
-import { casinoBalanceCommand, depositCommand, withdrawalsCommand, withdrawCommand } from '../../../src/check/casino/command-casino-account.ts';
+import {
+  casinoBalanceCommand,
+  depositCommand,
+  withdrawalsCommand,
+  withdrawCommand,
+} from '../../../src/check/casino/command-casino-account.ts';
 import { batchCommand, betACommand, betBCommand } from '../../../src/check/casino/command-casino-bets.ts';
 import { challengeActionCommand, createChallengeCommand } from '../../../src/check/casino/command-casino-challenges.ts';
-import { riskFactorCommand, rotateCommand, seedHashCommand, verifyCommand } from '../../../src/check/casino/command-casino-fairness.ts';
-import { createTournamentCommand, enterTournamentCommand, playTournamentCommand, tournamentDetailsCommand } from '../../../src/check/casino/command-casino-tournaments.ts';
+import {
+  riskFactorCommand,
+  rotateCommand,
+  seedHashCommand,
+  verifyCommand,
+} from '../../../src/check/casino/command-casino-fairness.ts';
+import {
+  createTournamentCommand,
+  enterTournamentCommand,
+  playTournamentCommand,
+  tournamentDetailsCommand,
+} from '../../../src/check/casino/command-casino-tournaments.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
@@ -32,7 +47,13 @@ export function casinoJourney(options: { deposits: boolean }): CommandSpec[] {
     registerCommand({ style: 'B', again: null, referrer: { slot: 1, via: 'code' } }),
     betACommand({ slot: 0, choice: { game: 'keno', picks: [5, 17, 33] }, amount: 'kelly', ownSeed: true }),
     betACommand({ slot: 0, choice: { game: 'plinko', rows: 16, risk: 'high' }, amount: 'kelly+1', ownSeed: true }),
-    betBCommand({ slot: 0, choice: { game: 'roulette', betType: 'number', betValue: 17 }, amount: 'min', ownSeed: true, amountAs: 'string' }),
+    betBCommand({
+      slot: 0,
+      choice: { game: 'roulette', betType: 'number', betValue: 17 },
+      amount: 'min',
+      ownSeed: true,
+      amountAs: 'string',
+    }),
     batchCommand(0, [
       { kind: 'bet', choice: { game: 'dice', direction: 'over', threshold: 50 }, amount: 'half-kelly' },
       { kind: 'game', game: 'video_poker' },
@@ -40,12 +61,24 @@ export function casinoJourney(options: { deposits: boolean }): CommandSpec[] {
       { kind: 'bet', choice: { game: 'plinko', rows: 8, risk: 'low' }, amount: 'min' },
     ]),
     verifyCommand({ slot: 0, ref: { own: 0 }, style: 'A' }),
-    createChallengeCommand({ slot: 0, challenged: { slot: 1, via: 'address' }, game: 'coin_flip', stake: 'half', message: 'best of one?' }),
+    createChallengeCommand({
+      slot: 0,
+      challenged: { slot: 1, via: 'address' },
+      game: 'coin_flip',
+      stake: 'half',
+      message: 'best of one?',
+    }),
     challengeActionCommand({ action: 'accept', actor: 'outsider', ref: { index: 0 } }),
     challengeActionCommand({ action: 'accept', actor: 'challenged', ref: { index: 0 } }),
     createChallengeCommand({ slot: 1, challenged: { slot: 0, via: 'id' }, game: 'dice', stake: 'two', message: null }),
     challengeActionCommand({ action: 'accept', actor: 'challenged', ref: { index: 1 } }),
-    createChallengeCommand({ slot: 2, challenged: { slot: 0, via: 'code' }, game: 'coin_flip', stake: 'min', message: null }),
+    createChallengeCommand({
+      slot: 2,
+      challenged: { slot: 0, via: 'code' },
+      game: 'coin_flip',
+      stake: 'min',
+      message: null,
+    }),
     challengeActionCommand({ action: 'decline', actor: 'challenged', ref: { index: 2 } }),
     rotateCommand(0),
     rotateCommand(1),
@@ -55,7 +88,15 @@ export function casinoJourney(options: { deposits: boolean }): CommandSpec[] {
     seedHashCommand(0),
     riskFactorCommand(1, 0.5),
     riskFactorCommand(1, 0.125),
-    createTournamentCommand({ slot: 0, game: 'coin_flip', pool: 'one', entryFeeMicro: 500_000n, maxAgents: 3, startsInMs: 0, durationMs: 3_600_000 }),
+    createTournamentCommand({
+      slot: 0,
+      game: 'coin_flip',
+      pool: 'one',
+      entryFeeMicro: 500_000n,
+      maxAgents: 3,
+      startsInMs: 0,
+      durationMs: 3_600_000,
+    }),
     enterTournamentCommand(1, { index: 0 }),
     enterTournamentCommand(2, { index: 0 }),
     enterTournamentCommand(0, { index: 0 }),

@@ -18,7 +18,15 @@ afterEach(async () => {
 });
 
 async function serve(defects: readonly DefectName[] = []): Promise<string> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '9', port: 0, clockMode: 'manual', startMs: Date.parse('2025-03-01T09:30:00.000Z'), defects, log: () => undefined });
+  const handle = await startServe({
+    routes: ALL_ROUTES,
+    seed: '9',
+    port: 0,
+    clockMode: 'manual',
+    startMs: Date.parse('2025-03-01T09:30:00.000Z'),
+    defects,
+    log: () => undefined,
+  });
   handles.push(handle);
   const api = handle.urls.api;
   if (api === undefined) throw new Error('afp serve has an api mount');
@@ -47,7 +55,11 @@ describe('the casino check against a live afp server', () => {
     expect(target.capabilities).toMatchObject({ casino: true, deposits: false, exactTime: true });
     const run = await target.newRun();
     expect(await runJourney(run, casinoJourney({ deposits: false }))).toEqual([]);
-    expect(run.model.casino.challenges.map((challenge) => challenge.status)).toEqual(['resolved', 'resolved', 'declined']);
+    expect(run.model.casino.challenges.map((challenge) => challenge.status)).toEqual([
+      'resolved',
+      'resolved',
+      'declined',
+    ]);
     expect(run.model.casino.tournaments[0]?.prizes).toHaveLength(3);
     expect(run.model.casino.withdrawals).toHaveLength(1);
   });

@@ -8,11 +8,33 @@ import { runNames } from '../../../src/check/check-target.ts';
 import { INVALID_CHOICES, VALID_CHOICES } from '../../../src/check/casino/command-casino-table.ts';
 import { eq, money } from '../../../src/check/expectation.ts';
 import { predictCasinoBalance, predictWithdraw } from '../../../src/check/casino/model-casino-account.ts';
-import { betRefusal, commitBet, inferMultiplier, resolveAmount, settlementOf } from '../../../src/check/casino/model-casino-bets.ts';
-import { houseCutMicro, predictAccept, predictCreateChallenge } from '../../../src/check/casino/model-casino-challenges.ts';
+import {
+  betRefusal,
+  commitBet,
+  inferMultiplier,
+  resolveAmount,
+  settlementOf,
+} from '../../../src/check/casino/model-casino-bets.ts';
+import {
+  houseCutMicro,
+  predictAccept,
+  predictCreateChallenge,
+} from '../../../src/check/casino/model-casino-challenges.ts';
 import { predictRotate, replayProblems, sha256Hex } from '../../../src/check/casino/model-casino-fairness.ts';
-import { detailProblems, kellyLimitMicro, law, paramsA, support, validChoice, type GameChoice } from '../../../src/check/casino/model-casino-games.ts';
-import { completeTournament, predictCreateTournament, predictEnter } from '../../../src/check/casino/model-casino-tournaments.ts';
+import {
+  detailProblems,
+  kellyLimitMicro,
+  law,
+  paramsA,
+  support,
+  validChoice,
+  type GameChoice,
+} from '../../../src/check/casino/model-casino-games.ts';
+import {
+  completeTournament,
+  predictCreateTournament,
+  predictEnter,
+} from '../../../src/check/casino/model-casino-tournaments.ts';
 import { predictRegister } from '../../../src/check/faucet/model-faucet.ts';
 import { advanceModel, timeBoundaries } from '../../../src/check/model-time.ts';
 import { ONE, add, ratio, ratioFromDecimal, type Ratio } from '../../../src/core/ratio.ts';
@@ -25,20 +47,58 @@ const START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const USDC = 1_000_000n;
 
 function newModel(): CheckModel {
-  return createModel({ nowMs: START_MS, capabilities: { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true, wallet: true }, names: runNames('', 1) });
+  return createModel({
+    nowMs: START_MS,
+    capabilities: {
+      styleA: true,
+      exactTime: true,
+      advance: true,
+      pool: true,
+      casino: true,
+      deposits: true,
+      domains: true,
+      trading: true,
+      wallet: true,
+    },
+    names: runNames('', 1),
+  });
 }
 
 function register(model: CheckModel, slot: number, referrerSlot: number | null = null): void {
-  const prediction = predictRegister(model, { slot, style: 'B', referrer: referrerSlot === null ? null : { slot: referrerSlot, via: 'id' } });
-  prediction.commit?.({ api_key: `key-${slot}`, agent_address: `0x${String(slot).repeat(40)}`, referral_code: `ref_${slot}` });
+  const prediction = predictRegister(model, {
+    slot,
+    style: 'B',
+    referrer: referrerSlot === null ? null : { slot: referrerSlot, via: 'id' },
+  });
+  prediction.commit?.({
+    api_key: `key-${slot}`,
+    agent_address: `0x${String(slot).repeat(40)}`,
+    referral_code: `ref_${slot}`,
+  });
 }
 
 const COIN: GameChoice = { game: 'coin_flip', side: 'heads' };
 
 /** Settles a bet in the model as an accepted answer with `multiplier` would. */
-function bet(model: CheckModel, slot: number, choice: GameChoice, amountMicro: bigint, multiplier: Ratio, detail: unknown = {}): void {
+function bet(
+  model: CheckModel,
+  slot: number,
+  choice: GameChoice,
+  amountMicro: bigint,
+  multiplier: Ratio,
+  detail: unknown = {},
+): void {
   const settled = settlementOf(model, slot, choice, amountMicro, multiplier, `seed-${model.casino.bets.length}`);
-  commitBet(model, settled, { bet_id: `bet_${model.casino.bets.length}`, result: detail as never, proof: { server_seed_hash: 'h0', result_hash: 'r' } }, 'A');
+  commitBet(
+    model,
+    settled,
+    {
+      bet_id: `bet_${model.casino.bets.length}`,
+      result: detail as never,
+      proof: { server_seed_hash: 'h0', result_hash: 'r' },
+    },
+    'A',
+  );
 }
 
 describe('model: casino games', () => {
@@ -49,7 +109,10 @@ describe('model: casino games', () => {
     }
     for (const choice of INVALID_CHOICES) expect(validChoice(choice)).toBe(false);
     expect(support({ game: 'dice', direction: 'over', threshold: 90 })).toEqual([ratio(0), ratioFromDecimal('9.8')]);
-    expect(support({ game: 'roulette', betType: 'number', betValue: 17 })).toEqual([ratio(0), ratioFromDecimal('34.3')]);
+    expect(support({ game: 'roulette', betType: 'number', betValue: 17 })).toEqual([
+      ratio(0),
+      ratioFromDecimal('34.3'),
+    ]);
   });
 
   it('agrees with the game modules on the return to player of every choice', () => {
@@ -57,7 +120,9 @@ describe('model: casino games', () => {
       const game = findGame(choice.game);
       const params = game?.parse(paramsA(choice));
       if (game === undefined || params === undefined || !params.ok) throw new Error(`${choice.game} parses`);
-      expect(kellyInputs(law(choice)).returnToPlayer, JSON.stringify(choice)).toEqual(kellyInputs(game.distribution(params.value)).returnToPlayer);
+      expect(kellyInputs(law(choice)).returnToPlayer, JSON.stringify(choice)).toEqual(
+        kellyInputs(game.distribution(params.value)).returnToPlayer,
+      );
     }
   });
 
@@ -77,7 +142,10 @@ describe('model: casino games', () => {
       if (game === undefined || params === undefined || !params.ok) throw new Error(`${choice.game} parses`);
       const inputs = kellyInputs(game.distribution(params.value));
       for (const bankrollMicro of [1n, 999_999n, 10n * USDC, 1_234_567_891n]) {
-        for (const percent of [10, 25, 100]) expect(kellyLimitMicro(choice, bankrollMicro, percent)).toBe(maxBetMicro(bankrollMicro, ratio(percent, 100), inputs));
+        for (const percent of [10, 25, 100])
+          expect(kellyLimitMicro(choice, bankrollMicro, percent)).toBe(
+            maxBetMicro(bankrollMicro, ratio(percent, 100), inputs),
+          );
       }
     }
   });
@@ -88,8 +156,12 @@ describe('model: casino games', () => {
     expect(detailProblems(keno, ratioFromDecimal('3.5'), { drawn: twenty })).toEqual([]);
     expect(detailProblems(keno, ratio(0), { drawn: twenty })).toHaveLength(1);
     expect(detailProblems(keno, ratio(0), { drawn: twenty.slice(0, 8) })[0]).toMatch(/20 distinct numbers/);
-    expect(detailProblems({ game: 'plinko', rows: 8, risk: 'low' }, ratioFromDecimal('5.6'), { path: 'RRRRRRRR' })).toEqual([]);
-    expect(detailProblems({ game: 'plinko', rows: 8, risk: 'low' }, ratioFromDecimal('5.6'), { path: 'RRRRRRRL' })).toHaveLength(1);
+    expect(
+      detailProblems({ game: 'plinko', rows: 8, risk: 'low' }, ratioFromDecimal('5.6'), { path: 'RRRRRRRR' }),
+    ).toEqual([]);
+    expect(
+      detailProblems({ game: 'plinko', rows: 8, risk: 'low' }, ratioFromDecimal('5.6'), { path: 'RRRRRRRL' }),
+    ).toHaveLength(1);
   });
 });
 
@@ -97,18 +169,35 @@ describe('model: casino bets', () => {
   it('refuses in precedence order: bad input, minimum, maximum, balance, Kelly (with max_bet)', () => {
     const model = newModel();
     register(model, 0);
-    expect(betRefusal(model, 0, INVALID_CHOICES[0] as GameChoice, 50_000n)).toEqual({ status: 400, code: 'BAD_REQUEST' });
-    expect(betRefusal(model, 0, COIN, 9_999n)).toEqual({ status: 400, code: 'BAD_REQUEST', body: { min_bet: money('A', 10_000n) } });
-    expect(betRefusal(model, 0, COIN, 10_000n * USDC + 1n)).toEqual({ status: 400, code: 'BAD_REQUEST', body: { max_bet: money('A', 10_000n * USDC) } });
+    expect(betRefusal(model, 0, INVALID_CHOICES[0] as GameChoice, 50_000n)).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+    });
+    expect(betRefusal(model, 0, COIN, 9_999n)).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      body: { min_bet: money('A', 10_000n) },
+    });
+    expect(betRefusal(model, 0, COIN, 10_000n * USDC + 1n)).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      body: { max_bet: money('A', 10_000n * USDC) },
+    });
     expect(betRefusal(model, 0, COIN, 10n * USDC + 1n)).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
-    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly+1'))).toEqual({ status: 400, code: 'BAD_REQUEST', body: { max_bet: money('A', 1_250_000n) } });
+    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly+1'))).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      body: { max_bet: money('A', 1_250_000n) },
+    });
     expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly'))).toBeNull();
   });
 
   it('reads the multiplier from the answer: style A by payout_multiplier (6 decimals), style B by the payout', () => {
     const dice: GameChoice = { game: 'dice', direction: 'over', threshold: 97 };
     expect(inferMultiplier(dice, USDC, { style: 'A', value: 32.666667 })).toEqual(ratio(98, 3));
-    expect(inferMultiplier(COIN, USDC, { style: 'A', value: 1.9404 })).toMatch(/expected one of the multipliers coin_flip heads pays \(0, 1.96\), got 1.9404/);
+    expect(inferMultiplier(COIN, USDC, { style: 'A', value: 1.9404 })).toMatch(
+      /expected one of the multipliers coin_flip heads pays \(0, 1.96\), got 1.9404/,
+    );
     expect(inferMultiplier(COIN, 333_333n, { style: 'B', value: '0.653332' })).toEqual(ratioFromDecimal('1.96'));
     expect(inferMultiplier(COIN, 333_333n, { style: 'B', value: '0.653333' })).toMatch(/^payout: /);
   });
@@ -142,7 +231,12 @@ describe('model: fairness', () => {
     bet(model, 0, COIN, 100_000n, wrong, truth?.detail);
     const prediction = predictRotate('rotate(a0)', model, 0);
     expect(prediction.expected.body?.['revealed']).toMatchObject({ kind: 'object' });
-    expect(() => prediction.commit?.({ revealed: { server_seed_hash: 'h0', server_seed: hex }, active: { server_seed_hash: 'h1' } })).toThrow(/its SHA-256 .* is not the commitment h0/);
+    expect(() =>
+      prediction.commit?.({
+        revealed: { server_seed_hash: 'h0', server_seed: hex },
+        active: { server_seed_hash: 'h1' },
+      }),
+    ).toThrow(/its SHA-256 .* is not the commitment h0/);
     const seed = model.casino.bets[0]?.seed;
     if (seed === undefined) throw new Error('a seed');
     seed.hash = sha256Hex(hex);
@@ -157,7 +251,16 @@ describe('model: tournaments, challenges, withdrawals', () => {
     const model = newModel();
     register(model, 0);
     register(model, 1);
-    const create = predictCreateTournament(model, { creatorSlot: 0, name: 'cup', game: 'coin_flip', entryFeeMicro: 333_333n, poolMicro: USDC, maxAgents: 3, startsAtMs: START_MS, endsAtMs: START_MS + 3_600_000 });
+    const create = predictCreateTournament(model, {
+      creatorSlot: 0,
+      name: 'cup',
+      game: 'coin_flip',
+      entryFeeMicro: 333_333n,
+      poolMicro: USDC,
+      maxAgents: 3,
+      startsAtMs: START_MS,
+      endsAtMs: START_MS + 3_600_000,
+    });
     expect(create.expected.status).toBe(201);
     create.commit?.({ tournament_id: 'tnm_000000000001' });
     const tournament = model.casino.tournaments[0];
@@ -184,9 +287,31 @@ describe('model: tournaments, challenges, withdrawals', () => {
     const model = newModel();
     register(model, 0);
     register(model, 1);
-    expect(predictCreateChallenge(model, { challengerSlot: 0, challenged: { slot: 0, via: 'id' }, game: 'coin_flip', amountMicro: USDC, message: null }).expected.status).toBe(400);
-    expect(predictCreateChallenge(model, { challengerSlot: 0, challenged: { slot: 3, via: 'id' }, game: 'coin_flip', amountMicro: USDC, message: null }).expected.status).toBe(404);
-    predictCreateChallenge(model, { challengerSlot: 0, challenged: { slot: 1, via: 'code' }, game: 'dice', amountMicro: USDC, message: null }).commit?.({ challenge_id: 'chl_000000000001' });
+    expect(
+      predictCreateChallenge(model, {
+        challengerSlot: 0,
+        challenged: { slot: 0, via: 'id' },
+        game: 'coin_flip',
+        amountMicro: USDC,
+        message: null,
+      }).expected.status,
+    ).toBe(400);
+    expect(
+      predictCreateChallenge(model, {
+        challengerSlot: 0,
+        challenged: { slot: 3, via: 'id' },
+        game: 'coin_flip',
+        amountMicro: USDC,
+        message: null,
+      }).expected.status,
+    ).toBe(404);
+    predictCreateChallenge(model, {
+      challengerSlot: 0,
+      challenged: { slot: 1, via: 'code' },
+      game: 'dice',
+      amountMicro: USDC,
+      message: null,
+    }).commit?.({ challenge_id: 'chl_000000000001' });
     const challenge = model.casino.challenges[0];
     expect(predictAccept(model, 0, challenge, null).expected).toEqual({ status: 403, code: 'FORBIDDEN' });
     const accept = predictAccept(model, 1, challenge, model.agents[1]?.id);
@@ -200,20 +325,45 @@ describe('model: tournaments, challenges, withdrawals', () => {
   it('withdraws with the 0.50 fee, refuses below 1.00 or above the balance, and reviews above 1,000 for 24 h', () => {
     const model = newModel();
     register(model, 0);
-    expect(predictWithdraw(model, { slot: 0, amountMicro: 990_000n, address: '0x' + 'a'.repeat(40), chain: null }).expected.status).toBe(400);
-    expect(predictWithdraw(model, { slot: 0, amountMicro: USDC, address: '0x1234', chain: null }).expected.status).toBe(400);
-    expect(predictWithdraw(model, { slot: 0, amountMicro: 9_500_001n, address: '0x' + 'a'.repeat(40), chain: null }).expected.code).toBe('INSUFFICIENT_BALANCE');
-    const all = predictWithdraw(model, { slot: 0, amountMicro: 9_500_000n, address: '0x' + 'a'.repeat(40), chain: 'base' });
+    expect(
+      predictWithdraw(model, { slot: 0, amountMicro: 990_000n, address: '0x' + 'a'.repeat(40), chain: null }).expected
+        .status,
+    ).toBe(400);
+    expect(predictWithdraw(model, { slot: 0, amountMicro: USDC, address: '0x1234', chain: null }).expected.status).toBe(
+      400,
+    );
+    expect(
+      predictWithdraw(model, { slot: 0, amountMicro: 9_500_001n, address: '0x' + 'a'.repeat(40), chain: null }).expected
+        .code,
+    ).toBe('INSUFFICIENT_BALANCE');
+    const all = predictWithdraw(model, {
+      slot: 0,
+      amountMicro: 9_500_000n,
+      address: '0x' + 'a'.repeat(40),
+      chain: 'base',
+    });
     expect(all.expected.body?.['status']).toEqual(eq('completed'));
     all.commit?.({ withdrawal_id: 'wd_1' });
     expect(model.agents[0]?.balanceMicro).toBe(0n);
-    model.casino.deposits.push({ slot: 0, amountMicro: 2_000n * USDC, creditAtMs: START_MS + 120_000, credited: false });
+    model.casino.deposits.push({
+      slot: 0,
+      amountMicro: 2_000n * USDC,
+      creditAtMs: START_MS + 120_000,
+      credited: false,
+    });
     expect(predictCasinoBalance(model, 0).expected.body?.['pending_deposits']).toEqual(money('A', 2_000n * USDC));
     advanceModel(model, START_MS + 120_000);
-    const review = predictWithdraw(model, { slot: 0, amountMicro: 1_000n * USDC + 1n, address: '0x' + 'a'.repeat(40), chain: null });
+    const review = predictWithdraw(model, {
+      slot: 0,
+      amountMicro: 1_000n * USDC + 1n,
+      address: '0x' + 'a'.repeat(40),
+      chain: null,
+    });
     expect(review.expected.body?.['status']).toEqual(eq('pending_review'));
     review.commit?.({ withdrawal_id: 'wd_2' });
-    expect(predictCasinoBalance(model, 0).expected.body?.['pending_withdrawals']).toEqual(money('A', 1_000n * USDC + 1n));
+    expect(predictCasinoBalance(model, 0).expected.body?.['pending_withdrawals']).toEqual(
+      money('A', 1_000n * USDC + 1n),
+    );
     advanceModel(model, START_MS + 120_000 + 86_400_000);
     expect(model.casino.withdrawals[1]?.completedAtMs).toBe(START_MS + 120_000 + 86_400_000);
   });

@@ -36,18 +36,40 @@ describe('the casino check against the faithful casino', () => {
     const tournament = casino.tournaments[0];
     expect(tournament?.completedAtMs).toBe(tournament?.endsAtMs);
     expect(tournament?.prizes.map((prize) => prize.amountMicro)).toEqual([1_500_000n, 750_000n, 250_000n]);
-    expect(casino.withdrawals.map((withdrawal) => withdrawal.completedAtMs !== null && withdrawal.reviewEndsAtMs !== null)).toEqual([true]);
+    expect(
+      casino.withdrawals.map((withdrawal) => withdrawal.completedAtMs !== null && withdrawal.reviewEndsAtMs !== null),
+    ).toEqual([true]);
     expect(casino.bets.filter((bet) => bet.seed.revealed).length).toBeGreaterThanOrEqual(4);
   });
 });
 
 describe('the casino check finds every deliberate casino defect', () => {
   const defects: readonly { defect: DefectName; failing: RegExp; error: RegExp }[] = [
-    { defect: 'casino-payout-short', failing: /^(betA|betB|batch|playTournament)\(/, error: /(payout_multiplier|payout): expected .*multiplier/ },
-    { defect: 'casino-biased-draw', failing: /^rotate\(a\d\)$/, error: /then replaying the revealed seed.*the revealed seed gives/ },
-    { defect: 'casino-replayable-nonce', failing: /^(betA|betB|batch|playTournament)\(/, error: /nonce: expected [1-9]\d*, got \d+/ },
-    { defect: 'casino-skip-balance-check', failing: /^(betA|betB|batch|playTournament|withdraw)\(/, error: /(status: expected (422 INSUFFICIENT_BALANCE|400 BAD_REQUEST), got 200|ok: expected false, got true)/ },
-    { defect: 'casino-keno-8', failing: /^(betA|batch)\(.*keno/, error: /expected 20 distinct numbers from 1 to 80 drawn/ },
+    {
+      defect: 'casino-payout-short',
+      failing: /^(betA|betB|batch|playTournament)\(/,
+      error: /(payout_multiplier|payout): expected .*multiplier/,
+    },
+    {
+      defect: 'casino-biased-draw',
+      failing: /^rotate\(a\d\)$/,
+      error: /then replaying the revealed seed.*the revealed seed gives/,
+    },
+    {
+      defect: 'casino-replayable-nonce',
+      failing: /^(betA|betB|batch|playTournament)\(/,
+      error: /nonce: expected [1-9]\d*, got \d+/,
+    },
+    {
+      defect: 'casino-skip-balance-check',
+      failing: /^(betA|betB|batch|playTournament|withdraw)\(/,
+      error: /(status: expected (422 INSUFFICIENT_BALANCE|400 BAD_REQUEST), got 200|ok: expected false, got true)/,
+    },
+    {
+      defect: 'casino-keno-8',
+      failing: /^(betA|batch)\(.*keno/,
+      error: /expected 20 distinct numbers from 1 to 80 drawn/,
+    },
   ];
 
   for (const { defect, failing, error } of defects) {
@@ -72,7 +94,10 @@ describe('the casino check finds every deliberate casino defect', () => {
 
   it('exits 3 from the CLI with the shrunk sequence and the reproduce command', async () => {
     let out = '';
-    const code = await main(['--seed', '4', '--runs', '200', '--defect', 'casino-keno-8'], { out: (text) => (out += text), err: () => undefined });
+    const code = await main(['--seed', '4', '--runs', '200', '--defect', 'casino-keno-8'], {
+      out: (text) => (out += text),
+      err: () => undefined,
+    });
     expect(code).toBe(3);
     expect(out.split('\n')[0]).toBe('seed: 4');
     expect(out).toMatch(/^ {2}\d\. betA\(a\d, keno \[[\d,]+\]/m);

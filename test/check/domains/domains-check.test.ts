@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { inProcessTarget, liveTarget, type CheckRun } from '../../../src/check/check-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
-import { domainViewCommand, registerDomainCommand, renewDomainCommand, setDnsCommand, transferDomainCommand } from '../../../src/check/domains/command-domains.ts';
+import {
+  domainViewCommand,
+  registerDomainCommand,
+  renewDomainCommand,
+  setDnsCommand,
+  transferDomainCommand,
+} from '../../../src/check/domains/command-domains.ts';
 import { DOMAIN_RULES } from '../../../src/check/domains/model-domains.ts';
 import { createEscrowCommand, releaseCommand } from '../../../src/check/escrow/command-escrow.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
@@ -19,7 +25,18 @@ const { yearMs: YEAR_MS, graceMs: GRACE_MS } = DOMAIN_RULES;
 
 /** a1 (referred by a0) is funded by a2's and a3's released escrows: 10 + 2 × 9.801 = 29.602. */
 function gift(from: number): CommandSpec {
-  return createEscrowCommand({ style: 'B', senderSlot: from, receiver: { slot: 1, via: 'id' }, amountMicro: 9_900_000n, expiresInSeconds: null, referrer: null, description: null, conditions: null, buyer: null, amountAs: 'string' });
+  return createEscrowCommand({
+    style: 'B',
+    senderSlot: from,
+    receiver: { slot: 1, via: 'id' },
+    amountMicro: 9_900_000n,
+    expiresInSeconds: null,
+    referrer: null,
+    description: null,
+    conditions: null,
+    buyer: null,
+    amountAs: 'string',
+  });
 }
 
 function journey(): CommandSpec[] {
@@ -115,7 +132,12 @@ describe('the domains check', () => {
   });
 
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
-    const target = await liveTarget({ url: await served(), session: 'd0a1e5e5', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: await served(),
+      session: 'd0a1e5e5',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     expect(target.capabilities).toMatchObject({ domains: true, exactTime: true });
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
@@ -124,7 +146,9 @@ describe('the domains check', () => {
 
   it('finds domains-sale-unpaid in the journey: the acceptance the buyer cannot pay is answered 200', async () => {
     const run = await inProcessTarget({ seed: 4, defects: ['domains-sale-unpaid'] }).newRun();
-    await expect(runJourney(run)).rejects.toThrow(/^transferDomainB\(buyer, d0, to \+0, price offered\) \(d0, a0 → a0, price 11\.00\) at .*status: expected 422 INSUFFICIENT_BALANCE, got 200/);
+    await expect(runJourney(run)).rejects.toThrow(
+      /^transferDomainB\(buyer, d0, to \+0, price offered\) \(d0, a0 → a0, price 11\.00\) at .*status: expected 422 INSUFFICIENT_BALANCE, got 200/,
+    );
   });
 
   it('random runs find domains-sale-unpaid and shrink it to a short sequence ending in the unpaid acceptance', async () => {

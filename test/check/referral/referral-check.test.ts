@@ -18,7 +18,18 @@ import { manualServes } from '../../fixtures/manual-serves.ts';
 const HOUR_MS = 3_600_000;
 
 function escrow(from: number, to: number, amountMicro: bigint): CommandSpec {
-  return createEscrowCommand({ style: 'B', senderSlot: from, receiver: { slot: to, via: 'id' }, amountMicro, expiresInSeconds: null, referrer: null, description: null, conditions: null, buyer: null, amountAs: 'string' });
+  return createEscrowCommand({
+    style: 'B',
+    senderSlot: from,
+    receiver: { slot: to, via: 'id' },
+    amountMicro,
+    expiresInSeconds: null,
+    referrer: null,
+    description: null,
+    conditions: null,
+    buyer: null,
+    amountAs: 'string',
+  });
 }
 
 /** Up to the fees: the payables hold the shares, the sweep has not run. */
@@ -32,7 +43,16 @@ function fees(): CommandSpec[] {
     escrow(0, 3, 9_900_000n),
     releaseCommand({ style: 'B', caller: 'sender', escrow: { index: 0 } }),
     registerDomainCommand({ style: 'B', slot: 3, index: 0, years: 1 }),
-    placeOrderCommand({ style: 'A', slot: 3, market: 0, side: 'buy', type: 'market', limit: 'far', size: 2_500_000n, leverage: 1 }),
+    placeOrderCommand({
+      style: 'A',
+      slot: 3,
+      market: 0,
+      side: 'buy',
+      type: 'market',
+      limit: 'far',
+      size: 2_500_000n,
+      leverage: 1,
+    }),
     escrow(3, 1, 2_000_000n),
     releaseCommand({ style: 'B', caller: 'sender', escrow: { index: 1 } }),
   ];
@@ -74,7 +94,12 @@ describe('referral levels in afp check', () => {
   it('the same over HTTP against afp serve --clock manual', async () => {
     const handle = await serve();
     if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
-    const target = await liveTarget({ url: handle.urls.api, session: '2121abcd', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: handle.urls.api,
+      session: '2121abcd',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     const check = await target.newRun();
     expect(await run(check, fees())).toEqual([]);
     expectLevels(check);

@@ -8,7 +8,12 @@ import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
 import { runCheck } from '../../../src/check/run-check.ts';
-import { cancelOrderCommand, placeOrderCommand, tradingViewCommand, type PlaceCommandInput } from '../../../src/check/trading/command-trading.ts';
+import {
+  cancelOrderCommand,
+  placeOrderCommand,
+  tradingViewCommand,
+  type PlaceCommandInput,
+} from '../../../src/check/trading/command-trading.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
@@ -16,7 +21,15 @@ import { manualServes } from '../../fixtures/manual-serves.ts';
 const HOUR_MS = 3_600_000;
 
 function order(input: Partial<PlaceCommandInput> & Pick<PlaceCommandInput, 'style' | 'slot'>): CommandSpec {
-  return placeOrderCommand({ market: 0, side: 'buy', type: 'market', limit: 'far', size: 2_500_000n, leverage: 1, ...input });
+  return placeOrderCommand({
+    market: 0,
+    side: 'buy',
+    type: 'market',
+    limit: 'far',
+    size: 2_500_000n,
+    leverage: 1,
+    ...input,
+  });
 }
 
 function journey(): CommandSpec[] {
@@ -79,7 +92,18 @@ function expectJourneyState(run: CheckRun): void {
   // Every position closed, every resting order cancelled: all the money is back in the balances.
   expect(trading.positions).toEqual([]);
   expect(trading.orders.filter((placed) => placed.status === 'open')).toEqual([]);
-  expect(trading.orders.map((placed) => `${placed.slot}:${placed.status}`)).toEqual(['1:filled', '1:filled', '1:filled', '1:cancelled', '2:cancelled', '2:filled', '1:filled', '1:filled', '1:filled', '2:filled']);
+  expect(trading.orders.map((placed) => `${placed.slot}:${placed.status}`)).toEqual([
+    '1:filled',
+    '1:filled',
+    '1:filled',
+    '1:cancelled',
+    '2:cancelled',
+    '2:filled',
+    '1:filled',
+    '1:filled',
+    '1:filled',
+    '2:filled',
+  ]);
   expect(trading.liquidations).toBe(0);
   // a2 traded a 1.00 notional at ×10 and closed it: two taker fees, the PnL of hours and one funding (the frame read the exact figure back).
   const a2 = run.model.agents[2]?.balanceMicro ?? 0n;
@@ -90,7 +114,12 @@ function expectJourneyState(run: CheckRun): void {
 }
 
 const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: SERVE_START_MS, trading: { shocks: [], closures: marketClosuresFrom(SERVE_START_MS) } });
+const serve = manualServes({
+  routes: ALL_ROUTES,
+  seed: '5',
+  startMs: SERVE_START_MS,
+  trading: { shocks: [], closures: marketClosuresFrom(SERVE_START_MS) },
+});
 
 async function served(): Promise<string> {
   const handle = await serve();
@@ -106,7 +135,12 @@ describe('the trading check', () => {
   });
 
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
-    const target = await liveTarget({ url: await served(), session: '7ad1e5e5', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: await served(),
+      session: '7ad1e5e5',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     expect(target.capabilities).toMatchObject({ trading: true, exactTime: true });
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
@@ -138,12 +172,16 @@ describe('the trading check', () => {
     const position = run.model.trading.positions[0];
     if (position === undefined) throw new Error('the order opened a position');
     position.marginMicro += 1n;
-    await expect(new ModelCommand(advanceTimeCommand({ kind: 'by', ms: 60_000 })).run(run.model, run.real)).rejects.toThrow(/body\.positions\[0\]\.margin: expected "1\.000001", got "1\.00"/);
+    await expect(
+      new ModelCommand(advanceTimeCommand({ kind: 'by', ms: 60_000 })).run(run.model, run.real),
+    ).rejects.toThrow(/body\.positions\[0\]\.margin: expected "1\.000001", got "1\.00"/);
   });
 
   it('finds trading-fee-unpaid in the journey: the first market fill answers fee 0', async () => {
     const run = await inProcessTarget({ seed: 4, defects: ['trading-fee-unpaid'] }).newRun();
-    await expect(runJourney(run)).rejects.toThrow(/^placeOrderA\(a1, BTC-PERP, buy, market, 5\.00, x5\) .*body\.fee: expected 0\.01, got 0/);
+    await expect(runJourney(run)).rejects.toThrow(
+      /^placeOrderA\(a1, BTC-PERP, buy, market, 5\.00, x5\) .*body\.fee: expected 0\.01, got 0/,
+    );
   });
 
   it('random runs find trading-fee-unpaid and shrink it to a short sequence ending in a taker fill', async () => {

@@ -4,11 +4,22 @@
 // predicted from the quote read at the same instant — in-process and against
 // `afp serve --clock manual` serving the same closures; and the model caught when it is wrong.
 import { describe, expect, it } from 'vitest';
-import { CHECK_START_MS, inProcessTarget, liveTarget, marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
+import {
+  CHECK_START_MS,
+  inProcessTarget,
+  liveTarget,
+  marketClosuresFrom,
+  type CheckRun,
+} from '../../../src/check/check-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
-import { cancelOrderCommand, placeOrderCommand, tradingViewCommand, type PlaceCommandInput } from '../../../src/check/trading/command-trading.ts';
+import {
+  cancelOrderCommand,
+  placeOrderCommand,
+  tradingViewCommand,
+  type PlaceCommandInput,
+} from '../../../src/check/trading/command-trading.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
@@ -19,7 +30,15 @@ const ETH_PERP = 1;
 const BTC_SPOT = 2;
 
 function order(input: Partial<PlaceCommandInput> & Pick<PlaceCommandInput, 'style' | 'slot'>): CommandSpec {
-  return placeOrderCommand({ market: BTC_SPOT, side: 'buy', type: 'market', limit: 'far', size: 2_500_000n, leverage: 1, ...input });
+  return placeOrderCommand({
+    market: BTC_SPOT,
+    side: 'buy',
+    type: 'market',
+    limit: 'far',
+    size: 2_500_000n,
+    leverage: 1,
+    ...input,
+  });
 }
 
 /** Spot buys, a resting sell and buy, a sell of the free holding, refusals; perpetual views; the closure window and its edges. */
@@ -79,7 +98,17 @@ function expectJourneyState(run: CheckRun): void {
   // the buy 1 ms before the window, the BTC-PERP close inside it (only ETH-PERP and BTC spot close), the ETH close
   // once it reopened and the last spot sell; refusals and orders on a closed market left no order.
   expect(trading.orders.map((placed) => `${placed.slot}:${placed.market}:${placed.status}`)).toEqual([
-    '1:2:filled', '1:2:filled', '1:2:cancelled', '1:2:open', '1:2:filled', '0:0:filled', '0:1:filled', '1:2:filled', '0:0:filled', '0:1:filled', '1:2:filled',
+    '1:2:filled',
+    '1:2:filled',
+    '1:2:cancelled',
+    '1:2:open',
+    '1:2:filled',
+    '0:0:filled',
+    '0:1:filled',
+    '1:2:filled',
+    '0:0:filled',
+    '0:1:filled',
+    '1:2:filled',
   ]);
   expect(trading.positions).toEqual([]);
   const holding = trading.holdings.find((held) => held.slot === 1);
@@ -88,7 +117,12 @@ function expectJourneyState(run: CheckRun): void {
   expect(holding !== undefined && holding.qty < 2_000n).toBe(true);
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: CHECK_START_MS, trading: { shocks: [], closures: marketClosuresFrom(CHECK_START_MS) } });
+const serve = manualServes({
+  routes: ALL_ROUTES,
+  seed: '5',
+  startMs: CHECK_START_MS,
+  trading: { shocks: [], closures: marketClosuresFrom(CHECK_START_MS) },
+});
 
 async function served(): Promise<string> {
   const handle = await serve();
@@ -104,7 +138,12 @@ describe('the trading check: spot, closures, unrealized PnL and liquidation pric
   });
 
   it('holds through the same journey over HTTP against afp serve --clock manual with the same closures', async () => {
-    const target = await liveTarget({ url: await served(), session: '5b07c105', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: await served(),
+      session: '5b07c105',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     expect(target.notes.join('\n')).not.toMatch(/market closures/);
     const run = await target.newRun();
     expect(run.model.trading.closures).toEqual(marketClosuresFrom(CHECK_START_MS));
@@ -117,20 +156,29 @@ describe('the trading check: spot, closures, unrealized PnL and liquidation pric
     await new ModelCommand(registerCommand({ style: 'B', again: null, referrer: null })).run(run.model, run.real);
     await new ModelCommand(advanceTimeCommand({ kind: 'by', ms: HOUR_MS })).run(run.model, run.real);
     Object.assign(run.model.trading, { closures: [] });
-    await expect(new ModelCommand(order({ style: 'B', slot: 0 })).run(run.model, run.real)).rejects.toThrow(/open: expected true .*got false/);
+    await expect(new ModelCommand(order({ style: 'B', slot: 0 })).run(run.model, run.real)).rejects.toThrow(
+      /open: expected true .*got false/,
+    );
   });
 
   it('the views catch a wrong margin through the liquidation price and a wrong entry through the unrealized PnL', async () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();
     await new ModelCommand(registerCommand({ style: 'B', again: null, referrer: null })).run(run.model, run.real);
-    await new ModelCommand(order({ style: 'A', slot: 0, market: BTC_PERP, size: 5_000_000n, leverage: 5 })).run(run.model, run.real);
+    await new ModelCommand(order({ style: 'A', slot: 0, market: BTC_PERP, size: 5_000_000n, leverage: 5 })).run(
+      run.model,
+      run.real,
+    );
     const position = run.model.trading.positions[0];
     if (position === undefined) throw new Error('the order opened a position');
     position.entry += 100_000_000n;
-    await expect(new ModelCommand(tradingViewCommand('positionsA', 0, 0)).run(run.model, run.real)).rejects.toThrow(/unrealized_pnl: expected/);
+    await expect(new ModelCommand(tradingViewCommand('positionsA', 0, 0)).run(run.model, run.real)).rejects.toThrow(
+      /unrealized_pnl: expected/,
+    );
     position.entry -= 100_000_000n;
     position.marginMicro += 1_000n;
-    await expect(new ModelCommand(tradingViewCommand('portfolioB', 0, 0)).run(run.model, run.real)).rejects.toThrow(/liquidation_price: expected/);
+    await expect(new ModelCommand(tradingViewCommand('portfolioB', 0, 0)).run(run.model, run.real)).rejects.toThrow(
+      /liquidation_price: expected/,
+    );
   });
 
   it('a spot sell the model thinks the holding covers is refused by the wire (422), caught', async () => {
@@ -140,6 +188,8 @@ describe('the trading check: spot, closures, unrealized PnL and liquidation pric
     const holding = run.model.trading.holdings[0];
     if (holding === undefined) throw new Error('the buy made a holding');
     holding.qty *= 2n;
-    await expect(new ModelCommand(order({ style: 'A', slot: 0, side: 'close', size: 'close' })).run(run.model, run.real)).rejects.toThrow(/expected 201.*got 422|status: expected 201, got 422/);
+    await expect(
+      new ModelCommand(order({ style: 'A', slot: 0, side: 'close', size: 'close' })).run(run.model, run.real),
+    ).rejects.toThrow(/expected 201.*got 422|status: expected 201, got 422/);
   });
 });

@@ -10,7 +10,11 @@ import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
 import { runCheck } from '../../../src/check/run-check.ts';
-import { placeOrderCommand, tradingViewCommand, type PlaceCommandInput } from '../../../src/check/trading/command-trading.ts';
+import {
+  placeOrderCommand,
+  tradingViewCommand,
+  type PlaceCommandInput,
+} from '../../../src/check/trading/command-trading.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';
@@ -23,7 +27,15 @@ const START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const TO_FUNDING_MS = 6 * HOUR_MS + 30 * MINUTE_MS;
 
 function order(input: Partial<PlaceCommandInput> & Pick<PlaceCommandInput, 'style' | 'slot'>): CommandSpec {
-  return placeOrderCommand({ market: 0, side: 'buy', type: 'market', limit: 'far', size: 2_500_000n, leverage: 1, ...input });
+  return placeOrderCommand({
+    market: 0,
+    side: 'buy',
+    type: 'market',
+    limit: 'far',
+    size: 2_500_000n,
+    leverage: 1,
+    ...input,
+  });
 }
 
 /**
@@ -40,7 +52,16 @@ function journey(): CommandSpec[] {
     order({ style: 'A', slot: 0, size: 40_000_000n, leverage: 10 }),
     order({ style: 'B', slot: 1, side: 'sell', size: 40_000_000n, leverage: 10 }),
     order({ style: 'B', slot: 0, market: 1, type: 'limit', limit: 'near', size: 1_000_000n, leverage: 1 }),
-    order({ style: 'A', slot: 1, market: 1, side: 'sell', type: 'limit', limit: 'near', size: 1_000_000n, leverage: 2 }),
+    order({
+      style: 'A',
+      slot: 1,
+      market: 1,
+      side: 'sell',
+      type: 'limit',
+      limit: 'near',
+      size: 1_000_000n,
+      leverage: 2,
+    }),
     order({ style: 'B', slot: 2, market: 2, type: 'limit', limit: 'near', size: 2_000_000n, leverage: 1 }),
     order({ style: 'B', slot: 2, type: 'limit', limit: 'near', size: 1_000_000n, leverage: 5 }),
     advanceTimeCommand({ kind: 'by', ms: TO_FUNDING_MS - 1 }),
@@ -71,18 +92,37 @@ function expectJourneyState(run: CheckRun): void {
   for (const agent of run.model.agents) if (agent !== undefined) expect(agent.balanceMicro).toBeGreaterThanOrEqual(0n);
   // Neither funding nor liquidation touches a balance: a0 paid its BTC margin and taker fee, its ETH
   // limit's margin and maker fee, and was paid 20% of a2's two maker fees (2.00 and 1.00 × 0.1%) by the sweep.
-  expect(run.model.agents[0]?.balanceMicro).toBe(10_000_000n - 4_000_000n - 80_000n - 1_000_000n - 1_000n + 400n + 200n);
+  expect(run.model.agents[0]?.balanceMicro).toBe(
+    10_000_000n - 4_000_000n - 80_000n - 1_000_000n - 1_000n + 400n + 200n,
+  );
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '4', startMs: START_MS, trading: { shocks: [], closures: marketClosuresFrom(START_MS) } });
-const serveWith = (defects: readonly DefectName[]) => manualServes({ routes: ALL_ROUTES, seed: '4', startMs: START_MS, defects, trading: { shocks: [], closures: marketClosuresFrom(START_MS) } });
+const serve = manualServes({
+  routes: ALL_ROUTES,
+  seed: '4',
+  startMs: START_MS,
+  trading: { shocks: [], closures: marketClosuresFrom(START_MS) },
+});
+const serveWith = (defects: readonly DefectName[]) =>
+  manualServes({
+    routes: ALL_ROUTES,
+    seed: '4',
+    startMs: START_MS,
+    defects,
+    trading: { shocks: [], closures: marketClosuresFrom(START_MS) },
+  });
 const serveFundingLate = serveWith(['trading-funding-late']);
 const serveLimitAtQuote = serveWith(['trading-limit-at-quote']);
 
 async function servedRun(start: () => Promise<{ urls: { api?: string } }>): Promise<CheckRun> {
   const handle = await start();
   if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
-  const target = await liveTarget({ url: handle.urls.api, session: '7ad1e5e6', wallClock: new SystemClock(), timeoutMs: 5_000 });
+  const target = await liveTarget({
+    url: handle.urls.api,
+    session: '7ad1e5e6',
+    wallClock: new SystemClock(),
+    timeoutMs: 5_000,
+  });
   expect(target.capabilities).toMatchObject({ trading: true, exactTime: true, advance: true });
   return target.newRun();
 }
@@ -102,23 +142,36 @@ describe('the trading check through time', () => {
 
   it('sees trading-funding-late at the funding instant itself, in-process and against serve', async () => {
     const failure = /^advanceTime\(\+1 ms\), then the portfolio of a0 .* body\.positions\[0\]\.margin: expected /;
-    await expect(runJourney(await inProcessTarget({ seed: 4, defects: ['trading-funding-late'] }).newRun())).rejects.toThrow(failure);
+    await expect(
+      runJourney(await inProcessTarget({ seed: 4, defects: ['trading-funding-late'] }).newRun()),
+    ).rejects.toThrow(failure);
     await expect(runJourney(await servedRun(serveFundingLate))).rejects.toThrow(failure);
   });
 
   it('sees trading-limit-at-quote at the tick a resting limit fills', async () => {
-    await expect(runJourney(await inProcessTarget({ seed: 4, defects: ['trading-limit-at-quote'] }).newRun())).rejects.toThrow(/^advanceTime\(.*\), then the portfolio of a\d .*entry_price: expected /);
+    await expect(
+      runJourney(await inProcessTarget({ seed: 4, defects: ['trading-limit-at-quote'] }).newRun()),
+    ).rejects.toThrow(/^advanceTime\(.*\), then the portfolio of a\d .*entry_price: expected /);
   });
 
   it('sees trading-liquidation-as-close in the balance after the liquidating tick', async () => {
-    await expect(runJourney(await inProcessTarget({ seed: 4, defects: ['trading-liquidation-as-close'] }).newRun())).rejects.toThrow(/^advanceTime\(\+7 d\), then the portfolio of a\d .*\(1 liquidation\(s\) so far\).* body\.balance: expected /);
+    await expect(
+      runJourney(await inProcessTarget({ seed: 4, defects: ['trading-liquidation-as-close'] }).newRun()),
+    ).rejects.toThrow(
+      /^advanceTime\(\+7 d\), then the portfolio of a\d .*\(1 liquidation\(s\) so far\).* body\.balance: expected /,
+    );
   });
 
   // Seeds chosen where random runs meet the rule within a few dozen runs (each a few seconds).
   const shrinkCases: readonly { defect: DefectName; seed: number; last: RegExp; error: RegExp }[] = [
     { defect: 'trading-funding-late', seed: 7, last: /^advanceTime\(/, error: /margin: expected / },
     { defect: 'trading-limit-at-quote', seed: 4, last: /^advanceTime\(/, error: /entry_price: expected / },
-    { defect: 'trading-liquidation-as-close', seed: 2, last: /^advanceTime\(/, error: /\(1 liquidation\(s\) so far\).* body\.balance: expected / },
+    {
+      defect: 'trading-liquidation-as-close',
+      seed: 2,
+      last: /^advanceTime\(/,
+      error: /\(1 liquidation\(s\) so far\).* body\.balance: expected /,
+    },
   ];
   for (const { defect, seed, last, error } of shrinkCases) {
     it(`random runs find ${defect} and shrink it to an order and the time step past its tick`, async () => {

@@ -27,8 +27,15 @@ function expectJourneyState(run: CheckRun): void {
   const sends = wallet.txs.filter((tx) => tx.kind === 'send');
   expect(sends.every((tx) => tx.status !== 'pending')).toBe(true);
   // The token sent to its own contract reverted and the dust of SOL to an empty account failed.
-  expect(sends.filter((tx) => tx.status === 'failed').map((tx) => `${tx.asset.chain} ${tx.asset.symbol}`)).toEqual(['ethereum USDC', 'solana SOL']);
-  expect(wallet.txs.filter((tx) => tx.kind === 'swap-payout' || tx.kind === 'swap-refund').map((tx) => `${tx.kind} ${tx.status}`)).toEqual(['swap-payout confirmed', 'swap-refund confirmed']);
+  expect(sends.filter((tx) => tx.status === 'failed').map((tx) => `${tx.asset.chain} ${tx.asset.symbol}`)).toEqual([
+    'ethereum USDC',
+    'solana SOL',
+  ]);
+  expect(
+    wallet.txs
+      .filter((tx) => tx.kind === 'swap-payout' || tx.kind === 'swap-refund')
+      .map((tx) => `${tx.kind} ${tx.status}`),
+  ).toEqual(['swap-payout confirmed', 'swap-refund confirmed']);
 }
 
 const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
@@ -48,7 +55,12 @@ describe('the wallet check', () => {
   });
 
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
-    const target = await liveTarget({ url: await served(), session: '3a11e7c0', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: await served(),
+      session: '3a11e7c0',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     expect(target.capabilities).toMatchObject({ wallet: true, exactTime: true });
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);

@@ -8,7 +8,12 @@ import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 
 const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: SERVE_START_MS, defects: ['wallet-fee-uncharged'] });
+const serve = manualServes({
+  routes: ALL_ROUTES,
+  seed: '5',
+  startMs: SERVE_START_MS,
+  defects: ['wallet-fee-uncharged'],
+});
 
 /** The send's fee answered 0, or a send the fee makes unaffordable accepted. */
 const FEE_UNCHARGED = /body\.fee: expected "[0-9.]+", got "0"|status: expected 422 INSUFFICIENT_BALANCE, got 200$/;

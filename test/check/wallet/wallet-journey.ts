@@ -6,14 +6,36 @@
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import type { CommandSpec } from '../../../src/check/model-command.ts';
-import { balanceCommand, createWalletCommand, historyCommand, mintCommand, sendCommand, txLookupCommand, type SendInput } from '../../../src/check/wallet/command-wallet.ts';
-import { quoteCommand, swapCommand, swapStatusCommand, walletReferralCommand } from '../../../src/check/wallet/command-wallet-swaps.ts';
+import {
+  balanceCommand,
+  createWalletCommand,
+  historyCommand,
+  mintCommand,
+  sendCommand,
+  txLookupCommand,
+  type SendInput,
+} from '../../../src/check/wallet/command-wallet.ts';
+import {
+  quoteCommand,
+  swapCommand,
+  swapStatusCommand,
+  walletReferralCommand,
+} from '../../../src/check/wallet/command-wallet-swaps.ts';
 import { WALLET_BAD_INPUTS, walletBadInputCommand } from '../../../src/check/wallet/command-wallet-table.ts';
 
 const MINUTE_MS = 60_000;
 
 function send(input: Partial<SendInput> & Pick<SendInput, 'chain'>): CommandSpec {
-  return sendCommand({ wallet: 0, funded: false, token: null, to: { kind: 'wallet', index: 1 }, amount: 'part', key: 'right', memo: false, ...input });
+  return sendCommand({
+    wallet: 0,
+    funded: false,
+    token: null,
+    to: { kind: 'wallet', index: 1 },
+    amount: 'part',
+    key: 'right',
+    memo: false,
+    ...input,
+  });
 }
 
 const by = (ms: number): CommandSpec => advanceTimeCommand({ kind: 'by', ms });
@@ -24,7 +46,9 @@ export function walletJourney(): CommandSpec[] {
     registerCommand({ style: 'B', again: null, referrer: { slot: 0, via: 'id' } }),
     createWalletCommand(0),
     createWalletCommand(1),
-    ...(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero'] as const).map((chain) => mintCommand({ wallet: 0, chain, token: null, size: 'large' })),
+    ...(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero'] as const).map((chain) =>
+      mintCommand({ wallet: 0, chain, token: null, size: 'large' }),
+    ),
     mintCommand({ wallet: 0, chain: 'ethereum', token: 0, size: 'large' }),
     mintCommand({ wallet: 0, chain: 'tron', token: 0, size: 'small' }),
     mintCommand({ wallet: 1, chain: 'tron', token: null, size: 'small' }),
@@ -46,7 +70,16 @@ export function walletJourney(): CommandSpec[] {
     send({ chain: 'monero' }),
     send({ chain: 'monero', key: 'wrong' }),
     send({ chain: 'tron', token: 0, amount: 'all' }),
-    sendCommand({ wallet: 1, chain: 'tron', funded: false, token: 0, to: { kind: 'wallet', index: 0 }, amount: 'part', key: 'right', memo: false }),
+    sendCommand({
+      wallet: 1,
+      chain: 'tron',
+      funded: false,
+      token: 0,
+      to: { kind: 'wallet', index: 0 },
+      amount: 'part',
+      key: 'right',
+      memo: false,
+    }),
     historyCommand({ wallet: 0, chain: 'ethereum', limit: 2 }),
     historyCommand({ wallet: 0, chain: 'base', limit: 50 }),
     historyCommand({ wallet: 0, chain: 'tron', limit: null }),
@@ -60,10 +93,34 @@ export function walletJourney(): CommandSpec[] {
     balanceCommand({ wallet: 0, chain: 'tron', viewKey: 'own' }),
     txLookupCommand({ slot: 0, tx: 9 }),
     // Swaps: USDC on ethereum → USDT on tron, deposited exactly, through every state to finished.
-    quoteCommand({ slot: 0, from: { chain: 'ethereum', token: 0 }, to: { chain: 'tron', token: 0 }, size: 'large', symbols: false }),
-    quoteCommand({ slot: 0, from: { chain: 'ethereum', token: 0 }, to: { chain: 'tron', token: 0 }, size: 'unit', symbols: true }),
-    quoteCommand({ slot: 1, from: { chain: 'ethereum', token: null }, to: { chain: 'bitcoin', token: null }, size: 'unit', symbols: false }),
-    quoteCommand({ slot: 1, from: { chain: 'base', token: 0 }, to: { chain: 'base', token: 0 }, size: 'unit', symbols: false }),
+    quoteCommand({
+      slot: 0,
+      from: { chain: 'ethereum', token: 0 },
+      to: { chain: 'tron', token: 0 },
+      size: 'large',
+      symbols: false,
+    }),
+    quoteCommand({
+      slot: 0,
+      from: { chain: 'ethereum', token: 0 },
+      to: { chain: 'tron', token: 0 },
+      size: 'unit',
+      symbols: true,
+    }),
+    quoteCommand({
+      slot: 1,
+      from: { chain: 'ethereum', token: null },
+      to: { chain: 'bitcoin', token: null },
+      size: 'unit',
+      symbols: false,
+    }),
+    quoteCommand({
+      slot: 1,
+      from: { chain: 'base', token: 0 },
+      to: { chain: 'base', token: 0 },
+      size: 'unit',
+      symbols: false,
+    }),
     swapCommand({ wallet: 0, from: 0, to: 3, size: 'unit', toWallet: 1 }),
     swapStatusCommand({ slot: 0, order: 0 }),
     send({ chain: 'ethereum', token: 0, to: { kind: 'deposit', index: 0 } }),

@@ -8,13 +8,27 @@ import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
 import { createWalletCommand, mintCommand, txLookupCommand } from '../../../src/check/wallet/command-wallet.ts';
-import { styleAddressesCommand, styleBBalanceCommand, styleBHistoryCommand, styleBSendCommand, type SendBInput } from '../../../src/check/wallet/command-wallet-styles.ts';
+import {
+  styleAddressesCommand,
+  styleBBalanceCommand,
+  styleBHistoryCommand,
+  styleBSendCommand,
+  type SendBInput,
+} from '../../../src/check/wallet/command-wallet-styles.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 
 function sendB(input: Partial<SendBInput>): CommandSpec {
-  return styleBSendCommand({ wallet: 0, chain: 'ethereum', funded: false, to: { kind: 'wallet', index: 1 }, amount: 'part', memo: false, ...input });
+  return styleBSendCommand({
+    wallet: 0,
+    chain: 'ethereum',
+    funded: false,
+    to: { kind: 'wallet', index: 1 },
+    amount: 'part',
+    memo: false,
+    ...input,
+  });
 }
 
 function stylesJourney(): CommandSpec[] {
@@ -28,7 +42,10 @@ function stylesJourney(): CommandSpec[] {
     styleAddressesCommand({ slot: 1, style: 'B' }),
     styleBBalanceCommand({ slot: 1, chain: null }),
     styleBHistoryCommand({ slot: 1, chain: null, type: null, limit: null }),
-    ...(['ethereum', 'base'] as const).flatMap((chain) => [mintCommand({ wallet: 0, chain, token: null, size: 'large' }), mintCommand({ wallet: 0, chain, token: 0, size: 'large' })]),
+    ...(['ethereum', 'base'] as const).flatMap((chain) => [
+      mintCommand({ wallet: 0, chain, token: null, size: 'large' }),
+      mintCommand({ wallet: 0, chain, token: 0, size: 'large' }),
+    ]),
     sendB({ to: { kind: 'agent', slot: 1 } }),
     createWalletCommand(1),
     styleAddressesCommand({ slot: 0, style: 'A' }),
@@ -39,7 +56,14 @@ function stylesJourney(): CommandSpec[] {
     sendB({ chain: 'base', to: { kind: 'agent', slot: 1 }, memo: true }),
     sendB({ chain: 'base', amount: 'above' }),
     // w1 holds no ETH for the fee: refused.
-    styleBSendCommand({ wallet: 1, chain: 'base', funded: false, to: { kind: 'wallet', index: 0 }, amount: 'part', memo: false }),
+    styleBSendCommand({
+      wallet: 1,
+      chain: 'base',
+      funded: false,
+      to: { kind: 'wallet', index: 0 },
+      amount: 'part',
+      memo: false,
+    }),
     styleBBalanceCommand({ slot: 0, chain: 'all' }),
     styleBHistoryCommand({ slot: 0, chain: null, type: null, limit: null }),
     styleBHistoryCommand({ slot: 0, chain: 'base', type: 'send', limit: null }),
@@ -69,7 +93,10 @@ async function runJourney(run: CheckRun): Promise<string[]> {
 
 function expectJourneyState(run: CheckRun): void {
   const sends = run.model.wallet.txs.filter((tx) => tx.kind === 'send');
-  expect(sends.map((tx) => `${tx.asset.chain} ${tx.asset.symbol} ${tx.status}`)).toEqual(['ethereum USDC confirmed', 'base USDC confirmed']);
+  expect(sends.map((tx) => `${tx.asset.chain} ${tx.asset.symbol} ${tx.status}`)).toEqual([
+    'ethereum USDC confirmed',
+    'base USDC confirmed',
+  ]);
   expect(sends[1]?.to).toBe(run.model.wallet.wallets[1]?.addresses.base);
 }
 
@@ -85,7 +112,12 @@ describe('the wallet check, styles A and B', () => {
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
     const handle = await serve();
     if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
-    const target = await liveTarget({ url: handle.urls.api, session: '3a11e7c2', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    const target = await liveTarget({
+      url: handle.urls.api,
+      session: '3a11e7c2',
+      wallClock: new SystemClock(),
+      timeoutMs: 5_000,
+    });
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);

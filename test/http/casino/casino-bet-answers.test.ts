@@ -13,7 +13,13 @@ import { runBetSequence, type SequenceAnswer } from './casino-bet-sequence.ts';
 
 const FIXTURE = join(import.meta.dirname, 'casino-bet-answers.json');
 const CHUNK = 100;
-const CASINO_DEFECTS: DefectName[] = ['casino-payout-short', 'casino-biased-draw', 'casino-replayable-nonce', 'casino-skip-balance-check', 'casino-keno-8'];
+const CASINO_DEFECTS: DefectName[] = [
+  'casino-payout-short',
+  'casino-biased-draw',
+  'casino-replayable-nonce',
+  'casino-skip-balance-check',
+  'casino-keno-8',
+];
 const RUNS: ReadonlyArray<readonly [string, string, DefectName[]]> = [
   ['faithful', 'golden-1', []],
   ['defects', 'golden-2', CASINO_DEFECTS],
@@ -29,7 +35,8 @@ function pin(answers: readonly SequenceAnswer[]): Pinned {
   const chunks: string[] = [];
   for (let start = 0; start < answers.length; start += CHUNK) {
     const hash = createHash('sha256');
-    for (const answer of answers.slice(start, start + CHUNK)) hash.update(`${answer.step}\n${answer.status}\n${answer.text}\n`);
+    for (const answer of answers.slice(start, start + CHUNK))
+      hash.update(`${answer.step}\n${answer.status}\n${answer.text}\n`);
     chunks.push(hash.digest('hex').slice(0, 32));
   }
   const statuses: Record<string, number> = {};
@@ -53,7 +60,11 @@ describe('the casino bet path answers exactly as before its optimisation', () =>
       expect(now.answers).toBe(pinned[name]?.answers);
       expect(now.statuses).toEqual(pinned[name]?.statuses);
       const firstDifferent = now.chunks.findIndex((chunk, index) => chunk !== pinned[name]?.chunks[index]);
-      expect(firstDifferent === -1 ? 'identical' : `answers ${firstDifferent * CHUNK}..${firstDifferent * CHUNK + CHUNK - 1} differ`).toBe('identical');
+      expect(
+        firstDifferent === -1
+          ? 'identical'
+          : `answers ${firstDifferent * CHUNK}..${firstDifferent * CHUNK + CHUNK - 1} differ`,
+      ).toBe('identical');
     });
   }
 });

@@ -4,7 +4,12 @@
 // body with a key the remembered ones lack is refused; failures are never remembered.
 import { describe, expect, test } from 'vitest';
 import { isFailure } from '../../../src/core/errors.ts';
-import { amountField, parseBetFields, parsedParamsOf, type ParsedBet } from '../../../src/http/routes/casino/casino-bet-fields.ts';
+import {
+  amountField,
+  parseBetFields,
+  parsedParamsOf,
+  type ParsedBet,
+} from '../../../src/http/routes/casino/casino-bet-fields.ts';
 import { dice } from '../../../src/services/casino/games/dice.ts';
 import { gameById } from '../../../src/services/casino/games/index.ts';
 
@@ -15,17 +20,24 @@ const parsed = (value: ReturnType<typeof parseBetFields>): ParsedBet => {
 
 describe('parseBetFields memos', () => {
   test('equal parameters share one reading; any difference reads afresh, as the plain reading would', () => {
-    const first = parsed(parseBetFields({ direction: 'over', threshold: 50, amount: 0.01, client_seed: 's' }, dice, 'number'));
+    const first = parsed(
+      parseBetFields({ direction: 'over', threshold: 50, amount: 0.01, client_seed: 's' }, dice, 'number'),
+    );
     const again = parsed(parseBetFields({ amount: 0.01, threshold: 50, direction: 'over' }, dice, 'number'));
     expect(again.paramsJson).toBe(first.paramsJson);
     expect(again.params).toBe(first.params);
     const other = parsed(parseBetFields({ direction: 'over', threshold: 51, amount: 0.01 }, dice, 'number'));
     expect(other.paramsJson).toEqual({ direction: 'over', threshold: 51 });
     expect(other.params).not.toBe(first.params);
-    for (const body of [{ direction: 'under', threshold: 50, amount: 1 }, { direction: 'over', threshold: 50, amount: 2 }]) {
+    for (const body of [
+      { direction: 'under', threshold: 50, amount: 1 },
+      { direction: 'over', threshold: 50, amount: 2 },
+    ]) {
       const read = parsed(parseBetFields(body, dice, 'number'));
       expect(read.paramsJson).toEqual({ direction: body.direction, threshold: body.threshold });
-      expect(read.params).toEqual(dice.parse(read.paramsJson).ok ? (dice.parse(read.paramsJson) as { value: unknown }).value : null);
+      expect(read.params).toEqual(
+        dice.parse(read.paramsJson).ok ? (dice.parse(read.paramsJson) as { value: unknown }).value : null,
+      );
     }
     expect(isFailure(parseBetFields({ direction: 'over', amount: 0.01 }, dice, 'number'))).toBe(true);
     expect(isFailure(parseBetFields({ direction: 'over', threshold: '50', amount: 0.01 }, dice, 'number'))).toBe(true);

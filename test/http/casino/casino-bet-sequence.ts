@@ -13,7 +13,22 @@ export const SEQUENCE_STEPS = 2_000;
 
 type Body = Record<string, unknown>;
 
-const ROULETTE_TYPES = ['number', 'red', 'black', 'odd', 'even', 'high', 'low', 'dozen_1', 'dozen_2', 'dozen_3', 'column_1', 'column_2', 'column_3', 'zero'];
+const ROULETTE_TYPES = [
+  'number',
+  'red',
+  'black',
+  'odd',
+  'even',
+  'high',
+  'low',
+  'dozen_1',
+  'dozen_2',
+  'dozen_3',
+  'column_1',
+  'column_2',
+  'column_3',
+  'zero',
+];
 
 /** Game path → a parameter generator (sometimes out of range: those answers are pinned too). */
 const SINGLE_GAMES: ReadonlyArray<readonly [string, (rng: Rng) => Body]> = [
@@ -21,10 +36,13 @@ const SINGLE_GAMES: ReadonlyArray<readonly [string, (rng: Rng) => Body]> = [
   ['dice', (rng) => ({ direction: rng.pick(['over', 'under']), threshold: rng.between(0, 100) })],
   ['simple-dice', (rng) => ({ pick: rng.between(0, 7) })],
   ['multiplier', (rng) => ({ target_multiplier: rng.pick([1, 1.01, 1.5, 2, 3.33, 10, 99.99, 1000, 1001, 2.001]) })],
-  ['roulette', (rng) => {
-    const betType = rng.pick(ROULETTE_TYPES);
-    return betType === 'number' ? { bet_type: betType, bet_value: rng.between(-1, 37) } : { bet_type: betType };
-  }],
+  [
+    'roulette',
+    (rng) => {
+      const betType = rng.pick(ROULETTE_TYPES);
+      return betType === 'number' ? { bet_type: betType, bet_value: rng.between(-1, 37) } : { bet_type: betType };
+    },
+  ],
   ['custom', (rng) => ({ win_probability: rng.between(0, 100) })],
   ['blackjack', (rng) => ({ action: rng.pick(['hit', 'stand', 'double', 'split']) })],
   ['crash', (rng) => ({ cash_out_at: rng.pick([1, 1.01, 1.5, 2, 7.77, 100, 100.01]) })],
@@ -34,10 +52,13 @@ const SINGLE_GAMES: ReadonlyArray<readonly [string, (rng: Rng) => Body]> = [
   ['keno', (rng) => ({ picks: kenoPicks(rng) })],
   ['scratch-card', () => ({})],
   ['wheel', () => ({})],
-  ['mines', (rng) => {
-    const mines = rng.between(0, 25);
-    return { mines, reveals: rng.between(0, 26 - mines) };
-  }],
+  [
+    'mines',
+    (rng) => {
+      const mines = rng.between(0, 25);
+      return { mines, reveals: rng.between(0, 26 - mines) };
+    },
+  ],
   ['baccarat', (rng) => ({ bet_on: rng.pick(['player', 'banker', 'tie', 'dragon']) })],
 ];
 
@@ -76,11 +97,15 @@ function singleBet(rng: Rng): { path: string; body: Body } {
 function betB(rng: Rng): Body {
   const game = rng.pick(['dice', 'slots', 'roulette', 'blackjack', 'coinflip', 'keno']);
   const params: Body =
-    game === 'dice' ? { target: rng.between(1, 99), over: rng.chance(1, 2) }
-    : game === 'roulette' ? { bet: rng.chance(1, 3) ? rng.between(0, 36) : rng.pick(['red', 'black', 'odd', 'dozen_2']) }
-    : game === 'blackjack' ? { action: rng.pick(['hit', 'stand', 'double']) }
-    : game === 'coinflip' ? { side: rng.pick(['heads', 'tails']) }
-    : {};
+    game === 'dice'
+      ? { target: rng.between(1, 99), over: rng.chance(1, 2) }
+      : game === 'roulette'
+        ? { bet: rng.chance(1, 3) ? rng.between(0, 36) : rng.pick(['red', 'black', 'odd', 'dozen_2']) }
+        : game === 'blackjack'
+          ? { action: rng.pick(['hit', 'stand', 'double']) }
+          : game === 'coinflip'
+            ? { side: rng.pick(['heads', 'tails']) }
+            : {};
   return { game, amount: rng.pick(['0.01', '0.10', 0.5, '1', '25.000001', '3.5']), params, ...clientSeed(rng) };
 }
 
@@ -98,11 +123,15 @@ export function runBetSequence(options: { seed: string; defects?: DefectName[] }
     answers.push({ step, status: response.status, text: JSON.stringify(response.body) });
     return response.body as Record<string, unknown>;
   };
-  casinoTour((mount, method, path, callOptions) => {
-    const response = world.call(mount, method, path, callOptions);
-    note(`tour ${method} ${path}`, response);
-    return { status: response.status, body: response.body };
-  }, world.keys, () => world.nowMs());
+  casinoTour(
+    (mount, method, path, callOptions) => {
+      const response = world.call(mount, method, path, callOptions);
+      note(`tour ${method} ${path}`, response);
+      return { status: response.status, body: response.body };
+    },
+    world.keys,
+    () => world.nowMs(),
+  );
   const rng = new Rng(options.seed).fork('casino-bet-sequence');
   const betIds: string[] = [];
   for (let step = 0; step < SEQUENCE_STEPS; step++) randomStep(world, rng, betIds, note);
@@ -127,7 +156,10 @@ function randomStep(world: CasinoWorld, rng: Rng, betIds: string[], note: Note):
     });
     note('batch', world.a('POST', '/bets/batch', { key, body: { bets } }));
   } else if (kind < 86) {
-    note('kelly config', world.a('PUT', '/kelly/config', { key, body: { risk_factor: rng.pick([0.1, 0.25, 0.33, 0.5, 1, 0.05]) } }));
+    note(
+      'kelly config',
+      world.a('PUT', '/kelly/config', { key, body: { risk_factor: rng.pick([0.1, 0.25, 0.33, 0.5, 1, 0.05]) } }),
+    );
   } else if (kind < 88) {
     note('rotate', world.a('POST', '/fairness/rotate', { key }));
   } else if (kind < 94 && betIds.length > 0) {

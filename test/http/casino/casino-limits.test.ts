@@ -22,11 +22,18 @@ test('tournament play: 60 per minute, the 61st refused', () => {
   w.platform.agents.get('bob')!.tier = 'enterprise';
   const startsAt = new Date(START + 10_000).toISOString();
   const endsAt = new Date(START + 86_400_000).toISOString();
-  const created = w.a('POST', '/tournaments/create', { body: { name: 'cap', game: 'coin_flip', prize_pool: 10, starts_at: startsAt, ends_at: endsAt } });
+  const created = w.a('POST', '/tournaments/create', {
+    body: { name: 'cap', game: 'coin_flip', prize_pool: 10, starts_at: startsAt, ends_at: endsAt },
+  });
   const id = String(created.body['tournament_id']);
   expect(w.a('POST', `/tournaments/${id}/enter`, { key: w.keys.bob }).status).toBe(200);
   const at = START + 60_000;
-  const statuses = Array.from({ length: 61 }, () => w.a('POST', `/tournaments/${id}/play`, { key: w.keys.bob, body: { side: 'heads', amount: 0.1 }, atMs: at }).status);
+  const statuses = Array.from(
+    { length: 61 },
+    () =>
+      w.a('POST', `/tournaments/${id}/play`, { key: w.keys.bob, body: { side: 'heads', amount: 0.1 }, atMs: at })
+        .status,
+  );
   expect(statuses.filter((status) => status === 200)).toHaveLength(60);
   expect(statuses[60]).toBe(429);
 });
@@ -49,17 +56,30 @@ test('style B: 10,000 bets per day per game type', () => {
   expect(bet('dice')).toBe(200);
   expect(w.platform.casino.state.bets.count).toBe(betsBefore + 1);
   // The next UTC day counts again.
-  expect(w.b('POST', '/bet', { body: { game: 'slots', amount: '0.10' }, atMs: START + 86_400_000 + 5_000 }).status).toBe(200);
+  expect(
+    w.b('POST', '/bet', { body: { game: 'slots', amount: '0.10' }, atMs: START + 86_400_000 + 5_000 }).status,
+  ).toBe(200);
 });
 
 // Issue 17 (3): POST /kelly/simulate ran a million simulated bets per request on any tier (about
 // 0.6 s of CPU each, 100 a minute on Free). The work of one request is now capped by tier.
 test('kelly simulate: num_bets × simulations capped per request by tier, 400 naming the cap', () => {
   const w = casinoWorld();
-  const body = (numBets: number, simulations: number): Record<string, unknown> => ({ game: 'coin_flip', side: 'heads', bankroll: 100, bet_amount: 1, num_bets: numBets, simulations });
+  const body = (numBets: number, simulations: number): Record<string, unknown> => ({
+    game: 'coin_flip',
+    side: 'heads',
+    bankroll: 100,
+    bet_amount: 1,
+    num_bets: numBets,
+    simulations,
+  });
   const refused = w.a('POST', '/kelly/simulate', { body: body(10_000, 100) });
   expect(refused.status).toBe(400);
-  expect(refused.body).toMatchObject({ code: 'BAD_REQUEST', error: 'num_bets × simulations must be at most 10000 per request on the free tier (free 10000, pro 100000, enterprise 1000000); asked 1000000' });
+  expect(refused.body).toMatchObject({
+    code: 'BAD_REQUEST',
+    error:
+      'num_bets × simulations must be at most 10000 per request on the free tier (free 10000, pro 100000, enterprise 1000000); asked 1000000',
+  });
   expect(w.a('POST', '/kelly/simulate', { body: body(100, 101) }).status).toBe(400);
   expect(w.a('POST', '/kelly/simulate', { body: body(100, 100) }).status).toBe(200);
   const free = w.a('POST', '/kelly/simulate', { body: { ...body(1_000, 1), simulations: undefined } });

@@ -9,15 +9,22 @@ test('a valid request for every casino row succeeds', () => {
   const answered = new Map<string, number[]>();
   casinoTour(
     (mount, method, path, options = {}) => {
-      const response = w.call(mount, method, path, { key: options.key ?? null, body: options.body, query: options.query ?? {} });
-      if (response.routeId !== null) answered.set(response.routeId, [...(answered.get(response.routeId) ?? []), response.status]);
+      const response = w.call(mount, method, path, {
+        key: options.key ?? null,
+        body: options.body,
+        query: options.query ?? {},
+      });
+      if (response.routeId !== null)
+        answered.set(response.routeId, [...(answered.get(response.routeId) ?? []), response.status]);
       expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
       return response;
     },
     { alice: w.keys.alice, bob: w.keys.bob },
     w.nowMs,
   );
-  const casinoRows = ALL_ROUTES.filter((route) => route.service === 'casino').map((route) => route.id).sort();
+  const casinoRows = ALL_ROUTES.filter((route) => route.service === 'casino')
+    .map((route) => route.id)
+    .sort();
   expect([...answered.keys()].sort()).toEqual(casinoRows);
   expect(w.platform.ledger.sumMicro).toBe(0n);
   expect(w.platform.ledger.negativeAccounts()).toEqual([]);

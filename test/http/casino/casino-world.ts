@@ -43,7 +43,10 @@ export function casinoWorld(options: { defects?: DefectName[]; fundMicro?: Micro
     nowMs = callOptions.atMs ?? nowMs + 1_000;
     const key = callOptions.key === undefined ? keys.alice : callOptions.key;
     const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
-    return dispatcher.handle({ mount, method, path, query: callOptions.query ?? {}, headers, body: callOptions.body, ip: '127.0.0.1' }, nowMs);
+    return dispatcher.handle(
+      { mount, method, path, query: callOptions.query ?? {}, headers, body: callOptions.body, ip: '127.0.0.1' },
+      nowMs,
+    );
   };
   return {
     platform,
@@ -56,7 +59,12 @@ export function casinoWorld(options: { defects?: DefectName[]; fundMicro?: Micro
   };
 }
 
-export type TourSend = (mount: Mount, method: string, path: string, options?: { key?: string; body?: unknown; query?: Record<string, string> }) => { status: number; body: Record<string, unknown> };
+export type TourSend = (
+  mount: Mount,
+  method: string,
+  path: string,
+  options?: { key?: string; body?: unknown; query?: Record<string, string> },
+) => { status: number; body: Record<string, unknown> };
 
 /**
  * One valid request for every casino row, by two funded agents `alice` and `bob` (at least 100
@@ -64,10 +72,16 @@ export type TourSend = (mount: Mount, method: string, path: string, options?: { 
  * clock; `nowMs` reads it (tournament instants are relative to it).
  */
 export function casinoTour(send: TourSend, keys: { alice: string; bob: string }, nowMs: () => number): void {
-  const a = (method: string, path: string, options: { key?: string; body?: unknown; query?: Record<string, string> } = {}): Record<string, unknown> =>
-    send('casino', method, `/api/v1${path}`, { key: keys.alice, ...options }).body;
-  const b = (method: string, path: string, options: { key?: string; body?: unknown; query?: Record<string, string> } = {}): Record<string, unknown> =>
-    send('api', method, `/casino-api${path}`, { key: keys.alice, ...options }).body;
+  const a = (
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; query?: Record<string, string> } = {},
+  ): Record<string, unknown> => send('casino', method, `/api/v1${path}`, { key: keys.alice, ...options }).body;
+  const b = (
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; query?: Record<string, string> } = {},
+  ): Record<string, unknown> => send('api', method, `/casino-api${path}`, { key: keys.alice, ...options }).body;
   a('GET', '/games');
   const flip = a('POST', '/games/coin-flip', { body: { side: 'heads', amount: 0.1 } });
   for (const [path, body] of [
@@ -86,15 +100,25 @@ export function casinoTour(send: TourSend, keys: { alice: string; bob: string },
     ['/games/wheel', { amount: 0.1 }],
     ['/games/mines', { mines: 3, reveals: 2, amount: 0.1 }],
     ['/games/baccarat', { bet_on: 'banker', amount: 0.1 }],
-  ] as const) a('POST', path, { body });
+  ] as const)
+    a('POST', path, { body });
   const dealt = a('POST', '/games/video-poker/deal', { body: { amount: 0.1 } });
   a('POST', '/games/video-poker/draw', { body: { nonce: dealt['nonce'], holds: [0, 1] } });
-  a('POST', '/bets/batch', { body: { bets: [{ game: 'dice', direction: 'under', threshold: 30, amount: 0.1 }, { game: 'slots', amount: 0.1 }] } });
+  a('POST', '/bets/batch', {
+    body: {
+      bets: [
+        { game: 'dice', direction: 'under', threshold: 30, amount: 0.1 },
+        { game: 'slots', amount: 0.1 },
+      ],
+    },
+  });
   a('GET', '/kelly/limits');
   a('POST', '/kelly/optimal', { body: { game: 'coin_flip', side: 'heads' } });
   a('PUT', '/kelly/config', { body: { risk_factor: 0.5 } });
   a('GET', '/kelly/history');
-  a('POST', '/kelly/simulate', { body: { game: 'coin_flip', side: 'heads', bankroll: 100, bet_amount: 1, num_bets: 100, simulations: 10 } });
+  a('POST', '/kelly/simulate', {
+    body: { game: 'coin_flip', side: 'heads', bankroll: 100, bet_amount: 1, num_bets: 100, simulations: 10 },
+  });
   a('GET', '/fairness/seed-hash');
   a('POST', '/fairness/rotate');
   a('POST', '/fairness/verify', { body: { bet_id: flip['bet_id'] } });
@@ -116,12 +140,25 @@ export function casinoTour(send: TourSend, keys: { alice: string; bob: string },
   send('casino', 'POST', '/api/v1/auth/register', { body: {} });
   const startsAt = new Date(nowMs() + 2_000).toISOString();
   const endsAt = new Date(nowMs() + 3_600_000).toISOString();
-  const tournament = a('POST', '/tournaments/create', { body: { name: 'Tour', game: 'dice', entry_fee: 1, prize_pool: 10, max_agents: 10, starts_at: startsAt, ends_at: endsAt } });
+  const tournament = a('POST', '/tournaments/create', {
+    body: {
+      name: 'Tour',
+      game: 'dice',
+      entry_fee: 1,
+      prize_pool: 10,
+      max_agents: 10,
+      starts_at: startsAt,
+      ends_at: endsAt,
+    },
+  });
   const tournamentId = String(tournament['tournament_id']);
   a('GET', '/tournaments');
   a('GET', `/tournaments/${tournamentId}`);
   a('POST', `/tournaments/${tournamentId}/enter`, { key: keys.bob });
-  a('POST', `/tournaments/${tournamentId}/play`, { key: keys.bob, body: { direction: 'over', threshold: 50, amount: 0.1 } });
+  a('POST', `/tournaments/${tournamentId}/play`, {
+    key: keys.bob,
+    body: { direction: 'over', threshold: 50, amount: 0.1 },
+  });
   const accepted = a('POST', '/challenges', { body: { challenged_agent_id: 'bob', amount: 0.5 } });
   const declined = a('POST', '/challenges', { body: { challenged_agent_id: 'bob', game: 'dice', amount: 0.5 } });
   a('GET', '/challenges', { key: keys.bob });

@@ -23,7 +23,11 @@ const RELAXED: PlatformConfig = {
   ...DEFAULT_CONFIG,
   limits: {
     ...DEFAULT_CONFIG.limits,
-    tiers: { free: { perMinute: null, perDay: null }, pro: { perMinute: null, perDay: null }, enterprise: { perMinute: null, perDay: null } },
+    tiers: {
+      free: { perMinute: null, perDay: null },
+      pro: { perMinute: null, perDay: null },
+      enterprise: { perMinute: null, perDay: null },
+    },
     registerPerMinutePerIp: 100_000,
     serviceB: { ...DEFAULT_CONFIG.limits.serviceB, faucet: { perMinute: 100_000, burst: 100_000, perDay: null } },
   },
@@ -53,19 +57,37 @@ class Harness {
     this.nowMs = atMs;
     const headers: Record<string, string> = call.key === undefined ? {} : { authorization: `Bearer ${call.key}` };
     return this.dispatcher.handle(
-      { mount: call.mount, method: call.method, path: call.path, query: call.query ?? {}, headers, body: call.body, ip: call.ip ?? '10.0.0.1' },
+      {
+        mount: call.mount,
+        method: call.method,
+        path: call.path,
+        query: call.query ?? {},
+        headers,
+        body: call.body,
+        ip: call.ip ?? '10.0.0.1',
+      },
       atMs,
     );
   }
 
   registerA(agentId: string, extra: JsonObject = {}): { key: string; body: JsonObject } {
-    const response = this.send({ mount: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: { agent_id: agentId, ...extra } });
+    const response = this.send({
+      mount: 'faucet',
+      method: 'POST',
+      path: '/api/v1/agents/register',
+      body: { agent_id: agentId, ...extra },
+    });
     expect(response.status).toBe(201);
     return { key: response.body['api_key'] as string, body: response.body };
   }
 
   registerB(agentId: string, extra: JsonObject = {}): { key: string; body: JsonObject } {
-    const response = this.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: agentId, ...extra } });
+    const response = this.send({
+      mount: 'api',
+      method: 'POST',
+      path: '/register',
+      body: { agent_id: agentId, ...extra },
+    });
     expect(response.status).toBe(201);
     return { key: response.body['api_key'] as string, body: response.body };
   }
@@ -84,8 +106,19 @@ function expectError(response: ApiResponse, status: number, code: string): void 
 describe('route table', () => {
   test('nine rows with the contract ids, mounts, paths, auth and limits', () => {
     // Rows' limits come normalized (every field present, one shape): compare what is set.
-    const declared = (limits: RouteLimits | undefined) => (limits === undefined ? null : Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined && value !== false)));
-    const rows = faucetRoutes.map((route) => [route.id, route.style, route.mount, route.method, route.path, route.auth, declared(route.limits)]);
+    const declared = (limits: RouteLimits | undefined) =>
+      limits === undefined
+        ? null
+        : Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined && value !== false));
+    const rows = faucetRoutes.map((route) => [
+      route.id,
+      route.style,
+      route.mount,
+      route.method,
+      route.path,
+      route.auth,
+      declared(route.limits),
+    ]);
     expect(rows).toEqual([
       ['faucet.A.register', 'A', 'faucet', 'POST', '/api/v1/agents/register', 'none', { registerPerIp: true }],
       ['faucet.A.claim', 'A', 'faucet', 'POST', '/api/v1/faucet/claim', 'bearer', null],
@@ -98,7 +131,8 @@ describe('route table', () => {
       ['faucet.B.referrals', 'B', 'api', 'GET', '/referrals', 'bearer', { serviceRowB: true }],
     ]);
     for (const route of faucetRoutes) {
-      if (route.limits !== undefined) expect(Object.keys(route.limits)).toEqual(['registerPerIp', 'serviceRowB', 'row', 'endpointDaily']);
+      if (route.limits !== undefined)
+        expect(Object.keys(route.limits)).toEqual(['registerPerIp', 'serviceRowB', 'row', 'endpointDaily']);
       expect(route.service).toBe('faucet');
       expect(route.summary.length).toBeGreaterThan(10);
       expect(route.summary).not.toContain('\n');
@@ -125,7 +159,11 @@ describe('style A', () => {
     expect(body['referral_code']).toMatch(/^ref_[0-9a-f]{8}$/);
 
     const status = h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status', key });
-    expect(status).toMatchObject({ status: 200, routeId: 'faucet.A.status', body: { eligible: true, balance_usdc: 0, _info: INFO } });
+    expect(status).toMatchObject({
+      status: 200,
+      routeId: 'faucet.A.status',
+      body: { eligible: true, balance_usdc: 0, _info: INFO },
+    });
     expect(Object.keys(status.body).sort()).toEqual(['_info', 'balance_usdc', 'eligible']);
 
     const claim = h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim', key });
@@ -134,9 +172,16 @@ describe('style A', () => {
     expect(h.platform.ledger.balance('agent:alice')).toBe(usdc(1));
 
     const poolBefore = h.platform.ledger.balance(FAUCET_POOL);
-    expectError(h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim', key }, START_MS + 30 * DAY_MS), 409, 'FAUCET_CLAIMED');
+    expectError(
+      h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim', key }, START_MS + 30 * DAY_MS),
+      409,
+      'FAUCET_CLAIMED',
+    );
     expect(h.platform.ledger.balance(FAUCET_POOL)).toBe(poolBefore);
-    expect(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status', key }).body).toMatchObject({ eligible: false, balance_usdc: 1 });
+    expect(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status', key }).body).toMatchObject({
+      eligible: false,
+      balance_usdc: 1,
+    });
 
     const details = h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/agents/alice', key });
     expect(details.status).toBe(200);
@@ -150,11 +195,18 @@ describe('style A', () => {
       created_at: START_ISO,
       _info: INFO,
     });
-    const byAddress = h.send({ mount: 'faucet', method: 'GET', path: `/api/v1/agents/${String(alice?.address).toUpperCase().replace('0X', '0x')}`, key });
+    const byAddress = h.send({
+      mount: 'faucet',
+      method: 'GET',
+      path: `/api/v1/agents/${String(alice?.address).toUpperCase().replace('0X', '0x')}`,
+      key,
+    });
     expect(byAddress.body['agent_id']).toBe('alice');
     expectError(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/agents/ref', key }), 403, 'FORBIDDEN');
     expectError(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/agents/ghost', key }), 404, 'NOT_FOUND');
-    expect(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/agents/ref', key: ref.key }).body['referrer']).toBeNull();
+    expect(
+      h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/agents/ref', key: ref.key }).body['referrer'],
+    ).toBeNull();
   });
 
   test('bearer rows answer 401 without a key or with an unknown key', () => {
@@ -170,8 +222,21 @@ describe('style A', () => {
   test('duplicate 409, unknown referrer 404, referrer by referral code', () => {
     const h = new Harness();
     const ref = h.registerA('ref');
-    expectError(h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: { agent_id: 'ref' } }), 409, 'CONFLICT');
-    expectError(h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: { agent_id: 'x', referrer: 'ghost' } }), 404, 'NOT_FOUND');
+    expectError(
+      h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: { agent_id: 'ref' } }),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      h.send({
+        mount: 'faucet',
+        method: 'POST',
+        path: '/api/v1/agents/register',
+        body: { agent_id: 'x', referrer: 'ghost' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
     h.registerA('x', { referrer: ref.body['referral_code'] as string });
     expect(h.platform.agents.get('x')?.referrerId).toBe('ref');
   });
@@ -194,21 +259,43 @@ describe('style B', () => {
       _info: INFO,
     });
 
-    const early = h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } }, START_MS + DAY_MS - 1);
+    const early = h.send(
+      { mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } },
+      START_MS + DAY_MS - 1,
+    );
     expectError(early, 409, 'FAUCET_CLAIMED');
     expect(early.body).toMatchObject({ next_claim: NEXT_DAY_ISO, retry_after_seconds: 1 });
 
-    const claim = h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } }, START_MS + DAY_MS);
+    const claim = h.send(
+      { mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } },
+      START_MS + DAY_MS,
+    );
     expect(claim.status).toBe(200);
-    expect(claim.body).toEqual({ amount: '2.00', balance: '12.00', next_claim: '2026-01-03T00:00:00.000Z', _info: INFO });
+    expect(claim.body).toEqual({
+      amount: '2.00',
+      balance: '12.00',
+      next_claim: '2026-01-03T00:00:00.000Z',
+      _info: INFO,
+    });
 
-    const keyless = h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'bob' } }, START_MS + 3 * DAY_MS);
+    const keyless = h.send(
+      { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'bob' } },
+      START_MS + 3 * DAY_MS,
+    );
     expectError(keyless, 401, 'UNAUTHORIZED');
     expect(keyless.body['error']).toContain('the first claim is the registration grant');
 
     const keyed = h.send({ mount: 'api', method: 'POST', path: '/claim', key }, START_MS + 3 * DAY_MS);
-    expect(keyed.body).toEqual({ amount: '2.00', balance: '14.00', next_claim: '2026-01-05T00:00:00.000Z', _info: INFO });
-    const keyedWithId = h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } }, START_MS + 4 * DAY_MS);
+    expect(keyed.body).toEqual({
+      amount: '2.00',
+      balance: '14.00',
+      next_claim: '2026-01-05T00:00:00.000Z',
+      _info: INFO,
+    });
+    const keyedWithId = h.send(
+      { mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } },
+      START_MS + 4 * DAY_MS,
+    );
     expect(keyedWithId.status).toBe(200);
     expect(h.platform.ledger.balance('agent:bob')).toBe(usdc(16));
   });
@@ -218,10 +305,18 @@ describe('style B', () => {
     const { key } = h.registerB('bob');
     h.registerB('eve');
     const before = h.snapshot();
-    expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'eve' } }, START_MS + DAY_MS), 403, 'FORBIDDEN');
+    expectError(
+      h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'eve' } }, START_MS + DAY_MS),
+      403,
+      'FORBIDDEN',
+    );
     expectError(h.send({ mount: 'api', method: 'POST', path: '/claim' }), 401, 'UNAUTHORIZED');
     expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', key: 'sk_live_bad' }), 401, 'UNAUTHORIZED');
-    expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'ghost' } }), 401, 'UNAUTHORIZED');
+    expectError(
+      h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'ghost' } }),
+      401,
+      'UNAUTHORIZED',
+    );
     expect(h.snapshot()).toEqual(before);
   });
 
@@ -242,7 +337,13 @@ describe('style B', () => {
     const after = h.send({ mount: 'api', method: 'GET', path: '/status', key }, START_MS + DAY_MS);
     expect(after.body).toMatchObject({ can_claim: true, next_claim: NEXT_DAY_ISO, seconds_until_next_claim: 0 });
     const fresh = h.registerA('alice');
-    expect(h.send({ mount: 'api', method: 'GET', path: '/status', key: fresh.key }).body).toMatchObject({ agent_id: 'alice', can_claim: true, next_claim: null, seconds_until_next_claim: 0, balance: '0.00' });
+    expect(h.send({ mount: 'api', method: 'GET', path: '/status', key: fresh.key }).body).toMatchObject({
+      agent_id: 'alice',
+      can_claim: true,
+      next_claim: null,
+      seconds_until_next_claim: 0,
+      balance: '0.00',
+    });
     expectError(h.send({ mount: 'api', method: 'GET', path: '/status' }), 401, 'UNAUTHORIZED');
   });
 
@@ -256,8 +357,22 @@ describe('style B', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       agents: [
-        { agent_id: 'zed', agent_address: h.platform.agents.get('zed')?.address, framework: 'crewai', claims: 1, total_claimed: '12.00', created_at: START_ISO },
-        { agent_id: 'amy', agent_address: h.platform.agents.get('amy')?.address, framework: 'crewai', claims: 0, total_claimed: '10.00', created_at: START_ISO },
+        {
+          agent_id: 'zed',
+          agent_address: h.platform.agents.get('zed')?.address,
+          framework: 'crewai',
+          claims: 1,
+          total_claimed: '12.00',
+          created_at: START_ISO,
+        },
+        {
+          agent_id: 'amy',
+          agent_address: h.platform.agents.get('amy')?.address,
+          framework: 'crewai',
+          claims: 0,
+          total_claimed: '10.00',
+          created_at: START_ISO,
+        },
       ],
       total_agents: 3,
       total_claimed: '32.00',
@@ -304,7 +419,11 @@ describe('style B', () => {
     const h = new Harness({ ...RELAXED, faucet: { ...RELAXED.faucet, poolFundingMicro: usdc(15) } });
     h.registerB('one');
     const before = h.snapshot();
-    expectError(h.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'two' } }), 422, 'INSUFFICIENT_BALANCE');
+    expectError(
+      h.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'two' } }),
+      422,
+      'INSUFFICIENT_BALANCE',
+    );
     expect(h.snapshot()).toEqual(before);
   });
 });
@@ -321,7 +440,11 @@ describe('bad input on every endpoint: 4xx JSON, nothing changes', () => {
   }
 
   const registerCases = (mount: Mount, path: string, extraKeys: boolean): Case[] => [
-    ...malformedBodies.map((body) => ({ name: `body ${JSON.stringify(body)}`, call: { mount, method: 'POST', path, body }, auth: false })),
+    ...malformedBodies.map((body) => ({
+      name: `body ${JSON.stringify(body)}`,
+      call: { mount, method: 'POST', path, body },
+      auth: false,
+    })),
     { name: 'missing body', call: { mount, method: 'POST', path }, auth: false },
     { name: 'missing agent_id', call: { mount, method: 'POST', path, body: { referrer: 'ref' } }, auth: false },
     { name: 'agent_id number', call: { mount, method: 'POST', path, body: { agent_id: 7 } }, auth: false },
@@ -330,32 +453,94 @@ describe('bad input on every endpoint: 4xx JSON, nothing changes', () => {
     { name: 'agent_id empty', call: { mount, method: 'POST', path, body: { agent_id: '' } }, auth: false },
     { name: 'agent_id blank', call: { mount, method: 'POST', path, body: { agent_id: '   ' } }, auth: false },
     { name: 'agent_id too long', call: { mount, method: 'POST', path, body: { agent_id: long } }, auth: false },
-    { name: 'agent_id bad characters', call: { mount, method: 'POST', path, body: { agent_id: 'a b/c' } }, auth: false },
-    { name: 'referrer number', call: { mount, method: 'POST', path, body: { agent_id: 'x', referrer: 1 } }, auth: false },
-    { name: 'referrer empty', call: { mount, method: 'POST', path, body: { agent_id: 'x', referrer: '' } }, auth: false },
-    { name: 'referrer too long', call: { mount, method: 'POST', path, body: { agent_id: 'x', referrer: long } }, auth: false },
+    {
+      name: 'agent_id bad characters',
+      call: { mount, method: 'POST', path, body: { agent_id: 'a b/c' } },
+      auth: false,
+    },
+    {
+      name: 'referrer number',
+      call: { mount, method: 'POST', path, body: { agent_id: 'x', referrer: 1 } },
+      auth: false,
+    },
+    {
+      name: 'referrer empty',
+      call: { mount, method: 'POST', path, body: { agent_id: 'x', referrer: '' } },
+      auth: false,
+    },
+    {
+      name: 'referrer too long',
+      call: { mount, method: 'POST', path, body: { agent_id: 'x', referrer: long } },
+      auth: false,
+    },
     { name: 'unknown field', call: { mount, method: 'POST', path, body: { agent_id: 'x', amount: 5 } }, auth: false },
-    { name: 'unknown query', call: { mount, method: 'POST', path, query: { debug: '1' }, body: { agent_id: 'x' } }, auth: false },
+    {
+      name: 'unknown query',
+      call: { mount, method: 'POST', path, query: { debug: '1' }, body: { agent_id: 'x' } },
+      auth: false,
+    },
     ...(extraKeys
       ? [
-          { name: 'metadata string', call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: 'langchain' } }, auth: false },
-          { name: 'metadata array', call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: ['a'] } }, auth: false },
-          { name: 'metadata framework number', call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: { framework: 3 } } }, auth: false },
-          { name: 'metadata framework too long', call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: { framework: long } } }, auth: false },
+          {
+            name: 'metadata string',
+            call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: 'langchain' } },
+            auth: false,
+          },
+          {
+            name: 'metadata array',
+            call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: ['a'] } },
+            auth: false,
+          },
+          {
+            name: 'metadata framework number',
+            call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: { framework: 3 } } },
+            auth: false,
+          },
+          {
+            name: 'metadata framework too long',
+            call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: { framework: long } } },
+            auth: false,
+          },
           {
             name: 'metadata too many keys',
-            call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`k${index}`, index])) } },
+            call: {
+              mount,
+              method: 'POST',
+              path,
+              body: {
+                agent_id: 'x',
+                metadata: Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`k${index}`, index])),
+              },
+            },
             auth: false,
           },
         ]
-      : [{ name: 'metadata in style A', call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: {} } }, auth: false }]),
+      : [
+          {
+            name: 'metadata in style A',
+            call: { mount, method: 'POST', path, body: { agent_id: 'x', metadata: {} } },
+            auth: false,
+          },
+        ]),
   ];
 
   const emptyBodyCases = (mount: Mount, method: string, path: string, allowedQuery: string | null): Case[] => [
-    ...malformedBodies.map((body) => ({ name: `body ${JSON.stringify(body)}`, call: { mount, method, path, body }, auth: true })),
+    ...malformedBodies.map((body) => ({
+      name: `body ${JSON.stringify(body)}`,
+      call: { mount, method, path, body },
+      auth: true,
+    })),
     { name: 'unknown field', call: { mount, method, path, body: { agent: 'x' } }, auth: true },
     { name: 'unknown query', call: { mount, method, path, query: { foo: 'bar' } }, auth: true },
-    ...(allowedQuery === null ? [] : [{ name: 'unknown query beside a known one', call: { mount, method, path, query: { [allowedQuery]: '5', foo: 'bar' } }, auth: true }]),
+    ...(allowedQuery === null
+      ? []
+      : [
+          {
+            name: 'unknown query beside a known one',
+            call: { mount, method, path, query: { [allowedQuery]: '5', foo: 'bar' } },
+            auth: true,
+          },
+        ]),
   ];
 
   const cases: Record<string, Case[]> = {
@@ -369,19 +554,55 @@ describe('bad input on every endpoint: 4xx JSON, nothing changes', () => {
       { name: 'id bad characters', call: { mount: 'faucet', method: 'GET', path: '/api/v1/agents/a%20b' }, auth: true },
     ],
     'faucet.B.claim': [
-      ...malformedBodies.map((body) => ({ name: `body ${JSON.stringify(body)}`, call: { mount: 'api' as Mount, method: 'POST', path: '/claim', body }, auth: true })),
-      { name: 'agent_id number', call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 1 } }, auth: false },
-      { name: 'agent_id empty', call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: '' } }, auth: false },
-      { name: 'agent_id too long', call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: long } }, auth: false },
-      { name: 'agent_id bad characters', call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'vic tim' } }, auth: false },
-      { name: 'unknown field (keyless)', call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'victim', amount: 100 } }, auth: false },
-      { name: 'unknown field (key)', call: { mount: 'api', method: 'POST', path: '/claim', body: { amount: 100 } }, auth: true },
-      { name: 'unknown query', call: { mount: 'api', method: 'POST', path: '/claim', query: { agent_id: 'victim' } }, auth: true },
+      ...malformedBodies.map((body) => ({
+        name: `body ${JSON.stringify(body)}`,
+        call: { mount: 'api' as Mount, method: 'POST', path: '/claim', body },
+        auth: true,
+      })),
+      {
+        name: 'agent_id number',
+        call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 1 } },
+        auth: false,
+      },
+      {
+        name: 'agent_id empty',
+        call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: '' } },
+        auth: false,
+      },
+      {
+        name: 'agent_id too long',
+        call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: long } },
+        auth: false,
+      },
+      {
+        name: 'agent_id bad characters',
+        call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'vic tim' } },
+        auth: false,
+      },
+      {
+        name: 'unknown field (keyless)',
+        call: { mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'victim', amount: 100 } },
+        auth: false,
+      },
+      {
+        name: 'unknown field (key)',
+        call: { mount: 'api', method: 'POST', path: '/claim', body: { amount: 100 } },
+        auth: true,
+      },
+      {
+        name: 'unknown query',
+        call: { mount: 'api', method: 'POST', path: '/claim', query: { agent_id: 'victim' } },
+        auth: true,
+      },
     ],
     'faucet.B.status': emptyBodyCases('api', 'GET', '/status', null),
     'faucet.B.agents': [
       ...emptyBodyCases('api', 'GET', '/agents', 'limit'),
-      ...['0', '101', '-1', '1.5', 'ten', '', '1e2', '99999999'].map((limit) => ({ name: `limit ${JSON.stringify(limit)}`, call: { mount: 'api' as Mount, method: 'GET', path: '/agents', query: { limit } }, auth: false })),
+      ...['0', '101', '-1', '1.5', 'ten', '', '1e2', '99999999'].map((limit) => ({
+        name: `limit ${JSON.stringify(limit)}`,
+        call: { mount: 'api' as Mount, method: 'GET', path: '/agents', query: { limit } },
+        auth: false,
+      })),
     ],
     'faucet.B.referrals': emptyBodyCases('api', 'GET', '/referrals', null),
   };
@@ -401,7 +622,11 @@ describe('bad input on every endpoint: 4xx JSON, nothing changes', () => {
         const response = h.send({ ...call, key: auth ? victim.key : undefined });
         expect(response.routeId, name).toBe(routeId);
         expect(response.status, `${name}: ${JSON.stringify(response.body)}`).toBe(status ?? 400);
-        expect(response.body, name).toMatchObject({ error: expect.any(String) as string, code: 'BAD_REQUEST', _info: INFO });
+        expect(response.body, name).toMatchObject({
+          error: expect.any(String) as string,
+          code: 'BAD_REQUEST',
+          _info: INFO,
+        });
         expect(h.snapshot(), name).toEqual(before);
       }
       // The refused cases left no trace in the faucet state of the agent they named or keyed.
@@ -418,14 +643,21 @@ describe('limits', () => {
     const refused = h.send({ mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'late' } });
     expect(refused.status).toBe(429);
     expect(h.platform.agents.has('late')).toBe(false);
-    const otherIp = h.send({ mount: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: { agent_id: 'late' }, ip: '10.0.0.2' });
+    const otherIp = h.send({
+      mount: 'faucet',
+      method: 'POST',
+      path: '/api/v1/agents/register',
+      body: { agent_id: 'late' },
+      ip: '10.0.0.2',
+    });
     expect(otherIp.status).toBe(201);
   });
 
   test('B rows count against the faucet row (10 per minute burst); A rows do not', () => {
     const h = new Harness(DEFAULT_CONFIG);
     const { key } = h.registerA('alice');
-    for (let index = 0; index < 10; index++) expect(h.send({ mount: 'api', method: 'GET', path: '/status', key }).status).toBe(200);
+    for (let index = 0; index < 10; index++)
+      expect(h.send({ mount: 'api', method: 'GET', path: '/status', key }).status).toBe(200);
     expect(h.send({ mount: 'api', method: 'GET', path: '/status', key }).status).toBe(429);
     expect(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status', key }).status).toBe(200);
   });
@@ -440,10 +672,18 @@ test('a keyless claim naming an agent is 401 whatever the agent, and changes not
   const { key: keyA } = h.registerA('ann'); // no B grant: a B claim would pay at once
   const { key: keyB } = h.registerB('bob');
   const before = h.snapshot();
-  const answers = [START_MS, START_MS + DAY_MS].flatMap((atMs) => ['ann', 'bob', 'ghost'].map((agentId) => h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: agentId } }, atMs)));
+  const answers = [START_MS, START_MS + DAY_MS].flatMap((atMs) =>
+    ['ann', 'bob', 'ghost'].map((agentId) =>
+      h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: agentId } }, atMs),
+    ),
+  );
   for (const answer of [...answers, h.send({ mount: 'api', method: 'POST', path: '/claim' }, START_MS + DAY_MS)]) {
     expectError(answer, 401, 'UNAUTHORIZED');
-    expect(answer.body).toEqual({ error: 'missing API key: send Authorization: Bearer <api_key> (the first claim is the registration grant)', code: 'UNAUTHORIZED', _info: INFO });
+    expect(answer.body).toEqual({
+      error: 'missing API key: send Authorization: Bearer <api_key> (the first claim is the registration grant)',
+      code: 'UNAUTHORIZED',
+      _info: INFO,
+    });
   }
   expect(h.snapshot()).toEqual(before);
   expect(h.send({ mount: 'api', method: 'POST', path: '/claim', key: keyA }, START_MS + DAY_MS).status).toBe(200);

@@ -9,14 +9,31 @@ import { auditEta } from '../../../src/live/audit/edge-eta.ts';
 import { planVariants } from '../../../src/live/audit/edge-plan.ts';
 import { AFP_SCHEME } from '../../../src/live/fairness/afp-scheme.ts';
 
-const DEPLOYED_LIMITS = { 'casino.bet': { perMinute: 60 }, 'casino.deal': { perMinute: 60 }, 'casino.draw': { perMinute: 60 }, 'casino.batch': { perMinute: 10 } };
+const DEPLOYED_LIMITS = {
+  'casino.bet': { perMinute: 60 },
+  'casino.deal': { perMinute: 60 },
+  'casino.draw': { perMinute: 60 },
+  'casino.batch': { perMinute: 10 },
+};
 
 describe('the live house-edge plan and ETA', () => {
   test('2,000 coin flips at 60 single bets and 10 batches of 20 a minute: both paces at once, about 9 minutes', () => {
-    const eta = auditEta({ plan: planVariants(AFP_SCHEME, ['coin_flip']), bets: 2_000, batched: true, limits: DEPLOYED_LIMITS, maxSeconds: 3_600 });
+    const eta = auditEta({
+      plan: planVariants(AFP_SCHEME, ['coin_flip']),
+      bets: 2_000,
+      batched: true,
+      limits: DEPLOYED_LIMITS,
+      maxSeconds: 3_600,
+    });
     // Singles take 45 of the 60 a minute (room for video poker's deal and draw): 45 / (45 + 200) of the bets.
     expect(singleBetShare(DEPLOYED_LIMITS)).toBe(45 / 245);
-    expect(eta.calls).toEqual({ 'casino.balance': 2, 'casino.rotate': 10, 'casino.seeds': 10, 'casino.batch': 90, 'casino.bet': 367 });
+    expect(eta.calls).toEqual({
+      'casino.balance': 2,
+      'casino.rotate': 10,
+      'casino.seeds': 10,
+      'casino.batch': 90,
+      'casino.bet': 367,
+    });
     expect((eta.calls['casino.bet'] ?? 0) + 20 * 90).toBeGreaterThanOrEqual(2_000);
     // Each phase of 200: 9 batches (9 × 6,001 ms) outlast its 36 or 37 singles (× 1,001 ms).
     expect(eta.pacedMs).toBe(90 * 6_001);
@@ -27,8 +44,18 @@ describe('the live house-edge plan and ETA', () => {
       'eta: about 9.0 minutes (casino.batch at 10/min paces it most)',
     ]);
     // Batches alone (no pace for single bets): 100 batches, 10 minutes.
-    const batchesOnly = auditEta({ plan: planVariants(AFP_SCHEME, ['coin_flip']), bets: 2_000, batched: true, limits: { 'casino.batch': { perMinute: 10 } }, maxSeconds: 3_600 });
-    expect([batchesOnly.calls['casino.batch'], batchesOnly.calls['casino.bet'], batchesOnly.pacedMs]).toEqual([100, undefined, 100 * 6_001]);
+    const batchesOnly = auditEta({
+      plan: planVariants(AFP_SCHEME, ['coin_flip']),
+      bets: 2_000,
+      batched: true,
+      limits: { 'casino.batch': { perMinute: 10 } },
+      maxSeconds: 3_600,
+    });
+    expect([batchesOnly.calls['casino.batch'], batchesOnly.calls['casino.bet'], batchesOnly.pacedMs]).toEqual([
+      100,
+      undefined,
+      100 * 6_001,
+    ]);
   });
 
   test('bets sent alone are spread evenly; batches fill past them in index order', () => {
@@ -39,7 +66,13 @@ describe('the live house-edge plan and ETA', () => {
   });
 
   test('without a batch every bet is a single call: 2,000 at 60 a minute is about 33 minutes, and a 10-minute budget ends it first', () => {
-    const eta = auditEta({ plan: planVariants(AFP_SCHEME, ['coin_flip', 'dice']), bets: 2_000, batched: false, limits: DEPLOYED_LIMITS, maxSeconds: 600 });
+    const eta = auditEta({
+      plan: planVariants(AFP_SCHEME, ['coin_flip', 'dice']),
+      bets: 2_000,
+      batched: false,
+      limits: DEPLOYED_LIMITS,
+      maxSeconds: 600,
+    });
     expect(eta.calls['casino.bet']).toBe(2_000);
     expect(eta.pacedMs).toBe(2_000 * 1_001);
     expect(eta.lines[0]).toBe('plan: 2000 bets, 500 per game variant (4 variants) · paced under casino.bet 60/min');
@@ -52,9 +85,13 @@ describe('the live house-edge plan and ETA', () => {
   test('video poker is a deal and a draw, never in a batch; unequal shares are a range; no limits is no ETA', () => {
     const plan = planVariants(AFP_SCHEME, ['video_poker', 'coin_flip']);
     const eta = auditEta({ plan, bets: 101, batched: true, limits: DEPLOYED_LIMITS, maxSeconds: 3_600 });
-    const hands = Array.from({ length: 101 }, (_, index) => plan[index % plan.length]?.game).filter((game) => game === 'video_poker').length;
+    const hands = Array.from({ length: 101 }, (_, index) => plan[index % plan.length]?.game).filter(
+      (game) => game === 'video_poker',
+    ).length;
     expect([eta.calls['casino.deal'], eta.calls['casino.draw']]).toEqual([hands, hands]);
-    expect(eta.lines[0]).toBe('plan: 101 bets, 50–51 per game variant (2 variants) · paced under casino.batch 10/min, casino.bet 60/min, casino.deal 60/min, casino.draw 60/min');
+    expect(eta.lines[0]).toBe(
+      'plan: 101 bets, 50–51 per game variant (2 variants) · paced under casino.batch 10/min, casino.bet 60/min, casino.deal 60/min, casino.draw 60/min',
+    );
     expect(eta.lines[2]).toBe('eta: about 50 s (casino.deal at 60/min paces it most)');
     const free = auditEta({ plan, bets: 101, batched: true, limits: {}, maxSeconds: 60 });
     expect(free.slowest).toBeNull();

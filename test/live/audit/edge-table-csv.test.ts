@@ -7,11 +7,19 @@ import { renderEdgeAuditCsv, renderEdgeAuditTable } from '../../../src/live/audi
 import { TierTrack } from '../../../src/live/audit/edge-tier.ts';
 import type { VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';
 
-const HEADER = 'game,variant,edge_source,edge,edge_low,edge_high,bets,verified,followed_rule,followed_mapping,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,unobserved_probability,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets';
+const HEADER =
+  'game,variant,edge_source,edge,edge_low,edge_high,bets,verified,followed_rule,followed_mapping,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,unobserved_probability,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets';
 
 function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verdict'>): VariantOutcome {
   return {
-    variant: { game: 'dice', variant: 'dice:over:50', params: {}, amountMicro: 10_000n, advertised: { edge: 0.01, text: '1%' }, documentsEdge: 0.01 },
+    variant: {
+      game: 'dice',
+      variant: 'dice:over:50',
+      params: {},
+      amountMicro: 10_000n,
+      advertised: { edge: 0.01, text: '1%' },
+      documentsEdge: 0.01,
+    },
     placed: 400,
     verified: 400,
     followedRule: 400,
@@ -26,22 +34,72 @@ function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verd
 }
 
 function result(variants: VariantOutcome[]): EdgeAuditResult {
-  return { variants, placed: 800, verified: 700, refused: 0, stakedMicro: 8_000_000n, stoppedBy: null, balanceBeforeMicro: null, balanceAfterMicro: null };
+  return {
+    variants,
+    placed: 800,
+    verified: 700,
+    refused: 0,
+    stakedMicro: 8_000_000n,
+    stoppedBy: null,
+    balanceBeforeMicro: null,
+    balanceAfterMicro: null,
+  };
 }
 
 const INTERVAL = { bets: 400, edge: 0.0123, sampleSigma: 1, sigma: 1, halfWidth: 0.12, low: -0.1077, high: 0.1323 };
-const PUBLISHED: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = { edgeSource: 'published', cause: null, statedEdge: 0.01, statedRange: [0.01, 0.01], observed: null };
-const EMPIRICAL: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = { edgeSource: 'empirical', cause: 'not-replayed', statedEdge: null, statedRange: null, observed: null };
+const PUBLISHED: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = {
+  edgeSource: 'published',
+  cause: null,
+  statedEdge: 0.01,
+  statedRange: [0.01, 0.01],
+  observed: null,
+};
+const EMPIRICAL: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = {
+  edgeSource: 'empirical',
+  cause: 'not-replayed',
+  statedEdge: null,
+  statedRange: null,
+  observed: null,
+};
 
 describe('live edges.csv', () => {
   test('one figure per column, fractions with 8 decimals, empty cells where a figure does not exist', () => {
     const csv = renderEdgeAuditCsv(
       result([
-        outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } }),
         outcome({
-          variant: { game: 'crash', variant: 'crash:2', params: {}, amountMicro: 10_000n, advertised: null, documentsEdge: null },
-          verified: 300, followedRule: 300, sprt: null,
-          verdict: { ...EMPIRICAL, exactEdge: null, advertised: null, rule: 'unknown', ruleSeverity: null, restsOnBets: 300, interval: null, empirical: 'too-few-bets' },
+          verdict: {
+            ...PUBLISHED,
+            exactEdge: 0.01,
+            advertised: { edge: 0.01, text: '1%' },
+            rule: 'matches',
+            ruleSeverity: null,
+            restsOnBets: 400,
+            interval: INTERVAL,
+            empirical: 'agrees',
+          },
+        }),
+        outcome({
+          variant: {
+            game: 'crash',
+            variant: 'crash:2',
+            params: {},
+            amountMicro: 10_000n,
+            advertised: null,
+            documentsEdge: null,
+          },
+          verified: 300,
+          followedRule: 300,
+          sprt: null,
+          verdict: {
+            ...EMPIRICAL,
+            exactEdge: null,
+            advertised: null,
+            rule: 'unknown',
+            ruleSeverity: null,
+            restsOnBets: 300,
+            interval: null,
+            empirical: 'too-few-bets',
+          },
         }),
       ]),
     );
@@ -55,9 +113,43 @@ describe('live edges.csv', () => {
   });
 
   test('the text table fits 120 columns: the interval and the SPRT live in the CSV and JSON', () => {
-    const table = renderEdgeAuditTable(result([outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]));
-    expect(table.split('\n')[1]).toMatch(/^dice {2,}over:50 {2,}published {2,}1\.000% {2,}400\/400\/400 {2,}1\.000% {2,}matches advertised$/);
+    const table = renderEdgeAuditTable(
+      result([
+        outcome({
+          verdict: {
+            ...PUBLISHED,
+            exactEdge: 0.01,
+            advertised: { edge: 0.01, text: '1%' },
+            rule: 'matches',
+            ruleSeverity: null,
+            restsOnBets: 400,
+            interval: INTERVAL,
+            empirical: 'agrees',
+          },
+        }),
+      ]),
+    );
+    expect(table.split('\n')[1]).toMatch(
+      /^dice {2,}over:50 {2,}published {2,}1\.000% {2,}400\/400\/400 {2,}1\.000% {2,}matches advertised$/,
+    );
     for (const line of table.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
-    expect(renderEdgeAuditCsv(result([outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]))).toContain('0.01230000,-0.10770000,0.13230000');
+    expect(
+      renderEdgeAuditCsv(
+        result([
+          outcome({
+            verdict: {
+              ...PUBLISHED,
+              exactEdge: 0.01,
+              advertised: { edge: 0.01, text: '1%' },
+              rule: 'matches',
+              ruleSeverity: null,
+              restsOnBets: 400,
+              interval: INTERVAL,
+              empirical: 'agrees',
+            },
+          }),
+        ]),
+      ),
+    ).toContain('0.01230000,-0.10770000,0.13230000');
   });
 });

@@ -19,7 +19,12 @@ import type { JsonObject } from '../../../src/core/errors.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { lawEdge } from '../../../src/live/audit/edge-verdict.ts';
-import { PUBLISHED_DEPLOYED_RULES, withRuleOverrides, type DeployedCasinoRules, type RuleOverrides } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
+import {
+  PUBLISHED_DEPLOYED_RULES,
+  withRuleOverrides,
+  type DeployedCasinoRules,
+  type RuleOverrides,
+} from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { deployedRuleTable } from '../../../src/services/casino/deployed/deployed-rule-table.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 
@@ -40,27 +45,84 @@ const DIR = mkdtempSync(join(tmpdir(), 'afp-perturb-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 type Tier = 'observed' | 'empirical';
-interface Perturbation { readonly game: string; readonly tier: Tier; readonly overrides: RuleOverrides; readonly label: string }
+interface Perturbation {
+  readonly game: string;
+  readonly tier: Tier;
+  readonly overrides: RuleOverrides;
+  readonly label: string;
+}
 
 /** An integer in [min, max] other than `not`, scaled down by `scale`. */
 const changed = (min: number, max: number, not: number, scale: number): fc.Arbitrary<number> =>
-  fc.integer({ min, max }).filter((value) => value !== not).map((value) => value / scale);
+  fc
+    .integer({ min, max })
+    .filter((value) => value !== not)
+    .map((value) => value / scale);
 
 const PERTURBATIONS: ReadonlyArray<fc.Arbitrary<Perturbation>> = [
-  changed(185, 205, 199, 100).map((payout) => ({ game: 'coin_flip', tier: 'observed', overrides: { casino: { coin_flip: { payout } } }, label: `coin_flip payout ${payout}` })),
-  fc.oneof(fc.integer({ min: 30, max: 40 }), fc.integer({ min: 60, max: 70 })).map((headsBelow) => ({ game: 'coin_flip', tier: 'empirical', overrides: { casino: { coin_flip: { headsBelow } } }, label: `coin_flip headsBelow ${headsBelow}` })),
-  changed(180, 210, 199, 100).map((evenMoney) => ({ game: 'roulette', tier: 'observed', overrides: { casino: { roulette: { evenMoney } } }, label: `roulette evenMoney ${evenMoney}` })),
-  changed(45, 65, 55, 10).map((payout) => ({ game: 'simple_dice', tier: 'observed', overrides: { casino: { simple_dice: { payout } } }, label: `simple_dice payout ${payout}` })),
-  changed(950, 1000, 995, 1000).map((edgeFactor) => ({ game: 'dice', tier: 'observed', overrides: { casino: { dice: { edgeFactor } } }, label: `dice edgeFactor ${edgeFactor}` })),
-  changed(950, 1000, 995, 1000).map((edgeFactor) => ({ game: 'custom', tier: 'observed', overrides: { casino: { custom: { edgeFactor } } }, label: `custom edgeFactor ${edgeFactor}` })),
-  changed(10, 60, 35, 10).map((pays) => ({ game: 'keno', tier: 'observed', overrides: { casino: { keno: { paytable: { 1: { 1: pays } } } } }, label: `keno 1-spot pays ${pays}` })),
-  fc.constant<Perturbation>({ game: 'wheel', tier: 'empirical', overrides: { casino: { wheel: { compare: 'fraction' } } }, label: 'wheel compare fraction' }),
+  changed(185, 205, 199, 100).map((payout) => ({
+    game: 'coin_flip',
+    tier: 'observed',
+    overrides: { casino: { coin_flip: { payout } } },
+    label: `coin_flip payout ${payout}`,
+  })),
+  fc.oneof(fc.integer({ min: 30, max: 40 }), fc.integer({ min: 60, max: 70 })).map((headsBelow) => ({
+    game: 'coin_flip',
+    tier: 'empirical',
+    overrides: { casino: { coin_flip: { headsBelow } } },
+    label: `coin_flip headsBelow ${headsBelow}`,
+  })),
+  changed(180, 210, 199, 100).map((evenMoney) => ({
+    game: 'roulette',
+    tier: 'observed',
+    overrides: { casino: { roulette: { evenMoney } } },
+    label: `roulette evenMoney ${evenMoney}`,
+  })),
+  changed(45, 65, 55, 10).map((payout) => ({
+    game: 'simple_dice',
+    tier: 'observed',
+    overrides: { casino: { simple_dice: { payout } } },
+    label: `simple_dice payout ${payout}`,
+  })),
+  changed(950, 1000, 995, 1000).map((edgeFactor) => ({
+    game: 'dice',
+    tier: 'observed',
+    overrides: { casino: { dice: { edgeFactor } } },
+    label: `dice edgeFactor ${edgeFactor}`,
+  })),
+  changed(950, 1000, 995, 1000).map((edgeFactor) => ({
+    game: 'custom',
+    tier: 'observed',
+    overrides: { casino: { custom: { edgeFactor } } },
+    label: `custom edgeFactor ${edgeFactor}`,
+  })),
+  changed(10, 60, 35, 10).map((pays) => ({
+    game: 'keno',
+    tier: 'observed',
+    overrides: { casino: { keno: { paytable: { 1: { 1: pays } } } } },
+    label: `keno 1-spot pays ${pays}`,
+  })),
+  fc.constant<Perturbation>({
+    game: 'wheel',
+    tier: 'empirical',
+    overrides: { casino: { wheel: { compare: 'fraction' } } },
+    label: 'wheel compare fraction',
+  }),
 ];
 
-interface Case { readonly perturbations: readonly Perturbation[]; readonly places: number; readonly floatNoise: boolean; readonly auditSeed: number }
+interface Case {
+  readonly perturbations: readonly Perturbation[];
+  readonly places: number;
+  readonly floatNoise: boolean;
+  readonly auditSeed: number;
+}
 
 const CASE: fc.Arbitrary<Case> = fc.record({
-  perturbations: fc.uniqueArray(fc.oneof(...PERTURBATIONS), { minLength: 1, maxLength: 2, selector: (perturbation) => perturbation.game }),
+  perturbations: fc.uniqueArray(fc.oneof(...PERTURBATIONS), {
+    minLength: 1,
+    maxLength: 2,
+    selector: (perturbation) => perturbation.game,
+  }),
   places: fc.integer({ min: 2, max: 6 }),
   floatNoise: fc.boolean(),
   // The audit's client seeds come from its --seed: drawn, so no one sample decides every run.
@@ -68,12 +130,27 @@ const CASE: fc.Arbitrary<Case> = fc.record({
 });
 
 function rulesOf(found: Case): DeployedCasinoRules {
-  const base = withRuleOverrides(PUBLISHED_DEPLOYED_RULES, { display: { amountWonPlaces: found.places, newBalancePlaces: found.places }, money: { floatNoise: found.floatNoise } });
+  const base = withRuleOverrides(PUBLISHED_DEPLOYED_RULES, {
+    display: { amountWonPlaces: found.places, newBalancePlaces: found.places },
+    money: { floatNoise: found.floatNoise },
+  });
   return found.perturbations.reduce((rules, perturbation) => withRuleOverrides(rules, perturbation.overrides), base);
 }
 
-interface EdgeRow { readonly game: string; readonly variant: string; readonly params: JsonObject; readonly edge_source: string; readonly edge: number | null; readonly edge_range: [number, number] | null; readonly observed_table: { unobserved_probability: number } | null }
-interface Finding { readonly id: string; readonly severity: string; readonly title: string }
+interface EdgeRow {
+  readonly game: string;
+  readonly variant: string;
+  readonly params: JsonObject;
+  readonly edge_source: string;
+  readonly edge: number | null;
+  readonly edge_range: [number, number] | null;
+  readonly observed_table: { unobserved_probability: number } | null;
+}
+interface Finding {
+  readonly id: string;
+  readonly severity: string;
+  readonly title: string;
+}
 
 /** The exact law's edge of a variant under `rules`; null where the rule has none. */
 function trueEdge(rules: DeployedCasinoRules, game: string, params: JsonObject): number | null {
@@ -82,8 +159,11 @@ function trueEdge(rules: DeployedCasinoRules, game: string, params: JsonObject):
 }
 
 const lawText = (rules: DeployedCasinoRules, game: string, params: JsonObject): string =>
-  JSON.stringify(deployedRuleTable(rules).get(game)?.law(params) ?? null, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-const sameLaw = (rules: DeployedCasinoRules, game: string, params: JsonObject): boolean => lawText(rules, game, params) === lawText(PUBLISHED_DEPLOYED_RULES, game, params);
+  JSON.stringify(deployedRuleTable(rules).get(game)?.law(params) ?? null, (_key, value: unknown) =>
+    typeof value === 'bigint' ? value.toString() : value,
+  );
+const sameLaw = (rules: DeployedCasinoRules, game: string, params: JsonObject): boolean =>
+  lawText(rules, game, params) === lawText(PUBLISHED_DEPLOYED_RULES, game, params);
 
 let runIndex = 0;
 
@@ -92,12 +172,46 @@ async function audited(found: Case): Promise<{ rows: EdgeRow[]; findings: Findin
   const served = await serveDeployedRules(rules);
   try {
     const games = [...found.perturbations.map((perturbation) => perturbation.game), CONTROL_GAME];
-    const variants = games.reduce((total, game) => total + (game === 'keno' ? 10 : game === 'roulette' ? 4 : game === 'dice' || game === 'custom' || game === 'multiplier' ? 3 : 1), 0);
+    const variants = games.reduce(
+      (total, game) =>
+        total +
+        (game === 'keno'
+          ? 10
+          : game === 'roulette'
+            ? 4
+            : game === 'dice' || game === 'custom' || game === 'multiplier'
+              ? 3
+              : 1),
+      0,
+    );
     const out = join(DIR, `run-${runIndex++}`);
-    const flags = parseHouseEdgeArgs(['--target', served.casino, '--key', await served.fundedKey('500'), '--games', games.join(','), '--bets', String(variants * (games.includes('wheel') ? WHEEL_BETS_PER_VARIANT : BETS_PER_VARIANT)), '--seed', String(found.auditSeed), '--max-minutes', '120', '--out', out, '--quiet'], drawSeed);
+    const flags = parseHouseEdgeArgs(
+      [
+        '--target',
+        served.casino,
+        '--key',
+        await served.fundedKey('500'),
+        '--games',
+        games.join(','),
+        '--bets',
+        String(variants * (games.includes('wheel') ? WHEEL_BETS_PER_VARIANT : BETS_PER_VARIANT)),
+        '--seed',
+        String(found.auditSeed),
+        '--max-minutes',
+        '120',
+        '--out',
+        out,
+        '--quiet',
+      ],
+      drawSeed,
+    );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
     let text = '';
-    const code = await runHouseEdgeLive(flags, { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) }, served.clock);
+    const code = await runHouseEdgeLive(
+      flags,
+      { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) },
+      served.clock,
+    );
     expect([0, 3], text).toContain(code);
     const rows = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { variants: EdgeRow[] }).variants;
     const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
@@ -108,7 +222,12 @@ async function audited(found: Case): Promise<{ rows: EdgeRow[]; findings: Findin
 }
 
 /** Every failed expectation of one run, as text (empty: the property holds). */
-function violations(found: Case, rows: readonly EdgeRow[], findings: readonly Finding[], rules: DeployedCasinoRules): string[] {
+function violations(
+  found: Case,
+  rows: readonly EdgeRow[],
+  findings: readonly Finding[],
+  rules: DeployedCasinoRules,
+): string[] {
   const wrong: string[] = [];
   const grave = findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'major');
   for (const row of rows) {
@@ -122,12 +241,22 @@ function violations(found: Case, rows: readonly EdgeRow[], findings: readonly Fi
       continue;
     }
     const [rangeLow, rangeHigh] = row.edge_range;
-    const widen = tier === 'empirical' && row.edge !== null ? (EMPIRICAL_WIDENING - 1) * (rangeHigh - rangeLow) / 2 : 0;
+    const widen =
+      tier === 'empirical' && row.edge !== null ? ((EMPIRICAL_WIDENING - 1) * (rangeHigh - rangeLow)) / 2 : 0;
     const [low, high] = [rangeLow - widen, rangeHigh + widen];
-    if (exact < low - 1e-9 || exact > high + 1e-9) wrong.push(`${row.variant}: true edge ${exact} outside the stated [${low}, ${high}]`);
+    if (exact < low - 1e-9 || exact > high + 1e-9)
+      wrong.push(`${row.variant}: true edge ${exact} outside the stated [${low}, ${high}]`);
     const fullySeen = tier === 'published' || (tier === 'observed' && row.observed_table?.unobserved_probability === 0);
-    if (fullySeen && Math.abs((row.edge ?? Number.NaN) - exact) > 1e-9) wrong.push(`${row.variant}: stated ${row.edge}, true ${exact}`);
-    if (!affected) for (const finding of grave) if (finding.id.includes(`:${row.variant}:`) || finding.id.endsWith(`:${row.variant}`) || finding.id === `rule:${row.game}:scheme`) wrong.push(`${row.variant} (unchanged): ${finding.severity} ${finding.id}`);
+    if (fullySeen && Math.abs((row.edge ?? Number.NaN) - exact) > 1e-9)
+      wrong.push(`${row.variant}: stated ${row.edge}, true ${exact}`);
+    if (!affected)
+      for (const finding of grave)
+        if (
+          finding.id.includes(`:${row.variant}:`) ||
+          finding.id.endsWith(`:${row.variant}`) ||
+          finding.id === `rule:${row.game}:scheme`
+        )
+          wrong.push(`${row.variant} (unchanged): ${finding.severity} ${finding.id}`);
   }
   return wrong;
 }
@@ -138,7 +267,10 @@ describe('the live house-edge audit reports exactly the perturbed games, each at
       fc.asyncProperty(CASE, async (found) => {
         const { rows, findings, rules } = await audited(found);
         const wrong = violations(found, rows, findings, rules);
-        expect(wrong, `${found.perturbations.map((perturbation) => perturbation.label).join('; ')}; places ${found.places}; float noise ${found.floatNoise}; audit --seed ${found.auditSeed}`).toEqual([]);
+        expect(
+          wrong,
+          `${found.perturbations.map((perturbation) => perturbation.label).join('; ')}; places ${found.places}; float noise ${found.floatNoise}; audit --seed ${found.auditSeed}`,
+        ).toEqual([]);
       }),
       { numRuns: RUNS, seed: SEED },
     );

@@ -9,7 +9,20 @@ import { shownPayoutCheck } from '../../../src/live/fairness/shown-payout.ts';
 import type { SchemeBet } from '../../../src/live/fairness/scheme.ts';
 
 function bet(amountMicro: bigint, paidMicro: bigint | null, multiplier: number | null): SchemeBet {
-  return { betId: 'bet_1', game: 'coin_flip', params: {}, amountMicro, paidMicro, multiplier, result: {}, clientSeed: 'c', nonce: 0, seedHash: 'a'.repeat(64), resultHash: 'b'.repeat(64), paidPlaces: 2 };
+  return {
+    betId: 'bet_1',
+    game: 'coin_flip',
+    params: {},
+    amountMicro,
+    paidMicro,
+    multiplier,
+    result: {},
+    clientSeed: 'c',
+    nonce: 0,
+    seedHash: 'a'.repeat(64),
+    resultHash: 'b'.repeat(64),
+    paidPlaces: 2,
+  };
 }
 
 describe('shownPayoutCheck', () => {
@@ -22,14 +35,20 @@ describe('shownPayoutCheck', () => {
 
   test('a multiplier of 2 where the rule says 1.96 is a wrong payout, though the shown 0.02 rounds either', () => {
     const verdict = shownPayoutCheck(bet(10_000n, 20_000n, 2), rule, 2);
-    expect(verdict).toMatchObject({ status: 'failed', detail: 'credited 0.02 (amount × payout_multiplier 2), due 0.0196 (amount × the rule\'s multiplier)' });
+    expect(verdict).toMatchObject({
+      status: 'failed',
+      detail: "credited 0.02 (amount × payout_multiplier 2), due 0.0196 (amount × the rule's multiplier)",
+    });
   });
 
   test('a shown figure beyond half a cent of the credit is a wrong payout', () => {
-    expect(shownPayoutCheck(bet(10_000n, 30_000n, 1.96), rule, 2)).toMatchObject({ status: 'failed', detail: 'shows 0.03 paid, the credit is 0.0196 (the answer rounds it to 2 decimals)' });
+    expect(shownPayoutCheck(bet(10_000n, 30_000n, 1.96), rule, 2)).toMatchObject({
+      status: 'failed',
+      detail: 'shows 0.03 paid, the credit is 0.0196 (the answer rounds it to 2 decimals)',
+    });
   });
 
-  test('a multiplier written to 6 decimals (the rule\'s ratio is not a finite decimal) is no wrong payout', () => {
+  test("a multiplier written to 6 decimals (the rule's ratio is not a finite decimal) is no wrong payout", () => {
     const third = ratio(10n, 3n);
     expect(shownPayoutCheck(bet(1_000_000n, 3_330_000n, 3.333333), third, 2).status).toBe('ok');
   });

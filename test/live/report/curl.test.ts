@@ -13,7 +13,11 @@ const KEY = 'sk_live_secret_key';
 /** The words the shell hands to `curl` when it runs `line`. */
 function curlArguments(line: string): string[] {
   const script = `curl() { for word in "$@"; do printf '%s\\0' "$word"; done; }\n${line}`;
-  const output = execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', AFP_KEY: KEY }, encoding: 'utf8', timeout: 10_000 });
+  const output = execFileSync('sh', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', AFP_KEY: KEY },
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   return output.split('\0').slice(0, -1);
 }
 
@@ -29,18 +33,38 @@ function expectedArguments(request: SentRequest, url = request.url): string[] {
 
 describe('curlOf', () => {
   test('the documented shape: POST with a body and the key from $AFP_KEY', () => {
-    const line = curlOf({ method: 'POST', url: 'http://127.0.0.1:8080/api/v1/casino/bet', body: { game: 'dice', amount: 1 }, auth: true });
-    expect(line).toBe(`curl -sS -X POST 'http://127.0.0.1:8080/api/v1/casino/bet' -H 'Content-Type: application/json' -H "Authorization: Bearer $AFP_KEY" --data '{"game":"dice","amount":1}'`);
+    const line = curlOf({
+      method: 'POST',
+      url: 'http://127.0.0.1:8080/api/v1/casino/bet',
+      body: { game: 'dice', amount: 1 },
+      auth: true,
+    });
+    expect(line).toBe(
+      `curl -sS -X POST 'http://127.0.0.1:8080/api/v1/casino/bet' -H 'Content-Type: application/json' -H "Authorization: Bearer $AFP_KEY" --data '{"game":"dice","amount":1}'`,
+    );
   });
 
   test('GET without a body has neither -X nor --data; without auth no Authorization', () => {
-    expect(curlOf({ method: 'GET', url: 'http://127.0.0.1:8080/api/v1/casino/games', auth: false })).toBe(`curl -sS 'http://127.0.0.1:8080/api/v1/casino/games'`);
-    expect(curlOf({ method: 'GET', url: 'http://127.0.0.1:8080/b', auth: true })).toBe(`curl -sS 'http://127.0.0.1:8080/b' -H "Authorization: Bearer $AFP_KEY"`);
+    expect(curlOf({ method: 'GET', url: 'http://127.0.0.1:8080/api/v1/casino/games', auth: false })).toBe(
+      `curl -sS 'http://127.0.0.1:8080/api/v1/casino/games'`,
+    );
+    expect(curlOf({ method: 'GET', url: 'http://127.0.0.1:8080/b', auth: true })).toBe(
+      `curl -sS 'http://127.0.0.1:8080/b' -H "Authorization: Bearer $AFP_KEY"`,
+    );
   });
 
   test('single quotes, $, backticks, backslashes and newlines in URL and body reach curl unchanged', () => {
-    const body: JsonValue = { note: "it's $HOME `id` \\ \"q\" '' \n end", list: ["'", '$(reboot)', '🎲'], nested: { "k'ey": -1.5 } };
-    const request: SentRequest = { method: 'POST', url: "http://127.0.0.1:8080/api/it's/$HOME/`id`?q=a&b=c", body, auth: true };
+    const body: JsonValue = {
+      note: "it's $HOME `id` \\ \"q\" '' \n end",
+      list: ["'", '$(reboot)', '🎲'],
+      nested: { "k'ey": -1.5 },
+    };
+    const request: SentRequest = {
+      method: 'POST',
+      url: "http://127.0.0.1:8080/api/it's/$HOME/`id`?q=a&b=c",
+      body,
+      auth: true,
+    };
     const line = curlOf(request);
     expect(line.includes('\n')).toBe(false);
     expect(line.includes(KEY)).toBe(false);
@@ -68,7 +92,10 @@ describe('curlOf', () => {
     });
     fc.assert(
       fc.property(request, ({ method, path, body, auth }) => {
-        const sent: SentRequest = body === undefined ? { method, url: `http://127.0.0.1:8080/${path}`, auth } : { method, url: `http://127.0.0.1:8080/${path}`, body, auth };
+        const sent: SentRequest =
+          body === undefined
+            ? { method, url: `http://127.0.0.1:8080/${path}`, auth }
+            : { method, url: `http://127.0.0.1:8080/${path}`, body, auth };
         const line = curlOf(sent);
         expect(line.includes('\n') || line.includes('\r') || line.includes(KEY)).toBe(false);
         const words = expectedArguments(sent, new URL(sent.url).href);

@@ -14,7 +14,10 @@ describe('parseFailOn', () => {
 
   test('a bad value is a message naming what it got and every accepted value', () => {
     for (const bad of ['', 'MAJOR', 'high', 'major,critical']) {
-      expect(parseFailOn(bad)).toEqual({ ok: false, message: `--fail-on must be one of info, minor, major, critical, none (got ${JSON.stringify(bad)})` });
+      expect(parseFailOn(bad)).toEqual({
+        ok: false,
+        message: `--fail-on must be one of info, minor, major, critical, none (got ${JSON.stringify(bad)})`,
+      });
     }
   });
 });

@@ -20,7 +20,9 @@ function suitesOf(failOn: FailOn): XmlElement {
 }
 
 function testcases(suite: XmlElement): Map<string, XmlElement> {
-  return new Map(suite.children.filter((child) => child.name === 'testcase').map((child) => [child.attributes['name'] ?? '', child]));
+  return new Map(
+    suite.children.filter((child) => child.name === 'testcase').map((child) => [child.attributes['name'] ?? '', child]),
+  );
 }
 
 /** What a test case says: pass, failure:<type>, skipped, or pass+out (a passing case with system-out). */
@@ -41,16 +43,38 @@ describe('findings.junit.xml', () => {
     expect([...testcases(suite).keys()]).toEqual([...CHECKS.map((check) => check.name), OUTSIDE_CHECKS_NAME]);
     const money = testcases(suite).get('money: overdraw withdrawal');
     expect(money?.attributes['classname']).toBe('afp audit house-edge.money');
-    const properties = suite.children.find((child) => child.name === 'properties')?.children.map((child) => [child.attributes['name'], child.attributes['value']]);
-    expect(properties).toEqual([['verdict', 'verdict: FAILED — 2 of 4 findings at or above --fail-on major: 1 critical, 1 major, 1 minor; 1 info, folded'], ['target', 'staging <casino>'], ['source', 'targets/staging.yaml'], ['seed', '42'], ['afp-version', '0.1.0'], ['fail-on', 'major'], ['findings', '4'], ['dropped', '0']]);
+    const properties = suite.children
+      .find((child) => child.name === 'properties')
+      ?.children.map((child) => [child.attributes['name'], child.attributes['value']]);
+    expect(properties).toEqual([
+      [
+        'verdict',
+        'verdict: FAILED — 2 of 4 findings at or above --fail-on major: 1 critical, 1 major, 1 minor; 1 info, folded',
+      ],
+      ['target', 'staging <casino>'],
+      ['source', 'targets/staging.yaml'],
+      ['seed', '42'],
+      ['afp-version', '0.1.0'],
+      ['fail-on', 'major'],
+      ['findings', '4'],
+      ['dropped', '0'],
+    ]);
   });
 
   test.each([
     // fail-on → verdicts of: overdraw (critical), edge (major), shape (info), pass, skipped, fail, outside (minor)
     ['major', ['failure:finding', 'failure:finding', 'pass+out', 'pass', 'skipped', 'failure:fail', 'pass+out'], 3],
     ['critical', ['failure:finding', 'pass+out', 'pass+out', 'pass', 'skipped', 'failure:fail', 'pass+out'], 2],
-    ['minor', ['failure:finding', 'failure:finding', 'pass+out', 'pass', 'skipped', 'failure:fail', 'failure:finding'], 4],
-    ['info', ['failure:finding', 'failure:finding', 'failure:finding', 'pass', 'skipped', 'failure:fail', 'failure:finding'], 5],
+    [
+      'minor',
+      ['failure:finding', 'failure:finding', 'pass+out', 'pass', 'skipped', 'failure:fail', 'failure:finding'],
+      4,
+    ],
+    [
+      'info',
+      ['failure:finding', 'failure:finding', 'failure:finding', 'pass', 'skipped', 'failure:fail', 'failure:finding'],
+      5,
+    ],
     ['none', ['pass+out', 'pass+out', 'pass+out', 'pass', 'skipped', 'failure:fail', 'pass+out'], 1],
   ] as const)('--fail-on %s: each status gives its test case', (failOn, verdicts, failures) => {
     const root = suitesOf(failOn);
@@ -64,14 +88,28 @@ describe('findings.junit.xml', () => {
   test('failures and system-out list the findings; skipped and fail carry the detail', () => {
     const cases = testcases(suiteOf('major'));
     const overdraw = cases.get('money: overdraw withdrawal')?.children[0];
-    expect(overdraw?.attributes['message']).toBe('1 of 1 findings at or above major: a withdrawal above the balance was accepted and "more" <b>bold</b>');
-    expect(overdraw?.text).toContain('- [critical] a withdrawal above the balance was accepted and "more" <b>bold</b> (money:withdraw:overdraw) ×1');
-    expect(overdraw?.text).toContain(`reproduce: curl -sS -X POST 'http://127.0.0.1:9/api/v1/casino/withdraw/it'\\''s'`);
+    expect(overdraw?.attributes['message']).toBe(
+      '1 of 1 findings at or above major: a withdrawal above the balance was accepted and "more" <b>bold</b>',
+    );
+    expect(overdraw?.text).toContain(
+      '- [critical] a withdrawal above the balance was accepted and "more" <b>bold</b> (money:withdraw:overdraw) ×1',
+    );
+    expect(overdraw?.text).toContain(
+      `reproduce: curl -sS -X POST 'http://127.0.0.1:9/api/v1/casino/withdraw/it'\\''s'`,
+    );
     const shape = cases.get('shape: casino.bet')?.children[0];
-    expect(shape?.text.split('\n').slice(0, 2)).toEqual(['renamed fields only', '- [info] casino.bet: `balance` is what the documents call `new_balance` (shape:casino.bet:renamed:new_balance) ×3']);
-    expect(cases.get('fairness: verify bets')?.children[0]?.attributes['message']).toBe('the target publishes no fairness scheme');
+    expect(shape?.text.split('\n').slice(0, 2)).toEqual([
+      'renamed fields only',
+      '- [info] casino.bet: `balance` is what the documents call `new_balance` (shape:casino.bet:renamed:new_balance) ×3',
+    ]);
+    expect(cases.get('fairness: verify bets')?.children[0]?.attributes['message']).toBe(
+      'the target publishes no fairness scheme',
+    );
     const failed = cases.get('money: batch summary')?.children[0];
-    expect([failed?.attributes['message'], failed?.text]).toEqual(['casino.batch was unreachable: connect ECONNREFUSED', 'casino.batch was unreachable: connect ECONNREFUSED']);
+    expect([failed?.attributes['message'], failed?.text]).toEqual([
+      'casino.batch was unreachable: connect ECONNREFUSED',
+      'casino.batch was unreachable: connect ECONNREFUSED',
+    ]);
   });
 
   test('a finding id the report does not hold (dropped) is listed and fails nothing', () => {
@@ -82,13 +120,26 @@ describe('findings.junit.xml', () => {
   });
 
   test('hostile text everywhere still gives well-formed XML, with markup kept as text', () => {
-    const hostileChecks = CHECKS.map((check) => ({ ...check, name: `${check.name} ${HOSTILE}`, group: HOSTILE, detail: HOSTILE }));
-    const report = { ...sampleReport({ hostile: HOSTILE, checks: hostileChecks }), command: `audit ${HOSTILE}`, seed: HOSTILE, target: { name: HOSTILE, source: HOSTILE } };
+    const hostileChecks = CHECKS.map((check) => ({
+      ...check,
+      name: `${check.name} ${HOSTILE}`,
+      group: HOSTILE,
+      detail: HOSTILE,
+    }));
+    const report = {
+      ...sampleReport({ hostile: HOSTILE, checks: hostileChecks }),
+      command: `audit ${HOSTILE}`,
+      seed: HOSTILE,
+      target: { name: HOSTILE, source: HOSTILE },
+    };
     const xml = renderFindingsJunit(report);
     const root = parseXml(xml);
     const suite = root.children[0] as XmlElement;
     expect(suite.children.filter((child) => child.name === 'testcase')).toHaveLength(7);
-    const legal = ['\u0000', '\u0007', '\u001b', '\ud800', '\uffff'].reduce((text, illegal) => text.replaceAll(illegal, '\ufffd'), HOSTILE);
+    const legal = ['\u0000', '\u0007', '\u001b', '\ud800', '\uffff'].reduce(
+      (text, illegal) => text.replaceAll(illegal, '\ufffd'),
+      HOSTILE,
+    );
     const skipped = testcases(suite).get(`fairness: verify bets ${legal}`);
     expect(skipped?.children[0]?.attributes['message']).toBe(legal);
     expect(xml.includes('<script>')).toBe(false);
@@ -97,7 +148,9 @@ describe('findings.junit.xml', () => {
   test('escaping keeps every legal character and replaces the illegal ones', () => {
     expect(xmlText('a < b & c > d\r\n\t')).toBe('a &lt; b &amp; c &gt; d&#13;\n\t');
     expect(xmlAttribute(`"it's"\t\n\r<&>`)).toBe('&quot;it&apos;s&quot;&#9;&#10;&#13;&lt;&amp;&gt;');
-    expect(xmlText('\u0000\u0008\u000b\u001f\ud800x\udc00\ufffe\uffff 🎲 \u007f \ud7ff \ue000')).toBe('\ufffd\ufffd\ufffd\ufffd\ufffdx\ufffd\ufffd\ufffd 🎲 \u007f \ud7ff \ue000');
+    expect(xmlText('\u0000\u0008\u000b\u001f\ud800x\udc00\ufffe\uffff 🎲 \u007f \ud7ff \ue000')).toBe(
+      '\ufffd\ufffd\ufffd\ufffd\ufffdx\ufffd\ufffd\ufffd 🎲 \u007f \ud7ff \ue000',
+    );
   });
 
   test('the same report gives the same bytes, whatever order the findings come in', () => {

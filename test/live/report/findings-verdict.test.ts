@@ -5,7 +5,15 @@ import { describe, expect, test } from 'vitest';
 import { FindingsCollector, type FindingInput, type Severity } from '../../../src/live/finding.ts';
 import { findingsVerdict, infoLines, verdictLines } from '../../../src/live/report/findings-verdict.ts';
 
-const finding = (id: string, severity: Severity): FindingInput => ({ id, severity, kind: 'rule', title: `${id} title`, expected: null, seen: null, evidence: id });
+const finding = (id: string, severity: Severity): FindingInput => ({
+  id,
+  severity,
+  kind: 'rule',
+  title: `${id} title`,
+  expected: null,
+  seen: null,
+  evidence: id,
+});
 
 function collected(inputs: ReadonlyArray<readonly [FindingInput, number]>): ReturnType<FindingsCollector['list']> {
   const collector = new FindingsCollector();
@@ -14,7 +22,12 @@ function collected(inputs: ReadonlyArray<readonly [FindingInput, number]>): Retu
 }
 
 describe('the findings verdict', () => {
-  const findings = collected([[finding('rule:info', 'info'), 4], [finding('money:a', 'critical'), 3], [finding('rule:b', 'major'), 1], [finding('rule:c', 'minor'), 1]]);
+  const findings = collected([
+    [finding('rule:info', 'info'), 4],
+    [finding('money:a', 'critical'), 3],
+    [finding('rule:b', 'major'), 1],
+    [finding('rule:c', 'minor'), 1],
+  ]);
 
   test('failed: the reaching count, the counts, info folded; then the findings to act on, most severe first, with counts', () => {
     expect(verdictLines(findings, 'major')).toEqual([
@@ -27,17 +40,35 @@ describe('the findings verdict', () => {
   });
 
   test('passed below the threshold; not judged with --fail-on none', () => {
-    expect(findingsVerdict(findings.filter((found) => found.severity !== 'critical' && found.severity !== 'major'), 'major').headline).toBe('verdict: passed — nothing at or above --fail-on major: 0 critical, 0 major, 1 minor; 1 info, folded');
-    expect(findingsVerdict(findings, 'none')).toMatchObject({ failed: false, headline: 'verdict: not judged (--fail-on none) — 1 critical, 1 major, 1 minor; 1 info, folded' });
-    expect(verdictLines([], 'major')).toEqual(['verdict: passed — nothing at or above --fail-on major: 0 critical, 0 major, 0 minor']);
+    expect(
+      findingsVerdict(
+        findings.filter((found) => found.severity !== 'critical' && found.severity !== 'major'),
+        'major',
+      ).headline,
+    ).toBe('verdict: passed — nothing at or above --fail-on major: 0 critical, 0 major, 1 minor; 1 info, folded');
+    expect(findingsVerdict(findings, 'none')).toMatchObject({
+      failed: false,
+      headline: 'verdict: not judged (--fail-on none) — 1 critical, 1 major, 1 minor; 1 info, folded',
+    });
+    expect(verdictLines([], 'major')).toEqual([
+      'verdict: passed — nothing at or above --fail-on major: 0 critical, 0 major, 0 minor',
+    ]);
   });
 
   test('at most ten findings listed, the rest counted; info listed after, on its own', () => {
-    const many = collected(Array.from({ length: 13 }, (_, index) => [finding(`rule:m${String(index).padStart(2, '0')}`, 'major'), 1] as const));
+    const many = collected(
+      Array.from(
+        { length: 13 },
+        (_, index) => [finding(`rule:m${String(index).padStart(2, '0')}`, 'major'), 1] as const,
+      ),
+    );
     const lines = verdictLines(many, 'major');
     expect(lines).toHaveLength(12);
     expect(lines.at(-1)).toBe('  … and 3 more (findings.html, findings.json)');
-    expect(infoLines(findings)).toEqual(['info (folded out of the verdict): 1', '  info rule:info: rule:info title (×4)']);
+    expect(infoLines(findings)).toEqual([
+      'info (folded out of the verdict): 1',
+      '  info rule:info: rule:info title (×4)',
+    ]);
     expect(infoLines(many)).toEqual([]);
   });
 });

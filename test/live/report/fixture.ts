@@ -13,22 +13,57 @@ export const HOSTILE = `</td><script>alert("x")</script> ]]> & 'q' a,b\r\nline2 
 export function findingInputs(hostile: string): FindingInput[] {
   return [
     {
-      id: 'shape:casino.bet:renamed:new_balance', severity: 'info', kind: 'shape', title: 'casino.bet: `balance` is what the documents call `new_balance`',
-      endpoint: 'casino.bet (POST /api/v1/casino/bet)', field: 'balance', expected: 'new_balance', seen: 'balance', evidence: 'POST http://127.0.0.1:9/api/v1/casino/bet answered 200',
-      reproduce: curlOf({ method: 'POST', url: 'http://127.0.0.1:9/api/v1/casino/bet', body: { game: 'dice', amount: 1, params: { target: 50 } }, auth: true }),
+      id: 'shape:casino.bet:renamed:new_balance',
+      severity: 'info',
+      kind: 'shape',
+      title: 'casino.bet: `balance` is what the documents call `new_balance`',
+      endpoint: 'casino.bet (POST /api/v1/casino/bet)',
+      field: 'balance',
+      expected: 'new_balance',
+      seen: 'balance',
+      evidence: 'POST http://127.0.0.1:9/api/v1/casino/bet answered 200',
+      reproduce: curlOf({
+        method: 'POST',
+        url: 'http://127.0.0.1:9/api/v1/casino/bet',
+        body: { game: 'dice', amount: 1, params: { target: 50 } },
+        auth: true,
+      }),
     },
     {
-      id: 'money:withdraw:overdraw', severity: 'critical', kind: 'money', title: `a withdrawal above the balance was accepted ${hostile}`,
-      endpoint: 'casino.withdraw', expected: { status: '4xx' }, seen: { status: 200, body: { note: hostile } }, evidence: `withdrew 5 with balance 1; answer ${hostile}`,
-      reproduce: curlOf({ method: 'POST', url: "http://127.0.0.1:9/api/v1/casino/withdraw/it's", body: { amount: 5, note: hostile }, auth: true }),
+      id: 'money:withdraw:overdraw',
+      severity: 'critical',
+      kind: 'money',
+      title: `a withdrawal above the balance was accepted ${hostile}`,
+      endpoint: 'casino.withdraw',
+      expected: { status: '4xx' },
+      seen: { status: 200, body: { note: hostile } },
+      evidence: `withdrew 5 with balance 1; answer ${hostile}`,
+      reproduce: curlOf({
+        method: 'POST',
+        url: "http://127.0.0.1:9/api/v1/casino/withdraw/it's",
+        body: { amount: 5, note: hostile },
+        auth: true,
+      }),
     },
     {
-      id: 'edge:dice:over-50', severity: 'major', kind: 'edge', title: 'dice over 50: empirical edge 4.1% where 1% is advertised',
-      expected: 0.01, seen: 0.041, evidence: '2,000 bets, 99% interval 2.2% … 6.0%',
+      id: 'edge:dice:over-50',
+      severity: 'major',
+      kind: 'edge',
+      title: 'dice over 50: empirical edge 4.1% where 1% is advertised',
+      expected: 0.01,
+      seen: 0.041,
+      evidence: '2,000 bets, 99% interval 2.2% … 6.0%',
     },
     {
-      id: 'limit:casino.bet:no-retry-after', severity: 'minor', kind: 'limit', title: `=HYPERLINK("http://evil") 429 without Retry-After`,
-      endpoint: 'casino.bet', expected: 'Retry-After', seen: null, evidence: '-3 requests waited the default', reproduce: curlOf({ method: 'GET', url: 'http://127.0.0.1:9/api/v1/casino/balance', auth: true }),
+      id: 'limit:casino.bet:no-retry-after',
+      severity: 'minor',
+      kind: 'limit',
+      title: `=HYPERLINK("http://evil") 429 without Retry-After`,
+      endpoint: 'casino.bet',
+      expected: 'Retry-After',
+      seen: null,
+      evidence: '-3 requests waited the default',
+      reproduce: curlOf({ method: 'GET', url: 'http://127.0.0.1:9/api/v1/casino/balance', auth: true }),
     },
   ];
 }
@@ -36,13 +71,33 @@ export function findingInputs(hostile: string): FindingInput[] {
 export const CHECKS: readonly ReportCheck[] = [
   { name: 'money: overdraw withdrawal', group: 'money', status: 'finding', findingIds: ['money:withdraw:overdraw'] },
   { name: 'edge: dice over 50', group: 'edge', status: 'finding', findingIds: ['edge:dice:over-50'] },
-  { name: 'shape: casino.bet', group: 'shape', status: 'finding', findingIds: ['shape:casino.bet:renamed:new_balance'], detail: 'renamed fields only' },
+  {
+    name: 'shape: casino.bet',
+    group: 'shape',
+    status: 'finding',
+    findingIds: ['shape:casino.bet:renamed:new_balance'],
+    detail: 'renamed fields only',
+  },
   { name: 'money: bets balance', group: 'money', status: 'pass', findingIds: [] },
-  { name: 'fairness: verify bets', group: 'fairness', status: 'skipped', findingIds: [], detail: 'the target publishes no fairness scheme' },
-  { name: 'money: batch summary', group: 'money', status: 'fail', findingIds: [], detail: 'casino.batch was unreachable: connect ECONNREFUSED' },
+  {
+    name: 'fairness: verify bets',
+    group: 'fairness',
+    status: 'skipped',
+    findingIds: [],
+    detail: 'the target publishes no fairness scheme',
+  },
+  {
+    name: 'money: batch summary',
+    group: 'money',
+    status: 'fail',
+    findingIds: [],
+    detail: 'casino.batch was unreachable: connect ECONNREFUSED',
+  },
 ];
 
-export function sampleReport(options: { failOn?: FailOn; hostile?: string; checks?: readonly ReportCheck[] } = {}): FindingsReport {
+export function sampleReport(
+  options: { failOn?: FailOn; hostile?: string; checks?: readonly ReportCheck[] } = {},
+): FindingsReport {
   const collector = new FindingsCollector();
   const inputs = findingInputs(options.hostile ?? 'and "more" <b>bold</b>');
   collector.addAll(inputs);

@@ -12,11 +12,15 @@ export interface XmlElement {
   text: string;
 }
 
-// eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
-const ILLEGAL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const ILLEGAL_CHARACTER =
+  // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const NAME = '[A-Za-z_:][A-Za-z0-9_.:-]*';
 const REFERENCE = '&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);';
-const ATTRIBUTE = new RegExp(`\\s+(${NAME})\\s*=\\s*(?:"((?:[^<&"]|${REFERENCE})*)"|'((?:[^<&']|${REFERENCE})*)')`, 'y');
+const ATTRIBUTE = new RegExp(
+  `\\s+(${NAME})\\s*=\\s*(?:"((?:[^<&"]|${REFERENCE})*)"|'((?:[^<&']|${REFERENCE})*)')`,
+  'y',
+);
 const START_TAG = new RegExp(`<(${NAME})`, 'y');
 const TAG_END = /\s*(\/?)>/y;
 const END_TAG = new RegExp(`</(${NAME})\\s*>`, 'y');
@@ -28,7 +32,8 @@ function decode(raw: string): string {
     if (!body.startsWith('#')) return NAMED[body] ?? '';
     const code = body.startsWith('#x') ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
     const character = String.fromCodePoint(code);
-    if (code > 0x10ffff || ILLEGAL_CHARACTER.test(character) || (code >= 0xd800 && code <= 0xdfff)) throw new Error(`reference to an illegal character &${body};`);
+    if (code > 0x10ffff || ILLEGAL_CHARACTER.test(character) || (code >= 0xd800 && code <= 0xdfff))
+      throw new Error(`reference to an illegal character &${body};`);
     return character;
   });
 }
@@ -43,15 +48,24 @@ function readStartTag(xml: string, at: number): { element: XmlElement; end: numb
   if (start === null) throw new Error(`bad start tag at ${at}`);
   const attributes: Record<string, string> = {};
   let position = at + start[0].length;
-  for (let attribute = match(ATTRIBUTE, xml, position); attribute !== null; attribute = match(ATTRIBUTE, xml, position)) {
+  for (
+    let attribute = match(ATTRIBUTE, xml, position);
+    attribute !== null;
+    attribute = match(ATTRIBUTE, xml, position)
+  ) {
     const name = attribute[1] as string;
     if (name in attributes) throw new Error(`attribute ${name} twice at ${position}`);
     attributes[name] = decode(attribute[2] ?? attribute[3] ?? '');
     position += attribute[0].length;
   }
   const close = match(TAG_END, xml, position);
-  if (close === null) throw new Error(`bad tag <${start[1]}> at ${at}: ${JSON.stringify(xml.slice(position, position + 40))}`);
-  return { element: { name: start[1] as string, attributes, children: [], text: '' }, end: position + close[0].length, empty: close[1] === '/' };
+  if (close === null)
+    throw new Error(`bad tag <${start[1]}> at ${at}: ${JSON.stringify(xml.slice(position, position + 40))}`);
+  return {
+    element: { name: start[1] as string, attributes, children: [], text: '' },
+    end: position + close[0].length,
+    empty: close[1] === '/',
+  };
 }
 
 /** Parses `xml` or throws saying where it is not well-formed. */

@@ -19,6 +19,7 @@ export function prometheusPresent(): boolean {
 /** Why the Prometheus test is skipped on this machine, or undefined when it runs. */
 export function prometheusSkipReason(): string | undefined {
   if (process.env.CI !== undefined && process.env.CI !== '') return undefined;
-  if (!prometheusPresent()) return `${PROMETHEUS_BINARY} is missing (Debian: apt-get install prometheus; .ci/run installs it)`;
+  if (!prometheusPresent())
+    return `${PROMETHEUS_BINARY} is missing (Debian: apt-get install prometheus; .ci/run installs it)`;
   return undefined;
 }

@@ -52,14 +52,20 @@ function decode(body: Uint8Array): { labels: [string, string][]; value: number; 
   return fields(body).map((series) => {
     expect(series.field).toBe(1);
     const parts = fields(series.bytes ?? new Uint8Array());
-    const labels = parts.filter((part) => part.field === 1).map((part) => {
-      const [name, value] = fields(part.bytes ?? new Uint8Array());
-      return [text(name?.bytes), text(value?.bytes)] as [string, string];
-    });
+    const labels = parts
+      .filter((part) => part.field === 1)
+      .map((part) => {
+        const [name, value] = fields(part.bytes ?? new Uint8Array());
+        return [text(name?.bytes), text(value?.bytes)] as [string, string];
+      });
     const samples = parts.filter((part) => part.field === 2).map((part) => fields(part.bytes ?? new Uint8Array()));
     expect(samples).toHaveLength(1);
     const sample = samples[0] ?? [];
-    return { labels, value: sample.find((part) => part.field === 1)?.fixed64?.getFloat64(0, true) ?? Number.NaN, timestampMs: sample.find((part) => part.field === 2)?.varint ?? -1n };
+    return {
+      labels,
+      value: sample.find((part) => part.field === 1)?.fixed64?.getFloat64(0, true) ?? Number.NaN,
+      timestampMs: sample.find((part) => part.field === 2)?.varint ?? -1n,
+    };
   });
 }
 
@@ -67,7 +73,14 @@ function snapshot(): ReturnType<LoadRecorder['snapshot']> {
   const recorder = new LoadRecorder(1_000);
   for (let index = 0; index < 10; index++) {
     recorder.iterationStarted();
-    recorder.record({ endpoint: 'POST /api/v1/games/coin-flip', intendedStartMs: 1_000 + index, sentMs: 1_000 + index, endMs: 1_010 + index, status: index === 9 ? 503 : 200, failed: index === 9 });
+    recorder.record({
+      endpoint: 'POST /api/v1/games/coin-flip',
+      intendedStartMs: 1_000 + index,
+      sentMs: 1_000 + index,
+      endMs: 1_010 + index,
+      status: index === 9 ? 503 : 200,
+      failed: index === 9,
+    });
     recorder.iterationCompleted();
   }
   recorder.iterationDropped(2);
@@ -86,8 +99,20 @@ describe('the remote-write body', () => {
       expect(one.labels.map(([name]) => name)).toEqual([...one.labels.map(([name]) => name)].sort());
     }
     const byName = (name: string, extra: Record<string, string> = {}): number | undefined =>
-      decoded.find((one) => one.labels.some(([label, value]) => label === '__name__' && value === name) && Object.entries(extra).every(([key, value]) => one.labels.some(([label, seen]) => label === key && seen === value)))?.value;
-    expect(decoded[0]?.labels).toEqual([['__name__', 'afp_http_reqs_total'], ['endpoint', 'POST /api/v1/games/coin-flip'], ['job', 'afp'], ['run_id', 'r1'], ['status', '200']]);
+      decoded.find(
+        (one) =>
+          one.labels.some(([label, value]) => label === '__name__' && value === name) &&
+          Object.entries(extra).every(([key, value]) =>
+            one.labels.some(([label, seen]) => label === key && seen === value),
+          ),
+      )?.value;
+    expect(decoded[0]?.labels).toEqual([
+      ['__name__', 'afp_http_reqs_total'],
+      ['endpoint', 'POST /api/v1/games/coin-flip'],
+      ['job', 'afp'],
+      ['run_id', 'r1'],
+      ['status', '200'],
+    ]);
     expect(byName('afp_http_reqs_total', { status: '200' })).toBe(9);
     expect(byName('afp_http_reqs_total', { status: '503' })).toBe(1);
     expect(byName('afp_http_req_failed_total')).toBe(1);
@@ -101,7 +126,14 @@ describe('the remote-write body', () => {
 
 describe('--out values', () => {
   test('one DIR, any prometheus=URL and json=FILE; every problem listed', () => {
-    expect(parseOutFlags(['reports/x', 'prometheus=http://127.0.0.1:9090/api/v1/write', 'json=m.jsonl'])).toEqual({ dir: 'reports/x', outputs: [{ kind: 'prometheus', url: 'http://127.0.0.1:9090/api/v1/write' }, { kind: 'json', file: 'm.jsonl' }], errors: [] });
+    expect(parseOutFlags(['reports/x', 'prometheus=http://127.0.0.1:9090/api/v1/write', 'json=m.jsonl'])).toEqual({
+      dir: 'reports/x',
+      outputs: [
+        { kind: 'prometheus', url: 'http://127.0.0.1:9090/api/v1/write' },
+        { kind: 'json', file: 'm.jsonl' },
+      ],
+      errors: [],
+    });
     expect(parseOutFlags([]).dir).toBeUndefined();
     expect(parseOutFlags(['a', 'b', 'prometheus=ftp://x', 'json=', 'influxdb=http://x']).errors).toEqual([
       "--out prometheus=URL needs an http(s) remote-write URL, e.g. prometheus=http://127.0.0.1:9090/api/v1/write, got 'ftp://x'",
@@ -116,11 +148,23 @@ describe('MetricsOutputs', () => {
   test('pushes live from the samples while the run goes, then the final snapshot; timestamps increase', async () => {
     const file = join(DIR, 'live.jsonl');
     let nowMs = 1_000;
-    const outputs = new MetricsOutputs({ specs: [{ kind: 'json', file }], runLabels: { job: 'afp' }, nowMs: () => nowMs, everyMs: 20 });
+    const outputs = new MetricsOutputs({
+      specs: [{ kind: 'json', file }],
+      runLabels: { job: 'afp' },
+      nowMs: () => nowMs,
+      everyMs: 20,
+    });
     expect(await outputs.prepare()).toBeNull();
     const recorder = new LoadRecorder(1_000);
     outputs.start(recorder);
-    const sample = { endpoint: 'GET /', intendedStartMs: 1_000, sentMs: 1_000, endMs: 1_002, status: 200, failed: false };
+    const sample = {
+      endpoint: 'GET /',
+      intendedStartMs: 1_000,
+      sentMs: 1_000,
+      endMs: 1_002,
+      status: 200,
+      failed: false,
+    };
     recorder.record(sample);
     outputs.add(sample);
     await new Promise((resolve) => setTimeout(resolve, 120));
@@ -128,7 +172,10 @@ describe('MetricsOutputs', () => {
     recorder.record(sample);
     outputs.add(sample);
     const notes = await outputs.finish(recorder.snapshot());
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { time_ms: number; metric: string; value: number });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { time_ms: number; metric: string; value: number });
     const requests = lines.filter((line) => line.metric === 'afp_http_reqs_total');
     expect(requests.length).toBeGreaterThanOrEqual(2);
     expect(requests.at(-1)?.value).toBe(2);

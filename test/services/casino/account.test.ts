@@ -36,7 +36,10 @@ function world(options: { seed?: string; defects?: DefectName[]; journalEntriesP
   const platform = new Platform({ seed: options.seed ?? 'x', startMs: 0, defects: options.defects });
   let clockMs = 0;
   const state = new CasinoState(platform.context, platform.config.casino);
-  const account = new CasinoAccount(state, { clock: { nowMs: () => clockMs }, journalEntriesPerAgentMax: options.journalEntriesPerAgentMax });
+  const account = new CasinoAccount(state, {
+    clock: { nowMs: () => clockMs },
+    journalEntriesPerAgentMax: options.journalEntriesPerAgentMax,
+  });
   const events: DomainEvent[] = [];
   platform.onEvent((event) => events.push(event));
   addAgent(platform, 'alice', { createdAtMs: 0, fundMicro: usdc(10) });
@@ -46,7 +49,8 @@ function world(options: { seed?: string; defects?: DefectName[]; journalEntriesP
       platform.timers.pop();
       clockMs = next.atMs;
       const timer = next.payload;
-      if (timer.kind === 'casino.deposit-confirm' || timer.kind === 'casino.withdrawal-review') account.onTimer(timer, next.atMs);
+      if (timer.kind === 'casino.deposit-confirm' || timer.kind === 'casino.withdrawal-review')
+        account.onTimer(timer, next.atMs);
       conserved(platform);
     }
     platform.advanceTo(ms);
@@ -96,7 +100,14 @@ describe('deposit address', () => {
   test('deterministic per (agent, chain), distinct across agents and chains, formatted per chain', () => {
     const w = world();
     const base = ok(w.account.depositAddress('alice', 'base'));
-    expect(base).toEqual({ agentId: 'alice', chain: 'base', address: base.address, token: 'USDC', confirmationsRequired: 60, confirmationMs: 2 * MINUTE });
+    expect(base).toEqual({
+      agentId: 'alice',
+      chain: 'base',
+      address: base.address,
+      token: 'USDC',
+      confirmationsRequired: 60,
+      confirmationMs: 2 * MINUTE,
+    });
     expect(base.address).toMatch(/^0x[0-9a-f]{40}$/);
     expect(ok(w.account.depositAddress('alice', ' BASE ')).address).toBe(base.address);
     const addresses = new Set<string>();
@@ -122,7 +133,9 @@ describe('deposit address', () => {
 describe('simulated deposits', () => {
   test('pending with growing confirmations, credited at exactly the chain delay, once', () => {
     const w = world();
-    const deposit = ok(w.account.simulateDeposit({ agentId: 'alice', chain: 'base', amountMicro: usdc(25) }, w.at(1_000)));
+    const deposit = ok(
+      w.account.simulateDeposit({ agentId: 'alice', chain: 'base', amountMicro: usdc(25) }, w.at(1_000)),
+    );
     conserved(w.platform);
     expect(deposit).toMatchObject({
       agentId: 'alice',
@@ -149,7 +162,11 @@ describe('simulated deposits', () => {
 
     w.at(1_000 + 2 * MINUTE);
     expect(w.balance(agentAccount('alice'))).toBe(usdc(35));
-    expect(ok(w.account.depositsOf('alice', 10, w.now()))[0]).toMatchObject({ status: 'confirmed', confirmations: 60, confirmedAtMs: 1_000 + 2 * MINUTE });
+    expect(ok(w.account.depositsOf('alice', 10, w.now()))[0]).toMatchObject({
+      status: 'confirmed',
+      confirmations: 60,
+      confirmedAtMs: 1_000 + 2 * MINUTE,
+    });
     expect(ok(w.account.balanceWithActivity('alice', 5)).pendingDepositsMicro).toBe(0n);
     expect(ok(w.account.ledgerOf('alice', 1))[0]).toMatchObject({
       atMs: 1_000 + 2 * MINUTE,
@@ -160,35 +177,59 @@ describe('simulated deposits', () => {
       balanceAfterMicro: usdc(35),
     });
     expect(w.events).toEqual([
-      { type: 'casino.deposit', atMs: 1_000, depositId: deposit.id, agentId: 'alice', amountMicro: usdc(25), status: 'pending' },
-      { type: 'casino.deposit', atMs: 1_000 + 2 * MINUTE, depositId: deposit.id, agentId: 'alice', amountMicro: usdc(25), status: 'confirmed' },
+      {
+        type: 'casino.deposit',
+        atMs: 1_000,
+        depositId: deposit.id,
+        agentId: 'alice',
+        amountMicro: usdc(25),
+        status: 'pending',
+      },
+      {
+        type: 'casino.deposit',
+        atMs: 1_000 + 2 * MINUTE,
+        depositId: deposit.id,
+        agentId: 'alice',
+        amountMicro: usdc(25),
+        status: 'confirmed',
+      },
     ]);
     w.at(10 * HOUR);
     expect(w.balance(agentAccount('alice'))).toBe(usdc(35));
     conserved(w.platform);
   });
 
-  test.each(SUPPORTED_CHAINS.map((chain) => [chain.id, chain.confirmationMs] as const))('%s credits at exactly %i ms', (chain, delayMs) => {
-    const w = world();
-    ok(w.account.simulateDeposit({ agentId: 'bob', chain, amountMicro: usdc(3) }, w.at(0)));
-    w.at(delayMs - 1);
-    expect(w.balance(agentAccount('bob'))).toBe(0n);
-    w.at(delayMs);
-    expect(w.balance(agentAccount('bob'))).toBe(usdc(3));
-    conserved(w.platform);
-  });
+  test.each(SUPPORTED_CHAINS.map((chain) => [chain.id, chain.confirmationMs] as const))(
+    '%s credits at exactly %i ms',
+    (chain, delayMs) => {
+      const w = world();
+      ok(w.account.simulateDeposit({ agentId: 'bob', chain, amountMicro: usdc(3) }, w.at(0)));
+      w.at(delayMs - 1);
+      expect(w.balance(agentAccount('bob'))).toBe(0n);
+      w.at(delayMs);
+      expect(w.balance(agentAccount('bob'))).toBe(usdc(3));
+      conserved(w.platform);
+    },
+  );
 
   test('amount bounds 0.01 .. 1,000,000; tx hash format per chain; 400 before 404; nothing moves', () => {
     const w = world();
     const before = new Map(w.platform.ledger.accounts());
     const command = { agentId: 'alice', chain: 'base', amountMicro: usdc(1) };
     for (const amountMicro of [9_999n, 0n, -1n, usdc(1_000_000) + 1n]) {
-      expect(failed(w.account.simulateDeposit({ ...command, amountMicro }, 0))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+      expect(failed(w.account.simulateDeposit({ ...command, amountMicro }, 0))).toMatchObject({
+        status: 400,
+        code: 'BAD_REQUEST',
+      });
     }
     expect(failed(w.account.simulateDeposit({ ...command, chain: 'bitcoin' }, 0)).code).toBe('BAD_REQUEST');
     expect(failed(w.account.simulateDeposit({ ...command, txHash: '0x1234' }, 0)).code).toBe('BAD_REQUEST');
-    expect(failed(w.account.simulateDeposit({ ...command, chain: 'solana', txHash: `0x${'a'.repeat(64)}` }, 0)).code).toBe('BAD_REQUEST');
-    expect(failed(w.account.simulateDeposit({ ...command, agentId: 'nobody', amountMicro: 0n }, 0)).code).toBe('BAD_REQUEST');
+    expect(
+      failed(w.account.simulateDeposit({ ...command, chain: 'solana', txHash: `0x${'a'.repeat(64)}` }, 0)).code,
+    ).toBe('BAD_REQUEST');
+    expect(failed(w.account.simulateDeposit({ ...command, agentId: 'nobody', amountMicro: 0n }, 0)).code).toBe(
+      'BAD_REQUEST',
+    );
     expect(failed(w.account.simulateDeposit({ ...command, agentId: 'nobody' }, 0)).code).toBe('NOT_FOUND');
     expect(new Map(w.platform.ledger.accounts())).toEqual(before);
     expect(w.platform.timers.size).toBe(1); // the referral sweep only
@@ -205,14 +246,24 @@ describe('simulated deposits', () => {
     const w = world();
     const hash = `0x${'c'.repeat(64)}`;
     ok(w.account.simulateDeposit({ agentId: 'alice', chain: 'base', amountMicro: usdc(1), txHash: hash }, 0));
-    expect(failed(w.account.simulateDeposit({ agentId: 'bob', chain: 'base', amountMicro: usdc(1), txHash: hash.toUpperCase().replace('0X', '0x') }, 0))).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(
+      failed(
+        w.account.simulateDeposit(
+          { agentId: 'bob', chain: 'base', amountMicro: usdc(1), txHash: hash.toUpperCase().replace('0X', '0x') },
+          0,
+        ),
+      ),
+    ).toMatchObject({ status: 409, code: 'CONFLICT' });
     ok(w.account.simulateDeposit({ agentId: 'bob', chain: 'ethereum', amountMicro: usdc(1), txHash: hash }, 0));
   });
 
   test('at most 100 pending deposits per agent; room again once one confirms', () => {
     const w = world();
-    for (let index = 0; index < 100; index++) ok(w.account.simulateDeposit({ agentId: 'alice', chain: 'ethereum', amountMicro: usdc(1) }, w.at(index)));
-    expect(failed(w.account.simulateDeposit({ agentId: 'alice', chain: 'base', amountMicro: usdc(1) }, w.at(100)))).toMatchObject({ status: 409, code: 'CONFLICT' });
+    for (let index = 0; index < 100; index++)
+      ok(w.account.simulateDeposit({ agentId: 'alice', chain: 'ethereum', amountMicro: usdc(1) }, w.at(index)));
+    expect(
+      failed(w.account.simulateDeposit({ agentId: 'alice', chain: 'base', amountMicro: usdc(1) }, w.at(100))),
+    ).toMatchObject({ status: 409, code: 'CONFLICT' });
     ok(w.account.simulateDeposit({ agentId: 'bob', chain: 'base', amountMicro: usdc(1) }, 100));
     expect(ok(w.account.balanceWithActivity('alice', 1)).pendingDepositsMicro).toBe(usdc(100));
     w.at(15 * MINUTE); // the first (at 0) confirms
@@ -223,10 +274,19 @@ describe('simulated deposits', () => {
 
   test('deposits list newest first, limit 1..100', () => {
     const w = world();
-    const ids = [1, 2, 3].map((whole) => ok(w.account.simulateDeposit({ agentId: 'alice', chain: 'polygon', amountMicro: usdc(whole) }, w.at(whole * 1_000))).id);
+    const ids = [1, 2, 3].map(
+      (whole) =>
+        ok(
+          w.account.simulateDeposit(
+            { agentId: 'alice', chain: 'polygon', amountMicro: usdc(whole) },
+            w.at(whole * 1_000),
+          ),
+        ).id,
+    );
     expect(ok(w.account.depositsOf('alice', 2, w.now())).map((deposit) => deposit.id)).toEqual([ids[2], ids[1]]);
     expect(ok(w.account.depositsOf('bob', 20, w.now()))).toEqual([]);
-    for (const limit of [0, 101, 1.5]) expect(failed(w.account.depositsOf('alice', limit, w.now())).code).toBe('BAD_REQUEST');
+    for (const limit of [0, 101, 1.5])
+      expect(failed(w.account.depositsOf('alice', limit, w.now())).code).toBe('BAD_REQUEST');
     expect(failed(w.account.depositsOf('nobody', 10, w.now())).code).toBe('NOT_FOUND');
   });
 });
@@ -255,7 +315,17 @@ describe('withdraw', () => {
     expect(w.balance(agentAccount('alice'))).toBe(8_500_000n);
     expect(w.balance(FEE_INCOME)).toBe(500_000n);
     expect(w.balance(EXTERNAL) - externalBefore).toBe(usdc(1));
-    expect(w.events).toEqual([{ type: 'casino.withdrawal', atMs: 5_000, withdrawalId: record.id, agentId: 'alice', amountMicro: usdc(1), feeMicro: 500_000n, status: 'completed' }]);
+    expect(w.events).toEqual([
+      {
+        type: 'casino.withdrawal',
+        atMs: 5_000,
+        withdrawalId: record.id,
+        agentId: 'alice',
+        amountMicro: usdc(1),
+        feeMicro: 500_000n,
+        status: 'completed',
+      },
+    ]);
     conserved(w.platform);
   });
 
@@ -276,7 +346,8 @@ describe('withdraw', () => {
     for (const address of ['', '0x1234', `${BASE_ADDRESS}00`, `0x${'g'.repeat(40)}`, `ab${'ab'.repeat(20)}`]) {
       expect(failed(w.account.withdraw(withdrawal({ address }), 0)).code).toBe('BAD_REQUEST');
     }
-    for (const amountMicro of [999_999n, 0n, -usdc(1)]) expect(failed(w.account.withdraw(withdrawal({ amountMicro }), 0)).code).toBe('BAD_REQUEST');
+    for (const amountMicro of [999_999n, 0n, -usdc(1)])
+      expect(failed(w.account.withdraw(withdrawal({ amountMicro }), 0)).code).toBe('BAD_REQUEST');
     expect(failed(w.account.withdraw(withdrawal({ agentId: 'nobody' }), 0)).code).toBe('NOT_FOUND');
     const short = failed(w.account.withdraw(withdrawal({ amountMicro: 9_500_001n }), 0));
     expect(short).toMatchObject({ status: 422, code: 'INSUFFICIENT_BALANCE' });
@@ -294,7 +365,13 @@ describe('withdraw', () => {
     expect(atLimit.status).toBe('completed');
     const big = ok(w.account.withdraw(withdrawal({ agentId: 'whale', amountMicro: usdc(1_000) + 1n }), w.at(2_000)));
     const reviewEndsAtMs = 2_000 + 24 * HOUR;
-    expect(big).toMatchObject({ status: 'pending_review', reviewEndsAtMs, completedAtMs: null, txHash: null, debitMicro: usdc(1_000) + 500_001n });
+    expect(big).toMatchObject({
+      status: 'pending_review',
+      reviewEndsAtMs,
+      completedAtMs: null,
+      txHash: null,
+      debitMicro: usdc(1_000) + 500_001n,
+    });
     const whale = agentAccount('whale');
     expect(w.balance(whale)).toBe(usdc(5_000) - usdc(1_000) - 500_000n - usdc(1_000) - 1n - 500_000n);
     expect(w.balance(withdrawalAccount(big.id))).toBe(usdc(1_000) + 1n);
@@ -312,7 +389,9 @@ describe('withdraw', () => {
     expect(w.balance(withdrawalAccount(big.id))).toBe(0n);
     expect(w.balance(EXTERNAL) - externalBefore).toBe(usdc(1_000) + 1n);
     expect(ok(w.account.balanceWithActivity('whale', 1)).pendingWithdrawalsMicro).toBe(0n);
-    expect(w.events.filter((event) => event.type === 'casino.withdrawal').map((event) => [event.atMs, event.status])).toEqual([
+    expect(
+      w.events.filter((event) => event.type === 'casino.withdrawal').map((event) => [event.atMs, event.status]),
+    ).toEqual([
       [1_000, 'completed'],
       [2_000, 'pending_review'],
       [reviewEndsAtMs, 'completed'],
@@ -335,7 +414,10 @@ describe('withdraw', () => {
     expect(record.status).toBe('completed');
     expect(w.balance(agentAccount('bob'))).toBe(-5_500_000n);
     expect(w.platform.ledger.negativeAccounts()).toEqual([agentAccount('bob')]);
-    expect(ok(w.account.ledgerOf('bob', 2)).map((entry) => entry.balanceAfterMicro)).toEqual([-5_500_000n, -5_000_000n]);
+    expect(ok(w.account.ledgerOf('bob', 2)).map((entry) => entry.balanceAfterMicro)).toEqual([
+      -5_500_000n,
+      -5_000_000n,
+    ]);
     conserved(w.platform);
     // Covered withdrawals still take the ordinary path.
     ok(w.account.withdraw(withdrawal(), 0));
@@ -346,12 +428,36 @@ describe('withdraw', () => {
 describe('transaction history (ledger) and balance', () => {
   test('every transfer touching the agent, from any service, signed, with balance after and time', () => {
     const w = world();
-    const escrow = ok(w.platform.escrow.create({ senderId: 'alice', receiver: 'bob', amountMicro: usdc(2), description: null, expiresInSeconds: null, referrer: null, conditions: null }, w.at(1_000)));
-    const deposit = ok(w.account.simulateDeposit({ agentId: 'alice', chain: 'solana', amountMicro: usdc(4) }, w.at(2_000)));
+    const escrow = ok(
+      w.platform.escrow.create(
+        {
+          senderId: 'alice',
+          receiver: 'bob',
+          amountMicro: usdc(2),
+          description: null,
+          expiresInSeconds: null,
+          referrer: null,
+          conditions: null,
+        },
+        w.at(1_000),
+      ),
+    );
+    const deposit = ok(
+      w.account.simulateDeposit({ agentId: 'alice', chain: 'solana', amountMicro: usdc(4) }, w.at(2_000)),
+    );
     w.at(2_000 + MINUTE);
     const out = ok(w.account.withdraw(withdrawal({ amountMicro: usdc(3) }), w.at(3 * MINUTE)));
     const entries = ok(w.account.ledgerOf('alice', 100));
-    expect(entries.map(({ atMs, reason, reference, counterparty, amountMicro, balanceAfterMicro }) => [atMs, reason, reference, counterparty, amountMicro, balanceAfterMicro])).toEqual([
+    expect(
+      entries.map(({ atMs, reason, reference, counterparty, amountMicro, balanceAfterMicro }) => [
+        atMs,
+        reason,
+        reference,
+        counterparty,
+        amountMicro,
+        balanceAfterMicro,
+      ]),
+    ).toEqual([
       [3 * MINUTE, 'casino.withdraw.fee', out.id, FEE_INCOME, -500_000n, 8_500_000n],
       [3 * MINUTE, 'casino.withdraw', out.id, EXTERNAL, -usdc(3), usdc(9)],
       [2_000 + MINUTE, 'casino.deposit', deposit.id, EXTERNAL, usdc(4), usdc(12)],
@@ -370,7 +476,13 @@ describe('transaction history (ledger) and balance', () => {
     expect(ok(w.account.ledgerOf('bob', 10))).toEqual([]);
 
     const balance = ok(w.account.balanceWithActivity('alice', 2));
-    expect(balance).toEqual({ agentId: 'alice', balanceMicro: 8_500_000n, pendingDepositsMicro: 0n, pendingWithdrawalsMicro: 0n, recent: entries.slice(0, 2) });
+    expect(balance).toEqual({
+      agentId: 'alice',
+      balanceMicro: 8_500_000n,
+      pendingDepositsMicro: 0n,
+      pendingWithdrawalsMicro: 0n,
+      recent: entries.slice(0, 2),
+    });
     expect(failed(w.account.balanceWithActivity('nobody', 2)).code).toBe('NOT_FOUND');
     expect(failed(w.account.balanceWithActivity('alice', 101)).code).toBe('BAD_REQUEST');
     conserved(w.platform);
@@ -380,7 +492,14 @@ describe('transaction history (ledger) and balance', () => {
     const w = world({ journalEntriesPerAgentMax: 4 });
     const deposits: string[] = [];
     for (let index = 1; index <= 10; index++) {
-      deposits.push(ok(w.account.simulateDeposit({ agentId: 'bob', chain: 'solana', amountMicro: BigInt(index) * 10_000n }, w.at(index * 1_000))).id);
+      deposits.push(
+        ok(
+          w.account.simulateDeposit(
+            { agentId: 'bob', chain: 'solana', amountMicro: BigInt(index) * 10_000n },
+            w.at(index * 1_000),
+          ),
+        ).id,
+      );
     }
     w.at(HOUR);
     const entries = ok(w.account.ledgerOf('bob', 100));

@@ -15,13 +15,34 @@ function bets(count: number): BetRecord[] {
   const rng = new Rng('curves');
   const ids = new IdSource(rng.fork('ids'));
   return Array.from({ length: count }, (_, index) => ({
-    id: ids.next('bet_', 16), agentId: rng.pick(['a', 'b']), game: rng.pick(['dice', 'slots'] as const), variant: 'v', params: {}, amountMicro: 10_000n, multiplier: ZERO,
-    payoutMicro: 0n, won: false, clientSeed: 'c', nonce: index, seedHash: 'h', resultHash: 'r', detail: {}, atMs: 1_000 + index, balanceAfterMicro: BigInt(rng.between(0, 1_000_000)), source: 'A', tournamentId: null,
+    id: ids.next('bet_', 16),
+    agentId: rng.pick(['a', 'b']),
+    game: rng.pick(['dice', 'slots'] as const),
+    variant: 'v',
+    params: {},
+    amountMicro: 10_000n,
+    multiplier: ZERO,
+    payoutMicro: 0n,
+    won: false,
+    clientSeed: 'c',
+    nonce: index,
+    seedHash: 'h',
+    resultHash: 'r',
+    detail: {},
+    atMs: 1_000 + index,
+    balanceAfterMicro: BigInt(rng.between(0, 1_000_000)),
+    source: 'A',
+    tournamentId: null,
   }));
 }
 
 describe('BankrollCurves', () => {
-  for (const [retained, capacity] of [[50, 7], [50, 50], [5, 7], [1, 3]] as const) {
+  for (const [retained, capacity] of [
+    [50, 7],
+    [50, 50],
+    [5, 7],
+    [1, 3],
+  ] as const) {
     test(`book retains ${retained}, curve keeps ${capacity}`, () => {
       const book = new BetBook(retained);
       const curves = new BankrollCurves(book, capacity);
@@ -35,7 +56,8 @@ describe('BankrollCurves', () => {
         curve.add({ atMs: bet.atMs, bankrollMicro: bet.balanceAfterMicro, betId: bet.id, game: bet.game });
         expect(curves.get(bet.agentId)?.points()).toStrictEqual(curve.points());
       }
-      for (const agentId of ['a', 'b']) expect(curves.get(agentId)?.points()).toStrictEqual(expected.get(agentId)?.points());
+      for (const agentId of ['a', 'b'])
+        expect(curves.get(agentId)?.points()).toStrictEqual(expected.get(agentId)?.points());
       expect(curves.get('nobody')).toBeUndefined();
     });
   }

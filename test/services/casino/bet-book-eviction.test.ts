@@ -8,8 +8,24 @@ import type { BetRecord } from '../../../src/services/casino/bet-record.ts';
 
 function bet(agentId: string, index: number): BetRecord {
   return {
-    id: `bet_${agentId}_${index}`, agentId, game: 'coin_flip', variant: 'coin_flip:heads', params: { side: 'heads' }, amountMicro: 10_000n, multiplier: ratio(0),
-    payoutMicro: 0n, won: false, clientSeed: 'c', nonce: index % 1000, seedHash: 'h', resultHash: 'r', detail: {}, atMs: index, balanceAfterMicro: 0n, source: 'A', tournamentId: null,
+    id: `bet_${agentId}_${index}`,
+    agentId,
+    game: 'coin_flip',
+    variant: 'coin_flip:heads',
+    params: { side: 'heads' },
+    amountMicro: 10_000n,
+    multiplier: ratio(0),
+    payoutMicro: 0n,
+    won: false,
+    clientSeed: 'c',
+    nonce: index % 1000,
+    seedHash: 'h',
+    resultHash: 'r',
+    detail: {},
+    atMs: index,
+    balanceAfterMicro: 0n,
+    source: 'A',
+    tournamentId: null,
   };
 }
 
@@ -20,12 +36,17 @@ describe('BetBook eviction', () => {
       book.add(bet('a', index));
       if (index % 3 === 0) book.add(bet('b', index));
       const retained = book.ofAgent('a').map((kept) => kept.atMs);
-      expect(retained).toEqual(Array.from({ length: Math.min(5, index + 1) }, (_, offset) => Math.max(0, index - 4) + offset));
+      expect(retained).toEqual(
+        Array.from({ length: Math.min(5, index + 1) }, (_, offset) => Math.max(0, index - 4) + offset),
+      );
     }
     expect(book.count).toBe(37 + 13);
     expect(book.get('bet_a_31')).toBeUndefined();
     expect(book.get('bet_a_32')?.atMs).toBe(32);
-    expect([...book.all()].map((kept) => kept.id)).toEqual([...[32, 33, 34, 35, 36].map((index) => `bet_a_${index}`), ...[24, 27, 30, 33, 36].map((index) => `bet_b_${index}`)]);
+    expect([...book.all()].map((kept) => kept.id)).toEqual([
+      ...[32, 33, 34, 35, 36].map((index) => `bet_a_${index}`),
+      ...[24, 27, 30, 33, 36].map((index) => `bet_b_${index}`),
+    ]);
     expect(book.ofAgentSince('a', 34).map((kept) => kept.atMs)).toEqual([34, 35, 36]);
   });
 });

@@ -62,7 +62,9 @@ function maker(seed: string): (agentId: string, atMs: number) => Made {
       agentId,
       game,
       variant: `${game}:${rng.between(1, 3)}`,
-      params: rng.chance(1, 3) ? { side: rng.pick(['heads', 'tails']) } : { direction: 'over', threshold: rng.between(40, 42), picks: [1, 2] },
+      params: rng.chance(1, 3)
+        ? { side: rng.pick(['heads', 'tails']) }
+        : { direction: 'over', threshold: rng.between(40, 42), picks: [1, 2] },
       amountMicro,
       multiplier,
       payoutMicro,
@@ -90,9 +92,18 @@ function expectSameBook(book: BetBook, reference: ReferenceBook, agents: readonl
     const page = book.newest(agentId, { limit: 3, skip: 2, game: 'dice', fromMs: null });
     const dice = list.filter((bet) => bet.game === 'dice').reverse();
     expect(page).toStrictEqual({ bets: dice.slice(2, 5), total: dice.length });
-    expect(book.bankrollPoints(agentId, 4)).toStrictEqual(list.length === 0 ? undefined : list.slice(-4).map((bet) => ({ atMs: bet.atMs, bankrollMicro: bet.balanceAfterMicro, betId: bet.id, game: bet.game })));
+    expect(book.bankrollPoints(agentId, 4)).toStrictEqual(
+      list.length === 0
+        ? undefined
+        : list
+            .slice(-4)
+            .map((bet) => ({ atMs: bet.atMs, bankrollMicro: bet.balanceAfterMicro, betId: bet.id, game: bet.game })),
+    );
     const probe = list[0];
-    if (probe !== undefined) expect(book.findByDraw(agentId, probe.seedHash, probe.nonce)).toStrictEqual(list.find((bet) => bet.seedHash === probe.seedHash && bet.nonce === probe.nonce));
+    if (probe !== undefined)
+      expect(book.findByDraw(agentId, probe.seedHash, probe.nonce)).toStrictEqual(
+        list.find((bet) => bet.seedHash === probe.seedHash && bet.nonce === probe.nonce),
+      );
   }
   // Agents in first-bet order (the reference map's insertion order).
   expect([...book.all()]).toStrictEqual([...reference.byAgent.values()].flat());
@@ -101,38 +112,43 @@ function expectSameBook(book: BetBook, reference: ReferenceBook, agents: readonl
 describe('BetBook rows', () => {
   test('reads back exactly what a plain book holds, through eviction, growth and lookups', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 400 }), fc.integer(), (retained, bets, seed) => {
-        const book = new BetBook(retained);
-        const reference = new ReferenceBook(retained);
-        const make = maker(String(seed));
-        const rng = new Rng(`order-${seed}`);
-        const agents = ['a', 'b', 'c'];
-        const clock = new Map<string, number>();
-        const evicted: string[] = [];
-        for (let index = 0; index < bets; index++) {
-          const agentId = rng.pick(agents);
-          const atMs = (clock.get(agentId) ?? 1_767_225_600_000) + rng.between(0, 2);
-          clock.set(agentId, atMs);
-          const { bet, bytes } = make(agentId, atMs);
-          const before = reference.byAgent.get(agentId)?.[0];
-          book.addTo(book.agentBets(agentId), bet, bytes);
-          reference.add(bet);
-          if (before !== undefined && !reference.byId.has(before.id)) evicted.push(before.id);
-          if (rng.chance(1, 7)) {
-            const known = [...reference.byId.values()];
-            const wanted = rng.pick(known);
-            expect(book.get(wanted.id)).toStrictEqual(wanted);
-            const gone = evicted[evicted.length - 1];
-            if (gone !== undefined) expect(book.get(gone)).toBeUndefined();
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer(),
+        (retained, bets, seed) => {
+          const book = new BetBook(retained);
+          const reference = new ReferenceBook(retained);
+          const make = maker(String(seed));
+          const rng = new Rng(`order-${seed}`);
+          const agents = ['a', 'b', 'c'];
+          const clock = new Map<string, number>();
+          const evicted: string[] = [];
+          for (let index = 0; index < bets; index++) {
+            const agentId = rng.pick(agents);
+            const atMs = (clock.get(agentId) ?? 1_767_225_600_000) + rng.between(0, 2);
+            clock.set(agentId, atMs);
+            const { bet, bytes } = make(agentId, atMs);
+            const before = reference.byAgent.get(agentId)?.[0];
+            book.addTo(book.agentBets(agentId), bet, bytes);
+            reference.add(bet);
+            if (before !== undefined && !reference.byId.has(before.id)) evicted.push(before.id);
+            if (rng.chance(1, 7)) {
+              const known = [...reference.byId.values()];
+              const wanted = rng.pick(known);
+              expect(book.get(wanted.id)).toStrictEqual(wanted);
+              const gone = evicted[evicted.length - 1];
+              if (gone !== undefined) expect(book.get(gone)).toBeUndefined();
+            }
           }
-        }
-        expect(book.count).toBe(bets);
-        for (const [id, bet] of reference.byId) expect(book.get(id)).toStrictEqual(bet);
-        for (const id of evicted) expect(book.get(id)).toBeUndefined();
-        expect(book.get('bet_0000000000000000')).toBeUndefined();
-        expect(book.get('bet_ABCDEF0123456789')).toBeUndefined();
-        expectSameBook(book, reference, agents);
-      }),
+          expect(book.count).toBe(bets);
+          for (const [id, bet] of reference.byId) expect(book.get(id)).toStrictEqual(bet);
+          for (const id of evicted) expect(book.get(id)).toBeUndefined();
+          expect(book.get('bet_0000000000000000')).toBeUndefined();
+          expect(book.get('bet_ABCDEF0123456789')).toBeUndefined();
+          expectSameBook(book, reference, agents);
+        },
+      ),
       { seed: 20_260_121, numRuns: 150 },
     );
   });
@@ -141,7 +157,17 @@ describe('BetBook rows', () => {
     const book = new BetBook(10);
     const make = maker('shapes');
     const first = { ...make('a', 1).bet, params: { direction: 'over', threshold: 50 } };
-    const second = { ...make('a', 2).bet, game: first.game, clientSeed: first.clientSeed, seedHash: first.seedHash, source: first.source, tournamentId: first.tournamentId, params: { ...first.params }, variant: `${first.game}:${first.variant.split(':')[1] ?? ''}`, multiplier: ratio(first.multiplier.num, first.multiplier.den) };
+    const second = {
+      ...make('a', 2).bet,
+      game: first.game,
+      clientSeed: first.clientSeed,
+      seedHash: first.seedHash,
+      source: first.source,
+      tournamentId: first.tournamentId,
+      params: { ...first.params },
+      variant: `${first.game}:${first.variant.split(':')[1] ?? ''}`,
+      multiplier: ratio(first.multiplier.num, first.multiplier.den),
+    };
     book.add(first);
     book.add(second);
     const [one, two] = book.ofAgent('a');
@@ -174,7 +200,14 @@ describe('bet ids as words', () => {
       expect(readIdWords(expected, read)).toBe(true);
       expect(read).toEqual({ high, low });
     }
-    for (const other of ['bet_', 'bet_0123456789abcdeg', 'bet_0123456789ABCDEF', 'BET_0123456789abcdef', 'bet_0123456789abcdef0', `bet_${'\u0130'.repeat(16)}`]) {
+    for (const other of [
+      'bet_',
+      'bet_0123456789abcdeg',
+      'bet_0123456789ABCDEF',
+      'BET_0123456789abcdef',
+      'bet_0123456789abcdef0',
+      `bet_${'\u0130'.repeat(16)}`,
+    ]) {
       expect(readIdWords(other, read)).toBe(false);
     }
   });

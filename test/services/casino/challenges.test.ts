@@ -12,7 +12,12 @@ import { Platform } from '../../../src/platform/platform.ts';
 import { DEFAULT_CASINO_CONFIG } from '../../../src/services/casino/casino-config.ts';
 import { CasinoState } from '../../../src/services/casino/casino-state.ts';
 import { drawChallenge, verifyChallenge } from '../../../src/services/casino/challenges/challenge-draw.ts';
-import { CHALLENGE_ID_PATTERN, challengeAccount, type ChallengeRecord, type CreateChallengeCommand } from '../../../src/services/casino/challenges/challenge-record.ts';
+import {
+  CHALLENGE_ID_PATTERN,
+  challengeAccount,
+  type ChallengeRecord,
+  type CreateChallengeCommand,
+} from '../../../src/services/casino/challenges/challenge-record.ts';
 import { Challenges } from '../../../src/services/casino/challenges/challenges.ts';
 import type { Draws } from '../../../src/services/casino/games/game.ts';
 import { CASINO_HOUSE } from '../../../src/services/casino/referral-commission.ts';
@@ -48,7 +53,14 @@ function setup(seed = 'challenges') {
 }
 
 function command(overrides: Partial<CreateChallengeCommand> = {}): CreateChallengeCommand {
-  return { challengerId: 'alice', challengedRef: 'bob', game: 'coin_flip', amountMicro: usdc(2), message: null, ...overrides };
+  return {
+    challengerId: 'alice',
+    challengedRef: 'bob',
+    game: 'coin_flip',
+    amountMicro: usdc(2),
+    message: null,
+    ...overrides,
+  };
 }
 
 function value<T>(outcome: Outcome<T>): T {
@@ -73,7 +85,10 @@ describe('challenge create', () => {
     ];
     for (const [overrides, status] of cases) {
       const outcome = t.challenges.create(command(overrides), 0);
-      expect(outcome.ok ? 'ok' : outcome.status, JSON.stringify(overrides, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toBe(status);
+      expect(
+        outcome.ok ? 'ok' : outcome.status,
+        JSON.stringify(overrides, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      ).toBe(status);
     }
     expect(t.balance('alice')).toBe(usdc(10));
     expect([...t.challenges.all()]).toEqual([]);
@@ -84,28 +99,71 @@ describe('challenge create', () => {
     const bob = t.platform.agents.get('bob');
     expect(bob).toBeDefined();
     const byId = value(t.challenges.create(command({ message: 'best of one' }), 0));
-    const byAddress = value(t.challenges.create(command({ challengedRef: bob?.address.toUpperCase().replace('0X', '0x') ?? '', game: 'dice', amountMicro: usdc(1) }), 5));
-    const byCode = value(t.challenges.create(command({ challengedRef: bob?.referralCode ?? '', amountMicro: 10_000n }), 5));
-    expect(byId).toMatchObject({ challengerId: 'alice', challengedId: 'bob', status: 'pending', amountMicro: usdc(2), message: 'best of one', expiresAtMs: EXPIRY_MS, winnerId: null, proof: null, result: null, settledAtMs: null });
+    const byAddress = value(
+      t.challenges.create(
+        command({
+          challengedRef: bob?.address.toUpperCase().replace('0X', '0x') ?? '',
+          game: 'dice',
+          amountMicro: usdc(1),
+        }),
+        5,
+      ),
+    );
+    const byCode = value(
+      t.challenges.create(command({ challengedRef: bob?.referralCode ?? '', amountMicro: 10_000n }), 5),
+    );
+    expect(byId).toMatchObject({
+      challengerId: 'alice',
+      challengedId: 'bob',
+      status: 'pending',
+      amountMicro: usdc(2),
+      message: 'best of one',
+      expiresAtMs: EXPIRY_MS,
+      winnerId: null,
+      proof: null,
+      result: null,
+      settledAtMs: null,
+    });
     expect(byId.id).toMatch(CHALLENGE_ID_PATTERN);
     expect(byAddress.challengedId).toBe('bob');
     expect(byCode.challengedId).toBe('bob');
     expect(t.balance('alice')).toBe(usdc(10) - usdc(3) - 10_000n);
     expect(t.ledger.balance(challengeAccount(byId.id))).toBe(usdc(2));
-    const newestFirst = [byAddress, byCode].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => c.id).concat(byId.id);
-    expect(t.challenges.list('alice')).toEqual({ incoming: [], outgoing: newestFirst.map((id) => t.challenges.find(id)) });
+    const newestFirst = [byAddress, byCode]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((c) => c.id)
+      .concat(byId.id);
+    expect(t.challenges.list('alice')).toEqual({
+      incoming: [],
+      outgoing: newestFirst.map((id) => t.challenges.find(id)),
+    });
     expect(t.challenges.list('bob').incoming.map((c) => c.id)).toEqual(newestFirst);
-    expect(t.events).toContainEqual({ type: 'casino.challenge', atMs: 0, challengeId: byId.id, status: 'pending', winnerId: null });
+    expect(t.events).toContainEqual({
+      type: 'casino.challenge',
+      atMs: 0,
+      challengeId: byId.id,
+      status: 'pending',
+      winnerId: null,
+    });
     t.conserved();
   });
 
   it('bounds pending challenges: 50 sent per challenger, 50 waiting per challenged agent (409)', () => {
     const t = setup();
-    t.ledger.transfer({ from: EXTERNAL, to: agentAccount('alice'), amountMicro: usdc(100), reason: 'test', reference: 'test' });
+    t.ledger.transfer({
+      from: EXTERNAL,
+      to: agentAccount('alice'),
+      amountMicro: usdc(100),
+      reason: 'test',
+      reference: 'test',
+    });
     for (let index = 0; index < 50; index++) value(t.challenges.create(command({ amountMicro: 10_000n }), index));
     expect(t.challenges.create(command({ amountMicro: 10_000n }), 50)).toMatchObject({ ok: false, status: 409 });
     t.register('carol');
-    expect(t.challenges.create(command({ challengerId: 'carol', amountMicro: 10_000n }), 50)).toMatchObject({ ok: false, status: 409 });
+    expect(t.challenges.create(command({ challengerId: 'carol', amountMicro: 10_000n }), 50)).toMatchObject({
+      ok: false,
+      status: 409,
+    });
     const first = t.challenges.list('bob').incoming.at(-1) as ChallengeRecord;
     value(t.challenges.decline('bob', first.id, 51));
     expect(t.challenges.create(command({ challengerId: 'carol', amountMicro: 10_000n }), 52).ok).toBe(true);
@@ -122,7 +180,12 @@ describe('challenge accept', () => {
     expect(t.challenges.accept('bob', 'chl_000000000000', 1)).toMatchObject({ ok: false, status: 404 });
     const resolved = value(t.challenges.accept('bob', created.id, 1));
     const loserId = resolved.winnerId === 'alice' ? 'bob' : 'alice';
-    expect(resolved).toMatchObject({ status: 'resolved', settledAtMs: 1, payoutMicro: 3_920_000n, houseCutMicro: 80_000n });
+    expect(resolved).toMatchObject({
+      status: 'resolved',
+      settledAtMs: 1,
+      payoutMicro: 3_920_000n,
+      houseCutMicro: 80_000n,
+    });
     expect(t.balance(resolved.winnerId ?? '')).toBe(usdc(10) - usdc(2) + 3_920_000n);
     expect(t.balance(loserId)).toBe(usdc(8));
     expect(t.ledger.balance(CASINO_HOUSE) - houseBefore).toBe(80_000n);
@@ -130,15 +193,31 @@ describe('challenge accept', () => {
     expect(t.challenges.accept('bob', created.id, 2)).toMatchObject({ ok: false, status: 409 });
     expect(t.challenges.decline('bob', created.id, 2)).toMatchObject({ ok: false, status: 409 });
     expect(t.challenges.list('alice')).toEqual({ incoming: [], outgoing: [] });
-    expect(t.events.at(-1)).toEqual({ type: 'casino.challenge', atMs: 1, challengeId: created.id, status: 'resolved', winnerId: resolved.winnerId });
+    expect(t.events.at(-1)).toEqual({
+      type: 'casino.challenge',
+      atMs: 1,
+      challengeId: created.id,
+      status: 'resolved',
+      winnerId: resolved.winnerId,
+    });
     t.conserved();
   });
 
   it('refuses a challenged agent that cannot cover the stake (422) and stays pending', () => {
     const t = setup();
     const created = value(t.challenges.create(command({ amountMicro: usdc(5) }), 0));
-    t.ledger.transfer({ from: agentAccount('bob'), to: EXTERNAL, amountMicro: usdc(6), reason: 'test', reference: 'test' });
-    expect(t.challenges.accept('bob', created.id, 1)).toMatchObject({ ok: false, status: 422, code: 'INSUFFICIENT_BALANCE' });
+    t.ledger.transfer({
+      from: agentAccount('bob'),
+      to: EXTERNAL,
+      amountMicro: usdc(6),
+      reason: 'test',
+      reference: 'test',
+    });
+    expect(t.challenges.accept('bob', created.id, 1)).toMatchObject({
+      ok: false,
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(t.challenges.find(created.id)?.status).toBe('pending');
     expect(t.balance('bob')).toBe(usdc(4));
     expect(t.ledger.balance(challengeAccount(created.id))).toBe(usdc(5));
@@ -156,11 +235,25 @@ describe('challenge accept', () => {
 
   it('records a proof from the challenger seed that verifies once the seed is revealed, for both games', () => {
     const t = setup();
-    t.ledger.transfer({ from: EXTERNAL, to: agentAccount('alice'), amountMicro: usdc(100), reason: 'test', reference: 'test' });
-    t.ledger.transfer({ from: EXTERNAL, to: agentAccount('bob'), amountMicro: usdc(100), reason: 'test', reference: 'test' });
+    t.ledger.transfer({
+      from: EXTERNAL,
+      to: agentAccount('alice'),
+      amountMicro: usdc(100),
+      reason: 'test',
+      reference: 'test',
+    });
+    t.ledger.transfer({
+      from: EXTERNAL,
+      to: agentAccount('bob'),
+      amountMicro: usdc(100),
+      reason: 'test',
+      reference: 'test',
+    });
     const resolved: ChallengeRecord[] = [];
     for (let index = 0; index < 40; index++) {
-      const created = value(t.challenges.create(command({ game: index % 2 === 0 ? 'coin_flip' : 'dice', amountMicro: 100_000n }), index));
+      const created = value(
+        t.challenges.create(command({ game: index % 2 === 0 ? 'coin_flip' : 'dice', amountMicro: 100_000n }), index),
+      );
       resolved.push(value(t.challenges.accept('bob', created.id, index)));
     }
     const activeHash = t.state.seeds.active('alice', 40).hash;
@@ -171,11 +264,14 @@ describe('challenge accept', () => {
     for (const challenge of resolved) {
       const proof = challenge.proof;
       expect(proof).toMatchObject({ serverSeedHash: revealed.hash, clientSeed: challenge.id });
-      if (proof === null || challenge.result === null) throw new Error('resolved challenges carry a proof and a result');
+      if (proof === null || challenge.result === null)
+        throw new Error('resolved challenges carry a proof and a result');
       const checked = verifyChallenge({ game: challenge.game, proof, result: challenge.result }, revealed.hex);
       expect(checked.verified).toBe(true);
       expect(checked.replay.challengerWins).toBe(challenge.winnerId === 'alice');
-      expect(verifyChallenge({ game: challenge.game, proof, result: challenge.result }, 'ab'.repeat(32)).verified).toBe(false);
+      expect(verifyChallenge({ game: challenge.game, proof, result: challenge.result }, 'ab'.repeat(32)).verified).toBe(
+        false,
+      );
       if (challenge.game === 'dice') {
         const rolls = challenge.result['rolls'] as number[][];
         const last = rolls.at(-1) as number[];
@@ -192,7 +288,12 @@ describe('challenge decline and expiry', () => {
     const t = setup();
     const created = value(t.challenges.create(command(), 0));
     expect(t.challenges.decline('alice', created.id, 1)).toMatchObject({ ok: false, status: 403 });
-    expect(value(t.challenges.decline('bob', created.id, 1))).toMatchObject({ status: 'declined', settledAtMs: 1, winnerId: null, payoutMicro: 0n });
+    expect(value(t.challenges.decline('bob', created.id, 1))).toMatchObject({
+      status: 'declined',
+      settledAtMs: 1,
+      winnerId: null,
+      payoutMicro: 0n,
+    });
     expect(t.balance('alice')).toBe(usdc(10));
     expect(t.balance('bob')).toBe(usdc(10));
     expect(t.ledger.balance(challengeAccount(created.id))).toBe(0n);
@@ -231,12 +332,30 @@ describe('challenge draw', () => {
   });
 
   it('coin_flip: 0 is heads, the challenger wins; 1 the challenged agent', () => {
-    expect(drawChallenge('coin_flip', scripted([0]))).toEqual({ challengerWins: true, result: { outcome: 'heads', winner: 'challenger' } });
-    expect(drawChallenge('coin_flip', scripted([1]))).toEqual({ challengerWins: false, result: { outcome: 'tails', winner: 'challenged' } });
+    expect(drawChallenge('coin_flip', scripted([0]))).toEqual({
+      challengerWins: true,
+      result: { outcome: 'heads', winner: 'challenger' },
+    });
+    expect(drawChallenge('coin_flip', scripted([1]))).toEqual({
+      challengerWins: false,
+      result: { outcome: 'tails', winner: 'challenged' },
+    });
   });
 
   it('dice: the higher roll wins and ties roll again with the next draws', () => {
-    expect(drawChallenge('dice', scripted([41, 41, 6, 72]))).toEqual({ challengerWins: false, result: { rolls: [[42, 42], [7, 73]], winner: 'challenged' } });
-    expect(drawChallenge('dice', scripted([99, 0]))).toEqual({ challengerWins: true, result: { rolls: [[100, 1]], winner: 'challenger' } });
+    expect(drawChallenge('dice', scripted([41, 41, 6, 72]))).toEqual({
+      challengerWins: false,
+      result: {
+        rolls: [
+          [42, 42],
+          [7, 73],
+        ],
+        winner: 'challenged',
+      },
+    });
+    expect(drawChallenge('dice', scripted([99, 0]))).toEqual({
+      challengerWins: true,
+      result: { rolls: [[100, 1]], winner: 'challenger' },
+    });
   });
 });

@@ -7,7 +7,13 @@ import { usdc } from '../../../src/core/money.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { Platform } from '../../../src/platform/platform.ts';
 import { GAMES } from '../../../src/services/casino/games/index.ts';
-import { betKellySummary, kellyMaxBetMicro, riskFactorOf, variantInputs, variantNameOf } from '../../../src/services/casino/kelly-rule.ts';
+import {
+  betKellySummary,
+  kellyMaxBetMicro,
+  riskFactorOf,
+  variantInputs,
+  variantNameOf,
+} from '../../../src/services/casino/kelly-rule.ts';
 import { kellyInputs } from '../../../src/services/casino/kelly/kelly-inputs.ts';
 import { maxBetMicro } from '../../../src/services/casino/kelly/kelly-limit.ts';
 import { kellyBetSummary } from '../../../src/services/casino/kelly/kelly-view.ts';
@@ -36,8 +42,12 @@ describe('kelly-rule memos give exactly the values of kelly/', () => {
           for (const agentId of agents) {
             const riskFactor = riskFactorOf(state, agentId);
             for (const bankrollMicro of bankrolls(rng)) {
-              expect(kellyMaxBetMicro(state, agentId, game, variant.params, bankrollMicro)).toBe(maxBetMicro(bankrollMicro, riskFactor, inputs));
-              expect(betKellySummary(state, agentId, game, variant.params, bankrollMicro)).toStrictEqual(kellyBetSummary({ bankrollMicro, riskFactor, inputs, bounds: game }));
+              expect(kellyMaxBetMicro(state, agentId, game, variant.params, bankrollMicro)).toBe(
+                maxBetMicro(bankrollMicro, riskFactor, inputs),
+              );
+              expect(betKellySummary(state, agentId, game, variant.params, bankrollMicro)).toStrictEqual(
+                kellyBetSummary({ bankrollMicro, riskFactor, inputs, bounds: game }),
+              );
               compared++;
             }
           }
@@ -47,7 +57,7 @@ describe('kelly-rule memos give exactly the values of kelly/', () => {
     expect(compared).toBeGreaterThan(1_000);
   });
 
-  test('variant names: the game\'s own, whatever was asked before', () => {
+  test("variant names: the game's own, whatever was asked before", () => {
     for (const game of GAMES) {
       for (const variant of game.variants()) {
         expect(variantNameOf(game, variant.params)).toBe(game.variantName(variant.params));

@@ -25,7 +25,18 @@ describe('casino referral on net losses', () => {
     let lostStakesMicro: Micro = 0n;
     let recoveredAfterLoss = false;
     for (let index = 0; index < 60; index++) {
-      const placed = platform.casino.bet({ agentId: 'a', game: coinFlip, params: { side: 'heads' }, paramsJson: { side: 'heads' }, amountMicro: usdc(1), clientSeed: null, source: 'A' }, START_MS + index);
+      const placed = platform.casino.bet(
+        {
+          agentId: 'a',
+          game: coinFlip,
+          params: { side: 'heads' },
+          paramsJson: { side: 'heads' },
+          amountMicro: usdc(1),
+          clientSeed: null,
+          source: 'A',
+        },
+        START_MS + index,
+      );
       if (!placed.ok) throw new Error(JSON.stringify(placed));
       const { amountMicro, payoutMicro } = placed.value;
       netLossMicro += amountMicro - payoutMicro;

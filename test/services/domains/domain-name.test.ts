@@ -6,7 +6,13 @@ import { isFailure } from '../../../src/core/errors.ts';
 import { checkRecord, upsertRecords, type DnsRecord } from '../../../src/services/domains/dns-records.ts';
 import { parseDomainName, parseRegistrableName } from '../../../src/services/domains/domain-name.ts';
 
-const record = (type: DnsRecord['type'], host: string, value: string, priority: number | null = null): DnsRecord => ({ type, host, value, ttl: 300, priority });
+const record = (type: DnsRecord['type'], host: string, value: string, priority: number | null = null): DnsRecord => ({
+  type,
+  host,
+  value,
+  ttl: 300,
+  priority,
+});
 
 describe('domain names', () => {
   test('lowercased; label and TLD split', () => {
@@ -17,10 +23,15 @@ describe('domain names', () => {
 
   test('property: generated valid names parse; names with a bad character do not', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,40}[a-z0-9])?$/), fc.constantFrom('com', 'io', 'ai'), fc.constantFrom(' ', '_', '!', '.', '/', 'é'), (label, tld, bad) => {
-        expect(isFailure(parseRegistrableName(`${label}.${tld}`))).toBe(false);
-        expect(isFailure(parseRegistrableName(`${label}${bad}x.${tld}`))).toBe(true);
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,40}[a-z0-9])?$/),
+        fc.constantFrom('com', 'io', 'ai'),
+        fc.constantFrom(' ', '_', '!', '.', '/', 'é'),
+        (label, tld, bad) => {
+          expect(isFailure(parseRegistrableName(`${label}.${tld}`))).toBe(false);
+          expect(isFailure(parseRegistrableName(`${label}${bad}x.${tld}`))).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -28,7 +39,14 @@ describe('domain names', () => {
 
 describe('DNS records', () => {
   test('valid records of each type pass', () => {
-    for (const entry of [record('A', '@', '192.0.2.1'), record('AAAA', 'www', '2001:db8::1'), record('CNAME', 'blog', 'hosting.example.net'), record('MX', '@', 'mx1.example.com', 10), record('TXT', '_dmarc', 'v=DMARC1; p=none'), record('A', '*.dev', '10.1.2.3')]) {
+    for (const entry of [
+      record('A', '@', '192.0.2.1'),
+      record('AAAA', 'www', '2001:db8::1'),
+      record('CNAME', 'blog', 'hosting.example.net'),
+      record('MX', '@', 'mx1.example.com', 10),
+      record('TXT', '_dmarc', 'v=DMARC1; p=none'),
+      record('A', '*.dev', '10.1.2.3'),
+    ]) {
       expect(checkRecord(entry)).toBeNull();
     }
   });
@@ -41,9 +59,15 @@ describe('DNS records', () => {
   });
 
   test('property: an upsert never leaves a CNAME sharing its host and never exceeds the cap', () => {
-    const entry = fc.record({ type: fc.constantFrom<DnsRecord['type']>('A', 'CNAME', 'TXT'), host: fc.constantFrom('@', 'www', 'api'), n: fc.integer({ min: 1, max: 9 }) }).map(({ type, host, n }) =>
-      record(type, host, type === 'A' ? `10.0.0.${n}` : type === 'CNAME' ? `t${n}.example.com` : `text ${n}`),
-    );
+    const entry = fc
+      .record({
+        type: fc.constantFrom<DnsRecord['type']>('A', 'CNAME', 'TXT'),
+        host: fc.constantFrom('@', 'www', 'api'),
+        n: fc.integer({ min: 1, max: 9 }),
+      })
+      .map(({ type, host, n }) =>
+        record(type, host, type === 'A' ? `10.0.0.${n}` : type === 'CNAME' ? `t${n}.example.com` : `text ${n}`),
+      );
     fc.assert(
       fc.property(fc.array(fc.array(entry, { minLength: 1, maxLength: 4 }), { maxLength: 8 }), (requests) => {
         let records: readonly DnsRecord[] = [];

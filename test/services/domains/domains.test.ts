@@ -41,12 +41,23 @@ function world() {
   return { platform, events, balance, register, domains: platform.domains };
 }
 
-const record = (type: DnsRecord['type'], host: string, value: string, priority: number | null = null): DnsRecord => ({ type, host, value, ttl: 3600, priority });
+const record = (type: DnsRecord['type'], host: string, value: string, priority: number | null = null): DnsRecord => ({
+  type,
+  host,
+  value,
+  ttl: 3600,
+  priority,
+});
 
 describe('check and register', () => {
   test('a free name is available at its yearly price; registering charges price × years to fee-income', () => {
     const { domains, balance, register, platform, events } = world();
-    expect(ok(domains.check('Example.COM'))).toEqual({ domain: 'example.com', available: true, yearlyPriceMicro: usdc(18), status: null });
+    expect(ok(domains.check('Example.COM'))).toEqual({
+      domain: 'example.com',
+      available: true,
+      yearlyPriceMicro: usdc(18),
+      status: null,
+    });
     const feeBefore = platform.ledger.balance(FEE_INCOME);
     const charge = ok(register('example.com', 'alice', 3));
     expect(charge.costMicro).toBe(usdc(54));
@@ -76,29 +87,58 @@ describe('check and register', () => {
 
   test('years outside 1..10, bad names, unsupported TLDs and bad resolvers are 400 and change nothing', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: -50, max: 0 }), fc.integer({ min: 11, max: 500 }), fc.double({ min: 1.01, max: 9.99, noInteger: true })), (years) => {
-        const { register, balance, domains } = world();
-        expect(failed(register('years.com', 'alice', years)).code).toBe('BAD_REQUEST');
-        expect(balance('alice')).toBe(usdc(500));
-        expect(domains.size).toBe(0);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -50, max: 0 }),
+          fc.integer({ min: 11, max: 500 }),
+          fc.double({ min: 1.01, max: 9.99, noInteger: true }),
+        ),
+        (years) => {
+          const { register, balance, domains } = world();
+          expect(failed(register('years.com', 'alice', years)).code).toBe('BAD_REQUEST');
+          expect(balance('alice')).toBe(usdc(500));
+          expect(domains.size).toBe(0);
+        },
+      ),
       { numRuns: 40 },
     );
     const { register, domains, platform } = world();
-    for (const name of ['', 'nodot', 'a.b.com', '-lead.com', 'trail-.com', 'sp ace.com', 'under_score.com', 'x.c0m', 'name.zz', 'é.com', `${'a'.repeat(64)}.com`]) {
+    for (const name of [
+      '',
+      'nodot',
+      'a.b.com',
+      '-lead.com',
+      'trail-.com',
+      'sp ace.com',
+      'under_score.com',
+      'x.c0m',
+      'name.zz',
+      'é.com',
+      `${'a'.repeat(64)}.com`,
+    ]) {
       expect(failed(register(name)).code).toBe('BAD_REQUEST');
     }
     for (const resolver of ['', 'not a host', 'single', `${'a'.repeat(254)}`]) {
-      expect(failed(domains.register({ callerId: 'alice', domain: 'ok.com', years: 1, resolver }, platform.nowMs)).code).toBe('BAD_REQUEST');
+      expect(
+        failed(domains.register({ callerId: 'alice', domain: 'ok.com', years: 1, resolver }, platform.nowMs)).code,
+      ).toBe('BAD_REQUEST');
     }
     expect(domains.size).toBe(0);
-    ok(domains.register({ callerId: 'alice', domain: 'ok.com', years: 1, resolver: 'ns1.resolver.net' }, platform.nowMs));
+    ok(
+      domains.register({ callerId: 'alice', domain: 'ok.com', years: 1, resolver: 'ns1.resolver.net' }, platform.nowMs),
+    );
     ok(domains.register({ callerId: 'alice', domain: 'ok2.com', years: 1, resolver: '10.0.0.53' }, platform.nowMs));
   });
 
   test('an agent holds at most domainsPerAgentMax domains', () => {
     const { register, platform, domains } = world();
-    platform.ledger.transfer({ from: 'faucet-pool', to: agentAccount('alice'), amountMicro: usdc(2000), reason: 'test', reference: 'test' });
+    platform.ledger.transfer({
+      from: 'faucet-pool',
+      to: agentAccount('alice'),
+      amountMicro: usdc(2000),
+      reason: 'test',
+      reference: 'test',
+    });
     for (let index = 0; index < platform.config.domains.domainsPerAgentMax; index++) ok(register(`n${index}.xyz`));
     expect(failed(register('onemore.xyz')).code).toBe('CONFLICT');
     expect(domains.list('alice')).toHaveLength(platform.config.domains.domainsPerAgentMax);
@@ -106,18 +146,34 @@ describe('check and register', () => {
 
   test('property: the fee-income gain plus the referral payable equals the sum of costs', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ label: fc.stringMatching(/^[a-z]{1,8}$/), tld: fc.constantFrom('com', 'io', 'xyz', 'app'), years: fc.integer({ min: 1, max: 10 }), who: fc.constantFrom('alice', 'bob') }), { maxLength: 12 }), (wanted) => {
-        const { register, platform, balance } = world();
-        const startTotal = balance('alice') + balance('bob') + platform.ledger.balance(FEE_INCOME);
-        let charged = 0n;
-        for (const want of wanted) {
-          const outcome = register(`${want.label}.${want.tld}`, want.who, want.years);
-          if (outcome.ok) charged += outcome.value.costMicro;
-        }
-        expect(balance('alice') + balance('bob')).toBe(usdc(700) - charged);
-        expect(platform.ledger.balance(FEE_INCOME) + platform.ledger.balance(referralAccount('rita')) + balance('alice') + balance('bob')).toBe(startTotal);
-        expect(platform.domains.checkConsistent()).toBeNull();
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            label: fc.stringMatching(/^[a-z]{1,8}$/),
+            tld: fc.constantFrom('com', 'io', 'xyz', 'app'),
+            years: fc.integer({ min: 1, max: 10 }),
+            who: fc.constantFrom('alice', 'bob'),
+          }),
+          { maxLength: 12 },
+        ),
+        (wanted) => {
+          const { register, platform, balance } = world();
+          const startTotal = balance('alice') + balance('bob') + platform.ledger.balance(FEE_INCOME);
+          let charged = 0n;
+          for (const want of wanted) {
+            const outcome = register(`${want.label}.${want.tld}`, want.who, want.years);
+            if (outcome.ok) charged += outcome.value.costMicro;
+          }
+          expect(balance('alice') + balance('bob')).toBe(usdc(700) - charged);
+          expect(
+            platform.ledger.balance(FEE_INCOME) +
+              platform.ledger.balance(referralAccount('rita')) +
+              balance('alice') +
+              balance('bob'),
+          ).toBe(startTotal);
+          expect(platform.domains.checkConsistent()).toBeNull();
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -163,15 +219,23 @@ describe('expiry and renewal', () => {
     ok(register('grace.com'));
     platform.advanceTo(START + YEAR + DAY);
     expect(domains.find('grace.com')?.status).toBe('expired');
-    expect(failed(domains.renew({ callerId: 'bob', domain: 'grace.com', years: 1 }, platform.nowMs)).code).toBe('FORBIDDEN');
+    expect(failed(domains.renew({ callerId: 'bob', domain: 'grace.com', years: 1 }, platform.nowMs)).code).toBe(
+      'FORBIDDEN',
+    );
     ok(domains.renew({ callerId: 'alice', domain: 'grace.com', years: 1 }, platform.nowMs));
     expect(domains.find('grace.com')).toMatchObject({ status: 'active', expiresAtMs: START + 2 * YEAR });
     platform.advanceTo(START + 2 * YEAR + GRACE + DAY);
     expect(domains.find('grace.com')).toBeUndefined();
     ok(register('far.com', 'alice', 10));
-    expect(failed(domains.renew({ callerId: 'alice', domain: 'far.com', years: 1 }, platform.nowMs)).code).toBe('CONFLICT');
-    expect(failed(domains.renew({ callerId: 'alice', domain: 'nothere.com', years: 1 }, platform.nowMs)).code).toBe('NOT_FOUND');
-    expect(failed(domains.renew({ callerId: 'alice', domain: 'far.com', years: 0 }, platform.nowMs)).code).toBe('BAD_REQUEST');
+    expect(failed(domains.renew({ callerId: 'alice', domain: 'far.com', years: 1 }, platform.nowMs)).code).toBe(
+      'CONFLICT',
+    );
+    expect(failed(domains.renew({ callerId: 'alice', domain: 'nothere.com', years: 1 }, platform.nowMs)).code).toBe(
+      'NOT_FOUND',
+    );
+    expect(failed(domains.renew({ callerId: 'alice', domain: 'far.com', years: 0 }, platform.nowMs)).code).toBe(
+      'BAD_REQUEST',
+    );
   });
 });
 
@@ -179,7 +243,9 @@ describe('transfer', () => {
   test('a gift moves the domain at once and drops nothing else', () => {
     const { register, platform, domains, balance } = world();
     ok(register('gift.com'));
-    const result = ok(domains.transfer({ callerId: 'alice', domain: 'gift.com', to: 'bob', priceMicro: null }, platform.nowMs));
+    const result = ok(
+      domains.transfer({ callerId: 'alice', domain: 'gift.com', to: 'bob', priceMicro: null }, platform.nowMs),
+    );
     expect(result.kind).toBe('transferred');
     expect(domains.find('gift.com')?.ownerId).toBe('bob');
     expect(domains.list('alice')).toHaveLength(0);
@@ -191,26 +257,44 @@ describe('transfer', () => {
   test('a priced transfer is an offer; the buyer accepting with the same price swaps money and ownership together', () => {
     const { register, platform, domains, balance } = world();
     ok(register('sale.com'));
-    const offered = ok(domains.transfer({ callerId: 'alice', domain: 'sale.com', to: 'bob', priceMicro: usdc(50) }, platform.nowMs));
+    const offered = ok(
+      domains.transfer({ callerId: 'alice', domain: 'sale.com', to: 'bob', priceMicro: usdc(50) }, platform.nowMs),
+    );
     expect(offered.kind).toBe('offered');
     expect(domains.find('sale.com')?.ownerId).toBe('alice');
-    expect(failed(domains.transfer({ callerId: 'bob', domain: 'sale.com', to: 'bob', priceMicro: usdc(40) }, platform.nowMs)).code).toBe('CONFLICT');
-    expect(failed(domains.transfer({ callerId: 'carol', domain: 'sale.com', to: 'carol', priceMicro: usdc(50) }, platform.nowMs)).code).toBe('FORBIDDEN');
+    expect(
+      failed(domains.transfer({ callerId: 'bob', domain: 'sale.com', to: 'bob', priceMicro: usdc(40) }, platform.nowMs))
+        .code,
+    ).toBe('CONFLICT');
+    expect(
+      failed(
+        domains.transfer({ callerId: 'carol', domain: 'sale.com', to: 'carol', priceMicro: usdc(50) }, platform.nowMs),
+      ).code,
+    ).toBe('FORBIDDEN');
     const aliceBefore = balance('alice');
-    const done = ok(domains.transfer({ callerId: 'bob', domain: 'sale.com', to: 'bob', priceMicro: usdc(50) }, platform.nowMs));
+    const done = ok(
+      domains.transfer({ callerId: 'bob', domain: 'sale.com', to: 'bob', priceMicro: usdc(50) }, platform.nowMs),
+    );
     expect(done).toMatchObject({ kind: 'transferred', fromId: 'alice', toId: 'bob', priceMicro: usdc(50) });
     expect(balance('alice')).toBe(aliceBefore + usdc(50));
     expect(balance('bob')).toBe(usdc(150));
     expect(domains.find('sale.com')).toMatchObject({ ownerId: 'bob', offer: null });
     // The offer is spent: accepting again is refused.
-    expect(failed(domains.transfer({ callerId: 'bob', domain: 'sale.com', to: 'bob', priceMicro: usdc(50) }, platform.nowMs)).code).toBe('BAD_REQUEST');
+    expect(
+      failed(domains.transfer({ callerId: 'bob', domain: 'sale.com', to: 'bob', priceMicro: usdc(50) }, platform.nowMs))
+        .code,
+    ).toBe('BAD_REQUEST');
   });
 
   test('a buyer without the funds gets 422 and neither money nor ownership moves', () => {
     const { register, platform, domains, balance } = world();
     ok(register('dear.com'));
     ok(domains.transfer({ callerId: 'alice', domain: 'dear.com', to: 'carol', priceMicro: usdc(6) }, platform.nowMs));
-    expect(failed(domains.transfer({ callerId: 'carol', domain: 'dear.com', to: 'carol', priceMicro: usdc(6) }, platform.nowMs)).code).toBe('INSUFFICIENT_BALANCE');
+    expect(
+      failed(
+        domains.transfer({ callerId: 'carol', domain: 'dear.com', to: 'carol', priceMicro: usdc(6) }, platform.nowMs),
+      ).code,
+    ).toBe('INSUFFICIENT_BALANCE');
     expect(balance('carol')).toBe(usdc(5));
     expect(domains.find('dear.com')?.ownerId).toBe('alice');
     expect(domains.find('dear.com')?.offer?.buyerId).toBe('carol');
@@ -219,7 +303,8 @@ describe('transfer', () => {
   test('refusals: non-owner, unknown recipient, self, bad price, expired; an expiry drops the offer', () => {
     const { register, platform, domains } = world();
     ok(register('own.com'));
-    const transfer = (callerId: string, to: string, priceMicro: Micro | null, domain = 'own.com') => domains.transfer({ callerId, domain, to, priceMicro }, platform.nowMs);
+    const transfer = (callerId: string, to: string, priceMicro: Micro | null, domain = 'own.com') =>
+      domains.transfer({ callerId, domain, to, priceMicro }, platform.nowMs);
     expect(failed(transfer('bob', 'carol', null)).code).toBe('FORBIDDEN');
     expect(failed(transfer('alice', 'nobody', null)).code).toBe('NOT_FOUND');
     expect(failed(transfer('alice', 'alice', null)).code).toBe('BAD_REQUEST');
@@ -236,17 +321,34 @@ describe('transfer', () => {
   test('property: any sequence of transfers keeps exactly one owner and conserves money', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ caller: fc.constantFrom('alice', 'bob', 'carol'), to: fc.constantFrom('alice', 'bob', 'carol'), price: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }) }), { maxLength: 25 }),
+        fc.array(
+          fc.record({
+            caller: fc.constantFrom('alice', 'bob', 'carol'),
+            to: fc.constantFrom('alice', 'bob', 'carol'),
+            price: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+          }),
+          { maxLength: 25 },
+        ),
         (steps) => {
           const { register, platform, domains, balance } = world();
           ok(register('pass.com'));
           const total = balance('alice') + balance('bob') + balance('carol');
           for (const step of steps) {
             const before = domains.find('pass.com')?.ownerId;
-            const outcome = domains.transfer({ callerId: step.caller, domain: 'pass.com', to: step.to, priceMicro: step.price === null ? null : usdc(step.price) }, platform.nowMs);
+            const outcome = domains.transfer(
+              {
+                callerId: step.caller,
+                domain: 'pass.com',
+                to: step.to,
+                priceMicro: step.price === null ? null : usdc(step.price),
+              },
+              platform.nowMs,
+            );
             if (!outcome.ok) expect(domains.find('pass.com')?.ownerId).toBe(before);
             expect(domains.checkConsistent()).toBeNull();
-            const owners = ['alice', 'bob', 'carol'].filter((agent) => domains.list(agent).some((domain) => domain.name === 'pass.com'));
+            const owners = ['alice', 'bob', 'carol'].filter((agent) =>
+              domains.list(agent).some((domain) => domain.name === 'pass.com'),
+            );
             expect(owners).toEqual([domains.find('pass.com')?.ownerId]);
           }
           expect(balance('alice') + balance('bob') + balance('carol')).toBe(total);
@@ -261,8 +363,24 @@ describe('DNS, lookup, listing, valuation', () => {
   test('records are added, updated as sets, listed through lookup; CNAME stays alone', () => {
     const { register, domains } = world();
     ok(register('dns.com'));
-    ok(domains.setDns({ callerId: 'alice', domain: 'dns.com', records: [record('A', '@', '10.0.0.1'), record('MX', '@', 'mail.dns.com', 10), record('TXT', '@', 'v=spf1 -all')] }));
-    ok(domains.setDns({ callerId: 'alice', domain: 'dns.com', records: [record('A', '@', '10.0.0.2'), record('A', '@', '10.0.0.3'), record('CNAME', 'www', 'dns.com')] }));
+    ok(
+      domains.setDns({
+        callerId: 'alice',
+        domain: 'dns.com',
+        records: [
+          record('A', '@', '10.0.0.1'),
+          record('MX', '@', 'mail.dns.com', 10),
+          record('TXT', '@', 'v=spf1 -all'),
+        ],
+      }),
+    );
+    ok(
+      domains.setDns({
+        callerId: 'alice',
+        domain: 'dns.com',
+        records: [record('A', '@', '10.0.0.2'), record('A', '@', '10.0.0.3'), record('CNAME', 'www', 'dns.com')],
+      }),
+    );
     const found = ok(domains.lookup('dns.com'));
     expect(found.records.map((entry) => `${entry.type} ${entry.host} ${entry.value}`)).toEqual([
       'A @ 10.0.0.2',
@@ -271,7 +389,9 @@ describe('DNS, lookup, listing, valuation', () => {
       'TXT @ v=spf1 -all',
       'CNAME www dns.com',
     ]);
-    expect(failed(domains.setDns({ callerId: 'alice', domain: 'dns.com', records: [record('A', 'www', '10.0.0.9')] })).code).toBe('BAD_REQUEST');
+    expect(
+      failed(domains.setDns({ callerId: 'alice', domain: 'dns.com', records: [record('A', 'www', '10.0.0.9')] })).code,
+    ).toBe('BAD_REQUEST');
     expect(ok(domains.lookup('dns.com')).records).toHaveLength(5);
   });
 
@@ -291,13 +411,28 @@ describe('DNS, lookup, listing, valuation', () => {
       record('A', 'bad host', '10.0.0.1'),
       { type: 'A', host: '@', value: '10.0.0.1', ttl: 5, priority: null },
     ];
-    for (const entry of bad) expect(failed(domains.setDns({ callerId: 'alice', domain: 'strict.com', records: [entry] })).code).toBe('BAD_REQUEST');
+    for (const entry of bad)
+      expect(failed(domains.setDns({ callerId: 'alice', domain: 'strict.com', records: [entry] })).code).toBe(
+        'BAD_REQUEST',
+      );
     expect(failed(domains.setDns({ callerId: 'alice', domain: 'strict.com', records: [] })).code).toBe('BAD_REQUEST');
-    expect(failed(domains.setDns({ callerId: 'alice', domain: 'strict.com', records: [record('A', '@', '10.0.0.1'), record('A', '@', '10.0.0.1')] })).code).toBe('BAD_REQUEST');
-    expect(failed(domains.setDns({ callerId: 'bob', domain: 'strict.com', records: [record('A', '@', '10.0.0.1')] })).code).toBe('FORBIDDEN');
+    expect(
+      failed(
+        domains.setDns({
+          callerId: 'alice',
+          domain: 'strict.com',
+          records: [record('A', '@', '10.0.0.1'), record('A', '@', '10.0.0.1')],
+        }),
+      ).code,
+    ).toBe('BAD_REQUEST');
+    expect(
+      failed(domains.setDns({ callerId: 'bob', domain: 'strict.com', records: [record('A', '@', '10.0.0.1')] })).code,
+    ).toBe('FORBIDDEN');
     expect(ok(domains.lookup('strict.com')).records).toEqual([]);
     platform.advanceTo(START + YEAR);
-    expect(failed(domains.setDns({ callerId: 'alice', domain: 'strict.com', records: [record('A', '@', '10.0.0.1')] })).code).toBe('CONFLICT');
+    expect(
+      failed(domains.setDns({ callerId: 'alice', domain: 'strict.com', records: [record('A', '@', '10.0.0.1')] })).code,
+    ).toBe('CONFLICT');
   });
 
   test('lookup of a free name is 404; listing is sorted by name and per owner', () => {

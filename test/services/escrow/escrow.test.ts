@@ -79,7 +79,16 @@ function world(options: { config?: PlatformConfig; defects?: DefectName[] } = {}
 }
 
 function createCommand(overrides: Partial<CreateEscrowCommand>): CreateEscrowCommand {
-  return { senderId: 'alice', receiver: 'bob', amountMicro: usdc(10), description: null, expiresInSeconds: null, referrer: null, conditions: null, ...overrides };
+  return {
+    senderId: 'alice',
+    receiver: 'bob',
+    amountMicro: usdc(10),
+    description: null,
+    expiresInSeconds: null,
+    referrer: null,
+    conditions: null,
+    ...overrides,
+  };
 }
 
 describe('create', () => {
@@ -108,7 +117,16 @@ describe('create', () => {
     expect(w.balance(agentAccount('bob'))).toBe(usdc(5));
     expect(w.balance(FEE_INCOME)).toBe(0n);
     expect(w.events).toEqual([
-      { type: 'escrow.created', atMs: START + 5 * SECOND, escrowId: escrow.id, senderId: 'alice', receiverId: 'bob', amountMicro: usdc(10), feeMicro: 100_000n, expiresAtMs: escrow.expiresAtMs },
+      {
+        type: 'escrow.created',
+        atMs: START + 5 * SECOND,
+        escrowId: escrow.id,
+        senderId: 'alice',
+        receiverId: 'bob',
+        amountMicro: usdc(10),
+        feeMicro: 100_000n,
+        expiresAtMs: escrow.expiresAtMs,
+      },
     ]);
     expect(w.platform.escrow.find(escrow.id)).toBe(escrow);
     expect(w.platform.escrow.size).toBe(1);
@@ -167,10 +185,23 @@ describe('create', () => {
   test('unknown receiver or referrer is 404; a short balance is 422; nothing moves', () => {
     const w = world();
     const before = new Map(w.platform.ledger.accounts());
-    expect(failed(w.platform.escrow.create(createCommand({ receiver: 'nobody' }), START))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(failed(w.platform.escrow.create(createCommand({ referrer: 'nobody' }), START))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(failed(w.platform.escrow.create(createCommand({ amountMicro: usdc(100) + 1n }), START))).toMatchObject({ status: 422, code: 'INSUFFICIENT_BALANCE' });
-    expect(failed(w.platform.escrow.create(createCommand({ senderId: 'bob', receiver: 'alice', amountMicro: 5_000_001n }), START))).toMatchObject({ status: 422 });
+    expect(failed(w.platform.escrow.create(createCommand({ receiver: 'nobody' }), START))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    expect(failed(w.platform.escrow.create(createCommand({ referrer: 'nobody' }), START))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    expect(failed(w.platform.escrow.create(createCommand({ amountMicro: usdc(100) + 1n }), START))).toMatchObject({
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
+    expect(
+      failed(
+        w.platform.escrow.create(createCommand({ senderId: 'bob', receiver: 'alice', amountMicro: 5_000_001n }), START),
+      ),
+    ).toMatchObject({ status: 422 });
     expect(new Map(w.platform.ledger.accounts())).toEqual(before);
     expect(w.platform.escrow.size).toBe(0);
   });
@@ -208,21 +239,46 @@ describe('release', () => {
     expect(w.balance(FEE_INCOME)).toBe(12_346n - 1_851n);
     expect(w.balance(referralAccount('rita'))).toBe(1_851n);
     expect(w.platform.referrals.totalsFor('rita').earnedMicro).toBe(1_851n);
-    expect(w.events.at(-1)).toEqual({ type: 'escrow.released', atMs: START + HOUR, escrowId: escrow.id, netMicro: 1_222_221n, feeMicro: 12_346n, referrerId: 'rita', referralMicro: 1_851n });
+    expect(w.events.at(-1)).toEqual({
+      type: 'escrow.released',
+      atMs: START + HOUR,
+      escrowId: escrow.id,
+      netMicro: 1_222_221n,
+      feeMicro: 12_346n,
+      referrerId: 'rita',
+      referralMicro: 1_851n,
+    });
     expect(w.platform.ledger.auditSum()).toBe(0n);
   });
 
   test('only the sender releases (403); unknown escrow is 404; a second release is 409', () => {
     const w = world();
     const escrow = w.create({});
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'bob' }, START))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'carol' }, START))).toMatchObject({ status: 403 });
-    expect(failed(w.platform.escrow.release({ escrowId: 'esc_0000000000000000', callerId: 'alice' }, START))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'bob' }, START))).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'carol' }, START))).toMatchObject({
+      status: 403,
+    });
+    expect(
+      failed(w.platform.escrow.release({ escrowId: 'esc_0000000000000000', callerId: 'alice' }, START)),
+    ).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     ok(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START));
     const after = new Map(w.platform.ledger.accounts());
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({ status: 409, code: 'CONFLICT', message: 'escrow is already released' });
-    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({ status: 409 });
-    expect(failed(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'bob', reason: 'late', evidence: null }, START))).toMatchObject({ status: 409 });
+    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+      message: 'escrow is already released',
+    });
+    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({
+      status: 409,
+    });
+    expect(
+      failed(
+        w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'bob', reason: 'late', evidence: null }, START),
+      ),
+    ).toMatchObject({ status: 409 });
     expect(new Map(w.platform.ledger.accounts())).toEqual(after);
     expect(w.events.filter((event) => event.type === 'escrow.released')).toHaveLength(1);
   });
@@ -240,16 +296,29 @@ describe('refund', () => {
     expect(w.balance(escrowAccount(escrow.id))).toBe(0n);
     expect(w.balance(FEE_INCOME)).toBe(0n);
     expect(w.balance(referralAccount('rita'))).toBe(0n);
-    expect(w.events.at(-1)).toEqual({ type: 'escrow.refunded', atMs: START + 2 * HOUR, escrowId: escrow.id, amountMicro: usdc(7), cause: 'sender' });
+    expect(w.events.at(-1)).toEqual({
+      type: 'escrow.refunded',
+      atMs: START + 2 * HOUR,
+      escrowId: escrow.id,
+      amountMicro: usdc(7),
+      cause: 'sender',
+    });
   });
 
   test('sender only (403); after refund, release and refund are 409', () => {
     const w = world();
     const escrow = w.create({});
-    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'bob' }, START))).toMatchObject({ status: 403 });
+    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'bob' }, START))).toMatchObject({
+      status: 403,
+    });
     ok(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START));
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({ status: 409, message: 'escrow is already refunded' });
-    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({ status: 409 });
+    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({
+      status: 409,
+      message: 'escrow is already refunded',
+    });
+    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START))).toMatchObject({
+      status: 409,
+    });
     expect(w.balance(agentAccount('alice'))).toBe(usdc(100));
   });
 });
@@ -270,9 +339,20 @@ describe('expiry', () => {
     expect(w.balance(agentAccount('alice'))).toBe(usdc(100));
     expect(w.balance(escrowAccount(escrow.id))).toBe(0n);
     expect(w.balance(FEE_INCOME)).toBe(0n);
-    expect(w.events.at(-1)).toEqual({ type: 'escrow.expired', atMs: expiresAtMs, escrowId: escrow.id, amountMicro: usdc(10), expiresAtMs });
-    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, expiresAtMs))).toMatchObject({ status: 409, message: 'escrow is already expired' });
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, expiresAtMs))).toMatchObject({ status: 409 });
+    expect(w.events.at(-1)).toEqual({
+      type: 'escrow.expired',
+      atMs: expiresAtMs,
+      escrowId: escrow.id,
+      amountMicro: usdc(10),
+      expiresAtMs,
+    });
+    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, expiresAtMs))).toMatchObject({
+      status: 409,
+      message: 'escrow is already expired',
+    });
+    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, expiresAtMs))).toMatchObject({
+      status: 409,
+    });
   });
 
   test('refund one millisecond before expiry works; the expiry timer is then a no-op', () => {
@@ -288,9 +368,20 @@ describe('expiry', () => {
   test('a call at or after expires_at whose timer has not run yet still answers 409', () => {
     const w = world();
     const escrow = w.create({ expiresInSeconds: 60 });
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START + 60 * SECOND))).toMatchObject({ status: 409, message: 'escrow has expired' });
-    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START + 60 * SECOND))).toMatchObject({ status: 409 });
-    expect(failed(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'bob', reason: 'x', evidence: null }, START + 60 * SECOND))).toMatchObject({ status: 409 });
+    expect(
+      failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START + 60 * SECOND)),
+    ).toMatchObject({ status: 409, message: 'escrow has expired' });
+    expect(
+      failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START + 60 * SECOND)),
+    ).toMatchObject({ status: 409 });
+    expect(
+      failed(
+        w.platform.escrow.dispute(
+          { escrowId: escrow.id, callerId: 'bob', reason: 'x', evidence: null },
+          START + 60 * SECOND,
+        ),
+      ),
+    ).toMatchObject({ status: 409 });
     expect(escrow.status).toBe('locked');
   });
 
@@ -304,13 +395,42 @@ describe('dispute', () => {
   test('either party opens it: funds frozen, refund 409, receiver release 403, expiry suspended', () => {
     const w = world();
     const escrow = w.create({ expiresInSeconds: 3_600 });
-    const disputed = ok(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'bob', reason: 'not delivered', evidence: 'ipfs://Qm1' }, w.at(START + 10 * SECOND)));
+    const disputed = ok(
+      w.platform.escrow.dispute(
+        { escrowId: escrow.id, callerId: 'bob', reason: 'not delivered', evidence: 'ipfs://Qm1' },
+        w.at(START + 10 * SECOND),
+      ),
+    );
     expect(disputed.status).toBe('disputed');
-    expect(disputed.dispute).toEqual({ reason: 'not delivered', evidence: 'ipfs://Qm1', openedById: 'bob', openedAtMs: START + 10 * SECOND, windowEndsAtMs: START + 10 * SECOND + 48 * HOUR, outcome: null });
-    expect(w.events.at(-1)).toEqual({ type: 'escrow.disputed', atMs: START + 10 * SECOND, escrowId: escrow.id, byAgentId: 'bob', windowEndsAtMs: START + 10 * SECOND + 48 * HOUR });
-    expect(failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START + 20 * SECOND))).toMatchObject({ status: 409, code: 'CONFLICT' });
-    expect(failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'bob' }, START + 20 * SECOND))).toMatchObject({ status: 403 });
-    expect(failed(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'alice', reason: 'again', evidence: null }, START + 20 * SECOND))).toMatchObject({ status: 409, message: 'escrow is already disputed' });
+    expect(disputed.dispute).toEqual({
+      reason: 'not delivered',
+      evidence: 'ipfs://Qm1',
+      openedById: 'bob',
+      openedAtMs: START + 10 * SECOND,
+      windowEndsAtMs: START + 10 * SECOND + 48 * HOUR,
+      outcome: null,
+    });
+    expect(w.events.at(-1)).toEqual({
+      type: 'escrow.disputed',
+      atMs: START + 10 * SECOND,
+      escrowId: escrow.id,
+      byAgentId: 'bob',
+      windowEndsAtMs: START + 10 * SECOND + 48 * HOUR,
+    });
+    expect(
+      failed(w.platform.escrow.refund({ escrowId: escrow.id, callerId: 'alice' }, START + 20 * SECOND)),
+    ).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(
+      failed(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'bob' }, START + 20 * SECOND)),
+    ).toMatchObject({ status: 403 });
+    expect(
+      failed(
+        w.platform.escrow.dispute(
+          { escrowId: escrow.id, callerId: 'alice', reason: 'again', evidence: null },
+          START + 20 * SECOND,
+        ),
+      ),
+    ).toMatchObject({ status: 409, message: 'escrow is already disputed' });
     w.at(START + 2 * HOUR);
     expect(escrow.status).toBe('disputed');
     expect(w.balance(escrowAccount(escrow.id))).toBe(usdc(10));
@@ -320,7 +440,12 @@ describe('dispute', () => {
   test('the sender may concede during the window: released as normal, the window end then does nothing', () => {
     const w = world();
     const escrow = w.create({});
-    ok(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'alice', reason: 'wrong colour', evidence: null }, START));
+    ok(
+      w.platform.escrow.dispute(
+        { escrowId: escrow.id, callerId: 'alice', reason: 'wrong colour', evidence: null },
+        START,
+      ),
+    );
     const released = ok(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, w.at(START + HOUR)));
     expect(released.status).toBe('released');
     expect(released.dispute?.outcome).toBe('released');
@@ -336,7 +461,12 @@ describe('dispute', () => {
   test('window end with disputeOutcome "refund" (default) refunds in full at exactly its end', () => {
     const w = world();
     const escrow = w.create({ expiresInSeconds: 60 });
-    ok(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'bob', reason: 'scam', evidence: null }, w.at(START + SECOND)));
+    ok(
+      w.platform.escrow.dispute(
+        { escrowId: escrow.id, callerId: 'bob', reason: 'scam', evidence: null },
+        w.at(START + SECOND),
+      ),
+    );
     const endMs = START + SECOND + 48 * HOUR;
     w.at(endMs - 1);
     expect(escrow.status).toBe('disputed');
@@ -347,12 +477,21 @@ describe('dispute', () => {
     expect(w.balance(agentAccount('bob'))).toBe(usdc(5));
     expect(w.balance(escrowAccount(escrow.id))).toBe(0n);
     expect(w.balance(FEE_INCOME)).toBe(0n);
-    expect(w.events.at(-1)).toEqual({ type: 'escrow.refunded', atMs: endMs, escrowId: escrow.id, amountMicro: usdc(10), cause: 'dispute-window' });
+    expect(w.events.at(-1)).toEqual({
+      type: 'escrow.refunded',
+      atMs: endMs,
+      escrowId: escrow.id,
+      amountMicro: usdc(10),
+      cause: 'dispute-window',
+    });
     expect(w.events.filter((event) => event.type === 'escrow.expired')).toEqual([]);
   });
 
   test('window end with disputeOutcome "release" releases with fee and referral', () => {
-    const config: PlatformConfig = { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: 'release' } };
+    const config: PlatformConfig = {
+      ...DEFAULT_CONFIG,
+      escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: 'release' },
+    };
     const w = world({ config });
     const escrow = w.create({ amountMicro: usdc(20), referrer: 'eric' });
     ok(w.platform.escrow.dispute({ escrowId: escrow.id, callerId: 'alice', reason: 'slow', evidence: null }, START));
@@ -375,10 +514,18 @@ describe('dispute', () => {
     const escrow = w.create({});
     const command = { escrowId: escrow.id, callerId: 'carol', reason: 'x', evidence: null };
     expect(failed(w.platform.escrow.dispute(command, START))).toMatchObject({ status: 403 });
-    expect(failed(w.platform.escrow.dispute({ ...command, escrowId: 'esc_nope' }, START))).toMatchObject({ status: 404 });
-    expect(failed(w.platform.escrow.dispute({ ...command, callerId: 'bob', reason: ' ' }, START))).toMatchObject({ status: 400 });
-    expect(failed(w.platform.escrow.dispute({ ...command, callerId: 'bob', reason: 'r'.repeat(1001) }, START))).toMatchObject({ status: 400 });
-    expect(failed(w.platform.escrow.dispute({ ...command, callerId: 'bob', evidence: 'e'.repeat(1001) }, START))).toMatchObject({ status: 400 });
+    expect(failed(w.platform.escrow.dispute({ ...command, escrowId: 'esc_nope' }, START))).toMatchObject({
+      status: 404,
+    });
+    expect(failed(w.platform.escrow.dispute({ ...command, callerId: 'bob', reason: ' ' }, START))).toMatchObject({
+      status: 400,
+    });
+    expect(
+      failed(w.platform.escrow.dispute({ ...command, callerId: 'bob', reason: 'r'.repeat(1001) }, START)),
+    ).toMatchObject({ status: 400 });
+    expect(
+      failed(w.platform.escrow.dispute({ ...command, callerId: 'bob', evidence: 'e'.repeat(1001) }, START)),
+    ).toMatchObject({ status: 400 });
     expect(escrow.status).toBe('locked');
   });
 });
@@ -429,7 +576,9 @@ describe('get and list', () => {
     expect(ok(w.platform.escrow.get({ escrowId: escrow.id, callerId: 'alice' }))).toBe(escrow);
     expect(ok(w.platform.escrow.get({ escrowId: escrow.id, callerId: 'bob' }))).toBe(escrow);
     expect(failed(w.platform.escrow.get({ escrowId: escrow.id, callerId: 'carol' }))).toMatchObject({ status: 403 });
-    expect(failed(w.platform.escrow.get({ escrowId: 'esc_ffffffffffffffff', callerId: 'alice' }))).toMatchObject({ status: 404 });
+    expect(failed(w.platform.escrow.get({ escrowId: 'esc_ffffffffffffffff', callerId: 'alice' }))).toMatchObject({
+      status: 404,
+    });
   });
 
   test('role and status filters, newest first with the id as tie-breaker, and the limit', () => {
@@ -450,10 +599,17 @@ describe('get and list', () => {
     expect(list('sender', 'locked')).toEqual([earlier?.id, later?.id]);
     expect(list('all', 'expired')).toEqual([]);
     expect(list('all', null, 2)).toEqual([incoming.id, earlier?.id]);
-    expect(ids(w.platform.escrow.list({ callerId: 'carol', role: 'all', status: null, limit: 20 }))).toEqual([earlier?.id, later?.id]);
+    expect(ids(w.platform.escrow.list({ callerId: 'carol', role: 'all', status: null, limit: 20 }))).toEqual([
+      earlier?.id,
+      later?.id,
+    ]);
     expect(ids(w.platform.escrow.list({ callerId: 'eric', role: 'all', status: null, limit: 20 }))).toEqual([]);
-    expect(failed(w.platform.escrow.list({ callerId: 'alice', role: 'all', status: null, limit: 0 }))).toMatchObject({ status: 400 });
-    expect(failed(w.platform.escrow.list({ callerId: 'alice', role: 'all', status: null, limit: 101 }))).toMatchObject({ status: 400 });
+    expect(failed(w.platform.escrow.list({ callerId: 'alice', role: 'all', status: null, limit: 0 }))).toMatchObject({
+      status: 400,
+    });
+    expect(failed(w.platform.escrow.list({ callerId: 'alice', role: 'all', status: null, limit: 101 }))).toMatchObject({
+      status: 400,
+    });
   });
 });
 
@@ -473,7 +629,13 @@ describe('deliberate defects', () => {
     // Fee income (0.085 after the referral share) cannot cover 9.90: success, no payment.
     expect(ok(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START)).status).toBe('released');
     expect(w.balance(agentAccount('bob'))).toBe(usdc(5) + 9_900_000n);
-    w.platform.ledger.transfer({ from: FAUCET_POOL, to: FEE_INCOME, amountMicro: usdc(50), reason: 'test.fund', reference: 'fee' });
+    w.platform.ledger.transfer({
+      from: FAUCET_POOL,
+      to: FEE_INCOME,
+      amountMicro: usdc(50),
+      reason: 'test.fund',
+      reference: 'fee',
+    });
     ok(w.platform.escrow.release({ escrowId: escrow.id, callerId: 'alice' }, START));
     expect(w.balance(agentAccount('bob'))).toBe(usdc(5) + 2n * 9_900_000n);
     expect(w.events.filter((event) => event.type === 'escrow.released')).toHaveLength(3);

@@ -46,7 +46,13 @@ function fixture(options: { config?: PlatformConfig; defects?: DefectName[]; see
     referrals: new ReferralBook({ ledger, events: { emit } }),
     defects: new Set(options.defects ?? []),
   };
-  ledger.transfer({ from: EXTERNAL, to: FAUCET_POOL, amountMicro: config.faucet.poolFundingMicro, reason: 'faucet.pool-funding', reference: 'genesis' });
+  ledger.transfer({
+    from: EXTERNAL,
+    to: FAUCET_POOL,
+    amountMicro: config.faucet.poolFundingMicro,
+    reason: 'faucet.pool-funding',
+    reference: 'genesis',
+  });
   return { ctx, faucet: new FaucetService(ctx), events };
 }
 
@@ -67,7 +73,14 @@ describe('registration', () => {
   test('style A: agent with key, address, referral code; no grant; event emitted', () => {
     const f = fixture();
     const registration = ok(f.faucet.register({ style: 'A', agentId: 'alice' }, START_MS));
-    expect(registration.agent).toMatchObject({ id: 'alice', tier: 'free', referrerId: null, createdAtMs: START_MS, metadata: null, registeredStyle: 'A' });
+    expect(registration.agent).toMatchObject({
+      id: 'alice',
+      tier: 'free',
+      referrerId: null,
+      createdAtMs: START_MS,
+      metadata: null,
+      registeredStyle: 'A',
+    });
     expect(registration.apiKey).toMatch(/^sk_live_[0-9a-f]{48}$/);
     expect(registration.agent.keyHash).toBe(hashKey(registration.apiKey));
     expect(registration.agent.keyHash).not.toContain(registration.apiKey);
@@ -80,12 +93,16 @@ describe('registration', () => {
     expect(f.ctx.agents.byKey(hashKey(registration.apiKey))).toBe(registration.agent);
     expect(balance(f, 'alice')).toBe(0n);
     expect(pool(f)).toBe(POOL);
-    expect(f.events).toEqual([{ type: 'agent.registered', atMs: START_MS, agentId: 'alice', style: 'A', referrerId: null, grantMicro: 0n }]);
+    expect(f.events).toEqual([
+      { type: 'agent.registered', atMs: START_MS, agentId: 'alice', style: 'A', referrerId: null, grantMicro: 0n },
+    ]);
   });
 
   test('style B: 10 USDC grant from the pool starts the 24 h cooldown', () => {
     const f = fixture();
-    const registration = ok(f.faucet.register({ style: 'B', agentId: 'bob', metadata: { framework: 'langchain', version: '1' } }, START_MS));
+    const registration = ok(
+      f.faucet.register({ style: 'B', agentId: 'bob', metadata: { framework: 'langchain', version: '1' } }, START_MS),
+    );
     expect(registration.grantMicro).toBe(usdc(10));
     expect(registration.balanceMicro).toBe(usdc(10));
     expect(registration.nextClaimAtMs).toBe(START_MS + DAY_MS);
@@ -94,8 +111,17 @@ describe('registration', () => {
     expect(balance(f, 'bob')).toBe(usdc(10));
     expect(pool(f)).toBe(POOL - usdc(10));
     expect(f.ctx.ledger.sumMicro).toBe(0n);
-    expect(f.faucet.record('bob')).toEqual({ claimedA: false, claimsB: 0, nextClaimBAtMs: START_MS + DAY_MS, claims: 0, receivedMicro: usdc(10), framework: 'langchain' });
-    expect(f.events).toEqual([{ type: 'agent.registered', atMs: START_MS, agentId: 'bob', style: 'B', referrerId: null, grantMicro: usdc(10) }]);
+    expect(f.faucet.record('bob')).toEqual({
+      claimedA: false,
+      claimsB: 0,
+      nextClaimBAtMs: START_MS + DAY_MS,
+      claims: 0,
+      receivedMicro: usdc(10),
+      framework: 'langchain',
+    });
+    expect(f.events).toEqual([
+      { type: 'agent.registered', atMs: START_MS, agentId: 'bob', style: 'B', referrerId: null, grantMicro: usdc(10) },
+    ]);
   });
 
   test('duplicate agent_id is 409 CONFLICT and changes nothing', () => {
@@ -115,14 +141,23 @@ describe('registration', () => {
   test("an agent_id equal to another agent's address or referral code is taken too", () => {
     const f = fixture();
     const bob = ok(f.faucet.register({ style: 'A', agentId: 'bob' }, START_MS)).agent;
-    expect(f.faucet.register({ style: 'A', agentId: bob.referralCode }, START_MS)).toMatchObject({ ok: false, code: 'CONFLICT' });
-    expect(f.faucet.register({ style: 'A', agentId: bob.address.toUpperCase().replace('0X', '0x') }, START_MS)).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(f.faucet.register({ style: 'A', agentId: bob.referralCode }, START_MS)).toMatchObject({
+      ok: false,
+      code: 'CONFLICT',
+    });
+    expect(
+      f.faucet.register({ style: 'A', agentId: bob.address.toUpperCase().replace('0X', '0x') }, START_MS),
+    ).toMatchObject({ ok: false, code: 'CONFLICT' });
   });
 
   test('agent_id syntax is checked: 1..64 of [A-Za-z0-9_.-]', () => {
     const f = fixture();
     for (const agentId of ['', 'a b', 'x'.repeat(65), 'é', 'a/b']) {
-      expect(f.faucet.register({ style: 'A', agentId }, START_MS)).toMatchObject({ ok: false, status: 400, code: 'BAD_REQUEST' });
+      expect(f.faucet.register({ style: 'A', agentId }, START_MS)).toMatchObject({
+        ok: false,
+        status: 400,
+        code: 'BAD_REQUEST',
+      });
     }
     ok(f.faucet.register({ style: 'A', agentId: 'A-z_0.9'.padEnd(64, 'x') }, START_MS));
     expect(f.ctx.agents.size).toBe(1);
@@ -132,11 +167,23 @@ describe('registration', () => {
     const f = fixture();
     const ref = ok(f.faucet.register({ style: 'A', agentId: 'ref' }, START_MS)).agent;
     const byId = ok(f.faucet.register({ style: 'B', agentId: 'one', referrer: 'ref' }, START_MS + 1)).agent;
-    const byAddress = ok(f.faucet.register({ style: 'A', agentId: 'two', referrer: ref.address.toUpperCase().replace('0X', '0x') }, START_MS + 2)).agent;
-    const byCode = ok(f.faucet.register({ style: 'B', agentId: 'three', referrer: ref.referralCode }, START_MS + 3)).agent;
+    const byAddress = ok(
+      f.faucet.register(
+        { style: 'A', agentId: 'two', referrer: ref.address.toUpperCase().replace('0X', '0x') },
+        START_MS + 2,
+      ),
+    ).agent;
+    const byCode = ok(
+      f.faucet.register({ style: 'B', agentId: 'three', referrer: ref.referralCode }, START_MS + 3),
+    ).agent;
     for (const agent of [byId, byAddress, byCode]) expect(agent.referrerId).toBe('ref');
     expect(f.ctx.referrals.referredBy('ref')).toEqual(['one', 'two', 'three']);
-    expect(f.events.filter((event) => event.type === 'agent.registered').map((event) => event.referrerId)).toEqual([null, 'ref', 'ref', 'ref']);
+    expect(f.events.filter((event) => event.type === 'agent.registered').map((event) => event.referrerId)).toEqual([
+      null,
+      'ref',
+      'ref',
+      'ref',
+    ]);
     const view = ok(f.faucet.referrals({ agentId: 'ref' }));
     expect(view).toEqual({
       referralCode: ref.referralCode,
@@ -160,7 +207,11 @@ describe('registration', () => {
 
   test('unknown referrer is 404 and registers nothing', () => {
     const f = fixture();
-    expect(f.faucet.register({ style: 'B', agentId: 'one', referrer: 'ghost' }, START_MS)).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND' });
+    expect(f.faucet.register({ style: 'B', agentId: 'one', referrer: 'ghost' }, START_MS)).toMatchObject({
+      ok: false,
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     expect(f.ctx.agents.size).toBe(0);
     expect(pool(f)).toBe(POOL);
     expect(f.events).toEqual([]);
@@ -168,7 +219,11 @@ describe('registration', () => {
 
   test('B registration with the pool short is 422 and registers nothing; A still registers', () => {
     const f = fixture({ config: withPool(usdc(5)) });
-    expect(f.faucet.register({ style: 'B', agentId: 'one' }, START_MS)).toMatchObject({ ok: false, status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(f.faucet.register({ style: 'B', agentId: 'one' }, START_MS)).toMatchObject({
+      ok: false,
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(f.ctx.agents.size).toBe(0);
     expect(pool(f)).toBe(usdc(5));
     ok(f.faucet.register({ style: 'A', agentId: 'one' }, START_MS));
@@ -191,8 +246,18 @@ describe('style A claim', () => {
     expect(claim).toEqual({ agentId: 'alice', amountMicro: usdc(1), balanceMicro: usdc(1), nextClaimAtMs: null });
     expect(balance(f, 'alice')).toBe(usdc(1));
     expect(pool(f)).toBe(POOL - usdc(1));
-    expect(f.events.at(-1)).toEqual({ type: 'faucet.claimed', atMs: START_MS + 5, agentId: 'alice', style: 'A', amountMicro: usdc(1), nextClaimAtMs: null });
-    expect(f.faucet.statusA({ agentId: 'alice' })).toEqual({ ok: true, value: { eligible: false, balanceMicro: usdc(1) } });
+    expect(f.events.at(-1)).toEqual({
+      type: 'faucet.claimed',
+      atMs: START_MS + 5,
+      agentId: 'alice',
+      style: 'A',
+      amountMicro: usdc(1),
+      nextClaimAtMs: null,
+    });
+    expect(f.faucet.statusA({ agentId: 'alice' })).toEqual({
+      ok: true,
+      value: { eligible: false, balanceMicro: usdc(1) },
+    });
 
     const eventsBefore = f.events.length;
     const again = f.faucet.claimA({ agentId: 'alice' }, START_MS + 100 * DAY_MS);
@@ -220,7 +285,11 @@ describe('style A claim', () => {
     expect(f.faucet.claimA({ agentId: 'ghost' }, START_MS)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     ok(f.faucet.register({ style: 'A', agentId: 'alice' }, START_MS));
     expect(f.faucet.statusA({ agentId: 'alice' })).toEqual({ ok: true, value: { eligible: false, balanceMicro: 0n } });
-    expect(f.faucet.claimA({ agentId: 'alice' }, START_MS)).toMatchObject({ ok: false, status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(f.faucet.claimA({ agentId: 'alice' }, START_MS)).toMatchObject({
+      ok: false,
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(balance(f, 'alice')).toBe(0n);
     expect(pool(f)).toBe(500_000n);
     expect(f.faucet.record('alice')?.claimedA).toBe(false);
@@ -243,12 +312,28 @@ describe('style B claim', () => {
     expect(balance(f, 'bob')).toBe(usdc(10));
 
     const claim = ok(f.faucet.claimB(key, START_MS + DAY_MS));
-    expect(claim).toEqual({ agentId: 'bob', amountMicro: usdc(2), balanceMicro: usdc(12), nextClaimAtMs: START_MS + 2 * DAY_MS });
+    expect(claim).toEqual({
+      agentId: 'bob',
+      amountMicro: usdc(2),
+      balanceMicro: usdc(12),
+      nextClaimAtMs: START_MS + 2 * DAY_MS,
+    });
     expect(pool(f)).toBe(POOL - usdc(12));
-    expect(f.events.at(-1)).toEqual({ type: 'faucet.claimed', atMs: START_MS + DAY_MS, agentId: 'bob', style: 'B', amountMicro: usdc(2), nextClaimAtMs: START_MS + 2 * DAY_MS });
+    expect(f.events.at(-1)).toEqual({
+      type: 'faucet.claimed',
+      atMs: START_MS + DAY_MS,
+      agentId: 'bob',
+      style: 'B',
+      amountMicro: usdc(2),
+      nextClaimAtMs: START_MS + 2 * DAY_MS,
+    });
 
     const second = f.faucet.claimB(key, START_MS + 2 * DAY_MS - 1);
-    expect(second).toMatchObject({ ok: false, code: 'FAUCET_CLAIMED', extra: { next_claim: '2026-01-03T00:00:00.000Z', retry_after_seconds: 1 } });
+    expect(second).toMatchObject({
+      ok: false,
+      code: 'FAUCET_CLAIMED',
+      extra: { next_claim: '2026-01-03T00:00:00.000Z', retry_after_seconds: 1 },
+    });
     expect(f.faucet.claimB(key, START_MS + DAY_MS + 1)).toMatchObject({ extra: { retry_after_seconds: 86_400 } });
     ok(f.faucet.claimB(key, START_MS + 2 * DAY_MS));
     expect(balance(f, 'bob')).toBe(usdc(14));
@@ -261,7 +346,12 @@ describe('style B claim', () => {
     ok(f.faucet.register({ style: 'B', agentId: 'bob' }, START_MS));
     for (const agentId of ['alice', 'bob', 'ghost']) {
       for (const atMs of [START_MS, START_MS + HOUR_MS, START_MS + DAY_MS]) {
-        expect(f.faucet.claimB({ callerId: null, agentId }, atMs)).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED', message: KEYLESS_CLAIM });
+        expect(f.faucet.claimB({ callerId: null, agentId }, atMs)).toMatchObject({
+          ok: false,
+          status: 401,
+          code: 'UNAUTHORIZED',
+          message: KEYLESS_CLAIM,
+        });
       }
     }
     expect(balance(f, 'alice')).toBe(0n);
@@ -274,9 +364,21 @@ describe('style B claim', () => {
     const f = fixture();
     ok(f.faucet.register({ style: 'A', agentId: 'alice' }, START_MS));
     ok(f.faucet.register({ style: 'A', agentId: 'eve' }, START_MS));
-    expect(f.faucet.claimB({ callerId: 'eve', agentId: 'alice' }, START_MS)).toMatchObject({ ok: false, status: 403, code: 'FORBIDDEN' });
-    expect(f.faucet.claimB({ callerId: null, agentId: null }, START_MS)).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED' });
-    expect(f.faucet.claimB({ callerId: null, agentId: 'ghost' }, START_MS)).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED' });
+    expect(f.faucet.claimB({ callerId: 'eve', agentId: 'alice' }, START_MS)).toMatchObject({
+      ok: false,
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+    expect(f.faucet.claimB({ callerId: null, agentId: null }, START_MS)).toMatchObject({
+      ok: false,
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
+    expect(f.faucet.claimB({ callerId: null, agentId: 'ghost' }, START_MS)).toMatchObject({
+      ok: false,
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
     expect(balance(f, 'alice') + balance(f, 'eve')).toBe(0n);
   });
 
@@ -284,10 +386,17 @@ describe('style B claim', () => {
     const f = fixture({ config: withPool(usdc(11)) });
     ok(f.faucet.register({ style: 'B', agentId: 'bob' }, START_MS));
     expect(f.faucet.claimB({ callerId: 'bob', agentId: null }, START_MS)).toMatchObject({ code: 'FAUCET_CLAIMED' });
-    expect(f.faucet.claimB({ callerId: 'bob', agentId: null }, START_MS + DAY_MS)).toMatchObject({ ok: false, status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(f.faucet.claimB({ callerId: 'bob', agentId: null }, START_MS + DAY_MS)).toMatchObject({
+      ok: false,
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(balance(f, 'bob')).toBe(usdc(10));
     expect(pool(f)).toBe(usdc(1));
-    expect(f.faucet.statusB({ agentId: 'bob' }, START_MS + DAY_MS)).toMatchObject({ ok: true, value: { canClaim: false, secondsUntilNextClaim: 0 } });
+    expect(f.faucet.statusB({ agentId: 'bob' }, START_MS + DAY_MS)).toMatchObject({
+      ok: true,
+      value: { canClaim: false, secondsUntilNextClaim: 0 },
+    });
   });
 
   test('status B: can_claim, exact next claim and seconds until it, balances', () => {
@@ -302,8 +411,16 @@ describe('style B claim', () => {
       balanceMicro: usdc(10),
       poolMicro: POOL - usdc(10),
     });
-    expect(ok(f.faucet.statusB({ agentId: 'bob' }, START_MS + DAY_MS))).toMatchObject({ canClaim: true, secondsUntilNextClaim: 0 });
-    expect(ok(f.faucet.statusB({ agentId: 'alice' }, START_MS))).toMatchObject({ canClaim: true, nextClaimAtMs: null, secondsUntilNextClaim: 0, balanceMicro: 0n });
+    expect(ok(f.faucet.statusB({ agentId: 'bob' }, START_MS + DAY_MS))).toMatchObject({
+      canClaim: true,
+      secondsUntilNextClaim: 0,
+    });
+    expect(ok(f.faucet.statusB({ agentId: 'alice' }, START_MS))).toMatchObject({
+      canClaim: true,
+      nextClaimAtMs: null,
+      secondsUntilNextClaim: 0,
+      balanceMicro: 0n,
+    });
     expect(f.faucet.statusB({ agentId: 'ghost' }, START_MS)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 });
@@ -314,10 +431,21 @@ describe('views', () => {
     const bob = ok(f.faucet.register({ style: 'B', agentId: 'bob' }, START_MS)).agent;
     ok(f.faucet.register({ style: 'A', agentId: 'eve' }, START_MS));
     for (const reference of ['bob', bob.address, bob.referralCode]) {
-      expect(f.faucet.agentDetails({ callerId: 'bob', reference })).toEqual({ ok: true, value: { agent: bob, balanceMicro: usdc(10) } });
+      expect(f.faucet.agentDetails({ callerId: 'bob', reference })).toEqual({
+        ok: true,
+        value: { agent: bob, balanceMicro: usdc(10) },
+      });
     }
-    expect(f.faucet.agentDetails({ callerId: 'eve', reference: 'bob' })).toMatchObject({ ok: false, status: 403, code: 'FORBIDDEN' });
-    expect(f.faucet.agentDetails({ callerId: 'eve', reference: 'ghost' })).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND' });
+    expect(f.faucet.agentDetails({ callerId: 'eve', reference: 'bob' })).toMatchObject({
+      ok: false,
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+    expect(f.faucet.agentDetails({ callerId: 'eve', reference: 'ghost' })).toMatchObject({
+      ok: false,
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 
   test('agent list: claims desc then agent_id, limit, totals and framework breakdown', () => {
@@ -336,23 +464,61 @@ describe('views', () => {
       ['bea', 1, usdc(1)],
       ['max', 1, usdc(1)],
     ]);
-    expect(list.agents[0]).toEqual({ agentId: 'zed', address: f.ctx.agents.get('zed')?.address, framework: 'crewai', claims: 2, receivedMicro: usdc(13), createdAtMs: START_MS });
+    expect(list.agents[0]).toEqual({
+      agentId: 'zed',
+      address: f.ctx.agents.get('zed')?.address,
+      framework: 'crewai',
+      claims: 2,
+      receivedMicro: usdc(13),
+      createdAtMs: START_MS,
+    });
     expect(list.totalAgents).toBe(4);
     expect(list.totalClaimedMicro).toBe(usdc(10 + 10 + 1 + 2 + 1 + 1));
     expect(list.totalClaimedMicro).toBe(POOL - pool(f));
-    expect(list.frameworks).toEqual([['autogen', 1], ['crewai', 2], ['unknown', 1]]);
-    expect(ok(f.faucet.listAgents({ limit: 100 })).agents.map((entry) => entry.agentId)).toEqual(['zed', 'bea', 'max', 'amy']);
-    for (const limit of [0, 101, 1.5]) expect(f.faucet.listAgents({ limit })).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(list.frameworks).toEqual([
+      ['autogen', 1],
+      ['crewai', 2],
+      ['unknown', 1],
+    ]);
+    expect(ok(f.faucet.listAgents({ limit: 100 })).agents.map((entry) => entry.agentId)).toEqual([
+      'zed',
+      'bea',
+      'max',
+      'amy',
+    ]);
+    for (const limit of [0, 101, 1.5])
+      expect(f.faucet.listAgents({ limit })).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
   });
 
   test('referral view shows accrued, pending and paid shares from the referral book', () => {
     const f = fixture();
     ok(f.faucet.register({ style: 'A', agentId: 'ref' }, START_MS));
-    f.ctx.ledger.transfer({ from: EXTERNAL, to: 'fee-income', amountMicro: usdc(1), reason: 'test.fee', reference: 'x' });
-    f.ctx.referrals.accrue({ referrerId: 'ref', feeMicro: usdc(1), shareBps: 1500n, reference: 'x', service: 'escrow', level: 1 });
-    expect(ok(f.faucet.referrals({ agentId: 'ref' }))).toMatchObject({ earnedMicro: 150_000n, pendingMicro: 150_000n, paidMicro: 0n });
+    f.ctx.ledger.transfer({
+      from: EXTERNAL,
+      to: 'fee-income',
+      amountMicro: usdc(1),
+      reason: 'test.fee',
+      reference: 'x',
+    });
+    f.ctx.referrals.accrue({
+      referrerId: 'ref',
+      feeMicro: usdc(1),
+      shareBps: 1500n,
+      reference: 'x',
+      service: 'escrow',
+      level: 1,
+    });
+    expect(ok(f.faucet.referrals({ agentId: 'ref' }))).toMatchObject({
+      earnedMicro: 150_000n,
+      pendingMicro: 150_000n,
+      paidMicro: 0n,
+    });
     f.ctx.referrals.sweep(START_MS + DAY_MS);
-    expect(ok(f.faucet.referrals({ agentId: 'ref' }))).toMatchObject({ earnedMicro: 150_000n, pendingMicro: 0n, paidMicro: 150_000n });
+    expect(ok(f.faucet.referrals({ agentId: 'ref' }))).toMatchObject({
+      earnedMicro: 150_000n,
+      pendingMicro: 0n,
+      paidMicro: 150_000n,
+    });
     expect(f.faucet.referrals({ agentId: 'ghost' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 });

@@ -62,36 +62,93 @@ describe('shares per level', () => {
   test('a domain fee pays 15 % / 7.5 % / 3.75 % up the chain, nothing at level 4', () => {
     const { platform, earned } = world();
     const feeBefore = platform.ledger.balance(FEE_INCOME);
-    const charge = ok(platform.domains.register({ callerId: 'payer', domain: 'tree-test.com', years: 3, resolver: null }, START));
+    const charge = ok(
+      platform.domains.register({ callerId: 'payer', domain: 'tree-test.com', years: 3, resolver: null }, START),
+    );
     const fee = charge.costMicro;
     expect(earned('low')).toBe(share(fee, 1_500n));
     expect(earned('mid')).toBe(share(fee, 750n));
     expect(earned('top')).toBe(share(fee, 375n));
     expect(earned('root')).toBe(0n);
     expect(platform.ledger.balance(referralAccount('mid'))).toBe(share(fee, 750n));
-    expect(platform.ledger.balance(FEE_INCOME) - feeBefore).toBe(fee - share(fee, 1_500n) - share(fee, 750n) - share(fee, 375n));
+    expect(platform.ledger.balance(FEE_INCOME) - feeBefore).toBe(
+      fee - share(fee, 1_500n) - share(fee, 750n) - share(fee, 375n),
+    );
     expect(platform.referrals.earnedByLevel('top', 'domains')).toEqual([0n, 0n, share(fee, 375n)]);
   });
 
   test('a trading fee pays 20 % / 10 % / 5 %', () => {
     const { platform, earned } = world();
-    const order = ok(platform.trading.place({ agentId: 'payer', symbol: 'BTC-USDC', side: 'buy', type: 'market', amountMicro: usdc(1_000), leverage: 1, limitPrice: null }, START));
+    const order = ok(
+      platform.trading.place(
+        {
+          agentId: 'payer',
+          symbol: 'BTC-USDC',
+          side: 'buy',
+          type: 'market',
+          amountMicro: usdc(1_000),
+          leverage: 1,
+          limitPrice: null,
+        },
+        START,
+      ),
+    );
     expect(order.feeMicro).toBeGreaterThan(0n);
-    expect([earned('low'), earned('mid'), earned('top'), earned('root')]).toEqual([share(order.feeMicro, 2_000n), share(order.feeMicro, 1_000n), share(order.feeMicro, 500n), 0n]);
+    expect([earned('low'), earned('mid'), earned('top'), earned('root')]).toEqual([
+      share(order.feeMicro, 2_000n),
+      share(order.feeMicro, 1_000n),
+      share(order.feeMicro, 500n),
+      0n,
+    ]);
   });
 
   test('escrow: an explicit referrer is level 1 and its own upline levels 2 and 3; parties never earn', () => {
     const { platform, earned } = world();
     // payer → low with mid as explicit referrer: level 1 mid, level 2 top, level 3 root.
-    const escrow = ok(platform.escrow.create({ senderId: 'payer', receiver: 'low', amountMicro: usdc(1_000), description: null, expiresInSeconds: null, referrer: 'mid', conditions: null }, START));
+    const escrow = ok(
+      platform.escrow.create(
+        {
+          senderId: 'payer',
+          receiver: 'low',
+          amountMicro: usdc(1_000),
+          description: null,
+          expiresInSeconds: null,
+          referrer: 'mid',
+          conditions: null,
+        },
+        START,
+      ),
+    );
     ok(platform.escrow.release({ escrowId: escrow.id, callerId: 'payer' }, START + 1));
-    expect([earned('mid'), earned('top'), earned('root'), earned('low')]).toEqual([share(escrow.feeMicro, 1_500n), share(escrow.feeMicro, 750n), share(escrow.feeMicro, 375n), 0n]);
+    expect([earned('mid'), earned('top'), earned('root'), earned('low')]).toEqual([
+      share(escrow.feeMicro, 1_500n),
+      share(escrow.feeMicro, 750n),
+      share(escrow.feeMicro, 375n),
+      0n,
+    ]);
     // payer → mid (registration referrer low is level 1; mid, a party, skips level 2; top earns level 3).
-    const second = ok(platform.escrow.create({ senderId: 'payer', receiver: 'mid', amountMicro: usdc(2_000), description: null, expiresInSeconds: null, referrer: null, conditions: null }, START + 2));
+    const second = ok(
+      platform.escrow.create(
+        {
+          senderId: 'payer',
+          receiver: 'mid',
+          amountMicro: usdc(2_000),
+          description: null,
+          expiresInSeconds: null,
+          referrer: null,
+          conditions: null,
+        },
+        START + 2,
+      ),
+    );
     ok(platform.escrow.release({ escrowId: second.id, callerId: 'payer' }, START + 3));
     expect(platform.referrals.earnedByLevel('low', 'escrow')).toEqual([share(second.feeMicro, 1_500n), 0n, 0n]);
     expect(platform.referrals.earnedByLevel('mid', 'escrow')).toEqual([share(escrow.feeMicro, 1_500n), 0n, 0n]);
-    expect(platform.referrals.earnedByLevel('top', 'escrow')).toEqual([0n, share(escrow.feeMicro, 750n), share(second.feeMicro, 375n)]);
+    expect(platform.referrals.earnedByLevel('top', 'escrow')).toEqual([
+      0n,
+      share(escrow.feeMicro, 750n),
+      share(second.feeMicro, 375n),
+    ]);
   });
 
   test('escrow: an explicit referrer referred by the payer pays up through the payer, who earns nothing', () => {
@@ -100,15 +157,34 @@ describe('shares per level', () => {
     // release threw.
     const { platform, earned } = world();
     expect(uplineOf(platform.agents, 'low', 'payer')).toEqual(['payer', 'low', 'mid']);
-    const escrow = ok(platform.escrow.create({ senderId: 'low', receiver: 'root', amountMicro: usdc(50), description: null, expiresInSeconds: null, referrer: 'payer', conditions: null }, START));
+    const escrow = ok(
+      platform.escrow.create(
+        {
+          senderId: 'low',
+          receiver: 'root',
+          amountMicro: usdc(50),
+          description: null,
+          expiresInSeconds: null,
+          referrer: 'payer',
+          conditions: null,
+        },
+        START,
+      ),
+    );
     ok(platform.escrow.release({ escrowId: escrow.id, callerId: 'low' }, START + 1));
     // payer is level 1, low (the sender) level 2 earns nothing, mid level 3 still earns.
-    expect([earned('payer'), earned('low'), earned('mid')]).toEqual([share(escrow.feeMicro, 1_500n), 0n, share(escrow.feeMicro, 375n)]);
+    expect([earned('payer'), earned('low'), earned('mid')]).toEqual([
+      share(escrow.feeMicro, 1_500n),
+      0n,
+      share(escrow.feeMicro, 375n),
+    ]);
   });
 
   test('the defect seam pays level 2 the level-1 share', () => {
     const { platform, earned } = world(['referral-level2-full-share']);
-    const charge = ok(platform.domains.register({ callerId: 'payer', domain: 'broken-tree.com', years: 1, resolver: null }, START));
+    const charge = ok(
+      platform.domains.register({ callerId: 'payer', domain: 'broken-tree.com', years: 1, resolver: null }, START),
+    );
     expect(earned('mid')).toBe(share(charge.costMicro, 1_500n));
   });
 });
@@ -116,8 +192,23 @@ describe('shares per level', () => {
 describe('stats, code and withdrawal', () => {
   test('stats count agents and earnings per level over every service', () => {
     const { platform } = world();
-    const charge = ok(platform.domains.register({ callerId: 'payer', domain: 'stats-tree.com', years: 1, resolver: null }, START));
-    const order = ok(platform.trading.place({ agentId: 'payer', symbol: 'BTC-USDC', side: 'buy', type: 'market', amountMicro: usdc(500), leverage: 1, limitPrice: null }, START));
+    const charge = ok(
+      platform.domains.register({ callerId: 'payer', domain: 'stats-tree.com', years: 1, resolver: null }, START),
+    );
+    const order = ok(
+      platform.trading.place(
+        {
+          agentId: 'payer',
+          symbol: 'BTC-USDC',
+          side: 'buy',
+          type: 'market',
+          amountMicro: usdc(500),
+          leverage: 1,
+          limitPrice: null,
+        },
+        START,
+      ),
+    );
     const stats = ok(referralStats(platform.context, 'mid'));
     const levelTwo = share(charge.costMicro, 750n) + share(order.feeMicro, 1_000n);
     expect(stats.levels).toEqual([
@@ -142,13 +233,22 @@ describe('stats, code and withdrawal', () => {
 
   test('withdrawal pays the whole available payable into the balance; nothing available is 422', () => {
     const { platform } = world();
-    expect(withdrawReferral(platform.context, 'low', START)).toMatchObject({ status: 422, code: 'INSUFFICIENT_BALANCE' });
-    const charge = ok(platform.domains.register({ callerId: 'payer', domain: 'withdraw-tree.com', years: 1, resolver: null }, START));
+    expect(withdrawReferral(platform.context, 'low', START)).toMatchObject({
+      status: 422,
+      code: 'INSUFFICIENT_BALANCE',
+    });
+    const charge = ok(
+      platform.domains.register({ callerId: 'payer', domain: 'withdraw-tree.com', years: 1, resolver: null }, START),
+    );
     const before = platform.ledger.balance(agentAccount('low'));
     const withdrawal = ok(withdrawReferral(platform.context, 'low', START + 1));
     expect(withdrawal.amountMicro).toBe(share(charge.costMicro, 1_500n));
     expect(platform.ledger.balance(agentAccount('low')) - before).toBe(withdrawal.amountMicro);
-    expect(withdrawal.stats).toMatchObject({ earnedMicro: withdrawal.amountMicro, withdrawnMicro: withdrawal.amountMicro, availableMicro: 0n });
+    expect(withdrawal.stats).toMatchObject({
+      earnedMicro: withdrawal.amountMicro,
+      withdrawnMicro: withdrawal.amountMicro,
+      availableMicro: 0n,
+    });
     expect(withdrawReferral(platform.context, 'low', START + 2)).toMatchObject({ status: 422 });
     expect(withdrawReferral(platform.context, 'ghost', START + 2)).toMatchObject({ status: 404 });
   });
@@ -157,13 +257,18 @@ describe('stats, code and withdrawal', () => {
 describe('no self-referral, no cycle', () => {
   test('registering with the own id, address-to-be or an unknown agent as referrer is 404 and registers nothing', () => {
     const platform = new Platform({ seed: 'referral-cycles', startMs: START });
-    expect(platform.faucet.register({ style: 'A', agentId: 'selfish', referrer: 'selfish' }, START)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(platform.faucet.register({ style: 'A', agentId: 'selfish', referrer: 'selfish' }, START)).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     expect(platform.agents.has('selfish')).toBe(false);
     ok(platform.faucet.register({ style: 'A', agentId: 'first' }, START));
     ok(platform.faucet.register({ style: 'A', agentId: 'second', referrer: 'first' }, START));
     // "first" cannot later take "second" as its referrer: registration is the only link, and
     // registering "first" again is 409.
-    expect(platform.faucet.register({ style: 'A', agentId: 'first', referrer: 'second' }, START)).toMatchObject({ status: 409 });
+    expect(platform.faucet.register({ style: 'A', agentId: 'first', referrer: 'second' }, START)).toMatchObject({
+      status: 409,
+    });
     expect(platform.agents.get('first')?.referrerId).toBeNull();
     expect(uplineOf(platform.agents, 'second')).toEqual(['first']);
   });

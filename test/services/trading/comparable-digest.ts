@@ -18,12 +18,20 @@ const COMPARABLE: TransientFields = new Map([
   [Scheduler.prototype, { heap: () => [], nextSequence: () => 0 }],
   [EventBus.prototype, { listeners: () => [] }],
   [PriceBook.prototype, { memo: () => new Map() }],
-  [TradingService.prototype, { tickAtMs: () => null, tickTimersMs: () => new Set(), stepEveryTick: () => false, planHorizonTicks: () => 0 }],
+  [
+    TradingService.prototype,
+    { tickAtMs: () => null, tickTimersMs: () => new Set(), stepEveryTick: () => false, planHorizonTicks: () => 0 },
+  ],
 ]);
 
 export function comparableDigest(platform: Platform): string {
   const state = JSON.stringify(encodeState(platform, stateClassRegistry(), COMPARABLE, { inline: true }));
-  const heap = (platform.timers as unknown as { heap: Array<{ atMs: number; sequence: number; payload: { kind: string } }> }).heap;
-  const pending = heap.filter((event) => event.payload.kind !== 'trading.tick').sort((a, b) => a.atMs - b.atMs || a.sequence - b.sequence).map((event) => [event.atMs, event.payload]);
+  const heap = (
+    platform.timers as unknown as { heap: Array<{ atMs: number; sequence: number; payload: { kind: string } }> }
+  ).heap;
+  const pending = heap
+    .filter((event) => event.payload.kind !== 'trading.tick')
+    .sort((a, b) => a.atMs - b.atMs || a.sequence - b.sequence)
+    .map((event) => [event.atMs, event.payload]);
   return createHash('sha256').update(state).update(JSON.stringify(pending)).digest('hex');
 }

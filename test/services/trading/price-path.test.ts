@@ -19,7 +19,21 @@ describe('catalogue', () => {
     const perps = MARKETS.filter((market) => market.kind === 'perp');
     expect(perps.filter((market) => market.category === 'crypto')).toHaveLength(229);
     expect(perps.every((market) => market.symbol === `${market.base}-PERP`)).toBe(true);
-    for (const name of ['TSLA', 'NVDA', 'AAPL', 'GOLD', 'SILVER', 'CL', 'NATGAS', 'SPX', 'JP225', 'EUR', 'JPY', 'kPEPE']) expect(marketBySymbol(`${name}-PERP`)).toBeDefined();
+    for (const name of [
+      'TSLA',
+      'NVDA',
+      'AAPL',
+      'GOLD',
+      'SILVER',
+      'CL',
+      'NATGAS',
+      'SPX',
+      'JP225',
+      'EUR',
+      'JPY',
+      'kPEPE',
+    ])
+      expect(marketBySymbol(`${name}-PERP`)).toBeDefined();
     const spots = MARKETS.filter((market) => market.kind === 'spot');
     expect(spots.length).toBeGreaterThanOrEqual(20);
     expect(spots.every((market) => market.symbol === `${market.base}-USDC` && market.maxLeverage === 1)).toBe(true);
@@ -45,7 +59,10 @@ describe('price path', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 2, maxLength: 20 }), (offsets) => {
         const seed = seedHashOf('a');
         const forward = offsets.map((offset) => pathPrice(seed, market, TICK0 + offset));
-        const backward = [...offsets].reverse().map((offset) => pathPrice(seed, market, TICK0 + offset)).reverse();
+        const backward = [...offsets]
+          .reverse()
+          .map((offset) => pathPrice(seed, market, TICK0 + offset))
+          .reverse();
         expect(backward).toEqual(forward);
       }),
     );
@@ -76,7 +93,12 @@ describe('price path', () => {
     const monday = Date.UTC(2026, 0, 5);
     const tsla = marketBySymbol('TSLA-PERP')!;
     const spx = marketBySymbol('SPX-PERP')!;
-    expect([saturday - 1, saturday, monday - 1, monday].map((atMs) => book.isOpen(tsla, atMs))).toEqual([true, false, false, true]);
+    expect([saturday - 1, saturday, monday - 1, monday].map((atMs) => book.isOpen(tsla, atMs))).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
     expect(book.isOpen(spx, saturday + 3_600_000)).toBe(false);
     expect(book.isOpen(marketBySymbol('BTC-PERP')!, saturday)).toBe(true);
     expect(book.isOpen(marketBySymbol('GOLD-PERP')!, saturday)).toBe(true);
@@ -86,7 +108,11 @@ describe('price path', () => {
   test('a shock moves the asset (perp and spot) from the tick it falls in on, permanently', () => {
     const atMs = START + 90 * 60_000 + 5_000;
     const plain = new PriceBook({ seed: 's', config: DEFAULT_TRADING_CONFIG });
-    const shocked = new PriceBook({ seed: 's', config: DEFAULT_TRADING_CONFIG, shocks: [{ base: 'SOL', atMs, moveBps: -2500 }] });
+    const shocked = new PriceBook({
+      seed: 's',
+      config: DEFAULT_TRADING_CONFIG,
+      shocks: [{ base: 'SOL', atMs, moveBps: -2500 }],
+    });
     for (const symbol of ['SOL-PERP', 'SOL-USDC']) {
       const market = marketBySymbol(symbol)!;
       expect(shocked.mid(market, atMs)).toBe(plain.mid(market, atMs));
@@ -94,6 +120,8 @@ describe('price path', () => {
       expect(shocked.mid(market, next)).toBe((plain.mid(market, next) * 7500n) / 10_000n);
       expect(shocked.mid(market, next + 86_400_000)).toBe((plain.mid(market, next + 86_400_000) * 7500n) / 10_000n);
     }
-    expect(shocked.mid(marketBySymbol('BTC-PERP')!, atMs + 60_000)).toBe(plain.mid(marketBySymbol('BTC-PERP')!, atMs + 60_000));
+    expect(shocked.mid(marketBySymbol('BTC-PERP')!, atMs + 60_000)).toBe(
+      plain.mid(marketBySymbol('BTC-PERP')!, atMs + 60_000),
+    );
   });
 });

@@ -28,7 +28,9 @@ function twin(seed: string, stepping: boolean): Twin {
   platform.trading.stepEveryTick = stepping;
   for (const id of AGENTS) addAgent(platform, id, { createdAtMs: START, fundMicro: usdc(50_000) });
   const events: string[] = [];
-  platform.onEvent((event: DomainEvent) => events.push(JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))));
+  platform.onEvent((event: DomainEvent) =>
+    events.push(JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))),
+  );
   return { platform, events };
 }
 
@@ -51,14 +53,42 @@ function act(platform: Platform, pick: (below: number) => number, nowMs: number)
   const mid = platform.trading.prices.mid(market, nowMs);
   const choice = pick(10);
   const trading = platform.trading;
-  const answer = (outcome: { ok: boolean }): string => JSON.stringify(outcome, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  const answer = (outcome: { ok: boolean }): string =>
+    JSON.stringify(outcome, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
   if (choice <= 3) {
     const side = pick(2) === 0 ? 'buy' : 'sell';
     const awayBps = BigInt(20 + pick(800));
     const limitPrice = side === 'buy' ? (mid * (10_000n - awayBps)) / 10_000n : (mid * (10_000n + awayBps)) / 10_000n;
-    return answer(trading.place({ agentId, symbol, side, type: 'limit', amountMicro: usdc(50 + pick(400)), leverage: market.kind === 'spot' ? 1 : 1 + pick(10), limitPrice }, nowMs));
+    return answer(
+      trading.place(
+        {
+          agentId,
+          symbol,
+          side,
+          type: 'limit',
+          amountMicro: usdc(50 + pick(400)),
+          leverage: market.kind === 'spot' ? 1 : 1 + pick(10),
+          limitPrice,
+        },
+        nowMs,
+      ),
+    );
   }
-  if (choice <= 5) return answer(trading.place({ agentId, symbol, side: pick(2) === 0 ? 'buy' : 'sell', type: 'market', amountMicro: usdc(50 + pick(400)), leverage: market.kind === 'spot' ? 1 : 1 + pick(10), limitPrice: null }, nowMs));
+  if (choice <= 5)
+    return answer(
+      trading.place(
+        {
+          agentId,
+          symbol,
+          side: pick(2) === 0 ? 'buy' : 'sell',
+          type: 'market',
+          amountMicro: usdc(50 + pick(400)),
+          leverage: market.kind === 'spot' ? 1 : 1 + pick(10),
+          limitPrice: null,
+        },
+        nowMs,
+      ),
+    );
   const open = trading.book.openPositionList();
   if (choice <= 7 && open.length > 0) {
     const position = open[pick(open.length)];
@@ -70,7 +100,17 @@ function act(platform: Platform, pick: (below: number) => number, nowMs: number)
     const down = (kind === 'stop-loss') === (position.side === 'long');
     const awayBps = BigInt(30 + pick(600));
     const triggerPrice = down ? (mark * (10_000n - awayBps)) / 10_000n : (mark * (10_000n + awayBps)) / 10_000n;
-    return answer(trading.setTrigger({ agentId: position.agentId, positionId: position.id, kind, triggerPrice: triggerPrice > 0n ? triggerPrice : PRICE_ONE }, nowMs));
+    return answer(
+      trading.setTrigger(
+        {
+          agentId: position.agentId,
+          positionId: position.id,
+          kind,
+          triggerPrice: triggerPrice > 0n ? triggerPrice : PRICE_ONE,
+        },
+        nowMs,
+      ),
+    );
   }
   if (choice === 8) {
     const orders = trading.book.openOrderList();
@@ -79,7 +119,20 @@ function act(platform: Platform, pick: (below: number) => number, nowMs: number)
   }
   const receiver = AGENTS[(AGENTS.indexOf(agentId) + 1) % AGENTS.length] as string;
   // Expires on a minute boundary: the same instant as a tick, so their order is compared too.
-  return answer(platform.escrow.create({ senderId: agentId, receiver, amountMicro: usdc(5), description: null, expiresInSeconds: 60 * (1 + pick(600)), referrer: null, conditions: null }, nowMs));
+  return answer(
+    platform.escrow.create(
+      {
+        senderId: agentId,
+        receiver,
+        amountMicro: usdc(5),
+        description: null,
+        expiresInSeconds: 60 * (1 + pick(600)),
+        referrer: null,
+        conditions: null,
+      },
+      nowMs,
+    ),
+  );
 }
 
 describe('trading tick planner', () => {
@@ -105,7 +158,14 @@ describe('trading tick planner', () => {
         expect(comparableDigest(planned.platform)).toBe(comparableDigest(stepped.platform));
       }
       const kinds = new Set(planned.events.map((text) => (JSON.parse(text) as { type: string }).type));
-      for (const kind of ['trading.filled', 'trading.funding', 'trading.liquidated', 'trading.trigger-fired', 'escrow.expired']) expect(kinds, `seed ${seed} saw ${[...kinds].join(', ')}`).toContain(kind);
+      for (const kind of [
+        'trading.filled',
+        'trading.funding',
+        'trading.liquidated',
+        'trading.trigger-fired',
+        'escrow.expired',
+      ])
+        expect(kinds, `seed ${seed} saw ${[...kinds].join(', ')}`).toContain(kind);
     }
   });
 
@@ -127,7 +187,9 @@ describe('trading tick planner', () => {
     platform.advanceTo(nowMs + 100 * 365 * DAY);
     const tookMs = performance.now() - startedMs;
     const cpu = process.cpuUsage(cpuBefore);
-    process.stdout.write(`tick planner: 100 years with ${openBefore} open orders and positions: ${events} events in ${tookMs.toFixed(0)} ms (${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU)\n`);
+    process.stdout.write(
+      `tick planner: 100 years with ${openBefore} open orders and positions: ${events} events in ${tookMs.toFixed(0)} ms (${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU)\n`,
+    );
     expect((cpu.user + cpu.system) / 1000).toBeLessThan(5_000);
   });
 });

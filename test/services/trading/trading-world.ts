@@ -8,7 +8,12 @@ import type { Failure, Outcome } from '../../../src/core/errors.ts';
 import { usdc, type Micro } from '../../../src/core/money.ts';
 import { Platform, type PlatformOptions } from '../../../src/platform/platform.ts';
 import type { DomainEvent } from '../../../src/services/shared/events.ts';
-import { holdAccount, marginAccount, type OrderRecord, type PlaceOrderCommand } from '../../../src/services/trading/trading-record.ts';
+import {
+  holdAccount,
+  marginAccount,
+  type OrderRecord,
+  type PlaceOrderCommand,
+} from '../../../src/services/trading/trading-record.ts';
 
 export const START = Date.UTC(2026, 0, 1);
 export const MINUTE = 60_000;
@@ -34,10 +39,14 @@ export function failed<T>(outcome: Outcome<T>): Failure {
   return outcome;
 }
 
-export function tradingWorld(options: Partial<PlatformOptions> = {}, funds: Record<string, Micro> = { alice: usdc(10_000), bob: usdc(10_000) }): TradingWorld {
+export function tradingWorld(
+  options: Partial<PlatformOptions> = {},
+  funds: Record<string, Micro> = { alice: usdc(10_000), bob: usdc(10_000) },
+): TradingWorld {
   const platform = new Platform({ seed: 'trading-test', startMs: START, ...options });
   addFixtureAgent(platform, 'rita', { createdAtMs: START });
-  for (const [id, fundMicro] of Object.entries(funds)) addFixtureAgent(platform, id, { createdAtMs: START, fundMicro, referrerId: 'rita' });
+  for (const [id, fundMicro] of Object.entries(funds))
+    addFixtureAgent(platform, id, { createdAtMs: START, fundMicro, referrerId: 'rita' });
   const events: DomainEvent[] = [];
   platform.onEvent((event) => events.push(event));
   const world: TradingWorld = {
@@ -52,7 +61,19 @@ export function tradingWorld(options: Partial<PlatformOptions> = {}, funds: Reco
     },
     order(command, atMs) {
       const nowMs = world.at(atMs ?? world.nowMs + 1000);
-      return platform.trading.place({ agentId: 'alice', symbol: 'BTC-PERP', side: 'buy', type: 'market', amountMicro: usdc(100), leverage: 1, limitPrice: null, ...command }, nowMs);
+      return platform.trading.place(
+        {
+          agentId: 'alice',
+          symbol: 'BTC-PERP',
+          side: 'buy',
+          type: 'market',
+          amountMicro: usdc(100),
+          leverage: 1,
+          limitPrice: null,
+          ...command,
+        },
+        nowMs,
+      );
     },
     checkMoney() {
       const ledger = platform.ledger;
@@ -60,9 +81,11 @@ export function tradingWorld(options: Partial<PlatformOptions> = {}, funds: Reco
       expect(ledger.auditSum()).toBe(0n);
       expect(ledger.negativeAccounts()).toEqual([]);
       const margins = new Map<string, Micro>();
-      for (const position of platform.trading.book.openPositionList()) margins.set(position.agentId, (margins.get(position.agentId) ?? 0n) + position.marginMicro);
+      for (const position of platform.trading.book.openPositionList())
+        margins.set(position.agentId, (margins.get(position.agentId) ?? 0n) + position.marginMicro);
       const holds = new Map<string, Micro>();
-      for (const order of platform.trading.book.openOrderList()) holds.set(order.agentId, (holds.get(order.agentId) ?? 0n) + order.holdMicro);
+      for (const order of platform.trading.book.openOrderList())
+        holds.set(order.agentId, (holds.get(order.agentId) ?? 0n) + order.holdMicro);
       for (const agent of platform.agents.all()) {
         expect(ledger.balance(marginAccount(agent.id)), `margin of ${agent.id}`).toBe(margins.get(agent.id) ?? 0n);
         expect(ledger.balance(holdAccount(agent.id)), `hold of ${agent.id}`).toBe(holds.get(agent.id) ?? 0n);

@@ -9,7 +9,12 @@ import { FEE_INCOME, agentAccount, referralAccount } from '../../../src/core/led
 import { basisPoints, usdc } from '../../../src/core/money.ts';
 import { marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { notionalMicro, qtyFor } from '../../../src/services/trading/price-scale.ts';
-import { TRADING_HOUSE, TRADING_INSURANCE, marginAccount, holdAccount } from '../../../src/services/trading/trading-record.ts';
+import {
+  TRADING_HOUSE,
+  TRADING_INSURANCE,
+  marginAccount,
+  holdAccount,
+} from '../../../src/services/trading/trading-record.ts';
 import { HOUR, MINUTE, START, failed, ok, tradingWorld } from './trading-world.ts';
 
 const BTC = marketBySymbol('BTC-PERP');
@@ -66,7 +71,15 @@ describe('perpetual orders', () => {
     const gap = view.liquidationPrice - expectedLiq;
     expect(gap < 0n ? -gap : gap).toBeLessThanOrEqual(expectedLiq / 1_000_000n);
     const laterMs = world.at(START + 6 * HOUR);
-    const closing = ok(world.order({ side: 'sell', amountMicro: notionalMicro(position!.qty, world.platform.trading.quote(BTC, laterMs).bid, 'up') }, laterMs));
+    const closing = ok(
+      world.order(
+        {
+          side: 'sell',
+          amountMicro: notionalMicro(position!.qty, world.platform.trading.quote(BTC, laterMs).bid, 'up'),
+        },
+        laterMs,
+      ),
+    );
     expect(closing.status).toBe('filled');
     expect(world.platform.trading.book.openPosition('alice', 'BTC-PERP')).toBeUndefined();
     expect(world.balance(marginAccount('alice'))).toBe(0n);
@@ -99,7 +112,9 @@ describe('perpetual orders', () => {
   });
 
   test('a closed market refuses orders with MARKET_CLOSED and only inside its window', () => {
-    const world = tradingWorld({ trading: { closures: [{ symbol: 'ETH-PERP', fromMs: START + HOUR, untilMs: START + 2 * HOUR }] } });
+    const world = tradingWorld({
+      trading: { closures: [{ symbol: 'ETH-PERP', fromMs: START + HOUR, untilMs: START + 2 * HOUR }] },
+    });
     expect(failed(world.order({ symbol: 'ETH-PERP' }, START + HOUR)).code).toBe('MARKET_CLOSED');
     ok(world.order({ symbol: 'BTC-PERP' }, START + HOUR + 1));
     ok(world.order({ symbol: 'ETH-PERP' }, START + 2 * HOUR));
@@ -118,7 +133,9 @@ describe('limit orders', () => {
       if (quote.ask < (mid * 99n) / 100n) limit = (mid * 99n) / 100n;
     }
     expect(limit).toBeGreaterThan(0n);
-    const order = ok(world.order({ type: 'limit', limitPrice: limit, amountMicro: usdc(1000), leverage: 4 }, START + 1000));
+    const order = ok(
+      world.order({ type: 'limit', limitPrice: limit, amountMicro: usdc(1000), leverage: 4 }, START + 1000),
+    );
     expect(order.status).toBe('open');
     expect(world.balance(holdAccount('alice'))).toBe(usdc(250) + usdc(1));
     world.at(START + 2 * 1440 * MINUTE);
@@ -136,12 +153,18 @@ describe('limit orders', () => {
     const mid = world.platform.trading.quote(BTC, START).mid;
     const order = ok(world.order({ type: 'limit', limitPrice: mid / 2n, amountMicro: usdc(100) }));
     const balance = world.balance(agentAccount('alice'));
-    expect(failed(world.platform.trading.cancel({ agentId: 'bob', orderId: order.id }, world.nowMs)).code).toBe('FORBIDDEN');
-    expect(failed(world.platform.trading.cancel({ agentId: 'alice', orderId: 'ord_missing' }, world.nowMs)).code).toBe('NOT_FOUND');
+    expect(failed(world.platform.trading.cancel({ agentId: 'bob', orderId: order.id }, world.nowMs)).code).toBe(
+      'FORBIDDEN',
+    );
+    expect(failed(world.platform.trading.cancel({ agentId: 'alice', orderId: 'ord_missing' }, world.nowMs)).code).toBe(
+      'NOT_FOUND',
+    );
     const cancelled = ok(world.platform.trading.cancel({ agentId: 'alice', orderId: order.id }, world.nowMs));
     expect(cancelled.status).toBe('cancelled');
     expect(world.balance(agentAccount('alice'))).toBe(balance + usdc(100) + basisPoints(usdc(100), 10n, 'up'));
-    expect(failed(world.platform.trading.cancel({ agentId: 'alice', orderId: order.id }, world.nowMs)).code).toBe('CONFLICT');
+    expect(failed(world.platform.trading.cancel({ agentId: 'alice', orderId: order.id }, world.nowMs)).code).toBe(
+      'CONFLICT',
+    );
     world.checkMoney();
   });
 
@@ -151,12 +174,17 @@ describe('limit orders', () => {
     const first = ok(world.order({}));
     const resting = ok(world.order({ type: 'limit', limitPrice: mid / 2n }));
     const eth = ok(world.order({ symbol: 'ETH-PERP' }));
-    const list = (status: 'open' | 'filled' | null, symbol: string | null, limit = 20): string[] => ok(world.platform.trading.list({ agentId: 'alice', status, symbols: symbol === null ? null : [symbol], limit })).map((order) => order.id);
+    const list = (status: 'open' | 'filled' | null, symbol: string | null, limit = 20): string[] =>
+      ok(
+        world.platform.trading.list({ agentId: 'alice', status, symbols: symbol === null ? null : [symbol], limit }),
+      ).map((order) => order.id);
     expect(list(null, null)).toEqual([eth.id, resting.id, first.id]);
     expect(list('open', null)).toEqual([resting.id]);
     expect(list('filled', 'BTC-PERP')).toEqual([first.id]);
     expect(list(null, null, 1)).toEqual([eth.id]);
-    expect(failed(world.platform.trading.list({ agentId: 'alice', status: null, symbols: null, limit: 101 })).code).toBe('BAD_REQUEST');
+    expect(
+      failed(world.platform.trading.list({ agentId: 'alice', status: null, symbols: null, limit: 101 })).code,
+    ).toBe('BAD_REQUEST');
   });
 });
 
@@ -214,16 +242,32 @@ describe('property: money invariants over random order sequences', () => {
   test('ledger sums to zero, nothing negative, margin and hold accounts match the book', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 25 }), fc.integer({ min: -6000, max: 3000 }), (steps, shockBps) => {
-        const world = tradingWorld({ trading: { shocks: [{ base: 'BTC', atMs: START + 5 * HOUR, moveBps: shockBps }] } }, { alice: usdc(3000), bob: usdc(3000) });
+        const world = tradingWorld(
+          { trading: { shocks: [{ base: 'BTC', atMs: START + 5 * HOUR, moveBps: shockBps }] } },
+          { alice: usdc(3000), bob: usdc(3000) },
+        );
         let nowMs = START;
         for (const drawn of steps) {
           nowMs += drawn.waitMinutes * MINUTE + 1000;
           world.at(nowMs);
           const market = marketBySymbol(drawn.symbol)!;
           const mid = world.platform.trading.quote(market, nowMs).mid;
-          const limitPrice = drawn.limitOffsetBps === null ? null : (mid * BigInt(10_000 + drawn.limitOffsetBps)) / 10_000n;
-          const outcome = world.platform.trading.place({ agentId: drawn.agent, symbol: drawn.symbol, side: drawn.side, type: limitPrice === null ? 'market' : 'limit', amountMicro: usdc(drawn.amount), leverage: market.kind === 'spot' ? 1 : drawn.leverage, limitPrice }, nowMs);
-          if (outcome.ok && outcome.value.status === 'open' && drawn.cancel) ok(world.platform.trading.cancel({ agentId: drawn.agent, orderId: outcome.value.id }, nowMs));
+          const limitPrice =
+            drawn.limitOffsetBps === null ? null : (mid * BigInt(10_000 + drawn.limitOffsetBps)) / 10_000n;
+          const outcome = world.platform.trading.place(
+            {
+              agentId: drawn.agent,
+              symbol: drawn.symbol,
+              side: drawn.side,
+              type: limitPrice === null ? 'market' : 'limit',
+              amountMicro: usdc(drawn.amount),
+              leverage: market.kind === 'spot' ? 1 : drawn.leverage,
+              limitPrice,
+            },
+            nowMs,
+          );
+          if (outcome.ok && outcome.value.status === 'open' && drawn.cancel)
+            ok(world.platform.trading.cancel({ agentId: drawn.agent, orderId: outcome.value.id }, nowMs));
           if (!outcome.ok) expect(['INSUFFICIENT_BALANCE', 'BAD_REQUEST']).toContain(outcome.code);
           world.checkMoney();
         }

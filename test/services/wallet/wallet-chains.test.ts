@@ -45,8 +45,14 @@ describe('chains on the clock', () => {
     const sol = nativeAsset('solana');
     platform.wallet.mint(sol, alice.addresses.solana, 10n ** 10n, START);
     const key = { kind: 'key' as const, key: alice.privateKeys.solana };
-    const small = platform.wallet.send({ asset: sol, from: null, to: bob.addresses.solana, amount: 1_000n, key, memo: null }, START + 10);
-    const large = platform.wallet.send({ asset: sol, from: null, to: carol.addresses.solana, amount: 10n ** 9n, key, memo: null }, START + 10);
+    const small = platform.wallet.send(
+      { asset: sol, from: null, to: bob.addresses.solana, amount: 1_000n, key, memo: null },
+      START + 10,
+    );
+    const large = platform.wallet.send(
+      { asset: sol, from: null, to: carol.addresses.solana, amount: 10n ** 9n, key, memo: null },
+      START + 10,
+    );
     if (!small.ok || !large.ok) throw new Error('sent');
     expect(small.value.blockAtMs).toBe(START + 400);
     expect(platform.nextTimerMs()).toBeLessThanOrEqual(START + 400);
@@ -55,7 +61,9 @@ describe('chains on the clock', () => {
     platform.advanceTo(START + 400);
     expect(small.value.status).toBe('failed');
     expect(large.value.status).toBe('confirmed');
-    expect(platform.wallet.chains.balanceOf('solana', sol.address, alice.addresses.solana)).toBe(10n ** 10n - 10n ** 9n - 2n * 5_000n);
+    expect(platform.wallet.chains.balanceOf('solana', sol.address, alice.addresses.solana)).toBe(
+      10n ** 10n - 10n ** 9n - 2n * 5_000n,
+    );
     expect(platform.wallet.checkConserved()).toBeNull();
   });
 });

@@ -14,9 +14,20 @@ describe('wallet history', () => {
     const alice = deriveWallet(generateMnemonic(new Rng('wallet-history-keys')));
     const eth = nativeAsset('base');
     const mint = platform.wallet.mint(eth, alice.addresses.base, 10n ** 18n, START);
-    const self = platform.wallet.send({ asset: eth, from: null, to: alice.addresses.base.toLowerCase(), amount: 10n ** 15n, key: { kind: 'key', key: alice.privateKeys.base }, memo: null }, START + 1);
+    const self = platform.wallet.send(
+      {
+        asset: eth,
+        from: null,
+        to: alice.addresses.base.toLowerCase(),
+        amount: 10n ** 15n,
+        key: { kind: 'key', key: alice.privateKeys.base },
+        memo: null,
+      },
+      START + 1,
+    );
     if (!mint.ok || !self.ok) throw new Error('minted and sent');
-    const hashes = (): string[] => platform.wallet.chains.historyOf('base', alice.addresses.base, 10).map((tx) => tx.hash);
+    const hashes = (): string[] =>
+      platform.wallet.chains.historyOf('base', alice.addresses.base, 10).map((tx) => tx.hash);
     expect(hashes()).toEqual([self.value.hash, mint.value.hash]);
     platform.advanceTo(START + 2_000);
     expect(self.value.status).toBe('confirmed');

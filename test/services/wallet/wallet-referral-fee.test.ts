@@ -23,17 +23,21 @@ if (USDC_BASE === undefined) throw new Error('the token table has base USDC');
 
 function world() {
   const platform = new Platform({ seed: 'wallet-referral-fee', startMs: START });
-  const checkers = (['conservation', 'referral-levels', 'wallet-conservation'] as const).map((name) => INVARIANTS[name].create({ platform, nowMs: () => platform.nowMs }));
+  const checkers = (['conservation', 'referral-levels', 'wallet-conservation'] as const).map((name) =>
+    INVARIANTS[name].create({ platform, nowMs: () => platform.nowMs }),
+  );
   const violations: Violation[] = [];
   const transfers: Transfer[] = [];
   const events: DomainEvent[] = [];
   const collect = (violation: Violation | null | undefined): void => {
     if (violation !== null && violation !== undefined) violations.push(violation);
   };
-  platform.ledger.onTransfer({ onTransfer: (transfer: Transfer) => {
-    transfers.push(transfer);
-    for (const checker of checkers) collect(checker.onTransfer?.(transfer));
-  } });
+  platform.ledger.onTransfer({
+    onTransfer: (transfer: Transfer) => {
+      transfers.push(transfer);
+      for (const checker of checkers) collect(checker.onTransfer?.(transfer));
+    },
+  });
   platform.onEvent((event) => {
     events.push(event);
     for (const checker of checkers) collect(checker.onEvent?.(event));
@@ -48,7 +52,19 @@ function world() {
   };
   const dispatcher = new Dispatcher(platform, ALL_ROUTES);
   let nowMs = START;
-  const v1 = (key: string, method: string, path: string, body?: unknown) => dispatcher.handle({ mount: 'wallet', method, path: `/v1${path}`, query: {}, headers: { authorization: `Bearer ${key}` }, body, ip: '127.0.0.1' }, nowMs);
+  const v1 = (key: string, method: string, path: string, body?: unknown) =>
+    dispatcher.handle(
+      {
+        mount: 'wallet',
+        method,
+        path: `/v1${path}`,
+        query: {},
+        headers: { authorization: `Bearer ${key}` },
+        body,
+        ip: '127.0.0.1',
+      },
+      nowMs,
+    );
   const advance = (ms: number): void => {
     nowMs += ms;
     platform.advanceTo(nowMs);
@@ -67,7 +83,14 @@ function openSwap(w: ReturnType<typeof world>, amount: string) {
   const usdc = tokenAsset(USDC_BASE as NonNullable<typeof USDC_BASE>);
   expect(w.platform.wallet.mint(nativeAsset('base'), wallet.addresses.base, 10n ** 17n, START).ok).toBe(true);
   expect(w.platform.wallet.mint(usdc, wallet.addresses.base, 1_000_000_000n, START).ok).toBe(true);
-  const order = w.v1(w.keys.payer, 'POST', '/wallet/swap', { from_chain: 'base', to_chain: 'solana', from_token: usdc.address, to_token: nativeAsset('solana').address, amount, to_address: wallet.addresses.solana });
+  const order = w.v1(w.keys.payer, 'POST', '/wallet/swap', {
+    from_chain: 'base',
+    to_chain: 'solana',
+    from_token: usdc.address,
+    to_token: nativeAsset('solana').address,
+    amount,
+    to_address: wallet.addresses.solana,
+  });
   expect(order.status).toBe(200);
   const body = order.body as { order_id: string; deposit: { address: string } };
   return { wallet, usdc, orderId: body.order_id, deposit: body.deposit.address };
@@ -77,39 +100,73 @@ describe('the wallet referral share', () => {
   test('a finished swap of a referred agent pays its three uplines 10 / 5 / 2.5 % of the fee exactly', () => {
     const w = world();
     const { wallet, usdc, orderId, deposit } = openSwap(w, '100');
-    const sent = w.v1(w.keys.payer, 'POST', '/wallet/send', { chain: 'base', to: deposit, amount: '100', token: usdc.address, private_key: wallet.privateKeys.base });
+    const sent = w.v1(w.keys.payer, 'POST', '/wallet/send', {
+      chain: 'base',
+      to: deposit,
+      amount: '100',
+      token: usdc.address,
+      private_key: wallet.privateKeys.base,
+    });
     expect(sent.status).toBe(200);
     for (let minute = 1; minute <= 10; minute++) w.advance(60_000);
     expect(w.platform.wallet.swapStatus(orderId)).toMatchObject({ ok: true, value: { status: 'finished' } });
     // 0.5 % of 100 USDC at 1 USD = 0.5 USDC = 500,000 micro.
     const revenue = w.transfers.filter((transfer) => transfer.reason === WALLET_FEE_REASON);
-    expect(revenue).toEqual([{ from: EXTERNAL, to: FEE_INCOME, amountMicro: 500_000n, reason: WALLET_FEE_REASON, reference: orderId }]);
+    expect(revenue).toEqual([
+      { from: EXTERNAL, to: FEE_INCOME, amountMicro: 500_000n, reason: WALLET_FEE_REASON, reference: orderId },
+    ]);
     expect(w.platform.referrals.earnedByLevel('mid', 'wallet')).toEqual([50_000n, 0n, 0n]);
     expect(w.platform.referrals.earnedByLevel('top', 'wallet')).toEqual([0n, 25_000n, 0n]);
     expect(w.platform.referrals.earnedByLevel('root', 'wallet')).toEqual([0n, 0n, 12_500n]);
     expect(w.platform.referrals.totalsFor('far').earnedMicro).toBe(0n);
     expect(w.platform.ledger.balance(FEE_INCOME)).toBe(500_000n - 50_000n - 25_000n - 12_500n);
     const fee = w.events.filter((event) => event.type === 'wallet.fee');
-    expect(fee).toEqual([{ type: 'wallet.fee', atMs: expect.any(Number) as number, orderId, agentId: 'payer', feeMicro: 500_000n }]);
+    expect(fee).toEqual([
+      { type: 'wallet.fee', atMs: expect.any(Number) as number, orderId, agentId: 'payer', feeMicro: 500_000n },
+    ]);
     // The stats and withdrawal of /v1/referral show it.
-    expect(w.v1(w.keys.top, 'GET', '/referral/stats').body).toMatchObject({ total_earned: 0.025, withdrawn: 0, available: 0.025, levels: [{ level: 1, earned: 0 }, { level: 2, earned: 0.025 }, { level: 3, earned: 0 }] });
+    expect(w.v1(w.keys.top, 'GET', '/referral/stats').body).toMatchObject({
+      total_earned: 0.025,
+      withdrawn: 0,
+      available: 0.025,
+      levels: [
+        { level: 1, earned: 0 },
+        { level: 2, earned: 0.025 },
+        { level: 3, earned: 0 },
+      ],
+    });
     const paid = w.v1(w.keys.root, 'POST', '/referral/withdraw', { address: wallet.addresses.base });
     expect(paid.status).toBe(200);
     expect(w.platform.ledger.balance(referralAccount('root'))).toBe(0n);
-    expect(w.v1(w.keys.root, 'GET', '/referral/stats').body).toMatchObject({ total_earned: 0.0125, withdrawn: 0.0125, available: 0 });
+    expect(w.v1(w.keys.root, 'GET', '/referral/stats').body).toMatchObject({
+      total_earned: 0.0125,
+      withdrawn: 0.0125,
+      available: 0,
+    });
     w.end();
     expect(w.violations).toEqual([]);
   });
 
-  test('a swap priced in a coin is valued at the quote\'s input price', () => {
+  test("a swap priced in a coin is valued at the quote's input price", () => {
     const w = world();
     const created = w.v1(w.keys.payer, 'POST', '/wallet/create');
     const wallet = deriveWallet((created.body as { mnemonic: string }).mnemonic);
     const eth = nativeAsset('base');
     expect(w.platform.wallet.mint(eth, wallet.addresses.base, 10n ** 19n, START).ok).toBe(true);
-    const placed = w.platform.wallet.swap({ from: eth, to: nativeAsset('solana'), amount: 10n ** 18n, toAddress: wallet.addresses.solana }, START, 'payer');
+    const placed = w.platform.wallet.swap(
+      { from: eth, to: nativeAsset('solana'), amount: 10n ** 18n, toAddress: wallet.addresses.solana },
+      START,
+      'payer',
+    );
     if (!placed.ok) throw new Error(placed.message);
-    expect(w.v1(w.keys.payer, 'POST', '/wallet/send', { chain: 'base', to: placed.value.depositAddress, amount: '1', private_key: wallet.privateKeys.base }).status).toBe(200);
+    expect(
+      w.v1(w.keys.payer, 'POST', '/wallet/send', {
+        chain: 'base',
+        to: placed.value.depositAddress,
+        amount: '1',
+        private_key: wallet.privateKeys.base,
+      }).status,
+    ).toBe(200);
     for (let minute = 1; minute <= 10; minute++) w.advance(60_000);
     expect(placed.value.status).toBe('finished');
     // fee 0.005 ETH × the quote's ETH price (8 decimals) → micro-USDC, rounded down.
@@ -126,8 +183,25 @@ describe('the wallet referral share', () => {
     const w = world();
     const { wallet, usdc, deposit } = openSwap(w, '100');
     // Below the order's amount: refunded. A second order never paid: expired.
-    expect(w.v1(w.keys.payer, 'POST', '/wallet/send', { chain: 'base', to: deposit, amount: '40', token: usdc.address, private_key: wallet.privateKeys.base }).status).toBe(200);
-    expect(w.v1(w.keys.payer, 'POST', '/wallet/swap', { from_chain: 'base', to_chain: 'solana', from_token: usdc.address, to_token: nativeAsset('solana').address, amount: '5', to_address: wallet.addresses.solana }).status).toBe(200);
+    expect(
+      w.v1(w.keys.payer, 'POST', '/wallet/send', {
+        chain: 'base',
+        to: deposit,
+        amount: '40',
+        token: usdc.address,
+        private_key: wallet.privateKeys.base,
+      }).status,
+    ).toBe(200);
+    expect(
+      w.v1(w.keys.payer, 'POST', '/wallet/swap', {
+        from_chain: 'base',
+        to_chain: 'solana',
+        from_token: usdc.address,
+        to_token: nativeAsset('solana').address,
+        amount: '5',
+        to_address: wallet.addresses.solana,
+      }).status,
+    ).toBe(200);
     for (let minute = 1; minute <= 40; minute++) w.advance(60_000);
     expect(w.platform.wallet.swaps.all().map((order) => order.status)).toEqual(['refunded', 'expired']);
     expect(w.transfers.filter((transfer) => transfer.reason === WALLET_FEE_REASON)).toEqual([]);
@@ -139,7 +213,13 @@ describe('the wallet referral share', () => {
   test('referral-levels catches a wallet fee whose shares did not arrive', () => {
     const w = world();
     const checker = INVARIANTS['referral-levels'].create({ platform: w.platform, nowMs: () => START });
-    const violation = checker.onEvent?.({ type: 'wallet.fee', atMs: START, orderId: 'swp_x', agentId: 'payer', feeMicro: 1_000_000n });
+    const violation = checker.onEvent?.({
+      type: 'wallet.fee',
+      atMs: START,
+      orderId: 'swp_x',
+      agentId: 'payer',
+      feeMicro: 1_000_000n,
+    });
     expect(violation?.message).toMatch(/wallet fee 1(\.0+)? of payer: level 1 share 0(\.0+)?, due 0\.1/);
   });
 });

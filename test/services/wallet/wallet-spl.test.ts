@@ -46,8 +46,14 @@ describe('SPL tokens by mint address', () => {
     platform.wallet.mint(sol, alice.addresses.solana, 10n ** 9n, START);
     platform.wallet.mint(usdc, alice.addresses.solana, 100_000_000n, START);
     expect(platform.wallet.chains.hasAccount('solana', USDC_MINT, bob.addresses.solana)).toBe(false);
-    const first = platform.wallet.send({ asset: usdc, from: null, to: bob.addresses.solana, amount: 5_000_000n, key, memo: null }, START + 10);
-    const second = platform.wallet.send({ asset: usdc, from: null, to: bob.addresses.solana, amount: 1_000_000n, key, memo: null }, START + 20);
+    const first = platform.wallet.send(
+      { asset: usdc, from: null, to: bob.addresses.solana, amount: 5_000_000n, key, memo: null },
+      START + 10,
+    );
+    const second = platform.wallet.send(
+      { asset: usdc, from: null, to: bob.addresses.solana, amount: 1_000_000n, key, memo: null },
+      START + 20,
+    );
     if (!first.ok || !second.ok) throw new Error('both sends are accepted');
     expect(first.value.fee).toBe(SIGNATURE_FEE + TOKEN_ACCOUNT_RENT);
     expect(second.value.fee).toBe(SIGNATURE_FEE);
@@ -57,10 +63,15 @@ describe('SPL tokens by mint address', () => {
     expect([first.value.status, second.value.status]).toEqual(['confirmed', 'confirmed']);
     expect(platform.wallet.chains.balanceOf('solana', USDC_MINT, bob.addresses.solana)).toBe(6_000_000n);
     expect(platform.wallet.chains.balanceOf('solana', USDC_MINT, alice.addresses.solana)).toBe(94_000_000n);
-    expect(platform.wallet.chains.balanceOf('solana', sol.address, alice.addresses.solana)).toBe(10n ** 9n - 2n * SIGNATURE_FEE - TOKEN_ACCOUNT_RENT);
+    expect(platform.wallet.chains.balanceOf('solana', sol.address, alice.addresses.solana)).toBe(
+      10n ** 9n - 2n * SIGNATURE_FEE - TOKEN_ACCOUNT_RENT,
+    );
     // USDT is another mint: bob has no account for it yet.
     expect(platform.wallet.chains.hasAccount('solana', USDT_MINT, bob.addresses.solana)).toBe(false);
-    expect(platform.wallet.balance('solana', bob.addresses.solana)).toMatchObject({ ok: true, value: { tokens: [{ amount: 6_000_000n }, { amount: 0n }] } });
+    expect(platform.wallet.balance('solana', bob.addresses.solana)).toMatchObject({
+      ok: true,
+      value: { tokens: [{ amount: 6_000_000n }, { amount: 0n }] },
+    });
     expect(platform.wallet.checkConserved()).toBeNull();
   });
 
@@ -70,15 +81,27 @@ describe('SPL tokens by mint address', () => {
     const sol = nativeAsset('solana');
     platform.wallet.mint(sol, alice.addresses.solana, SIGNATURE_FEE + TOKEN_ACCOUNT_RENT - 1n, START);
     platform.wallet.mint(usdt, alice.addresses.solana, 10_000_000n, START);
-    const before = JSON.stringify(platform.wallet.chains.totals(), (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-    const refused = platform.wallet.send({ asset: usdt, from: null, to: carol.addresses.solana, amount: 1_000_000n, key, memo: null }, START + 10);
+    const before = JSON.stringify(platform.wallet.chains.totals(), (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    );
+    const refused = platform.wallet.send(
+      { asset: usdt, from: null, to: carol.addresses.solana, amount: 1_000_000n, key, memo: null },
+      START + 10,
+    );
     expect(refused.ok ? null : refused.code).toBe('INSUFFICIENT_BALANCE');
     expect(refused.ok ? '' : refused.message).toMatch(/the fee/);
     expect(platform.wallet.chains.hasAccount('solana', USDT_MINT, carol.addresses.solana)).toBe(false);
-    expect(JSON.stringify(platform.wallet.chains.totals(), (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(before);
+    expect(
+      JSON.stringify(platform.wallet.chains.totals(), (_key, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+      ),
+    ).toBe(before);
     // Once carol has an account (a mint opens it), the same SOL pays the signature fee alone.
     platform.wallet.mint(usdt, carol.addresses.solana, 1n, START + 20);
-    const sent = platform.wallet.send({ asset: usdt, from: null, to: carol.addresses.solana, amount: 1_000_000n, key, memo: null }, START + 30);
+    const sent = platform.wallet.send(
+      { asset: usdt, from: null, to: carol.addresses.solana, amount: 1_000_000n, key, memo: null },
+      START + 30,
+    );
     expect(sent.ok ? sent.value.fee : null).toBe(SIGNATURE_FEE);
   });
 
@@ -87,9 +110,29 @@ describe('SPL tokens by mint address', () => {
     const usdc = splAsset(USDC_MINT);
     platform.wallet.mint(nativeAsset('solana'), alice.addresses.solana, 10n ** 9n, START);
     platform.wallet.mint(usdc, alice.addresses.solana, 10_000_000n, START);
-    const wrong = platform.wallet.send({ asset: usdc, from: alice.addresses.solana, to: bob.addresses.solana, amount: 1n, key: { kind: 'key', key: bob.privateKeys.solana }, memo: null }, START + 10);
+    const wrong = platform.wallet.send(
+      {
+        asset: usdc,
+        from: alice.addresses.solana,
+        to: bob.addresses.solana,
+        amount: 1n,
+        key: { kind: 'key', key: bob.privateKeys.solana },
+        memo: null,
+      },
+      START + 10,
+    );
     expect(wrong.ok ? null : wrong.code).toBe('FORBIDDEN');
-    const toMint = platform.wallet.send({ asset: usdc, from: null, to: USDC_MINT, amount: 1_000_000n, key: { kind: 'key', key: alice.privateKeys.solana }, memo: null }, START + 10);
+    const toMint = platform.wallet.send(
+      {
+        asset: usdc,
+        from: null,
+        to: USDC_MINT,
+        amount: 1_000_000n,
+        key: { kind: 'key', key: alice.privateKeys.solana },
+        memo: null,
+      },
+      START + 10,
+    );
     if (!toMint.ok) throw new Error(toMint.message);
     platform.advanceTo(START + 400);
     expect(toMint.value.status).toBe('failed');

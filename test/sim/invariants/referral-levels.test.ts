@@ -33,18 +33,47 @@ function harness(options: Partial<PlatformOptions> = {}) {
 }
 
 function trade(platform: Platform, atMs: number): void {
-  expect(platform.trading.place({ agentId: 'payer', symbol: 'BTC-USDC', side: 'buy', type: 'market', amountMicro: usdc(777), leverage: 1, limitPrice: null }, atMs).ok).toBe(true);
+  expect(
+    platform.trading.place(
+      {
+        agentId: 'payer',
+        symbol: 'BTC-USDC',
+        side: 'buy',
+        type: 'market',
+        amountMicro: usdc(777),
+        leverage: 1,
+        limitPrice: null,
+      },
+      atMs,
+    ).ok,
+  ).toBe(true);
 }
 
 describe('referral-levels invariant', () => {
   test('holds over trading, domains and escrow fees up a four-deep chain, and a sweep', () => {
     const { platform, violations, end } = harness();
     trade(platform, START);
-    expect(platform.domains.register({ callerId: 'payer', domain: 'levels.com', years: 2, resolver: null }, START).ok).toBe(true);
-    const escrow = platform.escrow.create({ senderId: 'payer', receiver: 'mid', amountMicro: usdc(333), description: null, expiresInSeconds: null, referrer: null, conditions: null }, START);
+    expect(
+      platform.domains.register({ callerId: 'payer', domain: 'levels.com', years: 2, resolver: null }, START).ok,
+    ).toBe(true);
+    const escrow = platform.escrow.create(
+      {
+        senderId: 'payer',
+        receiver: 'mid',
+        amountMicro: usdc(333),
+        description: null,
+        expiresInSeconds: null,
+        referrer: null,
+        conditions: null,
+      },
+      START,
+    );
     expect(escrow.ok).toBe(true);
-    if (escrow.ok) expect(platform.escrow.release({ escrowId: escrow.value.id, callerId: 'payer' }, START + 1).ok).toBe(true);
-    expect(platform.domains.register({ callerId: 'low', domain: 'mid-level.com', years: 1, resolver: null }, START + 2).ok).toBe(true);
+    if (escrow.ok)
+      expect(platform.escrow.release({ escrowId: escrow.value.id, callerId: 'payer' }, START + 1).ok).toBe(true);
+    expect(
+      platform.domains.register({ callerId: 'low', domain: 'mid-level.com', years: 1, resolver: null }, START + 2).ok,
+    ).toBe(true);
     platform.advanceTo(START + 2 * 86_400_000);
     end();
     expect(violations).toEqual([]);
@@ -58,7 +87,7 @@ describe('referral-levels invariant', () => {
     expect(violations[0]?.message).toMatch(/trading fee .* of payer: level 2 share .*, due /);
   });
 
-  test('trips on a configured trading share that is not the documents\' 20 %', () => {
+  test("trips on a configured trading share that is not the documents' 20 %", () => {
     const config = { ...DEFAULT_CONFIG, trading: { ...DEFAULT_CONFIG.trading, referralShareBps: 1_900n } };
     const { platform, violations } = harness({ config });
     trade(platform, START);
@@ -67,7 +96,15 @@ describe('referral-levels invariant', () => {
 
   test('trips on a referral share paid with no fee', () => {
     const { platform, violations, checker, collect } = harness();
-    collect(checker.onTransfer?.({ from: FEE_INCOME, to: referralAccount('top'), amountMicro: 5n, reason: 'referral.accrue.level2', reference: 'x' }));
+    collect(
+      checker.onTransfer?.({
+        from: FEE_INCOME,
+        to: referralAccount('top'),
+        amountMicro: 5n,
+        reason: 'referral.accrue.level2',
+        reference: 'x',
+      }),
+    );
     const bet: DomainEvent = { type: 'referral.paid', atMs: START, referrerId: 'top', amountMicro: 0n };
     collect(checker.onEvent?.(bet));
     expect(violations[0]?.message).toMatch(/level 2 referral share .* with no fee/);

@@ -39,12 +39,21 @@ describe('trading crash', () => {
     const liquidations = keptEvents(record).filter((event) => event.type === 'trading.liquidated');
     const atShock = liquidations.filter((event) => event.atMs === shockTick);
     expect(atShock.length).toBeGreaterThanOrEqual(10);
-    expect(atShock.every((event) => event.type === 'trading.liquidated' && event.symbol === 'BTC-PERP' && event.shortfallMicro > 0n)).toBe(true);
+    expect(
+      atShock.every(
+        (event) => event.type === 'trading.liquidated' && event.symbol === 'BTC-PERP' && event.shortfallMicro > 0n,
+      ),
+    ).toBe(true);
     const funding = keptEvents(record).filter((event) => event.type === 'trading.funding');
     expect(funding.length).toBeGreaterThan(0);
     expect(funding.every((event) => event.atMs % (8 * 3_600_000) === 0)).toBe(true);
     const archetypes = new Set(record.trading?.orders.map((order) => order.agentId.replace(/-\d+-[0-9a-f]+$/, '')));
-    expect([...archetypes].sort()).toEqual(['funding-harvester', 'leveraged-gambler', 'market-maker', 'momentum-trader']);
+    expect([...archetypes].sort()).toEqual([
+      'funding-harvester',
+      'leveraged-gambler',
+      'market-maker',
+      'momentum-trader',
+    ]);
     const files = renderReports(record, scenario.reports);
     const names = files.files.map((file) => file.file);
     expect(names).toEqual(expect.arrayContaining(['orders.csv', 'positions.csv']));
@@ -56,10 +65,17 @@ describe('trading crash', () => {
   });
 
   test('scenarios/trading-crash.yaml parses: shocks, a closure, every trading archetype', () => {
-    const scenario = scenarioFromText(readFileSync(new URL('../../../scenarios/trading-crash.yaml', import.meta.url), 'utf8'));
+    const scenario = scenarioFromText(
+      readFileSync(new URL('../../../scenarios/trading-crash.yaml', import.meta.url), 'utf8'),
+    );
     expect(scenario.trading.shocks.map((shock) => shock.base)).toEqual(['BTC', 'ETH']);
     expect(scenario.trading.closures).toHaveLength(1);
-    expect(scenario.populations.map((population) => population.agent).sort()).toEqual(['funding-harvester', 'leveraged-gambler', 'market-maker', 'momentum-trader']);
+    expect(scenario.populations.map((population) => population.agent).sort()).toEqual([
+      'funding-harvester',
+      'leveraged-gambler',
+      'market-maker',
+      'momentum-trader',
+    ]);
     expect(scenario.reports).toEqual(expect.arrayContaining(['orders', 'positions']));
   });
 });

@@ -16,10 +16,28 @@ export const ESCROW_SELLER_FLOW: K6Flow = {
   endpoints: (style, params) => {
     const disputes = params['dispute'] !== 0;
     const reads = disputes || params['view'] !== 0;
-    if (style === 'A') return ['faucet.A.register', 'faucet.A.claim', 'faucet.B.claim', 'escrow.A.list', ...only(reads, 'escrow.A.get'), ...only(disputes, 'escrow.A.dispute')];
-    return ['faucet.B.register', 'faucet.B.claim', 'escrow.B.list', ...only(reads, 'escrow.B.get'), ...only(disputes, 'escrow.B.dispute')];
+    if (style === 'A')
+      return [
+        'faucet.A.register',
+        'faucet.A.claim',
+        'faucet.B.claim',
+        'escrow.A.list',
+        ...only(reads, 'escrow.A.get'),
+        ...only(disputes, 'escrow.A.dispute'),
+      ];
+    return [
+      'faucet.B.register',
+      'faucet.B.claim',
+      'escrow.B.list',
+      ...only(reads, 'escrow.B.get'),
+      ...only(disputes, 'escrow.B.dispute'),
+    ];
   },
-  params: (params) => ({ dispute: numberParam(params, 'dispute'), view: numberParam(params, 'view'), list_limit: numberParam(params, 'list_limit') }),
+  params: (params) => ({
+    dispute: numberParam(params, 'dispute'),
+    view: numberParam(params, 'view'),
+    list_limit: numberParam(params, 'list_limit'),
+  }),
   source: `/** escrow-seller: one look at the incoming locked escrows. */
 function escrowSeller(population, agent) {
   const params = population.params;

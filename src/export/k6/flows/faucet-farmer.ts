@@ -16,7 +16,8 @@ export const FAUCET_FARMER_FLOW: K6Flow = {
   functionName: 'faucetFarmer',
   standing: false,
   endpoints: (style, params) => {
-    const status: EndpointId[] = params['check_status'] === 0 ? [] : [style === 'A' ? 'faucet.A.status' : 'faucet.B.status'];
+    const status: EndpointId[] =
+      params['check_status'] === 0 ? [] : [style === 'A' ? 'faucet.A.status' : 'faucet.B.status'];
     const claimA: EndpointId[] = style === 'A' || params['repeat_a_claim'] !== 0 ? ['faucet.A.claim'] : [];
     return [style === 'A' ? 'faucet.A.register' : 'faucet.B.register', ...status, ...claimA, 'faucet.B.claim'];
   },

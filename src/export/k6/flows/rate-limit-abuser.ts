@@ -14,7 +14,10 @@ export const RATE_LIMIT_ABUSER_FLOW: K6Flow = {
   agent: 'rate-limit-abuser',
   functionName: 'rateLimitAbuser',
   standing: false,
-  endpoints: (style, params) => [style === 'A' ? 'faucet.A.register' : 'faucet.B.register', params['target'] as EndpointId],
+  endpoints: (style, params) => [
+    style === 'A' ? 'faucet.A.register' : 'faucet.B.register',
+    params['target'] as EndpointId,
+  ],
   params: (params) => ({ burst: numberParam(params, 'burst'), target: stringParam(params, 'target') }),
   source: `const FREE_BURST_CAPACITY = 300;
 const FREE_PER_MINUTE = 100;

@@ -13,10 +13,20 @@ import type { JournalEntry } from '../../../services/casino/account/account-jour
 import type { ChainInfo } from '../../../services/casino/account/supported-chains.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryLimit, requiredAmount, requiredString } from '../../validate.ts';
+import {
+  emptyBody,
+  knownQuery,
+  NO_KEYS,
+  objectBody,
+  optionalString,
+  queryLimit,
+  requiredAmount,
+  requiredString,
+} from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 
-const noInput = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
+const noInput = (input: RouteInput): null | Failure =>
+  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 const LIMIT_QUERY = ['limit'];
 
 function limitQuery(input: RouteInput, context: RouteContext): number | Failure {
@@ -29,7 +39,13 @@ function limitQuery(input: RouteInput, context: RouteContext): number | Failure 
 const REGISTER_KEYS = ['agent_id', 'referrer', 'referral_code'];
 
 const register = defineRoute<{ agentId: string; referrer: string | undefined }, Registration>({
-  id: 'casino.A.register', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/auth/register', auth: 'none',
+  id: 'casino.A.register',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/auth/register',
+  auth: 'none',
   limits: { registerPerIp: true },
   summary: 'Create a casino account (one platform agent): returns its API key, shown once.',
   parse: (input, context) => {
@@ -43,10 +59,15 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
     if (isFailure(referrer)) return referrer;
     const code = optionalString(fields['referral_code'], 'referral_code', 128);
     if (isFailure(code)) return code;
-    if (referrer !== undefined && code !== undefined) return fail('BAD_REQUEST', 'send referrer or referral_code, not both');
+    if (referrer !== undefined && code !== undefined)
+      return fail('BAD_REQUEST', 'send referrer or referral_code, not both');
     return { agentId: agentId ?? context.platform.context.ids.next('ag_', 12), referrer: referrer ?? code };
   },
-  run: (context, command) => context.platform.faucet.register({ style: 'A', agentId: command.agentId, referrer: command.referrer }, context.nowMs),
+  run: (context, command) =>
+    context.platform.faucet.register(
+      { style: 'A', agentId: command.agentId, referrer: command.referrer },
+      context.nowMs,
+    ),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,
@@ -59,11 +80,25 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
 });
 
 function journalLine(entry: JournalEntry): JsonObject {
-  return { id: entry.sequence, at: isoTime(entry.atMs), type: entry.reason, reference: entry.reference, counterparty: entry.counterparty, amount: moneyA(entry.amountMicro), balance_after: moneyA(entry.balanceAfterMicro) };
+  return {
+    id: entry.sequence,
+    at: isoTime(entry.atMs),
+    type: entry.reason,
+    reference: entry.reference,
+    counterparty: entry.counterparty,
+    amount: moneyA(entry.amountMicro),
+    balance_after: moneyA(entry.balanceAfterMicro),
+  };
 }
 
 const balance = defineRoute<null, BalanceWithActivity>({
-  id: 'casino.A.balance', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: 'bearer',
+  id: 'casino.A.balance',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/balance',
+  auth: 'bearer',
   summary: 'Your balance (shared with faucet and escrow) and your last 10 transactions.',
   parse: noInput,
   run: (context) => context.platform.casino.account.balanceWithActivity(casinoCaller(context), 10),
@@ -81,7 +116,13 @@ const balance = defineRoute<null, BalanceWithActivity>({
 const CHAIN_KEYS = ['chain'];
 
 const depositAddress = defineRoute<string, DepositAddress>({
-  id: 'casino.A.deposit-address', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/auth/deposit-address', auth: 'bearer',
+  id: 'casino.A.deposit-address',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/auth/deposit-address',
+  auth: 'bearer',
   summary: 'Your deposit address on a supported chain ({ chain }, default base).',
   parse: (input) => {
     const query = knownQuery(input.query, NO_KEYS);
@@ -93,19 +134,38 @@ const depositAddress = defineRoute<string, DepositAddress>({
   },
   run: (context, chain) => context.platform.casino.account.depositAddress(casinoCaller(context), chain),
   successStatus: 200,
-  render: (address) => ({ chain: address.chain, address: address.address, token: address.token, confirmations_required: address.confirmationsRequired, estimated_confirmation_seconds: address.confirmationMs / 1000 }),
+  render: (address) => ({
+    chain: address.chain,
+    address: address.address,
+    token: address.token,
+    confirmations_required: address.confirmationsRequired,
+    estimated_confirmation_seconds: address.confirmationMs / 1000,
+  }),
 });
 
 function depositLine(deposit: DepositView): JsonObject {
   return {
-    deposit_id: deposit.id, chain: deposit.chain, address: deposit.address, amount: moneyA(deposit.amountMicro), tx_hash: deposit.txHash, status: deposit.status,
-    confirmations: deposit.confirmations, confirmations_required: deposit.confirmationsRequired, created_at: isoTime(deposit.createdAtMs),
+    deposit_id: deposit.id,
+    chain: deposit.chain,
+    address: deposit.address,
+    amount: moneyA(deposit.amountMicro),
+    tx_hash: deposit.txHash,
+    status: deposit.status,
+    confirmations: deposit.confirmations,
+    confirmations_required: deposit.confirmationsRequired,
+    created_at: isoTime(deposit.createdAtMs),
     confirmed_at: deposit.confirmedAtMs === null ? null : isoTime(deposit.confirmedAtMs),
   };
 }
 
 const deposits = defineRoute<number, DepositView[]>({
-  id: 'casino.A.deposits', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/deposits', auth: 'bearer',
+  id: 'casino.A.deposits',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/deposits',
+  auth: 'bearer',
   summary: 'Your deposits, newest first (?limit= 1..100, default 20).',
   parse: limitQuery,
   run: (context, limit) => context.platform.casino.account.depositsOf(casinoCaller(context), limit, context.nowMs),
@@ -114,7 +174,13 @@ const deposits = defineRoute<number, DepositView[]>({
 });
 
 const ledger = defineRoute<number, JournalEntry[]>({
-  id: 'casino.A.ledger', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/ledger', auth: 'bearer',
+  id: 'casino.A.ledger',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/ledger',
+  auth: 'bearer',
   summary: 'Your transaction history across every service, newest first (?limit=).',
   parse: limitQuery,
   run: (context, limit) => context.platform.casino.account.ledgerOf(casinoCaller(context), limit),
@@ -124,8 +190,15 @@ const ledger = defineRoute<number, JournalEntry[]>({
 
 function withdrawalLine(withdrawal: WithdrawalRecord): JsonObject {
   return {
-    withdrawal_id: withdrawal.id, chain: withdrawal.chain, address: withdrawal.address, amount: moneyA(withdrawal.amountMicro), fee: moneyA(withdrawal.feeMicro),
-    total_debited: moneyA(withdrawal.debitMicro), status: withdrawal.status, tx_hash: withdrawal.txHash, created_at: isoTime(withdrawal.createdAtMs),
+    withdrawal_id: withdrawal.id,
+    chain: withdrawal.chain,
+    address: withdrawal.address,
+    amount: moneyA(withdrawal.amountMicro),
+    fee: moneyA(withdrawal.feeMicro),
+    total_debited: moneyA(withdrawal.debitMicro),
+    status: withdrawal.status,
+    tx_hash: withdrawal.txHash,
+    created_at: isoTime(withdrawal.createdAtMs),
     review_ends_at: withdrawal.reviewEndsAtMs === null ? null : isoTime(withdrawal.reviewEndsAtMs),
     completed_at: withdrawal.completedAtMs === null ? null : isoTime(withdrawal.completedAtMs),
   };
@@ -134,7 +207,13 @@ function withdrawalLine(withdrawal: WithdrawalRecord): JsonObject {
 const WITHDRAW_KEYS = ['amount', 'address', 'chain', 'currency'];
 
 const withdraw = defineRoute<{ amountMicro: bigint; address: string; chain: string | null }, WithdrawalRecord>({
-  id: 'casino.A.withdraw', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/auth/withdraw', auth: 'bearer',
+  id: 'casino.A.withdraw',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/auth/withdraw',
+  auth: 'bearer',
   summary: 'Withdraw USDC on Base ({ amount, address, chain? }): minimum 1.00, flat fee 0.50 added.',
   parse: (input) => {
     const query = knownQuery(input.query, NO_KEYS);
@@ -152,13 +231,23 @@ const withdraw = defineRoute<{ amountMicro: bigint; address: string; chain: stri
     if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
     return { amountMicro, address, chain: chain ?? null };
   },
-  run: (context, command) => context.platform.casino.account.withdraw({ agentId: casinoCaller(context), ...command }, context.nowMs),
+  run: (context, command) =>
+    context.platform.casino.account.withdraw({ agentId: casinoCaller(context), ...command }, context.nowMs),
   successStatus: 200,
-  render: (withdrawal, context) => ({ ...withdrawalLine(withdrawal), new_balance: moneyA(context.platform.casino.balanceMicro(withdrawal.agentId)) }),
+  render: (withdrawal, context) => ({
+    ...withdrawalLine(withdrawal),
+    new_balance: moneyA(context.platform.casino.balanceMicro(withdrawal.agentId)),
+  }),
 });
 
 const withdrawals = defineRoute<number, WithdrawalRecord[]>({
-  id: 'casino.A.withdrawals', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/withdrawals', auth: 'bearer',
+  id: 'casino.A.withdrawals',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/withdrawals',
+  auth: 'bearer',
   summary: 'Your withdrawals, newest first (?limit=).',
   parse: limitQuery,
   run: (context, limit) => context.platform.casino.account.withdrawalsOf(casinoCaller(context), limit),
@@ -167,15 +256,38 @@ const withdrawals = defineRoute<number, WithdrawalRecord[]>({
 });
 
 const chains = defineRoute<null, readonly ChainInfo[]>({
-  id: 'casino.A.supported-chains', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/supported-chains', auth: 'bearer',
+  id: 'casino.A.supported-chains',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/supported-chains',
+  auth: 'bearer',
   summary: 'Chains accepted for deposits, and the one for withdrawals (Base).',
   parse: noInput,
   run: (context) => succeed(context.platform.casino.account.supportedChains()),
   successStatus: 200,
   render: (list) => ({
-    chains: list.map((chain) => ({ id: chain.id, name: chain.name, token: chain.token, deposits: true, withdrawals: chain.withdraw, confirmations_required: chain.confirmationsRequired, estimated_confirmation_seconds: chain.confirmationMs / 1000 })),
+    chains: list.map((chain) => ({
+      id: chain.id,
+      name: chain.name,
+      token: chain.token,
+      deposits: true,
+      withdrawals: chain.withdraw,
+      confirmations_required: chain.confirmationsRequired,
+      estimated_confirmation_seconds: chain.confirmationMs / 1000,
+    })),
     withdrawal: { chain: 'base', fee: 0.5, minimum: 1 },
   }),
 });
 
-export const casinoAuthRoutes: readonly Route[] = [register, balance, depositAddress, withdraw, chains, deposits, ledger, withdrawals];
+export const casinoAuthRoutes: readonly Route[] = [
+  register,
+  balance,
+  depositAddress,
+  withdraw,
+  chains,
+  deposits,
+  ledger,
+  withdrawals,
+];

@@ -26,11 +26,23 @@ import type { ParsedBet } from './casino-bet-fields.ts';
 
 const B_GAMES = ['dice', 'slots', 'roulette', 'blackjack', 'coinflip'] as const;
 type GameB = (typeof B_GAMES)[number];
-const GAME_OF_B: Readonly<Record<GameB, GameId>> = { dice: 'dice', slots: 'slots', roulette: 'roulette', blackjack: 'blackjack', coinflip: 'coin_flip' };
+const GAME_OF_B: Readonly<Record<GameB, GameId>> = {
+  dice: 'dice',
+  slots: 'slots',
+  roulette: 'roulette',
+  blackjack: 'blackjack',
+  coinflip: 'coin_flip',
+};
 const B_OF_GAME = (game: GameId): string => (game === 'coin_flip' ? 'coinflip' : game);
 const LIMITS = { serviceRowB: true } as const;
 
-const PARAMS_OF_B: Readonly<Record<GameB, readonly string[]>> = { dice: ['target', 'over'], slots: [], roulette: ['bet'], blackjack: ['action'], coinflip: ['side'] };
+const PARAMS_OF_B: Readonly<Record<GameB, readonly string[]>> = {
+  dice: ['target', 'over'],
+  slots: [],
+  roulette: ['bet'],
+  blackjack: ['action'],
+  coinflip: ['side'],
+};
 
 /** The `params` of a B bet as the game module's own parameters. */
 function paramsOfB(game: GameB, params: Fields): JsonObject | Failure {
@@ -46,7 +58,9 @@ function paramsOfB(game: GameB, params: Fields): JsonObject | Failure {
     case 'roulette': {
       const bet = params['bet'] ?? 'red';
       if (typeof bet === 'number') return { bet_type: 'number', bet_value: bet };
-      return typeof bet === 'string' ? { bet_type: bet } : fail('BAD_REQUEST', 'params.bet must be a bet type name or a number from 0 to 36');
+      return typeof bet === 'string'
+        ? { bet_type: bet }
+        : fail('BAD_REQUEST', 'params.bet must be a bet type name or a number from 0 to 36');
     }
     case 'blackjack':
       return { action: (params['action'] ?? 'stand') as JsonObject[string] };
@@ -65,13 +79,15 @@ function parseBet(input: RouteInput): ParsedBet | Failure {
   const fields = objectBody(input.body, BET_KEYS);
   if (isFailure(fields)) return fields;
   const name = fields['game'];
-  if (typeof name !== 'string' || !(B_GAMES as readonly string[]).includes(name)) return fail('BAD_REQUEST', `game must be one of: ${B_GAMES.join(', ')}`);
+  if (typeof name !== 'string' || !(B_GAMES as readonly string[]).includes(name))
+    return fail('BAD_REQUEST', `game must be one of: ${B_GAMES.join(', ')}`);
   const gameB = name as GameB;
   const game = gameById(GAME_OF_B[gameB]) as GameModule;
   const amountMicro = amountField(fields, 'number-or-decimal-string');
   if (isFailure(amountMicro)) return amountMicro;
   const rawParams = fields['params'] ?? {};
-  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) return fail('BAD_REQUEST', 'params must be an object');
+  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams))
+    return fail('BAD_REQUEST', 'params must be an object');
   const paramsJson = paramsOfB(gameB, rawParams as Fields);
   if (isFailure(paramsJson)) return paramsJson;
   const params = game.parse(paramsJson);
@@ -82,10 +98,29 @@ function parseBet(input: RouteInput): ParsedBet | Failure {
 }
 
 const bet = defineRoute<ParsedBet, BetRecord>({
-  id: 'casino.B.bet', service: 'casino', style: 'B', mount: 'api', method: 'POST', path: '/casino-api/bet', auth: 'bearer', limits: LIMITS,
+  id: 'casino.B.bet',
+  service: 'casino',
+  style: 'B',
+  mount: 'api',
+  method: 'POST',
+  path: '/casino-api/bet',
+  auth: 'bearer',
+  limits: LIMITS,
   summary: 'Place a bet (game dice|slots|roulette|blackjack|coinflip, amount 0.01..10000, params?, client_seed?).',
   parse: parseBet,
-  run: (context, parsed) => context.platform.casino.betB({ agentId: casinoCaller(context), game: parsed.game, params: parsed.params, paramsJson: parsed.paramsJson, amountMicro: parsed.amountMicro, clientSeed: parsed.clientSeed, source: 'B' }, context.nowMs),
+  run: (context, parsed) =>
+    context.platform.casino.betB(
+      {
+        agentId: casinoCaller(context),
+        game: parsed.game,
+        params: parsed.params,
+        paramsJson: parsed.paramsJson,
+        amountMicro: parsed.amountMicro,
+        clientSeed: parsed.clientSeed,
+        source: 'B',
+      },
+      context.nowMs,
+    ),
   successStatus: 200,
   render: (record) => betB(record),
 });
@@ -93,25 +128,42 @@ const bet = defineRoute<ParsedBet, BetRecord>({
 const HISTORY_QUERY = ['limit', 'game', 'from', 'page'];
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-const history = defineRoute<{ limit: number; game: GameId | null; fromMs: number | null; page: number }, { bets: BetRecord[]; total: number; page: number }>({
-  id: 'casino.B.history', service: 'casino', style: 'B', mount: 'api', method: 'GET', path: '/casino-api/history', auth: 'bearer', limits: LIMITS,
+const history = defineRoute<
+  { limit: number; game: GameId | null; fromMs: number | null; page: number },
+  { bets: BetRecord[]; total: number; page: number }
+>({
+  id: 'casino.B.history',
+  service: 'casino',
+  style: 'B',
+  mount: 'api',
+  method: 'GET',
+  path: '/casino-api/history',
+  auth: 'bearer',
+  limits: LIMITS,
   summary: 'Your bets, newest first (limit default 20, max 100; game; from = ISO 8601; page from 1).',
   parse: (input, context) => {
     const unknown = knownQuery(input.query, HISTORY_QUERY);
     if (unknown !== null) return unknown;
-    const limit = queryLimit(input.query, context.platform.config.casino.historyLimitDefault, context.platform.config.casino.historyLimitMax);
+    const limit = queryLimit(
+      input.query,
+      context.platform.config.casino.historyLimitDefault,
+      context.platform.config.casino.historyLimitMax,
+    );
     if (isFailure(limit)) return limit;
     const gameText = input.query['game'];
     const game = gameText === undefined ? null : gameText === 'coinflip' ? 'coin_flip' : gameText;
-    if (game !== null && !Object.values(GAME_OF_B).includes(game as GameId) && gameText !== undefined && !isGame(game)) return fail('BAD_REQUEST', `game must be a game id, e.g. ${B_GAMES.join(', ')}`);
+    if (game !== null && !Object.values(GAME_OF_B).includes(game as GameId) && gameText !== undefined && !isGame(game))
+      return fail('BAD_REQUEST', `game must be a game id, e.g. ${B_GAMES.join(', ')}`);
     const fromText = input.query['from'];
     const fromMs = fromText === undefined ? null : ISO_INSTANT.test(fromText) ? Date.parse(fromText) : Number.NaN;
-    if (fromMs !== null && !Number.isFinite(fromMs)) return fail('BAD_REQUEST', 'from must be an ISO 8601 date or instant');
+    if (fromMs !== null && !Number.isFinite(fromMs))
+      return fail('BAD_REQUEST', 'from must be an ISO 8601 date or instant');
     const pageText = input.query['page'] ?? '1';
     if (!/^[1-9]\d{0,6}$/.test(pageText)) return fail('BAD_REQUEST', 'page must be a whole number from 1');
     return { limit, game: game as GameId | null, fromMs, page: Number(pageText) };
   },
-  run: (context, command) => succeed({ ...context.platform.casino.history(casinoCaller(context), command), page: command.page }),
+  run: (context, command) =>
+    succeed({ ...context.platform.casino.history(casinoCaller(context), command), page: command.page }),
   successStatus: 200,
   render: (page) => ({ bets: page.bets.map(historyLineB), total: page.total, page: page.page }),
 });
@@ -128,24 +180,44 @@ function isGame(id: string): boolean {
 const VERIFY_QUERY = ['nonce'];
 
 const verify = defineRoute<{ seed: string; nonce: number }, Verification>({
-  id: 'casino.B.verify', service: 'casino', style: 'B', mount: 'api', method: 'GET', path: '/casino-api/verify/:seed', auth: 'bearer', limits: LIMITS,
+  id: 'casino.B.verify',
+  service: 'casino',
+  style: 'B',
+  mount: 'api',
+  method: 'GET',
+  path: '/casino-api/verify/:seed',
+  auth: 'bearer',
+  limits: LIMITS,
   summary: 'Verify your bet by server seed hash and ?nonce=.',
   parse: (input) => {
     const unknown = knownQuery(input.query, VERIFY_QUERY);
     if (unknown !== null) return unknown;
     const seed = input.params['seed'] ?? '';
-    if (!/^[0-9a-f]{64}$/.test(seed)) return fail('BAD_REQUEST', 'seed must be a server seed hash (64 lowercase hex characters)');
+    if (!/^[0-9a-f]{64}$/.test(seed))
+      return fail('BAD_REQUEST', 'seed must be a server seed hash (64 lowercase hex characters)');
     const nonceText = input.query['nonce'];
-    if (nonceText === undefined || !/^\d{1,9}$/.test(nonceText)) return fail('BAD_REQUEST', 'nonce is required: a non-negative integer');
+    if (nonceText === undefined || !/^\d{1,9}$/.test(nonceText))
+      return fail('BAD_REQUEST', 'nonce is required: a non-negative integer');
     return { seed, nonce: Number(nonceText) };
   },
   run: (context, command) => context.platform.casino.verifyBySeed(casinoCaller(context), command.seed, command.nonce),
   successStatus: 200,
-  render: (verification) => ({ ...verificationView(verification), payout: moneyB(verification.bet.payoutMicro), amount: moneyB(verification.bet.amountMicro) }),
+  render: (verification) => ({
+    ...verificationView(verification),
+    payout: moneyB(verification.bet.payoutMicro),
+    amount: moneyB(verification.bet.amountMicro),
+  }),
 });
 
 const games = defineRoute<null, null>({
-  id: 'casino.B.games', service: 'casino', style: 'B', mount: 'api', method: 'GET', path: '/casino-api/games', auth: 'bearer', limits: LIMITS,
+  id: 'casino.B.games',
+  service: 'casino',
+  style: 'B',
+  mount: 'api',
+  method: 'GET',
+  path: '/casino-api/games',
+  auth: 'bearer',
+  limits: LIMITS,
   summary: 'The style B games with limits, house edge and status.',
   parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
   run: () => succeed(null),
@@ -153,7 +225,14 @@ const games = defineRoute<null, null>({
   render: (_value, context) => ({
     games: B_GAMES.map((name) => {
       const game = gameById(GAME_OF_B[name]);
-      return { id: name, name: game.name, house_edge: game.advertisedEdgeText, min_bet: moneyB(game.minBetMicro), max_bet: moneyB(game.maxBetMicro), status: context.platform.casino.state.closedGames.has(game.id) ? 'closed' : 'active' };
+      return {
+        id: name,
+        name: game.name,
+        house_edge: game.advertisedEdgeText,
+        min_bet: moneyB(game.minBetMicro),
+        max_bet: moneyB(game.maxBetMicro),
+        status: context.platform.casino.state.closedGames.has(game.id) ? 'closed' : 'active',
+      };
     }),
   }),
 });
@@ -166,12 +245,29 @@ function statsB(view: StatsView): JsonObject {
     total_won: moneyB(totals.wonMicro),
     win_rate: totals.bets === 0 ? '0.00' : ((totals.wins / totals.bets) * 100).toFixed(2),
     profit_loss: moneyB(totals.wonMicro - totals.wageredMicro),
-    games: Object.fromEntries(view.byGame.map(([game, perGame]) => [B_OF_GAME(game), { bets: perGame.bets, wagered: moneyB(perGame.wageredMicro), won: moneyB(perGame.wonMicro), profit_loss: moneyB(perGame.wonMicro - perGame.wageredMicro) }])),
+    games: Object.fromEntries(
+      view.byGame.map(([game, perGame]) => [
+        B_OF_GAME(game),
+        {
+          bets: perGame.bets,
+          wagered: moneyB(perGame.wageredMicro),
+          won: moneyB(perGame.wonMicro),
+          profit_loss: moneyB(perGame.wonMicro - perGame.wageredMicro),
+        },
+      ]),
+    ),
   };
 }
 
 const stats = defineRoute<null, StatsView>({
-  id: 'casino.B.stats', service: 'casino', style: 'B', mount: 'api', method: 'GET', path: '/casino-api/stats', auth: 'bearer', limits: LIMITS,
+  id: 'casino.B.stats',
+  service: 'casino',
+  style: 'B',
+  mount: 'api',
+  method: 'GET',
+  path: '/casino-api/stats',
+  auth: 'bearer',
+  limits: LIMITS,
   summary: 'Your totals: bets, wagered, won, win rate, profit and loss, per game.',
   parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
   run: (context) => succeed(context.platform.casino.stats(casinoCaller(context))),

@@ -26,7 +26,8 @@ export interface ParsedBet {
 const BET_KEYS = ['amount', 'client_seed'];
 const NO_EXTRA_KEYS: readonly string[] = [];
 
-const known = (key: string, game: GameModule, extraKeys: readonly string[]): boolean => BET_KEYS.includes(key) || extraKeys.includes(key) || game.paramFields.includes(key);
+const known = (key: string, game: GameModule, extraKeys: readonly string[]): boolean =>
+  BET_KEYS.includes(key) || extraKeys.includes(key) || game.paramFields.includes(key);
 
 /**
  * The keys of the last body found all known (all its own), in order, with its game and extra
@@ -84,7 +85,12 @@ export function amountField(fields: Fields, syntax: AmountSyntax): Micro | Failu
   const value = fields['amount'];
   // The last accepted JSON number first (a population repeats one amount): no map lookup.
   if (value === lastNumberAmount) return lastNumberMicro;
-  const memo = typeof value === 'number' ? numberAmounts : typeof value === 'string' && syntax === 'number-or-decimal-string' ? textAmounts : null;
+  const memo =
+    typeof value === 'number'
+      ? numberAmounts
+      : typeof value === 'string' && syntax === 'number-or-decimal-string'
+        ? textAmounts
+        : null;
   if (memo === null) return requiredAmount(value, 'amount', syntax);
   let amountMicro = (memo as Map<unknown, Micro>).get(value);
   if (amountMicro === undefined) {
@@ -104,7 +110,8 @@ export function amountField(fields: Fields, syntax: AmountSyntax): Micro | Failu
 export function clientSeedField(fields: Fields): string | null | Failure {
   const value = fields['client_seed'];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !isClientSeed(value)) return fail('BAD_REQUEST', "client_seed must be 1 to 64 printable characters without ':'");
+  if (typeof value !== 'string' || !isClientSeed(value))
+    return fail('BAD_REQUEST', "client_seed must be 1 to 64 printable characters without ':'");
   return value;
 }
 
@@ -127,10 +134,18 @@ export function parsedParamsOf(game: GameModule, paramsJson: JsonObject): Outcom
  * `fields` holds amount, client_seed and the game's parameters (plus `extraKeys`, already read by
  * the caller, e.g. batch's `game`).
  */
-export function parseBetFields(fields: Fields, game: GameModule, syntax: AmountSyntax, extraKeys: readonly string[] = NO_EXTRA_KEYS): ParsedBet | Failure {
+export function parseBetFields(
+  fields: Fields,
+  game: GameModule,
+  syntax: AmountSyntax,
+  extraKeys: readonly string[] = NO_EXTRA_KEYS,
+): ParsedBet | Failure {
   if (!allKnown(fields, game, extraKeys)) {
     const unknown = Object.keys(fields).filter((key) => !known(key, game, extraKeys));
-    return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} for ${game.id}: ${unknown.sort().join(', ')}`);
+    return fail(
+      'BAD_REQUEST',
+      `unknown field${unknown.length > 1 ? 's' : ''} for ${game.id}: ${unknown.sort().join(', ')}`,
+    );
   }
   const amountMicro = amountField(fields, syntax);
   if (isFailure(amountMicro)) return amountMicro;

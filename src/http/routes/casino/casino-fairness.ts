@@ -14,7 +14,8 @@ import { emptyBody, knownQuery, NO_KEYS, objectBody, requiredString } from '../.
 import { casinoCaller } from './casino-games.ts';
 import { proofOf, seedView, verificationView } from './casino-render.ts';
 
-const noInput = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
+const noInput = (input: RouteInput): null | Failure =>
+  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function betIdOf(value: string | Failure): string | Failure {
   if (isFailure(value)) return value;
@@ -22,7 +23,13 @@ function betIdOf(value: string | Failure): string | Failure {
 }
 
 const seedHash = defineRoute<null, ServerSeed>({
-  id: 'casino.A.fairness.seed-hash', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/fairness/seed-hash', auth: 'bearer',
+  id: 'casino.A.fairness.seed-hash',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/fairness/seed-hash',
+  auth: 'bearer',
   summary: 'The commitment (SHA-256) of your active server seed and its next nonce.',
   parse: noInput,
   run: (context) => succeed(context.platform.casino.seedHash(casinoCaller(context), context.nowMs)),
@@ -31,16 +38,31 @@ const seedHash = defineRoute<null, ServerSeed>({
 });
 
 const rotate = defineRoute<null, { revealed: ServerSeed; active: ServerSeed }>({
-  id: 'casino.A.fairness.rotate', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: 'bearer',
+  id: 'casino.A.fairness.rotate',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/fairness/rotate',
+  auth: 'bearer',
   summary: 'Retire and reveal your server seed now; a fresh one becomes active.',
   parse: noInput,
   run: (context) => succeed(context.platform.casino.rotate(casinoCaller(context), context.nowMs)),
   successStatus: 200,
-  render: ({ revealed, active }) => ({ revealed: seedView(revealed, false), active: { server_seed_hash: active.hash, next_nonce: active.nonces } }),
+  render: ({ revealed, active }) => ({
+    revealed: seedView(revealed, false),
+    active: { server_seed_hash: active.hash, next_nonce: active.nonces },
+  }),
 });
 
 const seeds = defineRoute<null, readonly ServerSeed[]>({
-  id: 'casino.A.fairness.seeds', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/fairness/seeds', auth: 'bearer',
+  id: 'casino.A.fairness.seeds',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/fairness/seeds',
+  auth: 'bearer',
   summary: 'Your server seeds, newest first (at most 100); revealed ones with their text.',
   parse: noInput,
   run: (context) => succeed(context.platform.casino.seeds(casinoCaller(context), context.nowMs)),
@@ -51,7 +73,13 @@ const seeds = defineRoute<null, readonly ServerSeed[]>({
 const VERIFY_KEYS = ['bet_id'];
 
 const verify = defineRoute<string, Verification>({
-  id: 'casino.A.fairness.verify', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/fairness/verify', auth: 'bearer',
+  id: 'casino.A.fairness.verify',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/fairness/verify',
+  auth: 'bearer',
   summary: 'Verify a past bet from its revealed seed ("seed not yet revealed" until rotation).',
   parse: (input) => {
     const query = knownQuery(input.query, NO_KEYS);
@@ -65,7 +93,13 @@ const verify = defineRoute<string, Verification>({
 });
 
 const audit = defineRoute<string, Verification>({
-  id: 'casino.A.fairness.audit', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/fairness/audit/:betId', auth: 'bearer',
+  id: 'casino.A.fairness.audit',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/fairness/audit/:betId',
+  auth: 'bearer',
   summary: 'The audit trail of one of your bets: inputs, proof, outcome and verification.',
   parse: (input) => knownQuery(input.query, NO_KEYS) ?? betIdOf(input.params['betId'] ?? ''),
   run: (context, betId) => context.platform.casino.verify(casinoCaller(context), betId),

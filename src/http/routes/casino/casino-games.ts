@@ -25,7 +25,15 @@ export function casinoCaller(context: RouteContext): string {
 }
 
 export function betCommand(context: RouteContext, parsed: ParsedBet, source: BetCommand['source']): BetCommand {
-  return { agentId: casinoCaller(context), game: parsed.game, params: parsed.params, paramsJson: parsed.paramsJson, amountMicro: parsed.amountMicro, clientSeed: parsed.clientSeed, source };
+  return {
+    agentId: casinoCaller(context),
+    game: parsed.game,
+    params: parsed.params,
+    paramsJson: parsed.paramsJson,
+    amountMicro: parsed.amountMicro,
+    clientSeed: parsed.clientSeed,
+    source,
+  };
 }
 
 /** The games table as GET /games lists it (style A): rules, limits, edges, variants. */
@@ -57,7 +65,11 @@ const gamesA = defineRoute<null, readonly GameModule[]>({
   parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
   run: () => ({ ok: true, value: GAMES }),
   successStatus: 200,
-  render: (games, context) => ({ games: games.map(gameRulesA), count: games.length, closed: [...context.platform.casino.state.closedGames].sort() }),
+  render: (games, context) => ({
+    games: games.map(gameRulesA),
+    count: games.length,
+    closed: [...context.platform.casino.state.closedGames].sort(),
+  }),
 });
 
 function gameRow(game: GameModule): Route {
@@ -99,22 +111,30 @@ function parseBatch(input: RouteInput, batchMax: number): BatchCommand | Failure
   const fields = objectBody(input.body, BATCH_KEYS);
   if (isFailure(fields)) return fields;
   const bets = fields['bets'];
-  if (!Array.isArray(bets) || bets.length < 1 || bets.length > batchMax) return fail('BAD_REQUEST', `bets must be an array of 1 to ${batchMax} bets`);
+  if (!Array.isArray(bets) || bets.length < 1 || bets.length > batchMax)
+    return fail('BAD_REQUEST', `bets must be an array of 1 to ${batchMax} bets`);
   const elements = (bets as unknown[]).map((element, index) => parseBatchElement(element, index));
   return { elements };
 }
 
 function parseBatchElement(element: unknown, index: number): ParsedBet | Failure {
-  if (typeof element !== 'object' || element === null || Array.isArray(element)) return fail('BAD_REQUEST', `bets[${index}] must be an object`);
+  if (typeof element !== 'object' || element === null || Array.isArray(element))
+    return fail('BAD_REQUEST', `bets[${index}] must be an object`);
   const fields = element as Readonly<Record<string, unknown>>;
   const gameId = fields['game'];
   const game = typeof gameId === 'string' ? findGame(gameId) : undefined;
-  if (game === undefined || game.id === 'video_poker') return fail('BAD_REQUEST', `bets[${index}].game must be one of the single-call games`);
+  if (game === undefined || game.id === 'video_poker')
+    return fail('BAD_REQUEST', `bets[${index}].game must be one of the single-call games`);
   const parsed = parseBetFields(fields, game, 'number', ['game']);
-  return isFailure(parsed) ? new Failure(parsed.status, parsed.code, `bets[${index}]: ${parsed.message}`, parsed.extra) : parsed;
+  return isFailure(parsed)
+    ? new Failure(parsed.status, parsed.code, `bets[${index}]: ${parsed.message}`, parsed.extra)
+    : parsed;
 }
 
-const batchA = defineRoute<BatchCommand, { results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>; balanceAfterMicro: bigint }>({
+const batchA = defineRoute<
+  BatchCommand,
+  { results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>; balanceAfterMicro: bigint }
+>({
   id: 'casino.A.batch',
   service: 'casino',
   style: 'A',
@@ -125,15 +145,27 @@ const batchA = defineRoute<BatchCommand, { results: ReadonlyArray<{ ok: true; va
   summary: 'Place 1 to 20 bets in one call; each is processed like a single bet.',
   parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),
   run: (context, command) => {
-    const commands = command.elements.map((element) => (isFailure(element) ? element : betCommand(context, element, 'batch')));
+    const commands = command.elements.map((element) =>
+      isFailure(element) ? element : betCommand(context, element, 'batch'),
+    );
     const outcome = context.platform.casino.batch(commands, context.nowMs);
-    return { ok: true, value: { results: outcome.results, balanceAfterMicro: context.platform.casino.balanceMicro(casinoCaller(context)) } };
+    return {
+      ok: true,
+      value: {
+        results: outcome.results,
+        balanceAfterMicro: context.platform.casino.balanceMicro(casinoCaller(context)),
+      },
+    };
   },
   successStatus: 200,
   render: (outcome, context) => renderBatch(outcome.results, outcome.balanceAfterMicro, context),
 });
 
-function renderBatch(results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>, balanceAfterMicro: bigint, context: RouteContext): JsonObject {
+function renderBatch(
+  results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>,
+  balanceAfterMicro: bigint,
+  context: RouteContext,
+): JsonObject {
   let won = 0;
   let lost = 0;
   let errors = 0;
@@ -170,5 +202,8 @@ function renderBatch(results: ReadonlyArray<{ ok: true; value: BetRecord } | Fai
   };
 }
 
-export const casinoGameRoutes: readonly Route[] = [gamesA, ...GAMES.filter((game) => game.id !== 'video_poker').map(gameRow), batchA];
-
+export const casinoGameRoutes: readonly Route[] = [
+  gamesA,
+  ...GAMES.filter((game) => game.id !== 'video_poker').map(gameRow),
+  batchA,
+];

@@ -15,7 +15,13 @@ import { casinoCaller } from './casino-games.ts';
 const noQuery = (input: RouteInput): null | ReturnType<typeof knownQuery> => knownQuery(input.query, NO_KEYS) ?? null;
 
 const code = defineRoute<null, ReferralCode>({
-  id: 'casino.A.referral.code', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/referral/code', auth: 'bearer',
+  id: 'casino.A.referral.code',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/referral/code',
+  auth: 'bearer',
   summary: 'Your referral code and a message to share it.',
   parse: noQuery,
   run: (context) => referralCode(context.platform.context, casinoCaller(context), 'casino'),
@@ -26,13 +32,24 @@ const code = defineRoute<null, ReferralCode>({
     return {
       referral_code: code.referralCode,
       share_message: `Play provably fair games at the agent casino: register with referral_code ${code.referralCode} (POST /api/v1/auth/register).`,
-      commission: { level_1_pct: pct(1), level_2_pct: pct(2), level_3_pct: pct(3), of: 'net losses of referred agents' },
+      commission: {
+        level_1_pct: pct(1),
+        level_2_pct: pct(2),
+        level_3_pct: pct(3),
+        of: 'net losses of referred agents',
+      },
     };
   },
 });
 
 const stats = defineRoute<null, string>({
-  id: 'casino.A.referral.stats', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/referral/stats', auth: 'bearer',
+  id: 'casino.A.referral.stats',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/auth/referral/stats',
+  auth: 'bearer',
   summary: 'Your referral earnings over 3 levels.',
   parse: noQuery,
   run: (context) => succeed(casinoCaller(context)),
@@ -55,7 +72,12 @@ function referralStatsBody(platform: Platform, agentId: string): JsonObject {
   const levels = levelsBps.map((bps, index) => {
     const amount = earned[index] ?? 0n;
     casinoTotal += amount;
-    return { level: index + 1, rate_pct: Number(bps) / 100, referred_agents: allLevels[index]?.referredAgents ?? 0, earned: moneyA(amount) };
+    return {
+      level: index + 1,
+      rate_pct: Number(bps) / 100,
+      referred_agents: allLevels[index]?.referredAgents ?? 0,
+      earned: moneyA(amount),
+    };
   });
   return {
     referral_code: stats.value.referralCode,
@@ -67,12 +89,22 @@ function referralStatsBody(platform: Platform, agentId: string): JsonObject {
     total_earned: moneyA(stats.value.earnedMicro),
     withdrawn: moneyA(stats.value.withdrawnMicro),
     available: moneyA(stats.value.availableMicro),
-    by_level: allLevels.map((level) => ({ level: level.level, referred_agents: level.referredAgents, earned: moneyA(level.earnedMicro) })),
+    by_level: allLevels.map((level) => ({
+      level: level.level,
+      referred_agents: level.referredAgents,
+      earned: moneyA(level.earnedMicro),
+    })),
   };
 }
 
 const gossip = defineRoute<null, null>({
-  id: 'casino.A.gossip', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/gossip', auth: 'none',
+  id: 'casino.A.gossip',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/gossip',
+  auth: 'none',
   summary: 'The referral programme and the live agent count (no key).',
   parse: noQuery,
   run: () => succeed(null),

@@ -86,7 +86,14 @@ export function betB(bet: BetRecord): JsonObject {
 
 /** One history line, style B: `{ id, game, amount, win, payout, ts }`. */
 export function historyLineB(bet: BetRecord): JsonObject {
-  return { id: bet.id, game: bet.game === 'coin_flip' ? 'coinflip' : bet.game, amount: moneyB(bet.amountMicro), win: bet.won, payout: moneyB(bet.payoutMicro), ts: isoTime(bet.atMs) };
+  return {
+    id: bet.id,
+    game: bet.game === 'coin_flip' ? 'coinflip' : bet.game,
+    amount: moneyB(bet.amountMicro),
+    win: bet.won,
+    payout: moneyB(bet.payoutMicro),
+    ts: isoTime(bet.atMs),
+  };
 }
 
 export function seedView(seed: ServerSeed, active: boolean): JsonObject {
@@ -115,7 +122,10 @@ export function verificationView(verification: Verification): JsonObject {
     result_hash: bet.resultHash,
     hmac_messages: [...verification.messages],
     recorded: { payout_multiplier: fixedNumber(bet.multiplier), result: detailCopy(bet) },
-    recomputed: verification.recomputed === null ? null : { multiplier: verification.recomputed.multiplier, result: jsonCopy(verification.recomputed.detail) },
+    recomputed:
+      verification.recomputed === null
+        ? null
+        : { multiplier: verification.recomputed.multiplier, result: jsonCopy(verification.recomputed.detail) },
     revealed_at: verification.revealedAtMs === null ? null : isoTime(verification.revealedAtMs),
   };
 }

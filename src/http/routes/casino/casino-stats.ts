@@ -29,10 +29,17 @@ export function totalsA(totals: Totals): JsonObject {
   };
 }
 
-const byGameA = (rows: ReadonlyArray<readonly [GameId, Totals]>): JsonObject => Object.fromEntries(rows.map(([game, totals]) => [game, totalsA(totals)]));
+const byGameA = (rows: ReadonlyArray<readonly [GameId, Totals]>): JsonObject =>
+  Object.fromEntries(rows.map(([game, totals]) => [game, totalsA(totals)]));
 
 const me = defineRoute<null, StatsView>({
-  id: 'casino.A.stats.me', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/stats/me', auth: 'bearer',
+  id: 'casino.A.stats.me',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/stats/me',
+  auth: 'bearer',
   summary: 'Your lifetime casino stats, overall and per game.',
   parse: noQuery,
   run: (context) => succeed(context.platform.casino.stats(casinoCaller(context))),
@@ -47,12 +54,24 @@ const me = defineRoute<null, StatsView>({
 });
 
 const session = defineRoute<null, SessionView>({
-  id: 'casino.A.stats.session', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/stats/session', auth: 'bearer',
+  id: 'casino.A.stats.session',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/stats/session',
+  auth: 'bearer',
   summary: 'Your casino stats over the last 24 hours.',
   parse: noQuery,
   run: (context) => succeed(context.platform.casino.session(casinoCaller(context), context.nowMs)),
   successStatus: 200,
-  render: (view) => ({ agent_id: view.agentId, from: isoTime(view.fromMs), until: isoTime(view.untilMs), ...totalsA(view.totals), by_game: byGameA(view.byGame) }),
+  render: (view) => ({
+    agent_id: view.agentId,
+    from: isoTime(view.fromMs),
+    until: isoTime(view.untilMs),
+    ...totalsA(view.totals),
+    by_game: byGameA(view.byGame),
+  }),
 });
 
 const GAME_QUERY = ['game'];
@@ -62,16 +81,32 @@ function parseGameQuery(input: RouteInput): GameId | null | Failure {
   if (unknown !== null) return unknown;
   const game = input.query['game'];
   if (game === undefined) return null;
-  return (GAME_IDS as readonly string[]).includes(game) ? (game as GameId) : fail('BAD_REQUEST', `game must be one of: ${GAME_IDS.join(', ')}`);
+  return (GAME_IDS as readonly string[]).includes(game)
+    ? (game as GameId)
+    : fail('BAD_REQUEST', `game must be one of: ${GAME_IDS.join(', ')}`);
 }
 
-const abbreviate = (agentId: string): string => (agentId.length <= 12 ? agentId : `${agentId.slice(0, 8)}…${agentId.slice(-3)}`);
+const abbreviate = (agentId: string): string =>
+  agentId.length <= 12 ? agentId : `${agentId.slice(0, 8)}…${agentId.slice(-3)}`;
 
 export function leaderboardView(context: RouteContext, game: GameId | null): JsonObject {
   const { rows, biggestWins } = context.platform.casino.leaderboard(game);
   return {
-    overall_leaderboard: rows.map((row) => ({ rank: row.rank, agent_id: abbreviate(row.agentId), total_wagered: moneyA(row.wageredMicro), total_won: moneyA(row.wonMicro), net_profit: moneyA(row.netProfitMicro) })),
-    biggest_wins: biggestWins.map((bet) => ({ agent_id: abbreviate(bet.agentId), game: bet.game, bet: moneyA(bet.amountMicro), won: moneyA(bet.payoutMicro), multiplier: Number((Number(bet.multiplier.num) / Number(bet.multiplier.den)).toFixed(6)), at: isoTime(bet.atMs) })),
+    overall_leaderboard: rows.map((row) => ({
+      rank: row.rank,
+      agent_id: abbreviate(row.agentId),
+      total_wagered: moneyA(row.wageredMicro),
+      total_won: moneyA(row.wonMicro),
+      net_profit: moneyA(row.netProfitMicro),
+    })),
+    biggest_wins: biggestWins.map((bet) => ({
+      agent_id: abbreviate(bet.agentId),
+      game: bet.game,
+      bet: moneyA(bet.amountMicro),
+      won: moneyA(bet.payoutMicro),
+      multiplier: Number((Number(bet.multiplier.num) / Number(bet.multiplier.den)).toFixed(6)),
+      at: isoTime(bet.atMs),
+    })),
     supported_games: [...GAME_IDS],
     filter_tip: 'Add ?game=<id> to see one game, e.g. ?game=dice',
     game,
@@ -80,7 +115,13 @@ export function leaderboardView(context: RouteContext, game: GameId | null): Jso
 }
 
 const leaderboardA = defineRoute<GameId | null, GameId | null>({
-  id: 'casino.A.stats.leaderboard', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/stats/leaderboard', auth: 'bearer',
+  id: 'casino.A.stats.leaderboard',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/stats/leaderboard',
+  auth: 'bearer',
   summary: 'Top agents by net profit and the biggest wins; ?game= filters one game.',
   parse: parseGameQuery,
   run: (_context, game) => succeed(game),
@@ -89,7 +130,13 @@ const leaderboardA = defineRoute<GameId | null, GameId | null>({
 });
 
 const leaderboardShort = defineRoute<GameId | null, GameId | null>({
-  id: 'casino.short.leaderboard', service: 'casino', style: 'short', mount: 'casino', method: 'GET', path: '/api/v1/leaderboard', auth: 'bearer',
+  id: 'casino.short.leaderboard',
+  service: 'casino',
+  style: 'short',
+  mount: 'casino',
+  method: 'GET',
+  path: '/api/v1/leaderboard',
+  auth: 'bearer',
   summary: 'Top agents by profit and loss (short style).',
   parse: parseGameQuery,
   run: (_context, game) => succeed(game),

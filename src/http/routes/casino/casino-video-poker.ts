@@ -20,7 +20,13 @@ const DEAL_KEYS = ['amount', 'client_seed'];
 const DRAW_KEYS = ['nonce', 'holds', 'amount'];
 
 const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, Dealt>({
-  id: 'casino.A.video-poker.deal', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/games/video-poker/deal', auth: 'bearer',
+  id: 'casino.A.video-poker.deal',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/games/video-poker/deal',
+  auth: 'bearer',
   summary: 'Deal five cards ({ amount, client_seed? }); the amount is committed for the draw, no bet yet.',
   parse: (input) => {
     const query = knownQuery(input.query, NO_KEYS);
@@ -32,7 +38,8 @@ const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, D
     const clientSeed = clientSeedField(fields);
     return isFailure(clientSeed) ? clientSeed : { amountMicro, clientSeed };
   },
-  run: (context, command) => dealHand(context.platform.casino.state, { agentId: casinoCaller(context), ...command }, context.nowMs),
+  run: (context, command) =>
+    dealHand(context.platform.casino.state, { agentId: casinoCaller(context), ...command }, context.nowMs),
   successStatus: 200,
   render: (dealt, context) => ({
     nonce: dealt.hand.nonce,
@@ -40,14 +47,30 @@ const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, D
     amount: moneyA(dealt.amountMicro),
     server_seed_hash: dealt.hand.seedHash,
     client_seed: dealt.hand.clientSeed,
-    pay_table: { royal_flush: 800, straight_flush: 50, four_of_a_kind: 25, full_house: 9, flush: 6, straight: 4, three_of_a_kind: 3, two_pair: 2, jacks_or_better: 1 },
+    pay_table: {
+      royal_flush: 800,
+      straight_flush: 50,
+      four_of_a_kind: 25,
+      full_house: 9,
+      flush: 6,
+      straight: 4,
+      three_of_a_kind: 3,
+      two_pair: 2,
+      jacks_or_better: 1,
+    },
     auto_drawn_previous_hand: dealt.autoDrawn === null ? null : betA(dealt.autoDrawn, context.platform.casino.state),
     balance: moneyA(context.platform.casino.balanceMicro(dealt.hand.agentId)),
   }),
 });
 
 const drawRow = defineRoute<{ nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null }, BetRecord>({
-  id: 'casino.A.video-poker.draw', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw', auth: 'bearer',
+  id: 'casino.A.video-poker.draw',
+  service: 'casino',
+  style: 'A',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/games/video-poker/draw',
+  auth: 'bearer',
   summary: 'Draw ({ nonce, holds: cards or positions, amount? }): places the committed bet and evaluates the hand.',
   parse: (input): { nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null } | Failure => {
     const query = knownQuery(input.query, NO_KEYS);
@@ -61,7 +84,8 @@ const drawRow = defineRoute<{ nonce: number; holds: VideoPokerHolds; amountMicro
     if (isFailure(amountMicro)) return amountMicro;
     return { nonce: parsed.value.nonce, holds: parsed.value.holds, amountMicro };
   },
-  run: (context, command) => drawHand(context.platform.casino.state, { agentId: casinoCaller(context), ...command }, context.nowMs),
+  run: (context, command) =>
+    drawHand(context.platform.casino.state, { agentId: casinoCaller(context), ...command }, context.nowMs),
   successStatus: 200,
   render: (bet, context) => betA(bet, context.platform.casino.state),
 });

@@ -33,7 +33,8 @@ function riskFactor(context: RouteContext, agentId: string): number {
 
 const registerBase = adaptedRow('casino.A.register', {
   id: 'casino.deployed.register',
-  summary: 'Create a casino agent ({ referral_code? }; an unknown code is ignored); its api_key works on the faucet and escrow too.',
+  summary:
+    'Create a casino agent ({ referral_code? }; an unknown code is ignored); its api_key works on the faucet and escrow too.',
   bodyKeys: ['referral_code'],
   render: (value, context) => {
     const registration = value as Registration;
@@ -46,7 +47,11 @@ const registerBase = adaptedRow('casino.A.register', {
       risk_factor: riskFactor(context, registration.agent.id),
       referral_commission: { level_1: 0.1, level_2: 0.05, level_3: 0.025 },
       message: 'Agent registered. Keep your api_key: it is shown once.',
-      next_steps: ['Claim 1.00 USDC from the faucet: POST /faucet/claim { agent_casino_id }', 'List the games: GET /api/v1/games', 'Place a bet: POST /api/v1/games/coin-flip { side, amount }'],
+      next_steps: [
+        'Claim 1.00 USDC from the faucet: POST /faucet/claim { agent_casino_id }',
+        'List the games: GET /api/v1/games',
+        'Place a bet: POST /api/v1/games/coin-flip { side, amount }',
+      ],
     };
   },
 });
@@ -61,19 +66,35 @@ function withKnownReferral(input: RouteInput, context: RouteContext): RouteInput
   return { ...input, body: rest };
 }
 
-const register: Route = { ...registerBase, parse: (input, context) => registerBase.parse(withKnownReferral(input, context), context) };
+const register: Route = {
+  ...registerBase,
+  parse: (input, context) => registerBase.parse(withKnownReferral(input, context), context),
+};
 
 function activityLine(entry: JournalEntry): JsonObject {
   const service = entry.reason.split('.')[0] ?? 'casino';
-  return { type: entry.amountMicro >= 0n ? 'credit' : 'debit', amount: moneyA(entry.amountMicro), balance_after: moneyA(entry.balanceAfterMicro), reason: entry.reason, service, at: isoTime(entry.atMs) };
+  return {
+    type: entry.amountMicro >= 0n ? 'credit' : 'debit',
+    amount: moneyA(entry.amountMicro),
+    balance_after: moneyA(entry.balanceAfterMicro),
+    reason: entry.reason,
+    service,
+    at: isoTime(entry.atMs),
+  };
 }
 
 function lifetime(context: RouteContext, agentId: string): JsonObject {
   const account = context.platform.casino.account;
   const deposits = account.depositsOf(agentId, LIST_MAX, context.nowMs);
   const withdrawals = account.withdrawalsOf(agentId, LIST_MAX);
-  const deposited = deposits.ok ? deposits.value.filter((deposit) => deposit.status === 'confirmed').reduce((sum: Micro, deposit) => sum + deposit.amountMicro, 0n) : 0n;
-  const withdrawn = withdrawals.ok ? withdrawals.value.reduce((sum: Micro, withdrawal) => sum + withdrawal.amountMicro, 0n) : 0n;
+  const deposited = deposits.ok
+    ? deposits.value
+        .filter((deposit) => deposit.status === 'confirmed')
+        .reduce((sum: Micro, deposit) => sum + deposit.amountMicro, 0n)
+    : 0n;
+  const withdrawn = withdrawals.ok
+    ? withdrawals.value.reduce((sum: Micro, withdrawal) => sum + withdrawal.amountMicro, 0n)
+    : 0n;
   const totals = context.platform.casino.stats(agentId).overall;
   return {
     total_deposited: moneyA(deposited),
@@ -93,7 +114,10 @@ const balance = adaptedRow('casino.A.balance', {
     const agent = context.platform.agents.get(view.agentId);
     return {
       agent_id: view.agentId,
-      balance_usd: context.floatBalances === undefined ? moneyA(view.balanceMicro) : context.floatBalances.balance(view.agentId, view.balanceMicro),
+      balance_usd:
+        context.floatBalances === undefined
+          ? moneyA(view.balanceMicro)
+          : context.floatBalances.balance(view.agentId, view.balanceMicro),
       tier: agent?.tier ?? 'free',
       risk_factor: riskFactor(context, view.agentId),
       lifetime: lifetime(context, view.agentId),
@@ -119,13 +143,31 @@ const withdraw = adaptedRow('casino.A.withdraw', {
   render: (value, context): JsonObject => {
     const withdrawal = value as WithdrawalRecord;
     const balanceMicro = context.platform.casino.balanceMicro(withdrawal.agentId);
-    const newBalance = context.floatBalances === undefined ? moneyA(balanceMicro) : context.floatBalances.balance(withdrawal.agentId, balanceMicro);
+    const newBalance =
+      context.floatBalances === undefined
+        ? moneyA(balanceMicro)
+        : context.floatBalances.balance(withdrawal.agentId, balanceMicro);
     if (withdrawal.status !== 'completed') {
-      return { status: withdrawal.status, withdrawal_id: withdrawal.id, amount: moneyA(withdrawal.amountMicro), fee: moneyA(withdrawal.feeMicro), message: 'Withdrawals over 1000 USDC are reviewed before they are sent.', new_balance: newBalance };
+      return {
+        status: withdrawal.status,
+        withdrawal_id: withdrawal.id,
+        amount: moneyA(withdrawal.amountMicro),
+        fee: moneyA(withdrawal.feeMicro),
+        message: 'Withdrawals over 1000 USDC are reviewed before they are sent.',
+        new_balance: newBalance,
+      };
     }
     return {
-      status: 'completed', withdrawal_id: withdrawal.id, amount: moneyA(withdrawal.amountMicro), fee: moneyA(withdrawal.feeMicro), chain: 'base', token: 'USDC',
-      address: withdrawal.address, tx_hash: withdrawal.txHash, explorer: `https://basescan.org/tx/${withdrawal.txHash ?? ''}`, new_balance: newBalance,
+      status: 'completed',
+      withdrawal_id: withdrawal.id,
+      amount: moneyA(withdrawal.amountMicro),
+      fee: moneyA(withdrawal.feeMicro),
+      chain: 'base',
+      token: 'USDC',
+      address: withdrawal.address,
+      tx_hash: withdrawal.txHash,
+      explorer: `https://basescan.org/tx/${withdrawal.txHash ?? ''}`,
+      new_balance: newBalance,
     };
   },
 });
@@ -135,7 +177,8 @@ const maximumChecked: Route = {
   ...withdraw,
   parse: (input, context) => {
     const amount = (input.body as { amount?: unknown } | null | undefined)?.amount;
-    if (typeof amount === 'number' && amount * 1_000_000 > Number(WITHDRAW_MAX_MICRO)) return deployedFailure(400, 'maximum_withdrawal', 'Maximum withdrawal is $100,000');
+    if (typeof amount === 'number' && amount * 1_000_000 > Number(WITHDRAW_MAX_MICRO))
+      return deployedFailure(400, 'maximum_withdrawal', 'Maximum withdrawal is $100,000');
     return withdraw.parse(input, context);
   },
 };

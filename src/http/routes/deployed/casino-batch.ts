@@ -26,8 +26,21 @@ import { deployedRulesOf } from './deployed-rules-of.ts';
 
 /** §2.6's defaults for a batch element's missing parameters. */
 const DEFAULTS: Readonly<Record<string, unknown>> = {
-  side: 'heads', direction: 'over', threshold: 50, target_multiplier: 2, bet_type: 'red', win_probability: 50, action: 'stand',
-  cash_out_at: 2, rows: 8, risk: 'low', pick: 3, guess: 'higher', picks: [1, 2, 3], mines: 3, reveals: 3,
+  side: 'heads',
+  direction: 'over',
+  threshold: 50,
+  target_multiplier: 2,
+  bet_type: 'red',
+  win_probability: 50,
+  action: 'stand',
+  cash_out_at: 2,
+  rows: 8,
+  risk: 'low',
+  pick: 3,
+  guess: 'higher',
+  picks: [1, 2, 3],
+  mines: 3,
+  reveals: 3,
 };
 const NOT_IN_BATCH: readonly string[] = ['video_poker', 'baccarat'];
 
@@ -36,20 +49,31 @@ interface BatchCommand {
 }
 
 function parseElement(element: unknown, index: number): ParsedBet | Failure {
-  if (typeof element !== 'object' || element === null || Array.isArray(element)) return deployedFailure(400, 'invalid_bet', `bets[${index}] must be an object`);
+  if (typeof element !== 'object' || element === null || Array.isArray(element))
+    return deployedFailure(400, 'invalid_bet', `bets[${index}] must be an object`);
   const gameId = (element as Record<string, unknown>)['game'];
   const game = typeof gameId === 'string' ? findGame(gameId) : undefined;
-  if (game === undefined || NOT_IN_BATCH.includes(game.id)) return deployedFailure(400, 'invalid_game', `bets[${index}].game must be a single-call game other than ${NOT_IN_BATCH.join(', ')}`);
+  if (game === undefined || NOT_IN_BATCH.includes(game.id))
+    return deployedFailure(
+      400,
+      'invalid_game',
+      `bets[${index}].game must be a single-call game other than ${NOT_IN_BATCH.join(', ')}`,
+    );
   const fields = knownFields(element, ['amount', 'client_seed', ...game.paramFields]) as Record<string, unknown>;
-  for (const field of game.paramFields) if (fields[field] === undefined && DEFAULTS[field] !== undefined) fields[field] = DEFAULTS[field];
+  for (const field of game.paramFields)
+    if (fields[field] === undefined && DEFAULTS[field] !== undefined) fields[field] = DEFAULTS[field];
   const parsed = parseBetFields(fields, game, 'number');
   return isFailure(parsed) ? betRefusal(parsed) : parsed;
 }
 
 function parseBatch(input: RouteInput, batchMax: number): BatchCommand | Failure {
   const body = input.body;
-  const bets = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['bets'] : undefined;
-  if (!Array.isArray(bets) || bets.length === 0) return deployedFailure(400, 'invalid_request', 'bets must be an array of 1 to 20 bets');
+  const bets =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)['bets']
+      : undefined;
+  if (!Array.isArray(bets) || bets.length === 0)
+    return deployedFailure(400, 'invalid_request', 'bets must be an array of 1 to 20 bets');
   if (bets.length > batchMax) return deployedFailure(400, 'too_many_bets', `Maximum ${batchMax} bets per batch`);
   return { elements: bets.map((element: unknown, index) => parseElement(element, index)) };
 }
@@ -74,27 +98,44 @@ function renderBatch(results: BatchResults, context: RouteContext): JsonObject {
   // its results lack: total_wagered 0, net_pnl = total_won.
   if (context.platform.context.defects.has('batch-summary-zero')) wageredMicro = 0n;
   const balanceMicro = context.platform.casino.balanceMicro(agentId);
-  const kellyMicro = (applyToMicro(balanceMicro, riskFactorOf(context.platform.casino.state, agentId)) / 10_000n) * 10_000n;
+  const kellyMicro =
+    (applyToMicro(balanceMicro, riskFactorOf(context.platform.casino.state, agentId)) / 10_000n) * 10_000n;
   const placed = won + lost;
   return {
     results: rendered,
     summary: {
-      total: results.length, won, lost, errors: results.length - placed,
-      total_wagered: moneyA(wageredMicro), total_won: moneyA(wonMicro), net_pnl: moneyA(wonMicro - wageredMicro),
+      total: results.length,
+      won,
+      lost,
+      errors: results.length - placed,
+      total_wagered: moneyA(wageredMicro),
+      total_won: moneyA(wonMicro),
+      net_pnl: moneyA(wonMicro - wageredMicro),
       win_rate_pct: placed === 0 ? 0 : Math.round((won / placed) * 10_000) / 100,
     },
-    balance_after: context.floatBalances === undefined ? moneyA(balanceMicro) : roundCents(context.floatBalances.balance(agentId, balanceMicro)),
+    balance_after:
+      context.floatBalances === undefined
+        ? moneyA(balanceMicro)
+        : roundCents(context.floatBalances.balance(agentId, balanceMicro)),
     kelly_max_next_bet: moneyA(kellyMicro),
   };
 }
 
 const batch = defineRoute<BatchCommand, BatchResults>({
-  id: 'casino.deployed.batch', service: 'casino', style: 'deployed', mount: 'casino', method: 'POST', path: '/api/v1/bets/batch', auth: 'bearer',
+  id: 'casino.deployed.batch',
+  service: 'casino',
+  style: 'deployed',
+  mount: 'casino',
+  method: 'POST',
+  path: '/api/v1/bets/batch',
+  auth: 'bearer',
   summary: 'Place 1 to 20 bets ({ bets: [{ game, amount, ...params }] }); each is processed like a single bet.',
   parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),
   run: (context, command) => {
     const deployedRules = deployedRulesOf(context);
-    const commands = command.elements.map((element) => (isFailure(element) ? element : { ...betCommand(context, element, 'batch'), deployedRules }));
+    const commands = command.elements.map((element) =>
+      isFailure(element) ? element : { ...betCommand(context, element, 'batch'), deployedRules },
+    );
     return { ok: true, value: context.platform.casino.batch(commands, context.nowMs).results };
   },
   successStatus: 200,

@@ -28,7 +28,11 @@ export function deployedBet(bet: BetRecord, context: RouteContext): JsonObject {
   const { display } = deployedRulesOf(context);
   const shown = { ...answer, won: bet.multiplier.num > 0n, payout_multiplier: exactNumber(bet.multiplier) };
   if (context.floatBalances !== undefined) return floatMoneyBet(shown, bet, context.floatBalances, display);
-  return { ...shown, amount_won: roundedMoney(bet.payoutMicro, display.amountWonPlaces), new_balance: roundedMoney(bet.balanceAfterMicro, display.newBalancePlaces) };
+  return {
+    ...shown,
+    amount_won: roundedMoney(bet.payoutMicro, display.amountWonPlaces),
+    new_balance: roundedMoney(bet.balanceAfterMicro, display.newBalancePlaces),
+  };
 }
 
 /**
@@ -36,11 +40,26 @@ export function deployedBet(bet: BetRecord, context: RouteContext): JsonObject {
  * `+ amount × payout_multiplier`, shown rounded to its display places, and `amount_won` that
  * unrounded credit rounded likewise (both display fields).
  */
-function floatMoneyBet(answer: JsonObject, bet: BetRecord, floatBalances: FloatBalances, display: { amountWonPlaces: number; newBalancePlaces: number }): JsonObject {
+function floatMoneyBet(
+  answer: JsonObject,
+  bet: BetRecord,
+  floatBalances: FloatBalances,
+  display: { amountWonPlaces: number; newBalancePlaces: number },
+): JsonObject {
   const multiplier = answer['payout_multiplier'] as number;
   const amount = answer['amount_bet'] as number;
-  const balance = floatBalances.settle({ agentId: bet.agentId, amountMicro: bet.amountMicro, payoutMicro: bet.payoutMicro, balanceAfterMicro: bet.balanceAfterMicro, multiplier });
-  return { ...answer, amount_won: bet.payoutMicro > 0n ? roundPlaces(amount * multiplier, display.amountWonPlaces) : 0, new_balance: roundPlaces(balance, display.newBalancePlaces) };
+  const balance = floatBalances.settle({
+    agentId: bet.agentId,
+    amountMicro: bet.amountMicro,
+    payoutMicro: bet.payoutMicro,
+    balanceAfterMicro: bet.balanceAfterMicro,
+    multiplier,
+  });
+  return {
+    ...answer,
+    amount_won: bet.payoutMicro > 0n ? roundPlaces(amount * multiplier, display.amountWonPlaces) : 0,
+    new_balance: roundPlaces(balance, display.newBalancePlaces),
+  };
 }
 
 /** The deployment's display rounding of a double (`Math.round(x * 10^k) / 10^k`; k = 2 is roundCents). */

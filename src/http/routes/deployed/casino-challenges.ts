@@ -16,10 +16,16 @@ import type { Route } from '../../route.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 function challengeRefusal(failure: Failure): Failure {
-  if (failure.code === 'NOT_FOUND') return renamed(failure, failure.message.startsWith('challenge ') ? 'not_found' : 'agent_not_found', 404);
+  if (failure.code === 'NOT_FOUND')
+    return renamed(failure, failure.message.startsWith('challenge ') ? 'not_found' : 'agent_not_found', 404);
   if (failure.code === 'INSUFFICIENT_BALANCE') return renamed(failure, 'insufficient_balance', 400);
   if (failure.code === 'FORBIDDEN') return renamed(failure, 'forbidden', 403);
-  if (failure.code === 'CONFLICT') return renamed(failure, failure.message.startsWith('challenge is already') ? 'already_resolved' : 'challenge_limit', 400);
+  if (failure.code === 'CONFLICT')
+    return renamed(
+      failure,
+      failure.message.startsWith('challenge is already') ? 'already_resolved' : 'challenge_limit',
+      400,
+    );
   if (failure.message.includes('itself')) return renamed(failure, 'self_challenge', 400);
   return renamed(failure, 'invalid_params', 400);
 }
@@ -27,37 +33,77 @@ function challengeRefusal(failure: Failure): Failure {
 function challengeLine(record: ChallengeRecord): JsonObject {
   const resolved = record.status === 'resolved';
   return {
-    challenge_id: record.id, challenger_id: record.challengerId, challenged_id: record.challengedId, game: record.game, amount: moneyA(record.amountMicro),
-    status: resolved ? 'accepted' : record.status, message: record.message,
-    ...(resolved ? { winner: record.winnerId, payout_to_winner: moneyA(record.payoutMicro), house_cut: moneyA(record.houseCutMicro) } : {}),
+    challenge_id: record.id,
+    challenger_id: record.challengerId,
+    challenged_id: record.challengedId,
+    game: record.game,
+    amount: moneyA(record.amountMicro),
+    status: resolved ? 'accepted' : record.status,
+    message: record.message,
+    ...(resolved
+      ? {
+          winner: record.winnerId,
+          payout_to_winner: moneyA(record.payoutMicro),
+          house_cut: moneyA(record.houseCutMicro),
+        }
+      : {}),
   };
 }
 
 const create = adaptedRow('casino.A.challenges.create', {
-  id: 'casino.deployed.challenges.create', summary: 'Challenge another agent ({ challenged_agent_id, game, amount, message? }); your stake is held.',
-  bodyKeys: ['challenged_agent_id', 'game', 'amount', 'message'], refusal: challengeRefusal,
-  render: (value) => ({ ...challengeLine(value as ChallengeRecord), note: 'The challenged agent accepts with POST /api/v1/challenges/:id/accept or declines (your stake is refunded).' }),
+  id: 'casino.deployed.challenges.create',
+  summary: 'Challenge another agent ({ challenged_agent_id, game, amount, message? }); your stake is held.',
+  bodyKeys: ['challenged_agent_id', 'game', 'amount', 'message'],
+  refusal: challengeRefusal,
+  render: (value) => ({
+    ...challengeLine(value as ChallengeRecord),
+    note: 'The challenged agent accepts with POST /api/v1/challenges/:id/accept or declines (your stake is refunded).',
+  }),
 });
 
 const list = adaptedRow('casino.A.challenges.list', {
-  id: 'casino.deployed.challenges.list', summary: 'Your challenges: incoming, outgoing, resolved.', bodyKeys: [],
+  id: 'casino.deployed.challenges.list',
+  summary: 'Your challenges: incoming, outgoing, resolved.',
+  bodyKeys: [],
   render: (value) => {
     const pending = value as PendingChallenges;
-    return { incoming: pending.incoming.map(challengeLine), outgoing: pending.outgoing.map(challengeLine), resolved: [] };
+    return {
+      incoming: pending.incoming.map(challengeLine),
+      outgoing: pending.outgoing.map(challengeLine),
+      resolved: [],
+    };
   },
 });
 
 function actionRow(action: 'accept' | 'decline'): Route {
   return adaptedRow(`casino.A.challenges.${action}`, {
-    id: `casino.deployed.challenges.${action}`, summary: `${action === 'accept' ? 'Accept' : 'Decline'} a challenge made to you.`, bodyKeys: [], refusal: challengeRefusal,
+    id: `casino.deployed.challenges.${action}`,
+    summary: `${action === 'accept' ? 'Accept' : 'Decline'} a challenge made to you.`,
+    bodyKeys: [],
+    refusal: challengeRefusal,
     render: (value): JsonObject => {
       const record = value as ChallengeRecord;
-      if (action === 'decline') return { ...challengeLine(record), message: 'Challenge declined; the challenger\'s stake is refunded.' };
+      if (action === 'decline')
+        return { ...challengeLine(record), message: "Challenge declined; the challenger's stake is refunded." };
       const loser = record.winnerId === record.challengerId ? record.challengedId : record.challengerId;
       return {
-        challenge_id: record.id, winner: record.winnerId, loser, game: record.game, amount: moneyA(record.amountMicro), house_cut: moneyA(record.houseCutMicro),
-        payout_to_winner: moneyA(record.payoutMicro), game_result: record.result === null ? null : structuredClone(record.result),
-        proof: record.proof === null ? null : { server_seed_hash: record.proof.serverSeedHash, client_seed: record.proof.clientSeed, nonce: record.proof.nonce, result_hash: record.proof.resultHash },
+        challenge_id: record.id,
+        winner: record.winnerId,
+        loser,
+        game: record.game,
+        amount: moneyA(record.amountMicro),
+        house_cut: moneyA(record.houseCutMicro),
+        payout_to_winner: moneyA(record.payoutMicro),
+        game_result: record.result === null ? null : structuredClone(record.result),
+        proof:
+          record.proof === null
+            ? null
+            : {
+                server_seed_hash: record.proof.serverSeedHash,
+                client_seed: record.proof.clientSeed,
+                nonce: record.proof.nonce,
+                result_hash: record.proof.resultHash,
+              },
         message: record.winnerId === null ? 'Draw: both stakes returned.' : `${record.winnerId} wins.`,
       };
     },

@@ -29,7 +29,17 @@ import { adaptedRow } from './deployed-row.ts';
 
 const BET_KEYS = ['amount', 'client_seed'];
 /** Video poker's paytable rows, in order. */
-const HAND_NAMES = ['royal_flush', 'straight_flush', 'four_of_a_kind', 'full_house', 'flush', 'straight', 'three_of_a_kind', 'two_pair', 'jacks_or_better'];
+const HAND_NAMES = [
+  'royal_flush',
+  'straight_flush',
+  'four_of_a_kind',
+  'full_house',
+  'flush',
+  'straight',
+  'three_of_a_kind',
+  'two_pair',
+  'jacks_or_better',
+];
 
 type DealCommand = { readonly amountMicro: Micro; readonly clientSeed: string | null };
 type DrawCommand = { readonly nonce: number; readonly holds: VideoPokerHolds; readonly amountMicro: Micro | null };
@@ -64,7 +74,16 @@ function gameRow(game: GameModule): Route {
     render: (bet, context) => deployedBet(bet as BetRecord, context),
   });
   // afp's parse and checks; the deployment's engine plays the bet.
-  return { ...row, run: (context, parsed) => refusedAs(context.platform.casino.bet({ ...betCommand(context, parsed as ParsedBet, 'A'), deployedRules: deployedRulesOf(context) }, context.nowMs)) };
+  return {
+    ...row,
+    run: (context, parsed) =>
+      refusedAs(
+        context.platform.casino.bet(
+          { ...betCommand(context, parsed as ParsedBet, 'A'), deployedRules: deployedRulesOf(context) },
+          context.nowMs,
+        ),
+      ),
+  };
 }
 
 function refusedAs<T>(outcome: Outcome<T>): Outcome<T> {
@@ -91,7 +110,8 @@ const deal = adaptedRow('casino.A.video-poker.deal', {
 /** The deal's input with the minimum amount when none was sent (afp commits the stake at the deal). */
 function withDealAmount(input: RouteInput): RouteInput {
   const body = input.body;
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || 'amount' in body)) return input;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || 'amount' in body))
+    return input;
   return { ...input, body: { ...(body ?? {}), amount: 0.01 } };
 }
 
@@ -108,7 +128,12 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
   id: 'casino.deployed.video-poker.draw',
   summary: 'Draw ({ holds: 5 booleans, nonce, amount? }): the committed bet, evaluated on Jacks or Better.',
   bodyKeys: ['holds', 'nonce', 'amount'],
-  refusal: (failure) => (failure.extra?.['committed_amount'] !== undefined ? renamed(failure, 'amount_mismatch', 400) : failure.code === 'NOT_FOUND' ? renamed(failure, 'hand_not_found', 400) : betRefusal(failure)),
+  refusal: (failure) =>
+    failure.extra?.['committed_amount'] !== undefined
+      ? renamed(failure, 'amount_mismatch', 400)
+      : failure.code === 'NOT_FOUND'
+        ? renamed(failure, 'hand_not_found', 400)
+        : betRefusal(failure),
   render: (value, context) => {
     const bet = value as BetRecord;
     const answer = deployedBet(bet, context);
@@ -117,22 +142,50 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
     const paytable = deployedRulesOf(context).casino.video_poker.paytable;
     const row = bet.multiplier.num === 0n ? -1 : paytable.findIndex((payout) => payout === answer['payout_multiplier']);
     const pokerHand = HAND_NAMES[row] ?? 'nothing';
-    return { ...answer, poker_hand: pokerHand, initial_cards: (detail.initial_cards ?? []).map(cardObject), final_cards: (detail.final_cards ?? []).map(cardObject), holds: detail.holds ?? [] };
+    return {
+      ...answer,
+      poker_hand: pokerHand,
+      initial_cards: (detail.initial_cards ?? []).map(cardObject),
+      final_cards: (detail.final_cards ?? []).map(cardObject),
+      holds: detail.holds ?? [],
+    };
   },
 });
 
 const dealRow: Route = {
   ...deal,
   parse: (input, context) => deal.parse(withDealAmount(input), context),
-  run: (context, command) => refusedAs(dealHand(context.platform.casino.state, { agentId: casinoCaller(context), ...(command as DealCommand), deployedRules: deployedRulesOf(context) }, context.nowMs)),
+  run: (context, command) =>
+    refusedAs(
+      dealHand(
+        context.platform.casino.state,
+        { agentId: casinoCaller(context), ...(command as DealCommand), deployedRules: deployedRulesOf(context) },
+        context.nowMs,
+      ),
+    ),
 };
 const drawRow: Route = {
   ...drawBase,
   parse: (input, context) => drawBase.parse(holdsAsPositions(input), context),
   run: (context, command) => {
-    const outcome = drawHand(context.platform.casino.state, { agentId: casinoCaller(context), ...(command as DrawCommand), deployedRules: deployedRulesOf(context) }, context.nowMs);
-    return outcome.ok ? outcome : outcome.extra?.['committed_amount'] !== undefined ? renamed(outcome, 'amount_mismatch', 400) : outcome.code === 'NOT_FOUND' ? renamed(outcome, 'hand_not_found', 400) : betRefusal(outcome);
+    const outcome = drawHand(
+      context.platform.casino.state,
+      { agentId: casinoCaller(context), ...(command as DrawCommand), deployedRules: deployedRulesOf(context) },
+      context.nowMs,
+    );
+    return outcome.ok
+      ? outcome
+      : outcome.extra?.['committed_amount'] !== undefined
+        ? renamed(outcome, 'amount_mismatch', 400)
+        : outcome.code === 'NOT_FOUND'
+          ? renamed(outcome, 'hand_not_found', 400)
+          : betRefusal(outcome);
   },
 };
 
-export const deployedGameRoutes: readonly Route[] = [games, ...GAMES.filter((game) => game.id !== 'video_poker').map(gameRow), dealRow, drawRow];
+export const deployedGameRoutes: readonly Route[] = [
+  games,
+  ...GAMES.filter((game) => game.id !== 'video_poker').map(gameRow),
+  dealRow,
+  drawRow,
+];

@@ -9,7 +9,11 @@
  */
 import type { Failure, JsonObject } from '../../../core/errors.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
-import type { RankedEntrant, TournamentDetails, TournamentRecord } from '../../../services/casino/tournaments/tournament-record.ts';
+import type {
+  RankedEntrant,
+  TournamentDetails,
+  TournamentRecord,
+} from '../../../services/casino/tournaments/tournament-record.ts';
 import { renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import type { Route, RouteContext, RouteInput } from '../../route.ts';
@@ -36,8 +40,16 @@ function tournamentRefusal(failure: Failure): Failure {
 
 function listLine(record: TournamentRecord): JsonObject {
   return {
-    id: record.id, name: record.name, game: record.game, entry_fee: moneyA(record.entryFeeMicro), prize_pool: moneyA(record.prizePoolMicro),
-    agent_count: record.entrantCount, max_agents: record.maxAgents, starts_at: unixSeconds(record.startsAtMs), ends_at: unixSeconds(record.endsAtMs), status: record.status,
+    id: record.id,
+    name: record.name,
+    game: record.game,
+    entry_fee: moneyA(record.entryFeeMicro),
+    prize_pool: moneyA(record.prizePoolMicro),
+    agent_count: record.entrantCount,
+    max_agents: record.maxAgents,
+    starts_at: unixSeconds(record.startsAtMs),
+    ends_at: unixSeconds(record.endsAtMs),
+    status: record.status,
   };
 }
 
@@ -46,59 +58,124 @@ function createInput(input: RouteInput): RouteInput {
   const body = input.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return input;
   const fields = body as Record<string, unknown>;
-  const instant = (value: unknown): unknown => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < 1e11 ? new Date(value * 1000).toISOString() : value);
-  const mapped: Record<string, unknown> = { name: fields['name'], game: fields['game'], entry_fee: fields['entry_fee_usdc'], prize_pool: fields['prize_pool_usdc'], max_agents: fields['max_agents'], starts_at: instant(fields['starts_at']), ends_at: instant(fields['ends_at']) };
+  const instant = (value: unknown): unknown =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < 1e11
+      ? new Date(value * 1000).toISOString()
+      : value;
+  const mapped: Record<string, unknown> = {
+    name: fields['name'],
+    game: fields['game'],
+    entry_fee: fields['entry_fee_usdc'],
+    prize_pool: fields['prize_pool_usdc'],
+    max_agents: fields['max_agents'],
+    starts_at: instant(fields['starts_at']),
+    ends_at: instant(fields['ends_at']),
+  };
   for (const key of Object.keys(mapped)) if (mapped[key] === undefined) delete mapped[key];
   return { ...input, body: mapped };
 }
 
 const createBase = adaptedRow('casino.A.tournaments.create', {
   id: 'casino.deployed.tournaments.create',
-  summary: 'Create a tournament ({ name, game, entry_fee_usdc, prize_pool_usdc, max_agents, starts_at, ends_at }, unix seconds).',
+  summary:
+    'Create a tournament ({ name, game, entry_fee_usdc, prize_pool_usdc, max_agents, starts_at, ends_at }, unix seconds).',
   bodyKeys: ['name', 'game', 'entry_fee', 'prize_pool', 'max_agents', 'starts_at', 'ends_at'],
   successStatus: 201,
   refusal: tournamentRefusal,
   render: (value) => {
     const record = value as TournamentRecord;
     const { id: _id, agent_count: _count, ...line } = listLine(record);
-    return { tournament_id: record.id, ...line, message: 'Tournament created. Agents enter with POST /api/v1/tournaments/:id/enter.' };
+    return {
+      tournament_id: record.id,
+      ...line,
+      message: 'Tournament created. Agents enter with POST /api/v1/tournaments/:id/enter.',
+    };
   },
 });
 const create: Route = { ...createBase, parse: (input, context) => createBase.parse(createInput(input), context) };
 
 const list = adaptedRow('casino.A.tournaments.list', {
-  id: 'casino.deployed.tournaments.list', summary: 'Tournaments (public).', auth: 'none', bodyKeys: [], queryKeys: ['limit'],
+  id: 'casino.deployed.tournaments.list',
+  summary: 'Tournaments (public).',
+  auth: 'none',
+  bodyKeys: [],
+  queryKeys: ['limit'],
   render: (value) => ({ tournaments: (value as readonly TournamentRecord[]).map(listLine) }),
 });
 
 const details = adaptedRow('casino.A.tournaments.get', {
-  id: 'casino.deployed.tournaments.get', summary: 'A tournament and its leaderboard (public).', auth: 'none', bodyKeys: [], refusal: tournamentRefusal,
+  id: 'casino.deployed.tournaments.get',
+  summary: 'A tournament and its leaderboard (public).',
+  auth: 'none',
+  bodyKeys: [],
+  refusal: tournamentRefusal,
   render: (value) => {
     const view = value as TournamentDetails;
-    return { tournament: listLine(view.tournament), leaderboard: view.leaderboard.map((entrant: RankedEntrant) => ({ rank: entrant.rank, agent_id: entrant.agentId, score: moneyA(entrant.scoreMicro), winnings: moneyA(entrant.returnedMicro) })) };
+    return {
+      tournament: listLine(view.tournament),
+      leaderboard: view.leaderboard.map((entrant: RankedEntrant) => ({
+        rank: entrant.rank,
+        agent_id: entrant.agentId,
+        score: moneyA(entrant.scoreMicro),
+        winnings: moneyA(entrant.returnedMicro),
+      })),
+    };
   },
 });
 
 const enter = adaptedRow('casino.A.tournaments.enter', {
-  id: 'casino.deployed.tournaments.enter', summary: 'Enter a tournament (the entry fee joins the pool).', bodyKeys: [], refusal: tournamentRefusal,
+  id: 'casino.deployed.tournaments.enter',
+  summary: 'Enter a tournament (the entry fee joins the pool).',
+  bodyKeys: [],
+  refusal: tournamentRefusal,
   render: (value, context: RouteContext) => {
-    const { tournament, entrant } = value as { tournament: TournamentRecord; entrant: RankedEntrant | { agentId: string } };
+    const { tournament, entrant } = value as {
+      tournament: TournamentRecord;
+      entrant: RankedEntrant | { agentId: string };
+    };
     return {
-      tournament_id: tournament.id, agent_id: entrant.agentId, position: 'rank' in entrant ? entrant.rank : tournament.entrantCount, entry_fee_paid: moneyA(tournament.entryFeeMicro),
+      tournament_id: tournament.id,
+      agent_id: entrant.agentId,
+      position: 'rank' in entrant ? entrant.rank : tournament.entrantCount,
+      entry_fee_paid: moneyA(tournament.entryFeeMicro),
       message: `Entered ${tournament.name}. Play with POST /api/v1/tournaments/${tournament.id}/play; balance ${moneyA(context.platform.casino.balanceMicro(entrant.agentId))}.`,
     };
   },
 });
 
 const playBase = adaptedRow('casino.A.tournaments.play', {
-  id: 'casino.deployed.tournaments.play', summary: 'Play the tournament\'s game ({ amount, ...params, client_seed? }).',
-  bodyKeys: ['game', 'amount', 'client_seed', 'side', 'direction', 'threshold', 'target_multiplier', 'bet_type', 'bet_value', 'win_probability', 'cash_out_at', 'pick', 'action', 'rows', 'risk', 'guess', 'picks', 'mines', 'reveals', 'bet_on'],
+  id: 'casino.deployed.tournaments.play',
+  summary: "Play the tournament's game ({ amount, ...params, client_seed? }).",
+  bodyKeys: [
+    'game',
+    'amount',
+    'client_seed',
+    'side',
+    'direction',
+    'threshold',
+    'target_multiplier',
+    'bet_type',
+    'bet_value',
+    'win_probability',
+    'cash_out_at',
+    'pick',
+    'action',
+    'rows',
+    'risk',
+    'guess',
+    'picks',
+    'mines',
+    'reveals',
+    'bet_on',
+  ],
   refusal: tournamentRefusal,
   render: (value, context) => {
     const bet = (value as { bet: BetRecord }).bet;
     const tournamentId = bet.tournamentId ?? '';
     const entrant = context.platform.casino.tournaments.details(tournamentId);
-    const score = entrant.ok ? (entrant.value.leaderboard.find((line) => line.agentId === bet.agentId)?.scoreMicro ?? 0n) : 0n;
+    const score = entrant.ok
+      ? (entrant.value.leaderboard.find((line) => line.agentId === bet.agentId)?.scoreMicro ?? 0n)
+      : 0n;
     return { ...deployedBet(bet, context), tournament_score: moneyA(score), tournament_id: tournamentId };
   },
 });
@@ -108,7 +185,16 @@ const play: Route = {
   ...playBase,
   run: (context, value) => {
     const { id, bet } = value as { id: string; bet: ParsedBet };
-    const command = { agentId: casinoCaller(context), tournamentId: id, game: bet.game, params: bet.params, paramsJson: bet.paramsJson, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed, deployedRules: deployedRulesOf(context) };
+    const command = {
+      agentId: casinoCaller(context),
+      tournamentId: id,
+      game: bet.game,
+      params: bet.params,
+      paramsJson: bet.paramsJson,
+      amountMicro: bet.amountMicro,
+      clientSeed: bet.clientSeed,
+      deployedRules: deployedRulesOf(context),
+    };
     const outcome = context.platform.casino.tournaments.play(command, context.nowMs);
     return outcome.ok ? outcome : tournamentRefusal(outcome);
   },

@@ -9,12 +9,21 @@
  */
 import { assert } from '../../../core/assert.ts';
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
-import { defineRoute, type HttpMethod, type Mount, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import {
+  defineRoute,
+  type HttpMethod,
+  type Mount,
+  type Route,
+  type RouteContext,
+  type RouteInput,
+} from '../../route.ts';
 import { casinoRoutes } from '../casino/casino.ts';
 import { escrowRoutes } from '../escrow/escrow.ts';
 import { faucetRoutes } from '../faucet/faucet.ts';
 
-const DOCUMENTS_ROWS: ReadonlyMap<string, Route> = new Map([...casinoRoutes, ...escrowRoutes, ...faucetRoutes].map((route) => [route.id, route]));
+const DOCUMENTS_ROWS: ReadonlyMap<string, Route> = new Map(
+  [...casinoRoutes, ...escrowRoutes, ...faucetRoutes].map((route) => [route.id, route]),
+);
 
 /** One of afp's documents rows, by id (a wrong id is a bug of the deployed table). */
 export function documentsRow(id: string): Route {
@@ -34,10 +43,18 @@ export function knownFields(value: unknown, keys: readonly string[]): unknown {
 }
 
 /** The input with only the known body and query keys (the deployment ignores the rest). */
-export function knownInput(input: RouteInput, bodyKeys: readonly string[], queryKeys: readonly string[] = []): RouteInput {
+export function knownInput(
+  input: RouteInput,
+  bodyKeys: readonly string[],
+  queryKeys: readonly string[] = [],
+): RouteInput {
   const query: Record<string, string> = {};
   for (const key of queryKeys) if (Object.hasOwn(input.query, key)) query[key] = input.query[key] as string;
-  return { params: input.params, query: queryKeys.length === 0 ? NO_QUERY : query, body: knownFields(input.body, bodyKeys) };
+  return {
+    params: input.params,
+    query: queryKeys.length === 0 ? NO_QUERY : query,
+    body: knownFields(input.body, bodyKeys),
+  };
 }
 
 export interface AdaptedRowSpec {

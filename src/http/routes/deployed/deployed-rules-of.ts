@@ -7,7 +7,11 @@
  * so its verify sees those bets differ. Every deployed game, batch, video-poker and tournament row
  * plays by `deployedRulesOf`.
  */
-import { PUBLISHED_DEPLOYED_RULES, withRuleOverrides, type DeployedCasinoRules } from '../../../services/casino/deployed/deployed-casino-rules.ts';
+import {
+  PUBLISHED_DEPLOYED_RULES,
+  withRuleOverrides,
+  type DeployedCasinoRules,
+} from '../../../services/casino/deployed/deployed-casino-rules.ts';
 import type { RouteContext } from '../../route.ts';
 
 export function publishedRulesOf(context: RouteContext): DeployedCasinoRules {
@@ -28,7 +32,9 @@ export function deployedRulesOf(context: RouteContext): DeployedCasinoRules {
   const key = `${payout}:${shortKeno}`;
   let rules = copies.get(key);
   if (rules === undefined) {
-    rules = withRuleOverrides(published, { casino: { ...(payout ? { coin_flip: { payout: 2 } } : {}), ...(shortKeno ? { keno: { numbers: 79 } } : {}) } });
+    rules = withRuleOverrides(published, {
+      casino: { ...(payout ? { coin_flip: { payout: 2 } } : {}), ...(shortKeno ? { keno: { numbers: 79 } } : {}) },
+    });
     copies.set(key, rules);
   }
   return rules;

@@ -22,7 +22,13 @@ import { isFailure, succeed, type Failure, type JsonObject } from '../../../core
 import type { Micro } from '../../../core/money.ts';
 import { isReference } from '../../../core/reference.ts';
 import { DNS_LIMITS, DNS_TYPES, type DnsRecord, type DnsType } from '../../../services/domains/dns-records.ts';
-import { DOMAIN_TEXT_MAX, parseDomainName, parseRegistrableName, SUPPORTED_TLDS, yearlyPriceMicro } from '../../../services/domains/domain-name.ts';
+import {
+  DOMAIN_TEXT_MAX,
+  parseDomainName,
+  parseRegistrableName,
+  SUPPORTED_TLDS,
+  yearlyPriceMicro,
+} from '../../../services/domains/domain-name.ts';
 import type { DomainCharge, DomainRecord } from '../../../services/domains/domain-record.ts';
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
@@ -41,7 +47,8 @@ const RECORD_KEYS: readonly string[] = ['type', 'name', 'content', 'ttl', 'prior
 export const RECORD_CONTENT_MAX = Math.max(DNS_LIMITS.hostnameLengthMax, DNS_LIMITS.txtLengthMax);
 
 function fieldsOf(body: unknown): Record<string, unknown> | Failure {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return deployedFailure(400, 'invalid_request', 'the body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return deployedFailure(400, 'invalid_request', 'the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -51,15 +58,18 @@ function domainsRefusal(failure: Failure): Failure {
   if (failure.code === 'INSUFFICIENT_BALANCE') return renamed(failure, 'insufficient_balance', 400);
   if (failure.code === 'NOT_FOUND') return renamed(failure, 'not_found', 404);
   if (failure.code === 'FORBIDDEN') return renamed(failure, 'forbidden', 403);
-  if (failure.code === 'CONFLICT' && failure.message.includes('already registered')) return renamed(failure, 'domain_unavailable', 400);
+  if (failure.code === 'CONFLICT' && failure.message.includes('already registered'))
+    return renamed(failure, 'domain_unavailable', 400);
   // afp's caps (100 domains an agent, the registrar's total): the deployment shows none; named for what they are.
-  if (failure.code === 'CONFLICT' && failure.message.includes('maximum')) return renamed(failure, 'domain_limit_reached', 400);
+  if (failure.code === 'CONFLICT' && failure.message.includes('maximum'))
+    return renamed(failure, 'domain_limit_reached', 400);
   if (failure.code === 'CONFLICT') return renamed(failure, 'invalid_status', 409);
   return renamed(failure, 'invalid_request', 400);
 }
 
 function domainText(value: unknown, field: string): string | Failure {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > DOMAIN_TEXT_MAX) return deployedFailure(400, 'invalid_domain', `${field} must be a domain name such as example.com`);
+  if (typeof value !== 'string' || value.trim() === '' || value.length > DOMAIN_TEXT_MAX)
+    return deployedFailure(400, 'invalid_domain', `${field} must be a domain name such as example.com`);
   return value.trim().toLowerCase();
 }
 
@@ -81,10 +91,16 @@ export function parseAnyName(value: unknown, field: string): string | Failure {
 
 /** `names=a.com,b.xyz`: 1 to CHECK_NAMES_MAX sold names. */
 export function parseCheckNames(raw: string | undefined): readonly string[] | Failure {
-  if (raw === undefined || raw.trim() === '') return deployedFailure(400, 'missing_names', 'names is required: ?names=example.com,example.xyz');
-  const names = raw.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
-  if (names.length === 0) return deployedFailure(400, 'missing_names', 'names is required: ?names=example.com,example.xyz');
-  if (names.length > CHECK_NAMES_MAX) return deployedFailure(400, 'too_many_names', `at most ${CHECK_NAMES_MAX} names per check`);
+  if (raw === undefined || raw.trim() === '')
+    return deployedFailure(400, 'missing_names', 'names is required: ?names=example.com,example.xyz');
+  const names = raw
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  if (names.length === 0)
+    return deployedFailure(400, 'missing_names', 'names is required: ?names=example.com,example.xyz');
+  if (names.length > CHECK_NAMES_MAX)
+    return deployedFailure(400, 'too_many_names', `at most ${CHECK_NAMES_MAX} names per check`);
   for (const name of names) {
     const parsed = parseRegistrable(name, 'names');
     if (isFailure(parsed)) return parsed;
@@ -112,7 +128,14 @@ function ownDomain(context: RouteContext, domainId: string): DomainRecord | Fail
 }
 
 function domainView(domain: DomainRecord): JsonObject {
-  return { domain_id: domain.id, domain: domain.name, status: domain.status, registered_at: isoTime(domain.registeredAtMs), expires_at: isoTime(domain.expiresAtMs), auto_renew: false };
+  return {
+    domain_id: domain.id,
+    domain: domain.name,
+    status: domain.status,
+    registered_at: isoTime(domain.registeredAtMs),
+    expires_at: isoTime(domain.expiresAtMs),
+    auto_renew: false,
+  };
 }
 
 export function recordIdOf(domainId: string, record: DnsRecord): string {
@@ -120,11 +143,25 @@ export function recordIdOf(domainId: string, record: DnsRecord): string {
 }
 
 function recordView(domain: DomainRecord, record: DnsRecord): JsonObject {
-  return { id: recordIdOf(domain.id, record), domain_id: domain.id, type: record.type, name: record.host, content: record.value, ttl: record.ttl, priority: record.priority };
+  return {
+    id: recordIdOf(domain.id, record),
+    domain_id: domain.id,
+    type: record.type,
+    name: record.host,
+    content: record.value,
+    ttl: record.ttl,
+    priority: record.priority,
+  };
 }
 
 const register = defineRoute<{ referralCode: string | null }, Registration>({
-  id: 'domains.deployed.register', service: 'domains', style: 'deployed', mount: 'domains', method: 'POST', path: '/v1/auth/register', auth: 'none',
+  id: 'domains.deployed.register',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'POST',
+  path: '/v1/auth/register',
+  auth: 'none',
   summary: 'Create a domains agent ({ referral_code? }): its own sk_domains_ key and balance.',
   parse: (input) => {
     const fields = input.body === undefined || input.body === null ? {} : fieldsOf(input.body);
@@ -133,21 +170,38 @@ const register = defineRoute<{ referralCode: string | null }, Registration>({
     return isFailure(code) ? deployedFailure(400, 'invalid_request', code.message) : { referralCode: code ?? null };
   },
   run: (context, command) => {
-    const referrer = command.referralCode === null ? null : (context.platform.agents.resolve(command.referralCode)?.id ?? null);
-    const registered = context.platform.faucet.register({ style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: referrer ?? undefined }, context.nowMs);
+    const referrer =
+      command.referralCode === null ? null : (context.platform.agents.resolve(command.referralCode)?.id ?? null);
+    const registered = context.platform.faucet.register(
+      { style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: referrer ?? undefined },
+      context.nowMs,
+    );
     return registered.ok ? registered : domainsRefusal(registered);
   },
   successStatus: 201,
   render: (registration) => ({
-    agent_id: registration.agent.id, api_key: serviceKeyOf('domains', registration.apiKey), referral_code: registration.agent.referralCode, tier: registration.agent.tier,
-    balance_usd: moneyA(registration.balanceMicro), pricing: pricing(),
+    agent_id: registration.agent.id,
+    api_key: serviceKeyOf('domains', registration.apiKey),
+    referral_code: registration.agent.referralCode,
+    tier: registration.agent.tier,
+    balance_usd: moneyA(registration.balanceMicro),
+    pricing: pricing(),
     message: 'Agent registered. Keep your api_key: it is shown once.',
-    next_steps: ['Check names: GET /v1/domains/check?names=example.com', 'Register one: POST /v1/domains/register { domain }'],
+    next_steps: [
+      'Check names: GET /v1/domains/check?names=example.com',
+      'Register one: POST /v1/domains/register { domain }',
+    ],
   }),
 });
 
 const account = defineRoute<null, string>({
-  id: 'domains.deployed.account', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/auth/account', auth: 'bearer',
+  id: 'domains.deployed.account',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/auth/account',
+  auth: 'bearer',
   summary: 'Your domains account: balance and how many domains you hold.',
   parse: () => null,
   run: (context) => succeed(casinoCaller(context)),
@@ -155,14 +209,24 @@ const account = defineRoute<null, string>({
   render: (agentId, context) => {
     const agent = context.platform.agents.get(agentId);
     return {
-      agent_id: agentId, referral_code: agent?.referralCode ?? null, tier: agent?.tier ?? null, balance_usd: moneyA(balanceMicro(context, agentId)),
-      domains_count: context.platform.domains.list(agentId).length, created_at: agent === undefined ? null : isoTime(agent.createdAtMs),
+      agent_id: agentId,
+      referral_code: agent?.referralCode ?? null,
+      tier: agent?.tier ?? null,
+      balance_usd: moneyA(balanceMicro(context, agentId)),
+      domains_count: context.platform.domains.list(agentId).length,
+      created_at: agent === undefined ? null : isoTime(agent.createdAtMs),
     };
   },
 });
 
 const check = defineRoute<readonly string[], readonly JsonObject[]>({
-  id: 'domains.deployed.check', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/domains/check', auth: 'none',
+  id: 'domains.deployed.check',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/domains/check',
+  auth: 'none',
   summary: `Availability and yearly price of up to ${CHECK_NAMES_MAX} names (?names=a.com,b.xyz).`,
   parse: (input: RouteInput) => parseCheckNames(input.query['names']),
   run: (context, names) => {
@@ -171,30 +235,57 @@ const check = defineRoute<readonly string[], readonly JsonObject[]>({
       const availability = context.platform.domains.check(name);
       if (!availability.ok) return domainsRefusal(availability);
       const tld = name.slice(name.lastIndexOf('.') + 1);
-      results.push({ domain: availability.value.domain, available: availability.value.available, price_usd: moneyA(availability.value.yearlyPriceMicro), tld, currency: 'USD' });
+      results.push({
+        domain: availability.value.domain,
+        available: availability.value.available,
+        price_usd: moneyA(availability.value.yearlyPriceMicro),
+        tld,
+        currency: 'USD',
+      });
     }
     return succeed(results);
   },
   successStatus: 200,
-  render: (results) => ({ results: [...results], count: results.length, available_count: results.filter((one) => one['available'] === true).length }),
+  render: (results) => ({
+    results: [...results],
+    count: results.length,
+    available_count: results.filter((one) => one['available'] === true).length,
+  }),
 });
 
 export function valuationBody(valuation: Valuation): JsonObject {
   const dot = valuation.domain.lastIndexOf('.');
   const floor = valuation.floorMicro;
   return {
-    domain: valuation.domain, label: valuation.domain.slice(0, dot), tld: valuation.domain.slice(dot + 1),
+    domain: valuation.domain,
+    label: valuation.domain.slice(0, dot),
+    tld: valuation.domain.slice(dot + 1),
     valuation: {
-      score: valuation.scoreCenti / 100, category: valuation.category, estimated_market_value_usd: moneyA(valuation.valueMicro), floor_price_usd: moneyA(floor),
+      score: valuation.scoreCenti / 100,
+      category: valuation.category,
+      estimated_market_value_usd: moneyA(valuation.valueMicro),
+      floor_price_usd: moneyA(floor),
       premium_multiple: floor === 0n ? null : Math.round(Number((valuation.valueMicro * 100n) / floor)) / 100,
     },
-    factors: { tld: valuation.tldScore, length: valuation.lengthScore, keyword: valuation.keywordBonus, penalty: valuation.penalty, pronounceability: valuation.pronounceability },
+    factors: {
+      tld: valuation.tldScore,
+      length: valuation.lengthScore,
+      keyword: valuation.keywordBonus,
+      penalty: valuation.penalty,
+      pronounceability: valuation.pronounceability,
+    },
   };
 }
 
 const value = defineRoute<string, Valuation>({
-  id: 'domains.deployed.value', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/domains/value', auth: 'none',
-  summary: "The NOTES.md heuristic valuation of any name (?name=).",
+  id: 'domains.deployed.value',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/domains/value',
+  auth: 'none',
+  summary: 'The NOTES.md heuristic valuation of any name (?name=).',
   parse: (input) => parseAnyName(input.query['name'], 'name'),
   run: (context, name) => context.platform.domains.valuation(name),
   successStatus: 200,
@@ -202,7 +293,13 @@ const value = defineRoute<string, Valuation>({
 });
 
 const whois = defineRoute<string, string>({
-  id: 'domains.deployed.whois', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/whois/:name', auth: 'none',
+  id: 'domains.deployed.whois',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/whois/:name',
+  auth: 'none',
   summary: 'Who holds a name (public): registrant, dates, status; `registered: false` when free.',
   parse: (input) => parseRegistrable(input.params['name'], 'name'),
   run: (_context, name) => succeed(name),
@@ -210,32 +307,69 @@ const whois = defineRoute<string, string>({
   render: (name, context): JsonObject => {
     const held = context.platform.domains.find(name);
     if (held === undefined) return { domain: name, registered: false, available: true };
-    return { domain: name, registered: true, available: false, status: held.status, registrant: held.ownerId, registered_at: isoTime(held.registeredAtMs), expires_at: isoTime(held.expiresAtMs), registrar: 'agent-domains' };
+    return {
+      domain: name,
+      registered: true,
+      available: false,
+      status: held.status,
+      registrant: held.ownerId,
+      registered_at: isoTime(held.registeredAtMs),
+      expires_at: isoTime(held.expiresAtMs),
+      registrar: 'agent-domains',
+    };
   },
 });
 
 const registerDomain = defineRoute<string, DomainCharge>({
-  id: 'domains.deployed.register-domain', service: 'domains', style: 'deployed', mount: 'domains', method: 'POST', path: '/v1/domains/register', auth: 'bearer',
-  summary: 'Register a name for 1 year ({ domain }); 400 domain_unavailable when held, insufficient_balance when short.',
+  id: 'domains.deployed.register-domain',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'POST',
+  path: '/v1/domains/register',
+  auth: 'bearer',
+  summary:
+    'Register a name for 1 year ({ domain }); 400 domain_unavailable when held, insufficient_balance when short.',
   parse: (input) => {
     const fields = fieldsOf(input.body);
     return isFailure(fields) ? fields : parseRegistrable(fields['domain'], 'domain');
   },
   run: (context, domain) => {
-    const charged = context.platform.domains.register({ callerId: casinoCaller(context), domain, years: 1, resolver: null }, context.nowMs);
+    const charged = context.platform.domains.register(
+      { callerId: casinoCaller(context), domain, years: 1, resolver: null },
+      context.nowMs,
+    );
     return charged.ok ? charged : domainsRefusal(charged);
   },
   successStatus: 201,
   render: (charge, context) => ({
-    domain_id: charge.domain.id, domain: charge.domain.name, status: charge.domain.status, expires_at: isoTime(charge.domain.expiresAtMs),
-    cost: { registration_usd: moneyA(charge.costMicro), years: charge.years, total_usd: moneyA(charge.costMicro), currency: 'USD' },
-    balance_usd: moneyA(balanceMicro(context, charge.domain.ownerId)), transaction_id: charge.txHash,
-    next_steps: [`Add DNS records: POST /v1/dns/records { domain_id: "${charge.domain.id}", type, name, content, ttl }`, `See it: GET /v1/domains/${charge.domain.id}`],
+    domain_id: charge.domain.id,
+    domain: charge.domain.name,
+    status: charge.domain.status,
+    expires_at: isoTime(charge.domain.expiresAtMs),
+    cost: {
+      registration_usd: moneyA(charge.costMicro),
+      years: charge.years,
+      total_usd: moneyA(charge.costMicro),
+      currency: 'USD',
+    },
+    balance_usd: moneyA(balanceMicro(context, charge.domain.ownerId)),
+    transaction_id: charge.txHash,
+    next_steps: [
+      `Add DNS records: POST /v1/dns/records { domain_id: "${charge.domain.id}", type, name, content, ttl }`,
+      `See it: GET /v1/domains/${charge.domain.id}`,
+    ],
   }),
 });
 
 const listDomains = defineRoute<null, readonly DomainRecord[]>({
-  id: 'domains.deployed.list', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/domains', auth: 'bearer',
+  id: 'domains.deployed.list',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/domains',
+  auth: 'bearer',
   summary: 'Your domains, by name.',
   parse: () => null,
   run: (context) => succeed(context.platform.domains.list(casinoCaller(context))),
@@ -244,7 +378,13 @@ const listDomains = defineRoute<null, readonly DomainRecord[]>({
 });
 
 const getDomain = defineRoute<string, DomainRecord>({
-  id: 'domains.deployed.get', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/domains/:id', auth: 'bearer',
+  id: 'domains.deployed.get',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/domains/:id',
+  auth: 'bearer',
   summary: 'One of your domains with its DNS records.',
   parse: (input) => input.params['id'] ?? '',
   run: (context, domainId) => {
@@ -252,49 +392,92 @@ const getDomain = defineRoute<string, DomainRecord>({
     return isFailure(found) ? found : succeed(found);
   },
   successStatus: 200,
-  render: (domain) => ({ ...domainView(domain), dns_records: domain.records.map((record) => recordView(domain, record)) }),
+  render: (domain) => ({
+    ...domainView(domain),
+    dns_records: domain.records.map((record) => recordView(domain, record)),
+  }),
 });
 
 /** A DNS record from the deployment's fields (types and TTL as NOTES.md); names and host content lowercased. */
 function parseRecordFields(fields: Record<string, unknown>): DnsRecord | Failure {
   const type = fields['type'];
-  if (typeof type !== 'string' || !(DNS_TYPES as readonly string[]).includes(type.toUpperCase())) return deployedFailure(400, 'invalid_type', `type must be one of ${DNS_TYPES.join(', ')}`);
+  if (typeof type !== 'string' || !(DNS_TYPES as readonly string[]).includes(type.toUpperCase()))
+    return deployedFailure(400, 'invalid_type', `type must be one of ${DNS_TYPES.join(', ')}`);
   const host = fields['name'] ?? '@';
-  if (typeof host !== 'string' || host === '' || host.length > DNS_LIMITS.hostnameLengthMax) return deployedFailure(400, 'invalid_name', `name must be '@' or a host of 1 to ${DNS_LIMITS.hostnameLengthMax} characters`);
+  if (typeof host !== 'string' || host === '' || host.length > DNS_LIMITS.hostnameLengthMax)
+    return deployedFailure(
+      400,
+      'invalid_name',
+      `name must be '@' or a host of 1 to ${DNS_LIMITS.hostnameLengthMax} characters`,
+    );
   const content = fields['content'];
-  if (typeof content !== 'string' || content === '' || content.length > RECORD_CONTENT_MAX) return deployedFailure(400, 'invalid_content', `content must be 1 to ${RECORD_CONTENT_MAX} characters`);
+  if (typeof content !== 'string' || content === '' || content.length > RECORD_CONTENT_MAX)
+    return deployedFailure(400, 'invalid_content', `content must be 1 to ${RECORD_CONTENT_MAX} characters`);
   const ttl = fields['ttl'] ?? DNS_LIMITS.ttlDefault;
-  if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < DNS_LIMITS.ttlMin || ttl > DNS_LIMITS.ttlMax) return deployedFailure(400, 'invalid_ttl', `ttl must be a whole number from ${DNS_LIMITS.ttlMin} to ${DNS_LIMITS.ttlMax}`);
+  if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < DNS_LIMITS.ttlMin || ttl > DNS_LIMITS.ttlMax)
+    return deployedFailure(
+      400,
+      'invalid_ttl',
+      `ttl must be a whole number from ${DNS_LIMITS.ttlMin} to ${DNS_LIMITS.ttlMax}`,
+    );
   const dnsType = type.toUpperCase() as DnsType;
   const priority = fields['priority'];
-  if (priority !== undefined && priority !== null && (typeof priority !== 'number' || !Number.isSafeInteger(priority) || priority < 0 || priority > DNS_LIMITS.priorityMax)) {
-    return deployedFailure(400, 'invalid_priority', `priority must be a whole number from 0 to ${DNS_LIMITS.priorityMax}`);
+  if (
+    priority !== undefined &&
+    priority !== null &&
+    (typeof priority !== 'number' ||
+      !Number.isSafeInteger(priority) ||
+      priority < 0 ||
+      priority > DNS_LIMITS.priorityMax)
+  ) {
+    return deployedFailure(
+      400,
+      'invalid_priority',
+      `priority must be a whole number from 0 to ${DNS_LIMITS.priorityMax}`,
+    );
   }
   return {
-    type: dnsType, host: host.toLowerCase(), value: dnsType === 'TXT' ? content : content.toLowerCase(), ttl,
+    type: dnsType,
+    host: host.toLowerCase(),
+    value: dnsType === 'TXT' ? content : content.toLowerCase(),
+    ttl,
     priority: dnsType === 'MX' ? (typeof priority === 'number' ? priority : 10) : null,
   };
 }
 
 const addRecord = defineRoute<{ domainId: string; record: DnsRecord }, { domain: DomainRecord; record: DnsRecord }>({
-  id: 'domains.deployed.dns.add', service: 'domains', style: 'deployed', mount: 'domains', method: 'POST', path: '/v1/dns/records', auth: 'bearer',
+  id: 'domains.deployed.dns.add',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'POST',
+  path: '/v1/dns/records',
+  auth: 'bearer',
   summary: 'Add a DNS record ({ domain_id, type, name, content, ttl, priority? }).',
   parse: (input) => {
     const fields = fieldsOf(input.body);
     if (isFailure(fields)) return fields;
     const domainId = fields['domain_id'];
-    if (typeof domainId !== 'string' || domainId === '' || domainId.length > 64) return deployedFailure(400, 'missing_domain_id', 'domain_id is required');
+    if (typeof domainId !== 'string' || domainId === '' || domainId.length > 64)
+      return deployedFailure(400, 'missing_domain_id', 'domain_id is required');
     const record = parseRecordFields(fields);
     return isFailure(record) ? record : { domainId, record };
   },
   run: (context, command) => {
     const domain = ownDomain(context, command.domainId);
     if (isFailure(domain)) return domain;
-    const exists = domain.records.some((one) => one.type === command.record.type && one.host === command.record.host && one.value === command.record.value);
+    const exists = domain.records.some(
+      (one) =>
+        one.type === command.record.type && one.host === command.record.host && one.value === command.record.value,
+    );
     if (exists) return deployedFailure(409, 'record_exists', 'the domain already has this DNS record');
     // Added beside the held set of its type and host (the service's upsert replaces a set: send it whole).
     const set = domain.records.filter((one) => one.type === command.record.type && one.host === command.record.host);
-    const updated = context.platform.domains.setDns({ callerId: casinoCaller(context), domain: domain.name, records: [...set, command.record] });
+    const updated = context.platform.domains.setDns({
+      callerId: casinoCaller(context),
+      domain: domain.name,
+      records: [...set, command.record],
+    });
     return updated.ok ? succeed({ domain: updated.value, record: command.record }) : domainsRefusal(updated);
   },
   successStatus: 201,
@@ -302,18 +485,31 @@ const addRecord = defineRoute<{ domainId: string; record: DnsRecord }, { domain:
 });
 
 const listRecords = defineRoute<string, DomainRecord>({
-  id: 'domains.deployed.dns.list', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/dns/records', auth: 'bearer',
+  id: 'domains.deployed.dns.list',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'GET',
+  path: '/v1/dns/records',
+  auth: 'bearer',
   summary: 'The DNS records of one of your domains (?domain_id=).',
   parse: (input) => {
     const domainId = input.query['domain_id'];
-    return domainId === undefined || domainId === '' ? deployedFailure(400, 'missing_domain_id', 'domain_id is required: ?domain_id=dom_…') : domainId;
+    return domainId === undefined || domainId === ''
+      ? deployedFailure(400, 'missing_domain_id', 'domain_id is required: ?domain_id=dom_…')
+      : domainId;
   },
   run: (context, domainId) => {
     const domain = ownDomain(context, domainId);
     return isFailure(domain) ? domain : succeed(domain);
   },
   successStatus: 200,
-  render: (domain) => ({ domain_id: domain.id, domain: domain.name, records: domain.records.map((record) => recordView(domain, record)), count: domain.records.length }),
+  render: (domain) => ({
+    domain_id: domain.id,
+    domain: domain.name,
+    records: domain.records.map((record) => recordView(domain, record)),
+    count: domain.records.length,
+  }),
 });
 
 /** The caller's record by id: its domain and the record, else 404. */
@@ -325,8 +521,17 @@ function ownRecord(context: RouteContext, recordId: string): { domain: DomainRec
   return deployedFailure(404, 'not_found', `DNS record ${recordId.slice(0, 64)} not found`);
 }
 
-const updateRecord = defineRoute<{ recordId: string; fields: Record<string, unknown> }, { domain: DomainRecord; record: DnsRecord }>({
-  id: 'domains.deployed.dns.update', service: 'domains', style: 'deployed', mount: 'domains', method: 'PUT', path: '/v1/dns/records/:recordId', auth: 'bearer',
+const updateRecord = defineRoute<
+  { recordId: string; fields: Record<string, unknown> },
+  { domain: DomainRecord; record: DnsRecord }
+>({
+  id: 'domains.deployed.dns.update',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'PUT',
+  path: '/v1/dns/records/:recordId',
+  auth: 'bearer',
   summary: 'Change a DNS record (type, name, content, ttl, priority; the fields not sent are kept).',
   parse: (input) => {
     const fields = fieldsOf(input.body);
@@ -341,11 +546,22 @@ const updateRecord = defineRoute<{ recordId: string; fields: Record<string, unkn
     const found = ownRecord(context, command.recordId);
     if (isFailure(found)) return found;
     const { domain, record } = found;
-    const merged: Record<string, unknown> = { type: record.type, name: record.host, content: record.value, ttl: record.ttl, priority: record.priority };
+    const merged: Record<string, unknown> = {
+      type: record.type,
+      name: record.host,
+      content: record.value,
+      ttl: record.ttl,
+      priority: record.priority,
+    };
     for (const key of RECORD_KEYS) if (Object.hasOwn(command.fields, key)) merged[key] = command.fields[key];
     const next = parseRecordFields(merged);
     if (isFailure(next)) return next;
-    const edited = context.platform.domains.editDnsRecord({ callerId: casinoCaller(context), domain: domain.name, old: record, next });
+    const edited = context.platform.domains.editDnsRecord({
+      callerId: casinoCaller(context),
+      domain: domain.name,
+      old: record,
+      next,
+    });
     return edited.ok ? succeed({ domain: edited.value, record: next }) : domainsRefusal(edited);
   },
   successStatus: 200,
@@ -353,27 +569,48 @@ const updateRecord = defineRoute<{ recordId: string; fields: Record<string, unkn
 });
 
 const deleteRecord = defineRoute<string, { domain: DomainRecord; recordId: string }>({
-  id: 'domains.deployed.dns.delete', service: 'domains', style: 'deployed', mount: 'domains', method: 'DELETE', path: '/v1/dns/records/:recordId', auth: 'bearer',
+  id: 'domains.deployed.dns.delete',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'DELETE',
+  path: '/v1/dns/records/:recordId',
+  auth: 'bearer',
   summary: 'Delete a DNS record.',
   parse: (input) => input.params['recordId'] ?? '',
   run: (context, recordId) => {
     const found = ownRecord(context, recordId);
     if (isFailure(found)) return found;
-    const edited = context.platform.domains.editDnsRecord({ callerId: casinoCaller(context), domain: found.domain.name, old: found.record, next: null });
+    const edited = context.platform.domains.editDnsRecord({
+      callerId: casinoCaller(context),
+      domain: found.domain.name,
+      old: found.record,
+      next: null,
+    });
     return edited.ok ? succeed({ domain: edited.value, recordId }) : domainsRefusal(edited);
   },
   successStatus: 200,
   render: ({ recordId }) => ({ deleted: true, id: recordId }),
 });
 
-const transfer = defineRoute<{ domainId: string; to: string; note: string | null }, { domain: DomainRecord; fromId: string; note: string | null }>({
-  id: 'domains.deployed.transfer', service: 'domains', style: 'deployed', mount: 'domains', method: 'POST', path: '/v1/domains/:id/transfer', auth: 'bearer',
+const transfer = defineRoute<
+  { domainId: string; to: string; note: string | null },
+  { domain: DomainRecord; fromId: string; note: string | null }
+>({
+  id: 'domains.deployed.transfer',
+  service: 'domains',
+  style: 'deployed',
+  mount: 'domains',
+  method: 'POST',
+  path: '/v1/domains/:id/transfer',
+  auth: 'bearer',
   summary: 'Give one of your domains to another agent ({ to_agent_id, note? }); no price.',
   parse: (input) => {
     const fields = fieldsOf(input.body);
     if (isFailure(fields)) return fields;
     const to = fields['to_agent_id'];
-    if (typeof to !== 'string' || !isReference(to)) return deployedFailure(400, 'invalid_recipient', 'to_agent_id must be an agent id');
+    if (typeof to !== 'string' || !isReference(to))
+      return deployedFailure(400, 'invalid_recipient', 'to_agent_id must be an agent id');
     const note = optionalString(fields['note'], 'note', NOTE_MAX);
     if (isFailure(note)) return deployedFailure(400, 'invalid_request', note.message);
     return { domainId: input.params['id'] ?? '', to, note: note ?? null };
@@ -383,14 +620,38 @@ const transfer = defineRoute<{ domainId: string; to: string; note: string | null
     if (isFailure(domain)) return domain;
     const callerId = casinoCaller(context);
     if (command.to === callerId) return deployedFailure(400, 'invalid_recipient', 'to_agent_id must be another agent');
-    const moved = context.platform.domains.transfer({ callerId, domain: domain.name, to: command.to, priceMicro: null }, context.nowMs);
-    if (!moved.ok) return moved.code === 'NOT_FOUND' ? renamed(moved, 'recipient_not_found', 404) : domainsRefusal(moved);
+    const moved = context.platform.domains.transfer(
+      { callerId, domain: domain.name, to: command.to, priceMicro: null },
+      context.nowMs,
+    );
+    if (!moved.ok)
+      return moved.code === 'NOT_FOUND' ? renamed(moved, 'recipient_not_found', 404) : domainsRefusal(moved);
     return succeed({ domain: moved.value.domain, fromId: callerId, note: command.note });
   },
   successStatus: 200,
   render: ({ domain, fromId, note }, context) => ({
-    domain_id: domain.id, domain: domain.name, status: 'transferred', from_agent_id: fromId, to_agent_id: domain.ownerId, note, transferred_at: isoTime(context.nowMs),
+    domain_id: domain.id,
+    domain: domain.name,
+    status: 'transferred',
+    from_agent_id: fromId,
+    to_agent_id: domain.ownerId,
+    note,
+    transferred_at: isoTime(context.nowMs),
   }),
 });
 
-export const deployedDomainsRoutes: readonly Route[] = [register, account, check, value, whois, registerDomain, listDomains, getDomain, addRecord, listRecords, updateRecord, deleteRecord, transfer];
+export const deployedDomainsRoutes: readonly Route[] = [
+  register,
+  account,
+  check,
+  value,
+  whois,
+  registerDomain,
+  listDomains,
+  getDomain,
+  addRecord,
+  listRecords,
+  updateRecord,
+  deleteRecord,
+  transfer,
+];

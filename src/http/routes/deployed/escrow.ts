@@ -35,9 +35,16 @@ function statusOf(platform: Platform, escrow: EscrowRecord): string {
 
 function escrowView(platform: Platform, escrow: EscrowRecord): JsonObject {
   return {
-    escrow_id: escrow.id, amount_usd: moneyA(escrow.amountMicro), commission_usd: moneyA(escrow.feeMicro), net_to_counterparty: moneyA(escrow.netMicro),
-    description: escrow.description, creator_id: escrow.senderId, counterparty_id: escrow.receiverId, status: statusOf(platform, escrow),
-    timeout_hours: Math.round((escrow.expiresAtMs - escrow.createdAtMs) / HOUR_MS), auto_release_at: isoTime(escrow.expiresAtMs),
+    escrow_id: escrow.id,
+    amount_usd: moneyA(escrow.amountMicro),
+    commission_usd: moneyA(escrow.feeMicro),
+    net_to_counterparty: moneyA(escrow.netMicro),
+    description: escrow.description,
+    creator_id: escrow.senderId,
+    counterparty_id: escrow.receiverId,
+    status: statusOf(platform, escrow),
+    timeout_hours: Math.round((escrow.expiresAtMs - escrow.createdAtMs) / HOUR_MS),
+    auto_release_at: isoTime(escrow.expiresAtMs),
   };
 }
 
@@ -46,7 +53,8 @@ function escrowRefusal(failure: Failure): Failure {
   if (failure.code === 'INSUFFICIENT_BALANCE') return renamed(failure, 'insufficient_balance', 402);
   if (failure.code === 'CONFLICT') return renamed(failure, 'invalid_status', 409);
   if (failure.code === 'FORBIDDEN') return renamed(failure, 'forbidden', 403);
-  if (failure.code === 'NOT_FOUND') return renamed(failure, failure.message.startsWith('receiver') ? 'counterparty_not_found' : 'not_found', 404);
+  if (failure.code === 'NOT_FOUND')
+    return renamed(failure, failure.message.startsWith('receiver') ? 'counterparty_not_found' : 'not_found', 404);
   if (failure.message.includes('other than the sender')) return renamed(failure, 'self_escrow', 400);
   if (failure.message.startsWith('amount')) return renamed(failure, 'invalid_amount', 400);
   return renamed(failure, 'invalid_request', 400);
@@ -65,11 +73,14 @@ function parseCreate(input: RouteInput): CreateCommand | Failure {
   const amountMicro = requiredAmount(fields['amount_usd'], 'amount_usd', 'number');
   if (isFailure(amountMicro)) return deployedFailure(400, 'invalid_amount', `${amountMicro.message} (minimum 0.10)`);
   const description = fields['description'];
-  if (typeof description !== 'string' || description.trim().length < 3 || description.length > 1000) return deployedFailure(400, 'invalid_description', 'description must be 3 to 1000 characters');
+  if (typeof description !== 'string' || description.trim().length < 3 || description.length > 1000)
+    return deployedFailure(400, 'invalid_description', 'description must be 3 to 1000 characters');
   const counterparty = fields['counterparty_agent_id'];
-  if (typeof counterparty !== 'string' || counterparty.trim() === '' || counterparty.length > 128) return deployedFailure(400, 'invalid_counterparty', 'counterparty_agent_id is required');
+  if (typeof counterparty !== 'string' || counterparty.trim() === '' || counterparty.length > 128)
+    return deployedFailure(400, 'invalid_counterparty', 'counterparty_agent_id is required');
   const hours = fields['timeout_hours'];
-  if (hours !== undefined && hours !== null && (typeof hours !== 'number' || !Number.isFinite(hours))) return deployedFailure(400, 'invalid_request', 'timeout_hours must be a number');
+  if (hours !== undefined && hours !== null && (typeof hours !== 'number' || !Number.isFinite(hours)))
+    return deployedFailure(400, 'invalid_request', 'timeout_hours must be a number');
   const timeoutHours = Math.min(720, Math.max(1, Math.floor(typeof hours === 'number' ? hours : 24)));
   const referralCode = optionalString(fields['referral_code'], 'referral_code', 128);
   if (isFailure(referralCode)) return deployedFailure(400, 'invalid_request', referralCode.message);
@@ -77,15 +88,31 @@ function parseCreate(input: RouteInput): CreateCommand | Failure {
 }
 
 const create = defineRoute<CreateCommand, EscrowRecord>({
-  id: 'escrow.deployed.create', service: 'escrow', style: 'deployed', mount: 'escrow', method: 'POST', path: '/escrow/create', auth: 'bearer',
-  summary: 'Fund an escrow for a counterparty ({ amount_usd, description, counterparty_agent_id, timeout_hours?, referral_code? }).',
+  id: 'escrow.deployed.create',
+  service: 'escrow',
+  style: 'deployed',
+  mount: 'escrow',
+  method: 'POST',
+  path: '/escrow/create',
+  auth: 'bearer',
+  summary:
+    'Fund an escrow for a counterparty ({ amount_usd, description, counterparty_agent_id, timeout_hours?, referral_code? }).',
   parse: parseCreate,
   run: (context, command) => {
     const senderId = casinoCaller(context);
     // The deployment ignores a referral code it does not know: afp's escrow would refuse it.
-    const referrer = command.referralCode === null ? null : (context.platform.agents.resolve(command.referralCode)?.id ?? null);
+    const referrer =
+      command.referralCode === null ? null : (context.platform.agents.resolve(command.referralCode)?.id ?? null);
     const created = context.platform.escrow.create(
-      { senderId, receiver: command.counterparty, amountMicro: command.amountMicro, description: command.description, expiresInSeconds: command.timeoutHours * 3600, referrer: referrer === senderId ? null : referrer, conditions: null },
+      {
+        senderId,
+        receiver: command.counterparty,
+        amountMicro: command.amountMicro,
+        description: command.description,
+        expiresInSeconds: command.timeoutHours * 3600,
+        referrer: referrer === senderId ? null : referrer,
+        conditions: null,
+      },
       context.nowMs,
     );
     return created.ok ? created : escrowRefusal(created);
@@ -93,15 +120,29 @@ const create = defineRoute<CreateCommand, EscrowRecord>({
   successStatus: 201,
   render: (escrow, context) => ({
     ...escrowView(context.platform, escrow),
-    next_steps: [`The counterparty marks the work done: POST /escrow/complete/${escrow.id}`, `You release the funds: POST /escrow/release/${escrow.id}`],
+    next_steps: [
+      `The counterparty marks the work done: POST /escrow/complete/${escrow.id}`,
+      `You release the funds: POST /escrow/release/${escrow.id}`,
+    ],
   }),
 });
 
 type Action = 'complete' | 'release' | 'dispute';
 
-function actionRow(action: Action, summary: string, render: (escrow: EscrowRecord, context: RouteContext, reason: string) => JsonObject): Route {
+function actionRow(
+  action: Action,
+  summary: string,
+  render: (escrow: EscrowRecord, context: RouteContext, reason: string) => JsonObject,
+): Route {
   return defineRoute<{ escrowId: string; reason: string }, EscrowRecord>({
-    id: `escrow.deployed.${action}`, service: 'escrow', style: 'deployed', mount: 'escrow', method: 'POST', path: `/escrow/${action}/:id`, auth: 'bearer', summary,
+    id: `escrow.deployed.${action}`,
+    service: 'escrow',
+    style: 'deployed',
+    mount: 'escrow',
+    method: 'POST',
+    path: `/escrow/${action}/:id`,
+    auth: 'bearer',
+    summary,
     parse: (input) => {
       const reason = optionalString(fieldsOf(input.body)['reason'], 'reason', 1000);
       if (isFailure(reason)) return deployedFailure(400, 'invalid_request', reason.message);
@@ -111,9 +152,14 @@ function actionRow(action: Action, summary: string, render: (escrow: EscrowRecor
       const callerId = casinoCaller(context);
       const escrow = context.platform.escrow;
       const outcome =
-        action === 'complete' ? escrow.markComplete({ escrowId: command.escrowId, callerId }, context.nowMs)
-        : action === 'release' ? escrow.release({ escrowId: command.escrowId, callerId }, context.nowMs)
-        : escrow.dispute({ escrowId: command.escrowId, callerId, reason: command.reason, evidence: null }, context.nowMs);
+        action === 'complete'
+          ? escrow.markComplete({ escrowId: command.escrowId, callerId }, context.nowMs)
+          : action === 'release'
+            ? escrow.release({ escrowId: command.escrowId, callerId }, context.nowMs)
+            : escrow.dispute(
+                { escrowId: command.escrowId, callerId, reason: command.reason, evidence: null },
+                context.nowMs,
+              );
       return outcome.ok ? outcome : escrowRefusal(outcome);
     },
     successStatus: 200,
@@ -122,7 +168,9 @@ function actionRow(action: Action, summary: string, render: (escrow: EscrowRecor
 }
 
 const complete = actionRow('complete', 'Mark the work done (the counterparty).', (escrow, context) => ({
-  escrow_id: escrow.id, status: 'completed', completed_at: isoTime(context.platform.escrow.completedAtMs(escrow.id) ?? context.nowMs),
+  escrow_id: escrow.id,
+  status: 'completed',
+  completed_at: isoTime(context.platform.escrow.completedAtMs(escrow.id) ?? context.nowMs),
   message: 'Marked complete: the creator can now release the funds.',
 }));
 
@@ -130,22 +178,39 @@ const release = actionRow('release', 'Release the funds to the counterparty (the
   const shareBps = context.platform.config.escrow.referralShareBps;
   const referralMicro = escrow.referrerId === null ? 0n : (escrow.feeMicro * shareBps) / 10_000n;
   return {
-    escrow_id: escrow.id, status: 'released', amount_released: moneyA(escrow.netMicro), commission: moneyA(escrow.feeMicro), referral_commission: moneyA(referralMicro),
-    counterparty_id: escrow.receiverId, message: `Released ${moneyA(escrow.netMicro)} USDC to ${escrow.receiverId}.`,
+    escrow_id: escrow.id,
+    status: 'released',
+    amount_released: moneyA(escrow.netMicro),
+    commission: moneyA(escrow.feeMicro),
+    referral_commission: moneyA(referralMicro),
+    counterparty_id: escrow.receiverId,
+    message: `Released ${moneyA(escrow.netMicro)} USDC to ${escrow.receiverId}.`,
   };
 });
 
 const dispute = actionRow('dispute', 'Dispute the escrow ({ reason? }; a party).', (escrow, _context, reason) => ({
-  escrow_id: escrow.id, status: 'disputed', reason, message: 'The escrow is frozen while the dispute is reviewed.', contact: 'https://escrow.purpleflea.com',
+  escrow_id: escrow.id,
+  status: 'disputed',
+  reason,
+  message: 'The escrow is frozen while the dispute is reviewed.',
+  contact: 'https://escrow.purpleflea.com',
 }));
 
 const get = defineRoute<string, EscrowRecord>({
-  id: 'escrow.deployed.get', service: 'escrow', style: 'deployed', mount: 'escrow', method: 'GET', path: '/escrow/:id', auth: 'optional',
+  id: 'escrow.deployed.get',
+  service: 'escrow',
+  style: 'deployed',
+  mount: 'escrow',
+  method: 'GET',
+  path: '/escrow/:id',
+  auth: 'optional',
   summary: 'One escrow (no key needed).',
   parse: (input) => input.params['id'] ?? '',
   run: (context, escrowId) => {
     const escrow = context.platform.escrow.find(escrowId);
-    return escrow === undefined ? deployedFailure(404, 'not_found', `Escrow ${escrowId.slice(0, 64)} not found`) : succeed(escrow);
+    return escrow === undefined
+      ? deployedFailure(404, 'not_found', `Escrow ${escrowId.slice(0, 64)} not found`)
+      : succeed(escrow);
   },
   successStatus: 200,
   render: (escrow, context) => {

@@ -20,7 +20,10 @@ interface ClaimCommand {
 }
 
 function parseClaim(body: unknown): ClaimCommand | Failure {
-  const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
   const agentId = fields['agent_casino_id'];
   if (typeof agentId !== 'string' || agentId.trim() === '' || agentId.length > 64) {
     return deployedFailure(400, 'invalid_request', 'agent_casino_id is required: your casino agent id (ag_...)');
@@ -31,17 +34,31 @@ function parseClaim(body: unknown): ClaimCommand | Failure {
 }
 
 const claim = defineRoute<ClaimCommand, { result: ClaimResult; claimId: string }>({
-  id: 'faucet.deployed.claim', service: 'faucet', style: 'deployed', mount: 'faucet', method: 'POST', path: '/faucet/claim', auth: 'none',
+  id: 'faucet.deployed.claim',
+  service: 'faucet',
+  style: 'deployed',
+  mount: 'faucet',
+  method: 'POST',
+  path: '/faucet/claim',
+  auth: 'none',
   summary: 'Claim the one-time 1.00 USDC for a casino agent ({ agent_casino_id, referral_code? }).',
   parse: (input) => parseClaim(input.body),
   run: (context, command) => {
     const platform = context.platform;
-    if (!platform.agents.has(command.agentId)) return deployedFailure(404, 'agent_not_found', `No casino agent ${command.agentId}: register at POST /api/v1/auth/register`);
-    if (platform.faucet.record(command.agentId)?.claimedA === true) return deployedFailure(409, 'already_claimed', 'This agent already claimed its faucet credit');
+    if (!platform.agents.has(command.agentId))
+      return deployedFailure(
+        404,
+        'agent_not_found',
+        `No casino agent ${command.agentId}: register at POST /api/v1/auth/register`,
+      );
+    if (platform.faucet.record(command.agentId)?.claimedA === true)
+      return deployedFailure(409, 'already_claimed', 'This agent already claimed its faucet credit');
     const deposits = platform.casino.account.depositsOf(command.agentId, 1, context.nowMs);
-    if (deposits.ok && deposits.value.length > 0) return deployedFailure(403, 'has_deposits', 'The faucet is for agents that have not deposited yet');
+    if (deposits.ok && deposits.value.length > 0)
+      return deployedFailure(403, 'has_deposits', 'The faucet is for agents that have not deposited yet');
     const result = platform.faucet.claimA({ agentId: command.agentId }, context.nowMs);
-    if (!result.ok) return result.code === 'FAUCET_CLAIMED' ? deployedFailure(409, 'already_claimed', result.message) : result;
+    if (!result.ok)
+      return result.code === 'FAUCET_CLAIMED' ? deployedFailure(409, 'already_claimed', result.message) : result;
     return succeed({ result: result.value, claimId: platform.context.ids.next('clm_', 16) });
   },
   successStatus: 200,

@@ -28,7 +28,13 @@ function fieldsOf(body: unknown): Record<string, unknown> {
 }
 
 const register = defineRoute<{ agentId: string; referrer: string | undefined }, Registration>({
-  id: 'trading.deployed.register', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/auth/register', auth: 'none',
+  id: 'trading.deployed.register',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/auth/register',
+  auth: 'none',
   summary: 'Create a trading agent ({ referral_code? }): its sk_trade_ key, shown once.',
   parse: (input, context) => {
     const fields = fieldsOf(input.body);
@@ -40,7 +46,11 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
     const referrer = typeof code === 'string' && context.platform.agents.resolve(code) !== undefined ? code : undefined;
     return { agentId: context.platform.context.ids.next('ag_', 12), referrer };
   },
-  run: (context, command) => context.platform.faucet.register({ style: 'A', agentId: command.agentId, referrer: command.referrer }, context.nowMs),
+  run: (context, command) =>
+    context.platform.faucet.register(
+      { style: 'A', agentId: command.agentId, referrer: command.referrer },
+      context.nowMs,
+    ),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,
@@ -52,21 +62,40 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
     balance_usd: moneyA(registration.balanceMicro),
     created_at: isoTime(registration.agent.createdAtMs),
     message: 'Trading agent registered. Keep your api_key: it is shown once.',
-    next_steps: ['Deposit USDC to deposit_address', 'List the markets: GET /v1/markets', 'Open a position: POST /v1/trade/open { coin, side, size_usd, leverage? }'],
+    next_steps: [
+      'Deposit USDC to deposit_address',
+      'List the markets: GET /v1/markets',
+      'Open a position: POST /v1/trade/open { coin, side, size_usd, leverage? }',
+    ],
   }),
 });
 
 const markets = defineRoute<null, readonly Market[]>({
-  id: 'trading.deployed.markets', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/markets', auth: 'none',
+  id: 'trading.deployed.markets',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/markets',
+  auth: 'none',
   summary: 'Every perpetual market with its price (public).',
   parse: () => null,
   run: () => succeed(PERPS),
   successStatus: 200,
-  render: (list, context) => ({ markets: list.map((market) => marketRow(market, context.platform.trading.quote(market, context.nowMs))), count: list.length }),
+  render: (list, context) => ({
+    markets: list.map((market) => marketRow(market, context.platform.trading.quote(market, context.nowMs))),
+    count: list.length,
+  }),
 });
 
 const fundingRates = defineRoute<null, readonly Market[]>({
-  id: 'trading.deployed.funding-rates', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/markets/funding-rates', auth: 'none',
+  id: 'trading.deployed.funding-rates',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/markets/funding-rates',
+  auth: 'none',
   summary: 'The current 8-hour funding rate of every perpetual (public).',
   parse: () => null,
   run: () => succeed(PERPS),
@@ -74,28 +103,60 @@ const fundingRates = defineRoute<null, readonly Market[]>({
   render: (list, context) => ({
     funding_rates: list.map((market) => {
       const quote = context.platform.trading.quote(market, context.nowMs);
-      return { coin: coinOf(market), funding_rate: marketRow(market, quote)['funding_rate'] ?? null, next_funding_at: quote.nextFundingAtMs === null ? null : isoTime(quote.nextFundingAtMs) };
+      return {
+        coin: coinOf(market),
+        funding_rate: marketRow(market, quote)['funding_rate'] ?? null,
+        next_funding_at: quote.nextFundingAtMs === null ? null : isoTime(quote.nextFundingAtMs),
+      };
     }),
     interval_hours: 8,
   }),
 });
 
-function coinRow(id: string, path: string, summary: string, render: (market: Market, body: JsonObject, nowMs: number) => JsonObject): Route {
+function coinRow(
+  id: string,
+  path: string,
+  summary: string,
+  render: (market: Market, body: JsonObject, nowMs: number) => JsonObject,
+): Route {
   return defineRoute<string, Market>({
-    id, service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path, auth: 'none', summary,
+    id,
+    service: 'trading',
+    style: 'deployed',
+    mount: 'trading',
+    method: 'GET',
+    path,
+    auth: 'none',
+    summary,
     parse: (input) => input.params['coin'] ?? '',
     run: (_context, coin) => {
       const market = marketOfCoin(coin);
-      return market === undefined ? deployedFailure(404, 'market_not_found', `Market ${coin.slice(0, 64)} not found`) : succeed(market);
+      return market === undefined
+        ? deployedFailure(404, 'market_not_found', `Market ${coin.slice(0, 64)} not found`)
+        : succeed(market);
     },
     successStatus: 200,
-    render: (market, context) => render(market, marketDetail(market, context.platform.trading.quote(market, context.nowMs)), context.nowMs),
+    render: (market, context) =>
+      render(market, marketDetail(market, context.platform.trading.quote(market, context.nowMs)), context.nowMs),
   });
 }
 
-const market = coinRow('trading.deployed.market', '/v1/markets/:coin', 'One market: price, bid, ask, funding (public).', (_market, body) => body);
-const price = coinRow('trading.deployed.price', '/v1/markets/:coin/price', "One market's price (public).", (one, body, nowMs) => ({
-  coin: coinOf(one), ticker: one.symbol, price: body['price'] ?? priceNumber(0n), timestamp: nowMs,
-}));
+const market = coinRow(
+  'trading.deployed.market',
+  '/v1/markets/:coin',
+  'One market: price, bid, ask, funding (public).',
+  (_market, body) => body,
+);
+const price = coinRow(
+  'trading.deployed.price',
+  '/v1/markets/:coin/price',
+  "One market's price (public).",
+  (one, body, nowMs) => ({
+    coin: coinOf(one),
+    ticker: one.symbol,
+    price: body['price'] ?? priceNumber(0n),
+    timestamp: nowMs,
+  }),
+);
 
 export const deployedTradingMarketRoutes: readonly Route[] = [register, markets, fundingRates, market, price];

@@ -19,13 +19,26 @@ import { agentAccount } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
 import type { Market } from '../../../services/trading/market-catalogue.ts';
 import { marginFor } from '../../../services/trading/perp-math.ts';
-import { holdAccount, marginAccount, type OrderRecord, type PositionRecord, type PositionSide } from '../../../services/trading/trading-record.ts';
+import {
+  holdAccount,
+  marginAccount,
+  type OrderRecord,
+  type PositionRecord,
+  type PositionSide,
+} from '../../../services/trading/trading-record.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { queryLimit, requiredAmount } from '../../validate.ts';
 import { parsePrice } from '../trading/trading-parse.ts';
-import { closedPositionRow, limitOrderRow, marketOfCoin, openPositionRow, priceNumber, sizeUsdOf } from './trading-view.ts';
+import {
+  closedPositionRow,
+  limitOrderRow,
+  marketOfCoin,
+  openPositionRow,
+  priceNumber,
+  sizeUsdOf,
+} from './trading-view.ts';
 
 export const LEVERAGE_DEFAULT = 5;
 export const POSITION_USD_MAX_MICRO = 10_000_000_000n;
@@ -63,20 +76,30 @@ interface TradeInput {
 function parseTrade(input: RouteInput, limit: boolean): TradeInput | Failure {
   const fields = fieldsOf(input.body);
   const coin = fields['coin'];
-  if (typeof coin !== 'string' || coin.trim() === '') return deployedFailure(400, 'invalid_coin', 'coin is required (e.g. BTC)');
+  if (typeof coin !== 'string' || coin.trim() === '')
+    return deployedFailure(400, 'invalid_coin', 'coin is required (e.g. BTC)');
   const market = marketOfCoin(coin.trim());
-  if (market === undefined) return deployedFailure(400, 'invalid_coin', `Unknown coin ${coin.slice(0, 64)}: GET /v1/markets lists them`);
+  if (market === undefined)
+    return deployedFailure(400, 'invalid_coin', `Unknown coin ${coin.slice(0, 64)}: GET /v1/markets lists them`);
   const side = fields['side'];
   if (side !== 'long' && side !== 'short') return deployedFailure(400, 'invalid_side', 'side must be long or short');
   const sizeMicro = requiredAmount(fields['size_usd'], 'size_usd', 'number');
   if (isFailure(sizeMicro)) return deployedFailure(400, 'invalid_size', sizeMicro.message);
-  if (sizeMicro > POSITION_USD_MAX_MICRO) return deployedFailure(400, 'position_too_large', 'Maximum position size is $10,000', { max_size_usd: 10_000 });
+  if (sizeMicro > POSITION_USD_MAX_MICRO)
+    return deployedFailure(400, 'position_too_large', 'Maximum position size is $10,000', { max_size_usd: 10_000 });
   if (sizeMicro < 1_000_000n) return deployedFailure(400, 'invalid_size', 'size_usd must be at least 1');
   const rawLeverage = fields['leverage'];
-  if (rawLeverage !== undefined && rawLeverage !== null && (typeof rawLeverage !== 'number' || !Number.isFinite(rawLeverage) || rawLeverage < 1)) {
+  if (
+    rawLeverage !== undefined &&
+    rawLeverage !== null &&
+    (typeof rawLeverage !== 'number' || !Number.isFinite(rawLeverage) || rawLeverage < 1)
+  ) {
     return deployedFailure(400, 'invalid_leverage', 'leverage must be a number of at least 1');
   }
-  const leverage = Math.min(market.maxLeverage, Math.floor(typeof rawLeverage === 'number' ? rawLeverage : LEVERAGE_DEFAULT));
+  const leverage = Math.min(
+    market.maxLeverage,
+    Math.floor(typeof rawLeverage === 'number' ? rawLeverage : LEVERAGE_DEFAULT),
+  );
   let limitPrice: bigint | null = null;
   if (limit) {
     const parsed = parsePrice(fields['limit_price'], 'limit_price', 'number');
@@ -92,18 +115,41 @@ function trade(context: RouteContext, input: TradeInput): Outcome<OrderRecord> {
   const trading = context.platform.trading;
   const other = trading.book.openPosition(agentId, input.market.symbol);
   if (other !== undefined && other.side !== input.side) {
-    return deployedFailure(400, 'trade_failed', `You hold a ${other.side} position on this coin (${other.id}): close it first with POST /v1/trade/close`);
+    return deployedFailure(
+      400,
+      'trade_failed',
+      `You hold a ${other.side} position on this coin (${other.id}): close it first with POST /v1/trade/close`,
+    );
   }
   // The agent's own risk settings (trading-risk.ts): its leverage ceiling, its daily loss limit.
-  if (trading.risk.lossLimitReached(agentId, context.nowMs)) return deployedFailure(403, 'daily_loss_limit_reached', 'Your daily loss limit is reached: new positions open again after 00:00 UTC (GET /v1/trade/risk-settings)');
+  if (trading.risk.lossLimitReached(agentId, context.nowMs))
+    return deployedFailure(
+      403,
+      'daily_loss_limit_reached',
+      'Your daily loss limit is reached: new positions open again after 00:00 UTC (GET /v1/trade/risk-settings)',
+    );
   const leverage = Math.min(input.leverage, trading.risk.settingsOf(agentId).maxLeverage);
-  const command = { agentId, symbol: input.market.symbol, side: input.side === 'long' ? 'buy' as const : 'sell' as const, type: input.limitPrice === null ? 'market' as const : 'limit' as const, amountMicro: input.sizeMicro, leverage, limitPrice: input.limitPrice };
+  const command = {
+    agentId,
+    symbol: input.market.symbol,
+    side: input.side === 'long' ? ('buy' as const) : ('sell' as const),
+    type: input.limitPrice === null ? ('market' as const) : ('limit' as const),
+    amountMicro: input.sizeMicro,
+    leverage,
+    limitPrice: input.limitPrice,
+  };
   const placed = trading.place(command, context.nowMs);
   return placed.ok ? placed : tradeRefusal(placed);
 }
 
 const open = defineRoute<TradeInput, OrderRecord>({
-  id: 'trading.deployed.open', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/open', auth: 'bearer',
+  id: 'trading.deployed.open',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/trade/open',
+  auth: 'bearer',
   summary: 'Open (or add to) a perpetual position at the market ({ coin, side, size_usd, leverage? }).',
   parse: (input) => parseTrade(input, false),
   run: (context, input) => trade(context, input),
@@ -112,16 +158,30 @@ const open = defineRoute<TradeInput, OrderRecord>({
     const trading = context.platform.trading;
     const position = trading.book.openPosition(order.agentId, order.symbol);
     assert(position !== undefined && order.fillPrice !== null, 'a filled open leaves an open position');
-    return { ...openPositionRow(trading.view(position, context.nowMs), order.feeMicro), order_id: order.id, size_usd: moneyA(order.amountMicro), entry_price: priceNumber(order.fillPrice), position_size_usd: moneyA(sizeUsdOf(position)) };
+    return {
+      ...openPositionRow(trading.view(position, context.nowMs), order.feeMicro),
+      order_id: order.id,
+      size_usd: moneyA(order.amountMicro),
+      entry_price: priceNumber(order.fillPrice),
+      position_size_usd: moneyA(sizeUsdOf(position)),
+    };
   },
 });
 
 const close = defineRoute<string, { order: OrderRecord; position: PositionRecord }>({
-  id: 'trading.deployed.close', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/close', auth: 'bearer',
+  id: 'trading.deployed.close',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/trade/close',
+  auth: 'bearer',
   summary: 'Close a whole position at the market ({ position_id }).',
   parse: (input) => {
     const id = fieldsOf(input.body)['position_id'];
-    return typeof id === 'string' && id.trim() !== '' && id.length <= 128 ? id.trim() : deployedFailure(400, 'invalid_request', 'position_id is required');
+    return typeof id === 'string' && id.trim() !== '' && id.length <= 128
+      ? id.trim()
+      : deployedFailure(400, 'invalid_request', 'position_id is required');
   },
   run: (context, positionId) => {
     const closed = context.platform.trading.closePosition({ agentId: callerId(context), positionId }, context.nowMs);
@@ -133,13 +193,22 @@ const close = defineRoute<string, { order: OrderRecord; position: PositionRecord
   successStatus: 200,
   render: ({ order, position }, context) => ({
     ...closedPositionRow(position, marginFor(sizeUsdOf(position), position.leverage)),
-    order_id: order.id, fee: moneyA(order.feeMicro), balance_usd: moneyA(context.platform.ledger.balance(agentAccount(position.agentId))),
+    order_id: order.id,
+    fee: moneyA(order.feeMicro),
+    balance_usd: moneyA(context.platform.ledger.balance(agentAccount(position.agentId))),
   }),
 });
 
 const limitOrder = defineRoute<TradeInput, OrderRecord>({
-  id: 'trading.deployed.limit', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/limit', auth: 'bearer',
-  summary: 'Place a limit order ({ coin, side, size_usd, limit_price, leverage? }): pending until the price crosses it.',
+  id: 'trading.deployed.limit',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/trade/limit',
+  auth: 'bearer',
+  summary:
+    'Place a limit order ({ coin, side, size_usd, limit_price, leverage? }): pending until the price crosses it.',
   parse: (input) => parseTrade(input, true),
   run: (context, input) => trade(context, input),
   successStatus: 201,
@@ -147,16 +216,34 @@ const limitOrder = defineRoute<TradeInput, OrderRecord>({
 });
 
 const pendingOrders = defineRoute<null, readonly OrderRecord[]>({
-  id: 'trading.deployed.limit-orders', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/trade/limit-orders', auth: 'bearer',
+  id: 'trading.deployed.limit-orders',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/trade/limit-orders',
+  auth: 'bearer',
   summary: 'Your pending limit orders.',
   parse: () => null,
-  run: (context) => context.platform.trading.list({ agentId: callerId(context), status: 'open', symbols: null, limit: PENDING_LIST_MAX }),
+  run: (context) =>
+    context.platform.trading.list({
+      agentId: callerId(context),
+      status: 'open',
+      symbols: null,
+      limit: PENDING_LIST_MAX,
+    }),
   successStatus: 200,
   render: (orders) => ({ orders: orders.map(limitOrderRow), count: orders.length }),
 });
 
 const cancelOrder = defineRoute<string, OrderRecord>({
-  id: 'trading.deployed.limit-cancel', service: 'trading', style: 'deployed', mount: 'trading', method: 'DELETE', path: '/v1/trade/limit-orders/:id', auth: 'bearer',
+  id: 'trading.deployed.limit-cancel',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'DELETE',
+  path: '/v1/trade/limit-orders/:id',
+  auth: 'bearer',
   summary: 'Cancel a pending limit order (its hold returns).',
   parse: (input) => input.params['id'] ?? '',
   run: (context, orderId) => {
@@ -171,7 +258,13 @@ const cancelOrder = defineRoute<string, OrderRecord>({
 });
 
 const positions = defineRoute<null, null>({
-  id: 'trading.deployed.positions', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/trade/positions', auth: 'bearer',
+  id: 'trading.deployed.positions',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/trade/positions',
+  auth: 'bearer',
   summary: 'Your open positions with mark price and unrealized PnL.',
   parse: () => null,
   run: () => succeed(null),
@@ -183,20 +276,38 @@ const positions = defineRoute<null, null>({
 });
 
 const history = defineRoute<number, number>({
-  id: 'trading.deployed.history', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/trade/history', auth: 'bearer',
+  id: 'trading.deployed.history',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/trade/history',
+  auth: 'bearer',
   summary: 'Your closed positions, newest first (?limit, up to 100).',
   parse: (input) => queryLimit(input.query, HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX),
   run: (_context, limit) => succeed(limit),
   successStatus: 200,
   render: (limit, context) => {
     // Ended positions only: the open ones among the newest are read and skipped.
-    const ended = context.platform.trading.book.positionsOf(callerId(context), limit + context.platform.trading.book.openPositionsOf(callerId(context)).length).filter((position) => position.status !== 'open').slice(0, limit);
-    return { trades: ended.map((position) => closedPositionRow(position, marginFor(sizeUsdOf(position), position.leverage))), count: ended.length };
+    const ended = context.platform.trading.book
+      .positionsOf(callerId(context), limit + context.platform.trading.book.openPositionsOf(callerId(context)).length)
+      .filter((position) => position.status !== 'open')
+      .slice(0, limit);
+    return {
+      trades: ended.map((position) => closedPositionRow(position, marginFor(sizeUsdOf(position), position.leverage))),
+      count: ended.length,
+    };
   },
 });
 
 const portfolio = defineRoute<null, null>({
-  id: 'trading.deployed.portfolio', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/trade/portfolio', auth: 'bearer',
+  id: 'trading.deployed.portfolio',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/trade/portfolio',
+  auth: 'bearer',
   summary: 'Your balance, margin in use, unrealized PnL, equity and open positions.',
   parse: () => null,
   run: () => succeed(null),
@@ -210,11 +321,26 @@ const portfolio = defineRoute<null, null>({
     const held = ledger.balance(holdAccount(agentId));
     const unrealized = views.reduce((sum, view) => sum + view.unrealizedPnlMicro, 0n);
     return {
-      agent_id: agentId, balance_usd: moneyA(balance), margin_used: moneyA(margin), held_for_orders: moneyA(held), unrealized_pnl: moneyA(unrealized),
-      equity: moneyA(balance + margin + held + unrealized), open_positions: views.length, pending_orders: trading.book.openOrdersOf(agentId),
+      agent_id: agentId,
+      balance_usd: moneyA(balance),
+      margin_used: moneyA(margin),
+      held_for_orders: moneyA(held),
+      unrealized_pnl: moneyA(unrealized),
+      equity: moneyA(balance + margin + held + unrealized),
+      open_positions: views.length,
+      pending_orders: trading.book.openOrdersOf(agentId),
       positions: views.map((view) => openPositionRow(view, null)),
     };
   },
 });
 
-export const deployedTradingOrderRoutes: readonly Route[] = [open, close, limitOrder, pendingOrders, cancelOrder, positions, history, portfolio];
+export const deployedTradingOrderRoutes: readonly Route[] = [
+  open,
+  close,
+  limitOrder,
+  pendingOrders,
+  cancelOrder,
+  positions,
+  history,
+  portfolio,
+];

@@ -52,7 +52,8 @@ function callerId(context: RouteContext): string {
 
 function fieldsOf(body: unknown): Record<string, unknown> | Failure {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) return deployedFailure(400, 'invalid_request', 'the body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    return deployedFailure(400, 'invalid_request', 'the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -60,10 +61,17 @@ const wireKind = (kind: TriggerKind): string => (kind === 'stop-loss' ? 'stop_lo
 
 function triggerRow(trigger: TriggerRecord): JsonObject {
   return {
-    trigger_id: trigger.id, position_id: trigger.positionId, coin: coinOfSymbol(trigger.symbol), side: trigger.side, type: wireKind(trigger.kind),
-    trigger_price: priceNumber(trigger.triggerPrice), status: trigger.status === 'pending' ? 'active' : trigger.status,
-    created_at: isoTime(trigger.createdAtMs), ...(trigger.endedAtMs === null ? {} : { ended_at: isoTime(trigger.endedAtMs) }),
-    ...(trigger.firedMark === null ? {} : { fired_at_price: priceNumber(trigger.firedMark) }), ...(trigger.cause === null ? {} : { cause: trigger.cause }),
+    trigger_id: trigger.id,
+    position_id: trigger.positionId,
+    coin: coinOfSymbol(trigger.symbol),
+    side: trigger.side,
+    type: wireKind(trigger.kind),
+    trigger_price: priceNumber(trigger.triggerPrice),
+    status: trigger.status === 'pending' ? 'active' : trigger.status,
+    created_at: isoTime(trigger.createdAtMs),
+    ...(trigger.endedAtMs === null ? {} : { ended_at: isoTime(trigger.endedAtMs) }),
+    ...(trigger.firedMark === null ? {} : { fired_at_price: priceNumber(trigger.firedMark) }),
+    ...(trigger.cause === null ? {} : { cause: trigger.cause }),
   };
 }
 
@@ -74,19 +82,29 @@ interface TriggerInput {
 
 function triggerRoute(kind: TriggerKind, path: string): Route {
   return defineRoute<TriggerInput, TriggerRecord>({
-    id: `trading.deployed.${kind}`, service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path, auth: 'bearer',
+    id: `trading.deployed.${kind}`,
+    service: 'trading',
+    style: 'deployed',
+    mount: 'trading',
+    method: 'POST',
+    path,
+    auth: 'bearer',
     summary: `Set (or replace) the ${kind} of an open position ({ position_id, trigger_price }): it closes the position when the mark crosses it.`,
     parse: (input: RouteInput) => {
       const fields = fieldsOf(input.body);
       if (isFailure(fields)) return fields;
       const id = fields['position_id'];
-      if (typeof id !== 'string' || id.trim() === '' || id.length > 128) return deployedFailure(400, 'invalid_request', 'position_id is required');
+      if (typeof id !== 'string' || id.trim() === '' || id.length > 128)
+        return deployedFailure(400, 'invalid_request', 'position_id is required');
       const price = parsePrice(fields['trigger_price'], 'trigger_price', 'number');
       if (isFailure(price)) return deployedFailure(400, 'invalid_price', price.message);
       return { positionId: id.trim(), triggerPrice: price };
     },
     run: (context, input) => {
-      const set = context.platform.trading.setTrigger({ agentId: callerId(context), positionId: input.positionId, kind, triggerPrice: input.triggerPrice }, context.nowMs);
+      const set = context.platform.trading.setTrigger(
+        { agentId: callerId(context), positionId: input.positionId, kind, triggerPrice: input.triggerPrice },
+        context.nowMs,
+      );
       if (set.ok) return set;
       if (set.code === 'NOT_FOUND') return renamed(set, 'position_not_found', 404);
       if (set.code === 'FORBIDDEN') return renamed(set, 'forbidden', 403);
@@ -97,7 +115,11 @@ function triggerRoute(kind: TriggerKind, path: string): Route {
     render: (trigger, context) => {
       const position = context.platform.trading.book.position(trigger.positionId);
       assert(position !== undefined, 'a trigger names a position');
-      return { ...triggerRow(trigger), current_price: priceNumber(context.platform.trading.view(position, context.nowMs).markPrice), message: `${kind === 'stop-loss' ? 'Stop-loss' : 'Take-profit'} set: the position closes at the market when the price crosses ${priceNumber(trigger.triggerPrice)}.` };
+      return {
+        ...triggerRow(trigger),
+        current_price: priceNumber(context.platform.trading.view(position, context.nowMs).markPrice),
+        message: `${kind === 'stop-loss' ? 'Stop-loss' : 'Take-profit'} set: the position closes at the market when the price crosses ${priceNumber(trigger.triggerPrice)}.`,
+      };
     },
   });
 }
@@ -105,16 +127,26 @@ function triggerRoute(kind: TriggerKind, path: string): Route {
 function settingsRow(settings: RiskSettings, agentId: string, context: RouteContext): JsonObject {
   const day = context.platform.trading.risk.dayOf(agentId, context.nowMs);
   return {
-    agent_id: agentId, max_leverage: settings.maxLeverage, max_position_usd: 10_000,
+    agent_id: agentId,
+    max_leverage: settings.maxLeverage,
+    max_position_usd: 10_000,
     daily_loss_limit_usd: settings.dailyLossLimitMicro === null ? null : moneyA(settings.dailyLossLimitMicro),
-    realized_pnl_today: moneyA(day.realizedMicro), day_started_at: isoTime(day.dayStartMs),
+    realized_pnl_today: moneyA(day.realizedMicro),
+    day_started_at: isoTime(day.dayStartMs),
     daily_loss_limit_reached: context.platform.trading.risk.lossLimitReached(agentId, context.nowMs),
   };
 }
 
 const checkLimits = defineRoute<null, null>({
-  id: 'trading.deployed.check-limits', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/check-limits', auth: 'bearer',
-  summary: 'Your open positions against their stop-loss and take-profit, recent firings, and your daily loss against its limit (changes nothing).',
+  id: 'trading.deployed.check-limits',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/trade/check-limits',
+  auth: 'bearer',
+  summary:
+    'Your open positions against their stop-loss and take-profit, recent firings, and your daily loss against its limit (changes nothing).',
   parse: () => null,
   run: () => succeed(null),
   successStatus: 200,
@@ -128,22 +160,44 @@ const checkLimits = defineRoute<null, null>({
         return found === undefined ? null : priceNumber(found.triggerPrice);
       };
       return {
-        position_id: view.position.id, coin: coinOfSymbol(view.position.symbol), side: view.position.side, current_price: priceNumber(view.markPrice),
-        stop_loss: price('stop-loss'), take_profit: price('take-profit'), liquidation_price: priceNumber(view.liquidationPrice), unrealized_pnl: moneyA(view.unrealizedPnlMicro),
+        position_id: view.position.id,
+        coin: coinOfSymbol(view.position.symbol),
+        side: view.position.side,
+        current_price: priceNumber(view.markPrice),
+        stop_loss: price('stop-loss'),
+        take_profit: price('take-profit'),
+        liquidation_price: priceNumber(view.liquidationPrice),
+        unrealized_pnl: moneyA(view.unrealizedPnlMicro),
       };
     });
-    const triggered = trading.triggers.ofAgent(agentId, RECENT_TRIGGERS_MAX * 2).filter((one) => one.status === 'fired').slice(0, RECENT_TRIGGERS_MAX);
-    return { checked_at: isoTime(context.nowMs), positions, count: positions.length, triggered: triggered.map(triggerRow), limits: settingsRow(trading.risk.settingsOf(agentId), agentId, context) };
+    const triggered = trading.triggers
+      .ofAgent(agentId, RECENT_TRIGGERS_MAX * 2)
+      .filter((one) => one.status === 'fired')
+      .slice(0, RECENT_TRIGGERS_MAX);
+    return {
+      checked_at: isoTime(context.nowMs),
+      positions,
+      count: positions.length,
+      triggered: triggered.map(triggerRow),
+      limits: settingsRow(trading.risk.settingsOf(agentId), agentId, context),
+    };
   },
 });
 
 const readSettings = defineRoute<null, null>({
-  id: 'trading.deployed.risk-settings', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/trade/risk-settings', auth: 'bearer',
+  id: 'trading.deployed.risk-settings',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/trade/risk-settings',
+  auth: 'bearer',
   summary: 'Your risk settings: leverage ceiling, daily loss limit, and the realized PnL of the day.',
   parse: () => null,
   run: () => succeed(null),
   successStatus: 200,
-  render: (_nothing, context) => settingsRow(context.platform.trading.risk.settingsOf(callerId(context)), callerId(context), context),
+  render: (_nothing, context) =>
+    settingsRow(context.platform.trading.risk.settingsOf(callerId(context)), callerId(context), context),
 });
 
 interface SettingsInput {
@@ -156,35 +210,60 @@ function parseSettings(input: RouteInput): SettingsInput | Failure {
   const fields = fieldsOf(input.body);
   if (isFailure(fields)) return fields;
   const leverage = fields['max_leverage'];
-  if (leverage !== undefined && (typeof leverage !== 'number' || !Number.isSafeInteger(leverage) || leverage < 1 || leverage > RISK_LEVERAGE_MAX)) {
-    return deployedFailure(400, 'invalid_leverage', `max_leverage must be a whole number from 1 to ${RISK_LEVERAGE_MAX}`);
+  if (
+    leverage !== undefined &&
+    (typeof leverage !== 'number' || !Number.isSafeInteger(leverage) || leverage < 1 || leverage > RISK_LEVERAGE_MAX)
+  ) {
+    return deployedFailure(
+      400,
+      'invalid_leverage',
+      `max_leverage must be a whole number from 1 to ${RISK_LEVERAGE_MAX}`,
+    );
   }
   const limit = fields['daily_loss_limit_usd'];
   let limitMicro: Micro | null | undefined;
   if (limit === null) limitMicro = null;
   else if (limit !== undefined) {
     const parsed = requiredAmount(limit, 'daily_loss_limit_usd', 'number');
-    if (isFailure(parsed) || parsed > DAILY_LOSS_LIMIT_MAX_MICRO) return deployedFailure(400, 'invalid_limit', 'daily_loss_limit_usd must be a positive number of at most 6 decimals up to 1,000,000, or null to clear it');
+    if (isFailure(parsed) || parsed > DAILY_LOSS_LIMIT_MAX_MICRO)
+      return deployedFailure(
+        400,
+        'invalid_limit',
+        'daily_loss_limit_usd must be a positive number of at most 6 decimals up to 1,000,000, or null to clear it',
+      );
     limitMicro = parsed;
   }
   return { maxLeverage: leverage as number | undefined, dailyLossLimitMicro: limitMicro };
 }
 
 const writeSettings = defineRoute<SettingsInput, RiskSettings>({
-  id: 'trading.deployed.risk-settings.set', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/risk-settings', auth: 'bearer',
-  summary: 'Change your risk settings ({ max_leverage?: 1–50, daily_loss_limit_usd?: number | null }); the fields not sent are kept (none sent: nothing changes).',
+  id: 'trading.deployed.risk-settings.set',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'POST',
+  path: '/v1/trade/risk-settings',
+  auth: 'bearer',
+  summary:
+    'Change your risk settings ({ max_leverage?: 1–50, daily_loss_limit_usd?: number | null }); the fields not sent are kept (none sent: nothing changes).',
   parse: parseSettings,
   run: (context, input) => {
     const agentId = callerId(context);
     const risk = context.platform.trading.risk;
     const current = risk.settingsOf(agentId);
-    return succeed(risk.set(agentId, {
-      maxLeverage: input.maxLeverage ?? current.maxLeverage,
-      dailyLossLimitMicro: input.dailyLossLimitMicro === undefined ? current.dailyLossLimitMicro : input.dailyLossLimitMicro,
-    }));
+    return succeed(
+      risk.set(agentId, {
+        maxLeverage: input.maxLeverage ?? current.maxLeverage,
+        dailyLossLimitMicro:
+          input.dailyLossLimitMicro === undefined ? current.dailyLossLimitMicro : input.dailyLossLimitMicro,
+      }),
+    );
   },
   successStatus: 200,
-  render: (settings, context) => ({ ...settingsRow(settings, callerId(context), context), message: 'Risk settings updated.' }),
+  render: (settings, context) => ({
+    ...settingsRow(settings, callerId(context), context),
+    message: 'Risk settings updated.',
+  }),
 });
 
 interface BookInput {
@@ -194,40 +273,68 @@ interface BookInput {
 
 function bookSide(quote: Quote, depth: number, side: 'bid' | 'ask'): JsonObject[] {
   const step = (quote.ask - quote.bid) / 2n > 0n ? (quote.ask - quote.bid) / 2n : 1n;
-  const unit = quote.volume24hMicro / LEVEL_UNIT_DIVISOR > LEVEL_UNIT_MIN_MICRO ? quote.volume24hMicro / LEVEL_UNIT_DIVISOR : LEVEL_UNIT_MIN_MICRO;
+  const unit =
+    quote.volume24hMicro / LEVEL_UNIT_DIVISOR > LEVEL_UNIT_MIN_MICRO
+      ? quote.volume24hMicro / LEVEL_UNIT_DIVISOR
+      : LEVEL_UNIT_MIN_MICRO;
   const levels: JsonObject[] = [];
   for (let rank = 0; rank < depth; rank++) {
     const price = side === 'bid' ? quote.bid - step * BigInt(rank) : quote.ask + step * BigInt(rank);
     if (price <= 0n) break;
     const sizeUsd = unit * BigInt(rank + 1);
-    levels.push({ price: priceNumber(price), size: Number(formatQty(qtyFor(sizeUsd, price))), size_usd: moneyA(sizeUsd) });
+    levels.push({
+      price: priceNumber(price),
+      size: Number(formatQty(qtyFor(sizeUsd, price))),
+      size_usd: moneyA(sizeUsd),
+    });
   }
   return levels;
 }
 
 const orderbook = defineRoute<{ coin: string; depth: number }, BookInput>({
-  id: 'trading.deployed.orderbook', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/markets/:coin/orderbook', auth: 'none',
+  id: 'trading.deployed.orderbook',
+  service: 'trading',
+  style: 'deployed',
+  mount: 'trading',
+  method: 'GET',
+  path: '/v1/markets/:coin/orderbook',
+  auth: 'none',
   summary: `A market's order book derived from its quote (public; ?depth=1–${ORDERBOOK_DEPTH_MAX}, default ${ORDERBOOK_DEPTH_DEFAULT}).`,
   parse: (input) => {
     const text = input.query['depth'];
     const depth = text === undefined ? ORDERBOOK_DEPTH_DEFAULT : /^\d{1,3}$/.test(text) ? Number(text) : -1;
-    if (depth < 1 || depth > ORDERBOOK_DEPTH_MAX) return deployedFailure(400, 'invalid_depth', `depth must be a whole number from 1 to ${ORDERBOOK_DEPTH_MAX}`);
+    if (depth < 1 || depth > ORDERBOOK_DEPTH_MAX)
+      return deployedFailure(400, 'invalid_depth', `depth must be a whole number from 1 to ${ORDERBOOK_DEPTH_MAX}`);
     return { coin: input.params['coin'] ?? '', depth };
   },
   run: (_context, { coin, depth }) => {
     const market = marketOfCoin(coin);
-    return market === undefined ? deployedFailure(404, 'market_not_found', `Market ${coin.slice(0, 64)} not found`) : succeed({ market, depth });
+    return market === undefined
+      ? deployedFailure(404, 'market_not_found', `Market ${coin.slice(0, 64)} not found`)
+      : succeed({ market, depth });
   },
   successStatus: 200,
   render: ({ market, depth }, context) => {
     const quote = context.platform.trading.quote(market, context.nowMs);
     return {
-      coin: coinOf(market), ticker: market.symbol, bids: bookSide(quote, depth, 'bid'), asks: bookSide(quote, depth, 'ask'),
-      mid: priceNumber(quote.mid), spread: priceNumber(quote.ask - quote.bid), depth, timestamp: context.nowMs, source: 'derived-from-quote',
+      coin: coinOf(market),
+      ticker: market.symbol,
+      bids: bookSide(quote, depth, 'bid'),
+      asks: bookSide(quote, depth, 'ask'),
+      mid: priceNumber(quote.mid),
+      spread: priceNumber(quote.ask - quote.bid),
+      depth,
+      timestamp: context.nowMs,
+      source: 'derived-from-quote',
     };
   },
 });
 
 export const deployedTradingRiskRoutes: readonly Route[] = [
-  triggerRoute('stop-loss', '/v1/trade/stop-loss'), triggerRoute('take-profit', '/v1/trade/take-profit'), checkLimits, readSettings, writeSettings, orderbook,
+  triggerRoute('stop-loss', '/v1/trade/stop-loss'),
+  triggerRoute('take-profit', '/v1/trade/take-profit'),
+  checkLimits,
+  readSettings,
+  writeSettings,
+  orderbook,
 ];

@@ -35,7 +35,8 @@ export function assetAddressOf(chain: unknown, token: unknown): unknown {
 /** The swap fields with symbols read as asset addresses. */
 function withAddresses(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...fields };
-  if (Object.hasOwn(fields, 'from_token')) out['from_token'] = assetAddressOf(fields['from_chain'], fields['from_token']);
+  if (Object.hasOwn(fields, 'from_token'))
+    out['from_token'] = assetAddressOf(fields['from_chain'], fields['from_token']);
   if (Object.hasOwn(fields, 'to_token')) out['to_token'] = assetAddressOf(fields['to_chain'], fields['to_token']);
   return out;
 }
@@ -43,32 +44,56 @@ function withAddresses(fields: Readonly<Record<string, unknown>>): Record<string
 function sendInput(input: RouteInput): RouteInput | ReturnType<typeof deployedFailure> {
   const fields = bodyFields(input.body);
   if (isFailure(fields)) return fields;
-  if (fields['chain'] === 'bitcoin') return deployedFailure(501, 'not_implemented', 'Bitcoin sends are not implemented yet', { chain: 'bitcoin' });
+  if (fields['chain'] === 'bitcoin')
+    return deployedFailure(501, 'not_implemented', 'Bitcoin sends are not implemented yet', { chain: 'bitcoin' });
   if (fields['chain'] === 'monero' && MONERO_KEYS.some((name) => fields[name] === undefined || fields[name] === null)) {
-    return deployedFailure(400, 'monero_keys_required', 'A monero send needs from, view_key and spend_key: this service keeps no keys', { field: MONERO_KEYS.find((name) => fields[name] === undefined || fields[name] === null) ?? 'from' });
+    return deployedFailure(
+      400,
+      'monero_keys_required',
+      'A monero send needs from, view_key and spend_key: this service keeps no keys',
+      { field: MONERO_KEYS.find((name) => fields[name] === undefined || fields[name] === null) ?? 'from' },
+    );
   }
   return input;
 }
 
 const send = walletRow({
-  id: 'wallet.deployed.send', baseId: 'wallet.primary.send', successStatus: 200, bodyKeys: SEND_KEYS,
-  summary: 'Sign with the key supplied and broadcast ({ chain, to, amount, private_key, token? }; monero from, view_key, spend_key); bitcoin 501.',
+  id: 'wallet.deployed.send',
+  baseId: 'wallet.primary.send',
+  successStatus: 200,
+  bodyKeys: SEND_KEYS,
+  summary:
+    'Sign with the key supplied and broadcast ({ chain, to, amount, private_key, token? }; monero from, view_key, spend_key); bitcoin 501.',
   input: sendInput,
   render: (value) => {
     const tx = value as WalletTx;
-    return { tx_hash: tx.hash, chain: tx.chain, from: tx.from, to: tx.to, amount: formatUnits(tx.amount, tx.decimals), explorer: `${chainRow(tx.chain).explorerTx}${tx.hash}` };
+    return {
+      tx_hash: tx.hash,
+      chain: tx.chain,
+      from: tx.from,
+      to: tx.to,
+      amount: formatUnits(tx.amount, tx.decimals),
+      explorer: `${chainRow(tx.chain).explorerTx}${tx.hash}`,
+    };
   },
 });
 
 const quote = walletRow({
-  id: 'wallet.deployed.swap-quote', baseId: 'wallet.primary.swap-quote', successStatus: 200, bodyKeys: [], queryKeys: SWAP_QUERY,
+  id: 'wallet.deployed.swap-quote',
+  baseId: 'wallet.primary.swap-quote',
+  successStatus: 200,
+  bodyKeys: [],
+  queryKeys: SWAP_QUERY,
   summary: 'Quote a swap (symbols or token addresses) with the integrator fee (0.5%).',
   input: (input) => ({ ...input, query: withAddresses(input.query) as Record<string, string> }),
   render: (_value, _context, documentsBody) => documentsBody(),
 });
 
 const swap = walletRow({
-  id: 'wallet.deployed.swap', baseId: 'wallet.primary.swap', successStatus: 200, bodyKeys: [...SWAP_QUERY, 'to_address'],
+  id: 'wallet.deployed.swap',
+  baseId: 'wallet.primary.swap',
+  successStatus: 200,
+  bodyKeys: [...SWAP_QUERY, 'to_address'],
   summary: 'Open a swap order to to_address (symbols or token addresses); 30 per minute per IP.',
   input: (input) => {
     const fields = bodyFields(input.body);
@@ -80,12 +105,24 @@ const swap = walletRow({
 /** The order fields §6 names, from the documents' order body. */
 function orderSummary(body: JsonObject): JsonObject {
   const { swap_id, order_id, status, deposit, output, fee, expires_at, check_status } = body;
-  return { swap_id: swap_id ?? null, order_id: order_id ?? null, status: status ?? null, deposit: deposit ?? null, output: output ?? null, fee: fee ?? null, expires_at: expires_at ?? null, check_status: check_status ?? null };
+  return {
+    swap_id: swap_id ?? null,
+    order_id: order_id ?? null,
+    status: status ?? null,
+    deposit: deposit ?? null,
+    output: output ?? null,
+    fee: fee ?? null,
+    expires_at: expires_at ?? null,
+    check_status: check_status ?? null,
+  };
 }
 
 const swapStatus = walletRow({
-  id: 'wallet.deployed.swap-status', baseId: 'wallet.primary.swap-status', successStatus: 200, bodyKeys: [],
-  summary: 'A swap order\'s status as the aggregator reports it.',
+  id: 'wallet.deployed.swap-status',
+  baseId: 'wallet.primary.swap-status',
+  successStatus: 200,
+  bodyKeys: [],
+  summary: "A swap order's status as the aggregator reports it.",
   render: (_value, _context, documentsBody) => documentsBody(),
 });
 

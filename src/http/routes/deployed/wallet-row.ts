@@ -17,7 +17,9 @@ import { walletPrimaryRoutes } from '../wallet/wallet-primary.ts';
 import { walletReferralRoutes } from '../wallet/wallet-referral.ts';
 import { knownInput } from './deployed-row.ts';
 
-const WALLET_ROWS: ReadonlyMap<string, Route> = new Map([...walletPrimaryRoutes, ...walletReferralRoutes].map((route) => [route.id, route]));
+const WALLET_ROWS: ReadonlyMap<string, Route> = new Map(
+  [...walletPrimaryRoutes, ...walletReferralRoutes].map((route) => [route.id, route]),
+);
 
 /** A wallet refusal in the deployment's names (a Failure already named passes as is). */
 export function walletRefusal(failure: Failure): Failure {
@@ -32,7 +34,8 @@ export function walletRefusal(failure: Failure): Failure {
 /** The body's fields, or a deployed 400 when the body is not an object (an absent body reads as `{}`). */
 export function bodyFields(body: unknown): Record<string, unknown> | Failure {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) return deployedFailure(400, 'invalid_request', 'the body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    return deployedFailure(400, 'invalid_request', 'the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -56,8 +59,15 @@ export function walletRow(spec: WalletRowSpec): Route {
   const base = WALLET_ROWS.get(spec.baseId);
   assert(base !== undefined, `the deployed wallet rows name a documents row: ${spec.baseId}`);
   return defineRoute<unknown, unknown>({
-    id: spec.id, service: 'wallet', style: 'deployed', mount: 'wallet', method: base.method, path: base.path, auth: base.auth,
-    summary: spec.summary, successStatus: spec.successStatus,
+    id: spec.id,
+    service: 'wallet',
+    style: 'deployed',
+    mount: 'wallet',
+    method: base.method,
+    path: base.path,
+    auth: base.auth,
+    summary: spec.summary,
+    successStatus: spec.successStatus,
     parse: (input, context) => {
       const known = knownInput(input, spec.bodyKeys, spec.queryKeys);
       const filled = spec.input === undefined ? known : spec.input(known, context);

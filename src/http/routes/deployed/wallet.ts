@@ -40,7 +40,8 @@ export const ADDRESS_EXPLORERS: Readonly<Record<SimChain, string>> = {
 };
 
 const NONE: readonly string[] = [];
-const documentsAsIs = (_value: unknown, _context: unknown, documentsBody: () => JsonObject): JsonObject => documentsBody();
+const documentsAsIs = (_value: unknown, _context: unknown, documentsBody: () => JsonObject): JsonObject =>
+  documentsBody();
 
 /** The query with `chain` set to the deployment's default when absent. */
 function withDefaultChain(input: RouteInput): RouteInput {
@@ -48,14 +49,18 @@ function withDefaultChain(input: RouteInput): RouteInput {
 }
 
 const register = walletRow({
-  id: 'wallet.deployed.register', baseId: 'wallet.primary.register', successStatus: 201, bodyKeys: ['referral_code'],
+  id: 'wallet.deployed.register',
+  baseId: 'wallet.primary.register',
+  successStatus: 201,
+  bodyKeys: ['referral_code'],
   summary: 'Create a wallet agent ({ referral_code? }): its pk_live_ key, shown once.',
   // An unknown referral code is ignored, as the deployment does: the agent registers without referrer.
   input: (input, context) => {
     const fields = bodyFields(input.body);
     if (isFailure(fields)) return fields;
     const code = fields['referral_code'];
-    if (code !== undefined && code !== null && typeof code !== 'string') return deployedFailure(400, 'invalid_request', 'referral_code must be a string', { field: 'referral_code' });
+    if (code !== undefined && code !== null && typeof code !== 'string')
+      return deployedFailure(400, 'invalid_request', 'referral_code must be a string', { field: 'referral_code' });
     const known = typeof code === 'string' && code.length <= 128 && context.platform.agents.resolve(code) !== undefined;
     return { ...input, body: known ? { referral_code: code } : {} };
   },
@@ -66,75 +71,131 @@ const register = walletRow({
       api_key: serviceKeyOf('wallet', registration.apiKey),
       referral_code: registration.agent.referralCode,
       message: 'Wallet agent registered. Keep your api_key: it is shown once.',
-      next_steps: ['Create a wallet: POST /v1/wallet/create', 'Read a balance: GET /v1/wallet/balance/:address?chain=base', 'See the chains: GET /v1/wallet/chains'],
+      next_steps: [
+        'Create a wallet: POST /v1/wallet/create',
+        'Read a balance: GET /v1/wallet/balance/:address?chain=base',
+        'See the chains: GET /v1/wallet/chains',
+      ],
     };
   },
 });
 
 const create = walletRow({
-  id: 'wallet.deployed.create', baseId: 'wallet.primary.create', successStatus: 201, bodyKeys: NONE,
-  summary: 'Generate a BIP-39 HD wallet: mnemonic (shown once, never stored), six addresses, monero keys, derivation paths.',
+  id: 'wallet.deployed.create',
+  baseId: 'wallet.primary.create',
+  successStatus: 201,
+  bodyKeys: NONE,
+  summary:
+    'Generate a BIP-39 HD wallet: mnemonic (shown once, never stored), six addresses, monero keys, derivation paths.',
   render: documentsAsIs,
 });
 
 const balance = walletRow({
-  id: 'wallet.deployed.balance', baseId: 'wallet.primary.balance', successStatus: 200, bodyKeys: NONE, queryKeys: ['chain', 'view_key'],
+  id: 'wallet.deployed.balance',
+  baseId: 'wallet.primary.balance',
+  successStatus: 200,
+  bodyKeys: NONE,
+  queryKeys: ['chain', 'view_key'],
   summary: 'The native balance of an address (chain default base; monero needs view_key).',
   input: (input) => {
     const filled = withDefaultChain(input);
     if (filled.query['chain'] === 'monero' && filled.query['view_key'] === undefined) {
-      return deployedFailure(400, 'view_key_required', 'A monero balance needs view_key (the private view key in hex)', { field: 'view_key' });
+      return deployedFailure(
+        400,
+        'view_key_required',
+        'A monero balance needs view_key (the private view key in hex)',
+        { field: 'view_key' },
+      );
     }
     return filled;
   },
   render: (value) => {
     const view = value as BalanceView;
-    return { address: view.address, chain: view.chain, balance: { native: amountBody(view.native.asset, view.native.amount) }, explorer: `${ADDRESS_EXPLORERS[view.chain]}${view.address}` };
+    return {
+      address: view.address,
+      chain: view.chain,
+      balance: { native: amountBody(view.native.asset, view.native.amount) },
+      explorer: `${ADDRESS_EXPLORERS[view.chain]}${view.address}`,
+    };
   },
 });
 
 const transactions = walletRow({
-  id: 'wallet.deployed.transactions', baseId: 'wallet.primary.transactions', successStatus: 200, bodyKeys: NONE, queryKeys: ['chain', 'limit'],
+  id: 'wallet.deployed.transactions',
+  baseId: 'wallet.primary.transactions',
+  successStatus: 200,
+  bodyKeys: NONE,
+  queryKeys: ['chain', 'limit'],
   summary: 'Recent transactions of an address, newest first (chain default base; limit 10, max 50).',
   input: withDefaultChain,
   render: documentsAsIs,
 });
 
 const depositAddress = walletRow({
-  id: 'wallet.deployed.deposit-address', baseId: 'wallet.primary.deposit-address', successStatus: 200, bodyKeys: NONE, queryKeys: ['chain'],
+  id: 'wallet.deployed.deposit-address',
+  baseId: 'wallet.primary.deposit-address',
+  successStatus: 200,
+  bodyKeys: NONE,
+  queryKeys: ['chain'],
   summary: 'How to derive your deposit address locally (no address is kept); chain default base.',
   render: documentsAsIs,
 });
 
 const chains = walletRow({
-  id: 'wallet.deployed.chains', baseId: 'wallet.primary.chains', successStatus: 200, bodyKeys: NONE,
+  id: 'wallet.deployed.chains',
+  baseId: 'wallet.primary.chains',
+  successStatus: 200,
+  bodyKeys: NONE,
   summary: 'The wallet chains (tokens by contract address) and the swap chains.',
   render: documentsAsIs,
 });
 
 const gossip = walletRow({
-  id: 'wallet.deployed.gossip', baseId: 'wallet.primary.gossip', successStatus: 200, bodyKeys: NONE,
+  id: 'wallet.deployed.gossip',
+  baseId: 'wallet.primary.gossip',
+  successStatus: 200,
+  bodyKeys: NONE,
   summary: 'The referral programme and the live agent count (no key).',
   render: documentsAsIs,
 });
 
 const referralCode = walletRow({
-  id: 'wallet.deployed.referral-code', baseId: 'wallet.primary.referral-code', successStatus: 200, bodyKeys: NONE,
+  id: 'wallet.deployed.referral-code',
+  baseId: 'wallet.primary.referral-code',
+  successStatus: 200,
+  bodyKeys: NONE,
   summary: 'Your referral code and the commission of each of the 3 levels.',
   render: documentsAsIs,
 });
 
 const referralStats = walletRow({
-  id: 'wallet.deployed.referral-stats', baseId: 'wallet.primary.referral-stats', successStatus: 200, bodyKeys: NONE,
+  id: 'wallet.deployed.referral-stats',
+  baseId: 'wallet.primary.referral-stats',
+  successStatus: 200,
+  bodyKeys: NONE,
   summary: 'Your referral earnings over 3 levels: total earned, withdrawn, available.',
   render: documentsAsIs,
 });
 
 const referralWithdraw = walletRow({
-  id: 'wallet.deployed.referral-withdraw', baseId: 'wallet.primary.referral-withdraw', successStatus: 200, bodyKeys: ['address', 'chain'],
+  id: 'wallet.deployed.referral-withdraw',
+  baseId: 'wallet.primary.referral-withdraw',
+  successStatus: 200,
+  bodyKeys: ['address', 'chain'],
   summary: 'Withdraw every available referral earning ({ address, chain? }); 5 per minute per IP.',
   render: documentsAsIs,
 });
 
 /** Rows in the order of §6. */
-export const deployedWalletRoutes: readonly Route[] = [register, create, balance, transactions, depositAddress, chains, gossip, referralCode, referralStats, referralWithdraw];
+export const deployedWalletRoutes: readonly Route[] = [
+  register,
+  create,
+  balance,
+  transactions,
+  depositAddress,
+  chains,
+  gossip,
+  referralCode,
+  referralStats,
+  referralWithdraw,
+];

@@ -16,12 +16,25 @@ import type { Micro } from '../../../core/money.ts';
 import { isReference } from '../../../core/reference.ts';
 import { DNS_LIMITS, DNS_TYPES, type DnsRecord, type DnsType } from '../../../services/domains/dns-records.ts';
 import { DOMAIN_TEXT_MAX, parseDomainName, parseRegistrableName } from '../../../services/domains/domain-name.ts';
-import type { Availability, DomainCharge, DomainRecord, TransferResult } from '../../../services/domains/domain-record.ts';
+import type {
+  Availability,
+  DomainCharge,
+  DomainRecord,
+  TransferResult,
+} from '../../../services/domains/domain-record.ts';
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import { DEFAULT_DOMAINS_CONFIG } from '../../../services/domains/domains-config.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, requiredAmount, requiredString } from '../../validate.ts';
+import {
+  knownQuery,
+  NO_KEYS,
+  objectBody,
+  optionalInteger,
+  optionalString,
+  requiredAmount,
+  requiredString,
+} from '../../validate.ts';
 
 interface NameCommand {
   readonly domain: string;
@@ -118,20 +131,27 @@ function parseTransfer(body: unknown): TransferCommand | Failure {
   if (isFailure(domain)) return domain;
   const to = requiredString(fields['to'], 'to', 64);
   if (isFailure(to)) return to;
-  if (!isReference(to)) return fail('BAD_REQUEST', "to must be an agent id, address or referral code (1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-')");
+  if (!isReference(to))
+    return fail(
+      'BAD_REQUEST',
+      "to must be an agent id, address or referral code (1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-')",
+    );
   const rawPrice = fields['price'];
-  const priceMicro = rawPrice === undefined || rawPrice === null ? null : requiredAmount(rawPrice, 'price', 'number-or-decimal-string');
+  const priceMicro =
+    rawPrice === undefined || rawPrice === null ? null : requiredAmount(rawPrice, 'price', 'number-or-decimal-string');
   if (isFailure(priceMicro)) return priceMicro;
   return { domain, to, priceMicro };
 }
 
 function parseRecord(value: unknown, index: number): DnsRecord | Failure {
   const where = `records[${index}]`;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('BAD_REQUEST', `${where} must be a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return fail('BAD_REQUEST', `${where} must be a JSON object`);
   const fields = objectBody(value, RECORD_FIELDS);
   if (isFailure(fields)) return fail('BAD_REQUEST', `${where}: ${fields.message}`);
   const type = fields['type'];
-  if (typeof type !== 'string' || !(DNS_TYPES as readonly string[]).includes(type)) return fail('BAD_REQUEST', `${where}.type must be one of ${DNS_TYPES.join(', ')}`);
+  if (typeof type !== 'string' || !(DNS_TYPES as readonly string[]).includes(type))
+    return fail('BAD_REQUEST', `${where}.type must be one of ${DNS_TYPES.join(', ')}`);
   const host = optionalString(fields['name'], `${where}.name`, DNS_LIMITS.hostnameLengthMax);
   if (isFailure(host)) return host;
   const recordValue = requiredString(fields['value'], `${where}.value`, RECORD_VALUE_MAX);
@@ -143,7 +163,13 @@ function parseRecord(value: unknown, index: number): DnsRecord | Failure {
   const dnsType = type as DnsType;
   // Names and host values compare in lowercase (DNS is case-insensitive); TXT keeps its text.
   const lowered = dnsType === 'TXT' ? recordValue : recordValue.toLowerCase();
-  return { type: dnsType, host: (host ?? '@').toLowerCase(), value: lowered, ttl: ttl ?? DNS_LIMITS.ttlDefault, priority: priority ?? null };
+  return {
+    type: dnsType,
+    host: (host ?? '@').toLowerCase(),
+    value: lowered,
+    ttl: ttl ?? DNS_LIMITS.ttlDefault,
+    priority: priority ?? null,
+  };
 }
 
 function parseDns(body: unknown): DnsCommandBody | Failure {
@@ -153,7 +179,8 @@ function parseDns(body: unknown): DnsCommandBody | Failure {
   if (isFailure(domain)) return domain;
   const raw = fields['records'];
   if (!Array.isArray(raw)) return fail('BAD_REQUEST', 'records must be an array of DNS records');
-  if (raw.length < 1 || raw.length > DNS_LIMITS.recordsPerRequest) return fail('BAD_REQUEST', `records must hold 1 to ${DNS_LIMITS.recordsPerRequest} records`);
+  if (raw.length < 1 || raw.length > DNS_LIMITS.recordsPerRequest)
+    return fail('BAD_REQUEST', `records must hold 1 to ${DNS_LIMITS.recordsPerRequest} records`);
   const records: DnsRecord[] = [];
   for (let index = 0; index < raw.length; index++) {
     const record = parseRecord(raw[index], index);
@@ -172,11 +199,25 @@ function dnsBody(domain: DomainRecord): JsonObject {
 }
 
 function itemA(domain: DomainRecord): JsonObject {
-  return { domain: domain.name, status: domain.status, registered_at: isoTime(domain.registeredAtMs), expires_at: isoTime(domain.expiresAtMs), grace_ends_at: isoTime(domain.releaseAtMs), resolver: domain.resolver };
+  return {
+    domain: domain.name,
+    status: domain.status,
+    registered_at: isoTime(domain.registeredAtMs),
+    expires_at: isoTime(domain.expiresAtMs),
+    grace_ends_at: isoTime(domain.releaseAtMs),
+    resolver: domain.resolver,
+  };
 }
 
 function itemB(domain: DomainRecord): JsonObject {
-  return { domain: domain.name, status: domain.status, registered_at: isoTime(domain.registeredAtMs), expires: isoTime(domain.expiresAtMs), grace_ends: isoTime(domain.releaseAtMs), resolver: domain.resolver };
+  return {
+    domain: domain.name,
+    status: domain.status,
+    registered_at: isoTime(domain.registeredAtMs),
+    expires: isoTime(domain.expiresAtMs),
+    grace_ends: isoTime(domain.releaseAtMs),
+    resolver: domain.resolver,
+  };
 }
 
 function lookupBody(domain: DomainRecord, context: RouteContext): JsonObject {
@@ -193,7 +234,10 @@ function lookupBody(domain: DomainRecord, context: RouteContext): JsonObject {
     grace_ends: isoTime(domain.releaseAtMs),
     resolver: domain.resolver,
     records: domain.records.map(renderRecord),
-    offer: offer === null ? null : { to: offer.buyerId, price: moneyB(offer.priceMicro), offered_at: isoTime(offer.offeredAtMs) },
+    offer:
+      offer === null
+        ? null
+        : { to: offer.buyerId, price: moneyB(offer.priceMicro), offered_at: isoTime(offer.offeredAtMs) },
   };
 }
 
@@ -217,12 +261,22 @@ function valuationBody(valuation: Valuation): JsonObject {
     score: valuation.scoreCenti / 100,
     value_usdc: moneyA(valuation.valueMicro),
     category: valuation.category,
-    breakdown: { tld: valuation.tldScore, length: valuation.lengthScore, keyword: valuation.keywordBonus, penalty: valuation.penalty, pronounceability: valuation.pronounceability },
+    breakdown: {
+      tld: valuation.tldScore,
+      length: valuation.lengthScore,
+      keyword: valuation.keywordBonus,
+      penalty: valuation.penalty,
+      pronounceability: valuation.pronounceability,
+    },
   };
 }
 
 function checkBody(availability: Availability): JsonObject {
-  return { domain: availability.domain, available: availability.available, price_usdc: moneyA(availability.yearlyPriceMicro) };
+  return {
+    domain: availability.domain,
+    available: availability.available,
+    price_usdc: moneyA(availability.yearlyPriceMicro),
+  };
 }
 
 const rowsA: readonly Route[] = [
@@ -251,7 +305,11 @@ const rowsA: readonly Route[] = [
     limits: { endpointDaily: 'domains.register' },
     summary: 'Register a domain for 1 to 10 years (default 1), charged at the yearly price; 409 when taken.',
     parse: (input) => parseRegister(input.body, 'A'),
-    run: (context, command) => context.platform.domains.register({ callerId: callerId(context), domain: command.domain, years: command.years, resolver: null }, context.nowMs),
+    run: (context, command) =>
+      context.platform.domains.register(
+        { callerId: callerId(context), domain: command.domain, years: command.years, resolver: null },
+        context.nowMs,
+      ),
     successStatus: 201,
     render: (charge) => ({ domain: charge.domain.name, expires_at: isoTime(charge.domain.expiresAtMs) }),
   }),
@@ -263,7 +321,7 @@ const rowsA: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/domains',
     auth: 'bearer',
-    summary: 'The caller\'s domains (active and expired in grace), by name.',
+    summary: "The caller's domains (active and expired in grace), by name.",
     parse: parseNoInput,
     run: (context) => succeed(context.platform.domains.list(callerId(context))),
     successStatus: 200,
@@ -277,9 +335,15 @@ const rowsA: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/dns',
     auth: 'bearer',
-    summary: 'Add or update DNS records (A, AAAA, CNAME, MX, TXT); each (type, name) set sent replaces the held one (owner only).',
+    summary:
+      'Add or update DNS records (A, AAAA, CNAME, MX, TXT); each (type, name) set sent replaces the held one (owner only).',
     parse: (input) => parseDns(input.body),
-    run: (context, command) => context.platform.domains.setDns({ callerId: callerId(context), domain: command.domain, records: command.records }),
+    run: (context, command) =>
+      context.platform.domains.setDns({
+        callerId: callerId(context),
+        domain: command.domain,
+        records: command.records,
+      }),
     successStatus: 200,
     render: dnsBody,
   }),
@@ -325,9 +389,18 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true, endpointDaily: 'domains.register' },
     summary: 'Register a domain for 1 to 10 years (default 1), with an optional resolver; 409 when taken.',
     parse: (input) => parseRegister(input.body, 'B'),
-    run: (context, command) => context.platform.domains.register({ callerId: callerId(context), domain: command.domain, years: command.years, resolver: command.resolver }, context.nowMs),
+    run: (context, command) =>
+      context.platform.domains.register(
+        { callerId: callerId(context), domain: command.domain, years: command.years, resolver: command.resolver },
+        context.nowMs,
+      ),
     successStatus: 201,
-    render: (charge) => ({ domain: charge.domain.name, cost: moneyB(charge.costMicro), expires: isoTime(charge.domain.expiresAtMs), tx_hash: charge.txHash }),
+    render: (charge) => ({
+      domain: charge.domain.name,
+      cost: moneyB(charge.costMicro),
+      expires: isoTime(charge.domain.expiresAtMs),
+      tx_hash: charge.txHash,
+    }),
   }),
   defineRoute<NameCommand, DomainRecord>({
     id: 'domains.B.lookup',
@@ -358,7 +431,7 @@ const rowsB: readonly Route[] = [
     path: '/domains-api/domains',
     auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'The caller\'s domains with their expiry status, by name.',
+    summary: "The caller's domains with their expiry status, by name.",
     parse: parseNoInput,
     run: (context) => succeed(context.platform.domains.list(callerId(context))),
     successStatus: 200,
@@ -375,9 +448,19 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true },
     summary: 'Extend a domain from its current expiry by 1 to 10 years (owner only; also in grace).',
     parse: (input) => parseRenew(input.body),
-    run: (context, command) => context.platform.domains.renew({ callerId: callerId(context), domain: command.domain, years: command.years }, context.nowMs),
+    run: (context, command) =>
+      context.platform.domains.renew(
+        { callerId: callerId(context), domain: command.domain, years: command.years },
+        context.nowMs,
+      ),
     successStatus: 200,
-    render: (charge) => ({ domain: charge.domain.name, years: charge.years, cost: moneyB(charge.costMicro), expires: isoTime(charge.domain.expiresAtMs), tx_hash: charge.txHash }),
+    render: (charge) => ({
+      domain: charge.domain.name,
+      years: charge.years,
+      cost: moneyB(charge.costMicro),
+      expires: isoTime(charge.domain.expiresAtMs),
+      tx_hash: charge.txHash,
+    }),
   }),
   defineRoute<TransferCommand, TransferResult>({
     id: 'domains.B.transfer',
@@ -388,9 +471,14 @@ const rowsB: readonly Route[] = [
     path: '/domains-api/transfer',
     auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'Give a domain to an agent; with a price, offer it for sale — the buyer accepts with the same transfer (to = itself, same price), an atomic swap.',
+    summary:
+      'Give a domain to an agent; with a price, offer it for sale — the buyer accepts with the same transfer (to = itself, same price), an atomic swap.',
     parse: (input) => parseTransfer(input.body),
-    run: (context, command) => context.platform.domains.transfer({ callerId: callerId(context), domain: command.domain, to: command.to, priceMicro: command.priceMicro }, context.nowMs),
+    run: (context, command) =>
+      context.platform.domains.transfer(
+        { callerId: callerId(context), domain: command.domain, to: command.to, priceMicro: command.priceMicro },
+        context.nowMs,
+      ),
     successStatus: 200,
     render: transferBody,
   }),

@@ -29,7 +29,18 @@ import {
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { jsonCopy } from '../json-copy.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../../validate.ts';
+import {
+  emptyBody,
+  knownQuery,
+  NO_KEYS,
+  objectBody,
+  optionalInteger,
+  optionalString,
+  queryEnum,
+  queryLimit,
+  requiredAmount,
+  requiredString,
+} from '../../validate.ts';
 
 interface IdCommand {
   readonly escrowId: string;
@@ -60,7 +71,14 @@ const LIST_QUERY: readonly string[] = ['role', 'status', 'limit'];
 const DISPUTE_FIELDS_A: readonly string[] = ['escrow_id', 'reason', 'evidence'];
 const DISPUTE_FIELDS_B: readonly string[] = ['reason', 'evidence'];
 const CREATE_FIELDS_A: readonly string[] = ['buyer', 'seller', 'amount', 'currency', 'memo'];
-const CREATE_FIELDS_B: readonly string[] = ['amount', 'receiver', 'description', 'expires_in', 'referrer', 'conditions'];
+const CREATE_FIELDS_B: readonly string[] = [
+  'amount',
+  'receiver',
+  'description',
+  'expires_in',
+  'referrer',
+  'conditions',
+];
 const RELEASE_FIELDS_A: readonly string[] = ['escrow_id'];
 
 function callerId(context: RouteContext): string {
@@ -80,7 +98,12 @@ function listInput(command: ListCommand, context: RouteContext): ListEscrowsComm
 }
 
 function disputeInput(command: DisputeCommand, context: RouteContext): DisputeEscrowCommand {
-  return { escrowId: command.escrowId, reason: command.reason, evidence: command.evidence, callerId: callerId(context) };
+  return {
+    escrowId: command.escrowId,
+    reason: command.reason,
+    evidence: command.evidence,
+    callerId: callerId(context),
+  };
 }
 
 function createInputB(command: CreateCommandB, context: RouteContext): CreateEscrowCommand {
@@ -98,7 +121,8 @@ function createInputB(command: CreateCommandB, context: RouteContext): CreateEsc
 function escrowId(value: unknown, name: string): string | Failure {
   if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
   if (typeof value !== 'string') return fail('BAD_REQUEST', `${name} must be a string`);
-  if (!isReference(value)) return fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'`);
+  if (!isReference(value))
+    return fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'`);
   return value;
 }
 
@@ -119,7 +143,8 @@ function parseList(input: RouteInput, context: RouteContext): ListCommand | Fail
   if (unknown !== null) return unknown;
   const role = queryEnum(input.query, 'role', ESCROW_ROLES, 'all');
   if (isFailure(role)) return role;
-  const status = input.query['status'] === undefined ? null : queryEnum(input.query, 'status', ESCROW_STATUSES, 'locked');
+  const status =
+    input.query['status'] === undefined ? null : queryEnum(input.query, 'status', ESCROW_STATUSES, 'locked');
   if (isFailure(status)) return status;
   const config = context.platform.config.escrow;
   const limit = queryLimit(input.query, config.listLimitDefault, config.listLimitMax);
@@ -166,7 +191,12 @@ function parseCreateB(body: unknown, context: RouteContext): CreateCommandB | Fa
   if (isFailure(receiver)) return receiver;
   const description = optionalString(fields['description'], 'description', ESCROW_LIMITS.descriptionLengthMax);
   if (isFailure(description)) return description;
-  const expiresIn = optionalInteger(fields['expires_in'], 'expires_in', 1, context.platform.config.escrow.maxExpiresInSeconds);
+  const expiresIn = optionalInteger(
+    fields['expires_in'],
+    'expires_in',
+    1,
+    context.platform.config.escrow.maxExpiresInSeconds,
+  );
   if (isFailure(expiresIn)) return expiresIn;
   const referrer = optionalString(fields['referrer'], 'referrer', ESCROW_LIMITS.referenceLengthMax);
   if (isFailure(referrer)) return referrer;
@@ -275,12 +305,28 @@ const rowsA: readonly Route[] = [
     parse: (input) => parseCreateA(input.body),
     run: (context, command) => {
       const caller = callerId(context);
-      if (context.platform.agents.resolve(command.buyer)?.id !== caller) return fail('FORBIDDEN', 'buyer must be the authenticated agent');
-      const create = { senderId: caller, receiver: command.seller, amountMicro: command.amountMicro, description: command.memo, expiresInSeconds: null, referrer: null, conditions: null };
+      if (context.platform.agents.resolve(command.buyer)?.id !== caller)
+        return fail('FORBIDDEN', 'buyer must be the authenticated agent');
+      const create = {
+        senderId: caller,
+        receiver: command.seller,
+        amountMicro: command.amountMicro,
+        description: command.memo,
+        expiresInSeconds: null,
+        referrer: null,
+        conditions: null,
+      };
       return context.platform.escrow.create(create, context.nowMs);
     },
     successStatus: 201,
-    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, amount: moneyA(escrow.amountMicro), fee: moneyA(escrow.feeMicro), net: moneyA(escrow.netMicro), expires_at: isoTime(escrow.expiresAtMs) }),
+    render: (escrow) => ({
+      escrow_id: escrow.id,
+      status: escrow.status,
+      amount: moneyA(escrow.amountMicro),
+      fee: moneyA(escrow.feeMicro),
+      net: moneyA(escrow.netMicro),
+      expires_at: isoTime(escrow.expiresAtMs),
+    }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.A.release',
@@ -297,9 +343,17 @@ const rowsA: readonly Route[] = [
       const id = escrowId(fields['escrow_id'], 'escrow_id');
       return isFailure(id) ? id : { escrowId: id };
     },
-    run: (context, command) => context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+    run: (context, command) =>
+      context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
-    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, released_amount: moneyA(escrow.netMicro), seller: escrow.receiverId, fee: moneyA(escrow.feeMicro), tx_hash: escrow.txHash }),
+    render: (escrow) => ({
+      escrow_id: escrow.id,
+      status: escrow.status,
+      released_amount: moneyA(escrow.netMicro),
+      seller: escrow.receiverId,
+      fee: moneyA(escrow.feeMicro),
+      tx_hash: escrow.txHash,
+    }),
   }),
   defineRoute<DisputeCommand, EscrowRecord>({
     id: 'escrow.A.dispute',
@@ -337,7 +391,7 @@ const rowsA: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/escrow/list',
     auth: 'bearer',
-    summary: 'The caller\'s escrows, newest first (query role, status, limit).',
+    summary: "The caller's escrows, newest first (query role, status, limit).",
     parse: parseList,
     run: (context, command) => context.platform.escrow.list(listInput(command, context)),
     successStatus: 200,
@@ -380,9 +434,16 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true },
     summary: 'Release an escrow (sender only): net to the receiver, 1% fee.',
     parse: (input) => parsePathId(input, true),
-    run: (context, command) => context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+    run: (context, command) =>
+      context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
-    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, tx_hash: escrow.txHash, net: moneyB(escrow.netMicro), fee: moneyB(escrow.feeMicro) }),
+    render: (escrow) => ({
+      escrow_id: escrow.id,
+      status: escrow.status,
+      tx_hash: escrow.txHash,
+      net: moneyB(escrow.netMicro),
+      fee: moneyB(escrow.feeMicro),
+    }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.B.refund',
@@ -395,9 +456,15 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true },
     summary: 'Refund a locked escrow before expiry (sender only): full amount, no fee.',
     parse: (input) => parsePathId(input, true),
-    run: (context, command) => context.platform.escrow.refund({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+    run: (context, command) =>
+      context.platform.escrow.refund({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
-    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, amount: moneyB(escrow.amountMicro), tx_hash: escrow.txHash }),
+    render: (escrow) => ({
+      escrow_id: escrow.id,
+      status: escrow.status,
+      amount: moneyB(escrow.amountMicro),
+      tx_hash: escrow.txHash,
+    }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.B.get',
@@ -423,7 +490,7 @@ const rowsB: readonly Route[] = [
     path: '/escrows',
     auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'The caller\'s escrows, newest first (query role, status, limit).',
+    summary: "The caller's escrows, newest first (query role, status, limit).",
     parse: parseList,
     run: (context, command) => context.platform.escrow.list(listInput(command, context)),
     successStatus: 200,

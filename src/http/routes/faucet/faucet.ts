@@ -16,10 +16,26 @@ import { isReference } from '../../../core/reference.ts';
 import type { Agent } from '../../../services/shared/agents.ts';
 import { AGENT_LIST_LIMIT_MAX } from '../../../services/faucet/agent-list.ts';
 import { FRAMEWORK_MAX_LENGTH } from '../../../services/faucet/faucet-records.ts';
-import type { AgentList, ClaimResult, ReferralView, RegisterCommand, Registration, StatusB } from '../../../services/faucet/faucet.ts';
+import type {
+  AgentList,
+  ClaimResult,
+  ReferralView,
+  RegisterCommand,
+  Registration,
+  StatusB,
+} from '../../../services/faucet/faucet.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString } from '../../validate.ts';
+import {
+  emptyBody,
+  knownQuery,
+  NO_KEYS,
+  objectBody,
+  optionalObject,
+  optionalString,
+  queryLimit,
+  requiredString,
+} from '../../validate.ts';
 
 const AGENT_REFERENCE_MAX_LENGTH = 64;
 // Allowed body fields and query parameters, shared (an array literal per request would be garbage).
@@ -152,7 +168,8 @@ const agentA = defineRoute<{ reference: string }, { agent: Agent; balanceMicro: 
     const reference = checkReference(input.params['id'] ?? '', 'id');
     return isFailure(reference) ? reference : { reference };
   },
-  run: (context, command) => context.platform.faucet.agentDetails({ callerId: callerOf(context).id, reference: command.reference }),
+  run: (context, command) =>
+    context.platform.faucet.agentDetails({ callerId: callerOf(context).id, reference: command.reference }),
   successStatus: 200,
   render: ({ agent, balanceMicro }) => ({
     agent_id: agent.id,
@@ -211,11 +228,16 @@ const claimB = defineRoute<{ agentId: string | null }, ClaimResult>({
     const agentId = optionalAgentId(fields['agent_id'], 'agent_id');
     return isFailure(agentId) ? agentId : { agentId: agentId ?? null };
   },
-  run: (context, command) => context.platform.faucet.claimB({ callerId: context.caller?.id ?? null, agentId: command.agentId }, context.nowMs),
+  run: (context, command) =>
+    context.platform.faucet.claimB({ callerId: context.caller?.id ?? null, agentId: command.agentId }, context.nowMs),
   successStatus: 200,
   render: (claim) => {
     assert(claim.nextClaimAtMs !== null, 'a B claim sets the next claim');
-    return { amount: moneyB(claim.amountMicro), balance: moneyB(claim.balanceMicro), next_claim: isoTime(claim.nextClaimAtMs) };
+    return {
+      amount: moneyB(claim.amountMicro),
+      balance: moneyB(claim.balanceMicro),
+      next_claim: isoTime(claim.nextClaimAtMs),
+    };
   },
 });
 
@@ -291,15 +313,32 @@ const referralsB = defineRoute<null, ReferralView>({
   render: (view) => ({
     referral_code: view.referralCode,
     referred_count: view.referredCount,
-    referred_agents: view.referred.map((entry) => ({ agent_id: entry.agentId, registered_at: isoTime(entry.registeredAtMs) })),
+    referred_agents: view.referred.map((entry) => ({
+      agent_id: entry.agentId,
+      registered_at: isoTime(entry.registeredAtMs),
+    })),
     fees_earned: moneyB(view.earnedMicro),
     paid_out: moneyB(view.paidMicro),
     pending_payouts: moneyB(view.pendingMicro),
     share_pct: Number(view.shareBps) / 100,
     withdrawn: moneyB(view.paidMicro),
     available: moneyB(view.pendingMicro),
-    by_level: view.levels.map((level) => ({ level: level.level, referred_agents: level.referredAgents, earned: moneyB(level.earnedMicro) })),
+    by_level: view.levels.map((level) => ({
+      level: level.level,
+      referred_agents: level.referredAgents,
+      earned: moneyB(level.earnedMicro),
+    })),
   }),
 });
 
-export const faucetRoutes: readonly Route[] = [registerA, claimA, statusA, agentA, registerB, claimB, statusB, agentsB, referralsB];
+export const faucetRoutes: readonly Route[] = [
+  registerA,
+  claimA,
+  statusA,
+  agentA,
+  registerB,
+  claimB,
+  statusB,
+  agentsB,
+  referralsB,
+];

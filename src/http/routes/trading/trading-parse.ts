@@ -8,11 +8,25 @@
  */
 import { fail, isFailure, type Failure } from '../../../core/errors.ts';
 import { isReference } from '../../../core/reference.ts';
-import { marketByPair, marketBySymbol, type Market, type MarketKind } from '../../../services/trading/market-catalogue.ts';
+import {
+  marketByPair,
+  marketBySymbol,
+  type Market,
+  type MarketKind,
+} from '../../../services/trading/market-catalogue.ts';
 import { PRICE_DECIMALS } from '../../../services/trading/price-scale.ts';
 import type { OrderSide, OrderStatus, OrderType } from '../../../services/trading/trading-record.ts';
 import type { RouteInput } from '../../route.ts';
-import { objectBody, optionalInteger, requiredAmount, requiredString, knownQuery, NO_KEYS, queryEnum, type AmountSyntax } from '../../validate.ts';
+import {
+  objectBody,
+  optionalInteger,
+  requiredAmount,
+  requiredString,
+  knownQuery,
+  NO_KEYS,
+  queryEnum,
+  type AmountSyntax,
+} from '../../validate.ts';
 
 export interface OrderInput {
   readonly market: Market;
@@ -54,31 +68,50 @@ export function parsePrice(value: unknown, name: string, syntax: AmountSyntax): 
   } else if (typeof value === 'string' && syntax === 'number-or-decimal-string') text = value.trim();
   else return fail('BAD_REQUEST', `${name} must be a number`);
   const match = PRICE_TEXT.exec(text);
-  if (match === null) return fail('BAD_REQUEST', `${name} must be a positive decimal with at most ${PRICE_DECIMALS} decimals (no exponent)`);
+  if (match === null)
+    return fail(
+      'BAD_REQUEST',
+      `${name} must be a positive decimal with at most ${PRICE_DECIMALS} decimals (no exponent)`,
+    );
   const [, whole = '0', fraction = ''] = match;
-  const price = BigInt(whole) * 10n ** BigInt(PRICE_ONE_TEXT_LENGTH) + BigInt(fraction.padEnd(PRICE_ONE_TEXT_LENGTH, '0'));
+  const price =
+    BigInt(whole) * 10n ** BigInt(PRICE_ONE_TEXT_LENGTH) + BigInt(fraction.padEnd(PRICE_ONE_TEXT_LENGTH, '0'));
   if (price <= 0n) return fail('BAD_REQUEST', `${name} must be positive`);
   return price;
 }
 
-function choice<T extends string>(value: unknown, name: string, allowed: readonly T[], fallback: T | null): T | Failure {
+function choice<T extends string>(
+  value: unknown,
+  name: string,
+  allowed: readonly T[],
+  fallback: T | null,
+): T | Failure {
   if (value === undefined || value === null) return fallback ?? fail('BAD_REQUEST', `${name} is required`);
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 /** Type, price and leverage, shared by both styles once the market is known. */
-function orderTail(fields: Readonly<Record<string, unknown>>, market: Market, syntax: AmountSyntax): Pick<OrderInput, 'type' | 'limitPrice' | 'leverage'> | Failure {
+function orderTail(
+  fields: Readonly<Record<string, unknown>>,
+  market: Market,
+  syntax: AmountSyntax,
+): Pick<OrderInput, 'type' | 'limitPrice' | 'leverage'> | Failure {
   const type = choice(fields['type'], 'type', TYPES, 'market');
   if (isFailure(type)) return type;
   const rawPrice = fields['price'];
-  if (type === 'limit' && (rawPrice === undefined || rawPrice === null)) return fail('BAD_REQUEST', 'price is required for a limit order');
-  if (type === 'market' && rawPrice !== undefined && rawPrice !== null) return fail('BAD_REQUEST', 'price is only for limit orders');
+  if (type === 'limit' && (rawPrice === undefined || rawPrice === null))
+    return fail('BAD_REQUEST', 'price is required for a limit order');
+  if (type === 'market' && rawPrice !== undefined && rawPrice !== null)
+    return fail('BAD_REQUEST', 'price is only for limit orders');
   const limitPrice = type === 'limit' ? parsePrice(rawPrice, 'price', syntax) : null;
   if (isFailure(limitPrice)) return limitPrice;
   const leverage = optionalInteger(fields['leverage'], 'leverage', 1, market.maxLeverage);
   if (isFailure(leverage)) {
-    return market.kind === 'spot' ? fail('BAD_REQUEST', 'leverage applies to perpetuals only (spot orders take 1 or none)') : fail('BAD_REQUEST', `leverage must be a whole number from 1 to ${market.maxLeverage}`);
+    return market.kind === 'spot'
+      ? fail('BAD_REQUEST', 'leverage applies to perpetuals only (spot orders take 1 or none)')
+      : fail('BAD_REQUEST', `leverage must be a whole number from 1 to ${market.maxLeverage}`);
   }
   return { type, limitPrice, leverage: leverage ?? 1 };
 }
@@ -107,7 +140,11 @@ export function parseOrderB(body: unknown): OrderInput | Failure {
   const marketType = choice(fields['market_type'], 'market_type', MARKET_TYPES, 'spot');
   if (isFailure(marketType)) return marketType;
   const market = marketByPair(pair, marketType);
-  if (market === undefined) return fail('BAD_REQUEST', `unknown ${marketType} pair ${pair} (pairs are <base>-USDC; GET /price/{pair} shows one)`);
+  if (market === undefined)
+    return fail(
+      'BAD_REQUEST',
+      `unknown ${marketType} pair ${pair} (pairs are <base>-USDC; GET /price/{pair} shows one)`,
+    );
   const side = choice<OrderSide>(fields['side'], 'side', ['buy', 'sell'], null);
   if (isFailure(side)) return side;
   const amountMicro = requiredAmount(fields['amount'], 'amount', 'number-or-decimal-string');
@@ -118,7 +155,8 @@ export function parseOrderB(body: unknown): OrderInput | Failure {
 }
 
 function orderId(value: unknown): string | Failure {
-  if (typeof value !== 'string' || !isReference(value)) return fail('BAD_REQUEST', 'order id must be 1 to 64 characters of A-Z, a-z, 0-9, \'_\', \'.\' or \'-\'');
+  if (typeof value !== 'string' || !isReference(value))
+    return fail('BAD_REQUEST', "order id must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'");
   return value;
 }
 
@@ -145,12 +183,15 @@ export function parseList(input: RouteInput, limits: { fallback: number; max: nu
   if (unknown !== null) return unknown;
   const status = queryEnum(input.query, 'status', LIST_STATUSES, 'all');
   if (isFailure(status)) return status;
-  const marketType = input.query['market_type'] === undefined ? null : queryEnum(input.query, 'market_type', MARKET_TYPES, 'spot');
+  const marketType =
+    input.query['market_type'] === undefined ? null : queryEnum(input.query, 'market_type', MARKET_TYPES, 'spot');
   if (isFailure(marketType)) return marketType;
   const pair = input.query['pair'];
   let symbols: string[] | null = null;
   if (pair !== undefined) {
-    symbols = (marketType === null ? MARKET_TYPES : [marketType]).flatMap((kind) => marketByPair(pair, kind)?.symbol ?? []);
+    symbols = (marketType === null ? MARKET_TYPES : [marketType]).flatMap(
+      (kind) => marketByPair(pair, kind)?.symbol ?? [],
+    );
     if (symbols.length === 0) return fail('BAD_REQUEST', `unknown pair ${pair}`);
   } else if (marketType !== null) return fail('BAD_REQUEST', 'market_type filters a pair: send pair too');
   const text = input.query['limit'];
@@ -167,7 +208,8 @@ export function parseList(input: RouteInput, limits: { fallback: number; max: nu
 export function parsePricePair(input: RouteInput): { pair: string; marketType: MarketKind | null } | Failure {
   const unknown = knownQuery(input.query, PRICE_QUERY_B);
   if (unknown !== null) return unknown;
-  const marketType = input.query['market_type'] === undefined ? null : queryEnum(input.query, 'market_type', MARKET_TYPES, 'spot');
+  const marketType =
+    input.query['market_type'] === undefined ? null : queryEnum(input.query, 'market_type', MARKET_TYPES, 'spot');
   if (isFailure(marketType)) return marketType;
   const body = objectBody(input.body, NO_KEYS);
   if (isFailure(body)) return body;

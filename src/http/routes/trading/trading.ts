@@ -17,11 +17,28 @@ import type { Micro } from '../../../core/money.ts';
 import { MARKETS, marketByPair, marketBySymbol, type Market } from '../../../services/trading/market-catalogue.ts';
 import { notionalMicro } from '../../../services/trading/price-scale.ts';
 import type { PositionView } from '../../../services/trading/trading.ts';
-import { holdAccount, marginAccount, type OrderRecord, type Quote, type SpotHolding } from '../../../services/trading/trading-record.ts';
+import {
+  holdAccount,
+  marginAccount,
+  type OrderRecord,
+  type Quote,
+  type SpotHolding,
+} from '../../../services/trading/trading-record.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { defineRoute, type Route, type RouteContext } from '../../route.ts';
 import { moneyB } from '../../render.ts';
-import { parseList, parseNothing, parseOrderA, parseOrderB, parseOrderId, parsePricePair, parseSymbol, type IdInput, type ListInput, type OrderInput } from './trading-parse.ts';
+import {
+  parseList,
+  parseNothing,
+  parseOrderA,
+  parseOrderB,
+  parseOrderId,
+  parsePricePair,
+  parseSymbol,
+  type IdInput,
+  type ListInput,
+  type OrderInput,
+} from './trading-parse.ts';
 import { holdingB, marketA, orderA, orderB, positionA, positionB, priceB, tickerA } from './trading-render.ts';
 
 function callerId(context: RouteContext): string {
@@ -30,7 +47,15 @@ function callerId(context: RouteContext): string {
 }
 
 function place(context: RouteContext, input: OrderInput): Outcome<OrderRecord> {
-  const command = { agentId: callerId(context), symbol: input.market.symbol, side: input.side, type: input.type, amountMicro: input.amountMicro, leverage: input.leverage, limitPrice: input.limitPrice };
+  const command = {
+    agentId: callerId(context),
+    symbol: input.market.symbol,
+    side: input.side,
+    type: input.type,
+    amountMicro: input.amountMicro,
+    leverage: input.leverage,
+    limitPrice: input.limitPrice,
+  };
   return context.platform.trading.place(command, context.nowMs);
 }
 
@@ -134,7 +159,8 @@ const rowsA: readonly Route[] = [
     auth: 'bearer',
     summary: 'Every market (275 perpetuals and the spot pairs) with its mark price and funding rate.',
     parse: parseNothing,
-    run: (context) => succeed(MARKETS.map((market) => ({ market, quote: context.platform.trading.quote(market, context.nowMs) }))),
+    run: (context) =>
+      succeed(MARKETS.map((market) => ({ market, quote: context.platform.trading.quote(market, context.nowMs) }))),
     successStatus: 200,
     render: (markets) => ({ markets: markets.map((item) => marketA(item.market, item.quote)), count: markets.length }),
   }),
@@ -146,11 +172,13 @@ const rowsA: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/ticker/:symbol',
     auth: 'bearer',
-    summary: 'One market\'s mark price, bid, ask, 24-hour change and volume, funding rate.',
+    summary: "One market's mark price, bid, ask, 24-hour change and volume, funding rate.",
     parse: parseSymbol,
     run: (context, symbol) => {
       const market = marketBySymbol(symbol);
-      return market === undefined ? fail('NOT_FOUND', `unknown market ${symbol}`) : succeed(context.platform.trading.quote(market, context.nowMs));
+      return market === undefined
+        ? fail('NOT_FOUND', `unknown market ${symbol}`)
+        : succeed(context.platform.trading.quote(market, context.nowMs));
     },
     successStatus: 200,
     render: tickerA,
@@ -186,7 +214,9 @@ const rowsB: readonly Route[] = [
     parse: parsePricePair,
     run: (context, input) => {
       const market = marketByPair(input.pair, input.marketType);
-      return market === undefined ? fail('NOT_FOUND', `unknown pair ${input.pair}`) : succeed({ market, quote: context.platform.trading.quote(market, context.nowMs) });
+      return market === undefined
+        ? fail('NOT_FOUND', `unknown pair ${input.pair}`)
+        : succeed({ market, quote: context.platform.trading.quote(market, context.nowMs) });
     },
     successStatus: 200,
     render: (value) => priceB(value.market, value.quote),
@@ -200,9 +230,19 @@ const rowsB: readonly Route[] = [
     path: '/trading-api/orders',
     auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'The caller\'s orders, newest first (query status, pair, market_type, limit).',
-    parse: (input, context) => parseList(input, { fallback: context.platform.config.trading.listLimitDefault, max: context.platform.config.trading.listLimitMax }),
-    run: (context, input) => context.platform.trading.list({ agentId: callerId(context), status: input.status, symbols: input.symbols, limit: input.limit }),
+    summary: "The caller's orders, newest first (query status, pair, market_type, limit).",
+    parse: (input, context) =>
+      parseList(input, {
+        fallback: context.platform.config.trading.listLimitDefault,
+        max: context.platform.config.trading.listLimitMax,
+      }),
+    run: (context, input) =>
+      context.platform.trading.list({
+        agentId: callerId(context),
+        status: input.status,
+        symbols: input.symbols,
+        limit: input.limit,
+      }),
     successStatus: 200,
     render: (orders) => ({ orders: orders.map(orderB), count: orders.length }),
   }),
@@ -230,7 +270,8 @@ const rowsB: readonly Route[] = [
     path: '/trading-api/portfolio',
     auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'Balance, margin, equity, open positions (entry, current price, PnL, liquidation price) and spot holdings.',
+    summary:
+      'Balance, margin, equity, open positions (entry, current price, PnL, liquidation price) and spot holdings.',
     parse: parseNothing,
     run: (context) => {
       const agentId = callerId(context);

@@ -11,7 +11,14 @@
  */
 import { fail, isFailure, type Failure } from '../../../core/errors.ts';
 import { addressOfKey } from '../../../services/wallet/keys/wallet-keys.ts';
-import { assetByAddress, nativeAsset, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
+import {
+  assetByAddress,
+  nativeAsset,
+  parseAmount,
+  parseChain,
+  WALLET_CHAIN_NAMES,
+  type Asset,
+} from '../../../services/wallet/wallet-assets.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import type { SendCommand } from '../../../services/wallet/wallet.ts';
 import type { SenderKey } from '../../../services/wallet/wallet-signing.ts';
@@ -27,35 +34,65 @@ export const REDACTED_PREFIX = 'redacted:';
 /** Body fields that carry secrets: never logged, recorded or stored. */
 export const SECRET_FIELDS: readonly string[] = ['private_key', 'view_key', 'spend_key', 'mnemonic'];
 
-export const SEND_FIELDS: readonly string[] = ['chain', 'to', 'amount', 'private_key', 'token', 'from', 'view_key', 'spend_key', 'memo'];
+export const SEND_FIELDS: readonly string[] = [
+  'chain',
+  'to',
+  'amount',
+  'private_key',
+  'token',
+  'from',
+  'view_key',
+  'spend_key',
+  'memo',
+];
 
 /** The asset a send moves: the chain's native coin, or the token at `token` (a contract address). */
 function sendAsset(chain: SimChain, token: string | undefined): Asset | Failure {
   if (token === undefined) return nativeAsset(chain);
   const asset = assetByAddress(chain, token, 'token');
   if (isFailure(asset)) return asset;
-  if (asset.token === null) return fail('BAD_REQUEST', `token must be a token contract on ${chain}; leave it out to send ${asset.symbol}`, { field: 'token' });
+  if (asset.token === null)
+    return fail('BAD_REQUEST', `token must be a token contract on ${chain}; leave it out to send ${asset.symbol}`, {
+      field: 'token',
+    });
   return asset;
 }
 
 /** The key a send signs with: private_key, or monero's view_key + spend_key (+ from). */
-function senderKey(chain: SimChain, fields: Fields, context: RouteContext): { key: SenderKey; from: string | null } | Failure {
+function senderKey(
+  chain: SimChain,
+  fields: Fields,
+  context: RouteContext,
+): { key: SenderKey; from: string | null } | Failure {
   const from = optionalString(fields['from'], 'from', ADDRESS_TEXT_MAX);
   if (isFailure(from)) return from;
   if (chain === 'monero') {
-    if (from === undefined) return fail('BAD_REQUEST', 'monero sends need from (the primary address), view_key and spend_key', { field: 'from' });
-    if ((fields['private_key'] ?? null) !== null) return fail('BAD_REQUEST', 'monero sends take view_key and spend_key, not private_key', { field: 'private_key' });
+    if (from === undefined)
+      return fail('BAD_REQUEST', 'monero sends need from (the primary address), view_key and spend_key', {
+        field: 'from',
+      });
+    if ((fields['private_key'] ?? null) !== null)
+      return fail('BAD_REQUEST', 'monero sends take view_key and spend_key, not private_key', { field: 'private_key' });
     const viewKey = requiredString(fields['view_key'], 'view_key', KEY_TEXT_MAX);
     if (isFailure(viewKey)) return viewKey;
     const spendKey = requiredString(fields['spend_key'], 'spend_key', KEY_TEXT_MAX);
     if (isFailure(spendKey)) return spendKey;
-    if (viewKey.startsWith(REDACTED_PREFIX) || spendKey.startsWith(REDACTED_PREFIX)) return replayed(spendKey, context, 'spend_key') ?? fail('BAD_REQUEST', 'view_key and spend_key must be hex keys', { field: 'spend_key' });
+    if (viewKey.startsWith(REDACTED_PREFIX) || spendKey.startsWith(REDACTED_PREFIX))
+      return (
+        replayed(spendKey, context, 'spend_key') ??
+        fail('BAD_REQUEST', 'view_key and spend_key must be hex keys', { field: 'spend_key' })
+      );
     return { key: { kind: 'monero', viewKey, spendKey }, from };
   }
-  if ((fields['view_key'] ?? null) !== null || (fields['spend_key'] ?? null) !== null) return fail('BAD_REQUEST', `${chain} sends take private_key, not view_key or spend_key`, { field: 'view_key' });
+  if ((fields['view_key'] ?? null) !== null || (fields['spend_key'] ?? null) !== null)
+    return fail('BAD_REQUEST', `${chain} sends take private_key, not view_key or spend_key`, { field: 'view_key' });
   const key = requiredString(fields['private_key'], 'private_key', KEY_TEXT_MAX);
   if (isFailure(key)) return key;
-  if (key.startsWith(REDACTED_PREFIX)) return replayed(key, context, 'private_key') ?? fail('BAD_REQUEST', `private_key is not a valid ${chain} private key`, { field: 'private_key' });
+  if (key.startsWith(REDACTED_PREFIX))
+    return (
+      replayed(key, context, 'private_key') ??
+      fail('BAD_REQUEST', `private_key is not a valid ${chain} private key`, { field: 'private_key' })
+    );
   return { key: { kind: 'key', key }, from: from ?? null };
 }
 
@@ -70,10 +107,18 @@ function replayed(text: string, context: RouteContext, field: string): { key: Se
 }
 
 /** A send body (primary and style A): chain, to, amount, keys, token?, memo?. */
-export function parseSend(body: unknown, context: RouteContext, allowed: readonly SimChain[] = WALLET_CHAIN_NAMES, defaultChain: SimChain | null = null): SendCommand | Failure {
+export function parseSend(
+  body: unknown,
+  context: RouteContext,
+  allowed: readonly SimChain[] = WALLET_CHAIN_NAMES,
+  defaultChain: SimChain | null = null,
+): SendCommand | Failure {
   const fields = objectBody(body, SEND_FIELDS);
   if (isFailure(fields)) return fields;
-  const chain = fields['chain'] === undefined && defaultChain !== null ? defaultChain : parseChain(fields['chain'], 'chain', allowed);
+  const chain =
+    fields['chain'] === undefined && defaultChain !== null
+      ? defaultChain
+      : parseChain(fields['chain'], 'chain', allowed);
   if (isFailure(chain)) return chain;
   const to = requiredString(fields['to'], 'to', ADDRESS_TEXT_MAX);
   if (isFailure(to)) return to;
@@ -101,7 +146,10 @@ export function redactSecrets(body: unknown, senderOf: (chain: SimChain, fields:
   const fields = body as Fields;
   if (!SECRET_FIELDS.some((name) => fields[name] !== undefined)) return body;
   // Style B's send has no chain field: ethereum by default.
-  const chain = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : (SIM_CHAIN_NAMES.find((one) => one === fields['chain']) ?? null);
+  const chain =
+    fields['chain'] === undefined || fields['chain'] === null
+      ? 'ethereum'
+      : (SIM_CHAIN_NAMES.find((one) => one === fields['chain']) ?? null);
   const sender = chain === null ? null : senderOf(chain, fields);
   const out: Record<string, unknown> = { ...fields };
   for (const name of SECRET_FIELDS) if (out[name] !== undefined) out[name] = `${REDACTED_PREFIX}${sender ?? ''}`;
@@ -131,6 +179,10 @@ export function redactSecretsDeep(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 32) return value;
   if (Array.isArray(value)) return value.map((item) => redactSecretsDeep(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [name, item] of Object.entries(value)) out[name] = SECRET_FIELDS.includes(name) && item !== null && item !== undefined ? 'redacted' : redactSecretsDeep(item, depth + 1);
+  for (const [name, item] of Object.entries(value))
+    out[name] =
+      SECRET_FIELDS.includes(name) && item !== null && item !== undefined
+        ? 'redacted'
+        : redactSecretsDeep(item, depth + 1);
   return out;
 }

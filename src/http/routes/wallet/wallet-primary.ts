@@ -12,14 +12,34 @@ import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
-import { isValidAddress, viewKeyMatchesAddress, type DerivedWallet, type WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
+import {
+  isValidAddress,
+  viewKeyMatchesAddress,
+  type DerivedWallet,
+  type WalletChain,
+} from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder, SwapQuote } from '../../../services/wallet/swap-desk.ts';
-import { assetByAddress, HISTORY_CHAINS, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
+import {
+  assetByAddress,
+  HISTORY_CHAINS,
+  parseAmount,
+  parseChain,
+  WALLET_CHAIN_NAMES,
+  type Asset,
+} from '../../../services/wallet/wallet-assets.ts';
 import { CHAIN_ROWS, DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../../services/wallet/wallet-config.ts';
 import type { BalanceView, SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import { isoTime } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryLimit, requiredString } from '../../validate.ts';
+import {
+  emptyBody,
+  knownQuery,
+  NO_KEYS,
+  objectBody,
+  optionalString,
+  queryLimit,
+  requiredString,
+} from '../../validate.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, parseSend } from './wallet-parse.ts';
 import { amountBody, orderBody, quoteBody, txBody } from './wallet-render.ts';
 
@@ -36,7 +56,8 @@ export function walletCaller(context: RouteContext): string {
   return context.caller.id;
 }
 
-const noInput = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
+const noInput = (input: RouteInput): null | Failure =>
+  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function parseBalance(input: RouteInput): { chain: WalletChain; address: string } | Failure {
   const unknown = knownQuery(input.query, BALANCE_QUERY);
@@ -46,18 +67,27 @@ function parseBalance(input: RouteInput): { chain: WalletChain; address: string 
   const address = requiredString(input.params['address'], 'address', ADDRESS_TEXT_MAX);
   if (isFailure(address)) return address;
   const viewKey = input.query['view_key'];
-  if (viewKey === undefined && chain === 'monero') return fail('BAD_REQUEST', 'a monero balance needs view_key (the private view key in hex)', { field: 'view_key' });
-  if (viewKey !== undefined && (viewKey.length > KEY_TEXT_MAX || !VIEW_KEY_PATTERN.test(viewKey))) return fail('BAD_REQUEST', 'view_key must be 64 hex characters', { field: 'view_key' });
+  if (viewKey === undefined && chain === 'monero')
+    return fail('BAD_REQUEST', 'a monero balance needs view_key (the private view key in hex)', { field: 'view_key' });
+  if (viewKey !== undefined && (viewKey.length > KEY_TEXT_MAX || !VIEW_KEY_PATTERN.test(viewKey)))
+    return fail('BAD_REQUEST', 'view_key must be 64 hex characters', { field: 'view_key' });
   // A monero balance is read with the address's own view key (403, as a send with keys that do
   // not control `from`); an ill-formed address is left to the service's 400.
-  if (chain === 'monero' && viewKey !== undefined && isValidAddress('monero', address) && !viewKeyMatchesAddress(address, viewKey)) {
+  if (
+    chain === 'monero' &&
+    viewKey !== undefined &&
+    isValidAddress('monero', address) &&
+    !viewKeyMatchesAddress(address, viewKey)
+  ) {
     return fail('FORBIDDEN', `the view_key supplied is not the view key of ${address}`, { field: 'view_key' });
   }
   return { chain, address };
 }
 
 /** Swap fields from a query (quote) or a body (swap): chains, token contract addresses, amount. */
-export function parseSwapFields(fields: Readonly<Record<string, unknown>>): { from: Asset; to: Asset; amount: bigint } | Failure {
+export function parseSwapFields(
+  fields: Readonly<Record<string, unknown>>,
+): { from: Asset; to: Asset; amount: bigint } | Failure {
   const fromChain = parseChain(fields['from_chain'], 'from_chain');
   if (isFailure(fromChain)) return fromChain;
   const toChain = parseChain(fields['to_chain'], 'to_chain');
@@ -91,7 +121,11 @@ function parseHistory(input: RouteInput): { chain: WalletChain; address: string;
   if (isFailure(chain)) return chain;
   const address = requiredString(input.params['address'], 'address', ADDRESS_TEXT_MAX);
   if (isFailure(address)) return address;
-  const limit = queryLimit(input.query, DEFAULT_WALLET_CONFIG.historyLimitDefault, DEFAULT_WALLET_CONFIG.historyLimitMax);
+  const limit = queryLimit(
+    input.query,
+    DEFAULT_WALLET_CONFIG.historyLimitDefault,
+    DEFAULT_WALLET_CONFIG.historyLimitMax,
+  );
   return isFailure(limit) ? limit : { chain, address, limit };
 }
 
@@ -99,7 +133,10 @@ function balanceBody(view: BalanceView): JsonObject {
   return {
     address: view.address,
     chain: view.chain,
-    balance: { native: amountBody(view.native.asset, view.native.amount), tokens: view.tokens.map((token) => amountBody(token.asset, token.amount)) },
+    balance: {
+      native: amountBody(view.native.asset, view.native.amount),
+      tokens: view.tokens.map((token) => amountBody(token.asset, token.amount)),
+    },
   };
 }
 
@@ -107,7 +144,12 @@ function createBody(wallet: DerivedWallet): JsonObject {
   return {
     mnemonic: wallet.mnemonic,
     addresses: { ...wallet.addresses },
-    monero_keys: { spend_key: wallet.monero.spendKey, view_key: wallet.monero.viewKey, public_spend_key: wallet.monero.publicSpendKey, public_view_key: wallet.monero.publicViewKey },
+    monero_keys: {
+      spend_key: wallet.monero.spendKey,
+      view_key: wallet.monero.viewKey,
+      public_spend_key: wallet.monero.publicSpendKey,
+      public_view_key: wallet.monero.publicViewKey,
+    },
     derivation_paths: { ...wallet.derivationPaths },
     warning: 'Store the mnemonic now: it is shown once and never stored by the service.',
   };
@@ -128,12 +170,26 @@ const DEPOSIT_METHODS: Readonly<Record<WalletChain, string>> = {
   solana: 'SLIP-10 ed25519 (hardened only); address = base58 of the public key',
   bitcoin: 'BIP-84; P2WPKH bech32 bc1 address of hash160(compressed public key)',
   tron: 'BIP-32 secp256k1; base58check of 0x41 + last 20 bytes of keccak256(uncompressed public key)',
-  monero: 'spend key = HMAC-SHA512("monero seed", BIP-39 seed)[0..32] mod l; view key = keccak256(spend key) mod l; address = monero base58 of 0x12 + public spend + public view + checksum',
+  monero:
+    'spend key = HMAC-SHA512("monero seed", BIP-39 seed)[0..32] mod l; view key = keccak256(spend key) mod l; address = monero base58 of 0x12 + public spend + public view + checksum',
 };
 
 function chainsBody(): JsonObject {
   return {
-    wallet_chains: CHAIN_ROWS.filter((row) => (WALLET_CHAIN_NAMES as readonly string[]).includes(row.chain)).map((row) => ({ chain: row.chain, symbol: row.symbol, decimals: row.decimals, block_time_ms: row.blockMs, native_token: row.nativeAsset, tokens: TOKEN_ROWS.filter((token) => token.chain === row.chain).map((token) => ({ symbol: token.symbol, contract: token.contract, decimals: token.decimals })) })),
+    wallet_chains: CHAIN_ROWS.filter((row) => (WALLET_CHAIN_NAMES as readonly string[]).includes(row.chain)).map(
+      (row) => ({
+        chain: row.chain,
+        symbol: row.symbol,
+        decimals: row.decimals,
+        block_time_ms: row.blockMs,
+        native_token: row.nativeAsset,
+        tokens: TOKEN_ROWS.filter((token) => token.chain === row.chain).map((token) => ({
+          symbol: token.symbol,
+          contract: token.contract,
+          decimals: token.decimals,
+        })),
+      }),
+    ),
     swap_chains: [...WALLET_CHAIN_NAMES],
     transaction_history_chains: [...HISTORY_CHAINS],
   };
@@ -141,29 +197,59 @@ function chainsBody(): JsonObject {
 
 const rows: readonly Route[] = [
   defineRoute<{ referrer: string | undefined }, Registration>({
-    id: 'wallet.primary.register', service: 'wallet', style: 'primary', mount: 'wallet', method: 'POST', path: '/v1/auth/register', auth: 'none',
+    id: 'wallet.primary.register',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'POST',
+    path: '/v1/auth/register',
+    auth: 'none',
     limits: { registerPerIp: true },
-    summary: 'Create an account (one platform agent); optional referral_code credits the referrer. Returns the API key once.',
+    summary:
+      'Create an account (one platform agent); optional referral_code credits the referrer. Returns the API key once.',
     parse: (input) => {
       const fields = knownQuery(input.query, NO_KEYS) ?? objectBody(input.body, REGISTER_FIELDS);
       if (isFailure(fields)) return fields;
       const code = optionalString(fields['referral_code'], 'referral_code', 128);
       return isFailure(code) ? code : { referrer: code };
     },
-    run: (context, command) => context.platform.faucet.register({ style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: command.referrer }, context.nowMs),
+    run: (context, command) =>
+      context.platform.faucet.register(
+        { style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: command.referrer },
+        context.nowMs,
+      ),
     successStatus: 201,
-    render: (registration) => ({ agent_id: registration.agent.id, api_key: registration.apiKey, referral_code: registration.agent.referralCode, created_at: isoTime(registration.agent.createdAtMs), message: 'Store the api_key: it is shown once.' }),
+    render: (registration) => ({
+      agent_id: registration.agent.id,
+      api_key: registration.apiKey,
+      referral_code: registration.agent.referralCode,
+      created_at: isoTime(registration.agent.createdAtMs),
+      message: 'Store the api_key: it is shown once.',
+    }),
   }),
   defineRoute<null, DerivedWallet>({
-    id: 'wallet.primary.create', service: 'wallet', style: 'primary', mount: 'wallet', method: 'POST', path: '/v1/wallet/create', auth: 'bearer',
-    summary: 'Generate a BIP-39 HD wallet: the mnemonic (shown once, never stored), six addresses, monero keys, derivation paths.',
+    id: 'wallet.primary.create',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'POST',
+    path: '/v1/wallet/create',
+    auth: 'bearer',
+    summary:
+      'Generate a BIP-39 HD wallet: the mnemonic (shown once, never stored), six addresses, monero keys, derivation paths.',
     parse: noInput,
     run: (context) => succeed(context.platform.wallet.create(walletCaller(context), context.nowMs)),
     successStatus: 200,
     render: createBody,
   }),
   defineRoute<{ chain: WalletChain; address: string }, BalanceView>({
-    id: 'wallet.primary.balance', service: 'wallet', style: 'primary', mount: 'wallet', method: 'GET', path: '/v1/wallet/balance/:address', auth: 'bearer',
+    id: 'wallet.primary.balance',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/balance/:address',
+    auth: 'bearer',
     summary: 'Native (and token) balance of an address; query chain (required), view_key (required for monero).',
     parse: parseBalance,
     run: (context, command) => context.platform.wallet.balance(command.chain, command.address),
@@ -171,9 +257,16 @@ const rows: readonly Route[] = [
     render: balanceBody,
   }),
   defineRoute<SendCommand, WalletTx>({
-    id: 'wallet.primary.send', service: 'wallet', style: 'primary', mount: 'wallet', method: 'POST', path: '/v1/wallet/send', auth: 'bearer',
+    id: 'wallet.primary.send',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'POST',
+    path: '/v1/wallet/send',
+    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-send' },
-    summary: 'Sign with the private key supplied (monero: from, view_key, spend_key) and broadcast; pending until the next block.',
+    summary:
+      'Sign with the private key supplied (monero: from, view_key, spend_key) and broadcast; pending until the next block.',
     parse: (input, context) => parseSend(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
     logBody: logSendBody,
@@ -181,7 +274,13 @@ const rows: readonly Route[] = [
     render: txBody,
   }),
   defineRoute<{ from: Asset; to: Asset; amount: bigint }, SwapQuote>({
-    id: 'wallet.primary.swap-quote', service: 'wallet', style: 'primary', mount: 'wallet', method: 'GET', path: '/v1/wallet/swap/quote', auth: 'bearer',
+    id: 'wallet.primary.swap-quote',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/swap/quote',
+    auth: 'bearer',
     summary: 'Quote a swap (token contract addresses, not symbols) with its fee breakdown (0.5%).',
     parse: (input) => knownQuery(input.query, QUOTE_QUERY) ?? parseSwapFields(input.query),
     run: (context, command) => context.platform.wallet.quote(command.from, command.to, command.amount, context.nowMs),
@@ -189,7 +288,13 @@ const rows: readonly Route[] = [
     render: quoteBody,
   }),
   defineRoute<SwapCommand, SwapOrder>({
-    id: 'wallet.primary.swap', service: 'wallet', style: 'primary', mount: 'wallet', method: 'POST', path: '/v1/wallet/swap', auth: 'bearer',
+    id: 'wallet.primary.swap',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'POST',
+    path: '/v1/wallet/swap',
+    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-swap' },
     summary: 'Open a swap order to to_address: send the input to its deposit address; 120 per minute.',
     parse: (input) => knownQuery(input.query, NO_KEYS) ?? parseSwap(input.body),
@@ -198,7 +303,13 @@ const rows: readonly Route[] = [
     render: orderBody,
   }),
   defineRoute<{ chain: WalletChain }, WalletChain>({
-    id: 'wallet.primary.deposit-address', service: 'wallet', style: 'primary', mount: 'wallet', method: 'GET', path: '/v1/wallet/deposit-address', auth: 'bearer',
+    id: 'wallet.primary.deposit-address',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/deposit-address',
+    auth: 'bearer',
     summary: 'How to derive your deposit address locally (derivation path and method); query chain (default base).',
     parse: (input) => {
       const unknown = knownQuery(input.query, DEPOSIT_QUERY);
@@ -212,23 +323,45 @@ const rows: readonly Route[] = [
       chain,
       derivation_path: DERIVATION_PATHS[chain],
       method: DEPOSIT_METHODS[chain],
-      instructions: 'The service keeps no keys: derive this address locally from your mnemonic (POST /v1/wallet/create returned it once) and send funds to it.',
+      instructions:
+        'The service keeps no keys: derive this address locally from your mnemonic (POST /v1/wallet/create returned it once) and send funds to it.',
     }),
   }),
-  defineRoute<{ chain: WalletChain; address: string; limit: number }, { chain: WalletChain; address: string; txs: WalletTx[] }>({
-    id: 'wallet.primary.transactions', service: 'wallet', style: 'primary', mount: 'wallet', method: 'GET', path: '/v1/wallet/transactions/:address', auth: 'bearer',
-    summary: 'Recent transactions of an address, newest first; chain bitcoin, solana, base or ethereum; limit 10 (max 50).',
+  defineRoute<
+    { chain: WalletChain; address: string; limit: number },
+    { chain: WalletChain; address: string; txs: WalletTx[] }
+  >({
+    id: 'wallet.primary.transactions',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/transactions/:address',
+    auth: 'bearer',
+    summary:
+      'Recent transactions of an address, newest first; chain bitcoin, solana, base or ethereum; limit 10 (max 50).',
     parse: parseHistory,
     run: (context, command) => {
       const txs = context.platform.wallet.transactions(command.chain, command.address, command.limit);
       return txs.ok ? succeed({ chain: command.chain, address: command.address, txs: txs.value }) : txs;
     },
     successStatus: 200,
-    render: (view) => ({ address: view.address, chain: view.chain, transactions: view.txs.map(txBody), count: view.txs.length }),
+    render: (view) => ({
+      address: view.address,
+      chain: view.chain,
+      transactions: view.txs.map(txBody),
+      count: view.txs.length,
+    }),
   }),
   defineRoute<{ orderId: string }, SwapOrder>({
-    id: 'wallet.primary.swap-status', service: 'wallet', style: 'primary', mount: 'wallet', method: 'GET', path: '/v1/wallet/swap/status/:orderId', auth: 'bearer',
-    summary: 'A swap order\'s status: waiting, confirming, exchanging, sending, finished, failed, refunded or expired.',
+    id: 'wallet.primary.swap-status',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/swap/status/:orderId',
+    auth: 'bearer',
+    summary: "A swap order's status: waiting, confirming, exchanging, sending, finished, failed, refunded or expired.",
     parse: (input) => {
       const unknown = knownQuery(input.query, NO_KEYS);
       if (unknown !== null) return unknown;
@@ -240,7 +373,13 @@ const rows: readonly Route[] = [
     render: orderBody,
   }),
   defineRoute<null, null>({
-    id: 'wallet.primary.chains', service: 'wallet', style: 'primary', mount: 'wallet', method: 'GET', path: '/v1/wallet/chains', auth: 'none',
+    id: 'wallet.primary.chains',
+    service: 'wallet',
+    style: 'primary',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/chains',
+    auth: 'none',
     summary: 'The wallet chains (with their tokens by contract address) and the swap chains.',
     parse: noInput,
     run: () => succeed(null),

@@ -18,7 +18,13 @@ export function usdNumber(value: bigint): number {
 }
 
 export function amountBody(asset: Asset, units: bigint): JsonObject {
-  return { symbol: asset.symbol, contract: asset.token === null ? null : asset.address, amount: formatUnits(units, asset.decimals), base_units: units.toString(), decimals: asset.decimals };
+  return {
+    symbol: asset.symbol,
+    contract: asset.token === null ? null : asset.address,
+    amount: formatUnits(units, asset.decimals),
+    base_units: units.toString(),
+    decimals: asset.decimals,
+  };
 }
 
 export function txBody(tx: WalletTx): JsonObject {
@@ -56,7 +62,12 @@ export function quoteBody(quote: SwapQuote): JsonObject {
       toAmount: formatUnits(quote.toAmount, to.decimals),
       minReceived: formatUnits(quote.minReceived, to.decimals),
       estimatedTime: Math.ceil(quote.estimatedTimeMs / 1000),
-      fee: { integrator_fee_pct: 0.5, amount: formatUnits(quote.feeAmount, from.decimals), symbol: from.symbol, usd: usdNumber((quote.feeAmount * quote.fromPrice) / 10n ** BigInt(from.decimals)) },
+      fee: {
+        integrator_fee_pct: 0.5,
+        amount: formatUnits(quote.feeAmount, from.decimals),
+        symbol: from.symbol,
+        usd: usdNumber((quote.feeAmount * quote.fromPrice) / 10n ** BigInt(from.decimals)),
+      },
       prices_usd: { [from.symbol]: usdNumber(quote.fromPrice), [to.symbol]: usdNumber(quote.toPrice) },
     },
     integrator_fee: '0.5%',
@@ -70,9 +81,24 @@ export function orderBody(order: SwapOrder): JsonObject {
     swap_id: order.id,
     order_id: order.id,
     status: order.status,
-    deposit: { chain: quote.from.chain, address: order.depositAddress, token: quote.from.address, amount: formatUnits(quote.fromAmount, quote.from.decimals) },
-    output: { chain: quote.to.chain, address: order.toAddress, token: quote.to.address, amount: formatUnits(quote.toAmount, quote.to.decimals), min_received: formatUnits(quote.minReceived, quote.to.decimals) },
-    fee: { integrator_fee_pct: 0.5, amount: formatUnits(quote.feeAmount, quote.from.decimals), symbol: quote.from.symbol },
+    deposit: {
+      chain: quote.from.chain,
+      address: order.depositAddress,
+      token: quote.from.address,
+      amount: formatUnits(quote.fromAmount, quote.from.decimals),
+    },
+    output: {
+      chain: quote.to.chain,
+      address: order.toAddress,
+      token: quote.to.address,
+      amount: formatUnits(quote.toAmount, quote.to.decimals),
+      min_received: formatUnits(quote.minReceived, quote.to.decimals),
+    },
+    fee: {
+      integrator_fee_pct: 0.5,
+      amount: formatUnits(quote.feeAmount, quote.from.decimals),
+      symbol: quote.from.symbol,
+    },
     created_at: isoTime(order.createdAtMs),
     updated_at: isoTime(order.updatedAtMs),
     expires_at: isoTime(order.expiresAtMs),

@@ -19,11 +19,28 @@ import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder } from '../../../services/wallet/swap-desk.ts';
 import { chainRow, keyChainOf, type SimChain } from '../../../services/wallet/wallet-config.ts';
-import { assetByAddress, assetsOf, formatUnits, HISTORY_CHAINS, parseAmount, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
+import {
+  assetByAddress,
+  assetsOf,
+  formatUnits,
+  HISTORY_CHAINS,
+  parseAmount,
+  WALLET_CHAIN_NAMES,
+  type Asset,
+} from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryEnum, queryLimit, requiredString } from '../../validate.ts';
+import {
+  emptyBody,
+  knownQuery,
+  NO_KEYS,
+  objectBody,
+  optionalString,
+  queryEnum,
+  queryLimit,
+  requiredString,
+} from '../../validate.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, MEMO_TEXT_MAX, parseSend } from './wallet-parse.ts';
 import { walletCaller } from './wallet-primary.ts';
 import { orderBody, txBody, usdNumber } from './wallet-render.ts';
@@ -39,7 +56,8 @@ const BALANCE_B_QUERY = ['chain'];
 const HISTORY_B_DEFAULT = 20;
 const SLIPPAGE_PCT_MAX = 50;
 
-const noInput = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
+const noInput = (input: RouteInput): null | Failure =>
+  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function walletOf(context: RouteContext): Addresses | Failure {
   const addresses = context.platform.wallet.addressesOf(walletCaller(context));
@@ -82,7 +100,12 @@ function chainAsset(value: unknown, name: string): Asset | Failure {
   if (isFailure(text)) return text;
   const at = text.indexOf(':');
   const chain = WALLET_CHAIN_NAMES.find((one) => one === text.slice(0, at));
-  if (at < 0 || chain === undefined) return fail('BAD_REQUEST', `${name} must be <chain>:<token contract address>, chain one of ${WALLET_CHAIN_NAMES.join(', ')}`, { field: name });
+  if (at < 0 || chain === undefined)
+    return fail(
+      'BAD_REQUEST',
+      `${name} must be <chain>:<token contract address>, chain one of ${WALLET_CHAIN_NAMES.join(', ')}`,
+      { field: name },
+    );
   return assetByAddress(chain, text.slice(at + 1), name);
 }
 
@@ -97,17 +120,37 @@ function parseSwapA(body: unknown): { from: Asset; to: Asset; amount: bigint } |
   const amount = parseAmount(fields['amount'], from.decimals, 'amount');
   if (isFailure(amount)) return amount;
   const slippage = fields['slippage'];
-  if (slippage !== undefined && slippage !== null && (typeof slippage !== 'number' || !Number.isFinite(slippage) || slippage < 1 || slippage > SLIPPAGE_PCT_MAX)) {
-    return fail('BAD_REQUEST', `slippage must be a percentage from 1 (the quote's allowance) to ${SLIPPAGE_PCT_MAX}`, { field: 'slippage' });
+  if (
+    slippage !== undefined &&
+    slippage !== null &&
+    (typeof slippage !== 'number' || !Number.isFinite(slippage) || slippage < 1 || slippage > SLIPPAGE_PCT_MAX)
+  ) {
+    return fail('BAD_REQUEST', `slippage must be a percentage from 1 (the quote's allowance) to ${SLIPPAGE_PCT_MAX}`, {
+      field: 'slippage',
+    });
   }
   return { from, to, amount };
 }
 
 /** Newest first across the caller's addresses on the history chains. */
-function historyOf(platform: Platform, addresses: Addresses, chains: readonly SimChain[], limit: number, type: 'send' | 'receive' | 'all'): WalletTx[] {
+function historyOf(
+  platform: Platform,
+  addresses: Addresses,
+  chains: readonly SimChain[],
+  limit: number,
+  type: 'send' | 'receive' | 'all',
+): WalletTx[] {
   const all: WalletTx[] = [];
-  for (const chain of chains) all.push(...platform.wallet.chains.historyOf(chain, addresses[keyChainOf(chain)], platform.wallet.config.historyPerAddressMax));
-  const mine = (tx: WalletTx, address: string): boolean => tx.from !== null && tx.from.toLowerCase() === address.toLowerCase();
+  for (const chain of chains)
+    all.push(
+      ...platform.wallet.chains.historyOf(
+        chain,
+        addresses[keyChainOf(chain)],
+        platform.wallet.config.historyPerAddressMax,
+      ),
+    );
+  const mine = (tx: WalletTx, address: string): boolean =>
+    tx.from !== null && tx.from.toLowerCase() === address.toLowerCase();
   return all
     .filter((tx) => type === 'all' || (type === 'send') === mine(tx, addressOn(addresses, tx.chain)))
     .sort((one, two) => two.sentAtMs - one.sentAtMs || (one.hash < two.hash ? -1 : 1))
@@ -116,7 +159,13 @@ function historyOf(platform: Platform, addresses: Addresses, chains: readonly Si
 
 const rowsA: readonly Route[] = [
   defineRoute<null, Addresses>({
-    id: 'wallet.A.balance', service: 'wallet', style: 'A', mount: 'wallet', method: 'GET', path: '/api/v1/balance', auth: 'bearer',
+    id: 'wallet.A.balance',
+    service: 'wallet',
+    style: 'A',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/api/v1/balance',
+    auth: 'bearer',
     summary: 'Balances of your wallet on every chain, each asset with its usdc_equivalent.',
     parse: noInput,
     run: (context) => {
@@ -127,7 +176,13 @@ const rowsA: readonly Route[] = [
     render: (addresses, context) => balancesA(context.platform, addresses, context.nowMs),
   }),
   defineRoute<null, Addresses>({
-    id: 'wallet.A.addresses', service: 'wallet', style: 'A', mount: 'wallet', method: 'GET', path: '/api/v1/addresses', auth: 'bearer',
+    id: 'wallet.A.addresses',
+    service: 'wallet',
+    style: 'A',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/api/v1/addresses',
+    auth: 'bearer',
     summary: 'Your deposit address on every chain (those of your latest wallet).',
     parse: noInput,
     run: (context) => {
@@ -138,7 +193,13 @@ const rowsA: readonly Route[] = [
     render: (addresses) => ({ addresses: { ...addresses } }),
   }),
   defineRoute<SendCommand, WalletTx>({
-    id: 'wallet.A.send', service: 'wallet', style: 'A', mount: 'wallet', method: 'POST', path: '/api/v1/send', auth: 'bearer',
+    id: 'wallet.A.send',
+    service: 'wallet',
+    style: 'A',
+    mount: 'wallet',
+    method: 'POST',
+    path: '/api/v1/send',
+    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-send' },
     summary: 'Send a coin or token on any chain, signed with the private key supplied (as POST /v1/wallet/send).',
     parse: (input, context) => parseSend(input.body, context),
@@ -148,9 +209,16 @@ const rowsA: readonly Route[] = [
     render: txBody,
   }),
   defineRoute<{ from: Asset; to: Asset; amount: bigint }, SwapOrder>({
-    id: 'wallet.A.swap', service: 'wallet', style: 'A', mount: 'wallet', method: 'POST', path: '/api/v1/swap', auth: 'bearer',
+    id: 'wallet.A.swap',
+    service: 'wallet',
+    style: 'A',
+    mount: 'wallet',
+    method: 'POST',
+    path: '/api/v1/swap',
+    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-swap' },
-    summary: 'Swap from <chain>:<token> to <chain>:<token> paying your own address: an order (deposit, then status); received_usdc quoted.',
+    summary:
+      'Swap from <chain>:<token> to <chain>:<token> paying your own address: an order (deposit, then status); received_usdc quoted.',
     parse: (input) => knownQuery(input.query, NO_KEYS) ?? parseSwapA(input.body),
     run: (context, command) => {
       const wallet = walletOf(context);
@@ -159,12 +227,27 @@ const rowsA: readonly Route[] = [
       return context.platform.wallet.swap(swap, context.nowMs, walletCaller(context));
     },
     successStatus: 200,
-    render: (order, context) => ({ ...orderBody(order), received_usdc: usdNumber(context.platform.wallet.usdValue(order.quote.to, order.quote.toAmount, context.nowMs)) }),
+    render: (order, context) => ({
+      ...orderBody(order),
+      received_usdc: usdNumber(context.platform.wallet.usdValue(order.quote.to, order.quote.toAmount, context.nowMs)),
+    }),
   }),
   defineRoute<number, WalletTx[]>({
-    id: 'wallet.A.transactions', service: 'wallet', style: 'A', mount: 'wallet', method: 'GET', path: '/api/v1/transactions', auth: 'bearer',
+    id: 'wallet.A.transactions',
+    service: 'wallet',
+    style: 'A',
+    mount: 'wallet',
+    method: 'GET',
+    path: '/api/v1/transactions',
+    auth: 'bearer',
     summary: 'Your history on bitcoin, solana, base and ethereum, newest first (limit 10, max 50).',
-    parse: (input, context) => knownQuery(input.query, HISTORY_A_QUERY) ?? queryLimit(input.query, context.platform.wallet.config.historyLimitDefault, context.platform.wallet.config.historyLimitMax),
+    parse: (input, context) =>
+      knownQuery(input.query, HISTORY_A_QUERY) ??
+      queryLimit(
+        input.query,
+        context.platform.wallet.config.historyLimitDefault,
+        context.platform.wallet.config.historyLimitMax,
+      ),
     run: (context, limit) => {
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed(historyOf(context.platform, wallet, HISTORY_CHAINS, limit, 'all'));
@@ -177,7 +260,19 @@ const rowsA: readonly Route[] = [
 function parseSendB(body: unknown, context: RouteContext): SendCommand | Failure {
   const fields = objectBody(body, SEND_B_FIELDS);
   if (isFailure(fields)) return fields;
-  const evm = queryEnum({ chain: typeof fields['chain'] === 'string' ? fields['chain'] : fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : '' }, 'chain', B_CHAINS, 'ethereum');
+  const evm = queryEnum(
+    {
+      chain:
+        typeof fields['chain'] === 'string'
+          ? fields['chain']
+          : fields['chain'] === undefined || fields['chain'] === null
+            ? 'ethereum'
+            : '',
+    },
+    'chain',
+    B_CHAINS,
+    'ethereum',
+  );
   if (isFailure(evm)) return evm;
   let to = requiredString(fields['to'], 'to', ADDRESS_TEXT_MAX);
   if (isFailure(to)) return to;
@@ -187,13 +282,25 @@ function parseSendB(body: unknown, context: RouteContext): SendCommand | Failure
     if (addresses === null) return fail('NOT_FOUND', `recipient ${to} is not an agent with a wallet`, { field: 'to' });
     to = addressOn(addresses, evm);
   }
-  if (typeof fields['amount'] !== 'number' || isFailure(parseNumberChecked(fields['amount']))) return fail('BAD_REQUEST', 'amount must be a positive number of USDC with at most 6 decimals', { field: 'amount' });
+  if (typeof fields['amount'] !== 'number' || isFailure(parseNumberChecked(fields['amount'])))
+    return fail('BAD_REQUEST', 'amount must be a positive number of USDC with at most 6 decimals', { field: 'amount' });
   const memo = optionalString(fields['memo'], 'memo', MEMO_TEXT_MAX);
   if (isFailure(memo)) return memo;
   const key = optionalString(fields['private_key'], 'private_key', KEY_TEXT_MAX);
   if (isFailure(key)) return key;
   const usdc = usdcOf(evm);
-  return parseSend({ chain: evm, to, amount: fields['amount'], token: usdc.address, private_key: key, ...(memo === undefined ? {} : { memo }) }, context, B_CHAINS);
+  return parseSend(
+    {
+      chain: evm,
+      to,
+      amount: fields['amount'],
+      token: usdc.address,
+      private_key: key,
+      ...(memo === undefined ? {} : { memo }),
+    },
+    context,
+    B_CHAINS,
+  );
 }
 
 function parseNumberChecked(value: number): bigint | Failure {
@@ -230,10 +337,17 @@ function balanceB(platform: Platform, addresses: Addresses, chain: ChainB | 'all
 
 const rowsB: readonly Route[] = [
   defineRoute<ChainB | 'all', { addresses: Addresses; chain: ChainB | 'all' }>({
-    id: 'wallet.B.balance', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/balance', auth: 'bearer',
+    id: 'wallet.B.balance',
+    service: 'wallet',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/wallet-api/balance',
+    auth: 'bearer',
     limits: { serviceRowB: true },
     summary: 'Your USDC total and, per chain, usdc and eth (chain ethereum, polygon, arbitrum or base; default all).',
-    parse: (input) => knownQuery(input.query, BALANCE_B_QUERY) ?? queryEnum(input.query, 'chain', [...B_CHAINS, 'all'] as const, 'all'),
+    parse: (input) =>
+      knownQuery(input.query, BALANCE_B_QUERY) ?? queryEnum(input.query, 'chain', [...B_CHAINS, 'all'] as const, 'all'),
     run: (context, chain) => {
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed({ addresses: wallet, chain });
@@ -242,17 +356,38 @@ const rowsB: readonly Route[] = [
     render: (view, context) => balanceB(context.platform, view.addresses, view.chain),
   }),
   defineRoute<SendCommand, WalletTx>({
-    id: 'wallet.B.send', service: 'wallet', style: 'B', mount: 'api', method: 'POST', path: '/wallet-api/send', auth: 'bearer',
+    id: 'wallet.B.send',
+    service: 'wallet',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/wallet-api/send',
+    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-send' },
     summary: 'Send USDC to an EVM address or an agent id (chain default ethereum; memo optional; private_key signs).',
     parse: (input, context) => knownQuery(input.query, NO_KEYS) ?? parseSendB(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
     logBody: logSendBody,
     successStatus: 200,
-    render: (tx) => ({ tx_hash: tx.hash, status: tx.status, amount: Number(formatUnits(tx.amount, tx.decimals)), fee: formatUnits(tx.fee, chainRow(tx.chain).decimals), fee_symbol: chainRow(tx.chain).symbol, chain: tx.chain, to: tx.to, memo: tx.memo }),
+    render: (tx) => ({
+      tx_hash: tx.hash,
+      status: tx.status,
+      amount: Number(formatUnits(tx.amount, tx.decimals)),
+      fee: formatUnits(tx.fee, chainRow(tx.chain).decimals),
+      fee_symbol: chainRow(tx.chain).symbol,
+      chain: tx.chain,
+      to: tx.to,
+      memo: tx.memo,
+    }),
   }),
   defineRoute<null, Addresses>({
-    id: 'wallet.B.address', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/address', auth: 'bearer',
+    id: 'wallet.B.address',
+    service: 'wallet',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/wallet-api/address',
+    auth: 'bearer',
     limits: { serviceRowB: true },
     summary: 'Your deposit address per chain (ethereum, arbitrum, base, polygon: one EVM address).',
     parse: noInput,
@@ -264,9 +399,16 @@ const rowsB: readonly Route[] = [
     render: (addresses) => ({ addresses: Object.fromEntries(B_CHAINS.map((chain) => [chain, addresses.ethereum])) }),
   }),
   defineRoute<{ limit: number; type: 'send' | 'receive' | 'all'; chains: readonly SimChain[] }, WalletTx[]>({
-    id: 'wallet.B.transactions', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/transactions', auth: 'bearer',
+    id: 'wallet.B.transactions',
+    service: 'wallet',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/wallet-api/transactions',
+    auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'Your history (limit 20, max 50; type send, receive or all; chain ethereum, polygon, arbitrum or base, default all).',
+    summary:
+      'Your history (limit 20, max 50; type send, receive or all; chain ethereum, polygon, arbitrum or base, default all).',
     parse: (input, context) => {
       const unknown = knownQuery(input.query, HISTORY_B_QUERY);
       if (unknown !== null) return unknown;
@@ -281,13 +423,21 @@ const rowsB: readonly Route[] = [
     },
     run: (context, command) => {
       const wallet = walletOf(context);
-      return isFailure(wallet) ? wallet : succeed(historyOf(context.platform, wallet, command.chains, command.limit, command.type));
+      return isFailure(wallet)
+        ? wallet
+        : succeed(historyOf(context.platform, wallet, command.chains, command.limit, command.type));
     },
     successStatus: 200,
     render: (txs) => ({ transactions: txs.map(txBody), count: txs.length }),
   }),
   defineRoute<{ hash: string }, WalletTx>({
-    id: 'wallet.B.tx', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/tx/:hash', auth: 'bearer',
+    id: 'wallet.B.tx',
+    service: 'wallet',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/wallet-api/tx/:hash',
+    auth: 'bearer',
     limits: { serviceRowB: true },
     summary: 'A transaction by hash: pending, confirmed or failed.',
     parse: (input) => {

@@ -18,8 +18,14 @@ const HEX_SEED = /^[0-9a-f]{64}$/;
 export const CASINO_AUDIT_DEPLOYED: DialectTable = {
   'casino.history': row('casino.history', {
     request: (input) => ({
-      service: 'casino', method: 'GET', path: '/api/v1/bets/history',
-      query: { limit: String(Math.max(1, Math.min(input.limit, DEPLOYED_HISTORY_LIMIT_MAX))), offset: String(input.offset) }, auth: true,
+      service: 'casino',
+      method: 'GET',
+      path: '/api/v1/bets/history',
+      query: {
+        limit: String(Math.max(1, Math.min(input.limit, DEPLOYED_HISTORY_LIMIT_MAX))),
+        offset: String(input.offset),
+      },
+      auth: true,
     }),
     read: (reader, input) => {
       const betIds = readBetIds(reader);
@@ -32,7 +38,12 @@ export const CASINO_AUDIT_DEPLOYED: DialectTable = {
     },
   }),
   'casino.audit': row('casino.audit', {
-    request: (input) => ({ service: 'casino', method: 'GET', path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'GET',
+      path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`,
+      auth: true,
+    }),
     read: (reader) => {
       const betId = reader.string('bet_id');
       const game = reader.string('game');
@@ -47,9 +58,32 @@ export const CASINO_AUDIT_DEPLOYED: DialectTable = {
       const seedHash = reader.string('fairness.server_seed_hash', { documents: 'proof.server_seed_hash' });
       const resultHash = reader.string('fairness.result_hash', { documents: 'proof.result_hash' });
       reader.knows('timestamp');
-      if (betId === null || game === null || amountMicro === null || clientSeed === null || nonce === null || seedHash === null || resultHash === null) return null;
+      if (
+        betId === null ||
+        game === null ||
+        amountMicro === null ||
+        clientSeed === null ||
+        nonce === null ||
+        seedHash === null ||
+        resultHash === null
+      )
+        return null;
       return {
-        bet: { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro: null, paidPlaces: displayPlaces('deployed', 'amount_won') },
+        bet: {
+          betId,
+          game,
+          amountMicro,
+          paidMicro,
+          multiplier,
+          won,
+          result,
+          clientSeed,
+          nonce,
+          seedHash,
+          resultHash,
+          balanceAfterMicro: null,
+          paidPlaces: displayPlaces('deployed', 'amount_won'),
+        },
         params: null,
         revealedSeed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null,
       };

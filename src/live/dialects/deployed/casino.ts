@@ -32,8 +32,16 @@ function gameName(element: WireReader): string | null {
 /** The draw (DEPLOYED.md §2.5): holds as five booleans, the nonce, the amount, the deal's client seed. */
 function drawRequest(input: OperationInput<'casino.draw'>): WireRequest {
   return {
-    service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw',
-    body: { holds: [0, 1, 2, 3, 4].map((position) => input.holds.includes(position)), nonce: input.nonce, amount: toNumber(input.amountMicro), client_seed: input.clientSeed }, auth: true,
+    service: 'casino',
+    method: 'POST',
+    path: '/api/v1/games/video-poker/draw',
+    body: {
+      holds: [0, 1, 2, 3, 4].map((position) => input.holds.includes(position)),
+      nonce: input.nonce,
+      amount: toNumber(input.amountMicro),
+      client_seed: input.clientSeed,
+    },
+    auth: true,
   };
 }
 
@@ -66,15 +74,28 @@ export const CASINO_DEPLOYED: DialectTable = {
     read: (reader) => {
       const games = reader.array('games');
       if (games === null) return null;
-      return { games: games.map((game, index) => gameName(reader.nested(game, `games[${index}]`))).filter((id): id is string => id !== null) };
+      return {
+        games: games
+          .map((game, index) => gameName(reader.nested(game, `games[${index}]`)))
+          .filter((id): id is string => id !== null),
+      };
     },
   }),
   // A single bet is the documents' request and answer (DEPLOYED.md §2.4), its amount_won a display field.
-  'casino.bet': { ...(CASINO_A['casino.bet'] as OperationRow<'casino.bet'>), read: (reader) => readBet(reader, PAID_PLACES) },
+  'casino.bet': {
+    ...(CASINO_A['casino.bet'] as OperationRow<'casino.bet'>),
+    read: (reader) => readBet(reader, PAID_PLACES),
+  },
   // Video poker (DEPLOYED.md §2.5): the deal takes no amount; the draw re-deals from (seed, client
   // seed, nonce), so it sends the same client seed, and holds are five booleans.
   'casino.deal': row('casino.deal', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/deal', body: { client_seed: input.clientSeed }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/games/video-poker/deal',
+      body: { client_seed: input.clientSeed },
+      auth: true,
+    }),
     read: (reader) => {
       const nonce = reader.number('nonce');
       const cards = readHand(reader, 'cards');
@@ -86,19 +107,30 @@ export const CASINO_DEPLOYED: DialectTable = {
   // The same request at a nonce the caller picks: the deployment accepts any nonce (DEPLOYED.md §2.5).
   'casino.draw-at': row('casino.draw-at', { request: drawRequest, read: readDraw }),
   'casino.batch': row('casino.batch', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/bets/batch', body: { bets: input.bets.map((bet) => betBody(bet, true)) }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/bets/batch',
+      body: { bets: input.bets.map((bet) => betBody(bet, true)) },
+      auth: true,
+    }),
     read: (reader) => {
       const results = readBatchElements(reader, 'error', () => false, PAID_PLACES);
       if (results === null) return null;
       reader.knows('kelly_max_next_bet', 'kelly_tip');
-      return { results, summary: readSummary(reader), balanceAfterMicro: reader.money('balance_after', { optional: true }) };
+      return {
+        results,
+        summary: readSummary(reader),
+        balanceAfterMicro: reader.money('balance_after', { optional: true }),
+      };
     },
   }),
   'casino.rotate': row('casino.rotate', {
     request: () => ({ service: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: true }),
     read: (reader) => {
       reader.knows('message', 'new_seed_hash');
-      if (reader.object('previous_seed', { documents: 'revealed', optional: true }) === null) return { revealedSeed: null, revealedSeedHash: null };
+      if (reader.object('previous_seed', { documents: 'revealed', optional: true }) === null)
+        return { revealedSeed: null, revealedSeedHash: null };
       const seed = reader.string('previous_seed.seed', { documents: 'revealed.server_seed' });
       const hash = reader.string('previous_seed.seed_hash', { documents: 'revealed.server_seed_hash' });
       return { revealedSeed: seed !== null && HEX_SEED.test(seed) ? seed : null, revealedSeedHash: hash };
@@ -114,13 +146,21 @@ export const CASINO_DEPLOYED: DialectTable = {
         const seedHash = element.string('seed_hash', { documents: 'server_seed_hash' });
         const seed = element.any('seed', { documents: 'server_seed', optional: true });
         element.knows('id', 'active', 'bets_made', 'revealed_at', 'created_at');
-        return seedHash === null ? [] : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
+        return seedHash === null
+          ? []
+          : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
       });
       return { seeds };
     },
   }),
   'casino.withdraw': row('casino.withdraw', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/auth/withdraw', body: { amount: toNumber(input.amountMicro), address: input.address }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/auth/withdraw',
+      body: { amount: toNumber(input.amountMicro), address: input.address },
+      auth: true,
+    }),
     read: (reader) => {
       const status = reader.string('status', { optional: true });
       reader.knows('withdrawal_id', 'amount', 'fee', 'chain', 'token', 'address', 'tx_hash', 'explorer', 'message');
@@ -128,4 +168,3 @@ export const CASINO_DEPLOYED: DialectTable = {
     },
   }),
 };
-

@@ -17,7 +17,12 @@ import { row, type DialectTable } from '../dialect.ts';
 function dnsRecordOf(reader: WireReader): DnsView | null {
   reader.knows('domain_id', 'priority');
   const recordId = reader.string('id');
-  const view = { type: reader.string('type', { optional: true }), name: reader.string('name', { optional: true }), content: reader.string('content', { optional: true }), ttl: reader.number('ttl', { optional: true }) };
+  const view = {
+    type: reader.string('type', { optional: true }),
+    name: reader.string('name', { optional: true }),
+    content: reader.string('content', { optional: true }),
+    ttl: reader.number('ttl', { optional: true }),
+  };
   return recordId === null ? null : { recordId, ...view };
 }
 
@@ -42,47 +47,84 @@ export const DOMAINS_DEPLOYED: DialectTable = {
   }),
   'domains.register': row('domains.register', {
     // §7: `domain` only, one year; a request for more years is sent as one year and the answer says so.
-    request: (input) => ({ service: 'domains', method: 'POST', path: '/v1/domains/register', body: { domain: input.domain }, auth: true }),
-    unsupported: (input) => (input.years === 1 ? null : `the deployed domains register for 1 year only (DEPLOYED.md §7), not ${input.years}`),
+    request: (input) => ({
+      service: 'domains',
+      method: 'POST',
+      path: '/v1/domains/register',
+      body: { domain: input.domain },
+      auth: true,
+    }),
+    unsupported: (input) =>
+      input.years === 1 ? null : `the deployed domains register for 1 year only (DEPLOYED.md §7), not ${input.years}`,
     read: (reader) => {
       reader.knows('status', 'balance_usd', 'next_steps', 'cost');
       reader.string('expires_at', { documents: 'expires', optional: true });
       reader.string('transaction_id', { documents: 'tx_hash', optional: true });
-      return { domain: reader.string('domain', { optional: true }), costMicro: reader.money('cost.total_usd', { optional: true }), domainId: reader.string('domain_id', { optional: true }) };
+      return {
+        domain: reader.string('domain', { optional: true }),
+        costMicro: reader.money('cost.total_usd', { optional: true }),
+        domainId: reader.string('domain_id', { optional: true }),
+      };
     },
   }),
   'domains.transfer': row('domains.transfer', {
     request: (input) => ({
-      service: 'domains', method: 'POST', path: `/v1/domains/${encodeURIComponent(input.domainId ?? '')}/transfer`, auth: true,
+      service: 'domains',
+      method: 'POST',
+      path: `/v1/domains/${encodeURIComponent(input.domainId ?? '')}/transfer`,
+      auth: true,
       body: { to_agent_id: input.to },
     }),
     unsupported: (input) => {
-      if (input.priceMicro !== null) return 'the deployed domains have no priced transfer (no offer, no purchase): a transfer is a gift by its owner (DEPLOYED.md §7)';
-      return input.domainId === undefined || input.domainId === null ? 'the deployed domains transfer by domain id (POST /v1/domains/:id/transfer), which this call does not know' : null;
+      if (input.priceMicro !== null)
+        return 'the deployed domains have no priced transfer (no offer, no purchase): a transfer is a gift by its owner (DEPLOYED.md §7)';
+      return input.domainId === undefined || input.domainId === null
+        ? 'the deployed domains transfer by domain id (POST /v1/domains/:id/transfer), which this call does not know'
+        : null;
     },
     read: (reader) => {
       reader.knows('domain_id', 'domain', 'from_agent_id', 'note', 'transferred_at');
-      return { status: reader.string('status', { optional: true }), owner: reader.string('to_agent_id', { optional: true, documents: 'owner' }) };
+      return {
+        status: reader.string('status', { optional: true }),
+        owner: reader.string('to_agent_id', { optional: true, documents: 'owner' }),
+      };
     },
   }),
   'domains.lookup': row('domains.lookup', {
-    request: (input) => ({ service: 'domains', method: 'GET', path: `/v1/whois/${encodeURIComponent(input.domain)}`, auth: false }),
+    request: (input) => ({
+      service: 'domains',
+      method: 'GET',
+      path: `/v1/whois/${encodeURIComponent(input.domain)}`,
+      auth: false,
+    }),
     read: (reader) => {
       reader.knows('domain', 'available', 'registered_at', 'expires_at', 'registrar');
       // A free name is `registered: false` with no holder fields: nobody holds it.
       if (reader.boolean('registered', { optional: true }) === false) return { owner: null, status: null };
-      return { owner: reader.string('registrant', { optional: true, documents: 'owner' }), status: reader.string('status', { optional: true }) };
+      return {
+        owner: reader.string('registrant', { optional: true, documents: 'owner' }),
+        status: reader.string('status', { optional: true }),
+      };
     },
   }),
   'domains.check': row('domains.check', {
-    request: (input) => ({ service: 'domains', method: 'GET', path: '/v1/domains/check', query: { names: input.names.join(',') }, auth: false }),
+    request: (input) => ({
+      service: 'domains',
+      method: 'GET',
+      path: '/v1/domains/check',
+      query: { names: input.names.join(',') },
+      auth: false,
+    }),
     read: (reader) => {
       reader.knows('count', 'available_count');
       const list = reader.array('results') ?? [];
       const results = list.map((item, index): NameAvailability | null => {
         const element = reader.nested(item, `results[${index}]`).knows('tld', 'currency');
         const domain = element.string('domain');
-        const view = { available: element.boolean('available'), priceMicro: element.money('price_usd', { documents: 'price_usdc' }) };
+        const view = {
+          available: element.boolean('available'),
+          priceMicro: element.money('price_usd', { documents: 'price_usdc' }),
+        };
         return domain === null ? null : { domain, ...view };
       });
       return { results: results.filter((one): one is NameAvailability => one !== null) };
@@ -90,8 +132,18 @@ export const DOMAINS_DEPLOYED: DialectTable = {
   }),
   'domains.dns-add': row('domains.dns-add', {
     request: (input) => ({
-      service: 'domains', method: 'POST', path: '/v1/dns/records', auth: true,
-      body: { domain_id: input.domainId, type: input.record.type, name: input.record.name, content: input.record.content, ttl: input.record.ttl, ...(input.record.priority === null ? {} : { priority: input.record.priority }) },
+      service: 'domains',
+      method: 'POST',
+      path: '/v1/dns/records',
+      auth: true,
+      body: {
+        domain_id: input.domainId,
+        type: input.record.type,
+        name: input.record.name,
+        content: input.record.content,
+        ttl: input.record.ttl,
+        ...(input.record.priority === null ? {} : { priority: input.record.priority }),
+      },
     }),
     read: (reader) => {
       reader.knows('message');
@@ -100,15 +152,31 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.dns-list': row('domains.dns-list', {
-    request: (input) => ({ service: 'domains', method: 'GET', path: '/v1/dns/records', query: { domain_id: input.domainId }, auth: true }),
+    request: (input) => ({
+      service: 'domains',
+      method: 'GET',
+      path: '/v1/dns/records',
+      query: { domain_id: input.domainId },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('domain_id', 'domain', 'count');
       const list = reader.array('records') ?? [];
-      return { records: list.map((item, index) => dnsRecordOf(reader.nested(item, `records[${index}]`))).filter((one): one is DnsView => one !== null) };
+      return {
+        records: list
+          .map((item, index) => dnsRecordOf(reader.nested(item, `records[${index}]`)))
+          .filter((one): one is DnsView => one !== null),
+      };
     },
   }),
   'domains.dns-update': row('domains.dns-update', {
-    request: (input) => ({ service: 'domains', method: 'PUT', path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`, body: { content: input.content, ttl: input.ttl }, auth: true }),
+    request: (input) => ({
+      service: 'domains',
+      method: 'PUT',
+      path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`,
+      body: { content: input.content, ttl: input.ttl },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('message');
       const record = reader.object('record');
@@ -116,7 +184,12 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.dns-delete': row('domains.dns-delete', {
-    request: (input) => ({ service: 'domains', method: 'DELETE', path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`, auth: true }),
+    request: (input) => ({
+      service: 'domains',
+      method: 'DELETE',
+      path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`,
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('id', 'message');
       return { deleted: reader.boolean('deleted', { optional: true }) };

@@ -16,7 +16,13 @@ const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'a
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.claim': row('faucet.claim', {
-    request: (input) => ({ service: 'faucet', method: 'POST', path: '/faucet/claim', body: { agent_casino_id: input.agentId }, auth: false }),
+    request: (input) => ({
+      service: 'faucet',
+      method: 'POST',
+      path: '/faucet/claim',
+      body: { agent_casino_id: input.agentId },
+      auth: false,
+    }),
     read: (reader) => {
       reader.knows('message', 'casino_url', 'claim_id', 'agent_id', 'referral_tracked');
       return { creditedMicro: reader.money('credited', { documents: 'amount_usdc' }) };
@@ -24,33 +30,83 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   }),
   'escrow.create': row('escrow.create', {
     request: (input) => ({
-      service: 'escrow', method: 'POST', path: '/escrow/create', auth: true,
-      body: { amount_usd: toNumber(input.amountMicro), description: input.description, counterparty_agent_id: input.counterpartyId, timeout_hours: input.timeoutHours },
+      service: 'escrow',
+      method: 'POST',
+      path: '/escrow/create',
+      auth: true,
+      body: {
+        amount_usd: toNumber(input.amountMicro),
+        description: input.description,
+        counterparty_agent_id: input.counterpartyId,
+        timeout_hours: input.timeoutHours,
+      },
     }),
     read: (reader) => {
-      reader.knows('commission_usd', 'net_to_counterparty', 'description', 'creator_id', 'counterparty_id', 'timeout_hours', 'auto_release_at', 'next_steps');
+      reader.knows(
+        'commission_usd',
+        'net_to_counterparty',
+        'description',
+        'creator_id',
+        'counterparty_id',
+        'timeout_hours',
+        'auto_release_at',
+        'next_steps',
+      );
       return readEscrowView(reader, ESCROW_DEPLOYED);
     },
-    expiry: { shortestSeconds: 3_600, sweepSeconds: 300, source: 'DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)' },
+    expiry: {
+      shortestSeconds: 3_600,
+      sweepSeconds: 300,
+      source: 'DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)',
+    },
   }),
   'escrow.release': row('escrow.release', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/release/${encodeURIComponent(input.escrowId)}`, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'POST',
+      path: `/escrow/release/${encodeURIComponent(input.escrowId)}`,
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('escrow_id', 'amount_released', 'commission', 'referral_commission', 'counterparty_id', 'message');
       return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.dispute': row('escrow.dispute', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/dispute/${encodeURIComponent(input.escrowId)}`, body: { reason: input.reason }, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'POST',
+      path: `/escrow/dispute/${encodeURIComponent(input.escrowId)}`,
+      body: { reason: input.reason },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('escrow_id', 'reason', 'message', 'contact');
       return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.get': row('escrow.get', {
-    request: (input) => ({ service: 'escrow', method: 'GET', path: `/escrow/${encodeURIComponent(input.escrowId)}`, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'GET',
+      path: `/escrow/${encodeURIComponent(input.escrowId)}`,
+      auth: true,
+    }),
     read: (reader) => {
-      reader.knows('commission_usd', 'net_to_counterparty', 'description', 'creator_id', 'counterparty_id', 'timeout_hours', 'auto_release_at', 'created_at', 'completed_at', 'released_at', 'disputed_at', 'events');
+      reader.knows(
+        'commission_usd',
+        'net_to_counterparty',
+        'description',
+        'creator_id',
+        'counterparty_id',
+        'timeout_hours',
+        'auto_release_at',
+        'created_at',
+        'completed_at',
+        'released_at',
+        'disputed_at',
+        'events',
+      );
       return readEscrowView(reader, ESCROW_DEPLOYED);
     },
   }),

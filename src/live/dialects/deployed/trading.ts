@@ -26,16 +26,32 @@ export function symbolOfCoin(coin: string): string {
   return `${coin.startsWith('xyz:') ? coin.slice('xyz:'.length) : coin}-PERP`;
 }
 
-const LIMIT_FIELDS = ['coin', 'side', 'size_usd', 'limit_price', 'leverage', 'status', 'fill_price', 'fee', 'created_at', 'filled_at', 'message'];
+const LIMIT_FIELDS = [
+  'coin',
+  'side',
+  'size_usd',
+  'limit_price',
+  'leverage',
+  'status',
+  'fill_price',
+  'fee',
+  'created_at',
+  'filled_at',
+  'message',
+];
 
 function limitOrderOf(reader: WireReader): LimitOrderView | null {
   reader.knows(...LIMIT_FIELDS);
   const orderId = reader.string('order_id');
   const coin = reader.string('coin', { optional: true, documents: 'symbol' });
   const view = {
-    symbol: coin === null ? null : symbolOfCoin(coin), side: reader.string('side', { optional: true }), status: reader.string('status', { optional: true }),
-    sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }), limitPrice: reader.number('limit_price', { optional: true, documents: 'price' }),
-    fillPrice: reader.any('fill_price', { optional: true }) === null ? null : reader.number('fill_price', { optional: true }),
+    symbol: coin === null ? null : symbolOfCoin(coin),
+    side: reader.string('side', { optional: true }),
+    status: reader.string('status', { optional: true }),
+    sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }),
+    limitPrice: reader.number('limit_price', { optional: true, documents: 'price' }),
+    fillPrice:
+      reader.any('fill_price', { optional: true }) === null ? null : reader.number('fill_price', { optional: true }),
     feeMicro: reader.money('fee', { optional: true }),
   };
   return orderId === null ? null : { orderId, ...view };
@@ -45,14 +61,33 @@ function positionOf(reader: WireReader): PositionView | null {
   const positionId = reader.string('position_id');
   const coin = reader.string('coin', { optional: true, documents: 'symbol' });
   const view = {
-    symbol: coin === null ? null : symbolOfCoin(coin), side: reader.string('side', { optional: true }), sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }),
-    marginMicro: reader.money('margin_used', { optional: true, documents: 'margin' }), leverage: reader.number('leverage', { optional: true }),
-    entryPrice: priceUnits(reader.number('entry_price', { optional: true })), markPrice: priceUnits(reader.number('current_price', { optional: true })), liquidationPrice: priceUnits(reader.number('liquidation_price', { optional: true })),
+    symbol: coin === null ? null : symbolOfCoin(coin),
+    side: reader.string('side', { optional: true }),
+    sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }),
+    marginMicro: reader.money('margin_used', { optional: true, documents: 'margin' }),
+    leverage: reader.number('leverage', { optional: true }),
+    entryPrice: priceUnits(reader.number('entry_price', { optional: true })),
+    markPrice: priceUnits(reader.number('current_price', { optional: true })),
+    liquidationPrice: priceUnits(reader.number('liquidation_price', { optional: true })),
   };
   return positionId === null ? null : { positionId, ...view };
 }
 
-const POSITION_FIELDS = ['coin', 'side', 'size_usd', 'entry_price', 'current_price', 'leverage', 'liquidation_price', 'unrealized_pnl', 'unrealized_pnl_percent', 'opened_at', 'position_size_usd', 'order_id', 'position_id'];
+const POSITION_FIELDS = [
+  'coin',
+  'side',
+  'size_usd',
+  'entry_price',
+  'current_price',
+  'leverage',
+  'liquidation_price',
+  'unrealized_pnl',
+  'unrealized_pnl_percent',
+  'opened_at',
+  'position_size_usd',
+  'order_id',
+  'position_id',
+];
 
 export const TRADING_DEPLOYED: DialectTable = {
   'trading.register': row('trading.register', {
@@ -60,7 +95,16 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => {
       const agentId = reader.string('agent_id');
       const apiKey = reader.string('api_key');
-      reader.knows('referral_code', 'tier', 'deposit_address', 'hl_wallet', 'balance_usd', 'created_at', 'message', 'next_steps');
+      reader.knows(
+        'referral_code',
+        'tier',
+        'deposit_address',
+        'hl_wallet',
+        'balance_usd',
+        'created_at',
+        'message',
+        'next_steps',
+      );
       return agentId === null || apiKey === null ? null : { agentId, apiKey };
     },
   }),
@@ -69,14 +113,30 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => {
       const balanceMicro = reader.money('balance_usd');
       const marginMicro = reader.money('margin_used', { optional: true });
-      reader.knows('agent_id', 'held_for_orders', 'unrealized_pnl', 'equity', 'open_positions', 'pending_orders', 'positions');
+      reader.knows(
+        'agent_id',
+        'held_for_orders',
+        'unrealized_pnl',
+        'equity',
+        'open_positions',
+        'pending_orders',
+        'positions',
+      );
       return balanceMicro === null ? null : { balanceMicro, marginMicro };
     },
   }),
   'trading.order': row('trading.order', {
     request: (input) => ({
-      service: 'trading', method: 'POST', path: '/v1/trade/open', auth: true,
-      body: { coin: coinOfSymbol(input.symbol), side: input.side, size_usd: toNumber(input.sizeMicro), ...(input.leverage === null ? {} : { leverage: input.leverage }) },
+      service: 'trading',
+      method: 'POST',
+      path: '/v1/trade/open',
+      auth: true,
+      body: {
+        coin: coinOfSymbol(input.symbol),
+        side: input.side,
+        size_usd: toNumber(input.sizeMicro),
+        ...(input.leverage === null ? {} : { leverage: input.leverage }),
+      },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id', { optional: true });
@@ -90,11 +150,19 @@ export const TRADING_DEPLOYED: DialectTable = {
       reader.knows(...POSITION_FIELDS);
       const id = orderId ?? positionId;
       const openedAtMs = openedAt === null || Number.isNaN(Date.parse(openedAt)) ? null : Date.parse(openedAt);
-      return id === null ? null : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage, openedAtMs };
+      return id === null
+        ? null
+        : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage, openedAtMs };
     },
   }),
   'trading.close': row('trading.close', {
-    request: (input) => ({ service: 'trading', method: 'POST', path: '/v1/trade/close', body: { position_id: input.positionId }, auth: true }),
+    request: (input) => ({
+      service: 'trading',
+      method: 'POST',
+      path: '/v1/trade/close',
+      body: { position_id: input.positionId },
+      auth: true,
+    }),
     read: (reader) => {
       const status = reader.string('status', { optional: true });
       const pnlMicro = reader.money('pnl', { documents: 'realized_pnl' });
@@ -106,8 +174,17 @@ export const TRADING_DEPLOYED: DialectTable = {
   }),
   'trading.limit': row('trading.limit', {
     request: (input) => ({
-      service: 'trading', method: 'POST', path: '/v1/trade/limit', auth: true,
-      body: { coin: coinOfSymbol(input.symbol), side: input.side, size_usd: toNumber(input.sizeMicro), limit_price: input.limitPrice, leverage: input.leverage },
+      service: 'trading',
+      method: 'POST',
+      path: '/v1/trade/limit',
+      auth: true,
+      body: {
+        coin: coinOfSymbol(input.symbol),
+        side: input.side,
+        size_usd: toNumber(input.sizeMicro),
+        limit_price: input.limitPrice,
+        leverage: input.leverage,
+      },
     }),
     read: (reader) => limitOrderOf(reader),
   }),
@@ -116,11 +193,20 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => {
       reader.knows('count');
       const list = reader.array('orders') ?? [];
-      return { orders: list.map((item, index) => limitOrderOf(reader.nested(item, `orders[${index}]`))).filter((order): order is LimitOrderView => order !== null) };
+      return {
+        orders: list
+          .map((item, index) => limitOrderOf(reader.nested(item, `orders[${index}]`)))
+          .filter((order): order is LimitOrderView => order !== null),
+      };
     },
   }),
   'trading.cancel': row('trading.cancel', {
-    request: (input) => ({ service: 'trading', method: 'DELETE', path: `/v1/trade/limit-orders/${encodeURIComponent(input.orderId)}`, auth: true }),
+    request: (input) => ({
+      service: 'trading',
+      method: 'DELETE',
+      path: `/v1/trade/limit-orders/${encodeURIComponent(input.orderId)}`,
+      auth: true,
+    }),
     read: (reader) => limitOrderOf(reader),
   }),
   'trading.positions': row('trading.positions', {
@@ -128,18 +214,34 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => {
       reader.knows('count');
       const list = reader.array('positions') ?? [];
-      const positions = list.map((item, index) => positionOf(reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status'))).filter((one): one is PositionView => one !== null);
+      const positions = list
+        .map((item, index) =>
+          positionOf(
+            reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status'),
+          ),
+        )
+        .filter((one): one is PositionView => one !== null);
       // By market, as the documents' reader lists them: a replay compares two lists element by element.
       return { positions: positions.sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
     },
   }),
   'trading.price': row('trading.price', {
-    request: (input) => ({ service: 'trading', method: 'GET', path: `/v1/markets/${encodeURIComponent(coinOfSymbol(input.symbol))}/price`, auth: false }),
+    request: (input) => ({
+      service: 'trading',
+      method: 'GET',
+      path: `/v1/markets/${encodeURIComponent(coinOfSymbol(input.symbol))}/price`,
+      auth: false,
+    }),
     read: (reader) => {
       reader.knows('coin', 'ticker');
       const price = reader.number('price', { documents: 'mark_price' });
       const timestamp = reader.any('timestamp', { optional: true });
-      const timestampMs = typeof timestamp === 'number' ? timestamp : typeof timestamp === 'string' && !Number.isNaN(Date.parse(timestamp)) ? Date.parse(timestamp) : null;
+      const timestampMs =
+        typeof timestamp === 'number'
+          ? timestamp
+          : typeof timestamp === 'string' && !Number.isNaN(Date.parse(timestamp))
+            ? Date.parse(timestamp)
+            : null;
       return price === null ? null : { price, timestampMs };
     },
   }),

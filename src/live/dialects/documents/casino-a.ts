@@ -56,16 +56,32 @@ export const CASINO_A: DialectTable = {
       const games = reader.array('games');
       reader.knows('count', 'closed');
       if (games === null) return null;
-      return { games: games.map((game, index) => reader.nested(game, `games[${index}]`).string('id')).filter((id): id is string => id !== null) };
+      return {
+        games: games
+          .map((game, index) => reader.nested(game, `games[${index}]`).string('id'))
+          .filter((id): id is string => id !== null),
+      };
     },
   }),
   'casino.bet': row('casino.bet', {
-    request: (bet) => ({ service: 'casino', method: 'POST', path: `/api/v1/games/${gamePathA(bet.game)}`, body: betBody(bet, false), auth: true }),
+    request: (bet) => ({
+      service: 'casino',
+      method: 'POST',
+      path: `/api/v1/games/${gamePathA(bet.game)}`,
+      body: betBody(bet, false),
+      auth: true,
+    }),
     read: (reader) => readBet(reader),
   }),
   // Video poker (casino.md): the deal commits the amount; the draw places the bet with holds as positions.
   'casino.deal': row('casino.deal', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/deal', body: { amount: toNumber(input.amountMicro), client_seed: input.clientSeed }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/games/video-poker/deal',
+      body: { amount: toNumber(input.amountMicro), client_seed: input.clientSeed },
+      auth: true,
+    }),
     read: (reader) => {
       const nonce = reader.number('nonce');
       const cards = readHand(reader, 'cards');
@@ -74,15 +90,31 @@ export const CASINO_A: DialectTable = {
     },
   }),
   'casino.draw': row('casino.draw', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw', body: { nonce: input.nonce, holds: [...input.holds], amount: toNumber(input.amountMicro) }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/games/video-poker/draw',
+      body: { nonce: input.nonce, holds: [...input.holds], amount: toNumber(input.amountMicro) },
+      auth: true,
+    }),
     read: (reader) => readBet(reader),
   }),
   'casino.batch': row('casino.batch', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/bets/batch', body: { bets: input.bets.map((bet) => betBody(bet, true)) }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/bets/batch',
+      body: { bets: input.bets.map((bet) => betBody(bet, true)) },
+      auth: true,
+    }),
     read: (reader) => {
       const results = readBatchElements(reader, 'code', (element) => element.boolean('ok') === false);
       if (results === null) return null;
-      return { results, summary: readSummary(reader), balanceAfterMicro: reader.money('balance_after', { optional: true }) };
+      return {
+        results,
+        summary: readSummary(reader),
+        balanceAfterMicro: reader.money('balance_after', { optional: true }),
+      };
     },
   }),
   'casino.rotate': row('casino.rotate', {
@@ -104,16 +136,34 @@ export const CASINO_A: DialectTable = {
         const element = reader.nested(item, `seeds[${index}]`);
         const seedHash = element.string('server_seed_hash');
         const seed = element.any('server_seed', { optional: true });
-        return seedHash === null ? [] : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
+        return seedHash === null
+          ? []
+          : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
       });
       return { seeds };
     },
   }),
   'casino.withdraw': row('casino.withdraw', {
-    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/auth/withdraw', body: { amount: toNumber(input.amountMicro), address: input.address }, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/auth/withdraw',
+      body: { amount: toNumber(input.amountMicro), address: input.address },
+      auth: true,
+    }),
     read: (reader) => {
       const status = reader.string('status', { optional: true });
-      reader.knows('withdrawal_id', 'amount', 'fee', 'chain', 'address', 'tx_hash', 'created_at', 'completed_at', 'total_debited');
+      reader.knows(
+        'withdrawal_id',
+        'amount',
+        'fee',
+        'chain',
+        'address',
+        'tx_hash',
+        'created_at',
+        'completed_at',
+        'total_debited',
+      );
       return { status, balanceAfterMicro: reader.money('new_balance', { optional: true }) };
     },
   }),

@@ -22,7 +22,13 @@ export const CASINO_AUDIT_A: DialectTable = {
     base: 'api',
     request: (input) => {
       const limit = pageLimit(input.limit);
-      return { service: 'casino', method: 'GET', path: '/casino-api/history', query: { limit: String(limit), page: String(Math.floor(input.offset / limit) + 1) }, auth: true };
+      return {
+        service: 'casino',
+        method: 'GET',
+        path: '/casino-api/history',
+        query: { limit: String(limit), page: String(Math.floor(input.offset / limit) + 1) },
+        auth: true,
+      };
     },
     read: (reader, input) => {
       const ids = readBetIds(reader);
@@ -36,7 +42,12 @@ export const CASINO_AUDIT_A: DialectTable = {
     },
   }),
   'casino.audit': row('casino.audit', {
-    request: (input) => ({ service: 'casino', method: 'GET', path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`, auth: true }),
+    request: (input) => ({
+      service: 'casino',
+      method: 'GET',
+      path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`,
+      auth: true,
+    }),
     read: (reader) => {
       const betId = reader.string('bet_id');
       const game = reader.string('game');
@@ -53,9 +64,31 @@ export const CASINO_AUDIT_A: DialectTable = {
       const resultHash = reader.string('proof.result_hash');
       const balanceAfterMicro = reader.money('balance_after', { optional: true });
       reader.knows('variant', 'placed_at', 'source');
-      if (betId === null || game === null || amountMicro === null || clientSeed === null || nonce === null || seedHash === null || resultHash === null) return null;
+      if (
+        betId === null ||
+        game === null ||
+        amountMicro === null ||
+        clientSeed === null ||
+        nonce === null ||
+        seedHash === null ||
+        resultHash === null
+      )
+        return null;
       return {
-        bet: { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro },
+        bet: {
+          betId,
+          game,
+          amountMicro,
+          paidMicro,
+          multiplier,
+          won,
+          result,
+          clientSeed,
+          nonce,
+          seedHash,
+          resultHash,
+          balanceAfterMicro,
+        },
         params: params as JsonObject | null,
         revealedSeed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null,
       };

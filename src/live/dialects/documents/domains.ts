@@ -20,26 +20,61 @@ function rowsB(base: 'api' | undefined): DialectTable {
   return {
     'domains.register': row('domains.register', {
       ...where,
-      request: (input) => ({ service: 'domains', method: 'POST', path: '/domains-api/register', body: { domain: input.domain, years: input.years }, auth: true }),
+      request: (input) => ({
+        service: 'domains',
+        method: 'POST',
+        path: '/domains-api/register',
+        body: { domain: input.domain, years: input.years },
+        auth: true,
+      }),
       read: (reader) => {
         reader.knows('expires', 'tx_hash');
-        return { domain: reader.string('domain', { optional: true }), costMicro: reader.money('cost', { optional: true }) };
+        return {
+          domain: reader.string('domain', { optional: true }),
+          costMicro: reader.money('cost', { optional: true }),
+        };
       },
     }),
     'domains.transfer': row('domains.transfer', {
       ...where,
-      request: (input) => ({ service: 'domains', method: 'POST', path: '/domains-api/transfer', body: transferBody(input), auth: true }),
+      request: (input) => ({
+        service: 'domains',
+        method: 'POST',
+        path: '/domains-api/transfer',
+        body: transferBody(input),
+        auth: true,
+      }),
       read: (reader) => {
         reader.knows('domain', 'from', 'to', 'price', 'tx_hash');
-        return { status: reader.string('status', { optional: true }), owner: reader.string('owner', { optional: true }) };
+        return {
+          status: reader.string('status', { optional: true }),
+          owner: reader.string('owner', { optional: true }),
+        };
       },
     }),
     'domains.lookup': row('domains.lookup', {
       ...where,
-      request: (input) => ({ service: 'domains', method: 'GET', path: `/domains-api/lookup/${encodeURIComponent(input.domain)}`, auth: true }),
+      request: (input) => ({
+        service: 'domains',
+        method: 'GET',
+        path: `/domains-api/lookup/${encodeURIComponent(input.domain)}`,
+        auth: true,
+      }),
       read: (reader) => {
-        reader.knows('domain', 'owner_address', 'registered_at', 'expires', 'grace_ends', 'resolver', 'records', 'offer');
-        return { owner: reader.string('owner', { optional: true }), status: reader.string('status', { optional: true }) };
+        reader.knows(
+          'domain',
+          'owner_address',
+          'registered_at',
+          'expires',
+          'grace_ends',
+          'resolver',
+          'records',
+          'offer',
+        );
+        return {
+          owner: reader.string('owner', { optional: true }),
+          status: reader.string('status', { optional: true }),
+        };
       },
     }),
   };
@@ -50,7 +85,13 @@ export const DOMAINS_B: DialectTable = rowsB(undefined);
 export const DOMAINS_A: DialectTable = {
   ...rowsB('api'),
   'domains.register': row('domains.register', {
-    request: (input) => ({ service: 'domains', method: 'POST', path: '/api/v1/register', body: { domain: input.domain, years: input.years }, auth: true }),
+    request: (input) => ({
+      service: 'domains',
+      method: 'POST',
+      path: '/api/v1/register',
+      body: { domain: input.domain, years: input.years },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('expires_at');
       return { domain: reader.string('domain', { optional: true }), costMicro: null };

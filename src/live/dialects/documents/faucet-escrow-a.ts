@@ -10,7 +10,24 @@ import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowList, readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
 
 const ESCROW_A: EscrowNames = { amount: 'amount' };
-const DETAIL_A = ['buyer', 'seller', 'currency', 'memo', 'fee', 'net', 'conditions', 'referrer', 'created_at', 'expires_at', 'settled_at', 'released_at', 'refunded_at', 'disputed_at', 'tx_hash', 'dispute'];
+const DETAIL_A = [
+  'buyer',
+  'seller',
+  'currency',
+  'memo',
+  'fee',
+  'net',
+  'conditions',
+  'referrer',
+  'created_at',
+  'expires_at',
+  'settled_at',
+  'released_at',
+  'refunded_at',
+  'disputed_at',
+  'tx_hash',
+  'dispute',
+];
 
 /** `{ agent_id, referrer? }`: the same registration body in styles A and B. */
 export function registerBody(input: { agentId: string; referrer?: string }): JsonObject {
@@ -20,7 +37,11 @@ export function registerBody(input: { agentId: string; referrer?: string }): Jso
 }
 
 /** `?role=…&status=…&limit=…`, only the parts the input names. */
-export function listQuery(input: { role: string | null; status: string | null; limit: number | null }): Record<string, string> {
+export function listQuery(input: {
+  role: string | null;
+  status: string | null;
+  limit: number | null;
+}): Record<string, string> {
   const query: Record<string, string> = {};
   if (input.role !== null) query['role'] = input.role;
   if (input.status !== null) query['status'] = input.status;
@@ -30,7 +51,13 @@ export function listQuery(input: { role: string | null; status: string | null; l
 
 export const FAUCET_ESCROW_A: DialectTable = {
   'faucet.register': row('faucet.register', {
-    request: (input) => ({ service: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: registerBody(input), auth: false }),
+    request: (input) => ({
+      service: 'faucet',
+      method: 'POST',
+      path: '/api/v1/agents/register',
+      body: registerBody(input),
+      auth: false,
+    }),
     read: (reader) => {
       const agentId = reader.string('agent_id');
       const apiKey = reader.string('api_key');
@@ -56,36 +83,71 @@ export const FAUCET_ESCROW_A: DialectTable = {
   }),
   'escrow.create': row('escrow.create', {
     request: (input) => ({
-      service: 'escrow', method: 'POST', path: '/api/v1/escrow/create', auth: true,
-      body: { buyer: input.creatorId, seller: input.counterpartyId, amount: toNumber(input.amountMicro), ...(input.description === '' ? {} : { memo: input.description }) },
+      service: 'escrow',
+      method: 'POST',
+      path: '/api/v1/escrow/create',
+      auth: true,
+      body: {
+        buyer: input.creatorId,
+        seller: input.counterpartyId,
+        amount: toNumber(input.amountMicro),
+        ...(input.description === '' ? {} : { memo: input.description }),
+      },
     }),
     read: (reader) => {
       reader.knows('fee', 'net', 'expires_at');
       return readEscrowView(reader, ESCROW_A);
     },
     // Style A's create has no expiry field: every escrow takes the default.
-    expiry: { shortestSeconds: 86_400, sweepSeconds: 0, source: 'platform.md "Limits" 8 (style A sends no expiry; the default 86400 seconds)' },
+    expiry: {
+      shortestSeconds: 86_400,
+      sweepSeconds: 0,
+      source: 'platform.md "Limits" 8 (style A sends no expiry; the default 86400 seconds)',
+    },
   }),
   'escrow.release': row('escrow.release', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/release', body: { escrow_id: input.escrowId }, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'POST',
+      path: '/api/v1/escrow/release',
+      body: { escrow_id: input.escrowId },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('escrow_id', 'released_amount', 'seller', 'fee', 'tx_hash');
       return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.dispute': row('escrow.dispute', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/dispute', body: { escrow_id: input.escrowId, reason: input.reason }, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'POST',
+      path: '/api/v1/escrow/dispute',
+      body: { escrow_id: input.escrowId, reason: input.reason },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('escrow_id', 'reason', 'evidence', 'window_ends_at');
       return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.get': row('escrow.get', {
-    request: (input) => ({ service: 'escrow', method: 'GET', path: `/api/v1/escrow/${encodeURIComponent(input.escrowId)}`, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'GET',
+      path: `/api/v1/escrow/${encodeURIComponent(input.escrowId)}`,
+      auth: true,
+    }),
     read: (reader) => readEscrowView(reader.knows(...DETAIL_A), ESCROW_A),
   }),
   'escrow.list': row('escrow.list', {
-    request: (input) => ({ service: 'escrow', method: 'GET', path: '/api/v1/escrow/list', query: listQuery(input), auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'GET',
+      path: '/api/v1/escrow/list',
+      query: listQuery(input),
+      auth: true,
+    }),
     read: (reader) => readEscrowList(reader, ESCROW_A, DETAIL_A),
   }),
 };

@@ -11,7 +11,20 @@ import { readEscrowList, readEscrowStatus, readEscrowView, type EscrowNames } fr
 import { listQuery, registerBody } from './faucet-escrow-a.ts';
 
 const ESCROW_B: EscrowNames = { amount: 'amount' };
-const DETAIL_B = ['sender', 'receiver', 'description', 'fee', 'net', 'conditions', 'referrer', 'created_at', 'expires_at', 'settled_at', 'tx_hash', 'dispute'];
+const DETAIL_B = [
+  'sender',
+  'receiver',
+  'description',
+  'fee',
+  'net',
+  'conditions',
+  'referrer',
+  'created_at',
+  'expires_at',
+  'settled_at',
+  'tx_hash',
+  'dispute',
+];
 const HOUR_SECONDS = 3_600;
 
 function escrowPath(escrowId: string, action = ''): string {
@@ -20,7 +33,13 @@ function escrowPath(escrowId: string, action = ''): string {
 
 export const FAUCET_ESCROW_B: DialectTable = {
   'faucet.register': row('faucet.register', {
-    request: (input) => ({ service: 'faucet', method: 'POST', path: '/register', body: registerBody(input), auth: false }),
+    request: (input) => ({
+      service: 'faucet',
+      method: 'POST',
+      path: '/register',
+      body: registerBody(input),
+      auth: false,
+    }),
     read: (reader) => {
       const agentId = reader.string('agent_id');
       const apiKey = reader.string('api_key');
@@ -47,7 +66,11 @@ export const FAUCET_ESCROW_B: DialectTable = {
   }),
   'escrow.create': row('escrow.create', {
     request: (input) => {
-      const body: JsonObject = { amount: formatDecimal(input.amountMicro), receiver: input.counterpartyId, expires_in: input.expiresInSeconds ?? input.timeoutHours * HOUR_SECONDS };
+      const body: JsonObject = {
+        amount: formatDecimal(input.amountMicro),
+        receiver: input.counterpartyId,
+        expires_in: input.expiresInSeconds ?? input.timeoutHours * HOUR_SECONDS,
+      };
       if (input.description !== '') body['description'] = input.description;
       return { service: 'escrow', method: 'POST', path: '/escrow', body, auth: true };
     },
@@ -58,7 +81,12 @@ export const FAUCET_ESCROW_B: DialectTable = {
     expiry: { shortestSeconds: 1, sweepSeconds: 0, source: 'platform.md "Escrow" (style B expires_in, seconds)' },
   }),
   'escrow.release': row('escrow.release', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: escrowPath(input.escrowId, 'release'), auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'POST',
+      path: escrowPath(input.escrowId, 'release'),
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('escrow_id', 'tx_hash', 'net', 'fee');
       return { status: readEscrowStatus(reader) };
@@ -72,7 +100,13 @@ export const FAUCET_ESCROW_B: DialectTable = {
     },
   }),
   'escrow.dispute': row('escrow.dispute', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: escrowPath(input.escrowId, 'dispute'), body: { reason: input.reason }, auth: true }),
+    request: (input) => ({
+      service: 'escrow',
+      method: 'POST',
+      path: escrowPath(input.escrowId, 'dispute'),
+      body: { reason: input.reason },
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('escrow_id', 'reason', 'evidence', 'window_ends_at');
       return { status: readEscrowStatus(reader) };

@@ -12,18 +12,48 @@ import type { PositionView } from '../../operations.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { priceUnits } from '../price-units.ts';
 
-const POSITION_KNOWN = ['size', 'qty', 'entry_price', 'mark_price', 'unrealized_pnl', 'liquidation_price', 'funding_paid', 'opened_at'];
+const POSITION_KNOWN = [
+  'size',
+  'qty',
+  'entry_price',
+  'mark_price',
+  'unrealized_pnl',
+  'liquidation_price',
+  'funding_paid',
+  'opened_at',
+];
 
 export const TRADING_A: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
-      service: 'trading', method: 'POST', path: '/api/v1/orders', auth: true,
-      body: { symbol: input.symbol, side: input.side, size: toNumber(input.sizeMicro), ...(input.leverage === null ? {} : { leverage: input.leverage }) },
+      service: 'trading',
+      method: 'POST',
+      path: '/api/v1/orders',
+      auth: true,
+      body: {
+        symbol: input.symbol,
+        side: input.side,
+        size: toNumber(input.sizeMicro),
+        ...(input.leverage === null ? {} : { leverage: input.leverage }),
+      },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');
       const status = reader.string('status', { optional: true });
-      reader.knows('symbol', 'side', 'type', 'size', 'leverage', 'price', 'entry_price', 'fill_qty', 'realized_pnl', 'created_at', 'filled_at', 'cancelled_at');
+      reader.knows(
+        'symbol',
+        'side',
+        'type',
+        'size',
+        'leverage',
+        'price',
+        'entry_price',
+        'fill_qty',
+        'realized_pnl',
+        'created_at',
+        'filled_at',
+        'cancelled_at',
+      );
       return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
     },
   }),
@@ -36,13 +66,22 @@ export const TRADING_A: DialectTable = {
         const element = reader.nested(item, `positions[${index}]`).knows(...POSITION_KNOWN);
         const positionId = element.string('position_id');
         const view = {
-          symbol: element.string('symbol', { optional: true }), side: element.string('side', { optional: true }), sizeMicro: null,
-          marginMicro: element.money('margin', { optional: true }), leverage: element.number('leverage', { optional: true }),
-          entryPrice: priceUnits(element.number('entry_price', { optional: true })), markPrice: priceUnits(element.number('mark_price', { optional: true })), liquidationPrice: priceUnits(element.number('liquidation_price', { optional: true })),
+          symbol: element.string('symbol', { optional: true }),
+          side: element.string('side', { optional: true }),
+          sizeMicro: null,
+          marginMicro: element.money('margin', { optional: true }),
+          leverage: element.number('leverage', { optional: true }),
+          entryPrice: priceUnits(element.number('entry_price', { optional: true })),
+          markPrice: priceUnits(element.number('mark_price', { optional: true })),
+          liquidationPrice: priceUnits(element.number('liquidation_price', { optional: true })),
         };
         return positionId === null ? null : { positionId, ...view };
       });
-      return { positions: positions.filter((one): one is PositionView => one !== null).sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
+      return {
+        positions: positions
+          .filter((one): one is PositionView => one !== null)
+          .sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')),
+      };
     },
   }),
 };

@@ -15,13 +15,36 @@ function pairOfSymbol(symbol: string): string {
 export const TRADING_B: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
-      service: 'trading', method: 'POST', path: '/trading-api/order', auth: true,
-      body: { pair: pairOfSymbol(input.symbol), side: input.side === 'long' ? 'buy' : 'sell', amount: formatDecimal(input.sizeMicro), market_type: 'perp', type: 'market', ...(input.leverage === null ? {} : { leverage: input.leverage }) },
+      service: 'trading',
+      method: 'POST',
+      path: '/trading-api/order',
+      auth: true,
+      body: {
+        pair: pairOfSymbol(input.symbol),
+        side: input.side === 'long' ? 'buy' : 'sell',
+        amount: formatDecimal(input.sizeMicro),
+        market_type: 'perp',
+        type: 'market',
+        ...(input.leverage === null ? {} : { leverage: input.leverage }),
+      },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');
       const status = reader.string('status', { optional: true });
-      reader.knows('pair', 'market_type', 'side', 'type', 'amount', 'leverage', 'price', 'fill_price', 'fill_qty', 'realized_pnl', 'ts', 'created_at');
+      reader.knows(
+        'pair',
+        'market_type',
+        'side',
+        'type',
+        'amount',
+        'leverage',
+        'price',
+        'fill_price',
+        'fill_qty',
+        'realized_pnl',
+        'ts',
+        'created_at',
+      );
       return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
     },
   }),

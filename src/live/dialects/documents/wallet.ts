@@ -12,19 +12,61 @@ import { row, type DialectTable } from '../dialect.ts';
 import type { OperationInput } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 
-type Input<O extends 'wallet.balance' | 'wallet.send' | 'wallet.quote' | 'wallet.swap' | 'wallet.style-balance'> = OperationInput<O>;
+type Input<O extends 'wallet.balance' | 'wallet.send' | 'wallet.quote' | 'wallet.swap' | 'wallet.style-balance'> =
+  OperationInput<O>;
 
-const swapFields = (input: Input<'wallet.quote'>): Record<string, string> => ({ from_chain: input.fromChain, to_chain: input.toChain, from_token: input.fromToken, to_token: input.toToken, amount: input.amount });
+const swapFields = (input: Input<'wallet.quote'>): Record<string, string> => ({
+  from_chain: input.fromChain,
+  to_chain: input.toChain,
+  from_token: input.fromToken,
+  to_token: input.toToken,
+  amount: input.amount,
+});
 
 /** The wallet's requests, the same paths on the documents' primary interface and on the deployment (§6). */
 export const WALLET_REQUESTS = {
-  register: (): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
+  register: (): WireRequest => ({
+    service: 'wallet',
+    method: 'POST',
+    path: '/v1/auth/register',
+    body: {},
+    auth: false,
+  }),
   create: (): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/create', auth: true }),
-  balance: (input: Input<'wallet.balance'>): WireRequest => ({ service: 'wallet', method: 'GET', path: `/v1/wallet/balance/${encodeURIComponent(input.address)}`, ...(input.chain === null ? {} : { query: { chain: input.chain } }), auth: true }),
-  send: (input: Input<'wallet.send'>): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/send', body: { chain: input.chain, to: input.to, amount: input.amount, private_key: input.privateKey }, auth: true }),
-  quote: (input: Input<'wallet.quote'>): WireRequest => ({ service: 'wallet', method: 'GET', path: '/v1/wallet/swap/quote', query: swapFields(input), auth: true }),
-  swap: (input: Input<'wallet.swap'>): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/swap', body: { ...swapFields(input), to_address: input.toAddress }, auth: true }),
-  styleBalance: (input: Input<'wallet.style-balance'>): WireRequest => ({ service: 'wallet', method: 'GET', path: input.style === 'A' ? '/api/v1/balance' : '/wallet-api/balance', auth: true }),
+  balance: (input: Input<'wallet.balance'>): WireRequest => ({
+    service: 'wallet',
+    method: 'GET',
+    path: `/v1/wallet/balance/${encodeURIComponent(input.address)}`,
+    ...(input.chain === null ? {} : { query: { chain: input.chain } }),
+    auth: true,
+  }),
+  send: (input: Input<'wallet.send'>): WireRequest => ({
+    service: 'wallet',
+    method: 'POST',
+    path: '/v1/wallet/send',
+    body: { chain: input.chain, to: input.to, amount: input.amount, private_key: input.privateKey },
+    auth: true,
+  }),
+  quote: (input: Input<'wallet.quote'>): WireRequest => ({
+    service: 'wallet',
+    method: 'GET',
+    path: '/v1/wallet/swap/quote',
+    query: swapFields(input),
+    auth: true,
+  }),
+  swap: (input: Input<'wallet.swap'>): WireRequest => ({
+    service: 'wallet',
+    method: 'POST',
+    path: '/v1/wallet/swap',
+    body: { ...swapFields(input), to_address: input.toAddress },
+    auth: true,
+  }),
+  styleBalance: (input: Input<'wallet.style-balance'>): WireRequest => ({
+    service: 'wallet',
+    method: 'GET',
+    path: input.style === 'A' ? '/api/v1/balance' : '/wallet-api/balance',
+    auth: true,
+  }),
 } as const;
 
 /** The addresses object of a create answer (six chains), or null. */
@@ -109,7 +151,10 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
     'wallet.style-balance': row('wallet.style-balance', {
       request: WALLET_REQUESTS.styleBalance,
       // Style B's wallet calls live on the documents' shared api_url, not on the wallet's address.
-      unsupported: (input) => (input.style === 'B' ? "style B's wallet calls are served on the documents' api_url (/wallet-api), not on the wallet's address" : null),
+      unsupported: (input) =>
+        input.style === 'B'
+          ? "style B's wallet calls are served on the documents' api_url (/wallet-api), not on the wallet's address"
+          : null,
       read: (reader) => {
         reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
         return { served: true };
@@ -121,8 +166,37 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
 const DOCUMENTS_KNOWN: WalletKnownFields = {
   register: ['referral_code', 'created_at', 'message'],
   balance: ['address', 'balance'],
-  send: ['chain', 'type', 'status', 'from', 'to', 'symbol', 'token', 'fee', 'fee_symbol', 'memo', 'sent_at', 'block_at', 'block_height', 'failure', 'explorer'],
-  swap: ['swap_id', 'deposit', 'output', 'fee', 'created_at', 'updated_at', 'expires_at', 'deposit_tx', 'payout_tx', 'refund_tx', 'reason', 'check_status'],
+  send: [
+    'chain',
+    'type',
+    'status',
+    'from',
+    'to',
+    'symbol',
+    'token',
+    'fee',
+    'fee_symbol',
+    'memo',
+    'sent_at',
+    'block_at',
+    'block_height',
+    'failure',
+    'explorer',
+  ],
+  swap: [
+    'swap_id',
+    'deposit',
+    'output',
+    'fee',
+    'created_at',
+    'updated_at',
+    'expires_at',
+    'deposit_tx',
+    'payout_tx',
+    'refund_tx',
+    'reason',
+    'check_status',
+  ],
 };
 
 export const WALLET_DOCUMENTS: DialectTable = walletReaders(DOCUMENTS_KNOWN);

@@ -35,7 +35,10 @@ const ECHOES: Readonly<Record<string, readonly Echo[]>> = {
   keno: [same('picks')],
   scratch_card: [],
   wheel: [],
-  mines: [{ result: 'mines_count', param: 'mines' }, { result: 'reveals_count', param: 'reveals' }],
+  mines: [
+    { result: 'mines_count', param: 'mines' },
+    { result: 'reveals_count', param: 'reveals' },
+  ],
   baccarat: [same('bet_on')],
   video_poker: [same('holds')],
 };

@@ -17,7 +17,13 @@
  */
 import type { Clock } from '../../../core/clock.ts';
 import { assert } from '../../../core/assert.ts';
-import { agentAccount, type AccountName, type BalancesAfter, type Ledger, type Transfer } from '../../../core/ledger.ts';
+import {
+  agentAccount,
+  type AccountName,
+  type BalancesAfter,
+  type Ledger,
+  type Transfer,
+} from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
 import { JournalRing } from './journal-ring.ts';
 
@@ -46,7 +52,10 @@ export class AccountJournal {
   private lastRing: JournalRing | null = null;
 
   constructor(options: { ledger: Ledger; clock: Clock; entriesPerAgentMax: number }) {
-    assert(Number.isSafeInteger(options.entriesPerAgentMax) && options.entriesPerAgentMax >= 1, 'the journal keeps at least one entry per agent');
+    assert(
+      Number.isSafeInteger(options.entriesPerAgentMax) && options.entriesPerAgentMax >= 1,
+      'the journal keeps at least one entry per agent',
+    );
     this.clock = options.clock;
     this.entriesPerAgentMax = options.entriesPerAgentMax;
     options.ledger.onTransfer(this);
@@ -66,8 +75,24 @@ export class AccountJournal {
 
   /** The ledger's observer call: journals the movement for each agent account it touches. */
   onTransfer(transfer: Transfer, after: Readonly<BalancesAfter>): void {
-    if (transfer.from.startsWith(AGENT_PREFIX)) this.ringOf(transfer.from).push(this.nextSequence++, this.clock.nowMs(), transfer, transfer.to, -transfer.amountMicro, after.fromMicro);
-    if (transfer.to.startsWith(AGENT_PREFIX)) this.ringOf(transfer.to).push(this.nextSequence++, this.clock.nowMs(), transfer, transfer.from, transfer.amountMicro, after.toMicro);
+    if (transfer.from.startsWith(AGENT_PREFIX))
+      this.ringOf(transfer.from).push(
+        this.nextSequence++,
+        this.clock.nowMs(),
+        transfer,
+        transfer.to,
+        -transfer.amountMicro,
+        after.fromMicro,
+      );
+    if (transfer.to.startsWith(AGENT_PREFIX))
+      this.ringOf(transfer.to).push(
+        this.nextSequence++,
+        this.clock.nowMs(),
+        transfer,
+        transfer.from,
+        transfer.amountMicro,
+        after.toMicro,
+      );
   }
 
   private ringOf(account: AccountName): JournalRing {

@@ -94,6 +94,7 @@ export const withdrawalAccount = (withdrawalId: string): AccountName => `${WITHD
 
 /** List sizes: an integer in [1, limitMax]. */
 export function checkListLimit(limit: number, limitMax: number): Failure | null {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > limitMax) return fail('BAD_REQUEST', `limit must be an integer between 1 and ${limitMax}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > limitMax)
+    return fail('BAD_REQUEST', `limit must be an integer between 1 and ${limitMax}`);
   return null;
 }

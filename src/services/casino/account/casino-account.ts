@@ -84,14 +84,17 @@ export class CasinoAccount {
   depositAddress(agentId: string, chainText: string): Outcome<DepositAddress> {
     const chain = findChain(chainText);
     if (chain === undefined) return fail('BAD_REQUEST', `chain must be one of: ${chainList()}`);
-    return this.unknown(agentId) ?? succeed({
-      agentId,
-      chain: chain.id,
-      address: this.addressOf(agentId, chain),
-      token: chain.token,
-      confirmationsRequired: chain.confirmationsRequired,
-      confirmationMs: chain.confirmationMs,
-    });
+    return (
+      this.unknown(agentId) ??
+      succeed({
+        agentId,
+        chain: chain.id,
+        address: this.addressOf(agentId, chain),
+        token: chain.token,
+        confirmationsRequired: chain.confirmationsRequired,
+        confirmationMs: chain.confirmationMs,
+      })
+    );
   }
 
   /** The chain "sends" USDC to the agent's deposit address; credited after the chain's delay. */
@@ -131,13 +134,16 @@ export class CasinoAccount {
   balanceWithActivity(agentId: string, limit: number): Outcome<BalanceWithActivity> {
     const invalid = checkListLimit(limit, this.state.config.historyLimitMax);
     if (invalid !== null) return invalid;
-    return this.unknown(agentId) ?? succeed({
-      agentId,
-      balanceMicro: this.state.ctx.ledger.balance(agentAccount(agentId)),
-      pendingDepositsMicro: this.deposits.pendingOf(agentId).amountMicro,
-      pendingWithdrawalsMicro: this.withdrawals.reviewMicro(agentId),
-      recent: this.journal.list(agentId, limit),
-    });
+    return (
+      this.unknown(agentId) ??
+      succeed({
+        agentId,
+        balanceMicro: this.state.ctx.ledger.balance(agentAccount(agentId)),
+        pendingDepositsMicro: this.deposits.pendingOf(agentId).amountMicro,
+        pendingWithdrawalsMicro: this.withdrawals.reviewMicro(agentId),
+        recent: this.journal.list(agentId, limit),
+      })
+    );
   }
 
   /** Runs a deposit confirmation or a withdrawal review at its exact instant. */

@@ -13,7 +13,9 @@ import { base58FromHex } from './base58.ts';
 import type { ChainInfo } from './supported-chains.ts';
 
 export function deriveDepositAddress(options: { saltHex: string; agentId: string; chain: ChainInfo }): string {
-  const digestHex = createHash('sha256').update(`${options.saltHex}:${options.chain.id}:${options.agentId}`).digest('hex');
+  const digestHex = createHash('sha256')
+    .update(`${options.saltHex}:${options.chain.id}:${options.agentId}`)
+    .digest('hex');
   switch (options.chain.addressFormat) {
     case 'evm':
       return `0x${digestHex.slice(0, 40)}`;

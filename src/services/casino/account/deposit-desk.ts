@@ -17,7 +17,13 @@ import { EXTERNAL, agentAccount } from '../../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../../core/money.ts';
 import type { PlatformTimer } from '../../shared/context.ts';
 import type { CasinoState } from '../casino-state.ts';
-import { ACCOUNT_LIMITS, checkListLimit, type DepositRecord, type DepositView, type SimulateDepositCommand } from './account-records.ts';
+import {
+  ACCOUNT_LIMITS,
+  checkListLimit,
+  type DepositRecord,
+  type DepositView,
+  type SimulateDepositCommand,
+} from './account-records.ts';
 import { base58FromHex, isBase58 } from './base58.ts';
 import { chainList, findChain, type ChainInfo } from './supported-chains.ts';
 import { deriveDepositAddress } from './deposit-address.ts';
@@ -62,10 +68,14 @@ export class DepositDesk {
     if (invalid !== null) return invalid;
     if (!this.state.ctx.agents.has(command.agentId)) return fail('NOT_FOUND', `agent ${command.agentId} not found`);
     const given = normaliseTxHash(chain, command.txHash ?? null);
-    if (given !== null && this.txHashes.has(`${chain.id}:${given}`)) return fail('CONFLICT', `transaction ${given} was already deposited on ${chain.id}`);
+    if (given !== null && this.txHashes.has(`${chain.id}:${given}`))
+      return fail('CONFLICT', `transaction ${given} was already deposited on ${chain.id}`);
     // Before any hash is generated: a refused deposit draws nothing from the id stream.
     if (this.pendingOf(command.agentId).count >= ACCOUNT_LIMITS.pendingDepositsPerAgentMax) {
-      return fail('CONFLICT', `at most ${ACCOUNT_LIMITS.pendingDepositsPerAgentMax} deposits may await confirmation per agent`);
+      return fail(
+        'CONFLICT',
+        `at most ${ACCOUNT_LIMITS.pendingDepositsPerAgentMax} deposits may await confirmation per agent`,
+      );
     }
     return null;
   }
@@ -76,7 +86,8 @@ export class DepositDesk {
     const chain = findChain(command.chain);
     assert(chain !== undefined, 'the refusal check found the chain');
     const txHash = normaliseTxHash(chain, command.txHash ?? null) ?? this.newTxHash(chain);
-    if (this.txHashes.has(`${chain.id}:${txHash}`)) return fail('CONFLICT', `transaction ${txHash} was already deposited on ${chain.id}`);
+    if (this.txHashes.has(`${chain.id}:${txHash}`))
+      return fail('CONFLICT', `transaction ${txHash} was already deposited on ${chain.id}`);
     const pending = this.pendingOf(command.agentId);
     assert(this.byId.size < ACCOUNT_LIMITS.recordsMax, `at most ${ACCOUNT_LIMITS.recordsMax} deposits`);
     const deposit: MutableDeposit = {
@@ -96,9 +107,19 @@ export class DepositDesk {
     this.byId.set(deposit.id, deposit);
     appendTo(this.byAgent, deposit.agentId, deposit);
     this.txHashes.add(`${chain.id}:${txHash}`);
-    this.pending.set(deposit.agentId, { count: pending.count + 1, amountMicro: pending.amountMicro + deposit.amountMicro });
+    this.pending.set(deposit.agentId, {
+      count: pending.count + 1,
+      amountMicro: pending.amountMicro + deposit.amountMicro,
+    });
     this.state.ctx.timers.schedule(deposit.confirmAtMs, { kind: 'casino.deposit-confirm', depositId: deposit.id });
-    this.state.ctx.emit({ type: 'casino.deposit', atMs: nowMs, depositId: deposit.id, agentId: deposit.agentId, amountMicro: deposit.amountMicro, status: 'pending' });
+    this.state.ctx.emit({
+      type: 'casino.deposit',
+      atMs: nowMs,
+      depositId: deposit.id,
+      agentId: deposit.agentId,
+      amountMicro: deposit.amountMicro,
+      status: 'pending',
+    });
     return succeed(viewAt(deposit, nowMs));
   }
 
@@ -108,13 +129,29 @@ export class DepositDesk {
     assert(deposit !== undefined, `timer ${timer.kind} names a known deposit`);
     assert(deposit.status === 'pending' && deposit.confirmedAtMs === null, 'a deposit is credited once');
     assert(atMs === deposit.confirmAtMs, 'a deposit is credited at exactly its confirmation instant');
-    this.state.ctx.ledger.transfer({ from: EXTERNAL, to: agentAccount(deposit.agentId), amountMicro: deposit.amountMicro, reason: 'casino.deposit', reference: deposit.id });
+    this.state.ctx.ledger.transfer({
+      from: EXTERNAL,
+      to: agentAccount(deposit.agentId),
+      amountMicro: deposit.amountMicro,
+      reason: 'casino.deposit',
+      reference: deposit.id,
+    });
     deposit.status = 'confirmed';
     deposit.confirmedAtMs = atMs;
     const pending = this.pendingOf(deposit.agentId);
     assert(pending.count >= 1 && pending.amountMicro >= deposit.amountMicro, 'a confirmed deposit was pending');
-    this.pending.set(deposit.agentId, { count: pending.count - 1, amountMicro: pending.amountMicro - deposit.amountMicro });
-    this.state.ctx.emit({ type: 'casino.deposit', atMs, depositId: deposit.id, agentId: deposit.agentId, amountMicro: deposit.amountMicro, status: 'confirmed' });
+    this.pending.set(deposit.agentId, {
+      count: pending.count - 1,
+      amountMicro: pending.amountMicro - deposit.amountMicro,
+    });
+    this.state.ctx.emit({
+      type: 'casino.deposit',
+      atMs,
+      depositId: deposit.id,
+      agentId: deposit.agentId,
+      amountMicro: deposit.amountMicro,
+      status: 'confirmed',
+    });
   }
 
   /** The agent's deposits, newest first (arrival time, then arrival order), as seen at `nowMs`. */
@@ -123,7 +160,8 @@ export class DepositDesk {
     if (invalid !== null) return invalid;
     const deposits = this.byAgent.get(agentId) ?? [];
     const found: DepositView[] = [];
-    for (let index = deposits.length - 1; index >= 0 && found.length < limit; index--) found.push(viewAt(deposits[index] as MutableDeposit, nowMs));
+    for (let index = deposits.length - 1; index >= 0 && found.length < limit; index--)
+      found.push(viewAt(deposits[index] as MutableDeposit, nowMs));
     return succeed(found);
   }
 
@@ -162,7 +200,10 @@ export function viewAt(deposit: DepositRecord, nowMs: number): DepositView {
 function checkAmount(amountMicro: Micro): Failure | null {
   const { depositMinMicro, depositMaxMicro } = ACCOUNT_LIMITS;
   if (amountMicro < depositMinMicro || amountMicro > depositMaxMicro) {
-    return fail('BAD_REQUEST', `amount must be between ${formatDecimal(depositMinMicro)} and ${formatDecimal(depositMaxMicro)}`);
+    return fail(
+      'BAD_REQUEST',
+      `amount must be between ${formatDecimal(depositMinMicro)} and ${formatDecimal(depositMaxMicro)}`,
+    );
   }
   return null;
 }
@@ -173,7 +214,9 @@ function checkTxHash(chain: ChainInfo, txHash: string | null): Failure | null {
     case 'evm':
       return EVM_TX_HASH.test(txHash) ? null : fail('BAD_REQUEST', 'tx_hash must be 0x followed by 64 hex characters');
     case 'solana':
-      return isBase58(txHash, 32, 88) ? null : fail('BAD_REQUEST', 'tx_hash must be a base58 signature of 32 to 88 characters');
+      return isBase58(txHash, 32, 88)
+        ? null
+        : fail('BAD_REQUEST', 'tx_hash must be a base58 signature of 32 to 88 characters');
   }
 }
 

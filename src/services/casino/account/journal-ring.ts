@@ -79,7 +79,14 @@ export class JournalRing {
    * signed (negative when the agent pays). Positional, no entry object: this runs for every
    * transfer that touches an agent.
    */
-  push(sequence: number, atMs: number, transfer: Transfer, counterparty: string, amountMicro: Micro, balanceAfterMicro: Micro): void {
+  push(
+    sequence: number,
+    atMs: number,
+    transfer: Transfer,
+    counterparty: string,
+    amountMicro: Micro,
+    balanceAfterMicro: Micro,
+  ): void {
     if (this.count === this.capacity) {
       if (this.capacity < this.capacityMax) this.grow();
       else this.dropOldest();
@@ -119,7 +126,8 @@ export class JournalRing {
       }
     }
     const found: JournalEntry[] = [];
-    for (let position = end - 1; position >= 0 && found.length < limit; position--) found.push(this.entryAt(this.slotAt(position)));
+    for (let position = end - 1; position >= 0 && found.length < limit; position--)
+      found.push(this.entryAt(this.slotAt(position)));
     return found;
   }
 
@@ -131,7 +139,9 @@ export class JournalRing {
       sequence,
       atMs: this.cells[at + AT_MS] as number,
       reason: this.refs[row + REASON] as string,
-      reference: this.refs[row + REFERENCE] ?? `bet_${hex8(this.cells[at + REFERENCE_HIGH] as number)}${hex8(this.cells[at + REFERENCE_LOW] as number)}`,
+      reference:
+        this.refs[row + REFERENCE] ??
+        `bet_${hex8(this.cells[at + REFERENCE_HIGH] as number)}${hex8(this.cells[at + REFERENCE_LOW] as number)}`,
       counterparty: this.refs[row + COUNTERPARTY] as string,
       amountMicro: this.amountAt(at, AMOUNT, sequence),
       balanceAfterMicro: this.amountAt(at, BALANCE, sequence),

@@ -26,8 +26,24 @@ export interface ChainInfo {
   readonly withdraw: boolean;
 }
 
-function row(id: ChainId, name: string, addressFormat: AddressFormat, blockTimeMs: number, confirmationsRequired: number, withdraw = false): ChainInfo {
-  return { id, name, token: 'USDC', addressFormat, blockTimeMs, confirmationsRequired, confirmationMs: blockTimeMs * confirmationsRequired, withdraw };
+function row(
+  id: ChainId,
+  name: string,
+  addressFormat: AddressFormat,
+  blockTimeMs: number,
+  confirmationsRequired: number,
+  withdraw = false,
+): ChainInfo {
+  return {
+    id,
+    name,
+    token: 'USDC',
+    addressFormat,
+    blockTimeMs,
+    confirmationsRequired,
+    confirmationMs: blockTimeMs * confirmationsRequired,
+    withdraw,
+  };
 }
 
 /** In display order: Base first (the withdrawal chain), then by name. */

@@ -19,7 +19,13 @@ import { EXTERNAL, FEE_INCOME, agentAccount, type Transfer } from '../../../core
 import { MAX_AMOUNT_MICRO, formatDecimal, type Micro } from '../../../core/money.ts';
 import type { DefectName, PlatformTimer } from '../../shared/context.ts';
 import type { CasinoState } from '../casino-state.ts';
-import { ACCOUNT_LIMITS, checkListLimit, withdrawalAccount, type WithdrawalRecord, type WithdrawCommand } from './account-records.ts';
+import {
+  ACCOUNT_LIMITS,
+  checkListLimit,
+  withdrawalAccount,
+  type WithdrawalRecord,
+  type WithdrawCommand,
+} from './account-records.ts';
 import { chainList, findChain, type ChainInfo } from './supported-chains.ts';
 
 export type WithdrawalTimer = Extract<PlatformTimer, { kind: 'casino.withdrawal-review' }>;
@@ -58,7 +64,10 @@ export class WithdrawalDesk {
     const debitMicro = command.amountMicro + feeMicro;
     const balanceMicro = ctx.ledger.balance(agentAccount(command.agentId));
     if (balanceMicro < debitMicro && !skipsBalanceCheck(ctx.defects)) {
-      return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the amount plus the ${formatDecimal(feeMicro)} fee (${formatDecimal(debitMicro)})`);
+      return fail(
+        'INSUFFICIENT_BALANCE',
+        `balance ${formatDecimal(balanceMicro)} is below the amount plus the ${formatDecimal(feeMicro)} fee (${formatDecimal(debitMicro)})`,
+      );
     }
     assert(this.byId.size < ACCOUNT_LIMITS.recordsMax, `at most ${ACCOUNT_LIMITS.recordsMax} withdrawals`);
     const id = ctx.ids.next('wd_', 16);
@@ -78,15 +87,30 @@ export class WithdrawalDesk {
       txHash: null,
     };
     const from = agentAccount(command.agentId);
-    this.debit({ from, to: review ? withdrawalAccount(id) : EXTERNAL, amountMicro: command.amountMicro, reason: review ? 'casino.withdraw.hold' : 'casino.withdraw', reference: id });
-    if (feeMicro > 0n) this.debit({ from, to: FEE_INCOME, amountMicro: feeMicro, reason: 'casino.withdraw.fee', reference: id });
+    this.debit({
+      from,
+      to: review ? withdrawalAccount(id) : EXTERNAL,
+      amountMicro: command.amountMicro,
+      reason: review ? 'casino.withdraw.hold' : 'casino.withdraw',
+      reference: id,
+    });
+    if (feeMicro > 0n)
+      this.debit({ from, to: FEE_INCOME, amountMicro: feeMicro, reason: 'casino.withdraw.fee', reference: id });
     if (!review) withdrawal.txHash = ctx.ids.txHash();
     this.store(withdrawal);
     if (withdrawal.reviewEndsAtMs !== null) {
       this.inReview.set(withdrawal.agentId, this.reviewMicro(withdrawal.agentId) + withdrawal.amountMicro);
       ctx.timers.schedule(withdrawal.reviewEndsAtMs, { kind: 'casino.withdrawal-review', withdrawalId: id });
     }
-    ctx.emit({ type: 'casino.withdrawal', atMs: nowMs, withdrawalId: id, agentId: withdrawal.agentId, amountMicro: withdrawal.amountMicro, feeMicro, status: withdrawal.status });
+    ctx.emit({
+      type: 'casino.withdrawal',
+      atMs: nowMs,
+      withdrawalId: id,
+      agentId: withdrawal.agentId,
+      amountMicro: withdrawal.amountMicro,
+      feeMicro,
+      status: withdrawal.status,
+    });
     return succeed(withdrawal);
   }
 
@@ -98,7 +122,13 @@ export class WithdrawalDesk {
     assert(withdrawal.status === 'pending_review' && withdrawal.completedAtMs === null, 'a withdrawal completes once');
     assert(atMs === withdrawal.reviewEndsAtMs, 'a reviewed withdrawal completes at exactly the end of its review');
     const hold = withdrawalAccount(withdrawal.id);
-    ctx.ledger.transfer({ from: hold, to: EXTERNAL, amountMicro: withdrawal.amountMicro, reason: 'casino.withdraw', reference: withdrawal.id });
+    ctx.ledger.transfer({
+      from: hold,
+      to: EXTERNAL,
+      amountMicro: withdrawal.amountMicro,
+      reason: 'casino.withdraw',
+      reference: withdrawal.id,
+    });
     assert(ctx.ledger.balance(hold) === 0n, 'a completed withdrawal holds nothing');
     withdrawal.status = 'completed';
     withdrawal.completedAtMs = atMs;
@@ -106,7 +136,15 @@ export class WithdrawalDesk {
     const reviewMicro = this.reviewMicro(withdrawal.agentId) - withdrawal.amountMicro;
     assert(reviewMicro >= 0n, 'a completed review was counted in review');
     this.inReview.set(withdrawal.agentId, reviewMicro);
-    ctx.emit({ type: 'casino.withdrawal', atMs, withdrawalId: withdrawal.id, agentId: withdrawal.agentId, amountMicro: withdrawal.amountMicro, feeMicro: withdrawal.feeMicro, status: 'completed' });
+    ctx.emit({
+      type: 'casino.withdrawal',
+      atMs,
+      withdrawalId: withdrawal.id,
+      agentId: withdrawal.agentId,
+      amountMicro: withdrawal.amountMicro,
+      feeMicro: withdrawal.feeMicro,
+      status: 'completed',
+    });
   }
 
   /** The agent's withdrawals, newest first (request time, then request order). */
@@ -133,7 +171,8 @@ export class WithdrawalDesk {
 
   private checkAmount(amountMicro: Micro): Failure | null {
     const minimumMicro = this.state.config.withdraw.minimumMicro;
-    if (amountMicro < minimumMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(minimumMicro)}`);
+    if (amountMicro < minimumMicro)
+      return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(minimumMicro)}`);
     if (amountMicro > MAX_AMOUNT_MICRO) return fail('BAD_REQUEST', 'amount is too large');
     return null;
   }
@@ -167,10 +206,16 @@ function checkChain(text: string | null): ChainInfo | Failure {
     return base;
   }
   const chain = findChain(text);
-  if (chain === undefined || !chain.withdraw) return fail('BAD_REQUEST', `withdrawals are supported on ${withdrawable} only (supported chains for deposits: ${chainList()})`);
+  if (chain === undefined || !chain.withdraw)
+    return fail(
+      'BAD_REQUEST',
+      `withdrawals are supported on ${withdrawable} only (supported chains for deposits: ${chainList()})`,
+    );
   return chain;
 }
 
 function checkAddress(address: string): Failure | null {
-  return BASE_ADDRESS_PATTERN.test(address) ? null : fail('BAD_REQUEST', 'address must be a Base address: 0x followed by 40 hex characters');
+  return BASE_ADDRESS_PATTERN.test(address)
+    ? null
+    : fail('BAD_REQUEST', 'address must be a Base address: 0x followed by 40 hex characters');
 }

@@ -34,9 +34,18 @@ export class ChallengeBook {
 
   add(challenge: MutableChallenge): void {
     assert(!this.byId.has(challenge.id), 'challenge ids are unique');
-    assert(challenge.status === 'pending' && challenge.challengerId !== challenge.challengedId, 'a new challenge is pending between two agents');
-    assert(this.pendingOutgoingCount(challenge.challengerId) < CHALLENGE_LIMITS.pendingOutgoingMax, 'pending outgoing challenges are bounded');
-    assert(this.pendingIncomingCount(challenge.challengedId) < CHALLENGE_LIMITS.pendingIncomingMax, 'pending incoming challenges are bounded');
+    assert(
+      challenge.status === 'pending' && challenge.challengerId !== challenge.challengedId,
+      'a new challenge is pending between two agents',
+    );
+    assert(
+      this.pendingOutgoingCount(challenge.challengerId) < CHALLENGE_LIMITS.pendingOutgoingMax,
+      'pending outgoing challenges are bounded',
+    );
+    assert(
+      this.pendingIncomingCount(challenge.challengedId) < CHALLENGE_LIMITS.pendingIncomingMax,
+      'pending incoming challenges are bounded',
+    );
     this.byId.set(challenge.id, challenge);
     indexOf(this.outgoing, challenge.challengerId).add(challenge.id);
     indexOf(this.incoming, challenge.challengedId).add(challenge.id);
@@ -58,7 +67,11 @@ export class ChallengeBook {
   /** Takes a challenge that just left pending out of the indexes; drops the oldest settled beyond the bound. */
   settle(challenge: ChallengeRecord): void {
     assert(challenge.status !== 'pending', 'only a settled challenge leaves the pending indexes');
-    assert(removeFrom(this.outgoing, challenge.challengerId, challenge.id) && removeFrom(this.incoming, challenge.challengedId, challenge.id), 'a challenge settles once');
+    assert(
+      removeFrom(this.outgoing, challenge.challengerId, challenge.id) &&
+        removeFrom(this.incoming, challenge.challengedId, challenge.id),
+      'a challenge settles once',
+    );
     this.settled.push(challenge.id);
     while (this.settled.length - this.settledHead > CHALLENGE_LIMITS.settledRetainedMax) {
       this.byId.delete(this.settled[this.settledHead] as string);
@@ -72,7 +85,9 @@ export class ChallengeBook {
 
   private records(ids: Set<string> | undefined): ChallengeRecord[] {
     const found = [...(ids ?? [])].map((id) => this.byId.get(id) as ChallengeRecord);
-    return found.sort((a, b) => (a.createdAtMs !== b.createdAtMs ? b.createdAtMs - a.createdAtMs : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return found.sort((a, b) =>
+      a.createdAtMs !== b.createdAtMs ? b.createdAtMs - a.createdAtMs : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+    );
   }
 }
 

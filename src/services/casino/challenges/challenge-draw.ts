@@ -32,7 +32,10 @@ export function drawChallenge(game: ChallengeGame, draws: Draws): ChallengeDraw 
   switch (game) {
     case 'coin_flip': {
       const challengerWins = draws.int(2) === 0;
-      return { challengerWins, result: { outcome: challengerWins ? 'heads' : 'tails', winner: challengerWins ? 'challenger' : 'challenged' } };
+      return {
+        challengerWins,
+        result: { outcome: challengerWins ? 'heads' : 'tails', winner: challengerWins ? 'challenger' : 'challenged' },
+      };
     }
     case 'dice': {
       const rolls: number[][] = [];

@@ -60,16 +60,26 @@ export class Challenges {
     const { ctx, config } = this.state;
     const game = checkCreate(command);
     if (typeof game !== 'string') return game;
-    if (!ctx.agents.has(command.challengerId)) return fail('NOT_FOUND', `challenger ${command.challengerId} is not a registered agent`);
+    if (!ctx.agents.has(command.challengerId))
+      return fail('NOT_FOUND', `challenger ${command.challengerId} is not a registered agent`);
     const challenged = ctx.agents.resolve(command.challengedRef);
-    if (challenged === undefined) return fail('NOT_FOUND', `challenged agent ${command.challengedRef} is not a registered agent`);
+    if (challenged === undefined)
+      return fail('NOT_FOUND', `challenged agent ${command.challengedRef} is not a registered agent`);
     if (challenged.id === command.challengerId) return fail('BAD_REQUEST', 'an agent cannot challenge itself');
-    if (this.book.pendingOutgoingCount(command.challengerId) >= LIMITS.pendingOutgoingMax) return fail('CONFLICT', `at most ${LIMITS.pendingOutgoingMax} pending challenges sent at once`);
-    if (this.book.pendingIncomingCount(challenged.id) >= LIMITS.pendingIncomingMax) return fail('CONFLICT', `${challenged.id} already has ${LIMITS.pendingIncomingMax} pending challenges`);
+    if (this.book.pendingOutgoingCount(command.challengerId) >= LIMITS.pendingOutgoingMax)
+      return fail('CONFLICT', `at most ${LIMITS.pendingOutgoingMax} pending challenges sent at once`);
+    if (this.book.pendingIncomingCount(challenged.id) >= LIMITS.pendingIncomingMax)
+      return fail('CONFLICT', `${challenged.id} already has ${LIMITS.pendingIncomingMax} pending challenges`);
     const shortfall = this.shortfall(command.challengerId, command.amountMicro);
     if (shortfall !== null) return shortfall;
     const id = ctx.ids.next('chl_', 12);
-    ctx.ledger.transfer({ from: agentAccount(command.challengerId), to: challengeAccount(id), amountMicro: command.amountMicro, reason: 'casino.challenge.stake', reference: id });
+    ctx.ledger.transfer({
+      from: agentAccount(command.challengerId),
+      to: challengeAccount(id),
+      amountMicro: command.amountMicro,
+      reason: 'casino.challenge.stake',
+      reference: id,
+    });
     const challenge: MutableChallenge = {
       id,
       challengerId: command.challengerId,
@@ -106,15 +116,34 @@ export class Challenges {
     if (shortfall !== null) return shortfall;
     const { ctx, config, seeds } = this.state;
     const hold = challengeAccount(challenge.id);
-    ctx.ledger.transfer({ from: agentAccount(agentId), to: hold, amountMicro: challenge.amountMicro, reason: 'casino.challenge.stake', reference: challenge.id });
+    ctx.ledger.transfer({
+      from: agentAccount(agentId),
+      to: hold,
+      amountMicro: challenge.amountMicro,
+      reason: 'casino.challenge.stake',
+      reference: challenge.id,
+    });
     const { seed, nonce } = seeds.take(challenge.challengerId, nowMs);
     const draws = new DrawStream(seed.hex, challenge.id, nonce);
     const drawn = drawChallenge(challenge.game, draws);
     const potMicro = challenge.amountMicro * 2n;
     const houseCutMicro = basisPoints(potMicro, config.challengeCutBps, 'up');
     const winnerId = drawn.challengerWins ? challenge.challengerId : challenge.challengedId;
-    ctx.ledger.transfer({ from: hold, to: agentAccount(winnerId), amountMicro: potMicro - houseCutMicro, reason: 'casino.challenge.payout', reference: challenge.id });
-    if (houseCutMicro > 0n) ctx.ledger.transfer({ from: hold, to: CASINO_HOUSE, amountMicro: houseCutMicro, reason: 'casino.challenge.cut', reference: challenge.id });
+    ctx.ledger.transfer({
+      from: hold,
+      to: agentAccount(winnerId),
+      amountMicro: potMicro - houseCutMicro,
+      reason: 'casino.challenge.payout',
+      reference: challenge.id,
+    });
+    if (houseCutMicro > 0n)
+      ctx.ledger.transfer({
+        from: hold,
+        to: CASINO_HOUSE,
+        amountMicro: houseCutMicro,
+        reason: 'casino.challenge.cut',
+        reference: challenge.id,
+      });
     challenge.winnerId = winnerId;
     challenge.payoutMicro = potMicro - houseCutMicro;
     challenge.houseCutMicro = houseCutMicro;
@@ -146,7 +175,8 @@ export class Challenges {
   private pendingFor(agentId: string, challengeId: string, action: string, nowMs: number): MutableChallenge | Failure {
     const challenge = this.book.get(challengeId);
     if (challenge === undefined) return fail('NOT_FOUND', `challenge ${challengeId} not found`);
-    if (challenge.challengedId !== agentId) return fail('FORBIDDEN', `only the challenged agent may ${action} this challenge`);
+    if (challenge.challengedId !== agentId)
+      return fail('FORBIDDEN', `only the challenged agent may ${action} this challenge`);
     if (challenge.status !== 'pending') return fail('CONFLICT', `challenge is already ${challenge.status}`);
     if (nowMs >= challenge.expiresAtMs) return fail('CONFLICT', 'challenge has expired');
     return challenge;
@@ -155,11 +185,20 @@ export class Challenges {
   private shortfall(agentId: string, amountMicro: bigint): Failure | null {
     const balanceMicro = this.state.ctx.ledger.balance(agentAccount(agentId));
     if (balanceMicro >= amountMicro) return null;
-    return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the stake ${formatDecimal(amountMicro)}`);
+    return fail(
+      'INSUFFICIENT_BALANCE',
+      `balance ${formatDecimal(balanceMicro)} is below the stake ${formatDecimal(amountMicro)}`,
+    );
   }
 
   private refund(challenge: MutableChallenge, reason: string): void {
-    this.state.ctx.ledger.transfer({ from: challengeAccount(challenge.id), to: agentAccount(challenge.challengerId), amountMicro: challenge.amountMicro, reason, reference: challenge.id });
+    this.state.ctx.ledger.transfer({
+      from: challengeAccount(challenge.id),
+      to: agentAccount(challenge.challengerId),
+      amountMicro: challenge.amountMicro,
+      reason,
+      reference: challenge.id,
+    });
   }
 
   private settle(challenge: MutableChallenge, status: 'resolved' | 'declined' | 'expired', atMs: number): void {
@@ -168,16 +207,26 @@ export class Challenges {
     challenge.status = status;
     challenge.settledAtMs = atMs;
     this.book.settle(challenge);
-    this.state.ctx.emit({ type: 'casino.challenge', atMs, challengeId: challenge.id, status, winnerId: challenge.winnerId });
+    this.state.ctx.emit({
+      type: 'casino.challenge',
+      atMs,
+      challengeId: challenge.id,
+      status,
+      winnerId: challenge.winnerId,
+    });
   }
 }
 
 /** 400 for the amount, the game and the message; the game id when all are fine. */
 function checkCreate(command: CreateChallengeCommand): ChallengeGame | Failure {
   const { amountMicro, message } = command;
-  if (!(CHALLENGE_GAMES as readonly string[]).includes(command.game)) return fail('BAD_REQUEST', `game must be one of: ${CHALLENGE_GAMES.join(', ')}`);
+  if (!(CHALLENGE_GAMES as readonly string[]).includes(command.game))
+    return fail('BAD_REQUEST', `game must be one of: ${CHALLENGE_GAMES.join(', ')}`);
   if (amountMicro < LIMITS.amountMinMicro || amountMicro > LIMITS.amountMaxMicro) {
-    return fail('BAD_REQUEST', `amount must be from ${formatDecimal(LIMITS.amountMinMicro)} to ${formatDecimal(LIMITS.amountMaxMicro)}`);
+    return fail(
+      'BAD_REQUEST',
+      `amount must be from ${formatDecimal(LIMITS.amountMinMicro)} to ${formatDecimal(LIMITS.amountMaxMicro)}`,
+    );
   }
   if (message !== null && (message.trim() === '' || message.length > LIMITS.messageLengthMax)) {
     return fail('BAD_REQUEST', `message must be 1 to ${LIMITS.messageLengthMax} characters and not blank`);

@@ -20,7 +20,7 @@ const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A']
 const DEALER_CARDS_MAX = 21;
 
 function cardAt(roll: number, offset: number): string {
-  return RANKS[Math.floor(((roll + offset * 7.3) % 100) / 100 * 52) % 13] as string;
+  return RANKS[Math.floor((((roll + offset * 7.3) % 100) / 100) * 52) % 13] as string;
 }
 
 export function handTotal(cards: readonly string[]): number {
@@ -41,10 +41,16 @@ type Action = 'hit' | 'stand' | 'double';
 
 type BlackjackPayouts = DeployedGameRules['blackjack'];
 
-function blackjackMultiplier(payouts: BlackjackPayouts, action: Action, player: readonly string[], dealer: readonly string[]): number {
+function blackjackMultiplier(
+  payouts: BlackjackPayouts,
+  action: Action,
+  player: readonly string[],
+  dealer: readonly string[],
+): number {
   const playerNatural = player.length === 2 && handTotal(player) === 21;
   const dealerNatural = handTotal(dealer.slice(0, 2)) === 21;
-  if (playerNatural || dealerNatural) return playerNatural && dealerNatural ? payouts.push : playerNatural ? payouts.natural : 0;
+  if (playerNatural || dealerNatural)
+    return playerNatural && dealerNatural ? payouts.push : playerNatural ? payouts.natural : 0;
   const playerTotal = handTotal(player);
   const dealerTotal = handTotal(dealer);
   const win = action === 'double' ? payouts.doubleWin : payouts.win;
@@ -53,25 +59,33 @@ function blackjackMultiplier(payouts: BlackjackPayouts, action: Action, player: 
   return playerTotal === dealerTotal ? payouts.push : 0;
 }
 
-export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule => oneRollRule(
-  'blackjack',
-  (params) => choiceParam(params, 'action', ['hit', 'stand', 'double'] as const, 'stand'),
-  (action, roll) => {
-    const player = [cardAt(roll, 0), cardAt(roll, 1)];
-    const dealer = [cardAt(roll, 2), cardAt(roll, 3)];
-    const naturals = handTotal(player) === 21 || handTotal(dealer) === 21;
-    if (!naturals) {
-      if (action !== 'stand') player.push(cardAt(roll, 4));
-      for (let offset = 5; handTotal(dealer) < 17; offset += 1) {
-        dealer.push(cardAt(roll, offset));
-        assert(dealer.length <= DEALER_CARDS_MAX, 'the dealer stops within 21 cards');
+export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule =>
+  oneRollRule(
+    'blackjack',
+    (params) => choiceParam(params, 'action', ['hit', 'stand', 'double'] as const, 'stand'),
+    (action, roll) => {
+      const player = [cardAt(roll, 0), cardAt(roll, 1)];
+      const dealer = [cardAt(roll, 2), cardAt(roll, 3)];
+      const naturals = handTotal(player) === 21 || handTotal(dealer) === 21;
+      if (!naturals) {
+        if (action !== 'stand') player.push(cardAt(roll, 4));
+        for (let offset = 5; handTotal(dealer) < 17; offset += 1) {
+          dealer.push(cardAt(roll, offset));
+          assert(dealer.length <= DEALER_CARDS_MAX, 'the dealer stops within 21 cards');
+        }
       }
-    }
-    const multiplier = blackjackMultiplier(payouts, action, player, dealer);
-    const result = { action, player_cards: player, player_total: handTotal(player), dealer_cards: dealer, dealer_total: handTotal(dealer), roll: round2(roll) };
-    return paidIf(multiplier > 0, multiplier, result);
-  },
-);
+      const multiplier = blackjackMultiplier(payouts, action, player, dealer);
+      const result = {
+        action,
+        player_cards: player,
+        player_total: handTotal(player),
+        dealer_cards: dealer,
+        dealer_total: handTotal(dealer),
+        roll: round2(roll),
+      };
+      return paidIf(multiplier > 0, multiplier, result);
+    },
+  );
 
 const baccaratCard = (roll: number, offset: number): number => {
   const scaled = roll * (offset * 1664525 + 1013904223);
@@ -90,21 +104,29 @@ function bankerDraws(banker: number, third: number | null): boolean {
   return false;
 }
 
-export const baccaratRule = (payouts: DeployedGameRules['baccarat']): DeployedRule => oneRollRule(
-  'baccarat',
-  (params) => choiceParam(params, 'bet_on', ['player', 'banker', 'tie'] as const),
-  (betOn, roll) => {
-    const player = [baccaratCard(roll, 1.1), baccaratCard(roll, 2.3)];
-    const banker = [baccaratCard(roll, 3.7), baccaratCard(roll, 4.9)];
-    const value = (cards: readonly number[]): number => cards.reduce((sum, card) => sum + card, 0) % 10;
-    const natural = value(player) >= 8 || value(banker) >= 8;
-    if (!natural) {
-      const third = value(player) <= 5 ? baccaratCard(roll, 5.3) : null;
-      if (third !== null) player.push(third);
-      if (bankerDraws(value(banker), third)) banker.push(baccaratCard(roll, 6.1));
-    }
-    const outcome = value(player) > value(banker) ? 'player' : value(banker) > value(player) ? 'banker' : 'tie';
-    const won = outcome === betOn;
-    return paidIf(won, payouts[betOn], { bet_on: betOn, outcome, player_value: value(player), banker_value: value(banker), natural, won });
-  },
-);
+export const baccaratRule = (payouts: DeployedGameRules['baccarat']): DeployedRule =>
+  oneRollRule(
+    'baccarat',
+    (params) => choiceParam(params, 'bet_on', ['player', 'banker', 'tie'] as const),
+    (betOn, roll) => {
+      const player = [baccaratCard(roll, 1.1), baccaratCard(roll, 2.3)];
+      const banker = [baccaratCard(roll, 3.7), baccaratCard(roll, 4.9)];
+      const value = (cards: readonly number[]): number => cards.reduce((sum, card) => sum + card, 0) % 10;
+      const natural = value(player) >= 8 || value(banker) >= 8;
+      if (!natural) {
+        const third = value(player) <= 5 ? baccaratCard(roll, 5.3) : null;
+        if (third !== null) player.push(third);
+        if (bankerDraws(value(banker), third)) banker.push(baccaratCard(roll, 6.1));
+      }
+      const outcome = value(player) > value(banker) ? 'player' : value(banker) > value(player) ? 'banker' : 'tie';
+      const won = outcome === betOn;
+      return paidIf(won, payouts[betOn], {
+        bet_on: betOn,
+        outcome,
+        player_value: value(player),
+        banker_value: value(banker),
+        natural,
+        won,
+      });
+    },
+  );

@@ -29,17 +29,34 @@ export interface DeployedGameRules {
   readonly roulette: { readonly number: number; readonly evenMoney: number; readonly dozenColumn: number };
   readonly custom: { readonly edgeFactor: number };
   readonly simple_dice: { readonly payout: number };
-  readonly blackjack: { readonly natural: number; readonly win: number; readonly doubleWin: number; readonly push: number };
+  readonly blackjack: {
+    readonly natural: number;
+    readonly win: number;
+    readonly doubleWin: number;
+    readonly push: number;
+  };
   /** Each table from slot 0 to the centre; the rest mirrors it. */
   readonly plinko: { readonly tables: Readonly<Record<PlinkoRisk, Readonly<Record<PlinkoRows, readonly number[]>>>> };
-  readonly slots: { readonly triples: Readonly<Record<string, number>>; readonly barBar: number; readonly twoCherries: number; readonly cherryFirst: number };
+  readonly slots: {
+    readonly triples: Readonly<Record<string, number>>;
+    readonly barBar: number;
+    readonly twoCherries: number;
+    readonly cherryFirst: number;
+  };
   readonly hilo: { readonly edgeFactor: number; readonly payoutMin: number; readonly payoutMax: number };
   /** Spots picked → catches → total return; numbers are drawn from 1 … `numbers` (published 80). */
-  readonly keno: { readonly paytable: Readonly<Record<number, Readonly<Record<number, number>>>>; readonly draw: KenoDraw; readonly numbers: number };
+  readonly keno: {
+    readonly paytable: Readonly<Record<number, Readonly<Record<number, number>>>>;
+    readonly draw: KenoDraw;
+    readonly numbers: number;
+  };
   /** Triples in symbol order 💎 7️⃣ ⭐ 🍀 🔔 🍒, then any pair. */
   readonly scratch_card: { readonly triples: readonly number[]; readonly pair: number };
   /** Sectors in order: (multiplier, probability on a 0–1 scale). */
-  readonly wheel: { readonly sectors: ReadonlyArray<readonly [multiplier: number, probability: number]>; readonly compare: WheelCompare };
+  readonly wheel: {
+    readonly sectors: ReadonlyArray<readonly [multiplier: number, probability: number]>;
+    readonly compare: WheelCompare;
+  };
   readonly mines: { readonly edgeFactor: number };
   readonly baccarat: { readonly player: number; readonly banker: number; readonly tie: number };
   /** Royal flush, straight flush, four of a kind, full house, flush, straight, three of a kind, two pair, jacks or better. */
@@ -66,24 +83,60 @@ export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
     blackjack: { natural: 1.5, win: 1, doubleWin: 2, push: 1 },
     plinko: {
       tables: {
-        low: { 8: [5.6, 2.1, 1.1, 1.0, 0.5], 12: [10, 3, 1.6, 1.4, 1.1, 1.0, 0.5], 16: [16, 9, 2, 1.4, 1.4, 1.2, 1.1, 1.0, 0.5] },
-        medium: { 8: [13, 3, 1.3, 0.7, 0.4], 12: [33, 11, 4, 2, 0.6, 0.3, 0.2], 16: [110, 41, 10, 5, 3, 1.5, 1.0, 0.5, 0.3] },
-        high: { 8: [29, 4, 1.5, 0.3, 0.2], 12: [170, 24, 8.1, 2, 0.7, 0.2, 0.2], 16: [1000, 130, 26, 9, 4, 2, 0.2, 0.2, 0.2] },
+        low: {
+          8: [5.6, 2.1, 1.1, 1.0, 0.5],
+          12: [10, 3, 1.6, 1.4, 1.1, 1.0, 0.5],
+          16: [16, 9, 2, 1.4, 1.4, 1.2, 1.1, 1.0, 0.5],
+        },
+        medium: {
+          8: [13, 3, 1.3, 0.7, 0.4],
+          12: [33, 11, 4, 2, 0.6, 0.3, 0.2],
+          16: [110, 41, 10, 5, 3, 1.5, 1.0, 0.5, 0.3],
+        },
+        high: {
+          8: [29, 4, 1.5, 0.3, 0.2],
+          12: [170, 24, 8.1, 2, 0.7, 0.2, 0.2],
+          16: [1000, 130, 26, 9, 4, 2, 0.2, 0.2, 0.2],
+        },
       },
     },
-    slots: { triples: { '7': 250, BAR: 50, BELL: 25, CHERRY: 10, LEMON: 5, ORANGE: 5, GRAPE: 5 }, barBar: 5, twoCherries: 2, cherryFirst: 1 },
+    slots: {
+      triples: { '7': 250, BAR: 50, BELL: 25, CHERRY: 10, LEMON: 5, ORANGE: 5, GRAPE: 5 },
+      barBar: 5,
+      twoCherries: 2,
+      cherryFirst: 1,
+    },
     hilo: { edgeFactor: 0.96, payoutMin: 1.05, payoutMax: 12 },
     keno: {
       paytable: {
-        1: { 1: 3.5 }, 2: { 2: 16 }, 3: { 2: 2, 3: 50 }, 4: { 2: 1, 3: 5, 4: 200 }, 5: { 3: 3, 4: 25, 5: 1000 },
-        6: { 3: 2, 4: 10, 5: 200, 6: 5000 }, 7: { 4: 5, 5: 60, 6: 700, 7: 10_000 }, 8: { 4: 2, 5: 25, 6: 300, 7: 3000, 8: 50_000 },
-        9: { 4: 1, 5: 15, 6: 100, 7: 1000, 8: 5000, 9: 100_000 }, 10: { 5: 10, 6: 50, 7: 500, 8: 2000, 9: 10_000, 10: 250_000 },
+        1: { 1: 3.5 },
+        2: { 2: 16 },
+        3: { 2: 2, 3: 50 },
+        4: { 2: 1, 3: 5, 4: 200 },
+        5: { 3: 3, 4: 25, 5: 1000 },
+        6: { 3: 2, 4: 10, 5: 200, 6: 5000 },
+        7: { 4: 5, 5: 60, 6: 700, 7: 10_000 },
+        8: { 4: 2, 5: 25, 6: 300, 7: 3000, 8: 50_000 },
+        9: { 4: 1, 5: 15, 6: 100, 7: 1000, 8: 5000, 9: 100_000 },
+        10: { 5: 10, 6: 50, 7: 500, 8: 2000, 9: 10_000, 10: 250_000 },
       },
       draw: 'deployed',
       numbers: 80,
     },
     scratch_card: { triples: [50, 20, 15, 12, 8, 5], pair: 2 },
-    wheel: { sectors: [[0, 0.35], [0.5, 0.25], [1, 0.15], [1.5, 0.1], [2, 0.08], [3, 0.04], [5, 0.02], [10, 0.01]], compare: 'percent' },
+    wheel: {
+      sectors: [
+        [0, 0.35],
+        [0.5, 0.25],
+        [1, 0.15],
+        [1.5, 0.1],
+        [2, 0.08],
+        [3, 0.04],
+        [5, 0.02],
+        [10, 0.01],
+      ],
+      compare: 'percent',
+    },
     mines: { edgeFactor: 0.975 },
     baccarat: { player: 1.98, banker: 1.9, tie: 8 },
     video_poker: { paytable: [800, 50, 25, 9, 6, 4, 3, 2, 1] },
@@ -95,7 +148,8 @@ export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
 /** Overrides as a partial tree of the same shape (objects merge key by key; arrays and scalars replace). */
 export type RuleOverrides = { readonly [key: string]: unknown };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function merged(base: unknown, override: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;

@@ -67,8 +67,11 @@ export function deployedMismatches(rules: DeployedCasinoRules, bet: DeployedBetR
   if (seedCommitment(seedHex) !== bet.seedHash) mismatches.push('server seed does not hash to the commitment');
   const drawn = deployedDraw(rules, { ...bet, seedHex });
   if (isUnreadable(drawn)) return [...mismatches, `stored parameters no longer play: ${drawn.why}`];
-  if (drawn.resultBytes.toString('hex') !== bet.resultHash) mismatches.push('result hash differs from HMAC(seed, "<client_seed>:<nonce>")');
-  if (compare(drawn.result.multiplier, bet.multiplier) !== 0) mismatches.push('multiplier differs from the recomputed one');
-  if (!isDeepStrictEqual(drawn.result.detail, bet.detail)) mismatches.push('outcome detail differs from the recomputed one');
+  if (drawn.resultBytes.toString('hex') !== bet.resultHash)
+    mismatches.push('result hash differs from HMAC(seed, "<client_seed>:<nonce>")');
+  if (compare(drawn.result.multiplier, bet.multiplier) !== 0)
+    mismatches.push('multiplier differs from the recomputed one');
+  if (!isDeepStrictEqual(drawn.result.detail, bet.detail))
+    mismatches.push('outcome detail differs from the recomputed one');
   return mismatches;
 }

@@ -8,7 +8,16 @@ import type { DeployedCasinoRules } from './deployed-casino-rules.ts';
 import type { DeployedRule } from './deployed-rule.ts';
 import { minesRule } from './mines-rule.ts';
 import { hiloRule, kenoRule, scratchCardRule } from './nonce-games.ts';
-import { coinFlipRule, crashRule, customRule, diceRule, multiplierRule, rouletteRule, simpleDiceRule, wheelRule } from './roll-games.ts';
+import {
+  coinFlipRule,
+  crashRule,
+  customRule,
+  diceRule,
+  multiplierRule,
+  rouletteRule,
+  simpleDiceRule,
+  wheelRule,
+} from './roll-games.ts';
 import { plinkoRule, slotsRule } from './subdraw-games.ts';
 import { videoPokerRule } from './video-poker-rule.ts';
 
@@ -18,10 +27,23 @@ const tables = new WeakMap<DeployedCasinoRules, DeployedRuleTable>();
 
 function build({ casino }: DeployedCasinoRules): DeployedRuleTable {
   const rules: readonly DeployedRule[] = [
-    coinFlipRule(casino.coin_flip), diceRule(casino.dice), simpleDiceRule(casino.simple_dice), multiplierRule(casino.multiplier),
-    rouletteRule(casino.roulette), customRule(casino.custom), blackjackRule(casino.blackjack), crashRule(casino.crash),
-    plinkoRule(casino.plinko), slotsRule(casino.slots), hiloRule(casino.hilo), kenoRule(casino.keno), scratchCardRule(casino.scratch_card),
-    videoPokerRule(casino.video_poker), wheelRule(casino.wheel), minesRule(casino.mines), baccaratRule(casino.baccarat),
+    coinFlipRule(casino.coin_flip),
+    diceRule(casino.dice),
+    simpleDiceRule(casino.simple_dice),
+    multiplierRule(casino.multiplier),
+    rouletteRule(casino.roulette),
+    customRule(casino.custom),
+    blackjackRule(casino.blackjack),
+    crashRule(casino.crash),
+    plinkoRule(casino.plinko),
+    slotsRule(casino.slots),
+    hiloRule(casino.hilo),
+    kenoRule(casino.keno),
+    scratchCardRule(casino.scratch_card),
+    videoPokerRule(casino.video_poker),
+    wheelRule(casino.wheel),
+    minesRule(casino.mines),
+    baccaratRule(casino.baccarat),
   ];
   return new Map(rules.map((rule) => [rule.game, rule]));
 }

@@ -73,17 +73,35 @@ export function decimalOf(value: number): Ratio {
 export const isPlainDecimal = (value: number): boolean => /^\d+(\.\d+)?$/.test(String(value));
 
 /** A number parameter in [min, max] (the batch default when absent; a plain decimal), or why not. */
-export function numberParam(params: JsonObject, field: string, range: { min: number; max: number; fallback?: number; integer?: boolean }): number | Unreadable {
+export function numberParam(
+  params: JsonObject,
+  field: string,
+  range: { min: number; max: number; fallback?: number; integer?: boolean },
+): number | Unreadable {
   const value: JsonValue | undefined = params[field] ?? range.fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < range.min || value > range.max || !isPlainDecimal(value)) return { why: `${field} must be a number from ${range.min} to ${range.max}` };
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < range.min ||
+    value > range.max ||
+    !isPlainDecimal(value)
+  )
+    return { why: `${field} must be a number from ${range.min} to ${range.max}` };
   if (range.integer === true && !Number.isInteger(value)) return { why: `${field} must be an integer` };
   return value;
 }
 
 /** A string parameter among `allowed` (the batch default when absent), or why not. */
-export function choiceParam<T extends string>(params: JsonObject, field: string, allowed: readonly T[], fallback?: T): T | Unreadable {
+export function choiceParam<T extends string>(
+  params: JsonObject,
+  field: string,
+  allowed: readonly T[],
+  fallback?: T,
+): T | Unreadable {
   const value = params[field] ?? fallback;
-  return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : { why: `${field} must be one of ${allowed.join(', ')}` };
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : { why: `${field} must be one of ${allowed.join(', ')}` };
 }
 
 /** A play of a fixed multiplier when won (a decimal payout such as 1.99). */
@@ -95,7 +113,11 @@ export function paidIf(won: boolean, payout: number, result: JsonObject): Deploy
  * A game of one roll: its parameters read once, its play a pure function of (parameters, r), and
  * its law that function over the 10000 residues with their preimage weights (deployed-roll.ts).
  */
-export function oneRollRule<P>(game: string, read: (params: JsonObject) => P | Unreadable, outcome: (params: P, roll: number) => DeployedPlay): DeployedRule {
+export function oneRollRule<P>(
+  game: string,
+  read: (params: JsonObject) => P | Unreadable,
+  outcome: (params: P, roll: number) => DeployedPlay,
+): DeployedRule {
   return {
     game,
     play(params, source) {

@@ -26,7 +26,17 @@ export function deployedDealCards(seedHex: string, clientSeed: string, nonce: nu
 }
 
 /** The draw of a dealt hand holding `positions` (0–4), played by `rules`. */
-export function deployedVideoPokerDraw(rules: DeployedCasinoRules, hand: { seedHex: string; clientSeed: string; nonce: number }, positions: readonly number[]): DeployedDraw | Unreadable {
+export function deployedVideoPokerDraw(
+  rules: DeployedCasinoRules,
+  hand: { seedHex: string; clientSeed: string; nonce: number },
+  positions: readonly number[],
+): DeployedDraw | Unreadable {
   const holds = Array.from({ length: HAND }, (_, index) => positions.includes(index));
-  return deployedDraw(rules, { game: 'video_poker', params: { holds, nonce: hand.nonce }, seedHex: hand.seedHex, clientSeed: hand.clientSeed, nonce: hand.nonce });
+  return deployedDraw(rules, {
+    game: 'video_poker',
+    params: { holds, nonce: hand.nonce },
+    seedHex: hand.seedHex,
+    clientSeed: hand.clientSeed,
+    nonce: hand.nonce,
+  });
 }

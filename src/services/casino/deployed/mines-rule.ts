@@ -25,7 +25,10 @@ export const MINES_LAW_WORK_MAX = 64_000_000;
 const CELLS = 25;
 const BYTE_VALUES = 256;
 
-interface MinesParams { readonly mines: number; readonly reveals: number }
+interface MinesParams {
+  readonly mines: number;
+  readonly reveals: number;
+}
 
 function readMines(params: JsonObject): MinesParams | Unreadable {
   const mines = numberParam(params, 'mines', { min: 1, max: 24, fallback: 3, integer: true });
@@ -79,7 +82,8 @@ export function minesLawWork({ mines, reveals }: MinesParams): number {
   for (let i = CELLS - 1; i >= mines; i -= 1) {
     const positions = Math.min(i + 1, reveals);
     let masks = 0;
-    for (let count = Math.max(0, reveals - (CELLS - 1 - i)); count <= Math.min(positions, i - mines + 1); count += 1) masks += binomialNumber(positions, count);
+    for (let count = Math.max(0, reveals - (CELLS - 1 - i)); count <= Math.min(positions, i - mines + 1); count += 1)
+      masks += binomialNumber(positions, count);
     work += masks * (i + 1) * BYTE_VALUES;
   }
   return work;
@@ -90,7 +94,7 @@ function winningCount({ mines, reveals }: MinesParams): bigint {
   // State: revealed-value positions (bit mask) × (256 · previous byte) mod (i + 1).
   let states = new Map<number, bigint>();
   for (let byte = 0; byte < BYTE_VALUES; byte += 1) {
-    const key = (((1 << reveals) - 1) * 32) + ((BYTE_VALUES * byte) % CELLS);
+    const key = ((1 << reveals) - 1) * 32 + ((BYTE_VALUES * byte) % CELLS);
     states.set(key, (states.get(key) ?? 0n) + 1n);
   }
   for (let i = CELLS - 1; i >= mines; i -= 1) {
@@ -121,15 +125,30 @@ export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedR
   play(params, source) {
     const parsed = readMines(params);
     if (isUnreadable(parsed)) return parsed;
-    const minePositions = shuffledCells(source.digest(`${source.clientSeed}:${source.nonce}:mines`)).slice(0, parsed.mines);
+    const minePositions = shuffledCells(source.digest(`${source.clientSeed}:${source.nonce}:mines`)).slice(
+      0,
+      parsed.mines,
+    );
     const planned = Array.from({ length: parsed.reveals }, (_, cell) => cell);
     const hitAt = planned.find((cell) => minePositions.includes(cell));
     // Revealing stops at the first mine: `revealed_cells` ends at `hit_at_cell` on a loss (§2.5).
     const revealed = hitAt === undefined ? planned : planned.slice(0, hitAt + 1);
     const payout = minesPayout(parsed, edgeFactor);
-    const result: JsonObject = { mines_count: parsed.mines, reveals_count: parsed.reveals, mine_positions: minePositions, revealed_cells: revealed, hit_mine: hitAt !== undefined, payout_on_win: payout };
+    const result: JsonObject = {
+      mines_count: parsed.mines,
+      reveals_count: parsed.reveals,
+      mine_positions: minePositions,
+      revealed_cells: revealed,
+      hit_mine: hitAt !== undefined,
+      payout_on_win: payout,
+    };
     if (hitAt !== undefined) result['hit_at_cell'] = hitAt;
-    return { multiplier: hitAt === undefined ? decimalOf(payout) : ZERO, multiplierNumber: hitAt === undefined ? payout : 0, result, unordered: ['mine_positions'] };
+    return {
+      multiplier: hitAt === undefined ? decimalOf(payout) : ZERO,
+      multiplierNumber: hitAt === undefined ? payout : 0,
+      result,
+      unordered: ['mine_positions'],
+    };
   },
   law(params): readonly Chance[] | null {
     const parsed = readMines(params);

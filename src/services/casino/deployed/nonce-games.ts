@@ -24,7 +24,8 @@ import { choiceParam, decimalOf, isUnreadable, type DeployedRule, type Unreadabl
 
 const hiloCard = (roll: number): number => (Math.floor(roll * 100_000) % 13) + 1;
 
-const clamp = (value: Ratio, low: Ratio, high: Ratio): Ratio => (compare(value, low) < 0 ? low : compare(value, high) > 0 ? high : value);
+const clamp = (value: Ratio, low: Ratio, high: Ratio): Ratio =>
+  compare(value, low) < 0 ? low : compare(value, high) > 0 ? high : value;
 
 type HiloPayouts = DeployedGameRules['hilo'];
 
@@ -32,18 +33,31 @@ type HiloPayouts = DeployedGameRules['hilo'];
 function hiloPayout(payouts: HiloPayouts, card1: number, guess: 'higher' | 'lower'): { exact: Ratio; number: number } {
   const favourable = guess === 'higher' ? 13 - card1 : card1 - 1;
   const chance = clamp(ratio(favourable, 12), ratio(1, 100), ratio(99, 100));
-  const exact = clamp(div(ratioFromDecimal(String(payouts.edgeFactor)), chance), ratioFromDecimal(String(payouts.payoutMin)), ratioFromDecimal(String(payouts.payoutMax)));
-  const number = Math.min(payouts.payoutMax, Math.max(payouts.payoutMin, (1 / Math.max(0.01, Math.min(0.99, favourable / 12))) * payouts.edgeFactor));
+  const exact = clamp(
+    div(ratioFromDecimal(String(payouts.edgeFactor)), chance),
+    ratioFromDecimal(String(payouts.payoutMin)),
+    ratioFromDecimal(String(payouts.payoutMax)),
+  );
+  const number = Math.min(
+    payouts.payoutMax,
+    Math.max(payouts.payoutMin, (1 / Math.max(0.01, Math.min(0.99, favourable / 12))) * payouts.edgeFactor),
+  );
   return { exact, number };
 }
 
-function hiloMultiplier(payouts: HiloPayouts, card1: number, card2: number, guess: 'higher' | 'lower'): { exact: Ratio; number: number } {
+function hiloMultiplier(
+  payouts: HiloPayouts,
+  card1: number,
+  card2: number,
+  guess: 'higher' | 'lower',
+): { exact: Ratio; number: number } {
   if (card1 === card2) return { exact: ratio(1), number: 1 };
   const won = guess === 'higher' ? card2 > card1 : card2 < card1;
   return won ? hiloPayout(payouts, card1, guess) : { exact: ZERO, number: 0 };
 }
 
-const readGuess = (params: JsonObject): 'higher' | 'lower' | Unreadable => choiceParam(params, 'guess', ['higher', 'lower'] as const, 'higher');
+const readGuess = (params: JsonObject): 'higher' | 'lower' | Unreadable =>
+  choiceParam(params, 'guess', ['higher', 'lower'] as const, 'higher');
 
 export const hiloRule = (payouts: HiloPayouts): DeployedRule => ({
   game: 'hilo',
@@ -53,13 +67,23 @@ export const hiloRule = (payouts: HiloPayouts): DeployedRule => ({
     const card1 = hiloCard(source.roll(source.clientSeed, source.nonce));
     const card2 = hiloCard(source.roll(source.clientSeed, source.nonce + 1));
     const multiplier = hiloMultiplier(payouts, card1, card2, guess);
-    return { multiplier: multiplier.exact, multiplierNumber: multiplier.number, result: { card1, card2, guess }, noncesUsed: 2 };
+    return {
+      multiplier: multiplier.exact,
+      multiplierNumber: multiplier.number,
+      result: { card1, card2, guess },
+      noncesUsed: 2,
+    };
   },
   law(params) {
     const guess = readGuess(params);
     if (isUnreadable(guess)) return null;
     const cards = [...rollWeights(hiloCard).entries()];
-    const outcomes: CountedOutcome[] = cards.flatMap(([card1, first]) => cards.map(([card2, second]): CountedOutcome => [first * second, hiloMultiplier(payouts, card1, card2, guess).exact]));
+    const outcomes: CountedOutcome[] = cards.flatMap(([card1, first]) =>
+      cards.map(([card2, second]): CountedOutcome => [
+        first * second,
+        hiloMultiplier(payouts, card1, card2, guess).exact,
+      ]),
+    );
     return chancesFromCounts(outcomes, WORDS * WORDS);
   },
 });
@@ -78,7 +102,12 @@ const kenoPayout = (paytable: KenoPaytable, spots: number, catches: number): num
 
 function readPicks(params: JsonObject): number[] | Unreadable {
   const picks = params['picks'] ?? [1, 2, 3];
-  const valid = Array.isArray(picks) && picks.length >= 1 && picks.length <= 10 && picks.every((pick) => typeof pick === 'number' && Number.isInteger(pick) && pick >= 1 && pick <= 80) && new Set(picks).size === picks.length;
+  const valid =
+    Array.isArray(picks) &&
+    picks.length >= 1 &&
+    picks.length <= 10 &&
+    picks.every((pick) => typeof pick === 'number' && Number.isInteger(pick) && pick >= 1 && pick <= 80) &&
+    new Set(picks).size === picks.length;
   return valid ? (picks as number[]) : { why: 'picks must be 1 to 10 distinct integers from 1 to 80' };
 }
 
@@ -95,14 +124,23 @@ export const kenoRule = ({ paytable, draw, numbers }: DeployedGameRules['keno'])
     }
     const payout = kenoPayout(paytable, picks.length, picks.filter((pick) => drawn.includes(pick)).length);
     const result = { picks, drawn, payout_multiplier: payout };
-    return { multiplier: payout === 0 ? ZERO : decimalOf(payout), multiplierNumber: payout, result, unordered: ['drawn'], noncesUsed: Math.min(attempts, KENO_NONCES_MAX) };
+    return {
+      multiplier: payout === 0 ? ZERO : decimalOf(payout),
+      multiplierNumber: payout,
+      result,
+      unordered: ['drawn'],
+      noncesUsed: Math.min(attempts, KENO_NONCES_MAX),
+    };
   },
   // The uniform draw stops at 20 numbers, which the inclusion–exclusion law does not model.
   law: (params) => {
     const picks = readPicks(params);
     return isUnreadable(picks) || draw !== 'deployed' ? null : kenoLaw(picks, paytable, numbers);
   },
-  hasLaw: (params) => draw === 'deployed' && !isUnreadable(readPicks(params)) && rollWeights((roll) => KENO_NUMBERS.deployed(roll, numbers)).size < KENO_UNIQUE,
+  hasLaw: (params) =>
+    draw === 'deployed' &&
+    !isUnreadable(readPicks(params)) &&
+    rollWeights((roll) => KENO_NUMBERS.deployed(roll, numbers)).size < KENO_UNIQUE,
 });
 
 function kenoLaw(picks: readonly number[], paytable: KenoPaytable, numbers: number): Chance[] | null {
@@ -158,12 +196,19 @@ export const scratchCardRule = (payouts: ScratchPayouts): DeployedRule => ({
   play(_params, source) {
     const symbols = [0, 1, 2].map((offset) => scratchSymbol(source.roll(source.clientSeed, source.nonce + offset)));
     const payout = scratchPayout(payouts, symbols);
-    return { multiplier: scratchRatio(payout), multiplierNumber: payout, result: { symbols: symbols.map((symbol) => SCRATCH_SYMBOLS[symbol] as string), payout_multiplier: payout }, noncesUsed: 3 };
+    return {
+      multiplier: scratchRatio(payout),
+      multiplierNumber: payout,
+      result: { symbols: symbols.map((symbol) => SCRATCH_SYMBOLS[symbol] as string), payout_multiplier: payout },
+      noncesUsed: 3,
+    };
   },
   law() {
     const weights = [...rollWeights(scratchSymbol).entries()];
     const outcomes: CountedOutcome[] = [];
-    for (const [a, wa] of weights) for (const [b, wb] of weights) for (const [c, wc] of weights) outcomes.push([wa * wb * wc, scratchRatio(scratchPayout(payouts, [a, b, c]))]);
+    for (const [a, wa] of weights)
+      for (const [b, wb] of weights)
+        for (const [c, wc] of weights) outcomes.push([wa * wb * wc, scratchRatio(scratchPayout(payouts, [a, b, c]))]);
     return chancesFromCounts(outcomes, WORDS ** 3n);
   },
 });

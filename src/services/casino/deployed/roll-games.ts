@@ -9,111 +9,167 @@ import type { DeployedGameRules, WheelCompare } from './deployed-casino-rules.ts
 import { choiceParam, isUnreadable, numberParam, oneRollRule, paidIf, type DeployedRule } from './deployed-rule.ts';
 import { round2, round4 } from './deployed-roll.ts';
 
-export const coinFlipRule = ({ payout, headsBelow }: DeployedGameRules['coin_flip']): DeployedRule => oneRollRule(
-  'coin_flip',
-  (params) => choiceParam(params, 'side', ['heads', 'tails'] as const, 'heads'),
-  (side, roll) => {
-    const outcome = roll < headsBelow ? 'heads' : 'tails';
-    return paidIf(outcome === side, payout, { side_chosen: side, outcome, roll: round2(roll) });
-  },
-);
+export const coinFlipRule = ({ payout, headsBelow }: DeployedGameRules['coin_flip']): DeployedRule =>
+  oneRollRule(
+    'coin_flip',
+    (params) => choiceParam(params, 'side', ['heads', 'tails'] as const, 'heads'),
+    (side, roll) => {
+      const outcome = roll < headsBelow ? 'heads' : 'tails';
+      return paidIf(outcome === side, payout, { side_chosen: side, outcome, roll: round2(roll) });
+    },
+  );
 
-interface DiceParams { readonly direction: 'over' | 'under'; readonly threshold: number }
+interface DiceParams {
+  readonly direction: 'over' | 'under';
+  readonly threshold: number;
+}
 
-export const diceRule = ({ edgeFactor }: DeployedGameRules['dice']): DeployedRule => oneRollRule<DiceParams>(
-  'dice',
-  (params) => {
-    const direction = choiceParam(params, 'direction', ['over', 'under'] as const, 'over');
-    const threshold = numberParam(params, 'threshold', { min: 1, max: 99, fallback: 50 });
-    return isUnreadable(direction) ? direction : isUnreadable(threshold) ? threshold : { direction, threshold };
-  },
-  ({ direction, threshold }, roll) => {
-    const p = direction === 'over' ? (100 - threshold) / 100 : threshold / 100;
-    const value = Math.floor(roll) + 1;
-    const won = direction === 'over' ? value > threshold : value < threshold;
-    return paidIf(won, round4((1 / p) * edgeFactor), { direction, threshold, dice_value: value, roll: round2(roll) });
-  },
-);
+export const diceRule = ({ edgeFactor }: DeployedGameRules['dice']): DeployedRule =>
+  oneRollRule<DiceParams>(
+    'dice',
+    (params) => {
+      const direction = choiceParam(params, 'direction', ['over', 'under'] as const, 'over');
+      const threshold = numberParam(params, 'threshold', { min: 1, max: 99, fallback: 50 });
+      return isUnreadable(direction) ? direction : isUnreadable(threshold) ? threshold : { direction, threshold };
+    },
+    ({ direction, threshold }, roll) => {
+      const p = direction === 'over' ? (100 - threshold) / 100 : threshold / 100;
+      const value = Math.floor(roll) + 1;
+      const won = direction === 'over' ? value > threshold : value < threshold;
+      return paidIf(won, round4((1 / p) * edgeFactor), { direction, threshold, dice_value: value, roll: round2(roll) });
+    },
+  );
 
 /** The crash point of r: 10000 at r ≥ 99.99, else round2(edgeFactor / (1 − r/100)) (the deployment: 0.995), at least 1.00. */
 export function crashPointOf(roll: number, edgeFactor: number): number {
   return roll >= 99.99 ? 10_000 : Math.max(1, round2(edgeFactor / (1 - roll / 100)));
 }
 
-export const multiplierRule = ({ edgeFactor }: DeployedGameRules['multiplier']): DeployedRule => oneRollRule(
-  'multiplier',
-  (params) => numberParam(params, 'target_multiplier', { min: 1.01, max: 1000, fallback: 2 }),
-  (target, roll) => {
-    const crash = crashPointOf(roll, edgeFactor);
-    return paidIf(crash >= target, target, { target_multiplier: target, crash_point: crash, roll: round2(roll) });
-  },
-);
+export const multiplierRule = ({ edgeFactor }: DeployedGameRules['multiplier']): DeployedRule =>
+  oneRollRule(
+    'multiplier',
+    (params) => numberParam(params, 'target_multiplier', { min: 1.01, max: 1000, fallback: 2 }),
+    (target, roll) => {
+      const crash = crashPointOf(roll, edgeFactor);
+      return paidIf(crash >= target, target, { target_multiplier: target, crash_point: crash, roll: round2(roll) });
+    },
+  );
 
-export const crashRule = ({ edgeFactor }: DeployedGameRules['crash']): DeployedRule => oneRollRule(
-  'crash',
-  (params) => numberParam(params, 'cash_out_at', { min: 1.01, max: 100, fallback: 2 }),
-  (cashOut, roll) => {
-    const crash = crashPointOf(roll, edgeFactor);
-    return paidIf(crash >= cashOut, cashOut, { cash_out_at: cashOut, crash_point: crash, cashed_out: crash >= cashOut, roll: round2(roll) });
-  },
-);
+export const crashRule = ({ edgeFactor }: DeployedGameRules['crash']): DeployedRule =>
+  oneRollRule(
+    'crash',
+    (params) => numberParam(params, 'cash_out_at', { min: 1.01, max: 100, fallback: 2 }),
+    (cashOut, roll) => {
+      const crash = crashPointOf(roll, edgeFactor);
+      return paidIf(crash >= cashOut, cashOut, {
+        cash_out_at: cashOut,
+        crash_point: crash,
+        cashed_out: crash >= cashOut,
+        roll: round2(roll),
+      });
+    },
+  );
 
-export const customRule = ({ edgeFactor }: DeployedGameRules['custom']): DeployedRule => oneRollRule(
-  'custom',
-  (params) => numberParam(params, 'win_probability', { min: 1, max: 99, fallback: 50 }),
-  (percent, roll) => {
-    const payout = round4((100 / percent) * edgeFactor);
-    return paidIf(roll < percent, payout, { win_probability_pct: percent, payout_multiplier: payout, roll: round2(roll), threshold: percent });
-  },
-);
+export const customRule = ({ edgeFactor }: DeployedGameRules['custom']): DeployedRule =>
+  oneRollRule(
+    'custom',
+    (params) => numberParam(params, 'win_probability', { min: 1, max: 99, fallback: 50 }),
+    (percent, roll) => {
+      const payout = round4((100 / percent) * edgeFactor);
+      return paidIf(roll < percent, payout, {
+        win_probability_pct: percent,
+        payout_multiplier: payout,
+        roll: round2(roll),
+        threshold: percent,
+      });
+    },
+  );
 
-export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): DeployedRule => oneRollRule(
-  'simple_dice',
-  (params) => numberParam(params, 'pick', { min: 1, max: 6, fallback: 3, integer: true }),
-  (pick, roll) => {
-    const rolled = (Math.floor(roll) % 6) + 1;
-    return paidIf(rolled === pick, payout, { pick, rolled, won: rolled === pick });
-  },
-);
+export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): DeployedRule =>
+  oneRollRule(
+    'simple_dice',
+    (params) => numberParam(params, 'pick', { min: 1, max: 6, fallback: 3, integer: true }),
+    (pick, roll) => {
+      const rolled = (Math.floor(roll) % 6) + 1;
+      return paidIf(rolled === pick, payout, { pick, rolled, won: rolled === pick });
+    },
+  );
 
 const REDS: ReadonlySet<number> = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-const ROULETTE_BETS = ['number', 'red', 'black', 'odd', 'even', 'high', 'low', 'dozen_1', 'dozen_2', 'dozen_3', 'column_1', 'column_2', 'column_3'] as const;
+const ROULETTE_BETS = [
+  'number',
+  'red',
+  'black',
+  'odd',
+  'even',
+  'high',
+  'low',
+  'dozen_1',
+  'dozen_2',
+  'dozen_3',
+  'column_1',
+  'column_2',
+  'column_3',
+] as const;
 type RouletteBet = (typeof ROULETTE_BETS)[number];
 
 function rouletteWins(bet: RouletteBet, value: number | null, n: number): boolean {
   switch (bet) {
-    case 'number': return n === value;
-    case 'red': return REDS.has(n);
-    case 'black': return n > 0 && !REDS.has(n);
-    case 'odd': return n > 0 && n % 2 === 1;
-    case 'even': return n > 0 && n % 2 === 0;
-    case 'high': return n >= 19;
-    case 'low': return n >= 1 && n <= 18;
-    case 'dozen_1': return n >= 1 && n <= 12;
-    case 'dozen_2': return n >= 13 && n <= 24;
-    case 'dozen_3': return n >= 25;
-    case 'column_1': return n > 0 && n % 3 === 1;
-    case 'column_2': return n > 0 && n % 3 === 2;
-    case 'column_3': return n > 0 && n % 3 === 0;
+    case 'number':
+      return n === value;
+    case 'red':
+      return REDS.has(n);
+    case 'black':
+      return n > 0 && !REDS.has(n);
+    case 'odd':
+      return n > 0 && n % 2 === 1;
+    case 'even':
+      return n > 0 && n % 2 === 0;
+    case 'high':
+      return n >= 19;
+    case 'low':
+      return n >= 1 && n <= 18;
+    case 'dozen_1':
+      return n >= 1 && n <= 12;
+    case 'dozen_2':
+      return n >= 13 && n <= 24;
+    case 'dozen_3':
+      return n >= 25;
+    case 'column_1':
+      return n > 0 && n % 3 === 1;
+    case 'column_2':
+      return n > 0 && n % 3 === 2;
+    case 'column_3':
+      return n > 0 && n % 3 === 0;
   }
 }
 
-const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBet): number => (bet === 'number' ? payouts.number : bet.startsWith('dozen') || bet.startsWith('column') ? payouts.dozenColumn : payouts.evenMoney);
+const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBet): number =>
+  bet === 'number'
+    ? payouts.number
+    : bet.startsWith('dozen') || bet.startsWith('column')
+      ? payouts.dozenColumn
+      : payouts.evenMoney;
 
-export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRule => oneRollRule<{ readonly bet: RouletteBet; readonly value: number | null }>(
-  'roulette',
-  (params) => {
-    const bet = choiceParam(params, 'bet_type', ROULETTE_BETS, 'red');
-    if (isUnreadable(bet) || bet !== 'number') return isUnreadable(bet) ? bet : { bet, value: null };
-    const value = numberParam(params, 'bet_value', { min: 0, max: 36, integer: true });
-    return isUnreadable(value) ? value : { bet, value };
-  },
-  ({ bet, value }, roll) => {
-    const n = Math.floor((roll * 37) / 100);
-    const echo: JsonObject = value === null ? { bet_type: bet } : { bet_type: bet, bet_value: value };
-    return paidIf(rouletteWins(bet, value, n), roulettePayout(payouts, bet), { ...echo, number: n, roll: round2(roll) });
-  },
-);
+export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRule =>
+  oneRollRule<{ readonly bet: RouletteBet; readonly value: number | null }>(
+    'roulette',
+    (params) => {
+      const bet = choiceParam(params, 'bet_type', ROULETTE_BETS, 'red');
+      if (isUnreadable(bet) || bet !== 'number') return isUnreadable(bet) ? bet : { bet, value: null };
+      const value = numberParam(params, 'bet_value', { min: 0, max: 36, integer: true });
+      return isUnreadable(value) ? value : { bet, value };
+    },
+    ({ bet, value }, roll) => {
+      const n = Math.floor((roll * 37) / 100);
+      const echo: JsonObject = value === null ? { bet_type: bet } : { bet_type: bet, bet_value: value };
+      return paidIf(rouletteWins(bet, value, n), roulettePayout(payouts, bet), {
+        ...echo,
+        number: n,
+        roll: round2(roll),
+      });
+    },
+  );
 
 /**
  * The first sector whose running total (a double, summed in order) exceeds the compared value;

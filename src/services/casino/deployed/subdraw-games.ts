@@ -10,10 +10,21 @@ import { ZERO, type Ratio } from '../../../core/ratio.ts';
 import { binomial, chancesFromCounts, type CountedOutcome } from '../games/chances.ts';
 import { round2, rollWeights, WORDS } from './deployed-roll.ts';
 import type { DeployedGameRules, PlinkoRisk, PlinkoRows } from './deployed-casino-rules.ts';
-import { choiceParam, decimalOf, isUnreadable, type DeployedPlay, type DeployedRule, type Unreadable } from './deployed-rule.ts';
+import {
+  choiceParam,
+  decimalOf,
+  isUnreadable,
+  type DeployedPlay,
+  type DeployedRule,
+  type Unreadable,
+} from './deployed-rule.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 
-interface PlinkoParams { readonly rows: number; readonly risk: string; readonly table: readonly number[] }
+interface PlinkoParams {
+  readonly rows: number;
+  readonly risk: string;
+  readonly table: readonly number[];
+}
 
 function readPlinko(params: JsonObject, tables: DeployedGameRules['plinko']['tables']): PlinkoParams | Unreadable {
   const risk = choiceParam(params, 'risk', ['low', 'medium', 'high'] as const, 'low');
@@ -29,22 +40,38 @@ export const plinkoRule = ({ tables }: DeployedGameRules['plinko']): DeployedRul
   play(params, source): DeployedPlay | Unreadable {
     const plinko = readPlinko(params, tables);
     if (isUnreadable(plinko)) return plinko;
-    const path = Array.from({ length: plinko.rows }, (_, row) => (source.roll(`${source.clientSeed}_row${row}`) < 50 ? 'R' : 'L'));
+    const path = Array.from({ length: plinko.rows }, (_, row) =>
+      source.roll(`${source.clientSeed}_row${row}`) < 50 ? 'R' : 'L',
+    );
     const slot = path.filter((step) => step === 'R').length;
     const multiplier = plinko.table[slot] as number;
-    return { multiplier: decimalOf(multiplier), multiplierNumber: multiplier, result: { rows: plinko.rows, risk: plinko.risk, path, slot, multiplier, roll: round2(source.roll()) } };
+    return {
+      multiplier: decimalOf(multiplier),
+      multiplierNumber: multiplier,
+      result: { rows: plinko.rows, risk: plinko.risk, path, slot, multiplier, roll: round2(source.roll()) },
+    };
   },
   law(params) {
     const plinko = readPlinko(params, tables);
     if (isUnreadable(plinko)) return null;
     const right = rollWeights((roll) => roll < 50).get(true) ?? 0n;
     const left = WORDS - right;
-    const outcomes: CountedOutcome[] = plinko.table.map((multiplier, slot) => [binomial(plinko.rows, slot) * right ** BigInt(slot) * left ** BigInt(plinko.rows - slot), decimalOf(multiplier)]);
+    const outcomes: CountedOutcome[] = plinko.table.map((multiplier, slot) => [
+      binomial(plinko.rows, slot) * right ** BigInt(slot) * left ** BigInt(plinko.rows - slot),
+      decimalOf(multiplier),
+    ]);
     return chancesFromCounts(outcomes, WORDS ** BigInt(plinko.rows));
   },
 });
 
-const SYMBOLS: ReadonlyArray<readonly [below: number, symbol: string]> = [[2, '7'], [7, 'BAR'], [15, 'BELL'], [35, 'CHERRY'], [57, 'LEMON'], [78, 'ORANGE']];
+const SYMBOLS: ReadonlyArray<readonly [below: number, symbol: string]> = [
+  [2, '7'],
+  [7, 'BAR'],
+  [15, 'BELL'],
+  [35, 'CHERRY'],
+  [57, 'LEMON'],
+  [78, 'ORANGE'],
+];
 const symbolOf = (roll: number): string => SYMBOLS.find(([below]) => roll < below)?.[1] ?? 'GRAPE';
 type SlotsPayouts = DeployedGameRules['slots'];
 
@@ -65,12 +92,19 @@ export const slotsRule = (payouts: SlotsPayouts): DeployedRule => ({
   play(_params, source) {
     const reels = [1, 2, 3].map((reel) => symbolOf(source.roll(`${source.clientSeed}_reel${reel}`)));
     const multiplier = slotsMultiplier(reels, payouts);
-    return { multiplier: slotsRatio(multiplier), multiplierNumber: multiplier, result: { reels, multiplier, roll: round2(source.roll()) } };
+    return {
+      multiplier: slotsRatio(multiplier),
+      multiplierNumber: multiplier,
+      result: { reels, multiplier, roll: round2(source.roll()) },
+    };
   },
   law() {
     const weights = [...rollWeights(symbolOf).entries()];
     const outcomes: CountedOutcome[] = [];
-    for (const [first, a] of weights) for (const [second, b] of weights) for (const [third, c] of weights) outcomes.push([a * b * c, slotsRatio(slotsMultiplier([first, second, third], payouts))]);
+    for (const [first, a] of weights)
+      for (const [second, b] of weights)
+        for (const [third, c] of weights)
+          outcomes.push([a * b * c, slotsRatio(slotsMultiplier([first, second, third], payouts))]);
     return chancesFromCounts(outcomes, WORDS ** 3n);
   },
 });

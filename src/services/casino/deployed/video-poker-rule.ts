@@ -23,7 +23,8 @@ const HAND = 5;
 /** The draw's replacements start at this offset from the deal's nonce. */
 const DRAW_OFFSET = 10;
 
-export const cardText = (card: number): string => `${RANKS[card % 13] as string}${SUITS[Math.floor(card / 13)] as string}`;
+export const cardText = (card: number): string =>
+  `${RANKS[card % 13] as string}${SUITS[Math.floor(card / 13)] as string}`;
 const cardIndex = (roll: number, size: number): number => Math.floor(roll * 10_000) % size;
 
 /** The hand's payout: royal flush … jacks or better (paytable rows 0 … 8), else 0. */
@@ -35,7 +36,9 @@ export function videoPokerPayout(cards: readonly number[], paytable: readonly nu
 /** The hand's paytable row: 0 royal flush … 8 jacks or better, null for nothing. */
 function handRow(cards: readonly number[]): number | null {
   const ranks = cards.map((card) => card % 13).sort((a, b) => a - b);
-  const counts = [...new Set(ranks)].map((rank) => ranks.filter((other) => other === rank).length).sort((a, b) => b - a);
+  const counts = [...new Set(ranks)]
+    .map((rank) => ranks.filter((other) => other === rank).length)
+    .sort((a, b) => b - a);
   const flush = new Set(cards.map((card) => Math.floor(card / 13))).size === 1;
   const distinct = counts.length === HAND;
   const wheel = ranks.join(',') === '0,1,2,3,12';
@@ -47,22 +50,34 @@ function handRow(cards: readonly number[]): number | null {
   if (straight) return 5;
   if (counts[0] === 3) return 6;
   if (counts[0] === 2 && counts[1] === 2) return 7;
-  const highPair = [...new Set(ranks)].some((rank) => rank >= 9 && ranks.filter((other) => other === rank).length === 2);
+  const highPair = [...new Set(ranks)].some(
+    (rank) => rank >= 9 && ranks.filter((other) => other === rank).length === 2,
+  );
   return counts[0] === 2 && highPair ? 8 : null;
 }
 
 /** The wire's five booleans, or the held positions (0–4) an auditor chose, as five booleans. */
 function readHolds(params: JsonObject): boolean[] | Unreadable {
   const holds = params['holds'];
-  if (Array.isArray(holds) && holds.length === HAND && holds.every((hold) => typeof hold === 'boolean')) return holds as boolean[];
-  const positions = Array.isArray(holds) && holds.length <= HAND && holds.every((hold) => Number.isInteger(hold) && (hold as number) >= 0 && (hold as number) < HAND) ? (holds as number[]) : null;
-  if (positions !== null && new Set(positions).size === positions.length) return Array.from({ length: HAND }, (_, index) => positions.includes(index));
+  if (Array.isArray(holds) && holds.length === HAND && holds.every((hold) => typeof hold === 'boolean'))
+    return holds as boolean[];
+  const positions =
+    Array.isArray(holds) &&
+    holds.length <= HAND &&
+    holds.every((hold) => Number.isInteger(hold) && (hold as number) >= 0 && (hold as number) < HAND)
+      ? (holds as number[])
+      : null;
+  if (positions !== null && new Set(positions).size === positions.length)
+    return Array.from({ length: HAND }, (_, index) => positions.includes(index));
   return { why: 'holds must be 5 booleans or the held positions 0–4' };
 }
 
 export function videoPokerDeal(source: RollSource, nonce: number): number[] {
   const pool = Array.from({ length: DECK }, (_, card) => card);
-  return Array.from({ length: HAND }, (_, index) => pool.splice(cardIndex(source.roll(source.clientSeed, nonce + index), pool.length), 1)[0] as number);
+  return Array.from(
+    { length: HAND },
+    (_, index) => pool.splice(cardIndex(source.roll(source.clientSeed, nonce + index), pool.length), 1)[0] as number,
+  );
 }
 
 export const videoPokerRule = ({ paytable }: DeployedGameRules['video_poker']): DeployedRule => ({
@@ -73,9 +88,15 @@ export const videoPokerRule = ({ paytable }: DeployedGameRules['video_poker']): 
     const sent = params['nonce'];
     const nonce = typeof sent === 'number' && Number.isSafeInteger(sent) && sent >= 0 ? sent : source.nonce;
     const initial = videoPokerDeal(source, nonce);
-    const final = initial.map((card, index) => (holds[index] === true ? card : cardIndex(source.roll(source.clientSeed, nonce + DRAW_OFFSET + index), DECK)));
+    const final = initial.map((card, index) =>
+      holds[index] === true ? card : cardIndex(source.roll(source.clientSeed, nonce + DRAW_OFFSET + index), DECK),
+    );
     const payout = videoPokerPayout(final, paytable);
-    return { multiplier: payout === 0 ? ZERO : decimalOf(payout), multiplierNumber: payout, result: { initial_cards: initial.map(cardText), final_cards: final.map(cardText), holds } };
+    return {
+      multiplier: payout === 0 ? ZERO : decimalOf(payout),
+      multiplierNumber: payout,
+      result: { initial_cards: initial.map(cardText), final_cards: final.map(cardText), holds },
+    };
   },
   law: () => null,
   hasLaw: () => false,

@@ -40,7 +40,9 @@ export function blockMessage(clientSeed: string, nonce: number, block: number): 
 
 /** `key`: the server seed's text, or the same text's UTF-8 bytes (the HMAC is the same; bytes spare a conversion per call). */
 export function hmacBlock(key: string | Buffer, clientSeed: string, nonce: number, block: number): Buffer {
-  return createHmac('sha256', key).update(blockMessage(clientSeed, nonce, block)).digest();
+  return createHmac('sha256', key)
+    .update(blockMessage(clientSeed, nonce, block))
+    .digest();
 }
 
 export class DrawStream {

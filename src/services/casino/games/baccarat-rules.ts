@@ -91,19 +91,31 @@ function enumerateCoups(): CoupOdds {
     const side: BaccaratSide = playerTotal > bankerTotal ? 'player' : bankerTotal > playerTotal ? 'banker' : 'tie';
     counts[side] += weight;
   };
-  for (let p1 = 0; p1 < 10; p1++) for (let p2 = 0; p2 < 10; p2++) for (let b1 = 0; b1 < 10; b1++) for (let b2 = 0; b2 < 10; b2++) {
-    const weight = weightOf(p1) * weightOf(p2) * weightOf(b1) * weightOf(b2) * 13 * 13;
-    finishCoup((p1 + p2) % 10, (b1 + b2) % 10, weight, record);
-  }
+  for (let p1 = 0; p1 < 10; p1++)
+    for (let p2 = 0; p2 < 10; p2++)
+      for (let b1 = 0; b1 < 10; b1++)
+        for (let b2 = 0; b2 < 10; b2++) {
+          const weight = weightOf(p1) * weightOf(p2) * weightOf(b1) * weightOf(b2) * 13 * 13;
+          finishCoup((p1 + p2) % 10, (b1 + b2) % 10, weight, record);
+        }
   const total = counts.player + counts.banker + counts.tie;
   assert(total === SIX_CARDS, 'baccarat enumeration covers every coup exactly once');
-  return { player: ratio(counts.player, SIX_CARDS), banker: ratio(counts.banker, SIX_CARDS), tie: ratio(counts.tie, SIX_CARDS) };
+  return {
+    player: ratio(counts.player, SIX_CARDS),
+    banker: ratio(counts.banker, SIX_CARDS),
+    tie: ratio(counts.tie, SIX_CARDS),
+  };
 }
 
 const weightOf = (value: number): number => VALUE_WEIGHTS[value] ?? 0;
 
 /** `weight` counts the two unused third-card slots as 13 each; a drawn card replaces one 13 by its weight. */
-function finishCoup(player: number, banker: number, weight: number, record: (p: number, b: number, w: number) => void): void {
+function finishCoup(
+  player: number,
+  banker: number,
+  weight: number,
+  record: (p: number, b: number, w: number) => void,
+): void {
   if (isNatural(player) || isNatural(banker)) return record(player, banker, weight);
   if (!playerDraws(player)) {
     if (!bankerDraws(banker, null)) return record(player, banker, weight);

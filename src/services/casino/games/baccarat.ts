@@ -67,9 +67,17 @@ function play(params: BaccaratParams, draws: Draws): GameResult {
 function distribution(params: BaccaratParams): readonly Chance[] {
   const odds = coupOdds();
   const win = odds[params.betOn];
-  if (params.betOn === 'tie') return [[win, BACCARAT_WIN_MULTIPLIER.tie], [sub(ONE, win), ZERO]];
+  if (params.betOn === 'tie')
+    return [
+      [win, BACCARAT_WIN_MULTIPLIER.tie],
+      [sub(ONE, win), ZERO],
+    ];
   const lose = params.betOn === 'player' ? odds.banker : odds.player;
-  return [[win, BACCARAT_WIN_MULTIPLIER[params.betOn]], [odds.tie, ONE], [lose, ZERO]];
+  return [
+    [win, BACCARAT_WIN_MULTIPLIER[params.betOn]],
+    [odds.tie, ONE],
+    [lose, ZERO],
+  ];
 }
 
 export const baccarat: GameModule<BaccaratParams> = {
@@ -87,4 +95,3 @@ export const baccarat: GameModule<BaccaratParams> = {
   variants: () => BACCARAT_SIDES.map((betOn) => ({ name: `baccarat:${betOn}`, params: { betOn } })),
   variantName: (params) => `baccarat:${params.betOn}`,
 };
-

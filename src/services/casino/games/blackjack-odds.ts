@@ -11,8 +11,16 @@
 import { ONE, ZERO, add, compare, mul, ratio, sub, type Ratio } from '../../../core/ratio.ts';
 import type { Chance } from './game.ts';
 import {
-  EMPTY_HAND, addValue, dealerHits, finalTotal, isNaturalPair, playerDraws, settle, settleNaturals,
-  type BlackjackAction, type HandState,
+  EMPTY_HAND,
+  addValue,
+  dealerHits,
+  finalTotal,
+  isNaturalPair,
+  playerDraws,
+  settle,
+  settleNaturals,
+  type BlackjackAction,
+  type HandState,
 } from './blackjack-rules.ts';
 
 /** Final total (17–21 or BUST for the dealer, 4–21 or BUST for the player) → probability. */
@@ -34,9 +42,11 @@ function dealerFrom(hand: HandState): TotalLaw {
   if (cached !== undefined) return cached;
   const law: TotalLaw = new Map();
   if (!dealerHits(hand)) law.set(finalTotal(hand), ONE);
-  else for (const value of VALUES) {
-    for (const [total, probability] of dealerFrom(addValue(hand, value))) addTo(law, total, mul(valueChance(value), probability));
-  }
+  else
+    for (const value of VALUES) {
+      for (const [total, probability] of dealerFrom(addValue(hand, value)))
+        addTo(law, total, mul(valueChance(value), probability));
+    }
   dealerMemo.set(key, law);
   return law;
 }
@@ -68,17 +78,24 @@ function dealerLaw(upValue: number): DealerLaw {
 }
 
 /** The player's final-total law from `hand` after `drawn` extra cards. */
-function playerFrom(action: BlackjackAction, hand: HandState, drawn: number, upValue: number, memo: Map<string, TotalLaw>): TotalLaw {
+function playerFrom(
+  action: BlackjackAction,
+  hand: HandState,
+  drawn: number,
+  upValue: number,
+  memo: Map<string, TotalLaw>,
+): TotalLaw {
   const key = `${hand.hardSum}:${hand.hasAce}:${drawn === 0 ? 0 : 1}`;
   const cached = memo.get(key);
   if (cached !== undefined) return cached;
   const law: TotalLaw = new Map();
   if (!playerDraws(action, hand, drawn, upValue)) law.set(finalTotal(hand), ONE);
-  else for (const value of VALUES) {
-    for (const [total, probability] of playerFrom(action, addValue(hand, value), drawn + 1, upValue, memo)) {
-      addTo(law, total, mul(valueChance(value), probability));
+  else
+    for (const value of VALUES) {
+      for (const [total, probability] of playerFrom(action, addValue(hand, value), drawn + 1, upValue, memo)) {
+        addTo(law, total, mul(valueChance(value), probability));
+      }
     }
-  }
   memo.set(key, law);
   return law;
 }
@@ -89,16 +106,26 @@ class LawBuilder {
   add(multiplier: Ratio, probability: Ratio): void {
     const key = `${multiplier.num}/${multiplier.den}`;
     const entry = this.entries.get(key);
-    this.entries.set(key, { multiplier, probability: entry === undefined ? probability : add(entry.probability, probability) });
+    this.entries.set(key, {
+      multiplier,
+      probability: entry === undefined ? probability : add(entry.probability, probability),
+    });
   }
   /** Ascending multipliers. */
   chances(): Chance[] {
-    return [...this.entries.values()].sort((a, b) => compare(a.multiplier, b.multiplier)).map(({ multiplier, probability }) => [probability, multiplier] as const);
+    return [...this.entries.values()]
+      .sort((a, b) => compare(a.multiplier, b.multiplier))
+      .map(({ multiplier, probability }) => [probability, multiplier] as const);
   }
 }
 
 /** Adds the outcomes of one deal (player's two values, up card), weighted by `chance`. */
-function addDeal(law: LawBuilder, action: BlackjackAction, deal: { first: number; second: number; upValue: number; chance: Ratio }, memo: Map<string, TotalLaw>): void {
+function addDeal(
+  law: LawBuilder,
+  action: BlackjackAction,
+  deal: { first: number; second: number; upValue: number; chance: Ratio },
+  memo: Map<string, TotalLaw>,
+): void {
   const { first, second, upValue, chance } = deal;
   const dealer = dealerLaw(upValue);
   if (isNaturalPair(first, second)) {
@@ -120,10 +147,11 @@ export function blackjackLaw(action: BlackjackAction): Chance[] {
   const law = new LawBuilder();
   for (const upValue of VALUES) {
     const memo = new Map<string, TotalLaw>();
-    for (const first of VALUES) for (const second of VALUES) {
-      const chance = mul(valueChance(upValue), mul(valueChance(first), valueChance(second)));
-      addDeal(law, action, { first, second, upValue, chance }, memo);
-    }
+    for (const first of VALUES)
+      for (const second of VALUES) {
+        const chance = mul(valueChance(upValue), mul(valueChance(first), valueChance(second)));
+        addDeal(law, action, { first, second, upValue, chance }, memo);
+      }
   }
   return law.chances();
 }

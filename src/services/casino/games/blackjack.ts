@@ -16,8 +16,17 @@ import { succeed, type Outcome } from '../../../core/errors.ts';
 import { ratio, type Ratio } from '../../../core/ratio.ts';
 import { blackjackLaw } from './blackjack-odds.ts';
 import {
-  BLACKJACK_ACTIONS, BUST, dealerHits, finalTotal, handOf, handTotal, isNaturalPair, playerDraws, settle,
-  settleNaturals, type BlackjackAction,
+  BLACKJACK_ACTIONS,
+  BUST,
+  dealerHits,
+  finalTotal,
+  handOf,
+  handTotal,
+  isNaturalPair,
+  playerDraws,
+  settle,
+  settleNaturals,
+  type BlackjackAction,
 } from './blackjack-rules.ts';
 import { cardCodes, pointValue, type Card } from './cards.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
@@ -57,10 +66,11 @@ export function dealBlackjack(action: BlackjackAction, nextCard: () => Card): De
     player.push(nextCard());
   }
   const playerFinal = finalTotal(handOf(player));
-  if (playerFinal !== BUST) while (dealerHits(handOf(dealer))) {
-    assert(dealer.length < MAX_HAND_CARDS, 'a hand of 22 cards is bust');
-    dealer.push(nextCard());
-  }
+  if (playerFinal !== BUST)
+    while (dealerHits(handOf(dealer))) {
+      assert(dealer.length < MAX_HAND_CARDS, 'a hand of 22 cards is bust');
+      dealer.push(nextCard());
+    }
   const dealerFinal = finalTotal(handOf(dealer));
   const multiplier = settle(playerFinal, dealerFinal);
   return { player, dealer, multiplier, outcome: handOutcome(playerFinal, dealerFinal) };

@@ -40,7 +40,10 @@ export const coinFlip: GameModule<CoinFlipParams> = {
     return { multiplier, detail: { side: params.side, outcome } };
   },
   distribution(): readonly Chance[] {
-    return [[HALF, COIN_FLIP_PAYOUT], [sub(ONE, HALF), ZERO]];
+    return [
+      [HALF, COIN_FLIP_PAYOUT],
+      [sub(ONE, HALF), ZERO],
+    ];
   },
   variants: () => [{ name: 'coin_flip:heads', params: { side: 'heads' } }],
   variantName: (params) => `coin_flip:${params.side}`,

@@ -44,7 +44,13 @@ export const crash: GameModule<CrashParams> = {
   maxBetMicro: 10_000_000_000n,
   paramFields: ['cash_out_at'],
   parse(params) {
-    const cashOut = decimalParam(params, 'cash_out_at', centsText(CRASH_CASH_OUT_MIN_CENTS), centsText(CRASH_CASH_OUT_MAX_CENTS), 2);
+    const cashOut = decimalParam(
+      params,
+      'cash_out_at',
+      centsText(CRASH_CASH_OUT_MIN_CENTS),
+      centsText(CRASH_CASH_OUT_MAX_CENTS),
+      2,
+    );
     if (isFailure(cashOut)) return cashOut;
     return succeed({ cashOutCents: ratioToCents(cashOut) });
   },
@@ -58,7 +64,10 @@ export const crash: GameModule<CrashParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = probabilityCrashAtLeast(params.cashOutCents);
-    return [[winChance, cashOutRatio(params)], [sub(ONE, winChance), ZERO]];
+    return [
+      [winChance, cashOutRatio(params)],
+      [sub(ONE, winChance), ZERO],
+    ];
   },
   variants: () => [
     { name: 'crash:2', params: { cashOutCents: 200 } },

@@ -43,7 +43,10 @@ export const custom: GameModule<CustomParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = percent(params.winProbability);
-    return [[winChance, customMultiplier(params)], [sub(ONE, winChance), ZERO]];
+    return [
+      [winChance, customMultiplier(params)],
+      [sub(ONE, winChance), ZERO],
+    ];
   },
   variants: () => [
     { name: 'custom:50', params: { winProbability: 50 } },

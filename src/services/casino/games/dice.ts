@@ -50,7 +50,8 @@ export const dice: GameModule<DiceParams> = {
     const threshold = intParam(params, 'threshold', 1, 99);
     if (typeof threshold !== 'number') return threshold;
     const parsed: DiceParams = { direction, threshold };
-    if (diceWinningRolls(parsed) === 0) return fail('BAD_REQUEST', 'threshold: under 1 has no winning roll (rolls are 1 to 100)');
+    if (diceWinningRolls(parsed) === 0)
+      return fail('BAD_REQUEST', 'threshold: under 1 has no winning roll (rolls are 1 to 100)');
     return succeed(parsed);
   },
   play(params, draws): GameResult {
@@ -63,7 +64,10 @@ export const dice: GameModule<DiceParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = ratio(BigInt(diceWinningRolls(params)), 100n);
-    return [[winChance, diceMultiplier(params)], [sub(ONE, winChance), ZERO]];
+    return [
+      [winChance, diceMultiplier(params)],
+      [sub(ONE, winChance), ZERO],
+    ];
   },
   variants: () => [
     { name: 'dice:over:50', params: { direction: 'over', threshold: 50 } },

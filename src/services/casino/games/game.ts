@@ -17,8 +17,23 @@ import type { Outcome, JsonObject } from '../../../core/errors.ts';
 import type { Ratio } from '../../../core/ratio.ts';
 
 export const GAME_IDS = [
-  'coin_flip', 'dice', 'simple_dice', 'multiplier', 'roulette', 'custom', 'blackjack', 'crash', 'plinko',
-  'slots', 'hilo', 'keno', 'scratch_card', 'video_poker', 'wheel', 'mines', 'baccarat',
+  'coin_flip',
+  'dice',
+  'simple_dice',
+  'multiplier',
+  'roulette',
+  'custom',
+  'blackjack',
+  'crash',
+  'plinko',
+  'slots',
+  'hilo',
+  'keno',
+  'scratch_card',
+  'video_poker',
+  'wheel',
+  'mines',
+  'baccarat',
 ] as const;
 export type GameId = (typeof GAME_IDS)[number];
 

@@ -42,7 +42,10 @@ export function hiloWinningRanks(firstRank: number, guess: HiloGuess): number {
 
 /** Total return of a winning guess with `winningRanks` ranks out of 13 that win (1..11). */
 export function hiloWinMultiplier(winningRanks: number): Ratio {
-  assert(Number.isSafeInteger(winningRanks) && winningRanks >= 1 && winningRanks <= 11, 'a hilo guess has 1 to 11 winning ranks');
+  assert(
+    Number.isSafeInteger(winningRanks) && winningRanks >= 1 && winningRanks <= 11,
+    'a hilo guess has 1 to 11 winning ranks',
+  );
   const floored = ratio(Math.floor((96 * 12) / winningRanks), 100);
   return compare(floored, MULTIPLIER_MIN) < 0 ? MULTIPLIER_MIN : floored;
 }

@@ -24,8 +24,23 @@ import { videoPoker } from './video-poker.ts';
 import { wheel } from './wheel.ts';
 
 export const GAMES: readonly GameModule[] = [
-  coinFlip, dice, simpleDice, multiplier, roulette, custom, blackjack, crash, plinko,
-  slots, hilo, keno, scratchCard, videoPoker, wheel, mines, baccarat,
+  coinFlip,
+  dice,
+  simpleDice,
+  multiplier,
+  roulette,
+  custom,
+  blackjack,
+  crash,
+  plinko,
+  slots,
+  hilo,
+  keno,
+  scratchCard,
+  videoPoker,
+  wheel,
+  mines,
+  baccarat,
 ] as readonly unknown[] as readonly GameModule[];
 
 const BY_ID = new Map<string, GameModule>(GAMES.map((game) => [game.id, game]));

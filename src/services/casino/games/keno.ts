@@ -33,7 +33,8 @@ const FIELDS = ['picks'] as const;
 export const kenoDraw = (draws: Draws): number[] => draws.sample(KENO_NUMBERS, KENO_DRAWN).map((index) => index + 1);
 
 /** DEFECT (the real casino's): only 8 numbers drawn — every hit count is far rarer than paid for. */
-export const kenoDrawDefective = (draws: Draws): number[] => draws.sample(KENO_NUMBERS, KENO_DRAWN_DEFECTIVE).map((index) => index + 1);
+export const kenoDrawDefective = (draws: Draws): number[] =>
+  draws.sample(KENO_NUMBERS, KENO_DRAWN_DEFECTIVE).map((index) => index + 1);
 
 /** Settles the picks against the drawn numbers. */
 export function kenoSettle(paytable: KenoPaytable, picks: readonly number[], drawn: readonly number[]): GameResult {
@@ -45,8 +46,13 @@ export function kenoSettle(paytable: KenoPaytable, picks: readonly number[], dra
 
 /** Exact distribution for `spots` picks when `drawnCount` of the 80 numbers are drawn. */
 export function kenoDistribution(paytable: KenoPaytable, spots: number, drawnCount: number): Chance[] {
-  const outcomes = Array.from({ length: spots + 1 }, (_, hits) =>
-    [binomial(drawnCount, hits) * binomial(KENO_NUMBERS - drawnCount, spots - hits), kenoPayout(paytable, spots, hits)] as const,
+  const outcomes = Array.from(
+    { length: spots + 1 },
+    (_, hits) =>
+      [
+        binomial(drawnCount, hits) * binomial(KENO_NUMBERS - drawnCount, spots - hits),
+        kenoPayout(paytable, spots, hits),
+      ] as const,
   );
   return chancesFromCounts(outcomes, binomial(KENO_NUMBERS, spots));
 }
@@ -86,14 +92,20 @@ export function kenoWithPaytable(paytable: KenoPaytable): GameModule<KenoParams>
 export const keno: GameModule<KenoParams> = kenoWithPaytable(KENO_PAYTABLE);
 
 /** DEFECT (the real casino's): keno on afp's paytable with the 8-number draw. */
-export const kenoPlayDefective = (params: KenoParams, draws: Draws): GameResult => kenoSettle(KENO_PAYTABLE, params.picks, kenoDrawDefective(draws));
+export const kenoPlayDefective = (params: KenoParams, draws: Draws): GameResult =>
+  kenoSettle(KENO_PAYTABLE, params.picks, kenoDrawDefective(draws));
 
 /**
  * DEFECT 'keno-short-draw' (afp serve, tests and demos only): the 20 numbers are drawn from 1..79,
  * so 80 is never drawn; a pick of 80 never hits and the fairness audit's recomputation differs.
  */
 export const kenoPlayShortDraw = (params: KenoParams, draws: Draws): GameResult =>
-  kenoSettle(KENO_PAYTABLE, params.picks, draws.sample(KENO_NUMBERS - 1, KENO_DRAWN).map((index) => index + 1));
+  kenoSettle(
+    KENO_PAYTABLE,
+    params.picks,
+    draws.sample(KENO_NUMBERS - 1, KENO_DRAWN).map((index) => index + 1),
+  );
 
 /** The exact law of `kenoPlayDefective`. */
-export const kenoDefectiveDistribution = (params: KenoParams): Chance[] => kenoDistribution(KENO_PAYTABLE, params.picks.length, KENO_DRAWN_DEFECTIVE);
+export const kenoDefectiveDistribution = (params: KenoParams): Chance[] =>
+  kenoDistribution(KENO_PAYTABLE, params.picks.length, KENO_DRAWN_DEFECTIVE);

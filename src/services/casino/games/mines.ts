@@ -38,7 +38,10 @@ export function minesWinChance(params: MinesParams): Ratio {
 /** A win's total return: 0.975 / P(win). */
 export const minesMultiplier = (params: MinesParams): Ratio => div(MINES_RETURN, minesWinChance(params));
 
-const variant = (mines: number, reveals: number): GameVariant<MinesParams> => ({ name: `mines:${mines}:${reveals}`, params: { mines, reveals } });
+const variant = (mines: number, reveals: number): GameVariant<MinesParams> => ({
+  name: `mines:${mines}:${reveals}`,
+  params: { mines, reveals },
+});
 const VARIANTS = [variant(1, 1), variant(3, 5), variant(10, 10), variant(1, 24), variant(24, 1), variant(5, 10)];
 
 export const mines: GameModule<MinesParams> = {
@@ -63,14 +66,26 @@ export const mines: GameModule<MinesParams> = {
     const minePositions = draws.sample(MINES_CELLS, params.mines).sort((left, right) => left - right);
     const firstMine = minePositions[0] ?? MINES_CELLS;
     const hitCell = firstMine < params.reveals ? firstMine : null;
-    const detail = { mines: params.mines, reveals: params.reveals, mine_positions: minePositions, hit_cell: hitCell, won: hitCell === null };
+    const detail = {
+      mines: params.mines,
+      reveals: params.reveals,
+      mine_positions: minePositions,
+      hit_cell: hitCell,
+      won: hitCell === null,
+    };
     return { multiplier: hitCell === null ? minesMultiplier(params) : ZERO, detail };
   },
   distribution(params): readonly Chance[] {
     // Counted over the C(25, mines) equally likely mine sets: the winning ones avoid the revealed cells.
     const total = binomial(MINES_CELLS, params.mines);
     const winning = binomial(MINES_CELLS - params.reveals, params.mines);
-    return chancesFromCounts([[winning, minesMultiplier(params)], [total - winning, ZERO]], total);
+    return chancesFromCounts(
+      [
+        [winning, minesMultiplier(params)],
+        [total - winning, ZERO],
+      ],
+      total,
+    );
   },
   variants: () => VARIANTS,
   variantName: (params) => `mines:${params.mines}:${params.reveals}`,

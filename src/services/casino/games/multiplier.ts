@@ -43,7 +43,10 @@ export const multiplier: GameModule<MultiplierParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = probabilityCrashAtLeast(params.targetCents + 1);
-    return [[winChance, targetRatio(params)], [sub(ONE, winChance), ZERO]];
+    return [
+      [winChance, targetRatio(params)],
+      [sub(ONE, winChance), ZERO],
+    ];
   },
   variants: () => [
     { name: 'multiplier:2', params: { targetCents: 200 } },

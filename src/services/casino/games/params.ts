@@ -9,7 +9,12 @@ import { compare, ratio, ratioFromDecimal, type Ratio } from '../../../core/rati
 
 export type Params = Readonly<Record<string, unknown>>;
 
-export function enumParam<T extends string>(params: Params, field: string, allowed: readonly T[], fallback?: T): T | Failure {
+export function enumParam<T extends string>(
+  params: Params,
+  field: string,
+  allowed: readonly T[],
+  fallback?: T,
+): T | Failure {
   const value = params[field];
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
@@ -28,7 +33,13 @@ export function intParam(params: Params, field: string, min: number, max: number
 }
 
 /** A JSON number in [min, max] with at most `decimals` decimal places, exactly. */
-export function decimalParam(params: Params, field: string, min: string, max: string, decimals: number): Ratio | Failure {
+export function decimalParam(
+  params: Params,
+  field: string,
+  min: string,
+  max: string,
+  decimals: number,
+): Ratio | Failure {
   const value = params[field];
   const rangeText = `${field} must be a number from ${min} to ${max} with at most ${decimals} decimals`;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return fail('BAD_REQUEST', rangeText);
@@ -36,18 +47,27 @@ export function decimalParam(params: Params, field: string, min: string, max: st
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (match === null || (match[2] ?? '').length > decimals) return fail('BAD_REQUEST', rangeText);
   const exact = ratioFromDecimal(text);
-  if (compare(exact, ratioFromDecimal(min)) < 0 || compare(exact, ratioFromDecimal(max)) > 0) return fail('BAD_REQUEST', rangeText);
+  if (compare(exact, ratioFromDecimal(min)) < 0 || compare(exact, ratioFromDecimal(max)) > 0)
+    return fail('BAD_REQUEST', rangeText);
   return exact;
 }
 
 /** A JSON array of distinct integers in [min, max], with a length in [minLength, maxLength]. */
-export function distinctIntsParam(params: Params, field: string, min: number, max: number, minLength: number, maxLength: number): number[] | Failure {
+export function distinctIntsParam(
+  params: Params,
+  field: string,
+  min: number,
+  max: number,
+  minLength: number,
+  maxLength: number,
+): number[] | Failure {
   const value = params[field];
   const text = `${field} must be an array of ${minLength} to ${maxLength} distinct integers from ${min} to ${max}`;
   if (!Array.isArray(value) || value.length < minLength || value.length > maxLength) return fail('BAD_REQUEST', text);
   const seen = new Set<number>();
   for (const item of value as unknown[]) {
-    if (typeof item !== 'number' || !Number.isSafeInteger(item) || item < min || item > max || seen.has(item)) return fail('BAD_REQUEST', text);
+    if (typeof item !== 'number' || !Number.isSafeInteger(item) || item < min || item > max || seen.has(item))
+      return fail('BAD_REQUEST', text);
     seen.add(item);
   }
   return [...seen];
@@ -61,5 +81,7 @@ export const BET_FIELDS: readonly string[] = ['amount', 'client_seed'];
 /** Refuses the first field that is neither one of the game's `fields` nor a bet field. */
 export function refuseUnknownFields(params: Params, fields: readonly string[]): Failure | null {
   const unknown = Object.keys(params).find((field) => !fields.includes(field) && !BET_FIELDS.includes(field));
-  return unknown === undefined ? null : fail('BAD_REQUEST', `${unknown}: unknown field (accepted: ${fields.length === 0 ? 'none' : fields.join(', ')})`);
+  return unknown === undefined
+    ? null
+    : fail('BAD_REQUEST', `${unknown}: unknown field (accepted: ${fields.length === 0 ? 'none' : fields.join(', ')})`);
 }

@@ -42,7 +42,12 @@ function mirrored(rows: PlinkoRows, half: HalfTable): Ratio[] {
 }
 
 const FULL_TABLES = new Map<string, readonly Ratio[]>(
-  PLINKO_ROWS.flatMap((rows) => PLINKO_RISKS.map((risk): [string, readonly Ratio[]] => [`${rows}:${risk}`, mirrored(rows, PLINKO_HALF_TABLES[rows][risk])])),
+  PLINKO_ROWS.flatMap((rows) =>
+    PLINKO_RISKS.map((risk): [string, readonly Ratio[]] => [
+      `${rows}:${risk}`,
+      mirrored(rows, PLINKO_HALF_TABLES[rows][risk]),
+    ]),
+  ),
 );
 
 /** The rows + 1 bin multipliers, bin 0 (no right step) first. */

@@ -62,7 +62,10 @@ export const plinko: GameModule<PlinkoParams> = {
   },
   distribution(params): readonly Chance[] {
     const table = plinkoMultipliers(params.rows, params.risk);
-    return chancesFromCounts(table.map((multiplier, bin) => [binomial(params.rows, bin), multiplier] as const), 1n << BigInt(params.rows));
+    return chancesFromCounts(
+      table.map((multiplier, bin) => [binomial(params.rows, bin), multiplier] as const),
+      1n << BigInt(params.rows),
+    );
   },
   variants: () => VARIANTS,
   variantName: (params) => `plinko:${params.rows}:${params.risk}`,

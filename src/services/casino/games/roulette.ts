@@ -14,8 +14,19 @@ import type { Chance, GameModule, GameResult } from './game.ts';
 import { enumParam, intParam } from './params.ts';
 
 export const ROULETTE_BET_TYPES = [
-  'number', 'red', 'black', 'odd', 'even', 'high', 'low',
-  'dozen_1', 'dozen_2', 'dozen_3', 'column_1', 'column_2', 'column_3',
+  'number',
+  'red',
+  'black',
+  'odd',
+  'even',
+  'high',
+  'low',
+  'dozen_1',
+  'dozen_2',
+  'dozen_3',
+  'column_1',
+  'column_2',
+  'column_3',
 ] as const;
 export type RouletteBetType = (typeof ROULETTE_BET_TYPES)[number];
 
@@ -26,7 +37,9 @@ export interface RouletteParams {
 }
 
 const POCKETS = 37;
-export const RED_NUMBERS: ReadonlySet<number> = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+export const RED_NUMBERS: ReadonlySet<number> = new Set([
+  1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36,
+]);
 
 const EVEN_MONEY = ratioFromDecimal('1.96');
 const TWO_TO_ONE = ratioFromDecimal('2.94');
@@ -35,9 +48,22 @@ const STRAIGHT = ratioFromDecimal('34.3');
 /** Total return of a winning bet of this type. */
 export function roulettePayout(betType: RouletteBetType): Ratio {
   switch (betType) {
-    case 'number': return STRAIGHT;
-    case 'red': case 'black': case 'odd': case 'even': case 'high': case 'low': return EVEN_MONEY;
-    case 'dozen_1': case 'dozen_2': case 'dozen_3': case 'column_1': case 'column_2': case 'column_3': return TWO_TO_ONE;
+    case 'number':
+      return STRAIGHT;
+    case 'red':
+    case 'black':
+    case 'odd':
+    case 'even':
+    case 'high':
+    case 'low':
+      return EVEN_MONEY;
+    case 'dozen_1':
+    case 'dozen_2':
+    case 'dozen_3':
+    case 'column_1':
+    case 'column_2':
+    case 'column_3':
+      return TWO_TO_ONE;
   }
 }
 
@@ -51,18 +77,30 @@ export function rouletteWins(params: RouletteParams, pocket: number): boolean {
   if (params.betType === 'number') return pocket === params.betValue;
   if (pocket === 0) return false;
   switch (params.betType) {
-    case 'red': return RED_NUMBERS.has(pocket);
-    case 'black': return !RED_NUMBERS.has(pocket);
-    case 'odd': return pocket % 2 === 1;
-    case 'even': return pocket % 2 === 0;
-    case 'low': return pocket <= 18;
-    case 'high': return pocket >= 19;
-    case 'dozen_1': return pocket <= 12;
-    case 'dozen_2': return pocket >= 13 && pocket <= 24;
-    case 'dozen_3': return pocket >= 25;
-    case 'column_1': return pocket % 3 === 1;
-    case 'column_2': return pocket % 3 === 2;
-    case 'column_3': return pocket % 3 === 0;
+    case 'red':
+      return RED_NUMBERS.has(pocket);
+    case 'black':
+      return !RED_NUMBERS.has(pocket);
+    case 'odd':
+      return pocket % 2 === 1;
+    case 'even':
+      return pocket % 2 === 0;
+    case 'low':
+      return pocket <= 18;
+    case 'high':
+      return pocket >= 19;
+    case 'dozen_1':
+      return pocket <= 12;
+    case 'dozen_2':
+      return pocket >= 13 && pocket <= 24;
+    case 'dozen_3':
+      return pocket >= 25;
+    case 'column_1':
+      return pocket % 3 === 1;
+    case 'column_2':
+      return pocket % 3 === 2;
+    case 'column_3':
+      return pocket % 3 === 0;
   }
 }
 
@@ -85,7 +123,8 @@ export const roulette: GameModule<RouletteParams> = {
     const betType = enumParam(params, 'bet_type', ROULETTE_BET_TYPES);
     if (typeof betType !== 'string') return betType;
     if (betType !== 'number') {
-      if (params['bet_value'] !== undefined) return fail('BAD_REQUEST', `bet_value is only accepted with bet_type number, not ${betType}`);
+      if (params['bet_value'] !== undefined)
+        return fail('BAD_REQUEST', `bet_value is only accepted with bet_type number, not ${betType}`);
       return succeed({ betType, betValue: null });
     }
     const betValue = intParam(params, 'bet_value', 0, 36);
@@ -101,7 +140,10 @@ export const roulette: GameModule<RouletteParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = ratio(BigInt(winningPockets(params)), BigInt(POCKETS));
-    return [[winChance, roulettePayout(params.betType)], [sub(ONE, winChance), ZERO]];
+    return [
+      [winChance, roulettePayout(params.betType)],
+      [sub(ONE, winChance), ZERO],
+    ];
   },
   variants: () => [
     { name: 'roulette:red', params: { betType: 'red', betValue: null } },
@@ -109,5 +151,6 @@ export const roulette: GameModule<RouletteParams> = {
     { name: 'roulette:column_1', params: { betType: 'column_1', betValue: null } },
     { name: 'roulette:number:17', params: { betType: 'number', betValue: 17 } },
   ],
-  variantName: (params) => (params.betType === 'number' ? `roulette:number:${params.betValue}` : `roulette:${params.betType}`),
+  variantName: (params) =>
+    params.betType === 'number' ? `roulette:number:${params.betValue}` : `roulette:${params.betType}`,
 };

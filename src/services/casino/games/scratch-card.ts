@@ -32,7 +32,11 @@ export interface ScratchClass {
   readonly weight: number;
 }
 
-const triple = (symbol: ScratchSymbol, multiplier: bigint, weight: number): ScratchClass => ({ name: `triple_${symbol}`, multiplier: ratio(multiplier), weight });
+const triple = (symbol: ScratchSymbol, multiplier: bigint, weight: number): ScratchClass => ({
+  name: `triple_${symbol}`,
+  multiplier: ratio(multiplier),
+  weight,
+});
 
 /** Triples in SCRATCH_SYMBOLS order, then pair, then no win. */
 export const SCRATCH_CLASSES: readonly ScratchClass[] = [
@@ -92,10 +96,16 @@ export const scratchCard: GameModule<ScratchCardParams> = {
     const card = SCRATCH_CLASSES[classIndex];
     assert(card !== undefined, 'the scratch class exists');
     const symbols = scratchCells(classIndex, draws);
-    return { multiplier: card.multiplier, detail: { class_draw: classDraw, symbols, line: card.name === 'none' ? null : card.name } };
+    return {
+      multiplier: card.multiplier,
+      detail: { class_draw: classDraw, symbols, line: card.name === 'none' ? null : card.name },
+    };
   },
   distribution(): readonly Chance[] {
-    return chancesFromCounts(SCRATCH_CLASSES.map((entry) => [BigInt(entry.weight), entry.multiplier] as const), BigInt(weightTotal(WEIGHTS)));
+    return chancesFromCounts(
+      SCRATCH_CLASSES.map((entry) => [BigInt(entry.weight), entry.multiplier] as const),
+      BigInt(weightTotal(WEIGHTS)),
+    );
   },
   variants: () => [{ name: 'scratch_card', params: {} }],
   variantName: () => 'scratch_card',

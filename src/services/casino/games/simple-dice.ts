@@ -35,7 +35,10 @@ export const simpleDice: GameModule<SimpleDiceParams> = {
     return { multiplier: die === params.pick ? SIMPLE_DICE_PAYOUT : ZERO, detail: { pick: params.pick, die } };
   },
   distribution(): readonly Chance[] {
-    return [[HIT, SIMPLE_DICE_PAYOUT], [sub(ONE, HIT), ZERO]];
+    return [
+      [HIT, SIMPLE_DICE_PAYOUT],
+      [sub(ONE, HIT), ZERO],
+    ];
   },
   variants: () => [{ name: 'simple_dice:1', params: { pick: 1 } }],
   variantName: (params) => `simple_dice:${params.pick}`,

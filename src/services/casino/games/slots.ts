@@ -37,8 +37,14 @@ export interface SlotsLine {
   matches(reels: SlotsReels): boolean;
 }
 
-const three = (symbol: SlotsSymbol) => (reels: SlotsReels): boolean => reels.every((reel) => reel === symbol);
-const leftTwo = (symbol: SlotsSymbol) => (reels: SlotsReels): boolean => reels[0] === symbol && reels[1] === symbol;
+const three =
+  (symbol: SlotsSymbol) =>
+  (reels: SlotsReels): boolean =>
+    reels.every((reel) => reel === symbol);
+const leftTwo =
+  (symbol: SlotsSymbol) =>
+  (reels: SlotsReels): boolean =>
+    reels[0] === symbol && reels[1] === symbol;
 
 /** The paylines, highest first: the first that matches pays, no other. */
 export const SLOTS_LINES: readonly SlotsLine[] = [
@@ -98,7 +104,11 @@ export const slots: GameModule<SlotsParams> = {
     return unknown ?? succeed({});
   },
   play(_params, draws): GameResult {
-    const spins = [spinReel(SLOTS_REEL_WEIGHTS[0], draws), spinReel(SLOTS_REEL_WEIGHTS[1], draws), spinReel(SLOTS_REEL_WEIGHTS[2], draws)] as const;
+    const spins = [
+      spinReel(SLOTS_REEL_WEIGHTS[0], draws),
+      spinReel(SLOTS_REEL_WEIGHTS[1], draws),
+      spinReel(SLOTS_REEL_WEIGHTS[2], draws),
+    ] as const;
     const reels: SlotsReels = [spins[0].symbol, spins[1].symbol, spins[2].symbol];
     const line = slotsLine(reels);
     const detail = { stops: spins.map((spin) => spin.stop), reels: [...reels], line: line?.name ?? null };

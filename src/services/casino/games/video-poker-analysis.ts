@@ -29,11 +29,14 @@ const FULL_MASK = MASKS - 1;
 const BINOMIAL = new Float64Array(53 * 6);
 for (let n = 0; n <= 52; n++) {
   BINOMIAL[n * 6] = 1;
-  for (let k = 1; k <= 5; k++) BINOMIAL[n * 6 + k] = n === 0 ? 0 : (BINOMIAL[(n - 1) * 6 + k - 1] ?? 0) + (BINOMIAL[(n - 1) * 6 + k] ?? 0);
+  for (let k = 1; k <= 5; k++)
+    BINOMIAL[n * 6 + k] = n === 0 ? 0 : (BINOMIAL[(n - 1) * 6 + k - 1] ?? 0) + (BINOMIAL[(n - 1) * 6 + k] ?? 0);
 }
 export const binomial = (n: number, k: number): number => BINOMIAL[n * 6 + k] ?? 0;
 
-const SUBSET_OFFSETS = [0, 1, 2, 3, 4, 5].map((size) => [0, 1, 2, 3, 4].filter((k) => k < size).reduce((sum, k) => sum + binomial(52, k), 0));
+const SUBSET_OFFSETS = [0, 1, 2, 3, 4, 5].map((size) =>
+  [0, 1, 2, 3, 4].filter((k) => k < size).reduce((sum, k) => sum + binomial(52, k), 0),
+);
 export const SUBSET_COUNT = [0, 1, 2, 3, 4, 5].reduce((sum, k) => sum + binomial(52, k), 0);
 const MASK_SIZE = Int8Array.from({ length: MASKS }, (_, mask) => popcount(mask));
 const MASK_SIGN = Int8Array.from({ length: MASKS }, (_, mask) => (popcount(mask) % 2 === 0 ? 1 : -1));
@@ -58,11 +61,19 @@ export function subsetIndexes(sorted: ArrayLike<number>, out: Int32Array): void 
 function forEachHand(visit: (handClass: number, indexes: Int32Array, sorted: Int32Array) => void): void {
   const sorted = new Int32Array(HAND_SIZE);
   const indexes = new Int32Array(MASKS);
-  for (let e = 4; e < 52; e++) for (let d = 3; d < e; d++) for (let c = 2; c < d; c++) for (let b = 1; b < c; b++) for (let a = 0; a < b; a++) {
-    sorted[0] = a; sorted[1] = b; sorted[2] = c; sorted[3] = d; sorted[4] = e;
-    subsetIndexes(sorted, indexes);
-    visit(classifyHand(a, b, c, d, e), indexes, sorted);
-  }
+  for (let e = 4; e < 52; e++)
+    for (let d = 3; d < e; d++)
+      for (let c = 2; c < d; c++)
+        for (let b = 1; b < c; b++)
+          for (let a = 0; a < b; a++) {
+            sorted[0] = a;
+            sorted[1] = b;
+            sorted[2] = c;
+            sorted[3] = d;
+            sorted[4] = e;
+            subsetIndexes(sorted, indexes);
+            visit(classifyHand(a, b, c, d, e), indexes, sorted);
+          }
 }
 
 let paySumTable: Float64Array | undefined;
@@ -133,7 +144,8 @@ function holdClassCounts(indexes: Int32Array, hold: number, counts: Int32Array, 
   for (let taken = discard; ; taken = (taken - 1) & discard) {
     const sign = MASK_SIGN[taken] ?? 0;
     const base = (indexes[hold | taken] ?? 0) * HAND_CLASS_COUNT;
-    for (let handClass = 0; handClass < HAND_CLASS_COUNT; handClass++) out[handClass] = (out[handClass] ?? 0) + sign * (counts[base + handClass] ?? 0);
+    for (let handClass = 0; handClass < HAND_CLASS_COUNT; handClass++)
+      out[handClass] = (out[handClass] ?? 0) + sign * (counts[base + handClass] ?? 0);
     if (taken === 0) break;
   }
 }
@@ -148,7 +160,10 @@ function sortHand(hand: readonly Card[]): SortedHand {
   assert(hand.length === HAND_SIZE && new Set(hand).size === HAND_SIZE, 'a video poker hand is five distinct cards');
   const order = [0, 1, 2, 3, 4].sort((x, y) => (hand[x] ?? 0) - (hand[y] ?? 0));
   const indexes = new Int32Array(MASKS);
-  subsetIndexes(order.map((position) => hand[position] ?? 0), indexes);
+  subsetIndexes(
+    order.map((position) => hand[position] ?? 0),
+    indexes,
+  );
   return { indexes, order };
 }
 
@@ -156,7 +171,11 @@ const toPositions = (sorted: SortedHand, mask: number): number[] =>
   sorted.order.filter((_, slot) => (mask & (1 << slot)) !== 0).sort((x, y) => x - y);
 
 function toMask(sorted: SortedHand, positions: readonly number[]): number {
-  assert(positions.every((position) => Number.isSafeInteger(position) && position >= 0 && position < HAND_SIZE) && new Set(positions).size === positions.length, 'held positions are distinct, 0 to 4');
+  assert(
+    positions.every((position) => Number.isSafeInteger(position) && position >= 0 && position < HAND_SIZE) &&
+      new Set(positions).size === positions.length,
+    'held positions are distinct, 0 to 4',
+  );
   return sorted.order.reduce((mask, position, slot) => (positions.includes(position) ? mask | (1 << slot) : mask), 0);
 }
 
@@ -201,12 +220,16 @@ export function enumerateOptimalPlay(lowestCardMin = 0): Ratio[] {
     const hold = bestHoldMask(indexes, pay);
     holdClassCounts(indexes, hold, counts, out);
     const base = (HAND_SIZE - (MASK_SIZE[hold] ?? 0)) * HAND_CLASS_COUNT;
-    for (let handClass = 0; handClass < HAND_CLASS_COUNT; handClass++) sums[base + handClass] = (sums[base + handClass] ?? 0) + (out[handClass] ?? 0);
+    for (let handClass = 0; handClass < HAND_CLASS_COUNT; handClass++)
+      sums[base + handClass] = (sums[base + handClass] ?? 0) + (out[handClass] ?? 0);
   });
   return Array.from({ length: HAND_CLASS_COUNT }, (_, handClass) => {
     let chance = ZERO;
     for (let discards = 0; discards <= HAND_SIZE; discards++) {
-      chance = add(chance, ratio(sums[discards * HAND_CLASS_COUNT + handClass] ?? 0, (DRAW_COUNTS[discards] ?? 1) * deals));
+      chance = add(
+        chance,
+        ratio(sums[discards * HAND_CLASS_COUNT + handClass] ?? 0, (DRAW_COUNTS[discards] ?? 1) * deals),
+      );
     }
     return chance;
   });

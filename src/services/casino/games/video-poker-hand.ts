@@ -12,8 +12,16 @@ import type { Card } from './cards.ts';
 import type { Chance } from './game.ts';
 
 export const HAND_CLASSES = [
-  'nothing', 'jacks_or_better', 'two_pair', 'three_of_a_kind', 'straight', 'flush', 'full_house',
-  'four_of_a_kind', 'straight_flush', 'royal_flush',
+  'nothing',
+  'jacks_or_better',
+  'two_pair',
+  'three_of_a_kind',
+  'straight',
+  'flush',
+  'full_house',
+  'four_of_a_kind',
+  'straight_flush',
+  'royal_flush',
 ] as const;
 export type HandClass = (typeof HAND_CLASSES)[number];
 export const HAND_CLASS_COUNT = HAND_CLASSES.length;
@@ -28,7 +36,11 @@ const rankCounts = new Int8Array(13);
 /** The class index (into HAND_CLASSES / PAY_TABLE) of five distinct cards. */
 export function classifyHand(a: Card, b: Card, c: Card, d: Card, e: Card): number {
   const suit = Math.floor(a / 13);
-  const flush = Math.floor(b / 13) === suit && Math.floor(c / 13) === suit && Math.floor(d / 13) === suit && Math.floor(e / 13) === suit;
+  const flush =
+    Math.floor(b / 13) === suit &&
+    Math.floor(c / 13) === suit &&
+    Math.floor(d / 13) === suit &&
+    Math.floor(e / 13) === suit;
   rankCounts.fill(0);
   const rankMask = countRank(a) | countRank(b) | countRank(c) | countRank(d) | countRank(e);
   const distinct = popcount(rankMask);

@@ -41,7 +41,8 @@ export interface VideoPokerParams {
 
 export const OPTIMAL_PARAMS: VideoPokerParams = { holds: { kind: 'strategy', strategy: 'optimal' }, nonce: null };
 
-const HOLDS_TEXT = 'holds must be an array of up to 5 distinct card codes of the dealt hand (e.g. "AS", "TH") or of positions 0 to 4';
+const HOLDS_TEXT =
+  'holds must be an array of up to 5 distinct card codes of the dealt hand (e.g. "AS", "TH") or of positions 0 to 4';
 
 /** The ten cards of a nonce: five dealt, five replacements. */
 const dealAndReplacements = (draws: Draws): number[] => draws.sample(52, 10);
@@ -57,11 +58,14 @@ function parseHolds(value: unknown): VideoPokerHolds | Failure {
   if (items.every((item) => typeof item === 'number')) {
     const positions = items as number[];
     const valid = positions.every((position) => Number.isSafeInteger(position) && position >= 0 && position <= 4);
-    return valid && new Set(positions).size === positions.length ? { kind: 'positions', positions: [...positions].sort((a, b) => a - b) } : fail('BAD_REQUEST', HOLDS_TEXT);
+    return valid && new Set(positions).size === positions.length
+      ? { kind: 'positions', positions: [...positions].sort((a, b) => a - b) }
+      : fail('BAD_REQUEST', HOLDS_TEXT);
   }
   if (!items.every((item) => typeof item === 'string')) return fail('BAD_REQUEST', HOLDS_TEXT);
   const cards = (items as string[]).map(parseCardCode);
-  if (cards.some((card) => card === null) || new Set(cards).size !== cards.length) return fail('BAD_REQUEST', HOLDS_TEXT);
+  if (cards.some((card) => card === null) || new Set(cards).size !== cards.length)
+    return fail('BAD_REQUEST', HOLDS_TEXT);
   return { kind: 'cards', cards: cards as Card[] };
 }
 
@@ -83,7 +87,11 @@ export function holdPositions(hand: readonly Card[], holds: VideoPokerHolds): nu
     case 'cards': {
       const positions = holds.cards.map((card) => hand.indexOf(card));
       const missing = holds.cards.filter((_, index) => positions[index] === -1);
-      if (missing.length > 0) return fail('BAD_REQUEST', `holds: ${cardCodes(missing).join(', ')} not in the dealt hand ${cardCodes(hand).join(' ')}`);
+      if (missing.length > 0)
+        return fail(
+          'BAD_REQUEST',
+          `holds: ${cardCodes(missing).join(', ')} not in the dealt hand ${cardCodes(hand).join(' ')}`,
+        );
       return positions.sort((a, b) => a - b);
     }
   }

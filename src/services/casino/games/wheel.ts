@@ -23,7 +23,11 @@ export interface WheelSector {
   readonly percent: number;
 }
 
-const sector = (label: string, multiplier: string, percent: number): WheelSector => ({ label, multiplier: ratioFromDecimal(multiplier), percent });
+const sector = (label: string, multiplier: string, percent: number): WheelSector => ({
+  label,
+  multiplier: ratioFromDecimal(multiplier),
+  percent,
+});
 
 export const WHEEL_SECTORS: readonly WheelSector[] = [
   sector('BUST', '0', 35),
@@ -71,7 +75,9 @@ export function wheelResult(spin: WheelSpin): GameResult {
 
 /** The exact law of `wheelResult(wheelSpinDefective(draws))`: sector i with its percent in 10,000, BUST also with the 9,900 other rolls. */
 export function wheelDefectiveDistribution(): Chance[] {
-  const outcomes = WHEEL_SECTORS.map((entry, index) => [BigInt(entry.percent + (index === 0 ? 9_900 : 0)), entry.multiplier] as const);
+  const outcomes = WHEEL_SECTORS.map(
+    (entry, index) => [BigInt(entry.percent + (index === 0 ? 9_900 : 0)), entry.multiplier] as const,
+  );
   return chancesFromCounts(outcomes, 10_000n);
 }
 
@@ -92,7 +98,10 @@ export const wheel: GameModule<WheelParams> = {
   },
   play: (_params, draws) => wheelResult(wheelSpin(draws)),
   distribution(): readonly Chance[] {
-    return chancesFromCounts(WHEEL_SECTORS.map((entry) => [BigInt(entry.percent), entry.multiplier] as const), 100n);
+    return chancesFromCounts(
+      WHEEL_SECTORS.map((entry) => [BigInt(entry.percent), entry.multiplier] as const),
+      100n,
+    );
   },
   variants: () => [{ name: 'wheel', params: {} }],
   variantName: () => 'wheel',

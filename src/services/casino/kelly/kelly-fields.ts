@@ -54,11 +54,19 @@ export function selectGame(fields: Fields, ownKeys: readonly string[], lookup: G
   const game = lookup(id);
   if (game === undefined) return fail('BAD_REQUEST', `game ${id} is not available`);
   const gameKeys = alias?.fields ?? game.paramFields;
-  const unknown = Object.keys(fields).filter((key) => key !== 'game' && !ownKeys.includes(key) && !gameKeys.includes(key));
-  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.sort().join(', ')}`);
+  const unknown = Object.keys(fields).filter(
+    (key) => key !== 'game' && !ownKeys.includes(key) && !gameKeys.includes(key),
+  );
+  if (unknown.length > 0)
+    return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.sort().join(', ')}`);
   const parsed = game.parse(alias === undefined ? fields : { ...fields, ...alias.fixed });
   if (!parsed.ok) return parsed;
-  return { game, params: parsed.value, variant: game.variantName(parsed.value), distribution: game.distribution(parsed.value) };
+  return {
+    game,
+    params: parsed.value,
+    variant: game.variantName(parsed.value),
+    distribution: game.distribution(parsed.value),
+  };
 }
 
 /** A positive amount of USDC as a JSON number, exact to the micro; undefined when absent. */
@@ -107,5 +115,8 @@ export function optionalSeed(fields: Fields, name: string): string | undefined |
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
   if (typeof value === 'string' && value.length > 0 && value.length <= SEED_LENGTH_MAX) return value;
-  return fail('BAD_REQUEST', `${name} must be a string of 1 to ${SEED_LENGTH_MAX} characters or a non-negative whole number`);
+  return fail(
+    'BAD_REQUEST',
+    `${name} must be a string of 1 to ${SEED_LENGTH_MAX} characters or a non-negative whole number`,
+  );
 }

@@ -31,7 +31,10 @@ export class BankrollCurve {
   private start = 0;
 
   constructor(capacity: number) {
-    assert(Number.isSafeInteger(capacity) && capacity >= 1 && capacity <= KELLY_HISTORY_CAPACITY_MAX, 'curve capacity in [1, 100,000]');
+    assert(
+      Number.isSafeInteger(capacity) && capacity >= 1 && capacity <= KELLY_HISTORY_CAPACITY_MAX,
+      'curve capacity in [1, 100,000]',
+    );
     this.capacity = capacity;
   }
 
@@ -52,7 +55,8 @@ export class BankrollCurve {
 
   last(): BankrollPoint | undefined {
     if (this.ring.length === 0) return undefined;
-    const index = this.ring.length < this.capacity ? this.ring.length - 1 : (this.start + this.capacity - 1) % this.capacity;
+    const index =
+      this.ring.length < this.capacity ? this.ring.length - 1 : (this.start + this.capacity - 1) % this.capacity;
     return this.ring[index];
   }
 

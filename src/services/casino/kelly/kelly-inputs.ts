@@ -36,7 +36,10 @@ export interface KellyInputs {
 export const MAX_DISTRIBUTION_OUTCOMES = 100_000;
 
 export function kellyInputs(distribution: readonly Chance[]): KellyInputs {
-  assert(distribution.length > 0 && distribution.length <= MAX_DISTRIBUTION_OUTCOMES, 'a distribution has 1 to 100,000 outcomes');
+  assert(
+    distribution.length > 0 && distribution.length <= MAX_DISTRIBUTION_OUTCOMES,
+    'a distribution has 1 to 100,000 outcomes',
+  );
   let total = ZERO;
   let winProbability = ZERO;
   let winReturn = ZERO;

@@ -30,13 +30,26 @@ import { formatDecimal, toNumber, type Micro } from '../../../core/money.ts';
 import { applyToMicro, ratio } from '../../../core/ratio.ts';
 import { Rng } from '../../../core/rng.ts';
 import { DistributionSampler } from './distribution-sampler.ts';
-import { bodyFields, optionalInteger, optionalSeed, requiredAmount, requiredInteger, selectGame, type GameLookup, type SelectedGame } from './kelly-fields.ts';
+import {
+  bodyFields,
+  optionalInteger,
+  optionalSeed,
+  requiredAmount,
+  requiredInteger,
+  selectGame,
+  type GameLookup,
+  type SelectedGame,
+} from './kelly-fields.ts';
 import { fixedNumber } from './kelly-numbers.ts';
 import type { Tier } from '../../shared/agents.ts';
 
 export const SIMULATE_LIMITS = { numBetsMax: 10_000, simulationsMax: 1_000, totalBetsMax: 1_000_000 } as const;
 /** Simulated bets (num_bets × simulations) one request may ask for, by the caller's tier; the largest is totalBetsMax. */
-export const SIMULATE_BUDGET_BY_TIER: Readonly<Record<Tier, number>> = { free: 10_000, pro: 100_000, enterprise: SIMULATE_LIMITS.totalBetsMax };
+export const SIMULATE_BUDGET_BY_TIER: Readonly<Record<Tier, number>> = {
+  free: 10_000,
+  pro: 100_000,
+  enterprise: SIMULATE_LIMITS.totalBetsMax,
+};
 export const SIMULATE_OWN_KEYS: readonly string[] = ['bankroll', 'bet_amount', 'num_bets', 'simulations', 'seed'];
 export const PERCENTILES: readonly number[] = [5, 25, 50, 75, 95];
 
@@ -71,13 +84,20 @@ export function parseSimulateRequest(body: unknown, lookup: GameLookup, tier: Ti
   const runs = simulations ?? Math.max(1, Math.min(SIMULATE_LIMITS.simulationsMax, Math.floor(budget / numBets)));
   if (numBets * runs > budget) {
     const { free, pro, enterprise } = SIMULATE_BUDGET_BY_TIER;
-    return fail('BAD_REQUEST', `num_bets × simulations must be at most ${budget} per request on the ${tier} tier (free ${free}, pro ${pro}, enterprise ${enterprise}); asked ${numBets * runs}`);
+    return fail(
+      'BAD_REQUEST',
+      `num_bets × simulations must be at most ${budget} per request on the ${tier} tier (free ${free}, pro ${pro}, enterprise ${enterprise}); asked ${numBets * runs}`,
+    );
   }
   const { minBetMicro, maxBetMicro } = selected.game;
   if (betAmountMicro < minBetMicro || betAmountMicro > maxBetMicro) {
-    return fail('BAD_REQUEST', `bet_amount must be from ${formatDecimal(minBetMicro)} to ${formatDecimal(maxBetMicro)} for ${selected.game.id}`);
+    return fail(
+      'BAD_REQUEST',
+      `bet_amount must be from ${formatDecimal(minBetMicro)} to ${formatDecimal(maxBetMicro)} for ${selected.game.id}`,
+    );
   }
-  if (bankrollMicro < minBetMicro) return fail('BAD_REQUEST', `bankroll must be at least the minimum bet ${formatDecimal(minBetMicro)}`);
+  if (bankrollMicro < minBetMicro)
+    return fail('BAD_REQUEST', `bankroll must be at least the minimum bet ${formatDecimal(minBetMicro)}`);
   return { selected, bankrollMicro, betAmountMicro, numBets, simulations: runs, seed };
 }
 

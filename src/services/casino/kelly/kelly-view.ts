@@ -47,12 +47,21 @@ export function kellyLimitRecord(measures: KellyMeasures): KellyLimitRecord {
 const microToUsdc = (micro: Ratio): Ratio => ratio(micro.num, micro.den * MICRO_PER_USDC);
 
 /** Every variant of every game, at this bankroll and risk factor. */
-export function kellyLimits(bankrollMicro: Micro, riskFactor: Ratio, games: readonly GameModule[]): Record<string, KellyLimitRecord> {
+export function kellyLimits(
+  bankrollMicro: Micro,
+  riskFactor: Ratio,
+  games: readonly GameModule[],
+): Record<string, KellyLimitRecord> {
   const limits: Record<string, KellyLimitRecord> = {};
   for (const game of games) {
     for (const variant of game.variants()) {
       assert(!(variant.name in limits), `variant names are unique: ${variant.name}`);
-      const measures = kellyMeasures({ bankrollMicro, riskFactor, distribution: game.distribution(variant.params), bounds: game });
+      const measures = kellyMeasures({
+        bankrollMicro,
+        riskFactor,
+        distribution: game.distribution(variant.params),
+        bounds: game,
+      });
       limits[variant.name] = kellyLimitRecord(measures);
     }
   }

@@ -17,7 +17,10 @@ export const RISK_PERCENT_MAX = 100;
 export const RISK_PERCENT_DEFAULT = 25;
 
 export function riskFactorFromPercent(percent: number): Ratio {
-  assert(Number.isSafeInteger(percent) && percent >= RISK_PERCENT_MIN && percent <= RISK_PERCENT_MAX, 'risk percent in [10, 100]');
+  assert(
+    Number.isSafeInteger(percent) && percent >= RISK_PERCENT_MIN && percent <= RISK_PERCENT_MAX,
+    'risk percent in [10, 100]',
+  );
   return ratio(BigInt(percent), 100n);
 }
 

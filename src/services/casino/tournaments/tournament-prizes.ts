@@ -16,7 +16,11 @@ export interface PrizeSplit {
   readonly creatorReturnMicro: Micro;
 }
 
-export function splitPrizes(poolMicro: Micro, sharesBps: readonly bigint[], ranked: readonly RankedEntrant[]): PrizeSplit {
+export function splitPrizes(
+  poolMicro: Micro,
+  sharesBps: readonly bigint[],
+  ranked: readonly RankedEntrant[],
+): PrizeSplit {
   assert(poolMicro >= 0n, 'a prize pool is not negative');
   const totalBps = sharesBps.reduce((sum, share) => sum + share, 0n);
   assert(totalBps <= 10_000n && sharesBps.every((share) => share >= 0n), 'prize shares are at most 100% in total');
@@ -36,6 +40,9 @@ export function splitPrizes(poolMicro: Micro, sharesBps: readonly bigint[], rank
     const entrant = ranked[index] as RankedEntrant;
     return { rank: entrant.rank, agentId: entrant.agentId, amountMicro };
   });
-  assert(prizes.reduce((sum, prize) => sum + prize.amountMicro, 0n) + creatorReturnMicro === poolMicro, 'prizes and return add up to the pool');
+  assert(
+    prizes.reduce((sum, prize) => sum + prize.amountMicro, 0n) + creatorReturnMicro === poolMicro,
+    'prizes and return add up to the pool',
+  );
   return { prizes, creatorReturnMicro };
 }

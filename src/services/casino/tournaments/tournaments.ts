@@ -22,7 +22,12 @@ import type { BetRecord } from '../bet-record.ts';
 import type { CasinoState } from '../casino-state.ts';
 import { placeBet } from '../place-bet.ts';
 import { checkCreateTournament } from './check-tournament.ts';
-import { TournamentBook, type MutableEntrant, type MutableTournament, type TournamentEntry } from './tournament-book.ts';
+import {
+  TournamentBook,
+  type MutableEntrant,
+  type MutableTournament,
+  type TournamentEntry,
+} from './tournament-book.ts';
 import { splitPrizes } from './tournament-prizes.ts';
 import { rankEntrants } from './tournament-ranking.ts';
 import {
@@ -61,7 +66,12 @@ export class Tournaments {
 
   constructor(state: CasinoState) {
     const shares = state.config.tournamentPrizeBps;
-    assert(shares.length >= 1 && shares.every((share) => share >= 0n) && shares.reduce((sum, share) => sum + share, 0n) === 10_000n, 'tournament prize shares add up to 100%');
+    assert(
+      shares.length >= 1 &&
+        shares.every((share) => share >= 0n) &&
+        shares.reduce((sum, share) => sum + share, 0n) === 10_000n,
+      'tournament prize shares add up to 100%',
+    );
     this.state = state;
   }
 
@@ -77,17 +87,28 @@ export class Tournaments {
     const { ctx } = this.state;
     const game = checkCreateTournament(command, nowMs);
     if (isFailure(game)) return game;
-    if (!ctx.agents.has(command.creatorId)) return fail('NOT_FOUND', `creator ${command.creatorId} is not a registered agent`);
-    if (this.book.openCount >= LIMITS.openMax) return fail('CONFLICT', `at most ${LIMITS.openMax} tournaments may be upcoming or active at once`);
+    if (!ctx.agents.has(command.creatorId))
+      return fail('NOT_FOUND', `creator ${command.creatorId} is not a registered agent`);
+    if (this.book.openCount >= LIMITS.openMax)
+      return fail('CONFLICT', `at most ${LIMITS.openMax} tournaments may be upcoming or active at once`);
     if (this.book.openCountOf(command.creatorId) >= LIMITS.openPerCreatorMax) {
       return fail('CONFLICT', `an agent may have at most ${LIMITS.openPerCreatorMax} upcoming or active tournaments`);
     }
     const balanceMicro = ctx.ledger.balance(agentAccount(command.creatorId));
     if (balanceMicro < command.prizePoolMicro) {
-      return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the prize pool ${formatDecimal(command.prizePoolMicro)}`);
+      return fail(
+        'INSUFFICIENT_BALANCE',
+        `balance ${formatDecimal(balanceMicro)} is below the prize pool ${formatDecimal(command.prizePoolMicro)}`,
+      );
     }
     const id = ctx.ids.next('tnm_', 12);
-    ctx.ledger.transfer({ from: agentAccount(command.creatorId), to: tournamentAccount(id), amountMicro: command.prizePoolMicro, reason: 'casino.tournament.fund', reference: id });
+    ctx.ledger.transfer({
+      from: agentAccount(command.creatorId),
+      to: tournamentAccount(id),
+      amountMicro: command.prizePoolMicro,
+      reason: 'casino.tournament.fund',
+      reference: id,
+    });
     const record: MutableTournament = {
       id,
       creatorId: command.creatorId,
@@ -107,7 +128,8 @@ export class Tournaments {
       creatorReturnMicro: 0n,
     };
     this.book.add(record);
-    if (record.status === 'upcoming') ctx.timers.schedule(record.startsAtMs, { kind: 'casino.tournament', tournamentId: id });
+    if (record.status === 'upcoming')
+      ctx.timers.schedule(record.startsAtMs, { kind: 'casino.tournament', tournamentId: id });
     ctx.timers.schedule(record.endsAtMs, { kind: 'casino.tournament', tournamentId: id });
     ctx.emit({ type: 'casino.tournament', atMs: nowMs, tournamentId: id, status: record.status });
     return succeed(record);
@@ -115,10 +137,14 @@ export class Tournaments {
 
   /** Upcoming and active tournaments at `nowMs`: starts_at ascending, then id; at most `limit`. */
   list(nowMs: number, limit: number = LIMITS.listLimitDefault): Outcome<readonly TournamentRecord[]> {
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIMITS.listLimitMax) return fail('BAD_REQUEST', `limit must be between 1 and ${LIMITS.listLimitMax}`);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIMITS.listLimitMax)
+      return fail('BAD_REQUEST', `limit must be between 1 and ${LIMITS.listLimitMax}`);
     const open: TournamentRecord[] = [];
-    for (const entry of this.book.openEntries()) if (phaseAt(entry.record, nowMs) !== 'completed') open.push(entry.record);
-    open.sort((a, b) => (a.startsAtMs !== b.startsAtMs ? a.startsAtMs - b.startsAtMs : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const entry of this.book.openEntries())
+      if (phaseAt(entry.record, nowMs) !== 'completed') open.push(entry.record);
+    open.sort((a, b) =>
+      a.startsAtMs !== b.startsAtMs ? a.startsAtMs - b.startsAtMs : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+    );
     return succeed(open.slice(0, limit));
   }
 
@@ -138,15 +164,33 @@ export class Tournaments {
     const { record } = entry;
     if (phaseAt(record, nowMs) === 'completed') return fail('CONFLICT', 'tournament has ended');
     if (entry.entrants.has(agentId)) return fail('CONFLICT', 'already entered this tournament');
-    if (entry.entrants.size >= record.maxAgents) return fail('CONFLICT', `tournament is full (${record.maxAgents} agents)`);
+    if (entry.entrants.size >= record.maxAgents)
+      return fail('CONFLICT', `tournament is full (${record.maxAgents} agents)`);
     const balanceMicro = ctx.ledger.balance(agentAccount(agentId));
     if (balanceMicro < record.entryFeeMicro) {
-      return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the entry fee ${formatDecimal(record.entryFeeMicro)}`);
+      return fail(
+        'INSUFFICIENT_BALANCE',
+        `balance ${formatDecimal(balanceMicro)} is below the entry fee ${formatDecimal(record.entryFeeMicro)}`,
+      );
     }
     if (record.entryFeeMicro > 0n) {
-      ctx.ledger.transfer({ from: agentAccount(agentId), to: tournamentAccount(record.id), amountMicro: record.entryFeeMicro, reason: 'casino.tournament.entry', reference: record.id });
+      ctx.ledger.transfer({
+        from: agentAccount(agentId),
+        to: tournamentAccount(record.id),
+        amountMicro: record.entryFeeMicro,
+        reason: 'casino.tournament.entry',
+        reference: record.id,
+      });
     }
-    const entrant: MutableEntrant = { agentId, enteredAtMs: nowMs, entryFeeMicro: record.entryFeeMicro, scoreMicro: 0n, plays: 0, wageredMicro: 0n, returnedMicro: 0n };
+    const entrant: MutableEntrant = {
+      agentId,
+      enteredAtMs: nowMs,
+      entryFeeMicro: record.entryFeeMicro,
+      scoreMicro: 0n,
+      plays: 0,
+      wageredMicro: 0n,
+      returnedMicro: 0n,
+    };
     entry.entrants.set(agentId, entrant);
     record.entrantCount = entry.entrants.size;
     record.prizePoolMicro += record.entryFeeMicro;
@@ -191,10 +235,23 @@ export class Tournaments {
     assert(ctx.ledger.balance(hold) === record.prizePoolMicro, 'the hold is the prize pool at completion');
     const split = splitPrizes(record.prizePoolMicro, config.tournamentPrizeBps, rankEntrants(entry.entrants.values()));
     for (const prize of split.prizes) {
-      if (prize.amountMicro > 0n) ctx.ledger.transfer({ from: hold, to: agentAccount(prize.agentId), amountMicro: prize.amountMicro, reason: `casino.tournament.prize${prize.rank}`, reference: record.id });
+      if (prize.amountMicro > 0n)
+        ctx.ledger.transfer({
+          from: hold,
+          to: agentAccount(prize.agentId),
+          amountMicro: prize.amountMicro,
+          reason: `casino.tournament.prize${prize.rank}`,
+          reference: record.id,
+        });
     }
     if (split.creatorReturnMicro > 0n) {
-      ctx.ledger.transfer({ from: hold, to: agentAccount(record.creatorId), amountMicro: split.creatorReturnMicro, reason: 'casino.tournament.return', reference: record.id });
+      ctx.ledger.transfer({
+        from: hold,
+        to: agentAccount(record.creatorId),
+        amountMicro: split.creatorReturnMicro,
+        reason: 'casino.tournament.return',
+        reference: record.id,
+      });
     }
     assert(ctx.ledger.balance(hold) === 0n, 'a completed tournament holds nothing');
     record.status = 'completed';
@@ -209,9 +266,11 @@ export class Tournaments {
 /** 400 another game, 403 not entered, 409 not active; null when the play may go to placeBet. */
 function playRefusal<P>(entry: TournamentEntry, command: TournamentPlayCommand<P>, nowMs: number): Failure | null {
   const { record } = entry;
-  if (command.game.id !== record.game) return fail('BAD_REQUEST', `this tournament plays ${record.game}, not ${command.game.id}`);
+  if (command.game.id !== record.game)
+    return fail('BAD_REQUEST', `this tournament plays ${record.game}, not ${command.game.id}`);
   if (!entry.entrants.has(command.agentId)) return fail('FORBIDDEN', 'enter the tournament before playing');
   const phase = phaseAt(record, nowMs);
-  if (phase !== 'active') return fail('CONFLICT', phase === 'upcoming' ? 'tournament has not started' : 'tournament has ended');
+  if (phase !== 'active')
+    return fail('CONFLICT', phase === 'upcoming' ? 'tournament has not started' : 'tournament has ended');
   return null;
 }

@@ -39,12 +39,17 @@ export type WifOutcome = { ok: true; secretKey: Uint8Array } | { ok: false; reas
 
 export function decodeWif(text: string): WifOutcome {
   const payload = decodeBase58check(text);
-  if (payload === undefined) return { ok: false, reason: 'bitcoin key is not base58check WIF (bad alphabet or checksum)' };
-  if (payload[0] !== WIF_VERSION) return { ok: false, reason: 'bitcoin key is not a mainnet WIF (version byte is not 0x80)' };
-  if (payload.length === 33) return { ok: false, reason: 'bitcoin key is an uncompressed WIF; P2WPKH needs a compressed key' };
-  if (payload.length !== 34 || payload[33] !== WIF_COMPRESSED) return { ok: false, reason: 'bitcoin WIF has the wrong length' };
+  if (payload === undefined)
+    return { ok: false, reason: 'bitcoin key is not base58check WIF (bad alphabet or checksum)' };
+  if (payload[0] !== WIF_VERSION)
+    return { ok: false, reason: 'bitcoin key is not a mainnet WIF (version byte is not 0x80)' };
+  if (payload.length === 33)
+    return { ok: false, reason: 'bitcoin key is an uncompressed WIF; P2WPKH needs a compressed key' };
+  if (payload.length !== 34 || payload[33] !== WIF_COMPRESSED)
+    return { ok: false, reason: 'bitcoin WIF has the wrong length' };
   const secretKey = payload.slice(1, 33);
-  if (!secp256k1.utils.isValidSecretKey(secretKey)) return { ok: false, reason: 'bitcoin key is out of the curve order' };
+  if (!secp256k1.utils.isValidSecretKey(secretKey))
+    return { ok: false, reason: 'bitcoin key is out of the curve order' };
   return { ok: true, secretKey };
 }
 
@@ -61,7 +66,9 @@ function isValidSegwitAddress(address: string): boolean {
   if (v0 !== undefined) {
     const [version, ...words] = v0.words;
     const program = bech32.fromWordsUnsafe(words);
-    return v0.prefix === HRP && version === 0 && program !== undefined && (program.length === 20 || program.length === 32);
+    return (
+      v0.prefix === HRP && version === 0 && program !== undefined && (program.length === 20 || program.length === 32)
+    );
   }
   const v1 = bech32m.decodeUnsafe(address, 90);
   if (v1 === undefined) return false;

@@ -52,7 +52,9 @@ interface Secp256k1Chain {
 
 function secp256k1Row(chain: Secp256k1Chain): ChainKeyRow {
   const secretOf = (key: WalletKey): SecretOutcome =>
-    typeof key === 'string' ? chain.parseKey(key) : { ok: false, reason: 'this chain takes one private key, not a view and spend key' };
+    typeof key === 'string'
+      ? chain.parseKey(key)
+      : { ok: false, reason: 'this chain takes one private key, not a view and spend key' };
   return {
     addressOfKey(key) {
       const secret = secretOf(key);
@@ -140,8 +142,10 @@ function moneroScalarsOf(key: WalletKey): MoneroScalarsOutcome {
   }
   const view = parseMoneroScalar(pair.viewKey.trim());
   const spend = parseMoneroScalar(pair.spendKey.trim());
-  if (view === undefined) return { ok: false, reason: 'monero view key must be 64 hex digits of a reduced scalar (little-endian, below l)' };
-  if (spend === undefined) return { ok: false, reason: 'monero spend key must be 64 hex digits of a reduced scalar (little-endian, below l)' };
+  if (view === undefined)
+    return { ok: false, reason: 'monero view key must be 64 hex digits of a reduced scalar (little-endian, below l)' };
+  if (spend === undefined)
+    return { ok: false, reason: 'monero spend key must be 64 hex digits of a reduced scalar (little-endian, below l)' };
   return { ok: true, spend, view };
 }
 

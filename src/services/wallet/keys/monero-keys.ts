@@ -64,7 +64,11 @@ export function publicKeyOfScalar(scalar: bigint): Uint8Array {
 }
 
 /** A standard address: primary (0x12) by default, or a subaddress (0x2a) of its two public keys. */
-export function moneroAddress(publicSpend: Uint8Array, publicView: Uint8Array, prefix: number = PRIMARY_PREFIX): string {
+export function moneroAddress(
+  publicSpend: Uint8Array,
+  publicView: Uint8Array,
+  prefix: number = PRIMARY_PREFIX,
+): string {
   const body = new Uint8Array(STANDARD_BYTES);
   body[0] = prefix;
   body.set(publicSpend, 1);

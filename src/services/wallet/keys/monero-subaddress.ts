@@ -27,8 +27,18 @@ export function subaddressScalar(viewKey: bigint, major: number, minor: number):
 /** The subaddress (major, minor) of the wallet whose private view key is `viewKey` and public spend key `publicSpend`. */
 export function moneroSubaddress(viewKey: bigint, publicSpend: Uint8Array, major: number, minor: number): string {
   assert(major !== 0 || minor !== 0, 'subaddress (0, 0) is the primary address');
-  assert(Number.isInteger(major) && Number.isInteger(minor) && major >= 0 && minor >= 0 && major <= 0xffff_ffff && minor <= 0xffff_ffff, 'subaddress indexes are u32');
-  const spend = ed25519.Point.fromBytes(publicSpend).add(ed25519.Point.BASE.multiply(subaddressScalar(viewKey, major, minor)));
+  assert(
+    Number.isInteger(major) &&
+      Number.isInteger(minor) &&
+      major >= 0 &&
+      minor >= 0 &&
+      major <= 0xffff_ffff &&
+      minor <= 0xffff_ffff,
+    'subaddress indexes are u32',
+  );
+  const spend = ed25519.Point.fromBytes(publicSpend).add(
+    ed25519.Point.BASE.multiply(subaddressScalar(viewKey, major, minor)),
+  );
   const view = spend.multiply(viewKey);
   return moneroAddress(spend.toBytes(), view.toBytes(), SUBADDRESS_PREFIX);
 }

@@ -25,7 +25,10 @@ export function slip10Master(seed: Uint8Array): Slip10Node {
 }
 
 export function slip10HardenedChild(parent: Slip10Node, index: number): Slip10Node {
-  assert(Number.isInteger(index) && index >= HARDENED_OFFSET && index <= 0xffff_ffff, 'SLIP-10 ed25519 children are hardened');
+  assert(
+    Number.isInteger(index) && index >= HARDENED_OFFSET && index <= 0xffff_ffff,
+    'SLIP-10 ed25519 children are hardened',
+  );
   const data = new Uint8Array(37);
   data.set(parent.key, 1);
   new DataView(data.buffer).setUint32(33, index);

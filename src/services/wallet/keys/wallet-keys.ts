@@ -37,6 +37,11 @@ export function signMessage(chain: WalletChain, key: WalletKey, message: Uint8Ar
 }
 
 /** True when `signature` over `message` was made by the key that controls `address` on `chain`. */
-export function verifySignature(chain: WalletChain, address: string, message: Uint8Array, signature: Uint8Array): boolean {
+export function verifySignature(
+  chain: WalletChain,
+  address: string,
+  message: Uint8Array,
+  signature: Uint8Array,
+): boolean {
   return CHAIN_KEYS[chain].verify(address, message, signature);
 }

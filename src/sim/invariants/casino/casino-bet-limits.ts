@@ -35,7 +35,10 @@ function checkedParams(bet: BetRecord, game: GameModule): Outcome<unknown> {
   if (bet.source === 'video-poker') return { ok: true, value: OPTIMAL_PARAMS };
   if (bet.variant === 'crash:round') {
     const auto = bet.params['auto_cash_out'];
-    return { ok: true, value: { cashOutCents: typeof auto === 'number' ? Math.round(auto * 100) : CRASH_DEFAULT_CENTS } };
+    return {
+      ok: true,
+      value: { cashOutCents: typeof auto === 'number' ? Math.round(auto * 100) : CRASH_DEFAULT_CENTS },
+    };
   }
   return game.parse(bet.params);
 }
@@ -47,25 +50,38 @@ function stakeKey(bet: BetRecord): string {
 
 export const casinoBetLimits: InvariantDefinition = {
   name: 'casino-bet-limits',
-  description: 'no accepted casino bet below the game minimum, above its maximum or above the Kelly limit of the balance before it',
+  description:
+    'no accepted casino bet below the game minimum, above its maximum or above the Kelly limit of the balance before it',
   create({ platform }) {
     const casino = platform.casino;
     /** Stake key → the agent's balance just before the stake left it. */
     const balanceBefore = new Map<string, bigint>();
     const judge = (bet: BetRecord): Violation | null => {
       const game = gameById(bet.game);
-      const broken = (message: string): Violation => ({ atMs: bet.atMs, event: jsonText({ bet }), message: `bet ${bet.id} of ${bet.agentId} (${bet.variant}): ${message}` });
-      if (bet.amountMicro < game.minBetMicro) return broken(`amount ${formatDecimal(bet.amountMicro)} is below the minimum ${formatDecimal(game.minBetMicro)}`);
-      if (bet.amountMicro > game.maxBetMicro) return broken(`amount ${formatDecimal(bet.amountMicro)} is above the maximum ${formatDecimal(game.maxBetMicro)}`);
+      const broken = (message: string): Violation => ({
+        atMs: bet.atMs,
+        event: jsonText({ bet }),
+        message: `bet ${bet.id} of ${bet.agentId} (${bet.variant}): ${message}`,
+      });
+      if (bet.amountMicro < game.minBetMicro)
+        return broken(
+          `amount ${formatDecimal(bet.amountMicro)} is below the minimum ${formatDecimal(game.minBetMicro)}`,
+        );
+      if (bet.amountMicro > game.maxBetMicro)
+        return broken(
+          `amount ${formatDecimal(bet.amountMicro)} is above the maximum ${formatDecimal(game.maxBetMicro)}`,
+        );
       const key = stakeKey(bet);
       const bankrollMicro = balanceBefore.get(key);
       balanceBefore.delete(key);
-      if (bankrollMicro === undefined) return broken('no stake left the agent\'s balance for this bet');
+      if (bankrollMicro === undefined) return broken("no stake left the agent's balance for this bet");
       const params = checkedParams(bet, game);
       if (!params.ok) return broken(`recorded parameters do not parse: ${params.message}`);
       const limitMicro = kellyMaxBetMicro(casino.state, bet.agentId, game, params.value, bankrollMicro);
       if (bet.amountMicro <= limitMicro) return null;
-      return broken(`amount ${formatDecimal(bet.amountMicro)} exceeds the Kelly limit ${formatDecimal(limitMicro)} of the balance ${formatDecimal(bankrollMicro)} before the bet`);
+      return broken(
+        `amount ${formatDecimal(bet.amountMicro)} exceeds the Kelly limit ${formatDecimal(limitMicro)} of the balance ${formatDecimal(bankrollMicro)} before the bet`,
+      );
     };
     return {
       onTransfer(transfer) {
@@ -76,7 +92,8 @@ export const casinoBetLimits: InvariantDefinition = {
       onEvent(event) {
         if (event.type !== 'casino.bet') return null;
         const bet = casino.findBet(event.betId);
-        if (bet === undefined) return { atMs: event.atMs, event: jsonText(event), message: `bet ${event.betId} has an event but no record` };
+        if (bet === undefined)
+          return { atMs: event.atMs, event: jsonText(event), message: `bet ${event.betId} has an event but no record` };
         return judge(bet);
       },
     };

@@ -24,16 +24,22 @@ import type { InvariantDefinition, Violation } from '../checker.ts';
 
 export const casinoBetsVerify: InvariantDefinition = {
   name: 'casino-bets-verify',
-  description: 'every settled bet recomputes from its seed, pays amount × multiplier, and uses a (seed, nonce) no other bet used',
+  description:
+    'every settled bet recomputes from its seed, pays amount × multiplier, and uses a (seed, nonce) no other bet used',
   create({ platform }) {
     const casino = platform.casino;
     const noncesPerSeed = platform.config.casino.rotateAfterNonces;
     const usedNonces = new Map<string, Uint8Array>();
-    const broken = (bet: BetRecord, message: string): Violation => ({ atMs: bet.atMs, event: jsonText({ bet }), message: `bet ${bet.id} of ${bet.agentId} (${bet.variant}): ${message}` });
+    const broken = (bet: BetRecord, message: string): Violation => ({
+      atMs: bet.atMs,
+      event: jsonText({ bet }),
+      message: `bet ${bet.id} of ${bet.agentId} (${bet.variant}): ${message}`,
+    });
     /** Marks the bet's nonce as used; the problem when it was already, or is out of range. */
     const takeNonce = (bet: BetRecord): string | null => {
       if (bet.variant === 'crash:round') return null;
-      if (!Number.isSafeInteger(bet.nonce) || bet.nonce < 0 || bet.nonce >= noncesPerSeed) return `nonce ${bet.nonce} is outside the seed's ${noncesPerSeed} nonces`;
+      if (!Number.isSafeInteger(bet.nonce) || bet.nonce < 0 || bet.nonce >= noncesPerSeed)
+        return `nonce ${bet.nonce} is outside the seed's ${noncesPerSeed} nonces`;
       let bits = usedNonces.get(bet.seedHash);
       if (bits === undefined) {
         bits = new Uint8Array(Math.ceil(noncesPerSeed / 8));
@@ -41,7 +47,8 @@ export const casinoBetsVerify: InvariantDefinition = {
       }
       const byte = bet.nonce >> 3;
       const mask = 1 << (bet.nonce & 7);
-      if (((bits[byte] as number) & mask) !== 0) return `nonce ${bet.nonce} of seed ${bet.seedHash.slice(0, 16)}… was already used by another bet (a replayed draw)`;
+      if (((bits[byte] as number) & mask) !== 0)
+        return `nonce ${bet.nonce} of seed ${bet.seedHash.slice(0, 16)}… was already used by another bet (a replayed draw)`;
       bits[byte] = (bits[byte] as number) | mask;
       return null;
     };
@@ -49,9 +56,11 @@ export const casinoBetsVerify: InvariantDefinition = {
       const seed = casino.state.seeds.byCommitment(bet.seedHash);
       if (seed === undefined) return broken(bet, `no server seed has the commitment ${bet.seedHash}`);
       const check = recompute(bet, seed.seed.hex);
-      if (check.mismatches.length > 0) return broken(bet, `does not recompute from its seed: ${check.mismatches.join('; ')}`);
+      if (check.mismatches.length > 0)
+        return broken(bet, `does not recompute from its seed: ${check.mismatches.join('; ')}`);
       const dueMicro = applyToMicro(bet.amountMicro, bet.multiplier);
-      if (bet.payoutMicro !== dueMicro) return broken(bet, `paid ${bet.payoutMicro} micro-USDC, amount × multiplier is ${dueMicro}`);
+      if (bet.payoutMicro !== dueMicro)
+        return broken(bet, `paid ${bet.payoutMicro} micro-USDC, amount × multiplier is ${dueMicro}`);
       const replayed = takeNonce(bet);
       return replayed === null ? null : broken(bet, replayed);
     };
@@ -59,7 +68,8 @@ export const casinoBetsVerify: InvariantDefinition = {
       onEvent(event) {
         if (event.type !== 'casino.bet') return null;
         const bet = casino.findBet(event.betId);
-        if (bet === undefined) return { atMs: event.atMs, event: jsonText(event), message: `bet ${event.betId} has an event but no record` };
+        if (bet === undefined)
+          return { atMs: event.atMs, event: jsonText(event), message: `bet ${event.betId} has an event but no record` };
         return judge(bet);
       },
     };

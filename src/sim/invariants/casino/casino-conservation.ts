@@ -38,7 +38,8 @@ export const HOUSE_REASONS: ReadonlySet<string> = new Set([
 
 export const casinoConservation: InvariantDefinition = {
   name: 'casino-conservation',
-  description: 'the house balance equals funding + stakes − payouts − commissions + challenge cuts from the records; holds match their records',
+  description:
+    'the house balance equals funding + stakes − payouts − commissions + challenge cuts from the records; holds match their records',
   create({ platform }) {
     const { ledger, casino } = platform;
     let expectedMicro = ledger.balance(CASINO_HOUSE);
@@ -52,18 +53,32 @@ export const casinoConservation: InvariantDefinition = {
     const compare = (atMs: number, event: () => string, after: string): Violation | null => {
       const actualMicro = ledger.balance(CASINO_HOUSE);
       if (actualMicro === expectedMicro) return null;
-      return { atMs, event: event(), message: `casino-house holds ${formatDecimal(actualMicro)}, its records say ${formatDecimal(expectedMicro)} (after ${after})` };
+      return {
+        atMs,
+        event: event(),
+        message: `casino-house holds ${formatDecimal(actualMicro)}, its records say ${formatDecimal(expectedMicro)} (after ${after})`,
+      };
     };
     const holds = (atMs: number, when: string): Violation | null => {
       for (const challenge of casino.challenges.all()) {
         const heldMicro = ledger.balance(challengeAccount(challenge.id));
         const dueMicro = challenge.status === 'pending' ? challenge.amountMicro : 0n;
-        if (heldMicro !== dueMicro) return { atMs, event: jsonText({ audit: when, challenge }), message: `challenge ${challenge.id} (${challenge.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}` };
+        if (heldMicro !== dueMicro)
+          return {
+            atMs,
+            event: jsonText({ audit: when, challenge }),
+            message: `challenge ${challenge.id} (${challenge.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}`,
+          };
       }
       for (const tournament of casino.tournaments.all()) {
         const heldMicro = ledger.balance(tournamentAccount(tournament.id));
         const dueMicro = tournament.status === 'completed' ? 0n : tournament.prizePoolMicro;
-        if (heldMicro !== dueMicro) return { atMs, event: jsonText({ audit: when, tournament }), message: `tournament ${tournament.id} (${tournament.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}` };
+        if (heldMicro !== dueMicro)
+          return {
+            atMs,
+            event: jsonText({ audit: when, tournament }),
+            message: `tournament ${tournament.id} (${tournament.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}`,
+          };
       }
       const roundHolds = new Map<string, Micro>();
       for (const round of casino.crashRounds.all()) {
@@ -95,8 +110,13 @@ export const casinoConservation: InvariantDefinition = {
     };
     return {
       onTransfer(transfer) {
-        if ((transfer.from !== CASINO_HOUSE && transfer.to !== CASINO_HOUSE) || HOUSE_REASONS.has(transfer.reason)) return null;
-        return { atMs: platform.nowMs, event: jsonText(transfer), message: `casino-house moved ${formatDecimal(transfer.amountMicro)} for '${transfer.reason}', not a casino reason` };
+        if ((transfer.from !== CASINO_HOUSE && transfer.to !== CASINO_HOUSE) || HOUSE_REASONS.has(transfer.reason))
+          return null;
+        return {
+          atMs: platform.nowMs,
+          event: jsonText(transfer),
+          message: `casino-house moved ${formatDecimal(transfer.amountMicro)} for '${transfer.reason}', not a casino reason`,
+        };
       },
       onEvent(event) {
         if (event.type === 'casino.bet') {

@@ -43,26 +43,45 @@ function referrersOf(platform: Platform, agentId: string): (string | null)[] {
 
 export const casinoReferralLevels: InvariantDefinition = {
   name: 'casino-referral-levels',
-  description: 'referral commissions per level equal floor(high-water net loss × 10% / 5% / 2.5%) and reach the referrer of that level',
+  description:
+    'referral commissions per level equal floor(high-water net loss × 10% / 5% / 2.5%) and reach the referrer of that level',
   create({ platform }) {
     const commissions = platform.casino.state.commissions;
     const losses = new Map<string, LossState>();
     /** Transfers of the bet being settled, per level: [amount, target]. */
     let pending: { levelIndex: number; amountMicro: Micro; to: string }[] = [];
-    const judgeLevels = (agentId: string, referrers: readonly (string | null)[], atMs: number, event: () => string): Violation | null => {
+    const judgeLevels = (
+      agentId: string,
+      referrers: readonly (string | null)[],
+      atMs: number,
+      event: () => string,
+    ): Violation | null => {
       const state = losses.get(agentId);
       const book = commissions.state(agentId);
       for (let level = 0; level < SPEC_LEVELS_BPS.length; level++) {
-        const dueMicro = referrers[level] === null || state === undefined ? 0n : (state.highWaterMicro * (SPEC_LEVELS_BPS[level] as bigint)) / 10_000n;
+        const dueMicro =
+          referrers[level] === null || state === undefined
+            ? 0n
+            : (state.highWaterMicro * (SPEC_LEVELS_BPS[level] as bigint)) / 10_000n;
         const paidMicro = book?.paidMicro[level] ?? 0n;
         if (paidMicro !== dueMicro) {
-          return { atMs, event: event(), message: `agent ${agentId}: level ${level + 1} referral paid ${formatDecimal(paidMicro)}, due ${formatDecimal(dueMicro)} (high-water net loss ${formatDecimal(state?.highWaterMicro ?? 0n)})` };
+          return {
+            atMs,
+            event: event(),
+            message: `agent ${agentId}: level ${level + 1} referral paid ${formatDecimal(paidMicro)}, due ${formatDecimal(dueMicro)} (high-water net loss ${formatDecimal(state?.highWaterMicro ?? 0n)})`,
+          };
         }
       }
       return null;
     };
     /** The book's payments for this bet arrived, per level, at the right referrer's payable. */
-    const judgeTransfers = (agentId: string, referrers: readonly (string | null)[], state: LossState, atMs: number, event: () => string): Violation | null => {
+    const judgeTransfers = (
+      agentId: string,
+      referrers: readonly (string | null)[],
+      state: LossState,
+      atMs: number,
+      event: () => string,
+    ): Violation | null => {
       const book = commissions.state(agentId);
       for (let level = 0; level < SPEC_LEVELS_BPS.length; level++) {
         const paidMicro = book?.paidMicro[level] ?? 0n;
@@ -73,7 +92,11 @@ export const casinoReferralLevels: InvariantDefinition = {
         const arrivedMicro = arrived.reduce((sum, transfer) => sum + transfer.amountMicro, 0n);
         const misdirected = arrived.find((transfer) => referrer === null || transfer.to !== referralAccount(referrer));
         if (arrivedMicro !== deltaMicro || misdirected !== undefined) {
-          return { atMs, event: event(), message: `agent ${agentId}: level ${level + 1} commission of this bet is ${formatDecimal(deltaMicro)} in the book, ${formatDecimal(arrivedMicro)} by transfers${misdirected === undefined ? '' : ` (one to ${misdirected.to})`}` };
+          return {
+            atMs,
+            event: event(),
+            message: `agent ${agentId}: level ${level + 1} commission of this bet is ${formatDecimal(deltaMicro)} in the book, ${formatDecimal(arrivedMicro)} by transfers${misdirected === undefined ? '' : ` (one to ${misdirected.to})`}`,
+          };
         }
       }
       return null;
@@ -81,7 +104,11 @@ export const casinoReferralLevels: InvariantDefinition = {
     return {
       onTransfer(transfer) {
         if (!transfer.reason.startsWith(LEVEL_REASON)) return null;
-        pending.push({ levelIndex: Number(transfer.reason.slice(LEVEL_REASON.length)) - 1, amountMicro: transfer.amountMicro, to: transfer.to });
+        pending.push({
+          levelIndex: Number(transfer.reason.slice(LEVEL_REASON.length)) - 1,
+          amountMicro: transfer.amountMicro,
+          to: transfer.to,
+        });
         return null;
       },
       onEvent(event) {
@@ -101,7 +128,9 @@ export const casinoReferralLevels: InvariantDefinition = {
       },
       atEnd(endMs) {
         for (const agentId of losses.keys()) {
-          const violation = judgeLevels(agentId, referrersOf(platform, agentId), endMs, () => jsonText({ audit: 'end of run', agentId }));
+          const violation = judgeLevels(agentId, referrersOf(platform, agentId), endMs, () =>
+            jsonText({ audit: 'end of run', agentId }),
+          );
           if (violation !== null) return violation;
         }
         return null;

@@ -21,10 +21,16 @@ export const domainsExpiryExact: InvariantDefinition = {
   create({ platform }) {
     const graceMs = platform.config.domains.graceMs;
     const tracked = new Map<string, Tracked>();
-    const deadlines = new Scheduler<{ domainId: string; atMs: number; kind: 'expire' | 'release' }>({ maxPending: 10_000_000 });
+    const deadlines = new Scheduler<{ domainId: string; atMs: number; kind: 'expire' | 'release' }>({
+      maxPending: 10_000_000,
+    });
     const announce = (entry: Tracked): void => {
       deadlines.schedule(entry.expiresAtMs, { domainId: entry.domainId, atMs: entry.expiresAtMs, kind: 'expire' });
-      deadlines.schedule(entry.expiresAtMs + graceMs, { domainId: entry.domainId, atMs: entry.expiresAtMs + graceMs, kind: 'release' });
+      deadlines.schedule(entry.expiresAtMs + graceMs, {
+        domainId: entry.domainId,
+        atMs: entry.expiresAtMs + graceMs,
+        kind: 'release',
+      });
     };
     return {
       onEvent(event) {
@@ -32,7 +38,11 @@ export const domainsExpiryExact: InvariantDefinition = {
         switch (event.type) {
           case 'domains.registered':
           case 'domains.renewed': {
-            const entry = tracked.get(event.domainId) ?? { domainId: event.domainId, domain: event.domain, expiresAtMs: event.expiresAtMs };
+            const entry = tracked.get(event.domainId) ?? {
+              domainId: event.domainId,
+              domain: event.domain,
+              expiresAtMs: event.expiresAtMs,
+            };
             entry.expiresAtMs = event.expiresAtMs;
             tracked.set(event.domainId, entry);
             announce(entry);
@@ -41,7 +51,11 @@ export const domainsExpiryExact: InvariantDefinition = {
           case 'domains.expired': {
             const entry = tracked.get(event.domainId);
             if (entry === undefined || event.atMs !== entry.expiresAtMs || event.expiresAtMs !== entry.expiresAtMs) {
-              return { atMs: event.atMs, event: jsonText(event), message: `${event.domain} expired at ${event.atMs}, not at its expires_at ${entry?.expiresAtMs ?? 'unknown'}` };
+              return {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `${event.domain} expired at ${event.atMs}, not at its expires_at ${entry?.expiresAtMs ?? 'unknown'}`,
+              };
             }
             return null;
           }
@@ -49,7 +63,11 @@ export const domainsExpiryExact: InvariantDefinition = {
             const entry = tracked.get(event.domainId);
             tracked.delete(event.domainId);
             if (entry === undefined || event.atMs !== entry.expiresAtMs + graceMs) {
-              return { atMs: event.atMs, event: jsonText(event), message: `${event.domain} released at ${event.atMs}, not at the end of its grace ${entry === undefined ? 'unknown' : entry.expiresAtMs + graceMs}` };
+              return {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `${event.domain} released at ${event.atMs}, not at the end of its grace ${entry === undefined ? 'unknown' : entry.expiresAtMs + graceMs}`,
+              };
             }
             return null;
           }
@@ -64,11 +82,22 @@ export const domainsExpiryExact: InvariantDefinition = {
           const { domainId, atMs, kind } = next.payload;
           const entry = tracked.get(domainId);
           // Renewed since (a later instant announced) or released: nothing due at this one.
-          if (entry === undefined || (kind === 'expire' ? entry.expiresAtMs : entry.expiresAtMs + graceMs) !== atMs) continue;
+          if (entry === undefined || (kind === 'expire' ? entry.expiresAtMs : entry.expiresAtMs + graceMs) !== atMs)
+            continue;
           const record = platform.domains.find(entry.domain);
           if (record === undefined || record.id !== domainId) continue;
-          if (kind === 'expire' && record.status === 'active') return { atMs: tickMs, event: jsonText({ domain: entry.domain, expiresAtMs: atMs }), message: `${entry.domain} is still active at ${tickMs}, past its expires_at ${atMs}` };
-          if (kind === 'release') return { atMs: tickMs, event: jsonText({ domain: entry.domain, releaseAtMs: atMs }), message: `${entry.domain} is still held at ${tickMs}, past the end of its grace ${atMs}` };
+          if (kind === 'expire' && record.status === 'active')
+            return {
+              atMs: tickMs,
+              event: jsonText({ domain: entry.domain, expiresAtMs: atMs }),
+              message: `${entry.domain} is still active at ${tickMs}, past its expires_at ${atMs}`,
+            };
+          if (kind === 'release')
+            return {
+              atMs: tickMs,
+              event: jsonText({ domain: entry.domain, releaseAtMs: atMs }),
+              message: `${entry.domain} is still held at ${tickMs}, past the end of its grace ${atMs}`,
+            };
         }
         return null;
       },

@@ -20,7 +20,14 @@ export const domainsFees: InvariantDefinition = {
     let pending: { reason: string; from: string; to: string; amountMicro: bigint; reference: string }[] = [];
     return {
       onTransfer(transfer) {
-        if (transfer.reason.startsWith('domains.')) pending.push({ reason: transfer.reason, from: transfer.from, to: transfer.to, amountMicro: transfer.amountMicro, reference: transfer.reference });
+        if (transfer.reason.startsWith('domains.'))
+          pending.push({
+            reason: transfer.reason,
+            from: transfer.from,
+            to: transfer.to,
+            amountMicro: transfer.amountMicro,
+            reference: transfer.reference,
+          });
         return null;
       },
       onEvent(event) {
@@ -32,9 +39,19 @@ export const domainsFees: InvariantDefinition = {
             const reason = event.type === 'domains.registered' ? 'domains.register' : 'domains.renew';
             const moved = pending.filter((entry) => entry.reference === event.domainId);
             const fee = moved[0];
-            if (moved.length !== 1 || fee === undefined || fee.reason !== reason || fee.from !== agentAccount(event.ownerId) || fee.to !== FEE_INCOME || fee.amountMicro !== event.costMicro) {
+            if (
+              moved.length !== 1 ||
+              fee === undefined ||
+              fee.reason !== reason ||
+              fee.from !== agentAccount(event.ownerId) ||
+              fee.to !== FEE_INCOME ||
+              fee.amountMicro !== event.costMicro
+            ) {
               broken = `${event.type} of ${event.domain} should move ${event.costMicro} micro-USDC from ${event.ownerId} to fee-income in one transfer; moved ${jsonText(moved.map((entry) => ({ ...entry, amountMicro: String(entry.amountMicro) })))}`;
-            } else if (event.referrerId !== null && event.referralMicro !== basisPoints(event.costMicro, shareBps, 'down')) {
+            } else if (
+              event.referrerId !== null &&
+              event.referralMicro !== basisPoints(event.costMicro, shareBps, 'down')
+            ) {
               broken = `${event.type} of ${event.domain}: referral ${event.referralMicro} is not ${shareBps} bps of ${event.costMicro}`;
             } else if (event.referrerId === null && event.referralMicro !== 0n) {
               broken = `${event.type} of ${event.domain}: a referral share without a referrer`;
@@ -47,7 +64,14 @@ export const domainsFees: InvariantDefinition = {
               if (moved.length !== 0) broken = `the gift of ${event.domain} moved money`;
             } else {
               const sale = moved[0];
-              if (moved.length !== 1 || sale === undefined || sale.reason !== 'domains.sale' || sale.from !== agentAccount(event.toId) || sale.to !== agentAccount(event.fromId) || sale.amountMicro !== event.priceMicro) {
+              if (
+                moved.length !== 1 ||
+                sale === undefined ||
+                sale.reason !== 'domains.sale' ||
+                sale.from !== agentAccount(event.toId) ||
+                sale.to !== agentAccount(event.fromId) ||
+                sale.amountMicro !== event.priceMicro
+              ) {
                 broken = `the sale of ${event.domain} should move ${event.priceMicro} micro-USDC from ${event.toId} to ${event.fromId}`;
               }
             }
@@ -56,11 +80,13 @@ export const domainsFees: InvariantDefinition = {
           case 'domains.offered':
           case 'domains.expired':
           case 'domains.released':
-            if (pending.some((entry) => entry.reference === event.domainId)) broken = `${event.type} of ${event.domain} moved money`;
+            if (pending.some((entry) => entry.reference === event.domainId))
+              broken = `${event.type} of ${event.domain} moved money`;
             break;
         }
         pending = [];
-        const violation: Violation | null = broken === null ? null : { atMs: event.atMs, event: jsonText(event), message: broken };
+        const violation: Violation | null =
+          broken === null ? null : { atMs: event.atMs, event: jsonText(event), message: broken };
         return violation;
       },
     };

@@ -16,7 +16,11 @@ export const domainsOneOwner: InvariantDefinition = {
   create({ platform }) {
     /** Held name → [registration id, owner]. */
     const owners = new Map<string, { domainId: string; ownerId: string }>();
-    const violation = (event: DomainEvent, message: string): Violation => ({ atMs: event.atMs, event: jsonText(event), message });
+    const violation = (event: DomainEvent, message: string): Violation => ({
+      atMs: event.atMs,
+      event: jsonText(event),
+      message,
+    });
     const consistent = (event: DomainEvent): Violation | null => {
       const broken = platform.domains.checkConsistent();
       return broken === null ? null : violation(event, `domain registry inconsistent: ${broken}`);
@@ -27,39 +31,62 @@ export const domainsOneOwner: InvariantDefinition = {
         switch (event.type) {
           case 'domains.registered': {
             const held = owners.get(event.domain);
-            if (held !== undefined) return violation(event, `${event.domain} registered by ${event.ownerId} while held by ${held.ownerId}`);
+            if (held !== undefined)
+              return violation(event, `${event.domain} registered by ${event.ownerId} while held by ${held.ownerId}`);
             owners.set(event.domain, { domainId: event.domainId, ownerId: event.ownerId });
             return consistent(event);
           }
           case 'domains.transferred': {
             const held = owners.get(event.domain);
             if (held === undefined || held.domainId !== event.domainId || held.ownerId !== event.fromId) {
-              return violation(event, `${event.domain} transferred from ${event.fromId} but its tracked owner is ${held?.ownerId ?? 'nobody'}`);
+              return violation(
+                event,
+                `${event.domain} transferred from ${event.fromId} but its tracked owner is ${held?.ownerId ?? 'nobody'}`,
+              );
             }
             if (event.toId === event.fromId) return violation(event, `${event.domain} transferred to its own owner`);
             held.ownerId = event.toId;
-            return platform.domains.find(event.domain)?.ownerId === event.toId ? consistent(event) : violation(event, `${event.domain} transferred to ${event.toId} but the registry says otherwise`);
+            return platform.domains.find(event.domain)?.ownerId === event.toId
+              ? consistent(event)
+              : violation(event, `${event.domain} transferred to ${event.toId} but the registry says otherwise`);
           }
           case 'domains.released': {
             const held = owners.get(event.domain);
-            if (held === undefined || held.domainId !== event.domainId) return violation(event, `${event.domain} released but not held`);
+            if (held === undefined || held.domainId !== event.domainId)
+              return violation(event, `${event.domain} released but not held`);
             owners.delete(event.domain);
-            return platform.domains.find(event.domain) === undefined ? consistent(event) : violation(event, `${event.domain} released but still in the registry`);
+            return platform.domains.find(event.domain) === undefined
+              ? consistent(event)
+              : violation(event, `${event.domain} released but still in the registry`);
           }
           case 'domains.renewed':
           case 'domains.offered':
           case 'domains.expired': {
             const held = owners.get(event.domain);
-            if (held === undefined || held.ownerId !== event.ownerId) return violation(event, `${event.type} of ${event.domain} by ${event.ownerId}, tracked owner ${held?.ownerId ?? 'nobody'}`);
+            if (held === undefined || held.ownerId !== event.ownerId)
+              return violation(
+                event,
+                `${event.type} of ${event.domain} by ${event.ownerId}, tracked owner ${held?.ownerId ?? 'nobody'}`,
+              );
             return null;
           }
         }
       },
       onHour(nowMs) {
-        if (platform.domains.size !== owners.size) return { atMs: nowMs, event: jsonText({ held: platform.domains.size, tracked: owners.size }), message: `the registry holds ${platform.domains.size} domains, the events say ${owners.size}` };
+        if (platform.domains.size !== owners.size)
+          return {
+            atMs: nowMs,
+            event: jsonText({ held: platform.domains.size, tracked: owners.size }),
+            message: `the registry holds ${platform.domains.size} domains, the events say ${owners.size}`,
+          };
         for (const record of platform.domains.all()) {
           const held = owners.get(record.name);
-          if (held?.ownerId !== record.ownerId) return { atMs: nowMs, event: jsonText({ domain: record.name }), message: `${record.name} is owned by ${record.ownerId} in the registry, by ${held?.ownerId ?? 'nobody'} by the events` };
+          if (held?.ownerId !== record.ownerId)
+            return {
+              atMs: nowMs,
+              event: jsonText({ domain: record.name }),
+              message: `${record.name} is owned by ${record.ownerId} in the registry, by ${held?.ownerId ?? 'nobody'} by the events`,
+            };
         }
         return null;
       },

@@ -37,7 +37,14 @@ export const escrowExpiryExact: InvariantDefinition = {
         if (!isEscrowEvent(event)) return null;
         switch (event.type) {
           case 'escrow.created': {
-            const tracked: Tracked = { escrowId: event.escrowId, senderAccount: agentAccount(event.senderId), amountMicro: event.amountMicro, expiresAtMs: event.expiresAtMs, open: true, returnedAtMs: null };
+            const tracked: Tracked = {
+              escrowId: event.escrowId,
+              senderAccount: agentAccount(event.senderId),
+              amountMicro: event.amountMicro,
+              expiresAtMs: event.expiresAtMs,
+              open: true,
+              returnedAtMs: null,
+            };
             escrows.set(event.escrowId, tracked);
             deadlines.schedule(event.expiresAtMs, tracked);
             return null;
@@ -51,13 +58,26 @@ export const escrowExpiryExact: InvariantDefinition = {
           }
           case 'escrow.expired': {
             const tracked = escrows.get(event.escrowId);
-            if (tracked === undefined) return { atMs: event.atMs, event: jsonText(event), message: `escrow ${event.escrowId} expired but was never created` };
+            if (tracked === undefined)
+              return {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `escrow ${event.escrowId} expired but was never created`,
+              };
             tracked.open = false;
             if (event.atMs !== tracked.expiresAtMs || event.expiresAtMs !== tracked.expiresAtMs) {
-              return { atMs: event.atMs, event: jsonText(event), message: `escrow ${event.escrowId} expired at ${event.atMs}, not at its expires_at ${tracked.expiresAtMs}` };
+              return {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `escrow ${event.escrowId} expired at ${event.atMs}, not at its expires_at ${tracked.expiresAtMs}`,
+              };
             }
             if (tracked.returnedAtMs !== event.atMs) {
-              return { atMs: event.atMs, event: jsonText(event), message: `escrow ${event.escrowId} expired without returning its full amount to the sender at that instant` };
+              return {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `escrow ${event.escrowId} expired without returning its full amount to the sender at that instant`,
+              };
             }
             return null;
           }
@@ -66,7 +86,12 @@ export const escrowExpiryExact: InvariantDefinition = {
       onTransfer(transfer) {
         if (!transfer.from.startsWith(ESCROW_PREFIX)) return null;
         const tracked = escrows.get(transfer.from.slice(ESCROW_PREFIX.length));
-        if (tracked !== undefined && transfer.to === tracked.senderAccount && transfer.amountMicro === tracked.amountMicro) tracked.returnedAtMs = nowMs();
+        if (
+          tracked !== undefined &&
+          transfer.to === tracked.senderAccount &&
+          transfer.amountMicro === tracked.amountMicro
+        )
+          tracked.returnedAtMs = nowMs();
         return null;
       },
       onTick(tickMs) {
@@ -74,7 +99,11 @@ export const escrowExpiryExact: InvariantDefinition = {
           deadlines.pop();
           const tracked = next.payload;
           if (tracked.open) {
-            return { atMs: tickMs, event: jsonText({ escrowId: tracked.escrowId, expiresAtMs: tracked.expiresAtMs }), message: `escrow ${tracked.escrowId} is still locked at ${tickMs}, past its expires_at ${tracked.expiresAtMs}` };
+            return {
+              atMs: tickMs,
+              event: jsonText({ escrowId: tracked.escrowId, expiresAtMs: tracked.expiresAtMs }),
+              message: `escrow ${tracked.escrowId} is still locked at ${tickMs}, past its expires_at ${tracked.expiresAtMs}`,
+            };
           }
         }
         return null;

@@ -23,9 +23,18 @@ export const escrowSettlesOnce: InvariantDefinition = {
     const escrows = new Map<string, Tracked>();
     const settle = (event: Settlement): Violation | null => {
       const tracked = escrows.get(event.escrowId);
-      if (tracked === undefined) return { atMs: event.atMs, event: jsonText(event), message: `escrow ${event.escrowId} settled but was never created` };
+      if (tracked === undefined)
+        return {
+          atMs: event.atMs,
+          event: jsonText(event),
+          message: `escrow ${event.escrowId} settled but was never created`,
+        };
       if (tracked.settledBy !== null) {
-        return { atMs: event.atMs, event: jsonText(event), message: `escrow ${event.escrowId} settled twice: ${tracked.settledBy}, then ${event.type}` };
+        return {
+          atMs: event.atMs,
+          event: jsonText(event),
+          message: `escrow ${event.escrowId} settled twice: ${tracked.settledBy}, then ${event.type}`,
+        };
       }
       tracked.settledBy = event.type;
       return null;
@@ -40,7 +49,11 @@ export const escrowSettlesOnce: InvariantDefinition = {
           case 'escrow.disputed': {
             const tracked = escrows.get(event.escrowId);
             if (tracked === undefined || tracked.settledBy !== null) {
-              return { atMs: event.atMs, event: jsonText(event), message: `escrow ${event.escrowId} disputed while not open` };
+              return {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `escrow ${event.escrowId} disputed while not open`,
+              };
             }
             tracked.windowEndsAtMs = event.windowEndsAtMs;
             return null;
@@ -57,7 +70,11 @@ export const escrowSettlesOnce: InvariantDefinition = {
           const deadlineMs = tracked.windowEndsAtMs ?? tracked.expiresAtMs;
           if (deadlineMs <= endMs) {
             const what = tracked.windowEndsAtMs === null ? 'locked past its expiry' : 'disputed past its window';
-            return { atMs: endMs, event: jsonText({ escrowId, ...tracked }), message: `escrow ${escrowId} is still ${what} (deadline ${deadlineMs})` };
+            return {
+              atMs: endMs,
+              event: jsonText({ escrowId, ...tracked }),
+              message: `escrow ${escrowId} is still ${what} (deadline ${deadlineMs})`,
+            };
           }
         }
         return null;

@@ -22,7 +22,12 @@ export const faucetCooldown: InvariantDefinition = {
         }
         if (event.type !== 'faucet.claimed') return null;
         if (event.style === 'A') {
-          if (claimedA.has(event.agentId)) return { atMs: event.atMs, event: jsonText(event), message: `agent ${event.agentId} was paid a second style-A claim` };
+          if (claimedA.has(event.agentId))
+            return {
+              atMs: event.atMs,
+              event: jsonText(event),
+              message: `agent ${event.agentId} was paid a second style-A claim`,
+            };
           claimedA.add(event.agentId);
           return null;
         }

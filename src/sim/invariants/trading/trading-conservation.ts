@@ -10,7 +10,12 @@
  */
 import { agentAccount, type Transfer } from '../../../core/ledger.ts';
 import type { Platform } from '../../../platform/platform.ts';
-import { TRADING_HOUSE, TRADING_INSURANCE, holdAccount, marginAccount } from '../../../services/trading/trading-record.ts';
+import {
+  TRADING_HOUSE,
+  TRADING_INSURANCE,
+  holdAccount,
+  marginAccount,
+} from '../../../services/trading/trading-record.ts';
 import { jsonText } from '../../json-text.ts';
 import type { InvariantDefinition, Violation } from '../checker.ts';
 
@@ -18,28 +23,37 @@ const MARGIN_PREFIX = marginAccount('');
 const HOLD_PREFIX = holdAccount('');
 
 function isTradingAccount(account: string): boolean {
-  return account === TRADING_HOUSE || account === TRADING_INSURANCE || account.startsWith(MARGIN_PREFIX) || account.startsWith(HOLD_PREFIX);
+  return (
+    account === TRADING_HOUSE ||
+    account === TRADING_INSURANCE ||
+    account.startsWith(MARGIN_PREFIX) ||
+    account.startsWith(HOLD_PREFIX)
+  );
 }
 
 /** The first agent whose margin or hold account disagrees with the book, as a message (one pass over the open orders). */
 function agentMismatch(platform: Platform, agentIds: Iterable<string>): string | null {
   const trading = platform.trading;
   const holds = new Map<string, bigint>();
-  for (const order of trading.book.openOrderList()) holds.set(order.agentId, (holds.get(order.agentId) ?? 0n) + order.holdMicro);
+  for (const order of trading.book.openOrderList())
+    holds.set(order.agentId, (holds.get(order.agentId) ?? 0n) + order.holdMicro);
   for (const agentId of agentIds) {
     const margins = trading.book.openPositionsOf(agentId).reduce((sum, position) => sum + position.marginMicro, 0n);
     const margin = platform.ledger.balance(marginAccount(agentId));
-    if (margin !== margins) return `${marginAccount(agentId)} holds ${margin} micro-USDC, its open positions' margins sum to ${margins}`;
+    if (margin !== margins)
+      return `${marginAccount(agentId)} holds ${margin} micro-USDC, its open positions' margins sum to ${margins}`;
     const held = platform.ledger.balance(holdAccount(agentId));
     const expected = holds.get(agentId) ?? 0n;
-    if (held !== expected) return `${holdAccount(agentId)} holds ${held} micro-USDC, its open orders' holds sum to ${expected}`;
+    if (held !== expected)
+      return `${holdAccount(agentId)} holds ${held} micro-USDC, its open orders' holds sum to ${expected}`;
   }
   return null;
 }
 
 export const tradingConservation: InvariantDefinition = {
   name: 'trading-conservation',
-  description: 'margin and hold accounts match open positions and orders; fees and funding match their transfers; trading accounts only change by transfers',
+  description:
+    'margin and hold accounts match open positions and orders; fees and funding match their transfers; trading accounts only change by transfers',
   create({ platform }) {
     const ledger = platform.ledger;
     const config = platform.config.trading;
@@ -48,18 +62,27 @@ export const tradingConservation: InvariantDefinition = {
     let fundingNet = 0n;
     const full = (atMs: number, when: string): Violation | null => {
       const violation = (message: string): Violation => ({ atMs, event: jsonText({ audit: when, atMs }), message });
-      const mismatch = agentMismatch(platform, platform.agents.all().map((agent) => agent.id));
+      const mismatch = agentMismatch(
+        platform,
+        platform.agents.all().map((agent) => agent.id),
+      );
       if (mismatch !== null) return violation(mismatch);
       let fees = 0n;
       for (const order of platform.trading.book.allOrders()) fees += order.feeMicro;
-      if (fees !== feeTransfers) return violation(`orders record ${fees} micro-USDC of fees, trading.fee transfers moved ${feeTransfers}`);
+      if (fees !== feeTransfers)
+        return violation(`orders record ${fees} micro-USDC of fees, trading.fee transfers moved ${feeTransfers}`);
       let funding = 0n;
       for (const position of platform.trading.book.allPositions()) funding += position.fundingPaidMicro;
-      if (funding !== fundingNet) return violation(`positions record ${funding} micro-USDC of funding paid, trading.funding transfers net ${fundingNet}`);
+      if (funding !== fundingNet)
+        return violation(
+          `positions record ${funding} micro-USDC of funding paid, trading.funding transfers net ${fundingNet}`,
+        );
       let inside = 0n;
       for (const [account, balance] of ledger.accounts()) if (isTradingAccount(account)) inside += balance;
-      if (inside !== expectedInside) return violation(`trading accounts hold ${inside} micro-USDC, transfers in and out say ${expectedInside}`);
-      if (ledger.balance(TRADING_HOUSE) < 0n || ledger.balance(TRADING_INSURANCE) < 0n) return violation('the trading house or insurance is negative');
+      if (inside !== expectedInside)
+        return violation(`trading accounts hold ${inside} micro-USDC, transfers in and out say ${expectedInside}`);
+      if (ledger.balance(TRADING_HOUSE) < 0n || ledger.balance(TRADING_INSURANCE) < 0n)
+        return violation('the trading house or insurance is negative');
       return null;
     };
     return {
@@ -69,14 +92,19 @@ export const tradingConservation: InvariantDefinition = {
         if (fromInside && !toInside) expectedInside -= transfer.amountMicro;
         if (toInside && !fromInside && transfer.reference !== 'genesis') expectedInside += transfer.amountMicro;
         if (transfer.reason === 'trading.fee') feeTransfers += transfer.amountMicro;
-        if (transfer.reason === 'trading.funding') fundingNet += transfer.to === TRADING_HOUSE ? transfer.amountMicro : -transfer.amountMicro;
+        if (transfer.reason === 'trading.funding')
+          fundingNet += transfer.to === TRADING_HOUSE ? transfer.amountMicro : -transfer.amountMicro;
         return null;
       },
       onEvent(event) {
         if (!event.type.startsWith('trading.') || !('agentId' in event)) return null;
         const mismatch = agentMismatch(platform, [event.agentId]);
         if (mismatch === null && ledger.balance(agentAccount(event.agentId)) >= 0n) return null;
-        return { atMs: event.atMs, event: jsonText(event), message: mismatch ?? `${agentAccount(event.agentId)} is negative after ${event.type}` };
+        return {
+          atMs: event.atMs,
+          event: jsonText(event),
+          message: mismatch ?? `${agentAccount(event.agentId)} is negative after ${event.type}`,
+        };
       },
       onHour: (nowMs) => full(nowMs, 'hourly'),
       atEnd: (endMs) => full(endMs, 'end of run'),

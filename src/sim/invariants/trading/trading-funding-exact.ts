@@ -17,11 +17,21 @@ export const tradingFundingExact: InvariantDefinition = {
     const funded = new Map<number, Set<string>>();
     let checkedUntilMs = platform.nowMs;
     const sweep = (nowMs: number): Violation | null => {
-      for (let instant = (Math.floor(checkedUntilMs / periodMs) + 1) * periodMs; instant <= nowMs; instant += periodMs) {
+      for (
+        let instant = (Math.floor(checkedUntilMs / periodMs) + 1) * periodMs;
+        instant <= nowMs;
+        instant += periodMs
+      ) {
         const seen = funded.get(instant) ?? new Set<string>();
         for (const position of platform.trading.book.allPositions()) {
-          const openAcross = position.openedAtMs < instant && (position.closedAtMs === null || position.closedAtMs > instant);
-          if (openAcross && !seen.has(position.id)) return { atMs: instant, event: jsonText({ positionId: position.id, instant }), message: `position ${position.id} was open across the funding instant ${new Date(instant).toISOString()} but not funded then` };
+          const openAcross =
+            position.openedAtMs < instant && (position.closedAtMs === null || position.closedAtMs > instant);
+          if (openAcross && !seen.has(position.id))
+            return {
+              atMs: instant,
+              event: jsonText({ positionId: position.id, instant }),
+              message: `position ${position.id} was open across the funding instant ${new Date(instant).toISOString()} but not funded then`,
+            };
         }
         funded.delete(instant);
         checkedUntilMs = instant;
@@ -31,9 +41,19 @@ export const tradingFundingExact: InvariantDefinition = {
     return {
       onEvent(event) {
         if (event.type !== 'trading.funding') return null;
-        if (event.atMs % periodMs !== 0) return { atMs: event.atMs, event: jsonText(event), message: `funding at ${new Date(event.atMs).toISOString()}, not at 00, 08 or 16 UTC` };
+        if (event.atMs % periodMs !== 0)
+          return {
+            atMs: event.atMs,
+            event: jsonText(event),
+            message: `funding at ${new Date(event.atMs).toISOString()}, not at 00, 08 or 16 UTC`,
+          };
         const seen = funded.get(event.atMs) ?? new Set<string>();
-        if (seen.has(event.positionId)) return { atMs: event.atMs, event: jsonText(event), message: `position ${event.positionId} funded twice at one instant` };
+        if (seen.has(event.positionId))
+          return {
+            atMs: event.atMs,
+            event: jsonText(event),
+            message: `position ${event.positionId} funded twice at one instant`,
+          };
         seen.add(event.positionId);
         funded.set(event.atMs, seen);
         return null;

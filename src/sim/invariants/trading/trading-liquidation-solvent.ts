@@ -21,12 +21,18 @@ export const tradingLiquidationSolvent: InvariantDefinition = {
     const insurancePaid = new Map<string, bigint>();
     return {
       onTransfer(transfer) {
-        const liquidation = transfer.reason.startsWith('trading.liquidation') || transfer.reason === 'trading.insurance';
+        const liquidation =
+          transfer.reason.startsWith('trading.liquidation') || transfer.reason === 'trading.insurance';
         if (!liquidation) return null;
         if (transfer.from.startsWith(AGENT_PREFIX) || transfer.to.startsWith(AGENT_PREFIX)) {
-          return { atMs: nowMs(), event: jsonText(transfer), message: `a ${transfer.reason} transfer touched the agent balance ${transfer.from.startsWith(AGENT_PREFIX) ? transfer.from : transfer.to}` };
+          return {
+            atMs: nowMs(),
+            event: jsonText(transfer),
+            message: `a ${transfer.reason} transfer touched the agent balance ${transfer.from.startsWith(AGENT_PREFIX) ? transfer.from : transfer.to}`,
+          };
         }
-        if (transfer.from === TRADING_INSURANCE && transfer.to === TRADING_HOUSE) insurancePaid.set(transfer.reference, (insurancePaid.get(transfer.reference) ?? 0n) + transfer.amountMicro);
+        if (transfer.from === TRADING_INSURANCE && transfer.to === TRADING_HOUSE)
+          insurancePaid.set(transfer.reference, (insurancePaid.get(transfer.reference) ?? 0n) + transfer.amountMicro);
         return null;
       },
       onEvent(event) {
@@ -35,10 +41,14 @@ export const tradingLiquidationSolvent: InvariantDefinition = {
         insurancePaid.delete(event.positionId);
         const position = platform.trading.book.position(event.positionId);
         const fail = (message: string) => ({ atMs: event.atMs, event: jsonText(event), message });
-        if (position === undefined || position.status !== 'liquidated' || position.marginMicro !== 0n) return fail(`position ${event.positionId} is not liquidated with an empty margin after its liquidation`);
-        if (platform.trading.book.openPosition(event.agentId, event.symbol) === position) return fail(`position ${event.positionId} is still in the open book`);
-        if (ledger.balance(agentAccount(event.agentId)) < 0n) return fail(`agent ${event.agentId} is negative after a liquidation`);
-        if (paid > event.shortfallMicro) return fail(`insurance paid ${paid} micro-USDC for a shortfall of ${event.shortfallMicro}`);
+        if (position === undefined || position.status !== 'liquidated' || position.marginMicro !== 0n)
+          return fail(`position ${event.positionId} is not liquidated with an empty margin after its liquidation`);
+        if (platform.trading.book.openPosition(event.agentId, event.symbol) === position)
+          return fail(`position ${event.positionId} is still in the open book`);
+        if (ledger.balance(agentAccount(event.agentId)) < 0n)
+          return fail(`agent ${event.agentId} is negative after a liquidation`);
+        if (paid > event.shortfallMicro)
+          return fail(`insurance paid ${paid} micro-USDC for a shortfall of ${event.shortfallMicro}`);
         return null;
       },
     };

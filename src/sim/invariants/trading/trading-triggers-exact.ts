@@ -28,7 +28,11 @@ export const tradingTriggersExact: InvariantDefinition = {
     /** Whether `trigger` was due at the boundary `atMs` (its market open, its mark at or through it). */
     const dueAt = (trigger: TriggerRecord, atMs: number): boolean => {
       const market = marketBySymbol(trigger.symbol);
-      return market !== undefined && trading.prices.isOpen(market, atMs) && triggerCrossed(trigger, trading.prices.mid(market, atMs));
+      return (
+        market !== undefined &&
+        trading.prices.isOpen(market, atMs) &&
+        triggerCrossed(trigger, trading.prices.mid(market, atMs))
+      );
     };
 
     /** Boundaries in (sweptUntilMs, nowMs) — the ticks that certainly ran — at which a pending trigger was due. */
@@ -37,7 +41,12 @@ export const tradingTriggersExact: InvariantDefinition = {
       for (const trigger of trading.triggers.pendingList()) {
         const fromMs = Math.max(sweptUntilMs, trigger.createdAtMs);
         for (let boundary = (Math.floor(fromMs / tickMs) + 1) * tickMs; boundary <= untilMs; boundary += tickMs) {
-          if (dueAt(trigger, boundary)) return { atMs: boundary, event: jsonText({ triggerId: trigger.id, boundary }), message: `trigger ${trigger.id} (${trigger.kind} at ${formatPrice(trigger.triggerPrice)}) was crossed at ${new Date(boundary).toISOString()} and is still pending` };
+          if (dueAt(trigger, boundary))
+            return {
+              atMs: boundary,
+              event: jsonText({ triggerId: trigger.id, boundary }),
+              message: `trigger ${trigger.id} (${trigger.kind} at ${formatPrice(trigger.triggerPrice)}) was crossed at ${new Date(boundary).toISOString()} and is still pending`,
+            };
         }
       }
       sweptUntilMs = Math.max(sweptUntilMs, untilMs);
@@ -47,23 +56,37 @@ export const tradingTriggersExact: InvariantDefinition = {
     return {
       onEvent(event) {
         if (event.type === 'trading.trigger-cancelled') {
-          return fired.has(event.triggerId) ? { atMs: event.atMs, event: jsonText(event), message: `trigger ${event.triggerId} was cancelled after it fired` } : null;
+          return fired.has(event.triggerId)
+            ? {
+                atMs: event.atMs,
+                event: jsonText(event),
+                message: `trigger ${event.triggerId} was cancelled after it fired`,
+              }
+            : null;
         }
         if (event.type !== 'trading.trigger-fired') return null;
         const fail = (message: string): Violation => ({ atMs: event.atMs, event: jsonText(event), message });
         if (fired.has(event.triggerId)) return fail(`trigger ${event.triggerId} fired twice`);
         fired.add(event.triggerId);
         const trigger = trading.triggers.trigger(event.triggerId);
-        if (trigger === undefined || trigger.status !== 'fired' || trigger.endedAtMs !== event.atMs) return fail(`trigger ${event.triggerId} is not recorded fired at ${event.atMs}`);
+        if (trigger === undefined || trigger.status !== 'fired' || trigger.endedAtMs !== event.atMs)
+          return fail(`trigger ${event.triggerId} is not recorded fired at ${event.atMs}`);
         if (event.atMs % tickMs !== 0) return fail(`trigger ${event.triggerId} fired between ticks (${event.atMs})`);
         const market = marketBySymbol(trigger.symbol);
         if (market === undefined) return fail(`trigger ${event.triggerId} names no listed market`);
         const mark = trading.prices.mid(market, event.atMs);
-        if (formatPrice(mark) !== event.markPrice || !dueAt(trigger, event.atMs)) return fail(`trigger ${event.triggerId} fired at a mark of ${formatPrice(mark)} that does not cross ${formatPrice(trigger.triggerPrice)}`);
+        if (formatPrice(mark) !== event.markPrice || !dueAt(trigger, event.atMs))
+          return fail(
+            `trigger ${event.triggerId} fired at a mark of ${formatPrice(mark)} that does not cross ${formatPrice(trigger.triggerPrice)}`,
+          );
         const previous = event.atMs - tickMs;
-        if (previous > trigger.createdAtMs && dueAt(trigger, previous)) return fail(`trigger ${event.triggerId} was already crossed at ${new Date(previous).toISOString()}: it fired a tick late`);
+        if (previous > trigger.createdAtMs && dueAt(trigger, previous))
+          return fail(
+            `trigger ${event.triggerId} was already crossed at ${new Date(previous).toISOString()}: it fired a tick late`,
+          );
         const position = trading.book.position(trigger.positionId);
-        if (position === undefined || position.status !== 'closed' || position.closedAtMs !== event.atMs) return fail(`position ${trigger.positionId} was not closed by its trigger at ${event.atMs}`);
+        if (position === undefined || position.status !== 'closed' || position.closedAtMs !== event.atMs)
+          return fail(`position ${trigger.positionId} was not closed by its trigger at ${event.atMs}`);
         return null;
       },
       onHour: sweep,

@@ -16,16 +16,30 @@ function isWalletEvent(event: DomainEvent): event is WalletEvent {
 }
 
 /** The order of the aggregator's statuses; each terminal one ends an order. */
-const STEP: Readonly<Record<string, number>> = { waiting: 0, confirming: 1, exchanging: 2, sending: 3, finished: 4, failed: 4, refunded: 4, expired: 4 };
+const STEP: Readonly<Record<string, number>> = {
+  waiting: 0,
+  confirming: 1,
+  exchanging: 2,
+  sending: 3,
+  finished: 4,
+  failed: 4,
+  refunded: 4,
+  expired: 4,
+};
 
 export const walletConservation: InvariantDefinition = {
   name: 'wallet-conservation',
-  description: 'per chain and asset, balances + in flight = minted after every wallet event; a transaction settles once at its block; swap orders move forward',
+  description:
+    'per chain and asset, balances + in flight = minted after every wallet event; a transaction settles once at its block; swap orders move forward',
   create({ platform }) {
     /** Pending hash → its block instant. */
     const pending = new Map<string, number>();
     const orders = new Map<string, number>();
-    const violation = (event: DomainEvent, message: string): Violation => ({ atMs: event.atMs, event: jsonText(event), message });
+    const violation = (event: DomainEvent, message: string): Violation => ({
+      atMs: event.atMs,
+      event: jsonText(event),
+      message,
+    });
     const conserved = (event: DomainEvent): Violation | null => {
       const broken = platform.wallet.checkConserved();
       return broken === null ? null : violation(event, `chain money not conserved: ${broken}`);
@@ -36,13 +50,21 @@ export const walletConservation: InvariantDefinition = {
         switch (event.type) {
           case 'wallet.sent':
             if (pending.has(event.hash)) return violation(event, `transaction ${event.hash} sent twice`);
-            if (event.blockAtMs <= event.atMs) return violation(event, `transaction ${event.hash} settles at ${event.blockAtMs}, not after it was sent (${event.atMs})`);
+            if (event.blockAtMs <= event.atMs)
+              return violation(
+                event,
+                `transaction ${event.hash} settles at ${event.blockAtMs}, not after it was sent (${event.atMs})`,
+              );
             pending.set(event.hash, event.blockAtMs);
             return conserved(event);
           case 'wallet.settled': {
             const blockAtMs = pending.get(event.hash);
             if (blockAtMs === undefined) return violation(event, `transaction ${event.hash} settled but not pending`);
-            if (blockAtMs !== event.atMs) return violation(event, `transaction ${event.hash} settled at ${event.atMs}, its block is at ${blockAtMs}`);
+            if (blockAtMs !== event.atMs)
+              return violation(
+                event,
+                `transaction ${event.hash} settled at ${event.atMs}, its block is at ${blockAtMs}`,
+              );
             pending.delete(event.hash);
             return conserved(event);
           }
@@ -50,7 +72,8 @@ export const walletConservation: InvariantDefinition = {
             const step = STEP[event.status];
             const last = orders.get(event.orderId);
             if (step === undefined) return violation(event, `swap ${event.orderId} in unknown status ${event.status}`);
-            if (last === undefined ? step !== 0 : step <= last) return violation(event, `swap ${event.orderId} moved to ${event.status} from step ${last ?? 'none'}`);
+            if (last === undefined ? step !== 0 : step <= last)
+              return violation(event, `swap ${event.orderId} moved to ${event.status} from step ${last ?? 'none'}`);
             orders.set(event.orderId, step);
             return conserved(event);
           }
@@ -62,7 +85,9 @@ export const walletConservation: InvariantDefinition = {
       },
       onHour(nowMs) {
         const broken = platform.wallet.checkConserved();
-        return broken === null ? null : { atMs: nowMs, event: jsonText({ hour: nowMs }), message: `chain money not conserved: ${broken}` };
+        return broken === null
+          ? null
+          : { atMs: nowMs, event: jsonText({ hour: nowMs }), message: `chain money not conserved: ${broken}` };
       },
     };
   },

@@ -2,7 +2,11 @@
 // same draws (a fixed seed, client seed and 200 nonces) under the published rules and under one
 // override; only the named game's plays may differ, and they must differ somewhere.
 import { describe, expect, test } from 'vitest';
-import { PUBLISHED_DEPLOYED_RULES, withRuleOverrides, type RuleOverrides } from '../../../../src/services/casino/deployed/deployed-casino-rules.ts';
+import {
+  PUBLISHED_DEPLOYED_RULES,
+  withRuleOverrides,
+  type RuleOverrides,
+} from '../../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { deployedDraw } from '../../../../src/services/casino/deployed/deployed-draw.ts';
 import { isUnreadable } from '../../../../src/services/casino/deployed/deployed-rule.ts';
 import { deployedRuleTable } from '../../../../src/services/casino/deployed/deployed-rule-table.ts';
@@ -11,10 +15,23 @@ import type { JsonObject } from '../../../../src/core/errors.ts';
 const SEED = 'a'.repeat(32) + '0123456789abcdef0123456789abcdef';
 const NONCES = 200;
 const PARAMS: Readonly<Record<string, JsonObject>> = {
-  coin_flip: { side: 'heads' }, dice: { direction: 'under', threshold: 40 }, simple_dice: { pick: 4 }, multiplier: { target_multiplier: 1.5 },
-  roulette: { bet_type: 'red' }, custom: { win_probability: 60 }, blackjack: { action: 'stand' }, crash: { cash_out_at: 1.3 },
-  plinko: { rows: 8, risk: 'low' }, slots: {}, hilo: { guess: 'higher' }, keno: { picks: [1, 20, 21, 40, 41] }, scratch_card: {},
-  video_poker: { holds: [] }, wheel: {}, mines: { mines: 2, reveals: 2 }, baccarat: { bet_on: 'banker' },
+  coin_flip: { side: 'heads' },
+  dice: { direction: 'under', threshold: 40 },
+  simple_dice: { pick: 4 },
+  multiplier: { target_multiplier: 1.5 },
+  roulette: { bet_type: 'red' },
+  custom: { win_probability: 60 },
+  blackjack: { action: 'stand' },
+  crash: { cash_out_at: 1.3 },
+  plinko: { rows: 8, risk: 'low' },
+  slots: {},
+  hilo: { guess: 'higher' },
+  keno: { picks: [1, 20, 21, 40, 41] },
+  scratch_card: {},
+  video_poker: { holds: [] },
+  wheel: {},
+  mines: { mines: 2, reveals: 2 },
+  baccarat: { bet_on: 'banker' },
 };
 
 /** Every game's plays (multiplier and result) on the fixed draws, by game. */
@@ -26,7 +43,13 @@ function plays(overrides: RuleOverrides): Map<string, unknown[]> {
     for (let nonce = 0; nonce < NONCES; nonce += 1) {
       const drawn = deployedDraw(rules, { game, params: PARAMS[game] ?? {}, seedHex: SEED, clientSeed: 'unit', nonce });
       expect(isUnreadable(drawn) ? drawn.why : null, game).toBeNull();
-      if (!isUnreadable(drawn)) list.push([String(drawn.result.multiplier.num), String(drawn.result.multiplier.den), drawn.result.detail, drawn.noncesUsed]);
+      if (!isUnreadable(drawn))
+        list.push([
+          String(drawn.result.multiplier.num),
+          String(drawn.result.multiplier.den),
+          drawn.result.detail,
+          drawn.noncesUsed,
+        ]);
     }
     byGame.set(game, list);
   }
@@ -58,17 +81,23 @@ const OVERRIDES: ReadonlyArray<readonly [game: string, overrides: RuleOverrides]
 describe('DeployedCasinoRules overrides', () => {
   const published = plays({});
 
-  test.each(OVERRIDES.map(([game, overrides]) => [game, JSON.stringify(overrides), overrides] as const))('%s: %s changes that game only', (game, _text, overrides) => {
-    const changed = plays(overrides);
-    for (const [other, list] of published) {
-      if (other === game) expect(changed.get(other)).not.toEqual(list);
-      else expect(changed.get(other), other).toEqual(list);
-    }
-  });
+  test.each(OVERRIDES.map(([game, overrides]) => [game, JSON.stringify(overrides), overrides] as const))(
+    '%s: %s changes that game only',
+    (game, _text, overrides) => {
+      const changed = plays(overrides);
+      for (const [other, list] of published) {
+        if (other === game) expect(changed.get(other)).not.toEqual(list);
+        else expect(changed.get(other), other).toEqual(list);
+      }
+    },
+  );
 
   test('money and display overrides change no game; the published value is never mutated', () => {
     const before = JSON.stringify(PUBLISHED_DEPLOYED_RULES);
-    const rules = withRuleOverrides(PUBLISHED_DEPLOYED_RULES, { money: { floatNoise: true }, display: { amountWonPlaces: 3 } });
+    const rules = withRuleOverrides(PUBLISHED_DEPLOYED_RULES, {
+      money: { floatNoise: true },
+      display: { amountWonPlaces: 3 },
+    });
     expect(rules.money.floatNoise).toBe(true);
     expect(rules.display).toEqual({ amountWonPlaces: 3, newBalancePlaces: 2 });
     expect(plays({ money: { floatNoise: true }, display: { amountWonPlaces: 3 } })).toEqual(published);
@@ -78,7 +107,13 @@ describe('DeployedCasinoRules overrides', () => {
   test('the uniform keno draw draws 20 distinct numbers of 1..80 and advances the counter by min(attempts, 25)', () => {
     const rules = withRuleOverrides(PUBLISHED_DEPLOYED_RULES, { casino: { keno: { draw: 'uniform' } } });
     for (let nonce = 0; nonce < 20; nonce += 1) {
-      const drawn = deployedDraw(rules, { game: 'keno', params: { picks: [5] }, seedHex: SEED, clientSeed: 'uniform', nonce });
+      const drawn = deployedDraw(rules, {
+        game: 'keno',
+        params: { picks: [5] },
+        seedHex: SEED,
+        clientSeed: 'uniform',
+        nonce,
+      });
       if (isUnreadable(drawn)) throw new Error(drawn.why);
       const numbers = drawn.result.detail['drawn'] as number[];
       expect(new Set(numbers).size).toBe(20);
@@ -86,7 +121,13 @@ describe('DeployedCasinoRules overrides', () => {
       expect(drawn.noncesUsed).toBeGreaterThanOrEqual(20);
       expect(drawn.noncesUsed).toBeLessThanOrEqual(25);
     }
-    const deployed = deployedDraw(PUBLISHED_DEPLOYED_RULES, { game: 'keno', params: { picks: [5] }, seedHex: SEED, clientSeed: 'uniform', nonce: 0 });
+    const deployed = deployedDraw(PUBLISHED_DEPLOYED_RULES, {
+      game: 'keno',
+      params: { picks: [5] },
+      seedHex: SEED,
+      clientSeed: 'uniform',
+      nonce: 0,
+    });
     if (isUnreadable(deployed)) throw new Error(deployed.why);
     expect((deployed.result.detail['drawn'] as number[]).length).toBeLessThanOrEqual(8);
     expect(deployed.noncesUsed).toBe(25);
@@ -95,14 +136,22 @@ describe('DeployedCasinoRules overrides', () => {
   test('mines: revealing stops at the first mine (revealed_cells ends at hit_at_cell on a loss, DEPLOYED.md §2.5)', () => {
     let losses = 0;
     for (let nonce = 0; nonce < 60; nonce += 1) {
-      const drawn = deployedDraw(PUBLISHED_DEPLOYED_RULES, { game: 'mines', params: { mines: 10, reveals: 8 }, seedHex: SEED, clientSeed: 'mines', nonce });
+      const drawn = deployedDraw(PUBLISHED_DEPLOYED_RULES, {
+        game: 'mines',
+        params: { mines: 10, reveals: 8 },
+        seedHex: SEED,
+        clientSeed: 'mines',
+        nonce,
+      });
       if (isUnreadable(drawn)) throw new Error(drawn.why);
       const detail = drawn.result.detail;
       const revealed = detail['revealed_cells'] as number[];
       if (detail['hit_mine'] === true) {
         losses += 1;
         expect(revealed.at(-1)).toBe(detail['hit_at_cell']);
-        expect((detail['mine_positions'] as number[]).filter((cell) => revealed.includes(cell))).toEqual([detail['hit_at_cell']]);
+        expect((detail['mine_positions'] as number[]).filter((cell) => revealed.includes(cell))).toEqual([
+          detail['hit_at_cell'],
+        ]);
       } else {
         expect(revealed).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
       }

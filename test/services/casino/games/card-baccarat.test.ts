@@ -27,7 +27,11 @@ describe('baccarat third-card rules', () => {
     expect(coup('3S 2H 3H 4D')).toEqual({ player: ['3S', '3H'], banker: ['2H', '4D'], winner: 'tie' });
     expect(coup('4S 2H 3H 3D 9C')).toEqual({ player: ['4S', '3H'], banker: ['2H', '3D', '9C'], winner: 'player' });
     expect(coup('4S 3H 3H 3D')).toEqual({ player: ['4S', '3H'], banker: ['3H', '3D'], winner: 'player' });
-    expect(coup('5S KH KS 2D 8C 4C')).toEqual({ player: ['5S', 'KS', '8C'], banker: ['KH', '2D', '4C'], winner: 'banker' });
+    expect(coup('5S KH KS 2D 8C 4C')).toEqual({
+      player: ['5S', 'KS', '8C'],
+      banker: ['KH', '2D', '4C'],
+      winner: 'banker',
+    });
   });
 
   it('the banker on 3 stands against a player third 8, draws against a 9', () => {
@@ -41,7 +45,13 @@ describe('baccarat third-card rules', () => {
   });
 
   it('bankerDraws follows the published table', () => {
-    const table: Record<number, number[]> = { 3: [0, 1, 2, 3, 4, 5, 6, 7, 9], 4: [2, 3, 4, 5, 6, 7], 5: [4, 5, 6, 7], 6: [6, 7], 7: [] };
+    const table: Record<number, number[]> = {
+      3: [0, 1, 2, 3, 4, 5, 6, 7, 9],
+      4: [2, 3, 4, 5, 6, 7],
+      5: [4, 5, 6, 7],
+      6: [6, 7],
+      7: [],
+    };
     for (let total = 0; total <= 7; total++) {
       const expected = total <= 2 ? [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] : (table[total] ?? []);
       const drawn = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter((value) => bankerDraws(total, value));
@@ -64,7 +74,8 @@ describe('baccarat module', () => {
 
   it('parses bet_on strictly', () => {
     expect(parsed(baccarat, { bet_on: 'banker' })).toEqual({ betOn: 'banker' });
-    for (const params of [{}, { bet_on: 'Banker' }, { bet_on: 1 }, { bet_on: null }]) expectRefused(baccarat, params, 'bet_on');
+    for (const params of [{}, { bet_on: 'Banker' }, { bet_on: 1 }, { bet_on: null }])
+      expectRefused(baccarat, params, 'bet_on');
   });
 
   it('has the exact infinite-shoe odds, checked against an enumeration of play itself', () => {
@@ -79,22 +90,42 @@ describe('baccarat module', () => {
   });
 
   it('keeps a positive edge on every bet: player 1.228%, banker 1.064%, tie 14.117%', () => {
-    const edges = Object.fromEntries(baccarat.variants().map((variant) => [variant.name, ratioText(edgeOf(baccarat.distribution(variant.params)))]));
-    expect(edges).toEqual({ 'baccarat:player': '4560/371293', 'baccarat:banker': '256786/24134045', 'baccarat:tie': '681400/4826809' });
+    const edges = Object.fromEntries(
+      baccarat.variants().map((variant) => [variant.name, ratioText(edgeOf(baccarat.distribution(variant.params)))]),
+    );
+    expect(edges).toEqual({
+      'baccarat:player': '4560/371293',
+      'baccarat:banker': '256786/24134045',
+      'baccarat:tie': '681400/4826809',
+    });
     expect(baccarat.advertisedEdge({ betOn: 'tie' })).toEqual(ratioFromDecimal('0.144'));
-    expect(baccarat.variants().map((variant) => baccarat.variantName(variant.params))).toEqual(['baccarat:player', 'baccarat:banker', 'baccarat:tie']);
+    expect(baccarat.variants().map((variant) => baccarat.variantName(variant.params))).toEqual([
+      'baccarat:player',
+      'baccarat:banker',
+      'baccarat:tie',
+    ]);
   });
 
   it('samples its distribution from provably fair streams', () => {
     for (const variant of baccarat.variants()) {
-      sampleLaw((draws) => baccarat.play(variant.params, draws).multiplier, baccarat.distribution(variant.params), 20_000);
+      sampleLaw(
+        (draws) => baccarat.play(variant.params, draws).multiplier,
+        baccarat.distribution(variant.params),
+        20_000,
+      );
     }
   });
 
   it('reports cards, totals and the outcome', () => {
     const scripted = { int: cardIndexes('4S KH 5S 3H'), uint32: () => 0, fraction52: () => 0n, sample: () => [] };
     expect(baccarat.play({ betOn: 'tie' }, scripted).detail).toEqual({
-      bet_on: 'tie', player_cards: ['4S', '5S'], banker_cards: ['KH', '3H'], player_total: 9, banker_total: 3, winner: 'player', outcome: 'lose',
+      bet_on: 'tie',
+      player_cards: ['4S', '5S'],
+      banker_cards: ['KH', '3H'],
+      player_total: 9,
+      banker_total: 3,
+      winner: 'player',
+      outcome: 'lose',
     });
   });
 });

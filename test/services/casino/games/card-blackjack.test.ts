@@ -19,9 +19,17 @@ const total = (text: string): string => {
   return `${soft ? 'soft' : 'hard'} ${value}`;
 };
 
-function hand(action: 'hit' | 'stand' | 'double', text: string): { player: string[]; dealer: string[]; multiplier: number; outcome: string } {
+function hand(
+  action: 'hit' | 'stand' | 'double',
+  text: string,
+): { player: string[]; dealer: string[]; multiplier: number; outcome: string } {
   const dealt = dealBlackjack(action, cardSource(text));
-  return { player: cardCodes(dealt.player), dealer: cardCodes(dealt.dealer), multiplier: ratioToNumber(dealt.multiplier), outcome: dealt.outcome };
+  return {
+    player: cardCodes(dealt.player),
+    dealer: cardCodes(dealt.dealer),
+    multiplier: ratioToNumber(dealt.multiplier),
+    outcome: dealt.outcome,
+  };
 }
 
 describe('blackjack totals and policies', () => {
@@ -54,19 +62,44 @@ describe('blackjack totals and policies', () => {
 
 describe('blackjack hands on fixed cards (dealing order: player, dealer up, player, dealer hole)', () => {
   it('a natural pays 2.5x, two naturals push, a dealer natural beats a double', () => {
-    expect(hand('stand', 'AS 9H KD TC')).toEqual({ player: ['AS', 'KD'], dealer: ['9H', 'TC'], multiplier: 2.5, outcome: 'player_blackjack' });
+    expect(hand('stand', 'AS 9H KD TC')).toEqual({
+      player: ['AS', 'KD'],
+      dealer: ['9H', 'TC'],
+      multiplier: 2.5,
+      outcome: 'player_blackjack',
+    });
     expect(hand('hit', 'AS AH KD TC').multiplier).toBe(1);
-    expect(hand('double', '5S AH 6D TC')).toEqual({ player: ['5S', '6D'], dealer: ['AH', 'TC'], multiplier: 0, outcome: 'dealer_blackjack' });
+    expect(hand('double', '5S AH 6D TC')).toEqual({
+      player: ['5S', '6D'],
+      dealer: ['AH', 'TC'],
+      multiplier: 0,
+      outcome: 'dealer_blackjack',
+    });
   });
 
   it('double takes exactly one card and a win returns 2x the amount sent', () => {
-    expect(hand('double', '5S 6H 6D TC 2C KH')).toEqual({ player: ['5S', '6D', '2C'], dealer: ['6H', 'TC', 'KH'], multiplier: 2, outcome: 'dealer_bust' });
+    expect(hand('double', '5S 6H 6D TC 2C KH')).toEqual({
+      player: ['5S', '6D', '2C'],
+      dealer: ['6H', 'TC', 'KH'],
+      multiplier: 2,
+      outcome: 'dealer_bust',
+    });
     expect(hand('double', '5S 6H 6D TC 2C 5H').multiplier).toBe(0);
   });
 
   it('stand draws nothing; the dealer draws to 17 and stands on soft 17', () => {
-    expect(hand('stand', 'TS 6H 8D AC')).toEqual({ player: ['TS', '8D'], dealer: ['6H', 'AC'], multiplier: 2, outcome: 'player_higher' });
-    expect(hand('stand', 'TS 5H 6D 2C AC')).toEqual({ player: ['TS', '6D'], dealer: ['5H', '2C', 'AC'], multiplier: 0, outcome: 'dealer_higher' });
+    expect(hand('stand', 'TS 6H 8D AC')).toEqual({
+      player: ['TS', '8D'],
+      dealer: ['6H', 'AC'],
+      multiplier: 2,
+      outcome: 'player_higher',
+    });
+    expect(hand('stand', 'TS 5H 6D 2C AC')).toEqual({
+      player: ['TS', '6D'],
+      dealer: ['5H', '2C', 'AC'],
+      multiplier: 0,
+      outcome: 'dealer_higher',
+    });
     expect(hand('stand', 'TS 7H 7D KC').multiplier).toBe(1);
   });
 
@@ -78,16 +111,32 @@ describe('blackjack hands on fixed cards (dealing order: player, dealer up, play
   });
 
   it('hit follows the chart and a busted player loses before the dealer draws', () => {
-    expect(hand('hit', 'TS 9H 6D 9C 8S')).toEqual({ player: ['TS', '6D', '8S'], dealer: ['9H', '9C'], multiplier: 0, outcome: 'player_bust' });
-    expect(hand('hit', 'TS 5H 7D 9C KS')).toEqual({ player: ['TS', '7D'], dealer: ['5H', '9C', 'KS'], multiplier: 2, outcome: 'dealer_bust' });
-    expect(hand('hit', '2S 9H 3D 9C 4S 8S')).toEqual({ player: ['2S', '3D', '4S', '8S'], dealer: ['9H', '9C'], multiplier: 0, outcome: 'dealer_higher' });
+    expect(hand('hit', 'TS 9H 6D 9C 8S')).toEqual({
+      player: ['TS', '6D', '8S'],
+      dealer: ['9H', '9C'],
+      multiplier: 0,
+      outcome: 'player_bust',
+    });
+    expect(hand('hit', 'TS 5H 7D 9C KS')).toEqual({
+      player: ['TS', '7D'],
+      dealer: ['5H', '9C', 'KS'],
+      multiplier: 2,
+      outcome: 'dealer_bust',
+    });
+    expect(hand('hit', '2S 9H 3D 9C 4S 8S')).toEqual({
+      player: ['2S', '3D', '4S', '8S'],
+      dealer: ['9H', '9C'],
+      multiplier: 0,
+      outcome: 'dealer_higher',
+    });
   });
 });
 
 describe('blackjack module', () => {
   it('parses action strictly', () => {
     expect(parsed(blackjack, { action: 'double' })).toEqual({ action: 'double' });
-    for (const params of [{}, { action: 'split' }, { action: 'Hit' }, { action: true }]) expectRefused(blackjack, params, 'action');
+    for (const params of [{}, { action: 'split' }, { action: 'Hit' }, { action: true }])
+      expectRefused(blackjack, params, 'action');
   });
 
   it('states exact laws over 0, 1, 2 and 2.5 that sum to 1, with positive edges', () => {
@@ -106,19 +155,33 @@ describe('blackjack module', () => {
   });
 
   it('states, given the first three cards, exactly the law of play over every later card sequence', () => {
-    const cases = [['hit', 1, 6, 9], ['hit', 10, 2, 4], ['hit', 10, 2, 7], ['hit', 1, 7, 10], ['hit', 9, 9, 10], ['double', 5, 6, 10], ['stand', 10, 6, 1]] as const;
+    const cases = [
+      ['hit', 1, 6, 9],
+      ['hit', 10, 2, 4],
+      ['hit', 10, 2, 7],
+      ['hit', 1, 7, 10],
+      ['hit', 9, 9, 10],
+      ['double', 5, 6, 10],
+      ['stand', 10, 6, 1],
+    ] as const;
     for (const [action, first, second, upValue] of cases) {
       const played = enumerateByValue((draws) => {
         const preset = [cardOf(first, 0), cardOf(upValue, 0), cardOf(second, 0)];
         return dealBlackjack(action, () => preset.shift() ?? draws.int(52)).multiplier;
       }, 1_000_000);
-      expect(played, `${action} ${first}+${second} against ${upValue}`).toEqual(lawOf(blackjackLawGiven(action, first, second, upValue)));
+      expect(played, `${action} ${first}+${second} against ${upValue}`).toEqual(
+        lawOf(blackjackLawGiven(action, first, second, upValue)),
+      );
     }
   });
 
   it('samples its distribution from provably fair streams', () => {
     for (const variant of blackjack.variants()) {
-      sampleLaw((draws) => blackjack.play(variant.params, draws).multiplier, blackjack.distribution(variant.params), 20_000);
+      sampleLaw(
+        (draws) => blackjack.play(variant.params, draws).multiplier,
+        blackjack.distribution(variant.params),
+        20_000,
+      );
     }
   });
 });

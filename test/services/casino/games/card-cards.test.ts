@@ -3,7 +3,15 @@
  * and the card codes agents send and receive.
  */
 import { describe, expect, it } from 'vitest';
-import { cardCode, cardOf, isCard, parseCardCode, pointValue, rankOf, suitOf } from '../../../../src/services/casino/games/cards.ts';
+import {
+  cardCode,
+  cardOf,
+  isCard,
+  parseCardCode,
+  pointValue,
+  rankOf,
+  suitOf,
+} from '../../../../src/services/casino/games/cards.ts';
 
 describe('cards', () => {
   it('maps indexes suit-major: 0 = AS, 12 = KS, 13 = AH, 51 = KC', () => {
@@ -26,7 +34,9 @@ describe('cards', () => {
   });
 
   it('counts J, Q, K as ten points and knows a card from a non-card', () => {
-    expect([cardOf(1, 0), cardOf(9, 0), cardOf(10, 0), cardOf(11, 0), cardOf(13, 3)].map(pointValue)).toEqual([1, 9, 10, 10, 10]);
+    expect([cardOf(1, 0), cardOf(9, 0), cardOf(10, 0), cardOf(11, 0), cardOf(13, 3)].map(pointValue)).toEqual([
+      1, 9, 10, 10, 10,
+    ]);
     expect([0, 51, 52, -1, 1.5].map(isCard)).toEqual([true, true, false, false, false]);
   });
 });

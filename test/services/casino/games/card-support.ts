@@ -14,11 +14,14 @@ import type { Draws } from '../../../../src/services/casino/games/game.ts';
 import { lawOf } from './table-support.ts';
 
 export function cards(text: string): Card[] {
-  return text.split(/\s+/).filter((code) => code !== '').map((code) => {
-    const card = parseCardCode(code);
-    if (card === null) throw new Error(`bad card code in a test: ${code}`);
-    return card;
-  });
+  return text
+    .split(/\s+/)
+    .filter((code) => code !== '')
+    .map((code) => {
+      const card = parseCardCode(code);
+      if (card === null) throw new Error(`bad card code in a test: ${code}`);
+      return card;
+    });
 }
 
 /** A card source that deals the given cards in order and fails the test when it runs dry. */
@@ -32,7 +35,10 @@ export function cardSource(text: string): () => Card {
 }
 
 /** Value classes A..9 and ten (spades), with their ranks-of-13 weights. */
-const VALUE_CARDS: ReadonlyArray<readonly [Card, number]> = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((rank) => [cardOf(rank, 0), rank === 10 ? 4 : 1]);
+const VALUE_CARDS: ReadonlyArray<readonly [Card, number]> = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((rank) => [
+  cardOf(rank, 0),
+  rank === 10 ? 4 : 1,
+]);
 
 class ValueDraws implements Draws {
   readonly choices: number[];
@@ -69,7 +75,10 @@ export function enumerateByValue(play: (draws: Draws) => Ratio, leafLimit: numbe
     if (leaves > leafLimit) throw new Error(`more than ${leafLimit} card sequences`);
     const draws = new ValueDraws(prefix);
     const multiplier = play(draws);
-    const weight = draws.choices.reduce((product, choice) => product * ((VALUE_CARDS[choice] as readonly [Card, number])[1]), 1);
+    const weight = draws.choices.reduce(
+      (product, choice) => product * (VALUE_CARDS[choice] as readonly [Card, number])[1],
+      1,
+    );
     const key = `${multiplier.num}/${multiplier.den}@${draws.depth}`;
     const entry = sums.get(key) ?? { multiplier, depth: draws.depth, weight: 0 };
     entry.weight += weight;
@@ -82,5 +91,9 @@ export function enumerateByValue(play: (draws: Draws) => Ratio, leafLimit: numbe
   }
   expect(leaves).toBeGreaterThan(1);
   for (const { weight } of sums.values()) expect(Number.isSafeInteger(weight)).toBe(true);
-  return lawOf([...sums.values()].map(({ multiplier, depth, weight }) => [ratio(BigInt(weight), 13n ** BigInt(depth)), multiplier] as const));
+  return lawOf(
+    [...sums.values()].map(
+      ({ multiplier, depth, weight }) => [ratio(BigInt(weight), 13n ** BigInt(depth)), multiplier] as const,
+    ),
+  );
 }

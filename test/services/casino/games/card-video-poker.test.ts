@@ -10,8 +10,18 @@ import { DrawStream } from '../../../../src/services/casino/fair/draw-stream.ts'
 import { cardCodes, type Card } from '../../../../src/services/casino/games/cards.ts';
 import type { Chance } from '../../../../src/services/casino/games/game.ts';
 import { OPTIMAL_PARAMS, deal, holdPositions, videoPoker } from '../../../../src/services/casino/games/video-poker.ts';
-import { enumerateOptimalPlay, holdExpectedReturn, holdLaw, optimalHolds } from '../../../../src/services/casino/games/video-poker-analysis.ts';
-import { HAND_CLASSES, PAY_TABLE, classifyCards, classifyHand } from '../../../../src/services/casino/games/video-poker-hand.ts';
+import {
+  enumerateOptimalPlay,
+  holdExpectedReturn,
+  holdLaw,
+  optimalHolds,
+} from '../../../../src/services/casino/games/video-poker-analysis.ts';
+import {
+  HAND_CLASSES,
+  PAY_TABLE,
+  classifyCards,
+  classifyHand,
+} from '../../../../src/services/casino/games/video-poker-hand.ts';
 import { lawOfHeldCards, optimalLaw } from '../../../../src/services/casino/games/video-poker-laws.ts';
 import { cards } from './card-support.ts';
 import { SEED_HEX, edgeOf, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
@@ -39,7 +49,9 @@ function bruteForceLaw(hand: readonly Card[], positions: readonly number[]): Cha
     }
   };
   extend(0);
-  return counts.flatMap((count, index) => (count === 0 ? [] : [[ratio(count, total), ratio(PAY_TABLE[index] ?? 0)] as const]));
+  return counts.flatMap((count, index) =>
+    count === 0 ? [] : [[ratio(count, total), ratio(PAY_TABLE[index] ?? 0)] as const],
+  );
 }
 
 describe('video poker hands', () => {
@@ -60,27 +72,63 @@ describe('video poker hands', () => {
     expect(handClass('TS TH 2D 5C 9S')).toBe('nothing');
   });
 
-  it('pays casino.md\'s table as total return; a random hand has the textbook class counts', () => {
+  it("pays casino.md's table as total return; a random hand has the textbook class counts", () => {
     expect(Object.fromEntries(HAND_CLASSES.map((name, index) => [name, PAY_TABLE[index]]))).toEqual({
-      nothing: 0, jacks_or_better: 1, two_pair: 2, three_of_a_kind: 3, straight: 4, flush: 6, full_house: 9,
-      four_of_a_kind: 25, straight_flush: 50, royal_flush: 800,
+      nothing: 0,
+      jacks_or_better: 1,
+      two_pair: 2,
+      three_of_a_kind: 3,
+      straight: 4,
+      flush: 6,
+      full_house: 9,
+      four_of_a_kind: 25,
+      straight_flush: 50,
+      royal_flush: 800,
     });
-    const counts = lawOfHeldCards([]).map(([probability, multiplier]) => `${ratioText(multiplier)}:${ratioText(probability)}`);
+    const counts = lawOfHeldCards([]).map(
+      ([probability, multiplier]) => `${ratioText(multiplier)}:${ratioText(probability)}`,
+    );
     expect(counts).toEqual([
-      '0:1}'.replace('1}', ratioText(ratio(2598960 - 337920 - 123552 - 54912 - 10200 - 5108 - 3744 - 624 - 36 - 4, 2598960))),
-      `1:${ratioText(ratio(337920, 2598960))}`, `2:${ratioText(ratio(123552, 2598960))}`, `3:${ratioText(ratio(54912, 2598960))}`,
-      `4:${ratioText(ratio(10200, 2598960))}`, `6:${ratioText(ratio(5108, 2598960))}`, `9:${ratioText(ratio(3744, 2598960))}`,
-      `25:${ratioText(ratio(624, 2598960))}`, `50:${ratioText(ratio(36, 2598960))}`, `800:${ratioText(ratio(4, 2598960))}`,
+      '0:1}'.replace(
+        '1}',
+        ratioText(ratio(2598960 - 337920 - 123552 - 54912 - 10200 - 5108 - 3744 - 624 - 36 - 4, 2598960)),
+      ),
+      `1:${ratioText(ratio(337920, 2598960))}`,
+      `2:${ratioText(ratio(123552, 2598960))}`,
+      `3:${ratioText(ratio(54912, 2598960))}`,
+      `4:${ratioText(ratio(10200, 2598960))}`,
+      `6:${ratioText(ratio(5108, 2598960))}`,
+      `9:${ratioText(ratio(3744, 2598960))}`,
+      `25:${ratioText(ratio(624, 2598960))}`,
+      `50:${ratioText(ratio(36, 2598960))}`,
+      `800:${ratioText(ratio(4, 2598960))}`,
     ]);
   });
 });
 
 describe('video poker parameters and draws', () => {
   it('parses holds as card codes or positions, and an optional nonce', () => {
-    expect(parsed(videoPoker, { holds: ['AS', '10h', 'td'] })).toEqual({ holds: { kind: 'cards', cards: cards('AS TH TD') }, nonce: null });
-    expect(parsed(videoPoker, { holds: [4, 0], nonce: 3 })).toEqual({ holds: { kind: 'positions', positions: [0, 4] }, nonce: 3 });
+    expect(parsed(videoPoker, { holds: ['AS', '10h', 'td'] })).toEqual({
+      holds: { kind: 'cards', cards: cards('AS TH TD') },
+      nonce: null,
+    });
+    expect(parsed(videoPoker, { holds: [4, 0], nonce: 3 })).toEqual({
+      holds: { kind: 'positions', positions: [0, 4] },
+      nonce: 3,
+    });
     expect(parsed(videoPoker, { holds: [] })).toEqual({ holds: { kind: 'positions', positions: [] }, nonce: null });
-    const bad = [{}, { holds: 'AS' }, { holds: ['AS', 'AS'] }, { holds: [0, 'AS'] }, { holds: [5] }, { holds: [0, 0] }, { holds: ['XX'] }, { holds: [1.5] }, { holds: [0, 1, 2, 3, 4, 4] }, { holds: 'optimal' }];
+    const bad = [
+      {},
+      { holds: 'AS' },
+      { holds: ['AS', 'AS'] },
+      { holds: [0, 'AS'] },
+      { holds: [5] },
+      { holds: [0, 0] },
+      { holds: ['XX'] },
+      { holds: [1.5] },
+      { holds: [0, 1, 2, 3, 4, 4] },
+      { holds: 'optimal' },
+    ];
     for (const params of bad) expectRefused(videoPoker, params, 'holds');
     for (const nonce of [-1, 'x', 1.5]) expectRefused(videoPoker, { holds: [], nonce }, 'nonce');
   });
@@ -97,18 +145,30 @@ describe('video poker parameters and draws', () => {
     const ten = new DrawStream(SEED_HEX, 'client', 7).sample(52, 10);
     const hand = deal(new DrawStream(SEED_HEX, 'client', 7));
     expect(hand).toEqual(ten.slice(0, 5));
-    const result = videoPoker.play({ holds: { kind: 'positions', positions: [1, 3] }, nonce: 7 }, new DrawStream(SEED_HEX, 'client', 7));
+    const result = videoPoker.play(
+      { holds: { kind: 'positions', positions: [1, 3] }, nonce: 7 },
+      new DrawStream(SEED_HEX, 'client', 7),
+    );
     const final = [ten[5], hand[1], ten[6], hand[3], ten[7]] as Card[];
     expect(result.detail).toEqual({
-      dealt_cards: cardCodes(hand), held_positions: [1, 3], held_cards: cardCodes([hand[1], hand[3]] as Card[]), final_cards: cardCodes(final),
-      hand: HAND_CLASSES[classifyCards(final)], pays: PAY_TABLE[classifyCards(final)],
+      dealt_cards: cardCodes(hand),
+      held_positions: [1, 3],
+      held_cards: cardCodes([hand[1], hand[3]] as Card[]),
+      final_cards: cardCodes(final),
+      hand: HAND_CLASSES[classifyCards(final)],
+      pays: PAY_TABLE[classifyCards(final)],
     });
   });
 });
 
 describe('video poker analysis', () => {
   it('matches brute force: hold laws and the optimal hold of whole hands', () => {
-    const cases: Array<[string, number[]]> = [['AS KS QS JS 2H', [0, 1, 2, 3]], ['JS JH 4C 7D 9S', [0, 1]], ['2S 3S 4S 5S KD', [0, 1, 2]], ['7C 8D TH QS KC', [4]]];
+    const cases: Array<[string, number[]]> = [
+      ['AS KS QS JS 2H', [0, 1, 2, 3]],
+      ['JS JH 4C 7D 9S', [0, 1]],
+      ['2S 3S 4S 5S KD', [0, 1, 2]],
+      ['7C 8D TH QS KC', [4]],
+    ];
     for (const [text, positions] of cases) {
       const hand = cards(text);
       expect(lawOf(holdLaw(hand, positions)), text).toEqual(lawOf(bruteForceLaw(hand, positions)));
@@ -143,7 +203,9 @@ describe('video poker analysis', () => {
   it('recomputes the checked-in optimal law exactly: RTP 0.995439 (edge 0.456%)', () => {
     const recomputed = enumerateOptimalPlay();
     const law = optimalLaw();
-    expect(lawOf(law)).toEqual(lawOf(recomputed.map((chance, index): Chance => [chance, ratio(PAY_TABLE[index] ?? 0)])));
+    expect(lawOf(law)).toEqual(
+      lawOf(recomputed.map((chance, index): Chance => [chance, ratio(PAY_TABLE[index] ?? 0)])),
+    );
     expect(totalOf(law)).toEqual(ONE);
     expect(ratioText(expectation(law))).toBe('1653526326983/1661102543100');
     expect(ratioToNumber(expectation(law)).toFixed(6)).toBe('0.995439');
@@ -154,13 +216,23 @@ describe('video poker analysis', () => {
   });
 
   it('states the law of held cards given a deal that holds them', () => {
-    expect(lawOf(videoPoker.distribution({ holds: { kind: 'cards', cards: cards('AS KS QS JS') }, nonce: null }))).toEqual({
-      '0': '1/2', '1': '1/4', '4': '1/16', '6': '1/6', '800': '1/48',
+    expect(
+      lawOf(videoPoker.distribution({ holds: { kind: 'cards', cards: cards('AS KS QS JS') }, nonce: null })),
+    ).toEqual({
+      '0': '1/2',
+      '1': '1/4',
+      '4': '1/16',
+      '6': '1/6',
+      '800': '1/48',
     });
   });
 
   it('samples its distributions from provably fair streams: optimal play and blind positions', () => {
-    sampleLaw((draws) => videoPoker.play(OPTIMAL_PARAMS, draws).multiplier, videoPoker.distribution(OPTIMAL_PARAMS), 20_000);
+    sampleLaw(
+      (draws) => videoPoker.play(OPTIMAL_PARAMS, draws).multiplier,
+      videoPoker.distribution(OPTIMAL_PARAMS),
+      20_000,
+    );
     const blind = { holds: { kind: 'positions', positions: [0, 2] }, nonce: null } as const;
     sampleLaw((draws) => videoPoker.play(blind, draws).multiplier, videoPoker.distribution(blind), 20_000);
   });

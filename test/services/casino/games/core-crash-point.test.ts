@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { ratio, ratioToNumber, type Ratio } from '../../../../src/core/ratio.ts';
 import { DrawStream, FRACTION52_DENOMINATOR } from '../../../../src/services/casino/fair/draw-stream.ts';
 import {
-  CRASH_MAX_CENTS, centsText, crashCentsFromFraction, crashPointCents, probabilityCrashAtLeast, ratioToCents,
+  CRASH_MAX_CENTS,
+  centsText,
+  crashCentsFromFraction,
+  crashPointCents,
+  probabilityCrashAtLeast,
+  ratioToCents,
 } from '../../../../src/services/casino/games/crash-point.ts';
 import { crashCashOutWins, crashRoundCents } from '../../../../src/services/casino/games/crash.ts';
 
@@ -37,14 +42,33 @@ describe('crash point law', () => {
   it('is non-decreasing in k and capped at 1,000,000.00x', () => {
     let previous = 0;
     for (let step = 0n; step <= 1000n; step++) {
-      const cents = crashCentsFromFraction((N - 1n) * step / 1000n);
+      const cents = crashCentsFromFraction(((N - 1n) * step) / 1000n);
       expect(cents).toBeGreaterThanOrEqual(previous);
       expect(cents).toBeLessThanOrEqual(CRASH_MAX_CENTS);
       previous = cents;
     }
   });
   it('P(crash ≥ c) equals the counted share of draws, for boundary and ordinary c', () => {
-    for (const cents of [0, 1, 99, 100, 101, 102, 150, 199, 200, 201, 333, 1_000, 1_001, 10_000, 100_000, 100_001, 12_345_678, CRASH_MAX_CENTS]) {
+    for (const cents of [
+      0,
+      1,
+      99,
+      100,
+      101,
+      102,
+      150,
+      199,
+      200,
+      201,
+      333,
+      1_000,
+      1_001,
+      10_000,
+      100_000,
+      100_001,
+      12_345_678,
+      CRASH_MAX_CENTS,
+    ]) {
       expect(probabilityCrashAtLeast(cents), `c = ${cents}`).toEqual(countedAtLeast(cents));
     }
     expect(probabilityCrashAtLeast(CRASH_MAX_CENTS + 1)).toEqual(ratio(0n));
@@ -65,6 +89,14 @@ describe('crash point law', () => {
   it('converts multipliers to cents and back to short text', () => {
     expect(ratioToCents(ratio(101n, 100n))).toBe(101);
     expect(ratioToCents(ratio(1000n))).toBe(100_000);
-    expect([101, 110, 150, 200, 1_000, 100_000, 105].map(centsText)).toEqual(['1.01', '1.1', '1.5', '2', '10', '1000', '1.05']);
+    expect([101, 110, 150, 200, 1_000, 100_000, 105].map(centsText)).toEqual([
+      '1.01',
+      '1.1',
+      '1.5',
+      '2',
+      '10',
+      '1000',
+      '1.05',
+    ]);
   });
 });

@@ -6,7 +6,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Failure } from '../../../../src/core/errors.ts';
-import { ONE, add, compare, expectation, ratio, ratioFromDecimal, ratioText, ratioToNumber, sub, type Ratio } from '../../../../src/core/ratio.ts';
+import {
+  ONE,
+  add,
+  compare,
+  expectation,
+  ratio,
+  ratioFromDecimal,
+  ratioText,
+  ratioToNumber,
+  sub,
+  type Ratio,
+} from '../../../../src/core/ratio.ts';
 import { DrawStream } from '../../../../src/services/casino/fair/draw-stream.ts';
 import { coinFlip } from '../../../../src/services/casino/games/coin-flip.ts';
 import { crash } from '../../../../src/services/casino/games/crash.ts';
@@ -45,7 +56,15 @@ function erase<P>(module: GameModule<P>): ErasedModule {
     })),
   };
 }
-const MODULES = [erase(coinFlip), erase(dice), erase(simpleDice), erase(roulette), erase(custom), erase(multiplier), erase(crash)];
+const MODULES = [
+  erase(coinFlip),
+  erase(dice),
+  erase(simpleDice),
+  erase(roulette),
+  erase(custom),
+  erase(multiplier),
+  erase(crash),
+];
 
 function parsed<P>(module: GameModule<P>, params: Record<string, unknown>): P {
   const outcome = module.parse(params);
@@ -86,12 +105,18 @@ describe('every core game module', () => {
           const key = ratioText(variant.playMultiplier(new DrawStream(SEED_HEX, 'client', nonce)));
           counts.set(key, (counts.get(key) ?? 0) + 1);
         }
-        const expected = new Map(variant.distribution.map(([probability, value]) => [ratioText(value), ratioToNumber(probability)]));
-        for (const key of counts.keys()) expect(expected.has(key), `multiplier ${key} is in the distribution`).toBe(true);
+        const expected = new Map(
+          variant.distribution.map(([probability, value]) => [ratioText(value), ratioToNumber(probability)]),
+        );
+        for (const key of counts.keys())
+          expect(expected.has(key), `multiplier ${key} is in the distribution`).toBe(true);
         for (const [key, probability] of expected) {
           const mean = SAMPLES * probability;
           const band = 5 * Math.sqrt(mean * (1 - probability)) + 2;
-          expect(Math.abs((counts.get(key) ?? 0) - mean), `${key}: ${counts.get(key) ?? 0} vs ${mean}`).toBeLessThanOrEqual(band);
+          expect(
+            Math.abs((counts.get(key) ?? 0) - mean),
+            `${key}: ${counts.get(key) ?? 0} vs ${mean}`,
+          ).toBeLessThanOrEqual(band);
         }
       });
     }
@@ -101,7 +126,10 @@ describe('every core game module', () => {
 describe('coin flip', () => {
   it('pays 1.96x at 1/2: edge exactly 1/50 (advertised 0.5%)', () => {
     const chances = coinFlip.distribution({ side: 'heads' });
-    expect(chances).toEqual([[ratio(1n, 2n), ratioFromDecimal('1.96')], [ratio(1n, 2n), ratio(0n)]]);
+    expect(chances).toEqual([
+      [ratio(1n, 2n), ratioFromDecimal('1.96')],
+      [ratio(1n, 2n), ratio(0n)],
+    ]);
     expect(edgeOf(chances)).toEqual(ratio(1n, 50n));
     expect(coinFlip.advertisedEdge({ side: 'tails' })).toEqual(ratio(5n, 1000n));
   });
@@ -114,7 +142,8 @@ describe('coin flip', () => {
     expect(heads.detail['outcome']).toBe(stream().int(2) === 0 ? 'heads' : 'tails');
   });
   it('refuses anything but heads or tails', () => {
-    for (const side of [undefined, 'HEADS', 'edge', 1, null]) expect(rejected(coinFlip, { side }).message).toContain('side');
+    for (const side of [undefined, 'HEADS', 'edge', 1, null])
+      expect(rejected(coinFlip, { side }).message).toContain('side');
     expect(rejected(coinFlip, { side: 'x' }).status).toBe(400);
     expect(parsed(coinFlip, { side: 'tails' })).toEqual({ side: 'tails' });
   });
@@ -133,9 +162,18 @@ describe('dice', () => {
     }
   });
   it('boundary thresholds: over 99 wins only on 100 (98x), under 2 only on 1, over 1 on 99 rolls', () => {
-    expect(dice.distribution(parsed(dice, { direction: 'over', threshold: 99 }))[0]).toEqual([ratio(1n, 100n), ratio(98n)]);
-    expect(dice.distribution(parsed(dice, { direction: 'under', threshold: 2 }))[0]).toEqual([ratio(1n, 100n), ratio(98n)]);
-    expect(dice.distribution(parsed(dice, { direction: 'over', threshold: 1 }))[0]).toEqual([ratio(99n, 100n), ratio(98n, 99n)]);
+    expect(dice.distribution(parsed(dice, { direction: 'over', threshold: 99 }))[0]).toEqual([
+      ratio(1n, 100n),
+      ratio(98n),
+    ]);
+    expect(dice.distribution(parsed(dice, { direction: 'under', threshold: 2 }))[0]).toEqual([
+      ratio(1n, 100n),
+      ratio(98n),
+    ]);
+    expect(dice.distribution(parsed(dice, { direction: 'over', threshold: 1 }))[0]).toEqual([
+      ratio(99n, 100n),
+      ratio(98n, 99n),
+    ]);
     expect(dice.distribution(parsed(dice, { direction: 'under', threshold: 99 }))[0]).toEqual([ratio(98n, 100n), ONE]);
   });
   it('wins exactly on roll > T (over) or roll < T (under)', () => {
@@ -218,8 +256,18 @@ describe('roulette', () => {
       }
     }
     expect(seen.size).toBe(37);
-    expect(roulette.play({ betType: 'red', betValue: null }, { uint32: () => 0, int: () => 32, fraction52: () => 0n, sample: () => [] }).detail['color']).toBe('red');
-    expect(roulette.play({ betType: 'red', betValue: null }, { uint32: () => 0, int: () => 33, fraction52: () => 0n, sample: () => [] }).detail['color']).toBe('black');
+    expect(
+      roulette.play(
+        { betType: 'red', betValue: null },
+        { uint32: () => 0, int: () => 32, fraction52: () => 0n, sample: () => [] },
+      ).detail['color'],
+    ).toBe('red');
+    expect(
+      roulette.play(
+        { betType: 'red', betValue: null },
+        { uint32: () => 0, int: () => 33, fraction52: () => 0n, sample: () => [] },
+      ).detail['color'],
+    ).toBe('black');
   });
   it('requires bet_value only for number bets, and refuses it elsewhere', () => {
     expect(parsed(roulette, { bet_type: 'number', bet_value: 0 })).toEqual({ betType: 'number', betValue: 0 });
@@ -259,7 +307,8 @@ describe('custom', () => {
     }
   });
   it('refuses probabilities outside 1..99 and non-integers', () => {
-    for (const value of [0, 100, 50.5, '50', undefined, -3]) expect(rejected(custom, { win_probability: value }).message).toContain('win_probability');
+    for (const value of [0, 100, 50.5, '50', undefined, -3])
+      expect(rejected(custom, { win_probability: value }).message).toContain('win_probability');
   });
 });
 
@@ -285,7 +334,10 @@ describe('multiplier (win when the crash point exceeds the target)', () => {
     for (let nonce = 0; nonce < 300; nonce++) {
       const probe = multiplier.play({ targetCents: 200 }, new DrawStream(SEED_HEX, 'client', nonce));
       const crashCents = Math.round((probe.detail['crash_point'] as number) * 100);
-      const atCrash = multiplier.play({ targetCents: Math.max(101, crashCents) }, new DrawStream(SEED_HEX, 'client', nonce));
+      const atCrash = multiplier.play(
+        { targetCents: Math.max(101, crashCents) },
+        new DrawStream(SEED_HEX, 'client', nonce),
+      );
       if (crashCents >= 101 && crashCents <= 100_000) expect(atCrash.multiplier).toEqual(ratio(0n));
       expect(ratioText(probe.multiplier)).toBe(crashCents > 200 ? '2' : '0');
     }
@@ -307,7 +359,9 @@ describe('crash (win when the crash point reaches the cash-out)', () => {
       expect(ratioToNumber(edgeOf(chances))).toBeCloseTo(0.005, 13);
       expect(compare(edgeOf(chances), ratio(5n, 1000n))).toBeGreaterThanOrEqual(0);
     }
-    expect(edgeOf(crash.distribution({ cashOutCents: 200 }))).toEqual(sub(ONE, ratio(2n * ((995n << 52n) / 2000n), 1n << 52n)));
+    expect(edgeOf(crash.distribution({ cashOutCents: 200 }))).toEqual(
+      sub(ONE, ratio(2n * ((995n << 52n) / 2000n), 1n << 52n)),
+    );
   });
   it('pays when the crash point equals the cash-out', () => {
     for (let nonce = 0; nonce < 300; nonce++) {

@@ -7,16 +7,36 @@ import { describe, expect, it } from 'vitest';
 import { compare, ratio, ratioFromDecimal, ratioText, ZERO, type Ratio } from '../../../../src/core/ratio.ts';
 import type { Draws } from '../../../../src/services/casino/games/game.ts';
 import { binomial } from '../../../../src/services/casino/games/chances.ts';
-import { KENO_PAYTABLE, KENO_PRINTED_PAYOUTS, KENO_PRINTED_PAYTABLE, kenoPayout } from '../../../../src/services/casino/games/keno-tables.ts';
 import {
-  KENO_DRAWN, keno, kenoDefectiveDistribution, kenoDistribution, kenoDraw, kenoDrawDefective, kenoPlayDefective, kenoWithPaytable,
+  KENO_PAYTABLE,
+  KENO_PRINTED_PAYOUTS,
+  KENO_PRINTED_PAYTABLE,
+  kenoPayout,
+} from '../../../../src/services/casino/games/keno-tables.ts';
+import {
+  KENO_DRAWN,
+  keno,
+  kenoDefectiveDistribution,
+  kenoDistribution,
+  kenoDraw,
+  kenoDrawDefective,
+  kenoPlayDefective,
+  kenoWithPaytable,
 } from '../../../../src/services/casino/games/keno.ts';
 import { DrawStream } from '../../../../src/services/casino/fair/draw-stream.ts';
 import { SEED_HEX, ScriptedDraws, edgeOf, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
 
 const EXACT_EDGES = [
-  '1/8', '3/79', '59/2054', '6404/79079', '2251/28756', '24119/316316', '138851/1671956', '1150184/13869635',
-  '23049661/305131970', '161153214/2166436987',
+  '1/8',
+  '3/79',
+  '59/2054',
+  '6404/79079',
+  '2251/28756',
+  '24119/316316',
+  '138851/1671956',
+  '1150184/13869635',
+  '23049661/305131970',
+  '161153214/2166436987',
 ];
 
 describe('keno paytable', () => {
@@ -36,7 +56,9 @@ describe('keno paytable', () => {
     for (let spots = 1; spots <= 10; spots++) {
       expect(kenoPayout(KENO_PAYTABLE, spots, 0)).toEqual(ZERO);
       for (let hits = 1; hits <= spots; hits++) {
-        expect(compare(kenoPayout(KENO_PAYTABLE, spots, hits), kenoPayout(KENO_PAYTABLE, spots, hits - 1))).toBeGreaterThanOrEqual(0);
+        expect(
+          compare(kenoPayout(KENO_PAYTABLE, spots, hits), kenoPayout(KENO_PAYTABLE, spots, hits - 1)),
+        ).toBeGreaterThanOrEqual(0);
       }
     }
   });
@@ -69,7 +91,10 @@ describe('keno distribution', () => {
   });
 
   it('samples its law from provably fair streams (10 spots, 2 spots)', () => {
-    for (const picks of [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [40, 41]]) {
+    for (const picks of [
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      [40, 41],
+    ]) {
       sampleLaw((draws) => keno.play({ picks }, draws).multiplier, keno.distribution({ picks }), 12_000);
     }
   });
@@ -108,12 +133,25 @@ describe('keno parameters', () => {
     const ten = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
     expect(parsed(keno, { picks: ten, amount: 1 })).toEqual({ picks: ten });
     expect(keno.variantName({ picks: ten })).toBe('keno:10');
-    expect(keno.variants().map((variant) => variant.name)).toEqual(Array.from({ length: 10 }, (_, index) => `keno:${index + 1}`));
+    expect(keno.variants().map((variant) => variant.name)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `keno:${index + 1}`),
+    );
     expect(keno.variants()[2]?.params).toEqual({ picks: [1, 2, 3] });
   });
 
   it('refuses duplicates, out-of-range numbers, too few or too many picks, wrong types, unknown fields', () => {
-    for (const picks of [[5, 5], [0], [81], [], Array.from({ length: 11 }, (_, index) => index + 1), [1.5], ['5'], 5, '1,2', null]) {
+    for (const picks of [
+      [5, 5],
+      [0],
+      [81],
+      [],
+      Array.from({ length: 11 }, (_, index) => index + 1),
+      [1.5],
+      ['5'],
+      5,
+      '1,2',
+      null,
+    ]) {
       expectRefused(keno, { picks }, 'picks');
     }
     expectRefused(keno, {}, 'picks');
@@ -135,7 +173,11 @@ describe('keno defect (the real casino draws 8 numbers)', () => {
     expect(new Set(drawn).size).toBe(8);
     expect(ratioText(edgeOf(kenoDefectiveDistribution({ picks: [1, 2, 3, 4, 5] })))).toBe('11021/11297');
     expect(kenoDefectiveDistribution({ picks: [1] })).toEqual(kenoDistribution(KENO_PAYTABLE, 1, 8));
-    sampleLaw((draws) => kenoPlayDefective({ picks: [1, 2] }, draws).multiplier, kenoDefectiveDistribution({ picks: [1, 2] }), 5_000);
+    sampleLaw(
+      (draws) => kenoPlayDefective({ picks: [1, 2] }, draws).multiplier,
+      kenoDefectiveDistribution({ picks: [1, 2] }),
+      5_000,
+    );
   });
 
   it('is caught by the sampling law held against the fair distribution', () => {

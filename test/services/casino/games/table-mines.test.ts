@@ -6,7 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { ratio, ratioFromDecimal, ratioText, ratioToNumber } from '../../../../src/core/ratio.ts';
 import { mines, minesMultiplier, minesWinChance } from '../../../../src/services/casino/games/mines.ts';
-import { ScriptedDraws, edgeOf, enumeratePlay, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
+import {
+  ScriptedDraws,
+  edgeOf,
+  enumeratePlay,
+  expectRefused,
+  lawOf,
+  parsed,
+  sampleLaw,
+  totalOf,
+} from './table-support.ts';
 
 describe('mines payouts', () => {
   it('pays exactly 0.975 / P(win), unrounded', () => {
@@ -50,7 +59,10 @@ describe('mines play', () => {
     const late = mines.play({ mines: 3, reveals: 5 }, new ScriptedDraws([24, 3, 8]));
     expect(late.detail).toEqual({ mines: 3, reveals: 5, mine_positions: [4, 10, 24], hit_cell: 4, won: false });
     const safe = mines.play({ mines: 3, reveals: 5 }, new ScriptedDraws([24, 4, 8]));
-    expect(safe).toEqual({ multiplier: minesMultiplier({ mines: 3, reveals: 5 }), detail: { mines: 3, reveals: 5, mine_positions: [5, 10, 24], hit_cell: null, won: true } });
+    expect(safe).toEqual({
+      multiplier: minesMultiplier({ mines: 3, reveals: 5 }),
+      detail: { mines: 3, reveals: 5, mine_positions: [5, 10, 24], hit_cell: null, won: true },
+    });
   });
 
   it('wins the most reveals only when the single mine is the last cell; 24 mines leave one safe cell', () => {
@@ -60,12 +72,25 @@ describe('mines play', () => {
     const spared = mines.play({ mines: 24, reveals: 1 }, new ScriptedDraws(Array<number>(24).fill(1)));
     expect(spared).toEqual({
       multiplier: ratio(195n, 8n),
-      detail: { mines: 24, reveals: 1, mine_positions: Array.from({ length: 24 }, (_, index) => index + 1), hit_cell: null, won: true },
+      detail: {
+        mines: 24,
+        reveals: 1,
+        mine_positions: Array.from({ length: 24 }, (_, index) => index + 1),
+        hit_cell: null,
+        won: true,
+      },
     });
-    expect(mines.play({ mines: 24, reveals: 1 }, new ScriptedDraws(Array<number>(24).fill(0))).detail['hit_cell']).toBe(0);
+    expect(mines.play({ mines: 24, reveals: 1 }, new ScriptedDraws(Array<number>(24).fill(0))).detail['hit_cell']).toBe(
+      0,
+    );
   });
 
-  for (const params of [{ mines: 1, reveals: 1 }, { mines: 1, reveals: 24 }, { mines: 3, reveals: 5 }, { mines: 2, reveals: 23 }]) {
+  for (const params of [
+    { mines: 1, reveals: 1 },
+    { mines: 1, reveals: 24 },
+    { mines: 3, reveals: 5 },
+    { mines: 2, reveals: 23 },
+  ]) {
     it(`mines:${params.mines}:${params.reveals}: play's exact law over every mine placement equals the distribution`, () => {
       const law = enumeratePlay((draws) => mines.play(params, draws).multiplier, 25 * 24 * 23);
       expect(law).toEqual(lawOf(mines.distribution(params)));
@@ -73,7 +98,10 @@ describe('mines play', () => {
   }
 
   it('samples its law from provably fair streams (3 mines 5 reveals; 10 mines 10 reveals)', () => {
-    for (const params of [{ mines: 3, reveals: 5 }, { mines: 10, reveals: 10 }]) {
+    for (const params of [
+      { mines: 3, reveals: 5 },
+      { mines: 10, reveals: 10 },
+    ]) {
       sampleLaw((draws) => mines.play(params, draws).multiplier, mines.distribution(params), 20_000);
     }
   });

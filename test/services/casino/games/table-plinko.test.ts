@@ -6,9 +6,23 @@
 import { describe, expect, it } from 'vitest';
 import { compare, ratio, ratioFromDecimal, ratioText } from '../../../../src/core/ratio.ts';
 import { binomial } from '../../../../src/services/casino/games/chances.ts';
-import { PLINKO_HALF_TABLES, PLINKO_RISKS, PLINKO_ROWS, plinkoMultipliers } from '../../../../src/services/casino/games/plinko-tables.ts';
+import {
+  PLINKO_HALF_TABLES,
+  PLINKO_RISKS,
+  PLINKO_ROWS,
+  plinkoMultipliers,
+} from '../../../../src/services/casino/games/plinko-tables.ts';
 import { plinko } from '../../../../src/services/casino/games/plinko.ts';
-import { ScriptedDraws, edgeOf, enumeratePlay, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
+import {
+  ScriptedDraws,
+  edgeOf,
+  enumeratePlay,
+  expectRefused,
+  lawOf,
+  parsed,
+  sampleLaw,
+  totalOf,
+} from './table-support.ts';
 
 const EXACT_EDGES: Record<string, string> = {
   'plinko:8:low': '77/2560',
@@ -32,7 +46,8 @@ describe('plinko tables', () => {
         const table = plinkoMultipliers(rows, risk);
         expect(table).toHaveLength(rows + 1);
         for (let bin = 0; bin <= rows; bin++) expect(table[bin]).toEqual(table[rows - bin]);
-        for (let bin = 0; bin < rows / 2; bin++) expect(compare(table[bin] ?? ratio(0), table[bin + 1] ?? ratio(0))).toBeGreaterThanOrEqual(0);
+        for (let bin = 0; bin < rows / 2; bin++)
+          expect(compare(table[bin] ?? ratio(0), table[bin + 1] ?? ratio(0))).toBeGreaterThanOrEqual(0);
       }
     }
   });
@@ -41,12 +56,23 @@ describe('plinko tables', () => {
     expect(plinkoMultipliers(16, 'high')[0]).toEqual(ratio(1000n));
     expect(plinkoMultipliers(16, 'high')[16]).toEqual(ratio(1000n));
     for (const rows of PLINKO_ROWS) {
-      for (const risk of PLINKO_RISKS) for (const value of plinkoMultipliers(rows, risk)) expect(compare(value, ratio(1000n))).toBeLessThanOrEqual(0);
+      for (const risk of PLINKO_RISKS)
+        for (const value of plinkoMultipliers(rows, risk)) expect(compare(value, ratio(1000n))).toBeLessThanOrEqual(0);
     }
   });
 
   it('prints the 8-row low table and the 16-row high table as chosen', () => {
-    expect(plinkoMultipliers(8, 'low').map(ratioText)).toEqual(['28/5', '2', '11/10', '1', '9/20', '1', '11/10', '2', '28/5']);
+    expect(plinkoMultipliers(8, 'low').map(ratioText)).toEqual([
+      '28/5',
+      '2',
+      '11/10',
+      '1',
+      '9/20',
+      '1',
+      '11/10',
+      '2',
+      '28/5',
+    ]);
     expect(PLINKO_HALF_TABLES[16].high).toEqual(['1000', '135', '26', '8.6', '3.9', '2', '0.2', '0.2', '0.15']);
   });
 });
@@ -74,7 +100,10 @@ describe('plinko distribution', () => {
   });
 
   it('samples its law from provably fair streams (16 rows, medium; 8 rows, high)', () => {
-    for (const params of [{ rows: 16, risk: 'medium' }, { rows: 8, risk: 'high' }] as const) {
+    for (const params of [
+      { rows: 16, risk: 'medium' },
+      { rows: 8, risk: 'high' },
+    ] as const) {
       sampleLaw((draws) => plinko.play(params, draws).multiplier, plinko.distribution(params), 20_000);
     }
   });
@@ -90,7 +119,9 @@ describe('plinko play', () => {
     const mixed = plinko.play({ rows: 8, risk: 'low' }, new ScriptedDraws([1, 0, 1, 1, 0, 0, 1, 0]));
     expect(mixed.detail).toEqual({ rows: 8, risk: 'low', path: 'RLRRLLRL', bin: 4 });
     expect(mixed.multiplier).toEqual(ratioFromDecimal('0.45'));
-    expect(plinko.play({ rows: 12, risk: 'medium' }, new ScriptedDraws(Array<number>(12).fill(1))).multiplier).toEqual(ratioFromDecimal('33.5'));
+    expect(plinko.play({ rows: 12, risk: 'medium' }, new ScriptedDraws(Array<number>(12).fill(1))).multiplier).toEqual(
+      ratioFromDecimal('33.5'),
+    );
   });
 });
 

@@ -9,15 +9,27 @@ import { DrawStream } from '../../../../src/services/casino/fair/draw-stream.ts'
 import { SCRATCH_CLASSES, SCRATCH_SYMBOLS, scratchCard } from '../../../../src/services/casino/games/scratch-card.ts';
 import { SEED_HEX, ScriptedDraws, edgeOf, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
 
-const TRIPLES: Record<string, string> = { diamond: '50', seven: '20', star: '15', clover: '12', bell: '8', cherry: '5' };
+const TRIPLES: Record<string, string> = {
+  diamond: '50',
+  seven: '20',
+  star: '15',
+  clover: '12',
+  bell: '8',
+  cherry: '5',
+};
 
 describe('scratch card prize table', () => {
   it('pays the printed triples, 2x for a pair, nothing otherwise', () => {
     expect(SCRATCH_SYMBOLS).toEqual(['diamond', 'seven', 'star', 'clover', 'bell', 'cherry']);
     for (const [symbol, multiplier] of Object.entries(TRIPLES)) {
-      expect(ratioText(SCRATCH_CLASSES.find((entry) => entry.name === `triple_${symbol}`)?.multiplier ?? ratio(0n))).toBe(multiplier);
+      expect(
+        ratioText(SCRATCH_CLASSES.find((entry) => entry.name === `triple_${symbol}`)?.multiplier ?? ratio(0n)),
+      ).toBe(multiplier);
     }
-    expect(SCRATCH_CLASSES.slice(-2).map((entry) => [entry.name, ratioText(entry.multiplier), entry.weight])).toEqual([['pair', '2', 2115], ['none', '0', 7395]]);
+    expect(SCRATCH_CLASSES.slice(-2).map((entry) => [entry.name, ratioText(entry.multiplier), entry.weight])).toEqual([
+      ['pair', '2', 2115],
+      ['none', '0', 7395],
+    ]);
     expect(SCRATCH_CLASSES.reduce((sum, entry) => sum + entry.weight, 0)).toBe(10_000);
   });
 
@@ -26,7 +38,14 @@ describe('scratch card prize table', () => {
     expect(totalOf(chances)).toEqual(ratio(1n));
     expect(edgeOf(chances)).toEqual(ratio(1n, 10n));
     expect(lawOf(chances)).toEqual({
-      '50': '1/1000', '20': '3/1000', '15': '1/200', '12': '1/125', '8': '3/250', '5': '1/50', '2': '423/2000', '0': '1479/2000',
+      '50': '1/1000',
+      '20': '3/1000',
+      '15': '1/200',
+      '12': '1/125',
+      '8': '3/250',
+      '5': '1/50',
+      '2': '423/2000',
+      '0': '1479/2000',
     });
   });
 
@@ -41,14 +60,23 @@ describe('scratch card prize table', () => {
 describe('scratch card play', () => {
   it('lays out a triple, a pair and a losing card from the class draw', () => {
     const triple = new ScriptedDraws([0]);
-    expect(scratchCard.play({}, triple)).toEqual({ multiplier: ratio(50n), detail: { class_draw: 0, symbols: ['diamond', 'diamond', 'diamond'], line: 'triple_diamond' } });
+    expect(scratchCard.play({}, triple)).toEqual({
+      multiplier: ratio(50n),
+      detail: { class_draw: 0, symbols: ['diamond', 'diamond', 'diamond'], line: 'triple_diamond' },
+    });
     expect(triple.bounds).toEqual([10_000]);
     expect(scratchCard.play({}, new ScriptedDraws([489])).detail['symbols']).toEqual(['cherry', 'cherry', 'cherry']);
     const pair = new ScriptedDraws([490, 2, 4, 1]);
-    expect(scratchCard.play({}, pair)).toEqual({ multiplier: ratio(2n), detail: { class_draw: 490, symbols: ['star', 'cherry', 'star'], line: 'pair' } });
+    expect(scratchCard.play({}, pair)).toEqual({
+      multiplier: ratio(2n),
+      detail: { class_draw: 490, symbols: ['star', 'cherry', 'star'], line: 'pair' },
+    });
     expect(pair.bounds).toEqual([10_000, 6, 5, 3]);
     const none = new ScriptedDraws([2605, 0, 0, 0]);
-    expect(scratchCard.play({}, none)).toEqual({ multiplier: ratio(0n), detail: { class_draw: 2605, symbols: ['diamond', 'seven', 'star'], line: null } });
+    expect(scratchCard.play({}, none)).toEqual({
+      multiplier: ratio(0n),
+      detail: { class_draw: 2605, symbols: ['diamond', 'seven', 'star'], line: null },
+    });
     expect(none.bounds).toEqual([10_000, 6, 5, 4]);
   });
 
@@ -75,7 +103,11 @@ describe('scratch card parameters', () => {
     expect(scratchCard.advertisedEdgeText).toBe('about 10%');
     expect(scratchCard.advertisedEdge({})).toEqual(ratio(1n, 10n));
     expect([scratchCard.minBetMicro, scratchCard.maxBetMicro]).toEqual([10_000n, 1_000_000_000n]);
-    expect([scratchCard.id, scratchCard.path, scratchCard.variantName({})]).toEqual(['scratch_card', 'scratch-card', 'scratch_card']);
+    expect([scratchCard.id, scratchCard.path, scratchCard.variantName({})]).toEqual([
+      'scratch_card',
+      'scratch-card',
+      'scratch_card',
+    ]);
     expect(scratchCard.variants()).toEqual([{ name: 'scratch_card', params: {} }]);
   });
 });

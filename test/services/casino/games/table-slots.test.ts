@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { ratio, ratioText } from '../../../../src/core/ratio.ts';
 import { weightedIndex } from '../../../../src/services/casino/games/chances.ts';
-import { SLOTS_REEL_WEIGHTS, SLOTS_SYMBOLS, slots, slotsLine, type SlotsReels } from '../../../../src/services/casino/games/slots.ts';
+import {
+  SLOTS_REEL_WEIGHTS,
+  SLOTS_SYMBOLS,
+  slots,
+  slotsLine,
+  type SlotsReels,
+} from '../../../../src/services/casino/games/slots.ts';
 import { ScriptedDraws, edgeOf, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
 
 const pays = (reels: SlotsReels): string => {
@@ -62,7 +68,11 @@ describe('slots reels and law', () => {
     expect(result.multiplier).toEqual(ratio(250n));
     expect(result.detail).toEqual({ stops: [2, 0, 1], reels: ['7', '7', '7'], line: 'three_7' });
     expect(jackpot.bounds).toEqual([100, 100, 100]);
-    expect(slots.play({}, new ScriptedDraws([3, 8, 57])).detail).toEqual({ stops: [3, 8, 57], reels: ['BAR', 'BAR', 'CHERRY'], line: 'bar_bar' });
+    expect(slots.play({}, new ScriptedDraws([3, 8, 57])).detail).toEqual({
+      stops: [3, 8, 57],
+      reels: ['BAR', 'BAR', 'CHERRY'],
+      line: 'bar_bar',
+    });
     expect(slots.play({}, new ScriptedDraws([99, 58, 72])).multiplier).toEqual(ratio(0n));
   });
 

@@ -11,7 +11,17 @@
  */
 import { expect } from 'vitest';
 import type { Failure } from '../../../../src/core/errors.ts';
-import { ONE, ZERO, add, expectation, ratio, ratioText, ratioToNumber, sub, type Ratio } from '../../../../src/core/ratio.ts';
+import {
+  ONE,
+  ZERO,
+  add,
+  expectation,
+  ratio,
+  ratioText,
+  ratioToNumber,
+  sub,
+  type Ratio,
+} from '../../../../src/core/ratio.ts';
 import { DrawStream } from '../../../../src/services/casino/fair/draw-stream.ts';
 import type { Chance, Draws, GameModule } from '../../../../src/services/casino/games/game.ts';
 
@@ -90,7 +100,9 @@ export function enumeratePlay(play: (draws: Draws) => Ratio, leafLimit: number):
     next[next.length - 1] = (next[next.length - 1] as number) + 1;
     prefix = next;
   }
-  return lawOf([...countByKey.values()].map(({ multiplier, weight, count }): Chance => [ratio(count, weight), multiplier]));
+  return lawOf(
+    [...countByKey.values()].map(({ multiplier, weight, count }): Chance => [ratio(count, weight), multiplier]),
+  );
 }
 
 /** Plays nonces 0..samples−1 and checks every outcome's frequency against the distribution. */
@@ -107,7 +119,10 @@ export function sampleLaw(play: (draws: Draws) => Ratio, distribution: readonly 
     const expected = samples * p;
     const band = 5 * Math.sqrt(samples * p * (1 - p)) + 1;
     const seen = counts.get(ratioText(multiplier)) ?? 0;
-    expect(Math.abs(seen - expected), `multiplier ${ratioText(multiplier)}: seen ${seen}, expected ${expected.toFixed(1)}`).toBeLessThanOrEqual(band);
+    expect(
+      Math.abs(seen - expected),
+      `multiplier ${ratioText(multiplier)}: seen ${seen}, expected ${expected.toFixed(1)}`,
+    ).toBeLessThanOrEqual(band);
   }
 }
 

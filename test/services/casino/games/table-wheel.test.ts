@@ -4,13 +4,36 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ratio, ratioFromDecimal, ratioText } from '../../../../src/core/ratio.ts';
-import { WHEEL_SECTORS, wheel, wheelDefectiveDistribution, wheelResult, wheelSpin, wheelSpinDefective } from '../../../../src/services/casino/games/wheel.ts';
-import { ScriptedDraws, edgeOf, enumeratePlay, expectRefused, lawOf, parsed, sampleLaw, totalOf } from './table-support.ts';
+import {
+  WHEEL_SECTORS,
+  wheel,
+  wheelDefectiveDistribution,
+  wheelResult,
+  wheelSpin,
+  wheelSpinDefective,
+} from '../../../../src/services/casino/games/wheel.ts';
+import {
+  ScriptedDraws,
+  edgeOf,
+  enumeratePlay,
+  expectRefused,
+  lawOf,
+  parsed,
+  sampleLaw,
+  totalOf,
+} from './table-support.ts';
 
 describe('wheel sectors', () => {
   it('are exactly the printed 8 sectors and percentages', () => {
     expect(WHEEL_SECTORS.map((sector) => [sector.label, ratioText(sector.multiplier), sector.percent])).toEqual([
-      ['BUST', '0', 35], ['0.5x', '1/2', 25], ['1x', '1', 15], ['1.5x', '3/2', 10], ['2x', '2', 8], ['3x', '3', 4], ['5x', '5', 2], ['10x', '10', 1],
+      ['BUST', '0', 35],
+      ['0.5x', '1/2', 25],
+      ['1x', '1', 15],
+      ['1.5x', '3/2', 10],
+      ['2x', '2', 8],
+      ['3x', '3', 4],
+      ['5x', '5', 2],
+      ['10x', '10', 1],
     ]);
   });
 
@@ -31,7 +54,16 @@ describe('wheel law', () => {
     const chances = wheel.distribution({});
     expect(totalOf(chances)).toEqual(ratio(1n));
     expect(edgeOf(chances)).toEqual(ratio(19n, 200n));
-    expect(lawOf(chances)).toEqual({ '10': '1/100', '5': '1/50', '3': '1/25', '2': '2/25', '3/2': '1/10', '1': '3/20', '1/2': '1/4', '0': '7/20' });
+    expect(lawOf(chances)).toEqual({
+      '10': '1/100',
+      '5': '1/50',
+      '3': '1/25',
+      '2': '2/25',
+      '3/2': '1/10',
+      '1': '3/20',
+      '1/2': '1/4',
+      '0': '7/20',
+    });
   });
 
   it("play's exact law over all 100 rolls equals the distribution", () => {

@@ -37,17 +37,32 @@ export function fixtureGame(options: FixtureOptions): GameModule<Record<string, 
 
 /** Win `payout` with probability p, else 0. */
 export function binary(p: Ratio, payout: Ratio): readonly Chance[] {
-  return [[p, payout], [sub(ONE, p), ZERO]];
+  return [
+    [p, payout],
+    [sub(ONE, p), ZERO],
+  ];
 }
 
 const HALF = ratio(1n, 2n);
 
 /** 1.96x at 1/2: the coin flip of casino.md. */
-export const coin196 = fixtureGame({ id: 'coin_flip', variant: 'coin_flip:heads', distribution: binary(HALF, ratioFromDecimal('1.96')) });
+export const coin196 = fixtureGame({
+  id: 'coin_flip',
+  variant: 'coin_flip:heads',
+  distribution: binary(HALF, ratioFromDecimal('1.96')),
+});
 /** 9.8x at 1/10: dice over 90. */
-export const dice98 = fixtureGame({ id: 'dice', variant: 'dice:over:90', distribution: binary(ratio(1n, 10n), ratioFromDecimal('9.8')) });
+export const dice98 = fixtureGame({
+  id: 'dice',
+  variant: 'dice:over:90',
+  distribution: binary(ratio(1n, 10n), ratioFromDecimal('9.8')),
+});
 /** 2.2x at 1/2: a player-edge bet, the f* > 0 branch. */
-export const playerEdge = fixtureGame({ id: 'custom', variant: 'custom:player-edge', distribution: binary(HALF, ratioFromDecimal('2.2')) });
+export const playerEdge = fixtureGame({
+  id: 'custom',
+  variant: 'custom:player-edge',
+  distribution: binary(HALF, ratioFromDecimal('2.2')),
+});
 /** casino.md's wheel: 0x 35%, 0.5x 25%, 1x 15%, 1.5x 10%, 2x 8%, 3x 4%, 5x 2%, 10x 1% (partial returns). */
 export const wheel = fixtureGame({
   id: 'wheel',
@@ -64,7 +79,11 @@ export const wheel = fixtureGame({
   ],
 });
 /** 1x at 98%, else 0: no outcome beats the stake (p = 0), like dice under 99. */
-export const pushOrLose = fixtureGame({ id: 'simple_dice', variant: 'simple_dice:push', distribution: binary(ratio(98n, 100n), ONE) });
+export const pushOrLose = fixtureGame({
+  id: 'simple_dice',
+  variant: 'simple_dice:push',
+  distribution: binary(ratio(98n, 100n), ONE),
+});
 /** Always 0: every bet is lost. */
 export const sureLoss = fixtureGame({ id: 'slots', variant: 'slots:lose', distribution: [[ONE, ZERO]] });
 /** Always 1x: the bankroll never moves. */

@@ -3,7 +3,11 @@
  * asserted) and the GET /kelly/history record shape.
  */
 import { describe, expect, it } from 'vitest';
-import { BankrollCurve, kellyHistoryView, type BankrollPoint } from '../../../../src/services/casino/kelly/kelly-history.ts';
+import {
+  BankrollCurve,
+  kellyHistoryView,
+  type BankrollPoint,
+} from '../../../../src/services/casino/kelly/kelly-history.ts';
 
 const point = (index: number): BankrollPoint => ({
   atMs: Date.UTC(2026, 0, 1) + index * 1_000,

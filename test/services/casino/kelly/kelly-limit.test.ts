@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { usdc } from '../../../../src/core/money.ts';
 import { ONE, add, mul, ratio, ratioText } from '../../../../src/core/ratio.ts';
 import { kellyInputs } from '../../../../src/services/casino/kelly/kelly-inputs.ts';
-import { allowedFraction, checkKellyLimit, kellyFraction, maxBetMicro } from '../../../../src/services/casino/kelly/kelly-limit.ts';
+import {
+  allowedFraction,
+  checkKellyLimit,
+  kellyFraction,
+  maxBetMicro,
+} from '../../../../src/services/casino/kelly/kelly-limit.ts';
 import { DEFAULT_RISK_FACTOR, riskFactorFromPercent } from '../../../../src/services/casino/kelly/risk-factor.ts';
 import { coin196, dice98, playerEdge, pushOrLose, wheel } from './fixtures.ts';
 

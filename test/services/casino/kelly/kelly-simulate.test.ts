@@ -10,7 +10,12 @@ import { Rng } from '../../../../src/core/rng.ts';
 import { coinFlip } from '../../../../src/services/casino/games/coin-flip.ts';
 import { multiplier } from '../../../../src/services/casino/games/multiplier.ts';
 import {
-  kellySimulateView, parseSimulateRequest, percentileMicro, runSimulations, simulationRng, type SimulateRequest,
+  kellySimulateView,
+  parseSimulateRequest,
+  percentileMicro,
+  runSimulations,
+  simulationRng,
+  type SimulateRequest,
 } from '../../../../src/services/casino/kelly/kelly-simulate.ts';
 import { coin196, lookupOf, surePush, sureLoss, wheel } from './fixtures.ts';
 
@@ -34,7 +39,13 @@ const COIN = { game: 'coin_flip', bankroll: 100, bet_amount: 5, num_bets: 200, s
 describe('parseSimulateRequest', () => {
   it('reads a full body exactly', () => {
     const request = parsed({ ...COIN, seed: 'abc' });
-    expect(request).toMatchObject({ bankrollMicro: 100_000_000n, betAmountMicro: 5_000_000n, numBets: 200, simulations: 300, seed: 'abc' });
+    expect(request).toMatchObject({
+      bankrollMicro: 100_000_000n,
+      betAmountMicro: 5_000_000n,
+      numBets: 200,
+      simulations: 300,
+      seed: 'abc',
+    });
     expect(request.selected.variant).toBe('coin_flip:heads');
   });
 
@@ -59,7 +70,10 @@ describe('parseSimulateRequest', () => {
     [{ ...COIN, num_bets: undefined }, 'num_bets is required'],
     [{ ...COIN, simulations: 1_001 }, 'simulations must be a whole number from 1 to 1000'],
     [{ ...COIN, simulations: 0 }, 'simulations must be a whole number from 1 to 1000'],
-    [{ ...COIN, num_bets: 10_000, simulations: 101 }, 'num_bets × simulations must be at most 1000000 per request on the enterprise tier (free 10000, pro 100000, enterprise 1000000); asked 1010000'],
+    [
+      { ...COIN, num_bets: 10_000, simulations: 101 },
+      'num_bets × simulations must be at most 1000000 per request on the enterprise tier (free 10000, pro 100000, enterprise 1000000); asked 1010000',
+    ],
     [{ ...COIN, bankroll: undefined }, 'bankroll is required'],
     [{ ...COIN, bankroll: 0 }, 'bankroll must be positive'],
     [{ ...COIN, bankroll: '100' }, 'bankroll must be a number'],
@@ -74,7 +88,10 @@ describe('parseSimulateRequest', () => {
     [{ ...COIN, target: 2 }, 'unknown field: target'],
     [{ ...COIN, game: 'blackjack' }, 'game blackjack is not available'],
     [{ ...COIN, game: 7 }, /^game must be one of/],
-    [{ game: 'multiplier', bankroll: 10, bet_amount: 1, num_bets: 5 }, /^target_multiplier must be a number from 1.01 to 1000/],
+    [
+      { game: 'multiplier', bankroll: 10, bet_amount: 1, num_bets: 5 },
+      /^target_multiplier must be a number from 1.01 to 1000/,
+    ],
     ['not an object', 'request body must be a JSON object'],
   ])('refuses %j', (body, message) => {
     const failure = refused(body);
@@ -100,7 +117,9 @@ describe('kellySimulateView', () => {
   });
 
   it('keeps the first runs when simulations grows (run k draws from its own fork)', () => {
-    const finals = (simulations: number) => [...runSimulations(parsed({ ...COIN, simulations }), new Rng('grow')).finalsMicro];
+    const finals = (simulations: number) => [
+      ...runSimulations(parsed({ ...COIN, simulations }), new Rng('grow')).finalsMicro,
+    ];
     const one = finals(1);
     const three = finals(3);
     const eight = finals(8);
@@ -112,14 +131,34 @@ describe('kellySimulateView', () => {
   it('answers every field, consistent with itself', () => {
     const answer = kellySimulateView(parsed(COIN), new Rng('fields'));
     expect(Object.keys(answer)).toEqual([
-      'game', 'variant', 'seed', 'simulations', 'num_bets', 'starting_bankroll', 'bet_amount', 'ruin_probability',
-      'average_final_bankroll', 'median_final_bankroll', 'best_case', 'worst_case', 'profitable_runs_pct', 'percentiles',
+      'game',
+      'variant',
+      'seed',
+      'simulations',
+      'num_bets',
+      'starting_bankroll',
+      'bet_amount',
+      'ruin_probability',
+      'average_final_bankroll',
+      'median_final_bankroll',
+      'best_case',
+      'worst_case',
+      'profitable_runs_pct',
+      'percentiles',
     ]);
     const percentiles = answer['percentiles'] as Record<string, number>;
     expect(Object.keys(percentiles)).toEqual(['5th', '25th', '50th', '75th', '95th']);
     const worst = answer['worst_case'] as number;
     const best = answer['best_case'] as number;
-    const ordered = [worst, percentiles['5th'], percentiles['25th'], percentiles['50th'], percentiles['75th'], percentiles['95th'], best];
+    const ordered = [
+      worst,
+      percentiles['5th'],
+      percentiles['25th'],
+      percentiles['50th'],
+      percentiles['75th'],
+      percentiles['95th'],
+      best,
+    ];
     expect([...ordered].sort((a, b) => (a as number) - (b as number))).toEqual(ordered);
     expect(answer['median_final_bankroll']).toBe(percentiles['50th']);
     // 200 flat 5.00 bets at a 2% edge lose 20 on average: the average final bankroll is near 80.
@@ -131,31 +170,62 @@ describe('kellySimulateView', () => {
   });
 
   it('a sure loss is ruined every run, all-in at the end: 1.00 by 0.30 is 0.30, 0.30, 0.30, 0.10', () => {
-    const answer = kellySimulateView(parsed({ game: 'slots', bankroll: 1, bet_amount: 0.3, num_bets: 10, simulations: 4 }), new Rng('loss'));
+    const answer = kellySimulateView(
+      parsed({ game: 'slots', bankroll: 1, bet_amount: 0.3, num_bets: 10, simulations: 4 }),
+      new Rng('loss'),
+    );
     expect(answer).toMatchObject({
-      ruin_probability: 1, average_final_bankroll: 0, best_case: 0, worst_case: 0, profitable_runs_pct: 0,
+      ruin_probability: 1,
+      average_final_bankroll: 0,
+      best_case: 0,
+      worst_case: 0,
+      profitable_runs_pct: 0,
     });
   });
 
   it('stops a run as soon as the bankroll is below the minimum bet', () => {
-    const runs = runSimulations(parsed({ game: 'slots', bankroll: 1.005, bet_amount: 1, num_bets: 10, simulations: 2 }), new Rng('min'));
+    const runs = runSimulations(
+      parsed({ game: 'slots', bankroll: 1.005, bet_amount: 1, num_bets: 10, simulations: 2 }),
+      new Rng('min'),
+    );
     expect(runs).toEqual({ finalsMicro: [5_000n, 5_000n], ruined: 2 }); // 0.005 left, below 0.01
   });
 
   it('a sure push never moves the bankroll', () => {
-    const answer = kellySimulateView(parsed({ game: 'scratch_card', bankroll: 50, bet_amount: 10, num_bets: 100, simulations: 10 }), new Rng('push'));
-    expect(answer).toMatchObject({ ruin_probability: 0, average_final_bankroll: 50, best_case: 50, worst_case: 50, profitable_runs_pct: 0 });
+    const answer = kellySimulateView(
+      parsed({ game: 'scratch_card', bankroll: 50, bet_amount: 10, num_bets: 100, simulations: 10 }),
+      new Rng('push'),
+    );
+    expect(answer).toMatchObject({
+      ruin_probability: 0,
+      average_final_bankroll: 50,
+      best_case: 50,
+      worst_case: 50,
+      profitable_runs_pct: 0,
+    });
   });
 
   it('pays floor(stake × multiplier): one 0.03 bet on the wheel ends on an exact outcome', () => {
-    const runs = runSimulations(parsed({ game: 'wheel', bankroll: 1, bet_amount: 0.03, num_bets: 1, simulations: 1_000 }), new Rng('wheel'));
-    const allowed = new Set([0n, 15_000n, 30_000n, 45_000n, 60_000n, 90_000n, 150_000n, 300_000n].map((payout) => 970_000n + payout));
+    const runs = runSimulations(
+      parsed({ game: 'wheel', bankroll: 1, bet_amount: 0.03, num_bets: 1, simulations: 1_000 }),
+      new Rng('wheel'),
+    );
+    const allowed = new Set(
+      [0n, 15_000n, 30_000n, 45_000n, 60_000n, 90_000n, 150_000n, 300_000n].map((payout) => 970_000n + payout),
+    );
     for (const final of runs.finalsMicro) expect(allowed.has(final)).toBe(true);
     expect(runs.ruined).toBe(0);
   });
 
   it('runs the largest request (1,000,000 bets on a 2^52 distribution) in bounded time', () => {
-    const request = parsed({ game: 'multiplier', target_multiplier: 2, bankroll: 1_000, bet_amount: 0.01, num_bets: 10_000, simulations: 100 });
+    const request = parsed({
+      game: 'multiplier',
+      target_multiplier: 2,
+      bankroll: 1_000,
+      bet_amount: 0.01,
+      num_bets: 10_000,
+      simulations: 100,
+    });
     const answer = kellySimulateView(request, new Rng('big'));
     expect(answer['simulations']).toBe(100);
     expect(answer['ruin_probability']).toBe(0);
@@ -179,7 +249,11 @@ describe('percentileMicro (nearest rank)', () => {
 
 describe('the real coin flip module', () => {
   it('simulates through the registry lookup as well as fixtures', () => {
-    const request = parseSimulateRequest({ game: 'coin_flip', side: 'tails', bankroll: 10, bet_amount: 1, num_bets: 1, simulations: 50 }, lookupOf([coinFlip]), 'enterprise');
+    const request = parseSimulateRequest(
+      { game: 'coin_flip', side: 'tails', bankroll: 10, bet_amount: 1, num_bets: 1, simulations: 50 },
+      lookupOf([coinFlip]),
+      'enterprise',
+    );
     if (isFailure(request)) throw new Error(request.message);
     const runs = runSimulations(request, new Rng('real'));
     for (const final of runs.finalsMicro) expect([9_000_000n, 10_960_000n]).toContain(final);

@@ -17,7 +17,12 @@ import { kellyInputs } from '../../../../src/services/casino/kelly/kelly-inputs.
 import { kellyMeasures } from '../../../../src/services/casino/kelly/kelly-measures.ts';
 import { fixedFloat, fixedNumber } from '../../../../src/services/casino/kelly/kelly-numbers.ts';
 import { kellyOptimalView, parseOptimalRequest } from '../../../../src/services/casino/kelly/kelly-optimal.ts';
-import { kellyBetSummary, kellyConfigView, kellyLimitRecord, kellyLimitsView } from '../../../../src/services/casino/kelly/kelly-view.ts';
+import {
+  kellyBetSummary,
+  kellyConfigView,
+  kellyLimitRecord,
+  kellyLimitsView,
+} from '../../../../src/services/casino/kelly/kelly-view.ts';
 import { DEFAULT_RISK_FACTOR, riskFactorFromPercent } from '../../../../src/services/casino/kelly/risk-factor.ts';
 import { coin196, dice98, lookupOf, playerEdge, pushOrLose, wheel } from './fixtures.ts';
 
@@ -43,35 +48,65 @@ describe('the limit record', () => {
 
   it('dice 9.8x at 1/10', () => {
     expect(recordOf(dice98)).toMatchObject({
-      max_bet: 2.5, kelly_fraction: -0.002273, adjusted_fraction: 0.025, edge: 0.02,
-      expected_value_per_bet: -0.025, bets_until_ruin: 2000, suggested_bet: 1.25,
+      max_bet: 2.5,
+      kelly_fraction: -0.002273,
+      adjusted_fraction: 0.025,
+      edge: 0.02,
+      expected_value_per_bet: -0.025,
+      bets_until_ruin: 2000,
+      suggested_bet: 1.25,
     });
   });
 
   it('the wheel: p = 1/4, edge 9.5%, growth from the full distribution', () => {
     const record = recordOf(wheel);
     expect(record).toMatchObject({
-      max_bet: 6.25, kelly_fraction: -0.243421, adjusted_fraction: 0.0625, edge: 0.095,
-      expected_value_per_bet: -0.296875, bets_until_ruin: 168, suggested_bet: 3.125,
+      max_bet: 6.25,
+      kelly_fraction: -0.243421,
+      adjusted_fraction: 0.0625,
+      edge: 0.095,
+      expected_value_per_bet: -0.296875,
+      bets_until_ruin: 168,
+      suggested_bet: 3.125,
     });
     const f = 3.125 / 100;
-    const terms: Array<[number, number]> = [[0.35, 0], [0.25, 0.5], [0.15, 1], [0.1, 1.5], [0.08, 2], [0.04, 3], [0.02, 5], [0.01, 10]];
+    const terms: Array<[number, number]> = [
+      [0.35, 0],
+      [0.25, 0.5],
+      [0.15, 1],
+      [0.1, 1.5],
+      [0.08, 2],
+      [0.04, 3],
+      [0.02, 5],
+      [0.01, 10],
+    ];
     const growth = terms.reduce((sum, [p, m]) => sum + p * Math.log(1 + f * (m - 1)), 0);
     expect(record.growth_rate).toBeCloseTo(growth, 6);
   });
 
   it('a player-edge bet: positive kelly_fraction, positive EV, no expected ruin', () => {
     expect(recordOf(playerEdge)).toMatchObject({
-      max_bet: 2.083333, kelly_fraction: 0.083333, adjusted_fraction: 0.020833, edge: -0.1,
-      expected_value_per_bet: 0.104167, bets_until_ruin: null, suggested_bet: 1.041666,
+      max_bet: 2.083333,
+      kelly_fraction: 0.083333,
+      adjusted_fraction: 0.020833,
+      edge: -0.1,
+      expected_value_per_bet: 0.104167,
+      bets_until_ruin: null,
+      suggested_bet: 1.041666,
     });
     expect(recordOf(playerEdge).growth_rate).toBeGreaterThan(0);
   });
 
   it('p = 0: kelly_fraction null, nothing allowed, growth 0', () => {
     expect(recordOf(pushOrLose)).toEqual({
-      max_bet: 0, kelly_fraction: null, adjusted_fraction: 0, edge: 0.02,
-      expected_value_per_bet: 0, bets_until_ruin: null, suggested_bet: 0, growth_rate: 0,
+      max_bet: 0,
+      kelly_fraction: null,
+      adjusted_fraction: 0,
+      edge: 0.02,
+      expected_value_per_bet: 0,
+      bets_until_ruin: null,
+      suggested_bet: 0,
+      growth_rate: 0,
     });
   });
 
@@ -111,19 +146,29 @@ describe('GET /kelly/limits and PUT /kelly/config', () => {
 
   it('is byte-stable', () => {
     const games = [coin196, dice98, wheel, playerEdge, pushOrLose];
-    expect(JSON.stringify(kellyLimitsView(usdc(37), riskFactorFromPercent(40), games)))
-      .toBe(JSON.stringify(kellyLimitsView(usdc(37), riskFactorFromPercent(40), games)));
+    expect(JSON.stringify(kellyLimitsView(usdc(37), riskFactorFromPercent(40), games))).toBe(
+      JSON.stringify(kellyLimitsView(usdc(37), riskFactorFromPercent(40), games)),
+    );
   });
 
   it('answers the config change with the new limits', () => {
     const view = kellyConfigView(usdc(100), riskFactorFromPercent(50), [coin196]);
     expect(view['risk_factor']).toBe(0.5);
     expect(view['message']).toBe('Risk factor updated to 0.5');
-    expect((view['new_limits'] as { limits: Record<string, { max_bet: number }> }).limits['coin_flip:heads']?.max_bet).toBe(25);
+    expect(
+      (view['new_limits'] as { limits: Record<string, { max_bet: number }> }).limits['coin_flip:heads']?.max_bet,
+    ).toBe(25);
   });
 
   it('covers every variant of the real core modules without a failed assertion', () => {
-    const view = kellyLimitsView(usdc(1_000), DEFAULT_RISK_FACTOR, [coinFlip, dice, custom, multiplier, roulette, crash]);
+    const view = kellyLimitsView(usdc(1_000), DEFAULT_RISK_FACTOR, [
+      coinFlip,
+      dice,
+      custom,
+      multiplier,
+      roulette,
+      crash,
+    ]);
     const limits = view['limits'] as Record<string, { max_bet: number; edge: number; kelly_fraction: number | null }>;
     expect(Object.keys(limits).length).toBeGreaterThan(6);
     for (const [name, record] of Object.entries(limits)) {
@@ -137,9 +182,18 @@ describe('GET /kelly/limits and PUT /kelly/config', () => {
 describe('the bet response kelly object', () => {
   it('sizes the next bet from the balance after this one', () => {
     const summary = kellyBetSummary({
-      bankrollMicro: usdc(80), riskFactor: DEFAULT_RISK_FACTOR, inputs: kellyInputs(coin196.distribution({})), bounds: coin196,
+      bankrollMicro: usdc(80),
+      riskFactor: DEFAULT_RISK_FACTOR,
+      inputs: kellyInputs(coin196.distribution({})),
+      bounds: coin196,
     });
-    expect(summary).toEqual({ bankroll: 80, risk_factor: 0.25, max_bet_this_game: 10, bets_until_ruin: 400, suggested_bet: 5 });
+    expect(summary).toEqual({
+      bankroll: 80,
+      risk_factor: 0.25,
+      max_bet_this_game: 10,
+      bets_until_ruin: 400,
+      suggested_bet: 5,
+    });
   });
 });
 
@@ -152,8 +206,14 @@ describe('POST /kelly/optimal', () => {
     expect(isFailure(request)).toBe(false);
     if (isFailure(request)) return;
     expect(kellyOptimalView(request, agent)).toMatchObject({
-      bankroll: 100, game: 'dice', variant: 'dice:over:90', win_probability: 0.1, payout_multiplier: 9.8,
-      risk_factor: 0.25, max_bet: 2.5, suggested_bet: 1.25,
+      bankroll: 100,
+      game: 'dice',
+      variant: 'dice:over:90',
+      win_probability: 0.1,
+      payout_multiplier: 9.8,
+      risk_factor: 0.25,
+      max_bet: 2.5,
+      suggested_bet: 1.25,
     });
   });
 
@@ -161,7 +221,11 @@ describe('POST /kelly/optimal', () => {
     const request = parseOptimalRequest({ game: 'dice_under', threshold: 11, risk_factor: 0.5, bankroll: 40 }, lookup);
     if (isFailure(request)) throw new Error(request.message);
     expect(kellyOptimalView(request, agent)).toMatchObject({
-      bankroll: 40, variant: 'dice:under:11', win_probability: 0.1, risk_factor: 0.5, max_bet: 2,
+      bankroll: 40,
+      variant: 'dice:under:11',
+      win_probability: 0.1,
+      risk_factor: 0.5,
+      max_bet: 2,
     });
   });
 

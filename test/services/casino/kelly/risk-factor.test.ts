@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { isFailure } from '../../../../src/core/errors.ts';
 import { ratioText } from '../../../../src/core/ratio.ts';
 import {
-  DEFAULT_RISK_FACTOR, parseRiskFactor, riskFactorFromPercent, riskFactorNumber, riskFactorPercent,
+  DEFAULT_RISK_FACTOR,
+  parseRiskFactor,
+  riskFactorFromPercent,
+  riskFactorNumber,
+  riskFactorPercent,
 } from '../../../../src/services/casino/kelly/risk-factor.ts';
 
 describe('parseRiskFactor', () => {

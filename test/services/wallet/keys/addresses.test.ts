@@ -10,7 +10,14 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, test } from 'vitest';
 import { toChecksumAddress } from '../../../../src/services/wallet/keys/evm-address.ts';
 import { reduceScalar, scalarText, viewScalarOfSpend } from '../../../../src/services/wallet/keys/monero-keys.ts';
-import { WALLET_CHAINS, addressOfKey, deriveWallet, isValidAddress, viewKeyMatchesAddress, type WalletKey } from '../../../../src/services/wallet/keys/wallet-keys.ts';
+import {
+  WALLET_CHAINS,
+  addressOfKey,
+  deriveWallet,
+  isValidAddress,
+  viewKeyMatchesAddress,
+  type WalletKey,
+} from '../../../../src/services/wallet/keys/wallet-keys.ts';
 
 const ABANDON_ABOUT = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -134,7 +141,10 @@ describe('monero', () => {
   test('spend key → view key (keccak256 mod l) → address', () => {
     const spend = reduceScalar(hexToBytes(VECTOR.spendKey));
     expect(scalarText(viewScalarOfSpend(spend))).toBe(VECTOR.viewKey);
-    expect(addressOfKey('monero', { viewKey: VECTOR.viewKey, spendKey: VECTOR.spendKey })).toEqual({ ok: true, address: VECTOR.address });
+    expect(addressOfKey('monero', { viewKey: VECTOR.viewKey, spendKey: VECTOR.spendKey })).toEqual({
+      ok: true,
+      address: VECTOR.address,
+    });
     const body = base58xmr.decode(VECTOR.address);
     expect(bytesToHex(body.subarray(1, 33))).toBe(VECTOR.publicSpend);
     expect(bytesToHex(body.subarray(33, 65))).toBe(VECTOR.publicView);
@@ -145,7 +155,9 @@ describe('monero', () => {
     // Same source, first main-net vector: the seed is above l; the spend key is the seed mod l.
     const spend = reduceScalar(hexToBytes('2c9623882df4940a734b009e0732ce5a8de7a62c4c1a2a53767a8f6c04874117'));
     expect(scalarText(spend)).toBe('3fc22d2b139182b29cae08fb2838ef458de7a62c4c1a2a53767a8f6c04874107');
-    expect(scalarText(viewScalarOfSpend(spend))).toBe('66e7495a49d2f1b9458204386bd6aadf6402c270d37d503a1cebde58a0d38a00');
+    expect(scalarText(viewScalarOfSpend(spend))).toBe(
+      '66e7495a49d2f1b9458204386bd6aadf6402c270d37d503a1cebde58a0d38a00',
+    );
   });
 
   test('a view key matches its own address only', () => {
@@ -156,13 +168,26 @@ describe('monero', () => {
   });
 
   test('subaddress and integrated addresses of the same vector set are valid', () => {
-    expect(isValidAddress('monero', '87QhdsHjCjMdWax6htvM7P2jFP9JAVC2eUpFiVdewQSpPbg1M4WPVCdHvvxH18WgyDTkfQVCNQ8j23oBhJYoBEQiF8onTRb')).toBe(true);
-    expect(isValidAddress('monero', '4DEBYL2haZTQ2oZtBc8LUm4pAs5koPg2kdBHgwQNJBKRNxbwRnYufB5CeQvnbkGiWE4thv1A7GptxGVDDPN4d8ehZR6s3aQNNzLRREzGFz')).toBe(true);
+    expect(
+      isValidAddress(
+        'monero',
+        '87QhdsHjCjMdWax6htvM7P2jFP9JAVC2eUpFiVdewQSpPbg1M4WPVCdHvvxH18WgyDTkfQVCNQ8j23oBhJYoBEQiF8onTRb',
+      ),
+    ).toBe(true);
+    expect(
+      isValidAddress(
+        'monero',
+        '4DEBYL2haZTQ2oZtBc8LUm4pAs5koPg2kdBHgwQNJBKRNxbwRnYufB5CeQvnbkGiWE4thv1A7GptxGVDDPN4d8ehZR6s3aQNNzLRREzGFz',
+      ),
+    ).toBe(true);
   });
 
   test.each([
     ['a bad checksum', `${VECTOR.address.slice(0, -1)}K`],
-    ['a stagenet address', '5Aro6RZf2gc9AZGHkyVLkvU4Qonc8yQ8fR4PZTy9haCVe6NHSMH4TtNLyWhovaP75PFDSUC9cAML7MAGhXS56o16H7BmpEP'],
+    [
+      'a stagenet address',
+      '5Aro6RZf2gc9AZGHkyVLkvU4Qonc8yQ8fR4PZTy9haCVe6NHSMH4TtNLyWhovaP75PFDSUC9cAML7MAGhXS56o16H7BmpEP',
+    ],
     ['one character short', VECTOR.address.slice(0, -1)],
     ['a 0 (not base58)', `0${VECTOR.address.slice(1)}`],
     ['a public key that is not a curve point', moneroWithSpend()],
@@ -218,11 +243,14 @@ describe('ill-formed keys are refused, not thrown', () => {
   });
 
   test('every chain accepts its own key and refuses the key text of every other chain', () => {
-    const keyOf = (chain: (typeof WALLET_CHAINS)[number]) => (chain === 'monero' ? moneroPair : wallet.privateKeys[chain]);
+    const keyOf = (chain: (typeof WALLET_CHAINS)[number]) =>
+      chain === 'monero' ? moneroPair : wallet.privateKeys[chain];
     for (const chain of WALLET_CHAINS) {
       for (const other of WALLET_CHAINS) {
         const outcome = addressOfKey(chain, keyOf(other));
-        const sameForm = chain === other || (['ethereum', 'base', 'tron'].includes(chain) && ['ethereum', 'base', 'tron'].includes(other));
+        const sameForm =
+          chain === other ||
+          (['ethereum', 'base', 'tron'].includes(chain) && ['ethereum', 'base', 'tron'].includes(other));
         expect(outcome.ok, `${chain} given the ${other} key`).toBe(sameForm);
       }
     }

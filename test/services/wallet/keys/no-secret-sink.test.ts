@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const FOLDER = join(import.meta.dirname, '../../../../src/services/wallet/keys');
-const SINKS = [/\bconsole\./u, /\bprocess\./u, /from 'node:/u, /\bfetch\(/u, /^let /mu, /^export let /mu, /\bglobalThis\b/u];
+const SINKS = [
+  /\bconsole\./u,
+  /\bprocess\./u,
+  /from 'node:/u,
+  /\bfetch\(/u,
+  /^let /mu,
+  /^export let /mu,
+  /\bglobalThis\b/u,
+];
 
 test('src/services/wallet/keys has no place to store, log or send a secret', () => {
   const files = readdirSync(FOLDER).filter((name) => name.endsWith('.ts'));

@@ -27,7 +27,9 @@ const TX = new TextEncoder().encode('{"to":"someone","amount":"1.5","nonce":7}')
 const OTHER_TX = new TextEncoder().encode('{"to":"someone","amount":"15","nonce":7}');
 
 function keyOf(wallet: DerivedWallet, chain: WalletChain): WalletKey {
-  return chain === 'monero' ? { viewKey: wallet.monero.viewKey, spendKey: wallet.monero.spendKey } : wallet.privateKeys[chain];
+  return chain === 'monero'
+    ? { viewKey: wallet.monero.viewKey, spendKey: wallet.monero.spendKey }
+    : wallet.privateKeys[chain];
 }
 
 describe.each(WALLET_CHAINS)('%s', (chain) => {
@@ -74,13 +76,27 @@ describe('signature forms', () => {
     const flipped = new Uint8Array(65);
     flipped.set(twin, 0);
     flipped[64] = (signature[64] ?? 27) === 27 ? 28 : 27;
-    expect(secp256k1.verify(twin, keccak_256(TX), secp256k1.getPublicKey(hexToBytes(alice.privateKeys.ethereum.slice(2))), { prehash: false, lowS: false })).toBe(true);
+    expect(
+      secp256k1.verify(twin, keccak_256(TX), secp256k1.getPublicKey(hexToBytes(alice.privateKeys.ethereum.slice(2))), {
+        prehash: false,
+        lowS: false,
+      }),
+    ).toBe(true);
     expect(verifySignature('ethereum', alice.addresses.ethereum, TX, flipped)).toBe(false);
   });
 
   test('ethereum and base signatures are the same key over the same digest', () => {
-    expect(signMessage('base', alice.privateKeys.base, TX)).toEqual(signMessage('ethereum', alice.privateKeys.ethereum, TX));
-    expect(verifySignature('base', alice.addresses.ethereum.toLowerCase(), TX, signMessage('base', alice.privateKeys.base, TX))).toBe(true);
+    expect(signMessage('base', alice.privateKeys.base, TX)).toEqual(
+      signMessage('ethereum', alice.privateKeys.ethereum, TX),
+    );
+    expect(
+      verifySignature(
+        'base',
+        alice.addresses.ethereum.toLowerCase(),
+        TX,
+        signMessage('base', alice.privateKeys.base, TX),
+      ),
+    ).toBe(true);
   });
 
   test('solana: a plain ed25519 signature by the address public key (RFC 8032)', () => {
@@ -93,7 +109,7 @@ describe('signature forms', () => {
     expect(ed25519.verify(signature, TX, publicKey)).toBe(true);
   });
 
-  test('a signature made for one chain does not verify for another chain\'s address of the same wallet', () => {
+  test("a signature made for one chain does not verify for another chain's address of the same wallet", () => {
     const tronSignature = signMessage('tron', alice.privateKeys.tron, TX);
     expect(verifySignature('ethereum', alice.addresses.ethereum, TX, tronSignature)).toBe(false);
     const bitcoinSignature = signMessage('bitcoin', alice.privateKeys.bitcoin, TX);

@@ -13,7 +13,10 @@ import { TRADING_HOUSE, marginAccount } from '../../../../src/services/trading/t
 import { HOUR, START, ok, tradingWorld, type TradingWorld } from '../../../services/trading/trading-world.ts';
 
 /** Wires a checker to the world's platform the way the monitor does; returns the violations seen. */
-function watch(world: TradingWorld, create: (typeof tradingConservation)['create']): { checker: InvariantChecker; messages: string[] } {
+function watch(
+  world: TradingWorld,
+  create: (typeof tradingConservation)['create'],
+): { checker: InvariantChecker; messages: string[] } {
   const checker = create({ platform: world.platform, nowMs: () => world.nowMs });
   const messages: string[] = [];
   const keep = (violation: { message: string } | null | undefined): void => {
@@ -27,14 +30,20 @@ function watch(world: TradingWorld, create: (typeof tradingConservation)['create
 describe('trading invariants', () => {
   test('an honest run of orders, funding and a shock liquidation breaks none of them', () => {
     const world = tradingWorld({ trading: { shocks: [{ base: 'BTC', atMs: START + 20 * HOUR, moveBps: -4000 }] } });
-    const watched = [tradingConservation, tradingLiquidationSolvent, tradingFundingExact].map((definition) => watch(world, definition.create.bind(definition)));
+    const watched = [tradingConservation, tradingLiquidationSolvent, tradingFundingExact].map((definition) =>
+      watch(world, definition.create.bind(definition)),
+    );
     ok(world.order({ amountMicro: usdc(500), leverage: 10 }, START + HOUR));
     ok(world.order({ symbol: 'ETH-PERP', side: 'sell', amountMicro: usdc(300), leverage: 3 }, START + 2 * HOUR));
     ok(world.order({ symbol: 'ETH-USDC', amountMicro: usdc(100) }, START + 3 * HOUR));
     world.at(START + 30 * HOUR);
     expect(world.events.some((event) => event.type === 'trading.liquidated')).toBe(true);
     for (const { checker, messages } of watched) {
-      messages.push(...[checker.onHour?.(world.nowMs), checker.atEnd?.(world.nowMs)].flatMap((violation) => (violation ? [violation.message] : [])));
+      messages.push(
+        ...[checker.onHour?.(world.nowMs), checker.atEnd?.(world.nowMs)].flatMap((violation) =>
+          violation ? [violation.message] : [],
+        ),
+      );
       expect(messages).toEqual([]);
     }
   });
@@ -56,14 +65,27 @@ describe('trading invariants', () => {
   test('liquidation-solvent: a liquidation transfer from an agent balance is reported', () => {
     const world = tradingWorld();
     const { messages } = watch(world, tradingLiquidationSolvent.create.bind(tradingLiquidationSolvent));
-    world.platform.ledger.transfer({ from: agentAccount('alice'), to: TRADING_HOUSE, amountMicro: 5n, reason: 'trading.liquidation', reference: 'pos_x' });
+    world.platform.ledger.transfer({
+      from: agentAccount('alice'),
+      to: TRADING_HOUSE,
+      amountMicro: 5n,
+      reason: 'trading.liquidation',
+      reference: 'pos_x',
+    });
     expect(messages[0]).toMatch(/touched the agent balance agent:alice/);
   });
 
   test('funding-exact: off-instant and repeated funding, and a position missed at an instant, are reported', () => {
     const world = tradingWorld();
     const checker = tradingFundingExact.create({ platform: world.platform, nowMs: () => world.nowMs });
-    const event = { type: 'trading.funding' as const, agentId: 'alice', symbol: 'BTC-PERP', positionId: 'pos_a', ratePpm: 100, paymentMicro: 1n };
+    const event = {
+      type: 'trading.funding' as const,
+      agentId: 'alice',
+      symbol: 'BTC-PERP',
+      positionId: 'pos_a',
+      ratePpm: 100,
+      paymentMicro: 1n,
+    };
     expect(checker.onEvent?.({ ...event, atMs: START + 8 * HOUR + 1 })?.message).toMatch(/not at 00, 08 or 16 UTC/);
     expect(checker.onEvent?.({ ...event, atMs: START + 8 * HOUR }) ?? null).toBeNull();
     expect(checker.onEvent?.({ ...event, atMs: START + 8 * HOUR })?.message).toMatch(/twice/);

@@ -44,19 +44,43 @@ describe('wallet-conservation', () => {
     expect(wallet.mint(nativeAsset('base'), alice.addresses.base, 10n ** 18n, START).ok).toBe(true);
     expect(wallet.mint(tokenAsset(usdc), alice.addresses.base, 1_000_000_000n, START).ok).toBe(true);
     const key = { kind: 'key' as const, key: alice.privateKeys.base };
-    expect(wallet.send({ asset: nativeAsset('base'), from: null, to: bob.addresses.base, amount: 10n ** 17n, key, memo: null }, START + 100).ok).toBe(true);
-    expect(wallet.send({ asset: tokenAsset(usdc), from: null, to: usdc.contract, amount: 5_000_000n, key, memo: null }, START + 100).ok).toBe(true);
+    expect(
+      wallet.send(
+        { asset: nativeAsset('base'), from: null, to: bob.addresses.base, amount: 10n ** 17n, key, memo: null },
+        START + 100,
+      ).ok,
+    ).toBe(true);
+    expect(
+      wallet.send(
+        { asset: tokenAsset(usdc), from: null, to: usdc.contract, amount: 5_000_000n, key, memo: null },
+        START + 100,
+      ).ok,
+    ).toBe(true);
     // Swaps: base USDC → solana SOL. One paid in full (finished), one short (refunded), one never paid (expired).
     const order = (amount: bigint) => {
-      const placed = wallet.swap({ from: tokenAsset(usdc), to: nativeAsset('solana'), amount, toAddress: bob.addresses.solana }, START + 200, 'ag_unregistered');
+      const placed = wallet.swap(
+        { from: tokenAsset(usdc), to: nativeAsset('solana'), amount, toAddress: bob.addresses.solana },
+        START + 200,
+        'ag_unregistered',
+      );
       if (!placed.ok) throw new Error(placed.message);
       return placed.value;
     };
     const full = order(100_000_000n);
     const short = order(50_000_000n);
     const unpaid = order(10_000_000n);
-    expect(wallet.send({ asset: tokenAsset(usdc), from: null, to: full.depositAddress, amount: 100_000_000n, key, memo: null }, START + 300).ok).toBe(true);
-    expect(wallet.send({ asset: tokenAsset(usdc), from: null, to: short.depositAddress, amount: 20_000_000n, key, memo: null }, START + 300).ok).toBe(true);
+    expect(
+      wallet.send(
+        { asset: tokenAsset(usdc), from: null, to: full.depositAddress, amount: 100_000_000n, key, memo: null },
+        START + 300,
+      ).ok,
+    ).toBe(true);
+    expect(
+      wallet.send(
+        { asset: tokenAsset(usdc), from: null, to: short.depositAddress, amount: 20_000_000n, key, memo: null },
+        START + 300,
+      ).ok,
+    ).toBe(true);
     for (let minute = 1; minute <= 40; minute++) at(START + minute * 60_000);
     expect(full.status).toBe('finished');
     expect(short.status).toBe('refunded');
@@ -73,11 +97,48 @@ describe('wallet-conservation', () => {
 
   test('trips on a transaction settled twice, a swap moving backwards and a broken minted total', () => {
     const { platform, checker } = harness();
-    const sent = { type: 'wallet.sent' as const, atMs: START, hash: 'h1', kind: 'send', chain: 'base', asset: 'x', from: 'a', to: 'b', amount: 1n, fee: 0n, blockAtMs: START + 2000 };
+    const sent = {
+      type: 'wallet.sent' as const,
+      atMs: START,
+      hash: 'h1',
+      kind: 'send',
+      chain: 'base',
+      asset: 'x',
+      from: 'a',
+      to: 'b',
+      amount: 1n,
+      fee: 0n,
+      blockAtMs: START + 2000,
+    };
     expect(checker.onEvent?.(sent)).toBeNull();
-    expect(checker.onEvent?.({ type: 'wallet.settled', atMs: START + 1000, hash: 'h1', chain: 'base', status: 'confirmed', failure: null })?.message).toMatch(/its block is at/);
-    expect(checker.onEvent?.({ type: 'wallet.settled', atMs: START + 2000, hash: 'h2', chain: 'base', status: 'confirmed', failure: null })?.message).toMatch(/not pending/);
-    const swap = { type: 'wallet.swap' as const, atMs: START, orderId: 'swp_1', fromChain: 'base', toChain: 'solana', amount: 1n };
+    expect(
+      checker.onEvent?.({
+        type: 'wallet.settled',
+        atMs: START + 1000,
+        hash: 'h1',
+        chain: 'base',
+        status: 'confirmed',
+        failure: null,
+      })?.message,
+    ).toMatch(/its block is at/);
+    expect(
+      checker.onEvent?.({
+        type: 'wallet.settled',
+        atMs: START + 2000,
+        hash: 'h2',
+        chain: 'base',
+        status: 'confirmed',
+        failure: null,
+      })?.message,
+    ).toMatch(/not pending/);
+    const swap = {
+      type: 'wallet.swap' as const,
+      atMs: START,
+      orderId: 'swp_1',
+      fromChain: 'base',
+      toChain: 'solana',
+      amount: 1n,
+    };
     expect(checker.onEvent?.({ ...swap, status: 'waiting' })).toBeNull();
     expect(checker.onEvent?.({ ...swap, status: 'exchanging' })).toBeNull();
     expect(checker.onEvent?.({ ...swap, status: 'confirming' })?.message).toMatch(/moved to confirming/);
