@@ -12,6 +12,10 @@
  *   body, else a doubling wait from 5 s up to 60 s (a fixed 60-second window is over by then);
  *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline. A 429 the dialect names a
  *   refusal (`refusingRateLimits`: a 24-hour window) is answered at once, as a Refusal.
+ * - 503 with Retry-After: the target says it is shedding load and did not take the request (afp
+ *   serve's load shedder on a busy machine does exactly this); waited out as told and sent again,
+ *   within the same retry bound and deadline, and counted in `shed`. A 503 without Retry-After is
+ *   an answer like any other (a Refusal): nothing says it was not taken.
  * - X-Forwarded-For: sent when the caller names a client address (replay keeps each recorded
  *   agent's own), and pacing slots are then per address.
  * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
@@ -19,7 +23,7 @@
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
  *   deviation too, never an exception. Only a network failure or a timeout is `unreachable`.
  * Time and waiting come in through the LiveClock (src/live is no door for wall time).
- * Non-goals: retrying anything but 429; choosing severities.
+ * Non-goals: retrying anything but a 429 or a 503 with Retry-After; choosing severities.
  */
 import type { JsonValue } from '../core/errors.ts';
 import { Deadline, type LiveClock } from '../audit/live-target.ts';
@@ -99,6 +103,8 @@ export class LiveSession {
   private readonly nextSlotMs = new Map<string, number>();
   /** 429s seen per operation, and how many carried Retry-After. */
   readonly rateLimited = new Map<OperationName, { count: number; withRetryAfter: number }>();
+  /** 503s with Retry-After (load shed, request not taken) seen per operation, each sent again. */
+  readonly shed = new Map<OperationName, number>();
 
   private deadline: Deadline;
 
@@ -171,6 +177,13 @@ export class LiveSession {
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
         if (wait > this.deadline.remainingMs()) return { kind: 'deadline' };
         await this.options.clock.sleep(wait);
+        continue;
+      }
+      const shedWaitMs = answer.status === 503 ? retryAfterMs(answer) : null;
+      if (shedWaitMs !== null) {
+        this.shed.set(op, (this.shed.get(op) ?? 0) + 1);
+        if (shedWaitMs > this.deadline.remainingMs()) return { kind: 'deadline' };
+        await this.options.clock.sleep(shedWaitMs);
         continue;
       }
       return this.read(op, answer, request, wire, input);
@@ -276,4 +289,10 @@ function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
   return wire.body === undefined
     ? { method: wire.method, url, auth: wire.auth }
     : { method: wire.method, url, body: wire.body, auth: wire.auth };
+}
+
+/** A Retry-After header in seconds, as milliseconds (at least 1 s, at most WAIT_MAX_MS); null when absent or unreadable. */
+function retryAfterMs(answer: RawAnswer): number | null {
+  const seconds = Number(answer.headers.get('retry-after') ?? Number.NaN);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(WAIT_MAX_MS, Math.max(1_000, seconds * 1_000)) : null;
 }

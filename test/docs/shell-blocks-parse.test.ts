@@ -56,6 +56,11 @@ describe('shell blocks', () => {
   it('refuses an unknown directive and a replacement that matches nothing', () => {
     expect(() => parseMarker('port: 8700')).toThrow(/unknown test directive/);
     expect(() => parseMarker('exit: three')).toThrow(/unknown test directive/);
+    expect(() => parseMarker('or-exit: 5')).toThrow(/unknown test directive/);
+    expect(parseMarker('ports: 8700; or-exit: 5 when p(99)<200 failed').orExit).toEqual({
+      status: 5,
+      when: 'p(99)<200 failed',
+    });
     const block = shellBlocks(
       'p.md',
       '<!-- test: replace: --bets 9 => --bets 1 -->\n```sh\nnpx afp audit house-edge\n```',

@@ -139,6 +139,8 @@ async function runBlock(block: ShellBlock, dir: string): Promise<string | null> 
   }
   const ran = await runScript(scriptToRun(block, base), dir, block);
   if (ran.timedOut) return `${name} ran past ${block.marker.timeoutSeconds} s:\n${ran.output}`;
+  const orExit = block.marker.orExit;
+  if (orExit !== null && ran.status === orExit.status && ran.output.includes(orExit.when)) return null;
   if (ran.status !== block.marker.exit) return `${name} exited ${ran.status}, not ${block.marker.exit}:\n${ran.output}`;
   return null;
 }

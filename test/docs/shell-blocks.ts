@@ -11,7 +11,9 @@
  * the working copy's targets/*.yaml to free loopback ports; `replace: A => B` makes a size small
  * (every occurrence of A in the block becomes B; repeatable); `exit: N` is the status the block
  * must end with (default 0); `timeout: S` bounds it in seconds (default 90); `env: NAME=VALUE`
- * sets a variable (repeatable). A ```console block runs its `$ ` lines. Unknown directives are
+ * sets a variable (repeatable); `or-exit: N when TEXT` also accepts status N, provided the output
+ * holds TEXT (for a latency threshold that a busy machine can fail, where the block still shows
+ * what it is for). A ```console block runs its `$ ` lines. Unknown directives are
  * errors, so a misspelt marker cannot silently change what runs.
  */
 
@@ -30,6 +32,8 @@ export interface BlockMarker {
   readonly ports: number | null;
   readonly replacements: ReadonlyArray<readonly [string, string]>;
   readonly exit: number;
+  /** Another accepted status, provided the output holds `when`. */
+  readonly orExit: { readonly status: number; readonly when: string } | null;
   readonly timeoutSeconds: number;
   readonly env: Readonly<Record<string, string>>;
 }
@@ -43,6 +47,7 @@ export const DEFAULT_MARKER: BlockMarker = {
   ports: null,
   replacements: [],
   exit: 0,
+  orExit: null,
   timeoutSeconds: 90,
   env: {},
 };
@@ -51,24 +56,33 @@ export const DEFAULT_MARKER: BlockMarker = {
 export function parseMarker(text: string): BlockMarker {
   const skip = /^skip:\s*(.+)$/.exec(text);
   if (skip !== null) return { ...DEFAULT_MARKER, skip: (skip[1] ?? '').trim() };
-  const marker = { ...DEFAULT_MARKER, replacements: [] as Array<[string, string]>, env: {} as Record<string, string> };
+  const marker = {
+    ...DEFAULT_MARKER,
+    orExit: null as BlockMarker['orExit'],
+    replacements: [] as Array<[string, string]>,
+    env: {} as Record<string, string>,
+  };
   for (const part of text
     .split(';')
     .map((piece) => piece.trim())
     .filter((piece) => piece !== '')) {
-    const match = /^(\w+):\s*(.*)$/.exec(part);
+    const match = /^([\w-]+):\s*(.*)$/.exec(part);
     const key = match?.[1];
     const value = (match?.[2] ?? '').trim();
     if (key === 'ports' && /^\d+$/.test(value)) marker.ports = Number(value);
     else if (key === 'exit' && /^\d+$/.test(value)) marker.exit = Number(value);
-    else if (key === 'timeout' && /^\d+$/.test(value)) marker.timeoutSeconds = Number(value);
+    else if (key === 'or-exit' && /^\d+ when .+$/.test(value)) {
+      const at = value.indexOf(' when ');
+      marker.orExit = { status: Number(value.slice(0, at)), when: value.slice(at + ' when '.length) };
+    } else if (key === 'timeout' && /^\d+$/.test(value)) marker.timeoutSeconds = Number(value);
     else if (key === 'replace' && value.includes(' => ')) {
       const [from = '', to = ''] = value.split(' => ');
       marker.replacements.push([from, to]);
     } else if (key === 'env' && /^[A-Z_][A-Z0-9_]*=/.test(value)) {
       const at = value.indexOf('=');
       marker.env[value.slice(0, at)] = value.slice(at + 1);
-    } else throw new Error(`unknown test directive "${part}" (known: skip, ports, replace, exit, timeout, env)`);
+    } else
+      throw new Error(`unknown test directive "${part}" (known: skip, ports, replace, exit, or-exit, timeout, env)`);
   }
   return marker;
 }

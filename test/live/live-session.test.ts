@@ -552,4 +552,36 @@ describe('a target speaking the deployed dialect', () => {
     expect(clock.slept).toEqual([6_001, 5_000, 1_001, 6_001]);
     expect(live.rateLimited.get('casino.balance')).toEqual({ count: 1, withRetryAfter: 0 });
   });
+
+  test('a 503 with Retry-After (load shed) is waited out and sent again; a 503 without it is an answer', async () => {
+    let calls = 0;
+    const server = createServer((_request, response) => {
+      calls += 1;
+      if (calls === 1)
+        response
+          .writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' })
+          .end(JSON.stringify({ error: 'overloaded, retry later', code: 'SERVICE_UNAVAILABLE' }));
+      else if (calls === 3)
+        response
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'down', code: 'SERVICE_UNAVAILABLE' }));
+      else
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ agent_id: 'ag_x', balance_usd: 1 }));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const clock = fakeClock();
+    const live = session(deployedTarget(url, {}), clock);
+    expect((await live.call('casino.balance', {}, 'k')).kind).toBe('ok');
+    expect(calls).toBe(2);
+    expect(clock.slept).toEqual([2_000]);
+    expect(live.shed.get('casino.balance')).toBe(1);
+    const refused = await live.call('casino.balance', {}, 'k');
+    expect(refused.kind).toBe('refused');
+    expect(calls).toBe(3);
+    expect(live.shed.get('casino.balance')).toBe(1);
+  });
 });
