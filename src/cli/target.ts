@@ -22,6 +22,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { serverLine } from '../live/probe/plain-server.ts';
 import { EXIT } from './exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 
@@ -80,8 +81,14 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     return EXIT.liveness;
   }
   if (outcome.file === null) {
+    const answered = outcome.verdicts.filter((verdict) => verdict.answered);
+    const lines = answered.map((verdict) => `  ${verdict.url}: ${serverLine(verdict.server)}\n`);
+    const url = answered[0]?.url ?? 'URL';
+    record({ servers: answered.map((verdict) => ({ url: verdict.url, ...verdict.server })) });
     io.err(
-      'afp target probe: no service of the platform recognized: write a target file by hand (see targets/deployed.yaml)\n',
+      `afp target probe: no service of the platform recognized at what answered:\n${lines.join('')}` +
+        `To load it as a plain HTTP endpoint, no target file needed: afp load ${url}/ --rate 100/s --duration 10s\n` +
+        'For a deployment of the platform that the probe does not recognize, write a target file by hand (see targets/deployed.yaml)\n',
     );
     return EXIT.invalidInput;
   }

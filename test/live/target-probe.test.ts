@@ -21,6 +21,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_LIMITS } from '../../src/live/dialects/deployed/limits.ts';
 import { DOCUMENTS_MARKERS } from '../../src/live/dialects/documents/markers.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
+import { probePaths } from '../../src/live/probe/probe-url.ts';
 import { loadTargetFile } from '../../src/live/target-file.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 
@@ -383,6 +384,17 @@ describe('when nothing is recognized', () => {
     );
     expect(run.stderr).toContain('afp target probe: no service of the platform recognized');
     expect(run.stdout).toBe('');
+  });
+
+  test('a plain web server (nginx-like HTML on every path) is described, and the way to load it is given', async () => {
+    const plain = await fixture(() => ({ status: 200, text: '<html>welcome</html>' }));
+    const run = await probeInProcess([plain]);
+    expect(run.code).toBe(2);
+    const probed = probePaths().length;
+    expect(run.stderr).toContain(
+      `  ${plain}: server (no Server header) · ${probed} of ${probed} probed paths answered (200×${probed}) · text/plain · no JSON body`,
+    );
+    expect(run.stderr).toContain(`afp load ${plain}/ --rate 100/s --duration 10s`);
   });
 
   test('a rate-limited server: the 429s are counted in a note, not taken for evidence', async () => {

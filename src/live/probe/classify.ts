@@ -24,6 +24,7 @@ import { FAULT_SERVICES as SERVICES } from '../../sim/scenario-schema.ts';
 import { DEPLOYED_INFO_SERVICES } from '../dialects/deployed/markers.ts';
 import { DIALECT_NAMES, type DialectName } from '../target.ts';
 import { ALL_MARKERS, MOUNTS_PATH, OPENAPI_PATH, UNKNOWN_PATH, type Observation, type UrlProbe } from './probe-url.ts';
+import { describeServer, type ServerDescription } from './plain-server.ts';
 import { sentPath, type WireMarker } from './wire-marker.ts';
 
 export type Family = 'documents' | 'deployed';
@@ -63,6 +64,8 @@ export interface UrlVerdict {
   readonly endpoints: readonly EndpointEvidence[];
   /** Services with evidence only in the dialects the family rules out. */
   readonly ruledOut: readonly string[];
+  /** What answered, whatever it is (plain-server.ts): said when no service is recognized. */
+  readonly server: ServerDescription;
 }
 
 class Tally {
@@ -267,5 +270,6 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
     services: decided.services,
     endpoints,
     ruledOut: decided.ruledOut,
+    server: describeServer(probe.observations),
   };
 }

@@ -33,6 +33,9 @@ export interface Observation {
   readonly problem?: string;
   /** The body parsed as JSON; undefined when it is not JSON (or there was none). */
   readonly json: unknown;
+  /** The Content-Type and Server headers, when the answer had them. */
+  readonly contentType?: string | null;
+  readonly server?: string | null;
 }
 
 export interface UrlProbe {
@@ -75,10 +78,17 @@ async function get(url: string, path: string, timeoutMs: number): Promise<Observ
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
+    const headers = { contentType: response.headers.get('content-type'), server: response.headers.get('server') };
     const text = await boundedText(response);
     if (text === null)
-      return { path, status: response.status, json: undefined, problem: `body over ${MAX_BODY_BYTES} bytes` };
-    return { path, status: response.status, json: parseJson(text) };
+      return {
+        path,
+        status: response.status,
+        json: undefined,
+        problem: `body over ${MAX_BODY_BYTES} bytes`,
+        ...headers,
+      };
+    return { path, status: response.status, json: parseJson(text), ...headers };
   } catch (error) {
     return { path, status: null, json: undefined, problem: describeError(error) };
   }
