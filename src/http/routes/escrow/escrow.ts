@@ -20,11 +20,9 @@ import {
   ESCROW_ROLES,
   ESCROW_STATUSES,
   type CreateEscrowCommand,
-  type DisputeEscrowCommand,
   type EscrowRecord,
   type EscrowRole,
   type EscrowStatus,
-  type ListEscrowsCommand,
 } from '../../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { jsonCopy } from '../json-copy.ts';
