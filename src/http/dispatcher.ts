@@ -22,8 +22,8 @@
  *
  * Hot path (every simulated request comes through here): no closures or string building per
  * request on the normal path. The caller's limiter identity comes memoized with its key
- * (Platform.identify). The limiter's decision is turned into the headers at once. Each request gets its own RouteInput and RouteContext, which
- * a row may keep. `_info` is added in place to the body a row just rendered (rows return a fresh
+ * (Platform.identify). The limiter's decision is turned into the headers at once. Each request
+ * gets its own RouteInput and RouteContext, which a row may keep. `_info` is added in place to the body a row just rendered (rows return a fresh
  * object per call, as their tests check), which gives the same keys in the same order as copying it.
  */
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject } from '../core/errors.ts';

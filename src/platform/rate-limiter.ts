@@ -23,9 +23,8 @@
  * room. Deterministic: the order is a function of the requests alone, as the rest of the state.
  * Per request: integer math over the buckets that apply (`resolve` gathers them in one small
  * record) and a fresh decision. An identity's tier bucket and daily count are one object; a
- * `LimiterHandle` passed with the request
- * (Platform keeps one per key, with the identity string) skips the identity lookup
- * (src/platform/limiter-entry.ts).
+ * `LimiterHandle` passed with the request (Platform keeps one per key, with the identity string)
+ * skips the identity lookup (src/platform/limiter-entry.ts).
  */
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
