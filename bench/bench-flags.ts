@@ -52,9 +52,9 @@ export interface BenchFlags {
   readonly casinoStyle: CasinoStyle;
   /** Raw HMAC phase: HMACs per round at most. */
   readonly hmacCount: number;
-  /** Load part: autocannon's connections, and afp's generator's max_in_flight (load-phase.ts)... */
+  /** Load part: the connections of afp load (--vus), autocannon, k6 and wrk (load-phase.ts)... */
   readonly loadConnections: number;
-  /** ...and milliseconds per rate round (each of autocannon and afp). */
+  /** ...and milliseconds per run of each tool (whole seconds). */
   readonly loadRoundMs: number;
   /** Write phase (serve --data over in memory): concurrent writers... */
   readonly writeConnections: number;
@@ -88,8 +88,8 @@ export const BENCH_LIMITS = {
   casinoBets: { min: 1, max: 10_000_000, default: 200_000, smallDefault: 20_000 },
   casinoSeconds: { min: 1, max: 3_600, default: 20 },
   hmacCount: { min: 1, max: 100_000_000, default: 1_000_000, smallDefault: 100_000 },
-  loadConnections: { min: 1, max: 1_000, default: 10 },
-  loadSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
+  loadConnections: { min: 1, max: 1_000, default: 50 },
+  loadSeconds: { min: 1, max: 600, default: 10, smallDefault: 1 },
   // 64 writers keep a batch of up to 64 entries per commit: throughput, not one client's latency.
   writeConnections: { min: 1, max: 255, default: 64 },
   writeSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },

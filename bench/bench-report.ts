@@ -12,10 +12,8 @@
  * Both are judged on the best rounds: noise only ever slows a round down.
  * The casino figures (casino-phase.ts, hmac-phase.ts): dice bets/s in-process over the raw
  * HMAC-SHA256 rate of node:crypto in the same run, target ≥ 0.3, on the best rounds too.
- * The load part (load-phase.ts): afp's open-model generator at saturation over autocannon's raw
- * loop on a trivial loopback target, target ≥ 0.9 on the best rounds; and the coordinated-omission
- * runs against a server that stalls 1 s every 5 s: afp's open-model p99 must show the stall
- * (≥ 500 ms), the closed loop's p99 is printed beside it.
+ * The load part (load-phase.ts, printed by load-report.ts): `afp load URL` beside autocannon and k6
+ * on a neutral target, the coordinated-omission runs, and afp serve over a bare node:http server.
  * The write figure (write-phase.ts): a saturating load of registrations to `afp serve --data` over
  * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.5 on the best
  * rounds (group commit).
@@ -30,8 +28,8 @@
  * 0 on an idle machine); `checks` holds counts of
  * differences from the original run, expected 0 (HTTP ones excepted, see http-phase.ts).
  */
-import type { Percentiles } from '../src/load/load-recorder.ts';
 import type { CasinoStyle } from './casino-phase.ts';
+import { loadJson, loadLines, type LoadPartResult } from './load-report.ts';
 import type { PhaseSummary, RoundResult } from './measure.ts';
 import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-phase.ts';
 import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
@@ -39,8 +37,6 @@ import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
-export const TARGET_GENERATOR_OVER_AUTOCANNON = 0.9;
-export const TARGET_OPEN_P99_MS = 500;
 export const TARGET_DURABLE_OVER_MEMORY = 0.5;
 
 /** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
@@ -55,33 +51,7 @@ export interface CasinoResult {
   readonly hmac: PhaseSummary;
 }
 
-/** One run against the stalling server: latency from the intended start (open model) or the send (closed loop). */
-export interface StallRunResult {
-  readonly requests: number;
-  readonly failed: number;
-  readonly dropped: number;
-  readonly latency: Percentiles;
-}
-
-/** The load part of a run: the generator rate rounds and the coordinated-omission runs. */
-export interface LoadPartResult {
-  /** autocannon's connections = afp's max_in_flight in the rate rounds. */
-  readonly connections: number;
-  readonly roundMs: number;
-  readonly autocannon: PhaseSummary;
-  /** afp's open-model generator at saturation; null when this build has none (`missing` says why). */
-  readonly generator: PhaseSummary | null;
-  readonly missing: string | null;
-  readonly stalls: {
-    readonly periodMs: number;
-    readonly stallMs: number;
-    readonly runMs: number;
-    readonly openRate: number;
-    readonly openMaxInFlight: number;
-    readonly openModel: StallRunResult | null;
-    readonly closedLoop: StallRunResult;
-  };
-}
+export type { LoadPartResult, RateRound, StallRunResult } from './load-report.ts';
 
 /** The traffic mix's part of a run: in-process and bare always, http unless --no-http. */
 export interface MixResult {
@@ -148,7 +118,7 @@ export interface BenchResult {
     readonly writeFailures: number | null;
     /** Casino bets answered with anything but 200, all rounds (expected 0: no limit binds); null without the casino part. */
     readonly casinoRefusedBets: number | null;
-    /** Failed requests of the load part's stall runs (expected 0: a stall delays, never refuses); null without the load part. */
+    /** Failed requests of every load-part run, and failed runs (load-report.ts `loadFailures`; expected 0: a stall delays, never refuses); null without the load part. */
     readonly loadFailedRequests: number | null;
     /** Arrivals afp's open model dropped under the stalls (expected 0: its in-flight cap holds a whole stall); null without it. */
     readonly loadDroppedIterations: number | null;
@@ -228,21 +198,6 @@ export function casinoRatio(casino: CasinoResult): Ratio {
 
 export function casinoVerdict(casino: CasinoResult): 'PASS' | 'MISS' {
   return casinoRatio(casino).best >= TARGET_CASINO_OVER_HMAC ? 'PASS' : 'MISS';
-}
-
-/** afp's generator requests/s over autocannon's raw requests/s; null without the generator. */
-export function generatorRatio(load: LoadPartResult): Ratio | null {
-  return load.generator === null ? null : ratio(load.generator, load.autocannon);
-}
-
-export function generatorVerdict(load: LoadPartResult): 'PASS' | 'MISS' | null {
-  const target = generatorRatio(load);
-  return target === null ? null : target.best >= TARGET_GENERATOR_OVER_AUTOCANNON ? 'PASS' : 'MISS';
-}
-
-export function stallVerdict(load: LoadPartResult): 'PASS' | 'MISS' | null {
-  const open = load.stalls.openModel;
-  return open === null ? null : open.latency.p99Ms >= TARGET_OPEN_P99_MS ? 'PASS' : 'MISS';
 }
 
 const MIB = 1024 * 1024;
@@ -361,43 +316,6 @@ function casinoLines(casino: CasinoResult): string[] {
   ];
 }
 
-function stallLine(label: string, run: StallRunResult): string {
-  const { latency } = run;
-  return `${label}: ${run.requests} requests, p50 ${fixed(latency.p50Ms, 1)} ms, p90 ${fixed(latency.p90Ms, 1)} ms, p99 ${fixed(latency.p99Ms, 1)} ms, max ${fixed(latency.maxMs, 1)} ms`;
-}
-
-function loadLines(load: LoadPartResult): string[] {
-  const rows = [phaseRow('autocannon raw', load.autocannon)];
-  if (load.generator !== null) rows.push(phaseRow(`afp generator (open model)`, load.generator));
-  const target = generatorRatio(load);
-  const { stalls } = load;
-  const lines = [
-    `load: trivial loopback target (200 '{}' at once, in a child process); ${load.connections} connections = afp's max_in_flight; rounds of ${fixed(load.roundMs / 1000, 0)} s, alternated`,
-    '',
-    ...tableLines(HEADER, rows),
-    '',
-    target === null
-      ? `afp generator / autocannon raw req/s: not measured (${load.missing ?? 'no generator'})  target >= ${fixed(TARGET_GENERATOR_OVER_AUTOCANNON, 2)}`
-      : `afp generator / autocannon raw req/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_GENERATOR_OVER_AUTOCANNON, 2)}  ${generatorVerdict(load) ?? ''}`,
-    `  (afp: constant-arrival-rate far above the target's capacity, so it runs saturated; arrivals past max_in_flight are dropped)`,
-    steadinessLine(
-      load.generator === null
-        ? [['autocannon', load.autocannon]]
-        : [
-            ['autocannon', load.autocannon],
-            ['afp', load.generator],
-          ],
-    ),
-    '',
-    `coordinated omission: a server that stalls ${fixed(stalls.stallMs / 1000, 0)} s every ${fixed(stalls.periodMs / 1000, 0)} s; ${fixed(stalls.runMs / 1000, 0)} s per run (a whole stall in each)`,
-    stalls.openModel === null
-      ? `  afp open model: not measured (${load.missing ?? 'no generator'})`
-      : `${stallLine(`  afp open model (${stalls.openRate}/s, max_in_flight ${stalls.openMaxInFlight}, latency from the intended start)`, stalls.openModel)}  target p99 >= ${TARGET_OPEN_P99_MS} ms  ${stallVerdict(load) ?? ''}`,
-    `${stallLine(`  closed loop (autocannon, ${load.connections} connections, latency from the send)`, stalls.closedLoop)}  (what a closed loop reports: its senders wait out the stall)`,
-  ];
-  return lines;
-}
-
 export function formatTable(result: BenchResult): string {
   const { checks } = result;
   const lines = [
@@ -425,7 +343,7 @@ export function formatTable(result: BenchResult): string {
   if (checks.casinoRefusedBets !== null) parts.push(`casino refused bets ${checks.casinoRefusedBets} (all rounds)`);
   if (checks.loadFailedRequests !== null)
     parts.push(
-      `load stall runs failed requests ${checks.loadFailedRequests}${checks.loadDroppedIterations === null ? '' : `, dropped iterations ${checks.loadDroppedIterations}`}`,
+      `load failures (requests of every run, and failed runs) ${checks.loadFailedRequests}${checks.loadDroppedIterations === null ? '' : `, dropped iterations ${checks.loadDroppedIterations}`}`,
     );
   lines.push(`checks: ${parts.join(', ')}`);
   if (checks.httpMismatchKinds.length > 0)
@@ -524,50 +442,6 @@ function casinoJson(casino: CasinoResult): Record<string, unknown> {
       ['bets', casino.bets],
       ['hmac', casino.hmac],
     ]),
-  };
-}
-
-function latencyJson(latency: Percentiles): Record<string, number> {
-  return {
-    count: latency.count,
-    p50_ms: latency.p50Ms,
-    p90_ms: latency.p90Ms,
-    p99_ms: latency.p99Ms,
-    p999_ms: latency.p999Ms,
-    max_ms: latency.maxMs,
-  };
-}
-
-function loadJson(load: LoadPartResult): Record<string, unknown> {
-  const { stalls } = load;
-  const stallRun = (run: StallRunResult): Record<string, unknown> => ({
-    requests: run.requests,
-    latency: latencyJson(run.latency),
-  });
-  return {
-    connections: load.connections,
-    round_ms: load.roundMs,
-    phases: {
-      autocannon: phaseJson(load.autocannon),
-      generator: load.generator === null ? null : phaseJson(load.generator),
-    },
-    ratios: { generator_over_autocannon: generatorRatio(load) },
-    target: {
-      generator_over_autocannon_min: TARGET_GENERATOR_OVER_AUTOCANNON,
-      verdict: generatorVerdict(load),
-      open_p99_min_ms: TARGET_OPEN_P99_MS,
-      stall_verdict: stallVerdict(load),
-    },
-    missing: load.missing,
-    stalls: {
-      period_ms: stalls.periodMs,
-      stall_ms: stalls.stallMs,
-      run_ms: stalls.runMs,
-      open_rate: stalls.openRate,
-      open_max_in_flight: stalls.openMaxInFlight,
-      open_model: stalls.openModel === null ? null : stallRun(stalls.openModel),
-      closed_loop: stallRun(stalls.closedLoop),
-    },
   };
 }
 

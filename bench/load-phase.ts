@@ -1,46 +1,46 @@
 /**
- * The load part of `npm run bench` (issue 16, part 9), two measures, each within one run:
+ * The load part of `npm run bench` (issue 41, part 7: the bench measures the user's path), three
+ * measures, each within one run, every generator a process of its own run as its user runs it:
  *
- * 1. Generator rate. Against the trivial target (200 '{}' at once, in a child process), rounds of
- *    autocannon's raw loop (`autocannon({ url, connections, duration })`, nothing of afp's in the
- *    way) alternate with rounds of afp's open-model generator (src/load/generator.ts) sending
- *    through afp load's own request path (src/load/load-run-transport.ts: the agents' recording
- *    transport over the lean keep-alive client, src/load/http-client.ts), with no bench-only
- *    shortcut. "afp's generator rate" is the rate
- *    it sustains at saturation: constant-arrival-rate far above what the target can answer
- *    (SATURATING_RATE), `max_in_flight` equal to autocannon's connections, so at most as many
- *    requests are in flight as autocannon keeps and every arrival past them is dropped (counted);
- *    the rate is the requests answered per second of wall time, as for autocannon. Both pay for
- *    their connections' setup inside the round. Target: afp / autocannon ≥ 0.9 on the best rounds.
+ * 1. Generator rate. On a neutral target in its own process (neutral-target.ts: nginx when
+ *    installed, else a bare node:http server), rounds of `afp load URL --vus N` (bin/afp.js, as a
+ *    user types it), autocannon's CLI and the real k6 (`k6 run --vus N`), the same URL, the same
+ *    connections, the same duration (generator-runs.ts), their order rotated from round to round.
+ *    Each round gives afp/autocannon and afp/k6 in requests per second; the verdicts are on the
+ *    median of the per-round ratios: afp/autocannon >= 0.9 and afp/k6 >= 1.0. Without k6 the
+ *    afp/k6 line says why it was not measured.
  * 2. Coordinated omission. Against a server that stalls 1 s every 5 s (load-servers.ts), one run
- *    of afp's open model at a constant arrival rate, latency from each request's intended start:
- *    its p99 must show the stall (≥ 500 ms). Beside it, a closed loop over the same server
- *    (autocannon through `runAutocannon`, the latency autocannon itself measures): its senders wait
- *    out the stall with one request each, so its p99 hides it.
+ *    of `afp load URL --rate 500/s --max-vus 2000`: its p99, from each request's intended start,
+ *    must show the stall (>= 500 ms). Beside it, a closed loop over the same server (autocannon
+ *    through `runAutocannon`, the latency autocannon itself measures): its senders wait out the
+ *    stall with one request each, so its p99 hides it.
+ * 3. afp serve over a bare node:http server, read and write, driven by wrk (serve-phase.ts).
+ * Bounded: `rounds` rounds of three runs of `roundMs`; each tool run has a timeout. A failed run is
+ * counted in `troubles` with its reason and its round left out, never thrown.
  * Measuring only; the figures are printed by bench-report.ts.
  */
-import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
-import type { ArrivalPlan } from '../src/load/executors.ts';
-import { LoadStop, runGenerator, systemLoadClock, type IterationEnd, type LoadClock } from '../src/load/generator.ts';
+import { overallHistogram, percentilesOf } from '../src/load/load-recorder.ts';
+import type { LoadPartResult, RateRound, StallRunResult } from './bench-report.ts';
 import {
-  LoadRecorder,
-  overallHistogram,
-  percentilesOf,
-  type LoadSample,
-  type LoadSnapshot,
-} from '../src/load/load-recorder.ts';
-import { loadSender, recordingTransport, type LoadSender } from '../src/load/load-run-transport.ts';
-import type { LoadPartResult, StallRunResult } from './bench-report.ts';
+  afpLoad,
+  afpRateRun,
+  autocannonRateRun,
+  isAfpLoadJson,
+  k6Path,
+  k6RateRun,
+  type GeneratorRun,
+  type RateRunOptions,
+} from './generator-runs.ts';
 import { serveInChild } from './load-server-child.ts';
 import { STALL_EVERY_5S, type StallSchedule } from './load-servers.ts';
-import { measureRound, summarize, type RoundResult } from './measure.ts';
+import { startNeutralTarget } from './neutral-target.ts';
+import { servePart } from './serve-phase.ts';
 
-/** Arrivals per second far above what a loopback target answers: the generator runs saturated. */
-export const SATURATING_RATE = 1_000_000;
 /** The open model's rate under the stalls, and an in-flight cap that holds a whole stall's arrivals (no drop hides one). */
 export const STALL_OPEN_RATE = 500;
 export const STALL_OPEN_MAX_IN_FLIGHT = 2_000;
+const STALL_RUN_SLACK_MS = 60_000;
 
 export interface LoadPartOptions {
   readonly connections: number;
@@ -49,137 +49,37 @@ export interface LoadPartOptions {
   readonly log: (line: string) => void;
 }
 
-/** One round of autocannon's raw loop: answered requests over the round's wall time. */
-export function autocannonRawRound(url: string, connections: number, roundMs: number): Promise<RoundResult> {
-  return measureRound(async () => {
-    const result = await autocannon({ url, connections, duration: roundMs / 1000 });
-    return { ops: result.requests.total, requests: result.requests.total };
-  });
-}
-
-/** How long requests in flight at a run's end may finish. */
-const GRACEFUL_STOP_MS = 2_000;
-
-/**
- * One run of afp's generator: `plan`'s arrivals, each iteration one GET of `url` through afp load's
- * own request path — the agents' recording transport over the sender (load-run-transport.ts: the
- * lean keep-alive client, as many connections as the in-flight cap), recorded from its intended
- * start. As in `afp load`, a transport belongs to a sender slot (an agent there: load-run.ts builds
- * one per agent, load-run-pool.ts hands an arrival to the next free one), made once, not per
- * iteration. Nothing here is faster than what `afp load` runs.
- */
-async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapshot> {
-  const clock = systemLoadClock();
-  const recorder = new LoadRecorder(clock.nowMs());
-  const sender = loadSender({ urls: { api: url }, maxSockets: plan.maxInFlight });
-  const onSample = (sample: LoadSample): void => recorder.record(sample);
-  const slots = Array.from({ length: plan.maxInFlight }, () => benchSlot(sender, clock, onSample));
-  let cursor = 0;
-  const start = (intendedStartMs: number, ended: (end: IterationEnd) => void): boolean => {
-    for (let tried = 0; tried < slots.length; tried++) {
-      const slot = slots[cursor] as BenchSlot;
-      cursor = (cursor + 1) % slots.length;
-      if (!slot.busy) {
-        slot.iterate(intendedStartMs, ended);
-        return true;
-      }
-    }
-    return false;
+/** `afp load URL` in the open model over the stalling server: a constant arrival rate, latency from the intended start. */
+export async function openModelUnderStalls(url: string, runMs: number): Promise<StallRunResult | string> {
+  const flags = ['--rate', `${STALL_OPEN_RATE}/s`, '--max-vus', String(STALL_OPEN_MAX_IN_FLIGHT)];
+  const { run, json } = await afpLoad(url, [...flags, '--duration', `${runMs}ms`], runMs + STALL_RUN_SLACK_MS);
+  if (!isAfpLoadJson(json) || json.latency_ms === undefined)
+    return `afp load (open model): exit ${String(run.code)}: ${run.stderr.trim().slice(0, 300)}`;
+  const latency = json.latency_ms;
+  return {
+    requests: json.requests,
+    failed: json.failed,
+    dropped: json.iterations?.dropped ?? 0,
+    latency: { p50Ms: latency.p50, p90Ms: latency.p90, p99Ms: latency.p99, maxMs: latency.max },
   };
-  try {
-    await runGenerator({
-      plan,
-      clock,
-      recorder,
-      source: { start },
-      stop: new LoadStop(),
-      interrupt: () => sender.interrupt(),
-    });
-  } finally {
-    sender.close();
-  }
-  return recorder.snapshot();
-}
-
-interface BenchSlot {
-  readonly busy: boolean;
-  iterate(intendedStartMs: number, ended: (end: IterationEnd) => void): void;
-}
-
-/** An agent's share of afp load's path, for one GET per iteration: its own recording transport, its iteration's intended start handed to its first request. */
-function benchSlot(sender: LoadSender, clock: LoadClock, onSample: (sample: LoadSample) => void): BenchSlot {
-  let intended: number | null = null;
-  const takeIntendedStartMs = (): number | null => {
-    const value = intended;
-    intended = null;
-    return value;
-  };
-  const transport = recordingTransport({ sender, clock, onSample, takeIntendedStartMs, before: () => null });
-  const slot = {
-    busy: false,
-    iterate: (intendedStartMs: number, ended: (end: IterationEnd) => void): void => {
-      slot.busy = true;
-      intended = intendedStartMs;
-      const free = (end: IterationEnd): void => {
-        intended = null;
-        slot.busy = false;
-        ended(end);
-      };
-      transport({ mount: 'api', method: 'GET', path: '/' }).then(
-        () => free(null),
-        (error: unknown) => free({ error }),
-      );
-    },
-  };
-  return slot;
-}
-
-const answered = (snapshot: LoadSnapshot): number =>
-  snapshot.endpoints.reduce((sum, row) => sum + row.requests - (row.statuses['0'] ?? 0), 0);
-
-/** One round of afp's open model at saturation: requests answered over the round's wall time (its graceful drain included). */
-export function generatorRound(url: string, maxInFlight: number, roundMs: number): Promise<RoundResult> {
-  const plan: ArrivalPlan = {
-    kind: 'arrivals',
-    executor: 'constant-arrival-rate',
-    rate: SATURATING_RATE,
-    timeUnitMs: 1_000,
-    durationMs: roundMs,
-    maxInFlight,
-    gracefulStopMs: GRACEFUL_STOP_MS,
-  };
-  return measureRound(async () => {
-    const requests = answered(await generatorRun(url, plan));
-    return { ops: requests, requests };
-  });
-}
-
-/** afp's open model over the stalling server: a constant arrival rate, latency from the intended start. */
-export async function openModelUnderStalls(url: string, runMs: number): Promise<StallRunResult> {
-  const plan: ArrivalPlan = {
-    kind: 'arrivals',
-    executor: 'constant-arrival-rate',
-    rate: STALL_OPEN_RATE,
-    timeUnitMs: 1_000,
-    durationMs: runMs,
-    maxInFlight: STALL_OPEN_MAX_IN_FLIGHT,
-    gracefulStopMs: GRACEFUL_STOP_MS,
-  };
-  const snapshot = await generatorRun(url, plan);
-  return stallRunOf(snapshot);
-}
-
-function stallRunOf(snapshot: LoadSnapshot): StallRunResult {
-  const requests = snapshot.endpoints.reduce((sum, row) => sum + row.requests, 0);
-  const failed = snapshot.endpoints.reduce((sum, row) => sum + row.failed, 0);
-  return { requests, failed, dropped: snapshot.iterations.dropped, latency: percentilesOf(overallHistogram(snapshot)) };
 }
 
 /** The closed loop over the stalling server: `connections` senders, each waiting for its answer. */
 export async function closedLoopUnderStalls(url: string, connections: number, runMs: number): Promise<StallRunResult> {
-  return stallRunOf(
-    await runAutocannon({ url, method: 'GET', connections, durationMs: runMs, endpoint: 'GET /', timeoutMs: 10_000 }),
-  );
+  const snapshot = await runAutocannon({
+    url,
+    method: 'GET',
+    connections,
+    durationMs: runMs,
+    endpoint: 'GET /',
+    timeoutMs: 10_000,
+  });
+  return {
+    requests: snapshot.endpoints.reduce((sum, row) => sum + row.requests, 0),
+    failed: snapshot.endpoints.reduce((sum, row) => sum + row.failed, 0),
+    dropped: snapshot.iterations.dropped,
+    latency: percentilesOf(overallHistogram(snapshot)),
+  };
 }
 
 /** How long a stall run lasts: one period and one stall, so it holds a whole stall whatever its phase. */
@@ -187,28 +87,56 @@ export function stallRunMs(schedule: StallSchedule): number {
   return schedule.periodMs + schedule.stallMs;
 }
 
+type Tool = 'afp' | 'autocannon' | 'k6';
+
+/** One round: the three tools on the target, the first one rotated by the round's number. */
+async function rateRound(
+  round: number,
+  run: RateRunOptions,
+  k6: string | null,
+): Promise<Record<Tool, GeneratorRun | string | null>> {
+  const tools: Tool[] = ['afp', 'autocannon', 'k6'];
+  const order = [...tools.slice(round % 3), ...tools.slice(0, round % 3)];
+  const runs: Record<Tool, GeneratorRun | string | null> = { afp: null, autocannon: null, k6: null };
+  for (const tool of order) {
+    if (tool === 'afp') runs.afp = await afpRateRun(run);
+    else if (tool === 'autocannon') runs.autocannon = await autocannonRateRun(run);
+    else runs.k6 = k6 === null ? null : await k6RateRun(k6, run);
+  }
+  return runs;
+}
+
 async function rateRounds(
   options: LoadPartOptions,
-): Promise<Pick<LoadPartResult, 'autocannon' | 'generator' | 'missing'>> {
+): Promise<Pick<LoadPartResult, 'target' | 'rounds' | 'k6Missing' | 'troubles'>> {
   const { connections, roundMs, rounds, log } = options;
-  const target = await serveInChild({ kind: 'trivial' });
+  const k6 = k6Path();
+  const k6Missing = k6 === null ? 'no k6 binary (AFP_BENCH_K6, or shared/tools/k6-v1.3.0/k6 beside the clone)' : null;
+  const target = await startNeutralTarget();
+  const measured: RateRound[] = [];
+  const troubles: string[] = [];
   try {
-    log(`load: trivial target at ${target.url}; ${connections} connections, rounds of ${roundMs} ms; warm-up`);
-    await autocannonRawRound(target.url, connections, roundMs);
-    await generatorRound(target.url, connections, roundMs);
-    const raw: RoundResult[] = [];
-    const afp: RoundResult[] = [];
+    const seconds = Math.max(1, Math.round(roundMs / 1000));
+    log(
+      `load: ${target.name} at ${target.url}; afp load, autocannon, k6: ${connections} connections, ${seconds} s runs`,
+    );
     for (let round = 1; round <= rounds; round++) {
-      raw.push(await autocannonRawRound(target.url, connections, roundMs));
-      afp.push(await generatorRound(target.url, connections, roundMs));
-      log(
-        `load round ${round}/${rounds}: autocannon ${raw.at(-1)?.requests} requests in ${raw.at(-1)?.wallMs.toFixed(0)} ms, afp ${afp.at(-1)?.requests} in ${afp.at(-1)?.wallMs.toFixed(0)} ms`,
-      );
+      const runs = await rateRound(round, { url: target.url, connections, seconds }, k6);
+      const failed = [runs.afp, runs.autocannon, runs.k6].filter((run): run is string => typeof run === 'string');
+      troubles.push(...failed);
+      const { afp, autocannon } = runs;
+      if (typeof afp === 'object' && afp !== null && typeof autocannon === 'object' && autocannon !== null) {
+        const k6Run = typeof runs.k6 === 'object' ? runs.k6 : null;
+        measured.push({ afp, autocannon, k6: k6Run });
+        log(
+          `load round ${round}/${rounds}: afp ${afp.perSecond.toFixed(0)}/s, autocannon ${autocannon.perSecond.toFixed(0)}/s, k6 ${k6Run === null ? '-' : k6Run.perSecond.toFixed(0)}/s`,
+        );
+      }
     }
-    return { autocannon: summarize(raw), generator: summarize(afp), missing: null };
   } finally {
     await target.stop();
   }
+  return { target: target.name, rounds: measured, k6Missing, troubles };
 }
 
 async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stalls']> {
@@ -217,7 +145,7 @@ async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stal
   const server = await serveInChild({ kind: 'stalling', schedule });
   try {
     options.log(
-      `load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; open model then closed loop, ${runMs} ms each`,
+      `load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; afp load (open model) then a closed loop, ${runMs} ms each`,
     );
     const openModel = await openModelUnderStalls(server.url, runMs);
     const closedLoop = await closedLoopUnderStalls(server.url, options.connections, runMs);
@@ -226,7 +154,8 @@ async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stal
       runMs,
       openRate: STALL_OPEN_RATE,
       openMaxInFlight: STALL_OPEN_MAX_IN_FLIGHT,
-      openModel,
+      openModel: typeof openModel === 'string' ? null : openModel,
+      openMissing: typeof openModel === 'string' ? openModel : null,
       closedLoop,
     };
   } finally {
@@ -234,9 +163,15 @@ async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stal
   }
 }
 
-/** The whole load part: rate rounds on the trivial target, then the stall runs; each server in its own child process. */
+/** The whole load part: rate rounds on the neutral target, the stall runs, then afp serve over bare; each server in its own process. */
 export async function loadPart(options: LoadPartOptions): Promise<LoadPartResult> {
   const rates = await rateRounds(options);
   const stalls = await stallRuns(options);
-  return { connections: options.connections, roundMs: options.roundMs, ...rates, stalls };
+  const serve = await servePart({
+    connections: options.connections,
+    seconds: Math.max(1, Math.round(options.roundMs / 1000)),
+    rounds: options.rounds,
+    log: options.log,
+  });
+  return { connections: options.connections, roundMs: options.roundMs, ...rates, stalls, serve };
 }

@@ -1,7 +1,7 @@
 /**
  * A load benchmark target (load-servers.ts) in a process of its own, so the generators measured in
  * the bench's process do not share an event loop with it. Run as
- * `node bench/load-server-child.ts trivial` or `... stalling PERIOD_MS STALL_MS`; prints
+ * `node bench/load-server-child.ts trivial`, `... api` or `... stalling PERIOD_MS STALL_MS`; prints
  * `listening <url>` once, then serves until its stdin closes (the bench ended or died) or SIGTERM.
  * `serveInChild` starts it and hands back the URL and a stop that ends it by its pid.
  */
@@ -20,7 +20,9 @@ const START_TIMEOUT_MS = 20_000;
 export function serveInChild(kind: LoadServerKind): Promise<ChildServer> {
   const script = fileURLToPath(import.meta.url);
   const args =
-    kind.kind === 'trivial' ? ['trivial'] : ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)];
+    kind.kind === 'stalling'
+      ? ['stalling', String(kind.schedule.periodMs), String(kind.schedule.stallMs)]
+      : [kind.kind];
   const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
@@ -54,7 +56,9 @@ async function childMain(argv: readonly string[]): Promise<void> {
   const kind: LoadServerKind =
     name === 'stalling'
       ? { kind: 'stalling', schedule: { periodMs: Number(period), stallMs: Number(stall) } }
-      : { kind: 'trivial' };
+      : name === 'api'
+        ? { kind: 'api' }
+        : { kind: 'trivial' };
   const server = await startLoadServer(kind);
   const end = (): void => {
     void server.close().then(() => process.exit(0));

@@ -5,7 +5,10 @@
  *   - stalling: the same, but stalls STALL_MS of every PERIOD_MS (the last STALL_MS of each period
  *     of the wall clock since the epoch, so any run of PERIOD_MS + STALL_MS or more holds a whole
  *     stall, whatever its phase): a request that arrives during a stall is answered when it ends,
- *     as a process frozen by a long GC pause or a blocked event loop would answer it.
+ *     as a process frozen by a long GC pause or a blocked event loop would answer it;
+ *   - api: a bare node:http API, what `afp serve` is compared with (serve-phase.ts): a GET answers a
+ *     small JSON object; a POST reads its JSON body, keeps the `agent_id` it names (in a Set of at
+ *     most API_KEPT_MAX, cleared when full) and answers 201 with it; a body that is not JSON gets 400.
  * `stallEndMs` is the schedule as a pure function (tested by exact instants). The bench runs the
  * servers in a child process (load-server-child.ts), so the generators measured do not share
  * their event loop; tests start them in-process.
@@ -13,7 +16,7 @@
  * with 503, so a runaway generator cannot grow its memory without limit).
  */
 import { once } from 'node:events';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface StallSchedule {
@@ -26,7 +29,11 @@ export const STALL_EVERY_5S: StallSchedule = { periodMs: 5_000, stallMs: 1_000 }
 export const STALLED_MAX = 100_000;
 
 export type LoadServerKind =
-  { readonly kind: 'trivial' } | { readonly kind: 'stalling'; readonly schedule: StallSchedule };
+  | { readonly kind: 'trivial' }
+  | { readonly kind: 'api' }
+  | { readonly kind: 'stalling'; readonly schedule: StallSchedule };
+
+export const API_KEPT_MAX = 1_000_000;
 
 export interface LoadServer {
   readonly url: string;
@@ -48,27 +55,71 @@ function answer(response: ServerResponse, status = 200): void {
   response.writeHead(status, HEADERS).end(BODY);
 }
 
+const API_READ_BODY = Buffer.from(JSON.stringify({ service: 'bare', agents: 0, status: 'ok' }));
+
+/** The bare API's handler (see the header). */
+function apiHandler(): (request: IncomingMessage, response: ServerResponse) => void {
+  const kept = new Set<string>();
+  return (request, response) => {
+    if (request.method !== 'POST') {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(API_READ_BODY.length) });
+      response.end(API_READ_BODY);
+      request.resume();
+      return;
+    }
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    request.on('end', () => {
+      let agentId: unknown;
+      try {
+        agentId = (JSON.parse(text) as { agent_id?: unknown }).agent_id;
+      } catch {
+        agentId = undefined;
+      }
+      if (typeof agentId !== 'string') {
+        response.writeHead(400, HEADERS).end(BODY);
+        return;
+      }
+      if (kept.size >= API_KEPT_MAX) kept.clear();
+      kept.add(agentId);
+      const body = JSON.stringify({ agent_id: agentId, created: true });
+      response.writeHead(201, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      });
+      response.end(body);
+    });
+  };
+}
+
 export async function startLoadServer(kind: LoadServerKind, nowMs: () => number = Date.now): Promise<LoadServer> {
   let stalled = 0;
   const held = new Set<NodeJS.Timeout>();
-  const server: Server = createServer((request, response) => {
-    request.resume();
-    const untilMs = kind.kind === 'stalling' ? stallEndMs(nowMs(), kind.schedule) : null;
-    if (untilMs === null) {
-      answer(response);
-      return;
-    }
-    if (held.size >= STALLED_MAX) {
-      answer(response, 503);
-      return;
-    }
-    stalled += 1;
-    const timer = setTimeout(() => {
-      held.delete(timer);
-      answer(response);
-    }, untilMs - nowMs());
-    held.add(timer);
-  });
+  const server: Server = createServer(
+    kind.kind === 'api'
+      ? apiHandler()
+      : (request, response) => {
+          request.resume();
+          const untilMs = kind.kind === 'stalling' ? stallEndMs(nowMs(), kind.schedule) : null;
+          if (untilMs === null) {
+            answer(response);
+            return;
+          }
+          if (held.size >= STALLED_MAX) {
+            answer(response, 503);
+            return;
+          }
+          stalled += 1;
+          const timer = setTimeout(() => {
+            held.delete(timer);
+            answer(response);
+          }, untilMs - nowMs());
+          held.add(timer);
+        },
+  );
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -10,9 +10,10 @@
  * target ≥ 0.5 (group commit, src/server/group-commit.ts). And the
  * casino: dice bets/s of a population on the in-process path (casino-phase.ts) over the raw
  * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. And the load part (load-phase.ts):
- * afp's open-model generator at saturation over autocannon's raw loop on a trivial loopback target,
- * target ≥ 0.9, and coordinated omission against a server that stalls 1 s every 5 s (afp's
- * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). And the recovery of `afp serve --data`
+ * `afp load URL` as a user runs it beside autocannon and k6 on a neutral target (afp/autocannon
+ * ≥ 0.9, afp/k6 ≥ 1.0 on the median of per-round ratios), coordinated omission through `afp load
+ * URL --rate` against a server that stalls 1 s every 5 s (p99 ≥ 500 ms, a closed loop's p99 beside
+ * it), and afp serve over a bare node:http server under wrk, read and write. And the recovery of `afp serve --data`
  * (recovery-phase.ts): a logged history of 1,000,000 commands recovered from its newest checkpoint
  * plus the tail, target < 2 s per million commands. The sweep part (sweep-phase.ts): `afp sweep` on two
  * worker threads over one, target ≥ 1.8×. The memory
@@ -51,6 +52,7 @@ import { planHttp } from './http-plan.ts';
 import { httpRound, type HttpRound } from './http-phase.ts';
 import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
 import { loadPart } from './load-phase.ts';
+import { loadFailures } from './load-report.ts';
 import { MEMORY_SIZES, MEMORY_SIZES_SMALL, memoryPart } from './memory-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
@@ -379,7 +381,7 @@ async function main(argv: string[]): Promise<number> {
           }
         : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,
-      loadFailedRequests: load === null ? null : load.stalls.closedLoop.failed + (load.stalls.openModel?.failed ?? 0),
+      loadFailedRequests: load === null ? null : loadFailures(load),
       loadDroppedIterations: load?.stalls.openModel?.dropped ?? null,
     },
   };

@@ -116,24 +116,6 @@ function queryStrings(query: QueryInput | undefined): Record<string, string> | u
   return result;
 }
 
-/**
- * Every request the client sends, in one object shape: absent parts are undefined fields, not
- * missing ones. The dispatcher reads the same fields of every request, and one shape keeps those
- * reads monomorphic on the in-process hot path (a population mixing four shapes or more, as bad
- * input does, made them megamorphic). Transports treat an undefined field as an absent one.
- */
-function clientRequest(
-  mount: TransportRequest['mount'],
-  method: TransportRequest['method'],
-  path: string,
-  query: TransportRequest['query'],
-  headers: TransportRequest['headers'],
-  body: unknown,
-  rawBody: TransportRequest['rawBody'],
-): TransportRequest {
-  return { mount, method, path, query, headers, body, rawBody };
-}
-
 function toResult<T>(response: TransportResponse): ApiResult<T> {
   const { status, headers, body } = response;
   if (status >= 200 && status < 300) return { ok: true, status, headers, body: body as T };
@@ -326,15 +308,14 @@ export class AfpClient {
   private requestFor(row: EndpointRow, endpoint: string, input: CallInput): TransportRequest {
     const query = queryStrings(input.query);
     const path = fillPath(row.path, endpoint, input.params);
-    return clientRequest(
-      row.mount,
-      row.method,
+    return {
+      mount: row.mount,
+      method: row.method,
       path,
-      query === undefined || Object.keys(query).length === 0 ? undefined : query,
-      this.headers,
-      input.body,
-      undefined,
-    );
+      query: query === undefined || Object.keys(query).length === 0 ? undefined : query,
+      headers: this.headers,
+      body: input.body,
+    };
   }
 
   /** Any endpoint of the table by its id. */
@@ -343,14 +324,12 @@ export class AfpClient {
   }
 
   /**
-   * Sends a request as given, for bad input and replay: its fields unchanged, in the client's one
-   * request shape (`clientRequest`). The client's identity headers are added under the request's
-   * own (a key-less client sends the request's headers as they are).
+   * Sends a request as given, for bad input and replay: its fields unchanged. The client's
+   * identity headers are added under the request's own (a key-less client sends the request's
+   * headers as they are).
    */
   raw(request: TransportRequest): Promise<TransportResponse> {
-    const headers = Object.keys(this.headers).length === 0 ? request.headers : { ...this.headers, ...request.headers };
-    return this.transport(
-      clientRequest(request.mount, request.method, request.path, request.query, headers, request.body, request.rawBody),
-    );
+    if (Object.keys(this.headers).length === 0) return this.transport(request);
+    return this.transport({ ...request, headers: { ...this.headers, ...request.headers } });
   }
 }

@@ -22,9 +22,8 @@
  *
  * Hot path (every simulated request comes through here): no closures or string building per
  * request on the normal path. The caller's limiter identity comes memoized with its key
- * (Platform.identify). The limiter answers in its one reused LimitDecision (`chargeReused`), which
- * is turned into the headers at once. Each request gets its own RouteInput and RouteContext, which
- * a row may keep. `_info` is added in place to the body a row just rendered (rows return a fresh
+ * (Platform.identify). The limiter's decision is turned into the headers at once. Each request
+ * gets its own RouteInput and RouteContext, which a row may keep. `_info` is added in place to the body a row just rendered (rows return a fresh
  * object per call, as their tests check), which gives the same keys in the same order as copying it.
  */
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject } from '../core/errors.ts';
@@ -141,10 +140,10 @@ export class Dispatcher {
     const caller: Agent | null = authenticated === null ? null : authenticated.agent;
     const tier = caller === null ? 'free' : caller.tier;
 
-    // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
+    // The limiter's decision: what the answer needs of it is taken here, before anything runs.
     const identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.identity;
     const limits = route === null ? undefined : route.limits;
-    const decision = platform.limiter.chargeReused(
+    const decision = platform.limiter.charge(
       { identity, tier, ip, service, limits, handle: authenticated ?? undefined },
       nowMs,
     );

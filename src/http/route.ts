@@ -99,30 +99,7 @@ export interface RouteSpec<C, O> {
 /** A row with its types erased, as stored in tables. */
 export type Route = RouteSpec<unknown, unknown>;
 
-/**
- * Erases a row's command and outcome types so rows of many shapes share one table, and gives its
- * `limits` the one shape every row's limits have (`LimitsRow`).
- */
+/** Erases a row's command and outcome types so rows of many shapes share one table. */
 export function defineRoute<C, O>(spec: RouteSpec<C, O>): Route {
-  const row = spec.limits === undefined ? spec : { ...spec, limits: new LimitsRow(spec.limits) };
-  return row as unknown as Route;
-}
-
-/**
- * A row's limits with every field present, in one hidden class. Why: the rate limiter reads them on
- * every request, and the rows' own literals come in five or more shapes, which made each of those
- * reads a megamorphic load (a stub-cache probe) instead of one compare and one load.
- */
-class LimitsRow implements RouteLimits {
-  readonly registerPerIp: boolean;
-  readonly serviceRowB: boolean;
-  readonly row: string | undefined;
-  readonly endpointDaily: string | undefined;
-
-  constructor(limits: RouteLimits) {
-    this.registerPerIp = limits.registerPerIp === true;
-    this.serviceRowB = limits.serviceRowB === true;
-    this.row = limits.row;
-    this.endpointDaily = limits.endpointDaily;
-  }
+  return spec as unknown as Route;
 }

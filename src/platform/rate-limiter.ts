@@ -21,12 +21,10 @@
  * its state (its caller starts afresh). No scan of the entries, ever: a flood of new identities
  * (one per forged X-Forwarded-For) costs O(1) per request and never refuses anyone for want of
  * room. Deterministic: the order is a function of the requests alone, as the rest of the state.
- * Hot path: integer math, no closures or arrays per request; the per-request state lives in
- * reused scratch fields (the limiter is synchronous, never reentered), and the dispatcher takes
- * its answer in one reused decision object (`chargeReused`; `charge` hands out a copy). An
- * identity's tier bucket and daily count are one object; a `LimiterHandle` passed with the request
- * (Platform keeps one per key, with the identity string) skips the identity lookup
- * (src/platform/limiter-entry.ts).
+ * Per request: integer math over the buckets that apply (`resolve` gathers them in one small
+ * record) and a fresh decision. An identity's tier bucket and daily count are one object; a
+ * `LimiterHandle` passed with the request (Platform keeps one per key, with the identity string)
+ * skips the identity lookup (src/platform/limiter-entry.ts).
  */
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
@@ -114,7 +112,7 @@ type Window = LimitDecision['window'];
 /**
  * The binding bucket of one request, chosen as the buckets are visited: a refusing bucket beats any
  * that has room; among refusing ones the longest wait wins, among the others the fewest remaining;
- * then the lower limit; then the first visited. Reused across requests (no per-request arrays).
+ * then the lower limit; then the first visited. One per charge (or peek).
  */
 class Binding {
   found = false;
@@ -125,11 +123,6 @@ class Binding {
   waitMs = 0;
   window: Window = '1m';
   scope = '';
-
-  clear(): void {
-    this.found = false;
-    this.refused = false;
-  }
 
   offer(limit: number, remaining: number, resetAtMs: number, window: Window, scope: string): void {
     if (this.refused) return;
@@ -145,19 +138,20 @@ class Binding {
     this.waitMs = waitMs;
   }
 
-  /** Writes the decision of the visit into `into`: the binding bucket's, or unlimited when none bound. */
-  write(into: DecisionRecord, tier: Tier, nowMs: number): LimitDecision {
-    if (!this.found) return writeUnlimited(into, tier, nowMs);
-    into.allowed = !this.refused;
-    into.limit = this.limit;
-    into.remaining = this.remaining;
-    into.resetAtSeconds = Math.ceil(this.resetAtMs / 1000);
-    into.retryAfterSeconds = this.refused ? Math.max(1, Math.ceil(this.waitMs / 1000)) : 0;
-    into.window = this.window;
-    into.scope = this.scope;
-    into.tier = tier;
-    into.atMs = nowMs;
-    return into;
+  /** The decision of the visit: the binding bucket's, or unlimited when none bound. */
+  decision(tier: Tier, nowMs: number): LimitDecision {
+    if (!this.found) return unlimitedDecision(tier, nowMs);
+    return {
+      allowed: !this.refused,
+      limit: this.limit,
+      remaining: this.remaining,
+      resetAtSeconds: Math.ceil(this.resetAtMs / 1000),
+      retryAfterSeconds: this.refused ? Math.max(1, Math.ceil(this.waitMs / 1000)) : 0,
+      window: this.window,
+      scope: this.scope,
+      tier,
+      atMs: nowMs,
+    };
   }
 
   private set(limit: number, remaining: number, resetAtMs: number, window: Window, scope: string): void {
@@ -168,19 +162,6 @@ class Binding {
     this.window = window;
     this.scope = scope;
   }
-}
-
-/** A LimitDecision with writable fields: the limiter's reused answer (see `chargeReused`). */
-class DecisionRecord implements LimitDecision {
-  allowed = true;
-  limit = 0;
-  remaining = 0;
-  resetAtSeconds = 0;
-  retryAfterSeconds = 0;
-  window: Window = '1m';
-  scope = '';
-  tier: Tier = 'free';
-  atMs = 0;
 }
 
 /** The last 429 message and reset text, rebuilt only when what they say changes. */
@@ -229,11 +210,20 @@ interface EndpointCap {
   readonly scope: string;
 }
 
+/** The buckets that apply to one request (`resolve`); an entry is undefined only when peeking at one never charged. */
+interface Applicable {
+  readonly entry: IdentityEntry | undefined;
+  readonly tier: TierLimits;
+  readonly ipApplies: boolean;
+  readonly ip: IdentityEntry | undefined;
+  readonly serviceRow: ServiceRow | null;
+  readonly service: ServiceEntry | undefined;
+  readonly endpointCap: EndpointCap | null;
+  readonly endpoint: DayCounter | undefined;
+}
+
 export class RateLimiter {
-  /** Each tier's bucket shape and daily quota, one field per tier (see `limitsOfTier`). */
-  private readonly freeTier: TierLimits;
-  private readonly proTier: TierLimits;
-  private readonly enterpriseTier: TierLimits;
+  private readonly tiers: Readonly<Record<Tier, TierLimits>>;
   private readonly registerShape: BucketShape;
   private readonly serviceRows = new Map<string, ServiceRow>();
   private readonly endpointCaps = new Map<string, EndpointCap>();
@@ -243,21 +233,7 @@ export class RateLimiter {
   /** The ends of the list of held entries by last use (limiter-entry.ts `older`/`newer`). */
   private oldest: IdentityEntry | null = null;
   private newest: IdentityEntry | null = null;
-  private readonly binding = new Binding();
-  /** The decision `chargeReused` answers in, rewritten by every charge. */
-  private readonly decision = new DecisionRecord();
   private readonly rejectionTexts = new RejectionTexts();
-
-  // Scratch: the buckets that apply to the request being charged or peeked (see `resolve`).
-  private slotEntry: IdentityEntry | undefined = undefined;
-  private slotTierShape: BucketShape | null = null;
-  private slotTierDaily: number | null = null;
-  private slotIpApplies = false;
-  private slotIp: IdentityEntry | undefined = undefined;
-  private slotServiceRow: ServiceRow | null = null;
-  private slotService: ServiceEntry | undefined = undefined;
-  private slotEndpointCap: EndpointCap | null = null;
-  private slotEndpoint: DayCounter | undefined = undefined;
 
   constructor(config: PlatformConfig['limits'], options: RateLimiterOptions = {}) {
     const multiplier = config.burstMultiplier;
@@ -267,9 +243,7 @@ export class RateLimiter {
       return { shape, perDay: tier.perDay };
     };
     const tiers = config.tiers;
-    this.freeTier = tierLimits(tiers.free);
-    this.proTier = tierLimits(tiers.pro);
-    this.enterpriseTier = tierLimits(tiers.enterprise);
+    this.tiers = { free: tierLimits(tiers.free), pro: tierLimits(tiers.pro), enterprise: tierLimits(tiers.enterprise) };
     // Capacity = the per-minute cap itself: "10 per minute per IP, no tier lifts it" (docs/decisions/platform.md).
     this.registerShape = bucketShape(config.registerPerMinutePerIp, config.registerPerMinutePerIp, 'register-ip');
     for (const [service, row] of Object.entries(config.serviceB)) {
@@ -296,30 +270,18 @@ export class RateLimiter {
     return this.identities.size + this.registerByIp.size;
   }
 
-  /** Charges the request and answers a decision of its own (a copy of the reused one). */
+  /** Charges the request: every applicable bucket is checked, and when all have room each is taken from. */
   charge(request: LimitRequest, nowMs: number): LimitDecision {
-    return { ...this.chargeReused(request, nowMs) };
-  }
-
-  /**
-   * `charge`, answering in the one decision object this limiter reuses: valid until its next
-   * charge. The dispatcher's form (every request): it reads the decision at once (headers, the 429
-   * body) and keeps nothing, which spares a copy per request.
-   */
-  chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
     const tier = request.tier;
-    const binding = this.binding;
-    binding.clear();
-    if (request.limits === undefined && this.limitsOfTier(tier).shape === null)
-      return binding.write(this.decision, tier, nowMs);
-    this.resolve(request, nowMs, true);
-    this.visitAll('check', nowMs);
-    if (!binding.refused) {
-      binding.clear();
-      this.visitAll('take', nowMs);
-    }
-    return binding.write(this.decision, tier, nowMs);
+    if (request.limits === undefined && this.tiers[tier].shape === null) return unlimitedDecision(tier, nowMs);
+    const applicable = this.resolve(request, nowMs, true);
+    const checked = new Binding();
+    this.visitAll(applicable, checked, 'check', nowMs);
+    if (checked.refused) return checked.decision(tier, nowMs);
+    const taken = new Binding();
+    this.visitAll(applicable, taken, 'take', nowMs);
+    return taken.decision(tier, nowMs);
   }
 
   /** The identity's entry if held: through the request's handle when it is valid, else the map. */
@@ -355,14 +317,6 @@ export class RateLimiter {
     return entry;
   }
 
-  /**
-   * The tier's bucket shape and daily quota. A comparison of the three names, where indexing a
-   * record by the tier is a keyed load with three keys (megamorphic), on every request.
-   */
-  private limitsOfTier(tier: Tier): TierLimits {
-    return tier === 'free' ? this.freeTier : tier === 'pro' ? this.proTier : this.enterpriseTier;
-  }
-
   private serviceRowOf(key: string | null): ServiceRow {
     assert(key !== null, 'a style-B service row needs a service');
     const row = this.serviceRows.get(key);
@@ -378,11 +332,9 @@ export class RateLimiter {
 
   /** Read-only view of the binding state for an identity: creates, refills and evicts nothing. */
   peek(request: LimitRequest, nowMs: number): { limit: number; remaining: number; resetAtSeconds: number } {
-    this.resolve(request, nowMs, false);
-    const binding = this.binding;
-    binding.clear();
-    this.visitAll('peek', nowMs);
-    const decision = binding.write(new DecisionRecord(), request.tier, nowMs);
+    const binding = new Binding();
+    this.visitAll(this.resolve(request, nowMs, false), binding, 'peek', nowMs);
+    const decision = binding.decision(request.tier, nowMs);
     return { limit: decision.limit, remaining: decision.remaining, resetAtSeconds: decision.resetAtSeconds };
   }
 
@@ -407,137 +359,77 @@ export class RateLimiter {
     };
   }
 
-  /** Fills the scratch slots with the buckets that apply; `create` adds missing entries. */
-  private resolve(request: LimitRequest, nowMs: number, create: boolean): void {
+  /** The buckets that apply to the request; `create` adds missing entries. */
+  private resolve(request: LimitRequest, nowMs: number, create: boolean): Applicable {
     const limits = request.limits;
-    const tier = this.limitsOfTier(request.tier);
-    this.slotTierShape = tier.shape;
-    this.slotTierDaily = tier.perDay;
-    this.slotServiceRow = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
-    this.slotEndpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
-    this.slotIpApplies = limits?.registerPerIp === true;
-    this.slotIp = this.slotIpApplies ? this.registerByIp.get(request.ip) : undefined;
-    if (create && this.slotIpApplies) {
-      if (this.slotIp === undefined) {
-        this.admit(nowMs, null);
-        const bucket = new IdentityEntry(request.ip, this);
-        bucket.registerIp = true;
-        bucket.start(this.registerShape, nowMs);
-        this.registerByIp.set(request.ip, bucket);
-        this.link(bucket);
-        this.slotIp = bucket;
-      } else {
-        this.touch(this.slotIp);
-      }
-    }
-    this.resolveIdentity(request, nowMs, create);
+    const tier = this.tiers[request.tier];
+    const serviceRow = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
+    const endpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
+    const ipApplies = limits?.registerPerIp === true;
+    const ip = ipApplies ? this.ipBucketOf(request.ip, nowMs, create) : undefined;
+    const entry =
+      tier.shape !== null || serviceRow !== null || endpointCap !== null
+        ? this.identityEntryOf(request, tier.shape, nowMs, create, ip ?? null)
+        : undefined;
+    let service: ServiceEntry | undefined;
+    if (entry !== undefined && serviceRow !== null)
+      service = create ? serviceEntryOf(entry, serviceRow, nowMs) : findServiceEntry(entry, serviceRow);
+    let endpoint: DayCounter | undefined;
+    if (entry !== undefined && endpointCap !== null)
+      endpoint = create ? endpointCounterOf(entry, endpointCap, nowMs) : entry.endpoints?.get(endpointCap.scope);
+    return { entry, tier, ipApplies, ip, serviceRow, service, endpointCap, endpoint };
   }
 
-  private resolveIdentity(request: LimitRequest, nowMs: number, create: boolean): void {
-    this.slotService = undefined;
-    this.slotEndpoint = undefined;
-    const needed = this.slotTierShape !== null || this.slotServiceRow !== null || this.slotEndpointCap !== null;
-    let entry = needed ? this.heldEntry(request.identity, request.handle) : undefined;
-    if (create && needed && entry === undefined)
-      entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs, this.slotIp ?? null);
-    this.slotEntry = entry;
-    if (entry === undefined) return;
-    if (create) this.touch(entry);
-    if (create && this.slotTierShape !== null) {
-      // First limited request of an identity seen only as Enterprise so far: its bucket starts full.
-      if (entry.tierShape === null) entry.units = this.slotTierShape.capacityUnits;
-      entry.tierShape = this.slotTierShape;
+  /** The per-IP register bucket; `create` adds it when missing, and marks it as just used. */
+  private ipBucketOf(ip: string, nowMs: number, create: boolean): IdentityEntry | undefined {
+    const held = this.registerByIp.get(ip);
+    if (!create) return held;
+    if (held !== undefined) {
+      this.touch(held);
+      return held;
     }
-    const row = this.slotServiceRow;
-    if (row !== null) this.slotService = create ? serviceEntryOf(entry, row, nowMs) : findServiceEntry(entry, row);
-    const cap = this.slotEndpointCap;
-    if (cap !== null)
-      this.slotEndpoint = create ? endpointCounterOf(entry, cap, nowMs) : entry.endpoints?.get(cap.scope);
+    this.admit(nowMs, null);
+    const bucket = new IdentityEntry(ip, this);
+    bucket.registerIp = true;
+    bucket.start(this.registerShape, nowMs);
+    this.registerByIp.set(ip, bucket);
+    this.link(bucket);
+    return bucket;
+  }
+
+  /** The identity's entry; `create` adds it when missing, marks it as just used and applies the tier's shape. */
+  private identityEntryOf(
+    request: LimitRequest,
+    tierShape: BucketShape | null,
+    nowMs: number,
+    create: boolean,
+    keep: IdentityEntry | null,
+  ): IdentityEntry | undefined {
+    const held = this.heldEntry(request.identity, request.handle);
+    if (!create) return held;
+    const entry = held ?? this.addEntry(request.identity, request.handle, tierShape, nowMs, keep);
+    this.touch(entry);
+    if (tierShape !== null) {
+      // First limited request of an identity seen only as Enterprise so far: its bucket starts full.
+      if (entry.tierShape === null) entry.units = tierShape.capacityUnits;
+      entry.tierShape = tierShape;
+    }
+    return entry;
   }
 
   /** Visits every applicable bucket in the fixed order that breaks binding ties. */
-  private visitAll(mode: Mode, nowMs: number): void {
-    const entry = this.slotEntry;
-    if (this.slotTierShape !== null) this.visitBucket(entry, this.slotTierShape, mode, nowMs);
-    if (this.slotTierDaily !== null) this.visitDay(entry, this.slotTierDaily, 'daily', mode, nowMs);
-    if (this.slotIpApplies) this.visitBucket(this.slotIp, this.registerShape, mode, nowMs);
-    const row = this.slotServiceRow;
-    if (row !== null) {
-      this.visitBucket(this.slotService, row.minute, mode, nowMs);
-      if (row.perDay !== null) this.visitDay(this.slotService, row.perDay, row.dailyScope, mode, nowMs);
+  private visitAll(applicable: Applicable, binding: Binding, mode: Mode, nowMs: number): void {
+    const { entry, tier, serviceRow, endpointCap } = applicable;
+    if (tier.shape !== null) visitBucket(binding, entry, tier.shape, mode, nowMs);
+    if (tier.perDay !== null) visitDay(binding, entry, tier.perDay, 'daily', mode, nowMs);
+    if (applicable.ipApplies) visitBucket(binding, applicable.ip, this.registerShape, mode, nowMs);
+    if (serviceRow !== null) {
+      visitBucket(binding, applicable.service, serviceRow.minute, mode, nowMs);
+      if (serviceRow.perDay !== null)
+        visitDay(binding, applicable.service, serviceRow.perDay, serviceRow.dailyScope, mode, nowMs);
     }
-    const cap = this.slotEndpointCap;
-    if (cap !== null) this.visitDay(this.slotEndpoint, cap.perDay, cap.scope, mode, nowMs);
-  }
-
-  /** `bucket` is undefined only when peeking at an identity never charged: a full bucket. */
-  private visitBucket(bucket: BucketLevel | undefined, shape: BucketShape, mode: Mode, nowMs: number): void {
-    if (mode === 'peek') {
-      const units = bucket === undefined ? shape.capacityUnits : unitsAt(bucket, shape, nowMs);
-      this.binding.offer(
-        shape.perMinute,
-        Math.floor(units / UNITS_PER_TOKEN),
-        nowMs + msUntilFull(units, shape),
-        '1m',
-        shape.scope,
-      );
-      return;
-    }
-    assert(bucket !== undefined, 'charged buckets exist');
-    if (mode === 'check') this.checkBucket(bucket, shape, nowMs);
-    else this.takeBucket(bucket, shape, nowMs);
-  }
-
-  private visitDay(counter: DayCount | undefined, perDay: number, scope: string, mode: Mode, nowMs: number): void {
-    if (mode === 'peek') {
-      const count = counter === undefined ? 0 : countAt(counter, nowMs);
-      this.binding.offer(perDay, perDay - count, count === 0 ? nowMs : nextMidnightMs(nowMs), '1d', scope);
-      return;
-    }
-    assert(counter !== undefined, 'charged counters exist');
-    if (mode === 'check') this.checkDay(counter, perDay, scope, nowMs);
-    else this.takeDay(counter, perDay, scope, nowMs);
-  }
-
-  /** Check phase: refills, and offers the bucket as a refusal when it lacks a whole token. */
-  private checkBucket(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
-    refill(bucket, shape, nowMs);
-    if (bucket.units < UNITS_PER_TOKEN) {
-      this.binding.offerRefusal(
-        shape.perMinute,
-        nowMs + msUntilFull(bucket.units, shape),
-        msUntilToken(bucket.units, shape),
-        '1m',
-        shape.scope,
-      );
-    }
-  }
-
-  /** Take phase (every bucket passed the check): takes one token and offers what is left. */
-  private takeBucket(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
-    bucket.units -= UNITS_PER_TOKEN;
-    assert(bucket.units >= 0, 'a checked bucket had a token');
-    this.binding.offer(
-      shape.perMinute,
-      Math.floor(bucket.units / UNITS_PER_TOKEN),
-      nowMs + msUntilFull(bucket.units, shape),
-      '1m',
-      shape.scope,
-    );
-  }
-
-  private checkDay(counter: DayCount, perDay: number, scope: string, nowMs: number): void {
-    rollDay(counter, nowMs);
-    if (counter.count >= perDay) {
-      const midnightMs = nextMidnightMs(nowMs);
-      this.binding.offerRefusal(perDay, midnightMs, midnightMs - nowMs, '1d', scope);
-    }
-  }
-
-  private takeDay(counter: DayCount, perDay: number, scope: string, nowMs: number): void {
-    counter.count += 1;
-    assert(counter.count <= perDay, 'a checked counter had room');
-    this.binding.offer(perDay, perDay - counter.count, nextMidnightMs(nowMs), '1d', scope);
+    if (endpointCap !== null)
+      visitDay(binding, applicable.endpoint, endpointCap.perDay, endpointCap.scope, mode, nowMs);
   }
 
   /**
@@ -631,17 +523,76 @@ function isIdle(entry: IdentityEntry, nowMs: number): boolean {
 }
 
 /** No bucket applies: the headers report the largest 32-bit integer and a reset of now. */
-function writeUnlimited(into: DecisionRecord, tier: Tier, nowMs: number): LimitDecision {
-  into.allowed = true;
-  into.limit = UNLIMITED;
-  into.remaining = UNLIMITED;
-  into.resetAtSeconds = Math.ceil(nowMs / 1000);
-  into.retryAfterSeconds = 0;
-  into.window = '1m';
-  into.scope = 'unlimited';
-  into.tier = tier;
-  into.atMs = nowMs;
-  return into;
+function unlimitedDecision(tier: Tier, nowMs: number): LimitDecision {
+  return {
+    allowed: true,
+    limit: UNLIMITED,
+    remaining: UNLIMITED,
+    resetAtSeconds: Math.ceil(nowMs / 1000),
+    retryAfterSeconds: 0,
+    window: '1m',
+    scope: 'unlimited',
+    tier,
+    atMs: nowMs,
+  };
+}
+
+/** `bucket` is undefined only when peeking at an identity never charged: a full bucket. */
+function visitBucket(
+  binding: Binding,
+  bucket: BucketLevel | undefined,
+  shape: BucketShape,
+  mode: Mode,
+  nowMs: number,
+): void {
+  if (mode === 'peek') {
+    const units = bucket === undefined ? shape.capacityUnits : unitsAt(bucket, shape, nowMs);
+    const remaining = Math.floor(units / UNITS_PER_TOKEN);
+    binding.offer(shape.perMinute, remaining, nowMs + msUntilFull(units, shape), '1m', shape.scope);
+    return;
+  }
+  assert(bucket !== undefined, 'charged buckets exist');
+  if (mode === 'check') {
+    // Refills, and offers the bucket as a refusal when it lacks a whole token.
+    refill(bucket, shape, nowMs);
+    if (bucket.units < UNITS_PER_TOKEN) {
+      const resetAtMs = nowMs + msUntilFull(bucket.units, shape);
+      binding.offerRefusal(shape.perMinute, resetAtMs, msUntilToken(bucket.units, shape), '1m', shape.scope);
+    }
+    return;
+  }
+  // Take (every bucket passed the check): takes one token and offers what is left.
+  bucket.units -= UNITS_PER_TOKEN;
+  assert(bucket.units >= 0, 'a checked bucket had a token');
+  const remaining = Math.floor(bucket.units / UNITS_PER_TOKEN);
+  binding.offer(shape.perMinute, remaining, nowMs + msUntilFull(bucket.units, shape), '1m', shape.scope);
+}
+
+function visitDay(
+  binding: Binding,
+  counter: DayCount | undefined,
+  perDay: number,
+  scope: string,
+  mode: Mode,
+  nowMs: number,
+): void {
+  if (mode === 'peek') {
+    const count = counter === undefined ? 0 : countAt(counter, nowMs);
+    binding.offer(perDay, perDay - count, count === 0 ? nowMs : nextMidnightMs(nowMs), '1d', scope);
+    return;
+  }
+  assert(counter !== undefined, 'charged counters exist');
+  if (mode === 'check') {
+    rollDay(counter, nowMs);
+    if (counter.count >= perDay) {
+      const midnightMs = nextMidnightMs(nowMs);
+      binding.offerRefusal(perDay, midnightMs, midnightMs - nowMs, '1d', scope);
+    }
+    return;
+  }
+  counter.count += 1;
+  assert(counter.count <= perDay, 'a checked counter had room');
+  binding.offer(perDay, perDay - counter.count, nextMidnightMs(nowMs), '1d', scope);
 }
 
 function assertDailyCap(perDay: number | null, scope: string): void {

@@ -30,8 +30,8 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
   test('runs, every number is positive and finite, and the replays match the captured run', () => {
     const run = spawnSync(
       process.execPath,
-      [join(root, 'bench', 'main.ts'), '--small', '--rounds', '1', '--no-http', '--json'],
-      { cwd: root, encoding: 'utf8', timeout: 120_000 },
+      [join(root, 'bench', 'main.ts'), '--small', '--rounds', '1', '--no-http', '--json', '--load-connections', '10'],
+      { cwd: root, encoding: 'utf8', timeout: 240_000 },
     );
     expect(run.stderr).not.toContain('crash');
     expect(run.status).toBe(0);
@@ -54,13 +54,26 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
       };
       load: {
         connections: number;
-        phases: { autocannon: { best: { requests: number } } };
-        stalls: { closed_loop: { latency: { max_ms: number } } };
+        rounds: {
+          afp: { per_second: number };
+          autocannon: { per_second: number };
+          k6: { per_second: number } | null;
+        }[];
+        k6_missing: string | null;
+        troubles: string[];
+        stalls: { closed_loop: { latency: { max_ms: number } }; open_model: { latency: { p99_ms: number } } | null };
         target: {
-          generator_over_autocannon_min: number;
+          afp_over_autocannon_min: number;
+          afp_over_autocannon_verdict: string;
+          afp_over_k6_min: number;
+          afp_over_k6_verdict: string | null;
           open_p99_min_ms: number;
-          verdict: string;
           stall_verdict: string;
+        };
+        serve: {
+          missing: string | null;
+          read: { rounds: unknown[]; serve_over_bare: number | null };
+          write: { rounds: unknown[]; serve_over_bare: number | null };
         };
       };
       checks: Record<string, unknown>;
@@ -99,15 +112,27 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(report.casino.target.bets_over_hmac_min).toBe(0.3);
     expect(['PASS', 'MISS']).toContain(report.casino.target.verdict);
     expect(report.checks['casino_refused_bets']).toBe(0);
-    // The load part: autocannon's raw rate on the trivial target; a closed loop over the stalling
-    // server sees a whole stall in its max; a stall delays, it never fails a request.
+    // The load part, in its short mode (one round of 1 s runs, 10 connections): afp load, autocannon
+    // and k6 (when its binary is there) measured on the neutral target; `afp load --rate` over the
+    // stalling server and a closed loop that sees a whole stall in its max; afp serve over the bare
+    // server for a read and a write (when wrk is installed). Nothing failed.
     expect(report.load.connections).toBe(10);
-    expect(report.load.phases.autocannon.best.requests).toBeGreaterThan(0);
+    expect(report.load.troubles).toEqual([]);
+    expect(report.load.rounds).toHaveLength(1);
+    expect(report.load.rounds[0]?.afp.per_second).toBeGreaterThan(0);
+    expect(report.load.rounds[0]?.autocannon.per_second).toBeGreaterThan(0);
+    if (report.load.k6_missing === null) expect(report.load.rounds[0]?.k6?.per_second).toBeGreaterThan(0);
     expect(report.load.stalls.closed_loop.latency.max_ms).toBeGreaterThanOrEqual(500);
-    expect(report.load.target.generator_over_autocannon_min).toBe(0.9);
+    expect(report.load.stalls.open_model?.latency.p99_ms).toBeGreaterThan(0);
+    expect(report.load.target.afp_over_autocannon_min).toBe(0.9);
+    expect(report.load.target.afp_over_k6_min).toBe(1);
     expect(report.load.target.open_p99_min_ms).toBe(500);
-    expect(['PASS', 'MISS']).toContain(report.load.target.verdict);
+    expect(['PASS', 'MISS']).toContain(report.load.target.afp_over_autocannon_verdict);
     expect(['PASS', 'MISS']).toContain(report.load.target.stall_verdict);
+    if (report.load.serve.missing === null) {
+      expect(report.load.serve.read.rounds).toHaveLength(1);
+      expect(report.load.serve.write.serve_over_bare).toBeGreaterThan(0);
+    } else expect(report.load.serve.missing).toContain('wrk');
     expect(report.checks['load_dropped_iterations']).toBe(0);
     expect(report.checks['load_failed_requests']).toBe(0);
   });

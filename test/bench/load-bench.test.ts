@@ -1,12 +1,15 @@
 // The load benchmark's pieces, quickly, on real loopback servers: the stall schedule by exact
 // instants; the stalling server holds an answer exactly until its stall ends and answers at once
-// outside stalls; afp's open model shows the stall in its p99, a closed loop over the same server
-// hides it (only its max shows it); the
-// report prints both targets with their verdicts, and says so when a side was not measured.
+// outside stalls; `afp load URL --rate` shows the stall in its p99, a closed loop over the same
+// server hides it (only its max shows it); the bare API answers reads and writes; wrk drives it
+// (skipped, saying so, without wrk); the report judges the median of per-round ratios and says so
+// when a side was not measured.
 import { describe, expect, test } from 'vitest';
 import { formatJson, formatTable, type BenchResult, type LoadPartResult } from '../../bench/bench-report.ts';
-import { summarize, type PhaseSummary, type RoundResult } from '../../bench/measure.ts';
-import type { Percentiles } from '../../src/load/load-recorder.ts';
+import type { GeneratorRun } from '../../bench/generator-runs.ts';
+import { loadFailures } from '../../bench/load-report.ts';
+import type { ServePartResult } from '../../bench/serve-phase.ts';
+import { wrkPath, wrkRun, type WrkRun } from '../../bench/wrk-run.ts';
 import { closedLoopUnderStalls, openModelUnderStalls, stallRunMs } from '../../bench/load-phase.ts';
 import { serveInChild } from '../../bench/load-server-child.ts';
 import { stallEndMs, startLoadServer, STALL_EVERY_5S, type StallSchedule } from '../../bench/load-servers.ts';
@@ -75,6 +78,7 @@ describe('coordinated omission over the stalling server', () => {
     try {
       const open = await openModelUnderStalls(child.url, stallRunMs(SHORT));
       const closed = await closedLoopUnderStalls(child.url, 4, stallRunMs(SHORT));
+      if (typeof open === 'string') throw new Error(open);
       // 500/s for 1.4 s; a whole 400 ms stall in it: a quarter or more of the arrivals wait up to 400 ms.
       expect(open).toMatchObject({ failed: 0, dropped: 0 });
       expect(open.requests).toBe(700);
@@ -90,44 +94,40 @@ describe('coordinated omission over the stalling server', () => {
 });
 
 describe('the load part in the report', () => {
-  const round = (wallMs: number, requests: number): RoundResult => ({
-    ops: requests,
-    requests,
-    wallMs,
-    heapBeforeBytes: 1,
-    heapAfterBytes: 2,
-  });
-  const phase = (requests: number): PhaseSummary => summarize([round(1_000, requests)]);
-  const latency = (p99Ms: number, maxMs: number): Percentiles => ({
-    count: 3_000,
-    minMs: 0.1,
-    meanMs: 2,
-    p50Ms: 0.3,
-    p90Ms: 0.6,
-    p95Ms: 1,
-    p99Ms: p99Ms,
-    p999Ms: maxMs,
-    maxMs,
-  });
-  const load = (generator: PhaseSummary | null): LoadPartResult => ({
-    connections: 10,
-    roundMs: 3_000,
-    autocannon: phase(20_000),
-    generator,
-    missing: generator === null ? 'no generator' : null,
+  const run = (perSecond: number): GeneratorRun => ({ answered: perSecond * 10, failed: 0, seconds: 10, perSecond });
+  const latency = { p50Ms: 0.3, p90Ms: 0.6, p99Ms: 940, maxMs: 1_000 };
+  const wrk = (perSecond: number): WrkRun => ({ perSecond, requests: perSecond * 10, failed: 0 });
+  const serve: ServePartResult = {
+    missing: null,
+    connections: 50,
+    seconds: 10,
+    saturation: { oneThread: 10_000, twoThreads: 10_300 },
+    read: [{ bare: wrk(10_000), serve: wrk(4_000) }],
+    write: [{ bare: wrk(8_000), serve: wrk(2_000) }],
+    troubles: [],
+  };
+  const load = (afp: readonly number[], k6: boolean): LoadPartResult => ({
+    connections: 50,
+    roundMs: 10_000,
+    target: 'node:http',
+    rounds: afp.map((perSecond) => ({ afp: run(perSecond), autocannon: run(10_000), k6: k6 ? run(8_000) : null })),
+    k6Missing: k6 ? null : 'no k6 binary',
+    troubles: [],
     stalls: {
       ...STALL_EVERY_5S,
       runMs: 6_000,
       openRate: 500,
       openMaxInFlight: 2_000,
-      openModel: generator === null ? null : { requests: 3_000, failed: 0, dropped: 0, latency: latency(940, 1_000) },
-      closedLoop: { requests: 90_000, failed: 0, dropped: 0, latency: latency(4.8, 1_002.5) },
+      openModel: { requests: 3_000, failed: 0, dropped: 0, latency },
+      openMissing: null,
+      closedLoop: { requests: 90_000, failed: 0, dropped: 0, latency: { ...latency, p99Ms: 4.8, maxMs: 1_002.5 } },
     },
+    serve,
   });
   const result = (part: LoadPartResult): BenchResult => ({
     node: 'v24',
     machine: { cpus: 2, loadAverageStart: 0, loadAverageEnd: 0 },
-    rounds: 1,
+    rounds: 3,
     mixRounds: 1,
     gcForced: true,
     mixPart: null,
@@ -142,42 +142,86 @@ describe('the load part in the report', () => {
       httpMismatchKinds: [],
       writeFailures: null,
       casinoRefusedBets: null,
-      loadFailedRequests: 0,
-      loadDroppedIterations: part.stalls.openModel?.dropped ?? null,
+      loadFailedRequests: loadFailures(part),
+      loadDroppedIterations: 0,
     },
   });
 
-  test('both targets printed with their verdicts; the closed loop beside the open model', () => {
-    const table = formatTable(result(load(phase(18_600))));
-    expect(table).toContain('afp generator / autocannon raw req/s   best 0.930  median 0.930  target >= 0.90  PASS');
+  test('the verdicts judge the median of the per-round ratios; afp/autocannon and afp/k6 both printed', () => {
+    // Rounds of 9,500, 8,000 and 12,000 against 10,000: ratios 0.95, 0.8, 1.2, median 0.95.
+    const table = formatTable(result(load([9_500, 8_000, 12_000], true)));
+    expect(table).toContain('  round 2: afp 8000/s, autocannon 10000/s, k6 8000/s');
+    expect(table).toContain('afp / autocannon req/s   median 0.950  target >= 0.90  PASS');
+    expect(table).toContain('afp / k6 req/s           median 1.188  target >= 1.00  PASS');
+    expect(formatTable(result(load([8_000, 8_500, 12_000], true)))).toContain('median 0.850  target >= 0.90  MISS');
     expect(table).toContain(
-      '  afp open model (500/s, max_in_flight 2000, latency from the intended start): 3000 requests, p50 0.3 ms, p90 0.6 ms, p99 940.0 ms, max 1000.0 ms  target p99 >= 500 ms  PASS',
+      '  afp load --rate 500/s --max-vus 2000 (latency from the intended start): 3000 requests, p50 0.3 ms, p90 0.6 ms, p99 940.0 ms, max 1000.0 ms  target p99 >= 500 ms  PASS',
     );
     expect(table).toContain(
-      '  closed loop (autocannon, 10 connections, latency from the send): 90000 requests, p50 0.3 ms, p90 0.6 ms, p99 4.8 ms, max 1002.5 ms',
+      '  closed loop (autocannon, 50 connections, latency from the send): 90000 requests, p50 0.3 ms, p90 0.6 ms, p99 4.8 ms, max 1002.5 ms',
     );
-    expect(formatTable(result(load(phase(17_000))))).toContain('target >= 0.90  MISS');
-    const json = JSON.parse(formatJson(result(load(phase(18_600))))) as {
-      load: { target: unknown; ratios: { generator_over_autocannon: { best: number } } };
+    expect(table).toContain(
+      '  generator check (bare read): wrk 1 thread 10000/s, 2 threads 10300/s (x1.03): the server sets the rate, not wrk',
+    );
+    expect(table).toContain('  read (GET gossip) serve/bare req/s   median 0.400');
+    expect(table).toContain('  write (POST register) serve/bare req/s   median 0.250');
+    const json = JSON.parse(formatJson(result(load([9_500, 8_000, 12_000], true)))) as {
+      load: { target: unknown; ratios: { afp_over_autocannon: number }; serve: { write: { serve_over_bare: number } } };
     };
     expect(json.load.target).toEqual({
-      generator_over_autocannon_min: 0.9,
-      verdict: 'PASS',
+      afp_over_autocannon_min: 0.9,
+      afp_over_autocannon_verdict: 'PASS',
+      afp_over_k6_min: 1,
+      afp_over_k6_verdict: 'PASS',
       open_p99_min_ms: 500,
       stall_verdict: 'PASS',
     });
-    expect(json.load.ratios.generator_over_autocannon.best).toBeCloseTo(0.93, 6);
+    expect(json.load.ratios.afp_over_autocannon).toBeCloseTo(0.95, 6);
+    expect(json.load.serve.write.serve_over_bare).toBeCloseTo(0.25, 6);
   });
 
-  test('without the generator the report says so instead of a verdict', () => {
-    const table = formatTable(result(load(null)));
-    expect(table).toContain('afp generator / autocannon raw req/s: not measured (no generator)  target >= 0.90');
-    expect(table).toContain('  afp open model: not measured (no generator)');
-    expect(JSON.parse(formatJson(result(load(null)))).load.target).toEqual({
-      generator_over_autocannon_min: 0.9,
-      verdict: null,
-      open_p99_min_ms: 500,
-      stall_verdict: null,
+  test('without k6 or wrk the report says why instead of a verdict', () => {
+    const part = { ...load([9_500], false), serve: { ...serve, missing: 'wrk is not installed', read: [], write: [] } };
+    const table = formatTable(result(part));
+    expect(table).toContain('afp / k6 req/s        : not measured (no k6 binary)  target >= 1.00');
+    expect(table).toContain('  not measured: wrk is not installed');
+    expect((JSON.parse(formatJson(result(part))) as { load: { target: unknown } }).load.target).toMatchObject({
+      afp_over_k6_verdict: null,
     });
+  });
+});
+
+describe('the bare API server', () => {
+  test('GET answers a small JSON object; POST keeps the agent_id and answers 201; a body that is not JSON gets 400', async () => {
+    const server = await startLoadServer({ kind: 'api' });
+    try {
+      const read = await fetch(`${server.url}gossip`);
+      expect([read.status, await read.json()]).toEqual([200, { service: 'bare', agents: 0, status: 'ok' }]);
+      const write = await fetch(`${server.url}register`, { method: 'POST', body: '{"agent_id":"a1"}' });
+      expect([write.status, await write.json()]).toEqual([201, { agent_id: 'a1', created: true }]);
+      const bad = await fetch(`${server.url}register`, { method: 'POST', body: 'nope' });
+      expect(bad.status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const WRK = wrkPath();
+
+describe.skipIf(WRK === null)('wrk against the bare API (skipped when wrk is not installed)', () => {
+  test('a one-second read and write: answers counted, none failed', async () => {
+    const child = await serveInChild({ kind: 'api' });
+    try {
+      const options = { threads: 1, connections: 4, seconds: 1 } as const;
+      const read = await wrkRun(WRK ?? '', { ...options, url: `${child.url}gossip`, method: 'GET' });
+      const write = await wrkRun(WRK ?? '', { ...options, url: `${child.url}register`, method: 'POST' });
+      for (const run of [read, write]) {
+        expect(run).toMatchObject({ failed: 0 });
+        expect(typeof run === 'object' && run.perSecond > 0 && run.requests > 0).toBe(true);
+      }
+    } finally {
+      await child.stop();
+    }
   });
 });

@@ -105,7 +105,7 @@ function expectError(response: ApiResponse, status: number, code: string): void 
 
 describe('route table', () => {
   test('nine rows with the contract ids, mounts, paths, auth and limits', () => {
-    // Rows' limits come normalized (every field present, one shape): compare what is set.
+    // Rows' limits as the rows write them: compare what is set.
     const declared = (limits: RouteLimits | undefined) =>
       limits === undefined
         ? null
@@ -131,8 +131,6 @@ describe('route table', () => {
       ['faucet.B.referrals', 'B', 'api', 'GET', '/referrals', 'bearer', { serviceRowB: true }],
     ]);
     for (const route of faucetRoutes) {
-      if (route.limits !== undefined)
-        expect(Object.keys(route.limits)).toEqual(['registerPerIp', 'serviceRowB', 'row', 'endpointDaily']);
       expect(route.service).toBe('faucet');
       expect(route.summary.length).toBeGreaterThan(10);
       expect(route.summary).not.toContain('\n');

@@ -20,11 +20,9 @@ import {
   ESCROW_ROLES,
   ESCROW_STATUSES,
   type CreateEscrowCommand,
-  type DisputeEscrowCommand,
   type EscrowRecord,
   type EscrowRole,
   type EscrowStatus,
-  type ListEscrowsCommand,
 } from '../../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { jsonCopy } from '../json-copy.ts';
@@ -84,38 +82,6 @@ const RELEASE_FIELDS_A: readonly string[] = ['escrow_id'];
 function callerId(context: RouteContext): string {
   assert(context.caller !== null, 'bearer rows run with an authenticated caller');
   return context.caller.id;
-}
-
-/*
- * The service inputs, each one object literal with its fields named, not `{ ...command, callerId }`:
- * a spread builds its result's hidden class by transitions that are reached only weakly, so every
- * full collection that found no such input alive dropped the class and the optimized code of the
- * row and of the service functions that read it (--trace-deopt-verbose: "embedded weak objects
- * cleared"), which then ran unoptimized until compiled again.
- */
-function listInput(command: ListCommand, context: RouteContext): ListEscrowsCommand {
-  return { role: command.role, status: command.status, limit: command.limit, callerId: callerId(context) };
-}
-
-function disputeInput(command: DisputeCommand, context: RouteContext): DisputeEscrowCommand {
-  return {
-    escrowId: command.escrowId,
-    reason: command.reason,
-    evidence: command.evidence,
-    callerId: callerId(context),
-  };
-}
-
-function createInputB(command: CreateCommandB, context: RouteContext): CreateEscrowCommand {
-  return {
-    senderId: callerId(context),
-    receiver: command.receiver,
-    amountMicro: command.amountMicro,
-    description: command.description,
-    expiresInSeconds: command.expiresInSeconds,
-    referrer: command.referrer,
-    conditions: command.conditions,
-  };
 }
 
 function escrowId(value: unknown, name: string): string | Failure {
@@ -344,7 +310,7 @@ const rowsA: readonly Route[] = [
       return isFailure(id) ? id : { escrowId: id };
     },
     run: (context, command) =>
-      context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+      context.platform.escrow.release({ ...command, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
@@ -365,7 +331,8 @@ const rowsA: readonly Route[] = [
     auth: 'bearer',
     summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
     parse: (input) => parseDispute(input.body, 'body'),
-    run: (context, command) => context.platform.escrow.dispute(disputeInput(command, context), context.nowMs),
+    run: (context, command) =>
+      context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
     render: (escrow) => disputeBody(escrow),
   }),
@@ -379,7 +346,7 @@ const rowsA: readonly Route[] = [
     auth: 'bearer',
     summary: 'One escrow in detail (parties only).',
     parse: (input) => parsePathId(input, false),
-    run: (context, command) => context.platform.escrow.get({ escrowId: command.escrowId, callerId: callerId(context) }),
+    run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
     successStatus: 200,
     render: (escrow) => detailA(escrow),
   }),
@@ -393,7 +360,7 @@ const rowsA: readonly Route[] = [
     auth: 'bearer',
     summary: "The caller's escrows, newest first (query role, status, limit).",
     parse: parseList,
-    run: (context, command) => context.platform.escrow.list(listInput(command, context)),
+    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
     successStatus: 200,
     render: (escrows) => ({ escrows: escrows.map(detailA), count: escrows.length }),
   }),
@@ -411,7 +378,8 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true, endpointDaily: 'escrow.create' },
     summary: 'Lock funds for a receiver (amount, receiver, description, expires_in, referrer, conditions).',
     parse: (input, context) => parseCreateB(input.body, context),
-    run: (context, command) => context.platform.escrow.create(createInputB(command, context), context.nowMs),
+    run: (context, command) =>
+      context.platform.escrow.create({ ...command, senderId: callerId(context) }, context.nowMs),
     successStatus: 201,
     render: (escrow) => ({
       escrow_id: escrow.id,
@@ -435,7 +403,7 @@ const rowsB: readonly Route[] = [
     summary: 'Release an escrow (sender only): net to the receiver, 1% fee.',
     parse: (input) => parsePathId(input, true),
     run: (context, command) =>
-      context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+      context.platform.escrow.release({ ...command, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
@@ -457,7 +425,7 @@ const rowsB: readonly Route[] = [
     summary: 'Refund a locked escrow before expiry (sender only): full amount, no fee.',
     parse: (input) => parsePathId(input, true),
     run: (context, command) =>
-      context.platform.escrow.refund({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+      context.platform.escrow.refund({ ...command, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
@@ -477,7 +445,7 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true },
     summary: 'One escrow in detail (parties only).',
     parse: (input) => parsePathId(input, false),
-    run: (context, command) => context.platform.escrow.get({ escrowId: command.escrowId, callerId: callerId(context) }),
+    run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
     successStatus: 200,
     render: (escrow) => detailB(escrow),
   }),
@@ -492,7 +460,7 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true },
     summary: "The caller's escrows, newest first (query role, status, limit).",
     parse: parseList,
-    run: (context, command) => context.platform.escrow.list(listInput(command, context)),
+    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
     successStatus: 200,
     render: (escrows) => ({ escrows: escrows.map(detailB), count: escrows.length }),
   }),
@@ -507,7 +475,8 @@ const rowsB: readonly Route[] = [
     limits: { serviceRowB: true },
     summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
     parse: (input) => parseDispute(input.body, { param: input.params['id'] ?? '' }),
-    run: (context, command) => context.platform.escrow.dispute(disputeInput(command, context), context.nowMs),
+    run: (context, command) =>
+      context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
     successStatus: 200,
     render: (escrow) => disputeBody(escrow),
   }),
