@@ -9,6 +9,7 @@
  * `--json` prints one array of { name, description, params } with params as JSON Schema.
  * Exit codes: 0 listed · 2 bad flags or an unknown archetype (the known ones are named).
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { AGENT_NAMES, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
 import { textTable } from '../report/summary-table.ts';
 import { archetypeParamsJsonSchema, RANGE_KEY } from '../sim/scenario-schema.ts';
@@ -29,7 +30,7 @@ export interface AgentsIo {
   err(text: string): void;
 }
 
-const PROCESS_IO: AgentsIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+const PROCESS_IO: AgentsIo = { out: STDOUT, err: STDERR };
 
 /** Enumerations longer than this are cut in the table (the JSON has them all). */
 const ENUM_SHOWN_MAX = 6;

@@ -3,6 +3,7 @@
  * tests), the real clock and sleep the live audits wait with (src/cli is a door for wall time),
  * strict whole-number flags, and the shell quoting of reproduce commands.
  */
+import { STDERR, STDOUT } from './colour.ts';
 import type { LiveClock } from '../audit/live-target.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -14,8 +15,8 @@ export interface AuditIo {
 }
 
 export const PROCESS_IO: AuditIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
 };
 

@@ -17,6 +17,7 @@
  * Without --seed a seed is drawn here (the CLI is a door for randomness) and printed first.
  * `--defect` is for tests and demos only: it switches on a deliberate in-process platform defect.
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
 import { SystemClock } from '../core/clock.ts';
@@ -53,8 +54,8 @@ export interface CheckIo {
 }
 
 const PROCESS_IO: CheckIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
 };
 

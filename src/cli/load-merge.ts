@@ -8,6 +8,7 @@
  * that are not one run's shards each once, a scenario or thresholds that do not parse · 5 a
  * threshold failed · 0 otherwise. Every problem is reported together.
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
@@ -29,7 +30,7 @@ export interface MergeIo {
   err(text: string): void;
 }
 
-const PROCESS_IO: MergeIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+const PROCESS_IO: MergeIo = { out: STDOUT, err: STDERR };
 
 /** The scenario's thresholds, or every problem reading them. */
 async function scenarioThresholds(

@@ -11,6 +11,7 @@
  * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
  * failed · 0.
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { onProcessInterrupt } from './process-interrupt.ts';
 import {
   overallHistogram,
@@ -54,8 +55,8 @@ export interface LoadIo {
 }
 
 export const PROCESS_IO: LoadIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
   onInterrupt: onProcessInterrupt,
   clock: systemLoadClock(),

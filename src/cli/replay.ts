@@ -27,6 +27,7 @@
  * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
  * (a retried request that the target did apply shows up as differences, never hidden).
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { createReadStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -89,8 +90,8 @@ export interface ReplayIo {
 }
 
 const PROCESS_IO: ReplayIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
 };
 

@@ -15,6 +15,7 @@
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { onProcessInterrupt } from './process-interrupt.ts';
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -59,8 +60,8 @@ export interface RunIo {
 }
 
 const PROCESS_IO: RunIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
   onInterrupt: onProcessInterrupt,
 };

@@ -7,6 +7,7 @@
  * Exit codes: 3 the failure was shrunk (the invariant still fails, in the smaller file), 0 the
  * run holds every invariant (nothing to shrink), 2 invalid input. Progress on stderr.
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
@@ -26,8 +27,8 @@ export interface ShrinkIo {
 }
 
 const PROCESS_IO: ShrinkIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
 };
 

@@ -13,6 +13,7 @@
  * Output: stdout is byte-stable (no wall time): the summary, the distributions and the failures
  * in seed order; wall time, rate and progress go to stderr.
  */
+import { STDERR, STDOUT } from './colour.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -55,8 +56,8 @@ export interface SweepIo {
 }
 
 const PROCESS_IO: SweepIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: STDOUT,
+  err: STDERR,
   errIsTty: process.stderr.isTTY,
 };
 
