@@ -1,0 +1,85 @@
+/**
+ * Shrinking a property agent's action list inside `afp shrink` (shrink-run.ts): once the whole-run
+ * passes have left a property population of one agent, its list — the one the agent drew, or the
+ * one the file already names — is shrunk by fast-check's own shrinker for the list's arbitrary
+ * (agents/property/property-actions.ts), and kept in the file as `params.actions`, which the agent
+ * replays exactly. Why one agent: `params` belongs to a population, so an explicit list is one
+ * agent's only when the population is that agent alone (`first: k, count: 1` keeps its identity).
+ * How: fast-check's shrink stream of the current list, tried in order; the first candidate whose
+ * run still fails the same invariant first is kept and shrunk in turn; it ends when no candidate
+ * fails or the caller's run budget is spent (the caller's `attempt` refuses past it).
+ * Invariant: deterministic (the stream of a list is a function of the list).
+ */
+import { isMap, type Document } from 'yaml';
+import { agentActions, propertyParams, shrinkableListArbitrary } from '../../agents/property/property-actions.ts';
+import { Rng } from '../core/rng.ts';
+import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
+
+/** The archetype name of property populations (agents/index.ts). */
+const PROPERTY = 'property';
+
+export interface ActionShrinkHost {
+  readonly document: () => Document;
+  readonly seed: string;
+  /** Runs the edited copy and keeps it when the same invariant still fails first. */
+  readonly attempt: (edit: (copy: Document) => void, step: string) => Promise<boolean>;
+  /** False once the run budget is spent. */
+  readonly canRun: () => boolean;
+}
+
+interface PopulationView {
+  readonly agent: string;
+  readonly count: number;
+  readonly first: number;
+}
+
+function populationsOf(document: Document): PopulationView[] {
+  const listed = document.toJS() as { populations?: { agent?: unknown; count?: unknown; first?: unknown }[] };
+  return (listed.populations ?? []).map((population) => ({
+    agent: String(population.agent),
+    count: typeof population.count === 'number' ? population.count : 1,
+    first: typeof population.first === 'number' ? population.first : 0,
+  }));
+}
+
+/** The list the agent of population `index` runs now: written, or drawn from its stream. */
+function currentActions(host: ActionShrinkHost, index: number, archetypeIndex: number): number[] | null {
+  const params: unknown = host.document().getIn(['populations', index, 'params']);
+  const parsed = propertyParams.safeParse(isMap(params) ? params.toJSON() : {});
+  if (!parsed.success) return null;
+  const agentRng = new Rng(host.seed).fork('agents').fork(`${PROPERTY}-${archetypeIndex}`);
+  return [...agentActions(parsed.data, agentRng)];
+}
+
+/** Shrinks each one-agent property population's list; true when any list changed. */
+export async function shrinkPropertyActions(host: ActionShrinkHost): Promise<boolean> {
+  let changed = false;
+  const populations = populationsOf(host.document());
+  const starts = firstArchetypeIndexes(populations);
+  for (const [index, population] of populations.entries()) {
+    if (population.agent !== PROPERTY || population.count !== 1) continue;
+    const drawn = currentActions(host, index, starts[index] as number);
+    if (drawn === null) continue;
+    let actions: number[] = drawn;
+    const arbitrary = shrinkableListArbitrary(actions.length);
+    let progressed = true;
+    while (progressed && host.canRun()) {
+      progressed = false;
+      for (const candidate of arbitrary.shrink(actions, undefined) as Iterable<{ value: number[] }>) {
+        if (!host.canRun()) break;
+        const list: number[] = candidate.value;
+        const kept = await host.attempt(
+          (copy) => copy.setIn(['populations', index, 'params', 'actions'], copy.createNode(list, { flow: true })),
+          `${PROPERTY}-${starts[index] as number}: ${list.length} actions`,
+        );
+        if (kept) {
+          actions = list;
+          progressed = true;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return changed;
+}
