@@ -13,7 +13,9 @@
  * advance-time action cannot move a clock other agents share: the agent sleeps until the instant
  * the action moves to, and the action resumes there (its moveClock resolves on that wake).
  * Every other action runs at once; an agent's whole list runs in as many wakes as it has time moves.
- * Limits: max_actions (at most PROPERTY_ACTIONS_MAX) actions, two registrations before them.
+ * Prelude: three registrations before the actions — a0, a1 referred by a0, a2 referred by a1 — so
+ * the actions meet registered agents and a two-level referral chain (the referral rules' levels).
+ * Limits: max_actions (at most PROPERTY_ACTIONS_MAX) actions after the prelude.
  */
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from '../../src/check/check-model.ts';
 import { CheckMismatch, ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
@@ -102,6 +104,7 @@ function createMemory(context: Context): PropertyMemory {
     commands: [
       new ModelCommand(registerCommand({ style: context.style, again: null, referrer: null })),
       new ModelCommand(registerCommand({ style: 'B', again: null, referrer: { slot: 0, via: 'id' } })),
+      new ModelCommand(registerCommand({ style: 'B', again: null, referrer: { slot: 1, via: 'id' } })),
       ...agentActions(context.params, context.rng).map(
         (action) => new ModelCommand(actionCommand(context.params.services, action)),
       ),

@@ -4,13 +4,14 @@
  * one the file already names — is shrunk by fast-check's own shrinker for the list's arbitrary
  * (agents/property/property-actions.ts), and kept in the file as `params.actions`, which the agent
  * replays exactly. Why one agent: `params` belongs to a population, so an explicit list is one
- * agent's only when the population is that agent alone (`first: k, count: 1` keeps its identity).
+ * agent's only when the population is that agent alone (`first: k, count: 1` keeps its identity);
+ * a small property population left by the whole-run passes is split into one-agent populations.
  * How: fast-check's shrink stream of the current list, tried in order; the first candidate whose
  * run still fails the same invariant first is kept and shrunk in turn; it ends when no candidate
  * fails or the caller's run budget is spent (the caller's `attempt` refuses past it).
  * Invariant: deterministic (the stream of a list is a function of the list).
  */
-import { isMap, type Document } from 'yaml';
+import { isMap, isSeq, type Document } from 'yaml';
 import { agentActions, propertyParams, shrinkableListArbitrary } from '../../agents/property/property-actions.ts';
 import { Rng } from '../core/rng.ts';
 import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
@@ -51,9 +52,42 @@ function currentActions(host: ActionShrinkHost, index: number, archetypeIndex: n
   return [...agentActions(parsed.data, agentRng)];
 }
 
+/** A property population of at most this many agents is split into one-agent populations first. */
+const SPLIT_MAX = 16;
+
+/**
+ * `first: f, count: c` becomes c populations of one agent (`first: f`, then `first: 0` each: the
+ * next index), the same params: the same agents in the same order, so the run is the same one.
+ * Why: the whole-run passes cannot always reach one agent (another property agent's draws on the
+ * platform's shared rng can be what makes the failing bet lose or win).
+ */
+async function splitPopulations(host: ActionShrinkHost): Promise<boolean> {
+  let changed = false;
+  const populations = populationsOf(host.document());
+  for (let index = populations.length - 1; index >= 0; index--) {
+    const population = populations[index] as PopulationView;
+    if (population.agent !== PROPERTY || population.count < 2 || population.count > SPLIT_MAX) continue;
+    const split = (copy: Document): void => {
+      const list = copy.get('populations');
+      const node: unknown = copy.getIn(['populations', index]);
+      if (!isSeq(list) || !isMap(node)) return;
+      const single = Array.from({ length: population.count }, (_, offset) => {
+        const agent = node.clone();
+        agent.set('count', 1);
+        if (offset > 0) agent.delete('first');
+        return agent;
+      });
+      list.items.splice(index, 1, ...single);
+    };
+    if (host.canRun() && (await host.attempt(split, `${PROPERTY} population ${index} as ${population.count} of one`)))
+      changed = true;
+  }
+  return changed;
+}
+
 /** Shrinks each one-agent property population's list; true when any list changed. */
 export async function shrinkPropertyActions(host: ActionShrinkHost): Promise<boolean> {
-  let changed = false;
+  let changed = await splitPopulations(host);
   const populations = populationsOf(host.document());
   const starts = firstArchetypeIndexes(populations);
   for (const [index, population] of populations.entries()) {
