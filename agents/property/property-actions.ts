@@ -27,7 +27,33 @@ export const PROPERTY_ACTIONS_MAX = 1_000;
 /** fast-check seeds are 31-bit: an action is one. */
 export const ACTION_SEED_MAX = 0x7fff_ffff;
 /** The services a property agent's actions may come from. */
-export const PROPERTY_SERVICES = ['faucet', 'escrow', 'casino', 'domains', 'trading'] as const;
+export const PROPERTY_SERVICES = [
+  'faucet',
+  'escrow',
+  'casino',
+  'domains',
+  'trading',
+] as const satisfies readonly ServiceName[];
+export type PropertyService = (typeof PROPERTY_SERVICES)[number];
+
+function isPropertyService(name: string): name is PropertyService {
+  return (PROPERTY_SERVICES as readonly string[]).includes(name);
+}
+
+/** What is wrong with the service listed at `index`, or null. All checked in one pass: every error is reported. */
+function serviceProblem(services: readonly string[], index: number): string | null {
+  const service = services[index] as string;
+  if (service === 'wallet')
+    return 'wallet: property agents cannot fund chains in a simulated run (no mint door); use wallet-holder or wallet-swapper';
+  if (!isPropertyService(service)) return `'${service}' is not a service of ${PROPERTY_SERVICES.join(', ')}`;
+  if (services.indexOf(service) !== index) return `${service} is listed twice`;
+  return null;
+}
+
+/** The services listed, as the command table names them (the schema let only these through). */
+export function servicesOf(params: PropertyParams): PropertyService[] {
+  return params.services.filter(isPropertyService);
+}
 
 const actionSeed = z
   .int({ error: 'an action is a whole number (the fast-check seed of one command)' })
@@ -38,24 +64,18 @@ export const propertyParams = z
   .strictObject({
     services: z
       .array(
-        z.enum([...PROPERTY_SERVICES, 'wallet'], {
-          error: `a service of ${PROPERTY_SERVICES.join(', ')}`,
-        }),
+        z
+          .string()
+          .max(16)
+          .meta({ enum: [...PROPERTY_SERVICES] }),
       )
       .min(1)
       .max(PROPERTY_SERVICES.length)
       .default([...PROPERTY_SERVICES])
       .superRefine((services, context) => {
         services.forEach((service, index) => {
-          if (service === 'wallet')
-            context.addIssue({
-              code: 'custom',
-              path: [index],
-              message:
-                'wallet: property agents cannot fund chains in a simulated run (no mint door); use wallet-holder or wallet-swapper',
-            });
-          else if (services.indexOf(service) !== index)
-            context.addIssue({ code: 'custom', path: [index], message: `${service} is listed twice` });
+          const issue = serviceProblem(services, index);
+          if (issue !== null) context.addIssue({ code: 'custom', path: [index], message: issue });
         });
       })
       .describe('the services whose command-table rows the actions are drawn from (time and bad-input rows always)'),
@@ -64,12 +84,14 @@ export const propertyParams = z
       .min(1, 'must be at least 1 (actions per agent)')
       .max(PROPERTY_ACTIONS_MAX, `must be at most ${PROPERTY_ACTIONS_MAX} (actions per agent)`)
       .default(100)
-      .describe('at most this many actions per agent (fast-check draws the length)'),
+      .describe('at most this many actions per agent (fast-check draws a length from half of it to all of it)'),
     actions: z
       .array(actionSeed)
       .max(PROPERTY_ACTIONS_MAX)
       .optional()
-      .describe('an explicit action list replayed instead of a drawn one (afp shrink writes it)'),
+      .describe(
+        'an explicit action list replayed instead of a drawn one, as afp shrink writes it (default none: drawn)',
+      ),
   })
   .superRefine((params, context) => {
     if (params.actions !== undefined && params.actions.length > params.max_actions)

@@ -23,7 +23,7 @@ import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { advanceModel } from '../../src/check/model-time.ts';
 import { defineAgent, type AgentContext, type StepResult } from '../../src/sim/agent.ts';
 import { memoryOf } from '../../src/sim/agent-kit.ts';
-import { actionCommand, agentActions, propertyParams, type PropertyParams } from './property-actions.ts';
+import { actionCommand, agentActions, propertyParams, servicesOf, type PropertyParams } from './property-actions.ts';
 
 type Context = AgentContext<PropertyParams>;
 
@@ -76,6 +76,7 @@ function capabilitiesOf(context: Context): CheckCapabilities {
 
 function createMemory(context: Context): PropertyMemory {
   const facts = context.platformFacts;
+  const services = servicesOf(context.params);
   const model = createModel({
     nowMs: context.clock.nowMs(),
     capabilities: capabilitiesOf(context),
@@ -105,9 +106,7 @@ function createMemory(context: Context): PropertyMemory {
       new ModelCommand(registerCommand({ style: context.style, again: null, referrer: null })),
       new ModelCommand(registerCommand({ style: 'B', again: null, referrer: { slot: 0, via: 'id' } })),
       new ModelCommand(registerCommand({ style: 'B', again: null, referrer: { slot: 1, via: 'id' } })),
-      ...agentActions(context.params, context.rng).map(
-        (action) => new ModelCommand(actionCommand(context.params.services, action)),
-      ),
+      ...agentActions(context.params, context.rng).map((action) => new ModelCommand(actionCommand(services, action))),
     ],
     next: 0,
     resume: null,
