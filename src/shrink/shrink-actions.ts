@@ -12,7 +12,15 @@
  * Invariant: deterministic (the stream of a list is a function of the list).
  */
 import { isMap, isSeq, type Document } from 'yaml';
-import { agentActions, propertyParams, shrinkableListArbitrary } from '../../agents/property/property-actions.ts';
+import {
+  actionCommand,
+  agentActions,
+  propertyParams,
+  servicesOf,
+  shrinkableListArbitrary,
+  type PropertyParams,
+  type PropertyService,
+} from '../../agents/property/property-actions.ts';
 import { Rng } from '../core/rng.ts';
 import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
 
@@ -44,12 +52,32 @@ function populationsOf(document: Document): PopulationView[] {
 }
 
 /** The list the agent of population `index` runs now: written, or drawn from its stream. */
-function currentActions(host: ActionShrinkHost, index: number, archetypeIndex: number): number[] | null {
+function currentActions(
+  host: ActionShrinkHost,
+  index: number,
+  archetypeIndex: number,
+): { params: PropertyParams; actions: number[] } | null {
   const params: unknown = host.document().getIn(['populations', index, 'params']);
   const parsed = propertyParams.safeParse(isMap(params) ? params.toJSON() : {});
   if (!parsed.success) return null;
   const agentRng = new Rng(host.seed).fork('agents').fork(`${PROPERTY}-${archetypeIndex}`);
-  return [...agentActions(parsed.data, agentRng)];
+  return { params: parsed.data, actions: [...agentActions(parsed.data, agentRng)] };
+}
+
+/** Labels shown above a written list, so a person reads what the integers do. */
+const LABELS_SHOWN_MAX = 12;
+
+/** The comment above a population with a written list: the first actions' commands, in order. */
+function actionsComment(services: readonly PropertyService[], list: readonly number[]): string {
+  const labels = list
+    .slice(0, LABELS_SHOWN_MAX)
+    .map((action) => ` ${action}: ${actionCommand(services, action).label}`);
+  const more = list.length > LABELS_SHOWN_MAX ? [` … and ${list.length - LABELS_SHOWN_MAX} more`] : [];
+  return [
+    ` ${list.length} action${list.length === 1 ? '' : 's'} (after the registrations of a0, a1, a2):`,
+    ...labels,
+    ...more,
+  ].join('\n');
 }
 
 /** A property population of at most this many agents is split into one-agent populations first. */
@@ -94,7 +122,8 @@ export async function shrinkPropertyActions(host: ActionShrinkHost): Promise<boo
     if (population.agent !== PROPERTY || population.count !== 1) continue;
     const drawn = currentActions(host, index, starts[index] as number);
     if (drawn === null) continue;
-    let actions: number[] = drawn;
+    const services = servicesOf(drawn.params);
+    let actions: number[] = drawn.actions;
     const arbitrary = shrinkableListArbitrary(actions.length);
     let progressed = true;
     while (progressed && host.canRun()) {
@@ -103,7 +132,11 @@ export async function shrinkPropertyActions(host: ActionShrinkHost): Promise<boo
         if (!host.canRun()) break;
         const list: number[] = candidate.value;
         const kept = await host.attempt(
-          (copy) => copy.setIn(['populations', index, 'params', 'actions'], copy.createNode(list, { flow: true })),
+          (copy) => {
+            copy.setIn(['populations', index, 'params', 'actions'], copy.createNode(list, { flow: true }));
+            const node: unknown = copy.getIn(['populations', index]);
+            if (isMap(node)) node.commentBefore = actionsComment(services, list);
+          },
           `${PROPERTY}-${starts[index] as number}: ${list.length} actions`,
         );
         if (kept) {

@@ -97,6 +97,8 @@ describe('every defect is found by a property population, then shrunk', () => {
       expect(lists.length, result.text).toBeGreaterThan(0);
       // fast-check's shrinker kept a shorter list (a step `property-<k>: <n> actions`).
       expect(result.steps.filter((step) => /^property-\d+: \d+ actions$/.test(step)).length).toBeGreaterThan(0);
+      // Each written list is commented with its commands' labels, for a person to read.
+      expect(result.text).toMatch(/# \d+ actions? \(after the registrations of a0, a1, a2\):/);
       const parsed = parseScenario(result.text, {
         fileName: 'shrunk.yaml',
         agentParams: (name) => AGENTS[name]?.params,
