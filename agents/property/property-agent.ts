@@ -1,6 +1,6 @@
 /**
  * Archetype `property`: runs a list of actions drawn by fast-check from `afp check`'s command
- * table (property-actions.ts) against the platform it shares with every other population, through
+ * table (src/sim/property-actions.ts) against the platform it shares with every other population, through
  * its own client, each action predicted by `afp check`'s reference model and compared with the
  * answer. A difference is reported (`agent-assertions`), like any broken rule an agent observes.
  *
@@ -23,7 +23,13 @@ import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { advanceModel } from '../../src/check/model-time.ts';
 import { defineAgent, type AgentContext, type StepResult } from '../../src/sim/agent.ts';
 import { memoryOf } from '../../src/sim/agent-kit.ts';
-import { actionCommand, agentActions, propertyParams, servicesOf, type PropertyParams } from './property-actions.ts';
+import {
+  actionCommand,
+  agentActions,
+  propertyParams,
+  servicesOf,
+  type PropertyParams,
+} from '../../src/sim/property-actions.ts';
 
 type Context = AgentContext<PropertyParams>;
 

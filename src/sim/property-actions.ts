@@ -11,16 +11,18 @@
  * Why integers and not the commands' inputs: the table's rows map their inputs to commands inside
  * the arbitraries; an integer names a row and its input together, in the file, without a second
  * copy of the table.
+ * Here in the harness (beside agent-kit.ts) and not in agents/property/: `afp shrink` reads and
+ * writes these lists, and the harness imports nothing of agents/ for it.
  * Non-goal: wallet rows. They fund chains through the wallet's mint door, which the simulator
  * does not lend an agent; the `wallet` service is refused with that reason (scripted wallet
  * archetypes cover it).
  */
 import fc from 'fast-check';
 import { z } from 'zod';
-import { commandSpecOf } from '../../src/check/command-table.ts';
-import type { CommandSpec } from '../../src/check/model-command.ts';
-import type { Rng } from '../../src/core/rng.ts';
-import type { ServiceName } from '../../src/platform/platform.ts';
+import { commandSpecOf } from '../check/command-table.ts';
+import type { CommandSpec } from '../check/model-command.ts';
+import type { Rng } from '../core/rng.ts';
+import type { ServiceName } from '../platform/platform.ts';
 
 /** Actions per agent, drawn or written. */
 export const PROPERTY_ACTIONS_MAX = 1_000;
