@@ -19,6 +19,7 @@
  */
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from '../../src/check/check-model.ts';
 import { CheckMismatch, ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
+import { LOOSE_TIME_TOLERANCE_MS } from '../../src/check/check-target.ts';
 import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { advanceModel } from '../../src/check/model-time.ts';
 import { defineAgent, type AgentContext, type StepResult } from '../../src/sim/agent.ts';
@@ -66,16 +67,22 @@ function runNamesOf(context: Context): RunNames {
   };
 }
 
+/**
+ * In the simulator (platform facts lent): exact time, time moves by sleeping, trading priced from
+ * the platform's seed. Driving a deployment (afp load: no facts), as `afp check` against a
+ * wall-clock target: time within a tolerance, no time moves, no trading.
+ */
 function capabilitiesOf(context: Context): CheckCapabilities {
+  const simulated = context.platformFacts !== undefined;
   return {
     styleA: true,
-    exactTime: true,
-    advance: true,
+    exactTime: simulated,
+    advance: simulated,
     pool: false,
     casino: true,
     deposits: false,
     domains: true,
-    trading: context.platformFacts !== undefined,
+    trading: simulated,
     wallet: false,
   };
 }
@@ -87,6 +94,7 @@ function createMemory(context: Context): PropertyMemory {
     nowMs: context.clock.nowMs(),
     capabilities: capabilitiesOf(context),
     names: runNamesOf(context),
+    timeToleranceMs: facts === undefined ? LOOSE_TIME_TOLERANCE_MS : 0,
     ...(facts === undefined
       ? {}
       : {
