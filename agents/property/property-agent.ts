@@ -8,7 +8,8 @@
  * named `<agent id>-a<slot>` (so its names, domains and escrows are its own), keyless requests from
  * never-used IPs of its own, faucet grants as its only money. What others share with it is left out
  * of the model as on a shared live server: the faucet pool's balance is never asserted, and casino
- * deposits and wallet mints (doors the simulator does not lend an agent) are off.
+ * deposits and wallet mints (doors the simulator does not lend an agent) are off; the tournament
+ * rows too where the run has tournament players (they enter any open tournament, the agent's too).
  * Time: the virtual clock is exact during a wake, and the agent's model time is the clock's. An
  * advance-time action cannot move a clock other agents share: the agent sleeps until the instant
  * the action moves to, and the action resumes there (its moveClock resolves on that wake).
@@ -67,6 +68,9 @@ function runNamesOf(context: Context): RunNames {
   };
 }
 
+/** Archetypes that enter tournaments they did not create: the run's tournaments are not the agent's alone. */
+const TOURNAMENT_ENTRANTS: ReadonlySet<string> = new Set(['tournament-player']);
+
 /**
  * In the simulator (platform facts lent): exact time, time moves by sleeping, trading priced from
  * the platform's seed. Driving a deployment (afp load: no facts), as `afp check` against a
@@ -84,6 +88,7 @@ function capabilitiesOf(context: Context): CheckCapabilities {
     domains: true,
     trading: simulated,
     wallet: false,
+    tournaments: !(context.platformFacts?.archetypes ?? []).some((name) => TOURNAMENT_ENTRANTS.has(name)),
   };
 }
 

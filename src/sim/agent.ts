@@ -62,6 +62,8 @@ export interface PlatformFacts {
   readonly config: PlatformConfig;
   readonly tradingShocks: readonly PriceShock[];
   readonly marketClosures: readonly MarketClosure[];
+  /** The archetypes of the run's populations, sorted (what else acts on the shared platform). */
+  readonly archetypes: readonly string[];
 }
 
 export interface AgentDefinition<P> {

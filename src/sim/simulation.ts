@@ -136,6 +136,7 @@ export class Simulation implements AgentHost {
       config,
       tradingShocks: trading.shocks,
       marketClosures: trading.closures,
+      archetypes: [...new Set(scenario.populations.map((population) => population.agent))].sort(),
     };
     this.platform = new Platform({
       seed: options.seed,
