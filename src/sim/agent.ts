@@ -56,7 +56,7 @@ export interface AgentContext<P> {
   readonly platformFacts?: PlatformFacts;
 }
 
-/** The simulated platform's seed, configuration and trading schedule (absolute instants). */
+/** The simulated platform's seed, configuration, trading schedule (absolute instants) and the run's archetypes. */
 export interface PlatformFacts {
   readonly seed: string;
   readonly config: PlatformConfig;
