@@ -2,7 +2,8 @@
  * The agent archetype table: one file per archetype, registered here by the name scenario
  * populations use (`agent: escrow-buyer`). A new archetype is a new file and a new row.
  * Layout (docs/layout.md): an archetype of one service lives in that service's folder (casino/,
- * escrow/, faucet/, wallet/); archetypes that cross services (bad input, rate-limit abuse) live in shared/.
+ * escrow/, faucet/, wallet/); archetypes that cross services (bad input, rate-limit abuse) live in shared/; the property-based
+ * archetype, which draws from afp check's command table, in property/.
  */
 import type { AnyAgentDefinition } from '../src/sim/agent.ts';
 import { batchBettor } from './casino/batch-bettor.ts';
@@ -18,6 +19,7 @@ import { domainSquatter } from './domains/domain-squatter.ts';
 import { escrowBuyer } from './escrow/escrow-buyer.ts';
 import { escrowSeller } from './escrow/escrow-seller.ts';
 import { faucetFarmer } from './faucet/faucet-farmer.ts';
+import { propertyAgent } from './property/property-agent.ts';
 import { badInputSender } from './shared/bad-input-sender.ts';
 import { rateLimitAbuser } from './shared/rate-limit-abuser.ts';
 import { referralRecruiter } from './shared/referral-recruiter.ts';
@@ -53,6 +55,7 @@ export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freez
       referralRecruiter,
       walletHolder,
       walletSwapper,
+      propertyAgent,
     ].map((definition) => [definition.name, definition]),
   ),
 );

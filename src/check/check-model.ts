@@ -104,6 +104,12 @@ export interface CheckCapabilities {
   readonly trading: boolean;
   /** The wallet rows are reachable, time is exact and chains can be funded (in-process always; live with a wallet mount, a manual clock and POST /_afp/wallet/mint). */
   readonly wallet: boolean;
+  /**
+   * False where other clients enter this run's tournaments (a property population beside
+   * tournament players: a tournament is open to any agent), so entrants cannot be predicted;
+   * absent means true.
+   */
+  readonly tournaments?: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */

@@ -46,6 +46,7 @@ import {
 import { advanceTimeCommand, type TimeStep } from './command-time.ts';
 import { ModelCommand, type CheckSystem, type CommandSpec } from './model-command.ts';
 import type { ClaimBMode } from './faucet/model-faucet.ts';
+import type { ServiceName } from '../platform/platform.ts';
 
 /**
  * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the
@@ -138,7 +139,9 @@ const role = (main: CallerRole): fc.Arbitrary<CallerRole> =>
 const actionInput = (main: CallerRole): fc.Arbitrary<ActionCommandInput> =>
   fc.record({ style, caller: role(main), escrow: escrowRef });
 
-const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
+type SpecRow = { weight: number; arbitrary: fc.Arbitrary<CommandSpec> };
+
+const faucetSpecs: readonly SpecRow[] = [
   {
     weight: 6,
     arbitrary: fc
@@ -162,6 +165,9 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
   },
   { weight: 1, arbitrary: slot.map(statusBCommand) },
   { weight: 1, arbitrary: fc.tuple(slot, agentRef).map(([caller, target]) => agentViewCommand(caller, target)) },
+];
+
+const escrowSpecs: readonly SpecRow[] = [
   { weight: 7, arbitrary: createInput.map(createEscrowCommand) },
   { weight: 4, arbitrary: actionInput('sender').map(releaseCommand) },
   { weight: 2, arbitrary: actionInput('sender').map(refundCommand) },
@@ -190,6 +196,10 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
       })
       .map(listEscrowsCommand),
   },
+];
+
+/** Rows of no one service: time moves and malformed requests. */
+const sharedSpecs: readonly SpecRow[] = [
   { weight: 3, arbitrary: timeStep.map(advanceTimeCommand) },
   {
     weight: 2,
@@ -197,11 +207,35 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
       .tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset)
       .map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))),
   },
+];
+
+/**
+ * The rows by service, for a property population's `services` (agents/property/): the same rows
+ * and weights `afp check` draws from, so a population of every service draws as a check run does.
+ */
+export const SPECS_BY_SERVICE: Readonly<Record<ServiceName, readonly SpecRow[]>> = {
+  faucet: faucetSpecs,
+  escrow: escrowSpecs,
+  casino: CASINO_SPECS,
+  domains: DOMAINS_SPECS,
+  trading: TRADING_SPECS,
+  wallet: WALLET_SPECS,
+};
+
+const specs: readonly SpecRow[] = [
+  ...faucetSpecs,
+  ...escrowSpecs,
+  ...sharedSpecs,
   ...CASINO_SPECS,
   ...DOMAINS_SPECS,
   ...TRADING_SPECS,
   ...WALLET_SPECS,
 ];
+
+/** One drawn command of the rows of `services` plus the shared rows (time, malformed requests). */
+export function commandSpecOf(services: readonly ServiceName[]): fc.Arbitrary<CommandSpec> {
+  return fc.oneof(...sharedSpecs, ...services.flatMap((service) => SPECS_BY_SERVICE[service]));
+}
 
 export interface CommandsOptions {
   /** Upper bound on prelude plus commands. */

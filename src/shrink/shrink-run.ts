@@ -6,7 +6,8 @@
  * reproduces, with the author's comments and spelling kept; each candidate is re-validated by the
  * same parser `afp run` uses, so a shrink can never produce a file `afp run` refuses.
  * How: greedy passes in the manner of delta debugging, cheapest reductions first: the time after
- * the failure, whole populations, each count from the end, then from the front (`first`), faults. Each pass tries
+ * the failure, whole populations, each count from the end, then from the front (`first`), faults,
+ * then a one-agent property population's action list (shrink-actions.ts). Each pass tries
  * its candidates from the smallest up and keeps the first that still fails the same way; passes
  * repeat until one full round changes nothing or the run budget is spent.
  * Invariants: deterministic (the same file, seed and defects shrink to the same bytes); every kept
@@ -23,6 +24,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import { formatDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { shrinkPropertyActions } from './shrink-actions.ts';
 
 export const SHRINK_RUNS_DEFAULT = 200;
 export const SHRINK_RUNS_MAX = 10_000;
@@ -223,6 +225,14 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
           (await attempt((copy) => copy.deleteIn([...path, index]), `without ${path.join('.')}[${index}]`)) || changed;
       }
     }
+    // Last, a property agent's actions, by fast-check's shrinker (shrink-actions.ts).
+    changed =
+      (await shrinkPropertyActions({
+        document: () => document,
+        seed: options.seed,
+        attempt,
+        canRun: () => runs < maxRuns,
+      })) || changed;
   }
   const failure = best.result.failure;
   if (failure === null) {

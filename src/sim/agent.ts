@@ -17,6 +17,8 @@ import type { Clock } from '../core/clock.ts';
 import type { Rng } from '../core/rng.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { Tier } from '../services/shared/agents.ts';
+import type { PlatformConfig } from '../services/shared/config.ts';
+import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 
 export type StepResult = { readonly wakeInMs: number } | 'done';
@@ -47,6 +49,21 @@ export interface AgentContext<P> {
    * to the agent as a test knows its fault injection, so a 5xx then is not reported.
    */
   expectedOutage(service: ServiceName): boolean;
+  /**
+   * What the simulator knows of the platform it runs, lent as a test knows its fixture: absent
+   * where agents drive a deployment (afp load, k6). The property archetype prices trading with it.
+   */
+  readonly platformFacts?: PlatformFacts;
+}
+
+/** The simulated platform's seed, configuration, trading schedule (absolute instants) and the run's archetypes. */
+export interface PlatformFacts {
+  readonly seed: string;
+  readonly config: PlatformConfig;
+  readonly tradingShocks: readonly PriceShock[];
+  readonly marketClosures: readonly MarketClosure[];
+  /** The archetypes of the run's populations, sorted (what else acts on the shared platform). */
+  readonly archetypes: readonly string[];
 }
 
 export interface AgentDefinition<P> {

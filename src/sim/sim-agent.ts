@@ -15,7 +15,7 @@ import type { Clock } from '../core/clock.ts';
 import { Rng } from '../core/rng.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { Tier } from '../services/shared/agents.ts';
-import type { AgentContext, AnyAgentDefinition } from './agent.ts';
+import type { AgentContext, AnyAgentDefinition, PlatformFacts } from './agent.ts';
 import type { AgentFakers, FakerStream } from './agent-fakers.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 import { AgentCounts } from './run-stats.ts';
@@ -34,6 +34,7 @@ export interface AgentHost {
   report(agent: SimAgent, message: string, event: unknown): void;
   /** True while a scenario fault window makes `service` answer 5xx. */
   outage(service: ServiceName): boolean;
+  readonly platformFacts: PlatformFacts;
 }
 
 const FAKER_SEED_BOUND = 0x7fff_ffff;
@@ -119,5 +120,9 @@ export class SimAgent implements AgentContext<unknown>, FakerStream {
 
   expectedOutage(service: ServiceName): boolean {
     return this.host.outage(service);
+  }
+
+  get platformFacts(): PlatformFacts {
+    return this.host.platformFacts;
   }
 }

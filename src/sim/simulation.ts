@@ -58,7 +58,7 @@ import {
 import { SimAgent, type AgentHost } from './sim-agent.ts';
 import { StreamedEvents } from './streamed-events.ts';
 import { simulatedIp } from './simulated-ip.ts';
-import type { AnyAgentDefinition } from './agent.ts';
+import type { AnyAgentDefinition, PlatformFacts } from './agent.ts';
 
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -118,6 +118,7 @@ export class Simulation implements AgentHost {
   private readonly recorder: ExchangeRecorder | undefined;
   private captured: { request: ApiRequest; response: ApiResponse } | null = null;
   private lastClient: { agent: SimAgent; apiKey: string | null; client: AfpClient } | null = null;
+  readonly platformFacts: PlatformFacts;
 
   constructor(scenario: Scenario, options: SimulationOptions) {
     this.scenario = scenario;
@@ -128,13 +129,22 @@ export class Simulation implements AgentHost {
     this.recorder = options.recorder;
     this.events =
       options.streamEvents === true ? new StreamedEvents({ tailMax: TIMELINE_EVENTS_MAX }) : new KeptEvents();
+    const trading = scenarioTrading(scenario);
+    const config = scenarioPlatformConfig(scenario);
+    this.platformFacts = {
+      seed: options.seed,
+      config,
+      tradingShocks: trading.shocks,
+      marketClosures: trading.closures,
+      archetypes: [...new Set(scenario.populations.map((population) => population.agent))].sort(),
+    };
     this.platform = new Platform({
       seed: options.seed,
       startMs: scenario.startMs,
-      config: scenarioPlatformConfig(scenario),
+      config,
       faults: scenarioFaultWindows(scenario),
       closures: scenarioClosures(scenario),
-      trading: scenarioTrading(scenario),
+      trading,
       defects: options.defects ?? [],
       ...(options.limiter === undefined ? {} : { limiter: options.limiter }),
     });

@@ -39,6 +39,7 @@ const CASES: readonly ShippedCase[] = [
   { file: 'k6-smoke.yaml', divideCounts: 1 },
   { file: 'load-smoke.yaml', divideCounts: 5 },
   { file: 'million.yaml', divideCounts: 1_000 },
+  { file: 'property-mix.yaml', divideCounts: 2, duration: '12h' },
   { file: 'quickstart.yaml', divideCounts: 25, duration: '2d' },
   { file: 'referral-tree.yaml', divideCounts: 6, duration: '1d' },
   { file: 'tiers-and-faults.yaml', divideCounts: 4 },

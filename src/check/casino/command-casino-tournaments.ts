@@ -26,7 +26,10 @@ import { agentStyleACommand, expectAnswer, keyed, type CommandSpec } from '../mo
 import { SCOPES } from '../model-limits.ts';
 
 const ready = (model: Readonly<CheckModel>, slot: number): boolean =>
-  model.capabilities.casino && model.capabilities.exactTime && model.agents[slot] !== undefined;
+  model.capabilities.casino &&
+  model.capabilities.exactTime &&
+  model.capabilities.tournaments !== false &&
+  model.agents[slot] !== undefined;
 const refText = (ref: TournamentRef): string => (ref === 'unknown' ? 'unknown tournament' : `tournament#${ref.index}`);
 
 /** Pool kinds: the minimum 0.01, 1.00, 5.00, just below the minimum (400), one micro above the balance (422). */

@@ -1,0 +1,88 @@
+// The property archetype: its params are validated strictly (every error with its path), its
+// actions come from afp check's command table through fast-check seeded by the agent's own stream
+// (same scenario and seed, same digest), an explicit list replays the drawn one exactly, and a run
+// among scripted populations holds every invariant.
+import { describe, expect, test } from 'vitest';
+import { actionCommand, agentActions, propertyParams, servicesOf } from '../../../src/sim/property-actions.ts';
+import { Rng } from '../../../src/core/rng.ts';
+import { renderReports } from '../../../src/report/write-reports.ts';
+import { REPORT_NAMES } from '../../../src/sim/scenario-schema.ts';
+import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { runScenario } from '../../../src/sim/runner.ts';
+
+const ALL_REPORTS = REPORT_NAMES.filter((name) => name !== 'html');
+
+async function digestOf(text: string, seed: number): Promise<{ digest: string; requests: number; held: boolean }> {
+  const record = await runScenario(scenarioFromText(text), { seed });
+  return {
+    digest: renderReports(record, ALL_REPORTS).digest,
+    requests: record.totals.requests,
+    held: record.outcome === 'completed' && record.invariants.every((result) => result.violations === 0),
+  };
+}
+
+function scenario(params: string, count = 3): string {
+  return `name: property\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 2 }\n  - { agent: property, count: ${count}, style: mixed, params: ${params} }\n`;
+}
+
+describe('property archetype', () => {
+  test('its params are validated strictly: every error with its path', () => {
+    let message = '';
+    try {
+      scenarioFromText(
+        'name: x\nduration: 1d\npopulations:\n  - agent: property\n    count: 1\n    params: { services: [escrow, casino, stocks, wallet, escrow], max_actions: 0, colour: red }\n',
+      );
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/populations\[0\]\.params\.services\[2\]/);
+    expect(message).toMatch(/services\[3\].*no mint door/);
+    expect(message).toMatch(/services\[4\].*escrow is listed twice/);
+    expect(message).toMatch(/populations\[0\]\.params\.max_actions.*at least 1/);
+    expect(message).toMatch(/unknown key 'colour'/);
+    expect(() =>
+      scenarioFromText(scenario('{ max_actions: 1001 }')).populations.map((population) => population.params),
+    ).toThrow(/max_actions.*at most 1000/);
+    expect(() => scenarioFromText(scenario('{ max_actions: 2, actions: [1, 2, 3] }'))).toThrow(
+      /params\.actions.*3 actions are more than max_actions \(2\)/,
+    );
+    expect(() => scenarioFromText(scenario('{ actions: [-1, 1.5] }'))).toThrow(/actions\[0\][\s\S]*actions\[1\]/);
+    const defaults = propertyParams.parse({});
+    expect(defaults).toEqual({ services: ['faucet', 'escrow', 'casino', 'domains', 'trading'], max_actions: 100 });
+  });
+
+  test('actions are drawn by fast-check from the agent stream: the same for the same stream, else different', () => {
+    const params = propertyParams.parse({ services: ['escrow', 'casino'], max_actions: 40 });
+    const stream = (name: string): Rng => new Rng('7').fork('agents').fork(name);
+    const first = agentActions(params, stream('property-0'));
+    expect(agentActions(params, stream('property-0'))).toEqual(first);
+    expect(agentActions(params, stream('property-1'))).not.toEqual(first);
+    expect(first.length).toBeGreaterThanOrEqual(20);
+    expect(first.length).toBeLessThanOrEqual(40);
+    const labels = first.map((action) => actionCommand(servicesOf(params), action).label);
+    expect(labels).toEqual(first.map((action) => actionCommand(servicesOf(params), action).label));
+    expect(labels.some((label) => /escrow/i.test(label))).toBe(true);
+    expect(labels.some((label) => /bet|batch|tournament|challenge|seed/i.test(label))).toBe(true);
+    expect(labels.some((label) => /domain|order|position/i.test(label))).toBe(false);
+  });
+
+  test('among scripted agents every invariant holds; same seed, same digest; another seed, another', async () => {
+    const text = scenario('{ services: [faucet, escrow, casino, domains, trading], max_actions: 80 }');
+    const one = await digestOf(text, 3);
+    expect(one.held).toBe(true);
+    expect(one.requests).toBeGreaterThan(100);
+    expect((await digestOf(text, 3)).digest).toBe(one.digest);
+    expect((await digestOf(text, 4)).digest).not.toBe(one.digest);
+  });
+
+  test('an explicit action list replays the drawn one byte for byte', async () => {
+    const params = propertyParams.parse({ services: ['faucet', 'escrow', 'casino'], max_actions: 60 });
+    const drawn = agentActions(params, new Rng('5').fork('agents').fork('property-0'));
+    const base = '{ services: [faucet, escrow, casino], max_actions: 60';
+    const drawnRun = await digestOf(scenario(`${base} }`, 1), 5);
+    const written = await digestOf(scenario(`${base}, actions: [${drawn.join(', ')}] }`, 1), 5);
+    expect(written.digest).toBe(drawnRun.digest);
+    const shorter = await digestOf(scenario(`${base}, actions: [${drawn.slice(0, 5).join(', ')}] }`, 1), 5);
+    expect(shorter.requests).toBeLessThan(drawnRun.requests);
+  });
+});
