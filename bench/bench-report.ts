@@ -110,6 +110,8 @@ export interface WriteResult {
   /** The --data server's --checkpoint-every, and the fewest checkpoints a durable round crossed. */
   readonly checkpointEvery: number;
   readonly checkpointsPerRoundMin: number;
+  /** The longest single block of the --data server's loop by a checkpoint, as the server measured it (ms). */
+  readonly checkpointBlockingMsMax: number;
 }
 
 /** What the machine was doing around the run (os.loadavg: 1-minute averages; 0 where unsupported). */
@@ -340,6 +342,9 @@ function mixLines(mixPart: MixResult): string[] {
     lines.push(
       `  longest /health wait during the rounds: in memory ${fixed(mixPart.writes.stallMsMax.memory, 1)} ms, --data ${fixed(mixPart.writes.stallMsMax.durable, 1)} ms (target <= 50 ms with checkpoints)`,
     );
+    lines.push(
+      `  longest block of the --data server's event loop by a checkpoint (its own measure): ${fixed(mixPart.writes.checkpointBlockingMsMax, 1)} ms (target <= 50 ms)`,
+    );
   }
   return lines;
 }
@@ -488,6 +493,7 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
               stall_ms_max: writes.stallMsMax.durable,
               checkpoint_every: writes.checkpointEvery,
               checkpoints_per_round_min: writes.checkpointsPerRoundMin,
+              checkpoint_blocking_ms_max: writes.checkpointBlockingMsMax,
             },
     },
     ratios: {

@@ -159,6 +159,9 @@ export class Checkpointer {
   private readonly onError: (message: string) => void;
   /** The cost of each checkpoint taken (the bench and the tests read it; the last 100). */
   readonly costs: CheckpointCost[] = [];
+  /** Checkpoints written by this process, and the longest the loop was blocked at once by any of them (ms). */
+  private written = 0;
+  private blockingMsMax = 0;
 
   /** Checkpoints known whole: the one recovery loaded and those written since (the worker starts from the newest of them). */
   private readonly sound = new Set<number>();
@@ -183,13 +186,33 @@ export class Checkpointer {
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet), the log's last entry, and whether one is being taken now. */
-  view(): { every_commands: number; newest_seq: number | null; log_seq: number; in_flight: boolean } {
+  /**
+   * GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet),
+   * the log's last entry, whether one is being taken now, and what they cost the event loop: the
+   * checkpoints this process wrote, the longest single block of the last one and of all (ms, one
+   * decimal), and the last one's time from start to written.
+   */
+  view(): {
+    every_commands: number;
+    newest_seq: number | null;
+    log_seq: number;
+    in_flight: boolean;
+    written: number;
+    blocking_ms_last: number | null;
+    blocking_ms_max: number | null;
+    total_ms_last: number | null;
+  } {
+    const last = this.costs.at(-1);
+    const tenths = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms * 10) / 10);
     return {
       every_commands: this.everyCommands,
       newest_seq: this.store.newestFirst()[0]?.seq ?? null,
       log_seq: this.store.lastCommandSeq(),
       in_flight: this.inFlight !== null,
+      written: this.written,
+      blocking_ms_last: tenths(last?.blockingMs),
+      blocking_ms_max: tenths(this.written === 0 ? undefined : this.blockingMsMax),
+      total_ms_last: tenths(last?.totalMs),
     };
   }
 
@@ -297,6 +320,8 @@ export class Checkpointer {
   }
 
   private noteCost(cost: CheckpointCost): void {
+    this.written++;
+    this.blockingMsMax = Math.max(this.blockingMsMax, cost.blockingMs);
     this.costs.push(cost);
     if (this.costs.length > 100) this.costs.shift();
   }

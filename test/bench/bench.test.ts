@@ -366,6 +366,7 @@ describe('the report says how steady the rounds were', () => {
                 stallMsMax: { memory: 4.5, durable: 37.25 },
                 checkpointEvery: 5_000,
                 checkpointsPerRoundMin: 3,
+                checkpointBlockingMsMax: 12.25,
               },
             },
     });
@@ -378,6 +379,9 @@ describe('the report says how steady the rounds were', () => {
     expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
     expect(formatTable(withHttp(250))).toContain(
       '  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)',
+    );
+    expect(formatTable(withHttp(250))).toContain(
+      "  longest block of the --data server's event loop by a checkpoint (its own measure): 12.3 ms (target <= 50 ms)",
     );
     const json = JSON.parse(formatJson(withHttp(250))) as {
       ratios: { durable_over_memory: { best: number } };
