@@ -39,6 +39,8 @@ export interface WriteRound extends RoundResult {
   readonly checkpoints: number;
   /** The longest the server's event loop was blocked at once by a checkpoint, as it measured it (ms; 0 in memory). */
   readonly checkpointBlockingMsMax: number;
+  /** The same, in CPU time of the server's loop thread (ms). */
+  readonly checkpointBlockingCpuMsMax: number;
 }
 
 export interface WriteRoundOptions {
@@ -130,16 +132,19 @@ function healthProbe(api: string): { stop: () => Promise<number> } {
 }
 
 /** The checkpoints the server wrote and the longest single block of the loop among them (its own figures; none without --data). */
-async function checkpointsWritten(api: string): Promise<{ checkpoints: number; checkpointBlockingMsMax: number }> {
+async function checkpointsWritten(
+  api: string,
+): Promise<{ checkpoints: number; checkpointBlockingMsMax: number; checkpointBlockingCpuMsMax: number }> {
   try {
     const state = (await (await fetch(`${api}/_afp/state`)).json()) as {
-      checkpoints?: { written: number; blocking_ms_max: number | null };
+      checkpoints?: { written: number; blocking_ms_max: number | null; blocking_cpu_ms_max: number | null };
     };
     return {
       checkpoints: state.checkpoints?.written ?? 0,
       checkpointBlockingMsMax: state.checkpoints?.blocking_ms_max ?? 0,
+      checkpointBlockingCpuMsMax: state.checkpoints?.blocking_cpu_ms_max ?? 0,
     };
   } catch {
-    return { checkpoints: 0, checkpointBlockingMsMax: 0 };
+    return { checkpoints: 0, checkpointBlockingMsMax: 0, checkpointBlockingCpuMsMax: 0 };
   }
 }
