@@ -38,7 +38,7 @@ interface Detour {
 
 let detourNumber = 0;
 
-class RoundTrip implements Disturbance {
+export class RoundTrip implements Disturbance {
   readonly detour: Detour;
 
   constructor(detour: Detour) {

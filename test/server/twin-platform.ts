@@ -12,8 +12,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECK_START_MS, marketClosuresFrom, runNames } from '../../src/check/check-target.ts';
-import { createModel, type CheckCapabilities, type CheckModel } from '../../src/check/check-model.ts';
+import { CHECK_START_MS, inProcessTarget, marketClosuresFrom, runNames } from '../../src/check/check-target.ts';
+import { createModel, type CheckModel } from '../../src/check/check-model.ts';
 import type { CheckSystem } from '../../src/check/model-command.ts';
 import { AfpClient } from '../../src/client/client.ts';
 import { httpTransport } from '../../src/client/http-transport.ts';
@@ -37,17 +37,8 @@ export const TWIN_SEED = '5';
 /** Small, so that a run of a few dozen commands crosses several checkpoints of the worker. */
 export const TWIN_CHECKPOINT_EVERY = 8;
 
-const CAPABILITIES: CheckCapabilities = {
-  styleA: true,
-  exactTime: true,
-  advance: true,
-  pool: true,
-  casino: true,
-  deposits: true,
-  domains: true,
-  trading: true,
-  wallet: true,
-};
+/** What the commands may do: all of it, as in-process (the subject serves every door afp check's in-process runs use). */
+const CAPABILITIES = inProcessTarget({ seed: Number(TWIN_SEED) }).capabilities;
 
 export class TwinMismatch extends Error {
   override readonly name = 'TwinMismatch';
