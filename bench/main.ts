@@ -139,7 +139,7 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
     memory.push(await writeRound({ ...options, durable: false }));
     durable.push(await writeRound({ ...options, durable: true }));
     log(
-      `write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data (${durable.at(-1)?.checkpoints} checkpoints) in ${options.durationMs} ms; longest /health wait ${memory.at(-1)?.stallMsMax.toFixed(1)} / ${durable.at(-1)?.stallMsMax.toFixed(1)} ms`,
+      `write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data (${durable.at(-1)?.checkpoints} checkpoints, the longest block of the loop ${durable.at(-1)?.checkpointBlockingMsMax.toFixed(1)} ms, cpu ${durable.at(-1)?.checkpointBlockingCpuMsMax.toFixed(1)} ms) in ${options.durationMs} ms; longest /health wait ${memory.at(-1)?.stallMsMax.toFixed(1)} / ${durable.at(-1)?.stallMsMax.toFixed(1)} ms; load average ${loadavg()[0]?.toFixed(1)}`,
     );
   }
   const failed = [...memory, ...durable].reduce((sum, round) => sum + round.failed, 0);
@@ -148,6 +148,8 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
     durable: Math.max(...durable.map((round) => round.stallMsMax)),
   };
   const checkpointsPerRoundMin = Math.min(...durable.map((round) => round.checkpoints));
+  const checkpointBlockingMsMax = Math.max(...durable.map((round) => round.checkpointBlockingMsMax));
+  const checkpointBlockingCpuMsMax = Math.max(...durable.map((round) => round.checkpointBlockingCpuMsMax));
   return {
     result: {
       connections: options.connections,
@@ -157,6 +159,8 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
       stallMsMax,
       checkpointEvery: BENCH_CHECKPOINT_EVERY,
       checkpointsPerRoundMin,
+      checkpointBlockingMsMax,
+      checkpointBlockingCpuMsMax,
     },
     failed,
   };

@@ -43,6 +43,8 @@ export interface RecoveryResult {
   readonly checkpoints: number;
   /** The longest time one checkpoint blocked the event loop (reading its rows, writing its bytes; the worker replays and encodes): the server's longest stall. */
   readonly checkpointBlockingMsMax: number;
+  /** The most CPU time of the loop's thread one such block took (the block's own cost on a busy machine). */
+  readonly checkpointBlockingCpuMsMax: number;
   /** The longest event-loop delay seen while a checkpoint was in flight (perf_hooks histogram): what a request could have waited. */
   readonly checkpointLoopDelayMsMax: number;
   /** The longest checkpoint from start to written (off the loop but for the blocking part). */
@@ -80,6 +82,7 @@ async function writeHistory(
   digest: string;
   checkpoints: number;
   checkpointBlockingMsMax: number;
+  checkpointBlockingCpuMsMax: number;
   checkpointLoopDelayMsMax: number;
   checkpointMsMax: number;
 }> {
@@ -131,11 +134,13 @@ async function writeHistory(
   await checkpointer.stop();
   const costs = checkpointer.costs;
   const checkpointBlockingMsMax = Math.max(0, ...costs.map((cost) => cost.blockingMs));
+  const checkpointBlockingCpuMsMax = Math.max(0, ...costs.map((cost) => cost.blockingCpuMs));
   const checkpointMsMax = Math.max(0, ...costs.map((cost) => cost.totalMs));
   return {
     digest: platformDigest(platform),
     checkpoints,
     checkpointBlockingMsMax,
+    checkpointBlockingCpuMsMax,
     checkpointLoopDelayMsMax,
     checkpointMsMax,
   };
@@ -165,9 +170,15 @@ export async function recoveryPart(options: {
     const writeStartedMs = performance.now();
     const live = await writeHistory(writer, options.mix, options.commands, checkpointEvery);
     const writeMs = performance.now() - writeStartedMs;
+    // A large checkpoint's row holds no bytes: they are in its parts (checkpoint-store.ts writeInParts).
     const checkpointBytes =
-      (writer.database.prepare('SELECT max(length(state)) AS bytes FROM checkpoints').get() as { bytes: number | null })
-        .bytes ?? 0;
+      (
+        writer.database
+          .prepare(
+            'SELECT max(length(state) + coalesce((SELECT sum(length(bytes)) FROM checkpoint_parts p WHERE p.seq = c.seq), 0)) AS bytes FROM checkpoints c',
+          )
+          .get() as { bytes: number | null }
+      ).bytes ?? 0;
     writer.close();
     const recoveryMs: number[] = [];
     const recoveryCpuMs: number[] = [];
@@ -200,6 +211,7 @@ export async function recoveryPart(options: {
       writeMs,
       checkpoints: live.checkpoints,
       checkpointBlockingMsMax: live.checkpointBlockingMsMax,
+      checkpointBlockingCpuMsMax: live.checkpointBlockingCpuMsMax,
       checkpointLoopDelayMsMax: live.checkpointLoopDelayMsMax,
       checkpointMsMax: live.checkpointMsMax,
       fileBytes: statSync(file).size,

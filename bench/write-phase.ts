@@ -10,7 +10,8 @@
  * clock moves) pays a whole fsync per round trip, which measures the disk's latency, not afp.
  * Checkpoints inside the round: the --data server takes one every BENCH_CHECKPOINT_EVERY commands
  * (lower than serve's default, so that even a short round crosses several and the figure includes
- * what checkpoints cost); the round reports how many it crossed (GET /_afp/state).
+ * what checkpoints cost); the round reports how many the server wrote and the longest it says one
+ * blocked its event loop at once (GET /_afp/state `checkpoints`: written, blocking_ms_max).
  * Stalls: a probe on its own socket sends GET /health every PROBE_EVERY_MS through the round; the
  * slowest answer is the longest the event loop kept a client waiting (checkpoints included).
  * Bounded: at most `durationMs` of sending and 65,536 registrations per writer; failures (non-201
@@ -34,8 +35,12 @@ export interface WriteRound extends RoundResult {
   readonly failed: number;
   /** The slowest GET /health answered during the round (ms). */
   readonly stallMsMax: number;
-  /** Checkpoints written during the round (0 in memory). */
+  /** Checkpoints written during the round (0 in memory), as the server counts them (GET /_afp/state). */
   readonly checkpoints: number;
+  /** The longest the server's event loop was blocked at once by a checkpoint, as it measured it (ms; 0 in memory). */
+  readonly checkpointBlockingMsMax: number;
+  /** The same, in CPU time of the server's loop thread (ms). */
+  readonly checkpointBlockingCpuMsMax: number;
 }
 
 export interface WriteRoundOptions {
@@ -91,7 +96,7 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
         return { ops: written, requests: written + failed };
       });
       const stallMsMax = await probe.stop();
-      return { ...round, failed, stallMsMax, checkpoints: await checkpointsWritten(server.urls['api'] ?? '') };
+      return { ...round, failed, stallMsMax, ...(await checkpointsWritten(server.urls['api'] ?? '')) };
     } finally {
       lean.close();
       await server.stop();
@@ -126,12 +131,20 @@ function healthProbe(api: string): { stop: () => Promise<number> } {
   };
 }
 
-/** How many checkpoints the server wrote (the newest's entry over the interval; 0 without --data). */
-async function checkpointsWritten(api: string): Promise<number> {
+/** The checkpoints the server wrote and the longest single block of the loop among them (its own figures; none without --data). */
+async function checkpointsWritten(
+  api: string,
+): Promise<{ checkpoints: number; checkpointBlockingMsMax: number; checkpointBlockingCpuMsMax: number }> {
   try {
-    const state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints?: { newest_seq: number | null } };
-    return Math.floor((state.checkpoints?.newest_seq ?? 0) / BENCH_CHECKPOINT_EVERY);
+    const state = (await (await fetch(`${api}/_afp/state`)).json()) as {
+      checkpoints?: { written: number; blocking_ms_max: number | null; blocking_cpu_ms_max: number | null };
+    };
+    return {
+      checkpoints: state.checkpoints?.written ?? 0,
+      checkpointBlockingMsMax: state.checkpoints?.blocking_ms_max ?? 0,
+      checkpointBlockingCpuMsMax: state.checkpoints?.blocking_cpu_ms_max ?? 0,
+    };
   } catch {
-    return 0;
+    return { checkpoints: 0, checkpointBlockingMsMax: 0, checkpointBlockingCpuMsMax: 0 };
   }
 }

@@ -246,6 +246,11 @@ export interface CommandsOptions {
 
 export type CheckCommand = fc.AsyncCommand<CheckModel, CheckSystem>;
 
+/** One command drawn from the whole table (every service's rows, by weight): `afp check`'s, and other model runs' (test/server/twin-property.test.ts). */
+export function checkCommand(): fc.Arbitrary<CheckCommand> {
+  return fc.oneof(...specs).map((spec) => new ModelCommand(spec));
+}
+
 /**
  * A run's input: the drawn commands, and a prelude of 0..PRELUDE_MAX registrations of new agents
  * (style B mostly) that runs before them. Why a prelude: commands drawn independently mostly need
@@ -275,8 +280,7 @@ export function checkInput(options: CommandsOptions): fc.Arbitrary<CheckInput> {
         ),
     ),
   );
-  const command = fc.oneof(...specs).map((spec) => new ModelCommand(spec));
-  const commands = fc.commands([command], {
+  const commands = fc.commands([checkCommand()], {
     maxCommands: total - preludeMax,
     size: 'max',
     ...(options.replayPath === undefined ? {} : { replayPath: options.replayPath }),

@@ -87,9 +87,6 @@ const TYPED_ARRAY_NAMES: ReadonlyMap<object, string> = new Map(
   Object.entries(TYPED_ARRAYS).map(([name, kind]) => [kind.prototype as object, name]),
 );
 
-/** Deepest nesting of the graph walked (the state has no long chains; an inline cycle stops here). */
-const GRAPH_NESTING_MAX = 2_000;
-
 /**
  * The tree of `root` (JSON-ready); throws StateCodecError naming the path of what it cannot write.
  * `inline` (the digest's form, not decodable): plain objects and arrays are written out at every
@@ -103,16 +100,45 @@ export function encodeState(
   transient: TransientFields,
   options: { inline?: boolean } = {},
 ): unknown {
-  return new StateEncoder(registry, transient, options.inline === true).encode(root, '$');
+  return JSON.parse(encodeStateText(root, registry, transient, options));
 }
 
-/** One pass of encodeState. The path of a value is kept as a stack of keys and written out only in an error. */
+/**
+ * The JSON text of encodeState's tree (exactly `JSON.stringify(encodeState(...))`), written by a walk
+ * with its own stack: the tree nests as deep as the graph, and the rate limiter's entries form a
+ * list by last use (`older`/`newer`) as long as the limiter holds entries, where a recursive walk
+ * (or JSON.stringify of the tree) runs out of stack. An inline plain record met again inside
+ * itself (a cycle the inline form cannot write) is refused.
+ */
+export function encodeStateText(
+  root: unknown,
+  registry: ClassRegistry,
+  transient: TransientFields,
+  options: { inline?: boolean } = {},
+): string {
+  return new StateEncoder(registry, transient, options.inline === true).run(root);
+}
+
+/**
+ * A container being written: `step` writes its next item (a ',' then a piece of text, or a value
+ * handed to `enter`) and says whether there was one. `inline`: the inline record it is, or null.
+ */
+interface Frame {
+  readonly inline: object | null;
+  step(encoder: StateEncoder): boolean;
+}
+
+/** One pass of encodeStateText. The path of a value is kept as a stack of keys and written out only in an error. */
 class StateEncoder {
   private readonly ids = new Map<unknown, number>();
   private readonly keys: string[] = [];
   private readonly registry: ClassRegistry;
   private readonly transient: TransientFields;
   private readonly inline: boolean;
+  /** Inline records being written (an ancestor met again is a cycle). */
+  private readonly open = new Set<object>();
+  /** The text so far (one string grown in place: many small pieces, joined by the engine as they come). */
+  text = '';
 
   constructor(registry: ClassRegistry, transient: TransientFields, inline: boolean) {
     this.registry = registry;
@@ -120,61 +146,94 @@ class StateEncoder {
     this.inline = inline;
   }
 
-  encode(value: unknown, key: string): unknown {
-    if (this.keys.length > GRAPH_NESTING_MAX)
-      this.fail(`nested deeper than ${GRAPH_NESTING_MAX} (a cycle of plain records?)`);
-    this.keys.push(key);
-    try {
-      return this.encodeValue(value);
-    } finally {
+  run(root: unknown): string {
+    const stack: Frame[] = [];
+    const enter = (value: unknown, key: string): void => {
+      this.keys.push(key);
+      const frame = this.start(value);
+      if (frame === null) this.keys.pop();
+      else stack.push(frame);
+    };
+    enter(root, '$');
+    this.enter = enter;
+    for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
+      if (frame.step(this)) continue;
+      this.text += ']';
+      stack.pop();
       this.keys.pop();
+      if (frame.inline !== null) this.open.delete(frame.inline);
     }
+    return this.text;
   }
+
+  /** Writes a value inside the current container (set by `run`). */
+  enter: (value: unknown, key: string) => void = () => undefined;
 
   private fail(what: string): never {
     throw new StateCodecError(`${this.keys.join('.')}: ${what}`);
   }
 
-  private encodeValue(value: unknown): unknown {
+  /** Writes a leaf whole, or a container's opening (its tag and class): then its frame, whose tokens follow. */
+  private start(value: unknown): Frame | null {
     switch (typeof value) {
       case 'string':
       case 'boolean':
-        return value;
+        this.text += JSON.stringify(value);
+        return null;
       case 'number':
-        return Number.isFinite(value) && !Object.is(value, -0)
-          ? value
-          : ['n', Object.is(value, -0) ? '-0' : String(value)];
+        this.text +=
+          Number.isFinite(value) && !Object.is(value, -0)
+            ? JSON.stringify(value)
+            : JSON.stringify(['n', Object.is(value, -0) ? '-0' : String(value)]);
+        return null;
       case 'bigint':
-        return ['b', value.toString()];
+        this.text += `["b","${value.toString()}"]`;
+        return null;
       case 'undefined':
-        return ['u'];
+        this.text += '["u"]';
+        return null;
       case 'function':
       case 'symbol':
         return this.fail(`a ${typeof value} in the state`);
       case 'object':
         break;
     }
-    if (value === null) return null;
-    const known = this.ids.get(value);
-    if (known !== undefined) return ['r', known];
-    const prototype = Reflect.getPrototypeOf(value) as object | null;
-    const plain = prototype === Object.prototype || prototype === Array.prototype;
-    if (!(this.inline && plain)) this.ids.set(value, this.ids.size);
-    if (prototype === Array.prototype) return this.encodeItems('a', value as unknown[]);
-    if (prototype === Map.prototype) {
-      const out: unknown[] = ['m'];
-      for (const [key, item] of value as Map<unknown, unknown>)
-        out.push(this.encode(key, 'key'), this.encode(item, typeof key === 'string' ? key : 'value'));
-      return out;
+    if (value === null) {
+      this.text += 'null';
+      return null;
     }
-    if (prototype === Set.prototype) return this.encodeItems('s', value as Set<unknown>);
-    if (value instanceof Rng) return ['g', value.seed, value.state()];
-    if (Buffer.isBuffer(value)) return ['B', value.toString('base64')];
-    if (prototype === ArrayBuffer.prototype) return ['A', Buffer.from(value as ArrayBuffer).toString('base64')];
+    const known = this.ids.get(value);
+    if (known !== undefined) {
+      this.text += `["r",${known}]`;
+      return null;
+    }
+    const prototype = Reflect.getPrototypeOf(value) as object | null;
+    const written = this.inline && (prototype === Object.prototype || prototype === Array.prototype);
+    if (written) {
+      if (this.open.has(value)) this.fail('a plain record inside itself (a cycle the inline form cannot write)');
+      this.open.add(value);
+    } else this.ids.set(value, this.ids.size);
+    return this.container(value, prototype, written ? value : null);
+  }
+
+  /** The opening of a container and its frame; null for the kinds written whole here. */
+  private container(value: object, prototype: object | null, inline: object | null): Frame | null {
+    if (prototype === Array.prototype) return this.opened('a', new ItemsFrame((value as unknown[]).values(), inline));
+    if (prototype === Map.prototype) return this.opened('m', new MapFrame(value as Map<unknown, unknown>, inline));
+    if (prototype === Set.prototype) return this.opened('s', new ItemsFrame((value as Set<unknown>).values(), inline));
+    if (value instanceof Rng) return this.whole(['g', value.seed, value.state()]);
+    if (Buffer.isBuffer(value)) return this.whole(['B', value.toString('base64')]);
+    if (prototype === ArrayBuffer.prototype)
+      return this.whole(['A', Buffer.from(value as ArrayBuffer).toString('base64')]);
     const typedName = prototype === null ? undefined : TYPED_ARRAY_NAMES.get(prototype);
     if (typedName !== undefined) {
       const view = value as Uint8Array;
-      return ['t', typedName, this.encode(view.buffer, 'buffer'), view.byteOffset, view.length];
+      this.text += `["t",${JSON.stringify(typedName)},`;
+      this.keys.push('buffer');
+      this.start(view.buffer); // an ArrayBuffer: written whole (or a reference)
+      this.keys.pop();
+      this.text += `,${view.byteOffset},${view.length}]`;
+      return null;
     }
     const className =
       prototype === Object.prototype
@@ -186,27 +245,98 @@ class StateEncoder {
       return this.fail(
         `an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`,
       );
-    return this.encodeFields(value, className, prototype);
-  }
-
-  private encodeItems(tag: string, items: Iterable<unknown>): unknown[] {
-    const out: unknown[] = [tag];
-    let index = 0;
-    for (const item of items) out.push(this.encode(item, String(index++)));
-    return out;
-  }
-
-  /** Own enumerable data properties (a symbol key or a non-enumerable property throws: the codec would drop it). */
-  private encodeFields(value: object, className: string, prototype: object | null): unknown[] {
     const keys = Object.keys(value);
     if (Reflect.ownKeys(value).length !== keys.length) this.fail('a symbol key or a non-enumerable property');
-    const out: unknown[] = [Object.isFrozen(value) ? 'f' : 'o', className];
+    this.text += `[${JSON.stringify(Object.isFrozen(value) ? 'f' : 'o')},${JSON.stringify(className)}`;
     const empties = prototype === null ? undefined : this.transient.get(prototype);
-    const fields = value as Record<string, unknown>;
-    for (const key of keys) {
-      const empty = empties?.[key];
-      out.push(key, this.encode(empty === undefined ? fields[key] : empty(), key));
+    return new FieldsFrame(value as Record<string, unknown>, keys, empties, inline);
+  }
+
+  private opened(tag: string, frame: Frame): Frame {
+    this.text += `[${JSON.stringify(tag)}`;
+    return frame;
+  }
+
+  private whole(tree: unknown[]): null {
+    this.text += JSON.stringify(tree);
+    return null;
+  }
+}
+
+/** An array's or a Set's values, each with its index as its key. */
+class ItemsFrame implements Frame {
+  readonly inline: object | null;
+  private readonly values: Iterator<unknown>;
+  private index = 0;
+
+  constructor(values: Iterator<unknown>, inline: object | null) {
+    this.values = values;
+    this.inline = inline;
+  }
+
+  step(encoder: StateEncoder): boolean {
+    const next = this.values.next();
+    if (next.done === true) return false;
+    encoder.text += ',';
+    encoder.enter(next.value, String(this.index++));
+    return true;
+  }
+}
+
+/** A Map's entries: each key (path 'key'), then its value (path: the key when a string). */
+class MapFrame implements Frame {
+  readonly inline: object | null;
+  private readonly entries: Iterator<[unknown, unknown]>;
+  private pending: [unknown, unknown] | null = null;
+
+  constructor(map: Map<unknown, unknown>, inline: object | null) {
+    this.entries = map.entries();
+    this.inline = inline;
+  }
+
+  step(encoder: StateEncoder): boolean {
+    const pending = this.pending;
+    if (pending !== null) {
+      this.pending = null;
+      encoder.text += ',';
+      encoder.enter(pending[1], typeof pending[0] === 'string' ? pending[0] : 'value');
+      return true;
     }
-    return out;
+    const next = this.entries.next();
+    if (next.done === true) return false;
+    this.pending = next.value;
+    encoder.text += ',';
+    encoder.enter(next.value[0], 'key');
+    return true;
+  }
+}
+
+/** Own enumerable data properties, each its name then its value (a transient field's empty value instead of its own). */
+class FieldsFrame implements Frame {
+  readonly inline: object | null;
+  private readonly fields: Record<string, unknown>;
+  private readonly keys: readonly string[];
+  private readonly empties: Readonly<Record<string, () => unknown>> | undefined;
+  private index = 0;
+
+  constructor(
+    fields: Record<string, unknown>,
+    keys: readonly string[],
+    empties: Readonly<Record<string, () => unknown>> | undefined,
+    inline: object | null,
+  ) {
+    this.fields = fields;
+    this.keys = keys;
+    this.empties = empties;
+    this.inline = inline;
+  }
+
+  step(encoder: StateEncoder): boolean {
+    const key = this.keys[this.index++];
+    if (key === undefined) return false;
+    const empty = this.empties?.[key];
+    encoder.text += `,${JSON.stringify(key)},`;
+    encoder.enter(empty === undefined ? this.fields[key] : empty(), key);
+    return true;
   }
 }

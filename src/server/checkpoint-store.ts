@@ -24,6 +24,7 @@
  * Non-goals: compaction of the command log (it is kept whole: a full replay stays possible).
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { startBlock, type BlockTime } from './loop-block.ts';
 
 export const CHECKPOINTS_KEPT = 2;
 /** One part of a checkpoint written in parts: about what one turn of the loop writes in a few ms. */
@@ -120,33 +121,34 @@ export class CheckpointStore {
     checkpoint: StoredCheckpoint,
     held: readonly string[],
     imageBytes: (id: string) => Uint8Array,
-    turn: { onTurn: (blockedMs: number) => void; dropped: () => boolean },
+    turn: { onTurn: (block: BlockTime) => void; dropped: () => boolean },
   ): Promise<boolean> {
     if (checkpoint.state.byteLength <= INLINE_BYTES_MAX) {
-      const startedMs = performance.now();
+      const ended = startBlock();
       this.write(checkpoint, held, imageBytes);
-      turn.onTurn(performance.now() - startedMs);
+      turn.onTurn(ended());
       return true;
     }
     const insert = this.db.prepare('INSERT OR REPLACE INTO checkpoint_parts (seq, part, bytes) VALUES (?, ?, ?)');
+    // The first turn deletes the parts no row names, then writes the first part: one block.
+    let ended = startBlock();
     this.db
       .prepare('DELETE FROM checkpoint_parts WHERE seq = ? OR seq NOT IN (SELECT seq FROM checkpoints)')
       .run(checkpoint.seq);
     const state = checkpoint.state;
     for (let part = 0; part * PART_BYTES < state.byteLength; part++) {
-      const startedMs = performance.now();
       insert.run(
         checkpoint.seq,
         part,
         state.subarray(part * PART_BYTES, Math.min(state.byteLength, (part + 1) * PART_BYTES)),
       );
-      turn.onTurn(performance.now() - startedMs);
+      turn.onTurn(ended());
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (turn.dropped()) return false; // the parts left are deleted by the next write
+      ended = startBlock();
     }
-    const startedMs = performance.now();
     this.write({ ...checkpoint, state: new Uint8Array() }, held, imageBytes);
-    turn.onTurn(performance.now() - startedMs);
+    turn.onTurn(ended());
     return true;
   }
 

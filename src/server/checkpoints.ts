@@ -32,6 +32,7 @@ import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin.ts';
+import { startBlock, type BlockTime } from './loop-block.ts';
 import { checkpointCodec, decodeCheckpoint, encodeCheckpoint, verifyCheckpoint } from './checkpoint-codec.ts';
 import {
   CheckpointStore,
@@ -94,6 +95,8 @@ export interface CheckpointCost {
   readonly seq: number;
   /** The longest the loop was blocked at once (a slice of rows, or the write): a request's longest wait. */
   readonly blockingMs: number;
+  /** The most CPU time of this thread one block took (loop-block.ts): the block's own cost, whatever else the machine runs. */
+  readonly blockingCpuMs: number;
   /** From the job's start to its row being written (the worker's replay and encoding, off the loop). */
   readonly totalMs: number;
 }
@@ -154,11 +157,20 @@ export class Checkpointer {
   private workerSeq = 0;
   /** Set when the worker failed: the next checkpoint is taken on the loop (right after a commit, when the live state is the log's). */
   private onLoopNext = false;
-  private inFlight: { seq: number; startedMs: number; blockingMs: number; done: PromiseWithResolvers<void> } | null =
-    null;
+  private inFlight: {
+    seq: number;
+    startedMs: number;
+    blockingMs: number;
+    blockingCpuMs: number;
+    done: PromiseWithResolvers<void>;
+  } | null = null;
   private readonly onError: (message: string) => void;
   /** The cost of each checkpoint taken (the bench and the tests read it; the last 100). */
   readonly costs: CheckpointCost[] = [];
+  /** Checkpoints written by this process, and the longest the loop was blocked at once by any of them (ms). */
+  private written = 0;
+  private blockingMsMax = 0;
+  private blockingCpuMsMax = 0;
 
   /** Checkpoints known whole: the one recovery loaded and those written since (the worker starts from the newest of them). */
   private readonly sound = new Set<number>();
@@ -183,13 +195,37 @@ export class Checkpointer {
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet), the log's last entry, and whether one is being taken now. */
-  view(): { every_commands: number; newest_seq: number | null; log_seq: number; in_flight: boolean } {
+  /**
+   * GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet),
+   * the log's last entry, whether one is being taken now, and what they cost the event loop: the
+   * checkpoints this process wrote, the longest single block of the last one and of all (ms, one
+   * decimal: wall, and this thread's CPU, loop-block.ts), and the last one's time from start to written.
+   */
+  view(): {
+    every_commands: number;
+    newest_seq: number | null;
+    log_seq: number;
+    in_flight: boolean;
+    written: number;
+    blocking_ms_last: number | null;
+    blocking_ms_max: number | null;
+    blocking_cpu_ms_last: number | null;
+    blocking_cpu_ms_max: number | null;
+    total_ms_last: number | null;
+  } {
+    const last = this.costs.at(-1);
+    const tenths = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms * 10) / 10);
     return {
       every_commands: this.everyCommands,
       newest_seq: this.store.newestFirst()[0]?.seq ?? null,
       log_seq: this.store.lastCommandSeq(),
       in_flight: this.inFlight !== null,
+      written: this.written,
+      blocking_ms_last: tenths(last?.blockingMs),
+      blocking_ms_max: tenths(this.written === 0 ? undefined : this.blockingMsMax),
+      blocking_cpu_ms_last: tenths(last?.blockingCpuMs),
+      blocking_cpu_ms_max: tenths(this.written === 0 ? undefined : this.blockingCpuMsMax),
+      total_ms_last: tenths(last?.totalMs),
     };
   }
 
@@ -209,11 +245,11 @@ export class Checkpointer {
     const seq = this.store.lastCommandSeq();
     if (seq - this.lastSeq < this.everyCommands) return false;
     if (this.onLoopNext) {
-      const startedMs = performance.now();
+      const ended = startBlock();
       this.onLoopNext = false;
       this.write(seq);
-      const blockingMs = performance.now() - startedMs;
-      this.noteCost({ seq, blockingMs, totalMs: blockingMs });
+      const block = ended();
+      this.noteCost({ seq, blockingMs: block.wallMs, blockingCpuMs: block.cpuMs, totalMs: block.wallMs });
       return true;
     }
     this.start(seq);
@@ -273,14 +309,27 @@ export class Checkpointer {
 
   private start(seq: number): void {
     const startedMs = performance.now();
+    const ended = startBlock();
     this.lastSeq = seq;
     const worker = this.worker ?? this.startWorker();
-    const inFlight = { seq, startedMs, blockingMs: performance.now() - startedMs, done: Promise.withResolvers<void>() };
+    const started = ended();
+    const inFlight = {
+      seq,
+      startedMs,
+      blockingMs: started.wallMs,
+      blockingCpuMs: started.cpuMs,
+      done: Promise.withResolvers<void>(),
+    };
     this.inFlight = inFlight;
+    const note = (block: BlockTime): void => {
+      inFlight.blockingMs = Math.max(inFlight.blockingMs, block.wallMs);
+      inFlight.blockingCpuMs = Math.max(inFlight.blockingCpuMs, block.cpuMs);
+    };
+
     // Rows up to `seq` are committed and never change: reading them over several turns is exact.
     const feed = (afterSeq: number): void => {
       if (this.inFlight !== inFlight) return; // stopped meanwhile
-      const sliceStartedMs = performance.now();
+      const sliceEnded = startBlock();
       const uptoSeq = Math.min(seq, afterSeq + ROWS_PER_TURN);
       worker.postMessage({ kind: 'rows', rows: this.log.rows(afterSeq, uptoSeq) } satisfies CheckpointMessage);
       if (uptoSeq === seq)
@@ -290,13 +339,16 @@ export class Checkpointer {
           storedImageIds: [...this.store.imageIds()],
         } satisfies CheckpointMessage);
       else setImmediate(() => feed(uptoSeq));
-      inFlight.blockingMs = Math.max(inFlight.blockingMs, performance.now() - sliceStartedMs);
+      note(sliceEnded());
     };
     feed(this.workerSeq);
     this.workerSeq = seq;
   }
 
   private noteCost(cost: CheckpointCost): void {
+    this.written++;
+    this.blockingMsMax = Math.max(this.blockingMsMax, cost.blockingMs);
+    this.blockingCpuMsMax = Math.max(this.blockingCpuMsMax, cost.blockingCpuMs);
     this.costs.push(cost);
     if (this.costs.length > 100) this.costs.shift();
   }
@@ -341,7 +393,10 @@ export class Checkpointer {
   ): Promise<void> {
     try {
       const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), {
-        onTurn: (blockedMs) => (inFlight.blockingMs = Math.max(inFlight.blockingMs, blockedMs)),
+        onTurn: (block) => {
+          inFlight.blockingMs = Math.max(inFlight.blockingMs, block.wallMs);
+          inFlight.blockingCpuMs = Math.max(inFlight.blockingCpuMs, block.cpuMs);
+        },
         dropped: () => this.inFlight !== inFlight,
       });
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
@@ -349,6 +404,7 @@ export class Checkpointer {
       this.noteCost({
         seq: inFlight.seq,
         blockingMs: inFlight.blockingMs,
+        blockingCpuMs: inFlight.blockingCpuMs,
         totalMs: performance.now() - inFlight.startedMs,
       });
     } catch (error) {

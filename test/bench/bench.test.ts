@@ -391,6 +391,8 @@ describe('the report says how steady the rounds were', () => {
                 stallMsMax: { memory: 4.5, durable: 37.25 },
                 checkpointEvery: 5_000,
                 checkpointsPerRoundMin: 3,
+                checkpointBlockingMsMax: 12.25,
+                checkpointBlockingCpuMsMax: 8.5,
               },
             },
     });
@@ -403,6 +405,9 @@ describe('the report says how steady the rounds were', () => {
     expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
     expect(formatTable(withHttp(250))).toContain(
       '  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)',
+    );
+    expect(formatTable(withHttp(250))).toContain(
+      "  longest block of the --data server's event loop by a checkpoint (its own measure): cpu 8.5 ms, wall 12.3 ms (target <= 50 ms)",
     );
     const json = JSON.parse(formatJson(withHttp(250))) as {
       ratios: { durable_over_memory: { best: number } };

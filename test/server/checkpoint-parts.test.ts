@@ -46,7 +46,7 @@ describe('checkpoints written in parts', () => {
           { seq: 10, atMs: 5, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: large },
           [],
           () => new Uint8Array(),
-          { onTurn: (blockedMs) => turns.push(blockedMs), dropped: () => false },
+          { onTurn: (block) => turns.push(block.wallMs), dropped: () => false },
         ),
       ).toBe(true);
       expect(turns.length).toBe(Math.ceil(large.byteLength / PART_BYTES) + 1);
