@@ -92,7 +92,7 @@ export const BENCH_LIMITS = {
   loadSeconds: { min: 1, max: 600, default: 10, smallDefault: 1 },
   // 64 writers keep a batch of up to 64 entries per commit: throughput, not one client's latency.
   writeConnections: { min: 1, max: 255, default: 64 },
-  writeSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
+  writeSeconds: { min: 1, max: 600, default: 30, smallDefault: 1 },
   recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 50_000 },
   // 2 virtual hours: every agent registers in the first 12 minutes and wakes again; 1M agents take minutes.
   memoryHours: { min: 1, max: 168, default: 2, smallDefault: 1 },

@@ -9,14 +9,15 @@
  * - a stricter one, per mix request: both phases divided by the same request count, so bare pays
  *   nothing for the requests that reach no domain call (429s, bad input, unknown routes) while
  *   in-process pays the full path for them. Printed beside the target, never hidden.
- * Both are judged on the best rounds: noise only ever slows a round down.
+ * Every ratio is judged on the median of its alternated rounds (the best is printed beside it).
  * The casino figures (casino-phase.ts, hmac-phase.ts): dice bets/s in-process over the raw
- * HMAC-SHA256 rate of node:crypto in the same run, target ≥ 0.3, on the best rounds too.
+ * HMAC-SHA256 rate of node:crypto in the same run, target ≥ 0.3, on the median too.
  * The load part (load-phase.ts, printed by load-report.ts): `afp load URL` beside autocannon and k6
  * on a neutral target, the coordinated-omission runs, and afp serve over a bare node:http server.
  * The write figure (write-phase.ts): a saturating load of registrations to `afp serve --data` over
- * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.5 on the best
- * rounds (group commit).
+ * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.8 on the median
+ * (issue 43: 30 s rounds, the default, each crossing checkpoints; group commit and the checkpoint
+ * worker), with the longest /health wait and the server's own longest checkpoint block.
  * The recovery part (recovery-phase.ts): afp serve --data's recovery from its newest checkpoint
  * plus the log's tail, per million logged commands, target < 2 s (and the state digests equal).
  * Any part is null when `--only` left it out.
@@ -37,7 +38,7 @@ import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
-export const TARGET_DURABLE_OVER_MEMORY = 0.5;
+export const TARGET_DURABLE_OVER_MEMORY = 0.8;
 
 /** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
 export interface CasinoResult {
@@ -188,11 +189,11 @@ function steadinessJson(phases: NamedPhases): Record<string, unknown> {
 }
 
 export function durableVerdict(writes: WriteResult): 'PASS' | 'MISS' {
-  return ratio(writes.durable, writes.memory).best >= TARGET_DURABLE_OVER_MEMORY ? 'PASS' : 'MISS';
+  return ratio(writes.durable, writes.memory).median >= TARGET_DURABLE_OVER_MEMORY ? 'PASS' : 'MISS';
 }
 
 export function verdict(mix: MixResult): 'PASS' | 'MISS' {
-  return opsRatio(mix.inProcess, mix.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
+  return opsRatio(mix.inProcess, mix.bare).median >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
 }
 
 /** Accepted bets/s over HMACs/s (ops: a refused bet does not count as a bet). */
@@ -201,7 +202,7 @@ export function casinoRatio(casino: CasinoResult): Ratio {
 }
 
 export function casinoVerdict(casino: CasinoResult): 'PASS' | 'MISS' {
-  return casinoRatio(casino).best >= TARGET_CASINO_OVER_HMAC ? 'PASS' : 'MISS';
+  return casinoRatio(casino).median >= TARGET_CASINO_OVER_HMAC ? 'PASS' : 'MISS';
 }
 
 const MIB = 1024 * 1024;
