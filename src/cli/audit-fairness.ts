@@ -26,7 +26,7 @@ import {
   type FairnessAuditResult,
 } from '../live/audit/fairness-audit.ts';
 import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
-import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
+import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import type { Severity } from '../live/finding.ts';
 import { openLiveAccount } from '../live/live-account.ts';
@@ -39,7 +39,7 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 

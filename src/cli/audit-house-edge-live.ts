@@ -30,11 +30,11 @@ import {
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
+import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { RecordFields } from './json-output.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';

@@ -4,7 +4,7 @@
  * strict whole-number flags, and the shell quoting of reproduce commands.
  */
 import type { LiveClock } from '../audit/live-target.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 export interface AuditIo {
   out(text: string): void;

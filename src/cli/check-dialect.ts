@@ -19,7 +19,7 @@ import type { ReportCheck } from '../live/report/findings-report.ts';
 import { writeFindingsReports } from '../live/report/write-findings.ts';
 import type { Target } from '../live/target.ts';
 import { formatOutcome } from './check-outcome.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;

@@ -34,7 +34,7 @@ import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { waitClockOf } from '../live/serve-clock.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
-import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
 

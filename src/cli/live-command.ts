@@ -21,7 +21,7 @@ import { writeFindingsReports, type ReportCheck } from '../live/report/write-fin
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
-import { exitOfUnresolvedTarget } from './exit-codes.ts';
+import { exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
 
 export interface LiveRun {

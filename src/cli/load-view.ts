@@ -35,7 +35,7 @@ import {
   type ThresholdResult,
 } from '../load/thresholds.ts';
 import { formatDuration } from '../sim/duration.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 
 const TTY_EVERY_MS = 250;

@@ -63,7 +63,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { applyDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { Target } from '../live/target.ts';

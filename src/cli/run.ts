@@ -39,7 +39,7 @@ import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
 
@@ -144,7 +144,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   if (loaded === null) return EXIT.invalidInput;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
-  const swarm = flags.swarm ? swarmScenario(loaded.text, loaded.scenario, flags.file, seed) : null;
+  const swarm = flags.swarm ? swarmScenario(loaded.text, loaded.scenario, flags.file, seed, AGENTS) : null;
   const scenario = swarm?.scenario ?? loaded.scenario;
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
   const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
@@ -182,6 +182,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   });
   try {
     result = await runSimulation(scenario, {
+      agents: AGENTS,
       seed,
       defects: flags.defects,
       reproduce,

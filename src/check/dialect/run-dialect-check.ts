@@ -24,7 +24,7 @@ import { FindingsCollector } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
 import {
   DIALECT_COMMANDS,
