@@ -22,7 +22,8 @@
 import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
 import type { ArrivalPlan } from '../src/load/executors.ts';
-import { LoadStop, runGenerator, systemLoadClock, type IterationEnd, type LoadClock } from '../src/load/generator.ts';
+import { LoadStop, runGenerator, systemLoadClock, type IterationEnd } from '../src/load/generator.ts';
+import type { WaitClock } from '../src/core/clock.ts';
 import {
   LoadRecorder,
   overallHistogram,
@@ -107,7 +108,7 @@ interface BenchSlot {
 }
 
 /** An agent's share of afp load's path, for one GET per iteration: its own recording transport, its iteration's intended start handed to its first request. */
-function benchSlot(sender: LoadSender, clock: LoadClock, onSample: (sample: LoadSample) => void): BenchSlot {
+function benchSlot(sender: LoadSender, clock: WaitClock, onSample: (sample: LoadSample) => void): BenchSlot {
   let intended: number | null = null;
   const takeIntendedStartMs = (): number | null => {
     const value = intended;

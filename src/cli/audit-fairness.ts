@@ -18,7 +18,8 @@
  * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
-import { MAX_SECONDS_LIMIT, type LiveClock } from '../audit/live-target.ts';
+import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import {
   auditFairnessLive,
   FAIRNESS_BETS_DEFAULT,
@@ -135,7 +136,7 @@ function checksOf(
 async function replayProbes(
   run: LiveRun,
   apiKey: string,
-  clock: LiveClock,
+  clock: WaitClock,
   stopped: boolean,
 ): Promise<ReplayProbeResult[]> {
   if (stopped)
@@ -157,7 +158,7 @@ async function replayProbes(
 export async function runFairness(
   flags: FairnessFlags,
   io: AuditIo,
-  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);

@@ -14,7 +14,7 @@
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
-import type { LiveClock } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
@@ -86,7 +86,7 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
 export async function runHouseEdgeLive(
   flags: HouseEdgeFlags,
   io: AuditIo,
-  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, flags.quiet);

@@ -3,7 +3,7 @@
  * tests), the real clock and sleep the live audits wait with (src/cli is a door for wall time),
  * strict whole-number flags, and the shell quoting of reproduce commands.
  */
-import type { LiveClock } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 export interface AuditIo {
@@ -19,7 +19,7 @@ export const PROCESS_IO: AuditIo = {
   errIsTty: process.stderr.isTTY,
 };
 
-export const SYSTEM_LIVE_CLOCK: LiveClock = {
+export const SYSTEM_LIVE_CLOCK: WaitClock = {
   nowMs: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

@@ -20,7 +20,8 @@ import {
   type LoadSample,
   type LoadSnapshot,
 } from '../load/load-recorder.ts';
-import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
+import { LoadStop, systemLoadClock } from '../load/generator.ts';
+import type { WaitClock } from '../core/clock.ts';
 import type { LoadPlan } from '../load/executors.ts';
 import type { LoadRunResult } from '../load/load-run.ts';
 import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
@@ -50,7 +51,7 @@ export interface LoadIo {
   readonly errIsTty: boolean;
   /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
   onInterrupt(handler: () => void): () => void;
-  readonly clock: LoadClock;
+  readonly clock: WaitClock;
 }
 
 export const PROCESS_IO: LoadIo = {

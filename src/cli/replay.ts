@@ -69,7 +69,8 @@ import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-o
 import type { Target } from '../live/target.ts';
 import { runDialectReplay } from './replay-dialect.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import type { Clock } from '../core/clock.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -85,7 +86,7 @@ export interface ReplayIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty?: boolean;
-  readonly clock?: ProgressClock;
+  readonly clock?: Clock;
 }
 
 const PROCESS_IO: ReplayIo = {

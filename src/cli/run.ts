@@ -41,7 +41,8 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import type { Clock } from '../core/clock.ts';
 
 const DEFINITION = definitionOf('run');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -53,7 +54,7 @@ export interface RunIo {
   err(text: string): void;
   readonly errIsTty: boolean;
   /** The progress line's clock (the wall clock by default). */
-  readonly clock?: ProgressClock;
+  readonly clock?: Clock;
   /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. */
   onInterrupt?(handler: () => void): () => void;
 }
