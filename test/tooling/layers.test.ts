@@ -1,7 +1,7 @@
 // The layer check (`npm run layers`, .dependency-cruiser.cjs) bites: an import from an inner
 // layer to an outer one, a folder outside every layer and a cycle of value imports each fail it
 // with a non-zero exit, in a temp copy of the config over a few files written for the purpose (so
-// a crash cannot leave a bad import in the tree); a cycle of type-only imports does not. And the
+// a crash cannot leave a bad import in the tree); a cycle closed by a type-only import only warns. And the
 // real tree passes, and the config's layers are docs/layout.md's list, in the same order.
 // Integration: it starts dependency-cruiser as a child process (the repository's own install).
 import { spawnSync } from 'node:child_process';
@@ -90,7 +90,7 @@ describe('the layer check', () => {
     expect(run.status).not.toBe(0);
   });
 
-  test('fails on a cycle of value imports inside one layer, not on a cycle through a type-only import', () => {
+  test('fails on a cycle of value imports inside one layer, only warns on one closed by a type-only import', () => {
     const value = cruise(
       tree({
         'src/sim/a.ts': "import { b } from './b.ts';\nexport const a = (): number => b() + 1;\n",
@@ -106,13 +106,14 @@ describe('the layer check', () => {
         'src/sim/b.ts': "import type { A } from './a.ts';\nexport const b = (x: A): number => x.n;\n",
       }),
     );
-    expect(typed.output).toContain('no dependency violations found');
+    expect(typed.output).not.toContain('no-value-cycle');
+    expect(typed.output).toMatch(/warn type-cycle: src\/sim\/[ab]\.ts/);
     expect(typed.status).toBe(0);
   });
 
-  test('passes on the real tree', () => {
+  test('passes on the real tree (warnings for type-only cycles at most)', () => {
     const run = cruise(root);
-    expect(run.output).toContain('no dependency violations found');
+    expect(run.output).toMatch(/no dependency violations found|\(0 errors, \d+ warnings\)/);
     expect(run.status).toBe(0);
   });
 });
