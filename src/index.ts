@@ -33,14 +33,8 @@ export {
 export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/casino-client.ts';
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
-export {
-  discoverTarget,
-  parseTarget,
-  type MountUrls,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from './client/transport.ts';
+export { discoverTarget, parseTarget } from './client/target.ts';
+export type { MountUrls, Transport, TransportRequest, TransportResponse } from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
 // The in-process platform: faucet, escrow and casino under a virtual clock.

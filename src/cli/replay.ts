@@ -31,14 +31,8 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  discoverTarget,
-  targetUrlError,
-  type MountUrls,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from '../client/transport.ts';
+import { discoverTarget, targetUrlError } from '../client/target.ts';
+import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import {
   diffJson,

@@ -17,7 +17,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { PositionView } from '../operations.ts';
 import { RemoteServeClock } from '../remote-serve-clock.ts';
-import type { ProbeContext } from './money-probes.ts';
+import type { ProbeContext } from './probe-context.ts';
 import { tradingAccount, type TradingAccount } from './trading-probes.ts';
 
 /** The two positions: opposite sides on two majors (one account nets per market). */
