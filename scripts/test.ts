@@ -2,8 +2,9 @@
 // Why a script and not `tsc && eslint . && vitest run`: all three always run, so one command
 // shows every kind of failure at once; and the last line printed is always `N passed, M failed`,
 // which CI (.ci/run) and people read without scrolling. N counts passing tests; M counts failing
-// tests, plus one for each of tsc, eslint, prettier and depcruise that failed, plus one for a test file that could not
-// load, plus one if vitest failed without a failing test (unhandled error, crash, zero tests).
+// tests, plus one for each of tsc, eslint, prettier and depcruise that failed, plus one for a test
+// file that could not load, plus one if vitest failed without a failing test (unhandled error,
+// crash, zero tests).
 // Why concurrent: tsc, eslint and vitest are independent, and one after the other left a core of
 // a 2-core machine idle; so the three start together. tsc's and eslint's output is held and
 // printed whole once each ends (vitest's streams live), so the logs never interleave.
