@@ -33,7 +33,7 @@
  * 1 for a crash.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { EXIT } from '../src/cli/exit-codes.ts';
+import { EXIT } from '../src/core/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
 import {

@@ -12,6 +12,7 @@ import { scenarioFromText } from '../src/sim/load-scenario.ts';
 import { runSimulation } from '../src/sim/runner.ts';
 import { collectGarbage } from './measure.ts';
 import type { MemorySize } from './memory-phase.ts';
+import { AGENTS } from '../agents/index.ts';
 
 const HOUR_MS = 3_600_000;
 const QUICKSTART_AGENTS = 1_000;
@@ -30,6 +31,7 @@ async function main(argv: readonly string[]): Promise<MemorySize> {
     throw new Error(`hours must be a whole number in 1..168, got '${argv[1]}'`);
   const quickstart = scenarioFromText(
     readFileSync(join(import.meta.dirname, '..', 'scenarios', 'quickstart.yaml'), 'utf8'),
+    { agents: AGENTS },
   );
   const factor = agents / QUICKSTART_AGENTS;
   const scenario = {
@@ -43,6 +45,7 @@ async function main(argv: readonly string[]): Promise<MemorySize> {
   const clock = new SystemClock();
   const startMs = clock.nowMs();
   const { record } = await runSimulation(scenario, {
+    agents: AGENTS,
     seed: quickstart.seed,
     streamEvents: true,
     onProgress: (fraction) => {

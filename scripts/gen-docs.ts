@@ -4,7 +4,7 @@
 // Why a script: these parts are data-derived; test/docs/readme.test.ts fails when one is stale.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS } from '../src/cli/commands.ts';
+import { COMMANDS } from '../src/cli/command-modules.ts';
 import { docBlocks, readDocTexts, spliceDocs } from '../src/cli/docs-usage.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 

@@ -2,20 +2,23 @@
 // Why a script and not `tsc && eslint . && vitest run`: all three always run, so one command
 // shows every kind of failure at once; and the last line printed is always `N passed, M failed`,
 // which CI (.ci/run) and people read without scrolling. N counts passing tests; M counts failing
-// tests, plus one for each of tsc and eslint that failed, plus one for a test file that could not
-// load, plus one if vitest failed without a failing test (unhandled error, crash, zero tests).
+// tests, plus one for each of tsc, eslint, prettier and depcruise that failed, plus one for a test
+// file that could not load, plus one if vitest failed without a failing test (unhandled error,
+// crash, zero tests).
 // Why concurrent: tsc, eslint and vitest are independent, and one after the other left a core of
 // a 2-core machine idle; so the three start together. tsc's and eslint's output is held and
 // printed whole once each ends (vitest's streams live), so the logs never interleave.
 // Narrowed runs: extra arguments go to vitest only (`npm test -- test/core`, `npm test --
-// --project unit`), and a run with any argument SKIPS tsc and eslint (it says so): a narrowed run
+// --project unit`), and a run with any argument SKIPS the held steps (it says so): a narrowed run
 // is for the tests at hand; `npm run typecheck` and `npm run lint` check the whole program, and
 // the full `npm test` (what CI runs) always does all three.
 // eslint keeps a cache in node_modules/.cache/eslint (a fresh clone starts without one). Its
 // caveat: a typed rule's finding caused by a change in *another* file can be missed locally until
 // the file itself changes; CI's fresh clone lints everything.
 // Formatting: `prettier --check` (120 columns, .prettierrc.json) runs beside them as a fourth
-// held step; `npm run format` rewrites the tree.
+// held step; `npm run format` rewrites the tree. Layers: dependency-cruiser (.dependency-cruiser.cjs,
+// `npm run layers`) is a fifth held step: an import from an inner layer to an outer one, or a cycle
+// of value imports, fails the run and counts one, like tsc and eslint.
 // AFP_TEST_REPORT=FILE keeps a copy of vitest's JSON report (per-file durations: the slowest files).
 // Invariants: exit code 0 only if every step run succeeded and at least one test ran; the tools
 // run on this very Node (process.execPath), so the `node` dev dependency's Node 24 is used throughout.
@@ -27,6 +30,8 @@ import { chromiumSkipReason } from '../test/report/chromium-presence.ts';
 
 const root = join(import.meta.dirname, '..');
 const FORMATTED = ['{src,agents,test,bench,scripts,bin}/**/*.{ts,js,mjs}', '*.{ts,js}'];
+/** What `npm run layers` runs: the layer rules of .dependency-cruiser.cjs over src/ and agents/. */
+const LAYERS_ARGS = ['src', 'agents', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'];
 const ESLINT_CACHE = join(root, 'node_modules', '.cache', 'eslint', '.eslintcache');
 
 interface VitestJson {
@@ -109,18 +114,21 @@ async function main(): Promise<number> {
       ? Promise.resolve(skipped)
       : run('eslint', ['--cache', '--cache-strategy', 'content', '--cache-location', ESLINT_CACHE, '.'], true);
     const prettier = narrowed ? Promise.resolve(skipped) : run('prettier', ['--check', ...FORMATTED], true);
-    const [tscStep, eslintStep, prettierStep, vitestStep] = await Promise.all([tsc, eslint, prettier, vitest]);
+    const layers = narrowed ? Promise.resolve(skipped) : run('depcruise', LAYERS_ARGS, true);
+    const steps = await Promise.all([tsc, eslint, prettier, layers, vitest]);
+    const [tscStep, eslintStep, prettierStep, layersStep, vitestStep] = steps;
     const tally = tallyVitest(vitestStep.ok, readReport(reportFile));
     const keep = process.env['AFP_TEST_REPORT'];
     if (keep !== undefined && keep !== '' && existsSync(reportFile)) copyFileSync(reportFile, keep);
-    const failed = tally.failed + (tscStep.ok ? 0 : 1) + (eslintStep.ok ? 0 : 1) + (prettierStep.ok ? 0 : 1);
+    const failed = tally.failed + [tscStep, eslintStep, prettierStep, layersStep].filter((step) => !step.ok).length;
     if (narrowed)
       console.log(
-        'tsc, eslint and prettier skipped: a narrowed run (npm run typecheck, lint, format:check check the whole program)',
+        'tsc, eslint, prettier and depcruise skipped: a narrowed run (npm run typecheck, lint, format:check, layers check the whole program)',
       );
     if (!tscStep.ok) console.error('tsc failed');
     if (!eslintStep.ok) console.error('eslint failed');
     if (!prettierStep.ok) console.error('prettier --check failed: run `npm run format`');
+    if (!layersStep.ok) console.error('depcruise failed: an import breaks the layers (npm run layers; docs/layout.md)');
     const skipReason = chromiumSkipReason();
     if (skipReason !== undefined) console.log(`browser checks of the HTML reports skipped: ${skipReason}`);
     console.log(`${tally.passed} passed, ${failed} failed`);

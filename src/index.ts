@@ -4,6 +4,16 @@
  * src/ stays free to change. Grouped by the jobs users hire afp for; README.md "Library" shows
  * each group in use, and test/package/ type-checks an import of it from the packed tarball.
  */
+import { AGENTS } from '../agents/index.ts';
+import type { RunRecord } from './report/run-record.ts';
+import { scenarioFromText as scenarioFromTable } from './sim/load-scenario.ts';
+import {
+  runScenario as runScenarioWith,
+  runSimulation as runSimulationWith,
+  type RunOptions as SimRunOptions,
+  type SimulationResult,
+} from './sim/runner.ts';
+import type { Scenario } from './sim/scenario.ts';
 
 // Money: bigint micro-USDC (1 USDC = 1,000,000), as every amount in afp.
 export { formatDecimal, parseDecimal, usdc, MICRO_PER_USDC, type Micro } from './core/money.ts';
@@ -23,14 +33,8 @@ export {
 export { CasinoClient, CASINO_ENDPOINTS, type CasinoEndpointId } from './client/casino-client.ts';
 export { httpTransport, DEFAULT_HTTP_TIMEOUT_MS, type HttpTransportOptions } from './client/http-transport.ts';
 export { inProcessTransport, type InProcessOptions } from './client/in-process.ts';
-export {
-  discoverTarget,
-  parseTarget,
-  type MountUrls,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from './client/transport.ts';
+export { discoverTarget, parseTarget } from './client/target.ts';
+export type { MountUrls, Transport, TransportRequest, TransportResponse } from './client/transport.ts';
 export type * as Wire from './client/types.ts';
 
 // The in-process platform: faucet, escrow and casino under a virtual clock.
@@ -56,9 +60,29 @@ export {
   type ScenarioResult,
   type ParseScenarioOptions,
 } from './sim/scenario.ts';
-export { scenarioFromText } from './sim/load-scenario.ts';
-export { runScenario, runSimulation, type RunOptions, type SimulationResult } from './sim/runner.ts';
 export { AGENTS, AGENT_NAMES } from '../agents/index.ts';
+export type { SimulationResult } from './sim/runner.ts';
+
+// The runner and the scenario reader take the archetype table from their caller (src/sim sits
+// below agents/); the library fills in the shipped table, so `agents` stays optional here.
+type WithTable<T extends { readonly agents: unknown }> = Omit<T, 'agents'> & { readonly agents?: T['agents'] };
+/** The runner's options; `agents` defaults to AGENTS (agents/index.ts). */
+export type RunOptions = WithTable<SimRunOptions>;
+
+export function scenarioFromText(
+  text: string,
+  options: WithTable<Parameters<typeof scenarioFromTable>[1]> = {},
+): Scenario {
+  return scenarioFromTable(text, { ...options, agents: options.agents ?? AGENTS });
+}
+
+export function runScenario(scenario: Scenario, options: RunOptions): Promise<RunRecord> {
+  return runScenarioWith(scenario, { ...options, agents: options.agents ?? AGENTS });
+}
+
+export function runSimulation(scenario: Scenario, options: RunOptions): Promise<SimulationResult> {
+  return runSimulationWith(scenario, { ...options, agents: options.agents ?? AGENTS });
+}
 export type { RunRecord } from './report/run-record.ts';
 export {
   renderReports,

@@ -19,7 +19,8 @@
  * Limits: max_actions (at most PROPERTY_ACTIONS_MAX) actions after the prelude.
  */
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from '../../src/check/check-model.ts';
-import { CheckMismatch, ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
+import { ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
+import { CheckMismatch } from '../../src/check/check-mismatch.ts';
 import { LOOSE_TIME_TOLERANCE_MS } from '../../src/check/check-target.ts';
 import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { advanceModel } from '../../src/check/model-time.ts';

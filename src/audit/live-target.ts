@@ -2,23 +2,19 @@
  * What the live commands share below the live-target seam: the clock they wait with, the time
  * limit (Deadline), and a bounded pool of concurrent calls.
  *
- * Time and waiting come in through a LiveClock (the CLI passes the real one: src/audit is not a
- * door for wall time). Talking to a target, waiting out rate limits included, is LiveSession's
+ * Time and waiting come in through a WaitClock (src/core/clock.ts; the CLI passes the real one:
+ * src/audit is not a door for wall time). Talking to a target, waiting out rate limits included, is LiveSession's
  * (src/live/live-session.ts).
  */
-
-export interface LiveClock {
-  nowMs(): number;
-  sleep(ms: number): Promise<void>;
-}
+import type { WaitClock } from '../core/clock.ts';
 
 export const MAX_SECONDS_LIMIT = 86_400;
 
 export class Deadline {
   readonly atMs: number;
-  private readonly clock: LiveClock;
+  private readonly clock: WaitClock;
 
-  constructor(clock: LiveClock, maxSeconds: number) {
+  constructor(clock: WaitClock, maxSeconds: number) {
     this.clock = clock;
     this.atMs = clock.nowMs() + maxSeconds * 1000;
   }

@@ -11,6 +11,7 @@
  */
 import type { AsyncCommand } from 'fast-check';
 import type { AfpClient, ApiResult } from '../client/client.ts';
+import { CheckMismatch } from './check-mismatch.ts';
 import { registeredSlots, SLOT_COUNT, type CheckModel } from './check-model.ts';
 import { compareAnswer, money, type Prediction } from './expectation.ts';
 import { SCOPES, type Charge } from './model-limits.ts';
@@ -40,10 +41,6 @@ export interface CheckSystem {
 
 /** Differences listed in one failure message (a list answer can differ in hundreds of fields). */
 const PROBLEMS_SHOWN_MAX = 8;
-
-export class CheckMismatch extends Error {
-  override readonly name = 'CheckMismatch';
-}
 
 export interface CommandSpec {
   readonly label: string;

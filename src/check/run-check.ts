@@ -15,7 +15,7 @@ import { SystemClock, type Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
-import { CheckMismatch } from './model-command.ts';
+import { CheckMismatch } from './check-mismatch.ts';
 
 export const RUNS_DEFAULT = 100;
 export const RUNS_MAX = 100_000;

@@ -14,7 +14,7 @@ import { AGENT_NAMES, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../age
 import { textTable } from '../report/summary-table.ts';
 import { archetypeParamsJsonSchema, RANGE_KEY } from '../sim/scenario-schema.ts';
 import { parseArgs } from './args.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 export const AGENTS_USAGE = 'afp agents [NAME...] [--json]';
 

@@ -18,7 +18,8 @@
  * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
-import { MAX_SECONDS_LIMIT, type LiveClock } from '../audit/live-target.ts';
+import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import {
   auditFairnessLive,
   FAIRNESS_BETS_DEFAULT,
@@ -26,7 +27,7 @@ import {
   type FairnessAuditResult,
 } from '../live/audit/fairness-audit.ts';
 import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
-import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
+import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import type { Severity } from '../live/finding.ts';
 import { openLiveAccount } from '../live/live-account.ts';
@@ -39,7 +40,7 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
@@ -135,7 +136,7 @@ function checksOf(
 async function replayProbes(
   run: LiveRun,
   apiKey: string,
-  clock: LiveClock,
+  clock: WaitClock,
   stopped: boolean,
 ): Promise<ReplayProbeResult[]> {
   if (stopped)
@@ -157,7 +158,7 @@ async function replayProbes(
 export async function runFairness(
   flags: FairnessFlags,
   io: AuditIo,
-  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);

@@ -14,7 +14,7 @@
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
-import type { LiveClock } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
@@ -30,11 +30,11 @@ import {
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
+import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { RecordFields } from './json-output.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
@@ -86,7 +86,7 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
 export async function runHouseEdgeLive(
   flags: HouseEdgeFlags,
   io: AuditIo,
-  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, flags.quiet);

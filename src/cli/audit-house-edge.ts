@@ -28,7 +28,7 @@ import {
   NON_EDGE_DEFECTS,
   type EdgeDefect,
 } from '../audit/defective-games.ts';
-import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
+import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import {
   MAX_WORKERS,
   REGISTRY_SOURCE,
@@ -44,7 +44,7 @@ import {
   type EdgeSimulation,
 } from '../audit/edge-simulation.ts';
 import { allowedMisses } from '../audit/edge-statistics.ts';
-import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../audit/edge-table.ts';
+import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../report/audit/edge-table.ts';
 import { LIVE_BETS_MAX } from '../live/audit/edge-audit.ts';
 import type { Severity } from '../live/finding.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
@@ -60,7 +60,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SEED_PATTERN, commandLine, wholeFlag, type AuditIo } from './audit-io.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 

@@ -4,8 +4,8 @@
  * strict whole-number flags, and the shell quoting of reproduce commands.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import type { LiveClock } from '../audit/live-target.ts';
-import { EXIT } from './exit-codes.ts';
+import type { WaitClock } from '../core/clock.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 export interface AuditIo {
   out(text: string): void;
@@ -20,7 +20,7 @@ export const PROCESS_IO: AuditIo = {
   errIsTty: process.stderr.isTTY,
 };
 
-export const SYSTEM_LIVE_CLOCK: LiveClock = {
+export const SYSTEM_LIVE_CLOCK: WaitClock = {
   nowMs: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

@@ -34,10 +34,10 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
-import type { LiveClock } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 
 export const MONEY_USAGE = usageLine(definitionOf('audit', 'money'));
 
@@ -127,7 +127,7 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
 async function secondAccount(
   run: LiveRun,
   flags: MoneyFlags,
-  clock: LiveClock,
+  clock: WaitClock,
 ): Promise<LiveOutcome<LiveAccount> | null> {
   const funding = run.target.funding;
   const key = flags.secondKey ?? (funding.method === 'keys' ? (funding.keys[1] ?? null) : null);
@@ -154,7 +154,7 @@ function checksOfProbes(results: readonly ProbeResult[]): ReportCheck[] {
 export async function runMoney(
   flags: MoneyFlags,
   io: AuditIo,
-  clock: LiveClock = SYSTEM_LIVE_CLOCK,
+  clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
   const run = await startLiveRun(

@@ -11,7 +11,7 @@ import { runHouseEdgeLive } from './audit-house-edge-live.ts';
 import { drawSeed, HOUSE_EDGE_USAGE, parseHouseEdgeArgs, runHouseEdgeInProcess } from './audit-house-edge.ts';
 import { PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { MONEY_USAGE, parseMoneyArgs, runMoney } from './audit-money.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 
 const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}\n       ${MONEY_USAGE}`;

@@ -10,7 +10,8 @@
  * Exit codes: 3 a model rule broken, or a finding at --fail-on or above (default major) · 1 the
  * check could not run (no account, no answer) · 0 otherwise.
  */
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { DIALECT_MAX_COMMANDS, runDialectCheck, type DialectCheckResult } from '../check/dialect/run-dialect-check.ts';
 import { SEVERITIES, type Finding } from '../live/finding.ts';
 import { curlOf } from '../live/report/curl.ts';
@@ -19,7 +20,7 @@ import type { ReportCheck } from '../live/report/findings-report.ts';
 import { writeFindingsReports } from '../live/report/write-findings.ts';
 import type { Target } from '../live/target.ts';
 import { formatOutcome } from './check-outcome.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
@@ -33,7 +34,7 @@ export interface DialectCheckRequest {
   readonly path?: string;
   readonly failOn: FailOn;
   readonly out?: string;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   /** After every run (the progress line). */
   readonly onRun?: () => void;

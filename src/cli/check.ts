@@ -20,7 +20,7 @@
 import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
-import { SystemClock } from '../core/clock.ts';
+import { SystemClock, type Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { checkOptionErrors, runCheck, RUNS_DEFAULT, type CheckOptions, type CheckResult } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
@@ -32,12 +32,12 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { waitClockOf } from '../live/serve-clock.ts';
+import { waitClockOf } from '../live/remote-serve-clock.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
-import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 
 const DEFINITION = definitionOf('check');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -50,7 +50,7 @@ export interface CheckIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty?: boolean;
-  readonly clock?: ProgressClock;
+  readonly clock?: Clock;
 }
 
 const PROCESS_IO: CheckIo = {
@@ -153,7 +153,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   if (dialectTarget !== null && parsed.target !== undefined) {
     try {
-      // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, serve-clock.ts); the budget on the wall's.
+      // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
       const clock = await waitClockOf(dialectTarget.value, SYSTEM_LIVE_CLOCK);
       return await checkThroughDialect(
         {

@@ -8,7 +8,7 @@
  * Rendering is pure and byte-stable: the same definition always gives the same text.
  * Non-goals: validating flag values (each command checks its own, reporting every error at once).
  */
-import { EXIT_MEANINGS, type ExitCode } from './exit-codes.ts';
+import { EXIT_MEANINGS, type ExitCode } from '../core/exit-codes.ts';
 
 export interface FlagDefinition {
   /** The long name, without `--`. */

@@ -1,8 +1,10 @@
 /**
- * Every afp command and subcommand, one row each: its definition (command-definition.ts) and the
- * module that runs it, loaded lazily so `afp run` does not pay for the HTTP server's imports.
- * Adding a command is adding a row here: the entry dispatches it, answers its `--help`, lists it
- * in `afp --help`, and scripts/gen-docs.ts writes its usage block into its page of docs/.
+ * Every afp command and subcommand, one definition each (command-definition.ts); the module that
+ * runs each is in command-modules.ts. Why two files: the command modules read their own definition
+ * from here, and the table loads the modules, so one file for both made every command module and
+ * the table import each other. Adding a command is adding a definition here and its module in
+ * command-modules.ts: the entry dispatches it, answers its `--help`, lists it in `afp --help`, and
+ * scripts/gen-docs.ts writes its usage block into its page of docs/.
  *
  * A subcommand row (`['audit', 'money']`) loads the module of its command (`audit.ts`), which is
  * given the argv after the command's name (the subcommand's name first), as before.
@@ -11,16 +13,7 @@
  * command modules (this file stays light: the entry imports it on every start).
  */
 import type { CommandDefinition, FlagDefinition } from './command-definition.ts';
-import { EXIT } from './exit-codes.ts';
-
-export interface CommandModule {
-  main(argv: string[]): Promise<number>;
-}
-
-export interface CommandRow {
-  readonly definition: CommandDefinition;
-  readonly load: () => Promise<CommandModule>;
-}
+import { EXIT } from '../core/exit-codes.ts';
 
 const SEVERITY = 'info|minor|major|critical|none';
 const DEFECT_DESCRIPTION =
@@ -573,29 +566,30 @@ const AGENTS_LIST: CommandDefinition = {
   exits: [EXIT.crash, EXIT.invalidInput],
 };
 
-export const COMMANDS: readonly CommandRow[] = [
-  { definition: RUN, load: () => import('./run.ts') },
-  { definition: SERVE, load: () => import('./serve.ts') },
-  { definition: LOAD, load: () => import('./load.ts') },
-  { definition: LOAD_MERGE, load: () => import('./load.ts') },
-  { definition: SWEEP, load: () => import('./sweep.ts') },
-  { definition: SWEEP_MERGE, load: () => import('./sweep.ts') },
-  { definition: SHRINK, load: () => import('./shrink.ts') },
-  { definition: REPLAY, load: () => import('./replay.ts') },
-  { definition: CHECK, load: () => import('./check.ts') },
-  { definition: HOUSE_EDGE, load: () => import('./audit.ts') },
-  { definition: MONEY, load: () => import('./audit.ts') },
-  { definition: FAIRNESS, load: () => import('./audit.ts') },
-  { definition: EXPORT_K6, load: () => import('./export.ts') },
-  { definition: SCENARIO_NEW, load: () => import('./scenario.ts') },
-  { definition: SCENARIO_CHECK, load: () => import('./scenario.ts') },
-  { definition: AGENTS_LIST, load: () => import('./agents.ts') },
-  { definition: TARGET_PROBE, load: () => import('./target.ts') },
+/** Every command's definition, in the order `afp --help` lists them. */
+export const DEFINITIONS: readonly CommandDefinition[] = [
+  RUN,
+  SERVE,
+  LOAD,
+  LOAD_MERGE,
+  SWEEP,
+  SWEEP_MERGE,
+  SHRINK,
+  REPLAY,
+  CHECK,
+  HOUSE_EDGE,
+  MONEY,
+  FAIRNESS,
+  EXPORT_K6,
+  SCENARIO_NEW,
+  SCENARIO_CHECK,
+  AGENTS_LIST,
+  TARGET_PROBE,
 ];
 
 /** The definition at `path` (a command must have one: a missing row is a bug). */
 export function definitionOf(...path: string[]): CommandDefinition {
-  const row = COMMANDS.find((candidate) => candidate.definition.path.join(' ') === path.join(' '));
-  if (row === undefined) throw new Error(`no command definition for afp ${path.join(' ')}`);
-  return row.definition;
+  const definition = DEFINITIONS.find((candidate) => candidate.path.join(' ') === path.join(' '));
+  if (definition === undefined) throw new Error(`no command definition for afp ${path.join(' ')}`);
+  return definition;
 }

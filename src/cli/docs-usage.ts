@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { endpointListMarkdown, ENDPOINTS_END, ENDPOINTS_START } from '../http/endpoint-list.ts';
 import type { Route } from '../http/route.ts';
 import { commandName, helpText, type CommandDefinition } from './command-definition.ts';
-import { exitTableMarkdown } from './exit-codes.ts';
+import { exitTableMarkdown } from '../core/exit-codes.ts';
 
 interface Markers {
   readonly start: string;

@@ -18,7 +18,7 @@ import { parseUrlRun } from './url-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine, PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 

@@ -5,7 +5,7 @@
  * printed whatever the ending (invalid flags and crashes too), so a CI step can always parse it.
  * Non-goals: streaming; a schema per command (each definition in commands.ts names its fields).
  */
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 export interface OutputIo {
   out(text: string): void;

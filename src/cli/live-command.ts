@@ -10,7 +10,8 @@
  * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose
  * severity the reader weighs, never a failure of the command.
  */
-import { Deadline, type LiveClock } from '../audit/live-target.ts';
+import { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { deviationFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { LiveSession } from '../live/live-session.ts';
@@ -21,7 +22,7 @@ import { writeFindingsReports, type ReportCheck } from '../live/report/write-fin
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
-import { exitOfUnresolvedTarget } from './exit-codes.ts';
+import { exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
 
 export interface LiveRun {
@@ -29,7 +30,7 @@ export interface LiveRun {
   readonly target: Target;
   readonly session: LiveSession;
   readonly findings: FindingsCollector;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   readonly progress: Progress;
 }
@@ -39,7 +40,7 @@ export async function startLiveRun(
   command: string,
   spec: string,
   maxSeconds: number,
-  clock: LiveClock,
+  clock: WaitClock,
   io: AuditIo,
   quiet = false,
 ): Promise<LiveRun | number> {

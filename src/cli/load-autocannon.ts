@@ -23,7 +23,7 @@ import type { HttpMethod } from '../http/route.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlOf } from './url-flags.ts';
 import { exitOf, thresholdLines } from './load-view.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
-import { endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
+import { endpointRequest, parseAutocannonFlags } from './autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
@@ -32,7 +32,7 @@ import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scena
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 
 /**

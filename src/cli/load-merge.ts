@@ -20,7 +20,7 @@ import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 const DEFINITION = definitionOf('load', 'merge');
 export const MERGE_USAGE = `usage: ${usageLine(DEFINITION)}`;

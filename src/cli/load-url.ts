@@ -25,7 +25,7 @@ import { urlEndpointName } from '../load/url-source.ts';
 import { parseCommand } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
 import { parseUrlRun } from './url-flags.ts';

@@ -21,7 +21,8 @@ import {
   type LoadSample,
   type LoadSnapshot,
 } from '../load/load-recorder.ts';
-import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
+import { LoadStop, systemLoadClock } from '../load/generator.ts';
+import type { WaitClock } from '../core/clock.ts';
 import type { LoadPlan } from '../load/executors.ts';
 import type { LoadRunResult } from '../load/load-run.ts';
 import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
@@ -36,7 +37,7 @@ import {
   type ThresholdResult,
 } from '../load/thresholds.ts';
 import { formatDuration } from '../sim/duration.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 
 const TTY_EVERY_MS = 250;
@@ -51,7 +52,7 @@ export interface LoadIo {
   readonly errIsTty: boolean;
   /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
   onInterrupt(handler: () => void): () => void;
-  readonly clock: LoadClock;
+  readonly clock: WaitClock;
 }
 
 export const PROCESS_IO: LoadIo = {

@@ -36,7 +36,7 @@ import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../loa
 import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
 import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
 import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
-import { LOAD_LIMITS } from '../load/load-schema.ts';
+import { LOAD_LIMITS } from '../sim/load-schema.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
 import { MetricsOutputs, parseOutFlags, type OutputSpec } from '../load/metrics/metrics-outputs.ts';
 import { parseThresholds, type Threshold } from '../load/thresholds.ts';
@@ -49,7 +49,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
 import { SEED_PATTERN } from './audit-io.ts';
-import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { autocannonMain } from './load-autocannon.ts';
 import { urlMain } from './load-url.ts';

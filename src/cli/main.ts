@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * afp's command-line entry: dispatches the rows of the command table (commands.ts), each a module
+ * afp's command-line entry: dispatches the rows of the command table (command-modules.ts), each a module
  * exporting `main(argv: string[]): Promise<number>` that returns the exit code (exit-codes.ts:
  * 0 ok, 1 crash, 2 invalid input, 3 check failed, 4 liveness, 5 load threshold).
  * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
@@ -9,8 +9,8 @@
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
 import { nearestFlag } from './args.ts';
-import { COMMANDS, type CommandRow } from './commands.ts';
-import { EXIT } from './exit-codes.ts';
+import { COMMANDS, type CommandRow } from './command-modules.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 const DEFINITIONS: readonly CommandDefinition[] = COMMANDS.map((row) => row.definition);
 

@@ -9,10 +9,7 @@
  * Without a total (a live audit whose work is not known ahead) the ETA is the time budget's end,
  * when one is given, shown as an upper bound.
  */
-
-export interface ProgressClock {
-  nowMs(): number;
-}
+import type { Clock } from '../core/clock.ts';
 
 export interface ProgressOptions {
   /** What is running, first on the line: `replay`. */
@@ -24,7 +21,7 @@ export interface ProgressOptions {
   readonly write: (text: string) => void;
   readonly isTty: boolean;
   readonly quiet: boolean;
-  readonly clock: ProgressClock;
+  readonly clock: Clock;
   /** Without a total: the time budget in ms (the ETA is then at most its end). */
   readonly budgetMs?: number;
   /** The count is a percentage (total 100): shown as `42% of <unit>`, the rate in %/s. */
@@ -115,7 +112,7 @@ export class Progress {
 }
 
 /** The wall clock, for the commands (src/cli is a door for wall time). */
-export const WALL_PROGRESS_CLOCK: ProgressClock = { nowMs: () => Date.now() };
+export const WALL_PROGRESS_CLOCK: Clock = { nowMs: () => Date.now() };
 
 /** Progress on the process's stderr. */
 export function stderrProgress(

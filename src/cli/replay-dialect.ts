@@ -19,7 +19,7 @@ import type { Target } from '../live/target.ts';
 import { OperationReplay, secretFreeCurl, type OperationReplayTotals } from '../replay/operation-replay.ts';
 import type { RecordHeader, RecordedExchange } from '../replay/record-format.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 const SHOWN_FINDINGS = 5;
 

@@ -32,14 +32,8 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  discoverTarget,
-  targetUrlError,
-  type MountUrls,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from '../client/transport.ts';
+import { discoverTarget, targetUrlError } from '../client/target.ts';
+import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import {
   diffJson,
@@ -64,13 +58,14 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { applyDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { Target } from '../live/target.ts';
 import { runDialectReplay } from './replay-dialect.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import type { Clock } from '../core/clock.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -86,7 +81,7 @@ export interface ReplayIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty?: boolean;
-  readonly clock?: ProgressClock;
+  readonly clock?: Clock;
 }
 
 const PROCESS_IO: ReplayIo = {

@@ -40,9 +40,10 @@ import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import type { Clock } from '../core/clock.ts';
 
 const DEFINITION = definitionOf('run');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -54,7 +55,7 @@ export interface RunIo {
   err(text: string): void;
   readonly errIsTty: boolean;
   /** The progress line's clock (the wall clock by default). */
-  readonly clock?: ProgressClock;
+  readonly clock?: Clock;
   /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. */
   onInterrupt?(handler: () => void): () => void;
 }
@@ -145,7 +146,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   if (loaded === null) return EXIT.invalidInput;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
-  const swarm = flags.swarm ? swarmScenario(loaded.text, loaded.scenario, flags.file, seed) : null;
+  const swarm = flags.swarm ? swarmScenario(loaded.text, loaded.scenario, flags.file, seed, AGENTS) : null;
   const scenario = swarm?.scenario ?? loaded.scenario;
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
   const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
@@ -183,6 +184,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   });
   try {
     result = await runSimulation(scenario, {
+      agents: AGENTS,
       seed,
       defects: flags.defects,
       reproduce,

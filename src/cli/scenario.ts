@@ -18,7 +18,7 @@ import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE';
 

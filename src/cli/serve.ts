@@ -60,7 +60,7 @@ import type { ClockMode } from '../server/serve-clock.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 /** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
 const LOG_FAILURE_CLOSE_MS = 1_000;

@@ -14,7 +14,7 @@ import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
 import { parseArgs, stringFlag } from './args.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
 const USAGE = `usage: afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N (default ${SHRINK_RUNS_DEFAULT})] [--json]`;

@@ -42,7 +42,7 @@ import {
   type SweepReport,
 } from '../sweep/sweep-report.ts';
 import { parseArgs, stringFlag } from './args.ts';
-import { EXIT, type ExitCode } from './exit-codes.ts';
+import { EXIT, type ExitCode } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
 
@@ -360,7 +360,7 @@ async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, 
   const text =
     options.scenario === null
       ? options.scenarioText
-      : swarmScenario(options.scenarioText, options.scenario, options.file, failed.seed).text;
+      : swarmScenario(options.scenarioText, options.scenario, options.file, failed.seed, AGENTS).text;
   const result = await shrinkRun({
     text,
     fileName: options.file,

@@ -23,7 +23,7 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { serverLine } from '../live/probe/plain-server.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 
 export const PROBE_USAGE = usageLine(definitionOf('target', 'probe'));

@@ -19,7 +19,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { HttpMethod } from '../http/route.ts';
-import { LOAD_LIMITS, type LoadSection } from '../load/load-schema.ts';
+import { LOAD_LIMITS, type LoadSection } from '../sim/load-schema.ts';
 import { parseThresholds } from '../load/thresholds.ts';
 import { URL_METHODS, type UrlRequest } from '../load/url-source.ts';
 import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration.ts';

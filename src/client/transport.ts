@@ -13,7 +13,6 @@
 import type { HttpMethod, Mount } from '../http/route.ts';
 
 export type { HttpMethod, Mount } from '../http/route.ts';
-export { discoverTarget, parseTarget, targetUrlError } from './target.ts';
 
 export interface TransportRequest {
   readonly mount: Mount;

@@ -16,7 +16,8 @@
  * `timeoutMs` each.
  */
 import type { Mount, MountUrls } from '../client/transport.ts';
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { AccountPool } from '../live/account-pool.ts';
@@ -40,7 +41,7 @@ const DOCUMENT_MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 
 
 export interface TargetConformanceOptions {
   readonly target: Target;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   /** Keeps this run's agent ids and IPs apart from earlier runs on the same target (8 hex). */
   readonly session: string;

@@ -4,12 +4,25 @@
  * Domain code never reads the time itself; it receives `nowMs` from its caller, and the caller
  * gets it from a Clock. The simulator uses `VirtualClock` (moved only by the scheduler, never
  * backwards); live modes use `SystemClock`; `afp serve` uses `ManualOffsetClock`, a wall clock that
- * can be moved forward (time travel for agent developers and for replay).
+ * can be moved forward (time travel for agent developers and for replay). The live commands and
+ * `afp load` wait on a WaitClock (a Clock with `sleep`), which the CLI builds on the wall clock.
  */
 import { assert } from './assert.ts';
 
+/** What reads the time: the platform, the simulator, reports' progress lines. */
 export interface Clock {
   nowMs(): number;
+}
+
+/**
+ * A clock that can also be waited on: what the live commands pace and back off with, and what
+ * `afp load` schedules arrivals on. `sleep(ms)` resolves once the clock has moved `ms` forward (on
+ * the wall: a timer; on a manual afp serve: a move of its clock, src/live/remote-serve-clock.ts);
+ * 0 or less resolves after the event loop has turned once. Why one interface and not one per
+ * harness: the same clock is handed from the CLI to live, audit, check, replay and load alike.
+ */
+export interface WaitClock extends Clock {
+  sleep(ms: number): Promise<void>;
 }
 
 export class VirtualClock implements Clock {

@@ -18,6 +18,7 @@ import type { Failure, JsonObject, Outcome } from '../core/errors.ts';
 import type { Agent } from '../services/shared/agents.ts';
 import type { FloatBalances } from './deployed/float-balances.ts';
 import { SERVICE_NAMES, type Platform, type ServiceName } from '../platform/platform.ts';
+import type { RouteLimits } from '../platform/route-limits.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Style = 'A' | 'B' | 'short' | 'primary' | 'deployed';
@@ -54,18 +55,6 @@ export interface RouteContext {
    * (src/http/deployed/float-balances.ts), which the deployed rows render instead of the exact ones.
    */
   readonly floatBalances?: FloatBalances;
-}
-
-/** Rate-limit rows that apply on top of the caller's tier (platform.md Limits rules 3 and 5). */
-export interface RouteLimits {
-  /** `/register` endpoints: 10 per minute per originating IP, whatever the tier. */
-  readonly registerPerIp?: boolean;
-  /** Counted against the style-B per-service row (`config.limits.serviceB[service]`). */
-  readonly serviceRowB?: boolean;
-  /** With `serviceRowB`: the row's key in `config.limits.serviceB` when it is not the service's own (e.g. `casino-play`). */
-  readonly row?: string;
-  /** Key of a per-endpoint daily cap (`config.limits.endpointDailyB`), e.g. `escrow.create`. */
-  readonly endpointDaily?: string;
 }
 
 export interface RouteSpec<C, O> {

@@ -12,7 +12,8 @@
  * that need fewer accounts, and the others are skipped with that reason.
  * Non-goals: choosing amounts per case (every account is funded with `fundMicro`).
  */
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import { FAUCET_CLAIM_LIMIT } from './documented-rules.ts';
 import { openLiveAccount, type LiveAccount } from './live-account.ts';
@@ -22,7 +23,7 @@ export const ACCOUNTS_MAX = 2;
 
 export interface AccountPoolOptions {
   readonly session: LiveSession;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   /** What each registered account is funded with (admin deposits and funding commands; a faucet pays what it pays). */
   readonly fundMicro: Micro;

@@ -15,7 +15,8 @@
  * 'unreachable' (the target did not answer: exit 4, as every live command's unreachable target).
  */
 import { execFile } from 'node:child_process';
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { formatAmount } from '../core/live-amount.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import type { CallOptions, LiveSession } from './live-session.ts';
@@ -46,7 +47,7 @@ export interface AccountOptions {
   readonly session: LiveSession;
   readonly key: string | null;
   readonly fundMicro: Micro;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   /** Per call (the client address a replay announces for the agent); none by default. */
   readonly callOptions?: CallOptions;

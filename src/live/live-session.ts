@@ -22,11 +22,12 @@
  *   error name; what differs from the documents is handed to `onDeviation` with the request that
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
  *   deviation too, never an exception. Only a network failure or a timeout is `unreachable`.
- * Time and waiting come in through the LiveClock (src/live is no door for wall time).
+ * Time and waiting come in through the WaitClock (src/live is no door for wall time).
  * Non-goals: retrying anything but a 429 or a 503 with Retry-After; choosing severities.
  */
 import type { JsonValue } from '../core/errors.ts';
-import { Deadline, type LiveClock } from '../audit/live-target.ts';
+import { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from './dialects/index.ts';
 import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
@@ -82,7 +83,7 @@ export interface CallOptions {
 
 export interface SessionOptions {
   readonly target: Target;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   readonly timeoutMs?: number;
   readonly onDeviation?: (deviation: CallDeviation) => void;

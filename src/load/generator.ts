@@ -29,23 +29,18 @@
  * Bounds: every wait is sliced (at most SLICE_MS) and checks the stop — a wait for a free slot by
  * one watchdog sleep at a time, whatever the number of waits; the loop yields to the event loop at
  * least every YIELD_EVERY starts; a cut waits at most CUT_SETTLE_MS for requests to unwind.
- * Time comes from the injected LoadClock (systemLoadClock() in the CLI; src/load may read wall time).
+ * Time comes from the injected WaitClock (systemLoadClock() in the CLI; src/load may read wall time).
  */
 import { assert } from '../core/assert.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { arrivalSchedule } from './executors-arrival.ts';
 import { vuSteps } from './executors-vus.ts';
 import type { ArrivalSchedule } from './executors-arrival.ts';
 import type { ArrivalPlan, LoadPlan, VuPlan } from './executors.ts';
 import type { LoadRecorder } from './load-recorder.ts';
 
-export interface LoadClock {
-  /** Wall time in ms, with sub-millisecond precision. */
-  nowMs(): number;
-  /** Resolves after `ms` (0: after the event loop has turned once). */
-  sleep(ms: number): Promise<void>;
-}
-
-export function systemLoadClock(): LoadClock {
+/** The wall clock with sub-millisecond precision, and timers to sleep on. */
+export function systemLoadClock(): WaitClock {
   const originMs = performance.timeOrigin;
   return {
     nowMs: () => originMs + performance.now(),
@@ -90,7 +85,7 @@ export interface IterationSource {
 
 export interface GeneratorOptions {
   readonly plan: LoadPlan;
-  readonly clock: LoadClock;
+  readonly clock: WaitClock;
   /** Its startMs is the run's origin: arrival offsets count from it. */
   readonly recorder: LoadRecorder;
   readonly source: IterationSource;
@@ -200,7 +195,7 @@ class Flight {
 }
 
 /** Waits until `atMs` (see the header for how); false when the run was stopped meanwhile. */
-async function waitUntil(clock: LoadClock, stop: LoadStop, atMs: number): Promise<boolean> {
+async function waitUntil(clock: WaitClock, stop: LoadStop, atMs: number): Promise<boolean> {
   for (let nowMs = clock.nowMs(); nowMs < atMs; nowMs = clock.nowMs()) {
     if (stop.reason !== null) return false;
     const aheadMs = atMs - nowMs;
@@ -211,7 +206,7 @@ async function waitUntil(clock: LoadClock, stop: LoadStop, atMs: number): Promis
 }
 
 /** Spins on the clock until `atMs`, for BUSY_WAIT_MS at most (a few hundred clock reads). */
-function spinUntil(clock: LoadClock, atMs: number): void {
+function spinUntil(clock: WaitClock, atMs: number): void {
   const giveUpMs = clock.nowMs() + BUSY_WAIT_MS;
   for (let nowMs = clock.nowMs(); nowMs < atMs && nowMs <= giveUpMs; nowMs = clock.nowMs());
 }

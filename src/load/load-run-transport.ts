@@ -26,7 +26,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { endpointName } from '../replay/endpoint-name.ts';
-import type { LoadClock } from './generator.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { parseHeaderFields, type ParsedResponse } from './http-client-parser.ts';
 import { HttpClient } from './http-client.ts';
 import type { LoadSample } from './load-recorder.ts';
@@ -266,7 +266,7 @@ function answerBody(text: string): unknown {
 
 export interface RecordingOptions {
   readonly sender: LoadSender;
-  readonly clock: LoadClock;
+  readonly clock: WaitClock;
   readonly onSample: (sample: LoadSample) => void;
   /** The iteration's intended start, handed out once (to its first request); null afterwards. */
   readonly takeIntendedStartMs: () => number | null;

@@ -22,14 +22,14 @@
 import { AGENTS } from '../../agents/index.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { assert } from '../core/assert.ts';
-import type { Clock } from '../core/clock.ts';
+import type { Clock, WaitClock } from '../core/clock.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { AgentDirectory } from '../sim/agent-directory.ts';
 import type { Scenario } from '../sim/scenario.ts';
 import { peakVus, type LoadPlan } from './executors.ts';
-import { runGenerator, type GeneratorOutcome, type LoadClock, type LoadStop } from './generator.ts';
+import { runGenerator, type GeneratorOutcome, type LoadStop } from './generator.ts';
 import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';
 import type { LoadAgent, LoadAgentHost } from './load-run-agent.ts';
 import { AgentPool, createAgents, interleave, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
@@ -98,7 +98,7 @@ export interface LoadRunOptions {
   readonly seed: string;
   /** Makes the agents' ids unique on a target that keeps state between runs (the CLI: its start instant). */
   readonly runTag: string;
-  readonly clock: LoadClock;
+  readonly clock: WaitClock;
   readonly stop: LoadStop;
   readonly agents?: Readonly<Record<string, AnyAgentDefinition>>;
   readonly requestTimeoutMs?: number;
@@ -263,7 +263,7 @@ function loadHost(context: {
 async function targetClockOffset(
   target: Target,
   sender: LoadSender,
-  clock: LoadClock,
+  clock: WaitClock,
   notes: string[],
 ): Promise<number> {
   if (!target.afpServe || target.adminUrl === null) return 0;

@@ -24,7 +24,7 @@ import {
   THRESHOLD_METRICS,
   type LoadSection,
   type ThresholdMetric,
-} from './load-schema.ts';
+} from '../sim/load-schema.ts';
 
 export type ThresholdKind = 'trend' | 'rate' | 'counter';
 export type ThresholdTag = 'endpoint' | 'method' | 'status' | 'check';

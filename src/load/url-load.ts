@@ -7,7 +7,8 @@
  * the VUs), so a request never waits for a connection behind the generator's back.
  */
 import { peakVus, type LoadPlan } from './executors.ts';
-import { runGenerator, type LoadClock, type LoadStop } from './generator.ts';
+import { runGenerator, type LoadStop } from './generator.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { LoadRecorder, type LoadSample } from './load-recorder.ts';
 import type { LoadRunResult } from './load-run.ts';
 import { loadSender } from './load-run-transport.ts';
@@ -16,7 +17,7 @@ import { UrlSource, urlMount, type UrlRequest } from './url-source.ts';
 export interface UrlLoadOptions {
   readonly request: UrlRequest;
   readonly plan: LoadPlan;
-  readonly clock: LoadClock;
+  readonly clock: WaitClock;
   readonly stop: LoadStop;
   readonly timeoutMs: number;
   readonly onSample?: (sample: LoadSample) => void;

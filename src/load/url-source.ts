@@ -14,7 +14,8 @@
  * generator's (max_in_flight / --max-vus), and the sender has that many connections.
  */
 import type { HttpMethod } from '../http/route.ts';
-import type { IterationEnd, IterationSource, LoadClock } from './generator.ts';
+import type { IterationEnd, IterationSource } from './generator.ts';
+import type { WaitClock } from '../core/clock.ts';
 import type { LoadSample } from './load-recorder.ts';
 import { Interrupted, requestFailed, type LoadSender, type SendOutcome } from './load-run-transport.ts';
 
@@ -44,13 +45,13 @@ export class UrlSource implements IterationSource {
   private readonly path: string;
   private readonly request: UrlRequest;
   private readonly sender: LoadSender;
-  private readonly clock: LoadClock;
+  private readonly clock: WaitClock;
   private readonly onSample: (sample: LoadSample) => void;
 
   constructor(options: {
     request: UrlRequest;
     sender: LoadSender;
-    clock: LoadClock;
+    clock: WaitClock;
     onSample: (sample: LoadSample) => void;
   }) {
     this.request = options.request;

@@ -29,7 +29,7 @@
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
 import { isoTime } from '../core/iso-time.ts';
-import type { RouteLimits } from '../http/route.ts';
+import type { RouteLimits } from './route-limits.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { ServiceName } from './platform.ts';

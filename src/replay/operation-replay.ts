@@ -33,7 +33,8 @@ import { formatDecimal, type Micro } from '../core/money.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { Mount, Style } from '../http/route.ts';
 import { Router } from '../http/router.ts';
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from '../live/dialects/index.ts';
 import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
@@ -57,7 +58,7 @@ export interface OperationReplayOptions {
   readonly session: LiveSession;
   readonly findings: FindingsCollector;
   readonly curlOf: (request: SentRequest) => string;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   /** Pacing and clock sync before an exchange is sent; throws to stop (the CLI's LivenessError). */
   readonly beforeSend?: (exchange: RecordedExchange) => Promise<void>;

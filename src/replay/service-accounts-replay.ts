@@ -10,7 +10,8 @@
  * answer. The live domain ids the target issued are kept by name (a deployed transfer names the id).
  * Limits: accounts at most ACCOUNTS_MAX per service (beyond, the exchange is not replayed, with why).
  */
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import { openServiceAccount, sharedAccounts, type AccountService } from '../check/dialect/service-accounts.ts';
 import type { LiveSession } from '../live/live-session.ts';
@@ -48,9 +49,9 @@ export function accountService(service: string): AccountService | null {
 export class ReplayServiceAccounts {
   private readonly states = new Map<AccountService, ServiceState | null>();
 
-  private readonly options: { readonly session: LiveSession; readonly clock: LiveClock; readonly deadline: Deadline };
+  private readonly options: { readonly session: LiveSession; readonly clock: WaitClock; readonly deadline: Deadline };
 
-  constructor(options: { readonly session: LiveSession; readonly clock: LiveClock; readonly deadline: Deadline }) {
+  constructor(options: { readonly session: LiveSession; readonly clock: WaitClock; readonly deadline: Deadline }) {
     this.options = options;
   }
 

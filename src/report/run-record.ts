@@ -10,7 +10,6 @@ import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
 import type { RunEvents } from './run-events.ts';
-import type { ProbeCount } from '../sim/probes.ts';
 
 export interface AgentRow {
   readonly agentId: string;
@@ -142,6 +141,12 @@ export interface CasinoRunData {
   readonly closures: readonly { readonly game: string; readonly fromMs: number; readonly untilMs: number }[];
 }
 
+/** One coverage probe's hits in a run (src/sim/probes.ts names the probes and counts them). */
+export interface ProbeHits {
+  readonly name: string;
+  readonly hits: number;
+}
+
 /** One request of the run's trace (src/sim/request-trace.ts). */
 export interface TracedRequest {
   readonly atMs: number;
@@ -240,7 +245,7 @@ export interface RunRecord {
   /** The scenario's fault windows, for timeline.html. */
   readonly faults?: readonly FaultWindow[];
   /** Hits per coverage probe (src/sim/probes.ts), in the table's order; absent without a simulation. */
-  readonly probes?: readonly ProbeCount[];
+  readonly probes?: readonly ProbeHits[];
   /** Absent when the run placed no trading order (the report files then stay as they were). */
   readonly trading?: TradingRunData;
 }

@@ -23,7 +23,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReportName } from '../sim/scenario-schema.ts';
 import { renderCasinoCsv } from './casino-csv.ts';
 import { renderCasinoHtml } from './casino-html.ts';
 import { agentsCsvChunks, escrowsCsvChunks, renderEndpointsCsv } from './csv-tables.ts';
@@ -31,6 +30,7 @@ import { renderDomainsCsv } from './domains-csv.ts';
 import { renderReferralsCsv } from './referrals-csv.ts';
 import { renderWalletCsv } from './wallet-csv.ts';
 import { renderOrdersCsv, renderPositionsCsv } from './trading-csv.ts';
+import type { ReportName } from './report-names.ts';
 import type { RunRecord } from './run-record.ts';
 import { renderSummaryJson } from './summary-json.ts';
 import { hasTimeline, renderTimelineHtml } from './timeline-html.ts';

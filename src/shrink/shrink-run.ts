@@ -111,7 +111,12 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     const scenario = parse(text, options.fileName);
     if (typeof scenario === 'string') return scenario;
     runs++;
-    const result = await runSimulation(scenario, { seed: options.seed, defects: options.defects, streamEvents: true });
+    const result = await runSimulation(scenario, {
+      agents: AGENTS,
+      seed: options.seed,
+      defects: options.defects,
+      streamEvents: true,
+    });
     return { scenario, result };
   };
 

@@ -1,21 +1,20 @@
 /**
- * A scenario from YAML text against an archetype table, for callers that want a Scenario or an
+ * A scenario from YAML text against an archetype table (the caller's: agents/index.ts's AGENTS or a test's), for callers that want a Scenario or an
  * exception (tests, embedders): `afp run` reports the errors itself instead (exit 2).
  */
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from './scenario.ts';
 
 export function scenarioFromText(
   text: string,
-  options: { fileName?: string; agents?: Readonly<Record<string, AnyAgentDefinition>> } = {},
+  options: { readonly fileName?: string; readonly agents: Readonly<Record<string, AnyAgentDefinition>> },
 ): Scenario {
   const fileName = options.fileName ?? 'scenario.yaml';
-  const table = options.agents ?? AGENTS;
+  const table = options.agents;
   const parsed = parseScenario(text, {
     fileName,
     agentParams: (name) => table[name]?.params,
-    knownAgents: options.agents === undefined ? AGENT_NAMES : Object.keys(table),
+    knownAgents: Object.keys(table),
   });
   if (!parsed.ok) throw new Error(`invalid scenario:\n${formatScenarioErrors(fileName, parsed.errors)}`);
   return parsed.scenario;

@@ -15,7 +15,6 @@ import { Scheduler } from '../core/scheduler.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { AGENTS } from '../../agents/index.ts';
 import type { AnyAgentDefinition, StepResult } from './agent.ts';
 import type { FirstFailure } from './invariants/monitor.ts';
 import { formatDuration } from './duration.ts';
@@ -34,8 +33,8 @@ export interface RunOptions {
   readonly onProgress?: (fraction: number) => void;
   /** The command that reproduces the run, stored in the record (the CLI passes the exact one). */
   readonly reproduce?: string;
-  /** The archetype table; defaults to agents/index.ts (tests pass their own). */
-  readonly agents?: Readonly<Record<string, AnyAgentDefinition>>;
+  /** The archetype table (agents/index.ts's AGENTS, or a test's own): the caller's, as sim sits below agents/. */
+  readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
   /** The platform's rate-limiter memory bounds; defaults in rate-limiter.ts (tests pass small ones). */
   readonly limiter?: RateLimiterOptions;
   /** Write the events to disk as they happen (src/sim/streamed-events.ts) instead of keeping them. */
@@ -80,7 +79,7 @@ export async function runSimulation(scenario: Scenario, options: RunOptions): Pr
   const seed = String(options.seed);
   const sim = new Simulation(scenario, {
     seed,
-    agents: options.agents ?? AGENTS,
+    agents: options.agents,
     ...(options.defects === undefined ? {} : { defects: options.defects }),
     ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
     ...(options.limiter === undefined ? {} : { limiter: options.limiter }),

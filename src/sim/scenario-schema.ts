@@ -15,7 +15,8 @@ import * as z from 'zod';
 import type { ServiceName } from '../platform/platform.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import { DURATION_PATTERN_TEXT, durationMs, UNIT_MS } from './duration.ts';
-import { loadSchema } from '../load/load-schema.ts';
+import { loadSchema } from './load-schema.ts';
+import { REPORT_NAMES } from '../report/report-names.ts';
 
 export const INVARIANT_NAMES = [
   'conservation',
@@ -40,23 +41,6 @@ export const INVARIANT_NAMES = [
   'referral-levels',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
-
-/** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
-export const REPORT_NAMES = [
-  'summary',
-  'agents',
-  'endpoints',
-  'escrows',
-  'events',
-  'casino',
-  'html',
-  'orders',
-  'positions',
-  'domains',
-  'referrals',
-  'wallet',
-] as const;
-export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
 export const FAULT_SERVICES = [

@@ -21,19 +21,18 @@ import { formatDuration, parseDuration } from './duration.ts';
 import {
   DEFAULT_START,
   INVARIANT_NAMES,
-  REPORT_NAMES,
   SCENARIO_LIMITS,
   scenarioFileSchema,
   type InvariantName,
-  type ReportName,
   type ScenarioFile,
 } from './scenario-schema.ts';
+import { REPORT_NAMES, type ReportName } from '../report/report-names.ts';
 import { checkScenarioSemantics } from './scenario-check.ts';
 import { pathText, readScenarioSource, type ScenarioSource } from './scenario-source.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import type { LoadSection } from '../load/load-schema.ts';
+import type { LoadSection } from './load-schema.ts';
 
-export type { InvariantName, ReportName } from './scenario-schema.ts';
+export type { InvariantName } from './scenario-schema.ts';
 
 export interface Population {
   readonly agent: string;
@@ -99,7 +98,7 @@ export interface Scenario {
   readonly trading: ScenarioTrading;
   readonly wallet: ScenarioWallet;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
-  /** The `load:` section as written (src/load/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
+  /** The `load:` section as written (src/sim/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
   readonly load: LoadSection | null;
   /** How long after the end every hold must be settled (src/sim/liveness.ts); null: no liveness phase. */
   readonly livenessMs: number | null;

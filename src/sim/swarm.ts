@@ -15,7 +15,6 @@
  * virtual clock already runs to every timer's exact instant; a jump would only skip agent wakes).
  */
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { assert } from '../core/assert.ts';
 import { Rng } from '../core/rng.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -130,18 +129,19 @@ export function swarmDraw(
   return { text: header + document.toString({ lineWidth: 0 }), lines };
 }
 
-/** The scenario `--swarm` draws for `seed` from the file's text (parsed as `scenario`). */
+/** The scenario `--swarm` draws for `seed` from the file's text (parsed as `scenario`), against the archetype table `agents`. */
 export function swarmScenario(
   text: string,
   scenario: Scenario,
   file: string,
   seed: string,
+  agents: Readonly<Record<string, AnyAgentDefinition>>,
 ): SwarmDraw & { readonly scenario: Scenario } {
-  const drawn = swarmDraw(text, scenario, seed, AGENTS);
+  const drawn = swarmDraw(text, scenario, seed, agents);
   const parsed = parseScenario(drawn.text, {
     fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
+    agentParams: (name) => agents[name]?.params,
+    knownAgents: Object.keys(agents),
   });
   // The draw keeps every window inside the run and every count positive: a refusal is afp's bug.
   assert(

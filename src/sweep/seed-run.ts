@@ -11,12 +11,13 @@
  * bad seed does not end the sweep.
  */
 import { isoTime } from '../http/render.ts';
+import type { ProbeHits } from '../report/run-record.ts';
 import { digestReports } from '../report/write-reports.ts';
 import { seedFigures } from './sweep-report.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
-import type { ProbeCount } from '../sim/probes.ts';
 import type { Scenario } from '../sim/scenario.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
 
@@ -46,7 +47,7 @@ export interface SeedResult {
   /** The reports' digest, as `afp run` prints it; null when the run crashed. */
   readonly digest: string | null;
   /** Hits per coverage probe (src/sim/probes.ts), in the table's order; null when the run crashed. */
-  readonly probes: readonly ProbeCount[] | null;
+  readonly probes: readonly ProbeHits[] | null;
 }
 
 /** POSIX shell quoting, only where needed, so a reproduce line pastes as is (as `afp run` writes it). */
@@ -71,7 +72,7 @@ export async function runSeed(
 ): Promise<SeedResult> {
   const reproduce = reproduceCommand(file, seed, defects, swarm);
   try {
-    const result = await runSimulation(scenario, { seed, defects, reproduce, streamEvents: true });
+    const result = await runSimulation(scenario, { agents: AGENTS, seed, defects, reproduce, streamEvents: true });
     const { record } = result;
     try {
       const failure =

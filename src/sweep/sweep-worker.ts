@@ -30,7 +30,7 @@ function start(data: SweepWorkerData): void {
   port.on('message', (seed: string) => {
     const startCpu = threadCpuMs();
     runSeed(
-      data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed).scenario : scenario,
+      data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed, AGENTS).scenario : scenario,
       data.file,
       seed,
       data.defects,

@@ -8,13 +8,14 @@
 // shrunk to that one command (without the row, only a sequence that happens to register a held name
 // again in the same served instant sees it, in two commands).
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { openServiceAccount } from '../../src/check/dialect/service-accounts.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
-import { waitClockOf } from '../../src/live/serve-clock.ts';
+import { waitClockOf } from '../../src/live/remote-serve-clock.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
@@ -31,7 +32,7 @@ const NEW_ROWS = [
   'dnsRecords',
   'domainRace',
 ];
-const wall: LiveClock = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+const wall: WaitClock = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 1_000 });

@@ -2,7 +2,7 @@
 // per-IP and per-agent windows run on the serve's clock, which stands still; the check paced and
 // waited out 429s on the wall clock, so once a window's count was spent (20 escrow creations per
 // IP, 60 games per agent) every retry met the same window and the check sat until its 900-second
-// budget ended. Now a manual serve's own clock is the one waited on (src/live/serve-clock.ts):
+// budget ended. Now a manual serve's own clock is the one waited on (src/live/remote-serve-clock.ts):
 // paces and 429 waits move it, so an 80-command check through the stand-in ends in seconds.
 import { describe, expect, test } from 'vitest';
 import { Deadline } from '../../src/audit/live-target.ts';
@@ -11,7 +11,7 @@ import { main } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
-import { ServeClock, waitClockOf } from '../../src/live/serve-clock.ts';
+import { RemoteServeClock, waitClockOf } from '../../src/live/remote-serve-clock.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 
@@ -29,7 +29,7 @@ describe("waiting on a manual serve's clock", () => {
     const resolved = await resolveTarget(casino);
     if (!resolved.ok) throw new Error(resolved.message);
     const clock = await waitClockOf(resolved.value, SYSTEM_LIVE_CLOCK);
-    expect(clock).toBeInstanceOf(ServeClock);
+    expect(clock).toBeInstanceOf(RemoteServeClock);
     const session = new LiveSession({ target: resolved.value, clock, deadline: new Deadline(SYSTEM_LIVE_CLOCK, 30) });
     const wallStartMs = Date.now();
     const kinds: string[] = [];

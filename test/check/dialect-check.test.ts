@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/check.ts';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
@@ -20,7 +21,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close();

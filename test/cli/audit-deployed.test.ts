@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import type { LiveClock } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
@@ -39,7 +39,7 @@ interface Stand {
   readonly handle: ServeHandle;
   readonly casino: string;
   readonly targetFile: string;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
 }
 
 const post = async (url: string, body: unknown, key?: string): Promise<Record<string, unknown>> =>
@@ -80,7 +80,7 @@ async function stand(name: string, defects: readonly DefectName[] = [], adminFun
   const targetFile = join(DIR, `${name}.yaml`);
   writeFileSync(targetFile, file);
   let nowMs = START_MS;
-  const clock: LiveClock = {
+  const clock: WaitClock = {
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;

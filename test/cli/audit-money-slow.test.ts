@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import type { LiveClock } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -44,7 +44,7 @@ async function money(
   const target = (deployed ? handle.urls.casino : handle.urls.api) as string;
   // A clock whose sleeps move the serve's manual clock forward (the rate-limit windows run on it).
   let nowMs = START_MS;
-  const clock: LiveClock = {
+  const clock: WaitClock = {
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;

@@ -3,7 +3,7 @@
 // of wire answers, the defective games of the in-process simulator, the live plan's default
 // variants, and which variants report.html charts.
 import { describe, expect, test } from 'vitest';
-import { chartedRows } from '../../src/audit/edge-audit-files.ts';
+import { chartedRows } from '../../src/report/audit/edge-audit-files.ts';
 import { simulateHouseEdge } from '../../src/audit/edge-simulation.ts';
 import { defectiveGames, defectShortName } from '../../src/audit/defective-games.ts';
 import { clientSeedOf } from '../../src/live/audit/edge-plan.ts';

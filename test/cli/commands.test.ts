@@ -3,7 +3,8 @@
 // not the other fails here.
 import { describe, expect, test } from 'vitest';
 import { helpText, usageLine } from '../../src/cli/command-definition.ts';
-import { COMMANDS, definitionOf } from '../../src/cli/commands.ts';
+import { COMMANDS } from '../../src/cli/command-modules.ts';
+import { definitionOf } from '../../src/cli/commands.ts';
 import {
   BETS_DEFAULT,
   CONCURRENCY_DEFAULT,

@@ -1,4 +1,4 @@
-// The exit-code table (src/cli/exit-codes.ts), checked across every command of the table
+// The exit-code table (src/core/exit-codes.ts), checked across every command of the table
 // (src/cli/commands.ts) as a user meets them: the real CLI as a child process. For each command:
 // `--help` and `-h` → 0 with the help generated from its definition; a misspelt flag → 2 naming
 // the flag meant; a missing or invalid file → 2; and, for commands that take a live target, a
@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { helpText } from '../../src/cli/command-definition.ts';
-import { COMMANDS } from '../../src/cli/commands.ts';
-import { EXIT } from '../../src/cli/exit-codes.ts';
+import { COMMANDS } from '../../src/cli/command-modules.ts';
+import { EXIT } from '../../src/core/exit-codes.ts';
 import { CLI_MAIN } from '../fixtures/cli-child.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-exit-codes-'));

@@ -37,7 +37,7 @@ describe('afp scenario new', () => {
     expect(parsed.ok ? [] : parsed.errors).toEqual([]);
     if (!parsed.ok) return;
     expect(parsed.scenario.name).toBe('starter');
-    const record = await runScenario(parsed.scenario, { seed: parsed.scenario.seed });
+    const record = await runScenario(parsed.scenario, { agents: AGENTS, seed: parsed.scenario.seed });
     expect(record.outcome).toBe('completed');
     expect(record.escrows.length).toBeGreaterThan(0);
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);

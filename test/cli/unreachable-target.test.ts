@@ -1,5 +1,5 @@
 // One exit code for a target that does not answer, whatever the live command: 4 (liveness, as
-// `afp replay` always said), never 1, which is kept for afp's own bugs (src/cli/exit-codes.ts).
+// `afp replay` always said), never 1, which is kept for afp's own bugs (src/core/exit-codes.ts).
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';

@@ -17,7 +17,8 @@ import { HAPPY_CASES } from '../../src/conformance/happy-cases.ts';
 import { REJECTION_CASES } from '../../src/conformance/rejection-cases.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe } from '../../src/server/listeners.ts';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
 import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
@@ -123,7 +124,7 @@ describe.skipIf(liveUrl === undefined || liveUrl === '')(
     // A target file: every case through the target's dialects (src/conformance/target-conformance.ts), run once, one test each.
     if (!resolved.ok) throw new Error(resolved.message);
     const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
-    const clock: LiveClock = {
+    const clock: WaitClock = {
       nowMs: () => Date.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     };

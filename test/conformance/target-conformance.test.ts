@@ -13,7 +13,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { conformanceChecks } from '../../src/conformance/conformance-checks.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { writeFindingsReports } from '../../src/live/report/write-findings.ts';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { CONFORMANCE_CASES } from '../../src/conformance/conformance-cases.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
 import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';
@@ -26,7 +27,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 const curlOf = (request: { method: string; url: string }): string => `curl -X ${request.method} '${request.url}'`;
 
 const serve = await startServe({

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/commands.ts';
+import { COMMANDS } from '../../src/cli/command-modules.ts';
 import { docBlocks, readDocTexts, spliceDocs } from '../../src/cli/docs-usage.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 

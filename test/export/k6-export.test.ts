@@ -18,6 +18,7 @@ import { exportK6Script } from '../../src/export/k6/k6-script.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const K6 = join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
@@ -146,7 +147,7 @@ describe('the population cycle', () => {
 });
 
 describe('the script text', () => {
-  const smoke = scenarioFromText(readFileSync(SMOKE, 'utf8'), { fileName: SMOKE });
+  const smoke = scenarioFromText(readFileSync(SMOKE, 'utf8'), { agents: AGENTS, fileName: SMOKE });
 
   test('byte-stable, valid JavaScript, header with scenario, seed and version, tags that are real route ids', () => {
     const first = exportK6Script(smoke, OPTIONS);

@@ -163,7 +163,7 @@ describe("the deployed dialect's bodies against its documents", () => {
 
 describe('success bodies of a simulated population against the documents', () => {
   test("every success answer of a day of every archetype fits its row's schema", async () => {
-    const scenario = scenarioFromText(POPULATION);
+    const scenario = scenarioFromText(POPULATION, { agents: AGENTS });
     const router = new Router(ALL_ROUTES);
     const problems: string[] = [];
     const rowsSeen = new Set<string>();

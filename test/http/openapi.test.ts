@@ -369,7 +369,8 @@ describe('documented statuses against the dispatcher', () => {
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {
-    const scenario = scenarioFromText(`
+    const scenario = scenarioFromText(
+      `
 name: openapi-statuses
 seed: 3
 duration: 2d
@@ -379,7 +380,9 @@ populations:
   - { agent: escrow-buyer, count: 17, style: mixed, params: { expires_in: 3h, escrow_every: 2h, release: 0.4, let_expire: 0.3, dispute: 0.2 } }
   - { agent: rate-limit-abuser, count: 1, params: { burst: 350, every: 6h } }
   - { agent: bad-input-sender, count: 3, style: mixed, params: { every: 1h } }
-`);
+`,
+      { agents: AGENTS },
+    );
     const record = await runScenario(scenario, { seed: 3, agents: AGENTS });
     const seen = new Set<string>();
     for (const row of record.endpoints) {

@@ -3,7 +3,8 @@
 // refusals keep the deployment's names, and `afp audit money`'s trading probes run (not skipped)
 // on a trading agent of their own, refused 400 insufficient_balance with the balance unchanged.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
@@ -51,9 +52,9 @@ async function served(): Promise<{ target: Target; casino: string }> {
   return { target, casino: url('casino') };
 }
 
-function session(target: Target, deviations: CallDeviation[] = []): { live: LiveSession; clock: LiveClock } {
+function session(target: Target, deviations: CallDeviation[] = []): { live: LiveSession; clock: WaitClock } {
   let nowMs = 1_000_000;
-  const clock: LiveClock = {
+  const clock: WaitClock = {
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;

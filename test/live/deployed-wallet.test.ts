@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { main as targetMain } from '../../src/cli/target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
@@ -57,7 +58,7 @@ async function served(): Promise<{ target: Target; casino: string; wallet: strin
 
 function session(target: Target, deviations: CallDeviation[] = []): LiveSession {
   let nowMs = 1_000_000;
-  const clock: LiveClock = {
+  const clock: WaitClock = {
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;

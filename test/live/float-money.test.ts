@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
 import { parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
@@ -55,7 +56,7 @@ const post = async (url: string, body: unknown, key?: string): Promise<Record<st
 const get = async (url: string, key: string): Promise<Record<string, unknown>> =>
   (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
 /** A clock whose sleeps move the serve's manual clock: the deployment's windows are waited out in virtual time. */
-const clock: LiveClock = {
+const clock: WaitClock = {
   nowMs: () => nowMs,
   sleep: async (ms) => {
     nowMs += ms;

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { fundingEnvironment, userPath } from '../../src/live/funding-environment.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
@@ -107,7 +108,7 @@ describe('a funding command on a real serve', () => {
       // As npm runs afp: its node_modules/.bin (afp's `node`) and the node package's bin first on PATH.
       process.env['PATH'] = [AFP_BIN, AFP_NODE_BIN, saved ?? ''].join(delimiter);
       try {
-        const clock: LiveClock = {
+        const clock: WaitClock = {
           nowMs: () => Date.now(),
           sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         };

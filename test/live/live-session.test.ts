@@ -2,11 +2,12 @@
 // to in the documents' style A (a faithful target: no deviation at all), and a small node:http
 // server answering exactly as DEPLOYED.md says the deployed casino, faucet and escrow answer
 // (renamed fields read and reported as documented deviations, batch elements without `ok`, errors
-// without `code` keeping the target's own names). Pacing and 429 waits run on a fake LiveClock.
+// without `code` keeping the target's own names). Pacing and 429 waits run on a fake WaitClock.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 /** Real time for the network, virtual time for waits: sleeps advance `nowMs` and are recorded. */
-function fakeClock(): LiveClock & { slept: number[] } {
+function fakeClock(): WaitClock & { slept: number[] } {
   let nowMs = 1_000_000;
   const slept: number[] = [];
   return {
@@ -38,7 +39,7 @@ function fakeClock(): LiveClock & { slept: number[] } {
   };
 }
 
-function session(target: Target, clock: LiveClock, deviations: CallDeviation[] = []): LiveSession {
+function session(target: Target, clock: WaitClock, deviations: CallDeviation[] = []): LiveSession {
   return new LiveSession({
     target,
     clock,

@@ -8,7 +8,8 @@
 // margin and liquidation price against the formulas, moves the manual clock until a position is
 // liquidated and sees `trading-liquidation-as-close` hand the margin back; elsewhere it does not measure.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
@@ -25,7 +26,7 @@ afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close();
 });
 
-const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 
 async function probe(
   defects: readonly DefectName[],

@@ -6,7 +6,8 @@
 // deployed dialect tries the client-picked nonce too (its `casino.draw-at` row) and afp's deployed
 // casino refuses it.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { runReplayProbes, type ReplayProbeResult } from '../../src/live/audit/replay-probes.ts';
@@ -25,7 +26,7 @@ afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
 });
 
-const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 
 async function replay(
   dialect: 'A' | 'deployed',

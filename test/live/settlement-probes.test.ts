@@ -8,7 +8,8 @@
 // documents' style B (expires_in 1 s) is observed within the budget, the deployment's 1 h + 5 min
 // sweep and the 48 h window are skipped with the reason, before any escrow is created.
 import { afterEach, describe, expect, test } from 'vitest';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { runSettlementProbes, type SettlementResult } from '../../src/live/audit/settlement-probes.ts';
@@ -70,7 +71,7 @@ async function settle(
   };
   // Waiting on "the wall": each sleep moves the serve's clock by as much, as a real clock would.
   let nowMs = 0;
-  const clock: LiveClock = {
+  const clock: WaitClock = {
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;

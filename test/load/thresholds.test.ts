@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { LoadRecorder, type LoadSnapshot } from '../../src/load/load-recorder.ts';
-import type { LoadSection } from '../../src/load/load-schema.ts';
+import type { LoadSection } from '../../src/sim/load-schema.ts';
 import {
   abortNow,
   endpointMethod,

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { AssertionFailure } from '../../src/core/assert.ts';
-import type { RouteLimits } from '../../src/http/route.ts';
+import type { RouteLimits } from '../../src/platform/route-limits.ts';
 import type { ServiceName } from '../../src/platform/platform.ts';
 import {
   LimiterHandle,

@@ -4,7 +4,7 @@
 // (other trading rows are not counted); style-B domains refills 30 a minute after its burst of 50
 // and stops at 1,000 a day. An Enterprise agent, so the tier bucket never binds.
 import { describe, expect, test } from 'vitest';
-import type { RouteLimits } from '../../src/http/route.ts';
+import type { RouteLimits } from '../../src/platform/route-limits.ts';
 import { RateLimiter, type LimitRequest } from '../../src/platform/rate-limiter.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   scenario = parsed.scenario;
   const recorder = createRecorder({ scenario: scenario.name, seed: '3', startMs: scenario.startMs });
-  const result = await runSimulation(scenario, { seed: '3', recorder });
+  const result = await runSimulation(scenario, { agents: AGENTS, seed: '3', recorder });
   expect(result.record.outcome).toBe('completed');
   await recorder.finish(recordPath);
 });

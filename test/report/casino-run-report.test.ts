@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { renderReports } from '../../src/report/write-reports.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const ALL = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html'] as const;
 const BEFORE_CASINO = ['summary', 'agents', 'endpoints', 'escrows', 'events'] as const;
@@ -29,9 +30,9 @@ function text(files: readonly { file: string; text: string }[], name: string): s
 
 describe('casino reports of afp run', () => {
   test('casino.csv, report.html and the summary section are byte-stable for a seed; one chart per game with bets', async () => {
-    const scenario = scenarioFromText(CASINO);
-    const first = renderReports(await runScenario(scenario, { seed: 3 }), ALL);
-    const second = renderReports(await runScenario(scenario, { seed: 3 }), ALL);
+    const scenario = scenarioFromText(CASINO, { agents: AGENTS });
+    const first = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 3 }), ALL);
+    const second = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 3 }), ALL);
     expect(second.digest).toBe(first.digest);
     expect(second.files).toEqual(first.files);
     expect(first.files.map((file) => file.file)).toEqual([
@@ -99,8 +100,9 @@ describe('casino reports of afp run', () => {
     const record = await runScenario(
       scenarioFromText(
         'name: plain\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 5, style: mixed }\n',
+        { agents: AGENTS },
       ),
-      { seed: 3 },
+      { agents: AGENTS, seed: 3 },
     );
     expect(record.casino).toBeUndefined();
     const all = renderReports(record, ALL);

@@ -9,7 +9,8 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
-import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { Deadline } from '../../src/audit/live-target.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { isRefusal } from '../../src/live/operations.ts';
@@ -642,7 +643,7 @@ describe("afp's own live reading of the deployment (src/live/dialects/deployed) 
   test('every operation reads, with only the documented deviations from the documents', async () => {
     const served = await serve(['batch-summary-zero']);
     let nowMs = 1_000_000;
-    const clock: LiveClock = {
+    const clock: WaitClock = {
       nowMs: () => nowMs,
       sleep: async (ms) => {
         nowMs += ms;

@@ -106,7 +106,11 @@ describe('every defect is found by a property population, then shrunk', () => {
       });
       if (!parsed.ok)
         throw new Error(`${row.defect}: the shrunk file does not parse: ${JSON.stringify(parsed.errors)}`);
-      const again = await runSimulation(parsed.scenario, { seed: row.seed ?? '1', defects: [row.defect] });
+      const again = await runSimulation(parsed.scenario, {
+        seed: row.seed ?? '1',
+        defects: [row.defect],
+        agents: AGENTS,
+      });
       expect(again.failure?.invariant).toBe(row.invariant);
     }, 300_000);
   }

@@ -34,6 +34,6 @@ export async function expectShrinks(row: DefectCase): Promise<void> {
     knownAgents: AGENT_NAMES,
   });
   if (!parsed.ok) throw new Error(`${row.defect}: the shrunk file does not parse: ${JSON.stringify(parsed.errors)}`);
-  const again = await runSimulation(parsed.scenario, { seed, defects: [row.defect] });
+  const again = await runSimulation(parsed.scenario, { agents: AGENTS, seed, defects: [row.defect] });
   expect(again.failure?.invariant, `${row.defect}: the shrunk file run again`).toBe(row.invariant);
 }

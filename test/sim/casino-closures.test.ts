@@ -7,6 +7,7 @@ import { ClosureSchedule } from '../../src/services/casino/closure-schedule.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 const MINUTE_MS = 60_000;
@@ -15,6 +16,7 @@ describe('scenario casino settings', () => {
   test('parse to micro-USDC and offsets', () => {
     const scenario = scenarioFromText(
       `name: c\nduration: 1d\npopulations: [{ agent: fixed-bettor, count: 1 }]\ncasino:\n  starting_deposit: 12.5\n  closures:\n    - { game: dice, from: 1h, for: 30m }\n    - { game: keno, from: 0s, for: 1d }\n`,
+      { agents: AGENTS },
     );
     expect(scenario.casino).toEqual({
       startingDepositMicro: 12_500_000n,
@@ -49,15 +51,18 @@ describe('ClosureSchedule', () => {
 describe('a closure in a run', () => {
   test('refuses the game from exactly from to exactly from + for, other games untouched', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: closure
 duration: 3h
 populations:
   - { agent: fixed-bettor, count: 3, params: { game: crash, params: { cash_out_at: 2 }, amount: 0.05, every: 1m, closed_wait: 1m } }
   - { agent: fixed-bettor, count: 3, params: { game: coin_flip, amount: 0.05, every: 1m } }
 casino: { starting_deposit: '10.00', closures: [{ game: crash, from: 1h, for: 45m }] }
-`),
-      { seed: 5 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 5 },
     );
     expect(record.outcome).toBe('completed');
     const crash = keptEvents(record)

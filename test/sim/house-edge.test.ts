@@ -14,6 +14,7 @@ import { CORE_GAME_IDS } from '../../src/services/casino/games/game.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { keptEvents } from '../fixtures/kept-events.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const FILE = join(root, 'scenarios', 'house-edge.yaml');
@@ -35,7 +36,10 @@ function smallHouseEdge(): string {
 
 describe('scenarios/house-edge.yaml, small override', () => {
   test('runs clean, bets on every core game, refuses dice while it is closed', async () => {
-    const result = await runSimulation(scenarioFromText(smallHouseEdge()), { seed: 42 });
+    const result = await runSimulation(scenarioFromText(smallHouseEdge(), { agents: AGENTS }), {
+      agents: AGENTS,
+      seed: 42,
+    });
     expect(result.record.outcome).toBe('completed');
     for (const invariant of result.record.invariants) expect(invariant.violations, invariant.name).toBe(0);
     const casino = result.record.casino;
@@ -69,7 +73,11 @@ describe('scenarios/house-edge.yaml, small override', () => {
   ];
   for (const [defect, invariant] of expected) {
     test(`--defect ${defect} stops it with ${invariant}`, async () => {
-      const result = await runSimulation(scenarioFromText(smallHouseEdge()), { seed: 42, defects: [defect] });
+      const result = await runSimulation(scenarioFromText(smallHouseEdge(), { agents: AGENTS }), {
+        agents: AGENTS,
+        seed: 42,
+        defects: [defect],
+      });
       expect(result.record.outcome).toBe('invariant-failed');
       expect(result.failure?.invariant).toBe(invariant);
     });

@@ -10,13 +10,21 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const HOUR_MS = 3_600_000;
 
 describe('rate limiter evictions during a run (issue 17)', () => {
   test('the quickstart, with the limiter bounded at 64 entries, keeps every header equal to the limiter', async () => {
-    const scenario = { ...scenarioFromText(readFileSync('scenarios/quickstart.yaml', 'utf8')), durationMs: HOUR_MS };
-    const { record, failure } = await runSimulation(scenario, { seed: 42, limiter: { maxEntries: 64 } });
+    const scenario = {
+      ...scenarioFromText(readFileSync('scenarios/quickstart.yaml', 'utf8'), { agents: AGENTS }),
+      durationMs: HOUR_MS,
+    };
+    const { record, failure } = await runSimulation(scenario, {
+      agents: AGENTS,
+      seed: 42,
+      limiter: { maxEntries: 64 },
+    });
     expect(failure === null ? null : `${failure.invariant}: ${failure.violation.message}`).toBeNull();
     expect(record.outcome).toBe('completed');
     const headers = record.invariants.find((result) => result.name === 'rate-limit-headers');
@@ -26,8 +34,8 @@ describe('rate limiter evictions during a run (issue 17)', () => {
   test.skipIf(process.env['AFP_SCALE'] !== '1')(
     'the ×50 quickstart runs clean (on demand: AFP_SCALE=1, ~10 min)',
     async () => {
-      const scenario = scenarioFromText(readFileSync('test/fixtures/quickstart-x50.yaml', 'utf8'));
-      const { record, failure } = await runSimulation(scenario, { seed: 42 });
+      const scenario = scenarioFromText(readFileSync('test/fixtures/quickstart-x50.yaml', 'utf8'), { agents: AGENTS });
+      const { record, failure } = await runSimulation(scenario, { agents: AGENTS, seed: 42 });
       expect(failure === null ? null : `${failure.invariant}: ${failure.violation.message}`).toBeNull();
       expect(record.outcome).toBe('completed');
     },

@@ -47,7 +47,7 @@ describe('liveness phase', () => {
   it('lets a healthy run settle everything: the clock runs on for the bound, no item is left', async () => {
     const parsed = scenario(SCENARIO);
     expect(parsed.livenessMs).toBe(3 * 86_400_000);
-    const result = await runSimulation(parsed, { seed: '3' });
+    const result = await runSimulation(parsed, { agents: AGENTS, seed: '3' });
     expect(result.limit).toBeNull();
     expect(result.record.outcome).toBe('completed');
     expect(result.record.endMs).toBe(parsed.startMs + parsed.durationMs + 3 * 86_400_000);
@@ -58,7 +58,11 @@ describe('liveness phase', () => {
   });
 
   it('names the stuck disputes of escrow-dispute-stuck and stops as a limit; without the phase nothing sees them', async () => {
-    const stuck = await runSimulation(scenario(SCENARIO), { seed: '3', defects: ['escrow-dispute-stuck'] });
+    const stuck = await runSimulation(scenario(SCENARIO), {
+      agents: AGENTS,
+      seed: '3',
+      defects: ['escrow-dispute-stuck'],
+    });
     expect(stuck.record.outcome).toBe('limit-reached');
     expect(stuck.failure).toBeNull();
     const disputed = stuck.record.escrows.filter((escrow) => escrow.status === 'disputed');
@@ -73,6 +77,7 @@ describe('liveness phase', () => {
     for (const id of firstByName) expect(stuck.limit).toContain(`escrow ${id} (holds `);
 
     const unseen = await runSimulation(scenario(SCENARIO.replace('liveness: 3d\n', '')), {
+      agents: AGENTS,
       seed: '3',
       defects: ['escrow-dispute-stuck'],
     });

@@ -6,11 +6,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const SCALE_DOWN = 1_000;
 
 describe('scenarios/million.yaml', () => {
-  const scenario = scenarioFromText(readFileSync('scenarios/million.yaml', 'utf8'));
+  const scenario = scenarioFromText(readFileSync('scenarios/million.yaml', 'utf8'), { agents: AGENTS });
 
   test('names a million agents for one virtual day', () => {
     expect(scenario.populations.reduce((sum, population) => sum + population.count, 0)).toBe(1_000_000);
@@ -25,7 +26,7 @@ describe('scenarios/million.yaml', () => {
         count: Math.max(1, Math.round(population.count / SCALE_DOWN)),
       })),
     };
-    const { record, failure, limit } = await runSimulation(small, { seed: scenario.seed });
+    const { record, failure, limit } = await runSimulation(small, { agents: AGENTS, seed: scenario.seed });
     expect(failure === null ? null : `${failure.invariant}: ${failure.violation.message}`).toBeNull();
     expect(limit).toBeNull();
     expect(record.outcome).toBe('completed');

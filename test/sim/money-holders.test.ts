@@ -26,6 +26,7 @@ import {
   holdAccount,
   marginAccount,
 } from '../../src/services/trading/trading-record.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const CRASH = `
 name: money-table
@@ -87,8 +88,8 @@ describe('moneyHolders', () => {
 
 describe('the money table of a trading run', () => {
   test('lists the house, insurance and margin; its rows add up to total held; text and JSON agree; same seed, same bytes', async () => {
-    const scenario = scenarioFromText(CRASH);
-    const record = await runScenario(scenario, { seed: 4 });
+    const scenario = scenarioFromText(CRASH, { agents: AGENTS });
+    const record = await runScenario(scenario, { agents: AGENTS, seed: 4 });
     expect(record.outcome).toBe('completed');
     const totals = record.totals;
     const names = (totals.holders ?? []).map((holder) => holder.name);
@@ -104,7 +105,7 @@ describe('the money table of a trading run', () => {
     const json = JSON.parse(summary) as { totals: Record<string, unknown> };
     expect(json.totals['trading_insurance']).toBeDefined();
     expect(Object.keys(json.totals).slice(-2)).toEqual(['total_held', 'ledger_sum']);
-    const again = renderReports(await runScenario(scenario, { seed: 4 }), scenario.reports);
+    const again = renderReports(await runScenario(scenario, { agents: AGENTS, seed: 4 }), scenario.reports);
     expect(again.files).toEqual(rendered.files);
     expect(again.digest).toBe(rendered.digest);
   });

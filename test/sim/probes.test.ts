@@ -106,7 +106,7 @@ describe('coverage probes', () => {
       knownAgents: AGENT_NAMES,
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const result = await runSimulation(parsed.scenario, { seed: parsed.scenario.seed });
+    const result = await runSimulation(parsed.scenario, { agents: AGENTS, seed: parsed.scenario.seed });
     const summary = JSON.parse(renderReports(result.record, ['summary']).files[0]?.text ?? '{}') as {
       probes: Record<string, number>;
     };

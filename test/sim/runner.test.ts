@@ -27,10 +27,10 @@ const ALL_REPORTS = ['summary', 'agents', 'endpoints', 'escrows', 'events'] as c
 
 describe('runScenario', () => {
   test('the same scenario and seed give the same digest and byte-identical reports; another seed does not', async () => {
-    const scenario = scenarioFromText(SMALL);
-    const first = await runScenario(scenario, { seed: 5 });
-    const second = await runScenario(scenario, { seed: 5 });
-    const other = await runScenario(scenario, { seed: 6 });
+    const scenario = scenarioFromText(SMALL, { agents: AGENTS });
+    const first = await runScenario(scenario, { agents: AGENTS, seed: 5 });
+    const second = await runScenario(scenario, { agents: AGENTS, seed: 5 });
+    const other = await runScenario(scenario, { agents: AGENTS, seed: 6 });
     expect(first.outcome).toBe('completed');
     expect(first.agents).toHaveLength(50);
     expect(first.totals.requests).toBeGreaterThan(1_000);
@@ -52,11 +52,13 @@ describe('runScenario', () => {
   });
 
   test('agent ids come from per-agent streams: adding agents renames nobody', async () => {
-    const base = scenarioFromText(SMALL.replace('count: 20', 'count: 3'));
-    const more = scenarioFromText(SMALL.replace('count: 20', 'count: 4').replace('count: 17', 'count: 18'));
+    const base = scenarioFromText(SMALL.replace('count: 20', 'count: 3'), { agents: AGENTS });
+    const more = scenarioFromText(SMALL.replace('count: 20', 'count: 4').replace('count: 17', 'count: 18'), {
+      agents: AGENTS,
+    });
     const [small, large] = await Promise.all([
-      runScenario({ ...base, durationMs: 60_000 }, { seed: 9 }),
-      runScenario({ ...more, durationMs: 60_000 }, { seed: 9 }),
+      runScenario({ ...base, durationMs: 60_000 }, { agents: AGENTS, seed: 9 }),
+      runScenario({ ...more, durationMs: 60_000 }, { agents: AGENTS, seed: 9 }),
     ]);
     const names = (record: typeof small) => new Map(record.agents.map((agent) => [agent.agentId, agent.displayName]));
     const smallNames = names(small);
@@ -67,14 +69,17 @@ describe('runScenario', () => {
   });
 
   test('escrows left to expire expire at exactly expires_at, refunded in full, before any request then', async () => {
-    const scenario = scenarioFromText(`
+    const scenario = scenarioFromText(
+      `
 name: expiry
 duration: 1d
 populations:
   - { agent: escrow-seller, count: 3 }
   - { agent: escrow-buyer, count: 6, params: { release: 0, refund: 0, dispute: 0, let_expire: 1, expires_in: 90m, escrow_every: 1h } }
-`);
-    const record = await runScenario(scenario, { seed: 3 });
+`,
+      { agents: AGENTS },
+    );
+    const record = await runScenario(scenario, { agents: AGENTS, seed: 3 });
     expect(record.outcome).toBe('completed');
     const expired = keptEvents(record).filter((event) => event.type === 'escrow.expired');
     expect(expired.length).toBeGreaterThan(20);
@@ -86,8 +91,8 @@ populations:
   });
 
   test('a deliberate defect stops the run at the first violation, with the violating event', async () => {
-    const scenario = scenarioFromText(SMALL);
-    const result = await runSimulation(scenario, { seed: 5, defects: ['mint-on-claim'] });
+    const scenario = scenarioFromText(SMALL, { agents: AGENTS });
+    const result = await runSimulation(scenario, { agents: AGENTS, seed: 5, defects: ['mint-on-claim'] });
     expect(result.record.outcome).toBe('invariant-failed');
     expect(result.failure?.invariant).toBe('conservation');
     expect(result.failure?.violation.event).toContain('"type":"faucet.claimed"');
@@ -96,8 +101,8 @@ populations:
   });
 
   test('a scenario request limit ends the run as limit-reached', async () => {
-    const scenario = scenarioFromText(`${SMALL}limits: { max_requests: 500 }\n`);
-    const result = await runSimulation(scenario, { seed: 5 });
+    const scenario = scenarioFromText(`${SMALL}limits: { max_requests: 500 }\n`, { agents: AGENTS });
+    const result = await runSimulation(scenario, { agents: AGENTS, seed: 5 });
     expect(result.record.outcome).toBe('limit-reached');
     expect(result.limit).toContain('max_requests (500)');
     expect(result.record.totals.requests).toBe(500);
@@ -107,8 +112,8 @@ populations:
   test('progress is reported in steps of about 1% of virtual time, ending at 1', async () => {
     const fractions: number[] = [];
     await runScenario(
-      { ...scenarioFromText(SMALL), durationMs: 6 * 3_600_000 },
-      { seed: 5, onProgress: (fraction) => fractions.push(fraction) },
+      { ...scenarioFromText(SMALL, { agents: AGENTS }), durationMs: 6 * 3_600_000 },
+      { agents: AGENTS, seed: 5, onProgress: (fraction) => fractions.push(fraction) },
     );
     expect(fractions.length).toBeGreaterThan(50);
     expect(fractions.length).toBeLessThanOrEqual(102);
@@ -120,8 +125,9 @@ populations:
   test('the recorder sees every exchange, in order, attributed to its agent', async () => {
     const seen: { atMs: number; agentId: string | null; status: number }[] = [];
     const record = await runScenario(
-      { ...scenarioFromText(SMALL), durationMs: 3_600_000 },
+      { ...scenarioFromText(SMALL, { agents: AGENTS }), durationMs: 3_600_000 },
       {
+        agents: AGENTS,
         seed: 5,
         recorder: {
           onExchange: (exchange) =>

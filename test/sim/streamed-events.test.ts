@@ -14,6 +14,7 @@ import type { DomainEvent } from '../../src/services/shared/events.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { StreamedEvents } from '../../src/sim/streamed-events.ts';
+import { AGENTS } from '../../agents/index.ts';
 
 const ALL_REPORTS = ['summary', 'agents', 'endpoints', 'escrows', 'events'] as const;
 
@@ -74,9 +75,9 @@ describe('StreamedEvents', () => {
   });
 
   test('a shipped scenario streamed writes the same reports and digest as kept, and keeps no event list', async () => {
-    const scenario = scenarioFromText(readFileSync('scenarios/tiers-and-faults.yaml', 'utf8'));
-    const kept = await runSimulation(scenario, { seed: scenario.seed });
-    const streamed = await runSimulation(scenario, { seed: scenario.seed, streamEvents: true });
+    const scenario = scenarioFromText(readFileSync('scenarios/tiers-and-faults.yaml', 'utf8'), { agents: AGENTS });
+    const kept = await runSimulation(scenario, { agents: AGENTS, seed: scenario.seed });
+    const streamed = await runSimulation(scenario, { agents: AGENTS, seed: scenario.seed, streamEvents: true });
     expect(streamed.record.events.kept).toBeNull();
     expect(streamed.record.events.count).toBe(kept.record.events.count);
     expect(kept.record.events.count).toBeGreaterThan(0);
@@ -88,9 +89,14 @@ describe('StreamedEvents', () => {
   });
 
   test('a failing run streamed draws the same time-line as kept, its window past its first requests', async () => {
-    const scenario = scenarioFromText(FAILING);
-    const kept = await runSimulation(scenario, { seed: '5', defects: ['mint-on-claim'] });
-    const streamed = await runSimulation(scenario, { seed: '5', defects: ['mint-on-claim'], streamEvents: true });
+    const scenario = scenarioFromText(FAILING, { agents: AGENTS });
+    const kept = await runSimulation(scenario, { agents: AGENTS, seed: '5', defects: ['mint-on-claim'] });
+    const streamed = await runSimulation(scenario, {
+      agents: AGENTS,
+      seed: '5',
+      defects: ['mint-on-claim'],
+      streamEvents: true,
+    });
     expect(kept.record.outcome).toBe('invariant-failed');
     expect(kept.record.trace?.dropped).toBeGreaterThan(0);
     const keptReports = renderReports(kept.record, ['summary', 'events']);

@@ -35,7 +35,7 @@ describe('swarm draws', () => {
       const scenario = parse(text, file);
       const texts = new Set<string>();
       for (let seed = 1; seed <= 12; seed++) {
-        const drawn = swarmScenario(text, scenario, file, String(seed));
+        const drawn = swarmScenario(text, scenario, file, String(seed), AGENTS);
         expect(swarmDraw(text, scenario, String(seed), AGENTS).text, `${name} seed ${seed} again`).toBe(drawn.text);
         texts.add(drawn.text);
         expect(drawn.scenario.durationMs).toBe(scenario.durationMs);

@@ -16,7 +16,7 @@
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { DnsInput, DnsView } from '../../live/operations.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, Command, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
 import { NAMES_PER_RUN, runDomainName, type DomainsModel } from './dialect-model-services.ts';

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { OperationName } from '../../live/operations.ts';
 import type { ServiceName } from '../../platform/platform.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, Command, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
 import {

@@ -22,7 +22,7 @@
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { LimitOrderView } from '../../live/operations.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, Command, judged, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
 import { POSITIONS_MAX, type TradingModel } from './dialect-model-services.ts';

@@ -25,7 +25,7 @@ import {
 } from '../../live/operations.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import {
   accountAt,
   escrowFeeMicro,

@@ -15,7 +15,8 @@
  */
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
-import type { Deadline, LiveClock } from '../../audit/live-target.ts';
+import type { Deadline } from '../../audit/live-target.ts';
+import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
 import { AccountPool, ACCOUNTS_MAX } from '../../live/account-pool.ts';
 import { deviationFinding } from '../../live/deviation-findings.ts';
@@ -24,7 +25,7 @@ import { FindingsCollector } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
 import {
   DIALECT_COMMANDS,
@@ -53,7 +54,7 @@ export interface DialectCheckOptions {
   readonly maxCommands?: number;
   /** A reported path (`<fast-check path>@<replayPath>`): replays that one failing case. */
   readonly path?: string;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   readonly curlOf: (request: SentRequest) => string;
   readonly fundMicro?: Micro;
@@ -83,7 +84,7 @@ interface Plan {
 async function plan(
   session: LiveSession,
   pool: AccountPool,
-  clock: LiveClock,
+  clock: WaitClock,
   deadline: Deadline,
 ): Promise<Plan | string> {
   const notes: string[] = [];

@@ -8,7 +8,8 @@
  * Non-goals: a service that shares the casino's accounts (the documents' one platform): no row
  * needs these accounts there, and they stay unopened with the reason.
  */
-import type { Deadline, LiveClock } from '../../audit/live-target.ts';
+import type { Deadline } from '../../audit/live-target.ts';
+import type { WaitClock } from '../../core/clock.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { fundLiveAccount } from '../../live/live-account.ts';
 import type { LiveSession } from '../../live/live-session.ts';
@@ -24,7 +25,7 @@ export interface OpenedService {
 
 interface OpenOptions {
   readonly session: LiveSession;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
 }
 

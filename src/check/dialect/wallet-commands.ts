@@ -20,7 +20,7 @@ import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
 import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
 import type { LiveSession } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
-import { CheckMismatch } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, Command, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel } from './dialect-model.ts';
 

@@ -13,7 +13,8 @@ import { formatDecimal } from '../../core/money.ts';
 import { registeredSlots, SLOT_COUNT, type CheckModel, type Style } from '../check-model.ts';
 import { createEscrowCommand, releaseCommand } from '../escrow/command-escrow.ts';
 import { SCOPES, type BudgetScope, type Charge } from '../model-limits.ts';
-import { CheckMismatch, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import {
   DOMAIN_COUNT,
   DOMAIN_RULES,

@@ -19,16 +19,10 @@ import fc from 'fast-check';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { SCOPES, type Charge } from '../model-limits.ts';
-import { CheckMismatch, expectAnswer, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
-import {
-  limitPriceOf,
-  predictCancel,
-  predictListOrders,
-  predictPlace,
-  UNKNOWN_ORDER_ID,
-  type LimitKind,
-  type PlaceInput,
-} from './model-orders.ts';
+import { expectAnswer, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
+import { limitPriceOf, type LimitKind, type PlaceInput } from './model-order-body.ts';
+import { predictCancel, predictListOrders, predictPlace, UNKNOWN_ORDER_ID } from './model-orders.ts';
 import { predictPortfolio, predictPositions, viewMarkets, type Marks } from './model-views.ts';
 import {
   holdingOf,

@@ -9,7 +9,7 @@ import { assert } from '../../core/assert.ts';
 import { basisPoints, type Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { failure, type Prediction } from '../expectation.ts';
-import { limitPriceOf, orderBody, type PlaceInput } from './model-orders.ts';
+import { limitPriceOf, orderBody, type PlaceInput } from './model-order-body.ts';
 import type { PerpPlan } from './model-positions.ts';
 import {
   ceilDiv,

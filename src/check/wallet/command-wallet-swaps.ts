@@ -13,7 +13,8 @@ import { isValidAddress, type WalletChain } from '../../services/wallet/keys/wal
 import { levelOneBps, levelSharesBps } from '../../services/shared/referral-programme.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, failure, list, money, object, text, type Prediction } from '../expectation.ts';
-import { CheckMismatch, expectAnswer, keyed } from '../model-command.ts';
+import { expectAnswer, keyed } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import { SCOPES } from '../model-limits.ts';
 import { tokensOf, unitsText, type WalletAsset } from './model-wallet.ts';
 import {

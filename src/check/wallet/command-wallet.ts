@@ -22,7 +22,8 @@ import {
 } from '../../services/wallet/keys/wallet-keys.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, failure, list, object, text, type Matcher, type Prediction } from '../expectation.ts';
-import { CheckMismatch, expectAnswer, keyed } from '../model-command.ts';
+import { expectAnswer, keyed } from '../model-command.ts';
+import { CheckMismatch } from '../check-mismatch.ts';
 import { SCOPES } from '../model-limits.ts';
 import {
   balanceOf,

@@ -19,8 +19,8 @@
  * an error; all errors are reported together. Pure: the same section gives the same object, keys
  * in a fixed order.
  */
-import type { LoadSection, ExecutorName } from '../../load/load-schema.ts';
-import { LOAD_LIMITS } from '../../load/load-schema.ts';
+import type { LoadSection, ExecutorName } from '../../sim/load-schema.ts';
+import { LOAD_LIMITS } from '../../sim/load-schema.ts';
 
 export const LOAD_DEFAULTS = { timeUnitMs: 1_000, maxInFlight: 1_000, gracefulStopMs: 30_000 } as const;
 

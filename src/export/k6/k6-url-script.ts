@@ -9,7 +9,7 @@
  * every other status. AFP_URL overrides the URL at run time.
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
-import type { LoadSection } from '../../load/load-schema.ts';
+import type { LoadSection } from '../../sim/load-schema.ts';
 import type { UrlRequest } from '../../load/url-source.ts';
 import { urlEndpointName } from '../../load/url-source.ts';
 import { jsLiteral, type JsValue } from './js-literal.ts';

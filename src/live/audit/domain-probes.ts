@@ -24,7 +24,7 @@ import { judge, refusalText } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
 import type { OperationName } from '../operations.ts';
-import type { ProbeContext } from './money-probes.ts';
+import type { ProbeContext } from './probe-context.ts';
 
 /** The documents' yearly price of .xyz (spec/NOTES.md price table). */
 export const XYZ_YEARLY_MICRO = 14_400_000n;

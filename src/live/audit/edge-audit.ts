@@ -24,7 +24,8 @@
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
-import type { Deadline, LiveClock } from '../../audit/live-target.ts';
+import type { Deadline } from '../../audit/live-target.ts';
+import type { WaitClock } from '../../core/clock.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
@@ -57,7 +58,7 @@ export interface EdgeAuditOptions {
   readonly usdcMicro: Micro;
   readonly seed: string;
   readonly concurrency: number;
-  readonly clock: LiveClock;
+  readonly clock: WaitClock;
   readonly deadline: Deadline;
   readonly findings: FindingsCollector;
   /** The share of batchable bets sent alone (singleBetShare); 0 or absent: batches only. */

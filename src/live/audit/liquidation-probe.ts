@@ -5,7 +5,7 @@
  *      margin = size / leverage, liquidation price = entry × (1 ∓ 1/leverage ± 0.5% maintenance)
  *      (long, short); a difference beyond rounding is a rule finding. Both sides, so that whichever
  *      way the price goes one of them meets its liquidation price;
- *   2. where afp controls the target's clock (`afp serve --clock manual`, serve-clock.ts) it moves
+ *   2. where afp controls the target's clock (`afp serve --clock manual`, remote-serve-clock.ts) it moves
  *      time in steps of STEP_MS, at most STEPS_MAX of them, until a position is gone, and checks
  *      the liquidation: the balance never negative and not touched (the loss is the margin, any
  *      shortfall insurance's): lower is a critical money finding, higher (margin handed back) a
@@ -16,8 +16,8 @@
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { PositionView } from '../operations.ts';
-import { ServeClock } from '../serve-clock.ts';
-import type { ProbeContext } from './money-probes.ts';
+import { RemoteServeClock } from '../remote-serve-clock.ts';
+import type { ProbeContext } from './probe-context.ts';
 import { tradingAccount, type TradingAccount } from './trading-probes.ts';
 
 /** The two positions: opposite sides on two majors (one account nets per market). */
@@ -117,7 +117,7 @@ async function driveToLiquidation(context: ProbeContext, account: TradingAccount
   const { target } = context.session;
   if (!target.afpServe || target.adminUrl === null)
     return 'liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls';
-  const clock = await ServeClock.ofManualServe(target.adminUrl);
+  const clock = await RemoteServeClock.ofManualServe(target.adminUrl);
   if (clock === null)
     return "liquidation not measured: the afp serve's clock is not manual (start it with --clock manual)";
   let before = await account.balance();

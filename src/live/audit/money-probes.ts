@@ -29,42 +29,21 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { FindingsCollector, FindingInput } from '../finding.ts';
-import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
+import type { FindingInput } from '../finding.ts';
+import type { CallOutcome, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import { betCredit } from '../bet-credit.ts';
-import type { LiveOutcome } from '../live-account.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
+import type { ProbeContext } from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
 const MIN_BET_MICRO = 10_000n;
 /** Answers round amounts to 2 decimals on some targets: half a cent per figure. */
 const ROUNDING_MICRO = 5_000n;
-
-export interface ProbeContext {
-  readonly session: LiveSession;
-  readonly apiKey: string;
-  /** A second account with a small balance (about 1 USDC), for the double spend; null when none. */
-  readonly second: { readonly apiKey: string; readonly agentId: string } | null;
-  readonly agentId: string;
-  /** Where a withdrawal that is not refused would go; null: only an afp serve is probed. */
-  readonly withdrawAddress: string | null;
-  readonly findings: FindingsCollector;
-  readonly curlOf: (request: SentRequest) => string;
-  /**
-   * Funds a fresh account of a service that keeps its own accounts (the deployment's trading and
-   * domains), the target's way (domain-probes.ts, the liquidation probe); absent: it cannot.
-   */
-  readonly fundOwnAccount?: (
-    service: 'trading' | 'domains',
-    agentId: string,
-    apiKey: string,
-  ) => Promise<LiveOutcome<string>>;
-}
 
 export interface ProbeResult {
   readonly name: string;

@@ -5,12 +5,12 @@
  * other target is waited on, on the wall clock. Only forward, only by what the probe asks.
  * Non-goals: moving a target's clock back (time-travel reverts are a user's tool, not an audit's).
  */
-import type { LiveClock } from '../../audit/live-target.ts';
+import type { WaitClock } from '../../core/clock.ts';
 import { admin } from '../live-account.ts';
 import type { LiveSession } from '../live-session.ts';
 import type { TimePassage } from './settlement-probes.ts';
 
-export function timePassageOf(session: LiveSession, clock: LiveClock): TimePassage {
+export function timePassageOf(session: LiveSession, clock: WaitClock): TimePassage {
   const adminUrl = session.target.adminUrl;
   if (session.target.afpServe && adminUrl !== null) {
     return {

@@ -19,7 +19,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import { dialectByName } from '../dialects/index.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
-import type { ProbeContext } from './money-probes.ts';
+import type { ProbeContext } from './probe-context.ts';
 
 /** The perpetual the trading probes order on (listed on every afp trading service; `BTC` on the deployment). */
 const PROBE_MARKET = 'BTC-PERP';

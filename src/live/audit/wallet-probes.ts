@@ -20,7 +20,7 @@ import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
 import { judge, type RuleName } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
-import type { ProbeContext } from './money-probes.ts';
+import type { ProbeContext } from './probe-context.ts';
 
 type Raise = (finding: FindingInput) => void;
 type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };

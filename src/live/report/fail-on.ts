@@ -6,7 +6,7 @@
  * deviations a client codes around do not); `none` never fails on findings; a bad value is a
  * returned message naming every accepted value, never an exception.
  */
-import { EXIT } from '../../cli/exit-codes.ts';
+import { EXIT } from '../../core/exit-codes.ts';
 import { reaches, SEVERITIES, type Finding, type Severity } from '../finding.ts';
 
 export type FailOn = Severity | 'none';

@@ -5,19 +5,22 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('batch-bettor', () => {
   test("every amount of its mix is within the games' bets", () => {
     expect(() =>
       scenarioFromText(
         'name: x\nduration: 1d\npopulations:\n  - { agent: batch-bettor, count: 1, params: { mix: [{ game: slots }] } }\n',
+        { agents: AGENTS },
       ),
     ).toThrow(/mix\[0\]: slots takes bets of 0.10 to 1000.00, not 0.01/);
   });
 
   test('cycles its mix evenly, 20 bets a batch; referred agents pay commissions up their chain', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: batches
 duration: 6h
 populations:
@@ -34,8 +37,10 @@ populations:
 casino:
   starting_deposit: '25.00'
   closures: [{ game: slots, from: 1h, for: 30m }]
-`),
-      { seed: 47 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 47 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

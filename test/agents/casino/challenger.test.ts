@@ -5,19 +5,23 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('challenger', () => {
   test('challenges others, accepts and declines, never itself', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: challengers
 duration: 12h
 populations:
   - { agent: challenger, count: 8, style: mixed, params: { amount: 0.40, every: 20m, accept: 0.6 } }
   - { agent: challenger, count: 2, params: { game: dice, amount: 1, every: 30m, accept: 0 } }
 casino: { starting_deposit: '20.00' }
-`),
-      { seed: 59 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 59 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

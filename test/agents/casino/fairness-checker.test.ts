@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario, runSimulation } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 const SCENARIO = `
 name: fairness
@@ -17,7 +18,7 @@ casino: { starting_deposit: '10.00' }
 
 describe('fairness-checker', () => {
   test('rotates after k bets and every bet verifies, by the casino and by its own recomputation', async () => {
-    const record = await runScenario(scenarioFromText(SCENARIO), { seed: 61 });
+    const record = await runScenario(scenarioFromText(SCENARIO, { agents: AGENTS }), { agents: AGENTS, seed: 61 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const rotations = keptEvents(record).filter((event) => event.type === 'casino.seed-rotated').length;
@@ -32,8 +33,8 @@ describe('fairness-checker', () => {
   });
 
   test('catches a biased draw by itself', async () => {
-    const scenario = scenarioFromText(`${SCENARIO}invariants: [conservation]\n`);
-    const result = await runSimulation(scenario, { seed: 61, defects: ['casino-biased-draw'] });
+    const scenario = scenarioFromText(`${SCENARIO}invariants: [conservation]\n`, { agents: AGENTS });
+    const result = await runSimulation(scenario, { agents: AGENTS, seed: 61, defects: ['casino-biased-draw'] });
     expect(result.record.outcome).toBe('invariant-failed');
     expect(result.failure?.invariant).toBe('agent-assertions');
     expect(result.failure?.violation.message).toMatch(/does not verify bet|does not recompute from its audit trail/);

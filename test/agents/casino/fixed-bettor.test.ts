@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 const HOUR_MS = 3_600_000;
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
@@ -12,7 +13,8 @@ const START_MS = Date.parse('2026-01-01T00:00:00Z');
 describe('fixed-bettor', () => {
   test('bets its fixed amount on its game, waits out a closure, and its overdraw probe is refused', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: fixed
 duration: 6h
 populations:
@@ -21,8 +23,10 @@ populations:
 casino:
   starting_deposit: '50.00'
   closures: [{ game: dice, from: 2h, for: 1h }]
-`),
-      { seed: 31 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 31 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
@@ -47,13 +51,17 @@ casino:
     const population = (params: string): string =>
       `name: x\nduration: 1d\npopulations:\n  - { agent: fixed-bettor, count: 1, params: ${params} }\n`;
     expect(() =>
-      scenarioFromText(population('{ game: dice, params: { direction: sideways, threshold: 50 } }')),
+      scenarioFromText(population('{ game: dice, params: { direction: sideways, threshold: 50 } }'), {
+        agents: AGENTS,
+      }),
     ).toThrow(/populations\[0\]\.params\.params: dice: /);
-    expect(() => scenarioFromText(population('{ game: roulette, params: { bet_type: red, colour: blue } }'))).toThrow(
-      /roulette: /,
+    expect(() =>
+      scenarioFromText(population('{ game: roulette, params: { bet_type: red, colour: blue } }'), { agents: AGENTS }),
+    ).toThrow(/roulette: /);
+    expect(() => scenarioFromText(population('{ game: video_poker }'), { agents: AGENTS })).toThrow(
+      /populations\[0\]\.params\.game/,
     );
-    expect(() => scenarioFromText(population('{ game: video_poker }'))).toThrow(/populations\[0\]\.params\.game/);
-    expect(() => scenarioFromText(population('{ amount: 0 }'))).toThrow(/amount/);
-    expect(() => scenarioFromText(population('{ every: 10ms }'))).toThrow(/every/);
+    expect(() => scenarioFromText(population('{ amount: 0 }'), { agents: AGENTS })).toThrow(/amount/);
+    expect(() => scenarioFromText(population('{ every: 10ms }'), { agents: AGENTS })).toThrow(/every/);
   });
 });

@@ -5,19 +5,23 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('kelly-bettor', () => {
   test('bets a fraction of the reported max_bet, within the limit, with its own risk factor', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: kelly
 duration: 8h
 populations:
   - { agent: kelly-bettor, count: 4, params: { game: coin_flip, params: { side: heads }, fraction: 0.5, risk_factor: 0.2, every: 2m } }
   - { agent: kelly-bettor, count: 3, params: { game: roulette, params: { bet_type: dozen_2 }, fraction: 1, of: suggested_bet, every: 3m } }
 casino: { starting_deposit: '200.00' }
-`),
-      { seed: 43 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 43 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

@@ -5,20 +5,24 @@ import type { DomainEvent } from '../../../src/services/shared/events.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 type Bet = Extract<DomainEvent, { type: 'casino.bet' }>;
 
 describe('martingale', () => {
   test('doubles after each loss, resets after a win or a Kelly refusal', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: martingales
 duration: 12h
 populations:
   - { agent: martingale, count: 6, style: mixed, params: { game: dice, params: { direction: over, threshold: 80 }, base: 0.05, max_doublings: 12, every: 1m } }
 casino: { starting_deposit: '40.00' }
-`),
-      { seed: 41 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 41 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
@@ -50,6 +54,7 @@ casino: { starting_deposit: '40.00' }
     expect(() =>
       scenarioFromText(
         'name: x\nduration: 1d\npopulations:\n  - { agent: martingale, count: 1, params: { max_doublings: 31 } }\n',
+        { agents: AGENTS },
       ),
     ).toThrow(/max_doublings/);
   });

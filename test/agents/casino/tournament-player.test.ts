@@ -5,18 +5,22 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('tournament-player', () => {
   test('creates, enters, plays and completes tournaments', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: tournaments
 duration: 10h
 populations:
   - { agent: tournament-player, count: 10, style: mixed, params: { game: dice, params: { direction: under, threshold: 40 }, plays: 8, every: 5m, length: 1h, create: 0.4, max_agents: 6 } }
 casino: { starting_deposit: '30.00' }
-`),
-      { seed: 53 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 53 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

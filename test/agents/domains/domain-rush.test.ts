@@ -27,7 +27,7 @@ reports: [summary, agents, endpoints, domains, events]
 
 describe('domain rush', () => {
   test('completes clean, byte-stable, and exercises every domains rule', async () => {
-    const scenario = scenarioFromText(RUSH);
+    const scenario = scenarioFromText(RUSH, { agents: AGENTS });
     const first = await runScenario(scenario, { seed: 11, agents: AGENTS });
     const second = await runScenario(scenario, { seed: 11, agents: AGENTS });
     expect(first.outcome).toBe('completed');
@@ -74,7 +74,7 @@ describe('domain rush', () => {
 
   test('scenarios/domain-rush.yaml loads', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'domain-rush.yaml'), 'utf8');
-    const scenario = scenarioFromText(text);
+    const scenario = scenarioFromText(text, { agents: AGENTS });
     expect(scenario.name).toBe('domain-rush');
     expect(scenario.reports).toContain('domains');
     expect(scenario.platform).toMatchObject({ domainYearMs: 60 * 86_400_000, domainGraceMs: 7 * 86_400_000 });

@@ -4,17 +4,21 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('escrow-buyer', () => {
   test("runs alone for a day (buyers as each other's counterparties) without a violation", async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: buyers
 duration: 1d
 populations:
   - { agent: escrow-buyer, count: 30, style: mixed, params: { counterparty: escrow-buyer, expires_in: 2h, escrow_every: 1h, retry_release: 0.3 } }
-`),
-      { seed: 21 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 21 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
@@ -27,15 +31,18 @@ populations:
 
   test('with sellers over three days, disputes settle at the end of their window', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: market
 duration: 3d
 populations:
   - { agent: escrow-seller, count: 8, params: { dispute: 0.1 } }
   - { agent: escrow-buyer, count: 20, style: mixed, params: { release: 0.2, refund: 0.2, dispute: 0.4, let_expire: 0.2, expires_in: 4h, escrow_every: 3h } }
 platform: { dispute_outcome: release }
-`),
-      { seed: 22 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 22 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

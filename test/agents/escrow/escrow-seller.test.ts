@@ -4,17 +4,21 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('escrow-seller', () => {
   test('runs alone for a day without a violation', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: sellers
 duration: 1d
 populations:
   - { agent: escrow-seller, count: 10, style: mixed }
-`),
-      { seed: 31 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 31 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
@@ -24,14 +28,17 @@ populations:
 
   test('beside buyers it disputes some incoming escrows, which then settle', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: sellers-and-buyers
 duration: 3d
 populations:
   - { agent: escrow-seller, count: 5, style: mixed, params: { check_every: 1h, dispute: 0.3, view: 0.5 } }
   - { agent: escrow-buyer, count: 10, params: { release: 0, refund: 0, dispute: 0, let_expire: 1, expires_in: 12h } }
-`),
-      { seed: 32 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 32 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

@@ -3,17 +3,21 @@ import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('faucet-farmer', () => {
   test('runs alone for two days without a violation; early attempts are refused with FAUCET_CLAIMED', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: farmers
 duration: 2d
 populations:
   - { agent: faucet-farmer, count: 40, style: mixed, params: { early_claim: 0.5, repeat_a_claim: 0.3 } }
-`),
-      { seed: 11 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 11 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
@@ -34,16 +38,19 @@ populations:
     expect(() =>
       scenarioFromText(
         'name: x\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 1, params: { early_claim: 1.5 } }\n',
+        { agents: AGENTS },
       ),
     ).toThrow(/populations\[0\]\.params\.early_claim/);
     expect(() =>
       scenarioFromText(
         'name: x\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 1, params: { claim_every: 24 } }\n',
+        { agents: AGENTS },
       ),
     ).toThrow(/claim_every/);
     expect(() =>
       scenarioFromText(
         'name: x\nduration: 1d\npopulations:\n  - { agent: faucet-farmer, count: 1, params: { colour: red } }\n',
+        { agents: AGENTS },
       ),
     ).toThrow(/unknown key 'colour'/);
   });

@@ -6,14 +6,15 @@ import { describe, expect, test } from 'vitest';
 import { actionCommand, agentActions, propertyParams, servicesOf } from '../../../src/sim/property-actions.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
-import { REPORT_NAMES } from '../../../src/sim/scenario-schema.ts';
+import { REPORT_NAMES } from '../../../src/report/report-names.ts';
+import { AGENTS } from '../../../agents/index.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 
 const ALL_REPORTS = REPORT_NAMES.filter((name) => name !== 'html');
 
 async function digestOf(text: string, seed: number): Promise<{ digest: string; requests: number; held: boolean }> {
-  const record = await runScenario(scenarioFromText(text), { seed });
+  const record = await runScenario(scenarioFromText(text, { agents: AGENTS }), { seed, agents: AGENTS });
   return {
     digest: renderReports(record, ALL_REPORTS).digest,
     requests: record.totals.requests,
@@ -31,6 +32,7 @@ describe('property archetype', () => {
     try {
       scenarioFromText(
         'name: x\nduration: 1d\npopulations:\n  - agent: property\n    count: 1\n    params: { services: [escrow, casino, stocks, wallet, escrow], max_actions: 0, colour: red }\n',
+        { agents: AGENTS },
       );
     } catch (error) {
       message = String(error);
@@ -41,12 +43,16 @@ describe('property archetype', () => {
     expect(message).toMatch(/populations\[0\]\.params\.max_actions.*at least 1/);
     expect(message).toMatch(/unknown key 'colour'/);
     expect(() =>
-      scenarioFromText(scenario('{ max_actions: 1001 }')).populations.map((population) => population.params),
+      scenarioFromText(scenario('{ max_actions: 1001 }'), { agents: AGENTS }).populations.map(
+        (population) => population.params,
+      ),
     ).toThrow(/max_actions.*at most 1000/);
-    expect(() => scenarioFromText(scenario('{ max_actions: 2, actions: [1, 2, 3] }'))).toThrow(
+    expect(() => scenarioFromText(scenario('{ max_actions: 2, actions: [1, 2, 3] }'), { agents: AGENTS })).toThrow(
       /params\.actions.*3 actions are more than max_actions \(2\)/,
     );
-    expect(() => scenarioFromText(scenario('{ actions: [-1, 1.5] }'))).toThrow(/actions\[0\][\s\S]*actions\[1\]/);
+    expect(() => scenarioFromText(scenario('{ actions: [-1, 1.5] }'), { agents: AGENTS })).toThrow(
+      /actions\[0\][\s\S]*actions\[1\]/,
+    );
     const defaults = propertyParams.parse({});
     expect(defaults).toEqual({ services: ['faucet', 'escrow', 'casino', 'domains', 'trading'], max_actions: 100 });
   });

@@ -11,6 +11,7 @@ import { BAD_INPUT_CASES } from '../../../src/sim/bad-input-cases.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 
@@ -45,13 +46,17 @@ describe('bad-input-sender', () => {
   test('runs alone for a day: all its bad requests answer 4xx and its balance never moves', async () => {
     const exchanges: { path: string; status: number }[] = [];
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: bad-input
 duration: 1d
 populations:
   - { agent: bad-input-sender, count: 2, style: B, params: { every: 30m, per_wake: 20 } }
-`),
+`,
+        { agents: AGENTS },
+      ),
       {
+        agents: AGENTS,
         seed: 51,
         recorder: {
           onExchange: (exchange) =>

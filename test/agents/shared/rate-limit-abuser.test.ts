@@ -3,17 +3,21 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 describe('rate-limit-abuser', () => {
   test('runs alone for a day: free-tier bursts are cut at 300, the rest answer 429', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: abuse
 duration: 1d
 populations:
   - { agent: rate-limit-abuser, count: 1, params: { burst: 400, every: 6h } }
-`),
-      { seed: 41 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 41 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
@@ -24,13 +28,16 @@ populations:
 
   test('a pro abuser on a style-B endpoint is cut by the service row, not the tier', async () => {
     const record = await runScenario(
-      scenarioFromText(`
+      scenarioFromText(
+        `
 name: abuse-b
 duration: 1d
 populations:
   - { agent: rate-limit-abuser, count: 1, tier: pro, params: { burst: 100, every: 12h, target: escrow.B.list } }
-`),
-      { seed: 42 },
+`,
+        { agents: AGENTS },
+      ),
+      { agents: AGENTS, seed: 42 },
     );
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);

@@ -25,7 +25,7 @@ reports: [summary, agents, endpoints, events, referrals]
 
 describe('referral recruiter', () => {
   test('grows a tree, pays fees on every service, clean and byte-stable', async () => {
-    const scenario = scenarioFromText(TREE);
+    const scenario = scenarioFromText(TREE, { agents: AGENTS });
     const first = await runScenario(scenario, { seed: 5, agents: AGENTS });
     const second = await runScenario(scenario, { seed: 5, agents: AGENTS });
     expect(first.outcome).toBe('completed');
@@ -59,7 +59,7 @@ describe('referral recruiter', () => {
   });
 
   test('the level-2 defect fails the run on referral-levels', async () => {
-    const scenario = scenarioFromText(TREE);
+    const scenario = scenarioFromText(TREE, { agents: AGENTS });
     const result = await runScenario(scenario, { seed: 5, agents: AGENTS, defects: ['referral-level2-full-share'] });
     expect(result.outcome).toBe('invariant-failed');
     expect(result.invariants.find((entry) => entry.violations > 0)?.name).toBe('referral-levels');
@@ -67,7 +67,7 @@ describe('referral recruiter', () => {
 
   test('scenarios/referral-tree.yaml loads', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'referral-tree.yaml'), 'utf8');
-    const scenario = scenarioFromText(text);
+    const scenario = scenarioFromText(text, { agents: AGENTS });
     expect(scenario.name).toBe('referral-tree');
     expect(scenario.reports).toContain('referrals');
     expect(scenario.invariants).toContain('referral-levels');

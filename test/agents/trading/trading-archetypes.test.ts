@@ -10,6 +10,7 @@ import { runScenario } from '../../../src/sim/runner.ts';
 import { marketBySymbol } from '../../../src/services/trading/market-catalogue.ts';
 import { fundingRatePpm, seedHashOf } from '../../../src/services/trading/price-path.ts';
 import type { TradingOrderRow } from '../../../src/report/run-record.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 const SEED = '11';
 const PERIOD_MS = 8 * 3_600_000;
@@ -37,7 +38,7 @@ function rateAt(base: string, atMs: number): number {
 
 describe('trading archetypes follow their rules', () => {
   test('maker both sides, gambler 10x, momentum market orders, harvester the paid side of the largest rate', async () => {
-    const record = await runScenario(scenarioFromText(ARCHETYPES), { seed: SEED });
+    const record = await runScenario(scenarioFromText(ARCHETYPES, { agents: AGENTS }), { agents: AGENTS, seed: SEED });
     expect(record.outcome).toBe('completed');
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);
     const orders = record.trading?.orders ?? [];

@@ -54,7 +54,7 @@ function spiedHolder(keys: Set<string>): AnyAgentDefinition {
 
 describe('wallet-holder', () => {
   test('one wallet each, funded; sends coins and tokens on every chain, settled at their block; keys in memory only; byte-stable', async () => {
-    const scenario = scenarioFromText(HOLDERS);
+    const scenario = scenarioFromText(HOLDERS, { agents: AGENTS });
     const keys = new Set<string>();
     const record = await runScenario(scenario, { seed: 4, agents: { ...AGENTS, 'wallet-holder': spiedHolder(keys) } });
     expect(record.outcome).toBe('completed');
@@ -104,7 +104,7 @@ describe('wallet-holder', () => {
       .map((row) => row.split(','));
     expect(rows.map((row) => row[0])).toEqual(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']);
     expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(sends.length);
-    const again = await runScenario(scenario, { seed: 4 });
+    const again = await runScenario(scenario, { agents: AGENTS, seed: 4 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
   });
 
@@ -162,28 +162,33 @@ describe('wallet-holder', () => {
   test('its params are validated strictly', () => {
     const population = (params: string) =>
       `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-holder, count: 1, params: ${params} }\n`;
-    expect(() => scenarioFromText(population('{ chains: [dogecoin] }'))).toThrow(/params\.chains/);
-    expect(() => scenarioFromText(population('{ send_pct: 80 }'))).toThrow(/send_pct/);
-    expect(() => scenarioFromText(population('{ token_share: 2 }'))).toThrow(/token_share/);
-    expect(() => scenarioFromText(population('{ every: 5 }'))).toThrow(/every/);
-    expect(() => scenarioFromText(population('{ colour: red }'))).toThrow(/unknown key 'colour'/);
+    expect(() => scenarioFromText(population('{ chains: [dogecoin] }'), { agents: AGENTS })).toThrow(/params\.chains/);
+    expect(() => scenarioFromText(population('{ send_pct: 80 }'), { agents: AGENTS })).toThrow(/send_pct/);
+    expect(() => scenarioFromText(population('{ token_share: 2 }'), { agents: AGENTS })).toThrow(/token_share/);
+    expect(() => scenarioFromText(population('{ every: 5 }'), { agents: AGENTS })).toThrow(/every/);
+    expect(() => scenarioFromText(population('{ colour: red }'), { agents: AGENTS })).toThrow(/unknown key 'colour'/);
   });
 
   test('starting funds are checked per asset', () => {
     const funds = (fund: string) =>
       `name: x\nduration: 1d\npopulations: [{ agent: wallet-holder, count: 1 }]\nwallet:\n  starting_funds:\n    - ${fund}\n`;
-    expect(() => scenarioFromText(funds("{ chain: base, token: USDC, amount: '1' }"))).toThrow(/not a symbol/);
-    expect(() => scenarioFromText(funds("{ chain: bitcoin, amount: '0.000000001' }"))).toThrow(/at most 8 decimals/);
-    expect(() => scenarioFromText(funds("{ chain: dogecoin, amount: '1' }"))).toThrow(/chain/);
+    expect(() => scenarioFromText(funds("{ chain: base, token: USDC, amount: '1' }"), { agents: AGENTS })).toThrow(
+      /not a symbol/,
+    );
+    expect(() => scenarioFromText(funds("{ chain: bitcoin, amount: '0.000000001' }"), { agents: AGENTS })).toThrow(
+      /at most 8 decimals/,
+    );
+    expect(() => scenarioFromText(funds("{ chain: dogecoin, amount: '1' }"), { agents: AGENTS })).toThrow(/chain/);
     expect(
-      scenarioFromText(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }")).wallet
-        .startingFunds,
+      scenarioFromText(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }"), {
+        agents: AGENTS,
+      }).wallet.startingFunds,
     ).toEqual([{ chain: 'tron', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }]);
   });
 
   test('scenarios/wallet-swaps.yaml loads with its funds, holders and swappers', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'wallet-swaps.yaml'), 'utf8');
-    const scenario = scenarioFromText(text);
+    const scenario = scenarioFromText(text, { agents: AGENTS });
     expect(scenario.populations.map((population) => population.agent)).toEqual(['wallet-holder', 'wallet-swapper']);
     expect(scenario.wallet.startingFunds.length).toBeGreaterThan(5);
     expect(scenario.reports).toContain('wallet');

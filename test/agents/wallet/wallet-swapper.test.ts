@@ -12,6 +12,7 @@ import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
 import { keptEvents } from '../../fixtures/kept-events.ts';
 import { ok, stubContext } from './wallet-stub.ts';
+import { AGENTS } from '../../../agents/index.ts';
 
 const SWAPPERS = `
 name: wallet-swappers
@@ -71,8 +72,8 @@ function memory(extra: Record<string, unknown>) {
 
 describe('wallet-swapper', () => {
   test('swaps by contract address to the end of each order; the fees pay three levels of referrers; byte-stable', async () => {
-    const scenario = scenarioFromText(SWAPPERS);
-    const record = await runScenario(scenario, { seed: 8 });
+    const scenario = scenarioFromText(SWAPPERS, { agents: AGENTS });
+    const record = await runScenario(scenario, { agents: AGENTS, seed: 8 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants)
       expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
@@ -103,7 +104,7 @@ describe('wallet-swapper', () => {
       .slice(1)
       .reduce((sum, row) => sum + BigInt((row.split(',')[9] ?? '0').replace('.', '')), 0n);
     expect(feeTotal).toBe(fees.reduce((sum, event) => sum + event.feeMicro, 0n));
-    const again = await runScenario(scenario, { seed: 8 });
+    const again = await runScenario(scenario, { agents: AGENTS, seed: 8 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
   });
 
@@ -162,10 +163,10 @@ describe('wallet-swapper', () => {
   test('its params are validated strictly', () => {
     const population = (params: string) =>
       `name: x\nduration: 1d\npopulations:\n  - { agent: wallet-swapper, count: 1, params: ${params} }\n`;
-    expect(() => scenarioFromText(population('{ from_chains: [] }'))).toThrow(/from_chains/);
-    expect(() => scenarioFromText(population('{ amount_pct: 0 }'))).toThrow(/amount_pct/);
-    expect(() => scenarioFromText(population('{ poll: 1s }'))).toThrow(/poll/);
-    expect(() => scenarioFromText(population('{ referred: -1 }'))).toThrow(/referred/);
-    expect(() => scenarioFromText(population('{ colour: red }'))).toThrow(/unknown key 'colour'/);
+    expect(() => scenarioFromText(population('{ from_chains: [] }'), { agents: AGENTS })).toThrow(/from_chains/);
+    expect(() => scenarioFromText(population('{ amount_pct: 0 }'), { agents: AGENTS })).toThrow(/amount_pct/);
+    expect(() => scenarioFromText(population('{ poll: 1s }'), { agents: AGENTS })).toThrow(/poll/);
+    expect(() => scenarioFromText(population('{ referred: -1 }'), { agents: AGENTS })).toThrow(/referred/);
+    expect(() => scenarioFromText(population('{ colour: red }'), { agents: AGENTS })).toThrow(/unknown key 'colour'/);
   });
 });

@@ -1,7 +1,7 @@
 // --fail-on: parsing (default major, every severity and none, a bad value a clear message) and the
 // exit code it gives a list of findings (3 when one reaches the threshold, never with none).
 import { describe, expect, test } from 'vitest';
-import { EXIT } from '../../../src/cli/exit-codes.ts';
+import { EXIT } from '../../../src/core/exit-codes.ts';
 import { SEVERITIES, type Severity } from '../../../src/live/finding.ts';
 import { findingsExitCode, parseFailOn } from '../../../src/live/report/fail-on.ts';
 

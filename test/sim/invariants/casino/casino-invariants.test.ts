@@ -20,6 +20,7 @@ import { INVARIANTS, type Violation } from '../../../../src/sim/invariants/index
 import { scenarioFromText } from '../../../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../../../src/sim/runner.ts';
 import { addAgent } from '../../../fixtures/agents.ts';
+import { AGENTS } from '../../../../agents/index.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);
 
@@ -36,7 +37,7 @@ casino: { starting_deposit: '20.00' }
 `;
 
 async function run(text: string, defects: DefectName[] = []) {
-  return runSimulation(scenarioFromText(text), { seed: 71, defects });
+  return runSimulation(scenarioFromText(text, { agents: AGENTS }), { agents: AGENTS, seed: 71, defects });
 }
 
 describe('a faithful casino', () => {

@@ -13,8 +13,8 @@
  * JSON. Non-goals: operations that need input (ids rebound from live answers are the open-model
  * generator's job), several endpoints in one run.
  */
-import type { ParsedArgs, FlagSpec } from '../cli/args.ts';
-import { stringFlag } from '../cli/args.ts';
+import type { ParsedArgs, FlagSpec } from './args.ts';
+import { stringFlag } from './args.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { SERVICE_NAMES, type ServiceName } from '../platform/platform.ts';
 import { dialectByName } from '../live/dialects/index.ts';
@@ -22,7 +22,7 @@ import { rowOf } from '../live/dialects/dialect.ts';
 import type { OperationName } from '../live/operations.ts';
 import type { Target } from '../live/target.ts';
 import { parseDuration } from '../sim/duration.ts';
-import { AUTOCANNON_LIMITS } from './autocannon-engine.ts';
+import { AUTOCANNON_LIMITS } from '../load/autocannon-engine.ts';
 
 export const AUTOCANNON_FLAG_SPEC: FlagSpec = {
   endpoint: 'string',

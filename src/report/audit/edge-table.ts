@@ -11,11 +11,11 @@
  * the interval hold the theoretical edge), jackpot (bets paid the top multiplier / expected).
  */
 import { stringify } from 'csv-stringify/sync';
-import { ratioText, ratioToNumber, type Ratio } from '../core/ratio.ts';
-import { countText, percentText } from '../report/html/report-format.ts';
-import { textTable } from '../report/summary-table.ts';
-import { CONFIDENCE_LEVEL } from './edge-statistics.ts';
-import type { EdgeRow, EdgeSimulation } from './edge-simulation.ts';
+import { ratioText, ratioToNumber, type Ratio } from '../../core/ratio.ts';
+import { countText, percentText } from '../html/report-format.ts';
+import { textTable } from '../summary-table.ts';
+import { CONFIDENCE_LEVEL } from '../../audit/edge-statistics.ts';
+import type { EdgeRow, EdgeSimulation } from '../../audit/edge-simulation.ts';
 
 const fraction = (value: number): string => {
   const text = value.toFixed(8);

@@ -3,7 +3,7 @@
 // Then the whole path against a real `afp serve`: resolve the target, the endpoint, run autocannon.
 import { describe, expect, test } from 'vitest';
 import { parseArgs } from '../../src/cli/args.ts';
-import { AUTOCANNON_FLAG_SPEC, endpointRequest, parseAutocannonFlags } from '../../src/load/autocannon-flags.ts';
+import { AUTOCANNON_FLAG_SPEC, endpointRequest, parseAutocannonFlags } from '../../src/cli/autocannon-flags.ts';
 import { runAutocannon } from '../../src/load/autocannon-engine.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Target } from '../../src/live/target.ts';

@@ -21,7 +21,7 @@
  * Non-goals: evaluating thresholds (thresholds.ts) and scheduling (the executors).
  */
 import * as z from 'zod';
-import { durationMs, UNIT_MS } from '../sim/duration.ts';
+import { durationMs, UNIT_MS } from './duration.ts';
 
 export const EXECUTORS = ['constant-arrival-rate', 'ramping-arrival-rate', 'constant-vus', 'ramping-vus'] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];

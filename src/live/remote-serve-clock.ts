@@ -11,11 +11,11 @@
  * Non-goals: wall-clock serves (they and deployments keep the system clock); moving the serve's
  * clock for anything but a wait.
  */
-import type { LiveClock } from '../audit/live-target.ts';
+import type { WaitClock } from '../core/clock.ts';
 
 const ADMIN_TIMEOUT_MS = 10_000;
 
-export class ServeClock implements LiveClock {
+export class RemoteServeClock implements WaitClock {
   private readonly adminUrl: string;
   private lastMs = 0;
 
@@ -25,9 +25,9 @@ export class ServeClock implements LiveClock {
   }
 
   /** The serve's clock when it is manual; null for a wall clock or an admin door that does not answer as afp serve's. */
-  static async ofManualServe(adminUrl: string): Promise<ServeClock | null> {
+  static async ofManualServe(adminUrl: string): Promise<RemoteServeClock | null> {
     const view = await clockView(fetch(`${adminUrl}/_afp/clock`, { signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) }));
-    return view === null || view.mode !== 'manual' ? null : new ServeClock(adminUrl, view.nowMs);
+    return view === null || view.mode !== 'manual' ? null : new RemoteServeClock(adminUrl, view.nowMs);
   }
 
   /** The serve's time as last answered (a move by someone else shows on the next wait). */
@@ -67,8 +67,8 @@ async function clockView(answer: Promise<Response>): Promise<{ nowMs: number; mo
 /** The clock to pace and wait on for `target`: a manual afp serve's own clock, else `wall`. */
 export async function waitClockOf(
   target: { readonly afpServe: boolean; readonly adminUrl: string | null },
-  wall: LiveClock,
-): Promise<LiveClock> {
+  wall: WaitClock,
+): Promise<WaitClock> {
   if (!target.afpServe || target.adminUrl === null) return wall;
-  return (await ServeClock.ofManualServe(target.adminUrl)) ?? wall;
+  return (await RemoteServeClock.ofManualServe(target.adminUrl)) ?? wall;
 }

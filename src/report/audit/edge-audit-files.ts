@@ -13,15 +13,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ratioToNumber } from '../core/ratio.ts';
+import { ratioToNumber } from '../../core/ratio.ts';
 import {
   CASINO_REPORT_LIMITS,
   type CasinoReportInput,
   type GameEdgeSeries,
   type VariantSummary,
-} from '../report/html/casino-report-data.ts';
-import { renderCasinoReport } from '../report/html/html-report.ts';
-import type { EdgeRow } from './edge-simulation.ts';
+} from '../html/casino-report-data.ts';
+import { renderCasinoReport } from '../html/html-report.ts';
+import type { EdgeRow } from '../../audit/edge-simulation.ts';
 
 function verdictText(row: EdgeRow): string {
   const against =

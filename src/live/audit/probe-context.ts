@@ -1,0 +1,30 @@
+/**
+ * What a money probe of `afp audit money` is given: the session, the accounts, where findings go.
+ * Why a file of its own: the probes of each service (domain-probes.ts, trading-probes.ts, …) take
+ * it and money-probes.ts runs them, so with the type there each probe file and the runner named
+ * each other.
+ */
+import type { FindingsCollector } from '../finding.ts';
+import type { LiveOutcome } from '../live-account.ts';
+import type { LiveSession, SentRequest } from '../live-session.ts';
+
+export interface ProbeContext {
+  readonly session: LiveSession;
+  readonly apiKey: string;
+  /** A second account with a small balance (about 1 USDC), for the double spend; null when none. */
+  readonly second: { readonly apiKey: string; readonly agentId: string } | null;
+  readonly agentId: string;
+  /** Where a withdrawal that is not refused would go; null: only an afp serve is probed. */
+  readonly withdrawAddress: string | null;
+  readonly findings: FindingsCollector;
+  readonly curlOf: (request: SentRequest) => string;
+  /**
+   * Funds a fresh account of a service that keeps its own accounts (the deployment's trading and
+   * domains), the target's way (domain-probes.ts, the liquidation probe); absent: it cannot.
+   */
+  readonly fundOwnAccount?: (
+    service: 'trading' | 'domains',
+    agentId: string,
+    apiKey: string,
+  ) => Promise<LiveOutcome<string>>;
+}

@@ -1,0 +1,20 @@
+/**
+ * The report files a scenario may ask for (`reports:`), by name. Why here and not in the scenario
+ * schema: the reports are this layer's; the scenario (src/sim) names them from below.
+ */
+/** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
+export const REPORT_NAMES = [
+  'summary',
+  'agents',
+  'endpoints',
+  'escrows',
+  'events',
+  'casino',
+  'html',
+  'orders',
+  'positions',
+  'domains',
+  'referrals',
+  'wallet',
+] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];

@@ -1,0 +1,136 @@
+// The layer check (`npm run layers`, .dependency-cruiser.cjs) bites: an import from an inner
+// layer to an outer one, a folder outside every layer and a cycle of value imports each fail it
+// with a non-zero exit, in a temp copy of the config over a few files written for the purpose (so
+// a crash cannot leave a bad import in the tree); a cycle closed by a type-only import only warns. And the
+// real tree passes, and the config's layers are docs/layout.md's list, in the same order.
+// Integration: it starts dependency-cruiser as a child process (the repository's own install).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const DEPCRUISE = join(root, 'node_modules', '.bin', 'depcruise');
+const CONFIG = '.dependency-cruiser.cjs';
+const TIMEOUT_MS = 120_000;
+
+interface Cruise {
+  readonly status: number | null;
+  readonly output: string;
+}
+
+function cruise(cwd: string): Cruise {
+  const result = spawnSync(process.execPath, [DEPCRUISE, 'src', 'agents', '--config', CONFIG, '--output-type', 'err'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temp copy of the config and tsconfig, with `files` (path → text) and an agents/ file of its own. */
+function tree(files: Readonly<Record<string, string>>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'afp-layers-'));
+  made.push(dir);
+  copyFileSync(join(root, CONFIG), join(dir, CONFIG));
+  copyFileSync(join(root, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  const all = { 'agents/index.ts': 'export const AGENTS = {};\n', ...files };
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('the layer check', () => {
+  test('passes on files that import only inward', () => {
+    const dir = tree({
+      'src/core/money.ts': 'export const ONE = 1n;\n',
+      'src/cli/main.ts': "import { ONE } from '../core/money.ts';\nexport const two = ONE + ONE;\n",
+    });
+    const run = cruise(dir);
+    expect(run.output).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  });
+
+  test('fails on an import from core up to the CLI', () => {
+    const dir = tree({
+      'src/cli/exit.ts': 'export const EXIT_OK = 0;\n',
+      'src/core/upward.ts': "import { EXIT_OK } from '../cli/exit.ts';\nexport const ok = EXIT_OK;\n",
+    });
+    const run = cruise(dir);
+    expect(run.output).toContain('layer-core: src/core/upward.ts → src/cli/exit.ts');
+    expect(run.status).not.toBe(0);
+  });
+
+  test('fails on a type-only import from sim up to agents/', () => {
+    const dir = tree({
+      'agents/kit.ts': 'export interface Kit {\n  readonly name: string;\n}\n',
+      'src/sim/runner.ts': "import type { Kit } from '../../agents/kit.ts';\nexport const kits: Kit[] = [];\n",
+    });
+    const run = cruise(dir);
+    expect(run.output).toContain('layer-sim: src/sim/runner.ts → agents/kit.ts');
+    expect(run.status).not.toBe(0);
+  });
+
+  test('fails on a folder of src/ that is in no layer', () => {
+    const dir = tree({
+      'src/core/money.ts': 'export const ONE = 1n;\n',
+      'src/newcomer/thing.ts': "import { ONE } from '../core/money.ts';\nexport const thing = ONE;\n",
+    });
+    const run = cruise(dir);
+    expect(run.output).toContain('not-in-a-layer: src/newcomer/thing.ts');
+    expect(run.status).not.toBe(0);
+  });
+
+  test('fails on a cycle of value imports inside one layer, only warns on one closed by a type-only import', () => {
+    const value = cruise(
+      tree({
+        'src/sim/a.ts': "import { b } from './b.ts';\nexport const a = (): number => b() + 1;\n",
+        'src/sim/b.ts': "import { a } from './a.ts';\nexport const b = (): number => (a.length > 0 ? 1 : 0);\n",
+      }),
+    );
+    expect(value.output).toContain('no-value-cycle: src/sim/a.ts');
+    expect(value.status).not.toBe(0);
+    const typed = cruise(
+      tree({
+        'src/sim/a.ts':
+          "import { b } from './b.ts';\nexport interface A {\n  readonly n: number;\n}\nexport const a = b;\n",
+        'src/sim/b.ts': "import type { A } from './a.ts';\nexport const b = (x: A): number => x.n;\n",
+      }),
+    );
+    expect(typed.output).not.toContain('no-value-cycle');
+    expect(typed.output).toMatch(/warn type-cycle: src\/sim\/[ab]\.ts/);
+    expect(typed.status).toBe(0);
+  });
+
+  test('passes on the real tree (warnings for type-only cycles at most)', () => {
+    const run = cruise(root);
+    expect(run.output).toMatch(/no dependency violations found|\(0 errors, \d+ warnings\)/);
+    expect(run.status).toBe(0);
+  });
+});
+
+describe('docs/layout.md "The layers, checked"', () => {
+  test("lists the config's layers, in its order", () => {
+    const config = createRequire(import.meta.url)(join(root, CONFIG)) as {
+      forbidden: Array<{ name: string; from: { path?: string }; to: { path?: string | string[] } }>;
+    };
+    const rules = config.forbidden.filter((rule) => rule.name.startsWith('layer-'));
+    const outermost = rules.at(-1)?.to.path;
+    const patterns = [...rules.map((rule) => rule.from.path ?? ''), ...(Array.isArray(outermost) ? outermost : [])];
+    const fromConfig = patterns.map((pattern) => pattern.replace(/^\^/, '').replace('[.]', '.').replace(/\$$/, ''));
+    const text = readFileSync(join(root, 'docs', 'layout.md'), 'utf8');
+    const section = text.slice(text.indexOf('## The layers, checked'), text.indexOf('## The documentation'));
+    const fromDocs = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((match) => match[1]);
+    expect(fromDocs.length).toBeGreaterThan(10);
+    expect(fromDocs).toEqual(fromConfig);
+  });
+});
