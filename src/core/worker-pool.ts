@@ -25,8 +25,11 @@ export interface WorkerPoolOptions<R> {
   readonly workerData: (worker: number) => unknown;
   /** The message that hands job `job` to a worker; absent: worker k does job k, from its workerData. */
   readonly post?: (job: number) => unknown;
-  /** A worker's reply (`worker` 0-based): the result of one of its jobs, or an Error that ends the run. */
-  readonly read: (reply: unknown, worker: number) => { readonly job: number; readonly result: R } | Error;
+  /**
+   * A worker's reply (`worker` 0-based): the result of one of its jobs, null for a reply that is
+   * none (a worker's "ready"), or an Error that ends the run.
+   */
+  readonly read: (reply: unknown, worker: number) => { readonly job: number; readonly result: R } | Error | null;
   readonly onResult?: (job: number, result: R) => void;
   /** Called once every worker is started, with a function that posts a message to all of them. */
   readonly onStart?: (broadcast: (message: unknown) => void) => void;
@@ -55,6 +58,7 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
         threads.push(worker);
         worker.on('message', (reply: unknown) => {
           const read = options.read(reply, index);
+          if (read === null) return;
           if (read instanceof Error) return reject(read);
           held[index] = (held[index] ?? 1) - 1;
           results[read.job] = read.result;
