@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { leanHttpTransport } from './lean-http-transport.ts';
 import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
+import { AdminClient } from '../src/client/admin-client.ts';
 
 export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
 const WRITES_PER_WRITER_MAX = 65_536;
@@ -128,10 +129,7 @@ function healthProbe(api: string): { stop: () => Promise<number> } {
 
 /** How many checkpoints the server wrote (the newest's entry over the interval; 0 without --data). */
 async function checkpointsWritten(api: string): Promise<number> {
-  try {
-    const state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints?: { newest_seq: number | null } };
-    return Math.floor((state.checkpoints?.newest_seq ?? 0) / BENCH_CHECKPOINT_EVERY);
-  } catch {
-    return 0;
-  }
+  const answer = await AdminClient.ofUrl(api).state();
+  const state = (answer.ok ? answer.value : {}) as { checkpoints?: { newest_seq: number | null } };
+  return Math.floor((state.checkpoints?.newest_seq ?? 0) / BENCH_CHECKPOINT_EVERY);
 }
