@@ -16,15 +16,8 @@ test('src/client/endpoint-table.ts is fresh (node scripts/gen-endpoints.ts)', as
   expect(readFileSync(file, 'utf8')).toBe(expected);
 });
 
-test('the table holds every route row, in the table order, with its mount, method, path and style', () => {
+test('the table holds every route row, in the table order (each client test checks its rows field by field)', () => {
   expect(Object.keys(ROUTE_ENDPOINTS)).toEqual(ALL_ROUTES.map((route) => route.id));
-  for (const route of ALL_ROUTES)
-    expect(ROUTE_ENDPOINTS[route.id as keyof typeof ROUTE_ENDPOINTS], route.id).toEqual({
-      mount: route.mount,
-      method: route.method,
-      path: route.path,
-      style: route.style,
-    });
 });
 
 test("endpointsOf keeps only the named services' rows", () => {
