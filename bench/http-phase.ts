@@ -25,6 +25,7 @@ import { leanHttpTransport } from './lean-http-transport.ts';
 import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
 import type { MixExchange, TrafficMix } from './traffic-mix.ts';
+import { AdminClient } from '../src/client/admin-client.ts';
 
 export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -178,15 +179,7 @@ function rebound(
 }
 
 async function moveClock(urls: MountUrls, toMs: number): Promise<void> {
-  const response = await fetch(`${urls.api ?? ''}/_afp/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ to_ms: toMs }),
-    signal: AbortSignal.timeout(HTTP_REQUEST_TIMEOUT_MS),
-  });
-  const text = await response.text();
-  if (response.status !== 200)
-    throw new Error(
-      `afp serve refused to move its clock to ${new Date(toMs).toISOString()}: ${response.status} ${text}`,
-    );
+  const answer = await AdminClient.ofUrl(urls.api ?? '', { timeoutMs: HTTP_REQUEST_TIMEOUT_MS }).moveClock({ toMs });
+  if (!answer.ok)
+    throw new Error(`afp serve refused to move its clock to ${new Date(toMs).toISOString()}: ${answer.message}`);
 }

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { leanHttpTransport } from './lean-http-transport.ts';
 import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
+import { AdminClient } from '../src/client/admin-client.ts';
 
 export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
 const WRITES_PER_WRITER_MAX = 65_536;
@@ -135,16 +136,13 @@ function healthProbe(api: string): { stop: () => Promise<number> } {
 async function checkpointsWritten(
   api: string,
 ): Promise<{ checkpoints: number; checkpointBlockingMsMax: number; checkpointBlockingCpuMsMax: number }> {
-  try {
-    const state = (await (await fetch(`${api}/_afp/state`)).json()) as {
-      checkpoints?: { written: number; blocking_ms_max: number | null; blocking_cpu_ms_max: number | null };
-    };
-    return {
-      checkpoints: state.checkpoints?.written ?? 0,
-      checkpointBlockingMsMax: state.checkpoints?.blocking_ms_max ?? 0,
-      checkpointBlockingCpuMsMax: state.checkpoints?.blocking_cpu_ms_max ?? 0,
-    };
-  } catch {
-    return { checkpoints: 0, checkpointBlockingMsMax: 0, checkpointBlockingCpuMsMax: 0 };
-  }
+  const answer = await AdminClient.ofUrl(api).state();
+  const state = (answer.ok ? answer.value : {}) as {
+    checkpoints?: { written: number; blocking_ms_max: number | null; blocking_cpu_ms_max: number | null };
+  };
+  return {
+    checkpoints: state.checkpoints?.written ?? 0,
+    checkpointBlockingMsMax: state.checkpoints?.blocking_ms_max ?? 0,
+    checkpointBlockingCpuMsMax: state.checkpoints?.blocking_cpu_ms_max ?? 0,
+  };
 }

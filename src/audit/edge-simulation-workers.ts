@@ -4,12 +4,11 @@
  *
  * Workers cannot receive functions, so the games come from a GameSource — a module URL and an
  * export: the registry's GAMES by default, or a factory of modified games for audits of the
- * audit (the in-thread `transform` hook has no worker form). Jobs go through one shared queue:
- * each worker takes the next job when it answers, results are stored by job index. A worker
- * error or early exit rejects the run; every worker is terminated when it settles.
+ * audit (the in-thread `transform` hook has no worker form). Jobs go through one shared queue
+ * (src/core/worker-pool.ts): each worker takes the next job when it answers, results are stored by
+ * job index. A worker error or early exit rejects the run; every worker is terminated when it settles.
  * Non-goals: more than MAX_WORKERS threads; progress reporting.
  */
-import { Worker } from 'node:worker_threads';
 import { assert } from '../core/assert.ts';
 import type { JsonValue } from '../core/errors.ts';
 import type { GameId, GameModule } from '../services/casino/games/game.ts';
@@ -21,6 +20,7 @@ import {
   type EdgeSimulation,
 } from './edge-simulation.ts';
 import { moduleUrl } from '../core/module-url.ts';
+import { runWorkerPool } from '../core/worker-pool.ts';
 
 export const MAX_WORKERS = 16;
 
@@ -107,38 +107,14 @@ function runJobsInWorkers(
   workerCount: number,
   onJob: (job: EdgeJob) => void,
 ): Promise<EdgeJobResult[]> {
-  const results: EdgeJobResult[] = new Array<EdgeJobResult>(jobs.length);
-  const workers: Worker[] = [];
-  return new Promise<EdgeJobResult[]>((resolve, reject) => {
-    let next = 0;
-    let done = 0;
-    let settled = false;
-    const finish = (error: Error | null): void => {
-      if (settled) return;
-      settled = true;
-      for (const worker of workers) void worker.terminate();
-      if (error === null) resolve(results);
-      else reject(error);
-    };
-    const feed = (worker: Worker): void => {
-      if (next < jobs.length) {
-        worker.postMessage({ index: next, job: jobs[next] });
-        next += 1;
-      }
-    };
-    for (let index = 0; index < workerCount; index++) {
-      const worker = new Worker(moduleUrl('./edge-worker', import.meta.url), { workerData: data });
-      workers.push(worker);
-      worker.on('message', (reply: EdgeWorkerReply) => {
-        results[reply.index] = reply.result;
-        done += 1;
-        onJob(jobs[reply.index] as EdgeJob);
-        if (done === jobs.length) finish(null);
-        else feed(worker);
-      });
-      worker.on('error', (error) => finish(error));
-      worker.on('exit', (code) => finish(new Error(`an edge worker exited (code ${code}) before the jobs were done`)));
-      feed(worker);
-    }
+  return runWorkerPool<EdgeJobResult>({
+    module: moduleUrl('./edge-worker', import.meta.url),
+    name: 'edge worker',
+    workers: workerCount,
+    jobs: jobs.length,
+    workerData: () => data,
+    post: (index) => ({ index, job: jobs[index] }),
+    read: (reply) => ({ job: (reply as EdgeWorkerReply).index, result: (reply as EdgeWorkerReply).result }),
+    onResult: (index) => onJob(jobs[index] as EdgeJob),
   });
 }

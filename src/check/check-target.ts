@@ -16,6 +16,7 @@
  * the same mint in-process); in-process runs also read the chains' fee accounts.
  * Every capability switched off is reported as a note with its reason.
  */
+import { AdminClient } from '../client/admin-client.ts';
 import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
@@ -242,7 +243,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
           await moveLiveClock(client, toMs);
           currentMs = toMs;
         },
-        walletMint: async (body) => await client.raw({ mount: 'api', method: 'POST', path: '/_afp/wallet/mint', body }),
+        walletMint: async (body) => await mintThrough(client, body),
       };
       const names = runNames(options.session, runIndex);
       return {
@@ -290,16 +291,31 @@ function liveNotes(probe: ClockProbe, styleA: boolean, casino: boolean): string[
 }
 
 async function probeClock(client: AfpClient): Promise<ClockProbe> {
-  const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
-  const body = answer.body as { now_ms?: unknown; mode?: unknown } | null;
-  if (answer.status === 200 && typeof body?.now_ms === 'number' && typeof body.mode === 'string')
-    return { nowMs: body.now_ms, mode: body.mode };
+  const answer = await doorsOf(client).clock();
+  if (answer.ok) return { nowMs: answer.value.nowMs, mode: answer.value.mode };
+  if (answer.kind === 'unreachable') throw new Error(answer.message);
   const date = answer.headers['date'];
   const dateMs = date === undefined ? Number.NaN : Date.parse(date);
   return {
     reason: `the target has no GET /_afp/clock (answered ${answer.status})`,
     dateMs: Number.isFinite(dateMs) ? dateMs : null,
   };
+}
+
+/** The admin doors over the check's own client (its transport, its `api` mount). */
+function doorsOf(client: AfpClient): AdminClient {
+  return new AdminClient((request) => client.raw(request));
+}
+
+/** POST /_afp/wallet/mint as the wallet commands read it: the status and body, whatever they are. */
+async function mintThrough(
+  client: AfpClient,
+  body: { chain: string; address: string; amount: string; token?: string },
+): Promise<{ status: number; body: unknown }> {
+  const answer = await doorsOf(client).walletMint(body);
+  if (answer.ok) return { status: 200, body: answer.value };
+  if (answer.kind === 'unreachable') throw new Error(answer.message);
+  return { status: answer.status, body: answer.body };
 }
 
 interface TradingSettings {
@@ -312,8 +328,10 @@ interface TradingSettings {
 
 /** The target's trading settings (GET /_afp/platform `market_closures`, `seed`, `trading_shocks`). */
 async function readTradingSettings(client: AfpClient): Promise<TradingSettings> {
-  const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/platform' });
-  const body = (answer.status === 200 ? answer.body : null) as {
+  const answer = await doorsOf(client).platform();
+  if (!answer.ok && answer.kind === 'unreachable') throw new Error(answer.message);
+  const status = answer.ok ? 200 : answer.status;
+  const body = (answer.ok ? answer.value : null) as {
     market_closures?: unknown;
     seed?: unknown;
     trading_shocks?: unknown;
@@ -324,7 +342,7 @@ async function readTradingSettings(client: AfpClient): Promise<TradingSettings> 
   if (!Array.isArray(listed))
     return {
       closures: [],
-      closuresNote: `market closures assumed none: GET /_afp/platform answered ${answer.status} without market_closures`,
+      closuresNote: `market closures assumed none: GET /_afp/platform answered ${status} without market_closures`,
       seed,
       shocks: shocks ?? [],
     };
@@ -366,19 +384,19 @@ function readShocks(listed: unknown): PriceShock[] | null {
 const MARKET_CLOSURES_MAX = 1_000;
 
 async function readManualClock(client: AfpClient): Promise<number> {
-  const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
-  const nowMs = (answer.body as { now_ms?: unknown } | null)?.now_ms;
-  if (answer.status !== 200 || typeof nowMs !== 'number')
-    throw new Error(`GET /_afp/clock answered ${answer.status} during the check`);
-  return nowMs;
+  const answer = await doorsOf(client).clock();
+  if (answer.ok) return answer.value.nowMs;
+  throw new Error(
+    answer.kind === 'unreachable' ? answer.message : `GET /_afp/clock answered ${answer.status} during the check`,
+  );
 }
 
 async function moveLiveClock(client: AfpClient, toMs: number): Promise<void> {
-  const answer = await client.raw({ mount: 'api', method: 'POST', path: '/_afp/clock', body: { to_ms: toMs } });
-  const nowMs = (answer.body as { now_ms?: unknown } | null)?.now_ms;
-  if (answer.status !== 200 || nowMs !== toMs) {
-    throw new Error(
-      `POST /_afp/clock {to_ms: ${toMs}} answered ${answer.status} ${JSON.stringify(answer.body)}: the target's clock did not move there`,
-    );
-  }
+  const answer = await doorsOf(client).moveClock({ toMs });
+  if (answer.ok && answer.value.nowMs === toMs) return;
+  if (!answer.ok && answer.kind === 'unreachable') throw new Error(answer.message);
+  const shown = answer.ok
+    ? `200 ${JSON.stringify({ now_ms: answer.value.nowMs })}`
+    : `${answer.status} ${JSON.stringify(answer.body)}`;
+  throw new Error(`POST /_afp/clock {to_ms: ${toMs}} answered ${shown}: the target's clock did not move there`);
 }

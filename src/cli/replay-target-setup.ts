@@ -9,6 +9,7 @@
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AdminClient, type AdminAnswer } from '../client/admin-client.ts';
 import { isObject } from '../replay/json-pointer.ts';
 import {
   recordedDomainGraceMs,
@@ -91,18 +92,12 @@ async function readPlatform(
   api: string,
   timeoutMs: number,
 ): Promise<{ platform: NonNullable<ReturnType<typeof parsePlatformView>> } | { why: string }> {
-  let response: Response;
-  try {
-    response = await fetch(`${api}/${PLATFORM_ENDPOINT}`, { signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    return {
-      why: `GET /${PLATFORM_ENDPOINT} got no answer: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
-  const text = await response.text().catch(() => '');
-  if (response.status !== 200)
-    return { why: `GET /${PLATFORM_ENDPOINT} answered ${response.status}: not afp serve, or an older one` };
-  const platform = parsePlatformView(jsonOrNull(text));
+  const answer = await AdminClient.ofUrl(api, { timeoutMs }).platform();
+  if (!answer.ok && answer.kind === 'unreachable')
+    return { why: `GET /${PLATFORM_ENDPOINT} got no answer: ${answer.detail}` };
+  if (!answer.ok && answer.kind === 'status')
+    return { why: `GET /${PLATFORM_ENDPOINT} answered ${answer.status}: not afp serve, or an older one` };
+  const platform = parsePlatformView(answer.ok ? answer.value : answer.body);
   return platform === null
     ? { why: `GET /${PLATFORM_ENDPOINT} answered 200 without { dispute_outcome, faults }` }
     : { platform };
@@ -121,84 +116,53 @@ async function scenarioFileOf(name: string): Promise<string | null> {
 }
 
 /** Sends one `POST /_afp/tier`; 200 applied, 404 naming the agent refused, anything else unsupported. */
-export function applyTier(api: string, call: TierCall, timeoutMs: number): Promise<TierOutcome> {
-  return setupCall(api, TIER_ENDPOINT, call.agentId, { agent_id: call.agentId, tier: call.tier }, timeoutMs);
+export async function applyTier(api: string, call: TierCall, timeoutMs: number): Promise<TierOutcome> {
+  return setupOutcome(
+    api,
+    TIER_ENDPOINT,
+    call.agentId,
+    await setupDoors(api, timeoutMs).setTier(call.agentId, call.tier),
+  );
 }
 
 /** Sends one `POST /_afp/casino/deposit` (the agent's starting deposit); answers as `applyTier`. */
-export function applyDeposit(api: string, call: DepositCall, timeoutMs: number): Promise<SetupOutcome> {
-  return setupCall(
-    api,
-    DEPOSIT_ENDPOINT,
-    call.agentId,
-    { agent_id: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount },
-    timeoutMs,
-  );
+export async function applyDeposit(api: string, call: DepositCall, timeoutMs: number): Promise<SetupOutcome> {
+  const deposit = { agentId: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount };
+  return setupOutcome(api, DEPOSIT_ENDPOINT, call.agentId, await setupDoors(api, timeoutMs).casinoDeposit(deposit));
 }
 
 /** Sends one `POST /_afp/wallet/mint` (a wallet's starting fund): 200 applied, 400 refused (the address or amount), anything else unsupported. */
 export async function applyMint(api: string, call: MintCall, timeoutMs: number): Promise<SetupOutcome> {
-  const body = {
-    chain: call.chain,
-    address: call.address,
-    amount: call.amount,
-    ...(call.token === null ? {} : { token: call.token }),
-  };
-  const { status, text } = await postSetup(api, MINT_ENDPOINT, body, timeoutMs);
-  if (status === 200) return { kind: 'applied' };
-  return status === 400 && isObject(jsonOrNull(text))
-    ? { kind: 'refused', status, message: text.slice(0, MESSAGE_CHARS_MAX) }
-    : { kind: 'unsupported', status };
+  const answer = await setupDoors(api, timeoutMs).walletMint(call);
+  if (answer.ok) return { kind: 'applied' };
+  if (answer.kind === 'unreachable') throw unanswered(api, MINT_ENDPOINT, answer.detail);
+  if (answer.kind === 'unreadable') return { kind: 'applied' };
+  return answer.status === 400 && isObject(answer.body)
+    ? { kind: 'refused', status: 400, message: JSON.stringify(answer.body).slice(0, MESSAGE_CHARS_MAX) }
+    : { kind: 'unsupported', status: answer.status };
 }
 
-async function setupCall(
-  api: string,
-  endpoint: string,
-  agentId: string,
-  body: Record<string, string>,
-  timeoutMs: number,
-): Promise<SetupOutcome> {
-  const { status, text } = await postSetup(api, endpoint, body, timeoutMs);
-  if (status === 200) return { kind: 'applied' };
-  const answer = jsonOrNull(text);
-  // afp serve's own refusal names the agent; any other answer means the door is not there.
-  if (status === 404 && isObject(answer) && answer['agent_id'] === agentId) {
+/** The admin doors of `api`, each call bounded by the set-up timeout. */
+function setupDoors(api: string, timeoutMs: number): AdminClient {
+  return AdminClient.ofUrl(api, { timeoutMs: Math.min(timeoutMs, SETUP_TIMEOUT_MS) });
+}
+
+/** 200 applied; afp serve's own 404 naming the agent refused; any other answer means the door is not there. */
+function setupOutcome(api: string, endpoint: string, agentId: string, answer: AdminAnswer<unknown>): SetupOutcome {
+  if (answer.ok || answer.kind === 'unreadable') return { kind: 'applied' };
+  if (answer.kind === 'unreachable') throw unanswered(api, endpoint, answer.detail);
+  const body = answer.body;
+  if (answer.status === 404 && isObject(body) && body['agent_id'] === agentId) {
     return {
       kind: 'refused',
       status: 404,
-      message: typeof answer['error'] === 'string' ? answer['error'] : 'unknown agent',
+      message: typeof body['error'] === 'string' ? body['error'] : 'unknown agent',
     };
   }
-  return { kind: 'unsupported', status };
+  return { kind: 'unsupported', status: answer.status };
 }
 
-/** One admin POST; no answer at all is a liveness failure. */
-async function postSetup(
-  api: string,
-  endpoint: string,
-  body: Record<string, string>,
-  timeoutMs: number,
-): Promise<{ status: number; text: string }> {
-  let response: Response;
-  try {
-    response = await fetch(`${api}/${endpoint}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(Math.min(timeoutMs, SETUP_TIMEOUT_MS)),
-    });
-  } catch (error) {
-    throw new LivenessError(
-      `the target does not answer POST ${api}/${endpoint}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  return { status: response.status, text: await response.text() };
-}
-
-function jsonOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
+/** No answer at all from a set-up door is a liveness failure. */
+function unanswered(api: string, endpoint: string, detail: string): LivenessError {
+  return new LivenessError(`the target does not answer POST ${api}/${endpoint}: ${detail}`);
 }

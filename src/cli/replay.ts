@@ -52,6 +52,7 @@ import {
   type RecordHeader,
   type RecordedExchange,
 } from '../replay/record-format.ts';
+import { AdminClient } from '../client/admin-client.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -459,20 +460,8 @@ async function decideClock(
 }
 
 async function readTargetClock(api: string, timeoutMs: number): Promise<{ nowMs: number; mode: string } | null> {
-  try {
-    const response = await fetch(`${api}/_afp/clock`, {
-      signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)),
-    });
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return null;
-    }
-    const body = (await response.json()) as { now_ms?: unknown; mode?: unknown };
-    if (!Number.isSafeInteger(body.now_ms) || typeof body.mode !== 'string') return null;
-    return { nowMs: body.now_ms as number, mode: body.mode };
-  } catch {
-    return null;
-  }
+  const answer = await AdminClient.ofUrl(api, { timeoutMs: Math.min(timeoutMs, CLOCK_TIMEOUT_MS) }).clock();
+  return answer.ok ? { nowMs: answer.value.nowMs, mode: answer.value.mode } : null;
 }
 
 async function moveTargetClock(
@@ -480,21 +469,15 @@ async function moveTargetClock(
   toMs: number,
   timeoutMs: number,
 ): Promise<{ ok: true } | { ok: false; why: string }> {
-  try {
-    const response = await fetch(`${api}/_afp/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ to_ms: toMs }),
-      signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)),
-    });
-    const text = await response.text();
-    return response.status === 200
-      ? { ok: true }
-      : { ok: false, why: `POST /_afp/clock answered ${response.status}: ${text.slice(0, 200)}` };
-  } catch (error) {
-    throw new LivenessError(
-      `the target's clock does not answer (POST ${api}/_afp/clock): ${error instanceof Error ? error.message : String(error)}`,
-    );
+  const answer = await AdminClient.ofUrl(api, { timeoutMs: Math.min(timeoutMs, CLOCK_TIMEOUT_MS) }).moveClock({ toMs });
+  if (answer.ok) return { ok: true };
+  switch (answer.kind) {
+    case 'unreachable':
+      throw new LivenessError(`the target's clock does not answer (POST ${api}/_afp/clock): ${answer.detail}`);
+    case 'unreadable':
+      return { ok: true };
+    case 'status':
+      return { ok: false, why: answer.message };
   }
 }
 

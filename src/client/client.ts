@@ -1,6 +1,7 @@
 /**
  * AfpClient: one typed client over a Transport, used by agents, checks, replay and bench alike.
- * A thin table: one row per endpoint (the contract's id, its mount, method and path template);
+ * A thin table: one row per endpoint (the contract's id, its mount, method, path template and style),
+ * generated from the route rows (endpoint-table.ts);
  * the grouped methods (`faucetA.claim()`, `escrowB.release(id)`...) are one line each over
  * `call(id, input)`. Identity (API key, originating IP) lives in the client: `withKey`/`withIp`
  * return a new client over the same transport.
@@ -10,7 +11,8 @@
  * wrapped as code 'UNKNOWN' and kept under `body`), only transport trouble rejects.
  * Non-goals: retries, validation of answers (conformance checks compare answers to the model).
  */
-import type { HttpMethod, Mount } from '../http/route.ts';
+import type { RouteEndpointRow } from './endpoint-table.ts';
+import { endpointsOf } from './endpoints.ts';
 import { CASINO_ENDPOINTS, CasinoClient, type CasinoBody, type CasinoEndpointId } from './casino-client.ts';
 import { DOMAINS_ENDPOINTS, DomainsClient, type DomainsEndpointId } from './domains-client.ts';
 import { WALLET_ENDPOINTS, WalletClient, type WalletEndpointId } from './wallet-client.ts';
@@ -28,36 +30,10 @@ export interface ErrorBody {
   [k: string]: unknown;
 }
 
-export interface EndpointRow {
-  readonly mount: Mount;
-  readonly method: HttpMethod;
-  /** Template with `:name` parameters, as in the route rows. */
-  readonly path: string;
-}
+export type EndpointRow = RouteEndpointRow;
 
-/** The endpoints of the contract, keyed by the route ids the server's rows carry. */
-export const ENDPOINTS = {
-  'faucet.A.register': { mount: 'faucet', method: 'POST', path: '/api/v1/agents/register' },
-  'faucet.A.claim': { mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim' },
-  'faucet.A.status': { mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status' },
-  'faucet.A.agent': { mount: 'faucet', method: 'GET', path: '/api/v1/agents/:id' },
-  'faucet.B.register': { mount: 'api', method: 'POST', path: '/register' },
-  'faucet.B.claim': { mount: 'api', method: 'POST', path: '/claim' },
-  'faucet.B.status': { mount: 'api', method: 'GET', path: '/status' },
-  'faucet.B.agents': { mount: 'api', method: 'GET', path: '/agents' },
-  'faucet.B.referrals': { mount: 'api', method: 'GET', path: '/referrals' },
-  'escrow.A.create': { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/create' },
-  'escrow.A.release': { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/release' },
-  'escrow.A.dispute': { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/dispute' },
-  'escrow.A.get': { mount: 'escrow', method: 'GET', path: '/api/v1/escrow/:id' },
-  'escrow.A.list': { mount: 'escrow', method: 'GET', path: '/api/v1/escrow/list' },
-  'escrow.B.create': { mount: 'api', method: 'POST', path: '/escrow' },
-  'escrow.B.release': { mount: 'api', method: 'POST', path: '/escrow/:id/release' },
-  'escrow.B.refund': { mount: 'api', method: 'POST', path: '/escrow/:id/refund' },
-  'escrow.B.get': { mount: 'api', method: 'GET', path: '/escrow/:id' },
-  'escrow.B.list': { mount: 'api', method: 'GET', path: '/escrows' },
-  'escrow.B.dispute': { mount: 'api', method: 'POST', path: '/escrow/:id/dispute' },
-} as const satisfies Record<string, EndpointRow>;
+/** The endpoints of the contract, keyed by the route ids the server's rows carry: the faucet and escrow rows of the route table (generated: src/client/endpoint-table.ts). */
+export const ENDPOINTS = endpointsOf('faucet', 'escrow');
 
 export type EndpointId = keyof typeof ENDPOINTS;
 export const ENDPOINT_IDS = Object.keys(ENDPOINTS) as EndpointId[];

@@ -2,30 +2,13 @@
  * DomainsClient: the domains endpoints (styles A and B) over the same Transport as AfpClient,
  * reachable as `client.domains`, with typed requests and answers (the wire shapes of
  * src/http/routes/domains/domains.ts). The endpoint table is the server's domains rows, id for id
- * (a test checks it). Identity comes from the AfpClient that made it.
+ * (generated: endpoint-table.ts). Identity comes from the AfpClient that made it.
  */
-import type { HttpMethod, Mount } from '../http/route.ts';
+import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
 
-export interface DomainsEndpointRow {
-  readonly mount: Mount;
-  readonly method: HttpMethod;
-  readonly path: string;
-}
-
-export const DOMAINS_ENDPOINTS = {
-  'domains.A.check': { mount: 'domains', method: 'GET', path: '/api/v1/check' },
-  'domains.A.register': { mount: 'domains', method: 'POST', path: '/api/v1/register' },
-  'domains.A.domains': { mount: 'domains', method: 'GET', path: '/api/v1/domains' },
-  'domains.A.dns': { mount: 'domains', method: 'POST', path: '/api/v1/dns' },
-  'domains.A.dns.list': { mount: 'domains', method: 'GET', path: '/api/v1/dns' },
-  'domains.A.valuation': { mount: 'domains', method: 'GET', path: '/api/v1/valuation' },
-  'domains.B.register': { mount: 'api', method: 'POST', path: '/domains-api/register' },
-  'domains.B.lookup': { mount: 'api', method: 'GET', path: '/domains-api/lookup/:domain' },
-  'domains.B.domains': { mount: 'api', method: 'GET', path: '/domains-api/domains' },
-  'domains.B.renew': { mount: 'api', method: 'POST', path: '/domains-api/renew' },
-  'domains.B.transfer': { mount: 'api', method: 'POST', path: '/domains-api/transfer' },
-} as const satisfies Record<string, DomainsEndpointRow>;
+/** The domains rows of the route table (generated: src/client/endpoint-table.ts). */
+export const DOMAINS_ENDPOINTS = endpointsOf('domains');
 
 export type DomainsEndpointId = keyof typeof DOMAINS_ENDPOINTS;
 

@@ -4,17 +4,23 @@
  * rejects naming the known ones.
  *
  * Invariants: JSON bodies go out as application/json; raw bodies go out byte for byte with their
- * own content type; every request is bounded by a timeout (default 30 s). A network error, a
- * timeout or a non-JSON answer rejects with a message naming the URL; any JSON answer, whatever
- * its status, resolves. Response header names are lower-case (fetch's Headers are).
+ * own content type; every request is bounded by a timeout (default 30 s). A network error or a
+ * timeout rejects with a message naming the URL; any JSON answer, whatever its status, resolves.
+ * A non-JSON answer rejects too, unless the transport keeps it (`nonJson: 'keep'`: it resolves with
+ * its text). `answerCharsMax` cuts an answer's text before it is parsed (live
+ * reads bound what a target can make them hold). Response header names are lower-case.
  */
-import { describeError } from './target.ts';
+import { describeError } from './describe-error.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 export interface HttpTransportOptions {
   readonly urls: MountUrls;
   /** Per-request limit, headers and body included. */
   readonly timeoutMs?: number;
+  /** 'reject' (default): a non-JSON answer is transport trouble; 'keep': it resolves with `text`. */
+  readonly nonJson?: 'reject' | 'keep';
+  /** The most characters of an answer read (default: all). */
+  readonly answerCharsMax?: number;
 }
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -44,15 +50,35 @@ export function httpTransport(options: HttpTransportOptions): Transport {
         signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
+      if (options.answerCharsMax !== undefined) text = text.slice(0, options.answerCharsMax);
     } catch (error) {
       throw new Error(`${request.method} ${url} failed: ${describeError(error)}`, { cause: error });
     }
+    const headers = incomingHeaders(response.headers);
+    if (options.nonJson === 'keep') {
+      const body = jsonOrUndefined(text);
+      return body === undefined
+        ? { status: response.status, headers, body, text }
+        : { status: response.status, headers, body };
+    }
     return {
       status: response.status,
-      headers: incomingHeaders(response.headers),
+      headers,
       body: parseJsonAnswer(text, response.status, `${request.method} ${url}`),
     };
   };
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function snippet(text: string): string {
+  return text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
 }
 
 function queryString(query: Readonly<Record<string, string>> | undefined): string {
@@ -88,7 +114,6 @@ function parseJsonAnswer(text: string, status: number, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    const snippet = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
-    throw new Error(`${what} answered ${status} with a non-JSON body: ${JSON.stringify(snippet)}`);
+    throw new Error(`${what} answered ${status} with a non-JSON body: ${JSON.stringify(snippet(text))}`);
   }
 }

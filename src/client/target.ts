@@ -6,6 +6,9 @@
  * is an error the command reports).
  */
 import type { ServiceName } from '../platform/platform.ts';
+import { AdminClient } from './admin-client.ts';
+
+export { describeError } from './describe-error.ts';
 import type { MountUrls } from './transport.ts';
 
 /** The services a mounts list may name (a type-only import keeps the platform out of live tools). */
@@ -52,25 +55,22 @@ export type MountsAnswer =
  */
 export async function readMounts(url: string, options: { timeoutMs?: number } = {}): Promise<MountsAnswer> {
   const api = parseTarget(url).api as string;
-  const discoveryUrl = `${api}/_afp/mounts`;
-  let response: Response;
-  try {
-    response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? DISCOVERY_TIMEOUT_MS) });
-  } catch (error) {
-    return {
-      kind: 'unreachable',
-      api,
-      message: `target ${api} does not answer (GET ${discoveryUrl}): ${describeError(error)}`,
-    };
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return { kind: 'other', api, status: response.status };
-  }
-  try {
-    return { kind: 'mounts', api, body: (await response.json()) as unknown };
-  } catch {
-    return { kind: 'other', api, status: response.status };
+  const answer = await AdminClient.ofUrl(api, { timeoutMs: options.timeoutMs ?? DISCOVERY_TIMEOUT_MS }).mounts();
+  if (answer.ok) return { kind: 'mounts', api, body: answer.value };
+  switch (answer.kind) {
+    case 'unreachable':
+      return {
+        kind: 'unreachable',
+        api,
+        message: `target ${api} does not answer (GET ${api}/_afp/mounts): ${answer.detail}`,
+      };
+    case 'unreadable':
+      // 200 with JSON that is no object: still what the serve said (announcedMounts finds nothing in it).
+      return answer.text === undefined
+        ? { kind: 'mounts', api, body: answer.body }
+        : { kind: 'other', api, status: 200 };
+    case 'status':
+      return { kind: 'other', api, status: answer.status };
   }
 }
 
@@ -106,10 +106,4 @@ export function announcedMounts(body: unknown): MountUrls {
     if (typeof url === 'string' && targetUrlError(url) === null) found[service] = normalizeBase(url);
   }
   return found;
-}
-
-export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}${cause}`;
 }

@@ -5,27 +5,11 @@
  * (the wire shapes are in src/http/routes/trading/trading-render.ts). Identity comes from the
  * AfpClient that made it.
  */
-import type { HttpMethod, Mount } from '../http/route.ts';
+import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
 
-export interface TradingEndpointRow {
-  readonly mount: Mount;
-  readonly method: HttpMethod;
-  readonly path: string;
-}
-
-export const TRADING_ENDPOINTS = {
-  'trading.A.order': { mount: 'trading', method: 'POST', path: '/api/v1/orders' },
-  'trading.A.cancel': { mount: 'trading', method: 'POST', path: '/api/v1/orders/:id/cancel' },
-  'trading.A.positions': { mount: 'trading', method: 'GET', path: '/api/v1/positions' },
-  'trading.A.markets': { mount: 'trading', method: 'GET', path: '/api/v1/markets' },
-  'trading.A.ticker': { mount: 'trading', method: 'GET', path: '/api/v1/ticker/:symbol' },
-  'trading.B.order': { mount: 'api', method: 'POST', path: '/trading-api/order' },
-  'trading.B.price': { mount: 'api', method: 'GET', path: '/trading-api/price/:pair' },
-  'trading.B.orders': { mount: 'api', method: 'GET', path: '/trading-api/orders' },
-  'trading.B.cancel': { mount: 'api', method: 'DELETE', path: '/trading-api/order/:id' },
-  'trading.B.portfolio': { mount: 'api', method: 'GET', path: '/trading-api/portfolio' },
-} as const satisfies Record<string, TradingEndpointRow>;
+/** The trading rows of the route table (generated: src/client/endpoint-table.ts). */
+export const TRADING_ENDPOINTS = endpointsOf('trading');
 
 export type TradingEndpointId = keyof typeof TRADING_ENDPOINTS;
 export type TradingBody = Record<string, unknown>;

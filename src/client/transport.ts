@@ -7,8 +7,8 @@
  * Invariants: header names are lower-case both ways; `body` is a JSON value (undefined = no body);
  * `rawBody` exists only to send bad input (malformed JSON, a wrong content type, an oversized body)
  * and goes through the same body reader on both transports (src/http/body.ts).
- * A transport rejects only for transport trouble (network, timeout, a non-JSON answer) or a bug;
- * every HTTP status, 4xx and 5xx included, is a resolved response.
+ * A transport rejects only for transport trouble (network, timeout, a non-JSON answer unless it
+ * keeps those as `text`) or a bug; every HTTP status, 4xx and 5xx included, is a resolved response.
  */
 import type { HttpMethod, Mount } from '../http/route.ts';
 
@@ -32,8 +32,14 @@ export interface TransportResponse {
   readonly status: number;
   /** Lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Parsed JSON. */
+  /** Parsed JSON (undefined when `text` is set). */
   readonly body: unknown;
+  /**
+   * The answer's text when it was not JSON; set only by a transport told to keep such answers
+   * (httpTransport `nonJson: 'keep'`: live reads, where a non-JSON answer is a finding or a
+   * "not afp serve" sign, not an exception). Any other transport rejects instead.
+   */
+  readonly text?: string;
 }
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;

@@ -1,44 +1,14 @@
 /**
  * WalletClient: the wallet endpoints (primary /v1, style A, style B) over the same Transport as
  * AfpClient, reachable as `client.wallet`, with typed requests and answers (the wire shapes of
- * src/http/routes/wallet/). The endpoint table is the server's wallet rows, id for id (a test
- * checks it). Keys sent to `send` travel in the request body only; the client keeps none.
+ * src/http/routes/wallet/). The endpoint table is the server's wallet rows, id for id (generated:
+ * endpoint-table.ts). Keys sent to `send` travel in the request body only; the client keeps none.
  */
-import type { HttpMethod, Mount } from '../http/route.ts';
+import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
 
-export interface WalletEndpointRow {
-  readonly mount: Mount;
-  readonly method: HttpMethod;
-  readonly path: string;
-}
-
-export const WALLET_ENDPOINTS = {
-  'wallet.primary.register': { mount: 'wallet', method: 'POST', path: '/v1/auth/register' },
-  'wallet.primary.create': { mount: 'wallet', method: 'POST', path: '/v1/wallet/create' },
-  'wallet.primary.balance': { mount: 'wallet', method: 'GET', path: '/v1/wallet/balance/:address' },
-  'wallet.primary.send': { mount: 'wallet', method: 'POST', path: '/v1/wallet/send' },
-  'wallet.primary.swap-quote': { mount: 'wallet', method: 'GET', path: '/v1/wallet/swap/quote' },
-  'wallet.primary.swap': { mount: 'wallet', method: 'POST', path: '/v1/wallet/swap' },
-  'wallet.primary.deposit-address': { mount: 'wallet', method: 'GET', path: '/v1/wallet/deposit-address' },
-  'wallet.primary.transactions': { mount: 'wallet', method: 'GET', path: '/v1/wallet/transactions/:address' },
-  'wallet.primary.swap-status': { mount: 'wallet', method: 'GET', path: '/v1/wallet/swap/status/:orderId' },
-  'wallet.primary.chains': { mount: 'wallet', method: 'GET', path: '/v1/wallet/chains' },
-  'wallet.primary.gossip': { mount: 'wallet', method: 'GET', path: '/v1/gossip' },
-  'wallet.primary.referral-code': { mount: 'wallet', method: 'GET', path: '/v1/referral/code' },
-  'wallet.primary.referral-stats': { mount: 'wallet', method: 'GET', path: '/v1/referral/stats' },
-  'wallet.primary.referral-withdraw': { mount: 'wallet', method: 'POST', path: '/v1/referral/withdraw' },
-  'wallet.A.balance': { mount: 'wallet', method: 'GET', path: '/api/v1/balance' },
-  'wallet.A.addresses': { mount: 'wallet', method: 'GET', path: '/api/v1/addresses' },
-  'wallet.A.send': { mount: 'wallet', method: 'POST', path: '/api/v1/send' },
-  'wallet.A.swap': { mount: 'wallet', method: 'POST', path: '/api/v1/swap' },
-  'wallet.A.transactions': { mount: 'wallet', method: 'GET', path: '/api/v1/transactions' },
-  'wallet.B.balance': { mount: 'api', method: 'GET', path: '/wallet-api/balance' },
-  'wallet.B.send': { mount: 'api', method: 'POST', path: '/wallet-api/send' },
-  'wallet.B.address': { mount: 'api', method: 'GET', path: '/wallet-api/address' },
-  'wallet.B.transactions': { mount: 'api', method: 'GET', path: '/wallet-api/transactions' },
-  'wallet.B.tx': { mount: 'api', method: 'GET', path: '/wallet-api/tx/:hash' },
-} as const satisfies Record<string, WalletEndpointRow>;
+/** The wallet rows of the route table (generated: src/client/endpoint-table.ts). */
+export const WALLET_ENDPOINTS = endpointsOf('wallet');
 
 export type WalletEndpointId = keyof typeof WALLET_ENDPOINTS;
 export type WalletChainName = 'ethereum' | 'base' | 'solana' | 'bitcoin' | 'tron' | 'monero';

@@ -7,6 +7,7 @@
  *     otherwise time-dependent cases are skipped with the reason in `clockNote`.
  * Non-goals: starting servers (the tests start `afp serve` and hand its URL to `liveConformanceTarget`).
  */
+import { AdminClient } from '../client/admin-client.ts';
 import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
@@ -76,22 +77,25 @@ export async function servedConformanceTarget(
       clock: null,
       clockNote: 'the target has no style-B api mount, where afp serve keeps its clock (/_afp/clock)',
     };
-  const clockAnswer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
-  const mode = (clockAnswer.body as { mode?: unknown } | null)?.mode;
-  const manual = clockAnswer.status === 200 && mode === 'manual';
+  const doors = new AdminClient(transport);
+  const clockAnswer = await doors.clock();
+  if (!clockAnswer.ok && clockAnswer.kind === 'unreachable') throw new Error(clockAnswer.message);
+  const manual = clockAnswer.ok && clockAnswer.value.mode === 'manual';
   const clockNote = manual
     ? null
-    : clockAnswer.status !== 200
+    : !clockAnswer.ok
       ? `the target has no GET /_afp/clock (answered ${clockAnswer.status}), so its clock cannot be moved`
-      : `the target's clock runs in '${String(mode)}' mode, so exact instants cannot be hit (start it with --clock manual)`;
-  const control: ClockControl = { advance: (deltaMs) => advanceLiveClock(client, deltaMs) };
+      : `the target's clock runs in '${clockAnswer.value.mode}' mode, so exact instants cannot be hit (start it with --clock manual)`;
+  const control: ClockControl = { advance: (deltaMs) => advanceLiveClock(doors, deltaMs) };
   return { description, client: () => client, mounts, clock: manual ? control : null, clockNote };
 }
 
-async function advanceLiveClock(client: AfpClient, deltaMs: number): Promise<void> {
-  const answer = await client.raw({ mount: 'api', method: 'POST', path: '/_afp/clock', body: { advance_ms: deltaMs } });
-  if (answer.status !== 200)
-    throw new Error(
-      `POST /_afp/clock {advance_ms: ${deltaMs}} answered ${answer.status} ${JSON.stringify(answer.body)}`,
-    );
+async function advanceLiveClock(doors: AdminClient, deltaMs: number): Promise<void> {
+  const answer = await doors.moveClock({ advanceMs: deltaMs });
+  if (answer.ok) return;
+  throw new Error(
+    answer.kind === 'unreachable'
+      ? answer.message
+      : `POST /_afp/clock {advance_ms: ${deltaMs}} answered ${answer.status} ${JSON.stringify(answer.body)}`,
+  );
 }

@@ -9,7 +9,10 @@
  * the text in one pass, before parsing, without recursion.
  * All three statuses carry the code BAD_REQUEST (docs/decisions/serve.md "Serve and transports").
  * The result is a value, never a throw; the dispatcher answers `failure` at its step 5.
+ * The bytes come off the socket through `readBodyBytes`, the one stream reader (the API server's and
+ * the MCP door's), which buffers at most `maxBytes` and drains at most `drainBytes` more.
  */
+import type { IncomingMessage } from 'node:http';
 import { fail, failWithStatus, type Failure } from '../core/errors.ts';
 
 /** Deepest nesting of arrays and objects a body may have (escrow conditions use 4 levels under the body). */
@@ -89,4 +92,47 @@ export function jsonTooDeep(text: string): Failure | null {
     }
   }
   return null;
+}
+
+/** A body as read off the socket: its bytes, too large (drained: the connection may stay), abandoned (not drained: close it), or the client went away. */
+export type BodyBytes =
+  | { readonly kind: 'read'; readonly bytes: Buffer }
+  | { readonly kind: 'too-large' }
+  | { readonly kind: 'abandoned' }
+  | { readonly kind: 'failed' };
+
+/**
+ * Reads a request's body, buffering at most `maxBytes`; past them it reads on without keeping
+ * anything up to `drainBytes` more (so a 413 can be answered on a connection still in step), then
+ * gives up (`abandoned`). A declared Content-Length past both is abandoned before a byte is read.
+ */
+export function readBodyBytes(
+  request: IncomingMessage,
+  limits: { readonly maxBytes: number; readonly drainBytes: number },
+): Promise<BodyBytes> {
+  const { maxBytes, drainBytes } = limits;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: BodyBytes): void => {
+      if (done) return;
+      done = true;
+      request.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else if (size > maxBytes + drainBytes) finish({ kind: 'abandoned' });
+    };
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBytes + drainBytes) return finish({ kind: 'abandoned' });
+    request.on('data', onData);
+    request.once('end', () =>
+      finish(size > maxBytes ? { kind: 'too-large' } : { kind: 'read', bytes: Buffer.concat(chunks, size) }),
+    );
+    request.once('error', () => finish({ kind: 'failed' }));
+    request.once('close', () => finish({ kind: 'failed' }));
+  });
 }

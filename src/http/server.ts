@@ -26,7 +26,7 @@ import type { Clock } from '../core/clock.ts';
 import { fail, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { infoOf } from '../platform/info.ts';
-import { bodyTooLarge, readJsonBody } from './body.ts';
+import { bodyTooLarge, readBodyBytes, readJsonBody, type BodyBytes } from './body.ts';
 import { answerClientError } from './client-error.ts';
 import { normalizePeer, originatingIp } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
@@ -116,8 +116,6 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-type BodyBytes = { kind: 'read'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'abandoned' } | { kind: 'failed' };
-
 export function createApiServer(options: ApiServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
@@ -164,7 +162,7 @@ async function serveOne(
     return;
   }
   const maxBodyBytes = options.dispatcher.platform.config.maxBodyBytes;
-  const bytes = await readBody(request, maxBodyBytes);
+  const bytes = await readBodyBytes(request, { maxBytes: maxBodyBytes, drainBytes: DRAIN_LIMIT_BYTES });
   if (bytes.kind === 'failed') return; // the client went away mid-body: nobody to answer
   const edge = toEdgeRequest(options, request, bytes, maxBodyBytes);
   const close = bytes.kind === 'abandoned';
@@ -298,34 +296,6 @@ function parseQuery(text: string): { values: Record<string, string>; failure?: F
     values[name] = value;
   }
   return { values };
-}
-
-/** Reads the body, buffering at most `maxBytes`; drains up to DRAIN_LIMIT_BYTES more. */
-function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (result: BodyBytes): void => {
-      if (done) return;
-      done = true;
-      request.off('data', onData);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else if (size > maxBytes + DRAIN_LIMIT_BYTES) finish({ kind: 'abandoned' });
-    };
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > maxBytes + DRAIN_LIMIT_BYTES) return finish({ kind: 'abandoned' });
-    request.on('data', onData);
-    request.once('end', () =>
-      finish(size > maxBytes ? { kind: 'too-large' } : { kind: 'read', bytes: Buffer.concat(chunks, size) }),
-    );
-    request.once('error', () => finish({ kind: 'failed' }));
-    request.once('close', () => finish({ kind: 'failed' }));
-  });
 }
 
 function writeJson(

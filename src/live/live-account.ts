@@ -25,7 +25,6 @@ import { fundingEnvironment } from './funding-environment.ts';
 export const FUNDING_CHAIN = 'solana';
 const POLL_MS = 1_000;
 const COMMAND_TIMEOUT_MS = 120_000;
-const ADMIN_TIMEOUT_MS = 10_000;
 /** Bytes of the funding command's output kept (only its first 300 characters are reported). */
 const COMMAND_OUTPUT_MAX = 1_000_000;
 
@@ -220,45 +219,23 @@ function runCommand(command: string, env: NodeJS.ProcessEnv): Promise<CommandRun
   });
 }
 
-/** One call of afp serve's admin doors (/_afp/…): GET without a body, POST with one. */
-export async function admin(
-  options: Pick<AccountOptions, 'session'>,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const url = `${options.session.target.adminUrl ?? ''}${path}`;
-  const response = await fetch(url, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
-  });
-  const parsed = (await response.json().catch(() => ({}))) as unknown;
-  return {
-    status: response.status,
-    body: typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {},
-  };
-}
-
 async function adminDeposit(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
-  if (!options.session.target.afpServe || options.session.target.adminUrl === null)
+  const admin = options.session.admin();
+  if (admin === null)
     return { ok: false, kind: 'invalid', message: 'admin-deposit funding needs an afp serve (its /_afp doors)' };
-  const tier = await admin(options, '/_afp/tier', { agent_id: agentId, tier: 'enterprise' });
-  if (tier.status !== 200) return trouble(`POST /_afp/tier answered ${tier.status}: ${JSON.stringify(tier.body)}`);
-  const deposit = await admin(options, '/_afp/casino/deposit', {
-    agent_id: agentId,
+  const tier = await admin.setTier(agentId, 'enterprise');
+  if (!tier.ok) return trouble(tier.message);
+  const deposit = await admin.casinoDeposit({
+    agentId,
     chain: FUNDING_CHAIN,
     amount: formatDecimal(options.fundMicro),
   });
-  const confirmAtMs = deposit.body['confirm_at_ms'];
-  if (deposit.status !== 200 || typeof confirmAtMs !== 'number')
-    return trouble(`POST /_afp/casino/deposit answered ${deposit.status}: ${JSON.stringify(deposit.body)}`);
-  const clock = await admin(options, '/_afp/clock');
-  const nowMs = clock.body['now_ms'];
-  if (clock.body['mode'] === 'manual' && typeof nowMs === 'number' && nowMs < confirmAtMs) {
-    const moved = await admin(options, '/_afp/clock', { to_ms: confirmAtMs });
-    if (moved.status !== 200)
-      return trouble(`POST /_afp/clock answered ${moved.status}: ${JSON.stringify(moved.body)}`);
+  if (!deposit.ok) return trouble(deposit.message);
+  const confirmAtMs = deposit.value.confirmAtMs;
+  const clock = await admin.clock();
+  if (clock.ok && clock.value.mode === 'manual' && clock.value.nowMs < confirmAtMs) {
+    const moved = await admin.moveClock({ toMs: confirmAtMs });
+    if (!moved.ok) return trouble(moved.message);
   }
   const waited = await waitForBalance(options, apiKey);
   return waited.ok

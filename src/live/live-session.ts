@@ -34,6 +34,10 @@ import type { OperationInput, OperationName, OperationResult, Refusal } from './
 import type { Target } from './target.ts';
 import { readAnswer } from './read-answer.ts';
 import type { Deviation } from './wire-reader.ts';
+import { AdminClient } from '../client/admin-client.ts';
+import { httpTransport } from '../client/http-transport.ts';
+import type { Mount, MountUrls, Transport } from '../client/transport.ts';
+import type { ServiceName } from '../platform/platform.ts';
 
 export const MAX_RATE_LIMIT_RETRIES = 20;
 const FIRST_WAIT_MS = 5_000;
@@ -93,7 +97,8 @@ export interface SessionOptions {
 
 interface RawAnswer {
   readonly status: number;
-  readonly headers: Headers;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly json: boolean;
 }
@@ -108,11 +113,27 @@ export class LiveSession {
   readonly shed = new Map<OperationName, number>();
 
   private deadline: Deadline;
+  /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */
+  private readonly transport: Transport;
+  private adminClient: AdminClient | null = null;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.target = options.target;
     this.deadline = options.deadline;
+    this.transport = httpTransport({
+      urls: mountUrlsOf(options.target),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      nonJson: 'keep',
+      answerCharsMax: MAX_BODY_CHARS,
+    });
+  }
+
+  /** The admin doors of an afp serve target (its api URL); null for any other target. */
+  admin(): AdminClient | null {
+    if (!this.target.afpServe || this.target.adminUrl === null) return null;
+    this.adminClient ??= AdminClient.ofUrl(this.target.adminUrl);
+    return this.adminClient;
   }
 
   /**
@@ -164,11 +185,11 @@ export class LiveSession {
       if (!(await this.pace(op, options.forwardedFor))) return { kind: 'deadline' };
       let answer: RawAnswer;
       try {
-        answer = await this.send(request, wire, apiKey, options);
+        answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
       } catch (error) {
         return {
           kind: 'unreachable',
-          message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`,
+          message: `${request.method} ${request.url}: ${unreachableMessage(error)}`,
           request,
         };
       }
@@ -236,7 +257,7 @@ export class LiveSession {
   private toldWaitMs(op: OperationName, answer: RawAnswer): number | null {
     const seen = this.rateLimited.get(op) ?? { count: 0, withRetryAfter: 0 };
     seen.count += 1;
-    const retryAfter = Number(answer.headers.get('retry-after') ?? Number.NaN);
+    const retryAfter = Number(answer.headers['retry-after'] ?? Number.NaN);
     if (Number.isFinite(retryAfter) && retryAfter >= 0) seen.withRetryAfter += 1;
     this.rateLimited.set(op, seen);
     if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.max(1_000, retryAfter * 1_000);
@@ -251,30 +272,30 @@ export class LiveSession {
   private async send(
     request: SentRequest,
     wire: WireRequest,
+    mount: Mount,
     apiKey: string | null,
     options: CallOptions,
   ): Promise<RawAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = {};
     if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
-    if (wire.body !== undefined) headers['content-type'] = 'application/json';
     if (wire.auth && apiKey !== null) headers['authorization'] = `Bearer ${apiKey}`;
-    const response = await fetch(request.url, {
-      method: request.method,
+    const answer = await this.transport({
+      mount,
+      method: wire.method,
+      path: wire.path,
       headers,
-      body: wire.body === undefined ? undefined : JSON.stringify(wire.body),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      ...(wire.query === undefined ? {} : { query: wire.query }),
+      ...(wire.body === undefined ? {} : { body: wire.body }),
     });
-    const text = (await response.text()).slice(0, MAX_BODY_CHARS);
-    try {
-      return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown, json: true };
-    } catch {
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: text.length > 300 ? `${text.slice(0, 300)}…` : text,
-        json: false,
-      };
-    }
+    if (answer.text === undefined)
+      return { status: answer.status, headers: answer.headers, body: answer.body, json: true };
+    const text = answer.text;
+    return {
+      status: answer.status,
+      headers: answer.headers,
+      body: text.length > 300 ? `${text.slice(0, 300)}…` : text,
+      json: false,
+    };
   }
 }
 
@@ -282,6 +303,21 @@ export class LiveSession {
 function refusesAtOnce(dialect: Dialect, body: unknown): boolean {
   const name = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['error'] : undefined;
   return typeof name === 'string' && (dialect.refusingRateLimits ?? []).includes(name);
+}
+
+/** The target's URLs as transport mounts: each named service's own, and the serve's api URL. */
+function mountUrlsOf(target: Target): MountUrls {
+  const urls: MountUrls = {};
+  for (const [service, entry] of Object.entries(target.services) as [ServiceName, { url: string } | undefined][])
+    if (entry !== undefined) urls[service] = entry.url;
+  if (target.adminUrl !== null) urls.api = target.adminUrl;
+  return urls;
+}
+
+/** The fetch failure itself, without the transport's "METHOD URL failed:" prefix (the caller names the request). */
+function unreachableMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? error.cause.message : error.message;
 }
 
 function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
@@ -294,6 +330,6 @@ function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
 
 /** A Retry-After header in seconds, as milliseconds (at least 1 s, at most WAIT_MAX_MS); null when absent or unreadable. */
 function retryAfterMs(answer: RawAnswer): number | null {
-  const seconds = Number(answer.headers.get('retry-after') ?? Number.NaN);
+  const seconds = Number(answer.headers['retry-after'] ?? Number.NaN);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(WAIT_MAX_MS, Math.max(1_000, seconds * 1_000)) : null;
 }

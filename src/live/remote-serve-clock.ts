@@ -12,22 +12,24 @@
  * clock for anything but a wait.
  */
 import type { WaitClock } from '../core/clock.ts';
-
-const ADMIN_TIMEOUT_MS = 10_000;
+import { AdminClient } from '../client/admin-client.ts';
 
 export class RemoteServeClock implements WaitClock {
+  private readonly admin: AdminClient;
   private readonly adminUrl: string;
   private lastMs = 0;
 
-  private constructor(adminUrl: string, nowMs: number) {
+  private constructor(admin: AdminClient, adminUrl: string, nowMs: number) {
+    this.admin = admin;
     this.adminUrl = adminUrl;
     this.lastMs = nowMs;
   }
 
   /** The serve's clock when it is manual; null for a wall clock or an admin door that does not answer as afp serve's. */
   static async ofManualServe(adminUrl: string): Promise<RemoteServeClock | null> {
-    const view = await clockView(fetch(`${adminUrl}/_afp/clock`, { signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) }));
-    return view === null || view.mode !== 'manual' ? null : new RemoteServeClock(adminUrl, view.nowMs);
+    const admin = AdminClient.ofUrl(adminUrl);
+    const view = await admin.clock();
+    return !view.ok || view.value.mode !== 'manual' ? null : new RemoteServeClock(admin, adminUrl, view.value.nowMs);
   }
 
   /** The serve's time as last answered (a move by someone else shows on the next wait). */
@@ -39,28 +41,9 @@ export class RemoteServeClock implements WaitClock {
   async sleep(ms: number): Promise<void> {
     const advanceMs = Math.ceil(ms);
     if (!(advanceMs > 0)) return;
-    const view = await clockView(
-      fetch(`${this.adminUrl}/_afp/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advance_ms: advanceMs }),
-        signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
-      }),
-    );
-    if (view === null) throw new Error(`POST ${this.adminUrl}/_afp/clock did not move the serve's clock`);
-    this.lastMs = Math.max(this.lastMs, view.nowMs);
-  }
-}
-
-async function clockView(answer: Promise<Response>): Promise<{ nowMs: number; mode: unknown } | null> {
-  try {
-    const response = await answer;
-    if (!response.ok) return null;
-    const body = (await response.json()) as unknown;
-    const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-    return typeof record['now_ms'] === 'number' ? { nowMs: record['now_ms'], mode: record['mode'] } : null;
-  } catch {
-    return null;
+    const view = await this.admin.moveClock({ advanceMs });
+    if (!view.ok) throw new Error(`POST ${this.adminUrl}/_afp/clock did not move the serve's clock`);
+    this.lastMs = Math.max(this.lastMs, view.value.nowMs);
   }
 }
 

@@ -48,7 +48,8 @@ export type SendOutcome =
   { readonly ok: true; readonly response: TransportResponse } | { readonly ok: false; readonly error: Error };
 
 export interface LoadSender {
-  send(request: TransportRequest): Promise<TransportResponse>;
+  /** The load run's Transport: every afp request of `afp load` (agents and admin set-up alike) goes through it. */
+  readonly send: Transport;
   /** `send` with a callback, called once, in the turn the answer is read (the load loop's path: no promise in between). */
   dispatch(request: TransportRequest, done: (outcome: SendOutcome) => void): void;
   /** Aborts every request in flight and refuses new ones (the generator's cut). */

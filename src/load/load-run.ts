@@ -34,6 +34,7 @@ import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorde
 import type { LoadAgent, LoadAgentHost } from './load-run-agent.ts';
 import { AgentPool, createAgents, interleave, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
 import { shardIndexes } from './shard.ts';
+import { AdminClient, type AdminAnswer } from '../client/admin-client.ts';
 import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
 
 export type MountsResult =
@@ -209,17 +210,16 @@ function loadHost(context: {
     context.notes.push(
       `the scenario's casino starting_deposit is not credited: ${target.name} is not funded by admin-deposit on an afp serve`,
     );
-  const adminCall = (path: string, body: Record<string, string>): Promise<void> =>
-    sender.send({ mount: 'api', method: 'POST', path, body, headers: {} }).then(
-      (answer) => {
-        if (answer.status !== 200 && answer.status !== 201)
-          setupTrouble.add(`POST ${path} for ${body['agent_id'] ?? '?'} answered ${answer.status}`);
-      },
-      (error: unknown) =>
-        setupTrouble.add(
-          `POST ${path} for ${body['agent_id'] ?? '?'}: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-    );
+  const doors = new AdminClient((request) => sender.send(request));
+  const adminCall = (door: string, agentId: string, answer: Promise<AdminAnswer<unknown>>): Promise<void> =>
+    answer.then((outcome) => {
+      if (outcome.ok) return;
+      setupTrouble.add(
+        outcome.kind === 'unreachable'
+          ? `POST ${door} for ${agentId}: ${outcome.detail}`
+          : `POST ${door} for ${agentId} answered ${outcome.status}`,
+      );
+    });
   return {
     clock: context.agentClock,
     directory,
@@ -239,14 +239,14 @@ function loadHost(context: {
       if (!directory.has(agent.agentId)) directory.add(agent.archetype, agent.agentId);
       const calls: Promise<void>[] = [];
       if (admin && agent.tier !== 'free')
-        calls.push(adminCall('/_afp/tier', { agent_id: agent.agentId, tier: agent.tier }));
+        calls.push(adminCall('/_afp/tier', agent.agentId, doors.setTier(agent.agentId, agent.tier)));
       if (depositByAdmin)
         calls.push(
-          adminCall('/_afp/casino/deposit', {
-            agent_id: agent.agentId,
-            chain: 'base',
-            amount: formatDecimal(depositMicro),
-          }),
+          adminCall(
+            '/_afp/casino/deposit',
+            agent.agentId,
+            doors.casinoDeposit({ agentId: agent.agentId, chain: 'base', amount: formatDecimal(depositMicro) }),
+          ),
         );
       if (calls.length === 0) return;
       // Cleared once done (unless a later key's calls replaced it): requests then go out with no wait.
@@ -268,17 +268,11 @@ async function targetClockOffset(
 ): Promise<number> {
   if (!target.afpServe || target.adminUrl === null) return 0;
   const askedMs = clock.nowMs();
-  let answer;
-  try {
-    answer = await sender.send({ mount: 'api', method: 'GET', path: '/_afp/clock', headers: {} });
-  } catch {
-    return 0;
-  }
-  const body = answer.body as { now_ms?: unknown; mode?: unknown } | null;
-  if (answer.status !== 200 || typeof body?.now_ms !== 'number') return 0;
-  if (body.mode === 'manual')
+  const answer = await new AdminClient((request) => sender.send(request)).clock();
+  if (!answer.ok) return 0;
+  if (answer.value.mode === 'manual')
     notes.push(
       `${target.name} runs a manual clock (it stands still): the agents' timed moves (claims when due, escrow settlements) see time pass that the target does not; serve it with --clock wall for a load run`,
     );
-  return body.now_ms - (askedMs + clock.nowMs()) / 2;
+  return answer.value.nowMs - (askedMs + clock.nowMs()) / 2;
 }

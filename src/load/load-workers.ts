@@ -9,7 +9,6 @@
  * Non-goals: a live view or abortOnFail while the workers run (each worker's recorder is its own;
  * the thresholds are judged on the merged result at the end — the CLI says so).
  */
-import { Worker } from 'node:worker_threads';
 import type { MountUrls } from '../client/transport.ts';
 import type { Target } from '../live/target.ts';
 import { shardPlan, type LoadPlan } from './executors.ts';
@@ -19,6 +18,7 @@ import type { Kept, LoadRunResult } from './load-run.ts';
 import type { LoadWorkerData, LoadWorkerReply } from './load-worker.ts';
 import { WHOLE, type Shard } from './shard.ts';
 import { moduleUrl } from '../core/module-url.ts';
+import { runWorkerPool } from '../core/worker-pool.ts';
 
 export const WORKERS_MAX = 64;
 
@@ -68,34 +68,26 @@ export function mergeRunResults(results: readonly LoadRunResult[]): LoadRunResul
 
 export async function runLoadInWorkers(run: WorkersRun): Promise<LoadRunResult> {
   const machine = run.plan.shard ?? WHOLE;
-  const workers: Worker[] = [];
-  const results = Array.from({ length: run.workers }, (_, index) => {
-    const data: LoadWorkerData = {
+  const results = await runWorkerPool<LoadRunResult>({
+    module: moduleUrl('./load-worker', import.meta.url),
+    name: 'load worker',
+    workers: run.workers,
+    jobs: run.workers,
+    workerData: (index): LoadWorkerData => ({
       scenarioFile: run.scenarioFile,
       plan: shardPlan(run.plan, workerShard(machine, index + 1, run.workers)),
       target: run.target,
       urls: run.urls,
       seed: run.seed,
       runTag: run.runTag,
-    };
-    const worker = new Worker(moduleUrl('./load-worker', import.meta.url), { workerData: data });
-    workers.push(worker);
-    return new Promise<LoadRunResult>((resolve, reject) => {
-      worker.once('message', (reply: LoadWorkerReply) =>
-        reply.kind === 'done' ? resolve(reply.result) : reject(new Error(`load worker ${index + 1}: ${reply.message}`)),
-      );
-      worker.once('error', reject);
-      worker.once('exit', (code) =>
-        reject(new Error(`load worker ${index + 1} exited with code ${code} before its result`)),
-      );
-    });
+    }),
+    read: (reply, index) => {
+      const answer = reply as LoadWorkerReply;
+      return answer.kind === 'done'
+        ? { job: index, result: answer.result }
+        : new Error(`load worker ${index + 1}: ${answer.message}`);
+    },
+    ...(run.onStart === undefined ? {} : { onStart: (broadcast) => run.onStart?.(() => broadcast('stop')) }),
   });
-  run.onStart?.(() => {
-    for (const worker of workers) worker.postMessage('stop');
-  });
-  try {
-    return mergeRunResults(await Promise.all(results));
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
+  return mergeRunResults(results);
 }

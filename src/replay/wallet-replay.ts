@@ -13,7 +13,6 @@
  * (on another target it cannot be funded), with why, rather than reported as a false refusal.
  * Limits: at most FUNDED_MAX funded addresses (beyond, their sends are not replayed).
  */
-import { admin } from '../live/live-account.ts';
 import type { LiveSession } from '../live/live-session.ts';
 import type { OperationResult } from '../live/operations.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
@@ -108,14 +107,14 @@ export class ReplayWallets {
     const { target } = this.session;
     if (amount === null) return 'the recorded or the live balance is no plain decimal amount';
     if (/^0+(\.0+)?$/.test(amount)) return null;
-    if (!target.afpServe || target.adminUrl === null)
+    const admin = this.session.admin();
+    if (admin === null)
       return `${target.name} is no afp serve: a wallet address is funded only by a chain deposit afp cannot make`;
-    try {
-      const minted = await admin({ session: this.session }, '/_afp/wallet/mint', { chain, address, amount });
-      return minted.status === 200 || minted.status === 201 ? null : `POST /_afp/wallet/mint answered ${minted.status}`;
-    } catch (error) {
-      return `POST /_afp/wallet/mint failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    const minted = await admin.walletMint({ chain, address, amount });
+    if (minted.ok) return null;
+    return minted.kind === 'unreachable'
+      ? `POST /_afp/wallet/mint failed: ${minted.message}`
+      : `POST /_afp/wallet/mint answered ${minted.status}`;
   }
 }
 

@@ -41,7 +41,7 @@ import type { Clock } from '../core/clock.ts';
 import type { JsonObject } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
 import type { AnswerGate } from '../http/server.ts';
-import { jsonTooDeep } from '../http/body.ts';
+import { jsonTooDeep, readBodyBytes } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
@@ -325,29 +325,21 @@ function jsonRpcError(code: number, message: string): string {
 
 type McpBody = { kind: 'read'; text: string } | { kind: 'too-large' } | { kind: 'failed' };
 
-/** Reads the body as UTF-8 text, at most `maxBytes` (the SDK would read it otherwise; it is read first so turns stay short). */
-function readMcpBody(request: IncomingMessage, maxBytes: number): Promise<McpBody> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (result: McpBody): void => {
-      if (done) return;
-      done = true;
-      request.off('data', onData);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) finish({ kind: 'too-large' });
-      else chunks.push(chunk);
-    };
-    if (Number(request.headers['content-length'] ?? 0) > maxBytes) return finish({ kind: 'too-large' });
-    request.on('data', onData);
-    request.once('end', () => finish({ kind: 'read', text: Buffer.concat(chunks, size).toString('utf8') }));
-    request.once('error', () => finish({ kind: 'failed' }));
-    request.once('close', () => finish({ kind: 'failed' }));
-  });
+/**
+ * Reads the body as UTF-8 text, at most `maxBytes` (the SDK would read it otherwise; it is read
+ * first so turns stay short): the server's one body reader, with nothing drained past the limit.
+ */
+async function readMcpBody(request: IncomingMessage, maxBytes: number): Promise<McpBody> {
+  const read = await readBodyBytes(request, { maxBytes, drainBytes: 0 });
+  switch (read.kind) {
+    case 'read':
+      return { kind: 'read', text: read.bytes.toString('utf8') };
+    case 'too-large':
+    case 'abandoned':
+      return { kind: 'too-large' };
+    case 'failed':
+      return { kind: 'failed' };
+  }
 }
 
 /** One tool call = one dispatcher request on the tool's route row. */

@@ -8,8 +8,8 @@
  * first, so this is a bug, not bad input); workers are terminated however the sweep ends.
  * Results do not depend on the worker count: each seed's run is pure (seed-run.ts).
  */
-import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../core/module-url.ts';
+import { runWorkerPool } from '../core/worker-pool.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { SeedResult } from './seed-run.ts';
 
@@ -47,57 +47,31 @@ export interface SweepPoolOptions extends SweepWorkerData {
 
 export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<SeedResult[]> {
   const { seeds } = options;
-  const workerCount = Math.max(1, Math.min(options.workers, SWEEP_WORKERS_MAX, seeds.length));
-  const results = new Map<string, SeedResult>();
+  const jobOf = new Map(seeds.map((seed, index) => [seed, index]));
   const data: SweepWorkerData = {
     scenarioText: options.scenarioText,
     file: options.file,
     defects: options.defects,
     swarm: options.swarm === true,
   };
-  const workers: Worker[] = [];
-  let next = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      if (seeds.length === 0) {
-        resolve();
-        return;
-      }
-      const feed = (worker: Worker): void => {
-        if (next < seeds.length) worker.postMessage(seeds[next++]);
-      };
-      for (let index = 0; index < workerCount; index++) {
-        const worker = new Worker(moduleUrl('./sweep-worker', import.meta.url), { workerData: data });
-        workers.push(worker);
-        worker.on('message', (reply: SweepWorkerReply) => {
-          if (reply.kind === 'broken') {
-            reject(new Error(`sweep worker ${index + 1}: ${reply.message}`));
-            return;
-          }
-          options.onWorkerCpu?.(reply.kind === 'ready' ? 'start-up' : 'seed', reply.workerCpuMs);
-          if (reply.kind === 'result') {
-            results.set(reply.result.seed, reply.result);
-            options.onResult?.(reply.result, results.size);
-            if (results.size === seeds.length) {
-              resolve();
-              return;
-            }
-          }
-          feed(worker);
-        });
-        worker.once('error', reject);
-        worker.once('exit', (code) => {
-          if (results.size < seeds.length)
-            reject(new Error(`sweep worker ${index + 1} exited with code ${code} before the sweep ended`));
-        });
-      }
-    });
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
-  return seeds.map((seed) => {
-    const result = results.get(seed);
-    if (result === undefined) throw new Error(`sweep: no result for seed ${seed}`);
-    return result;
+  let done = 0;
+  return await runWorkerPool<SeedResult>({
+    module: moduleUrl('./sweep-worker', import.meta.url),
+    name: 'sweep worker',
+    workers: Math.max(1, Math.min(options.workers, SWEEP_WORKERS_MAX)),
+    jobs: seeds.length,
+    workerData: () => data,
+    post: (index) => seeds[index],
+    read: (message, worker) => {
+      const reply = message as SweepWorkerReply;
+      if (reply.kind === 'broken') return new Error(`sweep worker ${worker + 1}: ${reply.message}`);
+      options.onWorkerCpu?.(reply.kind === 'ready' ? 'start-up' : 'seed', reply.workerCpuMs);
+      if (reply.kind === 'ready') return null;
+      const job = jobOf.get(reply.result.seed);
+      return job === undefined
+        ? new Error(`sweep: a result for seed ${reply.result.seed}, not asked for`)
+        : { job, result: reply.result };
+    },
+    onResult: (_job, result) => options.onResult?.(result, (done += 1)),
   });
 }

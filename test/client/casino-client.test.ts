@@ -11,7 +11,10 @@ import { Platform } from '../../src/platform/platform.ts';
 
 test('CASINO_ENDPOINTS lists exactly the casino rows', () => {
   const rows = Object.fromEntries(
-    casinoRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]),
+    casinoRoutes.map((route) => [
+      route.id,
+      { mount: route.mount, method: route.method, path: route.path, style: route.style },
+    ]),
   );
   expect(CASINO_ENDPOINTS).toEqual(rows);
 });

@@ -31,6 +31,7 @@ describe('endpoint table', () => {
         mount: route.mount,
         method: route.method,
         path: route.path,
+        style: route.style,
       });
     }
   });

@@ -15,7 +15,10 @@ const START = Date.UTC(2026, 0, 1);
 
 test('DOMAINS_ENDPOINTS lists exactly the domains rows', () => {
   const rows = Object.fromEntries(
-    domainsRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]),
+    domainsRoutes.map((route) => [
+      route.id,
+      { mount: route.mount, method: route.method, path: route.path, style: route.style },
+    ]),
   );
   expect(DOMAINS_ENDPOINTS).toEqual(rows);
 });

@@ -11,7 +11,10 @@ import { Platform } from '../../src/platform/platform.ts';
 
 test('TRADING_ENDPOINTS lists exactly the trading rows', () => {
   const rows = Object.fromEntries(
-    tradingRoutes.map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]),
+    tradingRoutes.map((route) => [
+      route.id,
+      { mount: route.mount, method: route.method, path: route.path, style: route.style },
+    ]),
   );
   expect(TRADING_ENDPOINTS).toEqual(rows);
 });

@@ -21,7 +21,7 @@ test('WALLET_ENDPOINTS lists exactly the wallet rows', () => {
   const rows = Object.fromEntries(
     [...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes].map((route) => [
       route.id,
-      { mount: route.mount, method: route.method, path: route.path },
+      { mount: route.mount, method: route.method, path: route.path, style: route.style },
     ]),
   );
   expect(WALLET_ENDPOINTS).toEqual(rows);

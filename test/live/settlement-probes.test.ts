@@ -15,7 +15,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { runSettlementProbes, type SettlementResult } from '../../src/live/audit/settlement-probes.ts';
 import { timePassageOf } from '../../src/live/audit/time-passage.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
-import { admin, openLiveAccount } from '../../src/live/live-account.ts';
+import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
 import type { DialectName, Target } from '../../src/live/target.ts';
@@ -75,7 +75,7 @@ async function settle(
     nowMs: () => nowMs,
     sleep: async (ms) => {
       nowMs += ms;
-      await admin({ session }, '/_afp/clock', { advance_ms: Math.ceil(ms) });
+      await session.admin()?.moveClock({ advanceMs: Math.ceil(ms) });
     },
   };
   const session: LiveSession = new LiveSession({ target, clock, deadline: new Deadline(clock, 7 * 86_400) });

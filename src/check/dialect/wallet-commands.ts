@@ -84,13 +84,13 @@ export async function openWallet(session: LiveSession): Promise<OpenedWallet | s
   }
   const [w0, w1] = slots as [WalletSlot, WalletSlot];
   let funded = false;
-  if (walletUnfundable(session.target) === null) {
-    const answer = await fetch(`${session.target.adminUrl ?? ''}/_afp/wallet/mint`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ chain: 'base', address: w0.address, amount: WALLET_FUND }),
-    });
-    if (answer.status !== 200) return `w0 could not be funded: POST /_afp/wallet/mint answered ${answer.status}`;
+  const admin = session.admin();
+  if (walletUnfundable(session.target) === null && admin !== null) {
+    const answer = await admin.walletMint({ chain: 'base', address: w0.address, amount: WALLET_FUND });
+    if (!answer.ok)
+      return answer.kind === 'unreachable'
+        ? `w0 could not be funded: ${answer.message}`
+        : `w0 could not be funded: POST /_afp/wallet/mint answered ${answer.status}`;
     w0.balance = WALLET_FUND;
     funded = true;
   }

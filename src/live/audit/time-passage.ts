@@ -6,23 +6,17 @@
  * Non-goals: moving a target's clock back (time-travel reverts are a user's tool, not an audit's).
  */
 import type { WaitClock } from '../../core/clock.ts';
-import { admin } from '../live-account.ts';
 import type { LiveSession } from '../live-session.ts';
 import type { TimePassage } from './settlement-probes.ts';
 
 export function timePassageOf(session: LiveSession, clock: WaitClock): TimePassage {
   const adminUrl = session.target.adminUrl;
-  if (session.target.afpServe && adminUrl !== null) {
+  const admin = session.admin();
+  if (admin !== null) {
     return {
       mode: 'travel',
-      how: `time travel: the afp serve's clock is moved forward (POST ${adminUrl}/_afp/clock), no waiting`,
-      pass: async (ms) => {
-        try {
-          return (await admin({ session }, '/_afp/clock', { advance_ms: Math.ceil(ms) })).status === 200;
-        } catch {
-          return false;
-        }
-      },
+      how: `time travel: the afp serve's clock is moved forward (POST ${adminUrl ?? ''}/_afp/clock), no waiting`,
+      pass: async (ms) => (await admin.moveClock({ advanceMs: Math.ceil(ms) })).ok,
     };
   }
   return {
