@@ -16,6 +16,7 @@ import { countText, percentText } from '../report/html/report-format.ts';
 import { textTable } from '../report/summary-table.ts';
 import { CONFIDENCE_LEVEL } from './edge-statistics.ts';
 import type { EdgeRow, EdgeSimulation } from './edge-simulation.ts';
+import { jsonDocument } from '../report/kit/summary.ts';
 
 const fraction = (value: number): string => {
   const text = value.toFixed(8);
@@ -177,5 +178,5 @@ export function edgeJson(simulation: EdgeSimulation): object {
 }
 
 export function renderEdgeJson(simulation: EdgeSimulation): string {
-  return `${JSON.stringify(edgeJson(simulation), null, 2)}\n`;
+  return jsonDocument(edgeJson(simulation));
 }

@@ -16,6 +16,7 @@ import { ratioDecimal } from './edge-tier.ts';
 import { shownInterval } from './edge-verdict.ts';
 import { percent as edgePercent } from './edge-findings.ts';
 import type { ObservedTable } from './observed-table.ts';
+import { jsonDocument } from '../../report/kit/summary.ts';
 
 const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
 
@@ -249,5 +250,5 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
         : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
   }));
-  return `${JSON.stringify({ ...header, placed: result.placed, verified: result.verified, refused: result.refused, stopped_by: result.stoppedBy, variants }, null, 2)}\n`;
+  return jsonDocument({ ...header, placed: result.placed, verified: result.verified, refused: result.refused, stopped_by: result.stoppedBy, variants });
 }
