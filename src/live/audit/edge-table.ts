@@ -250,5 +250,12 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
         : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
   }));
-  return jsonDocument({ ...header, placed: result.placed, verified: result.verified, refused: result.refused, stopped_by: result.stoppedBy, variants });
+  return jsonDocument({
+    ...header,
+    placed: result.placed,
+    verified: result.verified,
+    refused: result.refused,
+    stopped_by: result.stoppedBy,
+    variants,
+  });
 }

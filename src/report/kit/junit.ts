@@ -32,7 +32,12 @@ export interface JunitSuite {
   /** The <testsuites> name, e.g. `afp`. */
   readonly suitesName: string;
   readonly suiteName: string;
-  readonly counts: { readonly tests: number; readonly failures: number; readonly errors: number; readonly skipped: number };
+  readonly counts: {
+    readonly tests: number;
+    readonly failures: number;
+    readonly errors: number;
+    readonly skipped: number;
+  };
   readonly properties: readonly (readonly [name: string, value: string])[];
   readonly cases: readonly JunitCase[];
 }
