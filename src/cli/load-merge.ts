@@ -8,15 +8,14 @@
  * that are not one run's shards each once, a scenario or thresholds that do not parse · 5 a
  * threshold failed · 0 otherwise. Every problem is reported together.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFileText } from '../load/load-run-file.ts';
 import { mergeLoadFiles } from '../load/merge-files.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
-import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { readScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
@@ -35,18 +34,8 @@ const PROCESS_IO: MergeIo = { out: (text) => process.stdout.write(text), err: (t
 async function scenarioThresholds(
   file: string,
 ): Promise<{ thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { errors: [`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`] };
-  }
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) return { errors: [formatScenarioErrors(file, parsed.errors)] };
+  const parsed = await readScenarioFile(file);
+  if (!parsed.ok) return { errors: [parsed.message] };
   const thresholds = parseThresholds(parsed.scenario.load?.thresholds);
   return thresholds.ok
     ? { thresholds: thresholds.thresholds }

@@ -16,7 +16,7 @@
 import { isoTime } from '../http/render.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { boundedText, escapeHtml } from './html/html-text.ts';
-import { bodyRule, headingRule, NOTE_RULE, renderPage, STATIC_PAGE_POLICY } from './kit/page-shell.ts';
+import { PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from './kit/page-shell.ts';
 import type { RunRecord, TracedRequest } from './run-record.ts';
 
 export const TIMELINE_LANES_MAX = 40;
@@ -31,9 +31,9 @@ const AXIS_HEIGHT = 34;
 const LANE_HEIGHT = 16;
 const TICKS = 5;
 
-const STYLE = `${bodyRule(1120)}
-${headingRule('h1', '1.5em')} ${headingRule('h2', '28px')}
-.subtitle { color: #555; margin-top: 0; } ${NOTE_RULE} .violation { border-left: 4px solid #c62828; padding: 4px 12px; background: #fff5f5; }
+const STYLE = `${PAGE_CSS.body(1120)}
+${PAGE_CSS.h1('1.5em')} ${PAGE_CSS.h2('28px')}
+.subtitle { color: #555; margin-top: 0; } ${PAGE_CSS.note} .violation { border-left: 4px solid #c62828; padding: 4px 12px; background: #fff5f5; }
 pre { white-space: pre-wrap; word-break: break-all; font-size: 0.85em; } .legend span { margin-right: 14px; white-space: nowrap; } .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: middle; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.85em; font-variant-numeric: tabular-nums; } th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: left; }
 svg text { font-size: 11px; font-family: system-ui, sans-serif; }`;

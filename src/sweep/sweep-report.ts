@@ -106,6 +106,17 @@ export function tally(report: SweepReport): SweepTally {
 }
 
 /** The failing rows, in seed order: invariant failures, limits and crashes. */
+/** The tally as sweep.json and `afp sweep --json` write it (snake_case keys, in this order). */
+export function tallyJson(counts: SweepTally): Record<string, number> {
+  return {
+    seeds: counts.seeds,
+    completed: counts.completed,
+    invariant_failed: counts.invariantFailed,
+    limit_reached: counts.limitReached,
+    crashed: counts.crashed,
+  };
+}
+
 export function failures(report: SweepReport): SweepRow[] {
   return report.results.filter((result) => result.outcome !== 'completed');
 }
@@ -198,13 +209,7 @@ export function renderSweepJson(report: SweepReport): string {
     defects: report.defects,
     shard: report.shard,
     seeds_total: report.seedsTotal,
-    tally: {
-      seeds: counts.seeds,
-      completed: counts.completed,
-      invariant_failed: counts.invariantFailed,
-      limit_reached: counts.limitReached,
-      crashed: counts.crashed,
-    },
+    tally: tallyJson(counts),
     coverage: coverage(report).map((row) => ({ probe: row.probe, seeds: row.seeds, hits: row.hits })),
     distributions: distributions(report).map((distribution) => ({
       figure: distribution.figure,

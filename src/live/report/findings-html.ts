@@ -17,15 +17,7 @@
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { row, table } from '../../report/kit/html-table.ts';
-import {
-  bodyRule,
-  CAPTION_RULE,
-  FOOTER_RULE,
-  headingRule,
-  renderPage,
-  STATIC_PAGE_POLICY,
-  SUBTITLE_RULE,
-} from '../../report/kit/page-shell.ts';
+import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import { findingsVerdict } from './findings-verdict.ts';
@@ -46,11 +38,11 @@ const TEXT_MAX_CHARS = 2_000;
 const VALUE_MAX_CHARS = 300;
 const REPRODUCE_MAX_CHARS = 20_000;
 
-const STYLE = `${bodyRule(1200)}
-${headingRule('h1', '1.5em')} ${SUBTITLE_RULE}
-${headingRule('h2', '32px')}
+const STYLE = `${PAGE_CSS.body(1200)}
+${PAGE_CSS.h1('1.5em')} ${PAGE_CSS.subtitle}
+${PAGE_CSS.h2('32px')}
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; width: 100%; }
-${CAPTION_RULE}
+${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; } td.count { text-align: right; font-variant-numeric: tabular-nums; }
 td, .verdict li { overflow-wrap: anywhere; } td.count, td.severity-critical, td.severity-major, td.severity-minor, td.severity-info { overflow-wrap: normal; }
 code { white-space: pre-wrap; word-break: break-all; font-size: 0.9em; } .id, .note { color: #666; font-size: 0.9em; }
@@ -59,7 +51,7 @@ code { white-space: pre-wrap; word-break: break-all; font-size: 0.9em; } .id, .n
 details { margin: 16px 0; } summary { cursor: pointer; font-weight: 600; } ul.examples { margin: 4px 0; padding-left: 18px; }
 .severity-critical { background: #b00020; color: #fff; } .severity-major { background: #e65100; color: #fff; }
 .severity-minor { background: #f9a825; } .severity-info { background: #e3f2fd; }
-.fails { font-weight: 600; color: #b00020; } ${FOOTER_RULE}`;
+.fails { font-weight: 600; color: #b00020; } ${PAGE_CSS.footer}`;
 
 const text = (value: string, maxChars = TEXT_MAX_CHARS): string => escapeHtml(boundedText(value, maxChars));
 const json = (value: unknown): string => text(JSON.stringify(value), VALUE_MAX_CHARS);
@@ -186,14 +178,14 @@ export function renderFindingsHtml(report: FindingsReport): string {
   const findings = sortedFindings(report);
   const acting = findings.filter((finding) => finding.severity !== 'info');
   const title = `afp ${report.command} — ${report.target.name}`;
-  const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
+  const generator = generatorOf(report.afpVersion);
   return renderPage({
     policy: STATIC_PAGE_POLICY,
     generator,
     title: boundedText(title, TEXT_MAX_CHARS),
     style: STYLE,
+    subtitle: subtitle(report, findings),
     parts: [
-      `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report, findings)}</p>\n</header>`,
       verdictSection(report, findings),
       summaryTable(acting, findings.length - acting.length),
       infoDetails(findings.filter((finding) => finding.severity === 'info')),

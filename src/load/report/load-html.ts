@@ -17,16 +17,7 @@
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { countText } from '../../report/html/report-format.ts';
 import { cell, row, table } from '../../report/kit/html-table.ts';
-import {
-  bodyRule,
-  CAPTION_RULE,
-  FOOTER_RULE,
-  headingRule,
-  NOTE_RULE,
-  renderPage,
-  STATIC_PAGE_POLICY,
-  SUBTITLE_RULE,
-} from '../../report/kit/page-shell.ts';
+import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import type { Percentiles } from '../load-recorder.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 import { littleCheck, littleLine } from '../littles-law.ts';
@@ -46,16 +37,16 @@ import {
 import { renderSvgChart } from '../../report/kit/chart.ts';
 
 const TEXT_MAX_CHARS = 300;
-const STYLE = `${bodyRule(1200)}
-${headingRule('h1', '1.5em')} ${SUBTITLE_RULE}
-${headingRule('h2', '32px')}
+const STYLE = `${PAGE_CSS.body(1200)}
+${PAGE_CSS.h1('1.5em')} ${PAGE_CSS.subtitle}
+${PAGE_CSS.h2('32px')}
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
-${CAPTION_RULE}
+${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; } th:first-child, td:first-child, td.text, #summary th { text-align: left; }
 td.name { word-break: break-all; max-width: 420px; }
 .pass { background: #e8f5e9; } .fail { background: #b00020; color: #fff; font-weight: 600; } .nodata { font-style: italic; }
 svg.chart { display: block; max-width: 960px; margin: 8px 0 24px; }
-${NOTE_RULE} ${FOOTER_RULE}`;
+${PAGE_CSS.note} ${PAGE_CSS.footer}`;
 
 const text = (value: string): string => escapeHtml(boundedText(value, TEXT_MAX_CHARS));
 const ms = (value: number): string => value.toFixed(3);
@@ -191,15 +182,15 @@ function subtitle(report: LoadReport): string {
 export function renderLoadHtml(report: LoadReport): string {
   assertLoadReportBounded(report);
   const title = `afp load ${report.scenario} — ${report.target.name}`;
-  const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
+  const generator = generatorOf(report.afpVersion);
   const charts = loadCharts(report).map(renderSvgChart).join('\n');
   return renderPage({
     policy: STATIC_PAGE_POLICY,
     generator,
     title: boundedText(title, TEXT_MAX_CHARS),
     style: STYLE,
+    subtitle: subtitle(report),
     parts: [
-      `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report)}</p>\n</header>`,
       summaryTable(report),
       // No empty sections: thresholds, endpoints and checks appear only when the run has some (the summary says "none").
       report.thresholds.length === 0

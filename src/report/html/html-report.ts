@@ -21,30 +21,21 @@ import { loadChartLibrary } from './chart-library.ts';
 import { BANKROLL_CHART_ID, buildChartData, edgeChartId } from './chart-data.ts';
 import { DATA_ELEMENT_ID, DRAW_SCRIPT, ERROR_HOOK_SCRIPT } from './draw-script.ts';
 import { escapeHtml } from './html-text.ts';
-import {
-  bodyRule,
-  CAPTION_RULE,
-  FOOTER_RULE,
-  headingRule,
-  NOTE_RULE,
-  renderPage,
-  SCRIPTED_PAGE_POLICY,
-  SUBTITLE_RULE,
-} from '../kit/page-shell.ts';
+import { PAGE_CSS, renderPage, SCRIPTED_PAGE_POLICY } from '../kit/page-shell.ts';
 import type { PreparedGame, PreparedReport } from './prepare-report.ts';
 import { prepareCasinoReport } from './prepare-report.ts';
 import { countText } from './report-format.ts';
 import { bankrollTableHtml, gameTablesHtml, variantSummaryTableHtml } from './report-tables.ts';
 import { escapeScriptText, jsonScriptText } from './script-embedding.ts';
 
-const STYLE = `${bodyRule(1100)}
-${headingRule('h1', '1.6em')} ${SUBTITLE_RULE}
-${headingRule('h2', '32px')} h3 { margin-bottom: 4px; }
+const STYLE = `${PAGE_CSS.body(1100)}
+${PAGE_CSS.h1('1.6em')} ${PAGE_CSS.subtitle}
+${PAGE_CSS.h2('32px')} h3 { margin-bottom: 4px; }
 .chart { position: relative; height: 320px; margin: 8px 0; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
-${CAPTION_RULE}
+${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; } th:first-child, td:first-child { text-align: left; }
-${NOTE_RULE} .verdict { font-weight: 600; } ${FOOTER_RULE}`;
+${PAGE_CSS.note} .verdict { font-weight: 600; } ${PAGE_CSS.footer}`;
 
 const EDGE_AXIS_NOTE =
   'House edge = share of the amount wagered kept by the house. The y axis spans the advertised and theoretical ' +
@@ -134,8 +125,8 @@ export function renderCasinoReport(input: CasinoReportInput, library: ChartLibra
     title: report.title,
     style: STYLE,
     bodyAttributes: ` data-charts-expected="${expected}" data-charts-drawn="0"`,
+    subtitle: escapeHtml(report.subtitle),
     parts: [
-      `<header>\n<h1>${escapeHtml(report.title)}</h1>\n<p class="subtitle">${escapeHtml(report.subtitle)}</p>\n</header>`,
       summarySection(report),
       '<noscript><p class="note">The charts need JavaScript; the tables carry the same figures.</p></noscript>',
       gamesSection(report),

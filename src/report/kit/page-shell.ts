@@ -27,6 +27,8 @@ export interface PageShell {
   readonly style: string;
   /** Markup after `<body`, e.g. ` data-charts-expected="2"`; empty for none. */
   readonly bodyAttributes?: string;
+  /** Markup: when given, the page opens with a header of the title (as h1) and this subtitle. */
+  readonly subtitle?: string;
   readonly parts: readonly string[];
 }
 
@@ -43,6 +45,9 @@ export function renderPage(page: PageShell): string {
     `<style>\n${page.style}\n</style>`,
     '</head>',
     `<body${page.bodyAttributes ?? ''}>`,
+    page.subtitle === undefined
+      ? ''
+      : `<header>\n<h1>${escapeHtml(page.title)}</h1>\n<p class="subtitle">${page.subtitle}</p>\n</header>`,
     ...page.parts,
     '</body>',
     '</html>',
@@ -51,18 +56,21 @@ export function renderPage(page: PageShell): string {
     .join('\n')}\n`;
 }
 
-/** The page's body: system fonts, centred, at most `maxWidthPx` wide. */
-export function bodyRule(maxWidthPx: number): string {
-  return `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: ${maxWidthPx}px; padding: 16px 24px; color: #1d1d1f; }`;
-}
+/** The CSS rules the pages share; a page's STYLE composes them with its own. */
+export const PAGE_CSS = {
+  /** System fonts, centred, at most `maxWidthPx` wide. */
+  body: (maxWidthPx: number): string =>
+    `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: ${maxWidthPx}px; padding: 16px 24px; color: #1d1d1f; }`,
+  h1: (fontSize: string): string => `h1 { font-size: ${fontSize}; margin-bottom: 4px; }`,
+  h2: (marginTop: string): string =>
+    `h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: ${marginTop}; }`,
+  subtitle: '.subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }',
+  caption: 'caption { text-align: left; font-weight: 600; padding: 4px 0; }',
+  note: '.note { color: #666; font-size: 0.9em; }',
+  footer: 'footer { margin-top: 32px; color: #777; font-size: 0.85em; }',
+} as const;
 
-export function headingRule(level: 'h1' | 'h2', sizeOrTop: string): string {
-  return level === 'h1'
-    ? `h1 { font-size: ${sizeOrTop}; margin-bottom: 4px; }`
-    : `h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: ${sizeOrTop}; }`;
+/** The generator a page names: `afp`, with its version when known. */
+export function generatorOf(afpVersion: string | undefined): string {
+  return afpVersion === undefined ? 'afp' : `afp ${afpVersion}`;
 }
-
-export const SUBTITLE_RULE = '.subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }';
-export const CAPTION_RULE = 'caption { text-align: left; font-weight: 600; padding: 4px 0; }';
-export const NOTE_RULE = '.note { color: #666; font-size: 0.9em; }';
-export const FOOTER_RULE = 'footer { margin-top: 32px; color: #777; font-size: 0.85em; }';
