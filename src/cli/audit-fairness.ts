@@ -35,7 +35,7 @@ import type { ReportCheck } from '../live/report/write-findings.ts';
 import { stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
+import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
@@ -66,8 +66,8 @@ export function parseFairnessArgs(argv: readonly string[], nowMs: number): Fairn
     'the API key of the account to audit',
   );
   const numbers = [
-    wholeFlag(stringFlag(args, 'max-bets'), 'max-bets', FAIRNESS_BETS_DEFAULT, 1, FAIRNESS_BETS_MAX),
-    wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
+    wholeFlagOf(args, 'max-bets', FAIRNESS_BETS_DEFAULT, 1, FAIRNESS_BETS_MAX),
+    wholeFlagOf(args, 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
   ];
   for (const value of numbers) if (typeof value === 'string') errors.push(value);
   if (

@@ -30,7 +30,7 @@ import { curlOf } from '../live/report/curl.ts';
 import { stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
+import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
@@ -65,13 +65,7 @@ export interface MoneyFlags {
 export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
   const { args, errors, target, key, failOn, maxSeconds } = parseLiveArgs(argv, DEFINITION);
   const includeSlow = args.flags['include-slow'] === true;
-  const maxMinutes = wholeFlag(
-    stringFlag(args, 'max-minutes'),
-    'max-minutes',
-    MAX_MINUTES_DEFAULT,
-    1,
-    MAX_MINUTES_LIMIT,
-  );
+  const maxMinutes = wholeFlagOf(args, 'max-minutes', MAX_MINUTES_DEFAULT, 1, MAX_MINUTES_LIMIT);
   if (typeof maxMinutes === 'string') errors.push(maxMinutes);
   else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined)
     errors.push('--max-minutes bounds the slow probes: it needs --include-slow');

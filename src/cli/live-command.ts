@@ -23,7 +23,7 @@ import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
-import { wholeFlag, type AuditIo } from './audit-io.ts';
+import { wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import type { CommandDefinition } from './command-definition.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
@@ -56,13 +56,7 @@ export function parseLiveArgs(argv: readonly string[], definition: CommandDefini
   if (key === undefined && keyRequired !== undefined) errors.push(`--key KEY (${keyRequired}) is required`);
   const failOn = parseFailOn(stringFlag(args, 'fail-on'));
   if (!failOn.ok) errors.push(failOn.message);
-  const maxSeconds = wholeFlag(
-    stringFlag(args, 'max-seconds'),
-    'max-seconds',
-    MAX_SECONDS_DEFAULT,
-    1,
-    MAX_SECONDS_LIMIT,
-  );
+  const maxSeconds = wholeFlagOf(args, 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
   if (typeof maxSeconds === 'string') errors.push(maxSeconds);
   return {
     args,
