@@ -1,6 +1,6 @@
 /**
  * Archetype `property`: runs a list of actions drawn by fast-check from `afp check`'s command
- * table (src/sim/property-actions.ts) against the platform it shares with every other population, through
+ * table (src/check/property-actions.ts) against the platform it shares with every other population, through
  * its own client, each action predicted by `afp check`'s reference model and compared with the
  * answer. A difference is reported (`agent-assertions`), like any broken rule an agent observes.
  *
@@ -32,7 +32,7 @@ import {
   propertyParams,
   servicesOf,
   type PropertyParams,
-} from '../../src/sim/property-actions.ts';
+} from '../../src/check/property-actions.ts';
 
 type Context = AgentContext<PropertyParams>;
 

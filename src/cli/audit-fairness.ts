@@ -18,7 +18,6 @@
  * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
-import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import type { WaitClock } from '../core/clock.ts';
 import {
   auditFairnessLive,
@@ -30,30 +29,22 @@ import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import type { Severity } from '../live/finding.ts';
-import { openLiveAccount } from '../live/live-account.ts';
 import { runReplayProbes, type ReplayProbeResult } from '../live/audit/replay-probes.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { parseFailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { parseCommand, stringFlag } from './args.ts';
+import { stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
-import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
+import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
+import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-house-edge.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
 export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
 
 const COMMAND = 'afp audit fairness';
 const DEFINITION = definitionOf('audit', 'fairness');
-const KIND_EXIT = {
-  invalid: EXIT.invalidInput,
-  trouble: EXIT.crash,
-  deadline: EXIT.liveness,
-  unreachable: EXIT.liveness,
-} as const;
 
 export interface FairnessFlags {
   readonly target: string;
@@ -69,31 +60,30 @@ export interface FairnessFlags {
 }
 
 export function parseFairnessArgs(argv: readonly string[], nowMs: number): FairnessFlags | { errors: string[] } {
-  const args = parseCommand(argv, DEFINITION);
-  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
-  const target = stringFlag(args, 'target');
-  const key = stringFlag(args, 'key');
-  if (target === undefined) errors.push('--target URL|FILE is required');
-  else {
-    const targetError = targetSpecError(target);
-    if (targetError !== null) errors.push(targetError);
-  }
-  if (key === undefined) errors.push('--key KEY (the API key of the account to audit) is required');
-  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
-  if (!failOn.ok) errors.push(failOn.message);
+  const { args, errors, target, key, failOn, maxSeconds } = parseLiveArgs(
+    argv,
+    DEFINITION,
+    'the API key of the account to audit',
+  );
   const numbers = [
-    wholeFlag(stringFlag(args, 'max-bets'), 'max-bets', FAIRNESS_BETS_DEFAULT, 1, FAIRNESS_BETS_MAX),
-    wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT),
-    wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
+    wholeFlagOf(args, 'max-bets', FAIRNESS_BETS_DEFAULT, 1, FAIRNESS_BETS_MAX),
+    wholeFlagOf(args, 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
   ];
   for (const value of numbers) if (typeof value === 'string') errors.push(value);
-  if (errors.length > 0 || target === undefined || key === undefined || !failOn.ok) return { errors };
-  const [maxBets, maxSeconds, concurrency] = numbers as [number, number, number];
+  if (
+    errors.length > 0 ||
+    target === undefined ||
+    key === undefined ||
+    failOn === undefined ||
+    maxSeconds === undefined
+  )
+    return { errors };
+  const [maxBets, concurrency] = numbers as [number, number];
   return {
     target,
     key,
     json: args.flags['json'] === true,
-    failOn: failOn.value,
+    failOn,
     maxBets,
     maxSeconds,
     concurrency,
@@ -166,34 +156,24 @@ export async function runFairness(
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name}\n`);
-  const account = await openLiveAccount({
-    session: run.session,
-    key: flags.key,
-    fundMicro: 0n,
-    clock,
-    deadline: run.deadline,
-  });
-  if (!account.ok) {
-    io.err(`${COMMAND}: ${account.message}\n`);
-    return KIND_EXIT[account.kind];
-  }
-  say(`account: ${account.value.note}\n`);
+  const account = await openRunAccount(run, io, { key: flags.key, fundMicro: 0n, say });
+  if (typeof account === 'number') return account;
   const result = await auditFairnessLive({
     session: run.session,
-    apiKey: account.value.apiKey,
+    apiKey: account.apiKey,
     scheme,
     maxBets: flags.maxBets,
     concurrency: flags.concurrency,
     deadline: run.deadline,
     findings: run.findings,
   });
-  const replay = await replayProbes(run, account.value.apiKey, clock, result.stoppedBy === 'deadline');
+  const replay = await replayProbes(run, account.apiKey, clock, result.stoppedBy === 'deadline');
   run.progress.finish();
   const json = renderFairnessJson(result, {
     target: run.target.name,
     source: run.target.source,
     scheme: scheme.name,
-    agentId: account.value.agentId,
+    agentId: account.agentId,
   });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
   const ids = run.findings.list().map((finding) => finding.id);

@@ -28,22 +28,15 @@ import {
   verdictText,
 } from '../live/audit/edge-table.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
-import { openLiveAccount } from '../live/live-account.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { RecordFields } from './json-output.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, startLiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
-const KIND_EXIT = {
-  invalid: EXIT.invalidInput,
-  trouble: EXIT.crash,
-  deadline: EXIT.liveness,
-  unreachable: EXIT.liveness,
-} as const;
 /**
  * Funding beyond the stakes, for accounts afp funds itself: a run of bad luck, and a bankroll whose
  * Kelly limit allows the minimum bet of the riskiest variant (mines 10 of 10 needs about 45 USDC).
@@ -107,21 +100,15 @@ export async function runHouseEdgeLive(
     maxSeconds: flags.maxSeconds,
   });
   say(`${eta.lines.join('\n')}\n`);
-  const account = await openLiveAccount({
-    session: run.session,
+  const account = await openRunAccount(run, io, {
     key: flags.key,
     fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO,
-    clock,
-    deadline: run.deadline,
+    say,
   });
-  if (!account.ok) {
-    io.err(`${COMMAND}: ${account.message}\n`);
-    return KIND_EXIT[account.kind];
-  }
-  say(`account: ${account.value.note}\n`);
+  if (typeof account === 'number') return account;
   const result = await auditEdgeLive({
     session: run.session,
-    apiKey: account.value.apiKey,
+    apiKey: account.apiKey,
     scheme,
     plan,
     bets: flags.bets,

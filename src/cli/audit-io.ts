@@ -5,6 +5,7 @@
  */
 import { STDERR, STDOUT } from './colour.ts';
 import type { WaitClock } from '../core/clock.ts';
+import { stringFlag, type ParsedArgs } from './args.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 export interface AuditIo {
@@ -41,6 +42,17 @@ export function wholeFlag(
   return Number.isSafeInteger(value) && value >= min && value <= max
     ? value
     : `--${name} must be a whole number from ${min} to ${max}, got '${text.slice(0, 40)}'`;
+}
+
+/** wholeFlag of the flag `--name` as parsed. */
+export function wholeFlagOf(
+  args: ParsedArgs,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number | string {
+  return wholeFlag(stringFlag(args, name), name, fallback, min, max);
 }
 
 /** POSIX shell quoting, only where needed, so a reproduce line pastes as is. */

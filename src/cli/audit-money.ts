@@ -20,7 +20,6 @@
  * settle within its wait is a major liveness finding); 4 the time budget ran out before the
  * command finished; 0 otherwise.
  */
-import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { runMoneyProbes, type ProbeResult } from '../live/audit/money-probes.ts';
 import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
 import { timePassageOf } from '../live/audit/time-passage.ts';
@@ -28,14 +27,12 @@ import type { ReportCheck } from '../live/report/write-findings.ts';
 import type { Severity } from '../live/finding.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { parseFailOn } from '../live/report/fail-on.ts';
-import { parseCommand, stringFlag } from './args.ts';
+import { stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
-import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
+import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
 
@@ -49,12 +46,6 @@ const SECOND_FUND_MICRO = 1_000_000n;
 export const MAX_MINUTES_DEFAULT = 90;
 /** Three days: a real target's 48 h dispute window fits. */
 export const MAX_MINUTES_LIMIT = 4_320;
-const KIND_EXIT = {
-  invalid: EXIT.invalidInput,
-  trouble: EXIT.crash,
-  deadline: EXIT.liveness,
-  unreachable: EXIT.liveness,
-} as const;
 
 export interface MoneyFlags {
   readonly target: string;
@@ -72,50 +63,27 @@ export interface MoneyFlags {
 }
 
 export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
-  const args = parseCommand(argv, DEFINITION);
-  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
-  const target = stringFlag(args, 'target');
-  if (target === undefined) errors.push('--target URL|FILE is required');
-  else {
-    const targetError = targetSpecError(target);
-    if (targetError !== null) errors.push(targetError);
-  }
-  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
-  if (!failOn.ok) errors.push(failOn.message);
-  const maxSeconds = wholeFlag(
-    stringFlag(args, 'max-seconds'),
-    'max-seconds',
-    MAX_SECONDS_DEFAULT,
-    1,
-    MAX_SECONDS_LIMIT,
-  );
-  if (typeof maxSeconds === 'string') errors.push(maxSeconds);
+  const { args, errors, target, key, failOn, maxSeconds } = parseLiveArgs(argv, DEFINITION);
   const includeSlow = args.flags['include-slow'] === true;
-  const maxMinutes = wholeFlag(
-    stringFlag(args, 'max-minutes'),
-    'max-minutes',
-    MAX_MINUTES_DEFAULT,
-    1,
-    MAX_MINUTES_LIMIT,
-  );
+  const maxMinutes = wholeFlagOf(args, 'max-minutes', MAX_MINUTES_DEFAULT, 1, MAX_MINUTES_LIMIT);
   if (typeof maxMinutes === 'string') errors.push(maxMinutes);
   else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined)
     errors.push('--max-minutes bounds the slow probes: it needs --include-slow');
   if (
     errors.length > 0 ||
     target === undefined ||
-    !failOn.ok ||
-    typeof maxSeconds === 'string' ||
+    failOn === undefined ||
+    maxSeconds === undefined ||
     typeof maxMinutes === 'string'
   )
     return { errors };
   return {
     target,
-    key: stringFlag(args, 'key') ?? null,
+    key: key ?? null,
     secondKey: stringFlag(args, 'second-key') ?? null,
     withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
     out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
-    failOn: failOn.value,
+    failOn,
     maxSeconds,
     includeSlow,
     maxMinutes,
@@ -167,25 +135,15 @@ export async function runMoney(
   );
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
-  const account = await openLiveAccount({
-    session: run.session,
-    key: flags.key,
-    fundMicro: MAIN_FUND_MICRO,
-    clock,
-    deadline: run.deadline,
-  });
-  if (!account.ok) {
-    io.err(`${COMMAND}: ${account.message}\n`);
-    return KIND_EXIT[account.kind];
-  }
-  io.out(`account: ${account.value.note}\n`);
+  const account = await openRunAccount(run, io, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out });
+  if (typeof account === 'number') return account;
   const second = await secondAccount(run, flags, clock);
   if (second !== null && !second.ok)
     io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
   const results = await runMoneyProbes({
     session: run.session,
-    apiKey: account.value.apiKey,
-    agentId: account.value.agentId,
+    apiKey: account.apiKey,
+    agentId: account.agentId,
     second: second !== null && second.ok ? second.value : null,
     withdrawAddress: flags.withdrawAddress,
     findings: run.findings,
@@ -207,8 +165,8 @@ export async function runMoney(
   if (flags.includeSlow) {
     const slow = await runSettlementProbes({
       session: run.session,
-      apiKey: account.value.apiKey,
-      agentId: account.value.agentId,
+      apiKey: account.apiKey,
+      agentId: account.agentId,
       second: second !== null && second.ok ? second.value : null,
       findings: run.findings,
       curlOf,

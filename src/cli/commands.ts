@@ -45,6 +45,13 @@ const flag = {
     default: 'major',
   } satisfies FlagDefinition,
   json: (description: string): FlagDefinition => ({ name: 'json', description }),
+  key: (description: string, fallback?: string): FlagDefinition => ({
+    name: 'key',
+    value: 'KEY',
+    description,
+    ...(fallback === undefined ? { required: true } : { default: fallback }),
+  }),
+  defect: (description = DEFECT_DESCRIPTION): FlagDefinition => ({ name: 'defect', value: 'NAME[,NAME]', description }),
   quiet: { name: 'quiet', short: 'q', description: 'no progress lines on stderr' } satisfies FlagDefinition,
   maxSeconds: {
     name: 'max-seconds',
@@ -62,6 +69,9 @@ const flag = {
 
 const JSON_VERDICT = 'print one JSON object on stdout instead (its fields are below)';
 
+/** The exits of a command that checks something and may run out of time: 1, 2, 3, 4. */
+const CHECKED_EXITS = [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness];
+
 const RUN: CommandDefinition = {
   path: ['run'],
   summary: 'run a scenario in-process under a virtual clock; check its invariants; write its reports',
@@ -70,7 +80,7 @@ const RUN: CommandDefinition = {
     flag.seed("the seed (overrides the scenario's); 1 to 128 printable characters", "the scenario's"),
     flag.out('where the reports go', 'reports/<scenario>'),
     { name: 'record', value: 'FILE', description: 'record every exchange for afp replay' },
-    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    flag.defect(),
     {
       name: 'swarm',
       description:
@@ -79,7 +89,7 @@ const RUN: CommandDefinition = {
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files, swarm (the draws) or null}',
 };
 
@@ -308,7 +318,7 @@ const REPLAY: CommandDefinition = {
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, files}',
 };
 
@@ -322,13 +332,13 @@ const CHECK: CommandDefinition = {
     { name: 'runs', value: 'N', description: 'command sequences to run', default: '100' },
     { name: 'path', value: 'P', description: 'replay one failing path (with --seed)' },
     { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '116' },
-    { name: 'defect', value: 'NAME[,NAME]', description: `in-process only: ${DEFECT_DESCRIPTION}` },
+    flag.defect(`in-process only: ${DEFECT_DESCRIPTION}`),
     flag.failOn,
     flag.out("through a target's dialects: where the findings reports go"),
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed, verdict, exit_code, runs, shrinks, target, notes, failure, reproduce}',
 };
 
@@ -351,12 +361,7 @@ const HOUSE_EDGE: CommandDefinition = {
     { name: 'workers', value: 'N', description: 'in-process: simulator threads', default: 'min(2, cores)' },
     { name: 'defect', value: 'NAME', description: 'in-process, tests and demos: payout-short, biased-draw or keno-8' },
     flag.target('audit a live target (a URL or a target file) with real bets'),
-    {
-      name: 'key',
-      value: 'KEY',
-      description: 'live: the API key of the account to bet with',
-      default: "a fresh account funded the target's way",
-    },
+    flag.key('live: the API key of the account to bet with', "a fresh account funded the target's way"),
     flag.maxSeconds,
     { name: 'max-minutes', value: 'M', description: 'live: the time budget in minutes (instead of --max-seconds)' },
     { name: 'usdc', value: 'X', description: 'live: the stakes budget in USDC', default: 'what the bets stake' },
@@ -364,7 +369,7 @@ const HOUSE_EDGE: CommandDefinition = {
     flag.concurrency,
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   notes: [
     'In-process by default (--workers and --defect apply only there); with --target the live audit, where --key, --usdc, --max-minutes or --max-seconds, --concurrency and --fail-on apply.',
   ],
@@ -377,7 +382,7 @@ const MONEY: CommandDefinition = {
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),
-    { name: 'key', value: 'KEY', description: 'the API key of the account to probe with', default: 'a fresh account' },
+    flag.key('the API key of the account to probe with', 'a fresh account'),
     {
       name: 'second-key',
       value: 'KEY',
@@ -406,7 +411,7 @@ const MONEY: CommandDefinition = {
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed (null), verdict, exit_code, target, probes, findings, out}',
 };
 
@@ -416,7 +421,7 @@ const FAIRNESS: CommandDefinition = {
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),
-    { name: 'key', value: 'KEY', description: 'the API key of the account to audit', required: true },
+    flag.key('the API key of the account to audit'),
     { name: 'max-bets', value: 'N', description: 'bets of the history to audit', default: '10000' },
     flag.maxSeconds,
     flag.concurrency,
@@ -425,7 +430,7 @@ const FAIRNESS: CommandDefinition = {
     flag.json(`${JSON_VERDICT}; fairness.json under "fairness"`),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed (null), verdict, exit_code, target, scheme, listed, audited, verified, stopped_by, findings, files, fairness}',
 };
 
@@ -482,7 +487,7 @@ const SWEEP: CommandDefinition = {
       'where sweep.json, seeds.csv, distributions.csv, coverage.csv and sweep.junit.xml go',
       'reports/<scenario>-sweep',
     ),
-    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    flag.defect(),
     {
       name: 'swarm',
       description: 'each seed draws its own population mix, tiers, fault windows and closures (as afp run --swarm)',
@@ -495,7 +500,7 @@ const SWEEP: CommandDefinition = {
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files, and with --shrink: shrunk (seed, invariant, original, shrunk, factor, runs, file, reproduce) or null}',
 };
 
@@ -504,7 +509,7 @@ const SWEEP_MERGE: CommandDefinition = {
   summary: "merge the sweep.json files of one sweep's shards into the whole sweep's reports",
   positionals: [{ name: 'FILE', description: "a shard's sweep.json", repeatable: true }],
   flags: [flag.out('where the merged reports go', 'reports/<scenario>-sweep'), flag.json(JSON_VERDICT)],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  exits: CHECKED_EXITS,
   json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files}',
 };
 
@@ -514,7 +519,7 @@ const SHRINK: CommandDefinition = {
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (YAML) whose run fails' }],
   flags: [
     flag.seed("the seed (overrides the scenario's)", "the scenario's"),
-    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    flag.defect(),
     flag.out("where shrunk.yaml and its run's reports go", 'reports/<scenario>-shrunk'),
     { name: 'max-runs', value: 'N', description: 'candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),

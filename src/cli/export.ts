@@ -7,12 +7,11 @@
  * Exit codes: 0 written; 2 bad flags, an unreadable or invalid scenario, or a scenario the export
  * refuses (each reason listed: an archetype k6 cannot run faithfully is named, never faked).
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { writeFile } from 'node:fs/promises';
 import { exportK6Script } from '../export/k6/k6-script.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
-import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { exportK6UrlScript } from '../export/k6/k6-url-script.ts';
 import { parseUrlRun } from './url-flags.ts';
 import { usageLine } from './command-definition.ts';
@@ -37,25 +36,11 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     io.err(`${errors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`afp export k6: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.invalidInput;
-  }
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) {
-    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
-    return EXIT.invalidInput;
-  }
+  const loaded = await loadScenarioFile('afp export k6', file, io.err);
+  if (loaded === null) return EXIT.invalidInput;
   const target = stringFlag(args, 'target') ?? null;
   const command = commandLine(['afp', 'export', 'k6', file, ...(target === null ? [] : ['--target', target])]);
-  const result = exportK6Script(parsed.scenario, { target, afpVersion: readAfpVersion() ?? 'unknown', command });
+  const result = exportK6Script(loaded.scenario, { target, afpVersion: readAfpVersion() ?? 'unknown', command });
   if (!result.ok) {
     io.err(`afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
@@ -67,7 +52,7 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   }
   await writeFile(out, result.text);
   io.out(
-    `wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${parsed.scenario.seed}, ${result.endpoints.length} endpoint tags)\n`,
+    `wrote ${out} (k6 script of scenario ${loaded.scenario.name}, seed ${loaded.scenario.seed}, ${result.endpoints.length} endpoint tags)\n`,
   );
   return EXIT.ok;
 }

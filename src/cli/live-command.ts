@@ -10,20 +10,64 @@
  * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose
  * severity the reader weighs, never a failure of the command.
  */
-import { Deadline } from '../audit/live-target.ts';
 import type { WaitClock } from '../core/clock.ts';
+import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { deviationFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
+import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
+import { findingsExitCode, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
+import type { Micro } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
-import type { AuditIo } from './audit-io.ts';
-import { exitOfUnresolvedTarget } from '../core/exit-codes.ts';
+import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
+import { wholeFlagOf, type AuditIo } from './audit-io.ts';
+import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
+import type { CommandDefinition } from './command-definition.ts';
+import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
+
+export interface LiveArgs {
+  readonly args: ParsedArgs;
+  /** Every error so far; the command adds its own flags' errors. */
+  readonly errors: string[];
+  readonly target: string | undefined;
+  readonly key: string | undefined;
+  readonly failOn: FailOn | undefined;
+  readonly maxSeconds: number | undefined;
+}
+
+/**
+ * The flags every live command reads alike: no positionals, --target (required: a URL or a target
+ * file), --key (required when `keyRequired` names it), --fail-on, --max-seconds. Errors in that order.
+ */
+export function parseLiveArgs(argv: readonly string[], definition: CommandDefinition, keyRequired?: string): LiveArgs {
+  const args = parseCommand(argv, definition);
+  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
+  const target = stringFlag(args, 'target');
+  if (target === undefined) errors.push('--target URL|FILE is required');
+  else {
+    const targetError = targetSpecError(target);
+    if (targetError !== null) errors.push(targetError);
+  }
+  const key = stringFlag(args, 'key');
+  if (key === undefined && keyRequired !== undefined) errors.push(`--key KEY (${keyRequired}) is required`);
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
+  const maxSeconds = wholeFlagOf(args, 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
+  if (typeof maxSeconds === 'string') errors.push(maxSeconds);
+  return {
+    args,
+    errors,
+    target,
+    key,
+    failOn: failOn.ok ? failOn.value : undefined,
+    maxSeconds: typeof maxSeconds === 'string' ? undefined : maxSeconds,
+  };
+}
 
 export interface LiveRun {
   readonly command: string;
@@ -82,6 +126,33 @@ export async function startLiveRun(
     });
   }
   return { command, target, session, findings, clock, deadline, progress };
+}
+
+/** How a command ends when its account cannot be opened: bad flags or file 2, trouble 1, no answer or no time 4. */
+const ACCOUNT_EXIT = {
+  invalid: EXIT.invalidInput,
+  trouble: EXIT.crash,
+  deadline: EXIT.liveness,
+  unreachable: EXIT.liveness,
+} as const;
+
+/**
+ * Opens the run's account (live-account.ts: `key`, else the target's funding way, funded with
+ * `fundMicro`) and says its note; the exit code when it cannot be opened (the reason is printed).
+ */
+export async function openRunAccount(
+  run: LiveRun,
+  io: AuditIo,
+  options: { readonly key: string | null; readonly fundMicro: Micro; readonly say: (text: string) => void },
+): Promise<LiveAccount | number> {
+  const { session, clock, deadline } = run;
+  const account = await openLiveAccount({ session, key: options.key, fundMicro: options.fundMicro, clock, deadline });
+  if (!account.ok) {
+    io.err(`${run.command}: ${account.message}\n`);
+    return ACCOUNT_EXIT[account.kind];
+  }
+  options.say(`account: ${account.value.note}\n`);
+  return account.value;
 }
 
 export interface LiveEnding {

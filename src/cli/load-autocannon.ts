@@ -8,8 +8,6 @@
  * `autocannon`). Ctrl-C stops it early; what was measured is still reported.
  * Exit codes as `afp load`: 0, 5 a threshold failed, 2 invalid input, 4 the target does not answer.
  */
-import { readFile } from 'node:fs/promises';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import {
   AUTOCANNON_LIMITS,
   HIGH_RESOLUTION_CLOCK,
@@ -21,6 +19,7 @@ import { reachable } from '../load/url-reach.ts';
 import { URL_METHODS, urlEndpointName } from '../load/url-source.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlOf } from './url-flags.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, thresholdLines } from './load-view.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags } from './autocannon-flags.ts';
@@ -28,7 +27,7 @@ import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { type Scenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -55,23 +54,7 @@ export interface AutocannonIo {
 
 async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<Scenario | null | 'invalid'> {
   if (file === undefined) return null;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`afp load: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 'invalid';
-  }
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) {
-    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
-    return 'invalid';
-  }
-  return parsed.scenario;
+  return (await loadScenarioFile('afp load', file, io.err))?.scenario ?? 'invalid';
 }
 
 export async function autocannonMain(

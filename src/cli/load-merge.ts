@@ -9,15 +9,14 @@
  * threshold failed · 0 otherwise. Every problem is reported together.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFileText } from '../load/load-run-file.ts';
 import { mergeLoadFiles } from '../load/merge-files.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
-import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { readScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
@@ -36,18 +35,8 @@ const PROCESS_IO: MergeIo = { out: STDOUT, err: STDERR };
 async function scenarioThresholds(
   file: string,
 ): Promise<{ thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { errors: [`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`] };
-  }
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) return { errors: [formatScenarioErrors(file, parsed.errors)] };
+  const parsed = await readScenarioFile(file);
+  if (!parsed.ok) return { errors: [parsed.message] };
   const thresholds = parseThresholds(parsed.scenario.load?.thresholds);
   return thresholds.ok
     ? { thresholds: thresholds.thresholds }

@@ -29,9 +29,8 @@
  * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.
  * `afp load merge FILE… --out DIR` (the --shard machines' load.json files) is src/cli/load-merge.ts.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
 import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
 import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
@@ -44,8 +43,9 @@ import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { formatDuration, parseDuration } from '../sim/duration.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { type Scenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
 import { SEED_PATTERN } from './audit-io.ts';
@@ -116,26 +116,6 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   };
 }
 
-async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`afp load: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return null;
-  }
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) {
-    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
-    return null;
-  }
-  return parsed.scenario;
-}
-
 /** `--engine afp` (the default) or `--engine autocannon` (load-autocannon.ts); the rest of argv. */
 function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
   const at = argv.indexOf('--engine');
@@ -163,7 +143,7 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const scenario = await loadScenario(flags.file, io);
+  const scenario = (await loadScenarioFile('afp load', flags.file, io.err))?.scenario ?? null;
   if (scenario === null) return EXIT.invalidInput;
   const seed = flags.seed ?? scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);

@@ -15,13 +15,12 @@
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
+import { AGENTS } from '../../agents/index.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { onProcessInterrupt } from './process-interrupt.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { swarmScenario } from '../sim/swarm.ts';
 import { reproduceCommand } from '../sweep/seed-run.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
@@ -110,26 +109,6 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   return { flags, errors };
 }
 
-async function loadScenario(flags: RunFlags, io: RunIo): Promise<{ scenario: Scenario; text: string } | null> {
-  let text: string;
-  try {
-    text = await readFile(flags.file, 'utf8');
-  } catch (error) {
-    io.err(`afp run: cannot read ${flags.file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return null;
-  }
-  const parsed = parseScenario(text, {
-    fileName: flags.file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) {
-    io.err(`${formatScenarioErrors(flags.file, parsed.errors)}\n`);
-    return null;
-  }
-  return { scenario: parsed.scenario, text };
-}
-
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
   return withJsonOutput('afp run', argv, io, (human, record) => runCommand(argv, human, record));
 }
@@ -142,7 +121,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
     io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const loaded = await loadScenario(flags, io);
+  const loaded = await loadScenarioFile('afp run', flags.file, io.err);
   if (loaded === null) return EXIT.invalidInput;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);

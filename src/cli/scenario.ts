@@ -11,12 +11,12 @@
  * error with its path and line).
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { AGENT_NAMES, AGENTS, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
-import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
+import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
 import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
 import { parseArgs, stringFlag } from './args.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
@@ -139,24 +139,10 @@ async function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<numb
     io.err(`${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`afp scenario check: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.invalidInput;
-  }
-  const parsed = parseScenario(text, {
-    fileName: file,
-    agentParams: (agent) => AGENTS[agent]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) {
-    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
-    return EXIT.invalidInput;
-  }
-  const agents = parsed.scenario.populations.reduce((total, population) => total + population.count, 0);
-  io.out(`${file}: valid (${parsed.scenario.populations.length} populations, ${agents} agents)\n`);
+  const loaded = await loadScenarioFile('afp scenario check', file, io.err);
+  if (loaded === null) return EXIT.invalidInput;
+  const agents = loaded.scenario.populations.reduce((total, population) => total + population.count, 0);
+  io.out(`${file}: valid (${loaded.scenario.populations.length} populations, ${agents} agents)\n`);
   return EXIT.ok;
 }
 

@@ -13,17 +13,16 @@
  * Output: stdout is byte-stable (no wall time): the summary, the distributions and the failures
  * in seed order; wall time, rate and progress go to stderr.
  */
+import { AGENTS } from '../../agents/index.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
 import { parseShard, shardArrivals, shardLabel, WHOLE } from '../load/shard.ts';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { type Scenario } from '../sim/scenario.ts';
 import { swarmScenario } from '../sim/swarm.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
@@ -39,9 +38,11 @@ import {
   PERCENTILES,
   renderSweepFiles,
   tally,
+  tallyJson,
   type SweepReport,
 } from '../sweep/sweep-report.ts';
 import { parseArgs, stringFlag } from './args.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { EXIT, type ExitCode } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
@@ -147,13 +148,7 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
   return {
     scenario: report.scenario,
     shard: report.shard,
-    tally: {
-      seeds: counts.seeds,
-      completed: counts.completed,
-      invariant_failed: counts.invariantFailed,
-      limit_reached: counts.limitReached,
-      crashed: counts.crashed,
-    },
+    tally: tallyJson(counts),
     failures: failures(report).map((row) => ({
       seed: row.seed,
       outcome: row.outcome,
@@ -249,22 +244,9 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     return EXIT.invalidInput;
   }
   const file = args.positionals[0] as string;
-  let scenarioText: string;
-  try {
-    scenarioText = await readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`afp sweep: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.invalidInput;
-  }
-  const parsed = parseScenario(scenarioText, {
-    fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
-  });
-  if (!parsed.ok) {
-    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
-    return EXIT.invalidInput;
-  }
+  const loaded = await loadScenarioFile('afp sweep', file, io.err);
+  if (loaded === null) return EXIT.invalidInput;
+  const { scenario, text: scenarioText } = loaded;
   const json = wantsJson(argv);
   const indexed = [
     ...shardArrivals(
@@ -274,7 +256,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   ];
   const shardName = shard.count === 1 ? null : shardLabel(shard);
   io.out(
-    `sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`,
+    `sweep: ${scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`,
   );
   const clock = new SystemClock();
   const startMs = clock.nowMs();
@@ -302,14 +284,14 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (indexed.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`,
   );
   const report: SweepReport = {
-    scenario: parsed.scenario.name,
+    scenario: scenario.name,
     file,
     defects,
     shard: shardName,
     seedsTotal: seeds.length,
     results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })),
   };
-  const outDir = stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`);
+  const outDir = stringFlag(args, 'out') ?? join('reports', `${scenario.name}-sweep`);
   const files = writeSweep(report, outDir);
   const exit = sweepExit(report);
   io.out(sweepSummary(report, files));
@@ -320,7 +302,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   const shrunk = await shrinkFirstFailure({
     report,
     scenarioText,
-    scenario: swarm ? parsed.scenario : null,
+    scenario: swarm ? scenario : null,
     file,
     defects,
     maxRuns,

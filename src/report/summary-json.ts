@@ -15,6 +15,8 @@ import { isoTime } from '../http/render.ts';
 import { ratioToNumber } from '../core/ratio.ts';
 import { variantEdge } from './casino-edges.ts';
 import type { CasinoRunData, EndpointRow, InvariantResult, RunRecord } from './run-record.ts';
+import { roundedOrNull } from './html/report-format.ts';
+import { jsonDocument } from './kit/summary.ts';
 
 export interface OtherFilesDigest {
   /** File name → SHA-256 (lowercase hex) of its bytes, in the digest's order. */
@@ -51,9 +53,7 @@ function invariantJson(result: InvariantResult): object {
 
 /** A fraction rounded to 8 decimals for JSON (null when absent); never -0. */
 function fraction(value: number | null): number | null {
-  if (value === null || !Number.isFinite(value)) return null;
-  const rounded = Number(value.toFixed(8));
-  return rounded === 0 ? 0 : rounded;
+  return value === null ? null : roundedOrNull(value, 8);
 }
 
 function casinoJson(casino: CasinoRunData): object {
@@ -123,5 +123,5 @@ export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): 
     files: others.files,
     digest: others.digest,
   };
-  return `${JSON.stringify(summary, null, 2)}\n`;
+  return jsonDocument(summary);
 }

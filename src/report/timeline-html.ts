@@ -7,7 +7,7 @@
  * shrunk run of two agents reads like a sequence diagram.
  *
  * Invariants: pure and byte-stable (no clock, fixed number formatting); self-contained and static:
- * one inline SVG, no script, nothing fetched (the Content-Security-Policy forbids it); bounded: at
+ * one inline SVG, no script, nothing fetched (the kit's page shell and its policy); bounded: at
  * most TRACE_REQUESTS_MAX requests (the trace's own bound), TIMELINE_LANES_MAX lanes and
  * TIMELINE_EVENTS_MAX event ticks, each cut said in a note. Text from the run is escaped.
  * Window: from the first traced request (the run's start when the trace lost nothing) to the run's
@@ -16,6 +16,7 @@
 import { isoTime } from '../http/render.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { boundedText, escapeHtml } from './html/html-text.ts';
+import { PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from './kit/page-shell.ts';
 import type { RunRecord, TracedRequest } from './run-record.ts';
 
 export const TIMELINE_LANES_MAX = 40;
@@ -30,11 +31,9 @@ const AXIS_HEIGHT = 34;
 const LANE_HEIGHT = 16;
 const TICKS = 5;
 
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
-
-const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1120px; padding: 16px 24px; color: #1d1d1f; }
-h1 { font-size: 1.5em; margin-bottom: 4px; } h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 28px; }
-.subtitle { color: #555; margin-top: 0; } .note { color: #666; font-size: 0.9em; } .violation { border-left: 4px solid #c62828; padding: 4px 12px; background: #fff5f5; }
+const STYLE = `${PAGE_CSS.body(1120)}
+${PAGE_CSS.h1('1.5em')} ${PAGE_CSS.h2('28px')}
+.subtitle { color: #555; margin-top: 0; } ${PAGE_CSS.note} .violation { border-left: 4px solid #c62828; padding: 4px 12px; background: #fff5f5; }
 pre { white-space: pre-wrap; word-break: break-all; font-size: 0.85em; } .legend span { margin-right: 14px; white-space: nowrap; } .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: middle; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.85em; font-variant-numeric: tabular-nums; } th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: left; }
 svg text { font-size: 11px; font-family: system-ui, sans-serif; }`;
@@ -257,32 +256,26 @@ export function renderTimelineHtml(record: RunRecord): string {
   ]
     .map(([label, color]) => `<span><span class="swatch" style="background:${color}"></span>${label}</span>`)
     .join('');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
-<title>${escapeHtml(`${record.scenario} — time-line (seed ${record.seed})`)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${escapeHtml(record.scenario)} — time-line</h1>
-<p class="subtitle">seed ${escapeHtml(record.seed)} · ${isoTime(fromMs)} to ${isoTime(untilMs)} · ${requests.length.toLocaleString('en-US')} requests and ${drawnEvents.length.toLocaleString('en-US')} events drawn on ${lanes.ids.length} lanes</p>
-${verdict}
-<p>Reproduce: <code>${escapeHtml(record.reproduce)}</code></p>
-<h2>Agents as lanes</h2>
-<p class="legend">${legend}</p>
-${svg.join('\n')}
-${notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n')}
-<h2>The last requests</h2>
-<table>
-<caption>The last ${last.length} requests before the end of the run</caption>
-<thead><tr><th>at</th><th>agent</th><th>endpoint</th><th>status</th></tr></thead>
-<tbody>
-${rows}
-</tbody>
-</table>
-</body>
-</html>
-`;
+  return renderPage({
+    policy: STATIC_PAGE_POLICY,
+    generator: 'afp',
+    title: `${record.scenario} — time-line (seed ${record.seed})`,
+    style: STYLE,
+    parts: [
+      `<h1>${escapeHtml(record.scenario)} — time-line</h1>`,
+      `<p class="subtitle">seed ${escapeHtml(record.seed)} · ${isoTime(fromMs)} to ${isoTime(untilMs)} · ${requests.length.toLocaleString('en-US')} requests and ${drawnEvents.length.toLocaleString('en-US')} events drawn on ${lanes.ids.length} lanes</p>`,
+      verdict,
+      `<p>Reproduce: <code>${escapeHtml(record.reproduce)}</code></p>`,
+      '<h2>Agents as lanes</h2>',
+      `<p class="legend">${legend}</p>`,
+      svg.join('\n'),
+      notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n'),
+      '<h2>The last requests</h2>',
+      '<table>',
+      `<caption>The last ${last.length} requests before the end of the run</caption>`,
+      '<thead><tr><th>at</th><th>agent</th><th>endpoint</th><th>status</th></tr></thead>',
+      `<tbody>\n${rows}\n</tbody>`,
+      '</table>',
+    ],
+  });
 }

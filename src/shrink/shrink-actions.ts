@@ -2,7 +2,7 @@
  * Shrinking a property agent's action list inside `afp shrink` (shrink-run.ts): once the whole-run
  * passes have left a property population of one agent, its list — the one the agent drew, or the
  * one the file already names — is shrunk by fast-check's own shrinker for the list's arbitrary
- * (src/sim/property-actions.ts), and kept in the file as `params.actions`, which the agent
+ * (src/check/property-actions.ts), and kept in the file as `params.actions`, which the agent
  * replays exactly. Why one agent: `params` belongs to a population, so an explicit list is one
  * agent's only when the population is that agent alone (`first: k, count: 1` keeps its identity);
  * a small property population left by the whole-run passes is split into one-agent populations.
@@ -20,7 +20,7 @@ import {
   shrinkableListArbitrary,
   type PropertyParams,
   type PropertyService,
-} from '../sim/property-actions.ts';
+} from '../check/property-actions.ts';
 import { Rng } from '../core/rng.ts';
 import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
 

@@ -11,7 +11,8 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { assert } from '../core/assert.ts';
-import { xmlAttribute, xmlText } from '../live/report/xml-text.ts';
+import { renderJunit, type JunitOutcome } from '../report/kit/junit.ts';
+import { jsonDocument } from '../report/kit/summary.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import { HOLDER_NAMES } from '../sim/money-holders.ts';
 import { PROBES, type ProbeCount } from '../sim/probes.ts';
@@ -105,6 +106,17 @@ export function tally(report: SweepReport): SweepTally {
 }
 
 /** The failing rows, in seed order: invariant failures, limits and crashes. */
+/** The tally as sweep.json and `afp sweep --json` write it (snake_case keys, in this order). */
+export function tallyJson(counts: SweepTally): Record<string, number> {
+  return {
+    seeds: counts.seeds,
+    completed: counts.completed,
+    invariant_failed: counts.invariantFailed,
+    limit_reached: counts.limitReached,
+    crashed: counts.crashed,
+  };
+}
+
 export function failures(report: SweepReport): SweepRow[] {
   return report.results.filter((result) => result.outcome !== 'completed');
 }
@@ -197,13 +209,7 @@ export function renderSweepJson(report: SweepReport): string {
     defects: report.defects,
     shard: report.shard,
     seeds_total: report.seedsTotal,
-    tally: {
-      seeds: counts.seeds,
-      completed: counts.completed,
-      invariant_failed: counts.invariantFailed,
-      limit_reached: counts.limitReached,
-      crashed: counts.crashed,
-    },
+    tally: tallyJson(counts),
     coverage: coverage(report).map((row) => ({ probe: row.probe, seeds: row.seeds, hits: row.hits })),
     distributions: distributions(report).map((distribution) => ({
       figure: distribution.figure,
@@ -231,7 +237,7 @@ export function renderSweepJson(report: SweepReport): string {
         result.probes === null ? null : Object.fromEntries(result.probes.map((probe) => [probe.name, probe.hits])),
     })),
   };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  return jsonDocument(json);
 }
 
 export function renderSeedsCsv(report: SweepReport): string {
@@ -267,42 +273,55 @@ export function renderDistributionsCsv(report: SweepReport): string {
   return stringify([header, ...rows], { eof: true });
 }
 
-const MESSAGE_MAX_CHARS = 300;
-const bounded = (text: string): string =>
-  text.length > MESSAGE_MAX_CHARS ? `${text.slice(0, MESSAGE_MAX_CHARS - 1)}…` : text;
-
-function seedTestcase(report: SweepReport, result: SeedResult): string {
-  const open = `    <testcase name="seed ${xmlAttribute(result.seed)}" classname="${xmlAttribute(`afp sweep.${report.scenario}`)}"`;
+function seedOutcome(result: SeedResult): JunitOutcome {
   switch (result.outcome) {
     case 'completed':
-      return `${open}/>`;
+      return { kind: 'pass' };
     case 'invariant-failed': {
       const failure = result.failure;
       assert(failure !== null, 'an invariant-failed seed has its failure');
-      const body = xmlText(
-        `${failure.message}\nat: ${failure.at}\nevent: ${failure.event}\nreproduce: ${result.reproduce}`,
-      );
-      return `${open}>\n      <failure message="${xmlAttribute(bounded(`invariant ${failure.invariant}: ${failure.message}`))}" type="invariant">${body}</failure>\n    </testcase>`;
+      return {
+        kind: 'failure',
+        message: `invariant ${failure.invariant}: ${failure.message}`,
+        type: 'invariant',
+        body: `${failure.message}\nat: ${failure.at}\nevent: ${failure.event}\nreproduce: ${result.reproduce}`,
+      };
     }
     case 'limit-reached':
-      return `${open}>\n      <failure message="${xmlAttribute(bounded(`limit reached: ${result.stopped ?? ''}`))}" type="liveness">${xmlText(`reproduce: ${result.reproduce}`)}</failure>\n    </testcase>`;
+      return {
+        kind: 'failure',
+        message: `limit reached: ${result.stopped ?? ''}`,
+        type: 'liveness',
+        body: `reproduce: ${result.reproduce}`,
+      };
     case 'crashed':
-      return `${open}>\n      <error message="${xmlAttribute(bounded(`crash: ${(result.stopped ?? '').split('\n')[0] ?? ''}`))}" type="crash">${xmlText(`${result.stopped ?? ''}\nreproduce: ${result.reproduce}`)}</error>\n    </testcase>`;
+      return {
+        kind: 'error',
+        message: `crash: ${(result.stopped ?? '').split('\n')[0] ?? ''}`,
+        type: 'crash',
+        body: `${result.stopped ?? ''}\nreproduce: ${result.reproduce}`,
+      };
   }
 }
 
 export function renderSweepJunit(report: SweepReport): string {
   const counts = tally(report);
-  const attributes = `tests="${counts.seeds}" failures="${counts.invariantFailed + counts.limitReached}" errors="${counts.crashed}" skipped="0"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="afp sweep" ${attributes}>`,
-    `  <testsuite name="${xmlAttribute(report.scenario)}" ${attributes}>`,
-    ...report.results.map((result) => seedTestcase(report, result)),
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return renderJunit({
+    suitesName: 'afp sweep',
+    suiteName: report.scenario,
+    counts: {
+      tests: counts.seeds,
+      failures: counts.invariantFailed + counts.limitReached,
+      errors: counts.crashed,
+      skipped: 0,
+    },
+    properties: [],
+    cases: report.results.map((result) => ({
+      name: `seed ${result.seed}`,
+      classname: `afp sweep.${report.scenario}`,
+      outcome: seedOutcome(result),
+    })),
+  });
 }
 
 export function renderCoverageCsv(report: SweepReport): string {

@@ -14,7 +14,7 @@ import { renderLoadHtml } from '../../src/load/report/load-html.ts';
 import { renderLoadJunit } from '../../src/load/report/load-junit.ts';
 import { overallHistogramOf, type LoadReport } from '../../src/load/report/load-report.ts';
 import { renderLoadSummaryJson } from '../../src/load/report/summary-json.ts';
-import { renderSvgChart } from '../../src/load/report/svg-chart.ts';
+import { renderSvgChart } from '../../src/report/kit/chart.ts';
 import { LOAD_REPORT_FILES, writeLoadReports } from '../../src/load/report/write-load-reports.ts';
 import { parseXml, type XmlElement } from '../live/report/xml-tree.ts';
 import {

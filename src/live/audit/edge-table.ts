@@ -16,22 +16,28 @@ import { ratioDecimal } from './edge-tier.ts';
 import { shownInterval } from './edge-verdict.ts';
 import { percent as edgePercent } from './edge-findings.ts';
 import type { ObservedTable } from './observed-table.ts';
+import { jsonDocument } from '../../report/kit/summary.ts';
 
 const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
+
+/** The rule's part of a verdict, in full (CSV, JSON) or short (the terminal's table, which also tells a target that states no edge). */
+function ruleText(outcome: VariantOutcome, length: 'full' | 'short'): string {
+  const { verdict } = outcome;
+  const full = length === 'full';
+  if (verdict.rule === 'matches') return 'matches advertised';
+  if (verdict.rule === 'differs') {
+    if (isDocumentsOwn(outcome)) return full ? "documents' own table; advertised differs" : "documents' own table";
+    return `${full ? 'differs from advertised' : 'differs'} (${verdict.ruleSeverity ?? 'minor'})`;
+  }
+  if (verdict.advertised !== null) return 'undecided';
+  const statesNone = !full && outcome.advertisedBy === null && outcome.variant.advertised !== null;
+  return statesNone ? 'states no edge' : 'no advertised edge';
+}
 
 export function verdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
-  const rule =
-    verdict.rule === 'matches'
-      ? 'matches advertised'
-      : verdict.rule === 'differs'
-        ? isDocumentsOwn(outcome)
-          ? "documents' own table; advertised differs"
-          : `differs from advertised (${verdict.ruleSeverity ?? 'minor'})`
-        : verdict.advertised === null
-          ? 'no advertised edge'
-          : 'undecided';
+  const rule = ruleText(outcome, 'full');
   switch (verdict.edgeSource) {
     case 'published':
       return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
@@ -62,18 +68,7 @@ export const TABLE_COLUMNS_MAX = 120;
 export function shortVerdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
-  const rule =
-    verdict.rule === 'matches'
-      ? 'matches advertised'
-      : verdict.rule === 'differs'
-        ? isDocumentsOwn(outcome)
-          ? "documents' own table"
-          : `differs (${verdict.ruleSeverity ?? 'minor'})`
-        : verdict.advertised === null
-          ? outcome.advertisedBy === null && outcome.variant.advertised !== null
-            ? 'states no edge'
-            : 'no advertised edge'
-          : 'undecided';
+  const rule = ruleText(outcome, 'short');
   switch (verdict.edgeSource) {
     case 'published':
       return verdict.empirical === 'differs' ? `${rule}; returns differ` : rule;
@@ -249,5 +244,12 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
         : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
   }));
-  return `${JSON.stringify({ ...header, placed: result.placed, verified: result.verified, refused: result.refused, stopped_by: result.stoppedBy, variants }, null, 2)}\n`;
+  return jsonDocument({
+    ...header,
+    placed: result.placed,
+    verified: result.verified,
+    refused: result.refused,
+    stopped_by: result.stoppedBy,
+    variants,
+  });
 }

@@ -5,6 +5,7 @@
  * not be checked. Pure and byte-stable: games in name order, fixed columns, no time.
  */
 import type { FairnessAuditResult, GameTally } from './fairness-audit.ts';
+import { jsonDocument } from '../../report/kit/summary.ts';
 
 export interface FairnessHeader {
   readonly target: string;
@@ -66,5 +67,5 @@ export function fairnessJson(result: FairnessAuditResult, header: FairnessHeader
 }
 
 export function renderFairnessJson(result: FairnessAuditResult, header: FairnessHeader): string {
-  return `${JSON.stringify(fairnessJson(result, header), null, 2)}\n`;
+  return jsonDocument(fairnessJson(result, header));
 }

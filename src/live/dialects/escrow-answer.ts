@@ -16,6 +16,14 @@ export function readEscrowStatus(reader: WireReader): string | null {
   return reader.string('status', { optional: true });
 }
 
+/** The read of an answer that only moves an escrow (release, refund, dispute): its status; `known`, the other fields it carries. */
+export function statusAnswer(...known: string[]): (reader: WireReader) => { status: string | null } {
+  return (reader) => {
+    reader.knows(...known);
+    return { status: readEscrowStatus(reader) };
+  };
+}
+
 export function readEscrowView(reader: WireReader, names: EscrowNames): EscrowView | null {
   const escrowId = reader.string('escrow_id');
   const status = readEscrowStatus(reader);

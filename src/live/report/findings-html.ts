@@ -16,6 +16,8 @@
  * longer is not shown cut (a cut line reproduces nothing: findings.json holds it whole).
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
+import { row, table } from '../../report/kit/html-table.ts';
+import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import { findingsVerdict } from './findings-verdict.ts';
@@ -36,13 +38,11 @@ const TEXT_MAX_CHARS = 2_000;
 const VALUE_MAX_CHARS = 300;
 const REPRODUCE_MAX_CHARS = 20_000;
 
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
-
-const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px 24px; color: #1d1d1f; }
-h1 { font-size: 1.5em; margin-bottom: 4px; } .subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }
-h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; }
+const STYLE = `${PAGE_CSS.body(1200)}
+${PAGE_CSS.h1('1.5em')} ${PAGE_CSS.subtitle}
+${PAGE_CSS.h2('32px')}
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; width: 100%; }
-caption { text-align: left; font-weight: 600; padding: 4px 0; }
+${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; } td.count { text-align: right; font-variant-numeric: tabular-nums; }
 td, .verdict li { overflow-wrap: anywhere; } td.count, td.severity-critical, td.severity-major, td.severity-minor, td.severity-info { overflow-wrap: normal; }
 code { white-space: pre-wrap; word-break: break-all; font-size: 0.9em; } .id, .note { color: #666; font-size: 0.9em; }
@@ -51,22 +51,10 @@ code { white-space: pre-wrap; word-break: break-all; font-size: 0.9em; } .id, .n
 details { margin: 16px 0; } summary { cursor: pointer; font-weight: 600; } ul.examples { margin: 4px 0; padding-left: 18px; }
 .severity-critical { background: #b00020; color: #fff; } .severity-major { background: #e65100; color: #fff; }
 .severity-minor { background: #f9a825; } .severity-info { background: #e3f2fd; }
-.fails { font-weight: 600; color: #b00020; } footer { margin-top: 32px; color: #777; font-size: 0.85em; }`;
+.fails { font-weight: 600; color: #b00020; } ${PAGE_CSS.footer}`;
 
 const text = (value: string, maxChars = TEXT_MAX_CHARS): string => escapeHtml(boundedText(value, maxChars));
 const json = (value: unknown): string => text(JSON.stringify(value), VALUE_MAX_CHARS);
-
-function row(cells: readonly string[], attributes = ''): string {
-  return `<tr${attributes}>${cells.join('')}</tr>`;
-}
-
-function table(id: string, caption: string, head: readonly string[], rows: readonly string[]): string {
-  return [
-    `<table id="${id}"><caption>${escapeHtml(caption)}</caption>`,
-    `<thead>${row(head.map((cell) => `<th>${escapeHtml(cell)}</th>`))}</thead>`,
-    `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
-  ].join('\n');
-}
 
 function severityCell(severity: Severity): string {
   return `<td class="severity-${severity}">${severity}</td>`;
@@ -190,32 +178,23 @@ export function renderFindingsHtml(report: FindingsReport): string {
   const findings = sortedFindings(report);
   const acting = findings.filter((finding) => finding.severity !== 'info');
   const title = `afp ${report.command} — ${report.target.name}`;
-  const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
-  return `${[
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta name="generator" content="${escapeHtml(generator)}">`,
-    `<title>${text(title)}</title>`,
-    `<style>\n${STYLE}\n</style>`,
-    '</head>',
-    '<body>',
-    `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report, findings)}</p>\n</header>`,
-    verdictSection(report, findings),
-    summaryTable(acting, findings.length - acting.length),
-    infoDetails(findings.filter((finding) => finding.severity === 'info')),
-    `<section id="severities">\n<h2>Counts</h2>\n${countsTable(report, findings)}\n</section>`,
-    // No empty sections: a command that reported no checks gets no checks section.
-    report.checks.length === 0
-      ? ''
-      : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,
-    `<footer><p>Written by ${escapeHtml(generator)}. findings.json, findings.csv and findings.junit.xml hold the same findings.</p></footer>`,
-    '</body>',
-    '</html>',
-  ]
-    .filter((part) => part !== '')
-    .join('\n')}\n`;
+  const generator = generatorOf(report.afpVersion);
+  return renderPage({
+    policy: STATIC_PAGE_POLICY,
+    generator,
+    title: boundedText(title, TEXT_MAX_CHARS),
+    style: STYLE,
+    subtitle: subtitle(report, findings),
+    parts: [
+      verdictSection(report, findings),
+      summaryTable(acting, findings.length - acting.length),
+      infoDetails(findings.filter((finding) => finding.severity === 'info')),
+      `<section id="severities">\n<h2>Counts</h2>\n${countsTable(report, findings)}\n</section>`,
+      // No empty sections: a command that reported no checks gets no checks section.
+      report.checks.length === 0
+        ? ''
+        : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,
+      `<footer><p>Written by ${escapeHtml(generator)}. findings.json, findings.csv and findings.junit.xml hold the same findings.</p></footer>`,
+    ],
+  });
 }

@@ -22,6 +22,7 @@ import {
   type FindingsReport,
   type ReportCheck,
 } from './findings-report.ts';
+import { jsonDocument } from '../../report/kit/summary.ts';
 
 function checkJson(check: ReportCheck): JsonValue {
   return {
@@ -66,5 +67,5 @@ export function renderFindingsJson(report: FindingsReport): string {
   document['dropped'] = report.dropped;
   document['checks'] = report.checks.map(checkJson);
   document['findings'] = findings.map(findingJson);
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }

@@ -10,10 +10,11 @@
  * one more test case, `findings outside the checks`, judged the same way, so the file fails
  * exactly when the findings fail the command and no finding is left out.
  * The suite's first property is the verdict (findings-verdict.ts), what a CI page shows first.
- * Invariants: every text escaped by xml-text.ts (the file is well-formed XML 1.0 whatever a
- * target answered); messages at most MESSAGE_MAX_CHARS, texts at most TEXT_MAX_CHARS.
+ * Written by the report kit (src/report/kit/junit.ts: well-formed XML 1.0 whatever a target
+ * answered; attribute values bounded); texts at most TEXT_MAX_CHARS a line.
  */
 import { boundedText } from '../../report/html/html-text.ts';
+import { renderJunit, type JunitCase, type JunitOutcome } from '../../report/kit/junit.ts';
 import { FINDINGS_MAX, type Finding } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import {
@@ -25,15 +26,12 @@ import {
   type FindingsReport,
   type ReportCheck,
 } from './findings-report.ts';
-import { xmlAttribute, xmlText } from './xml-text.ts';
 import { findingsVerdict } from './findings-verdict.ts';
 
-const MESSAGE_MAX_CHARS = 300;
 const TEXT_MAX_CHARS = 2_000;
 export const OUTSIDE_CHECKS_NAME = 'findings outside the checks';
 
-const attribute = (text: string): string => xmlAttribute(boundedText(text, MESSAGE_MAX_CHARS));
-const text = (value: string): string => xmlText(boundedText(value, TEXT_MAX_CHARS));
+const text = (value: string): string => boundedText(value, TEXT_MAX_CHARS);
 
 function findingBlock(id: string, index: FindingIndex): string {
   const finding = index.get(id);
@@ -63,27 +61,28 @@ function failingMessage(check: ReportCheck, report: FindingsReport, index: Findi
   return `${reaching.length} of ${check.findingIds.length} findings at or above ${report.failOn}: ${reaching[0]?.title ?? ''}`;
 }
 
-function testcase(check: ReportCheck, report: FindingsReport, index: FindingIndex): string {
-  const classname = check.group === undefined ? `afp ${report.command}` : `afp ${report.command}.${check.group}`;
-  const open = `    <testcase name="${attribute(check.name)}" classname="${attribute(classname)}"`;
-  const detail = check.detail === undefined ? [] : [text(check.detail)];
+function outcomeOf(check: ReportCheck, report: FindingsReport, index: FindingIndex): JunitOutcome {
+  const body = () =>
+    [...(check.detail === undefined ? [] : [text(check.detail)]), findingsText(check, index)]
+      .filter((part) => part !== '')
+      .join('\n');
   switch (check.status) {
     case 'pass':
-      return `${open}/>`;
+      return { kind: 'pass' };
     case 'skipped':
-      return `${open}>\n      <skipped message="${attribute(check.detail ?? 'skipped')}"/>\n    </testcase>`;
-    case 'fail': {
-      const body = [...detail, findingsText(check, index)].filter((part) => part !== '').join('\n');
-      return `${open}>\n      <failure message="${attribute(check.detail ?? 'the check failed')}" type="fail">${body}</failure>\n    </testcase>`;
-    }
-    case 'finding': {
-      const body = [...detail, findingsText(check, index)].filter((part) => part !== '').join('\n');
-      if (checkFails(check, index, report.failOn)) {
-        return `${open}>\n      <failure message="${attribute(failingMessage(check, report, index))}" type="finding">${body}</failure>\n    </testcase>`;
-      }
-      return `${open}>\n      <system-out>${body}</system-out>\n    </testcase>`;
-    }
+      return { kind: 'skipped', message: check.detail ?? 'skipped' };
+    case 'fail':
+      return { kind: 'failure', message: check.detail ?? 'the check failed', type: 'fail', body: body() };
+    case 'finding':
+      return checkFails(check, index, report.failOn)
+        ? { kind: 'failure', message: failingMessage(check, report, index), type: 'finding', body: body() }
+        : { kind: 'system-out', body: body() };
   }
+}
+
+function testcase(check: ReportCheck, report: FindingsReport, index: FindingIndex): JunitCase {
+  const classname = check.group === undefined ? `afp ${report.command}` : `afp ${report.command}.${check.group}`;
+  return { name: check.name, classname, outcome: outcomeOf(check, report, index) };
 }
 
 /** The report's checks, and one more for the findings none of them names. */
@@ -97,35 +96,29 @@ function checksWithOutside(report: FindingsReport): ReportCheck[] {
   ];
 }
 
-function property(name: string, value: string): string {
-  return `      <property name="${xmlAttribute(name)}" value="${attribute(value)}"/>`;
-}
-
 export function renderFindingsJunit(report: FindingsReport): string {
   assertReportBounded(report);
   const index = indexFindings(report.findings);
   const checks = checksWithOutside(report);
-  const counts = `tests="${checks.length}" failures="${checks.filter((check) => checkFails(check, index, report.failOn)).length}" errors="0" skipped="${checks.filter((check) => check.status === 'skipped').length}"`;
-  const properties = [
-    property('verdict', findingsVerdict(report.findings, report.failOn).headline),
-    property('target', report.target.name),
-    property('source', report.target.source),
-    ...(report.seed === undefined ? [] : [property('seed', report.seed)]),
-    ...(report.afpVersion === undefined ? [] : [property('afp-version', report.afpVersion)]),
-    property('fail-on', report.failOn),
-    property('findings', String(report.findings.length)),
-    property('dropped', String(report.dropped)),
-  ];
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="afp" ${counts}>`,
-    `  <testsuite name="${attribute(`afp ${report.command}`)}" ${counts}>`,
-    '    <properties>',
-    ...properties,
-    '    </properties>',
-    ...checks.map((check) => testcase(check, report, index)),
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return renderJunit({
+    suitesName: 'afp',
+    suiteName: `afp ${report.command}`,
+    counts: {
+      tests: checks.length,
+      failures: checks.filter((check) => checkFails(check, index, report.failOn)).length,
+      errors: 0,
+      skipped: checks.filter((check) => check.status === 'skipped').length,
+    },
+    properties: [
+      ['verdict', findingsVerdict(report.findings, report.failOn).headline],
+      ['target', report.target.name],
+      ['source', report.target.source],
+      ...(report.seed === undefined ? [] : [['seed', report.seed] as const]),
+      ...(report.afpVersion === undefined ? [] : [['afp-version', report.afpVersion] as const]),
+      ['fail-on', report.failOn],
+      ['findings', String(report.findings.length)],
+      ['dropped', String(report.dropped)],
+    ],
+    cases: checks.map((check) => testcase(check, report, index)),
+  });
 }

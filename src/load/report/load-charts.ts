@@ -17,7 +17,7 @@
 import { LINE_COLORS } from '../../report/html/chart-data.ts';
 import { decodeHistogram, type Histogram, type Percentiles } from '../load-recorder.ts';
 import { overallHistogramOf, secondCount, secondGroups, type LoadReport, type SecondRow } from './load-report.ts';
-import { plainNumber, type AxisTick, type ChartPoint, type SvgChart, type SvgSeries } from './svg-chart.ts';
+import { plainNumber, type AxisTick, type ChartPoint, type SvgChart, type SvgSeries } from '../../report/kit/chart.ts';
 
 export const TIME_POINTS_MAX = 720;
 export const DISTRIBUTION_ENDPOINTS_MAX = 6;

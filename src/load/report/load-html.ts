@@ -16,6 +16,8 @@
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { countText } from '../../report/html/report-format.ts';
+import { cell, row, table } from '../../report/kit/html-table.ts';
+import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import type { Percentiles } from '../load-recorder.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 import { littleCheck, littleLine } from '../littles-law.ts';
@@ -32,40 +34,23 @@ import {
   thresholdOutcome,
   type LoadReport,
 } from './load-report.ts';
-import { renderSvgChart } from './svg-chart.ts';
+import { renderSvgChart } from '../../report/kit/chart.ts';
 
 const TEXT_MAX_CHARS = 300;
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
-
-const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px 24px; color: #1d1d1f; }
-h1 { font-size: 1.5em; margin-bottom: 4px; } .subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }
-h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; }
+const STYLE = `${PAGE_CSS.body(1200)}
+${PAGE_CSS.h1('1.5em')} ${PAGE_CSS.subtitle}
+${PAGE_CSS.h2('32px')}
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding: 4px 0; }
+${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; } th:first-child, td:first-child, td.text, #summary th { text-align: left; }
 td.name { word-break: break-all; max-width: 420px; }
 .pass { background: #e8f5e9; } .fail { background: #b00020; color: #fff; font-weight: 600; } .nodata { font-style: italic; }
 svg.chart { display: block; max-width: 960px; margin: 8px 0 24px; }
-.note { color: #666; font-size: 0.9em; } footer { margin-top: 32px; color: #777; font-size: 0.85em; }`;
+${PAGE_CSS.note} ${PAGE_CSS.footer}`;
 
 const text = (value: string): string => escapeHtml(boundedText(value, TEXT_MAX_CHARS));
 const ms = (value: number): string => value.toFixed(3);
 const percent = (fraction: number): string => `${(fraction * 100).toFixed(3)}%`;
-
-function row(cells: readonly string[], attributes = ''): string {
-  return `<tr${attributes}>${cells.join('')}</tr>`;
-}
-
-function table(id: string, caption: string, head: readonly string[], rows: readonly string[]): string {
-  return [
-    `<table id="${id}"><caption>${escapeHtml(caption)}</caption>`,
-    `<thead>${row(head.map((cell) => `<th>${escapeHtml(cell)}</th>`))}</thead>`,
-    `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
-  ].join('\n');
-}
-
-const cell = (value: string, className?: string): string =>
-  `<td${className === undefined ? '' : ` class="${className}"`}>${value}</td>`;
 
 function latencyText(latency: Percentiles): string {
   return `p50 ${ms(latency.p50Ms)} · p90 ${ms(latency.p90Ms)} · p95 ${ms(latency.p95Ms)} · p99 ${ms(latency.p99Ms)} · p99.9 ${ms(latency.p999Ms)} · max ${ms(latency.maxMs)} · mean ${ms(latency.meanMs)}`;
@@ -197,37 +182,28 @@ function subtitle(report: LoadReport): string {
 export function renderLoadHtml(report: LoadReport): string {
   assertLoadReportBounded(report);
   const title = `afp load ${report.scenario} — ${report.target.name}`;
-  const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
+  const generator = generatorOf(report.afpVersion);
   const charts = loadCharts(report).map(renderSvgChart).join('\n');
-  return `${[
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta name="generator" content="${escapeHtml(generator)}">`,
-    `<title>${text(title)}</title>`,
-    `<style>\n${STYLE}\n</style>`,
-    '</head>',
-    '<body>',
-    `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report)}</p>\n</header>`,
-    summaryTable(report),
-    // No empty sections: thresholds, endpoints and checks appear only when the run has some (the summary says "none").
-    report.thresholds.length === 0
-      ? ''
-      : `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
-    `<section id="charts">\n<h2>Over time and by percentile</h2>\n<p class="note">Latency runs from each request's intended start (no coordinated omission): a stalled target shows its stall.</p>\n${charts}\n</section>`,
-    endpointRows(report).length === 0
-      ? ''
-      : `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
-    Object.keys(report.snapshot.checks).length === 0
-      ? ''
-      : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
-    `<footer><p>Written by ${escapeHtml(generator)}. summary.json, latency.csv, timeseries.csv and load.junit.xml hold the same figures.</p></footer>`,
-    '</body>',
-    '</html>',
-  ]
-    .filter((part) => part !== '')
-    .join('\n')}\n`;
+  return renderPage({
+    policy: STATIC_PAGE_POLICY,
+    generator,
+    title: boundedText(title, TEXT_MAX_CHARS),
+    style: STYLE,
+    subtitle: subtitle(report),
+    parts: [
+      summaryTable(report),
+      // No empty sections: thresholds, endpoints and checks appear only when the run has some (the summary says "none").
+      report.thresholds.length === 0
+        ? ''
+        : `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
+      `<section id="charts">\n<h2>Over time and by percentile</h2>\n<p class="note">Latency runs from each request's intended start (no coordinated omission): a stalled target shows its stall.</p>\n${charts}\n</section>`,
+      endpointRows(report).length === 0
+        ? ''
+        : `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
+      Object.keys(report.snapshot.checks).length === 0
+        ? ''
+        : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
+      `<footer><p>Written by ${escapeHtml(generator)}. summary.json, latency.csv, timeseries.csv and load.junit.xml hold the same figures.</p></footer>`,
+    ],
+  });
 }

@@ -25,6 +25,7 @@ import {
   requestsPerSecond,
   type LoadReport,
 } from './load-report.ts';
+import { jsonDocument } from '../../report/kit/summary.ts';
 
 export const SUMMARY_FORMAT = 'afp-load-summary/1';
 
@@ -117,5 +118,5 @@ export function renderLoadSummaryJson(report: LoadReport): string {
     })),
     thresholds: report.thresholds.map(thresholdJson),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }

@@ -16,6 +16,7 @@ import { countText, percentText } from '../html/report-format.ts';
 import { textTable } from '../summary-table.ts';
 import { CONFIDENCE_LEVEL } from '../../audit/edge-statistics.ts';
 import type { EdgeRow, EdgeSimulation } from '../../audit/edge-simulation.ts';
+import { jsonDocument } from '../kit/summary.ts';
 
 const fraction = (value: number): string => {
   const text = value.toFixed(8);
@@ -177,5 +178,5 @@ export function edgeJson(simulation: EdgeSimulation): object {
 }
 
 export function renderEdgeJson(simulation: EdgeSimulation): string {
-  return `${JSON.stringify(edgeJson(simulation), null, 2)}\n`;
+  return jsonDocument(edgeJson(simulation));
 }

@@ -21,23 +21,21 @@ import { loadChartLibrary } from './chart-library.ts';
 import { BANKROLL_CHART_ID, buildChartData, edgeChartId } from './chart-data.ts';
 import { DATA_ELEMENT_ID, DRAW_SCRIPT, ERROR_HOOK_SCRIPT } from './draw-script.ts';
 import { escapeHtml } from './html-text.ts';
+import { PAGE_CSS, renderPage, SCRIPTED_PAGE_POLICY } from '../kit/page-shell.ts';
 import type { PreparedGame, PreparedReport } from './prepare-report.ts';
 import { prepareCasinoReport } from './prepare-report.ts';
 import { countText } from './report-format.ts';
 import { bankrollTableHtml, gameTablesHtml, variantSummaryTableHtml } from './report-tables.ts';
 import { escapeScriptText, jsonScriptText } from './script-embedding.ts';
 
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
-
-const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1100px; padding: 16px 24px; color: #1d1d1f; }
-h1 { font-size: 1.6em; margin-bottom: 4px; } .subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }
-h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; } h3 { margin-bottom: 4px; }
+const STYLE = `${PAGE_CSS.body(1100)}
+${PAGE_CSS.h1('1.6em')} ${PAGE_CSS.subtitle}
+${PAGE_CSS.h2('32px')} h3 { margin-bottom: 4px; }
 .chart { position: relative; height: 320px; margin: 8px 0; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding: 4px 0; }
+${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; } th:first-child, td:first-child { text-align: left; }
-.note { color: #666; font-size: 0.9em; } .verdict { font-weight: 600; } footer { margin-top: 32px; color: #777; font-size: 0.85em; }`;
+${PAGE_CSS.note} .verdict { font-weight: 600; } ${PAGE_CSS.footer}`;
 
 const EDGE_AXIS_NOTE =
   'House edge = share of the amount wagered kept by the house. The y axis spans the advertised and theoretical ' +
@@ -121,31 +119,23 @@ export function renderCasinoReport(input: CasinoReportInput, library: ChartLibra
   const report = prepareCasinoReport(input);
   const data = buildChartData(report);
   const expected = data.games.length + (data.bankroll === null ? 0 : 1);
-  return `${[
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta name="generator" content="afp; ${escapeHtml(`${library.name} ${library.version}`)}">`,
-    `<title>${escapeHtml(report.title)}</title>`,
-    `<style>\n${STYLE}\n</style>`,
-    '</head>',
-    `<body data-charts-expected="${expected}" data-charts-drawn="0">`,
-    `<header>\n<h1>${escapeHtml(report.title)}</h1>\n<p class="subtitle">${escapeHtml(report.subtitle)}</p>\n</header>`,
-    summarySection(report),
-    '<noscript><p class="note">The charts need JavaScript; the tables carry the same figures.</p></noscript>',
-    gamesSection(report),
-    bankrollSection(report, data.bankroll !== null),
-    `<footer><p>Charts drawn by ${escapeHtml(`${library.name} ${library.version}`)} (MIT licence), inlined in this file: it opens offline.</p></footer>`,
-    `<script type="application/json" id="${DATA_ELEMENT_ID}">${jsonScriptText(data)}</script>`,
-    `<script>\n${escapeScriptText(ERROR_HOOK_SCRIPT)}\n</script>`,
-    `<script>\n${escapeScriptText(library.code)}\n</script>`,
-    `<script>\n${escapeScriptText(DRAW_SCRIPT)}\n</script>`,
-    '</body>',
-    '</html>',
-  ]
-    .filter((part) => part !== '')
-    .join('\n')}\n`;
+  return renderPage({
+    policy: SCRIPTED_PAGE_POLICY,
+    generator: `afp; ${library.name} ${library.version}`,
+    title: report.title,
+    style: STYLE,
+    bodyAttributes: ` data-charts-expected="${expected}" data-charts-drawn="0"`,
+    subtitle: escapeHtml(report.subtitle),
+    parts: [
+      summarySection(report),
+      '<noscript><p class="note">The charts need JavaScript; the tables carry the same figures.</p></noscript>',
+      gamesSection(report),
+      bankrollSection(report, data.bankroll !== null),
+      `<footer><p>Charts drawn by ${escapeHtml(`${library.name} ${library.version}`)} (MIT licence), inlined in this file: it opens offline.</p></footer>`,
+      `<script type="application/json" id="${DATA_ELEMENT_ID}">${jsonScriptText(data)}</script>`,
+      `<script>\n${escapeScriptText(ERROR_HOOK_SCRIPT)}\n</script>`,
+      `<script>\n${escapeScriptText(library.code)}\n</script>`,
+      `<script>\n${escapeScriptText(DRAW_SCRIPT)}\n</script>`,
+    ],
+  });
 }

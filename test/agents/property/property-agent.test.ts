@@ -3,7 +3,7 @@
 // (same scenario and seed, same digest), an explicit list replays the drawn one exactly, and a run
 // among scripted populations holds every invariant.
 import { describe, expect, test } from 'vitest';
-import { actionCommand, agentActions, propertyParams, servicesOf } from '../../../src/sim/property-actions.ts';
+import { actionCommand, agentActions, propertyParams, servicesOf } from '../../../src/check/property-actions.ts';
 import { Rng } from '../../../src/core/rng.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
 import { REPORT_NAMES } from '../../../src/report/report-names.ts';

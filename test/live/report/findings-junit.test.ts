@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { OUTSIDE_CHECKS_NAME, renderFindingsJunit } from '../../../src/live/report/findings-junit.ts';
 import type { FailOn } from '../../../src/live/report/fail-on.ts';
-import { xmlAttribute, xmlText } from '../../../src/live/report/xml-text.ts';
+import { xmlAttribute, xmlText } from '../../../src/report/kit/xml-text.ts';
 import { CHECKS, HOSTILE, sampleReport } from './fixture.ts';
 import { parseXml, type XmlElement } from './xml-tree.ts';
 

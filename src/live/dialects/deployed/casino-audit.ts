@@ -10,10 +10,10 @@
  */
 import { row, type DialectTable } from '../dialect.ts';
 import { displayPlaces } from '../../documented-rules.ts';
-import { betIdSegment, readBetIds } from '../history-answer.ts';
+import { casinoAuditRow } from '../casino-rows.ts';
+import { readBetIds } from '../history-answer.ts';
 
 export const DEPLOYED_HISTORY_LIMIT_MAX = 200;
-const HEX_SEED = /^[0-9a-f]{64}$/;
 
 export const CASINO_AUDIT_DEPLOYED: DialectTable = {
   'casino.history': row('casino.history', {
@@ -37,56 +37,21 @@ export const CASINO_AUDIT_DEPLOYED: DialectTable = {
       return { betIds, total, hasMore };
     },
   }),
-  'casino.audit': row('casino.audit', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'GET',
-      path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`,
-      auth: true,
-    }),
-    read: (reader) => {
-      const betId = reader.string('bet_id');
-      const game = reader.string('game');
-      const amountMicro = reader.money('amount');
-      const paidMicro = reader.money('amount_won', { documents: 'payout' });
-      const won = reader.boolean('won', { optional: true });
-      const multiplier = reader.number('payout_multiplier', { documents: 'verification.recorded.payout_multiplier' });
-      const result = reader.any('result', { documents: 'verification.recorded.result' });
-      const seed = reader.any('fairness.server_seed', { documents: 'verification.server_seed', optional: true });
-      const clientSeed = reader.string('fairness.client_seed', { documents: 'proof.client_seed' });
-      const nonce = reader.number('fairness.nonce', { documents: 'proof.nonce' });
-      const seedHash = reader.string('fairness.server_seed_hash', { documents: 'proof.server_seed_hash' });
-      const resultHash = reader.string('fairness.result_hash', { documents: 'proof.result_hash' });
-      reader.knows('timestamp');
-      if (
-        betId === null ||
-        game === null ||
-        amountMicro === null ||
-        clientSeed === null ||
-        nonce === null ||
-        seedHash === null ||
-        resultHash === null
-      )
-        return null;
-      return {
-        bet: {
-          betId,
-          game,
-          amountMicro,
-          paidMicro,
-          multiplier,
-          won,
-          result,
-          clientSeed,
-          nonce,
-          seedHash,
-          resultHash,
-          balanceAfterMicro: null,
-          paidPlaces: displayPlaces('deployed', 'amount_won'),
-        },
-        params: null,
-        revealedSeed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null,
-      };
+  'casino.audit': casinoAuditRow({
+    paths: {
+      amount: 'amount',
+      paid: ['amount_won', 'payout'],
+      multiplier: ['payout_multiplier', 'verification.recorded.payout_multiplier'],
+      result: ['result', 'verification.recorded.result'],
+      clientSeed: ['fairness.client_seed', 'proof.client_seed'],
+      nonce: ['fairness.nonce', 'proof.nonce'],
+      seedHash: ['fairness.server_seed_hash', 'proof.server_seed_hash'],
+      resultHash: ['fairness.result_hash', 'proof.result_hash'],
+      balanceAfter: null,
+      known: ['timestamp'],
     },
+    seed: ['fairness.server_seed', 'verification.server_seed'],
+    params: null,
+    paidPlaces: displayPlaces('deployed', 'amount_won'),
   }),
 };

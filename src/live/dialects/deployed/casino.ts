@@ -7,16 +7,15 @@
  */
 import { toMicro } from '../../../core/live-amount.ts';
 import { toNumber } from '../../../core/money.ts';
-import { betBody, readBet } from '../bet-answer.ts';
+import { readBet } from '../bet-answer.ts';
 import { displayPlaces } from '../../documented-rules.ts';
 import { readHand } from '../card-answer.ts';
-import { readBatchElements, readSummary } from '../batch-answer.ts';
+import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
 import { row, type DialectTable, type OperationRow, type WireRequest } from '../dialect.ts';
 import type { LiveBet, OperationInput } from '../../operations.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
 import type { WireReader } from '../../wire-reader.ts';
 
-const HEX_SEED = /^[0-9a-f]{64}$/;
 /** The decimals the deployment rounds a bet's `amount_won` to (a display field). */
 const PAID_PLACES = displayPlaces('deployed', 'amount_won');
 
@@ -106,24 +105,11 @@ export const CASINO_DEPLOYED: DialectTable = {
   'casino.draw': row('casino.draw', { request: drawRequest, read: readDraw }),
   // The same request at a nonce the caller picks: the deployment accepts any nonce (DEPLOYED.md §2.5).
   'casino.draw-at': row('casino.draw-at', { request: drawRequest, read: readDraw }),
-  'casino.batch': row('casino.batch', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/bets/batch',
-      body: { bets: input.bets.map((bet) => betBody(bet, true)) },
-      auth: true,
-    }),
-    read: (reader) => {
-      const results = readBatchElements(reader, 'error', () => false, PAID_PLACES);
-      if (results === null) return null;
-      reader.knows('kelly_max_next_bet', 'kelly_tip');
-      return {
-        results,
-        summary: readSummary(reader),
-        balanceAfterMicro: reader.money('balance_after', { optional: true }),
-      };
-    },
+  'casino.batch': casinoBatchRow({
+    errorName: 'error',
+    isError: () => false,
+    paidPlaces: PAID_PLACES,
+    known: ['kelly_max_next_bet', 'kelly_tip'],
   }),
   'casino.rotate': row('casino.rotate', {
     request: () => ({ service: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: true }),
@@ -133,38 +119,24 @@ export const CASINO_DEPLOYED: DialectTable = {
         return { revealedSeed: null, revealedSeedHash: null };
       const seed = reader.string('previous_seed.seed', { documents: 'revealed.server_seed' });
       const hash = reader.string('previous_seed.seed_hash', { documents: 'revealed.server_seed_hash' });
-      return { revealedSeed: seed !== null && HEX_SEED.test(seed) ? seed : null, revealedSeedHash: hash };
+      return { revealedSeed: revealedSeed(seed), revealedSeedHash: hash };
     },
   }),
-  'casino.seeds': row('casino.seeds', {
-    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/fairness/seeds', auth: true }),
-    read: (reader) => {
-      const list = reader.array('seeds');
-      if (list === null) return null;
-      const seeds = list.flatMap((item, index) => {
-        const element = reader.nested(item, `seeds[${index}]`);
-        const seedHash = element.string('seed_hash', { documents: 'server_seed_hash' });
-        const seed = element.any('seed', { documents: 'server_seed', optional: true });
-        element.knows('id', 'active', 'bets_made', 'revealed_at', 'created_at');
-        return seedHash === null
-          ? []
-          : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
-      });
-      return { seeds };
-    },
+  'casino.seeds': casinoSeedsRow({
+    seedHash: ['seed_hash', 'server_seed_hash'],
+    seed: ['seed', 'server_seed'],
+    known: [],
+    elementKnown: ['id', 'active', 'bets_made', 'revealed_at', 'created_at'],
   }),
-  'casino.withdraw': row('casino.withdraw', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/auth/withdraw',
-      body: { amount: toNumber(input.amountMicro), address: input.address },
-      auth: true,
-    }),
-    read: (reader) => {
-      const status = reader.string('status', { optional: true });
-      reader.knows('withdrawal_id', 'amount', 'fee', 'chain', 'token', 'address', 'tx_hash', 'explorer', 'message');
-      return { status, balanceAfterMicro: reader.money('new_balance', { optional: true }) };
-    },
-  }),
+  'casino.withdraw': casinoWithdrawRow([
+    'withdrawal_id',
+    'amount',
+    'fee',
+    'chain',
+    'token',
+    'address',
+    'tx_hash',
+    'explorer',
+    'message',
+  ]),
 };

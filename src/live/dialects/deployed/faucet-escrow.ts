@@ -10,9 +10,20 @@
  */
 import { toNumber } from '../../../core/money.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
+import { readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
 const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'amount' };
+
+/** The escrow fields the deployment shows on a creation and a detail alike (DEPLOYED.md §4). */
+const ESCROW_DETAIL = [
+  'commission_usd',
+  'net_to_counterparty',
+  'description',
+  'creator_id',
+  'counterparty_id',
+  'timeout_hours',
+  'auto_release_at',
+];
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.claim': row('faucet.claim', {
@@ -42,16 +53,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       },
     }),
     read: (reader) => {
-      reader.knows(
-        'commission_usd',
-        'net_to_counterparty',
-        'description',
-        'creator_id',
-        'counterparty_id',
-        'timeout_hours',
-        'auto_release_at',
-        'next_steps',
-      );
+      reader.knows(...ESCROW_DETAIL, 'next_steps');
       return readEscrowView(reader, ESCROW_DEPLOYED);
     },
     expiry: {
@@ -67,10 +69,14 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       path: `/escrow/release/${encodeURIComponent(input.escrowId)}`,
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'amount_released', 'commission', 'referral_commission', 'counterparty_id', 'message');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer(
+      'escrow_id',
+      'amount_released',
+      'commission',
+      'referral_commission',
+      'counterparty_id',
+      'message',
+    ),
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({
@@ -80,10 +86,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       body: { reason: input.reason },
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'reason', 'message', 'contact');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer('escrow_id', 'reason', 'message', 'contact'),
   }),
   'escrow.get': row('escrow.get', {
     request: (input) => ({
@@ -93,20 +96,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       auth: true,
     }),
     read: (reader) => {
-      reader.knows(
-        'commission_usd',
-        'net_to_counterparty',
-        'description',
-        'creator_id',
-        'counterparty_id',
-        'timeout_hours',
-        'auto_release_at',
-        'created_at',
-        'completed_at',
-        'released_at',
-        'disputed_at',
-        'events',
-      );
+      reader.knows(...ESCROW_DETAIL, 'created_at', 'completed_at', 'released_at', 'disputed_at', 'events');
       return readEscrowView(reader, ESCROW_DEPLOYED);
     },
   }),

@@ -11,9 +11,7 @@ import { isRefusal, type LiveBet, type OperationInput, type Refusal } from '../.
 import { betBody, readBet } from '../bet-answer.ts';
 import { readHand } from '../card-answer.ts';
 import { row, type DialectTable, type WireRequest } from '../dialect.ts';
-import { readBatchElements, readSummary } from '../batch-answer.ts';
-
-const HEX_SEED = /^[0-9a-f]{64}$/;
+import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
 
 /** A game's style A path ("coin-flip"); an unknown game keeps its own name. */
 export function gamePathA(game: string): string {
@@ -99,23 +97,11 @@ export const CASINO_A: DialectTable = {
     }),
     read: (reader) => readBet(reader),
   }),
-  'casino.batch': row('casino.batch', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/bets/batch',
-      body: { bets: input.bets.map((bet) => betBody(bet, true)) },
-      auth: true,
-    }),
-    read: (reader) => {
-      const results = readBatchElements(reader, 'code', (element) => element.boolean('ok') === false);
-      if (results === null) return null;
-      return {
-        results,
-        summary: readSummary(reader),
-        balanceAfterMicro: reader.money('balance_after', { optional: true }),
-      };
-    },
+  'casino.batch': casinoBatchRow({
+    errorName: 'code',
+    isError: (element) => element.boolean('ok') === false,
+    paidPlaces: null,
+    known: [],
   }),
   'casino.rotate': row('casino.rotate', {
     request: () => ({ service: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: true }),
@@ -123,50 +109,26 @@ export const CASINO_A: DialectTable = {
       const seed = reader.string('revealed.server_seed');
       const hash = reader.string('revealed.server_seed_hash');
       reader.knows('active');
-      return { revealedSeed: seed !== null && HEX_SEED.test(seed) ? seed : null, revealedSeedHash: hash };
+      return { revealedSeed: revealedSeed(seed), revealedSeedHash: hash };
     },
   }),
-  'casino.seeds': row('casino.seeds', {
-    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/fairness/seeds', auth: true }),
-    read: (reader) => {
-      const list = reader.array('seeds');
-      reader.knows('count');
-      if (list === null) return null;
-      const seeds = list.flatMap((item, index) => {
-        const element = reader.nested(item, `seeds[${index}]`);
-        const seedHash = element.string('server_seed_hash');
-        const seed = element.any('server_seed', { optional: true });
-        return seedHash === null
-          ? []
-          : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
-      });
-      return { seeds };
-    },
+  'casino.seeds': casinoSeedsRow({
+    seedHash: 'server_seed_hash',
+    seed: 'server_seed',
+    known: ['count'],
+    elementKnown: [],
   }),
-  'casino.withdraw': row('casino.withdraw', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/auth/withdraw',
-      body: { amount: toNumber(input.amountMicro), address: input.address },
-      auth: true,
-    }),
-    read: (reader) => {
-      const status = reader.string('status', { optional: true });
-      reader.knows(
-        'withdrawal_id',
-        'amount',
-        'fee',
-        'chain',
-        'address',
-        'tx_hash',
-        'created_at',
-        'completed_at',
-        'total_debited',
-      );
-      return { status, balanceAfterMicro: reader.money('new_balance', { optional: true }) };
-    },
-  }),
+  'casino.withdraw': casinoWithdrawRow([
+    'withdrawal_id',
+    'amount',
+    'fee',
+    'chain',
+    'address',
+    'tx_hash',
+    'created_at',
+    'completed_at',
+    'total_debited',
+  ]),
 };
 
 /** Bets and refusals of a batch, in order (re-exported for tests). */

@@ -8,12 +8,11 @@
  * Paging: the operation's offset is turned into B's page number; an offset off a page boundary
  * drops the page's leading bets it already covers.
  */
-import type { JsonObject } from '../../../core/errors.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { betIdSegment, readBetIds } from '../history-answer.ts';
+import { casinoAuditRow } from '../casino-rows.ts';
+import { readBetIds } from '../history-answer.ts';
 
 export const B_HISTORY_LIMIT_MAX = 100;
-const HEX_SEED = /^[0-9a-f]{64}$/;
 
 const pageLimit = (limit: number): number => Math.max(1, Math.min(limit, B_HISTORY_LIMIT_MAX));
 
@@ -41,57 +40,21 @@ export const CASINO_AUDIT_A: DialectTable = {
       return { betIds, total, hasMore };
     },
   }),
-  'casino.audit': row('casino.audit', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'GET',
-      path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`,
-      auth: true,
-    }),
-    read: (reader) => {
-      const betId = reader.string('bet_id');
-      const game = reader.string('game');
-      const params = reader.object('parameters');
-      const amountMicro = reader.money('amount');
-      const paidMicro = reader.money('payout');
-      const won = reader.boolean('won', { optional: true });
-      const multiplier = reader.number('verification.recorded.payout_multiplier');
-      const result = reader.any('verification.recorded.result');
-      const seed = reader.any('verification.server_seed', { optional: true });
-      const clientSeed = reader.string('proof.client_seed');
-      const nonce = reader.number('proof.nonce');
-      const seedHash = reader.string('proof.server_seed_hash');
-      const resultHash = reader.string('proof.result_hash');
-      const balanceAfterMicro = reader.money('balance_after', { optional: true });
-      reader.knows('variant', 'placed_at', 'source');
-      if (
-        betId === null ||
-        game === null ||
-        amountMicro === null ||
-        clientSeed === null ||
-        nonce === null ||
-        seedHash === null ||
-        resultHash === null
-      )
-        return null;
-      return {
-        bet: {
-          betId,
-          game,
-          amountMicro,
-          paidMicro,
-          multiplier,
-          won,
-          result,
-          clientSeed,
-          nonce,
-          seedHash,
-          resultHash,
-          balanceAfterMicro,
-        },
-        params: params as JsonObject | null,
-        revealedSeed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null,
-      };
+  'casino.audit': casinoAuditRow({
+    paths: {
+      amount: 'amount',
+      paid: 'payout',
+      multiplier: 'verification.recorded.payout_multiplier',
+      result: 'verification.recorded.result',
+      clientSeed: 'proof.client_seed',
+      nonce: 'proof.nonce',
+      seedHash: 'proof.server_seed_hash',
+      resultHash: 'proof.result_hash',
+      balanceAfter: 'balance_after',
+      known: ['variant', 'placed_at', 'source'],
     },
+    seed: 'verification.server_seed',
+    params: 'parameters',
+    paidPlaces: null,
   }),
 };

@@ -6,15 +6,14 @@
  */
 import type { JsonObject } from '../../../core/errors.ts';
 import { toNumber } from '../../../core/money.ts';
+import type { OperationResult } from '../../operations.ts';
+import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { readEscrowList, readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
+import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
 const ESCROW_A: EscrowNames = { amount: 'amount' };
-const DETAIL_A = [
-  'buyer',
-  'seller',
-  'currency',
-  'memo',
+/** The escrow detail fields both documented styles show (A and B name the parties otherwise). */
+export const DETAIL_SHARED = [
   'fee',
   'net',
   'conditions',
@@ -22,10 +21,17 @@ const DETAIL_A = [
   'created_at',
   'expires_at',
   'settled_at',
+  'tx_hash',
+];
+const DETAIL_A = [
+  'buyer',
+  'seller',
+  'currency',
+  'memo',
+  ...DETAIL_SHARED,
   'released_at',
   'refunded_at',
   'disputed_at',
-  'tx_hash',
   'dispute',
 ];
 
@@ -49,6 +55,25 @@ export function listQuery(input: {
   return query;
 }
 
+/**
+ * The read of a faucet registration: the agent, its key, address and referral code, and what the
+ * registration credited (`credited`: its field; null when the dialect credits nothing, 0).
+ */
+export function registrationAnswer(
+  credited: string | null,
+  ...known: string[]
+): (reader: WireReader) => OperationResult<'faucet.register'> | null {
+  return (reader: WireReader): OperationResult<'faucet.register'> | null => {
+    const agentId = reader.string('agent_id');
+    const apiKey = reader.string('api_key');
+    const address = reader.string('agent_address', { optional: true });
+    const referralCode = reader.string('referral_code', { optional: true });
+    const creditedMicro = credited === null ? 0n : reader.money(credited, { optional: true });
+    reader.knows(...known);
+    return agentId === null || apiKey === null ? null : { agentId, apiKey, address, referralCode, creditedMicro };
+  };
+}
+
 export const FAUCET_ESCROW_A: DialectTable = {
   'faucet.register': row('faucet.register', {
     request: (input) => ({
@@ -58,14 +83,7 @@ export const FAUCET_ESCROW_A: DialectTable = {
       body: registerBody(input),
       auth: false,
     }),
-    read: (reader) => {
-      const agentId = reader.string('agent_id');
-      const apiKey = reader.string('api_key');
-      const address = reader.string('agent_address', { optional: true });
-      const referralCode = reader.string('referral_code', { optional: true });
-      reader.knows('created_at');
-      return agentId === null || apiKey === null ? null : { agentId, apiKey, address, referralCode, creditedMicro: 0n };
-    },
+    read: registrationAnswer(null, 'created_at'),
   }),
   'faucet.claim': row('faucet.claim', {
     request: () => ({ service: 'faucet', method: 'POST', path: '/api/v1/faucet/claim', auth: true }),
@@ -113,10 +131,7 @@ export const FAUCET_ESCROW_A: DialectTable = {
       body: { escrow_id: input.escrowId },
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'released_amount', 'seller', 'fee', 'tx_hash');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer('escrow_id', 'released_amount', 'seller', 'fee', 'tx_hash'),
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({
@@ -126,10 +141,7 @@ export const FAUCET_ESCROW_A: DialectTable = {
       body: { escrow_id: input.escrowId, reason: input.reason },
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'reason', 'evidence', 'window_ends_at');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer('escrow_id', 'reason', 'evidence', 'window_ends_at'),
   }),
   'escrow.get': row('escrow.get', {
     request: (input) => ({

@@ -7,24 +7,11 @@
 import { formatDecimal } from '../../../core/money.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { readEscrowList, readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
-import { listQuery, registerBody } from './faucet-escrow-a.ts';
+import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
+import { DETAIL_SHARED, listQuery, registerBody, registrationAnswer } from './faucet-escrow-a.ts';
 
 const ESCROW_B: EscrowNames = { amount: 'amount' };
-const DETAIL_B = [
-  'sender',
-  'receiver',
-  'description',
-  'fee',
-  'net',
-  'conditions',
-  'referrer',
-  'created_at',
-  'expires_at',
-  'settled_at',
-  'tx_hash',
-  'dispute',
-];
+const DETAIL_B = ['sender', 'receiver', 'description', ...DETAIL_SHARED, 'dispute'];
 const HOUR_SECONDS = 3_600;
 
 function escrowPath(escrowId: string, action = ''): string {
@@ -40,15 +27,7 @@ export const FAUCET_ESCROW_B: DialectTable = {
       body: registerBody(input),
       auth: false,
     }),
-    read: (reader) => {
-      const agentId = reader.string('agent_id');
-      const apiKey = reader.string('api_key');
-      const address = reader.string('agent_address', { optional: true });
-      const referralCode = reader.string('referral_code', { optional: true });
-      const creditedMicro = reader.money('amount', { optional: true });
-      reader.knows('currency', 'balance', 'next_claim');
-      return agentId === null || apiKey === null ? null : { agentId, apiKey, address, referralCode, creditedMicro };
-    },
+    read: registrationAnswer('amount', 'currency', 'balance', 'next_claim'),
   }),
   'faucet.claim': row('faucet.claim', {
     request: () => ({ service: 'faucet', method: 'POST', path: '/claim', body: {}, auth: true }),
@@ -87,17 +66,11 @@ export const FAUCET_ESCROW_B: DialectTable = {
       path: escrowPath(input.escrowId, 'release'),
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'tx_hash', 'net', 'fee');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer('escrow_id', 'tx_hash', 'net', 'fee'),
   }),
   'escrow.refund': row('escrow.refund', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: escrowPath(input.escrowId, 'refund'), auth: true }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'amount', 'tx_hash');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer('escrow_id', 'amount', 'tx_hash'),
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({
@@ -107,10 +80,7 @@ export const FAUCET_ESCROW_B: DialectTable = {
       body: { reason: input.reason },
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('escrow_id', 'reason', 'evidence', 'window_ends_at');
-      return { status: readEscrowStatus(reader) };
-    },
+    read: statusAnswer('escrow_id', 'reason', 'evidence', 'window_ends_at'),
   }),
   'escrow.get': row('escrow.get', {
     request: (input) => ({ service: 'escrow', method: 'GET', path: escrowPath(input.escrowId), auth: true }),

@@ -19,8 +19,8 @@
  */
 import fc from 'fast-check';
 import { z } from 'zod';
-import { commandSpecOf } from '../check/command-table.ts';
-import type { CommandSpec } from '../check/model-command.ts';
+import { commandSpecOf } from './command-table.ts';
+import type { CommandSpec } from './model-command.ts';
 import type { Rng } from '../core/rng.ts';
 import type { ServiceName } from '../platform/platform.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Text for findings.junit.xml: any string made legal XML 1.0 character data or attribute value.
+ * Text for the JUnit files (kit/junit.ts): any string made legal XML 1.0 character data or attribute value.
  *
  * Invariants: the output holds only characters XML 1.0 allows (tab, LF, CR, U+0020–U+D7FF,
  * U+E000–U+FFFD, U+10000 and up): other C0 controls, lone surrogates, U+FFFE and U+FFFF become

@@ -1,8 +1,9 @@
 /**
- * A line chart as inline SVG text, for load.html: drawn when the page is written, so the page
- * needs no script and no library (its Content-Security-Policy allows neither) and its bytes are a
- * pure function of the chart. report.html draws with Chart.js in the browser instead; this shares
- * its palette, its round tick steps (chart-data.ts niceStep) and its fixed number formatting.
+ * A line chart as inline SVG text, the report kit's chart for static pages (load.html): drawn when
+ * the page is written, so the page needs no script and no library (its Content-Security-Policy
+ * allows neither) and its bytes are a pure function of the chart. report.html draws with Chart.js
+ * in the browser instead (tooltips over thousands of points); this shares its palette, its round
+ * tick steps (chart-data.ts niceStep) and its fixed number formatting.
  *
  * The x axis is linear, or logarithmic with the caller's ticks (the HDR percentile axis, where x
  * is 1/(1−p)); the y axis is linear from 0 to a round step above the largest value. A null y is a
@@ -14,8 +15,8 @@
  * a series of no points draws nothing but keeps its legend entry.
  */
 import { assert } from '../../core/assert.ts';
-import { niceStep } from '../../report/html/chart-data.ts';
-import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
+import { niceStep } from '../html/chart-data.ts';
+import { boundedText, escapeHtml } from '../html/html-text.ts';
 
 export type ChartPoint = readonly [number, number | null];
 
