@@ -14,6 +14,7 @@ import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { isRefusal } from '../../src/live/operations.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -34,6 +35,7 @@ interface Served {
 
 async function serve(defects: readonly DefectName[] = []): Promise<Served> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '7',
