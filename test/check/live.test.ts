@@ -155,6 +155,8 @@ describe('afp check as processes (node src/cli/main.ts)', () => {
       [
         'src/cli/main.ts',
         'serve',
+        '--trust-proxy',
+        '127.0.0.1/32',
         '--port',
         '0',
         '--clock',

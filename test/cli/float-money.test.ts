@@ -24,7 +24,20 @@ const post = async (url: string, body: unknown, key?: string): Promise<Record<st
 describe('afp serve --dialect deployed --float-money and the live commands, all on the command line', () => {
   test("audit fairness and check --target exit 0 on the deployment's doubles", async () => {
     const served = await runCliChild(
-      ['serve', '--dialect', 'deployed', '--float-money', '--port', '0', '--clock', 'manual', '--seed', '4'],
+      [
+        'serve',
+        '--dialect',
+        'deployed',
+        '--float-money',
+        '--port',
+        '0',
+        '--trust-proxy',
+        '127.0.0.1/32',
+        '--clock',
+        'manual',
+        '--seed',
+        '4',
+      ],
       {
         timeoutMs: 110_000,
         onReady: async (stdout, stop) => {

@@ -304,7 +304,7 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
     const styleAScript = join(scratch, 'k6-style-a.js');
     expect((await runExport([styleAPath, '--out', styleAScript])).code).toBe(0);
     let checked = false;
-    const serve = await runCliChild(['serve', '--port', '0', '--seed', '5'], {
+    const serve = await runCliChild(['serve', '--port', '0', '--trust-proxy', '127.0.0.1/32', '--seed', '5'], {
       timeoutMs: 60_000,
       onReady: async (stdout, stop) => {
         const api = /^api: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1];

@@ -60,7 +60,9 @@ function spawnServe(args: readonly string[]): {
   stderr: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--trust-proxy', '127.0.0.1/32', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';

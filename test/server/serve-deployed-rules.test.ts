@@ -174,6 +174,8 @@ describe('afp serve --dialect deployed --rules FILE (the CLI)', () => {
     const run = await runCliChild(
       [
         'serve',
+        '--trust-proxy',
+        '127.0.0.1/32',
         '--dialect',
         'deployed',
         '--rules',

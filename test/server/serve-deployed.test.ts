@@ -135,6 +135,8 @@ describe('afp serve --dialect deployed, the published example client', () => {
     const run = await runServe(
       [
         'serve',
+        '--trust-proxy',
+        '127.0.0.1/32',
         '--dialect',
         'deployed',
         '--port',
