@@ -185,7 +185,11 @@ type ClockProbe =
   { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
 
 export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
-  const urls = await discoverTarget(options.url, { timeoutMs: options.timeoutMs });
+  const discoveryNotes: string[] = [];
+  const urls = await discoverTarget(options.url, {
+    timeoutMs: options.timeoutMs,
+    onNote: (note) => discoveryNotes.push(note),
+  });
   const client = new AfpClient(httpTransport({ urls, timeoutMs: options.timeoutMs }));
   const probe = await probeClock(client);
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
@@ -204,7 +208,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
     trading: priced,
     wallet: urls.wallet !== undefined && manual,
   };
-  const notes = liveNotes(probe, styleA, casino);
+  const notes = [...discoveryNotes, ...liveNotes(probe, styleA, casino)];
   if (urls.domains === undefined)
     notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
   if (urls.trading === undefined || !manual)

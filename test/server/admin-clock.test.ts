@@ -118,7 +118,10 @@ describe('manual clock', () => {
       escrows: 1,
       ledger: { sum_micro: '0', audit_sum_micro: '0', balanced: true },
     });
-    expect(await getJson(`${api}/_afp/mounts`)).toEqual({ status: 200, body: { mounts: handle.urls } });
+    expect(await getJson(`${api}/_afp/mounts`)).toEqual({
+      status: 200,
+      body: { mounts: handle.urls, forwarded_for: 'trusted' },
+    });
     expect(Object.keys(handle.urls)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino']);
     for (const url of Object.values(handle.urls))
       expect(await getJson(`${url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });

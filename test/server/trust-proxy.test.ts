@@ -5,6 +5,11 @@
 // beyond loopback draws and prints a seed (the server is reached on 127.0.0.1 and closed at once).
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
+import { discoverTarget } from '../../src/client/target.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { resolveTarget } from '../../src/live/resolve-target.ts';
+import { startServe } from '../../src/server/listeners.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
 
@@ -74,6 +79,36 @@ describe('afp serve --trust-proxy', () => {
     expect(run.stderr).toContain("afp serve: --trust-proxy: '10.0.0.0/40' has a prefix length outside 0..32");
     expect(run.stderr).toContain("afp serve: --trust-proxy: 'proxy.local' is not a CIDR range");
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('the tools that send simulated addresses', () => {
+  test('warn once when the serve ignores their X-Forwarded-For, and stay quiet when it reads it', async () => {
+    for (const [trustedProxies, warned] of [
+      [NO_PROXIES, true],
+      [LOOPBACK_PROXIES, false],
+    ] as const) {
+      const handle = await startServe({
+        routes: ALL_ROUTES,
+        seed: '3',
+        port: 0,
+        clockMode: 'manual',
+        trustedProxies,
+        log: () => undefined,
+      });
+      try {
+        const api = handle.urls.api ?? '';
+        const resolved = await resolveTarget(api);
+        if (!resolved.ok) throw new Error(resolved.message);
+        const discovered: string[] = [];
+        await discoverTarget(api, { onNote: (note) => discovered.push(note) });
+        const expected = warned ? [expect.stringContaining('ignores X-Forwarded-For from this address')] : [];
+        expect(resolved.notes ?? []).toEqual(expected);
+        expect(discovered).toEqual(expected);
+      } finally {
+        await handle.close();
+      }
+    }
   });
 });
 
