@@ -8,7 +8,9 @@ import { parseServeArgs } from '../../src/cli/serve.ts';
 import { discoverTarget } from '../../src/client/target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
@@ -79,6 +81,40 @@ describe('afp serve --trust-proxy', () => {
     expect(run.stderr).toContain("afp serve: --trust-proxy: '10.0.0.0/40' has a prefix length outside 0..32");
     expect(run.stderr).toContain("afp serve: --trust-proxy: 'proxy.local' is not a CIDR range");
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('the deployed dialect', () => {
+  test('its per-IP windows read the client the edge decided, not a header the caller wrote', async () => {
+    for (const [trustedProxies, accepted] of [
+      [NO_PROXIES, 10],
+      [LOOPBACK_PROXIES, 20],
+    ] as const) {
+      const handle = await startServe({
+        routes: DEPLOYED_ROUTES,
+        layout: DEPLOYED_LAYOUT,
+        seed: '3',
+        port: 0,
+        clockMode: 'manual',
+        trustedProxies,
+        log: () => undefined,
+      });
+      try {
+        const statuses: number[] = [];
+        for (let index = 0; index < 20; index++) {
+          const response = await fetch(`${handle.urls.casino ?? ''}/api/v1/auth/register`, {
+            method: 'POST',
+            headers: { 'x-forwarded-for': `198.51.100.${index + 1}`, 'x-real-ip': `203.0.113.${index + 1}` },
+            signal: AbortSignal.timeout(10_000),
+          });
+          await response.body?.cancel();
+          statuses.push(response.status);
+        }
+        expect(statuses.filter((status) => status === 201).length).toBe(accepted);
+      } finally {
+        await handle.close();
+      }
+    }
   });
 });
 
