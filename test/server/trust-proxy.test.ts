@@ -7,11 +7,11 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
 import { discoverTarget } from '../../src/client/target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { LOOPBACK_PROXIES, NO_PROXIES, type TrustedProxies } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
-import { startServe } from '../../src/server/listeners.ts';
+import { startServe, type ServeHandle, type ServeLayout } from '../../src/server/listeners.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
 
@@ -31,6 +31,19 @@ async function serve(args: readonly string[], trustLoopback: boolean): Promise<S
   });
   children.push(child);
   return child;
+}
+
+/** An in-process stand-in on port 0 (the documents' dialect unless `layout`). */
+function serveInProcess(trustedProxies: TrustedProxies, layout?: ServeLayout): Promise<ServeHandle> {
+  return startServe({
+    routes: layout === undefined ? ALL_ROUTES : DEPLOYED_ROUTES,
+    ...(layout === undefined ? {} : { layout }),
+    seed: '3',
+    port: 0,
+    clockMode: 'manual',
+    trustedProxies,
+    log: () => undefined,
+  });
 }
 
 /** 40 registrations, each from a fresh forwarded address; the statuses answered. */
@@ -90,15 +103,7 @@ describe('the deployed dialect', () => {
       [NO_PROXIES, 10],
       [LOOPBACK_PROXIES, 20],
     ] as const) {
-      const handle = await startServe({
-        routes: DEPLOYED_ROUTES,
-        layout: DEPLOYED_LAYOUT,
-        seed: '3',
-        port: 0,
-        clockMode: 'manual',
-        trustedProxies,
-        log: () => undefined,
-      });
+      const handle = await serveInProcess(trustedProxies, DEPLOYED_LAYOUT);
       try {
         const statuses: number[] = [];
         for (let index = 0; index < 20; index++) {
@@ -124,14 +129,7 @@ describe('the tools that send simulated addresses', () => {
       [NO_PROXIES, true],
       [LOOPBACK_PROXIES, false],
     ] as const) {
-      const handle = await startServe({
-        routes: ALL_ROUTES,
-        seed: '3',
-        port: 0,
-        clockMode: 'manual',
-        trustedProxies,
-        log: () => undefined,
-      });
+      const handle = await serveInProcess(trustedProxies);
       try {
         const api = handle.urls.api ?? '';
         const resolved = await resolveTarget(api);
