@@ -2,8 +2,8 @@
  * The HTTP edge: a node:http server for ONE mount over the dispatcher, the single request path.
  * This file only turns bytes into an ApiRequest and an ApiResponse into bytes: URL (path, query;
  * a duplicate query key is a 400), lower-case headers, the originating IP (src/http/client-ip.ts,
- * under `trustedProxies`; the dispatcher then sees one X-Forwarded-For, the client decided here, so
- * a dialect that reads the header itself reads that, and X-Real-IP only from a trusted proxy),
+ * under `trustedProxies`; from any other peer the dispatcher sees the socket's address as the one
+ * X-Forwarded-For and no X-Real-IP, so a dialect that reads the headers itself cannot be fooled),
  * the body (src/http/body.ts, bounded by config.maxBodyBytes), then `dispatcher.handle` at
  * `clock.nowMs()`. Transport-level failures are passed to the dispatcher as `bodyFailure` so that
  * they are counted and answered in the dispatcher's precedence, exactly as in-process.
@@ -249,15 +249,15 @@ function toEdgeRequest(
 }
 
 /**
- * What the dispatcher sees of the forwarding headers, as a proxy in front of it would pass them:
- * X-Forwarded-For is the decided client alone; from a peer that is not a trusted proxy X-Real-IP
- * is dropped. A trusted proxy that sent no X-Forwarded-For keeps its X-Real-IP (the deployed
- * dialect reads it then, as the deployment does).
+ * What the dispatcher sees of the forwarding headers. From a trusted proxy, the headers as sent:
+ * that proxy stands where the deployment's own does, and the deployed dialect reads them as the
+ * deployment does (first X-Forwarded-For entry, else X-Real-IP). From any other peer, what a
+ * proxy in front would pass: X-Forwarded-For is the socket's address alone, X-Real-IP is dropped.
  */
 function passForwarded(headers: Record<string, string>, ip: string, forwarding: boolean): void {
-  if (forwarding && headers['x-forwarded-for'] === undefined) return;
+  if (forwarding) return;
   headers['x-forwarded-for'] = ip;
-  if (!forwarding) delete headers['x-real-ip'];
+  delete headers['x-real-ip'];
 }
 
 /**
