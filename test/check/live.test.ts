@@ -14,6 +14,7 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { ClockMode } from '../../src/server/serve-clock.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const handles: ServeHandle[] = [];
 
@@ -155,8 +156,7 @@ describe('afp check as processes (node src/cli/main.ts)', () => {
       [
         'src/cli/main.ts',
         'serve',
-        '--trust-proxy',
-        '127.0.0.1/32',
+        ...TRUST_LOOPBACK_ARGS,
         '--port',
         '0',
         '--clock',

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCliChild } from '../fixtures/cli-child.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-float-cli-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -35,8 +36,7 @@ describe('afp serve --dialect deployed --float-money and the live commands, all 
         'manual',
         '--seed',
         '4',
-        '--trust-proxy',
-        '127.0.0.1/32',
+        ...TRUST_LOOPBACK_ARGS,
       ],
       {
         timeoutMs: 110_000,

@@ -8,6 +8,7 @@ import { runAutocannon } from '../../src/load/autocannon-engine.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Target } from '../../src/live/target.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const parse = (argv: string[]): ReturnType<typeof parseAutocannonFlags> =>
   parseAutocannonFlags(parseArgs(argv, AUTOCANNON_FLAG_SPEC));
@@ -124,7 +125,7 @@ describe('endpointRequest', () => {
 describe('against a real afp serve', () => {
   test('resolve the target by its URL, the endpoint on it, and run a capacity test', async () => {
     const run = await runCliChild(
-      ['serve', '--port', '0', '--trust-proxy', '127.0.0.1/32', '--clock', 'manual', '--seed', '4'],
+      ['serve', '--port', '0', ...TRUST_LOOPBACK_ARGS, '--clock', 'manual', '--seed', '4'],
       {
         timeoutMs: 60_000,
         onReady: async (stdout, stop) => {

@@ -30,6 +30,7 @@ import { credentialOf, resumeAtMs, type RecoveryStats } from '../../src/server/r
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { inProcessSetup, SEED, START_MS, type InProcessSetup } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-durability-'));
@@ -60,7 +61,7 @@ function spawnServe(args: readonly string[]): {
   stderr: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--trust-proxy', '127.0.0.1/32', ...args], {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...TRUST_LOOPBACK_ARGS, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -17,6 +17,7 @@ import { wheelMultiplierOf } from '../../src/services/casino/deployed/roll-games
 import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const BRIEF_RULES =
@@ -174,8 +175,7 @@ describe('afp serve --dialect deployed --rules FILE (the CLI)', () => {
     const run = await runCliChild(
       [
         'serve',
-        '--trust-proxy',
-        '127.0.0.1/32',
+        ...TRUST_LOOPBACK_ARGS,
         '--dialect',
         'deployed',
         '--rules',

@@ -15,6 +15,7 @@ import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts'
 import { isRefusal } from '../../src/live/operations.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -135,8 +136,7 @@ describe('afp serve --dialect deployed, the published example client', () => {
     const run = await runServe(
       [
         'serve',
-        '--trust-proxy',
-        '127.0.0.1/32',
+        ...TRUST_LOOPBACK_ARGS,
         '--dialect',
         'deployed',
         '--port',
