@@ -33,6 +33,8 @@ export async function startServeProcess(options: {
     'serve',
     '--port',
     '0',
+    '--trust-proxy',
+    '127.0.0.1/32',
     '--clock',
     'manual',
     '--start',

@@ -22,7 +22,21 @@ function afp(args: readonly string[], timeoutMs: number): { status: number | nul
 async function serve(extra: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [main, 'serve', '--port', '0', '--seed', '42', '--clock', 'manual', '--start', '2026-01-01T00:00:00Z', ...extra],
+    [
+      main,
+      'serve',
+      '--port',
+      '0',
+      '--trust-proxy',
+      '127.0.0.1/32',
+      '--seed',
+      '42',
+      '--clock',
+      'manual',
+      '--start',
+      '2026-01-01T00:00:00Z',
+      ...extra,
+    ],
     { cwd: root },
   );
   let output = '';

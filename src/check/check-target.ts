@@ -6,7 +6,7 @@
  * transport with the JSON round-trip check on (what passes here passes over HTTP).
  * Live (`--target URL`): one server shared by every run. Runs keep apart through names: agent ids
  * carry a per-invocation session and the run number, keyless requests a never-used IP (sent as
- * X-Forwarded-For, which afp serve trusts from loopback). GET /_afp/clock decides about time: a
+ * X-Forwarded-For, which afp serve reads only with --trust-proxy: a note says so when it is ignored). GET /_afp/clock decides about time: a
  * manual clock is exact and advance-time moves it with POST /_afp/clock; a wall clock, or no clock
  * endpoint, means time fields are compared within a tolerance and advance-time is disabled. The
  * faucet pool is shared with every client of the server: its balance is never asserted.
@@ -186,7 +186,11 @@ type ClockProbe =
   { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
 
 export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
-  const urls = await discoverTarget(options.url, { timeoutMs: options.timeoutMs });
+  const discoveryNotes: string[] = [];
+  const urls = await discoverTarget(options.url, {
+    timeoutMs: options.timeoutMs,
+    onNote: (note) => discoveryNotes.push(note),
+  });
   const client = new AfpClient(httpTransport({ urls, timeoutMs: options.timeoutMs }));
   const probe = await probeClock(client);
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
@@ -205,7 +209,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
     trading: priced,
     wallet: urls.wallet !== undefined && manual,
   };
-  const notes = liveNotes(probe, styleA, casino);
+  const notes = [...discoveryNotes, ...liveNotes(probe, styleA, casino)];
   if (urls.domains === undefined)
     notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
   if (urls.trading === undefined || !manual)

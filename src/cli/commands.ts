@@ -95,7 +95,7 @@ const RUN: CommandDefinition = {
 
 const SERVE: CommandDefinition = {
   path: ['serve'],
-  summary: 'serve the whole platform on 127.0.0.1 as a local stand-in, with time travel',
+  summary: 'serve the whole platform as a local stand-in (on 127.0.0.1 unless --host), with time travel',
   positionals: [],
   flags: [
     {
@@ -104,7 +104,23 @@ const SERVE: CommandDefinition = {
       description: 'the style-B api port; services use P+1.. (0: any free port)',
       default: '8700',
     },
-    flag.seed("the platform's seed (a whole number)", "1, or the scenario's or the log's"),
+    flag.seed(
+      "the platform's seed (a whole number); keys and mnemonics follow from it",
+      "1, or the scenario's or the log's; drawn at random with a --host beyond loopback",
+    ),
+    {
+      name: 'host',
+      value: 'ADDR',
+      description: 'the IP address to listen on (0.0.0.0 or :: for every interface: a container, a team)',
+      default: '127.0.0.1',
+    },
+    {
+      name: 'trust-proxy',
+      value: 'CIDR',
+      description:
+        'read X-Forwarded-For from peers in these ranges (IPv4 or IPv6, comma-separated or repeated); without it the socket address is the client',
+      repeatable: true,
+    },
     {
       name: 'clock',
       value: 'wall|manual',

@@ -184,7 +184,10 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress }, io);
   let urls: MountUrls;
   try {
-    urls = await discoverTarget(flags.target, { timeoutMs: flags.timeoutMs });
+    urls = await discoverTarget(flags.target, {
+      timeoutMs: flags.timeoutMs,
+      onNote: (note) => io.err(`afp replay: note: ${note}\n`),
+    });
   } catch (error) {
     io.err(`afp replay: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.liveness;

@@ -24,6 +24,11 @@
  * `--float-money`, or the rules file's `money: { float_noise: true }`, writes the casino's money as
  * the deployment does, doubles with their noise (src/http/deployed/float-balances.ts, read by the
  * deployed rows through RouteContext.floatBalances).
+ * The edge: `--host ADDR` binds another address (0.0.0.0 or :: for a container or a team). Keys and
+ * mnemonics follow from the seed, so beyond loopback a seed left unset (no --seed, no existing
+ * --data log) is drawn at random (53 bits, the one nondeterminism, printed first), never the
+ * well-known 1 or a scenario file's. `--trust-proxy CIDR…` names the proxies whose X-Forwarded-For
+ * counts (src/http/trusted-proxies.ts); without it the socket's address is every request's client.
  * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
  * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
@@ -32,7 +37,11 @@
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
  */
+import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { isLoopback } from '../http/client-ip.ts';
+import { NO_PROXIES, TrustedProxies } from '../http/trusted-proxies.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { FaultWindow } from '../platform/platform.ts';
@@ -91,6 +100,12 @@ export { DEFECT_NAMES };
 
 export interface ServeFlags {
   readonly port: number;
+  /** --host ADDR (present only when given: 127.0.0.1 otherwise). */
+  readonly host?: string;
+  /** --trust-proxy CIDR… (present only when given: no proxy is trusted otherwise). */
+  readonly trustedProxies?: TrustedProxies;
+  /** Beyond loopback without --seed: the seed drawn, served unless a --data log already holds one. */
+  readonly drawnSeed?: string;
   /** The --seed given; '1' by default, undefined with --scenario or --data and no --seed (the scenario's or the log's seed). */
   readonly seed: string | undefined;
   readonly clockMode: ClockMode;
@@ -117,8 +132,17 @@ export interface ServeFlags {
   readonly shed: LoadShedderOptions;
 }
 
-/** Parses the flags; every error is reported, not only the first. */
-export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
+/** A fresh seed for a stand-in beyond loopback: 53 random bits (the CLI's nondeterminism door). */
+export function drawServeSeed(): string {
+  return String(randomInt(0, 2 ** 21) * 2 ** 32 + randomInt(0, 2 ** 32));
+}
+
+/** Parses the flags; every error is reported, not only the first. `drawSeed` runs only beyond loopback without --seed. */
+export function parseServeArgs(
+  argv: readonly string[],
+  wallNowMs: number,
+  drawSeed: () => string = drawServeSeed,
+): ServeFlags | { errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
   const defects = args.lists['defect'] ?? [];
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
@@ -160,7 +184,9 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
     errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
   const salvage = args.flags['salvage'] === true;
   if (salvage && data === undefined) errors.push('--salvage needs --data (it salvages a damaged command log)');
-  const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
+  const edge = parseEdge(stringFlag(args, 'host'), args.lists['trust-proxy'] ?? [], errors);
+  const seedGiven = stringFlag(args, 'seed');
+  const seed = seedGiven ?? (scenario === undefined && data === undefined && !edge.beyondLoopback ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed))
     errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
@@ -203,6 +229,9 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
     ...(rules === undefined ? {} : { rules }),
     ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}),
     ...(floatMoney ? { floatMoney } : {}),
+    ...(edge.host === undefined ? {} : { host: edge.host }),
+    ...(edge.trustedProxies === undefined ? {} : { trustedProxies: edge.trustedProxies }),
+    ...(edge.beyondLoopback && seedGiven === undefined ? { drawnSeed: drawSeed() } : {}),
   };
   return data === undefined
     ? flags
@@ -213,6 +242,23 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
         ...(checkpointEvery === undefined ? {} : { checkpointEvery }),
         ...(salvage ? { salvage: true as const } : {}),
       };
+}
+
+/** --host and --trust-proxy, checked; their errors are pushed. */
+function parseEdge(
+  host: string | undefined,
+  trustTexts: readonly string[],
+  errors: string[],
+): { host?: string; trustedProxies?: TrustedProxies; beyondLoopback: boolean } {
+  if (host !== undefined && isIP(host) === 0)
+    errors.push(`--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, got '${host.slice(0, 64)}'`);
+  const trusted = trustTexts.length === 0 ? undefined : TrustedProxies.parse(trustTexts);
+  if (trusted !== undefined && !(trusted instanceof TrustedProxies)) errors.push(...trusted.errors);
+  return {
+    ...(host === undefined ? {} : { host }),
+    ...(trusted instanceof TrustedProxies ? { trustedProxies: trusted } : {}),
+    beyondLoopback: host !== undefined && isIP(host) !== 0 && !isLoopback(host),
+  };
 }
 
 /** What a scenario sets on a served platform, after the explicit flags. */
@@ -372,6 +418,10 @@ async function serveUntilSignal(
     return EXIT.invalidInput;
   }
   process.stdout.write(`seed: ${settings.options.seed}\n`);
+  if (settings.options.seed === flags.drawnSeed)
+    process.stderr.write(
+      `afp serve: listening on ${flags.host ?? ''}, beyond loopback: seed ${flags.drawnSeed} drawn at random (keys and mnemonics follow from the seed; --seed N chooses one)\n`,
+    );
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
@@ -383,6 +433,8 @@ async function serveUntilSignal(
       routes: serving.routes,
       layout: serving.layout,
       port: flags.port,
+      ...(flags.host === undefined ? {} : { host: flags.host }),
+      trustedProxies: flags.trustedProxies ?? NO_PROXIES,
       shed: flags.shed,
       ...settings.options,
       ...(commandLog === undefined ? {} : { commandLog }),
@@ -400,6 +452,7 @@ async function serveUntilSignal(
   process.stderr.write(
     `afp serve: ${flags.dialect === 'deployed' ? `dialect deployed; ${flags.rules === undefined ? 'published rules' : `rules ${flags.rules}`}${flags.liftDeployedLimits === true ? '; limits lifted' : ''}; ` : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`,
   );
+  process.stderr.write(`afp serve: ${forwardingLine(flags.trustedProxies)}\n`);
   process.stdout.write('ready\n');
   const stop = await Promise.race([
     nextSignal().then((signal) => ({ signal })),
@@ -416,6 +469,13 @@ async function serveUntilSignal(
   process.stderr.write(`afp serve: ${stop.signal}, closing\n`);
   await handle.close();
   return EXIT.ok;
+}
+
+/** How the client of a request is decided, said once at the start. */
+function forwardingLine(trusted: TrustedProxies | undefined): string {
+  return trusted === undefined
+    ? "X-Forwarded-For ignored: each request's client is its socket address (per-IP limits count one IP per peer; --trust-proxy CIDR reads the header from those proxies)"
+    : `X-Forwarded-For read from ${trusted.ranges.join(', ')}: the client is its rightmost address not in those ranges`;
 }
 
 interface ServedSettings {
@@ -441,7 +501,7 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   const startMs = flags.startMs ?? stored?.startMs;
   if (flags.scenario === undefined) {
     const base = {
-      seed: flags.seed ?? stored?.seed ?? '1',
+      seed: flags.seed ?? stored?.seed ?? flags.drawnSeed ?? '1',
       clockMode,
       defects,
       ...(startMs === undefined ? {} : { startMs }),
@@ -461,7 +521,8 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   }
   const scenario = await loadServeScenario(flags.scenario);
   if ('error' in scenario) return scenario;
-  const settings = scenarioServeSettings(scenario, { clockMode, wallNowMs: Date.now(), seed: flags.seed, startMs });
+  const seed = flags.seed ?? (stored === null ? flags.drawnSeed : undefined);
+  const settings = scenarioServeSettings(scenario, { clockMode, wallNowMs: Date.now(), seed, startMs });
   const windows = settings.faults.map(
     (fault) =>
       `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`,

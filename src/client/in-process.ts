@@ -3,8 +3,9 @@
  * `afp serve` mounts, with the time of the injected clock. No sockets, no Request objects and no
  * JSON text on the normal path (the hot path of simulations).
  *
- * What stays identical to HTTP: the originating IP (first X-Forwarded-For entry, else 127.0.0.1,
- * as the server trusts its loopback peers), raw bodies (read by src/http/body.ts, the server's own
+ * What stays identical to HTTP: the originating IP (the X-Forwarded-For address, else 127.0.0.1, as
+ * a server started with `--trust-proxy 127.0.0.1/32` reads the one address afp's tools send; the
+ * in-process caller is trusted whole, so of a list it takes the first entry), raw bodies (read by src/http/body.ts, the server's own
  * reader), the content-type header of the answer. With `checkJsonRoundTrip` (tests) every answer
  * is passed through JSON text and must come back equal: a body that HTTP would change (undefined
  * fields, bigint, NaN) is a bug and rejects.

@@ -2,6 +2,9 @@
  * `--target URL` → base URLs per mount. A single URL is the style-B `api` mount; when it is an
  * `afp serve`, `GET <api>/_afp/mounts` also names the style-A services' addresses (faucet,
  * escrow...). A live deployment without that endpoint is addressed through `api` only.
+ * Its `forwarded_for` says whether the serve reads this caller's X-Forwarded-For (`--trust-proxy`):
+ * when it is `ignored`, every simulated agent is one IP to its per-IP limits, and the commands that
+ * send simulated addresses say so once (`forwardedForNote`).
  * Non-goals: service discovery beyond that one request; retries (a target that does not answer
  * is an error the command reports).
  */
@@ -79,16 +82,29 @@ export async function readMounts(url: string, options: { timeoutMs?: number } = 
  * not answer at all (unreachable, timeout); any answer other than a valid mounts list means
  * "not an afp server": only `api` is known.
  */
-export async function discoverTarget(url: string, options: { timeoutMs?: number } = {}): Promise<MountUrls> {
+export async function discoverTarget(
+  url: string,
+  options: { timeoutMs?: number; onNote?: (note: string) => void } = {},
+): Promise<MountUrls> {
   const answer = await readMounts(url, options);
   switch (answer.kind) {
     case 'unreachable':
       throw new Error(answer.message);
     case 'other':
       return { api: answer.api };
-    case 'mounts':
+    case 'mounts': {
+      const note = forwardedForNote(answer.api, answer.body);
+      if (note !== null) options.onNote?.(note);
       return { ...announcedMounts(answer.body), api: answer.api };
+    }
   }
+}
+
+/** The warning for a serve that ignores this caller's X-Forwarded-For (its mounts say `forwarded_for: ignored`), or null. */
+export function forwardedForNote(api: string, body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || (body as { forwarded_for?: unknown }).forwarded_for !== 'ignored')
+    return null;
+  return `the afp serve at ${api} ignores X-Forwarded-For from this address (started without --trust-proxy): all simulated agents count as one IP for its per-IP limits (registrations, faucet claims), so expect 429s; start it with --trust-proxy 127.0.0.1/32 to count each agent's address`;
 }
 
 /**

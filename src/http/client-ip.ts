@@ -1,13 +1,26 @@
 /**
- * The originating IP address of a request, decided the same way by the HTTP server and the
- * in-process transport: the first X-Forwarded-For entry when the peer is trusted (a loopback
- * peer of `afp serve`, or the in-process caller), else the peer's own address.
- * Why trust loopback only: `afp serve` listens on 127.0.0.1, so only local tools (afp's own
- * load generator, a developer's proxy) can set the header; per-IP limits stay meaningful.
+ * The originating IP address of a request. The HTTP server decides it from the socket's peer and
+ * the X-Forwarded-For header, under the proxies it trusts (`afp serve --trust-proxy CIDR…`,
+ * src/http/trusted-proxies.ts):
+ *   - a peer that is not a trusted proxy is the client, whatever it sends in X-Forwarded-For;
+ *   - a trusted peer forwards: walking X-Forwarded-For from the right (the entries the nearest
+ *     proxies appended), the first address that is not itself a trusted proxy is the client;
+ *   - no such address (no header, only trusted proxies in it, or an entry that is not an address)
+ *     → the peer itself.
+ * Why from the right: a client may write anything into the header; only what a trusted proxy
+ * appended is known, and each proxy appends the address it saw at the right end.
+ *
+ * The in-process transport (src/client/in-process.ts) is afp's own caller, trusted whole: it takes
+ * the first entry (`firstForwarded`), which is the same address for the single value afp's tools send.
+ * Limits: at most MAX_FORWARDED_ENTRIES entries are walked, each at most MAX_IP_LENGTH characters.
  */
+import { isIP } from 'node:net';
+import type { TrustedProxies } from './trusted-proxies.ts';
 
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 const MAX_IP_LENGTH = 64;
+/** More hops than any real proxy chain: past them the peer is the client (a flood of entries is not read). */
+const MAX_FORWARDED_ENTRIES = 32;
 
 export const DEFAULT_IP = '127.0.0.1';
 
@@ -50,12 +63,31 @@ function untrimmable(code: number): boolean {
   return code > 0x20 && code < 0x7f;
 }
 
+/** Whether the peer's X-Forwarded-For is read at all: the peer is a trusted proxy. */
+export function forwardsFor(peer: string | undefined, trusted: TrustedProxies): boolean {
+  return !trusted.empty && trusted.contains(normalizePeer(peer));
+}
+
 export function originatingIp(options: {
   peer: string | undefined;
   forwardedFor: string | undefined;
-  trustProxy: boolean;
+  trusted: TrustedProxies;
 }): string {
   const peer = normalizePeer(options.peer);
-  if (!options.trustProxy || !isLoopback(options.peer ?? DEFAULT_IP)) return peer;
-  return firstForwarded(options.forwardedFor) ?? peer;
+  if (options.forwardedFor === undefined || !forwardsFor(peer, options.trusted)) return peer;
+  return rightmostUntrusted(options.forwardedFor, options.trusted) ?? peer;
+}
+
+/** From the right: the first entry that is not a trusted proxy; undefined at a non-address or past the bound. */
+function rightmostUntrusted(forwardedFor: string, trusted: TrustedProxies): string | undefined {
+  let end = forwardedFor.length;
+  for (let walked = 0; walked < MAX_FORWARDED_ENTRIES && end >= 0; walked++) {
+    const commaAt = forwardedFor.lastIndexOf(',', end - 1);
+    const entry = normalizePeer(forwardedFor.slice(commaAt + 1, end).trim());
+    if (entry.length > MAX_IP_LENGTH || isIP(entry) === 0) return undefined;
+    if (!trusted.contains(entry)) return entry;
+    if (commaAt < 0) return undefined;
+    end = commaAt;
+  }
+  return undefined;
 }

@@ -43,7 +43,7 @@ export interface RouteContext {
   readonly nowMs: number;
   /** The authenticated agent; null on `auth: 'none'` rows or when an optional key is absent. */
   readonly caller: Agent | null;
-  /** Originating address (X-Forwarded-For from trusted loopback peers, else the socket's). */
+  /** Originating address (X-Forwarded-For read from trusted proxies only, else the socket's: src/http/client-ip.ts). */
   readonly ip: string;
   /**
    * True only while a dispatcher replays its own command log (afp serve --data recovery): a logged

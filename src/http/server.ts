@@ -1,7 +1,9 @@
 /**
  * The HTTP edge: a node:http server for ONE mount over the dispatcher, the single request path.
  * This file only turns bytes into an ApiRequest and an ApiResponse into bytes: URL (path, query;
- * a duplicate query key is a 400), lower-case headers, the originating IP (src/http/client-ip.ts),
+ * a duplicate query key is a 400), lower-case headers, the originating IP (src/http/client-ip.ts,
+ * under `trustedProxies`; from any other peer the dispatcher sees the socket's address as the one
+ * X-Forwarded-For and no X-Real-IP, so a dialect that reads the headers itself cannot be fooled),
  * the body (src/http/body.ts, bounded by config.maxBodyBytes), then `dispatcher.handle` at
  * `clock.nowMs()`. Transport-level failures are passed to the dispatcher as `bodyFailure` so that
  * they are counted and answered in the dispatcher's precedence, exactly as in-process.
@@ -28,13 +30,16 @@ import type { ServiceName } from '../platform/platform.ts';
 import { infoOf } from '../platform/info.ts';
 import { bodyTooLarge, readBodyBytes, readJsonBody, type BodyBytes } from './body.ts';
 import { answerClientError } from './client-error.ts';
-import { normalizePeer, originatingIp } from './client-ip.ts';
+import { forwardsFor, normalizePeer, originatingIp } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
 import type { Mount } from './route.ts';
+import type { TrustedProxies } from './trusted-proxies.ts';
 
 /** What an intercept sees: the dispatcher's request plus the socket's own peer address. */
 export interface EdgeRequest extends ApiRequest {
   readonly peer: string;
+  /** Whether the peer is a trusted proxy, its X-Forwarded-For read (GET /_afp/mounts tells the caller). */
+  readonly forwarding: boolean;
   /**
    * The JSON text `body` was parsed from. afp serve --data logs this text instead of serializing
    * the parsed value again: exact (JSON.parse of it gives the same value) and without the depth
@@ -61,8 +66,8 @@ export interface ApiServerOptions {
   readonly dispatcher: Dispatcher;
   readonly clock: Clock;
   readonly mount: Mount;
-  /** Take the IP from X-Forwarded-For when the peer is loopback. */
-  readonly trustProxy: boolean;
+  /** The peers whose X-Forwarded-For is read (NO_PROXIES: none, the socket's peer is the client). */
+  readonly trustedProxies: TrustedProxies;
   /**
    * Paths handled whole by another protocol stack (the MCP endpoint): the handler gets the
    * untouched request (body unread) and the originating IP; nothing here reads or answers it.
@@ -155,7 +160,7 @@ async function serveOne(
     const ip = originatingIp({
       peer: request.socket.remoteAddress,
       forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor,
-      trustProxy: options.trustProxy,
+      trusted: options.trustedProxies,
     });
     await rawHandler(request, response, ip);
     options.afterRequest?.();
@@ -214,11 +219,10 @@ function toEdgeRequest(
   const questionAt = url.indexOf('?');
   const path = questionAt < 0 ? url : url.slice(0, questionAt);
   const query = parseQuery(questionAt < 0 ? '' : url.slice(questionAt + 1));
-  const ip = originatingIp({
-    peer: request.socket.remoteAddress,
-    forwardedFor: headers['x-forwarded-for'],
-    trustProxy: options.trustProxy,
-  });
+  const peer = request.socket.remoteAddress;
+  const ip = originatingIp({ peer, forwardedFor: headers['x-forwarded-for'], trusted: options.trustedProxies });
+  const forwarding = forwardsFor(peer, options.trustedProxies);
+  passForwarded(headers, ip, forwarding);
   const base = {
     mount: options.mount,
     method: request.method ?? 'GET',
@@ -226,7 +230,8 @@ function toEdgeRequest(
     query: query.values,
     headers,
     ip,
-    peer: normalizePeer(request.socket.remoteAddress),
+    peer: normalizePeer(peer),
+    forwarding,
   };
   if (query.failure !== undefined) return { ...base, bodyFailure: query.failure };
   if (bytes.kind !== 'read') return { ...base, bodyFailure: bodyTooLarge(maxBodyBytes) };
@@ -239,6 +244,18 @@ function toEdgeRequest(
   const read = readJsonBody(text, headers['content-type'], maxBodyBytes);
   if ('failure' in read) return { ...base, bodyFailure: read.failure };
   return read.body === undefined ? { ...base, body: read.body } : { ...base, body: read.body, bodyText: text };
+}
+
+/**
+ * What the dispatcher sees of the forwarding headers. From a trusted proxy, the headers as sent:
+ * that proxy stands where the deployment's own does, and the deployed dialect reads them as the
+ * deployment does (first X-Forwarded-For entry, else X-Real-IP). From any other peer, what a
+ * proxy in front would pass: X-Forwarded-For is the socket's address alone, X-Real-IP is dropped.
+ */
+function passForwarded(headers: Record<string, string>, ip: string, forwarding: boolean): void {
+  if (forwarding) return;
+  headers['x-forwarded-for'] = ip;
+  delete headers['x-real-ip'];
 }
 
 /**

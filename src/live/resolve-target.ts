@@ -15,7 +15,7 @@
  * Bounded: one request, at most `timeoutMs` (default 10 s).
  */
 import { stat } from 'node:fs/promises';
-import { announcedMounts, readMounts, targetUrlError } from '../client/target.ts';
+import { announcedMounts, forwardedForNote, readMounts, targetUrlError } from '../client/target.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from './fairness/scheme.ts';
 import { loadTargetFile, type TargetFileOptions } from './target-file.ts';
@@ -86,6 +86,8 @@ async function fileOnAfpServe(target: Target, timeoutMs: number): Promise<Resolv
   const notes = [
     `${answer.api} is an afp serve (it answers /_afp/mounts): its admin doors are used where the funding needs them`,
   ];
+  const forwarded = forwardedForNote(answer.api, answer.body);
+  if (forwarded !== null) notes.push(forwarded);
   if (fairness !== target.fairness)
     notes.push(
       `the file names the ${target.fairness} fairness scheme; the serve announces ${fairness}, its own published scheme, and bets are verified under that`,
@@ -139,8 +141,10 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
     services[service] = { url: serviceUrl, dialect: dialectOf(field(field(announced, service), 'dialect')) ?? dialect };
   }
   if (Object.keys(services).length === 0) return notAfpServe(api, `GET ${api}/_afp/mounts names no service mount`);
+  const forwarded = forwardedForNote(api, body);
   return {
     ok: true,
+    ...(forwarded === null ? {} : { notes: [forwarded] }),
     value: {
       name: spec,
       source: spec,

@@ -4,8 +4,9 @@
  *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
  *   GET  /openapi.json    → the OpenAPI document of this mount's rows (every mount, any peer:
  *                          it is documentation; src/http/openapi.ts)
- *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... } } (api mount; discoverTarget reads it);
- *                          afp serve --dialect deployed: { dialect, mounts, base_urls }, on the casino's address
+ *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... }, forwarded_for: trusted|ignored } (api mount;
+ *                          discoverTarget reads it; forwarded_for: whether this caller's X-Forwarded-For counts);
+ *                          afp serve --dialect deployed: { dialect, mounts, base_urls, forwarded_for }, on the casino's address
  *   GET  /_afp/clock      → { now_ms, now, mode }
  *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only, at most
  *                          CLOCK_MOVE_MAX_MS ahead and never past CLOCK_MAX_MS (400 otherwise);
@@ -173,7 +174,7 @@ const ROWS: readonly AdminRow[] = [
     apiOnly: false,
     answer: (request, options) => openApiDocumentOf(request.mount, options),
   },
-  { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (_request, options) => mountsView(options) },
+  { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (request, options) => mountsView(request, options) },
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
   { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
@@ -243,9 +244,11 @@ function failureAnswer(failure: Failure, headers?: Record<string, string>): Edge
 }
 
 /** `{ mounts }`; with a dialect, `{ dialect, mounts, base_urls }` (+ `fairness`, the scheme its casino plays, when it names one). */
-function mountsView(options: AdminOptions): JsonObject {
+/** `forwarded_for`: whether this caller's X-Forwarded-For counts (afp load warns when it does not). */
+function mountsView(request: EdgeRequest, options: AdminOptions): JsonObject {
   const mounts = { ...options.mounts() } as Record<string, string>;
-  if (options.dialect === undefined) return { mounts };
+  const forwardedFor = request.forwarding ? 'trusted' : 'ignored';
+  if (options.dialect === undefined) return { mounts, forwarded_for: forwardedFor };
   const baseUrls: Record<string, string> = {};
   for (const [mount, url] of Object.entries(mounts))
     baseUrls[mount] = `${url}${options.dialect.basePaths[mount as Mount] ?? ''}`;
@@ -255,6 +258,7 @@ function mountsView(options: AdminOptions): JsonObject {
     mounts,
     base_urls: baseUrls,
     ...(fairness === undefined ? {} : { fairness }),
+    forwarded_for: forwardedFor,
   };
 }
 

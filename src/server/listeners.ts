@@ -1,6 +1,9 @@
 /**
  * The listener set of `afp serve`: one Platform, one Dispatcher over the route table, and one
- * node:http server per mount that has routes, all on 127.0.0.1.
+ * node:http server per mount that has routes, all on one host: 127.0.0.1 unless `host` says
+ * otherwise (afp serve --host; a wildcard host's URLs name 127.0.0.1, where this machine reaches it).
+ * X-Forwarded-For is read only from `trustedProxies` (src/http/trusted-proxies.ts): afp serve's
+ * default trusts none; afp's own tests and benches start it trusting loopback (LOOPBACK_PROXIES).
  *
  * The faucet and escrow listeners also serve `/mcp` (src/server/mcp.ts) on the same dispatcher.
  *
@@ -29,6 +32,7 @@ import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
+import type { TrustedProxies } from '../http/trusted-proxies.ts';
 import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
 import { TimeTravel } from './time-travel.ts';
 import { Checkpointer } from './checkpoints.ts';
@@ -66,6 +70,10 @@ export interface ServeOptions {
   readonly seed: string;
   /** The api port; 0 = ephemeral ports for every mount. */
   readonly port: number;
+  /** The address every listener binds (an IP address; default DEFAULT_HOST). */
+  readonly host?: string;
+  /** The peers whose X-Forwarded-For names the client (NO_PROXIES: none; the socket's peer is the client). */
+  readonly trustedProxies: TrustedProxies;
   readonly clockMode: ClockMode;
   readonly startMs?: number;
   readonly defects?: readonly DefectName[];
@@ -218,6 +226,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     ...dialect,
   };
   const servers: Server[] = [];
+  const host = options.host ?? DEFAULT_HOST;
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths =
@@ -228,7 +237,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         dispatcher,
         clock,
         mount,
-        trustProxy: true,
+        trustedProxies: options.trustedProxies,
         intercept: adminIntercept(mount, admin),
         afterRequest: () => pump.arm(),
         log,
@@ -238,8 +247,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         ...(rawPaths === undefined ? {} : { rawPaths }),
       });
       servers.push(server);
-      const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
-      urls[mount] = `http://${DEFAULT_HOST}:${port}`;
+      const port = await listen(server, host, options.port === 0 ? 0 : options.port + offset);
+      urls[mount] = `http://${urlHost(host)}:${port}`;
     }
   } catch (error) {
     await closeAll(servers, 0);
@@ -336,12 +345,18 @@ function loadView(shedder: LoadShedder): JsonObject {
   };
 }
 
-function listen(server: Server, port: number): Promise<number> {
+/** The host of a listener's URL: a wildcard bind is reached here through 127.0.0.1; IPv6 in brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return DEFAULT_HOST;
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void =>
-      reject(new Error(`cannot listen on ${DEFAULT_HOST}:${port}: ${error.message}`, { cause: error }));
+      reject(new Error(`cannot listen on ${urlHost(host)}:${port}: ${error.message}`, { cause: error }));
     server.once('error', onError);
-    server.listen(port, DEFAULT_HOST, () => {
+    server.listen(port, host, () => {
       server.off('error', onError);
       resolve((server.address() as AddressInfo).port);
     });

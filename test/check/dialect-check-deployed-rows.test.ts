@@ -20,6 +20,7 @@ import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const NEW_ROWS = [
@@ -40,6 +41,7 @@ afterEach(async () => {
 
 async function deployed(defects: readonly DefectName[] = []): Promise<Target> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '5',

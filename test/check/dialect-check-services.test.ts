@@ -13,6 +13,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const SERVICE_ROWS = [
@@ -34,6 +35,7 @@ afterEach(async () => {
 
 async function deployed(defects: readonly DefectName[] = []): Promise<Readonly<Record<string, string | undefined>>> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '5',

@@ -14,9 +14,16 @@ import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { RemoteServeClock, waitClockOf } from '../../src/live/remote-serve-clock.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const serve = manualServes({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', startMs: START_MS });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: DEPLOYED_ROUTES,
+  layout: DEPLOYED_LAYOUT,
+  seed: '5',
+  startMs: START_MS,
+});
 
 async function serveNowMs(casinoUrl: string): Promise<number> {
   const body = (await (await fetch(`${casinoUrl}/_afp/clock`)).json()) as { now_ms: number };

@@ -11,6 +11,7 @@ import { main } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const WALLET_ROWS = ['walletBalance', 'walletSend', 'walletWrongKey', 'walletQuoteFee'];
@@ -21,6 +22,7 @@ afterEach(async () => {
 
 async function deployed(): Promise<Readonly<Record<string, string | undefined>>> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '5',

@@ -19,6 +19,7 @@ import { curlOf } from '../../src/live/report/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
@@ -29,6 +30,7 @@ afterEach(async () => {
 
 async function styleA(defects: readonly DefectName[] = []): Promise<Target> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '5',
     port: 0,
@@ -197,6 +199,7 @@ describe('afp check --target FILE', () => {
 describe('afp check against afp serve --dialect deployed', () => {
   async function deployedServe(): Promise<ServeHandle> {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
       seed: '5',

@@ -13,6 +13,8 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { ClockMode } from '../../src/server/serve-clock.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const handles: ServeHandle[] = [];
 
@@ -22,6 +24,7 @@ afterEach(async () => {
 
 async function serve(clockMode: ClockMode, defects: readonly DefectName[] = []): Promise<string> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '7',
     port: 0,
@@ -153,6 +156,7 @@ describe('afp check as processes (node src/cli/main.ts)', () => {
       [
         'src/cli/main.ts',
         'serve',
+        ...TRUST_LOOPBACK_ARGS,
         '--port',
         '0',
         '--clock',

@@ -13,6 +13,7 @@ import { placeOrderCommand, tradingViewCommand } from '../../src/check/trading/c
 import { SystemClock } from '../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 function steps(): CommandSpec[] {
   return [
@@ -55,7 +56,12 @@ async function runSteps(run: CheckRun): Promise<void> {
   expect(run.model.agents[0]?.balanceMicro).toBe(10_000_000n - 1_000_000n - 4_000n - 1_000_000n - 1_000n);
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '9', startMs: CHECK_START_MS });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: ALL_ROUTES,
+  seed: '9',
+  startMs: CHECK_START_MS,
+});
 
 describe('trading and domains bad input through the check frame', () => {
   it('covers every kind the acceptance names', () => {

@@ -11,6 +11,7 @@ import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-deposit-'));
 const handles: ServeHandle[] = [];
@@ -21,6 +22,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function serve(commandLog?: CommandLog): Promise<ServeHandle> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '3',
     port: 0,

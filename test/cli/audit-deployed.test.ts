@@ -23,6 +23,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { GAME_IDS } from '../../src/services/casino/games/game.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-deployed-'));
@@ -54,6 +55,7 @@ const post = async (url: string, body: unknown, key?: string): Promise<Record<st
 /** The stand-in, targets/deployed.yaml pointed at it, and a clock whose sleeps move the serve's manual clock. */
 async function stand(name: string, defects: readonly DefectName[] = [], adminFunded = false): Promise<Stand> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '7',

@@ -21,6 +21,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { GAME_IDS } from '../../src/services/casino/games/game.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-live-'));
 const handles: ServeHandle[] = [];
@@ -31,6 +32,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function serve(defects: readonly DefectName[] = []): Promise<ServeHandle> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '5',
     port: 0,

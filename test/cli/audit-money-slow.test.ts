@@ -17,6 +17,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-money-slow-'));
 const handles: ServeHandle[] = [];
@@ -31,6 +32,7 @@ async function money(
   out: string,
 ): Promise<{ code: number; out: string; err: string }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
     ...(deployed ? { layout: DEPLOYED_LAYOUT } : {}),
     seed: '9',

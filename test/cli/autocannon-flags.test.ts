@@ -8,6 +8,7 @@ import { runAutocannon } from '../../src/load/autocannon-engine.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Target } from '../../src/live/target.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const parse = (argv: string[]): ReturnType<typeof parseAutocannonFlags> =>
   parseAutocannonFlags(parseArgs(argv, AUTOCANNON_FLAG_SPEC));
@@ -123,31 +124,34 @@ describe('endpointRequest', () => {
 
 describe('against a real afp serve', () => {
   test('resolve the target by its URL, the endpoint on it, and run a capacity test', async () => {
-    const run = await runCliChild(['serve', '--port', '0', '--clock', 'manual', '--seed', '4'], {
-      timeoutMs: 60_000,
-      onReady: async (stdout, stop) => {
-        try {
-          const api = /^api: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1] ?? 'http://invalid';
-          const resolved = await resolveTarget(api);
-          expect(resolved.ok).toBe(true);
-          if (!resolved.ok) return;
-          const request = endpointRequest('casino:/api/v1/gossip', resolved.value, null);
-          if (typeof request === 'string') throw new Error(request);
-          const snapshot = await runAutocannon({
-            ...request,
-            connections: 4,
-            amount: 200,
-            durationMs: 10_000,
-            timeoutMs: 5_000,
-          });
-          expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual([
-            ['GET /api/v1/gossip', 200, 0, { '200': 200 }],
-          ]);
-        } finally {
-          stop();
-        }
+    const run = await runCliChild(
+      ['serve', '--port', '0', ...TRUST_LOOPBACK_ARGS, '--clock', 'manual', '--seed', '4'],
+      {
+        timeoutMs: 60_000,
+        onReady: async (stdout, stop) => {
+          try {
+            const api = /^api: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1] ?? 'http://invalid';
+            const resolved = await resolveTarget(api);
+            expect(resolved.ok).toBe(true);
+            if (!resolved.ok) return;
+            const request = endpointRequest('casino:/api/v1/gossip', resolved.value, null);
+            if (typeof request === 'string') throw new Error(request);
+            const snapshot = await runAutocannon({
+              ...request,
+              connections: 4,
+              amount: 200,
+              durationMs: 10_000,
+              timeoutMs: 5_000,
+            });
+            expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual([
+              ['GET /api/v1/gossip', 200, 0, { '200': 200 }],
+            ]);
+          } finally {
+            stop();
+          }
+        },
       },
-    });
+    );
     expect(run.stderr).not.toContain('Error');
   });
 });

@@ -16,6 +16,7 @@ import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-load-cli-'));
 const handles: ServeHandle[] = [];
@@ -26,6 +27,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function serve(options: { deployed?: boolean } = {}): Promise<ServeHandle> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: options.deployed === true ? DEPLOYED_ROUTES : ALL_ROUTES,
     ...(options.deployed === true ? { layout: DEPLOYED_LAYOUT } : {}),
     seed: '3',

@@ -2,6 +2,7 @@
 // from every kind of door (clock, tier, deposit, mint, snapshot/revert/reset, digest, mounts,
 // platform, state, health), afp serve's own refusals returned with their status and body, and
 // the two kinds of trouble returned, never thrown: a server that answers no JSON, and nothing listening.
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -20,6 +21,7 @@ describe('AdminClient against afp serve', () => {
     handle = await startServe({
       routes: ALL_ROUTES,
       seed: 'admin-client',
+      trustedProxies: LOOPBACK_PROXIES,
       port: 0,
       clockMode: 'manual',
       startMs: START_MS,

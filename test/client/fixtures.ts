@@ -11,6 +11,7 @@ import type { Route } from '../../src/http/route.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 export const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 export const SEED = '7';
@@ -40,6 +41,7 @@ export interface ServedSetup {
 export async function servedSetup(options: { routes?: readonly Route[]; seed?: string } = {}): Promise<ServedSetup> {
   const lines: string[] = [];
   const serve = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: options.routes ?? ALL_ROUTES,
     seed: options.seed ?? SEED,
     port: 0,

@@ -23,6 +23,7 @@ import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
 import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const SEED = '11';
@@ -90,6 +91,7 @@ describe('conformance: in-process (Dispatcher over ALL_ROUTES, virtual clock)', 
 });
 
 const serve = await startServe({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: ALL_ROUTES,
   seed: SEED,
   port: 0,

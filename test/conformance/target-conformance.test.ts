@@ -25,12 +25,14 @@ import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 const curlOf = (request: { method: string; url: string }): string => `curl -X ${request.method} '${request.url}'`;
 
 const serve = await startServe({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: ALL_ROUTES,
   seed: '7',
   port: 0,
@@ -39,6 +41,7 @@ const serve = await startServe({
   log: () => undefined,
 });
 const deployed = await startServe({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: DEPLOYED_ROUTES,
   layout: DEPLOYED_LAYOUT,
   seed: '7',

@@ -19,6 +19,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 import { AGENTS } from '../../agents/index.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const K6 = join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
@@ -305,7 +306,7 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
     const styleAScript = join(scratch, 'k6-style-a.js');
     expect((await runExport([styleAPath, '--out', styleAScript])).code).toBe(0);
     let checked = false;
-    const serve = await runCliChild(['serve', '--port', '0', '--seed', '5'], {
+    const serve = await runCliChild(['serve', '--port', '0', ...TRUST_LOOPBACK_ARGS, '--seed', '5'], {
       timeoutMs: 60_000,
       onReady: async (stdout, stop) => {
         const api = /^api: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1];

@@ -1,8 +1,9 @@
-// The originating IP: the first X-Forwarded-For entry (from trusted loopback peers), else the peer.
+// The originating IP: the peer, or (from a trusted proxy) the rightmost X-Forwarded-For entry outside the trusted ranges.
 // firstForwarded's fast answer for a bare address (no comma, nothing trim would cut) must equal the general split-and-trim.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { firstForwarded, originatingIp } from '../../src/http/client-ip.ts';
+import { LOOPBACK_PROXIES, NO_PROXIES, TrustedProxies } from '../../src/http/trusted-proxies.ts';
 
 /** The definition: the text before the first comma, trimmed; none when empty or over 64 characters. */
 function reference(value: string): string | undefined {
@@ -46,11 +47,84 @@ describe('firstForwarded', () => {
     expect(firstForwarded('1'.repeat(65))).toBeUndefined();
     expect(firstForwarded(undefined)).toBeUndefined();
   });
+});
 
-  test('the header counts only from a trusted loopback peer', () => {
-    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '203.0.113.7', trustProxy: true })).toBe('203.0.113.7');
-    expect(originatingIp({ peer: '::ffff:127.0.0.1', forwardedFor: undefined, trustProxy: true })).toBe('127.0.0.1');
-    expect(originatingIp({ peer: '198.51.100.2', forwardedFor: '203.0.113.7', trustProxy: true })).toBe('198.51.100.2');
-    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '203.0.113.7', trustProxy: false })).toBe('127.0.0.1');
+describe('originatingIp under --trust-proxy', () => {
+  const loopback = LOOPBACK_PROXIES;
+  const chain = TrustedProxies.parse(['127.0.0.1/32', '10.0.0.0/8', 'fd00::/8']) as TrustedProxies;
+
+  test('without trusted proxies the socket address is the client, whatever the header says', () => {
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '203.0.113.7', trusted: NO_PROXIES })).toBe('127.0.0.1');
+    expect(originatingIp({ peer: '::ffff:198.51.100.2', forwardedFor: '203.0.113.7', trusted: NO_PROXIES })).toBe(
+      '198.51.100.2',
+    );
+  });
+
+  test('a peer outside the ranges is the client; a trusted one forwards its rightmost untrusted entry', () => {
+    expect(originatingIp({ peer: '198.51.100.2', forwardedFor: '203.0.113.7', trusted: loopback })).toBe(
+      '198.51.100.2',
+    );
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '203.0.113.7', trusted: loopback })).toBe('203.0.113.7');
+    expect(originatingIp({ peer: '::1', forwardedFor: '2001:db8::5', trusted: loopback })).toBe('2001:db8::5');
+    // A forged left part does not count: the proxy appended the address it saw at the right.
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '1.1.1.1, 203.0.113.7', trusted: loopback })).toBe(
+      '203.0.113.7',
+    );
+    // Trusted hops are skipped from the right.
+    expect(
+      originatingIp({ peer: '127.0.0.1', forwardedFor: '1.1.1.1, 203.0.113.7, 10.0.0.2, fd00::3', trusted: chain }),
+    ).toBe('203.0.113.7');
+  });
+
+  test('no header, only trusted hops or a non-address falls back to the socket address', () => {
+    expect(originatingIp({ peer: '::ffff:127.0.0.1', forwardedFor: undefined, trusted: loopback })).toBe('127.0.0.1');
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '10.0.0.1, 10.0.0.2', trusted: chain })).toBe('127.0.0.1');
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: 'agent-7', trusted: loopback })).toBe('127.0.0.1');
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '203.0.113.7, ', trusted: loopback })).toBe('127.0.0.1');
+    expect(originatingIp({ peer: '127.0.0.1', forwardedFor: '10.0.0.1,'.repeat(40), trusted: chain })).toBe(
+      '127.0.0.1',
+    );
+  });
+
+  test('any chain: the answer is the peer, or an untrusted address of the header that no untrusted entry follows', () => {
+    const address = fc.constantFrom('127.0.0.1', '10.1.2.3', '203.0.113.7', '198.51.100.1', 'fd00::1', '2001:db8::9');
+    fc.assert(
+      fc.property(address, fc.array(address, { maxLength: 6 }), (peer, hops) => {
+        const ip = originatingIp({
+          peer,
+          forwardedFor: hops.length === 0 ? undefined : hops.join(', '),
+          trusted: chain,
+        });
+        const untrusted = hops.filter((hop) => !chain.contains(hop));
+        expect(ip).toBe(chain.contains(peer) ? (untrusted.at(-1) ?? peer) : peer);
+      }),
+      { seed: 43, numRuns: 2000 },
+    );
+  });
+});
+
+describe('TrustedProxies.parse', () => {
+  test('IPv4 and IPv6 ranges, bare addresses, comma-separated values', () => {
+    const parsed = TrustedProxies.parse(['10.0.0.0/8,192.0.2.1', 'fd00::/8', '::1']);
+    if (!(parsed instanceof TrustedProxies)) throw new Error(parsed.errors.join('; '));
+    expect(parsed.ranges).toEqual(['10.0.0.0/8', '192.0.2.1/32', 'fd00::/8', '::1/128']);
+    expect([parsed.contains('10.255.0.1'), parsed.contains('192.0.2.2'), parsed.contains('fd12::1')]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(parsed.contains('::1')).toBe(true);
+  });
+
+  test('every bad range is reported', () => {
+    expect(TrustedProxies.parse(['10.0.0.0/33', 'example.com', '::/129', '', '1.2.3.4/x'])).toEqual({
+      errors: [
+        "--trust-proxy: '10.0.0.0/33' has a prefix length outside 0..32",
+        "--trust-proxy: 'example.com' is not a CIDR range such as 10.0.0.0/8, 127.0.0.1/32 or fd00::/8",
+        "--trust-proxy: '::/129' has a prefix length outside 0..128",
+        "--trust-proxy: '' is not a CIDR range such as 10.0.0.0/8, 127.0.0.1/32 or fd00::/8",
+        "--trust-proxy: '1.2.3.4/x' has a prefix length outside 0..32",
+      ],
+    });
   });
 });

@@ -28,6 +28,7 @@ import { domainsTour } from './domains/domains-tour.ts';
 import { walletTour } from './wallet/wallet-tour.ts';
 import { tradingTour } from './trading/trading-tour.ts';
 import { schemaChecker } from './openapi-ajv.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);
 const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains', 'wallet'];
@@ -437,6 +438,7 @@ describe('GET /openapi.json', () => {
 
   test("afp serve answers it on every mount with that mount's document, the link of `_info.docs`", async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '1',
       port: 0,
@@ -475,6 +477,7 @@ describe('GET /openapi.json', () => {
       headers: {},
       ip: '203.0.113.5',
       peer: '203.0.113.5',
+      forwarding: false,
     });
     expect(adminIntercept('faucet', options)(request('faucet', '/openapi.json'))).toEqual({
       status: 200,

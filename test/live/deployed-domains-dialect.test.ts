@@ -16,6 +16,7 @@ import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-deployed-domains-'));
 const handles: ServeHandle[] = [];
@@ -45,6 +46,7 @@ async function targetFor(name: string, domainsUrl: string): Promise<Target> {
 describe('the deployed domains dialect', () => {
   test('account, balance, register, whois and a gift through the stand-in; renamed fields are documented deviations only', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
       seed: '9',

@@ -14,6 +14,7 @@ import { curlOf } from '../../src/live/report/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const handles: ServeHandle[] = [];
@@ -23,6 +24,7 @@ afterEach(async () => {
 
 async function served(): Promise<{ target: Target; casino: string }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '5',

@@ -26,10 +26,12 @@ import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Finding } from '../../src/live/finding.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-float-money-'));
 const handle = await startServe({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: DEPLOYED_ROUTES,
   layout: deployedLayout({ floatMoney: true }),
   seed: '7',

@@ -18,6 +18,7 @@ import { LiveSession } from '../../src/live/live-session.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const AFP_BIN = join(REPO, 'node_modules', '.bin');
@@ -80,6 +81,7 @@ describe('a funding command on a real serve', () => {
     `runs under the user's Node (${user?.path ?? 'none found'} ${user?.version ?? ''}), not afp's (${process.version}), with npm's PATH`,
     async () => {
       const handle = await startServe({
+        trustedProxies: LOOPBACK_PROXIES,
         routes: DEPLOYED_ROUTES,
         layout: DEPLOYED_LAYOUT,
         seed: '3',

@@ -15,6 +15,7 @@ import { isRefusal } from '../../src/live/operations.ts';
 import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 const servers: Server[] = [];
@@ -70,6 +71,7 @@ function serveTarget(handle: ServeHandle): Target {
 describe('a faithful afp serve in the documents style A', () => {
   test('registers, funds, bets alone and in a batch, rotates and lists seeds with no deviation', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '3',
       port: 0,

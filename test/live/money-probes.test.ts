@@ -20,6 +20,7 @@ import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -33,6 +34,7 @@ async function probe(
   options: { afpServe: boolean } = { afpServe: true },
 ): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '11',
     port: 0,

@@ -20,6 +20,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -34,6 +35,7 @@ async function replay(
 ): Promise<{ findings: FindingsCollector; results: ReplayProbeResult[] }> {
   const deployed = dialect === 'deployed';
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
     ...(deployed ? { layout: DEPLOYED_LAYOUT } : {}),
     seed: '13',

@@ -23,6 +23,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -42,6 +43,7 @@ async function settle(
   setup: Setup,
 ): Promise<{ findings: FindingsCollector; results: SettlementResult[]; said: string[]; handle: ServeHandle }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: setup.deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
     ...(setup.deployed ? { layout: DEPLOYED_LAYOUT } : {}),
     seed: '17',

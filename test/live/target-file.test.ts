@@ -17,6 +17,7 @@ import { loadTargetFile, parseTargetFile } from '../../src/live/target-file.ts';
 import { renderTargetJsonSchema } from '../../src/live/target-schema.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-target-file-'));
@@ -228,6 +229,7 @@ describe('resolveTarget', () => {
 
   test("an afp serve's URL: its mounts as style-A services, admin-deposit through the api mount, fairness afp", async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '1',
       port: 0,

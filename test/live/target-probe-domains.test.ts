@@ -12,6 +12,7 @@ import { DEPLOYED_MARKERS } from '../../src/live/dialects/deployed/markers.ts';
 import { loadTargetFile } from '../../src/live/target-file.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'afp-probe-domains-'));
 const handles: ServeHandle[] = [];
@@ -46,6 +47,7 @@ describe('afp target probe and the deployed domains', () => {
 
   test("the stand-in's domains address is recognized as domains, deployed; the file lists it (keys funding: no casino to register on) and loads", async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
       seed: '5',

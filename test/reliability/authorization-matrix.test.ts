@@ -9,6 +9,7 @@ import type { Route } from '../../src/http/route.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { jsonOf, send, StatusCounts, type RawAnswer } from './reliability-kit.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-01-01T01:00:00Z');
 let handle: ServeHandle;
@@ -17,6 +18,7 @@ let escrowId = '';
 
 beforeAll(async () => {
   handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '18',
     port: 0,

@@ -13,6 +13,7 @@ import type { Route } from '../../src/http/route.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { jsonOf, pool, send, stateDigest, StatusCounts, type RawRequest } from './reliability-kit.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const SEED = Number(process.env['AFP_RELIABILITY_SEED'] ?? 20_261_117);
 const CASES = 10_200;
@@ -25,6 +26,7 @@ let escrowId: string;
 
 beforeAll(async () => {
   handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '17',
     port: 0,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { jsonOf, send, StatusCounts, type RawAnswer } from './reliability-kit.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-01-01T01:00:00Z');
 let handle: ServeHandle;
@@ -14,6 +15,7 @@ let api = '';
 
 beforeAll(async () => {
   handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '19',
     port: 0,

@@ -15,6 +15,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { recordScenario, serveFromScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const SCENARIO = `
 name: operation-replay
@@ -180,6 +181,7 @@ async function deployedTargetFile(handle: ServeHandle): Promise<string> {
 describe('replay through targets/deployed.yaml against afp serve --dialect deployed', () => {
   test('a recorded quickstart replays with findings only where the dialects differ', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
       seed: '42',

@@ -17,6 +17,7 @@ import type { RecordHeader, RecordedExchange } from '../../src/replay/record-for
 import { startServe } from '../../src/server/listeners.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
 import { recordScenario, replayRecord, serveFromScenario } from './scenario-replay-fixture.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-03-01T00:00:00Z');
 const MINUTE_MS = 60_000;
@@ -135,6 +136,7 @@ describe('replaying a casino scenario', () => {
 
   test('against a served platform without the closure: a setup difference naming it, and the fix', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: scenario.seed,
       port: 0,

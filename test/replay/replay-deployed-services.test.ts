@@ -25,6 +25,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { recordScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const SCENARIO = `
 name: deployed-services-replay
@@ -184,6 +185,7 @@ async function replay(
   recordPath = recording.recordPath,
 ): Promise<{ code: number; output: string; report: FindingsJson }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '11',

@@ -11,6 +11,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS, recordSmallRun } from './record-fixture.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 let directory: string;
 let recordPath: string;
@@ -26,6 +27,7 @@ function capture(): Captured {
 
 async function serve(options: { seed: string; defects?: DefectName[]; startMs?: number }): Promise<ServeHandle> {
   return startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: options.seed,
     port: 0,

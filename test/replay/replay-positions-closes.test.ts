@@ -28,6 +28,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { marketBySymbol } from '../../src/services/trading/market-catalogue.ts';
 import { closingAmount } from '../../src/sim/trading-kit.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-05-04T00:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -120,6 +121,7 @@ async function replay(
   routes = DEPLOYED_ROUTES,
 ): Promise<{ code: number; output: string; findings: readonly Finding[] }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes,
     layout: DEPLOYED_LAYOUT,
     seed: 'closes',

@@ -14,6 +14,7 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const SCENARIO = `name: replay-day
 seed: 3
@@ -61,6 +62,7 @@ async function replay(options: { seed: string; defects?: DefectName[]; name: str
   diff: { sent: number; differences_total: number; differences: { endpoint: string; pointer: string }[] };
 }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: options.seed,
     port: 0,

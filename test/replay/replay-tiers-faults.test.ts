@@ -20,6 +20,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
 import { START_MS, recordSmallRun } from './record-fixture.ts';
 import { recordScenario, replayRecord, serveFromScenario } from './scenario-replay-fixture.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const SCENARIO_FILE = join('scenarios', 'tiers-and-faults.yaml');
 const HOUR_MS = 3_600_000;
@@ -44,7 +45,15 @@ afterAll(async () => {
 });
 
 function defaultServe(startMs: number): Promise<ServeHandle> {
-  return startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs, log: () => undefined });
+  return startServe({
+    trustedProxies: LOOPBACK_PROXIES,
+    routes: ALL_ROUTES,
+    seed: '1',
+    port: 0,
+    clockMode: 'manual',
+    startMs,
+    log: () => undefined,
+  });
 }
 
 const replay = (file: string, target: string, name: string): ReturnType<typeof replayRecord> =>

@@ -17,6 +17,7 @@ import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts
 import { startServe } from '../../src/server/listeners.ts';
 import { DEFECT_NAMES } from '../../src/services/shared/context.ts';
 import { recordScenario, replayRecord, serveFromScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-05-04T00:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -131,6 +132,7 @@ describe('replaying', () => {
 
   test('against a plain afp serve: each missing setting is a setup difference and the hint names --scenario', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '5',
       port: 0,
@@ -155,6 +157,7 @@ describe('replaying', () => {
       await handle.close({ forceAfterMs: 100 });
     }
     const plain = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '6',
       port: 0,
@@ -195,6 +198,7 @@ describe('afp serve --data', () => {
     const first = await openLog(file);
     expect(first.adopt(logSettings)).toEqual([]);
     const served = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       port: 0,
       clockMode: 'manual',
@@ -229,6 +233,7 @@ describe('afp serve --data', () => {
       `market closures: the log has SOL-PERP ${new Date(START_MS + 3 * HOUR_MS).toISOString()}..${new Date(START_MS + 4 * HOUR_MS).toISOString()}, the flags give none`,
     ]);
     const restarted = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       port: 0,
       clockMode: 'manual',

@@ -28,6 +28,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { nativeAsset } from '../../src/services/wallet/wallet-assets.ts';
 import { EVM_NATIVE_ASSET } from '../../src/services/wallet/wallet-config.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-02-01T00:00:00.000Z');
 const SOLANA_NATIVE = 'So11111111111111111111111111111111111111112';
@@ -196,6 +197,7 @@ afterAll(async () => {
 describe('the wallet replayed through the deployed dialect', () => {
   test('register, create, balance, re-signed send, quote and swap replay with no false difference; no key in any output', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
       seed: '7',

@@ -27,6 +27,7 @@ import { startServe } from '../../src/server/listeners.ts';
 import { deriveWallet, type DerivedWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { nativeAsset, tokenAsset } from '../../src/services/wallet/wallet-assets.ts';
 import { TOKEN_ROWS } from '../../src/services/wallet/wallet-config.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2026-02-01T00:00:00.000Z');
 const USDC_POLYGON = TOKEN_ROWS.find((row) => row.chain === 'polygon' && row.symbol === 'USDC');
@@ -193,6 +194,7 @@ describe('replay of recorded wallet sends', () => {
 
   test("against a fresh afp serve: the sends are re-signed with the target's keys, accepted, and every exchange matches", async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: 'wallet-replay',
       port: 0,

@@ -11,6 +11,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { RecordHeader, RecordedExchange } from '../../src/replay/record-format.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 export interface Diff {
   readonly sent: number;
@@ -63,6 +64,7 @@ export async function recordScenario(
 /** `afp serve --clock manual --scenario` in-process, on ephemeral loopback ports. */
 export function serveFromScenario(scenario: Scenario): Promise<ServeHandle> {
   return startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     port: 0,
     clockMode: 'manual',

@@ -8,6 +8,7 @@ import { httpTransport } from '../../src/client/http-transport.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -16,6 +17,7 @@ afterEach(async () => {
 
 async function serve(clockMode: 'wall' | 'manual'): Promise<{ handle: ServeHandle; api: string; client: AfpClient }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '3',
     port: 0,
@@ -116,7 +118,10 @@ describe('manual clock', () => {
       escrows: 1,
       ledger: { sum_micro: '0', audit_sum_micro: '0', balanced: true },
     });
-    expect(await getJson(`${api}/_afp/mounts`)).toEqual({ status: 200, body: { mounts: handle.urls } });
+    expect(await getJson(`${api}/_afp/mounts`)).toEqual({
+      status: 200,
+      body: { mounts: handle.urls, forwarded_for: 'trusted' },
+    });
     expect(Object.keys(handle.urls)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino']);
     for (const url of Object.values(handle.urls))
       expect(await getJson(`${url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
@@ -127,6 +132,7 @@ describe('manual clock', () => {
 describe('defects', () => {
   test('--defect names reach the platform', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '3',
       port: 0,

@@ -13,6 +13,7 @@ import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-admin-input-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -52,6 +53,7 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
   const file = join(DIR, 'admin.db');
   const first = await opened(file);
   const served = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: SEED,
     port: 0,
@@ -99,6 +101,7 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
   }
   const second = await opened(file);
   const again = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: SEED,
     port: 0,

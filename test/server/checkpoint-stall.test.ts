@@ -11,6 +11,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { openedLog } from '../fixtures/command-logs.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-stall-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -29,6 +30,7 @@ describe('checkpoints and the event loop', () => {
       defects: [],
     });
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '9',
       port: 4790,

@@ -17,6 +17,7 @@ import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 import { buildWorld, HOUR_MS, urlTarget, type Target, type World } from './time-travel-world.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-checkpoints-'));
 const SEED = '31';
@@ -69,6 +70,7 @@ describe('checkpoints', () => {
     ).toEqual([]);
     const lines: string[] = [];
     const served = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: SEED,
       port: 0,
@@ -154,6 +156,7 @@ describe('checkpoints', () => {
     const lines: string[] = [];
     const serveOn = async (log: CommandLog) =>
       startServe({
+        trustedProxies: LOOPBACK_PROXIES,
         routes: ALL_ROUTES,
         seed: SEED,
         port: 0,

@@ -7,6 +7,7 @@ import { afterEach, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -53,6 +54,7 @@ function rawExchange(url: string, text: string): Promise<RawAnswer> {
 
 test('parser errors answer a complete response with a JSON error body, then close', async () => {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '5',
     port: 0,

@@ -11,6 +11,7 @@ import { marketBySymbol } from '../../src/services/trading/market-catalogue.ts';
 import { addAgent } from '../fixtures/agents.ts';
 import { comparableDigest } from '../services/trading/comparable-digest.ts';
 import { buildWorld, DAY_MS, urlTarget } from './time-travel-world.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);
 const CENTURY_MS = 36_525 * DAY_MS;
@@ -22,6 +23,7 @@ afterEach(async () => {
 
 async function served(port: number, stepping = false): Promise<ServeHandle> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '43',
     port,

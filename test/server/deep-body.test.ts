@@ -6,6 +6,7 @@ import { JSON_DEPTH_MAX, readJsonBody } from '../../src/http/body.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -16,6 +17,7 @@ const nested = (depth: number, open = '[', close = ']'): string => `${open.repea
 
 test('a game parameter thousands of levels deep is a 400 in the error shape, and nothing changes', async () => {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '5',
     port: 0,
@@ -75,6 +77,7 @@ test('the depth is counted outside strings; the size limit comes first', () => {
 
 test('an MCP body nesting too deep is a JSON-RPC parse error, 400', async () => {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '5',
     port: 0,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 let handle: ServeHandle;
@@ -14,6 +15,7 @@ let casino = '';
 
 beforeAll(async () => {
   handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: deployedLayout({ limitsLifted: true }),
     seed: '31',

@@ -29,6 +29,8 @@ import { startServe } from '../../src/server/listeners.ts';
 import { credentialOf, resumeAtMs, type RecoveryStats } from '../../src/server/recovery.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { inProcessSetup, SEED, START_MS, type InProcessSetup } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-durability-'));
@@ -59,7 +61,9 @@ function spawnServe(args: readonly string[]): {
   stderr: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...TRUST_LOOPBACK_ARGS, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -447,6 +451,7 @@ describe('recovery seams', () => {
     const third = await opened(file);
     expect(third.adopt(settings({ closures }))).toEqual([]);
     const served = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: SEED,
       port: 0,
@@ -475,6 +480,7 @@ describe('recovery seams', () => {
     const first = await opened(file);
     first.adopt(settings({ clockMode: 'wall', startMs: wallNowMs }));
     const served = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: SEED,
       port: 0,
@@ -499,6 +505,7 @@ describe('recovery seams', () => {
     expect(second.existed).toBe(true);
     expect(second.adopt(settings({ clockMode: 'wall', startMs: wallNowMs }))).toEqual([]);
     const again = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: SEED,
       port: 0,

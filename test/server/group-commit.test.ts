@@ -18,6 +18,7 @@ import { GroupCommit } from '../../src/server/group-commit.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-group-commit-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -38,6 +39,7 @@ async function served(file: string): Promise<{ log: CommandLog; handle: ServeHan
     }),
   ).toEqual([]);
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: SEED,
     port: 0,

@@ -1,5 +1,5 @@
 // The HTTP edge over a test-only route table: the query (duplicates refused), the originating IP
-// (X-Forwarded-For trusted from loopback only when trustProxy), bodies past every limit, invalid
+// (X-Forwarded-For read only from trusted proxies: the rightmost untrusted entry), bodies past every limit, invalid
 // UTF-8, and a bug inside the dispatcher (500 INTERNAL_ERROR, logged with the seed, still serving).
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { defineRoute } from '../../src/http/route.ts';
 import { createApiServer } from '../../src/http/server.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES, NO_PROXIES, TrustedProxies } from '../../src/http/trusted-proxies.ts';
 
 const echo = defineRoute<unknown, unknown>({
   id: 'test.B.echo',
@@ -48,14 +49,14 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function start(trustProxy: boolean): Promise<{ url: string; logs: string[] }> {
+async function start(trustedProxies: TrustedProxies = LOOPBACK_PROXIES): Promise<{ url: string; logs: string[] }> {
   const platform = new Platform({ seed: '42', startMs: START_MS });
   const logs: string[] = [];
   const server = createApiServer({
     dispatcher: new Dispatcher(platform, [echo, crash]),
     clock: new VirtualClock(START_MS),
     mount: 'api',
-    trustProxy,
+    trustedProxies,
     log: (line) => logs.push(line),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -74,7 +75,7 @@ async function post(
 
 describe('createApiServer', () => {
   test('path, query and body reach the row; a duplicate query key is 400', async () => {
-    const { url } = await start(true);
+    const { url } = await start();
     expect(await post(`${url}/echo?a=1&b=x%20y`, '{"k":[1]}')).toMatchObject({
       status: 200,
       body: { query: { a: '1', b: 'x y' }, body: { k: [1] } },
@@ -85,17 +86,19 @@ describe('createApiServer', () => {
     });
   });
 
-  test('X-Forwarded-For is the IP only from a loopback peer with trustProxy', async () => {
-    const trusted = await start(true);
-    const untrusted = await start(false);
+  test('X-Forwarded-For names the client only from a trusted proxy: its rightmost untrusted address', async () => {
+    const trusted = await start(LOOPBACK_PROXIES);
+    const untrusted = await start(NO_PROXIES);
     const headers = { 'content-type': 'application/json', 'x-forwarded-for': '10.1.1.1, 10.2.2.2' };
-    expect((await post(`${trusted.url}/echo`, '{}', headers)).body['ip']).toBe('10.1.1.1');
+    expect((await post(`${trusted.url}/echo`, '{}', headers)).body['ip']).toBe('10.2.2.2');
     expect((await post(`${untrusted.url}/echo`, '{}', headers)).body['ip']).toBe('127.0.0.1');
     expect((await post(`${trusted.url}/echo`, '{}')).body['ip']).toBe('127.0.0.1');
+    const chain = TrustedProxies.parse(['127.0.0.1/32', '10.2.0.0/16']) as TrustedProxies;
+    expect((await post(`${(await start(chain)).url}/echo`, '{}', headers)).body['ip']).toBe('10.1.1.1');
   });
 
   test('bodies past the limit are 413, drained or cut; invalid UTF-8 is 400', async () => {
-    const { url } = await start(true);
+    const { url } = await start();
     const limit = new Platform({ seed: '1', startMs: START_MS }).config.maxBodyBytes;
     expect(await post(`${url}/echo`, `"${'a'.repeat(limit)}"`)).toMatchObject({
       status: 413,
@@ -112,7 +115,7 @@ describe('createApiServer', () => {
   });
 
   test('a throw inside the dispatcher is a 500 INTERNAL_ERROR logged with the seed; serving goes on', async () => {
-    const { url, logs } = await start(true);
+    const { url, logs } = await start();
     const response = await fetch(`${url}/crash`);
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: 'internal error (seed 42)', code: 'INTERNAL_ERROR' });

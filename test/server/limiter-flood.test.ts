@@ -5,6 +5,7 @@ import { afterEach, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const BOUND = 40;
 const handles: ServeHandle[] = [];
@@ -14,6 +15,7 @@ afterEach(async () => {
 
 test('distinct forwarded addresses past the bound are answered 200, and the limiter stays bounded', async () => {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '5',
     port: 0,

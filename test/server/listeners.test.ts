@@ -7,6 +7,7 @@ import type { Route } from '../../src/http/route.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { servedMounts, startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -15,6 +16,7 @@ afterEach(async () => {
 
 const serve = async (port: number, routes: readonly Route[] = ALL_ROUTES): Promise<ServeHandle> => {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes,
     seed: '1',
     port,

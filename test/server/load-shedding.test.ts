@@ -12,6 +12,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LoadShedder } from '../../src/server/load-shedder.ts';
 import { acknowledgedPresent, flood } from '../fixtures/overload.ts';
 import { startServeChild } from '../fixtures/serve-child.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 /** A generous bound on waiting for the server to count held requests: the wait ends at the event, the bound only on a hang. */
@@ -26,6 +27,7 @@ afterEach(async () => {
 
 async function serve(shed: { maxInFlight: number; maxEventLoopDelayMs: number }): Promise<ServeHandle> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '3',
     port: 0,
@@ -132,6 +134,7 @@ describe('afp serve under overload', () => {
 
   test("--dialect deployed sheds in the deployment's error shape", async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
       seed: '3',

@@ -9,11 +9,12 @@ import { BULK_CHECK_MAX } from '../../src/http/routes/deployed/domains-discovery
 import { SUPPORTED_TLDS } from '../../src/services/domains/domain-name.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DAY_MS = 86_400_000;
 const startDeployed = manualServes(
-  { routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '13', startMs: START_MS },
+  { trustedProxies: LOOPBACK_PROXIES, routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '13', startMs: START_MS },
   { forceAfterMs: 0 },
 );
 

@@ -6,11 +6,19 @@ import { describe, expect, test } from 'vitest';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 
 const startDeployed = manualServes(
-  { routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '11', startMs: START_MS, defects: [] },
+  {
+    trustedProxies: LOOPBACK_PROXIES,
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    seed: '11',
+    startMs: START_MS,
+    defects: [],
+  },
   { forceAfterMs: 0 },
 );
 

@@ -16,6 +16,8 @@ import { hmacHex, rollOfHash } from '../../src/services/casino/deployed/deployed
 import { wheelMultiplierOf } from '../../src/services/casino/deployed/roll-games.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const BRIEF_RULES =
@@ -104,6 +106,7 @@ afterEach(async () => {
 describe('afp serve --dialect deployed, the published rules', () => {
   test("every game's bets (and a video-poker hand) verify under the live audit's deployed scheme; nonces as §2.3", async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: deployedLayout({ limitsLifted: true }),
       seed: '9',
@@ -172,6 +175,7 @@ describe('afp serve --dialect deployed --rules FILE (the CLI)', () => {
     const run = await runCliChild(
       [
         'serve',
+        ...TRUST_LOOPBACK_ARGS,
         '--dialect',
         'deployed',
         '--rules',

@@ -7,10 +7,11 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT, DEPLOYED_PORT_OFFSETS } from '../../src/server/deployed-layout.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const startDeployed = manualServes(
-  { routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', startMs: START_MS },
+  { trustedProxies: LOOPBACK_PROXIES, routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', startMs: START_MS },
   { forceAfterMs: 0 },
 );
 

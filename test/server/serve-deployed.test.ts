@@ -15,6 +15,8 @@ import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { isRefusal } from '../../src/live/operations.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -35,6 +37,7 @@ interface Served {
 
 async function serve(defects: readonly DefectName[] = []): Promise<Served> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
     layout: DEPLOYED_LAYOUT,
     seed: '7',
@@ -134,6 +137,7 @@ describe('afp serve --dialect deployed, the published example client', () => {
     const run = await runServe(
       [
         'serve',
+        ...TRUST_LOOPBACK_ARGS,
         '--dialect',
         'deployed',
         '--port',
@@ -168,6 +172,7 @@ describe('afp serve --dialect deployed, the published example client', () => {
             wallet: `${url('wallet')}/v1`,
           },
           fairness: 'deployed',
+          forwarded_for: 'trusted',
         });
         const client = await runNode([CLIENT, url('casino'), url('faucet'), url('escrow')]);
         expect(client.stderr).toBe('');

@@ -12,6 +12,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const SCENARIO_FILE = join('scenarios', 'tiers-and-faults.yaml');
@@ -93,6 +94,7 @@ describe('set-up admin rows', () => {
   test('GET /_afp/platform shows the served settings; a fault answers inside its window', async () => {
     const settings = scenarioServeSettings(await scenario(), { clockMode: 'manual', wallNowMs: 0 });
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       port: 0,
       clockMode: 'manual',
@@ -114,6 +116,7 @@ describe('set-up admin rows', () => {
     await call(`${api}/_afp/clock`, { method: 'POST', body: { to_ms: START_MS + 24 * HOUR_MS } });
     expect((await call(`${api}/register`, { method: 'POST', body: { agent_id: 'in-the-window' } })).status).toBe(500);
     const plain = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '1',
       port: 0,
@@ -139,6 +142,7 @@ describe('set-up admin rows', () => {
     if ('error' in crash) throw new Error(crash.error);
     const settings = scenarioServeSettings(crash, { clockMode: 'manual', wallNowMs: 0 });
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       port: 0,
       clockMode: 'manual',
@@ -166,6 +170,7 @@ describe('set-up admin rows', () => {
 
   test('POST /_afp/tier sets the tier the next request is limited by; bad bodies 400, unknown agents 404', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: '1',
       port: 0,

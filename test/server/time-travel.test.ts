@@ -11,6 +11,7 @@ import { SNAPSHOTS_MAX } from '../../src/server/time-travel.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { platformDigest } from '../../src/platform/state-digest.ts';
 import { buildWorld, DAY_MS, observe, urlTarget, type Target } from './time-travel-world.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -20,6 +21,7 @@ afterEach(async () => {
 /** A listener set on 127.0.0.1 (manual clock) and the Target over it. */
 async function serve(seed = '11'): Promise<Target & { readonly handle: ServeHandle }> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed,
     port: 0,

@@ -8,6 +8,7 @@
 // Every request goes to both (the mirror transport); the two answers must be equal, and the
 // subject's goes on to afp check's model. Between commands, disturbances (twin-disturbances.ts)
 // touch the subject alone and then demand the same state digest as the twin's.
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -177,6 +178,7 @@ export class TwinPair {
       port: 0,
       clockMode: 'manual',
       startMs: CHECK_START_MS,
+      trustedProxies: LOOPBACK_PROXIES,
       commandLog: this.log,
       checkpointEveryCommands: TWIN_CHECKPOINT_EVERY,
       // No shedding: a busy machine's loop delay must not turn an answer into a 503 on one side only.

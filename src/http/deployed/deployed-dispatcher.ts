@@ -6,7 +6,8 @@
  *   1. timers due by now run;
  *   2. the row is matched; no row (or another method) → 404 in the service's own shape;
  *   3. the per-IP fixed window of the row's service and path (ip = first X-Forwarded-For entry,
- *      else X-Real-IP, else `unknown`) → 429 `rate_limited`;
+ *      else X-Real-IP, else `unknown`; over HTTP these headers count only from a --trust-proxy peer,
+ *      else the edge replaces them by the socket's address: src/http/server.ts) → 429 `rate_limited`;
  *   4. a scenario fault window → 503 / 500;
  *   5. body errors → 400 `invalid_json` (413 `payload_too_large`);
  *   6. bearer auth → 401 in the service's shape (REFUSALS_BY_SERVICE); on a service with keys of its

@@ -10,6 +10,7 @@ import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../../src/server/listeners.ts';
 import { casinoJourney, runJourney } from './casino-journey.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const handles: ServeHandle[] = [];
 
@@ -19,6 +20,7 @@ afterEach(async () => {
 
 async function serve(defects: readonly DefectName[] = []): Promise<string> {
   const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '9',
     port: 0,

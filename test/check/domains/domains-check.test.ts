@@ -20,6 +20,7 @@ import { runCheck } from '../../../src/check/run-check.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const { yearMs: YEAR_MS, graceMs: GRACE_MS } = DOMAIN_RULES;
 
@@ -116,7 +117,12 @@ function expectJourneyState(run: CheckRun): void {
   expect(run.model.domains.held[0]).toBeUndefined();
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: Date.parse('2025-03-01T09:30:00.000Z') });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: ALL_ROUTES,
+  seed: '5',
+  startMs: Date.parse('2025-03-01T09:30:00.000Z'),
+});
 
 async function served(): Promise<string> {
   const handle = await serve();

@@ -14,6 +14,7 @@ import { placeOrderCommand } from '../../../src/check/trading/command-trading.ts
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -80,7 +81,12 @@ function expectLevels(check: CheckRun): void {
   expect(pending[3]).toBe(0n);
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '21', startMs: Date.parse('2025-03-01T09:30:00.000Z') });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: ALL_ROUTES,
+  seed: '21',
+  startMs: Date.parse('2025-03-01T09:30:00.000Z'),
+});
 
 describe('referral levels in afp check', () => {
   it('the model predicts every level in-process, and the balances after the sweep agree', async () => {

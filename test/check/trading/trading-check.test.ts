@@ -17,6 +17,7 @@ import {
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -115,6 +116,7 @@ function expectJourneyState(run: CheckRun): void {
 
 const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: ALL_ROUTES,
   seed: '5',
   startMs: SERVE_START_MS,

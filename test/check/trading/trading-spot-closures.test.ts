@@ -23,6 +23,7 @@ import {
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const HOUR_MS = 3_600_000;
 const BTC_PERP = 0;
@@ -118,6 +119,7 @@ function expectJourneyState(run: CheckRun): void {
 }
 
 const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: ALL_ROUTES,
   seed: '5',
   startMs: CHECK_START_MS,

@@ -19,6 +19,7 @@ import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -98,6 +99,7 @@ function expectJourneyState(run: CheckRun): void {
 }
 
 const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: ALL_ROUTES,
   seed: '4',
   startMs: START_MS,
@@ -105,6 +107,7 @@ const serve = manualServes({
 });
 const serveWith = (defects: readonly DefectName[]) =>
   manualServes({
+    trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
     seed: '4',
     startMs: START_MS,

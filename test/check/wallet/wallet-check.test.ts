@@ -9,6 +9,7 @@ import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 import { walletJourney } from './wallet-journey.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 async function runJourney(run: CheckRun): Promise<string[]> {
   const skipped: string[] = [];
@@ -39,7 +40,12 @@ function expectJourneyState(run: CheckRun): void {
 }
 
 const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: SERVE_START_MS });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: ALL_ROUTES,
+  seed: '5',
+  startMs: SERVE_START_MS,
+});
 
 async function served(): Promise<string> {
   const handle = await serve();

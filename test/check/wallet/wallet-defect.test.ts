@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../../src/check/run-check.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
   routes: ALL_ROUTES,
   seed: '5',
   startMs: SERVE_START_MS,

@@ -18,6 +18,7 @@ import {
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 function sendB(input: Partial<SendBInput>): CommandSpec {
   return styleBSendCommand({
@@ -100,7 +101,12 @@ function expectJourneyState(run: CheckRun): void {
   expect(sends[1]?.to).toBe(run.model.wallet.wallets[1]?.addresses.base);
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: Date.parse('2025-03-01T09:30:00.000Z') });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: ALL_ROUTES,
+  seed: '5',
+  startMs: Date.parse('2025-03-01T09:30:00.000Z'),
+});
 
 describe('the wallet check, styles A and B', () => {
   it('holds through the scripted style journey in-process', async () => {

@@ -14,6 +14,7 @@ import type { Mount } from '../../../src/http/route.ts';
 import { domainsRoutes } from '../../../src/http/routes/domains/domains.ts';
 import { createApiServer } from '../../../src/http/server.ts';
 import { Platform } from '../../../src/platform/platform.ts';
+import { NO_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const START = Date.UTC(2026, 0, 1);
 const YEAR = 365 * 86_400_000;
@@ -453,8 +454,8 @@ describe('over a real HTTP listener', () => {
     const clock = new VirtualClock(START);
     const dispatcher = new Dispatcher(platform, domainsRoutes);
     const servers = [
-      createApiServer({ dispatcher, clock, mount: 'domains', trustProxy: false, log: () => undefined }),
-      createApiServer({ dispatcher, clock, mount: 'api', trustProxy: false, log: () => undefined }),
+      createApiServer({ dispatcher, clock, mount: 'domains', trustedProxies: NO_PROXIES, log: () => undefined }),
+      createApiServer({ dispatcher, clock, mount: 'api', trustedProxies: NO_PROXIES, log: () => undefined }),
     ];
     const urls: string[] = [];
     for (const server of servers) {

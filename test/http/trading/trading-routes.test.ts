@@ -13,6 +13,7 @@ import { tradingRoutes } from '../../../src/http/routes/trading/trading.ts';
 import { INFO } from '../../../src/platform/info.ts';
 import { Platform } from '../../../src/platform/platform.ts';
 import { startServe, type ServeHandle } from '../../../src/server/listeners.ts';
+import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const START = Date.UTC(2026, 0, 1);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -340,6 +341,7 @@ describe('over HTTP (afp serve on 127.0.0.1, ephemeral ports)', () => {
 
   test('register, fund, order in both styles, read back positions and portfolio', async () => {
     const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
       seed: 'http',
       port: 0,
