@@ -24,7 +24,7 @@ import { buildRunRecord } from './run-record-builder.ts';
 import { RunStopped, SimulationCrash } from './run-stopped.ts';
 import type { Scenario } from './scenario.ts';
 import { Simulation, type ExchangeRecorder } from './simulation.ts';
-import type { SimAgent } from './sim-agent.ts';
+import type { RunAgent } from './run-agent.ts';
 
 export interface RunOptions {
   readonly seed: string | number;
@@ -62,7 +62,7 @@ export interface SimulationResult {
 }
 
 interface Wake {
-  readonly agent: SimAgent;
+  readonly agent: RunAgent;
   readonly phase: 'setup' | 'step';
 }
 
