@@ -40,6 +40,7 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
       target: 'es2022',
       minify: true,
       legalComments: 'none',
+      charset: 'utf8',
       external: ['k6', 'k6/*'],
       alias: { 'node:crypto': shim('node-crypto'), 'node:util': shim('node-util'), 'node:net': shim('node-net') },
       inject: [shim('text-encoder'), shim('buffer')],
