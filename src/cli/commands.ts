@@ -438,8 +438,7 @@ const FAIRNESS: CommandDefinition = {
 
 const EXPORT_K6: CommandDefinition = {
   path: ['export', 'k6'],
-  summary:
-    "write a scenario or a URL run as one k6 script (afp's own agents bundled, load profile, checks, thresholds)",
+  summary: "write a scenario (afp's own agents, bundled) or a URL run as one k6 script, profile and thresholds",
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
   flags: [
     { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
