@@ -46,12 +46,16 @@ export function operatorResources(input: OperatorInput): OperatorResult {
     };
   const name = resourceName(input.scenarioName);
   const labels = { 'app.kubernetes.io/name': 'afp', 'afp/scenario': name };
-  const configMap = stringify({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, labels },
-    data: { [input.fileName]: input.script },
-  });
+  const configMap = stringify(
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, labels },
+      data: { [input.fileName]: input.script },
+      // One double-quoted line: a block scalar cannot carry every script byte for byte (trailing spaces).
+    },
+    { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 },
+  );
   const testRun = stringify({
     apiVersion: 'k6.io/v1alpha1',
     kind: 'TestRun',

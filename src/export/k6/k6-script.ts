@@ -5,14 +5,15 @@
  *
  * The script: a header naming the scenario, its seed and afp's version; k6 `options`
  * (k6-options.ts: the `load:` profile as one k6 scenario, VUs as afp load's agents free to take
- * an arrival; the thresholds as written plus a request count per endpoint); the scenario's own
- * text, parsed inside k6 by afp's parser so every agent gets the params `afp run` gives it; and the
+ * an arrival; the thresholds as written plus a request count per endpoint); the scenario (as
+ * JSON), parsed inside k6 by afp's parser so every agent gets the params `afp run` gives it; and the
  * glue that hands k6's modules to the runtime. Runs unchanged with k6's --execution-segment: each
  * process owns its segment's agents (k6-segment.ts).
  * Refused, never approximated: a scenario without a `load:` section, a profile k6 cannot take,
  * more VUs than the scenario has agents (each VU steps its own agents, one at a time).
  * Byte-stable: the same scenario, seed, target and version give the same bytes.
  */
+import { parse } from 'yaml';
 import type { AnyAgentDefinition } from '../../sim/agent.ts';
 import { ALL_ROUTES } from '../../http/routes/index.ts';
 import { targetUrlError } from '../../client/target.ts';
@@ -99,7 +100,7 @@ const run = new K6AgentRun(
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest }),
     segment,
   },
-  { scenarioText: ${JSON.stringify(options.scenarioText)}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT },
+  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT },
 );
 
 export function setup() {
