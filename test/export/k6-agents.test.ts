@@ -193,10 +193,6 @@ describe('beyond one machine', () => {
     process.stdout.write(
       `segments: whole ${sum(whole)} / two halves ${sum(together)} requests; ${table(whole, together)}\n`,
     );
-    // Each agent registers once in all: the halves own disjoint agents.
-    const registered = (counts: Record<string, number>): number =>
-      (counts['faucet.A.register'] ?? 0) + (counts['faucet.B.register'] ?? 0);
-    expect(registered(together)).toBeLessThanOrEqual(30);
     expect(mismatches(whole, together, 0.05)).toStrictEqual([]);
   });
 
