@@ -452,17 +452,25 @@ const FAIRNESS: CommandDefinition = {
 
 const EXPORT_K6: CommandDefinition = {
   path: ['export', 'k6'],
-  summary: 'write a scenario or a URL run as a k6 script (flows, load profile, checks, thresholds)',
+  summary: "write a scenario (afp's own agents, bundled) or a URL run as one k6 script, profile and thresholds",
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
   flags: [
     { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
     { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
+    flag.seed('the seed the agents draw from; 1 to 128 printable characters', "the scenario's"),
+    {
+      name: 'k8s',
+      value: 'N',
+      description:
+        "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out",
+    },
     ...URL_FLAGS,
     { name: 'duration', value: 'D', description: "a URL run's length", default: '30s' },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
   notes: [
     'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
+    'Across processes: k6 run --execution-segment 0:1/2 -e AFP_RUN_ID=TAG … and --execution-segment 1/2:1 -e AFP_RUN_ID=TAG …: each process owns its share of the agents.',
     "A URL run: afp export k6 --url URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).",
   ],
 };

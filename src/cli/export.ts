@@ -8,7 +8,10 @@
  * refuses (each reason listed: an archetype k6 cannot run faithfully is named, never faked).
  */
 import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { AGENTS } from '../../agents/index.ts';
 import { exportK6Script } from '../export/k6/k6-script.ts';
+import { operatorResources, PARALLELISM_MAX } from '../export/k6/k6-operator.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
@@ -16,7 +19,7 @@ import { exportK6UrlScript } from '../export/k6/k6-url-script.ts';
 import { parseUrlRun } from './url-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
-import { commandLine, PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { commandLine, PROCESS_IO, runSubcommand, SEED_PATTERN, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
@@ -38,9 +41,29 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   }
   const loaded = await loadScenarioFile('afp export k6', file, io.err);
   if (loaded === null) return EXIT.invalidInput;
+  const { text } = loaded;
+  const parsed = { scenario: loaded.scenario };
   const target = stringFlag(args, 'target') ?? null;
-  const command = commandLine(['afp', 'export', 'k6', file, ...(target === null ? [] : ['--target', target])]);
-  const result = exportK6Script(loaded.scenario, { target, afpVersion: readAfpVersion() ?? 'unknown', command });
+  const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
+  const k8s = k8sFlag(args, target);
+  const flagErrors = [
+    ...(SEED_PATTERN.test(seed) ? [] : ['--seed must be 1 to 128 printable characters']),
+    ...k8s.errors,
+  ];
+  if (flagErrors.length > 0) {
+    io.err(`${flagErrors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const command = commandLine(['afp', 'export', 'k6', ...withoutOut(argv.slice(0))]);
+  const result = await exportK6Script(parsed.scenario, {
+    target,
+    afpVersion: readAfpVersion() ?? 'unknown',
+    command,
+    scenarioText: text,
+    fileName: basename(file),
+    seed,
+    agents: AGENTS,
+  });
   if (!result.ok) {
     io.err(`afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
@@ -50,11 +73,47 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     io.out(result.text);
     return EXIT.ok;
   }
+  if (k8s.parallelism !== null && target !== null) {
+    const resources = operatorResources({
+      scenarioName: parsed.scenario.name,
+      script: result.text,
+      fileName: basename(out),
+      parallelism: k8s.parallelism,
+      target,
+      runId: K8S_RUN_ID,
+    });
+    if (!resources.ok) {
+      io.err(`afp export k6: --k8s: ${resources.error}\n`);
+      return EXIT.invalidInput;
+    }
+    const base = out.replace(/\.[cm]?js$/, '');
+    await writeFile(`${base}.configmap.yaml`, resources.configMap);
+    await writeFile(`${base}.testrun.yaml`, resources.testRun);
+    io.out(
+      `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${k8s.parallelism}; AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
+    );
+  }
   await writeFile(out, result.text);
   io.out(
-    `wrote ${out} (k6 script of scenario ${loaded.scenario.name}, seed ${loaded.scenario.seed}, ${result.endpoints.length} endpoint tags)\n`,
+    `wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${seed}, ${result.endpoints.length} endpoint tags)\n`,
   );
   return EXIT.ok;
+}
+
+/** The TestRun's AFP_RUN_ID: the same in every pod (the user changes it for each run). */
+const K8S_RUN_ID = 'k8s.1';
+
+/** `--k8s N`: 1..PARALLELISM_MAX runner pods; needs --out (files beside the script) and --target (what pods reach). */
+function k8sFlag(args: ParsedArgs, target: string | null): { parallelism: number | null; errors: string[] } {
+  const text = stringFlag(args, 'k8s');
+  if (text === undefined) return { parallelism: null, errors: [] };
+  const errors: string[] = [];
+  const parallelism = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
+  if (!(parallelism >= 1 && parallelism <= PARALLELISM_MAX))
+    errors.push(`--k8s must be a whole number of runner pods, 1 to ${PARALLELISM_MAX}, got '${text.slice(0, 40)}'`);
+  if (stringFlag(args, 'out') === undefined) errors.push('--k8s writes files beside the script: give --out FILE');
+  if (target === null) errors.push("--k8s needs --target URL: the api URL the k6-operator's pods reach");
+  return { parallelism: errors.length === 0 ? parallelism : null, errors };
 }
 
 /** argv without `--out FILE`: where the script went is not part of what it is. */

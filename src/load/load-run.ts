@@ -1,8 +1,8 @@
 /**
  * runLoad: one `afp load` run — the scenario's agents (agents/, unchanged) driving a live target
  * on the plan's schedule, every request measured in one LoadRecorder. Composition only: the
- * schedule is executors-*.ts, the pacing generator.ts, the agents load-run-agent.ts and
- * load-run-pool.ts, the wire load-run-transport.ts; printing and files are the CLI's.
+ * schedule is executors-*.ts, the pacing generator.ts, the agents the one runtime of
+ * src/sim/run-agent.ts stepped by load-run-pool.ts, the wire load-run-transport.ts; printing and files are the CLI's.
  *
  * The target: the agents speak the documents' dialect (styles A and B through AfpClient), so every
  * service must be in a documents dialect (A, B, short); a service in the deployed dialect is
@@ -25,14 +25,19 @@ import { assert } from '../core/assert.ts';
 import type { Clock, WaitClock } from '../core/clock.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
+import { AfpClient } from '../client/client.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { AgentDirectory } from '../sim/agent-directory.ts';
+import { AgentFakers } from '../sim/agent-fakers.ts';
+import { agentSlots, interleave, type AgentSlot } from '../sim/agent-ring.ts';
+import { AgentTurn } from '../sim/agent-turn.ts';
+import { RunAgent, type AgentHost } from '../sim/run-agent.ts';
 import type { Scenario } from '../sim/scenario.ts';
+import { simulatedIp } from '../sim/simulated-ip.ts';
 import { peakVus, type LoadPlan } from './executors.ts';
 import { runGenerator, type GeneratorOutcome, type LoadStop } from './generator.ts';
 import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';
-import type { LoadAgent, LoadAgentHost } from './load-run-agent.ts';
-import { AgentPool, createAgents, interleave, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
+import { AgentPool, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
 import { shardIndexes } from './shard.ts';
 import { AdminClient, type AdminAnswer } from '../client/admin-client.ts';
 import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
@@ -151,20 +156,21 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     const agentClock: Clock = { nowMs: () => Math.floor(clock.nowMs() + offsetMs) };
     const sink: { recorder: LoadRecorder | null; pool: AgentPool | null } = { recorder: null, pool: null };
     const setupTrouble = new KeptList<string>();
-    const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes });
+    const turns = new Map<RunAgent, LoadTurn>();
+    const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes, turns });
     const shard = plan.shard;
     // A shard runs agent k of each population when it owns index k (shard.ts): every agent keeps its identity, run by exactly one shard.
-    const groups = createAgents({
-      populations: scenario.populations,
-      table: options.agents ?? AGENTS,
-      seed: options.seed,
-      runTag: options.runTag,
-      host,
-    }).map((group) =>
-      shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as LoadAgent),
+    const groups = agentSlots(scenario.populations, options.agents ?? AGENTS).map((group) =>
+      shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as AgentSlot),
     );
+    const ring = interleave(groups).map((slot) => {
+      const agent = new RunAgent({ ...slot, seed: options.seed, startSpreadMs: 0, idSuffix: options.runTag, host });
+      const turn = new LoadTurn(agent);
+      turns.set(agent, turn);
+      return turn;
+    });
     const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
-    const pool = new AgentPool(interleave(groups), recorder);
+    const pool = new AgentPool(ring, recorder);
     sink.recorder = recorder;
     sink.pool = pool;
     options.onStart?.(recorder);
@@ -181,7 +187,7 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     return {
       snapshot: recorder.snapshot(),
       outcome,
-      agents: pool.agents.length,
+      agents: pool.turns.length,
       reports: { count: pool.reportCount, first: pool.kept },
       iterationErrors,
       setupTrouble,
@@ -192,6 +198,12 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   }
 }
 
+/** An agent's turn in the pool, with the client it keeps (rebuilt when its key changes). */
+class LoadTurn extends AgentTurn {
+  client: AfpClient | null = null;
+  clientKey: string | null = null;
+}
+
 function loadHost(context: {
   options: LoadRunOptions;
   sender: LoadSender;
@@ -199,10 +211,66 @@ function loadHost(context: {
   sink: { recorder: LoadRecorder | null; pool: AgentPool | null };
   setupTrouble: KeptList<string>;
   notes: string[];
-}): LoadAgentHost {
-  const { options, sender, sink, setupTrouble } = context;
+  turns: ReadonlyMap<RunAgent, LoadTurn>;
+}): AgentHost {
+  const { options, sender, sink, turns } = context;
+  const directory = new AgentDirectory({ maxAgents: options.scenario.limits.maxAgents });
+  const admin = adminSetup(context);
+  const turnOf = (agent: RunAgent): LoadTurn => {
+    const turn = turns.get(agent);
+    assert(turn !== undefined, `agent ${agent.agentId} has its turn in the pool`);
+    return turn;
+  };
+  return {
+    clock: context.agentClock,
+    directory,
+    fakers: new AgentFakers(),
+    clientFor: (agent) => {
+      const turn = turnOf(agent);
+      if (turn.client !== null && turn.clientKey === agent.apiKey) return turn.client;
+      const transport = recordingTransport({
+        sender,
+        clock: options.clock,
+        onSample: (sample) => {
+          assert(sink.recorder !== null, 'no request goes out before the run starts');
+          sink.recorder.record(sample);
+          options.onSample?.(sample);
+        },
+        takeIntendedStartMs: () => turn.takeIntendedStartMs(),
+        before: () => turn.pendingSetup,
+      });
+      turn.client = new AfpClient(transport, {
+        ip: simulatedIp(agent.index),
+        ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }),
+      });
+      turn.clientKey = agent.apiKey;
+      return turn.client;
+    },
+    onKey: (agent) => {
+      if (!directory.has(agent.agentId)) directory.add(agent.archetype, agent.agentId);
+      const calls = admin(agent);
+      if (calls.length === 0) return;
+      const turn = turnOf(agent);
+      // Cleared once done (unless a later key's calls replaced it): requests then go out with no wait.
+      const pending: Promise<void> = Promise.all(calls).then(() => {
+        if (turn.pendingSetup === pending) turn.pendingSetup = null;
+      });
+      turn.pendingSetup = pending;
+    },
+    report: (agent, message) => sink.pool?.keep(agent.agentId, message),
+    outage: () => false,
+  };
+}
+
+/** The set-up calls an afp serve's admin doors take for an agent that learnt its key (tier, starting deposit). */
+function adminSetup(context: {
+  options: LoadRunOptions;
+  sender: LoadSender;
+  setupTrouble: KeptList<string>;
+  notes: string[];
+}): (agent: RunAgent) => Promise<void>[] {
+  const { options, sender, setupTrouble } = context;
   const { target, scenario } = options;
-  const directory = new AgentDirectory({ maxAgents: scenario.limits.maxAgents });
   const admin = target.afpServe && target.adminUrl !== null;
   const depositMicro = scenario.casino.startingDepositMicro;
   const depositByAdmin = depositMicro !== null && admin && target.funding.method === 'admin-deposit';
@@ -220,42 +288,19 @@ function loadHost(context: {
           : `POST ${door} for ${agentId} answered ${outcome.status}`,
       );
     });
-  return {
-    clock: context.agentClock,
-    directory,
-    transportFor: (agent: LoadAgent) =>
-      recordingTransport({
-        sender,
-        clock: options.clock,
-        onSample: (sample) => {
-          assert(sink.recorder !== null, 'no request goes out before the run starts');
-          sink.recorder.record(sample);
-          options.onSample?.(sample);
-        },
-        takeIntendedStartMs: () => agent.takeIntendedStartMs(),
-        before: () => agent.pendingSetup,
-      }),
-    onKey: (agent) => {
-      if (!directory.has(agent.agentId)) directory.add(agent.archetype, agent.agentId);
-      const calls: Promise<void>[] = [];
-      if (admin && agent.tier !== 'free')
-        calls.push(adminCall('/_afp/tier', agent.agentId, doors.setTier(agent.agentId, agent.tier)));
-      if (depositByAdmin)
-        calls.push(
-          adminCall(
-            '/_afp/casino/deposit',
-            agent.agentId,
-            doors.casinoDeposit({ agentId: agent.agentId, chain: 'base', amount: formatDecimal(depositMicro) }),
-          ),
-        );
-      if (calls.length === 0) return;
-      // Cleared once done (unless a later key's calls replaced it): requests then go out with no wait.
-      const pending: Promise<void> = Promise.all(calls).then(() => {
-        if (agent.pendingSetup === pending) agent.pendingSetup = null;
-      });
-      agent.pendingSetup = pending;
-    },
-    report: (agent, message) => sink.pool?.keep(agent, message),
+  return (agent) => {
+    const calls: Promise<void>[] = [];
+    if (admin && agent.tier !== 'free')
+      calls.push(adminCall('/_afp/tier', agent.agentId, doors.setTier(agent.agentId, agent.tier)));
+    if (depositByAdmin)
+      calls.push(
+        adminCall(
+          '/_afp/casino/deposit',
+          agent.agentId,
+          doors.casinoDeposit({ agentId: agent.agentId, chain: 'base', amount: formatDecimal(depositMicro) }),
+        ),
+      );
+    return calls;
   };
 }
 

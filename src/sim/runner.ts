@@ -23,7 +23,7 @@ import { buildRunRecord } from './run-record-builder.ts';
 import { RunStopped, SimulationCrash } from './run-stopped.ts';
 import type { Scenario } from './scenario.ts';
 import { Simulation, type ExchangeRecorder } from './simulation.ts';
-import type { SimAgent } from './sim-agent.ts';
+import type { RunAgent } from './run-agent.ts';
 
 export interface RunOptions {
   readonly seed: string | number;
@@ -61,7 +61,7 @@ export interface SimulationResult {
 }
 
 interface Wake {
-  readonly agent: SimAgent;
+  readonly agent: RunAgent;
   readonly phase: 'setup' | 'step';
 }
 

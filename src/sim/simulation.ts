@@ -29,7 +29,7 @@ import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
-import { firstArchetypeIndexes } from './agent-numbering.ts';
+import { agentSlots } from './agent-ring.ts';
 import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -55,7 +55,7 @@ import {
   scenarioFaultWindows,
   scenarioPlatformConfig,
 } from './scenario-platform.ts';
-import { SimAgent, type AgentHost } from './sim-agent.ts';
+import { RunAgent, type AgentHost } from './run-agent.ts';
 import { StreamedEvents } from './streamed-events.ts';
 import { simulatedIp } from './simulated-ip.ts';
 import type { AnyAgentDefinition, PlatformFacts } from './agent.ts';
@@ -107,7 +107,7 @@ export class Simulation implements AgentHost {
   readonly events: KeptEvents | StreamedEvents;
   readonly domainRows = new DomainRowsFold();
   readonly walletRows = new WalletRowsFold();
-  readonly agents: SimAgent[] = [];
+  readonly agents: RunAgent[] = [];
   readonly endMs: number;
   readonly casinoLog: CasinoRunLog;
   stop: StopReason | null = null;
@@ -117,7 +117,7 @@ export class Simulation implements AgentHost {
   private readonly routesById: ReadonlyMap<string, Route>;
   private readonly recorder: ExchangeRecorder | undefined;
   private captured: { request: ApiRequest; response: ApiResponse } | null = null;
-  private lastClient: { agent: SimAgent; apiKey: string | null; client: AfpClient } | null = null;
+  private lastClient: { agent: RunAgent; apiKey: string | null; client: AfpClient } | null = null;
   readonly platformFacts: PlatformFacts;
 
   constructor(scenario: Scenario, options: SimulationOptions) {
@@ -193,7 +193,7 @@ export class Simulation implements AgentHost {
    * until another agent asks. Why not one per agent: its ~30 closures were 2 KB of every agent's
    * memory (issue 19), and a client is only its transport, key and IP, all derived from the agent.
    */
-  clientFor(agent: SimAgent): AfpClient {
+  clientFor(agent: RunAgent): AfpClient {
     const last = this.lastClient;
     if (last !== null && last.agent === agent && last.apiKey === agent.apiKey) return last.client;
     const client = new AfpClient(this.transportFor(agent), {
@@ -204,7 +204,7 @@ export class Simulation implements AgentHost {
     return client;
   }
 
-  transportFor(agent: SimAgent): Transport {
+  transportFor(agent: RunAgent): Transport {
     return (request) => {
       this.admitRequest(agent);
       const pending = this.inner(request);
@@ -218,7 +218,7 @@ export class Simulation implements AgentHost {
     };
   }
 
-  onKey(agent: SimAgent, apiKey: string): void {
+  onKey(agent: RunAgent, apiKey: string): void {
     const found = this.platform.authenticate(`Bearer ${apiKey}`);
     assert(typeof found === 'object' && found !== null, `the key agent ${agent.agentId} learned is a live key`);
     // Tier upgrades are out-of-band in the spec: the harness applies the population's tier.
@@ -236,7 +236,7 @@ export class Simulation implements AgentHost {
     }
   }
 
-  report(agent: SimAgent, message: string, event: unknown): void {
+  report(agent: RunAgent, message: string, event: unknown): void {
     this.monitor.report({
       atMs: this.clock.nowMs(),
       event: jsonText({ agentId: agent.agentId, observed: event }),
@@ -255,7 +255,7 @@ export class Simulation implements AgentHost {
     return faults.some((fault) => atMs >= startMs + fault.fromMs && atMs < startMs + fault.fromMs + fault.forMs);
   }
 
-  private admitRequest(agent: SimAgent): void {
+  private admitRequest(agent: RunAgent): void {
     if (this.stop !== null) throw new RunStopped('the run has stopped');
     if (this.endpoints.requests >= this.scenario.limits.maxRequests) {
       this.stop = { kind: 'limit', message: `max_requests (${this.scenario.limits.maxRequests}) reached` };
@@ -271,7 +271,7 @@ export class Simulation implements AgentHost {
   }
 
   private observe(
-    agent: SimAgent,
+    agent: RunAgent,
     request: TransportRequest,
     response: TransportResponse,
     captured: { request: ApiRequest; response: ApiResponse },
@@ -353,27 +353,7 @@ export class Simulation implements AgentHost {
 
   private createAgents(table: Readonly<Record<string, AnyAgentDefinition>>): void {
     const startSpreadMs = Math.min(HOUR_MS, Math.floor(this.scenario.durationMs / 10));
-    const firsts = firstArchetypeIndexes(this.scenario.populations, (agent) => table[agent]?.name ?? agent);
-    for (const [position, population] of this.scenario.populations.entries()) {
-      const definition = table[population.agent];
-      assert(
-        definition !== undefined,
-        `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`,
-      );
-      const first = firsts[position] as number;
-      for (let count = 0; count < population.count; count++) {
-        this.agents.push(
-          new SimAgent({
-            definition,
-            population,
-            seed: this.seed,
-            archetypeIndex: first + count,
-            index: this.agents.length,
-            startSpreadMs,
-            host: this,
-          }),
-        );
-      }
-    }
+    for (const slot of agentSlots(this.scenario.populations, table).flat())
+      this.agents.push(new RunAgent({ ...slot, seed: this.seed, startSpreadMs, idSuffix: null, host: this }));
   }
 }

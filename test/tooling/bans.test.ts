@@ -29,6 +29,7 @@ const allowed: readonly RegExp[] = [
   /^src\/load\//,
   /^src\/cli\//,
   /^src\/server\//,
+  /^src\/export\/k6\/k6-script\.ts$/,
   /^src\/http\/server[^/]*\.ts$/,
 ];
 

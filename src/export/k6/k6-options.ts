@@ -10,7 +10,11 @@
  * populations keeps both the profile and the ratio exact.
  *
  * `max_in_flight` is k6's `maxVUs`; `preAllocatedVUs` is the peak arrivals of one second (an
- * iteration assumed to last about a second), at least 1 and at most maxVUs. Per-endpoint request
+ * iteration assumed to last about a second), at least 1 and at most maxVUs. A scenario's agents
+ * are the VUs' work (each VU steps its own agents, one at a time, as afp load steps a free agent
+ * per arrival): with `agentCount`, maxVUs is min(max_in_flight, agents), all allocated before
+ * the start (a VU's agents are fixed when it starts), and a VU executor may not run more VUs
+ * than there are agents (afp load refuses it too). Per-endpoint request
  * counts: k6 reports a tagged sub-metric only when a threshold names it, so every endpoint the
  * script may call gets `http_reqs{endpoint:ID}: ['count>=0']` (always true) unless the scenario
  * already has a threshold on that key.
@@ -69,6 +73,8 @@ export interface K6OptionsInput {
   readonly scenarioDurationMs: number;
   /** Every endpoint tag the script may send (each gets a count threshold). */
   readonly endpoints: readonly string[];
+  /** The scenario's agents (absent for a URL run). */
+  readonly agentCount?: number;
 }
 
 export function k6Options(input: K6OptionsInput): K6OptionsResult {
@@ -80,8 +86,21 @@ export function k6Options(input: K6OptionsInput): K6OptionsResult {
     };
   const executor = load.executor ?? 'constant-arrival-rate';
   const errors = fieldErrors(load, executor);
+  const agentCount = input.agentCount;
+  if (agentCount !== undefined && (executor === 'constant-vus' || executor === 'ramping-vus')) {
+    const peak = Math.max(load.vus ?? 0, load.start_vus ?? 0, ...(load.stages ?? []).map((stage) => stage.target));
+    if (peak > agentCount)
+      errors.push(
+        `${executor} runs up to ${peak} VUs but the scenario has ${agentCount} agents: each VU steps its own agents; add agents or lower the VUs`,
+      );
+  }
   if (errors.length > 0) return { ok: false, errors };
-  const scenario = executorOptions(load, executor, Math.min(input.scenarioDurationMs, LOAD_LIMITS.durationMs.max));
+  const scenario = executorOptions(
+    load,
+    executor,
+    Math.min(input.scenarioDurationMs, LOAD_LIMITS.durationMs.max),
+    agentCount,
+  );
   return {
     ok: true,
     options: { scenarios: { [k6ScenarioName(input.name)]: scenario }, thresholds: thresholdsOf(load, input.endpoints) },
@@ -107,10 +126,14 @@ function executorOptions(
   load: LoadSection,
   executor: ExecutorName,
   defaultDurationMs: number,
+  agentCount: number | undefined,
 ): Record<string, unknown> {
   const gracefulStop = k6Duration(load.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs);
   const timeUnitMs = load.time_unit ?? LOAD_DEFAULTS.timeUnitMs;
-  const maxVUs = load.max_in_flight ?? LOAD_DEFAULTS.maxInFlight;
+  const inFlight = load.max_in_flight ?? LOAD_DEFAULTS.maxInFlight;
+  const maxVUs = agentCount === undefined ? inFlight : Math.max(1, Math.min(inFlight, agentCount));
+  const preAllocated = (peakRate: number): number =>
+    agentCount === undefined ? preAllocatedOf(peakRate, timeUnitMs, maxVUs) : maxVUs;
   const stages = (load.stages ?? []).map((stage) => ({ duration: k6Duration(stage.duration), target: stage.target }));
   switch (executor) {
     case 'constant-arrival-rate': {
@@ -120,7 +143,7 @@ function executorOptions(
         rate,
         timeUnit: k6Duration(timeUnitMs),
         duration: k6Duration(load.duration ?? defaultDurationMs),
-        preAllocatedVUs: preAllocated(rate, timeUnitMs, maxVUs),
+        preAllocatedVUs: preAllocated(rate),
         maxVUs,
         gracefulStop,
       };
@@ -133,7 +156,7 @@ function executorOptions(
         startRate,
         timeUnit: k6Duration(timeUnitMs),
         stages,
-        preAllocatedVUs: preAllocated(peak, timeUnitMs, maxVUs),
+        preAllocatedVUs: preAllocated(peak),
         maxVUs,
         gracefulStop,
       };
@@ -146,7 +169,7 @@ function executorOptions(
 }
 
 /** The arrivals of one second at the peak rate (iterations assumed to last about 1 s), in [1, maxVUs]. */
-function preAllocated(peakRate: number, timeUnitMs: number, maxVUs: number): number {
+function preAllocatedOf(peakRate: number, timeUnitMs: number, maxVUs: number): number {
   return Math.min(maxVUs, Math.max(1, Math.ceil((peakRate * 1_000) / timeUnitMs)));
 }
 

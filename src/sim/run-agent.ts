@@ -1,16 +1,21 @@
 /**
- * SimAgent: one agent of a run — its archetype, its context (client, clock, own rng and faker stream,
- * params, style, tier) and its counts. Built from a scenario's populations in file order.
+ * RunAgent: one agent of a run, the one agent runtime of afp — the simulator (in-process
+ * transport, virtual clock), `afp load` (node HTTP, the target's clock) and the k6 export
+ * (k6's http.asyncRequest) all drive the archetypes of agents/ through it; only the AgentHost and
+ * the Transport under its client differ.
  *
- * Determinism: agent `k` of an archetype is named `${archetype}-${k}` plus a 4-hex suffix from
- * its own stream `Rng(seed).fork('agents').fork(name)`; everything the agent draws (style when
- * the population is mixed, start time, faker seed, every choice it makes) comes from forks of
- * that stream, so adding an agent changes no other agent's draws. Indexes count per archetype
- * across populations, in file order.
+ * Determinism: agent `k` of an archetype is named `${archetype}-${k}` and draws everything from
+ * its own stream `Rng(seed).fork('agents').fork(name)` (style when the population is mixed, start
+ * time, faker seed, every choice it makes), so adding an agent changes no other agent's draws.
+ * Indexes count per archetype across populations, in file order. Its id is the name plus a
+ * 4-hex suffix from its stream (`idSuffix: null`: the simulator), or plus a run tag (`afp load`
+ * and k6: a second run against the same live target must not collide with the first one's
+ * registrations).
+ * Non-goal: scheduling. When an agent acts is the host's (the simulator's event queue, the load
+ * generator's arrivals, a k6 VU's iterations: agent-turn.ts).
  */
 import type { Faker } from '@faker-js/faker';
 import type { AfpClient } from '../client/client.ts';
-import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import { Rng } from '../core/rng.ts';
 import type { ServiceName } from '../platform/platform.ts';
@@ -21,25 +26,45 @@ import type { AgentDirectory } from './agent-directory.ts';
 import { AgentCounts } from './run-stats.ts';
 import type { Population } from './scenario.ts';
 
-/** What the runner lends every agent context. */
+/** What the harness lends every agent context. */
 export interface AgentHost {
   readonly clock: Clock;
   readonly directory: AgentDirectory;
   /** The run's one Faker, which each agent draws from through its own stream (agent-fakers.ts). */
   readonly fakers: AgentFakers;
-  /** A client for `agent` with its key and IP, attributing every exchange to it (built per wake, not kept per agent). */
-  clientFor(agent: SimAgent): AfpClient;
+  /** A client for `agent` with its key and IP (the host decides whether it keeps one per agent). */
+  clientFor(agent: RunAgent): AfpClient;
   /** Called when the agent learns its key: lists it, sets its tier. */
-  onKey(agent: SimAgent, apiKey: string): void;
-  report(agent: SimAgent, message: string, event: unknown): void;
-  /** True while a scenario fault window makes `service` answer 5xx. */
+  onKey(agent: RunAgent, apiKey: string): void;
+  report(agent: RunAgent, message: string, event: unknown): void;
+  /** True while a scenario fault window makes `service` answer 5xx (a live target's never do: false). */
   outage(service: ServiceName): boolean;
-  readonly platformFacts: PlatformFacts;
+  /** What the simulator lends its agents of the platform (seed, config, trading schedule); absent live (afp load, k6). */
+  readonly platformFacts?: PlatformFacts;
 }
 
-const FAKER_SEED_BOUND = 0x7fff_ffff;
+export const FAKER_SEED_BOUND = 0x7fff_ffff;
 
-export class SimAgent implements AgentContext<unknown>, FakerStream {
+export interface RunAgentOptions {
+  readonly definition: AnyAgentDefinition;
+  readonly population: Population;
+  readonly seed: string;
+  readonly archetypeIndex: number;
+  /** Position in the run (all populations): its simulated IP. */
+  readonly index: number;
+  /** Start times are drawn in [0, startSpreadMs) (the simulator); 0 or 1: every agent starts at once. */
+  readonly startSpreadMs: number;
+  /** null: a suffix drawn from the agent's stream (the simulator); else the run's tag (live runs). */
+  readonly idSuffix: string | null;
+  readonly host: AgentHost;
+}
+
+/** `${archetype}-${k}`: the name an agent's stream and id derive from. */
+export function agentName(archetype: string, archetypeIndex: number): string {
+  return `${archetype}-${archetypeIndex}`;
+}
+
+export class RunAgent implements AgentContext<unknown>, FakerStream {
   readonly agentId: string;
   readonly definition: AnyAgentDefinition;
   readonly index: number;
@@ -52,23 +77,17 @@ export class SimAgent implements AgentContext<unknown>, FakerStream {
   readonly counts = new AgentCounts();
   memory: object | null = null;
   apiKey: string | null = null;
+  /** Broken rules the agent reported (context.report) over the run. */
+  reports = 0;
   private readonly host: AgentHost;
   /** Shared by the population's agents: its params and tier are read through it (no copy per agent). */
   private readonly population: Population;
 
-  constructor(options: {
-    definition: AnyAgentDefinition;
-    population: Population;
-    seed: string;
-    archetypeIndex: number;
-    index: number;
-    startSpreadMs: number;
-    host: AgentHost;
-  }) {
+  constructor(options: RunAgentOptions) {
     const { definition, population, host } = options;
-    const name = `${definition.name}-${options.archetypeIndex}`;
+    const name = agentName(definition.name, options.archetypeIndex);
     this.rng = new Rng(options.seed).fork('agents').fork(name);
-    this.agentId = `${name}-${this.rng.fork('id').hex(2)}`;
+    this.agentId = `${name}-${options.idSuffix ?? this.rng.fork('id').hex(2)}`;
     this.definition = definition;
     this.index = options.index;
     this.population = population;
@@ -108,13 +127,14 @@ export class SimAgent implements AgentContext<unknown>, FakerStream {
     return this.host.clientFor(this);
   }
 
+  /** A live target may hand the key out again (a retried registration): the latest one is used. */
   setKey(apiKey: string): void {
-    assert(this.apiKey === null, `agent ${this.agentId} learns its key once`);
     this.apiKey = apiKey;
     this.host.onKey(this, apiKey);
   }
 
   report(message: string, event: unknown): void {
+    this.reports += 1;
     this.host.report(this, message, event);
   }
 
@@ -122,7 +142,7 @@ export class SimAgent implements AgentContext<unknown>, FakerStream {
     return this.host.outage(service);
   }
 
-  get platformFacts(): PlatformFacts {
+  get platformFacts(): PlatformFacts | undefined {
     return this.host.platformFacts;
   }
 }

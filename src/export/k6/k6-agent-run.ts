@@ -1,0 +1,258 @@
+/**
+ * The agent runtime inside a k6 VU: afp's own agents (agents/, unchanged), client and route
+ * names, driven by the one runtime (src/sim/run-agent.ts, agent-turn.ts) over k6's
+ * http.asyncRequest (k6-transport.ts). The exported script (k6-script.ts) bundles this module with
+ * esbuild and hands it k6's modules (`K6Api`); nothing here touches a k6 or node module itself.
+ *
+ * The traffic afp load sends:
+ * - The same pool. The scenario's agents (the same ids `<archetype>-<k>-<run tag>`, rng streams,
+ *   styles and simulated IPs) are laid out in afp load's ring (src/sim/agent-ring.ts). This
+ *   process's execution segment owns its share of each population (k6-segment.ts); its VUs share
+ *   those agents round-robin (VU v of V owns ring positions ≡ v-1 mod V). A VU builds only its own
+ *   agents, registers each in its first iteration and reuses it: an iteration is one agent's setup
+ *   or one step, one agent at a time per VU, as afp load's pool steps a free agent per arrival.
+ * - The same arrival model: the load profile is k6's own executor (k6-options.ts), with as many
+ *   VUs as afp load has agents free to take an arrival (min(max_in_flight, agents)).
+ * - The same id rebinding: agents name counterparties by agent id from their directory. A VU
+ *   cannot see other VUs' memory, so every other agent of the ring is listed once the test's
+ *   iteration count passes its ring position — when afp load would have run its setup — and a
+ *   VU's own agents when they learn their key, as in afp load.
+ * - The same set-up: a population's tier and the casino starting deposit through an afp serve's
+ *   admin doors (tag endpoint=afp.setup), awaited before the agent's next request.
+ * - The same check: `agent rules: <archetype>` per iteration (an agent that saw a broken rule).
+ * Time: the agents' clock is the wall clock plus the target's offset (setup() asks an afp serve's
+ * /_afp/clock), as in afp load; chance only from the agents' streams, seeded by the scenario seed.
+ * Known gap: wallet addresses an agent publishes in another VU are not seen (no shared memory).
+ */
+import { AfpClient } from '../../client/client.ts';
+import type { MountUrls } from '../../client/transport.ts';
+import { assert } from '../../core/assert.ts';
+import { formatDecimal } from '../../core/money.ts';
+import { rulesCheckName } from '../../load/load-run-pool.ts';
+import type { AnyAgentDefinition } from '../../sim/agent.ts';
+import { AgentDirectory } from '../../sim/agent-directory.ts';
+import { AgentFakers } from '../../sim/agent-fakers.ts';
+import { agentSlots, interleave, type AgentSlot } from '../../sim/agent-ring.ts';
+import { AgentTurn } from '../../sim/agent-turn.ts';
+import { endpointName } from '../../replay/endpoint-name.ts';
+import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
+import { parseScenario, type Scenario } from '../../sim/scenario.ts';
+import { simulatedIp } from '../../sim/simulated-ip.ts';
+import { k6Transport, type K6Http } from './k6-transport.ts';
+import { parseSegment, segmentSlice, WHOLE_SEGMENT } from './k6-segment.ts';
+
+/** What the script hands the runtime of k6's modules and globals. */
+export interface K6Api {
+  readonly http: K6Http;
+  /** `http.expectedStatuses(...)`: the statuses k6 does not count in http_req_failed. */
+  readonly expected: unknown;
+  check(passed: boolean, name: string): void;
+  nowMs(): number;
+  /** exec.vu.idInInstance, exec.instance.vusInitialized, exec.scenario.iterationInTest. */
+  vu(): { readonly inInstance: number; readonly ofInstance: number; readonly iterationInTest: number };
+  /** exec.test.options.executionSegment as given (null: the whole test). */
+  segment(): string | null;
+}
+
+/** What setup() found out once, handed to every VU (k6 passes it as JSON). */
+export interface K6SetupData {
+  readonly urls: MountUrls;
+  /** The target's clock minus the wall clock, ms. */
+  readonly offsetMs: number;
+  readonly runTag: string;
+  /** The target is an afp serve: tiers and starting deposits go through its admin doors. */
+  readonly admin: boolean;
+}
+
+export interface K6RunConfig {
+  readonly scenarioText: string;
+  readonly fileName: string;
+  readonly seed: string;
+  readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
+  readonly timeout: string;
+}
+
+/** One of this VU's agents: built when first stepped, with the client it keeps (rebuilt when its key changes). */
+interface Owned {
+  readonly slot: AgentSlot;
+  turn: AgentTurn | null;
+  client: AfpClient | null;
+  clientKey: string | null;
+}
+
+interface VuState {
+  readonly owned: readonly Owned[];
+  readonly byAgent: Map<RunAgent, Owned>;
+  readonly build: (slot: AgentSlot) => RunAgent;
+  cursor: number;
+  /** The ring as [archetype, agentId], empty where the agent is this VU's own. */
+  readonly others: readonly (readonly string[])[];
+  listed: number;
+}
+
+export class K6AgentRun {
+  readonly scenario: Scenario;
+  private readonly api: K6Api;
+  private readonly config: K6RunConfig;
+  private readonly groups: readonly (readonly AgentSlot[])[];
+  private readonly ring: readonly AgentSlot[];
+  private vuState: VuState | null = null;
+  private readonly directory: AgentDirectory;
+  private readonly fakers = new AgentFakers();
+
+  constructor(api: K6Api, config: K6RunConfig) {
+    const parsed = parseScenario(config.scenarioText, {
+      fileName: config.fileName,
+      agentParams: (name) => config.agents[name]?.params,
+      knownAgents: Object.keys(config.agents),
+    });
+    assert(parsed.ok, `the exported scenario ${config.fileName} parses as it did at export`);
+    this.scenario = parsed.scenario;
+    this.api = api;
+    this.config = config;
+    this.groups = agentSlots(this.scenario.populations, config.agents);
+    this.ring = interleave(this.groups);
+    this.directory = new AgentDirectory({ maxAgents: this.scenario.limits.maxAgents });
+    this.warmUp();
+  }
+
+  /**
+   * Builds in k6's init context (before the load starts) what a VU would otherwise build in its
+   * first iteration, making it seconds slower than afp load's and dropping arrivals: the route
+   * table's router (endpoint names) and the Faker's locale data.
+   */
+  private warmUp(): void {
+    endpointName({ mount: 'api', method: 'GET', path: '/', query: {}, headers: {} });
+    this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
+  }
+
+  /** One k6 iteration: the next own agent's setup or step, then its rules check. */
+  async iteration(data: K6SetupData): Promise<void> {
+    const state = this.prepare(data);
+    this.listArrived(state, this.api.vu().iterationInTest);
+    for (let tried = 0; tried < state.owned.length; tried++) {
+      const owned = state.owned[state.cursor] as Owned;
+      state.cursor = (state.cursor + 1) % state.owned.length;
+      if (owned.turn === null) {
+        const agent = state.build(owned.slot);
+        owned.turn = new AgentTurn(agent);
+        state.byAgent.set(agent, owned);
+      }
+      if (owned.turn.done) continue;
+      const passed = await owned.turn.iterate();
+      this.api.check(passed, rulesCheckName(owned.turn.agent.archetype));
+      return;
+    }
+  }
+
+  /** This VU's share of its segment's agents (laid out on its first iteration: the VU count is known by then). */
+  private prepare(data: K6SetupData): VuState {
+    if (this.vuState !== null) return this.vuState;
+    const segmentText = this.api.segment();
+    const segment = segmentText === null ? WHOLE_SEGMENT : parseSegment(segmentText);
+    assert(typeof segment !== 'string', `k6's execution segment reads: ${String(segment)}`);
+    const mine = new Set<AgentSlot>();
+    for (const group of this.groups) {
+      const { start, end } = segmentSlice(group.length, segment);
+      for (const slot of group.slice(start, end)) mine.add(slot);
+    }
+    const { inInstance, ofInstance } = this.api.vu();
+    const slots = this.ring.filter((slot) => mine.has(slot)).filter((_slot, at) => at % ofInstance === inInstance - 1);
+    const own = new Set(slots);
+    const host = this.host(data);
+    this.vuState = {
+      owned: slots.map((slot) => ({ slot, turn: null, client: null, clientKey: null })),
+      byAgent: new Map(),
+      build: (slot) => new RunAgent({ ...slot, seed: this.config.seed, startSpreadMs: 0, idSuffix: data.runTag, host }),
+      cursor: 0,
+      others: this.ring.map((slot) =>
+        own.has(slot)
+          ? []
+          : [slot.definition.name, `${agentName(slot.definition.name, slot.archetypeIndex)}-${data.runTag}`],
+      ),
+      listed: 0,
+    };
+    return this.vuState;
+  }
+
+  /** Lists the other agents of the ring whose setup afp load would have run by iteration `iteration`. */
+  private listArrived(state: VuState, iteration: number): void {
+    while (state.listed < Math.min(iteration, state.others.length)) {
+      const entry = state.others[state.listed++] ?? [];
+      const [archetype, agentId] = entry;
+      if (archetype !== undefined && agentId !== undefined && !this.directory.has(agentId))
+        this.directory.add(archetype, agentId);
+    }
+  }
+
+  private host(data: K6SetupData): AgentHost {
+    const { api, config } = this;
+    const transport = k6Transport({ http: api.http, urls: data.urls, timeout: config.timeout, expected: api.expected });
+    const ownedOf = (agent: RunAgent): Owned => {
+      const owned = this.vuState?.byAgent.get(agent);
+      assert(owned !== undefined, `agent ${agent.agentId} is this VU's`);
+      return owned;
+    };
+    const adminCalls = this.adminCalls(data);
+    return {
+      clock: { nowMs: () => Math.floor(api.nowMs() + data.offsetMs) },
+      directory: this.directory,
+      fakers: this.fakers,
+      clientFor: (agent) => {
+        const owned = ownedOf(agent);
+        if (owned.client !== null && owned.clientKey === agent.apiKey) return owned.client;
+        const waiting: typeof transport = (request) => {
+          const pending = owned.turn?.pendingSetup ?? null;
+          return pending === null ? transport(request) : pending.then(() => transport(request));
+        };
+        owned.client = new AfpClient(waiting, {
+          ip: simulatedIp(agent.index),
+          ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }),
+        });
+        owned.clientKey = agent.apiKey;
+        return owned.client;
+      },
+      onKey: (agent) => {
+        if (!this.directory.has(agent.agentId)) this.directory.add(agent.archetype, agent.agentId);
+        const calls = adminCalls(agent);
+        if (calls.length === 0) return;
+        const turn = ownedOf(agent).turn;
+        if (turn === null) return;
+        const pending: Promise<void> = Promise.all(calls).then(() => {
+          if (turn.pendingSetup === pending) turn.pendingSetup = null;
+        });
+        turn.pendingSetup = pending;
+      },
+      report: () => undefined,
+      outage: () => false,
+    };
+  }
+
+  /** The admin-door calls afp load makes for an agent that learnt its key (a tier, a starting deposit). */
+  private adminCalls(data: K6SetupData): (agent: RunAgent) => Promise<void>[] {
+    const depositMicro = this.scenario.casino.startingDepositMicro;
+    const api = data.urls.api;
+    if (!data.admin || api === undefined) return () => [];
+    const post = (path: string, body: Record<string, string>): Promise<void> =>
+      this.api.http
+        .asyncRequest('POST', api + path, JSON.stringify(body), {
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          tags: { endpoint: 'afp.setup', name: 'afp.setup' },
+          timeout: this.config.timeout,
+          responseCallback: this.api.expected,
+        })
+        .then(() => undefined);
+    return (agent) => [
+      ...(agent.tier === 'free' ? [] : [post('/_afp/tier', { agent_id: agent.agentId, tier: agent.tier })]),
+      ...(depositMicro === null
+        ? []
+        : [
+            post('/_afp/casino/deposit', {
+              agent_id: agent.agentId,
+              chain: 'base',
+              amount: formatDecimal(depositMicro),
+            }),
+          ]),
+    ];
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The exported k6 script's bundle: a small entry (k6-script.ts writes it: the options, the
+ * scenario, the glue to k6's modules) plus afp's agents, client, route names and the one agent
+ * runtime, bundled by esbuild into one ES module k6 runs as is.
+ *
+ * k6 has no node:* modules, no TextEncoder and no Buffer: node:crypto, node:util and node:net
+ * resolve to the pure-JS shims of ./shims/ (@noble/hashes), and TextEncoder and Buffer are
+ * injected where code names them. zod's locales are English only (shims/zod-locales.ts), and
+ * `yaml` reads JSON only (shims/yaml-json.ts: the script carries the scenario as JSON).
+ * `k6`, `k6/http`, `k6/execution` stay imports, for k6 to provide. Anything else that reaches a
+ * node module fails the export with esbuild's own message (never a script that breaks in k6).
+ * Byte-stable: the same entry and sources give the same bytes (no timestamps, paths relative to
+ * the package root). Works from the clone (.ts sources) and from the package (dist/ .js).
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+/** The package root (the clone, or dist/ of the installed package: both keep src/ and agents/ under it). */
+const ROOT_URL = new URL('../../../', import.meta.url);
+export const SOURCE_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
+/** An absolute path under the package root, for the entry's imports (`src/export/k6/k6-agent-run`). */
+export function rootModule(relative: string): string {
+  return fileURLToPath(new URL(`${relative}${SOURCE_EXTENSION}`, ROOT_URL));
+}
+
+export type BundleResult =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly errors: string[] };
+
+export async function bundleK6Script(entry: string): Promise<BundleResult> {
+  const shim = (name: string): string => rootModule(`src/export/k6/shims/${name}`);
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: fileURLToPath(ROOT_URL), sourcefile: 'afp-k6-entry.js', loader: 'js' },
+      absWorkingDir: fileURLToPath(ROOT_URL),
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+      charset: 'utf8',
+      external: ['k6', 'k6/*'],
+      alias: {
+        'node:crypto': shim('node-crypto'),
+        'node:util': shim('node-util'),
+        'node:net': shim('node-net'),
+        yaml: shim('yaml-json'),
+      },
+      inject: [shim('text-encoder'), shim('buffer')],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [
+        {
+          name: 'afp-zod-english',
+          setup(pluginBuild) {
+            pluginBuild.onResolve({ filter: /locales\/index\.js$/ }, (resolved) =>
+              resolved.importer.includes(`${'node_modules'}/zod/`) ? { path: shim('zod-locales') } : undefined,
+            );
+          },
+        },
+      ],
+      logLevel: 'silent',
+    });
+    const [file] = result.outputFiles;
+    if (file === undefined) return { ok: false, errors: ['esbuild wrote no bundle'] };
+    return { ok: true, text: file.text };
+  } catch (error) {
+    const failures = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] })
+      .errors;
+    if (failures === undefined) throw error;
+    return {
+      ok: false,
+      errors: failures.map((failure) =>
+        failure.location === undefined || failure.location === null
+          ? failure.text
+          : `${failure.location.file}:${failure.location.line}: ${failure.text}`,
+      ),
+    };
+  }
+}

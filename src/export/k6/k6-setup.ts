@@ -1,0 +1,73 @@
+/**
+ * setup() of the exported k6 script: what every VU needs to know once, found before the load
+ * starts — the target's URLs, its clock's offset, the run tag of the agents' ids and whether the
+ * target is an afp serve (whose admin doors set tiers and starting deposits). Sends no agent
+ * traffic: agents register in their own first iteration, as in afp load.
+ *
+ * URLs: AFP_TARGET (or the export's --target) is the style-B api URL; each style-A service from
+ * AFP_TARGET_<SERVICE>, else what an afp serve announces at GET /_afp/mounts. Run tag: AFP_RUN_ID,
+ * else random; a segmented run (--execution-segment) must set AFP_RUN_ID, as every process runs
+ * its own setup() and they must name the same agents. A bad or missing setting aborts the test
+ * with the reason (k6's exec.test.abort), before any load.
+ */
+import type { MountUrls } from '../../client/transport.ts';
+import type { K6SetupData } from './k6-agent-run.ts';
+import type { K6Http } from './k6-transport.ts';
+
+export interface K6SetupApi {
+  readonly http: K6Http;
+  readonly expected: unknown;
+  readonly defaultTarget: string | null;
+  readonly timeout: string;
+  env(name: string): string | undefined;
+  randomTag(): string;
+  nowMs(): number;
+  segment(): string | null;
+  abort(message: string): never;
+}
+
+const STYLE_A_MOUNTS = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'] as const;
+const RUN_TAG = /^[A-Za-z0-9_.]{1,16}$/;
+
+export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
+  const target = (api.env('AFP_TARGET') ?? api.defaultTarget ?? '').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(target))
+    api.abort('no target: export with --target URL or run k6 with -e AFP_TARGET=<the style-B api URL>');
+  const given = api.env('AFP_RUN_ID');
+  if (given === undefined && api.segment() !== null)
+    api.abort('a segmented run (--execution-segment) needs -e AFP_RUN_ID=<tag>, the same in every process');
+  const runTag = given ?? api.randomTag();
+  if (!RUN_TAG.test(runTag)) api.abort('AFP_RUN_ID must be 1 to 16 characters of A-Z a-z 0-9 _ .');
+  const mounts = await get(api, `${target}/_afp/mounts`);
+  const announced = mounts.status === 200 ? recordOf(recordOf(mounts.body)['mounts']) : {};
+  const urls: MountUrls = { api: target };
+  for (const mount of STYLE_A_MOUNTS) {
+    const value = api.env(`AFP_TARGET_${mount.toUpperCase()}`) ?? announced[mount];
+    if (typeof value === 'string' && /^https?:\/\//.test(value)) urls[mount] = value.replace(/\/+$/, '');
+  }
+  const askedMs = api.nowMs();
+  const clock = mounts.status === 200 ? await get(api, `${target}/_afp/clock`) : null;
+  const nowMs = clock?.status === 200 ? recordOf(clock.body)['now_ms'] : undefined;
+  const offsetMs = typeof nowMs === 'number' ? nowMs - (askedMs + api.nowMs()) / 2 : 0;
+  return { urls, offsetMs, runTag, admin: mounts.status === 200 };
+}
+
+async function get(api: K6SetupApi, url: string): Promise<{ status: number; body: unknown }> {
+  const answer = await api.http.asyncRequest('GET', url, null, {
+    headers: { accept: 'application/json' },
+    tags: { endpoint: 'afp.setup', name: 'afp.setup' },
+    timeout: api.timeout,
+    responseCallback: api.expected,
+  });
+  let body: unknown;
+  try {
+    body = typeof answer.body === 'string' ? (JSON.parse(answer.body) as unknown) : null;
+  } catch {
+    body = null;
+  }
+  return { status: answer.status, body };
+}
+
+function recordOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

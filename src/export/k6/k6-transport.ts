@@ -1,0 +1,97 @@
+/**
+ * A Transport over k6's `http.asyncRequest`: the third transport of the one agent runtime (after
+ * the in-process dispatcher and afp load's node HTTP), so afp's AfpClient and agents run
+ * unchanged inside a k6 VU.
+ *
+ * As afp load's sender does (src/load/load-run-transport.ts): the path goes under its mount's base
+ * URL, JSON bodies with `content-type: application/json`, `accept: application/json` on every
+ * request, answers parsed as JSON or passed on as text, header names lower-cased. Every request
+ * is tagged `endpoint` (and `name`, so k6 keeps one series per endpoint, not per URL) with the
+ * afp route id afp load names it by (src/replay/endpoint-name.ts). k6's http_req_failed counts
+ * what afp load counts as failed (no answer, 429, 5xx): the `expected` callback the script
+ * passes in says so. A request k6 could not send answers status 0 (k6 does not throw); a mount
+ * without a URL rejects, as it does in afp load.
+ * Non-goal: timing from an intended start (k6 measures its own requests).
+ */
+import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../../client/transport.ts';
+import { endpointName } from '../../replay/endpoint-name.ts';
+
+/** What the bundle needs of k6's `k6/http` module. */
+export interface K6Http {
+  asyncRequest(method: string, url: string, body: string | null, params: K6RequestParams): Promise<K6Response>;
+}
+
+export interface K6RequestParams {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly timeout: string;
+  /** k6's `http.expectedStatuses(...)` result: which statuses are not failures. */
+  readonly responseCallback: unknown;
+}
+
+export interface K6Response {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface K6TransportOptions {
+  readonly http: K6Http;
+  readonly urls: MountUrls;
+  readonly timeout: string;
+  readonly expected: unknown;
+}
+
+export function k6Transport(options: K6TransportOptions): Transport {
+  const { http, urls } = options;
+  return async (request: TransportRequest): Promise<TransportResponse> => {
+    const base = urls[request.mount];
+    if (base === undefined)
+      throw new Error(`no URL for mount '${request.mount}'; ${request.method} ${request.path} cannot be sent`);
+    const endpoint = endpointName({
+      mount: request.mount,
+      method: request.method,
+      path: request.path,
+      query: {},
+      headers: {},
+    });
+    const body = bodyOf(request);
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (body !== null) headers['content-type'] = request.rawBody?.contentType ?? 'application/json';
+    const answer = await http.asyncRequest(request.method, base + request.path + queryString(request.query), body, {
+      headers,
+      tags: { endpoint, name: endpoint },
+      timeout: options.timeout,
+      responseCallback: options.expected,
+    });
+    return { status: answer.status, headers: lowerCased(answer.headers), body: answerBody(answer.body) };
+  };
+}
+
+function bodyOf(request: TransportRequest): string | null {
+  if (request.rawBody !== undefined) return request.rawBody.text;
+  return request.body === undefined ? null : JSON.stringify(request.body);
+}
+
+function queryString(query: Readonly<Record<string, string>> | undefined): string {
+  if (query === undefined) return '';
+  const text = Object.entries(query)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
+  return text === '' ? '' : `?${text}`;
+}
+
+function lowerCased(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
+  return result;
+}
+
+function answerBody(body: unknown): unknown {
+  if (typeof body !== 'string' || body === '') return null;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}

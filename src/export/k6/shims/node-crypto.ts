@@ -1,0 +1,69 @@
+/**
+ * node:crypto inside the k6 bundle: the few calls afp's client-side code reaches (sha256 hashes
+ * and HMACs for ids, deposit addresses, signing and provably-fair draws) over @noble/hashes, pure
+ * JavaScript. k6 has no node:* modules; esbuild maps `node:crypto` here (k6-bundle.ts).
+ * Only sha256 exists: any other algorithm is a bug in the bundle's reach, thrown at once.
+ * `digest()` without an encoding answers the shim's Buffer, as node answers a Buffer.
+ */
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { copyOf } from './buffer.ts';
+
+type Data = string | Uint8Array;
+
+function bytesOf(data: Data): Uint8Array {
+  return typeof data === 'string' ? utf8ToBytes(data) : data;
+}
+
+function onlySha256(algorithm: string): void {
+  if (algorithm !== 'sha256') throw new Error(`the k6 bundle hashes with sha256 only, not ${algorithm}`);
+}
+
+interface Digest {
+  update(data: Data): Digest;
+  digest(): Uint8Array;
+  digest(encoding: 'hex'): string;
+}
+
+function digestOf(finish: (chunks: Uint8Array[]) => Uint8Array): Digest {
+  const chunks: Uint8Array[] = [];
+  const self = {
+    update(data: Data) {
+      chunks.push(bytesOf(data));
+      return self;
+    },
+    digest(encoding?: 'hex') {
+      const bytes = finish(chunks);
+      return encoding === 'hex' ? bytesToHex(bytes) : copyOf(bytes);
+    },
+  };
+  return self as Digest;
+}
+
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+export function createHash(algorithm: string): Digest {
+  onlySha256(algorithm);
+  return digestOf((chunks) => sha256(joined(chunks)));
+}
+
+export function createHmac(algorithm: string, key: Data): Digest {
+  onlySha256(algorithm);
+  return digestOf((chunks) => hmac(sha256, bytesOf(key), joined(chunks)));
+}
+
+export function hash(algorithm: string, data: Data, encoding: 'hex'): string {
+  onlySha256(algorithm);
+  if (encoding !== 'hex') throw new Error('the k6 bundle hashes to hex only');
+  return bytesToHex(sha256(bytesOf(data)));
+}
