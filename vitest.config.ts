@@ -6,12 +6,12 @@
 //   integration  every other `test/**/*.test.ts`: servers on 127.0.0.1, `afp` as a child process,
 //                workers, and whole-scenario simulations too slow for the inner loop. A new test
 //                file is integration until someone lists it in test/unit-files.ts.
-// Invariants: test order is fixed (no shuffle) so a failing run repeats exactly. Each integration
-// file gets its own process (`forks`, isolated) so module state, process.env and the servers and
-// children it starts never leak between files. Unit files share their workers (isolate: false):
-// re-importing src for each of ~160 small files was half the unit project's CPU (110 → 60 CPU s,
-// 150 → 64 s wall, measured); so a unit test leaves no module state that another file could see
-// (all passed shuffled, `--sequence.shuffle`). The guard's setup file runs again for every file.
+// Invariants: test order is fixed (no shuffle) so a failing run repeats exactly. Both projects
+// share their worker processes between files (`forks`, isolate: false): re-importing src for each
+// file was a large part of the CPU — unit 110 → 60 CPU s; integration, test/http + test/live
+// measured side by side, 71 → 50 CPU s (-29%) — so a test file restores what it changes
+// (process.env, spies) and closes the servers and children it starts, and leaves no module state
+// another file could see. The guard's setup file runs again for every unit file.
 // Workers: 3 on a 2-core machine (more on more cores). Many integration files wait on sockets and
 // children, leaving a core idle with only one file per core; vitest's default (cores - 1) left the
 // second core of a 2-core machine unused. AFP_TEST_WORKERS overrides it (a number).
@@ -76,6 +76,9 @@ export default defineConfig({
     maxWorkers: workers(),
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // Shared workers: spies and stubbed variables are undone after every test.
+    restoreMocks: true,
+    unstubEnvs: true,
     reporters: ['default'],
     sequence: { shuffle: false, sequencer: LongestFirst },
     projects: [
@@ -89,6 +92,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...UNIT_FILES],
+          isolate: false,
         },
       },
     ],
