@@ -35,6 +35,7 @@ process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', 
 // fresh clone (CI) has none, and a small file of long simulations would start last and be the
 // run's tail on one core. The list only orders the run: a stale entry changes nothing else.
 const START_FIRST = [
+  'test/export/k6-agents.test.ts',
   'test/shrink/every-defect-casino.test.ts',
   'test/package/pack-install.test.ts',
   'test/cli/exit-codes.test.ts',

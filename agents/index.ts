@@ -30,34 +30,40 @@ import { momentumTrader } from './trading/momentum-trader.ts';
 import { walletHolder } from './wallet/wallet-holder.ts';
 import { walletSwapper } from './wallet/wallet-swapper.ts';
 
+/** Each archetype with its module under agents/ (the k6 export bundles only the archetypes a scenario uses). */
+const TABLE: ReadonlyArray<readonly [string, AnyAgentDefinition]> = [
+  ['faucet/faucet-farmer', faucetFarmer],
+  ['escrow/escrow-buyer', escrowBuyer],
+  ['escrow/escrow-seller', escrowSeller],
+  ['shared/rate-limit-abuser', rateLimitAbuser],
+  ['shared/bad-input-sender', badInputSender],
+  ['casino/fixed-bettor', fixedBettor],
+  ['casino/martingale', martingale],
+  ['casino/kelly-bettor', kellyBettor],
+  ['casino/batch-bettor', batchBettor],
+  ['casino/tournament-player', tournamentPlayer],
+  ['casino/challenger', challenger],
+  ['casino/fairness-checker', fairnessChecker],
+  ['trading/momentum-trader', momentumTrader],
+  ['trading/market-maker', marketMaker],
+  ['trading/leveraged-gambler', leveragedGambler],
+  ['trading/funding-harvester', fundingHarvester],
+  ['domains/domain-squatter', domainSquatter],
+  ['domains/domain-flipper', domainFlipper],
+  ['domains/dns-manager', dnsManager],
+  ['shared/referral-recruiter', referralRecruiter],
+  ['wallet/wallet-holder', walletHolder],
+  ['wallet/wallet-swapper', walletSwapper],
+  ['property/property-agent', propertyAgent],
+];
+
 export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
-  Object.fromEntries(
-    [
-      faucetFarmer,
-      escrowBuyer,
-      escrowSeller,
-      rateLimitAbuser,
-      badInputSender,
-      fixedBettor,
-      martingale,
-      kellyBettor,
-      batchBettor,
-      tournamentPlayer,
-      challenger,
-      fairnessChecker,
-      momentumTrader,
-      marketMaker,
-      leveragedGambler,
-      fundingHarvester,
-      domainSquatter,
-      domainFlipper,
-      dnsManager,
-      referralRecruiter,
-      walletHolder,
-      walletSwapper,
-      propertyAgent,
-    ].map((definition) => [definition.name, definition]),
-  ),
+  Object.fromEntries(TABLE.map(([, definition]) => [definition.name, definition])),
+);
+
+/** Archetype name → its module, relative to agents/ without extension (`faucet/faucet-farmer`). */
+export const AGENT_MODULES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(TABLE.map(([module, definition]) => [definition.name, module])),
 );
 
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENTS).sort();

@@ -11,6 +11,7 @@
 // Not listed though free of I/O: whole-scenario simulations and shrinks (tens of seconds each),
 // test/check/casino/casino-run.test.ts, test/shrink/every-defect-*.test.ts, test/shrink/shrink.test.ts.
 export const UNIT_FILES: readonly string[] = [
+  'test/agents/agent-modules.test.ts',
   'test/agents/casino/batch-bettor.test.ts',
   'test/agents/casino/challenger.test.ts',
   'test/agents/casino/fairness-checker.test.ts',
@@ -32,8 +33,8 @@ export const UNIT_FILES: readonly string[] = [
   'test/audit/sprt.test.ts',
   'test/check/casino/casino-model.test.ts',
   'test/check/model.test.ts',
-  'test/cli/colour.test.ts',
   'test/cli/audit-proofs.test.ts',
+  'test/cli/colour.test.ts',
   'test/cli/json-output.test.ts',
   'test/cli/load-merge.test.ts',
   'test/cli/progress.test.ts',

@@ -18,6 +18,7 @@ import type { AnyAgentDefinition } from '../../sim/agent.ts';
 import { ALL_ROUTES } from '../../http/routes/index.ts';
 import { targetUrlError } from '../../client/target.ts';
 import type { Scenario } from '../../sim/scenario.ts';
+import { AGENT_MODULES } from '../../../agents/index.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
 import { k6Duration, k6Options, LOAD_DEFAULTS } from './k6-options.ts';
 
@@ -71,6 +72,26 @@ function endpointsOf(scenario: Scenario, agents: Readonly<Record<string, AnyAgen
   return [...new Set(ids)].sort();
 }
 
+/**
+ * The entry's imports of the archetypes the scenario's populations use, each module whole, and the
+ * AGENTS table made of them: the script carries no archetype it never runs (the whole table made
+ * it larger than a ConfigMap holds).
+ */
+function archetypeImports(scenario: Scenario): string {
+  const names = [...new Set(scenario.populations.map((population) => population.agent))].sort();
+  const imports = names.map(
+    (name, index) =>
+      `import * as archetype${index} from ${JSON.stringify(rootModule(`agents/${AGENT_MODULES[name] ?? name}`))};`,
+  );
+  const rows = names.map((name, index) => `  [${JSON.stringify(name)}, archetype${index}],`);
+  return `${imports.join('\n')}
+const AGENTS = Object.fromEntries(
+  [
+${rows.map((row) => `  ${row}`).join('\n')}
+  ].map(([name, module]) => [name, Object.values(module).find((value) => value !== null && typeof value === 'object' && value.name === name)]),
+);`;
+}
+
 function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown): string {
   const load = scenario.load;
   const graceful = load?.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs;
@@ -78,7 +99,7 @@ function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown)
   return `import http from 'k6/http';
 import { check } from 'k6';
 import exec from 'k6/execution';
-import { AGENTS } from ${JSON.stringify(rootModule('agents/index'))};
+${archetypeImports(scenario)}
 import { K6AgentRun } from ${JSON.stringify(rootModule('src/export/k6/k6-agent-run'))};
 import { k6Setup } from ${JSON.stringify(rootModule('src/export/k6/k6-setup'))};
 
