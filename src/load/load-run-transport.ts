@@ -285,13 +285,7 @@ export function recordingTransport(options: RecordingOptions): Transport {
   const send = (request: TransportRequest): Promise<TransportResponse> => {
     const sentMs = clock.nowMs();
     const intendedStartMs = Math.min(options.takeIntendedStartMs() ?? sentMs, sentMs);
-    const endpoint = endpointName({
-      mount: request.mount,
-      method: request.method,
-      path: request.path,
-      query: {},
-      headers: {},
-    });
+    const endpoint = endpointName(request);
     return new Promise<TransportResponse>((resolve, reject) =>
       sender.dispatch(request, (outcome) => {
         if (outcome.ok) {

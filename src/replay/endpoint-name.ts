@@ -18,7 +18,10 @@ export const NAMES_CACHED_MAX = 10_000;
 let router: Router | null = null;
 const cached = new Map<string, string>();
 
-export function endpointName(request: RecordedRequest): string {
+/** What naming reads of a request: a recorded one and a transport request both have it. */
+export type NamedRequest = Pick<RecordedRequest, 'mount' | 'method' | 'path'>;
+
+export function endpointName(request: NamedRequest): string {
   // Mounts and methods hold no space (an HTTP method is a token): the key is unambiguous.
   const key = `${request.mount} ${request.method} ${request.path}`;
   let name = cached.get(key);
@@ -30,7 +33,7 @@ export function endpointName(request: RecordedRequest): string {
   return name;
 }
 
-function nameOf(request: RecordedRequest): string {
+function nameOf(request: NamedRequest): string {
   router ??= new Router(ALL_ROUTES);
   const match = router.match(request.mount as Mount, request.method, request.path);
   if (match.kind === 'found') return match.route.id;

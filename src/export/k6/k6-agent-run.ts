@@ -122,7 +122,7 @@ export class K6AgentRun {
    * table's router (endpoint names) and the Faker's locale data.
    */
   private warmUp(): void {
-    endpointName({ mount: 'api', method: 'GET', path: '/', query: {}, headers: {} });
+    endpointName({ mount: 'api', method: 'GET', path: '/' });
     this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
   }
 

@@ -48,13 +48,7 @@ export function k6Transport(options: K6TransportOptions): Transport {
     const base = urls[request.mount];
     if (base === undefined)
       throw new Error(`no URL for mount '${request.mount}'; ${request.method} ${request.path} cannot be sent`);
-    const endpoint = endpointName({
-      mount: request.mount,
-      method: request.method,
-      path: request.path,
-      query: {},
-      headers: {},
-    });
+    const endpoint = endpointName(request);
     const body = bodyOf(request);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (body !== null) headers['content-type'] = request.rawBody?.contentType ?? 'application/json';
