@@ -8,8 +8,10 @@
  * named `<agent id>-a<slot>` (so its names, domains and escrows are its own), keyless requests from
  * never-used IPs of its own, faucet grants as its only money. What others share with it is left out
  * of the model as on a shared live server: the faucet pool's balance is never asserted, and casino
- * deposits and wallet mints (doors the simulator does not lend an agent) are off; the tournament
- * rows too where the run has tournament players (they enter any open tournament, the agent's too).
+ * deposits (a door the simulator does not lend an agent) are off; the tournament rows too where
+ * the run has tournament players (they enter any open tournament, the agent's too). Wallet rows
+ * run in the simulator, which lends its mint door (PlatformFacts.walletMint) and mints no
+ * starting funds at the agent's wallets; the chains' fee accounts, shared, are not asserted.
  * Time: the virtual clock is exact during a wake, and the agent's model time is the clock's. An
  * advance-time action cannot move a clock other agents share: the agent sleeps until the instant
  * the action moves to, and the action resumes there (its moveClock resolves on that wake).
@@ -88,7 +90,7 @@ function capabilitiesOf(context: Context): CheckCapabilities {
     deposits: false,
     domains: true,
     trading: simulated,
-    wallet: false,
+    wallet: simulated,
     tournaments: !(context.platformFacts?.archetypes ?? []).some((name) => TOURNAMENT_ENTRANTS.has(name)),
   };
 }
@@ -116,6 +118,7 @@ function createMemory(context: Context): PropertyMemory {
         return context.client;
       },
       nowMs: () => context.clock.nowMs(),
+      ...(facts === undefined ? {} : { walletMint: facts.walletMint }),
       moveClock: (toMs) =>
         new Promise<void>((wake) => {
           memory.sleep = { toMs, wake };
@@ -200,6 +203,7 @@ export const propertyAgent = defineAgent<PropertyParams>({
   name: 'property',
   description: "runs actions drawn by fast-check from afp check's command table, each predicted by its reference model",
   params: propertyParams,
+  fundsOwnWallets: true,
   setup(context) {
     memory(context);
     return Promise.resolve();

@@ -27,7 +27,7 @@ import { ALL_ROUTES } from '../http/routes/index.ts';
 import { Platform } from '../platform/platform.ts';
 import { FEE_ACCOUNT } from '../services/wallet/chain-book.ts';
 import { CHAIN_ROWS } from '../services/wallet/wallet-config.ts';
-import { mintBody, mintOnChain } from '../services/wallet/wallet-mint.ts';
+import { answerMint } from '../platform/wallet-mint-door.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
@@ -137,19 +137,14 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
               : { status: `${outcome.code}: ${outcome.message}`, confirmAtMs: null },
           );
         },
-        walletMint: (body) => {
-          platform.advanceTo(clock.nowMs());
-          const minted = mintOnChain(
-            platform.wallet,
-            { chain: body.chain, address: body.address, amount: body.amount, token: body.token ?? null },
-            clock.nowMs(),
-          );
-          return Promise.resolve(
-            minted.ok
-              ? { status: 200, body: mintBody(minted.value) }
-              : { status: 400, body: { code: minted.code, error: minted.message } },
-          );
-        },
+        walletMint: (body) =>
+          Promise.resolve(
+            answerMint(
+              platform,
+              { chain: body.chain, address: body.address, amount: body.amount, token: body.token ?? null },
+              clock.nowMs(),
+            ),
+          ),
         walletFeeAccount: (chain) => {
           platform.advanceTo(clock.nowMs());
           return platform.wallet.chains.balanceOf(

@@ -13,9 +13,11 @@
  * copy of the table.
  * Here in the harness (beside agent-kit.ts) and not in agents/property/: `afp shrink` reads and
  * writes these lists, and the harness imports nothing of agents/ for it.
- * Non-goal: wallet rows. They fund chains through the wallet's mint door, which the simulator
- * does not lend an agent; the `wallet` service is refused with that reason (scripted wallet
- * archetypes cover it).
+ * Wallet rows fund chains through the wallet's mint door: the simulator lends it to property agents
+ * (PlatformFacts.walletMint, recorded for replay). They are drawn only when `wallet` is listed — the
+ * default stays the five services whose rows need no door, so the lists drawn for a default
+ * population are those drawn before wallet rows existed — and they run only in the simulator (no
+ * door where agents drive a deployment: the rows are skipped there).
  */
 import fc from 'fast-check';
 import { z } from 'zod';
@@ -35,7 +37,12 @@ export const PROPERTY_SERVICES = [
   'casino',
   'domains',
   'trading',
+  'wallet',
 ] as const satisfies readonly ServiceName[];
+/** The services drawn from when a population lists none: every one but the wallet, whose rows need the mint door. */
+export const DEFAULT_PROPERTY_SERVICES: readonly PropertyService[] = PROPERTY_SERVICES.filter(
+  (service) => service !== 'wallet',
+);
 export type PropertyService = (typeof PROPERTY_SERVICES)[number];
 
 function isPropertyService(name: string): name is PropertyService {
@@ -45,8 +52,6 @@ function isPropertyService(name: string): name is PropertyService {
 /** What is wrong with the service listed at `index`, or null. All checked in one pass: every error is reported. */
 function serviceProblem(services: readonly string[], index: number): string | null {
   const service = services[index] as string;
-  if (service === 'wallet')
-    return 'wallet: property agents cannot fund chains in a simulated run (no mint door); use wallet-holder or wallet-swapper';
   if (!isPropertyService(service)) return `'${service}' is not a service of ${PROPERTY_SERVICES.join(', ')}`;
   if (services.indexOf(service) !== index) return `${service} is listed twice`;
   return null;
@@ -73,7 +78,7 @@ export const propertyParams = z
       )
       .min(1)
       .max(PROPERTY_SERVICES.length)
-      .default([...PROPERTY_SERVICES])
+      .default([...DEFAULT_PROPERTY_SERVICES])
       .superRefine((services, context) => {
         services.forEach((service, index) => {
           const issue = serviceProblem(services, index);

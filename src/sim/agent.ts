@@ -56,6 +56,16 @@ export interface AgentContext<P> {
   readonly platformFacts?: PlatformFacts;
 }
 
+/** A wallet mint through the simulator's door, and its answer (the body of POST /_afp/wallet/mint on afp serve). */
+export interface WalletMintDoor {
+  (body: {
+    chain: string;
+    address: string;
+    amount: string;
+    token?: string;
+  }): Promise<{ status: number; body: unknown }>;
+}
+
 /** The simulated platform's seed, configuration, trading schedule (absolute instants) and the run's archetypes. */
 export interface PlatformFacts {
   readonly seed: string;
@@ -64,6 +74,12 @@ export interface PlatformFacts {
   readonly marketClosures: readonly MarketClosure[];
   /** The archetypes of the run's populations, sorted (what else acts on the shared platform). */
   readonly archetypes: readonly string[];
+  /**
+   * The wallet's funding door, lent to property agents as afp check's in-process target lends it
+   * (its wallet rows mint before they send). Each mint is recorded (`mints`, after the last
+   * exchange) so the run replays. Scripted archetypes get `wallet.starting_funds` instead.
+   */
+  readonly walletMint: WalletMintDoor;
 }
 
 export interface AgentDefinition<P> {
@@ -73,6 +89,12 @@ export interface AgentDefinition<P> {
   readonly description: string;
   /** zod strict object with defaults: the `params` of a scenario population. */
   readonly params: z.ZodType<P>;
+  /**
+   * True: the simulator mints no `wallet.starting_funds` at this archetype's wallets, which fund
+   * themselves through PlatformFacts.walletMint (a model that predicts every balance must know
+   * every mint). Default false.
+   */
+  readonly fundsOwnWallets?: boolean;
   setup(context: AgentContext<P>): Promise<void>;
   step(context: AgentContext<P>): Promise<StepResult>;
 }

@@ -34,7 +34,8 @@ import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
-import { mintOnChain } from '../services/wallet/wallet-mint.ts';
+import { mintOnChain, type MintRequest } from '../services/wallet/wallet-mint.ts';
+import { answerMint, type MintAnswer } from '../platform/wallet-mint-door.ts';
 import { DomainRowsFold } from '../report/domains-csv.ts';
 import { WalletRowsFold } from '../report/wallet-csv.ts';
 import { KeptEvents } from '../report/run-events.ts';
@@ -137,6 +138,7 @@ export class Simulation implements AgentHost {
       tradingShocks: trading.shocks,
       marketClosures: trading.closures,
       archetypes: [...new Set(scenario.populations.map((population) => population.agent))].sort(),
+      walletMint: (body) => Promise.resolve(this.lentMint({ ...body, token: body.token ?? null })),
     };
     this.platform = new Platform({
       seed: options.seed,
@@ -295,8 +297,16 @@ export class Simulation implements AgentHost {
     });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
-    if (routeId === 'wallet.primary.create' && response.status === 200)
+    if (routeId === 'wallet.primary.create' && response.status === 200 && agent.definition.fundsOwnWallets !== true)
       this.fundWallet(captured.response.body['addresses']);
+  }
+
+  /** A mint through the door lent to agents (PlatformFacts.walletMint): recorded like the starting funds. */
+  private lentMint(mint: MintRequest): MintAnswer {
+    if (this.stop !== null) throw new RunStopped('the run has stopped');
+    const answer = answerMint(this.platform, mint, this.clock.nowMs());
+    if (answer.status === 200) this.recorder?.onMint?.(mint);
+    return answer;
   }
 
   /** The scenario's wallet.starting_funds, minted at the new wallet's addresses right after its answer. */
