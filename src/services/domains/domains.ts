@@ -134,20 +134,12 @@ export class DomainsService {
       txHash: this.context.ids.txHash(),
     };
     this.book.add(record);
-    this.scheduleTimers(record);
-    this.context.emit({
-      type: 'domains.registered',
-      atMs: nowMs,
-      domainId: id,
-      domain: domain.name,
-      ownerId: agent.id,
-      years: command.years,
-      costMicro,
-      referrerId,
-      referralMicro,
-      expiresAtMs,
-    });
-    return succeed({ domain: record, years: command.years, costMicro, txHash: record.txHash });
+    return this.termPaid(
+      'domains.registered',
+      record,
+      { years: command.years, costMicro, referrerId, referralMicro },
+      nowMs,
+    );
   }
 
   /** Owner only; active or in grace; never past `yearsMax` years from now. */
@@ -172,20 +164,32 @@ export class DomainsService {
     record.releaseAtMs = expiresAtMs + this.config.graceMs;
     record.status = 'active';
     record.txHash = this.context.ids.txHash();
+    return this.termPaid(
+      'domains.renewed',
+      record,
+      { years: command.years, costMicro, referrerId, referralMicro },
+      nowMs,
+    );
+  }
+
+  /** A paid term (registration or renewal) of a record already updated: its timers, its event, the answer. */
+  private termPaid(
+    type: 'domains.registered' | 'domains.renewed',
+    record: MutableDomain,
+    paid: { years: number; costMicro: Micro; referrerId: string | null; referralMicro: Micro },
+    nowMs: number,
+  ): Outcome<DomainCharge> {
     this.scheduleTimers(record);
     this.context.emit({
-      type: 'domains.renewed',
+      type,
       atMs: nowMs,
       domainId: record.id,
       domain: record.name,
       ownerId: record.ownerId,
-      years: command.years,
-      costMicro,
-      referrerId,
-      referralMicro,
-      expiresAtMs,
+      ...paid,
+      expiresAtMs: record.expiresAtMs,
     });
-    return succeed({ domain: record, years: command.years, costMicro, txHash: record.txHash });
+    return succeed({ domain: record, years: paid.years, costMicro: paid.costMicro, txHash: record.txHash });
   }
 
   /**

@@ -338,6 +338,10 @@ export class EscrowService {
         })[0] ?? 0n;
     }
     this.settle(escrow, 'released', atMs);
+    this.emitReleased(escrow, referralMicro, atMs);
+  }
+
+  private emitReleased(escrow: MutableEscrow, referralMicro: bigint, atMs: number): void {
     this.context.emit({
       type: 'escrow.released',
       atMs,
@@ -423,15 +427,7 @@ export class EscrowService {
         reference: escrow.id,
       });
     }
-    this.context.emit({
-      type: 'escrow.released',
-      atMs,
-      escrowId: escrow.id,
-      netMicro: escrow.netMicro,
-      feeMicro: escrow.feeMicro,
-      referrerId: escrow.referrerId,
-      referralMicro: 0n,
-    });
+    this.emitReleased(escrow, 0n, atMs);
     return escrow;
   }
 }

@@ -6,6 +6,31 @@
  * report writer).
  */
 
+/** A paid domain term (registration or renewal): the same fields for both. */
+interface DomainTermEvent<T extends 'domains.registered' | 'domains.renewed'> {
+  type: T;
+  atMs: number;
+  domainId: string;
+  domain: string;
+  ownerId: string;
+  years: number;
+  costMicro: bigint;
+  referrerId: string | null;
+  referralMicro: bigint;
+  expiresAtMs: number;
+}
+
+/** What a stop-loss or take-profit event says of its trigger, set or fired. */
+interface TriggerEventFields {
+  atMs: number;
+  triggerId: string;
+  positionId: string;
+  agentId: string;
+  symbol: string;
+  kind: 'stop-loss' | 'take-profit';
+  triggerPrice: string;
+}
+
 export type DomainEvent =
   | {
       type: 'agent.registered';
@@ -70,30 +95,8 @@ export type DomainEvent =
   | { type: 'casino.deposit'; atMs: number; depositId: string; agentId: string; amountMicro: bigint; status: string }
   | { type: 'casino.tournament'; atMs: number; tournamentId: string; status: string }
   | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null }
-  | {
-      type: 'domains.registered';
-      atMs: number;
-      domainId: string;
-      domain: string;
-      ownerId: string;
-      years: number;
-      costMicro: bigint;
-      referrerId: string | null;
-      referralMicro: bigint;
-      expiresAtMs: number;
-    }
-  | {
-      type: 'domains.renewed';
-      atMs: number;
-      domainId: string;
-      domain: string;
-      ownerId: string;
-      years: number;
-      costMicro: bigint;
-      referrerId: string | null;
-      referralMicro: bigint;
-      expiresAtMs: number;
-    }
+  | DomainTermEvent<'domains.registered'>
+  | DomainTermEvent<'domains.renewed'>
   | {
       type: 'domains.offered';
       atMs: number;
@@ -154,28 +157,8 @@ export type DomainEvent =
       marginMicro: bigint;
       shortfallMicro: bigint;
     }
-  | {
-      type: 'trading.trigger-set';
-      atMs: number;
-      triggerId: string;
-      positionId: string;
-      agentId: string;
-      symbol: string;
-      kind: 'stop-loss' | 'take-profit';
-      triggerPrice: string;
-    }
-  | {
-      type: 'trading.trigger-fired';
-      atMs: number;
-      triggerId: string;
-      positionId: string;
-      agentId: string;
-      symbol: string;
-      kind: 'stop-loss' | 'take-profit';
-      triggerPrice: string;
-      markPrice: string;
-      exitPrice: string;
-    }
+  | ({ type: 'trading.trigger-set' } & TriggerEventFields)
+  | ({ type: 'trading.trigger-fired'; markPrice: string; exitPrice: string } & TriggerEventFields)
   | {
       type: 'trading.trigger-cancelled';
       atMs: number;

@@ -297,31 +297,12 @@ const COMMODITIES: readonly string[] = ['GOLD', 'SILVER', 'CL', 'NATGAS', 'COPPE
 const INDICES: readonly string[] = ['SPX', 'NDX', 'DJI', 'JP225', 'DAX', 'FTSE', 'HSI'];
 const FOREX: readonly string[] = ['EUR', 'JPY', 'GBP', 'AUD', 'CAD', 'CHF', 'CNH'];
 
-/** Crypto assets that also trade spot against USDC. */
+/**
+ * Crypto assets that also trade spot against USDC: the perpetuals from BTC to ATOM but POL, then
+ * seven more, in this order (the catalogue's spot order).
+ */
 const SPOT_BASES: readonly string[] = [
-  'BTC',
-  'ETH',
-  'SOL',
-  'XRP',
-  'DOGE',
-  'ADA',
-  'AVAX',
-  'LINK',
-  'DOT',
-  'TRX',
-  'TON',
-  'LTC',
-  'BCH',
-  'UNI',
-  'NEAR',
-  'APT',
-  'ARB',
-  'OP',
-  'SUI',
-  'SEI',
-  'TIA',
-  'INJ',
-  'ATOM',
+  ...CRYPTO_PERPS.slice(0, CRYPTO_PERPS.indexOf('ATOM') + 1).filter((base) => base !== 'POL'),
   'AAVE',
   'HYPE',
   'PURR',

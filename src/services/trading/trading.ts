@@ -163,19 +163,7 @@ export class TradingService {
       this.book.addOrder(order);
     }
     this.armSoon(nowMs);
-    this.context.emit({
-      type: 'trading.order',
-      atMs: nowMs,
-      orderId: order.id,
-      agentId: order.agentId,
-      symbol: order.symbol,
-      side: order.side,
-      orderType: order.type,
-      status: order.status,
-      amountMicro: order.amountMicro,
-      feeMicro: order.feeMicro,
-      fillPrice: order.fillPrice === null ? null : formatPrice(order.fillPrice),
-    });
+    this.emitOrder(order, nowMs);
     return succeed(order);
   }
 
@@ -251,19 +239,7 @@ export class TradingService {
       feeMicro: order.feeMicro,
       reference: order.id,
     });
-    this.context.emit({
-      type: 'trading.order',
-      atMs: nowMs,
-      orderId: order.id,
-      agentId: order.agentId,
-      symbol: order.symbol,
-      side: order.side,
-      orderType: order.type,
-      status: order.status,
-      amountMicro: order.amountMicro,
-      feeMicro: order.feeMicro,
-      fillPrice: formatPrice(price),
-    });
+    this.emitOrder(order, nowMs);
     return succeed({ order, position });
   }
 
@@ -277,14 +253,7 @@ export class TradingService {
     this.release(order);
     order.cancelledAtMs = nowMs;
     this.book.closeOrder(order, 'cancelled');
-    this.context.emit({
-      type: 'trading.cancelled',
-      atMs: nowMs,
-      orderId: order.id,
-      agentId: order.agentId,
-      symbol: order.symbol,
-      cause: 'agent',
-    });
+    this.emitCancelled(order, 'agent', nowMs);
     return succeed(order);
   }
 
@@ -783,14 +752,7 @@ export class TradingService {
       // The position changed since the order was placed and the flip no longer fits: cancelled.
       order.cancelledAtMs = atMs;
       this.book.closeOrder(order, 'cancelled');
-      this.context.emit({
-        type: 'trading.cancelled',
-        atMs,
-        orderId: order.id,
-        agentId: order.agentId,
-        symbol: order.symbol,
-        cause: 'unfundable',
-      });
+      this.emitCancelled(order, 'unfundable', atMs);
     }
   }
 
@@ -864,16 +826,7 @@ export class TradingService {
       this.settleClose(position, { closeQty: position.qty, released: held, pnl, price: mark, reference, nowMs: atMs });
       position.status = 'liquidated';
       position.liquidationMark = mark;
-      this.context.emit({
-        type: 'trading.liquidated',
-        atMs,
-        positionId: position.id,
-        agentId: position.agentId,
-        symbol: position.symbol,
-        markPrice: formatPrice(mark),
-        marginMicro: held,
-        shortfallMicro: 0n,
-      });
+      this.emitLiquidated(position, { mark, held, shortfall: 0n }, atMs);
       return;
     }
     if (pnl > 0n) {
@@ -923,15 +876,51 @@ export class TradingService {
     this.book.endPosition(position);
     this.risk.realize(position.agentId, -held, atMs);
     this.endTriggers(position, atMs);
+    this.emitLiquidated(position, { mark, held, shortfall }, atMs);
+  }
+
+  private emitOrder(order: OrderRecord, atMs: number): void {
+    this.context.emit({
+      type: 'trading.order',
+      atMs,
+      orderId: order.id,
+      agentId: order.agentId,
+      symbol: order.symbol,
+      side: order.side,
+      orderType: order.type,
+      status: order.status,
+      amountMicro: order.amountMicro,
+      feeMicro: order.feeMicro,
+      fillPrice: order.fillPrice === null ? null : formatPrice(order.fillPrice),
+    });
+  }
+
+  private emitCancelled(order: OrderRecord, cause: 'agent' | 'unfundable', atMs: number): void {
+    this.context.emit({
+      type: 'trading.cancelled',
+      atMs,
+      orderId: order.id,
+      agentId: order.agentId,
+      symbol: order.symbol,
+      cause,
+    });
+  }
+
+  /** `held`: the margin the position held; `shortfall`: the loss beyond it, which the insurance fund covers. */
+  private emitLiquidated(
+    position: PositionRecord,
+    at: { mark: bigint; held: Micro; shortfall: Micro },
+    atMs: number,
+  ): void {
     this.context.emit({
       type: 'trading.liquidated',
       atMs,
       positionId: position.id,
       agentId: position.agentId,
       symbol: position.symbol,
-      markPrice: formatPrice(mark),
-      marginMicro: held,
-      shortfallMicro: shortfall,
+      markPrice: formatPrice(at.mark),
+      marginMicro: at.held,
+      shortfallMicro: at.shortfall,
     });
   }
 

@@ -73,33 +73,33 @@ export interface TokenRow {
 
 export const EVM_NATIVE_ASSET = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
+/** Gas of a plain EVM transfer (21,000) and of an ERC-20 transfer (65,000, a typical token). */
+const EVM_GAS_NATIVE = 21_000n;
+const EVM_GAS_TOKEN = 65_000n;
+
+/** An EVM chain: 18-decimal native coin (ETH unless named), fees of gas × its gas price, no rent. */
+function evmChainRow(
+  chain: SimChain,
+  row: { blockMs: number; gasPriceWei: bigint; explorerTx: string; symbol?: string; liquidityWhole?: bigint },
+): ChainRow {
+  return {
+    chain,
+    symbol: row.symbol ?? 'ETH',
+    decimals: 18,
+    blockMs: row.blockMs,
+    feeNative: EVM_GAS_NATIVE * row.gasPriceWei,
+    feeToken: EVM_GAS_TOKEN * row.gasPriceWei,
+    nativeAsset: EVM_NATIVE_ASSET,
+    rentExemptMin: 0n,
+    tokenAccountRent: 0n,
+    explorerTx: row.explorerTx,
+    liquidityWhole: row.liquidityWhole ?? 10_000n,
+  };
+}
+
 export const CHAIN_ROWS: readonly ChainRow[] = [
-  {
-    chain: 'ethereum',
-    symbol: 'ETH',
-    decimals: 18,
-    blockMs: 12_000,
-    feeNative: 21_000n * 20_000_000_000n,
-    feeToken: 65_000n * 20_000_000_000n,
-    nativeAsset: EVM_NATIVE_ASSET,
-    rentExemptMin: 0n,
-    tokenAccountRent: 0n,
-    explorerTx: 'https://etherscan.io/tx/',
-    liquidityWhole: 10_000n,
-  },
-  {
-    chain: 'base',
-    symbol: 'ETH',
-    decimals: 18,
-    blockMs: 2_000,
-    feeNative: 21_000n * 10_000_000n,
-    feeToken: 65_000n * 10_000_000n,
-    nativeAsset: EVM_NATIVE_ASSET,
-    rentExemptMin: 0n,
-    tokenAccountRent: 0n,
-    explorerTx: 'https://basescan.org/tx/',
-    liquidityWhole: 10_000n,
-  },
+  evmChainRow('ethereum', { blockMs: 12_000, gasPriceWei: 20_000_000_000n, explorerTx: 'https://etherscan.io/tx/' }),
+  evmChainRow('base', { blockMs: 2_000, gasPriceWei: 10_000_000n, explorerTx: 'https://basescan.org/tx/' }),
   {
     chain: 'solana',
     symbol: 'SOL',
@@ -154,93 +154,36 @@ export const CHAIN_ROWS: readonly ChainRow[] = [
   },
   // Style B's further EVM chains (keys and addresses of ethereum): polygon's native coin is POL
   // (MATIC until 2024), 30 gwei; arbitrum's is ETH at 0.01 gwei.
-  {
-    chain: 'polygon',
-    symbol: 'POL',
-    decimals: 18,
+  evmChainRow('polygon', {
     blockMs: 2_000,
-    feeNative: 21_000n * 30_000_000_000n,
-    feeToken: 65_000n * 30_000_000_000n,
-    nativeAsset: EVM_NATIVE_ASSET,
-    rentExemptMin: 0n,
-    tokenAccountRent: 0n,
+    gasPriceWei: 30_000_000_000n,
     explorerTx: 'https://polygonscan.com/tx/',
+    symbol: 'POL',
     liquidityWhole: 10_000_000n,
-  },
-  {
-    chain: 'arbitrum',
-    symbol: 'ETH',
-    decimals: 18,
-    blockMs: 250,
-    feeNative: 21_000n * 10_000_000n,
-    feeToken: 65_000n * 10_000_000n,
-    nativeAsset: EVM_NATIVE_ASSET,
-    rentExemptMin: 0n,
-    tokenAccountRent: 0n,
-    explorerTx: 'https://arbiscan.io/tx/',
-    liquidityWhole: 10_000n,
-  },
+  }),
+  evmChainRow('arbitrum', { blockMs: 250, gasPriceWei: 10_000_000n, explorerTx: 'https://arbiscan.io/tx/' }),
 ];
 
+/** A USD stablecoin: 6 decimals, priced at 1 USD, a pool of 50 million. */
+const stablecoinRow = (chain: SimChain, symbol: 'USDC' | 'USDT', contract: string): TokenRow => ({
+  chain,
+  contract,
+  symbol,
+  decimals: 6,
+  priceBase: null,
+  liquidityWhole: 50_000_000n,
+});
+
 export const TOKEN_ROWS: readonly TokenRow[] = [
-  {
-    chain: 'ethereum',
-    contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-    symbol: 'USDC',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
-  {
-    chain: 'ethereum',
-    contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
-    symbol: 'USDT',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
-  {
-    chain: 'base',
-    contract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-    symbol: 'USDC',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
-  {
-    chain: 'tron',
-    contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-    symbol: 'USDT',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
+  stablecoinRow('ethereum', 'USDC', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
+  stablecoinRow('ethereum', 'USDT', '0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+  stablecoinRow('base', 'USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
+  stablecoinRow('tron', 'USDT', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
   // SPL tokens by mint address (Circle's USDC, Tether's USDT on solana).
-  {
-    chain: 'solana',
-    contract: 'EPjFWdd5AufqSSQh9ZsfHW2q4bYW3eFbFpyG7aiuqa7w',
-    symbol: 'USDC',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
-  {
-    chain: 'solana',
-    contract: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
-    symbol: 'USDT',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
+  stablecoinRow('solana', 'USDC', 'EPjFWdd5AufqSSQh9ZsfHW2q4bYW3eFbFpyG7aiuqa7w'),
+  stablecoinRow('solana', 'USDT', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'),
   // Native USDC (Circle) on polygon and arbitrum; polygon's bridged WETH is style B's `eth` there.
-  {
-    chain: 'polygon',
-    contract: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
-    symbol: 'USDC',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
+  stablecoinRow('polygon', 'USDC', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'),
   {
     chain: 'polygon',
     contract: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619',
@@ -249,14 +192,7 @@ export const TOKEN_ROWS: readonly TokenRow[] = [
     priceBase: 'ETH',
     liquidityWhole: 10_000n,
   },
-  {
-    chain: 'arbitrum',
-    contract: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
-    symbol: 'USDC',
-    decimals: 6,
-    priceBase: null,
-    liquidityWhole: 50_000_000n,
-  },
+  stablecoinRow('arbitrum', 'USDC', '0xaf88d065e77c8cC2239327C5EDb3A432268e5831'),
 ];
 
 export interface WalletConfig {

@@ -2,12 +2,14 @@
  * The deployed casino's games of one roll r (spec/DEPLOYED.md §2.5): coin flip, dice, multiplier,
  * crash, roulette, custom, simple dice and the wheel, each with its payout rule (DeployedCasinoRules) and the deployment's
  * double arithmetic (round2/round4 = Math.round(x·10^d)/10^d). Multipliers are total return.
- * `roll` in a result is round2(r), as the deployment writes it.
+ * `roll` in a result is round2(r), as the deployment writes it. Roulette's bet types and which pocket
+ * wins them are the European wheel's (games/roulette.ts); only its payouts and roll mapping differ.
  */
 import type { JsonObject } from '../../../core/errors.ts';
 import type { DeployedGameRules, WheelCompare } from './deployed-casino-rules.ts';
 import { choiceParam, isUnreadable, numberParam, oneRollRule, paidIf, type DeployedRule } from './deployed-rule.ts';
 import { round2, round4 } from './deployed-roll.ts';
+import { ROULETTE_BET_TYPES, rouletteWins, type RouletteBetType } from '../games/roulette.ts';
 
 export const coinFlipRule = ({ payout, headsBelow }: DeployedGameRules['coin_flip']): DeployedRule =>
   oneRollRule(
@@ -95,56 +97,7 @@ export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): De
     },
   );
 
-const REDS: ReadonlySet<number> = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-const ROULETTE_BETS = [
-  'number',
-  'red',
-  'black',
-  'odd',
-  'even',
-  'high',
-  'low',
-  'dozen_1',
-  'dozen_2',
-  'dozen_3',
-  'column_1',
-  'column_2',
-  'column_3',
-] as const;
-type RouletteBet = (typeof ROULETTE_BETS)[number];
-
-function rouletteWins(bet: RouletteBet, value: number | null, n: number): boolean {
-  switch (bet) {
-    case 'number':
-      return n === value;
-    case 'red':
-      return REDS.has(n);
-    case 'black':
-      return n > 0 && !REDS.has(n);
-    case 'odd':
-      return n > 0 && n % 2 === 1;
-    case 'even':
-      return n > 0 && n % 2 === 0;
-    case 'high':
-      return n >= 19;
-    case 'low':
-      return n >= 1 && n <= 18;
-    case 'dozen_1':
-      return n >= 1 && n <= 12;
-    case 'dozen_2':
-      return n >= 13 && n <= 24;
-    case 'dozen_3':
-      return n >= 25;
-    case 'column_1':
-      return n > 0 && n % 3 === 1;
-    case 'column_2':
-      return n > 0 && n % 3 === 2;
-    case 'column_3':
-      return n > 0 && n % 3 === 0;
-  }
-}
-
-const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBet): number =>
+const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBetType): number =>
   bet === 'number'
     ? payouts.number
     : bet.startsWith('dozen') || bet.startsWith('column')
@@ -152,10 +105,10 @@ const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBet
       : payouts.evenMoney;
 
 export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRule =>
-  oneRollRule<{ readonly bet: RouletteBet; readonly value: number | null }>(
+  oneRollRule<{ readonly bet: RouletteBetType; readonly value: number | null }>(
     'roulette',
     (params) => {
-      const bet = choiceParam(params, 'bet_type', ROULETTE_BETS, 'red');
+      const bet = choiceParam(params, 'bet_type', ROULETTE_BET_TYPES, 'red');
       if (isUnreadable(bet) || bet !== 'number') return isUnreadable(bet) ? bet : { bet, value: null };
       const value = numberParam(params, 'bet_value', { min: 0, max: 36, integer: true });
       return isUnreadable(value) ? value : { bet, value };
@@ -163,7 +116,7 @@ export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRu
     ({ bet, value }, roll) => {
       const n = Math.floor((roll * 37) / 100);
       const echo: JsonObject = value === null ? { bet_type: bet } : { bet_type: bet, bet_value: value };
-      return paidIf(rouletteWins(bet, value, n), roulettePayout(payouts, bet), {
+      return paidIf(rouletteWins({ betType: bet, betValue: value }, n), roulettePayout(payouts, bet), {
         ...echo,
         number: n,
         roll: round2(roll),

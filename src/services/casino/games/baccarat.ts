@@ -8,12 +8,14 @@
  * (baccarat-rules.ts) call for them. The edges therefore differ slightly from casino.md's
  * 8-deck figures (player 1.24%, banker 1.06%, tie 14.4%), which stay the advertised edges.
  */
-import { succeed, type Outcome } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, ratioFromDecimal, sub, type Ratio } from '../../../core/ratio.ts';
+import type { Outcome } from '../../../core/errors.ts';
+import { ONE, ZERO, ratio, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
 import { baccaratTotal, coupOdds, coupWinner, dealCoup, type BaccaratSide } from './baccarat-rules.ts';
 import { cardCodes } from './cards.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
-import { enumParam, type Params } from './params.ts';
+import { enumParam, oneParam, type Params } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export interface BaccaratParams {
   readonly betOn: BaccaratSide;
@@ -40,10 +42,8 @@ export function baccaratMultiplier(betOn: BaccaratSide, winner: BaccaratSide): R
   return winner === 'tie' ? ONE : ZERO;
 }
 
-function parse(params: Params): Outcome<BaccaratParams> {
-  const betOn = enumParam(params, 'bet_on', BACCARAT_SIDES);
-  return typeof betOn === 'string' ? succeed({ betOn }) : betOn;
-}
+const parse = (params: Params): Outcome<BaccaratParams> =>
+  oneParam('betOn', enumParam(params, 'bet_on', BACCARAT_SIDES));
 
 function play(params: BaccaratParams, draws: Draws): GameResult {
   const coup = dealCoup(() => draws.int(52));
@@ -67,11 +67,7 @@ function play(params: BaccaratParams, draws: Draws): GameResult {
 function distribution(params: BaccaratParams): readonly Chance[] {
   const odds = coupOdds();
   const win = odds[params.betOn];
-  if (params.betOn === 'tie')
-    return [
-      [win, BACCARAT_WIN_MULTIPLIER.tie],
-      [sub(ONE, win), ZERO],
-    ];
+  if (params.betOn === 'tie') return hitOrMiss(win, BACCARAT_WIN_MULTIPLIER.tie);
   const lose = params.betOn === 'player' ? odds.banker : odds.player;
   return [
     [win, BACCARAT_WIN_MULTIPLIER[params.betOn]],
@@ -86,8 +82,7 @@ export const baccarat: GameModule<BaccaratParams> = {
   path: 'baccarat',
   advertisedEdgeText: 'player 1.24%, banker 1.06%, tie 14.4%',
   advertisedEdge: (params) => ADVERTISED_EDGE[params.betOn],
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
+  ...TABLE_BET_RANGE,
   paramFields: ['bet_on'],
   parse,
   play,

@@ -12,7 +12,7 @@
  * dealer draws only when the player stands on 21 or less and neither side has a natural.
  */
 import { assert } from '../../../core/assert.ts';
-import { succeed, type Outcome } from '../../../core/errors.ts';
+import type { Outcome } from '../../../core/errors.ts';
 import { ratio, type Ratio } from '../../../core/ratio.ts';
 import { blackjackLaw } from './blackjack-odds.ts';
 import {
@@ -30,7 +30,8 @@ import {
 } from './blackjack-rules.ts';
 import { cardCodes, pointValue, type Card } from './cards.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
-import { enumParam, type Params } from './params.ts';
+import { enumParam, oneParam, type Params } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export interface BlackjackParams {
   readonly action: BlackjackAction;
@@ -82,10 +83,8 @@ function handOutcome(playerFinal: number, dealerFinal: number): string {
   return playerFinal > dealerFinal ? 'player_higher' : playerFinal === dealerFinal ? 'push' : 'dealer_higher';
 }
 
-function parse(params: Params): Outcome<BlackjackParams> {
-  const action = enumParam(params, 'action', BLACKJACK_ACTIONS);
-  return typeof action === 'string' ? succeed({ action }) : action;
-}
+const parse = (params: Params): Outcome<BlackjackParams> =>
+  oneParam('action', enumParam(params, 'action', BLACKJACK_ACTIONS));
 
 function play(params: BlackjackParams, draws: Draws): GameResult {
   const hand = dealBlackjack(params.action, () => draws.int(52));
@@ -121,8 +120,7 @@ export const blackjack: GameModule<BlackjackParams> = {
   path: 'blackjack',
   advertisedEdgeText: 'about 2%',
   advertisedEdge: () => ratio(2, 100),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
+  ...TABLE_BET_RANGE,
   paramFields: ['action'],
   parse,
   play,

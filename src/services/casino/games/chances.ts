@@ -7,10 +7,11 @@
  *
  * Invariants: the result has one entry per distinct multiplier, highest multiplier first, no
  * zero-probability entry, and its probabilities sum to exactly 1 (asserted: the counts must
- * cover the total).
+ * cover the total). `hitOrMiss` is the law of the one-outcome games (coin flip, dice, roulette…):
+ * one multiplier with the winning chance, nothing otherwise.
  */
 import { assert } from '../../../core/assert.ts';
-import { compare, ratio, ratioText, type Ratio } from '../../../core/ratio.ts';
+import { ONE, ZERO, compare, ratio, ratioText, sub, type Ratio } from '../../../core/ratio.ts';
 import type { Chance } from './game.ts';
 
 /** One outcome class: `count` of the `total` equally likely draws pay `multiplier`. */
@@ -33,6 +34,14 @@ export function chancesFromCounts(outcomes: Iterable<CountedOutcome>, total: big
   return [...countByMultiplier.values()]
     .sort((left, right) => compare(right.multiplier, left.multiplier))
     .map(({ count, multiplier }): Chance => [ratio(count, total), multiplier]);
+}
+
+/** Pays `multiplier` with probability `winChance`, nothing otherwise (that entry first). */
+export function hitOrMiss(winChance: Ratio, multiplier: Ratio): Chance[] {
+  return [
+    [winChance, multiplier],
+    [sub(ONE, winChance), ZERO],
+  ];
 }
 
 /** C(n, k) exactly; 0 outside 0 ≤ k ≤ n. */

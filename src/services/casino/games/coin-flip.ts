@@ -5,10 +5,11 @@
  * gives a 2% edge while casino.md advertises 0.5% for the core games: afp follows the payout
  * table and keeps the advertised 0.5%, so the house-edge audit reports the contradiction.
  */
-import { succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, ratioFromDecimal, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, GameModule, GameResult } from './game.ts';
-import { enumParam } from './params.ts';
+import { enumParam, oneParam } from './params.ts';
+import { CORE_GAME_EDGE, WIDE_BET_RANGE } from './game-terms.ts';
 
 export const COIN_SIDES = ['heads', 'tails'] as const;
 export type CoinSide = (typeof COIN_SIDES)[number];
@@ -24,26 +25,17 @@ export const coinFlip: GameModule<CoinFlipParams> = {
   id: 'coin_flip',
   name: 'Coin Flip',
   path: 'coin-flip',
-  advertisedEdgeText: '0.5%',
-  advertisedEdge: () => ratio(5n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...CORE_GAME_EDGE,
+  ...WIDE_BET_RANGE,
   paramFields: ['side'],
-  parse(params) {
-    const side = enumParam(params, 'side', COIN_SIDES);
-    if (typeof side !== 'string') return side;
-    return succeed({ side });
-  },
+  parse: (params) => oneParam('side', enumParam(params, 'side', COIN_SIDES)),
   play(params, draws): GameResult {
     const outcome: CoinSide = draws.int(2) === 0 ? 'heads' : 'tails';
     const multiplier = outcome === params.side ? COIN_FLIP_PAYOUT : ZERO;
     return { multiplier, detail: { side: params.side, outcome } };
   },
   distribution(): readonly Chance[] {
-    return [
-      [HALF, COIN_FLIP_PAYOUT],
-      [sub(ONE, HALF), ZERO],
-    ];
+    return hitOrMiss(HALF, COIN_FLIP_PAYOUT);
   },
   variants: () => [{ name: 'coin_flip:heads', params: { side: 'heads' } }],
   variantName: (params) => `coin_flip:${params.side}`,

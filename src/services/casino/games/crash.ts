@@ -9,10 +9,12 @@
  * `crashRoundCents` and the same win rule through `crashCashOutWins`; the service runs the clock.
  */
 import { isFailure, succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, type Ratio } from '../../../core/ratio.ts';
 import { centsText, centsToNumber, crashPointCents, probabilityCrashAtLeast, ratioToCents } from './crash-point.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
 import { decimalParam } from './params.ts';
+import { CORE_GAME_EDGE, WIDE_BET_RANGE } from './game-terms.ts';
 
 export interface CrashParams {
   /** The cash-out point in cents: 101..10000. */
@@ -38,10 +40,8 @@ export const crash: GameModule<CrashParams> = {
   id: 'crash',
   name: 'Crash',
   path: 'crash',
-  advertisedEdgeText: '0.5%',
-  advertisedEdge: () => ratio(5n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...CORE_GAME_EDGE,
+  ...WIDE_BET_RANGE,
   paramFields: ['cash_out_at'],
   parse(params) {
     const cashOut = decimalParam(
@@ -64,10 +64,7 @@ export const crash: GameModule<CrashParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = probabilityCrashAtLeast(params.cashOutCents);
-    return [
-      [winChance, cashOutRatio(params)],
-      [sub(ONE, winChance), ZERO],
-    ];
+    return hitOrMiss(winChance, cashOutRatio(params));
   },
   variants: () => [
     { name: 'crash:2', params: { cashOutCents: 200 } },

@@ -5,10 +5,11 @@
  * 98 / p, so every bet returns 98% (edge 2%, advertised 0.5%: the audit reports it). At p = 99
  * a win pays 98/99x, less than the stake: the payout formula applies as printed.
  */
-import { succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, type Ratio } from '../../../core/ratio.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, GameModule, GameResult } from './game.ts';
-import { intParam, percent } from './params.ts';
+import { intParam, oneParam, percent } from './params.ts';
+import { CORE_GAME_EDGE, WIDE_BET_RANGE } from './game-terms.ts';
 
 export interface CustomParams {
   /** Percent, 1..99. */
@@ -23,16 +24,10 @@ export const custom: GameModule<CustomParams> = {
   id: 'custom',
   name: 'Custom',
   path: 'custom',
-  advertisedEdgeText: '0.5%',
-  advertisedEdge: () => ratio(5n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...CORE_GAME_EDGE,
+  ...WIDE_BET_RANGE,
   paramFields: ['win_probability'],
-  parse(params) {
-    const winProbability = intParam(params, 'win_probability', 1, 99);
-    if (typeof winProbability !== 'number') return winProbability;
-    return succeed({ winProbability });
-  },
+  parse: (params) => oneParam('winProbability', intParam(params, 'win_probability', 1, 99)),
   play(params, draws): GameResult {
     const roll = draws.int(100);
     const win = roll < params.winProbability;
@@ -43,10 +38,7 @@ export const custom: GameModule<CustomParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = percent(params.winProbability);
-    return [
-      [winChance, customMultiplier(params)],
-      [sub(ONE, winChance), ZERO],
-    ];
+    return hitOrMiss(winChance, customMultiplier(params));
   },
   variants: () => [
     { name: 'custom:50', params: { winProbability: 50 } },

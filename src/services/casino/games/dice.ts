@@ -9,9 +9,11 @@
  * applies as is.
  */
 import { fail, succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, type Ratio } from '../../../core/ratio.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, GameModule, GameResult } from './game.ts';
 import { enumParam, intParam } from './params.ts';
+import { CORE_GAME_EDGE, WIDE_BET_RANGE } from './game-terms.ts';
 
 export const DICE_DIRECTIONS = ['over', 'under'] as const;
 export type DiceDirection = (typeof DICE_DIRECTIONS)[number];
@@ -39,10 +41,8 @@ export const dice: GameModule<DiceParams> = {
   id: 'dice',
   name: 'Dice',
   path: 'dice',
-  advertisedEdgeText: '0.5%',
-  advertisedEdge: () => ratio(5n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...CORE_GAME_EDGE,
+  ...WIDE_BET_RANGE,
   paramFields: ['direction', 'threshold'],
   parse(params) {
     const direction = enumParam(params, 'direction', DICE_DIRECTIONS);
@@ -64,10 +64,7 @@ export const dice: GameModule<DiceParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = ratio(BigInt(diceWinningRolls(params)), 100n);
-    return [
-      [winChance, diceMultiplier(params)],
-      [sub(ONE, winChance), ZERO],
-    ];
+    return hitOrMiss(winChance, diceMultiplier(params));
   },
   variants: () => [
     { name: 'dice:over:50', params: { direction: 'over', threshold: 50 } },

@@ -14,11 +14,12 @@
  * every rank A..K is equally likely for it.
  */
 import { assert } from '../../../core/assert.ts';
-import { succeed, type Outcome } from '../../../core/errors.ts';
+import type { Outcome } from '../../../core/errors.ts';
 import { ONE, ZERO, compare, ratio, ratioFromDecimal, ratioToNumber, type Ratio } from '../../../core/ratio.ts';
 import { cardCode, cardOf, rankOf, type Card, RANK_COUNT } from './cards.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
-import { enumParam, type Params } from './params.ts';
+import { enumParam, oneParam, type Params } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export type HiloGuess = 'higher' | 'lower';
 
@@ -55,10 +56,7 @@ export function hiloFirstCard(draws: Draws): Card {
   return cardOf(HILO_FIRST_RANK_MIN + (value % FIRST_RANK_COUNT), Math.floor(value / FIRST_RANK_COUNT));
 }
 
-function parse(params: Params): Outcome<HiloParams> {
-  const guess = enumParam(params, 'guess', HILO_GUESSES);
-  return typeof guess === 'string' ? succeed({ guess }) : guess;
-}
+const parse = (params: Params): Outcome<HiloParams> => oneParam('guess', enumParam(params, 'guess', HILO_GUESSES));
 
 function play(params: HiloParams, draws: Draws): GameResult {
   const first = hiloFirstCard(draws);
@@ -107,8 +105,7 @@ export const hilo: GameModule<HiloParams> = {
   path: 'hilo',
   advertisedEdgeText: 'about 4%',
   advertisedEdge: () => ratio(4, 100),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
+  ...TABLE_BET_RANGE,
   paramFields: ['guess'],
   parse,
   play,

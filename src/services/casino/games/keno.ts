@@ -9,12 +9,12 @@
  * The real casino draws 8 numbers only (NOTES.md defect): `kenoDrawDefective` reproduces that
  * for a deliberately faulty target; afp's game never uses it.
  */
-import { succeed } from '../../../core/errors.ts';
 import { ratio } from '../../../core/ratio.ts';
 import { binomial, chancesFromCounts } from './chances.ts';
 import type { Chance, Draws, GameModule, GameResult, GameVariant } from './game.ts';
 import { KENO_PAYTABLE, kenoPayout, type KenoPaytable } from './keno-tables.ts';
-import { distinctIntsParam, refuseUnknownFields } from './params.ts';
+import { distinctIntsParam, oneParam, strictParams } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export const KENO_NUMBERS = 80;
 export const KENO_DRAWN = 20;
@@ -72,16 +72,10 @@ export function kenoWithPaytable(paytable: KenoPaytable): GameModule<KenoParams>
     path: 'keno',
     advertisedEdgeText: 'about 8%',
     advertisedEdge: () => ratio(8n, 100n),
-    minBetMicro: 10_000n,
-    maxBetMicro: 1_000_000_000n,
-    paramFields: FIELDS,
-    parse(params) {
-      const unknown = refuseUnknownFields(params, FIELDS);
-      if (unknown !== null) return unknown;
-      const picks = distinctIntsParam(params, 'picks', 1, KENO_NUMBERS, 1, KENO_SPOTS_MAX);
-      if (!Array.isArray(picks)) return picks;
-      return succeed({ picks });
-    },
+    ...TABLE_BET_RANGE,
+    ...strictParams(FIELDS, (params) => {
+      return oneParam('picks', distinctIntsParam(params, 'picks', 1, KENO_NUMBERS, 1, KENO_SPOTS_MAX));
+    }),
     play: (params, draws) => kenoSettle(paytable, params.picks, kenoDraw(draws)),
     distribution: (params) => kenoDistribution(paytable, params.picks.length, KENO_DRAWN),
     variants: () => variants,

@@ -16,7 +16,8 @@ import { succeed } from '../../../core/errors.ts';
 import { ZERO, div, ratio, type Ratio } from '../../../core/ratio.ts';
 import { binomial, chancesFromCounts } from './chances.ts';
 import type { Chance, GameModule, GameResult, GameVariant } from './game.ts';
-import { intParam, refuseUnknownFields } from './params.ts';
+import { intParam, strictParams } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export const MINES_CELLS = 25;
 export const MINES_MAX = 24;
@@ -50,18 +51,14 @@ export const mines: GameModule<MinesParams> = {
   path: 'mines',
   advertisedEdgeText: '2.5%',
   advertisedEdge: () => ratio(25n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
-  paramFields: FIELDS,
-  parse(params) {
-    const unknown = refuseUnknownFields(params, FIELDS);
-    if (unknown !== null) return unknown;
+  ...TABLE_BET_RANGE,
+  ...strictParams(FIELDS, (params) => {
     const mineCount = intParam(params, 'mines', 1, MINES_MAX);
     if (typeof mineCount !== 'number') return mineCount;
     const reveals = intParam(params, 'reveals', 1, MINES_CELLS - mineCount);
     if (typeof reveals !== 'number') return reveals;
     return succeed({ mines: mineCount, reveals });
-  },
+  }),
   play(params, draws): GameResult {
     const minePositions = draws.sample(MINES_CELLS, params.mines).sort((left, right) => left - right);
     const firstMine = minePositions[0] ?? MINES_CELLS;

@@ -7,10 +7,12 @@
  * (target 2: about 1%): the strict rule as printed, which the audit reports.
  */
 import { isFailure, succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, type Ratio } from '../../../core/ratio.ts';
 import { centsText, centsToNumber, crashPointCents, probabilityCrashAtLeast, ratioToCents } from './crash-point.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, GameModule, GameResult } from './game.ts';
 import { decimalParam } from './params.ts';
+import { CORE_GAME_EDGE, WIDE_BET_RANGE } from './game-terms.ts';
 
 export interface MultiplierParams {
   /** The target in cents: 101..100000. */
@@ -23,10 +25,8 @@ export const multiplier: GameModule<MultiplierParams> = {
   id: 'multiplier',
   name: 'Multiplier',
   path: 'multiplier',
-  advertisedEdgeText: '0.5%',
-  advertisedEdge: () => ratio(5n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...CORE_GAME_EDGE,
+  ...WIDE_BET_RANGE,
   paramFields: ['target_multiplier'],
   parse(params) {
     const target = decimalParam(params, 'target_multiplier', '1.01', '1000', 2);
@@ -43,10 +43,7 @@ export const multiplier: GameModule<MultiplierParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = probabilityCrashAtLeast(params.targetCents + 1);
-    return [
-      [winChance, targetRatio(params)],
-      [sub(ONE, winChance), ZERO],
-    ];
+    return hitOrMiss(winChance, targetRatio(params));
   },
   variants: () => [
     { name: 'multiplier:2', params: { targetCents: 200 } },

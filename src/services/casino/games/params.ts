@@ -4,7 +4,7 @@
  * parameters (target multipliers, cash-out points) accept JSON numbers with at most `decimals`
  * places and are returned as exact Ratios, never floats.
  */
-import { fail, type Failure } from '../../../core/errors.ts';
+import { fail, isFailure, succeed, type Failure, type Outcome } from '../../../core/errors.ts';
 import { compare, ratio, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
 
 export type Params = Readonly<Record<string, unknown>>;
@@ -85,3 +85,25 @@ export function refuseUnknownFields(params: Params, fields: readonly string[]): 
     ? null
     : fail('BAD_REQUEST', `${unknown}: unknown field (accepted: ${fields.length === 0 ? 'none' : fields.join(', ')})`);
 }
+
+/** The parse of a game with one parameter: its read `value` (or the read's Failure) under `key`. */
+export function oneParam<K extends string, V>(key: K, value: V | Failure): Outcome<Readonly<Record<K, V>>> {
+  return isFailure(value) ? value : succeed({ [key]: value } as Record<K, V>);
+}
+
+/** The parameters of a game that takes none. */
+export type NoParams = Readonly<Record<string, never>>;
+
+/**
+ * A game's `paramFields` and `parse` for a game that names its fields and refuses any other:
+ * the first unknown field is refused before `read` looks at the rest.
+ */
+export function strictParams<P>(
+  fields: readonly string[],
+  read: (params: Params) => Outcome<P>,
+): { readonly paramFields: readonly string[]; parse(params: Params): Outcome<P> } {
+  return { paramFields: fields, parse: (params) => refuseUnknownFields(params, fields) ?? read(params) };
+}
+
+/** `strictParams` of a game without parameters: any field but the bet's own is refused. */
+export const NO_PARAMS = strictParams<NoParams>([], () => succeed({}));

@@ -12,8 +12,9 @@ import { fail, succeed } from '../../../core/errors.ts';
 import { ratio } from '../../../core/ratio.ts';
 import { binomial, chancesFromCounts } from './chances.ts';
 import type { Chance, GameModule, GameResult, GameVariant } from './game.ts';
-import { enumParam, refuseUnknownFields } from './params.ts';
+import { enumParam, strictParams } from './params.ts';
 import { PLINKO_RISKS, PLINKO_ROWS, plinkoMultipliers, type PlinkoRisk, type PlinkoRows } from './plinko-tables.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export interface PlinkoParams {
   readonly rows: PlinkoRows;
@@ -36,18 +37,14 @@ export const plinko: GameModule<PlinkoParams> = {
   path: 'plinko',
   advertisedEdgeText: 'about 3%',
   advertisedEdge: () => ratio(3n, 100n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
-  paramFields: FIELDS,
-  parse(params) {
-    const unknown = refuseUnknownFields(params, FIELDS);
-    if (unknown !== null) return unknown;
+  ...TABLE_BET_RANGE,
+  ...strictParams(FIELDS, (params) => {
     const rows = params['rows'];
     if (!isPlinkoRows(rows)) return fail('BAD_REQUEST', `rows must be one of: ${PLINKO_ROWS.join(', ')}`);
     const risk = enumParam(params, 'risk', PLINKO_RISKS);
     if (typeof risk !== 'string') return risk;
     return succeed({ rows, risk });
-  },
+  }),
   play(params, draws): GameResult {
     let path = '';
     let bin = 0;

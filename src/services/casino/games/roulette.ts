@@ -9,9 +9,11 @@
  * (the audit reports it). bet_value (0..36) is required for a number bet and refused otherwise.
  */
 import { fail, succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, ratioFromDecimal, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, GameModule, GameResult } from './game.ts';
 import { enumParam, intParam } from './params.ts';
+import { CORE_GAME_EDGE, WIDE_BET_RANGE } from './game-terms.ts';
 
 export const ROULETTE_BET_TYPES = [
   'number',
@@ -114,10 +116,8 @@ export const roulette: GameModule<RouletteParams> = {
   id: 'roulette',
   name: 'Roulette',
   path: 'roulette',
-  advertisedEdgeText: '0.5%',
-  advertisedEdge: () => ratio(5n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...CORE_GAME_EDGE,
+  ...WIDE_BET_RANGE,
   paramFields: ['bet_type', 'bet_value'],
   parse(params) {
     const betType = enumParam(params, 'bet_type', ROULETTE_BET_TYPES);
@@ -140,10 +140,7 @@ export const roulette: GameModule<RouletteParams> = {
   },
   distribution(params): readonly Chance[] {
     const winChance = ratio(BigInt(winningPockets(params)), BigInt(POCKETS));
-    return [
-      [winChance, roulettePayout(params.betType)],
-      [sub(ONE, winChance), ZERO],
-    ];
+    return hitOrMiss(winChance, roulettePayout(params.betType));
   },
   variants: () => [
     { name: 'roulette:red', params: { betType: 'red', betValue: null } },

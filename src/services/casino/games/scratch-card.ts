@@ -15,11 +15,11 @@
  * int(3). No win: sample(6, 3), three different symbols in draw order.
  */
 import { assert } from '../../../core/assert.ts';
-import { succeed } from '../../../core/errors.ts';
 import { ZERO, ratio, type Ratio } from '../../../core/ratio.ts';
 import { chancesFromCounts, weightTotal, weightedIndex } from './chances.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
-import { refuseUnknownFields } from './params.ts';
+import { NO_PARAMS, type NoParams } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export const SCRATCH_SYMBOLS = ['diamond', 'seven', 'star', 'clover', 'bell', 'cherry'] as const;
 export type ScratchSymbol = (typeof SCRATCH_SYMBOLS)[number];
@@ -75,21 +75,14 @@ export function scratchCells(classIndex: number, draws: Draws): ScratchSymbol[] 
   return draws.sample(TRIPLE_COUNT, 3).map(symbolAt);
 }
 
-export type ScratchCardParams = Readonly<Record<string, never>>;
-
-export const scratchCard: GameModule<ScratchCardParams> = {
+export const scratchCard: GameModule<NoParams> = {
   id: 'scratch_card',
   name: 'Scratch Card',
   path: 'scratch-card',
   advertisedEdgeText: 'about 10%',
   advertisedEdge: () => ratio(10n, 100n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
-  paramFields: [],
-  parse(params) {
-    const unknown = refuseUnknownFields(params, []);
-    return unknown ?? succeed({});
-  },
+  ...TABLE_BET_RANGE,
+  ...NO_PARAMS,
   play(_params, draws): GameResult {
     const classDraw = draws.int(weightTotal(WEIGHTS));
     const classIndex = weightedIndex(WEIGHTS, classDraw);

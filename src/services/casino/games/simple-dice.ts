@@ -4,10 +4,11 @@
  * Draw mapping: die = int(6) + 1. Edge 1 − 5.5/6 = 1/12 (8.33%); casino.md prints 8.3%, kept
  * as the advertised 83/1000 so the audit shows the rounding.
  */
-import { succeed } from '../../../core/errors.ts';
-import { ONE, ZERO, ratio, ratioFromDecimal, sub, type Ratio } from '../../../core/ratio.ts';
+import { ZERO, ratio, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
+import { hitOrMiss } from './chances.ts';
 import type { Chance, GameModule, GameResult } from './game.ts';
-import { intParam } from './params.ts';
+import { intParam, oneParam } from './params.ts';
+import { WIDE_BET_RANGE } from './game-terms.ts';
 
 export interface SimpleDiceParams {
   readonly pick: number;
@@ -22,23 +23,15 @@ export const simpleDice: GameModule<SimpleDiceParams> = {
   path: 'simple-dice',
   advertisedEdgeText: '8.3%',
   advertisedEdge: () => ratio(83n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 10_000_000_000n,
+  ...WIDE_BET_RANGE,
   paramFields: ['pick'],
-  parse(params) {
-    const pick = intParam(params, 'pick', 1, 6);
-    if (typeof pick !== 'number') return pick;
-    return succeed({ pick });
-  },
+  parse: (params) => oneParam('pick', intParam(params, 'pick', 1, 6)),
   play(params, draws): GameResult {
     const die = draws.int(6) + 1;
     return { multiplier: die === params.pick ? SIMPLE_DICE_PAYOUT : ZERO, detail: { pick: params.pick, die } };
   },
   distribution(): readonly Chance[] {
-    return [
-      [HIT, SIMPLE_DICE_PAYOUT],
-      [sub(ONE, HIT), ZERO],
-    ];
+    return hitOrMiss(HIT, SIMPLE_DICE_PAYOUT);
   },
   variants: () => [{ name: 'simple_dice:1', params: { pick: 1 } }],
   variantName: (params) => `simple_dice:${params.pick}`,

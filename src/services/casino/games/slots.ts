@@ -11,11 +11,11 @@
  * exceeds the stop.
  */
 import { assert } from '../../../core/assert.ts';
-import { succeed } from '../../../core/errors.ts';
 import { ZERO, ratio, type Ratio } from '../../../core/ratio.ts';
 import { chancesFromCounts, weightTotal, weightedIndex, type CountedOutcome } from './chances.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
-import { refuseUnknownFields } from './params.ts';
+import { NO_PARAMS, type NoParams } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export const SLOTS_SYMBOLS = ['7', 'BAR', 'BELL', 'CHERRY', 'LEMON', 'ORANGE', 'GRAPE'] as const;
 export type SlotsSymbol = (typeof SLOTS_SYMBOLS)[number];
@@ -88,21 +88,15 @@ function* weightedCombinations(): Generator<CountedOutcome> {
   }
 }
 
-export type SlotsParams = Readonly<Record<string, never>>;
-
-export const slots: GameModule<SlotsParams> = {
+export const slots: GameModule<NoParams> = {
   id: 'slots',
   name: 'Slots',
   path: 'slots',
   advertisedEdgeText: 'about 4%',
   advertisedEdge: () => ratio(4n, 100n),
+  ...TABLE_BET_RANGE,
   minBetMicro: 100_000n,
-  maxBetMicro: 1_000_000_000n,
-  paramFields: [],
-  parse(params) {
-    const unknown = refuseUnknownFields(params, []);
-    return unknown ?? succeed({});
-  },
+  ...NO_PARAMS,
   play(_params, draws): GameResult {
     const spins = [
       spinReel(SLOTS_REEL_WEIGHTS[0], draws),

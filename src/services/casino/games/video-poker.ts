@@ -27,6 +27,7 @@ import { intParam, type Params } from './params.ts';
 import { optimalHolds } from './video-poker-analysis.ts';
 import { HAND_CLASSES, PAY_TABLE, classifyCards } from './video-poker-hand.ts';
 import { lawOfHeldCards, optimalLaw } from './video-poker-laws.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export type VideoPokerHolds =
   | { readonly kind: 'cards'; readonly cards: readonly Card[] }
@@ -136,8 +137,7 @@ export const videoPoker: GameModule<VideoPokerParams> = {
   path: 'video-poker',
   advertisedEdgeText: 'about 1.5% with optimal play',
   advertisedEdge: () => ratioFromDecimal('0.015'),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
+  ...TABLE_BET_RANGE,
   paramFields: ['holds', 'nonce'],
   parse,
   play,

@@ -10,11 +10,11 @@
  * `wheelSpinDefective` reproduces it for a deliberately faulty target; afp's game never uses it.
  */
 import { assert } from '../../../core/assert.ts';
-import { succeed } from '../../../core/errors.ts';
 import { ratio, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
 import { chancesFromCounts, weightedIndex } from './chances.ts';
 import type { Chance, Draws, GameModule, GameResult } from './game.ts';
-import { refuseUnknownFields } from './params.ts';
+import { NO_PARAMS, type NoParams } from './params.ts';
+import { TABLE_BET_RANGE } from './game-terms.ts';
 
 export interface WheelSector {
   readonly label: string;
@@ -81,21 +81,14 @@ export function wheelDefectiveDistribution(): Chance[] {
   return chancesFromCounts(outcomes, 10_000n);
 }
 
-export type WheelParams = Readonly<Record<string, never>>;
-
-export const wheel: GameModule<WheelParams> = {
+export const wheel: GameModule<NoParams> = {
   id: 'wheel',
   name: 'Wheel',
   path: 'wheel',
   advertisedEdgeText: 'about 9.5%',
   advertisedEdge: () => ratio(95n, 1000n),
-  minBetMicro: 10_000n,
-  maxBetMicro: 1_000_000_000n,
-  paramFields: [],
-  parse(params) {
-    const unknown = refuseUnknownFields(params, []);
-    return unknown ?? succeed({});
-  },
+  ...TABLE_BET_RANGE,
+  ...NO_PARAMS,
   play: (_params, draws) => wheelResult(wheelSpin(draws)),
   distribution(): readonly Chance[] {
     return chancesFromCounts(
