@@ -61,6 +61,7 @@ import type { DepositView } from '../services/casino/account/account-records.ts'
 import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ClockMover } from './clock-move.ts';
+import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
@@ -98,6 +99,8 @@ export interface AdminOptions {
   readonly checkpoints?: () => JsonObject;
   /** Runs clock moves in slices (clock-move.ts); absent: a move runs whole before the answer. */
   readonly clockMover?: ClockMover;
+  /** Snapshots and reverts run as sliced jobs under it (platform-lock.ts); absent: whole, before the answer. */
+  readonly lock?: PlatformLock;
 }
 
 /** A state-changing admin action, as the command log keeps it. */
@@ -348,6 +351,7 @@ function stateView(options: AdminOptions): JsonObject {
     ...(options.load === undefined ? {} : { load: options.load() }),
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints() }),
     ...(options.clockMover === undefined ? {} : { clock_moves: options.clockMover.view() }),
+    ...(options.lock === undefined ? {} : { lock: options.lock.view() }),
   };
 }
 
