@@ -110,6 +110,8 @@ export interface ServeOptions {
   readonly shed?: LoadShedderOptions;
   /** Requests that may wait for the platform lock at once (default LOCK_QUEUE_MAX; tests use small ones). */
   readonly lockQueueMax?: number;
+  /** Wall ms of work per slice of a lock's job (default JOB_SLICE_MS; 0: one step per slice, as tests use to see many slices on a small state). */
+  readonly lockSliceMs?: number;
 }
 
 /** How a dialect is served: which mounts listen where, which one answers `/_afp/*`, its dispatcher. */
@@ -184,7 +186,10 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           onCommitted: () => afterCommit(),
         });
   const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout, group);
-  const lock = new PlatformLock(options.lockQueueMax === undefined ? {} : { queueMax: options.lockQueueMax });
+  const lock = new PlatformLock({
+    ...(options.lockQueueMax === undefined ? {} : { queueMax: options.lockQueueMax }),
+    ...(options.lockSliceMs === undefined ? {} : { sliceMs: options.lockSliceMs }),
+  });
   const pump = new TimerPump({ platform, clock, log, lock });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };

@@ -46,14 +46,14 @@ export function snapshotRow(
   const timeTravel = options.timeTravel as TimeTravel;
   const id = timeTravel.nextSnapshotId();
   if (isFailure(id)) return id;
-  const atMs = options.clock.nowMs();
-  options.record?.({ kind: 'snapshot', id, atMs });
-  return runJob(options, () =>
-    mapJob(timeTravel.snapshotJob(id, atMs), () => {
+  return runJob(options, () => {
+    const atMs = options.clock.nowMs();
+    options.record?.({ kind: 'snapshot', id, atMs });
+    return mapJob(timeTravel.snapshotJob(id, atMs), () => {
       options.onClockMoved();
       return { id, at_ms: atMs, at: new Date(atMs).toISOString(), snapshots: timeTravel.list().length };
-    }),
-  );
+    });
+  });
 }
 
 export function revertRow(
@@ -72,18 +72,21 @@ export function revertRow(
   const timeTravel = options.timeTravel as TimeTravel;
   const entry = timeTravel.find((body as Record<string, unknown>)['id']);
   if (isFailure(entry)) return entry;
-  const fromMs = options.clock.nowMs();
-  options.record?.({ kind: 'revert', id: entry.id, fromMs, toMs: entry.atMs });
-  return runJob(options, () =>
-    mapJob(timeTravel.revertJob(entry), (dropped) => {
+  return runJob(options, () => {
+    options.record?.({ kind: 'revert', id: entry.id, fromMs: options.clock.nowMs(), toMs: entry.atMs });
+    return mapJob(timeTravel.revertJob(entry), (dropped) => {
       options.clock.travelTo(entry.atMs);
       options.onClockMoved();
       return { id: entry.id, ...clockFields(options.clock), dropped };
-    }),
-  );
+    });
+  });
 }
 
-/** Under the platform lock, in slices; without one (no lock served), whole, before the answer. */
+/**
+ * Under the platform lock, in slices; without one (no lock served), whole, before the answer.
+ * `make` records the command and starts the work when the job starts: usually in the row's own
+ * turn, later only when MCP calls hold the lock shared, and then after what they applied.
+ */
 function runJob(options: AdminOptions, make: () => SlicedJob<JsonObject>): JsonObject | Promise<JsonObject> {
   return options.lock === undefined ? runWhole(make()) : options.lock.job(make);
 }
