@@ -64,7 +64,7 @@ export async function travelPart(options: {
     log: () => undefined,
   });
   try {
-    const buildMs = build(handle, options.agents);
+    const buildMs = registerAgents(handle, options.agents, 'travel');
     options.log(`travel: ${options.agents} agents registered in ${buildMs.toFixed(0)} ms`);
     const api = handle.urls.api as string;
     const worst = new Map<CallName, { wallMs: number; healthWaitMsMax: number; probes: number }>();
@@ -93,7 +93,7 @@ export async function travelPart(options: {
       agents: options.agents,
       rounds,
       buildMs,
-      calls: CALLS.map((name) => ({ name, ...(worst.get(name) as TravelCall), oneShotMs: oneShot[name] })),
+      calls: CALLS.map((name) => ({ ...(worst.get(name) as TravelCall), name, oneShotMs: oneShot[name] })),
       lock: {
         slices: Number(lock.lock['slices']),
         longestSliceMs: Number(lock.lock['longest_slice_ms']),
@@ -105,8 +105,8 @@ export async function travelPart(options: {
   }
 }
 
-/** Registers `agents` agents through the dispatcher (one IP each, under the per-IP limit); the time it took (ms). */
-function build(handle: ServeHandle, agents: number): number {
+/** Registers `agents` agents (`<prefix>-<n>`) through the dispatcher (one IP each, under the per-IP limit); the time it took (ms). */
+export function registerAgents(handle: ServeHandle, agents: number, prefix: string): number {
   const startedMs = performance.now();
   for (let index = 0; index < agents; index++) {
     const answer = handle.dispatcher.handle(
@@ -114,7 +114,9 @@ function build(handle: ServeHandle, agents: number): number {
         mount: 'api',
         method: 'POST',
         path: '/register',
-        body: { agent_id: `travel-${index}` },
+        query: {},
+        headers: {},
+        body: { agent_id: `${prefix}-${index}` },
         ip: `10.${index >> 16}.${(index >> 8) & 255}.${index & 255}`,
       },
       handle.clock.nowMs(),

@@ -21,7 +21,15 @@ function usedPlatform(): Platform {
   for (let index = 0; index < 40; index++) {
     const ip = `10.1.0.${index}`;
     const registered = dispatcher.handle(
-      { mount: 'api', method: 'POST', path: '/register', body: { agent_id: `agent-${index}` }, ip },
+      {
+        mount: 'api',
+        method: 'POST',
+        path: '/register',
+        query: {},
+        headers: {},
+        body: { agent_id: `agent-${index}` },
+        ip,
+      },
       START_MS + index,
     );
     expect(registered.status).toBe(201);
@@ -31,6 +39,7 @@ function usedPlatform(): Platform {
         mount: 'faucet',
         method: 'POST',
         path: '/api/v1/faucet/claim',
+        query: {},
         headers: { authorization: `Bearer ${key}` },
         ip,
       },
@@ -65,7 +74,15 @@ describe('sliced copies and digest', () => {
     const before = platformDigest(platform);
     const dispatcher = new Dispatcher(platform, ALL_ROUTES);
     dispatcher.handle(
-      { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'later' }, ip: '10.2.0.1' },
+      {
+        mount: 'api',
+        method: 'POST',
+        path: '/register',
+        query: {},
+        headers: {},
+        body: { agent_id: 'later' },
+        ip: '10.2.0.1',
+      },
       START_MS + 1_000,
     );
     const changed = platformDigest(platform);

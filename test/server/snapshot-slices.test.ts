@@ -1,17 +1,19 @@
-// afp serve's sliced admin jobs over real listeners on 127.0.0.1 (src/server/platform-lock.ts):
-// on a platform of a few thousand agents (built through the dispatcher in-process, the path every
-// request takes), POST /_afp/snapshot, POST /_afp/revert and GET /_afp/digest copy or walk the
-// platform in many slices (1 ms slices here, or one step of work per slice, so a small state spans many). While one runs,
-// GET /health and GET /_afp/state answer; API requests and admin calls sent meanwhile wait and are
-// answered after it, in order, against the state that follows it; a revert to the snapshot then
-// gives back exactly the digest the platform had before it (nothing sent during the copy leaked
-// into it, nothing of it was lost); a full queue answers 503 with Retry-After and changes nothing.
-// The mechanism is tested here, not a wall-clock budget: the bench's travel part measures that.
+// afp serve's sliced admin jobs over real listeners on 127.0.0.1 (src/server/platform-lock.ts): on
+// a platform of a few thousand agents (registered through the dispatcher in-process, the path every
+// request takes, by the bench's travel part), POST /_afp/snapshot, POST /_afp/revert and
+// GET /_afp/digest copy or walk the platform in many slices (1 ms slices here, or one step of work
+// per slice, so a small state spans many). While one runs, GET /health and GET /_afp/state answer;
+// API requests and admin calls sent meanwhile wait and are answered after it, in order, against the
+// state that follows it; a revert to the snapshot then gives back exactly the digest the platform
+// had before it (nothing sent during the copy leaked into it, nothing of it was lost); a full queue
+// answers 503 with Retry-After and changes nothing. The mechanism is tested here, not a wall-clock
+// budget: the bench's travel part measures that.
 import { afterEach, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { registerAgents } from '../../bench/travel-phase.ts';
 
 const AGENTS = 3_000;
 const handles: ServeHandle[] = [];
@@ -34,19 +36,7 @@ async function served(lockSliceMs: number, lockQueueMax?: number): Promise<{ han
     log: () => undefined,
   });
   handles.push(handle);
-  for (let index = 0; index < AGENTS; index++) {
-    const answer = handle.dispatcher.handle(
-      {
-        mount: 'api',
-        method: 'POST',
-        path: '/register',
-        body: { agent_id: `bulk-${index}` },
-        ip: `10.9.${index >> 8}.${index & 255}`,
-      },
-      handle.clock.nowMs(),
-    );
-    expect(answer.status).toBe(201);
-  }
+  registerAgents(handle, AGENTS, 'bulk');
   return { handle, api: handle.urls.api as string };
 }
 
