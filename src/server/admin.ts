@@ -33,8 +33,11 @@
  *                          (or tokens, by contract address) at an address of a simulated chain, at
  *                          once (src/services/wallet/wallet-mint.ts); the wallet's only way in
  *   POST /_afp/snapshot, /_afp/revert { id }, /_afp/reset → time travel both ways
- *                          (src/server/time-travel.ts, time-travel-routes.ts)
- *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts)
+ *                          (src/server/time-travel.ts, time-travel-routes.ts); a snapshot's and a
+ *                          revert's copy run in slices under the platform lock (platform-lock.ts)
+ *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts),
+ *                          in slices under the platform lock too
+ *   GET  /_afp/state also shows the lock (`lock`: held, waiting, refused, jobs, slices, longest slice)
  * A table of rows, like the routes; a known path under another method answers 405.
  * Bad input: every row validates all of its input before it records or changes anything, and
  * answers a 4xx in the spec's error shape (`{ error, code }`); nothing applied, nothing logged.
