@@ -41,12 +41,17 @@ export class TimerPump {
       void this.lock.later(
         () => {
           this.waiting = false;
-          this.pump();
+          if (!this.stopped) this.runDue();
         },
         { bounded: false },
       );
       return;
     }
+    this.runDue();
+  }
+
+  /** Runs what is due now (the platform is free: this is its turn), then arms the timer. */
+  private runDue(): void {
     try {
       this.platform.advanceTo(this.clock.nowMs());
     } catch (error) {
