@@ -19,7 +19,7 @@ import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../src/http/trusted-proxies.ts';
 import { capturePlatform, restorePlatform } from '../src/platform/platform-snapshot.ts';
 import { platformDigest } from '../src/platform/state-digest.ts';
-import { startServe, type ServeHandle } from '../src/server/listeners.ts';
+import { startServe, type ServeHandle, type ServeOptions } from '../src/server/listeners.ts';
 import { startBlock, type BlockTime } from '../src/server/loop-block.ts';
 
 /** Issue 43's bound on a /health wait during any admin call. */
@@ -57,15 +57,7 @@ export async function travelPart(options: {
   rounds: number;
   log: (line: string) => void;
 }): Promise<TravelBenchResult> {
-  const handle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
-    seed: '43',
-    port: 0,
-    clockMode: 'manual',
-    startMs: Date.UTC(2026, 0, 1),
-    log: () => undefined,
-  });
+  const handle = await travelServe();
   try {
     const buildMs = registerAgents(handle, options.agents, 'travel');
     options.log(`travel: ${options.agents} agents registered in ${buildMs.toFixed(0)} ms`);
@@ -111,6 +103,20 @@ export async function travelPart(options: {
   } finally {
     await handle.close();
   }
+}
+
+/** The served platform of the part (and of its test): ephemeral ports, manual clock, silent. */
+export function travelServe(lock: Pick<ServeOptions, 'lockSliceMs' | 'lockQueueMax'> = {}): Promise<ServeHandle> {
+  return startServe({
+    trustedProxies: LOOPBACK_PROXIES,
+    routes: ALL_ROUTES,
+    seed: '43',
+    port: 0,
+    clockMode: 'manual',
+    startMs: Date.UTC(2026, 0, 1),
+    log: () => undefined,
+    ...lock,
+  });
 }
 
 /** Registers `agents` agents (`<prefix>-<n>`) through the dispatcher (one IP each, under the per-IP limit); the time it took (ms). */

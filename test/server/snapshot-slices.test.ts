@@ -9,11 +9,8 @@
 // answers 503 with Retry-After and changes nothing. The mechanism is tested here, not a wall-clock
 // budget: the bench's travel part measures that.
 import { afterEach, describe, expect, test } from 'vitest';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { START_MS } from '../client/fixtures.ts';
-import { registerAgents } from '../../bench/travel-phase.ts';
+import type { ServeHandle } from '../../src/server/listeners.ts';
+import { registerAgents, travelServe } from '../../bench/travel-phase.ts';
 
 const AGENTS = 3_000;
 const handles: ServeHandle[] = [];
@@ -24,17 +21,7 @@ afterEach(async () => {
 type Json = Record<string, unknown>;
 
 async function served(lockSliceMs: number, lockQueueMax?: number): Promise<{ handle: ServeHandle; api: string }> {
-  const handle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
-    seed: '43',
-    port: 0,
-    clockMode: 'manual',
-    startMs: START_MS,
-    lockSliceMs,
-    ...(lockQueueMax === undefined ? {} : { lockQueueMax }),
-    log: () => undefined,
-  });
+  const handle = await travelServe({ lockSliceMs, ...(lockQueueMax === undefined ? {} : { lockQueueMax }) });
   handles.push(handle);
   registerAgents(handle, AGENTS, 'bulk');
   return { handle, api: handle.urls.api as string };
