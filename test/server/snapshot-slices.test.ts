@@ -3,11 +3,11 @@
 // request takes, by the bench's travel part), POST /_afp/snapshot, POST /_afp/revert and
 // GET /_afp/digest copy or walk the platform in many slices (1 ms slices here, or one step of work
 // per slice, so a small state spans many). While one runs, GET /health and GET /_afp/state answer;
-// API requests and admin calls sent meanwhile wait and are answered after it, in order, against the
-// state that follows it; a revert to the snapshot then gives back exactly the digest the platform
-// had before it (nothing sent during the copy leaked into it, nothing of it was lost); a full queue
-// answers 503 with Retry-After and changes nothing. The mechanism is tested here, not a wall-clock
-// budget: the bench's travel part measures that.
+// API requests, MCP tool calls and admin calls sent meanwhile wait and are answered after it, in
+// order, against the state that follows it; a revert to the snapshot then gives back exactly the
+// digest the platform had before it (nothing sent during the copy leaked into it, nothing of it was
+// lost); a full queue answers 503 with Retry-After and changes nothing. The mechanism is tested
+// here, not a wall-clock budget: the bench's travel part measures that.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ServeHandle } from '../../src/server/listeners.ts';
 import { registerAgents, travelServe } from '../../bench/travel-phase.ts';
@@ -104,5 +104,29 @@ describe('sliced admin jobs under the platform lock', () => {
     expect(await agentsOf(api)).toBe(AGENTS + 2);
     expect((await post(api, '/register', { agent_id: 'gone' }, '10.7.2.1')).status).toBe(201);
     expect(await lockOf(api)).toMatchObject({ refused: 2, held: false });
+  });
+
+  test('an MCP tool call sent during a snapshot waits for it and registers after it (the snapshot does not hold the agent)', async () => {
+    const { handle, api } = await served(0);
+    const snapshot = post(api, '/_afp/snapshot', {});
+    expect(await until(api, (lock) => lock['held'] === true)).toBe(true);
+    const mcp = fetch(`${handle.urls.faucet as string}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'register_agent', arguments: { agent_id: 'by-mcp' } },
+      }),
+    });
+    expect(await until(api, (lock) => lock['held'] === false || Number(lock['waiting']) >= 1)).toBe(true);
+    expect((await snapshot).status).toBe(200);
+    expect(Number((await lockOf(api))['waiting_max'])).toBe(1); // the MCP request, and nothing else, waited
+    const answer = (await (await mcp).json()) as { result: { _meta?: Record<string, unknown> } };
+    expect(answer.result._meta?.['afp/status']).toBe(201);
+    expect(await agentsOf(api)).toBe(AGENTS + 1);
+    expect((await post(api, '/_afp/revert', { id: 'snap_1' })).status).toBe(200);
+    expect(await agentsOf(api)).toBe(AGENTS);
   });
 });
