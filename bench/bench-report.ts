@@ -35,6 +35,7 @@ import type { PhaseSummary, RoundResult } from './measure.ts';
 import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-phase.ts';
 import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
 import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.ts';
+import { travelJson, travelLines, type TravelBenchResult } from './travel-phase.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
@@ -111,6 +112,8 @@ export interface BenchResult {
   readonly sweep?: SweepBenchResult | null;
   /** Bytes per agent at 10k, 100k and 1M agents; null when --only left it out. */
   readonly memory?: MemoryBenchResult | null;
+  /** /health during snapshot, revert and digest of a large platform; null when --only left it out. */
+  readonly travel?: TravelBenchResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -337,6 +340,7 @@ export function formatTable(result: BenchResult): string {
   if (result.recovery !== null) lines.push('', ...recoveryLines(result.recovery));
   if (result.sweep != null) lines.push('', ...sweepLines(result.sweep));
   if (result.memory != null) lines.push('', ...memoryLines(result.memory));
+  if (result.travel != null) lines.push('', ...travelLines(result.travel));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null)
@@ -522,6 +526,7 @@ export function formatJson(result: BenchResult): string {
     recovery: result.recovery === null ? null : recoveryJson(result.recovery),
     sweep: result.sweep == null ? null : sweepJson(result.sweep),
     memory: result.memory == null ? null : memoryJson(result.memory),
+    travel: result.travel == null ? null : travelJson(result.travel),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,

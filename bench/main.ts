@@ -19,7 +19,9 @@
  * worker threads over one, target ≥ 1.8×. The memory
  * part (memory-phase.ts): bytes per agent and virtual seconds per wall second of the quickstart
  * mix at 10k, 100k and 1M agents, each size in a fresh child process, target <= 4 KB per agent.
- * `--only mix|casino|load|recovery|sweep|memory` runs one part.
+ * The travel part (travel-phase.ts): the longest GET /health wait while afp serve snapshots, reverts
+ * and digests a platform of 67k agents (sliced jobs under its platform lock), target <= 100 ms.
+ * `--only mix|casino|load|recovery|sweep|memory|travel` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
@@ -58,6 +60,7 @@ import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
 import { sweepPart } from './sweep-phase.ts';
+import { travelPart } from './travel-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
 import { BENCH_CHECKPOINT_EVERY, writeRound, type WriteRound } from './write-phase.ts';
@@ -306,7 +309,8 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'load' ||
     flags.only === 'recovery' ||
     flags.only === 'sweep' ||
-    flags.only === 'memory'
+    flags.only === 'memory' ||
+    flags.only === 'travel'
       ? null
       : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
@@ -328,7 +332,8 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'load' ||
     flags.only === 'recovery' ||
     flags.only === 'sweep' ||
-    flags.only === 'memory'
+    flags.only === 'memory' ||
+    flags.only === 'travel'
       ? null
       : flags.only === 'casino'
         ? await casinoAndHmac(flags)
@@ -338,7 +343,8 @@ async function main(argv: string[]): Promise<number> {
     flags.only === 'casino' ||
     flags.only === 'recovery' ||
     flags.only === 'sweep' ||
-    flags.only === 'memory'
+    flags.only === 'memory' ||
+    flags.only === 'travel'
       ? null
       : flags.only === 'load'
         ? await loadOnly(flags)
@@ -361,6 +367,10 @@ async function main(argv: string[]): Promise<number> {
           log,
         })
       : null;
+  const travel =
+    flags.only === 'all' || flags.only === 'travel'
+      ? await travelPart({ agents: flags.travelAgents, rounds: flags.rounds, log })
+      : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -373,6 +383,7 @@ async function main(argv: string[]): Promise<number> {
     recovery,
     sweep,
     memory,
+    travel,
     checks: {
       ...(mixRun === null
         ? {

@@ -17,7 +17,10 @@
  * kept. No recursion: a container's copy is made empty when first met and filled later from a work
  * list, because the rate limiter's entries form a list by last use (`older`/`newer`) that a
  * depth-first walk would descend as deep as it is long (up to the limiter's bound). A refusal's
- * path is searched for only when one happens.
+ * path is searched for only when one happens. That work list also makes the copy resumable: it
+ * can run in bounded steps (`copyGraphSliced`), a big container filled a piece per step, so afp
+ * serve copies a large platform without holding its event loop; the one-shot copy is the same
+ * steps run to the end.
  * Non-goals: serialization to bytes (src/platform/state-codec.ts), copying functions.
  */
 import { Rng } from '../core/rng.ts';
@@ -50,29 +53,93 @@ const TYPED_ARRAY_PROTOTYPES: ReadonlySet<unknown> = new Set(
 
 export class GraphCopyError extends Error {}
 
+/**
+ * A copy made a bounded piece at a time (afp serve's snapshot and revert run it in slices, the
+ * event loop free between them): `step(units)` copies about `units` values (a typed array's buffer
+ * counts as one) and says whether it is done; `result()` is the copy once it is. The source must not
+ * change between steps (afp serve holds its platform lock, src/server/platform-lock.ts). Steps do
+ * the very work of the one-shot copy in the very same order, so the result is the same copy.
+ */
+export interface SlicedCopy<T> {
+  step(units: number): boolean;
+  result(): T;
+}
+
 /** The copy of `root`; throws GraphCopyError naming the path of anything it cannot copy. */
 export function copyGraph<T>(root: T, options: GraphCopyOptions = {}): T {
-  const copier = new GraphCopier(options);
-  return copier.run(root, () => copier.copy(root)) as T;
+  return copyToEnd(copyGraphSliced(root, options));
 }
 
 /** Copies every own property of `source` onto `target` (the revert: the live object keeps its identity). */
-export function copyGraphInto(
+export function copyGraphInto(source: object, target: object, options: GraphCopyIntoOptions = {}): void {
+  copyToEnd(copyGraphIntoSliced(source, target, options));
+}
+
+export interface GraphCopyIntoOptions {
+  readonly shared?: ReadonlySet<unknown>;
+  /** Own properties of the source left alone. */
+  readonly skip?: ReadonlySet<string>;
+}
+
+/** `copyGraph` in steps. */
+export function copyGraphSliced<T>(root: T, options: GraphCopyOptions = {}): SlicedCopy<T> {
+  const copier = new GraphCopier(options);
+  let copy: unknown;
+  let started = false;
+  return {
+    step: (units) =>
+      copier.guard(root, () => {
+        if (!started) copy = copier.copy(root);
+        started = true;
+        return copier.fillSome(units);
+      }),
+    result: () => {
+      assertDone(copier, started);
+      return copy as T;
+    },
+  };
+}
+
+/**
+ * `copyGraphInto` in steps. `target` is not touched before the last step: its own properties are
+ * set to the finished copies all at once then, so until then it stays what it was.
+ */
+export function copyGraphIntoSliced(
   source: object,
   target: object,
-  options: { shared?: ReadonlySet<unknown>; skip?: ReadonlySet<string> } = {},
-): void {
+  options: GraphCopyIntoOptions = {},
+): SlicedCopy<void> {
   const copier = new GraphCopier({
     ...(options.shared === undefined ? {} : { shared: options.shared }),
     seed: new Map([[source, target]]),
   });
-  copier.run(source, () => {
-    for (const key of Reflect.ownKeys(source)) {
-      if (typeof key === 'string' && options.skip?.has(key) === true) continue;
-      const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
-      Reflect.defineProperty(target, key, { ...descriptor, value: copier.copy(descriptor.value) });
-    }
-  });
+  let pending: Array<[PropertyKey, PropertyDescriptor]> | null = null;
+  return {
+    step: (units) =>
+      copier.guard(source, () => {
+        pending ??= Reflect.ownKeys(source)
+          .filter((key) => typeof key !== 'string' || options.skip?.has(key) !== true)
+          .map((key) => {
+            const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
+            return [key, { ...descriptor, value: copier.copy(descriptor.value) }];
+          });
+        if (!copier.fillSome(units)) return false;
+        for (const [key, descriptor] of pending) Reflect.defineProperty(target, key, descriptor);
+        pending = [];
+        return true;
+      }),
+    result: () => assertDone(copier, pending !== null),
+  };
+}
+
+/** Runs a sliced copy's steps to the end, in one go: its result. */
+export function copyToEnd<T>(sliced: SlicedCopy<T>): T {
+  while (!sliced.step(Number.MAX_SAFE_INTEGER));
+  return sliced.result();
+}
+
+function assertDone(copier: GraphCopier, started: boolean): void {
+  if (!started || !copier.done) throw new Error('a sliced graph copy is read before its last step');
 }
 
 /** A value the copy cannot take (its path is searched for from the root only then). */
@@ -90,22 +157,45 @@ class GraphCopier {
   private readonly shared: ReadonlySet<unknown>;
   /** Source containers whose copies are made but not yet filled. */
   private readonly unfilled: object[] = [];
+  /** The container being filled (in pieces: see fillSome). */
+  private filling: Filling | null = null;
 
   constructor(options: GraphCopyOptions) {
     this.shared = options.shared ?? new Set();
     for (const [from, to] of options.seed ?? []) this.memo.set(from, to);
   }
 
-  /** Runs `start` (which copies the first values), then fills every copy made, until none is left. */
-  run<T>(root: unknown, start: () => T): T {
+  /** Runs `work`; a refusal becomes a GraphCopyError naming its path from `root`. */
+  guard<T>(root: unknown, work: () => T): T {
     try {
-      const result = start();
-      for (let source = this.unfilled.pop(); source !== undefined; source = this.unfilled.pop()) this.fill(source);
-      return result;
+      return work();
     } catch (error) {
       if (error instanceof Refused) throw new GraphCopyError(`${pathTo(root, error.value)}: ${error.message}`);
       throw error;
     }
+  }
+
+  /** True when every copy made is filled. */
+  get done(): boolean {
+    return this.filling === null && this.unfilled.length === 0;
+  }
+
+  /**
+   * Fills copies made (the one being filled first, then the newest made) for about `units`
+   * values; true when none is left. Containers are filled in pieces, so a Map of a million
+   * entries spans many steps; the order of work is the one-shot copy's whatever the units.
+   */
+  fillSome(units: number): boolean {
+    let left = units;
+    while (left > 0) {
+      if (this.filling === null) {
+        const source = this.unfilled.pop();
+        if (source === undefined) return true;
+        this.filling = startFilling(source, this.memo.get(source));
+      }
+      left -= this.fillPiece(this.filling, left);
+    }
+    return this.done;
   }
 
   /** The copy of `value`: itself if a primitive or shared; a container's copy is made now and filled later. */
@@ -164,32 +254,71 @@ class GraphCopier {
     );
   }
 
-  /** Fills the copy of `source` (made by `copy`) with copies of its contents. */
-  private fill(source: object): void {
-    const copy = this.memo.get(source);
-    if (Array.isArray(source)) {
-      const array = copy as unknown[];
-      for (let index = 0; index < source.length; index++) array[index] = this.copy(source[index]);
+  /** Fills up to `units` values of `filling`; ends it (frozenness kept) when its source is exhausted. Returns the units used. */
+  private fillPiece(filling: Filling, units: number): number {
+    let used = 0;
+    const { source } = filling;
+    if (filling.kind === 'array') {
+      const array = filling.copy;
+      const from = filling.next;
+      const to = Math.min((source as unknown[]).length, from + units);
+      for (let index = from; index < to; index++) array[index] = this.copy((source as unknown[])[index]);
+      filling.next = to;
+      used = to - from;
+      if (to < (source as unknown[]).length) return used;
       if (Object.isFrozen(source)) Object.freeze(array);
-    } else if (source instanceof Map) {
-      const map = copy as Map<unknown, unknown>;
-      for (const [key, entry] of source) map.set(this.copy(key), this.copy(entry));
-    } else if (source instanceof Set) {
-      const set = copy as Set<unknown>;
-      for (const entry of source) set.add(this.copy(entry));
-    } else this.fillObject(source, copy as object);
-  }
-
-  private fillObject(source: object, copy: object): void {
-    for (const key of Reflect.ownKeys(source)) {
-      const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
-      if (descriptor.get !== undefined || descriptor.set !== undefined)
-        throw new Refused(source, `an accessor property '${String(key)}'`);
-      Reflect.defineProperty(copy, key, { ...descriptor, value: this.copy(descriptor.value) });
+    } else if (filling.kind === 'map' || filling.kind === 'set') {
+      for (; used < units; used++) {
+        const next = filling.entries.next();
+        if (next.done === true) break;
+        if (filling.kind === 'map') {
+          const [key, entry] = next.value as [unknown, unknown];
+          filling.copy.set(this.copy(key), this.copy(entry));
+        } else filling.copy.add(this.copy(next.value));
+      }
+      if (used === units) return used;
+    } else {
+      const { keys, copy } = filling;
+      for (; used < units && filling.next < keys.length; used++) {
+        const key = keys[filling.next++] as PropertyKey;
+        const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
+        if (descriptor.get !== undefined || descriptor.set !== undefined)
+          throw new Refused(source, `an accessor property '${String(key)}'`);
+        Reflect.defineProperty(copy, key, { ...descriptor, value: this.copy(descriptor.value) });
+      }
+      if (filling.next < keys.length) return used;
+      if (Object.isFrozen(source)) Object.freeze(copy);
+      else if (!Object.isExtensible(source)) Object.preventExtensions(copy);
     }
-    if (Object.isFrozen(source)) Object.freeze(copy);
-    else if (!Object.isExtensible(source)) Object.preventExtensions(copy);
+    this.filling = null;
+    return Math.max(1, used);
   }
+}
+
+/** A container being filled, and how far. */
+type Filling =
+  | { readonly kind: 'array'; readonly source: object; readonly copy: unknown[]; next: number }
+  | {
+      readonly kind: 'map';
+      readonly source: object;
+      readonly copy: Map<unknown, unknown>;
+      readonly entries: Iterator<unknown>;
+    }
+  | { readonly kind: 'set'; readonly source: object; readonly copy: Set<unknown>; readonly entries: Iterator<unknown> }
+  | {
+      readonly kind: 'object';
+      readonly source: object;
+      readonly copy: object;
+      readonly keys: PropertyKey[];
+      next: number;
+    };
+
+function startFilling(source: object, copy: unknown): Filling {
+  if (Array.isArray(source)) return { kind: 'array', source, copy: copy as unknown[], next: 0 };
+  if (source instanceof Map)
+    return { kind: 'map', source, copy: copy as Map<unknown, unknown>, entries: source.entries() };
+  if (source instanceof Set) return { kind: 'set', source, copy: copy as Set<unknown>, entries: source.values() };
+  return { kind: 'object', source, copy: copy as object, keys: Reflect.ownKeys(source), next: 0 };
 }
 
 /** The shortest path from `root` to `target` ("$.a.b"), for an error message (a breadth-first search). */

@@ -8,11 +8,14 @@
  * that keeps prototypes and shared references is the state. A restore copies the image again,
  * INTO the live Platform object: the dispatcher, the timer pump and the admin rows keep their
  * reference to it, and the image stays intact for another revert.
+ * Both ways also come in steps (`captureSliced`, `restoreSliced`: graph-copy.ts's SlicedCopy), for
+ * afp serve to run between other work; the live platform must not change between two steps, and a
+ * restore changes nothing of it before its last step.
  * Non-goals: listeners added with `Platform.onEvent` or `ledger.onTransfer` from outside (the
  * simulator's monitors) are not state — a platform carrying them refuses to be copied (afp serve
  * adds none); bytes on disk are state-codec.ts's job.
  */
-import { copyGraph, copyGraphInto } from './graph-copy.ts';
+import { copyGraphIntoSliced, copyToEnd, copyGraphSliced, type SlicedCopy } from './graph-copy.ts';
 import type { Platform } from './platform.ts';
 
 /** A frozen-in-time copy of a platform; only `restorePlatform` reads it. */
@@ -29,15 +32,26 @@ export class PlatformImage {
 
 /** A copy of `platform` as it is now (throws GraphCopyError if it holds what cannot be copied: a bug). */
 export function capturePlatform(platform: Platform): PlatformImage {
-  return new PlatformImage(copyGraph(platform));
+  return copyToEnd(captureSliced(platform));
+}
+
+/** `capturePlatform` in steps: the image once the last step is done. */
+export function captureSliced(platform: Platform): SlicedCopy<PlatformImage> {
+  const copy = copyGraphSliced(platform);
+  return { step: (units) => copy.step(units), result: () => new PlatformImage(copy.result()) };
 }
 
 /** Makes `live` what `image` was: every field replaced by a fresh copy of the image's. */
 export function restorePlatform(image: PlatformImage, live: Platform): void {
-  copyGraphInto(image.copy, live);
+  copyToEnd(restoreSliced(image, live));
+}
+
+/** `restorePlatform` in steps: `live` is unchanged until the last one, which sets every field at once. */
+export function restoreSliced(image: PlatformImage, live: Platform): SlicedCopy<void> {
+  return copyGraphIntoSliced(image.copy, live);
 }
 
 /** Makes `live` the platform `fresh` is (a reset: `fresh` is a new Platform of the same settings). */
 export function replacePlatform(fresh: Platform, live: Platform): void {
-  copyGraphInto(fresh, live);
+  copyToEnd(copyGraphIntoSliced(fresh, live));
 }

@@ -119,6 +119,18 @@ export function encodeStateText(
   return new StateEncoder(registry, transient, options.inline === true).run(root);
 }
 
+/** `encodeStateText` in steps: `step(units)` writes about `units` more items into `text`, which the caller may take away between steps. */
+export function stateTextSliced(
+  root: unknown,
+  registry: ClassRegistry,
+  transient: TransientFields,
+  options: { inline?: boolean } = {},
+): { text: string; step(units: number): boolean } {
+  const encoder = new StateEncoder(registry, transient, options.inline === true);
+  encoder.begin(root);
+  return encoder;
+}
+
 /**
  * A container being written: `step` writes its next item (a ',' then a piece of text, or a value
  * handed to `enter`) and says whether there was one. `inline`: the inline record it is, or null.
@@ -147,23 +159,40 @@ class StateEncoder {
   }
 
   run(root: unknown): string {
-    const stack: Frame[] = [];
+    this.begin(root);
+    while (!this.step(Number.MAX_SAFE_INTEGER));
+    return this.text;
+  }
+
+  /** Containers being written, innermost last. */
+  private readonly stack: Frame[] = [];
+
+  /** Writes `root`'s leaf or opening; `step` writes the rest. */
+  begin(root: unknown): void {
     const enter = (value: unknown, key: string): void => {
       this.keys.push(key);
       const frame = this.start(value);
       if (frame === null) this.keys.pop();
-      else stack.push(frame);
+      else this.stack.push(frame);
     };
     enter(root, '$');
     this.enter = enter;
-    for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
+  }
+
+  /**
+   * Writes about `units` more items; true when the text is whole. Resumable, for a digest taken
+   * in slices (state-digest.ts `digestSliced`): the caller may take `text` away between steps.
+   */
+  step(units: number): boolean {
+    let left = units;
+    for (let frame = this.stack.at(-1); frame !== undefined && left > 0; frame = this.stack.at(-1), left--) {
       if (frame.step(this)) continue;
       this.text += ']';
-      stack.pop();
+      this.stack.pop();
       this.keys.pop();
       if (frame.inline !== null) this.open.delete(frame.inline);
     }
-    return this.text;
+    return this.stack.length === 0;
   }
 
   /** Writes a value inside the current container (set by `run`). */

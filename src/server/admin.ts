@@ -33,8 +33,11 @@
  *                          (or tokens, by contract address) at an address of a simulated chain, at
  *                          once (src/services/wallet/wallet-mint.ts); the wallet's only way in
  *   POST /_afp/snapshot, /_afp/revert { id }, /_afp/reset → time travel both ways
- *                          (src/server/time-travel.ts, time-travel-routes.ts)
- *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts)
+ *                          (src/server/time-travel.ts, time-travel-routes.ts); a snapshot's and a
+ *                          revert's copy run in slices under the platform lock (platform-lock.ts)
+ *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts),
+ *                          in slices under the platform lock too
+ *   GET  /_afp/state also shows the lock (`lock`: held, waiting, refused, jobs, slices, longest slice)
  * A table of rows, like the routes; a known path under another method answers 405.
  * Bad input: every row validates all of its input before it records or changes anything, and
  * answers a 4xx in the spec's error shape (`{ error, code }`); nothing applied, nothing logged.
@@ -61,6 +64,7 @@ import type { DepositView } from '../services/casino/account/account-records.ts'
 import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ClockMover } from './clock-move.ts';
+import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
@@ -98,6 +102,8 @@ export interface AdminOptions {
   readonly checkpoints?: () => JsonObject;
   /** Runs clock moves in slices (clock-move.ts); absent: a move runs whole before the answer. */
   readonly clockMover?: ClockMover;
+  /** Snapshots and reverts run as sliced jobs under it (platform-lock.ts); absent: whole, before the answer. */
+  readonly lock?: PlatformLock;
 }
 
 /** A state-changing admin action, as the command log keeps it. */
@@ -348,6 +354,7 @@ function stateView(options: AdminOptions): JsonObject {
     ...(options.load === undefined ? {} : { load: options.load() }),
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints() }),
     ...(options.clockMover === undefined ? {} : { clock_moves: options.clockMover.view() }),
+    ...(options.lock === undefined ? {} : { lock: options.lock.view() }),
   };
 }
 

@@ -15,10 +15,13 @@
  *   way): a move is a sequence of smaller moves, which the log shows.
  * - Moves run one at a time, in arrival order; a move whose target the clock has already passed
  *   (another move, or the wall clock) does nothing and answers the clock.
+ * - While the platform lock is held (a snapshot or revert in slices, platform-lock.ts) the next
+ *   slice waits for its turn.
  * Limits: a slice handles at least one instant (a single instant with very much due is not split).
  */
 import type { Platform } from '../platform/platform.ts';
 import type { AdminCommand } from './admin.ts';
+import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 
 /** The work of one slice, in ms of wall time: well under the 100 ms a health probe may wait. */
@@ -30,6 +33,7 @@ export interface ClockMoverOptions {
   readonly record?: ((command: AdminCommand) => void) | undefined;
   readonly onClockMoved: () => void;
   readonly sliceMs?: number;
+  readonly lock?: PlatformLock;
 }
 
 export class ClockMover {
@@ -57,8 +61,12 @@ export class ClockMover {
   }
 
   private async run(targetMs: number): Promise<void> {
+    const lock = this.options.lock;
     for (;;) {
-      const done = this.slice(targetMs);
+      const done =
+        lock === undefined || lock.free
+          ? this.slice(targetMs)
+          : await (lock.later(() => this.slice(targetMs), { bounded: false }) as Promise<boolean>);
       this.options.onClockMoved();
       if (done) return;
       await new Promise<void>((resolve) => setImmediate(resolve));

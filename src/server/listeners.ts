@@ -25,6 +25,11 @@
  * Overload (src/server/load-shedder.ts): one LoadShedder for all listeners (they share one event
  * loop and one heap) sheds requests past its bounds with 503 + Retry-After; `/health` and
  * `/_afp/*` are exempt, and GET /_afp/state shows its counts under `load`.
+ *
+ * The platform lock (src/server/platform-lock.ts): a snapshot or a revert copies the platform in
+ * slices holding it; meanwhile requests (lock-intercept.ts), MCP calls, clock moves and the timer
+ * pump wait for their turn, GET /health answers, and no checkpoint is taken on the loop (the next
+ * commit after the job takes it). GET /_afp/state shows its figures under `lock`.
  */
 import type { Server } from 'node:http';
 import type { JsonObject } from '../core/errors.ts';
@@ -45,6 +50,8 @@ import { ClockMover } from './clock-move.ts';
 import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
 import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
+import { lockIntercept } from './lock-intercept.ts';
+import { PlatformLock } from './platform-lock.ts';
 import { createMcpHandler, MCP_PATH } from './mcp.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
@@ -101,6 +108,10 @@ export interface ServeOptions {
   readonly layout?: ServeLayout;
   /** Overload bounds shared by every listener (src/server/load-shedder.ts); absent = SHED_DEFAULTS. */
   readonly shed?: LoadShedderOptions;
+  /** Requests that may wait for the platform lock at once (default LOCK_QUEUE_MAX; tests use small ones). */
+  readonly lockQueueMax?: number;
+  /** Wall ms of work per slice of a lock's job (default JOB_SLICE_MS; 0: one step per slice, as tests use to see many slices on a small state). */
+  readonly lockSliceMs?: number;
 }
 
 /** How a dialect is served: which mounts listen where, which one answers `/_afp/*`, its dispatcher. */
@@ -175,7 +186,11 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           onCommitted: () => afterCommit(),
         });
   const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout, group);
-  const pump = new TimerPump({ platform, clock, log });
+  const lock = new PlatformLock({
+    ...(options.lockQueueMax === undefined ? {} : { queueMax: options.lockQueueMax }),
+    ...(options.lockSliceMs === undefined ? {} : { sliceMs: options.lockSliceMs }),
+  });
+  const pump = new TimerPump({ platform, clock, log, lock });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };
   const checkpointer =
@@ -190,7 +205,10 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           onError: (message) => log(`afp serve: checkpoint: ${message}`),
           ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }),
         });
-  afterCommit = () => writeCheckpoint(checkpointer, log);
+  // Not while a job holds the lock: its command is on disk, its effect not yet in memory.
+  afterCommit = () => {
+    if (lock.free) writeCheckpoint(checkpointer, log);
+  };
   const record =
     commandLog === undefined || group === undefined
       ? undefined
@@ -210,11 +228,12 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           },
         };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
-  const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm() });
+  const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm(), lock });
   const admin = {
     platform,
     clock,
     clockMover,
+    lock,
     mounts: () => urls,
     onClockMoved: () => pump.arm(),
     routes: options.routes,
@@ -231,14 +250,20 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths =
         layout.mcp && (mount === 'faucet' || mount === 'escrow')
-          ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, ...gate }) }
+          ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, lock, ...gate }) }
           : undefined;
       const server = createApiServer({
         dispatcher,
         clock,
         mount,
         trustedProxies: options.trustedProxies,
-        intercept: adminIntercept(mount, admin),
+        intercept: lockIntercept(adminIntercept(mount, admin), {
+          lock,
+          dispatcher,
+          clock,
+          mount,
+          ...(layout.shedBody === undefined ? {} : { busyBody: layout.shedBody }),
+        }),
         afterRequest: () => pump.arm(),
         log,
         ...gate,

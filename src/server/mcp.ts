@@ -26,6 +26,9 @@
  * With a `gate` (afp serve --data's group commit) every answer waits for `gate.hold()` like any
  * answer of the edge: a tool call's result (503 result when it rejects; none is dispatched once the
  * gate is closed) and the transport charge's 429 (it wrote to the limiter, which is in the batch).
+ * With a platform `lock` (afp serve, platform-lock.ts) a request's work on the platform (its charge
+ * and its turn, after the body is read) holds the lock shared: no snapshot or revert copies the
+ * platform in the middle of it, and while one does, the request waits (503 when the lock's queue is full).
  * Limits: the body is read up to config.maxBodyBytes (413 beyond), at most 100 messages per batch
  * (SDK), at most MAX_TOOL_INPUT_ELEMENTS values in one call's arguments, at most
  * MCP_WAITING_MAX requests waiting for the server (503 beyond).
@@ -44,6 +47,7 @@ import type { AnswerGate } from '../http/server.ts';
 import { jsonTooDeep, readBodyBytes } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
+import { isLockBusy, type PlatformLock } from './platform-lock.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
 
 /** Above the largest argument a route accepts (conditions: 256 values), so the route's message wins. */
@@ -60,6 +64,8 @@ export interface McpHandlerOptions {
   readonly log?: (line: string) => void;
   /** Holds each answer until it may leave (afp serve --data's group commit). */
   readonly gate?: AnswerGate;
+  /** The platform lock (afp serve): a request's platform work holds it shared. */
+  readonly lock?: PlatformLock;
 }
 
 export type McpHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
@@ -128,44 +134,66 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   const listText = JSON.stringify(toolList(bound));
   const lane = new McpLane(bound);
   return async (request, response, ip) => {
-    if (request.method === 'POST') return servePost(bound, lane, request, response, ip);
+    if (request.method === 'POST') {
+      const read = await readMcpBody(request, bound.dispatcher.platform.config.maxBodyBytes);
+      if (read.kind === 'failed') return;
+      return holdingLock(bound, response, () => servePost(bound, lane, request, response, ip, read));
+    }
     request.resume(); // nothing else reads a body: drain it so keep-alive connections stay usable
-    const charged = await chargeTransport(bound, request, ip);
-    if (charged.status === 429 || charged.status === 503)
-      return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
-    const rate = rateHeaders(charged);
-    if (request.method !== 'GET')
-      return writeError(
-        bound,
-        response,
-        405,
-        'BAD_REQUEST',
-        `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`,
-        { ...rate, allow: 'GET, POST' },
-      );
-    if ((request.headers.accept ?? '').includes('text/event-stream')) {
-      return writeError(
-        bound,
-        response,
-        405,
-        'BAD_REQUEST',
-        'this MCP endpoint is stateless: no server-initiated stream; POST JSON-RPC messages to /mcp',
-        { ...rate, allow: 'GET, POST' },
-      );
-    }
-    const caller = options.dispatcher.platform.authenticate(request.headers.authorization);
-    if (typeof caller !== 'object' || caller === null) {
-      return writeError(
-        bound,
-        response,
-        401,
-        'UNAUTHORIZED',
-        caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
-        rate,
-      );
-    }
-    writeJson(response, 200, listText, rate);
+    return holdingLock(bound, response, () => serveOther(bound, listText, request, response, ip));
   };
+}
+
+/** Runs `work` holding the platform lock shared (at once without a lock); 503 when the lock's queue is full. */
+async function holdingLock(bound: Bound, response: ServerResponse, work: () => Promise<void>): Promise<void> {
+  const held = bound.lock === undefined ? work() : bound.lock.shared(work);
+  if (!isLockBusy(held)) return held;
+  writeJson(response, 503, jsonRpcError(-32000, held.message), { 'retry-after': String(held.retryAfterSeconds) });
+}
+
+/** GET (the tool list) and the other methods (405), charged like any request. */
+async function serveOther(
+  bound: Bound,
+  listText: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  ip: string,
+): Promise<void> {
+  const charged = await chargeTransport(bound, request, ip);
+  if (charged.status === 429 || charged.status === 503)
+    return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+  const rate = rateHeaders(charged);
+  if (request.method !== 'GET')
+    return writeError(
+      bound,
+      response,
+      405,
+      'BAD_REQUEST',
+      `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`,
+      { ...rate, allow: 'GET, POST' },
+    );
+  if ((request.headers.accept ?? '').includes('text/event-stream')) {
+    return writeError(
+      bound,
+      response,
+      405,
+      'BAD_REQUEST',
+      'this MCP endpoint is stateless: no server-initiated stream; POST JSON-RPC messages to /mcp',
+      { ...rate, allow: 'GET, POST' },
+    );
+  }
+  const caller = bound.dispatcher.platform.authenticate(request.headers.authorization);
+  if (typeof caller !== 'object' || caller === null) {
+    return writeError(
+      bound,
+      response,
+      401,
+      'UNAUTHORIZED',
+      caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
+      rate,
+    );
+  }
+  writeJson(response, 200, listText, rate);
 }
 
 /** The GET body: every tool with the JSON Schema the SDK lists for it (draft-07, input side). */
@@ -184,10 +212,9 @@ async function servePost(
   request: IncomingMessage,
   response: ServerResponse,
   ip: string,
+  read: Exclude<McpBody, { kind: 'failed' }>,
 ): Promise<void> {
   const maxBodyBytes = bound.dispatcher.platform.config.maxBodyBytes;
-  const read = await readMcpBody(request, maxBodyBytes);
-  if (read.kind === 'failed') return;
   if (read.kind === 'too-large') {
     // Charged like any request; the connection closes (the rest of the body is not read).
     const charged = await chargeTransport(bound, request, ip);

@@ -8,10 +8,15 @@
  * changed), then record the command (afp serve --data; a failed append changes nothing), then
  * apply it and move the served clock, then re-arm the timer pump (`onClockMoved`).
  * The `apply*` functions are the one implementation, live and on replay (recovery.ts).
+ * With a platform lock (afp serve, platform-lock.ts) a snapshot's and a revert's copy run as a
+ * sliced job under it: validated and recorded in the row's turn, copied in slices (GET /health
+ * answers between them, everything else that touches the platform waits), and the answer computed
+ * in the job's last turn. The job is the very work `apply*` does whole, so the result is the same.
  */
 import { fail, isFailure, type Failure, type JsonObject } from '../core/errors.ts';
 import type { EdgeRequest } from '../http/server.ts';
 import type { AdminOptions } from './admin.ts';
+import { mapJob, runWhole, type SlicedJob } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 
@@ -32,20 +37,29 @@ export function applyReset(timeTravel: TimeTravel): { toMs: number; dropped: str
   return { toMs: timeTravel.startMs, dropped: timeTravel.reset() };
 }
 
-export function snapshotRow(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+export function snapshotRow(
+  request: EdgeRequest,
+  options: AdminOptions,
+): JsonObject | Failure | Promise<JsonObject | Failure> {
   const refused = emptyBody(request, 'POST /_afp/snapshot takes no body (or {})') ?? missing(options);
   if (refused !== null) return refused;
   const timeTravel = options.timeTravel as TimeTravel;
   const id = timeTravel.nextSnapshotId();
   if (isFailure(id)) return id;
-  const atMs = options.clock.nowMs();
-  options.record?.({ kind: 'snapshot', id, atMs });
-  applySnapshot(timeTravel, id, atMs);
-  options.onClockMoved();
-  return { id, at_ms: atMs, at: new Date(atMs).toISOString(), snapshots: timeTravel.list().length };
+  return runJob(options, () => {
+    const atMs = options.clock.nowMs();
+    options.record?.({ kind: 'snapshot', id, atMs });
+    return mapJob(timeTravel.snapshotJob(id, atMs), () => {
+      options.onClockMoved();
+      return { id, at_ms: atMs, at: new Date(atMs).toISOString(), snapshots: timeTravel.list().length };
+    });
+  });
 }
 
-export function revertRow(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+export function revertRow(
+  request: EdgeRequest,
+  options: AdminOptions,
+): JsonObject | Failure | Promise<JsonObject | Failure> {
   if (request.bodyFailure !== undefined) return request.bodyFailure;
   const refused = missing(options);
   if (refused !== null) return refused;
@@ -58,13 +72,23 @@ export function revertRow(request: EdgeRequest, options: AdminOptions): JsonObje
   const timeTravel = options.timeTravel as TimeTravel;
   const entry = timeTravel.find((body as Record<string, unknown>)['id']);
   if (isFailure(entry)) return entry;
-  const fromMs = options.clock.nowMs();
-  options.record?.({ kind: 'revert', id: entry.id, fromMs, toMs: entry.atMs });
-  const reverted = applyRevert(timeTravel, entry.id);
-  if (isFailure(reverted)) return reverted; // not reached: found above
-  options.clock.travelTo(reverted.toMs);
-  options.onClockMoved();
-  return { id: entry.id, ...clockFields(options.clock), dropped: reverted.dropped };
+  return runJob(options, () => {
+    options.record?.({ kind: 'revert', id: entry.id, fromMs: options.clock.nowMs(), toMs: entry.atMs });
+    return mapJob(timeTravel.revertJob(entry), (dropped) => {
+      options.clock.travelTo(entry.atMs);
+      options.onClockMoved();
+      return { id: entry.id, ...clockFields(options.clock), dropped };
+    });
+  });
+}
+
+/**
+ * Under the platform lock, in slices; without one (no lock served), whole, before the answer.
+ * `make` records the command and starts the work when the job starts: usually in the row's own
+ * turn, later only when MCP calls hold the lock shared, and then after what they applied.
+ */
+function runJob(options: AdminOptions, make: () => SlicedJob<JsonObject>): JsonObject | Promise<JsonObject> {
+  return options.lock === undefined ? runWhole(make()) : options.lock.job(make);
 }
 
 export function resetRow(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {

@@ -20,13 +20,9 @@
  */
 import { assert } from '../core/assert.ts';
 import { fail, type Failure } from '../core/errors.ts';
-import {
-  capturePlatform,
-  replacePlatform,
-  restorePlatform,
-  type PlatformImage,
-} from '../platform/platform-snapshot.ts';
+import { captureSliced, replacePlatform, restoreSliced, type PlatformImage } from '../platform/platform-snapshot.ts';
 import { Platform, type PlatformOptions } from '../platform/platform.ts';
+import { runWhole, type SlicedJob } from './platform-lock.ts';
 
 /** Snapshots held at once (each is a copy of the whole platform). */
 export const SNAPSHOTS_MAX = 32;
@@ -63,12 +59,28 @@ export class TimeTravel {
 
   /** Takes snapshot `id` (the one nextSnapshotId gave) at `atMs`, the served instant. */
   takeSnapshot(id: string, atMs: number): SnapshotEntry {
+    return runWhole(this.snapshotJob(id, atMs));
+  }
+
+  /**
+   * `takeSnapshot` as a sliced job (afp serve runs it under its platform lock, platform-lock.ts):
+   * the platform is advanced to `atMs` now, copied step by step, and the snapshot is held (and
+   * its id used) only at the finish. The platform must not change until then.
+   */
+  snapshotJob(id: string, atMs: number): SlicedJob<SnapshotEntry> {
     assert(id === this.nextSnapshotId(), `snapshot ids are handed out in order (${id})`);
     this.platform.advanceTo(atMs);
-    const entry = { id, atMs, image: capturePlatform(this.platform) };
-    this.snapshots.push(entry);
-    this.lastNumber++;
-    return entry;
+    const copy = captureSliced(this.platform);
+    return {
+      step: (units) => copy.step(units),
+      finish: () => {
+        assert(id === this.nextSnapshotId(), `no snapshot is taken during another (${id})`);
+        const entry = { id, atMs, image: copy.result() };
+        this.snapshots.push(entry);
+        this.lastNumber++;
+        return entry;
+      },
+    };
   }
 
   /** The snapshot named `id`: 400 for a value that is not an id, 404 for one not held. */
@@ -86,10 +98,22 @@ export class TimeTravel {
 
   /** Makes the platform what snapshot `id` holds; drops the later ones. Returns the dropped ids. */
   revert(entry: SnapshotEntry): string[] {
-    const index = this.snapshots.indexOf(entry);
-    assert(index >= 0, `revert to a held snapshot (${entry.id})`);
-    restorePlatform(entry.image, this.platform);
-    return this.snapshots.splice(index + 1).map((dropped) => dropped.id);
+    return runWhole(this.revertJob(entry));
+  }
+
+  /** `revert` as a sliced job: the platform is unchanged until the finish, which makes it the snapshot's at once. */
+  revertJob(entry: SnapshotEntry): SlicedJob<string[]> {
+    assert(this.snapshots.includes(entry), `revert to a held snapshot (${entry.id})`);
+    const copy = restoreSliced(entry.image, this.platform);
+    return {
+      step: (units) => copy.step(units),
+      finish: () => {
+        copy.result();
+        const index = this.snapshots.indexOf(entry);
+        assert(index >= 0, `the snapshot reverted to is still held (${entry.id})`);
+        return this.snapshots.splice(index + 1).map((dropped) => dropped.id);
+      },
+    };
   }
 
   /** The platform of the served settings, from the start; every snapshot dropped. Returns their ids. */

@@ -4,10 +4,13 @@
  * every request and clock move, because either may schedule an earlier timer.
  * In manual clock mode time stands still between admin moves, so nothing is armed: timers fire
  * only when the clock is moved (or a request arrives at a later instant).
+ * While the platform lock is held (a snapshot or revert in slices, platform-lock.ts) a due timer
+ * waits for its turn like any request: at most one such wait at a time.
  * Limits: one pending timer at most; delays are capped at 2^31 − 1 ms (the runtime's maximum),
  * a longer wait simply re-arms. A throw inside a timer is a bug: logged with the seed, not fatal.
  */
 import type { Platform } from '../platform/platform.ts';
+import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 
 const MAX_DELAY_MS = 2_147_483_647;
@@ -19,16 +22,36 @@ export class TimerPump {
   private handle: NodeJS.Timeout | null = null;
   private armedForMs: number | null = null;
   private stopped = false;
+  private readonly lock: PlatformLock | undefined;
+  /** A pump waits for the lock (at most one). */
+  private waiting = false;
 
-  constructor(options: { platform: Platform; clock: ServeClock; log: (line: string) => void }) {
+  constructor(options: { platform: Platform; clock: ServeClock; log: (line: string) => void; lock?: PlatformLock }) {
     this.platform = options.platform;
     this.clock = options.clock;
     this.log = options.log;
+    this.lock = options.lock;
   }
 
-  /** Runs what is due now, then arms the one timer for the next instant (wall mode only). */
+  /** Runs what is due now, then arms the one timer for the next instant (wall mode only); after the lock's job, if one holds it. */
   pump(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.waiting) return;
+    if (this.lock !== undefined && !this.lock.free) {
+      this.waiting = true;
+      void this.lock.later(
+        () => {
+          this.waiting = false;
+          if (!this.stopped) this.runDue();
+        },
+        { bounded: false },
+      );
+      return;
+    }
+    this.runDue();
+  }
+
+  /** Runs what is due now (the platform is free: this is its turn), then arms the timer. */
+  private runDue(): void {
     try {
       this.platform.advanceTo(this.clock.nowMs());
     } catch (error) {
