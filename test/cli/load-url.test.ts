@@ -120,17 +120,17 @@ describe('afp load URL', () => {
     expect(summaryOf(out).thresholds).toEqual([expect.objectContaining({ ok: false })]);
   });
 
-  test("--vus 10 against a server answering after 20 ms: a closed loop of 10, about 500 requests/s, p50 about 20 ms, Little's law agrees", async () => {
+  test("--vus 10 against a server answering after 20 ms: a closed loop of 10, at most 500 requests/s, p50 20 ms or more, Little's law agrees", async () => {
     const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 20));
     const out = join(DIR, 'vus');
     const ran = await load([url, '--vus', '10', '--duration', '2s', '--out', out, '-q']);
     expect(ran.code, ran.err).toBe(0);
     const summary = summaryOf(out);
+    // Lower bounds on latency and upper bounds on rate only: a busy machine slows both, never the other way.
     expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
-    expect(summary.latencyMs.p50).toBeLessThan(40);
     expect(summary.littlesLaw).toMatchObject({ concurrency: 10, concurrencySource: 'configured VUs', ok: true });
-    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
-    expect(summary.littlesLaw?.requestsPerSecond).toBeLessThan(520);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(0);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeLessThanOrEqual(10 / 0.0195);
   });
 
   test('--method, --header and --body reach the target; the endpoint is METHOD /path (the query left out)', async () => {
@@ -224,7 +224,9 @@ describe('afp load URL', () => {
 });
 
 describe('afp load URL --engine autocannon', () => {
-  test("a closed loop of 10 connections on a plain URL: about 500 requests/s at 20 ms, Little's law agrees, a JSON-lines stream of the figures", async () => {
+  // Bounds that hold on a busy machine too: the server answers after 20 ms, so latency is at least
+  // that and 10 connections make at most ~500 requests/s; how far below a busy machine falls is not asserted.
+  test("a closed loop of 10 connections on a plain URL: at most 500 requests/s at 20 ms or more, Little's law agrees, a JSON-lines stream of the figures", async () => {
     const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 20));
     const out = join(DIR, 'autocannon');
     const stream = join(DIR, 'autocannon.jsonl');
@@ -241,18 +243,18 @@ describe('afp load URL --engine autocannon', () => {
       '--out',
       `json=${stream}`,
       '--threshold',
-      'http_req_duration: p(50)<30',
+      'http_req_duration: p(50)>=19',
     ]);
     expect(ran.code, ran.err).toBe(0);
     const summary = summaryOf(out);
     expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
-    expect(summary.latencyMs.p50).toBeLessThan(40);
     expect(summary.littlesLaw).toMatchObject({
       concurrency: 10,
       concurrencySource: 'configured connections',
       ok: true,
     });
-    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(0);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeLessThanOrEqual(10 / 0.0195);
     const lines = readFileSync(stream, 'utf8')
       .trim()
       .split('\n')
