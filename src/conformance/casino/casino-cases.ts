@@ -12,6 +12,7 @@
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../../client/casino-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { rejectionMaker } from '../rejection-maker.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -143,23 +144,7 @@ function requestTo(endpoint: CasinoEndpointId, extra: Partial<TransportRequest> 
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(
-  endpoint: CasinoEndpointId,
-  name: string,
-  expect: ExpectedRejection,
-  extra: (world: CaseWorld) => Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: 'pair',
-    auth,
-    expect,
-    request: (world) => requestTo(endpoint, extra(world)),
-  };
-}
+const rejection = rejectionMaker<CasinoEndpointId>((endpoint, _world, extra) => requestTo(endpoint, extra));
 
 const KEYLESS: ReadonlySet<CasinoEndpointId> = new Set(['casino.A.register', 'casino.A.gossip']);
 

@@ -12,6 +12,7 @@
 import { DOMAINS_ENDPOINTS, type DomainsEndpointId } from '../../client/domains-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { rejectionMaker } from '../rejection-maker.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -51,23 +52,7 @@ function requestTo(endpoint: DomainsEndpointId, extra: Partial<TransportRequest>
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(
-  endpoint: DomainsEndpointId,
-  name: string,
-  expect: ExpectedRejection,
-  extra: (world: CaseWorld) => Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: 'pair',
-    auth,
-    expect,
-    request: (world) => requestTo(endpoint, extra(world)),
-  };
-}
+const rejection = rejectionMaker<DomainsEndpointId>((endpoint, _world, extra) => requestTo(endpoint, extra));
 
 function genericCases(endpoint: DomainsEndpointId): RejectionCase[] {
   const method = DOMAINS_ENDPOINTS[endpoint].method as HttpMethod;
