@@ -202,15 +202,13 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
       return {
         expected: {
           status: 200,
-          body: {
-            domain: eq(name),
-            status: eq('offered'),
-            from: eq(agentId(model, ownerSlot)),
-            to: eq(agentId(model, input.toSlot)),
-            price: money('B', priceMicro),
-            owner: eq(agentId(model, ownerSlot)),
-            tx_hash: eq(null),
-          },
+          body: transferBody(
+            model,
+            name,
+            'offered',
+            { from: ownerSlot, to: input.toSlot, owner: ownerSlot },
+            priceMicro,
+          ),
         },
         commit: () => {
           domain.offer = { buyerSlot: input.toSlot, priceMicro, offeredAtMs: model.nowMs };
@@ -220,15 +218,7 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
     return {
       expected: {
         status: 200,
-        body: {
-          domain: eq(name),
-          status: eq('completed'),
-          from: eq(agentId(model, ownerSlot)),
-          to: eq(agentId(model, input.toSlot)),
-          price: eq(null),
-          owner: eq(agentId(model, input.toSlot)),
-          tx_hash: text(),
-        },
+        body: transferBody(model, name, 'completed', { from: ownerSlot, to: input.toSlot, owner: input.toSlot }, null),
       },
       commit: () => {
         domain.ownerSlot = input.toSlot;
@@ -246,15 +236,17 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
   return {
     expected: {
       status: 200,
-      body: {
-        domain: eq(name),
-        status: eq('completed'),
-        from: eq(agentId(model, ownerSlot)),
-        to: eq(agentId(model, input.callerSlot)),
-        price: money('B', offer.priceMicro),
-        owner: eq(agentId(model, input.callerSlot)),
-        tx_hash: text(),
-      },
+      body: transferBody(
+        model,
+        name,
+        'completed',
+        {
+          from: ownerSlot,
+          to: input.callerSlot,
+          owner: input.callerSlot,
+        },
+        offer.priceMicro,
+      ),
     },
     commit: () => {
       buyer.balanceMicro -= offer.priceMicro;
@@ -263,6 +255,29 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
       domain.ownerSlot = input.callerSlot;
       domain.offer = null;
     },
+  };
+}
+
+/**
+ * The B transfer answer: an offer (a price, no sale yet: the owner stays, no transaction) or a
+ * completed transfer (a gift, price null, or a sale at the offered price; a transaction hash).
+ */
+function transferBody(
+  model: Readonly<CheckModel>,
+  name: string,
+  status: 'offered' | 'completed',
+  slots: { readonly from: number; readonly to: number; readonly owner: number },
+  priceMicro: Micro | null,
+): Record<string, Matcher> {
+  const offered = status === 'offered';
+  return {
+    domain: eq(name),
+    status: eq(status),
+    from: eq(agentId(model, slots.from)),
+    to: eq(agentId(model, slots.to)),
+    price: priceMicro === null ? eq(null) : money('B', priceMicro),
+    owner: eq(agentId(model, slots.owner)),
+    tx_hash: offered ? eq(null) : text(),
   };
 }
 
