@@ -14,7 +14,7 @@ import { expectAnswer, keyed } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 import { chainRow } from '../../services/wallet/wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
-import { walletAt } from './command-wallet.ts';
+import { onAgent, walletAt } from './command-wallet.ts';
 import {
   addressKey,
   balanceOf,
@@ -56,9 +56,7 @@ export function styleAddressesCommand(input: { slot: number; style: 'A' | 'B' })
   const label = `walletAddresses${input.style}(a${input.slot})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: input.style === 'A' ? SCOPES.walletPrimary : B_READ_SCOPES }],
-    parties: () => [input.slot],
+    ...onAgent(input.slot, input.style === 'A' ? SCOPES.walletPrimary : B_READ_SCOPES),
     execute: async (model, system) => {
       const wallet = latestWalletOf(model, input.slot);
       const client = keyed(model, system, input.slot).wallet;
@@ -93,9 +91,7 @@ export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all
   const label = `walletBalanceB(a${input.slot}${input.chain === null ? '' : `, ${input.chain}`})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: B_READ_SCOPES }],
-    parties: () => [input.slot],
+    ...onAgent(input.slot, B_READ_SCOPES),
     execute: async (model, system) => {
       const wallet = latestWalletOf(model, input.slot);
       const answer = await keyed(model, system, input.slot).wallet.call(
