@@ -14,6 +14,7 @@ import { BAD_INPUT_CASES } from '../sim/bad-input-cases.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from './conformance-case.ts';
 import { SPECIFIC_CASES } from './endpoint-cases.ts';
 import { rejectionMaker } from './rejection-maker.ts';
+import { keyRejections, type MakeRejection } from './transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -62,9 +63,7 @@ export const ENDPOINT_SHAPES: Readonly<Record<EndpointId, EndpointShape>> = {
   'escrow.B.dispute': { auth: 'bearer', body: () => ({ reason: 'not delivered' }), setup: 'escrow' },
 };
 
-export const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
-const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 
 /** The request to `endpoint` in `world` (path parameter: the setup's escrow, else the caller's id), altered by `extra`. */
 export function requestTo(
@@ -105,36 +104,11 @@ function genericCases(endpoint: EndpointId): RejectionCase[] {
   } else {
     cases.push(rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, () => ({ query: { colour: 'red' } })));
   }
-  if (shape.auth === 'bearer')
-    cases.push(
-      rejection(
-        endpoint,
-        'no key',
-        UNAUTHORIZED,
-        (world) => (shape.body === null ? {} : { body: shape.body(world) }),
-        'none',
-      ),
-    );
   if (shape.auth !== 'none') {
-    const headers = { authorization: `Bearer ${UNKNOWN_KEY}` };
-    cases.push(
-      rejection(
-        endpoint,
-        'an unknown key',
-        UNAUTHORIZED,
-        (world) => (shape.body === null ? { headers } : { headers, body: shape.body(world) }),
-        'none',
-      ),
-    );
-    cases.push(
-      rejection(
-        endpoint,
-        'a malformed authorization header',
-        UNAUTHORIZED,
-        () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
-        'none',
-      ),
-    );
+    const make: MakeRejection = (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth);
+    const request = (world: CaseWorld): Partial<TransportRequest> =>
+      shape.body === null ? {} : { body: shape.body(world) };
+    cases.push(...keyRejections(make, request, { withoutKey: shape.auth === 'bearer', malformedWithRequest: false }));
   }
   return cases;
 }
