@@ -8,7 +8,7 @@ import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { ensureHolding, freeQtyOf } from './model-holds.ts';
-import type { PerpPlan } from './model-positions.ts';
+import { unrealizedFill, type PerpPlan } from './model-positions.ts';
 import { ceilDiv, chargeFee, NOTIONAL_DIVISOR, qtyFor, type OrderSide } from './model-trading.ts';
 
 /**
@@ -27,18 +27,12 @@ export function planSpotFill(
   if (buy && qty <= 0n) return { kind: 'refused', status: 400 };
   if (buy ? agent.balanceMicro < fill.amountMicro + fill.feeMicro : freeQtyOf(model, fill.slot, fill.market) < qty)
     return { kind: 'refused', status: 422 };
-  return {
-    kind: 'fill',
-    qty,
-    feeMicro: fill.feeMicro,
-    pnlMicro: 0n,
-    apply: () => {
-      const holding = ensureHolding(model, fill.slot, fill.market);
-      agent.balanceMicro += buy ? -fill.amountMicro : fill.amountMicro;
-      chargeFee(model, fill.slot, fill.feeMicro);
-      if (buy) holding.costMicro += fill.amountMicro;
-      else holding.costMicro -= (holding.costMicro * qty) / holding.qty;
-      holding.qty += buy ? qty : -qty;
-    },
-  };
+  return unrealizedFill(qty, fill.feeMicro, () => {
+    const holding = ensureHolding(model, fill.slot, fill.market);
+    agent.balanceMicro += buy ? -fill.amountMicro : fill.amountMicro;
+    chargeFee(model, fill.slot, fill.feeMicro);
+    if (buy) holding.costMicro += fill.amountMicro;
+    else holding.costMicro -= (holding.costMicro * qty) / holding.qty;
+    holding.qty += buy ? qty : -qty;
+  });
 }
