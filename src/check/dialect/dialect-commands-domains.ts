@@ -19,7 +19,7 @@ import type { DnsInput, DnsView } from '../../live/operations.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectSystem } from './dialect-model.ts';
-import { domainsCommand } from './service-command.ts';
+import { serviceCommand } from './service-command.ts';
 import { NAMES_PER_RUN, runDomainName } from './dialect-model-services.ts';
 
 /** Race names of a run: slots after the registered names' (runDomainName(tag, NAMES_PER_RUN + i)). */
@@ -30,7 +30,8 @@ const text = (micro: Micro): string => formatDecimal(micro);
 
 const checkCommand = fc.nat({ max: NAMES_PER_RUN + RACES_PER_RUN - 1 }).map((index) => {
   const label = `domainCheck(name#${index})`;
-  return domainsCommand(
+  return serviceCommand(
+    'domains',
     label,
     () => true,
     async (domains, system) => {
@@ -114,7 +115,8 @@ const dnsCommand = fc
   .map(({ index, kind }) => {
     const { record, changed, invalid } = RECORD_KINDS[kind] as (typeof RECORD_KINDS)[number];
     const label = `dnsRecords(held#${index}, ${record.type})`;
-    return domainsCommand(
+    return serviceCommand(
+      'domains',
       label,
       (domains) => [...domains.held.values()].some((held) => held.domainId !== null),
       async (domains, system) => {
@@ -207,7 +209,8 @@ const dnsCommand = fc
 const raceCommand = fc.nat({ max: RACES_PER_RUN - 1 }).map((slot) => {
   const index = NAMES_PER_RUN + slot;
   const label = `domainRace(d0, name#${index}, two at once)`;
-  return domainsCommand(
+  return serviceCommand(
+    'domains',
     label,
     (domains) => !domains.held.has(runDomainName(domains.tag, index)) && domains.accounts[0].balanceMicro > 0n,
     async (domains, system) => {

@@ -19,7 +19,7 @@ import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import { domainsCommand, tradingCommand } from './service-command.ts';
+import { serviceCommand } from './service-command.ts';
 import {
   NAMES_PER_RUN,
   POSITIONS_MAX,
@@ -63,7 +63,8 @@ function compareBalance(label: string, account: ServiceAccount, seen: Micro): vo
 }
 
 const tradingBalanceCommand = fc.constant(
-  tradingCommand(
+  serviceCommand(
+    'trading',
     'tradingBalance()',
     () => true,
     async (trading, system) => {
@@ -91,7 +92,8 @@ const openCommand = fc
   .map(({ market, side, sizeMicro, leverage }) => {
     const label = `tradeOpen(${market} ${side} ${text(sizeMicro)} ×${leverage})`;
     const marginMicro = sizeMicro / BigInt(leverage);
-    return tradingCommand(
+    return serviceCommand(
+      'trading',
       label,
       (trading) => {
         // Room for the margin and a fee of up to 1%; one position per market (an open on a held one adds to it).
@@ -126,7 +128,8 @@ const openCommand = fc
 
 const closeCommand = fc.nat({ max: POSITIONS_MAX - 1 }).map((index) => {
   const label = `tradeClose(position#${index})`;
-  return tradingCommand(
+  return serviceCommand(
+    'trading',
     label,
     (trading) => trading.positions.length > 0,
     async (trading, system) => {
@@ -153,7 +156,8 @@ function freeMarket(trading: Readonly<TradingModel>): string | null {
 }
 
 const openAboveBalanceCommand = fc.constant(
-  tradingCommand(
+  serviceCommand(
+    'trading',
     'tradeAboveBalance()',
     (trading) => freeMarket(trading) !== null,
     async (trading, system) => {
@@ -179,7 +183,8 @@ const openAboveBalanceCommand = fc.constant(
 );
 
 const openTooLargeCommand = fc.constant(
-  tradingCommand(
+  serviceCommand(
+    'trading',
     'tradeTooLarge()',
     (trading) => freeMarket(trading) !== null && trading.account.balanceMicro < TOO_LARGE_MICRO / 10n,
     async (trading, system) => {
@@ -197,7 +202,8 @@ const openTooLargeCommand = fc.constant(
 
 const domainsBalanceCommand = fc.constantFrom<0 | 1>(0, 0, 1).map((slot) => {
   const label = `domainsBalance(d${slot})`;
-  return domainsCommand(
+  return serviceCommand(
+    'domains',
     label,
     () => true,
     async (domains, system) => {
@@ -210,7 +216,8 @@ const domainsBalanceCommand = fc.constantFrom<0 | 1>(0, 0, 1).map((slot) => {
 
 const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainRegister(d0, name#${index})`;
-  return domainsCommand(
+  return serviceCommand(
+    'domains',
     label,
     (domains) => domains.held.has(runDomainName(domains.tag, index)) || domains.accounts[0].balanceMicro > 0n,
     async (domains, system) => {
@@ -256,7 +263,8 @@ const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
 
 const lookupCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainLookup(name#${index})`;
-  return domainsCommand(
+  return serviceCommand(
+    'domains',
     label,
     () => true,
     async (domains, system) => {
@@ -278,7 +286,8 @@ function heldNameCommand(
   index: number,
   body: (domains: DomainsModel, name: string, held: HeldName, system: DialectSystem) => Promise<void>,
 ): DialectCommand {
-  return domainsCommand(
+  return serviceCommand(
+    'domains',
     label,
     (domains) => domains.held.size > 0,
     async (domains, system) => {

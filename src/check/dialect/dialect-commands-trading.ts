@@ -25,7 +25,7 @@ import type { LimitOrderView } from '../../live/operations.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectSystem } from './dialect-model.ts';
-import { tradingCommand } from './service-command.ts';
+import { serviceCommand } from './service-command.ts';
 import { POSITIONS_MAX, type TradingModel } from './dialect-model-services.ts';
 
 const USDC = 1_000_000n;
@@ -73,7 +73,8 @@ async function readBalance(system: DialectSystem, label: string, trading: Tradin
 
 const priceCommand = fc.constantFrom(...MARKETS).map((market) => {
   const label = `tradePrice(${market})`;
-  return tradingCommand(
+  return serviceCommand(
+    'trading',
     label,
     () => true,
     async (_trading, system) => {
@@ -86,7 +87,8 @@ const openDefaultCommand = fc
   .record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size })
   .map(({ market, side: sideOf, sizeMicro }) => {
     const label = `tradeOpenDefaultLeverage(${market} ${sideOf} ${text(sizeMicro)})`;
-    return tradingCommand(
+    return serviceCommand(
+      'trading',
       label,
       (trading) => free(trading, market) && trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
       async (trading, system) => {
@@ -132,7 +134,8 @@ const restingLimitCommand = fc
   .map(({ market, side: sideOf, sizeMicro }) => {
     const label = `tradeLimitCancel(${market} ${sideOf} ${text(sizeMicro)} ×2, resting)`;
     const leverage = 2;
-    return tradingCommand(
+    return serviceCommand(
+      'trading',
       label,
       (trading) => free(trading, market) && trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
       async (trading, system) => {
@@ -202,7 +205,8 @@ const crossingLimitCommand = fc
     const label = `tradeLimitFill(${market} ${sideOf} ${text(sizeMicro)} ×2, crossing)`;
     const leverage = 2;
     const marginMicro = sizeMicro / BigInt(leverage);
-    return tradingCommand(
+    return serviceCommand(
+      'trading',
       label,
       (trading) => free(trading, market) && trading.account.balanceMicro >= marginMicro + sizeMicro / FEE_ROOM_DIVISOR,
       async (trading, system) => {
@@ -252,7 +256,8 @@ const crossingLimitCommand = fc
   });
 
 const positionsCommand = fc.constant(
-  tradingCommand(
+  serviceCommand(
+    'trading',
     'tradePositions()',
     () => true,
     async (trading, system) => {

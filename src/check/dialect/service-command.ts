@@ -7,7 +7,6 @@
  */
 import { Command } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import type { DomainsModel, TradingModel } from './dialect-model-services.ts';
 
 type ServicePart = 'trading' | 'domains';
 type PartModel<S extends ServicePart> = NonNullable<DialectModel[S]>;
@@ -19,7 +18,7 @@ function partOf<S extends ServicePart>(model: Readonly<DialectModel>, service: S
 }
 
 /** A command on the check's accounts of `service`; `applies` is asked only while they exist. */
-function serviceCommand<S extends ServicePart>(
+export function serviceCommand<S extends ServicePart>(
   service: S,
   label: string,
   applies: (part: Readonly<PartModel<S>>) => boolean,
@@ -30,20 +29,4 @@ function serviceCommand<S extends ServicePart>(
     (model) => model[service] !== null && applies(partOf(model, service)),
     async (model, system) => body(partOf(model, service), system),
   );
-}
-
-export function tradingCommand(
-  label: string,
-  applies: (trading: Readonly<TradingModel>) => boolean,
-  body: (trading: TradingModel, system: DialectSystem) => Promise<void>,
-): Command {
-  return serviceCommand('trading', label, applies, body);
-}
-
-export function domainsCommand(
-  label: string,
-  applies: (domains: Readonly<DomainsModel>) => boolean,
-  body: (domains: DomainsModel, system: DialectSystem) => Promise<void>,
-): Command {
-  return serviceCommand('domains', label, applies, body);
 }
