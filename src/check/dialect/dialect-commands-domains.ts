@@ -19,8 +19,8 @@ import type { DnsInput, DnsView } from '../../live/operations.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectSystem } from './dialect-model.ts';
-import { serviceCommand } from './service-command.ts';
-import { NAMES_PER_RUN, runDomainName } from './dialect-model-services.ts';
+import { runNameCommand, serviceCommand } from './service-command.ts';
+import { NAMES_PER_RUN } from './dialect-model-services.ts';
 
 /** Race names of a run: slots after the registered names' (runDomainName(tag, NAMES_PER_RUN + i)). */
 const RACES_PER_RUN = 2;
@@ -30,12 +30,11 @@ const text = (micro: Micro): string => formatDecimal(micro);
 
 const checkCommand = fc.nat({ max: NAMES_PER_RUN + RACES_PER_RUN - 1 }).map((index) => {
   const label = `domainCheck(name#${index})`;
-  return serviceCommand(
-    'domains',
+  return runNameCommand(
     label,
+    index,
     () => true,
-    async (domains, system) => {
-      const name = runDomainName(domains.tag, index);
+    async (domains, name, system) => {
       const { value } = await accepted(system, label, 'domains.check', { names: [name] }, null);
       const result = value.results.find((one) => one.domain === name);
       if (result === undefined) throw new CheckMismatch(`${label}: the answer has no result for ${name}`);
@@ -209,12 +208,11 @@ const dnsCommand = fc
 const raceCommand = fc.nat({ max: RACES_PER_RUN - 1 }).map((slot) => {
   const index = NAMES_PER_RUN + slot;
   const label = `domainRace(d0, name#${index}, two at once)`;
-  return serviceCommand(
-    'domains',
+  return runNameCommand(
     label,
-    (domains) => !domains.held.has(runDomainName(domains.tag, index)) && domains.accounts[0].balanceMicro > 0n,
-    async (domains, system) => {
-      const name = runDomainName(domains.tag, index);
+    index,
+    (domains, name) => !domains.held.has(name) && domains.accounts[0].balanceMicro > 0n,
+    async (domains, name, system) => {
       const account = domains.accounts[0];
       const price =
         (await accepted(system, `${label}: price`, 'domains.check', { names: [name] }, null)).value.results.find(

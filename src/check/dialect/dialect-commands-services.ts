@@ -19,11 +19,10 @@ import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import { serviceCommand } from './service-command.ts';
+import { runNameCommand, serviceCommand } from './service-command.ts';
 import {
   NAMES_PER_RUN,
   POSITIONS_MAX,
-  runDomainName,
   type DomainsModel,
   type HeldName,
   type ServiceAccount,
@@ -216,12 +215,11 @@ const domainsBalanceCommand = fc.constantFrom<0 | 1>(0, 0, 1).map((slot) => {
 
 const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainRegister(d0, name#${index})`;
-  return serviceCommand(
-    'domains',
+  return runNameCommand(
     label,
-    (domains) => domains.held.has(runDomainName(domains.tag, index)) || domains.accounts[0].balanceMicro > 0n,
-    async (domains, system) => {
-      const name = runDomainName(domains.tag, index);
+    index,
+    (domains, name) => domains.held.has(name) || domains.accounts[0].balanceMicro > 0n,
+    async (domains, name, system) => {
       const account = domains.accounts[0];
       if (domains.held.has(name)) {
         const refusal = await refused(
@@ -263,12 +261,11 @@ const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
 
 const lookupCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainLookup(name#${index})`;
-  return serviceCommand(
-    'domains',
+  return runNameCommand(
     label,
+    index,
     () => true,
-    async (domains, system) => {
-      const name = runDomainName(domains.tag, index);
+    async (domains, name, system) => {
       const { value } = await accepted(system, label, 'domains.lookup', { domain: name }, domains.accounts[0].apiKey);
       const held = domains.held.get(name);
       const expected = held === undefined ? null : domains.accounts[held.holder].agentId;

@@ -4,9 +4,11 @@
  * the row's own condition on that part holds; its body gets that part. Why one place: every trading
  * and domains command of dialect-commands-services.ts, -trading.ts and -domains.ts opens the same
  * way, and a command that ran without its accounts is a bug of the check (thrown, never a mismatch).
+ * A domains command on one of the run's names gets that name (runNameCommand).
  */
 import { Command } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
+import { runDomainName, type DomainsModel } from './dialect-model-services.ts';
 
 type ServicePart = 'trading' | 'domains';
 type PartModel<S extends ServicePart> = NonNullable<DialectModel[S]>;
@@ -28,5 +30,20 @@ export function serviceCommand<S extends ServicePart>(
     label,
     (model) => model[service] !== null && applies(partOf(model, service)),
     async (model, system) => body(partOf(model, service), system),
+  );
+}
+
+/** A domains command on the run's name #`index` (runDomainName): its condition and body get the name. */
+export function runNameCommand(
+  label: string,
+  index: number,
+  applies: (domains: Readonly<DomainsModel>, name: string) => boolean,
+  body: (domains: DomainsModel, name: string, system: DialectSystem) => Promise<void>,
+): Command {
+  return serviceCommand(
+    'domains',
+    label,
+    (domains) => applies(domains, runDomainName(domains.tag, index)),
+    async (domains, system) => body(domains, runDomainName(domains.tag, index), system),
   );
 }
