@@ -155,16 +155,20 @@ export function agentStyleACommand(
   applicable: (model: Readonly<CheckModel>) => boolean,
   exchange: (model: CheckModel, client: AfpClient) => Promise<AgentExchange>,
 ): CommandSpec {
-  return {
-    label,
-    applicable,
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const { answer, prediction, detail } = await exchange(model, keyed(model, system, slot));
-      expectAnswer(detail === undefined ? label : `${label} ${detail}`, model, answer, prediction);
-    },
-  };
+  return soloStyleACommand(slot, label, applicable, async (model, system) => {
+    const { answer, prediction, detail } = await exchange(model, keyed(model, system, slot));
+    expectAnswer(detail === undefined ? label : `${label} ${detail}`, model, answer, prediction);
+  });
+}
+
+/** A command that spends one agent's style-A budget and may move that agent's balance only. */
+export function soloStyleACommand(
+  slot: number,
+  label: string,
+  applicable: (model: Readonly<CheckModel>) => boolean,
+  execute: CommandSpec['execute'],
+): CommandSpec {
+  return { label, applicable, charges: () => [{ slot, scopes: SCOPES.styleA }], parties: () => [slot], execute };
 }
 
 export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: number): AfpClient {

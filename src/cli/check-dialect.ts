@@ -10,49 +10,35 @@
  * Exit codes: 3 a model rule broken, or a finding at --fail-on or above (default major) · 1 the
  * check could not run (no account, no answer) · 0 otherwise.
  */
-import type { Deadline } from '../audit/live-target.ts';
-import type { WaitClock } from '../core/clock.ts';
-import { DIALECT_MAX_COMMANDS, runDialectCheck, type DialectCheckResult } from '../check/dialect/run-dialect-check.ts';
+import {
+  DIALECT_MAX_COMMANDS,
+  runDialectCheck,
+  type DialectCheckOptions,
+  type DialectCheckResult,
+} from '../check/dialect/run-dialect-check.ts';
 import { SEVERITIES, type Finding } from '../live/finding.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/findings-report.ts';
 import { writeFindingsReports } from '../live/report/write-findings.ts';
-import type { Target } from '../live/target.ts';
 import { formatOutcome } from './check-outcome.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
 
-export interface DialectCheckRequest {
-  readonly target: Target;
-  readonly targetSpec: string;
-  readonly seed: number;
-  readonly runs: number;
-  readonly maxCommands?: number;
-  readonly path?: string;
+/** The check's own options (the CLI adds the curl lines), the severity that fails the run and the reports folder. */
+export interface DialectCheckRequest extends Pick<
+  DialectCheckOptions,
+  'target' | 'targetSpec' | 'seed' | 'runs' | 'maxCommands' | 'path' | 'clock' | 'deadline' | 'onRun'
+> {
   readonly failOn: FailOn;
   readonly out?: string;
-  readonly clock: WaitClock;
-  readonly deadline: Deadline;
-  /** After every run (the progress line). */
-  readonly onRun?: () => void;
 }
 
 export async function checkThroughDialect(request: DialectCheckRequest, out: (text: string) => void): Promise<number> {
-  const result = await runDialectCheck({
-    target: request.target,
-    targetSpec: request.targetSpec,
-    seed: request.seed,
-    runs: request.runs,
-    clock: request.clock,
-    deadline: request.deadline,
-    curlOf,
-    ...(request.maxCommands === undefined ? {} : { maxCommands: request.maxCommands }),
-    ...(request.onRun === undefined ? {} : { onRun: request.onRun }),
-    ...(request.path === undefined ? {} : { path: request.path }),
-  });
+  const { failOn: _failOn, out: _reportsDir, ...options } = request;
+  const result = await runDialectCheck({ ...options, curlOf });
   out(formatDialectResult(result, request.maxCommands));
   const findings = result.findings.list();
   if (request.out !== undefined) {

@@ -20,12 +20,12 @@ import { isRefusal, type BetInput, type LiveBet } from '../live/operations.ts';
 import type { OperationCase, OperationCaseContext } from './operation-case.ts';
 import { TRADING_OPERATION_CASES } from './trading-operation-cases.ts';
 import { WALLET_OPERATION_CASES } from './wallet/wallet-operation-cases.ts';
+import { UNKNOWN_KEY } from './transport-rejections.ts';
 
 const MIN_BET_MICRO = 10_000n;
 const ESCROW_MICRO = 100_000n;
 /** 1% of ESCROW_MICRO: the fee the documents (rounded up) and the deployment (round6) both take. */
 const ESCROW_FEE_MICRO = 1_000n;
-const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 const WITHDRAW_ADDRESS = `0x${'a1'.repeat(20)}`;
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);

@@ -13,6 +13,8 @@ import type { HttpMethod, TransportRequest } from '../client/transport.ts';
 import { BAD_INPUT_CASES } from '../sim/bad-input-cases.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from './conformance-case.ts';
 import { SPECIFIC_CASES } from './endpoint-cases.ts';
+import { rejectionMaker } from './rejection-maker.ts';
+import { keyRejections, type MakeRejection } from './transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -61,9 +63,7 @@ export const ENDPOINT_SHAPES: Readonly<Record<EndpointId, EndpointShape>> = {
   'escrow.B.dispute': { auth: 'bearer', body: () => ({ reason: 'not delivered' }), setup: 'escrow' },
 };
 
-export const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
-const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 
 /** The request to `endpoint` in `world` (path parameter: the setup's escrow, else the caller's id), altered by `extra`. */
 export function requestTo(
@@ -76,23 +76,7 @@ export function requestTo(
   return { mount: row.mount, method: row.method, path: endpointPath(endpoint, { id }), ...extra };
 }
 
-function rejection(
-  name: string,
-  endpoint: EndpointId,
-  expect: ExpectedRejection,
-  extra: (world: CaseWorld) => Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: ENDPOINT_SHAPES[endpoint].setup,
-    auth,
-    expect,
-    request: (world) => requestTo(endpoint, world, extra(world)),
-  };
-}
+const rejection = rejectionMaker<EndpointId>(requestTo, (endpoint) => ENDPOINT_SHAPES[endpoint].setup);
 
 /** The bad inputs every endpoint of its shape must reject. */
 function genericCases(endpoint: EndpointId): RejectionCase[] {
@@ -100,56 +84,31 @@ function genericCases(endpoint: EndpointId): RejectionCase[] {
   const method = ENDPOINTS[endpoint].method;
   const wrongMethod: HttpMethod = 'DELETE';
   const cases = [
-    rejection(`wrong method ${wrongMethod}`, endpoint, { status: 405, code: 'BAD_REQUEST' }, () => ({
+    rejection(endpoint, `wrong method ${wrongMethod}`, { status: 405, code: 'BAD_REQUEST' }, () => ({
       method: wrongMethod,
     })),
   ];
   if (method === 'POST') {
     const valid = shape.body ?? ((): Body => ({}));
     cases.push(
-      rejection('malformed JSON', endpoint, BAD_REQUEST, () => ({
+      rejection(endpoint, 'malformed JSON', BAD_REQUEST, () => ({
         rawBody: { text: '{"agent_id": "', contentType: 'application/json' },
       })),
-      rejection('wrong content type (text/plain)', endpoint, { status: 415, code: 'BAD_REQUEST' }, () => ({
+      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, () => ({
         rawBody: { text: 'agent_id=x', contentType: 'text/plain' },
       })),
-      rejection('a non-object body (an array)', endpoint, BAD_REQUEST, () => ({ body: [1, 2, 3] })),
-      rejection('a non-object body (a string)', endpoint, BAD_REQUEST, () => ({ body: 'hello' })),
-      rejection('an unknown field', endpoint, BAD_REQUEST, (world) => ({ body: { ...valid(world), colour: 'red' } })),
+      rejection(endpoint, 'a non-object body (an array)', BAD_REQUEST, () => ({ body: [1, 2, 3] })),
+      rejection(endpoint, 'a non-object body (a string)', BAD_REQUEST, () => ({ body: 'hello' })),
+      rejection(endpoint, 'an unknown field', BAD_REQUEST, (world) => ({ body: { ...valid(world), colour: 'red' } })),
     );
   } else {
-    cases.push(rejection('an unknown query parameter', endpoint, BAD_REQUEST, () => ({ query: { colour: 'red' } })));
+    cases.push(rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, () => ({ query: { colour: 'red' } })));
   }
-  if (shape.auth === 'bearer')
-    cases.push(
-      rejection(
-        'no key',
-        endpoint,
-        UNAUTHORIZED,
-        (world) => (shape.body === null ? {} : { body: shape.body(world) }),
-        'none',
-      ),
-    );
   if (shape.auth !== 'none') {
-    const headers = { authorization: `Bearer ${UNKNOWN_KEY}` };
-    cases.push(
-      rejection(
-        'an unknown key',
-        endpoint,
-        UNAUTHORIZED,
-        (world) => (shape.body === null ? { headers } : { headers, body: shape.body(world) }),
-        'none',
-      ),
-    );
-    cases.push(
-      rejection(
-        'a malformed authorization header',
-        endpoint,
-        UNAUTHORIZED,
-        () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
-        'none',
-      ),
-    );
+    const make: MakeRejection = (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth);
+    const request = (world: CaseWorld): Partial<TransportRequest> =>
+      shape.body === null ? {} : { body: shape.body(world) };
+    cases.push(...keyRejections(make, request, { withoutKey: shape.auth === 'bearer', malformedWithRequest: false }));
   }
   return cases;
 }
@@ -204,7 +163,7 @@ function unknownRoute(mount: TransportRequest['mount'], path: string): Rejection
 
 export const REJECTION_CASES: readonly RejectionCase[] = [
   ...ENDPOINT_IDS.flatMap(genericCases),
-  ...SPECIFIC_CASES.map((row) => rejection(row.name, row.endpoint, row.expect, row.extra, row.auth)),
+  ...SPECIFIC_CASES.map((row) => rejection(row.endpoint, row.name, row.expect, row.extra, row.auth)),
   unknownRoute('api', '/no-such-route'),
   unknownRoute('faucet', '/api/v1/no-such-route'),
   unknownRoute('escrow', '/api/v1/escrow/list/extra'),

@@ -3,20 +3,23 @@
  * (405), a body that cannot be read (malformed JSON, text/plain 415, an array, an unknown field) or,
  * on a row that takes no body, an unknown query parameter (400), and a missing, unknown or
  * malformed key (401). Each service's case file builds its own requests (`make`: its paths and
- * setup) and adds its rows' own cases after these.
+ * setup) and adds its rows' own cases after these; the faucet's, escrow's, casino's and domains'
+ * files, whose body cases differ, share the key cases (keyRejections).
  */
 import type { HttpMethod, TransportRequest } from '../client/transport.ts';
-import type { ExpectedRejection, RejectionCase } from './conformance-case.ts';
-import { UNKNOWN_KEY } from './rejection-cases.ts';
+import type { CaseWorld, ExpectedRejection, RejectionCase } from './conformance-case.ts';
+import type { RequestExtra } from './rejection-maker.ts';
 
 /** One case of the caller's endpoint: its name, the refusal expected, what differs from a valid request, who calls. */
 export type MakeRejection = (
   name: string,
   expect: ExpectedRejection,
-  extra: Partial<TransportRequest>,
+  extra: RequestExtra,
   auth?: RejectionCase['auth'],
 ) => RejectionCase;
 
+/** A key in the platform's form that no agent holds. */
+export const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
 const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 
@@ -43,15 +46,35 @@ export function transportRejections(
     cases.push(make('an unknown query parameter', BAD_REQUEST, { query: { colour: 'red' } }));
   }
   const body: Partial<TransportRequest> = validBody === undefined ? {} : { body: validBody };
-  cases.push(
-    make('no key', UNAUTHORIZED, body, 'none'),
-    make('an unknown key', UNAUTHORIZED, { ...body, headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }, 'none'),
+  cases.push(...keyRejections(make, () => body, { withoutKey: true, malformedWithRequest: true }));
+  return cases;
+}
+
+/**
+ * The key cases of a keyed row, sent without the caller's key: none at all (where the row needs
+ * one), an unknown key and a malformed header (401). `request`: what the row's valid request
+ * carries besides its path (its body or query); `malformedWithRequest`: whether the malformed
+ * header is sent with it (the faucet's and casino's cases send the header alone).
+ */
+export function keyRejections(
+  make: MakeRejection,
+  request: (world: CaseWorld) => Partial<TransportRequest>,
+  options: { readonly withoutKey: boolean; readonly malformedWithRequest: boolean },
+): RejectionCase[] {
+  const withHeader =
+    (authorization: string, carried: boolean) =>
+    (world: CaseWorld): Partial<TransportRequest> => ({
+      ...(carried ? request(world) : {}),
+      headers: { authorization },
+    });
+  return [
+    ...(options.withoutKey ? [make('no key', UNAUTHORIZED, request, 'none')] : []),
+    make('an unknown key', UNAUTHORIZED, withHeader(`Bearer ${UNKNOWN_KEY}`, true), 'none'),
     make(
       'a malformed authorization header',
       UNAUTHORIZED,
-      { ...body, headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } },
+      withHeader('Basic YWxhZGRpbjpvcGVuc2VzYW1l', options.malformedWithRequest),
       'none',
     ),
-  );
-  return cases;
+  ];
 }

@@ -13,8 +13,6 @@ import {
   predictDeposit,
   predictWithdraw,
   predictWithdrawals,
-  REVIEW_ABOVE_MICRO,
-  WITHDRAW_FEE_MICRO,
 } from './model-casino-account.ts';
 import { casinoMismatch } from './model-casino-expect.ts';
 import { agentStyleACommand, casinoAgentReady, type CommandSpec } from '../model-command.ts';
@@ -23,13 +21,14 @@ export type WithdrawKind = 'below-min' | 'min' | 'all' | 'all+1' | 'review' | 'b
 
 function withdrawAmount(model: Readonly<CheckModel>, slot: number, kind: WithdrawKind): bigint {
   const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
-  const all = balanceMicro - WITHDRAW_FEE_MICRO;
+  const rules = model.config.casino.withdraw;
+  const all = balanceMicro - rules.feeMicro;
   const byKind: Record<WithdrawKind, bigint> = {
     'below-min': 990_000n,
     min: 1_000_000n,
     all: all > 0n ? all : 1_000_000n,
     'all+1': (all > 0n ? all : 0n) + 1n,
-    review: REVIEW_ABOVE_MICRO + 1n,
+    review: rules.reviewAboveMicro + 1n,
     'bad-address': 1_000_000n,
     ethereum: 1_000_000n,
   };

@@ -25,8 +25,7 @@ import {
 import { newClientSeed, type ModelBet } from './model-casino.ts';
 import { casinoMismatch, field } from './model-casino-expect.ts';
 import { choiceText, detailProblems, paramsA, type GameChoice } from './model-casino-games.ts';
-import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
-import { SCOPES } from '../model-limits.ts';
+import { casinoAgentReady, expectAnswer, keyed, soloStyleACommand, type CommandSpec } from '../model-command.ts';
 
 export interface BetCommandInput {
   readonly slot: number;
@@ -87,12 +86,11 @@ const registered = (model: Readonly<CheckModel>, slot: number): boolean => model
 export function betACommand(input: BetCommandInput): CommandSpec {
   const { slot, choice } = input;
   const label = `betA(a${slot}, ${choiceText(choice)}, ${input.amount}${input.ownSeed ? '' : ', server seed'})`;
-  return {
+  return soloStyleACommand(
+    slot,
     label,
-    applicable: (model) => model.capabilities.casino && registered(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
+    (model) => casinoAgentReady(model, slot),
+    async (model, system) => {
       const amountMicro = resolveAmount(model, slot, choice, input.amount);
       const clientSeed = input.ownSeed ? newClientSeed(model, slot) : null;
       const body = {
@@ -103,7 +101,7 @@ export function betACommand(input: BetCommandInput): CommandSpec {
       const answer = await keyed(model, system, slot).casino.call(`casino.A.game.${choice.game}`, { body });
       expectBetAnswer(label, model, { slot, choice, amountMicro, clientSeed, style: 'A' }, answer);
     },
-  };
+  );
 }
 
 /** The `params` object of a style-B bet (coinflip side; dice target and over; roulette bet). */
@@ -124,12 +122,11 @@ function paramsB(choice: GameChoice): { game: string; params: Record<string, unk
 export function betBCommand(input: BetCommandInput & { amountAs: 'number' | 'string' }): CommandSpec {
   const { slot, choice } = input;
   const label = `betB(a${slot}, ${choiceText(choice)}, ${input.amount}, amount as ${input.amountAs})`;
-  return {
+  return soloStyleACommand(
+    slot,
     label,
-    applicable: (model) => registered(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
+    (model) => registered(model, slot),
+    async (model, system) => {
       const amountMicro = resolveAmount(model, slot, choice, input.amount);
       const clientSeed = newClientSeed(model, slot);
       const amount = input.amountAs === 'string' ? formatDecimal(amountMicro) : toNumber(amountMicro);
@@ -140,7 +137,7 @@ export function betBCommand(input: BetCommandInput & { amountAs: 'number' | 'str
       });
       expectBetAnswer(label, model, { slot, choice, amountMicro, clientSeed, style: 'B' }, answer);
     },
-  };
+  );
 }
 
 /** A batch element: a bet, or an element the batch must refuse on its own (unknown game, video poker). */
@@ -154,12 +151,11 @@ function elementText(element: BatchElement): string {
 
 export function batchCommand(slot: number, elements: readonly BatchElement[]): CommandSpec {
   const label = `batch(a${slot}, [${elements.map(elementText).join('; ')}])`;
-  return {
+  return soloStyleACommand(
+    slot,
     label,
-    applicable: (model) => model.capabilities.casino && registered(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
+    (model) => casinoAgentReady(model, slot),
+    async (model, system) => {
       // Amounts resolve against the balance before the batch (what the agent knows when it sends it).
       const sent = elements.map((element) =>
         element.kind === 'bet'
@@ -188,7 +184,7 @@ export function batchCommand(slot: number, elements: readonly BatchElement[]): C
       if (answer.status !== 200) expectAnswer(label, model, answer, { expected: { status: 200 } });
       expectBatch(label, model, slot, sent, answer);
     },
-  };
+  );
 }
 
 interface SentElement {

@@ -6,6 +6,7 @@
  */
 import { toNumber } from '../../core/money.ts';
 import { describeRef, referenceText, type AgentRef, type CheckModel } from '../check-model.ts';
+import { refusedAmountMicro } from './model-casino-bets.ts';
 import { field } from './model-casino-expect.ts';
 import {
   predictAccept,
@@ -21,16 +22,10 @@ import { SCOPES } from '../model-limits.ts';
 /** Stake kinds: 0.01 (the minimum), 0.50, 2.00, just below the minimum (400), one micro above the balance (422). */
 export type StakeKind = 'min' | 'half' | 'two' | 'below-min' | 'balance+1';
 
+const STAKES_MICRO = { min: 10_000n, half: 500_000n, two: 2_000_000n } as const;
+
 function stakeMicro(model: Readonly<CheckModel>, slot: number, kind: StakeKind): bigint {
-  const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
-  const byKind: Record<StakeKind, bigint> = {
-    min: 10_000n,
-    half: 500_000n,
-    two: 2_000_000n,
-    'below-min': 9_999n,
-    'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n,
-  };
-  return byKind[kind];
+  return kind === 'below-min' || kind === 'balance+1' ? refusedAmountMicro(model, slot, kind) : STAKES_MICRO[kind];
 }
 
 export interface CreateChallengeInput {

@@ -9,7 +9,7 @@ import { toNumber } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq } from '../expectation.ts';
 import { expectBetAnswer } from './command-casino-bets.ts';
-import { resolveAmount, type AmountKind } from './model-casino-bets.ts';
+import { refusedAmountMicro, resolveAmount, type AmountKind } from './model-casino-bets.ts';
 import { newClientSeed } from './model-casino.ts';
 import { isoAt } from './model-casino-expect.ts';
 import type { GameChoice } from './model-casino-games.ts';
@@ -45,16 +45,10 @@ export interface CreateTournamentInput {
   readonly durationMs: number;
 }
 
+const POOLS_MICRO = { min: 10_000n, one: 1_000_000n, five: 5_000_000n } as const;
+
 function poolMicro(model: Readonly<CheckModel>, slot: number, kind: PoolKind): bigint {
-  const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
-  const byKind: Record<PoolKind, bigint> = {
-    min: 10_000n,
-    one: 1_000_000n,
-    five: 5_000_000n,
-    'below-min': 9_999n,
-    'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n,
-  };
-  return byKind[kind];
+  return kind === 'below-min' || kind === 'balance+1' ? refusedAmountMicro(model, slot, kind) : POOLS_MICRO[kind];
 }
 
 export function createTournamentCommand(input: CreateTournamentInput): CommandSpec {

@@ -7,15 +7,13 @@
  *
  * Precedence (docs/decisions/casino.md "Casino service"): chain → address → amount (400 each) → 422 when the
  * balance is below amount + fee. The fee and the amount leave the balance at request time.
+ * The four numbers (fee, minimum, review threshold and time) are the documents' table as the
+ * platform's configuration holds it (model.config.casino.withdraw); the rules are the model's own.
  */
 import { requireAgent, type CheckModel } from '../check-model.ts';
 import { eq, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import type { ModelWithdrawal } from './model-casino.ts';
 
-export const WITHDRAW_FEE_MICRO = 500_000n;
-export const WITHDRAW_MIN_MICRO = 1_000_000n;
-export const REVIEW_ABOVE_MICRO = 1_000_000_000n;
-export const REVIEW_MS = 86_400_000;
 /** Base: 60 confirmations × 2 s (docs/decisions/casino.md "Casino service", GET /auth/supported-chains). */
 export const BASE_DEPOSIT_MS = 120_000;
 
@@ -29,53 +27,54 @@ export interface WithdrawInput {
 }
 
 export function predictWithdraw(model: Readonly<CheckModel>, input: WithdrawInput): Prediction {
+  const rules = model.config.casino.withdraw;
   if (
     input.amountMicro <= 0n ||
     (input.chain !== null && input.chain !== 'base') ||
     !/^0x[0-9a-fA-F]{40}$/.test(input.address) ||
-    input.amountMicro < WITHDRAW_MIN_MICRO
+    input.amountMicro < rules.minimumMicro
   ) {
     return { expected: { status: 400, code: 'BAD_REQUEST' } };
   }
   const agent = requireAgent(model, input.slot);
-  const debitMicro = input.amountMicro + WITHDRAW_FEE_MICRO;
+  const debitMicro = input.amountMicro + rules.feeMicro;
   if (agent.balanceMicro < debitMicro) return { expected: { status: 422, code: 'INSUFFICIENT_BALANCE' } };
-  const review = input.amountMicro > REVIEW_ABOVE_MICRO;
+  const review = input.amountMicro > rules.reviewAboveMicro;
   const draft: ModelWithdrawal = {
     id: '',
     slot: input.slot,
     address: input.address,
     amountMicro: input.amountMicro,
     createdAtMs: model.nowMs,
-    reviewEndsAtMs: review ? model.nowMs + REVIEW_MS : null,
+    reviewEndsAtMs: review ? model.nowMs + rules.reviewMs : null,
     completedAtMs: review ? null : model.nowMs,
   };
   return {
     expected: {
       status: 200,
       body: {
-        ...withdrawalLine(draft),
+        ...withdrawalLine(draft, rules.feeMicro),
         withdrawal_id: text(),
         new_balance: money('A', agent.balanceMicro - debitMicro),
       },
     },
     commit: (answer) => {
       agent.balanceMicro -= debitMicro;
-      (model as CheckModel).feeIncomeMicro += WITHDRAW_FEE_MICRO;
+      (model as CheckModel).feeIncomeMicro += rules.feeMicro;
       (model as CheckModel).casino.withdrawals.push({ ...draft, id: String(answer['withdrawal_id']) });
     },
   };
 }
 
-function withdrawalLine(withdrawal: ModelWithdrawal): Record<string, Matcher> {
+function withdrawalLine(withdrawal: ModelWithdrawal, feeMicro: bigint): Record<string, Matcher> {
   const completed = withdrawal.completedAtMs !== null;
   return {
     withdrawal_id: eq(withdrawal.id),
     chain: eq('base'),
     address: eq(withdrawal.address),
     amount: money('A', withdrawal.amountMicro),
-    fee: money('A', WITHDRAW_FEE_MICRO),
-    total_debited: money('A', withdrawal.amountMicro + WITHDRAW_FEE_MICRO),
+    fee: money('A', feeMicro),
+    total_debited: money('A', withdrawal.amountMicro + feeMicro),
     status: eq(completed ? 'completed' : 'pending_review'),
     ...(completed ? { tx_hash: text() } : { tx_hash: eq(null) }),
     created_at: time(withdrawal.createdAtMs),
@@ -93,7 +92,12 @@ export function predictWithdrawals(model: Readonly<CheckModel>, slot: number): P
   return {
     expected: {
       status: 200,
-      body: { withdrawals: list(own.map((withdrawal) => object(withdrawalLine(withdrawal)))), count: eq(own.length) },
+      body: {
+        withdrawals: list(
+          own.map((withdrawal) => object(withdrawalLine(withdrawal, model.config.casino.withdraw.feeMicro))),
+        ),
+        count: eq(own.length),
+      },
     },
   };
 }

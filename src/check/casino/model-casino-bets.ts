@@ -40,7 +40,7 @@ export function resolveAmount(model: Readonly<CheckModel>, slot: number, choice:
     case 'min':
       return MIN_BET_MICRO;
     case 'below-min':
-      return MIN_BET_MICRO - 1n;
+      return refusedAmountMicro(model, slot, kind);
     case 'small':
       return 50_000n;
     case 'half-kelly':
@@ -50,10 +50,20 @@ export function resolveAmount(model: Readonly<CheckModel>, slot: number, choice:
     case 'kelly+1':
       return limit() + 1n;
     case 'balance+1':
-      return (balanceMicro < 0n ? 0n : balanceMicro) + 1n;
+      return refusedAmountMicro(model, slot, kind);
     case 'over-max':
       return maxBetMicro(choice.game) + 1n;
   }
+}
+
+/** Amounts every casino stake (bet, challenge, prize pool) is drawn at to be refused: below the minimum (400), over the balance (422). */
+export type RefusedAmountKind = 'below-min' | 'balance+1';
+
+/** One micro below the 0.01 minimum, or one micro above what `slot` holds now (at least 1). */
+export function refusedAmountMicro(model: Readonly<CheckModel>, slot: number, kind: RefusedAmountKind): bigint {
+  if (kind === 'below-min') return MIN_BET_MICRO - 1n;
+  const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
+  return (balanceMicro < 0n ? 0n : balanceMicro) + 1n;
 }
 
 export interface Refusal {

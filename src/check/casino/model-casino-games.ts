@@ -8,8 +8,9 @@
  * hypergeometric law over the published paytable; plinko by the binomial law over the published
  * bin tables), the bet's minimum and maximum, and the Kelly limit of NOTES.md from that law.
  * It never calls the casino service, the game modules' `distribution`, nor the Kelly modules; the
- * paytables are data it reads (keno-tables.ts, plinko-tables.ts), and only `replay` runs a game
- * module's pure `play` on provably fair draws — the published rule a revealed seed is checked by.
+ * paytables and roulette's bet types are data it reads (keno-tables.ts, plinko-tables.ts,
+ * roulette.ts), and only `replay` runs a game module's pure `play` on provably fair draws — the
+ * published rule a revealed seed is checked by.
  */
 import { ONE, ZERO, add, compare, div, mul, ratio, ratioFromDecimal, sub, type Ratio } from '../../core/ratio.ts';
 import type { DrawStream } from '../../services/casino/fair/draw-stream.ts';
@@ -20,7 +21,7 @@ import { keno } from '../../services/casino/games/keno.ts';
 import { KENO_PAYTABLE } from '../../services/casino/games/keno-tables.ts';
 import { plinko } from '../../services/casino/games/plinko.ts';
 import { PLINKO_HALF_TABLES, type PlinkoRisk, type PlinkoRows } from '../../services/casino/games/plinko-tables.ts';
-import { roulette, type RouletteBetType } from '../../services/casino/games/roulette.ts';
+import { roulette, ROULETTE_BET_TYPES, type RouletteBetType } from '../../services/casino/games/roulette.ts';
 
 export type GameChoice =
   | { readonly game: 'coin_flip'; readonly side: 'heads' | 'tails' }
@@ -43,21 +44,6 @@ export function maxBetMicro(game: GameId): bigint {
 }
 
 const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-const ROULETTE_TYPES = [
-  'number',
-  'red',
-  'black',
-  'odd',
-  'even',
-  'high',
-  'low',
-  'dozen_1',
-  'dozen_2',
-  'dozen_3',
-  'column_1',
-  'column_2',
-  'column_3',
-];
 
 export function choiceText(choice: GameChoice): string {
   switch (choice.game) {
@@ -108,7 +94,7 @@ export function validChoice(choice: GameChoice): boolean {
         diceWinningRolls(choice.direction, choice.threshold) > 0
       );
     case 'roulette':
-      if (!ROULETTE_TYPES.includes(choice.betType)) return false;
+      if (!ROULETTE_BET_TYPES.some((type) => type === choice.betType)) return false;
       return choice.betType === 'number'
         ? choice.betValue !== null && choice.betValue >= 0 && choice.betValue <= 36
         : choice.betValue === null;

@@ -17,9 +17,10 @@ import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { DnsInput, DnsView } from '../../live/operations.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
-import { accepted, Command, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
-import type { DialectModel, DialectSystem } from './dialect-model.ts';
-import { NAMES_PER_RUN, runDomainName, type DomainsModel } from './dialect-model-services.ts';
+import { accepted, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
+import type { DialectSystem } from './dialect-model.ts';
+import { runNameCommand, serviceCommand } from './service-command.ts';
+import { NAMES_PER_RUN } from './dialect-model-services.ts';
 
 /** Race names of a run: slots after the registered names' (runDomainName(tag, NAMES_PER_RUN + i)). */
 const RACES_PER_RUN = 2;
@@ -27,19 +28,13 @@ const CHANGED_TTL = 7_200;
 
 const text = (micro: Micro): string => formatDecimal(micro);
 
-function domainsOf(model: Readonly<DialectModel>): DomainsModel {
-  if (model.domains === null) throw new Error("a domains command ran without the check's domains accounts");
-  return model.domains;
-}
-
 const checkCommand = fc.nat({ max: NAMES_PER_RUN + RACES_PER_RUN - 1 }).map((index) => {
   const label = `domainCheck(name#${index})`;
-  return new Command(
+  return runNameCommand(
     label,
-    (model) => model.domains !== null,
-    async (model, system) => {
-      const domains = domainsOf(model);
-      const name = runDomainName(domains.tag, index);
+    index,
+    () => true,
+    async (domains, name, system) => {
       const { value } = await accepted(system, label, 'domains.check', { names: [name] }, null);
       const result = value.results.find((one) => one.domain === name);
       if (result === undefined) throw new CheckMismatch(`${label}: the answer has no result for ${name}`);
@@ -119,11 +114,11 @@ const dnsCommand = fc
   .map(({ index, kind }) => {
     const { record, changed, invalid } = RECORD_KINDS[kind] as (typeof RECORD_KINDS)[number];
     const label = `dnsRecords(held#${index}, ${record.type})`;
-    return new Command(
+    return serviceCommand(
+      'domains',
       label,
-      (model) => model.domains !== null && [...model.domains.held.values()].some((held) => held.domainId !== null),
-      async (model, system) => {
-        const domains = domainsOf(model);
+      (domains) => [...domains.held.values()].some((held) => held.domainId !== null),
+      async (domains, system) => {
         const names = [...domains.held.entries()].filter(([, held]) => held.domainId !== null);
         const [name, held] = names[index % names.length] ?? [];
         if (name === undefined || held === undefined || held.domainId === null)
@@ -213,15 +208,11 @@ const dnsCommand = fc
 const raceCommand = fc.nat({ max: RACES_PER_RUN - 1 }).map((slot) => {
   const index = NAMES_PER_RUN + slot;
   const label = `domainRace(d0, name#${index}, two at once)`;
-  return new Command(
+  return runNameCommand(
     label,
-    (model) =>
-      model.domains !== null &&
-      !model.domains.held.has(runDomainName(model.domains.tag, index)) &&
-      model.domains.accounts[0].balanceMicro > 0n,
-    async (model, system) => {
-      const domains = domainsOf(model);
-      const name = runDomainName(domains.tag, index);
+    index,
+    (domains, name) => !domains.held.has(name) && domains.accounts[0].balanceMicro > 0n,
+    async (domains, name, system) => {
       const account = domains.accounts[0];
       const price =
         (await accepted(system, `${label}: price`, 'domains.check', { names: [name] }, null)).value.results.find(

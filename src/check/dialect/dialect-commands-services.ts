@@ -17,13 +17,14 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { OperationName } from '../../live/operations.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
-import { accepted, Command, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
+import { accepted, judged, refused, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
+import { runNameCommand, serviceCommand } from './service-command.ts';
 import {
   NAMES_PER_RUN,
   POSITIONS_MAX,
-  runDomainName,
   type DomainsModel,
+  type HeldName,
   type ServiceAccount,
   type TradingModel,
 } from './dialect-model-services.ts';
@@ -43,16 +44,6 @@ const FEE_RATES: readonly { readonly thousandthsOfPercent: bigint; readonly seen
 
 const text = (micro: Micro): string => formatDecimal(micro);
 
-function tradingOf(model: Readonly<DialectModel>): TradingModel {
-  if (model.trading === null) throw new Error("a trading command ran without the check's trading account");
-  return model.trading;
-}
-
-function domainsOf(model: Readonly<DialectModel>): DomainsModel {
-  if (model.domains === null) throw new Error("a domains command ran without the check's domains accounts");
-  return model.domains;
-}
-
 /** The fee rate a fee shows for `sizeMicro` (rounded either way to the micro), as the rule's text. */
 function feeRateText(feeMicro: Micro, sizeMicro: Micro): string {
   for (const rate of FEE_RATES) {
@@ -71,11 +62,11 @@ function compareBalance(label: string, account: ServiceAccount, seen: Micro): vo
 }
 
 const tradingBalanceCommand = fc.constant(
-  new Command(
+  serviceCommand(
+    'trading',
     'tradingBalance()',
-    (model) => model.trading !== null,
-    async (model, system) => {
-      const trading = tradingOf(model);
+    () => true,
+    async (trading, system) => {
       const { value } = await accepted(system, 'tradingBalance()', 'trading.balance', {}, trading.account.apiKey);
       compareBalance('tradingBalance(): free balance', trading.account, value.balanceMicro);
       const heldMicro = trading.positions.reduce(
@@ -100,20 +91,18 @@ const openCommand = fc
   .map(({ market, side, sizeMicro, leverage }) => {
     const label = `tradeOpen(${market} ${side} ${text(sizeMicro)} ×${leverage})`;
     const marginMicro = sizeMicro / BigInt(leverage);
-    return new Command(
+    return serviceCommand(
+      'trading',
       label,
-      (model) => {
-        const trading = model.trading;
+      (trading) => {
         // Room for the margin and a fee of up to 1%; one position per market (an open on a held one adds to it).
         return (
-          trading !== null &&
           trading.positions.length < POSITIONS_MAX &&
           !trading.positions.some((position) => position.symbol === market) &&
           trading.account.balanceMicro >= marginMicro + sizeMicro / 100n
         );
       },
-      async (model, system) => {
-        const trading = tradingOf(model);
+      async (trading, system) => {
         const { value, request } = await accepted(
           system,
           label,
@@ -138,11 +127,11 @@ const openCommand = fc
 
 const closeCommand = fc.nat({ max: POSITIONS_MAX - 1 }).map((index) => {
   const label = `tradeClose(position#${index})`;
-  return new Command(
+  return serviceCommand(
+    'trading',
     label,
-    (model) => (model.trading?.positions.length ?? 0) > 0,
-    async (model, system) => {
-      const trading = tradingOf(model);
+    (trading) => trading.positions.length > 0,
+    async (trading, system) => {
       const at = index % trading.positions.length;
       const position = trading.positions[at];
       if (position === undefined) throw new Error(`${label}: precondition broken`);
@@ -166,11 +155,11 @@ function freeMarket(trading: Readonly<TradingModel>): string | null {
 }
 
 const openAboveBalanceCommand = fc.constant(
-  new Command(
+  serviceCommand(
+    'trading',
     'tradeAboveBalance()',
-    (model) => model.trading !== null && freeMarket(model.trading) !== null,
-    async (model, system) => {
-      const trading = tradingOf(model);
+    (trading) => freeMarket(trading) !== null,
+    async (trading, system) => {
       // At leverage 1 the margin is the size: a whole USDC more than the balance (and at least the 1 USDC minimum).
       const sizeMicro = trading.account.balanceMicro + USDC;
       const refusal = await refused(
@@ -193,14 +182,11 @@ const openAboveBalanceCommand = fc.constant(
 );
 
 const openTooLargeCommand = fc.constant(
-  new Command(
+  serviceCommand(
+    'trading',
     'tradeTooLarge()',
-    (model) =>
-      model.trading !== null &&
-      freeMarket(model.trading) !== null &&
-      model.trading.account.balanceMicro < TOO_LARGE_MICRO / 10n,
-    async (model, system) => {
-      const trading = tradingOf(model);
+    (trading) => freeMarket(trading) !== null && trading.account.balanceMicro < TOO_LARGE_MICRO / 10n,
+    async (trading, system) => {
       const refusal = await refused(
         system,
         'tradeTooLarge()',
@@ -215,11 +201,12 @@ const openTooLargeCommand = fc.constant(
 
 const domainsBalanceCommand = fc.constantFrom<0 | 1>(0, 0, 1).map((slot) => {
   const label = `domainsBalance(d${slot})`;
-  return new Command(
+  return serviceCommand(
+    'domains',
     label,
-    (model) => model.domains !== null,
-    async (model, system) => {
-      const account = domainsOf(model).accounts[slot];
+    () => true,
+    async (domains, system) => {
+      const account = domains.accounts[slot];
       const { value } = await accepted(system, label, 'domains.balance', {}, account.apiKey);
       compareBalance(label, account, value.balanceMicro);
     },
@@ -228,14 +215,11 @@ const domainsBalanceCommand = fc.constantFrom<0 | 1>(0, 0, 1).map((slot) => {
 
 const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainRegister(d0, name#${index})`;
-  return new Command(
+  return runNameCommand(
     label,
-    (model) =>
-      model.domains !== null &&
-      (model.domains.held.has(runDomainName(model.domains.tag, index)) || model.domains.accounts[0].balanceMicro > 0n),
-    async (model, system) => {
-      const domains = domainsOf(model);
-      const name = runDomainName(domains.tag, index);
+    index,
+    (domains, name) => domains.held.has(name) || domains.accounts[0].balanceMicro > 0n,
+    async (domains, name, system) => {
       const account = domains.accounts[0];
       if (domains.held.has(name)) {
         const refusal = await refused(
@@ -277,12 +261,11 @@ const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
 
 const lookupCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainLookup(name#${index})`;
-  return new Command(
+  return runNameCommand(
     label,
-    (model) => model.domains !== null,
-    async (model, system) => {
-      const domains = domainsOf(model);
-      const name = runDomainName(domains.tag, index);
+    index,
+    () => true,
+    async (domains, name, system) => {
       const { value } = await accepted(system, label, 'domains.lookup', { domain: name }, domains.accounts[0].apiKey);
       const held = domains.held.get(name);
       const expected = held === undefined ? null : domains.accounts[held.holder].agentId;
@@ -294,79 +277,73 @@ const lookupCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   );
 });
 
-/** A name of the run and its holder, or null. */
-function heldAt(
-  domains: Readonly<DomainsModel>,
+/** A command on the `index`-th name the run holds (cycling), once it holds one. */
+function heldNameCommand(
+  label: string,
   index: number,
-): [string, { holder: 0 | 1; readonly domainId: string | null }] | null {
-  const names = [...domains.held.entries()];
-  return names.length === 0 ? null : (names[index % names.length] ?? null);
+  body: (domains: DomainsModel, name: string, held: HeldName, system: DialectSystem) => Promise<void>,
+): DialectCommand {
+  return serviceCommand(
+    'domains',
+    label,
+    (domains) => domains.held.size > 0,
+    async (domains, system) => {
+      const names = [...domains.held.entries()];
+      const [name, held] = names[index % names.length] ?? [];
+      if (name === undefined || held === undefined) throw new Error(`${label}: precondition broken`);
+      await body(domains, name, held, system);
+    },
+  );
 }
 
 const giftCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainGift(held#${index})`;
-  return new Command(
-    label,
-    (model) => model.domains !== null && model.domains.held.size > 0,
-    async (model, system) => {
-      const domains = domainsOf(model);
-      const entry = heldAt(domains, index);
-      if (entry === null) throw new Error(`${label}: precondition broken`);
-      const [name, held] = entry;
-      const to = (1 - held.holder) as 0 | 1;
-      const giver = domains.accounts[held.holder];
-      const { value } = await accepted(
-        system,
-        `${label}: ${name} d${held.holder} → d${to}`,
-        'domains.transfer',
-        { domain: name, to: domains.accounts[to].agentId, priceMicro: null, domainId: held.domainId },
-        giver.apiKey,
+  return heldNameCommand(label, index, async (domains, name, held, system) => {
+    const to = (1 - held.holder) as 0 | 1;
+    const giver = domains.accounts[held.holder];
+    const { value } = await accepted(
+      system,
+      `${label}: ${name} d${held.holder} → d${to}`,
+      'domains.transfer',
+      { domain: name, to: domains.accounts[to].agentId, priceMicro: null, domainId: held.domainId },
+      giver.apiKey,
+    );
+    if (value.owner !== null && value.owner !== domains.accounts[to].agentId)
+      throw new CheckMismatch(
+        `${label}: the answer names ${value.owner} the holder, expected ${domains.accounts[to].agentId}`,
       );
-      if (value.owner !== null && value.owner !== domains.accounts[to].agentId)
-        throw new CheckMismatch(
-          `${label}: the answer names ${value.owner} the holder, expected ${domains.accounts[to].agentId}`,
-        );
-      held.holder = to;
-    },
-  );
+    held.holder = to;
+  });
 });
 
 const pricedTransferCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainOffer(held#${index}, 1.00)`;
-  return new Command(
-    label,
-    (model) => model.domains !== null && model.domains.held.size > 0,
-    async (model, system) => {
-      const domains = domainsOf(model);
-      const entry = heldAt(domains, index);
-      if (entry === null) throw new Error(`${label}: precondition broken`);
-      const [name, held] = entry;
-      const input = {
-        domain: name,
-        to: domains.accounts[1 - held.holder]?.agentId ?? '',
-        priceMicro: USDC,
-        domainId: held.domainId,
-      };
-      const outcome = await system.session.call('domains.transfer', input, domains.accounts[held.holder].apiKey);
-      const op: OperationName = 'domains.transfer';
-      const dialect = system.session.target.services['domains' as ServiceName]?.dialect ?? 'A';
-      if (outcome.kind === 'unsupported') {
-        // The dialect has no field for a price: nothing is sent, nothing moves; the difference is the documented one.
-        const verdict = judge('domains.transfer.priced', dialect, 'no priced transfer', {
-          endpoint: op,
-          evidence: outcome.reason,
-        });
-        if (verdict.verdict === 'documented') system.raise(verdict.finding);
-        if (verdict.verdict === 'fail') throw new CheckMismatch(`${label}: ${verdict.detail}`);
-        return;
-      }
-      if (outcome.kind !== 'ok')
-        throw new CheckMismatch(
-          `${label}: ${outcome.kind === 'refused' ? `refused ${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}, expected the offer accepted`,
-        );
-      // An offer moves nothing until the buyer accepts it: the holder stays.
-    },
-  );
+  return heldNameCommand(label, index, async (domains, name, held, system) => {
+    const input = {
+      domain: name,
+      to: domains.accounts[1 - held.holder]?.agentId ?? '',
+      priceMicro: USDC,
+      domainId: held.domainId,
+    };
+    const outcome = await system.session.call('domains.transfer', input, domains.accounts[held.holder].apiKey);
+    const op: OperationName = 'domains.transfer';
+    const dialect = system.session.target.services['domains' as ServiceName]?.dialect ?? 'A';
+    if (outcome.kind === 'unsupported') {
+      // The dialect has no field for a price: nothing is sent, nothing moves; the difference is the documented one.
+      const verdict = judge('domains.transfer.priced', dialect, 'no priced transfer', {
+        endpoint: op,
+        evidence: outcome.reason,
+      });
+      if (verdict.verdict === 'documented') system.raise(verdict.finding);
+      if (verdict.verdict === 'fail') throw new CheckMismatch(`${label}: ${verdict.detail}`);
+      return;
+    }
+    if (outcome.kind !== 'ok')
+      throw new CheckMismatch(
+        `${label}: ${outcome.kind === 'refused' ? `refused ${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}, expected the offer accepted`,
+      );
+    // An offer moves nothing until the buyer accepts it: the holder stays.
+  });
 });
 
 export const SERVICE_COMMANDS: readonly DialectCommandRow[] = [

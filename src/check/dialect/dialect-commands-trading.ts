@@ -23,8 +23,9 @@ import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { LimitOrderView } from '../../live/operations.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
-import { accepted, Command, judged, type DialectCommandRow } from './dialect-commands.ts';
-import type { DialectModel, DialectSystem } from './dialect-model.ts';
+import { accepted, judged, type DialectCommandRow } from './dialect-commands.ts';
+import type { DialectSystem } from './dialect-model.ts';
+import { serviceCommand } from './service-command.ts';
 import { POSITIONS_MAX, type TradingModel } from './dialect-model-services.ts';
 
 const USDC = 1_000_000n;
@@ -37,11 +38,6 @@ const SPREAD_MAX = 0.005;
 const text = (micro: Micro): string => formatDecimal(micro);
 const side = fc.constantFrom<'long' | 'short'>('long', 'short');
 const size = fc.constantFrom(2n * USDC, 4n * USDC, 5n * USDC);
-
-function tradingOf(model: Readonly<DialectModel>): TradingModel {
-  if (model.trading === null) throw new Error("a trading command ran without the check's trading account");
-  return model.trading;
-}
 
 function free(trading: Readonly<TradingModel>, market: string): boolean {
   return trading.positions.length < POSITIONS_MAX && !trading.positions.some((position) => position.symbol === market);
@@ -77,10 +73,11 @@ async function readBalance(system: DialectSystem, label: string, trading: Tradin
 
 const priceCommand = fc.constantFrom(...MARKETS).map((market) => {
   const label = `tradePrice(${market})`;
-  return new Command(
+  return serviceCommand(
+    'trading',
     label,
-    (model) => model.trading !== null,
-    async (_model, system) => {
+    () => true,
+    async (_trading, system) => {
       await priceOf(system, label, market);
     },
   );
@@ -90,14 +87,11 @@ const openDefaultCommand = fc
   .record({ market: fc.constantFrom(...MARKETS), side, sizeMicro: size })
   .map(({ market, side: sideOf, sizeMicro }) => {
     const label = `tradeOpenDefaultLeverage(${market} ${sideOf} ${text(sizeMicro)})`;
-    return new Command(
+    return serviceCommand(
+      'trading',
       label,
-      (model) =>
-        model.trading !== null &&
-        free(model.trading, market) &&
-        model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
-      async (model, system) => {
-        const trading = tradingOf(model);
+      (trading) => free(trading, market) && trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
+      async (trading, system) => {
         const { value, request } = await accepted(
           system,
           label,
@@ -140,14 +134,11 @@ const restingLimitCommand = fc
   .map(({ market, side: sideOf, sizeMicro }) => {
     const label = `tradeLimitCancel(${market} ${sideOf} ${text(sizeMicro)} ×2, resting)`;
     const leverage = 2;
-    return new Command(
+    return serviceCommand(
+      'trading',
       label,
-      (model) =>
-        model.trading !== null &&
-        free(model.trading, market) &&
-        model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
-      async (model, system) => {
-        const trading = tradingOf(model);
+      (trading) => free(trading, market) && trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR,
+      async (trading, system) => {
         const balance = await readBalance(system, `${label}: balance before`, trading);
         if (!trading.account.unsure && balance !== trading.account.balanceMicro)
           throw new CheckMismatch(
@@ -214,14 +205,11 @@ const crossingLimitCommand = fc
     const label = `tradeLimitFill(${market} ${sideOf} ${text(sizeMicro)} ×2, crossing)`;
     const leverage = 2;
     const marginMicro = sizeMicro / BigInt(leverage);
-    return new Command(
+    return serviceCommand(
+      'trading',
       label,
-      (model) =>
-        model.trading !== null &&
-        free(model.trading, market) &&
-        model.trading.account.balanceMicro >= marginMicro + sizeMicro / FEE_ROOM_DIVISOR,
-      async (model, system) => {
-        const trading = tradingOf(model);
+      (trading) => free(trading, market) && trading.account.balanceMicro >= marginMicro + sizeMicro / FEE_ROOM_DIVISOR,
+      async (trading, system) => {
         const { price } = await priceOf(system, label, market);
         // 2% through the price: any quote of the same instant crosses it.
         const limitPrice = rounded(sideOf === 'long' ? price * 1.02 : price * 0.98);
@@ -268,11 +256,11 @@ const crossingLimitCommand = fc
   });
 
 const positionsCommand = fc.constant(
-  new Command(
+  serviceCommand(
+    'trading',
     'tradePositions()',
-    (model) => model.trading !== null,
-    async (model, system) => {
-      const trading = tradingOf(model);
+    () => true,
+    async (trading, system) => {
       const { value } = await accepted(system, 'tradePositions()', 'trading.positions', {}, trading.account.apiKey);
       for (const expected of trading.positions) {
         const shown = value.positions.find((position) => position.positionId === expected.id);

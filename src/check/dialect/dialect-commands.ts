@@ -191,6 +191,23 @@ function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, 
 }
 
 const slot = fc.constantFrom(0, 0, 1);
+
+/** A command of one account (a0 twice as often as a1), labelled `name(aN)`; its condition (null: always) and body get the account. */
+function accountCommand(
+  name: string,
+  applies: ((account: Readonly<DialectAccount>) => boolean) | null,
+  body: (account: DialectAccount, label: string, system: DialectSystem, model: DialectModel) => Promise<void>,
+): fc.Arbitrary<DialectCommand> {
+  return slot.map((at) => {
+    const label = `${name}(a${at})`;
+    return new Command(
+      label,
+      (model) => applies === null || applies(accountAt(model, at)),
+      async (model, system) => body(accountAt(model, at), label, system, model),
+    );
+  });
+}
+
 const betAmount = fc.constantFrom(10_000n, 20_000n, 50_000n);
 const betChoice = fc.constantFrom<Pick<BetInput, 'game' | 'params'>>(
   { game: 'coin_flip', params: { side: 'heads' } },
@@ -261,77 +278,53 @@ const batchCommand = fc
     );
   });
 
-const balanceCommand = slot.map((at) => {
-  const label = `balance(a${at})`;
-  return new Command(
-    label,
-    () => true,
-    async (model, system) => {
-      const account = accountAt(model, at);
-      const { value } = await accepted(system, label, 'casino.balance', {}, account.apiKey);
-      near(label, value.balanceMicro, account.balanceMicro, account.slackMicro);
-      account.balanceMicro = value.balanceMicro;
-      account.slackMicro = 0n;
-    },
-  );
+const balanceCommand = accountCommand('balance', null, async (account, label, system) => {
+  const { value } = await accepted(system, label, 'casino.balance', {}, account.apiKey);
+  near(label, value.balanceMicro, account.balanceMicro, account.slackMicro);
+  account.balanceMicro = value.balanceMicro;
+  account.slackMicro = 0n;
 });
 
-const overBetCommand = slot.map((at) => {
-  const label = `betAboveBalance(a${at})`;
-  return new Command(
-    label,
-    () => true,
-    async (model, system) => {
-      const account = accountAt(model, at);
-      const input = betInput(
-        { game: 'coin_flip', params: { side: 'heads' } },
-        account.balanceMicro + account.slackMicro + 1_000_000n,
-        0,
+const overBetCommand = accountCommand('betAboveBalance', null, async (account, label, system) => {
+  const input = betInput(
+    { game: 'coin_flip', params: { side: 'heads' } },
+    account.balanceMicro + account.slackMicro + 1_000_000n,
+    0,
+  );
+  const refusal = await refused(system, label, 'casino.bet', input, account.apiKey);
+  judged(system, label, 'casino.refusal.over-balance', 'casino.bet', refusal.text, refusal.request);
+});
+
+const rotateCommand = accountCommand(
+  'rotate',
+  (account) => account.seed !== null,
+  async (account, label, system) => {
+    const seed = account.seed;
+    if (seed === null) throw new Error(`${label}: precondition broken`);
+    const { value } = await accepted(system, label, 'casino.rotate', {}, account.apiKey);
+    if (value.revealedSeedHash !== seed.hash)
+      throw new CheckMismatch(
+        `${label}: revealed the seed of hash ${String(value.revealedSeedHash)}, expected the bets' ${seed.hash}`,
       );
-      const refusal = await refused(system, label, 'casino.bet', input, account.apiKey);
-      judged(system, label, 'casino.refusal.over-balance', 'casino.bet', refusal.text, refusal.request);
-    },
-  );
-});
+    if (value.revealedSeed === null || hash('sha256', value.revealedSeed) !== seed.hash)
+      throw new CheckMismatch(
+        `${label}: the revealed seed ${String(value.revealedSeed)} does not hash (SHA-256) to ${seed.hash}`,
+      );
+    account.seed = null;
+    account.rotatedHash = seed.hash;
+  },
+);
 
-const rotateCommand = slot.map((at) => {
-  const label = `rotate(a${at})`;
-  return new Command(
-    label,
-    (model) => accountAt(model, at).seed !== null,
-    async (model, system) => {
-      const account = accountAt(model, at);
-      const seed = account.seed;
-      if (seed === null) throw new Error(`${label}: precondition broken`);
-      const { value } = await accepted(system, label, 'casino.rotate', {}, account.apiKey);
-      if (value.revealedSeedHash !== seed.hash)
-        throw new CheckMismatch(
-          `${label}: revealed the seed of hash ${String(value.revealedSeedHash)}, expected the bets' ${seed.hash}`,
-        );
-      if (value.revealedSeed === null || hash('sha256', value.revealedSeed) !== seed.hash)
-        throw new CheckMismatch(
-          `${label}: the revealed seed ${String(value.revealedSeed)} does not hash (SHA-256) to ${seed.hash}`,
-        );
-      account.seed = null;
-      account.rotatedHash = seed.hash;
-    },
-  );
-});
-
-const seedsCommand = slot.map((at) => {
-  const label = `seeds(a${at})`;
-  return new Command(
-    label,
-    (model) => accountAt(model, at).rotatedHash !== null,
-    async (model, system) => {
-      const account = accountAt(model, at);
-      const { value } = await accepted(system, label, 'casino.seeds', {}, account.apiKey);
-      const listed = value.seeds.find((seed) => seed.seedHash === account.rotatedHash);
-      if (listed?.seed === null || listed === undefined || hash('sha256', listed.seed) !== account.rotatedHash)
-        throw new CheckMismatch(`${label}: the rotated seed ${String(account.rotatedHash)} is not listed revealed`);
-    },
-  );
-});
+const seedsCommand = accountCommand(
+  'seeds',
+  (account) => account.rotatedHash !== null,
+  async (account, label, system) => {
+    const { value } = await accepted(system, label, 'casino.seeds', {}, account.apiKey);
+    const listed = value.seeds.find((seed) => seed.seedHash === account.rotatedHash);
+    if (listed?.seed === null || listed === undefined || hash('sha256', listed.seed) !== account.rotatedHash)
+      throw new CheckMismatch(`${label}: the rotated seed ${String(account.rotatedHash)} is not listed revealed`);
+  },
+);
 
 const unknownKeyCommand = fc.constant(
   new Command(
@@ -466,23 +459,15 @@ const escrowReleaseCommand = fc.nat({ max: ESCROWS_MAX - 1 }).map((index) => {
   );
 });
 
-const withdrawOverCommand = slot.map((at) => {
-  const label = `withdrawAboveBalance(a${at})`;
-  return new Command(
+const withdrawOverCommand = accountCommand('withdrawAboveBalance', null, async (account, label, system) => {
+  const refusal = await refused(
+    system,
     label,
-    () => true,
-    async (model, system) => {
-      const account = accountAt(model, at);
-      const refusal = await refused(
-        system,
-        label,
-        'casino.withdraw',
-        { amountMicro: account.balanceMicro + account.slackMicro + 1_000_000n, address: WITHDRAW_ADDRESS },
-        account.apiKey,
-      );
-      judged(system, label, 'casino.refusal.withdraw-over-balance', 'casino.withdraw', refusal.text, refusal.request);
-    },
+    'casino.withdraw',
+    { amountMicro: account.balanceMicro + account.slackMicro + 1_000_000n, address: WITHDRAW_ADDRESS },
+    account.apiKey,
   );
+  judged(system, label, 'casino.refusal.withdraw-over-balance', 'casino.withdraw', refusal.text, refusal.request);
 });
 
 export const DIALECT_COMMANDS: readonly DialectCommandRow[] = [

@@ -75,6 +75,26 @@ export function roleSlot(model: Readonly<CheckModel>, index: number, role: Domai
   return slot !== undefined && model.agents[slot] !== undefined ? slot : undefined;
 }
 
+/** The name a command on held names means, and the slot acting on it in `caller`'s role (undefined: nobody). */
+function actingOn(
+  model: Readonly<CheckModel>,
+  input: { readonly index: number; readonly caller: DomainRole },
+): { index: number; slot: number | undefined } {
+  const index = nameIndex(model, input.index);
+  return { index, slot: roleSlot(model, index, input.caller) };
+}
+
+/** The acting slot when the command runs (its precondition made sure there is one). */
+function actorOf(
+  model: Readonly<CheckModel>,
+  input: { readonly index: number; readonly caller: DomainRole },
+  label: string,
+): { index: number; slot: number } {
+  const { index, slot } = actingOn(model, input);
+  if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
+  return { index, slot };
+}
+
 /** The registered agent holding the most (the lowest slot on a tie), or undefined when none is registered. */
 function richestSlot(model: Readonly<CheckModel>): number | undefined {
   let best: number | undefined;
@@ -130,21 +150,16 @@ export function renewDomainCommand(input: RenewDomainCommandInput): CommandSpec 
   return {
     label,
     applicable: (model) => {
-      const index = nameIndex(model, input.index);
-      const slot = roleSlot(model, index, input.caller);
+      const { index, slot } = actingOn(model, input);
       if (!ready(model, 'B') || slot === undefined) return false;
       // On a wall-clock target the horizon is known within the tolerance only: skip renewals near it.
       const over = renewalOverHorizonMs(model, { callerSlot: slot, index, years: input.years });
       return model.capabilities.exactTime || over === null || Math.abs(over) > model.timeToleranceMs;
     },
-    charges: (model) => [
-      { slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB },
-    ],
+    charges: (model) => [{ slot: actingOn(model, input).slot ?? 0, scopes: SCOPES.domainsB }],
     parties: allSlots,
     execute: async (model, system) => {
-      const index = nameIndex(model, input.index);
-      const slot = roleSlot(model, index, input.caller);
-      if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
+      const { index, slot } = actorOf(model, input, label);
       const prediction = predictRenewDomain(model, { callerSlot: slot, index, years: input.years });
       expectAnswer(
         `${label} (d${index})`,
@@ -190,16 +205,11 @@ export function transferDomainCommand(input: TransferDomainCommandInput): Comman
   const label = `transferDomainB(${input.caller}, d${input.index}, to +${input.toOffset}${input.price === 'none' ? '' : `, price ${input.price}`})`;
   return {
     label,
-    applicable: (model) =>
-      ready(model, 'B') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
-    charges: (model) => [
-      { slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB },
-    ],
+    applicable: (model) => ready(model, 'B') && actingOn(model, input).slot !== undefined,
+    charges: (model) => [{ slot: actingOn(model, input).slot ?? 0, scopes: SCOPES.domainsB }],
     parties: allSlots,
     execute: async (model, system) => {
-      const index = nameIndex(model, input.index);
-      const slot = roleSlot(model, index, input.caller);
-      if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
+      const { index, slot } = actorOf(model, input, label);
       const toSlot = (slot + input.toOffset) % SLOT_COUNT;
       const priceMicro = priceOf(model, input.price, index, toSlot);
       const prediction = predictTransferDomain(model, { callerSlot: slot, index, toSlot, priceMicro });
@@ -231,16 +241,11 @@ export function setDnsCommand(input: DnsCommandInput): CommandSpec {
   const label = `setDnsA(${input.caller}, d${input.index}, A ${input.host} ${input.value})`;
   return {
     label,
-    applicable: (model) =>
-      ready(model, 'A') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
-    charges: (model) => [
-      { slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.styleA },
-    ],
-    parties: (model) => [roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0],
+    applicable: (model) => ready(model, 'A') && actingOn(model, input).slot !== undefined,
+    charges: (model) => [{ slot: actingOn(model, input).slot ?? 0, scopes: SCOPES.styleA }],
+    parties: (model) => [actingOn(model, input).slot ?? 0],
     execute: async (model, system) => {
-      const index = nameIndex(model, input.index);
-      const slot = roleSlot(model, index, input.caller);
-      if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
+      const { index, slot } = actorOf(model, input, label);
       const prediction = predictSetDns(model, { callerSlot: slot, index, host: input.host, value: input.value });
       const answer = await keyed(model, system, slot).domains.setDns({
         domain: domainName(model, index),

@@ -14,10 +14,22 @@
  * Non-goals: the 100-domain and 1,000,000-domain caps (a run holds DOMAIN_COUNT names), valuation
  * (a heuristic: the conformance suite and unit tests cover it), resolvers.
  */
+import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { payFeeShares } from '../model-referral.ts';
-import { eq, failure, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
+import {
+  eq,
+  failure,
+  list,
+  money,
+  object,
+  text,
+  time,
+  type Expected,
+  type Matcher,
+  type Prediction,
+} from '../expectation.ts';
 
 /** Names per run: few, so registrations, renewals and transfers meet. */
 export const DOMAIN_COUNT = 4;
@@ -192,7 +204,6 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
   const domain = model.domains.held[input.index];
   if (domain === undefined) return failure(404, 'NOT_FOUND');
   if (model.agents[input.toSlot] === undefined) return failure(404, 'NOT_FOUND');
-  const name = domainName(model, input.index);
   const ownerSlot = domain.ownerSlot;
   if (input.callerSlot === ownerSlot) {
     if (input.toSlot === ownerSlot) return failure(400, 'BAD_REQUEST');
@@ -200,36 +211,14 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
     const priceMicro = input.priceMicro;
     if (priceMicro !== null) {
       return {
-        expected: {
-          status: 200,
-          body: {
-            domain: eq(name),
-            status: eq('offered'),
-            from: eq(agentId(model, ownerSlot)),
-            to: eq(agentId(model, input.toSlot)),
-            price: money('B', priceMicro),
-            owner: eq(agentId(model, ownerSlot)),
-            tx_hash: eq(null),
-          },
-        },
+        expected: transferAnswer(model, { index: input.index, status: 'offered', to: input.toSlot, priceMicro }),
         commit: () => {
           domain.offer = { buyerSlot: input.toSlot, priceMicro, offeredAtMs: model.nowMs };
         },
       };
     }
     return {
-      expected: {
-        status: 200,
-        body: {
-          domain: eq(name),
-          status: eq('completed'),
-          from: eq(agentId(model, ownerSlot)),
-          to: eq(agentId(model, input.toSlot)),
-          price: eq(null),
-          owner: eq(agentId(model, input.toSlot)),
-          tx_hash: text(),
-        },
-      },
+      expected: transferAnswer(model, { index: input.index, status: 'completed', to: input.toSlot, priceMicro: null }),
       commit: () => {
         domain.ownerSlot = input.toSlot;
         domain.offer = null;
@@ -244,24 +233,49 @@ export function predictTransferDomain(model: CheckModel, input: TransferDomainIn
   const buyer = model.agents[input.callerSlot];
   if (buyer === undefined || buyer.balanceMicro < offer.priceMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   return {
-    expected: {
-      status: 200,
-      body: {
-        domain: eq(name),
-        status: eq('completed'),
-        from: eq(agentId(model, ownerSlot)),
-        to: eq(agentId(model, input.callerSlot)),
-        price: money('B', offer.priceMicro),
-        owner: eq(agentId(model, input.callerSlot)),
-        tx_hash: text(),
-      },
-    },
+    expected: transferAnswer(model, {
+      index: input.index,
+      status: 'completed',
+      to: input.callerSlot,
+      priceMicro: offer.priceMicro,
+    }),
     commit: () => {
       buyer.balanceMicro -= offer.priceMicro;
       const seller = model.agents[ownerSlot];
       if (seller !== undefined) seller.balanceMicro += offer.priceMicro;
       domain.ownerSlot = input.callerSlot;
       domain.offer = null;
+    },
+  };
+}
+
+/**
+ * The B transfer answer (200) of held name `index`, from its owner: an offer (a price, no sale
+ * yet: the owner stays, no transaction) or a completed transfer (a gift, price null, or a sale at
+ * the offered price: the recipient owns it; a transaction hash). Read before the commit moves it.
+ */
+function transferAnswer(
+  model: Readonly<CheckModel>,
+  transfer: {
+    readonly index: number;
+    readonly status: 'offered' | 'completed';
+    readonly to: number;
+    readonly priceMicro: Micro | null;
+  },
+): Expected {
+  const domain = model.domains.held[transfer.index];
+  assert(domain !== undefined, 'a transfer answer is of a held name');
+  const offered = transfer.status === 'offered';
+  return {
+    status: 200,
+    body: {
+      domain: eq(domainName(model, transfer.index)),
+      status: eq(transfer.status),
+      from: eq(agentId(model, domain.ownerSlot)),
+      to: eq(agentId(model, transfer.to)),
+      price: transfer.priceMicro === null ? eq(null) : money('B', transfer.priceMicro),
+      owner: eq(agentId(model, offered ? domain.ownerSlot : transfer.to)),
+      tx_hash: offered ? eq(null) : text(),
     },
   };
 }

@@ -11,9 +11,10 @@
 import { assert } from '../../core/assert.ts';
 import { basisPoints } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
+import { releaseHold } from './model-holds.ts';
 import { planPerpFill } from './model-positions.ts';
 import { planSpotFill } from './model-spot.ts';
-import { holdingOf, marketAt, marketOpen, type ModelOrder } from './model-trading.ts';
+import { marketAt, marketOpen } from './model-trading.ts';
 
 /** Fills every open order the quote of tick `atMs` has crossed; `feeCharged` hears of each fee paid. */
 export function fillCrossedOrders(model: CheckModel, atMs: number, feeCharged: (atMs: number) => void): void {
@@ -25,7 +26,7 @@ export function fillCrossedOrders(model: CheckModel, atMs: number, feeCharged: (
     if (!marketOpen(model, order.market, atMs)) continue;
     const quote = prices.quote(order.market, atMs);
     if (order.side === 'buy' ? quote.ask > limit : quote.bid < limit) continue;
-    release(model, order);
+    releaseHold(model, order);
     const fill = {
       slot: order.slot,
       market: order.market,
@@ -46,15 +47,4 @@ export function fillCrossedOrders(model: CheckModel, atMs: number, feeCharged: (
     order.status = 'filled';
     if (plan.feeMicro > 0n) feeCharged(atMs);
   }
-}
-
-/** Returns a resting order's hold (funds, or reserved units of a spot sell) to its agent. */
-function release(model: CheckModel, order: ModelOrder): void {
-  const agent = model.agents[order.slot];
-  assert(agent !== undefined, `an order is an agent's (a${order.slot})`);
-  agent.balanceMicro += order.holdMicro;
-  const holding = holdingOf(model, order.slot, order.market);
-  if (holding !== undefined) holding.reservedQty -= order.holdQty;
-  order.holdMicro = 0n;
-  order.holdQty = 0n;
 }

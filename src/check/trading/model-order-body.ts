@@ -1,8 +1,7 @@
 /**
  * An order as the check model draws it (PlaceInput), its limit price at a quote, and the body its
- * answer must match, per style. Why apart from model-orders.ts: spot orders (model-spot.ts) and
- * perpetual ones (model-orders.ts) both build on these, and model-orders.ts hands spot orders to
- * model-spot.ts; here, neither file imports the other back.
+ * answer must match, per style. Why apart from model-orders.ts: the command file draws orders
+ * (PlaceInput, limit kinds) without the predictions, and the predictions read these as data.
  */
 import type { Micro } from '../../core/money.ts';
 import type { Style } from '../check-model.ts';

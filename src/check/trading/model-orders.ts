@@ -3,9 +3,9 @@
  * and the B order list, predicted from the quote read from the wire at the same instant.
  * A market order (or a limit already marketable) fills at once at the ask (buy) or bid (sell) as a
  * taker (fee = size × 0.2%, up): perpetuals through model-positions.ts, spot through
- * model-spot.ts. A limit that is not marketable rests and holds margin + maker fee (perpetual; spot
- * in model-spot.ts); it fills later at its limit, at the tick the quote crosses it
- * (model-limit-book.ts); cancel (owner only, open only) returns the hold.
+ * model-spot.ts. A limit that is not marketable rests and holds what model-holds.ts says (margin or
+ * size, + maker fee; a spot sell its units); it fills later at its limit, at the tick the quote
+ * crosses it (model-limit-book.ts); cancel (owner only, open only) returns the hold.
  * Refusals in precedence order: unknown market, a limit without price, leverage outside 1..10
  * (spot: not 1), size outside 1..1,000,000 (400); closed market (409 MARKET_CLOSED); funds (422);
  * cancel of an unknown (404), a foreign (403) or a closed order (409); list limit over 100 (400).
@@ -14,18 +14,10 @@ import { basisPoints } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { eq, failure, list, money, object, time, type Matcher, type Prediction } from '../expectation.ts';
 import { limitPriceOf, orderBody, type PlaceInput } from './model-order-body.ts';
+import { holdFits, releaseHold, restingHold, takeHold, type RestingHold } from './model-holds.ts';
 import { planPerpFill } from './model-positions.ts';
-import { predictSpotPlace } from './model-spot.ts';
-import {
-  holdingOf,
-  marginFor,
-  marketAt,
-  marketOpen,
-  openOrdersOf,
-  scaledMatcher,
-  type ModelOrder,
-  type Quote,
-} from './model-trading.ts';
+import { planSpotFill } from './model-spot.ts';
+import { marketAt, marketOpen, openOrdersOf, scaledMatcher, type ModelOrder, type Quote } from './model-trading.ts';
 
 /** POST /api/v1/orders (A) or /trading-api/order (B), predicted from the quote read at the same instant. */
 export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote | null): Prediction {
@@ -37,90 +29,70 @@ export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote 
     return failure(400, 'BAD_REQUEST');
   if (input.amountMicro < rules.orderMinMicro || input.amountMicro > rules.orderMaxMicro)
     return failure(400, 'BAD_REQUEST');
-  const agent = model.agents[input.slot];
-  if (agent === undefined) return failure(401, 'UNAUTHORIZED');
-  const market = input.market;
-  if (!marketOpen(model, market, model.nowMs)) return failure(409, 'MARKET_CLOSED');
-  if (marketAt(market).kind === 'spot') return predictSpotPlace(model, { ...input, market }, quote);
+  if (model.agents[input.slot] === undefined) return failure(401, 'UNAUTHORIZED');
+  const order = { ...input, market: input.market };
+  if (!marketOpen(model, order.market, model.nowMs)) return failure(409, 'MARKET_CLOSED');
   const limitPrice = limitPriceOf(input, quote);
   const takerPrice = input.side === 'buy' ? quote.ask : quote.bid;
   const marketable =
     limitPrice === null || (input.side === 'buy' ? takerPrice <= limitPrice : takerPrice >= limitPrice);
-  if (!marketable) {
-    if (limitPrice === null) return failure(400, 'BAD_REQUEST');
+  if (!marketable && limitPrice !== null) {
     if (openOrdersOf(model, input.slot).length >= rules.openOrdersPerAgentMax) return failure(400, 'BAD_REQUEST');
-    const holdMicro =
-      marginFor(input.amountMicro, input.leverage) + basisPoints(input.amountMicro, rules.makerFeeBps, 'up');
-    if (agent.balanceMicro < holdMicro) return failure(422, 'INSUFFICIENT_BALANCE');
+    const hold = restingHold(model, order, limitPrice);
+    if (!holdFits(model, order.slot, order.market, hold)) return failure(422, 'INSUFFICIENT_BALANCE');
+    const resting = { status: 'open', limitPrice, fillPrice: null, fillQty: null, feeMicro: 0n, pnlMicro: 0n };
     return {
-      expected: {
-        status: 201,
-        body: orderBody(input.style, input, {
-          status: 'open',
-          limitPrice,
-          fillPrice: null,
-          fillQty: null,
-          feeMicro: 0n,
-          pnlMicro: 0n,
-        }),
-      },
+      expected: { status: 201, body: orderBody(input.style, input, resting) },
       commit: (body) => {
-        agent.balanceMicro -= holdMicro;
-        model.trading.orders.push({
-          id: String(body['order_id']),
-          slot: input.slot,
-          market,
-          side: input.side,
-          amountMicro: input.amountMicro,
-          leverage: input.leverage,
-          limitPrice,
-          status: 'open',
-          holdMicro,
-          holdQty: 0n,
-        });
+        takeHold(model, order.slot, order.market, hold);
+        recordOrder(model, { id: String(body['order_id']), order, limitPrice, status: 'open', hold });
       },
     };
   }
-  const feeMicro = basisPoints(input.amountMicro, rules.takerFeeBps, 'up');
-  const plan = planPerpFill(model, {
-    slot: input.slot,
-    market,
-    side: input.side,
-    amountMicro: input.amountMicro,
-    leverage: input.leverage,
-    price: takerPrice,
-    feeMicro,
-  });
+  const fill = { ...order, price: takerPrice, feeMicro: basisPoints(input.amountMicro, rules.takerFeeBps, 'up') };
+  const plan = marketAt(order.market).kind === 'spot' ? planSpotFill(model, fill) : planPerpFill(model, fill);
   if (plan.kind === 'refused')
     return plan.status === 400 ? failure(400, 'BAD_REQUEST') : failure(422, 'INSUFFICIENT_BALANCE');
+  const fields = {
+    status: 'filled',
+    limitPrice,
+    fillPrice: takerPrice,
+    fillQty: plan.qty,
+    feeMicro: plan.feeMicro,
+    pnlMicro: plan.pnlMicro,
+  };
   return {
-    expected: {
-      status: 201,
-      body: orderBody(input.style, input, {
-        status: 'filled',
-        limitPrice,
-        fillPrice: takerPrice,
-        fillQty: plan.qty,
-        feeMicro: plan.feeMicro,
-        pnlMicro: plan.pnlMicro,
-      }),
-    },
+    expected: { status: 201, body: orderBody(input.style, input, fields) },
     commit: (body) => {
       plan.apply();
-      model.trading.orders.push({
-        id: String(body['order_id']),
-        slot: input.slot,
-        market,
-        side: input.side,
-        amountMicro: input.amountMicro,
-        leverage: input.leverage,
-        limitPrice,
-        status: 'filled',
-        holdMicro: 0n,
-        holdQty: 0n,
-      });
+      recordOrder(model, { id: String(body['order_id']), order, limitPrice, status: 'filled', hold: NO_HOLD });
     },
   };
+}
+
+const NO_HOLD: RestingHold = { holdMicro: 0n, holdQty: 0n };
+
+/** Adds a placed order to the model's list, with what it holds while it rests. */
+function recordOrder(
+  model: CheckModel,
+  placed: { id: string; order: PlaceInput & { market: number }; limitPrice: bigint | null } & {
+    status: 'open' | 'filled';
+    hold: RestingHold;
+  },
+): void {
+  const { order } = placed;
+  model.trading.orders.push({
+    id: placed.id,
+    slot: order.slot,
+    market: order.market,
+    side: order.side,
+    amountMicro: order.amountMicro,
+    leverage: order.leverage,
+    limitPrice: placed.limitPrice,
+    status: placed.status,
+    holdMicro: placed.hold.holdMicro,
+    holdQty: placed.hold.holdQty,
+  });
 }
 
 /** An order id no afp order has (afp issues `ord_` + hex), valid in form so it reaches the lookup. */
@@ -163,12 +135,7 @@ export function predictCancel(
   return {
     expected: { status: 200, body },
     commit: () => {
-      const agent = model.agents[order.slot];
-      if (agent !== undefined) agent.balanceMicro += order.holdMicro;
-      const holding = holdingOf(model, order.slot, order.market);
-      if (holding !== undefined) holding.reservedQty -= order.holdQty;
-      order.holdMicro = 0n;
-      order.holdQty = 0n;
+      releaseHold(model, order);
       order.status = 'cancelled';
     },
   };

@@ -42,6 +42,11 @@ export type PerpPlan =
   | { readonly kind: 'fill'; readonly qty: bigint; readonly feeMicro: Micro; readonly pnlMicro: Micro; apply(): void }
   | { readonly kind: 'refused'; readonly status: 400 | 422 };
 
+/** A fill that realises no PnL and pays its whole fee: a perpetual fill that opens or adds, any spot fill. */
+export function unrealizedFill(qty: bigint, feeMicro: Micro, apply: () => void): PerpPlan {
+  return { kind: 'fill', qty, feeMicro, pnlMicro: 0n, apply };
+}
+
 /** What a perpetual fill does at `fill.price`, or why it is refused (400: buys nothing; 422: funds). */
 export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
   const agent = model.agents[fill.slot];
@@ -54,17 +59,11 @@ export function planPerpFill(model: CheckModel, fill: PerpFillInput): PerpPlan {
   if (position === undefined || position.side === side) {
     const marginMicro = marginFor(fill.amountMicro, fill.leverage);
     if (agent.balanceMicro < marginMicro + fill.feeMicro) return { kind: 'refused', status: 422 };
-    return {
-      kind: 'fill',
-      qty,
-      feeMicro: fill.feeMicro,
-      pnlMicro: 0n,
-      apply: () => {
-        agent.balanceMicro -= marginMicro;
-        openOrAdd(model, { ...lot, qty, marginMicro, position });
-        chargeFee(model, fill.slot, fill.feeMicro);
-      },
-    };
+    return unrealizedFill(qty, fill.feeMicro, () => {
+      agent.balanceMicro -= marginMicro;
+      openOrAdd(model, { ...lot, qty, marginMicro, position });
+      chargeFee(model, fill.slot, fill.feeMicro);
+    });
   }
   const closeQty = qty < position.qty ? qty : position.qty;
   const remainingQty = qty - closeQty;

@@ -14,7 +14,7 @@ import { expectAnswer, keyed } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 import { chainRow } from '../../services/wallet/wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
-import { walletAt } from './command-wallet.ts';
+import { onAgent, walletAt } from './command-wallet.ts';
 import {
   addressKey,
   balanceOf,
@@ -22,6 +22,7 @@ import {
   nativeOf,
   recordSend,
   tokensOf,
+  txMatcher,
   unitsText,
   type ModelWallet,
   type ModelWalletTx,
@@ -56,9 +57,7 @@ export function styleAddressesCommand(input: { slot: number; style: 'A' | 'B' })
   const label = `walletAddresses${input.style}(a${input.slot})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: input.style === 'A' ? SCOPES.walletPrimary : B_READ_SCOPES }],
-    parties: () => [input.slot],
+    ...onAgent(input.slot, input.style === 'A' ? SCOPES.walletPrimary : B_READ_SCOPES),
     execute: async (model, system) => {
       const wallet = latestWalletOf(model, input.slot);
       const client = keyed(model, system, input.slot).wallet;
@@ -93,9 +92,7 @@ export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all
   const label = `walletBalanceB(a${input.slot}${input.chain === null ? '' : `, ${input.chain}`})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: B_READ_SCOPES }],
-    parties: () => [input.slot],
+    ...onAgent(input.slot, B_READ_SCOPES),
     execute: async (model, system) => {
       const wallet = latestWalletOf(model, input.slot);
       const answer = await keyed(model, system, input.slot).wallet.call(
@@ -265,21 +262,12 @@ function historyB(model: Readonly<CheckModel>, wallet: ModelWallet, input: Histo
     .sort((one, two) => two.sentAtMs - one.sentAtMs || ((one.hash ?? '') < (two.hash ?? '') ? -1 : 1));
 }
 
-/** B's transaction body (txBody, as the primary interface's): the fields the model knows exactly. */
+/** The fields of the primary interface's transaction body (txMatcher) that B's history leaves out. */
+const TX_FIELDS_NOT_IN_B: ReadonlySet<string> = new Set(['token', 'fee_symbol', 'sent_at', 'block_at', 'block_height']);
+
+/** B's transaction body: the primary one's fields B shows (its history is read only once every hash is known). */
 function txMatcherB(tx: ModelWalletTx): Matcher {
-  const row = chainRow(tx.asset.chain);
-  return object({
-    tx_hash: eq(tx.hash),
-    chain: eq(tx.asset.chain),
-    type: eq(tx.kind),
-    status: eq(tx.status),
-    from: eq(tx.from),
-    to: eq(tx.to),
-    symbol: eq(tx.asset.symbol),
-    amount: eq(unitsText(tx.amount, tx.asset.decimals)),
-    fee: eq(unitsText(tx.fee, row.decimals)),
-    memo: eq(tx.memo),
-  });
+  return object(Object.fromEntries(Object.entries(txMatcher(tx)).filter(([name]) => !TX_FIELDS_NOT_IN_B.has(name))));
 }
 
 export function styleBHistoryCommand(input: HistoryBInput): WalletCommandSpec {

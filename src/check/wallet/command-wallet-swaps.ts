@@ -25,7 +25,7 @@ import {
   predictQuote,
   predictSwap,
 } from './model-wallet-swaps.ts';
-import { assetOf, onWallet, walletAt } from './command-wallet.ts';
+import { assetOf, onAgent, onWallet, walletAt } from './command-wallet.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { foreignSecrets } from './wallet-keyring.ts';
 
@@ -67,9 +67,7 @@ export function quoteCommand(input: {
   const label = `walletQuote(a${input.slot}, ${from.chain} ${from.symbol} → ${to.chain} ${to.symbol}, ${input.size}${input.symbols ? ', by symbol' : ''})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: SCOPES.walletPrimary }],
-    parties: () => [input.slot],
+    ...onAgent(input.slot, SCOPES.walletPrimary),
     execute: async (model, system) => {
       const amount = swapUnits(from, input.size);
       const prediction = input.symbols ? failure(400, 'BAD_REQUEST') : predictQuote(from, to, amount);
@@ -198,9 +196,7 @@ export function walletReferralCommand(input: { slot: number; row: ReferralRow })
   const label = `walletReferral${input.row[0]?.toUpperCase() ?? ''}${input.row.slice(1)}(a${input.slot})`;
   return walletSpec({
     label,
-    applicable: (model) => model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: SCOPES.walletPrimary }],
-    parties: () => [input.slot],
+    ...onAgent(input.slot, SCOPES.walletPrimary),
     execute: async (model, system) => {
       const agent = model.agents[input.slot];
       if (agent === undefined) throw new Error(`${label}: precondition broken`);

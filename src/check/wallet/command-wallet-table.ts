@@ -69,77 +69,22 @@ function send(chain: Exclude<WalletChain, 'monero'>, fields: Record<string, unkn
   });
 }
 
+/** A send the wallet must refuse (400): a valid send on `chain` from the wallet to itself, with `fields` changed. */
+function badSend(name: string, chain: Exclude<WalletChain, 'monero'>, fields: Record<string, unknown>): WalletBadInput {
+  return { name, endpoint: 'wallet.primary.send', status: 400, chain, input: send(chain, fields) };
+}
+
 export const WALLET_BAD_INPUTS: readonly WalletBadInput[] = [
-  {
-    name: 'send amount 0',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'base',
-    input: send('base', { amount: '0' }),
-  },
-  {
-    name: 'send amount negative',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'base',
-    input: send('base', { amount: '-1' }),
-  },
-  {
-    name: 'send amount 7 decimals on tron',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'tron',
-    input: send('tron', { amount: '0.0000001' }),
-  },
-  {
-    name: 'send token by symbol',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'ethereum',
-    input: send('ethereum', { token: 'USDC' }),
-  },
-  {
-    name: 'send token on bitcoin',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'bitcoin',
-    input: send('bitcoin', { token: USDC_ETHEREUM }),
-  },
-  {
-    name: 'send without private_key',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'base',
-    input: send('base', { private_key: undefined }),
-  },
-  {
-    name: 'send ill-formed private_key',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'ethereum',
-    input: send('ethereum', { private_key: '0x1234' }),
-  },
-  {
-    name: 'send view_key on solana',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'solana',
-    input: send('solana', { view_key: '00'.repeat(32) }),
-  },
-  {
-    name: 'send unknown field',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'base',
-    input: send('base', { fee: '0' }),
-  },
-  {
-    name: 'send to an invalid address',
-    endpoint: 'wallet.primary.send',
-    status: 400,
-    chain: 'ethereum',
-    input: send('ethereum', { to: '0x1234' }),
-  },
+  badSend('send amount 0', 'base', { amount: '0' }),
+  badSend('send amount negative', 'base', { amount: '-1' }),
+  badSend('send amount 7 decimals on tron', 'tron', { amount: '0.0000001' }),
+  badSend('send token by symbol', 'ethereum', { token: 'USDC' }),
+  badSend('send token on bitcoin', 'bitcoin', { token: USDC_ETHEREUM }),
+  badSend('send without private_key', 'base', { private_key: undefined }),
+  badSend('send ill-formed private_key', 'ethereum', { private_key: '0x1234' }),
+  badSend('send view_key on solana', 'solana', { view_key: '00'.repeat(32) }),
+  badSend('send unknown field', 'base', { fee: '0' }),
+  badSend('send to an invalid address', 'ethereum', { to: '0x1234' }),
   {
     name: 'monero send without from',
     endpoint: 'wallet.primary.send',

@@ -65,6 +65,35 @@ export function onWallet(
   };
 }
 
+/** The frame of a command agent `slot` sends for itself: drawn while it is registered, charged to (and involving) it alone. */
+export function onAgent(
+  slot: number,
+  scopes: (typeof SCOPES)[keyof typeof SCOPES],
+): Pick<WalletCommandSpec, 'applicable' | 'charges' | 'parties'> {
+  return {
+    applicable: (model) => model.agents[slot] !== undefined,
+    charges: () => [{ slot, scopes }],
+    parties: () => [slot],
+  };
+}
+
+/** A command on the model's wallet `index` (onWallet), run with that wallet, which its precondition made sure exists. */
+function walletCommand(
+  label: string,
+  index: number,
+  run: (model: CheckModel, system: Parameters<WalletCommandSpec['execute']>[1], wallet: ModelWallet) => Promise<void>,
+): WalletCommandSpec {
+  return walletSpec({
+    label,
+    ...onWallet(index, SCOPES.walletPrimary),
+    execute: async (model, system) => {
+      const wallet = walletAt(model, index);
+      if (wallet === undefined) throw new Error(`${label}: precondition broken`);
+      await run(model, system, wallet);
+    },
+  });
+}
+
 function ownerClient(
   model: Readonly<CheckModel>,
   system: Parameters<WalletCommandSpec['execute']>[1],
@@ -213,23 +242,17 @@ function otherSecrets(model: Readonly<CheckModel>, wallet: ModelWallet): WalletS
 export function balanceCommand(input: { wallet: number; chain: WalletChain; viewKey: ViewKeyKind }): WalletCommandSpec {
   const monero = input.chain === 'monero';
   const label = `walletBalance(w${input.wallet}, ${input.chain}${monero ? `, view key ${input.viewKey}` : ''})`;
-  return walletSpec({
-    label,
-    ...onWallet(input.wallet, SCOPES.walletPrimary),
-    execute: async (model, system) => {
-      const wallet = walletAt(model, input.wallet);
-      if (wallet === undefined) throw new Error(`${label}: precondition broken`);
-      const address = wallet.addresses[input.chain];
-      let viewKey: string | undefined;
-      if (monero && input.viewKey === 'own') viewKey = secretsOf(model.wallet, wallet.index).monero.viewKey;
-      if (monero && input.viewKey === 'other') viewKey = otherSecrets(model, wallet).monero.viewKey;
-      const prediction = predictBalance(model, input.chain, address, monero ? input.viewKey : 'own');
-      const answer = await ownerClient(model, system, wallet).wallet.balance(address, {
-        chain: input.chain as WalletChainName,
-        ...(viewKey === undefined ? {} : { view_key: viewKey }),
-      });
-      expectAnswer(label, model, answer, prediction);
-    },
+  return walletCommand(label, input.wallet, async (model, system, wallet) => {
+    const address = wallet.addresses[input.chain];
+    let viewKey: string | undefined;
+    if (monero && input.viewKey === 'own') viewKey = secretsOf(model.wallet, wallet.index).monero.viewKey;
+    if (monero && input.viewKey === 'other') viewKey = otherSecrets(model, wallet).monero.viewKey;
+    const prediction = predictBalance(model, input.chain, address, monero ? input.viewKey : 'own');
+    const answer = await ownerClient(model, system, wallet).wallet.balance(address, {
+      chain: input.chain as WalletChainName,
+      ...(viewKey === undefined ? {} : { view_key: viewKey }),
+    });
+    expectAnswer(label, model, answer, prediction);
   });
 }
 
@@ -491,39 +514,33 @@ const HISTORY_MAX = 50;
 
 export function historyCommand(input: { wallet: number; chain: WalletChain; limit: number | null }): WalletCommandSpec {
   const label = `walletHistory(w${input.wallet}, ${input.chain}${input.limit === null ? '' : `, limit ${input.limit}`})`;
-  return walletSpec({
-    label,
-    ...onWallet(input.wallet, SCOPES.walletPrimary),
-    execute: async (model, system) => {
-      const wallet = walletAt(model, input.wallet);
-      if (wallet === undefined) throw new Error(`${label}: precondition broken`);
-      const address = wallet.addresses[input.chain];
-      const answer = await ownerClient(model, system, wallet).wallet.transactions(address, {
-        chain: input.chain as 'bitcoin',
-        ...(input.limit === null ? {} : { limit: input.limit }),
-      });
-      const limit = input.limit ?? HISTORY_DEFAULT;
-      if (!HISTORY_CHAINS.includes(input.chain) || limit < 1 || limit > HISTORY_MAX)
-        return expectAnswer(label, model, answer, failure(400, 'BAD_REQUEST'));
-      const shown = historyOf(model.wallet, input.chain, address).slice(0, limit);
-      expectAnswer(label, model, answer, {
-        expected: {
-          status: 200,
-          body: {
-            address: eq(address),
-            chain: eq(input.chain),
-            transactions: list(shown.map((tx) => object(txMatcher(tx)))),
-            count: eq(shown.length),
-          },
+  return walletCommand(label, input.wallet, async (model, system, wallet) => {
+    const address = wallet.addresses[input.chain];
+    const answer = await ownerClient(model, system, wallet).wallet.transactions(address, {
+      chain: input.chain as 'bitcoin',
+      ...(input.limit === null ? {} : { limit: input.limit }),
+    });
+    const limit = input.limit ?? HISTORY_DEFAULT;
+    if (!HISTORY_CHAINS.includes(input.chain) || limit < 1 || limit > HISTORY_MAX)
+      return expectAnswer(label, model, answer, failure(400, 'BAD_REQUEST'));
+    const shown = historyOf(model.wallet, input.chain, address).slice(0, limit);
+    expectAnswer(label, model, answer, {
+      expected: {
+        status: 200,
+        body: {
+          address: eq(address),
+          chain: eq(input.chain),
+          transactions: list(shown.map((tx) => object(txMatcher(tx)))),
+          count: eq(shown.length),
         },
-        commit: (body) => {
-          const items = body['transactions'] as readonly Readonly<Record<string, unknown>>[];
-          shown.forEach((tx, index) => {
-            if (tx.hash === null) tx.hash = String(items[index]?.['tx_hash']);
-          });
-        },
-      });
-    },
+      },
+      commit: (body) => {
+        const items = body['transactions'] as readonly Readonly<Record<string, unknown>>[];
+        shown.forEach((tx, index) => {
+          if (tx.hash === null) tx.hash = String(items[index]?.['tx_hash']);
+        });
+      },
+    });
   });
 }
 

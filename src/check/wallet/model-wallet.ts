@@ -17,6 +17,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
+import type { SwapStatus } from '../../services/wallet/swap-desk.ts';
 import { CHAIN_ROWS, TOKEN_ROWS, type ChainRow } from '../../services/wallet/wallet-config.ts';
 import { eq, text, time, type Matcher } from '../expectation.ts';
 import type { CheckModel } from '../check-model.ts';
@@ -55,9 +56,6 @@ export interface ModelWalletTx {
   readonly blockAtMs: number;
   status: 'pending' | 'confirmed' | 'failed';
 }
-
-export type SwapStatus =
-  'waiting' | 'confirming' | 'exchanging' | 'sending' | 'finished' | 'failed' | 'refunded' | 'expired';
 
 export interface ModelSwapOrder {
   readonly id: string;

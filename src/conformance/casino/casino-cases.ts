@@ -12,12 +12,12 @@
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../../client/casino-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { rejectionMaker } from '../rejection-maker.ts';
+import { keyRejections, type MakeRejection } from '../transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
-const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
-const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 
 /** Path parameters that parse (the rejections come before any lookup). */
 const PATH_VALUES: Readonly<Record<string, string>> = {
@@ -143,23 +143,7 @@ function requestTo(endpoint: CasinoEndpointId, extra: Partial<TransportRequest> 
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(
-  endpoint: CasinoEndpointId,
-  name: string,
-  expect: ExpectedRejection,
-  extra: (world: CaseWorld) => Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: 'pair',
-    auth,
-    expect,
-    request: (world) => requestTo(endpoint, extra(world)),
-  };
-}
+const rejection = rejectionMaker<CasinoEndpointId>((endpoint, _world, extra) => requestTo(endpoint, extra));
 
 const KEYLESS: ReadonlySet<CasinoEndpointId> = new Set(['casino.A.register', 'casino.A.gossip']);
 
@@ -191,23 +175,8 @@ function genericCases(endpoint: CasinoEndpointId): RejectionCase[] {
   }
   if (!KEYLESS.has(endpoint)) {
     const body = (world: CaseWorld): Partial<TransportRequest> => (method === 'GET' ? {} : { body: bodyOf(world) });
-    cases.push(
-      rejection(endpoint, 'no key', UNAUTHORIZED, body, 'none'),
-      rejection(
-        endpoint,
-        'an unknown key',
-        UNAUTHORIZED,
-        (world) => ({ ...body(world), headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }),
-        'none',
-      ),
-      rejection(
-        endpoint,
-        'a malformed authorization header',
-        UNAUTHORIZED,
-        () => ({ headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
-        'none',
-      ),
-    );
+    const make: MakeRejection = (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth);
+    cases.push(...keyRejections(make, body, { withoutKey: true, malformedWithRequest: false }));
   }
   return cases;
 }

@@ -12,13 +12,13 @@
 import { DOMAINS_ENDPOINTS, type DomainsEndpointId } from '../../client/domains-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { CaseWorld, ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { rejectionMaker } from '../rejection-maker.ts';
+import { keyRejections, type MakeRejection } from '../transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
-const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 const NOT_FOUND: ExpectedRejection = { status: 404, code: 'NOT_FOUND' };
-const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 /** A name no case ever registers (the happy paths register names made of their agent ids). */
 const UNHELD = 'never-registered-by-conformance.com';
 
@@ -51,23 +51,7 @@ function requestTo(endpoint: DomainsEndpointId, extra: Partial<TransportRequest>
   return { mount: row.mount, method: row.method, path, ...extra };
 }
 
-function rejection(
-  endpoint: DomainsEndpointId,
-  name: string,
-  expect: ExpectedRejection,
-  extra: (world: CaseWorld) => Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: 'pair',
-    auth,
-    expect,
-    request: (world) => requestTo(endpoint, extra(world)),
-  };
-}
+const rejection = rejectionMaker<DomainsEndpointId>((endpoint, _world, extra) => requestTo(endpoint, extra));
 
 function genericCases(endpoint: DomainsEndpointId): RejectionCase[] {
   const method = DOMAINS_ENDPOINTS[endpoint].method as HttpMethod;
@@ -97,23 +81,8 @@ function genericCases(endpoint: DomainsEndpointId): RejectionCase[] {
   }
   const request = (world: CaseWorld): Partial<TransportRequest> =>
     method === 'GET' ? { query } : { body: bodyOf(world) };
-  cases.push(
-    rejection(endpoint, 'no key', UNAUTHORIZED, request, 'none'),
-    rejection(
-      endpoint,
-      'an unknown key',
-      UNAUTHORIZED,
-      (world) => ({ ...request(world), headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }),
-      'none',
-    ),
-    rejection(
-      endpoint,
-      'a malformed authorization header',
-      UNAUTHORIZED,
-      (world) => ({ ...request(world), headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }),
-      'none',
-    ),
-  );
+  const make: MakeRejection = (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth);
+  cases.push(...keyRejections(make, request, { withoutKey: true, malformedWithRequest: true }));
   return cases;
 }
 

@@ -11,8 +11,9 @@
  * order (403 needs an order first): those are in test/http/trading/.
  */
 import { TRADING_ENDPOINTS, type TradingEndpointId } from '../../client/trading-client.ts';
-import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
+import type { HttpMethod } from '../../client/transport.ts';
 import type { ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { rejectionMaker } from '../rejection-maker.ts';
 import { transportRejections } from '../transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -33,34 +34,18 @@ const VALID_ORDER: Readonly<Partial<Record<TradingEndpointId, Body>>> = {
   'trading.B.order': { pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'market' },
 };
 
-function requestTo(
-  endpoint: TradingEndpointId,
-  extra: Partial<TransportRequest> = {},
-  params: Readonly<Record<string, string>> = {},
-): TransportRequest {
-  const row = TRADING_ENDPOINTS[endpoint];
-  const path = row.path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => params[name] ?? PATH_VALUES[name] ?? 'x');
-  return { mount: row.mount, method: row.method, path, ...extra };
+/** The path of `endpoint` with its parameters: `params` first, else values that parse. */
+function pathOf(endpoint: TradingEndpointId, params: Readonly<Record<string, string>> = {}): string {
+  return TRADING_ENDPOINTS[endpoint].path.replace(
+    /:([A-Za-z_]+)/g,
+    (_match, name: string) => params[name] ?? PATH_VALUES[name] ?? 'x',
+  );
 }
 
-function rejection(
-  endpoint: TradingEndpointId,
-  name: string,
-  expect: ExpectedRejection,
-  extra: Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-  params: Readonly<Record<string, string>> = {},
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: 'pair',
-    auth,
-    expect,
-    request: () => requestTo(endpoint, extra, params),
-  };
-}
+const rejection = rejectionMaker<TradingEndpointId>((endpoint, _world, extra) => {
+  const row = TRADING_ENDPOINTS[endpoint];
+  return { mount: row.mount, method: row.method, path: pathOf(endpoint), ...extra };
+});
 
 function genericCases(endpoint: TradingEndpointId): RejectionCase[] {
   return transportRejections(
@@ -140,8 +125,12 @@ function otherCases(): RejectionCase[] {
   return [
     ...BAD_ORDERS_A.map(([name, body, expect]) => rejection('trading.A.order', name, expect ?? BAD_REQUEST, { body })),
     ...BAD_ORDERS_B.map(([name, body, expect]) => rejection('trading.B.order', name, expect ?? BAD_REQUEST, { body })),
-    rejection('trading.A.ticker', 'an unknown market', NOT_FOUND, {}, 'caller', { symbol: 'NOPE-PERP' }),
-    rejection('trading.B.price', 'an unknown pair', NOT_FOUND, {}, 'caller', { pair: 'NOPE-USDC' }),
+    rejection('trading.A.ticker', 'an unknown market', NOT_FOUND, {
+      path: pathOf('trading.A.ticker', { symbol: 'NOPE-PERP' }),
+    }),
+    rejection('trading.B.price', 'an unknown pair', NOT_FOUND, {
+      path: pathOf('trading.B.price', { pair: 'NOPE-USDC' }),
+    }),
     rejection('trading.B.price', 'an unknown market_type', BAD_REQUEST, { query: { market_type: 'future' } }),
     rejection('trading.B.orders', 'an unknown status', BAD_REQUEST, { query: { status: 'pending' } }),
     rejection('trading.B.orders', 'limit 0', BAD_REQUEST, { query: { limit: '0' } }),
@@ -149,7 +138,9 @@ function otherCases(): RejectionCase[] {
     rejection('trading.B.orders', 'an unknown pair', BAD_REQUEST, { query: { pair: 'NOPE-USDC' } }),
     rejection('trading.B.orders', 'market_type without a pair', BAD_REQUEST, { query: { market_type: 'perp' } }),
     rejection('trading.A.cancel', 'an unknown order', NOT_FOUND, {}),
-    rejection('trading.A.cancel', 'a malformed order id', BAD_REQUEST, {}, 'caller', { id: 'bad*id' }),
+    rejection('trading.A.cancel', 'a malformed order id', BAD_REQUEST, {
+      path: pathOf('trading.A.cancel', { id: 'bad*id' }),
+    }),
     rejection('trading.A.cancel', 'a body with a field', BAD_REQUEST, { body: { reason: 'x' } }),
     rejection('trading.B.cancel', 'an unknown order', NOT_FOUND, {}),
   ];

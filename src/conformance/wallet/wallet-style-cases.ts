@@ -12,6 +12,7 @@
 import { WALLET_ENDPOINTS, type WalletEndpointId } from '../../client/wallet-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { rejectionMaker } from '../rejection-maker.ts';
 import { transportRejections } from '../transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -42,23 +43,7 @@ function requestTo(
   return { mount: row.mount, method: row.method as HttpMethod, path: row.path.replace(':hash', hash), ...extra };
 }
 
-function rejection(
-  endpoint: WalletEndpointId,
-  name: string,
-  expect: ExpectedRejection,
-  extra: Partial<TransportRequest>,
-  auth: RejectionCase['auth'] = 'caller',
-): RejectionCase {
-  return {
-    kind: 'rejection',
-    name: `${endpoint}: ${name}`,
-    endpoint,
-    setup: 'pair',
-    auth,
-    expect,
-    request: () => requestTo(endpoint, extra),
-  };
-}
+const rejection = rejectionMaker<WalletEndpointId>((endpoint, _world, extra) => requestTo(endpoint, extra));
 
 function genericCases(endpoint: WalletEndpointId): RejectionCase[] {
   return transportRejections(
