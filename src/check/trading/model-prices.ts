@@ -7,7 +7,9 @@
  * (seed, asset, tick, shocks) by design (docs/decisions/trading.md "Trading"), so a copy of its 13 octaves
  * would only repeat the code it checks against; what the check verifies is what the service does
  * with a price, not the price. The seed and shocks come from the in-process platform or from
- * GET /_afp/platform (`seed`, `trading_shocks`) of `afp serve`.
+ * GET /_afp/platform (`seed`, `trading_shocks`) of `afp serve`. The mid is the book's, with the
+ * path's log from a PathCursor (path-cursor.ts: logPpmAt's log, tested equal at every tick), as
+ * the model looks at every tick while a position is open.
  */
 import { assert } from '../../core/assert.ts';
 import { marketBySymbol, type Market } from '../../services/trading/market-catalogue.ts';
