@@ -116,15 +116,28 @@ const WINDOWS = [['faults'], ['casino', 'closures']] as const;
  */
 function endRunAt(copy: Document, durationMs: number, text: string): void {
   copy.set('duration', text);
+  for (const [path, index] of windowsFrom(copy, durationMs).reverse()) copy.deleteIn([...path, index]);
+}
+
+/** The windows (path and index, in file order) that start at or after `durationMs`. */
+function windowsFrom(document: Document, durationMs: number): [(typeof WINDOWS)[number], number][] {
+  const found: [(typeof WINDOWS)[number], number][] = [];
   for (const path of WINDOWS) {
-    const node = copy.getIn(path);
+    const node = document.getIn(path);
     if (!isSeq(node)) continue;
-    for (let index = node.items.length - 1; index >= 0; index--) {
-      const from: unknown = copy.getIn([...path, index, 'from']);
+    for (let index = 0; index < node.items.length; index++) {
+      const from: unknown = document.getIn([...path, index, 'from']);
       const fromMs = typeof from === 'string' ? parseDuration(from) : undefined;
-      if (typeof fromMs === 'number' && fromMs >= durationMs) copy.deleteIn([...path, index]);
+      if (typeof fromMs === 'number' && fromMs >= durationMs) found.push([path, index]);
     }
   }
+  return found;
+}
+
+/** The step's name: the duration, and the windows it drops (they started after the new end). */
+function durationStep(document: Document, durationMs: number, text: string): string {
+  const dropped = windowsFrom(document, durationMs).map(([path, index]) => `${path.join('.')}[${index}]`);
+  return dropped.length === 0 ? `duration ${text}` : `duration ${text} (without ${dropped.join(', ')}, after the end)`;
 }
 
 export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
@@ -185,7 +198,8 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     // failure's own instant, then doubling margins, and keep the first that still fails.
     for (let durationMs = neededMs; durationMs < best.scenario.durationMs; durationMs *= 2) {
       const text = formatDuration(durationMs);
-      if (await attempt((copy) => endRunAt(copy, durationMs, text), `duration ${text}`)) {
+      const step = durationStep(document, durationMs, text);
+      if (await attempt((copy) => endRunAt(copy, durationMs, text), step)) {
         changed = true;
         break;
       }
