@@ -22,7 +22,7 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
-import { formatDuration } from '../sim/duration.ts';
+import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { shrinkPropertyActions } from './shrink-actions.ts';
 
@@ -104,6 +104,42 @@ function populationCount(document: Document, index: number): number {
   return typeof value === 'number' ? value : 1;
 }
 
+/** The windows the parser checks against the run's length (scenario.ts): fault windows and game closures. */
+const WINDOWS = [['faults'], ['casino', 'closures']] as const;
+
+/**
+ * Sets the run's length, and drops the windows that would start at or after the new end: they can
+ * take no part in the run, and the parser refuses a window outside the run. Without this, a cut
+ * that a late window makes invalid waits for the window passes below, and every candidate before
+ * them runs the whole uncut length (house-edge's dice closure at 6 h: a run that no longer fails
+ * went on for 14 virtual hours instead of 27 minutes).
+ */
+function endRunAt(copy: Document, durationMs: number, text: string): void {
+  copy.set('duration', text);
+  for (const [path, index] of windowsFrom(copy, durationMs).reverse()) copy.deleteIn([...path, index]);
+}
+
+/** The windows (path and index, in file order) that start at or after `durationMs`. */
+function windowsFrom(document: Document, durationMs: number): [(typeof WINDOWS)[number], number][] {
+  const found: [(typeof WINDOWS)[number], number][] = [];
+  for (const path of WINDOWS) {
+    const node = document.getIn(path);
+    if (!isSeq(node)) continue;
+    for (let index = 0; index < node.items.length; index++) {
+      const from: unknown = document.getIn([...path, index, 'from']);
+      const fromMs = typeof from === 'string' ? parseDuration(from) : undefined;
+      if (typeof fromMs === 'number' && fromMs >= durationMs) found.push([path, index]);
+    }
+  }
+  return found;
+}
+
+/** The step's name: the duration, and the windows it drops (they started after the new end). */
+function durationStep(document: Document, durationMs: number, text: string): string {
+  const dropped = windowsFrom(document, durationMs).map(([path, index]) => `${path.join('.')}[${index}]`);
+  return dropped.length === 0 ? `duration ${text}` : `duration ${text} (without ${dropped.join(', ')}, after the end)`;
+}
+
 export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
   const maxRuns = options.maxRuns ?? SHRINK_RUNS_DEFAULT;
   let runs = 0;
@@ -162,7 +198,8 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     // failure's own instant, then doubling margins, and keep the first that still fails.
     for (let durationMs = neededMs; durationMs < best.scenario.durationMs; durationMs *= 2) {
       const text = formatDuration(durationMs);
-      if (await attempt((copy) => copy.set('duration', text), `duration ${text}`)) {
+      const step = durationStep(document, durationMs, text);
+      if (await attempt((copy) => endRunAt(copy, durationMs, text), step)) {
         changed = true;
         break;
       }
@@ -220,7 +257,7 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
       }
     }
     // Fault windows and game closures: drop each, then halve what is left.
-    for (const path of [['faults'], ['casino', 'closures']] as const) {
+    for (const path of WINDOWS) {
       const length = (): number => {
         const node = document.getIn(path);
         return isSeq(node) ? node.items.length : 0;

@@ -4,8 +4,23 @@
 // written files land there), through `npx afp` on this Node, with servers on free loopback
 // ports, bounded in time, each block in its own session killed at its end; blocks run side by
 // side, each in a copy of its own. Skipped blocks are listed with their reasons.
+// npm's npx: README.md's blocks (what a reader pastes first) go through npm's own `npx`; the
+// docs' blocks meet a stand-in `npx` first on PATH that runs `npx afp …` as npm's does here — the
+// copy's node_modules/.bin/afp — and hands any other package to npm's. Why: npm's exec walks the
+// whole node_modules tree before it runs a local bin, about 1.1 CPU s per call, and the docs hold
+// over 40 such calls; that `npx afp` finds afp is shown by the README's blocks.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +36,8 @@ const pages = readDocTexts(ROOT)
   .filter((page) => page.blocks.length > 0);
 const skipped: string[] = [];
 
+const NPX_STAND_IN = 'npx-stand-in';
+
 function workingCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'afp-docs-'));
   for (const name of LINKED) {
@@ -28,6 +45,23 @@ function workingCopy(): string {
   }
   for (const name of COPIED) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
   return dir;
+}
+
+/** The directory of the stand-in `npx` (see the header): `npx afp` runs the copy's local bin, as npm's npx does. */
+function npxStandIn(dir: string): string {
+  const bin = join(dir, NPX_STAND_IN);
+  mkdirSync(bin);
+  const npm = process.env.PATH?.split(':')
+    .map((entry) => join(entry, 'npx'))
+    .find((file) => existsSync(file));
+  const script = [
+    '#!/bin/sh',
+    `if [ "$1" = afp ]; then shift; exec '${join(dir, 'node_modules', '.bin', 'afp')}' "$@"; fi`,
+    `exec '${npm ?? 'npx'}' "$@"`,
+    '',
+  ].join('\n');
+  writeFileSync(join(bin, 'npx'), script, { mode: 0o755 });
+  return bin;
 }
 
 function portFree(port: number): Promise<boolean> {
@@ -70,9 +104,10 @@ interface Ran {
 function runScript(script: string, dir: string, block: ShellBlock): Promise<Ran> {
   // This Node first (npx's `afp` runs on it); npx's cache in the copy, offline: `npx afp` links the
   // copy's own package and never reaches a registry.
+  const standIn = block.path === 'README.md' ? '' : `${npxStandIn(dir)}:`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    PATH: `${standIn}${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
     npm_config_cache: join(dir, '.npm-cache'),
     npm_config_offline: 'true',
     ...block.marker.env,

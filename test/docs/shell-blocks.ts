@@ -10,7 +10,8 @@
  * `ports: BASE` moves the listeners BASE..BASE+7 the block names (`127.0.0.1:P`, `--port P`) and
  * the working copy's targets/*.yaml to free loopback ports; `replace: A => B` makes a size small
  * (every occurrence of A in the block becomes B; repeatable); `exit: N` is the status the block
- * must end with (default 0); `timeout: S` bounds it in seconds (default 90); `env: NAME=VALUE`
+ * must end with (default 0); `timeout: S` bounds it in seconds (default 600: a bound on a hang, not a budget; a
+ * block of a few `npx afp` runs took 115 s on a 2-core machine at load 36, against 6 CPU s); `env: NAME=VALUE`
  * sets a variable (repeatable); `or-exit: N when TEXT` also accepts status N, provided the output
  * holds TEXT (for a latency threshold that a busy machine can fail, where the block still shows
  * what it is for). A ```console block runs its `$ ` lines. Unknown directives are
@@ -48,7 +49,7 @@ export const DEFAULT_MARKER: BlockMarker = {
   replacements: [],
   exit: 0,
   orExit: null,
-  timeoutSeconds: 90,
+  timeoutSeconds: 600,
   env: {},
 };
 

@@ -7,10 +7,13 @@
  * (seed, asset, tick, shocks) by design (docs/decisions/trading.md "Trading"), so a copy of its 13 octaves
  * would only repeat the code it checks against; what the check verifies is what the service does
  * with a price, not the price. The seed and shocks come from the in-process platform or from
- * GET /_afp/platform (`seed`, `trading_shocks`) of `afp serve`.
+ * GET /_afp/platform (`seed`, `trading_shocks`) of `afp serve`. The mid is the book's, with the
+ * path's log from a PathCursor (path-cursor.ts: logPpmAt's log, tested equal at every tick), as
+ * the model looks at every tick while a position is open.
  */
 import { assert } from '../../core/assert.ts';
 import { marketBySymbol, type Market } from '../../services/trading/market-catalogue.ts';
+import { PathCursor } from '../../services/trading/path-cursor.ts';
 import { PriceBook } from '../../services/trading/price-book.ts';
 import type { TradingConfig } from '../../services/trading/trading-config.ts';
 import type { PriceShock } from '../../services/trading/trading-record.ts';
@@ -40,8 +43,24 @@ export function priceOracle(options: {
     assert(market !== undefined, `market index ${index} is a check market`);
     return market;
   };
+  // The model looks at every tick while a position is open: a cursor per market (path-cursor.ts)
+  // steps the path at the cost of the knots that change, the same log as the book's own mid.
+  // The latest tick's mid per market is kept, as the book does: every open position asks for it.
+  const cursors = markets.map((market) => new PathCursor(book.seedHash, market));
+  const latest = markets.map(() => ({ tick: -1, mid: 0n }));
+  const mid = (market: number, atMs: number): bigint => {
+    const tick = book.tickOf(atMs);
+    const cursor = cursors[market];
+    const remembered = latest[market];
+    assert(cursor !== undefined && remembered !== undefined, `market index ${market} is a check market`);
+    if (remembered.tick !== tick) {
+      remembered.mid = book.midOfLog(marketOf(market), cursor.at(tick), tick);
+      remembered.tick = tick;
+    }
+    return remembered.mid;
+  };
   return {
-    mid: (market, atMs) => book.mid(marketOf(market), atMs),
+    mid,
     quote: (market, atMs) => {
       const quote = book.quote(marketOf(market), atMs);
       return { bid: quote.bid, ask: quote.ask, mid: quote.mid };
