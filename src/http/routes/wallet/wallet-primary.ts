@@ -13,6 +13,7 @@ import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../.
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import {
+  DERIVATION_PATHS,
   isValidAddress,
   viewKeyMatchesAddress,
   type DerivedWallet,
@@ -155,12 +156,9 @@ function createBody(wallet: DerivedWallet): JsonObject {
   };
 }
 
-export const DERIVATION_PATHS: Readonly<Record<WalletChain, string>> = {
-  ethereum: "m/44'/60'/0'/0/0",
-  base: "m/44'/60'/0'/0/0",
-  solana: "m/44'/501'/0'/0'",
-  bitcoin: "m/84'/0'/0'/0/0",
-  tron: "m/44'/195'/0'/0/0",
+/** The service's derivation paths; monero has none (its keys come from the seed, said in DEPOSIT_METHODS). */
+const DEPOSIT_PATHS: Readonly<Record<WalletChain, string>> = {
+  ...DERIVATION_PATHS,
   monero: 'none (monero keys come from the BIP-39 seed directly)',
 };
 
@@ -321,7 +319,7 @@ const rows: readonly Route[] = [
     successStatus: 200,
     render: (chain) => ({
       chain,
-      derivation_path: DERIVATION_PATHS[chain],
+      derivation_path: DEPOSIT_PATHS[chain],
       method: DEPOSIT_METHODS[chain],
       instructions:
         'The service keeps no keys: derive this address locally from your mnemonic (POST /v1/wallet/create returned it once) and send funds to it.',
