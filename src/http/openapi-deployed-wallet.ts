@@ -12,7 +12,7 @@ import { DEFAULT_WALLET_CONFIG } from '../services/wallet/wallet-config.ts';
 import { limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
 import { WALLET_REQUESTS, WALLET_RESPONSES } from './openapi-wallet.ts';
 import {
-  swapSide as side,
+  swapOrderHead,
   walletAddress as address,
   walletAmountAny,
   walletAmountText,
@@ -139,12 +139,7 @@ export const WALLET_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   }),
   'wallet.deployed.swap-quote': documents('wallet.primary.swap-quote'),
   'wallet.deployed.swap': withInfo({
-    swap_id: z.string(),
-    order_id: z.string(),
-    status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
-    deposit: side,
-    output: side.extend({ min_received: units() }),
-    fee: z.strictObject({ integrator_fee_pct: z.number(), amount: units(), symbol: z.string() }),
+    ...swapOrderHead,
     expires_at: z.string(),
     check_status: z.string(),
   }),

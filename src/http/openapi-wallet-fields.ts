@@ -34,9 +34,19 @@ export const walletUnits = (): z.ZodString =>
     .describe('Whole units as a decimal string');
 
 /** One side of a swap order (deposit or output). */
-export const swapSide = z.strictObject({
+const swapSide = z.strictObject({
   chain: walletChain(),
   address: z.string(),
   token: z.string(),
   amount: walletUnits(),
 });
+
+/** The fields a swap order opens with, in the documents' order (the deployed swap answers them too). */
+export const swapOrderHead = {
+  swap_id: z.string(),
+  order_id: z.string(),
+  status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
+  deposit: swapSide,
+  output: swapSide.extend({ min_received: walletUnits() }),
+  fee: z.strictObject({ integrator_fee_pct: z.number(), amount: walletUnits(), symbol: z.string() }),
+};

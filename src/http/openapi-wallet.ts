@@ -11,7 +11,7 @@ import { HISTORY_CHAINS, WALLET_CHAIN_NAMES } from '../services/wallet/wallet-as
 import { DEFAULT_WALLET_CONFIG, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts';
 import { instant, limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
 import {
-  swapSide as side,
+  swapOrderHead,
   walletAddress as address,
   walletAmountAny,
   walletAmountText,
@@ -175,12 +175,7 @@ const txOut = z.strictObject({
 });
 const txBody = (): z.ZodObject => withInfo(txOut.shape);
 const orderShape = {
-  swap_id: z.string(),
-  order_id: z.string(),
-  status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
-  deposit: side,
-  output: side.extend({ min_received: units() }),
-  fee: z.strictObject({ integrator_fee_pct: z.number(), amount: units(), symbol: z.string() }),
+  ...swapOrderHead,
   created_at: instant(),
   updated_at: instant(),
   expires_at: instant(),

@@ -23,6 +23,7 @@ import {
   requiredAmount,
   requiredString,
 } from '../../validate.ts';
+import { registerAgent } from '../faucet/register-agent.ts';
 import { casinoCaller } from './casino-games.ts';
 
 const noInput = (input: RouteInput): null | Failure =>
@@ -63,11 +64,7 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
       return fail('BAD_REQUEST', 'send referrer or referral_code, not both');
     return { agentId: agentId ?? context.platform.context.ids.next('ag_', 12), referrer: referrer ?? code };
   },
-  run: (context, command) =>
-    context.platform.faucet.register(
-      { style: 'A', agentId: command.agentId, referrer: command.referrer },
-      context.nowMs,
-    ),
+  run: (context, command) => registerAgent(context, command.agentId, command.referrer),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,

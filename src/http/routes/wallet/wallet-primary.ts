@@ -42,6 +42,7 @@ import {
   requiredString,
 } from '../../validate.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, parseSend } from './wallet-parse.ts';
+import { registerAgent } from '../faucet/register-agent.ts';
 import { amountBody, orderBody, quoteBody, txBody } from './wallet-render.ts';
 
 const BALANCE_QUERY = ['chain', 'view_key'];
@@ -211,11 +212,7 @@ const rows: readonly Route[] = [
       const code = optionalString(fields['referral_code'], 'referral_code', 128);
       return isFailure(code) ? code : { referrer: code };
     },
-    run: (context, command) =>
-      context.platform.faucet.register(
-        { style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: command.referrer },
-        context.nowMs,
-      ),
+    run: (context, command) => registerAgent(context, context.platform.context.ids.next('ag_', 12), command.referrer),
     successStatus: 201,
     render: (registration) => ({
       agent_id: registration.agent.id,
