@@ -10,6 +10,7 @@
 import { fail, isFailure, type Failure } from '../core/errors.ts';
 import { parseDecimal, parseNumber, type Micro, type ParseFailure } from '../core/money.ts';
 import { positiveAmount } from '../core/positive-amount.ts';
+import type { RouteInput } from './route.ts';
 
 export type Fields = Readonly<Record<string, unknown>>;
 
@@ -45,6 +46,11 @@ function allKnown(value: object, allowed: readonly string[]): boolean {
     if (!allowed.includes(key)) return Object.keys(value).every((own) => allowed.includes(own));
   }
   return true;
+}
+
+/** A request with no query parameters and an absent or empty body (the GET rows without input). */
+export function noInput(input: RouteInput): Failure | null {
+  return knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body);
 }
 
 /** A body that must be absent or empty (`{}`). */

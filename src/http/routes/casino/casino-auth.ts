@@ -14,9 +14,9 @@ import type { ChainInfo } from '../../../services/casino/account/supported-chain
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import {
-  emptyBody,
   knownQuery,
   NO_KEYS,
+  noInput,
   objectBody,
   optionalString,
   queryLimit,
@@ -26,8 +26,6 @@ import {
 import { registerAgent } from '../faucet/register-agent.ts';
 import { casinoCaller } from './casino-games.ts';
 
-const noInput = (input: RouteInput): null | Failure =>
-  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 const LIMIT_QUERY = ['limit'];
 
 function limitQuery(input: RouteInput, context: RouteContext): number | Failure {

@@ -26,7 +26,8 @@ import {
 } from '../../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { jsonCopy } from '../json-copy.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import {
   emptyBody,
   knownQuery,
@@ -258,15 +259,13 @@ function disputeBody(escrow: EscrowRecord): JsonObject {
   };
 }
 
+const rowA = styleAFamily('escrow');
+const rowB = styleBFamily('escrow');
+
 const rowsA: readonly Route[] = [
-  defineRoute<CreateCommandA, EscrowRecord>({
-    id: 'escrow.A.create',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<CreateCommandA, EscrowRecord>('create', {
     method: 'POST',
     path: '/api/v1/escrow/create',
-    auth: 'bearer',
     summary: 'Lock funds from the buyer (the caller) for the seller; default expiry.',
     parse: (input) => parseCreateA(input.body),
     run: (context, command) => {
@@ -294,14 +293,9 @@ const rowsA: readonly Route[] = [
       expires_at: isoTime(escrow.expiresAtMs),
     }),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.A.release',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<IdCommand, EscrowRecord>('release', {
     method: 'POST',
     path: '/api/v1/escrow/release',
-    auth: 'bearer',
     summary: 'Release an escrow to the seller (buyer only): net to the seller, 1% fee.',
     parse: (input) => {
       const fields = objectBody(input.body, RELEASE_FIELDS_A);
@@ -311,7 +305,6 @@ const rowsA: readonly Route[] = [
     },
     run: (context, command) =>
       context.platform.escrow.release({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
       status: escrow.status,
@@ -321,60 +314,37 @@ const rowsA: readonly Route[] = [
       tx_hash: escrow.txHash,
     }),
   }),
-  defineRoute<DisputeCommand, EscrowRecord>({
-    id: 'escrow.A.dispute',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<DisputeCommand, EscrowRecord>('dispute', {
     method: 'POST',
     path: '/api/v1/escrow/dispute',
-    auth: 'bearer',
     summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
     parse: (input) => parseDispute(input.body, 'body'),
     run: (context, command) =>
       context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
     render: (escrow) => disputeBody(escrow),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.A.get',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<IdCommand, EscrowRecord>('get', {
     method: 'GET',
     path: '/api/v1/escrow/:id',
-    auth: 'bearer',
     summary: 'One escrow in detail (parties only).',
     parse: (input) => parsePathId(input, false),
     run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
     render: (escrow) => detailA(escrow),
   }),
-  defineRoute<ListCommand, readonly EscrowRecord[]>({
-    id: 'escrow.A.list',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<ListCommand, readonly EscrowRecord[]>('list', {
     method: 'GET',
     path: '/api/v1/escrow/list',
-    auth: 'bearer',
     summary: "The caller's escrows, newest first (query role, status, limit).",
     parse: parseList,
     run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
     render: (escrows) => ({ escrows: escrows.map(detailA), count: escrows.length }),
   }),
 ];
 
 const rowsB: readonly Route[] = [
-  defineRoute<CreateCommandB, EscrowRecord>({
-    id: 'escrow.B.create',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<CreateCommandB, EscrowRecord>('create', {
     method: 'POST',
     path: '/escrow',
-    auth: 'bearer',
     limits: { serviceRowB: true, endpointDaily: 'escrow.create' },
     summary: 'Lock funds for a receiver (amount, receiver, description, expires_in, referrer, conditions).',
     parse: (input, context) => parseCreateB(input.body, context),
@@ -391,20 +361,13 @@ const rowsB: readonly Route[] = [
       expires_at: isoTime(escrow.expiresAtMs),
     }),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.B.release',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<IdCommand, EscrowRecord>('release', {
     method: 'POST',
     path: '/escrow/:id/release',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Release an escrow (sender only): net to the receiver, 1% fee.',
     parse: (input) => parsePathId(input, true),
     run: (context, command) =>
       context.platform.escrow.release({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
       status: escrow.status,
@@ -413,20 +376,13 @@ const rowsB: readonly Route[] = [
       fee: moneyB(escrow.feeMicro),
     }),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.B.refund',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<IdCommand, EscrowRecord>('refund', {
     method: 'POST',
     path: '/escrow/:id/refund',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Refund a locked escrow before expiry (sender only): full amount, no fee.',
     parse: (input) => parsePathId(input, true),
     run: (context, command) =>
       context.platform.escrow.refund({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
       status: escrow.status,
@@ -434,50 +390,29 @@ const rowsB: readonly Route[] = [
       tx_hash: escrow.txHash,
     }),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.B.get',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<IdCommand, EscrowRecord>('get', {
     method: 'GET',
     path: '/escrow/:id',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'One escrow in detail (parties only).',
     parse: (input) => parsePathId(input, false),
     run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
     render: (escrow) => detailB(escrow),
   }),
-  defineRoute<ListCommand, readonly EscrowRecord[]>({
-    id: 'escrow.B.list',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<ListCommand, readonly EscrowRecord[]>('list', {
     method: 'GET',
     path: '/escrows',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: "The caller's escrows, newest first (query role, status, limit).",
     parse: parseList,
     run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
     render: (escrows) => ({ escrows: escrows.map(detailB), count: escrows.length }),
   }),
-  defineRoute<DisputeCommand, EscrowRecord>({
-    id: 'escrow.B.dispute',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<DisputeCommand, EscrowRecord>('dispute', {
     method: 'POST',
     path: '/escrow/:id/dispute',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
     parse: (input) => parseDispute(input.body, { param: input.params['id'] ?? '' }),
     run: (context, command) =>
       context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
     render: (escrow) => disputeBody(escrow),
   }),
 ];
