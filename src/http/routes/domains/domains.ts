@@ -25,7 +25,7 @@ import type {
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import { DEFAULT_DOMAINS_CONFIG } from '../../../services/domains/domains-config.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import {
   knownQuery,

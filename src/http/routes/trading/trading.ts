@@ -25,7 +25,7 @@ import {
   type SpotHolding,
 } from '../../../services/trading/trading-record.ts';
 import type { Platform } from '../../../platform/platform.ts';
-import { type Route, type RouteContext } from '../../route.ts';
+import type { Route, RouteContext } from '../../route.ts';
 import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import { moneyB } from '../../render.ts';
 import {

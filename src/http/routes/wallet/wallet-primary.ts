@@ -31,7 +31,7 @@ import {
 import { CHAIN_ROWS, DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../../services/wallet/wallet-config.ts';
 import type { BalanceView, SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import { isoTime } from '../../render.ts';
-import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { routeFamily } from '../../route-family.ts';
 import {
   knownQuery,

@@ -30,7 +30,7 @@ import {
 } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import type { Platform } from '../../../platform/platform.ts';
-import { type Route, type RouteContext } from '../../route.ts';
+import type { Route, RouteContext } from '../../route.ts';
 import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import {
   knownQuery,
