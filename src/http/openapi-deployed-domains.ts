@@ -11,6 +11,35 @@ import type { RequestContract } from './openapi-fields.ts';
 import { instant, reference, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { parseAnyName, parseCheckNames, parseRegistrable, RECORD_CONTENT_MAX } from './routes/deployed/domains.ts';
 
+/** One name's line of a check answer (also in the discovery rows' answers: openapi-deployed-extras.ts). */
+export const CHECK_ROW_FIELDS = {
+  domain: z.string(),
+  available: z.boolean(),
+  price_usd: usdc(),
+  tld: z.string(),
+  currency: z.literal('USD'),
+};
+/** A name's valuation (the value row's answer, and each line of the portfolio value's). */
+export const VALUATION_FIELDS = {
+  domain: z.string(),
+  label: z.string(),
+  tld: z.string(),
+  valuation: z.strictObject({
+    score: z.number(),
+    category: z.string(),
+    estimated_market_value_usd: usdc(),
+    floor_price_usd: usdc(),
+    premium_multiple: z.number().nullable(),
+  }),
+  factors: z.strictObject({
+    tld: z.number(),
+    length: z.number(),
+    keyword: z.number(),
+    penalty: z.number(),
+    pronounceability: z.number(),
+  }),
+};
+
 const optionalText = (max: number): z.ZodOptional<z.ZodNullable<z.ZodString>> =>
   z.string().max(max).regex(/\S/).nullable().optional();
 const soldName = (field: string): z.ZodType =>
@@ -144,37 +173,11 @@ export const DOMAINS_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     created_at: instant().nullable(),
   }),
   'domains.deployed.check': withInfo({
-    results: z.array(
-      z.strictObject({
-        domain: z.string(),
-        available: z.boolean(),
-        price_usd: usdc(),
-        tld: z.string(),
-        currency: z.literal('USD'),
-      }),
-    ),
+    results: z.array(z.strictObject(CHECK_ROW_FIELDS)),
     count: z.int(),
     available_count: z.int(),
   }),
-  'domains.deployed.value': withInfo({
-    domain: z.string(),
-    label: z.string(),
-    tld: z.string(),
-    valuation: z.strictObject({
-      score: z.number(),
-      category: z.string(),
-      estimated_market_value_usd: usdc(),
-      floor_price_usd: usdc(),
-      premium_multiple: z.number().nullable(),
-    }),
-    factors: z.strictObject({
-      tld: z.number(),
-      length: z.number(),
-      keyword: z.number(),
-      penalty: z.number(),
-      pronounceability: z.number(),
-    }),
-  }),
+  'domains.deployed.value': withInfo(VALUATION_FIELDS),
   'domains.deployed.whois': z.union([
     withInfo({ domain: z.string(), registered: z.literal(false), available: z.literal(true) }),
     withInfo({

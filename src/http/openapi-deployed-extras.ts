@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { isFailure } from '../core/errors.ts';
+import { CHECK_ROW_FIELDS, VALUATION_FIELDS } from './openapi-deployed-domains.ts';
 import type { RequestContract } from './openapi-fields.ts';
 import { instant, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import {
@@ -129,33 +130,9 @@ const settingsFields = {
   day_started_at: instant(),
   daily_loss_limit_reached: z.boolean(),
 };
-const checkRow = z.strictObject({
-  domain: z.string(),
-  available: z.boolean(),
-  price_usd: usdc(),
-  tld: z.string(),
-  currency: z.literal('USD'),
-});
+const checkRow = z.strictObject(CHECK_ROW_FIELDS);
 const bookLevel = z.strictObject({ price: price(), size: z.number().describe('Coin units'), size_usd: usdc() });
-const valuation = z.strictObject({
-  domain: z.string(),
-  label: z.string(),
-  tld: z.string(),
-  valuation: z.strictObject({
-    score: z.number(),
-    category: z.string(),
-    estimated_market_value_usd: usdc(),
-    floor_price_usd: usdc(),
-    premium_multiple: z.number().nullable(),
-  }),
-  factors: z.strictObject({
-    tld: z.number(),
-    length: z.number(),
-    keyword: z.number(),
-    penalty: z.number(),
-    pronounceability: z.number(),
-  }),
-});
+const valuation = z.strictObject(VALUATION_FIELDS);
 
 export const EXTRAS_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   'trading.deployed.stop-loss': withInfo({ ...triggerFields, current_price: price(), message: z.string() }),

@@ -11,30 +11,23 @@ import { WALLET_CHAIN_NAMES } from '../services/wallet/wallet-assets.ts';
 import { DEFAULT_WALLET_CONFIG } from '../services/wallet/wallet-config.ts';
 import { limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
 import { WALLET_REQUESTS, WALLET_RESPONSES } from './openapi-wallet.ts';
-import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
+import {
+  swapOrderHead,
+  walletAddress as address,
+  walletAmountAny,
+  walletAmountText,
+  walletChain as chain,
+  walletKey as key,
+  walletUnits as units,
+} from './openapi-wallet-fields.ts';
+import { ADDRESS_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
-const chain = (): z.ZodEnum => z.enum(WALLET_CHAIN_NAMES as [string, ...string[]]);
-const address = (what: string): z.ZodString =>
-  text(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
 const token = (what: string): z.ZodString =>
   text(ADDRESS_TEXT_MAX).describe(`${what}: a symbol of the chain (ETH, USDC, …) or a token contract address`);
-const AMOUNT_TEXT = '^(?!0+(\\.0+)?$)(0|[1-9][0-9]*)(\\.[0-9]+)?$';
-const amountText = (): z.ZodString =>
-  z
-    .string()
-    .max(DEFAULT_WALLET_CONFIG.amountTextMax)
-    .regex(new RegExp(AMOUNT_TEXT))
-    .describe('A positive decimal amount in whole units of the asset, at most its decimals');
+const AMOUNT_TEXT_WHAT = 'A positive decimal amount in whole units of the asset, at most its decimals';
+const amountText = (): z.ZodString => walletAmountText(AMOUNT_TEXT_WHAT);
 const amountAny = (): z.ZodType =>
-  z
-    .union([z.number().positive().max(1e12), amountText()])
-    .describe('A positive amount in whole units (a number or a decimal string)');
-const key = (what: string): z.ZodString => text(KEY_TEXT_MAX).describe(what);
-const units = (): z.ZodString =>
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .describe('Whole units as a decimal string');
+  walletAmountAny('A positive amount in whole units (a number or a decimal string)', AMOUNT_TEXT_WHAT);
 const swapFields = {
   from_chain: chain(),
   to_chain: chain(),
@@ -112,7 +105,6 @@ const documents = (rowId: string): z.ZodType => {
   if (schema === undefined) throw new Error(`openapi-wallet.ts defines ${rowId}`);
   return schema;
 };
-const side = z.strictObject({ chain: chain(), address: z.string(), token: z.string(), amount: units() });
 
 export const WALLET_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   'wallet.deployed.register': withInfo({
@@ -147,12 +139,7 @@ export const WALLET_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   }),
   'wallet.deployed.swap-quote': documents('wallet.primary.swap-quote'),
   'wallet.deployed.swap': withInfo({
-    swap_id: z.string(),
-    order_id: z.string(),
-    status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
-    deposit: side,
-    output: side.extend({ min_received: units() }),
-    fee: z.strictObject({ integrator_fee_pct: z.number(), amount: units(), symbol: z.string() }),
+    ...swapOrderHead,
     expires_at: z.string(),
     check_status: z.string(),
   }),

@@ -20,7 +20,8 @@
 import * as z from 'zod';
 import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
-import { HISTORY_SINCE_PATTERN } from './routes/deployed/casino-stats.ts';
+import { HISTORY_SINCE_PATTERN, KELLY_SIMULATE_KEYS } from './routes/deployed/casino-stats.ts';
+import { TOURNAMENT_PLAY_KEYS } from './routes/deployed/casino-tournaments.ts';
 import {
   DOMAINS_DEPLOYED_ERRORS,
   DOMAINS_DEPLOYED_REQUESTS,
@@ -147,24 +148,12 @@ const batchElement = oneOf(
   "A bet: game, amount, client_seed? and the game's fields (missing ones take the deployment's defaults: side heads, direction over, threshold 50, ...)",
 );
 /**
- * deployed casino-stats.ts kellySimulate reads only these fields: a game whose style A fields
+ * deployed casino-stats.ts kellySimulate reads only KELLY_SIMULATE_KEYS: a game whose style A fields
  * outside them are required cannot be simulated there (the row refuses it).
  */
-const SIMULATE_KEYS = [
-  'bankroll',
-  'game',
-  'bet_amount',
-  'num_bets',
-  'simulations',
-  'threshold',
-  'win_probability',
-  'direction',
-  'side',
-  'target_multiplier',
-];
 const SIMULATE_GAMES = SINGLE_GAMES.filter((game) =>
   Object.entries(GAME_PARAMS[game]).every(
-    ([key, schema]) => SIMULATE_KEYS.includes(key) || (schema as z.ZodType).safeParse(undefined).success,
+    ([key, schema]) => KELLY_SIMULATE_KEYS.includes(key) || (schema as z.ZodType).safeParse(undefined).success,
   ),
 );
 const simulateOption = (game: (typeof SINGLE_GAMES)[number]): z.ZodObject => {
@@ -172,29 +161,10 @@ const simulateOption = (game: (typeof SINGLE_GAMES)[number]): z.ZodObject => {
   const option = simulate.options.find(
     (candidate) => (candidate.shape['game'] as z.ZodLiteral).value === game,
   ) as z.ZodObject;
-  return z.looseObject(Object.fromEntries(Object.entries(option.shape).filter(([key]) => SIMULATE_KEYS.includes(key))));
+  return z.looseObject(
+    Object.fromEntries(Object.entries(option.shape).filter(([key]) => KELLY_SIMULATE_KEYS.includes(key))),
+  );
 };
-const TOURNAMENT_PLAY_KEYS = [
-  'amount',
-  'client_seed',
-  'side',
-  'direction',
-  'threshold',
-  'target_multiplier',
-  'bet_type',
-  'bet_value',
-  'win_probability',
-  'cash_out_at',
-  'pick',
-  'action',
-  'rows',
-  'risk',
-  'guess',
-  'picks',
-  'mines',
-  'reveals',
-  'bet_on',
-];
 /** A tournament bet on `game`: its fields; the other games' fields the row reads are refused. */
 const playOption = (game: (typeof SINGLE_GAMES)[number]): z.ZodObject => {
   const own = gameFields(game, TOURNAMENT_PLAY_KEYS);
@@ -734,6 +704,16 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   ...WALLET_DEPLOYED_RESPONSES,
 };
 
+/** What a single-game bet refuses with a 400 (the game rows and video poker's deal alike). */
+const BET_REFUSALS: readonly string[] = [
+  'invalid_params',
+  'minimum_bet',
+  'maximum_bet',
+  'kelly_limit_exceeded',
+  'insufficient_balance',
+  'game_closed',
+];
+
 /**
  * The refusals each deployed row can answer beyond the dispatcher's own (400 `invalid_json`, 401,
  * 429 `rate_limited`, 503/500 fault windows): status → the deployment's error names (the rows'
@@ -770,14 +750,7 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
     404: ['not_found'],
   },
   'casino.deployed.video-poker.deal': {
-    400: [
-      'invalid_params',
-      'minimum_bet',
-      'maximum_bet',
-      'kelly_limit_exceeded',
-      'insufficient_balance',
-      'game_closed',
-    ],
+    400: BET_REFUSALS,
   },
   'casino.deployed.video-poker.draw': {
     400: ['invalid_params', 'amount_mismatch', 'hand_not_found', 'insufficient_balance'],
@@ -805,14 +778,7 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
     SINGLE_GAMES.map((game) => [
       `casino.deployed.game.${game}`,
       {
-        400: [
-          'invalid_params',
-          'minimum_bet',
-          'maximum_bet',
-          'kelly_limit_exceeded',
-          'insufficient_balance',
-          'game_closed',
-        ],
+        400: BET_REFUSALS,
         429: ['rate_limit_exceeded'],
       },
     ]),

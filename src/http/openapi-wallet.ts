@@ -10,30 +10,31 @@ import type { ErrorCode } from '../core/errors.ts';
 import { HISTORY_CHAINS, WALLET_CHAIN_NAMES } from '../services/wallet/wallet-assets.ts';
 import { DEFAULT_WALLET_CONFIG, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts';
 import { instant, limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
-import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, MEMO_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
+import {
+  swapOrderHead,
+  walletAddress as address,
+  walletAmountAny,
+  walletAmountText,
+  walletChain as chain,
+  walletChains as chains,
+  walletKey as key,
+  walletUnits as units,
+} from './openapi-wallet-fields.ts';
+import { ADDRESS_TEXT_MAX, MEMO_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
-const chains = (values: readonly string[]): z.ZodEnum => z.enum(values as [string, ...string[]]);
-const chain = (): z.ZodEnum => chains(WALLET_CHAIN_NAMES);
 /** A transaction's chain: style B's polygon and arbitrum too. */
 const simChain = (): z.ZodEnum => chains(SIM_CHAIN_NAMES);
-const address = (what: string): z.ZodString =>
-  text(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
 const token = (what: string): z.ZodString =>
   text(ADDRESS_TEXT_MAX).describe(
     `${what}: a token contract address of the chain, or its native asset address (GET /v1/wallet/chains); a symbol is 400`,
   );
-const AMOUNT_TEXT = '^(?!0+(\\.0+)?$)(0|[1-9][0-9]*)(\\.[0-9]+)?$';
-const amountText = (): z.ZodString =>
-  z
-    .string()
-    .max(DEFAULT_WALLET_CONFIG.amountTextMax)
-    .regex(new RegExp(AMOUNT_TEXT))
-    .describe('A positive decimal amount in whole units of the asset, at most its decimals (e.g. "0.25")');
+const AMOUNT_TEXT_WHAT = 'A positive decimal amount in whole units of the asset, at most its decimals (e.g. "0.25")';
+const amountText = (): z.ZodString => walletAmountText(AMOUNT_TEXT_WHAT);
 const amountAny = (): z.ZodType =>
-  z
-    .union([z.number().positive().max(1e12), amountText()])
-    .describe("A positive amount in whole units (a number or a decimal string), at most the asset's decimals");
-const key = (what: string): z.ZodString => text(KEY_TEXT_MAX).describe(what);
+  walletAmountAny(
+    "A positive amount in whole units (a number or a decimal string), at most the asset's decimals",
+    AMOUNT_TEXT_WHAT,
+  );
 const { historyLimitDefault, historyLimitMax } = DEFAULT_WALLET_CONFIG;
 
 const swapFields = {
@@ -146,11 +147,6 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
 };
 
 const nullable = <T extends z.ZodType>(schema: T): z.ZodNullable<T> => schema.nullable();
-const units = (): z.ZodString =>
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .describe('Whole units as a decimal string');
 const amountOut = z.strictObject({
   symbol: z.string(),
   contract: nullable(z.string()),
@@ -178,14 +174,8 @@ const txOut = z.strictObject({
   explorer: z.string(),
 });
 const txBody = (): z.ZodObject => withInfo(txOut.shape);
-const side = z.strictObject({ chain: chain(), address: z.string(), token: z.string(), amount: units() });
 const orderShape = {
-  swap_id: z.string(),
-  order_id: z.string(),
-  status: z.enum(['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired']),
-  deposit: side,
-  output: side.extend({ min_received: units() }),
-  fee: z.strictObject({ integrator_fee_pct: z.number(), amount: units(), symbol: z.string() }),
+  ...swapOrderHead,
   created_at: instant(),
   updated_at: instant(),
   expires_at: instant(),

@@ -9,6 +9,8 @@
  */
 import { fail, isFailure, type Failure } from '../core/errors.ts';
 import { parseDecimal, parseNumber, type Micro, type ParseFailure } from '../core/money.ts';
+import { positiveAmount } from '../core/positive-amount.ts';
+import type { RouteInput } from './route.ts';
 
 export type Fields = Readonly<Record<string, unknown>>;
 
@@ -44,6 +46,11 @@ function allKnown(value: object, allowed: readonly string[]): boolean {
     if (!allowed.includes(key)) return Object.keys(value).every((own) => allowed.includes(own));
   }
   return true;
+}
+
+/** A request with no query parameters and an absent or empty body (the GET rows without input). */
+export function noInput(input: RouteInput): Failure | null {
+  return knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body);
 }
 
 /** A body that must be absent or empty (`{}`). */
@@ -106,17 +113,7 @@ export function requiredAmount(value: unknown, name: string, syntax: AmountSynta
   if (typeof value === 'number') parsed = parseNumber(value);
   else if (typeof value === 'string' && syntax === 'number-or-decimal-string') parsed = parseDecimal(value.trim());
   else return fail('BAD_REQUEST', `${name} must be a number`);
-  switch (parsed) {
-    case 'not-a-number':
-      return fail('BAD_REQUEST', `${name} must be a finite decimal number`);
-    case 'too-many-decimals':
-      return fail('BAD_REQUEST', `${name} has more than 6 decimals`);
-    case 'too-large':
-      return fail('BAD_REQUEST', `${name} is too large`);
-    default:
-      if (parsed <= 0n) return fail('BAD_REQUEST', `${name} must be positive`);
-      return parsed;
-  }
+  return positiveAmount(parsed, name);
 }
 
 /** A query parameter `limit` in [1, max], default `fallback`. */

@@ -14,19 +14,18 @@ import type { ChainInfo } from '../../../services/casino/account/supported-chain
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import {
-  emptyBody,
   knownQuery,
   NO_KEYS,
+  noInput,
   objectBody,
   optionalString,
   queryLimit,
   requiredAmount,
   requiredString,
 } from '../../validate.ts';
+import { registerAgent } from '../faucet/register-agent.ts';
 import { casinoCaller } from './casino-games.ts';
 
-const noInput = (input: RouteInput): null | Failure =>
-  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 const LIMIT_QUERY = ['limit'];
 
 function limitQuery(input: RouteInput, context: RouteContext): number | Failure {
@@ -63,11 +62,7 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
       return fail('BAD_REQUEST', 'send referrer or referral_code, not both');
     return { agentId: agentId ?? context.platform.context.ids.next('ag_', 12), referrer: referrer ?? code };
   },
-  run: (context, command) =>
-    context.platform.faucet.register(
-      { style: 'A', agentId: command.agentId, referrer: command.referrer },
-      context.nowMs,
-    ),
+  run: (context, command) => registerAgent(context, command.agentId, command.referrer),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,

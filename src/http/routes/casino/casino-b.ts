@@ -20,7 +20,7 @@ import { moneyB } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
 import { knownQuery, NO_KEYS, objectBody, queryLimit, type Fields } from '../../validate.ts';
 import { amountField, clientSeedField } from './casino-bet-fields.ts';
-import { casinoCaller } from './casino-games.ts';
+import { betCommand, casinoCaller } from './casino-games.ts';
 import { betB, historyLineB, verificationView } from './casino-render.ts';
 import type { ParsedBet } from './casino-bet-fields.ts';
 
@@ -108,19 +108,7 @@ const bet = defineRoute<ParsedBet, BetRecord>({
   limits: LIMITS,
   summary: 'Place a bet (game dice|slots|roulette|blackjack|coinflip, amount 0.01..10000, params?, client_seed?).',
   parse: parseBet,
-  run: (context, parsed) =>
-    context.platform.casino.betB(
-      {
-        agentId: casinoCaller(context),
-        game: parsed.game,
-        params: parsed.params,
-        paramsJson: parsed.paramsJson,
-        amountMicro: parsed.amountMicro,
-        clientSeed: parsed.clientSeed,
-        source: 'B',
-      },
-      context.nowMs,
-    ),
+  run: (context, parsed) => context.platform.casino.betB(betCommand(context, parsed, 'B'), context.nowMs),
   successStatus: 200,
   render: (record) => betB(record),
 });

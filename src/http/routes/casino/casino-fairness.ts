@@ -9,13 +9,10 @@ import { BET_ID_PATTERN, type BetRecord } from '../../../services/casino/bet-rec
 import type { Verification } from '../../../services/casino/fairness.ts';
 import type { ServerSeed } from '../../../services/casino/seed-book.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, requiredString } from '../../validate.ts';
+import { defineRoute, type Route } from '../../route.ts';
+import { knownQuery, NO_KEYS, noInput, objectBody, requiredString } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 import { proofOf, seedView, verificationView } from './casino-render.ts';
-
-const noInput = (input: RouteInput): null | Failure =>
-  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function betIdOf(value: string | Failure): string | Failure {
   if (isFailure(value)) return value;

@@ -12,11 +12,13 @@ import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import type { BetCommand } from '../../../services/casino/place-bet.ts';
 import type { GameModule } from '../../../services/casino/games/game.ts';
 import { findGame, GAMES } from '../../../services/casino/games/index.ts';
+import type { DeployedCasinoRules } from '../../../services/casino/deployed/deployed-casino-rules.ts';
 import { kellyInputs } from '../../../services/casino/kelly/kelly-inputs.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { knownQuery, NO_KEYS, objectBody, type Fields } from '../../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
+import { batchSummary, type BatchResults } from './batch-summary.ts';
 import { betA } from './casino-render.ts';
 
 export function casinoCaller(context: RouteContext): string {
@@ -99,8 +101,26 @@ function parseGameBody(input: RouteInput, game: GameModule): ParsedBet | Failure
   return parseBetFields(body as Fields, game, 'number');
 }
 
-interface BatchCommand {
+/** A batch's parsed elements, each a bet or its own refusal (the deployed dialect's batch too). */
+export interface BatchCommand {
   readonly elements: ReadonlyArray<ParsedBet | Failure>;
+}
+
+/**
+ * Places a batch's bets in order in one casino call, so that an element's refusal does not abort
+ * the rest (NOTES.md "Batch"); with `deployedRules`, as the deployment settles them.
+ */
+export function placeBatch(
+  context: RouteContext,
+  command: BatchCommand,
+  deployedRules?: DeployedCasinoRules,
+): BatchResults {
+  const commands = command.elements.map((element) => {
+    if (isFailure(element)) return element;
+    const bet = betCommand(context, element, 'batch');
+    return deployedRules === undefined ? bet : { ...bet, deployedRules };
+  });
+  return context.platform.casino.batch(commands, context.nowMs).results;
 }
 
 const BATCH_KEYS = ['bets'];
@@ -131,10 +151,7 @@ function parseBatchElement(element: unknown, index: number): ParsedBet | Failure
     : parsed;
 }
 
-const batchA = defineRoute<
-  BatchCommand,
-  { results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>; balanceAfterMicro: bigint }
->({
+const batchA = defineRoute<BatchCommand, { results: BatchResults; balanceAfterMicro: bigint }>({
   id: 'casino.A.batch',
   service: 'casino',
   style: 'A',
@@ -145,61 +162,29 @@ const batchA = defineRoute<
   summary: 'Place 1 to 20 bets in one call; each is processed like a single bet.',
   parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),
   run: (context, command) => {
-    const commands = command.elements.map((element) =>
-      isFailure(element) ? element : betCommand(context, element, 'batch'),
-    );
-    const outcome = context.platform.casino.batch(commands, context.nowMs);
+    const results = placeBatch(context, command);
     return {
       ok: true,
-      value: {
-        results: outcome.results,
-        balanceAfterMicro: context.platform.casino.balanceMicro(casinoCaller(context)),
-      },
+      value: { results, balanceAfterMicro: context.platform.casino.balanceMicro(casinoCaller(context)) },
     };
   },
   successStatus: 200,
   render: (outcome, context) => renderBatch(outcome.results, outcome.balanceAfterMicro, context),
 });
 
-function renderBatch(
-  results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>,
-  balanceAfterMicro: bigint,
-  context: RouteContext,
-): JsonObject {
-  let won = 0;
-  let lost = 0;
-  let errors = 0;
-  let wageredMicro = 0n;
-  let wonMicro = 0n;
-  const rendered = results.map((result, index): JsonObject => {
-    if (!result.ok) {
-      errors += 1;
-      return { index, ok: false, error: result.message, code: result.code, ...(result.extra ?? {}) };
-    }
-    const bet = result.value;
-    if (bet.won) won += 1;
-    else lost += 1;
-    wageredMicro += bet.amountMicro;
-    wonMicro += bet.payoutMicro;
-    return { index, ok: true, ...betA(bet, context.platform.casino.state) };
+function renderBatch(results: BatchResults, balanceAfterMicro: bigint, context: RouteContext): JsonObject {
+  const lines = batchSummary(results, context, {
+    won: (bet) => bet.won,
+    placed: (bet, index) => ({ index, ok: true, ...betA(bet, context.platform.casino.state) }),
+    refused: (failure, index) => ({
+      index,
+      ok: false,
+      error: failure.message,
+      code: failure.code,
+      ...(failure.extra ?? {}),
+    }),
   });
-  // DEFECT 'batch-summary-zero' (tests and demos only): the deployment's summary, whose total_wagered is 0.
-  if (context.platform.context.defects.has('batch-summary-zero')) wageredMicro = 0n;
-  const placed = won + lost;
-  return {
-    results: rendered,
-    summary: {
-      total: results.length,
-      won,
-      lost,
-      errors,
-      total_wagered: moneyA(wageredMicro),
-      total_won: moneyA(wonMicro),
-      net_pnl: moneyA(wonMicro - wageredMicro),
-      win_rate_pct: placed === 0 ? 0 : Math.round((won / placed) * 10_000) / 100,
-    },
-    balance_after: moneyA(balanceAfterMicro),
-  };
+  return { ...lines, balance_after: moneyA(balanceAfterMicro) };
 }
 
 export const casinoGameRoutes: readonly Route[] = [

@@ -10,6 +10,7 @@
 import type { JsonObject } from '../../../core/errors.ts';
 import type { Ratio } from '../../../core/ratio.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { ChallengeRecord } from '../../../services/casino/challenges/challenge-record.ts';
 import type { CasinoState } from '../../../services/casino/casino-state.ts';
 import type { Verification } from '../../../services/casino/fairness.ts';
 import { gameById } from '../../../services/casino/games/index.ts';
@@ -22,6 +23,18 @@ import { jsonCopy } from '../json-copy.ts';
 
 export function proofOf(bet: BetRecord): JsonObject {
   return { server_seed_hash: bet.seedHash, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash };
+}
+
+/** A settled challenge's proof, the same four fields (null while it is open). */
+export function challengeProof(record: ChallengeRecord): JsonObject | null {
+  const proof = record.proof;
+  if (proof === null) return null;
+  return {
+    server_seed_hash: proof.serverSeedHash,
+    client_seed: proof.clientSeed,
+    nonce: proof.nonce,
+    result_hash: proof.resultHash,
+  };
 }
 
 const detailCopy = (bet: BetRecord): JsonObject => jsonCopy(bet.detail);

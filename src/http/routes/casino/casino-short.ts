@@ -22,7 +22,7 @@ import {
   type Fields,
 } from '../../validate.ts';
 import { clientSeedField, type ParsedBet } from './casino-bet-fields.ts';
-import { casinoCaller } from './casino-games.ts';
+import { betCommand, casinoCaller } from './casino-games.ts';
 import { proofOf } from './casino-render.ts';
 import { casinoShortLeaderboard } from './casino-stats.ts';
 
@@ -59,19 +59,7 @@ const coinflip = defineRoute<ParsedBet, BetRecord>({
     if (isFailure(clientSeed)) return clientSeed;
     return { game: coinFlip, params: params.value, paramsJson, amountMicro, clientSeed };
   },
-  run: (context, parsed) =>
-    context.platform.casino.bet(
-      {
-        agentId: casinoCaller(context),
-        game: parsed.game,
-        params: parsed.params,
-        paramsJson: parsed.paramsJson,
-        amountMicro: parsed.amountMicro,
-        clientSeed: parsed.clientSeed,
-        source: 'short',
-      },
-      context.nowMs,
-    ),
+  run: (context, parsed) => context.platform.casino.bet(betCommand(context, parsed, 'short'), context.nowMs),
   successStatus: 200,
   render: (bet) => ({
     bet_id: bet.id,

@@ -114,34 +114,33 @@ export function leaderboardView(context: RouteContext, game: GameId | null): Jso
   };
 }
 
-const leaderboardA = defineRoute<GameId | null, GameId | null>({
+/** The one leaderboard, answered at style A's path and at the short style's. */
+function leaderboardRow(row: { id: string; style: 'A' | 'short'; path: string; summary: string }): Route {
+  return defineRoute<GameId | null, GameId | null>({
+    ...row,
+    service: 'casino',
+    mount: 'casino',
+    method: 'GET',
+    auth: 'bearer',
+    parse: parseGameQuery,
+    run: (_context, game) => succeed(game),
+    successStatus: 200,
+    render: (game, context) => leaderboardView(context, game),
+  });
+}
+
+const leaderboardA = leaderboardRow({
   id: 'casino.A.stats.leaderboard',
-  service: 'casino',
   style: 'A',
-  mount: 'casino',
-  method: 'GET',
   path: '/api/v1/stats/leaderboard',
-  auth: 'bearer',
   summary: 'Top agents by net profit and the biggest wins; ?game= filters one game.',
-  parse: parseGameQuery,
-  run: (_context, game) => succeed(game),
-  successStatus: 200,
-  render: (game, context) => leaderboardView(context, game),
 });
 
-const leaderboardShort = defineRoute<GameId | null, GameId | null>({
+const leaderboardShort = leaderboardRow({
   id: 'casino.short.leaderboard',
-  service: 'casino',
   style: 'short',
-  mount: 'casino',
-  method: 'GET',
   path: '/api/v1/leaderboard',
-  auth: 'bearer',
   summary: 'Top agents by profit and loss (short style).',
-  parse: parseGameQuery,
-  run: (_context, game) => succeed(game),
-  successStatus: 200,
-  render: (game, context) => leaderboardView(context, game),
 });
 
 export const casinoStatsRoutes: readonly Route[] = [me, session, leaderboardA];

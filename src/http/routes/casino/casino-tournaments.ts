@@ -30,7 +30,7 @@ import {
 } from '../../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
-import { betA } from './casino-render.ts';
+import { betA, challengeProof } from './casino-render.ts';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const ID_PATTERN = /^[a-z]{3}_[0-9a-f]{12}$/;
@@ -269,15 +269,7 @@ function challengeView(record: ChallengeRecord): JsonObject {
     payout: moneyA(record.payoutMicro),
     house_cut: moneyA(record.houseCutMicro),
     result: record.result === null ? null : structuredClone(record.result),
-    proof:
-      record.proof === null
-        ? null
-        : {
-            server_seed_hash: record.proof.serverSeedHash,
-            client_seed: record.proof.clientSeed,
-            nonce: record.proof.nonce,
-            result_hash: record.proof.resultHash,
-          },
+    proof: challengeProof(record),
   };
 }
 

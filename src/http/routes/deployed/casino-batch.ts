@@ -11,7 +11,6 @@
  */
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { applyToMicro } from '../../../core/ratio.ts';
-import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import { findGame } from '../../../services/casino/games/index.ts';
 import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
 import { deployedFailure, deployedRefusal } from '../../deployed/deployed-errors.ts';
@@ -19,7 +18,8 @@ import { moneyA } from '../../render.ts';
 import { roundCents } from '../../deployed/float-balances.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { parseBetFields, type ParsedBet } from '../casino/casino-bet-fields.ts';
-import { betCommand, casinoCaller } from '../casino/casino-games.ts';
+import { batchSummary, type BatchResults } from '../casino/batch-summary.ts';
+import { casinoCaller, placeBatch, type BatchCommand } from '../casino/casino-games.ts';
 import { betRefusal, deployedBet } from './casino-bet-answer.ts';
 import { knownFields } from './deployed-row.ts';
 import { deployedRulesOf } from './deployed-rules-of.ts';
@@ -43,10 +43,6 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
   reveals: 3,
 };
 const NOT_IN_BATCH: readonly string[] = ['video_poker', 'baccarat'];
-
-interface BatchCommand {
-  readonly elements: ReadonlyArray<ParsedBet | Failure>;
-}
 
 function parseElement(element: unknown, index: number): ParsedBet | Failure {
   if (typeof element !== 'object' || element === null || Array.isArray(element))
@@ -78,41 +74,19 @@ function parseBatch(input: RouteInput, batchMax: number): BatchCommand | Failure
   return { elements: bets.map((element: unknown, index) => parseElement(element, index)) };
 }
 
-type BatchResults = ReadonlyArray<{ ok: true; value: BetRecord } | Failure>;
-
 function renderBatch(results: BatchResults, context: RouteContext): JsonObject {
   const agentId = casinoCaller(context);
-  let won = 0;
-  let lost = 0;
-  let wageredMicro = 0n;
-  let wonMicro = 0n;
-  const rendered = results.map((result): JsonObject => {
-    if (!result.ok) return deployedRefusal(betRefusal(result), 'casino').body;
-    if (result.value.multiplier.num > 0n) won += 1;
-    else lost += 1;
-    wageredMicro += result.value.amountMicro;
-    wonMicro += result.value.payoutMicro;
-    return deployedBet(result.value, context);
+  // The deployment counts a bet as won when it pays anything (a push too).
+  const lines = batchSummary(results, context, {
+    won: (bet) => bet.multiplier.num > 0n,
+    placed: (bet) => deployedBet(bet, context),
+    refused: (failure) => deployedRefusal(betRefusal(failure), 'casino').body,
   });
-  // DEFECT 'batch-summary-zero' (tests and demos only): the deployment's summary, which sums a field
-  // its results lack: total_wagered 0, net_pnl = total_won.
-  if (context.platform.context.defects.has('batch-summary-zero')) wageredMicro = 0n;
   const balanceMicro = context.platform.casino.balanceMicro(agentId);
   const kellyMicro =
     (applyToMicro(balanceMicro, riskFactorOf(context.platform.casino.state, agentId)) / 10_000n) * 10_000n;
-  const placed = won + lost;
   return {
-    results: rendered,
-    summary: {
-      total: results.length,
-      won,
-      lost,
-      errors: results.length - placed,
-      total_wagered: moneyA(wageredMicro),
-      total_won: moneyA(wonMicro),
-      net_pnl: moneyA(wonMicro - wageredMicro),
-      win_rate_pct: placed === 0 ? 0 : Math.round((won / placed) * 10_000) / 100,
-    },
+    ...lines,
     balance_after:
       context.floatBalances === undefined
         ? moneyA(balanceMicro)
@@ -131,13 +105,7 @@ const batch = defineRoute<BatchCommand, BatchResults>({
   auth: 'bearer',
   summary: 'Place 1 to 20 bets ({ bets: [{ game, amount, ...params }] }); each is processed like a single bet.',
   parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),
-  run: (context, command) => {
-    const deployedRules = deployedRulesOf(context);
-    const commands = command.elements.map((element) =>
-      isFailure(element) ? element : { ...betCommand(context, element, 'batch'), deployedRules },
-    );
-    return { ok: true, value: context.platform.casino.batch(commands, context.nowMs).results };
-  },
+  run: (context, command) => ({ ok: true, value: placeBatch(context, command, deployedRulesOf(context)) }),
   successStatus: 200,
   render: renderBatch,
 });

@@ -13,6 +13,7 @@ import type { ChallengeRecord, PendingChallenges } from '../../../services/casin
 import { renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import type { Route } from '../../route.ts';
+import { challengeProof } from '../casino/casino-render.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 function challengeRefusal(failure: Failure): Failure {
@@ -95,15 +96,7 @@ function actionRow(action: 'accept' | 'decline'): Route {
         house_cut: moneyA(record.houseCutMicro),
         payout_to_winner: moneyA(record.payoutMicro),
         game_result: record.result === null ? null : structuredClone(record.result),
-        proof:
-          record.proof === null
-            ? null
-            : {
-                server_seed_hash: record.proof.serverSeedHash,
-                client_seed: record.proof.clientSeed,
-                nonce: record.proof.nonce,
-                result_hash: record.proof.resultHash,
-              },
+        proof: challengeProof(record),
         message: record.winnerId === null ? 'Draw: both stakes returned.' : `${record.winnerId} wins.`,
       };
     },

@@ -39,21 +39,23 @@ const kellyHistory = adaptedRow('casino.A.kelly.history', {
   bodyKeys: [],
   render: documentsBody,
 });
+/** What the deployment's Kelly simulate reads (the OpenAPI document reads it too: openapi-deployed.ts). */
+export const KELLY_SIMULATE_KEYS: readonly string[] = [
+  'bankroll',
+  'game',
+  'bet_amount',
+  'num_bets',
+  'simulations',
+  'threshold',
+  'win_probability',
+  'direction',
+  'side',
+  'target_multiplier',
+];
 const kellySimulate = adaptedRow('casino.A.kelly.simulate', {
   id: 'casino.deployed.kelly.simulate',
   summary: 'Monte Carlo of flat bets ({ bankroll, game, bet_amount, num_bets, simulations? }); seeded.',
-  bodyKeys: [
-    'bankroll',
-    'game',
-    'bet_amount',
-    'num_bets',
-    'simulations',
-    'threshold',
-    'win_probability',
-    'direction',
-    'side',
-    'target_multiplier',
-  ],
+  bodyKeys: KELLY_SIMULATE_KEYS,
   render: documentsBody,
 });
 const statsMe = adaptedRow('casino.A.stats.me', {

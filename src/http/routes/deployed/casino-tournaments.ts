@@ -143,31 +143,33 @@ const enter = adaptedRow('casino.A.tournaments.enter', {
   },
 });
 
+/** What a tournament bet reads besides `game` (the OpenAPI document reads it too: openapi-deployed.ts). */
+export const TOURNAMENT_PLAY_KEYS: readonly string[] = [
+  'amount',
+  'client_seed',
+  'side',
+  'direction',
+  'threshold',
+  'target_multiplier',
+  'bet_type',
+  'bet_value',
+  'win_probability',
+  'cash_out_at',
+  'pick',
+  'action',
+  'rows',
+  'risk',
+  'guess',
+  'picks',
+  'mines',
+  'reveals',
+  'bet_on',
+];
+
 const playBase = adaptedRow('casino.A.tournaments.play', {
   id: 'casino.deployed.tournaments.play',
   summary: "Play the tournament's game ({ amount, ...params, client_seed? }).",
-  bodyKeys: [
-    'game',
-    'amount',
-    'client_seed',
-    'side',
-    'direction',
-    'threshold',
-    'target_multiplier',
-    'bet_type',
-    'bet_value',
-    'win_probability',
-    'cash_out_at',
-    'pick',
-    'action',
-    'rows',
-    'risk',
-    'guess',
-    'picks',
-    'mines',
-    'reveals',
-    'bet_on',
-  ],
+  bodyKeys: ['game', ...TOURNAMENT_PLAY_KEYS],
   refusal: tournamentRefusal,
   render: (value, context) => {
     const bet = (value as { bet: BetRecord }).bet;

@@ -39,6 +39,7 @@ import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { optionalString } from '../../validate.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
+import { registerAgent } from '../faucet/register-agent.ts';
 
 /** At most this many names per check (`names=` is comma-separated). */
 export const CHECK_NAMES_MAX = 50;
@@ -172,10 +173,7 @@ const register = defineRoute<{ referralCode: string | null }, Registration>({
   run: (context, command) => {
     const referrer =
       command.referralCode === null ? null : (context.platform.agents.resolve(command.referralCode)?.id ?? null);
-    const registered = context.platform.faucet.register(
-      { style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: referrer ?? undefined },
-      context.nowMs,
-    );
+    const registered = registerAgent(context, context.platform.context.ids.next('ag_', 12), referrer ?? undefined);
     return registered.ok ? registered : domainsRefusal(registered);
   },
   successStatus: 201,

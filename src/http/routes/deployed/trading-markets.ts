@@ -18,6 +18,7 @@ import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
 import { optionalString } from '../../validate.ts';
+import { registerAgent } from '../faucet/register-agent.ts';
 import { coinOf, marketDetail, marketOfCoin, marketRow, priceNumber } from './trading-view.ts';
 
 const REGISTER_TEXT_FIELDS = ['referral_code', 'wallet_agent_id', 'hl_wallet_address', 'hl_signing_key'];
@@ -46,11 +47,7 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
     const referrer = typeof code === 'string' && context.platform.agents.resolve(code) !== undefined ? code : undefined;
     return { agentId: context.platform.context.ids.next('ag_', 12), referrer };
   },
-  run: (context, command) =>
-    context.platform.faucet.register(
-      { style: 'A', agentId: command.agentId, referrer: command.referrer },
-      context.nowMs,
-    ),
+  run: (context, command) => registerAgent(context, command.agentId, command.referrer),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,

@@ -75,14 +75,21 @@ export function sizeUsdOf(position: PositionRecord): Micro {
   return ((exact + 5_000n) / 10_000n) * 10_000n;
 }
 
-export function openPositionRow(view: PositionView, feeMicro: Micro | null): JsonObject {
-  const { position } = view;
+/** The fields every position line opens with, open or closed. */
+function positionHead(position: PositionRecord): JsonObject {
   return {
     position_id: position.id,
     coin: coinOfSymbol(position.symbol),
     side: position.side,
     size_usd: moneyA(sizeUsdOf(position)),
     entry_price: priceNumber(position.entryPrice),
+  };
+}
+
+export function openPositionRow(view: PositionView, feeMicro: Micro | null): JsonObject {
+  const { position } = view;
+  return {
+    ...positionHead(position),
     current_price: priceNumber(view.markPrice),
     leverage: position.leverage,
     margin_used: moneyA(position.marginMicro),
@@ -98,11 +105,7 @@ export function openPositionRow(view: PositionView, feeMicro: Micro | null): Jso
 /** A closed or liquidated position (history, close). `marginMicro`: what the position had put up. */
 export function closedPositionRow(position: PositionRecord, marginMicro: Micro): JsonObject {
   return {
-    position_id: position.id,
-    coin: coinOfSymbol(position.symbol),
-    side: position.side,
-    size_usd: moneyA(sizeUsdOf(position)),
-    entry_price: priceNumber(position.entryPrice),
+    ...positionHead(position),
     exit_price: position.exitPrice === null ? null : priceNumber(position.exitPrice),
     leverage: position.leverage,
     pnl: moneyA(position.realizedPnlMicro),

@@ -25,7 +25,8 @@ import type {
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import { DEFAULT_DOMAINS_CONFIG } from '../../../services/domains/domains-config.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
+import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import {
   knownQuery,
   NO_KEYS,
@@ -279,29 +280,21 @@ function checkBody(availability: Availability): JsonObject {
   };
 }
 
+const rowA = styleAFamily('domains');
+const rowB = styleBFamily('domains');
+
 const rowsA: readonly Route[] = [
-  defineRoute<NameCommand, Availability>({
-    id: 'domains.A.check',
-    service: 'domains',
-    style: 'A',
-    mount: 'domains',
+  rowA<NameCommand, Availability>('check', {
     method: 'GET',
     path: '/api/v1/check',
-    auth: 'bearer',
     summary: 'Whether a domain is available, and its yearly price in USDC (query domain).',
     parse: (input) => parseDomainQuery(input, false),
     run: (context, command) => context.platform.domains.check(command.domain),
-    successStatus: 200,
     render: checkBody,
   }),
-  defineRoute<RegisterCommand, DomainCharge>({
-    id: 'domains.A.register',
-    service: 'domains',
-    style: 'A',
-    mount: 'domains',
+  rowA<RegisterCommand, DomainCharge>('register', {
     method: 'POST',
     path: '/api/v1/register',
-    auth: 'bearer',
     limits: { endpointDaily: 'domains.register' },
     summary: 'Register a domain for 1 to 10 years (default 1), charged at the yearly price; 409 when taken.',
     parse: (input) => parseRegister(input.body, 'A'),
@@ -313,28 +306,17 @@ const rowsA: readonly Route[] = [
     successStatus: 201,
     render: (charge) => ({ domain: charge.domain.name, expires_at: isoTime(charge.domain.expiresAtMs) }),
   }),
-  defineRoute<null, readonly DomainRecord[]>({
-    id: 'domains.A.domains',
-    service: 'domains',
-    style: 'A',
-    mount: 'domains',
+  rowA<null, readonly DomainRecord[]>('domains', {
     method: 'GET',
     path: '/api/v1/domains',
-    auth: 'bearer',
     summary: "The caller's domains (active and expired in grace), by name.",
     parse: parseNoInput,
     run: (context) => succeed(context.platform.domains.list(callerId(context))),
-    successStatus: 200,
     render: (domains) => ({ domains: domains.map(itemA), count: domains.length }),
   }),
-  defineRoute<DnsCommandBody, DomainRecord>({
-    id: 'domains.A.dns',
-    service: 'domains',
-    style: 'A',
-    mount: 'domains',
+  rowA<DnsCommandBody, DomainRecord>('dns', {
     method: 'POST',
     path: '/api/v1/dns',
-    auth: 'bearer',
     summary:
       'Add or update DNS records (A, AAAA, CNAME, MX, TXT); each (type, name) set sent replaces the held one (owner only).',
     parse: (input) => parseDns(input.body),
@@ -344,48 +326,30 @@ const rowsA: readonly Route[] = [
         domain: command.domain,
         records: command.records,
       }),
-    successStatus: 200,
     render: dnsBody,
   }),
-  defineRoute<NameCommand, DomainRecord>({
-    id: 'domains.A.dns.list',
-    service: 'domains',
-    style: 'A',
-    mount: 'domains',
+  rowA<NameCommand, DomainRecord>('dns.list', {
     method: 'GET',
     path: '/api/v1/dns',
-    auth: 'bearer',
     summary: 'The DNS records of a registered domain (query domain; public).',
     parse: (input) => parseDomainQuery(input, false),
     run: (context, command) => context.platform.domains.lookup(command.domain),
-    successStatus: 200,
     render: dnsBody,
   }),
-  defineRoute<NameCommand, Valuation>({
-    id: 'domains.A.valuation',
-    service: 'domains',
-    style: 'A',
-    mount: 'domains',
+  rowA<NameCommand, Valuation>('valuation', {
     method: 'GET',
     path: '/api/v1/valuation',
-    auth: 'bearer',
     summary: 'Heuristic valuation of any domain name: score, value in USDC, category (query domain).',
     parse: (input) => parseDomainQuery(input, true),
     run: (context, command) => context.platform.domains.valuation(command.domain),
-    successStatus: 200,
     render: valuationBody,
   }),
 ];
 
 const rowsB: readonly Route[] = [
-  defineRoute<RegisterCommand, DomainCharge>({
-    id: 'domains.B.register',
-    service: 'domains',
-    style: 'B',
-    mount: 'api',
+  rowB<RegisterCommand, DomainCharge>('register', {
     method: 'POST',
     path: '/domains-api/register',
-    auth: 'bearer',
     limits: { serviceRowB: true, endpointDaily: 'domains.register' },
     summary: 'Register a domain for 1 to 10 years (default 1), with an optional resolver; 409 when taken.',
     parse: (input) => parseRegister(input.body, 'B'),
@@ -402,15 +366,9 @@ const rowsB: readonly Route[] = [
       tx_hash: charge.txHash,
     }),
   }),
-  defineRoute<NameCommand, DomainRecord>({
-    id: 'domains.B.lookup',
-    service: 'domains',
-    style: 'B',
-    mount: 'api',
+  rowB<NameCommand, DomainRecord>('lookup', {
     method: 'GET',
     path: '/domains-api/lookup/:domain',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Owner, registration date, expiry, resolver and DNS records of a registered domain (public).',
     parse: (input) => {
       const unknown = knownQuery(input.query, NO_KEYS);
@@ -419,33 +377,19 @@ const rowsB: readonly Route[] = [
       return isFailure(domain) ? domain : { domain };
     },
     run: (context, command) => context.platform.domains.lookup(command.domain),
-    successStatus: 200,
     render: lookupBody,
   }),
-  defineRoute<null, readonly DomainRecord[]>({
-    id: 'domains.B.domains',
-    service: 'domains',
-    style: 'B',
-    mount: 'api',
+  rowB<null, readonly DomainRecord[]>('domains', {
     method: 'GET',
     path: '/domains-api/domains',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: "The caller's domains with their expiry status, by name.",
     parse: parseNoInput,
     run: (context) => succeed(context.platform.domains.list(callerId(context))),
-    successStatus: 200,
     render: (domains) => ({ domains: domains.map(itemB), count: domains.length }),
   }),
-  defineRoute<RenewCommand, DomainCharge>({
-    id: 'domains.B.renew',
-    service: 'domains',
-    style: 'B',
-    mount: 'api',
+  rowB<RenewCommand, DomainCharge>('renew', {
     method: 'POST',
     path: '/domains-api/renew',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Extend a domain from its current expiry by 1 to 10 years (owner only; also in grace).',
     parse: (input) => parseRenew(input.body),
     run: (context, command) =>
@@ -453,7 +397,6 @@ const rowsB: readonly Route[] = [
         { callerId: callerId(context), domain: command.domain, years: command.years },
         context.nowMs,
       ),
-    successStatus: 200,
     render: (charge) => ({
       domain: charge.domain.name,
       years: charge.years,
@@ -462,15 +405,9 @@ const rowsB: readonly Route[] = [
       tx_hash: charge.txHash,
     }),
   }),
-  defineRoute<TransferCommand, TransferResult>({
-    id: 'domains.B.transfer',
-    service: 'domains',
-    style: 'B',
-    mount: 'api',
+  rowB<TransferCommand, TransferResult>('transfer', {
     method: 'POST',
     path: '/domains-api/transfer',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary:
       'Give a domain to an agent; with a price, offer it for sale — the buyer accepts with the same transfer (to = itself, same price), an atomic swap.',
     parse: (input) => parseTransfer(input.body),
@@ -479,7 +416,6 @@ const rowsB: readonly Route[] = [
         { callerId: callerId(context), domain: command.domain, to: command.to, priceMicro: command.priceMicro },
         context.nowMs,
       ),
-    successStatus: 200,
     render: transferBody,
   }),
 ];

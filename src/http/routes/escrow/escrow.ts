@@ -26,7 +26,8 @@ import {
 } from '../../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { jsonCopy } from '../json-copy.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
+import { styleAFamily, styleBFamily, type FamilyRowMaker } from '../../route-family.ts';
 import {
   emptyBody,
   knownQuery,
@@ -193,9 +194,8 @@ function renderDispute(escrow: EscrowRecord): JsonValue {
 }
 
 /**
- * Details, styles A and B: one object literal each (lists render up to 20 per request, and a
- * literal is one allocation with every field in place). The two share every field from `amount`
- * on, in the same order; only the first fields and the money format differ.
+ * Details, styles A and B: they share every field from `amount` on, in the same order (detailTail);
+ * only the first fields and the money format differ.
  */
 export function detailA(escrow: EscrowRecord): JsonObject {
   return {
@@ -205,16 +205,7 @@ export function detailA(escrow: EscrowRecord): JsonObject {
     seller: escrow.receiverId,
     currency: 'USDC',
     memo: escrow.description,
-    amount: moneyA(escrow.amountMicro),
-    fee: moneyA(escrow.feeMicro),
-    net: moneyA(escrow.netMicro),
-    conditions: conditionsCopy(escrow),
-    referrer: escrow.referrerId,
-    created_at: isoTime(escrow.createdAtMs),
-    expires_at: isoTime(escrow.expiresAtMs),
-    settled_at: settledAt(escrow),
-    tx_hash: escrow.txHash,
-    dispute: renderDispute(escrow),
+    ...detailTail(escrow, moneyA),
   };
 }
 
@@ -225,9 +216,16 @@ export function detailB(escrow: EscrowRecord): JsonObject {
     sender: escrow.senderId,
     receiver: escrow.receiverId,
     description: escrow.description,
-    amount: moneyB(escrow.amountMicro),
-    fee: moneyB(escrow.feeMicro),
-    net: moneyB(escrow.netMicro),
+    ...detailTail(escrow, moneyB),
+  };
+}
+
+/** The fields both styles' details share, from `amount` on, in the same order; `money` is the style's format. */
+function detailTail(escrow: EscrowRecord, money: (amountMicro: Micro) => JsonValue): JsonObject {
+  return {
+    amount: money(escrow.amountMicro),
+    fee: money(escrow.feeMicro),
+    net: money(escrow.netMicro),
     conditions: conditionsCopy(escrow),
     referrer: escrow.referrerId,
     created_at: isoTime(escrow.createdAtMs),
@@ -258,15 +256,68 @@ function disputeBody(escrow: EscrowRecord): JsonObject {
   };
 }
 
+const rowA = styleAFamily('escrow');
+const rowB = styleBFamily('escrow');
+
+/** Opening a dispute, alike in both styles but for where the escrow id comes from. */
+function disputeRow(row: FamilyRowMaker, path: string, idFrom: 'body' | 'param'): Route {
+  return row<DisputeCommand, EscrowRecord>('dispute', {
+    method: 'POST',
+    path,
+    summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
+    parse: (input) => parseDispute(input.body, idFrom === 'body' ? 'body' : { param: input.params['id'] ?? '' }),
+    run: (context, command) =>
+      context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
+    render: (escrow) => disputeBody(escrow),
+  });
+}
+
+/** One escrow and the caller's list, alike in both styles but for their paths and detail shape. */
+function readRows(
+  row: FamilyRowMaker,
+  paths: { readonly get: string; readonly list: string },
+  detail: (escrow: EscrowRecord) => JsonObject,
+): Route[] {
+  const get = row<IdCommand, EscrowRecord>('get', {
+    method: 'GET',
+    path: paths.get,
+    summary: 'One escrow in detail (parties only).',
+    parse: (input) => parsePathId(input, false),
+    run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
+    render: (escrow) => detail(escrow),
+  });
+  const list = row<ListCommand, readonly EscrowRecord[]>('list', {
+    method: 'GET',
+    path: paths.list,
+    summary: "The caller's escrows, newest first (query role, status, limit).",
+    parse: parseList,
+    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
+    render: (escrows) => ({ escrows: escrows.map(detail), count: escrows.length }),
+  });
+  return [get, list];
+}
+
+/** Style B's POST /escrow/:id/<action>: the sender settles a locked escrow (release or refund). */
+function settleRowB(
+  action: 'release' | 'refund',
+  summary: string,
+  render: (escrow: EscrowRecord) => JsonObject,
+): Route {
+  return rowB<IdCommand, EscrowRecord>(action, {
+    method: 'POST',
+    path: `/escrow/:id/${action}`,
+    summary,
+    parse: (input) => parsePathId(input, true),
+    run: (context, command) =>
+      context.platform.escrow[action]({ ...command, callerId: callerId(context) }, context.nowMs),
+    render,
+  });
+}
+
 const rowsA: readonly Route[] = [
-  defineRoute<CreateCommandA, EscrowRecord>({
-    id: 'escrow.A.create',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<CreateCommandA, EscrowRecord>('create', {
     method: 'POST',
     path: '/api/v1/escrow/create',
-    auth: 'bearer',
     summary: 'Lock funds from the buyer (the caller) for the seller; default expiry.',
     parse: (input) => parseCreateA(input.body),
     run: (context, command) => {
@@ -294,14 +345,9 @@ const rowsA: readonly Route[] = [
       expires_at: isoTime(escrow.expiresAtMs),
     }),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.A.release',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
+  rowA<IdCommand, EscrowRecord>('release', {
     method: 'POST',
     path: '/api/v1/escrow/release',
-    auth: 'bearer',
     summary: 'Release an escrow to the seller (buyer only): net to the seller, 1% fee.',
     parse: (input) => {
       const fields = objectBody(input.body, RELEASE_FIELDS_A);
@@ -311,7 +357,6 @@ const rowsA: readonly Route[] = [
     },
     run: (context, command) =>
       context.platform.escrow.release({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
     render: (escrow) => ({
       escrow_id: escrow.id,
       status: escrow.status,
@@ -321,60 +366,14 @@ const rowsA: readonly Route[] = [
       tx_hash: escrow.txHash,
     }),
   }),
-  defineRoute<DisputeCommand, EscrowRecord>({
-    id: 'escrow.A.dispute',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
-    method: 'POST',
-    path: '/api/v1/escrow/dispute',
-    auth: 'bearer',
-    summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
-    parse: (input) => parseDispute(input.body, 'body'),
-    run: (context, command) =>
-      context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
-    render: (escrow) => disputeBody(escrow),
-  }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.A.get',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
-    method: 'GET',
-    path: '/api/v1/escrow/:id',
-    auth: 'bearer',
-    summary: 'One escrow in detail (parties only).',
-    parse: (input) => parsePathId(input, false),
-    run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
-    render: (escrow) => detailA(escrow),
-  }),
-  defineRoute<ListCommand, readonly EscrowRecord[]>({
-    id: 'escrow.A.list',
-    service: 'escrow',
-    style: 'A',
-    mount: 'escrow',
-    method: 'GET',
-    path: '/api/v1/escrow/list',
-    auth: 'bearer',
-    summary: "The caller's escrows, newest first (query role, status, limit).",
-    parse: parseList,
-    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
-    render: (escrows) => ({ escrows: escrows.map(detailA), count: escrows.length }),
-  }),
+  disputeRow(rowA, '/api/v1/escrow/dispute', 'body'),
+  ...readRows(rowA, { get: '/api/v1/escrow/:id', list: '/api/v1/escrow/list' }, detailA),
 ];
 
 const rowsB: readonly Route[] = [
-  defineRoute<CreateCommandB, EscrowRecord>({
-    id: 'escrow.B.create',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
+  rowB<CreateCommandB, EscrowRecord>('create', {
     method: 'POST',
     path: '/escrow',
-    auth: 'bearer',
     limits: { serviceRowB: true, endpointDaily: 'escrow.create' },
     summary: 'Lock funds for a receiver (amount, receiver, description, expires_in, referrer, conditions).',
     parse: (input, context) => parseCreateB(input.body, context),
@@ -391,95 +390,21 @@ const rowsB: readonly Route[] = [
       expires_at: isoTime(escrow.expiresAtMs),
     }),
   }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.B.release',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
-    method: 'POST',
-    path: '/escrow/:id/release',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
-    summary: 'Release an escrow (sender only): net to the receiver, 1% fee.',
-    parse: (input) => parsePathId(input, true),
-    run: (context, command) =>
-      context.platform.escrow.release({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
-    render: (escrow) => ({
-      escrow_id: escrow.id,
-      status: escrow.status,
-      tx_hash: escrow.txHash,
-      net: moneyB(escrow.netMicro),
-      fee: moneyB(escrow.feeMicro),
-    }),
-  }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.B.refund',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
-    method: 'POST',
-    path: '/escrow/:id/refund',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
-    summary: 'Refund a locked escrow before expiry (sender only): full amount, no fee.',
-    parse: (input) => parsePathId(input, true),
-    run: (context, command) =>
-      context.platform.escrow.refund({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
-    render: (escrow) => ({
-      escrow_id: escrow.id,
-      status: escrow.status,
-      amount: moneyB(escrow.amountMicro),
-      tx_hash: escrow.txHash,
-    }),
-  }),
-  defineRoute<IdCommand, EscrowRecord>({
-    id: 'escrow.B.get',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
-    method: 'GET',
-    path: '/escrow/:id',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
-    summary: 'One escrow in detail (parties only).',
-    parse: (input) => parsePathId(input, false),
-    run: (context, command) => context.platform.escrow.get({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
-    render: (escrow) => detailB(escrow),
-  }),
-  defineRoute<ListCommand, readonly EscrowRecord[]>({
-    id: 'escrow.B.list',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
-    method: 'GET',
-    path: '/escrows',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
-    summary: "The caller's escrows, newest first (query role, status, limit).",
-    parse: parseList,
-    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
-    successStatus: 200,
-    render: (escrows) => ({ escrows: escrows.map(detailB), count: escrows.length }),
-  }),
-  defineRoute<DisputeCommand, EscrowRecord>({
-    id: 'escrow.B.dispute',
-    service: 'escrow',
-    style: 'B',
-    mount: 'api',
-    method: 'POST',
-    path: '/escrow/:id/dispute',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
-    summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
-    parse: (input) => parseDispute(input.body, { param: input.params['id'] ?? '' }),
-    run: (context, command) =>
-      context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
-    successStatus: 200,
-    render: (escrow) => disputeBody(escrow),
-  }),
+  settleRowB('release', 'Release an escrow (sender only): net to the receiver, 1% fee.', (escrow) => ({
+    escrow_id: escrow.id,
+    status: escrow.status,
+    tx_hash: escrow.txHash,
+    net: moneyB(escrow.netMicro),
+    fee: moneyB(escrow.feeMicro),
+  })),
+  settleRowB('refund', 'Refund a locked escrow before expiry (sender only): full amount, no fee.', (escrow) => ({
+    escrow_id: escrow.id,
+    status: escrow.status,
+    amount: moneyB(escrow.amountMicro),
+    tx_hash: escrow.txHash,
+  })),
+  ...readRows(rowB, { get: '/escrow/:id', list: '/escrows' }, detailB),
+  disputeRow(rowB, '/escrow/:id/dispute', 'param'),
 ];
 
 /** Every escrow row, both styles. */

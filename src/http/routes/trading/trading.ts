@@ -25,7 +25,8 @@ import {
   type SpotHolding,
 } from '../../../services/trading/trading-record.ts';
 import type { Platform } from '../../../platform/platform.ts';
-import { defineRoute, type Route, type RouteContext } from '../../route.ts';
+import type { Route, RouteContext } from '../../route.ts';
+import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import { moneyB } from '../../render.ts';
 import {
   parseList,
@@ -105,73 +106,48 @@ function renderPortfolio(view: Portfolio, platform: Platform, agentId: string): 
   };
 }
 
+const rowA = styleAFamily('trading');
+const rowB = styleBFamily('trading');
+
 const rowsA: readonly Route[] = [
-  defineRoute<OrderInput, OrderRecord>({
-    id: 'trading.A.order',
-    service: 'trading',
-    style: 'A',
-    mount: 'trading',
+  rowA<OrderInput, OrderRecord>('order', {
     method: 'POST',
     path: '/api/v1/orders',
-    auth: 'bearer',
     summary: 'Place an order (symbol, side long/short, size in USDC, leverage 1-10, type market/limit, price).',
     parse: (input) => parseOrderA(input.body),
     run: place,
     successStatus: 201,
     render: orderA,
   }),
-  defineRoute<IdInput, OrderRecord>({
-    id: 'trading.A.cancel',
-    service: 'trading',
-    style: 'A',
-    mount: 'trading',
+  rowA<IdInput, OrderRecord>('cancel', {
     method: 'POST',
     path: '/api/v1/orders/:id/cancel',
-    auth: 'bearer',
     summary: 'Cancel an open limit order; answers the cancelled order.',
     parse: parseOrderId,
     run: cancel,
-    successStatus: 200,
     render: orderA,
   }),
-  defineRoute<null, readonly PositionView[]>({
-    id: 'trading.A.positions',
-    service: 'trading',
-    style: 'A',
-    mount: 'trading',
+  rowA<null, readonly PositionView[]>('positions', {
     method: 'GET',
     path: '/api/v1/positions',
-    auth: 'bearer',
     limits: { serviceRowB: true, row: 'trading-positions' },
     summary: 'Open perpetual positions: entry and mark price, unrealized PnL, margin, liquidation price.',
     parse: parseNothing,
     run: (context) => succeed(context.platform.trading.positions(callerId(context), context.nowMs)),
-    successStatus: 200,
     render: (positions) => ({ positions: positions.map(positionA), count: positions.length }),
   }),
-  defineRoute<null, readonly { market: Market; quote: Quote }[]>({
-    id: 'trading.A.markets',
-    service: 'trading',
-    style: 'A',
-    mount: 'trading',
+  rowA<null, readonly { market: Market; quote: Quote }[]>('markets', {
     method: 'GET',
     path: '/api/v1/markets',
-    auth: 'bearer',
     summary: 'Every market (275 perpetuals and the spot pairs) with its mark price and funding rate.',
     parse: parseNothing,
     run: (context) =>
       succeed(MARKETS.map((market) => ({ market, quote: context.platform.trading.quote(market, context.nowMs) }))),
-    successStatus: 200,
     render: (markets) => ({ markets: markets.map((item) => marketA(item.market, item.quote)), count: markets.length }),
   }),
-  defineRoute<string, Quote>({
-    id: 'trading.A.ticker',
-    service: 'trading',
-    style: 'A',
-    mount: 'trading',
+  rowA<string, Quote>('ticker', {
     method: 'GET',
     path: '/api/v1/ticker/:symbol',
-    auth: 'bearer',
     summary: "One market's mark price, bid, ask, 24-hour change and volume, funding rate.",
     parse: parseSymbol,
     run: (context, symbol) => {
@@ -180,20 +156,14 @@ const rowsA: readonly Route[] = [
         ? fail('NOT_FOUND', `unknown market ${symbol}`)
         : succeed(context.platform.trading.quote(market, context.nowMs));
     },
-    successStatus: 200,
     render: tickerA,
   }),
 ];
 
 const rowsB: readonly Route[] = [
-  defineRoute<OrderInput, OrderRecord>({
-    id: 'trading.B.order',
-    service: 'trading',
-    style: 'B',
-    mount: 'api',
+  rowB<OrderInput, OrderRecord>('order', {
     method: 'POST',
     path: '/trading-api/order',
-    auth: 'bearer',
     limits: { serviceRowB: true, endpointDaily: 'trading.order' },
     summary: 'Place an order (pair, side, amount in USDC, type, price, market_type spot/perp, leverage).',
     parse: (input) => parseOrderB(input.body),
@@ -201,15 +171,9 @@ const rowsB: readonly Route[] = [
     successStatus: 201,
     render: orderB,
   }),
-  defineRoute<{ pair: string; marketType: 'spot' | 'perp' | null }, { market: Market; quote: Quote }>({
-    id: 'trading.B.price',
-    service: 'trading',
-    style: 'B',
-    mount: 'api',
+  rowB<{ pair: string; marketType: 'spot' | 'perp' | null }, { market: Market; quote: Quote }>('price', {
     method: 'GET',
     path: '/trading-api/price/:pair',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Quote of a pair: bid, ask, mid, change_24h, volume_24h, funding rate for perpetuals.',
     parse: parsePricePair,
     run: (context, input) => {
@@ -218,18 +182,11 @@ const rowsB: readonly Route[] = [
         ? fail('NOT_FOUND', `unknown pair ${input.pair}`)
         : succeed({ market, quote: context.platform.trading.quote(market, context.nowMs) });
     },
-    successStatus: 200,
     render: (value) => priceB(value.market, value.quote),
   }),
-  defineRoute<ListInput, readonly OrderRecord[]>({
-    id: 'trading.B.orders',
-    service: 'trading',
-    style: 'B',
-    mount: 'api',
+  rowB<ListInput, readonly OrderRecord[]>('orders', {
     method: 'GET',
     path: '/trading-api/orders',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: "The caller's orders, newest first (query status, pair, market_type, limit).",
     parse: (input, context) =>
       parseList(input, {
@@ -243,33 +200,19 @@ const rowsB: readonly Route[] = [
         symbols: input.symbols,
         limit: input.limit,
       }),
-    successStatus: 200,
     render: (orders) => ({ orders: orders.map(orderB), count: orders.length }),
   }),
-  defineRoute<IdInput, OrderRecord>({
-    id: 'trading.B.cancel',
-    service: 'trading',
-    style: 'B',
-    mount: 'api',
+  rowB<IdInput, OrderRecord>('cancel', {
     method: 'DELETE',
     path: '/trading-api/order/:id',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Cancel an open limit order; answers the cancelled order.',
     parse: parseOrderId,
     run: cancel,
-    successStatus: 200,
     render: orderB,
   }),
-  defineRoute<null, { agentId: string; view: Portfolio }>({
-    id: 'trading.B.portfolio',
-    service: 'trading',
-    style: 'B',
-    mount: 'api',
+  rowB<null, { agentId: string; view: Portfolio }>('portfolio', {
     method: 'GET',
     path: '/trading-api/portfolio',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary:
       'Balance, margin, equity, open positions (entry, current price, PnL, liquidation price) and spot holdings.',
     parse: parseNothing,
@@ -277,7 +220,6 @@ const rowsB: readonly Route[] = [
       const agentId = callerId(context);
       return succeed({ agentId, view: portfolio(context.platform, agentId, context.nowMs) });
     },
-    successStatus: 200,
     render: (value, context) => renderPortfolio(value.view, context.platform, value.agentId),
   }),
 ];

@@ -13,6 +13,7 @@ import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../.
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import {
+  DERIVATION_PATHS,
   isValidAddress,
   viewKeyMatchesAddress,
   type DerivedWallet,
@@ -30,17 +31,19 @@ import {
 import { CHAIN_ROWS, DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../../services/wallet/wallet-config.ts';
 import type { BalanceView, SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import { isoTime } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
+import { routeFamily } from '../../route-family.ts';
 import {
-  emptyBody,
   knownQuery,
   NO_KEYS,
+  noInput,
   objectBody,
   optionalString,
   queryLimit,
   requiredString,
 } from '../../validate.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, parseSend } from './wallet-parse.ts';
+import { registerAgent } from '../faucet/register-agent.ts';
 import { amountBody, orderBody, quoteBody, txBody } from './wallet-render.ts';
 
 const BALANCE_QUERY = ['chain', 'view_key'];
@@ -55,9 +58,6 @@ export function walletCaller(context: RouteContext): string {
   assert(context.caller !== null, 'bearer rows run with an authenticated caller');
   return context.caller.id;
 }
-
-const noInput = (input: RouteInput): null | Failure =>
-  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function parseBalance(input: RouteInput): { chain: WalletChain; address: string } | Failure {
   const unknown = knownQuery(input.query, BALANCE_QUERY);
@@ -155,12 +155,9 @@ function createBody(wallet: DerivedWallet): JsonObject {
   };
 }
 
-export const DERIVATION_PATHS: Readonly<Record<WalletChain, string>> = {
-  ethereum: "m/44'/60'/0'/0/0",
-  base: "m/44'/60'/0'/0/0",
-  solana: "m/44'/501'/0'/0'",
-  bitcoin: "m/84'/0'/0'/0/0",
-  tron: "m/44'/195'/0'/0/0",
+/** The service's derivation paths; monero has none (its keys come from the seed, said in DEPOSIT_METHODS). */
+const DEPOSIT_PATHS: Readonly<Record<WalletChain, string>> = {
+  ...DERIVATION_PATHS,
   monero: 'none (monero keys come from the BIP-39 seed directly)',
 };
 
@@ -195,12 +192,10 @@ function chainsBody(): JsonObject {
   };
 }
 
+const rowPrimary = routeFamily({ service: 'wallet', style: 'primary', mount: 'wallet', auth: 'bearer' });
+
 const rows: readonly Route[] = [
-  defineRoute<{ referrer: string | undefined }, Registration>({
-    id: 'wallet.primary.register',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<{ referrer: string | undefined }, Registration>('register', {
     method: 'POST',
     path: '/v1/auth/register',
     auth: 'none',
@@ -213,11 +208,7 @@ const rows: readonly Route[] = [
       const code = optionalString(fields['referral_code'], 'referral_code', 128);
       return isFailure(code) ? code : { referrer: code };
     },
-    run: (context, command) =>
-      context.platform.faucet.register(
-        { style: 'A', agentId: context.platform.context.ids.next('ag_', 12), referrer: command.referrer },
-        context.nowMs,
-      ),
+    run: (context, command) => registerAgent(context, context.platform.context.ids.next('ag_', 12), command.referrer),
     successStatus: 201,
     render: (registration) => ({
       agent_id: registration.agent.id,
@@ -227,89 +218,54 @@ const rows: readonly Route[] = [
       message: 'Store the api_key: it is shown once.',
     }),
   }),
-  defineRoute<null, DerivedWallet>({
-    id: 'wallet.primary.create',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<null, DerivedWallet>('create', {
     method: 'POST',
     path: '/v1/wallet/create',
-    auth: 'bearer',
     summary:
       'Generate a BIP-39 HD wallet: the mnemonic (shown once, never stored), six addresses, monero keys, derivation paths.',
     parse: noInput,
     run: (context) => succeed(context.platform.wallet.create(walletCaller(context), context.nowMs)),
-    successStatus: 200,
     render: createBody,
   }),
-  defineRoute<{ chain: WalletChain; address: string }, BalanceView>({
-    id: 'wallet.primary.balance',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<{ chain: WalletChain; address: string }, BalanceView>('balance', {
     method: 'GET',
     path: '/v1/wallet/balance/:address',
-    auth: 'bearer',
     summary: 'Native (and token) balance of an address; query chain (required), view_key (required for monero).',
     parse: parseBalance,
     run: (context, command) => context.platform.wallet.balance(command.chain, command.address),
-    successStatus: 200,
     render: balanceBody,
   }),
-  defineRoute<SendCommand, WalletTx>({
-    id: 'wallet.primary.send',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<SendCommand, WalletTx>('send', {
     method: 'POST',
     path: '/v1/wallet/send',
-    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-send' },
     summary:
       'Sign with the private key supplied (monero: from, view_key, spend_key) and broadcast; pending until the next block.',
     parse: (input, context) => parseSend(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
     logBody: logSendBody,
-    successStatus: 200,
     render: txBody,
   }),
-  defineRoute<{ from: Asset; to: Asset; amount: bigint }, SwapQuote>({
-    id: 'wallet.primary.swap-quote',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<{ from: Asset; to: Asset; amount: bigint }, SwapQuote>('swap-quote', {
     method: 'GET',
     path: '/v1/wallet/swap/quote',
-    auth: 'bearer',
     summary: 'Quote a swap (token contract addresses, not symbols) with its fee breakdown (0.5%).',
     parse: (input) => knownQuery(input.query, QUOTE_QUERY) ?? parseSwapFields(input.query),
     run: (context, command) => context.platform.wallet.quote(command.from, command.to, command.amount, context.nowMs),
-    successStatus: 200,
     render: quoteBody,
   }),
-  defineRoute<SwapCommand, SwapOrder>({
-    id: 'wallet.primary.swap',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<SwapCommand, SwapOrder>('swap', {
     method: 'POST',
     path: '/v1/wallet/swap',
-    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-swap' },
     summary: 'Open a swap order to to_address: send the input to its deposit address; 120 per minute.',
     parse: (input) => knownQuery(input.query, NO_KEYS) ?? parseSwap(input.body),
     run: (context, command) => context.platform.wallet.swap(command, context.nowMs, walletCaller(context)),
-    successStatus: 200,
     render: orderBody,
   }),
-  defineRoute<{ chain: WalletChain }, WalletChain>({
-    id: 'wallet.primary.deposit-address',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<{ chain: WalletChain }, WalletChain>('deposit-address', {
     method: 'GET',
     path: '/v1/wallet/deposit-address',
-    auth: 'bearer',
     summary: 'How to derive your deposit address locally (derivation path and method); query chain (default base).',
     parse: (input) => {
       const unknown = knownQuery(input.query, DEPOSIT_QUERY);
@@ -318,26 +274,20 @@ const rows: readonly Route[] = [
       return isFailure(chain) ? chain : { chain };
     },
     run: (_context, command) => succeed(command.chain),
-    successStatus: 200,
     render: (chain) => ({
       chain,
-      derivation_path: DERIVATION_PATHS[chain],
+      derivation_path: DEPOSIT_PATHS[chain],
       method: DEPOSIT_METHODS[chain],
       instructions:
         'The service keeps no keys: derive this address locally from your mnemonic (POST /v1/wallet/create returned it once) and send funds to it.',
     }),
   }),
-  defineRoute<
+  rowPrimary<
     { chain: WalletChain; address: string; limit: number },
     { chain: WalletChain; address: string; txs: WalletTx[] }
-  >({
-    id: 'wallet.primary.transactions',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  >('transactions', {
     method: 'GET',
     path: '/v1/wallet/transactions/:address',
-    auth: 'bearer',
     summary:
       'Recent transactions of an address, newest first; chain bitcoin, solana, base or ethereum; limit 10 (max 50).',
     parse: parseHistory,
@@ -345,7 +295,6 @@ const rows: readonly Route[] = [
       const txs = context.platform.wallet.transactions(command.chain, command.address, command.limit);
       return txs.ok ? succeed({ chain: command.chain, address: command.address, txs: txs.value }) : txs;
     },
-    successStatus: 200,
     render: (view) => ({
       address: view.address,
       chain: view.chain,
@@ -353,14 +302,9 @@ const rows: readonly Route[] = [
       count: view.txs.length,
     }),
   }),
-  defineRoute<{ orderId: string }, SwapOrder>({
-    id: 'wallet.primary.swap-status',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<{ orderId: string }, SwapOrder>('swap-status', {
     method: 'GET',
     path: '/v1/wallet/swap/status/:orderId',
-    auth: 'bearer',
     summary: "A swap order's status: waiting, confirming, exchanging, sending, finished, failed, refunded or expired.",
     parse: (input) => {
       const unknown = knownQuery(input.query, NO_KEYS);
@@ -369,21 +313,15 @@ const rows: readonly Route[] = [
       return isFailure(orderId) ? orderId : { orderId };
     },
     run: (context, command) => context.platform.wallet.swapStatus(command.orderId),
-    successStatus: 200,
     render: orderBody,
   }),
-  defineRoute<null, null>({
-    id: 'wallet.primary.chains',
-    service: 'wallet',
-    style: 'primary',
-    mount: 'wallet',
+  rowPrimary<null, null>('chains', {
     method: 'GET',
     path: '/v1/wallet/chains',
     auth: 'none',
     summary: 'The wallet chains (with their tokens by contract address) and the swap chains.',
     parse: noInput,
     run: () => succeed(null),
-    successStatus: 200,
     render: chainsBody,
   }),
 ];

@@ -20,13 +20,11 @@ import { parseChain } from '../../../services/wallet/wallet-assets.ts';
 import { fail } from '../../../core/errors.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, requiredString } from '../../validate.ts';
+import { knownQuery, NO_KEYS, noInput, objectBody, requiredString } from '../../validate.ts';
 import { ADDRESS_TEXT_MAX } from './wallet-parse.ts';
 import { walletCaller } from './wallet-primary.ts';
 
 const WITHDRAW_FIELDS = ['address', 'chain'];
-const noInput = (input: RouteInput): null | Failure =>
-  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function statsBody(stats: ReferralStats): JsonObject {
   return {

@@ -30,11 +30,12 @@ import {
 } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import type { Platform } from '../../../platform/platform.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import type { Route, RouteContext } from '../../route.ts';
+import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import {
-  emptyBody,
   knownQuery,
   NO_KEYS,
+  noInput,
   objectBody,
   optionalString,
   queryEnum,
@@ -55,9 +56,6 @@ const HISTORY_B_QUERY = ['limit', 'type', 'chain'];
 const BALANCE_B_QUERY = ['chain'];
 const HISTORY_B_DEFAULT = 20;
 const SLIPPAGE_PCT_MAX = 50;
-
-const noInput = (input: RouteInput): null | Failure =>
-  knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
 
 function walletOf(context: RouteContext): Addresses | Failure {
   const addresses = context.platform.wallet.addressesOf(walletCaller(context));
@@ -157,65 +155,45 @@ function historyOf(
     .slice(0, limit);
 }
 
+const rowA = styleAFamily('wallet');
+const rowB = styleBFamily('wallet');
+
 const rowsA: readonly Route[] = [
-  defineRoute<null, Addresses>({
-    id: 'wallet.A.balance',
-    service: 'wallet',
-    style: 'A',
-    mount: 'wallet',
+  rowA<null, Addresses>('balance', {
     method: 'GET',
     path: '/api/v1/balance',
-    auth: 'bearer',
     summary: 'Balances of your wallet on every chain, each asset with its usdc_equivalent.',
     parse: noInput,
     run: (context) => {
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed(wallet);
     },
-    successStatus: 200,
     render: (addresses, context) => balancesA(context.platform, addresses, context.nowMs),
   }),
-  defineRoute<null, Addresses>({
-    id: 'wallet.A.addresses',
-    service: 'wallet',
-    style: 'A',
-    mount: 'wallet',
+  rowA<null, Addresses>('addresses', {
     method: 'GET',
     path: '/api/v1/addresses',
-    auth: 'bearer',
     summary: 'Your deposit address on every chain (those of your latest wallet).',
     parse: noInput,
     run: (context) => {
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed(wallet);
     },
-    successStatus: 200,
     render: (addresses) => ({ addresses: { ...addresses } }),
   }),
-  defineRoute<SendCommand, WalletTx>({
-    id: 'wallet.A.send',
-    service: 'wallet',
-    style: 'A',
-    mount: 'wallet',
+  rowA<SendCommand, WalletTx>('send', {
     method: 'POST',
     path: '/api/v1/send',
-    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-send' },
     summary: 'Send a coin or token on any chain, signed with the private key supplied (as POST /v1/wallet/send).',
     parse: (input, context) => parseSend(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
     logBody: logSendBody,
-    successStatus: 200,
     render: txBody,
   }),
-  defineRoute<{ from: Asset; to: Asset; amount: bigint }, SwapOrder>({
-    id: 'wallet.A.swap',
-    service: 'wallet',
-    style: 'A',
-    mount: 'wallet',
+  rowA<{ from: Asset; to: Asset; amount: bigint }, SwapOrder>('swap', {
     method: 'POST',
     path: '/api/v1/swap',
-    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-swap' },
     summary:
       'Swap from <chain>:<token> to <chain>:<token> paying your own address: an order (deposit, then status); received_usdc quoted.',
@@ -226,20 +204,14 @@ const rowsA: readonly Route[] = [
       const swap: SwapCommand = { ...command, toAddress: addressOn(wallet, command.to.chain) };
       return context.platform.wallet.swap(swap, context.nowMs, walletCaller(context));
     },
-    successStatus: 200,
     render: (order, context) => ({
       ...orderBody(order),
       received_usdc: usdNumber(context.platform.wallet.usdValue(order.quote.to, order.quote.toAmount, context.nowMs)),
     }),
   }),
-  defineRoute<number, WalletTx[]>({
-    id: 'wallet.A.transactions',
-    service: 'wallet',
-    style: 'A',
-    mount: 'wallet',
+  rowA<number, WalletTx[]>('transactions', {
     method: 'GET',
     path: '/api/v1/transactions',
-    auth: 'bearer',
     summary: 'Your history on bitcoin, solana, base and ethereum, newest first (limit 10, max 50).',
     parse: (input, context) =>
       knownQuery(input.query, HISTORY_A_QUERY) ??
@@ -252,7 +224,6 @@ const rowsA: readonly Route[] = [
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed(historyOf(context.platform, wallet, HISTORY_CHAINS, limit, 'all'));
     },
-    successStatus: 200,
     render: (txs) => ({ transactions: txs.map(txBody), count: txs.length }),
   }),
 ];
@@ -336,15 +307,9 @@ function balanceB(platform: Platform, addresses: Addresses, chain: ChainB | 'all
 }
 
 const rowsB: readonly Route[] = [
-  defineRoute<ChainB | 'all', { addresses: Addresses; chain: ChainB | 'all' }>({
-    id: 'wallet.B.balance',
-    service: 'wallet',
-    style: 'B',
-    mount: 'api',
+  rowB<ChainB | 'all', { addresses: Addresses; chain: ChainB | 'all' }>('balance', {
     method: 'GET',
     path: '/wallet-api/balance',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Your USDC total and, per chain, usdc and eth (chain ethereum, polygon, arbitrum or base; default all).',
     parse: (input) =>
       knownQuery(input.query, BALANCE_B_QUERY) ?? queryEnum(input.query, 'chain', [...B_CHAINS, 'all'] as const, 'all'),
@@ -352,23 +317,16 @@ const rowsB: readonly Route[] = [
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed({ addresses: wallet, chain });
     },
-    successStatus: 200,
     render: (view, context) => balanceB(context.platform, view.addresses, view.chain),
   }),
-  defineRoute<SendCommand, WalletTx>({
-    id: 'wallet.B.send',
-    service: 'wallet',
-    style: 'B',
-    mount: 'api',
+  rowB<SendCommand, WalletTx>('send', {
     method: 'POST',
     path: '/wallet-api/send',
-    auth: 'bearer',
     limits: { serviceRowB: true, row: 'wallet-send' },
     summary: 'Send USDC to an EVM address or an agent id (chain default ethereum; memo optional; private_key signs).',
     parse: (input, context) => knownQuery(input.query, NO_KEYS) ?? parseSendB(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
     logBody: logSendBody,
-    successStatus: 200,
     render: (tx) => ({
       tx_hash: tx.hash,
       status: tx.status,
@@ -380,33 +338,20 @@ const rowsB: readonly Route[] = [
       memo: tx.memo,
     }),
   }),
-  defineRoute<null, Addresses>({
-    id: 'wallet.B.address',
-    service: 'wallet',
-    style: 'B',
-    mount: 'api',
+  rowB<null, Addresses>('address', {
     method: 'GET',
     path: '/wallet-api/address',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'Your deposit address per chain (ethereum, arbitrum, base, polygon: one EVM address).',
     parse: noInput,
     run: (context) => {
       const wallet = walletOf(context);
       return isFailure(wallet) ? wallet : succeed(wallet);
     },
-    successStatus: 200,
     render: (addresses) => ({ addresses: Object.fromEntries(B_CHAINS.map((chain) => [chain, addresses.ethereum])) }),
   }),
-  defineRoute<{ limit: number; type: 'send' | 'receive' | 'all'; chains: readonly SimChain[] }, WalletTx[]>({
-    id: 'wallet.B.transactions',
-    service: 'wallet',
-    style: 'B',
-    mount: 'api',
+  rowB<{ limit: number; type: 'send' | 'receive' | 'all'; chains: readonly SimChain[] }, WalletTx[]>('transactions', {
     method: 'GET',
     path: '/wallet-api/transactions',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary:
       'Your history (limit 20, max 50; type send, receive or all; chain ethereum, polygon, arbitrum or base, default all).',
     parse: (input, context) => {
@@ -427,18 +372,11 @@ const rowsB: readonly Route[] = [
         ? wallet
         : succeed(historyOf(context.platform, wallet, command.chains, command.limit, command.type));
     },
-    successStatus: 200,
     render: (txs) => ({ transactions: txs.map(txBody), count: txs.length }),
   }),
-  defineRoute<{ hash: string }, WalletTx>({
-    id: 'wallet.B.tx',
-    service: 'wallet',
-    style: 'B',
-    mount: 'api',
+  rowB<{ hash: string }, WalletTx>('tx', {
     method: 'GET',
     path: '/wallet-api/tx/:hash',
-    auth: 'bearer',
-    limits: { serviceRowB: true },
     summary: 'A transaction by hash: pending, confirmed or failed.',
     parse: (input) => {
       const unknown = knownQuery(input.query, NO_KEYS);
@@ -447,7 +385,6 @@ const rowsB: readonly Route[] = [
       return isFailure(hash) ? hash : { hash };
     },
     run: (context, command) => context.platform.wallet.transaction(command.hash),
-    successStatus: 200,
     render: txBody,
   }),
 ];

@@ -11,6 +11,7 @@
  */
 import { fail, succeed, type Failure, type Outcome } from '../../../core/errors.ts';
 import { parseNumber, type Micro } from '../../../core/money.ts';
+import { positiveAmount } from '../../../core/positive-amount.ts';
 import { GAME_IDS, type Chance, type GameId, type GameModule } from '../games/game.ts';
 
 export type Fields = Readonly<Record<string, unknown>>;
@@ -74,17 +75,7 @@ export function optionalAmount(fields: Fields, name: string): Micro | undefined 
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number') return fail('BAD_REQUEST', `${name} must be a number`);
-  const parsed = parseNumber(value);
-  switch (parsed) {
-    case 'not-a-number':
-      return fail('BAD_REQUEST', `${name} must be a finite decimal number`);
-    case 'too-many-decimals':
-      return fail('BAD_REQUEST', `${name} has more than 6 decimals`);
-    case 'too-large':
-      return fail('BAD_REQUEST', `${name} is too large`);
-    default:
-      return parsed > 0n ? parsed : fail('BAD_REQUEST', `${name} must be positive`);
-  }
+  return positiveAmount(parseNumber(value), name);
 }
 
 export function requiredAmount(fields: Fields, name: string): Micro | Failure {
