@@ -53,6 +53,22 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
       define: { 'process.env.NODE_ENV': '"production"' },
       plugins: [
         {
+          // SHA-512, HMAC-SHA512 and PBKDF2 by k6 itself (shims/noble-*.ts): a shim alone reaches noble's own module.
+          name: 'afp-native-sha512',
+          setup(pluginBuild) {
+            for (const name of ['sha2', 'hmac', 'pbkdf2']) {
+              const native = shim(`noble-${name}`);
+              pluginBuild.onResolve({ filter: new RegExp(`^@noble/hashes/${name}(\\.js)?$`) }, (resolved) =>
+                resolved.importer === native ? undefined : { path: native },
+              );
+            }
+            // derive-wallet.ts's BIP-32 without the public keys it never reads (shims/scure-bip32.ts).
+            pluginBuild.onResolve({ filter: /^@scure\/bip32$/ }, (resolved) =>
+              /derive-wallet\.[jt]s$/.test(resolved.importer) ? { path: shim('scure-bip32') } : undefined,
+            );
+          },
+        },
+        {
           name: 'afp-zod-english',
           setup(pluginBuild) {
             pluginBuild.onResolve({ filter: /locales\/index\.js$/ }, (resolved) =>
