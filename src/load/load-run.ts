@@ -167,6 +167,8 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
       turns.set(agent, turn);
       return turn;
     });
+    // Before the clock starts: what the archetypes build once (the wallet key code's tables).
+    for (const definition of new Set(ring.map((turn) => turn.agent.definition))) definition.warmUp?.();
     const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
     const pool = new AgentPool(ring, recorder);
     sink.recorder = recorder;

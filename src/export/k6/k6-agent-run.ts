@@ -138,11 +138,13 @@ export class K6AgentRun {
   /**
    * Builds in k6's init context (before the load starts) what a VU would otherwise build in its
    * first iteration, making it seconds slower than afp load's and dropping arrivals: the route
-   * table's router (endpoint names) and the Faker's locale data.
+   * table's router (endpoint names), the Faker's locale data and the archetypes' own warm-ups
+   * (the wallet key code's precomputed tables).
    */
   private warmUp(): void {
     endpointName({ mount: 'api', method: 'GET', path: '/' });
     this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
+    for (const definition of new Set(this.ring.map((slot) => slot.definition))) definition.warmUp?.();
   }
 
   /** One k6 iteration: the next own agent's setup or step, then its rules check (nothing when none is due). */

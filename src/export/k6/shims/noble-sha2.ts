@@ -1,28 +1,28 @@
 /**
- * @noble/hashes/sha2.js inside the k6 bundle, with SHA-512 computed by k6 itself (`k6/crypto`,
- * Go) instead of in JavaScript: every other export is noble's own.
+ * @noble/hashes/sha2.js inside the k6 bundle, with SHA-512 and SHA-256 computed by k6 itself
+ * (`k6/crypto`, Go) instead of in JavaScript: every other export is noble's own.
  *
  * Why: a wallet agent derives its keys from the mnemonic the service answers (BIP-39 seed:
  * PBKDF2-HMAC-SHA512 of 2048 rounds, then BIP-32 / SLIP-10 / Monero HMAC-SHA512 steps). noble's
  * SHA-512 runs on 32-bit halves in JavaScript; in k6's interpreter (goja) one derivation took
  * about 6 s of CPU (measured: 29.5 s wall on the loaded 2-core machine), so a VU creating a wallet
  * overran every arrival the afp load engine would have served. Native, the 4,096 SHA-512 blocks
- * of the seed take about 30 ms.
+ * of the seed take about 30 ms. SHA-256 (mnemonic checksums, bitcoin and tron addresses, the
+ * client's ids) likewise.
  *
  * Same interface as noble's hasher (`sha512(msg)`, `.create()` with update, digestInto, digest,
- * clone, _cloneInto, destroy; outputLen 64, blockLen 128), so noble's HMAC and PBKDF2 and
+ * clone, _cloneInto, destroy; noble's outputLen, blockLen and oid), so noble's HMAC and PBKDF2 and
  * @scure/bip32 use it unchanged: an instance keeps the bytes it was given and hashes them once,
  * at digest. Bounds: an instance holds what it was fed (the callers feed a block or two).
  */
-import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { sha512 as nativeSha512 } from 'k6/crypto';
+import { sha256 as nobleSha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+import { sha256 as nativeSha256, sha512 as nativeSha512 } from 'k6/crypto';
 
 export * from '@noble/hashes/sha2.js';
 
-const OUTPUT_BYTES = 64;
-const BLOCK_BYTES = 128;
+type NativeHash = (data: ArrayBuffer, outputEncoding: 'binary') => ArrayBuffer;
 
-function nativeDigest(chunks: readonly Uint8Array[]): Uint8Array {
+function nativeDigest(hash: NativeHash, chunks: readonly Uint8Array[]): Uint8Array {
   const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   const input = new Uint8Array(total);
   let at = 0;
@@ -30,17 +30,24 @@ function nativeDigest(chunks: readonly Uint8Array[]): Uint8Array {
     input.set(chunk, at);
     at += chunk.length;
   }
-  return new Uint8Array(nativeSha512(input.buffer, 'binary'));
+  return new Uint8Array(hash(input.buffer, 'binary'));
 }
 
-/** One SHA-512 computation, fed by update() and hashed by k6 at digest. */
-class NativeSha512 {
-  readonly blockLen = BLOCK_BYTES;
-  readonly outputLen = OUTPUT_BYTES;
+/** One hash computation, fed by update() and hashed by k6 at digest. */
+class NativeHasher {
   readonly canXOF = false;
   finished = false;
   destroyed = false;
   private chunks: Uint8Array[] = [];
+  private readonly hash: NativeHash;
+  readonly outputLen: number;
+  readonly blockLen: number;
+
+  constructor(hash: NativeHash, outputLen: number, blockLen: number) {
+    this.hash = hash;
+    this.outputLen = outputLen;
+    this.blockLen = blockLen;
+  }
 
   update(data: Uint8Array): this {
     this.usable();
@@ -50,26 +57,26 @@ class NativeSha512 {
 
   digestInto(out: Uint8Array): void {
     this.usable();
-    if (!(out.length >= OUTPUT_BYTES)) throw new RangeError(`"output" expected length >= ${OUTPUT_BYTES}`);
+    if (!(out.length >= this.outputLen)) throw new RangeError(`"output" expected length >= ${this.outputLen}`);
     this.finished = true;
-    out.set(nativeDigest(this.chunks));
+    out.set(nativeDigest(this.hash, this.chunks));
   }
 
   digest(): Uint8Array {
-    const out = new Uint8Array(OUTPUT_BYTES);
+    const out = new Uint8Array(this.outputLen);
     this.digestInto(out);
     return out;
   }
 
-  _cloneInto(to?: NativeSha512): NativeSha512 {
-    const copy = to ?? new NativeSha512();
+  _cloneInto(to?: NativeHasher): NativeHasher {
+    const copy = to ?? new NativeHasher(this.hash, this.outputLen, this.blockLen);
     copy.chunks = this.chunks.slice();
     copy.finished = this.finished;
     copy.destroyed = this.destroyed;
     return copy;
   }
 
-  clone(): NativeSha512 {
+  clone(): NativeHasher {
     return this._cloneInto();
   }
 
@@ -84,11 +91,12 @@ class NativeSha512 {
   }
 }
 
-function hashOnce(message: Uint8Array): Uint8Array {
-  return nativeDigest([message]);
+/** noble's hasher `noble` (its lengths and oid), computed by k6's `hash`. */
+function nativeOf<T extends typeof nobleSha512 | typeof nobleSha256>(noble: T, hash: NativeHash): T {
+  const once = (message: Uint8Array): Uint8Array => nativeDigest(hash, [message]);
+  const create = (): NativeHasher => new NativeHasher(hash, noble.outputLen, noble.blockLen);
+  return Object.freeze(Object.assign(once, { ...noble }, { create })) as unknown as T;
 }
 
-/** noble's `sha512` (its lengths and oid), computed by k6. */
-export const sha512 = Object.freeze(
-  Object.assign(hashOnce, { ...nobleSha512 }, { create: (): NativeSha512 => new NativeSha512() }),
-);
+export const sha512 = nativeOf(nobleSha512, nativeSha512);
+export const sha256 = nativeOf(nobleSha256, nativeSha256);

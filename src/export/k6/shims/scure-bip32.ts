@@ -8,7 +8,7 @@
  * wallet. In k6's interpreter (goja) each costs milliseconds of BigInt work, and a wallet agent
  * derives its keys in the iteration that creates its wallet, so those iterations overran their
  * arrivals. Here a path m/44'/60'/0'/0/0 costs two multiplications.
- * The same keys as @scure/bip32's (test/export/k6/scure-bip32.test.ts compares them), and the
+ * The same keys as @scure/bip32's (test/export/k6-native-hashes.test.ts compares them), and the
  * agent checks every derived address against the one the service answered. Only derive-wallet.ts
  * is pointed here (k6-bundle.ts); the server's deposit keyring keeps the library.
  * BIP-32: I = HMAC-SHA512(chain code, 0x00 ‖ k ‖ i) for a hardened i, else (serP(k·G) ‖ i); the
@@ -52,15 +52,13 @@ export class HDKey {
     if (/^[mM]'?$/.test(path)) return this;
     const parts = path.replace(/^[mM]'?\//, '').split('/');
     if (parts.length > DEPTH_MAX) throw new Error('HDKey: path exceeds the serializable depth 255');
-    let node: HDKey = this;
-    for (const part of parts) {
+    return parts.reduce((node: HDKey, part) => {
       const match = /^(\d+)('?)$/.exec(part);
       const index = Number(match?.[1]);
       if (match === null || !Number.isSafeInteger(index) || index >= HARDENED_OFFSET)
         throw new Error(`invalid child index: ${part}`);
-      node = node.deriveChild(match[2] === "'" ? index + HARDENED_OFFSET : index);
-    }
-    return node;
+      return node.deriveChild(match[2] === "'" ? index + HARDENED_OFFSET : index);
+    }, this);
   }
 
   deriveChild(index: number): HDKey {
