@@ -116,7 +116,7 @@ export function k6(
     execFile(
       K6,
       [command, ...flags, ...rest],
-      { env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
+      { env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...env }, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
       (error, _stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stderr }),
     );

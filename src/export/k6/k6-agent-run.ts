@@ -16,12 +16,16 @@
  *   hands arrival i to the agent at ring position i mod N (the next free one); k6 hands it to any
  *   idle VU, which cannot run another VU's agent. So under an arrival-rate executor an agent at
  *   local position p is due for its (r+1)-th iteration at arrival p + r·N (N: the local ring),
- *   where afp load's cursor reaches it: the VU that takes arrival i (exec.scenario
- *   .iterationInInstance) steps its own earliest-due agent if that one is due by i, and sends
- *   nothing otherwise (afp load's arrival i went to an agent another VU owns, which steps it on its
- *   next arrival). Without it a VU cycled through its own few agents and stepped them ahead of
- *   afp load (tiers-and-faults: the pro abuser's 400-request burst, due at arrival 61 of 60, ran
- *   in k6). Under a VU executor (closed model) a VU steps its next own agent every iteration.
+ *   where afp load's cursor reaches it. k6 hands arrivals to its V VUs in turn (the next idle
+ *   one), so the VU that takes arrival i (exec.scenario.iterationInInstance) steps its own
+ *   earliest-due agent if that one is due before its next turn (by i + V - 1), and sends nothing
+ *   otherwise (afp load's arrival went to an agent another VU owns, stepped on that VU's turn).
+ *   An agent thus steps at most V - 1 arrivals before afp load would step it, never a whole ring
+ *   earlier: a VU used to cycle through its own few agents and step them ahead of afp load
+ *   (tiers-and-faults: the pro abuser's 400-request burst, due at arrival 61 of 60, ran in k6).
+ *   Without the look-ahead, a VU whose turns fall just before its agents' arrivals skipped one
+ *   and ran every later agent late (property-mix lost a third of its requests). Under a VU
+ *   executor (closed model) a VU steps its next own agent every iteration.
  *   Not followed: afp load's cursor skipping agents that are done (rare in a load window).
  * - The same id rebinding: agents name counterparties by agent id from their directory. A VU
  *   cannot see other VUs' memory, so every other agent of the ring is listed once the test's
@@ -152,7 +156,10 @@ export class K6AgentRun {
     const state = this.prepare(data);
     const vu = this.api.vu();
     this.listArrived(state, vu.iterationInTest);
-    const owned = this.next(state, this.config.openModel ? vu.iterationInInstance : Number.POSITIVE_INFINITY);
+    // A VU takes about one arrival in V (k6 hands each to the next idle VU): its next agent runs
+    // if afp load's ring reaches it before this VU's next turn, i.e. within the next V arrivals.
+    const reach = this.config.openModel ? vu.iterationInInstance + vu.ofInstance - 1 : Number.POSITIVE_INFINITY;
+    const owned = this.next(state, reach);
     if (owned === null) return;
     if (owned.turn === null) {
       const agent = state.build(owned.slot);
@@ -166,16 +173,16 @@ export class K6AgentRun {
 
   /**
    * This VU's next agent (its own, in local ring order, skipping those done) if afp load's ring
-   * reaches it by arrival `arrival`: it is due at position + runs × ringSize. Null when none is.
+   * reaches it by arrival `reach`: it is due at position + runs × ringSize. Null when none is.
    */
-  private next(state: VuState, arrival: number): Owned | null {
+  private next(state: VuState, reach: number): Owned | null {
     for (let tried = 0; tried < state.owned.length; tried++) {
       const owned = state.owned[state.cursor] as Owned;
       if (owned.turn?.done === true) {
         state.cursor = (state.cursor + 1) % state.owned.length;
         continue;
       }
-      if (owned.position + owned.runs * state.ringSize > arrival) return null;
+      if (owned.position + owned.runs * state.ringSize > reach) return null;
       state.cursor = (state.cursor + 1) % state.owned.length;
       return owned;
     }

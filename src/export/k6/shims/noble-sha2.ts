@@ -16,6 +16,7 @@
  * at digest. Bounds: an instance holds what it was fed (the callers feed a block or two).
  */
 import { sha256 as nobleSha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+import { concatBytes } from '@noble/hashes/utils.js';
 import { sha256 as nativeSha256, sha512 as nativeSha512 } from 'k6/crypto';
 
 export * from '@noble/hashes/sha2.js';
@@ -23,14 +24,7 @@ export * from '@noble/hashes/sha2.js';
 type NativeHash = (data: ArrayBuffer, outputEncoding: 'binary') => ArrayBuffer;
 
 function nativeDigest(hash: NativeHash, chunks: readonly Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const input = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    input.set(chunk, at);
-    at += chunk.length;
-  }
-  return new Uint8Array(hash(input.buffer, 'binary'));
+  return new Uint8Array(hash(concatBytes(...chunks).buffer as ArrayBuffer, 'binary'));
 }
 
 /** One hash computation, fed by update() and hashed by k6 at digest. */
