@@ -38,8 +38,11 @@ process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', 
 // fresh clone (CI) has none, and a small file of long simulations would start last and be the
 // run's tail on one core. The list only orders the run: a stale entry changes nothing else.
 const START_FIRST = [
-  'test/export/k6-agents.test.ts',
+  'test/export/k6-agents-0.test.ts',
   'test/docs/shell-blocks.test.ts',
+  'test/export/k6-agents-1.test.ts',
+  'test/export/k6-agents-2.test.ts',
+  'test/export/k6-segments.test.ts',
   'test/bench/bench.test.ts',
   'test/replay/replay-shipped-scenarios.test.ts',
   'test/check/casino/casino-run.test.ts',

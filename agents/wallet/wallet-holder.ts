@@ -40,6 +40,7 @@ import {
   settledTx,
   unitsOf,
   unitsText,
+  warmWalletKeys,
   type PendingTx,
   type WalletMemory,
 } from './wallet-kit.ts';
@@ -106,6 +107,7 @@ async function sendOne(context: AgentContext<Params>, holder: HolderMemory): Pro
 export const walletHolder = defineAgent<Params>({
   name: HOLDER,
   service: 'wallet',
+  warmUp: warmWalletKeys,
   description:
     'creates one wallet (keys in its memory only), sends coins and tokens to other holders on every chain, and follows each transaction to its block and its history',
   params,

@@ -41,6 +41,7 @@ import {
   sendBody,
   unitsOf,
   unitsText,
+  warmWalletKeys,
   type HeldWallet,
   type WalletMemory,
 } from './wallet-kit.ts';
@@ -283,6 +284,7 @@ async function checkPayout(
 export const walletSwapper = defineAgent<Params>({
   name: SWAPPER,
   service: 'wallet',
+  warmUp: warmWalletKeys,
   description:
     'creates one wallet, swaps its coins and tokens by contract address through the aggregator, and follows each order to its end (status forward only, payout at least the minimum received)',
   params,

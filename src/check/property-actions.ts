@@ -141,9 +141,21 @@ export function agentActions(params: PropertyParams, agentRng: Rng): readonly nu
   return drawn ?? [];
 }
 
+/**
+ * The command arbitraries of the service lists seen, built once each (a property agent draws its
+ * whole list at setup: rebuilding the table's arbitrary per action was 40% of that in a k6 VU).
+ * At most COMMAND_ARBITRARIES_MAX lists are kept; others are built per action as before.
+ * Arbitraries are stateless: the same seed draws the same command either way.
+ */
+const COMMAND_ARBITRARIES = new Map<string, fc.Arbitrary<CommandSpec>>();
+const COMMAND_ARBITRARIES_MAX = 64;
+
 /** The command an action names, over the rows of `services`. */
 export function actionCommand(services: readonly ServiceName[], action: number): CommandSpec {
-  const [spec] = fc.sample(commandSpecOf(services), { seed: action, numRuns: 1 });
+  const key = services.join(',');
+  const arbitrary = COMMAND_ARBITRARIES.get(key) ?? commandSpecOf(services);
+  if (COMMAND_ARBITRARIES.size < COMMAND_ARBITRARIES_MAX) COMMAND_ARBITRARIES.set(key, arbitrary);
+  const [spec] = fc.sample(arbitrary, { seed: action, numRuns: 1 });
   if (spec === undefined) throw new Error(`fast-check drew no command for action ${action}`);
   return spec;
 }

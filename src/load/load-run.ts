@@ -25,19 +25,17 @@ import { assert } from '../core/assert.ts';
 import type { Clock, WaitClock } from '../core/clock.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
-import { AfpClient } from '../client/client.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { AgentDirectory } from '../sim/agent-directory.ts';
 import { AgentFakers } from '../sim/agent-fakers.ts';
 import { agentSlots, interleave, type AgentSlot } from '../sim/agent-ring.ts';
-import { AgentTurn } from '../sim/agent-turn.ts';
 import { RunAgent, type AgentHost } from '../sim/run-agent.ts';
 import type { Scenario } from '../sim/scenario.ts';
-import { simulatedIp } from '../sim/simulated-ip.ts';
 import { peakVus, type LoadPlan } from './executors.ts';
 import { runGenerator, type GeneratorOutcome, type LoadStop } from './generator.ts';
 import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';
 import { AgentPool, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
+import { LiveTurn } from './live-turn.ts';
 import { shardIndexes } from './shard.ts';
 import { AdminClient, type AdminAnswer } from '../client/admin-client.ts';
 import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
@@ -156,7 +154,7 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     const agentClock: Clock = { nowMs: () => Math.floor(clock.nowMs() + offsetMs) };
     const sink: { recorder: LoadRecorder | null; pool: AgentPool | null } = { recorder: null, pool: null };
     const setupTrouble = new KeptList<string>();
-    const turns = new Map<RunAgent, LoadTurn>();
+    const turns = new Map<RunAgent, LiveTurn>();
     const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes, turns });
     const shard = plan.shard;
     // A shard runs agent k of each population when it owns index k (shard.ts): every agent keeps its identity, run by exactly one shard.
@@ -165,10 +163,12 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     );
     const ring = interleave(groups).map((slot) => {
       const agent = new RunAgent({ ...slot, seed: options.seed, startSpreadMs: 0, idSuffix: options.runTag, host });
-      const turn = new LoadTurn(agent);
+      const turn = new LiveTurn(agent);
       turns.set(agent, turn);
       return turn;
     });
+    // Before the clock starts: what the archetypes build once (the wallet key code's tables).
+    for (const definition of new Set(ring.map((turn) => turn.agent.definition))) definition.warmUp?.();
     const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
     const pool = new AgentPool(ring, recorder);
     sink.recorder = recorder;
@@ -198,12 +198,6 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   }
 }
 
-/** An agent's turn in the pool, with the client it keeps (rebuilt when its key changes). */
-class LoadTurn extends AgentTurn {
-  client: AfpClient | null = null;
-  clientKey: string | null = null;
-}
-
 function loadHost(context: {
   options: LoadRunOptions;
   sender: LoadSender;
@@ -211,12 +205,12 @@ function loadHost(context: {
   sink: { recorder: LoadRecorder | null; pool: AgentPool | null };
   setupTrouble: KeptList<string>;
   notes: string[];
-  turns: ReadonlyMap<RunAgent, LoadTurn>;
+  turns: ReadonlyMap<RunAgent, LiveTurn>;
 }): AgentHost {
   const { options, sender, sink, turns } = context;
   const directory = new AgentDirectory({ maxAgents: options.scenario.limits.maxAgents });
   const admin = adminSetup(context);
-  const turnOf = (agent: RunAgent): LoadTurn => {
+  const turnOf = (agent: RunAgent): LiveTurn => {
     const turn = turns.get(agent);
     assert(turn !== undefined, `agent ${agent.agentId} has its turn in the pool`);
     return turn;
@@ -227,35 +221,23 @@ function loadHost(context: {
     fakers: new AgentFakers(),
     clientFor: (agent) => {
       const turn = turnOf(agent);
-      if (turn.client !== null && turn.clientKey === agent.apiKey) return turn.client;
-      const transport = recordingTransport({
-        sender,
-        clock: options.clock,
-        onSample: (sample) => {
-          assert(sink.recorder !== null, 'no request goes out before the run starts');
-          sink.recorder.record(sample);
-          options.onSample?.(sample);
-        },
-        takeIntendedStartMs: () => turn.takeIntendedStartMs(),
-        before: () => turn.pendingSetup,
-      });
-      turn.client = new AfpClient(transport, {
-        ip: simulatedIp(agent.index),
-        ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }),
-      });
-      turn.clientKey = agent.apiKey;
-      return turn.client;
+      return turn.clientOver(() =>
+        recordingTransport({
+          sender,
+          clock: options.clock,
+          onSample: (sample) => {
+            assert(sink.recorder !== null, 'no request goes out before the run starts');
+            sink.recorder.record(sample);
+            options.onSample?.(sample);
+          },
+          takeIntendedStartMs: () => turn.takeIntendedStartMs(),
+          before: () => turn.pendingSetup,
+        }),
+      );
     },
     onKey: (agent) => {
       if (!directory.has(agent.agentId)) directory.add(agent.archetype, agent.agentId);
-      const calls = admin(agent);
-      if (calls.length === 0) return;
-      const turn = turnOf(agent);
-      // Cleared once done (unless a later key's calls replaced it): requests then go out with no wait.
-      const pending: Promise<void> = Promise.all(calls).then(() => {
-        if (turn.pendingSetup === pending) turn.pendingSetup = null;
-      });
-      turn.pendingSetup = pending;
+      turnOf(agent).awaitSetup(admin(agent));
     },
     report: (agent, message) => sink.pool?.keep(agent.agentId, message),
     outage: () => false,

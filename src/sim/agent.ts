@@ -97,6 +97,12 @@ export interface AgentDefinition<P> {
   readonly fundsOwnWallets?: boolean;
   setup(context: AgentContext<P>): Promise<void>;
   step(context: AgentContext<P>): Promise<StepResult>;
+  /**
+   * Work a live engine (afp load, a k6 VU's init) does once before the load starts, so an agent's
+   * first iteration does not pay for it: building the key code's precomputed tables. No traffic,
+   * no state an agent sees.
+   */
+  readonly warmUp?: () => void;
 }
 
 /** A definition with its params type erased, as stored in the AGENTS table. */

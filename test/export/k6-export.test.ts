@@ -1,7 +1,7 @@
 // `afp export k6`: the generator's pieces (the load profile as k6 options for every executor; the
 // script: byte-stable, valid JavaScript, afp's agents bundled with no node module left, every
 // endpoint a real route id) and its refusals (exit 2, every reason at once). The runs on the real
-// k6 against afp serve, with the counts of afp load, are test/export/k6-agents.test.ts.
+// k6 against afp serve, with the counts of afp load, are test/export/k6-agents-*.test.ts.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,12 +7,26 @@
  * The traffic afp load sends:
  * - The same pool. The scenario's agents (the same ids `<archetype>-<k>-<run tag>`, rng streams,
  *   styles and simulated IPs) are laid out in afp load's ring (src/sim/agent-ring.ts). This
- *   process's execution segment owns its share of each population (k6-segment.ts); its VUs share
- *   those agents round-robin (VU v of V owns ring positions ≡ v-1 mod V). A VU builds only its own
- *   agents, registers each in its first iteration and reuses it: an iteration is one agent's setup
- *   or one step, one agent at a time per VU, as afp load's pool steps a free agent per arrival.
+ *   process's execution segment owns its share of each population (k6-segment.ts), in ring order
+ *   (its local ring); its VUs share those agents round-robin (VU v of V owns local positions ≡ v-1
+ *   mod V). A VU builds only its own agents, registers each in its first iteration and reuses it:
+ *   an iteration is one agent's setup or one step, one agent at a time per VU.
  * - The same arrival model: the load profile is k6's own executor (k6-options.ts), with as many
- *   VUs as afp load has agents free to take an arrival (min(max_in_flight, agents)).
+ *   VUs as afp load has agents free to take an arrival (min(max_in_flight, agents)). afp load
+ *   hands arrival i to the agent at ring position i mod N (the next free one); k6 hands it to any
+ *   idle VU, which cannot run another VU's agent. So under an arrival-rate executor an agent at
+ *   local position p is due for its (r+1)-th iteration at arrival p + r·N (N: the local ring),
+ *   where afp load's cursor reaches it. k6 hands arrivals to its V VUs in turn (the next idle
+ *   one), so the VU that takes arrival i (exec.scenario.iterationInInstance) steps its own
+ *   earliest-due agent if that one is due before its next turn (by i + V - 1), and sends nothing
+ *   otherwise (afp load's arrival went to an agent another VU owns, stepped on that VU's turn).
+ *   An agent thus steps at most V - 1 arrivals before afp load would step it, never a whole ring
+ *   earlier: a VU used to cycle through its own few agents and step them ahead of afp load
+ *   (tiers-and-faults: the pro abuser's 400-request burst, due at arrival 61 of 60, ran in k6).
+ *   Without the look-ahead, a VU whose turns fall just before its agents' arrivals skipped one
+ *   and ran every later agent late (property-mix lost a third of its requests). Under a VU
+ *   executor (closed model) a VU steps its next own agent every iteration.
+ *   Not followed: afp load's cursor skipping agents that are done (rare in a load window).
  * - The same id rebinding: agents name counterparties by agent id from their directory. A VU
  *   cannot see other VUs' memory, so every other agent of the ring is listed once the test's
  *   iteration count passes its ring position — when afp load would have run its setup — and a
@@ -24,20 +38,18 @@
  * /_afp/clock), as in afp load; chance only from the agents' streams, seeded by the scenario seed.
  * Known gap: wallet addresses an agent publishes in another VU are not seen (no shared memory).
  */
-import { AfpClient } from '../../client/client.ts';
 import type { MountUrls } from '../../client/transport.ts';
 import { assert } from '../../core/assert.ts';
 import { formatDecimal } from '../../core/money.ts';
+import { LiveTurn } from '../../load/live-turn.ts';
 import { rulesCheckName } from '../../load/load-run-pool.ts';
 import type { AnyAgentDefinition } from '../../sim/agent.ts';
 import { AgentDirectory } from '../../sim/agent-directory.ts';
 import { AgentFakers } from '../../sim/agent-fakers.ts';
 import { agentSlots, interleave, type AgentSlot } from '../../sim/agent-ring.ts';
-import { AgentTurn } from '../../sim/agent-turn.ts';
 import { endpointName } from '../../replay/endpoint-name.ts';
 import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
 import { parseScenario, type Scenario } from '../../sim/scenario.ts';
-import { simulatedIp } from '../../sim/simulated-ip.ts';
 import { k6Transport, type K6Http } from './k6-transport.ts';
 import { parseSegment, segmentSlice, WHOLE_SEGMENT } from './k6-segment.ts';
 
@@ -48,8 +60,13 @@ export interface K6Api {
   readonly expected: unknown;
   check(passed: boolean, name: string): void;
   nowMs(): number;
-  /** exec.vu.idInInstance, exec.instance.vusInitialized, exec.scenario.iterationInTest. */
-  vu(): { readonly inInstance: number; readonly ofInstance: number; readonly iterationInTest: number };
+  /** exec.vu.idInInstance, exec.instance.vusInitialized, exec.scenario.iterationInTest and iterationInInstance. */
+  vu(): {
+    readonly inInstance: number;
+    readonly ofInstance: number;
+    readonly iterationInTest: number;
+    readonly iterationInInstance: number;
+  };
   /** exec.test.options.executionSegment as given (null: the whole test). */
   segment(): string | null;
 }
@@ -70,20 +87,26 @@ export interface K6RunConfig {
   readonly seed: string;
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
   readonly timeout: string;
+  /** An arrival-rate executor (the open model): agents are stepped when afp load's ring reaches them. */
+  readonly openModel: boolean;
 }
 
-/** One of this VU's agents: built when first stepped, with the client it keeps (rebuilt when its key changes). */
+/** One of this VU's agents: built when first stepped. */
 interface Owned {
   readonly slot: AgentSlot;
-  turn: AgentTurn | null;
-  client: AfpClient | null;
-  clientKey: string | null;
+  /** Its position in this process's ring. */
+  readonly position: number;
+  turn: LiveTurn | null;
+  /** Iterations it has run. */
+  runs: number;
 }
 
 interface VuState {
   readonly owned: readonly Owned[];
   readonly byAgent: Map<RunAgent, Owned>;
   readonly build: (slot: AgentSlot) => RunAgent;
+  /** The agents of this process's segment (its local ring's length). */
+  readonly ringSize: number;
   cursor: number;
   /** The ring as [archetype, agentId], empty where the agent is this VU's own. */
   readonly others: readonly (readonly string[])[];
@@ -119,30 +142,51 @@ export class K6AgentRun {
   /**
    * Builds in k6's init context (before the load starts) what a VU would otherwise build in its
    * first iteration, making it seconds slower than afp load's and dropping arrivals: the route
-   * table's router (endpoint names) and the Faker's locale data.
+   * table's router (endpoint names), the Faker's locale data and the archetypes' own warm-ups
+   * (the wallet key code's precomputed tables).
    */
   private warmUp(): void {
     endpointName({ mount: 'api', method: 'GET', path: '/' });
     this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
+    for (const definition of new Set(this.ring.map((slot) => slot.definition))) definition.warmUp?.();
   }
 
-  /** One k6 iteration: the next own agent's setup or step, then its rules check. */
+  /** One k6 iteration: the next own agent's setup or step, then its rules check (nothing when none is due). */
   async iteration(data: K6SetupData): Promise<void> {
     const state = this.prepare(data);
-    this.listArrived(state, this.api.vu().iterationInTest);
+    const vu = this.api.vu();
+    this.listArrived(state, vu.iterationInTest);
+    // A VU takes about one arrival in V (k6 hands each to the next idle VU): its next agent runs
+    // if afp load's ring reaches it before this VU's next turn, i.e. within the next V arrivals.
+    const reach = this.config.openModel ? vu.iterationInInstance + vu.ofInstance - 1 : Number.POSITIVE_INFINITY;
+    const owned = this.next(state, reach);
+    if (owned === null) return;
+    if (owned.turn === null) {
+      const agent = state.build(owned.slot);
+      owned.turn = new LiveTurn(agent);
+      state.byAgent.set(agent, owned);
+    }
+    owned.runs += 1;
+    const passed = await owned.turn.iterate();
+    this.api.check(passed, rulesCheckName(owned.turn.agent.archetype));
+  }
+
+  /**
+   * This VU's next agent (its own, in local ring order, skipping those done) if afp load's ring
+   * reaches it by arrival `reach`: it is due at position + runs × ringSize. Null when none is.
+   */
+  private next(state: VuState, reach: number): Owned | null {
     for (let tried = 0; tried < state.owned.length; tried++) {
       const owned = state.owned[state.cursor] as Owned;
-      state.cursor = (state.cursor + 1) % state.owned.length;
-      if (owned.turn === null) {
-        const agent = state.build(owned.slot);
-        owned.turn = new AgentTurn(agent);
-        state.byAgent.set(agent, owned);
+      if (owned.turn?.done === true) {
+        state.cursor = (state.cursor + 1) % state.owned.length;
+        continue;
       }
-      if (owned.turn.done) continue;
-      const passed = await owned.turn.iterate();
-      this.api.check(passed, rulesCheckName(owned.turn.agent.archetype));
-      return;
+      if (owned.position + owned.runs * state.ringSize > reach) return null;
+      state.cursor = (state.cursor + 1) % state.owned.length;
+      return owned;
     }
+    return null;
   }
 
   /** This VU's share of its segment's agents (laid out on its first iteration: the VU count is known by then). */
@@ -157,13 +201,18 @@ export class K6AgentRun {
       for (const slot of group.slice(start, end)) mine.add(slot);
     }
     const { inInstance, ofInstance } = this.api.vu();
-    const slots = this.ring.filter((slot) => mine.has(slot)).filter((_slot, at) => at % ofInstance === inInstance - 1);
-    const own = new Set(slots);
+    const local = this.ring.filter((slot) => mine.has(slot));
+    const owned: Owned[] = [];
+    local.forEach((slot, position) => {
+      if (position % ofInstance === inInstance - 1) owned.push({ slot, position, turn: null, runs: 0 });
+    });
+    const own = new Set(owned.map(({ slot }) => slot));
     const host = this.host(data);
     this.vuState = {
-      owned: slots.map((slot) => ({ slot, turn: null, client: null, clientKey: null })),
+      owned,
       byAgent: new Map(),
       build: (slot) => new RunAgent({ ...slot, seed: this.config.seed, startSpreadMs: 0, idSuffix: data.runTag, host }),
+      ringSize: local.length,
       cursor: 0,
       others: this.ring.map((slot) =>
         own.has(slot)
@@ -199,29 +248,16 @@ export class K6AgentRun {
       directory: this.directory,
       fakers: this.fakers,
       clientFor: (agent) => {
-        const owned = ownedOf(agent);
-        if (owned.client !== null && owned.clientKey === agent.apiKey) return owned.client;
-        const waiting: typeof transport = (request) => {
-          const pending = owned.turn?.pendingSetup ?? null;
-          return pending === null ? transport(request) : pending.then(() => transport(request));
-        };
-        owned.client = new AfpClient(waiting, {
-          ip: simulatedIp(agent.index),
-          ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }),
-        });
-        owned.clientKey = agent.apiKey;
-        return owned.client;
+        const turn = ownedOf(agent).turn;
+        assert(turn !== null, `agent ${agent.agentId} asks for its client in its own turn`);
+        return turn.clientOver(
+          () => (request) =>
+            turn.pendingSetup === null ? transport(request) : turn.pendingSetup.then(() => transport(request)),
+        );
       },
       onKey: (agent) => {
         if (!this.directory.has(agent.agentId)) this.directory.add(agent.archetype, agent.agentId);
-        const calls = adminCalls(agent);
-        if (calls.length === 0) return;
-        const turn = ownedOf(agent).turn;
-        if (turn === null) return;
-        const pending: Promise<void> = Promise.all(calls).then(() => {
-          if (turn.pendingSetup === pending) turn.pendingSetup = null;
-        });
-        turn.pendingSetup = pending;
+        ownedOf(agent).turn?.awaitSetup(adminCalls(agent));
       },
       report: () => undefined,
       outage: () => false,

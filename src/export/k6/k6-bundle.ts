@@ -5,7 +5,7 @@
  *
  * k6 has no node:* modules, no TextEncoder and no Buffer: node:crypto, node:util and node:net
  * resolve to the pure-JS shims of ./shims/ (@noble/hashes), and TextEncoder and Buffer are
- * injected where code names them. zod's locales are English only (shims/zod-locales.ts), and
+ * injected where code names them. zod's locales are English only (shims/zod-locales.ts) and its JIT off (shims/zod-jitless.ts), and
  * `yaml` reads JSON only (shims/yaml-json.ts: the script carries the scenario as JSON).
  * `k6`, `k6/http`, `k6/execution` stay imports, for k6 to provide. Anything else that reaches a
  * node module fails the export with esbuild's own message (never a script that breaks in k6).
@@ -49,9 +49,25 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
         'node:net': shim('node-net'),
         yaml: shim('yaml-json'),
       },
-      inject: [shim('text-encoder'), shim('buffer')],
+      inject: [shim('zod-jitless'), shim('text-encoder'), shim('buffer')],
       define: { 'process.env.NODE_ENV': '"production"' },
       plugins: [
+        {
+          // SHA-512, HMAC-SHA512 and PBKDF2 by k6 itself (shims/noble-*.ts): a shim alone reaches noble's own module.
+          name: 'afp-native-sha512',
+          setup(pluginBuild) {
+            for (const name of ['sha2', 'hmac', 'pbkdf2']) {
+              const native = shim(`noble-${name}`);
+              pluginBuild.onResolve({ filter: new RegExp(`^@noble/hashes/${name}(\\.js)?$`) }, (resolved) =>
+                resolved.importer === native ? undefined : { path: native },
+              );
+            }
+            // derive-wallet.ts's BIP-32 without the public keys it never reads (shims/scure-bip32.ts).
+            pluginBuild.onResolve({ filter: /^@scure\/bip32$/ }, (resolved) =>
+              /derive-wallet\.[jt]s$/.test(resolved.importer) ? { path: shim('scure-bip32') } : undefined,
+            );
+          },
+        },
         {
           name: 'afp-zod-english',
           setup(pluginBuild) {

@@ -92,6 +92,12 @@ ${rows.map((row) => `  ${row}`).join('\n')}
 );`;
 }
 
+/** An arrival-rate executor (the default): the open model, where agents are stepped as afp load's ring reaches them. */
+function openModel(scenario: Scenario): boolean {
+  const executor = scenario.load?.executor ?? 'constant-arrival-rate';
+  return executor === 'constant-arrival-rate' || executor === 'ramping-arrival-rate';
+}
+
 function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown): string {
   const load = scenario.load;
   const graceful = load?.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs;
@@ -118,10 +124,10 @@ const run = new K6AgentRun(
     expected,
     check: (passed, name) => check(passed, { [name]: (value) => value === true }),
     nowMs: () => Date.now(),
-    vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest }),
+    vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
   },
-  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT },
+  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))} },
 );
 
 export function setup() {

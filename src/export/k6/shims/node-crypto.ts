@@ -7,7 +7,7 @@
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { copyOf } from './buffer.ts';
 
 type Data = string | Uint8Array;
@@ -41,25 +41,14 @@ function digestOf(finish: (chunks: Uint8Array[]) => Uint8Array): Digest {
   return self as Digest;
 }
 
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
 export function createHash(algorithm: string): Digest {
   onlySha256(algorithm);
-  return digestOf((chunks) => sha256(joined(chunks)));
+  return digestOf((chunks) => sha256(concatBytes(...chunks)));
 }
 
 export function createHmac(algorithm: string, key: Data): Digest {
   onlySha256(algorithm);
-  return digestOf((chunks) => hmac(sha256, bytesOf(key), joined(chunks)));
+  return digestOf((chunks) => hmac(sha256, bytesOf(key), concatBytes(...chunks)));
 }
 
 export function hash(algorithm: string, data: Data, encoding: 'hex'): string {
