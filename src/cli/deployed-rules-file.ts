@@ -13,8 +13,8 @@ import {
   withRuleOverrides,
   type DeployedCasinoRules,
 } from '../services/casino/deployed/deployed-casino-rules.ts';
-import { formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
-import { readScenarioSource } from '../sim/scenario-source.ts';
+import { formatScenarioErrors, sortErrors } from '../sim/scenario.ts';
+import { startYamlFile } from '../sim/yaml-file-start.ts';
 import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rules-schema.ts';
 
 /** Rules files are small; anything larger is a mistake. */
@@ -38,17 +38,15 @@ export async function loadDeployedRulesFile(path: string): Promise<RulesFileResu
 }
 
 export function parseDeployedRulesFile(text: string, fileName: string): RulesFileResult {
-  if (text.length > MAX_RULES_FILE_CHARS)
-    return {
-      ok: false,
-      message: `${fileName}: a rules file is at most ${MAX_RULES_FILE_CHARS} characters (this one has ${text.length})`,
-    };
-  const source = readScenarioSource(text);
-  if (source.syntaxErrors.length > 0)
-    return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
-  const errors: ScenarioError[] = [...source.duplicateKeys];
-  const parsed = deployedRulesFileSchema.safeParse(source.value ?? {});
-  if (!parsed.success) errors.push(...issueErrors(parsed.error.issues, [], source));
+  const start = startYamlFile(text, {
+    fileName,
+    what: 'a rules file',
+    maxChars: MAX_RULES_FILE_CHARS,
+    schema: deployedRulesFileSchema,
+    emptyValue: {},
+  });
+  if (!start.ok) return start;
+  const { errors, parsed } = start;
   if (!parsed.success || errors.length > 0)
     return { ok: false, message: formatScenarioErrors(fileName, sortErrors(errors)) };
   return { ok: true, value: rulesOfFile(parsed.data) };
