@@ -7,14 +7,13 @@
  * An empty file is the published rules. Non-goals: serving them (the deployed rows read
  * `config.casino.deployedRules`, deployed-rules-of.ts).
  */
-import { readFile } from 'node:fs/promises';
 import {
   PUBLISHED_DEPLOYED_RULES,
   withRuleOverrides,
   type DeployedCasinoRules,
 } from '../services/casino/deployed/deployed-casino-rules.ts';
 import { formatScenarioErrors, sortErrors } from '../sim/scenario.ts';
-import { startYamlFile } from '../sim/yaml-file-start.ts';
+import { readYamlFile, startYamlFile } from '../sim/yaml-file-start.ts';
 import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rules-schema.ts';
 
 /** Rules files are small; anything larger is a mistake. */
@@ -24,17 +23,8 @@ export type RulesFileResult =
   { readonly ok: true; readonly value: DeployedCasinoRules } | { readonly ok: false; readonly message: string };
 
 export async function loadDeployedRulesFile(path: string): Promise<RulesFileResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      ok: false,
-      message: `${path}: cannot read the rules file (${typeof code === 'string' ? code : String(error)})`,
-    };
-  }
-  return parseDeployedRulesFile(text, path);
+  const file = await readYamlFile(path, 'the rules file');
+  return file.ok ? parseDeployedRulesFile(file.text, path) : file;
 }
 
 export function parseDeployedRulesFile(text: string, fileName: string): RulesFileResult {

@@ -21,7 +21,7 @@
  * Non-goals: serialization to bytes (src/platform/state-codec.ts), copying functions.
  */
 import { Rng } from '../core/rng.ts';
-import { pathTo } from './object-path.ts';
+import { Refused, refusedText } from './object-path.ts';
 import { TYPED_ARRAY_KINDS } from './typed-array-kinds.ts';
 
 export interface GraphCopyOptions {
@@ -65,16 +65,6 @@ export function copyGraphInto(
   });
 }
 
-/** A value the copy cannot take (its path is searched for from the root only then). */
-class Refused extends Error {
-  readonly value: unknown;
-
-  constructor(value: unknown, what: string) {
-    super(what);
-    this.value = value;
-  }
-}
-
 class GraphCopier {
   private readonly memo = new Map<unknown, unknown>();
   private readonly shared: ReadonlySet<unknown>;
@@ -93,7 +83,7 @@ class GraphCopier {
       for (let source = this.unfilled.pop(); source !== undefined; source = this.unfilled.pop()) this.fill(source);
       return result;
     } catch (error) {
-      if (error instanceof Refused) throw new GraphCopyError(`${pathTo(root, error.value)}: ${error.message}`);
+      if (error instanceof Refused) throw new GraphCopyError(refusedText(root, error));
       throw error;
     }
   }

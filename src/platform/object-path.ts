@@ -4,8 +4,25 @@
  * when a walk refused something, which is a bug; the walks themselves never pay for it.
  * Steps: a property's key, `key` / `get(K)` for a Map entry's key / value, `entry` for a Set's
  * member. Getters are not called (a descriptor's value is read); Rngs and typed arrays are leaves.
+ * A walk throws Refused at the value it cannot take, and its entry point turns that into its own
+ * error with the path (refusedText), so the walk itself carries no path.
  */
 import { Rng } from '../core/rng.ts';
+
+/** A value a walk cannot take: `value` is what it met (its path is searched for from the root only then). */
+export class Refused extends Error {
+  readonly value: unknown;
+
+  constructor(value: unknown, what: string) {
+    super(what);
+    this.value = value;
+  }
+}
+
+/** `$.a.b: what was refused`, for the error a walk from `root` throws. */
+export function refusedText(root: unknown, refused: Refused): string {
+  return `${pathTo(root, refused.value)}: ${refused.message}`;
+}
 
 export function pathTo(root: unknown, target: unknown): string {
   const parents = new Map<unknown, { parent: unknown; key: string }>([[root, { parent: undefined, key: '$' }]]);

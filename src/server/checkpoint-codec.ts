@@ -30,7 +30,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Rng, type RngState } from '../core/rng.ts';
-import { pathTo } from '../platform/object-path.ts';
+import { Refused, refusedText } from '../platform/object-path.ts';
 import { TYPED_ARRAY_KINDS } from '../platform/typed-array-kinds.ts';
 import { StateCodecError, type ClassRegistry, type TransientFields } from '../platform/state-codec.ts';
 
@@ -128,16 +128,6 @@ interface Shape {
   readonly keys: readonly string[];
 }
 
-/** A value the walk cannot write: `value` is what it met (its path is searched for only then). */
-class Refused extends Error {
-  readonly value: unknown;
-
-  constructor(value: unknown, what: string) {
-    super(what);
-    this.value = value;
-  }
-}
-
 /**
  * One walk, with an explicit stack instead of recursion: the limiter's entries form a list by last
  * use (`older`/`newer`), so a depth-first walk descends as deep as the list is long — up to the
@@ -171,7 +161,7 @@ class CheckpointEncoder {
     try {
       while (this.stack.length > 0) this.write(this.stack.pop());
     } catch (error) {
-      if (error instanceof Refused) throw new StateCodecError(`${pathTo(root, error.value)}: ${error.message}`);
+      if (error instanceof Refused) throw new StateCodecError(refusedText(root, error));
       throw error;
     }
     const metaText = Buffer.from(JSON.stringify(this.meta), 'utf8');

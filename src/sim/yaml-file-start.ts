@@ -3,8 +3,10 @@
  * refuse text over its size limit, stop at YAML syntax errors, then validate the document against
  * its schema, collecting the duplicate keys and the schema's errors (with their lines) so that the
  * caller adds its own checks across fields and reports every error at once (formatScenarioErrors).
+ * Also the reading of such a file, whose failure is one message (`x.yaml: cannot read the target file (ENOENT)`).
  * Non-goals: scenario files, whose errors stay a list (parseScenario) rather than one message.
  */
+import { readFile } from 'node:fs/promises';
 import type * as z from 'zod';
 import { formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from './scenario.ts';
 import { readScenarioSource, type ScenarioSource } from './scenario-source.ts';
@@ -48,4 +50,17 @@ export function startYamlFile<T>(
     errors.push(...(options.mapError === undefined ? issues : issues.map(options.mapError)));
   }
   return { ok: true, source, errors, parsed };
+}
+
+/** The text of the file at `path`, or why it cannot be read (`what`: "the target file"). */
+export async function readYamlFile(
+  path: string,
+  what: string,
+): Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }> {
+  try {
+    return { ok: true, text: await readFile(path, 'utf8') };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { ok: false, message: `${path}: cannot read ${what} (${typeof code === 'string' ? code : String(error)})` };
+  }
 }
