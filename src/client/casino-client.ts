@@ -6,15 +6,15 @@
  * docs/endpoints.md). Identity comes from the AfpClient that made it.
  */
 import { endpointsOf } from './endpoints.ts';
-import type { ApiResult } from './client.ts';
-import { ServiceClient, type ServiceCall } from './service-client.ts';
+import type { ApiResult, CallInput } from './client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The casino rows of the route table (generated: src/client/endpoint-table.ts). */
 export const CASINO_ENDPOINTS = endpointsOf('casino');
 
 export type CasinoEndpointId = keyof typeof CASINO_ENDPOINTS;
 export type CasinoBody = Record<string, unknown>;
-export type CasinoCall = ServiceCall<CasinoEndpointId, CasinoBody>;
+export type CasinoCall = (endpoint: CasinoEndpointId, input: CallInput) => Promise<ApiResult<CasinoBody>>;
 
 /**
  * The endpoint of a style A game path, "coin-flip" → `casino.A.game.coin_flip`; the table's own
@@ -31,7 +31,7 @@ function gameEndpoint(gamePath: string): CasinoEndpointId {
   return endpoint;
 }
 
-export class CasinoClient extends ServiceClient<CasinoEndpointId, CasinoBody> {
+export class CasinoClient extends ServiceClient<CasinoCall> {
   /** A style A single-game bet: `path` is the game's path ("coin-flip", "dice"…). */
   play(gamePath: string, body: CasinoBody): Promise<ApiResult<CasinoBody>> {
     return this.call(gameEndpoint(gamePath), { body });

@@ -6,7 +6,7 @@
  */
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
-import { ServiceClient, type ServiceCall } from './service-client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The domains rows of the route table (generated: src/client/endpoint-table.ts). */
 export const DOMAINS_ENDPOINTS = endpointsOf('domains');
@@ -114,9 +114,9 @@ export interface DomainsTransferResponse {
   tx_hash: string | null;
 }
 
-export type DomainsCall = ServiceCall<DomainsEndpointId, unknown>;
+export type DomainsCall = (endpoint: DomainsEndpointId, input: CallInput) => Promise<ApiResult<unknown>>;
 
-export class DomainsClient extends ServiceClient<DomainsEndpointId, unknown> {
+export class DomainsClient extends ServiceClient<DomainsCall> {
   check(domain: string): Promise<ApiResult<DomainsCheckResponse>> {
     return this.typed('domains.A.check', { query: { domain } });
   }

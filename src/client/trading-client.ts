@@ -6,17 +6,17 @@
  * AfpClient that made it.
  */
 import { endpointsOf } from './endpoints.ts';
-import type { ApiResult } from './client.ts';
-import { ServiceClient, type ServiceCall } from './service-client.ts';
+import type { ApiResult, CallInput } from './client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The trading rows of the route table (generated: src/client/endpoint-table.ts). */
 export const TRADING_ENDPOINTS = endpointsOf('trading');
 
 export type TradingEndpointId = keyof typeof TRADING_ENDPOINTS;
 export type TradingBody = Record<string, unknown>;
-export type TradingCall = ServiceCall<TradingEndpointId, TradingBody>;
+export type TradingCall = (endpoint: TradingEndpointId, input: CallInput) => Promise<ApiResult<TradingBody>>;
 
-export class TradingClient extends ServiceClient<TradingEndpointId, TradingBody> {
+export class TradingClient extends ServiceClient<TradingCall> {
   orderA(body: TradingBody): Promise<ApiResult<TradingBody>> {
     return this.call('trading.A.order', { body });
   }

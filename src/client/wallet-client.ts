@@ -6,7 +6,7 @@
  */
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
-import { ServiceClient, type ServiceCall } from './service-client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The wallet rows of the route table (generated: src/client/endpoint-table.ts). */
 export const WALLET_ENDPOINTS = endpointsOf('wallet');
@@ -81,9 +81,9 @@ export interface WalletSwapOrder {
   reason: string | null;
 }
 
-export type WalletCall = ServiceCall<WalletEndpointId, unknown>;
+export type WalletCall = (endpoint: WalletEndpointId, input: CallInput) => Promise<ApiResult<unknown>>;
 
-export class WalletClient extends ServiceClient<WalletEndpointId, unknown> {
+export class WalletClient extends ServiceClient<WalletCall> {
   register(
     body: { referral_code?: string } = {},
   ): Promise<ApiResult<{ agent_id: string; api_key: string; referral_code: string }>> {
