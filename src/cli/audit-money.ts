@@ -140,14 +140,18 @@ export async function runMoney(
   const second = await secondAccount(run, flags, clock);
   if (second !== null && !second.ok)
     io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
-  const results = await runMoneyProbes({
+  /** What both probe sets are given: the session, the two accounts, the findings. */
+  const probed = {
     session: run.session,
     apiKey: account.apiKey,
     agentId: account.agentId,
     second: second !== null && second.ok ? second.value : null,
-    withdrawAddress: flags.withdrawAddress,
     findings: run.findings,
     curlOf,
+  };
+  const results = await runMoneyProbes({
+    ...probed,
+    withdrawAddress: flags.withdrawAddress,
     fundOwnAccount: (service, agentId, apiKey) =>
       fundLiveAccount(
         {
@@ -164,12 +168,7 @@ export async function runMoney(
   });
   if (flags.includeSlow) {
     const slow = await runSettlementProbes({
-      session: run.session,
-      apiKey: account.apiKey,
-      agentId: account.agentId,
-      second: second !== null && second.ok ? second.value : null,
-      findings: run.findings,
-      curlOf,
+      ...probed,
       maxMinutes: flags.maxMinutes,
       time: timePassageOf(run.session, clock),
       say: (line) => io.out(`${line}\n`),

@@ -7,14 +7,13 @@
  * An empty file is the published rules. Non-goals: serving them (the deployed rows read
  * `config.casino.deployedRules`, deployed-rules-of.ts).
  */
-import { readFile } from 'node:fs/promises';
 import {
   PUBLISHED_DEPLOYED_RULES,
   withRuleOverrides,
   type DeployedCasinoRules,
 } from '../services/casino/deployed/deployed-casino-rules.ts';
-import { formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
-import { readScenarioSource } from '../sim/scenario-source.ts';
+import { formatScenarioErrors, sortErrors } from '../sim/scenario.ts';
+import { readYamlFile, startYamlFile } from '../sim/yaml-file-start.ts';
 import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rules-schema.ts';
 
 /** Rules files are small; anything larger is a mistake. */
@@ -24,31 +23,20 @@ export type RulesFileResult =
   { readonly ok: true; readonly value: DeployedCasinoRules } | { readonly ok: false; readonly message: string };
 
 export async function loadDeployedRulesFile(path: string): Promise<RulesFileResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      ok: false,
-      message: `${path}: cannot read the rules file (${typeof code === 'string' ? code : String(error)})`,
-    };
-  }
-  return parseDeployedRulesFile(text, path);
+  const file = await readYamlFile(path, 'the rules file');
+  return file.ok ? parseDeployedRulesFile(file.text, path) : file;
 }
 
 export function parseDeployedRulesFile(text: string, fileName: string): RulesFileResult {
-  if (text.length > MAX_RULES_FILE_CHARS)
-    return {
-      ok: false,
-      message: `${fileName}: a rules file is at most ${MAX_RULES_FILE_CHARS} characters (this one has ${text.length})`,
-    };
-  const source = readScenarioSource(text);
-  if (source.syntaxErrors.length > 0)
-    return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
-  const errors: ScenarioError[] = [...source.duplicateKeys];
-  const parsed = deployedRulesFileSchema.safeParse(source.value ?? {});
-  if (!parsed.success) errors.push(...issueErrors(parsed.error.issues, [], source));
+  const start = startYamlFile(text, {
+    fileName,
+    what: 'a rules file',
+    maxChars: MAX_RULES_FILE_CHARS,
+    schema: deployedRulesFileSchema,
+    emptyValue: {},
+  });
+  if (!start.ok) return start;
+  const { errors, parsed } = start;
   if (!parsed.success || errors.length > 0)
     return { ok: false, message: formatScenarioErrors(fileName, sortErrors(errors)) };
   return { ok: true, value: rulesOfFile(parsed.data) };

@@ -14,7 +14,8 @@ import {
   runAutocannonCounted,
   type EngineCounts,
 } from '../load/autocannon-engine.ts';
-import { MetricsOutputs, parseOutFlags } from '../load/metrics/metrics-outputs.ts';
+import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
+import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { reachable } from '../load/url-reach.ts';
 import { URL_METHODS, urlEndpointName } from '../load/url-source.ts';
 import type { HttpMethod } from '../http/route.ts';
@@ -171,14 +172,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const outputs =
-    outs.outputs.length === 0
-      ? null
-      : new MetricsOutputs({
-          specs: outs.outputs,
-          runLabels: { job: 'afp', run_id: Math.floor(HIGH_RESOLUTION_CLOCK.nowMs()).toString(36) },
-          nowMs: () => HIGH_RESOLUTION_CLOCK.nowMs(),
-        });
+  const outputs = runMetricsOutputs(outs.outputs, HIGH_RESOLUTION_CLOCK);
   const prepared = await outputs?.prepare();
   const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
   if (typeof prepared === 'string' || reach === null || !reach.ok) {

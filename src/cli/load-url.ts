@@ -17,7 +17,7 @@
  */
 import { join } from 'node:path';
 import { describePlan, resolveLoadPlan } from '../load/executors.ts';
-import { MetricsOutputs, parseOutFlags } from '../load/metrics/metrics-outputs.ts';
+import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { parseThresholds } from '../load/thresholds.ts';
 import { runUrlLoad } from '../load/url-load.ts';
 import { reachable } from '../load/url-reach.ts';
@@ -51,14 +51,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const outputs =
-    outs.outputs.length === 0
-      ? null
-      : new MetricsOutputs({
-          specs: outs.outputs,
-          runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) },
-          nowMs: () => io.clock.nowMs(),
-        });
+  const outputs = runMetricsOutputs(outs.outputs, io.clock);
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {
     io.err(`afp load: ${prepared}\n`);

@@ -37,7 +37,8 @@ import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
 import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
 import { LOAD_LIMITS } from '../sim/load-schema.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
-import { MetricsOutputs, parseOutFlags, type OutputSpec } from '../load/metrics/metrics-outputs.ts';
+import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
+import { parseOutFlags, runMetricsOutputs, type OutputSpec } from '../load/metrics/metrics-outputs.ts';
 import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
@@ -221,12 +222,8 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
 
 /** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */
 async function metricsOutputs(flags: LoadFlags, io: LoadIo): Promise<MetricsOutputs | null | 'invalid'> {
-  if (flags.outputs.length === 0) return null;
-  const outputs = new MetricsOutputs({
-    specs: flags.outputs,
-    runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) },
-    nowMs: () => io.clock.nowMs(),
-  });
+  const outputs = runMetricsOutputs(flags.outputs, io.clock);
+  if (outputs === null) return null;
   const problem = await outputs.prepare();
   if (problem === null) return outputs;
   io.err(`afp load: ${problem}\n`);

@@ -7,6 +7,7 @@
  */
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The casino rows of the route table (generated: src/client/endpoint-table.ts). */
 export const CASINO_ENDPOINTS = endpointsOf('casino');
@@ -30,13 +31,7 @@ function gameEndpoint(gamePath: string): CasinoEndpointId {
   return endpoint;
 }
 
-export class CasinoClient {
-  readonly call: CasinoCall;
-
-  constructor(call: CasinoCall) {
-    this.call = call;
-  }
-
+export class CasinoClient extends ServiceClient<CasinoCall> {
   /** A style A single-game bet: `path` is the game's path ("coin-flip", "dice"…). */
   play(gamePath: string, body: CasinoBody): Promise<ApiResult<CasinoBody>> {
     return this.call(gameEndpoint(gamePath), { body });

@@ -6,6 +6,7 @@
  */
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The domains rows of the route table (generated: src/client/endpoint-table.ts). */
 export const DOMAINS_ENDPOINTS = endpointsOf('domains');
@@ -115,13 +116,7 @@ export interface DomainsTransferResponse {
 
 export type DomainsCall = (endpoint: DomainsEndpointId, input: CallInput) => Promise<ApiResult<unknown>>;
 
-export class DomainsClient {
-  readonly call: DomainsCall;
-
-  constructor(call: DomainsCall) {
-    this.call = call;
-  }
-
+export class DomainsClient extends ServiceClient<DomainsCall> {
   check(domain: string): Promise<ApiResult<DomainsCheckResponse>> {
     return this.typed('domains.A.check', { query: { domain } });
   }

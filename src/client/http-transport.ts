@@ -8,7 +8,10 @@
  * timeout rejects with a message naming the URL; any JSON answer, whatever its status, resolves.
  * A non-JSON answer rejects too, unless the transport keeps it (`nonJson: 'keep'`: it resolves with
  * its text). `answerCharsMax` cuts an answer's text before it is parsed (live
- * reads bound what a target can make them hold). Response header names are lower-case.
+ * reads bound what a target can make them hold); `answerBytesMax` stops reading an answer past that many
+ * bytes (resolved with `bodyOverBytes` and no body: `afp target probe` reads what any URL sends).
+ * `redirect: 'manual'` answers a redirect as itself (a probe describes the URL, not where it points).
+ * Response header names are lower-case.
  */
 import { describeError } from './describe-error.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
@@ -21,6 +24,10 @@ export interface HttpTransportOptions {
   readonly nonJson?: 'reject' | 'keep';
   /** The most characters of an answer read (default: all). */
   readonly answerCharsMax?: number;
+  /** The most bytes of an answer read: past them the rest is not read and the answer has no body (default: all). */
+  readonly answerBytesMax?: number;
+  /** 'follow' (default) or 'manual': a redirect is the answer. */
+  readonly redirect?: 'follow' | 'manual';
 }
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -41,20 +48,31 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     }
     const url = base + request.path + queryString(request.query);
     let response: Response;
-    let text: string;
+    let text: string | null;
     try {
       response = await fetch(url, {
         method: request.method,
         headers: outgoingHeaders(request),
         body: outgoingBody(request),
+        redirect: options.redirect ?? 'follow',
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await response.text();
-      if (options.answerCharsMax !== undefined) text = text.slice(0, options.answerCharsMax);
+      text =
+        options.answerBytesMax === undefined
+          ? await response.text()
+          : await boundedText(response, options.answerBytesMax);
+      if (text !== null && options.answerCharsMax !== undefined) text = text.slice(0, options.answerCharsMax);
     } catch (error) {
       throw new Error(`${request.method} ${url} failed: ${describeError(error)}`, { cause: error });
     }
     const headers = incomingHeaders(response.headers);
+    if (text === null) {
+      if (options.nonJson === 'keep')
+        return { status: response.status, headers, body: undefined, bodyOverBytes: options.answerBytesMax };
+      throw new Error(
+        `${request.method} ${url} answered ${response.status} with a body over ${options.answerBytesMax} bytes`,
+      );
+    }
     if (options.nonJson === 'keep') {
       const body = jsonOrUndefined(text);
       return body === undefined
@@ -67,6 +85,25 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       body: parseJsonAnswer(text, response.status, `${request.method} ${url}`),
     };
   };
+}
+
+/** The body as text, or null past `bytesMax` (the rest is not read). */
+async function boundedText(response: Response, bytesMax: number): Promise<string | null> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > bytesMax) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function jsonOrUndefined(text: string): unknown {

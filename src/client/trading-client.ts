@@ -7,6 +7,7 @@
  */
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The trading rows of the route table (generated: src/client/endpoint-table.ts). */
 export const TRADING_ENDPOINTS = endpointsOf('trading');
@@ -15,13 +16,7 @@ export type TradingEndpointId = keyof typeof TRADING_ENDPOINTS;
 export type TradingBody = Record<string, unknown>;
 export type TradingCall = (endpoint: TradingEndpointId, input: CallInput) => Promise<ApiResult<TradingBody>>;
 
-export class TradingClient {
-  readonly call: TradingCall;
-
-  constructor(call: TradingCall) {
-    this.call = call;
-  }
-
+export class TradingClient extends ServiceClient<TradingCall> {
   orderA(body: TradingBody): Promise<ApiResult<TradingBody>> {
     return this.call('trading.A.order', { body });
   }

@@ -40,6 +40,8 @@ export interface TransportResponse {
    * "not afp serve" sign, not an exception). Any other transport rejects instead.
    */
   readonly text?: string;
+  /** Set (to the limit) when the answer's body was longer than the transport reads (httpTransport `answerBytesMax`): body undefined. */
+  readonly bodyOverBytes?: number;
 }
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;

@@ -156,7 +156,17 @@ export interface EscrowADisputeRequest {
   reason: string;
   evidence?: string;
 }
-export interface EscrowADetail {
+/** The fields an escrow's detail has in both styles, under the same names. */
+export interface EscrowDetailCommon {
+  conditions: Record<string, unknown> | null;
+  referrer: string | null;
+  created_at: string;
+  expires_at: string;
+  settled_at: string | null;
+  tx_hash: string | null;
+  dispute: DisputeInfo | null;
+}
+export interface EscrowADetail extends EscrowDetailCommon {
   escrow_id: string;
   status: EscrowStatus;
   buyer: string;
@@ -166,13 +176,6 @@ export interface EscrowADetail {
   net: number;
   memo: string | null;
   currency: 'USDC';
-  conditions: Record<string, unknown> | null;
-  referrer: string | null;
-  created_at: string;
-  expires_at: string;
-  settled_at: string | null;
-  tx_hash: string | null;
-  dispute: DisputeInfo | null;
 }
 export interface EscrowAListResponse {
   escrows: EscrowADetail[];
@@ -214,7 +217,7 @@ export interface EscrowBDisputeRequest {
   reason: string;
   evidence?: string;
 }
-export interface EscrowBDetail {
+export interface EscrowBDetail extends EscrowDetailCommon {
   escrow_id: string;
   status: EscrowStatus;
   sender: string;
@@ -223,13 +226,6 @@ export interface EscrowBDetail {
   fee: string;
   net: string;
   description: string | null;
-  conditions: Record<string, unknown> | null;
-  referrer: string | null;
-  created_at: string;
-  expires_at: string;
-  settled_at: string | null;
-  tx_hash: string | null;
-  dispute: DisputeInfo | null;
 }
 export interface EscrowBListResponse {
   escrows: EscrowBDetail[];

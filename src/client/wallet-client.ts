@@ -6,6 +6,7 @@
  */
 import { endpointsOf } from './endpoints.ts';
 import type { ApiResult, CallInput } from './client.ts';
+import { ServiceClient } from './service-client.ts';
 
 /** The wallet rows of the route table (generated: src/client/endpoint-table.ts). */
 export const WALLET_ENDPOINTS = endpointsOf('wallet');
@@ -82,13 +83,7 @@ export interface WalletSwapOrder {
 
 export type WalletCall = (endpoint: WalletEndpointId, input: CallInput) => Promise<ApiResult<unknown>>;
 
-export class WalletClient {
-  readonly call: WalletCall;
-
-  constructor(call: WalletCall) {
-    this.call = call;
-  }
-
+export class WalletClient extends ServiceClient<WalletCall> {
   register(
     body: { referral_code?: string } = {},
   ): Promise<ApiResult<{ agent_id: string; api_key: string; referral_code: string }>> {

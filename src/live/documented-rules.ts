@@ -14,6 +14,7 @@ import type { Micro } from '../core/money.ts';
 import type { FindingInput } from './finding.ts';
 import type { Refusal } from './operations.ts';
 import type { DialectName } from './target.ts';
+import RULES from './documented-rules.json' with { type: 'json' };
 
 export interface DocumentedRule {
   /** What the rule is about, for a person. */
@@ -23,164 +24,10 @@ export interface DocumentedRule {
   readonly dialects: Partial<Readonly<Record<DialectName, { readonly value: string; readonly source: string }>>>;
 }
 
-export const DOCUMENTED_RULES = {
-  'escrow.status.created': {
-    title: 'the status of a new escrow',
-    documents: 'locked',
-    dialects: { deployed: { value: 'funded', source: 'DEPLOYED.md §4 (funded/completed/released/disputed/refunded)' } },
-  },
-  'escrow.status.released': { title: 'the status of a released escrow', documents: 'released', dialects: {} },
-  'escrow.refusal.over-balance': {
-    title: 'an escrow above the balance is refused',
-    documents: '422 INSUFFICIENT_BALANCE',
-    dialects: { deployed: { value: '402 insufficient_balance', source: 'DEPLOYED.md §4 (402 insufficient_balance)' } },
-  },
-  'escrow.refusal.released-again': {
-    title: 'a second release of an escrow is refused',
-    documents: '409 CONFLICT',
-    dialects: { deployed: { value: '409 invalid_status', source: 'DEPLOYED.md §4 (wrong status 409 invalid_status)' } },
-  },
-  'casino.refusal.over-balance': {
-    title: 'a bet above the balance is refused',
-    documents: '422 INSUFFICIENT_BALANCE',
-    dialects: {
-      deployed: {
-        value: '400 insufficient_balance',
-        source: 'DEPLOYED.md §2.4 (balance < amount → 400 insufficient_balance)',
-      },
-    },
-  },
-  'trading.refusal.over-balance': {
-    title: 'a trading position whose margin the balance cannot cover is refused',
-    documents: '422 INSUFFICIENT_BALANCE',
-    dialects: {
-      deployed: {
-        value: '400 insufficient_balance',
-        source: 'DEPLOYED.md §1.2 (business errors 400), as afp serve --dialect deployed answers it',
-      },
-    },
-  },
-  'trading.refusal.too-large': {
-    title: 'a position of 10,001 USDC at leverage 10 (margin 1,000.10) is refused',
-    documents: '422 INSUFFICIENT_BALANCE',
-    dialects: {
-      deployed: { value: '400 position_too_large', source: 'DEPLOYED.md §5 (400 position_too_large over 10 000)' },
-    },
-  },
-  'trading.fee.rate': {
-    title: 'the fee of a market order, as a share of its size',
-    documents: '0.2%',
-    dialects: {
-      deployed: { value: '0.035% + builder fee', source: 'DEPLOYED.md §5 (fee 0.035% + builder 0.02/0.01/0%)' },
-    },
-  },
-  'trading.leverage.default': {
-    title: 'the leverage of a perpetual order that names none',
-    documents: '1',
-    dialects: {
-      deployed: {
-        value: '5',
-        source:
-          'DEPLOYED.md §5 (leverage default 5); the documents name no default, afp reads 1 (docs/decisions/deployed-dialect.md)',
-      },
-    },
-  },
-  'trading.entry.price': {
-    title: 'the entry of a market order against the price read at the same instant',
-    documents: 'the taker quote',
-    dialects: {
-      deployed: { value: 'the price', source: 'DEPLOYED.md §5 (one `price` per market, `entry_price`; no bid or ask)' },
-    },
-  },
-  'trading.limit.status': {
-    title: 'the status of a limit order resting below (a long) or above (a short) the price',
-    documents: 'open',
-    dialects: { deployed: { value: 'pending', source: 'DEPLOYED.md §5 (POST /v1/trade/limit → 201 status pending)' } },
-  },
-  'trading.cancel.status': { title: 'the status of a cancelled limit order', documents: 'cancelled', dialects: {} },
-  'domains.transfer.priced': {
-    title: 'a transfer with a price (an offer the buyer accepts)',
-    documents: 'accepted',
-    dialects: {
-      deployed: {
-        value: 'no priced transfer',
-        source: 'DEPLOYED.md §7 (transfer {to_agent_id, note?}: a gift, no sale)',
-      },
-    },
-  },
-  'casino.refusal.withdraw-over-balance': {
-    title: 'a withdrawal above the balance is refused',
-    documents: '422 INSUFFICIENT_BALANCE',
-    dialects: {
-      deployed: {
-        value: '400 insufficient_balance',
-        source: 'DEPLOYED.md §2.2, as afp serve --dialect deployed answers it',
-      },
-    },
-  },
-  'auth.refusal.unknown-key': {
-    title: 'an unknown API key is refused',
-    documents: '401 UNAUTHORIZED',
-    dialects: { deployed: { value: '401 unauthorized', source: 'DEPLOYED.md §1.2 (401 unauthorized)' } },
-  },
-  'faucet.refusal.claimed-again': {
-    title: 'a second faucet claim is refused',
-    documents: '409 FAUCET_CLAIMED',
-    dialects: { deployed: { value: '409 already_claimed', source: 'DEPLOYED.md §3 (409 already_claimed)' } },
-  },
-  'domains.refusal.taken': {
-    title: 'registering a name already held is refused',
-    documents: '409 CONFLICT',
-    dialects: { deployed: { value: '400 domain_unavailable', source: 'DEPLOYED.md §7 (400 domain_unavailable)' } },
-  },
-  'domains.refusal.over-balance': {
-    title: 'a domain registration above the balance is refused',
-    documents: '422 INSUFFICIENT_BALANCE',
-    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §7 (400 insufficient_balance)' } },
-  },
-  'faucet.claim.amount': { title: 'a first faucet claim credits', documents: '1.00', dialects: {} },
-  'casino.register.balance': {
-    title: 'the balance of a newly registered agent',
-    documents: '0.00',
-    dialects: {
-      deployed: { value: '1.00', source: 'DEPLOYED.md §2.2 (registration also posts a faucet claim for the agent)' },
-    },
-  },
-  'wallet.create.status': {
-    title: 'the status of a wallet creation',
-    documents: '200',
-    dialects: { deployed: { value: '201', source: 'DEPLOYED.md §6 (create → 201)' } },
-  },
-  'wallet.balance.chain-default': {
-    title: 'a wallet balance read without chain',
-    documents: 'refused 400',
-    dialects: { deployed: { value: 'answered base', source: 'DEPLOYED.md §6 (chain default base)' } },
-  },
-  'wallet.swap.symbols': {
-    title: 'a swap quote naming its tokens by symbol',
-    documents: 'refused 400',
-    dialects: { deployed: { value: 'answered', source: 'DEPLOYED.md §6 (symbols or addresses)' } },
-  },
-  'wallet.swap.window': {
-    title: 'swap requests one address may send in a minute',
-    documents: 'over 30',
-    dialects: {
-      deployed: { value: '30', source: 'DEPLOYED.md §6 (swap 30 per IP per 60 s; the documents 120 a minute)' },
-    },
-  },
-  'wallet.style-a.served': {
-    title: "the wallet's style A balance call (GET /api/v1/balance)",
-    documents: 'served',
-    dialects: { deployed: { value: 'not served', source: 'DEPLOYED.md §6 (style A/B calls not served)' } },
-  },
-  'wallet.style-b.served': {
-    title: "the wallet's style B balance call (GET /wallet-api/balance)",
-    documents: 'served',
-    dialects: { deployed: { value: 'not served', source: 'DEPLOYED.md §6 (style A/B calls not served)' } },
-  },
-} as const satisfies Readonly<Record<string, DocumentedRule>>;
+/** The rows, one per rule, in a data file (src/live/documented-rules.json): they are data, not code. */
+export const DOCUMENTED_RULES: Readonly<Record<keyof typeof RULES, DocumentedRule>> = RULES;
 
-export type RuleName = keyof typeof DOCUMENTED_RULES;
+export type RuleName = keyof typeof RULES;
 
 /**
  * Why a dialect's faucet cannot be asked for a claim by a check (null: it can): the deployed one

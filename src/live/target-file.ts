@@ -12,11 +12,11 @@
  * Invariants: no error message contains a key's value, from the file or from the environment.
  * Non-goals: talking to the target (resolve-target.ts probes a URL; `afp target probe` writes files).
  */
-import { readFile } from 'node:fs/promises';
 import { assert } from '../core/assert.ts';
 import type { ServiceName } from '../platform/platform.ts';
-import { errorAt, formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
-import { readScenarioSource, type ScenarioSource } from '../sim/scenario-source.ts';
+import { errorAt, formatScenarioErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
+import type { ScenarioSource } from '../sim/scenario-source.ts';
+import { readYamlFile, startYamlFile } from '../sim/yaml-file-start.ts';
 import { OPERATION_NAMES } from './operations.ts';
 import { ENV_NAME_PATTERN, KEY_PATTERN, TARGET_LIMITS, targetFileSchema, type TargetFile } from './target-schema.ts';
 import type { Funding, PaceLimit, Target, TargetService } from './target.ts';
@@ -33,17 +33,8 @@ export interface TargetFileOptions {
 }
 
 export async function loadTargetFile(path: string, options: TargetFileOptions = {}): Promise<TargetFileResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      ok: false,
-      message: `${path}: cannot read the target file (${typeof code === 'string' ? code : String(error)})`,
-    };
-  }
-  return parseTargetFile(text, { ...options, fileName: path });
+  const file = await readYamlFile(path, 'the target file');
+  return file.ok ? parseTargetFile(file.text, { ...options, fileName: path }) : file;
 }
 
 /** The same as loadTargetFile, from text (`fileName` names it in errors and becomes the Target's source). */
@@ -52,17 +43,15 @@ export function parseTargetFile(
   options: TargetFileOptions & { readonly fileName: string },
 ): TargetFileResult {
   const { fileName } = options;
-  if (text.length > MAX_TARGET_FILE_CHARS)
-    return {
-      ok: false,
-      message: `${fileName}: a target file is at most ${MAX_TARGET_FILE_CHARS} characters (this one has ${text.length})`,
-    };
-  const source = readScenarioSource(text);
-  if (source.syntaxErrors.length > 0)
-    return { ok: false, message: formatScenarioErrors(fileName, sortErrors(source.syntaxErrors)) };
-  const errors: ScenarioError[] = [...source.duplicateKeys];
-  const file = targetFileSchema.safeParse(source.value);
-  if (!file.success) errors.push(...issueErrors(file.error.issues, [], source).map(withOperationNames));
+  const start = startYamlFile(text, {
+    fileName,
+    what: 'a target file',
+    maxChars: MAX_TARGET_FILE_CHARS,
+    schema: targetFileSchema,
+    mapError: withOperationNames,
+  });
+  if (!start.ok) return start;
+  const { source, errors, parsed: file } = start;
   const view = looseView(source.value);
   checkAcrossFields(view, source, errors);
   const keys = fundingKeys(view, source, options.env ?? process.env, errors);

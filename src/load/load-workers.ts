@@ -9,9 +9,7 @@
  * Non-goals: a live view or abortOnFail while the workers run (each worker's recorder is its own;
  * the thresholds are judged on the merged result at the end — the CLI says so).
  */
-import type { MountUrls } from '../client/transport.ts';
-import type { Target } from '../live/target.ts';
-import { shardPlan, type LoadPlan } from './executors.ts';
+import { shardPlan } from './executors.ts';
 import { mergeSnapshots } from './load-recorder.ts';
 import { MAX_KEPT, type KeptReport } from './load-run-pool.ts';
 import type { Kept, LoadRunResult } from './load-run.ts';
@@ -27,13 +25,8 @@ export function workerShard(machine: Shard, k: number, workers: number): Shard {
   return { index: machine.index + machine.count * (k - 1), count: machine.count * workers };
 }
 
-export interface WorkersRun {
-  readonly scenarioFile: string;
-  readonly plan: LoadPlan;
-  readonly target: Target;
-  readonly urls: MountUrls;
-  readonly seed: string;
-  readonly runTag: string;
+/** What every worker is given (its plan: its shard of this one), and how many workers. */
+export interface WorkersRun extends LoadWorkerData {
   readonly workers: number;
   /** Called with a function that stops every worker (Ctrl-C: once gracefully, twice at once). */
   readonly onStart?: (stop: () => void) => void;

@@ -24,6 +24,8 @@
  * Non-goals: serialization to bytes (src/platform/state-codec.ts), copying functions.
  */
 import { Rng } from '../core/rng.ts';
+import { Refused, refusedText } from './object-path.ts';
+import { TYPED_ARRAY_KINDS } from './typed-array-kinds.ts';
 
 export interface GraphCopyOptions {
   /** Objects kept by reference (immutable tables, functions of module scope). */
@@ -37,19 +39,7 @@ export interface GraphCopyOptions {
  * views of one buffer (the casino journal's Float64Array and BigInt64Array) stay two views of one
  * copy. A Buffer is copied alone (Buffer.from): its pool is not state, and holds other bytes.
  */
-const TYPED_ARRAY_PROTOTYPES: ReadonlySet<unknown> = new Set(
-  [
-    Uint8Array,
-    Uint16Array,
-    Uint32Array,
-    Int8Array,
-    Int16Array,
-    Int32Array,
-    Float64Array,
-    BigInt64Array,
-    BigUint64Array,
-  ].map((kind) => kind.prototype),
-);
+const TYPED_ARRAY_PROTOTYPES: ReadonlySet<unknown> = new Set(TYPED_ARRAY_KINDS.map((kind) => kind.prototype));
 
 export class GraphCopyError extends Error {}
 
@@ -142,16 +132,6 @@ function assertDone(copier: GraphCopier, started: boolean): void {
   if (!started || !copier.done) throw new Error('a sliced graph copy is read before its last step');
 }
 
-/** A value the copy cannot take (its path is searched for from the root only then). */
-class Refused extends Error {
-  readonly value: unknown;
-
-  constructor(value: unknown, what: string) {
-    super(what);
-    this.value = value;
-  }
-}
-
 class GraphCopier {
   private readonly memo = new Map<unknown, unknown>();
   private readonly shared: ReadonlySet<unknown>;
@@ -170,7 +150,7 @@ class GraphCopier {
     try {
       return work();
     } catch (error) {
-      if (error instanceof Refused) throw new GraphCopyError(`${pathTo(root, error.value)}: ${error.message}`);
+      if (error instanceof Refused) throw new GraphCopyError(refusedText(root, error));
       throw error;
     }
   }
@@ -319,40 +299,4 @@ function startFilling(source: object, copy: unknown): Filling {
     return { kind: 'map', source, copy: copy as Map<unknown, unknown>, entries: source.entries() };
   if (source instanceof Set) return { kind: 'set', source, copy: copy as Set<unknown>, entries: source.values() };
   return { kind: 'object', source, copy: copy as object, keys: Reflect.ownKeys(source), next: 0 };
-}
-
-/** The shortest path from `root` to `target` ("$.a.b"), for an error message (a breadth-first search). */
-function pathTo(root: unknown, target: unknown): string {
-  const parents = new Map<unknown, { parent: unknown; key: string }>([[root, { parent: undefined, key: '$' }]]);
-  const queue: unknown[] = [root];
-  const path = (value: unknown): string => {
-    const steps: string[] = [];
-    for (let at = parents.get(value); at !== undefined; at = parents.get(at.parent)) steps.unshift(at.key);
-    return steps.join('.');
-  };
-  for (let head = 0; head < queue.length; head++) {
-    const value = queue[head];
-    if (value === target) return path(value);
-    if (value === null || typeof value !== 'object' || value instanceof Rng || ArrayBuffer.isView(value)) continue;
-    const children: Array<[string, unknown]> =
-      value instanceof Map
-        ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [
-            ['key', key],
-            [`get(${typeof key === 'string' ? key : '…'})`, item],
-          ])
-        : value instanceof Set
-          ? [...value].map((item): [string, unknown] => ['entry', item])
-          : Reflect.ownKeys(value).map((key): [string, unknown] => [
-              String(key),
-              Reflect.getOwnPropertyDescriptor(value, key)?.value,
-            ]);
-    for (const [key, child] of children) {
-      if (child === target) return `${path(value)}.${key}`;
-      if (child !== null && (typeof child === 'object' || typeof child === 'function') && !parents.has(child)) {
-        parents.set(child, { parent: value, key });
-        queue.push(child);
-      }
-    }
-  }
-  return '$ (somewhere)';
 }

@@ -30,6 +30,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Rng } from '../core/rng.ts';
+import { TYPED_ARRAY_KINDS, type TypedArrayKind } from './typed-array-kinds.ts';
 
 export const STATE_CODEC_VERSION = 1;
 /** The class name of an object without a prototype (no class can be named so). */
@@ -70,19 +71,9 @@ export function classRegistry(
 }
 
 /** Typed array kinds: a view is written as its kind, its ArrayBuffer (shared by views of one buffer), offset and length. */
-const TYPED_ARRAYS: Readonly<
-  Record<string, new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView>
-> = {
-  Uint8Array,
-  Uint16Array,
-  Uint32Array,
-  Int8Array,
-  Int16Array,
-  Int32Array,
-  Float64Array,
-  BigInt64Array,
-  BigUint64Array,
-};
+const TYPED_ARRAYS: Readonly<Record<string, TypedArrayKind>> = Object.fromEntries(
+  TYPED_ARRAY_KINDS.map((kind) => [kind.name, kind]),
+);
 const TYPED_ARRAY_NAMES: ReadonlyMap<object, string> = new Map(
   Object.entries(TYPED_ARRAYS).map(([name, kind]) => [kind.prototype as object, name]),
 );

@@ -291,116 +291,105 @@ export function issuedAgentId(exchange: RecordedExchange): string | null {
   return body['agent_id'];
 }
 
+/** What a set-up outcome gives: findings (a refused call), a note (an unsupported one) and whether it was unsupported. */
+function judgeSetup(
+  outcome: SetupOutcome,
+  describe: {
+    readonly pointer: string;
+    readonly expected: JsonValue;
+    readonly unsupportedNote: (status: number) => string;
+  },
+): { findings: Finding[]; note: string | null; unsupported: boolean } {
+  switch (outcome.kind) {
+    case 'applied':
+      return { findings: [], note: null, unsupported: false };
+    case 'refused': {
+      const finding: Finding = {
+        kind: 'setup',
+        pointer: describe.pointer,
+        expected: describe.expected,
+        actual: `not applied (HTTP ${outcome.status})`,
+        note: outcome.message,
+      };
+      return { findings: [finding], note: null, unsupported: false };
+    }
+    case 'unsupported':
+      return { findings: [], note: describe.unsupportedNote(outcome.status), unsupported: true };
+  }
+}
+
 /**
- * One kind of per-agent set-up call: which agents the record lists (with what), the call due right
- * after an agent's registration, and the findings and note an outcome gives.
+ * One kind of per-agent set-up call: which agents the record lists (with what), the call `C` due
+ * right after an agent's registration (once per agent), and the findings and note an outcome gives;
+ * after the first unsupported answer no more calls are due.
  */
-class AgentSetupPlan<V> {
-  private readonly listed: Readonly<Record<string, V>>;
+class AgentSetupPlan<V, C extends { readonly seq: number; readonly agentId: string }> {
+  private readonly listedValues: Readonly<Record<string, V>>;
   private readonly applied = new Set<string>();
   private unsupported = false;
   private readonly describe: {
     readonly pointer: string;
     readonly expected: (value: V) => JsonValue;
     readonly unsupportedNote: (listed: number, status: number) => string;
+    readonly call: (seq: number, agentId: string, value: V) => C;
+    readonly valueOf: (call: C) => V;
   };
 
-  constructor(listed: Readonly<Record<string, V>>, describe: AgentSetupPlan<V>['describe']) {
-    this.listed = listed;
+  constructor(listed: Readonly<Record<string, V>>, describe: AgentSetupPlan<V, C>['describe']) {
+    this.listedValues = listed;
     this.describe = describe;
   }
 
-  get count(): number {
-    return Object.keys(this.listed).length;
+  get listed(): number {
+    return Object.keys(this.listedValues).length;
   }
 
-  /** The listed value of the agent `exchange` registered, once per agent; null otherwise. */
-  dueAfter(exchange: RecordedExchange): { seq: number; agentId: string; value: V } | null {
+  /** The call due right after `exchange`, if its recorded answer issued a listed agent's key. */
+  callAfter(exchange: RecordedExchange): C | null {
     if (this.unsupported) return null;
     const agentId = issuedAgentId(exchange);
-    if (agentId === null || !Object.hasOwn(this.listed, agentId) || this.applied.has(agentId)) return null;
+    if (agentId === null || !Object.hasOwn(this.listedValues, agentId) || this.applied.has(agentId)) return null;
     this.applied.add(agentId);
-    return { seq: exchange.seq, agentId, value: this.listed[agentId] as V };
+    return this.describe.call(exchange.seq, agentId, this.listedValues[agentId] as V);
   }
 
-  observe(agentId: string, value: V, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
-    switch (outcome.kind) {
-      case 'applied':
-        return { findings: [], note: null };
-      case 'refused':
-        return {
-          findings: [
-            {
-              kind: 'setup',
-              pointer: `${this.describe.pointer}/${agentId}`,
-              expected: this.describe.expected(value),
-              actual: `not applied (HTTP ${outcome.status})`,
-              note: outcome.message,
-            },
-          ],
-          note: null,
-        };
-      case 'unsupported':
-        this.unsupported = true;
-        return { findings: [], note: this.describe.unsupportedNote(this.count, outcome.status) };
-    }
+  /** Findings (a refused call) and a note (the first unsupported answer) for one outcome. */
+  observe(call: C, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
+    const { findings, note, unsupported } = judgeSetup(outcome, {
+      pointer: `${this.describe.pointer}/${call.agentId}`,
+      expected: this.describe.expected(this.describe.valueOf(call)),
+      unsupportedNote: (status) => this.describe.unsupportedNote(this.listed, status),
+    });
+    if (unsupported) this.unsupported = true;
+    return { findings, note };
   }
 }
 
 /** Decides the tier calls of a replay and turns their outcomes into findings and notes. */
-export class TierPlan {
-  private readonly plan: AgentSetupPlan<RecordedTier>;
-
+export class TierPlan extends AgentSetupPlan<RecordedTier, TierCall> {
   constructor(tiers: Readonly<Record<string, RecordedTier>>) {
-    this.plan = new AgentSetupPlan(tiers, {
+    super(tiers, {
       pointer: 'tier',
       expected: (tier) => tier,
       unsupportedNote: (listed, status) =>
         `the target has no POST /${TIER_ENDPOINT} (answered ${status}): the record's ${listed} pro/enterprise agent(s) keep the target's default tier, so their rate-limit headers and 429s will differ`,
+      call: (seq, agentId, tier) => ({ seq, agentId, tier }),
+      valueOf: (call) => call.tier,
     });
-  }
-
-  get listed(): number {
-    return this.plan.count;
-  }
-
-  /** The tier call due right after `exchange`, if its recorded answer issued a listed agent's key. */
-  callAfter(exchange: RecordedExchange): TierCall | null {
-    const due = this.plan.dueAfter(exchange);
-    return due === null ? null : { seq: due.seq, agentId: due.agentId, tier: due.value };
-  }
-
-  /** Findings (a refused call) and a note (the first unsupported answer) for one outcome. */
-  observe(call: TierCall, outcome: TierOutcome): { findings: Finding[]; note: string | null } {
-    return this.plan.observe(call.agentId, call.tier, outcome);
   }
 }
 
 /** Decides the casino starting-deposit calls of a replay, as TierPlan does the tier calls. */
-export class DepositPlan {
-  private readonly plan: AgentSetupPlan<RecordedDeposit>;
-
+export class DepositPlan extends AgentSetupPlan<RecordedDeposit, DepositCall> {
   constructor(deposits: Readonly<Record<string, RecordedDeposit>>) {
-    this.plan = new AgentSetupPlan(deposits, {
+    super(deposits, {
       pointer: 'deposit',
       expected: (deposit) => ({ chain: deposit.chain, amount: deposit.amount }),
       unsupportedNote: (listed, status) =>
         `the target has no POST /${DEPOSIT_ENDPOINT} (answered ${status}): the record's ${listed} agent(s) with a casino starting deposit start with no casino funds, so their bets will differ`,
+      call: (seq, agentId, deposit) => ({ seq, agentId, deposit }),
+      valueOf: (call) => call.deposit,
     });
-  }
-
-  get listed(): number {
-    return this.plan.count;
-  }
-
-  /** The deposit call due right after `exchange`, if its recorded answer issued a listed agent's key. */
-  callAfter(exchange: RecordedExchange): DepositCall | null {
-    const due = this.plan.dueAfter(exchange);
-    return due === null ? null : { seq: due.seq, agentId: due.agentId, deposit: due.value };
-  }
-
-  observe(call: DepositCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
-    return this.plan.observe(call.agentId, call.deposit, outcome);
   }
 }
 
@@ -438,29 +427,14 @@ export class MintPlan {
   }
 
   observe(call: MintCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
-    switch (outcome.kind) {
-      case 'applied':
-        return { findings: [], note: null };
-      case 'refused':
-        return {
-          findings: [
-            {
-              kind: 'setup',
-              pointer: `mint/${call.chain}/${call.address}`,
-              expected: mintJson(call),
-              actual: `not applied (HTTP ${outcome.status})`,
-              note: outcome.message,
-            },
-          ],
-          note: null,
-        };
-      case 'unsupported':
-        this.unsupported = true;
-        return {
-          findings: [],
-          note: `the target has no POST /${MINT_ENDPOINT} (answered ${outcome.status}): the record's ${this.total} wallet mint(s) (the scenario's starting funds) are not made, so the wallets' balances, sends and swaps will differ`,
-        };
-    }
+    const { findings, note, unsupported } = judgeSetup(outcome, {
+      pointer: `mint/${call.chain}/${call.address}`,
+      expected: mintJson(call),
+      unsupportedNote: (status) =>
+        `the target has no POST /${MINT_ENDPOINT} (answered ${status}): the record's ${this.total} wallet mint(s) (the scenario's starting funds) are not made, so the wallets' balances, sends and swaps will differ`,
+    });
+    if (unsupported) this.unsupported = true;
+    return { findings, note };
   }
 }
 

@@ -59,7 +59,8 @@ export function diffResponse(recorded: RecordedResponse, live: LiveAnswer, optio
     return findings;
   }
   diffHeaders(recorded.headers, live.headers, options, findings);
-  if (recorded.body_dropped !== true) compare(recorded.body, live.body, 'body', null, options, findings, 0);
+  if (recorded.body_dropped !== true)
+    compare(recorded.body, live.body, { pointer: 'body', key: null, depth: 0 }, { options, findings });
   return findings;
 }
 
@@ -78,15 +79,29 @@ function diffHeaders(
   }
 }
 
-function compare(
-  expected: JsonValue,
-  actual: unknown,
-  pointer: string,
-  key: string | null,
-  options: DiffOptions,
-  findings: Finding[],
-  depth: number,
-): void {
+/** Where a comparison stands: its JSON pointer, the key that named it (time-derived keys are lenient) and its depth. */
+interface Place {
+  readonly pointer: string;
+  readonly key: string | null;
+  readonly depth: number;
+}
+
+/** What every comparison of one answer shares: the options, and the findings it adds to. */
+interface DiffRun {
+  readonly options: DiffOptions;
+  readonly findings: Finding[];
+}
+
+/** The place of a child (`step`: its pointer token) named by `key`. */
+const child = (at: Place, step: string, key: string | null): Place => ({
+  pointer: `${at.pointer}/${step}`,
+  key,
+  depth: at.depth + 1,
+});
+
+function compare(expected: JsonValue, actual: unknown, at: Place, run: DiffRun): void {
+  const { options, findings } = run;
+  const { pointer, key } = at;
   const expectedType = jsonType(expected);
   const actualType = jsonType(actual);
   if (expectedType !== actualType) {
@@ -94,24 +109,17 @@ function compare(
     findings.push({ kind: 'shape', pointer, expected: expectedType, actual: actualType });
     return;
   }
-  if (depth >= DEPTH_MAX) return;
+  if (at.depth >= DEPTH_MAX) return;
   if (Array.isArray(expected)) {
-    compareArrays(expected, actual as unknown[], pointer, key, options, findings, depth);
+    compareArrays(expected, actual as unknown[], at, run);
     return;
   }
   if (isObject(expected)) {
-    compareObjects(
-      expected as Record<string, JsonValue>,
-      actual as Record<string, unknown>,
-      pointer,
-      options,
-      findings,
-      depth,
-    );
+    compareObjects(expected as Record<string, JsonValue>, actual as Record<string, unknown>, at, run);
     return;
   }
   if (typeof expected === 'string') {
-    compareStrings(expected, actual as string, pointer, key, options, findings);
+    compareStrings(expected, actual as string, at, run);
     return;
   }
   if (!options.exactTime && isTimeDerivedKey(key)) return;
@@ -119,18 +127,12 @@ function compare(
 }
 
 /** Element-wise up to the shorter length plus a length check; items paired through their ids when they can be (array-alignment.ts). */
-function compareArrays(
-  expected: readonly JsonValue[],
-  items: readonly unknown[],
-  pointer: string,
-  key: string | null,
-  options: DiffOptions,
-  findings: Finding[],
-  depth: number,
-): void {
+function compareArrays(expected: readonly JsonValue[], items: readonly unknown[], at: Place, run: DiffRun): void {
+  const { pointer } = at;
+  const { findings } = run;
   if (expected.length !== items.length)
     findings.push({ kind: 'shape', pointer, expected: `length ${expected.length}`, actual: `length ${items.length}` });
-  const alignment = alignByIdentifier(expected, items, options.bindings);
+  const alignment = alignByIdentifier(expected, items, run.options.bindings);
   if (alignment !== null && alignment.unexplained.length > 0) {
     const [i, j] = alignment.unexplained[0] as readonly [number, number];
     findings.push({
@@ -144,43 +146,41 @@ function compareArrays(
   const shorter = Math.min(expected.length, items.length);
   for (let index = 0; index < shorter; index++) {
     const liveIndex = alignment === null ? index : (alignment.liveIndex[index] as number);
-    compare(expected[index] as JsonValue, items[liveIndex], `${pointer}/${index}`, key, options, findings, depth + 1);
+    compare(expected[index] as JsonValue, items[liveIndex], child(at, String(index), at.key), run);
   }
 }
 
 function compareObjects(
   expected: Record<string, JsonValue>,
   actual: Record<string, unknown>,
-  pointer: string,
-  options: DiffOptions,
-  findings: Finding[],
-  depth: number,
+  at: Place,
+  run: DiffRun,
 ): void {
   for (const [name, value] of Object.entries(expected)) {
-    const inner = `${pointer}/${escapeToken(name)}`;
+    const inner = child(at, escapeToken(name), name);
     if (!Object.hasOwn(actual, name))
-      findings.push({ kind: 'shape', pointer: inner, expected: `present (${jsonType(value)})`, actual: 'missing' });
-    else compare(value, actual[name], inner, name, options, findings, depth + 1);
+      run.findings.push({
+        kind: 'shape',
+        pointer: inner.pointer,
+        expected: `present (${jsonType(value)})`,
+        actual: 'missing',
+      });
+    else compare(value, actual[name], inner, run);
   }
   for (const name of Object.keys(actual)) {
     if (!Object.hasOwn(expected, name))
-      findings.push({
+      run.findings.push({
         kind: 'shape',
-        pointer: `${pointer}/${escapeToken(name)}`,
+        pointer: `${at.pointer}/${escapeToken(name)}`,
         expected: 'absent',
         actual: `present (${jsonType(actual[name])})`,
       });
   }
 }
 
-function compareStrings(
-  expected: string,
-  actual: string,
-  pointer: string,
-  key: string | null,
-  options: DiffOptions,
-  findings: Finding[],
-): void {
+function compareStrings(expected: string, actual: string, at: Place, run: DiffRun): void {
+  const { options, findings } = run;
+  const { pointer } = at;
   if (isIdentifierLike(expected)) {
     if (!isIdentifierLike(actual)) {
       findings.push({ kind: 'value', pointer, expected, actual, note: 'an identifier was expected' });
@@ -190,7 +190,7 @@ function compareStrings(
     if (!bound.ok) findings.push({ kind: 'binding', pointer, expected: bound.expected, actual, note: bound.conflict });
     return;
   }
-  if (!options.exactTime && (isTimeDerivedKey(key) || isIsoTime(expected))) return;
+  if (!options.exactTime && (isTimeDerivedKey(at.key) || isIsoTime(expected))) return;
   const substituted = options.bindings.substitute(expected);
   if (substituted !== actual) findings.push({ kind: 'value', pointer, expected: substituted, actual });
 }

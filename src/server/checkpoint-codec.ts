@@ -30,6 +30,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Rng, type RngState } from '../core/rng.ts';
+import { Refused, refusedText } from '../platform/object-path.ts';
+import { TYPED_ARRAY_KINDS } from '../platform/typed-array-kinds.ts';
 import { StateCodecError, type ClassRegistry, type TransientFields } from '../platform/state-codec.ts';
 
 /**
@@ -69,20 +71,9 @@ const Tag = {
 } as const;
 type Tag = (typeof Tag)[keyof typeof Tag];
 
-/** Typed array kinds, by their index in the layout (append only: the index is written). */
-const TYPED_ARRAYS = [
-  Uint8Array,
-  Uint16Array,
-  Uint32Array,
-  Int8Array,
-  Int16Array,
-  Int32Array,
-  Float64Array,
-  BigInt64Array,
-  BigUint64Array,
-] as const;
+/** Typed array kinds, by their index in TYPED_ARRAY_KINDS (append only: the index is written). */
 const TYPED_ARRAY_INDEX: ReadonlyMap<object, number> = new Map(
-  TYPED_ARRAYS.map((kind, index) => [kind.prototype as object, index]),
+  TYPED_ARRAY_KINDS.map((kind, index) => [kind.prototype as object, index]),
 );
 
 interface Meta {
@@ -137,16 +128,6 @@ interface Shape {
   readonly keys: readonly string[];
 }
 
-/** A value the walk cannot write: `value` is what it met (its path is searched for only then). */
-class Refused extends Error {
-  readonly value: unknown;
-
-  constructor(value: unknown, what: string) {
-    super(what);
-    this.value = value;
-  }
-}
-
 /**
  * One walk, with an explicit stack instead of recursion: the limiter's entries form a list by last
  * use (`older`/`newer`), so a depth-first walk descends as deep as the list is long — up to the
@@ -180,7 +161,7 @@ class CheckpointEncoder {
     try {
       while (this.stack.length > 0) this.write(this.stack.pop());
     } catch (error) {
-      if (error instanceof Refused) throw new StateCodecError(`${pathTo(root, error.value)}: ${error.message}`);
+      if (error instanceof Refused) throw new StateCodecError(refusedText(root, error));
       throw error;
     }
     const metaText = Buffer.from(JSON.stringify(this.meta), 'utf8');
@@ -376,45 +357,6 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
-}
-
-/**
- * The path of `target` from `root` ("$.a.b"), for an error: a breadth-first search, so the
- * shortest path; run only when the walk refused something, which is a bug.
- */
-function pathTo(root: unknown, target: unknown): string {
-  const parents = new Map<unknown, { parent: unknown; key: string }>([[root, { parent: undefined, key: '$' }]]);
-  const queue: unknown[] = [root];
-  const path = (value: unknown): string => {
-    const steps: string[] = [];
-    for (let at = parents.get(value); at !== undefined; at = parents.get(at.parent)) steps.unshift(at.key);
-    return steps.join('.');
-  };
-  for (let head = 0; head < queue.length; head++) {
-    const value = queue[head];
-    if (value === target) return path(value);
-    if (value === null || typeof value !== 'object' || value instanceof Rng || ArrayBuffer.isView(value)) continue;
-    const children: Array<[string, unknown]> =
-      value instanceof Map
-        ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [
-            ['key', key],
-            [typeof key === 'string' ? key : 'value', item],
-          ])
-        : value instanceof Set
-          ? [...value].map((item, index): [string, unknown] => [String(index), item])
-          : Reflect.ownKeys(value).map((key): [string, unknown] => [
-              String(key),
-              (value as Record<PropertyKey, unknown>)[key],
-            ]);
-    for (const [key, child] of children) {
-      if (child === target) return `${path(value)}.${key}`;
-      if (child !== null && typeof child === 'object' && !parents.has(child)) {
-        parents.set(child, { parent: value, key });
-        queue.push(child);
-      }
-    }
-  }
-  return '$ (somewhere)';
 }
 
 /**
@@ -677,7 +619,7 @@ class CheckpointDecoder {
   }
 
   private readTypedArray(): ArrayBufferView {
-    const Kind = TYPED_ARRAYS[this.next()];
+    const Kind = TYPED_ARRAY_KINDS[this.next()];
     if (Kind === undefined) throw new StateCodecError('unknown typed array kind');
     const slot = this.byId.push(undefined) - 1; // the view's id comes before its buffer's, as when written
     const buffer = this.readValue(undefined);

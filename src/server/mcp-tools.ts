@@ -45,6 +45,17 @@ const amount = z
   .union([z.number(), z.string()])
   .describe('USDC amount, a JSON number or a decimal string ("1.50"); at least 0.10, at most 6 decimals');
 
+/** A tool whose one argument is the escrow its route's `:id` names. */
+function oneEscrowTool(name: string, routeId: string): McpToolRow {
+  return {
+    name,
+    service: 'escrow',
+    routeId,
+    input: z.strictObject({ escrow_id: escrowId }),
+    pathParams: { id: 'escrow_id' },
+  };
+}
+
 export const MCP_TOOLS: readonly McpToolRow[] = [
   {
     name: 'register_agent',
@@ -87,20 +98,8 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
         .describe('Optional release conditions: a JSON object, stored and shown, never interpreted'),
     }),
   },
-  {
-    name: 'release_escrow',
-    service: 'escrow',
-    routeId: 'escrow.B.release',
-    input: z.strictObject({ escrow_id: escrowId }),
-    pathParams: { id: 'escrow_id' },
-  },
-  {
-    name: 'refund_escrow',
-    service: 'escrow',
-    routeId: 'escrow.B.refund',
-    input: z.strictObject({ escrow_id: escrowId }),
-    pathParams: { id: 'escrow_id' },
-  },
+  oneEscrowTool('release_escrow', 'escrow.B.release'),
+  oneEscrowTool('refund_escrow', 'escrow.B.refund'),
   {
     name: 'dispute_escrow',
     service: 'escrow',
@@ -112,13 +111,7 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
     }),
     pathParams: { id: 'escrow_id' },
   },
-  {
-    name: 'get_escrow',
-    service: 'escrow',
-    routeId: 'escrow.B.get',
-    input: z.strictObject({ escrow_id: escrowId }),
-    pathParams: { id: 'escrow_id' },
-  },
+  oneEscrowTool('get_escrow', 'escrow.B.get'),
   {
     name: 'list_escrows',
     service: 'escrow',

@@ -70,6 +70,16 @@ function simple(
   return { name, expect, service, build: () => request };
 }
 
+/** A style-B GET whose query `query` is refused (400). */
+function badQuery(
+  name: string,
+  service: ServiceName,
+  path: string,
+  query: Readonly<Record<string, string>>,
+): BadInputCase {
+  return simple(name, 400, service, { mount: 'api', method: 'GET', path, query });
+}
+
 function withKey(name: string, authorization: string): BadInputCase {
   return simple(name, 401, 'faucet', { mount: 'api', method: 'GET', path: '/status', headers: { authorization } });
 }
@@ -187,19 +197,9 @@ export const BAD_INPUT_CASES: readonly BadInputCase[] = [
     path: `/escrow/${UNKNOWN_ESCROW}/dispute`,
     body: {},
   }),
-  simple('list-limit-zero', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { limit: '0' } }),
-  simple('list-limit-text', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { limit: 'abc' } }),
-  simple('list-status-bogus', 400, 'escrow', {
-    mount: 'api',
-    method: 'GET',
-    path: '/escrows',
-    query: { status: 'bogus' },
-  }),
-  simple('list-unknown-query', 400, 'escrow', { mount: 'api', method: 'GET', path: '/escrows', query: { foo: '1' } }),
-  simple('agents-limit-huge', 400, 'faucet', {
-    mount: 'api',
-    method: 'GET',
-    path: '/agents',
-    query: { limit: '1000' },
-  }),
+  badQuery('list-limit-zero', 'escrow', '/escrows', { limit: '0' }),
+  badQuery('list-limit-text', 'escrow', '/escrows', { limit: 'abc' }),
+  badQuery('list-status-bogus', 'escrow', '/escrows', { status: 'bogus' }),
+  badQuery('list-unknown-query', 'escrow', '/escrows', { foo: '1' }),
+  badQuery('agents-limit-huge', 'faucet', '/agents', { limit: '1000' }),
 ];

@@ -61,6 +61,14 @@ const THRESHOLD_KEY = new RegExp(
 const boundedInt = (min: number, max: number, what: string): z.ZodInt =>
   z.int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`);
 
+/** An optional field of the load section: a whole number in [min, max] (errors name `what`), described for editors. */
+const optionalInt = (min: number, max: number, what: string, description: string) =>
+  boundedInt(min, max, what).optional().describe(description);
+
+/** An optional duration field in [minMs, maxMs], described for editors. */
+const optionalDuration = (range: { minMs: number; maxMs: number }, description: string) =>
+  durationMs(range).optional().describe(description);
+
 const expression = z
   .string()
   .regex(THRESHOLD_EXPRESSION, "a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'");
@@ -73,9 +81,10 @@ const thresholdSchema = z.union([
       .boolean()
       .optional()
       .describe('stop the run as soon as this threshold fails (checked while the run goes)'),
-    delayAbortEval: durationMs({ minMs: 0, maxMs: LOAD_LIMITS.durationMs.max })
-      .optional()
-      .describe('wait this long into the run before abortOnFail may stop it'),
+    delayAbortEval: optionalDuration(
+      { minMs: 0, maxMs: LOAD_LIMITS.durationMs.max },
+      'wait this long into the run before abortOnFail may stop it',
+    ),
   }),
 ]);
 
@@ -91,36 +100,44 @@ const stageSchema = z.strictObject({
 export const loadSchema = z
   .strictObject({
     executor: z.enum(EXECUTORS).optional().describe('k6 executor (default constant-arrival-rate: the open model)'),
-    rate: boundedInt(1, LOAD_LIMITS.rate, 'rate')
-      .optional()
-      .describe('iterations per time_unit (constant-arrival-rate)'),
-    time_unit: durationMs({ minMs: LOAD_LIMITS.timeUnitMs.min, maxMs: LOAD_LIMITS.timeUnitMs.max })
-      .optional()
-      .describe('the rate is per this much time (default 1s)'),
-    start_rate: boundedInt(0, LOAD_LIMITS.rate, 'start_rate')
-      .optional()
-      .describe('iterations per time_unit at the start (ramping-arrival-rate; default 0)'),
-    vus: boundedInt(1, LOAD_LIMITS.vus, 'vus')
-      .optional()
-      .describe('concurrent virtual users, each running iterations back to back (constant-vus)'),
-    start_vus: boundedInt(0, LOAD_LIMITS.vus, 'start_vus')
-      .optional()
-      .describe('VUs at the start (ramping-vus; default 0)'),
-    duration: durationMs({ minMs: LOAD_LIMITS.durationMs.min, maxMs: LOAD_LIMITS.durationMs.max })
-      .optional()
-      .describe('how long the constant executors run (default the scenario duration, at most 7d)'),
+    rate: optionalInt(1, LOAD_LIMITS.rate, 'rate', 'iterations per time_unit (constant-arrival-rate)'),
+    time_unit: optionalDuration(
+      { minMs: LOAD_LIMITS.timeUnitMs.min, maxMs: LOAD_LIMITS.timeUnitMs.max },
+      'the rate is per this much time (default 1s)',
+    ),
+    start_rate: optionalInt(
+      0,
+      LOAD_LIMITS.rate,
+      'start_rate',
+      'iterations per time_unit at the start (ramping-arrival-rate; default 0)',
+    ),
+    vus: optionalInt(
+      1,
+      LOAD_LIMITS.vus,
+      'vus',
+      'concurrent virtual users, each running iterations back to back (constant-vus)',
+    ),
+    start_vus: optionalInt(0, LOAD_LIMITS.vus, 'start_vus', 'VUs at the start (ramping-vus; default 0)'),
+    duration: optionalDuration(
+      { minMs: LOAD_LIMITS.durationMs.min, maxMs: LOAD_LIMITS.durationMs.max },
+      'how long the constant executors run (default the scenario duration, at most 7d)',
+    ),
     stages: z
       .array(stageSchema)
       .min(1)
       .max(LOAD_LIMITS.stages)
       .optional()
       .describe('ramping executors: the stages, in order'),
-    max_in_flight: boundedInt(1, LOAD_LIMITS.maxInFlight, 'max_in_flight')
-      .optional()
-      .describe('iterations in flight at most (k6 maxVUs; default 1000); an arrival beyond it is a dropped iteration'),
-    graceful_stop: durationMs({ minMs: 0, maxMs: UNIT_MS.h })
-      .optional()
-      .describe('how long iterations in flight may finish after the end (default 30s)'),
+    max_in_flight: optionalInt(
+      1,
+      LOAD_LIMITS.maxInFlight,
+      'max_in_flight',
+      'iterations in flight at most (k6 maxVUs; default 1000); an arrival beyond it is a dropped iteration',
+    ),
+    graceful_stop: optionalDuration(
+      { minMs: 0, maxMs: UNIT_MS.h },
+      'how long iterations in flight may finish after the end (default 30s)',
+    ),
     thresholds: z
       .record(
         z

@@ -3,17 +3,15 @@
 // every typed client's table is exactly its service's rows.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { format, resolveConfig } from 'prettier';
 import { expect, test } from 'vitest';
 import { ENDPOINT_TABLE_FILE, endpointTableSource } from '../../src/client/endpoint-table-source.ts';
 import { ROUTE_ENDPOINTS } from '../../src/client/endpoint-table.ts';
 import { endpointsOf } from '../../src/client/endpoints.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 
-test('src/client/endpoint-table.ts is fresh (node scripts/gen-endpoints.ts)', async () => {
+test('src/client/endpoint-table.ts is fresh (node scripts/gen-endpoints.ts)', () => {
   const file = join(import.meta.dirname, '..', '..', ENDPOINT_TABLE_FILE);
-  const expected = await format(endpointTableSource(ALL_ROUTES), { ...(await resolveConfig(file)), filepath: file });
-  expect(readFileSync(file, 'utf8')).toBe(expected);
+  expect(readFileSync(file, 'utf8')).toBe(endpointTableSource(ALL_ROUTES));
 });
 
 test('the table holds every route row, in the table order (each client test checks its rows field by field)', () => {

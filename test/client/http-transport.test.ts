@@ -36,6 +36,10 @@ describe('httpTransport', () => {
       seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       if (request.url === '/text') {
         response.writeHead(200, { 'content-type': 'text/html' }).end('<html>not json</html>');
+      } else if (request.url === '/big') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(5_000)}"`);
+      } else if (request.url === '/moved') {
+        response.writeHead(302, { location: '/text' }).end();
       } else if (request.url === '/hang') {
         return; // never answers: the timeout must end the request
       } else {
@@ -91,6 +95,34 @@ describe('httpTransport', () => {
     await expect(
       httpTransport({ urls: { api: base } })({ mount: 'api', method: 'GET', path: '/text' }),
     ).rejects.toThrow(`GET ${base}/text answered 200 with a non-JSON body`);
+  });
+
+  test('answerBytesMax: a longer answer is not read (bodyOverBytes, no body; rejected unless kept); a shorter one is', async () => {
+    const kept = httpTransport({ urls: { api: base }, nonJson: 'keep', answerBytesMax: 1_000 });
+    expect(await kept({ mount: 'api', method: 'GET', path: '/big' })).toMatchObject({
+      status: 200,
+      body: undefined,
+      bodyOverBytes: 1_000,
+    });
+    const fits = await kept({ mount: 'api', method: 'GET', path: '/x' });
+    expect(fits.body).toEqual({ error: 'teapot', code: 'BAD_REQUEST' });
+    expect(fits.bodyOverBytes).toBeUndefined();
+    await expect(
+      httpTransport({ urls: { api: base }, answerBytesMax: 1_000 })({ mount: 'api', method: 'GET', path: '/big' }),
+    ).rejects.toThrow(`GET ${base}/big answered 200 with a body over 1000 bytes`);
+  });
+
+  test("redirect: 'manual' answers the redirect itself; the default follows it", async () => {
+    const manual = httpTransport({ urls: { api: base }, nonJson: 'keep', redirect: 'manual' });
+    const answer = await manual({ mount: 'api', method: 'GET', path: '/moved' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers['location']).toBe('/text');
+    const followed = await httpTransport({ urls: { api: base }, nonJson: 'keep' })({
+      mount: 'api',
+      method: 'GET',
+      path: '/moved',
+    });
+    expect(followed).toMatchObject({ status: 200, text: '<html>not json</html>' });
   });
 
   test('a request that gets no answer is bounded by the timeout', async () => {

@@ -1,22 +1,19 @@
 // report.html renderer (src/report/html): byte-stability (same input, same bytes; a visible change,
 // other bytes; a change below the fixed precision, same bytes), escaping of `</script>` and `<!--`
-// in caller texts, in the data and in the inlined library, the JSON data block read back, the caps
-// (points, games, archetypes, text length) with the first and last points kept, and the pinned
-// Chart.js file. The headless-Chromium check that every chart draws is html-report-chromium.test.ts.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
+// in caller texts and in the data, the JSON data block read back, the SVG charts (the report kit's
+// engine: band, reference lines, clipped y range, log bets axis), the caps (points, games,
+// archetypes, text length) with the first and last points kept. The headless-Chromium check that
+// every chart shows is html-report-chromium.test.ts.
 import { describe, expect, test } from 'vitest';
 import type { CasinoReportInput, EdgePoint, GameEdgeSeries } from '../../src/report/html/casino-report-data.ts';
 import { CASINO_REPORT_LIMITS } from '../../src/report/html/casino-report-data.ts';
-import type { ChartLibrary } from '../../src/report/html/chart-library.ts';
-import { CHART_LIBRARY_FILE, chartLibraryDirectory, loadChartLibrary } from '../../src/report/html/chart-library.ts';
 import type { ReportChartData } from '../../src/report/html/chart-data.ts';
 import { downsample } from '../../src/report/html/downsample.ts';
 import { boundedText, escapeHtml } from '../../src/report/html/html-text.ts';
 import { renderCasinoReport } from '../../src/report/html/html-report.ts';
 import { countText, percentText, usdcText } from '../../src/report/html/report-format.ts';
-import { escapeScriptText, jsonScriptText } from '../../src/report/html/script-embedding.ts';
+import { betTicks } from '../../src/report/html/report-charts.ts';
+import { jsonScriptText } from '../../src/report/html/script-embedding.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -112,14 +109,37 @@ describe('renderCasinoReport: byte-stability', () => {
 });
 
 describe('renderCasinoReport: document and data', () => {
-  test('one chart container per game with points plus the bankroll chart, counted on <body>', () => {
+  test('one SVG chart per game with points plus the bankroll chart; no script runs, nothing is fetched', () => {
     const html = renderCasinoReport(input());
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
-    expectContains(html, '<body data-charts-expected="3" data-charts-drawn="0">');
-    expect(count(html, /<div class="chart" id="chart-edge-\d+">/g)).toBe(2);
-    expect(count(html, /<div class="chart" id="chart-bankroll">/g)).toBe(1);
-    expectContains(html, "default-src 'none'"); // the page may fetch nothing
+    expect(count(html, /<svg class="chart" id="chart-edge-\d+"/g)).toBe(2);
+    expect(count(html, /<svg class="chart" id="chart-bankroll"/g)).toBe(1);
+    expectContains(html, `content="default-src 'none'; style-src 'unsafe-inline'"`); // no script-src
+    expect(count(html, /<script/g), 'only the JSON data block').toBe(1);
+    expectContains(html, '<script type="application/json" id="afp-report-data">');
     expect(/(?:src|href)="https?:/.test(html), 'no remote src or href').toBe(false);
+  });
+
+  test('an edge chart: band under the edge, dashed reference lines, clipped y range, log bets axis', () => {
+    const html = renderCasinoReport(input());
+    const dice = /<svg class="chart" id="chart-edge-0"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
+    expect(count(dice, /<polygon class="band"/g)).toBe(1);
+    expect(count(dice, /<polyline class="series"/g)).toBe(3); // empirical, theoretical, advertised
+    expect(count(dice, /stroke-dasharray/g)).toBe(4); // two lines and their legend entries
+    expect(dice.indexOf('<polygon class="band"')).toBeLessThan(dice.indexOf('<polyline class="series"'));
+    expectContains(dice, '<clipPath id="chart-edge-0-plot">');
+    for (const label of ['empirical edge', 'theoretical edge', 'advertised edge', '99% confidence band'])
+      expectContains(dice, `>${label}</text>`);
+    expectContains(dice, '>1,000</text>'); // a decade tick of the bets axis
+    const roulette = /<svg class="chart" id="chart-edge-1"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
+    expect(count(roulette, /<polyline class="series"/g)).toBe(2); // no advertised edge
+    const bankroll = /<svg class="chart" id="chart-bankroll"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
+    expect(count(bankroll, /<polyline class="series"/g)).toBe(2);
+    expectContains(bankroll, '>virtual time since the first sample (h)</text>');
+    expect(betTicks(100, 3_000).map((tick) => tick.label)).toEqual(['100', '200', '500', '1,000', '2,000']);
+    expect(betTicks(20, 150_000).map((tick) => tick.value)).toEqual([
+      30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000,
+    ]);
   });
 
   test('the JSON block reads back: rounded numbers, reference lines, log x axis, bankroll in hours', () => {
@@ -174,9 +194,9 @@ describe('renderCasinoReport: document and data', () => {
     );
   });
 
-  test('no games and no bankrolls: a valid report with zero charts expected and no empty section', () => {
+  test('no games and no bankrolls: a valid report with no chart and no empty section', () => {
     const html = renderCasinoReport(input({ games: [], bankrolls: [] }));
-    expectContains(html, '<body data-charts-expected="0" data-charts-drawn="0">');
+    expect(count(html, /<svg/g)).toBe(0);
     expectContains(
       html,
       '<section id="summary">\n<h2>Summary</h2>\n<p class="note">No variant had bets.</p>\n</section>',
@@ -283,7 +303,7 @@ describe('renderCasinoReport: document and data', () => {
     const html = renderCasinoReport(input({ games: [game('dice', [])] }));
     expectContains(html, 'No bets were recorded for this game.');
     expectLacks(html, 'id="chart-edge-0"');
-    expectContains(html, '<body data-charts-expected="1"');
+    expect(count(html, /<svg class="chart"/g)).toBe(1); // the bankroll chart
   });
 });
 
@@ -294,26 +314,15 @@ describe('renderCasinoReport: escaping', () => {
     const games = [{ ...game(hostile, edgePoints(3, 0.01)), variant: hostile, verdict: hostile }];
     const bankrolls = [{ archetype: hostile, agents: 1, points: [{ atMs: 0, balance: 1 }] }];
     const html = renderCasinoReport(input({ title: hostile, subtitle: hostile, games, bankrolls }));
-    // Exactly the four script elements of the page close: data, error hook, library, drawing.
-    expect(count(html, /<\/script/gi)).toBe(4);
-    expect(count(html, /<script/gi)).toBe(4);
+    // Exactly the one script element of the page closes: the data block.
+    expect(count(html, /<\/script/gi)).toBe(1);
+    expect(count(html, /<script/gi)).toBe(1);
     expect(count(html, /<!--/g)).toBe(0);
     expectContains(html, `<title>${escapeHtml(hostile)}</title>`);
     expectContains(html, '&lt;/script&gt;&lt;script&gt;alert(1)');
     const data = chartData(html);
     expect(data.games[0]?.title).toBe(`${hostile} — ${hostile}`); // the JSON escapes read back
     expect(data.bankroll?.lines[0]?.label).toBe(`${hostile} (1 agent)`);
-  });
-
-  test('an inlined library containing </script> and <!-- still works and cannot break out', () => {
-    const code = 'var s = "</script><!-- <script>"; var r = /<\\/script>/.test(s); [s, r, `a</Script>b`]';
-    const library: ChartLibrary = { name: 'Fake', version: '0.0.0', code };
-    const html = renderCasinoReport(input(), library);
-    expect(count(html, /<\/script/gi)).toBe(4);
-    const escaped = escapeScriptText(code);
-    expectContains(html, escaped);
-    expect(runInNewContext(escaped)).toEqual(runInNewContext(code));
-    expect(runInNewContext(escaped)).toEqual(['</script><!-- <script>', true, 'a</Script>b']);
   });
 
   test('JSON for a script element has no <, > or & and parses to the same value', () => {
@@ -359,7 +368,7 @@ describe('renderCasinoReport: limits', () => {
     expectContains(html, '10 more games not shown (a report shows at most 40).');
     expectContains(html, '4 more archetypes not shown (a report shows at most 16).');
     expect(chartData(html).bankroll?.lines).toHaveLength(CASINO_REPORT_LIMITS.maxBankrollSeries);
-    expectContains(html, `<body data-charts-expected="${CASINO_REPORT_LIMITS.maxGames + 1}"`);
+    expect(count(html, /<svg class="chart"/g)).toBe(CASINO_REPORT_LIMITS.maxGames + 1);
   });
 
   test('texts are cut to maxTextChars code points, well-formed, without control characters', () => {
@@ -378,10 +387,8 @@ describe('renderCasinoReport: limits', () => {
     expect(downsample([], 5)).toEqual([]);
   });
 
-  test('a typical report stays small: library plus a few tens of kB', () => {
-    const html = renderCasinoReport(input());
-    const libraryBytes = Buffer.byteLength(loadChartLibrary().code);
-    expect(Buffer.byteLength(html) - libraryBytes).toBeLessThan(60_000);
+  test('a typical report stays small: a few tens of kB', () => {
+    expect(Buffer.byteLength(renderCasinoReport(input()))).toBeLessThan(80_000);
   });
 });
 
@@ -395,24 +402,5 @@ describe('number formatting', () => {
     expect(usdcText(12.345_6)).toBe('12.35');
     expect(usdcText(-0.001)).toBe('0.00');
     expect(usdcText(Number.NaN)).toBe('—');
-  });
-});
-
-describe('the inlined chart library', () => {
-  test('is the Chart.js UMD build of the exact version pinned in package.json, without source map', () => {
-    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    const pinned = manifest.dependencies['chart.js'];
-    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/); // exact, no range: a report's bytes depend on it
-    const library = loadChartLibrary();
-    expect(library.version).toBe(pinned);
-    expectContains(library.code, `Chart.js v${pinned}`);
-    expectLacks(library.code, 'sourceMappingURL');
-    const file = readFileSync(join(chartLibraryDirectory(), CHART_LIBRARY_FILE), 'utf8');
-    expect(file.startsWith(library.code.trimEnd())).toBe(true);
-    const html = renderCasinoReport(input());
-    expectContains(html, library.code.slice(0, 2_000)); // inlined as is (it has no tag sequences)
-    expectContains(html, `<meta name="generator" content="afp; Chart.js ${pinned}">`);
   });
 });

@@ -40,7 +40,7 @@ import { optimalHolds } from '../../services/casino/games/video-poker-analysis.t
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
-import { recordProofChecks } from './verification-findings.ts';
+import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
 
@@ -471,16 +471,11 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     run.paidMicro += credit.ok ? credit.micro : (bet.paidMicro ?? 0n);
     const draw = `${bet.seedHash}:${bet.nonce}`;
     if (run.draws.has(draw)) {
-      findings.add({
-        id: 'fairness:nonce-reused',
-        severity: 'critical',
-        kind: 'fairness',
-        title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
-        field: 'proof.nonce',
-        expected: 'a fresh nonce for every bet under one seed',
-        seen: bet.nonce,
-        evidence: `bet ${bet.betId} (${variant.variant}) reuses nonce ${bet.nonce} of seed ${bet.seedHash}`,
-      });
+      recordNonceReused(
+        findings,
+        bet.nonce,
+        `bet ${bet.betId} (${variant.variant}) reuses nonce ${bet.nonce} of seed ${bet.seedHash}`,
+      );
     }
     run.draws.add(draw);
     const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };

@@ -27,7 +27,7 @@ import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
-import { recordVerification } from './verification-findings.ts';
+import { recordNonceReused, recordVerification } from './verification-findings.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 
 export const FAIRNESS_BETS_DEFAULT = 10_000;
@@ -207,16 +207,11 @@ function checkDraw(
     return;
   }
   if (earlier.owner === owner) return;
-  findings.add({
-    id: 'fairness:nonce-reused',
-    severity: 'critical',
-    kind: 'fairness',
-    title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
-    field: 'proof.nonce',
-    expected: 'a fresh nonce for every bet under one seed',
-    seen: bet.nonce,
-    evidence: `bets ${earlier.betId} and ${bet.betId} both draw nonce ${bet.nonce} of seed ${bet.seedHash}`,
-  });
+  recordNonceReused(
+    findings,
+    bet.nonce,
+    `bets ${earlier.betId} and ${bet.betId} both draw nonce ${bet.nonce} of seed ${bet.seedHash}`,
+  );
 }
 
 /** The scheme's verdict with the outcome and payout not checked (the parameters are unknown). */

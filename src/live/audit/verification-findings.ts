@@ -161,3 +161,17 @@ export function recordProofChecks(findings: FindingsCollector, input: Verificati
     });
   }
 }
+
+/** Two bets drew the same (server seed, nonce) pair (`evidence` names them): the nonce did not advance. */
+export function recordNonceReused(findings: FindingsCollector, nonce: SchemeBet['nonce'], evidence: string): void {
+  findings.add({
+    id: 'fairness:nonce-reused',
+    severity: 'critical',
+    kind: 'fairness',
+    title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
+    field: 'proof.nonce',
+    expected: 'a fresh nonce for every bet under one seed',
+    seen: nonce,
+    evidence,
+  });
+}

@@ -19,17 +19,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../../core/errors.ts';
 import { applyToMicro } from '../../core/ratio.ts';
-import { checkWireBet, CRASH_ROUND_VARIANT, isSeedHex } from '../../audit/verify-wire-bet.ts';
+import { checkWireBet, CRASH_ROUND_VARIANT } from '../../audit/verify-wire-bet.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
 import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult } from './field-differences.ts';
 import { shownPayoutCheck } from './shown-payout.ts';
+import { notChecked, OK, unreadableSeedVerdict } from './scheme-checks.ts';
 import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from './scheme.ts';
-
-const OK: Check = { status: 'ok' };
-const notChecked = (reason: string): Check => ({ status: 'not-checked', reason });
 
 /** Every field where the recorded result differs from the replayed one, extra recorded fields included. */
 function resultDifferences(recorded: JsonValue, replayed: JsonValue): FieldDifference[] {
@@ -53,16 +51,8 @@ function roundOf(bet: SchemeBet): string | null {
 }
 
 function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
-  if (!isSeedHex(serverSeedHex)) {
-    const reason = 'the revealed server seed is not 64 lowercase hex characters';
-    return {
-      commitment: { status: 'failed', detail: reason },
-      resultHash: notChecked(reason),
-      outcome: notChecked(reason),
-      payout: notChecked(reason),
-      multiplier: null,
-    };
-  }
+  const unreadable = unreadableSeedVerdict(serverSeedHex);
+  if (unreadable !== null) return unreadable;
   const variant = roundOf(bet) === null ? null : CRASH_ROUND_VARIANT;
   const checks = checkWireBet(
     {

@@ -31,16 +31,14 @@ import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino
 import { deployedParamsOf } from './deployed/result-params.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult } from './field-differences.ts';
+import { notChecked, OK, unreadableSeedVerdict } from './scheme-checks.ts';
 import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeGame, SchemeVerdict } from './scheme.ts';
 
 /** Always the PUBLISHED rules: a stand-in playing other rules must fail here as a deployment that changed its rules would. */
 const RULES: DeployedRuleTable = deployedRuleTable(PUBLISHED_DEPLOYED_RULES);
 
-const SEED_HEX = /^[0-9a-f]{64}$/;
 const CENT_MICRO = 10_000n;
 export const LAW_CACHE_MAX = 128;
-const OK: Check = { status: 'ok' };
-const notChecked = (reason: string): Check => ({ status: 'not-checked', reason });
 
 /** Result fields that state a claim, not an outcome (the edge the answer advertises: statedEdgeOf); never compared. */
 const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct']);
@@ -82,16 +80,8 @@ function payoutCheck(bet: SchemeBet, multiplier: Ratio): SchemeVerdict['payout']
 }
 
 function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
-  if (!SEED_HEX.test(serverSeedHex)) {
-    const reason = 'the revealed server seed is not 64 lowercase hex characters';
-    return {
-      commitment: { status: 'failed', detail: reason },
-      resultHash: notChecked(reason),
-      outcome: notChecked(reason),
-      payout: notChecked(reason),
-      multiplier: null,
-    };
-  }
+  const unreadable = unreadableSeedVerdict(serverSeedHex);
+  if (unreadable !== null) return unreadable;
   const seedHash = createHash('sha256').update(serverSeedHex).digest('hex');
   const commitment: Check = seedHash === bet.seedHash ? OK : { status: 'failed', detail: seedHash };
   const expectedHash = hmacHex(serverSeedHex, `${bet.clientSeed}:${bet.nonce}`);

@@ -5,10 +5,14 @@
  * and every GET marker of the dialect tables. Nothing is ever POSTed to a probed target.
  * Bounded: PROBE_CONCURRENCY requests in flight, each at most `timeoutMs` (body included) and
  * MAX_BODY_BYTES long; a request that fails or times out is an observation without a status.
+ * Sent through the client's one Transport (httpTransport: answers kept whatever their media type,
+ * redirects not followed, bodies read up to MAX_BODY_BYTES).
  * Non-goals: deciding anything (classify.ts).
  */
 import { runBounded } from '../../audit/live-target.ts';
+import { httpTransport } from '../../client/http-transport.ts';
 import { describeError } from '../../client/target.ts';
+import type { Transport } from '../../client/transport.ts';
 import { DEPLOYED_MARKERS } from '../dialects/deployed/markers.ts';
 import { DOCUMENTS_MARKERS } from '../dialects/documents/markers.ts';
 import { sentPath, type WireMarker } from './wire-marker.ts';
@@ -55,32 +59,34 @@ export function probePaths(): string[] {
 
 export async function probeUrl(url: string, options: { timeoutMs?: number } = {}): Promise<UrlProbe> {
   const paths = probePaths();
+  const transport = httpTransport({
+    urls: { api: url },
+    timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
+    nonJson: 'keep',
+    answerBytesMax: MAX_BODY_BYTES,
+    redirect: 'manual',
+  });
   const observations: Observation[] = new Array<Observation>(paths.length);
   await runBounded(
     paths.length,
     PROBE_CONCURRENCY,
     async (index) => {
-      observations[index] = await get(
-        `${url}${paths[index] as string}`,
-        paths[index] as string,
-        options.timeoutMs ?? PROBE_TIMEOUT_MS,
-      );
+      observations[index] = await get(transport, paths[index] as string);
     },
     () => false,
   );
   return { url, observations };
 }
 
-async function get(url: string, path: string, timeoutMs: number): Promise<Observation> {
+/** One GET through the client's Transport, without a key; transport trouble is an observation without a status. */
+async function get(transport: Transport, path: string): Promise<Observation> {
   try {
-    const response = await fetch(url, {
-      headers: { accept: 'application/json' },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const headers = { contentType: response.headers.get('content-type'), server: response.headers.get('server') };
-    const text = await boundedText(response);
-    if (text === null)
+    const response = await transport({ mount: 'api', method: 'GET', path });
+    const headers = {
+      contentType: response.headers['content-type'] ?? null,
+      server: response.headers['server'] ?? null,
+    };
+    if (response.bodyOverBytes !== undefined)
       return {
         path,
         status: response.status,
@@ -88,35 +94,10 @@ async function get(url: string, path: string, timeoutMs: number): Promise<Observ
         problem: `body over ${MAX_BODY_BYTES} bytes`,
         ...headers,
       };
-    return { path, status: response.status, json: parseJson(text), ...headers };
+    return { path, status: response.status, json: response.body, ...headers };
   } catch (error) {
-    return { path, status: null, json: undefined, problem: describeError(error) };
+    // The transport names the request; the observation says only what went wrong, as it always has.
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    return { path, status: null, json: undefined, problem: describeError(cause) };
   }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The body as text, or null past MAX_BODY_BYTES (the rest is not read). */
-async function boundedText(response: Response): Promise<string | null> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -29,12 +29,12 @@ import {
   severityCounts,
   SEVERITIES_DESCENDING,
   sortedFindings,
+  FINDING_TEXT_MAX_CHARS,
   type FindingIndex,
   type FindingsReport,
   type ReportCheck,
 } from './findings-report.ts';
 
-const TEXT_MAX_CHARS = 2_000;
 const VALUE_MAX_CHARS = 300;
 const REPRODUCE_MAX_CHARS = 20_000;
 
@@ -53,7 +53,7 @@ details { margin: 16px 0; } summary { cursor: pointer; font-weight: 600; } ul.ex
 .severity-minor { background: #f9a825; } .severity-info { background: #e3f2fd; }
 .fails { font-weight: 600; color: #b00020; } ${PAGE_CSS.footer}`;
 
-const text = (value: string, maxChars = TEXT_MAX_CHARS): string => escapeHtml(boundedText(value, maxChars));
+const text = (value: string, maxChars = FINDING_TEXT_MAX_CHARS): string => escapeHtml(boundedText(value, maxChars));
 const json = (value: unknown): string => text(JSON.stringify(value), VALUE_MAX_CHARS);
 
 function severityCell(severity: Severity): string {
@@ -182,7 +182,7 @@ export function renderFindingsHtml(report: FindingsReport): string {
   return renderPage({
     policy: STATIC_PAGE_POLICY,
     generator,
-    title: boundedText(title, TEXT_MAX_CHARS),
+    title: boundedText(title, FINDING_TEXT_MAX_CHARS),
     style: STYLE,
     subtitle: subtitle(report, findings),
     parts: [

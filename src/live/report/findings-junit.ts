@@ -11,7 +11,7 @@
  * exactly when the findings fail the command and no finding is left out.
  * The suite's first property is the verdict (findings-verdict.ts), what a CI page shows first.
  * Written by the report kit (src/report/kit/junit.ts: well-formed XML 1.0 whatever a target
- * answered; attribute values bounded); texts at most TEXT_MAX_CHARS a line.
+ * answered; attribute values bounded); texts at most FINDING_TEXT_MAX_CHARS a line.
  */
 import { boundedText } from '../../report/html/html-text.ts';
 import { renderJunit, type JunitCase, type JunitOutcome } from '../../report/kit/junit.ts';
@@ -22,16 +22,16 @@ import {
   checkFails,
   indexFindings,
   sortedFindings,
+  FINDING_TEXT_MAX_CHARS,
   type FindingIndex,
   type FindingsReport,
   type ReportCheck,
 } from './findings-report.ts';
 import { findingsVerdict } from './findings-verdict.ts';
 
-const TEXT_MAX_CHARS = 2_000;
 export const OUTSIDE_CHECKS_NAME = 'findings outside the checks';
 
-const text = (value: string): string => boundedText(value, TEXT_MAX_CHARS);
+const text = (value: string): string => boundedText(value, FINDING_TEXT_MAX_CHARS);
 
 function findingBlock(id: string, index: FindingIndex): string {
   const finding = index.get(id);

@@ -44,6 +44,8 @@ export interface FindingsReport {
 }
 
 export const REPORT_CHECKS_MAX = 10_000;
+/** The most characters of one text (a title, evidence) the findings renderers show. */
+export const FINDING_TEXT_MAX_CHARS = 2_000;
 
 /** Most severe first: the order of the counts in every format. */
 export const SEVERITIES_DESCENDING: readonly Severity[] = [...SEVERITIES].reverse();

@@ -72,6 +72,19 @@ interface Sink {
   busy: Promise<void> | null;
 }
 
+/**
+ * The outputs of one `afp load` run (null for no --out): labelled `job="afp"` and a `run_id` of the
+ * start time in base 36, so two runs pushed to one receiver stay apart; stamped by `clock`.
+ */
+export function runMetricsOutputs(specs: readonly OutputSpec[], clock: { nowMs(): number }): MetricsOutputs | null {
+  if (specs.length === 0) return null;
+  return new MetricsOutputs({
+    specs,
+    runLabels: { job: 'afp', run_id: Math.floor(clock.nowMs()).toString(36) },
+    nowMs: () => clock.nowMs(),
+  });
+}
+
 export class MetricsOutputs {
   private readonly sinks: Sink[];
   private readonly tally = new MetricsTally();

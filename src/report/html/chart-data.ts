@@ -1,5 +1,6 @@
 /**
- * The JSON that report.html's drawing script reads: one entry per chart, numbers rounded to a
+ * The data of report.html's charts (drawn as SVG by report-charts.ts, and written as the page's JSON
+ * data block for tools): one entry per chart, numbers rounded to a
  * fixed precision (edges 8 decimals, USDC 6, bets as integers, bankroll time 6 decimals of its
  * unit) and objects built in a fixed key order, so the same prepared report gives the same bytes.
  *
@@ -7,7 +8,7 @@
  * the bankroll chart [elapsed, balance]; a value that is not finite is null (a gap in the line).
  * Edge charts use a logarithmic x axis when every point has bets > 0 (convergence reads best on
  * it), a linear one otherwise. Bankroll x is virtual time since the earliest sample, counted in a
- * unit chosen from the span (d, h, min, s or ms; 6 decimals) so Chart.js picks round ticks in it.
+ * unit chosen from the span (d, h, min, s or ms; 6 decimals) so the axis gets round ticks in it.
  */
 import type { PreparedBankroll, PreparedGame, PreparedReport } from './prepare-report.ts';
 import { roundedOrNull } from './report-format.ts';
@@ -20,7 +21,7 @@ export interface EdgeChartData {
   readonly xScale: 'logarithmic' | 'linear';
   readonly advertised: ChartValue;
   readonly theoretical: ChartValue;
-  /** The y axis' bounds (null: Chart.js chooses), see yBounds. */
+  /** The y axis' bounds (null: the chart's default, 0 to the largest value), see yBounds. */
   readonly yMin: ChartValue;
   readonly yMax: ChartValue;
   readonly points: readonly (readonly ChartValue[])[];
@@ -75,7 +76,7 @@ export function edgeChartId(index: number): string {
 
 export const BANKROLL_CHART_ID = 'chart-bankroll';
 
-/** The smallest of 1, 2, 2.5, 5 × 10^k that is at least `rough` (as Chart.js steps its ticks). */
+/** The smallest of 1, 2, 2.5, 5 × 10^k that is at least `rough` (the charts' round tick steps). */
 export function niceStep(rough: number): number {
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 2.5, 5, 10].find((factor) => factor * power >= rough * (1 - 1e-9)) ?? 10;

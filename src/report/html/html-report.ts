@@ -2,36 +2,38 @@
  * report.html of the casino: one self-contained HTML document (opens offline) that opens with a
  * summary table of every variant (charted or not, and how many are not), then, per game, the
  * empirical house edge and its 99 % band against the advertised and theoretical lines as bets
- * accumulate, and the bankroll curves by agent archetype — charts by the inlined Chart.js, and
- * the same figures as plain tables for readers without JavaScript.
+ * accumulate, and the bankroll curves by agent archetype — charts as inline SVG drawn by the
+ * report kit (report-charts.ts over src/report/kit/chart.ts, load.html's engine too), with the same
+ * figures as plain tables, and the charts' numbers as a JSON data block (`#afp-report-data`, for
+ * tools; never executed).
  *
- * Invariants: pure — the bytes are a function of the input and of the pinned library file (no
- * clock, no random ids, fixed number formatting, fixed key order); bounded (casino-report-data.ts
- * CASINO_REPORT_LIMITS); nothing is fetched (a Content-Security-Policy forbids every network
- * source, fonts are the system's). `<body data-charts-expected>` is written here, so a test sees
- * how many charts to wait for even if no script ran; the page's script fills in the rest.
+ * Invariants: pure — the bytes are a function of the input (no clock, no random ids, fixed number
+ * formatting, fixed key order); bounded (casino-report-data.ts CASINO_REPORT_LIMITS); no script
+ * runs and nothing is fetched (a Content-Security-Policy forbids both; fonts are the system's).
  * No empty sections: the games section is left out when nothing is charted, the bankroll
  * section when the input has no bankroll series (an audit has no agents).
- * Non-goals: interactivity beyond Chart.js's tooltips; writing the file (the caller does).
+ * Non-goals: interactivity (hover values: the tables carry every number); writing the file (the caller does).
  */
+import { assert } from '../../core/assert.ts';
 import type { CasinoReportInput, VariantSummary } from './casino-report-data.ts';
 import { CASINO_REPORT_LIMITS } from './casino-report-data.ts';
-import type { ChartLibrary } from './chart-library.ts';
-import { loadChartLibrary } from './chart-library.ts';
 import { BANKROLL_CHART_ID, buildChartData, edgeChartId } from './chart-data.ts';
-import { DATA_ELEMENT_ID, DRAW_SCRIPT, ERROR_HOOK_SCRIPT } from './draw-script.ts';
 import { escapeHtml } from './html-text.ts';
-import { PAGE_CSS, renderPage, SCRIPTED_PAGE_POLICY } from '../kit/page-shell.ts';
+import { PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../kit/page-shell.ts';
 import type { PreparedGame, PreparedReport } from './prepare-report.ts';
 import { prepareCasinoReport } from './prepare-report.ts';
 import { countText } from './report-format.ts';
 import { bankrollTableHtml, gameTablesHtml, variantSummaryTableHtml } from './report-tables.ts';
-import { escapeScriptText, jsonScriptText } from './script-embedding.ts';
+import { reportSvgCharts } from './report-charts.ts';
+import { jsonScriptText } from './script-embedding.ts';
+
+/** The id of the JSON block of the charts' numbers. */
+export const DATA_ELEMENT_ID = 'afp-report-data';
 
 const STYLE = `${PAGE_CSS.body(1100)}
 ${PAGE_CSS.h1('1.6em')} ${PAGE_CSS.subtitle}
 ${PAGE_CSS.h2('32px')} h3 { margin-bottom: 4px; }
-.chart { position: relative; height: 320px; margin: 8px 0; }
+.chart { display: block; margin: 8px 0; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
 ${PAGE_CSS.caption}
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; } th:first-child, td:first-child { text-align: left; }
@@ -41,8 +43,11 @@ const EDGE_AXIS_NOTE =
   'House edge = share of the amount wagered kept by the house. The y axis spans the advertised and theoretical ' +
   'edges and the later half of the checkpoints; the wide bands of the first bets run off the chart (the tables keep their numbers).';
 
-function chartBox(id: string, label: string): string {
-  return `<div class="chart" id="${id}"><canvas role="img" aria-label="${escapeHtml(label)}"></canvas></div>`;
+/** The drawn SVG of chart `id` (every id asked for is one buildChartData made). */
+function chartSvg(charts: ReadonlyMap<string, string>, id: string): string {
+  const svg = charts.get(id);
+  assert(svg !== undefined, `report.html: no chart '${id}' was drawn`);
+  return svg;
 }
 
 function sampledNote(kept: number, inputPoints: number): string {
@@ -56,10 +61,9 @@ function omittedNote(omitted: number, what: string, cap: number): string {
     : `\n<p class="note">${countText(omitted)} more ${what} not shown (a report shows at most ${cap}).</p>`;
 }
 
-function gameHtml(game: PreparedGame, index: number): string {
+function gameHtml(game: PreparedGame, index: number, charts: ReadonlyMap<string, string>): string {
   const title = `${game.name} — ${game.variant}`;
-  const chart =
-    game.points.length === 0 ? '' : `\n${chartBox(edgeChartId(index), `House edge of ${title} as bets accumulate`)}`;
+  const chart = game.points.length === 0 ? '' : `\n${chartSvg(charts, edgeChartId(index))}`;
   return [
     `<article class="game" id="game-${index}">`,
     `<h3>${escapeHtml(title)}</h3>`,
@@ -95,47 +99,41 @@ function summarySection(report: PreparedReport): string {
 }
 
 /** Omitted (empty string) when there is no game to show: no empty sections. */
-function gamesSection(report: PreparedReport): string {
+function gamesSection(report: PreparedReport, charts: ReadonlyMap<string, string>): string {
   if (report.games.length === 0 && report.omittedGames === 0) return '';
-  const games = report.games.map(gameHtml).join('\n');
+  const games = report.games.map((game, index) => gameHtml(game, index, charts)).join('\n');
   const omitted = omittedNote(report.omittedGames, 'games', CASINO_REPORT_LIMITS.maxGames);
   const axis = report.games.length === 0 ? '' : `\n<p class="note">${EDGE_AXIS_NOTE}</p>`;
   return `<section id="games">\n<h2>House edge by game</h2>${omitted}${axis}\n${games}\n</section>`;
 }
 
 /** Omitted (empty string) when the report has no bankroll series (an audit has no agents). */
-function bankrollSection(report: PreparedReport, hasChart: boolean): string {
+function bankrollSection(report: PreparedReport, charts: ReadonlyMap<string, string>): string {
   const omitted = omittedNote(report.omittedBankrolls, 'archetypes', CASINO_REPORT_LIMITS.maxBankrollSeries);
   if (report.bankrolls.length === 0) return '';
-  const chart = hasChart ? `\n${chartBox(BANKROLL_CHART_ID, 'Balance by agent archetype over virtual time')}` : '';
+  const chart = charts.has(BANKROLL_CHART_ID) ? `\n${chartSvg(charts, BANKROLL_CHART_ID)}` : '';
   const sampled = report.bankrolls.some((series) => series.points.length < series.inputPoints)
     ? `\n<p class="note">Lines with more than ${CASINO_REPORT_LIMITS.maxPointsPerSeries} points show that many, evenly spaced (first and last kept).</p>`
     : '';
   return `<section id="bankrolls">\n<h2>Bankroll by agent archetype</h2>${omitted}${chart}${sampled}\n${bankrollTableHtml(report.bankrolls)}\n</section>`;
 }
 
-/** The whole report.html document; `library` is for tests (default: the installed Chart.js). */
-export function renderCasinoReport(input: CasinoReportInput, library: ChartLibrary = loadChartLibrary()): string {
+/** The whole report.html document. */
+export function renderCasinoReport(input: CasinoReportInput): string {
   const report = prepareCasinoReport(input);
   const data = buildChartData(report);
-  const expected = data.games.length + (data.bankroll === null ? 0 : 1);
+  const charts = reportSvgCharts(data);
   return renderPage({
-    policy: SCRIPTED_PAGE_POLICY,
-    generator: `afp; ${library.name} ${library.version}`,
+    policy: STATIC_PAGE_POLICY,
+    generator: 'afp',
     title: report.title,
     style: STYLE,
-    bodyAttributes: ` data-charts-expected="${expected}" data-charts-drawn="0"`,
     subtitle: escapeHtml(report.subtitle),
     parts: [
       summarySection(report),
-      '<noscript><p class="note">The charts need JavaScript; the tables carry the same figures.</p></noscript>',
-      gamesSection(report),
-      bankrollSection(report, data.bankroll !== null),
-      `<footer><p>Charts drawn by ${escapeHtml(`${library.name} ${library.version}`)} (MIT licence), inlined in this file: it opens offline.</p></footer>`,
+      gamesSection(report, charts),
+      bankrollSection(report, charts),
       `<script type="application/json" id="${DATA_ELEMENT_ID}">${jsonScriptText(data)}</script>`,
-      `<script>\n${escapeScriptText(ERROR_HOOK_SCRIPT)}\n</script>`,
-      `<script>\n${escapeScriptText(library.code)}\n</script>`,
-      `<script>\n${escapeScriptText(DRAW_SCRIPT)}\n</script>`,
     ],
   });
 }

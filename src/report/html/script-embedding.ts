@@ -1,26 +1,14 @@
 /**
- * Safe embedding of text inside `<script>` elements of report.html.
+ * Safe embedding of data inside report.html's `<script type="application/json">` element (the
+ * charts' numbers; no script runs on the page).
  *
- * An HTML parser ends a script element at the first `</script` whatever the JavaScript around it
- * means, and `<!--` / `<script` inside one switch it into the "double-escaped" state. So:
- * - code (the chart library, the drawing script) gets `</script` → `<\/script` and `<script` /
- *   `<!--` → `\x3Cscript` / `\x3C!--`: the same characters inside JavaScript strings, templates and
- *   regular expressions, where such sequences occur in practice (bare code never contains them);
- * - data goes in as JSON with `<`, `>`, `&`, U+2028 and U+2029 written as \u escapes, valid JSON
- *   that no HTML parser can break out of.
- * Invariant: the output of both contains no `</script` and no `<!--`, in any letter case.
+ * An HTML parser ends a script element at the first `</script` whatever the text around it means,
+ * and `<!--` / `<script` inside one switch it into the "double-escaped" state. So the data goes in
+ * as JSON with `<`, `>`, `&`, U+2028 and U+2029 written as \u escapes: valid JSON that no HTML
+ * parser can break out of.
+ * Invariant: the output contains no `</script` and no `<!--`, in any letter case.
  */
 import { assert } from '../../core/assert.ts';
-
-const closingTag = /<\/(script)/gi;
-const openingTag = /<(script|!--)/gi;
-
-/** JavaScript source made safe to place between `<script>` and `</script>`. */
-export function escapeScriptText(code: string): string {
-  const escaped = code.replace(closingTag, '<\\/$1').replace(openingTag, '\\x3C$1');
-  assert(!/<\/script|<!--|<script/i.test(escaped), 'script text still contains a tag sequence');
-  return escaped;
-}
 
 const jsonUnsafe: Readonly<Record<string, string>> = {
   '<': '\\u003c',

@@ -1,13 +1,14 @@
 /**
- * A line chart as inline SVG text, the report kit's chart for static pages (load.html): drawn when
- * the page is written, so the page needs no script and no library (its Content-Security-Policy
- * allows neither) and its bytes are a pure function of the chart. report.html draws with Chart.js
- * in the browser instead (tooltips over thousands of points); this shares its palette, its round
- * tick steps (chart-data.ts niceStep) and its fixed number formatting.
+ * A line chart as inline SVG text, the one chart engine of afp's HTML reports (load.html and
+ * report.html): drawn when the page is written, so the page needs no script and no library (its
+ * Content-Security-Policy allows neither) and its bytes are a pure function of the chart. Round
+ * tick steps come from chart-data.ts niceStep; numbers are written with fixed formatting.
  *
  * The x axis is linear, or logarithmic with the caller's ticks (the HDR percentile axis, where x
- * is 1/(1−p)); the y axis is linear from 0 to a round step above the largest value. A null y is a
- * gap: each unbroken run of points is one <polyline> (a lone point a small circle).
+ * is 1/(1−p)); the y axis is linear from 0 to a round step above the largest value, or over the
+ * caller's `yRange` (widened to round steps), where what runs outside it is clipped at the plot. A
+ * null y is a gap: each unbroken run of points is one <polyline> (a lone point a small circle).
+ * A band (a confidence interval) is a filled polygon between its low and high values, under the lines.
  * The legend runs above the plot, wrapping to new rows (at most LEGEND_ROWS_MAX; the chart grows
  * to fit them).
  * Invariants: every coordinate written with 1 decimal; every text escaped (escapeHtml) after
@@ -27,6 +28,13 @@ export interface SvgSeries {
   readonly dashed?: boolean;
 }
 
+/** An area between two values of each x: points [x, low, high]; a null bound is a gap. */
+export interface SvgBand {
+  readonly label: string;
+  readonly color: string;
+  readonly points: readonly (readonly [number, number | null, number | null])[];
+}
+
 export interface AxisTick {
   readonly value: number;
   readonly label: string;
@@ -44,7 +52,11 @@ export interface SvgChart {
   /** Linear x ticks at whole numbers only (seconds). */
   readonly xWholeTicks?: boolean;
   readonly yFormat: (value: number) => string;
+  /** The y axis' span (widened to round steps); points outside it are clipped. Default: 0 to the largest value. */
+  readonly yRange?: { readonly min: number; readonly max: number };
   readonly series: readonly SvgSeries[];
+  /** Drawn under the series, listed after them in the legend. */
+  readonly bands?: readonly SvgBand[];
 }
 
 const WIDTH = 960;
@@ -75,15 +87,23 @@ interface Geometry {
   readonly height: number;
 }
 
+/** What a legend entry shows: a line (dashed or not) or an area's swatch. */
+interface LegendMark {
+  readonly label: string;
+  readonly color: string;
+  readonly dashed?: boolean;
+  readonly area?: boolean;
+}
+
 interface LegendEntry {
-  readonly series: SvgSeries;
+  readonly series: LegendMark;
   readonly label: string;
   readonly x: number;
   readonly row: number;
 }
 
 /** Legend entries left to right, wrapping to a new row at the right edge; at most LEGEND_ROWS_MAX rows (later entries are not listed). */
-function layLegend(series: readonly SvgSeries[]): LegendEntry[] {
+function layLegend(series: readonly LegendMark[]): LegendEntry[] {
   const entries: LegendEntry[] = [];
   let x = MARGIN.left;
   let row = 0;
@@ -144,7 +164,7 @@ function xScale(chart: SvgChart, xs: readonly number[], plot: Geometry): Scale {
       values.every((value) => value > 0),
       `${chart.id}: a logarithmic x axis needs every x > 0`,
     );
-    const low = Math.log10(Math.min(...values, 1));
+    const low = Math.log10(values.length === 0 ? 1 : Math.min(...values));
     const high = Math.max(low + 1, Math.log10(Math.max(...values, 10)));
     return { at: (value) => plot.left + ((Math.log10(value) - low) / (high - low)) * span, ticks };
   }
@@ -161,6 +181,10 @@ function xScale(chart: SvgChart, xs: readonly number[], plot: Geometry): Scale {
 }
 
 function yScale(chart: SvgChart, ys: readonly number[], plot: Geometry): Scale {
+  if (chart.yRange !== undefined) {
+    const { ticks, low, high } = linearTicks(chart.yRange.min, chart.yRange.max, 6, chart.yFormat);
+    return { at: (value) => plot.bottom - ((value - low) / (high - low)) * (plot.bottom - plot.top), ticks };
+  }
   const high = Math.max(0, ...ys);
   const { ticks, high: top } = linearTicks(0, high > 0 ? high : 1, 5, chart.yFormat);
   return { at: (value) => plot.bottom - (value / top) * (plot.bottom - plot.top), ticks };
@@ -212,9 +236,37 @@ function seriesMarks(series: SvgSeries, x: Scale, y: Scale): string[] {
     });
 }
 
+/** A band's polygons: each unbroken run of points (both bounds finite), its highs left to right, then its lows back. */
+function bandMarks(band: SvgBand, x: Scale, y: Scale): string[] {
+  const runs: (readonly [number, number, number])[][] = [[]];
+  for (const [xValue, low, high] of band.points) {
+    assert(Number.isFinite(xValue), `band ${band.label}: a point has a non-finite x`);
+    if (low === null || high === null || !Number.isFinite(low) || !Number.isFinite(high)) {
+      if ((runs.at(-1) ?? []).length > 0) runs.push([]);
+      continue;
+    }
+    runs.at(-1)?.push([xValue, low, high]);
+  }
+  const at = (xValue: number, yValue: number): string => `${coordinate(x.at(xValue))},${coordinate(y.at(yValue))}`;
+  return runs
+    .filter((run) => run.length > 1)
+    .map((run) => {
+      const outline = [
+        ...run.map(([xValue, , high]) => at(xValue, high)),
+        ...run.toReversed().map(([xValue, low]) => at(xValue, low)),
+      ];
+      return `<polygon class="band" points="${outline.join(' ')}" fill="${band.color}" fill-opacity="0.18" stroke="${band.color}" stroke-opacity="0.45"/>`;
+    });
+}
+
 function legend(entries: readonly LegendEntry[]): string[] {
   return entries.flatMap(({ series, label, x, row }) => {
     const y = 12 + row * LEGEND_ROW;
+    if (series.area === true)
+      return [
+        `<rect x="${x}" y="${y - 5}" width="20" height="10" fill="${series.color}" fill-opacity="0.18" stroke="${series.color}" stroke-opacity="0.45"/>`,
+        `<text x="${x + 26}" y="${y}" ${TEXT_STYLE} dominant-baseline="middle">${escapeHtml(label)}</text>`,
+      ];
     const dash = series.dashed === true ? ' stroke-dasharray="6 4"' : '';
     return [
       `<line x1="${x}" y1="${y}" x2="${x + 20}" y2="${y}" stroke="${series.color}" stroke-width="3"${dash}/>`,
@@ -224,25 +276,44 @@ function legend(entries: readonly LegendEntry[]): string[] {
 }
 
 export function renderSvgChart(chart: SvgChart): string {
-  const entries = layLegend(chart.series);
+  const bands = chart.bands ?? [];
+  const entries = layLegend([...chart.series, ...bands.map((band) => ({ ...band, area: true }))]);
   const plot = geometry(Math.max(1, ...entries.map((entry) => entry.row + 1)));
   const points = chart.series.flatMap((series) => series.points);
   const x = xScale(
     chart,
-    points.map(([xValue]) => xValue),
+    [...points.map(([xValue]) => xValue), ...bands.flatMap((band) => band.points.map(([xValue]) => xValue))],
     plot,
   );
   const y = yScale(
     chart,
-    points.flatMap(([, yValue]) => (yValue === null || !Number.isFinite(yValue) ? [] : [yValue])),
+    [
+      ...points.map(([, yValue]) => yValue),
+      ...bands.flatMap((band) => band.points.flatMap(([, low, high]) => [low, high])),
+    ].filter((yValue): yValue is number => yValue !== null && Number.isFinite(yValue)),
     plot,
   );
+  const marks = [
+    ...bands.flatMap((band) => bandMarks(band, x, y)),
+    ...chart.series.flatMap((series) => seriesMarks(series, x, y)),
+  ];
   return [
     `<svg class="chart" id="${escapeHtml(chart.id)}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${plot.height}" width="100%" role="img" aria-label="${text(chart.title, 200)}">`,
     `<title>${text(chart.title, 200)}</title>`,
     ...axes(x, y, chart, plot),
-    ...chart.series.flatMap((series) => seriesMarks(series, x, y)),
+    ...(chart.yRange === undefined ? marks : clipped(marks, `${chart.id}-plot`, plot)),
     ...legend(entries),
     '</svg>',
   ].join('\n');
+}
+
+/** `marks` clipped to the plot area (a y range the values may leave). */
+function clipped(marks: readonly string[], clipId: string, plot: Geometry): string[] {
+  const id = escapeHtml(clipId);
+  return [
+    `<clipPath id="${id}"><rect x="${plot.left}" y="${plot.top}" width="${plot.right - plot.left}" height="${plot.bottom - plot.top}"/></clipPath>`,
+    `<g clip-path="url(#${id})">`,
+    ...marks,
+    '</g>',
+  ];
 }

@@ -12,20 +12,17 @@
  */
 import { escapeHtml } from '../html/html-text.ts';
 
-/** A page with no script: inline CSS only. */
+/** Every page: no script, no network source, inline CSS only (charts are inline SVG, src/report/kit/chart.ts). */
 export const STATIC_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
-/** A page that draws in the browser (report.html: Chart.js inlined, its canvases exported as data: images). */
-export const SCRIPTED_PAGE_POLICY =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
 export interface PageShell {
-  readonly policy: typeof STATIC_PAGE_POLICY | typeof SCRIPTED_PAGE_POLICY;
+  readonly policy: typeof STATIC_PAGE_POLICY;
   /** Plain text, e.g. `afp 0.1.0`. */
   readonly generator: string;
   /** Plain text. */
   readonly title: string;
   readonly style: string;
-  /** Markup after `<body`, e.g. ` data-charts-expected="2"`; empty for none. */
+  /** Markup after `<body`, e.g. ` class="wide"`; empty for none. */
   readonly bodyAttributes?: string;
   /** Markup: when given, the page opens with a header of the title (as h1) and this subtitle. */
   readonly subtitle?: string;

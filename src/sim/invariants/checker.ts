@@ -18,6 +18,7 @@ import type { Route } from '../../http/route.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { Violation } from '../../report/run-record.ts';
 import type { DomainEvent } from '../../services/shared/events.ts';
+import { jsonText } from '../json-text.ts';
 
 export type { Violation } from '../../report/run-record.ts';
 
@@ -50,4 +51,9 @@ export interface InvariantDefinition {
   readonly name: string;
   readonly description: string;
   create(context: CheckerContext): InvariantChecker;
+}
+
+/** The violation `event` shows: at its instant, the event itself (as bounded JSON text) and what it breaks. */
+export function eventViolation(event: DomainEvent, message: string): Violation {
+  return { atMs: event.atMs, event: jsonText(event), message };
 }

@@ -66,38 +66,21 @@ export const referralLevels: InvariantDefinition = {
     const expected = new Map<string, Map<ReferralService, Micro[]>>();
     let pending: Pending[] = [];
 
+    /** A fee `payerId` paid to `service`, shared up the payer's referral chain. */
+    const paid = (service: ReferralService, payerId: string, feeMicro: Micro): Fee => ({
+      service,
+      payerId,
+      feeMicro,
+      chain: uplineOf(platform.agents, payerId),
+      excluded: [],
+    });
+
     const feeOf = (event: DomainEvent): Fee | null => {
-      if (event.type === 'trading.order' || event.type === 'trading.filled') {
-        return event.feeMicro > 0n
-          ? {
-              service: 'trading',
-              payerId: event.agentId,
-              feeMicro: event.feeMicro,
-              chain: uplineOf(platform.agents, event.agentId),
-              excluded: [],
-            }
-          : null;
-      }
-      if (event.type === 'domains.registered' || event.type === 'domains.renewed') {
-        return event.costMicro > 0n
-          ? {
-              service: 'domains',
-              payerId: event.ownerId,
-              feeMicro: event.costMicro,
-              chain: uplineOf(platform.agents, event.ownerId),
-              excluded: [],
-            }
-          : null;
-      }
-      if (event.type === 'wallet.fee') {
-        return {
-          service: 'wallet',
-          payerId: event.agentId,
-          feeMicro: event.feeMicro,
-          chain: uplineOf(platform.agents, event.agentId),
-          excluded: [],
-        };
-      }
+      if (event.type === 'trading.order' || event.type === 'trading.filled')
+        return event.feeMicro > 0n ? paid('trading', event.agentId, event.feeMicro) : null;
+      if (event.type === 'domains.registered' || event.type === 'domains.renewed')
+        return event.costMicro > 0n ? paid('domains', event.ownerId, event.costMicro) : null;
+      if (event.type === 'wallet.fee') return paid('wallet', event.agentId, event.feeMicro);
       if (event.type !== 'escrow.released') return null;
       const escrowParties = parties.get(event.escrowId);
       // A second release of one escrow is escrow-settles-once's business, not a fee.

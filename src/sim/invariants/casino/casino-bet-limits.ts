@@ -23,7 +23,7 @@ import { gameById } from '../../../services/casino/games/index.ts';
 import { OPTIMAL_PARAMS } from '../../../services/casino/games/video-poker.ts';
 import { kellyMaxBetMicro } from '../../../services/casino/kelly-rule.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 const AGENT_PREFIX = agentAccount('');
 const STAKE_REASONS = new Set(['casino.bet.stake', 'casino.crash.stake', 'casino.video-poker.commit']);
@@ -92,8 +92,7 @@ export const casinoBetLimits: InvariantDefinition = {
       onEvent(event) {
         if (event.type !== 'casino.bet') return null;
         const bet = casino.findBet(event.betId);
-        if (bet === undefined)
-          return { atMs: event.atMs, event: jsonText(event), message: `bet ${event.betId} has an event but no record` };
+        if (bet === undefined) return eventViolation(event, `bet ${event.betId} has an event but no record`);
         return judge(bet);
       },
     };

@@ -20,7 +20,7 @@ import { applyToMicro } from '../../../core/ratio.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import { recompute } from '../../../services/casino/fairness.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 export const casinoBetsVerify: InvariantDefinition = {
   name: 'casino-bets-verify',
@@ -68,8 +68,7 @@ export const casinoBetsVerify: InvariantDefinition = {
       onEvent(event) {
         if (event.type !== 'casino.bet') return null;
         const bet = casino.findBet(event.betId);
-        if (bet === undefined)
-          return { atMs: event.atMs, event: jsonText(event), message: `bet ${event.betId} has an event but no record` };
+        if (bet === undefined) return eventViolation(event, `bet ${event.betId} has an event but no record`);
         return judge(bet);
       },
     };

@@ -6,7 +6,7 @@
  */
 import { Scheduler } from '../../../core/scheduler.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition } from '../checker.ts';
+import { eventViolation, type InvariantDefinition } from '../checker.ts';
 import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
 
 interface Tracked {
@@ -51,11 +51,10 @@ export const domainsExpiryExact: InvariantDefinition = {
           case 'domains.expired': {
             const entry = tracked.get(event.domainId);
             if (entry === undefined || event.atMs !== entry.expiresAtMs || event.expiresAtMs !== entry.expiresAtMs) {
-              return {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `${event.domain} expired at ${event.atMs}, not at its expires_at ${entry?.expiresAtMs ?? 'unknown'}`,
-              };
+              return eventViolation(
+                event,
+                `${event.domain} expired at ${event.atMs}, not at its expires_at ${entry?.expiresAtMs ?? 'unknown'}`,
+              );
             }
             return null;
           }
@@ -63,11 +62,10 @@ export const domainsExpiryExact: InvariantDefinition = {
             const entry = tracked.get(event.domainId);
             tracked.delete(event.domainId);
             if (entry === undefined || event.atMs !== entry.expiresAtMs + graceMs) {
-              return {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `${event.domain} released at ${event.atMs}, not at the end of its grace ${entry === undefined ? 'unknown' : entry.expiresAtMs + graceMs}`,
-              };
+              return eventViolation(
+                event,
+                `${event.domain} released at ${event.atMs}, not at the end of its grace ${entry === undefined ? 'unknown' : entry.expiresAtMs + graceMs}`,
+              );
             }
             return null;
           }

@@ -8,7 +8,7 @@
 import { FEE_INCOME, agentAccount } from '../../../core/ledger.ts';
 import { basisPoints } from '../../../core/money.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
 
 export const domainsFees: InvariantDefinition = {
@@ -85,8 +85,7 @@ export const domainsFees: InvariantDefinition = {
             break;
         }
         pending = [];
-        const violation: Violation | null =
-          broken === null ? null : { atMs: event.atMs, event: jsonText(event), message: broken };
+        const violation: Violation | null = broken === null ? null : eventViolation(event, broken);
         return violation;
       },
     };

@@ -7,7 +7,7 @@
  */
 import type { DomainEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
 
 export const domainsOneOwner: InvariantDefinition = {
@@ -16,14 +16,9 @@ export const domainsOneOwner: InvariantDefinition = {
   create({ platform }) {
     /** Held name → [registration id, owner]. */
     const owners = new Map<string, { domainId: string; ownerId: string }>();
-    const violation = (event: DomainEvent, message: string): Violation => ({
-      atMs: event.atMs,
-      event: jsonText(event),
-      message,
-    });
     const consistent = (event: DomainEvent): Violation | null => {
       const broken = platform.domains.checkConsistent();
-      return broken === null ? null : violation(event, `domain registry inconsistent: ${broken}`);
+      return broken === null ? null : eventViolation(event, `domain registry inconsistent: ${broken}`);
     };
     return {
       onEvent(event) {
@@ -32,39 +27,43 @@ export const domainsOneOwner: InvariantDefinition = {
           case 'domains.registered': {
             const held = owners.get(event.domain);
             if (held !== undefined)
-              return violation(event, `${event.domain} registered by ${event.ownerId} while held by ${held.ownerId}`);
+              return eventViolation(
+                event,
+                `${event.domain} registered by ${event.ownerId} while held by ${held.ownerId}`,
+              );
             owners.set(event.domain, { domainId: event.domainId, ownerId: event.ownerId });
             return consistent(event);
           }
           case 'domains.transferred': {
             const held = owners.get(event.domain);
             if (held === undefined || held.domainId !== event.domainId || held.ownerId !== event.fromId) {
-              return violation(
+              return eventViolation(
                 event,
                 `${event.domain} transferred from ${event.fromId} but its tracked owner is ${held?.ownerId ?? 'nobody'}`,
               );
             }
-            if (event.toId === event.fromId) return violation(event, `${event.domain} transferred to its own owner`);
+            if (event.toId === event.fromId)
+              return eventViolation(event, `${event.domain} transferred to its own owner`);
             held.ownerId = event.toId;
             return platform.domains.find(event.domain)?.ownerId === event.toId
               ? consistent(event)
-              : violation(event, `${event.domain} transferred to ${event.toId} but the registry says otherwise`);
+              : eventViolation(event, `${event.domain} transferred to ${event.toId} but the registry says otherwise`);
           }
           case 'domains.released': {
             const held = owners.get(event.domain);
             if (held === undefined || held.domainId !== event.domainId)
-              return violation(event, `${event.domain} released but not held`);
+              return eventViolation(event, `${event.domain} released but not held`);
             owners.delete(event.domain);
             return platform.domains.find(event.domain) === undefined
               ? consistent(event)
-              : violation(event, `${event.domain} released but still in the registry`);
+              : eventViolation(event, `${event.domain} released but still in the registry`);
           }
           case 'domains.renewed':
           case 'domains.offered':
           case 'domains.expired': {
             const held = owners.get(event.domain);
             if (held === undefined || held.ownerId !== event.ownerId)
-              return violation(
+              return eventViolation(
                 event,
                 `${event.type} of ${event.domain} by ${event.ownerId}, tracked owner ${held?.ownerId ?? 'nobody'}`,
               );

@@ -12,7 +12,7 @@ import { agentAccount, escrowAccount } from '../../../core/ledger.ts';
 import { Scheduler } from '../../../core/scheduler.ts';
 import { isEscrowEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition } from '../checker.ts';
+import { eventViolation, type InvariantDefinition } from '../checker.ts';
 
 interface Tracked {
   readonly escrowId: string;
@@ -59,25 +59,19 @@ export const escrowExpiryExact: InvariantDefinition = {
           case 'escrow.expired': {
             const tracked = escrows.get(event.escrowId);
             if (tracked === undefined)
-              return {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `escrow ${event.escrowId} expired but was never created`,
-              };
+              return eventViolation(event, `escrow ${event.escrowId} expired but was never created`);
             tracked.open = false;
             if (event.atMs !== tracked.expiresAtMs || event.expiresAtMs !== tracked.expiresAtMs) {
-              return {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `escrow ${event.escrowId} expired at ${event.atMs}, not at its expires_at ${tracked.expiresAtMs}`,
-              };
+              return eventViolation(
+                event,
+                `escrow ${event.escrowId} expired at ${event.atMs}, not at its expires_at ${tracked.expiresAtMs}`,
+              );
             }
             if (tracked.returnedAtMs !== event.atMs) {
-              return {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `escrow ${event.escrowId} expired without returning its full amount to the sender at that instant`,
-              };
+              return eventViolation(
+                event,
+                `escrow ${event.escrowId} expired without returning its full amount to the sender at that instant`,
+              );
             }
             return null;
           }

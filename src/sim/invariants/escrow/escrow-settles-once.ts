@@ -6,7 +6,7 @@
 import type { DomainEvent } from '../../../services/shared/events.ts';
 import { isEscrowEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 interface Tracked {
   readonly expiresAtMs: number;
@@ -23,18 +23,12 @@ export const escrowSettlesOnce: InvariantDefinition = {
     const escrows = new Map<string, Tracked>();
     const settle = (event: Settlement): Violation | null => {
       const tracked = escrows.get(event.escrowId);
-      if (tracked === undefined)
-        return {
-          atMs: event.atMs,
-          event: jsonText(event),
-          message: `escrow ${event.escrowId} settled but was never created`,
-        };
+      if (tracked === undefined) return eventViolation(event, `escrow ${event.escrowId} settled but was never created`);
       if (tracked.settledBy !== null) {
-        return {
-          atMs: event.atMs,
-          event: jsonText(event),
-          message: `escrow ${event.escrowId} settled twice: ${tracked.settledBy}, then ${event.type}`,
-        };
+        return eventViolation(
+          event,
+          `escrow ${event.escrowId} settled twice: ${tracked.settledBy}, then ${event.type}`,
+        );
       }
       tracked.settledBy = event.type;
       return null;
@@ -49,11 +43,7 @@ export const escrowSettlesOnce: InvariantDefinition = {
           case 'escrow.disputed': {
             const tracked = escrows.get(event.escrowId);
             if (tracked === undefined || tracked.settledBy !== null) {
-              return {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `escrow ${event.escrowId} disputed while not open`,
-              };
+              return eventViolation(event, `escrow ${event.escrowId} disputed while not open`);
             }
             tracked.windowEndsAtMs = event.windowEndsAtMs;
             return null;

@@ -4,8 +4,7 @@
  * pays at most one claim per agent, ever. The cooldown is read from the platform's config, so a
  * platform that shortens it (the `faucet-cooldown-23h` defect) is caught.
  */
-import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition } from '../checker.ts';
+import { eventViolation, type InvariantDefinition } from '../checker.ts';
 
 export const faucetCooldown: InvariantDefinition = {
   name: 'faucet-cooldown',
@@ -23,22 +22,17 @@ export const faucetCooldown: InvariantDefinition = {
         if (event.type !== 'faucet.claimed') return null;
         if (event.style === 'A') {
           if (claimedA.has(event.agentId))
-            return {
-              atMs: event.atMs,
-              event: jsonText(event),
-              message: `agent ${event.agentId} was paid a second style-A claim`,
-            };
+            return eventViolation(event, `agent ${event.agentId} was paid a second style-A claim`);
           claimedA.add(event.agentId);
           return null;
         }
         const lastAtMs = lastPayoutBAtMs.get(event.agentId);
         lastPayoutBAtMs.set(event.agentId, event.atMs);
         if (lastAtMs !== undefined && event.atMs - lastAtMs < cooldownMs) {
-          return {
-            atMs: event.atMs,
-            event: jsonText(event),
-            message: `agent ${event.agentId} was paid a B claim ${event.atMs - lastAtMs} ms after its previous B payout (cooldown ${cooldownMs} ms)`,
-          };
+          return eventViolation(
+            event,
+            `agent ${event.agentId} was paid a B claim ${event.atMs - lastAtMs} ms after its previous B payout (cooldown ${cooldownMs} ms)`,
+          );
         }
         return null;
       },

@@ -17,7 +17,7 @@ import {
   marginAccount,
 } from '../../../services/trading/trading-record.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 const MARGIN_PREFIX = marginAccount('');
 const HOLD_PREFIX = holdAccount('');
@@ -100,11 +100,7 @@ export const tradingConservation: InvariantDefinition = {
         if (!event.type.startsWith('trading.') || !('agentId' in event)) return null;
         const mismatch = agentMismatch(platform, [event.agentId]);
         if (mismatch === null && ledger.balance(agentAccount(event.agentId)) >= 0n) return null;
-        return {
-          atMs: event.atMs,
-          event: jsonText(event),
-          message: mismatch ?? `${agentAccount(event.agentId)} is negative after ${event.type}`,
-        };
+        return eventViolation(event, mismatch ?? `${agentAccount(event.agentId)} is negative after ${event.type}`);
       },
       onHour: (nowMs) => full(nowMs, 'hourly'),
       atEnd: (endMs) => full(endMs, 'end of run'),

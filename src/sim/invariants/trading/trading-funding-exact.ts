@@ -6,7 +6,7 @@
  * virtual hour at or after it and at the end.
  */
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 export const tradingFundingExact: InvariantDefinition = {
   name: 'trading-funding-exact',
@@ -42,18 +42,10 @@ export const tradingFundingExact: InvariantDefinition = {
       onEvent(event) {
         if (event.type !== 'trading.funding') return null;
         if (event.atMs % periodMs !== 0)
-          return {
-            atMs: event.atMs,
-            event: jsonText(event),
-            message: `funding at ${new Date(event.atMs).toISOString()}, not at 00, 08 or 16 UTC`,
-          };
+          return eventViolation(event, `funding at ${new Date(event.atMs).toISOString()}, not at 00, 08 or 16 UTC`);
         const seen = funded.get(event.atMs) ?? new Set<string>();
         if (seen.has(event.positionId))
-          return {
-            atMs: event.atMs,
-            event: jsonText(event),
-            message: `position ${event.positionId} funded twice at one instant`,
-          };
+          return eventViolation(event, `position ${event.positionId} funded twice at one instant`);
         seen.add(event.positionId);
         funded.set(event.atMs, seen);
         return null;

@@ -8,7 +8,7 @@
 import { agentAccount } from '../../../core/ledger.ts';
 import { TRADING_HOUSE, TRADING_INSURANCE } from '../../../services/trading/trading-record.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 const AGENT_PREFIX = agentAccount('');
 
@@ -40,7 +40,7 @@ export const tradingLiquidationSolvent: InvariantDefinition = {
         const paid = insurancePaid.get(event.positionId) ?? 0n;
         insurancePaid.delete(event.positionId);
         const position = platform.trading.book.position(event.positionId);
-        const fail = (message: string) => ({ atMs: event.atMs, event: jsonText(event), message });
+        const fail = (message: string): Violation => eventViolation(event, message);
         if (position === undefined || position.status !== 'liquidated' || position.marginMicro !== 0n)
           return fail(`position ${event.positionId} is not liquidated with an empty margin after its liquidation`);
         if (platform.trading.book.openPosition(event.agentId, event.symbol) === position)

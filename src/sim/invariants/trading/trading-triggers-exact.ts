@@ -14,7 +14,7 @@ import { marketBySymbol } from '../../../services/trading/market-catalogue.ts';
 import { triggerCrossed, type TriggerRecord } from '../../../services/trading/position-triggers.ts';
 import { formatPrice } from '../../../services/trading/price-scale.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 export const tradingTriggersExact: InvariantDefinition = {
   name: 'trading-triggers-exact',
@@ -57,15 +57,11 @@ export const tradingTriggersExact: InvariantDefinition = {
       onEvent(event) {
         if (event.type === 'trading.trigger-cancelled') {
           return fired.has(event.triggerId)
-            ? {
-                atMs: event.atMs,
-                event: jsonText(event),
-                message: `trigger ${event.triggerId} was cancelled after it fired`,
-              }
+            ? eventViolation(event, `trigger ${event.triggerId} was cancelled after it fired`)
             : null;
         }
         if (event.type !== 'trading.trigger-fired') return null;
-        const fail = (message: string): Violation => ({ atMs: event.atMs, event: jsonText(event), message });
+        const fail = (message: string): Violation => eventViolation(event, message);
         if (fired.has(event.triggerId)) return fail(`trigger ${event.triggerId} fired twice`);
         fired.add(event.triggerId);
         const trigger = trading.triggers.trigger(event.triggerId);

@@ -7,7 +7,7 @@
  */
 import type { DomainEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
-import type { InvariantDefinition, Violation } from '../checker.ts';
+import { eventViolation, type InvariantDefinition, type Violation } from '../checker.ts';
 
 type WalletEvent = Extract<DomainEvent, { type: `wallet.${string}` }>;
 
@@ -35,23 +35,18 @@ export const walletConservation: InvariantDefinition = {
     /** Pending hash → its block instant. */
     const pending = new Map<string, number>();
     const orders = new Map<string, number>();
-    const violation = (event: DomainEvent, message: string): Violation => ({
-      atMs: event.atMs,
-      event: jsonText(event),
-      message,
-    });
     const conserved = (event: DomainEvent): Violation | null => {
       const broken = platform.wallet.checkConserved();
-      return broken === null ? null : violation(event, `chain money not conserved: ${broken}`);
+      return broken === null ? null : eventViolation(event, `chain money not conserved: ${broken}`);
     };
     return {
       onEvent(event) {
         if (!isWalletEvent(event)) return null;
         switch (event.type) {
           case 'wallet.sent':
-            if (pending.has(event.hash)) return violation(event, `transaction ${event.hash} sent twice`);
+            if (pending.has(event.hash)) return eventViolation(event, `transaction ${event.hash} sent twice`);
             if (event.blockAtMs <= event.atMs)
-              return violation(
+              return eventViolation(
                 event,
                 `transaction ${event.hash} settles at ${event.blockAtMs}, not after it was sent (${event.atMs})`,
               );
@@ -59,9 +54,10 @@ export const walletConservation: InvariantDefinition = {
             return conserved(event);
           case 'wallet.settled': {
             const blockAtMs = pending.get(event.hash);
-            if (blockAtMs === undefined) return violation(event, `transaction ${event.hash} settled but not pending`);
+            if (blockAtMs === undefined)
+              return eventViolation(event, `transaction ${event.hash} settled but not pending`);
             if (blockAtMs !== event.atMs)
-              return violation(
+              return eventViolation(
                 event,
                 `transaction ${event.hash} settled at ${event.atMs}, its block is at ${blockAtMs}`,
               );
@@ -71,9 +67,13 @@ export const walletConservation: InvariantDefinition = {
           case 'wallet.swap': {
             const step = STEP[event.status];
             const last = orders.get(event.orderId);
-            if (step === undefined) return violation(event, `swap ${event.orderId} in unknown status ${event.status}`);
+            if (step === undefined)
+              return eventViolation(event, `swap ${event.orderId} in unknown status ${event.status}`);
             if (last === undefined ? step !== 0 : step <= last)
-              return violation(event, `swap ${event.orderId} moved to ${event.status} from step ${last ?? 'none'}`);
+              return eventViolation(
+                event,
+                `swap ${event.orderId} moved to ${event.status} from step ${last ?? 'none'}`,
+              );
             orders.set(event.orderId, step);
             return conserved(event);
           }
