@@ -166,6 +166,8 @@ export class Checkpointer {
   private readonly platform: Platform;
   private readonly timeTravel: TimeTravel;
   private readonly everyCommands: number;
+  private readonly workerDutyMax: number;
+  private readonly pacedFromCpuMs: number;
   private lastSeq = 0;
   private clockMovedMs = 0;
   private worker: Worker | null = null;
@@ -201,6 +203,10 @@ export class Checkpointer {
     clockMovedMs: number;
     loadedSeq?: number | undefined;
     everyCommands?: number;
+    /** WORKER_DUTY_MAX unless given (1: no pacing, a checkpoint every `everyCommands` whatever it costs). */
+    workerDutyMax?: number;
+    /** PACED_FROM_CPU_MS unless given: the least CPU a job costs the worker to pause the next one. */
+    pacedFromCpuMs?: number;
     onError?: (message: string) => void;
   }) {
     if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
@@ -209,6 +215,8 @@ export class Checkpointer {
     this.platform = options.platform;
     this.timeTravel = options.timeTravel;
     this.everyCommands = options.everyCommands ?? CHECKPOINT_EVERY_COMMANDS;
+    this.workerDutyMax = options.workerDutyMax ?? WORKER_DUTY_MAX;
+    this.pacedFromCpuMs = options.pacedFromCpuMs ?? PACED_FROM_CPU_MS;
     this.clockMovedMs = options.clockMovedMs;
     this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
     this.onError = options.onError ?? (() => undefined);
@@ -420,8 +428,8 @@ export class Checkpointer {
       });
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
       this.sound.add(reply.checkpoint.seq);
-      if (reply.cpuMs >= PACED_FROM_CPU_MS)
-        this.pausedUntilMs = performance.now() + reply.cpuMs * (1 / WORKER_DUTY_MAX - 1);
+      if (reply.cpuMs >= this.pacedFromCpuMs)
+        this.pausedUntilMs = performance.now() + reply.cpuMs * (1 / this.workerDutyMax - 1);
       this.noteCost({
         seq: inFlight.seq,
         blockingMs: inFlight.blockingMs,

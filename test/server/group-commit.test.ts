@@ -91,14 +91,19 @@ describe('group commit', () => {
     const held = tick(3);
     expect(held).not.toBe(null);
     expect(log.pendingEntries).toBe(3);
-    await held; // the turn ended: one commit
-    expect({ batches: group.batches, entries: group.entries, pending: log.pendingEntries }).toEqual({
-      batches: 1,
-      entries: 3,
-      pending: 0,
-    });
+    await held; // the turn ended: one commit, then one fsync of the WAL before the answers are released
+    expect({
+      batches: group.batches,
+      entries: group.entries,
+      syncs: group.syncs,
+      pending: log.pendingEntries,
+    }).toEqual({ batches: 1, entries: 3, syncs: 1, pending: 0 });
+    expect(group.hold()).toBe(null); // committed and synced: nothing to wait for
     await tick(10); // 4 + 4 at once (the bound), the last 2 at the end of the turn
     expect({ batches: group.batches, entries: group.entries }).toEqual({ batches: 4, entries: 13 });
+    // One sync in flight at a time: the batches committed meanwhile share the next one.
+    expect(group.syncs).toBeGreaterThanOrEqual(3);
+    expect(group.syncs).toBeLessThanOrEqual(4);
     expect(failures).toEqual([]);
     log.close();
   });
