@@ -8,15 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { Checkpointer } from '../../src/server/checkpoints.ts';
-import { openCommandLog } from '../../src/server/command-log.ts';
 import { LoggedDispatcher } from '../../src/server/recovery.ts';
 import { TimeTravel } from '../../src/server/time-travel.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { openedLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-checkpoint-pacing-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -24,21 +23,18 @@ const EVERY = 20;
 
 /** Two checkpoints' worth of registrations, then whether the second starts right after the first is written. */
 async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<boolean> {
-  const log = await openCommandLog(join(DIR, `${name}.db`), { knownDefects: DEFECT_NAMES });
-  if ('error' in log) throw new Error(log.error);
   const settings = { seed: SEED, startMs: START_MS, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
-  log.adopt({ ...settings, clockMode: 'manual', wallOffsetMs: 0 });
+  const log = await openedLog(join(DIR, `${name}.db`), { ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
   const dispatcher = new LoggedDispatcher(platform, ALL_ROUTES, log);
   // Any job is "costly" (pacedFromCpuMs 0), and the pause is 10^6 times its CPU: seconds at least.
+  const pacing = { everyCommands: EVERY, workerDutyMax, pacedFromCpuMs: 0 };
   const checkpointer = new Checkpointer({
     log,
     platform,
     timeTravel: new TimeTravel(platform, settings),
     clockMovedMs: 0,
-    everyCommands: EVERY,
-    workerDutyMax,
-    pacedFromCpuMs: 0,
+    ...pacing,
   });
   const register = (from: number): void => {
     for (let index = from; index < from + EVERY; index++) {
