@@ -1,6 +1,7 @@
 // A large checkpoint is written in parts over several turns of the event loop (checkpoint-store.ts
 // writeInParts): read back whole, byte for byte; the row comes last (a checkpoint dropped half-way
-// leaves no row, and its parts go at the next write); a small one is written inline.
+// leaves no row, and its parts go at the next write); a small one is written inline; the parts of a
+// checkpoint pushed out go a part per turn after the row.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,22 @@ describe('checkpoints written in parts', () => {
         seq: number;
       }>;
       expect(parts.map((row) => Number(row.seq))).toEqual([10]);
+      // A third large one pushes 10 out (CHECKPOINTS_KEPT): its parts go after the row, one per turn.
+      const written: number[] = [];
+      expect(
+        await store.writeInParts(
+          { seq: 40, atMs: 8, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}', state: large },
+          [],
+          () => new Uint8Array(),
+          { onTurn: (block) => written.push(block.wallMs), dropped: () => false },
+        ),
+      ).toBe(true);
+      const partsOfOne = Math.ceil(large.byteLength / PART_BYTES);
+      expect(written.length).toBe(partsOfOne + 1 + partsOfOne);
+      expect(store.newestFirst().map((header) => header.seq)).toEqual([40, 30]);
+      const left = log.database.prepare('SELECT seq, count(*) AS n FROM checkpoint_parts GROUP BY seq').all();
+      expect(left.map((row) => [Number(row['seq']), Number(row['n'])])).toEqual([[40, partsOfOne]]);
+      expect(Buffer.from(store.state(40) ?? new Uint8Array()).equals(Buffer.from(large))).toBe(true);
     } finally {
       log.close();
     }
