@@ -25,8 +25,10 @@
  * writes the whole batch in ONE SQLite transaction (journal_mode=WAL, synchronous=NORMAL: the
  * frames are in the kernel when it returns, so a kill -9 loses nothing committed), and `syncWal`
  * fsyncs the WAL off the event loop (wal-sync.ts: against power loss, as synchronous=FULL did
- * inside the commit; a failed sync poisons the log as a failed commit does). Nothing appended is durable before `commit` returns ok and a `syncWal`
- * started after it has returned; the caller (src/server/group-commit.ts) holds every answer until then. Bounds: the caller commits before
+ * inside the commit; a failed sync poisons the log as a failed commit does). Nothing appended is
+ * durable before `commit` returns ok (against a crash of afp), or before a `syncWal` started after
+ * it has returned (against power loss); the caller (src/server/group-commit.ts) holds every answer
+ * until the first, or with `--fsync-answers` the second. Bounds: the caller commits before
  * `pendingEntries`/`pendingChars` pass its limits. A failed commit poisons the log: the batch is
  * rolled back (what SQLite made durable, if anything, is replayed on the next start), every later
  * append or commit fails, and the server must stop (docs: "Durability").

@@ -1,26 +1,30 @@
 /**
  * Group commit for `afp serve --data`: requests are handled in memory in arrival order, their
  * log entries gather in the command log's open batch, one SQLite transaction commits the batch,
- * the WAL is fsynced off the event loop, and only then do that batch's answers leave. One fsync is
- * paid per sync instead of per request, and the loop never waits for one.
+ * and only then do that batch's answers leave; the WAL is fsynced off the event loop.
  *
  * When a batch commits: at the end of the event-loop turn that opened it (`setImmediate`: every
  * request whose bytes arrived in that turn is handled first, so the batch grows with the load and
  * a lone request waits for nothing but its own commit), or at once when it reaches
  * `entriesMax` entries or `charsMax` characters — the wait is bounded by one loop turn, the batch
  * by both limits. A commit writes the batch's frames into the WAL (synchronous=NORMAL: in the
- * kernel, safe from a kill -9 of afp), and then a sync (command-log.ts `syncWal`, an fdatasync on
- * libuv's pool) makes them safe from power loss. At most one sync is in flight: batches committed
- * meanwhile wait for the next, which starts as the current one returns, so under load one sync
- * covers every batch of the turns it overlapped (measured in bench/write-phase.ts).
+ * kernel, safe from a crash or kill -9 of afp), and then a sync (command-log.ts `syncWal`, an
+ * fdatasync on libuv's pool) makes them safe from power loss. At most one sync is in flight:
+ * batches committed meanwhile wait for the next, which starts as the current one returns.
+ * Answers leave at the commit by default (the promise is against the death of the process; a
+ * power loss may take the writes of the sync in flight), or after the sync with
+ * `answerAfterSync` (`--fsync-answers`: then a closed-loop client also waits for the disk's
+ * fsync latency, which bounds its rate — bench/write-phase.ts).
  *
  * Invariants:
- * - No answer leaves before every entry appended before it is committed and synced (`hold`): an
- *   answer of a request that changed nothing still waits for the open batch and for the sync of
- *   committed batches, since it may show state they wrote (a read after a write).
- * - A failed commit or sync rejects every hold not yet released (the edge answers 503), closes the
- *   gate at once (nothing more is handled: the state in memory is ahead of the disk) and calls
- *   `onFailure` once; afp serve then stops and exits 1, and the next start replays what is on disk.
+ * - No answer leaves before every entry appended before it is committed (and synced, with
+ *   `answerAfterSync`) (`hold`): an answer of a request that changed nothing still waits, since it
+ *   may show state those entries wrote (a read after a write).
+ * - A failed commit rejects its batch's holds (rolled back: the edge answers 503), a failed sync every
+ *   hold not yet released (what is on disk is unknown); either closes the gate at once (nothing more
+ *   is handled: the state in memory is ahead of the disk) and calls `onFailure` once; afp serve then
+ *   stops and exits 1, and the next start replays what is on disk. Batches committed before a failed
+ *   commit are in the WAL: their sync goes on (and releases their answers, with `answerAfterSync`).
  * - `flush` (a graceful close) commits and syncs on the calling thread: it returns with everything on disk.
  */
 import type { AnswerGate } from '../http/server.ts';
@@ -44,6 +48,12 @@ export interface GroupCommitOptions {
   readonly onCommitted?: () => void;
   readonly entriesMax?: number;
   readonly charsMax?: number;
+  /**
+   * true: an answer waits for the fsync of its batch (safe from power loss too; `afp serve
+   * --fsync-answers`). false (default): it leaves once its batch is committed, in the kernel (safe
+   * from a crash or kill -9 of afp); the fsync follows off the loop, one in flight at a time.
+   */
+  readonly answerAfterSync?: boolean;
 }
 
 export class GroupCommit implements AnswerGate {
@@ -52,6 +62,7 @@ export class GroupCommit implements AnswerGate {
   private readonly onCommitted: (() => void) | undefined;
   private readonly entriesMax: number;
   private readonly charsMax: number;
+  private readonly answerAfterSync: boolean;
   /** The holds of the open batch, created on the first hold. */
   private opened: PromiseWithResolvers<void> | null = null;
   /** Batches committed whose sync has not started yet, and their holds. */
@@ -71,6 +82,7 @@ export class GroupCommit implements AnswerGate {
     this.onCommitted = options.onCommitted;
     this.entriesMax = options.entriesMax ?? BATCH_ENTRIES_MAX;
     this.charsMax = options.charsMax ?? BATCH_CHARS_MAX;
+    this.answerAfterSync = options.answerAfterSync ?? false;
   }
 
   /** False once a commit or a sync failed: nothing more may be handled. */
@@ -96,7 +108,7 @@ export class GroupCommit implements AnswerGate {
   hold(): Promise<void> | null {
     if (this.failure !== null) return Promise.reject(new CommitFailed(this.failure));
     if (this.log.pendingEntries > 0) return (this.opened ??= deferred()).promise;
-    return (this.committed ?? this.syncing)?.promise ?? null;
+    return this.answerAfterSync ? ((this.committed ?? this.syncing)?.promise ?? null) : null;
   }
 
   /** Commits the open batch and syncs the WAL on this thread (a graceful close); true when entries were committed. */
@@ -133,7 +145,9 @@ export class GroupCommit implements AnswerGate {
     this.batches++;
     this.entries += outcome.entries;
     const committed = (this.committed ??= deferred());
-    if (opened !== null) committed.promise.then(opened.resolve, opened.reject);
+    if (this.answerAfterSync) {
+      if (opened !== null) committed.promise.then(opened.resolve, opened.reject);
+    } else opened?.resolve();
     this.startSync();
     return true;
   }

@@ -3,9 +3,10 @@
  * SQLite with journal_mode=WAL and synchronous=NORMAL: a commit writes its frames to FILE-wal (the
  * kernel has them: a kill -9 of afp loses nothing committed) but does not fsync. This file pays the
  * fsync that synchronous=FULL would have paid inside the commit, as `fdatasync(FILE-wal)` on libuv's
- * thread pool, so the loop goes on handling the next batch while the disk flushes the last one;
- * group-commit.ts releases a batch's answers only once a sync that started after its commit has
- * returned. So "answered" means "on disk" against power loss too, as with FULL.
+ * thread pool, so the loop goes on handling the next batch while the disk flushes the last one.
+ * group-commit.ts answers at the commit (safe from a crash of afp; a power loss may take the writes
+ * of the sync in flight), or with `--fsync-answers` only once a sync that started after the
+ * commit has returned: "answered" then means "on disk" against power loss too, as with FULL.
  * Why fdatasync of FILE-wal is enough: in WAL mode a transaction is durable once its frames (with the
  * commit frame) are on disk in the WAL; SQLite itself syncs the WAL before copying it into FILE
  * and FILE after (its own checkpoints, synchronous=NORMAL), and the WAL header when it reuses the

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
@@ -79,7 +79,12 @@ describe('group commit', () => {
       defects: [],
     });
     const failures: string[] = [];
-    const group = new GroupCommit({ log, onFailure: (error) => failures.push(error), entriesMax: 4 });
+    const group = new GroupCommit({
+      log,
+      onFailure: (error) => failures.push(error),
+      entriesMax: 4,
+      answerAfterSync: true,
+    });
     const tick = (count: number): Promise<void> | null => {
       for (let index = 0; index < count; index++) {
         log.appendAdmin({ kind: 'clock', fromMs: START_MS, toMs: START_MS });
@@ -105,6 +110,34 @@ describe('group commit', () => {
     expect(group.syncs).toBeGreaterThanOrEqual(3);
     expect(group.syncs).toBeLessThanOrEqual(4);
     expect(failures).toEqual([]);
+    log.close();
+  });
+
+  test('by default an answer leaves at its commit, before the fsync returns (which follows off the loop)', async () => {
+    const log = await openCommandLog(join(DIR, 'at-commit.db'), { knownDefects: DEFECT_NAMES });
+    if ('error' in log) throw new Error(log.error);
+    log.adopt({
+      seed: SEED,
+      startMs: START_MS,
+      clockMode: 'manual',
+      wallOffsetMs: 0,
+      config: DEFAULT_CONFIG,
+      faults: [],
+      closures: [],
+      defects: [],
+    });
+    const group = new GroupCommit({ log, onFailure: () => undefined });
+    log.appendAdmin({ kind: 'clock', fromMs: START_MS, toMs: START_MS });
+    group.appended();
+    await group.hold();
+    // Released in the turn of the commit: the fsync's callback (libuv's poll phase) cannot have run yet.
+    expect({ batches: group.batches, syncs: group.syncs, pending: log.pendingEntries }).toEqual({
+      batches: 1,
+      syncs: 0,
+      pending: 0,
+    });
+    expect(group.hold()).toBe(null);
+    await vi.waitFor(() => expect(group.syncs).toBe(1), { timeout: 10_000 });
     log.close();
   });
 
