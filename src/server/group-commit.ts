@@ -127,7 +127,7 @@ export class GroupCommit implements AnswerGate {
     return committed;
   }
 
-  /** Commits the open batch (its holds then wait for the next sync); true when entries were committed. */
+  /** Commits the open batch (its holds released now, or with answerAfterSync by the next sync); true when entries were committed. */
   private commit(): boolean {
     const opened = this.opened;
     this.opened = null;
