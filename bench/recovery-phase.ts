@@ -103,6 +103,7 @@ async function writeHistory(
     timeTravel: new TimeTravel(platform, settings),
     clockMovedMs: 0,
     everyCommands,
+    workerDutyMax: 1, // each checkpoint is waited for below: placed every `everyCommands`, never paced
   });
   const exchanges = mix.exchanges;
   const cycleMs = Math.max(1, (exchanges.at(-1)?.atMs ?? mix.startMs) - mix.startMs + 1);

@@ -5,9 +5,10 @@
  * writers over keep-alive sockets, each registering new agents (POST /register, a fresh agent id
  * and a fresh X-Forwarded-For address per request, so no limit binds: every answer is a 201 and
  * every request a logged state change) until the round's time is up.
- * Why a saturating load: group commit pays one fsync per batch, and a batch holds what arrived
- * while the previous commit ran; one client waiting on each answer (the mix's dependent lanes and
- * clock moves) pays a whole fsync per round trip, which measures the disk's latency, not afp.
+ * Why a saturating load: group commit pays one fsync (off the loop) per batch or run of batches,
+ * and a batch holds what arrived while the previous sync ran; one client waiting on each answer
+ * (the mix's dependent lanes and clock moves) pays a whole fsync per round trip, which measures
+ * the disk's latency, not afp.
  * Checkpoints inside the round: the --data server takes one every BENCH_CHECKPOINT_EVERY commands
  * (lower than serve's default, so that even a short round crosses several and the figure includes
  * what checkpoints cost); the round reports how many the server wrote and the longest it says one

@@ -172,6 +172,11 @@ const SERVE: CommandDefinition = {
         'with --data: a damaged FILE goes on from its intact prefix (kept as FILE.damaged) instead of refusing to start',
     },
     {
+      name: 'fsync-answers',
+      description:
+        'with --data: answer a write once the log is fsynced (safe from power loss too; a client that waits on each answer also waits on the disk) instead of once it is committed (safe from a crash or kill -9; the fsync follows within milliseconds)',
+    },
+    {
       name: 'max-in-flight',
       value: 'N',
       description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)',

@@ -120,6 +120,8 @@ export interface ServeFlags {
   readonly checkpointEvery?: number;
   /** With --data: a damaged FILE goes on from its intact prefix (log-salvage.ts) instead of refusing to start. */
   readonly salvage?: true;
+  /** With --data: answers wait for the log's fsync (--fsync-answers), not only for its commit. */
+  readonly fsyncAnswers?: true;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
   /** --rules FILE (only with --dialect deployed). */
@@ -184,6 +186,8 @@ export function parseServeArgs(
     errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
   const salvage = args.flags['salvage'] === true;
   if (salvage && data === undefined) errors.push('--salvage needs --data (it salvages a damaged command log)');
+  const fsyncAnswers = args.flags['fsync-answers'] === true;
+  if (fsyncAnswers && data === undefined) errors.push('--fsync-answers needs --data (it is about the command log)');
   const edge = parseEdge(stringFlag(args, 'host'), args.lists['trust-proxy'] ?? [], errors);
   const seedGiven = stringFlag(args, 'seed');
   const seed = seedGiven ?? (scenario === undefined && data === undefined && !edge.beyondLoopback ? '1' : undefined);
@@ -241,6 +245,7 @@ export function parseServeArgs(
         clockGiven: stringFlag(args, 'clock') !== undefined,
         ...(checkpointEvery === undefined ? {} : { checkpointEvery }),
         ...(salvage ? { salvage: true as const } : {}),
+        ...(fsyncAnswers ? { fsyncAnswers: true as const } : {}),
       };
 }
 
@@ -439,6 +444,7 @@ async function serveUntilSignal(
       ...settings.options,
       ...(commandLog === undefined ? {} : { commandLog }),
       ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }),
+      ...(flags.fsyncAnswers === true ? { fsyncAnswers: true } : {}),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

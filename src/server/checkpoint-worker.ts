@@ -21,6 +21,7 @@ import {
   type CheckpointWorkerData,
 } from './checkpoints.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
+import { startBlock } from './loop-block.ts';
 import { recoverPlatform, replayCommands, type ReplayPosition, type ReplaySource } from './recovery.ts';
 
 /** The worker's start: the base checkpoint as a checkpoint store, and the first job's rows as the log. */
@@ -90,7 +91,7 @@ function run(
     atMs: Number(atMs),
     stored: new Set(job.storedImageIds),
   });
-  return { reply: { kind: 'encoded', ...taken }, replica: position };
+  return { reply: { kind: 'encoded', cpuMs: 0, ...taken }, replica: position };
 }
 
 function start(data: CheckpointWorkerData): void {
@@ -107,9 +108,10 @@ function start(data: CheckpointWorkerData): void {
     rows = [];
     let reply: CheckpointReply;
     try {
+      const ended = startBlock();
       const outcome = run(data, job, replica);
       replica = outcome.replica;
-      reply = outcome.reply;
+      reply = outcome.reply.kind === 'encoded' ? { ...outcome.reply, cpuMs: ended().cpuMs } : outcome.reply;
     } catch (error) {
       replica = null;
       reply = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };

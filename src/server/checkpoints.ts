@@ -23,8 +23,9 @@
  * rows plus one encoding. The blob is written in 1 MB parts, one per turn (checkpoint-store.ts
  * writeInParts), where one transaction of the whole 61 MB blocked the loop ≈0.8–1.1 s; the worker
  * also computes the checkpoint's SHA-256 (checkpoint-codec.ts), so the loop never hashes it.
- * Limit: one checkpoint in flight at a time, so under a load the worker cannot keep up with, the
- * interval stretches to what it can (a longer tail after a crash), never a queue of jobs.
+ * Limit: one checkpoint in flight at a time, and the next paced by what the last one took
+ * (WORKER_DUTY_MAX), so under a heavy write load the interval stretches (a longer tail after a
+ * crash), never a queue of jobs nor a worker that takes the writes' CPU.
  */
 import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../core/module-url.ts';
@@ -46,6 +47,19 @@ import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 
 /** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 0.8 s of CPU on a loaded VM). */
 export const CHECKPOINT_EVERY_COMMANDS = 20_000;
+/**
+ * The share of the time the checkpoint worker may be busy under a steady write load: after a job
+ * that cost the worker C ms of CPU (its replay and encoding, its start-up excluded), the next one
+ * starts no sooner than C × (1/WORKER_DUTY_MAX − 1) ms after it was written. Why: the worker
+ * shares the machine's cores with the loop (and, on a 2-core machine, with the load), and encoding
+ * the whole state grows with the state, so a worker always busy took a growing share of the CPU
+ * the writes need (bench: durable writes at 0.38–0.48 of in-memory). Only jobs of at least
+ * PACED_FROM_CPU_MS are paced: a small state (a test, a scenario) checkpoints every
+ * `everyCommands` as before. The cost: under a heavy write load on a large state the tail a
+ * recovery replays is longer, about the writes of (1/WORKER_DUTY_MAX) × C ms.
+ */
+export const WORKER_DUTY_MAX = 0.25;
+export const PACED_FROM_CPU_MS = 100;
 /** How long a graceful close waits for the checkpoint in flight (it is dropped after: the log is complete without it). */
 const CLOSE_WAIT_MS = 30_000;
 
@@ -84,6 +98,8 @@ export type CheckpointMessage =
 export type CheckpointReply =
   | {
       readonly kind: 'encoded';
+      /** The worker thread's CPU time for this job: the replay of its rows and the encoding. */
+      readonly cpuMs: number;
       readonly checkpoint: StoredCheckpoint;
       readonly held: readonly string[];
       readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }>;
@@ -150,6 +166,8 @@ export class Checkpointer {
   private readonly platform: Platform;
   private readonly timeTravel: TimeTravel;
   private readonly everyCommands: number;
+  private readonly workerDutyMax: number;
+  private readonly pacedFromCpuMs: number;
   private lastSeq = 0;
   private clockMovedMs = 0;
   private worker: Worker | null = null;
@@ -172,6 +190,9 @@ export class Checkpointer {
   private blockingMsMax = 0;
   private blockingCpuMsMax = 0;
 
+  /** No checkpoint starts before this instant (performance.now(); WORKER_DUTY_MAX). */
+  private pausedUntilMs = 0;
+
   /** Checkpoints known whole: the one recovery loaded and those written since (the worker starts from the newest of them). */
   private readonly sound = new Set<number>();
 
@@ -182,6 +203,10 @@ export class Checkpointer {
     clockMovedMs: number;
     loadedSeq?: number | undefined;
     everyCommands?: number;
+    /** WORKER_DUTY_MAX unless given (1: no pacing, a checkpoint every `everyCommands` whatever it costs). */
+    workerDutyMax?: number;
+    /** PACED_FROM_CPU_MS unless given: the least CPU a job costs the worker to pause the next one. */
+    pacedFromCpuMs?: number;
     onError?: (message: string) => void;
   }) {
     if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
@@ -190,6 +215,8 @@ export class Checkpointer {
     this.platform = options.platform;
     this.timeTravel = options.timeTravel;
     this.everyCommands = options.everyCommands ?? CHECKPOINT_EVERY_COMMANDS;
+    this.workerDutyMax = options.workerDutyMax ?? WORKER_DUTY_MAX;
+    this.pacedFromCpuMs = options.pacedFromCpuMs ?? PACED_FROM_CPU_MS;
     this.clockMovedMs = options.clockMovedMs;
     this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
     this.onError = options.onError ?? (() => undefined);
@@ -242,8 +269,8 @@ export class Checkpointer {
    */
   afterRequest(): boolean {
     if (this.inFlight !== null) return false;
-    const seq = this.store.lastCommandSeq();
-    if (seq - this.lastSeq < this.everyCommands) return false;
+    const seq = this.log.lastSeq;
+    if (seq - this.lastSeq < this.everyCommands || performance.now() < this.pausedUntilMs) return false;
     if (this.onLoopNext) {
       const ended = startBlock();
       this.onLoopNext = false;
@@ -401,6 +428,8 @@ export class Checkpointer {
       });
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
       this.sound.add(reply.checkpoint.seq);
+      if (reply.cpuMs >= this.pacedFromCpuMs)
+        this.pausedUntilMs = performance.now() + reply.cpuMs * (1 / this.workerDutyMax - 1);
       this.noteCost({
         seq: inFlight.seq,
         blockingMs: inFlight.blockingMs,

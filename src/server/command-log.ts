@@ -22,9 +22,13 @@
  * query, no body. recovery.ts decides which shape a request gets (LoggedDispatcher).
  *
  * Group commit: `appendRequest`/`appendAdmin` add an entry to the open batch, in memory; `commit`
- * writes the whole batch in ONE SQLite transaction (journal_mode=WAL, synchronous=FULL: the WAL is
- * fsynced at each commit). Nothing appended is durable before `commit` returns ok; the caller
- * (src/server/group-commit.ts) holds every answer until then. Bounds: the caller commits before
+ * writes the whole batch in ONE SQLite transaction (journal_mode=WAL, synchronous=NORMAL: the
+ * frames are in the kernel when it returns, so a kill -9 loses nothing committed), and `syncWal`
+ * fsyncs the WAL off the event loop (wal-sync.ts: against power loss, as synchronous=FULL did
+ * inside the commit; a failed sync poisons the log as a failed commit does). Nothing appended is
+ * durable before `commit` returns ok (against a crash of afp), or before a `syncWal` started after
+ * it has returned (against power loss); the caller (src/server/group-commit.ts) holds every answer
+ * until the first, or with `--fsync-answers` the second. Bounds: the caller commits before
  * `pendingEntries`/`pendingChars` pass its limits. A failed commit poisons the log: the batch is
  * rolled back (what SQLite made durable, if anything, is replayed on the next start), every later
  * append or commit fails, and the server must stop (docs: "Durability").
@@ -62,6 +66,7 @@ import {
 } from '../services/trading/trading-record.ts';
 import type { AdminCommand } from './admin.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
+import { WalSync } from './wal-sync.ts';
 import type { ClockMode } from './serve-clock.ts';
 
 export const COMMAND_LOG_SCHEMA_VERSION = 2;
@@ -200,7 +205,7 @@ export async function openCommandLog(file: string, options: OpenOptions): Promis
     const mode = db.prepare('PRAGMA journal_mode=WAL').get() as { journal_mode?: unknown } | undefined;
     if (mode?.journal_mode !== 'wal')
       throw new Error(`cannot use write-ahead logging (journal_mode ${String(mode?.journal_mode)})`);
-    db.exec('PRAGMA synchronous=FULL');
+    db.exec('PRAGMA synchronous=NORMAL'); // the WAL's fsync is paid off the loop (wal-sync.ts)
     db.exec('BEGIN IMMEDIATE; COMMIT'); // takes the exclusive lock now, not at the first append
     const header = readHeader(db);
     const settings = header.kind === 'afp' ? readSettings(db, options) : null;
@@ -226,12 +231,16 @@ export class CommandLog {
   /** Set by a failed commit: the log takes nothing more. */
   private failure: string | null = null;
   private hasCrc: boolean | undefined = undefined;
+  private readonly walSync: WalSync;
+  /** The seq of the last entry committed, once read (then kept by `commit`: no query per batch). */
+  private committedSeq: number | null = null;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
     this.db = db;
     this.currentSettings = settings;
     this.existed = settings !== null;
+    this.walSync = new WalSync(file);
   }
 
   /** The settings in force: the stored ones, or those adopted into a new log; null before adopt(). */
@@ -377,6 +386,16 @@ export class CommandLog {
     return this.pendingCharCount;
   }
 
+  /** The seq of the last entry committed (0: none). */
+  get lastSeq(): number {
+    if (this.committedSeq === null) {
+      const row = this.db.prepare('SELECT max(seq) AS seq FROM commands').get() as
+        { seq: number | bigint | null } | undefined;
+      this.committedSeq = Number(row?.seq ?? 0);
+    }
+    return this.committedSeq;
+  }
+
   /** Why the log takes nothing more (a failed commit), or null. */
   get failed(): string | null {
     return this.failure;
@@ -394,10 +413,12 @@ export class CommandLog {
     this.pendingCharCount = 0;
     try {
       const insert = this.insert();
+      const before = this.lastSeq;
       this.db.exec('BEGIN IMMEDIATE');
       for (const row of rows)
         insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
+      this.committedSeq = before + rows.length; // seq is the rowid: one more per row, no gaps in one transaction
       return { ok: true, entries: rows.length };
     } catch (error) {
       this.failure = `--data ${this.file}: cannot commit ${rows.length} entries: ${error instanceof Error ? error.message : String(error)}`;
@@ -408,6 +429,22 @@ export class CommandLog {
       }
       return { ok: false, error: this.failure };
     }
+  }
+
+  /**
+   * Makes every batch committed before this call durable against power loss too (fdatasync of the
+   * WAL on libuv's pool, wal-sync.ts); `done(null)` then, or `done(error)`: a failed sync poisons the
+   * log like a failed commit. One at a time (group-commit.ts starts the next when one returns).
+   */
+  syncWal(done: (error: string | null) => void): void {
+    // After a failed commit too: the batches committed before it are in the WAL, and their answers wait for this.
+    this.walSync.sync((error) => done(error === null ? null : this.poison(error)));
+  }
+
+  /** `syncWal` on this thread (a graceful close); null when synced. */
+  syncWalNow(): string | null {
+    const error = this.walSync.syncNow();
+    return error === null ? null : this.poison(error);
   }
 
   /** Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
@@ -453,6 +490,7 @@ export class CommandLog {
       for (const row of rows)
         insert.run(row.seq, row.at_ms, row.kind, row.entry, row.body, rowCrc(row.at_ms, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
+      this.committedSeq = null;
     } catch (error) {
       this.db.exec('ROLLBACK');
       throw error;
@@ -470,7 +508,13 @@ export class CommandLog {
   }
 
   close(): void {
+    this.walSync.close();
     if (this.db.isOpen) this.db.close();
+  }
+
+  private poison(error: string): string {
+    this.failure ??= `--data ${this.file}: ${error}`;
+    return this.failure;
   }
 
   private stage(row: PendingRow): void {

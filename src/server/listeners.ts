@@ -104,6 +104,8 @@ export interface ServeOptions {
   readonly limiterEntriesMax?: number;
   /** With a commandLog: commands between two checkpoints (default CHECKPOINT_EVERY_COMMANDS; tests use small ones). */
   readonly checkpointEveryCommands?: number;
+  /** With a commandLog: an answer waits for the log's fsync too (`--fsync-answers`; group-commit.ts `answerAfterSync`). */
+  readonly fsyncAnswers?: boolean;
   /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
   readonly layout?: ServeLayout;
   /** Overload bounds shared by every listener (src/server/load-shedder.ts); absent = SHED_DEFAULTS. */
@@ -184,6 +186,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           log: commandLog,
           onFailure: (error) => logFailure.resolve(error),
           onCommitted: () => afterCommit(),
+          answerAfterSync: options.fsyncAnswers === true,
         });
   const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout, group);
   const lock = new PlatformLock({

@@ -404,6 +404,7 @@ describe('the report says how steady the rounds were', () => {
       'serve --data writes/s / in-memory writes/s   best 0.833  median 0.846  target >= 0.80  PASS',
     );
     expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
+    expect(formatTable(withHttp(250))).toContain('\n  per round: 0.800  0.440\n');
     expect(formatTable(withHttp(250))).toContain(
       '  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)',
     );
@@ -411,10 +412,11 @@ describe('the report says how steady the rounds were', () => {
       "  longest block of the --data server's event loop by a checkpoint (its own measure): cpu 8.5 ms, wall 12.3 ms (target <= 50 ms)",
     );
     const json = JSON.parse(formatJson(withHttp(250))) as {
-      ratios: { durable_over_memory: { best: number } };
+      ratios: { durable_over_memory: { best: number }; durable_over_memory_per_round: number[] };
       target: { durable_over_memory_min: number; durable_verdict: string };
     };
     expect(json.ratios.durable_over_memory.best).toBeCloseTo(0.8, 9);
+    expect(json.ratios.durable_over_memory_per_round.map((value) => value.toFixed(3))).toEqual(['0.800', '0.440']);
     expect(json.target).toMatchObject({ durable_over_memory_min: 0.8, durable_verdict: 'MISS' });
   });
 });

@@ -7,33 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { DEFECT_NAMES, parseServeArgs } from '../../src/cli/serve.ts';
+import { parseServeArgs } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
+import type { CommandLog } from '../../src/server/command-log.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { LOG_SETTINGS, openedLog } from '../fixtures/command-logs.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-admin-input-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function opened(file: string): Promise<CommandLog> {
-  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
-  if ('error' in log) throw new Error(log.error);
-  expect(
-    log.adopt({
-      seed: SEED,
-      startMs: START_MS,
-      clockMode: 'manual',
-      wallOffsetMs: 0,
-      config: DEFAULT_CONFIG,
-      faults: [],
-      closures: [],
-      defects: [],
-    }),
-  ).toEqual([]);
-  return log;
+  return openedLog(file, LOG_SETTINGS);
 }
 
 async function post(

@@ -1,13 +1,15 @@
 // A large checkpoint is written in parts over several turns of the event loop (checkpoint-store.ts
 // writeInParts): read back whole, byte for byte; the row comes last (a checkpoint dropped half-way
-// leaves no row, and its parts go at the next write); a small one is written inline.
+// leaves no row, and its parts go at the next write); a small one is written inline; the parts of a
+// checkpoint pushed out go a part per turn after the row.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
 import { CheckpointStore, INLINE_BYTES_MAX, PART_BYTES } from '../../src/server/checkpoint-store.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
+import type { BlockTime } from '../../src/server/loop-block.ts';
+import { LOG_SETTINGS } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-parts-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -15,16 +17,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 async function freshLog(name: string): Promise<CommandLog> {
   const log = await openCommandLog(join(DIR, name), { knownDefects: [] });
   if ('error' in log) throw new Error(log.error);
-  log.adopt({
-    seed: '1',
-    startMs: 0,
-    clockMode: 'manual',
-    wallOffsetMs: 0,
-    config: DEFAULT_CONFIG,
-    faults: [],
-    closures: [],
-    defects: [],
-  });
+  log.adopt({ ...LOG_SETTINGS, seed: '1', startMs: 0 });
   return log;
 }
 
@@ -79,6 +72,17 @@ describe('checkpoints written in parts', () => {
         seq: number;
       }>;
       expect(parts.map((row) => Number(row.seq))).toEqual([10]);
+      // A third large one pushes 10 out (CHECKPOINTS_KEPT): its parts go after the row, one per turn.
+      const written: number[] = [];
+      const checkpoint = { seq: 40, atMs: 8, codec: 'c', travel: '{"lastNumber":0,"held":[],"clockMovedMs":0}' };
+      const turns40 = { onTurn: (block: BlockTime) => written.push(block.wallMs), dropped: () => false };
+      expect(await store.writeInParts({ ...checkpoint, state: large }, [], () => new Uint8Array(), turns40)).toBe(true);
+      const partsOfOne = Math.ceil(large.byteLength / PART_BYTES);
+      expect(written.length).toBe(partsOfOne + 1 + partsOfOne);
+      expect(store.newestFirst().map((header) => header.seq)).toEqual([40, 30]);
+      const left = log.database.prepare('SELECT seq, count(*) AS n FROM checkpoint_parts GROUP BY seq').all();
+      expect(left.map((row) => [Number(row['seq']), Number(row['n'])])).toEqual([[40, partsOfOne]]);
+      expect(Buffer.from(store.state(40) ?? new Uint8Array()).equals(Buffer.from(large))).toBe(true);
     } finally {
       log.close();
     }

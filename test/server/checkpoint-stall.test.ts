@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe } from '../../src/server/listeners.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
-import { openedLog } from '../fixtures/command-logs.ts';
+import { LOG_SETTINGS, openedLog } from '../fixtures/command-logs.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-stall-'));
@@ -19,16 +18,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 describe('checkpoints and the event loop', () => {
   test('GET /health stays answered while checkpoints are taken under writes', async () => {
     const startMs = Date.UTC(2026, 0, 1);
-    const log = await openedLog(join(DIR, 'stall.afp'), {
-      seed: '9',
-      startMs,
-      clockMode: 'manual',
-      wallOffsetMs: 0,
-      config: DEFAULT_CONFIG,
-      faults: [],
-      closures: [],
-      defects: [],
-    });
+    const log = await openedLog(join(DIR, 'stall.afp'), { ...LOG_SETTINGS, seed: '9', startMs });
     const handle = await startServe({
       trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,

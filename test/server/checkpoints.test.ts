@@ -15,7 +15,7 @@ import type { CommandLog } from '../../src/server/command-log.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { START_MS } from '../client/fixtures.ts';
-import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
+import { LOG_SETTINGS, openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 import { buildWorld, HOUR_MS, urlTarget, type Target, type World } from './time-travel-world.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
@@ -56,18 +56,7 @@ describe('checkpoints', () => {
   test('checkpoint + tail = full replay = live, by state digest; no key at rest; unusable checkpoints are skipped', async () => {
     const file = join(DIR, 'history.afp');
     const log = await opened(file);
-    expect(
-      log.adopt({
-        seed: SEED,
-        startMs: START_MS,
-        clockMode: 'manual',
-        wallOffsetMs: 0,
-        config: DEFAULT_CONFIG,
-        faults: [],
-        closures: [],
-        defects: [],
-      }),
-    ).toEqual([]);
+    expect(log.adopt({ ...LOG_SETTINGS, seed: SEED })).toEqual([]);
     const lines: string[] = [];
     const served = await startServe({
       trustedProxies: LOOPBACK_PROXIES,

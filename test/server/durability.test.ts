@@ -27,9 +27,9 @@ import {
 } from '../../src/server/command-log.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { credentialOf, resumeAtMs, type RecoveryStats } from '../../src/server/recovery.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { inProcessSetup, SEED, START_MS, type InProcessSetup } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { LOG_SETTINGS } from '../fixtures/command-logs.ts';
 import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
@@ -333,17 +333,7 @@ async function opened(file: string): Promise<CommandLog> {
 }
 
 function settings(overrides: Partial<LogSettings> = {}): LogSettings {
-  return {
-    seed: SEED,
-    startMs: START_MS,
-    clockMode: 'manual',
-    wallOffsetMs: 0,
-    config: DEFAULT_CONFIG,
-    faults: [],
-    closures: [],
-    defects: [],
-    ...overrides,
-  };
+  return { ...LOG_SETTINGS, ...overrides };
 }
 
 describe('recovery seams', () => {

@@ -4,40 +4,28 @@
  * at once), concurrent requests are all answered and all recovered, and
  * a failed commit (the real SQLITE_FULL of `PRAGMA max_page_count`) answers 503 for its whole
  * batch, closes the server to further work and reports the failure, while the log keeps exactly
- * the batches committed before it.
+ * the batches committed before it. An answer leaves at its batch's commit, before the WAL's fsync
+ * returns; with --fsync-answers only after it (and the flag needs --data).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { afterAll, describe, expect, test } from 'vitest';
-import { DEFECT_NAMES } from '../../src/cli/serve.ts';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
+import type { CommandLog } from '../../src/server/command-log.ts';
 import { GroupCommit } from '../../src/server/group-commit.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { runCliChild } from '../fixtures/cli-child.ts';
+import { LOG_SETTINGS, openedLog } from '../fixtures/command-logs.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-group-commit-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-async function served(file: string): Promise<{ log: CommandLog; handle: ServeHandle }> {
-  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
-  if ('error' in log) throw new Error(log.error);
-  expect(
-    log.adopt({
-      seed: SEED,
-      startMs: START_MS,
-      clockMode: 'manual',
-      wallOffsetMs: 0,
-      config: DEFAULT_CONFIG,
-      faults: [],
-      closures: [],
-      defects: [],
-    }),
-  ).toEqual([]);
+async function served(file: string, fsyncAnswers = false): Promise<{ log: CommandLog; handle: ServeHandle }> {
+  const log = await openedLog(file, LOG_SETTINGS);
   const handle = await startServe({
     trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
@@ -45,6 +33,7 @@ async function served(file: string): Promise<{ log: CommandLog; handle: ServeHan
     port: 0,
     clockMode: 'manual',
     commandLog: log,
+    fsyncAnswers,
     log: () => undefined,
   });
   return { log, handle };
@@ -66,20 +55,14 @@ function registerAll(handle: ServeHandle, prefix: string, count: number): Promis
 
 describe('group commit', () => {
   test('one transaction per event-loop turn, and at once past the entry bound', async () => {
-    const log = await openCommandLog(join(DIR, 'unit.db'), { knownDefects: DEFECT_NAMES });
-    if ('error' in log) throw new Error(log.error);
-    log.adopt({
-      seed: SEED,
-      startMs: START_MS,
-      clockMode: 'manual',
-      wallOffsetMs: 0,
-      config: DEFAULT_CONFIG,
-      faults: [],
-      closures: [],
-      defects: [],
-    });
+    const log = await openedLog(join(DIR, 'unit.db'), LOG_SETTINGS);
     const failures: string[] = [];
-    const group = new GroupCommit({ log, onFailure: (error) => failures.push(error), entriesMax: 4 });
+    const group = new GroupCommit({
+      log,
+      onFailure: (error) => failures.push(error),
+      entriesMax: 4,
+      answerAfterSync: true,
+    });
     const tick = (count: number): Promise<void> | null => {
       for (let index = 0; index < count; index++) {
         log.appendAdmin({ kind: 'clock', fromMs: START_MS, toMs: START_MS });
@@ -91,15 +74,37 @@ describe('group commit', () => {
     const held = tick(3);
     expect(held).not.toBe(null);
     expect(log.pendingEntries).toBe(3);
-    await held; // the turn ended: one commit
-    expect({ batches: group.batches, entries: group.entries, pending: log.pendingEntries }).toEqual({
-      batches: 1,
-      entries: 3,
-      pending: 0,
-    });
+    await held; // the turn ended: one commit, then one fsync of the WAL before the answers are released
+    expect({
+      batches: group.batches,
+      entries: group.entries,
+      syncs: group.syncs,
+      pending: log.pendingEntries,
+    }).toEqual({ batches: 1, entries: 3, syncs: 1, pending: 0 });
+    expect(group.hold()).toBe(null); // committed and synced: nothing to wait for
     await tick(10); // 4 + 4 at once (the bound), the last 2 at the end of the turn
     expect({ batches: group.batches, entries: group.entries }).toEqual({ batches: 4, entries: 13 });
+    // One sync in flight at a time: the batches committed meanwhile share the next one.
+    expect(group.syncs).toBeGreaterThanOrEqual(3);
+    expect(group.syncs).toBeLessThanOrEqual(4);
     expect(failures).toEqual([]);
+    log.close();
+  });
+
+  test('by default an answer leaves at its commit, before the fsync returns (which follows off the loop)', async () => {
+    const log = await openedLog(join(DIR, 'at-commit.db'), LOG_SETTINGS);
+    const group = new GroupCommit({ log, onFailure: () => undefined });
+    log.appendAdmin({ kind: 'clock', fromMs: START_MS, toMs: START_MS });
+    group.appended();
+    await group.hold();
+    // Released in the turn of the commit: the fsync's callback (libuv's poll phase) cannot have run yet.
+    expect({ batches: group.batches, syncs: group.syncs, pending: log.pendingEntries }).toEqual({
+      batches: 1,
+      syncs: 0,
+      pending: 0,
+    });
+    expect(group.hold()).toBe(null);
+    await vi.waitFor(() => expect(group.syncs).toBe(1), { timeout: 10_000 });
     log.close();
   });
 
@@ -159,5 +164,40 @@ describe('group commit', () => {
       await again.handle.close();
       again.log.close();
     }
+  });
+
+  test('--fsync-answers: answers wait for the fsync of their batch; all answered, all there after a restart', async () => {
+    const file = join(DIR, 'synced.db');
+    const { log, handle } = await served(file, true);
+    const group = handle.groupCommit ?? expect.unreachable('a group commit');
+    const api = handle.urls.api ?? '';
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, index) => {
+        const answer = await fetch(`${api}/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.3.0.${index}` },
+          body: JSON.stringify({ agent_id: `s${index}` }),
+        });
+        // Its batch was committed and synced before this answer left (at the commit, the first ones would see 0 syncs).
+        return { status: answer.status, synced: group.syncs > 0 };
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: 40 }, () => ({ status: 201, synced: true })));
+    expect(group.entries).toBe(40);
+    await handle.close();
+    log.close();
+    const again = await served(file);
+    try {
+      expect(again.handle.recovery?.commands).toBe(40);
+    } finally {
+      await again.handle.close();
+      again.log.close();
+    }
+  });
+
+  test('--fsync-answers without --data: exit 2, naming what it needs', async () => {
+    const ran = await runCliChild(['serve', '--fsync-answers', '--port', '0']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--fsync-answers needs --data');
   });
 });

@@ -17,23 +17,13 @@ import type { Platform } from '../../src/platform/platform.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
 import { applyClockMove, applyWalletMint } from '../../src/server/admin.ts';
 import type { CommandLog, LogSettings } from '../../src/server/command-log.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
-import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
+import { LOG_SETTINGS, openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-wallet-custody-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
-const SETTINGS: LogSettings = {
-  seed: SEED,
-  startMs: START_MS,
-  clockMode: 'manual',
-  wallOffsetMs: 0,
-  config: DEFAULT_CONFIG,
-  faults: [],
-  closures: [],
-  defects: [],
-};
+const SETTINGS: LogSettings = LOG_SETTINGS;
 
 const opened = (file: string): Promise<CommandLog> => openedLog(file, SETTINGS);
 

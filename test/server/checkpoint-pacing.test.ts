@@ -1,0 +1,65 @@
+/**
+ * Checkpoint pacing (src/server/checkpoints.ts WORKER_DUTY_MAX): after a checkpoint whose job cost
+ * the worker at least `pacedFromCpuMs` of CPU, the next one waits for its pause even when
+ * `everyCommands` more commands were committed; without pacing (duty 1) it starts at once. A real
+ * command log, a real worker thread, real registrations through the logged dispatcher.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { Platform } from '../../src/platform/platform.ts';
+import { Checkpointer } from '../../src/server/checkpoints.ts';
+import { LoggedDispatcher } from '../../src/server/recovery.ts';
+import { TimeTravel } from '../../src/server/time-travel.ts';
+import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
+import { SEED, START_MS } from '../client/fixtures.ts';
+import { openedLog } from '../fixtures/command-logs.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-checkpoint-pacing-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+const EVERY = 20;
+
+/** Two checkpoints' worth of registrations, then whether the second starts right after the first is written. */
+async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<boolean> {
+  const settings = { seed: SEED, startMs: START_MS, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
+  const log = await openedLog(join(DIR, `${name}.db`), { ...settings, clockMode: 'manual', wallOffsetMs: 0 });
+  const platform = new Platform(settings);
+  const dispatcher = new LoggedDispatcher(platform, ALL_ROUTES, log);
+  // Any job is "costly" (pacedFromCpuMs 0), and the pause is 10^6 times its CPU: seconds at least.
+  const pacing = { everyCommands: EVERY, workerDutyMax, pacedFromCpuMs: 0 };
+  const checkpointer = new Checkpointer({
+    log,
+    platform,
+    timeTravel: new TimeTravel(platform, settings),
+    clockMovedMs: 0,
+    ...pacing,
+  });
+  const register = (from: number): void => {
+    for (let index = from; index < from + EVERY; index++) {
+      const request = { mount: 'api', method: 'POST', path: '/register', body: { agent_id: `p${index}` } } as const;
+      expect(dispatcher.dispatch(request, START_MS, `10.2.0.${index}`).status).toBe(201);
+    }
+    const committed = log.commit();
+    if (!committed.ok) throw new Error(committed.error);
+  };
+  try {
+    register(0);
+    expect(checkpointer.afterRequest()).toBe(true);
+    await checkpointer.idle();
+    expect(checkpointer.view().newest_seq).toBe(EVERY);
+    register(EVERY);
+    return checkpointer.afterRequest();
+  } finally {
+    await checkpointer.stop();
+    log.close();
+  }
+}
+
+describe('checkpoint pacing', () => {
+  test('a costly checkpoint pauses the next one past its command count; unpaced, it starts at once', async () => {
+    expect(await secondStartsAtOnce('paced', 1e-6)).toBe(false);
+    expect(await secondStartsAtOnce('unpaced', 1)).toBe(true);
+  });
+});
