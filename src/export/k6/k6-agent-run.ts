@@ -59,6 +59,12 @@ export interface K6Api {
   /** `http.expectedStatuses(...)`: the statuses k6 does not count in http_req_failed. */
   readonly expected: unknown;
   check(passed: boolean, name: string): void;
+  /**
+   * Counts an agent step that came more than V arrivals after afp load's ring reached the agent
+   * (metric afp_late_agent_steps): its VU got too few turns to keep the schedule, as an arrival
+   * afp load drops; k6's dropped_iterations does not count it.
+   */
+  late(): void;
   nowMs(): number;
   /** exec.vu.idInInstance, exec.instance.vusInitialized, exec.scenario.iterationInTest and iterationInInstance. */
   vu(): {
@@ -161,6 +167,8 @@ export class K6AgentRun {
     const reach = this.config.openModel ? vu.iterationInInstance + vu.ofInstance - 1 : Number.POSITIVE_INFINITY;
     const owned = this.next(state, reach);
     if (owned === null) return;
+    if (this.config.openModel && owned.position + owned.runs * state.ringSize < vu.iterationInInstance - vu.ofInstance)
+      this.api.late();
     if (owned.turn === null) {
       const agent = state.build(owned.slot);
       owned.turn = new LiveTurn(agent);

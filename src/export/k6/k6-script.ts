@@ -105,6 +105,7 @@ function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown)
   return `import http from 'k6/http';
 import { check } from 'k6';
 import exec from 'k6/execution';
+import { Counter } from 'k6/metrics';
 ${archetypeImports(scenario)}
 import { K6AgentRun } from ${JSON.stringify(rootModule('src/export/k6/k6-agent-run'))};
 import { k6Setup } from ${JSON.stringify(rootModule('src/export/k6/k6-setup'))};
@@ -118,11 +119,15 @@ const segment = () => {
   const given = exec.test.options.executionSegment;
   return given === null || given === undefined || String(given) === '' ? null : String(given);
 };
+// Agent steps that came more than a VU count of arrivals after afp load's ring reached them: the
+// VUs could not keep the schedule (dropped_iterations does not count an arrival a VU took late).
+const lateSteps = new Counter('afp_late_agent_steps');
 const run = new K6AgentRun(
   {
     http,
     expected,
     check: (passed, name) => check(passed, { [name]: (value) => value === true }),
+    late: () => lateSteps.add(1),
     nowMs: () => Date.now(),
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
