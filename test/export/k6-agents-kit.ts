@@ -174,11 +174,6 @@ export async function k6Run(
   return k6Counts(out);
 }
 
-/** Runs `afp load` of the scenario file against `api` and answers its per-endpoint counts. */
-export async function afpLoad(api: string, file: string): Promise<Record<string, number>> {
-  return (await afpLoadRun(api, file)).counts;
-}
-
 /** `afp load` of the scenario file: its per-endpoint counts and the arrivals it dropped. */
 export async function afpLoadRun(
   api: string,

@@ -122,6 +122,8 @@ const segment = () => {
 // Agent steps that came more than a VU count of arrivals after afp load's ring reached them: the
 // VUs could not keep the schedule (dropped_iterations does not count an arrival a VU took late).
 const lateSteps = new Counter('afp_late_agent_steps');
+// The one clock of a k6 run (live only: k6 always drives a deployment): the wall clock, injected
+// here as afp load injects systemLoadClock; the agents add the target's offset from setup().
 const run = new K6AgentRun(
   {
     http,
