@@ -58,9 +58,7 @@ function sendInput(input: RouteInput): RouteInput | ReturnType<typeof deployedFa
 }
 
 const send = walletRow({
-  id: 'wallet.deployed.send',
-  baseId: 'wallet.primary.send',
-  successStatus: 200,
+  operation: 'send',
   bodyKeys: SEND_KEYS,
   summary:
     'Sign with the key supplied and broadcast ({ chain, to, amount, private_key, token? }; monero from, view_key, spend_key); bitcoin 501.',
@@ -79,20 +77,14 @@ const send = walletRow({
 });
 
 const quote = walletRow({
-  id: 'wallet.deployed.swap-quote',
-  baseId: 'wallet.primary.swap-quote',
-  successStatus: 200,
-  bodyKeys: [],
+  operation: 'swap-quote',
   queryKeys: SWAP_QUERY,
   summary: 'Quote a swap (symbols or token addresses) with the integrator fee (0.5%).',
   input: (input) => ({ ...input, query: withAddresses(input.query) as Record<string, string> }),
-  render: (_value, _context, documentsBody) => documentsBody(),
 });
 
 const swap = walletRow({
-  id: 'wallet.deployed.swap',
-  baseId: 'wallet.primary.swap',
-  successStatus: 200,
+  operation: 'swap',
   bodyKeys: [...SWAP_QUERY, 'to_address'],
   summary: 'Open a swap order to to_address (symbols or token addresses); 30 per minute per IP.',
   input: (input) => {
@@ -118,12 +110,8 @@ function orderSummary(body: JsonObject): JsonObject {
 }
 
 const swapStatus = walletRow({
-  id: 'wallet.deployed.swap-status',
-  baseId: 'wallet.primary.swap-status',
-  successStatus: 200,
-  bodyKeys: [],
+  operation: 'swap-status',
   summary: "A swap order's status as the aggregator reports it.",
-  render: (_value, _context, documentsBody) => documentsBody(),
 });
 
 export const deployedWalletMoveRoutes: readonly Route[] = [send, quote, swap, swapStatus];

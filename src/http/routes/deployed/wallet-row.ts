@@ -8,6 +8,9 @@
  * Refusals of the documents row are renamed for the deployment (`walletRefusal`): bad input 400
  * `invalid_request` (with its `field`), a short balance 400 `insufficient_balance`, a key that
  * does not control the sender 403 `forbidden`, an unknown order 404 `not_found`.
+ * Every deployed row `wallet.deployed.<operation>` is over the documents row
+ * `wallet.primary.<operation>` of the same name, so a row names its operation once; unless it says
+ * otherwise it answers 200, reads no body key and answers the documents row's body as is.
  */
 import { assert } from '../../../core/assert.ts';
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
@@ -40,26 +43,31 @@ export function bodyFields(body: unknown): Record<string, unknown> | Failure {
 }
 
 export interface WalletRowSpec {
-  readonly id: string;
-  /** The documents row parsed and run (wallet.primary.*). */
-  readonly baseId: string;
+  /** The operation: the row is `wallet.deployed.<operation>`, over the documents row `wallet.primary.<operation>`. */
+  readonly operation: string;
   readonly summary: string;
-  readonly successStatus: 200 | 201;
-  /** The body and query keys the deployment reads; the others are dropped before parsing. */
-  readonly bodyKeys: readonly string[];
+  /** Default 200. */
+  readonly successStatus?: 200 | 201;
+  /** The body and query keys the deployment reads; the others are dropped before parsing (default: no body key). */
+  readonly bodyKeys?: readonly string[];
   readonly queryKeys?: readonly string[];
   /** The deployment's defaults and own refusals, on the input already reduced to the known keys. */
   input?(input: RouteInput, context: RouteContext): RouteInput | Failure;
-  /** The deployment's answer from the documents row's outcome (`documentsBody` renders it the documents' way). */
-  render(value: unknown, context: RouteContext, documentsBody: () => JsonObject): JsonObject;
+  /**
+   * The deployment's answer from the documents row's outcome (`documentsBody` renders it the
+   * documents' way); default: the documents body as is.
+   */
+  render?(value: unknown, context: RouteContext, documentsBody: () => JsonObject): JsonObject;
 }
 
-/** A deployed row over the wallet's documents row `spec.baseId`, on the wallet's address under /v1. */
+/** A deployed row over the wallet's documents row of `spec.operation`, on the wallet's address under /v1. */
 export function walletRow(spec: WalletRowSpec): Route {
-  const base = WALLET_ROWS.get(spec.baseId);
-  assert(base !== undefined, `the deployed wallet rows name a documents row: ${spec.baseId}`);
+  const baseId = `wallet.primary.${spec.operation}`;
+  const base = WALLET_ROWS.get(baseId);
+  assert(base !== undefined, `the deployed wallet rows name a documents row: ${baseId}`);
+  const bodyKeys = spec.bodyKeys ?? [];
   return defineRoute<unknown, unknown>({
-    id: spec.id,
+    id: `wallet.deployed.${spec.operation}`,
     service: 'wallet',
     style: 'deployed',
     mount: 'wallet',
@@ -67,9 +75,9 @@ export function walletRow(spec: WalletRowSpec): Route {
     path: base.path,
     auth: base.auth,
     summary: spec.summary,
-    successStatus: spec.successStatus,
+    successStatus: spec.successStatus ?? 200,
     parse: (input, context) => {
-      const known = knownInput(input, spec.bodyKeys, spec.queryKeys);
+      const known = knownInput(input, bodyKeys, spec.queryKeys);
       const filled = spec.input === undefined ? known : spec.input(known, context);
       if (isFailure(filled)) return filled;
       const command = base.parse(filled, context);
@@ -79,6 +87,9 @@ export function walletRow(spec: WalletRowSpec): Route {
       const outcome = base.run(context, command);
       return outcome.ok ? outcome : walletRefusal(outcome);
     },
-    render: (value, context) => spec.render(value, context, () => base.render(value, context)),
+    render: (value, context) => {
+      const documentsBody = (): JsonObject => base.render(value, context);
+      return spec.render === undefined ? documentsBody() : spec.render(value, context, documentsBody);
+    },
   });
 }

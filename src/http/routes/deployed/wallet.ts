@@ -12,7 +12,7 @@
  * address; its key is afp's key under the deployment's `pk_live_` prefix (service-keys.ts), its
  * referral earnings afp's (docs/decisions/deployed-dialect.md "Deployed dialect: wallet").
  */
-import { isFailure, type JsonObject } from '../../../core/errors.ts';
+import { isFailure } from '../../../core/errors.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { BalanceView } from '../../../services/wallet/wallet.ts';
@@ -39,18 +39,13 @@ export const ADDRESS_EXPLORERS: Readonly<Record<SimChain, string>> = {
   arbitrum: 'https://arbiscan.io/address/',
 };
 
-const NONE: readonly string[] = [];
-const documentsAsIs = (_value: unknown, _context: unknown, documentsBody: () => JsonObject): JsonObject =>
-  documentsBody();
-
 /** The query with `chain` set to the deployment's default when absent. */
 function withDefaultChain(input: RouteInput): RouteInput {
   return input.query['chain'] === undefined ? { ...input, query: { ...input.query, chain: DEFAULT_CHAIN } } : input;
 }
 
 const register = walletRow({
-  id: 'wallet.deployed.register',
-  baseId: 'wallet.primary.register',
+  operation: 'register',
   successStatus: 201,
   bodyKeys: ['referral_code'],
   summary: 'Create a wallet agent ({ referral_code? }): its pk_live_ key, shown once.',
@@ -81,20 +76,14 @@ const register = walletRow({
 });
 
 const create = walletRow({
-  id: 'wallet.deployed.create',
-  baseId: 'wallet.primary.create',
+  operation: 'create',
   successStatus: 201,
-  bodyKeys: NONE,
   summary:
     'Generate a BIP-39 HD wallet: mnemonic (shown once, never stored), six addresses, monero keys, derivation paths.',
-  render: documentsAsIs,
 });
 
 const balance = walletRow({
-  id: 'wallet.deployed.balance',
-  baseId: 'wallet.primary.balance',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'balance',
   queryKeys: ['chain', 'view_key'],
   summary: 'The native balance of an address (chain default base; monero needs view_key).',
   input: (input) => {
@@ -121,69 +110,42 @@ const balance = walletRow({
 });
 
 const transactions = walletRow({
-  id: 'wallet.deployed.transactions',
-  baseId: 'wallet.primary.transactions',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'transactions',
   queryKeys: ['chain', 'limit'],
   summary: 'Recent transactions of an address, newest first (chain default base; limit 10, max 50).',
   input: withDefaultChain,
-  render: documentsAsIs,
 });
 
 const depositAddress = walletRow({
-  id: 'wallet.deployed.deposit-address',
-  baseId: 'wallet.primary.deposit-address',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'deposit-address',
   queryKeys: ['chain'],
   summary: 'How to derive your deposit address locally (no address is kept); chain default base.',
-  render: documentsAsIs,
 });
 
 const chains = walletRow({
-  id: 'wallet.deployed.chains',
-  baseId: 'wallet.primary.chains',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'chains',
   summary: 'The wallet chains (tokens by contract address) and the swap chains.',
-  render: documentsAsIs,
 });
 
 const gossip = walletRow({
-  id: 'wallet.deployed.gossip',
-  baseId: 'wallet.primary.gossip',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'gossip',
   summary: 'The referral programme and the live agent count (no key).',
-  render: documentsAsIs,
 });
 
 const referralCode = walletRow({
-  id: 'wallet.deployed.referral-code',
-  baseId: 'wallet.primary.referral-code',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'referral-code',
   summary: 'Your referral code and the commission of each of the 3 levels.',
-  render: documentsAsIs,
 });
 
 const referralStats = walletRow({
-  id: 'wallet.deployed.referral-stats',
-  baseId: 'wallet.primary.referral-stats',
-  successStatus: 200,
-  bodyKeys: NONE,
+  operation: 'referral-stats',
   summary: 'Your referral earnings over 3 levels: total earned, withdrawn, available.',
-  render: documentsAsIs,
 });
 
 const referralWithdraw = walletRow({
-  id: 'wallet.deployed.referral-withdraw',
-  baseId: 'wallet.primary.referral-withdraw',
-  successStatus: 200,
+  operation: 'referral-withdraw',
   bodyKeys: ['address', 'chain'],
   summary: 'Withdraw every available referral earning ({ address, chain? }); 5 per minute per IP.',
-  render: documentsAsIs,
 });
 
 /** Rows in the order of §6. */
