@@ -1,17 +1,14 @@
 /**
  * Writes a live command's findings report: findings.json, findings.csv, findings.junit.xml and
- * findings.html into one directory (created if needed), and returns their paths in that order.
- * The file system is touched only here; each file's text comes from its pure renderer. A report
- * without `afpVersion` gets the one in afp's package.json (afp-version.ts), when there is one.
+ * findings.html into one directory (created if needed), and returns their paths in that order
+ * (write-report-files.ts writes them, with afp's version filled in).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readAfpVersion } from './afp-version.ts';
 import { renderFindingsCsv } from './findings-csv.ts';
 import { renderFindingsHtml } from './findings-html.ts';
 import { renderFindingsJson } from './findings-json.ts';
 import { renderFindingsJunit } from './findings-junit.ts';
 import type { FindingsReport } from './findings-report.ts';
+import { writeReportFiles } from './write-report-files.ts';
 
 export type { FindingsReport, ReportCheck } from './findings-report.ts';
 
@@ -22,20 +19,6 @@ export const FINDINGS_FILES = [
   { file: 'findings.html', render: renderFindingsHtml },
 ] as const;
 
-function withVersion(report: FindingsReport): FindingsReport {
-  if (report.afpVersion !== undefined) return report;
-  const version = readAfpVersion();
-  return version === null ? report : { ...report, afpVersion: version };
-}
-
 export async function writeFindingsReports(dir: string, report: FindingsReport): Promise<string[]> {
-  const full = withVersion(report);
-  await mkdir(dir, { recursive: true });
-  const paths: string[] = [];
-  for (const { file, render } of FINDINGS_FILES) {
-    const path = join(dir, file);
-    await writeFile(path, render(full), 'utf8');
-    paths.push(path);
-  }
-  return paths;
+  return writeReportFiles(dir, report, FINDINGS_FILES);
 }

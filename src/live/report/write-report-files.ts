@@ -1,0 +1,43 @@
+/**
+ * Writes one report as a set of files into one directory (created if needed) and returns their
+ * paths in the order of `files`: the one writer behind the findings reports (write-findings.ts) and
+ * the load reports (load/report/write-load-reports.ts). The file system is touched only here; each
+ * file's text comes from its pure renderer. A report without `afpVersion` gets the one in afp's
+ * package.json (afp-version.ts), when there is one.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readAfpVersion } from './afp-version.ts';
+
+/** A report that names the afp that wrote it (absent: filled in when written). */
+export interface VersionedReport {
+  readonly afpVersion?: string;
+}
+
+/** One file of a report: its name in the directory and the renderer of its text. */
+export interface ReportFile<R> {
+  readonly file: string;
+  readonly render: (report: R) => string;
+}
+
+function withVersion<R extends VersionedReport>(report: R): R {
+  if (report.afpVersion !== undefined) return report;
+  const version = readAfpVersion();
+  return version === null ? report : { ...report, afpVersion: version };
+}
+
+export async function writeReportFiles<R extends VersionedReport>(
+  dir: string,
+  report: R,
+  files: readonly ReportFile<R>[],
+): Promise<string[]> {
+  const full = withVersion(report);
+  await mkdir(dir, { recursive: true });
+  const paths: string[] = [];
+  for (const { file, render } of files) {
+    const path = join(dir, file);
+    await writeFile(path, render(full), 'utf8');
+    paths.push(path);
+  }
+  return paths;
+}
