@@ -6,11 +6,17 @@
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
  * A crash (a bug) is exit 1 with the seed and the error; a target that does not answer is 4.
  */
-import { parseFairnessArgs, runFairness, FAIRNESS_USAGE } from './audit-fairness.ts';
+import { parseFairnessArgs, runFairness, FAIRNESS_USAGE, type FairnessFlags } from './audit-fairness.ts';
 import { runHouseEdgeLive } from './audit-house-edge-live.ts';
-import { drawSeed, HOUSE_EDGE_USAGE, parseHouseEdgeArgs, runHouseEdgeInProcess } from './audit-house-edge.ts';
+import {
+  drawSeed,
+  HOUSE_EDGE_USAGE,
+  parseHouseEdgeArgs,
+  runHouseEdgeInProcess,
+  type HouseEdgeFlags,
+} from './audit-house-edge.ts';
 import { PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import { MONEY_USAGE, parseMoneyArgs, runMoney } from './audit-money.ts';
+import { MONEY_USAGE, parseMoneyArgs, runMoney, type MoneyFlags } from './audit-money.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 
@@ -19,54 +25,66 @@ const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}\n       ${MO
 const crashMessage = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
 
+interface Refused {
+  readonly errors: readonly string[];
+}
+
+const refused = <F extends object>(flags: F | Refused): flags is Refused => 'errors' in flags;
+
+/**
+ * The one way every audit subcommand runs: flags refused are exit 2 (every error at once, then the
+ * usage); else the run, where a crash is exit 1 with its stack (and the seed, for a seeded run).
+ */
+async function runAudit<F extends object>(
+  name: string,
+  flags: F | Refused,
+  io: AuditIo,
+  record: RecordFields,
+  run: (flags: F) => Promise<number>,
+  seedOf: (flags: F) => string | null = () => null,
+): Promise<number> {
+  if (refused(flags)) {
+    record({ errors: flags.errors });
+    io.err(`${flags.errors.map((error) => `afp audit ${name}: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  try {
+    return await run(flags);
+  } catch (error) {
+    const seed = seedOf(flags);
+    io.err(`afp audit ${name}: crash: ${crashMessage(error)}\n${seed === null ? '' : `seed: ${seed}\n`}`);
+    return EXIT.crash;
+  }
+}
+
 async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
   const flags = parseHouseEdgeArgs(argv, drawSeed);
-  if ('errors' in flags) {
-    record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp audit house-edge: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
+  if (!refused(flags)) {
+    record({ seed: flags.seed });
+    (flags.format === 'table' ? io.out : io.err)(`seed: ${flags.seed}\n`);
   }
-  record({ seed: flags.seed });
-  (flags.format === 'table' ? io.out : io.err)(`seed: ${flags.seed}\n`);
-  try {
-    return flags.target === null
-      ? await runHouseEdgeInProcess(flags, io, record)
-      : await runHouseEdgeLive(flags, io, SYSTEM_LIVE_CLOCK, record);
-  } catch (error) {
-    io.err(`afp audit house-edge: crash: ${crashMessage(error)}\nseed: ${flags.seed}\n`);
-    return EXIT.crash;
-  }
+  return runAudit<HouseEdgeFlags>(
+    'house-edge',
+    flags,
+    io,
+    record,
+    (parsed) =>
+      parsed.target === null
+        ? runHouseEdgeInProcess(parsed, io, record)
+        : runHouseEdgeLive(parsed, io, SYSTEM_LIVE_CLOCK, record),
+    (parsed) => parsed.seed,
+  );
 }
 
-async function fairness(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
-  const flags = parseFairnessArgs(argv, Date.now());
-  if ('errors' in flags) {
-    record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp audit fairness: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
-  }
-  try {
-    return await runFairness(flags, io, SYSTEM_LIVE_CLOCK, record);
-  } catch (error) {
-    io.err(`afp audit fairness: crash: ${crashMessage(error)}\n`);
-    return EXIT.crash;
-  }
-}
+const fairness = (argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> =>
+  runAudit<FairnessFlags>('fairness', parseFairnessArgs(argv, Date.now()), io, record, (flags) =>
+    runFairness(flags, io, SYSTEM_LIVE_CLOCK, record),
+  );
 
-async function money(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
-  const flags = parseMoneyArgs(argv, Date.now());
-  if ('errors' in flags) {
-    record({ errors: flags.errors });
-    io.err(`${flags.errors.map((error) => `afp audit money: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
-  }
-  try {
-    return await runMoney(flags, io, SYSTEM_LIVE_CLOCK, record);
-  } catch (error) {
-    io.err(`afp audit money: crash: ${crashMessage(error)}\n`);
-    return EXIT.crash;
-  }
-}
+const money = (argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> =>
+  runAudit<MoneyFlags>('money', parseMoneyArgs(argv, Date.now()), io, record, (flags) =>
+    runMoney(flags, io, SYSTEM_LIVE_CLOCK, record),
+  );
 
 const SUBCOMMANDS: Readonly<
   Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<number>>
