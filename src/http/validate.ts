@@ -48,6 +48,11 @@ function allKnown(value: object, allowed: readonly string[]): boolean {
   return true;
 }
 
+/** The body fields of a request that takes no query parameters (the POST rows): a query key is refused first. */
+export function bodyOnly(input: RouteInput, allowed: readonly string[]): Fields | Failure {
+  return knownQuery(input.query, NO_KEYS) ?? objectBody(input.body, allowed);
+}
+
 /** A request with no query parameters and an absent or empty body (the GET rows without input). */
 export function noInput(input: RouteInput): Failure | null {
   return knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body);

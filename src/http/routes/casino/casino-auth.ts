@@ -14,10 +14,9 @@ import type { ChainInfo } from '../../../services/casino/account/supported-chain
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import {
+  bodyOnly,
   knownQuery,
-  NO_KEYS,
   noInput,
-  objectBody,
   optionalString,
   queryLimit,
   requiredAmount,
@@ -48,9 +47,7 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
   limits: { registerPerIp: true },
   summary: 'Create a casino account (one platform agent): returns its API key, shown once.',
   parse: (input, context) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, REGISTER_KEYS);
+    const fields = bodyOnly(input, REGISTER_KEYS);
     if (isFailure(fields)) return fields;
     const agentId = optionalString(fields['agent_id'], 'agent_id', 64);
     if (isFailure(agentId)) return agentId;
@@ -120,9 +117,7 @@ const depositAddress = defineRoute<string, DepositAddress>({
   auth: 'bearer',
   summary: 'Your deposit address on a supported chain ({ chain }, default base).',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, CHAIN_KEYS);
+    const fields = bodyOnly(input, CHAIN_KEYS);
     if (isFailure(fields)) return fields;
     const chain = optionalString(fields['chain'], 'chain', 32);
     return isFailure(chain) ? chain : (chain ?? 'base');
@@ -211,9 +206,7 @@ const withdraw = defineRoute<{ amountMicro: bigint; address: string; chain: stri
   auth: 'bearer',
   summary: 'Withdraw USDC on Base ({ amount, address, chain? }): minimum 1.00, flat fee 0.50 added.',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, WITHDRAW_KEYS);
+    const fields = bodyOnly(input, WITHDRAW_KEYS);
     if (isFailure(fields)) return fields;
     const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;

@@ -18,7 +18,7 @@ import { gameById } from '../../../services/casino/games/index.ts';
 import type { StatsView } from '../../../services/casino/stats-views.ts';
 import { moneyB } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
-import { knownQuery, NO_KEYS, objectBody, queryLimit, type Fields } from '../../validate.ts';
+import { bodyOnly, knownQuery, NO_KEYS, queryLimit, type Fields } from '../../validate.ts';
 import { amountField, clientSeedField } from './casino-bet-fields.ts';
 import { betCommand, casinoCaller } from './casino-games.ts';
 import { betB, historyLineB, verificationView } from './casino-render.ts';
@@ -74,9 +74,7 @@ function paramsOfB(game: GameB, params: Fields): JsonObject | Failure {
 const BET_KEYS = ['game', 'amount', 'params', 'client_seed'];
 
 function parseBet(input: RouteInput): ParsedBet | Failure {
-  const query = knownQuery(input.query, NO_KEYS);
-  if (query !== null) return query;
-  const fields = objectBody(input.body, BET_KEYS);
+  const fields = bodyOnly(input, BET_KEYS);
   if (isFailure(fields)) return fields;
   const name = fields['game'];
   if (typeof name !== 'string' || !(B_GAMES as readonly string[]).includes(name))

@@ -10,7 +10,7 @@ import type { Verification } from '../../../services/casino/fairness.ts';
 import type { ServerSeed } from '../../../services/casino/seed-book.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
-import { knownQuery, NO_KEYS, noInput, objectBody, requiredString } from '../../validate.ts';
+import { bodyOnly, knownQuery, NO_KEYS, noInput, requiredString } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 import { proofOf, seedView, verificationView } from './casino-render.ts';
 
@@ -79,9 +79,7 @@ const verify = defineRoute<string, Verification>({
   auth: 'bearer',
   summary: 'Verify a past bet from its revealed seed ("seed not yet revealed" until rotation).',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, VERIFY_KEYS);
+    const fields = bodyOnly(input, VERIFY_KEYS);
     return isFailure(fields) ? fields : betIdOf(requiredString(fields['bet_id'], 'bet_id', 64));
   },
   run: (context, betId) => context.platform.casino.verify(casinoCaller(context), betId),

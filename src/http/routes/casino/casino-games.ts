@@ -16,7 +16,7 @@ import type { DeployedCasinoRules } from '../../../services/casino/deployed/depl
 import { kellyInputs } from '../../../services/casino/kelly/kelly-inputs.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { knownQuery, NO_KEYS, objectBody, type Fields } from '../../validate.ts';
+import { bodyOnly, knownQuery, NO_KEYS, type Fields } from '../../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
 import { batchSummary, type BatchResults } from './batch-summary.ts';
 import { betA } from './casino-render.ts';
@@ -126,9 +126,7 @@ export function placeBatch(
 const BATCH_KEYS = ['bets'];
 
 function parseBatch(input: RouteInput, batchMax: number): BatchCommand | Failure {
-  const unknownQuery = knownQuery(input.query, NO_KEYS);
-  if (unknownQuery !== null) return unknownQuery;
-  const fields = objectBody(input.body, BATCH_KEYS);
+  const fields = bodyOnly(input, BATCH_KEYS);
   if (isFailure(fields)) return fields;
   const bets = fields['bets'];
   if (!Array.isArray(bets) || bets.length < 1 || bets.length > batchMax)

@@ -13,9 +13,9 @@ import { decimalParam } from '../../../services/casino/games/params.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext } from '../../route.ts';
 import {
+  bodyOnly,
   knownQuery,
   NO_KEYS,
-  objectBody,
   optionalString,
   requiredAmount,
   requiredString,
@@ -46,9 +46,7 @@ const coinflip = defineRoute<ParsedBet, BetRecord>({
   auth: 'bearer',
   summary: 'Flip a coin ({ side, amount, currency? }): pays 1.96x.',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, COINFLIP_KEYS);
+    const fields = bodyOnly(input, COINFLIP_KEYS);
     if (isFailure(fields)) return fields;
     const amountMicro = usdcAmount(fields);
     if (isFailure(amountMicro)) return amountMicro;
@@ -99,9 +97,7 @@ const crashBet = defineRoute<
   auth: 'bearer',
   summary: `Join the next crash round ({ amount, auto_cash_out? 1.01..100 }); bets close ${BETTING_MS / 1000} s after a round opens.`,
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, CRASH_BET_KEYS);
+    const fields = bodyOnly(input, CRASH_BET_KEYS);
     if (isFailure(fields)) return fields;
     const amountMicro = usdcAmount(fields);
     if (isFailure(amountMicro)) return amountMicro;
@@ -139,9 +135,7 @@ const crashCashout = defineRoute<string, { round: CrashRound; record: BetRecord 
   auth: 'bearer',
   summary: 'Cash out a crash bet ({ bet_id }) at the current multiplier, before the crash.',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, CASHOUT_KEYS);
+    const fields = bodyOnly(input, CASHOUT_KEYS);
     return isFailure(fields) ? fields : requiredString(fields['bet_id'], 'bet_id', 64);
   },
   run: (context, betId) =>

@@ -17,6 +17,7 @@ import type {
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
 import {
+  bodyOnly,
   emptyBody,
   knownQuery,
   NO_KEYS,
@@ -288,9 +289,7 @@ const challenge = defineRoute<
   auth: 'bearer',
   summary: 'Challenge another agent (challenged_agent_id, game coin_flip|dice, amount, message?); your stake is held.',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, CHALLENGE_KEYS);
+    const fields = bodyOnly(input, CHALLENGE_KEYS);
     if (isFailure(fields)) return fields;
     const challengedRef = requiredString(fields['challenged_agent_id'], 'challenged_agent_id', 128);
     if (isFailure(challengedRef)) return challengedRef;

@@ -11,7 +11,7 @@ import { videoPoker, type VideoPokerHolds } from '../../../services/casino/games
 import { dealHand, drawHand, type Dealt } from '../../../services/casino/video-poker-hands.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
-import { knownQuery, NO_KEYS, objectBody, requiredAmount } from '../../validate.ts';
+import { bodyOnly, requiredAmount } from '../../validate.ts';
 import { clientSeedField } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { betA } from './casino-render.ts';
@@ -29,9 +29,7 @@ const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, D
   auth: 'bearer',
   summary: 'Deal five cards ({ amount, client_seed? }); the amount is committed for the draw, no bet yet.',
   parse: (input) => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, DEAL_KEYS);
+    const fields = bodyOnly(input, DEAL_KEYS);
     if (isFailure(fields)) return fields;
     const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
@@ -73,9 +71,7 @@ const drawRow = defineRoute<{ nonce: number; holds: VideoPokerHolds; amountMicro
   auth: 'bearer',
   summary: 'Draw ({ nonce, holds: cards or positions, amount? }): places the committed bet and evaluates the hand.',
   parse: (input): { nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null } | Failure => {
-    const query = knownQuery(input.query, NO_KEYS);
-    if (query !== null) return query;
-    const fields = objectBody(input.body, DRAW_KEYS);
+    const fields = bodyOnly(input, DRAW_KEYS);
     if (isFailure(fields)) return fields;
     const parsed = videoPoker.parse({ holds: fields['holds'] ?? [], nonce: fields['nonce'] });
     if (!parsed.ok) return parsed;

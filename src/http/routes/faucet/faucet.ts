@@ -27,10 +27,10 @@ import type {
 import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import {
+  bodyOnly,
   emptyBody,
   knownQuery,
   NO_KEYS,
-  objectBody,
   optionalObject,
   optionalString,
   queryLimit,
@@ -84,9 +84,7 @@ function registerCommand(style: 'A' | 'B', input: RegisterInput): RegisterComman
 }
 
 function parseRegister(input: RouteInput, style: 'A' | 'B'): RegisterInput | Failure {
-  const queryFailure = knownQuery(input.query, NO_KEYS);
-  if (queryFailure !== null) return queryFailure;
-  const fields = objectBody(input.body, style === 'A' ? REGISTER_FIELDS_A : REGISTER_FIELDS_B);
+  const fields = bodyOnly(input, style === 'A' ? REGISTER_FIELDS_A : REGISTER_FIELDS_B);
   if (isFailure(fields)) return fields;
   const agentId = requiredAgentId(fields['agent_id'], 'agent_id');
   if (isFailure(agentId)) return agentId;
@@ -221,9 +219,7 @@ const claimB = defineRoute<{ agentId: string | null }, ClaimResult>({
   limits: { serviceRowB: true },
   summary: 'Claim 2 USDC, once per 24 h, with your key (the first payout is the registration grant).',
   parse: (input) => {
-    const queryFailure = knownQuery(input.query, NO_KEYS);
-    if (queryFailure !== null) return queryFailure;
-    const fields = objectBody(input.body, CLAIM_FIELDS_B);
+    const fields = bodyOnly(input, CLAIM_FIELDS_B);
     if (isFailure(fields)) return fields;
     const agentId = optionalAgentId(fields['agent_id'], 'agent_id');
     return isFailure(agentId) ? agentId : { agentId: agentId ?? null };

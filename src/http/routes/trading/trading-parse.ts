@@ -18,6 +18,7 @@ import { PRICE_DECIMALS } from '../../../services/trading/price-scale.ts';
 import type { OrderSide, OrderStatus, OrderType } from '../../../services/trading/trading-record.ts';
 import type { RouteInput } from '../../route.ts';
 import {
+  bodyOnly,
   objectBody,
   optionalInteger,
   requiredAmount,
@@ -162,9 +163,7 @@ function orderId(value: unknown): string | Failure {
 
 /** A path `:id`, no query, and an empty body (cancel rows). */
 export function parseOrderId(input: RouteInput): IdInput | Failure {
-  const query = knownQuery(input.query, NO_KEYS);
-  if (query !== null) return query;
-  const body = objectBody(input.body, NO_KEYS);
+  const body = bodyOnly(input, NO_KEYS);
   if (isFailure(body)) return body;
   const id = orderId(input.params['id']);
   return isFailure(id) ? id : { orderId: id };
@@ -172,9 +171,7 @@ export function parseOrderId(input: RouteInput): IdInput | Failure {
 
 /** No query, no body (positions, markets, portfolio). */
 export function parseNothing(input: RouteInput): null | Failure {
-  const query = knownQuery(input.query, NO_KEYS);
-  if (query !== null) return query;
-  const body = objectBody(input.body, NO_KEYS);
+  const body = bodyOnly(input, NO_KEYS);
   return isFailure(body) ? body : null;
 }
 

@@ -34,6 +34,7 @@ import { isoTime } from '../../render.ts';
 import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { routeFamily } from '../../route-family.ts';
 import {
+  bodyOnly,
   knownQuery,
   NO_KEYS,
   noInput,
@@ -203,7 +204,7 @@ const rows: readonly Route[] = [
     summary:
       'Create an account (one platform agent); optional referral_code credits the referrer. Returns the API key once.',
     parse: (input) => {
-      const fields = knownQuery(input.query, NO_KEYS) ?? objectBody(input.body, REGISTER_FIELDS);
+      const fields = bodyOnly(input, REGISTER_FIELDS);
       if (isFailure(fields)) return fields;
       const code = optionalString(fields['referral_code'], 'referral_code', 128);
       return isFailure(code) ? code : { referrer: code };

@@ -20,7 +20,7 @@ import { parseChain } from '../../../services/wallet/wallet-assets.ts';
 import { fail } from '../../../core/errors.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
-import { knownQuery, NO_KEYS, noInput, objectBody, requiredString } from '../../validate.ts';
+import { bodyOnly, noInput, requiredString } from '../../validate.ts';
 import { ADDRESS_TEXT_MAX } from './wallet-parse.ts';
 import { walletCaller } from './wallet-primary.ts';
 
@@ -52,7 +52,7 @@ function codeBody(code: ReferralCode): JsonObject {
 }
 
 function parseWithdraw(input: RouteInput): { address: string; chain: WalletChain } | Failure {
-  const fields = knownQuery(input.query, NO_KEYS) ?? objectBody(input.body, WITHDRAW_FIELDS);
+  const fields = bodyOnly(input, WITHDRAW_FIELDS);
   if (isFailure(fields)) return fields;
   const chain =
     fields['chain'] === undefined || fields['chain'] === null ? 'base' : parseChain(fields['chain'], 'chain');
