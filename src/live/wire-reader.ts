@@ -120,6 +120,19 @@ export class WireReader {
     return this.read(path, 'array', options) as unknown[] | null;
   }
 
+  /**
+   * Each element of the array at `path` read by `read` on its own nested reader (deviations under
+   * `path[i]`), in order, the nulls dropped; an absent array (or not an array) reads as none.
+   */
+  items<T>(path: string, read: (element: WireReader) => T | null): T[] {
+    const found: T[] = [];
+    (this.array(path) ?? []).forEach((item, index) => {
+      const one = read(this.nested(item, `${path}[${index}]`));
+      if (one !== null) found.push(one);
+    });
+    return found;
+  }
+
   object(path: string, options: ReadOptions = {}): Record<string, unknown> | null {
     return this.read(path, 'object', options) as Record<string, unknown> | null;
   }

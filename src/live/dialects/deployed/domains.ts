@@ -117,9 +117,8 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     }),
     read: (reader) => {
       reader.knows('count', 'available_count');
-      const list = reader.array('results') ?? [];
-      const results = list.map((item, index): NameAvailability | null => {
-        const element = reader.nested(item, `results[${index}]`).knows('tld', 'currency');
+      const results = reader.items('results', (element): NameAvailability | null => {
+        element.knows('tld', 'currency');
         const domain = element.string('domain');
         const view = {
           available: element.boolean('available'),
@@ -127,7 +126,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
         };
         return domain === null ? null : { domain, ...view };
       });
-      return { results: results.filter((one): one is NameAvailability => one !== null) };
+      return { results };
     },
   }),
   'domains.dns-add': row('domains.dns-add', {
@@ -161,12 +160,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     }),
     read: (reader) => {
       reader.knows('domain_id', 'domain', 'count');
-      const list = reader.array('records') ?? [];
-      return {
-        records: list
-          .map((item, index) => dnsRecordOf(reader.nested(item, `records[${index}]`)))
-          .filter((one): one is DnsView => one !== null),
-      };
+      return { records: reader.items('records', dnsRecordOf) };
     },
   }),
   'domains.dns-update': row('domains.dns-update', {

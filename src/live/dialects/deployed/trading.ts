@@ -192,12 +192,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/limit-orders', auth: true }),
     read: (reader) => {
       reader.knows('count');
-      const list = reader.array('orders') ?? [];
-      return {
-        orders: list
-          .map((item, index) => limitOrderOf(reader.nested(item, `orders[${index}]`)))
-          .filter((order): order is LimitOrderView => order !== null),
-      };
+      return { orders: reader.items('orders', limitOrderOf) };
     },
   }),
   'trading.cancel': row('trading.cancel', {
@@ -213,14 +208,9 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/positions', auth: true }),
     read: (reader) => {
       reader.knows('count');
-      const list = reader.array('positions') ?? [];
-      const positions = list
-        .map((item, index) =>
-          positionOf(
-            reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status'),
-          ),
-        )
-        .filter((one): one is PositionView => one !== null);
+      const positions = reader.items('positions', (element) =>
+        positionOf(element.knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status')),
+      );
       // By market, as the documents' reader lists them: a replay compares two lists element by element.
       return { positions: positions.sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
     },

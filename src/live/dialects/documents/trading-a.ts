@@ -61,9 +61,8 @@ export const TRADING_A: DialectTable = {
     request: () => ({ service: 'trading', method: 'GET', path: '/api/v1/positions', auth: true }),
     read: (reader) => {
       reader.knows('count');
-      const list = reader.array('positions') ?? [];
-      const positions = list.map((item, index): PositionView | null => {
-        const element = reader.nested(item, `positions[${index}]`).knows(...POSITION_KNOWN);
+      const positions = reader.items('positions', (item): PositionView | null => {
+        const element = item.knows(...POSITION_KNOWN);
         const positionId = element.string('position_id');
         const view = {
           symbol: element.string('symbol', { optional: true }),
@@ -77,11 +76,7 @@ export const TRADING_A: DialectTable = {
         };
         return positionId === null ? null : { positionId, ...view };
       });
-      return {
-        positions: positions
-          .filter((one): one is PositionView => one !== null)
-          .sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')),
-      };
+      return { positions: positions.sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
     },
   }),
 };
