@@ -9,6 +9,7 @@
  * settled records are kept. Listing order: newest first (createdAtMs descending, then id).
  */
 import { assert } from '../../../core/assert.ts';
+import { retainNewest } from '../retention.ts';
 import { CHALLENGE_LIMITS, type ChallengeRecord, type PendingChallenges } from './challenge-record.ts';
 
 export type MutableChallenge = { -readonly [K in keyof ChallengeRecord]: ChallengeRecord[K] };
@@ -73,14 +74,9 @@ export class ChallengeBook {
       'a challenge settles once',
     );
     this.settled.push(challenge.id);
-    while (this.settled.length - this.settledHead > CHALLENGE_LIMITS.settledRetainedMax) {
-      this.byId.delete(this.settled[this.settledHead] as string);
-      this.settledHead += 1;
-    }
-    if (this.settledHead > 1_024 && this.settledHead * 2 > this.settled.length) {
-      this.settled.splice(0, this.settledHead);
-      this.settledHead = 0;
-    }
+    this.settledHead = retainNewest(this.settled, this.settledHead, CHALLENGE_LIMITS.settledRetainedMax, (id) =>
+      this.byId.delete(id),
+    );
   }
 
   private records(ids: Set<string> | undefined): ChallengeRecord[] {

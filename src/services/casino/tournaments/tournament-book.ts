@@ -8,6 +8,7 @@
  * `add`, asserted here); at most `completedRetainedMax` completed records are kept.
  */
 import { assert } from '../../../core/assert.ts';
+import { retainNewest } from '../retention.ts';
 import { TOURNAMENT_LIMITS, type TournamentEntrant, type TournamentRecord } from './tournament-record.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -64,13 +65,11 @@ export class TournamentBook {
     if (count === 0) this.openByCreator.delete(record.creatorId);
     else this.openByCreator.set(record.creatorId, count);
     this.completed.push(record.id);
-    while (this.completed.length - this.completedHead > TOURNAMENT_LIMITS.completedRetainedMax) {
-      this.byId.delete(this.completed[this.completedHead] as string);
-      this.completedHead += 1;
-    }
-    if (this.completedHead > 1_024 && this.completedHead * 2 > this.completed.length) {
-      this.completed.splice(0, this.completedHead);
-      this.completedHead = 0;
-    }
+    this.completedHead = retainNewest(
+      this.completed,
+      this.completedHead,
+      TOURNAMENT_LIMITS.completedRetainedMax,
+      (id) => this.byId.delete(id),
+    );
   }
 }
