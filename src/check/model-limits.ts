@@ -10,7 +10,7 @@
  * a daily count resets only when the UTC day changes. So a command that runs can never meet a 429.
  * Non-goals: predicting 429 answers (a run that would need them is simply never generated).
  */
-import type { PlatformConfig } from '../services/shared/config.ts';
+import type { BucketRow, PlatformConfig } from '../services/shared/config.ts';
 
 export type BudgetScope =
   | 'tier'
@@ -68,6 +68,17 @@ interface Shape {
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
+const NO_LIMIT: Shape = { capacity: Number.MAX_SAFE_INTEGER, perMinute: null };
+
+/** A style-B service row's minute bucket (its burst and refill); a row without one never binds. */
+function minuteShape(row: BucketRow | undefined): Shape {
+  return row === undefined ? NO_LIMIT : { capacity: row.burst, perMinute: row.perMinute };
+}
+
+/** A daily count; none (absent, or null: no daily cap) never binds. */
+function dailyShape(cap: number | null | undefined): Shape {
+  return cap === undefined || cap === null ? NO_LIMIT : { capacity: cap, perMinute: null };
+}
 
 export class RateBudget {
   private readonly shapes: Readonly<Record<BudgetScope, Shape>>;
@@ -75,60 +86,29 @@ export class RateBudget {
 
   constructor(limits: PlatformConfig['limits']) {
     const free = limits.tiers.free;
-    const faucet = limits.serviceB['faucet'];
-    const escrow = limits.serviceB['escrow'];
-    const domains = limits.serviceB['domains'];
-    const trading = limits.serviceB['trading'];
-    const positions = limits.serviceB['trading-positions'];
-    const wallet = limits.serviceB['wallet'];
-    const walletSend = limits.serviceB['wallet-send'];
-    const walletSwap = limits.serviceB['wallet-swap'];
-    const unlimited = Number.MAX_SAFE_INTEGER;
+    const service = (name: string): BucketRow | undefined => limits.serviceB[name];
+    const endpoint = (name: string): Shape => dailyShape(limits.endpointDailyB[name]);
     this.shapes = {
       tier:
         free.perMinute === null
-          ? { capacity: unlimited, perMinute: null }
+          ? NO_LIMIT
           : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
-      'tier-daily': { capacity: free.perDay ?? unlimited, perMinute: null },
-      faucet:
-        faucet === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: faucet.burst, perMinute: faucet.perMinute },
-      'faucet-daily': { capacity: faucet?.perDay ?? unlimited, perMinute: null },
-      escrow:
-        escrow === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: escrow.burst, perMinute: escrow.perMinute },
-      'escrow-daily': { capacity: escrow?.perDay ?? unlimited, perMinute: null },
-      'escrow-create': { capacity: limits.endpointDailyB['escrow.create'] ?? unlimited, perMinute: null },
-      domains:
-        domains === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: domains.burst, perMinute: domains.perMinute },
-      'domains-daily': { capacity: domains?.perDay ?? unlimited, perMinute: null },
-      'domains-register': { capacity: limits.endpointDailyB['domains.register'] ?? unlimited, perMinute: null },
-      trading:
-        trading === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: trading.burst, perMinute: trading.perMinute },
-      'trading-order': { capacity: limits.endpointDailyB['trading.order'] ?? unlimited, perMinute: null },
-      'trading-positions':
-        positions === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: positions.burst, perMinute: positions.perMinute },
-      wallet:
-        wallet === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: wallet.burst, perMinute: wallet.perMinute },
-      'wallet-daily': { capacity: wallet?.perDay ?? unlimited, perMinute: null },
-      'wallet-send':
-        walletSend === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: walletSend.burst, perMinute: walletSend.perMinute },
-      'wallet-swap':
-        walletSwap === undefined
-          ? { capacity: unlimited, perMinute: null }
-          : { capacity: walletSwap.burst, perMinute: walletSwap.perMinute },
+      'tier-daily': dailyShape(free.perDay),
+      faucet: minuteShape(service('faucet')),
+      'faucet-daily': dailyShape(service('faucet')?.perDay),
+      escrow: minuteShape(service('escrow')),
+      'escrow-daily': dailyShape(service('escrow')?.perDay),
+      'escrow-create': endpoint('escrow.create'),
+      domains: minuteShape(service('domains')),
+      'domains-daily': dailyShape(service('domains')?.perDay),
+      'domains-register': endpoint('domains.register'),
+      trading: minuteShape(service('trading')),
+      'trading-order': endpoint('trading.order'),
+      'trading-positions': minuteShape(service('trading-positions')),
+      wallet: minuteShape(service('wallet')),
+      'wallet-daily': dailyShape(service('wallet')?.perDay),
+      'wallet-send': minuteShape(service('wallet-send')),
+      'wallet-swap': minuteShape(service('wallet-swap')),
     };
   }
 
