@@ -83,6 +83,34 @@ class Problems {
     if (unknown.length > 0)
       this.add(`${what} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}`);
   }
+  /**
+   * A list of at most `limit.max` objects with `keys`, each checked by `check` under `path[i]`;
+   * false (one problem, no item checked) when it is no list or too long.
+   */
+  objects(
+    list: unknown,
+    path: string,
+    limit: { readonly max: number; readonly what: string },
+    keys: readonly string[],
+    check: (item: Record<string, unknown>, where: string) => void,
+  ): boolean {
+    if (!Array.isArray(list) || list.length > limit.max) {
+      this.add(`${path} must be a list of at most ${limit.max} ${limit.what}`);
+      return false;
+    }
+    list.forEach((item: unknown, index) => {
+      const where = `${path}[${index}]`;
+      if (!isObject(item)) return this.add(`${where} must be { ${keys.join(', ')} }`);
+      this.unknownKeys(item, keys, where);
+      check(item, where);
+    });
+    return true;
+  }
+  /** A window's `from_ms` and `until_ms`: integers, 0 ≤ from_ms < until_ms. */
+  window(item: Record<string, unknown>, where: string): void {
+    if (!isCount(item['from_ms']) || !isCount(item['until_ms']) || item['until_ms'] <= item['from_ms'])
+      this.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
+  }
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -141,19 +169,20 @@ function checkPlatform(platform: unknown, problems: Problems): void {
   problems.unknownKeys(platform, PLATFORM_KEYS, 'platform');
   if (platform['dispute_outcome'] !== 'refund' && platform['dispute_outcome'] !== 'release')
     problems.add("platform.dispute_outcome must be 'refund' or 'release'");
-  const faults = platform['faults'];
-  if (!Array.isArray(faults) || faults.length > RECORD_FAULTS_MAX)
-    return problems.add(`platform.faults must be a list of at most ${RECORD_FAULTS_MAX} fault windows`);
-  faults.forEach((fault: unknown, index) => {
-    const where = `platform.faults[${index}]`;
-    if (!isObject(fault)) return problems.add(`${where} must be { ${FAULT_KEYS.join(', ')} }`);
-    problems.unknownKeys(fault, FAULT_KEYS, where);
-    if (typeof fault['service'] !== 'string' || !(SERVICE_NAMES as readonly string[]).includes(fault['service']))
-      problems.add(`${where}.service must be one of ${SERVICE_NAMES.join(', ')}`);
-    if (!isCount(fault['from_ms']) || !isCount(fault['until_ms']) || fault['until_ms'] <= fault['from_ms'])
-      problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
-    if (fault['status'] !== 500 && fault['status'] !== 503) problems.add(`${where}.status must be 500 or 503`);
-  });
+  const faultsLimit = { max: RECORD_FAULTS_MAX, what: 'fault windows' };
+  const faultsListed = problems.objects(
+    platform['faults'],
+    'platform.faults',
+    faultsLimit,
+    FAULT_KEYS,
+    (fault, where) => {
+      if (typeof fault['service'] !== 'string' || !(SERVICE_NAMES as readonly string[]).includes(fault['service']))
+        problems.add(`${where}.service must be one of ${SERVICE_NAMES.join(', ')}`);
+      problems.window(fault, where);
+      if (fault['status'] !== 500 && fault['status'] !== 503) problems.add(`${where}.status must be 500 or 503`);
+    },
+  );
+  if (!faultsListed) return;
   checkCasinoClosures(platform['casino_closures'], problems);
   checkTrading(platform, problems);
   for (const key of ['domain_year_ms', 'domain_grace_ms']) {
@@ -168,29 +197,20 @@ function checkPlatform(platform: unknown, problems: Problems): void {
 /** The optional `platform.casino_closures`: [{ game, from_ms, until_ms }]. */
 function checkCasinoClosures(closures: unknown, problems: Problems): void {
   if (closures === undefined) return;
-  if (!Array.isArray(closures) || closures.length > CLOSURES_MAX)
-    return problems.add(`platform.casino_closures must be a list of at most ${CLOSURES_MAX} game closures`);
-  closures.forEach((closure: unknown, index) => {
-    const where = `platform.casino_closures[${index}]`;
-    if (!isObject(closure)) return problems.add(`${where} must be { ${CLOSURE_KEYS.join(', ')} }`);
-    problems.unknownKeys(closure, CLOSURE_KEYS, where);
+  const limit = { max: CLOSURES_MAX, what: 'game closures' };
+  problems.objects(closures, 'platform.casino_closures', limit, CLOSURE_KEYS, (closure, where) => {
     if (typeof closure['game'] !== 'string' || !(GAME_IDS as readonly string[]).includes(closure['game']))
       problems.add(`${where}.game must be one of ${GAME_IDS.join(', ')}`);
-    if (!isCount(closure['from_ms']) || !isCount(closure['until_ms']) || closure['until_ms'] <= closure['from_ms'])
-      problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
+    problems.window(closure, where);
   });
 }
 
 /** The optional `platform.trading_shocks` [{ base, at_ms, move_bps }] and `platform.market_closures` [{ symbol, from_ms, until_ms }]. */
 function checkTrading(platform: Record<string, unknown>, problems: Problems): void {
   const shocks = platform['trading_shocks'];
-  if (shocks !== undefined && (!Array.isArray(shocks) || shocks.length > TRADING_LIMITS.shocksMax))
-    problems.add(`platform.trading_shocks must be a list of at most ${TRADING_LIMITS.shocksMax} price shocks`);
-  else if (shocks !== undefined) {
-    (shocks as unknown[]).forEach((shock: unknown, index) => {
-      const where = `platform.trading_shocks[${index}]`;
-      if (!isObject(shock)) return problems.add(`${where} must be { ${SHOCK_KEYS.join(', ')} }`);
-      problems.unknownKeys(shock, SHOCK_KEYS, where);
+  const shocksLimit = { max: TRADING_LIMITS.shocksMax, what: 'price shocks' };
+  if (shocks !== undefined)
+    problems.objects(shocks, 'platform.trading_shocks', shocksLimit, SHOCK_KEYS, (shock, where) => {
       if (typeof shock['base'] !== 'string' || !MARKET_NAME.test(shock['base']))
         problems.add(`${where}.base must be an asset name`);
       if (!isCount(shock['at_ms'])) problems.add(`${where}.at_ms must be a non-negative integer`);
@@ -198,22 +218,14 @@ function checkTrading(platform: Record<string, unknown>, problems: Problems): vo
       if (typeof move !== 'number' || !Number.isSafeInteger(move) || move <= -10_000 || move > 100_000)
         problems.add(`${where}.move_bps must be an integer above -10000 and at most 100000`);
     });
-  }
   const closures = platform['market_closures'];
-  if (closures === undefined) return;
-  if (!Array.isArray(closures) || closures.length > TRADING_LIMITS.closuresMax)
-    return problems.add(
-      `platform.market_closures must be a list of at most ${TRADING_LIMITS.closuresMax} market closures`,
-    );
-  closures.forEach((closure: unknown, index) => {
-    const where = `platform.market_closures[${index}]`;
-    if (!isObject(closure)) return problems.add(`${where} must be { ${MARKET_CLOSURE_KEYS.join(', ')} }`);
-    problems.unknownKeys(closure, MARKET_CLOSURE_KEYS, where);
-    if (typeof closure['symbol'] !== 'string' || !MARKET_NAME.test(closure['symbol']))
-      problems.add(`${where}.symbol must be a market symbol or '*'`);
-    if (!isCount(closure['from_ms']) || !isCount(closure['until_ms']) || closure['until_ms'] <= closure['from_ms'])
-      problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
-  });
+  const closuresLimit = { max: TRADING_LIMITS.closuresMax, what: 'market closures' };
+  if (closures !== undefined)
+    problems.objects(closures, 'platform.market_closures', closuresLimit, MARKET_CLOSURE_KEYS, (closure, where) => {
+      if (typeof closure['symbol'] !== 'string' || !MARKET_NAME.test(closure['symbol']))
+        problems.add(`${where}.symbol must be a market symbol or '*'`);
+      problems.window(closure, where);
+    });
 }
 
 /** The optional `tiers` header field: agent id → 'pro' | 'enterprise'. */

@@ -219,3 +219,52 @@ describe('diff.txt', () => {
     expect(text).toContain('  seq 1 escrow.B.create value at body/fee: expected "0.025", actual "0.05"');
   });
 });
+
+describe('parseRecordHeader: the platform lists', () => {
+  const errorsOf = (platform: unknown): readonly string[] => {
+    const parsed = parseRecordHeader(JSON.stringify({ ...HEADER, platform }));
+    return parsed.ok ? [] : parsed.errors;
+  };
+  const PLATFORM = { dispute_outcome: 'refund', faults: [] };
+
+  test('every item of faults, casino and market closures and trading shocks named with its index', () => {
+    expect(
+      errorsOf({
+        ...PLATFORM,
+        faults: [
+          { service: 'escrow', from_ms: 5, until_ms: 5, status: 500 },
+          'x',
+          { service: 'nope', from_ms: 0, until_ms: 1, status: 404, more: 1 },
+        ],
+        casino_closures: [{ game: 'dice', from_ms: 2, until_ms: 1 }],
+        trading_shocks: [{ base: 'BTC', at_ms: -1, move_bps: -10_000 }],
+        market_closures: [{ symbol: 'BTC-PERP', from_ms: 0, until_ms: 10, why: 1 }],
+      }),
+    ).toEqual([
+      'line 1 (header): platform.faults[0] must have integers 0 ≤ from_ms < until_ms',
+      'line 1 (header): platform.faults[1] must be { service, from_ms, until_ms, status }',
+      'line 1 (header): platform.faults[2] has unknown key more',
+      'line 1 (header): platform.faults[2].service must be one of faucet, escrow, trading, domains, wallet, casino',
+      'line 1 (header): platform.faults[2].status must be 500 or 503',
+      'line 1 (header): platform.casino_closures[0] must have integers 0 ≤ from_ms < until_ms',
+      'line 1 (header): platform.trading_shocks[0].at_ms must be a non-negative integer',
+      'line 1 (header): platform.trading_shocks[0].move_bps must be an integer above -10000 and at most 100000',
+      'line 1 (header): platform.market_closures[0] has unknown key why',
+    ]);
+  });
+
+  test('a list that is no list is one problem; faults that are none stop the platform check there', () => {
+    expect(errorsOf({ ...PLATFORM, faults: 'none', casino_closures: 'x' })).toEqual([
+      'line 1 (header): platform.faults must be a list of at most 100 fault windows',
+    ]);
+    expect(errorsOf({ ...PLATFORM, casino_closures: {}, trading_shocks: 1, market_closures: null })).toEqual([
+      expect.stringMatching(
+        /^line 1 \(header\): platform\.casino_closures must be a list of at most \d+ game closures$/,
+      ),
+      expect.stringMatching(/^line 1 \(header\): platform\.trading_shocks must be a list of at most \d+ price shocks$/),
+      expect.stringMatching(
+        /^line 1 \(header\): platform\.market_closures must be a list of at most \d+ market closures$/,
+      ),
+    ]);
+  });
+});
