@@ -26,6 +26,13 @@ function dnsRecordOf(reader: WireReader): DnsView | null {
   return recordId === null ? null : { recordId, ...view };
 }
 
+/** The answer of a DNS record added or updated: { message, record }. */
+function recordAnswerOf(reader: WireReader): DnsView | null {
+  reader.knows('message');
+  const record = reader.object('record');
+  return record === null ? null : dnsRecordOf(reader.nested(record, 'record'));
+}
+
 export const DOMAINS_DEPLOYED: DialectTable = {
   'domains.account': row('domains.account', {
     request: () => ({ service: 'domains', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
@@ -144,11 +151,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
         ...(input.record.priority === null ? {} : { priority: input.record.priority }),
       },
     }),
-    read: (reader) => {
-      reader.knows('message');
-      const record = reader.object('record');
-      return record === null ? null : dnsRecordOf(reader.nested(record, 'record'));
-    },
+    read: recordAnswerOf,
   }),
   'domains.dns-list': row('domains.dns-list', {
     request: (input) => ({
@@ -171,11 +174,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
       body: { content: input.content, ttl: input.ttl },
       auth: true,
     }),
-    read: (reader) => {
-      reader.knows('message');
-      const record = reader.object('record');
-      return record === null ? null : dnsRecordOf(reader.nested(record, 'record'));
-    },
+    read: recordAnswerOf,
   }),
   'domains.dns-delete': row('domains.dns-delete', {
     request: (input) => ({
