@@ -11,6 +11,7 @@
  * could not be reached, or a crash: exit 1); both carry the reproduce command.
  */
 import fc from 'fast-check';
+import { checkProperty, splitPath } from './replay-path.ts';
 import { SystemClock, type Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
@@ -96,11 +97,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     await fc.asyncModelRun(() => run, [...prelude, ...commands]);
     options.onRun?.();
   });
-  const details = await fc.check(property, {
-    seed: options.seed,
-    numRuns: options.runs,
-    ...(replay === null ? {} : { path: replay.path, endOnFailure: true }),
-  });
+  const details = await checkProperty(property, options.seed, options.runs, replay);
   const base = {
     seed: options.seed,
     runs: details.numRuns,
@@ -179,10 +176,4 @@ async function confirm(target: CheckTarget, input: CheckInput): Promise<{ ran: s
     return { ran, error };
   }
   return { ran, error: undefined };
-}
-
-function splitPath(path: string): { path: string; replayPath: string } | null {
-  const match = /^(\d+(?::\d+)*)@([A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.exec(path);
-  if (match === null) return null;
-  return { path: match[1] as string, replayPath: match[2] ?? '' };
 }

@@ -15,6 +15,7 @@
  */
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
+import { checkProperty, splitPath } from '../replay-path.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
@@ -146,11 +147,6 @@ async function plan(
   return { rows, notes, accounts, ...opens };
 }
 
-function splitPath(path: string): { path: string; replayPath: string } | null {
-  const match = /^(\d+(?::\d+)*)@([A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.exec(path);
-  return match === null ? null : { path: match[1] as string, replayPath: match[2] ?? '' };
-}
-
 export async function runDialectCheck(options: DialectCheckOptions): Promise<DialectCheckResult> {
   const findings = new FindingsCollector();
   const session = new LiveSession({
@@ -233,11 +229,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     }
     options.onRun?.();
   });
-  const details = await fc.check(property, {
-    seed: options.seed,
-    numRuns: options.runs,
-    ...(replay === null ? {} : { path: replay.path, endOnFailure: true }),
-  });
+  const details = await checkProperty(property, options.seed, options.runs, replay);
   const result = {
     ...base,
     runs: details.numRuns,

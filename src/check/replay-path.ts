@@ -1,0 +1,34 @@
+/**
+ * A failing path as `afp check` reports it and reads it back with `--path` (`<digits:...>@<replayPath>`):
+ * fast-check's path to the shrunk counterexample, and the commands' own replay path. One reading
+ * for both checks (run-check.ts, and the dialect check: dialect/run-dialect-check.ts), and one way
+ * to run a property under a seed, replaying such a path when given.
+ */
+import fc from 'fast-check';
+
+export interface ReplayPath {
+  /** fast-check's path (digits joined by ':'). */
+  readonly path: string;
+  /** The commands' replay path (fc.commands `replayPath`); '' when the report had none. */
+  readonly replayPath: string;
+}
+
+/** The two parts of a reported path; null when `text` is not one. */
+export function splitPath(text: string): ReplayPath | null {
+  const match = /^(\d+(?::\d+)*)@([A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.exec(text);
+  return match === null ? null : { path: match[1] as string, replayPath: match[2] ?? '' };
+}
+
+/** Runs `property` `runs` times from `seed`; with a replay path, straight down that path, ending at its failure. */
+export function checkProperty<T>(
+  property: fc.IAsyncPropertyWithHooks<T>,
+  seed: number,
+  runs: number,
+  replay: ReplayPath | null,
+): Promise<fc.RunDetails<T>> {
+  return fc.check(property, {
+    seed,
+    numRuns: runs,
+    ...(replay === null ? {} : { path: replay.path, endOnFailure: true }),
+  });
+}
