@@ -30,10 +30,11 @@ import { UNIT_FILES } from './test/unit-files.ts';
 // Set here, before the pool starts, so the workers (each test file's own Node) inherit it too.
 process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
 
-// The longest files start first, by their wall time in an idle full run (k6-agents 200 s,
-// shell-blocks 81 s, replay-shipped 49 s, bench 47 s, casino-run 39 s, then 10-25 s each); bench
-// (19 CPU s: mostly timed waits) a place early, beside CPU-bound files; pack-install early, as it
-// is slower on a fresh clone than with a warm npm cache. Vitest
+// The costliest files start first, by their cost alone (CPU s, measured one file at a time on the
+// shared machine, suitespeed branch): shell-blocks 50, replay-shipped 50, bench 35 (mostly timed
+// waits: a place early, beside CPU-bound files), replay-tiers-faults 31, casino-run 23, then 10-20
+// each (pack-install early, as it is slower on a fresh clone than with a warm npm cache); the k6
+// files keep their places (k6-agents about 200 s of wall in an idle full run). Vitest
 // orders by the durations of earlier runs when it has them, else by file size, largest first; a
 // fresh clone (CI) has none, and a small file of long simulations would start last and be the
 // run's tail on one core. The list only orders the run: a stale entry changes nothing else.
@@ -43,21 +44,26 @@ const START_FIRST = [
   'test/export/k6-agents-1.test.ts',
   'test/export/k6-agents-2.test.ts',
   'test/export/k6-segments.test.ts',
-  'test/bench/bench.test.ts',
   'test/replay/replay-shipped-scenarios.test.ts',
+  'test/bench/bench.test.ts',
+  'test/replay/replay-tiers-faults.test.ts',
   'test/check/casino/casino-run.test.ts',
   'test/package/pack-install.test.ts',
+  'test/live/audit/rule-perturbation.property.test.ts',
   'test/check/domains/domains-check.test.ts',
-  'test/replay/replay-tiers-faults.test.ts',
-  'test/shrink/every-defect-casino.test.ts',
-  'test/server/crash-durability.test.ts',
-  'test/cli/float-money.test.ts',
+  'test/shrink/every-defect-property.test.ts',
+  'test/check/live.test.ts',
   'test/cli/load.test.ts',
+  'test/cli/float-money.test.ts',
+  'test/cli/exit-codes.test.ts',
+  'test/server/crash-durability.test.ts',
+  'test/cli/load-url.test.ts',
+  'test/check/wallet/wallet-defect.test.ts',
+  'test/cli/run.test.ts',
+  'test/cli/audit-deployed.test.ts',
+  'test/shrink/every-defect-casino.test.ts',
   'test/services/casino/games/card-video-poker.test.ts',
   'test/conformance/target-conformance.test.ts',
-  'test/cli/exit-codes.test.ts',
-  'test/live/audit/rule-perturbation.property.test.ts',
-  'test/shrink/every-defect-property.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -4,11 +4,12 @@
 // written files land there), through `npx afp` on this Node, with servers on free loopback
 // ports, bounded in time, each block in its own session killed at its end; blocks run side by
 // side, each in a copy of its own. Skipped blocks are listed with their reasons.
-// npm's npx: README.md's blocks (what a reader pastes first) go through npm's own `npx`; the
-// docs' blocks meet a stand-in `npx` first on PATH that runs `npx afp …` as npm's does here — the
-// copy's node_modules/.bin/afp — and hands any other package to npm's. Why: npm's exec walks the
-// whole node_modules tree before it runs a local bin, about 1.1 CPU s per call, and the docs hold
-// over 40 such calls; that `npx afp` finds afp is shown by the README's blocks.
+// npm's npx: README.md's first block that runs (what a reader pastes first) goes through npm's own
+// `npx`; every other block meets a stand-in `npx` first on PATH that runs `npx afp …` as npm's does
+// here — the copy's node_modules/.bin/afp — and hands any other package to npm's. Why: npm's exec
+// walks the whole node_modules tree before it runs a local bin, about 1.1 CPU s per call, and the
+// README and docs hold over 50 such calls; that npm's `npx afp` finds afp is shown by that first
+// block (three calls), and a fourth call would show nothing more.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -37,6 +38,10 @@ const pages = readDocTexts(ROOT)
 const skipped: string[] = [];
 
 const NPX_STAND_IN = 'npx-stand-in';
+/** The one block run with npm's own npx (see the header). */
+const NPM_NPX_BLOCK = pages
+  .find((page) => page.path === 'README.md')
+  ?.blocks.find((block) => block.marker.skip === null && /^npx afp /m.test(block.script));
 
 function workingCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'afp-docs-'));
@@ -104,7 +109,7 @@ interface Ran {
 function runScript(script: string, dir: string, block: ShellBlock): Promise<Ran> {
   // This Node first (npx's `afp` runs on it); npx's cache in the copy, offline: `npx afp` links the
   // copy's own package and never reaches a registry.
-  const standIn = block.path === 'README.md' ? '' : `${npxStandIn(dir)}:`;
+  const standIn = block === NPM_NPX_BLOCK ? '' : `${npxStandIn(dir)}:`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${standIn}${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
@@ -209,6 +214,7 @@ describe('the shell blocks', () => {
   it('are found, and every skip names its reason', () => {
     const all = pages.flatMap((page) => page.blocks);
     expect(all.length).toBeGreaterThan(10);
+    expect(NPM_NPX_BLOCK?.path, 'a README block runs `npx afp` through npm').toBe('README.md');
     for (const block of all)
       if (block.marker.skip !== null)
         expect(block.marker.skip.length, `${block.path}:${block.line}`).toBeGreaterThan(10);

@@ -1,5 +1,5 @@
 // The k6 bundle's hashing and key shims (src/export/k6/shims/noble-*.ts: SHA-256, SHA-512,
-// HMAC-SHA512 and PBKDF2 by k6's own Go code; scure-bip32.ts: BIP-32 without the public keys
+// HMAC-SHA512 and PBKDF2 by k6's own Go code; src/services/wallet/keys/bip32-private.ts: the BIP-32 without the public keys
 // nobody reads) give the bytes Node gives with the libraries they stand in for: a bundle of the
 // same calls runs on the real k6 and prints its answers, compared with Node's here. The wallet a
 // mnemonic derives (every chain's address and key) is the sharpest check: one wrong bit anywhere
@@ -15,7 +15,7 @@ import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import { bundleK6Script, rootModule } from '../../src/export/k6/k6-bundle.ts';
-import { HDKey as LeanHDKey } from '../../src/export/k6/shims/scure-bip32.ts';
+import { HDKey as LeanHDKey } from '../../src/services/wallet/keys/bip32-private.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/derive-wallet.ts';
 import { mnemonicSeed } from '../../src/services/wallet/keys/mnemonic.ts';
 import { K6 } from './k6-agents-kit.ts';

@@ -97,7 +97,8 @@ describe('runAutocannon', () => {
     expect(wallMs).toBeGreaterThanOrEqual(290);
     expect(wallMs).toBeLessThan(HANG_BOUND_MS);
     const endpoint = only(snapshot);
-    expect(endpoint.requests).toBeGreaterThan(10);
+    // It ran (how many requests 300 ms hold is the machine's business: 10 failed at load 30).
+    expect(endpoint.requests).toBeGreaterThan(0);
     expect(endpoint.failed).toBe(0);
     // At most one request per connection was cut off by the stop.
     expect(snapshot.iterations.started - snapshot.iterations.completed).toBeLessThanOrEqual(2);
@@ -152,7 +153,14 @@ describe("runAutocannon's latency is afp's own, and agrees with Little's law", (
       if (count >= 50) response.setHeader('connection', 'close');
       response.writeHead(200).end('{}');
     });
-    const { snapshot, counts } = await runAutocannonCounted({ ...base(url), connections: 10, durationMs: 1_000 });
+    // Bounded by amount, not by a second: more than 500 answers whatever the machine's load (10 × 50
+    // closes the first connections), where one second at load 30 held fewer.
+    const { snapshot, counts } = await runAutocannonCounted({
+      ...base(url),
+      connections: 10,
+      amount: 1_000,
+      durationMs: 60_000,
+    });
     const endpoint = only(snapshot);
     expect(endpoint.statuses).toEqual({ '200': endpoint.requests });
     // Every answer the target gave is one request of the run (those answered after the stop aside).
@@ -171,9 +179,10 @@ describe("runAutocannon's latency is afp's own, and agrees with Little's law", (
     const snapshot = await runAutocannon({ ...base(url), connections: 10, durationMs: 2_000 });
     const latency = percentilesOf(decodeHistogram(only(snapshot).latency));
     const check = littleCheck(snapshot, { value: 10, source: 'configured connections' });
+    // Bounds a busy machine cannot break: the target's 20 ms is a floor on latency, 10 / 20 ms a
+    // ceiling on the rate; an inflated latency (the bug this guards) breaks Little's law below. A
+    // floor on the rate or a ceiling on p50 judged the machine (191/s at load 30), not afp.
     expect(latency.p50Ms).toBeGreaterThanOrEqual(19.5);
-    expect(latency.p50Ms).toBeLessThan(40);
-    expect(check?.requestsPerSecond).toBeGreaterThan(200);
     expect(check?.requestsPerSecond).toBeLessThan(520);
     expect(check?.ok, JSON.stringify(check)).toBe(true);
     // The wire's own measure agrees with the configured 10.

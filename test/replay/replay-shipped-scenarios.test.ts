@@ -128,14 +128,22 @@ describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (s
   });
 });
 
+/**
+ * The exchanges of a record replayed without its mints: the first difference came at exchange 42
+ * (wallet-swaps) and 62 (referral-tree) of about 600, and replaying the ~550 after it, each one a
+ * difference, was more than half the file's time for these two scenarios.
+ */
+const WITHOUT_MINTS_EXCHANGES = 200;
+
 /** The same record without its `mints` (as before they were recorded), on a fresh serve: the unfunded wallets' answers differ. */
 async function expectDifferencesWithoutMints(recordPath: string, scenario: Scenario, name: string): Promise<void> {
-  const lines = (await readFile(recordPath, 'utf8')).split('\n');
+  const lines = (await readFile(recordPath, 'utf8')).split('\n').slice(0, 1 + WITHOUT_MINTS_EXCHANGES);
   const header = JSON.parse(lines[0] as string) as Record<string, unknown>;
   delete header['mints'];
+  header['exchanges'] = lines.length - 1;
   lines[0] = JSON.stringify(header);
   const unfunded = join(directory, `${name}-without-mints.jsonl`);
-  await writeFile(unfunded, lines.join('\n'));
+  await writeFile(unfunded, `${lines.join('\n')}\n`);
   const serve = await serveFromScenario(scenario);
   try {
     const { code, diff } = await replayRecord(

@@ -62,10 +62,6 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
                 resolved.importer === native ? undefined : { path: native },
               );
             }
-            // derive-wallet.ts's BIP-32 without the public keys it never reads (shims/scure-bip32.ts).
-            pluginBuild.onResolve({ filter: /^@scure\/bip32$/ }, (resolved) =>
-              /derive-wallet\.[jt]s$/.test(resolved.importer) ? { path: shim('scure-bip32') } : undefined,
-            );
           },
         },
         {

@@ -13,7 +13,7 @@
  * returned at creation signs for its address. The result holds secrets: the caller returns it
  * once and stores none of it; this module keeps nothing.
  */
-import { HDKey } from '@scure/bip32';
+import { HDKey } from './bip32-private.ts';
 import { assert } from '../../../core/assert.ts';
 import { encodeWif, p2wpkhAddress } from './bitcoin-address.ts';
 import { evmAddressOfPublicKey } from './evm-address.ts';

@@ -1,16 +1,19 @@
 /**
- * @scure/bip32's HDKey as derive-wallet.ts uses it inside the k6 bundle (fromMasterSeed, derive,
- * privateKey): BIP-32 private derivation computing a public key only where the next step needs
- * one (a non-hardened child hashes its parent's public key).
+ * @scure/bip32's HDKey as derive-wallet.ts uses it (fromMasterSeed, derive, privateKey): BIP-32
+ * private derivation computing a public key only where the next step needs one (a non-hardened
+ * child hashes its parent's public key).
  *
  * Why: @scure/bip32 builds every node's public key and its hash160 (for fingerprints and extended
- * keys, which a wallet agent never reads): five secp256k1 multiplications a path, fifteen per
- * wallet. In k6's interpreter (goja) each costs milliseconds of BigInt work, and a wallet agent
- * derives its keys in the iteration that creates its wallet, so those iterations overran their
- * arrivals. Here a path m/44'/60'/0'/0/0 costs two multiplications.
+ * keys, which wallet creation never reads): five secp256k1 multiplications a path, fifteen per
+ * wallet, plus the root's. In k6's interpreter (goja) each costs milliseconds of BigInt work, and a
+ * wallet agent derives its keys in the iteration that creates its wallet, so those iterations
+ * overran their arrivals; in Node they were most of a wallet creation's CPU after PBKDF2 (the
+ * check and the simulations create thousands). Here a path m/44'/60'/0'/0/0 costs two
+ * multiplications. The k6 bundle reaches it through derive-wallet.ts like any module (its noble
+ * hashes run on k6's native code there).
  * The same keys as @scure/bip32's (test/export/k6-native-hashes.test.ts compares them), and the
- * agent checks every derived address against the one the service answered. Only derive-wallet.ts
- * is pointed here (k6-bundle.ts); the server's deposit keyring keeps the library.
+ * agent checks every derived address against the one the service answered. The server's deposit
+ * keyring keeps the library (it reads public keys).
  * BIP-32: I = HMAC-SHA512(chain code, 0x00 ‖ k ‖ i) for a hardened i, else (serP(k·G) ‖ i); the
  * child key is (I_L + k) mod n and its chain code I_R; an I_L ≥ n or a zero key moves on to the
  * next index, as @scure/bip32 does (probability below 2^-127).
