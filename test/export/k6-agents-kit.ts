@@ -112,18 +112,27 @@ export async function exportScript(file: string, extra: readonly string[] = []):
   return out;
 }
 
-/** k6 with its REST API off (no port shared between parallel runs) and no usage report. */
+/**
+ * k6 with its REST API off (no port shared between parallel runs) and no usage report. Without
+ * the automatic extension resolution (k6 parsing the whole script once more for imports of
+ * extensions it would fetch: the script imports only k6's own modules), and `run` without the
+ * teardown step (the script has no teardown(), yet k6 evaluates the script once more for it).
+ */
 export function k6(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stderr: string }> {
   const [command = '', ...rest] = args;
-  const flags = command === 'run' ? ['--address', ''] : [];
+  const flags = command === 'run' ? ['--address', '', '--no-teardown'] : [];
   return new Promise((resolve) => {
     execFile(
       K6,
       [command, ...flags, ...rest],
-      { env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...env }, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { ...process.env, K6_NO_USAGE_REPORT: 'true', K6_AUTO_EXTENSION_RESOLUTION: 'false', ...env },
+        timeout: 240_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, _stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stderr }),
     );

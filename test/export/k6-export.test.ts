@@ -1,7 +1,8 @@
 // `afp export k6`: the generator's pieces (the load profile as k6 options for every executor; the
 // script: byte-stable, valid JavaScript, afp's agents bundled with no node module left, every
-// endpoint a real route id) and its refusals (exit 2, every reason at once). The runs on the real
-// k6 against afp serve, with the counts of afp load, are test/export/k6-agents-*.test.ts.
+// endpoint a real route id, requests named by the route rows) and its refusals (exit 2, every
+// reason at once). The runs on the real k6 against afp serve, with the counts of afp load, are
+// test/export/k6-agents-*.test.ts.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { main as exportMain } from '../../src/cli/export.ts';
 import { k6Options } from '../../src/export/k6/k6-options.ts';
 import { exportK6Script } from '../../src/export/k6/k6-script.ts';
+import { ALL_ROUTES as BUNDLED_ROUTES } from '../../src/export/k6/shims/route-rows.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
@@ -184,6 +186,16 @@ describe('the script', () => {
     expect(k8s.stderr).toContain('--k8s needs --target URL');
     expect((await runExport([path, '--bogus'])).stderr).toContain('unknown flag --bogus');
     expect((await runExport([join(scratch, 'missing.yaml')])).code).toBe(2);
+  });
+
+  test("names requests by the route rows: the rows the bundle's endpoint namer reads are theirs (id, mount, method, path, in order)", () => {
+    const shape = ({ id, mount, method, path }: { id: string; mount: string; method: string; path: string }) => ({
+      id,
+      mount,
+      method,
+      path,
+    });
+    expect(BUNDLED_ROUTES.map(shape)).toStrictEqual(ALL_ROUTES.map(shape));
   });
 
   test('--out writes the same bytes as stdout', async () => {

@@ -66,6 +66,11 @@ export interface K6Api {
    */
   late(): void;
   nowMs(): number;
+  /**
+   * `__VU` in the init context: this VU's id, or 0 where k6 evaluates the script without running
+   * iterations in it (reading the options, the setup() and teardown() VUs, `k6 inspect`).
+   */
+  initVu(): number;
   /** exec.vu.idInInstance, exec.instance.vusInitialized, exec.scenario.iterationInTest and iterationInInstance. */
   vu(): {
     readonly inInstance: number;
@@ -95,6 +100,8 @@ export interface K6RunConfig {
   readonly timeout: string;
   /** An arrival-rate executor (the open model): agents are stepped when afp load's ring reaches them. */
   readonly openModel: boolean;
+  /** The VUs an unsegmented run of the script initializes (its scenario's peak). */
+  readonly vus: number;
 }
 
 /** One of this VU's agents: built when first stepped. */
@@ -149,12 +156,20 @@ export class K6AgentRun {
    * Builds in k6's init context (before the load starts) what a VU would otherwise build in its
    * first iteration, making it seconds slower than afp load's and dropping arrivals: the route
    * table's router (endpoint names), the Faker's locale data and the archetypes' own warm-ups
-   * (the wallet key code's precomputed tables).
+   * (the wallet key code's precomputed tables), each warm-up once (archetypes share them).
+   * Only where iterations run (not in k6's VU 0), and only the warm-ups of the archetypes this VU
+   * will own. The VU count and execution segment are not known in the init context, so the owned
+   * agents are those of an unsegmented run (`config.vus`); a VU of a segmented run may own others,
+   * and then pays their warm-up in its first step (never a different request).
    */
   private warmUp(): void {
+    const vu = this.api.initVu();
+    if (vu < 1) return;
     endpointName({ mount: 'api', method: 'GET', path: '/' });
     this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
-    for (const definition of new Set(this.ring.map((slot) => slot.definition))) definition.warmUp?.();
+    const vus = Math.max(1, this.config.vus);
+    const mine = this.ring.filter((_slot, position) => position % vus === (vu - 1) % vus);
+    for (const warmUp of new Set(mine.map((slot) => slot.definition.warmUp))) warmUp?.();
   }
 
   /** One k6 iteration: the next own agent's setup or step, then its rules check (nothing when none is due). */

@@ -24,6 +24,9 @@ export function rootModule(relative: string): string {
   return fileURLToPath(new URL(`${relative}${SOURCE_EXTENSION}`, ROOT_URL));
 }
 
+/** Marks the plugin's own resolve call, so it does not answer itself. */
+const PURE_PROBE = Symbol('afp-pure-probe');
+
 export type BundleResult =
   { readonly ok: true; readonly text: string } | { readonly ok: false; readonly errors: string[] };
 
@@ -66,6 +69,32 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
             pluginBuild.onResolve({ filter: /^@scure\/bip32$/ }, (resolved) =>
               /derive-wallet\.[jt]s$/.test(resolved.importer) ? { path: shim('scure-bip32') } : undefined,
             );
+            // endpoint-name.ts's Router over the route rows' names only (shims/route-rows.ts).
+            pluginBuild.onResolve({ filter: /\/http\/routes\/index\.[jt]s$/ }, (resolved) =>
+              /replay\/endpoint-name\.[jt]s$/.test(resolved.importer) ? { path: shim('route-rows') } : undefined,
+            );
+          },
+        },
+        {
+          // afp's own modules have no import-time effects (no module is imported for one): a module
+          // none of whose exports the script uses is left out whole, with its top-level work (the
+          // route table's services and their tables, reached through a constant of platform.ts).
+          name: 'afp-pure-modules',
+          setup(pluginBuild) {
+            const own = [fileURLToPath(new URL('src/', ROOT_URL)), fileURLToPath(new URL('agents/', ROOT_URL))];
+            const shims = fileURLToPath(new URL('src/export/k6/shims/', ROOT_URL));
+            pluginBuild.onResolve({ filter: /^\.\.?\// }, async (args) => {
+              if (args.pluginData === PURE_PROBE) return undefined;
+              const resolved = await pluginBuild.resolve(args.path, {
+                kind: args.kind,
+                importer: args.importer,
+                resolveDir: args.resolveDir,
+                pluginData: PURE_PROBE,
+              });
+              if (resolved.errors.length > 0 || resolved.path.startsWith(shims)) return undefined;
+              if (!own.some((root) => resolved.path.startsWith(root))) return undefined;
+              return { path: resolved.path, sideEffects: false };
+            });
           },
         },
         {

@@ -20,7 +20,7 @@ import { targetUrlError } from '../../client/target.ts';
 import type { Scenario } from '../../sim/scenario.ts';
 import { AGENT_MODULES } from '../../../agents/index.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
-import { k6Duration, k6Options, LOAD_DEFAULTS } from './k6-options.ts';
+import { k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -98,7 +98,18 @@ function openModel(scenario: Scenario): boolean {
   return executor === 'constant-arrival-rate' || executor === 'ramping-arrival-rate';
 }
 
-function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown): string {
+/** The VUs k6 initializes for the script's one scenario (its maxVUs, VUs, or peak stage target). */
+function peakVus(k6Options: K6Options): number {
+  const [scenario = {}] = Object.values(k6Options.scenarios);
+  const counts = [scenario['maxVUs'], scenario['vus'], scenario['startVUs']];
+  const stages = Array.isArray(scenario['stages']) ? (scenario['stages'] as { target?: unknown }[]) : [];
+  const numbers = [...counts, ...stages.map((stage) => stage.target)].filter(
+    (count): count is number => typeof count === 'number',
+  );
+  return Math.max(1, ...numbers);
+}
+
+function entry(scenario: Scenario, options: K6ExportOptions, k6Options: K6Options): string {
   const load = scenario.load;
   const graceful = load?.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs;
   const k6Setup = { setupTimeout: k6Duration(60_000), teardownTimeout: k6Duration(Math.max(graceful, 1_000)) };
@@ -110,7 +121,7 @@ ${archetypeImports(scenario)}
 import { K6AgentRun } from ${JSON.stringify(rootModule('src/export/k6/k6-agent-run'))};
 import { k6Setup } from ${JSON.stringify(rootModule('src/export/k6/k6-setup'))};
 
-export const options = ${JSON.stringify({ ...(k6Options as object), ...k6Setup }, null, 2)};
+export const options = ${JSON.stringify({ ...k6Options, ...k6Setup }, null, 2)};
 
 const TIMEOUT = ${JSON.stringify(k6Duration(REQUEST_TIMEOUT_MS))};
 // http_req_failed counts what afp load counts as failed: no answer, a 429, a 5xx.
@@ -131,10 +142,11 @@ const run = new K6AgentRun(
     check: (passed, name) => check(passed, { [name]: (value) => value === true }),
     late: () => lateSteps.add(1),
     nowMs: () => Date.now(),
+    initVu: () => __VU,
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
   },
-  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))} },
+  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))} },
 );
 
 export function setup() {
