@@ -49,7 +49,7 @@ import { AgentFakers } from '../../sim/agent-fakers.ts';
 import { agentSlots, interleave, type AgentSlot } from '../../sim/agent-ring.ts';
 import { endpointName } from '../../replay/endpoint-name.ts';
 import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
-import { parseScenario, type Scenario } from '../../sim/scenario.ts';
+import type { Population } from '../../sim/scenario.ts';
 import { k6Transport, type K6Http } from './k6-transport.ts';
 import { parseSegment, segmentSlice, WHOLE_SEGMENT } from './k6-segment.ts';
 
@@ -92,9 +92,20 @@ export interface K6SetupData {
   readonly admin: boolean;
 }
 
+/**
+ * What the runtime reads of the scenario, as afp's parser read it at export (k6-script.ts): the
+ * populations with each archetype's params as `afp run` gives them, the agent limit and the
+ * casino's starting deposit. Why not the scenario text, parsed in each VU: its schemas were the
+ * largest part of the script a VU evaluated before its first iteration.
+ */
+export interface K6Scenario {
+  readonly populations: readonly Population[];
+  readonly maxAgents: number;
+  readonly startingDepositMicro: bigint | null;
+}
+
 export interface K6RunConfig {
-  readonly scenarioText: string;
-  readonly fileName: string;
+  readonly scenario: K6Scenario;
   readonly seed: string;
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
   readonly timeout: string;
@@ -127,7 +138,7 @@ interface VuState {
 }
 
 export class K6AgentRun {
-  readonly scenario: Scenario;
+  readonly scenario: K6Scenario;
   private readonly api: K6Api;
   private readonly config: K6RunConfig;
   private readonly groups: readonly (readonly AgentSlot[])[];
@@ -137,18 +148,12 @@ export class K6AgentRun {
   private readonly fakers = new AgentFakers();
 
   constructor(api: K6Api, config: K6RunConfig) {
-    const parsed = parseScenario(config.scenarioText, {
-      fileName: config.fileName,
-      agentParams: (name) => config.agents[name]?.params,
-      knownAgents: Object.keys(config.agents),
-    });
-    assert(parsed.ok, `the exported scenario ${config.fileName} parses as it did at export`);
-    this.scenario = parsed.scenario;
+    this.scenario = config.scenario;
     this.api = api;
     this.config = config;
     this.groups = agentSlots(this.scenario.populations, config.agents);
     this.ring = interleave(this.groups);
-    this.directory = new AgentDirectory({ maxAgents: this.scenario.limits.maxAgents });
+    this.directory = new AgentDirectory({ maxAgents: this.scenario.maxAgents });
     this.warmUp();
   }
 
@@ -289,7 +294,7 @@ export class K6AgentRun {
 
   /** The admin-door calls afp load makes for an agent that learnt its key (a tier, a starting deposit). */
   private adminCalls(data: K6SetupData): (agent: RunAgent) => Promise<void>[] {
-    const depositMicro = this.scenario.casino.startingDepositMicro;
+    const depositMicro = this.scenario.startingDepositMicro;
     const api = data.urls.api;
     if (!data.admin || api === undefined) return () => [];
     const post = (path: string, body: Record<string, string>): Promise<void> =>

@@ -5,8 +5,11 @@
  *
  * k6 has no node:* modules, no TextEncoder and no Buffer: node:crypto, node:util and node:net
  * resolve to the pure-JS shims of ./shims/ (@noble/hashes), and TextEncoder and Buffer are
- * injected where code names them. zod's locales are English only (shims/zod-locales.ts) and its JIT off (shims/zod-jitless.ts), and
- * `yaml` reads JSON only (shims/yaml-json.ts: the script carries the scenario as JSON).
+ * injected where code names them. zod's locales are English only (shims/zod-locales.ts) and its
+ * JIT off (shims/zod-jitless.ts). The script carries the scenario as parsed at export, so no YAML
+ * reader and no scenario schema is bundled. Requests are named by the route rows without their
+ * handlers (shims/route-rows.ts), and afp's own modules are side-effect free here: what the
+ * agents and the runtime do not use is left out, with its import-time work, which every VU paid.
  * `k6`, `k6/http`, `k6/execution` stay imports, for k6 to provide. Anything else that reaches a
  * node module fails the export with esbuild's own message (never a script that breaks in k6).
  * Byte-stable: the same entry and sources give the same bytes (no timestamps, paths relative to
@@ -50,7 +53,6 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
         'node:crypto': shim('node-crypto'),
         'node:util': shim('node-util'),
         'node:net': shim('node-net'),
-        yaml: shim('yaml-json'),
       },
       inject: [shim('zod-jitless'), shim('text-encoder'), shim('buffer')],
       define: { 'process.env.NODE_ENV': '"production"' },

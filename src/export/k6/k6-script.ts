@@ -5,20 +5,22 @@
  *
  * The script: a header naming the scenario, its seed and afp's version; k6 `options`
  * (k6-options.ts: the `load:` profile as one k6 scenario, VUs as afp load's agents free to take
- * an arrival; the thresholds as written plus a request count per endpoint); the scenario (as
- * JSON), parsed inside k6 by afp's parser so every agent gets the params `afp run` gives it; and the
- * glue that hands k6's modules to the runtime. Runs unchanged with k6's --execution-segment: each
+ * an arrival; the thresholds as written plus a request count per endpoint); the populations as
+ * afp's parser read them here (a JavaScript literal, money as bigint), so every agent gets the
+ * params `afp run` gives it without a parser in each VU; and the glue that hands k6's modules to
+ * the runtime. Runs unchanged with k6's --execution-segment: each
  * process owns its segment's agents (k6-segment.ts).
  * Refused, never approximated: a scenario without a `load:` section, a profile k6 cannot take,
  * more VUs than the scenario has agents (each VU steps its own agents, one at a time).
  * Byte-stable: the same scenario, seed, target and version give the same bytes.
  */
-import { parse } from 'yaml';
 import type { AnyAgentDefinition } from '../../sim/agent.ts';
 import { ALL_ROUTES } from '../../http/routes/index.ts';
 import { targetUrlError } from '../../client/target.ts';
 import type { Scenario } from '../../sim/scenario.ts';
 import { AGENT_MODULES } from '../../../agents/index.ts';
+import { jsLiteral, jsValueOf, type JsValue } from './js-literal.ts';
+import type { K6Scenario } from './k6-agent-run.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
 import { k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
 
@@ -30,9 +32,6 @@ export interface K6ExportOptions {
   readonly afpVersion: string;
   /** The command line shown in the header (e.g. `afp export k6 scenarios/x.yaml`). */
   readonly command: string;
-  /** The scenario file's text and name, parsed again inside k6. */
-  readonly scenarioText: string;
-  readonly fileName: string;
   /** The seed the agents draw from (`--seed`, else the scenario's). */
   readonly seed: string;
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
@@ -98,6 +97,18 @@ function openModel(scenario: Scenario): boolean {
   return executor === 'constant-arrival-rate' || executor === 'ramping-arrival-rate';
 }
 
+/** What the runtime reads of the scenario (K6Scenario), as the parser read it here. */
+function runScenario(scenario: Scenario): JsValue {
+  return jsValueOf(
+    {
+      populations: scenario.populations,
+      maxAgents: scenario.limits.maxAgents,
+      startingDepositMicro: scenario.casino.startingDepositMicro,
+    } satisfies K6Scenario,
+    'scenario',
+  );
+}
+
 /** The VUs k6 initializes for the script's one scenario (its maxVUs, VUs, or peak stage target). */
 function peakVus(k6Options: K6Options): number {
   const [scenario = {}] = Object.values(k6Options.scenarios);
@@ -146,7 +157,7 @@ const run = new K6AgentRun(
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
   },
-  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))} },
+  { scenario: ${jsLiteral(runScenario(scenario), 1)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))} },
 );
 
 export function setup() {
