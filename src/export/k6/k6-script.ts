@@ -8,8 +8,8 @@
  * an arrival; the thresholds as written plus a request count per endpoint); the populations as
  * afp's parser read them here (a JavaScript literal, money as bigint), so every agent gets the
  * params `afp run` gives it without a parser in each VU; and the glue that hands k6's modules to
- * the runtime. Runs unchanged with k6's --execution-segment: each
- * process owns its segment's agents (k6-segment.ts).
+ * the runtime. Runs unchanged with k6's --execution-segment: each process owns its segment's
+ * agents (k6-segment.ts).
  * Refused, never approximated: a scenario without a `load:` section, a profile k6 cannot take,
  * more VUs than the scenario has agents (each VU steps its own agents, one at a time).
  * Byte-stable: the same scenario, seed, target and version give the same bytes.
@@ -109,15 +109,18 @@ function runScenario(scenario: Scenario): JsValue {
   );
 }
 
-/** The VUs k6 initializes for the script's one scenario (its maxVUs, VUs, or peak stage target). */
+/**
+ * The VUs k6 initializes for the script's one scenario: maxVUs under an arrival-rate executor (all
+ * allocated before the start), `vus` under constant-vus, the peak of start and stage targets
+ * under ramping-vus (an arrival-rate executor's stage targets are rates, not VUs).
+ */
 function peakVus(k6Options: K6Options): number {
   const [scenario = {}] = Object.values(k6Options.scenarios);
-  const counts = [scenario['maxVUs'], scenario['vus'], scenario['startVUs']];
-  const stages = Array.isArray(scenario['stages']) ? (scenario['stages'] as { target?: unknown }[]) : [];
-  const numbers = [...counts, ...stages.map((stage) => stage.target)].filter(
-    (count): count is number => typeof count === 'number',
-  );
-  return Math.max(1, ...numbers);
+  const { maxVUs, vus, startVUs, stages } = scenario;
+  if (typeof maxVUs === 'number') return maxVUs;
+  if (typeof vus === 'number') return vus;
+  const targets = Array.isArray(stages) ? stages.map((stage: { target?: unknown }) => stage.target) : [];
+  return Math.max(1, ...[startVUs, ...targets].filter((count): count is number => typeof count === 'number'));
 }
 
 function entry(scenario: Scenario, options: K6ExportOptions, k6Options: K6Options): string {
