@@ -41,7 +41,6 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   }
   const loaded = await loadScenarioFile('afp export k6', file, io.err);
   if (loaded === null) return EXIT.invalidInput;
-  const { text } = loaded;
   const parsed = { scenario: loaded.scenario };
   const target = stringFlag(args, 'target') ?? null;
   const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
@@ -59,8 +58,6 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     target,
     afpVersion: readAfpVersion() ?? 'unknown',
     command,
-    scenarioText: text,
-    fileName: basename(file),
     seed,
     agents: AGENTS,
   });

@@ -1,15 +1,19 @@
 // `afp export k6`: the generator's pieces (the load profile as k6 options for every executor; the
 // script: byte-stable, valid JavaScript, afp's agents bundled with no node module left, every
-// endpoint a real route id) and its refusals (exit 2, every reason at once). The runs on the real
-// k6 against afp serve, with the counts of afp load, are test/export/k6-agents-*.test.ts.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// endpoint a real route id, requests named by the route rows) and its refusals (exit 2, every
+// reason at once). The runs on the real k6 against afp serve, with the counts of afp load, are
+// test/export/k6-agents-*.test.ts.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { main as exportMain } from '../../src/cli/export.ts';
+import { jsLiteral, jsValueOf } from '../../src/export/k6/js-literal.ts';
 import { k6Options } from '../../src/export/k6/k6-options.ts';
 import { exportK6Script } from '../../src/export/k6/k6-script.ts';
+import { ALL_ROUTES as BUNDLED_ROUTES } from '../../src/export/k6/shims/route-rows.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
@@ -21,8 +25,6 @@ const OPTIONS = {
   target: null,
   afpVersion: '0.0.0-test',
   command: 'afp export k6 smoke.yaml',
-  scenarioText: readFileSync(SMOKE, 'utf8'),
-  fileName: 'k6-smoke.yaml',
   seed: '7',
   agents: AGENTS,
 } as const;
@@ -184,6 +186,27 @@ describe('the script', () => {
     expect(k8s.stderr).toContain('--k8s needs --target URL');
     expect((await runExport([path, '--bogus'])).stderr).toContain('unknown flag --bogus');
     expect((await runExport([join(scratch, 'missing.yaml')])).code).toBe(2);
+  });
+
+  test("names requests by the route rows: the rows the bundle's endpoint namer reads are theirs (id, mount, method, path, in order)", () => {
+    const shape = ({ id, mount, method, path }: { id: string; mount: string; method: string; path: string }) => ({
+      id,
+      mount,
+      method,
+      path,
+    });
+    expect(BUNDLED_ROUTES.map(shape)).toStrictEqual(ALL_ROUTES.map(shape));
+  });
+
+  test('carries every shipped scenario as the parser read it: its literal reads back the same populations, money as bigint', () => {
+    for (const name of readdirSync(join(ROOT, 'scenarios')).filter((file) => file.endsWith('.yaml'))) {
+      const text = readFileSync(join(ROOT, 'scenarios', name), 'utf8');
+      const { populations } = scenarioFromText(text, { agents: AGENTS, fileName: name });
+      const literal = jsLiteral(jsValueOf(populations));
+      expect(runInNewContext(`(${literal})`), name).toEqual(populations);
+    }
+    expect(jsLiteral({ amount: 2_500_000n, list: [1n, 'a'] })).toBe('{\n  amount: 2500000n,\n  list: [1n, "a"],\n}');
+    expect(() => jsValueOf({ when: new Date(0) })).toThrow('value.when is a plain value');
   });
 
   test('--out writes the same bytes as stdout', async () => {

@@ -1,20 +1,46 @@
 /**
- * JSON values as JavaScript literal text for the exported script: objects one key a line (two
- * spaces a level), arrays of plain values on one line, keys quoted only where JavaScript needs it.
- * Pure: keys keep their insertion order (callers build objects in a fixed order).
+ * JSON values and bigints as JavaScript literal text for the exported script: objects one key a
+ * line (two spaces a level), arrays of plain values on one line, keys quoted only where JavaScript
+ * needs it, a bigint as `123n` (afp's money). Pure: keys keep their insertion order (callers build
+ * objects in a fixed order).
  */
-export type JsValue = string | number | boolean | null | readonly JsValue[] | { readonly [key: string]: JsValue };
+import { assert } from '../../core/assert.ts';
+
+export type JsValue =
+  string | number | boolean | bigint | null | readonly JsValue[] | { readonly [key: string]: JsValue };
+
+const scalar = (value: JsValue): string => (typeof value === 'bigint' ? `${value}n` : JSON.stringify(value));
+
+/**
+ * A parsed value (plain objects, arrays, strings, finite numbers, booleans, bigints, null) as a
+ * JsValue, an object's undefined fields left out (read back, they are undefined as before);
+ * anything else (a class instance, a function, an undefined item) is a bug of the caller.
+ */
+export function jsValueOf(value: unknown, path = 'value'): JsValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint')
+    return value;
+  if (typeof value === 'number') {
+    assert(Number.isFinite(value), `${path} is a finite number`);
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item: unknown, index) => jsValueOf(item, `${path}[${index}]`));
+  assert(
+    typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype,
+    `${path} is a plain value JavaScript can write`,
+  );
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+  return Object.fromEntries(entries.map(([key, item]) => [key, jsValueOf(item, `${path}.${key}`)]));
+}
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export function jsLiteral(value: JsValue, indent = 0): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return scalar(value);
   const inner = '  '.repeat(indent + 1);
   const outer = '  '.repeat(indent);
   if (Array.isArray(value)) {
     const items = value as readonly JsValue[];
-    if (items.every((item) => item === null || typeof item !== 'object'))
-      return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+    if (items.every((item) => item === null || typeof item !== 'object')) return `[${items.map(scalar).join(', ')}]`;
     return `[\n${items.map((item) => `${inner}${jsLiteral(item, indent + 1)},`).join('\n')}\n${outer}]`;
   }
   const entries = Object.entries(value as { readonly [key: string]: JsValue });

@@ -49,7 +49,7 @@ import { AgentFakers } from '../../sim/agent-fakers.ts';
 import { agentSlots, interleave, type AgentSlot } from '../../sim/agent-ring.ts';
 import { endpointName } from '../../replay/endpoint-name.ts';
 import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
-import { parseScenario, type Scenario } from '../../sim/scenario.ts';
+import type { Population } from '../../sim/scenario.ts';
 import { k6Transport, type K6Http } from './k6-transport.ts';
 import { parseSegment, segmentSlice, WHOLE_SEGMENT } from './k6-segment.ts';
 
@@ -66,6 +66,11 @@ export interface K6Api {
    */
   late(): void;
   nowMs(): number;
+  /**
+   * `__VU` in the init context: this VU's id, or 0 where k6 evaluates the script without running
+   * iterations in it (reading the options, the setup() and teardown() VUs, `k6 inspect`).
+   */
+  initVu(): number;
   /** exec.vu.idInInstance, exec.instance.vusInitialized, exec.scenario.iterationInTest and iterationInInstance. */
   vu(): {
     readonly inInstance: number;
@@ -87,14 +92,27 @@ export interface K6SetupData {
   readonly admin: boolean;
 }
 
+/**
+ * What the runtime reads of the scenario, as afp's parser read it at export (k6-script.ts): the
+ * populations with each archetype's params as `afp run` gives them, the agent limit and the
+ * casino's starting deposit. Why not the scenario text, parsed in each VU: its schemas were the
+ * largest part of the script a VU evaluated before its first iteration.
+ */
+export interface K6Scenario {
+  readonly populations: readonly Population[];
+  readonly maxAgents: number;
+  readonly startingDepositMicro: bigint | null;
+}
+
 export interface K6RunConfig {
-  readonly scenarioText: string;
-  readonly fileName: string;
+  readonly scenario: K6Scenario;
   readonly seed: string;
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
   readonly timeout: string;
   /** An arrival-rate executor (the open model): agents are stepped when afp load's ring reaches them. */
   readonly openModel: boolean;
+  /** The VUs an unsegmented run of the script initializes (its scenario's peak). */
+  readonly vus: number;
 }
 
 /** One of this VU's agents: built when first stepped. */
@@ -120,7 +138,7 @@ interface VuState {
 }
 
 export class K6AgentRun {
-  readonly scenario: Scenario;
+  readonly scenario: K6Scenario;
   private readonly api: K6Api;
   private readonly config: K6RunConfig;
   private readonly groups: readonly (readonly AgentSlot[])[];
@@ -130,18 +148,12 @@ export class K6AgentRun {
   private readonly fakers = new AgentFakers();
 
   constructor(api: K6Api, config: K6RunConfig) {
-    const parsed = parseScenario(config.scenarioText, {
-      fileName: config.fileName,
-      agentParams: (name) => config.agents[name]?.params,
-      knownAgents: Object.keys(config.agents),
-    });
-    assert(parsed.ok, `the exported scenario ${config.fileName} parses as it did at export`);
-    this.scenario = parsed.scenario;
+    this.scenario = config.scenario;
     this.api = api;
     this.config = config;
     this.groups = agentSlots(this.scenario.populations, config.agents);
     this.ring = interleave(this.groups);
-    this.directory = new AgentDirectory({ maxAgents: this.scenario.limits.maxAgents });
+    this.directory = new AgentDirectory({ maxAgents: this.scenario.maxAgents });
     this.warmUp();
   }
 
@@ -149,12 +161,20 @@ export class K6AgentRun {
    * Builds in k6's init context (before the load starts) what a VU would otherwise build in its
    * first iteration, making it seconds slower than afp load's and dropping arrivals: the route
    * table's router (endpoint names), the Faker's locale data and the archetypes' own warm-ups
-   * (the wallet key code's precomputed tables).
+   * (the wallet key code's precomputed tables), each warm-up once (archetypes share them).
+   * Only where iterations run (not in k6's VU 0), and only the warm-ups of the archetypes this VU
+   * will own. The VU count and execution segment are not known in the init context, so the owned
+   * agents are those of an unsegmented run (`config.vus`); a VU of a segmented run may own others,
+   * and then pays their warm-up in its first step (never a different request).
    */
   private warmUp(): void {
+    const vu = this.api.initVu();
+    if (vu < 1) return;
     endpointName({ mount: 'api', method: 'GET', path: '/' });
     this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
-    for (const definition of new Set(this.ring.map((slot) => slot.definition))) definition.warmUp?.();
+    const vus = Math.max(1, this.config.vus);
+    const mine = this.ring.filter((_slot, position) => position % vus === (vu - 1) % vus);
+    for (const warmUp of new Set(mine.map((slot) => slot.definition.warmUp))) warmUp?.();
   }
 
   /** One k6 iteration: the next own agent's setup or step, then its rules check (nothing when none is due). */
@@ -274,7 +294,7 @@ export class K6AgentRun {
 
   /** The admin-door calls afp load makes for an agent that learnt its key (a tier, a starting deposit). */
   private adminCalls(data: K6SetupData): (agent: RunAgent) => Promise<void>[] {
-    const depositMicro = this.scenario.casino.startingDepositMicro;
+    const depositMicro = this.scenario.startingDepositMicro;
     const api = data.urls.api;
     if (!data.admin || api === undefined) return () => [];
     const post = (path: string, body: Record<string, string>): Promise<void> =>

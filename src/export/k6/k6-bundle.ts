@@ -5,8 +5,11 @@
  *
  * k6 has no node:* modules, no TextEncoder and no Buffer: node:crypto, node:util and node:net
  * resolve to the pure-JS shims of ./shims/ (@noble/hashes), and TextEncoder and Buffer are
- * injected where code names them. zod's locales are English only (shims/zod-locales.ts) and its JIT off (shims/zod-jitless.ts), and
- * `yaml` reads JSON only (shims/yaml-json.ts: the script carries the scenario as JSON).
+ * injected where code names them. zod's locales are English only (shims/zod-locales.ts) and its
+ * JIT off (shims/zod-jitless.ts). The script carries the scenario as parsed at export, so no YAML
+ * reader and no scenario schema is bundled. Requests are named by the route rows without their
+ * handlers (shims/route-rows.ts), and afp's own modules are side-effect free here: what the
+ * agents and the runtime do not use is left out, with its import-time work, which every VU paid.
  * `k6`, `k6/http`, `k6/execution` stay imports, for k6 to provide. Anything else that reaches a
  * node module fails the export with esbuild's own message (never a script that breaks in k6).
  * Byte-stable: the same entry and sources give the same bytes (no timestamps, paths relative to
@@ -23,6 +26,9 @@ export const SOURCE_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 export function rootModule(relative: string): string {
   return fileURLToPath(new URL(`${relative}${SOURCE_EXTENSION}`, ROOT_URL));
 }
+
+/** Marks the plugin's own resolve call, so it does not answer itself. */
+const PURE_PROBE = Symbol('afp-pure-probe');
 
 export type BundleResult =
   { readonly ok: true; readonly text: string } | { readonly ok: false; readonly errors: string[] };
@@ -47,7 +53,6 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
         'node:crypto': shim('node-crypto'),
         'node:util': shim('node-util'),
         'node:net': shim('node-net'),
-        yaml: shim('yaml-json'),
       },
       inject: [shim('zod-jitless'), shim('text-encoder'), shim('buffer')],
       define: { 'process.env.NODE_ENV': '"production"' },
@@ -62,6 +67,32 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
                 resolved.importer === native ? undefined : { path: native },
               );
             }
+            // endpoint-name.ts's Router over the route rows' names only (shims/route-rows.ts).
+            pluginBuild.onResolve({ filter: /\/http\/routes\/index\.[jt]s$/ }, (resolved) =>
+              /replay\/endpoint-name\.[jt]s$/.test(resolved.importer) ? { path: shim('route-rows') } : undefined,
+            );
+          },
+        },
+        {
+          // afp's own modules have no import-time effects (no module is imported for one): a module
+          // none of whose exports the script uses is left out whole, with its top-level work (the
+          // route table's services and their tables, reached through a constant of platform.ts).
+          name: 'afp-pure-modules',
+          setup(pluginBuild) {
+            const own = [fileURLToPath(new URL('src/', ROOT_URL)), fileURLToPath(new URL('agents/', ROOT_URL))];
+            const shims = fileURLToPath(new URL('src/export/k6/shims/', ROOT_URL));
+            pluginBuild.onResolve({ filter: /^\.\.?\// }, async (args) => {
+              if (args.pluginData === PURE_PROBE) return undefined;
+              const resolved = await pluginBuild.resolve(args.path, {
+                kind: args.kind,
+                importer: args.importer,
+                resolveDir: args.resolveDir,
+                pluginData: PURE_PROBE,
+              });
+              if (resolved.errors.length > 0 || resolved.path.startsWith(shims)) return undefined;
+              if (!own.some((root) => resolved.path.startsWith(root))) return undefined;
+              return { path: resolved.path, sideEffects: false };
+            });
           },
         },
         {

@@ -5,22 +5,24 @@
  *
  * The script: a header naming the scenario, its seed and afp's version; k6 `options`
  * (k6-options.ts: the `load:` profile as one k6 scenario, VUs as afp load's agents free to take
- * an arrival; the thresholds as written plus a request count per endpoint); the scenario (as
- * JSON), parsed inside k6 by afp's parser so every agent gets the params `afp run` gives it; and the
- * glue that hands k6's modules to the runtime. Runs unchanged with k6's --execution-segment: each
- * process owns its segment's agents (k6-segment.ts).
+ * an arrival; the thresholds as written plus a request count per endpoint); the populations as
+ * afp's parser read them here (a JavaScript literal, money as bigint), so every agent gets the
+ * params `afp run` gives it without a parser in each VU; and the glue that hands k6's modules to
+ * the runtime. Runs unchanged with k6's --execution-segment: each process owns its segment's
+ * agents (k6-segment.ts).
  * Refused, never approximated: a scenario without a `load:` section, a profile k6 cannot take,
  * more VUs than the scenario has agents (each VU steps its own agents, one at a time).
  * Byte-stable: the same scenario, seed, target and version give the same bytes.
  */
-import { parse } from 'yaml';
 import type { AnyAgentDefinition } from '../../sim/agent.ts';
 import { ALL_ROUTES } from '../../http/routes/index.ts';
 import { targetUrlError } from '../../client/target.ts';
 import type { Scenario } from '../../sim/scenario.ts';
 import { AGENT_MODULES } from '../../../agents/index.ts';
+import { jsLiteral, jsValueOf, type JsValue } from './js-literal.ts';
+import type { K6Scenario } from './k6-agent-run.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
-import { k6Duration, k6Options, LOAD_DEFAULTS } from './k6-options.ts';
+import { k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -30,9 +32,6 @@ export interface K6ExportOptions {
   readonly afpVersion: string;
   /** The command line shown in the header (e.g. `afp export k6 scenarios/x.yaml`). */
   readonly command: string;
-  /** The scenario file's text and name, parsed again inside k6. */
-  readonly scenarioText: string;
-  readonly fileName: string;
   /** The seed the agents draw from (`--seed`, else the scenario's). */
   readonly seed: string;
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
@@ -92,13 +91,49 @@ ${rows.map((row) => `  ${row}`).join('\n')}
 );`;
 }
 
+/**
+ * The import of shims/curve-windows.ts (goja-sized curve tables), before the agents, when an
+ * archetype of the scenario warms up (the wallet archetypes build their key tables at init);
+ * other scripts carry no curve code for it.
+ */
+function curveWindows(scenario: Scenario, agents: Readonly<Record<string, AnyAgentDefinition>>): string {
+  const warms = scenario.populations.some((population) => agents[population.agent]?.warmUp !== undefined);
+  return warms ? `import ${JSON.stringify(rootModule('src/export/k6/shims/curve-windows'))};\n` : '';
+}
+
 /** An arrival-rate executor (the default): the open model, where agents are stepped as afp load's ring reaches them. */
 function openModel(scenario: Scenario): boolean {
   const executor = scenario.load?.executor ?? 'constant-arrival-rate';
   return executor === 'constant-arrival-rate' || executor === 'ramping-arrival-rate';
 }
 
-function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown): string {
+/** What the runtime reads of the scenario (K6Scenario), as the parser read it here. */
+function runScenario(scenario: Scenario): JsValue {
+  return jsValueOf(
+    {
+      populations: scenario.populations,
+      maxAgents: scenario.limits.maxAgents,
+      startingDepositMicro: scenario.casino.startingDepositMicro,
+    } satisfies K6Scenario,
+    'scenario',
+  );
+}
+
+/**
+ * The VUs k6 initializes for the script's one scenario: maxVUs under an arrival-rate executor (all
+ * allocated before the start), `vus` under constant-vus, the peak of start and stage targets
+ * under ramping-vus (an arrival-rate executor's stage targets are rates, not VUs).
+ */
+function peakVus(k6Options: K6Options): number {
+  const [scenario = {}] = Object.values(k6Options.scenarios);
+  const { maxVUs, vus, startVUs, stages } = scenario;
+  if (typeof maxVUs === 'number') return maxVUs;
+  if (typeof vus === 'number') return vus;
+  const targets = Array.isArray(stages) ? stages.map((stage: { target?: unknown }) => stage.target) : [];
+  return Math.max(1, ...[startVUs, ...targets].filter((count): count is number => typeof count === 'number'));
+}
+
+function entry(scenario: Scenario, options: K6ExportOptions, k6Options: K6Options): string {
   const load = scenario.load;
   const graceful = load?.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs;
   const k6Setup = { setupTimeout: k6Duration(60_000), teardownTimeout: k6Duration(Math.max(graceful, 1_000)) };
@@ -106,11 +141,11 @@ function entry(scenario: Scenario, options: K6ExportOptions, k6Options: unknown)
 import { check } from 'k6';
 import exec from 'k6/execution';
 import { Counter } from 'k6/metrics';
-${archetypeImports(scenario)}
+${curveWindows(scenario, options.agents)}${archetypeImports(scenario)}
 import { K6AgentRun } from ${JSON.stringify(rootModule('src/export/k6/k6-agent-run'))};
 import { k6Setup } from ${JSON.stringify(rootModule('src/export/k6/k6-setup'))};
 
-export const options = ${JSON.stringify({ ...(k6Options as object), ...k6Setup }, null, 2)};
+export const options = ${JSON.stringify({ ...k6Options, ...k6Setup }, null, 2)};
 
 const TIMEOUT = ${JSON.stringify(k6Duration(REQUEST_TIMEOUT_MS))};
 // http_req_failed counts what afp load counts as failed: no answer, a 429, a 5xx.
@@ -131,10 +166,11 @@ const run = new K6AgentRun(
     check: (passed, name) => check(passed, { [name]: (value) => value === true }),
     late: () => lateSteps.add(1),
     nowMs: () => Date.now(),
+    initVu: () => __VU,
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
   },
-  { scenarioText: ${JSON.stringify(JSON.stringify(parse(options.scenarioText)))}, fileName: ${JSON.stringify(options.fileName)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))} },
+  { scenario: ${jsLiteral(runScenario(scenario), 1)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))} },
 );
 
 export function setup() {
