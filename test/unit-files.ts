@@ -135,6 +135,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/services/faucet/faucet.test.ts',
   'test/services/shared/referral-programme.test.ts',
   'test/services/trading/path-cursor.test.ts',
+  'test/services/trading/path-key.test.ts',
   'test/services/trading/position-triggers.test.ts',
   'test/services/trading/price-path.test.ts',
   'test/services/trading/trading.test.ts',
