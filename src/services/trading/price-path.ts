@@ -75,6 +75,8 @@ export function streamWord(seedHash: number, assetHash: number, stream: number):
 
 /** The second half of noiseWord: index `index` of the stream whose word is `word`. */
 function wordAt(word: number, index: number): number {
+  // Every knot of a path before the year 10,000 is below 2^32 (high word 0): no float division.
+  if (index < 0x1_0000_0000) return mix(mix(word ^ index) ^ 0x165667b1);
   const low = index % 0x1_0000_0000;
   const high = Math.floor(index / 0x1_0000_0000);
   return mix(mix(word ^ low) ^ Math.imul(high + 1, 0x165667b1));
