@@ -27,7 +27,7 @@ import { platformDigest } from '../src/platform/state-digest.ts';
 import { startServe, type ServeHandle, type ServeOptions } from '../src/server/listeners.ts';
 import { startBlock, type BlockTime } from '../src/server/loop-block.ts';
 import { TARGET_CENTURY_MS, centuryLine, centuryMove, centuryVerdict, type CenturyResult } from './century-phase.ts';
-import { PROBE_EVERY_MS, probed } from './travel-probe.ts';
+import { PROBE_EVERY_MS, probed, type GcKind } from './travel-probe.ts';
 
 /** Issue 43's bound on a /health wait during any admin call. */
 export const TARGET_HEALTH_WAIT_MS = 100;
@@ -47,8 +47,9 @@ export interface TravelCall {
   readonly healthWaitMsMax: number;
   /** /health answers received while the call was in flight, in the slowest round. */
   readonly probes: number;
-  /** The longest garbage-collection pause while the call was in flight, over every round (ms). */
+  /** The longest garbage-collection pause while the call was in flight, over every round (ms), and its kind. */
   readonly gcPauseMsMax: number;
+  readonly gcPauseKind: GcKind | null;
   /** The same work in one go on the same platform (ms): what /health waited for before the slices... */
   readonly oneShotMs: number;
   /** ...and its CPU time (ms, loop-block.ts): the block itself, whatever else the machine runs. */
@@ -85,10 +86,12 @@ export async function travelPart(options: {
         wallMs: Math.max(before?.wallMs ?? 0, measured.wallMs),
         healthWaitMsMax: Math.max(before?.healthWaitMsMax ?? 0, measured.healthWaitMsMax),
         probes: before === undefined || measured.wallMs >= before.wallMs ? measured.probes : before.probes,
-        gcPauseMsMax: Math.max(before?.gcPauseMsMax ?? 0, measured.gcPauseMsMax),
+        ...(before !== undefined && before.gcPauseMsMax >= measured.gcPauseMsMax
+          ? { gcPauseMsMax: before.gcPauseMsMax, gcPauseKind: before.gcPauseKind }
+          : { gcPauseMsMax: measured.gcPauseMsMax, gcPauseKind: measured.gcPauseKind }),
       });
       options.log(
-        `travel ${label}: ${name} ${measured.wallMs.toFixed(0)} ms, longest /health wait ${measured.healthWaitMsMax.toFixed(1)} ms (${measured.probes} probes), longest GC pause ${measured.gcPauseMsMax.toFixed(1)} ms`,
+        `travel ${label}: ${name} ${measured.wallMs.toFixed(0)} ms, longest /health wait ${measured.healthWaitMsMax.toFixed(1)} ms (${measured.probes} probes), longest GC pause ${measured.gcPauseMsMax.toFixed(1)} ms (${measured.gcPauseKind ?? 'none'})`,
       );
       return answered;
     };
@@ -224,7 +227,7 @@ export function travelLines(result: TravelBenchResult): string[] {
     `time travel (afp serve, ${result.agents} agents registered in ${fixed(result.buildMs, 0)} ms; ${result.rounds} rounds, then a reset; GET /health every ${PROBE_EVERY_MS} ms)`,
     ...result.calls.map(
       (call) =>
-        `  ${call.name.padEnd(8)} ${fixed(call.wallMs, 0).padStart(6)} ms in slices, longest /health wait ${fixed(call.healthWaitMsMax, 1).padStart(6)} ms (${call.probes} probes; longest GC pause ${fixed(call.gcPauseMsMax, 1)} ms); in one go ${fixed(call.oneShotMs, 0).padStart(6)} ms (cpu ${fixed(call.oneShotCpuMs, 0)} ms)`,
+        `  ${call.name.padEnd(8)} ${fixed(call.wallMs, 0).padStart(6)} ms in slices, longest /health wait ${fixed(call.healthWaitMsMax, 1).padStart(6)} ms (${call.probes} probes; longest GC pause ${fixed(call.gcPauseMsMax, 1)} ms, ${call.gcPauseKind ?? 'none'}); in one go ${fixed(call.oneShotMs, 0).padStart(6)} ms (cpu ${fixed(call.oneShotCpuMs, 0)} ms)`,
     ),
     `  longest /health wait during ${result.calls.map((call) => call.name).join(', ')} ${fixed(Math.max(...result.calls.map((call) => call.healthWaitMsMax)), 1)} ms (wall)`,
     centuryLine(result.century),

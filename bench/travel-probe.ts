@@ -6,7 +6,7 @@
  * /health wait longer than any slice of the call's own work can be told from a pause of the
  * runtime's (the state a revert or a reset drops is collected later, by whatever runs then).
  */
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 
 export const PROBE_EVERY_MS = 5;
 
@@ -17,18 +17,36 @@ export interface Probed {
   readonly healthWaitMsMax: number;
   /** /health answers received while it was in flight. */
   readonly probes: number;
-  /** The longest garbage-collection pause while it was in flight (ms). */
+  /** The longest garbage-collection pause while it was in flight (ms), and its kind. */
   readonly gcPauseMsMax: number;
+  readonly gcPauseKind: GcKind | null;
 }
+
+/** V8's collections: minor (scavenge of the young generation), major (mark-compact), incremental marking, weak callbacks. */
+export type GcKind = 'minor' | 'major' | 'incremental' | 'weakcb';
+
+const GC_KINDS: ReadonlyMap<number, GcKind> = new Map([
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'minor'],
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'major'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weakcb'],
+]);
 
 export async function probed(api: string, call: () => Promise<void>): Promise<Probed> {
   let running = true;
   let healthWaitMsMax = 0;
   let probes = 0;
   let gcPauseMsMax = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gcPauseMsMax = Math.max(gcPauseMsMax, entry.duration);
-  });
+  let gcPauseKind: GcKind | null = null;
+  const note = (entries: readonly PerformanceEntry[]): void => {
+    for (const entry of entries) {
+      if (entry.duration <= gcPauseMsMax) continue;
+      gcPauseMsMax = entry.duration;
+      const detail = (entry as PerformanceEntry & { detail?: { kind?: number } | null }).detail;
+      gcPauseKind = GC_KINDS.get(detail?.kind ?? -1) ?? null;
+    }
+  };
+  const observer = new PerformanceObserver((list) => note(list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
   const probe = (async () => {
     while (running) {
@@ -47,7 +65,7 @@ export async function probed(api: string, call: () => Promise<void>): Promise<Pr
   }
   const wallMs = performance.now() - startedMs;
   await probe;
-  for (const entry of observer.takeRecords()) gcPauseMsMax = Math.max(gcPauseMsMax, entry.duration);
+  note(observer.takeRecords());
   observer.disconnect();
-  return { wallMs, healthWaitMsMax, probes, gcPauseMsMax };
+  return { wallMs, healthWaitMsMax, probes, gcPauseMsMax, gcPauseKind };
 }
