@@ -14,11 +14,11 @@ import { DEFAULT_TRADING_CONFIG } from '../../../src/services/trading/trading-co
 
 const TICK0 = Date.UTC(2026, 0, 1) / 60_000;
 
-function market(symbol: string): Market {
+const market = (symbol: string): Market => {
   const found = marketBySymbol(symbol);
-  if (found === undefined) throw new Error(`${symbol} is listed`);
-  return found;
-}
+  expect(found, `${symbol} is listed`).toBeDefined();
+  return found as Market;
+};
 
 describe('PathKey', () => {
   it("gives price-path's prices and funding rates at funding instants, minutes and random ticks, two seeds in turn", () => {
