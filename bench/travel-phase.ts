@@ -103,9 +103,9 @@ export async function travelPart(options: {
         if (name === 'snapshot') snapshotId = answered;
       }
     }
-    const oneShot = oneShotMs(handle);
+    const rounded = oneShotMs(handle);
     await measure('reset', 'end', '');
-    oneShot.reset = oneShotReset(handle);
+    const oneShot: Record<CallName, BlockTime> = { ...rounded, reset: oneShotReset(handle) };
     const lock = (await (await fetch(`${api}/_afp/state`)).json()) as { lock: Record<string, number> };
     const century = await centuryOf(options.log);
     return {
@@ -195,7 +195,7 @@ async function callOf(api: string, name: CallName, snapshotId: string): Promise<
 }
 
 /** The one-shot copy, restore, digest and ledger audit of the served platform (wall and CPU ms each). The restore gives back the state it holds. */
-function oneShotMs(handle: ServeHandle): Record<CallName, BlockTime> {
+function oneShotMs(handle: ServeHandle): Record<Exclude<CallName, 'reset'>, BlockTime> {
   let block = startBlock();
   const image = capturePlatform(handle.platform);
   const snapshot = block();
@@ -207,7 +207,7 @@ function oneShotMs(handle: ServeHandle): Record<CallName, BlockTime> {
   const digest = block();
   block = startBlock();
   handle.platform.ledger.auditSum();
-  return { snapshot, revert, digest, state: block(), reset: { wallMs: 0, cpuMs: 0 } };
+  return { snapshot, revert, digest, state: block() };
 }
 
 /** The one-shot reset: a fresh platform of the served settings copied into the served one. */
