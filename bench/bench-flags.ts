@@ -7,7 +7,7 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1), or only the memory part's (bytes per agent at 10k, 100k and 1M agents), or only the travel part's (/health during snapshot, revert and digest of a large platform). */
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1), or only the memory part's (bytes per agent at 10k, 100k and 1M agents), or only the travel part's (/health during snapshot, revert, digest, state and reset of a large platform; a century's clock move). */
 export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery' | 'sweep' | 'memory' | 'travel';
 
 export interface BenchFlags {

@@ -112,7 +112,7 @@ export interface BenchResult {
   readonly sweep?: SweepBenchResult | null;
   /** Bytes per agent at 10k, 100k and 1M agents; null when --only left it out. */
   readonly memory?: MemoryBenchResult | null;
-  /** /health during snapshot, revert and digest of a large platform; null when --only left it out. */
+  /** /health during snapshot, revert, digest, state and reset of a large platform, and a century's clock move; null when --only left it out. */
   readonly travel?: TravelBenchResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */

@@ -1,34 +1,43 @@
 /**
  * The travel part of `npm run bench` (`--only travel`): how long GET /health waits while afp serve
- * snapshots, reverts and digests a large platform (issue 43: /health is never blocked more than
- * 100 ms by an admin call; those calls run as sliced jobs under the platform lock,
- * src/server/platform-lock.ts). An in-process `afp serve` on 127.0.0.1 is given `agents` registered
+ * snapshots, reverts, digests, audits (GET /_afp/state) and resets a large platform (issue 43:
+ * /health is never blocked more than 100 ms by an admin call; those calls run as sliced jobs under
+ * the platform lock, src/server/platform-lock.ts), and how long a century's clock move takes
+ * (century-phase.ts). An in-process `afp serve` on 127.0.0.1 is given `agents` registered
  * agents through its dispatcher (the path every request takes, without sockets: registering 67k
  * over HTTP would take the part's whole time), then each round sends POST /_afp/snapshot,
- * POST /_afp/revert (to that snapshot) and GET /_afp/digest in turn while a probe on its own
- * connection sends GET /health every PROBE_EVERY_MS. The probe shares the server's event loop as
- * every client's request does: a blocked loop delays its answer as it delays theirs.
- * Reported per call: its wall time (worst round), the longest /health wait during it and the probes
- * answered during it; beside it, the same work done in one go on the same platform (the one-shot
- * copy, restore and digest: how long /health waited before the slices); and the lock's longest
- * slice in wall and CPU ms. The verdict is on the CPU time of the longest slice (the longest the
- * loop was held by a job: loop-block.ts says why a loaded machine's wall time cannot carry a
- * bound), with the wall figures, the /health waits among them, shown beside it.
+ * POST /_afp/revert (to that snapshot), GET /_afp/digest and GET /_afp/state in turn, and the part
+ * ends with one POST /_afp/reset, each while a probe on its own connection sends GET /health every
+ * PROBE_EVERY_MS (travel-probe.ts, which also notes the longest garbage-collection pause during
+ * the call: a /health wait longer than the call's slices is then the runtime's, not the call's).
+ * Reported per call: its wall time (worst round), the longest /health wait during it, the probes
+ * answered during it and the longest GC pause; beside it, the same work done in one go on the same
+ * platform (the one-shot copy, restore, digest, ledger audit and reset: how long /health waited
+ * before the slices); and the lock's longest slice in wall and CPU ms. The verdict is on the CPU
+ * time of the longest slice (the longest the loop was held by a job: loop-block.ts says why a
+ * loaded machine's wall time cannot carry a bound), with the wall figures, the /health waits among
+ * them, shown beside it.
  */
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../src/http/trusted-proxies.ts';
-import { capturePlatform, restorePlatform } from '../src/platform/platform-snapshot.ts';
+import { copyToEnd } from '../src/platform/graph-copy.ts';
+import { Platform } from '../src/platform/platform.ts';
+import { capturePlatform, replaceSliced, restorePlatform } from '../src/platform/platform-snapshot.ts';
 import { platformDigest } from '../src/platform/state-digest.ts';
 import { startServe, type ServeHandle, type ServeOptions } from '../src/server/listeners.ts';
 import { startBlock, type BlockTime } from '../src/server/loop-block.ts';
+import { TARGET_CENTURY_MS, centuryLine, centuryMove, centuryVerdict, type CenturyResult } from './century-phase.ts';
+import { PROBE_EVERY_MS, probed, type GcKind } from './travel-probe.ts';
 
 /** Issue 43's bound on a /health wait during any admin call. */
 export const TARGET_HEALTH_WAIT_MS = 100;
-const PROBE_EVERY_MS = 5;
 /** Rounds at most (each round holds one more snapshot; SNAPSHOTS_MAX is 32). */
 const ROUNDS_MAX = 10;
-const CALLS = ['snapshot', 'revert', 'digest'] as const;
-type CallName = (typeof CALLS)[number];
+const START_MS = Date.UTC(2026, 0, 1);
+const SEED = '43';
+/** The calls of every round; the reset follows the last round. */
+const CALLS = ['snapshot', 'revert', 'digest', 'state'] as const;
+type CallName = (typeof CALLS)[number] | 'reset';
 
 export interface TravelCall {
   readonly name: CallName;
@@ -38,6 +47,9 @@ export interface TravelCall {
   readonly healthWaitMsMax: number;
   /** /health answers received while the call was in flight, in the slowest round. */
   readonly probes: number;
+  /** The longest garbage-collection pause while the call was in flight, over every round (ms), and its kind. */
+  readonly gcPauseMsMax: number;
+  readonly gcPauseKind: GcKind | null;
   /** The same work in one go on the same platform (ms): what /health waited for before the slices... */
   readonly oneShotMs: number;
   /** ...and its CPU time (ms, loop-block.ts): the block itself, whatever else the machine runs. */
@@ -49,6 +61,7 @@ export interface TravelBenchResult {
   readonly rounds: number;
   readonly buildMs: number;
   readonly calls: readonly TravelCall[];
+  readonly century: CenturyResult;
   readonly lock: { readonly slices: number; readonly longestSliceMs: number; readonly longestSliceCpuMs: number };
 }
 
@@ -62,38 +75,50 @@ export async function travelPart(options: {
     const buildMs = registerAgents(handle, options.agents, 'travel');
     options.log(`travel: ${options.agents} agents registered in ${buildMs.toFixed(0)} ms`);
     const api = handle.urls.api as string;
-    const worst = new Map<CallName, { wallMs: number; healthWaitMsMax: number; probes: number }>();
+    const worst = new Map<CallName, Omit<TravelCall, 'name' | 'oneShotMs' | 'oneShotCpuMs'>>();
+    const measure = async (name: CallName, label: string, snapshotId: string): Promise<string> => {
+      let answered = '';
+      const measured = await probed(api, async () => {
+        answered = String((await callOf(api, name, snapshotId))['id']);
+      });
+      const before = worst.get(name);
+      worst.set(name, {
+        wallMs: Math.max(before?.wallMs ?? 0, measured.wallMs),
+        healthWaitMsMax: Math.max(before?.healthWaitMsMax ?? 0, measured.healthWaitMsMax),
+        probes: before === undefined || measured.wallMs >= before.wallMs ? measured.probes : before.probes,
+        ...(before !== undefined && before.gcPauseMsMax >= measured.gcPauseMsMax
+          ? { gcPauseMsMax: before.gcPauseMsMax, gcPauseKind: before.gcPauseKind }
+          : { gcPauseMsMax: measured.gcPauseMsMax, gcPauseKind: measured.gcPauseKind }),
+      });
+      options.log(
+        `travel ${label}: ${name} ${measured.wallMs.toFixed(0)} ms, longest /health wait ${measured.healthWaitMsMax.toFixed(1)} ms (${measured.probes} probes), longest GC pause ${measured.gcPauseMsMax.toFixed(1)} ms (${measured.gcPauseKind ?? 'none'})`,
+      );
+      return answered;
+    };
     const rounds = Math.min(options.rounds, ROUNDS_MAX);
     for (let round = 1; round <= rounds; round++) {
       let snapshotId = '';
       for (const name of CALLS) {
-        const measured = await probed(api, async () => {
-          const answer = await callOf(api, name, snapshotId);
-          if (name === 'snapshot') snapshotId = String(answer['id']);
-        });
-        const before = worst.get(name);
-        worst.set(name, {
-          wallMs: Math.max(before?.wallMs ?? 0, measured.wallMs),
-          healthWaitMsMax: Math.max(before?.healthWaitMsMax ?? 0, measured.healthWaitMsMax),
-          probes: before === undefined || measured.wallMs >= before.wallMs ? measured.probes : before.probes,
-        });
-        options.log(
-          `travel round ${round}/${rounds}: ${name} ${measured.wallMs.toFixed(0)} ms, longest /health wait ${measured.healthWaitMsMax.toFixed(1)} ms (${measured.probes} probes)`,
-        );
+        const answered = await measure(name, `round ${round}/${rounds}`, snapshotId);
+        if (name === 'snapshot') snapshotId = answered;
       }
     }
-    const oneShot = oneShotMs(handle);
+    const rounded = oneShotMs(handle);
+    await measure('reset', 'end', '');
+    const oneShot: Record<CallName, BlockTime> = { ...rounded, reset: oneShotReset(handle) };
     const lock = (await (await fetch(`${api}/_afp/state`)).json()) as { lock: Record<string, number> };
+    const century = await centuryOf(options.log);
     return {
       agents: options.agents,
       rounds,
       buildMs,
-      calls: CALLS.map((name) => ({
+      calls: [...CALLS, 'reset' as const].map((name) => ({
         ...(worst.get(name) as TravelCall),
         name,
         oneShotMs: oneShot[name].wallMs,
         oneShotCpuMs: oneShot[name].cpuMs,
       })),
+      century,
       lock: {
         slices: Number(lock.lock['slices']),
         longestSliceMs: Number(lock.lock['longest_slice_ms']),
@@ -105,15 +130,30 @@ export async function travelPart(options: {
   }
 }
 
+/** The century move on a served platform of its own (century-phase.ts). */
+async function centuryOf(log: (line: string) => void): Promise<CenturyResult> {
+  const handle = await travelServe();
+  try {
+    const century = await centuryMove(handle, () => {
+      registerAgents(handle, 1, 'trader');
+      return 'trader-0';
+    });
+    log(`travel: century move cpu ${century.cpuMs.toFixed(0)} ms, wall ${century.wallMs.toFixed(0)} ms`);
+    return century;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The served platform of the part (and of its test): ephemeral ports, manual clock, silent. */
 export function travelServe(lock: Pick<ServeOptions, 'lockSliceMs' | 'lockQueueMax'> = {}): Promise<ServeHandle> {
   return startServe({
     trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
-    seed: '43',
+    seed: SEED,
     port: 0,
     clockMode: 'manual',
-    startMs: Date.UTC(2026, 0, 1),
+    startMs: START_MS,
     log: () => undefined,
     ...lock,
   });
@@ -142,8 +182,8 @@ export function registerAgents(handle: ServeHandle, agents: number, prefix: stri
 
 async function callOf(api: string, name: CallName, snapshotId: string): Promise<Record<string, unknown>> {
   const response =
-    name === 'digest'
-      ? await fetch(`${api}/_afp/digest`)
+    name === 'digest' || name === 'state'
+      ? await fetch(`${api}/_afp/${name}`)
       : await fetch(`${api}/_afp/${name}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -154,33 +194,8 @@ async function callOf(api: string, name: CallName, snapshotId: string): Promise<
   return body;
 }
 
-/** Runs `call` while GET /health is probed every PROBE_EVERY_MS: its wall time, the longest probe wait and the probes answered. */
-async function probed(
-  api: string,
-  call: () => Promise<void>,
-): Promise<{ wallMs: number; healthWaitMsMax: number; probes: number }> {
-  let running = true;
-  let healthWaitMsMax = 0;
-  let probes = 0;
-  const probe = (async () => {
-    while (running) {
-      const sentMs = performance.now();
-      await (await fetch(`${api}/health`)).arrayBuffer();
-      healthWaitMsMax = Math.max(healthWaitMsMax, performance.now() - sentMs);
-      probes++;
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-  })();
-  const startedMs = performance.now();
-  await call();
-  const wallMs = performance.now() - startedMs;
-  running = false;
-  await probe;
-  return { wallMs, healthWaitMsMax, probes };
-}
-
-/** The one-shot copy, restore and digest of the served platform (wall and CPU ms each). The restore gives back the state it holds. */
-function oneShotMs(handle: ServeHandle): Record<CallName, BlockTime> {
+/** The one-shot copy, restore, digest and ledger audit of the served platform (wall and CPU ms each). The restore gives back the state it holds. */
+function oneShotMs(handle: ServeHandle): Record<Exclude<CallName, 'reset'>, BlockTime> {
   let block = startBlock();
   const image = capturePlatform(handle.platform);
   const snapshot = block();
@@ -189,7 +204,17 @@ function oneShotMs(handle: ServeHandle): Record<CallName, BlockTime> {
   const revert = block();
   block = startBlock();
   platformDigest(handle.platform);
-  return { snapshot, revert, digest: block() };
+  const digest = block();
+  block = startBlock();
+  handle.platform.ledger.auditSum();
+  return { snapshot, revert, digest, state: block() };
+}
+
+/** The one-shot reset: a fresh platform of the served settings copied into the served one. */
+function oneShotReset(handle: ServeHandle): BlockTime {
+  const block = startBlock();
+  copyToEnd(replaceSliced(new Platform({ seed: SEED, startMs: START_MS }), handle.platform));
+  return block();
 }
 
 export function travelVerdict(result: TravelBenchResult): 'PASS' | 'MISS' {
@@ -199,16 +224,21 @@ export function travelVerdict(result: TravelBenchResult): 'PASS' | 'MISS' {
 export function travelLines(result: TravelBenchResult): string[] {
   const fixed = (value: number, digits: number): string => value.toFixed(digits);
   return [
-    `time travel (afp serve, ${result.agents} agents registered in ${fixed(result.buildMs, 0)} ms; ${result.rounds} rounds; GET /health every ${PROBE_EVERY_MS} ms)`,
+    `time travel (afp serve, ${result.agents} agents registered in ${fixed(result.buildMs, 0)} ms; ${result.rounds} rounds, then a reset; GET /health every ${PROBE_EVERY_MS} ms)`,
     ...result.calls.map(
       (call) =>
-        `  ${call.name.padEnd(8)} ${fixed(call.wallMs, 0).padStart(6)} ms in slices, longest /health wait ${fixed(call.healthWaitMsMax, 1).padStart(6)} ms (${call.probes} probes); in one go ${fixed(call.oneShotMs, 0).padStart(6)} ms (cpu ${fixed(call.oneShotCpuMs, 0)} ms)`,
+        `  ${call.name.padEnd(8)} ${fixed(call.wallMs, 0).padStart(6)} ms in slices, longest /health wait ${fixed(call.healthWaitMsMax, 1).padStart(6)} ms (${call.probes} probes; longest GC pause ${fixed(call.gcPauseMsMax, 1)} ms, ${call.gcPauseKind ?? 'none'}); in one go ${fixed(call.oneShotMs, 0).padStart(6)} ms (cpu ${fixed(call.oneShotCpuMs, 0)} ms)`,
     ),
-    `  longest /health wait during snapshot, revert, digest ${fixed(Math.max(...result.calls.map((call) => call.healthWaitMsMax)), 1)} ms (wall)`,
+    `  longest /health wait during ${result.calls.map((call) => call.name).join(', ')} ${fixed(Math.max(...result.calls.map((call) => call.healthWaitMsMax)), 1)} ms (wall)`,
+    centuryLine(result.century),
     `longest block of the loop by a job (cpu)   ${fixed(result.lock.longestSliceCpuMs, 1)} ms  (wall ${fixed(result.lock.longestSliceMs, 1)} ms, ${result.lock.slices} slices)  target <= ${TARGET_HEALTH_WAIT_MS} ms  ${travelVerdict(result)}`,
   ];
 }
 
 export function travelJson(result: TravelBenchResult): Record<string, unknown> {
-  return { ...result, target: { health_wait_ms_max: TARGET_HEALTH_WAIT_MS, verdict: travelVerdict(result) } };
+  return {
+    ...result,
+    target: { health_wait_ms_max: TARGET_HEALTH_WAIT_MS, verdict: travelVerdict(result) },
+    century_target: { cpu_ms_max: TARGET_CENTURY_MS, verdict: centuryVerdict(result.century) },
+  };
 }

@@ -51,7 +51,10 @@ export function restoreSliced(image: PlatformImage, live: Platform): SlicedCopy<
   return copyGraphIntoSliced(image.copy, live);
 }
 
-/** Makes `live` the platform `fresh` is (a reset: `fresh` is a new Platform of the same settings). */
-export function replacePlatform(fresh: Platform, live: Platform): void {
-  copyToEnd(copyGraphIntoSliced(fresh, live));
+/**
+ * Makes `live` the platform `fresh` is (a reset: `fresh` is a new Platform of the same settings),
+ * in steps: `live` is unchanged until the last one.
+ */
+export function replaceSliced(fresh: Platform, live: Platform): SlicedCopy<void> {
+  return copyGraphIntoSliced(fresh, live);
 }

@@ -12,7 +12,8 @@
  *                          CLOCK_MOVE_MAX_MS ahead and never past CLOCK_MAX_MS (400 otherwise);
  *                          due timers run before the answer, in slices that leave the event loop
  *                          free between them (clock-move.ts: /health is never held long)
- *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers,
+ *   GET  /_afp/state      → a health check: ledger sums (the audit in slices under the platform lock,
+ *                          null while another job holds it), agents, escrows, pending timers,
  *                          and `load` (in flight, admitted, shed) when the server sheds load
  *                          and `checkpoints` (every, newest written, log entry, in flight) with --data,
  *                          and `clock_moves` (slices run, the longest slice in ms)
@@ -64,7 +65,8 @@ import type { DepositView } from '../services/casino/account/account-records.ts'
 import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ClockMover } from './clock-move.ts';
-import type { PlatformLock } from './platform-lock.ts';
+import { mapJob, type PlatformLock } from './platform-lock.ts';
+import { ledgerAuditJob } from './ledger-audit.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
@@ -183,7 +185,7 @@ const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (request, options) => mountsView(request, options) },
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
-  { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
+  { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateRow(options) },
   {
     method: 'GET',
     path: '/_afp/platform',
@@ -333,18 +335,32 @@ function withinClockRange(targetMs: number, nowMs: number): number | Failure {
   return targetMs;
 }
 
-function stateView(options: AdminOptions): JsonObject {
+/**
+ * GET /_afp/state. Its ledger audit (every account's balance summed again) grows with the state:
+ * under the platform lock it runs as a sliced job (ledger-audit.ts), GET /health answering between
+ * slices and requests sent meanwhile following it; while another job holds the platform (a
+ * snapshot, a revert...) the answer does not wait for it — it shows the lock at work — and says
+ * `audit_sum_micro: null` (the audit deferred). `lock` is the lock as the request found it.
+ */
+function stateRow(options: AdminOptions): JsonObject | Promise<JsonObject> {
+  const { lock, platform } = options;
+  if (lock === undefined) return stateView(options, platform.ledger.auditSum(), undefined);
+  const found = lock.view();
+  if (lock.held) return stateView(options, null, found);
+  return lock.job(() => mapJob(ledgerAuditJob(platform.ledger), (audit) => stateView(options, audit, found)));
+}
+
+function stateView(options: AdminOptions, audit: Micro | null, lock: JsonObject | undefined): JsonObject {
   const { platform, clock } = options;
   const sum = platform.ledger.sumMicro;
-  const audit = platform.ledger.auditSum();
   const nextMs = platform.nextTimerMs();
   return {
     seed: platform.seed,
     ...clockView(clock),
     ledger: {
       sum_micro: String(sum),
-      audit_sum_micro: String(audit),
-      balanced: sum === 0n && audit === 0n,
+      audit_sum_micro: audit === null ? null : String(audit),
+      balanced: sum === 0n && (audit === null || audit === 0n),
       transfers: platform.ledger.transfers,
     },
     agents: platform.agents.size,
@@ -354,7 +370,7 @@ function stateView(options: AdminOptions): JsonObject {
     ...(options.load === undefined ? {} : { load: options.load() }),
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints() }),
     ...(options.clockMover === undefined ? {} : { clock_moves: options.clockMover.view() }),
-    ...(options.lock === undefined ? {} : { lock: options.lock.view() }),
+    ...(lock === undefined ? {} : { lock }),
   };
 }
 

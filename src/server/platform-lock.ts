@@ -1,6 +1,7 @@
 /**
  * The platform lock of `afp serve`: long admin work on the whole platform (POST /_afp/snapshot,
- * POST /_afp/revert: a copy of every record) runs as a sliced job that holds it, so the event loop
+ * POST /_afp/revert: a copy of every record; POST /_afp/reset, GET /_afp/digest, the ledger audit of
+ * GET /_afp/state) runs as a sliced job that holds it, so the event loop
  * stays free — GET /health answers between two slices — while nothing else touches the platform
  * until the job is done.
  *
@@ -128,6 +129,11 @@ export class PlatformLock {
     else if (this.inTurn) this.waiting.unshift(waiter);
     else this.enqueue(waiter);
     return settled.promise;
+  }
+
+  /** A sliced job holds the platform now (waiters aside). */
+  get held(): boolean {
+    return this.jobRunning;
   }
 
   /** GET /_afp/state's `lock`. */

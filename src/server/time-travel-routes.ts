@@ -8,8 +8,8 @@
  * changed), then record the command (afp serve --data; a failed append changes nothing), then
  * apply it and move the served clock, then re-arm the timer pump (`onClockMoved`).
  * The `apply*` functions are the one implementation, live and on replay (recovery.ts).
- * With a platform lock (afp serve, platform-lock.ts) a snapshot's and a revert's copy run as a
- * sliced job under it: validated and recorded in the row's turn, copied in slices (GET /health
+ * With a platform lock (afp serve, platform-lock.ts) a snapshot's, a revert's and a reset's copy run
+ * as a sliced job under it: validated and recorded in the row's turn, copied in slices (GET /health
  * answers between them, everything else that touches the platform waits), and the answer computed
  * in the job's last turn. The job is the very work `apply*` does whole, so the result is the same.
  */
@@ -91,16 +91,21 @@ function runJob(options: AdminOptions, make: () => SlicedJob<JsonObject>): JsonO
   return options.lock === undefined ? runWhole(make()) : options.lock.job(make);
 }
 
-export function resetRow(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+export function resetRow(
+  request: EdgeRequest,
+  options: AdminOptions,
+): JsonObject | Failure | Promise<JsonObject | Failure> {
   const refused = emptyBody(request, 'POST /_afp/reset takes no body (or {})') ?? missing(options);
   if (refused !== null) return refused;
   const timeTravel = options.timeTravel as TimeTravel;
-  const fromMs = options.clock.nowMs();
-  options.record?.({ kind: 'reset', fromMs, toMs: timeTravel.startMs });
-  const reset = applyReset(timeTravel);
-  options.clock.travelTo(reset.toMs);
-  options.onClockMoved();
-  return { ...clockFields(options.clock), dropped: reset.dropped };
+  return runJob(options, () => {
+    options.record?.({ kind: 'reset', fromMs: options.clock.nowMs(), toMs: timeTravel.startMs });
+    return mapJob(timeTravel.resetJob(), (dropped) => {
+      options.clock.travelTo(timeTravel.startMs);
+      options.onClockMoved();
+      return { ...clockFields(options.clock), dropped };
+    });
+  });
 }
 
 function clockFields(clock: ServeClock): JsonObject {

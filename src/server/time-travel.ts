@@ -20,7 +20,7 @@
  */
 import { assert } from '../core/assert.ts';
 import { fail, type Failure } from '../core/errors.ts';
-import { captureSliced, replacePlatform, restoreSliced, type PlatformImage } from '../platform/platform-snapshot.ts';
+import { captureSliced, replaceSliced, restoreSliced, type PlatformImage } from '../platform/platform-snapshot.ts';
 import { Platform, type PlatformOptions } from '../platform/platform.ts';
 import { runWhole, type SlicedJob } from './platform-lock.ts';
 
@@ -118,8 +118,22 @@ export class TimeTravel {
 
   /** The platform of the served settings, from the start; every snapshot dropped. Returns their ids. */
   reset(): string[] {
-    replacePlatform(new Platform(this.settings), this.platform);
-    return this.snapshots.splice(0).map((dropped) => dropped.id);
+    return runWhole(this.resetJob());
+  }
+
+  /**
+   * `reset` as a sliced job: a fresh platform of the served settings is copied into the live one
+   * (its copy is small, whatever the state was), which is unchanged until the finish.
+   */
+  resetJob(): SlicedJob<string[]> {
+    const copy = replaceSliced(new Platform(this.settings), this.platform);
+    return {
+      step: (units) => copy.step(units),
+      finish: () => {
+        copy.result();
+        return this.snapshots.splice(0).map((dropped) => dropped.id);
+      },
+    };
   }
 
   /** The instant a reset returns to. */

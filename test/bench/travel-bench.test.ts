@@ -1,11 +1,13 @@
 /**
- * The bench's travel part (issue 43): a small platform (500 agents) snapshotted, reverted and
- * digested by a served afp while /health is probed; the figures are present and the jobs ran in
- * slices under the lock. The verdict is on the lock's longest slice in CPU ms. The 67k figures
- * are the bench's, never a test's.
+ * The bench's travel part (issue 43): a small platform (500 agents) snapshotted, reverted,
+ * digested, audited (GET /_afp/state) and reset by a served afp while /health is probed, then a
+ * century's clock move on the century world; the figures are present and the jobs ran in slices
+ * under the lock. The verdicts are on the lock's longest slice and the century's CPU ms. The 67k
+ * figures and the century's time are the bench's, never a test's.
  */
 import { describe, expect, it } from 'vitest';
 import { parseBenchFlags } from '../../bench/bench-flags.ts';
+import { TARGET_CENTURY_MS, centuryVerdict, type CenturyResult } from '../../bench/century-phase.ts';
 import {
   TARGET_HEALTH_WAIT_MS,
   travelLines,
@@ -15,29 +17,50 @@ import {
 } from '../../bench/travel-phase.ts';
 
 describe('bench travel part', () => {
-  it('measures snapshot, revert and digest of a served platform with /health probed', async () => {
+  it('measures snapshot, revert, digest, state and reset of a served platform with /health probed, and a century', async () => {
     const lines: string[] = [];
     const result = await travelPart({ agents: 500, rounds: 1, log: (line) => lines.push(line) });
-    expect(result.calls.map((call) => call.name)).toEqual(['snapshot', 'revert', 'digest']);
+    expect(result.calls.map((call) => call.name)).toEqual(['snapshot', 'revert', 'digest', 'state', 'reset']);
     for (const call of result.calls) {
       expect(call.wallMs).toBeGreaterThan(0);
-      expect(call.oneShotCpuMs).toBeGreaterThan(0);
+      expect(call.oneShotMs).toBeGreaterThan(0);
+      expect(call.oneShotCpuMs).toBeGreaterThanOrEqual(0);
+      expect(call.gcPauseMsMax).toBeGreaterThanOrEqual(0);
     }
-    expect(result.lock.slices).toBeGreaterThanOrEqual(3);
+    expect(result.lock.slices).toBeGreaterThanOrEqual(5);
+    // The century carried open positions and resting orders, in many slices of the move.
+    expect(result.century.openPositions).toBeGreaterThan(0);
+    expect(result.century.openOrders).toBeGreaterThan(0);
+    expect(result.century.slices).toBeGreaterThan(1);
+    expect(result.century.cpuMs).toBeGreaterThan(0);
+    expect(travelLines(result).join('\n')).toMatch(/century {2}100-year move with \d+ positions/);
     expect(lines[0]).toMatch(/^travel: 500 agents registered in \d+ ms$/);
     expect(travelLines(result).at(-1)).toMatch(/^longest block of the loop by a job \(cpu\)/);
   });
 
-  it('passes on the CPU time of the longest slice; --only travel and --travel-agents parse', () => {
+  it('passes on the CPU time of the longest slice and of the century; --only travel and --travel-agents parse', () => {
+    const century = (cpuMs: number): CenturyResult => ({
+      wallMs: 5_000,
+      cpuMs,
+      healthWaitMsMax: 1,
+      probes: 1,
+      slices: 1,
+      longestSliceMs: 1,
+      openPositions: 1,
+      openOrders: 1,
+    });
     const result = (cpuMs: number): TravelBenchResult => ({
       agents: 1,
       rounds: 1,
       buildMs: 1,
       calls: [],
+      century: century(1),
       lock: { slices: 1, longestSliceMs: 900, longestSliceCpuMs: cpuMs },
     });
     expect(travelVerdict(result(TARGET_HEALTH_WAIT_MS))).toBe('PASS');
     expect(travelVerdict(result(TARGET_HEALTH_WAIT_MS + 1))).toBe('MISS');
+    expect(centuryVerdict(century(TARGET_CENTURY_MS))).toBe('PASS');
+    expect(centuryVerdict(century(TARGET_CENTURY_MS + 1))).toBe('MISS');
     expect(parseBenchFlags(['--only', 'travel', '--travel-agents', '500'])).toMatchObject({
       only: 'travel',
       travelAgents: 500,

@@ -5,10 +5,9 @@
 // the stepping twin (TradingService.stepEveryTick) where comparable (comparable-digest.ts).
 import { startBlock } from '../../src/server/loop-block.ts';
 import { afterEach, describe, expect, test } from 'vitest';
-import { usdc } from '../../src/core/money.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { marketBySymbol } from '../../src/services/trading/market-catalogue.ts';
+import { openTrading as openCenturyTrading } from '../../bench/century-world.ts';
 import { addAgent } from '../fixtures/agents.ts';
 import { comparableDigest } from '../services/trading/comparable-digest.ts';
 import { buildWorld, DAY_MS, urlTarget } from './time-travel-world.ts';
@@ -37,49 +36,12 @@ async function served(port: number, stepping = false): Promise<ServeHandle> {
   return handle;
 }
 
-/** Open trading straight on the served platform: resting limits near and far, positions of 1x to 10x, a stop-loss. */
+/** Open trading straight on the served platform (bench/century-world.ts), for a trader added as a fixture. */
 function openTrading(handle: ServeHandle): void {
-  const { platform } = handle;
   const nowMs = handle.clock.nowMs();
-  platform.advanceTo(nowMs);
-  addAgent(platform, 'trader', { createdAtMs: nowMs, fundMicro: usdc(100_000) });
-  const place = (symbol: string, side: 'buy' | 'sell', leverage: number, limitBps: number | null): void => {
-    const market = marketBySymbol(symbol);
-    if (market === undefined) throw new Error(symbol);
-    const mid = platform.trading.prices.mid(market, nowMs);
-    const limitPrice = limitBps === null ? null : (mid * BigInt(10_000 + limitBps)) / 10_000n;
-    const placed = platform.trading.place(
-      {
-        agentId: 'trader',
-        symbol,
-        side,
-        type: limitPrice === null ? 'market' : 'limit',
-        amountMicro: usdc(500),
-        leverage,
-        limitPrice,
-      },
-      nowMs,
-    );
-    expect(placed.ok, `${symbol} ${side}`).toBe(true);
-  };
-  place('BTC-PERP', 'buy', 2, -300);
-  place('ETH-PERP', 'sell', 1, 500);
-  place('SOL-PERP', 'buy', 1, -5_000);
-  place('DOGE-PERP', 'buy', 10, null);
-  place('XRP-PERP', 'sell', 1, null);
-  place('ADA-PERP', 'buy', 3, null);
-  const position = platform.trading.book.openPositionList().find((one) => one.symbol === 'ADA-PERP');
-  if (position === undefined) throw new Error('no ADA position');
-  const trigger = platform.trading.setTrigger(
-    { agentId: 'trader', positionId: position.id, kind: 'stop-loss', triggerPrice: (position.entryPrice * 95n) / 100n },
-    nowMs,
-  );
-  expect(trigger.ok ? 'ok' : trigger.message).toBe('ok');
-  const domain = platform.domains.register(
-    { callerId: 'trader', domain: 'century-test.dev', years: 1, resolver: null },
-    nowMs,
-  );
-  expect(domain.ok ? 'ok' : domain.message).toBe('ok');
+  handle.platform.advanceTo(nowMs);
+  addAgent(handle.platform, 'trader', { createdAtMs: nowMs });
+  openCenturyTrading(handle.platform, nowMs);
 }
 
 /** GET /health every few ms until stopped; the slowest answer. */

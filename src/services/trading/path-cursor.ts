@@ -1,31 +1,34 @@
 /**
  * PathCursor: `logPpmAt` (price-path.ts) of one market under one seed, remembering each octave's
- * two knot values. Why: stepping a path tick by tick (the check model looks at every one-minute
- * tick while a position is open) recomputed 26 seeded knot values per tick, though octave k's
- * knots change only every 2^k ticks; from one tick to the next about two change.
+ * stream word and two knot values. Why: octave k's knots change only every 2^k ticks, so from one
+ * tick to the next about two change (the check model steps every one-minute tick while a position
+ * is open), and from one funding instant to the next (480 ticks) the four slowest octaves keep
+ * theirs; the stream words (the first half of every knot's hash) never change.
  * Invariant: `at(tick)` equals `logPpmAt(seedHash, market, tick)` for every tick, in any order
- * (a knot is recomputed whenever its index differs from the remembered one); memory is fixed
- * (two values per octave).
+ * (a knot is recomputed whenever its index differs from the remembered one; a right knot only
+ * when the tick is not on the left one); memory is fixed (four numbers per octave).
  */
 import { assert } from '../../core/assert.ts';
 import { nameHash, type Market } from './market-catalogue.ts';
-import { LOG_PPM_MAX, OCTAVES, noise, octavePpm, sigmaTickPpmOf } from './price-path.ts';
+import { OCTAVES, clampLog, interpolated, knotNoise, octavePpm, sigmaTickPpmOf, streamWord } from './price-path.ts';
 
 /** No knot remembered: knots are at least 0, so neither it nor the knot after it is ever met. */
 const NONE = -2;
+/** A right knot value not computed yet (knot values lie in ±NOISE_MAX). */
+const UNKNOWN = 2 ** 31;
 
 export class PathCursor {
-  private readonly seedHash: number;
-  private readonly assetHash: number;
-  private readonly sigmaTickPpm: number;
+  /** Per octave k: streamWord(seed, asset, k). */
+  readonly words: readonly number[];
+  readonly sigmaTickPpm: number;
   /** Per octave: the index of the left knot remembered (NONE: none yet), and the knots' values. */
   private readonly knots: number[] = Array.from({ length: OCTAVES }, () => NONE);
   private readonly lefts: number[] = Array.from({ length: OCTAVES }, () => 0);
   private readonly rights: number[] = Array.from({ length: OCTAVES }, () => 0);
 
   constructor(seedHash: number, market: Market) {
-    this.seedHash = seedHash;
-    this.assetHash = nameHash(market.base);
+    const assetHash = nameHash(market.base);
+    this.words = Array.from({ length: OCTAVES }, (_, k) => streamWord(seedHash, assetHash, k));
     this.sigmaTickPpm = sigmaTickPpmOf(market);
   }
 
@@ -36,20 +39,36 @@ export class PathCursor {
     for (let k = 0; k < OCTAVES; k++) {
       const span = 2 ** k;
       const knot = Math.floor(tick / span);
-      const remembered = this.knots[k] as number;
-      if (remembered !== knot) {
-        // The next knot's left value is the remembered right one (stepping forward).
-        this.lefts[k] =
-          remembered + 1 === knot ? (this.rights[k] as number) : noise(this.seedHash, this.assetHash, k, knot);
-        this.rights[k] = noise(this.seedHash, this.assetHash, k, knot + 1);
-        this.knots[k] = knot;
-      }
       const offset = tick - knot * span;
-      const left = this.lefts[k] as number;
-      const right = this.rights[k] as number;
-      const value = Math.trunc((left * (span - offset) + right * offset) / span);
+      // On a knot the right value weighs nothing (funding instants, every 480 ticks, are on the knots of six octaves).
+      const value =
+        offset === 0 ? this.left(k, knot) : interpolated(this.left(k, knot), this.right(k, knot), span, offset);
       total += octavePpm(this.sigmaTickPpm, k, value);
     }
-    return Math.max(-LOG_PPM_MAX, Math.min(LOG_PPM_MAX, total));
+    return clampLog(total);
+  }
+
+  /** The value of octave `k`'s knot `knot` (price-search.ts bounds blocks with it). */
+  left(k: number, knot: number): number {
+    const remembered = this.knots[k] as number;
+    if (remembered !== knot) {
+      // The next knot's left value is the remembered right one (stepping forward), when it was needed.
+      const right = this.rights[k] as number;
+      this.lefts[k] = remembered + 1 === knot && right !== UNKNOWN ? right : knotNoise(this.words[k] as number, knot);
+      this.rights[k] = UNKNOWN;
+      this.knots[k] = knot;
+    }
+    return this.lefts[k] as number;
+  }
+
+  /** The value of octave `k`'s knot `knot + 1`. */
+  right(k: number, knot: number): number {
+    if (this.knots[k] !== knot) this.left(k, knot);
+    let right = this.rights[k] as number;
+    if (right === UNKNOWN) {
+      right = knotNoise(this.words[k] as number, knot + 1);
+      this.rights[k] = right;
+    }
+    return right;
   }
 }

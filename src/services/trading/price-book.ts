@@ -11,7 +11,8 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { Market } from './market-catalogue.ts';
-import { applyLog, fundingRatePpm, pathPrice, seedHashOf, volumeMicroAt } from './price-path.ts';
+import { pathKeyOf } from './path-key.ts';
+import { seedHashOf, volumeMicroAt } from './price-path.ts';
 import type { TradingConfig } from './trading-config.ts';
 import { TRADING_LIMITS, type MarketClosure, type PriceShock, type Quote } from './trading-record.ts';
 
@@ -60,14 +61,19 @@ export class PriceBook {
     const tick = this.tickOf(nowMs);
     const remembered = this.memo.get(market.symbol);
     if (remembered !== undefined && remembered[0] === tick) return remembered[1];
-    const price = this.shocked(market, pathPrice(this.seedHash, market, tick), tick);
-    this.memo.set(market.symbol, [tick, price]);
+    const price = this.shocked(market, pathKeyOf(this.seedHash, market).priceAt(tick), tick);
+    if (remembered === undefined) this.memo.set(market.symbol, [tick, price]);
+    else {
+      // Written in place: a century's move asks for a new tick's mid at every funding instant.
+      remembered[0] = tick;
+      remembered[1] = price;
+    }
     return price;
   }
 
   /** The mid at tick `tick` had the path's log there been `logPpm` (monotone in it): the tick planner's threshold search. */
   midOfLog(market: Market, logPpm: number, tick: number): bigint {
-    return this.shocked(market, applyLog(market.referencePrice, logPpm), tick);
+    return this.shocked(market, pathKeyOf(this.seedHash, market).stepPrice(logPpm), tick);
   }
 
   /** The first tick after `tick` whose shocks differ from `tick`'s for this market (a shock took effect), or null. */
@@ -133,7 +139,7 @@ export class PriceBook {
 
   /** The funding rate quoted during the 8-hour period containing `nowMs`. */
   fundingRatePpm(market: Market, nowMs: number): number {
-    return fundingRatePpm(this.seedHash, market, Math.floor(nowMs / this.config.fundingPeriodMs));
+    return pathKeyOf(this.seedHash, market).fundingRatePpm(Math.floor(nowMs / this.config.fundingPeriodMs));
   }
 
   /** Whether the market accepts orders at `nowMs`. */

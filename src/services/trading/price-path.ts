@@ -61,17 +61,35 @@ function mix(value: number): number {
 
 /** A seeded uint32 of (seed, asset, stream, index); index below 2^53 (split into two words). */
 export function noiseWord(seedHash: number, assetHash: number, stream: number, index: number): number {
+  return wordAt(streamWord(seedHash, assetHash, stream), index);
+}
+
+/**
+ * The first half of noiseWord: the hash of (seed, asset, stream), the same for every index of a
+ * stream, so a PathCursor (path-cursor.ts) computes it once per octave rather than once per knot.
+ */
+export function streamWord(seedHash: number, assetHash: number, stream: number): number {
+  const h = mix(seedHash ^ Math.imul(assetHash, 0x9e3779b1));
+  return mix(h ^ Math.imul(stream + 1, 0x27d4eb2d));
+}
+
+/** The second half of noiseWord: index `index` of the stream whose word is `word`. */
+function wordAt(word: number, index: number): number {
+  // Every knot of a path before the year 10,000 is below 2^32 (high word 0): no float division.
+  if (index < 0x1_0000_0000) return mix(mix(word ^ index) ^ 0x165667b1);
   const low = index % 0x1_0000_0000;
   const high = Math.floor(index / 0x1_0000_0000);
-  let h = mix(seedHash ^ Math.imul(assetHash, 0x9e3779b1));
-  h = mix(h ^ Math.imul(stream + 1, 0x27d4eb2d));
-  h = mix(h ^ low);
-  return mix(h ^ Math.imul(high + 1, 0x165667b1));
+  return mix(mix(word ^ low) ^ Math.imul(high + 1, 0x165667b1));
 }
 
 /** Seeded integer in [-NOISE_MAX, NOISE_MAX]: the value of octave `stream`'s knot `index`. */
 export function noise(seedHash: number, assetHash: number, stream: number, index: number): number {
-  return (noiseWord(seedHash, assetHash, stream, index) % (2 * NOISE_MAX + 1)) - NOISE_MAX;
+  return knotNoise(streamWord(seedHash, assetHash, stream), index);
+}
+
+/** `noise` of the stream whose word (streamWord) is `word`. */
+export function knotNoise(word: number, index: number): number {
+  return (wordAt(word, index) % (2 * NOISE_MAX + 1)) - NOISE_MAX;
 }
 
 /** The seed text as the 32-bit number every path of a run starts from. */
@@ -89,7 +107,11 @@ export function octavePpm(sigmaTickPpm: number, k: number, value: number): numbe
   return Math.trunc((value * sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number)) / (NOISE_MAX * 1000));
 }
 
-/** Log of price over reference at tick `tick`, in parts per million (clamped to ±3). */
+/**
+ * Log of price over reference at tick `tick`, in parts per million (clamped to ±3): the path's
+ * definition. The service evaluates it through a PathCursor (path-cursor.ts), which remembers the
+ * knots and gives exactly this log.
+ */
 export function logPpmAt(seedHash: number, market: Market, tick: number): number {
   assert(Number.isSafeInteger(tick) && tick >= 0, 'ticks are whole and non-negative');
   const assetHash = nameHash(market.base);
@@ -101,9 +123,18 @@ export function logPpmAt(seedHash: number, market: Market, tick: number): number
     const offset = tick - knot * span;
     const left = noise(seedHash, assetHash, k, knot);
     const right = noise(seedHash, assetHash, k, knot + 1);
-    const value = Math.trunc((left * (span - offset) + right * offset) / span);
-    total += octavePpm(sigmaTickPpm, k, value);
+    total += octavePpm(sigmaTickPpm, k, interpolated(left, right, span, offset));
   }
+  return clampLog(total);
+}
+
+/** The value of an octave `offset` ticks into a knot interval of `span` ticks between knot values `left` and `right`. */
+export function interpolated(left: number, right: number, span: number, offset: number): number {
+  return Math.trunc((left * (span - offset) + right * offset) / span);
+}
+
+/** The sum of the octaves, clamped to ±LOG_PPM_MAX. */
+export function clampLog(total: number): number {
   return Math.max(-LOG_PPM_MAX, Math.min(LOG_PPM_MAX, total));
 }
 
@@ -122,9 +153,17 @@ export function pathPrice(seedHash: number, market: Market, tick: number): bigin
   return applyLog(market.referencePrice, logPpmAt(seedHash, market, tick));
 }
 
+/** The noise stream of the funding rates (the octaves are streams 0 to OCTAVES − 1). */
+export const FUNDING_STREAM = 40;
+
 /** Funding rate quoted for the 8-hour period `period`, in parts per million (−300 to +500). */
 export function fundingRatePpm(seedHash: number, market: Market, period: number): number {
-  return 100 + Math.trunc((noise(seedHash, nameHash(market.base), 40, period) * 400) / NOISE_MAX);
+  return fundingOfNoise(noise(seedHash, nameHash(market.base), FUNDING_STREAM, period));
+}
+
+/** The funding rate (ppm) of a period whose noise is `value`. */
+export function fundingOfNoise(value: number): number {
+  return 100 + Math.trunc((value * 400) / NOISE_MAX);
 }
 
 /** The 24-hour volume quoted during hour `hour`: 80% to 120% of the market's reference. */

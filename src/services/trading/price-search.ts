@@ -13,8 +13,10 @@
  * the bounds only prune, so they never change an answer, only its cost.
  */
 import { assert } from '../../core/assert.ts';
-import { nameHash, type Market } from './market-catalogue.ts';
-import { LOG_PPM_MAX, NOISE_MAX, OCTAVES, logPpmAt, noise, octavePpm, sigmaTickPpmOf } from './price-path.ts';
+import type { Market } from './market-catalogue.ts';
+import type { PathCursor } from './path-cursor.ts';
+import { pathKeyOf } from './path-key.ts';
+import { LOG_PPM_MAX, NOISE_MAX, OCTAVES, interpolated, octavePpm } from './price-path.ts';
 
 /** The longest range one search covers (2^24 one-minute ticks ≈ 32 years). */
 export const RANGE_TICKS_MAX = 2 ** 24;
@@ -53,9 +55,7 @@ export function firstTickOutside(
 
 /** One search: the market's constants and the band, visited block by block. */
 class BandSearch {
-  private readonly seedHash: number;
-  private readonly market: Market;
-  private readonly assetHash: number;
+  private readonly path: PathCursor;
   private readonly sigma: number;
   private readonly fromTick: number;
   private readonly toTick: number;
@@ -65,10 +65,8 @@ class BandSearch {
   private readonly slackHigh: readonly number[];
 
   constructor(seedHash: number, market: Market, range: { fromTick: number; toTick: number }, band: LogBand) {
-    this.seedHash = seedHash;
-    this.market = market;
-    this.assetHash = nameHash(market.base);
-    this.sigma = sigmaTickPpmOf(market);
+    this.path = pathKeyOf(seedHash, market).cursor;
+    this.sigma = this.path.sigmaTickPpm;
     this.fromTick = range.fromTick;
     this.toTick = range.toTick;
     this.band = band;
@@ -80,7 +78,7 @@ class BandSearch {
     const span = 2 ** j;
     if (start + span - 1 < this.fromTick || start > this.toTick || !this.mayLeave(start, j)) return null;
     if (j === 0) {
-      const log = logPpmAt(this.seedHash, this.market, start);
+      const log = this.path.at(start);
       return log <= this.band.lowPpm || log >= this.band.highPpm ? start : null;
     }
     return this.block(start, j - 1) ?? this.block(start + span / 2, j - 1);
@@ -98,10 +96,10 @@ class BandSearch {
     for (let k = j; k < OCTAVES; k++) {
       const span = 2 ** k;
       const knot = Math.floor(start / span);
-      const left = noise(this.seedHash, this.assetHash, k, knot);
-      const right = noise(this.seedHash, this.assetHash, k, knot + 1);
-      const atStart = Math.trunc((left * (span - (start - knot * span)) + right * (start - knot * span)) / span);
-      const atEnd = Math.trunc((left * (span - (end - knot * span)) + right * (end - knot * span)) / span);
+      const left = this.path.left(k, knot);
+      const right = this.path.right(k, knot);
+      const atStart = interpolated(left, right, span, start - knot * span);
+      const atEnd = interpolated(left, right, span, end - knot * span);
       low += octavePpm(this.sigma, k, Math.min(atStart, atEnd));
       high += octavePpm(this.sigma, k, Math.max(atStart, atEnd));
     }

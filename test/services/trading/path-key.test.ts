@@ -1,0 +1,70 @@
+// PathKey (path-key.ts) and the threshold bands (threshold-bands.ts) remember what they computed
+// between questions; the answers must be the definitions' whatever came before: PathKey's price,
+// step price and funding rate are price-path.ts's at funding instants, minutes and random ticks,
+// for two seeds asked in turn; the bands found from the last liquidation step (a hint) are the
+// bands a fresh price book finds, and the limits' band is kept while only liquidations move.
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../../src/core/rng.ts';
+import { marketBySymbol, type Market } from '../../../src/services/trading/market-catalogue.ts';
+import { pathKeyOf } from '../../../src/services/trading/path-key.ts';
+import { PriceBook } from '../../../src/services/trading/price-book.ts';
+import { applyLog, fundingRatePpm, pathPrice, seedHashOf } from '../../../src/services/trading/price-path.ts';
+import { thresholdBands, type MarketThresholds } from '../../../src/services/trading/threshold-bands.ts';
+import { DEFAULT_TRADING_CONFIG } from '../../../src/services/trading/trading-config.ts';
+
+const TICK0 = Date.UTC(2026, 0, 1) / 60_000;
+
+const market = (symbol: string): Market => {
+  const found = marketBySymbol(symbol);
+  expect(found, `${symbol} is listed`).toBeDefined();
+  return found as Market;
+};
+
+describe('PathKey', () => {
+  it("gives price-path's prices and funding rates at funding instants, minutes and random ticks, two seeds in turn", () => {
+    const rng = new Rng('path-key');
+    const ticks: number[] = [];
+    for (let index = 0; index < 400; index++) ticks.push(TICK0 + index * 480);
+    for (let index = 0; index < 400; index++) ticks.push(TICK0 + 7 + index);
+    for (let index = 0; index < 400; index++) ticks.push(TICK0 + rng.int(50_000_000));
+    for (const symbol of ['BTC-PERP', 'DOGE-PERP', 'ETH-USDC']) {
+      for (const tick of ticks) {
+        for (const seed of ['1', '43']) {
+          const seedHash = seedHashOf(seed);
+          const key = pathKeyOf(seedHash, market(symbol));
+          expect(key.priceAt(tick), `${symbol} ${seed} tick ${tick}`).toBe(pathPrice(seedHash, market(symbol), tick));
+          const period = Math.floor(tick / 480);
+          expect(key.fundingRatePpm(period)).toBe(fundingRatePpm(seedHash, market(symbol), period));
+          const logPpm = (tick % 60_001) - 30_000;
+          expect(key.stepPrice(logPpm)).toBe(applyLog(market(symbol).referencePrice, logPpm));
+        }
+      }
+    }
+  });
+});
+
+describe('threshold bands', () => {
+  it('found from the last liquidation step are the bands a fresh price book finds', () => {
+    const rng = new Rng('bands');
+    const btc = market('BTC-PERP');
+    const book = (): PriceBook => new PriceBook({ seed: '7', config: DEFAULT_TRADING_CONFIG });
+    const remembering = book();
+    const tick = TICK0 + 1_000;
+    const mid = remembering.mid(btc, tick * 60_000);
+    for (let round = 0; round < 300; round++) {
+      // Liquidation prices that drift a little, with a jump now and then; the limits stay.
+      const drift = BigInt(round % 50 === 0 ? rng.int(4_000) : rng.int(20)) - 10n;
+      const thresholds: MarketThresholds = {
+        market: btc,
+        buyLimit: (mid * 90n) / 100n,
+        sellLimit: null,
+        fallTrigger: null,
+        riseTrigger: (mid * 112n) / 100n,
+        longLiquidation: (mid * (8_000n + BigInt(round) + drift)) / 10_000n,
+        shortLiquidation: (mid * (12_000n - BigInt(round) + drift)) / 10_000n,
+      };
+      const remembered = thresholdBands(remembering, thresholds, tick);
+      expect(remembered, `round ${round}`).toEqual(thresholdBands(book(), thresholds, tick));
+    }
+  });
+});
