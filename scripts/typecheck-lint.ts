@@ -63,6 +63,11 @@ export function tscDiagnostics(program: ts.Program, file?: ts.SourceFile): reado
   if (all.length === before) {
     all.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
     if (all.length === before) all.push(...program.getSemanticDiagnostics(file));
+    const options = program.getCompilerOptions();
+    const declarations = options.declaration === true || options.composite === true;
+    if (options.noEmit === true && declarations && all.length === before) {
+      all.push(...program.getDeclarationDiagnostics(file));
+    }
   }
   return ts.sortAndDeduplicateDiagnostics(all);
 }
