@@ -12,18 +12,18 @@
 // --project unit`), and a run with any argument SKIPS the held steps (it says so): a narrowed run
 // is for the tests at hand; `npm run typecheck`, `lint`, `format:check` and `layers` check the whole
 // program, and the full `npm test` (what CI runs) always does them all.
-// The held steps, and what each costs cold (a fresh clone: no cache), measured alone on this 2-core
-// machine in CPU seconds (user + sys):
+// The held steps, and what each costs cold (a fresh clone: no cache), in CPU seconds (user + sys)
+// and wall seconds, one at a time on this 2-core machine at load average 5-6 (other work on it):
 // - type check and lint: ONE process, scripts/typecheck-lint.ts, builds tsc's program once, reports
-//   tsc's diagnostics, then runs eslint with that program for the typed rules (72 CPU s; tsc and
-//   eslint as two processes cost 30 + 98). It keeps eslint's cache in node_modules/.cache/eslint; its
-//   caveat: a typed rule's finding caused by a change in *another* file can be missed locally until
-//   the file itself changes; CI's fresh clone lints everything.
-// - formatting: `prettier --check` (120 columns, .prettierrc.json, parsed by the Oxc plugin: 14.5 CPU
-//   s, against 26 with Prettier's TypeScript parser) with a content cache in node_modules/.cache/prettier
-//   like eslint's; `npm run format` rewrites the tree.
-// - layers: dependency-cruiser (.dependency-cruiser.cjs, `npm run layers`, 3.4 CPU s): an import from
-//   an inner layer to an outer one, or a cycle of value imports, fails the run and counts one.
+//   tsc's diagnostics, then runs eslint with that program for the typed rules: 45 CPU s, 42 s (tsc
+//   and eslint as two processes: 21 + 56 CPU s, 21 + 57 s). It keeps eslint's cache in
+//   node_modules/.cache/eslint; its caveat: a typed rule's finding caused by a change in *another*
+//   file can be missed locally until the file itself changes; CI's fresh clone lints everything.
+// - formatting: `prettier --check` (120 columns, .prettierrc.json, parsed by the Oxc plugin: 14 CPU
+//   s, 16 s, against 23 CPU s, 39 s with Prettier's TypeScript parser) with a content cache in
+//   node_modules/.cache/prettier like eslint's; `npm run format` rewrites the tree.
+// - layers: dependency-cruiser (.dependency-cruiser.cjs, `npm run layers`, 3 CPU s, 6 s): an import
+//   from an inner layer to an outer one, or a cycle of value imports, fails the run and counts one.
 // AFP_TEST_REPORT=FILE keeps a copy of vitest's JSON report (per-file durations: the slowest files).
 // Invariants: exit code 0 only if every step run succeeded and at least one test ran; the tools
 // run on this very Node (process.execPath), so the `node` dev dependency's Node 24 is used throughout.
