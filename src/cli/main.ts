@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * afp's command-line entry: dispatches the rows of the command table (command-modules.ts), each a module
  * exporting `main(argv: string[]): Promise<number>` that returns the exit code (exit-codes.ts:
