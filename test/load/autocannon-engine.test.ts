@@ -167,9 +167,12 @@ describe("runAutocannon's latency is afp's own, and agrees with Little's law", (
     expect(answered - endpoint.requests).toBeLessThanOrEqual(10);
     expect(endpoint.requests).toBeGreaterThan(500);
     expect(counts.unsentAfterClose).toBeGreaterThan(0);
-    // Before the fix each reconnect added a request's worth to every later timing: λW came to hundreds in flight on 10 connections.
+    // Before the fix each reconnect added a request's worth to every later timing: λW came to hundreds
+    // in flight on 10 connections. A busy generator keeps fewer than 10 in flight (its own time between
+    // an answer and the next request is in no timing): only an inflated λW is this bug.
     const check = littleCheck(snapshot, { value: 10, source: 'configured connections' });
-    expect(check?.ok, JSON.stringify(check)).toBe(true);
+    expect(check?.ratio, JSON.stringify(check)).toBeGreaterThan(0);
+    expect(check?.ratio, JSON.stringify(check)).toBeLessThanOrEqual(1.2);
   });
 
   test('a closed loop of 10 connections on a target answering after 20 ms: about 500 requests/s, p50 about 20 ms', async () => {
