@@ -13,6 +13,12 @@
  * (lower than serve's default, so that even a short round crosses several and the figure includes
  * what checkpoints cost); the round reports how many the server wrote and the longest it says one
  * blocked its event loop at once (GET /_afp/state `checkpoints`: written, blocking_ms_max).
+ * Warm-up (WARM_UP_WRITES): each server first takes that many registrations, unmeasured, and a
+ * --data server then writes its first checkpoint; the round measures the server after. Why: each
+ * round starts a fresh server, and its once-per-process costs (the JIT's warm-up, and with --data
+ * the checkpoint worker's start: loading afp's modules again, about 0.8 s of CPU, and the replica's
+ * first build) are not what durability costs a running server; the round still crosses
+ * checkpoints (the count is printed) and its longest stall is measured inside it.
  * Stalls: a probe on its own socket sends GET /health every PROBE_EVERY_MS through the round; the
  * slowest answer is the longest the event loop kept a client waiting (checkpoints included).
  * Bounded: at most `durationMs` of sending and 65,536 registrations per writer; failures (non-201
