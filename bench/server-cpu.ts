@@ -21,10 +21,12 @@ export interface RoundCpu {
   readonly loopMs: number | null;
   /** The server's threads by name (Linux `comm`: MainThread, WorkerThread — the checkpoint worker —, V8Worker — V8's GC and compiler helpers —, libuv-worker — the fsyncs —), summed per name; {} without /proc. */
   readonly threadsMs: Readonly<Record<string, number>>;
-  /** Of the loop's time: SQLite commits of the command log. */
+  /** Of the loop's time: SQLite commits of the command log (CPU), and their wall time (above the CPU: waiting on the disk). */
   readonly commitMs: number;
-  /** Of the loop's time: checkpoint blocks (rows read and handed over, bytes written). */
+  readonly commitWallMs: number;
+  /** Of the loop's time: checkpoint blocks (rows read and handed over, bytes written), CPU and wall. */
   readonly checkpointLoopMs: number;
+  readonly checkpointLoopWallMs: number;
   /** The checkpoint worker thread: replaying the committed rows, and encoding the state. */
   readonly workerReplayMs: number;
   readonly workerEncodeMs: number;
@@ -36,7 +38,14 @@ export interface CpuReading {
   readonly serverMs: number | null;
   readonly loopMs: number | null;
   readonly threadsMs: Readonly<Record<string, number>>;
-  readonly counted: { commit: number; checkpointLoop: number; replay: number; encode: number };
+  readonly counted: {
+    commit: number;
+    commitWall: number;
+    checkpointLoop: number;
+    checkpointLoopWall: number;
+    replay: number;
+    encode: number;
+  };
   readonly generatorMs: number;
 }
 
@@ -87,7 +96,9 @@ export async function roundCpuReading(pid: number, api: string): Promise<CpuRead
     threadsMs: threadsMs(pid),
     counted: {
       commit: count('commit_cpu_ms'),
+      commitWall: count('commit_wall_ms'),
       checkpointLoop: count('loop_cpu_ms'),
+      checkpointLoopWall: count('loop_wall_ms'),
       replay: count('worker_replay_cpu_ms'),
       encode: count('worker_encode_cpu_ms'),
     },
@@ -105,7 +116,9 @@ export function roundCpu(before: CpuReading, after: CpuReading): RoundCpu {
       Object.entries(after.threadsMs).map(([name, ms]) => [name, ms - (before.threadsMs[name] ?? 0)]),
     ),
     commitMs: after.counted.commit - before.counted.commit,
+    commitWallMs: after.counted.commitWall - before.counted.commitWall,
     checkpointLoopMs: after.counted.checkpointLoop - before.counted.checkpointLoop,
+    checkpointLoopWallMs: after.counted.checkpointLoopWall - before.counted.checkpointLoopWall,
     workerReplayMs: after.counted.replay - before.counted.replay,
     workerEncodeMs: after.counted.encode - before.counted.encode,
     generatorMs: after.generatorMs - before.generatorMs,
@@ -150,7 +163,7 @@ export function cpuPerWrite(rounds: ReadonlyArray<{ readonly ops: number; readon
 export function roundCpuText(cpu: RoundCpu): string {
   const seconds = (ms: number | null): string => (ms === null ? '?' : (ms / 1000).toFixed(2));
   return (
-    `CPU s: server ${seconds(cpu.serverMs)} (loop ${seconds(cpu.loopMs)}: commits ${seconds(cpu.commitMs)}, checkpoint blocks ${seconds(cpu.checkpointLoopMs)}; ` +
+    `CPU s: server ${seconds(cpu.serverMs)} (loop ${seconds(cpu.loopMs)}: commits ${seconds(cpu.commitMs)} (wall ${seconds(cpu.commitWallMs)}), checkpoint blocks ${seconds(cpu.checkpointLoopMs)} (wall ${seconds(cpu.checkpointLoopWallMs)}); ` +
     `checkpoint worker ${seconds(cpu.serverMs === null ? null : (cpu.threadsMs['WorkerThread'] ?? 0))}: replays ${seconds(cpu.workerReplayMs)}, encodings ${seconds(cpu.workerEncodeMs)}; ` +
     `V8 helpers ${seconds(cpu.serverMs === null ? null : (cpu.threadsMs['V8Worker'] ?? 0))}), generator ${seconds(cpu.generatorMs)}`
   );

@@ -203,6 +203,7 @@ export class Checkpointer {
   private workerReplayCpuMs = 0;
   private workerEncodeCpuMs = 0;
   private loopCpuMs = 0;
+  private loopWallMs = 0;
 
   /** No checkpoint starts before the loop's CPU clock reads this (loopCpuMs; WORKER_DUTY_MAX). */
   private pausedUntilLoopCpuMs = 0;
@@ -256,7 +257,9 @@ export class Checkpointer {
     worker_replay_cpu_ms: number;
     worker_encode_cpu_ms: number;
     loop_cpu_ms: number;
+    loop_wall_ms: number;
     commit_cpu_ms: number;
+    commit_wall_ms: number;
   } {
     const last = this.costs.at(-1);
     const tenths = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms * 10) / 10);
@@ -274,7 +277,9 @@ export class Checkpointer {
       worker_replay_cpu_ms: Math.round(this.workerReplayCpuMs),
       worker_encode_cpu_ms: Math.round(this.workerEncodeCpuMs),
       loop_cpu_ms: Math.round(this.loopCpuMs),
+      loop_wall_ms: Math.round(this.loopWallMs),
       commit_cpu_ms: Math.round(this.log.commitCpuMs),
+      commit_wall_ms: Math.round(this.log.commitWallMs),
     };
   }
 
@@ -363,6 +368,7 @@ export class Checkpointer {
     const worker = this.worker ?? this.startWorker();
     const started = ended();
     this.loopCpuMs += started.cpuMs;
+    this.loopWallMs += started.wallMs;
     const inFlight = {
       seq,
       startedMs,
@@ -373,6 +379,7 @@ export class Checkpointer {
     this.inFlight = inFlight;
     const note = (block: BlockTime): void => {
       this.loopCpuMs += block.cpuMs;
+      this.loopWallMs += block.wallMs;
       inFlight.blockingMs = Math.max(inFlight.blockingMs, block.wallMs);
       inFlight.blockingCpuMs = Math.max(inFlight.blockingCpuMs, block.cpuMs);
     };
@@ -446,6 +453,7 @@ export class Checkpointer {
       const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), {
         onTurn: (block) => {
           this.loopCpuMs += block.cpuMs;
+          this.loopWallMs += block.wallMs;
           inFlight.blockingMs = Math.max(inFlight.blockingMs, block.wallMs);
           inFlight.blockingCpuMs = Math.max(inFlight.blockingCpuMs, block.cpuMs);
         },

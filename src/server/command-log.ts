@@ -235,8 +235,9 @@ export class CommandLog {
   private readonly walSync: WalSync;
   /** The seq of the last entry committed, once read (then kept by `commit`: no query per batch). */
   private committedSeq: number | null = null;
-  /** This thread's CPU time spent in `commit` since the log was opened (ms; the bench reads it through /_afp/state). */
+  /** This thread's CPU and wall time spent in `commit` since the log was opened (ms; the bench reads them through /_afp/state): wall above CPU is the loop waiting on the disk (SQLite's own WAL checkpoints fsync in a commit). */
   commitCpuMs = 0;
+  commitWallMs = 0;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
@@ -423,7 +424,9 @@ export class CommandLog {
         insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
       this.committedSeq = before + rows.length; // seq is the rowid: one more per row, no gaps in one transaction
-      this.commitCpuMs += ended().cpuMs;
+      const block = ended();
+      this.commitCpuMs += block.cpuMs;
+      this.commitWallMs += block.wallMs;
       return { ok: true, entries: rows.length };
     } catch (error) {
       this.failure = `--data ${this.file}: cannot commit ${rows.length} entries: ${error instanceof Error ? error.message : String(error)}`;
