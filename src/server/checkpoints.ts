@@ -242,6 +242,9 @@ export class Checkpointer {
    * the log's last entry, whether one is being taken now, and what they cost the event loop: the
    * checkpoints this process wrote, the longest single block of the last one and of all (ms, one
    * decimal: wall, and this thread's CPU, loop-block.ts), and the last one's time from start to written.
+   * Totals since start (whole ms; the bench's write phase reads their change over a round): the
+   * worker's CPU in replays and in encodings (jobs finished), the loop's CPU and wall in checkpoint
+   * blocks, and in the log's commits (wall above CPU: the loop waited on the disk).
    */
   view(): {
     every_commands: number;
