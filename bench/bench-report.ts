@@ -36,6 +36,7 @@ import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-
 import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
 import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.ts';
 import { travelJson, travelLines, type TravelBenchResult } from './travel-phase.ts';
+import type { CpuPerWrite } from './server-cpu.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
@@ -86,6 +87,8 @@ export interface WriteResult {
   readonly checkpointBlockingMsMax: number;
   /** The same block's CPU time on the server's loop thread (ms): the figure the 50 ms goal is checked on. */
   readonly checkpointBlockingCpuMsMax: number;
+  /** Where the CPU went, per write (server-cpu.ts): in memory and with --data. */
+  readonly cpuPerWrite: { readonly memory: CpuPerWrite; readonly durable: CpuPerWrite };
 }
 
 /** What the machine was doing around the run (os.loadavg: 1-minute averages; 0 where unsupported). */
@@ -319,6 +322,7 @@ function mixLines(mixPart: MixResult): string[] {
     lines.push(
       `  longest block of the --data server's event loop by a checkpoint (its own measure): cpu ${fixed(mixPart.writes.checkpointBlockingCpuMsMax, 1)} ms, wall ${fixed(mixPart.writes.checkpointBlockingMsMax, 1)} ms (target <= 50 ms)`,
     );
+    lines.push(...cpuLines(mixPart.writes.cpuPerWrite));
   }
   return lines;
 }
@@ -390,6 +394,23 @@ function phaseJson(phase: PhaseSummary): Record<string, unknown> {
   return { best: round(phase.best), median: round(phase.median), rounds: phase.rounds.length };
 }
 
+/** CPU µs per write (medians), and the ratio the CPU alone predicts where the round has every core busy. */
+function cpuLines(cpu: WriteResult['cpuPerWrite']): string[] {
+  const text = (value: number | null): string => (value === null ? 'unknown' : fixed(value, 0));
+  const phase = (name: string, figures: CpuPerWrite): string =>
+    `${name} server ${text(figures.server)} (loop ${text(figures.loop)}, checkpoint worker ${text(figures.worker)}), generator ${text(figures.generator)}`;
+  const lines = [`  CPU µs per write (medians): ${phase('in memory', cpu.memory)}; ${phase('--data', cpu.durable)}`];
+  const { memory, durable } = cpu;
+  if (memory.server !== null && durable.server !== null && durable.worker !== null) {
+    const all = (memory.server + memory.generator) / (durable.server + durable.generator);
+    const offWorker = (memory.server + memory.generator) / (durable.server - durable.worker + durable.generator);
+    lines.push(
+      `  the ratio the CPU predicts when the round keeps every core busy: ${fixed(all, 3)}; with the checkpoint worker on a core of its own: ${fixed(offWorker, 3)}`,
+    );
+  }
+  return lines;
+}
+
 function mixJson(mixPart: MixResult): Record<string, unknown> {
   const http = mixPart.http;
   const writes = mixPart.writes;
@@ -433,6 +454,7 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
               checkpoints_per_round_min: writes.checkpointsPerRoundMin,
               checkpoint_blocking_ms_max: writes.checkpointBlockingMsMax,
               checkpoint_blocking_cpu_ms_max: writes.checkpointBlockingCpuMsMax,
+              cpu_us_per_write: { in_memory: writes.cpuPerWrite.memory, durable: writes.cpuPerWrite.durable },
             },
     },
     ratios: {

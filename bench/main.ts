@@ -63,7 +63,8 @@ import { sweepPart } from './sweep-phase.ts';
 import { travelPart } from './travel-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
-import { BENCH_CHECKPOINT_EVERY, writeRound, type WriteRound } from './write-phase.ts';
+import { BENCH_CHECKPOINT_EVERY, WARM_UP_WRITES, writeRound, type WriteRound } from './write-phase.ts';
+import { cpuPerWrite, roundCpuText } from './server-cpu.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
@@ -130,9 +131,10 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
     startMs: mix.startMs,
     connections: flags.writeConnections,
     durationMs: flags.writeRoundMs,
+    warmUpWrites: WARM_UP_WRITES,
   };
   log(
-    `writes: ${options.connections} writers registering agents for ${options.durationMs} ms, in memory and with --data alternated; warm-up`,
+    `writes: ${options.connections} writers registering agents for ${options.durationMs} ms (each server after ${WARM_UP_WRITES} unmeasured registrations and, with --data, its first checkpoint), in memory and with --data alternated; warm-up`,
   );
   await writeRound({ ...options, durable: false });
   await writeRound({ ...options, durable: true });
@@ -144,6 +146,11 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
     log(
       `write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data (${durable.at(-1)?.checkpoints} checkpoints, the longest block of the loop ${durable.at(-1)?.checkpointBlockingMsMax.toFixed(1)} ms, cpu ${durable.at(-1)?.checkpointBlockingCpuMsMax.toFixed(1)} ms) in ${options.durationMs} ms; longest /health wait ${memory.at(-1)?.stallMsMax.toFixed(1)} / ${durable.at(-1)?.stallMsMax.toFixed(1)} ms; load average ${loadavg()[0]?.toFixed(1)}`,
     );
+    for (const [name, last] of [
+      ['in memory', memory.at(-1)],
+      ['--data', durable.at(-1)],
+    ] as const)
+      if (last !== undefined) log(`  ${name} ${roundCpuText(last.cpu)}`);
   }
   const failed = [...memory, ...durable].reduce((sum, round) => sum + round.failed, 0);
   const stallMsMax = {
@@ -164,6 +171,7 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
       checkpointsPerRoundMin,
       checkpointBlockingMsMax,
       checkpointBlockingCpuMsMax,
+      cpuPerWrite: { memory: cpuPerWrite(memory), durable: cpuPerWrite(durable) },
     },
     failed,
   };

@@ -58,6 +58,7 @@ function run(
   job: CheckpointJob,
   replica: ReplayPosition | null,
 ): { reply: CheckpointReply; replica: ReplayPosition | null } {
+  const replayEnded = startBlock();
   let position = replica;
   if (position === null) {
     const recovered = recoverPlatform(sourceOf(data, job.rows), ALL_ROUTES);
@@ -82,6 +83,7 @@ function run(
     const replayed = replayCommands(position, decoded(job.rows), { file: data.file, seed: data.settings.seed });
     if (replayed !== null) return { reply: { kind: 'failed', message: replayed.error }, replica: null };
   }
+  const replayCpuMs = replayEnded().cpuMs;
   const atMs = job.rows.at(-1)?.at_ms ?? data.base?.atMs ?? data.settings.startMs;
   const taken = checkpointOf({
     platform: position.platform,
@@ -91,7 +93,7 @@ function run(
     atMs: Number(atMs),
     stored: new Set(job.storedImageIds),
   });
-  return { reply: { kind: 'encoded', cpuMs: 0, ...taken }, replica: position };
+  return { reply: { kind: 'encoded', cpuMs: 0, replayCpuMs, ...taken }, replica: position };
 }
 
 function start(data: CheckpointWorkerData): void {

@@ -23,9 +23,10 @@
  * rows plus one encoding. The blob is written in 1 MB parts, one per turn (checkpoint-store.ts
  * writeInParts), where one transaction of the whole 61 MB blocked the loop ≈0.8–1.1 s; the worker
  * also computes the checkpoint's SHA-256 (checkpoint-codec.ts), so the loop never hashes it.
- * Limit: one checkpoint in flight at a time, and the next paced by what the last one took
- * (WORKER_DUTY_MAX), so under a heavy write load the interval stretches (a longer tail after a
- * crash), never a queue of jobs nor a worker that takes the writes' CPU.
+ * Limit: one checkpoint in flight at a time, and the next paced by what the last one's encoding
+ * took against the loop's CPU (WORKER_DUTY_MAX), so under a heavy write load the interval
+ * stretches (a longer tail after a crash), never a queue of jobs nor a worker that takes the
+ * writes' CPU.
  */
 import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../core/module-url.ts';
@@ -33,7 +34,7 @@ import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin.ts';
-import { startBlock, type BlockTime } from './loop-block.ts';
+import { startBlock, threadCpuMs, type BlockTime } from './loop-block.ts';
 import { checkpointCodec, decodeCheckpoint, encodeCheckpoint, verifyCheckpoint } from './checkpoint-codec.ts';
 import {
   CheckpointStore,
@@ -48,17 +49,24 @@ import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 /** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 0.8 s of CPU on a loaded VM). */
 export const CHECKPOINT_EVERY_COMMANDS = 20_000;
 /**
- * The share of the time the checkpoint worker may be busy under a steady write load: after a job
- * that cost the worker C ms of CPU (its replay and encoding, its start-up excluded), the next one
- * starts no sooner than C × (1/WORKER_DUTY_MAX − 1) ms after it was written. Why: the worker
- * shares the machine's cores with the loop (and, on a 2-core machine, with the load), and encoding
- * the whole state grows with the state, so a worker always busy took a growing share of the CPU
- * the writes need (bench: durable writes at 0.38–0.48 of in-memory). Only jobs of at least
- * PACED_FROM_CPU_MS are paced: a small state (a test, a scenario) checkpoints every
- * `everyCommands` as before. The cost: under a heavy write load on a large state the tail a
- * recovery replays is longer, about the writes of (1/WORKER_DUTY_MAX) × C ms.
+ * What the checkpoint worker's encodings may cost, against the event loop's own CPU time: after a
+ * job whose encoding cost the worker E ms of CPU (its replay excluded, its start-up too), the next
+ * job starts only once the loop has spent E × (1/WORKER_DUTY_MAX − 1) ms of CPU since it was
+ * written; so the encodings take at most WORKER_DUTY_MAX of the loop's and the worker's CPU
+ * together. Why the loop's CPU, not the wall clock (revised: it was C × (1/0.25 − 1) ms of wall
+ * time after a job of C ms): on a machine whose cores are shared (2 cores: the loop, the worker,
+ * the clients), the loop gets less than a core, and a pause in wall time let the worker take a
+ * growing share of what the loop would have had — measured with bench/write-breakdown.ts, the
+ * worker used about half as much CPU as the loop. Why the encoding only: the replay is paid once
+ * per command whenever it runs (delaying it saves nothing; about a tenth of the loop's cost of a
+ * registration), the encoding once per checkpoint and in proportion to the whole state. Only jobs
+ * of at least PACED_FROM_CPU_MS are paced: a small state (a test, a scenario) checkpoints every
+ * `everyCommands` as before. The cost: under a heavy write load on a large state the tail a recovery
+ * replays is longer: the commands the loop served with E × (1/WORKER_DUTY_MAX − 1) ms of CPU,
+ * whose replay costs a fraction of that (a replay skips the HTTP edge). Where the thread CPU
+ * clock is missing (Node before 23.9) the wall clock stands in for it.
  */
-export const WORKER_DUTY_MAX = 0.25;
+export const WORKER_DUTY_MAX = 0.1;
 export const PACED_FROM_CPU_MS = 100;
 /** How long a graceful close waits for the checkpoint in flight (it is dropped after: the log is complete without it). */
 const CLOSE_WAIT_MS = 30_000;
@@ -100,6 +108,8 @@ export type CheckpointReply =
       readonly kind: 'encoded';
       /** The worker thread's CPU time for this job: the replay of its rows and the encoding. */
       readonly cpuMs: number;
+      /** The part of `cpuMs` spent replaying the rows (the rest encoded the state). */
+      readonly replayCpuMs: number;
       readonly checkpoint: StoredCheckpoint;
       readonly held: readonly string[];
       readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }>;
@@ -189,9 +199,14 @@ export class Checkpointer {
   private written = 0;
   private blockingMsMax = 0;
   private blockingCpuMsMax = 0;
+  /** CPU time totals since start (ms): the worker's replays and encodings, and the loop's blocks for checkpoints. */
+  private workerReplayCpuMs = 0;
+  private workerEncodeCpuMs = 0;
+  private loopCpuMs = 0;
+  private loopWallMs = 0;
 
-  /** No checkpoint starts before this instant (performance.now(); WORKER_DUTY_MAX). */
-  private pausedUntilMs = 0;
+  /** No checkpoint starts before the loop's CPU clock reads this (loopCpuMs; WORKER_DUTY_MAX). */
+  private pausedUntilLoopCpuMs = 0;
 
   /** Checkpoints known whole: the one recovery loaded and those written since (the worker starts from the newest of them). */
   private readonly sound = new Set<number>();
@@ -227,6 +242,9 @@ export class Checkpointer {
    * the log's last entry, whether one is being taken now, and what they cost the event loop: the
    * checkpoints this process wrote, the longest single block of the last one and of all (ms, one
    * decimal: wall, and this thread's CPU, loop-block.ts), and the last one's time from start to written.
+   * Totals since start (whole ms; the bench's write phase reads their change over a round): the
+   * worker's CPU in replays and in encodings (jobs finished), the loop's CPU and wall in checkpoint
+   * blocks, and in the log's commits (wall above CPU: the loop waited on the disk).
    */
   view(): {
     every_commands: number;
@@ -239,6 +257,12 @@ export class Checkpointer {
     blocking_cpu_ms_last: number | null;
     blocking_cpu_ms_max: number | null;
     total_ms_last: number | null;
+    worker_replay_cpu_ms: number;
+    worker_encode_cpu_ms: number;
+    loop_cpu_ms: number;
+    loop_wall_ms: number;
+    commit_cpu_ms: number;
+    commit_wall_ms: number;
   } {
     const last = this.costs.at(-1);
     const tenths = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms * 10) / 10);
@@ -253,6 +277,12 @@ export class Checkpointer {
       blocking_cpu_ms_last: tenths(last?.blockingCpuMs),
       blocking_cpu_ms_max: tenths(this.written === 0 ? undefined : this.blockingCpuMsMax),
       total_ms_last: tenths(last?.totalMs),
+      worker_replay_cpu_ms: Math.round(this.workerReplayCpuMs),
+      worker_encode_cpu_ms: Math.round(this.workerEncodeCpuMs),
+      loop_cpu_ms: Math.round(this.loopCpuMs),
+      loop_wall_ms: Math.round(this.loopWallMs),
+      commit_cpu_ms: Math.round(this.log.commitCpuMs),
+      commit_wall_ms: Math.round(this.log.commitWallMs),
     };
   }
 
@@ -270,7 +300,7 @@ export class Checkpointer {
   afterRequest(): boolean {
     if (this.inFlight !== null) return false;
     const seq = this.log.lastSeq;
-    if (seq - this.lastSeq < this.everyCommands || performance.now() < this.pausedUntilMs) return false;
+    if (seq - this.lastSeq < this.everyCommands || loopCpuMs() < this.pausedUntilLoopCpuMs) return false;
     if (this.onLoopNext) {
       const ended = startBlock();
       this.onLoopNext = false;
@@ -340,6 +370,8 @@ export class Checkpointer {
     this.lastSeq = seq;
     const worker = this.worker ?? this.startWorker();
     const started = ended();
+    this.loopCpuMs += started.cpuMs;
+    this.loopWallMs += started.wallMs;
     const inFlight = {
       seq,
       startedMs,
@@ -349,6 +381,8 @@ export class Checkpointer {
     };
     this.inFlight = inFlight;
     const note = (block: BlockTime): void => {
+      this.loopCpuMs += block.cpuMs;
+      this.loopWallMs += block.wallMs;
       inFlight.blockingMs = Math.max(inFlight.blockingMs, block.wallMs);
       inFlight.blockingCpuMs = Math.max(inFlight.blockingCpuMs, block.cpuMs);
     };
@@ -421,6 +455,8 @@ export class Checkpointer {
     try {
       const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), {
         onTurn: (block) => {
+          this.loopCpuMs += block.cpuMs;
+          this.loopWallMs += block.wallMs;
           inFlight.blockingMs = Math.max(inFlight.blockingMs, block.wallMs);
           inFlight.blockingCpuMs = Math.max(inFlight.blockingCpuMs, block.cpuMs);
         },
@@ -429,7 +465,7 @@ export class Checkpointer {
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
       this.sound.add(reply.checkpoint.seq);
       if (reply.cpuMs >= this.pacedFromCpuMs)
-        this.pausedUntilMs = performance.now() + reply.cpuMs * (1 / this.workerDutyMax - 1);
+        this.pausedUntilLoopCpuMs = loopCpuMs() + (reply.cpuMs - reply.replayCpuMs) * (1 / this.workerDutyMax - 1);
       this.noteCost({
         seq: inFlight.seq,
         blockingMs: inFlight.blockingMs,
@@ -448,6 +484,8 @@ export class Checkpointer {
     const inFlight = this.inFlight;
     if (inFlight === null) return; // closed meanwhile
     if (reply.kind === 'encoded') {
+      this.workerReplayCpuMs += reply.replayCpuMs;
+      this.workerEncodeCpuMs += reply.cpuMs - reply.replayCpuMs;
       void this.writeParts(inFlight, reply);
       return;
     }
@@ -464,6 +502,11 @@ export class Checkpointer {
       inFlight.done.resolve();
     }
   }
+}
+
+/** The event loop thread's CPU clock (ms), or the wall clock where Node has none. */
+function loopCpuMs(): number {
+  return threadCpuMs() ?? performance.now();
 }
 
 function imageBytesOf(images: ReadonlyArray<{ id: string; state: Uint8Array }>): (id: string) => Uint8Array {

@@ -67,6 +67,7 @@ import {
 import type { AdminCommand } from './admin.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
 import { WalSync } from './wal-sync.ts';
+import { startBlock } from './loop-block.ts';
 import type { ClockMode } from './serve-clock.ts';
 
 export const COMMAND_LOG_SCHEMA_VERSION = 2;
@@ -234,6 +235,9 @@ export class CommandLog {
   private readonly walSync: WalSync;
   /** The seq of the last entry committed, once read (then kept by `commit`: no query per batch). */
   private committedSeq: number | null = null;
+  /** This thread's CPU and wall time spent in `commit` since the log was opened (ms; the bench reads them through /_afp/state): wall above CPU is the loop waiting on the disk (SQLite's own WAL checkpoints fsync in a commit). */
+  commitCpuMs = 0;
+  commitWallMs = 0;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
@@ -411,6 +415,7 @@ export class CommandLog {
     if (rows.length === 0) return { ok: true, entries: 0 };
     this.pending = [];
     this.pendingCharCount = 0;
+    const ended = startBlock();
     try {
       const insert = this.insert();
       const before = this.lastSeq;
@@ -419,6 +424,9 @@ export class CommandLog {
         insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
       this.committedSeq = before + rows.length; // seq is the rowid: one more per row, no gaps in one transaction
+      const block = ended();
+      this.commitCpuMs += block.cpuMs;
+      this.commitWallMs += block.wallMs;
       return { ok: true, entries: rows.length };
     } catch (error) {
       this.failure = `--data ${this.file}: cannot commit ${rows.length} entries: ${error instanceof Error ? error.message : String(error)}`;

@@ -394,6 +394,10 @@ describe('the report says how steady the rounds were', () => {
                 checkpointsPerRoundMin: 3,
                 checkpointBlockingMsMax: 12.25,
                 checkpointBlockingCpuMsMax: 8.5,
+                cpuPerWrite: {
+                  memory: { server: 150, loop: 120, worker: 0, generator: 150 },
+                  durable: { server: 200, loop: 125, worker: 40, generator: 175 },
+                },
               },
             },
     });
@@ -410,6 +414,10 @@ describe('the report says how steady the rounds were', () => {
     );
     expect(formatTable(withHttp(250))).toContain(
       "  longest block of the --data server's event loop by a checkpoint (its own measure): cpu 8.5 ms, wall 12.3 ms (target <= 50 ms)",
+    );
+    expect(formatTable(withHttp(250))).toContain(
+      '  CPU µs per write (medians): in memory server 150 (loop 120, checkpoint worker 0), generator 150; --data server 200 (loop 125, checkpoint worker 40), generator 175\n' +
+        '  the ratio the CPU predicts when the round keeps every core busy: 0.800; with the checkpoint worker on a core of its own: 0.896',
     );
     const json = JSON.parse(formatJson(withHttp(250))) as {
       ratios: { durable_over_memory: { best: number }; durable_over_memory_per_round: number[] };
