@@ -158,14 +158,16 @@ const segment = () => {
 // VUs could not keep the schedule (dropped_iterations does not count an arrival a VU took late).
 const lateSteps = new Counter('afp_late_agent_steps');
 // The one clock of a k6 run (live only: k6 always drives a deployment): the wall clock, injected
-// here as afp load injects systemLoadClock; the agents add the target's offset from setup().
+// here as afp load injects systemLoadClock, into setup() and the agents (who add the target's
+// offset that setup() reads).
+const wallClockMs = () => Date.now();
 const run = new K6AgentRun(
   {
     http,
     expected,
     check: (passed, name) => check(passed, { [name]: (value) => value === true }),
     late: () => lateSteps.add(1),
-    nowMs: () => Date.now(),
+    nowMs: wallClockMs,
     initVu: () => __VU,
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
@@ -181,7 +183,7 @@ export function setup() {
     timeout: TIMEOUT,
     env: (name) => (__ENV[name] === undefined || __ENV[name] === '' ? undefined : __ENV[name]),
     randomTag: () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => (byte % 36).toString(36)).join(''),
-    nowMs: () => Date.now(),
+    nowMs: wallClockMs,
     segment,
     abort: (message) => exec.test.abort(message),
   });
