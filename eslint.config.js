@@ -12,8 +12,10 @@
 //   file (a cold `eslint .` at load 5: 50 -> 56 CPU s, 47 -> 57 s); TypeScript entries run as `node file.ts`.
 // - Generated TypeScript (src/client/endpoint-table.ts, the zod-derived schemas, the video-poker law)
 //   stays linted: 40 KB of the 8 MB linted, and in the program anyway, as the code that imports it.
-// - The determinism bans apply everywhere except the few doors listed in `nondeterminismAllowed`;
-//   test/tooling/bans.test.ts repeats them as a plain text scan, so neither can drift silently.
+// - The determinism bans apply everywhere except the few doors listed in `nondeterminismAllowed`,
+//   one list for both kinds: the AST bans below (code only) and the strict text scan of src/ and
+//   agents/ (afp/no-ambient-text, scripts/eslint-plugin-afp.ts: comments and strings count too).
+//   test/tooling/bans.test.ts proves on fixtures that each one bites, through this very config.
 // - `no-restricted-*` rules do not merge across config objects: a later object that sets one of
 //   them replaces the bans. Add new bans to the lists below instead.
 // Non-goals: formatting (Prettier's job, checked in npm test); the type-checked presets (dozens of rules unrelated
@@ -23,6 +25,7 @@
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import { afpPlugin } from './scripts/eslint-plugin-afp.ts';
 
 /** The files linted with type information (scripts/typecheck-lint.ts gives them tsc's program). */
 export const typedFiles = ['{src,agents,test,bench,scripts}/**/*.{ts,mts,cts}'];
@@ -42,6 +45,9 @@ const nondeterminismAllowed = [
   'scripts/**',
   'test/**',
 ];
+
+/** What the text scan reads: every source file of the shipped code (the tests, bench and scripts are doors). */
+export const scannedFiles = ['{src,agents}/**/*.{ts,mts,cts,js,mjs,cjs}'];
 
 const why = 'STYLE rule 1: take time and randomness from the injected Clock/Rng';
 
@@ -129,5 +135,11 @@ export default defineConfig([
         })),
       ],
     },
+  },
+  {
+    files: scannedFiles,
+    ignores: nondeterminismAllowed,
+    plugins: { afp: afpPlugin },
+    rules: { 'afp/no-ambient-text': 'error' },
   },
 ]);

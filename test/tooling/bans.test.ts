@@ -1,103 +1,127 @@
-// The bans of STYLE rule 1, checked twice: a plain text scan that needs no lint, and a probe
-// proving the ESLint rule that enforces the same bans is active.
-// Invariants: the scan is strict on purpose (comments and strings count too), so a banned name
-// never appears outside the allowed doors, not even as an example; the allowed list here is the
-// same as `nondeterminismAllowed` in eslint.config.js (bench/, scripts/, test/ are not scanned).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { ESLint } from 'eslint';
-import { describe, expect, test } from 'vitest';
+// The bans of STYLE rule 1 (time and randomness come in as arguments, never from ambient globals)
+// bite: each rule catches what it bans and passes clean code, on small fixtures. The real tree is
+// checked by the rules themselves, in the lint pass of `npm test` (scripts/typecheck-lint.ts, over
+// tsc's program), so a ban broken in src/ or agents/ still fails `npm test`; this file no longer
+// reads the tree or builds its type information a second time.
+// Two layers: the strict text scan (afp/no-ambient-text, scripts/eslint-plugin-afp.ts: comments and
+// strings count too) through ESLint's RuleTester; then every ban through the real eslint.config.js,
+// handed a program of the fixtures alone (tsconfig.json's options), at a service path and an agents/
+// path (banned) and at door paths (allowed), so the file globs and the doors are proven too.
+import { join } from 'node:path';
+import { RuleTester } from 'eslint';
+import { describe, expect, it, test } from 'vitest';
+import { afpPlugin, BANNED_TEXT } from '../../scripts/eslint-plugin-afp.ts';
+import { createTscProgram, eslintWithProgram } from '../../scripts/typecheck-lint.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const scannedRoots = ['src', 'agents'];
-const sourceExtension = /\.(?:ts|mts|cts|js|mjs|cjs)$/;
 
-const banned = [
-  'Date.now(',
-  'new Date()',
-  'Math.random(',
-  'performance.now(',
-  'randomUUID(',
-  'randomBytes(',
-  'setTimeout(',
-  'setInterval(',
-];
+RuleTester.describe = describe;
+RuleTester.it = it;
+RuleTester.itOnly = it.only;
 
-const allowed: readonly RegExp[] = [
-  /^src\/core\/clock\.ts$/,
-  /^src\/core\/rng\.ts$/,
-  /^src\/load\//,
-  /^src\/cli\//,
-  /^src\/server\//,
-  /^src\/export\/k6\/k6-script\.ts$/,
-  /^src\/http\/server[^/]*\.ts$/,
-];
+const noAmbientText = afpPlugin.rules?.['no-ambient-text'];
+if (noAmbientText === undefined || typeof noAmbientText === 'function') throw new Error('afp/no-ambient-text missing');
 
-function listSourceFiles(directory: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(directory);
-  } catch {
-    return []; // a root that does not exist yet (agents/ early on) has nothing to scan
-  }
-  const files: string[] = [];
-  for (const name of names.sort()) {
-    if (name === 'node_modules') continue;
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) files.push(...listSourceFiles(path));
-    else if (sourceExtension.test(name)) files.push(path);
-  }
-  return files;
-}
-
-function findViolations(): string[] {
-  const violations: string[] = [];
-  for (const scannedRoot of scannedRoots) {
-    for (const file of listSourceFiles(join(root, scannedRoot))) {
-      const path = relative(root, file).split(sep).join('/');
-      if (allowed.some((pattern) => pattern.test(path))) continue;
-      const lines = readFileSync(file, 'utf8').split('\n');
-      lines.forEach((line, index) => {
-        for (const needle of banned) {
-          if (line.includes(needle)) violations.push(`${path}:${index + 1}: ${needle}`);
-        }
-      });
-    }
-  }
-  return violations;
-}
-
-describe('STYLE rule 1: no ambient time, randomness or timers', () => {
-  test('no banned call outside the allowed paths (text scan of src/ and agents/)', () => {
-    expect(findViolations()).toEqual([]);
-  });
-
-  test('the ESLint ban rule reports Math.random() in a service file', async () => {
-    // The probe file does not exist on disk, so tsconfig.json does not list it; the project
-    // service is told to type it with the default project (same compiler options).
-    const probe = 'src/services/__lint-probe__.ts';
-    const eslint = new ESLint({
-      cwd: root,
-      overrideConfigFile: join(root, 'eslint.config.js'),
-      overrideConfig: {
-        files: [probe],
-        languageOptions: {
-          parserOptions: {
-            projectService: { allowDefaultProject: [probe], defaultProject: 'tsconfig.json' },
-          },
-        },
+describe('afp/no-ambient-text (the strict text scan)', () => {
+  new RuleTester().run('no-ambient-text', noAmbientText, {
+    valid: [
+      'export const at = (clock) => new Date(clock.nowMs());',
+      "import { createHash } from 'node:crypto';\nexport const digest = (text) => createHash('sha256').update(text);",
+      'export const roll = (rng) => rng.next(); // the seeded Rng, never the ambient one',
+      "export const dateNow = 'Date.now';",
+    ],
+    invalid: [
+      ...BANNED_TEXT.map((needle) => ({
+        code: `export const f = (x) => ${needle.endsWith(')') ? needle : `${needle}x)`};`,
+        errors: [{ messageId: 'banned', data: { needle }, line: 1, column: 25 }],
+      })),
+      {
+        code: '// e.g. Math.random() reads real entropy\nexport const a = 1;',
+        errors: [{ messageId: 'banned', line: 1, column: 9 }],
       },
-    });
-    const source = [
-      'export const roll = (): number => Math.random();',
-      'export async function settle(): Promise<void> {}',
-      'settle();',
-      '',
-    ].join('\n');
-    const [result] = await eslint.lintText(source, { filePath: join(root, probe) });
-    const messages = (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
-    expect(messages).toContainEqual(expect.stringMatching(/^no-restricted-properties: 'Math\.random'/));
-    // A typed rule firing proves the project service (type information) works as well.
-    expect(messages).toContainEqual(expect.stringMatching(/^@typescript-eslint\/no-floating-promises: /));
+      { code: "export const text = 'new Date()';", errors: [{ messageId: 'banned', line: 1, column: 22 }] },
+      {
+        code: 'export const later = (t) => t.setTimeout(() => t.setTimeout(null));',
+        errors: [
+          { messageId: 'banned', column: 31 },
+          { messageId: 'banned', column: 50 },
+        ],
+      },
+    ],
   });
+});
+
+/** One violation per line of each ban, the line's rules in comments; the types need not check. */
+const violations = [
+  "import { setTimeout as sleep } from 'node:timers/promises';", // 1 no-restricted-imports
+  "import { randomUUID } from 'node:crypto';", // 2 no-restricted-syntax (the import)
+  'export const now = Date.now;', // 3 no-restricted-properties
+  'export const roll = Math.random;', // 4 no-restricted-properties
+  'export const tick = performance.now;', // 5 no-restricted-properties
+  'export const day = new Date ();', // 6 no-restricted-syntax
+  'export const later = globalThis.setImmediate;', // 7 no-restricted-properties
+  'export const soon = setInterval;', // 8 no-restricted-globals
+  'export const bytes = (c: { randomBytes: (n: number) => Uint8Array }) => c.randomBytes;', // 9 properties
+  'export const id = (): string => randomUUID();', // 10 no-restricted-syntax (the call) + the text
+  '// an example: Math.random() reads the real entropy', // 11 the text only
+  'export const wait = (): Promise<void> => sleep(1);',
+  '',
+].join('\n');
+
+const expected = [
+  '1 no-restricted-imports',
+  '2 no-restricted-syntax',
+  '3 no-restricted-properties',
+  '4 no-restricted-properties',
+  '5 no-restricted-properties',
+  '6 no-restricted-syntax',
+  '7 no-restricted-properties',
+  '8 no-restricted-globals',
+  '9 no-restricted-properties',
+  '10 afp/no-ambient-text',
+  '10 no-restricted-syntax',
+  '11 afp/no-ambient-text',
+];
+
+const clean = [
+  "import { createHash } from 'node:crypto';",
+  'export const at = (clock: { nowMs(): number }): Date => new Date(clock.nowMs());',
+  "export const digest = (text: string): string => createHash('sha256').update(text).digest('hex');",
+  '',
+].join('\n');
+
+const BAN_RULES = /^(no-restricted-(properties|syntax|imports|globals)|afp\/no-ambient-text)$/;
+const probes = {
+  service: join(root, 'src', 'services', '__bans-probe__.ts'),
+  agents: join(root, 'agents', '__bans-probe__.ts'),
+  clean: join(root, 'src', 'services', '__bans-clean-probe__.ts'),
+  cliDoor: join(root, 'src', 'cli', '__bans-probe__.ts'),
+  serverDoor: join(root, 'src', 'http', 'server-bans-probe.ts'),
+  test: join(root, 'test', '__bans-probe__.ts'),
+} as const;
+
+describe('eslint.config.js applies every ban to src/ and agents/, outside the doors', () => {
+  const texts = new Map<string, string>(Object.values(probes).map((path) => [path, violations]));
+  texts.set(probes.clean, clean);
+  const eslint = eslintWithProgram(createTscProgram(texts), false);
+  const banned = async (path: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(texts.get(path) ?? '', { filePath: path });
+    expect(result?.messages.filter((message) => message.fatal === true)).toEqual([]);
+    return (result?.messages ?? [])
+      .filter((message) => BAN_RULES.test(message.ruleId ?? ''))
+      .map((message) => `${message.line} ${message.ruleId}`)
+      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || a.localeCompare(b));
+  };
+
+  test('a service file and an agents/ file: each ban reports its line', async () => {
+    expect(await banned(probes.service)).toEqual(expected);
+    expect(await banned(probes.agents)).toEqual(expected);
+  }, 240_000);
+
+  test('clean code, and the doors (src/cli, src/http/server*, test/) report nothing', async () => {
+    expect(await banned(probes.clean)).toEqual([]);
+    expect(await banned(probes.cliDoor)).toEqual([]);
+    expect(await banned(probes.serverDoor)).toEqual([]);
+    expect(await banned(probes.test)).toEqual([]);
+  }, 240_000);
 });

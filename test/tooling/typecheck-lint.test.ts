@@ -1,7 +1,7 @@
 // scripts/typecheck-lint.ts, the type check and lint of `npm test` over one program: a probe file
 // (in memory, never on disk, so nothing else sees it) carries a type error and a floating promise;
 // tsc's diagnostics name the first, and eslint, given that program, reports the second through a
-// typed rule and the determinism ban through an untyped one.
+// typed rule and the determinism ban through an untyped one (and afp's text scan, a local rule).
 // Beside it, a scan: no typed file starts with a shebang, which would make `eslint .` build a
 // second whole program for it (eslint.config.js's header).
 // Invariants: the program has tsconfig.json's compiler options with the probe as its one root (the
@@ -32,7 +32,11 @@ describe('scripts/typecheck-lint.ts', () => {
 
     const [result] = await eslintWithProgram(program, false).lintText(source, { filePath: probe });
     const messages = (result?.messages ?? []).map((message) => `${message.line} ${message.ruleId}`);
-    expect(messages).toEqual(['2 no-restricted-properties', '4 @typescript-eslint/no-floating-promises']);
+    expect(messages).toEqual([
+      '2 afp/no-ambient-text',
+      '2 no-restricted-properties',
+      '4 @typescript-eslint/no-floating-promises',
+    ]);
   }, 240_000);
 
   test('no typed file starts with a shebang', () => {
