@@ -145,7 +145,7 @@ describe('keep-alive', () => {
 
   test('a reused socket the server closed before answering: the request goes once more, on a new socket', async () => {
     let dropped = 0;
-    const server = await loopback((seen, answer) => {
+    const server = await loopback((seen, answer, socket) => {
       if (seen.url === '/drop' && seen.socket === 0 && dropped === 0) {
         dropped++;
         socket.destroy();
