@@ -22,7 +22,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 
 export interface WireRequest {
@@ -101,7 +101,7 @@ export class HttpConnections {
     return new Promise<WireAnswer>((resolve, reject) => {
       const outgoing = send(url, { agent: this.agentFor(url), method: request.method, headers }, (incoming) => {
         deadline.onExpiry((error) => incoming.destroy(error));
-        readAnswer(incoming, options.answerBytesMax).then(resolve, reject);
+        readAnswer(incoming, request.method, options.answerBytesMax).then(resolve, reject);
       });
       deadline.onExpiry((error) => outgoing.destroy(error));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
@@ -198,10 +198,11 @@ function redirected(request: WireRequest, status: number, url: URL): WireRequest
 }
 
 /** Status, headers and decoded text of an answer; null text past `bytesMax` (the socket is dropped, not drained). */
-function readAnswer(incoming: IncomingMessage, bytesMax: number | undefined): Promise<WireAnswer> {
+function readAnswer(incoming: IncomingMessage, method: string, bytesMax: number | undefined): Promise<WireAnswer> {
   const status = incoming.statusCode ?? 0;
   const headers = answerHeaders(incoming);
-  const body = decoded(incoming, headers['content-encoding']);
+  const bodyless = method === 'HEAD' || status === 204 || status === 304;
+  const body = bodyless ? incoming : decoded(incoming, headers['content-encoding']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -229,15 +230,22 @@ function readAnswer(incoming: IncomingMessage, bytesMax: number | undefined): Pr
   });
 }
 
+/** As undici decodes: flushed leniently, so an answer cut short (or empty) is what came, not an error. */
 function decoded(incoming: IncomingMessage, encoding: string | undefined): Readable {
+  const lenient = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return incoming.pipe(createGunzip());
+      return incoming.pipe(createGunzip(lenient));
     case 'deflate':
-      return incoming.pipe(createInflate());
+      return incoming.pipe(createInflate(lenient));
     case 'br':
-      return incoming.pipe(createBrotliDecompress());
+      return incoming.pipe(
+        createBrotliDecompress({
+          flush: constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: constants.BROTLI_OPERATION_FLUSH,
+        }),
+      );
     case undefined:
     default:
       return incoming;

@@ -70,6 +70,7 @@ describe('the exchange keeps what fetch sent and read', () => {
         answer
           .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
           .end(gzipSync('{"packed":true}'));
+      else if (path === '/no-content') answer.writeHead(204, { 'content-encoding': 'gzip' }).end();
       else if (path === '/bom') answer.writeHead(200, { 'content-type': 'application/json' }).end('\uFEFF{"a":1}');
       else if (path === '/repeated')
         answer
@@ -117,9 +118,11 @@ describe('the exchange keeps what fetch sent and read', () => {
     );
   });
 
-  test('a gzip answer is decoded, a leading BOM dropped, repeated headers joined and names sorted', async () => {
+  test('a gzip answer is decoded (a 204 has nothing to decode), a leading BOM dropped, repeated headers joined and names sorted', async () => {
     const transport = httpTransport({ urls: { api: server.url } });
     expect((await transport({ mount: 'api', method: 'GET', path: '/gzip' })).body).toEqual({ packed: true });
+    const kept = httpTransport({ urls: { api: server.url }, nonJson: 'keep' });
+    expect(await kept({ mount: 'api', method: 'GET', path: '/no-content' })).toMatchObject({ status: 204, text: '' });
     expect((await transport({ mount: 'api', method: 'GET', path: '/bom' })).body).toEqual({ a: 1 });
     const repeated = await transport({ mount: 'api', method: 'GET', path: '/repeated' });
     expect(repeated.headers['x-a']).toBe('one, two');
