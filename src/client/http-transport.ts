@@ -1,7 +1,8 @@
 /**
- * HTTP transport: the typed client over a live deployment (or `afp serve`), through the global
- * fetch (undici, keep-alive connections). One base URL per mount; a request whose mount has no URL
- * rejects naming the known ones.
+ * HTTP transport: the typed client over a live deployment (or `afp serve`), through node:http
+ * keep-alive sockets pooled per origin (./http-connections.ts: what it keeps of fetch's behaviour,
+ * and why not fetch: its CPU per exchange). One base URL per mount; a request whose mount has no
+ * URL rejects naming the known ones.
  *
  * Invariants: JSON bodies go out as application/json; raw bodies go out byte for byte with their
  * own content type; every request is bounded by a timeout (default 30 s). A network error or a
@@ -14,6 +15,7 @@
  * Response header names are lower-case.
  */
 import { describeError } from './describe-error.ts';
+import { SHARED_CONNECTIONS, type WireAnswer } from './http-connections.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 export interface HttpTransportOptions {
@@ -38,7 +40,11 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   for (const [mount, url] of Object.entries(options.urls) as [keyof MountUrls, string | undefined][]) {
     if (url !== undefined) urls[mount] = url.endsWith('/') ? url.slice(0, -1) : url;
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
+  const exchangeOptions = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
+    redirect: options.redirect ?? 'follow',
+    ...(options.answerBytesMax === undefined ? {} : { answerBytesMax: options.answerBytesMax }),
+  } as const;
   return async (request: TransportRequest): Promise<TransportResponse> => {
     const base = urls[request.mount];
     if (base === undefined) {
@@ -47,63 +53,30 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       );
     }
     const url = base + request.path + queryString(request.query);
-    let response: Response;
+    let answer: WireAnswer;
     let text: string | null;
     try {
-      response = await fetch(url, {
-        method: request.method,
-        headers: outgoingHeaders(request),
-        body: outgoingBody(request),
-        redirect: options.redirect ?? 'follow',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      text =
-        options.answerBytesMax === undefined
-          ? await response.text()
-          : await boundedText(response, options.answerBytesMax);
+      answer = await SHARED_CONNECTIONS.exchange(
+        { method: request.method, url: new URL(url), headers: outgoingHeaders(request), body: outgoingBody(request) },
+        exchangeOptions,
+      );
+      text = answer.text;
       if (text !== null && options.answerCharsMax !== undefined) text = text.slice(0, options.answerCharsMax);
     } catch (error) {
       throw new Error(`${request.method} ${url} failed: ${describeError(error)}`, { cause: error });
     }
-    const headers = incomingHeaders(response.headers);
+    const { status, headers } = answer;
     if (text === null) {
       if (options.nonJson === 'keep')
-        return { status: response.status, headers, body: undefined, bodyOverBytes: options.answerBytesMax };
-      throw new Error(
-        `${request.method} ${url} answered ${response.status} with a body over ${options.answerBytesMax} bytes`,
-      );
+        return { status, headers, body: undefined, bodyOverBytes: options.answerBytesMax };
+      throw new Error(`${request.method} ${url} answered ${status} with a body over ${options.answerBytesMax} bytes`);
     }
     if (options.nonJson === 'keep') {
       const body = jsonOrUndefined(text);
-      return body === undefined
-        ? { status: response.status, headers, body, text }
-        : { status: response.status, headers, body };
+      return body === undefined ? { status, headers, body, text } : { status, headers, body };
     }
-    return {
-      status: response.status,
-      headers,
-      body: parseJsonAnswer(text, response.status, `${request.method} ${url}`),
-    };
+    return { status, headers, body: parseJsonAnswer(text, status, `${request.method} ${url}`) };
   };
-}
-
-/** The body as text, or null past `bytesMax` (the rest is not read). */
-async function boundedText(response: Response, bytesMax: number): Promise<string | null> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > bytesMax) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function jsonOrUndefined(text: string): unknown {
@@ -137,14 +110,6 @@ function outgoingBody(request: TransportRequest): string | undefined {
     return request.rawBody.text;
   }
   return request.body === undefined ? undefined : JSON.stringify(request.body);
-}
-
-function incomingHeaders(headers: Headers): Record<string, string> {
-  const result: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    result[name] = value;
-  });
-  return result;
 }
 
 function parseJsonAnswer(text: string, status: number, what: string): unknown {

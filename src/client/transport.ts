@@ -2,7 +2,7 @@
  * Transport: the one seam between afp's typed client and a platform. A transport is a function
  * from a request to a response (Hono's client idea), so the same agents, checks, replay and bench
  * run in-process (src/client/in-process.ts: the dispatcher, no sockets, no JSON text) or live
- * (src/client/http-transport.ts: fetch against base URLs, one per mount).
+ * (src/client/http-transport.ts: node:http keep-alive against base URLs, one per mount).
  *
  * Invariants: header names are lower-case both ways; `body` is a JSON value (undefined = no body);
  * `rawBody` exists only to send bad input (malformed JSON, a wrong content type, an oversized body)
