@@ -2,8 +2,8 @@
 // every shipped scenario but million.yaml, given the same short load profile, the export passes
 // `k6 inspect`, runs against a fresh `afp serve` (in-process, on loopback), and its per-endpoint
 // request counts match afp load's of the same window against another fresh serve, within ±10%
-// (test/export/k6-agents-kit.ts). This file takes every third scenario from the third; the three
-// files run side by side. Two execution segments and --k8s: test/export/k6-segments.test.ts.
+// (test/export/k6-agents-kit.ts). This file takes part 3 of three, of about equal wall time
+// (scenariosOf); the three files run side by side. Two execution segments and --k8s: test/export/k6-segments.test.ts.
 import { describe, test } from 'vitest';
 import { compareWithAfpLoad, k6Kit, scenariosOf } from './k6-agents-kit.ts';
 

@@ -3,22 +3,25 @@
 // closed after each test), the scenario with the test's short load profile, its export, a k6 run's
 // and an afp load run's per-endpoint request counts, and their comparison.
 // Why a kit: the eleven scenarios are split over files that vitest's workers run side by side (the
-// one file took ~200 s alone, the longest of `npm test`); each file takes every third scenario.
+// one file took ~200 s alone, the longest of `npm test`); each file takes a part of about equal
+// wall time (scenariosOf).
 // Tolerance: ±10% of afp load's count per endpoint, or ±TOLERANCE_FLOOR requests where 10% is less
 // than that (an endpoint called a handful of times in a short window moves by one or two requests
 // with which agent an arrival happens to find free: k6 hands arrivals to any idle VU).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { AGENTS } from '../../agents/index.ts';
 import { main as exportMain } from '../../src/cli/export.ts';
 import { main as loadMain } from '../../src/cli/load.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
+import { interleave } from '../../src/sim/agent-ring.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -33,10 +36,8 @@ const TOLERANCE_FLOOR = 2;
 export const FILES = 3;
 /**
  * 40 arrivals in 4 s: every population is reached (the ring interleaves them) and the smaller
- * scenarios' first agents step again. A rate both engines sustain on a shared 2-core machine: a
- * k6 VU (goja) derives a wallet's keys in about 0.11 s of CPU against Node's 0.02 s, and every
- * arrival of wallet-swaps creates a wallet; a saturated generator drops arrivals by timing, and
- * counts then differ by load, not by traffic model.
+ * scenarios' first agents step again. A rate both engines sustain on a shared 2-core machine,
+ * unless the window's agents derive wallet keys (windowOf).
  */
 export const PROFILE = {
   executor: 'constant-arrival-rate',
@@ -46,6 +47,38 @@ export const PROFILE = {
   max_in_flight: 8,
   graceful_stop: '3s',
 };
+/** The arrivals of every compared window (PROFILE's). */
+const ARRIVALS = 40;
+/** The window's seconds per arrival whose agent derives wallet keys (see windowOf). */
+const KEY_SECONDS = 0.4;
+
+/**
+ * The seconds over which a scenario's ARRIVALS arrive in the first measurement: PROFILE's 4, or
+ * KEY_SECONDS per arrival whose agent sets up by deriving wallet keys (an archetype with a
+ * warmUp: wallet-holder, wallet-swapper), whichever is longer. Why: a k6 VU (goja) derives a
+ * wallet in about 0.13 s of CPU against Node's 0.02 s, and in wallet-swaps every arrival creates
+ * one (~0.16 s of k6's CPU an arrival): at 10/s k6 needed ~1.6 cores of a 2-core machine that
+ * three test workers share, dropped arrivals, and the scenario was measured twice and then "not
+ * compared". The same 40 arrivals over 16 s ask ~0.4 cores of it. Counts depend on the arrivals,
+ * not their pace: afp load runs the same profile.
+ */
+export function windowOf(name: string): number {
+  return Math.max(4, Math.ceil(derivingArrivals(name) * KEY_SECONDS));
+}
+
+/** How many of the window's ARRIVALS reach an agent whose archetype warms up (derives wallet keys). */
+function derivingArrivals(name: string): number {
+  const document = parse(readFileSync(join(ROOT, 'scenarios', name), 'utf8')) as {
+    populations: { agent: string; count: number }[];
+  };
+  const ring = interleave(document.populations.map(({ agent, count }) => Array<string>(count).fill(agent)));
+  return ring.slice(0, ARRIVALS).filter((agent) => AGENTS[agent]?.warmUp !== undefined).length;
+}
+
+/** ARRIVALS over `seconds` (PROFILE's executor and VUs). */
+export function profileOver(seconds: number): Record<string, unknown> {
+  return { ...PROFILE, rate: ARRIVALS, time_unit: `${seconds}s`, duration: `${seconds}s` };
+}
 
 /**
  * Scenarios whose k6 counts do not yet match afp load's, with what differs and why (issue 41 stays
@@ -54,12 +87,26 @@ export const PROFILE = {
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {};
 
-/** Every shipped scenario but million.yaml, sorted; file `part` of FILES takes every FILES-th. */
+/**
+ * Every shipped scenario but million.yaml, in FILES parts of about equal wall time (the files run
+ * side by side from the suite's start, so the longest part is the k6 tests' tail): the longest
+ * first, each to the part with the least time so far. A comparison takes about its two windows
+ * (afp load's, then k6's) and 8 s more (the export, k6's start and VUs, the serves).
+ */
 export function scenariosOf(part: number): string[] {
-  return readdirSync(join(ROOT, 'scenarios'))
+  const names = readdirSync(join(ROOT, 'scenarios'))
     .filter((name) => name.endsWith('.yaml') && name !== 'million.yaml')
-    .sort()
-    .filter((_name, index) => index % FILES === part);
+    .sort();
+  const timed = names
+    .map((name) => ({ name, seconds: 2 * windowOf(name) + 8 }))
+    .sort((a, b) => b.seconds - a.seconds || (a.name < b.name ? -1 : 1));
+  const parts = Array.from({ length: FILES }, () => ({ seconds: 0, names: [] as string[] }));
+  for (const { name, seconds } of timed) {
+    const shortest = parts.reduce((best, candidate) => (candidate.seconds < best.seconds ? candidate : best));
+    shortest.seconds += seconds;
+    shortest.names.push(name);
+  }
+  return (parts[part]?.names ?? []).sort();
 }
 
 /** A scratch directory and the serves of each test, cleaned up by the calling file's hooks. */
@@ -238,30 +285,55 @@ async function exportAndInspect(file: string): Promise<string> {
 /** Windows measured at most per scenario before a difference counts (see compareWithAfpLoad). */
 const MEASUREMENTS = 2;
 
+interface Measurement {
+  readonly afp: { counts: Record<string, number>; dropped: number };
+  readonly seen: Record<string, number>;
+  readonly k6Dropped: number;
+}
+
+/**
+ * One window of the scenario over `seconds`, on both engines (fresh serves): its scenario file and
+ * export in a directory of the attempt's own. The export (esbuild) and, in the first attempt,
+ * `k6 inspect` are child processes: they run beside afp load's window. A later attempt's script
+ * differs from the inspected one only in its pace.
+ */
+async function measure(
+  kit: ReturnType<typeof k6Kit>,
+  name: string,
+  attempt: number,
+  seconds: number,
+): Promise<Measurement> {
+  const dir = join(kit.dir, `attempt-${attempt}`);
+  mkdirSync(dir, { recursive: true });
+  const file = withProfile(dir, name, profileOver(seconds));
+  const [script, afp] = await Promise.all([
+    attempt === 1 ? exportAndInspect(file) : exportScript(file),
+    kit.serve().then((api) => afpLoadRun(api, file)),
+  ]);
+  const out = join(dir, `${name}.k6.json`);
+  const seen = await k6Run(await kit.serve(), script, out);
+  return { afp, seen, k6Dropped: k6Dropped(out) };
+}
+
 /**
  * The acceptance check of one scenario: its export passes `k6 inspect`, and its per-endpoint
  * counts on k6 match afp load's of the same window (each against a fresh serve) within the
  * tolerance. A busy machine makes either engine drop arrivals it cannot start on time: a window
- * that differs is measured once more (fresh serves) before it counts as a difference. Counts test
- * the traffic model only while both engines keep the schedule: when the last window still differs
- * and an engine dropped arrivals in it (k6's dropped_iterations or late agent steps, afp load's dropped iterations),
- * the machine, not the traffic, is what was measured, and the comparison is reported as not made
- * (both engines must still have sent traffic).
+ * that differs is measured once more, the same arrivals at half the pace (fresh serves, both
+ * engines), before it counts as a difference. Counts test the traffic model only while both
+ * engines keep the schedule: when the last window still differs and an engine dropped arrivals in
+ * it (k6's dropped_iterations or late agent steps, afp load's dropped iterations), the machine, not
+ * the traffic, is what was measured, and the comparison is reported as not made (both engines must
+ * still have sent traffic).
  */
 export async function compareWithAfpLoad(kit: ReturnType<typeof k6Kit>, name: string): Promise<void> {
-  const file = withProfile(kit.dir, name);
-  // The export (esbuild) and `k6 inspect` are child processes: they run beside afp load's first window.
-  const [script, first] = await Promise.all([exportAndInspect(file), kit.serve().then((api) => afpLoadRun(api, file))]);
   let differences: string[] = [];
   let saturated = '';
   let lastSeen = 0;
-  for (let attempt = 1; attempt <= MEASUREMENTS; attempt++) {
-    const afp = attempt === 1 ? first : await afpLoadRun(await kit.serve(), file);
-    const out = join(kit.dir, `${name}.${attempt}.k6.json`);
-    const seen = await k6Run(await kit.serve(), script, out);
-    const k6DroppedCount = k6Dropped(out);
+  for (let attempt = 1, seconds = windowOf(name); attempt <= MEASUREMENTS; attempt++, seconds *= 2) {
+    const { afp, seen, k6Dropped: k6DroppedCount } = await measure(kit, name, attempt, seconds);
     process.stdout.write(
-      `${name}: afp load ${sum(afp.counts)} / k6 ${sum(seen)} requests (dropped or late arrivals ${afp.dropped} / ${k6DroppedCount}); ${table(afp.counts, seen)}\n`,
+      `${name}: ${ARRIVALS} arrivals in ${seconds} s: afp load ${sum(afp.counts)} / k6 ${sum(seen)} requests (dropped or late arrivals ${afp.dropped} / ${k6DroppedCount}); ${table(afp.counts, seen)}\n`,
     );
     expect(sum(afp.counts)).toBeGreaterThan(0);
     const gap = KNOWN_GAPS[name];

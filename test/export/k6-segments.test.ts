@@ -1,42 +1,81 @@
 // `afp export k6` beyond one machine: two execution segments (0:1/2 and 1/2:1) as two k6 processes
 // on loopback send together the unsegmented run's per-endpoint counts within ±5%, and `--k8s 4`
 // writes the k6-operator's resources (the script as a ConfigMap, a TestRun of parallelism 4).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { exportScript, k6, k6Counts, k6Kit, k6Run, mismatches, sum, table, withProfile } from './k6-agents-kit.ts';
+import {
+  exportScript,
+  k6,
+  k6Counts,
+  k6Dropped,
+  k6Kit,
+  k6Run,
+  mismatches,
+  profileOver,
+  sum,
+  table,
+  withProfile,
+} from './k6-agents-kit.ts';
 
 const kit = k6Kit();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed YAML resource, read field by field
 type Resource = Record<string, any>;
 
+/** The script as two k6 processes, segments 0:1/2 and 1/2:1 of one run against `api`: their JSON outputs. */
+async function segmentRuns(api: string, script: string, dir: string, runId: string): Promise<string[]> {
+  const sequence = ['--execution-segment-sequence', '0,1/2,1'];
+  return Promise.all(
+    ['0:1/2', '1/2:1'].map(async (segment, index) => {
+      const out = join(dir, `half-${index}.k6.json`);
+      const ran = await k6(
+        ['run', '--quiet', '--out', `json=${out}`, '--execution-segment', segment, ...sequence, script],
+        {
+          AFP_TARGET: api,
+          AFP_RUN_ID: runId,
+        },
+      );
+      expect(ran.stderr).not.toMatch(/level=error/);
+      expect(ran.code, ran.stderr.slice(-2000)).toBe(0);
+      return out;
+    }),
+  );
+}
+
 describe('beyond one machine', () => {
   test('two execution segments (0:1/2, 1/2:1) as two k6 processes send the unsegmented run together, within ±5%', async () => {
-    const script = await exportScript(withProfile(kit.dir, 'load-smoke.yaml'));
-    const whole = await k6Run(await kit.serve(), script, join(kit.dir, 'whole.k6.json'), [], 'whole');
-    const api = await kit.serve();
-    const sequence = ['--execution-segment-sequence', '0,1/2,1'];
-    const halves = await Promise.all(
-      ['0:1/2', '1/2:1'].map(async (segment, index) => {
-        const out = join(kit.dir, `half-${index}.k6.json`);
-        const ran = await k6(
-          ['run', '--quiet', '--out', `json=${out}`, '--execution-segment', segment, ...sequence, script],
-          { AFP_TARGET: api, AFP_RUN_ID: 'halves' },
-        );
-        expect(ran.stderr).not.toMatch(/level=error/);
-        expect(ran.code, ran.stderr.slice(-2000)).toBe(0);
-        return k6Counts(out);
-      }),
-    );
-    const together: Record<string, number> = {};
-    for (const half of halves)
-      for (const [name, count] of Object.entries(half)) together[name] = (together[name] ?? 0) + count;
-    process.stdout.write(
-      `segments: whole ${sum(whole)} / two halves ${sum(together)} requests; ${table(whole, together)}\n`,
-    );
-    expect(mismatches(whole, together, 0.05)).toStrictEqual([]);
+    // As the acceptance comparison (compareWithAfpLoad): a window that differs is measured again at
+    // half the pace (the same arrivals); one that still differs while a run dropped arrivals
+    // measured the machine, and is reported as not compared.
+    let differences: string[] = [];
+    let saturated = 0;
+    for (let attempt = 1, seconds = 4; attempt <= 2; attempt++, seconds *= 2) {
+      const dir = join(kit.dir, `attempt-${attempt}`);
+      mkdirSync(dir, { recursive: true });
+      const script = await exportScript(withProfile(dir, 'load-smoke.yaml', profileOver(seconds)));
+      const wholeOut = join(dir, 'whole.k6.json');
+      const whole = await k6Run(await kit.serve(), script, wholeOut, [], `whole${attempt}`);
+      const halves = await segmentRuns(await kit.serve(), script, dir, `halves${attempt}`);
+      const together: Record<string, number> = {};
+      for (const half of halves)
+        for (const [name, count] of Object.entries(k6Counts(half))) together[name] = (together[name] ?? 0) + count;
+      saturated = [wholeOut, ...halves].reduce((total, out) => total + k6Dropped(out), 0);
+      process.stdout.write(
+        `segments: 40 arrivals in ${seconds} s: whole ${sum(whole)} / two halves ${sum(together)} requests (dropped or late arrivals ${saturated}); ${table(whole, together)}\n`,
+      );
+      expect(sum(together)).toBeGreaterThan(0);
+      differences = mismatches(whole, together, 0.05);
+      if (differences.length === 0) break;
+    }
+    if (differences.length > 0 && saturated > 0) {
+      process.stdout.write(
+        `segments: not compared: the machine could not keep the schedule; ${differences.join(', ')}\n`,
+      );
+      return;
+    }
+    expect(differences).toStrictEqual([]);
   });
 
   test('--k8s 4 writes the script as a ConfigMap and a TestRun of parallelism 4 that runs it', async () => {

@@ -67,6 +67,12 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
                 resolved.importer === native ? undefined : { path: native },
               );
             }
+            // noble's curves without a random source, so without scalar blinding (shims/curve-random.ts).
+            pluginBuild.onResolve({ filter: /^\.\.\/utils\.js$/ }, (resolved) =>
+              /@noble\/curves\/abstract\/(weierstrass|edwards)\.js$/.test(resolved.importer)
+                ? { path: shim('curve-random') }
+                : undefined,
+            );
             // endpoint-name.ts's Router over the route rows' names only (shims/route-rows.ts).
             pluginBuild.onResolve({ filter: /\/http\/routes\/index\.[jt]s$/ }, (resolved) =>
               /replay\/endpoint-name\.[jt]s$/.test(resolved.importer) ? { path: shim('route-rows') } : undefined,

@@ -6,7 +6,9 @@
  * archetypes' warm-up, at init). In goja a window of 6 made that cost about 0.5 s of CPU per VU,
  * 4 about 0.33 s, while each later multiplication costs about the same (~0.15 s a wallet: a window
  * of 4 adds a few point additions). A VU derives only its own agents' wallets, a few. Node keeps
- * noble's default (many derivations per process, where the larger table pays).
+ * noble's default (many derivations per process, where the larger table pays). Those figures are
+ * with noble's scalar blinding, which the bundle turns off (curve-random.ts): tables and
+ * multiplications a third smaller again.
  * The keys do not depend on the window (test/export/k6-native-hashes.test.ts compares them on k6).
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
