@@ -10,8 +10,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHandler, McpHandlerOptions } from './mcp.ts';
 
-export const MCP_PATH = '/mcp';
-
 export function createLazyMcpHandler(options: McpHandlerOptions): McpHandler {
   let built: Promise<McpHandler> | undefined;
   return async (request: IncomingMessage, response: ServerResponse, ip: string) => {

@@ -50,7 +50,7 @@ import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
 import { isLockBusy, type PlatformLock } from './platform-lock.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
-import { MCP_PATH } from './mcp-lazy.ts';
+import { MCP_PATH } from './mcp-path.ts';
 
 /** Above the largest argument a route accepts (conditions: 256 values), so the route's message wins. */
 export const MAX_TOOL_INPUT_ELEMENTS = 1_024;
