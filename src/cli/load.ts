@@ -52,7 +52,6 @@ import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
 import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { autocannonMain } from './load-autocannon.ts';
 import { urlMain } from './load-url.ts';
 import { isUrlRun } from './url-flags.ts';
 import { concludeRun, PROCESS_IO, runWithView, type LoadIo } from './load-view.ts';
@@ -131,7 +130,8 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
 
 async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
   const engine = engineOf(argv);
-  if (engine.engine === 'autocannon') return autocannonMain(argv, io, record);
+  // Imported only here: autocannon (and the semver it brings, ~70 modules) is not needed by the afp engine.
+  if (engine.engine === 'autocannon') return (await import('./load-autocannon.ts')).autocannonMain(argv, io, record);
   if (engine.engine !== 'afp') {
     io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
     return EXIT.invalidInput;

@@ -48,7 +48,7 @@ import type { FaultWindow } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import type { Scenario } from '../sim/scenario.ts';
 import {
   scenarioClosures,
   scenarioFaultWindows,
@@ -60,7 +60,6 @@ import { openCommandLog, type CommandLog, type LogSettings } from '../server/com
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_LAYOUT, deployedLayout } from '../server/deployed-layout.ts';
-import { loadDeployedRulesFile } from './deployed-rules-file.ts';
 import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
 import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
 import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
@@ -305,8 +304,12 @@ export async function loadServeScenario(file: string): Promise<Scenario | { erro
   } catch (error) {
     return { error: `cannot read --scenario ${file}: ${error instanceof Error ? error.message : String(error)}` };
   }
-  // Loaded only here: the archetypes (and faker) are not needed by a plain afp serve.
-  const { AGENTS, AGENT_NAMES } = await import('../../agents/index.ts');
+  // Loaded only here: the archetypes (and faker), the scenario schema and the YAML parser are not
+  // needed by a plain afp serve.
+  const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario }] = await Promise.all([
+    import('../../agents/index.ts'),
+    import('../sim/scenario.ts'),
+  ]);
   const parsed = parseScenario(text, {
     fileName: file,
     agentParams: (name) => AGENTS[name]?.params,
@@ -404,7 +407,11 @@ async function serveUntilSignal(
   commandLog: CommandLog | undefined,
 ): Promise<number | { damage: string }> {
   const resolved = await resolveSettings(flags, commandLog?.settings ?? null);
-  const rules = flags.rules === undefined ? null : await loadDeployedRulesFile(flags.rules);
+  // Imported only for --rules: the rules file's schema and YAML parser are not needed otherwise.
+  const rules =
+    flags.rules === undefined
+      ? null
+      : await (await import('./deployed-rules-file.ts')).loadDeployedRulesFile(flags.rules);
   if (rules !== null && !rules.ok) {
     process.stderr.write(`afp serve: invalid --rules file:\n${rules.message}\n`);
     return EXIT.invalidInput;

@@ -5,7 +5,8 @@
  * X-Forwarded-For is read only from `trustedProxies` (src/http/trusted-proxies.ts): afp serve's
  * default trusts none; afp's own tests and benches start it trusting loopback (LOOPBACK_PROXIES).
  *
- * The faucet and escrow listeners also serve `/mcp` (src/server/mcp.ts) on the same dispatcher.
+ * The faucet and escrow listeners also serve `/mcp` (src/server/mcp.ts, imported on the first such
+ * request: mcp-lazy.ts) on the same dispatcher.
  *
  * Port layout (docs/decisions/serve.md): the style-B api_url on P, the style-A services on P + offset
  * (faucet 1, escrow 2, trading 3, domains 4, wallet 5, casino 6); port 0 makes every listener
@@ -52,7 +53,8 @@ import { GroupCommit } from './group-commit.ts';
 import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
 import { lockIntercept } from './lock-intercept.ts';
 import { PlatformLock } from './platform-lock.ts';
-import { createMcpHandler, MCP_PATH } from './mcp.ts';
+import { createLazyMcpHandler } from './mcp-lazy.ts';
+import { MCP_PATH } from './mcp-path.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
 import { TimerPump } from './timer-pump.ts';
@@ -253,7 +255,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths =
         layout.mcp && (mount === 'faucet' || mount === 'escrow')
-          ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, lock, ...gate }) }
+          ? { [MCP_PATH]: createLazyMcpHandler({ dispatcher, clock, service: mount, log, lock, ...gate }) }
           : undefined;
       const server = createApiServer({
         dispatcher,

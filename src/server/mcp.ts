@@ -32,6 +32,7 @@
  * Limits: the body is read up to config.maxBodyBytes (413 beyond), at most 100 messages per batch
  * (SDK), at most MAX_TOOL_INPUT_ELEMENTS values in one call's arguments, at most
  * MCP_WAITING_MAX requests waiting for the server (503 beyond).
+ * afp serve imports this module on a listener's first /mcp request (mcp-lazy.ts), not at its start.
  * Non-goals: sessions, resumability, server-to-client notifications.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -49,10 +50,11 @@ import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
 import { isLockBusy, type PlatformLock } from './platform-lock.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
+import { MCP_PATH } from './mcp-path.ts';
 
 /** Above the largest argument a route accepts (conditions: 256 values), so the route's message wins. */
 export const MAX_TOOL_INPUT_ELEMENTS = 1_024;
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 /** Requests that may wait for their turn on the server; beyond, 503 (each turn is short). */
 export const MCP_WAITING_MAX = 1_000;
 const SERVER_VERSION = '1.0.0';

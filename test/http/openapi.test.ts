@@ -479,11 +479,11 @@ describe('GET /openapi.json', () => {
       peer: '203.0.113.5',
       forwarding: false,
     });
-    expect(adminIntercept('faucet', options)(request('faucet', '/openapi.json'))).toEqual({
+    expect(await adminIntercept('faucet', options)(request('faucet', '/openapi.json'))).toEqual({
       status: 200,
       body: openApiDocument(ALL_ROUTES, { mount: 'faucet', serverUrl: 'http://203.0.113.1:8701' }),
     });
-    expect(adminIntercept('api', options)(request('api', '/openapi.json'))).toEqual({
+    expect(await adminIntercept('api', options)(request('api', '/openapi.json'))).toEqual({
       status: 200,
       body: openApiDocument(ALL_ROUTES, { mount: 'api' }),
     });

@@ -2,7 +2,8 @@
 // StreamableHTTPClientTransport against real loopback servers (one per style-A mount, as `afp
 // serve` mounts them) over a Dispatcher on the real route table and a virtual clock. Checks that
 // tools answer exactly as their style-B route rows (bodies, 4xx messages, auth, rate limits) and
-// that balances in the platform match what the tools reported.
+// that balances in the platform match what the tools reported. The listeners take afp serve's
+// path: the handler is built on a listener's first request (src/server/mcp-lazy.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,7 +18,8 @@ import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { INFO } from '../../src/platform/info.ts';
 import { Platform } from '../../src/platform/platform.ts';
-import { createMcpHandler, MCP_PATH } from '../../src/server/mcp.ts';
+import { MCP_PATH } from '../../src/server/mcp.ts';
+import { createLazyMcpHandler } from '../../src/server/mcp-lazy.ts';
 import type { McpService } from '../../src/server/mcp-tools.ts';
 
 const START = Date.UTC(2026, 0, 1);
@@ -44,7 +46,7 @@ interface World {
 let w: World;
 
 async function listen(world: Omit<World, 'urls'>, service: McpService): Promise<string> {
-  const handler = createMcpHandler({ dispatcher: world.dispatcher, clock: world.clock, service, log: () => {} });
+  const handler = createLazyMcpHandler({ dispatcher: world.dispatcher, clock: world.clock, service, log: () => {} });
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === MCP_PATH) {
@@ -398,6 +400,21 @@ describe('the transport is rate limited, on one server', () => {
 
   test('one server answers every request, concurrent ones each with its own caller', async () => {
     const registerTool = vi.spyOn(McpServer.prototype, 'registerTool');
+    // The listener's first requests, side by side, share the one build of its server: each tool is
+    // registered once, then never again.
+    const firsts = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        post('faucet', JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/list', params: {} })),
+      ),
+    );
+    for (const response of firsts) {
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(
+        FAUCET_TOOLS.length,
+      );
+    }
+    expect(registerTool.mock.calls.map((call: unknown[]) => String(call[0])).sort()).toEqual([...FAUCET_TOOLS].sort());
+    registerTool.mockClear();
     const registered = body(await call(await connect('faucet'), 'register_agent', { agent_id: 'one' }));
     const key = registered['api_key'] as string;
     const answers = await Promise.all(
