@@ -75,6 +75,8 @@ export interface MixResult {
 
 export interface WriteResult {
   readonly connections: number;
+  /** What drove the rounds: wrk (a generator that leaves the cores to the server), or the Node writers where wrk is missing. */
+  readonly generator: string;
   readonly roundMs: number;
   readonly memory: PhaseSummary;
   readonly durable: PhaseSummary;
@@ -309,7 +311,7 @@ function mixLines(mixPart: MixResult): string[] {
       `serve --data writes/s / in-memory writes/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.writes)}`,
     );
     lines.push(
-      `  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=NORMAL + WAL fsync off the loop, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`,
+      `  (writes: POST /register over ${mixPart.writes.connections} connections from ${mixPart.writes.generator}, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=NORMAL + WAL fsync off the loop, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`,
     );
     lines.push(
       `  per round: ${durableRoundRatios(mixPart.writes)
@@ -441,7 +443,12 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
       writes_in_memory:
         writes === null
           ? null
-          : { ...phaseJson(writes.memory), connections: writes.connections, round_ms: writes.roundMs },
+          : {
+              ...phaseJson(writes.memory),
+              connections: writes.connections,
+              generator: writes.generator,
+              round_ms: writes.roundMs,
+            },
       writes_durable:
         writes === null
           ? null

@@ -3,7 +3,7 @@
  * in-memory ones on the machine it ran on: the `afp serve` child's whole process and its event-loop
  * thread (Linux /proc: utime + stime), what the server itself counts for durability (GET /_afp/state
  * `checkpoints`: its SQLite commits on the loop, its checkpoint blocks on the loop, the checkpoint
- * worker's replay and encoding), and the load generator (this process: the writers and the probe).
+ * worker's replay and encoding), and the load generator (this process: the writers and the probe; or wrk, a child reaped in the round).
  * Why: on a 2-core machine the generator, the loop and the checkpoint worker share two cores, so a
  * ratio of rates alone cannot tell a slow loop from a loop that waited for a core.
  * Where /proc is missing (not Linux) the process and loop figures are null; nothing is estimated.
@@ -30,7 +30,7 @@ export interface RoundCpu {
   /** The checkpoint worker thread: replaying the committed rows, and encoding the state. */
   readonly workerReplayMs: number;
   readonly workerEncodeMs: number;
-  /** This process: the writers and the probe. */
+  /** This process (the writers and the probe) and the children it reaped meanwhile (wrk, when it drives the round). */
   readonly generatorMs: number;
 }
 
@@ -60,6 +60,25 @@ function ticksMs(statFile: string): number | null {
   } catch {
     return null;
   }
+}
+
+/** The thread ids of process `pid` named `name` (Linux `comm`); [] without /proc. */
+export function threadIdsNamed(pid: number, name: string): number[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tids
+    .filter((tid) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** CPU ms per thread name of process `pid` (threads that ended are not counted: the checkpoint worker lives as long as the server). */
@@ -102,8 +121,25 @@ export async function roundCpuReading(pid: number, api: string): Promise<CpuRead
       replay: count('worker_replay_cpu_ms'),
       encode: count('worker_encode_cpu_ms'),
     },
-    generatorMs: (usage.user + usage.system) / 1000,
+    generatorMs: (usage.user + usage.system) / 1000 + (reapedChildrenMs() ?? 0),
   };
+}
+
+/**
+ * The CPU of this process's children that ended and were reaped (Linux /proc/self/stat cutime +
+ * cstime; null without /proc): a wrk run that drove a round counts there once it exited (the
+ * served child is reaped only after its round's readings).
+ */
+function reapedChildrenMs(): number | null {
+  try {
+    const text = readFileSync('/proc/self/stat', 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const cutime = Number(fields[13]);
+    const cstime = Number(fields[14]);
+    return Number.isFinite(cutime) && Number.isFinite(cstime) ? ((cutime + cstime) * 1000) / USER_HZ : null;
+  } catch {
+    return null;
+  }
 }
 
 /** What the round spent between two readings. */

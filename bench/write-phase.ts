@@ -25,13 +25,14 @@
  * answers, transport errors) are counted, never thrown out of the loop.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leanHttpTransport } from './lean-http-transport.ts';
 import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
 import { AdminClient } from '../src/client/admin-client.ts';
-import { roundCpu, roundCpuReading, type RoundCpu } from './server-cpu.ts';
+import { roundCpu, roundCpuReading, threadIdsNamed, type RoundCpu } from './server-cpu.ts';
+import { wrkRun } from './wrk-run.ts';
 
 export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
 const WRITES_PER_WRITER_MAX = 65_536;
@@ -71,7 +72,23 @@ export interface WriteRoundOptions {
   readonly checkpointEvery?: number;
   /** Registrations sent before the round, unmeasured (0: none; the bench sends WARM_UP_WRITES). */
   readonly warmUpWrites?: number;
+  /**
+   * The nice value the --data server's checkpoint worker is set to after the warm-up (by its thread
+   * id, from outside; unset: as the server set it, checkpoints.ts WORKER_NICE). Diagnostic
+   * (write-breakdown.ts): below the server's own value it needs CAP_SYS_NICE, and throws without.
+   */
+  readonly workerNice?: number;
+  /**
+   * What drives the measured round: 'node' (default), `connections` writers in this process, or
+   * the path of wrk (wrk-run.ts: WRITE_WRK_THREADS threads over `connections` connections, a fresh
+   * agent id and address per request), a generator that leaves the cores to the server. The
+   * warm-up is the Node writers' either way.
+   */
+  readonly generator?: 'node' | { readonly wrk: string };
 }
+
+/** wrk's threads when it drives a write round (one keeps ahead of the server here, and leaves the second core to it). */
+export const WRITE_WRK_THREADS = 1;
 
 export async function writeRound(options: WriteRoundOptions): Promise<WriteRound> {
   const dataDir = options.durable ? await mkdtemp(join(tmpdir(), 'afp-bench-data-')) : null;
@@ -94,16 +111,21 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
       const warmUp = options.warmUpWrites ?? 0;
       let warmUpFailed = 0;
       if (warmUp > 0) {
-        warmUpFailed = (await writeFor(writers, { firstOctet: 11, writesMax: warmUp, durationMs: WARM_UP_MS_MAX }))
+        warmUpFailed = (await writeFor(writers, { firstOctet: 9, writesMax: warmUp, durationMs: WARM_UP_MS_MAX }))
           .failed;
         if (options.durable) await firstCheckpoint(api);
       }
+      if (options.workerNice !== undefined) setWorkerNice(server.pid, options.workerNice);
       const writtenBefore = (await checkpointsWritten(api)).checkpoints;
       const probe = healthProbe(api);
       const cpuBefore = await roundCpuReading(server.pid, api);
       let failed = 0;
+      const generator = options.generator ?? 'node';
       const round = await measureRound(async () => {
-        const done = await writeFor(writers, { firstOctet: 10, durationMs: options.durationMs });
+        const done =
+          generator === 'node'
+            ? await writeFor(writers, { firstOctet: 10, durationMs: options.durationMs })
+            : await wrkWrites(generator.wrk, `${api}/register`, options);
         failed = done.failed;
         return { ops: done.written, requests: done.written + done.failed };
       });
@@ -167,6 +189,23 @@ async function writeFor(
   return { written, failed };
 }
 
+/** One wrk run registering fresh agents (ids `wrk<thread>-<n>`, addresses from 11.x.x.x: never the Node writers' 10 and 9); a run that fails throws. */
+async function wrkWrites(
+  wrk: string,
+  url: string,
+  options: WriteRoundOptions,
+): Promise<{ written: number; failed: number }> {
+  const run = await wrkRun(wrk, {
+    url,
+    method: 'POST',
+    threads: WRITE_WRK_THREADS,
+    connections: options.connections,
+    seconds: Math.max(1, Math.round(options.durationMs / 1000)),
+  });
+  if (typeof run === 'string') throw new Error(run);
+  return { written: run.requests - run.failed, failed: run.failed };
+}
+
 /** Waits (at most FIRST_CHECKPOINT_WAIT_MS, polling GET /_afp/state) until the server wrote its first checkpoint. */
 async function firstCheckpoint(api: string): Promise<void> {
   const startMs = performance.now();
@@ -174,6 +213,13 @@ async function firstCheckpoint(api: string): Promise<void> {
     if ((await checkpointsWritten(api)).checkpoints > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Sets the nice value of the checkpoint worker thread of `pid` (the one Node names WorkerThread); throws if there is none or it is refused. */
+function setWorkerNice(pid: number, nice: number): void {
+  const tids = threadIdsNamed(pid, 'WorkerThread');
+  if (tids.length === 0) throw new Error(`afp serve ${pid} has no checkpoint worker thread to set the priority of`);
+  for (const tid of tids) setPriority(tid, nice);
 }
 
 /** GET /health every PROBE_EVERY_MS until stopped; resolves with the slowest answer (ms). */

@@ -68,6 +68,18 @@ export const CHECKPOINT_EVERY_COMMANDS = 20_000;
  */
 export const WORKER_DUTY_MAX = 0.1;
 export const PACED_FROM_CPU_MS = 100;
+/**
+ * The checkpoint worker thread's nice value on Linux (checkpoint-worker.ts): the lowest priority,
+ * so the worker runs on what the event loop and the clients leave of the cores and never takes a
+ * core from the loop. Why: on a 2-core machine under a saturating write load, the loop, the load
+ * generator and the worker compete for two cores, and the worker's replay and encoding at the
+ * normal priority took their share from the loop (durable writes 0.72–0.95 of in-memory, the
+ * worker ~20% of the loop's CPU); at nice 19 the scheduler gives it a core only where one is idle
+ * (a weight of 15 against the loop's 1,024 when they share a core). The cost: on a machine with
+ * no idle CPU, checkpoints come later (the tail a recovery replays grows), never a write waits on
+ * one. Linux only: elsewhere `setpriority` on the calling thread would lower the whole process.
+ */
+export const WORKER_NICE = 19;
 /** How long a graceful close waits for the checkpoint in flight (it is dropped after: the log is complete without it). */
 const CLOSE_WAIT_MS = 30_000;
 
@@ -83,6 +95,8 @@ export interface BaseCheckpoint {
 
 export interface CheckpointWorkerData {
   readonly file: string;
+  /** The worker thread's nice value (WORKER_NICE; 0: the loop's priority). */
+  readonly nice: number;
   readonly settings: LogSettings;
   readonly base: BaseCheckpoint | null;
 }
@@ -178,6 +192,7 @@ export class Checkpointer {
   private readonly everyCommands: number;
   private readonly workerDutyMax: number;
   private readonly pacedFromCpuMs: number;
+  private readonly workerNice: number;
   private lastSeq = 0;
   private clockMovedMs = 0;
   private worker: Worker | null = null;
@@ -222,6 +237,8 @@ export class Checkpointer {
     workerDutyMax?: number;
     /** PACED_FROM_CPU_MS unless given: the least CPU a job costs the worker to pause the next one. */
     pacedFromCpuMs?: number;
+    /** WORKER_NICE unless given: the worker thread's priority on Linux (0: the loop's). */
+    workerNice?: number;
     onError?: (message: string) => void;
   }) {
     if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
@@ -232,6 +249,7 @@ export class Checkpointer {
     this.everyCommands = options.everyCommands ?? CHECKPOINT_EVERY_COMMANDS;
     this.workerDutyMax = options.workerDutyMax ?? WORKER_DUTY_MAX;
     this.pacedFromCpuMs = options.pacedFromCpuMs ?? PACED_FROM_CPU_MS;
+    this.workerNice = options.workerNice ?? WORKER_NICE;
     this.clockMovedMs = options.clockMovedMs;
     this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
     this.onError = options.onError ?? (() => undefined);
@@ -417,7 +435,12 @@ export class Checkpointer {
   private startWorker(): Worker {
     const base = this.baseCheckpoint();
     this.workerSeq = base?.seq ?? 0;
-    const data: CheckpointWorkerData = { file: this.log.file, settings: this.log.settings as LogSettings, base };
+    const data: CheckpointWorkerData = {
+      file: this.log.file,
+      nice: this.workerNice,
+      settings: this.log.settings as LogSettings,
+      base,
+    };
     const worker = new Worker(moduleUrl('./checkpoint-worker', import.meta.url), {
       workerData: data,
       transferList: base === null ? [] : transferable([base.state, ...base.images.map((image) => image.state)]),

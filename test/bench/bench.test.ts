@@ -387,6 +387,7 @@ describe('the report says how steady the rounds were', () => {
               ...base.mixPart,
               writes: {
                 connections: 64,
+                generator: 'wrk (1 thread)',
                 roundMs: 3_000,
                 memory: phase(200, 220, 1_000),
                 durable: phase(durableBestMs, durableMedianMs, 1_000),
@@ -409,6 +410,9 @@ describe('the report says how steady the rounds were', () => {
       'serve --data writes/s / in-memory writes/s   best 0.833  median 0.846  target >= 0.80  PASS',
     );
     expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
+    expect(formatTable(withHttp(250))).toContain(
+      '(writes: POST /register over 64 connections from wrk (1 thread), 3 s rounds;',
+    );
     expect(formatTable(withHttp(250))).toContain('\n  per round: 0.800  0.440\n');
     expect(formatTable(withHttp(250))).toContain(
       '  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)',
