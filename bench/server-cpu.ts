@@ -49,14 +49,19 @@ export interface CpuReading {
   readonly generatorMs: number;
 }
 
-function ticksMs(statFile: string): number | null {
+/** Where utime sits among a stat file's fields after the command name; cutime (the reaped children's) two further. */
+const UTIME_FIELD = 11;
+const CUTIME_FIELD = 13;
+
+/** user + system ms of a /proc stat file: the thread's or process's own (utime + stime), or its reaped children's (cutime + cstime). */
+function ticksMs(statFile: string, userField = UTIME_FIELD): number | null {
   try {
     const text = readFileSync(statFile, 'utf8');
     // Fields after the command name (which may hold spaces, inside parentheses): utime is the 14th field, stime the 15th.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / USER_HZ : null;
+    const user = Number(fields[userField]);
+    const system = Number(fields[userField + 1]);
+    return Number.isFinite(user) && Number.isFinite(system) ? ((user + system) * 1000) / USER_HZ : null;
   } catch {
     return null;
   }
@@ -131,15 +136,7 @@ export async function roundCpuReading(pid: number, api: string): Promise<CpuRead
  * served child is reaped only after its round's readings).
  */
 function reapedChildrenMs(): number | null {
-  try {
-    const text = readFileSync('/proc/self/stat', 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const cutime = Number(fields[13]);
-    const cstime = Number(fields[14]);
-    return Number.isFinite(cutime) && Number.isFinite(cstime) ? ((cutime + cstime) * 1000) / USER_HZ : null;
-  } catch {
-    return null;
-  }
+  return ticksMs('/proc/self/stat', CUTIME_FIELD);
 }
 
 /** What the round spent between two readings. */
