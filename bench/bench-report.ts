@@ -406,8 +406,10 @@ function cpuLines(cpu: WriteResult['cpuPerWrite']): string[] {
   if (memory.server !== null && durable.server !== null && durable.worker !== null) {
     const all = (memory.server + memory.generator) / (durable.server + durable.generator);
     const offWorker = (memory.server + memory.generator) / (durable.server - durable.worker + durable.generator);
+    // Where a core is left idle (a generator lighter than the server, wrk): the loop's own CPU per write bounds the rate.
+    const loopBound = memory.loop === null || durable.loop === null ? null : memory.loop / durable.loop;
     lines.push(
-      `  the ratio the CPU predicts when the round keeps every core busy: ${fixed(all, 3)}; with the checkpoint worker on a core of its own: ${fixed(offWorker, 3)}`,
+      `  the ratio the CPU predicts when the round keeps every core busy: ${fixed(all, 3)}; with the checkpoint worker on a core of its own: ${fixed(offWorker, 3)}${loopBound === null ? '' : `; when the event loop alone is the bottleneck: ${fixed(loopBound, 3)}`}`,
     );
   }
   return lines;

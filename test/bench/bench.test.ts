@@ -422,7 +422,7 @@ describe('the report says how steady the rounds were', () => {
     );
     expect(formatTable(withHttp(250))).toContain(
       '  CPU µs per write (medians): in memory server 150 (loop 120, checkpoint worker 0), generator 150; --data server 200 (loop 125, checkpoint worker 40), generator 175\n' +
-        '  the ratio the CPU predicts when the round keeps every core busy: 0.800; with the checkpoint worker on a core of its own: 0.896',
+        '  the ratio the CPU predicts when the round keeps every core busy: 0.800; with the checkpoint worker on a core of its own: 0.896; when the event loop alone is the bottleneck: 0.960',
     );
     const json = JSON.parse(formatJson(withHttp(250))) as {
       ratios: { durable_over_memory: { best: number }; durable_over_memory_per_round: number[] };
