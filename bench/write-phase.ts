@@ -4,7 +4,11 @@
  * command log in a temporary directory, removed after the round): `connections` closed-loop
  * writers over keep-alive sockets, each registering new agents (POST /register, a fresh agent id
  * and a fresh X-Forwarded-For address per request, so no limit binds: every answer is a 201 and
- * every request a logged state change) until the round's time is up.
+ * every request a logged state change) until the round's time is up. The writers are wrk's where
+ * the bench finds it (`generator`), else this process's: Node writers cost the machine about as
+ * much CPU per write as the server (~100 µs against ~26 µs for wrk), so on 2 cores they took the
+ * core the checkpoint worker would use, and the ratio measured the generator's share as much as
+ * durability; with wrk a core is left to the server's threads, as it is when clients are elsewhere.
  * Why a saturating load: group commit pays one fsync (off the loop) per batch or run of batches,
  * and a batch holds what arrived while the previous sync ran; one client waiting on each answer
  * (the mix's dependent lanes and clock moves) pays a whole fsync per round trip, which measures
