@@ -67,25 +67,6 @@ function ticksMs(statFile: string, userField = UTIME_FIELD): number | null {
   }
 }
 
-/** The thread ids of process `pid` named `name` (Linux `comm`); [] without /proc. */
-export function threadIdsNamed(pid: number, name: string): number[] {
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tids
-    .filter((tid) => {
-      try {
-        return readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 /** CPU ms per thread name of process `pid` (threads that ended are not counted: the checkpoint worker lives as long as the server). */
 function threadsMs(pid: number): Record<string, number> {
   const sums: Record<string, number> = {};

@@ -7,9 +7,8 @@
  * checkpoint blocks on the loop, the checkpoint worker (replay / encode), and the load generator;
  * the load average beside them. Each round after the bench's warm-up (write-phase.ts WARM_UP_WRITES;
  * `--cold`: none, the server's start-up and the worker's in the round). `--modes` picks and orders the
- * servers, among them `data-nice0`: --data with its checkpoint worker set back to the loop's priority
- * after the warm-up (what checkpoints.ts WORKER_NICE buys; root only). `--wrk`: wrk drives the rounds
- * (write-phase.ts WRITE_WRK_THREADS) instead of Node writers. Diagnostic only: nothing is asserted, nothing is written.
+ * servers (default: all three); `--wrk`: wrk drives the rounds (write-phase.ts WRITE_WRK_THREADS) instead
+ * of Node writers, as the bench does where wrk is installed. Diagnostic only: nothing is asserted, nothing is written.
  * Bounded: rounds ≤ 10, seconds ≤ 120.
  */
 import { loadavg } from 'node:os';
@@ -18,12 +17,10 @@ import { roundCpuText } from './server-cpu.ts';
 import { wrkPath } from './wrk-run.ts';
 import { BENCH_CHECKPOINT_EVERY, WARM_UP_WRITES, writeRound, type WriteRound } from './write-phase.ts';
 
-const MODES: ReadonlyArray<{ name: string; durable: boolean; checkpointEvery?: number; workerNice?: number }> = [
+const MODES: ReadonlyArray<{ name: string; durable: boolean; checkpointEvery?: number }> = [
   { name: 'memory', durable: false },
   { name: 'data-no-ckpt', durable: true, checkpointEvery: 999_999_999 },
   { name: 'data', durable: true, checkpointEvery: BENCH_CHECKPOINT_EVERY },
-  // --data with its checkpoint worker put back at the loop's priority after the warm-up (needs CAP_SYS_NICE).
-  { name: 'data-nice0', durable: true, checkpointEvery: BENCH_CHECKPOINT_EVERY, workerNice: 0 },
 ];
 const DEFAULT_MODES = 'memory,data-no-ckpt,data';
 

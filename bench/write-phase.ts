@@ -29,13 +29,13 @@
  * answers, transport errors) are counted, never thrown out of the loop.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leanHttpTransport } from './lean-http-transport.ts';
 import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
 import { AdminClient } from '../src/client/admin-client.ts';
-import { roundCpu, roundCpuReading, threadIdsNamed, type RoundCpu } from './server-cpu.ts';
+import { roundCpu, roundCpuReading, type RoundCpu } from './server-cpu.ts';
 import { wrkRun } from './wrk-run.ts';
 
 export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
@@ -77,12 +77,6 @@ export interface WriteRoundOptions {
   /** Registrations sent before the round, unmeasured (0: none; the bench sends WARM_UP_WRITES). */
   readonly warmUpWrites?: number;
   /**
-   * The nice value the --data server's checkpoint worker is set to after the warm-up (by its thread
-   * id, from outside; unset: as the server set it, checkpoints.ts WORKER_NICE). Diagnostic
-   * (write-breakdown.ts): below the server's own value it needs CAP_SYS_NICE, and throws without.
-   */
-  readonly workerNice?: number;
-  /**
    * What drives the measured round: 'node' (default), `connections` writers in this process, or
    * the path of wrk (wrk-run.ts: WRITE_WRK_THREADS threads over `connections` connections, a fresh
    * agent id and address per request), a generator that leaves the cores to the server. The
@@ -119,7 +113,6 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
           .failed;
         if (options.durable) await firstCheckpoint(api);
       }
-      if (options.workerNice !== undefined) setWorkerNice(server.pid, options.workerNice);
       const writtenBefore = (await checkpointsWritten(api)).checkpoints;
       const probe = healthProbe(api);
       const cpuBefore = await roundCpuReading(server.pid, api);
@@ -217,13 +210,6 @@ async function firstCheckpoint(api: string): Promise<void> {
     if ((await checkpointsWritten(api)).checkpoints > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** Sets the nice value of the checkpoint worker thread of `pid` (the one Node names WorkerThread); throws if there is none or it is refused. */
-function setWorkerNice(pid: number, nice: number): void {
-  const tids = threadIdsNamed(pid, 'WorkerThread');
-  if (tids.length === 0) throw new Error(`afp serve ${pid} has no checkpoint worker thread to set the priority of`);
-  for (const tid of tids) setPriority(tid, nice);
 }
 
 /** GET /health every PROBE_EVERY_MS until stopped; resolves with the slowest answer (ms). */

@@ -9,7 +9,6 @@
  * recovery from its checkpoints, a full replay and the live server.
  * It only replays: an append would be a bug (it throws, and the job fails).
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import { decodeCommandRow, type CommandRow, type LoggedCommand } from './command-log.ts';
@@ -97,24 +96,9 @@ function run(
   return { reply: { kind: 'encoded', cpuMs: 0, replayCpuMs, ...taken }, replica: position };
 }
 
-/**
- * Lowers this thread's priority to `nice` (checkpoints.ts WORKER_NICE): on Linux `setpriority` on
- * thread 0 is the calling thread alone; elsewhere it would be the whole process, so it is left.
- * A refusal (a sandbox) leaves the thread at the loop's priority: checkpoints then cost as before.
- */
-function yieldCores(nice: number): void {
-  if (process.platform !== 'linux' || nice === 0) return;
-  try {
-    setPriority(0, nice);
-  } catch {
-    // Refused: the worker runs at the normal priority.
-  }
-}
-
 function start(data: CheckpointWorkerData): void {
   const port = parentPort;
   if (port === null) return;
-  yieldCores(data.nice);
   let replica: ReplayPosition | null = null;
   let rows: CommandRow[] = [];
   port.on('message', (message: CheckpointMessage) => {

@@ -68,20 +68,6 @@ export const CHECKPOINT_EVERY_COMMANDS = 20_000;
  */
 export const WORKER_DUTY_MAX = 0.1;
 export const PACED_FROM_CPU_MS = 100;
-/**
- * The checkpoint worker thread's nice value on Linux (checkpoint-worker.ts): below the loop's, so
- * when the two share a core the scheduler gives the loop most of it (weights 1,024 against 110),
- * and the worker runs mostly on what the loop and the clients leave of the cores. Why: on a
- * 2-core machine under a saturating write load, the loop, the load generator and the worker
- * compete for two cores, and the worker's replay and encoding (~20% of the loop's CPU per write)
- * at the normal priority take their share from the loop. Why not 19 (a weight of 15): measured
- * on a machine loaded by other work (load average 20–27), a worker at 19 finished no checkpoint
- * in 4 of 4 15 s write rounds and in a 30 s one, where at 0 it finished one in 3 of 4: starved,
- * the tail a recovery replays grows without bound. The cost at 10: under a load that keeps every
- * core busy, checkpoints come later, never a write waits on one. Linux only: elsewhere
- * `setpriority` on the calling thread would lower the whole process.
- */
-export const WORKER_NICE = 10;
 /** How long a graceful close waits for the checkpoint in flight (it is dropped after: the log is complete without it). */
 const CLOSE_WAIT_MS = 30_000;
 
@@ -97,8 +83,6 @@ export interface BaseCheckpoint {
 
 export interface CheckpointWorkerData {
   readonly file: string;
-  /** The worker thread's nice value (WORKER_NICE; 0: the loop's priority). */
-  readonly nice: number;
   readonly settings: LogSettings;
   readonly base: BaseCheckpoint | null;
 }
@@ -194,7 +178,6 @@ export class Checkpointer {
   private readonly everyCommands: number;
   private readonly workerDutyMax: number;
   private readonly pacedFromCpuMs: number;
-  private readonly workerNice: number;
   private lastSeq = 0;
   private clockMovedMs = 0;
   private worker: Worker | null = null;
@@ -239,8 +222,6 @@ export class Checkpointer {
     workerDutyMax?: number;
     /** PACED_FROM_CPU_MS unless given: the least CPU a job costs the worker to pause the next one. */
     pacedFromCpuMs?: number;
-    /** WORKER_NICE unless given: the worker thread's priority on Linux (0: the loop's). */
-    workerNice?: number;
     onError?: (message: string) => void;
   }) {
     if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
@@ -251,7 +232,6 @@ export class Checkpointer {
     this.everyCommands = options.everyCommands ?? CHECKPOINT_EVERY_COMMANDS;
     this.workerDutyMax = options.workerDutyMax ?? WORKER_DUTY_MAX;
     this.pacedFromCpuMs = options.pacedFromCpuMs ?? PACED_FROM_CPU_MS;
-    this.workerNice = options.workerNice ?? WORKER_NICE;
     this.clockMovedMs = options.clockMovedMs;
     this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
     this.onError = options.onError ?? (() => undefined);
@@ -437,12 +417,7 @@ export class Checkpointer {
   private startWorker(): Worker {
     const base = this.baseCheckpoint();
     this.workerSeq = base?.seq ?? 0;
-    const data: CheckpointWorkerData = {
-      file: this.log.file,
-      nice: this.workerNice,
-      settings: this.log.settings as LogSettings,
-      base,
-    };
+    const data: CheckpointWorkerData = { file: this.log.file, settings: this.log.settings as LogSettings, base };
     const worker = new Worker(moduleUrl('./checkpoint-worker', import.meta.url), {
       workerData: data,
       transferList: base === null ? [] : transferable([base.state, ...base.images.map((image) => image.state)]),

@@ -1,17 +1,16 @@
 /**
  * Checkpoint pacing (src/server/checkpoints.ts WORKER_DUTY_MAX): after a checkpoint whose job cost
  * the worker at least `pacedFromCpuMs` of CPU, the next one waits for its pause even when
- * `everyCommands` more commands were committed; without pacing (duty 1) it starts at once. And
- * the worker thread runs at WORKER_NICE on Linux (the loop's thread at its own priority). A real
+ * `everyCommands` more commands were committed; without pacing (duty 1) it starts at once. A real
  * command log, a real worker thread, real registrations through the logged dispatcher.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
-import { Checkpointer, WORKER_NICE } from '../../src/server/checkpoints.ts';
+import { Checkpointer } from '../../src/server/checkpoints.ts';
 import { LoggedDispatcher } from '../../src/server/recovery.ts';
 import { TimeTravel } from '../../src/server/time-travel.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
@@ -22,28 +21,8 @@ const DIR = mkdtempSync(join(tmpdir(), 'afp-checkpoint-pacing-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 const EVERY = 20;
 
-/** The nice value of thread `tid` of this process (Linux /proc: the 19th field of its stat). */
-function niceOf(tid: string): number {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
-
-/** The nice values of this process's threads named `name` (Linux `comm`). */
-function threadNices(name: string): number[] {
-  return readdirSync('/proc/self/task')
-    .filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === name)
-    .map(niceOf);
-}
-
-/**
- * Two checkpoints' worth of registrations, then whether the second starts right after the first is
- * written; `onWritten` sees the first checkpoint written (the worker still running).
- */
-async function secondStartsAtOnce(
-  name: string,
-  workerDutyMax: number,
-  onWritten: () => void = () => undefined,
-): Promise<boolean> {
+/** Two checkpoints' worth of registrations, then whether the second starts right after the first is written. */
+async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<boolean> {
   const settings = { seed: SEED, startMs: START_MS, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
   const log = await openedLog(join(DIR, `${name}.db`), { ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
@@ -70,7 +49,6 @@ async function secondStartsAtOnce(
     expect(checkpointer.afterRequest()).toBe(true);
     await checkpointer.idle();
     expect(checkpointer.view().newest_seq).toBe(EVERY);
-    onWritten();
     register(EVERY);
     return checkpointer.afterRequest();
   } finally {
@@ -84,17 +62,4 @@ describe('checkpoint pacing', () => {
     expect(await secondStartsAtOnce('paced', 1e-6)).toBe(false);
     expect(await secondStartsAtOnce('unpaced', 1)).toBe(true);
   });
-
-  test.runIf(process.platform === 'linux')(
-    'the worker thread runs at WORKER_NICE, the loop at its own priority',
-    async () => {
-      let nices: number[] = [];
-      await secondStartsAtOnce('nice', 1, () => (nices = threadNices('WorkerThread')));
-      // A runner already niced past WORKER_NICE keeps its own (an unprivileged thread cannot raise its priority).
-      const loopNice = niceOf(String(process.pid));
-      expect(WORKER_NICE).toBeGreaterThan(0);
-      expect(nices).toEqual([Math.max(WORKER_NICE, loopNice)]);
-      expect(niceOf(String(process.pid))).toBe(loopNice);
-    },
-  );
 });
