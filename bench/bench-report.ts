@@ -75,6 +75,8 @@ export interface MixResult {
 
 export interface WriteResult {
   readonly connections: number;
+  /** What drove the rounds: wrk (a generator that leaves the cores to the server), or the Node writers where wrk is missing. */
+  readonly generator: string;
   readonly roundMs: number;
   readonly memory: PhaseSummary;
   readonly durable: PhaseSummary;
@@ -309,7 +311,7 @@ function mixLines(mixPart: MixResult): string[] {
       `serve --data writes/s / in-memory writes/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.writes)}`,
     );
     lines.push(
-      `  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=NORMAL + WAL fsync off the loop, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`,
+      `  (writes: POST /register over ${mixPart.writes.connections} connections from ${mixPart.writes.generator}, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=NORMAL + WAL fsync off the loop, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`,
     );
     lines.push(
       `  per round: ${durableRoundRatios(mixPart.writes)
@@ -404,8 +406,10 @@ function cpuLines(cpu: WriteResult['cpuPerWrite']): string[] {
   if (memory.server !== null && durable.server !== null && durable.worker !== null) {
     const all = (memory.server + memory.generator) / (durable.server + durable.generator);
     const offWorker = (memory.server + memory.generator) / (durable.server - durable.worker + durable.generator);
+    // Where a core is left idle (a generator lighter than the server, wrk): the loop's own CPU per write bounds the rate.
+    const loopBound = memory.loop === null || durable.loop === null ? null : memory.loop / durable.loop;
     lines.push(
-      `  the ratio the CPU predicts when the round keeps every core busy: ${fixed(all, 3)}; with the checkpoint worker on a core of its own: ${fixed(offWorker, 3)}`,
+      `  the ratio the CPU predicts when the round keeps every core busy: ${fixed(all, 3)}; with the checkpoint worker on a core of its own: ${fixed(offWorker, 3)}${loopBound === null ? '' : `; when the event loop alone is the bottleneck: ${fixed(loopBound, 3)}`}`,
     );
   }
   return lines;
@@ -441,7 +445,12 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
       writes_in_memory:
         writes === null
           ? null
-          : { ...phaseJson(writes.memory), connections: writes.connections, round_ms: writes.roundMs },
+          : {
+              ...phaseJson(writes.memory),
+              connections: writes.connections,
+              generator: writes.generator,
+              round_ms: writes.roundMs,
+            },
       writes_durable:
         writes === null
           ? null

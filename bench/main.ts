@@ -63,7 +63,14 @@ import { sweepPart } from './sweep-phase.ts';
 import { travelPart } from './travel-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
-import { BENCH_CHECKPOINT_EVERY, WARM_UP_WRITES, writeRound, type WriteRound } from './write-phase.ts';
+import {
+  BENCH_CHECKPOINT_EVERY,
+  WARM_UP_WRITES,
+  WRITE_WRK_THREADS,
+  writeRound,
+  type WriteRound,
+} from './write-phase.ts';
+import { wrkPath } from './wrk-run.ts';
 import { cpuPerWrite, roundCpuText } from './server-cpu.ts';
 
 const log = (line: string): void => {
@@ -126,15 +133,18 @@ async function httpRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ rounds:
 
 /** The write phase: in memory and --data rounds alternated, after one warm-up of each. */
 async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result: WriteResult; failed: number }> {
+  const wrk = wrkPath();
   const options = {
     seed: mix.seed,
     startMs: mix.startMs,
     connections: flags.writeConnections,
     durationMs: flags.writeRoundMs,
     warmUpWrites: WARM_UP_WRITES,
+    generator: wrk === null ? ('node' as const) : { wrk },
   };
+  const generator = wrk === null ? 'Node writers (wrk is not installed)' : `wrk (${WRITE_WRK_THREADS} thread)`;
   log(
-    `writes: ${options.connections} writers registering agents for ${options.durationMs} ms (each server after ${WARM_UP_WRITES} unmeasured registrations and, with --data, its first checkpoint), in memory and with --data alternated; warm-up`,
+    `writes: ${options.connections} connections registering agents for ${options.durationMs} ms from ${generator} (each server after ${WARM_UP_WRITES} unmeasured registrations and, with --data, its first checkpoint), in memory and with --data alternated; warm-up`,
   );
   await writeRound({ ...options, durable: false });
   await writeRound({ ...options, durable: true });
@@ -163,6 +173,7 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
   return {
     result: {
       connections: options.connections,
+      generator,
       roundMs: options.durationMs,
       memory: summarize(memory),
       durable: summarize(durable),

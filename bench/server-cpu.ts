@@ -3,7 +3,7 @@
  * in-memory ones on the machine it ran on: the `afp serve` child's whole process and its event-loop
  * thread (Linux /proc: utime + stime), what the server itself counts for durability (GET /_afp/state
  * `checkpoints`: its SQLite commits on the loop, its checkpoint blocks on the loop, the checkpoint
- * worker's replay and encoding), and the load generator (this process: the writers and the probe).
+ * worker's replay and encoding), and the load generator (this process: the writers and the probe; or wrk, a child reaped in the round).
  * Why: on a 2-core machine the generator, the loop and the checkpoint worker share two cores, so a
  * ratio of rates alone cannot tell a slow loop from a loop that waited for a core.
  * Where /proc is missing (not Linux) the process and loop figures are null; nothing is estimated.
@@ -30,7 +30,7 @@ export interface RoundCpu {
   /** The checkpoint worker thread: replaying the committed rows, and encoding the state. */
   readonly workerReplayMs: number;
   readonly workerEncodeMs: number;
-  /** This process: the writers and the probe. */
+  /** This process (the writers and the probe) and the children it reaped meanwhile (wrk, when it drives the round). */
   readonly generatorMs: number;
 }
 
@@ -49,14 +49,19 @@ export interface CpuReading {
   readonly generatorMs: number;
 }
 
-function ticksMs(statFile: string): number | null {
+/** Where utime sits among a stat file's fields after the command name; cutime (the reaped children's) two further. */
+const UTIME_FIELD = 11;
+const CUTIME_FIELD = 13;
+
+/** user + system ms of a /proc stat file: the thread's or process's own (utime + stime), or its reaped children's (cutime + cstime). */
+function ticksMs(statFile: string, userField = UTIME_FIELD): number | null {
   try {
     const text = readFileSync(statFile, 'utf8');
     // Fields after the command name (which may hold spaces, inside parentheses): utime is the 14th field, stime the 15th.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / USER_HZ : null;
+    const user = Number(fields[userField]);
+    const system = Number(fields[userField + 1]);
+    return Number.isFinite(user) && Number.isFinite(system) ? ((user + system) * 1000) / USER_HZ : null;
   } catch {
     return null;
   }
@@ -102,8 +107,17 @@ export async function roundCpuReading(pid: number, api: string): Promise<CpuRead
       replay: count('worker_replay_cpu_ms'),
       encode: count('worker_encode_cpu_ms'),
     },
-    generatorMs: (usage.user + usage.system) / 1000,
+    generatorMs: (usage.user + usage.system) / 1000 + (reapedChildrenMs() ?? 0),
   };
+}
+
+/**
+ * The CPU of this process's children that ended and were reaped (Linux /proc/self/stat cutime +
+ * cstime; null without /proc): a wrk run that drove a round counts there once it exited (the
+ * served child is reaped only after its round's readings).
+ */
+function reapedChildrenMs(): number | null {
+  return ticksMs('/proc/self/stat', CUTIME_FIELD);
 }
 
 /** What the round spent between two readings. */

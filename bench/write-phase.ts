@@ -4,7 +4,11 @@
  * command log in a temporary directory, removed after the round): `connections` closed-loop
  * writers over keep-alive sockets, each registering new agents (POST /register, a fresh agent id
  * and a fresh X-Forwarded-For address per request, so no limit binds: every answer is a 201 and
- * every request a logged state change) until the round's time is up.
+ * every request a logged state change) until the round's time is up. The writers are wrk's where
+ * the bench finds it (`generator`), else this process's: Node writers cost the machine about as
+ * much CPU per write as the server (~100 µs against ~26 µs for wrk), so on 2 cores they took the
+ * core the checkpoint worker would use, and the ratio measured the generator's share as much as
+ * durability; with wrk a core is left to the server's threads, as it is when clients are elsewhere.
  * Why a saturating load: group commit pays one fsync (off the loop) per batch or run of batches,
  * and a batch holds what arrived while the previous sync ran; one client waiting on each answer
  * (the mix's dependent lanes and clock moves) pays a whole fsync per round trip, which measures
@@ -32,6 +36,7 @@ import { measureRound, type RoundResult } from './measure.ts';
 import { startServeProcess } from './serve-process.ts';
 import { AdminClient } from '../src/client/admin-client.ts';
 import { roundCpu, roundCpuReading, type RoundCpu } from './server-cpu.ts';
+import { wrkRun } from './wrk-run.ts';
 
 export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
 const WRITES_PER_WRITER_MAX = 65_536;
@@ -71,7 +76,17 @@ export interface WriteRoundOptions {
   readonly checkpointEvery?: number;
   /** Registrations sent before the round, unmeasured (0: none; the bench sends WARM_UP_WRITES). */
   readonly warmUpWrites?: number;
+  /**
+   * What drives the measured round: 'node' (default), `connections` writers in this process, or
+   * the path of wrk (wrk-run.ts: WRITE_WRK_THREADS threads over `connections` connections, a fresh
+   * agent id and address per request), a generator that leaves the cores to the server. The
+   * warm-up is the Node writers' either way.
+   */
+  readonly generator?: 'node' | { readonly wrk: string };
 }
+
+/** wrk's threads when it drives a write round (one keeps ahead of the server here, and leaves the second core to it). */
+export const WRITE_WRK_THREADS = 1;
 
 export async function writeRound(options: WriteRoundOptions): Promise<WriteRound> {
   const dataDir = options.durable ? await mkdtemp(join(tmpdir(), 'afp-bench-data-')) : null;
@@ -94,7 +109,7 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
       const warmUp = options.warmUpWrites ?? 0;
       let warmUpFailed = 0;
       if (warmUp > 0) {
-        warmUpFailed = (await writeFor(writers, { firstOctet: 11, writesMax: warmUp, durationMs: WARM_UP_MS_MAX }))
+        warmUpFailed = (await writeFor(writers, { firstOctet: 9, writesMax: warmUp, durationMs: WARM_UP_MS_MAX }))
           .failed;
         if (options.durable) await firstCheckpoint(api);
       }
@@ -102,8 +117,12 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
       const probe = healthProbe(api);
       const cpuBefore = await roundCpuReading(server.pid, api);
       let failed = 0;
+      const generator = options.generator ?? 'node';
       const round = await measureRound(async () => {
-        const done = await writeFor(writers, { firstOctet: 10, durationMs: options.durationMs });
+        const done =
+          generator === 'node'
+            ? await writeFor(writers, { firstOctet: 10, durationMs: options.durationMs })
+            : await wrkWrites(generator.wrk, `${api}/register`, options);
         failed = done.failed;
         return { ops: done.written, requests: done.written + done.failed };
       });
@@ -165,6 +184,23 @@ async function writeFor(
   };
   await Promise.all(Array.from({ length: writers.connections }, (_, writerIndex) => writer(writerIndex)));
   return { written, failed };
+}
+
+/** One wrk run registering fresh agents (ids `wrk<thread>-<n>`, addresses from 11.x.x.x: never the Node writers' 10 and 9); a run that fails throws. */
+async function wrkWrites(
+  wrk: string,
+  url: string,
+  options: WriteRoundOptions,
+): Promise<{ written: number; failed: number }> {
+  const run = await wrkRun(wrk, {
+    url,
+    method: 'POST',
+    threads: WRITE_WRK_THREADS,
+    connections: options.connections,
+    seconds: Math.max(1, Math.round(options.durationMs / 1000)),
+  });
+  if (typeof run === 'string') throw new Error(run);
+  return { written: run.requests - run.failed, failed: run.failed };
 }
 
 /** Waits (at most FIRST_CHECKPOINT_WAIT_MS, polling GET /_afp/state) until the server wrote its first checkpoint. */

@@ -397,6 +397,7 @@ describe('the report says how steady the rounds were', () => {
               ...base.mixPart,
               writes: {
                 connections: 64,
+                generator: 'wrk (1 thread)',
                 roundMs: 3_000,
                 memory: phase(200, 220, 1_000),
                 durable: phase(durableBestMs, durableMedianMs, 1_000),
@@ -419,6 +420,9 @@ describe('the report says how steady the rounds were', () => {
       'serve --data writes/s / in-memory writes/s   best 0.833  median 0.846  target >= 0.80  PASS',
     );
     expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
+    expect(formatTable(withHttp(250))).toContain(
+      '(writes: POST /register over 64 connections from wrk (1 thread), 3 s rounds;',
+    );
     expect(formatTable(withHttp(250))).toContain('\n  per round: 0.800  0.440\n');
     expect(formatTable(withHttp(250))).toContain(
       '  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)',
@@ -428,7 +432,7 @@ describe('the report says how steady the rounds were', () => {
     );
     expect(formatTable(withHttp(250))).toContain(
       '  CPU µs per write (medians): in memory server 150 (loop 120, checkpoint worker 0), generator 150; --data server 200 (loop 125, checkpoint worker 40), generator 175\n' +
-        '  the ratio the CPU predicts when the round keeps every core busy: 0.800; with the checkpoint worker on a core of its own: 0.896',
+        '  the ratio the CPU predicts when the round keeps every core busy: 0.800; with the checkpoint worker on a core of its own: 0.896; when the event loop alone is the bottleneck: 0.960',
     );
     const json = JSON.parse(formatJson(withHttp(250))) as {
       ratios: { durable_over_memory: { best: number }; durable_over_memory_per_round: number[] };
