@@ -107,6 +107,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/services/casino/bet-book-rows.test.ts',
   'test/services/casino/challenges.test.ts',
   'test/services/casino/client-seed.test.ts',
+  'test/services/casino/deployed/mines-law.test.ts',
   'test/services/casino/games/card-baccarat.test.ts',
   'test/services/casino/games/card-blackjack.test.ts',
   'test/services/casino/games/card-cards.test.ts',
