@@ -33,6 +33,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/audit/sprt.test.ts',
   'test/check/casino/casino-model.test.ts',
   'test/check/model.test.ts',
+  'test/check/wallet/derived-wallets.test.ts',
   'test/cli/audit-proofs.test.ts',
   'test/cli/colour.test.ts',
   'test/cli/json-output.test.ts',
