@@ -17,7 +17,7 @@
  * count is the same whole number as the plain chain's (test/services/casino/deployed/mines-law.test.ts).
  */
 import { assert } from '../../../core/assert.ts';
-import { joinResidues, residuePrimes } from './residue-number.ts';
+import { joinResidues, PRIME_BELOW, residuePrimes } from './residue-number.ts';
 
 const CELLS = 25;
 const BYTE_VALUES = 256;
@@ -186,7 +186,7 @@ export function minesWinningCount({ mines, reveals }: MinesShape): bigint {
   for (let i = CELLS - 1; i >= mines; i -= 1) {
     const planned = planStep(masks, i, mines);
     // A moved count sums at most one share (< (i + 1) · prime) per source: it stays an exact double.
-    assert(masks.length * (i + 1) * 2 ** 30 < 2 ** 53, 'mines law: counts stay exact doubles');
+    assert(masks.length * (i + 1) * PRIME_BELOW < 2 ** 53, 'mines law: counts stay exact doubles');
     steps.push(planned.plan);
     masks = planned.masks;
   }

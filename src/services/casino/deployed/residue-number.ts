@@ -12,7 +12,7 @@
 import { assert } from '../../../core/assert.ts';
 
 /** Below 2^30, so a sum of 2^22 residues is still an exact double (< 2^53). */
-const PRIME_BELOW = 2 ** 30;
+export const PRIME_BELOW = 2 ** 30;
 const PRIMES_MAX = 16;
 
 const primes: number[] = [];
