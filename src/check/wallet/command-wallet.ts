@@ -14,7 +14,6 @@ import type { AfpClient } from '../../client/client.ts';
 import type { WalletChainName } from '../../client/wallet-client.ts';
 import {
   DERIVATION_PATHS,
-  deriveWallet,
   isValidAddress,
   isValidMnemonic,
   WALLET_CHAINS,
@@ -24,6 +23,7 @@ import type { CheckModel } from '../check-model.ts';
 import { eq, failure, list, object, text, type Matcher, type Prediction } from '../expectation.ts';
 import { expectAnswer, keyed } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
+import { derivedWallet } from './derived-wallets.ts';
 import { SCOPES } from '../model-limits.ts';
 import {
   balanceOf,
@@ -123,7 +123,7 @@ export function createWalletCommand(slot: number): WalletCommandSpec {
           `${label}: expected 200 with a valid 24-word BIP-39 mnemonic, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`,
         );
       }
-      const derived = deriveWallet(mnemonic);
+      const derived = derivedWallet(mnemonic);
       const invalid = WALLET_CHAINS.filter((chain) => !isValidAddress(chain, derived.addresses[chain]));
       if (invalid.length > 0) throw new CheckMismatch(`${label}: derived addresses not valid on ${invalid.join(', ')}`);
       const addresses: Record<string, Matcher> = {};

@@ -29,7 +29,7 @@ import type { WaitClock } from '../../core/clock.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
-import { edgeTheory, ReturnTally } from '../../audit/edge-statistics.ts';
+import { ReturnTally } from '../../audit/edge-statistics.ts';
 import { Sprt, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
@@ -40,6 +40,7 @@ import { optimalHolds } from '../../services/casino/games/video-poker-analysis.t
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
+import { lawTheory } from './law-theory.ts';
 import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
@@ -113,7 +114,7 @@ class VariantTrack {
 
   constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[]) {
     this.tier = new TierTrack(payoutFields);
-    const theory = law === null ? null : edgeTheory(law);
+    const theory = law === null ? null : lawTheory(law);
     this.sprt =
       theory === null || !(theory.sigma > 0)
         ? null

@@ -20,7 +20,8 @@
  */
 import { ratioToNumber } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import { edgeInterval, edgeTheory, Z_99, type EdgeInterval, type ReturnTally } from '../../audit/edge-statistics.ts';
+import { edgeInterval, Z_99, type EdgeInterval, type ReturnTally } from '../../audit/edge-statistics.ts';
+import { lawTheory } from './law-theory.ts';
 import type { Severity } from '../finding.ts';
 import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
 import { observedTable, type ObservedTable } from './observed-table.ts';
@@ -105,7 +106,7 @@ function stateEdge(input: VerdictInput): Stated {
       ? { source: 'published', cause: null, exact: null, range: null, restsOn: input.tier.mapped, observed: null }
       : empirical('not-replayed');
   if (tier.source === 'published') {
-    const exact = ratioToNumber(edgeTheory(input.law).edge);
+    const exact = ratioToNumber(lawTheory(input.law).edge);
     return {
       source: 'published',
       cause: null,
@@ -145,7 +146,7 @@ function judgeRange(
 
 export function judgeVariant(input: VerdictInput): VariantVerdict {
   const stated = stateEdge(input);
-  const theory = input.law === null ? null : edgeTheory(input.law);
+  const theory = input.law === null ? null : lawTheory(input.law);
   const interval = input.tally.bets >= 2 ? edgeInterval(input.tally.data(), theory?.sigma ?? 0) : null;
   const advertised = input.advertised;
   let rule: VariantVerdict['rule'] = 'unknown';
@@ -202,5 +203,5 @@ export function shownInterval(interval: EdgeInterval | null): readonly [low: num
 
 /** 1 − E[M] of a law, for the documents-versus-target comparison. */
 export function lawEdge(law: readonly Chance[]): number {
-  return ratioToNumber(edgeTheory(law).edge);
+  return ratioToNumber(lawTheory(law).edge);
 }

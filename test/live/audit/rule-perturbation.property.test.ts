@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { JsonObject } from '../../../src/core/errors.ts';
+import type { Chance } from '../../../src/services/casino/games/game.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { lawEdge } from '../../../src/live/audit/edge-verdict.ts';
@@ -152,14 +153,25 @@ interface Finding {
   readonly title: string;
 }
 
+/** Each variant's exact law once per rules: a row reads it up to three times, the published one every run. */
+const laws = new WeakMap<DeployedCasinoRules, Map<string, readonly Chance[] | null>>();
+
+function lawOf(rules: DeployedCasinoRules, game: string, params: JsonObject): readonly Chance[] | null {
+  const known = laws.get(rules) ?? new Map<string, readonly Chance[] | null>();
+  laws.set(rules, known);
+  const key = `${game} ${JSON.stringify(params)}`;
+  if (!known.has(key)) known.set(key, deployedRuleTable(rules).get(game)?.law(params) ?? null);
+  return known.get(key) ?? null;
+}
+
 /** The exact law's edge of a variant under `rules`; null where the rule has none. */
 function trueEdge(rules: DeployedCasinoRules, game: string, params: JsonObject): number | null {
-  const law = deployedRuleTable(rules).get(game)?.law(params) ?? null;
+  const law = lawOf(rules, game, params);
   return law === null ? null : lawEdge(law);
 }
 
 const lawText = (rules: DeployedCasinoRules, game: string, params: JsonObject): string =>
-  JSON.stringify(deployedRuleTable(rules).get(game)?.law(params) ?? null, (_key, value: unknown) =>
+  JSON.stringify(lawOf(rules, game, params), (_key, value: unknown) =>
     typeof value === 'bigint' ? value.toString() : value,
   );
 const sameLaw = (rules: DeployedCasinoRules, game: string, params: JsonObject): boolean =>

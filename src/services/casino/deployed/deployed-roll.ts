@@ -57,9 +57,17 @@ export function rollWeights<T>(classify: (roll: number) => T): Map<T, bigint> {
   return weights;
 }
 
-/** The exact law of a one-roll game whose multiplier is `multiplierOf(r)`. */
+/**
+ * The exact law of a one-roll game whose multiplier is `multiplierOf(r)`. The weights are summed
+ * per multiplier object first (a rule hands out one object per payout: decimalOf remembers them),
+ * so chancesFromCounts merges a few classes rather than writing 10000 multipliers as text.
+ */
 export function lawOfRoll(multiplierOf: (roll: number) => Ratio): Chance[] {
-  const outcomes: CountedOutcome[] = [];
-  for (let k = 0; k < RESIDUES; k += 1) outcomes.push([residueWeight(k), multiplierOf(rollOfResidue(k))]);
+  const weights = new Map<Ratio, bigint>();
+  for (let k = 0; k < RESIDUES; k += 1) {
+    const multiplier = multiplierOf(rollOfResidue(k));
+    weights.set(multiplier, (weights.get(multiplier) ?? 0n) + residueWeight(k));
+  }
+  const outcomes: CountedOutcome[] = [...weights].map(([multiplier, weight]) => [weight, multiplier]);
   return chancesFromCounts(outcomes, WORDS);
 }

@@ -65,9 +65,22 @@ export interface DeployedRule {
   hasLaw?(params: JsonObject): boolean;
 }
 
-/** A double that prints as a plain decimal ("1.99", "34.825"), as the exact decimal it prints. */
+/** How many doubles `decimalOf` remembers (payouts, crash points: a law reads up to 10000 of them). */
+const DECIMALS_KEPT_MAX = 20_000;
+const decimals = new Map<number, Ratio>();
+
+/**
+ * A double that prints as a plain decimal ("1.99", "34.825"), as the exact decimal it prints.
+ * Remembered (Ratios are immutable): a law asks for the same payout at thousands of rolls, and
+ * parsing it and reducing it by a bigint gcd each time was most of a one-roll law's cost.
+ */
 export function decimalOf(value: number): Ratio {
-  return ratioFromDecimal(String(value));
+  const known = decimals.get(value);
+  if (known !== undefined) return known;
+  const decimal = ratioFromDecimal(String(value));
+  if (decimals.size >= DECIMALS_KEPT_MAX) decimals.clear();
+  decimals.set(value, decimal);
+  return decimal;
 }
 
 export const isPlainDecimal = (value: number): boolean => /^\d+(\.\d+)?$/.test(String(value));

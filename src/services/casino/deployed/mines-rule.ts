@@ -6,18 +6,17 @@
  * round4((1/P) × edgeFactor) (published: 0.975), P = Π_{i<reveals} (25 − mines − i)/(25 − i) in doubles.
  *
  * The law is exact: consecutive steps share a digest byte and the modulo is biased, so the
- * shuffle is neither uniform nor a product of independent steps. It is a Markov chain over
- * (where the revealed cells' values sit among the unfixed positions, the shared byte's residue):
- * only steps 24 … mines matter (later steps permute the mine positions among themselves), and a
- * win is "no revealed value left among positions 0 … mines − 1". Its work grows with 2^reveals:
- * where a bound on it (`minesLawWork`: reachable masks × residues × 256 bytes, summed over the
- * steps) passes MINES_LAW_WORK_MAX the law is null rather than approximated (8 mines 12 reveals
- * is over it; every documented variant, 10 mines 10 reveals included, is under it: about 2 s).
+ * shuffle is neither uniform nor a product of independent steps; mines-law.ts counts it as a
+ * Markov chain whose work grows with 2^reveals. Where a bound on that work (`minesLawWork`:
+ * reachable masks × residues × 256 bytes, summed over the steps) passes MINES_LAW_WORK_MAX the
+ * law is null rather than approximated (8 mines 12 reveals is over it; every documented variant,
+ * 10 mines 10 reveals included, is under it).
  */
 import { ratio, ZERO } from '../../../core/ratio.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import type { Chance } from '../games/game.ts';
 import { round4 } from './deployed-roll.ts';
+import { minesWinningCount } from './mines-law.ts';
 import type { DeployedGameRules } from './deployed-casino-rules.ts';
 import { decimalOf, isUnreadable, numberParam, type DeployedRule, type Unreadable } from './deployed-rule.ts';
 
@@ -54,19 +53,6 @@ export function shuffledCells(digest: Buffer): number[] {
   return cells;
 }
 
-/** After swapping positions i and j and fixing i: where the revealed values sit among 0 … i − 1. */
-function afterStep(mask: number, i: number, j: number): number {
-  const redAtI = (mask >> i) & 1;
-  const cleared = mask & ~(1 << i) & ~(1 << j);
-  return j === i || redAtI === 0 ? cleared : cleared | (1 << j);
-}
-
-const popCount = (mask: number): number => {
-  let count = 0;
-  for (let rest = mask; rest !== 0; rest &= rest - 1) count += 1;
-  return count;
-};
-
 function binomialNumber(n: number, k: number): number {
   let value = 1;
   for (let index = 0; index < k; index += 1) value = (value * (n - index)) / (index + 1);
@@ -87,33 +73,6 @@ export function minesLawWork({ mines, reveals }: MinesParams): number {
     work += masks * (i + 1) * BYTE_VALUES;
   }
   return work;
-}
-
-/** Counts of winning byte sequences, of 256^(26 − mines). */
-function winningCount({ mines, reveals }: MinesParams): bigint {
-  // State: revealed-value positions (bit mask) × (256 · previous byte) mod (i + 1).
-  let states = new Map<number, bigint>();
-  for (let byte = 0; byte < BYTE_VALUES; byte += 1) {
-    const key = ((1 << reveals) - 1) * 32 + ((BYTE_VALUES * byte) % CELLS);
-    states.set(key, (states.get(key) ?? 0n) + 1n);
-  }
-  for (let i = CELLS - 1; i >= mines; i -= 1) {
-    const next = new Map<number, bigint>();
-    for (const [key, count] of states) {
-      const mask = Math.floor(key / 32);
-      const residue = key % 32;
-      for (let byte = 0; byte < BYTE_VALUES; byte += 1) {
-        const after = afterStep(mask, i, (residue + byte) % (i + 1));
-        if (popCount(after) > i - mines) continue; // cannot leave positions 0 … mines − 1 in time: a loss
-        const nextKey = after * 32 + (i > mines ? (BYTE_VALUES * byte) % i : 0);
-        next.set(nextKey, (next.get(nextKey) ?? 0n) + count);
-      }
-    }
-    states = next;
-  }
-  let won = 0n;
-  for (const [key, count] of states) if (Math.floor(key / 32) === 0) won += count;
-  return won;
 }
 
 export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedRule => ({
@@ -154,7 +113,7 @@ export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedR
     const parsed = readMines(params);
     if (isUnreadable(parsed)) return null;
     if (minesLawWork(parsed) > MINES_LAW_WORK_MAX) return null;
-    const won = winningCount(parsed);
+    const won = minesWinningCount(parsed);
     const total = BigInt(BYTE_VALUES) ** BigInt(CELLS + 1 - parsed.mines);
     const chances: Chance[] = [];
     if (won > 0n) chances.push([ratio(won, total), decimalOf(minesPayout(parsed, edgeFactor))]);

@@ -43,17 +43,26 @@ const MASK_SIGN = Int8Array.from({ length: MASKS }, (_, mask) => (popcount(mask)
 /** Draws for the discarded cards: C(47, discards). */
 const DRAW_COUNTS = [0, 1, 2, 3, 4, 5].map((discards) => binomial(47, discards));
 
-/** The indexes of the 32 subsets of five sorted cards, by mask over their positions. */
+/** Per non-empty mask: its highest slot, which holds position `size` (the mask's size) in the subset. */
+const MASK_HIGH_SLOT = Int8Array.from({ length: MASKS }, (_, mask) => 31 - Math.clz32(mask));
+/** Per non-empty mask: the offset of its size less the offset of the size below. */
+const MASK_OFFSET_STEP = Float64Array.from({ length: MASKS }, (_, mask) =>
+  mask === 0 ? 0 : (SUBSET_OFFSETS[MASK_SIZE[mask] ?? 0] ?? 0) - (SUBSET_OFFSETS[(MASK_SIZE[mask] ?? 0) - 1] ?? 0),
+);
+
+/**
+ * The indexes of the 32 subsets of five sorted cards, by mask over their positions. A mask's
+ * index is its parent's (the mask without its highest slot) plus that card's colex term at
+ * position `size` and the step between the two sizes' offsets: one sum per mask, not five.
+ */
 export function subsetIndexes(sorted: ArrayLike<number>, out: Int32Array): void {
-  for (let mask = 0; mask < MASKS; mask++) {
-    let index = SUBSET_OFFSETS[MASK_SIZE[mask] ?? 0] ?? 0;
-    let position = 0;
-    for (let slot = 0; slot < HAND_SIZE; slot++) {
-      if ((mask & (1 << slot)) === 0) continue;
-      position++;
-      index += BINOMIAL[(sorted[slot] ?? 0) * 6 + position] ?? 0;
-    }
-    out[mask] = index;
+  out[0] = SUBSET_OFFSETS[0] ?? 0;
+  for (let mask = 1; mask < MASKS; mask++) {
+    const high = MASK_HIGH_SLOT[mask] ?? 0;
+    out[mask] =
+      (out[mask ^ (1 << high)] ?? 0) +
+      (MASK_OFFSET_STEP[mask] ?? 0) +
+      (BINOMIAL[(sorted[high] ?? 0) * 6 + (MASK_SIZE[mask] ?? 0)] ?? 0);
   }
 }
 
@@ -109,13 +118,26 @@ export function classCounts(): Int32Array {
   return table;
 }
 
-/** The optimal hold mask over five SORTED cards whose subset indexes are given. */
+/** Scratch for `bestHoldMask`: the 32 holds' pay totals of one hand (one hand at a time, no await). */
+const holdTotals = new Float64Array(MASKS);
+
+/**
+ * The optimal hold mask over five SORTED cards whose subset indexes are given. Every hold's total
+ * (`holdPayTotal`) at once: the alternating sums over supersets are a Möbius transform over the five
+ * slots, 5 × 16 subtractions from the 32 subsets' pay sums instead of 243 look-ups (the same integers).
+ */
 function bestHoldMask(indexes: Int32Array, pay: Float64Array): number {
+  for (let mask = 0; mask < MASKS; mask++) holdTotals[mask] = pay[indexes[mask] ?? 0] ?? 0;
+  for (let slot = 0; slot < HAND_SIZE; slot++) {
+    const bit = 1 << slot;
+    for (let mask = 0; mask < MASKS; mask++)
+      if ((mask & bit) === 0) holdTotals[mask] = (holdTotals[mask] ?? 0) - (holdTotals[mask | bit] ?? 0);
+  }
   let bestMask = 0;
   let bestTotal = -1;
   let bestDraws = 1;
   for (let hold = 0; hold < MASKS; hold++) {
-    const total = holdPayTotal(indexes, hold, pay);
+    const total = holdTotals[hold] ?? 0;
     const draws = DRAW_COUNTS[HAND_SIZE - (MASK_SIZE[hold] ?? 0)] ?? 1;
     if (total * bestDraws > bestTotal * draws) {
       bestMask = hold;

@@ -11,6 +11,7 @@ import { cardCodes, type Card } from '../../../../src/services/casino/games/card
 import type { Chance } from '../../../../src/services/casino/games/game.ts';
 import { OPTIMAL_PARAMS, deal, holdPositions, videoPoker } from '../../../../src/services/casino/games/video-poker.ts';
 import {
+  classCounts,
   enumerateOptimalPlay,
   holdExpectedReturn,
   holdLaw,
@@ -21,6 +22,7 @@ import {
   PAY_TABLE,
   classifyCards,
   classifyHand,
+  lawFromClassChances,
 } from '../../../../src/services/casino/games/video-poker-hand.ts';
 import { lawOfHeldCards, optimalLaw } from '../../../../src/services/casino/games/video-poker-laws.ts';
 import { cards } from './card-support.ts';
@@ -103,6 +105,12 @@ describe('video poker hands', () => {
       `50:${ratioText(ratio(36, 2598960))}`,
       `800:${ratioText(ratio(4, 2598960))}`,
     ]);
+    // The law of holding nothing is counted, not enumerated: the classification of every hand agrees
+    // (the empty subset's row of the analysis table counts all 2,598,960 hands by class).
+    const classified = classCounts().subarray(0, HAND_CLASSES.length);
+    expect(lawOf(lawOfHeldCards([]))).toEqual(
+      lawOf(lawFromClassChances([...classified].map((count) => ratio(count, 2598960)))),
+    );
   });
 });
 
