@@ -19,7 +19,8 @@
  * Limits: at most `queueMax` requests wait (`later`/`shared`, bounded); one more is refused with
  * LockBusy (503 + Retry-After at the edge, as the load shedder answers). Internal waiters (the timer
  * pump, a clock move's next slice) are bounded by their own nature (one each) and never refused.
- * A single step is not split: one huge typed array (a casino journal's buffer) is copied whole.
+ * A step is small whatever the state: a buffer (a casino journal's) is copied a piece per step, and
+ * the copy's memo never rehashes more than a shard (src/platform/identity-memo.ts).
  * GET /_afp/state shows the lock (`lock`): held, waiting, refused, jobs, slices and the longest
  * slice in wall and CPU ms (loop-block.ts: on a loaded machine the wall time counts waits for a core).
  * Non-goals: priorities, fairness between clients, cancelling a job.
