@@ -22,7 +22,8 @@
  * A step is small whatever the state: a buffer (a casino journal's) is copied a piece per step, and
  * the copy's memo never rehashes more than a shard (src/platform/identity-memo.ts).
  * GET /_afp/state shows the lock (`lock`): held, waiting, refused, jobs, slices and the longest
- * slice in wall and CPU ms (loop-block.ts: on a loaded machine the wall time counts waits for a core).
+ * slice in wall and CPU ms (loop-block.ts: on a loaded machine the wall time counts waits for a core),
+ * since start and for the last job started (`last_job_*`).
  * Non-goals: priorities, fairness between clients, cancelling a job.
  */
 import { startBlock, type BlockTime } from './loop-block.ts';
@@ -81,6 +82,10 @@ export class PlatformLock {
   private longestSliceCpuMs = 0;
   private refused = 0;
   private waitingMax = 0;
+  /** The same figures for the last job started (the bench's travel part reads them per admin call). */
+  private lastJobSlices = 0;
+  private lastJobLongestSliceMs = 0;
+  private lastJobLongestSliceCpuMs = 0;
 
   constructor(options: { queueMax?: number; sliceMs?: number } = {}) {
     this.queueMax = options.queueMax ?? LOCK_QUEUE_MAX;
@@ -155,6 +160,9 @@ export class PlatformLock {
       slices: this.slices,
       longest_slice_ms: Math.round(this.longestSliceMs * 10) / 10,
       longest_slice_cpu_ms: Math.round(this.longestSliceCpuMs * 10) / 10,
+      last_job_slices: this.lastJobSlices,
+      last_job_longest_slice_ms: Math.round(this.lastJobLongestSliceMs * 10) / 10,
+      last_job_longest_slice_cpu_ms: Math.round(this.lastJobLongestSliceCpuMs * 10) / 10,
     };
   }
 
@@ -177,6 +185,9 @@ export class PlatformLock {
   private startJob<T>(make: () => SlicedJob<T>, settled: PromiseWithResolvers<T>): void {
     this.jobRunning = true;
     this.jobs++;
+    this.lastJobSlices = 0;
+    this.lastJobLongestSliceMs = 0;
+    this.lastJobLongestSliceCpuMs = 0;
     let job: SlicedJob<T>;
     try {
       job = make();
@@ -214,6 +225,9 @@ export class PlatformLock {
     this.slices++;
     this.longestSliceMs = Math.max(this.longestSliceMs, time.wallMs);
     this.longestSliceCpuMs = Math.max(this.longestSliceCpuMs, time.cpuMs);
+    this.lastJobSlices++;
+    this.lastJobLongestSliceMs = Math.max(this.lastJobLongestSliceMs, time.wallMs);
+    this.lastJobLongestSliceCpuMs = Math.max(this.lastJobLongestSliceCpuMs, time.cpuMs);
   }
 
   private endJob(): void {
