@@ -19,6 +19,7 @@
  * loaded machine's wall time cannot carry a bound), with the wall figures, the /health waits among
  * them, shown beside it.
  */
+import { request } from 'node:http';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../src/http/trusted-proxies.ts';
 import { copyToEnd } from '../src/platform/graph-copy.ts';
@@ -113,7 +114,7 @@ export async function travelPart(options: {
     const rounded = oneShotMs(handle);
     await measure('reset', 'end', '');
     const oneShot: Record<CallName, BlockTime> = { ...rounded, reset: oneShotReset(handle) };
-    const lock = (await (await fetch(`${api}/_afp/state`)).json()) as { lock: Record<string, number> };
+    const lock = (await adminCall(api, 'GET', '/_afp/state')).body as { lock: Record<string, number> };
     const century = await centuryOf(options.log);
     return {
       agents: options.agents,
@@ -189,7 +190,7 @@ export function registerAgents(handle: ServeHandle, agents: number, prefix: stri
 
 /** The figures of the lock's last job (GET /_afp/state shows the lock as the request found it, before its own audit). */
 async function lastJobOf(api: string): Promise<{ slices: number; longestSliceMs: number; longestSliceCpuMs: number }> {
-  const lock = ((await (await fetch(`${api}/_afp/state`)).json()) as { lock: Record<string, number> }).lock;
+  const lock = ((await adminCall(api, 'GET', '/_afp/state')).body as { lock: Record<string, number> }).lock;
   return {
     slices: Number(lock['last_job_slices']),
     longestSliceMs: Number(lock['last_job_longest_slice_ms']),
@@ -198,17 +199,50 @@ async function lastJobOf(api: string): Promise<{ slices: number; longestSliceMs:
 }
 
 async function callOf(api: string, name: CallName, snapshotId: string): Promise<Record<string, unknown>> {
-  const response =
+  const { status, body } =
     name === 'digest' || name === 'state'
-      ? await fetch(`${api}/_afp/${name}`)
-      : await fetch(`${api}/_afp/${name}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(name === 'revert' ? { id: snapshotId } : {}),
-        });
-  const body = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200) throw new Error(`travel: ${name} answered ${response.status}: ${JSON.stringify(body)}`);
+      ? await adminCall(api, 'GET', `/_afp/${name}`)
+      : await adminCall(api, 'POST', `/_afp/${name}`, name === 'revert' ? { id: snapshotId } : {});
+  if (status !== 200) throw new Error(`travel: ${name} answered ${status}: ${JSON.stringify(body)}`);
   return body;
+}
+
+/**
+ * One admin call on a connection of its own (closed after it). Why not fetch's pool: on a loaded
+ * machine a call may last longer than the server's 30 s keep-alive, a pooled connection idle that
+ * long is closed by the server, and the next call sent on it failed with ECONNRESET (a POST is not
+ * retried), ending the part.
+ */
+function adminCall(
+  api: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const answered = Promise.withResolvers<{ status: number; body: Record<string, unknown> }>();
+  const sent = request(`${api}${path}`, {
+    method,
+    agent: false,
+    headers:
+      text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+  });
+  sent.on('error', answered.reject);
+  sent.on('response', (response) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('error', answered.reject);
+    response.on('end', () => {
+      try {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        answered.resolve({ status: response.statusCode ?? 0, body: parsed });
+      } catch (error) {
+        answered.reject(error);
+      }
+    });
+  });
+  sent.end(text);
+  return answered.promise;
 }
 
 /** The one-shot copy, restore, digest and ledger audit of the served platform (wall and CPU ms each). The restore gives back the state it holds. */
