@@ -11,13 +11,15 @@
  * PROBE_EVERY_MS (travel-probe.ts, which also notes the longest garbage-collection pause during
  * the call: a /health wait longer than the call's slices is then the runtime's, not the call's).
  * Reported per call: its wall time (worst round), the longest /health wait during it, the probes
- * answered during it and the longest GC pause; beside it, the same work done in one go on the same
+ * answered during it, the longest GC pause and its job's longest slice in CPU and wall ms (the lock's
+ * `last_job_*`, read after the call: CPU time is what a busy machine distorts least); beside it, the same work done in one go on the same
  * platform (the one-shot copy, restore, digest, ledger audit and reset: how long /health waited
  * before the slices); and the lock's longest slice in wall and CPU ms. The verdict is on the CPU
  * time of the longest slice (the longest the loop was held by a job: loop-block.ts says why a
  * loaded machine's wall time cannot carry a bound), with the wall figures, the /health waits among
  * them, shown beside it.
  */
+import { request } from 'node:http';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../src/http/trusted-proxies.ts';
 import { copyToEnd } from '../src/platform/graph-copy.ts';
@@ -50,6 +52,9 @@ export interface TravelCall {
   /** The longest garbage-collection pause while the call was in flight, over every round (ms), and its kind. */
   readonly gcPauseMsMax: number;
   readonly gcPauseKind: GcKind | null;
+  /** The call's job's longest slice over every round, in CPU and wall ms (the lock's `last_job_*`, read after the call). */
+  readonly longestSliceCpuMs: number;
+  readonly longestSliceMs: number;
   /** The same work in one go on the same platform (ms): what /health waited for before the slices... */
   readonly oneShotMs: number;
   /** ...and its CPU time (ms, loop-block.ts): the block itself, whatever else the machine runs. */
@@ -81,8 +86,11 @@ export async function travelPart(options: {
       const measured = await probed(api, async () => {
         answered = String((await callOf(api, name, snapshotId))['id']);
       });
+      const job = await lastJobOf(api);
       const before = worst.get(name);
       worst.set(name, {
+        longestSliceCpuMs: Math.max(before?.longestSliceCpuMs ?? 0, job.longestSliceCpuMs),
+        longestSliceMs: Math.max(before?.longestSliceMs ?? 0, job.longestSliceMs),
         wallMs: Math.max(before?.wallMs ?? 0, measured.wallMs),
         healthWaitMsMax: Math.max(before?.healthWaitMsMax ?? 0, measured.healthWaitMsMax),
         probes: before === undefined || measured.wallMs >= before.wallMs ? measured.probes : before.probes,
@@ -91,7 +99,7 @@ export async function travelPart(options: {
           : { gcPauseMsMax: measured.gcPauseMsMax, gcPauseKind: measured.gcPauseKind }),
       });
       options.log(
-        `travel ${label}: ${name} ${measured.wallMs.toFixed(0)} ms, longest /health wait ${measured.healthWaitMsMax.toFixed(1)} ms (${measured.probes} probes), longest GC pause ${measured.gcPauseMsMax.toFixed(1)} ms (${measured.gcPauseKind ?? 'none'})`,
+        `travel ${label}: ${name} ${measured.wallMs.toFixed(0)} ms, longest /health wait ${measured.healthWaitMsMax.toFixed(1)} ms (${measured.probes} probes), longest GC pause ${measured.gcPauseMsMax.toFixed(1)} ms (${measured.gcPauseKind ?? 'none'}), longest slice cpu ${job.longestSliceCpuMs.toFixed(1)} ms (wall ${job.longestSliceMs.toFixed(1)} ms, ${job.slices} slices)`,
       );
       return answered;
     };
@@ -106,7 +114,7 @@ export async function travelPart(options: {
     const rounded = oneShotMs(handle);
     await measure('reset', 'end', '');
     const oneShot: Record<CallName, BlockTime> = { ...rounded, reset: oneShotReset(handle) };
-    const lock = (await (await fetch(`${api}/_afp/state`)).json()) as { lock: Record<string, number> };
+    const lock = (await adminCall(api, 'GET', '/_afp/state')).body as { lock: Record<string, number> };
     const century = await centuryOf(options.log);
     return {
       agents: options.agents,
@@ -180,18 +188,61 @@ export function registerAgents(handle: ServeHandle, agents: number, prefix: stri
   return performance.now() - startedMs;
 }
 
+/** The figures of the lock's last job (GET /_afp/state shows the lock as the request found it, before its own audit). */
+async function lastJobOf(api: string): Promise<{ slices: number; longestSliceMs: number; longestSliceCpuMs: number }> {
+  const lock = ((await adminCall(api, 'GET', '/_afp/state')).body as { lock: Record<string, number> }).lock;
+  return {
+    slices: Number(lock['last_job_slices']),
+    longestSliceMs: Number(lock['last_job_longest_slice_ms']),
+    longestSliceCpuMs: Number(lock['last_job_longest_slice_cpu_ms']),
+  };
+}
+
 async function callOf(api: string, name: CallName, snapshotId: string): Promise<Record<string, unknown>> {
-  const response =
+  const { status, body } =
     name === 'digest' || name === 'state'
-      ? await fetch(`${api}/_afp/${name}`)
-      : await fetch(`${api}/_afp/${name}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(name === 'revert' ? { id: snapshotId } : {}),
-        });
-  const body = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200) throw new Error(`travel: ${name} answered ${response.status}: ${JSON.stringify(body)}`);
+      ? await adminCall(api, 'GET', `/_afp/${name}`)
+      : await adminCall(api, 'POST', `/_afp/${name}`, name === 'revert' ? { id: snapshotId } : {});
+  if (status !== 200) throw new Error(`travel: ${name} answered ${status}: ${JSON.stringify(body)}`);
   return body;
+}
+
+/**
+ * One admin call on a connection of its own (closed after it). Why not fetch's pool: on a loaded
+ * machine a call may last longer than the server's 30 s keep-alive, a pooled connection idle that
+ * long is closed by the server, and the next call sent on it failed with ECONNRESET (a POST is not
+ * retried), ending the part.
+ */
+function adminCall(
+  api: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const answered = Promise.withResolvers<{ status: number; body: Record<string, unknown> }>();
+  const sent = request(`${api}${path}`, {
+    method,
+    agent: false,
+    headers:
+      text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+  });
+  sent.on('error', answered.reject);
+  sent.on('response', (response) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('error', answered.reject);
+    response.on('end', () => {
+      try {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        answered.resolve({ status: response.statusCode ?? 0, body: parsed });
+      } catch (error) {
+        answered.reject(error);
+      }
+    });
+  });
+  sent.end(text);
+  return answered.promise;
 }
 
 /** The one-shot copy, restore, digest and ledger audit of the served platform (wall and CPU ms each). The restore gives back the state it holds. */
@@ -227,7 +278,7 @@ export function travelLines(result: TravelBenchResult): string[] {
     `time travel (afp serve, ${result.agents} agents registered in ${fixed(result.buildMs, 0)} ms; ${result.rounds} rounds, then a reset; GET /health every ${PROBE_EVERY_MS} ms)`,
     ...result.calls.map(
       (call) =>
-        `  ${call.name.padEnd(8)} ${fixed(call.wallMs, 0).padStart(6)} ms in slices, longest /health wait ${fixed(call.healthWaitMsMax, 1).padStart(6)} ms (${call.probes} probes; longest GC pause ${fixed(call.gcPauseMsMax, 1)} ms, ${call.gcPauseKind ?? 'none'}); in one go ${fixed(call.oneShotMs, 0).padStart(6)} ms (cpu ${fixed(call.oneShotCpuMs, 0)} ms)`,
+        `  ${call.name.padEnd(8)} ${fixed(call.wallMs, 0).padStart(6)} ms in slices, longest /health wait ${fixed(call.healthWaitMsMax, 1).padStart(6)} ms (${call.probes} probes; longest GC pause ${fixed(call.gcPauseMsMax, 1)} ms, ${call.gcPauseKind ?? 'none'}; longest slice cpu ${fixed(call.longestSliceCpuMs, 1)} ms, wall ${fixed(call.longestSliceMs, 1)} ms); in one go ${fixed(call.oneShotMs, 0).padStart(6)} ms (cpu ${fixed(call.oneShotCpuMs, 0)} ms)`,
     ),
     `  longest /health wait during ${result.calls.map((call) => call.name).join(', ')} ${fixed(Math.max(...result.calls.map((call) => call.healthWaitMsMax)), 1)} ms (wall)`,
     centuryLine(result.century),

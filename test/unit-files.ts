@@ -80,6 +80,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/load/thresholds.test.ts',
   'test/platform/graph-copy-sliced.test.ts',
   'test/platform/graph-copy.test.ts',
+  'test/platform/identity-memo.test.ts',
   'test/platform/platform-auth.test.ts',
   'test/platform/rate-limiter.test.ts',
   'test/platform/trading-domains-caps.test.ts',

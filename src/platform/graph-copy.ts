@@ -24,6 +24,7 @@
  * Non-goals: serialization to bytes (src/platform/state-codec.ts), copying functions.
  */
 import { Rng } from '../core/rng.ts';
+import { IdentityMemo } from './identity-memo.ts';
 import { Refused, refusedText } from './object-path.ts';
 import { TYPED_ARRAY_KINDS } from './typed-array-kinds.ts';
 
@@ -41,14 +42,18 @@ export interface GraphCopyOptions {
  */
 const TYPED_ARRAY_PROTOTYPES: ReadonlySet<unknown> = new Set(TYPED_ARRAY_KINDS.map((kind) => kind.prototype));
 
+/** Bytes of a buffer copied per unit of a step: a unit is about one value's copy (~0.1 µs), as 256 bytes are. */
+const BYTES_PER_UNIT = 256;
+
 export class GraphCopyError extends Error {}
 
 /**
  * A copy made a bounded piece at a time (afp serve's snapshot and revert run it in slices, the
- * event loop free between them): `step(units)` copies about `units` values (a typed array's buffer
- * counts as one) and says whether it is done; `result()` is the copy once it is. The source must not
- * change between steps (afp serve holds its platform lock, src/server/platform-lock.ts). Steps do
- * the very work of the one-shot copy in the very same order, so the result is the same copy.
+ * event loop free between them): `step(units)` copies about `units` values (BYTES_PER_UNIT bytes of
+ * a buffer count as one: a casino journal's buffer spans steps) and says whether it is done;
+ * `result()` is the copy once it is. The source must not change between steps (afp serve holds its
+ * platform lock, src/server/platform-lock.ts). Steps do the very work of the one-shot copy in the
+ * very same order, so the result is the same copy.
  */
 export interface SlicedCopy<T> {
   step(units: number): boolean;
@@ -111,7 +116,8 @@ export function copyGraphIntoSliced(
           .filter((key) => typeof key !== 'string' || options.skip?.has(key) !== true)
           .map((key) => {
             const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
-            return [key, { ...descriptor, value: copier.copy(descriptor.value) }];
+            descriptor.value = copier.copy(descriptor.value);
+            return [key, descriptor];
           });
         if (!copier.fillSome(units)) return false;
         for (const [key, descriptor] of pending) Reflect.defineProperty(target, key, descriptor);
@@ -133,7 +139,7 @@ function assertDone(copier: GraphCopier, started: boolean): void {
 }
 
 class GraphCopier {
-  private readonly memo = new Map<unknown, unknown>();
+  private readonly memo = new IdentityMemo<unknown>();
   private readonly shared: ReadonlySet<unknown>;
   /** Source containers whose copies are made but not yet filled. */
   private readonly unfilled: object[] = [];
@@ -221,9 +227,12 @@ class GraphCopier {
     return copy;
   }
 
+  /** A buffer's copy is made empty now, its bytes filled later, BYTES_PER_UNIT to a unit (a journal spans steps). */
   private copyBuffer(source: ArrayBuffer): ArrayBuffer {
     const known = this.memo.get(source);
-    return known === undefined ? this.remember(source, source.slice(0)) : (known as ArrayBuffer);
+    if (known !== undefined) return known as ArrayBuffer;
+    this.unfilled.push(source);
+    return this.remember(source, new ArrayBuffer(source.byteLength));
   }
 
   private copyView(source: Uint8Array): Uint8Array {
@@ -238,6 +247,7 @@ class GraphCopier {
   private fillPiece(filling: Filling, units: number): number {
     let used = 0;
     const { source } = filling;
+    if (filling.kind === 'bytes') return this.fillBytes(filling, units);
     if (filling.kind === 'array') {
       const array = filling.copy;
       const from = filling.next;
@@ -264,7 +274,10 @@ class GraphCopier {
         const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
         if (descriptor.get !== undefined || descriptor.set !== undefined)
           throw new Refused(source, `an accessor property '${String(key)}'`);
-        Reflect.defineProperty(copy, key, { ...descriptor, value: this.copy(descriptor.value) });
+        // The descriptor is a fresh object of ours: its value is replaced in place (a spread copy
+        // was one more object of garbage per property copied).
+        descriptor.value = this.copy(descriptor.value);
+        Reflect.defineProperty(copy, key, descriptor);
       }
       if (filling.next < keys.length) return used;
       if (Object.isFrozen(source)) Object.freeze(copy);
@@ -273,10 +286,21 @@ class GraphCopier {
     this.filling = null;
     return Math.max(1, used);
   }
+
+  /** Copies up to `units` × BYTES_PER_UNIT bytes of a buffer; ends it when all are copied. Returns the units used. */
+  private fillBytes(filling: Filling & { kind: 'bytes' }, units: number): number {
+    const from = filling.next;
+    const to = Math.min(filling.source.byteLength, from + units * BYTES_PER_UNIT);
+    new Uint8Array(filling.copy, from, to - from).set(new Uint8Array(filling.source, from, to - from));
+    filling.next = to;
+    if (to === filling.source.byteLength) this.filling = null;
+    return Math.max(1, Math.ceil((to - from) / BYTES_PER_UNIT));
+  }
 }
 
 /** A container being filled, and how far. */
 type Filling =
+  | { readonly kind: 'bytes'; readonly source: ArrayBuffer; readonly copy: ArrayBuffer; next: number }
   | { readonly kind: 'array'; readonly source: object; readonly copy: unknown[]; next: number }
   | {
       readonly kind: 'map';
@@ -294,6 +318,7 @@ type Filling =
     };
 
 function startFilling(source: object, copy: unknown): Filling {
+  if (source instanceof ArrayBuffer) return { kind: 'bytes', source, copy: copy as ArrayBuffer, next: 0 };
   if (Array.isArray(source)) return { kind: 'array', source, copy: copy as unknown[], next: 0 };
   if (source instanceof Map)
     return { kind: 'map', source, copy: copy as Map<unknown, unknown>, entries: source.entries() };

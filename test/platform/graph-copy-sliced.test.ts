@@ -131,4 +131,27 @@ describe('sliced copies and digest', () => {
     expect(target['kept']).toBe(true);
     expect((target['list'] as unknown[]).length).toBe(100);
   });
+
+  test('a large buffer (a casino journal) is copied a piece per step, its views kept over one copy', () => {
+    const buffer = new ArrayBuffer(4 << 20);
+    const cells = new Float64Array(buffer);
+    const amounts = new BigInt64Array(buffer, 8, 16);
+    for (let index = 0; index < cells.length; index += 997) cells[index] = index / 7;
+    amounts[3] = -12_345_678_901n;
+    const source = { cells, amounts, bytes: new Uint8Array(buffer, 100, 50) };
+    const whole = copyToEnd(copyGraphSliced(source));
+    const inPieces = copyGraphSliced(source);
+    // 2,048 units of 256 bytes each: the 4 MiB buffer spans 8 steps at least.
+    expect(stepAll(inPieces, 2_048)).toBeGreaterThanOrEqual(8);
+    for (const copy of [whole, inPieces.result()]) {
+      expect(copy.cells.buffer).not.toBe(buffer);
+      expect(copy.amounts.buffer).toBe(copy.cells.buffer);
+      expect(copy.bytes.buffer).toBe(copy.cells.buffer);
+      expect(new Uint8Array(copy.cells.buffer)).toEqual(new Uint8Array(buffer));
+      expect(copy.amounts[3]).toBe(-12_345_678_901n);
+      expect([copy.bytes.byteOffset, copy.bytes.length]).toEqual([100, 50]);
+    }
+    cells[0] = 1;
+    expect(whole.cells[0]).toBe(0);
+  });
 });

@@ -48,6 +48,12 @@ describe('PlatformLock', () => {
     expect(ticks.some((length) => length > 1 && length < 5)).toBe(true); // the loop turned mid-job
     expect(lock.free).toBe(true);
     expect(lock.view()).toMatchObject({ held: false, waiting: 0, jobs: 1, slices: 4, waiting_max: 2 });
+    // The last job's own figures: a second job of two slices counts only its own.
+    expect(await lock.job(() => countingJob(log, 'next', 2))).toBe('next');
+    const view = lock.view();
+    expect(view).toMatchObject({ jobs: 2, slices: 6, last_job_slices: 2 });
+    expect(Number(view['last_job_longest_slice_cpu_ms'])).toBeLessThanOrEqual(Number(view['longest_slice_cpu_ms']));
+    expect(Number(view['last_job_longest_slice_ms'])).toBeGreaterThanOrEqual(3);
   });
 
   test('a job started inside a turn runs before the turns behind it', async () => {

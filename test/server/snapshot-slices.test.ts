@@ -92,6 +92,26 @@ describe('sliced admin jobs under the platform lock', () => {
     expect(Number(lock['waiting_max'])).toBeGreaterThanOrEqual(4);
   });
 
+  test('during a revert /health answers between its slices, and the revert gives back the snapshot exactly', async () => {
+    const { api } = await served(1);
+    expect((await post(api, '/_afp/snapshot', {})).status).toBe(200);
+    const atSnapshot = await digestOf(api);
+    expect((await post(api, '/register', { agent_id: 'after' }, '10.9.0.1')).status).toBe(201);
+    const slicesBefore = Number((await lockOf(api))['slices']);
+    let reverted = false;
+    const revert = post(api, '/_afp/revert', { id: 'snap_1' }).finally(() => (reverted = true));
+    expect(await until(api, (lock) => lock['held'] === true)).toBe(true);
+    const health = await call(`${api}/health`);
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok' } });
+    // /health was answered while the copy held the platform (the revert not yet answered), between two
+    // of its slices; the copy of a few thousand agents took many 1 ms slices, each one a turn of the loop.
+    expect(reverted).toBe(false);
+    expect((await revert).status).toBe(200);
+    expect(Number((await lockOf(api))['slices']) - slicesBefore).toBeGreaterThan(10);
+    expect(await digestOf(api)).toBe(atSnapshot);
+    expect(await agentsOf(api)).toBe(AGENTS);
+  });
+
   test('a request sent during a revert sees the reverted state; a full queue answers 503 with Retry-After and changes nothing', async () => {
     const { api } = await served(0, 2);
     expect((await post(api, '/_afp/snapshot', {})).status).toBe(200);
