@@ -314,7 +314,7 @@ function mountUrlsOf(target: Target): MountUrls {
   return urls;
 }
 
-/** The fetch failure itself, without the transport's "METHOD URL failed:" prefix (the caller names the request). */
+/** The transport failure itself (a socket error, a timeout), without the transport's "METHOD URL failed:" prefix (the caller names the request). */
 function unreachableMessage(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   return error.cause instanceof Error ? error.cause.message : error.message;
