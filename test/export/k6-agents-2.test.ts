@@ -10,7 +10,7 @@ import { compareWithAfpLoad, k6Kit, scenariosOf } from './k6-agents-kit.ts';
 const kit = k6Kit();
 
 describe('shipped scenarios on the real k6, with the traffic afp load sends (part 3 of 3)', () => {
-  test.each(scenariosOf(2))('%s: passes k6 inspect; per-endpoint counts match afp load within ±10%%', (name) =>
+  test.each(scenariosOf(2))('%s: passes k6 inspect; per-endpoint counts match afp load within ±10 percent', (name) =>
     compareWithAfpLoad(kit, name),
   );
 });

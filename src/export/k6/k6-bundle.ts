@@ -73,6 +73,10 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
                 ? { path: shim('curve-random') }
                 : undefined,
             );
+            // the client's node:http sender: k6 sends through k6/http (shims/http-connections.ts).
+            pluginBuild.onResolve({ filter: /\/http-connections\.[jt]s$/ }, (resolved) =>
+              /client\/http-transport\.[jt]s$/.test(resolved.importer) ? { path: shim('http-connections') } : undefined,
+            );
             // endpoint-name.ts's Router over the route rows' names only (shims/route-rows.ts).
             pluginBuild.onResolve({ filter: /\/http\/routes\/index\.[jt]s$/ }, (resolved) =>
               /replay\/endpoint-name\.[jt]s$/.test(resolved.importer) ? { path: shim('route-rows') } : undefined,
