@@ -5,8 +5,9 @@
  * (a probe of an unknown path) is named `<mount> <METHOD> <path>` with identifier-like
  * segments replaced by `:id`, so one unknown endpoint is one line of the report, not one per id.
  * Names are remembered by mount, method and path (a load run names every request it sends, most
- * of them to a few paths): at most NAMES_CACHED_MAX, forgotten all at once when full.
+ * of them to a few paths): at most NAMES_CACHED_MAX, the oldest forgotten first (core/bounded-memo.ts).
  */
+import { BoundedMemo } from '../core/bounded-memo.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
@@ -16,7 +17,7 @@ import type { RecordedRequest } from './record-format.ts';
 export const NAMES_CACHED_MAX = 10_000;
 
 let router: Router | null = null;
-const cached = new Map<string, string>();
+const cached = new BoundedMemo<string, string>(NAMES_CACHED_MAX);
 
 /** What naming reads of a request: a recorded one and a transport request both have it. */
 export type NamedRequest = Pick<RecordedRequest, 'mount' | 'method' | 'path'>;
@@ -24,13 +25,7 @@ export type NamedRequest = Pick<RecordedRequest, 'mount' | 'method' | 'path'>;
 export function endpointName(request: NamedRequest): string {
   // Mounts and methods hold no space (an HTTP method is a token): the key is unambiguous.
   const key = `${request.mount} ${request.method} ${request.path}`;
-  let name = cached.get(key);
-  if (name === undefined) {
-    name = nameOf(request);
-    if (cached.size >= NAMES_CACHED_MAX) cached.clear();
-    cached.set(key, name);
-  }
-  return name;
+  return cached.get(key, () => nameOf(request));
 }
 
 function nameOf(request: NamedRequest): string {

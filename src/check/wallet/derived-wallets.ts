@@ -11,18 +11,13 @@
  * run; the check prints none of them.
  */
 import { createHash } from 'node:crypto';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 import { deriveWallet, type DerivedWallet } from '../../services/wallet/keys/wallet-keys.ts';
 
 export const DERIVED_WALLETS_MAX = 32;
 
-const derived = new Map<string, DerivedWallet>();
+const derived = new BoundedMemo<string, DerivedWallet>(DERIVED_WALLETS_MAX);
 
 export function derivedWallet(mnemonic: string): DerivedWallet {
-  const key = createHash('sha256').update(mnemonic).digest('hex');
-  const known = derived.get(key);
-  if (known !== undefined) return known;
-  const wallet = deriveWallet(mnemonic);
-  if (derived.size >= DERIVED_WALLETS_MAX) derived.delete(derived.keys().next().value as string);
-  derived.set(key, wallet);
-  return wallet;
+  return derived.get(createHash('sha256').update(mnemonic).digest('hex'), () => deriveWallet(mnemonic));
 }

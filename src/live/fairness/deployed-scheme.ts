@@ -20,6 +20,7 @@
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
  */
 import { createHash } from 'node:crypto';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 import type { JsonObject, JsonValue } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import { isZero, type Ratio } from '../../core/ratio.ts';
@@ -102,15 +103,10 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   };
 }
 
-const laws = new Map<string, readonly Chance[] | null>();
+const laws = new BoundedMemo<string, readonly Chance[] | null>(LAW_CACHE_MAX);
 
 function law(game: string, params: JsonObject): readonly Chance[] | null {
-  const key = `${game} ${JSON.stringify(params)}`;
-  if (laws.has(key)) return laws.get(key) ?? null;
-  const computed = RULES.get(game)?.law(params) ?? null;
-  if (laws.size >= LAW_CACHE_MAX) laws.delete(laws.keys().next().value as string);
-  laws.set(key, computed);
-  return computed;
+  return laws.get(`${game} ${JSON.stringify(params)}`, () => RULES.get(game)?.law(params) ?? null);
 }
 
 /** The documents' variants; video poker's is played deal-then-draw by the auditor's choice of holds (no law: the deployment publishes no strategy). */

@@ -7,6 +7,7 @@
  * `result` holds only the fields the rule determines (outcome fields and parameter echoes); the
  * target's notes, tables and labels that DEPLOYED.md does not fix are never compared.
  */
+import { BoundedMemo } from '../../../core/bounded-memo.ts';
 import { ZERO, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
 import type { Chance } from '../games/game.ts';
@@ -67,7 +68,7 @@ export interface DeployedRule {
 
 /** How many doubles `decimalOf` remembers (payouts, crash points: a law reads up to 10000 of them). */
 const DECIMALS_KEPT_MAX = 20_000;
-const decimals = new Map<number, Ratio>();
+const decimals = new BoundedMemo<number, Ratio>(DECIMALS_KEPT_MAX);
 
 /**
  * A double that prints as a plain decimal ("1.99", "34.825"), as the exact decimal it prints.
@@ -75,12 +76,7 @@ const decimals = new Map<number, Ratio>();
  * parsing it and reducing it by a bigint gcd each time was most of a one-roll law's cost.
  */
 export function decimalOf(value: number): Ratio {
-  const known = decimals.get(value);
-  if (known !== undefined) return known;
-  const decimal = ratioFromDecimal(String(value));
-  if (decimals.size >= DECIMALS_KEPT_MAX) decimals.clear();
-  decimals.set(value, decimal);
-  return decimal;
+  return decimals.get(value, () => ratioFromDecimal(String(value)));
 }
 
 export const isPlainDecimal = (value: number): boolean => /^\d+(\.\d+)?$/.test(String(value));
