@@ -189,8 +189,15 @@ const HOW: Readonly<Record<VariantVerdict['edgeSource'], (verdict: VariantVerdic
   observed: (verdict) =>
     `the exact edge of the payout table observed over ${verdict.restsOnBets} verified bets (the draw mapping held on every one)`,
   empirical: (verdict) =>
-    `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its 99.9% interval`,
+    `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its 99.9% interval${boundText(verdict)}`,
 };
+
+/** The one assumption of an empirical interval: no bet returns more than B times its stake (bounded-mean.ts). */
+function boundText(verdict: VariantVerdict): string {
+  return verdict.returnBound === null
+    ? ''
+    : ` (valid for any law of returns up to ${String(Math.round(verdict.returnBound * 1e4) / 1e4)}× the stake, the top of the published table or of what was paid)`;
+}
 
 function recordEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme: FairnessScheme): void {
   const { variant, verdict } = outcome;
@@ -247,7 +254,7 @@ function recordDocumentsEdge(findings: FindingsCollector, outcome: VariantOutcom
     title: `${variant.variant}: ${rule} ${percent(seen)}${spread}; the documents advertise ${documents.text}${gross ? (range[1] < 0 ? ' (the house loses on it)' : ' (the house keeps half of every stake or more)') : ''}`,
     expected: documents.text,
     seen: percent(seen),
-    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(', outside its 99.9% interval', '')}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
+    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(`, outside its 99.9% interval${boundText(verdict)}`, boundText(verdict))}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
   });
 }
 

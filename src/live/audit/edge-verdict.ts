@@ -7,10 +7,14 @@
  *   - `observed`: the exact edge of the observed payout table (observed-table.ts), stated as the
  *     range [unobserved outcomes at their published payout, unobserved outcomes paying nothing];
  *     decided when the whole range lies on one side of the advertised edge;
- *   - `empirical`: nothing is derived from the published rule: 1 − returns / stakes with its 99%
- *     interval (σ at least the published law's where there is one: heavy tails, edge-statistics.ts),
- *     and a verdict only when a 99.9% interval (z = 3.29) after MIN_EMPIRICAL_BETS bets excludes
- *     the advertised edge; its severity is judged from the interval's end nearest the advertised.
+ *   - `empirical`: nothing is derived from the published rule, not even its spread: 1 − returns /
+ *     stakes with a 99% interval valid for ANY law of returns within [0, B] (audit/bounded-mean.ts;
+ *     B the larger of the published table's top payout and the largest paid), and a verdict only
+ *     when its 99.9% interval after MIN_EMPIRICAL_BETS bets excludes the advertised edge; its
+ *     severity is judged from the interval's end nearest the advertised. A normal interval from
+ *     the sample's spread called a working wheel broken when 40 spins missed its 10× sector.
+ *     Without a published law (deployed video poker) nothing bounds the returns: the sample's
+ *     interval is stated for information and decides nothing.
  * The returns are also held against the stated exact edge (published, or a fully observed table):
  * "differs" beyond a 99.9% interval is a sign of selection, not of a bad hash.
  * Tolerance for "matches the advertised edge": the advertised text's own precision: half a unit
@@ -20,7 +24,17 @@
  */
 import { ratioToNumber } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import { edgeInterval, Z_99, type EdgeInterval, type ReturnTally } from '../../audit/edge-statistics.ts';
+import { boundedEdgeInterval } from '../../audit/bounded-mean.ts';
+import {
+  CONFIDENCE_LEVEL,
+  edgeInterval,
+  edgeTheory,
+  Z_99,
+  type EdgeInterval,
+  type EdgeTheory,
+  type ReturnTally,
+  type TallyData,
+} from '../../audit/edge-statistics.ts';
 import { lawTheory } from './law-theory.ts';
 import type { Severity } from '../finding.ts';
 import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
@@ -51,6 +65,8 @@ export interface VariantVerdict {
   /** Bets the stated edge rests on (bets that followed the mapping; every paid bet when empirical). */
   readonly restsOnBets: number;
   readonly interval: EdgeInterval | null;
+  /** Empirical tier: the bound B on a return per unit staked its interval assumes; null in the other tiers. */
+  readonly returnBound: number | null;
   /** Whether the returns agree with the stated exact edge (or, empirical, with the advertised edge). */
   readonly empirical: 'agrees' | 'differs' | 'too-few-bets';
   /** The observed payout table (observed tier only). */
@@ -147,7 +163,15 @@ function judgeRange(
 export function judgeVariant(input: VerdictInput): VariantVerdict {
   const stated = stateEdge(input);
   const theory = input.law === null ? null : lawTheory(input.law);
-  const interval = input.tally.bets >= 2 ? edgeInterval(input.tally.data(), theory?.sigma ?? 0) : null;
+  const data = input.tally.bets >= 2 ? input.tally.data() : null;
+  const returnBound =
+    stated.source === 'empirical' && data !== null && input.law !== null ? boundOfReturns(input.law, data) : null;
+  const interval =
+    data === null
+      ? null
+      : returnBound !== null
+        ? boundedInterval(data, returnBound)
+        : edgeInterval(data, lawSigma(stated, theory));
   const advertised = input.advertised;
   let rule: VariantVerdict['rule'] = 'unknown';
   let severity: Severity | null = null;
@@ -155,17 +179,17 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
   const reference = stated.source === 'empirical' ? (advertised?.edge ?? null) : stated.exact;
   let empirical: VariantVerdict['empirical'] = 'too-few-bets';
   let range = stated.range;
-  if (
-    interval !== null &&
-    interval.bets >= MIN_EMPIRICAL_BETS &&
-    (reference !== null || stated.source === 'empirical')
-  ) {
-    const halfWidth999 = (interval.halfWidth * Z_999) / Z_99;
-    if (reference !== null) empirical = Math.abs(interval.edge - reference) > halfWidth999 ? 'differs' : 'agrees';
-    if (stated.source === 'empirical' && advertised !== null && empirical === 'differs') {
-      const nearest = interval.edge > advertised.edge ? interval.edge - halfWidth999 : interval.edge + halfWidth999;
-      rule = 'differs';
-      severity = ruleSeverity(nearest, advertised.edge);
+  if (data !== null && interval !== null && interval.bets >= MIN_EMPIRICAL_BETS && reference !== null) {
+    if (returnBound !== null) {
+      const decisive = boundedEdgeInterval(data, returnBound, DECISIVE_CONFIDENCE);
+      empirical = reference < decisive.low || reference > decisive.high ? 'differs' : 'agrees';
+      if (advertised !== null && empirical === 'differs') {
+        rule = 'differs';
+        severity = ruleSeverity(decisive.low > advertised.edge ? decisive.low : decisive.high, advertised.edge);
+      }
+    } else if (stated.source !== 'empirical') {
+      const halfWidth999 = (interval.halfWidth * Z_999) / Z_99;
+      empirical = Math.abs(interval.edge - reference) > halfWidth999 ? 'differs' : 'agrees';
     }
   }
   if (stated.source === 'empirical') range = shownInterval(interval);
@@ -186,8 +210,55 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
     ruleSeverity: severity,
     restsOnBets: stated.restsOn,
     interval,
+    returnBound,
     empirical,
     observed: stated.observed,
+  };
+}
+
+/**
+ * The σ floor of a published or observed interval: the law the bets were seen to follow. A fully
+ * observed table is a law of its own (the published probabilities × the payouts made), and its σ,
+ * not the published one, is the spread of what is paid; with classes unobserved, the published.
+ * Every class, exactly: a keno class of probability near 1e-330 reads 0 as a float.
+ */
+function lawSigma(stated: Stated, theory: EdgeTheory | null): number {
+  const observed = stated.observed;
+  if (stated.source === 'observed' && observed !== null && observed.rows.every((row) => row.paid !== null)) {
+    const law: Chance[] = [];
+    for (const row of observed.rows) if (row.paid !== null) law.push([row.probability, row.paid]);
+    return edgeTheory(law).sigma;
+  }
+  return theory?.sigma ?? 0;
+}
+
+/** The 99.9% level an empirical verdict is decided at (the 99% interval is the one stated). */
+const DECISIVE_CONFIDENCE = 0.999;
+
+/**
+ * B for an empirical variant: the larger of the published table's top payout and the largest
+ * payout the target made (a target paying above its own table is seen doing so, and B grows).
+ * Without a published law nothing bounds the returns: the interval is the sample's, stated for
+ * information, and decides nothing (judgeVariant).
+ */
+function boundOfReturns(law: readonly Chance[], data: TallyData): number {
+  let bound = ratioToNumber(lawTheory(law).topMultiplier);
+  for (const [num, den] of data) bound = Math.max(bound, Number(num) / Number(den));
+  return bound > 0 ? bound : 1;
+}
+
+/** The empirical tier's 99% interval in the shape the reports read (σ: the sample's, for information). */
+function boundedInterval(data: TallyData, bound: number): EdgeInterval {
+  const bounded = boundedEdgeInterval(data, bound, CONFIDENCE_LEVEL);
+  const sampleSigma = edgeInterval(data, 0).sampleSigma;
+  return {
+    bets: bounded.bets,
+    edge: bounded.edge,
+    sampleSigma,
+    sigma: sampleSigma,
+    halfWidth: (bounded.high - bounded.low) / 2,
+    low: bounded.low,
+    high: bounded.high,
   };
 }
 

@@ -47,19 +47,27 @@ function result(variants: VariantOutcome[]): EdgeAuditResult {
 }
 
 const INTERVAL = { bets: 400, edge: 0.0123, sampleSigma: 1, sigma: 1, halfWidth: 0.12, low: -0.1077, high: 0.1323 };
-const PUBLISHED: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = {
+const PUBLISHED: Pick<
+  VariantVerdict,
+  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound'
+> = {
   edgeSource: 'published',
   cause: null,
   statedEdge: 0.01,
   statedRange: [0.01, 0.01],
   observed: null,
+  returnBound: null,
 };
-const EMPIRICAL: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = {
+const EMPIRICAL: Pick<
+  VariantVerdict,
+  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound'
+> = {
   edgeSource: 'empirical',
   cause: 'not-replayed',
   statedEdge: null,
   statedRange: null,
   observed: null,
+  returnBound: 10,
 };
 
 describe('live edges.csv', () => {
