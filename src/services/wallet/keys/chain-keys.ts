@@ -28,7 +28,12 @@ import {
   signDigestRecoverable,
   toUncompressed,
 } from './secp256k1-signature.ts';
-import { decodeSolanaKeypair, isValidSolanaAddress, solanaAddressOfSeed, solanaPublicKey } from './solana-address.ts';
+import {
+  decodeSolanaKeypair,
+  isValidSolanaAddress,
+  solanaAddressOfPublicKey,
+  solanaPublicKey,
+} from './solana-address.ts';
 import { isValidTronAddress, tronAddressOfPublicKey } from './tron-address.ts';
 import type { AddressOutcome, MoneroKeyPair, WalletChain, WalletKey } from './wallet-chain.ts';
 
@@ -111,7 +116,7 @@ const SOLANA_ROW: ChainKeyRow = {
   addressOfKey(key) {
     if (typeof key !== 'string') return { ok: false, reason: 'solana takes one private key, not a view and spend key' };
     const decoded = decodeSolanaKeypair(key.trim());
-    return decoded.ok ? { ok: true, address: solanaAddressOfSeed(decoded.seed) } : decoded;
+    return decoded.ok ? { ok: true, address: solanaAddressOfPublicKey(decoded.publicKey) } : decoded;
   },
   isValidAddress: isValidSolanaAddress,
   sign(key, message) {

@@ -22,7 +22,7 @@ import { isValidMnemonic, mnemonicSeed, normaliseMnemonic } from './mnemonic.ts'
 import { moneroAddress, moneroScalarsOfSeed, publicKeyOfScalar, scalarText } from './monero-keys.ts';
 import { compressedPublicKey, uncompressedPublicKey } from './secp256k1-signature.ts';
 import { slip10Derive } from './slip10-ed25519.ts';
-import { encodeSolanaKeypair, solanaAddressOfSeed } from './solana-address.ts';
+import { solanaKeysOfSeed } from './solana-address.ts';
 import { tronAddressOfPublicKey } from './tron-address.ts';
 import type { SingleKeyChain, WalletChain } from './wallet-chain.ts';
 
@@ -60,7 +60,7 @@ export function deriveWallet(mnemonic: string): DerivedWallet {
   const evmAddress = evmAddressOfPublicKey(uncompressedPublicKey(evmSecret));
   const bitcoinSecret = bip32Secret(root, DERIVATION_PATHS.bitcoin);
   const tronSecret = bip32Secret(root, DERIVATION_PATHS.tron);
-  const solanaSeed = slip10Derive(seed, DERIVATION_PATHS.solana).key;
+  const solana = solanaKeysOfSeed(slip10Derive(seed, DERIVATION_PATHS.solana).key);
   const monero = moneroScalarsOfSeed(seed);
   const publicSpend = publicKeyOfScalar(monero.spend);
   const publicView = publicKeyOfScalar(monero.view);
@@ -70,7 +70,7 @@ export function deriveWallet(mnemonic: string): DerivedWallet {
     addresses: {
       ethereum: evmAddress,
       base: evmAddress,
-      solana: solanaAddressOfSeed(solanaSeed),
+      solana: solana.address,
       bitcoin: p2wpkhAddress(compressedPublicKey(bitcoinSecret)),
       tron: tronAddressOfPublicKey(uncompressedPublicKey(tronSecret)),
       monero: moneroAddress(publicSpend, publicView),
@@ -79,7 +79,7 @@ export function deriveWallet(mnemonic: string): DerivedWallet {
     privateKeys: {
       ethereum: `0x${toHex(evmSecret)}`,
       base: `0x${toHex(evmSecret)}`,
-      solana: encodeSolanaKeypair(solanaSeed),
+      solana: solana.keypair,
       bitcoin: encodeWif(bitcoinSecret),
       tron: toHex(tronSecret),
     },

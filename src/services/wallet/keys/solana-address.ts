@@ -17,24 +17,31 @@ export function solanaAddressOfSeed(seed: Uint8Array): string {
   return base58.encode(ed25519.getPublicKey(seed));
 }
 
-export function encodeSolanaKeypair(seed: Uint8Array): string {
-  const keypair = new Uint8Array(64);
-  keypair.set(seed, 0);
-  keypair.set(ed25519.getPublicKey(seed), 32);
-  return base58.encode(keypair);
+export function solanaAddressOfPublicKey(publicKey: Uint8Array): string {
+  return base58.encode(publicKey);
 }
 
-export type SolanaKeyOutcome = { ok: true; seed: Uint8Array } | { ok: false; reason: string };
+/** The address and the keypair text of a seed, its public key computed once (a scalar multiplication). */
+export function solanaKeysOfSeed(seed: Uint8Array): { readonly address: string; readonly keypair: string } {
+  const publicKey = ed25519.getPublicKey(seed);
+  const keypair = new Uint8Array(64);
+  keypair.set(seed, 0);
+  keypair.set(publicKey, 32);
+  return { address: base58.encode(publicKey), keypair: base58.encode(keypair) };
+}
+
+export type SolanaKeyOutcome = { ok: true; seed: Uint8Array; publicKey: Uint8Array } | { ok: false; reason: string };
 
 export function decodeSolanaKeypair(text: string): SolanaKeyOutcome {
   const bytes = decodeBase58(text);
   if (bytes === undefined) return { ok: false, reason: 'solana key is not base58' };
   if (bytes.length !== 64) return { ok: false, reason: 'solana key is not a 64-byte keypair (seed and public key)' };
   const seed = bytes.slice(0, 32);
-  if (!sameBytes(ed25519.getPublicKey(seed), bytes.subarray(32))) {
+  const publicKey = bytes.slice(32);
+  if (!sameBytes(ed25519.getPublicKey(seed), publicKey)) {
     return { ok: false, reason: 'solana keypair: the public half does not match the secret half' };
   }
-  return { ok: true, seed };
+  return { ok: true, seed, publicKey };
 }
 
 export function solanaPublicKey(address: string): Uint8Array | undefined {
