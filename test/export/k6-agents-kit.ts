@@ -37,7 +37,8 @@ export const FILES = 3;
 /**
  * 40 arrivals in 4 s: every population is reached (the ring interleaves them) and the smaller
  * scenarios' first agents step again. A rate both engines sustain on a shared 2-core machine,
- * unless the window's agents derive wallet keys (windowOf).
+ * unless the window's agents derive wallet keys (windowOf). Its max_in_flight (so k6's VU count)
+ * is a window's largest: see maxInFlightOf.
  */
 export const PROFILE = {
   executor: 'constant-arrival-rate',
@@ -47,6 +48,8 @@ export const PROFILE = {
   max_in_flight: 8,
   graceful_stop: '3s',
 };
+/** The in-flight bound (k6's VUs) of a window whose agents each step once and quickly (maxInFlightOf). */
+const SHORT_STEPS_IN_FLIGHT = 4;
 /** The arrivals of every compared window (PROFILE's). */
 const ARRIVALS = 40;
 /** The window's seconds per arrival whose agent derives wallet keys (see windowOf). */
@@ -68,16 +71,43 @@ export function windowOf(name: string): number {
 
 /** How many of the window's ARRIVALS reach an agent whose archetype warms up (derives wallet keys). */
 function derivingArrivals(name: string): number {
+  return ringOf(name)
+    .slice(0, ARRIVALS)
+    .filter((agent) => AGENTS[agent]?.warmUp !== undefined).length;
+}
+
+/** The scenario's agents (their archetype names) in afp load's ring order. */
+function ringOf(name: string): string[] {
   const document = parse(readFileSync(join(ROOT, 'scenarios', name), 'utf8')) as {
     populations: { agent: string; count: number }[];
   };
-  const ring = interleave(document.populations.map(({ agent, count }) => Array<string>(count).fill(agent)));
-  return ring.slice(0, ARRIVALS).filter((agent) => AGENTS[agent]?.warmUp !== undefined).length;
+  return interleave(document.populations.map(({ agent, count }) => Array<string>(count).fill(agent)));
 }
 
-/** ARRIVALS over `seconds` (PROFILE's executor and VUs). */
-export function profileOver(seconds: number): Record<string, unknown> {
-  return { ...PROFILE, rate: ARRIVALS, time_unit: `${seconds}s`, duration: `${seconds}s` };
+/**
+ * The window's max_in_flight, which is also k6's VU count (min(max_in_flight, agents)): PROFILE's
+ * 8, or SHORT_STEPS_IN_FLIGHT where the ring holds at least ARRIVALS agents and none of the window's
+ * derives wallet keys. Why: each k6 VU evaluates the ~700 KB script at init (~0.08 CPU-s), and those
+ * windows use at most 2 VUs at once (iterations of ~6 ms at 10/s). Where fewer VUs would change
+ * what is measured, 8 stay: a VU steps an agent only within its next V arrivals, so a VU that owns
+ * more agents than it gets turns steps them late (k6-smoke's 5 agents on 4 VUs: 6 late steps in
+ * every window, so never compared), as does one busy deriving keys (referral-tree: 7 late on 4
+ * VUs, 0 on 8).
+ */
+export function maxInFlightOf(name: string): number {
+  const short = ringOf(name).length >= ARRIVALS && derivingArrivals(name) === 0;
+  return short ? SHORT_STEPS_IN_FLIGHT : PROFILE.max_in_flight;
+}
+
+/** ARRIVALS over `seconds` (PROFILE's executor; PROFILE's VUs or `maxInFlight`). */
+export function profileOver(seconds: number, maxInFlight = PROFILE.max_in_flight): Record<string, unknown> {
+  return {
+    ...PROFILE,
+    rate: ARRIVALS,
+    time_unit: `${seconds}s`,
+    duration: `${seconds}s`,
+    max_in_flight: maxInFlight,
+  };
 }
 
 /**
@@ -305,7 +335,7 @@ async function measure(
 ): Promise<Measurement> {
   const dir = join(kit.dir, `attempt-${attempt}`);
   mkdirSync(dir, { recursive: true });
-  const file = withProfile(dir, name, profileOver(seconds));
+  const file = withProfile(dir, name, profileOver(seconds, maxInFlightOf(name)));
   const [script, afp] = await Promise.all([
     attempt === 1 ? exportAndInspect(file) : exportScript(file),
     kit.serve().then((api) => afpLoadRun(api, file)),

@@ -16,6 +16,8 @@
  * the package root). Works from the clone (.ts sources) and from the package (dist/ .js).
  */
 import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The package root (the clone, or dist/ of the installed package: both keep src/ and agents/ under it). */
@@ -91,16 +93,25 @@ export async function bundleK6Script(entry: string): Promise<BundleResult> {
           setup(pluginBuild) {
             const own = [fileURLToPath(new URL('src/', ROOT_URL)), fileURLToPath(new URL('agents/', ROOT_URL))];
             const shims = fileURLToPath(new URL('src/export/k6/shims/', ROOT_URL));
+            const isOwn = (path: string): boolean => own.some((root) => path.startsWith(root));
+            const isPure = (path: string): boolean => isOwn(path) && !path.startsWith(shims);
             pluginBuild.onResolve({ filter: /^\.\.?\// }, async (args) => {
               if (args.pluginData === PURE_PROBE) return undefined;
+              // A dependency's relative imports stay in its own package: esbuild resolves them as is.
+              if (!isOwn(args.importer)) return undefined;
+              // afp's own imports name their file (./x.ts; ./x.js in dist): taken as written when it
+              // exists, without a second resolve through esbuild (two more messages between Node and
+              // esbuild an import: about half of a bundle's CPU, ~600 imports). Else esbuild resolves it.
+              const direct = join(args.resolveDir, args.path);
+              if (/\.[jt]s$/.test(direct) && isPure(direct) && existsSync(direct))
+                return { path: direct, sideEffects: false };
               const resolved = await pluginBuild.resolve(args.path, {
                 kind: args.kind,
                 importer: args.importer,
                 resolveDir: args.resolveDir,
                 pluginData: PURE_PROBE,
               });
-              if (resolved.errors.length > 0 || resolved.path.startsWith(shims)) return undefined;
-              if (!own.some((root) => resolved.path.startsWith(root))) return undefined;
+              if (resolved.errors.length > 0 || !isPure(resolved.path)) return undefined;
               return { path: resolved.path, sideEffects: false };
             });
           },
