@@ -4,8 +4,12 @@
  * Layout (docs/layout.md): an archetype of one service lives in that service's folder (casino/,
  * escrow/, faucet/, wallet/); archetypes that cross services (bad input, rate-limit abuse) live in shared/; the property-based
  * archetype, which draws from afp check's command table, in property/.
+ * This table imports every archetype (the library's AGENTS, the tools that list them all); a
+ * command that runs a scenario loads only its archetypes through archetype-loaders.ts, the table
+ * of each archetype's module, so a new archetype is a row there too.
  */
 import type { AnyAgentDefinition } from '../src/sim/agent.ts';
+import { ARCHETYPE_LOADERS } from './archetype-loaders.ts';
 import { batchBettor } from './casino/batch-bettor.ts';
 import { challenger } from './casino/challenger.ts';
 import { fairnessChecker } from './casino/fairness-checker.ts';
@@ -30,40 +34,40 @@ import { momentumTrader } from './trading/momentum-trader.ts';
 import { walletHolder } from './wallet/wallet-holder.ts';
 import { walletSwapper } from './wallet/wallet-swapper.ts';
 
-/** Each archetype with its module under agents/ (the k6 export bundles only the archetypes a scenario uses). */
-const TABLE: ReadonlyArray<readonly [string, AnyAgentDefinition]> = [
-  ['faucet/faucet-farmer', faucetFarmer],
-  ['escrow/escrow-buyer', escrowBuyer],
-  ['escrow/escrow-seller', escrowSeller],
-  ['shared/rate-limit-abuser', rateLimitAbuser],
-  ['shared/bad-input-sender', badInputSender],
-  ['casino/fixed-bettor', fixedBettor],
-  ['casino/martingale', martingale],
-  ['casino/kelly-bettor', kellyBettor],
-  ['casino/batch-bettor', batchBettor],
-  ['casino/tournament-player', tournamentPlayer],
-  ['casino/challenger', challenger],
-  ['casino/fairness-checker', fairnessChecker],
-  ['trading/momentum-trader', momentumTrader],
-  ['trading/market-maker', marketMaker],
-  ['trading/leveraged-gambler', leveragedGambler],
-  ['trading/funding-harvester', fundingHarvester],
-  ['domains/domain-squatter', domainSquatter],
-  ['domains/domain-flipper', domainFlipper],
-  ['domains/dns-manager', dnsManager],
-  ['shared/referral-recruiter', referralRecruiter],
-  ['wallet/wallet-holder', walletHolder],
-  ['wallet/wallet-swapper', walletSwapper],
-  ['property/property-agent', propertyAgent],
+/** Every archetype, in the order of the lazy table (archetype-loaders.ts), which names each one's module. */
+const DEFINITIONS: readonly AnyAgentDefinition[] = [
+  faucetFarmer,
+  escrowBuyer,
+  escrowSeller,
+  rateLimitAbuser,
+  badInputSender,
+  fixedBettor,
+  martingale,
+  kellyBettor,
+  batchBettor,
+  tournamentPlayer,
+  challenger,
+  fairnessChecker,
+  momentumTrader,
+  marketMaker,
+  leveragedGambler,
+  fundingHarvester,
+  domainSquatter,
+  domainFlipper,
+  dnsManager,
+  referralRecruiter,
+  walletHolder,
+  walletSwapper,
+  propertyAgent,
 ];
 
 export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
-  Object.fromEntries(TABLE.map(([, definition]) => [definition.name, definition])),
+  Object.fromEntries(DEFINITIONS.map((definition) => [definition.name, definition])),
 );
 
 /** Archetype name → its module, relative to agents/ without extension (`faucet/faucet-farmer`). */
 export const AGENT_MODULES: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(TABLE.map(([module, definition]) => [definition.name, module])),
+  Object.fromEntries(Object.entries(ARCHETYPE_LOADERS).map(([name, loader]) => [name, loader.module])),
 );
 
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENTS).sort();

@@ -7,6 +7,7 @@ import { STDERR, STDOUT } from './colour.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { shellWord } from '../sweep/reproduce-command.ts';
 
 export interface AuditIo {
   out(text: string): void;
@@ -53,11 +54,6 @@ export function wholeFlagOf(
   max: number,
 ): number | string {
   return wholeFlag(stringFlag(args, name), name, fallback, min, max);
-}
-
-/** POSIX shell quoting, only where needed, so a reproduce line pastes as is. */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 export function commandLine(words: readonly string[]): string {

@@ -5,22 +5,20 @@
  * at once, exit 2) and returns its exit code; house-edge prints its seed first
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
  * A crash (a bug) is exit 1 with the seed and the error; a target that does not answer is 4.
+ * Each subcommand's module is loaded when it runs (house-edge's live half only with --target):
+ * an in-process house-edge audit's start does not pay for the live audits' target files, wire
+ * dialects and fairness schemes.
  */
-import { parseFairnessArgs, runFairness, FAIRNESS_USAGE, type FairnessFlags } from './audit-fairness.ts';
-import { runHouseEdgeLive } from './audit-house-edge-live.ts';
-import {
-  drawSeed,
-  HOUSE_EDGE_USAGE,
-  parseHouseEdgeArgs,
-  runHouseEdgeInProcess,
-  type HouseEdgeFlags,
-} from './audit-house-edge.ts';
+import type { FairnessFlags } from './audit-fairness.ts';
+import type { HouseEdgeFlags } from './audit-house-edge.ts';
 import { PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import { MONEY_USAGE, parseMoneyArgs, runMoney, type MoneyFlags } from './audit-money.ts';
+import type { MoneyFlags } from './audit-money.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 
-const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}\n       ${MONEY_USAGE}`;
+const USAGE = `usage: ${['house-edge', 'fairness', 'money'].map((name) => usageLine(definitionOf('audit', name))).join('\n       ')}`;
 
 const crashMessage = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -58,6 +56,7 @@ async function runAudit<F extends object>(
 }
 
 async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+  const { drawSeed, parseHouseEdgeArgs, runHouseEdgeInProcess } = await import('./audit-house-edge.ts');
   const flags = parseHouseEdgeArgs(argv, drawSeed);
   if (!refused(flags)) {
     record({ seed: flags.seed });
@@ -68,23 +67,27 @@ async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFie
     flags,
     io,
     record,
-    (parsed) =>
+    async (parsed) =>
       parsed.target === null
         ? runHouseEdgeInProcess(parsed, io, record)
-        : runHouseEdgeLive(parsed, io, SYSTEM_LIVE_CLOCK, record),
+        : (await import('./audit-house-edge-live.ts')).runHouseEdgeLive(parsed, io, SYSTEM_LIVE_CLOCK, record),
     (parsed) => parsed.seed,
   );
 }
 
-const fairness = (argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> =>
-  runAudit<FairnessFlags>('fairness', parseFairnessArgs(argv, Date.now()), io, record, (flags) =>
+async function fairness(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+  const { parseFairnessArgs, runFairness } = await import('./audit-fairness.ts');
+  return runAudit<FairnessFlags>('fairness', parseFairnessArgs(argv, Date.now()), io, record, (flags) =>
     runFairness(flags, io, SYSTEM_LIVE_CLOCK, record),
   );
+}
 
-const money = (argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> =>
-  runAudit<MoneyFlags>('money', parseMoneyArgs(argv, Date.now()), io, record, (flags) =>
+async function money(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+  const { parseMoneyArgs, runMoney } = await import('./audit-money.ts');
+  return runAudit<MoneyFlags>('money', parseMoneyArgs(argv, Date.now()), io, record, (flags) =>
     runMoney(flags, io, SYSTEM_LIVE_CLOCK, record),
   );
+}
 
 const SUBCOMMANDS: Readonly<
   Record<string, (argv: readonly string[], io: AuditIo, record: RecordFields) => Promise<number>>

@@ -25,15 +25,12 @@ import type { DefectName } from '../services/shared/context.ts';
 import { checkOptionErrors, runCheck, RUNS_DEFAULT, type CheckOptions, type CheckResult } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
-import { Deadline } from '../audit/live-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
-import { resolveTarget, type ResolveResult } from '../live/resolve-target.ts';
+import type { ResolveResult } from '../live/resolve-target.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { waitClockOf } from '../live/remote-serve-clock.ts';
-import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
@@ -153,6 +150,12 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   if (dialectTarget !== null && parsed.target !== undefined) {
     try {
+      // A check through dialects loads their code here (an in-process check's start pays for none of it).
+      const [{ checkThroughDialect }, { Deadline }, { waitClockOf }] = await Promise.all([
+        import('./check-dialect.ts'),
+        import('../audit/live-target.ts'),
+        import('../live/remote-serve-clock.ts'),
+      ]);
       // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
       const clock = await waitClockOf(dialectTarget.value, SYSTEM_LIVE_CLOCK);
       return await checkThroughDialect(
@@ -215,6 +218,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
  * answer is returned as the failure it is: the caller exits 4, as every live command does.
  */
 async function targetOfDialects(spec: string): Promise<ResolveResult | null> {
+  const { resolveTarget } = await import('../live/resolve-target.ts');
   const resolved = await resolveTarget(spec);
   if (!URL_PATTERN.test(spec)) return resolved;
   if (!resolved.ok) return resolved.kind === 'trouble' ? resolved : null;

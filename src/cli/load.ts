@@ -3,7 +3,8 @@
  * scenario's agents drive a live target on the scenario's `load:` profile (k6 executors; the open
  * model by default), every request's latency measured from its intended start (src/load/).
  * `afp load URL …` (a positional http(s) URL, or --url) loads any HTTP endpoint with the same
- * engine and no scenario (load-url.ts); `--engine autocannon` is load-autocannon.ts. The live view,
+ * engine and no scenario (load-url.ts); `--engine autocannon` is load-autocannon.ts; a scenario
+ * run is load-scenario.ts (each loaded only for its own kind of run). The live view,
  * Ctrl-C, abortOnFail, the reports and the exit code of a finished run are load-view.ts's, shared.
  * `--out` is repeatable: one DIR for the files, and `prometheus=URL` / `json=FILE` metrics outputs
  * (src/load/metrics/) fed live and given the final figures.
@@ -29,92 +30,15 @@
  * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.
  * `afp load merge FILE… --out DIR` (the --shard machines' load.json files) is src/cli/load-merge.ts.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
-import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
-import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
-import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
-import { LOAD_LIMITS } from '../sim/load-schema.ts';
-import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
-import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { parseOutFlags, runMetricsOutputs, type OutputSpec } from '../load/metrics/metrics-outputs.ts';
-import { parseThresholds, type Threshold } from '../load/thresholds.ts';
-import { resolveTarget } from '../live/resolve-target.ts';
-import type { Target } from '../live/target.ts';
-import type { MountUrls } from '../client/transport.ts';
-import { formatDuration, parseDuration } from '../sim/duration.ts';
-import { type Scenario } from '../sim/scenario.ts';
-import { parseCommand, stringFlag } from './args.ts';
-import { loadScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
-import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
-import { SEED_PATTERN } from './audit-io.ts';
-import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
+import { definitionOf } from './commands.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { urlMain } from './load-url.ts';
 import { isUrlRun } from './url-flags.ts';
-import { concludeRun, PROCESS_IO, runWithView, type LoadIo } from './load-view.ts';
+import { PROCESS_IO, type LoadIo } from './load-view.ts';
 
-const DEFINITION = definitionOf('load');
-const USAGE = `usage: ${usageLine(DEFINITION)}`;
+const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-view.ts';
-
-interface LoadFlags {
-  readonly file: string;
-  readonly target: string;
-  readonly seed: string | undefined;
-  readonly out: string | undefined;
-  readonly outputs: readonly OutputSpec[];
-  readonly durationMs: number | undefined;
-  readonly quiet: boolean;
-  readonly shard: Shard;
-  readonly workers: number;
-}
-
-function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  const args = parseCommand(argv, DEFINITION, [...AUTOCANNON_ONLY, ...URL_ONLY, 'engine']);
-  const outs = parseOutFlags(args.lists['out'] ?? []);
-  const errors = [...args.errors, ...outs.errors];
-  if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
-  const target = stringFlag(args, 'target');
-  if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
-  const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !SEED_PATTERN.test(seed))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
-  const durationText = stringFlag(args, 'duration');
-  let durationMs: number | undefined;
-  if (durationText !== undefined) {
-    const parsed = parseDuration(durationText);
-    if (typeof parsed === 'string') errors.push(`--duration: ${parsed}`);
-    else if (parsed < LOAD_LIMITS.durationMs.min || parsed > LOAD_LIMITS.durationMs.max)
-      errors.push(
-        `--duration must be from ${formatDuration(LOAD_LIMITS.durationMs.min)} to ${formatDuration(LOAD_LIMITS.durationMs.max)}`,
-      );
-    else durationMs = parsed;
-  }
-  const shardText = stringFlag(args, 'shard');
-  const shard = shardText === undefined ? WHOLE : parseShard(shardText);
-  if (typeof shard === 'string') errors.push(shard);
-  const workersText = stringFlag(args, 'workers') ?? '1';
-  const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
-  if (!(workers >= 1 && workers <= WORKERS_MAX))
-    errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
-  return {
-    flags: {
-      file: args.positionals[0] ?? '',
-      target: target ?? '',
-      seed,
-      out: outs.dir,
-      outputs: outs.outputs,
-      durationMs,
-      quiet: args.flags['quiet'] === true || args.flags['json'] === true,
-      shard: typeof shard === 'string' ? WHOLE : shard,
-      workers: workers >= 1 ? workers : 1,
-    },
-    errors,
-  };
-}
 
 /** `--engine afp` (the default) or `--engine autocannon` (load-autocannon.ts); the rest of argv. */
 function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
@@ -136,172 +60,7 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
     io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  if (isUrlRun(engine.rest)) return urlMain(engine.rest, io, record);
-  const { flags, errors } = parseLoadArgs(engine.rest);
-  if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
-  if (errors.length > 0) {
-    record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
-  }
-  const scenario = (await loadScenarioFile('afp load', flags.file, io.err))?.scenario ?? null;
-  if (scenario === null) return EXIT.invalidInput;
-  const seed = flags.seed ?? scenario.seed;
-  if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
-  record({ seed, scenario: scenario.name });
-  const planned = resolveLoadPlan({
-    load: scenario.load,
-    scenarioDurationMs: scenario.durationMs,
-    ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }),
-  });
-  if (!planned.ok) {
-    io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
-    return EXIT.invalidInput;
-  }
-  const thresholds = parseThresholds(scenario.load?.thresholds);
-  if (!thresholds.ok) {
-    io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
-    return EXIT.invalidInput;
-  }
-  const plan = shardPlan(planned.plan, flags.shard);
-  const agentCount = scenario.populations.reduce(
-    (total, population) => total + shardShare(population.count, flags.shard),
-    0,
-  );
-  const agentCheck = checkAgentCount(plan, agentCount);
-  if (agentCheck.error !== null) {
-    io.err(`${flags.file}: ${agentCheck.error}\n`);
-    return EXIT.invalidInput;
-  }
-  const resolved = await resolveTarget(flags.target);
-  if (!resolved.ok) {
-    io.err(`afp load: ${resolved.message}\n`);
-    return exitOfUnresolvedTarget(resolved.kind);
-  }
-  const target = resolved.value;
-  const mounts = loadMounts(target);
-  if (!mounts.ok) {
-    io.err(`afp load: ${mounts.message}\n`);
-    return EXIT.invalidInput;
-  }
-  io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
-  for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])])
-    io.out(`note: ${note}\n`);
-  if (flags.shard.count > 1)
-    io.out(
-      `shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`,
-    );
-  const outputs = await metricsOutputs(flags, io);
-  if (typeof outputs === 'string') return EXIT.invalidInput;
-  const runTag = Math.floor(io.clock.nowMs()).toString(36);
-  const result =
-    flags.workers > 1
-      ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
-      : await runWithView({
-          plan,
-          io,
-          quiet: flags.quiet,
-          thresholds: thresholds.thresholds,
-          outputs,
-          run: (hooks) =>
-            runLoad({ scenario, plan, target, urls: mounts.urls, seed, runTag, clock: io.clock, ...hooks }),
-        });
-  return finish({
-    scenario,
-    plan,
-    target,
-    seed,
-    flags,
-    io,
-    result,
-    thresholds: thresholds.thresholds,
-    outputs,
-    record,
-  });
-}
-
-/** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */
-async function metricsOutputs(flags: LoadFlags, io: LoadIo): Promise<MetricsOutputs | null | 'invalid'> {
-  const outputs = runMetricsOutputs(flags.outputs, io.clock);
-  if (outputs === null) return null;
-  const problem = await outputs.prepare();
-  if (problem === null) return outputs;
-  io.err(`afp load: ${problem}\n`);
-  return 'invalid';
-}
-
-/** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */
-async function finish(run: {
-  scenario: Scenario;
-  plan: LoadPlan;
-  target: Target;
-  seed: string;
-  flags: LoadFlags;
-  io: LoadIo;
-  result: LoadRunResult;
-  thresholds: readonly Threshold[];
-  outputs: MetricsOutputs | null;
-  record: RecordFields;
-}): Promise<number> {
-  const { scenario, target, seed, io, result } = run;
-  for (const note of result.notes) io.out(`note: ${note}\n`);
-  const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
-  await mkdir(out, { recursive: true });
-  const file = join(out, LOAD_RUN_FILE_NAME);
-  await writeFile(
-    file,
-    loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)),
-  );
-  const stopReason = result.outcome.stopReason;
-  return concludeRun({
-    io,
-    result,
-    out,
-    written: [file],
-    thresholds: run.thresholds,
-    outputs: run.outputs,
-    record: run.record,
-    report: {
-      scenario: scenario.name,
-      target: { name: target.name, source: target.source },
-      seed,
-      engine: 'afp',
-      ...(stopReason === null ? {} : { stopReason }),
-    },
-  });
-}
-
-/** `--workers N`: the run in N worker threads, merged; Ctrl-C reaches every worker. */
-async function runInWorkers(options: {
-  scenarioFile: string;
-  plan: LoadPlan;
-  target: Target;
-  urls: MountUrls;
-  seed: string;
-  flags: LoadFlags;
-  io: LoadIo;
-}): Promise<LoadRunResult> {
-  const { io, flags } = options;
-  io.out(
-    `workers: ${flags.workers} threads, each 1 in ${flags.workers} of this run's arrivals and agents; the live view and abortOnFail wait for the merged result\n`,
-  );
-  let stopAll: (() => void) | null = null;
-  const stopListening = io.onInterrupt(() => {
-    io.err('\nafp load: stopping the workers (Ctrl-C again to cut what is in flight)\n');
-    stopAll?.();
-  });
-  try {
-    return await runLoadInWorkers({
-      scenarioFile: options.scenarioFile,
-      plan: options.plan,
-      target: options.target,
-      urls: options.urls,
-      seed: options.seed,
-      workers: flags.workers,
-      runTag: Math.floor(io.clock.nowMs()).toString(36),
-      onStart: (stop) => (stopAll = stop),
-    });
-  } finally {
-    stopListening();
-  }
+  // Each way of loading brings its own code: a URL run does not load the scenario's agents, platform model or target files.
+  if (isUrlRun(engine.rest)) return (await import('./load-url.ts')).urlMain(engine.rest, io, record);
+  return (await import('./load-scenario.ts')).scenarioLoad(engine.rest, io, record);
 }

@@ -63,7 +63,6 @@ import { EXIT } from '../core/exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { Target } from '../live/target.ts';
-import { runDialectReplay } from './replay-dialect.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import type { Clock } from '../core/clock.ts';
@@ -313,6 +312,8 @@ async function replayThroughTarget(
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
   const beforeSend = pacedBeforeSend({ flags, api: target.adminUrl ?? '', clock: clock.state, clockMode: clock.mode });
+  // The dialect replay's code is loaded here: a replay of the recorded requests as they are pays nothing for it.
+  const { runDialectReplay } = await import('./replay-dialect.ts');
   const code = await runDialectReplay({
     target,
     header: checked.header,

@@ -15,20 +15,17 @@
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
-import { AGENTS } from '../../agents/index.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { swarmScenario } from '../sim/swarm.ts';
-import { reproduceCommand } from '../sweep/seed-run.ts';
+import { reproduceCommand } from '../sweep/reproduce-command.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
-import { createRecorder } from '../replay/recorder.ts';
 import {
   scenarioClosures,
   scenarioFaultWindows,
@@ -125,7 +122,10 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   if (loaded === null) return EXIT.invalidInput;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
-  const swarm = flags.swarm ? swarmScenario(loaded.text, loaded.scenario, flags.file, seed, AGENTS) : null;
+  // --swarm and --record load their code only when asked (a plain run's start pays for neither).
+  const swarm = flags.swarm
+    ? (await import('../sim/swarm.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
+    : null;
   const scenario = swarm?.scenario ?? loaded.scenario;
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
   const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
@@ -141,7 +141,12 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   const recorder =
     flags.record === undefined
       ? undefined
-      : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
+      : (await import('../replay/recorder.ts')).createRecorder({
+          scenario: scenario.name,
+          seed,
+          startMs: scenario.startMs,
+          platform,
+        });
   const progress = new Progress({
     label: 'run',
     unit: 'virtual time',
@@ -163,7 +168,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   });
   try {
     result = await runSimulation(scenario, {
-      agents: AGENTS,
+      agents: loaded.agents,
       seed,
       defects: flags.defects,
       reproduce,

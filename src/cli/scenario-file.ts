@@ -4,14 +4,42 @@
  * says it — a file that cannot be read as `<command>: cannot read FILE: reason`, a scenario with
  * errors as the scenario's own formatted list (each error with its path and line).
  * Why one function: six commands had a copy each, and a copy drifts (a message, an agent table).
+ * Only the archetypes the file names are loaded (agents/archetype-loaders.ts), and they come back
+ * with the scenario as the table to run it with: a first pass of the parser collects the names it
+ * asks params for, the second validates against those archetypes' params (a file is small; the
+ * archetypes it does not name cost a start about 70 modules, afp check's models among them).
  */
 import { readFile } from 'node:fs/promises';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { ARCHETYPE_NAMES, loadArchetypes } from '../../agents/archetype-loaders.ts';
+import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 
+/** A parsed scenario file: the scenario, its text, and the archetypes it names (the table to run it with). */
+export interface LoadedScenario {
+  readonly scenario: Scenario;
+  readonly text: string;
+  readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
+}
+
 export type ScenarioFile =
-  | { readonly ok: true; readonly scenario: Scenario; readonly text: string }
+  | ({ readonly ok: true } & LoadedScenario)
   | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string };
+
+/** The archetypes `text`'s populations name, as the scenario parser asks for them (unknown names left out). */
+export async function scenarioArchetypes(
+  text: string,
+  fileName: string,
+): Promise<Readonly<Record<string, AnyAgentDefinition>>> {
+  const named = new Set<string>();
+  parseScenario(text, {
+    fileName,
+    agentParams: (name) => {
+      named.add(name);
+      return undefined;
+    },
+  });
+  return loadArchetypes(named);
+}
 
 export async function readScenarioFile(file: string): Promise<ScenarioFile> {
   let text: string;
@@ -21,13 +49,14 @@ export async function readScenarioFile(file: string): Promise<ScenarioFile> {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, kind: 'unreadable', message: `cannot read ${file}: ${reason}` };
   }
+  const agents = await scenarioArchetypes(text, file);
   const parsed = parseScenario(text, {
     fileName: file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
+    agentParams: (name) => agents[name]?.params,
+    knownAgents: ARCHETYPE_NAMES,
   });
   if (!parsed.ok) return { ok: false, kind: 'invalid', message: formatScenarioErrors(file, parsed.errors) };
-  return { ok: true, scenario: parsed.scenario, text };
+  return { ok: true, scenario: parsed.scenario, text, agents };
 }
 
 /** The scenario and its text, or null once the reason is printed on `err` (prefixed by `command` when unreadable). */
@@ -35,7 +64,7 @@ export async function loadScenarioFile(
   command: string,
   file: string,
   err: (text: string) => void,
-): Promise<{ readonly scenario: Scenario; readonly text: string } | null> {
+): Promise<LoadedScenario | null> {
   const read = await readScenarioFile(file);
   if (read.ok) return read;
   err(read.kind === 'unreadable' ? `${command}: ${read.message}\n` : `${read.message}\n`);

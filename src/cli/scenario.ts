@@ -13,7 +13,8 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
+import { loadArchetypes } from '../../agents/archetype-loaders.ts';
+import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
@@ -52,9 +53,17 @@ function yamlValue(value: unknown): string {
     : JSON.stringify(value);
 }
 
+/** The archetypes the starting scenario names (their descriptions and the buyer's parameters are in its comments). */
+export type StarterArchetypes = Readonly<Record<string, AnyAgentDefinition>>;
+
+/** The starter's archetypes, loaded (only these three: `afp scenario` loads no other archetype). */
+export function starterArchetypes(): Promise<StarterArchetypes> {
+  return loadArchetypes(['faucet-farmer', 'escrow-seller', 'escrow-buyer']);
+}
+
 /** The archetype's parameters that have a default, one line each with its description. */
-function paramLines(agent: string, indent: string): string[] {
-  const schema = archetypeParamsJsonSchema(ARCHETYPE_PARAMS[agent] as Parameters<typeof archetypeParamsJsonSchema>[0]);
+function paramLines(definition: AnyAgentDefinition | undefined, indent: string): string[] {
+  const schema = archetypeParamsJsonSchema(definition?.params as Parameters<typeof archetypeParamsJsonSchema>[0]);
   const properties = (schema['properties'] ?? {}) as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   return Object.entries(properties)
     .filter(([, field]) => 'default' in field)
@@ -66,8 +75,8 @@ function paramLines(agent: string, indent: string): string[] {
     );
 }
 
-/** The starting scenario's text: valid, commented, and it runs. Pure. */
-export function starterScenarioText(name: string): string {
+/** The starting scenario's text: valid, commented, and it runs. Pure, given the starter's archetypes (starterArchetypes). */
+export function starterScenarioText(name: string, archetypes: StarterArchetypes): string {
   return [
     `# A starting afp scenario (written by afp scenario new). Run it: npx afp run ${name}.yaml`,
     "# Every key is described, with its range, in afp's JSON Schema (schemas/scenario.schema.json);",
@@ -78,20 +87,20 @@ export function starterScenarioText(name: string): string {
     commented(`start: ${DEFAULT_START.replace('.000', '')}`, 'virtual start instant (UTC)'),
     commented('duration: 1d', 'virtual run length, 1s to 365d'),
     'populations:',
-    `  # faucet-farmer: ${ARCHETYPE_DESCRIPTIONS['faucet-farmer'] ?? ''}`,
+    `  # faucet-farmer: ${archetypes['faucet-farmer']?.description ?? ''}`,
     '  - agent: faucet-farmer',
     commented('    count: 20', 'agents in this population'),
     commented('    style: mixed', 'addressing style: A, B or mixed (default B)'),
     commented('    tier: free', 'rate-limit tier: free, pro or enterprise'),
-    `  # escrow-seller: ${ARCHETYPE_DESCRIPTIONS['escrow-seller'] ?? ''}`,
+    `  # escrow-seller: ${archetypes['escrow-seller']?.description ?? ''}`,
     '  - agent: escrow-seller',
     '    count: 10',
-    `  # escrow-buyer: ${ARCHETYPE_DESCRIPTIONS['escrow-buyer'] ?? ''}`,
+    `  # escrow-buyer: ${archetypes['escrow-buyer']?.description ?? ''}`,
     '  # Its parameters with their defaults; release, refund, dispute and let_expire must sum to 1.',
     '  - agent: escrow-buyer',
     '    count: 10',
     '    params:',
-    ...paramLines('escrow-buyer', '      '),
+    ...paramLines(archetypes['escrow-buyer'], '      '),
     '# Faults: windows in which a service answers 503 (or 500) to every request.',
     'faults:',
     commented('  - { service: escrow, from: 6h, for: 30m, answer: 503 }', 'from: after the start; for: length'),
@@ -120,7 +129,7 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
     io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const text = starterScenarioText(name);
+  const text = starterScenarioText(name, await starterArchetypes());
   if (file === undefined) {
     io.out(text);
     return EXIT.ok;

@@ -19,7 +19,6 @@
  * time. A manual (frozen) serve clock is noted: agents' timed moves then see time pass that the
  * target does not.
  */
-import { AGENTS } from '../../agents/index.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { assert } from '../core/assert.ts';
 import type { Clock, WaitClock } from '../core/clock.ts';
@@ -158,7 +157,9 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes, turns });
     const shard = plan.shard;
     // A shard runs agent k of each population when it owns index k (shard.ts): every agent keeps its identity, run by exactly one shard.
-    const groups = agentSlots(scenario.populations, options.agents ?? AGENTS).map((group) =>
+    // Without a table of the caller's, the whole one, loaded only then (`afp load` passes its scenario's archetypes).
+    const table = options.agents ?? (await import('../../agents/index.ts')).AGENTS;
+    const groups = agentSlots(scenario.populations, table).map((group) =>
       shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as AgentSlot),
     );
     const ring = interleave(groups).map((slot) => {

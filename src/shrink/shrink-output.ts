@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { isoTime } from '../http/render.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { shellWord } from '../sweep/seed-run.ts';
+import { shellWord } from '../sweep/reproduce-command.ts';
 import { formatDuration } from '../sim/duration.ts';
 import type { RunShape, ShrinkResult } from './shrink-run.ts';
 

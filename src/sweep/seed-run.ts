@@ -18,6 +18,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
 import type { Scenario } from '../sim/scenario.ts';
 import { AGENTS } from '../../agents/index.ts';
+import { reproduceCommand } from './reproduce-command.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
 
@@ -48,19 +49,6 @@ export interface SeedResult {
   readonly digest: string | null;
   /** Hits per coverage probe (src/sim/probes.ts), in the table's order; null when the run crashed. */
   readonly probes: readonly ProbeHits[] | null;
-}
-
-/** POSIX shell quoting, only where needed, so a reproduce line pastes as is (as `afp run` writes it). */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The `afp run` command that replays one seed of a sweep exactly. */
-export function reproduceCommand(file: string, seed: string, defects: readonly DefectName[], swarm = false): string {
-  const words = ['npx', 'afp', 'run', file, '--seed', seed];
-  if (defects.length > 0) words.push('--defect', defects.join(','));
-  if (swarm) words.push('--swarm');
-  return words.map(shellWord).join(' ');
 }
 
 export async function runSeed(

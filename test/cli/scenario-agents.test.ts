@@ -30,8 +30,8 @@ const parse = (text: string, fileName = 'starter.yaml') =>
 
 describe('afp scenario new', () => {
   test('the starting scenario is valid, commented, byte-stable, and runs with every invariant holding', async () => {
-    const text = starterScenarioText('starter');
-    expect(starterScenarioText('starter')).toBe(text);
+    const text = starterScenarioText('starter', AGENTS);
+    expect(starterScenarioText('starter', AGENTS)).toBe(text);
     expect(text.split('\n').filter((line) => line.includes('#')).length).toBeGreaterThan(20);
     const parsed = parse(text);
     expect(parsed.ok ? [] : parsed.errors).toEqual([]);
@@ -44,7 +44,7 @@ describe('afp scenario new', () => {
   });
 
   test("the buyer's parameters are written out with the archetype's own defaults and descriptions", () => {
-    const text = starterScenarioText('starter');
+    const text = starterScenarioText('starter', AGENTS);
     const schema = archetypeParamsJsonSchema(
       ARCHETYPE_PARAMS['escrow-buyer'] as Parameters<typeof archetypeParamsJsonSchema>[0],
     );
@@ -63,7 +63,7 @@ describe('afp scenario new', () => {
     const first = capture();
     expect(await runScenarioCommand(['new', file], first.io)).toBe(0);
     expect(first.out()).toBe(`wrote ${file}; run it: npx afp run ${file}\n`);
-    expect(readFileSync(file, 'utf8')).toBe(starterScenarioText('my-run'));
+    expect(readFileSync(file, 'utf8')).toBe(starterScenarioText('my-run', AGENTS));
     const again = capture();
     expect(await runScenarioCommand(['new', file], again.io)).toBe(2);
     expect(again.err()).toContain(`${file} exists: pass --force to replace it`);
@@ -84,7 +84,7 @@ describe('afp scenario new', () => {
       timeout: 30_000,
     });
     expect(ran.status).toBe(0);
-    expect(ran.stdout).toBe(starterScenarioText('starter'));
+    expect(ran.stdout).toBe(starterScenarioText('starter', AGENTS));
     const help = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), '--help'], {
       cwd: work,
       encoding: 'utf8',
@@ -105,7 +105,7 @@ describe('afp scenario new', () => {
 describe('afp scenario check', () => {
   test('a valid file: exit 0 and one line; semantic errors: exit 2 with path, line and reason', async () => {
     const good = join(work, 'good.yaml');
-    writeFileSync(good, starterScenarioText('good'));
+    writeFileSync(good, starterScenarioText('good', AGENTS));
     const ok = capture();
     expect(await runScenarioCommand(['check', good], ok.io)).toBe(0);
     expect(ok.out()).toBe(`${good}: valid (3 populations, 40 agents)\n`);
