@@ -16,7 +16,7 @@ import type { AddressOutcome, WalletChain, WalletKey } from './wallet-chain.ts';
 export { WALLET_CHAINS, isWalletChain } from './wallet-chain.ts';
 export type { AddressOutcome, MoneroKeyPair, SingleKeyChain, WalletChain, WalletKey } from './wallet-chain.ts';
 export { generateMnemonic, isValidMnemonic } from './mnemonic.ts';
-export { DERIVATION_PATHS, deriveWallet } from './derive-wallet.ts';
+export { DERIVATION_PATHS, deriveWallet, warmKeyTables } from './derive-wallet.ts';
 export type { DerivedWallet } from './derive-wallet.ts';
 /** Monero: whether a private view key belongs to an address (a balance needs the address's own view key). */
 export { viewKeyMatchesAddress } from './monero-keys.ts';
