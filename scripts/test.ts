@@ -18,7 +18,9 @@
 //   tsc's diagnostics, then runs eslint with that program for the typed rules: 45 CPU s, 42 s (tsc
 //   and eslint as two processes: 21 + 56 CPU s, 21 + 57 s). It keeps eslint's cache in
 //   node_modules/.cache/eslint; its caveat: a typed rule's finding caused by a change in *another*
-//   file can be missed locally until the file itself changes; CI's fresh clone lints everything.
+//   file can be missed locally until the file itself changes; CI's fresh clone lints everything. It
+//   keeps tsc's incremental state in node_modules/.cache/tsc (no such caveat: tsc re-checks the
+//   dependents of a changed shape): with nothing changed, 6 CPU s instead of 20.
 // - formatting: `prettier --check` (120 columns, .prettierrc.json, parsed by the Oxc plugin: 14 CPU
 //   s, 16 s, against 23 CPU s, 39 s with Prettier's TypeScript parser) with a content cache in
 //   node_modules/.cache/prettier like eslint's; `npm run format` rewrites the tree. It runs Prettier's
