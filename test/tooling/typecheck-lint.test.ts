@@ -7,10 +7,17 @@
 // Invariants: the program has tsconfig.json's compiler options with the probe as its one root (the
 // whole program would cost seconds of CPU here), and the ESLint is the real eslint.config.js, so
 // this shows the handover of the program, not a copy of it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createTscProgram, eslintWithProgram, format, tscDiagnostics } from '../../scripts/typecheck-lint.ts';
+import {
+  createIncrementalTscProgram,
+  createTscProgram,
+  eslintWithProgram,
+  format,
+  tscDiagnostics,
+} from '../../scripts/typecheck-lint.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TYPED_FOLDERS = ['src', 'agents', 'test', 'bench', 'scripts'];
@@ -37,6 +44,29 @@ describe('scripts/typecheck-lint.ts', () => {
       '2 no-restricted-properties',
       '4 @typescript-eslint/no-floating-promises',
     ]);
+  }, 240_000);
+
+  test("--cache: with tsc's incremental state written, an unchanged file's error is reported again, a fix clears it and a new break is seen (never a stale answer)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'afp-tsc-state-'));
+    const buildInfo = join(dir, 'state.tsbuildinfo');
+    const errorsOf = (text: string): string[] => {
+      const builder = createIncrementalTscProgram(buildInfo, new Map([[probe, text]]));
+      const file = builder.getProgram().getSourceFile(probe);
+      const found = tscDiagnostics(builder, file).map((diagnostic) => format([diagnostic]).split(': error ')[1] ?? '');
+      builder.emit();
+      return found;
+    };
+    try {
+      const wrong = "export const wrong: number = 'text';\n";
+      expect(errorsOf(wrong)).toEqual([expect.stringMatching(/^TS2322: /)]);
+      expect(existsSync(buildInfo)).toBe(true);
+      // The same text again (its diagnostics kept in the state), a fix, then the break again.
+      expect(errorsOf(wrong)).toEqual([expect.stringMatching(/^TS2322: /)]);
+      expect(errorsOf('export const right: number = 1;\n')).toEqual([]);
+      expect(errorsOf(wrong)).toEqual([expect.stringMatching(/^TS2322: /)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 240_000);
 
   test('no typed file starts with a shebang', () => {
