@@ -21,6 +21,8 @@
  * Verdicts: gross differences are decided by the exact law the bets were seen to follow (as soon as
  * they verify) or by a 99.9% interval within tens of bets; fine ones (a point of edge in the
  * returns paid) by an SPRT per variant against the published rule's exact edge (published tier).
+ * Every decision from returns holds its error over the whole audit (Bonferroni over the variants:
+ * 99.9% intervals, SPRT α 1%), so a long audit of a working target is not called broken by chance.
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
@@ -30,7 +32,7 @@ import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
 import { ReturnTally } from '../../audit/edge-statistics.ts';
-import { Sprt, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
+import { Sprt, SPRT_DEFAULT_ERROR, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
@@ -81,7 +83,7 @@ export interface VariantOutcome {
   /** Whose advertisement the verdict judged: the documents' (afp's scheme), the target's own answers', or none. */
   readonly advertisedBy: 'documents' | 'target' | null;
   readonly verdict: VariantVerdict;
-  /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law or outside the published tier. */
+  /** The returns against the rule's exact edge, one point either way (α = 1% over the audit's variants, β = 1%); null without a law or outside the published tier. */
   readonly sprt: {
     readonly decision: SprtDecision;
     readonly direction: SprtDirection | null;
@@ -112,7 +114,7 @@ class VariantTrack {
   /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
   readonly stated = new Map<string, { readonly edge: number; count: number }>();
 
-  constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[]) {
+  constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[], family: number) {
     this.tier = new TierTrack(payoutFields);
     const theory = law === null ? null : lawTheory(law);
     this.sprt =
@@ -122,6 +124,9 @@ class VariantTrack {
             advertisedEdge: ratioToNumber(theory.edge),
             sigma: theory.sigma,
             sides: 'two',
+            // α over the audit's whole family of variants (Bonferroni), so a long audit of a working
+            // target is not called broken by one of its forty tests; β stays per variant.
+            alpha: SPRT_DEFAULT_ERROR / family,
             maxBets: Math.max(1, maxBets),
           });
   }
@@ -187,6 +192,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
           options.scheme.law(variant.game, variant.params),
           perVariant,
           payoutFieldsOf(options.scheme, variant.game),
+          Math.max(1, options.plan.length),
         ),
     ),
     aloneGames: new Set(),
@@ -219,6 +225,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
       advertised: own,
       tally: track.tally,
       tier: track.tier,
+      family: Math.max(1, options.plan.length),
     });
     const sprt =
       track.sprt === null || verdict.edgeSource !== 'published'

@@ -61,7 +61,7 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
         title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${percent(verdict.interval.edge)}, exact ${percent(verdict.exactEdge)})`,
         expected: percent(verdict.exactEdge),
         seen: `${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}]`,
-        evidence: `${verdict.interval.bets} bets, each verified alone; beyond a 99.9% interval`,
+        evidence: `${verdict.interval.bets} bets, each verified alone; beyond a ${levelText(verdict)} interval`,
       });
     }
     if (outcome.sprt !== null && outcome.sprt.decision === 'accept-h1' && verdict.exactEdge !== null) {
@@ -72,7 +72,7 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
         title: `${name}: the returns paid put the edge a point ${outcome.sprt.direction === 'lower' ? 'below' : 'above'} the rule's exact ${percent(verdict.exactEdge)} (SPRT)`,
         expected: percent(verdict.exactEdge),
         seen: `${outcome.sprt.direction === 'lower' ? '≤' : '≥'} ${percent(verdict.exactEdge + (outcome.sprt.direction === 'lower' ? -0.01 : 0.01))}`,
-        evidence: `Wald's SPRT (two-sided, δ = 1 point, α = β = 1%) decided after ${outcome.sprt.bets} verified bets`,
+        evidence: `Wald's SPRT (two-sided, δ = 1 point, α = 1% over the audit's ${result.variants.length} variant${result.variants.length === 1 ? '' : 's'}, β = 1%) decided after ${outcome.sprt.bets} verified bets`,
       });
     }
     if (verdict.edgeSource !== 'empirical')
@@ -189,8 +189,16 @@ const HOW: Readonly<Record<VariantVerdict['edgeSource'], (verdict: VariantVerdic
   observed: (verdict) =>
     `the exact edge of the payout table observed over ${verdict.restsOnBets} verified bets (the draw mapping held on every one)`,
   empirical: (verdict) =>
-    `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its 99.9% interval${boundText(verdict)}`,
+    `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its ${levelText(verdict)} interval${boundText(verdict)}`,
 };
+
+/** The level a decision from returns was taken at: "99.9%", or over a family "99.9975% (99.9% over the audit's 40 variants)". */
+function levelText(verdict: VariantVerdict): string {
+  const miss = 1 - verdict.decisiveConfidence;
+  if (Math.abs(miss - 0.001) < 1e-12) return '99.9%';
+  const family = Math.round(0.001 / miss);
+  return `${String(Math.round(verdict.decisiveConfidence * 1e8) / 1e6)}% (99.9% over the audit's ${family} variants)`;
+}
 
 /** The one assumption of an empirical interval: no bet returns more than B times its stake (bounded-mean.ts). */
 function boundText(verdict: VariantVerdict): string {
@@ -254,7 +262,7 @@ function recordDocumentsEdge(findings: FindingsCollector, outcome: VariantOutcom
     title: `${variant.variant}: ${rule} ${percent(seen)}${spread}; the documents advertise ${documents.text}${gross ? (range[1] < 0 ? ' (the house loses on it)' : ' (the house keeps half of every stake or more)') : ''}`,
     expected: documents.text,
     seen: percent(seen),
-    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(`, outside its 99.9% interval${boundText(verdict)}`, boundText(verdict))}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
+    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(`, outside its ${levelText(verdict)} interval${boundText(verdict)}`, boundText(verdict))}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
   });
 }
 

@@ -25,6 +25,8 @@
 import { ratioToNumber } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
 import { boundedEdgeInterval } from '../../audit/bounded-mean.ts';
+import { normalQuantile } from '../../audit/normal-quantile.ts';
+import { assert } from '../../core/assert.ts';
 import {
   CONFIDENCE_LEVEL,
   edgeInterval,
@@ -41,7 +43,6 @@ import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
 import { observedTable, type ObservedTable } from './observed-table.ts';
 
 export const MIN_EMPIRICAL_BETS = 30;
-const Z_999 = 3.2905267314919255;
 
 export interface AdvertisedEdge {
   readonly edge: number;
@@ -65,6 +66,8 @@ export interface VariantVerdict {
   /** Bets the stated edge rests on (bets that followed the mapping; every paid bet when empirical). */
   readonly restsOnBets: number;
   readonly interval: EdgeInterval | null;
+  /** The level each decision from returns was taken at: 0.999 over one variant, 1 − 0.001 / family over a family. */
+  readonly decisiveConfidence: number;
   /** Empirical tier: the bound B on a return per unit staked its interval assumes; null in the other tiers. */
   readonly returnBound: number | null;
   /** Whether the returns agree with the stated exact edge (or, empirical, with the advertised edge). */
@@ -94,6 +97,12 @@ export interface VerdictInput {
   /** Returns per unit staked of every verified bet. */
   readonly tally: ReturnTally;
   readonly tier: TierTrack;
+  /**
+   * How many variants the audit judges at once (≥ 1; default 1): a decision from returns is taken
+   * at 99.9% over the whole family (Bonferroni: 1 − 0.001 / family each), so an audit of 40
+   * variants of a working target is not called broken 4% of the time.
+   */
+  readonly family?: number;
 }
 
 interface Stated {
@@ -164,6 +173,9 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
   const stated = stateEdge(input);
   const theory = input.law === null ? null : lawTheory(input.law);
   const data = input.tally.bets >= 2 ? input.tally.data() : null;
+  const family = input.family ?? 1;
+  assert(Number.isSafeInteger(family) && family >= 1, 'a family of variants holds at least one');
+  const decisiveConfidence = 1 - DECISIVE_MISS / family;
   const returnBound =
     stated.source === 'empirical' && data !== null && input.law !== null ? boundOfReturns(input.law, data) : null;
   const interval =
@@ -181,15 +193,15 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
   let range = stated.range;
   if (data !== null && interval !== null && interval.bets >= MIN_EMPIRICAL_BETS && reference !== null) {
     if (returnBound !== null) {
-      const decisive = boundedEdgeInterval(data, returnBound, DECISIVE_CONFIDENCE);
+      const decisive = boundedEdgeInterval(data, returnBound, decisiveConfidence);
       empirical = reference < decisive.low || reference > decisive.high ? 'differs' : 'agrees';
       if (advertised !== null && empirical === 'differs') {
         rule = 'differs';
         severity = ruleSeverity(decisive.low > advertised.edge ? decisive.low : decisive.high, advertised.edge);
       }
     } else if (stated.source !== 'empirical') {
-      const halfWidth999 = (interval.halfWidth * Z_999) / Z_99;
-      empirical = Math.abs(interval.edge - reference) > halfWidth999 ? 'differs' : 'agrees';
+      const decisiveHalfWidth = (interval.halfWidth * normalQuantile(1 - (1 - decisiveConfidence) / 2)) / Z_99;
+      empirical = Math.abs(interval.edge - reference) > decisiveHalfWidth ? 'differs' : 'agrees';
     }
   }
   if (stated.source === 'empirical') range = shownInterval(interval);
@@ -210,6 +222,7 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
     ruleSeverity: severity,
     restsOnBets: stated.restsOn,
     interval,
+    decisiveConfidence,
     returnBound,
     empirical,
     observed: stated.observed,
@@ -232,8 +245,8 @@ function lawSigma(stated: Stated, theory: EdgeTheory | null): number {
   return theory?.sigma ?? 0;
 }
 
-/** The 99.9% level an empirical verdict is decided at (the 99% interval is the one stated). */
-const DECISIVE_CONFIDENCE = 0.999;
+/** The chance a decision from returns may wrongly call a working target broken, over a whole audit (the 99% interval is the one stated). */
+const DECISIVE_MISS = 0.001;
 
 /**
  * B for an empirical variant: the larger of the published table's top payout and the largest

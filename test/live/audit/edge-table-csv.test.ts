@@ -49,7 +49,7 @@ function result(variants: VariantOutcome[]): EdgeAuditResult {
 const INTERVAL = { bets: 400, edge: 0.0123, sampleSigma: 1, sigma: 1, halfWidth: 0.12, low: -0.1077, high: 0.1323 };
 const PUBLISHED: Pick<
   VariantVerdict,
-  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound'
+  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound' | 'decisiveConfidence'
 > = {
   edgeSource: 'published',
   cause: null,
@@ -57,10 +57,11 @@ const PUBLISHED: Pick<
   statedRange: [0.01, 0.01],
   observed: null,
   returnBound: null,
+  decisiveConfidence: 0.999,
 };
 const EMPIRICAL: Pick<
   VariantVerdict,
-  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound'
+  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound' | 'decisiveConfidence'
 > = {
   edgeSource: 'empirical',
   cause: 'not-replayed',
@@ -68,6 +69,7 @@ const EMPIRICAL: Pick<
   statedRange: null,
   observed: null,
   returnBound: 10,
+  decisiveConfidence: 0.999,
 };
 
 describe('live edges.csv', () => {

@@ -449,6 +449,53 @@ describe('a gross deviation is decided within 50 bets per variant', () => {
     expect(decided?.bets).toBeLessThanOrEqual(50);
     expect(decided?.verdict).toMatchObject({ edgeSource: 'empirical', ruleSeverity: 'critical' });
   });
+
+  test('a decision from returns holds 99.9% over the audit: among 40 variants each is taken at 99.9975%, later than alone', () => {
+    // Off the mapping, one bet in five paid 1.99x: an edge of about 60% against 9.5% advertised.
+    const bets = range(200).map((nonce) => {
+      const bet = afpBet('coin_flip', HEADS, nonce);
+      const paid = nonce % 5 === 0;
+      return {
+        ...bet,
+        result: { side: 'heads', outcome: 'edge' },
+        paidMicro: paid ? 19_900n : 0n,
+        multiplier: paid ? 1.99 : 0,
+      };
+    });
+    const law = AFP_SCHEME.law('coin_flip', HEADS);
+    const firstDecided = (family: number): { bets: number; verdict: VariantVerdict } | null => {
+      for (let count = 1; count <= bets.length; count += 1) {
+        const fed = feed(AFP_SCHEME, bets.slice(0, count));
+        const advertised = { edge: 0.095, text: '9.5%' };
+        const verdict = judgeVariant({ law, advertised, tally: fed.tally, tier: fed.tier, family });
+        if (verdict.rule === 'differs') return { bets: count, verdict };
+      }
+      return null;
+    };
+    const alone = firstDecided(1);
+    const inFamily = firstDecided(40);
+    expect(alone?.verdict.decisiveConfidence).toBe(0.999);
+    expect(inFamily?.verdict.decisiveConfidence).toBeCloseTo(1 - 0.001 / 40, 12);
+    expect(alone?.bets).toBeLessThan(inFamily?.bets ?? Number.POSITIVE_INFINITY);
+    expect(inFamily?.verdict).toMatchObject({ edgeSource: 'empirical', rule: 'differs' });
+    const all = resultOf(AFP_SCHEME, { game: 'coin_flip', variant: 'coin_flip:heads', params: HEADS }, bets, {
+      edge: 0.095,
+      text: '9.5%',
+    });
+    const evidenceOf = (result: EdgeAuditResult): string | undefined => {
+      const findings = new FindingsCollector();
+      recordEdgeFindings(findings, result, AFP_SCHEME);
+      return findings.list().find((finding) => finding.id === 'edge:coin_flip:heads')?.evidence;
+    };
+    expect(evidenceOf(all)).toMatch(
+      /outside its 99\.9% interval \(valid for any law of returns up to 1\.99× the stake/,
+    );
+    const among40 = {
+      ...all,
+      variants: all.variants.map((outcome) => ({ ...outcome, verdict: inFamily?.verdict ?? outcome.verdict })),
+    };
+    expect(evidenceOf(among40)).toMatch(/outside its 99\.9975% \(99\.9% over the audit's 40 variants\) interval/);
+  });
 });
 
 describe('money needs the target to contradict itself', () => {
