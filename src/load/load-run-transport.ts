@@ -1,16 +1,12 @@
 /**
- * The HTTP side of a load run: a sender (one base URL per mount) and, over it, each agent's
- * recording Transport, so the agents' own AfpClient drives the live target unchanged while every
- * request lands in the LoadRecorder.
+ * The HTTP side of a load run: a sender (one base URL per mount); each agent's recording Transport
+ * over it is recording-transport.ts (a URL run has no agents, and does not load the route table
+ * the recording names endpoints with).
  *
  * The wire: http:// mounts go through the lean keep-alive client (http-client.ts, one per origin,
  * at most `maxSockets` connections: the in-flight cap), the one request path of `afp load` and of
  * the bench's generator rate alike; https:// mounts go through node:https over a keep-alive agent
  * (TLS is rare against a load target on loopback, and not worth a second client).
- * A sample per request: endpoint = the afp route id the request addresses (`escrow.B.create`),
- * found through the route table as the replay report names endpoints (src/replay/endpoint-name.ts);
- * intended start = the iteration's scheduled instant for its first request, the actual send time
- * for the next ones (they could not have been sent earlier); status 0 when no answer came.
  * `failed` (k6 http_req_failed) = no answer, a 429 or a 5xx: the work was not done, even where an
  * agent takes a rate limit in its stride (as `afp export k6` counts it, so a threshold means the
  * same in both). Other 4xx answers are outcomes the agents expect and check (a repeated claim's
@@ -25,11 +21,8 @@ import { setMaxListeners } from 'node:events';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
-import { endpointName } from '../replay/endpoint-name.ts';
-import type { WaitClock } from '../core/clock.ts';
 import { parseHeaderFields, type ParsedResponse } from './http-client-parser.ts';
 import { HttpClient } from './http-client.ts';
-import type { LoadSample } from './load-recorder.ts';
 
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -263,52 +256,4 @@ function answerBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-export interface RecordingOptions {
-  readonly sender: LoadSender;
-  readonly clock: WaitClock;
-  readonly onSample: (sample: LoadSample) => void;
-  /** The iteration's intended start, handed out once (to its first request); null afterwards. */
-  readonly takeIntendedStartMs: () => number | null;
-  /** What to await before each request (an agent's own set-up calls still under way), or null when nothing is. */
-  readonly before?: () => Promise<void> | null;
-}
-
-/**
- * A Transport that sends through the sender and records one sample per request. Its promise is the
- * only one between an answer and the agent's code: the sample is recorded and the promise settled
- * in the turn the answer is read.
- */
-export function recordingTransport(options: RecordingOptions): Transport {
-  const { sender, clock, onSample } = options;
-  const send = (request: TransportRequest): Promise<TransportResponse> => {
-    const sentMs = clock.nowMs();
-    const intendedStartMs = Math.min(options.takeIntendedStartMs() ?? sentMs, sentMs);
-    const endpoint = endpointName(request);
-    return new Promise<TransportResponse>((resolve, reject) =>
-      sender.dispatch(request, (outcome) => {
-        if (outcome.ok) {
-          onSample({
-            endpoint,
-            intendedStartMs,
-            sentMs,
-            endMs: clock.nowMs(),
-            status: outcome.response.status,
-            failed: requestFailed(outcome.response.status),
-          });
-          resolve(outcome.response);
-          return;
-        }
-        if (!(outcome.error instanceof Interrupted))
-          onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: 0, failed: true });
-        reject(outcome.error);
-      }),
-    );
-  };
-  return (request) => {
-    // Only waited for when there is something to wait for: the intended start is taken in the caller's turn.
-    const waiting = options.before?.() ?? null;
-    return waiting === null ? send(request) : waiting.then(() => send(request));
-  };
 }

@@ -37,7 +37,8 @@ import { AgentPool, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
 import { LiveTurn } from './live-turn.ts';
 import { shardIndexes } from './shard.ts';
 import { AdminClient, type AdminAnswer } from '../client/admin-client.ts';
-import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
+import { loadSender, type LoadSender } from './load-run-transport.ts';
+import { recordingTransport } from './recording-transport.ts';
 
 export type MountsResult =
   { readonly ok: true; readonly urls: MountUrls } | { readonly ok: false; readonly message: string };

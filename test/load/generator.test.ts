@@ -20,7 +20,8 @@ import {
   type LoadSample,
   type LoadSnapshot,
 } from '../../src/load/load-recorder.ts';
-import { loadSender, recordingTransport, type LoadSender } from '../../src/load/load-run-transport.ts';
+import { loadSender, type LoadSender } from '../../src/load/load-run-transport.ts';
+import { recordingTransport } from '../../src/load/recording-transport.ts';
 
 const clock = systemLoadClock();
 const servers: Server[] = [];
