@@ -19,7 +19,12 @@ import { openedLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-checkpoint-pacing-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
-const EVERY = 20;
+/**
+ * Commands per checkpoint: enough agents that encoding the state costs well above one tick of the
+ * thread CPU clock (getrusage counts whole ticks, 4 ms here): with 20 the encoding often read
+ * 0 ms, and a pause of 10^6 × 0 is none (the test failed on a fresh clone).
+ */
+const EVERY = 3_000;
 
 /** Two checkpoints' worth of registrations, then whether the second starts right after the first is written. */
 async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<boolean> {
@@ -39,7 +44,9 @@ async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<
   const register = (from: number): void => {
     for (let index = from; index < from + EVERY; index++) {
       const request = { mount: 'api', method: 'POST', path: '/register', body: { agent_id: `p${index}` } } as const;
-      expect(dispatcher.dispatch(request, START_MS, `10.2.0.${index}`).status).toBe(201);
+      const address = `10.2.${Math.floor(index / 250)}.${index % 250}`;
+      const status = dispatcher.dispatch(request, START_MS, address).status;
+      if (status !== 201) throw new Error(`registration ${index} answered ${status}`);
     }
     const committed = log.commit();
     if (!committed.ok) throw new Error(committed.error);
@@ -49,6 +56,8 @@ async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<
     expect(checkpointer.afterRequest()).toBe(true);
     await checkpointer.idle();
     expect(checkpointer.view().newest_seq).toBe(EVERY);
+    // The premise: the first job's encoding was measured as costing something (else no pause is due).
+    expect(checkpointer.view().worker_encode_cpu_ms).toBeGreaterThan(0);
     register(EVERY);
     return checkpointer.afterRequest();
   } finally {
