@@ -184,6 +184,8 @@ export function isDocumentsOwn(outcome: VariantOutcome): boolean {
 
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
   const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
+  /** The variants judged together: each decision from returns holds its error over all of them. */
+  const family = Math.max(1, options.plan.length);
   const run: AuditRun = {
     options,
     tracks: options.plan.map(
@@ -192,7 +194,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
           options.scheme.law(variant.game, variant.params),
           perVariant,
           payoutFieldsOf(options.scheme, variant.game),
-          Math.max(1, options.plan.length),
+          family,
         ),
     ),
     aloneGames: new Set(),
@@ -225,7 +227,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
       advertised: own,
       tally: track.tally,
       tier: track.tier,
-      family: Math.max(1, options.plan.length),
+      family,
     });
     const sprt =
       track.sprt === null || verdict.edgeSource !== 'published'

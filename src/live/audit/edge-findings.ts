@@ -194,10 +194,8 @@ const HOW: Readonly<Record<VariantVerdict['edgeSource'], (verdict: VariantVerdic
 
 /** The level a decision from returns was taken at: "99.9%", or over a family "99.9975% (99.9% over the audit's 40 variants)". */
 function levelText(verdict: VariantVerdict): string {
-  const miss = 1 - verdict.decisiveConfidence;
-  if (Math.abs(miss - 0.001) < 1e-12) return '99.9%';
-  const family = Math.round(0.001 / miss);
-  return `${String(Math.round(verdict.decisiveConfidence * 1e8) / 1e6)}% (99.9% over the audit's ${family} variants)`;
+  if (verdict.family === 1) return '99.9%';
+  return `${String(Math.round(verdict.decisiveConfidence * 1e8) / 1e6)}% (99.9% over the audit's ${verdict.family} variants)`;
 }
 
 /** The one assumption of an empirical interval: no bet returns more than B times its stake (bounded-mean.ts). */

@@ -66,6 +66,8 @@ export interface VariantVerdict {
   /** Bets the stated edge rests on (bets that followed the mapping; every paid bet when empirical). */
   readonly restsOnBets: number;
   readonly interval: EdgeInterval | null;
+  /** The variants judged together (VerdictInput.family). */
+  readonly family: number;
   /** The level each decision from returns was taken at: 0.999 over one variant, 1 − 0.001 / family over a family. */
   readonly decisiveConfidence: number;
   /** Empirical tier: the bound B on a return per unit staked its interval assumes; null in the other tiers. */
@@ -222,6 +224,7 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
     ruleSeverity: severity,
     restsOnBets: stated.restsOn,
     interval,
+    family,
     decisiveConfidence,
     returnBound,
     empirical,

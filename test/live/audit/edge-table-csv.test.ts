@@ -49,7 +49,7 @@ function result(variants: VariantOutcome[]): EdgeAuditResult {
 const INTERVAL = { bets: 400, edge: 0.0123, sampleSigma: 1, sigma: 1, halfWidth: 0.12, low: -0.1077, high: 0.1323 };
 const PUBLISHED: Pick<
   VariantVerdict,
-  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound' | 'decisiveConfidence'
+  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound' | 'decisiveConfidence' | 'family'
 > = {
   edgeSource: 'published',
   cause: null,
@@ -58,10 +58,11 @@ const PUBLISHED: Pick<
   observed: null,
   returnBound: null,
   decisiveConfidence: 0.999,
+  family: 1,
 };
 const EMPIRICAL: Pick<
   VariantVerdict,
-  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound' | 'decisiveConfidence'
+  'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed' | 'returnBound' | 'decisiveConfidence' | 'family'
 > = {
   edgeSource: 'empirical',
   cause: 'not-replayed',
@@ -70,6 +71,7 @@ const EMPIRICAL: Pick<
   observed: null,
   returnBound: 10,
   decisiveConfidence: 0.999,
+  family: 1,
 };
 
 describe('live edges.csv', () => {
