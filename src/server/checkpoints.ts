@@ -464,8 +464,11 @@ export class Checkpointer {
       });
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
       this.sound.add(reply.checkpoint.seq);
-      if (reply.cpuMs >= this.pacedFromCpuMs)
-        this.pausedUntilLoopCpuMs = loopCpuMs() + (reply.cpuMs - reply.replayCpuMs) * (1 / this.workerDutyMax - 1);
+      // Paced by the encoding's cost alone, as the pause is: the replay (in a fresh worker, its
+      // start-up's cold code too) is paid once per command whenever it runs.
+      const encodeCpuMs = reply.cpuMs - reply.replayCpuMs;
+      if (encodeCpuMs >= this.pacedFromCpuMs)
+        this.pausedUntilLoopCpuMs = loopCpuMs() + encodeCpuMs * (1 / this.workerDutyMax - 1);
       this.noteCost({
         seq: inFlight.seq,
         blockingMs: inFlight.blockingMs,
@@ -477,6 +480,21 @@ export class Checkpointer {
     } finally {
       if (this.inFlight === inFlight) this.inFlight = null;
       inFlight.done.resolve();
+      // Commands committed while this one was in flight may be past the line already: the next
+      // starts now, not at the next write (an idle server would keep the whole tail to replay).
+      if (this.inFlight === null && this.worker !== null) setImmediate(() => this.startIfDue());
+    }
+  }
+
+  /** After a job: the next one on the worker, if due (committed rows only, so any turn will do). */
+  private startIfDue(): void {
+    if (this.inFlight !== null || this.worker === null || this.onLoopNext) return;
+    const seq = this.log.lastSeq;
+    if (seq - this.lastSeq < this.everyCommands || loopCpuMs() < this.pausedUntilLoopCpuMs) return;
+    try {
+      this.start(seq);
+    } catch (error) {
+      this.onError(error instanceof Error ? error.message : String(error));
     }
   }
 

@@ -1,7 +1,9 @@
 /**
  * Checkpoint pacing (src/server/checkpoints.ts WORKER_DUTY_MAX): after a checkpoint whose job cost
  * the worker at least `pacedFromCpuMs` of CPU, the next one waits for its pause even when
- * `everyCommands` more commands were committed; without pacing (duty 1) it starts at once. A real
+ * `everyCommands` more commands were committed; without pacing (duty 1) it starts at once: at the
+ * next write, or, when those commands were committed while the first was in flight, as soon as
+ * the first is written (no write need follow: an idle server does not keep the tail). A real
  * command log, a real worker thread, real registrations through the logged dispatcher.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,8 +28,12 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
  */
 const EVERY = 3_000;
 
-/** Two checkpoints' worth of registrations, then whether the second starts right after the first is written. */
-async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<boolean> {
+/**
+ * Two checkpoints' worth of registrations, the second committed after the first checkpoint is
+ * written (`after`: does the next write start the second?) or while it is in flight (`during`:
+ * does the second start once the first is written, with no write after it?).
+ */
+async function secondStartsAtOnce(name: string, workerDutyMax: number, second: 'after' | 'during'): Promise<boolean> {
   const settings = { seed: SEED, startMs: START_MS, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
   const log = await openedLog(join(DIR, `${name}.db`), { ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
@@ -54,12 +60,22 @@ async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<
   try {
     register(0);
     expect(checkpointer.afterRequest()).toBe(true);
+    if (second === 'during') register(EVERY);
     await checkpointer.idle();
     expect(checkpointer.view().newest_seq).toBe(EVERY);
     // The premise: the first job's encoding was measured as costing something (else no pause is due).
     expect(checkpointer.view().worker_encode_cpu_ms).toBeGreaterThan(0);
-    register(EVERY);
-    return checkpointer.afterRequest();
+    if (second === 'after') {
+      register(EVERY);
+      return checkpointer.afterRequest();
+    }
+    // The next job is looked for one turn after the first is written.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = checkpointer.view().in_flight;
+    await checkpointer.idle();
+    expect(checkpointer.view().newest_seq).toBe(started ? 2 * EVERY : EVERY);
+    return started;
   } finally {
     await checkpointer.stop();
     log.close();
@@ -68,7 +84,12 @@ async function secondStartsAtOnce(name: string, workerDutyMax: number): Promise<
 
 describe('checkpoint pacing', () => {
   test('a costly checkpoint pauses the next one past its command count; unpaced, it starts at once', async () => {
-    expect(await secondStartsAtOnce('paced', 1e-6)).toBe(false);
-    expect(await secondStartsAtOnce('unpaced', 1)).toBe(true);
+    expect(await secondStartsAtOnce('paced', 1e-6, 'after')).toBe(false);
+    expect(await secondStartsAtOnce('unpaced', 1, 'after')).toBe(true);
+  });
+
+  test('commands committed while a checkpoint is in flight get the next one when it is written, with no later write', async () => {
+    expect(await secondStartsAtOnce('paced-during', 1e-6, 'during')).toBe(false);
+    expect(await secondStartsAtOnce('unpaced-during', 1, 'during')).toBe(true);
   });
 });
