@@ -464,11 +464,8 @@ export class Checkpointer {
       });
       if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
       this.sound.add(reply.checkpoint.seq);
-      // Paced by the encoding's cost alone, as the pause is: the replay (in a fresh worker, its
-      // start-up's cold code too) is paid once per command whenever it runs.
-      const encodeCpuMs = reply.cpuMs - reply.replayCpuMs;
-      if (encodeCpuMs >= this.pacedFromCpuMs)
-        this.pausedUntilLoopCpuMs = loopCpuMs() + encodeCpuMs * (1 / this.workerDutyMax - 1);
+      if (reply.cpuMs >= this.pacedFromCpuMs)
+        this.pausedUntilLoopCpuMs = loopCpuMs() + (reply.cpuMs - reply.replayCpuMs) * (1 / this.workerDutyMax - 1);
       this.noteCost({
         seq: inFlight.seq,
         blockingMs: inFlight.blockingMs,
