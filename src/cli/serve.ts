@@ -59,10 +59,9 @@ import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
-import { DEPLOYED_LAYOUT, deployedLayout } from '../server/deployed-layout.ts';
+import { DEPLOYED_PORT_OFFSET_MAX } from '../server/deployed-ports.ts';
 import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
 import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
-import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
 import type { Route } from '../http/route.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -79,18 +78,31 @@ const USAGE = `usage: ${usageLine(DEFINITION)}`;
 export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
 
-/** The rows and the listener layout of each dialect. */
-function dialectServing(
+/**
+ * The rows and the listener layout of each dialect. The deployed dialect's are loaded only when it
+ * is served (about 30 modules, a tenth of a documents serve's start-up).
+ */
+async function dialectServing(
   dialect: ServeDialect,
   options: { floatMoney?: boolean; limitsLifted?: boolean } = {},
-): { routes: readonly Route[]; layout: ServeLayout } {
+): Promise<{ routes: readonly Route[]; layout: ServeLayout }> {
   if (dialect !== 'deployed') return { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+  const [{ DEPLOYED_ROUTES }, { DEPLOYED_LAYOUT, deployedLayout }] = await Promise.all([
+    import('../http/routes/deployed/index.ts'),
+    import('../server/deployed-layout.ts'),
+  ]);
   const floatMoney = options.floatMoney === true;
   const limitsLifted = options.limitsLifted === true;
   return {
     routes: DEPLOYED_ROUTES,
     layout: floatMoney || limitsLifted ? deployedLayout({ floatMoney, limitsLifted }) : DEPLOYED_LAYOUT,
   };
+}
+
+/** The highest port offset a dialect listens on (--port's bound). */
+function highestPortOffset(dialect: ServeDialect): number {
+  if (dialect === 'deployed') return DEPLOYED_PORT_OFFSET_MAX;
+  return Math.max(...DOCUMENTS_LAYOUT.mounts(ALL_ROUTES).map(([, offset]) => offset));
 }
 
 import { DEFECT_NAMES } from '../services/shared/context.ts';
@@ -152,8 +164,7 @@ export function parseServeArgs(
   if (dialect === null) errors.push(`--dialect must be one of ${SERVE_DIALECTS.join(', ')}, got '${dialectText}'`);
   const portText = stringFlag(args, 'port') ?? String(DEFAULT_PORT);
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
-  const serving = dialectServing(dialect ?? 'documents');
-  const highestOffset = Math.max(...serving.layout.mounts(serving.routes).map(([, offset]) => offset));
+  const highestOffset = highestPortOffset(dialect ?? 'documents');
   if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535)))
     errors.push(
       `--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`,
@@ -437,7 +448,7 @@ async function serveUntilSignal(
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    const serving = dialectServing(flags.dialect ?? 'documents', {
+    const serving = await dialectServing(flags.dialect ?? 'documents', {
       floatMoney: flags.floatMoney === true || rules?.value.money.floatNoise === true,
       limitsLifted: flags.liftDeployedLimits === true,
     });

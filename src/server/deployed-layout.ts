@@ -8,9 +8,8 @@
  */
 import { DeployedDispatcher, type DeployedDispatcherOptions } from '../http/deployed/deployed-dispatcher.ts';
 import { deployedInfo } from '../http/deployed/deployed-info.ts';
+import { DEPLOYED_PORT_OFFSETS } from './deployed-ports.ts';
 import type { ServeLayout } from './listeners.ts';
-
-export const DEPLOYED_PORT_OFFSETS = { casino: 0, trading: 3, domains: 4, wallet: 5, faucet: 6, escrow: 7 } as const;
 
 /**
  * The deployed layout; `floatMoney` writes the casino's money as the deployment does (doubles with

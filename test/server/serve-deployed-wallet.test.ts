@@ -4,7 +4,8 @@
 // in the deployment's error shape with nothing moved, pk_live_ keys, and the per-IP limits.
 import { describe, expect, test } from 'vitest';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { DEPLOYED_LAYOUT, DEPLOYED_PORT_OFFSETS } from '../../src/server/deployed-layout.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { DEPLOYED_PORT_OFFSETS } from '../../src/server/deployed-ports.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
