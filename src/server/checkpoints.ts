@@ -300,7 +300,7 @@ export class Checkpointer {
   afterRequest(): boolean {
     if (this.inFlight !== null) return false;
     const seq = this.log.lastSeq;
-    if (seq - this.lastSeq < this.everyCommands || loopCpuMs() < this.pausedUntilLoopCpuMs) return false;
+    if (!this.isDue(seq)) return false;
     if (this.onLoopNext) {
       const ended = startBlock();
       this.onLoopNext = false;
@@ -311,6 +311,11 @@ export class Checkpointer {
     }
     this.start(seq);
     return true;
+  }
+
+  /** Whether a checkpoint after command `seq` is due: the line crossed, and no pause (WORKER_DUTY_MAX) running. */
+  private isDue(seq: number): boolean {
+    return seq - this.lastSeq >= this.everyCommands && loopCpuMs() >= this.pausedUntilLoopCpuMs;
   }
 
   /** Resolves when no checkpoint is in flight. */
@@ -487,7 +492,7 @@ export class Checkpointer {
   private startIfDue(): void {
     if (this.inFlight !== null || this.worker === null || this.onLoopNext) return;
     const seq = this.log.lastSeq;
-    if (seq - this.lastSeq < this.everyCommands || loopCpuMs() < this.pausedUntilLoopCpuMs) return;
+    if (!this.isDue(seq)) return;
     try {
       this.start(seq);
     } catch (error) {
