@@ -41,6 +41,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/json-output.test.ts',
   'test/cli/load-merge.test.ts',
   'test/cli/progress.test.ts',
+  'test/cli/replay-reproduce.test.ts',
   'test/client/casino-client.test.ts',
   'test/client/domains-client.test.ts',
   'test/client/trading-client.test.ts',

@@ -65,6 +65,7 @@ import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-o
 import type { Target } from '../live/target.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import { shellWord } from '../sweep/reproduce-command.ts';
 import type { Clock } from '../core/clock.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -593,10 +594,15 @@ function formatSpan(ms: number): string {
     .join(' ');
 }
 
-function reproduceCommand(flags: ReplayFlags): string {
-  const out = flags.out === DEFAULT_OUT ? '' : ` --out ${flags.out}`;
-  const failOn = flags.failOn === DEFAULT_FAIL_ON ? '' : ` --fail-on ${flags.failOn}`;
-  return `afp replay ${flags.file} --target ${flags.target} --speed ${flags.speedText} --sync-clock ${flags.sync}${out}${failOn}`;
+/** The `afp replay` line that repeats this run, shell-quoted where needed so it pastes as is (a path with a space). */
+export function reproduceCommand(
+  flags: Pick<ReplayFlags, 'file' | 'target' | 'speedText' | 'sync' | 'out' | 'failOn'>,
+): string {
+  const words = ['afp', 'replay', flags.file, '--target', flags.target, '--speed', flags.speedText];
+  words.push('--sync-clock', flags.sync);
+  if (flags.out !== DEFAULT_OUT) words.push('--out', flags.out);
+  if (flags.failOn !== DEFAULT_FAIL_ON) words.push('--fail-on', flags.failOn);
+  return words.map(shellWord).join(' ');
 }
 
 async function writeReports(out: string, report: ReplayReportInput): Promise<void> {
