@@ -15,12 +15,12 @@
  */
 import { assert } from '../core/assert.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
-import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
-import { createDomainsModel, type DomainsModel } from './domains/model-domains.ts';
+import { createCasinoModel, type CasinoModel } from './casino/casino-state.ts';
+import { createDomainsModel, type DomainsModel } from './domains/domains-state.ts';
 import { RateBudget } from './model-limits.ts';
 import { priceOracle } from './trading/model-prices.ts';
-import { createTradingModel, type ModelClosure, type TradingModel } from './trading/model-trading.ts';
-import { createWalletModel, type WalletModel } from './wallet/model-wallet.ts';
+import { createTradingModel, type ModelClosure, type TradingModel } from './trading/trading-state.ts';
+import { createWalletModel, type WalletModel } from './wallet/wallet-state.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
 
 /**

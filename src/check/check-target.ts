@@ -32,7 +32,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
-import type { ModelClosure } from './trading/model-trading.ts';
+import type { ModelClosure } from './trading/trading-state.ts';
 
 /** In-process runs start here: a fixed instant, so the same seed gives the same answers. */
 export const CHECK_START_MS = Date.parse('2025-03-01T09:30:00.000Z');

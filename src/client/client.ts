@@ -19,16 +19,9 @@ import { WALLET_ENDPOINTS, WalletClient, type WalletEndpointId } from './wallet-
 import { TRADING_ENDPOINTS, TradingClient, type TradingBody, type TradingEndpointId } from './trading-client.ts';
 import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
 import type * as Wire from './types.ts';
+import type { ApiResult, CallInput, ErrorBody, QueryInput } from './call.ts';
 
-export type ApiResult<T> =
-  | { ok: true; status: number; headers: Readonly<Record<string, string>>; body: T }
-  | { ok: false; status: number; headers: Readonly<Record<string, string>>; body: ErrorBody };
-
-export interface ErrorBody {
-  error: string;
-  code: string;
-  [k: string]: unknown;
-}
+export type { ApiResult, CallInput, ErrorBody, QueryInput } from './call.ts';
 
 export type EndpointRow = RouteEndpointRow;
 
@@ -60,14 +53,6 @@ export interface EndpointResponses {
   'escrow.B.get': Wire.EscrowBDetail;
   'escrow.B.list': Wire.EscrowBListResponse;
   'escrow.B.dispute': Wire.EscrowDisputeResponse;
-}
-
-export type QueryInput = Readonly<Record<string, string | number | boolean | undefined>>;
-
-export interface CallInput {
-  readonly params?: Readonly<Record<string, string>>;
-  readonly query?: QueryInput;
-  readonly body?: unknown;
 }
 
 /** The path of `endpoint` with its parameters URL-encoded (replay and reports use it too). */

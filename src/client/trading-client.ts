@@ -6,7 +6,7 @@
  * AfpClient that made it.
  */
 import { endpointsOf } from './endpoints.ts';
-import type { ApiResult, CallInput } from './client.ts';
+import type { ApiResult, CallInput } from './call.ts';
 import { ServiceClient } from './service-client.ts';
 
 /** The trading rows of the route table (generated: src/client/endpoint-table.ts). */

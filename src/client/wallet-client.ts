@@ -5,7 +5,7 @@
  * endpoint-table.ts). Keys sent to `send` travel in the request body only; the client keeps none.
  */
 import { endpointsOf } from './endpoints.ts';
-import type { ApiResult, CallInput } from './client.ts';
+import type { ApiResult, CallInput } from './call.ts';
 import { ServiceClient } from './service-client.ts';
 
 /** The wallet rows of the route table (generated: src/client/endpoint-table.ts). */

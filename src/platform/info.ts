@@ -4,7 +4,7 @@
  * service, shared by every response: building it per request would cost time on the hot path.
  */
 import type { JsonObject } from '../core/errors.ts';
-import type { ServiceName } from './platform.ts';
+import type { ServiceName } from './service-names.ts';
 
 const REFERRAL_TEXT: Record<ServiceName, string> = {
   faucet: 'Register agents with your agent id as referrer: earn 15% of their future fees.',

@@ -39,8 +39,9 @@ import { EventBus, type DomainEvent } from '../services/shared/events.ts';
 import { ReferralBook } from '../services/shared/referral.ts';
 import { LimiterHandle, limiterIdentityOfAgent, RateLimiter, type RateLimiterOptions } from './rate-limiter.ts';
 
-export type ServiceName = 'faucet' | 'escrow' | 'trading' | 'domains' | 'wallet' | 'casino';
-export const SERVICE_NAMES: readonly ServiceName[] = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'];
+import type { ServiceName } from './service-names.ts';
+
+export { SERVICE_NAMES, type ServiceName } from './service-names.ts';
 
 /** A scenario's fault window: `service` answers `status` for every request in [fromMs, untilMs). */
 export interface FaultWindow {

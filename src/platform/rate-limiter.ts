@@ -32,7 +32,7 @@ import { isoTime } from '../core/iso-time.ts';
 import type { RouteLimits } from './route-limits.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
-import type { ServiceName } from './platform.ts';
+import type { ServiceName } from './service-names.ts';
 import { findServiceEntry, IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
 import {
   bucketShape,

@@ -58,77 +58,19 @@ import {
 import { formatDecimal, parseDecimal, parseNumber, type Micro } from '../core/money.ts';
 import { isLoopback } from '../http/client-ip.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
-import type { Mount, Route } from '../http/route.ts';
+import type { Mount } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { DepositView } from '../services/casino/account/account-records.ts';
 import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
-import type { ClockMover } from './clock-move.ts';
-import { mapJob, type PlatformLock } from './platform-lock.ts';
-import { ledgerAuditJob } from './ledger-audit.ts';
+import type { AdminOptions } from './admin-options.ts';
 import type { ServeClock } from './serve-clock.ts';
-import type { TimeTravel } from './time-travel.ts';
+import { mapJob } from './platform-lock.ts';
+import { ledgerAuditJob } from './ledger-audit.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
 import { digestRow } from './digest-route.ts';
 import type { WalletTx } from '../services/wallet/chain-book.ts';
 import { mintBody, mintOnChain, mintRefusal } from '../services/wallet/wallet-mint.ts';
-
-export interface AdminOptions {
-  readonly platform: Platform;
-  readonly clock: ServeClock;
-  /** The URL of every mount, known once all listeners are up. */
-  readonly mounts: () => Readonly<Partial<Record<Mount, string>>>;
-  /** Called after the clock moved and due timers ran (serve re-arms its timer). */
-  readonly onClockMoved: () => void;
-  /** The route table served (GET /openapi.json documents the request's mount from it). */
-  readonly routes: readonly Route[];
-  /** afp serve --data: appends a state-changing admin command before it is applied (throws = not applied). */
-  readonly record?: (command: AdminCommand) => void;
-  /** Snapshots, reverts and resets (afp serve); absent: those rows answer 404. */
-  readonly timeTravel?: TimeTravel;
-  /** The mount whose address serves `/_afp/*` (default `api`; the deployed dialect's casino). */
-  readonly adminMount?: Mount;
-  /**
-   * Set by a dialect other than the documents': `/_afp/mounts` then also says the dialect and each
-   * service's base URL (its address + base path, e.g. the deployed casino's `/api/v1`).
-   */
-  readonly dialect?: {
-    readonly name: string;
-    readonly basePaths: Readonly<Partial<Record<Mount, string>>>;
-    readonly fairness?: string;
-  };
-  /** The overload guard's bounds and counts, shown by GET /_afp/state under `load` (absent = none). */
-  readonly load?: () => JsonObject;
-  /** afp serve --data: the checkpoints, shown by GET /_afp/state under `checkpoints` (absent = no --data). */
-  readonly checkpoints?: () => JsonObject;
-  /** Runs clock moves in slices (clock-move.ts); absent: a move runs whole before the answer. */
-  readonly clockMover?: ClockMover;
-  /** Snapshots and reverts run as sliced jobs under it (platform-lock.ts); absent: whole, before the answer. */
-  readonly lock?: PlatformLock;
-}
-
-/** A state-changing admin action, as the command log keeps it. */
-export type AdminCommand =
-  | { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number }
-  | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number }
-  | {
-      readonly kind: 'deposit';
-      readonly agentId: string;
-      readonly chain: string;
-      readonly amountMicro: Micro;
-      readonly atMs: number;
-    }
-  | {
-      readonly kind: 'wallet-mint';
-      readonly chain: string;
-      readonly address: string;
-      readonly amount: string;
-      readonly token: string | null;
-      readonly atMs: number;
-    }
-  | { readonly kind: 'snapshot'; readonly id: string; readonly atMs: number }
-  | { readonly kind: 'revert'; readonly id: string; readonly fromMs: number; readonly toMs: number }
-  | { readonly kind: 'reset'; readonly fromMs: number; readonly toMs: number };
 
 /** The platform side of a clock move (live and on replay): timers due by `toMs` run. */
 export function applyClockMove(platform: Platform, toMs: number): void {

@@ -33,7 +33,7 @@ import { moduleUrl } from '../core/module-url.ts';
 import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
-import type { AdminCommand } from './admin.ts';
+import type { AdminCommand } from './admin-command.ts';
 import { startBlock, threadCpuMs, type BlockTime } from './loop-block.ts';
 import { checkpointCodec, decodeCheckpoint, encodeCheckpoint, verifyCheckpoint } from './checkpoint-codec.ts';
 import {

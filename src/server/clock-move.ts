@@ -20,7 +20,7 @@
  * Limits: a slice handles at least one instant (a single instant with very much due is not split).
  */
 import type { Platform } from '../platform/platform.ts';
-import type { AdminCommand } from './admin.ts';
+import type { AdminCommand } from './admin-command.ts';
 import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 

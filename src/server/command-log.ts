@@ -64,7 +64,7 @@ import {
   type PriceShock,
   type TradingSchedule,
 } from '../services/trading/trading-record.ts';
-import type { AdminCommand } from './admin.ts';
+import type { AdminCommand } from './admin-command.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
 import { WalSync } from './wal-sync.ts';
 import { startBlock } from './loop-block.ts';

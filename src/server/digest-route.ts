@@ -11,7 +11,7 @@
 import type { JsonObject } from '../core/errors.ts';
 import type { EdgeRequest } from '../http/server.ts';
 import { platformDigest, platformDigestSliced } from '../platform/state-digest.ts';
-import type { AdminOptions } from './admin.ts';
+import type { AdminOptions } from './admin-options.ts';
 import type { SlicedJob } from './platform-lock.ts';
 
 export function digestRow(_request: EdgeRequest, options: AdminOptions): JsonObject | Promise<JsonObject> {

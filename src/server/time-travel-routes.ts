@@ -15,7 +15,7 @@
  */
 import { fail, isFailure, type Failure, type JsonObject } from '../core/errors.ts';
 import type { EdgeRequest } from '../http/server.ts';
-import type { AdminOptions } from './admin.ts';
+import type { AdminOptions } from './admin-options.ts';
 import { mapJob, runWhole, type SlicedJob } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';

@@ -13,7 +13,7 @@
 import { isoTime } from '../http/render.ts';
 import type { ProbeHits } from '../report/run-record.ts';
 import { digestReports } from '../report/write-reports.ts';
-import { seedFigures } from './sweep-report.ts';
+import { seedFigures, type SeedFigures } from './seed-figures.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
 import type { Scenario } from '../sim/scenario.ts';
@@ -21,12 +21,6 @@ import { AGENTS } from '../../agents/index.ts';
 import { reproduceCommand } from './reproduce-command.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
-
-/**
- * The figures a sweep's distributions are made of, by column name (FIGURES in sweep-report.ts):
- * counts, and money in micro-USDC — one column per row of the run's money table.
- */
-export type SeedFigures = Readonly<Record<string, bigint>>;
 
 export interface SeedFailure {
   readonly invariant: string;

@@ -11,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseDecimal } from '../core/money.ts';
 import { PROBES, type ProbeCount } from '../sim/probes.ts';
-import type { SeedFigures } from './seed-run.ts';
-import { FIGURES, SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
+import { FIGURES, type SeedFigures } from './seed-figures.ts';
+import { SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
 
 export const MERGE_FILES_MAX = 1_000;
 const SWEEP_FILE_CHARS_MAX = 512 * 1024 * 1024;

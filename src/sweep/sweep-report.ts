@@ -13,10 +13,9 @@ import { stringify } from 'csv-stringify/sync';
 import { assert } from '../core/assert.ts';
 import { renderJunit, type JunitOutcome } from '../report/kit/junit.ts';
 import { jsonDocument } from '../report/kit/summary.ts';
-import type { RunRecord } from '../report/run-record.ts';
-import { HOLDER_NAMES } from '../sim/money-holders.ts';
 import { PROBES, type ProbeCount } from '../sim/probes.ts';
-import type { SeedFigures, SeedResult } from './seed-run.ts';
+import { FIGURES, type SeedFigures } from './seed-figures.ts';
+import type { SeedResult } from './seed-run.ts';
 
 /** 2: the money columns follow the money table (one per holder row, total held) since afp-sweep/1's four. */
 export const SWEEP_FORMAT = 'afp-sweep/2';
@@ -35,39 +34,6 @@ export interface SweepReport {
 
 export interface SweepRow extends SeedResult {
   readonly index: number;
-}
-
-/** A money-table row's column name: `trading margin held` → `trading_margin_held`. */
-const columnOf = (holder: string): string => holder.replaceAll(' ', '_');
-
-/**
- * The columns, in order: counts, then money as the run's money table lists it (agent balances,
- * fee income, faucet pool, one column per holder row of src/sim/money-holders.ts — every row,
- * zeros included, so every sweep of every scenario has the same columns — total held, ledger sum).
- */
-export const FIGURES: readonly { readonly name: string; readonly money: boolean }[] = [
-  ...['agents', 'requests', 'escrows', 'events'].map((name) => ({ name, money: false })),
-  ...['agent_balances', 'fee_income', 'faucet_pool', ...HOLDER_NAMES.map(columnOf), 'total_held', 'ledger_sum'].map(
-    (name) => ({ name, money: true }),
-  ),
-];
-
-/** A run's figures by column name. */
-export function seedFigures(record: RunRecord): SeedFigures {
-  const { totals } = record;
-  const holders = new Map((totals.holders ?? []).map((holder) => [columnOf(holder.name), holder.amountMicro]));
-  return {
-    agents: BigInt(totals.agents),
-    requests: BigInt(totals.requests),
-    escrows: BigInt(totals.escrows),
-    events: BigInt(record.events.count),
-    agent_balances: totals.agentBalancesMicro,
-    fee_income: totals.feeIncomeMicro,
-    faucet_pool: totals.faucetPoolMicro,
-    ...Object.fromEntries(HOLDER_NAMES.map((name) => [columnOf(name), holders.get(columnOf(name)) ?? 0n])),
-    total_held: totals.totalHeldMicro ?? 0n,
-    ledger_sum: totals.ledgerSumMicro,
-  };
 }
 
 const figureOf = (figures: SeedFigures, name: string): bigint => figures[name] ?? 0n;

@@ -8,8 +8,8 @@ import { HOLDER_NAMES } from '../../src/sim/money-holders.ts';
 import { parseScenario } from '../../src/sim/scenario.ts';
 import { runSeed } from '../../src/sweep/seed-run.ts';
 import { mergeSweepTexts } from '../../src/sweep/sweep-merge.ts';
+import { FIGURES } from '../../src/sweep/seed-figures.ts';
 import {
-  FIGURES,
   renderDistributionsCsv,
   renderSeedsCsv,
   renderSweepJson,

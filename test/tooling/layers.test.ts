@@ -1,7 +1,7 @@
 // The layer check (`npm run layers`, .dependency-cruiser.cjs) bites: an import from an inner
 // layer to an outer one, a folder outside every layer and a cycle of value imports each fail it
 // with a non-zero exit, in a temp copy of the config over a few files written for the purpose (so
-// a crash cannot leave a bad import in the tree); a cycle closed by a type-only import only warns.
+// a crash cannot leave a bad import in the tree); so does a cycle closed by a type-only import.
 // And the config's layers are docs/layout.md's list, in the same order.
 // Why in-process: dependency-cruiser's own API (the config read as the CLI reads it, the `err`
 // reporter the CLI prints, its exit code) cruises each small tree in milliseconds, where a child
@@ -92,7 +92,7 @@ describe('the layer check', () => {
     expect(run.status).not.toBe(0);
   });
 
-  test('fails on a cycle of value imports inside one layer, only warns on one closed by a type-only import', async () => {
+  test('fails on a cycle of value imports inside one layer, and on one closed by a type-only import', async () => {
     const value = await cruise(
       tree({
         'src/sim/a.ts': "import { b } from './b.ts';\nexport const a = (): number => b() + 1;\n",
@@ -109,8 +109,8 @@ describe('the layer check', () => {
       }),
     );
     expect(typed.output).not.toContain('no-value-cycle');
-    expect(typed.output).toMatch(/warn type-cycle: src\/sim\/[ab]\.ts/);
-    expect(typed.status).toBe(0);
+    expect(typed.output).toMatch(/error type-cycle: src\/sim\/[ab]\.ts/);
+    expect(typed.status).not.toBe(0);
   });
 });
 

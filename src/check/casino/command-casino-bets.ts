@@ -22,7 +22,8 @@ import {
   type AmountKind,
   type Settlement,
 } from './model-casino-bets.ts';
-import { newClientSeed, type ModelBet } from './model-casino.ts';
+import { newClientSeed } from './model-casino.ts';
+import type { ModelBet } from './casino-state.ts';
 import { casinoMismatch, field } from './model-casino-expect.ts';
 import { choiceText, detailProblems, paramsA, type GameChoice } from './model-casino-games.ts';
 import { casinoAgentReady, expectAnswer, keyed, soloStyleACommand, type CommandSpec } from '../model-command.ts';

@@ -8,7 +8,8 @@
  */
 import type { CheckModel } from '../check-model.ts';
 import { eq, money, object, type Matcher, type Prediction } from '../expectation.ts';
-import { casinoAgent, type ModelBet } from './model-casino.ts';
+import { casinoAgent } from './model-casino.ts';
+import type { ModelBet } from './casino-state.ts';
 import { kellyLimitMicro } from './model-casino-games.ts';
 import {
   predictRotate,

@@ -12,7 +12,7 @@
  */
 import { requireAgent, type CheckModel } from '../check-model.ts';
 import { eq, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
-import type { ModelWithdrawal } from './model-casino.ts';
+import type { ModelWithdrawal } from './casino-state.ts';
 
 /** Base: 60 confirmations × 2 s (docs/decisions/casino.md "Casino service", GET /auth/supported-chains). */
 export const BASE_DEPOSIT_MS = 120_000;

@@ -17,7 +17,8 @@ import type { Ratio } from '../../core/ratio.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { requireAgent, type CheckModel } from '../check-model.ts';
 import { eq, money, object, text, time, type Matcher } from '../expectation.ts';
-import { accrueCommissions, casinoAgent, nextDraw, takeDraw, type ModelBet, type ModelSeed } from './model-casino.ts';
+import { accrueCommissions, casinoAgent, nextDraw, takeDraw } from './model-casino.ts';
+import type { ModelBet, ModelSeed } from './casino-state.ts';
 import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
 import {
   choiceText,

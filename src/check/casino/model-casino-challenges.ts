@@ -13,7 +13,8 @@
 import type { JsonValue } from '../../core/errors.ts';
 import { requireAgent, type AgentRef, type CheckModel } from '../check-model.ts';
 import { eq, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
-import { nextDraw, takeDraw, type ModelChallenge } from './model-casino.ts';
+import { nextDraw, takeDraw } from './model-casino.ts';
+import type { ModelChallenge } from './casino-state.ts';
 import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
 
 /** NOTES.md: 2% of both stakes; rounded up (docs/decisions/casino.md). */

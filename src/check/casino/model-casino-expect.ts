@@ -6,7 +6,7 @@
  */
 import type { CheckModel } from '../check-model.ts';
 import { eq, text, type Matcher } from '../expectation.ts';
-import type { ModelSeed } from './model-casino.ts';
+import type { ModelSeed } from './casino-state.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 
 const PROBLEMS_SHOWN_MAX = 8;

@@ -16,7 +16,8 @@ import { compare } from '../../core/ratio.ts';
 import { DrawStream } from '../../services/casino/fair/draw-stream.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, json, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
-import { activeSeed, casinoAgent, type ModelBet, type ModelChallenge, type ModelSeed } from './model-casino.ts';
+import { activeSeed, casinoAgent } from './model-casino.ts';
+import type { ModelBet, ModelChallenge, ModelSeed } from './casino-state.ts';
 import { casinoMismatch, field, learnHash, seedMatcher } from './model-casino-expect.ts';
 import { replay } from './model-casino-games.ts';
 

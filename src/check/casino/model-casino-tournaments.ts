@@ -13,7 +13,7 @@
  */
 import { requireAgent, type CheckModel } from '../check-model.ts';
 import { eq, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
-import type { ModelEntrant, ModelTournament } from './model-casino.ts';
+import type { ModelEntrant, ModelTournament } from './casino-state.ts';
 
 /** NOTES.md: prizes 60% / 30% / 10%, in basis points. */
 export const PRIZE_BPS: readonly bigint[] = [6_000n, 3_000n, 1_000n];

@@ -1,5 +1,5 @@
 /**
- * The trading and domains part of `afp check --target`'s dialect model (dialect-model.ts): where a
+ * The trading, domains and wallet part of `afp check --target`'s dialect model (dialect-model.ts): where a
  * target's trading or domains service keeps accounts and balances of its own (the deployment's,
  * DEPLOYED.md §1.1: `sk_trade_`, `sk_domains_`), the check opens its own accounts there once per
  * invocation and reads their balances at the start of every run. The money rules, from the wire
@@ -69,4 +69,21 @@ export function serviceAccount(
 /** The domain name of slot `index` in a run tagged `tag`: a fresh .xyz label per invocation and run. */
 export function runDomainName(tag: string, index: number): string {
   return `afp-check-${tag}-${index}.xyz`;
+}
+
+/** One of the check's two wallets (wallet-commands.ts): its base address, key and balance as the model holds it. */
+export interface WalletSlot {
+  readonly address: string;
+  readonly privateKey: string;
+  /** The base balance as the model holds it (a decimal text of whole ETH). */
+  balance: string;
+  /** A send touched the address: its balance moves at blocks the check does not see, so it is no longer compared. */
+  moved: boolean;
+}
+
+/** The wallet part: the check's wallet agent and its two wallets (opened by wallet-commands.ts). */
+export interface WalletModel {
+  readonly apiKey: string;
+  readonly wallets: readonly [WalletSlot, WalletSlot];
+  readonly funded: boolean;
 }

@@ -21,8 +21,7 @@ import type { Micro } from '../../core/money.ts';
 import type { FindingInput } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import type { LiveSession, SentRequest } from '../../live/live-session.ts';
-import type { DomainsModel, TradingModel } from './dialect-model-services.ts';
-import type { WalletModel } from './wallet-commands.ts';
+import type { DomainsModel, TradingModel, WalletModel } from './dialect-model-services.ts';
 
 export interface DialectAccount {
   readonly slot: number;

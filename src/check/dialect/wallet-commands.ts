@@ -23,6 +23,7 @@ import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, Command, refused, type DialectCommandRow } from './dialect-commands.ts';
 import type { DialectModel } from './dialect-model.ts';
+import type { WalletModel, WalletSlot } from './dialect-model-services.ts';
 
 /** What w0 is funded with on an afp serve, and what one send moves. */
 export const WALLET_FUND = '0.05';
@@ -30,26 +31,11 @@ const SEND_AMOUNT = '0.001';
 const BASE_USDC = TOKEN_ROWS.find((row) => row.chain === 'base' && row.symbol === 'USDC')?.contract ?? '';
 const WALLET_CHAINS = ['base', 'bitcoin', 'ethereum', 'monero', 'solana', 'tron'];
 
-export interface WalletSlot {
-  readonly address: string;
-  readonly privateKey: string;
-  /** The base balance as the model holds it (a decimal text of whole ETH). */
-  balance: string;
-  /** A send touched the address: its balance moves at blocks the check does not see, so it is no longer compared. */
-  moved: boolean;
-}
-
 export interface OpenedWallet {
   readonly apiKey: string;
   readonly agentId: string;
   readonly wallets: readonly [WalletSlot, WalletSlot];
   /** Whether w0 was funded (the rows that need funds run only then). */
-  readonly funded: boolean;
-}
-
-export interface WalletModel {
-  readonly apiKey: string;
-  readonly wallets: readonly [WalletSlot, WalletSlot];
   readonly funded: boolean;
 }
 

@@ -16,7 +16,6 @@ import { SCOPES, type BudgetScope, type Charge } from '../model-limits.ts';
 import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import {
-  DOMAIN_COUNT,
   DOMAIN_RULES,
   domainName,
   predictCheck,
@@ -29,6 +28,7 @@ import {
   predictTransferDomain,
   renewalOverHorizonMs,
 } from './model-domains.ts';
+import { DOMAIN_COUNT } from './domains-state.ts';
 
 /** Slots whose balances a domains command may move (all: fees reach referrers, sales move two). */
 function allSlots(): number[] {

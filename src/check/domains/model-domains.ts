@@ -18,6 +18,7 @@ import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { payFeeShares } from '../model-referral.ts';
+import type { ModelDomain } from './domains-state.ts';
 import {
   eq,
   failure,
@@ -31,8 +32,6 @@ import {
   type Prediction,
 } from '../expectation.ts';
 
-/** Names per run: few, so registrations, renewals and transfers meet. */
-export const DOMAIN_COUNT = 4;
 /** The TLD of name i: the cheapest (xyz, 14.40) and the most common (com, 18.00). */
 const TLDS: readonly string[] = ['xyz', 'com', 'xyz', 'com'];
 /** The yearly prices of those TLDs (spec/NOTES.md price table). */
@@ -46,36 +45,6 @@ export const DOMAIN_RULES = {
   yearsMax: 10,
   referralShareBps: 1500n,
 } as const;
-
-export interface ModelOffer {
-  readonly buyerSlot: number;
-  readonly priceMicro: Micro;
-  readonly offeredAtMs: number;
-}
-
-export interface ModelDnsRecord {
-  readonly host: string;
-  value: string;
-}
-
-export interface ModelDomain {
-  ownerSlot: number;
-  readonly registeredAtMs: number;
-  expiresAtMs: number;
-  status: 'active' | 'expired';
-  offer: ModelOffer | null;
-  /** A records only (the commands send those), in the service's order: kept in place, new at the end. */
-  records: ModelDnsRecord[];
-}
-
-export interface DomainsModel {
-  /** By name index; undefined while unheld (never registered, or released). */
-  readonly held: (ModelDomain | undefined)[];
-}
-
-export function createDomainsModel(): DomainsModel {
-  return { held: Array.from({ length: DOMAIN_COUNT }, () => undefined) };
-}
 
 /** The name of index `index` in this run: made of the run's agent-id prefix, so runs never share one. */
 export function domainName(model: Readonly<CheckModel>, index: number): string {

@@ -24,19 +24,8 @@ import { CheckMismatch } from '../check-mismatch.ts';
 import { limitPriceOf, type LimitKind, type PlaceInput } from './model-order-body.ts';
 import { predictCancel, predictListOrders, predictPlace, UNKNOWN_ORDER_ID } from './model-orders.ts';
 import { predictPortfolio, predictPositions, viewMarkets, type Marks } from './model-views.ts';
-import {
-  holdingOf,
-  marketAt,
-  marketOpen,
-  parseScaled,
-  positionOf,
-  qtyFor,
-  scaledText,
-  tradingSlots,
-  type ModelOrder,
-  type OrderSide,
-  type Quote,
-} from './model-trading.ts';
+import { holdingOf, marketOpen, parseScaled, positionOf, qtyFor, scaledText, tradingSlots } from './model-trading.ts';
+import { marketAt, type ModelOrder, type OrderSide, type Quote } from './trading-state.ts';
 
 function ready(model: Readonly<CheckModel>, style: Style, slot: number): boolean {
   return (

@@ -13,7 +13,8 @@ import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { liquidateIfCrossed } from './model-liquidation.ts';
-import { ceilDiv, NOTIONAL_DIVISOR, type ModelPosition } from './model-trading.ts';
+import { ceilDiv, NOTIONAL_DIVISOR } from './model-trading.ts';
+import type { ModelPosition } from './trading-state.ts';
 
 const RATE_ONE_PPM = 1_000_000n;
 

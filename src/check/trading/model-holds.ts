@@ -8,16 +8,8 @@
 import { assert } from '../../core/assert.ts';
 import { basisPoints, type Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import {
-  ceilDiv,
-  holdingOf,
-  marginFor,
-  marketAt,
-  NOTIONAL_DIVISOR,
-  type ModelHolding,
-  type ModelOrder,
-  type OrderSide,
-} from './model-trading.ts';
+import { ceilDiv, holdingOf, marginFor, NOTIONAL_DIVISOR } from './model-trading.ts';
+import { marketAt, type ModelHolding, type ModelOrder, type OrderSide } from './trading-state.ts';
 
 /** Funds taken from the balance and units reserved of a spot holding while an order rests. */
 export interface RestingHold {

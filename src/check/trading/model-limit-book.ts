@@ -14,7 +14,8 @@ import type { CheckModel } from '../check-model.ts';
 import { releaseHold } from './model-holds.ts';
 import { planPerpFill } from './model-positions.ts';
 import { planSpotFill } from './model-spot.ts';
-import { marketAt, marketOpen } from './model-trading.ts';
+import { marketOpen } from './model-trading.ts';
+import { marketAt } from './trading-state.ts';
 
 /** Fills every open order the quote of tick `atMs` has crossed; `feeCharged` hears of each fee paid. */
 export function fillCrossedOrders(model: CheckModel, atMs: number, feeCharged: (atMs: number) => void): void {

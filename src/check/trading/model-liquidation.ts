@@ -11,7 +11,7 @@
 import { assert } from '../../core/assert.ts';
 import type { CheckModel } from '../check-model.ts';
 import { liquidationPriceOf, unrealizedOf } from './model-positions.ts';
-import type { ModelPosition } from './model-trading.ts';
+import type { ModelPosition } from './trading-state.ts';
 
 /** Whether the mark of `atMs` has reached the position's liquidation price. */
 export function crossed(model: Readonly<CheckModel>, position: ModelPosition, atMs: number): boolean {

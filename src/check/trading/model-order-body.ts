@@ -6,7 +6,8 @@
 import type { Micro } from '../../core/money.ts';
 import type { Style } from '../check-model.ts';
 import { eq, money, text, type Matcher } from '../expectation.ts';
-import { marketAt, scaledMatcher, type OrderSide, type Quote } from './model-trading.ts';
+import { scaledMatcher } from './model-trading.ts';
+import { marketAt, type OrderSide, type Quote } from './trading-state.ts';
 
 /** How a limit price is drawn: far from the quote (rests), near it (rests, fills within hours), through it (marketable), or missing (400). */
 export type LimitKind = 'far' | 'near' | 'through' | 'missing';

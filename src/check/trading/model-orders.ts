@@ -17,7 +17,8 @@ import { limitPriceOf, orderBody, type PlaceInput } from './model-order-body.ts'
 import { holdFits, releaseHold, restingHold, takeHold, type RestingHold } from './model-holds.ts';
 import { planPerpFill } from './model-positions.ts';
 import { planSpotFill } from './model-spot.ts';
-import { marketAt, marketOpen, openOrdersOf, scaledMatcher, type ModelOrder, type Quote } from './model-trading.ts';
+import { marketOpen, openOrdersOf, scaledMatcher } from './model-trading.ts';
+import { marketAt, type ModelOrder, type Quote } from './trading-state.ts';
 
 /** POST /api/v1/orders (A) or /trading-api/order (B), predicted from the quote read at the same instant. */
 export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote | null): Prediction {

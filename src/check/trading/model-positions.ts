@@ -14,18 +14,8 @@
 import { assert } from '../../core/assert.ts';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
-import {
-  ceilDiv,
-  chargeFee,
-  marginFor,
-  NOTIONAL_DIVISOR,
-  pnlOf,
-  positionOf,
-  qtyFor,
-  type ModelPosition,
-  type OrderSide,
-  type PositionSide,
-} from './model-trading.ts';
+import { ceilDiv, chargeFee, marginFor, NOTIONAL_DIVISOR, pnlOf, positionOf, qtyFor } from './model-trading.ts';
+import type { ModelPosition, OrderSide, PositionSide } from './trading-state.ts';
 
 export interface PerpFillInput {
   readonly slot: number;

@@ -17,15 +17,7 @@ import { PathCursor } from '../../services/trading/path-cursor.ts';
 import { PriceBook } from '../../services/trading/price-book.ts';
 import type { TradingConfig } from '../../services/trading/trading-config.ts';
 import type { PriceShock } from '../../services/trading/trading-record.ts';
-import { TRADING_MARKETS, type Quote } from './model-trading.ts';
-
-export interface PriceOracle {
-  /** The mid (the mark) of a check market at the tick containing `atMs`. */
-  mid(market: number, atMs: number): bigint;
-  quote(market: number, atMs: number): Quote;
-  /** The funding rate quoted during the 8-hour period containing `atMs`, in parts per million. */
-  fundingRatePpm(market: number, atMs: number): number;
-}
+import { TRADING_MARKETS, type PriceOracle } from './trading-state.ts';
 
 export function priceOracle(options: {
   seed: string;

@@ -9,7 +9,8 @@ import type { Micro } from '../../core/money.ts';
 import type { CheckModel } from '../check-model.ts';
 import { ensureHolding, freeQtyOf } from './model-holds.ts';
 import { unrealizedFill, type PerpPlan } from './model-positions.ts';
-import { ceilDiv, chargeFee, NOTIONAL_DIVISOR, qtyFor, type OrderSide } from './model-trading.ts';
+import { ceilDiv, chargeFee, NOTIONAL_DIVISOR, qtyFor } from './model-trading.ts';
+import type { OrderSide } from './trading-state.ts';
 
 /**
  * What a spot fill at `fill.price` does, or why it is refused: a buy of qty = size / price (down)

@@ -16,96 +16,17 @@ import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { eq, type Matcher } from '../expectation.ts';
 import { payFeeShares } from '../model-referral.ts';
-import type { PriceOracle } from './model-prices.ts';
-
-export type MarketKind = 'perp' | 'spot';
-export interface TradingMarket {
-  readonly symbol: string;
-  readonly pair: string;
-  readonly kind: MarketKind;
-}
-/** The markets a run trades: two crypto majors as perpetuals (leverage up to 10) and BTC spot. */
-export const TRADING_MARKETS: readonly TradingMarket[] = [
-  { symbol: 'BTC-PERP', pair: 'BTC-USDC', kind: 'perp' },
-  { symbol: 'ETH-PERP', pair: 'ETH-USDC', kind: 'perp' },
-  { symbol: 'BTC-USDC', pair: 'BTC-USDC', kind: 'spot' },
-];
-/** A market nobody lists, valid in form (the 400 answers). */
-export const UNKNOWN_MARKET: TradingMarket = { symbol: 'NOPE-PERP', pair: 'NOPE-USDC', kind: 'perp' };
-
-export function marketAt(market: number | 'unknown'): TradingMarket {
-  return market === 'unknown' ? UNKNOWN_MARKET : (TRADING_MARKETS[market] ?? UNKNOWN_MARKET);
-}
+import {
+  TRADING_MARKETS,
+  type ModelHolding,
+  type ModelOrder,
+  type ModelPosition,
+  type PositionSide,
+} from './trading-state.ts';
 
 /** Prices and quantities carry 8 decimals; notional = qty × price / 10^10 micro-USDC. */
 const SCALE = 100_000_000n;
 export const NOTIONAL_DIVISOR = 10_000_000_000n;
-
-export type OrderSide = 'buy' | 'sell';
-export type PositionSide = 'long' | 'short';
-
-export interface ModelOrder {
-  readonly id: string;
-  readonly slot: number;
-  readonly market: number;
-  readonly side: OrderSide;
-  readonly amountMicro: Micro;
-  readonly leverage: number;
-  readonly limitPrice: bigint | null;
-  status: 'open' | 'cancelled' | 'filled';
-  holdMicro: Micro;
-  /** Units of a spot holding reserved by a resting sell. */
-  holdQty: bigint;
-}
-
-/** A spot holding of (slot, market): units owned, units reserved by resting sells, their cost. */
-export interface ModelHolding {
-  readonly slot: number;
-  readonly market: number;
-  qty: bigint;
-  reservedQty: bigint;
-  costMicro: Micro;
-}
-
-/** A window in which a market (or every market, `*`) refuses orders. */
-export interface ModelClosure {
-  readonly symbol: string;
-  readonly fromMs: number;
-  readonly untilMs: number;
-}
-
-export interface ModelPosition {
-  readonly slot: number;
-  readonly market: number;
-  readonly side: PositionSide;
-  qty: bigint;
-  entry: bigint;
-  marginMicro: Micro;
-  leverage: number;
-}
-
-export interface TradingModel {
-  /** Every order placed in this run, in placing order (filled, open, cancelled). */
-  readonly orders: ModelOrder[];
-  /** Open positions, in opening order. */
-  positions: ModelPosition[];
-  /** Positions liquidated at a tick, and the loss beyond their margins booked to insurance. */
-  liquidations: number;
-  shortfallMicro: Micro;
-  /** Spot holdings, in first-use order. */
-  readonly holdings: ModelHolding[];
-  /** The target's market closures, learned when the run starts. */
-  readonly closures: readonly ModelClosure[];
-  /** The target's prices at any instant; null when the target does not say its seed (then time never moves with trading open). */
-  readonly prices: PriceOracle | null;
-}
-
-export function createTradingModel(
-  closures: readonly ModelClosure[] = [],
-  prices: PriceOracle | null = null,
-): TradingModel {
-  return { orders: [], positions: [], liquidations: 0, shortfallMicro: 0n, holdings: [], closures, prices };
-}
 
 /** Whether the market accepts orders at `nowMs`: outside every closure window of it (or of `*`). */
 export function marketOpen(model: Readonly<CheckModel>, market: number, nowMs: number): boolean {
@@ -114,12 +35,6 @@ export function marketOpen(model: Readonly<CheckModel>, market: number, nowMs: n
     (closure) =>
       (closure.symbol === '*' || closure.symbol === symbol) && nowMs >= closure.fromMs && nowMs < closure.untilMs,
   );
-}
-
-export interface Quote {
-  readonly bid: bigint;
-  readonly ask: bigint;
-  readonly mid: bigint;
 }
 
 /** An 8-decimal price or quantity from the wire (a decimal string, or an A number); null when malformed. */

@@ -9,14 +9,8 @@
 import type { CheckModel, Style } from '../check-model.ts';
 import { eq, list, money, object, type Matcher, type Prediction } from '../expectation.ts';
 import { liquidationPriceOf, unrealizedOf } from './model-positions.ts';
-import {
-  marketAt,
-  NOTIONAL_DIVISOR,
-  openOrdersOf,
-  scaledMatcher,
-  tradingMoney,
-  type ModelPosition,
-} from './model-trading.ts';
+import { NOTIONAL_DIVISOR, openOrdersOf, scaledMatcher, tradingMoney } from './model-trading.ts';
+import { marketAt, type ModelPosition } from './trading-state.ts';
 
 /** Mids read from the wire at the instant of a view, by market index. */
 export type Marks = ReadonlyMap<number, bigint>;

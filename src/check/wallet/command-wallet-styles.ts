@@ -15,19 +15,8 @@ import { SCOPES } from '../model-limits.ts';
 import { chainRow } from '../../services/wallet/wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
 import { onAgent, walletAt } from './command-wallet.ts';
-import {
-  addressKey,
-  balanceOf,
-  feeOf,
-  nativeOf,
-  recordSend,
-  tokensOf,
-  txMatcher,
-  unitsText,
-  type ModelWallet,
-  type ModelWalletTx,
-  type WalletAsset,
-} from './model-wallet.ts';
+import { addressKey, balanceOf, feeOf, nativeOf, recordSend, tokensOf, txMatcher, unitsText } from './model-wallet.ts';
+import type { ModelWallet, ModelWalletTx, WalletAsset } from './wallet-state.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { secretsOf } from './wallet-keyring.ts';
 

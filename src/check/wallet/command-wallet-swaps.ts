@@ -16,7 +16,8 @@ import { eq, failure, list, money, object, text, type Prediction } from '../expe
 import { expectAnswer, keyed } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { SCOPES } from '../model-limits.ts';
-import { tokensOf, unitsText, type WalletAsset } from './model-wallet.ts';
+import { tokensOf, unitsText } from './model-wallet.ts';
+import type { WalletAsset } from './wallet-state.ts';
 import {
   isStable,
   learnOrderHashes,

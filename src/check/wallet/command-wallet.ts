@@ -36,10 +36,8 @@ import {
   tokensOf,
   txMatcher,
   unitsText,
-  type ModelWallet,
-  type ModelWalletTx,
-  type WalletAsset,
 } from './model-wallet.ts';
+import type { ModelWallet, ModelWalletTx, WalletAsset } from './wallet-state.ts';
 import { waitingOrderAt } from './model-wallet-swaps.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { foreignSecrets, keepSecrets, secretsOf, type WalletSecrets } from './wallet-keyring.ts';

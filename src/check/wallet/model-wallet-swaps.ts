@@ -18,19 +18,8 @@ import type { WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
 import { DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, failure, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
-import {
-  addressKey,
-  chainOf,
-  moveUnits,
-  POOL,
-  recordSend,
-  settleTx,
-  unitsText,
-  type ModelSwapOrder,
-  type ModelWalletTx,
-  type WalletAsset,
-  type WalletModel,
-} from './model-wallet.ts';
+import { addressKey, chainOf, moveUnits, POOL, recordSend, settleTx, unitsText } from './model-wallet.ts';
+import type { ModelSwapOrder, ModelWalletTx, WalletAsset, WalletModel } from './wallet-state.ts';
 
 const CONFIG = DEFAULT_WALLET_CONFIG;
 /** A run's events (blocks, steps, expiries) handled in one advance: far above what MAX_COMMANDS commands create. */

@@ -9,7 +9,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import { deriveWallet, type SingleKeyChain, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
-import type { WalletModel } from './model-wallet.ts';
+import type { WalletModel } from './wallet-state.ts';
 
 export interface WalletSecrets {
   readonly addresses: Readonly<Record<WalletChain, string>>;

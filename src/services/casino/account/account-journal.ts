@@ -24,20 +24,11 @@ import {
   type Ledger,
   type Transfer,
 } from '../../../core/ledger.ts';
-import type { Micro } from '../../../core/money.ts';
+
+import type { JournalEntry } from './journal-entry.ts';
 import { JournalRing } from './journal-ring.ts';
 
-export interface JournalEntry {
-  readonly sequence: number;
-  readonly atMs: number;
-  readonly reason: string;
-  readonly reference: string;
-  /** The other side of the transfer (`external`, `fee-income`, `escrow:<id>`, `casino-house`...). */
-  readonly counterparty: AccountName;
-  /** Positive when the agent received, negative when it paid. */
-  readonly amountMicro: Micro;
-  readonly balanceAfterMicro: Micro;
-}
+export type { JournalEntry } from './journal-entry.ts';
 
 const AGENT_PREFIX = agentAccount('');
 

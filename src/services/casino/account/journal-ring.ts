@@ -22,7 +22,7 @@ import type { Transfer } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
 import { unrolledRows } from '../../../core/ring-rows.ts';
 import { readIdWords, type IdWords } from '../bet-id-index.ts';
-import type { JournalEntry } from './account-journal.ts';
+import type { JournalEntry } from './journal-entry.ts';
 
 // Two rows first: most agents of a large run journal only their grants.
 const INITIAL_CAPACITY = 2;
