@@ -91,3 +91,60 @@ function rightmostUntrusted(forwardedFor: string, trusted: TrustedProxies): stri
   }
   return undefined;
 }
+
+/** The forwarding headers as the client sent them, before the edge rewrote them (server.ts passForwarded). */
+export interface SentForwarding {
+  readonly xForwardedFor: string | undefined;
+  readonly xRealIp: string | undefined;
+  readonly forwarded: string | undefined;
+}
+
+/**
+ * The first address beyond loopback that a request's own forwarding headers name (each
+ * X-Forwarded-For entry, X-Real-IP, each `for=` of RFC 7239 Forwarded), whoever sent them and
+ * whether or not its proxy is trusted; null when they name none. Why: a reverse proxy on the same
+ * host reaches afp serve from a loopback peer, so the peer alone cannot tell a local tool from a
+ * stranger the proxy forwarded; the headers a proxy adds can (nginx with
+ * `$proxy_add_x_forwarded_for`, Caddy and Traefik by default). Believing them only ever refuses:
+ * a client that writes them can deny itself, never admit itself. A name that is not an address
+ * (`unknown`, an obfuscated `_hidden`, an over-long entry) counts as beyond loopback.
+ * Limits: at most MAX_FORWARDED_ENTRIES entries of each header are read; a header with more is
+ * refused whole (`more than 32 clients`), not walked.
+ */
+export function forwardedBeyondLoopback(sent: SentForwarding): string | null {
+  return (
+    beyondIn(sent.xForwardedFor, (entry) => entry) ??
+    beyondIn(sent.xRealIp, (entry) => entry) ??
+    beyondIn(sent.forwarded, forwardedFor)
+  );
+}
+
+function beyondIn(value: string | undefined, addressOf: (element: string) => string | null): string | null {
+  if (value === undefined) return null;
+  const elements = value.split(',', MAX_FORWARDED_ENTRIES + 1);
+  for (let index = 0; index < elements.length; index++) {
+    const element = (elements[index] ?? '').trim();
+    if (index === MAX_FORWARDED_ENTRIES) return `more than ${MAX_FORWARDED_ENTRIES} clients`;
+    const address = addressOf(element);
+    if (address === null) continue;
+    if (address.length > MAX_IP_LENGTH || !isLoopback(normalizePeer(address))) return address.slice(0, MAX_IP_LENGTH);
+  }
+  return null;
+}
+
+/** The node a `Forwarded` element names in `for=` (quotes, brackets and port removed); null when it names none. */
+function forwardedFor(element: string): string | null {
+  for (const pair of element.split(';')) {
+    const equalsAt = pair.indexOf('=');
+    if (equalsAt < 0 || pair.slice(0, equalsAt).trim().toLowerCase() !== 'for') continue;
+    let node = pair.slice(equalsAt + 1).trim();
+    if (node.startsWith('"') && node.endsWith('"') && node.length >= 2) node = node.slice(1, -1);
+    if (node.startsWith('[')) {
+      const closeAt = node.indexOf(']');
+      return closeAt < 0 ? node : node.slice(1, closeAt);
+    }
+    const colonAt = node.indexOf(':');
+    return colonAt < 0 ? node : node.slice(0, colonAt);
+  }
+  return null;
+}

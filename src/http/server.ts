@@ -30,7 +30,7 @@ import type { ServiceName } from '../platform/platform.ts';
 import { infoOf } from '../platform/info.ts';
 import { bodyTooLarge, readBodyBytes, readJsonBody, type BodyBytes } from './body.ts';
 import { answerClientError } from './client-error.ts';
-import { forwardsFor, normalizePeer, originatingIp } from './client-ip.ts';
+import { forwardsFor, normalizePeer, originatingIp, type SentForwarding } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
 import type { Mount } from './route.ts';
 import type { TrustedProxies } from './trusted-proxies.ts';
@@ -40,6 +40,12 @@ export interface EdgeRequest extends ApiRequest {
   readonly peer: string;
   /** Whether the peer is a trusted proxy, its X-Forwarded-For read (GET /_afp/mounts tells the caller). */
   readonly forwarding: boolean;
+  /**
+   * The forwarding headers the client sent (client-ip.ts `forwardedBeyondLoopback` reads them:
+   * the admin doors refuse a request forwarded for an address beyond loopback); null when it sent
+   * none. `headers` holds what the dispatcher sees, rewritten unless the peer is trusted.
+   */
+  readonly sentForwarding: SentForwarding | null;
   /**
    * The JSON text `body` was parsed from. afp serve --data logs this text instead of serializing
    * the parsed value again: exact (JSON.parse of it gives the same value) and without the depth
@@ -222,6 +228,7 @@ function toEdgeRequest(
   const peer = request.socket.remoteAddress;
   const ip = originatingIp({ peer, forwardedFor: headers['x-forwarded-for'], trusted: options.trustedProxies });
   const forwarding = forwardsFor(peer, options.trustedProxies);
+  const sentForwarding = sentForwardingOf(headers);
   passForwarded(headers, ip, forwarding);
   const base = {
     mount: options.mount,
@@ -232,6 +239,7 @@ function toEdgeRequest(
     ip,
     peer: normalizePeer(peer),
     forwarding,
+    sentForwarding,
   };
   if (query.failure !== undefined) return { ...base, bodyFailure: query.failure };
   if (bytes.kind !== 'read') return { ...base, bodyFailure: bodyTooLarge(maxBodyBytes) };
@@ -244,6 +252,15 @@ function toEdgeRequest(
   const read = readJsonBody(text, headers['content-type'], maxBodyBytes);
   if ('failure' in read) return { ...base, bodyFailure: read.failure };
   return read.body === undefined ? { ...base, body: read.body } : { ...base, body: read.body, bodyText: text };
+}
+
+/** The forwarding headers as sent, before passForwarded rewrites them; null when none was sent. */
+function sentForwardingOf(headers: Readonly<Record<string, string>>): SentForwarding | null {
+  const xForwardedFor = headers['x-forwarded-for'];
+  const xRealIp = headers['x-real-ip'];
+  const forwarded = headers['forwarded'];
+  if (xForwardedFor === undefined && xRealIp === undefined && forwarded === undefined) return null;
+  return { xForwardedFor, xRealIp, forwarded };
 }
 
 /**

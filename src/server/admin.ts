@@ -1,6 +1,7 @@
 /**
  * Serve-only endpoints, answered at the HTTP edge before the dispatcher: not part of the
- * platform's contract, no auth, not rate limited, loopback peers only (docs/decisions/serve.md).
+ * platform's contract, no auth, not rate limited, loopback clients only: the peer, and every client
+ * the request's forwarding headers name (adminRefusal; docs/decisions/serve.md).
  *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
  *   GET  /openapi.json    → the OpenAPI document of this mount's rows (every mount, any peer:
  *                          it is documentation; src/http/openapi.ts)
@@ -56,7 +57,7 @@ import {
   type Outcome,
 } from '../core/errors.ts';
 import { formatDecimal, parseDecimal, parseNumber, type Micro } from '../core/money.ts';
-import { isLoopback } from '../http/client-ip.ts';
+import { forwardedBeyondLoopback, isLoopback } from '../http/client-ip.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
 import type { Mount } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -173,13 +174,32 @@ export function adminIntercept(
         { allow: allowed },
       );
     }
-    if (row.apiOnly && !isLoopback(request.peer))
-      return failureAnswer(fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only'));
+    if (row.apiOnly) {
+      const refusal = adminRefusal(request);
+      if (refusal !== null) return failureAnswer(refusal);
+    }
     const answer = row.answer(request, options);
     const toEdge = (outcome: JsonObject | Failure): EdgeAnswer =>
       isFailure(outcome) ? failureAnswer(outcome) : { status: 200, body: outcome };
     return answer instanceof Promise ? answer.then(toEdge) : toEdge(answer);
   };
+}
+
+/**
+ * Why an admin row refuses this caller, or null: the socket's peer must be loopback, and so must
+ * every client the request's own forwarding headers name, so that a reverse proxy on the same host
+ * (a loopback peer) does not open the doors to whoever it forwards (client-ip.ts
+ * `forwardedBeyondLoopback`: only a proxy that adds none of X-Forwarded-For, X-Real-IP and
+ * Forwarded goes unseen, docs/serve.md).
+ */
+function adminRefusal(request: EdgeRequest): Failure | null {
+  if (!isLoopback(request.peer)) return fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only');
+  const beyond = request.sentForwarding === null ? null : forwardedBeyondLoopback(request.sentForwarding);
+  if (beyond === null) return null;
+  return fail(
+    'FORBIDDEN',
+    `afp admin endpoints answer loopback clients only: this request was forwarded for ${beyond} (a proxy in front of afp serve)`,
+  );
 }
 
 /** Imported on the first GET /openapi.json: its zod definitions cost a serve start ~0.15 s of CPU otherwise. */

@@ -2,7 +2,7 @@
 // firstForwarded's fast answer for a bare address (no comma, nothing trim would cut) must equal the general split-and-trim.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { firstForwarded, originatingIp } from '../../src/http/client-ip.ts';
+import { firstForwarded, forwardedBeyondLoopback, originatingIp } from '../../src/http/client-ip.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES, TrustedProxies } from '../../src/http/trusted-proxies.ts';
 
 /** The definition: the text before the first comma, trimmed; none when empty or over 64 characters. */
@@ -126,5 +126,51 @@ describe('TrustedProxies.parse', () => {
         "--trust-proxy: '1.2.3.4/x' has a prefix length outside 0..32",
       ],
     });
+  });
+});
+
+describe('forwardedBeyondLoopback', () => {
+  const none = { xForwardedFor: undefined, xRealIp: undefined, forwarded: undefined };
+  const loopback = fc.constantFrom('127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1');
+  const afar = fc.constantFrom('203.0.113.7', '2001:db8::1', '10.0.0.1', 'unknown', '_hidden');
+
+  test('names nothing when every header names loopback clients, or none is sent', () => {
+    expect(forwardedBeyondLoopback(none)).toBeNull();
+    fc.assert(
+      fc.property(fc.array(loopback, { minLength: 1, maxLength: 32 }), loopback, (list, single) => {
+        expect(forwardedBeyondLoopback({ ...none, xForwardedFor: list.join(', ') })).toBeNull();
+        expect(forwardedBeyondLoopback({ ...none, xRealIp: single })).toBeNull();
+        const elements = list.map((address) => `for="[${address}]:80";proto=http`).join(', ');
+        expect(forwardedBeyondLoopback({ ...none, forwarded: elements })).toBeNull();
+      }),
+    );
+  });
+
+  test('names the first client beyond loopback, wherever it stands in the list', () => {
+    fc.assert(
+      fc.property(
+        fc.array(loopback, { maxLength: 20 }),
+        afar,
+        fc.array(fc.oneof(loopback, afar), { maxLength: 10 }),
+        (before, client, after) => {
+          const list = [...before, client, ...after];
+          expect(forwardedBeyondLoopback({ ...none, xForwardedFor: list.join(',') })).toBe(client);
+          const elements = list.map((address) => `for=${address.includes(':') ? `"[${address}]"` : address}`);
+          expect(forwardedBeyondLoopback({ ...none, forwarded: elements.join(', ') })).toBe(client);
+        },
+      ),
+    );
+  });
+
+  test('reads Forwarded pairs in any case and order, quotes, brackets and ports removed; an element without for= names none', () => {
+    expect(forwardedBeyondLoopback({ ...none, forwarded: 'proto=https;FOR="192.0.2.60:8080"' })).toBe('192.0.2.60');
+    expect(forwardedBeyondLoopback({ ...none, forwarded: 'by=203.0.113.1;proto=https' })).toBeNull();
+    expect(forwardedBeyondLoopback({ ...none, xRealIp: ' 198.51.100.4 ' })).toBe('198.51.100.4');
+  });
+
+  test('refuses more than 32 entries whole, and cuts an over-long name to 64 characters', () => {
+    const flood = Array.from({ length: 33 }, () => '127.0.0.1').join(',');
+    expect(forwardedBeyondLoopback({ ...none, xForwardedFor: flood })).toBe('more than 32 clients');
+    expect(forwardedBeyondLoopback({ ...none, xForwardedFor: 'x'.repeat(100) })).toBe('x'.repeat(64));
   });
 });

@@ -478,6 +478,7 @@ describe('GET /openapi.json', () => {
       ip: '203.0.113.5',
       peer: '203.0.113.5',
       forwarding: false,
+      sentForwarding: null,
     });
     expect(await adminIntercept('faucet', options)(request('faucet', '/openapi.json'))).toEqual({
       status: 200,
