@@ -198,7 +198,7 @@ function adminRefusal(request: EdgeRequest): Failure | null {
   if (beyond === null) return null;
   return fail(
     'FORBIDDEN',
-    `afp admin endpoints answer loopback clients only: this request was forwarded for ${beyond} (a proxy in front of afp serve)`,
+    `afp admin endpoints answer loopback clients only: this request was forwarded for ${beyond} (by a proxy in front of afp serve, or a tool that sends forwarding headers: send admin calls without them)`,
   );
 }
 

@@ -39,7 +39,8 @@ async function serve(): Promise<Served> {
 }
 
 async function call(method: string, url: string, options: { key?: string; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { 'x-forwarded-for': '203.0.113.7' };
+  // A simulated agent's address on the platform's rows; none on the admin doors, which answer loopback clients only.
+  const headers: Record<string, string> = url.includes('/_afp/') ? {} : { 'x-forwarded-for': '203.0.113.7' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
   const response = await fetch(url, {

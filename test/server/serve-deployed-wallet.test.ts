@@ -41,7 +41,10 @@ async function call(
   url: string,
   options: { key?: string; body?: unknown; ip?: string } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { 'x-forwarded-for': options.ip ?? '203.0.113.9' };
+  // A simulated agent's address on the platform's rows; none on the admin doors, which answer loopback clients only.
+  const headers: Record<string, string> = url.includes('/_afp/')
+    ? {}
+    : { 'x-forwarded-for': options.ip ?? '203.0.113.9' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
   const response = await fetch(url, {
