@@ -19,6 +19,7 @@
 import { AdminClient } from '../client/admin-client.ts';
 import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
+import type { Transport } from '../client/transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
 import { discoverTarget } from '../client/target.ts';
 import { VirtualClock, type Clock } from '../core/clock.ts';
@@ -31,6 +32,7 @@ import { answerMint } from '../platform/wallet-mint-door.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
+import { CheckUnavailable } from './check-unavailable.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
 import type { ModelClosure } from './trading/trading-state.ts';
 
@@ -180,13 +182,21 @@ export interface LiveTargetOptions {
 type ClockProbe =
   { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
 
+/** A live target's transport whose failures (no answer, an unreadable one) end the check as CheckUnavailable: exit 4, not a crash. */
+function unavailableWhenUnanswered(transport: Transport): Transport {
+  return (request) =>
+    transport(request).catch((error: unknown) => {
+      throw new CheckUnavailable(error instanceof Error ? error.message : String(error), { cause: error });
+    });
+}
+
 export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
   const discoveryNotes: string[] = [];
   const urls = await discoverTarget(options.url, {
     timeoutMs: options.timeoutMs,
     onNote: (note) => discoveryNotes.push(note),
   });
-  const client = new AfpClient(httpTransport({ urls, timeoutMs: options.timeoutMs }));
+  const client = new AfpClient(unavailableWhenUnanswered(httpTransport({ urls, timeoutMs: options.timeoutMs })));
   const probe = await probeClock(client);
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';

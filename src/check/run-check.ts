@@ -7,8 +7,9 @@
  * Outcome as data: ok, or the failure with the shrunk sequence, the seed, the path and the exact
  * reproduce command. The path printed is fast-check's path plus the commands' replayPath joined
  * by '@' (both are needed to replay the shrunk case); `path` in the options replays that one case.
- * Failure kinds: 'mismatch' (an answer differs from the model: exit 3) and 'error' (the target
- * could not be reached, or a crash: exit 1); both carry the reproduce command.
+ * Failure kinds: 'mismatch' (an answer differs from the model: exit 3), 'unavailable' (a live
+ * target did not answer, or answered what could not be read: exit 4) and 'error' (a bug: exit 1);
+ * each carries the reproduce command.
  */
 import fc from 'fast-check';
 import { checkProperty, splitPath } from './replay-path.ts';
@@ -16,7 +17,9 @@ import { SystemClock, type Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
+import { EXIT } from '../core/exit-codes.ts';
 import { CheckMismatch } from './check-mismatch.ts';
+import { CheckUnavailable } from './check-unavailable.ts';
 
 export const RUNS_DEFAULT = 100;
 export const RUNS_MAX = 100_000;
@@ -40,8 +43,12 @@ export interface CheckOptions {
   readonly onRun?: () => void;
 }
 
+/** The exit code of each failure kind (core/exit-codes.ts): for `afp check` in both its forms. */
+export const FAILURE_EXIT = { mismatch: EXIT.checkFailed, unavailable: EXIT.liveness, error: EXIT.crash } as const;
+
 export interface CheckFailure {
-  readonly kind: 'mismatch' | 'error';
+  /** mismatch: a model rule broken (exit 3); unavailable: the target could not be worked with (exit 4); error: a bug (exit 1). */
+  readonly kind: 'mismatch' | 'unavailable' | 'error';
   /** The counterexample in fast-check's format: the commands that ran (prelude first), then the replayPath comment. */
   readonly counterexample: string;
   /** The shrunk sequence, one command per entry; the last one is the command that failed. */
@@ -143,7 +150,7 @@ async function describeFailure(
   if (options.target !== undefined) reproduce.push(`--target ${options.target}`);
   const message = error instanceof Error ? error.message : String(error);
   return {
-    kind: error instanceof CheckMismatch ? 'mismatch' : 'error',
+    kind: error instanceof CheckMismatch ? 'mismatch' : error instanceof CheckUnavailable ? 'unavailable' : 'error',
     counterexample:
       input === undefined
         ? '(no counterexample: the run was interrupted)'

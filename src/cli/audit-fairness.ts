@@ -14,9 +14,10 @@
  * reports (findings.json, .csv, .junit.xml, .html; one JUnit check per game seen, one for nonces,
  * one per replay probe) in --out (default reports/fairness-<time>/). No seed: the audit draws
  * nothing at random.
- * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1 the
- * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
- * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
+ * Exit codes, first that applies: 2 invalid flags or target file, or a key the target refuses (401,
+ * 403); 4 the target does not answer, or the key's balance or the history could not be read; 3 a
+ * finding reaches --fail-on (default major); 4 --max-seconds ended the audit before every bet was
+ * verified; 0 otherwise (1 only for a bug in afp).
  */
 import type { WaitClock } from '../core/clock.ts';
 import {
@@ -205,7 +206,7 @@ export async function runFairness(
     ending.code !== EXIT.ok
       ? ending.code
       : historyFailed
-        ? EXIT.crash
+        ? EXIT.liveness
         : result.stoppedBy === 'deadline'
           ? EXIT.liveness
           : EXIT.ok;

@@ -7,8 +7,9 @@
  * or operation left out (with its reason), `commands:` the rows drawn from, the findings (count by
  * severity, then one line each, most severe first), then `ok: …` or the failure as runCheck's
  * (error, shrunk sequence, counterexample, seed, path, reproduce), and the report files with --out.
- * Exit codes: 3 a model rule broken, or a finding at --fail-on or above (default major) · 1 the
- * check could not run (no account, no answer) · 0 otherwise.
+ * Exit codes: 3 a model rule broken, or a finding at --fail-on or above (default major) · 4 the
+ * check could not run against the target (no account, no answer, the time budget spent) · 1 any
+ * other error (a bug) · 0 otherwise.
  */
 import {
   DIALECT_MAX_COMMANDS,
@@ -21,8 +22,9 @@ import { curlOf } from '../live/report/curl.ts';
 import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/findings-report.ts';
 import { writeFindingsReports } from '../live/report/write-findings.ts';
-import { formatOutcome } from './check-outcome.ts';
-import { EXIT } from '../core/exit-codes.ts';
+import { FAILURE_EXIT } from '../check/run-check.ts';
+import { checkRecordFields, formatOutcome } from './check-outcome.ts';
+import type { RecordFields } from './json-output.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
@@ -36,10 +38,15 @@ export interface DialectCheckRequest extends Pick<
   readonly out?: string;
 }
 
-export async function checkThroughDialect(request: DialectCheckRequest, out: (text: string) => void): Promise<number> {
+export async function checkThroughDialect(
+  request: DialectCheckRequest,
+  out: (text: string) => void,
+  record: RecordFields = () => undefined,
+): Promise<number> {
   const { failOn: _failOn, out: _reportsDir, ...options } = request;
   const result = await runDialectCheck({ ...options, curlOf });
   out(formatDialectResult(result, request.maxCommands));
+  record(checkRecordFields(result));
   const findings = result.findings.list();
   if (request.out !== undefined) {
     const paths = await writeFindingsReports(request.out, {
@@ -53,7 +60,7 @@ export async function checkThroughDialect(request: DialectCheckRequest, out: (te
     });
     out(`reports: ${paths.join(', ')}\n`);
   }
-  if (result.failure !== undefined) return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
+  if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
   return findingsExitCode(findings, request.failOn);
 }
 

@@ -5,6 +5,22 @@
  */
 import type { CheckResult } from '../check/run-check.ts';
 
+/** What `--json` records of a check's outcome, in-process or through a target's dialects alike. */
+export function checkRecordFields(result: CheckResult): Readonly<Record<string, unknown>> {
+  const failure = result.failure;
+  return {
+    runs: result.runs,
+    shrinks: result.shrinks,
+    target: result.target,
+    notes: result.notes,
+    failure:
+      failure === undefined
+        ? null
+        : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path },
+    ...(failure === undefined ? {} : { reproduce: failure.reproduce }),
+  };
+}
+
 /** `lines`, then `ok: …` or the failure with its shrunk sequence, seed, path and reproduce command. */
 export function formatOutcome(head: readonly string[], result: CheckResult, maxCommands: number): string {
   const lines = [...head];

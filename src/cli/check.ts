@@ -22,7 +22,14 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
 import { SystemClock, type Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { checkOptionErrors, runCheck, RUNS_DEFAULT, type CheckOptions, type CheckResult } from '../check/run-check.ts';
+import {
+  checkOptionErrors,
+  FAILURE_EXIT,
+  runCheck,
+  RUNS_DEFAULT,
+  type CheckOptions,
+  type CheckResult,
+} from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
@@ -31,7 +38,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { formatOutcome } from './check-outcome.ts';
+import { checkRecordFields, formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
@@ -178,6 +185,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
           progress.finish();
           io.out(text);
         },
+        record,
       );
     } catch (error) {
       progress.finish();
@@ -195,20 +203,9 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   }
   progress.finish();
   io.out(formatResult(result));
-  const failure = result.failure;
-  record({
-    runs: result.runs,
-    shrinks: result.shrinks,
-    target: result.target,
-    notes: result.notes,
-    failure:
-      failure === undefined
-        ? null
-        : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path },
-    ...(failure === undefined ? {} : { reproduce: failure.reproduce }),
-  });
+  record(checkRecordFields(result));
   if (result.failure === undefined) return EXIT.ok;
-  return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
+  return FAILURE_EXIT[result.failure.kind];
 }
 
 /**

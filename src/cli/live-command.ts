@@ -128,10 +128,14 @@ export async function startLiveRun(
   return { command, target, session, findings, clock, deadline, progress };
 }
 
-/** How a command ends when its account cannot be opened: bad flags or file 2, trouble 1, no answer or no time 4. */
+/**
+ * How a command ends when its account cannot be opened: bad flags, file or key 2; the target
+ * refused to set it up (a faucet's daily limit), did not answer, or time ran out 4 (exit 1 is for
+ * afp's own bugs only).
+ */
 const ACCOUNT_EXIT = {
   invalid: EXIT.invalidInput,
-  trouble: EXIT.crash,
+  trouble: EXIT.liveness,
   deadline: EXIT.liveness,
   unreachable: EXIT.liveness,
 } as const;

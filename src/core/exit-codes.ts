@@ -30,7 +30,7 @@ const EXIT_DETAILS: Readonly<Record<ExitCode, string>> = {
   1: 'crash: a bug (assertion or uncaught error), the seed printed; `afp serve --data` whose log could not commit',
   2: 'invalid input: flags, scenario file, record file, target file; a misspelt flag names the one meant',
   3: "an invariant or conformance check failed; a live command's finding reached `--fail-on`",
-  4: 'liveness: work did not settle within its limit; a live target that does not answer (every live command)',
+  4: 'liveness: work did not settle within its limit; a live target that does not answer, or will not set up the run (its registration or faucet refused the account), for every live command',
   5: 'a load threshold failed',
 };
 

@@ -11,8 +11,10 @@
  *     AFP_AMOUNT in its environment (bounded to COMMAND_TIMEOUT_MS), and wait for the balance.
  * Registration and funding go through the LiveSession (the target's dialect); only the afp serve
  * admin doors are called directly. Every wait is bounded by the deadline.
- * Failures are returned with the exit kind the CLI maps: 'invalid' (flags), 'trouble', 'deadline',
- * 'unreachable' (the target did not answer: exit 4, as every live command's unreachable target).
+ * Failures are returned with the exit kind the CLI maps: 'invalid' (flags, a given key the target
+ * refuses: exit 2), 'trouble' (the target refused a set-up step: registration, funding), 'deadline'
+ * and 'unreachable' (the target did not answer): exit 4, like every live command whose target
+ * cannot be worked with; never 1, which says afp has a bug.
  */
 import { execFile } from 'node:child_process';
 import type { Deadline } from '../audit/live-target.ts';
@@ -119,6 +121,13 @@ async function existing(options: AccountOptions, apiKey: string): Promise<LiveOu
         note: `the account of the given key on ${options.session.target.name} (its balance answer could not be read: ${describe(balance)})`,
       },
     };
+  // A key the target refuses (401, 403) is the user's input, not the target's trouble.
+  if (balance.kind === 'refused' && (balance.refusal.status === 401 || balance.refusal.status === 403))
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: `the given key is refused by ${options.session.target.name}: ${describe(balance)}`,
+    };
   if (balance.kind !== 'ok')
     return trouble(`the balance of the given key could not be read: ${describe(balance)}`, balance);
   const agentId = balance.value.agentId ?? '(agent id not shown)';
@@ -163,7 +172,11 @@ export async function fundLiveAccount(
             value: `funded by the faucet (the claim answered ${claimed.refusal.name}; the balance is ${formatDecimal(balance.value.balanceMicro)} USDC)`,
           };
       }
-      if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
+      if (claimed.kind === 'refused')
+        return trouble(
+          `the faucet claim failed: ${describe(claimed)} — ${options.session.target.name} funds new accounts only through its faucet, which refused (a deployment's faucet credits an IP once a day); give funded accounts instead: their keys in the target file (funding: { method: keys, keys: [...] } or keys_env), or a funding command (funding: { method: command })`,
+        );
+      if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`, claimed);
       return {
         ok: true,
         value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})`,

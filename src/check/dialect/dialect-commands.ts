@@ -26,6 +26,7 @@ import {
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
+import { CheckUnavailable } from '../check-unavailable.ts';
 import {
   accountAt,
   escrowFeeMicro,
@@ -87,7 +88,11 @@ export class Command implements DialectCommand {
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 const text = (micro: Micro): string => formatDecimal(micro);
 
-/** Sends `op`; a call that got no answer is trouble (an Error: the check could not run), never a mismatch. */
+/**
+ * Sends `op`; a call that got no answer, or was paced past the time budget, means the check cannot
+ * go on (CheckUnavailable: exit 4), never a mismatch; an operation the dialect cannot send is a bug
+ * (the rows were filtered by what the session offers).
+ */
 async function send<O extends OperationName>(
   system: DialectSystem,
   label: string,
@@ -96,8 +101,8 @@ async function send<O extends OperationName>(
   apiKey: string | null,
 ): Promise<CallOutcome<OperationResult<O>>> {
   const outcome = await system.session.call(op, input, apiKey);
-  if (outcome.kind === 'unreachable') throw new Error(`${label}: ${outcome.message}`);
-  if (outcome.kind === 'deadline') throw new Error(`${label}: rate limited past the time budget`);
+  if (outcome.kind === 'unreachable') throw new CheckUnavailable(`${label}: ${outcome.message}`);
+  if (outcome.kind === 'deadline') throw new CheckUnavailable(`${label}: rate limited past the time budget`);
   if (outcome.kind === 'unsupported') throw new Error(`${label}: ${outcome.reason}`);
   return outcome;
 }

@@ -9,8 +9,9 @@
  * the target cannot give, is left out of the generated sequences; a note says which and why.
  * Outcome as data, like runCheck's: ok, or the failure with the shrunk sequence, seed, path and
  * the reproduce command; plus the findings (wire deviations and documented differences) every
- * run raised. A failure of kind 'mismatch' broke a model rule; 'error' means the check could not
- * run (no account, no answer, the time budget spent).
+ * run raised. A failure of kind 'mismatch' broke a model rule; 'unavailable' means the check could
+ * not run against the target (no account, no answer, the time budget spent: CheckUnavailable);
+ * 'error' is anything else, a bug.
  * Bounded: at most `maxCommands` commands per run, `runs` runs, the whole within `maxSeconds`.
  */
 import { hash } from 'node:crypto';
@@ -27,6 +28,7 @@ import type { LiveAccount } from '../../live/live-account.ts';
 import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
+import { CheckUnavailable } from '../check-unavailable.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
 import {
   DIALECT_COMMANDS,
@@ -179,7 +181,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       notes: [],
       commands: [],
       failure: {
-        kind: 'error',
+        kind: 'unavailable',
         counterexample: '(no run)',
         commands: [],
         seed: options.seed,
@@ -244,7 +246,8 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
 /**
  * A balance a run starts from. What the target answered and afp could not use (a refusal, an
  * answer without a readable balance: its deviations are already findings, with a curl line) is a
- * check failure (exit 3), never a crash; only a target that does not answer stays an error.
+ * check failure (exit 3), never a crash; a target that does not answer, or time running out, is
+ * CheckUnavailable (exit 4).
  */
 function startBalance<R>(outcome: CallOutcome<R>, label: string): R {
   switch (outcome.kind) {
@@ -261,9 +264,9 @@ function startBalance<R>(outcome: CallOutcome<R>, label: string): R {
     case 'unsupported':
       throw new Error(`${label}: ${outcome.reason}`);
     case 'unreachable':
-      throw new Error(`${label}: ${outcome.message}`);
+      throw new CheckUnavailable(`${label}: ${outcome.message}`);
     case 'deadline':
-      throw new Error(`${label}: the time budget ran out`);
+      throw new CheckUnavailable(`${label}: the time budget ran out`);
   }
 }
 
@@ -342,7 +345,7 @@ async function describeFailure(
   const path = `${details.counterexamplePath ?? ''}@${replayPath}`;
   const message = error instanceof Error ? error.message : String(error);
   return {
-    kind: error instanceof CheckMismatch ? 'mismatch' : 'error',
+    kind: error instanceof CheckMismatch ? 'mismatch' : error instanceof CheckUnavailable ? 'unavailable' : 'error',
     counterexample:
       drawn === undefined
         ? '(no counterexample: the run was interrupted)'
