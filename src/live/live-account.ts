@@ -174,7 +174,7 @@ export async function fundLiveAccount(
       }
       if (claimed.kind === 'refused')
         return trouble(
-          `the faucet claim failed: ${describe(claimed)} — ${options.session.target.name} funds new accounts only through its faucet, which refused (a deployment's faucet credits an IP once a day); give funded accounts instead: their keys in the target file (funding: { method: keys, keys: [...] } or keys_env), or a funding command (funding: { method: command })`,
+          `the faucet claim failed: ${describe(claimed)} — ${options.session.target.name} funds new accounts only through its faucet, which refused${claimed.refusal.status === 429 ? " (a deployment's faucet credits an IP once a day)" : ''}; give funded accounts instead: their keys in the target file (funding: { method: keys, keys: [...] } or keys_env), or a funding command (funding: { method: command })`,
         );
       if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`, claimed);
       return {

@@ -101,6 +101,7 @@ describe('a live target that will not set up the run', () => {
     const code = await runMoney(flags, run.io, clock);
     expect(code, run.err()).toBe(EXIT.liveness);
     expect(run.err()).toContain('the faucet claim failed: 429 ip_rate_limited');
+    expect(run.err()).toContain("which refused (a deployment's faucet credits an IP once a day)");
     expect(run.err()).toContain('funding: { method: keys, keys: [...] } or keys_env');
   });
 
