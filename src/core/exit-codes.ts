@@ -20,7 +20,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   1: 'crash (a bug)',
   2: 'invalid input',
   3: 'check or invariant failed',
-  4: 'liveness: unreachable target or time limit',
+  4: 'liveness: target unreachable or would not set up the run, or time limit',
   5: 'load threshold failed',
 };
 
