@@ -5,7 +5,7 @@
 // `afp audit money` and `afp check --target` (whose --json verdict says liveness) exit 4 naming the
 // faucet's refusal and the target file's other funding ways; a --key the target refuses is invalid
 // input (2). Real listeners on loopback, the manual clock.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,10 +18,10 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { deployedTargetText } from '../fixtures/deployed-target.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-setup-refused-'));
-const SHIPPED = readFileSync(join(import.meta.dirname, '..', '..', 'targets', 'deployed.yaml'), 'utf8');
 
 let handle: ServeHandle;
 let targetFile: string;
@@ -49,19 +49,8 @@ beforeAll(async () => {
     log: () => undefined,
   });
   const urls = handle.urls;
-  let text = SHIPPED;
-  for (const [service, port] of [
-    ['casino', 3000],
-    ['faucet', 3006],
-    ['escrow', 3007],
-    ['trading', 3003],
-    ['domains', 3004],
-    ['wallet', 3005],
-  ] as const)
-    text = text.replace(`url: http://127.0.0.1:${port},`, `url: ${urls[service] ?? ''},`);
-  expect(text).not.toContain('url: http://127.0.0.1:300');
   targetFile = join(DIR, 'deployed.yaml');
-  writeFileSync(targetFile, text);
+  writeFileSync(targetFile, deployedTargetText(urls));
   const casino = urls.casino ?? '';
   let nowMs = START_MS;
   clock = {

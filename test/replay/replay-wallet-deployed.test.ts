@@ -25,6 +25,7 @@ import { createRecorder } from '../../src/replay/recorder.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { shortfall } from '../../src/replay/wallet-replay.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { deployedTargetText } from '../fixtures/deployed-target.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { nativeAsset } from '../../src/services/wallet/wallet-assets.ts';
 import { EVM_NATIVE_ASSET } from '../../src/services/wallet/wallet-config.ts';
@@ -165,17 +166,7 @@ async function recordRun(): Promise<void> {
 /** targets/deployed.yaml on this serve's ports, no pacing limits (the serve's windows answer), its admin door named. */
 async function targetFile(handle: ServeHandle): Promise<string> {
   const urls = handle.urls;
-  let text = await readFile(join('targets', 'deployed.yaml'), 'utf8');
-  for (const [service, port] of [
-    ['casino', 3000],
-    ['faucet', 3006],
-    ['escrow', 3007],
-    ['trading', 3003],
-    ['domains', 3004],
-    ['wallet', 3005],
-  ] as const) {
-    text = text.replace(`url: http://127.0.0.1:${port},`, `url: ${urls[service] as string},`);
-  }
+  let text = deployedTargetText(urls);
   text = text
     .replace(/^limits:\n(?: {2}.*\n)+/m, 'limits: {}\n')
     .replace('funding: { method: faucet }', `funding: { method: admin-deposit }\nadmin_url: ${urls.casino as string}`);
