@@ -125,6 +125,7 @@ function beyondIn(value: string | undefined, addressOf: (element: string) => str
   for (let index = 0; index < elements.length; index++) {
     const element = (elements[index] ?? '').trim();
     if (index === MAX_FORWARDED_ENTRIES) return `more than ${MAX_FORWARDED_ENTRIES} clients`;
+    if (element === '') continue;
     const address = addressOf(element);
     if (address === null) continue;
     if (address.length > MAX_IP_LENGTH || !isLoopback(normalizePeer(address))) return address.slice(0, MAX_IP_LENGTH);

@@ -166,6 +166,7 @@ describe('forwardedBeyondLoopback', () => {
     expect(forwardedBeyondLoopback({ ...none, forwarded: 'proto=https;FOR="192.0.2.60:8080"' })).toBe('192.0.2.60');
     expect(forwardedBeyondLoopback({ ...none, forwarded: 'by=203.0.113.1;proto=https' })).toBeNull();
     expect(forwardedBeyondLoopback({ ...none, xRealIp: ' 198.51.100.4 ' })).toBe('198.51.100.4');
+    expect(forwardedBeyondLoopback({ ...none, xForwardedFor: '127.0.0.1, , ', xRealIp: '' })).toBeNull();
   });
 
   test('refuses more than 32 entries whole, and cuts an over-long name to 64 characters', () => {
