@@ -4,13 +4,12 @@
  * says it — a file that cannot be read as `<command>: cannot read FILE: reason`, a scenario with
  * errors as the scenario's own formatted list (each error with its path and line).
  * Why one function: six commands had a copy each, and a copy drifts (a message, an agent table).
- * Only the archetypes the file names are loaded (agents/archetype-loaders.ts), and they come back
- * with the scenario as the table to run it with: a first pass of the parser collects the names it
- * asks params for, the second validates against those archetypes' params (a file is small; the
- * archetypes it does not name cost a start about 70 modules, afp check's models among them).
+ * Only the archetypes the file names are loaded (agents/scenario-archetypes.ts), and they come
+ * back with the scenario as the table to run it with.
  */
 import { readFile } from 'node:fs/promises';
-import { ARCHETYPE_NAMES, loadArchetypes } from '../../agents/archetype-loaders.ts';
+import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
+import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 
@@ -24,22 +23,6 @@ export interface LoadedScenario {
 export type ScenarioFile =
   | ({ readonly ok: true } & LoadedScenario)
   | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string };
-
-/** The archetypes `text`'s populations name, as the scenario parser asks for them (unknown names left out). */
-export async function scenarioArchetypes(
-  text: string,
-  fileName: string,
-): Promise<Readonly<Record<string, AnyAgentDefinition>>> {
-  const named = new Set<string>();
-  parseScenario(text, {
-    fileName,
-    agentParams: (name) => {
-      named.add(name);
-      return undefined;
-    },
-  });
-  return loadArchetypes(named);
-}
 
 export async function readScenarioFile(file: string): Promise<ScenarioFile> {
   let text: string;

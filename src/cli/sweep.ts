@@ -13,7 +13,6 @@
  * Output: stdout is byte-stable (no wall time): the summary, the distributions and the failures
  * in seed order; wall time, rate and progress go to stderr.
  */
-import { AGENTS } from '../../agents/index.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -342,7 +341,14 @@ async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, 
   const text =
     options.scenario === null
       ? options.scenarioText
-      : swarmScenario(options.scenarioText, options.scenario, options.file, failed.seed, AGENTS).text;
+      : swarmScenario(
+          options.scenarioText,
+          options.scenario,
+          options.file,
+          failed.seed,
+          // A swarm draws from every archetype: the whole table, loaded only here (a plain sweep never needs it).
+          (await import('../../agents/index.ts')).AGENTS,
+        ).text;
   const result = await shrinkRun({
     text,
     fileName: options.file,

@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
-import { AGENTS } from '../../agents/index.ts';
+import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { MountUrls } from '../client/transport.ts';
 import type { Target } from '../live/target.ts';
 import { parseScenario } from '../sim/scenario.ts';
@@ -32,7 +32,9 @@ export type LoadWorkerReply =
 
 async function work(data: LoadWorkerData): Promise<LoadRunResult> {
   const text = await readFile(data.scenarioFile, 'utf8');
-  const parsed = parseScenario(text, { fileName: data.scenarioFile, agentParams: (name) => AGENTS[name]?.params });
+  // Only the archetypes the scenario names (as the parent loaded them): not the whole table.
+  const agents = await scenarioArchetypes(text, data.scenarioFile);
+  const parsed = parseScenario(text, { fileName: data.scenarioFile, agentParams: (name) => agents[name]?.params });
   if (!parsed.ok)
     throw new Error(`${data.scenarioFile} no longer parses: ${parsed.errors.map((error) => error.message).join('; ')}`);
   const stop = new LoadStop();
@@ -43,6 +45,7 @@ async function work(data: LoadWorkerData): Promise<LoadRunResult> {
   });
   return runLoad({
     scenario: parsed.scenario,
+    agents,
     plan: data.plan,
     target: data.target,
     urls: data.urls,

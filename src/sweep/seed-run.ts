@@ -16,8 +16,8 @@ import { digestReports } from '../report/write-reports.ts';
 import { seedFigures, type SeedFigures } from './seed-figures.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
+import type { AnyAgentDefinition } from '../sim/agent.ts';
 import type { Scenario } from '../sim/scenario.ts';
-import { AGENTS } from '../../agents/index.ts';
 import { reproduceCommand } from './reproduce-command.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
@@ -50,11 +50,12 @@ export async function runSeed(
   file: string,
   seed: string,
   defects: readonly DefectName[],
+  agents: Readonly<Record<string, AnyAgentDefinition>>,
   swarm = false,
 ): Promise<SeedResult> {
   const reproduce = reproduceCommand(file, seed, defects, swarm);
   try {
-    const result = await runSimulation(scenario, { agents: AGENTS, seed, defects, reproduce, streamEvents: true });
+    const result = await runSimulation(scenario, { agents, seed, defects, reproduce, streamEvents: true });
     const { record } = result;
     try {
       const failure =

@@ -5,19 +5,31 @@
  * by giving the next seed to whichever worker is free.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
+import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
+import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { parseScenario, formatScenarioErrors } from '../sim/scenario.ts';
 import { swarmScenario } from '../sim/swarm.ts';
 import { runSeed } from './seed-run.ts';
 import type { SweepWorkerData, SweepWorkerReply } from './sweep-pool.ts';
 
-function start(data: SweepWorkerData): void {
+/**
+ * The archetypes the worker runs with: the scenario's own (as the parent loaded them), or the whole
+ * table for a swarm, whose seeds draw their populations from every archetype.
+ */
+async function archetypesOf(data: SweepWorkerData): Promise<Readonly<Record<string, AnyAgentDefinition>>> {
+  if (data.swarm === true) return (await import('../../agents/index.ts')).AGENTS;
+  return scenarioArchetypes(data.scenarioText, data.file);
+}
+
+async function start(data: SweepWorkerData): Promise<void> {
   const port = parentPort;
   if (port === null) return;
+  const agents = await archetypesOf(data);
   const parsed = parseScenario(data.scenarioText, {
     fileName: data.file,
-    agentParams: (name) => AGENTS[name]?.params,
-    knownAgents: AGENT_NAMES,
+    agentParams: (name) => agents[name]?.params,
+    knownAgents: ARCHETYPE_NAMES,
   });
   if (!parsed.ok) {
     port.postMessage({
@@ -30,10 +42,11 @@ function start(data: SweepWorkerData): void {
   port.on('message', (seed: string) => {
     const startCpu = threadCpuMs();
     runSeed(
-      data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed, AGENTS).scenario : scenario,
+      data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed, agents).scenario : scenario,
       data.file,
       seed,
       data.defects,
+      agents,
       data.swarm === true,
     ).then(
       (result) => {
@@ -61,4 +74,10 @@ function threadCpuMs(): number | null {
   return (usage.user + usage.system) / 1_000;
 }
 
-start(workerData as SweepWorkerData);
+// Seeds the pool posts before the archetypes are loaded wait in the port: its queue is read once the listener is on.
+start(workerData as SweepWorkerData).catch((error: unknown) => {
+  parentPort?.postMessage({
+    kind: 'broken',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  } satisfies SweepWorkerReply);
+});

@@ -38,7 +38,7 @@ async function sweepOf(seeds: readonly string[]): Promise<SweepReport> {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const results = [];
   for (const [index, seed] of seeds.entries())
-    results.push({ ...(await runSeed(parsed.scenario, 'sweep-money.yaml', seed, [])), index });
+    results.push({ ...(await runSeed(parsed.scenario, 'sweep-money.yaml', seed, [], AGENTS)), index });
   return {
     scenario: 'sweep-money',
     file: 'sweep-money.yaml',
