@@ -110,6 +110,15 @@ export interface CheckCapabilities {
    * absent means true.
    */
   readonly tournaments?: boolean;
+  /**
+   * Requests without a key are counted by the fresh originating address each one names (RunNames
+   * .freshIp): in-process, and an afp serve whose GET /_afp/mounts says `forwarded_for: trusted`.
+   * False where the target does not say so (a serve without --trust-proxy, any other target): those
+   * requests then share this host's address and its per-IP budget with earlier runs and other
+   * clients, which the model cannot see, so a 429 to one of them is not a mismatch
+   * (model-command.ts `sharedAddressLimited`). Absent means true.
+   */
+  readonly freshIps?: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */

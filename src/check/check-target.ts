@@ -198,6 +198,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   });
   const client = new AfpClient(unavailableWhenUnanswered(httpTransport({ urls, timeoutMs: options.timeoutMs })));
   const probe = await probeClock(client);
+  const freshIps = await countsForwardedAddresses(client);
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
@@ -213,6 +214,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
     domains: urls.domains !== undefined,
     trading: priced,
     wallet: urls.wallet !== undefined && manual,
+    freshIps,
   };
   const notes = [...discoveryNotes, ...liveNotes(probe, styleA, casino)];
   if (urls.domains === undefined)
@@ -230,6 +232,10 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
       'wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)',
     );
   if (settings !== null && settings.closuresNote !== null) notes.push(settings.closuresNote);
+  if (!freshIps)
+    notes.push(
+      "a 429 to a request without a key is accepted, not a mismatch: the target does not say it counts the check's fresh originating addresses (an afp serve's GET /_afp/mounts says `forwarded_for: trusted` under --trust-proxy), so those requests share this host's per-IP budget with earlier runs and other clients",
+    );
   const marketClosures = settings?.closures ?? [];
   const tradingPrices =
     settings?.seed === null || settings === null ? undefined : { seed: settings.seed, shocks: settings.shocks };
@@ -309,6 +315,12 @@ async function probeClock(client: AfpClient): Promise<ClockProbe> {
     reason: `the target has no GET /_afp/clock (answered ${answer.status})`,
     dateMs: Number.isFinite(dateMs) ? dateMs : null,
   };
+}
+
+/** Whether the target counts the fresh address each keyless request names: only an afp serve that says so. */
+async function countsForwardedAddresses(client: AfpClient): Promise<boolean> {
+  const answer = await doorsOf(client).mounts();
+  return answer.ok && answer.value['forwarded_for'] === 'trusted';
 }
 
 /** The admin doors over the check's own client (its transport, its `api` mount). */

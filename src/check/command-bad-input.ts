@@ -16,7 +16,8 @@ import type { TradingEndpointId } from '../client/trading-client.ts';
 import type { TransportRequest } from '../client/transport.ts';
 import { UNKNOWN_ESCROW_ID, type CheckModel } from './check-model.ts';
 import { SCOPES, type BudgetScope } from './model-limits.ts';
-import { expectAnswer, keyed, keyless, type CommandSpec } from './model-command.ts';
+import { failure } from './expectation.ts';
+import { expectAnswer, keyed, keyless, sharedAddressLimited, type CommandSpec } from './model-command.ts';
 
 interface BadInputRow {
   readonly name: string;
@@ -355,7 +356,11 @@ export function badInputCommand(row: BadInputRow, slot: number, otherSlot: numbe
         ...(row.headers === undefined ? {} : { headers: { ...built.headers, ...row.headers } }),
       };
       const answer = await client.raw(request);
-      expectAnswer(label, model, answer, { expected: { status: row.status, code: row.code } });
+      const judged =
+        row.sender === 'keyless' && sharedAddressLimited(model, answer)
+          ? failure(429, 'RATE_LIMIT')
+          : { expected: { status: row.status, code: row.code } };
+      expectAnswer(label, model, answer, judged);
     },
   };
 }

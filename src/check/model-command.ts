@@ -177,6 +177,16 @@ export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: nu
   return system.client.withKey(agent.apiKey);
 }
 
+/**
+ * Whether a keyless request's answer is a 429 the check cannot judge: the target does not count the
+ * request's fresh address (capabilities.freshIps false), so its per-IP budget is shared with what
+ * the model cannot see (earlier runs and invocations, other clients of this host). Such an answer
+ * must still be the platform's 429 RATE_LIMIT, and the model does not change.
+ */
+export function sharedAddressLimited(model: Readonly<CheckModel>, answer: { readonly status: number }): boolean {
+  return model.capabilities.freshIps === false && answer.status === 429;
+}
+
 /** A client without key, from a never-used IP (per-IP limits never bind, docs/decisions/check.md). */
 export function keyless(model: Readonly<CheckModel>, system: CheckSystem): AfpClient {
   return system.client.withIp(model.names.freshIp());

@@ -13,7 +13,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { ClockMode } from '../../src/server/serve-clock.ts';
-import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { LOOPBACK_PROXIES, NO_PROXIES, type TrustedProxies } from '../../src/http/trusted-proxies.ts';
 import { TRUST_LOOPBACK_ARGS } from '../fixtures/serve-child.ts';
 
 const handles: ServeHandle[] = [];
@@ -22,9 +22,16 @@ afterEach(async () => {
   while (handles.length > 0) await handles.pop()?.close({ forceAfterMs: 1_000 });
 });
 
-async function serve(clockMode: ClockMode, defects: readonly DefectName[] = []): Promise<string> {
+const KEYLESS_429_NOTE =
+  "a 429 to a request without a key is accepted, not a mismatch: the target does not say it counts the check's fresh originating addresses (an afp serve's GET /_afp/mounts says `forwarded_for: trusted` under --trust-proxy), so those requests share this host's per-IP budget with earlier runs and other clients";
+
+async function serve(
+  clockMode: ClockMode,
+  defects: readonly DefectName[] = [],
+  trustedProxies: TrustedProxies = LOOPBACK_PROXIES,
+): Promise<string> {
   const handle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
+    trustedProxies,
     routes: ALL_ROUTES,
     seed: '7',
     port: 0,
@@ -64,6 +71,23 @@ describe('afp check --target (live afp server)', () => {
     const url = await serve('manual');
     expect((await check(['--target', url, '--seed', '4', '--runs', '5'])).code).toBe(0);
     expect((await check(['--target', url, '--seed', '4', '--runs', '5'])).code).toBe(0);
+  });
+
+  it("holds against a server that does not count the check's fresh addresses (no --trust-proxy), run after run", async () => {
+    // Every keyless request shares 127.0.0.1's per-IP budget (10 registrations a minute on a clock
+    // that moves only when the check moves it): the model cannot see what earlier runs spent, so a
+    // 429 to one is accepted (it exited 3 before, `registerB(new): expected 201, got 429`).
+    const url = await serve('manual', [], NO_PROXIES);
+    for (const seed of ['5', '6']) {
+      const { code, out } = await check(['--target', url, '--seed', seed, '--runs', '45']);
+      expect(code, out).toBe(0);
+      expect(out).toContain(`note: ${KEYLESS_429_NOTE}`);
+    }
+    // The rule still binds where the check can see it: a server that counts the fresh addresses says so, and gets no such note.
+    const trusted = await serve('manual');
+    const { code, out } = await check(['--target', trusted, '--seed', '5', '--runs', '5']);
+    expect(code).toBe(0);
+    expect(out).not.toContain(KEYLESS_429_NOTE);
   });
 
   it('exits 3 against a server with the escrow-fee-2pct defect, with a shrunk sequence and the reproduce command', async () => {
@@ -140,6 +164,7 @@ describe('runCheck against a target that is not an afp server', () => {
       'domains commands skipped: the target announces no domains mount (GET /_afp/mounts)',
       'trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)',
       'wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)',
+      KEYLESS_429_NOTE,
     ]);
     expect(result.ok).toBe(false);
     // fundBuyer (a domains row made of escrow commands) creates its escrows by createEscrowB too.

@@ -21,7 +21,8 @@ import {
   predictStatusB,
   type ClaimBInput,
 } from './model-faucet.ts';
-import { expectAnswer, keyed, keyless, type CommandSpec } from '../model-command.ts';
+import { failure } from '../expectation.ts';
+import { expectAnswer, keyed, keyless, sharedAddressLimited, type CommandSpec } from '../model-command.ts';
 
 /** A registration: of a new agent (the next free slot), or again of a registered one (409). */
 export interface RegisterCommandInput {
@@ -57,7 +58,7 @@ export function registerCommand(input: RegisterCommandInput): CommandSpec {
       };
       const client = keyless(model, system);
       const answer = input.style === 'A' ? await client.faucetA.register(body) : await client.faucetB.register(body);
-      expectAnswer(label, model, answer, prediction);
+      expectAnswer(label, model, answer, sharedAddressLimited(model, answer) ? failure(429, 'RATE_LIMIT') : prediction);
     },
   };
 }
@@ -106,7 +107,8 @@ export function claimBCommand(input: ClaimBInput): CommandSpec {
           answer = await keyless(model, system).faucetB.claim();
           break;
       }
-      expectAnswer(label, model, answer, prediction);
+      const judged = !withKey && sharedAddressLimited(model, answer) ? failure(429, 'RATE_LIMIT') : prediction;
+      expectAnswer(label, model, answer, judged);
     },
   };
 }
