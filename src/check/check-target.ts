@@ -64,6 +64,8 @@ export interface CheckTarget {
   readonly capabilities: CheckCapabilities;
   /** Why each switched-off capability is off, one line each. */
   readonly notes: readonly string[];
+  /** What only the runs could tell (keyless 429s accepted unjudged), once they are over. */
+  closingNotes?(): readonly string[];
   newRun(): Promise<CheckRun>;
 }
 
@@ -244,10 +246,17 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
       ? probe.nowMs - options.wallClock.nowMs()
       : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
+  let sharedLimited = 0;
   return {
     description: `live ${options.url} (session ${options.session}; ${manual ? 'manual clock' : 'wall clock'})`,
     capabilities,
     notes,
+    closingNotes: () =>
+      sharedLimited === 0
+        ? []
+        : [
+            `${sharedLimited} request(s) without a key were answered 429 by this host's shared per-IP budget and not judged (their commands changed nothing; an afp serve started with --trust-proxy 127.0.0.1/32 counts each on its own)`,
+          ],
     newRun: async () => {
       runIndex += 1;
       let currentMs = manual ? await readManualClock(client) : options.wallClock.nowMs() + offsetMs;
@@ -259,6 +268,9 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
           currentMs = toMs;
         },
         walletMint: async (body) => await mintThrough(client, body),
+        sharedLimited: () => {
+          sharedLimited += 1;
+        },
       };
       const names = runNames(options.session, runIndex);
       return {

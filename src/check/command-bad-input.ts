@@ -357,7 +357,7 @@ export function badInputCommand(row: BadInputRow, slot: number, otherSlot: numbe
       };
       const answer = await client.raw(request);
       const judged =
-        row.sender === 'keyless' && sharedAddressLimited(model, answer)
+        row.sender === 'keyless' && sharedAddressLimited(model, system, answer)
           ? failure(429, 'RATE_LIMIT')
           : { expected: { status: row.status, code: row.code } };
       expectAnswer(label, model, answer, judged);

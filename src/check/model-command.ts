@@ -35,6 +35,8 @@ export interface CheckSystem {
     amount: string;
     token?: string;
   }): Promise<{ status: number; body: unknown }>;
+  /** Told of each keyless 429 accepted unjudged (sharedAddressLimited): a live target counts them for its closing note. */
+  sharedLimited?(): void;
   /** In-process only: what the chain's fee account holds, in base units of its native coin. */
   walletFeeAccount?(chain: WalletChain): bigint;
 }
@@ -183,8 +185,14 @@ export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: nu
  * the model cannot see (earlier runs and invocations, other clients of this host). Such an answer
  * must still be the platform's 429 RATE_LIMIT, and the model does not change.
  */
-export function sharedAddressLimited(model: Readonly<CheckModel>, answer: { readonly status: number }): boolean {
-  return model.capabilities.freshIps === false && answer.status === 429;
+export function sharedAddressLimited(
+  model: Readonly<CheckModel>,
+  system: CheckSystem,
+  answer: { readonly status: number },
+): boolean {
+  const limited = model.capabilities.freshIps === false && answer.status === 429;
+  if (limited) system.sharedLimited?.();
+  return limited;
 }
 
 /** A client without key, from a never-used IP (per-IP limits never bind, docs/decisions/check.md). */

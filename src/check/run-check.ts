@@ -110,10 +110,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     runs: details.numRuns,
     shrinks: details.numShrinks,
     target: target.description,
-    notes: target.notes,
   };
-  if (!details.failed) return { ok: true, ...base };
-  return { ok: false, ...base, failure: await describeFailure(details, target, options, maxCommands) };
+  const closing = (): readonly string[] => [...target.notes, ...(target.closingNotes?.() ?? [])];
+  if (!details.failed) return { ok: true, ...base, notes: closing() };
+  const failure = await describeFailure(details, target, options, maxCommands);
+  return { ok: false, ...base, notes: closing(), failure };
 }
 
 async function openTarget(options: CheckOptions): Promise<CheckTarget> {

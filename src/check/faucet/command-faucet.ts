@@ -58,7 +58,12 @@ export function registerCommand(input: RegisterCommandInput): CommandSpec {
       };
       const client = keyless(model, system);
       const answer = input.style === 'A' ? await client.faucetA.register(body) : await client.faucetB.register(body);
-      expectAnswer(label, model, answer, sharedAddressLimited(model, answer) ? failure(429, 'RATE_LIMIT') : prediction);
+      expectAnswer(
+        label,
+        model,
+        answer,
+        sharedAddressLimited(model, system, answer) ? failure(429, 'RATE_LIMIT') : prediction,
+      );
     },
   };
 }
@@ -107,7 +112,7 @@ export function claimBCommand(input: ClaimBInput): CommandSpec {
           answer = await keyless(model, system).faucetB.claim();
           break;
       }
-      const judged = !withKey && sharedAddressLimited(model, answer) ? failure(429, 'RATE_LIMIT') : prediction;
+      const judged = !withKey && sharedAddressLimited(model, system, answer) ? failure(429, 'RATE_LIMIT') : prediction;
       expectAnswer(label, model, answer, judged);
     },
   };
