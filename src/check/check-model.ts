@@ -128,6 +128,21 @@ export interface RunNames {
   freshIp(): string;
 }
 
+/**
+ * A window in which the target answers a service's requests with `status` (and `code`, when given):
+ * afp serve --scenario's fault windows, and its casino game closures (409 GAME_CLOSED), as
+ * GET /_afp/platform lists them.
+ */
+export interface ModelFault {
+  readonly service: string;
+  /** A casino game's closure: the game closed (its bets, single or in a batch, are refused 409 GAME_CLOSED). */
+  readonly game?: string;
+  readonly fromMs: number;
+  readonly untilMs: number;
+  readonly status: number;
+  readonly code?: string;
+}
+
 export interface CheckModel {
   nowMs: number;
   readonly config: PlatformConfig;
@@ -135,6 +150,8 @@ export interface CheckModel {
   readonly names: RunNames;
   /** Allowed distance between an answered instant and the predicted one (0 when time is exact). */
   readonly timeToleranceMs: number;
+  /** The target's fault windows: an answer with a window's status inside it is not judged (model-command.ts expectAnswer). */
+  readonly faults: readonly ModelFault[];
   readonly agents: (ModelAgent | undefined)[];
   readonly escrows: ModelEscrow[];
   poolMicro: bigint;
@@ -155,6 +172,7 @@ export interface ModelOptions {
   readonly capabilities: CheckCapabilities;
   readonly names: RunNames;
   readonly timeToleranceMs?: number;
+  readonly faults?: readonly ModelFault[];
   readonly config?: PlatformConfig;
   /** The target's trading market closures (absolute instants). */
   readonly marketClosures?: readonly ModelClosure[];
@@ -170,6 +188,7 @@ export function createModel(options: ModelOptions): CheckModel {
     capabilities: options.capabilities,
     names: options.names,
     timeToleranceMs: options.timeToleranceMs ?? 0,
+    faults: options.faults ?? [],
     agents: Array.from({ length: SLOT_COUNT }, () => undefined),
     escrows: [],
     poolMicro: config.faucet.poolFundingMicro,

@@ -28,9 +28,10 @@ import { ALL_ROUTES } from '../http/routes/index.ts';
 import { Platform } from '../platform/platform.ts';
 import { FEE_ACCOUNT } from '../services/wallet/chain-book.ts';
 import { CHAIN_ROWS } from '../services/wallet/wallet-config.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { answerMint } from '../platform/wallet-mint-door.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
+import { createModel, type CheckCapabilities, type CheckModel, type ModelFault, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
 import { CheckUnavailable } from './check-unavailable.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
@@ -201,6 +202,8 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const client = new AfpClient(unavailableWhenUnanswered(httpTransport({ urls, timeoutMs: options.timeoutMs })));
   const probe = await probeClock(client);
   const freshIps = await countsForwardedAddresses(client);
+  const served = await readServedSettings(client);
+  const faults = served.faults;
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
@@ -234,6 +237,16 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
       'wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)',
     );
   if (settings !== null && settings.closuresNote !== null) notes.push(settings.closuresNote);
+  if (faults.length > 0)
+    notes.push(
+      `an answer with a fault window's status inside that window is the fault, not judged: GET /_afp/platform lists ${faults
+        .slice(0, FAULTS_LISTED_MAX)
+        .map(
+          (fault) =>
+            `${fault.service}${fault.game === undefined ? '' : ` ${fault.game}`} ${fault.status}${fault.code === undefined ? '' : ` ${fault.code}`} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`,
+        )
+        .join(', ')}${faults.length > FAULTS_LISTED_MAX ? ` and ${faults.length - FAULTS_LISTED_MAX} more` : ''}`,
+    );
   if (!freshIps)
     notes.push(
       "a 429 to a request without a key is accepted, not a mismatch: the target does not say it counts the check's fresh originating addresses (an afp serve's GET /_afp/mounts says `forwarded_for: trusted` under --trust-proxy), so those requests share this host's per-IP budget with earlier runs and other clients",
@@ -279,6 +292,8 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
           capabilities,
           names,
           timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS,
+          faults,
+          config: served.config,
           marketClosures,
           ...(tradingPrices === undefined ? {} : { tradingPrices }),
         }),
@@ -327,6 +342,63 @@ async function probeClock(client: AfpClient): Promise<ClockProbe> {
     reason: `the target has no GET /_afp/clock (answered ${answer.status})`,
     dateMs: Number.isFinite(dateMs) ? dateMs : null,
   };
+}
+
+/**
+ * What an afp serve was started with that the model must not assume (GET /_afp/platform): its
+ * dispute outcome and domain year and grace (the config's defaults where it does not say), and its
+ * fault windows (none where it lists none, or is no afp serve).
+ */
+async function readServedSettings(client: AfpClient): Promise<{ config: PlatformConfig; faults: ModelFault[] }> {
+  const answer = await doorsOf(client).platform();
+  const view = answer.ok ? answer.value : {};
+  const outcome = view['dispute_outcome'];
+  const yearMs = view['domain_year_ms'];
+  const graceMs = view['domain_grace_ms'];
+  const config: PlatformConfig = {
+    ...DEFAULT_CONFIG,
+    escrow: {
+      ...DEFAULT_CONFIG.escrow,
+      ...(outcome === 'refund' || outcome === 'release' ? { disputeOutcome: outcome } : {}),
+    },
+    domains: {
+      ...DEFAULT_CONFIG.domains,
+      ...(isPositiveMs(yearMs) ? { yearMs } : {}),
+      ...(isPositiveMs(graceMs) ? { graceMs } : {}),
+    },
+  };
+  return { config, faults: [...faultsOf(view['faults']), ...closuresOf(view['casino_closures'])] };
+}
+
+const isPositiveMs = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+/** Casino game closures: a bet on the game inside the window is refused 409 GAME_CLOSED. */
+function closuresOf(listed: unknown): ModelFault[] {
+  if (!Array.isArray(listed)) return [];
+  const closures: ModelFault[] = [];
+  for (const item of listed.slice(0, FAULTS_MAX) as unknown[]) {
+    const { game, from_ms: fromMs, until_ms: untilMs } = (item ?? {}) as Record<string, unknown>;
+    if (typeof game === 'string' && typeof fromMs === 'number' && typeof untilMs === 'number')
+      closures.push({ service: 'casino', game, fromMs, untilMs, status: 409, code: 'GAME_CLOSED' });
+  }
+  return closures;
+}
+
+function faultsOf(listed: unknown): ModelFault[] {
+  if (!Array.isArray(listed)) return [];
+  const faults: ModelFault[] = [];
+  for (const item of listed.slice(0, FAULTS_MAX) as unknown[]) {
+    const { service, from_ms: fromMs, until_ms: untilMs, status } = (item ?? {}) as Record<string, unknown>;
+    if (
+      typeof service === 'string' &&
+      typeof fromMs === 'number' &&
+      typeof untilMs === 'number' &&
+      typeof status === 'number'
+    )
+      faults.push({ service, fromMs, untilMs, status });
+  }
+  return faults;
 }
 
 /** Whether the target counts the fresh address each keyless request names: only an afp serve that says so. */
@@ -415,6 +487,10 @@ function readShocks(listed: unknown): PriceShock[] | null {
   return shocks;
 }
 const MARKET_CLOSURES_MAX = 1_000;
+/** Fault windows read from GET /_afp/platform (a scenario lists a handful). */
+const FAULTS_MAX = 1_000;
+/** Windows named in the note; the rest are counted. */
+const FAULTS_LISTED_MAX = 10;
 
 async function readManualClock(client: AfpClient): Promise<number> {
   const answer = await doorsOf(client).clock();

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/run-check.ts';
 import { main } from '../../src/cli/check.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { ClockMode } from '../../src/server/serve-clock.ts';
@@ -93,6 +94,46 @@ describe('afp check --target (live afp server)', () => {
     const { code, out } = await check(['--target', trusted, '--seed', '5', '--runs', '5']);
     expect(code).toBe(0);
     expect(out).not.toContain(KEYLESS_429_NOTE);
+  });
+
+  it("holds against a serve started with a scenario's settings: fault windows, game closures, the release dispute outcome, a short domain year", async () => {
+    // The model reads them from GET /_afp/platform instead of assuming the defaults: before, a
+    // faucet fault was `registerB(new): expected 201, got 500` and a disputed escrow's timeout
+    // `expected 10, got 9` (the model refunded where the serve releases).
+    const startMs = Date.parse('2025-03-01T09:30:00.000Z');
+    const hourMs = 3_600_000;
+    const handle = await startServe({
+      trustedProxies: LOOPBACK_PROXIES,
+      routes: ALL_ROUTES,
+      seed: '9',
+      port: 0,
+      clockMode: 'manual',
+      startMs,
+      faults: [
+        { service: 'faucet', fromMs: startMs + 2 * hourMs, untilMs: startMs + 30 * hourMs, status: 500 },
+        { service: 'escrow', fromMs: startMs + 40 * hourMs, untilMs: startMs + 60 * hourMs, status: 503 },
+      ],
+      closures: [
+        { game: 'coin_flip', fromMs: startMs, untilMs: startMs + 400 * hourMs },
+        { game: 'dice', fromMs: startMs + 10 * hourMs, untilMs: startMs + 90 * hourMs },
+      ],
+      config: {
+        ...DEFAULT_CONFIG,
+        escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: 'release' },
+        domains: { ...DEFAULT_CONFIG.domains, yearMs: 200 * 24 * hourMs, graceMs: 10 * 24 * hourMs },
+      },
+      log: () => undefined,
+    });
+    handles.push(handle);
+    const url = handle.urls.api ?? '';
+    for (const seed of ['1', '2', '3']) {
+      const { code, out } = await check(['--target', url, '--seed', seed, '--runs', '60']);
+      expect(code, out).toBe(0);
+      expect(out).toMatch(
+        /^note: an answer with a fault window's status inside that window is the fault, not judged: /m,
+      );
+      expect(out).toContain('casino coin_flip 409 GAME_CLOSED');
+    }
   });
 
   it('exits 3 against a server with the escrow-fee-2pct defect, with a shrunk sequence and the reproduce command', async () => {

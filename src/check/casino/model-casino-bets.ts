@@ -74,6 +74,13 @@ export interface Refusal {
 }
 
 /** The refusal of a bet of `amountMicro` by `slot` with its current balance, or null when it settles. */
+/** Whether one of the target's closures of `game` holds at the model's now (check-model.ts ModelFault). */
+function gameClosed(model: Readonly<CheckModel>, game: string): boolean {
+  return model.faults.some(
+    (fault) => fault.game === game && model.nowMs >= fault.fromMs && model.nowMs < fault.untilMs,
+  );
+}
+
 export function betRefusal(
   model: Readonly<CheckModel>,
   slot: number,
@@ -81,6 +88,8 @@ export function betRefusal(
   amountMicro: bigint,
 ): Refusal | null {
   if (amountMicro <= 0n || !validChoice(choice)) return { status: 400, code: 'BAD_REQUEST' };
+  // The target's closures of this game (GET /_afp/platform): checked first, as the casino does.
+  if (gameClosed(model, choice.game)) return { status: 409, code: 'GAME_CLOSED' };
   if (amountMicro < MIN_BET_MICRO)
     return { status: 400, code: 'BAD_REQUEST', body: { min_bet: money('A', MIN_BET_MICRO) } };
   if (amountMicro > maxBetMicro(choice.game))

@@ -36,11 +36,12 @@ import {
 const TLDS: readonly string[] = ['xyz', 'com', 'xyz', 'com'];
 /** The yearly prices of those TLDs (spec/NOTES.md price table). */
 const YEARLY_PRICE_MICRO: Readonly<Record<string, Micro>> = { xyz: 14_400_000n, com: 18_000_000n };
-const DAY_MS = 86_400_000;
-/** docs/decisions/domains.md "Domains": a 365-day year, a 30-day grace, years 1..10, a 15% referral share. */
+/**
+ * docs/decisions/domains.md "Domains": years 1..10, a 15% referral share. The year and the grace
+ * (365 and 30 days by default) are the target's configured numbers (model.config.domains: a
+ * scenario may set them, and an afp serve says them in GET /_afp/platform), not constants here.
+ */
 export const DOMAIN_RULES = {
-  yearMs: 365 * DAY_MS,
-  graceMs: 30 * DAY_MS,
   yearsMin: 1,
   yearsMax: 10,
   referralShareBps: 1500n,
@@ -62,8 +63,8 @@ export function yearlyPrice(index: number): Micro {
   return YEARLY_PRICE_MICRO[TLDS[index % TLDS.length] as string] as Micro;
 }
 
-function releaseAt(domain: ModelDomain): number {
-  return domain.expiresAtMs + DOMAIN_RULES.graceMs;
+function releaseAt(model: Readonly<CheckModel>, domain: ModelDomain): number {
+  return domain.expiresAtMs + model.config.domains.graceMs;
 }
 
 function agentId(model: Readonly<CheckModel>, slot: number): string {
@@ -97,7 +98,7 @@ export function predictRegisterDomain(model: CheckModel, input: RegisterDomainIn
   const costMicro = yearlyPrice(input.index) * BigInt(input.years);
   if (agent === undefined || agent.balanceMicro < costMicro) return failure(422, 'INSUFFICIENT_BALANCE');
   const name = domainName(model, input.index);
-  const expiresAtMs = model.nowMs + input.years * DOMAIN_RULES.yearMs;
+  const expiresAtMs = model.nowMs + input.years * model.config.domains.yearMs;
   const body: Record<string, Matcher> =
     input.style === 'A'
       ? { domain: eq(name), expires_at: time(expiresAtMs) }
@@ -129,7 +130,9 @@ export function renewalOverHorizonMs(model: Readonly<CheckModel>, input: RenewDo
   const domain = model.domains.held[input.index];
   if (domain === undefined) return null;
   return (
-    domain.expiresAtMs + input.years * DOMAIN_RULES.yearMs - (model.nowMs + DOMAIN_RULES.yearsMax * DOMAIN_RULES.yearMs)
+    domain.expiresAtMs +
+    input.years * model.config.domains.yearMs -
+    (model.nowMs + DOMAIN_RULES.yearsMax * model.config.domains.yearMs)
   );
 }
 
@@ -142,7 +145,7 @@ export function predictRenewDomain(model: CheckModel, input: RenewDomainInput): 
   const costMicro = yearlyPrice(input.index) * BigInt(input.years);
   const owner = model.agents[domain.ownerSlot];
   if (owner === undefined || owner.balanceMicro < costMicro) return failure(422, 'INSUFFICIENT_BALANCE');
-  const expiresAtMs = domain.expiresAtMs + input.years * DOMAIN_RULES.yearMs;
+  const expiresAtMs = domain.expiresAtMs + input.years * model.config.domains.yearMs;
   return {
     expected: {
       status: 200,
@@ -330,7 +333,7 @@ export function predictLookup(model: Readonly<CheckModel>, index: number): Predi
         owner: eq(agentId(model, domain.ownerSlot)),
         registered_at: time(domain.registeredAtMs),
         expires: time(domain.expiresAtMs),
-        grace_ends: time(releaseAt(domain)),
+        grace_ends: time(releaseAt(model, domain)),
         records: recordsMatcher(domain),
         offer,
       },
@@ -354,14 +357,14 @@ export function predictListDomains(model: Readonly<CheckModel>, style: Style, sl
           status: eq(domain.status),
           registered_at: time(domain.registeredAtMs),
           expires_at: time(domain.expiresAtMs),
-          grace_ends_at: time(releaseAt(domain)),
+          grace_ends_at: time(releaseAt(model, domain)),
         })
       : object({
           domain: eq(name),
           status: eq(domain.status),
           registered_at: time(domain.registeredAtMs),
           expires: time(domain.expiresAtMs),
-          grace_ends: time(releaseAt(domain)),
+          grace_ends: time(releaseAt(model, domain)),
         }),
   );
   return { expected: { status: 200, body: { count: eq(items.length), domains: list(items) } } };
@@ -377,7 +380,7 @@ export function advanceDomains(model: CheckModel, toMs: number): void {
       domain.status = 'expired';
       domain.offer = null;
     }
-    if (domain.status === 'expired' && releaseAt(domain) <= toMs) held[index] = undefined;
+    if (domain.status === 'expired' && releaseAt(model, domain) <= toMs) held[index] = undefined;
   }
 }
 
@@ -387,7 +390,7 @@ export function domainsBoundaries(model: Readonly<CheckModel>): number[] {
   for (const domain of model.domains.held) {
     if (domain === undefined) continue;
     if (domain.status === 'active' && domain.expiresAtMs > model.nowMs) found.push(domain.expiresAtMs);
-    if (releaseAt(domain) > model.nowMs) found.push(releaseAt(domain));
+    if (releaseAt(model, domain) > model.nowMs) found.push(releaseAt(model, domain));
   }
   return found;
 }

@@ -12,17 +12,18 @@ import {
   setDnsCommand,
   transferDomainCommand,
 } from '../../../src/check/domains/command-domains.ts';
-import { DOMAIN_RULES } from '../../../src/check/domains/model-domains.ts';
 import { createEscrowCommand, releaseCommand } from '../../../src/check/escrow/command-escrow.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
 import { runCheck } from '../../../src/check/run-check.ts';
+import { DOMAIN_RULES } from '../../../src/check/domains/model-domains.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
+import { DEFAULT_CONFIG } from '../../../src/services/shared/config.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
-const { yearMs: YEAR_MS, graceMs: GRACE_MS } = DOMAIN_RULES;
+const { yearMs: YEAR_MS, graceMs: GRACE_MS } = DEFAULT_CONFIG.domains;
 
 /** a1 (referred by a0) is funded by a2's and a3's released escrows: 10 + 2 × 9.801 = 29.602. */
 function gift(from: number): CommandSpec {
