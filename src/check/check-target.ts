@@ -16,7 +16,7 @@
  * the same mint in-process); in-process runs also read the chains' fee accounts.
  * Every capability switched off is reported as a note with its reason.
  */
-import { AdminClient } from '../client/admin-client.ts';
+import { AdminClient, type AdminAnswer, type AdminObject } from '../client/admin-client.ts';
 import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import type { Transport } from '../client/transport.ts';
@@ -195,19 +195,25 @@ function unavailableWhenUnanswered(transport: Transport): Transport {
 
 export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
   const discoveryNotes: string[] = [];
+  /** Whether keyless requests count by their fresh address: only where an afp serve's mounts say `trusted`. */
+  let freshIps = false;
   const urls = await discoverTarget(options.url, {
     timeoutMs: options.timeoutMs,
     onNote: (note) => discoveryNotes.push(note),
+    onForwardedFor: (forwardedFor) => {
+      freshIps = forwardedFor === 'trusted';
+    },
   });
   const client = new AfpClient(unavailableWhenUnanswered(httpTransport({ urls, timeoutMs: options.timeoutMs })));
   const probe = await probeClock(client);
-  const freshIps = await countsForwardedAddresses(client);
-  const served = await readServedSettings(client);
+  // Read once: the settings the model takes, and trading's (below).
+  const platform = await doorsOf(client).platform();
+  const served = readServedSettings(platform);
   const faults = served.faults;
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
-  const settings = urls.trading !== undefined && manual ? await readTradingSettings(client) : null;
+  const settings = urls.trading !== undefined && manual ? readTradingSettings(platform) : null;
   const priced = settings !== null && settings.seed !== null;
   const capabilities: CheckCapabilities = {
     styleA,
@@ -349,8 +355,7 @@ async function probeClock(client: AfpClient): Promise<ClockProbe> {
  * dispute outcome and domain year and grace (the config's defaults where it does not say), and its
  * fault windows (none where it lists none, or is no afp serve).
  */
-async function readServedSettings(client: AfpClient): Promise<{ config: PlatformConfig; faults: ModelFault[] }> {
-  const answer = await doorsOf(client).platform();
+function readServedSettings(answer: AdminAnswer<AdminObject>): { config: PlatformConfig; faults: ModelFault[] } {
   const view = answer.ok ? answer.value : {};
   const outcome = view['dispute_outcome'];
   const yearMs = view['domain_year_ms'];
@@ -401,12 +406,6 @@ function faultsOf(listed: unknown): ModelFault[] {
   return faults;
 }
 
-/** Whether the target counts the fresh address each keyless request names: only an afp serve that says so. */
-async function countsForwardedAddresses(client: AfpClient): Promise<boolean> {
-  const answer = await doorsOf(client).mounts();
-  return answer.ok && answer.value['forwarded_for'] === 'trusted';
-}
-
 /** The admin doors over the check's own client (its transport, its `api` mount). */
 function doorsOf(client: AfpClient): AdminClient {
   return new AdminClient((request) => client.raw(request));
@@ -432,8 +431,7 @@ interface TradingSettings {
 }
 
 /** The target's trading settings (GET /_afp/platform `market_closures`, `seed`, `trading_shocks`). */
-async function readTradingSettings(client: AfpClient): Promise<TradingSettings> {
-  const answer = await doorsOf(client).platform();
+function readTradingSettings(answer: AdminAnswer<AdminObject>): TradingSettings {
   if (!answer.ok && answer.kind === 'unreachable') throw new Error(answer.message);
   const status = answer.ok ? 200 : answer.status;
   const body = (answer.ok ? answer.value : null) as {

@@ -80,19 +80,27 @@ export async function readMounts(url: string, options: { timeoutMs?: number } = 
 /**
  * `parseTarget` plus the style-A mounts an afp server announces. Rejects when the target does
  * not answer at all (unreachable, timeout); any answer other than a valid mounts list means
- * "not an afp server": only `api` is known.
+ * "not an afp server": only `api` is known. `onForwardedFor` hears what the mounts say of this
+ * caller's X-Forwarded-For (`trusted`, `ignored`), or null from anything else.
  */
 export async function discoverTarget(
   url: string,
-  options: { timeoutMs?: number; onNote?: (note: string) => void } = {},
+  options: {
+    timeoutMs?: number;
+    onNote?: (note: string) => void;
+    onForwardedFor?: (forwardedFor: string | null) => void;
+  } = {},
 ): Promise<MountUrls> {
   const answer = await readMounts(url, options);
   switch (answer.kind) {
     case 'unreachable':
       throw new Error(answer.message);
     case 'other':
+      options.onForwardedFor?.(null);
       return { api: answer.api };
     case 'mounts': {
+      const forwardedFor = (answer.body as { forwarded_for?: unknown } | null)?.forwarded_for;
+      options.onForwardedFor?.(typeof forwardedFor === 'string' ? forwardedFor : null);
       const note = forwardedForNote(answer.api, answer.body);
       if (note !== null) options.onNote?.(note);
       return { ...announcedMounts(answer.body), api: answer.api };
