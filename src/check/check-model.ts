@@ -116,7 +116,7 @@ export interface CheckCapabilities {
    * False where the target does not say so (a serve without --trust-proxy, any other target): those
    * requests then share this host's address and its per-IP budget with earlier runs and other
    * clients, which the model cannot see, so a 429 to one of them is not a mismatch
-   * (model-command.ts `sharedAddressLimited`). Absent means true.
+   * (model-command.ts `keylessPrediction`). Absent means true.
    */
   readonly freshIps?: boolean;
 }

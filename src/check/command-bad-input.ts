@@ -16,8 +16,7 @@ import type { TradingEndpointId } from '../client/trading-client.ts';
 import type { TransportRequest } from '../client/transport.ts';
 import { UNKNOWN_ESCROW_ID, type CheckModel } from './check-model.ts';
 import { SCOPES, type BudgetScope } from './model-limits.ts';
-import { failure } from './expectation.ts';
-import { expectAnswer, keyed, keyless, sharedAddressLimited, type CommandSpec } from './model-command.ts';
+import { expectAnswer, keyed, keyless, keylessPrediction, type CommandSpec } from './model-command.ts';
 
 interface BadInputRow {
   readonly name: string;
@@ -356,10 +355,8 @@ export function badInputCommand(row: BadInputRow, slot: number, otherSlot: numbe
         ...(row.headers === undefined ? {} : { headers: { ...built.headers, ...row.headers } }),
       };
       const answer = await client.raw(request);
-      const judged =
-        row.sender === 'keyless' && sharedAddressLimited(model, system, answer)
-          ? failure(429, 'RATE_LIMIT')
-          : { expected: { status: row.status, code: row.code } };
+      const prediction = { expected: { status: row.status, code: row.code } };
+      const judged = row.sender === 'keyless' ? keylessPrediction(model, system, answer, prediction) : prediction;
       expectAnswer(label, model, answer, judged);
     },
   };

@@ -13,7 +13,7 @@ import type { AsyncCommand } from 'fast-check';
 import type { AfpClient, ApiResult } from '../client/client.ts';
 import { CheckMismatch } from './check-mismatch.ts';
 import { registeredSlots, SLOT_COUNT, type CheckModel } from './check-model.ts';
-import { compareAnswer, money, type Prediction } from './expectation.ts';
+import { compareAnswer, failure, money, type Prediction } from './expectation.ts';
 import { SCOPES, type Charge } from './model-limits.ts';
 import { advanceModel } from './model-time.ts';
 import type { WalletChain } from '../services/wallet/keys/wallet-keys.ts';
@@ -35,7 +35,7 @@ export interface CheckSystem {
     amount: string;
     token?: string;
   }): Promise<{ status: number; body: unknown }>;
-  /** Told of each keyless 429 accepted unjudged (sharedAddressLimited): a live target counts them for its closing note. */
+  /** Told of each keyless 429 accepted unjudged (keylessPrediction): a live target counts them for its closing note. */
   sharedLimited?(): void;
   /** In-process only: what the chain's fee account holds, in base units of its native coin. */
   walletFeeAccount?(chain: WalletChain): bigint;
@@ -199,19 +199,20 @@ export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: nu
 }
 
 /**
- * Whether a keyless request's answer is a 429 the check cannot judge: the target does not count the
- * request's fresh address (capabilities.freshIps false), so its per-IP budget is shared with what
- * the model cannot see (earlier runs and invocations, other clients of this host). Such an answer
- * must still be the platform's 429 RATE_LIMIT, and the model does not change.
+ * What a keyless request's answer is judged by: its prediction, or the platform's 429 RATE_LIMIT
+ * (no change to the model) when the answer is a 429 the check cannot judge — the target does not
+ * count the request's fresh address (capabilities.freshIps false), so its per-IP budget is shared
+ * with what the model cannot see (earlier runs and invocations, other clients of this host).
  */
-export function sharedAddressLimited(
+export function keylessPrediction(
   model: Readonly<CheckModel>,
   system: CheckSystem,
   answer: { readonly status: number },
-): boolean {
-  const limited = model.capabilities.freshIps === false && answer.status === 429;
-  if (limited) system.sharedLimited?.();
-  return limited;
+  prediction: Prediction,
+): Prediction {
+  if (model.capabilities.freshIps !== false || answer.status !== 429) return prediction;
+  system.sharedLimited?.();
+  return failure(429, 'RATE_LIMIT');
 }
 
 /** A client without key, from a never-used IP (per-IP limits never bind, docs/decisions/check.md). */
