@@ -44,7 +44,8 @@ export function expectBetAnswer(
   answer: ApiResult<CasinoBody>,
   extra: { body?: Record<string, Matcher>; onSettled?: (settled: Settlement, record: ModelBet) => void } = {},
 ): void {
-  const refusal = betRefusal(model, bet.slot, bet.choice, bet.amountMicro);
+  const answeredClosed = answer.status === 409 && field(answer.body, 'code') === 'GAME_CLOSED';
+  const refusal = betRefusal(model, bet.slot, bet.choice, bet.amountMicro, answeredClosed);
   if (refusal !== null) {
     expectAnswer(label, model, answer, {
       expected: {
@@ -211,9 +212,11 @@ function expectBatch(
   const problems: string[] = [];
   const totals = { won: 0, lost: 0, errors: 0, wageredMicro: 0n, wonMicro: 0n };
   sent.forEach(({ element, amountMicro, clientSeed }, index) => {
+    const item = Array.isArray(results) ? (results[index] as unknown) : undefined;
+    const answeredClosed = field(item, 'ok') === false && field(item, 'code') === 'GAME_CLOSED';
     const refusal =
       element.kind === 'bet'
-        ? betRefusal(model, slot, element.choice, amountMicro)
+        ? betRefusal(model, slot, element.choice, amountMicro, answeredClosed)
         : { status: 400, code: 'BAD_REQUEST' };
     if (element.kind === 'game' || refusal !== null) {
       totals.errors += 1;
@@ -222,7 +225,6 @@ function expectBatch(
       );
       return;
     }
-    const item = Array.isArray(results) ? (results[index] as unknown) : undefined;
     const multiplier = inferMultiplier(element.choice, amountMicro, {
       style: 'A',
       value: field(item, 'payout_multiplier'),

@@ -73,23 +73,37 @@ export interface Refusal {
   readonly body?: Readonly<Record<string, Matcher>>;
 }
 
-/** The refusal of a bet of `amountMicro` by `slot` with its current balance, or null when it settles. */
-/** Whether one of the target's closures of `game` holds at the model's now (check-model.ts ModelFault). */
-function gameClosed(model: Readonly<CheckModel>, game: string): boolean {
-  return model.faults.some(
-    (fault) => fault.game === game && model.nowMs >= fault.fromMs && model.nowMs < fault.untilMs,
+/**
+ * Whether `game` is closed to a bet now, by the target's closures (GET /_afp/platform; check-model.ts
+ * ModelFault). Within the time tolerance of a closure's edge (a wall-clock target, whose now the
+ * model only estimates) the target's clock decides, and either answer is right: the answer says
+ * which (`answeredClosed`: it was refused 409 GAME_CLOSED). Elsewhere the model's now decides.
+ */
+function gameClosed(model: Readonly<CheckModel>, game: string, answeredClosed: boolean): boolean {
+  const nowMs = model.nowMs;
+  const tolerance = model.timeToleranceMs;
+  const closures = model.faults.filter((fault) => fault.game === game);
+  const nearEdge = closures.some(
+    (fault) => Math.abs(nowMs - fault.fromMs) < tolerance || Math.abs(nowMs - fault.untilMs) < tolerance,
   );
+  if (nearEdge) return answeredClosed;
+  return closures.some((fault) => nowMs >= fault.fromMs && nowMs < fault.untilMs);
 }
 
+/**
+ * The refusal of a bet of `amountMicro` by `slot` with its current balance, or null when it settles.
+ * `answeredClosed`: the target refused it 409 GAME_CLOSED (read only at a closure's edge, gameClosed).
+ */
 export function betRefusal(
   model: Readonly<CheckModel>,
   slot: number,
   choice: GameChoice,
   amountMicro: bigint,
+  answeredClosed: boolean,
 ): Refusal | null {
   if (amountMicro <= 0n || !validChoice(choice)) return { status: 400, code: 'BAD_REQUEST' };
   // The target's closures of this game (GET /_afp/platform): checked first, as the casino does.
-  if (gameClosed(model, choice.game)) return { status: 409, code: 'GAME_CLOSED' };
+  if (gameClosed(model, choice.game, answeredClosed)) return { status: 409, code: 'GAME_CLOSED' };
   if (amountMicro < MIN_BET_MICRO)
     return { status: 400, code: 'BAD_REQUEST', body: { min_bet: money('A', MIN_BET_MICRO) } };
   if (amountMicro > maxBetMicro(choice.game))

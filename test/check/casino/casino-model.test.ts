@@ -169,27 +169,78 @@ describe('model: casino bets', () => {
   it('refuses in precedence order: bad input, minimum, maximum, balance, Kelly (with max_bet)', () => {
     const model = newModel();
     register(model, 0);
-    expect(betRefusal(model, 0, INVALID_CHOICES[0] as GameChoice, 50_000n)).toEqual({
+    expect(betRefusal(model, 0, INVALID_CHOICES[0] as GameChoice, 50_000n, false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
     });
-    expect(betRefusal(model, 0, COIN, 9_999n)).toEqual({
+    expect(betRefusal(model, 0, COIN, 9_999n, false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       body: { min_bet: money('A', 10_000n) },
     });
-    expect(betRefusal(model, 0, COIN, 10_000n * USDC + 1n)).toEqual({
+    expect(betRefusal(model, 0, COIN, 10_000n * USDC + 1n, false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       body: { max_bet: money('A', 10_000n * USDC) },
     });
-    expect(betRefusal(model, 0, COIN, 10n * USDC + 1n)).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
-    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly+1'))).toEqual({
+    expect(betRefusal(model, 0, COIN, 10n * USDC + 1n, false)).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly+1'), false)).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       body: { max_bet: money('A', 1_250_000n) },
     });
-    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly'))).toBeNull();
+    expect(betRefusal(model, 0, COIN, resolveAmount(model, 0, COIN, 'kelly'), false)).toBeNull();
+  });
+
+  it("decides a bet at a closure's edge on a wall-clock target by the target's answer, elsewhere by the model's now", () => {
+    // A wall-clock target's now is an estimate (within the time tolerance): at a closure's edge
+    // the model cannot say which side the target's clock is on. Before, it predicted by its own
+    // estimate, so a bet the target settled a moment after reopening was a false mismatch.
+    const MIN_MS = 60_000;
+    const closure = {
+      service: 'casino',
+      game: 'coin_flip',
+      fromMs: START_MS + 10 * MIN_MS,
+      untilMs: START_MS + 60 * MIN_MS,
+      status: 409,
+      code: 'GAME_CLOSED',
+    };
+    const at = (nowMs: number, toleranceMs: number): CheckModel => {
+      const model = createModel({
+        nowMs,
+        capabilities: newModel().capabilities,
+        names: runNames('', 1),
+        timeToleranceMs: toleranceMs,
+        faults: [closure],
+      });
+      register(model, 0);
+      return model;
+    };
+    const CLOSED = { status: 409, code: 'GAME_CLOSED' };
+    const refusals = (model: CheckModel, choice: GameChoice = COIN): unknown[] =>
+      [false, true].map((answeredClosed) => betRefusal(model, 0, choice, 50_000n, answeredClosed));
+    const TOLERANCE_MS = 5 * MIN_MS;
+    // Within the tolerance of either edge, on either side: the answer decides.
+    for (const nowMs of [
+      closure.fromMs - MIN_MS,
+      closure.fromMs + MIN_MS,
+      closure.untilMs - 1,
+      closure.untilMs + MIN_MS,
+    ])
+      expect(refusals(at(nowMs, TOLERANCE_MS))).toEqual([null, CLOSED]);
+    // Far from the edges: the model's now decides, whatever the answer.
+    expect(refusals(at(closure.fromMs + 20 * MIN_MS, TOLERANCE_MS))).toEqual([CLOSED, CLOSED]);
+    expect(refusals(at(closure.untilMs + 10 * MIN_MS, TOLERANCE_MS))).toEqual([null, null]);
+    // Another game is never closed by it.
+    expect(refusals(at(closure.fromMs, TOLERANCE_MS), { game: 'dice', direction: 'over', threshold: 50 })).toEqual([
+      null,
+      null,
+    ]);
+    // An exact clock (manual: no tolerance) decides by the model's now to the millisecond.
+    expect(refusals(at(closure.fromMs - 1, 0))).toEqual([null, null]);
+    expect(refusals(at(closure.fromMs, 0))).toEqual([CLOSED, CLOSED]);
+    expect(refusals(at(closure.untilMs - 1, 0))).toEqual([CLOSED, CLOSED]);
+    expect(refusals(at(closure.untilMs, 0))).toEqual([null, null]);
   });
 
   it('reads the multiplier from the answer: style A by payout_multiplier (6 decimals), style B by the payout', () => {
