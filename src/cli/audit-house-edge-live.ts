@@ -53,6 +53,14 @@ export function planStakesMicro(plan: readonly PlannedVariant[], bets: number): 
   return total;
 }
 
+/** The plan with each game's bets at the minimum the target stated, where that is above the planned amount. */
+function raisedPlan(plan: readonly PlannedVariant[], minimums: ReadonlyMap<string, Micro>): PlannedVariant[] {
+  return plan.map((variant) => {
+    const minimum = minimums.get(variant.game);
+    return minimum !== undefined && minimum > variant.amountMicro ? { ...variant, amountMicro: minimum } : variant;
+  });
+}
+
 /** One JUnit test case per variant: passed, failed (a finding at or above --fail-on is among its ids), or skipped (nothing verified). */
 function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): ReportCheck[] {
   const names = result.variants.map((outcome) => outcome.variant.variant);
@@ -142,7 +150,12 @@ export async function runHouseEdgeLive(
   ];
   if (result.stoppedBy === 'deadline')
     lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
-  if (result.stoppedBy === 'usdc') lines.push('stopped: the USDC budget was spent');
+  if (result.stoppedBy === 'usdc')
+    lines.push(
+      result.minimums.size === 0
+        ? 'stopped: the USDC budget was spent'
+        : `stopped: the USDC budget was spent: the target's minimum bet is above the documents' (${[...result.minimums].map(([game, micro]) => `${game} ${formatDecimal(micro)}`).join(', ')}); --usdc ${formatDecimal(planStakesMicro(raisedPlan(plan, result.minimums), flags.bets))} stakes every bet at it`,
+    );
   if (result.stoppedBy === 'unreachable') lines.push('stopped: the target stopped answering');
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const code =

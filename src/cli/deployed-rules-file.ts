@@ -58,6 +58,7 @@ export function rulesOfFile(file: DeployedRulesFile): DeployedCasinoRules {
   );
   return withRuleOverrides(PUBLISHED_DEPLOYED_RULES, {
     casino,
+    bets: camelKeys(file.bets),
     display: camelKeys(file.display),
     money: camelKeys(file.money),
   });

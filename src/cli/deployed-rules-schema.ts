@@ -5,7 +5,7 @@
  *
  * The file holds overrides of the published rules (src/services/casino/deployed/deployed-casino-rules.ts):
  * every key is optional and names what it changes, in snake_case like scenario and target files
- * (`casino.coin_flip.payout`, `casino.wheel.compare`, `display.amount_won_places`,
+ * (`casino.coin_flip.payout`, `casino.wheel.compare`, `bets.minimum`, `display.amount_won_places`,
  * `money.float_noise`). Invariants: every object is strict (an unknown key is an error at its path);
  * every number and list is bounded (STYLE rule 7); a multiplier is a plain decimal from 0 to
  * MULTIPLIER_MAX, as the deployment writes it; tables keep the published shapes (a plinko half-table
@@ -14,7 +14,12 @@
 import * as z from 'zod';
 import { renderFileJsonSchema } from '../sim/scenario-schema.ts';
 
-export const RULES_LIMITS = { multiplierMax: 1_000_000, wheelSectorsMax: 20, placesMax: 6 } as const;
+export const RULES_LIMITS = {
+  multiplierMax: 1_000_000,
+  wheelSectorsMax: 20,
+  placesMax: 6,
+  minimumBetMax: 1_000,
+} as const;
 
 const isPlainDecimal = (value: number): boolean => /^\d+(\.\d+)?$/.test(String(value));
 
@@ -188,8 +193,21 @@ const casinoSchema = z
   })
   .describe('per game: overrides of the published payouts, tables and draw mappings');
 
+/** A bet amount in USDC: above 0, at most 6 decimals, at most RULES_LIMITS.minimumBetMax. */
+const betAmount = z
+  .number({ error: 'expected an amount in USDC (a number such as 0.05)' })
+  .gt(0, 'an amount is above 0')
+  .max(RULES_LIMITS.minimumBetMax, `an amount is at most ${RULES_LIMITS.minimumBetMax}`)
+  .refine((value) => value <= 0 || /^\d+(\.\d{1,6})?$/.test(String(value)), 'an amount has at most 6 decimals');
+
 export const deployedRulesFileSchema = z.strictObject({
   casino: casinoSchema.optional(),
+  bets: z
+    .strictObject({
+      minimum: betAmount.optional().describe('the smallest bet of every game, in USDC (published 0.01)'),
+    })
+    .optional()
+    .describe('the bet limits every game shares (published: minimum 0.01; no maximum but the Kelly limit)'),
   display: z
     .strictObject({ amount_won_places: places.optional(), new_balance_places: places.optional() })
     .optional()

@@ -77,6 +77,23 @@ describe('deployed rules files', () => {
     ]);
   });
 
+  test('bets.minimum: one minimum for every game, a positive USDC amount of at most 6 decimals up to 1,000', () => {
+    expect(PUBLISHED_DEPLOYED_RULES.bets).toEqual({ minimum: 0.01 });
+    const parsed = parseDeployedRulesFile('bets: { minimum: 0.05 }\n', 'rules.yaml');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.value.bets).toEqual({ minimum: 0.05 });
+    expect(parsed.value.casino).toEqual(PUBLISHED_DEPLOYED_RULES.casino);
+    const refused = (minimum: string): string => {
+      const result = parseDeployedRulesFile(`bets: { minimum: ${minimum} }\n`, 'bad.yaml');
+      return result.ok ? 'accepted' : result.message;
+    };
+    expect(refused('0')).toBe('bad.yaml:1 bets.minimum: an amount is above 0');
+    expect(refused('0.0000001')).toBe('bad.yaml:1 bets.minimum: an amount has at most 6 decimals');
+    expect(refused('1001')).toBe('bad.yaml:1 bets.minimum: an amount is at most 1000');
+    expect(refused('"0.05"')).toBe('bad.yaml:1 bets.minimum: expected an amount in USDC (a number such as 0.05)');
+    expect(refused('1000')).toBe('accepted');
+  });
+
   test('duplicate keys and YAML syntax errors are errors too', () => {
     const duplicate = parseDeployedRulesFile(
       'casino:\n  coin_flip: { payout: 1.97 }\n  coin_flip: { payout: 1.98 }\n',

@@ -246,7 +246,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     const code = await runMoney(flags, out.io, clock);
     expect(code, out.text()).toBe(0);
     expect(out.text()).not.toContain('could not be read');
-    expect(out.text()).toMatch(/^ran {5}bets-balance: 10 bets, balance /m);
+    expect(out.text()).toMatch(/^ran {5}bets-balance: 10 bets of 0\.01, balance /m);
     expect(out.text()).toMatch(/^ran {5}batch-summary: /m);
     expect(grave(reportOf('money'))).toEqual([]);
   });

@@ -41,6 +41,7 @@ import type { JsonObject } from '../../core/errors.ts';
 import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
+import { statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
 import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
@@ -98,6 +99,8 @@ export interface EdgeAuditResult {
   readonly refused: number;
   readonly stakedMicro: Micro;
   readonly stoppedBy: 'deadline' | 'usdc' | 'unreachable' | null;
+  /** Per game, the minimum bet the target stated above the planned amount (its bets went out at it). */
+  readonly minimums: ReadonlyMap<string, Micro>;
   readonly balanceBeforeMicro: Micro | null;
   readonly balanceAfterMicro: Micro | null;
 }
@@ -170,6 +173,8 @@ interface AuditRun {
   answeredStakeMicro: Micro;
   /** `seed hash:nonce` of every placed bet: a pair drawn twice makes a result predictable. */
   readonly draws: Set<string>;
+  /** Per game, the minimum bet the target stated in a refusal, above the planned amount (learnMinimum). */
+  readonly minimums: Map<string, Micro>;
   stoppedBy: EdgeAuditResult['stoppedBy'];
 }
 
@@ -203,6 +208,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     answeredStakeMicro: 0n,
     videoPokerTurn: Promise.resolve(),
     draws: new Set(),
+    minimums: new Map(),
     stoppedBy: null,
   };
   const before = await balanceOf(options);
@@ -256,6 +262,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     refused: sum((v) => v.refused),
     stakedMicro: run.stakedMicro,
     stoppedBy: run.stoppedBy,
+    minimums: run.minimums,
     balanceBeforeMicro: before,
     balanceAfterMicro: after,
   };
@@ -263,9 +270,10 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
 
 function betInput(run: AuditRun, index: number): BetInput {
   const variant = run.options.plan[index % run.options.plan.length] as PlannedVariant;
+  const learned = run.minimums.get(variant.game);
   return {
     game: variant.game,
-    amountMicro: variant.amountMicro,
+    amountMicro: learned !== undefined && learned > variant.amountMicro ? learned : variant.amountMicro,
     clientSeed: clientSeedOf(run.options.seed, index),
     params: variant.params,
   };
@@ -373,11 +381,57 @@ export function sentAlone(index: number, share: number): boolean {
   return share > 0 && Math.floor((index + 1) * share) > Math.floor(index * share);
 }
 
-/** One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable). */
+/**
+ * One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable).
+ * A refusal that states the target's minimum above the stake teaches it (learnMinimum): the bet is
+ * sent once more at that minimum, and the game's later bets go out at it.
+ */
 async function placeAlone(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+  const answer = await placeOnce(run, bet);
+  if (answer === null || !('name' in answer)) return answer;
+  const raised = learnMinimum(run, bet, answer);
+  return raised === null ? answer : placeOnce(run, raised);
+}
+
+async function placeOnce(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
   if (bet.game === VIDEO_POKER) return placeVideoPoker(run, bet);
   const outcome = await run.options.session.call('casino.bet', bet, run.options.apiKey);
   return settle(run, outcome, bet.params);
+}
+
+/**
+ * The bet at the minimum its refusal states (stated-minimum.ts), with the extra stake reserved
+ * under the USDC budget; null when the refusal states none above the stake, or the budget cannot
+ * take it. The first minimum learned for a game is a minor rule finding: the target's minimum is
+ * not the documents' (the amount planned).
+ */
+function learnMinimum(run: AuditRun, bet: BetInput, refusal: Refusal): BetInput | null {
+  const stated = statedMinimumMicro(refusal, bet.amountMicro);
+  if (stated === null) return null;
+  const known = run.minimums.get(bet.game);
+  if (known === undefined || stated > known) {
+    run.minimums.set(bet.game, stated);
+    const planned = run.options.plan.find((variant) => variant.game === bet.game)?.amountMicro ?? bet.amountMicro;
+    run.options.findings.add({
+      id: `rule:${bet.game}:minimum-bet`,
+      severity: 'minor',
+      kind: 'rule',
+      title: `${bet.game}'s minimum bet on the target is ${formatDecimal(stated)}, not ${formatDecimal(planned)}: its bets are placed at ${formatDecimal(stated)}`,
+      endpoint: 'casino.bet',
+      field: 'amount',
+      expected: `${formatDecimal(planned)} accepted (the documents' minimum)`,
+      seen: refusal.body,
+      evidence: refusal.message,
+    });
+  }
+  const raised = { ...bet, amountMicro: stated };
+  const extraMicro = stated - bet.amountMicro;
+  if (run.stakedMicro + extraMicro > run.options.usdcMicro) {
+    run.stoppedBy ??= 'usdc';
+    return null;
+  }
+  run.stakedMicro += extraMicro;
+  return raised;
 }
 
 /**
@@ -439,8 +493,10 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
     outcome.value.results.map(async (answer, position) => {
       const bet = bets[position] as BetInput;
       if (!isRefusal(answer)) return { bet: answer, params: bet.params };
+      // Below the target's minimum: refused alone too, then placed at the minimum (not a batch rule).
+      const belowMinimum = statedMinimumMicro(answer, bet.amountMicro) !== null;
       const alone = await placeAlone(run, bet);
-      if (alone !== null && !('name' in alone) && !run.aloneGames.has(bet.game)) {
+      if (!belowMinimum && alone !== null && !('name' in alone) && !run.aloneGames.has(bet.game)) {
         run.aloneGames.add(bet.game);
         run.options.findings.add({
           id: `rule:${bet.game}:not-in-batch`,

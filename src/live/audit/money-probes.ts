@@ -33,6 +33,7 @@ import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import { betCredit } from '../bet-credit.ts';
+import { statedMinimumMicro } from '../stated-minimum.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
@@ -141,8 +142,19 @@ const batchSummary: Probe = {
       ...Array.from({ length: PROBE_BETS }, (_, index) => bet(index)),
       bet(PROBE_BETS, { side: 'heads' }, 'coin_flip', 0n),
     ];
-    const outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
+    let outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
     if (outcome.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${outcome.kind}` };
+    // Every bet refused for the target's own minimum: the same batch once more at that minimum.
+    const minimum = outcome.value.results.every(isRefusal)
+      ? outcome.value.results
+          .map((result) => (isRefusal(result) ? statedMinimumMicro(result, MIN_BET_MICRO) : null))
+          .find((stated) => stated !== null)
+      : undefined;
+    if (minimum !== undefined && minimum !== null) {
+      const raised = bets.map((one) => (one.amountMicro === 0n ? one : { ...one, amountMicro: minimum }));
+      outcome = await context.session.call('casino.batch', { bets: raised }, context.apiKey);
+      if (outcome.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${outcome.kind}` };
+    }
     const { results, summary } = outcome.value;
     const placed = results.filter((result): result is LiveBet => !isRefusal(result));
     const wagered = placed.reduce((total, one) => total + one.amountMicro, 0n);
@@ -260,10 +272,26 @@ const betsBalance: Probe = {
     if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
     let expected = before;
     let placed = 0;
+    let amountMicro = MIN_BET_MICRO;
+    let lastRefusal: string | null = null;
     // Micro the model may be off by: one per credit with digits below the micro (a target keeping doubles).
     let slackMicro = 0n;
     for (let index = 0; index < PROBE_BETS; index++) {
-      const outcome = await context.session.call('casino.bet', bet(100 + index), context.apiKey);
+      let outcome = await context.session.call(
+        'casino.bet',
+        bet(100 + index, undefined, undefined, amountMicro),
+        context.apiKey,
+      );
+      const minimum = outcome.kind === 'refused' ? learnedMinimum(context, raise, outcome, amountMicro, before) : null;
+      if (minimum !== null) {
+        amountMicro = minimum;
+        outcome = await context.session.call(
+          'casino.bet',
+          bet(100 + index, undefined, undefined, amountMicro),
+          context.apiKey,
+        );
+      }
+      if (outcome.kind === 'refused') lastRefusal = `${outcome.refusal.name}: ${outcome.refusal.message}`;
       if (outcome.kind !== 'ok') continue;
       placed += 1;
       // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
@@ -314,12 +342,45 @@ const betsBalance: Probe = {
         evidence: `balance before ${formatDecimal(before)}`,
       });
     }
+    if (placed === 0)
+      return {
+        status: 'skipped',
+        note: `no bet of ${formatDecimal(amountMicro)} was placed${lastRefusal === null ? '' : ` (refused: ${lastRefusal})`}`,
+      };
     return {
       status: 'ran',
-      note: `${placed} bets, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`,
+      note: `${placed} bets of ${formatDecimal(amountMicro)}, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`,
     };
   },
 };
+
+/**
+ * The minimum a bet's refusal states above `sentMicro` (stated-minimum.ts), as a minor rule finding,
+ * when ten probe bets at it fit the balance; else null (the refusal stands).
+ */
+function learnedMinimum(
+  context: ProbeContext,
+  raise: (finding: FindingInput) => void,
+  outcome: Extract<CallOutcome<unknown>, { kind: 'refused' }>,
+  sentMicro: Micro,
+  balanceMicro: Micro,
+): Micro | null {
+  const stated = statedMinimumMicro(outcome.refusal, sentMicro);
+  if (stated === null || stated * BigInt(PROBE_BETS) > balanceMicro) return null;
+  raise({
+    id: 'rule:coin_flip:minimum-bet',
+    severity: 'minor',
+    kind: 'rule',
+    title: `coin_flip's minimum bet on the target is ${formatDecimal(stated)}, not ${formatDecimal(sentMicro)}: the probe bets ${formatDecimal(stated)}`,
+    endpoint: 'casino.bet',
+    field: 'amount',
+    expected: `${formatDecimal(sentMicro)} accepted (the documents' minimum)`,
+    seen: outcome.refusal.body,
+    evidence: outcome.refusal.message,
+    reproduce: context.curlOf(outcome.request),
+  });
+  return stated;
+}
 
 const badInput: Probe = {
   name: 'bad-input',

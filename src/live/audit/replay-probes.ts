@@ -12,7 +12,8 @@
  *     the dialect lets the client pick the nonce too (`casino.draw-at`), a draw at the first bet's
  *     (client seed, nonce) — a draw already settled — must be refused.
  * A probe the dialect cannot express, or that the balance cannot pay for, is skipped with its
- * reason. Every finding carries the endpoint, what was expected and seen, and the curl lines that
+ * reason. Bets go out at the documents' minimum, or once more at the target's own where a refusal
+ * states a higher one (stated-minimum.ts). Every finding carries the endpoint, what was expected and seen, and the curl lines that
  * replay it (joined with `&&`: the requests in order). Each probe costs a few minimum bets.
  * Non-goals: verifying the probe bets' outcomes (the history audit does, on the next run).
  */
@@ -20,6 +21,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
+import { statedMinimumMicro } from '../stated-minimum.ts';
 
 const MIN_BET_MICRO = 10_000n;
 /** Balances are read as the target writes them (2 decimals on some answers): half a cent per settlement. */
@@ -87,6 +89,27 @@ export function answerText(outcome: CallOutcome<unknown>): string {
   }
 }
 
+/** The minimum a single call's refusal states above `sentMicro` (stated-minimum.ts), else null. */
+const refusalMinimum = (outcome: CallOutcome<unknown>, sentMicro: Micro): Micro | null =>
+  outcome.kind === 'refused' ? statedMinimumMicro(outcome.refusal, sentMicro) : null;
+
+/**
+ * `send` at the documents' minimum bet; where the answer states the target's own minimum above it
+ * (`stated`), once more at that minimum: a target that raised its minimum is probed at it instead
+ * of skipped. The amount the answer was given at comes back with it.
+ */
+async function atMinimum<T>(
+  send: (amountMicro: Micro) => Promise<CallOutcome<T>>,
+  stated: (outcome: CallOutcome<T>, sentMicro: Micro) => Micro | null = refusalMinimum,
+  firstMicro: Micro = MIN_BET_MICRO,
+): Promise<{ readonly outcome: CallOutcome<T>; readonly amountMicro: Micro }> {
+  const outcome = await send(firstMicro);
+  const minimum = stated(outcome, firstMicro);
+  return minimum === null
+    ? { outcome, amountMicro: firstMicro }
+    : { outcome: await send(minimum), amountMicro: minimum };
+}
+
 const moved = (from: Micro | null, to: Micro | null): string =>
   from === null || to === null ? 'unreadable' : `${formatDecimal(from)} → ${formatDecimal(to)}`;
 
@@ -96,10 +119,18 @@ const drawReplay: ReplayProbe = {
   async run(context, raise) {
     const { session, apiKey } = context;
     const clientSeed = `afp-replay-draw-${context.runTag}`;
-    const dealt = await session.call('casino.deal', { amountMicro: MIN_BET_MICRO, clientSeed }, apiKey);
+    const { outcome: dealt, amountMicro: dealtMicro } = await atMinimum((amount) =>
+      session.call('casino.deal', { amountMicro: amount, clientSeed }, apiKey),
+    );
     if (dealt.kind !== 'ok') return { status: 'skipped', note: `the deal was not answered: ${answerText(dealt)}` };
-    const input = { nonce: dealt.value.nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed };
-    const first = await session.call('casino.draw', input, apiKey);
+    const nonce = dealt.value.nonce;
+    // Where the deal takes no amount (the deployment's), the draw is the bet the minimum refuses.
+    const { outcome: first, amountMicro } = await atMinimum(
+      (amount) => session.call('casino.draw', { nonce, holds: HOLD_ALL, amountMicro: amount, clientSeed }, apiKey),
+      refusalMinimum,
+      dealtMicro,
+    );
+    const input = { nonce, holds: HOLD_ALL, amountMicro, clientSeed };
     if (first.kind !== 'ok')
       return {
         status: 'skipped',
@@ -143,7 +174,7 @@ const drawReplay: ReplayProbe = {
         ...reproduce(curlLines(context, [first, again])),
       });
     }
-    const never = await neverDealt(context, raise, input.nonce + NEVER_DEALT_OFFSET);
+    const never = await neverDealt(context, raise, input.nonce + NEVER_DEALT_OFFSET, amountMicro);
     return {
       status: 'ran',
       note: `deal nonce ${input.nonce}, draw settled (bet ${first.value.betId}); the same draw again: ${settledAgain ? 'settled again' : answerText(again)}; ${never}`,
@@ -152,11 +183,11 @@ const drawReplay: ReplayProbe = {
 };
 
 /** A draw for a nonce no deal handed out; the note's clause. */
-async function neverDealt(context: ReplayContext, raise: Raise, nonce: number): Promise<string> {
+async function neverDealt(context: ReplayContext, raise: Raise, nonce: number, amountMicro: Micro): Promise<string> {
   const clientSeed = `afp-replay-undealt-${context.runTag}`;
   const drawn = await context.session.call(
     'casino.draw',
-    { nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed },
+    { nonce, holds: HOLD_ALL, amountMicro, clientSeed },
     context.apiKey,
   );
   if (drawn.kind === 'ok') {
@@ -187,14 +218,30 @@ const batchReplay: ReplayProbe = {
   name: 'batch-replay',
   needs: ['casino.batch'],
   async run(context, raise) {
-    const bets: BetInput[] = Array.from({ length: BATCH_BETS }, (_, index) => ({
-      game: 'coin_flip',
-      amountMicro: MIN_BET_MICRO,
-      clientSeed: `afp-replay-batch-${context.runTag}-${index}`,
-      params: { side: 'heads' },
-    }));
-    const first = await context.session.call('casino.batch', { bets }, context.apiKey);
+    const batchAt = (amountMicro: Micro): BetInput[] =>
+      Array.from({ length: BATCH_BETS }, (_, index) => ({
+        game: 'coin_flip',
+        amountMicro,
+        clientSeed: `afp-replay-batch-${context.runTag}-${index}`,
+        params: { side: 'heads' },
+      }));
+    const { outcome: first, amountMicro } = await atMinimum(
+      (amount) => context.session.call('casino.batch', { bets: batchAt(amount) }, context.apiKey),
+      (answer, sentMicro) =>
+        answer.kind === 'ok' && placedOf(answer.value.results).length === 0
+          ? (answer.value.results
+              .map((result) => (isRefusal(result) ? statedMinimumMicro(result, sentMicro) : null))
+              .find((stated) => stated !== null) ?? null)
+          : null,
+    );
+    const bets = batchAt(amountMicro);
     if (first.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${answerText(first)}` };
+    const refused = first.value.results.find(isRefusal);
+    if (placedOf(first.value.results).length === 0)
+      return {
+        status: 'skipped',
+        note: `no bet of the batch was placed${refused === undefined ? '' : ` (refused ${refused.status} ${refused.name}: ${refused.message})`}`,
+      };
     const before = await balanceOf(context);
     const again = await context.session.call('casino.batch', { bets }, context.apiKey);
     const after = await balanceOf(context);
@@ -275,13 +322,16 @@ const seedNonceReuse: ReplayProbe = {
   name: 'seed-nonce-reuse',
   needs: ['casino.bet'],
   async run(context, raise) {
-    const bet: BetInput = {
+    const betAt = (amountMicro: Micro): BetInput => ({
       game: 'coin_flip',
-      amountMicro: MIN_BET_MICRO,
+      amountMicro,
       clientSeed: `afp-replay-seed-${context.runTag}`,
       params: { side: 'heads' },
-    };
-    const first = await context.session.call('casino.bet', bet, context.apiKey);
+    });
+    const { outcome: first, amountMicro } = await atMinimum((amount) =>
+      context.session.call('casino.bet', betAt(amount), context.apiKey),
+    );
+    const bet = betAt(amountMicro);
     const second = await context.session.call('casino.bet', bet, context.apiKey);
     if (first.kind !== 'ok' || second.kind !== 'ok')
       return {
@@ -304,7 +354,7 @@ const seedNonceReuse: ReplayProbe = {
         evidence: `bets ${one.betId} and ${two.betId}, client seed ${bet.clientSeed}, result hashes ${one.resultHash} and ${two.resultHash}`,
         ...reproduce(curlLines(context, [first, second])),
       });
-    const picked = await drawAtSpent(context, raise, one);
+    const picked = await drawAtSpent(context, raise, one, amountMicro);
     return {
       status: 'ran',
       note: `two bets with client seed ${bet.clientSeed}: nonces ${one.nonce} and ${two.nonce}${sameDraw ? ' (the same)' : ''}; ${picked}`,
@@ -313,13 +363,13 @@ const seedNonceReuse: ReplayProbe = {
 };
 
 /** Where the client picks the nonce too: a draw at the (client seed, nonce) the bet `spent` already used. */
-async function drawAtSpent(context: ReplayContext, raise: Raise, spent: LiveBet): Promise<string> {
+async function drawAtSpent(context: ReplayContext, raise: Raise, spent: LiveBet, amountMicro: Micro): Promise<string> {
   const unsupported = context.session.offers('casino.draw-at');
   if (unsupported !== null)
     return `a client-picked nonce not tried: ${unsupported} (the client picks the seed, the server the nonce)`;
   const drawn = await context.session.call(
     'casino.draw-at',
-    { nonce: spent.nonce, holds: HOLD_ALL, amountMicro: MIN_BET_MICRO, clientSeed: spent.clientSeed },
+    { nonce: spent.nonce, holds: HOLD_ALL, amountMicro, clientSeed: spent.clientSeed },
     context.apiKey,
   );
   if (drawn.kind === 'ok') {

@@ -9,7 +9,8 @@
  * settles: the stake moves to `casino-house`, the total return (floor(stake × multiplier)) moves
  * back, referral commissions follow the agent's net losses, and the bet is recorded.
  *
- * The deployed dialect's bets (`deployedRules` set) take the same checks, nonce and settlement, but
+ * The deployed dialect's bets (`deployedRules` set) take the same checks (but the rules' one minimum
+ * for every game, §2.4, instead of the game's), nonce and settlement, but
  * the deployment's engine draws them (deployed/deployed-draw.ts): its HMAC roll and rules, the
  * counter advanced past every nonce a multi-nonce game reads.
  *
@@ -34,7 +35,7 @@ import type { GameModule, GameResult } from './games/game.ts';
 import { kenoPlayDefective, kenoPlayShortDraw, type KenoParams } from './games/keno.ts';
 import { kellyMaxBetMicro, variantNameOf } from './kelly-rule.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
-import type { DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
+import { deployedMinimumMicro, type DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
 import { deployedDraw } from './deployed/deployed-draw.ts';
 import { isUnreadable } from './deployed/deployed-rule.ts';
 import type { ServerSeed } from './seed-book.ts';
@@ -90,7 +91,15 @@ export function checkBet<P>(state: CasinoState, command: BetCommand<P>): Outcome
 function checkFor<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>): Outcome<null> {
   const { game, amountMicro } = command;
   if (state.closedGames.has(game.id)) return fail('GAME_CLOSED', `${game.id} is temporarily closed`);
-  if (amountMicro < game.minBetMicro)
+  const rules = command.deployedRules;
+  if (rules !== undefined) {
+    // The deployment's one minimum for every game, in its words (§2.4: "Minimum bet is $0.01").
+    const minimumMicro = deployedMinimumMicro(rules);
+    if (amountMicro < minimumMicro)
+      return fail('BAD_REQUEST', `Minimum bet is $${formatDecimal(minimumMicro)}`, {
+        min_bet: Number(formatDecimal(minimumMicro)),
+      });
+  } else if (amountMicro < game.minBetMicro)
     return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, {
       min_bet: Number(formatDecimal(game.minBetMicro)),
     });

@@ -16,14 +16,14 @@
  */
 import { fail, isFailure, succeed, type Outcome } from '../../core/errors.ts';
 import { agentAccount } from '../../core/ledger.ts';
-import type { Micro } from '../../core/money.ts';
+import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { BetRecord } from './bet-record.ts';
 import type { CasinoState, DealtHand } from './casino-state.ts';
 import { DrawStream } from './fair/draw-stream.ts';
 import { cardCodes } from './games/cards.ts';
 import { deal, holdPositions, OPTIMAL_PARAMS, videoPoker, type VideoPokerHolds } from './games/video-poker.ts';
 import { checkBet, settle, takeNonce } from './place-bet.ts';
-import type { DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
+import { deployedMinimumMicro, type DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
 import { isUnreadable } from './deployed/deployed-rule.ts';
 import { deployedDealCards, deployedVideoPokerDraw } from './deployed/deployed-video-poker.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
@@ -65,6 +65,7 @@ export function dealHand(
     amountMicro,
     clientSeed: null,
     source: 'video-poker',
+    ...deployedOf(command),
   });
   if (!checked.ok) return checked;
   const { seed, nonce } = takeNonce(state, agentId, nowMs);
@@ -112,6 +113,14 @@ export function drawHand(
   const hand = state.hands.get(agentId)?.get(command.nonce);
   if (hand === undefined)
     return fail('NOT_FOUND', `no dealt hand with nonce ${command.nonce}: deal first (a hand is drawn once)`);
+  // The deployment's draw is the bet (§2.5): below its minimum it is refused as any bet is.
+  if (command.deployedRules !== undefined && command.amountMicro !== null) {
+    const minimumMicro = deployedMinimumMicro(command.deployedRules);
+    if (command.amountMicro < minimumMicro)
+      return fail('BAD_REQUEST', `Minimum bet is $${formatDecimal(minimumMicro)}`, {
+        min_bet: Number(formatDecimal(minimumMicro)),
+      });
+  }
   if (command.amountMicro !== null && command.amountMicro !== hand.amountMicro) {
     return fail('BAD_REQUEST', 'amount must equal the amount committed at the deal', {
       committed_amount: Number(hand.amountMicro) / 1e6,

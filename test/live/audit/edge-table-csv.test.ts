@@ -41,6 +41,7 @@ function result(variants: VariantOutcome[]): EdgeAuditResult {
     refused: 0,
     stakedMicro: 8_000_000n,
     stoppedBy: null,
+    minimums: new Map(),
     balanceBeforeMicro: null,
     balanceAfterMicro: null,
   };

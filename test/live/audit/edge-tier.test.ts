@@ -284,6 +284,7 @@ function resultOf(
     refused: 0,
     stakedMicro: STAKE * BigInt(bets.length),
     stoppedBy: null,
+    minimums: new Map(),
     balanceBeforeMicro: null,
     balanceAfterMicro: null,
   };
@@ -596,6 +597,7 @@ describe("whose advertisement an edge is judged against (issue 40): the target's
         refused: 0,
         stakedMicro: STAKE * 40n,
         stoppedBy: null,
+        minimums: new Map(),
         balanceBeforeMicro: null,
         balanceAfterMicro: null,
       },

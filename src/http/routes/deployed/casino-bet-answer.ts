@@ -19,7 +19,7 @@ import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
 import { moneyA } from '../../render.ts';
 import type { RouteContext } from '../../route.ts';
 import { deployedRulesOf } from './deployed-rules-of.ts';
-import { renamed } from '../../deployed/deployed-errors.ts';
+import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import type { FloatBalances } from '../../deployed/float-balances.ts';
 import { betA } from '../casino/casino-render.ts';
 
@@ -94,7 +94,8 @@ export function betRefusal(failure: Failure): Failure {
   if (failure.code === 'INSUFFICIENT_BALANCE') return renamed(failure, 'insufficient_balance', 400);
   if (failure.code === 'GAME_CLOSED') return renamed(failure, 'game_closed', 400);
   if (failure.code !== 'BAD_REQUEST') return failure;
-  if (failure.extra?.['min_bet'] !== undefined) return renamed(failure, 'minimum_bet', 400);
+  // §2.4: the message alone ("Minimum bet is $0.01"), no extras.
+  if (failure.extra?.['min_bet'] !== undefined) return deployedFailure(400, 'minimum_bet', failure.message);
   if (failure.message.includes('Kelly')) return renamed(failure, 'kelly_limit_exceeded', 400);
   if (failure.extra?.['max_bet'] !== undefined) return renamed(failure, 'maximum_bet', 400);
   return renamed(failure, 'invalid_params', 400);

@@ -7,7 +7,7 @@
  * (deployed-row.ts); the deployment's engine plays it (DEPLOYED.md §2.3–§2.5, by the rules of
  * deployed-rules-of.ts: the published ones unless `afp serve --rules FILE` changed them).
  * Video poker keeps afp's rule that the stake is committed at the deal: the deal takes an optional
- * `amount` (default the minimum, 0.01) and a draw whose amount differs is refused
+ * `amount` (default the minimum bet, 0.01 published) and a draw whose amount differs is refused
  * (`amount_mismatch`, with `committed_amount`); holds may be the deployment's five booleans.
  */
 import type { JsonObject, Outcome } from '../../../core/errors.ts';
@@ -92,7 +92,8 @@ function refusedAs<T>(outcome: Outcome<T>): Outcome<T> {
 
 const deal = adaptedRow('casino.A.video-poker.deal', {
   id: 'casino.deployed.video-poker.deal',
-  summary: 'Deal five cards ({ client_seed?, amount? }): the amount (default 0.01) is committed for the draw.',
+  summary:
+    'Deal five cards ({ client_seed?, amount? }): the amount (default the minimum bet) is committed for the draw.',
   bodyKeys: BET_KEYS,
   refusal: betRefusal,
   render: (value) => {
@@ -108,11 +109,11 @@ const deal = adaptedRow('casino.A.video-poker.deal', {
 });
 
 /** The deal's input with the minimum amount when none was sent (afp commits the stake at the deal). */
-function withDealAmount(input: RouteInput): RouteInput {
+function withDealAmount(input: RouteInput, minimum: number): RouteInput {
   const body = input.body;
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || 'amount' in body))
     return input;
-  return { ...input, body: { ...(body ?? {}), amount: 0.01 } };
+  return { ...input, body: { ...(body ?? {}), amount: minimum } };
 }
 
 /** Five booleans (the deployment's holds) as afp's positions; anything else is passed on as is. */
@@ -154,7 +155,7 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
 
 const dealRow: Route = {
   ...deal,
-  parse: (input, context) => deal.parse(withDealAmount(input), context),
+  parse: (input, context) => deal.parse(withDealAmount(input, deployedRulesOf(context).bets.minimum), context),
   run: (context, command) =>
     refusedAs(
       dealHand(

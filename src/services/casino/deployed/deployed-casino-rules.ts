@@ -1,7 +1,7 @@
 /**
  * DeployedCasinoRules: the deployed casino's game rules as data (spec/DEPLOYED.md §2.5): payout
  * multipliers and tables, edge factors, a few named draw-mapping alternatives, display rounding and
- * the money representation. PUBLISHED_DEPLOYED_RULES is what DEPLOYED.md publishes; the deployed
+ * the money representation, and the minimum bet. PUBLISHED_DEPLOYED_RULES is what DEPLOYED.md publishes; the deployed
  * fairness scheme of the live audit always verifies against it, while `afp serve --dialect deployed
  * --rules FILE` plays a copy with some values overridden (withRuleOverrides), so a perturbed
  * stand-in looks to the audit exactly like a deployment that changed its rules.
@@ -14,6 +14,9 @@
  * Invariants: every multiplier is a non-negative plain decimal (the file schema checks it); tables
  * have the shape the published ones have. Non-goals: validation of a file (deployed-rules-file.ts).
  */
+import { assert } from '../../../core/assert.ts';
+import { parseNumber, type Micro } from '../../../core/money.ts';
+
 export type WheelCompare = 'percent' | 'fraction';
 export type KenoDraw = 'deployed' | 'uniform';
 export type PlinkoRisk = 'low' | 'medium' | 'high';
@@ -65,6 +68,8 @@ export interface DeployedGameRules {
 
 export interface DeployedCasinoRules {
   readonly casino: DeployedGameRules;
+  /** The smallest bet the casino takes, every game alike (§2.4: below 0.01, 400 minimum_bet). */
+  readonly bets: { readonly minimum: number };
   /** Decimal places of the bet answer's `amount_won` and `new_balance` (the deployment: 2). */
   readonly display: { readonly amountWonPlaces: number; readonly newBalancePlaces: number };
   /** Balances as JS doubles with their rounding noise (read by the deployed routes' money rendering). */
@@ -141,6 +146,7 @@ export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
     baccarat: { player: 1.98, banker: 1.9, tie: 8 },
     video_poker: { paytable: [800, 50, 25, 9, 6, 4, 3, 2, 1] },
   },
+  bets: { minimum: 0.01 },
   display: { amountWonPlaces: 2, newBalancePlaces: 2 },
   money: { floatNoise: false },
 };
@@ -161,4 +167,11 @@ function merged(base: unknown, override: unknown): unknown {
 /** `base` with `overrides` applied (the overrides' shape is checked by the file schema, not here). */
 export function withRuleOverrides(base: DeployedCasinoRules, overrides: RuleOverrides): DeployedCasinoRules {
   return merged(base, overrides) as DeployedCasinoRules;
+}
+
+/** The rules' minimum bet in micro-USDC (the file schema keeps it a positive amount of at most 6 decimals). */
+export function deployedMinimumMicro(rules: DeployedCasinoRules): Micro {
+  const parsed = parseNumber(rules.bets.minimum);
+  assert(typeof parsed === 'bigint' && parsed > 0n, `the minimum bet ${String(rules.bets.minimum)} is an amount`);
+  return parsed;
 }

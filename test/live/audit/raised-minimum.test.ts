@@ -1,0 +1,115 @@
+// A target whose minimum bet is above the documents' (afp serve --dialect deployed --rules with
+// `bets: { minimum: 0.05 }`, float money): the live audits measure the minimum from the target's
+// own refusal ("Minimum bet is $0.05", DEPLOYED.md §2.4's words) and bet at it, each game's first
+// refusal a minor rule finding. Before, they bet the documents' 0.01 and were refused every time:
+// the house-edge audit verified nothing and still said "passed", and money's bets-balance probe
+// "ran" on no bet at all.
+// In-process: real loopback listeners, the deployment's wire, the limits lifted, a manual clock.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
+import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
+import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
+import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
+import type { AuditIo } from '../../../src/cli/audit-io.ts';
+import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
+import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-minimum-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+interface Finding {
+  readonly id: string;
+  readonly severity: string;
+  readonly title: string;
+  readonly evidence: string;
+}
+interface EdgeRow {
+  readonly game: string;
+  readonly variant: string;
+  readonly placed: number;
+  readonly verified: number;
+  readonly refused: number;
+}
+
+function sink(): { io: AuditIo; text: () => string } {
+  let text = '';
+  return { io: { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) }, text: () => text };
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+const grave = (finding: Finding): boolean => finding.severity === 'critical' || finding.severity === 'major';
+
+describe('a target whose minimum bet is 0.05: the audits bet at the minimum it states', () => {
+  test('house-edge, money and fairness place and verify their bets at 0.05, each game’s minimum a minor rule finding', async () => {
+    const rules = parseDeployedRulesFile('bets: { minimum: 0.05 }\nmoney: { float_noise: true }\n', 'min.yaml');
+    if (!rules.ok) throw new Error(rules.message);
+    const served = await serveDeployedRules(rules.value);
+    try {
+      const key = await served.fundedKey('50');
+      const out = join(DIR, 'edge');
+      const flags = parseHouseEdgeArgs(
+        [
+          '--target',
+          served.casino,
+          '--key',
+          key,
+          '--games',
+          'coin_flip,dice,video_poker',
+          '--bets',
+          '50',
+          '--usdc',
+          '5',
+        ],
+        drawSeed,
+      );
+      if ('errors' in flags) throw new Error(flags.errors.join('; '));
+      const edge = sink();
+      const code = await runHouseEdgeLive({ ...flags, seed: '5', out, quiet: true }, edge.io, served.clock);
+      expect(code, edge.text()).toBe(0);
+      const rows = readJson<{ variants: EdgeRow[]; placed: number; refused: number }>(join(out, 'edges.json'));
+      // Every bet placed (the refused ones were sent once more at the stated minimum) and verified.
+      expect([rows.placed, rows.refused], edge.text()).toEqual([50, 0]);
+      for (const row of rows.variants) expect(row.verified, JSON.stringify(row)).toBe(row.placed);
+      const findings = readJson<{ findings: Finding[] }>(join(out, 'findings.json')).findings;
+      expect(findings.filter(grave).map((finding) => finding.id)).toEqual([]);
+      const minimums = findings.filter((finding) => finding.id.endsWith(':minimum-bet'));
+      expect(minimums.map((finding) => [finding.id, finding.severity]).sort()).toEqual([
+        ['rule:coin_flip:minimum-bet', 'minor'],
+        ['rule:dice:minimum-bet', 'minor'],
+        ['rule:video_poker:minimum-bet', 'minor'],
+      ]);
+      for (const finding of minimums) {
+        expect(finding.title).toContain('is 0.05, not 0.01');
+        expect(finding.evidence).toBe('Minimum bet is $0.05');
+      }
+      // No game is called "refused in a batch but accepted alone" for a minimum.
+      expect(findings.filter((finding) => finding.id.endsWith(':not-in-batch'))).toEqual([]);
+
+      const moneyFlags = parseMoneyArgs(
+        ['--target', served.casino, '--key', await served.fundedKey('20'), '--out', join(DIR, 'money')],
+        START_MS,
+      );
+      if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
+      const money = sink();
+      expect(await runMoney({ ...moneyFlags, quiet: true }, money.io, served.clock), money.text()).toBe(0);
+      expect(money.text()).toMatch(/ran {5}batch-summary: 11 elements, 10 placed, summary compared/);
+      expect(money.text()).toMatch(/ran {5}bets-balance: 10 bets of 0\.05,/);
+
+      const fairFlags = parseFairnessArgs(
+        ['--target', served.casino, '--key', key, '--out', join(DIR, 'fair')],
+        START_MS,
+      );
+      if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
+      const fair = sink();
+      expect(await runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.text()).toBe(0);
+      for (const probe of ['draw-replay', 'batch-replay', 'seed-nonce-reuse'])
+        expect(fair.text()).toMatch(new RegExp(`replay ran {5}${probe}:`));
+      expect(fair.text()).toMatch(/batch-replay: the same batch of 3 twice: 3 then 3 bets placed/);
+    } finally {
+      await served.close();
+    }
+  });
+});
