@@ -8,10 +8,11 @@
  * resolve within the documents' 48 h; the plan (what it waits for, how long at most, time travel
  * on an afp serve or waiting) is printed before any wait, and --max-minutes (default
  * MAX_MINUTES_DEFAULT) bounds the waiting (added to --max-seconds); a wait longer than it is
- * skipped with its reason.
+ * skipped with its reason. Last, the casino's pots (src/live/audit/pot-probes.ts): a tournament's
+ * pool taken from its creator, challenges costing the pair exactly the stated cut.
  *
- * Accounts: the audit account as the target funds it (or --key); the double-spend probe needs a
- * second account holding about 1 USDC — registered and funded the same way, or --second-key, or
+ * Accounts: the audit account as the target funds it (or --key); the double-spend and challenge
+ * probes need a second account holding about 1 USDC — registered and funded the same way, or --second-key, or
  * the target file's second pre-funded key. A probe that cannot run is reported as skipped.
  * Output: one line per probe, then the findings; findings.json, findings.csv, findings.junit.xml
  * and findings.html to --out (default reports/money-<time>/).
@@ -21,6 +22,7 @@
  * command finished; 0 otherwise.
  */
 import { runMoneyProbes, type ProbeResult } from '../live/audit/money-probes.ts';
+import { runPotProbes } from '../live/audit/pot-probes.ts';
 import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
 import { timePassageOf } from '../live/audit/time-passage.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
@@ -148,6 +150,7 @@ export async function runMoney(
     second: second !== null && second.ok ? second.value : null,
     findings: run.findings,
     curlOf,
+    clock,
   };
   const results = await runMoneyProbes({
     ...probed,
@@ -175,6 +178,8 @@ export async function runMoney(
     });
     results.push(...slow);
   }
+  // Last: the pot probes leave a tournament behind, whose pool returns when it ends (pot-probes.ts).
+  results.push(...(await runPotProbes({ ...probed, withdrawAddress: flags.withdrawAddress })));
   run.progress.finish();
   const checks = checksOfProbes(results);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });

@@ -399,7 +399,7 @@ const HOUSE_EDGE: CommandDefinition = {
 
 const MONEY: CommandDefinition = {
   path: ['audit', 'money'],
-  summary: 'money-path probes of a live target: overdraw, batch summary, double spends, bad input, settlement',
+  summary: 'money-path probes of a live target: overdraws, batches, double spends, bad input, pots, settlement',
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),
@@ -407,7 +407,7 @@ const MONEY: CommandDefinition = {
     {
       name: 'second-key',
       value: 'KEY',
-      description: 'the double-spend account',
+      description: 'the second account (the double spend; it accepts the challenges)',
       default: "the file's second key, or a fresh one",
     },
     {

@@ -152,7 +152,7 @@ export class Ledger {
   /**
    * TEST-ONLY fault injection: credits an account without a matching debit, breaking
    * conservation on purpose so that tests can prove the invariant checker catches it.
-   * Nothing but the `mint-on-claim` defect calls this.
+   * Nothing but the `mint-on-claim` and `tournament-pool-minted` defects calls this.
    */
   faultMint(account: AccountName, amountMicro: Micro): void {
     this.slot(account).balanceMicro += amountMicro;

@@ -191,6 +191,31 @@ export interface Operations {
     input: { amountMicro: Micro; address: string };
     result: { status: string | null; balanceAfterMicro: Micro | null };
   };
+  /** A tournament the caller creates (instants in ms; the dialect writes them as it documents). */
+  'casino.tournament-create': {
+    input: {
+      name: string;
+      game: string;
+      entryFeeMicro: Micro;
+      prizePoolMicro: Micro;
+      maxAgents: number;
+      startsAtMs: number;
+      endsAtMs: number;
+    };
+    /** `prizePoolMicro`: the pool the answer states, where it does. */
+    result: { tournamentId: string; prizePoolMicro: Micro | null };
+  };
+  /** A challenge to another agent: the caller's stake of `amountMicro` on `game`. */
+  'casino.challenge': {
+    input: { challengedId: string; game: string; amountMicro: Micro };
+    result: { challengeId: string; status: string | null };
+  };
+  /** The challenged agent accepts: the game is resolved and the winner paid. */
+  'casino.challenge-accept': {
+    input: { challengeId: string };
+    /** What the answer states: the winner (null: a draw, or not said), the house's cut and the winner's payout. */
+    result: { winnerId: string | null; houseCutMicro: Micro | null; payoutMicro: Micro | null };
+  };
   /** A caller-chosen agent id (the documents' faucet); a deployment registers on its casino instead. */
   'faucet.register': {
     input: { agentId: string; referrer?: string };
@@ -342,6 +367,9 @@ export const OPERATION_NAMES = [
   'casino.history',
   'casino.audit',
   'casino.withdraw',
+  'casino.tournament-create',
+  'casino.challenge',
+  'casino.challenge-accept',
   'faucet.register',
   'faucet.claim',
   'faucet.status',

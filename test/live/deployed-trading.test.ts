@@ -16,6 +16,9 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
+/** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
+const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
+
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const handles: ServeHandle[] = [];
 afterEach(async () => {
@@ -160,6 +163,7 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
       agentId: main.value.agentId,
       second: null,
       withdrawAddress: null,
+      clock: PROBE_CLOCK,
       findings,
       curlOf,
     });
@@ -201,6 +205,7 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
       agentId: main.value.agentId,
       second: null,
       withdrawAddress: null,
+      clock: PROBE_CLOCK,
       findings,
       curlOf,
       fundOwnAccount,

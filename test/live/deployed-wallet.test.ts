@@ -23,6 +23,9 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
+/** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
+const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
+
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-deployed-wallet-'));
 const handles: ServeHandle[] = [];
@@ -154,6 +157,7 @@ describe('afp audit money: the wallet probes against the deployed stand-in', () 
       agentId: 'ag_unused',
       second: null,
       withdrawAddress: null,
+      clock: PROBE_CLOCK,
       findings,
       curlOf,
     });

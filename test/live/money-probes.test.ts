@@ -22,6 +22,9 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
+/** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
+const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
+
 const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close();
@@ -90,6 +93,7 @@ async function probe(
     agentId: main.value.agentId,
     second: second.value,
     withdrawAddress: null,
+    clock: PROBE_CLOCK,
     findings,
     curlOf,
   });

@@ -63,6 +63,10 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   // A check-only defect: an uncharged wallet fee moves no chain money wrongly (conservation holds);
   // the wallet check predicts the send's fee (and, in-process, the fee accounts) and sees it.
   'wallet-fee-uncharged': 'test/check/wallet/wallet-defect.test.ts',
+  // The real casino's pot defects, for the live audit (a property population finds them too:
+  // every-defect-property.test.ts); the scenarios of these tables are not shrunk for them.
+  'tournament-pool-minted': 'test/live/pot-probes.test.ts',
+  'challenge-loser-charged-twice': 'test/live/pot-probes.test.ts',
 };
 
 /** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */

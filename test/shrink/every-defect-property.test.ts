@@ -53,6 +53,15 @@ const CASES: readonly PropertyCase[] = [
   { defect: 'escrow-expiry-keeps-fee', services: FE, invariant: 'escrow-expiry-exact' },
   { defect: 'referral-level2-full-share', services: FE, invariant: 'referral-levels', duration: '3d' },
   { defect: 'wallet-fee-uncharged', services: W, invariant: 'agent-assertions' },
+  { defect: 'tournament-pool-minted', services: FC, invariant: 'conservation' },
+  {
+    defect: 'challenge-loser-charged-twice',
+    services: FC,
+    invariant: 'casino-conservation',
+    count: 12,
+    duration: '7d',
+    seed: '3',
+  },
 ];
 
 /** Not found by a property population, with the reason. */

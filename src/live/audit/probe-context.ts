@@ -4,6 +4,7 @@
  * it and money-probes.ts runs them, so with the type there each probe file and the runner named
  * each other.
  */
+import type { WaitClock } from '../../core/clock.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { LiveOutcome } from '../live-account.ts';
 import type { LiveSession, SentRequest } from '../live-session.ts';
@@ -18,6 +19,8 @@ export interface ProbeContext {
   readonly withdrawAddress: string | null;
   readonly findings: FindingsCollector;
   readonly curlOf: (request: SentRequest) => string;
+  /** The command's clock: a target's now where it cannot be read (an afp serve's is read, GET /_afp/clock). */
+  readonly clock: WaitClock;
   /**
    * Funds a fresh account of a service that keeps its own accounts (the deployment's trading and
    * domains), the target's way (domain-probes.ts, the liquidation probe); absent: it cannot.

@@ -91,6 +91,14 @@ export const DEFECT_NAMES = [
   // A wallet send charges no fee (the transaction says fee 0 and the fee account gains nothing):
   // chain money is conserved, so no invariant sees it; afp check's send answer and fee accounts do.
   'wallet-fee-uncharged',
+  // The real casino's tournaments and challenges (spec/NOTES.md), for audits of the live commands: a
+  // tournament's prize pool is minted instead of taken from its creator (the conservation invariant
+  // sees it; the money probe `tournament-pool` sees the creator's balance not move); a losing
+  // challenger pays its stake twice, the second time to the house (the ledger's sum holds: the
+  // casino-conservation invariant sees it; the money probe `challenge-settlement` sees the pair lose
+  // more than the cut the answer states).
+  'tournament-pool-minted',
+  'challenge-loser-charged-twice',
 ] as const;
 
 export type DefectName = (typeof DEFECT_NAMES)[number];

@@ -139,4 +139,64 @@ export const CASINO_DEPLOYED: DialectTable = {
     'explorer',
     'message',
   ]),
+  // Tournaments and challenges (§2.10, §2.11): `_usdc` create amounts, unix-second instants.
+  'casino.tournament-create': row('casino.tournament-create', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/tournaments/create',
+      body: {
+        name: input.name,
+        game: input.game,
+        entry_fee_usdc: toNumber(input.entryFeeMicro),
+        prize_pool_usdc: toNumber(input.prizePoolMicro),
+        max_agents: input.maxAgents,
+        starts_at: Math.floor(input.startsAtMs / 1000),
+        ends_at: Math.floor(input.endsAtMs / 1000),
+      },
+      auth: true,
+    }),
+    read: (reader) => {
+      const tournamentId = reader.string('tournament_id');
+      const pool = reader.amount('prize_pool', { optional: true });
+      reader.knows('name', 'game', 'entry_fee', 'max_agents', 'starts_at', 'ends_at', 'status', 'message');
+      return tournamentId === null
+        ? null
+        : { tournamentId, prizePoolMicro: pool === null ? null : toMicro(pool).micro };
+    },
+  }),
+  'casino.challenge': row('casino.challenge', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/challenges',
+      body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
+      auth: true,
+    }),
+    read: (reader) => {
+      const challengeId = reader.string('challenge_id');
+      const status = reader.string('status', { optional: true });
+      reader.knows('challenger_id', 'challenged_id', 'game', 'amount', 'message', 'note');
+      return challengeId === null ? null : { challengeId, status };
+    },
+  }),
+  'casino.challenge-accept': row('casino.challenge-accept', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
+      auth: true,
+    }),
+    read: (reader) => {
+      const winnerId = reader.string('winner', { optional: true });
+      const cut = reader.amount('house_cut', { optional: true });
+      const payout = reader.amount('payout_to_winner', { documents: 'payout', optional: true });
+      reader.knows('challenge_id', 'loser', 'game', 'amount', 'game_result', 'proof', 'message');
+      return {
+        winnerId,
+        houseCutMicro: cut === null ? null : toMicro(cut).micro,
+        payoutMicro: payout === null ? null : toMicro(payout).micro,
+      };
+    },
+  }),
 };

@@ -29,6 +29,40 @@ export function registerRequest(input: OperationInput<'casino.register'>): WireR
   return { service: 'casino', method: 'POST', path: '/api/v1/auth/register', body, auth: false };
 }
 
+const TOURNAMENT_FIELDS_A = [
+  'name',
+  'game',
+  'status',
+  'creator',
+  'entry_fee',
+  'funded_by_creator',
+  'max_agents',
+  'entrants',
+  'starts_at',
+  'ends_at',
+  'seconds_until_start',
+  'created_at',
+  'completed_at',
+  'prizes',
+];
+const CHALLENGE_FIELDS_A = [
+  'challenge_id',
+  'challenger',
+  'challenged',
+  'game',
+  'amount',
+  'message',
+  'status',
+  'created_at',
+  'expires_at',
+  'settled_at',
+  'winner',
+  'payout',
+  'house_cut',
+  'result',
+  'proof',
+];
+
 export const CASINO_A: DialectTable = {
   'casino.register': row('casino.register', {
     request: registerRequest,
@@ -117,6 +151,60 @@ export const CASINO_A: DialectTable = {
     seed: 'server_seed',
     known: ['count'],
     elementKnown: [],
+  }),
+  // Tournaments and challenges (casino.md): instants as ISO 8601, money as JSON numbers.
+  'casino.tournament-create': row('casino.tournament-create', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/tournaments/create',
+      body: {
+        name: input.name,
+        game: input.game,
+        entry_fee: toNumber(input.entryFeeMicro),
+        prize_pool: toNumber(input.prizePoolMicro),
+        max_agents: input.maxAgents,
+        starts_at: new Date(input.startsAtMs).toISOString(),
+        ends_at: new Date(input.endsAtMs).toISOString(),
+      },
+      auth: true,
+    }),
+    read: (reader) => {
+      const tournamentId = reader.string('tournament_id');
+      const prizePoolMicro = reader.money('prize_pool', { optional: true });
+      reader.knows(...TOURNAMENT_FIELDS_A);
+      return tournamentId === null ? null : { tournamentId, prizePoolMicro };
+    },
+  }),
+  'casino.challenge': row('casino.challenge', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: '/api/v1/challenges',
+      body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
+      auth: true,
+    }),
+    read: (reader) => {
+      const challengeId = reader.string('challenge_id');
+      const status = reader.string('status', { optional: true });
+      reader.knows(...CHALLENGE_FIELDS_A);
+      return challengeId === null ? null : { challengeId, status };
+    },
+  }),
+  'casino.challenge-accept': row('casino.challenge-accept', {
+    request: (input) => ({
+      service: 'casino',
+      method: 'POST',
+      path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
+      auth: true,
+    }),
+    read: (reader) => {
+      const winnerId = reader.string('winner', { optional: true });
+      const houseCutMicro = reader.money('house_cut', { optional: true });
+      const payoutMicro = reader.money('payout', { optional: true });
+      reader.knows(...CHALLENGE_FIELDS_A, 'new_balance');
+      return { winnerId, houseCutMicro, payoutMicro };
+    },
   }),
   'casino.withdraw': casinoWithdrawRow([
     'withdrawal_id',

@@ -144,6 +144,20 @@ export class Challenges {
         reason: 'casino.challenge.cut',
         reference: challenge.id,
       });
+    // DEFECT 'challenge-loser-charged-twice' (the real casino's, NOTES.md; tests and demos only): a
+    // losing challenger pays its stake a second time, to the house (as much of it as it holds).
+    if (ctx.defects.has('challenge-loser-charged-twice') && winnerId !== challenge.challengerId) {
+      const heldMicro = ctx.ledger.balance(agentAccount(challenge.challengerId));
+      const againMicro = heldMicro < challenge.amountMicro ? heldMicro : challenge.amountMicro;
+      if (againMicro > 0n)
+        ctx.ledger.transfer({
+          from: agentAccount(challenge.challengerId),
+          to: CASINO_HOUSE,
+          amountMicro: againMicro,
+          reason: 'casino.challenge.stake',
+          reference: challenge.id,
+        });
+    }
     challenge.winnerId = winnerId;
     challenge.payoutMicro = potMicro - houseCutMicro;
     challenge.houseCutMicro = houseCutMicro;

@@ -1,0 +1,251 @@
+/**
+ * Money probes of the casino's pots (`afp audit money --target`): money held for a tournament or
+ * a challenge must come from the agents who put it in, and leave only as the target says.
+ *   - tournament-pool: the audit account creates a small tournament (pool POOL_MICRO, no entry
+ *     fee, starting a day ahead on the target's clock). Its balance must fall by the pool the answer
+ *     states (NOTES.md: the pool is funded from the creator's balance at creation). A balance that
+ *     falls by less is a pool paid out of nothing, minted (critical); by more, an overcharge (major);
+ *   - challenge-settlement: the audit account challenges the second account, which accepts, for up
+ *     to CHALLENGE_ROUNDS rounds of CHALLENGE_MICRO. Each round the two balances together must fall
+ *     by exactly the house cut the accept answer states (NOTES.md: both stakes held, the winner gets
+ *     both minus the cut); any other loss is money that went nowhere the target names (critical).
+ *     Where the answer states no cut, a loss beyond the documents' cut (2% of the pot) is major.
+ *     A stated cut above the documents' 2% is a minor rule finding. The rounds stop early once the
+ *     challenger has lost one (both outcomes then seen: the real casino's defect shows on a loss).
+ * They run last, after the slow settlement probes too (`runPotProbes`): the tournament outlives the
+ * command (its pool comes back to its creator when it ends with no entrant), and a probe that moves
+ * time or reads balance deltas after it would count that return as its own.
+ * Measured, not recited: both judge the target by its own answers (the stated pool, the stated cut)
+ * and the balances it reports; the documents' figures only where the target states none.
+ * Costs: a 0.10 pool (returned or paid out by the target's own rules), and per round 2% of a 0.20
+ * pot. A probe the dialect cannot express, or the balances cannot pay for, is skipped with why.
+ */
+import { formatDecimal, type Micro } from '../../core/money.ts';
+import type { FindingInput } from '../finding.ts';
+import type { CallOutcome } from '../live-session.ts';
+import type { ProbeResult } from './money-probes.ts';
+import type { ProbeContext } from './probe-context.ts';
+import { answerText } from './replay-probes.ts';
+
+export const POOL_MICRO = 100_000n;
+export const CHALLENGE_MICRO = 50_000n;
+export const CHALLENGE_ROUNDS = 6;
+/** The documents' challenge cut: 2% of the pot (NOTES.md "Challenges"). */
+const DOCUMENTS_CUT_BPS = 200n;
+/** Balances as the target writes them: half a cent per settlement on a 2-decimal display, none elsewhere. */
+const ROUNDING_MICRO = 5_000n;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+type Raise = (finding: FindingInput) => void;
+type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
+
+const abs = (value: bigint): bigint => (value < 0n ? -value : value);
+
+async function balanceOf(context: ProbeContext, apiKey: string): Promise<Micro | null> {
+  const outcome = await context.session.call('casino.balance', {}, apiKey);
+  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+}
+
+/** The target's now: an afp serve's clock (GET /_afp/clock), else the command's clock. */
+async function targetNowMs(context: ProbeContext): Promise<number> {
+  const admin = context.session.admin();
+  const read = admin === null ? null : await admin.clock();
+  return read !== null && read.ok ? read.value.nowMs : context.clock.nowMs();
+}
+
+const curlOf = (context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } =>
+  'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
+
+export async function tournamentPool(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
+  const unsupported = context.session.offers('casino.tournament-create');
+  if (unsupported !== null) return { status: 'skipped', note: unsupported };
+  const before = await balanceOf(context, context.apiKey);
+  if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
+  if (before < POOL_MICRO)
+    return {
+      status: 'skipped',
+      note: `the balance (${formatDecimal(before)}) is below the pool of ${formatDecimal(POOL_MICRO)}`,
+    };
+  const startsAtMs = (await targetNowMs(context)) + DAY_MS;
+  const created = await context.session.call(
+    'casino.tournament-create',
+    {
+      name: 'afp audit pool probe',
+      game: 'coin_flip',
+      entryFeeMicro: 0n,
+      prizePoolMicro: POOL_MICRO,
+      maxAgents: 2,
+      startsAtMs,
+      endsAtMs: startsAtMs + HOUR_MS,
+    },
+    context.apiKey,
+  );
+  if (created.kind !== 'ok')
+    return { status: 'skipped', note: `the tournament was not created: ${answerText(created)}` };
+  const after = await balanceOf(context, context.apiKey);
+  const { tournamentId } = created.value;
+  const poolMicro = created.value.prizePoolMicro ?? POOL_MICRO;
+  if (after === null)
+    return { status: 'ran', note: `tournament ${tournamentId} created; the balance after could not be read` };
+  const takenMicro = before - after;
+  const evidence = `tournament ${tournamentId}: balance ${formatDecimal(before)} before the create, ${formatDecimal(after)} after; the answer states a pool of ${created.value.prizePoolMicro === null ? '(none: 0.10 was asked)' : formatDecimal(created.value.prizePoolMicro)}`;
+  if (takenMicro < poolMicro - ROUNDING_MICRO)
+    raise({
+      id: 'money:tournament:pool-minted',
+      severity: 'critical',
+      kind: 'money',
+      title: `a tournament's prize pool of ${formatDecimal(poolMicro)} was not taken from its creator (its balance moved by ${formatDecimal(-takenMicro)}): the prizes are paid from money nobody put in`,
+      endpoint: 'casino.tournament-create',
+      field: 'prize_pool',
+      expected: `the creator's balance down by ${formatDecimal(poolMicro)} (NOTES.md: the pool is funded from the creator's balance at creation)`,
+      seen: formatDecimal(takenMicro),
+      evidence,
+      ...curlOf(context, created),
+    });
+  else if (takenMicro > poolMicro + ROUNDING_MICRO)
+    raise({
+      id: 'money:tournament:pool-overcharged',
+      severity: 'major',
+      kind: 'money',
+      title: `creating a tournament with a pool of ${formatDecimal(poolMicro)} took ${formatDecimal(takenMicro)} from its creator`,
+      endpoint: 'casino.tournament-create',
+      field: 'prize_pool',
+      expected: formatDecimal(poolMicro),
+      seen: formatDecimal(takenMicro),
+      evidence,
+      ...curlOf(context, created),
+    });
+  return {
+    status: 'ran',
+    note: `tournament ${tournamentId} with a pool of ${formatDecimal(poolMicro)}: the creator's balance ${formatDecimal(before)} → ${formatDecimal(after)}`,
+  };
+}
+
+interface Round {
+  readonly challengeId: string;
+  readonly winner: 'challenger' | 'challenged' | 'draw' | 'unknown';
+  readonly lostMicro: Micro;
+  readonly cutMicro: Micro | null;
+}
+
+export async function challengeSettlement(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
+  const second = context.second;
+  if (second === null)
+    return { status: 'skipped', note: 'no second account could be opened (it accepts the challenges)' };
+  for (const op of ['casino.challenge', 'casino.challenge-accept'] as const) {
+    const unsupported = context.session.offers(op);
+    if (unsupported !== null) return { status: 'skipped', note: unsupported };
+  }
+  const rounds: Round[] = [];
+  let stopped: string | null = null;
+  while (rounds.length < CHALLENGE_ROUNDS && !rounds.some((round) => round.winner === 'challenged')) {
+    const round = await playRound(context, second, raise);
+    if (typeof round === 'string') {
+      stopped = round;
+      break;
+    }
+    rounds.push(round);
+  }
+  if (rounds.length === 0) return { status: 'skipped', note: stopped ?? 'no challenge was played' };
+  const lost = rounds.reduce((total, round) => total + round.lostMicro, 0n);
+  const won = (who: Round['winner']): number => rounds.filter((round) => round.winner === who).length;
+  return {
+    status: 'ran',
+    note: `${rounds.length} challenge(s) of ${formatDecimal(CHALLENGE_MICRO)} accepted: the challenger won ${won('challenger')}, the challenged ${won('challenged')}; the pair lost ${formatDecimal(lost)}, the stated cuts ${rounds.map((round) => (round.cutMicro === null ? '?' : formatDecimal(round.cutMicro))).join(', ')}${stopped === null ? '' : `; stopped: ${stopped}`}`,
+  };
+}
+
+/** One challenge from the audit account, accepted by the second; a string says why none was played. */
+async function playRound(
+  context: ProbeContext,
+  second: NonNullable<ProbeContext['second']>,
+  raise: Raise,
+): Promise<Round | string> {
+  const { session } = context;
+  const challengerBefore = await balanceOf(context, context.apiKey);
+  const challengedBefore = await balanceOf(context, second.apiKey);
+  if (challengerBefore === null || challengedBefore === null) return 'a balance could not be read';
+  if (challengerBefore < CHALLENGE_MICRO || challengedBefore < CHALLENGE_MICRO)
+    return `the balances (${formatDecimal(challengerBefore)}, ${formatDecimal(challengedBefore)}) cannot both stake ${formatDecimal(CHALLENGE_MICRO)}`;
+  const created = await session.call(
+    'casino.challenge',
+    { challengedId: second.agentId, game: 'coin_flip', amountMicro: CHALLENGE_MICRO },
+    context.apiKey,
+  );
+  if (created.kind !== 'ok') return `the challenge was not created: ${answerText(created)}`;
+  const accepted = await session.call(
+    'casino.challenge-accept',
+    { challengeId: created.value.challengeId },
+    second.apiKey,
+  );
+  if (accepted.kind !== 'ok') return `challenge ${created.value.challengeId} was not accepted: ${answerText(accepted)}`;
+  const challengerAfter = await balanceOf(context, context.apiKey);
+  const challengedAfter = await balanceOf(context, second.apiKey);
+  if (challengerAfter === null || challengedAfter === null) return 'a balance could not be read after the accept';
+  const { winnerId, houseCutMicro } = accepted.value;
+  // No winner stated: a draw (both stakes returned); a winner who is neither: unknown.
+  const winner: Round['winner'] =
+    winnerId === context.agentId
+      ? 'challenger'
+      : winnerId === second.agentId
+        ? 'challenged'
+        : winnerId === null
+          ? 'draw'
+          : 'unknown';
+  const lostMicro = challengerBefore + challengedBefore - (challengerAfter + challengedAfter);
+  const potMicro = CHALLENGE_MICRO * 2n;
+  const documentsCutMicro = (potMicro * DOCUMENTS_CUT_BPS) / 10_000n;
+  const reproduce = [created, accepted].flatMap((outcome) =>
+    'request' in outcome ? [context.curlOf(outcome.request)] : [],
+  );
+  const evidence = `challenge ${created.value.challengeId} of ${formatDecimal(CHALLENGE_MICRO)} on coin_flip, winner ${winnerId ?? '(not stated)'}: challenger ${formatDecimal(challengerBefore)} → ${formatDecimal(challengerAfter)}, challenged ${formatDecimal(challengedBefore)} → ${formatDecimal(challengedAfter)}; stated house cut ${houseCutMicro === null ? '(none)' : formatDecimal(houseCutMicro)}, payout ${accepted.value.payoutMicro === null ? '(none)' : formatDecimal(accepted.value.payoutMicro)}`;
+  const expectedLoss = houseCutMicro ?? documentsCutMicro;
+  const off = lostMicro - expectedLoss;
+  if (houseCutMicro !== null ? abs(off) > ROUNDING_MICRO : off > ROUNDING_MICRO)
+    raise({
+      id: 'money:challenge:settlement',
+      severity: houseCutMicro !== null ? 'critical' : 'major',
+      kind: 'money',
+      title:
+        houseCutMicro !== null
+          ? `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together where the target states a house cut of ${formatDecimal(houseCutMicro)}: ${formatDecimal(abs(off))} ${off > 0n ? 'went nowhere the target names' : 'came from nowhere'} (won by the ${winner})`
+          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, more than the documents' 2% cut of the pot (${formatDecimal(documentsCutMicro)}); the answer states no cut`,
+      endpoint: 'casino.challenge-accept',
+      field: 'house_cut',
+      expected: `the pair's balances down by ${formatDecimal(expectedLoss)} (${houseCutMicro !== null ? 'the stated cut' : "the documents' cut"}; NOTES.md: both stakes held, the winner gets both minus the cut)`,
+      seen: formatDecimal(lostMicro),
+      evidence,
+      ...(reproduce.length === 0 ? {} : { reproduce: reproduce.join(' && ') }),
+    });
+  if (houseCutMicro !== null && houseCutMicro > documentsCutMicro + 1n)
+    raise({
+      id: 'rule:challenge:house-cut',
+      severity: 'minor',
+      kind: 'rule',
+      title: `the house's cut of a challenge pot of ${formatDecimal(potMicro)} is ${formatDecimal(houseCutMicro)}, above the documents' 2% (${formatDecimal(documentsCutMicro)})`,
+      endpoint: 'casino.challenge-accept',
+      field: 'house_cut',
+      expected: formatDecimal(documentsCutMicro),
+      seen: formatDecimal(houseCutMicro),
+      evidence,
+    });
+  return { challengeId: created.value.challengeId, winner, lostMicro, cutMicro: houseCutMicro };
+}
+
+/** The pot probes in order, each with the ids of the findings it raised (a JUnit test case each). */
+export async function runPotProbes(context: ProbeContext): Promise<ProbeResult[]> {
+  const results: ProbeResult[] = [];
+  for (const [name, run] of [
+    ['tournament-pool', tournamentPool],
+    ['challenge-settlement', challengeSettlement],
+  ] as const) {
+    const raised: string[] = [];
+    const outcome = await run(context, (finding) => {
+      raised.push(finding.id);
+      context.findings.add(finding);
+    });
+    results.push({ name, status: outcome.status, note: outcome.note, findingIds: [...new Set(raised)] });
+  }
+  return results;
+}

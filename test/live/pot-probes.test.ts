@@ -1,0 +1,113 @@
+// The pot probes of `afp audit money` (src/live/audit/pot-probes.ts) through the command a user
+// runs, against real loopback serves: a tournament's prize pool must come from its creator, and a
+// challenge must cost the two agents exactly the cut the target states. The deployed stand-in
+// with the real casino's two defects (spec/NOTES.md: the pool minted, a losing challenger charged
+// twice) is found out, critically, with evidence and a curl; the same stand-in without them, and
+// the documents' style A, pass both probes with no finding (no false alarm).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import type { WaitClock } from '../../src/core/clock.ts';
+import { AdminClient } from '../../src/client/admin-client.ts';
+import type { AuditIo } from '../../src/cli/audit-io.ts';
+import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { deployedLayout } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+
+const START_MS = Date.parse('2025-03-01T00:00:00Z');
+const DIR = mkdtempSync(join(tmpdir(), 'afp-pots-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
+});
+
+interface Finding {
+  readonly id: string;
+  readonly severity: string;
+  readonly kind: string;
+  readonly title: string;
+  readonly evidence: string;
+  readonly reproduce?: string;
+}
+
+/** `afp audit money --target URL` against a fresh serve; its exit code, text and findings. */
+async function audit(
+  deployed: boolean,
+  defects: readonly DefectName[],
+  name: string,
+): Promise<{ code: number; text: string; findings: Finding[] }> {
+  const handle = await startServe({
+    trustedProxies: LOOPBACK_PROXIES,
+    routes: deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
+    ...(deployed ? { layout: deployedLayout({ floatMoney: true, limitsLifted: true }) } : {}),
+    seed: '8',
+    port: 0,
+    clockMode: 'manual',
+    startMs: START_MS,
+    defects,
+    log: () => undefined,
+  });
+  handles.push(handle);
+  const url = (deployed ? handle.urls.casino : handle.urls.api) as string;
+  const admin = AdminClient.ofUrl(url);
+  let nowMs = START_MS;
+  const clock: WaitClock = {
+    nowMs: () => nowMs,
+    sleep: async (ms) => {
+      nowMs += ms;
+      await admin.moveClock({ toMs: nowMs });
+    },
+  };
+  const out = join(DIR, name);
+  const flags = parseMoneyArgs(['--target', url, '--out', out, '--quiet'], START_MS);
+  if ('errors' in flags) throw new Error(flags.errors.join('; '));
+  let text = '';
+  const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) };
+  const code = await runMoney(flags, io, clock);
+  const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+  return { code, text, findings };
+}
+
+const potFindings = (findings: readonly Finding[]): Finding[] =>
+  findings.filter((finding) => /^(money|rule):(tournament|challenge):/.test(finding.id));
+
+describe('afp audit money: the pot probes', () => {
+  test('the deployed stand-in with the real casino’s pot defects: the minted pool and the double charge, critical', async () => {
+    const ran = await audit(true, ['tournament-pool-minted', 'challenge-loser-charged-twice'], 'defects');
+    expect(ran.code, ran.text).toBe(3);
+    const found = potFindings(ran.findings);
+    expect(found.map((finding) => [finding.id, finding.severity, finding.kind]).sort()).toEqual([
+      ['money:challenge:settlement', 'critical', 'money'],
+      ['money:tournament:pool-minted', 'critical', 'money'],
+    ]);
+    const pool = found.find((finding) => finding.id === 'money:tournament:pool-minted') as Finding;
+    expect(pool.title).toContain('prize pool of 0.10 was not taken from its creator');
+    expect(pool.reproduce).toMatch(/^curl .*\/api\/v1\/tournaments\/create/);
+    const challenge = found.find((finding) => finding.id === 'money:challenge:settlement') as Finding;
+    // The challenger lost and paid its stake again: 0.05 beyond the stated 2% cut of the 0.10 pot.
+    expect(challenge.title).toContain(
+      'where the target states a house cut of 0.002: 0.05 went nowhere the target names',
+    );
+    expect(challenge.reproduce).toMatch(/\/api\/v1\/challenges' .*&& curl .*\/accept/s);
+    expect(ran.text).toMatch(/^ran {5}tournament-pool: /m);
+    expect(ran.text).toMatch(/^ran {5}challenge-settlement: /m);
+  });
+
+  test('the deployed stand-in (float money) and the documents’ style A without defects: both probes run, no finding', async () => {
+    for (const deployed of [true, false]) {
+      const ran = await audit(deployed, [], deployed ? 'deployed' : 'documents');
+      expect(ran.code, ran.text).toBe(0);
+      expect(potFindings(ran.findings)).toEqual([]);
+      expect(ran.text).toMatch(/^ran {5}tournament-pool: tournament \S+ with a pool of 0\.10: the creator's balance /m);
+      expect(ran.text).toMatch(
+        /^ran {5}challenge-settlement: \d challenge\(s\) of 0\.05 accepted: .*the stated cuts 0\.002/m,
+      );
+    }
+  });
+});
