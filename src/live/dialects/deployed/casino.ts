@@ -13,7 +13,7 @@ import { readHand } from '../card-answer.ts';
 import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
 import { row, type DialectTable, type OperationRow, type WireRequest } from '../dialect.ts';
 import type { LiveBet, OperationInput } from '../../operations.ts';
-import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
+import { CASINO_A, challengeAcceptRequest, challengeRequest, registerRequest } from '../documents/casino-a.ts';
 import type { WireReader } from '../../wire-reader.ts';
 
 /** The decimals the deployment rounds a bet's `amount_won` to (a display field). */
@@ -166,13 +166,7 @@ export const CASINO_DEPLOYED: DialectTable = {
     },
   }),
   'casino.challenge': row('casino.challenge', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/challenges',
-      body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
-      auth: true,
-    }),
+    request: challengeRequest,
     read: (reader) => {
       const challengeId = reader.string('challenge_id');
       const status = reader.string('status', { optional: true });
@@ -181,12 +175,7 @@ export const CASINO_DEPLOYED: DialectTable = {
     },
   }),
   'casino.challenge-accept': row('casino.challenge-accept', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
-      auth: true,
-    }),
+    request: challengeAcceptRequest,
     read: (reader) => {
       const winnerId = reader.string('winner', { optional: true });
       const cut = reader.amount('house_cut', { optional: true });

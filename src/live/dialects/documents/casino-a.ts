@@ -29,6 +29,27 @@ export function registerRequest(input: OperationInput<'casino.register'>): WireR
   return { service: 'casino', method: 'POST', path: '/api/v1/auth/register', body, auth: false };
 }
 
+/** A challenge: the same request on the documents' style A and the deployment (§2.11). */
+export function challengeRequest(input: OperationInput<'casino.challenge'>): WireRequest {
+  return {
+    service: 'casino',
+    method: 'POST',
+    path: '/api/v1/challenges',
+    body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
+    auth: true,
+  };
+}
+
+/** A challenge's accept: the same request on the documents' style A and the deployment. */
+export function challengeAcceptRequest(input: OperationInput<'casino.challenge-accept'>): WireRequest {
+  return {
+    service: 'casino',
+    method: 'POST',
+    path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
+    auth: true,
+  };
+}
+
 const TOURNAMENT_FIELDS_A = [
   'name',
   'game',
@@ -177,13 +198,7 @@ export const CASINO_A: DialectTable = {
     },
   }),
   'casino.challenge': row('casino.challenge', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/challenges',
-      body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
-      auth: true,
-    }),
+    request: challengeRequest,
     read: (reader) => {
       const challengeId = reader.string('challenge_id');
       const status = reader.string('status', { optional: true });
@@ -192,12 +207,7 @@ export const CASINO_A: DialectTable = {
     },
   }),
   'casino.challenge-accept': row('casino.challenge-accept', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
-      auth: true,
-    }),
+    request: challengeAcceptRequest,
     read: (reader) => {
       const winnerId = reader.string('winner', { optional: true });
       const houseCutMicro = reader.money('house_cut', { optional: true });
