@@ -22,13 +22,16 @@ import {
   type OperationInput,
   type OperationName,
   type OperationResult,
+  type Refusal,
 } from '../../live/operations.ts';
+import { statedMinimumMicro } from '../../live/stated-minimum.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
 import {
   accountAt,
+  betAmountFor,
   escrowFeeMicro,
   ESCROWS_MAX,
   spendableMicro,
@@ -114,7 +117,11 @@ export async function accepted<O extends OperationName>(
   input: OperationInput<O>,
   apiKey: string | null,
 ): Promise<{ value: OperationResult<O>; request: SentRequest }> {
-  const outcome = await send(system, label, op, input, apiKey);
+  return acceptedOutcome(label, await send(system, label, op, input, apiKey));
+}
+
+/** An outcome `send` gave back, which must be an accepted answer. */
+function acceptedOutcome<R>(label: string, outcome: CallOutcome<R>): { value: R; request: SentRequest } {
   if (outcome.kind === 'ok') return { value: outcome.value, request: outcome.request };
   if (outcome.kind === 'refused')
     throw new CheckMismatch(
@@ -226,23 +233,54 @@ function betInput(choice: Pick<BetInput, 'game' | 'params'>, amountMicro: Micro,
   return { ...choice, amountMicro, clientSeed: `afp-check-${tag}` };
 }
 
+/**
+ * A bet refused below the target's own minimum, which its refusal states above the amount sent
+ * (stated-minimum.ts): learned for the game (later bets go out at it) with a minor rule finding the
+ * first time, and true; the refusal moved nothing. Any other refusal: false.
+ */
+function learnedMinimum(
+  system: DialectSystem,
+  model: DialectModel,
+  label: string,
+  sent: BetInput,
+  refusal: Refusal,
+  request: SentRequest | null,
+): boolean {
+  const stated = statedMinimumMicro(refusal, sent.amountMicro);
+  if (stated === null) return false;
+  const known = model.minimums.get(sent.game);
+  if (known === undefined || stated > known) {
+    model.minimums.set(sent.game, stated);
+    system.raise({
+      id: `rule:${sent.game}:minimum-bet`,
+      severity: 'minor',
+      kind: 'rule',
+      title: `${sent.game}'s minimum bet on the target is ${text(stated)}, above the ${text(sent.amountMicro)} the documents allow: later bets go out at it`,
+      endpoint: 'casino.bet',
+      field: 'amount',
+      expected: `${text(sent.amountMicro)} accepted`,
+      seen: refusal.body,
+      evidence: `${label}: ${refusal.message}`,
+      ...(request === null ? {} : { reproduce: system.curlOf(request) }),
+    });
+  }
+  return true;
+}
+
 const betCommand = fc
   .record({ slot, choice: betChoice, amountMicro: betAmount, tag: seedTag })
-  .map(({ slot: at, choice, amountMicro, tag }) => {
-    const input = betInput(choice, amountMicro, tag);
-    const label = `bet(a${at}, ${input.game} ${JSON.stringify(input.params)}, ${text(amountMicro)})`;
+  .map(({ slot: at, choice, amountMicro: drawnMicro, tag }) => {
+    const label = `bet(a${at}, ${choice.game} ${JSON.stringify(choice.params)}, ${text(drawnMicro)} or the target's minimum)`;
     return new Command(
       label,
-      (model) => spendableMicro(accountAt(model, at)) >= amountMicro * BET_COVER,
+      (model) => spendableMicro(accountAt(model, at)) >= betAmountFor(model, choice.game, drawnMicro) * BET_COVER,
       async (model, system) => {
         const account = accountAt(model, at);
-        observeBet(
-          model,
-          account,
-          (await accepted(system, label, 'casino.bet', input, account.apiKey)).value,
-          input,
-          label,
-        );
+        const input = betInput(choice, betAmountFor(model, choice.game, drawnMicro), tag);
+        const outcome = await send(system, label, 'casino.bet', input, account.apiKey);
+        if (outcome.kind === 'refused' && learnedMinimum(system, model, label, input, outcome.refusal, outcome.request))
+          return;
+        observeBet(model, account, acceptedOutcome(label, outcome).value, input, label);
       },
     );
   });
@@ -250,21 +288,36 @@ const betCommand = fc
 const batchCommand = fc
   .record({ slot, count: fc.integer({ min: 1, max: 3 }), invalid: fc.boolean(), tag: seedTag })
   .map(({ slot: at, count, invalid, tag }) => {
-    const bets = Array.from({ length: count }, (_, index) =>
-      betInput({ game: 'coin_flip', params: { side: index % 2 === 0 ? 'heads' : 'tails' } }, 10_000n, tag + index),
-    );
-    const sent = invalid
-      ? [...bets, betInput({ game: 'coin_flip', params: { side: 'heads' } }, 0n, tag + count)]
-      : bets;
     const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''})`;
     return new Command(
       label,
-      (model) => spendableMicro(accountAt(model, at)) >= 10_000n * BigInt(count) * BET_COVER,
+      (model) =>
+        spendableMicro(accountAt(model, at)) >= betAmountFor(model, 'coin_flip', 10_000n) * BigInt(count) * BET_COVER,
       async (model, system) => {
         const account = accountAt(model, at);
-        const { value } = await accepted(system, label, 'casino.batch', { bets: sent }, account.apiKey);
+        const amountMicro = betAmountFor(model, 'coin_flip', 10_000n);
+        const bets = Array.from({ length: count }, (_, index) =>
+          betInput(
+            { game: 'coin_flip', params: { side: index % 2 === 0 ? 'heads' : 'tails' } },
+            amountMicro,
+            tag + index,
+          ),
+        );
+        const sent = invalid
+          ? [...bets, betInput({ game: 'coin_flip', params: { side: 'heads' } }, 0n, tag + count)]
+          : bets;
+        const { value, request } = await accepted(system, label, 'casino.batch', { bets: sent }, account.apiKey);
         const shape = value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed'));
-        const expected = sent.map((bet) => (bet.amountMicro === 0n ? 'refused' : 'placed'));
+        // An element refused below the target's stated minimum is a rule learned, not a mismatch.
+        const expected = sent.map((bet, index) => {
+          const result = value.results[index];
+          const belowMinimum =
+            bet.amountMicro > 0n &&
+            result !== undefined &&
+            isRefusal(result) &&
+            learnedMinimum(system, model, `${label} element ${index}`, bet, result, request);
+          return bet.amountMicro === 0n || belowMinimum ? 'refused' : 'placed';
+        });
         if (JSON.stringify(shape) !== JSON.stringify(expected))
           throw new CheckMismatch(`${label}: results ${JSON.stringify(shape)}, expected ${JSON.stringify(expected)}`);
         value.results.forEach((result, index) => {

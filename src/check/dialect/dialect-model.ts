@@ -56,6 +56,12 @@ export interface DialectModel {
   readonly domains: DomainsModel | null;
   /** The check's wallet agent and its two wallets (wallet-commands.ts); null when not opened. */
   readonly wallet: WalletModel | null;
+  /**
+   * Per game, the minimum bet the target stated in a refusal above what was sent (stated-minimum.ts):
+   * one map for the whole invocation (the target's rule does not change between runs), so each
+   * bet goes out at least at it (betAmountFor). Measured, not the documents' 0.01 recited.
+   */
+  readonly minimums: Map<string, Micro>;
 }
 
 /** What the commands talk to: the session, and where findings go. */
@@ -76,6 +82,7 @@ export function createDialectModel(
     trading: null,
     domains: null,
   },
+  minimums: Map<string, Micro> = new Map(),
 ): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
@@ -91,8 +98,15 @@ export function createDialectModel(
     escrows: [],
     roundingMicro,
     wallet: null,
+    minimums,
     ...services,
   };
+}
+
+/** What a bet of `game` drawn at `drawnMicro` is sent at: at least the target's stated minimum. */
+export function betAmountFor(model: Readonly<DialectModel>, game: string, drawnMicro: Micro): Micro {
+  const minimum = model.minimums.get(game);
+  return minimum !== undefined && minimum > drawnMicro ? minimum : drawnMicro;
 }
 
 export function accountAt(model: Readonly<DialectModel>, slot: number): DialectAccount {

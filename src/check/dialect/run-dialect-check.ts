@@ -194,6 +194,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const system: DialectSystem = { session, raise: (finding) => findings.add(finding), curlOf: options.curlOf };
   const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
   let runsStarted = 0;
+  const minimums = new Map<string, Micro>();
   const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
     const balances: Micro[] = [];
     for (const account of planned.accounts) {
@@ -205,11 +206,17 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       );
     }
     return {
-      model: createDialectModel(planned.accounts, balances, roundingMicro, {
-        trading: await tradingModel(session, planned.trading),
-        domains: await domainsModel(session, planned.domains, (runsStarted += 1)),
-        wallet: walletModel(planned.wallet),
-      }),
+      model: createDialectModel(
+        planned.accounts,
+        balances,
+        roundingMicro,
+        {
+          trading: await tradingModel(session, planned.trading),
+          domains: await domainsModel(session, planned.domains, (runsStarted += 1)),
+          wallet: walletModel(planned.wallet),
+        },
+        minimums,
+      ),
       real: system,
     };
   };

@@ -2,8 +2,8 @@
 // `bets: { minimum: 0.05 }`, float money): the live audits measure the minimum from the target's
 // own refusal ("Minimum bet is $0.05", DEPLOYED.md §2.4's words) and bet at it, each game's first
 // refusal a minor rule finding. Before, they bet the documents' 0.01 and were refused every time:
-// the house-edge audit verified nothing and still said "passed", and money's bets-balance probe
-// "ran" on no bet at all.
+// the house-edge audit verified nothing, money's bets-balance probe "ran" on no bet at all, and
+// `afp check --target` exited 3 ("results [refused], expected [placed]") on a working target.
 // In-process: real loopback listeners, the deployment's wire, the limits lifted, a manual clock.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import type { AuditIo } from '../../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
+import { main as checkMain } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-minimum-'));
@@ -108,6 +109,15 @@ describe('a target whose minimum bet is 0.05: the audits bet at the minimum it s
       for (const probe of ['draw-replay', 'batch-replay', 'seed-nonce-reuse'])
         expect(fair.text()).toMatch(new RegExp(`replay ran {5}${probe}:`));
       expect(fair.text()).toMatch(/batch-replay: the same batch of 3 twice: 3 then 3 bets placed/);
+
+      let checked = '';
+      const checkCode = await checkMain(
+        ['--target', served.casino, '--seed', '1', '--runs', '12', '--max-commands', '20', '--quiet'],
+        { out: (text) => void (checked += text), err: (text) => void (checked += text) },
+      );
+      expect(checkCode, checked).toBe(0);
+      expect(checked).toMatch(/^ {2}minor rule:coin_flip:minimum-bet: coin_flip's minimum bet on the target is 0\.05/m);
+      expect(checked).toMatch(/^ok: 12 runs held/m);
     } finally {
       await served.close();
     }
