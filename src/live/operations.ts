@@ -92,6 +92,8 @@ export interface EscrowView {
   readonly escrowId: string;
   readonly status: string | null;
   readonly amountMicro: Micro | null;
+  /** The fee (commission) the answer states it takes on release; null when it does not say. */
+  readonly feeMicro: Micro | null;
 }
 
 /** A limit order as an answer shows it; status in the target's words (the deployment's `pending`). */

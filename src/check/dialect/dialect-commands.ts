@@ -424,11 +424,27 @@ const escrowCreateCommand = fc
         if (value.amountMicro !== null && value.amountMicro !== amountMicro)
           throw new CheckMismatch(`${label}: amount ${text(value.amountMicro)}, sent ${text(amountMicro)}`);
         creator.balanceMicro -= amountMicro;
+        // The fee the target states is the one its release is held to (measured, not recited).
+        const documentsFee = escrowFeeMicro(amountMicro);
+        if (value.feeMicro !== null && value.feeMicro !== documentsFee)
+          system.raise({
+            id: 'rule:escrow:fee',
+            severity: 'minor',
+            kind: 'rule',
+            title: `an escrow of ${text(amountMicro)} states a fee of ${text(value.feeMicro)}, not the documents' 1% (${text(documentsFee)}): its release is held to the stated fee`,
+            endpoint: 'escrow.create',
+            field: 'fee',
+            expected: text(documentsFee),
+            seen: text(value.feeMicro),
+            evidence: `${label}: escrow ${value.escrowId}`,
+            reproduce: system.curlOf(request),
+          });
         model.escrows.push({
           id: value.escrowId,
           creatorSlot: creator.slot,
           counterpartySlot: counterparty.slot,
           amountMicro,
+          feeMicro: value.feeMicro ?? documentsFee,
           state: 'held',
         });
       },
@@ -511,7 +527,7 @@ const escrowReleaseCommand = fc.nat({ max: ESCROWS_MAX - 1 }).map((index) => {
       );
       if (value.status !== null)
         judged(system, label, 'escrow.status.released', 'escrow.release', value.status, request);
-      accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrowFeeMicro(escrow.amountMicro);
+      accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrow.feeMicro;
       escrow.state = 'released';
     },
   );

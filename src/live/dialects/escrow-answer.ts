@@ -1,6 +1,6 @@
 /**
  * Reading one escrow as an answer shows it (a creation, a detail, a list element): its id, its
- * status (as the dialect names it) and its amount, under the names each dialect gives them.
+ * status (as the dialect names it), its amount and the fee it states, under each dialect's names.
  */
 import type { EscrowView } from '../operations.ts';
 import type { WireReader } from '../wire-reader.ts';
@@ -9,6 +9,9 @@ export interface EscrowNames {
   /** The amount's field and, where the dialect renames it, the documents' name. */
   readonly amount: string;
   readonly amountDocuments?: string;
+  /** The fee's field (the deployment's `commission_usd`) and, where renamed, the documents' name. */
+  readonly fee: string;
+  readonly feeDocuments?: string;
 }
 
 /** The status as the dialect names it (optional: an answer without it is still read). */
@@ -31,7 +34,11 @@ export function readEscrowView(reader: WireReader, names: EscrowNames): EscrowVi
     names.amount,
     names.amountDocuments === undefined ? { optional: true } : { documents: names.amountDocuments, optional: true },
   );
-  return escrowId === null ? null : { escrowId, status, amountMicro };
+  const feeMicro = reader.money(
+    names.fee,
+    names.feeDocuments === undefined ? { optional: true } : { documents: names.feeDocuments, optional: true },
+  );
+  return escrowId === null ? null : { escrowId, status, amountMicro, feeMicro };
 }
 
 /** The elements of a list answer's `escrows`, each read as one escrow; null when the list is absent. */

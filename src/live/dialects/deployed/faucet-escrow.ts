@@ -12,7 +12,12 @@ import { toNumber } from '../../../core/money.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
-const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'amount' };
+const ESCROW_DEPLOYED: EscrowNames = {
+  amount: 'amount_usd',
+  amountDocuments: 'amount',
+  fee: 'commission_usd',
+  feeDocuments: 'fee',
+};
 
 /** The escrow fields the deployment shows on a creation and a detail alike (DEPLOYED.md §4). */
 const ESCROW_DETAIL = [

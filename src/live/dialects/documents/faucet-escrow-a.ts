@@ -11,7 +11,7 @@ import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
-const ESCROW_A: EscrowNames = { amount: 'amount' };
+const ESCROW_A: EscrowNames = { amount: 'amount', fee: 'fee' };
 /** The escrow detail fields both documented styles show (A and B name the parties otherwise). */
 export const DETAIL_SHARED = [
   'fee',

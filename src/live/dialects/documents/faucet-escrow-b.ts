@@ -10,7 +10,7 @@ import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 import { DETAIL_SHARED, listQuery, registerBody, registrationAnswer } from './faucet-escrow-a.ts';
 
-const ESCROW_B: EscrowNames = { amount: 'amount' };
+const ESCROW_B: EscrowNames = { amount: 'amount', fee: 'fee' };
 const DETAIL_B = ['sender', 'receiver', 'description', ...DETAIL_SHARED, 'dispute'];
 const HOUR_SECONDS = 3_600;
 
