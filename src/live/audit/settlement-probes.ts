@@ -6,7 +6,8 @@
  *     be refunded in full with no fee once it expires (platform.md "Escrow": expiry → full amount, no
  *     fee). A short refund is a major money finding; more than the amount, critical;
  *   - escrow-dispute: a disputed escrow must leave `disputed` within the documents' 48-hour window,
- *     paying its amount (less at most the 1% fee) to one of the parties.
+ *     paying its amount (less at most the fee its creation answer stated, else the documents' 1%) to
+ *     one of the parties.
  * Time: on an afp serve (its admin doors) the serve's clock is moved (POST /_afp/clock) past each
  * wait, so the probes take seconds; elsewhere afp polls on the wall clock, at most --max-minutes,
  * and a wait longer than that is skipped with its reason, never silent. The plan (what is awaited,
@@ -22,7 +23,7 @@ import type { EscrowView } from '../operations.ts';
 import { answerText } from './replay-probes.ts';
 
 const ESCROW_MICRO = 100_000n;
-/** The 1% escrow fee (platform.md "Escrow"), in basis points. */
+/** The documents' 1% escrow fee (platform.md "Escrow"), in basis points: where a creation answer states none. */
 const FEE_BPS = 100n;
 /**
  * Balances are read where the target keeps them unrounded (the deployment's `balance_usd` carries
@@ -74,6 +75,8 @@ interface Watched {
   readonly awaited: string;
   readonly creatorBefore: Micro | null;
   readonly secondBefore: Micro | null;
+  /** The fee a release takes: what the creation answer stated, else the documents' 1%. */
+  readonly feeMicro: Micro;
   readonly reproduce: string;
   view: EscrowView | null;
 }
@@ -241,6 +244,7 @@ async function openEscrow(
     awaited: plan.awaited,
     creatorBefore,
     secondBefore,
+    feeMicro: created.value.feeMicro ?? (ESCROW_MICRO * FEE_BPS) / 10_000n,
     reproduce,
     view: created.value,
   };
@@ -323,7 +327,7 @@ function judgeExpiry(item: Watched, status: string, refundMicro: Micro): Finding
 }
 
 function judgeDispute(item: Watched, status: string, paidMicro: Micro): FindingInput[] {
-  const lowest = ESCROW_MICRO - (ESCROW_MICRO * FEE_BPS) / 10_000n - ROUNDING_MICRO;
+  const lowest = ESCROW_MICRO - item.feeMicro - ROUNDING_MICRO;
   if (paidMicro >= lowest && paidMicro <= ESCROW_MICRO + ROUNDING_MICRO) return [];
   return [
     {
@@ -332,7 +336,7 @@ function judgeDispute(item: Watched, status: string, paidMicro: Micro): FindingI
       kind: 'money',
       title: `a resolved dispute (${status}) paid the parties ${formatDecimal(paidMicro)} of an escrow of ${formatDecimal(ESCROW_MICRO)}`,
       endpoint: 'escrow.dispute (resolution)',
-      expected: `between ${formatDecimal(lowest + ROUNDING_MICRO)} (released, less the 1% fee) and ${formatDecimal(ESCROW_MICRO)} (refunded)`,
+      expected: `between ${formatDecimal(lowest + ROUNDING_MICRO)} (released, less the fee of ${formatDecimal(item.feeMicro)} the escrow stated) and ${formatDecimal(ESCROW_MICRO)} (refunded)`,
       seen: formatDecimal(paidMicro),
       evidence: `escrow ${item.escrowId}`,
       reproduce: item.reproduce,
