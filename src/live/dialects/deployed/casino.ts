@@ -13,7 +13,8 @@ import { readHand } from '../card-answer.ts';
 import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
 import { row, type DialectTable, type OperationRow, type WireRequest } from '../dialect.ts';
 import type { LiveBet, OperationInput } from '../../operations.ts';
-import { CASINO_A, challengeAcceptRequest, challengeRequest, registerRequest } from '../documents/casino-a.ts';
+import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
+import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
 import type { WireReader } from '../../wire-reader.ts';
 
 /** The decimals the deployment rounds a bet's `amount_won` to (a display field). */
@@ -140,52 +141,16 @@ export const CASINO_DEPLOYED: DialectTable = {
     'message',
   ]),
   // Tournaments and challenges (§2.10, §2.11): `_usdc` create amounts, unix-second instants.
-  'casino.tournament-create': row('casino.tournament-create', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/tournaments/create',
-      body: {
-        name: input.name,
-        game: input.game,
-        entry_fee_usdc: toNumber(input.entryFeeMicro),
-        prize_pool_usdc: toNumber(input.prizePoolMicro),
-        max_agents: input.maxAgents,
-        starts_at: Math.floor(input.startsAtMs / 1000),
-        ends_at: Math.floor(input.endsAtMs / 1000),
-      },
-      auth: true,
-    }),
-    read: (reader) => {
-      const tournamentId = reader.string('tournament_id');
-      const pool = reader.amount('prize_pool', { optional: true });
-      reader.knows('name', 'game', 'entry_fee', 'max_agents', 'starts_at', 'ends_at', 'status', 'message');
-      return tournamentId === null
-        ? null
-        : { tournamentId, prizePoolMicro: pool === null ? null : toMicro(pool).micro };
-    },
+  'casino.tournament-create': tournamentCreateRow({
+    entryFee: 'entry_fee_usdc',
+    prizePool: 'prize_pool_usdc',
+    instant: (ms) => Math.floor(ms / 1000),
+    known: ['name', 'game', 'entry_fee', 'max_agents', 'starts_at', 'ends_at', 'status', 'message'],
   }),
-  'casino.challenge': row('casino.challenge', {
-    request: challengeRequest,
-    read: (reader) => {
-      const challengeId = reader.string('challenge_id');
-      const status = reader.string('status', { optional: true });
-      reader.knows('challenger_id', 'challenged_id', 'game', 'amount', 'message', 'note');
-      return challengeId === null ? null : { challengeId, status };
-    },
-  }),
-  'casino.challenge-accept': row('casino.challenge-accept', {
-    request: challengeAcceptRequest,
-    read: (reader) => {
-      const winnerId = reader.string('winner', { optional: true });
-      const cut = reader.amount('house_cut', { optional: true });
-      const payout = reader.amount('payout_to_winner', { documents: 'payout', optional: true });
-      reader.knows('challenge_id', 'loser', 'game', 'amount', 'game_result', 'proof', 'message');
-      return {
-        winnerId,
-        houseCutMicro: cut === null ? null : toMicro(cut).micro,
-        payoutMicro: payout === null ? null : toMicro(payout).micro,
-      };
-    },
+  'casino.challenge': challengeRow(['challenger_id', 'challenged_id', 'game', 'amount', 'message', 'note']),
+  'casino.challenge-accept': challengeAcceptRow({
+    payout: 'payout_to_winner',
+    payoutDocuments: 'payout',
+    known: ['challenge_id', 'loser', 'game', 'amount', 'game_result', 'proof', 'message'],
   }),
 };

@@ -12,6 +12,7 @@ import { betBody, readBet } from '../bet-answer.ts';
 import { readHand } from '../card-answer.ts';
 import { row, type DialectTable, type WireRequest } from '../dialect.ts';
 import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
+import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
 
 /** A game's style A path ("coin-flip"); an unknown game keeps its own name. */
 export function gamePathA(game: string): string {
@@ -27,27 +28,6 @@ export function registerRequest(input: OperationInput<'casino.register'>): WireR
   const body: JsonObject = {};
   if (input.referralCode !== undefined) body['referral_code'] = input.referralCode;
   return { service: 'casino', method: 'POST', path: '/api/v1/auth/register', body, auth: false };
-}
-
-/** A challenge: the same request on the documents' style A and the deployment (§2.11). */
-export function challengeRequest(input: OperationInput<'casino.challenge'>): WireRequest {
-  return {
-    service: 'casino',
-    method: 'POST',
-    path: '/api/v1/challenges',
-    body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
-    auth: true,
-  };
-}
-
-/** A challenge's accept: the same request on the documents' style A and the deployment. */
-export function challengeAcceptRequest(input: OperationInput<'casino.challenge-accept'>): WireRequest {
-  return {
-    service: 'casino',
-    method: 'POST',
-    path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
-    auth: true,
-  };
 }
 
 const TOURNAMENT_FIELDS_A = [
@@ -174,48 +154,14 @@ export const CASINO_A: DialectTable = {
     elementKnown: [],
   }),
   // Tournaments and challenges (casino.md): instants as ISO 8601, money as JSON numbers.
-  'casino.tournament-create': row('casino.tournament-create', {
-    request: (input) => ({
-      service: 'casino',
-      method: 'POST',
-      path: '/api/v1/tournaments/create',
-      body: {
-        name: input.name,
-        game: input.game,
-        entry_fee: toNumber(input.entryFeeMicro),
-        prize_pool: toNumber(input.prizePoolMicro),
-        max_agents: input.maxAgents,
-        starts_at: new Date(input.startsAtMs).toISOString(),
-        ends_at: new Date(input.endsAtMs).toISOString(),
-      },
-      auth: true,
-    }),
-    read: (reader) => {
-      const tournamentId = reader.string('tournament_id');
-      const prizePoolMicro = reader.money('prize_pool', { optional: true });
-      reader.knows(...TOURNAMENT_FIELDS_A);
-      return tournamentId === null ? null : { tournamentId, prizePoolMicro };
-    },
+  'casino.tournament-create': tournamentCreateRow({
+    entryFee: 'entry_fee',
+    prizePool: 'prize_pool',
+    instant: (ms) => new Date(ms).toISOString(),
+    known: TOURNAMENT_FIELDS_A,
   }),
-  'casino.challenge': row('casino.challenge', {
-    request: challengeRequest,
-    read: (reader) => {
-      const challengeId = reader.string('challenge_id');
-      const status = reader.string('status', { optional: true });
-      reader.knows(...CHALLENGE_FIELDS_A);
-      return challengeId === null ? null : { challengeId, status };
-    },
-  }),
-  'casino.challenge-accept': row('casino.challenge-accept', {
-    request: challengeAcceptRequest,
-    read: (reader) => {
-      const winnerId = reader.string('winner', { optional: true });
-      const houseCutMicro = reader.money('house_cut', { optional: true });
-      const payoutMicro = reader.money('payout', { optional: true });
-      reader.knows(...CHALLENGE_FIELDS_A, 'new_balance');
-      return { winnerId, houseCutMicro, payoutMicro };
-    },
-  }),
+  'casino.challenge': challengeRow(CHALLENGE_FIELDS_A),
+  'casino.challenge-accept': challengeAcceptRow({ payout: 'payout', known: [...CHALLENGE_FIELDS_A, 'new_balance'] }),
   'casino.withdraw': casinoWithdrawRow([
     'withdrawal_id',
     'amount',
