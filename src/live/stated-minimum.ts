@@ -10,7 +10,8 @@
  * Limits: a stated minimum above STATED_MINIMUM_MAX_MICRO is not adopted (a broken or hostile target
  * could ask for any stake); the audit's stakes budget bounds what the adopted one costs.
  */
-import { parseDecimal, parseNumber, type Micro } from '../core/money.ts';
+import { formatDecimal, parseDecimal, parseNumber, type Micro } from '../core/money.ts';
+import type { FindingInput } from './finding.ts';
 import type { Refusal } from './operations.ts';
 
 /** 100 USDC: far above any minimum a casino for agents asks, far below a wallet's worth. */
@@ -31,6 +32,34 @@ function amountOf(value: unknown): Micro | null {
         ? parseDecimal(value)
         : null;
   return typeof parsed === 'bigint' && parsed > 0n ? parsed : null;
+}
+
+/**
+ * The finding of a minimum learned from `refusal`: minor, kind `rule` (a rule the target changed,
+ * not a defect), one id per game. `then` says what the command does from now on.
+ */
+export function minimumBetFinding(input: {
+  readonly game: string;
+  readonly statedMicro: Micro;
+  readonly sentMicro: Micro;
+  readonly refusal: Refusal;
+  readonly then: string;
+  readonly evidence?: string;
+  readonly reproduce?: string;
+}): FindingInput {
+  const { game, statedMicro, sentMicro, refusal } = input;
+  return {
+    id: `rule:${game}:minimum-bet`,
+    severity: 'minor',
+    kind: 'rule',
+    title: `${game}'s minimum bet on the target is ${formatDecimal(statedMicro)}, not ${formatDecimal(sentMicro)}: ${input.then}`,
+    endpoint: 'casino.bet',
+    field: 'amount',
+    expected: `${formatDecimal(sentMicro)} accepted (the documents' minimum)`,
+    seen: refusal.body,
+    evidence: input.evidence ?? refusal.message,
+    ...(input.reproduce === undefined ? {} : { reproduce: input.reproduce }),
+  };
 }
 
 /** The minimum the refusal states, when it is above `sentMicro` (what the refused bet staked) and within the limit; else null. */

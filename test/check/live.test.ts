@@ -26,10 +26,14 @@ afterEach(async () => {
 const KEYLESS_429_NOTE =
   "a 429 to a request without a key is accepted, not a mismatch: the target does not say it counts the check's fresh originating addresses (an afp serve's GET /_afp/mounts says `forwarded_for: trusted` under --trust-proxy), so those requests share this host's per-IP budget with earlier runs and other clients";
 
+/** What a serve was started with beyond the defaults: fault windows, game closures, a config. */
+type ServeSettings = Pick<Parameters<typeof startServe>[0], 'faults' | 'closures' | 'config'>;
+
 async function serve(
   clockMode: ClockMode,
   defects: readonly DefectName[] = [],
   trustedProxies: TrustedProxies = LOOPBACK_PROXIES,
+  settings: ServeSettings = {},
 ): Promise<string> {
   const handle = await startServe({
     trustedProxies,
@@ -40,6 +44,7 @@ async function serve(
     startMs: Date.parse('2025-03-01T09:30:00.000Z'),
     defects,
     log: () => undefined,
+    ...settings,
   });
   handles.push(handle);
   const api = handle.urls.api;
@@ -102,13 +107,7 @@ describe('afp check --target (live afp server)', () => {
     // `expected 10, got 9` (the model refunded where the serve releases).
     const startMs = Date.parse('2025-03-01T09:30:00.000Z');
     const hourMs = 3_600_000;
-    const handle = await startServe({
-      trustedProxies: LOOPBACK_PROXIES,
-      routes: ALL_ROUTES,
-      seed: '9',
-      port: 0,
-      clockMode: 'manual',
-      startMs,
+    const url = await serve('manual', [], LOOPBACK_PROXIES, {
       faults: [
         { service: 'faucet', fromMs: startMs + 2 * hourMs, untilMs: startMs + 30 * hourMs, status: 500 },
         { service: 'escrow', fromMs: startMs + 40 * hourMs, untilMs: startMs + 60 * hourMs, status: 503 },
@@ -122,10 +121,7 @@ describe('afp check --target (live afp server)', () => {
         escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: 'release' },
         domains: { ...DEFAULT_CONFIG.domains, yearMs: 200 * 24 * hourMs, graceMs: 10 * 24 * hourMs },
       },
-      log: () => undefined,
     });
-    handles.push(handle);
-    const url = handle.urls.api ?? '';
     for (const seed of ['1', '2', '3']) {
       const { code, out } = await check(['--target', url, '--seed', seed, '--runs', '60']);
       expect(code, out).toBe(0);

@@ -7,25 +7,32 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import type { WaitClock } from '../../src/core/clock.ts';
-import { AdminClient } from '../../src/client/admin-client.ts';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { manualServes, movingClock } from '../fixtures/manual-serves.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-pots-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
-const handles: ServeHandle[] = [];
-afterEach(async () => {
-  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
-});
+const SERVE = { trustedProxies: LOOPBACK_PROXIES, seed: '8', startMs: START_MS } as const;
+const DEPLOYED = {
+  ...SERVE,
+  routes: DEPLOYED_ROUTES,
+  layout: deployedLayout({ floatMoney: true, limitsLifted: true }),
+};
+const POT_DEFECTS: readonly DefectName[] = ['tournament-pool-minted', 'challenge-loser-charged-twice'];
+/** The three serves the tests audit: the documents' style A, the deployed stand-in, and it with the pot defects. */
+const serves = {
+  documents: manualServes({ ...SERVE, routes: ALL_ROUTES }),
+  deployed: manualServes(DEPLOYED),
+  defects: manualServes({ ...DEPLOYED, defects: POT_DEFECTS }),
+};
 
 interface Finding {
   readonly id: string;
@@ -37,39 +44,16 @@ interface Finding {
 }
 
 /** `afp audit money --target URL` against a fresh serve; its exit code, text and findings. */
-async function audit(
-  deployed: boolean,
-  defects: readonly DefectName[],
-  name: string,
-): Promise<{ code: number; text: string; findings: Finding[] }> {
-  const handle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: deployed ? DEPLOYED_ROUTES : ALL_ROUTES,
-    ...(deployed ? { layout: deployedLayout({ floatMoney: true, limitsLifted: true }) } : {}),
-    seed: '8',
-    port: 0,
-    clockMode: 'manual',
-    startMs: START_MS,
-    defects,
-    log: () => undefined,
-  });
-  handles.push(handle);
+async function audit(serve: keyof typeof serves): Promise<{ code: number; text: string; findings: Finding[] }> {
+  const handle = await serves[serve]();
+  const deployed = serve !== 'documents';
   const url = (deployed ? handle.urls.casino : handle.urls.api) as string;
-  const admin = AdminClient.ofUrl(url);
-  let nowMs = START_MS;
-  const clock: WaitClock = {
-    nowMs: () => nowMs,
-    sleep: async (ms) => {
-      nowMs += ms;
-      await admin.moveClock({ toMs: nowMs });
-    },
-  };
-  const out = join(DIR, name);
+  const out = join(DIR, serve);
   const flags = parseMoneyArgs(['--target', url, '--out', out, '--quiet'], START_MS);
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   let text = '';
   const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) };
-  const code = await runMoney(flags, io, clock);
+  const code = await runMoney(flags, io, movingClock(url, START_MS));
   const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
   return { code, text, findings };
 }
@@ -79,7 +63,7 @@ const potFindings = (findings: readonly Finding[]): Finding[] =>
 
 describe('afp audit money: the pot probes', () => {
   test('the deployed stand-in with the real casino’s pot defects: the minted pool and the double charge, critical', async () => {
-    const ran = await audit(true, ['tournament-pool-minted', 'challenge-loser-charged-twice'], 'defects');
+    const ran = await audit('defects');
     expect(ran.code, ran.text).toBe(3);
     const found = potFindings(ran.findings);
     expect(found.map((finding) => [finding.id, finding.severity, finding.kind]).sort()).toEqual([
@@ -100,8 +84,8 @@ describe('afp audit money: the pot probes', () => {
   });
 
   test('the deployed stand-in (float money) and the documents’ style A without defects: both probes run, no finding', async () => {
-    for (const deployed of [true, false]) {
-      const ran = await audit(deployed, [], deployed ? 'deployed' : 'documents');
+    for (const serve of ['deployed', 'documents'] as const) {
+      const ran = await audit(serve);
       expect(ran.code, ran.text).toBe(0);
       expect(potFindings(ran.findings)).toEqual([]);
       expect(ran.text).toMatch(/^ran {5}tournament-pool: tournament \S+ with a pool of 0\.10: the creator's balance /m);

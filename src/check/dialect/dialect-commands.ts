@@ -24,7 +24,7 @@ import {
   type OperationResult,
   type Refusal,
 } from '../../live/operations.ts';
-import { statedMinimumMicro } from '../../live/stated-minimum.ts';
+import { minimumBetFinding, statedMinimumMicro } from '../../live/stated-minimum.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
@@ -251,18 +251,17 @@ function learnedMinimum(
   const known = model.minimums.get(sent.game);
   if (known === undefined || stated > known) {
     model.minimums.set(sent.game, stated);
-    system.raise({
-      id: `rule:${sent.game}:minimum-bet`,
-      severity: 'minor',
-      kind: 'rule',
-      title: `${sent.game}'s minimum bet on the target is ${text(stated)}, above the ${text(sent.amountMicro)} the documents allow: later bets go out at it`,
-      endpoint: 'casino.bet',
-      field: 'amount',
-      expected: `${text(sent.amountMicro)} accepted`,
-      seen: refusal.body,
-      evidence: `${label}: ${refusal.message}`,
-      ...(request === null ? {} : { reproduce: system.curlOf(request) }),
-    });
+    system.raise(
+      minimumBetFinding({
+        game: sent.game,
+        statedMicro: stated,
+        sentMicro: sent.amountMicro,
+        refusal,
+        then: 'later bets go out at it',
+        evidence: `${label}: ${refusal.message}`,
+        ...(request === null ? {} : { reproduce: system.curlOf(request) }),
+      }),
+    );
   }
   return true;
 }

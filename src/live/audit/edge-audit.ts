@@ -26,6 +26,7 @@
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
+import { casinoBalanceMicro } from './casino-balance.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { runBounded } from '../../audit/live-target.ts';
@@ -41,7 +42,7 @@ import type { JsonObject } from '../../core/errors.ts';
 import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
-import { statedMinimumMicro } from '../stated-minimum.ts';
+import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
 import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
@@ -412,17 +413,15 @@ function learnMinimum(run: AuditRun, bet: BetInput, refusal: Refusal): BetInput 
   if (known === undefined || stated > known) {
     run.minimums.set(bet.game, stated);
     const planned = run.options.plan.find((variant) => variant.game === bet.game)?.amountMicro ?? bet.amountMicro;
-    run.options.findings.add({
-      id: `rule:${bet.game}:minimum-bet`,
-      severity: 'minor',
-      kind: 'rule',
-      title: `${bet.game}'s minimum bet on the target is ${formatDecimal(stated)}, not ${formatDecimal(planned)}: its bets are placed at ${formatDecimal(stated)}`,
-      endpoint: 'casino.bet',
-      field: 'amount',
-      expected: `${formatDecimal(planned)} accepted (the documents' minimum)`,
-      seen: refusal.body,
-      evidence: refusal.message,
-    });
+    run.options.findings.add(
+      minimumBetFinding({
+        game: bet.game,
+        statedMicro: stated,
+        sentMicro: planned,
+        refusal,
+        then: `its bets are placed at ${formatDecimal(stated)}`,
+      }),
+    );
   }
   const raised = { ...bet, amountMicro: stated };
   const extraMicro = stated - bet.amountMicro;
@@ -622,9 +621,8 @@ function returnOf(bet: LiveBet): Ratio | null {
   return credit.ok ? ratio(credit.micro, bet.amountMicro) : null;
 }
 
-async function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
-  const outcome = await options.session.call('casino.balance', {}, options.apiKey);
-  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
+  return casinoBalanceMicro(options.session, options.apiKey);
 }
 
 /** Balance after − before must be returns − stakes, within a cent plus half a cent per bet (answers round to 2 dp). */

@@ -27,13 +27,14 @@
  * is reported as skipped, never as passed.
  * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
  */
+import { casinoBalanceMicro } from './casino-balance.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import { betCredit } from '../bet-credit.ts';
-import { statedMinimumMicro } from '../stated-minimum.ts';
+import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
@@ -64,9 +65,8 @@ interface Probe {
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
-async function balance(context: ProbeContext, apiKey = context.apiKey): Promise<Micro | null> {
-  const outcome = await context.session.call('casino.balance', {}, apiKey);
-  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+function balance(context: ProbeContext, apiKey = context.apiKey): Promise<Micro | null> {
+  return casinoBalanceMicro(context.session, apiKey);
 }
 
 function requestOf(outcome: CallOutcome<unknown>): SentRequest | null {
@@ -367,18 +367,16 @@ function learnedMinimum(
 ): Micro | null {
   const stated = statedMinimumMicro(outcome.refusal, sentMicro);
   if (stated === null || stated * BigInt(PROBE_BETS) > balanceMicro) return null;
-  raise({
-    id: 'rule:coin_flip:minimum-bet',
-    severity: 'minor',
-    kind: 'rule',
-    title: `coin_flip's minimum bet on the target is ${formatDecimal(stated)}, not ${formatDecimal(sentMicro)}: the probe bets ${formatDecimal(stated)}`,
-    endpoint: 'casino.bet',
-    field: 'amount',
-    expected: `${formatDecimal(sentMicro)} accepted (the documents' minimum)`,
-    seen: outcome.refusal.body,
-    evidence: outcome.refusal.message,
-    reproduce: context.curlOf(outcome.request),
-  });
+  raise(
+    minimumBetFinding({
+      game: 'coin_flip',
+      statedMicro: stated,
+      sentMicro,
+      refusal: outcome.refusal,
+      then: `the probe bets ${formatDecimal(stated)}`,
+      reproduce: context.curlOf(outcome.request),
+    }),
+  );
   return stated;
 }
 

@@ -20,6 +20,7 @@
  * Costs: a 0.10 pool (returned or paid out by the target's own rules), and per round 2% of a 0.20
  * pot. A probe the dialect cannot express, or the balances cannot pay for, is skipped with why.
  */
+import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome } from '../live-session.ts';
@@ -42,9 +43,8 @@ type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
-async function balanceOf(context: ProbeContext, apiKey: string): Promise<Micro | null> {
-  const outcome = await context.session.call('casino.balance', {}, apiKey);
-  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+function balanceOf(context: ProbeContext, apiKey: string): Promise<Micro | null> {
+  return casinoBalanceMicro(context.session, apiKey);
 }
 
 /** The target's now: an afp serve's clock (GET /_afp/clock), else the command's clock. */

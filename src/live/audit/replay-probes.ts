@@ -17,6 +17,7 @@
  * replay it (joined with `&&`: the requests in order). Each probe costs a few minimum bets.
  * Non-goals: verifying the probe bets' outcomes (the history audit does, on the next run).
  */
+import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -60,9 +61,8 @@ interface ReplayProbe {
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
-async function balanceOf(context: ReplayContext): Promise<Micro | null> {
-  const outcome = await context.session.call('casino.balance', {}, context.apiKey);
-  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+function balanceOf(context: ReplayContext): Promise<Micro | null> {
+  return casinoBalanceMicro(context.session, context.apiKey);
 }
 
 /** One shell line sending `requests` in order. */

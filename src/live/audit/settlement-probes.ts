@@ -16,6 +16,7 @@
  * with --fail-on major it decides exit 3; the command itself finished).
  * Non-goals: the sweep's exact instant (only "by expiry + sweep"); who wins a dispute.
  */
+import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { LiveSession, SentRequest } from '../live-session.ts';
@@ -95,11 +96,6 @@ const duration = (ms: number): string => {
       .join(' ') || '0 s'
   );
 };
-
-async function balanceOf(session: LiveSession, apiKey: string): Promise<Micro | null> {
-  const outcome = await session.call('casino.balance', {}, apiKey);
-  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
-}
 
 const skipped = (name: string, note: string): SettlementResult => ({ name, status: 'skipped', note, findingIds: [] });
 
@@ -212,8 +208,8 @@ async function openEscrow(
   plan: Plan,
 ): Promise<Watched | string> {
   const { session } = context;
-  const creatorBefore = await balanceOf(session, context.apiKey);
-  const secondBefore = await balanceOf(session, second.apiKey);
+  const creatorBefore = await casinoBalanceMicro(session, context.apiKey);
+  const secondBefore = await casinoBalanceMicro(session, second.apiKey);
   if (creatorBefore === null || creatorBefore < ESCROW_MICRO)
     return `the audit account's balance (${creatorBefore === null ? 'unreadable' : formatDecimal(creatorBefore)}) cannot fund an escrow of ${formatDecimal(ESCROW_MICRO)}`;
   const input = {
@@ -282,8 +278,8 @@ async function judge(context: SettlementContext, second: { apiKey: string }, ite
       note: `escrow ${item.escrowId} still ${status} after ${duration(item.dueMs)}`,
       findingIds: [],
     };
-  const creatorAfter = await balanceOf(session, context.apiKey);
-  const secondAfter = await balanceOf(session, second.apiKey);
+  const creatorAfter = await casinoBalanceMicro(session, context.apiKey);
+  const secondAfter = await casinoBalanceMicro(session, second.apiKey);
   if (creatorAfter === null || item.creatorBefore === null)
     return {
       name: item.name,
