@@ -160,6 +160,17 @@ export class Ledger {
   }
 
   /**
+   * TEST-ONLY fault injection: takes money out of an account with no matching credit, breaking
+   * conservation on purpose. Nothing but the `mcp-release-credits-nobody` defect calls this.
+   */
+  faultBurn(account: AccountName, amountMicro: Micro): void {
+    const slot = this.slot(account);
+    assert(slot.balanceMicro >= amountMicro, 'a burn takes no more than the account holds');
+    slot.balanceMicro -= amountMicro;
+    this.sum -= amountMicro;
+  }
+
+  /**
    * TEST-ONLY fault injection: a transfer that skips the non-negativity assertion, so a
    * deliberately skipped balance check (`casino-skip-balance-check`) shows up as a negative
    * balance for the invariant checker to report. Nothing else calls this.

@@ -57,6 +57,11 @@ export interface DispatchRequest {
    * the header); when set, it is used instead of the Authorization header.
    */
   readonly credential?: Credential;
+  /**
+   * The door the request came through: absent for HTTP, `mcp` for a tool call of a listener's /mcp
+   * endpoint (src/server/mcp.ts). Only the deployment's MCP defects read it (RouteContext.door).
+   */
+  readonly door?: 'mcp';
 }
 
 /** A request with everything resolved: the HTTP edge's, the command log's, the invariant checkers'. */

@@ -55,6 +55,8 @@ export interface RouteContext {
    * (src/http/deployed/float-balances.ts), which the deployed rows render instead of the exact ones.
    */
   readonly floatBalances?: FloatBalances;
+  /** `mcp` for a tool call of a /mcp endpoint (DispatchRequest.door); absent for HTTP. */
+  readonly door?: 'mcp';
 }
 
 export interface RouteSpec<C, O> {

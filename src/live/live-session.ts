@@ -32,6 +32,7 @@ import { dialectByName } from './dialects/index.ts';
 import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
+import { openMcpAnswer, withKey } from './mcp-call.ts';
 import { readAnswer } from './read-answer.ts';
 import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
@@ -54,6 +55,10 @@ export interface SentRequest {
   readonly url: string;
   readonly body?: JsonValue;
   readonly auth: boolean;
+  /** The Accept header sent, where the wire asked for one. */
+  readonly accept?: string;
+  /** The body holds the key as KEY_PLACEHOLDER (never the key itself). */
+  readonly keyInBody?: true;
 }
 
 export interface CallDeviation {
@@ -279,24 +284,29 @@ export class LiveSession {
     const headers: Record<string, string> = {};
     if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
     if (wire.auth && apiKey !== null) headers['authorization'] = `Bearer ${apiKey}`;
+    if (wire.accept !== undefined) headers['accept'] = wire.accept;
+    const body = wire.keyInBody === true && wire.body !== undefined ? withKey(wire.body, apiKey ?? '') : wire.body;
     const answer = await this.transport({
       mount,
       method: wire.method,
       path: wire.path,
       headers,
       ...(wire.query === undefined ? {} : { query: wire.query }),
-      ...(wire.body === undefined ? {} : { body: wire.body }),
+      ...(body === undefined ? {} : { body }),
     });
+    if (wire.envelope === 'mcp') {
+      const opened = openMcpAnswer(answer);
+      return { ...opened, headers: answer.headers, body: opened.json ? opened.body : cut(String(opened.body)) };
+    }
     if (answer.text === undefined)
       return { status: answer.status, headers: answer.headers, body: answer.body, json: true };
-    const text = answer.text;
-    return {
-      status: answer.status,
-      headers: answer.headers,
-      body: text.length > 300 ? `${text.slice(0, 300)}…` : text,
-      json: false,
-    };
+    return { status: answer.status, headers: answer.headers, body: cut(answer.text), json: false };
   }
+}
+
+/** A non-JSON answer as evidence keeps its first 300 characters. */
+function cut(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /** A 429 the dialect names as a refusal (a window no wait outlasts): read as an answer. */
@@ -323,9 +333,14 @@ function unreachableMessage(error: unknown): string {
 function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
   const query = wire.query === undefined ? '' : new URLSearchParams(wire.query).toString();
   const url = `${baseUrl}${wire.path}${query === '' ? '' : `?${query}`}`;
-  return wire.body === undefined
-    ? { method: wire.method, url, auth: wire.auth }
-    : { method: wire.method, url, body: wire.body, auth: wire.auth };
+  return {
+    method: wire.method,
+    url,
+    ...(wire.body === undefined ? {} : { body: wire.body }),
+    auth: wire.auth,
+    ...(wire.accept === undefined ? {} : { accept: wire.accept }),
+    ...(wire.keyInBody === undefined ? {} : { keyInBody: wire.keyInBody }),
+  };
 }
 
 /** A Retry-After header in seconds, as milliseconds (at least 1 s, at most WAIT_MAX_MS); null when absent or unreadable. */

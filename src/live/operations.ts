@@ -230,6 +230,8 @@ export interface Operations {
     };
   };
   'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
+  /** The same claim through the faucet's MCP door (`claim_faucet`; live/mcp-call.ts). */
+  'faucet.mcp-claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
   /** The caller's own faucet standing: its balance where the answer shows it. */
   'faucet.status': { input: Record<string, never>; result: { balanceMicro: Micro | null } };
   'escrow.create': {
@@ -245,6 +247,8 @@ export interface Operations {
     result: EscrowView;
   };
   'escrow.release': { input: { escrowId: string }; result: { status: string | null } };
+  /** The creator's release through the escrow's MCP door (`release_escrow`; live/mcp-call.ts). */
+  'escrow.mcp-release': { input: { escrowId: string }; result: { status: string | null } };
   'escrow.refund': { input: { escrowId: string }; result: { status: string | null } };
   'escrow.dispute': { input: { escrowId: string; reason: string }; result: { status: string | null } };
   'escrow.get': { input: { escrowId: string }; result: EscrowView };
@@ -374,9 +378,11 @@ export const OPERATION_NAMES = [
   'casino.challenge-accept',
   'faucet.register',
   'faucet.claim',
+  'faucet.mcp-claim',
   'faucet.status',
   'escrow.create',
   'escrow.release',
+  'escrow.mcp-release',
   'escrow.refund',
   'escrow.dispute',
   'escrow.get',

@@ -106,6 +106,8 @@ export interface LoggedRequest {
   /** The body's JSON text (parsed again on replay: the exact value the edge parsed); null = no body. */
   readonly bodyText: string | null;
   readonly bodyFailure: Failure | undefined;
+  /** `mcp` for a tool call of a /mcp endpoint; absent for HTTP. */
+  readonly door?: 'mcp';
 }
 
 /** A request as a 'charge' entry keeps it: what the limiter reads, nothing else. */
@@ -310,6 +312,7 @@ export class CommandLog {
       auth: encodeCredential(credential),
     };
     if (request.bodyFailure !== undefined) entry['body_failure'] = request.bodyFailure;
+    if (request.door !== undefined) entry['door'] = request.door;
     const bodyText = request.bodyText ?? (request.body === undefined ? null : JSON.stringify(request.body));
     this.stage({ atMs, kind: 'request', entry: JSON.stringify(entry), body: bodyText });
   }
@@ -946,6 +949,8 @@ function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>
   if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string'))
     return { seq, kind: 'corrupt', reason: 'request entry' };
   if (bodyFailure === null) return { seq, kind: 'corrupt', reason: 'body_failure' };
+  const door = entry['door'];
+  if (door !== undefined && door !== 'mcp') return { seq, kind: 'corrupt', reason: 'door' };
   const request: LoggedRequest = {
     mount: mount as Mount,
     method,
@@ -955,6 +960,7 @@ function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>
     credential,
     bodyText: body,
     bodyFailure,
+    ...(door === undefined ? {} : { door }),
   };
   return { seq, kind: 'request', atMs, request };
 }

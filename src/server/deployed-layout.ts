@@ -2,8 +2,9 @@
  * How `afp serve --dialect deployed` listens (spec/DEPLOYED.md §1.1): the casino on --port P (base
  * path /api/v1, also the address of `/_afp/*`), the faucet on P + 6 and escrow on P + 7 (root
  * paths), trading on P + 3, domains on P + 4 and the wallet on P + 5 (base path /v1 each), mirroring the deployment's 3000 / 3006 / 3007 / 3003 / 3004 / 3005; port 0 makes each ephemeral. One Platform,
- * answered through the deployed dispatcher over the deployed rows only. No MCP (the deployment
- * serves it on other ports, behind nginx). A shed request (overload) answers in the deployment's
+ * answered through the deployed dispatcher over the deployed rows only. The faucet and escrow
+ * addresses also serve the deployment's `/mcp` (mcp-doors.ts; the deployment serves it on other
+ * ports, behind nginx at the same path of the service's host). A shed request (overload) answers in the deployment's
  * error shape.
  */
 import { DeployedDispatcher, type DeployedDispatcherOptions } from '../http/deployed/deployed-dispatcher.ts';
@@ -33,7 +34,8 @@ export const DEPLOYED_LAYOUT: ServeLayout = {
   ],
   adminMount: 'casino',
   basePaths: { casino: '/api/v1', faucet: '', escrow: '', trading: '/v1', domains: '/v1', wallet: '/v1' },
-  mcp: false,
+  // The deployment's MCP doors (DEPLOYED.md §3, §4: on other ports behind nginx at <host>/mcp), at /mcp of the faucet's and escrow's addresses.
+  mcp: 'deployed',
   // The casino plays the deployment's engine (DEPLOYED.md §2.3–§2.5): a live audit verifies its bets so.
   fairness: 'deployed',
   dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),

@@ -55,7 +55,7 @@ import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shed
 import { lockIntercept } from './lock-intercept.ts';
 import { PlatformLock } from './platform-lock.ts';
 import { createLazyMcpHandler } from './mcp-lazy.ts';
-import { MCP_PATH } from './mcp-path.ts';
+import { MCP_PATH, type McpDoorName } from './mcp-path.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
 import { TimerPump } from './timer-pump.ts';
@@ -129,8 +129,8 @@ export interface ServeLayout {
   readonly adminMount: Mount;
   /** Each service's base path on its address (announced in `/_afp/mounts` `base_urls`). */
   readonly basePaths: Readonly<Partial<Record<Mount, string>>>;
-  /** Whether faucet and escrow also serve `/mcp`. */
-  readonly mcp: boolean;
+  /** The shape of `/mcp` faucet and escrow also serve (mcp-doors.ts); null: none. */
+  readonly mcp: McpDoorName | null;
   /** The fairness scheme its casino plays, announced by `/_afp/mounts` (absent: afp's). */
   readonly fairness?: string;
   dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
@@ -143,7 +143,7 @@ export const DOCUMENTS_LAYOUT: ServeLayout = {
   mounts: (routes) => servedMounts(routes).map((mount) => [mount, MOUNT_PORT_OFFSETS[mount]] as const),
   adminMount: 'api',
   basePaths: {},
-  mcp: true,
+  mcp: 'documents',
   dispatcher: (platform, routes) => new Dispatcher(platform, routes),
 };
 
@@ -255,8 +255,18 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths =
-        layout.mcp && (mount === 'faucet' || mount === 'escrow')
-          ? { [MCP_PATH]: createLazyMcpHandler({ dispatcher, clock, service: mount, log, lock, ...gate }) }
+        layout.mcp !== null && (mount === 'faucet' || mount === 'escrow')
+          ? {
+              [MCP_PATH]: createLazyMcpHandler({
+                dispatcher,
+                clock,
+                service: mount,
+                door: layout.mcp,
+                log,
+                lock,
+                ...gate,
+              }),
+            }
           : undefined;
       const server = createApiServer({
         dispatcher,

@@ -4,3 +4,6 @@
  * a listener's first /mcp request.
  */
 export const MCP_PATH = '/mcp';
+
+/** The shapes of `/mcp` (mcp-doors.ts): the documents' and the deployment's. */
+export type McpDoorName = 'documents' | 'deployed';

@@ -28,6 +28,12 @@ export interface McpToolRow {
   readonly input: z.ZodObject;
   /** Path parameter of the route → the argument that fills it (`{ id: 'escrow_id' }`). */
   readonly pathParams?: Readonly<Record<string, string>>;
+  /**
+   * The argument that carries the API key (the deployment's `casino_api_key`): it becomes the
+   * dispatched request's Bearer key and is not passed on. Absent: the MCP request's own
+   * Authorization header is the key (the documents' tools).
+   */
+  readonly keyArgument?: string;
 }
 
 /** A tool call as a request on its route row. */
@@ -135,20 +141,38 @@ export function toolDescription(route: Route): string {
   return `${route.summary} ${AUTH_NOTE[route.auth]}`;
 }
 
-/** The route row of each tool of `service`, in table order; a missing row is a bug. */
+/** The route row of each tool of `service` in `tools`, in table order; a missing row is a bug. */
 export function resolveTools(
+  tools: readonly McpToolRow[],
+  style: Route['style'],
   service: McpService,
   routes: readonly Route[],
 ): readonly { readonly tool: McpToolRow; readonly route: Route }[] {
-  return MCP_TOOLS.filter((tool) => tool.service === service).map((tool) => {
-    const route = routes.find((candidate) => candidate.id === tool.routeId);
-    assert(route !== undefined, `MCP tool ${tool.name} needs route row ${tool.routeId}`);
-    assert(
-      route.service === service && route.style === 'B',
-      `MCP tool ${tool.name} answers through a style-B ${service} row`,
-    );
-    return { tool, route };
-  });
+  return tools
+    .filter((tool) => tool.service === service)
+    .map((tool) => {
+      const route = routes.find((candidate) => candidate.id === tool.routeId);
+      assert(route !== undefined, `MCP tool ${tool.name} needs route row ${tool.routeId}`);
+      assert(
+        route.service === service && route.style === style,
+        `MCP tool ${tool.name} answers through a style-${style} ${service} row`,
+      );
+      return { tool, route };
+    });
+}
+
+/**
+ * The Authorization a call of `tool` is dispatched with: the MCP request's own header, or, for a
+ * tool whose key is an argument, `Bearer <that argument>` (none when it is not a string).
+ */
+export function toolAuthorization(
+  tool: McpToolRow,
+  args: Readonly<Record<string, unknown>>,
+  header: string | undefined,
+): string | undefined {
+  if (tool.keyArgument === undefined) return header;
+  const key = args[tool.keyArgument];
+  return typeof key === 'string' ? `Bearer ${key}` : undefined;
 }
 
 /** The request a call of `tool` with parsed `args` makes on `route`. */
@@ -159,7 +183,9 @@ export function toolRequest(tool: McpToolRow, route: Route, args: Readonly<Recor
     assert(argument !== undefined, `MCP tool ${tool.name} fills path parameter :${name}`);
     return encodeURIComponent(String(args[argument]));
   });
-  const rest = Object.entries(args).filter(([name, value]) => !pathArgs.has(name) && value !== undefined);
+  const rest = Object.entries(args).filter(
+    ([name, value]) => !pathArgs.has(name) && name !== tool.keyArgument && value !== undefined,
+  );
   if (route.method === 'GET') {
     const query: Record<string, string> = {};
     for (const [name, value] of rest) if (value !== null) query[name] = String(value as string | number);

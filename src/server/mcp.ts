@@ -39,18 +39,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
 import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
-import type { JsonObject } from '../core/errors.ts';
+import type { ErrorCode } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
 import type { AnswerGate } from '../http/server.ts';
 import { jsonTooDeep, readBodyBytes } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
-import { INFO } from '../platform/info.ts';
+import { MCP_DOORS, type McpDoor } from './mcp-doors.ts';
 import { isLockBusy, type PlatformLock } from './platform-lock.ts';
-import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
-import { MCP_PATH } from './mcp-path.ts';
+import { resolveTools, toolAuthorization, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
+import { MCP_PATH, type McpDoorName } from './mcp-path.ts';
 
 /** Above the largest argument a route accepts (conditions: 256 values), so the route's message wins. */
 export const MAX_TOOL_INPUT_ELEMENTS = 1_024;
@@ -58,11 +57,14 @@ export { MCP_PATH };
 /** Requests that may wait for their turn on the server; beyond, 503 (each turn is short). */
 export const MCP_WAITING_MAX = 1_000;
 const SERVER_VERSION = '1.0.0';
+const STOPPING = 'the server cannot make changes durable and is stopping';
 
 export interface McpHandlerOptions {
   readonly dispatcher: Dispatcher;
   readonly clock: Clock;
   readonly service: McpService;
+  /** The shape of the door (mcp-doors.ts); absent: the documents'. */
+  readonly door?: McpDoorName;
   readonly log?: (line: string) => void;
   /** Holds each answer until it may leave (afp serve --data's group commit). */
   readonly gate?: AnswerGate;
@@ -79,6 +81,7 @@ interface BoundTool {
 }
 
 interface Bound extends McpHandlerOptions {
+  readonly shape: McpDoor;
   readonly tools: readonly BoundTool[];
   readonly log: (line: string) => void;
 }
@@ -127,13 +130,16 @@ class McpLane {
 }
 
 export function createMcpHandler(options: McpHandlerOptions): McpHandler {
-  const tools = resolveTools(options.service, options.dispatcher.router.routes).map(({ tool, route }) => ({
+  const shape = MCP_DOORS[options.door ?? 'documents'];
+  const routes = options.dispatcher.router.routes;
+  const tools = resolveTools(shape.tools, shape.style, options.service, routes).map(({ tool, route }) => ({
     tool,
     route,
-    description: toolDescription(route),
+    description: shape.describe(tool, route),
   }));
-  const bound: Bound = { ...options, tools, log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)) };
-  const listText = JSON.stringify(toolList(bound));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const bound: Bound = { ...options, shape, tools, log };
+  const listText = JSON.stringify(shape.list(options.service, tools));
   const lane = new McpLane(bound);
   return async (request, response, ip) => {
     if (request.method === 'POST') {
@@ -174,6 +180,7 @@ async function serveOther(
       `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`,
       { ...rate, allow: 'GET, POST' },
     );
+  if (!bound.shape.listNeedsKey) return writeJson(response, 200, listText, rate);
   if ((request.headers.accept ?? '').includes('text/event-stream')) {
     return writeError(
       bound,
@@ -196,16 +203,6 @@ async function serveOther(
     );
   }
   writeJson(response, 200, listText, rate);
-}
-
-/** The GET body: every tool with the JSON Schema the SDK lists for it (draft-07, input side). */
-function toolList(bound: Bound): JsonObject {
-  const tools = bound.tools.map(({ tool, description }) => ({
-    name: tool.name,
-    description,
-    inputSchema: z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as JsonObject,
-  }));
-  return { tools, _info: INFO[bound.service] };
 }
 
 async function servePost(
@@ -304,11 +301,7 @@ async function chargeTransport(bound: Bound, request: IncomingMessage, ip: strin
     status: 503,
     headers: {},
     routeId: null,
-    body: {
-      error: 'the server cannot make changes durable and is stopping',
-      code: 'SERVICE_UNAVAILABLE',
-      _info: INFO[bound.service],
-    },
+    body: bound.shape.errorBody(bound.service, 'SERVICE_UNAVAILABLE', STOPPING),
   };
   if (bound.gate !== undefined && !bound.gate.open) return unavailable;
   const authorization = request.headers.authorization;
@@ -380,14 +373,10 @@ function callTool(
   ip: string,
 ): CallToolResult | Promise<CallToolResult> {
   const unavailable = (): CallToolResult =>
-    toolResult({
+    bound.shape.result({
       status: 503,
       headers: {},
-      body: {
-        error: 'the server cannot make changes durable and is stopping',
-        code: 'SERVICE_UNAVAILABLE',
-        _info: INFO[bound.service],
-      },
+      body: bound.shape.errorBody(bound.service, 'SERVICE_UNAVAILABLE', STOPPING),
     });
   if (bound.gate !== undefined && !bound.gate.open) return unavailable();
   const result = dispatchTool(bound, entry, args, authorization, ip);
@@ -403,44 +392,35 @@ function dispatchTool(
   ip: string,
 ): CallToolResult {
   const { path, query, body } = toolRequest(entry.tool, entry.route, args);
-  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+  const key = toolAuthorization(entry.tool, args, authorization);
+  const headers: Record<string, string> = key === undefined ? {} : { authorization: key };
   let answer: ApiResponse;
   try {
     answer = bound.dispatcher.handle(
-      { mount: entry.route.mount, method: entry.route.method, path, query, headers, body, ip },
+      { mount: entry.route.mount, method: entry.route.method, path, query, headers, body, ip, door: 'mcp' },
       bound.clock.nowMs(),
     );
   } catch (error) {
     const seed = bound.dispatcher.platform.seed;
     bound.log(`afp serve: INTERNAL ERROR (a bug) in MCP tool ${entry.tool.name} — seed ${seed}\n${describe(error)}`);
-    return toolResult({
+    return bound.shape.result({
       status: 500,
       headers: {},
-      body: { error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR', _info: INFO[bound.service] },
+      body: bound.shape.errorBody(bound.service, 'INTERNAL_ERROR', `internal error (seed ${seed})`),
     });
   }
-  return toolResult(answer);
-}
-
-/** The route's JSON body as text and as structured content; its status and headers (X-RateLimit-*, Retry-After) in `_meta`. */
-export function toolResult(answer: Pick<ApiResponse, 'status' | 'headers' | 'body'>): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(answer.body) }],
-    structuredContent: answer.body,
-    isError: answer.status >= 400,
-    _meta: { 'afp/status': answer.status, 'afp/headers': answer.headers },
-  };
+  return bound.shape.result(answer);
 }
 
 function writeError(
   bound: Bound,
   response: ServerResponse,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  writeJson(response, status, JSON.stringify({ error: message, code, _info: INFO[bound.service] }), headers);
+  writeJson(response, status, JSON.stringify(bound.shape.errorBody(bound.service, code, message)), headers);
 }
 
 function writeJson(

@@ -358,6 +358,7 @@ function apiRequestOf(logged: LoggedRequest): ApiRequest {
     headers: NO_HEADERS,
     ip: logged.ip,
     credential: logged.credential,
+    ...(logged.door === undefined ? {} : { door: logged.door }),
   };
   if (logged.bodyFailure !== undefined) return { ...base, bodyFailure: logged.bodyFailure };
   return logged.bodyText === null ? base : { ...base, body: JSON.parse(logged.bodyText) as unknown };

@@ -116,6 +116,8 @@ describe('money probes', () => {
       ['trading-liquidation', 'ran'],
       ['wallet-wrong-key', 'ran'],
       ['wallet-documented', 'ran'],
+      ['mcp-faucet-cooldown', 'skipped'],
+      ['mcp-escrow-release', 'ran'],
     ]);
     // Both legs' margins and liquidation prices match the formulas; time moved until one was liquidated, the balance untouched across that step.
     expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(

@@ -67,6 +67,9 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   // every-defect-property.test.ts); the scenarios of these tables are not shrunk for them.
   'tournament-pool-minted': 'test/live/pot-probes.test.ts',
   'challenge-loser-charged-twice': 'test/live/pot-probes.test.ts',
+  // The deployment's MCP doors: only a tool call of afp serve --dialect deployed's /mcp meets them.
+  'mcp-claim-skips-ip-cooldown': 'test/live/mcp-probes.test.ts',
+  'mcp-release-credits-nobody': 'test/live/mcp-probes.test.ts',
 };
 
 /** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */

@@ -37,6 +37,7 @@ import { betCredit } from '../bet-credit.ts';
 import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
+import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
 import type { ProbeContext } from './probe-context.ts';
@@ -448,6 +449,8 @@ export const MONEY_PROBES: readonly Probe[] = [
   { name: 'trading-liquidation', run: tradingLiquidation },
   { name: 'wallet-wrong-key', run: walletWrongKey },
   { name: 'wallet-documented', run: walletDocumented },
+  { name: 'mcp-faucet-cooldown', run: mcpFaucetCooldown },
+  { name: 'mcp-escrow-release', run: mcpEscrowRelease },
 ];
 
 export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {

@@ -26,6 +26,12 @@ export interface WireRequest {
   readonly body?: JsonValue;
   /** Whether the call carries the agent's key (Authorization: Bearer). */
   readonly auth: boolean;
+  /** An Accept header to send (an MCP door wants JSON or an event stream); absent: none. */
+  readonly accept?: string;
+  /** The body holds the key as KEY_PLACEHOLDER (live/mcp-call.ts), put in as the request goes out. */
+  readonly keyInBody?: true;
+  /** How the answer is wrapped: `mcp`, a tool result inside a JSON-RPC answer (live/mcp-call.ts); absent: plain. */
+  readonly envelope?: 'mcp';
 }
 
 export interface OperationRow<O extends OperationName> {

@@ -11,9 +11,13 @@
  * `-X` only for methods other than GET (and for a GET with a body, which curl would POST);
  * `--data` only with a body (JSON text never starts with `@`, so curl never reads a file);
  * `-g` only when the URL has `[]{}` (curl would glob them).
- * Non-goals: headers afp sends that do not change the answer (Accept), other shells.
+ * A key that travels in the body (an MCP tool's argument, written KEY_PLACEHOLDER there) is
+ * `'"$AFP_KEY"'` in the data: the single-quoted text closed around the one expansion. An Accept
+ * header is written where the request asked for one (an MCP door refuses a request without it).
+ * Non-goals: other shells.
  */
 import type { SentRequest } from '../live-session.ts';
+import { KEY_PLACEHOLDER } from '../mcp-call.ts';
 
 /** `text` as one single-quoted POSIX shell word: no expansion inside, `'` closed, escaped, reopened. */
 export function shellQuote(text: string): string {
@@ -37,7 +41,12 @@ export function curlOf(request: SentRequest): string {
     words.push('-X', /^[A-Z]+$/.test(request.method) ? request.method : shellQuote(request.method));
   words.push(shellQuote(url));
   if (request.body !== undefined) words.push('-H', shellQuote('Content-Type: application/json'));
+  if (request.accept !== undefined) words.push('-H', shellQuote(`Accept: ${request.accept}`));
   if (request.auth) words.push('-H', '"Authorization: Bearer $AFP_KEY"');
-  if (request.body !== undefined) words.push('--data', shellQuote(JSON.stringify(request.body)));
+  if (request.body !== undefined) {
+    const data = shellQuote(JSON.stringify(request.body));
+    // A key carried in the body (an MCP argument): the quoted text is closed around "$AFP_KEY".
+    words.push('--data', request.keyInBody === true ? data.replaceAll(KEY_PLACEHOLDER, `'"$AFP_KEY"'`) : data);
+  }
   return words.join(' ');
 }

@@ -148,6 +148,22 @@ export class EscrowService {
     return succeed(escrow);
   }
 
+  /**
+   * DEFECT 'mcp-release-credits-nobody' (the deployment's MCP `release_escrow`, DEPLOYED.md §4;
+   * tests and demos only): the sender's release from locked marks the escrow released and pays
+   * nobody: the hold is destroyed (the conservation invariant sees it), no fee, no referral share.
+   */
+  releaseCreditingNobody(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
+    assert(this.context.defects.has('mcp-release-credits-nobody'), 'only the defect releases without paying');
+    const escrow = this.access(command, 'sender', 'release');
+    if (isFailure(escrow)) return escrow;
+    const conflict = this.openConflict(escrow, nowMs, ['locked', 'disputed']);
+    if (conflict !== null) return conflict;
+    this.context.ledger.faultBurn(escrowAccount(escrow.id), this.context.ledger.balance(escrowAccount(escrow.id)));
+    this.settle(escrow, 'released', nowMs);
+    return succeed(escrow);
+  }
+
   /** Sender only; while locked and before expiry. A disputed escrow refuses (its window decides). */
   refund(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
     const escrow = this.access(command, 'sender', 'refund');

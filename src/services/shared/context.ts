@@ -99,6 +99,13 @@ export const DEFECT_NAMES = [
   // more than the cut the answer states).
   'tournament-pool-minted',
   'challenge-loser-charged-twice',
+  // The deployment's MCP doors (DEPLOYED.md §3, §4), on afp serve --dialect deployed's /mcp only:
+  // `claim_faucet` skips the per-IP claim cooldown that POST /faucet/claim keeps (the money probe
+  // `mcp-faucet-cooldown` sees a second claim from one address paid over MCP); `release_escrow`
+  // marks the escrow released and credits nobody, the held amount gone (the conservation
+  // invariant sees it; the money probe `mcp-escrow-release` sees the counterparty not paid).
+  'mcp-claim-skips-ip-cooldown',
+  'mcp-release-credits-nobody',
 ] as const;
 
 export type DefectName = (typeof DEFECT_NAMES)[number];

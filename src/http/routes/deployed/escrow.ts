@@ -15,6 +15,7 @@
  */
 import { isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import type { EscrowRecord } from '../../../services/escrow/escrow-record.ts';
+import type { EscrowService } from '../../../services/escrow/escrow.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
@@ -129,6 +130,14 @@ const create = defineRoute<CreateCommand, EscrowRecord>({
 
 type Action = 'complete' | 'release' | 'dispute';
 
+/** The release that runs: the service's, or through /mcp under `mcp-release-credits-nobody` the deployment's MCP tool's. */
+function releaseOf(context: RouteContext): EscrowService['release'] {
+  const escrow = context.platform.escrow;
+  return context.door === 'mcp' && context.platform.context.defects.has('mcp-release-credits-nobody')
+    ? (command, nowMs) => escrow.releaseCreditingNobody(command, nowMs)
+    : (command, nowMs) => escrow.release(command, nowMs);
+}
+
 function actionRow(
   action: Action,
   summary: string,
@@ -155,7 +164,7 @@ function actionRow(
         action === 'complete'
           ? escrow.markComplete({ escrowId: command.escrowId, callerId }, context.nowMs)
           : action === 'release'
-            ? escrow.release({ escrowId: command.escrowId, callerId }, context.nowMs)
+            ? releaseOf(context)({ escrowId: command.escrowId, callerId }, context.nowMs)
             : escrow.dispute(
                 { escrowId: command.escrowId, callerId, reason: command.reason, evidence: null },
                 context.nowMs,

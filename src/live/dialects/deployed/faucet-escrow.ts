@@ -9,6 +9,7 @@
  * `ESCROW_STATES`.
  */
 import { toNumber } from '../../../core/money.ts';
+import { KEY_PLACEHOLDER, mcpToolRequest } from '../../mcp-call.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
@@ -44,6 +45,14 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       return { creditedMicro: reader.money('credited', { documents: 'amount_usdc' }) };
     },
   }),
+  // The faucet's MCP door (DEPLOYED.md §3): the same claim, no key.
+  'faucet.mcp-claim': row('faucet.mcp-claim', {
+    request: (input) => mcpToolRequest('faucet', 'claim_faucet', { agent_casino_id: input.agentId }, 'none'),
+    read: (reader) => {
+      reader.knows('message', 'casino_url', 'claim_id', 'agent_id', 'referral_tracked');
+      return { creditedMicro: reader.money('credited', { documents: 'amount_usdc' }) };
+    },
+  }),
   'escrow.create': row('escrow.create', {
     request: (input) => ({
       service: 'escrow',
@@ -74,6 +83,24 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       path: `/escrow/release/${encodeURIComponent(input.escrowId)}`,
       auth: true,
     }),
+    read: statusAnswer(
+      'escrow_id',
+      'amount_released',
+      'commission',
+      'referral_commission',
+      'counterparty_id',
+      'message',
+    ),
+  }),
+  // The escrow's MCP door (DEPLOYED.md §4): the key is the `casino_api_key` argument.
+  'escrow.mcp-release': row('escrow.mcp-release', {
+    request: (input) =>
+      mcpToolRequest(
+        'escrow',
+        'release_escrow',
+        { casino_api_key: KEY_PLACEHOLDER, escrow_id: input.escrowId },
+        'argument',
+      ),
     read: statusAnswer(
       'escrow_id',
       'amount_released',

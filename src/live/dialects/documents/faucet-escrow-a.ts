@@ -8,6 +8,7 @@ import type { JsonObject } from '../../../core/errors.ts';
 import { toNumber } from '../../../core/money.ts';
 import type { OperationResult } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
+import { mcpToolRequest } from '../../mcp-call.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
@@ -132,6 +133,11 @@ export const FAUCET_ESCROW_A: DialectTable = {
       auth: true,
     }),
     read: statusAnswer('escrow_id', 'released_amount', 'seller', 'fee', 'tx_hash'),
+  }),
+  // The escrow's MCP door (platform.md, NOTES.md: afp's tools answer through the style-B rows), keyed by the Authorization header.
+  'escrow.mcp-release': row('escrow.mcp-release', {
+    request: (input) => mcpToolRequest('escrow', 'release_escrow', { escrow_id: input.escrowId }, 'header'),
+    read: statusAnswer('escrow_id', 'tx_hash', 'net', 'fee'),
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({

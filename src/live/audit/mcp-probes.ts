@@ -1,0 +1,172 @@
+/**
+ * Money probes of the MCP doors (`afp audit money --target`): a tool of a service's `/mcp` must keep
+ * the rules the same operation keeps over HTTP. The deployment's faucet and escrow serve MCP tools
+ * beside their routes (DEPLOYED.md §3, §4), and two of them differ from their routes there: the
+ * faucet's `claim_faucet` skips the per-IP cooldown, the escrow's `release_escrow` changes the
+ * status and credits nobody.
+ *   - mcp-faucet-cooldown: from one address, a fresh agent claims over HTTP, then a second; the
+ *     second's refusal with 429 measures the target's per-address cooldown (a second claim that is
+ *     paid: the target keeps none, and there is nothing for MCP to skip). Then a third fresh agent
+ *     claims through `claim_faucet`: paid where HTTP refused is a major finding, the cooldown
+ *     skipped through the door (an agent farm claims there what HTTP refuses);
+ *   - mcp-escrow-release: the audit account escrows RELEASE_PROBE_MICRO to the second account and
+ *     releases it through `release_escrow`. An accepted release must credit the counterparty the
+ *     amount less the fee the creation answer states (the documents' 1% where it states none).
+ *     Credited nothing, or less: critical (the money went nowhere the target names); more: major.
+ * Measured, not recited: the cooldown is the one HTTP showed, the fee the one the target stated.
+ * Costs: three registrations and at most one faucet credit each paid claim; an escrow's fee. A
+ * probe whose operations the dialect cannot express (no MCP door: the documents' style B, a
+ * target with no /mcp) is skipped with why, as is one the balances cannot pay for.
+ */
+import { formatDecimal } from '../../core/money.ts';
+import type { FindingInput } from '../finding.ts';
+import type { CallOutcome } from '../live-session.ts';
+import { casinoBalanceMicro } from './casino-balance.ts';
+import type { ProbeContext } from './probe-context.ts';
+import { answerText } from './replay-probes.ts';
+
+export const RELEASE_PROBE_MICRO = 200_000n;
+/** The documents' escrow fee, 1% (platform.md "Escrow"), where the creation answer states none. */
+const DOCUMENTS_FEE_BPS = 100n;
+/** Balances as the target writes them: half a cent on a 2-decimal display, none elsewhere. */
+const ROUNDING_MICRO = 5_000n;
+
+type Raise = (finding: FindingInput) => void;
+type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
+
+const reproduce = (context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } =>
+  'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
+
+/** A fresh casino agent, or why none was opened. */
+async function freshAgent(context: ProbeContext): Promise<{ agentId: string } | string> {
+  const registered = await context.session.call('casino.register', {}, null);
+  return registered.kind === 'ok'
+    ? { agentId: registered.value.agentId }
+    : `a registration was ${answerText(registered)}`;
+}
+
+/** A fresh agent's HTTP claim; the outcome, or why no agent could claim. */
+async function httpClaim(context: ProbeContext): Promise<CallOutcome<unknown> | string> {
+  const agent = await freshAgent(context);
+  if (typeof agent === 'string') return agent;
+  return context.session.call('faucet.claim', { agentId: agent.agentId }, null);
+}
+
+export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
+  const unsupported = context.session.offers('faucet.mcp-claim') ?? context.session.offers('faucet.claim');
+  if (unsupported !== null) return { status: 'skipped', note: unsupported };
+  // The first claim from this address (or a refusal: the address claimed earlier, the audit's own funding).
+  const first = await httpClaim(context);
+  if (typeof first === 'string') return { status: 'skipped', note: first };
+  if (first.kind !== 'ok' && !(first.kind === 'refused' && first.refusal.status === 429))
+    return { status: 'skipped', note: `a fresh agent's HTTP claim was ${answerText(first)}` };
+  const second = await httpClaim(context);
+  if (typeof second === 'string') return { status: 'skipped', note: second };
+  if (second.kind === 'ok')
+    return {
+      status: 'ran',
+      note: 'two fresh agents claimed over HTTP from one address: the target keeps no per-address cooldown, none for MCP to skip',
+    };
+  if (second.kind !== 'refused' || second.refusal.status !== 429)
+    return { status: 'skipped', note: `a second fresh agent's HTTP claim was ${answerText(second)}` };
+  const cooldown = `${second.refusal.status} ${second.refusal.name}`;
+  const agent = await freshAgent(context);
+  if (typeof agent === 'string') return { status: 'skipped', note: agent };
+  const door = await context.session.call('faucet.mcp-claim', { agentId: agent.agentId }, null);
+  if (door.kind === 'refused')
+    return {
+      status: 'ran',
+      note: `HTTP refused a second agent's claim from this address (${cooldown}); claim_faucet refused a third (${door.refusal.status} ${door.refusal.name})`,
+    };
+  if (door.kind !== 'ok') return { status: 'skipped', note: `the MCP claim was ${answerText(door)}` };
+  const credited = door.value.creditedMicro;
+  raise({
+    id: 'money:faucet:mcp-skips-cooldown',
+    severity: 'major',
+    kind: 'money',
+    title: `the faucet's MCP door paid a claim (${credited === null ? 'amount not stated' : formatDecimal(credited)}) from an address whose HTTP claim it refuses (${cooldown}): the per-address cooldown is skipped through /mcp`,
+    endpoint: 'faucet.mcp-claim',
+    field: 'claim_faucet',
+    expected: `refused as over HTTP (${cooldown})`,
+    seen: credited === null ? 'paid' : `paid ${formatDecimal(credited)}`,
+    evidence: `one address: agent 2's HTTP claim refused ${cooldown}; agent ${agent.agentId}'s claim_faucet paid`,
+    ...reproduce(context, door),
+  });
+  return { status: 'ran', note: `HTTP refused (${cooldown}); claim_faucet paid ${agent.agentId}` };
+}
+
+export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
+  const second = context.second;
+  if (second === null) return { status: 'skipped', note: 'no second account could be opened (it is the counterparty)' };
+  const unsupported = context.session.offers('escrow.mcp-release') ?? context.session.offers('escrow.create');
+  if (unsupported !== null) return { status: 'skipped', note: unsupported };
+  const funds = await casinoBalanceMicro(context.session, context.apiKey);
+  if (funds === null || funds < RELEASE_PROBE_MICRO)
+    return {
+      status: 'skipped',
+      note: `the balance (${funds === null ? 'unreadable' : formatDecimal(funds)}) is below ${formatDecimal(RELEASE_PROBE_MICRO)}`,
+    };
+  const created = await context.session.call(
+    'escrow.create',
+    {
+      amountMicro: RELEASE_PROBE_MICRO,
+      creatorId: context.agentId,
+      counterpartyId: second.agentId,
+      description: 'afp MCP release probe',
+      timeoutHours: 1,
+    },
+    context.apiKey,
+  );
+  if (created.kind !== 'ok') return { status: 'skipped', note: `the escrow was not created: ${answerText(created)}` };
+  const { escrowId } = created.value;
+  const amountMicro = created.value.amountMicro ?? RELEASE_PROBE_MICRO;
+  const feeMicro = created.value.feeMicro ?? (amountMicro * DOCUMENTS_FEE_BPS) / 10_000n;
+  const before = await casinoBalanceMicro(context.session, second.apiKey);
+  const released = await context.session.call('escrow.mcp-release', { escrowId }, context.apiKey);
+  if (released.kind !== 'ok') {
+    // Not left held: the HTTP release settles it.
+    await context.session.call('escrow.release', { escrowId }, context.apiKey);
+    return { status: 'skipped', note: `release_escrow was ${answerText(released)}; released over HTTP instead` };
+  }
+  const after = await casinoBalanceMicro(context.session, second.apiKey);
+  if (before === null || after === null)
+    return {
+      status: 'ran',
+      note: `escrow ${escrowId} released through MCP; the counterparty's balance could not be read`,
+    };
+  const dueMicro = amountMicro - feeMicro;
+  const paidMicro = after - before;
+  const fee =
+    created.value.feeMicro === null
+      ? `the documents' 1% (${formatDecimal(feeMicro)}; none stated)`
+      : `the stated fee ${formatDecimal(feeMicro)}`;
+  const evidence = `escrow ${escrowId} of ${formatDecimal(amountMicro)}, released through release_escrow (answered ${released.value.status ?? 'no status'}): the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; due the amount less ${fee}`;
+  const finding = {
+    endpoint: 'escrow.mcp-release',
+    field: 'release_escrow',
+    expected: `the counterparty credited ${formatDecimal(dueMicro)}`,
+    seen: formatDecimal(paidMicro),
+    evidence,
+    ...reproduce(context, released),
+  };
+  if (paidMicro < dueMicro - ROUNDING_MICRO)
+    raise({
+      id: 'money:escrow:mcp-release-unpaid',
+      severity: 'critical',
+      kind: 'money',
+      title: `release_escrow over MCP released an escrow of ${formatDecimal(amountMicro)} and credited the counterparty ${formatDecimal(paidMicro)} of ${formatDecimal(dueMicro)}: the rest went nowhere the target names`,
+      ...finding,
+    });
+  else if (paidMicro > dueMicro + ROUNDING_MICRO)
+    raise({
+      id: 'money:escrow:mcp-release-overpaid',
+      severity: 'major',
+      kind: 'money',
+      title: `release_escrow over MCP credited the counterparty ${formatDecimal(paidMicro)} for an escrow due ${formatDecimal(dueMicro)}`,
+      ...finding,
+    });
+  return {
+    status: 'ran',
+    note: `escrow ${escrowId} released through MCP: the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)} (due ${formatDecimal(dueMicro)})`,
+  };
+}

@@ -1,0 +1,95 @@
+// The MCP-door probes of `afp audit money` (src/live/audit/mcp-probes.ts) through the command a
+// user runs, against real loopback serves whose /mcp is the MCP SDK's own server: the deployed
+// stand-in with the deployment's two MCP flaws (DEPLOYED.md §3, §4: claim_faucet skips the per-IP
+// cooldown, release_escrow credits nobody) is found out, with evidence and a curl line that keeps
+// the key out; the same stand-in without them, and the documents' style A, raise nothing (no
+// false alarm). The serves trust no proxy here: every request comes from one address, 127.0.0.1,
+// as a user's audit does from one machine.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { AuditIo } from '../../src/cli/audit-io.ts';
+import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { deployedLayout } from '../../src/server/deployed-layout.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+import { manualServes, movingClock } from '../fixtures/manual-serves.ts';
+
+const START_MS = Date.parse('2025-03-01T00:00:00Z');
+const DIR = mkdtempSync(join(tmpdir(), 'afp-mcp-probes-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+const SERVE = { trustedProxies: LOOPBACK_PROXIES, seed: '9', startMs: START_MS } as const;
+const DEPLOYED = { ...SERVE, routes: DEPLOYED_ROUTES, layout: deployedLayout({ floatMoney: true }) };
+const MCP_DEFECTS: readonly DefectName[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
+const serves = {
+  documents: manualServes({ ...SERVE, routes: ALL_ROUTES }),
+  deployed: manualServes(DEPLOYED),
+  defects: manualServes({ ...DEPLOYED, defects: MCP_DEFECTS }),
+};
+
+interface Finding {
+  readonly id: string;
+  readonly severity: string;
+  readonly title: string;
+  readonly evidence: string;
+  readonly reproduce?: string;
+}
+
+async function audit(serve: keyof typeof serves): Promise<{ code: number; text: string; findings: Finding[] }> {
+  const handle = await serves[serve]();
+  const url = (serve === 'documents' ? handle.urls.api : handle.urls.casino) as string;
+  const out = join(DIR, serve);
+  const flags = parseMoneyArgs(['--target', url, '--out', out, '--quiet'], START_MS);
+  if ('errors' in flags) throw new Error(flags.errors.join('; '));
+  let text = '';
+  const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) };
+  const code = await runMoney(flags, io, movingClock(url, START_MS));
+  const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+  return { code, text, findings };
+}
+
+const mcpFindings = (findings: readonly Finding[]): Finding[] =>
+  findings.filter((finding) => finding.id.includes(':mcp-'));
+
+describe('afp audit money: the MCP doors', () => {
+  test('the deployed stand-in with the deployment’s MCP flaws: the skipped cooldown (major) and the unpaid release (critical)', async () => {
+    const ran = await audit('defects');
+    expect(ran.code, ran.text).toBe(3);
+    const found = mcpFindings(ran.findings);
+    expect(found.map((finding) => [finding.id, finding.severity]).sort()).toEqual([
+      ['money:escrow:mcp-release-unpaid', 'critical'],
+      ['money:faucet:mcp-skips-cooldown', 'major'],
+    ]);
+    const claim = found.find((finding) => finding.id === 'money:faucet:mcp-skips-cooldown') as Finding;
+    expect(claim.title).toContain('from an address whose HTTP claim it refuses (429 ip_rate_limited)');
+    expect(claim.reproduce).toMatch(
+      /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/mcp' -H 'Content-Type: application\/json' -H 'Accept: application\/json, text\/event-stream' --data '\{"jsonrpc":"2\.0","id":1,"method":"tools\/call","params":\{"name":"claim_faucet","arguments":\{"agent_casino_id":"ag_\w+"\}\}\}'$/,
+    );
+    const release = found.find((finding) => finding.id === 'money:escrow:mcp-release-unpaid') as Finding;
+    expect(release.title).toContain('released an escrow of 0.20 and credited the counterparty 0.00 of 0.198');
+    // The key travels as an argument: the curl line reads it from $AFP_KEY, and no report holds it.
+    expect(release.reproduce).toContain(`"casino_api_key":"'"$AFP_KEY"'"`);
+    expect(readFileSync(join(DIR, 'defects', 'findings.json'), 'utf8')).not.toMatch(/sk_live_[0-9a-f]/);
+  });
+
+  test('the deployed stand-in without the flaws, and the documents’ style A: no MCP finding', async () => {
+    const deployed = await audit('deployed');
+    expect(deployed.code, deployed.text).toBe(0);
+    expect(mcpFindings(deployed.findings)).toEqual([]);
+    expect(deployed.text).toMatch(
+      /^ran {5}mcp-faucet-cooldown: HTTP refused a second agent's claim from this address \(429 ip_rate_limited\); claim_faucet refused a third \(400 ip_rate_limited\)$/m,
+    );
+    expect(deployed.text).toMatch(
+      /^ran {5}mcp-escrow-release: escrow \S+ released through MCP: the counterparty's balance .* \(due 0\.198\)$/m,
+    );
+    const documents = await audit('documents');
+    expect(documents.code, documents.text).toBe(0);
+    expect(mcpFindings(documents.findings)).toEqual([]);
+    // The documents' faucet keeps no per-address cooldown; its MCP door has no claim the probe can send.
+    expect(documents.text).toMatch(/^skipped mcp-faucet-cooldown: /m);
+    expect(documents.text).toMatch(/^ran {5}mcp-escrow-release: escrow \S+ released through MCP: .* \(due 0\.198\)$/m);
+  });
+});
