@@ -399,7 +399,8 @@ const HOUSE_EDGE: CommandDefinition = {
 
 const MONEY: CommandDefinition = {
   path: ['audit', 'money'],
-  summary: 'money-path probes of a live target: overdraws, batches, double spends, bad input, pots, settlement',
+  summary:
+    'money-path probes of a live target: overdraws, batches, double spends, bad input, pots, MCP doors, settlement',
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),

@@ -113,7 +113,17 @@ export function isShedExempt(path: string): boolean {
   return path === '/health' || path.startsWith('/_afp/');
 }
 
-export type RawHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
+/**
+ * A raw path's handler: the request as it came, its originating IP, and the forwarding headers
+ * (X-Forwarded-For, X-Real-IP) as the dispatcher sees them on any other request (passForwarded),
+ * so that what it dispatches is placed where an HTTP request from the same client is.
+ */
+export type RawHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  ip: string,
+  forwarded: Readonly<Record<string, string>>,
+) => Promise<void>;
 
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -162,13 +172,14 @@ async function serveOne(
   }
   const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
   if (rawHandler !== undefined) {
-    const forwardedFor = request.headers['x-forwarded-for'];
-    const ip = originatingIp({
-      peer: request.socket.remoteAddress,
-      forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor,
-      trusted: options.trustedProxies,
-    });
-    await rawHandler(request, response, ip);
+    const headers = lowerCaseHeaders(request);
+    const peer = request.socket.remoteAddress;
+    const ip = originatingIp({ peer, forwardedFor: headers['x-forwarded-for'], trusted: options.trustedProxies });
+    passForwarded(headers, ip, forwardsFor(peer, options.trustedProxies));
+    const forwarded: Record<string, string> = {};
+    for (const name of ['x-forwarded-for', 'x-real-ip'])
+      if (headers[name] !== undefined) forwarded[name] = headers[name];
+    await rawHandler(request, response, ip, forwarded);
     options.afterRequest?.();
     return;
   }

@@ -9,7 +9,8 @@
  *   - the door's own errors (405, 401, 503, 500): `{ error: message, code, _info }`; or the
  *     deployment's `{ error: snake_case, message }` (no `_info` on MCP, DEPLOYED.md §1.2);
  *   - a tool's result: the body as text and structured content, with the HTTP status and headers
- *     in `_meta`; or the body as text with `isError`, as the deployment answers.
+ *     in `_meta`, in a plain JSON answer; or the body as text with `isError`, in an event stream
+ *     (the SDK transport's default, which the deployment keeps).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
@@ -27,6 +28,8 @@ export interface McpDoor {
   readonly style: Route['style'];
   /** Whether GET /mcp needs a valid key (the documents' tool list) or is open (the deployment's descriptor). */
   readonly listNeedsKey: boolean;
+  /** Whether a POST is answered with plain JSON (afp's documents door) or an event stream (the SDK's default, the deployment's). */
+  readonly jsonAnswers: boolean;
   describe(tool: McpToolRow, route: Route): string;
   /** GET /mcp's body, from the bound tools. */
   list(service: McpService, tools: readonly { readonly tool: McpToolRow; readonly description: string }[]): JsonObject;
@@ -49,6 +52,7 @@ const DOCUMENTS_DOOR: McpDoor = {
   tools: MCP_TOOLS,
   style: 'B',
   listNeedsKey: true,
+  jsonAnswers: true,
   describe: (_tool, route) => toolDescription(route),
   // Every tool with the JSON Schema the SDK lists for it (draft-07, input side).
   list: (service, tools) => ({
@@ -72,6 +76,7 @@ const DEPLOYED_DOOR: McpDoor = {
   tools: DEPLOYED_MCP_TOOLS,
   style: 'deployed',
   listNeedsKey: false,
+  jsonAnswers: false,
   describe: (tool, route) =>
     tool.keyArgument === undefined ? route.summary : `${route.summary} Needs ${tool.keyArgument}.`,
   list: (service, tools) => ({

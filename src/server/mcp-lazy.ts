@@ -8,14 +8,13 @@
  * request (concurrent first ones too) awaits that same build, so the listener keeps ONE McpServer
  * with its tools registered once (mcp.ts). A request's body is read once the build is done.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHandler, McpHandlerOptions } from './mcp.ts';
 
 export function createLazyMcpHandler(options: McpHandlerOptions): McpHandler {
   let built: Promise<McpHandler> | undefined;
-  return async (request: IncomingMessage, response: ServerResponse, ip: string) => {
+  return async (request, response, ip, forwarded) => {
     built ??= import('./mcp.ts').then(({ createMcpHandler }) => createMcpHandler(options));
     const handler = await built;
-    return handler(request, response, ip);
+    return handler(request, response, ip, forwarded);
   };
 }

@@ -1,10 +1,13 @@
 /**
  * The `/mcp` endpoint of the faucet and escrow listeners, over the official MCP TypeScript SDK's
- * streamable HTTP transport in stateless mode, as the real platform serves it (spec/NOTES.md):
+ * streamable HTTP transport in stateless mode, as the real platform serves it (spec/NOTES.md), in
+ * one of two shapes (mcp-doors.ts: the documents' door, or the deployment's under --dialect deployed):
  *   POST /mcp  → JSON-RPC through ONE McpServer per listener (tools registered once) and a fresh
- *                StreamableHTTPServerTransport per request (no session id; plain JSON answers);
- *   GET  /mcp  → `{ tools: [{ name, description, inputSchema }] }` (bearer key required), or 405
- *                when the client asks for an event stream (stateless: no server-initiated stream);
+ *                StreamableHTTPServerTransport per request (no session id; plain JSON answers on
+ *                the documents' door, an event stream on the deployment's);
+ *   GET  /mcp  → the documents' `{ tools: [{ name, description, inputSchema }] }` (bearer key
+ *                required), or 405 when the client asks for an event stream (stateless: no
+ *                server-initiated stream); the deployment's open JSON descriptor;
  *   other      → 405.
  * Each tool call is ONE request through the Dispatcher on the tool's style-B route row
  * (src/server/mcp-tools.ts), carrying the MCP request's Authorization header and client IP, at
@@ -43,7 +46,7 @@ import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
-import type { AnswerGate } from '../http/server.ts';
+import type { AnswerGate, RawHandler } from '../http/server.ts';
 import { jsonTooDeep, readBodyBytes } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { MCP_DOORS, type McpDoor } from './mcp-doors.ts';
@@ -72,7 +75,7 @@ export interface McpHandlerOptions {
   readonly lock?: PlatformLock;
 }
 
-export type McpHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
+export type McpHandler = RawHandler;
 
 interface BoundTool {
   readonly tool: McpToolRow;
@@ -90,6 +93,8 @@ interface Bound extends McpHandlerOptions {
 interface Caller {
   readonly authorization: string | undefined;
   readonly ip: string;
+  /** The forwarding headers as the dispatcher sees them on an HTTP request (RawHandler). */
+  readonly forwarded: Readonly<Record<string, string>>;
 }
 
 /** The one server of a listener, and the turns requests take on it (see the header). */
@@ -111,7 +116,7 @@ class McpLane {
         (args: Record<string, unknown>) => {
           const caller = this.current;
           assert(caller !== null, "tool calls run during a request's turn");
-          return callTool(bound, entry, args, caller.authorization, caller.ip);
+          return callTool(bound, entry, args, caller);
         },
       );
     }
@@ -141,14 +146,15 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   const bound: Bound = { ...options, shape, tools, log };
   const listText = JSON.stringify(shape.list(options.service, tools));
   const lane = new McpLane(bound);
-  return async (request, response, ip) => {
+  return async (request, response, ip, forwarded) => {
+    const caller: Caller = { authorization: request.headers.authorization, ip, forwarded };
     if (request.method === 'POST') {
       const read = await readMcpBody(request, bound.dispatcher.platform.config.maxBodyBytes);
       if (read.kind === 'failed') return;
-      return holdingLock(bound, response, () => servePost(bound, lane, request, response, ip, read));
+      return holdingLock(bound, response, () => servePost(bound, lane, request, response, caller, read));
     }
     request.resume(); // nothing else reads a body: drain it so keep-alive connections stay usable
-    return holdingLock(bound, response, () => serveOther(bound, listText, request, response, ip));
+    return holdingLock(bound, response, () => serveOther(bound, listText, request, response, caller));
   };
 }
 
@@ -165,9 +171,9 @@ async function serveOther(
   listText: string,
   request: IncomingMessage,
   response: ServerResponse,
-  ip: string,
+  caller: Caller,
 ): Promise<void> {
-  const charged = await chargeTransport(bound, request, ip);
+  const charged = await chargeTransport(bound, request, caller);
   if (charged.status === 429 || charged.status === 503)
     return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
   const rate = rateHeaders(charged);
@@ -191,14 +197,14 @@ async function serveOther(
       { ...rate, allow: 'GET, POST' },
     );
   }
-  const caller = bound.dispatcher.platform.authenticate(request.headers.authorization);
-  if (typeof caller !== 'object' || caller === null) {
+  const agent = bound.dispatcher.platform.authenticate(request.headers.authorization);
+  if (typeof agent !== 'object' || agent === null) {
     return writeError(
       bound,
       response,
       401,
       'UNAUTHORIZED',
-      caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
+      agent === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>',
       rate,
     );
   }
@@ -210,13 +216,13 @@ async function servePost(
   lane: McpLane,
   request: IncomingMessage,
   response: ServerResponse,
-  ip: string,
+  caller: Caller,
   read: Exclude<McpBody, { kind: 'failed' }>,
 ): Promise<void> {
   const maxBodyBytes = bound.dispatcher.platform.config.maxBodyBytes;
   if (read.kind === 'too-large') {
     // Charged like any request; the connection closes (the rest of the body is not read).
-    const charged = await chargeTransport(bound, request, ip);
+    const charged = await chargeTransport(bound, request, caller);
     if (charged.status === 429 || charged.status === 503)
       return writeJson(response, charged.status, JSON.stringify(charged.body), {
         ...charged.headers,
@@ -229,7 +235,7 @@ async function servePost(
   const tooDeep = jsonTooDeep(read.text);
   const parsed = tooDeep === null ? parseJson(read.text) : undefined;
   if (parsed === undefined || !onlyToolCalls(parsed.value)) {
-    const charged = await chargeTransport(bound, request, ip);
+    const charged = await chargeTransport(bound, request, caller);
     if (charged.status === 429 || charged.status === 503)
       return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
     // The SDK writes the answer; headers set here are merged into it.
@@ -242,7 +248,6 @@ async function servePost(
       jsonRpcError(-32700, tooDeep === null ? 'Parse error: Invalid JSON' : `Parse error: ${tooDeep.message}`),
       {},
     );
-  const caller: Caller = { authorization: request.headers.authorization, ip };
   const turn = lane.enqueue(() => serveTurn(bound, lane, caller, request, response, parsed.value));
   if (turn === false)
     return writeJson(
@@ -263,7 +268,10 @@ async function serveTurn(
   response: ServerResponse,
   body: unknown,
 ): Promise<void> {
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: bound.shape.jsonAnswers,
+  });
   lane.current = caller;
   try {
     await lane.server.connect(transport);
@@ -296,7 +304,7 @@ function rateHeaders(charged: ApiResponse): Record<string, string> {
  * refused, else an answer to ignore but for its X-RateLimit-* headers. With a gate, the answer
  * waits for the batch holding the charge; a closed or failing gate answers 503.
  */
-async function chargeTransport(bound: Bound, request: IncomingMessage, ip: string): Promise<ApiResponse> {
+async function chargeTransport(bound: Bound, request: IncomingMessage, caller: Caller): Promise<ApiResponse> {
   const unavailable: ApiResponse = {
     status: 503,
     headers: {},
@@ -305,9 +313,12 @@ async function chargeTransport(bound: Bound, request: IncomingMessage, ip: strin
   };
   if (bound.gate !== undefined && !bound.gate.open) return unavailable;
   const authorization = request.headers.authorization;
-  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+  const headers: Record<string, string> = {
+    ...caller.forwarded,
+    ...(authorization === undefined ? {} : { authorization }),
+  };
   const charged = bound.dispatcher.handle(
-    { mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip },
+    { mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip: caller.ip },
     bound.clock.nowMs(),
   );
   const held = bound.gate?.hold() ?? null;
@@ -369,8 +380,7 @@ function callTool(
   bound: Bound,
   entry: BoundTool,
   args: Readonly<Record<string, unknown>>,
-  authorization: string | undefined,
-  ip: string,
+  caller: Caller,
 ): CallToolResult | Promise<CallToolResult> {
   const unavailable = (): CallToolResult =>
     bound.shape.result({
@@ -379,7 +389,7 @@ function callTool(
       body: bound.shape.errorBody(bound.service, 'SERVICE_UNAVAILABLE', STOPPING),
     });
   if (bound.gate !== undefined && !bound.gate.open) return unavailable();
-  const result = dispatchTool(bound, entry, args, authorization, ip);
+  const result = dispatchTool(bound, entry, args, caller);
   const held = bound.gate?.hold() ?? null;
   return held === null ? result : held.then(() => result, unavailable);
 }
@@ -388,12 +398,13 @@ function dispatchTool(
   bound: Bound,
   entry: BoundTool,
   args: Readonly<Record<string, unknown>>,
-  authorization: string | undefined,
-  ip: string,
+  caller: Caller,
 ): CallToolResult {
   const { path, query, body } = toolRequest(entry.tool, entry.route, args);
-  const key = toolAuthorization(entry.tool, args, authorization);
-  const headers: Record<string, string> = key === undefined ? {} : { authorization: key };
+  const key = toolAuthorization(entry.tool, args, caller.authorization);
+  // The forwarding headers too: the deployed dispatcher reads the client's address from them (DEPLOYED.md §1.3).
+  const headers: Record<string, string> = { ...caller.forwarded, ...(key === undefined ? {} : { authorization: key }) };
+  const ip = caller.ip;
   let answer: ApiResponse;
   try {
     answer = bound.dispatcher.handle(

@@ -3,8 +3,8 @@
 // stand-in with the deployment's two MCP flaws (DEPLOYED.md §3, §4: claim_faucet skips the per-IP
 // cooldown, release_escrow credits nobody) is found out, with evidence and a curl line that keeps
 // the key out; the same stand-in without them, and the documents' style A, raise nothing (no
-// false alarm). The serves trust no proxy here: every request comes from one address, 127.0.0.1,
-// as a user's audit does from one machine.
+// false alarm). The deployed serves trust no proxy, as afp serve starts by default: every request
+// comes from one address, 127.0.0.1, as a user's audit does from one machine.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { manualServes, movingClock } from '../fixtures/manual-serves.ts';
@@ -22,7 +22,12 @@ const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-mcp-probes-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 const SERVE = { trustedProxies: LOOPBACK_PROXIES, seed: '9', startMs: START_MS } as const;
-const DEPLOYED = { ...SERVE, routes: DEPLOYED_ROUTES, layout: deployedLayout({ floatMoney: true }) };
+const DEPLOYED = {
+  ...SERVE,
+  trustedProxies: NO_PROXIES,
+  routes: DEPLOYED_ROUTES,
+  layout: deployedLayout({ floatMoney: true }),
+};
 const MCP_DEFECTS: readonly DefectName[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
 const serves = {
   documents: manualServes({ ...SERVE, routes: ALL_ROUTES }),

@@ -410,6 +410,29 @@ describe('recovery seams', () => {
     expect(third).toEqual({ seq: 3, kind: 'corrupt', reason: 'body_failure' });
   });
 
+  test('a tool call of /mcp is logged with its door and comes back with it; an unknown door is reported corrupt', async () => {
+    const file = join(DIR, 'door.db');
+    const log = await opened(file);
+    expect(log.adopt(settings())).toEqual([]);
+    const request = { mount: 'escrow', method: 'POST', path: '/x', query: {}, headers: {}, ip: '127.0.0.1' } as const;
+    log.appendRequest({ ...request, door: 'mcp' }, 'none', START_MS);
+    log.appendRequest(request, 'none', START_MS);
+    expect(log.commit()).toEqual({ ok: true, entries: 2 });
+    log.close();
+    const db = new DatabaseSync(file);
+    db.prepare("INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, 'request', ?, NULL)").run(
+      START_MS,
+      JSON.stringify({ ...request, headers: undefined, auth: null, door: 'smtp' }),
+    );
+    db.close();
+    const reopened = await opened(file);
+    const [first, second, third] = [...reopened.commands()];
+    reopened.close();
+    expect(first?.kind === 'request' && first.request.door).toBe('mcp');
+    expect(second?.kind === 'request' && 'door' in second.request).toBe(false);
+    expect(third).toEqual({ seq: 3, kind: 'corrupt', reason: 'door' });
+  });
+
   test('the clock resumes at the last logged instant at least, and keeps a wall run’s offset', () => {
     const stats = (lastAtMs: number | undefined, clockMovedMs = 0): RecoveryStats => ({
       commands: 1,

@@ -50,7 +50,7 @@ async function listen(world: Omit<World, 'urls'>, service: McpService): Promise<
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === MCP_PATH) {
-      void handler(request, response, '127.0.0.1');
+      void handler(request, response, '127.0.0.1', {});
       return;
     }
     response.writeHead(404).end('{}');

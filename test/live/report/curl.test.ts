@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { JsonValue } from '../../../src/core/errors.ts';
 import type { SentRequest } from '../../../src/live/live-session.ts';
+import { KEY_PLACEHOLDER } from '../../../src/live/mcp-call.ts';
 import { curlOf } from '../../../src/live/report/curl.ts';
 
 const KEY = 'sk_live_secret_key';
@@ -104,5 +105,37 @@ describe('curlOf', () => {
       }),
       { seed: 7, numRuns: 60 },
     );
+  });
+
+  test('an MCP tool call: the Accept header, and a key carried as an argument read from $AFP_KEY', () => {
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'release_escrow', arguments: { casino_api_key: KEY_PLACEHOLDER, escrow_id: "esc_'1" } },
+    };
+    const line = curlOf({
+      method: 'POST',
+      url: 'http://127.0.0.1:3007/mcp',
+      body,
+      auth: false,
+      accept: 'application/json, text/event-stream',
+      keyInBody: true,
+    });
+    expect(line).not.toContain(KEY);
+    expect(line).not.toContain(KEY_PLACEHOLDER);
+    const sent = JSON.parse(JSON.stringify(body).replace(KEY_PLACEHOLDER, KEY)) as JsonValue;
+    expect(curlArguments(line)).toEqual([
+      '-sS',
+      '-X',
+      'POST',
+      'http://127.0.0.1:3007/mcp',
+      '-H',
+      'Content-Type: application/json',
+      '-H',
+      'Accept: application/json, text/event-stream',
+      '--data',
+      JSON.stringify(sent),
+    ]);
   });
 });

@@ -1,0 +1,94 @@
+// Reading a tool's answer out of an MCP answer (src/live/mcp-call.ts), with no network: plain
+// JSON and event streams as the SDK's servers write them, tool errors with and without a stated
+// status, JSON-RPC errors, and answers that are no MCP answer at all (left as they came).
+import { describe, expect, test } from 'vitest';
+import { KEY_PLACEHOLDER, mcpToolRequest, openMcpAnswer, withKey } from '../../src/live/mcp-call.ts';
+
+const result = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  jsonrpc: '2.0',
+  id: 1,
+  result: { content: [{ type: 'text', text }], ...extra },
+});
+
+describe('openMcpAnswer', () => {
+  test('a JSON answer: the first text content as the body', () => {
+    expect(openMcpAnswer({ status: 200, body: result('{"credited":1}') })).toEqual({
+      status: 200,
+      body: { credited: 1 },
+      json: true,
+    });
+  });
+
+  test('an event stream: the data of the event that carries our id, over several lines and events', () => {
+    const text = [
+      'event: message',
+      'data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}',
+      '',
+      'event: message',
+      `data: ${JSON.stringify(result('{"error":"ip_rate_limited","message":"once a day"}', { isError: true }))}`,
+      '',
+      '',
+    ].join('\n');
+    expect(openMcpAnswer({ status: 200, body: undefined, text })).toEqual({
+      status: 400,
+      body: { error: 'ip_rate_limited', message: 'once a day' },
+      json: true,
+    });
+  });
+
+  test("a tool error takes the status an afp serve's result names; a JSON-RPC error is a refusal", () => {
+    const limited = result('{"error":"slow down","code":"RATE_LIMITED"}', {
+      isError: true,
+      _meta: { 'afp/status': 429 },
+    });
+    expect(openMcpAnswer({ status: 200, body: limited }).status).toBe(429);
+    expect(
+      openMcpAnswer({
+        status: 200,
+        body: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Tool nope not found' } },
+      }),
+    ).toEqual({ status: 400, body: { error: 'jsonrpc_-32602', message: 'Tool nope not found' }, json: true });
+  });
+
+  test('no MCP answer: a 404, a stream without our id, a page — each left as it came', () => {
+    expect(openMcpAnswer({ status: 404, body: { error: 'not_found' } })).toEqual({
+      status: 404,
+      body: { error: 'not_found' },
+      json: true,
+    });
+    expect(openMcpAnswer({ status: 200, body: undefined, text: 'data: {"id":2,"result":{}}\n\n' })).toEqual({
+      status: 200,
+      body: 'data: {"id":2,"result":{}}\n\n',
+      json: false,
+    });
+    expect(openMcpAnswer({ status: 200, body: undefined, text: '<html>' }).json).toBe(false);
+  });
+
+  test('a result whose text is not JSON: the structured content, else the text', () => {
+    expect(openMcpAnswer({ status: 200, body: result('done', { structuredContent: { ok: true } }) }).body).toEqual({
+      ok: true,
+    });
+    expect(openMcpAnswer({ status: 200, body: result('done') }).body).toBe('done');
+  });
+});
+
+describe('mcpToolRequest and withKey', () => {
+  test('the key goes where the door wants it, and only as the request goes out', () => {
+    const header = mcpToolRequest('escrow', 'release_escrow', { escrow_id: 'esc_1' }, 'header');
+    expect(header).toMatchObject({
+      method: 'POST',
+      path: '/mcp',
+      auth: true,
+      accept: 'application/json, text/event-stream',
+    });
+    expect('keyInBody' in header).toBe(false);
+    const argument = mcpToolRequest('escrow', 'release_escrow', { casino_api_key: KEY_PLACEHOLDER }, 'argument');
+    expect(argument).toMatchObject({ auth: false, keyInBody: true, envelope: 'mcp' });
+    expect(withKey(argument.body ?? null, 'sk_live_1')).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'release_escrow', arguments: { casino_api_key: 'sk_live_1' } },
+    });
+  });
+});
