@@ -9,14 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { AuditIo } from '../../src/cli/audit-io.ts';
-import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
-import { manualServes, movingClock } from '../fixtures/manual-serves.ts';
+import { manualServes } from '../fixtures/manual-serves.ts';
+import { moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-mcp-probes-'));
@@ -35,25 +34,12 @@ const serves = {
   defects: manualServes({ ...DEPLOYED, defects: MCP_DEFECTS }),
 };
 
-interface Finding {
-  readonly id: string;
-  readonly severity: string;
-  readonly title: string;
-  readonly evidence: string;
-  readonly reproduce?: string;
-}
+type Finding = AuditedFinding;
 
-async function audit(serve: keyof typeof serves): Promise<{ code: number; text: string; findings: Finding[] }> {
+async function audit(serve: keyof typeof serves): Promise<MoneyAudit> {
   const handle = await serves[serve]();
   const url = (serve === 'documents' ? handle.urls.api : handle.urls.casino) as string;
-  const out = join(DIR, serve);
-  const flags = parseMoneyArgs(['--target', url, '--out', out, '--quiet'], START_MS);
-  if ('errors' in flags) throw new Error(flags.errors.join('; '));
-  let text = '';
-  const io: AuditIo = { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) };
-  const code = await runMoney(flags, io, movingClock(url, START_MS));
-  const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
-  return { code, text, findings };
+  return moneyAudit(url, join(DIR, serve), START_MS);
 }
 
 const mcpFindings = (findings: readonly Finding[]): Finding[] =>

@@ -83,6 +83,18 @@ function bodyOf(result: CallToolResult): Record<string, unknown> {
 const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
   (await client.callTool({ name, arguments: args })) as CallToolResult;
 
+/** An escrow of 0.50 from the key's agent to `counterparty`, created through create_escrow; its id. */
+async function createEscrow(client: Client, key: string, counterparty: string): Promise<string> {
+  const created = await call(client, 'create_escrow', {
+    casino_api_key: key,
+    amount_usd: 0.5,
+    description: 'mcp deal',
+    counterparty_agent_id: counterparty,
+  });
+  expect(created.isError).toBe(false);
+  return bodyOf(created)['escrow_id'] as string;
+}
+
 describe('afp serve --dialect deployed: /mcp', () => {
   test('GET is the open descriptor; POST answers an event stream; the SDK client lists the deployment’s tools', async () => {
     const handle = await serves.faithful();
@@ -128,14 +140,7 @@ describe('afp serve --dialect deployed: /mcp', () => {
       message: 'This IP address already claimed from the faucet in the last 24 hours',
     });
     const escrow = await connect(handle.urls.escrow as string);
-    const created = await call(escrow, 'create_escrow', {
-      casino_api_key: a.api_key,
-      amount_usd: 0.5,
-      description: 'mcp deal',
-      counterparty_agent_id: c.agent_id,
-    });
-    expect(created.isError).toBe(false);
-    const escrowId = bodyOf(created)['escrow_id'] as string;
+    const escrowId = await createEscrow(escrow, a.api_key, c.agent_id);
     expect(
       bodyOf(await call(escrow, 'release_escrow', { casino_api_key: 'sk_live_nope', escrow_id: escrowId })),
     ).toEqual({ error: 'unauthorized' });
@@ -162,13 +167,7 @@ describe('afp serve --dialect deployed: /mcp', () => {
     const faucet = await connect(handle.urls.faucet as string);
     expect(bodyOf(await call(faucet, 'claim_faucet', { agent_casino_id: b.agent_id }))).toMatchObject({ credited: 1 });
     const escrow = await connect(handle.urls.escrow as string);
-    const created = await call(escrow, 'create_escrow', {
-      casino_api_key: a.api_key,
-      amount_usd: 0.5,
-      description: 'mcp deal',
-      counterparty_agent_id: c.agent_id,
-    });
-    const escrowId = bodyOf(created)['escrow_id'] as string;
+    const escrowId = await createEscrow(escrow, a.api_key, c.agent_id);
     const before = await balance(handle, c.api_key);
     const released = await call(escrow, 'release_escrow', { casino_api_key: a.api_key, escrow_id: escrowId });
     expect(bodyOf(released)).toMatchObject({ status: 'released' });

@@ -31,6 +31,16 @@ const ESCROW_DETAIL = [
   'auto_release_at',
 ];
 
+/** The fields of a release's answer beside its status (DEPLOYED.md §4). */
+const RELEASE_FIELDS = [
+  'escrow_id',
+  'amount_released',
+  'commission',
+  'referral_commission',
+  'counterparty_id',
+  'message',
+] as const;
+
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.claim': row('faucet.claim', {
     request: (input) => ({
@@ -83,14 +93,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       path: `/escrow/release/${encodeURIComponent(input.escrowId)}`,
       auth: true,
     }),
-    read: statusAnswer(
-      'escrow_id',
-      'amount_released',
-      'commission',
-      'referral_commission',
-      'counterparty_id',
-      'message',
-    ),
+    read: statusAnswer(...RELEASE_FIELDS),
   }),
   // The escrow's MCP door (DEPLOYED.md §4): the key is the `casino_api_key` argument.
   'escrow.mcp-release': row('escrow.mcp-release', {
@@ -101,14 +104,8 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
         { casino_api_key: KEY_PLACEHOLDER, escrow_id: input.escrowId },
         'argument',
       ),
-    read: statusAnswer(
-      'escrow_id',
-      'amount_released',
-      'commission',
-      'referral_commission',
-      'counterparty_id',
-      'message',
-    ),
+    // The tool answers as the HTTP release does (DEPLOYED.md §4: the same release, another door).
+    read: statusAnswer(...RELEASE_FIELDS),
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({
