@@ -399,8 +399,7 @@ const HOUSE_EDGE: CommandDefinition = {
 
 const MONEY: CommandDefinition = {
   path: ['audit', 'money'],
-  summary:
-    'money-path probes of a live target: overdraws, batches, double spends, bad input, pots, MCP doors, settlement',
+  summary: 'money-path probes of a live target: overdraws, double spends, bad input, pots, MCP doors, settlement',
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),

@@ -1,6 +1,7 @@
 /**
  * What a live house-edge audit plays: every variant the fairness scheme has a rule for, of the
- * games asked, each at its minimum bet, with the edge the documents advertise for it (casino.md,
+ * games asked, each at its minimum bet (the one the scheme's targets publish for every game, else
+ * the game's own in afp's modules), with the edge the documents advertise for it (casino.md,
  * through afp's game modules: parsed by the documents' own parser, so a parameter the documents
  * do not know leaves the variant without an advertised edge rather than guessing one).
  * Client seeds come from the printed seed, so the auditor's side of every draw is reproducible.
@@ -62,7 +63,7 @@ export function planVariants(scheme: FairnessScheme, games: readonly string[]): 
         game: entry.game,
         variant: variant.name,
         params: variant.params,
-        amountMicro: findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
+        amountMicro: scheme.publishedMinimumMicro ?? findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
         advertised: advertisedEdgeOf(entry.game, variant.params, variant.name),
         documentsEdge: documentsEdgeOf(entry.game, variant.params, variant.name),
       })),

@@ -25,7 +25,10 @@ import type { JsonObject, JsonValue } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import { isZero, type Ratio } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import { PUBLISHED_DEPLOYED_RULES } from '../../services/casino/deployed/deployed-casino-rules.ts';
+import {
+  deployedMinimumMicro,
+  PUBLISHED_DEPLOYED_RULES,
+} from '../../services/casino/deployed/deployed-casino-rules.ts';
 import { hmacHex } from '../../services/casino/deployed/deployed-roll.ts';
 import { isUnreadable, RollSource, type DeployedPlay } from '../../services/casino/deployed/deployed-rule.ts';
 import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino/deployed/deployed-rule-table.ts';
@@ -145,6 +148,8 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   paramsOf: deployedParamsOf,
   payoutFields,
   statedEdgeOf,
+  // DEPLOYED.md §2.4: one published minimum for every game (0.01), whole micro-USDC.
+  publishedMinimumMicro: deployedMinimumMicro(PUBLISHED_DEPLOYED_RULES),
 };
 
 /** Whether the deployed scheme has an exact law for these parameters, without computing it. */

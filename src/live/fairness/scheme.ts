@@ -115,4 +115,11 @@ export interface FairnessScheme {
    * fraction; null where it states none. What the target advertises, read through its dialect.
    */
   statedEdgeOf?(game: string, result: JsonValue): number | null;
+  /**
+   * The minimum bet a target of this scheme publishes for every game (the deployment's 0.01,
+   * DEPLOYED.md §2.4), where the live house-edge audit plans its stakes; absent: each game's own
+   * minimum in afp's game modules. Either way a target that refuses it states its own, which is
+   * then measured (live/stated-minimum.ts).
+   */
+  readonly publishedMinimumMicro?: bigint;
 }
