@@ -90,6 +90,7 @@ describe('afp check through the documents style A dialect', () => {
       'escrowAboveBalance',
       'escrowGet',
       'escrowRelease',
+      'escrowReleaseThroughMcp',
       'withdrawAboveBalance',
     ]);
     // The trading, domains and wallet rows need those services, which this target does not name: left out, each with the reason.
@@ -160,7 +161,7 @@ describe('afp check --target FILE', () => {
         /^seed: 9\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/,
       );
       expect(out).toMatch(
-        /^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, withdrawAboveBalance$/m,
+        /^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, escrowReleaseThroughMcp, withdrawAboveBalance$/m,
       );
       expect(out).toMatch(/^findings: 0 \(0 critical, 0 major, 0 minor, 0 info\)$/m);
       expect(out).toMatch(/^ok: 4 runs held \(at most 20 commands each\)$/m);
@@ -185,8 +186,9 @@ describe('afp check --target FILE', () => {
 });
 
 describe('afp check against afp serve --dialect deployed', () => {
-  async function deployedServe(): Promise<ServeHandle> {
+  async function deployedServe(defects: readonly DefectName[] = []): Promise<ServeHandle> {
     const handle = await startServe({
+      defects,
       trustedProxies: LOOPBACK_PROXIES,
       routes: DEPLOYED_ROUTES,
       layout: DEPLOYED_LAYOUT,
@@ -213,27 +215,33 @@ describe('afp check against afp serve --dialect deployed', () => {
     }).then((code) => ({ code, out, err }));
   }
 
+  /** A target file naming the serve's casino, faucet and escrow in the deployed dialect, in `directory`. */
+  async function casinoEscrowFile(urls: ServeHandle['urls'], directory: string): Promise<string> {
+    const file = join(directory, 'deployed.yaml');
+    const services = (['casino', 'faucet', 'escrow'] as const).map(
+      (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+    );
+    await writeFile(
+      file,
+      [
+        'name: deployed-serve',
+        'services:',
+        ...services,
+        'register: { service: casino }',
+        'funding: { method: admin-deposit }',
+        'fairness: deployed',
+        `admin_url: ${urls.casino as string}`,
+        '',
+      ].join('\n'),
+    );
+    return file;
+  }
+
   test('through its target file: exit 0, every run holds, only info findings (the documented differences)', async () => {
     const urls = (await deployedServe()).urls;
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
     try {
-      const file = join(directory, 'deployed.yaml');
-      const services = (['casino', 'faucet', 'escrow'] as const).map(
-        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
-      );
-      await writeFile(
-        file,
-        [
-          'name: deployed-serve',
-          'services:',
-          ...services,
-          'register: { service: casino }',
-          'funding: { method: admin-deposit }',
-          'fairness: deployed',
-          `admin_url: ${urls.casino as string}`,
-          '',
-        ].join('\n'),
-      );
+      const file = await casinoEscrowFile(urls, directory);
       // Few enough bets to stay inside the deployment's 60 game requests per agent per minute (no pacing, no 429 wait).
       const { code, out, err } = await run([
         '--target',
@@ -273,5 +281,18 @@ describe('afp check against afp serve --dialect deployed', () => {
     expect(out).toMatch(
       /through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed, wallet deployed$/m,
     );
+  });
+
+  test('the deployment’s MCP release, which pays nobody: found as the counterparty’s balance, after a release through the door', async () => {
+    const urls = (await deployedServe(['mcp-release-credits-nobody'])).urls;
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
+    try {
+      const file = await casinoEscrowFile(urls, directory);
+      const { code, out } = await run(['--target', file, '--seed', '4', '--runs', '40', '--max-commands', '12']);
+      expect(code, out).toBe(3);
+      expect(out).toMatch(/escrowReleaseThroughMcp\(escrow#\d\)/);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

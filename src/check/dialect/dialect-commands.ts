@@ -497,40 +497,37 @@ const escrowGetCommand = fc
     );
   });
 
-const escrowReleaseCommand = fc.nat({ max: ESCROWS_MAX - 1 }).map((index) => {
-  const label = `escrowRelease(escrow#${index})`;
-  return new Command(
-    label,
-    (model) => model.escrows.length > 0,
-    async (model, system) => {
-      const escrow = model.escrows[index % model.escrows.length];
-      if (escrow === undefined) throw new Error(`${label}: precondition broken`);
-      const creator = accountAt(model, escrow.creatorSlot);
-      if (escrow.state === 'released') {
-        const refusal = await refused(
-          system,
-          `${label} again`,
-          'escrow.release',
-          { escrowId: escrow.id },
-          creator.apiKey,
-        );
-        judged(system, label, 'escrow.refusal.released-again', 'escrow.release', refusal.text, refusal.request);
-        return;
-      }
-      const { value, request } = await accepted(
-        system,
-        label,
-        'escrow.release',
-        { escrowId: escrow.id },
-        creator.apiKey,
-      );
-      if (value.status !== null)
-        judged(system, label, 'escrow.status.released', 'escrow.release', value.status, request);
-      accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrow.feeMicro;
-      escrow.state = 'released';
-    },
-  );
-});
+/**
+ * The creator releases an escrow through `op`: the HTTP release, or the escrow's MCP door (the
+ * deployment's `release_escrow`), which must keep the same rule: the counterparty is paid the
+ * amount less the stated fee. A second release must be refused; through the door, by any refusal
+ * (a tool error carries no HTTP status to judge).
+ */
+function escrowReleaseCommand(op: 'escrow.release' | 'escrow.mcp-release'): fc.Arbitrary<DialectCommand> {
+  const name = op === 'escrow.release' ? 'escrowRelease' : 'escrowReleaseThroughMcp';
+  return fc.nat({ max: ESCROWS_MAX - 1 }).map((index) => {
+    const label = `${name}(escrow#${index})`;
+    return new Command(
+      label,
+      (model) => model.escrows.length > 0,
+      async (model, system) => {
+        const escrow = model.escrows[index % model.escrows.length];
+        if (escrow === undefined) throw new Error(`${label}: precondition broken`);
+        const creator = accountAt(model, escrow.creatorSlot);
+        if (escrow.state === 'released') {
+          const refusal = await refused(system, `${label} again`, op, { escrowId: escrow.id }, creator.apiKey);
+          if (op === 'escrow.release')
+            judged(system, label, 'escrow.refusal.released-again', op, refusal.text, refusal.request);
+          return;
+        }
+        const { value, request } = await accepted(system, label, op, { escrowId: escrow.id }, creator.apiKey);
+        if (value.status !== null) judged(system, label, 'escrow.status.released', op, value.status, request);
+        accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrow.feeMicro;
+        escrow.state = 'released';
+      },
+    );
+  });
+}
 
 const withdrawOverCommand = accountCommand('withdrawAboveBalance', null, async (account, label, system) => {
   const refusal = await refused(
@@ -560,7 +557,20 @@ export const DIALECT_COMMANDS: readonly DialectCommandRow[] = [
   { name: 'escrowCreate', operations: ['escrow.create'], accounts: 2, weight: 4, arbitrary: escrowCreateCommand },
   { name: 'escrowAboveBalance', operations: ['escrow.create'], accounts: 2, weight: 1, arbitrary: escrowOverCommand },
   { name: 'escrowGet', operations: ['escrow.get'], accounts: 2, weight: 2, arbitrary: escrowGetCommand },
-  { name: 'escrowRelease', operations: ['escrow.release'], accounts: 2, weight: 3, arbitrary: escrowReleaseCommand },
+  {
+    name: 'escrowRelease',
+    operations: ['escrow.release'],
+    accounts: 2,
+    weight: 3,
+    arbitrary: escrowReleaseCommand('escrow.release'),
+  },
+  {
+    name: 'escrowReleaseThroughMcp',
+    operations: ['escrow.mcp-release'],
+    accounts: 2,
+    weight: 1,
+    arbitrary: escrowReleaseCommand('escrow.mcp-release'),
+  },
   {
     name: 'withdrawAboveBalance',
     operations: ['casino.withdraw'],
