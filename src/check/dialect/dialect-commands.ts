@@ -591,4 +591,6 @@ export const OPERATIONS_LEFT_OUT: Readonly<Partial<Record<OperationName, string>
   'casino.games': 'the game list does not change with any command (the conformance suite reads it)',
   'faucet.claim':
     'an account claims the faucet once (and a deployment once per IP a day): the conformance suite checks it on a fresh account',
+  'faucet.mcp-claim':
+    "a claim through the faucet's MCP door spends the address's one claim a day too: afp audit money probes it (mcp-faucet-cooldown)",
 };
