@@ -2,13 +2,15 @@
 // user runs, against real loopback serves whose /mcp is the MCP SDK's own server: the deployed
 // stand-in with the deployment's two MCP flaws (DEPLOYED.md §3, §4: claim_faucet skips the per-IP
 // cooldown, release_escrow credits nobody) is found out, with evidence and a curl line that keeps
-// the key out; the same stand-in without them, and the documents' style A, raise nothing (no
-// false alarm). The deployed serves trust no proxy, as afp serve starts by default: every request
+// the key out; the same stand-in without them, the documents' style A, and a deployment whose
+// services serve no /mcp at all raise nothing (no false alarm). The deployed serves trust no proxy, as afp serve starts by default: every request
 // comes from one address, 127.0.0.1, as a user's audit does from one machine.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
@@ -40,6 +42,34 @@ async function audit(serve: keyof typeof serves): Promise<MoneyAudit> {
   const handle = await serves[serve]();
   const url = (serve === 'documents' ? handle.urls.api : handle.urls.casino) as string;
   return moneyAudit(url, join(DIR, serve), START_MS);
+}
+
+const proxies: Server[] = [];
+afterEach(async () => {
+  for (const proxy of proxies.splice(0)) await new Promise((resolve) => proxy.close(resolve));
+});
+
+/** A loopback proxy to `upstream` that serves no /mcp (404 in the deployment's shape), as a service without the door. */
+async function withoutMcp(upstream: string): Promise<string> {
+  const proxy = createServer((incoming, outgoing) => {
+    if ((incoming.url ?? '/').split('?')[0] === '/mcp') {
+      incoming.resume();
+      outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      return;
+    }
+    const forwarded = httpRequest(
+      `${upstream}${incoming.url ?? '/'}`,
+      { method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    incoming.pipe(forwarded);
+  });
+  proxies.push(proxy);
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
 const mcpFindings = (findings: readonly Finding[]): Finding[] =>
@@ -82,5 +112,36 @@ describe('afp audit money: the MCP doors', () => {
     // The documents' faucet keeps no per-address cooldown; its MCP door has no claim the probe can send.
     expect(documents.text).toMatch(/^skipped mcp-faucet-cooldown: /m);
     expect(documents.text).toMatch(/^ran {5}mcp-escrow-release: escrow \S+ released through MCP: .* \(due 0\.198\)$/m);
+  });
+
+  test('a deployment whose faucet and escrow serve no /mcp: both probes skipped with why, no finding', async () => {
+    const handle = await serves.deployed();
+    const faucet = await withoutMcp(handle.urls.faucet as string);
+    const escrow = await withoutMcp(handle.urls.escrow as string);
+    const file = join(DIR, 'no-door.yaml');
+    writeFileSync(
+      file,
+      [
+        'name: no-door',
+        'services:',
+        `  casino: { url: ${handle.urls.casino as string}, dialect: deployed }`,
+        `  faucet: { url: ${faucet}, dialect: deployed }`,
+        `  escrow: { url: ${escrow}, dialect: deployed }`,
+        'register: { service: casino }',
+        'funding: { method: admin-deposit }',
+        'fairness: deployed',
+        `admin_url: ${handle.urls.casino as string}`,
+        '',
+      ].join('\n'),
+    );
+    const ran = await moneyAudit(file, join(DIR, 'no-door'), START_MS, handle.urls.casino as string);
+    expect(ran.code, ran.text).toBe(0);
+    expect(mcpFindings(ran.findings)).toEqual([]);
+    expect(ran.text).toMatch(
+      /^skipped mcp-faucet-cooldown: claim_faucet answered 404 not_found, not the cooldown's refusal \(429 ip_rate_limited\): no door to compare/m,
+    );
+    expect(ran.text).toMatch(
+      /^skipped mcp-escrow-release: release_escrow was refused 404 not_found; released over HTTP instead$/m,
+    );
   });
 });

@@ -73,11 +73,20 @@ export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Pr
   const agent = await freshAgent(context);
   if (typeof agent === 'string') return { status: 'skipped', note: agent };
   const door = await context.session.call('faucet.mcp-claim', { agentId: agent.agentId }, null);
-  if (door.kind === 'refused')
-    return {
-      status: 'ran',
-      note: `HTTP refused a second agent's claim from this address (${cooldown}); claim_faucet refused a third (${door.refusal.status} ${door.refusal.name})`,
-    };
+  if (door.kind === 'refused') {
+    const refusal = `${door.refusal.status} ${door.refusal.name}`;
+    // The cooldown's own refusal (a tool error has no status of its own: its name, or a 429 where one is stated).
+    const same = door.refusal.name === second.refusal.name || door.refusal.status === 429;
+    return same
+      ? {
+          status: 'ran',
+          note: `HTTP refused a second agent's claim from this address (${cooldown}); claim_faucet refused a third (${refusal})`,
+        }
+      : {
+          status: 'skipped',
+          note: `claim_faucet answered ${refusal}, not the cooldown's refusal (${cooldown}): no door to compare (a target without /mcp answers 404)`,
+        };
+  }
   if (door.kind !== 'ok') return { status: 'skipped', note: `the MCP claim was ${answerText(door)}` };
   const credited = door.value.creditedMicro;
   raise({
