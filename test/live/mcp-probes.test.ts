@@ -49,12 +49,18 @@ afterEach(async () => {
   for (const proxy of proxies.splice(0)) await new Promise((resolve) => proxy.close(resolve));
 });
 
-/** A loopback proxy to `upstream` that serves no /mcp (404 in the deployment's shape), as a service without the door. */
-async function withoutMcp(upstream: string): Promise<string> {
+/** What a proxy's /mcp answers: nothing there (404), or an event stream saying "done" to every call and doing nothing. */
+type FakeDoor = 'absent' | 'hollow';
+const HOLLOW_ANSWER = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`;
+
+/** A loopback proxy to `upstream` whose /mcp is `door` instead of the service's. */
+async function withDoor(upstream: string, door: FakeDoor): Promise<string> {
   const proxy = createServer((incoming, outgoing) => {
     if ((incoming.url ?? '/').split('?')[0] === '/mcp') {
       incoming.resume();
-      outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      if (door === 'absent')
+        outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      else outgoing.writeHead(200, { 'content-type': 'text/event-stream' }).end(HOLLOW_ANSWER);
       return;
     }
     const forwarded = httpRequest(
@@ -114,27 +120,31 @@ describe('afp audit money: the MCP doors', () => {
     expect(documents.text).toMatch(/^ran {5}mcp-escrow-release: escrow \S+ released through MCP: .* \(due 0\.198\)$/m);
   });
 
-  test('a deployment whose faucet and escrow serve no /mcp: both probes skipped with why, no finding', async () => {
+  /** The deployed stand-in, its faucet and escrow behind proxies whose /mcp is `door`; audited through a target file. */
+  async function auditBehind(door: FakeDoor): Promise<MoneyAudit> {
     const handle = await serves.deployed();
-    const faucet = await withoutMcp(handle.urls.faucet as string);
-    const escrow = await withoutMcp(handle.urls.escrow as string);
-    const file = join(DIR, 'no-door.yaml');
+    const casino = handle.urls.casino as string;
+    const file = join(DIR, `${door}.yaml`);
     writeFileSync(
       file,
       [
-        'name: no-door',
+        `name: ${door}-door`,
         'services:',
-        `  casino: { url: ${handle.urls.casino as string}, dialect: deployed }`,
-        `  faucet: { url: ${faucet}, dialect: deployed }`,
-        `  escrow: { url: ${escrow}, dialect: deployed }`,
+        `  casino: { url: ${casino}, dialect: deployed }`,
+        `  faucet: { url: ${await withDoor(handle.urls.faucet as string, door)}, dialect: deployed }`,
+        `  escrow: { url: ${await withDoor(handle.urls.escrow as string, door)}, dialect: deployed }`,
         'register: { service: casino }',
         'funding: { method: admin-deposit }',
         'fairness: deployed',
-        `admin_url: ${handle.urls.casino as string}`,
+        `admin_url: ${casino}`,
         '',
       ].join('\n'),
     );
-    const ran = await moneyAudit(file, join(DIR, 'no-door'), START_MS, handle.urls.casino as string);
+    return moneyAudit(file, join(DIR, door), START_MS, casino);
+  }
+
+  test('a deployment whose faucet and escrow serve no /mcp: both probes skipped with why, no finding', async () => {
+    const ran = await auditBehind('absent');
     expect(ran.code, ran.text).toBe(0);
     expect(mcpFindings(ran.findings)).toEqual([]);
     expect(ran.text).toMatch(
@@ -142,6 +152,20 @@ describe('afp audit money: the MCP doors', () => {
     );
     expect(ran.text).toMatch(
       /^skipped mcp-escrow-release: release_escrow was refused 404 not_found; released over HTTP instead$/m,
+    );
+  });
+
+  test('a door that answers "done" in words afp cannot read and does nothing: judged by the balances, not its words', async () => {
+    const ran = await auditBehind('hollow');
+    // The claim paid nothing (no finding); the release left the escrow funded: major, and it was released over HTTP.
+    expect(ran.text).toMatch(
+      /^ran {5}mcp-faucet-cooldown: .*claim_faucet answered without an error but ag_\w+'s balance did not rise$/m,
+    );
+    expect(mcpFindings(ran.findings).map((finding) => [finding.id, finding.severity])).toEqual([
+      ['money:escrow:mcp-release-ignored', 'major'],
+    ]);
+    expect(ran.text).toMatch(
+      /^ran {5}mcp-escrow-release: escrow \S+: release_escrow left it funded; released over HTTP — 1 findings$/m,
     );
   });
 });

@@ -12,8 +12,12 @@
  *   - mcp-escrow-release: the audit account escrows RELEASE_PROBE_MICRO to the second account and
  *     releases it through `release_escrow`. An accepted release must credit the counterparty the
  *     amount less the fee the creation answer states (the documents' 1% where it states none).
- *     Credited nothing, or less: critical (the money went nowhere the target names); more: major.
- * Measured, not recited: the cooldown is the one HTTP showed, the fee the one the target stated.
+ *     Credited less, with the escrow no longer held: critical (the money went nowhere the target
+ *     names); still held: major (the door answered success and did nothing; it is then released
+ *     over HTTP); credited more: major.
+ * Measured, not recited: the cooldown is the one HTTP showed, the fee the one the target stated,
+ * and what a door did is what the balances show: a 2xx whose words afp cannot read counts as the
+ * door's answer, judged by the balances and the escrow's status, never by its text.
  * Costs: three registrations and at most one faucet credit each paid claim; an escrow's fee. A
  * probe whose operations the dialect cannot express (no MCP door: the documents' style B, a
  * target with no /mcp) is skipped with why, as is one the balances cannot pay for.
@@ -38,12 +42,17 @@ const reproduce = (context: ProbeContext, outcome: CallOutcome<unknown>): { repr
   'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 
 /** A fresh casino agent, or why none was opened. */
-async function freshAgent(context: ProbeContext): Promise<{ agentId: string } | string> {
+async function freshAgent(context: ProbeContext): Promise<{ agentId: string; apiKey: string } | string> {
   const registered = await context.session.call('casino.register', {}, null);
-  return registered.kind === 'ok'
-    ? { agentId: registered.value.agentId }
-    : `a registration was ${answerText(registered)}`;
+  return registered.kind === 'ok' ? registered.value : `a registration was ${answerText(registered)}`;
 }
+
+/** A door's 2xx answer, read or not: what it did is judged by the balances, not by its words. */
+const acceptedByDoor = (outcome: CallOutcome<unknown>): boolean =>
+  outcome.kind === 'ok' || outcome.kind === 'unreadable';
+
+/** Escrow states in which the money is still held: afp's and the documents' `locked`, the deployment's `funded` and `completed`. */
+const HELD_STATES = new Set(['locked', 'funded', 'completed']);
 
 /** A fresh agent's HTTP claim; the outcome, or why no agent could claim. */
 async function httpClaim(context: ProbeContext): Promise<CallOutcome<unknown> | string> {
@@ -72,6 +81,7 @@ export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Pr
   const cooldown = `${second.refusal.status} ${second.refusal.name}`;
   const agent = await freshAgent(context);
   if (typeof agent === 'string') return { status: 'skipped', note: agent };
+  const before = await casinoBalanceMicro(context.session, agent.apiKey);
   const door = await context.session.call('faucet.mcp-claim', { agentId: agent.agentId }, null);
   if (door.kind === 'refused') {
     const refusal = `${door.refusal.status} ${door.refusal.name}`;
@@ -87,8 +97,16 @@ export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Pr
           note: `claim_faucet answered ${refusal}, not the cooldown's refusal (${cooldown}): no door to compare (a target without /mcp answers 404)`,
         };
   }
-  if (door.kind !== 'ok') return { status: 'skipped', note: `the MCP claim was ${answerText(door)}` };
-  const credited = door.value.creditedMicro;
+  if (!acceptedByDoor(door)) return { status: 'skipped', note: `the MCP claim was ${answerText(door)}` };
+  // Paid is what the balance shows; the answer's own amount only where the balance cannot be read.
+  const after = await casinoBalanceMicro(context.session, agent.apiKey);
+  const stated = door.kind === 'ok' ? door.value.creditedMicro : null;
+  const credited = before !== null && after !== null ? after - before : stated;
+  if (credited !== null && credited <= 0n)
+    return {
+      status: 'ran',
+      note: `HTTP refused (${cooldown}); claim_faucet answered without an error but ${agent.agentId}'s balance did not rise`,
+    };
   raise({
     id: 'money:faucet:mcp-skips-cooldown',
     severity: 'major',
@@ -98,7 +116,7 @@ export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Pr
     field: 'claim_faucet',
     expected: `refused as over HTTP (${cooldown})`,
     seen: credited === null ? 'paid' : `paid ${formatDecimal(credited)}`,
-    evidence: `one address: agent 2's HTTP claim refused ${cooldown}; agent ${agent.agentId}'s claim_faucet paid`,
+    evidence: `one address: agent 2's HTTP claim refused ${cooldown}; agent ${agent.agentId}'s claim_faucet answered ${answerText(door)}, its balance ${before === null ? 'unreadable' : formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`,
     ...reproduce(context, door),
   });
   return { status: 'ran', note: `HTTP refused (${cooldown}); claim_faucet paid ${agent.agentId}` };
@@ -132,7 +150,7 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
   const feeMicro = created.value.feeMicro ?? (amountMicro * DOCUMENTS_FEE_BPS) / 10_000n;
   const before = await casinoBalanceMicro(context.session, second.apiKey);
   const released = await context.session.call('escrow.mcp-release', { escrowId }, context.apiKey);
-  if (released.kind !== 'ok') {
+  if (!acceptedByDoor(released)) {
     // Not left held: the HTTP release settles it.
     await context.session.call('escrow.release', { escrowId }, context.apiKey);
     return { status: 'skipped', note: `release_escrow was ${answerText(released)}; released over HTTP instead` };
@@ -145,11 +163,33 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
     };
   const dueMicro = amountMicro - feeMicro;
   const paidMicro = after - before;
+  const answered = released.kind === 'ok' ? (released.value.status ?? 'no status') : answerText(released);
+  if (paidMicro < dueMicro - ROUNDING_MICRO) {
+    // Unpaid: held still (the door did nothing), or released to nobody (the money is gone)?
+    const read = await context.session.call('escrow.get', { escrowId }, context.apiKey);
+    const status = read.kind === 'ok' ? read.value.status : null;
+    if (status !== null && HELD_STATES.has(status)) {
+      await context.session.call('escrow.release', { escrowId }, context.apiKey);
+      raise({
+        id: 'money:escrow:mcp-release-ignored',
+        severity: 'major',
+        kind: 'money',
+        title: `release_escrow over MCP answered success (${answered}) and left escrow ${escrowId} ${status}: the counterparty was not paid`,
+        endpoint: 'escrow.mcp-release',
+        field: 'release_escrow',
+        expected: 'released, the counterparty paid',
+        seen: status,
+        evidence: `the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; released over HTTP afterwards`,
+        ...reproduce(context, released),
+      });
+      return { status: 'ran', note: `escrow ${escrowId}: release_escrow left it ${status}; released over HTTP` };
+    }
+  }
   const fee =
     created.value.feeMicro === null
       ? `the documents' 1% (${formatDecimal(feeMicro)}; none stated)`
       : `the stated fee ${formatDecimal(feeMicro)}`;
-  const evidence = `escrow ${escrowId} of ${formatDecimal(amountMicro)}, released through release_escrow (answered ${released.value.status ?? 'no status'}): the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; due the amount less ${fee}`;
+  const evidence = `escrow ${escrowId} of ${formatDecimal(amountMicro)}, released through release_escrow (answered ${answered}): the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; due the amount less ${fee}`;
   const finding = {
     endpoint: 'escrow.mcp-release',
     field: 'release_escrow',
