@@ -21,6 +21,7 @@ import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
@@ -216,24 +217,11 @@ describe('afp check against afp serve --dialect deployed', () => {
   }
 
   /** A target file naming the serve's casino, faucet and escrow in the deployed dialect, in `directory`. */
+  /** A target file naming the serve's casino, faucet and escrow in the deployed dialect, in `directory`. */
   async function casinoEscrowFile(urls: ServeHandle['urls'], directory: string): Promise<string> {
     const file = join(directory, 'deployed.yaml');
-    const services = (['casino', 'faucet', 'escrow'] as const).map(
-      (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
-    );
-    await writeFile(
-      file,
-      [
-        'name: deployed-serve',
-        'services:',
-        ...services,
-        'register: { service: casino }',
-        'funding: { method: admin-deposit }',
-        'fairness: deployed',
-        `admin_url: ${urls.casino as string}`,
-        '',
-      ].join('\n'),
-    );
+    const { casino, faucet, escrow } = urls;
+    await writeFile(file, adminFundedTargetText('deployed-serve', { casino, faucet, escrow }, casino as string));
     return file;
   }
 

@@ -26,6 +26,7 @@ import { resolveTarget } from '../../src/live/resolve-target.ts';
 import type { Finding } from '../../src/live/finding.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
+import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
@@ -67,22 +68,7 @@ const clock: WaitClock = {
 };
 
 const targetFile = join(DIR, 'float.yaml');
-writeFileSync(
-  targetFile,
-  [
-    'name: float-money',
-    'services:',
-    ...(['casino', 'faucet', 'escrow', 'trading', 'domains', 'wallet'] as const).map(
-      (service) => `  ${service}: { url: ${handle.urls[service] as string}, dialect: deployed }`,
-    ),
-    'register: { service: casino }',
-    'funding: { method: admin-deposit }',
-    // The serve plays the deployment's engine by its published rules (it announces the deployed scheme at /_afp/mounts).
-    'fairness: deployed',
-    `admin_url: ${casino}`,
-    '',
-  ].join('\n'),
-);
+writeFileSync(targetFile, adminFundedTargetText('float-money', handle.urls, casino));
 const resolved = await resolveTarget(targetFile);
 if (!resolved.ok) throw new Error(resolved.message);
 const target = resolved.value;

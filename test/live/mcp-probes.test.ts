@@ -16,6 +16,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
 import { moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
 
@@ -125,21 +126,12 @@ describe('afp audit money: the MCP doors', () => {
     const handle = await serves.deployed();
     const casino = handle.urls.casino as string;
     const file = join(DIR, `${door}.yaml`);
-    writeFileSync(
-      file,
-      [
-        `name: ${door}-door`,
-        'services:',
-        `  casino: { url: ${casino}, dialect: deployed }`,
-        `  faucet: { url: ${await withDoor(handle.urls.faucet as string, door)}, dialect: deployed }`,
-        `  escrow: { url: ${await withDoor(handle.urls.escrow as string, door)}, dialect: deployed }`,
-        'register: { service: casino }',
-        'funding: { method: admin-deposit }',
-        'fairness: deployed',
-        `admin_url: ${casino}`,
-        '',
-      ].join('\n'),
-    );
+    const services = {
+      casino,
+      faucet: await withDoor(handle.urls.faucet as string, door),
+      escrow: await withDoor(handle.urls.escrow as string, door),
+    };
+    writeFileSync(file, adminFundedTargetText(`${door}-door`, services, casino));
     return moneyAudit(file, join(DIR, door), START_MS, casino);
   }
 

@@ -36,6 +36,7 @@ import {
   ESCROWS_MAX,
   spendableMicro,
   type DialectAccount,
+  type DialectEscrow,
   type DialectModel,
   type DialectSystem,
 } from './dialect-model.ts';
@@ -470,31 +471,42 @@ const escrowOverCommand = slot.map((at) => {
   );
 });
 
+/** A command on the model's escrow at `index` (modulo how many there are), drawn once one exists. */
+function escrowCommand(
+  label: string,
+  index: number,
+  run: (escrow: DialectEscrow, model: DialectModel, system: DialectSystem) => Promise<void>,
+): DialectCommand {
+  return new Command(
+    label,
+    (model) => model.escrows.length > 0,
+    async (model, system) => {
+      const escrow = model.escrows[index % model.escrows.length];
+      if (escrow === undefined) throw new Error(`${label}: precondition broken`);
+      await run(escrow, model, system);
+    },
+  );
+}
+
 const escrowGetCommand = fc
   .record({ index: fc.nat({ max: ESCROWS_MAX - 1 }), byCounterparty: fc.boolean() })
   .map(({ index, byCounterparty }) => {
     const label = `escrowGet(escrow#${index}, by the ${byCounterparty ? 'counterparty' : 'creator'})`;
-    return new Command(
-      label,
-      (model) => model.escrows.length > 0,
-      async (model, system) => {
-        const escrow = model.escrows[index % model.escrows.length];
-        if (escrow === undefined) throw new Error(`${label}: precondition broken`);
-        const viewer = accountAt(model, byCounterparty ? escrow.counterpartySlot : escrow.creatorSlot);
-        const { value, request } = await accepted(system, label, 'escrow.get', { escrowId: escrow.id }, viewer.apiKey);
-        if (value.escrowId !== escrow.id)
-          throw new CheckMismatch(`${label}: answered escrow ${value.escrowId}, asked ${escrow.id}`);
-        if (value.status !== null)
-          judged(
-            system,
-            label,
-            escrow.state === 'held' ? 'escrow.status.created' : 'escrow.status.released',
-            'escrow.get',
-            value.status,
-            request,
-          );
-      },
-    );
+    return escrowCommand(label, index, async (escrow, model, system) => {
+      const viewer = accountAt(model, byCounterparty ? escrow.counterpartySlot : escrow.creatorSlot);
+      const { value, request } = await accepted(system, label, 'escrow.get', { escrowId: escrow.id }, viewer.apiKey);
+      if (value.escrowId !== escrow.id)
+        throw new CheckMismatch(`${label}: answered escrow ${value.escrowId}, asked ${escrow.id}`);
+      if (value.status !== null)
+        judged(
+          system,
+          label,
+          escrow.state === 'held' ? 'escrow.status.created' : 'escrow.status.released',
+          'escrow.get',
+          value.status,
+          request,
+        );
+    });
   });
 
 /**
@@ -507,25 +519,19 @@ function escrowReleaseCommand(op: 'escrow.release' | 'escrow.mcp-release'): fc.A
   const name = op === 'escrow.release' ? 'escrowRelease' : 'escrowReleaseThroughMcp';
   return fc.nat({ max: ESCROWS_MAX - 1 }).map((index) => {
     const label = `${name}(escrow#${index})`;
-    return new Command(
-      label,
-      (model) => model.escrows.length > 0,
-      async (model, system) => {
-        const escrow = model.escrows[index % model.escrows.length];
-        if (escrow === undefined) throw new Error(`${label}: precondition broken`);
-        const creator = accountAt(model, escrow.creatorSlot);
-        if (escrow.state === 'released') {
-          const refusal = await refused(system, `${label} again`, op, { escrowId: escrow.id }, creator.apiKey);
-          if (op === 'escrow.release')
-            judged(system, label, 'escrow.refusal.released-again', op, refusal.text, refusal.request);
-          return;
-        }
-        const { value, request } = await accepted(system, label, op, { escrowId: escrow.id }, creator.apiKey);
-        if (value.status !== null) judged(system, label, 'escrow.status.released', op, value.status, request);
-        accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrow.feeMicro;
-        escrow.state = 'released';
-      },
-    );
+    return escrowCommand(label, index, async (escrow, model, system) => {
+      const creator = accountAt(model, escrow.creatorSlot);
+      if (escrow.state === 'released') {
+        const refusal = await refused(system, `${label} again`, op, { escrowId: escrow.id }, creator.apiKey);
+        if (op === 'escrow.release')
+          judged(system, label, 'escrow.refusal.released-again', op, refusal.text, refusal.request);
+        return;
+      }
+      const { value, request } = await accepted(system, label, op, { escrowId: escrow.id }, creator.apiKey);
+      if (value.status !== null) judged(system, label, 'escrow.status.released', op, value.status, request);
+      accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrow.feeMicro;
+      escrow.state = 'released';
+    });
   });
 }
 
