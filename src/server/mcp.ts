@@ -9,8 +9,10 @@
  *                required), or 405 when the client asks for an event stream (stateless: no
  *                server-initiated stream); the deployment's open JSON descriptor;
  *   other      → 405.
- * Each tool call is ONE request through the Dispatcher on the tool's style-B route row
- * (src/server/mcp-tools.ts), carrying the MCP request's Authorization header and client IP, at
+ * Each tool call is ONE request through the Dispatcher on the tool's route row (the documents'
+ * style-B rows, src/server/mcp-tools.ts; the deployed rows, mcp-deployed-tools.ts), marked
+ * `door: 'mcp'`, carrying the MCP request's Authorization header (or the key argument the tool
+ * names), its client IP and its forwarding headers as the edge passes them on any request, at
  * `clock.nowMs()`: auth, rate limits, validation and `_info` are the route's. The POST itself needs
  * no key (`register_agent` and the first `claim_faucet` need none); each call is authorised by the
  * dispatcher. The result is the JSON body as text and `structuredContent`, `isError` for ≥ 400,

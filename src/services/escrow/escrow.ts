@@ -151,7 +151,7 @@ export class EscrowService {
   /**
    * DEFECT 'mcp-release-credits-nobody' (the deployment's MCP `release_escrow`, DEPLOYED.md §4;
    * tests and demos only): the sender's release from locked marks the escrow released and pays
-   * nobody: the hold is destroyed (the conservation invariant sees it), no fee, no referral share.
+   * nobody: the hold is destroyed (the ledger's sum shows it), no fee, no referral share.
    */
   releaseCreditingNobody(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
     assert(this.context.defects.has('mcp-release-credits-nobody'), 'only the defect releases without paying');

@@ -102,8 +102,9 @@ export const DEFECT_NAMES = [
   // The deployment's MCP doors (DEPLOYED.md §3, §4), on afp serve --dialect deployed's /mcp only:
   // `claim_faucet` skips the per-IP claim cooldown that POST /faucet/claim keeps (the money probe
   // `mcp-faucet-cooldown` sees a second claim from one address paid over MCP); `release_escrow`
-  // marks the escrow released and credits nobody, the held amount gone (the conservation
-  // invariant sees it; the money probe `mcp-escrow-release` sees the counterparty not paid).
+  // marks the escrow released and credits nobody, the held amount gone (the ledger no longer sums
+  // to zero: GET /_afp/state `balanced: false`; the money probe `mcp-escrow-release` and afp check's
+  // release through the door see the counterparty not paid).
   'mcp-claim-skips-ip-cooldown',
   'mcp-release-credits-nobody',
 ] as const;
