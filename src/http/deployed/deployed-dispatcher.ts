@@ -159,7 +159,7 @@ export class DeployedDispatcher extends Dispatcher {
       caller: route.auth === 'none' ? null : caller,
       ip,
       ...(this.floatBalances === null ? {} : { floatBalances: this.floatBalances }),
-      ...(request.door === undefined ? {} : { door: request.door }),
+      door: request.door,
     };
     return this.runRow(route, match.params, request, context, limit);
   }

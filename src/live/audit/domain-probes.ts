@@ -22,13 +22,12 @@
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { judge, refusalText } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
-import type { CallOutcome, SentRequest } from '../live-session.ts';
+import type { CallOutcome } from '../live-session.ts';
 import type { OperationName } from '../operations.ts';
-import type { ProbeContext } from './probe-context.ts';
+import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 /** The documents' yearly price of .xyz (spec/NOTES.md price table). */
 export const XYZ_YEARLY_MICRO = 14_400_000n;
-const ROUNDING_MICRO = 5_000n;
 /** Above the second account's balance by this much, so its acceptance cannot be paid. */
 const PRICE_ABOVE_BALANCE_MICRO = 5_000_000n;
 
@@ -102,10 +101,6 @@ function missing(context: ProbeContext, ops: readonly OperationName[]): string |
     if (reason !== null) return reason;
   }
   return null;
-}
-
-function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } {
-  return 'request' in outcome ? { reproduce: context.curlOf(outcome.request as SentRequest) } : {};
 }
 
 function describe(outcome: CallOutcome<unknown>): string {
@@ -208,7 +203,10 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
       .map((outcome) => (outcome.kind === 'ok' ? outcome.value.costMicro : null))
       .find((cost) => cost !== null && cost !== undefined) ?? null;
   const expectedCharge = won.length === 0 ? 0n : (wonCost ?? XYZ_YEARLY_MICRO);
-  if (charged !== null && (charged - expectedCharge > ROUNDING_MICRO || expectedCharge - charged > ROUNDING_MICRO)) {
+  if (
+    charged !== null &&
+    (charged - expectedCharge > DISPLAY_ROUNDING_MICRO || expectedCharge - charged > DISPLAY_ROUNDING_MICRO)
+  ) {
     raise({
       id: 'money:domains:registration-charge',
       severity: 'critical',

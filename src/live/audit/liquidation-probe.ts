@@ -17,7 +17,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { PositionView } from '../operations.ts';
 import { RemoteServeClock } from '../remote-serve-clock.ts';
-import type { ProbeContext } from './probe-context.ts';
+import { DISPLAY_ROUNDING_MICRO, type ProbeContext } from './probe-context.ts';
 import { tradingAccount, type TradingAccount } from './trading-probes.ts';
 
 /** The two positions: opposite sides on two majors (one account nets per market). */
@@ -31,8 +31,6 @@ const SIZE_MICRO = 5_000_000n;
 const MAINTENANCE_BPS = 50n;
 /** The liquidation price may differ from the formula by rounding (margin up, quantity down): 5 bps of the entry. */
 const PRICE_TOLERANCE_BPS = 5n;
-/** Answers round money to 2 decimals on some targets: half a cent. */
-const ROUNDING_MICRO = 5_000n;
 const STEP_MS = 6 * 3_600_000;
 /** 60 days of 6-hour steps: the seeded path moves a major 10% within days to weeks. */
 const STEPS_MAX = 240;
@@ -81,7 +79,8 @@ function checkFormula(leg: Leg, position: PositionView, raise: Raise): string {
   const shown = position.liquidationPrice;
   if (
     position.marginMicro !== null &&
-    (position.marginMicro - expectedMargin > ROUNDING_MICRO || expectedMargin - position.marginMicro > ROUNDING_MICRO)
+    (position.marginMicro - expectedMargin > DISPLAY_ROUNDING_MICRO ||
+      expectedMargin - position.marginMicro > DISPLAY_ROUNDING_MICRO)
   ) {
     raise({
       id: 'rule:trading:liquidation-margin',

@@ -26,20 +26,14 @@ import { formatDecimal } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome } from '../live-session.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
-import type { ProbeContext } from './probe-context.ts';
+import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { answerText } from './replay-probes.ts';
+import { statedOrDocumentsFeeMicro } from './settlement-probes.ts';
 
 export const RELEASE_PROBE_MICRO = 200_000n;
-/** The documents' escrow fee, 1% (platform.md "Escrow"), where the creation answer states none. */
-const DOCUMENTS_FEE_BPS = 100n;
-/** Balances as the target writes them: half a cent on a 2-decimal display, none elsewhere. */
-const ROUNDING_MICRO = 5_000n;
 
 type Raise = (finding: FindingInput) => void;
 type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
-
-const reproduce = (context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } =>
-  'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 
 /** A fresh casino agent, or why none was opened. */
 async function freshAgent(context: ProbeContext): Promise<{ agentId: string; apiKey: string } | string> {
@@ -117,7 +111,7 @@ export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Pr
     expected: `refused as over HTTP (${cooldown})`,
     seen: credited === null ? 'paid' : `paid ${formatDecimal(credited)}`,
     evidence: `one address: agent 2's HTTP claim refused ${cooldown}; agent ${agent.agentId}'s claim_faucet answered ${answerText(door)}, its balance ${before === null ? 'unreadable' : formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`,
-    ...reproduce(context, door),
+    ...reproduceOf(context, door),
   });
   return { status: 'ran', note: `HTTP refused (${cooldown}); claim_faucet paid ${agent.agentId}` };
 }
@@ -147,7 +141,7 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
   if (created.kind !== 'ok') return { status: 'skipped', note: `the escrow was not created: ${answerText(created)}` };
   const { escrowId } = created.value;
   const amountMicro = created.value.amountMicro ?? RELEASE_PROBE_MICRO;
-  const feeMicro = created.value.feeMicro ?? (amountMicro * DOCUMENTS_FEE_BPS) / 10_000n;
+  const feeMicro = statedOrDocumentsFeeMicro(amountMicro, created.value.feeMicro);
   const before = await casinoBalanceMicro(context.session, second.apiKey);
   const released = await context.session.call('escrow.mcp-release', { escrowId }, context.apiKey);
   if (!acceptedByDoor(released)) {
@@ -164,7 +158,7 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
   const dueMicro = amountMicro - feeMicro;
   const paidMicro = after - before;
   const answered = released.kind === 'ok' ? (released.value.status ?? 'no status') : answerText(released);
-  if (paidMicro < dueMicro - ROUNDING_MICRO) {
+  if (paidMicro < dueMicro - DISPLAY_ROUNDING_MICRO) {
     // Unpaid: held still (the door did nothing), or released to nobody (the money is gone)?
     const read = await context.session.call('escrow.get', { escrowId }, context.apiKey);
     const status = read.kind === 'ok' ? read.value.status : null;
@@ -180,7 +174,7 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
         expected: 'released, the counterparty paid',
         seen: status,
         evidence: `the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; released over HTTP afterwards`,
-        ...reproduce(context, released),
+        ...reproduceOf(context, released),
       });
       return { status: 'ran', note: `escrow ${escrowId}: release_escrow left it ${status}; released over HTTP` };
     }
@@ -196,9 +190,9 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
     expected: `the counterparty credited ${formatDecimal(dueMicro)}`,
     seen: formatDecimal(paidMicro),
     evidence,
-    ...reproduce(context, released),
+    ...reproduceOf(context, released),
   };
-  if (paidMicro < dueMicro - ROUNDING_MICRO)
+  if (paidMicro < dueMicro - DISPLAY_ROUNDING_MICRO)
     raise({
       id: 'money:escrow:mcp-release-unpaid',
       severity: 'critical',
@@ -206,7 +200,7 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
       title: `release_escrow over MCP released an escrow of ${formatDecimal(amountMicro)} and credited the counterparty ${formatDecimal(paidMicro)} of ${formatDecimal(dueMicro)}: the rest went nowhere the target names`,
       ...finding,
     });
-  else if (paidMicro > dueMicro + ROUNDING_MICRO)
+  else if (paidMicro > dueMicro + DISPLAY_ROUNDING_MICRO)
     raise({
       id: 'money:escrow:mcp-release-overpaid',
       severity: 'major',

@@ -31,7 +31,7 @@ import { casinoBalanceMicro } from './casino-balance.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
-import type { CallOutcome, SentRequest } from '../live-session.ts';
+import type { CallOutcome } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import { betCredit } from '../bet-credit.ts';
 import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
@@ -40,13 +40,11 @@ import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
-import type { ProbeContext } from './probe-context.ts';
+import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
 const MIN_BET_MICRO = 10_000n;
-/** Answers round amounts to 2 decimals on some targets: half a cent per figure. */
-const ROUNDING_MICRO = 5_000n;
 
 export interface ProbeResult {
   readonly name: string;
@@ -70,10 +68,6 @@ function balance(context: ProbeContext, apiKey = context.apiKey): Promise<Micro 
   return casinoBalanceMicro(context.session, apiKey);
 }
 
-function requestOf(outcome: CallOutcome<unknown>): SentRequest | null {
-  return 'request' in outcome ? outcome.request : null;
-}
-
 const overdraw: Probe = {
   name: 'overdraw-withdrawal',
   async run(context, raise) {
@@ -90,8 +84,7 @@ const overdraw: Probe = {
     const amountMicro = before + 1_000_000n;
     const outcome = await context.session.call('casino.withdraw', { amountMicro, address }, context.apiKey);
     const after = await balance(context);
-    const request = requestOf(outcome);
-    const reproduce = request === null ? undefined : context.curlOf(request);
+    const reproduce = reproduceOf(context, outcome);
     if (outcome.kind === 'ok') {
       raise({
         id: 'money:withdraw:overdraw-accepted',
@@ -102,7 +95,7 @@ const overdraw: Probe = {
         expected: 'refused (insufficient balance)',
         seen: (outcome.body ?? null) as JsonValue,
         evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`,
-        ...(reproduce === undefined ? {} : { reproduce }),
+        ...reproduce,
       });
     }
     if (after !== null && after !== before) {
@@ -115,7 +108,7 @@ const overdraw: Probe = {
         expected: formatDecimal(before),
         seen: formatDecimal(after),
         evidence: `withdrawal answer: ${outcome.kind}`,
-        ...(reproduce === undefined ? {} : { reproduce }),
+        ...reproduce,
       });
     }
     return {
@@ -189,11 +182,11 @@ const batchSummary: Probe = {
     if (summary === null) return { status: 'ran', note: 'the batch answer has no summary' };
     compare('total', summary.total, results.length, 0n);
     compare('errors', summary.errors, results.length - placed.length, 0n);
-    compare('total_wagered', summary.totalWageredMicro, wagered, ROUNDING_MICRO);
-    compare('total_won', summary.totalWonMicro, won, ROUNDING_MICRO * BigInt(placed.length));
-    compare('net_pnl', summary.netPnlMicro, won - wagered, ROUNDING_MICRO * BigInt(placed.length + 1));
+    compare('total_wagered', summary.totalWageredMicro, wagered, DISPLAY_ROUNDING_MICRO);
+    compare('total_won', summary.totalWonMicro, won, DISPLAY_ROUNDING_MICRO * BigInt(placed.length));
+    compare('net_pnl', summary.netPnlMicro, won - wagered, DISPLAY_ROUNDING_MICRO * BigInt(placed.length + 1));
     const last = placed.at(-1)?.balanceAfterMicro ?? null;
-    if (last !== null) compare('balance_after', outcome.value.balanceAfterMicro, last, ROUNDING_MICRO);
+    if (last !== null) compare('balance_after', outcome.value.balanceAfterMicro, last, DISPLAY_ROUNDING_MICRO);
     return { status: 'ran', note: `${results.length} elements, ${placed.length} placed, summary compared` };
   },
 };
@@ -229,8 +222,7 @@ const doubleSpend: Probe = {
     const accepted = outcomes.filter((outcome) => outcome.kind === 'ok');
     const after = await balance(context, second.apiKey);
     const first = outcomes[0];
-    const reproduce =
-      first !== undefined && requestOf(first) !== null ? context.curlOf(requestOf(first) as SentRequest) : undefined;
+    const reproduce = first === undefined ? {} : reproduceOf(context, first);
     if (accepted.length > 1) {
       raise({
         id: 'money:escrow:double-spend',
@@ -241,7 +233,7 @@ const doubleSpend: Probe = {
         expected: 'at most one accepted',
         seen: accepted.length,
         evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`,
-        ...(reproduce === undefined ? {} : { reproduce }),
+        ...reproduce,
       });
     }
     if (after !== null && after < 0n) {
@@ -315,7 +307,7 @@ const betsBalance: Probe = {
       expected = expected - outcome.value.amountMicro + credit.micro;
       if (!credit.exact) slackMicro += 1n;
       const said = outcome.value.balanceAfterMicro;
-      if (said !== null && abs(said - expected) > ROUNDING_MICRO + slackMicro) {
+      if (said !== null && abs(said - expected) > DISPLAY_ROUNDING_MICRO + slackMicro) {
         raise({
           id: 'money:bet:new-balance',
           severity: 'major',
@@ -406,7 +398,6 @@ const badInput: Probe = {
       if (outcome.kind === 'unsupported' || outcome.kind === 'deadline' || outcome.kind === 'unreachable') continue;
       const status = outcome.kind === 'refused' ? outcome.refusal.status : outcome.status;
       if (status < 400 || status > 499) {
-        const request = requestOf(outcome);
         raise({
           id: `rule:bad-input:${what.replaceAll(' ', '-')}`,
           severity: status >= 500 ? 'major' : 'critical',
@@ -415,7 +406,7 @@ const badInput: Probe = {
           expected: '4xx with an error body',
           seen: status,
           evidence: what,
-          ...(request === null ? {} : { reproduce: context.curlOf(request) }),
+          ...reproduceOf(context, outcome),
         });
       }
     }

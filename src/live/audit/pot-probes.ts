@@ -23,9 +23,8 @@
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
-import type { CallOutcome } from '../live-session.ts';
 import type { ProbeResult } from './money-probes.ts';
-import type { ProbeContext } from './probe-context.ts';
+import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { answerText } from './replay-probes.ts';
 
 export const POOL_MICRO = 100_000n;
@@ -33,8 +32,6 @@ export const CHALLENGE_MICRO = 50_000n;
 export const CHALLENGE_ROUNDS = 6;
 /** The documents' challenge cut: 2% of the pot (NOTES.md "Challenges"). */
 const DOCUMENTS_CUT_BPS = 200n;
-/** Balances as the target writes them: half a cent per settlement on a 2-decimal display, none elsewhere. */
-const ROUNDING_MICRO = 5_000n;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -53,9 +50,6 @@ async function targetNowMs(context: ProbeContext): Promise<number> {
   const read = admin === null ? null : await admin.clock();
   return read !== null && read.ok ? read.value.nowMs : context.clock.nowMs();
 }
-
-const curlOf = (context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } =>
-  'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 
 export async function tournamentPool(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
   const unsupported = context.session.offers('casino.tournament-create');
@@ -90,7 +84,7 @@ export async function tournamentPool(context: ProbeContext, raise: Raise): Promi
     return { status: 'ran', note: `tournament ${tournamentId} created; the balance after could not be read` };
   const takenMicro = before - after;
   const evidence = `tournament ${tournamentId}: balance ${formatDecimal(before)} before the create, ${formatDecimal(after)} after; the answer states a pool of ${created.value.prizePoolMicro === null ? '(none: 0.10 was asked)' : formatDecimal(created.value.prizePoolMicro)}`;
-  if (takenMicro < poolMicro - ROUNDING_MICRO)
+  if (takenMicro < poolMicro - DISPLAY_ROUNDING_MICRO)
     raise({
       id: 'money:tournament:pool-minted',
       severity: 'critical',
@@ -101,9 +95,9 @@ export async function tournamentPool(context: ProbeContext, raise: Raise): Promi
       expected: `the creator's balance down by ${formatDecimal(poolMicro)} (NOTES.md: the pool is funded from the creator's balance at creation)`,
       seen: formatDecimal(takenMicro),
       evidence,
-      ...curlOf(context, created),
+      ...reproduceOf(context, created),
     });
-  else if (takenMicro > poolMicro + ROUNDING_MICRO)
+  else if (takenMicro > poolMicro + DISPLAY_ROUNDING_MICRO)
     raise({
       id: 'money:tournament:pool-overcharged',
       severity: 'major',
@@ -114,7 +108,7 @@ export async function tournamentPool(context: ProbeContext, raise: Raise): Promi
       expected: formatDecimal(poolMicro),
       seen: formatDecimal(takenMicro),
       evidence,
-      ...curlOf(context, created),
+      ...reproduceOf(context, created),
     });
   return {
     status: 'ran',
@@ -202,7 +196,7 @@ async function playRound(
   const evidence = `challenge ${created.value.challengeId} of ${formatDecimal(CHALLENGE_MICRO)} on coin_flip, winner ${winnerId ?? '(not stated)'}: challenger ${formatDecimal(challengerBefore)} → ${formatDecimal(challengerAfter)}, challenged ${formatDecimal(challengedBefore)} → ${formatDecimal(challengedAfter)}; stated house cut ${houseCutMicro === null ? '(none)' : formatDecimal(houseCutMicro)}, payout ${accepted.value.payoutMicro === null ? '(none)' : formatDecimal(accepted.value.payoutMicro)}`;
   const expectedLoss = houseCutMicro ?? documentsCutMicro;
   const off = lostMicro - expectedLoss;
-  if (houseCutMicro !== null ? abs(off) > ROUNDING_MICRO : off > ROUNDING_MICRO)
+  if (houseCutMicro !== null ? abs(off) > DISPLAY_ROUNDING_MICRO : off > DISPLAY_ROUNDING_MICRO)
     raise({
       id: 'money:challenge:settlement',
       severity: houseCutMicro !== null ? 'critical' : 'major',

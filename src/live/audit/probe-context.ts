@@ -7,7 +7,7 @@
 import type { WaitClock } from '../../core/clock.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { LiveOutcome } from '../live-account.ts';
-import type { LiveSession, SentRequest } from '../live-session.ts';
+import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 
 export interface ProbeContext {
   readonly session: LiveSession;
@@ -30,4 +30,12 @@ export interface ProbeContext {
     agentId: string,
     apiKey: string,
   ) => Promise<LiveOutcome<string>>;
+}
+
+/** Money as some targets write it (2 decimals on a display field): half a cent per figure read. */
+export const DISPLAY_ROUNDING_MICRO = 5_000n;
+
+/** A finding's `reproduce`: the curl line of the request an outcome sent, where it sent one. */
+export function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } {
+  return 'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 }

@@ -26,6 +26,11 @@ import { answerText } from './replay-probes.ts';
 const ESCROW_MICRO = 100_000n;
 /** The documents' 1% escrow fee (platform.md "Escrow"), in basis points: where a creation answer states none. */
 const FEE_BPS = 100n;
+
+/** The fee an escrow of `amountMicro` takes: the one its creation answer states, else the documents' 1%. */
+export function statedOrDocumentsFeeMicro(amountMicro: bigint, statedMicro: bigint | null): bigint {
+  return statedMicro ?? (amountMicro * FEE_BPS) / 10_000n;
+}
 /**
  * Balances are read where the target keeps them unrounded (the deployment's `balance_usd` carries
  * float noise, not 2-decimal rounding): a hundredth of a cent tells the 1% fee of a 0.10 escrow apart.
@@ -240,7 +245,7 @@ async function openEscrow(
     awaited: plan.awaited,
     creatorBefore,
     secondBefore,
-    feeMicro: created.value.feeMicro ?? (ESCROW_MICRO * FEE_BPS) / 10_000n,
+    feeMicro: statedOrDocumentsFeeMicro(ESCROW_MICRO, created.value.feeMicro),
     reproduce,
     view: created.value,
   };
