@@ -6,7 +6,7 @@
  *     style A (the dialect afp serve speaks there), unless the answer says otherwise: a top-level
  *     `dialect` and `fairness`, or a mount given as `{ url, dialect }`. Registration on the casino,
  *     funding by admin-deposit through the api mount (the admin URL), no limits (the deployment's
- *     when the serve speaks the deployed dialect), fairness afp unless announced.
+ *     when the serve speaks the deployed dialect, unless it announces `limits: lifted`), fairness afp unless announced.
  *     A target FILE whose casino is an afp serve is marked so (fileOnAfpServe).
  *     Any other answer: not an afp serve, so the user describes the target in a file (or lets
  *     `afp target probe URL` write one); no answer at all: the target is unreachable.
@@ -22,7 +22,7 @@ import { loadTargetFile, type TargetFileOptions } from './target-file.ts';
 import { DIALECT_NAMES, type DialectName, type PaceLimit, type Target, type TargetService } from './target.ts';
 import { DEPLOYED_LIMITS } from './dialects/deployed/limits.ts';
 
-/** A serve that speaks the deployed dialect keeps the deployment's limits: pace under them. */
+/** A serve that speaks the deployed dialect keeps the deployment's limits (unless it says `limits: lifted`): pace under them. */
 function deployedPaces(): Record<string, PaceLimit> {
   return Object.fromEntries(Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [op, { perMinute: row.perMinute }]));
 }
@@ -135,7 +135,8 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
     ? (fairnessField as FairnessSchemeName)
     : 'afp';
   const services: Partial<Record<ServiceName, TargetService>> = {};
-  const paces = dialect === 'deployed' ? deployedPaces() : {};
+  // A deployed serve announces the limits it keeps; one started with --lift-deployed-limits has none to pace under.
+  const paces = dialect === 'deployed' && field(body, 'limits') !== 'lifted' ? deployedPaces() : {};
   for (const [service, serviceUrl] of Object.entries(mounts) as [ServiceName, string | undefined][]) {
     if (serviceUrl === undefined) continue;
     services[service] = { url: serviceUrl, dialect: dialectOf(field(field(announced, service), 'dialect')) ?? dialect };

@@ -36,6 +36,8 @@ export interface AdminOptions {
     readonly name: string;
     readonly basePaths: Readonly<Partial<Record<Mount, string>>>;
     readonly fairness?: string;
+    /** The rate limits the serve keeps (`deployed` or `lifted`), so live commands pace by them. */
+    readonly limits?: string;
   };
   /** The overload guard's bounds and counts, shown by GET /_afp/state under `load` (absent = none). */
   readonly load?: () => JsonObject;

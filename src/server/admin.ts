@@ -223,12 +223,13 @@ function mountsView(request: EdgeRequest, options: AdminOptions): JsonObject {
   const baseUrls: Record<string, string> = {};
   for (const [mount, url] of Object.entries(mounts))
     baseUrls[mount] = `${url}${options.dialect.basePaths[mount as Mount] ?? ''}`;
-  const fairness = options.dialect.fairness;
+  const { fairness, limits } = options.dialect;
   return {
     dialect: options.dialect.name,
     mounts,
     base_urls: baseUrls,
     ...(fairness === undefined ? {} : { fairness }),
+    ...(limits === undefined ? {} : { limits }),
     forwarded_for: forwardedFor,
   };
 }

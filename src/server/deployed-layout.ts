@@ -19,7 +19,11 @@ import type { ServeLayout } from './listeners.ts';
  * per-IP windows, no per-agent buckets.
  */
 export function deployedLayout(options: DeployedDispatcherOptions): ServeLayout {
-  return { ...DEPLOYED_LAYOUT, dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes, options) };
+  return {
+    ...DEPLOYED_LAYOUT,
+    limits: options.limitsLifted === true ? 'lifted' : 'deployed',
+    dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes, options),
+  };
 }
 
 export const DEPLOYED_LAYOUT: ServeLayout = {
@@ -38,6 +42,8 @@ export const DEPLOYED_LAYOUT: ServeLayout = {
   mcp: 'deployed',
   // The casino plays the deployment's engine (DEPLOYED.md §2.3–§2.5): a live audit verifies its bets so.
   fairness: 'deployed',
+  // Its fixed windows and buckets (DEPLOYED.md §1.3): a live command against it paces under them.
+  limits: 'deployed',
   dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),
   // The deployment's error shape (spec/DEPLOYED.md §1.2): `{ error: snake_case, message }`, no code.
   shedBody: (service, message) => ({ error: 'service_unavailable', message, _info: deployedInfo(service ?? 'casino') }),

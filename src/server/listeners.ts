@@ -133,6 +133,11 @@ export interface ServeLayout {
   readonly mcp: McpDoorName | null;
   /** The fairness scheme its casino plays, announced by `/_afp/mounts` (absent: afp's). */
   readonly fairness?: string;
+  /**
+   * The rate limits it keeps, announced by `/_afp/mounts` so a live command paces by what this serve
+   * does: `deployed` (the deployment's fixed windows) or `lifted` (`--lift-deployed-limits`); absent: none announced.
+   */
+  readonly limits?: 'deployed' | 'lifted';
   dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
   /** A shed request's 503 body in this dialect (absent: the documents' `{ error, code, _info }`). */
   readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
@@ -231,6 +236,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
             name: layout.dialect,
             basePaths: layout.basePaths,
             ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }),
+            ...(layout.limits === undefined ? {} : { limits: layout.limits }),
           },
         };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);

@@ -172,6 +172,7 @@ describe('afp serve --dialect deployed, the published example client', () => {
             wallet: `${url('wallet')}/v1`,
           },
           fairness: 'deployed',
+          limits: 'deployed',
           forwarded_for: 'trusted',
         });
         const client = await runNode([CLIENT, url('casino'), url('faucet'), url('escrow')]);

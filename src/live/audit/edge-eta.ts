@@ -100,7 +100,7 @@ function etaLines(
     .sort();
   const limits =
     used.length === 0
-      ? 'no limits to pace under (the target file lists none for these calls)'
+      ? 'no limits to pace under (the target names none for these calls)'
       : `paced under ${used.map((op) => `${op} ${input.limits[op]?.perMinute}/min`).join(', ')}`;
   const callText = Object.entries(calls)
     .filter(([op]) => op !== 'casino.balance')
