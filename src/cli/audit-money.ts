@@ -137,9 +137,12 @@ export async function runMoney(
   );
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
-  const account = await openRunAccount(run, io, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out });
+  // Both accounts at once: an afp serve on a wall clock confirms each one's simulated deposit a minute later.
+  const [account, second] = await Promise.all([
+    openRunAccount(run, io, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out }),
+    secondAccount(run, flags, clock),
+  ]);
   if (typeof account === 'number') return account;
-  const second = await secondAccount(run, flags, clock);
   if (second !== null && !second.ok)
     io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
   /** What both probe sets are given: the session, the two accounts, the findings. */

@@ -42,7 +42,7 @@ import type { JsonObject } from '../../core/errors.ts';
 import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
-import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
+import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
 import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
@@ -176,6 +176,12 @@ interface AuditRun {
   readonly draws: Set<string>;
   /** Per game, the minimum bet the target stated in a refusal, above the planned amount (learnMinimum). */
   readonly minimums: Map<string, Micro>;
+  /**
+   * Bets the target may have placed whose outcome afp did not read: an answer it could not read or
+   * never got, or a video-poker hand dealt and not drawn (a target that commits the stake at the
+   * deal settles it at the next deal). The balance's movement is then not judged (checkMoney).
+   */
+  unsettled: number;
   stoppedBy: EdgeAuditResult['stoppedBy'];
 }
 
@@ -210,6 +216,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     videoPokerTurn: Promise.resolve(),
     draws: new Set(),
     minimums: new Map(),
+    unsettled: 0,
     stoppedBy: null,
   };
   const before = await balanceOf(options);
@@ -423,14 +430,17 @@ function learnMinimum(run: AuditRun, bet: BetInput, refusal: Refusal): BetInput 
       }),
     );
   }
-  const raised = { ...bet, amountMicro: stated };
-  const extraMicro = stated - bet.amountMicro;
+  return reserveExtra(run, stated - bet.amountMicro) ? { ...bet, amountMicro: stated } : null;
+}
+
+/** Reserves `extraMicro` more stake under the USDC budget (negative: gives some back); false (and stop) when it would pass it. */
+function reserveExtra(run: AuditRun, extraMicro: Micro): boolean {
   if (run.stakedMicro + extraMicro > run.options.usdcMicro) {
     run.stoppedBy ??= 'usdc';
-    return null;
+    return false;
   }
   run.stakedMicro += extraMicro;
-  return raised;
+  return true;
 }
 
 /**
@@ -449,17 +459,38 @@ async function placeVideoPoker(run: AuditRun, bet: BetInput): Promise<Placed | R
   }
 }
 
+/**
+ * A dealt hand is always drawn: a draw refused below the target's minimum, or for another amount
+ * than the one it says the deal committed, is sent once more for the same hand at that amount. Why:
+ * a target that commits the stake at the deal (afp's own platform, its deployed stand-in) holds an
+ * undrawn hand and settles it at the next deal, a bet afp would never see; dealing anew after such
+ * a refusal made the audit's balance check call a working target's money wrong.
+ */
 async function dealAndDraw(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
   const { session, apiKey } = run.options;
   const dealt = await session.call('casino.deal', { amountMicro: bet.amountMicro, clientSeed: bet.clientSeed }, apiKey);
   if (dealt.kind !== 'ok') return settle(run, dealt, bet.params);
   const holds = optimalHolds(dealt.value.cards);
-  const drawn = await session.call(
-    'casino.draw',
-    { nonce: dealt.value.nonce, holds, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed },
-    apiKey,
-  );
-  return settle(run, drawn, { ...bet.params, holds, nonce: dealt.value.nonce });
+  const params = { ...bet.params, holds, nonce: dealt.value.nonce };
+  const draw = (amountMicro: Micro): Promise<CallOutcome<LiveBet>> =>
+    session.call('casino.draw', { nonce: dealt.value.nonce, holds, amountMicro, clientSeed: bet.clientSeed }, apiKey);
+  const drawn = await draw(bet.amountMicro);
+  if (drawn.kind === 'ok') return settle(run, drawn, params);
+  const again = drawn.kind === 'refused' ? redrawAmount(run, bet, drawn.refusal) : null;
+  const final = again === null ? drawn : await draw(again);
+  // Not drawn (refused, or never sent): the hand stays with a target that committed its stake. Unread answers count in settle.
+  if (final.kind === 'refused' || final.kind === 'deadline') run.unsettled += 1;
+  return settle(run, final, params);
+}
+
+/** The amount to draw a refused hand at: the committed amount the target states, else its stated minimum (learnt); null: neither. */
+function redrawAmount(run: AuditRun, bet: BetInput, refusal: Refusal): Micro | null {
+  const committed = statedCommittedMicro(refusal);
+  if (committed !== null && committed !== bet.amountMicro) {
+    if (!reserveExtra(run, committed - bet.amountMicro)) return null;
+    return committed;
+  }
+  return learnMinimum(run, bet, refusal)?.amountMicro ?? null;
 }
 
 function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject): Placed | Refusal | null {
@@ -469,9 +500,14 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
     case 'refused':
       return outcome.refusal;
     case 'unreadable':
+      run.unsettled += 1;
+      return null;
+    case 'unreachable':
+      // Sent, perhaps placed: the answer never came.
+      run.unsettled += 1;
+      run.stoppedBy ??= 'unreachable';
       return null;
     case 'unsupported':
-    case 'unreachable':
       run.stoppedBy ??= 'unreachable';
       return null;
     case 'deadline':
@@ -629,6 +665,20 @@ function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
 function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): void {
   if (before === null || after === null) return;
   const bets = run.tracks.reduce((total, track) => total + track.placed, 0);
+  if (run.unsettled > 0) {
+    // A bet the target may have settled unseen moves the balance by an amount no answer states: not judged.
+    run.options.findings.add({
+      id: 'money:edge-audit:balance-delta-not-judged',
+      severity: 'info',
+      kind: 'money',
+      title: `the balance's movement over the audit is not judged: ${run.unsettled} bets' outcomes were not read (an answer unread or never received, or a video-poker hand dealt and not drawn)`,
+      endpoint: 'casino.balance',
+      expected: null,
+      seen: formatDecimal(after - before),
+      evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets read, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,
+    });
+    return;
+  }
   const expected = run.paidMicro - run.answeredStakeMicro;
   const seen = after - before;
   const allowance = 10_000n + 5_000n * BigInt(bets);

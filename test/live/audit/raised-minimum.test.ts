@@ -88,6 +88,14 @@ describe('a target whose minimum bet is 0.05: the audits bet at the minimum it s
       }
       // No game is called "refused in a batch but accepted alone" for a minimum.
       expect(findings.filter((finding) => finding.id.endsWith(':not-in-batch'))).toEqual([]);
+      // Every video-poker hand dealt was drawn: this target commits the minimum at the deal and
+      // refuses the draw at 0.01, so the same hand is drawn again at 0.05 (dealing anew left the hand
+      // for the next deal to settle unseen, and the balance check called the target's money wrong).
+      const history = (await (
+        await fetch(`${served.casino}/api/v1/bets/history?limit=200`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as { pagination: { total: number } };
+      expect(history.pagination.total).toBe(rows.placed);
+      expect(findings.map((finding) => finding.id)).not.toContain('money:edge-audit:balance-delta-not-judged');
 
       const moneyFlags = parseMoneyArgs(
         ['--target', served.casino, '--key', await served.fundedKey('20'), '--out', join(DIR, 'money')],
