@@ -194,6 +194,10 @@ export async function runFairness(
   const lines = [
     `bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`,
   ];
+  if (result.audited === 0 && result.stoppedBy === null && result.troubles.length === 0)
+    lines.push(
+      'nothing audited: the account has no bets in its history (bet with this key first, or pass the key of an account that has)',
+    );
   if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');
   for (const trouble of result.troubles) lines.push(`trouble: ${trouble}`);
   if (result.stoppedBy === 'max-bets')

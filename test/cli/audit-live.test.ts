@@ -236,6 +236,16 @@ describe('against the faithful casino', () => {
     expect(withKey.out).toMatch(/account: the account of the given key \(ag_[0-9a-f]{12}, balance [\d.]+ USDC\)/);
   });
 
+  test('fairness on an account with no bets says it audited nothing (exit 0, the checks skipped)', async () => {
+    const handle = await serve();
+    const anonymous = new AfpClient(httpTransport({ urls: handle.urls }));
+    const registered = await anonymous.casino.call('casino.A.register', { body: {} });
+    const ran = await fairness(handle, registered.body['api_key'] as string, 'fair-empty');
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    expect(ran.out).toContain('bets: 0 listed of 0 in the history, 0 audited, 0 verified under the afp scheme');
+    expect(ran.out).toContain('nothing audited: the account has no bets in its history');
+  });
+
   test('--max-seconds ends the betting early: what was placed is still verified, exit 4', async () => {
     const handle = await serve();
     const ran = await audit([
