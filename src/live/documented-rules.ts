@@ -5,7 +5,10 @@
  *   - the documents' value: pass;
  *   - the value the dialect documents instead: a finding (info, kind 'rule'), never a failure —
  *     the target answers as its own published rules say (STYLE rule 14);
- *   - anything else: a failure, with both expected values named.
+ *   - anything else: judge() says 'fail', with both expected values named; the live commands report
+ *     it as a minor rule finding (ruleFinding), never as a broken target: a value neither documents
+ *     is a rule the target set for itself (a fee rate, a status's name, an error's code), and the
+ *     money it moves is judged by what the target's own answers state.
  * Values are compared as text (`422 INSUFFICIENT_BALANCE`, `locked`), so a refusal's status and
  * name are one value. Also the rounding a dialect documents for the amounts it shows.
  * Non-goals: reading the wire (the dialects), the model's arithmetic (the checks).
@@ -19,6 +22,11 @@ import RULES from './documented-rules.json' with { type: 'json' };
 export interface DocumentedRule {
   /** What the rule is about, for a person. */
   readonly title: string;
+  /**
+   * Rules naming the states of one record (an escrow's status, an order's): a value another rule of
+   * the family documents is the record in the wrong state (a contradiction), not a name of the target's own.
+   */
+  readonly family?: string;
   readonly documents: string;
   /** Where a dialect documents another value (and where it says so). */
   readonly dialects: Partial<Readonly<Record<DialectName, { readonly value: string; readonly source: string }>>>;
@@ -97,7 +105,13 @@ function halfUnitMicro(rounding: DisplayRounding): Micro {
 export type Judgement =
   | { readonly verdict: 'pass' }
   | { readonly verdict: 'documented'; readonly finding: FindingInput }
-  | { readonly verdict: 'fail'; readonly detail: string };
+  | {
+      readonly verdict: 'fail';
+      readonly detail: string;
+      readonly expected: string;
+      /** `seen` is what another rule of the same family documents: the record is in another state. */
+      readonly contradicts: boolean;
+    };
 
 /** How a refusal is compared with a rule: `<status> <the target's own error name>`. */
 export function refusalText(refusal: Pick<Refusal, 'status' | 'name'>): string {
@@ -134,5 +148,48 @@ export function judge(
     own === undefined
       ? `'${rule.documents}'`
       : `'${rule.documents}' (documents) or '${own.value}' (dialect ${dialect})`;
-  return { verdict: 'fail', detail: `${rule.title}: '${seen}', expected ${expected}` };
+  const contradicts =
+    rule.family !== undefined &&
+    Object.values(DOCUMENTED_RULES).some(
+      (other) =>
+        other !== rule &&
+        other.family === rule.family &&
+        (other.documents === seen || Object.values(other.dialects).some((own) => own?.value === seen)),
+    );
+  return { verdict: 'fail', detail: `${rule.title}: '${seen}', expected ${expected}`, expected, contradicts };
+}
+
+/**
+ * A judgement as the finding a live command raises: none for the documents' value, info for the
+ * value the dialect documents, minor (kind `rule`, id `rule:<name>`) for any other.
+ */
+export function ruleFinding(
+  name: RuleName,
+  dialect: DialectName,
+  seen: string,
+  context: { readonly endpoint: string; readonly evidence: string; readonly reproduce?: string },
+): FindingInput | null {
+  return findingOf(judge(name, dialect, seen, context), name, seen, context);
+}
+
+/** The finding of a judgement (ruleFinding); a contradiction is the caller's to judge (judge's `contradicts`). */
+export function findingOf(
+  verdict: Judgement,
+  name: RuleName,
+  seen: string,
+  context: { readonly endpoint: string; readonly evidence: string; readonly reproduce?: string },
+): FindingInput | null {
+  if (verdict.verdict === 'pass') return null;
+  if (verdict.verdict === 'documented') return verdict.finding;
+  return {
+    id: `rule:${name}`,
+    severity: 'minor',
+    kind: 'rule',
+    title: `${verdict.detail}: a rule of the target's own`,
+    endpoint: context.endpoint,
+    expected: verdict.expected,
+    seen,
+    evidence: context.evidence,
+    ...(context.reproduce === undefined ? {} : { reproduce: context.reproduce }),
+  };
 }

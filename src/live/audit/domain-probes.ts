@@ -20,7 +20,7 @@
  * reused by the transfer probe, so the two cost one registration together.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { judge, refusalText } from '../documented-rules.ts';
+import { refusalText, ruleFinding } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome } from '../live-session.ts';
 import type { OperationName } from '../operations.ts';
@@ -172,15 +172,14 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   const dialect = context.session.target.services.domains?.dialect ?? 'A';
   for (const loser of lost) {
     if (won.length === 1 && loser.kind === 'refused' && loser.refusal.status !== 409) {
-      const judged = judge('domains.refusal.taken', dialect, refusalText(loser.refusal), {
+      // Refused, and nothing charged (judged below): the refusal's name is the target's rule to choose.
+      const finding = ruleFinding('domains.refusal.taken', dialect, refusalText(loser.refusal), {
         endpoint: 'domains.register',
         evidence,
         ...reproduceOf(context, loser),
       });
-      if (judged.verdict === 'documented') {
-        raise(judged.finding);
-        continue;
-      }
+      if (finding !== null) raise(finding);
+      continue;
     }
     if (won.length === 1 && !(loser.kind === 'refused' && loser.refusal.status === 409)) {
       raise({

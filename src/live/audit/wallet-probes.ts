@@ -17,7 +17,7 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
-import { judge, type RuleName } from '../documented-rules.ts';
+import { ruleFinding, type RuleName } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
 import type { ProbeContext } from './probe-context.ts';
@@ -142,20 +142,12 @@ function judged(
 ): string {
   const dialect = context.session.target.services.wallet?.dialect ?? 'A';
   const reproduce = request === null ? undefined : context.curlOf(request);
-  const verdict = judge(rule, dialect, seen, { endpoint, evidence, ...(reproduce === undefined ? {} : { reproduce }) });
-  if (verdict.verdict === 'documented') raise(verdict.finding);
-  if (verdict.verdict === 'fail')
-    raise({
-      id: `rule:${rule}`,
-      severity: 'minor',
-      kind: 'rule',
-      title: verdict.detail,
-      endpoint,
-      expected: rule,
-      seen,
-      evidence,
-      ...(reproduce === undefined ? {} : { reproduce }),
-    });
+  const finding = ruleFinding(rule, dialect, seen, {
+    endpoint,
+    evidence,
+    ...(reproduce === undefined ? {} : { reproduce }),
+  });
+  if (finding !== null) raise(finding);
   return `${rule.slice('wallet.'.length)} ${seen}`;
 }
 

@@ -5,8 +5,6 @@
 // stand-in (published rules, limits lifted, manual clock) behind a small proxy that forwards every
 // request and replaces the draw's answer with `{"ok":true}`.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -15,6 +13,7 @@ import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
+import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-unread-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -24,41 +23,15 @@ interface Finding {
   readonly severity: string;
 }
 
-/** Forwards every request to `upstream`; the video-poker draw is sent on, and its answer replaced. */
-async function corruptingProxy(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const name of ['authorization', 'content-type', 'accept'])
-        if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
-      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      void fetch(`${upstream}${request.url ?? '/'}`, { method: request.method ?? 'GET', headers, body }).then(
-        async (answer) => {
-          const text = await answer.text();
-          const unread = (request.url ?? '').endsWith('/games/video-poker/draw') && answer.ok;
-          response.writeHead(answer.status, { 'content-type': 'application/json' });
-          response.end(unread ? '{"ok":true}' : text);
-        },
-        () => response.destroy(),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('bets whose outcome afp did not read', () => {
   test('the balance check is not judged (info), never a critical balance-delta', async () => {
     const rules = parseDeployedRulesFile('{}\n', 'published.yaml');
     if (!rules.ok) throw new Error(rules.message);
     const served = await serveDeployedRules(rules.value);
-    const proxy = await corruptingProxy(served.casino);
+    // The draw is sent on and placed; its answer replaced by one afp cannot read.
+    const proxy = await rewritingProxy(served.casino, (request, answer) =>
+      request.path.endsWith('/games/video-poker/draw') && answer.status < 300 ? '{"ok":true}' : answer.text,
+    );
     try {
       const file = join(DIR, 'target.yaml');
       writeFileSync(file, adminFundedTargetText('unread-draws', { casino: proxy.url }, served.casino));
