@@ -178,8 +178,9 @@ interface AuditRun {
   readonly minimums: Map<string, Micro>;
   /**
    * Bets the target may have placed whose outcome afp did not read: an answer it could not read or
-   * never got, or a video-poker hand dealt and not drawn (a target that commits the stake at the
-   * deal settles it at the next deal). The balance's movement is then not judged (checkMoney).
+   * never got, a server error (5xx), or a video-poker hand dealt and not drawn (a target that
+   * commits the stake at the deal settles it at the next deal). The balance's movement is then not
+   * judged (checkMoney).
    */
   unsettled: number;
   stoppedBy: EdgeAuditResult['stoppedBy'];
@@ -498,6 +499,8 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
     case 'ok':
       return { bet: outcome.value, params };
     case 'refused':
+      // A server error says nothing of whether the bet was placed before it failed.
+      if (outcome.refusal.status >= 500) run.unsettled += 1;
       return outcome.refusal;
     case 'unreadable':
       run.unsettled += 1;
@@ -522,6 +525,13 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
   if (outcome.kind === 'deadline') run.stoppedBy ??= 'deadline';
   if (outcome.kind === 'unreachable' || outcome.kind === 'unsupported') run.stoppedBy ??= 'unreachable';
   if (outcome.kind !== 'ok' || outcome.value.results.length !== bets.length) {
+    // A batch the target may have run (an answer unread, lost or a server error) leaves its bets' outcomes unknown.
+    const unknown =
+      outcome.kind === 'ok' ||
+      outcome.kind === 'unreadable' ||
+      outcome.kind === 'unreachable' ||
+      (outcome.kind === 'refused' && outcome.refusal.status >= 500);
+    if (unknown) run.unsettled += bets.length;
     return Promise.all(bets.map((bet) => placeAlone(run, bet)));
   }
   return Promise.all(
@@ -671,7 +681,7 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): v
       id: 'money:edge-audit:balance-delta-not-judged',
       severity: 'info',
       kind: 'money',
-      title: `the balance's movement over the audit is not judged: ${run.unsettled} bets' outcomes were not read (an answer unread or never received, or a video-poker hand dealt and not drawn)`,
+      title: `the balance's movement over the audit is not judged: ${run.unsettled} bets' outcomes were not read (an answer unread or never received, a server error, or a video-poker hand dealt and not drawn)`,
       endpoint: 'casino.balance',
       expected: null,
       seen: formatDecimal(after - before),
