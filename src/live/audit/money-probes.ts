@@ -269,6 +269,8 @@ const betsBalance: Probe = {
     let lastRefusal: string | null = null;
     // Micro the model may be off by: one per credit with digits below the micro (a target keeping doubles).
     let slackMicro = 0n;
+    /** Times the model started again from the balance (a bet whose effect no answer states). */
+    let resynced = 0;
     for (let index = 0; index < PROBE_BETS; index++) {
       let outcome = await context.session.call(
         'casino.bet',
@@ -285,6 +287,17 @@ const betsBalance: Probe = {
         );
       }
       if (outcome.kind === 'refused') lastRefusal = `${outcome.refusal.name}: ${outcome.refusal.message}`;
+      const unknown =
+        outcome.kind === 'unreadable' ||
+        outcome.kind === 'unreachable' ||
+        (outcome.kind === 'refused' && outcome.refusal.status >= 500);
+      if (unknown) {
+        // The bet may have run: what it did to the balance no answer states, so the model starts again from the balance.
+        const now = await balance(context);
+        if (now === null)
+          return { status: 'skipped', note: 'the balance could not be read after a bet whose answer was lost' };
+        [expected, slackMicro, resynced] = [now, 0n, resynced + 1];
+      }
       if (outcome.kind !== 'ok') continue;
       placed += 1;
       // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
@@ -302,6 +315,11 @@ const betsBalance: Probe = {
           evidence: `bet ${outcome.value.betId}`,
           reproduce: context.curlOf(outcome.request),
         });
+        // Its credit unknown: the model starts again from the balance.
+        const now = await balance(context);
+        if (now === null)
+          return { status: 'skipped', note: 'the balance could not be read after a bet of unknown credit' };
+        [expected, slackMicro, resynced] = [now, 0n, resynced + 1];
         continue;
       }
       expected = expected - outcome.value.amountMicro + credit.micro;
@@ -332,7 +350,7 @@ const betsBalance: Probe = {
         endpoint: 'casino.balance',
         expected: formatDecimal(expected),
         seen: formatDecimal(after),
-        evidence: `balance before ${formatDecimal(before)}`,
+        evidence: `balance before ${formatDecimal(before)}${resynced > 0 ? `; the model started again from the balance after ${resynced} bets whose effect no answer stated` : ''}`,
       });
     }
     if (placed === 0)
@@ -342,7 +360,7 @@ const betsBalance: Probe = {
       };
     return {
       status: 'ran',
-      note: `${placed} bets of ${formatDecimal(amountMicro)}, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`,
+      note: `${placed} bets of ${formatDecimal(amountMicro)}, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}${resynced > 0 ? ` (balance read again after ${resynced} bets whose effect no answer stated)` : ''}`,
     };
   },
 };

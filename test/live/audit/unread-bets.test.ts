@@ -1,7 +1,8 @@
 // The house-edge audit's balance check judges only bets whose outcome it read. A target whose
 // video-poker draw answers 200 with a body afp cannot read, or whose batch ran and answered 500,
 // has placed (and settled) bets; the balance then moves by amounts no answer states, so the check
-// says it is not judged (info) instead of calling the target's money wrong (critical). Real
+// says it is not judged (info) instead of calling the target's money wrong (critical); money's
+// bets-balance probe reads the balance again after such a bet and goes on from it. Real
 // loopback listeners: a deployed stand-in (published rules, limits lifted, manual clock) behind a
 // small proxy that forwards every request and rewrites the answer.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
+import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
@@ -80,5 +82,36 @@ describe('bets whose outcome afp did not read', () => {
     }, 'server-errors');
     expect(batches).toBeGreaterThan(0);
     expectNotJudged(audited);
+  });
+
+  test('money’s bets-balance probe: bets answered 500 after they ran; the model starts again from the balance, no money finding', async () => {
+    const rules = parseDeployedRulesFile('{}\n', 'published.yaml');
+    if (!rules.ok) throw new Error(rules.message);
+    const served = await serveDeployedRules(rules.value);
+    let flips = 0;
+    const proxy = await rewritingProxy(served.casino, (request, answer) => {
+      if (!request.path.endsWith('/games/coin-flip') || answer.status >= 300) return answer.text;
+      flips += 1;
+      return flips % 3 === 0 ? { status: 500, text: '{"error":"internal_error","message":"boom"}' } : answer.text;
+    });
+    try {
+      const file = join(DIR, 'money-errors.yaml');
+      writeFileSync(file, adminFundedTargetText('money-errors', { casino: proxy.url }, served.casino));
+      const out = join(DIR, 'money-errors');
+      const flags = parseMoneyArgs(['--target', file, '--key', await served.fundedKey('20'), '--out', out], 0);
+      if ('errors' in flags) throw new Error(flags.errors.join('; '));
+      let text = '';
+      const io = { out: (chunk: string) => void (text += chunk), err: (chunk: string) => void (text += chunk) };
+      expect(await runMoney({ ...flags, quiet: true }, io, served.clock), text).toBe(0);
+      expect(flips).toBeGreaterThanOrEqual(3);
+      expect(text).toMatch(
+        /ran {5}bets-balance: \d+ bets of 0\.01, .*\(balance read again after \d+ bets whose effect no answer stated\)/,
+      );
+      const report = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] };
+      expect(report.findings.map((finding) => finding.id).filter((id) => id.startsWith('money:bet:'))).toEqual([]);
+    } finally {
+      await proxy.close();
+      await served.close();
+    }
   });
 });
