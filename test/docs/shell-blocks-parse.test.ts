@@ -1,7 +1,7 @@
 // The documentation's block markers are read strictly (a misspelt directive fails rather than
 // silently changing what runs), and a block's ports and sizes are rewritten exactly as marked.
 import { describe, expect, it } from 'vitest';
-import { movePorts, parseMarker, scriptToRun, shellBlocks } from './shell-blocks.ts';
+import { failFastWaits, movePorts, parseMarker, scriptToRun, shellBlocks } from './shell-blocks.ts';
 
 const PAGE = [
   'Intro.',
@@ -67,5 +67,15 @@ describe('shell blocks', () => {
     )[0];
     if (block === undefined) throw new Error('no block');
     expect(() => scriptToRun(block, null)).toThrow(/matches nothing/);
+  });
+
+  it('ends a wait for a background server once no background job runs', () => {
+    const waited = failFastWaits(
+      'npx afp serve &\nuntil curl -sf http://127.0.0.1:8700/health >/dev/null; do sleep 0.2; done\nkill %1',
+    );
+    expect(waited.split('\n')[1]).toBe(
+      `until curl -sf http://127.0.0.1:8700/health >/dev/null; do [ -n "$(jobs -r)" ] || { echo 'the background server exited before it answered' >&2; exit 97; }; sleep 0.2; done`,
+    );
+    expect(failFastWaits('curl -sf http://127.0.0.1:8700/health')).toBe('curl -sf http://127.0.0.1:8700/health');
   });
 });

@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDocTexts } from '../../src/cli/docs-usage.ts';
-import { movePorts, PORT_SPAN, scriptToRun, shellBlocks, type ShellBlock } from './shell-blocks.ts';
+import { failFastWaits, movePorts, PORT_SPAN, scriptToRun, shellBlocks, type ShellBlock } from './shell-blocks.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const LINKED = ['package.json', 'node_modules', 'bin', 'src', 'agents', 'schemas', 'scripts', 'docs'];
@@ -221,5 +221,17 @@ describe('the shell blocks', () => {
     console.log(
       `shell blocks: ${all.length}, skipped ${skipped.length}:\n${skipped.map((line) => `  ${line}`).join('\n')}`,
     );
+  });
+});
+
+describe('a recipe whose background server dies', () => {
+  it('ends its wait for the server at once (status 97), not at the block timeout', () => {
+    // A server that exits at once (its port taken, say), then the recipes' wait for it.
+    const script = failFastWaits('(exit 1) &\nuntil curl -sf http://127.0.0.1:9/health >/dev/null; do sleep 0.2; done');
+    const started = Date.now();
+    const ran = spawnSync('bash', ['-c', `set -em\n${script}`], { encoding: 'utf8', timeout: 30_000 });
+    expect(ran.status, ran.stderr).toBe(97);
+    expect(ran.stderr).toContain('the background server exited before it answered');
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

@@ -140,5 +140,19 @@ export function scriptToRun(block: ShellBlock, freeBase: number | null): string 
     script = script.split(from).join(to);
   }
   if (block.marker.ports !== null && freeBase !== null) script = movePorts(script, block.marker.ports, freeBase);
-  return script;
+  return failFastWaits(script);
+}
+
+/**
+ * The recipes wait for a server they started in the background with `until curl …; do sleep S;
+ * done`; a reader sees the server's error and presses Ctrl-C. Run here, a server that died (a port
+ * taken) left the loop spinning until the block's timeout, 600 s. Each such loop also ends the
+ * block (status 97) once no background job is running.
+ */
+export function failFastWaits(script: string): string {
+  return script.replace(
+    /^(\s*until curl [^;\n]*; do )(sleep [\d.]+; done)$/gm,
+    (_whole, head: string, tail: string) =>
+      `${head}[ -n "$(jobs -r)" ] || { echo 'the background server exited before it answered' >&2; exit 97; }; ${tail}`,
+  );
 }
