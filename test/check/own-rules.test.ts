@@ -12,27 +12,24 @@ import { main } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
+import { manualServes } from '../fixtures/manual-serves.ts';
 import { rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+const serve = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: DEPLOYED_ROUTES,
+  layout: DEPLOYED_LAYOUT,
+  seed: '5',
+  startMs: Date.parse('2025-01-01T00:00:00.000Z'),
+});
 
 async function checkThrough(rewrite: Rewrite): Promise<{ code: number; text: string }> {
-  const handle: ServeHandle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: DEPLOYED_ROUTES,
-    layout: DEPLOYED_LAYOUT,
-    seed: '5',
-    port: 0,
-    clockMode: 'manual',
-    startMs: Date.parse('2025-01-01T00:00:00.000Z'),
-    log: () => undefined,
-  });
-  closers.push(() => handle.close({ forceAfterMs: 1_000 }));
+  const handle = await serve();
   const casino = handle.urls.casino as string;
   const proxy = await rewritingProxy(handle.urls.escrow as string, rewrite);
   closers.push(proxy.close);
