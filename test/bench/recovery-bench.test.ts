@@ -54,7 +54,9 @@ describe('recovery part', () => {
     // The worker encodes: the loop's share of a checkpoint is a small part of the whole.
     expect(result.checkpointBlockingMsMax).toBeGreaterThan(0);
     // The block's own cost, in the loop thread's CPU time (robust to a busy machine; the goal is 50 ms, the bound generous).
-    expect(result.checkpointBlockingCpuMsMax).toBeGreaterThan(0);
+    // Not > 0: the thread clock counts in scheduler ticks, and a block shorter than one can read 0 (seen in a full run).
+    expect(Number.isFinite(result.checkpointBlockingCpuMsMax)).toBe(true);
+    expect(result.checkpointBlockingCpuMsMax).toBeGreaterThanOrEqual(0);
     expect(result.checkpointBlockingCpuMsMax).toBeLessThan(250);
     expect(result.checkpointMsMax).toBeGreaterThanOrEqual(result.checkpointBlockingMsMax);
     const table = formatTable(report(result));
