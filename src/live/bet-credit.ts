@@ -29,12 +29,22 @@ export type BetCredit =
       /** The credit as the target holds it. */
       readonly amount: LiveAmount;
     }
-  | { readonly ok: false; readonly problem: string };
+  | {
+      readonly ok: false;
+      readonly problem: string;
+      /**
+       * True where the answer does not say enough to tell the credit (no payout, or a rounded one
+       * and no multiplier): not a contradiction, so the credit is only known to its rounding; false
+       * where the answer contradicts itself (the shown figure is not stake × multiplier).
+       */
+      readonly unstated: boolean;
+    };
 
 export function betCredit(
   bet: Pick<LiveBet, 'amountMicro' | 'paidMicro' | 'multiplier' | 'paidPlaces'> & { readonly won?: boolean | null },
 ): BetCredit {
-  if (bet.paidMicro === null) return { ok: false, problem: 'the answer does not say what the bet returned' };
+  if (bet.paidMicro === null)
+    return { ok: false, problem: 'the answer does not say what the bet returned', unstated: true };
   const places = bet.paidPlaces ?? null;
   if (places === null) return { ok: true, micro: bet.paidMicro, exact: true, amount: fromMicro(bet.paidMicro) };
   // A losing bet credits nothing, whatever multiplier it names (the deployment shows 0 on a loss). A
@@ -45,12 +55,14 @@ export function betCredit(
     return {
       ok: false,
       problem: `the answer rounds amount_won to ${places} decimals and names no multiplier to tell the credit`,
+      unstated: true,
     };
   const credit = multiplyAmounts(fromMicro(bet.amountMicro), multiplier);
   if (!withinRounding(fromMicro(bet.paidMicro), credit, places)) {
     return {
       ok: false,
       problem: `amount_won ${formatAmount(fromMicro(bet.paidMicro))} is not stake × payout_multiplier = ${formatAmount(credit)} rounded to ${places} decimals`,
+      unstated: false,
     };
   }
   const { micro, exact } = toMicro(credit);

@@ -193,12 +193,19 @@ function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, 
     throw new CheckMismatch(`${label}: a new seed at nonce ${bet.nonce}, expected 0`);
   // The credit is stake × multiplier where the answer rounds amount_won (a display field), never the rounded figure.
   const credit = betCredit(bet);
-  if (!credit.ok) throw new CheckMismatch(`${label}: ${credit.problem}`);
+  if (!credit.ok && !(credit.unstated && bet.paidMicro !== null))
+    throw new CheckMismatch(`${label}: ${credit.problem}`);
   account.seed = { hash: bet.seedHash, nonce: bet.nonce };
   account.rotatedHash = null;
-  account.balanceMicro = account.balanceMicro - bet.amountMicro + credit.micro;
-  // A credit with digits below the micro (kept by the target, rounded by the model) leaves up to a micro.
-  if (!credit.exact) account.slackMicro += 1n;
+  if (credit.ok) {
+    account.balanceMicro = account.balanceMicro - bet.amountMicro + credit.micro;
+    // A credit with digits below the micro (kept by the target, rounded by the model) leaves up to a micro.
+    if (!credit.exact) account.slackMicro += 1n;
+  } else {
+    // A rounded amount_won and no multiplier: the credit is known to its rounding only (the shape findings say what is missing).
+    account.balanceMicro = account.balanceMicro - bet.amountMicro + (bet.paidMicro ?? 0n);
+    account.slackMicro += model.roundingMicro;
+  }
   near(
     `${label}: new balance = previous − stake + return`,
     bet.balanceAfterMicro,

@@ -610,7 +610,6 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
 }
 
 /**
-/**
  * Money findings need the target to contradict itself: the amount credited is not the stake times
  * the multiplier it showed (beyond its display rounding), or its win flag says the opposite of its
  * credit. Never afp's expectation of the rule (the tiers state what the payouts give). The credit
@@ -621,8 +620,21 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
   const credit = betCredit(bet);
   const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}${(bet.paidPlaces ?? null) === null ? '' : ` (rounded to ${String(bet.paidPlaces)} places)`}`;
   const displayed = (bet.paidPlaces ?? null) !== null;
+  if (displayed && !credit.ok && credit.unstated && bet.paidMicro !== null) {
+    // Nothing to contradict: the credit is known only to its rounding, which the balance check allows for.
+    findings.add({
+      id: `shape:${bet.game}:credit-unstated`,
+      severity: 'minor',
+      kind: 'shape',
+      title: `${bet.game}: the answer rounds amount_won and names no multiplier, so its exact credit cannot be told`,
+      field: 'payout_multiplier',
+      expected: 'the multiplier (stake × multiplier is the credit)',
+      seen: null,
+      evidence,
+    });
+  }
   const contradiction = displayed
-    ? credit.ok
+    ? credit.ok || credit.unstated
       ? null
       : credit.problem
     : creditContradiction(bet) === null

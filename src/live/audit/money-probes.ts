@@ -303,10 +303,11 @@ const betsBalance: Probe = {
       // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
       const credit = betCredit(outcome.value);
       if (!credit.ok) {
+        // Unstated (no multiplier beside a rounded amount_won): a gap in the answer, not money gone wrong.
         raise({
-          id: 'money:bet:credit',
-          severity: 'major',
-          kind: 'money',
+          id: credit.unstated ? 'shape:bet:credit-unstated' : 'money:bet:credit',
+          severity: credit.unstated ? 'minor' : 'major',
+          kind: credit.unstated ? 'shape' : 'money',
           title: `a bet's amount_won does not tell its credit: ${credit.problem}`,
           endpoint: 'casino.bet',
           field: 'amount_won',

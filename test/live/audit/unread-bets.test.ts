@@ -13,6 +13,7 @@ import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts'
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
+import { main as checkMain } from '../../../src/cli/check.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
@@ -109,6 +110,49 @@ describe('bets whose outcome afp did not read', () => {
       );
       const report = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] };
       expect(report.findings.map((finding) => finding.id).filter((id) => id.startsWith('money:bet:'))).toEqual([]);
+    } finally {
+      await proxy.close();
+      await served.close();
+    }
+  });
+
+  test('no payout_multiplier beside a rounded amount_won: the credit is known to its rounding, a minor shape finding, no money finding', async () => {
+    const strip: Rewrite = (_request, answer) => answer.text.replace(/"payout_multiplier":[-\d.e+]+,/g, '');
+    const audited = await auditThrough(strip, 'no-multiplier');
+    // The wire finding says the field is missing (major: the edge then rests on rounded credits); no money finding.
+    const money = audited.findings.filter((finding) => finding.id.startsWith('money:'));
+    expect(money, audited.text).toEqual([]);
+    expect(audited.findings).toContainEqual(
+      expect.objectContaining({ id: 'shape:casino.batch:missing:results[].payout_multiplier', severity: 'major' }),
+    );
+    expect(audited.findings).toContainEqual(
+      expect.objectContaining({ id: 'shape:coin_flip:credit-unstated', severity: 'minor' }),
+    );
+    expect(audited.findings.map((finding) => finding.id)).not.toContain('money:edge-audit:balance-delta');
+
+    const rules = parseDeployedRulesFile('money: { float_noise: true }\n', 'float.yaml');
+    if (!rules.ok) throw new Error(rules.message);
+    const served = await serveDeployedRules(rules.value);
+    const proxy = await rewritingProxy(served.casino, strip);
+    try {
+      const file = join(DIR, 'no-multiplier-check.yaml');
+      writeFileSync(file, adminFundedTargetText('no-multiplier', { casino: proxy.url }, served.casino));
+      let text = '';
+      const io = { out: (chunk: string) => void (text += chunk), err: (chunk: string) => void (text += chunk) };
+      // --fail-on critical: the wire's major finding (the missing field) aside, the runs hold.
+      const argv = ['--target', file, '--seed', '3', '--runs', '10', '--max-commands', '30', '--fail-on', 'critical'];
+      const code = await checkMain([...argv, '--quiet'], io);
+      expect(code, text).toBe(0);
+      expect(text).toMatch(/^ok: 10 runs held/m);
+      const flags = parseMoneyArgs(
+        ['--target', file, '--key', await served.fundedKey('20'), '--out', join(DIR, 'nm'), '--fail-on', 'critical'],
+        0,
+      );
+      if ('errors' in flags) throw new Error(flags.errors.join('; '));
+      text = '';
+      expect(await runMoney({ ...flags, quiet: true }, io, served.clock), text).toBe(0);
+      expect(text).toMatch(/minor shape:bet:credit-unstated/);
+      expect(text).not.toMatch(/ money:bet:/);
     } finally {
       await proxy.close();
       await served.close();
