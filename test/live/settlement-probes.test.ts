@@ -24,9 +24,12 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
 
 const handles: ServeHandle[] = [];
+const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
 });
 
@@ -37,6 +40,8 @@ interface Setup {
   /** Whether the probes see the target as an afp serve (time travel) or as any target (waiting). */
   readonly travel: boolean;
   readonly maxMinutes?: number;
+  /** The escrow service reached through a proxy that rewrites its answers (a target with words of its own). */
+  readonly rewrite?: Rewrite;
 }
 
 async function settle(
@@ -56,7 +61,10 @@ async function settle(
   handles.push(handle);
   const urls = handle.urls;
   const adminUrl = (setup.deployed ? urls.casino : urls.api) as string;
-  const escrowUrl = (setup.dialect === 'B' ? urls.api : urls.escrow) as string;
+  const servedEscrow = (setup.dialect === 'B' ? urls.api : urls.escrow) as string;
+  const proxy = setup.rewrite === undefined ? null : await rewritingProxy(servedEscrow, setup.rewrite);
+  if (proxy !== null) closers.push(proxy.close);
+  const escrowUrl = proxy?.url ?? servedEscrow;
   const target: Target = {
     name: 'afp serve',
     source: adminUrl,
@@ -174,6 +182,25 @@ describe('settlement probes', () => {
 
   test("afp serve --dialect deployed as afp serves it: afp's ledger rules, no finding", async () => {
     const { findings, results } = await settle({ dialect: 'deployed', deployed: true, travel: true });
+    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+      ['escrow-expiry', 'ran', []],
+      ['escrow-dispute', 'ran', []],
+    ]);
+    expect(findings.list().filter((finding) => finding.severity !== 'info')).toEqual([]);
+  });
+
+  test('an escrow service with status names of its own (active, under_review): each is read as open until it changes, no finding', async () => {
+    // Before, an open escrow in a status afp did not know counted as settled at once: the expiry probe judged a
+    // refund that had not happened yet (a short refund, major) and the dispute probe a resolution.
+    const { findings, results } = await settle({
+      dialect: 'deployed',
+      deployed: true,
+      travel: true,
+      rewrite: (_request, answer) =>
+        answer.text
+          .replaceAll('"status":"funded"', '"status":"active"')
+          .replaceAll('"status":"disputed"', '"status":"under_review"'),
+    });
     expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
       ['escrow-expiry', 'ran', []],
       ['escrow-dispute', 'ran', []],

@@ -84,6 +84,12 @@ interface Watched {
   /** The fee a release takes: what the creation answer stated, else the documents' 1%. */
   readonly feeMicro: Micro;
   readonly reproduce: string;
+  /**
+   * The statuses of an escrow not yet settled: the documents' and the deployment's words, and the
+   * ones this escrow was seen in while it was surely open (after its creation, after its dispute),
+   * so a target with names of its own is never taken as settled at once.
+   */
+  readonly openStatuses: ReadonlySet<string>;
   view: EscrowView | null;
 }
 
@@ -201,7 +207,7 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
     }
     leftMs -= await waitFor(context, opened);
     const result = await judge(context, second, opened);
-    if (!settled(opened.view)) unsettled.push(opened);
+    if (!settled(opened)) unsettled.push(opened);
     results.push(result);
   }
   return raiseUnsettled(context, unsettled, results);
@@ -228,6 +234,8 @@ async function openEscrow(
   const created = await session.call('escrow.create', input, context.apiKey);
   if (created.kind !== 'ok') return `the escrow was not created: ${answerText(created)}`;
   let reproduce = context.curlOf(created.request);
+  const openStatuses = new Set(OPEN_STATUSES);
+  if (created.value.status !== null) openStatuses.add(created.value.status);
   if (plan.name === 'escrow-dispute') {
     const disputed = await session.call(
       'escrow.dispute',
@@ -237,6 +245,9 @@ async function openEscrow(
     if (disputed.kind !== 'ok')
       return `escrow ${created.value.escrowId} could not be disputed: ${answerText(disputed)}`;
     reproduce = `${reproduce} && ${context.curlOf(disputed.request)}`;
+    // The status a dispute leaves it in, as the target names it (before any time passes).
+    const read = await session.call('escrow.get', { escrowId: created.value.escrowId }, context.apiKey);
+    if (read.kind === 'ok' && read.value.status !== null) openStatuses.add(read.value.status);
   }
   return {
     name: plan.name,
@@ -247,18 +258,19 @@ async function openEscrow(
     secondBefore,
     feeMicro: statedOrDocumentsFeeMicro(ESCROW_MICRO, created.value.feeMicro),
     reproduce,
+    openStatuses,
     view: created.value,
   };
 }
 
-const settled = (view: EscrowView | null): boolean => view?.status != null && !OPEN_STATUSES.has(view.status);
+const settled = (item: Watched): boolean => item.view?.status != null && !item.openStatuses.has(item.view.status);
 
 /** Lets time pass until the escrow settled or its wait ended; the time passed. */
 async function waitFor(context: SettlementContext, item: Watched): Promise<number> {
   context.say(`wait: ${item.name}, escrow ${item.escrowId}: at most ${duration(item.dueMs)}`);
   let passedMs = 0;
   const stepMs = context.time.mode === 'travel' ? item.dueMs : POLL_MS;
-  while (passedMs < item.dueMs && !settled(item.view)) {
+  while (passedMs < item.dueMs && !settled(item)) {
     const moveMs = Math.min(stepMs, item.dueMs - passedMs);
     if (!(await context.time.pass(moveMs))) break;
     passedMs += moveMs;
@@ -276,7 +288,7 @@ async function judge(context: SettlementContext, second: { apiKey: string }, ite
   const { session } = context;
   await refresh(context, item);
   const status = item.view?.status ?? 'unreadable';
-  if (!settled(item.view))
+  if (!settled(item))
     return {
       name: item.name,
       status: 'ran',
