@@ -55,7 +55,7 @@ type FakeDoor = 'absent' | 'hollow';
 const HOLLOW_ANSWER = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`;
 
 /** A loopback proxy to `upstream` whose /mcp is `door` instead of the service's. */
-async function withDoor(upstream: string, door: FakeDoor): Promise<string> {
+async function withDoor(upstream: string, door: FakeDoor, words?: (text: string) => string): Promise<string> {
   const proxy = createServer((incoming, outgoing) => {
     if ((incoming.url ?? '/').split('?')[0] === '/mcp') {
       incoming.resume();
@@ -68,8 +68,21 @@ async function withDoor(upstream: string, door: FakeDoor): Promise<string> {
       `${upstream}${incoming.url ?? '/'}`,
       { method: incoming.method, headers: incoming.headers },
       (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
+        if (words === undefined) {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+          return;
+        }
+        // The answer in the target's own words: read whole, rewritten, sent with its new length.
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const text = words(Buffer.concat(chunks).toString('utf8'));
+          outgoing.writeHead(answer.statusCode ?? 502, {
+            'content-type': answer.headers['content-type'] ?? 'application/json',
+          });
+          outgoing.end(text);
+        });
       },
     );
     incoming.pipe(forwarded);
@@ -122,17 +135,18 @@ describe('afp audit money: the MCP doors', () => {
   });
 
   /** The deployed stand-in, its faucet and escrow behind proxies whose /mcp is `door`; audited through a target file. */
-  async function auditBehind(door: FakeDoor): Promise<MoneyAudit> {
+  async function auditBehind(door: FakeDoor, escrowWords?: (text: string) => string): Promise<MoneyAudit> {
     const handle = await serves.deployed();
     const casino = handle.urls.casino as string;
-    const file = join(DIR, `${door}.yaml`);
+    const name = `${door}${escrowWords === undefined ? '' : '-own-words'}`;
+    const file = join(DIR, `${name}.yaml`);
     const services = {
       casino,
       faucet: await withDoor(handle.urls.faucet as string, door),
-      escrow: await withDoor(handle.urls.escrow as string, door),
+      escrow: await withDoor(handle.urls.escrow as string, door, escrowWords),
     };
     writeFileSync(file, adminFundedTargetText(`${door}-door`, services, casino));
-    return moneyAudit(file, join(DIR, door), START_MS, casino);
+    return moneyAudit(file, join(DIR, name), START_MS, casino);
   }
 
   test('a deployment whose faucet and escrow serve no /mcp: both probes skipped with why, no finding', async () => {
@@ -158,6 +172,16 @@ describe('afp audit money: the MCP doors', () => {
     ]);
     expect(ran.text).toMatch(
       /^ran {5}mcp-escrow-release: escrow \S+: release_escrow left it funded; released over HTTP — 1 findings$/m,
+    );
+  });
+
+  test('the same door on an escrow service with a held status of its own (active): still ignored (major), not money gone (critical)', async () => {
+    const ran = await auditBehind('hollow', (text) => text.replaceAll('"status":"funded"', '"status":"active"'));
+    expect(mcpFindings(ran.findings).map((finding) => [finding.id, finding.severity])).toEqual([
+      ['money:escrow:mcp-release-ignored', 'major'],
+    ]);
+    expect(ran.text).toMatch(
+      /^ran {5}mcp-escrow-release: escrow \S+: release_escrow left it active; released over HTTP — 1 findings$/m,
     );
   });
 });

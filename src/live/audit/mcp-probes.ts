@@ -162,7 +162,8 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
     // Unpaid: held still (the door did nothing), or released to nobody (the money is gone)?
     const read = await context.session.call('escrow.get', { escrowId }, context.apiKey);
     const status = read.kind === 'ok' ? read.value.status : null;
-    if (status !== null && HELD_STATES.has(status)) {
+    // Held: the documents' and the deployment's words, or the status this escrow was created in (a target's own name).
+    if (status !== null && (HELD_STATES.has(status) || status === created.value.status)) {
       await context.session.call('escrow.release', { escrowId }, context.apiKey);
       raise({
         id: 'money:escrow:mcp-release-ignored',
