@@ -47,11 +47,17 @@ function rateText(perSecond: number, unit: string): string {
   return `${perSecond.toFixed(digits)} ${unit}/s`;
 }
 
-/** The line for `done` units after `elapsedMs`: pure, so tests can check it exactly. */
+/**
+ * The line for `done` units after `elapsedMs`: pure, so tests can check it exactly. `pace`: the
+ * units done and the time passed since the first unit was seen; where given, the ETA goes by it
+ * (none until some units came since), so a long set-up before the first unit (accounts funded, a
+ * target probed) does not stretch the ETA of the rest. The rate shown stays the whole run's.
+ */
 export function progressText(
   options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'budgetMs' | 'percent'>,
   done: number,
   elapsedMs: number,
+  pace?: { readonly done: number; readonly elapsedMs: number },
 ): string {
   const { total } = options;
   const count =
@@ -63,8 +69,11 @@ export function progressText(
   const parts = [`${options.label}: ${count}`, `elapsed ${formatElapsed(elapsedMs)}`];
   const perSecond = elapsedMs > 0 ? (done * 1_000) / elapsedMs : 0;
   if (elapsedMs > 0) parts.push(rateText(perSecond, options.percent === true ? '%' : options.unit));
-  if (total !== null && done > 0 && perSecond > 0)
-    parts.push(`ETA ${formatElapsed(((total - done) / perSecond) * 1_000)}`);
+  // With a pace, no ETA until units came after the first ones: one unit after a set-up tells nothing of the rest.
+  const etaPerSecond =
+    pace === undefined ? perSecond : pace.done > 0 && pace.elapsedMs > 0 ? (pace.done * 1_000) / pace.elapsedMs : 0;
+  if (total !== null && done > 0 && etaPerSecond > 0)
+    parts.push(`ETA ${formatElapsed(((total - done) / etaPerSecond) * 1_000)}`);
   else if (total === null && options.budgetMs !== undefined)
     parts.push(`ETA at most ${formatElapsed(options.budgetMs - elapsedMs)} (the time budget)`);
   return parts.join(' · ');
@@ -76,6 +85,8 @@ export class Progress {
   private shownAtMs: number | null = null;
   private drawn = false;
   private done = 0;
+  /** When units were first seen done, and how many: the ETA's pace is measured from there. */
+  private first: { readonly atMs: number; readonly done: number } | null = null;
 
   constructor(options: ProgressOptions) {
     this.options = options;
@@ -88,11 +99,14 @@ export class Progress {
     const { options } = this;
     if (options.quiet) return;
     const nowMs = options.clock.nowMs();
+    if (this.first === null && done > 0) this.first = { atMs: nowMs, done };
     const everyMs = options.isTty ? TTY_EVERY_MS : PLAIN_EVERY_MS;
     const lastMs = this.shownAtMs ?? this.startMs;
     if (nowMs - lastMs < everyMs && !(options.isTty && this.shownAtMs === null)) return;
     this.shownAtMs = nowMs;
-    const text = progressText(options, done, nowMs - this.startMs);
+    const first = this.first;
+    const pace = first === null ? undefined : { done: done - first.done, elapsedMs: nowMs - first.atMs };
+    const text = progressText(options, done, nowMs - this.startMs, pace);
     if (options.isTty) {
       options.write(`\r${text}\x1b[K`);
       this.drawn = true;

@@ -63,8 +63,25 @@ describe('Progress', () => {
     progress.update(400);
     progress.finish();
     expect(writes).toEqual([
-      'replay: 200/1000 exchanges (20%) · elapsed 10s · 20.0 exchanges/s · ETA 40s\n',
-      'replay: 400/1000 exchanges (40%) · elapsed 20s · 20.0 exchanges/s · ETA 30s\n',
+      // The ETA goes by the pace since the first units were seen (10 at 0 s): 19 and 19.5 a second.
+      'replay: 200/1000 exchanges (20%) · elapsed 10s · 20.0 exchanges/s · ETA 42s\n',
+      'replay: 400/1000 exchanges (40%) · elapsed 20s · 20.0 exchanges/s · ETA 31s\n',
+    ]);
+  });
+
+  test('a long set-up before the first unit does not stretch the ETA of the rest', () => {
+    const { progress, writes, advance } = harness({});
+    // Three minutes of set-up (accounts funded on a wall clock), then a unit every half second.
+    advance(180_000);
+    progress.update(1);
+    for (let unit = 2; unit <= 21; unit++) {
+      advance(500);
+      progress.update(unit);
+    }
+    expect(writes).toEqual([
+      // One unit after the set-up tells nothing of the rest: no ETA yet (by the whole run's rate it was 49h 57m).
+      'replay: 1/1000 exchanges (0%) · elapsed 3m 00s · 0.01 exchanges/s\n',
+      'replay: 21/1000 exchanges (2%) · elapsed 3m 10s · 0.11 exchanges/s · ETA 8m 10s\n',
     ]);
   });
 
