@@ -670,6 +670,12 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     agent_id: z.string(),
     referral_tracked: z.boolean().describe('Always false in afp (no referrer is recorded on a claim)'),
   }),
+  'faucet.deployed.stats': withInfo({
+    total_claims: z.number().int().nonnegative(),
+    total_agents: z.number().int().nonnegative().describe('Agents that made at least one claim'),
+    total_value_usd: usdc(),
+    avg_per_agent: usdc().describe('total_value_usd over total_agents; 0 before any claim'),
+  }),
   'escrow.deployed.create': withInfo({ ...escrowView, next_steps: z.array(z.string()) }),
   'escrow.deployed.complete': withInfo({
     escrow_id: z.string(),

@@ -535,6 +535,37 @@ describe('the deployed wire: errors and ignored fields', () => {
     expect((await call('GET', `${served.casino}/api/v1/auth/balance`, { key: agent.key })).body['balance_usd']).toBe(1);
   });
 
+  test('GET /faucet/stats counts the claims, the agents that claimed and the money paid (DEPLOYED.md §3), no key', async () => {
+    const served = await serve();
+    const stats = async (): Promise<Record<string, unknown>> => {
+      const { _info: _, ...body } = (await call('GET', `${served.faucet}/faucet/stats`)).body;
+      return body;
+    };
+    expect(await stats()).toEqual({ total_claims: 0, total_agents: 0, total_value_usd: 0, avg_per_agent: 0 });
+    const first = await register(served);
+    const second = await register(served);
+    for (const [agent, ip] of [
+      [first, '198.51.100.21'],
+      [second, '198.51.100.22'],
+    ] as const)
+      expect(
+        (
+          await call('POST', `${served.faucet}/faucet/claim`, {
+            body: { agent_casino_id: agent.agentId },
+            headers: { 'x-forwarded-for': ip },
+          })
+        ).status,
+      ).toBe(200);
+    expect(await stats()).toEqual({ total_claims: 2, total_agents: 2, total_value_usd: 2, avg_per_agent: 1 });
+    // A refused claim (already claimed) changes nothing; the stats are read-only.
+    await call('POST', `${served.faucet}/faucet/claim`, {
+      body: { agent_casino_id: first.agentId },
+      headers: { 'x-forwarded-for': '198.51.100.23' },
+    });
+    expect(await stats()).toEqual({ total_claims: 2, total_agents: 2, total_value_usd: 2, avg_per_agent: 1 });
+    expect((await call('POST', `${served.faucet}/faucet/stats`)).status).toBe(404);
+  });
+
   test('unknown request fields are ignored, as the deployment ignores them', async () => {
     const served = await serve();
     const agent = await register(served);

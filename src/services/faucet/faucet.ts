@@ -88,4 +88,27 @@ export class FaucetService {
   get totalPaidMicro(): bigint {
     return this.records.totalMicro;
   }
+
+  /**
+   * The faucet's totals (the deployment's public `GET /faucet/stats`): accepted claims, the agents
+   * that made at least one, and the faucet money paid (grants included). O(agents): a rarely
+   * polled public page, as the agent list.
+   */
+  claimStats(): FaucetStats {
+    let claims = 0;
+    let agents = 0;
+    for (const agent of this.ctx.agents.all()) {
+      const record = this.records.get(agent.id);
+      if (record === undefined || record.claims === 0) continue;
+      claims += record.claims;
+      agents += 1;
+    }
+    return { claims, agents, paidMicro: this.records.totalMicro };
+  }
+}
+
+export interface FaucetStats {
+  readonly claims: number;
+  readonly agents: number;
+  readonly paidMicro: bigint;
 }

@@ -6,10 +6,11 @@
  * `agent_not_found`; 409 `already_claimed`; an agent with a deposit 403 `has_deposits` → 200
  * `{ credited, message, casino_url, claim_id, agent_id, referral_tracked }`.
  * Nearest values: afp records no referrer on a claim, so `referral_tracked` is false; `claim_id`
- * is a fresh id from the platform's id stream (afp's claim has none).
+ * is a fresh id from the platform's id stream (afp's claim has none). Also `GET /faucet/stats`
+ * (no key): `{ total_claims, total_agents, total_value_usd, avg_per_agent }`.
  */
 import { isFailure, succeed, type Failure } from '../../../core/errors.ts';
-import type { ClaimResult } from '../../../services/faucet/faucet.ts';
+import type { ClaimResult, FaucetStats } from '../../../services/faucet/faucet.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
@@ -72,4 +73,25 @@ const claim = defineRoute<ClaimCommand, { result: ClaimResult; claimId: string }
   }),
 });
 
-export const deployedFaucetRoutes: readonly Route[] = [claim];
+/** `GET /faucet/stats` (no key): `avg_per_agent` is the money paid over the agents that claimed, 0 before any claim. */
+const stats = defineRoute<null, FaucetStats>({
+  id: 'faucet.deployed.stats',
+  service: 'faucet',
+  style: 'deployed',
+  mount: 'faucet',
+  method: 'GET',
+  path: '/faucet/stats',
+  auth: 'none',
+  summary: "The faucet's totals: claims, agents that claimed, USDC paid and the average per agent (no key).",
+  parse: () => null,
+  run: (context) => succeed(context.platform.faucet.claimStats()),
+  successStatus: 200,
+  render: (totals) => ({
+    total_claims: totals.claims,
+    total_agents: totals.agents,
+    total_value_usd: moneyA(totals.paidMicro),
+    avg_per_agent: moneyA(totals.agents === 0 ? 0n : totals.paidMicro / BigInt(totals.agents)),
+  }),
+});
+
+export const deployedFaucetRoutes: readonly Route[] = [claim, stats];
