@@ -271,6 +271,17 @@ const betsBalance: Probe = {
     let slackMicro = 0n;
     /** Times the model started again from the balance (a bet whose effect no answer states). */
     let resynced = 0;
+    /** The model starts again from the balance after such a bet; false when the balance cannot be read. */
+    const restart = async (): Promise<boolean> => {
+      const now = await balance(context);
+      if (now === null) return false;
+      [expected, slackMicro, resynced] = [now, 0n, resynced + 1];
+      return true;
+    };
+    const unreadAfter = {
+      status: 'skipped',
+      note: 'the balance could not be read after a bet whose effect no answer states',
+    } as const;
     for (let index = 0; index < PROBE_BETS; index++) {
       let outcome = await context.session.call(
         'casino.bet',
@@ -291,13 +302,8 @@ const betsBalance: Probe = {
         outcome.kind === 'unreadable' ||
         outcome.kind === 'unreachable' ||
         (outcome.kind === 'refused' && outcome.refusal.status >= 500);
-      if (unknown) {
-        // The bet may have run: what it did to the balance no answer states, so the model starts again from the balance.
-        const now = await balance(context);
-        if (now === null)
-          return { status: 'skipped', note: 'the balance could not be read after a bet whose answer was lost' };
-        [expected, slackMicro, resynced] = [now, 0n, resynced + 1];
-      }
+      // The bet may have run: what it did to the balance no answer states.
+      if (unknown && !(await restart())) return unreadAfter;
       if (outcome.kind !== 'ok') continue;
       placed += 1;
       // The credit is stake × multiplier where amount_won is a display field (live/bet-credit.ts).
@@ -316,11 +322,8 @@ const betsBalance: Probe = {
           evidence: `bet ${outcome.value.betId}`,
           reproduce: context.curlOf(outcome.request),
         });
-        // Its credit unknown: the model starts again from the balance.
-        const now = await balance(context);
-        if (now === null)
-          return { status: 'skipped', note: 'the balance could not be read after a bet of unknown credit' };
-        [expected, slackMicro, resynced] = [now, 0n, resynced + 1];
+        // Its credit unknown.
+        if (!(await restart())) return unreadAfter;
         continue;
       }
       expected = expected - outcome.value.amountMicro + credit.micro;
