@@ -14,7 +14,6 @@ import { parseDeployedRulesFile } from '../../src/cli/deployed-rules-file.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
-import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
 import {
@@ -22,6 +21,7 @@ import {
   serveDeployedRules,
   type RulesServe,
 } from '../fixtures/deployed-rules-serve.ts';
+import { sink } from '../fixtures/audit-sink.ts';
 
 const DIR = process.env['AFP_KEEP'] ?? mkdtempSync(join(tmpdir(), 'afp-acceptance-'));
 afterAll(() => {
@@ -38,11 +38,6 @@ async function serve(): Promise<RulesServe> {
   const rules = parseDeployedRulesFile(ACCEPTANCE_RULES, 'acceptance.yaml');
   if (!rules.ok) throw new Error(rules.message);
   return serveDeployedRules(rules.value);
-}
-
-function sink(): { io: AuditIo; text: () => string } {
-  let text = '';
-  return { io: { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) }, text: () => text };
 }
 
 interface Finding {

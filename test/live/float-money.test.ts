@@ -16,7 +16,6 @@ import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
 import { parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
-import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
 import { runTargetConformance } from '../../src/conformance/target-conformance.ts';
@@ -28,6 +27,7 @@ import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { sink } from '../fixtures/audit-sink.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-float-money-'));
@@ -83,11 +83,6 @@ async function fundedKey(usdc: string): Promise<string> {
   nowMs = Math.max(nowMs, deposit['confirm_at_ms'] as number);
   await post(`${casino}/_afp/clock`, { to_ms: nowMs });
   return registered['api_key'] as string;
-}
-
-function sink(): { io: AuditIo; text: () => string } {
-  let text = '';
-  return { io: { out: (line) => void (text += line), err: (line) => void (text += line) }, text: () => text };
 }
 
 const grave = (findings: readonly Pick<Finding, 'id' | 'severity'>[]): string[] =>

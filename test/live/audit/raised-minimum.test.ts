@@ -13,10 +13,10 @@ import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts'
 import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
-import type { AuditIo } from '../../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
 import { main as checkMain } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
+import { sink } from '../../fixtures/audit-sink.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-minimum-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -33,11 +33,6 @@ interface EdgeRow {
   readonly placed: number;
   readonly verified: number;
   readonly refused: number;
-}
-
-function sink(): { io: AuditIo; text: () => string } {
-  let text = '';
-  return { io: { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) }, text: () => text };
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;

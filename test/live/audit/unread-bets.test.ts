@@ -14,9 +14,10 @@ import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
 import { main as checkMain } from '../../../src/cli/check.ts';
-import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
+import { serveDeployedRules, type RulesServe } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
+import { sink } from '../../fixtures/audit-sink.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-unread-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -26,14 +27,33 @@ interface Finding {
   readonly severity: string;
 }
 
-async function auditThrough(rewrite: Rewrite, name: string): Promise<{ findings: Finding[]; text: string }> {
-  const rules = parseDeployedRulesFile('{}\n', 'published.yaml');
+/** A deployed stand-in (`rulesText`) whose casino is reached through a proxy rewriting its answers, as a target file; closed after `body`. */
+async function throughProxy<T>(
+  rulesText: string,
+  rewrite: Rewrite,
+  name: string,
+  body: (file: string, served: RulesServe) => Promise<T>,
+): Promise<T> {
+  const rules = parseDeployedRulesFile(rulesText, `${name}-rules.yaml`);
   if (!rules.ok) throw new Error(rules.message);
   const served = await serveDeployedRules(rules.value);
   const proxy = await rewritingProxy(served.casino, rewrite);
   try {
     const file = join(DIR, `${name}.yaml`);
     writeFileSync(file, adminFundedTargetText(name, { casino: proxy.url }, served.casino));
+    return await body(file, served);
+  } finally {
+    await proxy.close();
+    await served.close();
+  }
+}
+
+const findingsOf = (out: string): Finding[] =>
+  (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+
+/** The house-edge audit (coin flip and video poker, 20 bets) of a published-rules stand-in behind `rewrite`. */
+function auditThrough(rewrite: Rewrite, name: string): Promise<{ findings: Finding[]; text: string }> {
+  return throughProxy('{}\n', rewrite, name, async (file, served) => {
     const out = join(DIR, name);
     const flags = parseHouseEdgeArgs(
       [
@@ -43,15 +63,10 @@ async function auditThrough(rewrite: Rewrite, name: string): Promise<{ findings:
       () => '5',
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    let text = '';
-    const io = { out: (chunk: string) => void (text += chunk), err: (chunk: string) => void (text += chunk) };
-    await runHouseEdgeLive(flags, io, served.clock);
-    const report = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] };
-    return { findings: report.findings, text };
-  } finally {
-    await proxy.close();
-    await served.close();
-  }
+    const printed = sink();
+    await runHouseEdgeLive(flags, printed.io, served.clock);
+    return { findings: findingsOf(out), text: printed.text() };
+  });
 }
 
 function expectNotJudged({ findings, text }: { findings: Finding[]; text: string }): void {
@@ -86,34 +101,28 @@ describe('bets whose outcome afp did not read', () => {
   });
 
   test('money’s bets-balance probe: bets answered 500 after they ran; the model starts again from the balance, no money finding', async () => {
-    const rules = parseDeployedRulesFile('{}\n', 'published.yaml');
-    if (!rules.ok) throw new Error(rules.message);
-    const served = await serveDeployedRules(rules.value);
     let flips = 0;
-    const proxy = await rewritingProxy(served.casino, (request, answer) => {
+    const answered: Rewrite = (request, answer) => {
       if (!request.path.endsWith('/games/coin-flip') || answer.status >= 300) return answer.text;
       flips += 1;
       return flips % 3 === 0 ? { status: 500, text: '{"error":"internal_error","message":"boom"}' } : answer.text;
-    });
-    try {
-      const file = join(DIR, 'money-errors.yaml');
-      writeFileSync(file, adminFundedTargetText('money-errors', { casino: proxy.url }, served.casino));
+    };
+    await throughProxy('{}\n', answered, 'money-errors', async (file, served) => {
       const out = join(DIR, 'money-errors');
       const flags = parseMoneyArgs(['--target', file, '--key', await served.fundedKey('20'), '--out', out], 0);
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
-      let text = '';
-      const io = { out: (chunk: string) => void (text += chunk), err: (chunk: string) => void (text += chunk) };
-      expect(await runMoney({ ...flags, quiet: true }, io, served.clock), text).toBe(0);
+      const printed = sink();
+      expect(await runMoney({ ...flags, quiet: true }, printed.io, served.clock), printed.text()).toBe(0);
       expect(flips).toBeGreaterThanOrEqual(3);
-      expect(text).toMatch(
+      expect(printed.text()).toMatch(
         /ran {5}bets-balance: \d+ bets of 0\.01, .*\(balance read again after \d+ bets whose effect no answer stated\)/,
       );
-      const report = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] };
-      expect(report.findings.map((finding) => finding.id).filter((id) => id.startsWith('money:bet:'))).toEqual([]);
-    } finally {
-      await proxy.close();
-      await served.close();
-    }
+      expect(
+        findingsOf(out)
+          .map((finding) => finding.id)
+          .filter((id) => id.startsWith('money:bet:')),
+      ).toEqual([]);
+    });
   });
 
   test('no payout_multiplier beside a rounded amount_won: the credit is known to its rounding, a minor shape finding, no money finding', async () => {
@@ -130,32 +139,21 @@ describe('bets whose outcome afp did not read', () => {
     );
     expect(audited.findings.map((finding) => finding.id)).not.toContain('money:edge-audit:balance-delta');
 
-    const rules = parseDeployedRulesFile('money: { float_noise: true }\n', 'float.yaml');
-    if (!rules.ok) throw new Error(rules.message);
-    const served = await serveDeployedRules(rules.value);
-    const proxy = await rewritingProxy(served.casino, strip);
-    try {
-      const file = join(DIR, 'no-multiplier-check.yaml');
-      writeFileSync(file, adminFundedTargetText('no-multiplier', { casino: proxy.url }, served.casino));
-      let text = '';
-      const io = { out: (chunk: string) => void (text += chunk), err: (chunk: string) => void (text += chunk) };
+    await throughProxy('money: { float_noise: true }\n', strip, 'no-multiplier-check', async (file, served) => {
       // --fail-on critical: the wire's major finding (the missing field) aside, the runs hold.
       const argv = ['--target', file, '--seed', '3', '--runs', '10', '--max-commands', '30', '--fail-on', 'critical'];
-      const code = await checkMain([...argv, '--quiet'], io);
-      expect(code, text).toBe(0);
-      expect(text).toMatch(/^ok: 10 runs held/m);
+      const checked = sink();
+      expect(await checkMain([...argv, '--quiet'], checked.io), checked.text()).toBe(0);
+      expect(checked.text()).toMatch(/^ok: 10 runs held/m);
       const flags = parseMoneyArgs(
         ['--target', file, '--key', await served.fundedKey('20'), '--out', join(DIR, 'nm'), '--fail-on', 'critical'],
         0,
       );
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
-      text = '';
-      expect(await runMoney({ ...flags, quiet: true }, io, served.clock), text).toBe(0);
-      expect(text).toMatch(/minor shape:bet:credit-unstated/);
-      expect(text).not.toMatch(/ money:bet:/);
-    } finally {
-      await proxy.close();
-      await served.close();
-    }
+      const money = sink();
+      expect(await runMoney({ ...flags, quiet: true }, money.io, served.clock), money.text()).toBe(0);
+      expect(money.text()).toMatch(/minor shape:bet:credit-unstated/);
+      expect(money.text()).not.toMatch(/ money:bet:/);
+    });
   });
 });
