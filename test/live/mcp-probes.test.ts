@@ -11,14 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
-import { manualServes } from '../fixtures/manual-serves.ts';
-import { moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
+import { auditedServes, moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-mcp-probes-'));
@@ -31,19 +29,9 @@ const DEPLOYED = {
   layout: deployedLayout({ floatMoney: true }),
 };
 const MCP_DEFECTS: readonly DefectName[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
-const serves = {
-  documents: manualServes({ ...SERVE, routes: ALL_ROUTES }),
-  deployed: manualServes(DEPLOYED),
-  defects: manualServes({ ...DEPLOYED, defects: MCP_DEFECTS }),
-};
+const { serves, audit } = auditedServes({ base: SERVE, deployed: DEPLOYED, defects: MCP_DEFECTS, dir: DIR });
 
 type Finding = AuditedFinding;
-
-async function audit(serve: keyof typeof serves): Promise<MoneyAudit> {
-  const handle = await serves[serve]();
-  const url = (serve === 'documents' ? handle.urls.api : handle.urls.casino) as string;
-  return moneyAudit(url, join(DIR, serve), START_MS);
-}
 
 const proxies: Server[] = [];
 afterEach(async () => {

@@ -8,13 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
-import { manualServes } from '../fixtures/manual-serves.ts';
-import { moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
+import { auditedServes, type AuditedFinding } from '../fixtures/money-audit.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-pots-'));
@@ -26,21 +24,9 @@ const DEPLOYED = {
   layout: deployedLayout({ floatMoney: true, limitsLifted: true }),
 };
 const POT_DEFECTS: readonly DefectName[] = ['tournament-pool-minted', 'challenge-loser-charged-twice'];
-/** The three serves the tests audit: the documents' style A, the deployed stand-in, and it with the pot defects. */
-const serves = {
-  documents: manualServes({ ...SERVE, routes: ALL_ROUTES }),
-  deployed: manualServes(DEPLOYED),
-  defects: manualServes({ ...DEPLOYED, defects: POT_DEFECTS }),
-};
+const { audit } = auditedServes({ base: SERVE, deployed: DEPLOYED, defects: POT_DEFECTS, dir: DIR });
 
 type Finding = AuditedFinding;
-
-/** `afp audit money --target URL` against a fresh serve; its exit code, text and findings. */
-async function audit(serve: keyof typeof serves): Promise<MoneyAudit> {
-  const handle = await serves[serve]();
-  const url = (serve === 'documents' ? handle.urls.api : handle.urls.casino) as string;
-  return moneyAudit(url, join(DIR, serve), START_MS);
-}
 
 const potFindings = (findings: readonly Finding[]): Finding[] =>
   findings.filter((finding) => /^(money|rule):(tournament|challenge):/.test(finding.id));
