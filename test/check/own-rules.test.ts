@@ -3,7 +3,9 @@
 // value is another state of the same record. Real loopback listeners: a deployed stand-in (manual
 // clock) whose escrow service is reached through a proxy that rewrites one field of its answers:
 //   - every `"status":"funded"` shown as `"active"`: a name of the target's own → exit 0, minor;
-//   - a held escrow read back as `"released"`: the escrow in another state → exit 3, shrunk.
+//   - a held escrow read back as `"released"`: the escrow in another state → exit 3, shrunk;
+//   - a stand-in whose escrow fee is 5% and whose answers state none: the release measures the fee from
+//     the counterparty's balance → exit 0, minor (before, the documents' 1% was assumed: exit 3).
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,22 +16,29 @@ import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
-import { rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { rewritingProxy, withoutFields, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-const serve = manualServes({
+const SERVE = {
   trustedProxies: LOOPBACK_PROXIES,
   routes: DEPLOYED_ROUTES,
   layout: DEPLOYED_LAYOUT,
   seed: '5',
   startMs: Date.parse('2025-01-01T00:00:00.000Z'),
+} as const;
+const serve = manualServes(SERVE);
+/** The stand-in with an escrow fee of 5%, not the documents' 1%. */
+const fivePercentServe = manualServes({
+  ...SERVE,
+  config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 500n } },
 });
 
-async function checkThrough(rewrite: Rewrite): Promise<{ code: number; text: string }> {
-  const handle = await serve();
+async function checkThrough(rewrite: Rewrite, started = serve, runs = 8): Promise<{ code: number; text: string }> {
+  const handle = await started();
   const casino = handle.urls.casino as string;
   const proxy = await rewritingProxy(handle.urls.escrow as string, rewrite);
   closers.push(proxy.close);
@@ -38,7 +47,7 @@ async function checkThrough(rewrite: Rewrite): Promise<{ code: number; text: str
   await writeFile(file, adminFundedTargetText('own-rules', { casino, escrow: proxy.url }, casino));
   let text = '';
   const code = await main(
-    ['--target', file, '--seed', '7', '--runs', '8', '--max-commands', '30', '--out', directory, '--quiet'],
+    ['--target', file, '--seed', '7', '--runs', String(runs), '--max-commands', '30', '--out', directory, '--quiet'],
     { out: (chunk) => void (text += chunk), err: (chunk) => void (text += chunk) },
   );
   return { code, text };
@@ -62,5 +71,19 @@ describe('a value of the target’s own', () => {
     );
     expect(code, text).toBe(3);
     expect(text).toContain("the status of a new escrow: 'released', expected 'locked' (documents) or 'funded'");
+  });
+
+  test('an escrow fee of 5% that no answer states: measured at the release, a minor rule finding, and the run holds (exit 0)', async () => {
+    const { code, text } = await checkThrough(
+      withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
+      fivePercentServe,
+      12,
+    );
+    expect(code, text).toBe(0);
+    expect(text).toMatch(
+      /^ {2}minor rule:escrow:fee-unstated: an escrow's creation stated no fee, and its release kept \d+\.\d+ of \d+\.\d+, not the documents' 1% \(\d+\.\d+\)( \(×\d+\))?$/m,
+    );
+    // Before, the documents' 1% was booked: run 9's balance read differed from the model and the check failed (exit 3).
+    expect(text).toMatch(/^ok: 12 runs held/m);
   });
 });

@@ -15,7 +15,10 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { deployedLayout } from '../../src/server/deployed-layout.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
+import { manualServes } from '../fixtures/manual-serves.ts';
+import { rewritingProxy, withoutFields } from '../fixtures/rewriting-proxy.ts';
 import { auditedServes, moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
@@ -30,12 +33,23 @@ const DEPLOYED = {
 };
 const MCP_DEFECTS: readonly DefectName[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
 const { serves, audit } = auditedServes({ base: SERVE, deployed: DEPLOYED, defects: MCP_DEFECTS, dir: DIR });
+/** The deployed stand-in with an escrow fee of 5%, not the documents' 1%: with and without the unpaid release. */
+const FIVE_PERCENT = {
+  ...DEPLOYED,
+  config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 500n } },
+};
+const fivePercent = {
+  fair: manualServes(FIVE_PERCENT),
+  unpaid: manualServes({ ...FIVE_PERCENT, defects: ['mcp-release-credits-nobody'] }),
+};
 
 type Finding = AuditedFinding;
 
 const proxies: Server[] = [];
+const rewriters: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const proxy of proxies.splice(0)) await new Promise((resolve) => proxy.close(resolve));
+  for (const close of rewriters.splice(0)) await close();
 });
 
 /** What a proxy's /mcp answers: nothing there (404), or an event stream saying "done" to every call and doing nothing. */
@@ -170,6 +184,38 @@ describe('afp audit money: the MCP doors', () => {
     ]);
     expect(ran.text).toMatch(
       /^ran {5}mcp-escrow-release: escrow \S+: release_escrow left it active; released over HTTP — 1 findings$/m,
+    );
+  });
+
+  /** A 5% stand-in whose escrow answers state no fee (commission_usd and the rest dropped on the wire), audited through a target file. */
+  async function auditUnstatedFee(serve: 'fair' | 'unpaid'): Promise<MoneyAudit> {
+    const handle = await fivePercent[serve]();
+    const casino = handle.urls.casino as string;
+    const proxy = await rewritingProxy(
+      handle.urls.escrow as string,
+      withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
+    );
+    rewriters.push(proxy.close);
+    const file = join(DIR, `unstated-${serve}.yaml`);
+    writeFileSync(file, adminFundedTargetText(`unstated-${serve}`, { casino, escrow: proxy.url }, casino));
+    return moneyAudit(file, join(DIR, `unstated-${serve}`), START_MS, casino);
+  }
+
+  test("an escrow fee of 5% that no answer states: measured by a control release over HTTP, not the documents' 1% — no false alarm, and the unpaid release still found", async () => {
+    // Before, the documents' 1% was assumed: the release due 0.198, the 0.19 paid called money gone (critical).
+    const fair = await auditUnstatedFee('fair');
+    expect(mcpFindings(fair.findings), fair.text).toEqual([]);
+    expect(fair.text).toMatch(
+      /^ran {5}mcp-escrow-release: escrow \S+ released through MCP: the counterparty's balance .* \(due 0\.19\)$/m,
+    );
+    const unpaid = await auditUnstatedFee('unpaid');
+    const found = mcpFindings(unpaid.findings);
+    expect(found.map((finding) => [finding.id, finding.severity])).toEqual([
+      ['money:escrow:mcp-release-unpaid', 'critical'],
+    ]);
+    expect(found[0]?.title).toContain('released an escrow of 0.20 and credited the counterparty 0.00 of 0.19');
+    expect(found[0]?.evidence).toMatch(
+      /due the amount less the fee 0\.01 measured \(no fee stated; control escrow esc_\w+ of 0\.20 released over HTTP: /,
     );
   });
 });

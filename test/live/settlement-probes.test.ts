@@ -24,7 +24,8 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
-import { rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { rewritingProxy, withoutFields, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
 
 const handles: ServeHandle[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -42,6 +43,7 @@ interface Setup {
   readonly maxMinutes?: number;
   /** The escrow service reached through a proxy that rewrites its answers (a target with words of its own). */
   readonly rewrite?: Rewrite;
+  readonly config?: PlatformConfig;
 }
 
 async function settle(
@@ -56,6 +58,7 @@ async function settle(
     clockMode: 'manual',
     startMs: START_MS,
     defects: setup.defects ?? [],
+    ...(setup.config === undefined ? {} : { config: setup.config }),
     log: () => undefined,
   });
   handles.push(handle);
@@ -206,6 +209,24 @@ describe('settlement probes', () => {
       ['escrow-dispute', 'ran', []],
     ]);
     expect(findings.list().filter((finding) => finding.severity !== 'info')).toEqual([]);
+  });
+
+  test("an escrow fee of 5% that no answer states: the dispute's bounds take the fee a control release measured, and the control's money is kept out of the escrow's", async () => {
+    const { findings, results } = await settle({
+      dialect: 'deployed',
+      deployed: true,
+      travel: true,
+      config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 500n } },
+      rewrite: withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
+    });
+    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+      ['escrow-expiry', 'ran', []],
+      ['escrow-dispute', 'ran', []],
+    ]);
+    expect(results[1]?.note).toMatch(
+      /^escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10 \(a release's fee: the fee 0\.005 measured \(no fee stated; control escrow esc_\w+ of 0\.10 released over HTTP: /,
+    );
+    expect(findings.list().filter((finding) => finding.severity !== 'info' && finding.kind !== 'shape')).toEqual([]);
   });
 
   test("a target that cannot be time-travelled: the deployment's shortest expiry and the 48 h window exceed --max-minutes 5 — skipped with the reason, before anything is created", async () => {

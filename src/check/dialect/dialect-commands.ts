@@ -455,7 +455,7 @@ const escrowCreateCommand = fc
           creatorSlot: creator.slot,
           counterpartySlot: counterparty.slot,
           amountMicro,
-          feeMicro: value.feeMicro ?? documentsFee,
+          feeMicro: value.feeMicro,
           state: 'held',
         });
       },
@@ -521,6 +521,45 @@ const escrowGetCommand = fc
   });
 
 /**
+ * The release of an escrow whose creation stated no fee: the fee is what the counterparty's balance
+ * shows it kept (read at once), so a target with another rate than the documents' 1% is measured,
+ * not failed. Kept between nothing and the whole amount, it is the target's rule (minor where it is
+ * not the documents' 1%); credited more than the amount, or less than nothing, contradicts the run.
+ */
+async function measureUnstatedFee(
+  system: DialectSystem,
+  label: string,
+  escrow: DialectEscrow,
+  counterparty: DialectAccount,
+  release: SentRequest,
+): Promise<void> {
+  const { value } = await accepted(system, `${label}: balance`, 'casino.balance', {}, counterparty.apiKey);
+  const creditedMicro = value.balanceMicro - counterparty.balanceMicro;
+  const slack = counterparty.slackMicro;
+  if (creditedMicro < -slack || creditedMicro > escrow.amountMicro + slack)
+    throw new CheckMismatch(
+      `${label}: the counterparty was credited ${text(creditedMicro)} for an escrow of ${text(escrow.amountMicro)} (± ${text(slack)})`,
+    );
+  counterparty.balanceMicro = value.balanceMicro;
+  counterparty.slackMicro = 0n;
+  const keptMicro = escrow.amountMicro - creditedMicro;
+  const documentsFee = escrowFeeMicro(escrow.amountMicro);
+  if (abs(keptMicro - documentsFee) <= slack) return;
+  system.raise({
+    id: 'rule:escrow:fee-unstated',
+    severity: 'minor',
+    kind: 'rule',
+    title: `an escrow's creation stated no fee, and its release kept ${text(keptMicro)} of ${text(escrow.amountMicro)}, not the documents' 1% (${text(documentsFee)})`,
+    endpoint: 'escrow.release',
+    field: 'fee',
+    expected: text(documentsFee),
+    seen: text(keptMicro),
+    evidence: `${label}: escrow ${escrow.id}; the counterparty's balance rose ${text(creditedMicro)}`,
+    reproduce: system.curlOf(release),
+  });
+}
+
+/**
  * The creator releases an escrow through `op`: the HTTP release, or the escrow's MCP door (the
  * deployment's `release_escrow`), which must keep the same rule: the counterparty is paid the
  * amount less the stated fee. A second release must be refused; through the door, by any refusal
@@ -540,7 +579,9 @@ function escrowReleaseCommand(op: 'escrow.release' | 'escrow.mcp-release'): fc.A
       }
       const { value, request } = await accepted(system, label, op, { escrowId: escrow.id }, creator.apiKey);
       if (value.status !== null) judged(system, label, 'escrow.status.released', op, value.status, request);
-      accountAt(model, escrow.counterpartySlot).balanceMicro += escrow.amountMicro - escrow.feeMicro;
+      const counterparty = accountAt(model, escrow.counterpartySlot);
+      if (escrow.feeMicro !== null) counterparty.balanceMicro += escrow.amountMicro - escrow.feeMicro;
+      else await measureUnstatedFee(system, label, escrow, counterparty, request);
       escrow.state = 'released';
     });
   });

@@ -4,8 +4,8 @@
  * LiveSession. It is the documents' and the deployment's common money rules, written from the
  * wire contract alone: a bet debits its stake and credits its gross return; a refusal moves
  * nothing; an escrow holds its amount at creation and its release pays amount − its fee to the
- * counterparty, once (the fee the creation answer states, measured: the documents' 1%, rounded up
- * to the micro, only where it states none); bets on one server seed take consecutive nonces, a new seed
+ * counterparty, once (the fee the creation answer states; where it states none, the release measures
+ * it from the counterparty's balance, between nothing and the whole amount); bets on one server seed take consecutive nonces, a new seed
  * starts at 0, and a rotation reveals the seed whose SHA-256 is the seed hash the bets showed.
  *
  * Accounts are opened once per invocation (the target's way) and shared by every run, so a run
@@ -44,8 +44,11 @@ export interface DialectEscrow {
   readonly creatorSlot: number;
   readonly counterpartySlot: number;
   readonly amountMicro: Micro;
-  /** The fee its release takes: what the creation answer stated, else the documents' 1%. */
-  readonly feeMicro: Micro;
+  /**
+   * The fee its release takes, as the creation answer stated it; null where it stated none: the
+   * release then measures it from the counterparty's balance (never the documents' 1% recited).
+   */
+  readonly feeMicro: Micro | null;
   state: EscrowState;
 }
 

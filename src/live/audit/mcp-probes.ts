@@ -11,16 +11,19 @@
  *     skipped through the door (an agent farm claims there what HTTP refuses);
  *   - mcp-escrow-release: the audit account escrows RELEASE_PROBE_MICRO to the second account and
  *     releases it through `release_escrow`. An accepted release must credit the counterparty the
- *     amount less the fee the creation answer states (the documents' 1% where it states none).
+ *     amount less the fee the creation answer states; where it states none, the fee one control
+ *     escrow released over HTTP shows (escrow-fee.ts), never the documents' 1% recited.
  *     Credited less, with the escrow no longer held: critical (the money went nowhere the target
  *     names); still held: major (the door answered success and did nothing; it is then released
  *     over HTTP); credited more: major.
- * Measured, not recited: the cooldown is the one HTTP showed, the fee the one the target stated,
- * and what a door did is what the balances show: a 2xx whose words afp cannot read counts as the
- * door's answer, judged by the balances and the escrow's status, never by its text.
- * Costs: three registrations and at most one faucet credit each paid claim; an escrow's fee. A
- * probe whose operations the dialect cannot express (no MCP door: the documents' style B, a
- * target with no /mcp) is skipped with why, as is one the balances cannot pay for.
+ * Measured, not recited: the cooldown is the one HTTP showed, the fee the one the target stated
+ * (or, unstated, the one HTTP took), and what a door did is what the balances show: a 2xx whose
+ * words afp cannot read counts as the door's answer, judged by the balances and the escrow's
+ * status, never by its text.
+ * Costs: three registrations and at most one faucet credit each paid claim; an escrow's fee (two
+ * where none is stated). A probe whose operations the dialect cannot express (no MCP door: the
+ * documents' style B, a target with no /mcp) is skipped with why, as is one the balances cannot
+ * pay for.
  */
 import { formatDecimal } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
@@ -28,7 +31,7 @@ import type { CallOutcome } from '../live-session.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { answerText } from './replay-probes.ts';
-import { statedOrDocumentsFeeMicro } from './settlement-probes.ts';
+import { escrowReleaseFee } from './escrow-fee.ts';
 
 export const RELEASE_PROBE_MICRO = 200_000n;
 
@@ -122,10 +125,11 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
   const unsupported = context.session.offers('escrow.mcp-release') ?? context.session.offers('escrow.create');
   if (unsupported !== null) return { status: 'skipped', note: unsupported };
   const funds = await casinoBalanceMicro(context.session, context.apiKey);
-  if (funds === null || funds < RELEASE_PROBE_MICRO)
+  // The escrow, and a control escrow of the same amount where the target states no fee (escrow-fee.ts).
+  if (funds === null || funds < 2n * RELEASE_PROBE_MICRO)
     return {
       status: 'skipped',
-      note: `the balance (${funds === null ? 'unreadable' : formatDecimal(funds)}) is below ${formatDecimal(RELEASE_PROBE_MICRO)}`,
+      note: `the balance (${funds === null ? 'unreadable' : formatDecimal(funds)}) is below ${formatDecimal(2n * RELEASE_PROBE_MICRO)}`,
     };
   const created = await context.session.call(
     'escrow.create',
@@ -141,7 +145,8 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
   if (created.kind !== 'ok') return { status: 'skipped', note: `the escrow was not created: ${answerText(created)}` };
   const { escrowId } = created.value;
   const amountMicro = created.value.amountMicro ?? RELEASE_PROBE_MICRO;
-  const feeMicro = statedOrDocumentsFeeMicro(amountMicro, created.value.feeMicro);
+  const creator = { apiKey: context.apiKey, agentId: context.agentId };
+  const fee = await escrowReleaseFee(context.session, creator, second, amountMicro, created.value.feeMicro);
   const before = await casinoBalanceMicro(context.session, second.apiKey);
   const released = await context.session.call('escrow.mcp-release', { escrowId }, context.apiKey);
   if (!acceptedByDoor(released)) {
@@ -155,10 +160,13 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
       status: 'ran',
       note: `escrow ${escrowId} released through MCP; the counterparty's balance could not be read`,
     };
-  const dueMicro = amountMicro - feeMicro;
+  // Due: the amount less the stated or measured fee; with no fee to go by, anything the balance shows, at most the amount.
+  const dueMicro = fee.known ? amountMicro - fee.feeMicro : null;
   const paidMicro = after - before;
   const answered = released.kind === 'ok' ? (released.value.status ?? 'no status') : answerText(released);
-  if (paidMicro < dueMicro - DISPLAY_ROUNDING_MICRO) {
+  const unpaid =
+    dueMicro === null ? paidMicro <= DISPLAY_ROUNDING_MICRO : paidMicro < dueMicro - DISPLAY_ROUNDING_MICRO;
+  if (unpaid) {
     // Unpaid: held still (the door did nothing), or released to nobody (the money is gone)?
     const read = await context.session.call('escrow.get', { escrowId }, context.apiKey);
     const status = read.kind === 'ok' ? read.value.status : null;
@@ -180,37 +188,35 @@ export async function mcpEscrowRelease(context: ProbeContext, raise: Raise): Pro
       return { status: 'ran', note: `escrow ${escrowId}: release_escrow left it ${status}; released over HTTP` };
     }
   }
-  const fee =
-    created.value.feeMicro === null
-      ? `the documents' 1% (${formatDecimal(feeMicro)}; none stated)`
-      : `the stated fee ${formatDecimal(feeMicro)}`;
-  const evidence = `escrow ${escrowId} of ${formatDecimal(amountMicro)}, released through release_escrow (answered ${answered}): the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; due the amount less ${fee}`;
+  const dueText =
+    dueMicro === null ? `more than nothing, at most ${formatDecimal(amountMicro)}` : formatDecimal(dueMicro);
+  const evidence = `escrow ${escrowId} of ${formatDecimal(amountMicro)}, released through release_escrow (answered ${answered}): the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)}; due the amount less ${fee.source}`;
   const finding = {
     endpoint: 'escrow.mcp-release',
     field: 'release_escrow',
-    expected: `the counterparty credited ${formatDecimal(dueMicro)}`,
+    expected: `the counterparty credited ${dueText}`,
     seen: formatDecimal(paidMicro),
     evidence,
     ...reproduceOf(context, released),
   };
-  if (paidMicro < dueMicro - DISPLAY_ROUNDING_MICRO)
+  if (unpaid)
     raise({
       id: 'money:escrow:mcp-release-unpaid',
       severity: 'critical',
       kind: 'money',
-      title: `release_escrow over MCP released an escrow of ${formatDecimal(amountMicro)} and credited the counterparty ${formatDecimal(paidMicro)} of ${formatDecimal(dueMicro)}: the rest went nowhere the target names`,
+      title: `release_escrow over MCP released an escrow of ${formatDecimal(amountMicro)} and credited the counterparty ${formatDecimal(paidMicro)} of ${dueText}: the rest went nowhere the target names`,
       ...finding,
     });
-  else if (paidMicro > dueMicro + DISPLAY_ROUNDING_MICRO)
+  else if (paidMicro > (dueMicro ?? amountMicro) + DISPLAY_ROUNDING_MICRO)
     raise({
       id: 'money:escrow:mcp-release-overpaid',
       severity: 'major',
       kind: 'money',
-      title: `release_escrow over MCP credited the counterparty ${formatDecimal(paidMicro)} for an escrow due ${formatDecimal(dueMicro)}`,
+      title: `release_escrow over MCP credited the counterparty ${formatDecimal(paidMicro)} for an escrow due ${dueText}`,
       ...finding,
     });
   return {
     status: 'ran',
-    note: `escrow ${escrowId} released through MCP: the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)} (due ${formatDecimal(dueMicro)})`,
+    note: `escrow ${escrowId} released through MCP: the counterparty's balance ${formatDecimal(before)} → ${formatDecimal(after)} (due ${dueText})`,
   };
 }

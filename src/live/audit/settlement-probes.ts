@@ -6,8 +6,8 @@
  *     be refunded in full with no fee once it expires (platform.md "Escrow": expiry → full amount, no
  *     fee). A short refund is a major money finding; more than the amount, critical;
  *   - escrow-dispute: a disputed escrow must leave `disputed` within the documents' 48-hour window,
- *     paying its amount (less at most the fee its creation answer stated, else the documents' 1%) to
- *     one of the parties.
+ *     paying its amount (less at most the fee its creation answer stated; where it states none, the
+ *     fee a control escrow released over HTTP took, escrow-fee.ts) to one of the parties.
  * Time: on an afp serve (its admin doors) the serve's clock is moved (POST /_afp/clock) past each
  * wait, so the probes take seconds; elsewhere afp polls on the wall clock, at most --max-minutes,
  * and a wait longer than that is skipped with its reason, never silent. The plan (what is awaited,
@@ -21,16 +21,10 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { LiveSession, SentRequest } from '../live-session.ts';
 import type { EscrowView } from '../operations.ts';
+import { escrowReleaseFee, type ReleaseFee } from './escrow-fee.ts';
 import { answerText } from './replay-probes.ts';
 
 const ESCROW_MICRO = 100_000n;
-/** The documents' 1% escrow fee (platform.md "Escrow"), in basis points: where a creation answer states none. */
-const FEE_BPS = 100n;
-
-/** The fee an escrow of `amountMicro` takes: the one its creation answer states, else the documents' 1%. */
-export function statedOrDocumentsFeeMicro(amountMicro: bigint, statedMicro: bigint | null): bigint {
-  return statedMicro ?? (amountMicro * FEE_BPS) / 10_000n;
-}
 /**
  * Balances are read where the target keeps them unrounded (the deployment's `balance_usd` carries
  * float noise, not 2-decimal rounding): a hundredth of a cent tells the 1% fee of a 0.10 escrow apart.
@@ -81,8 +75,8 @@ interface Watched {
   readonly awaited: string;
   readonly creatorBefore: Micro | null;
   readonly secondBefore: Micro | null;
-  /** The fee a release takes: what the creation answer stated, else the documents' 1%. */
-  readonly feeMicro: Micro;
+  /** The fee a release takes (the dispute's): stated, or measured by a control escrow; unknown with why. */
+  readonly fee: ReleaseFee | null;
   readonly reproduce: string;
   /**
    * The statuses of an escrow not yet settled: the documents' and the deployment's words, and the
@@ -236,6 +230,7 @@ async function openEscrow(
   let reproduce = context.curlOf(created.request);
   const openStatuses = new Set(OPEN_STATUSES);
   if (created.value.status !== null) openStatuses.add(created.value.status);
+  let fee: ReleaseFee | null = null;
   if (plan.name === 'escrow-dispute') {
     const disputed = await session.call(
       'escrow.dispute',
@@ -245,6 +240,7 @@ async function openEscrow(
     if (disputed.kind !== 'ok')
       return `escrow ${created.value.escrowId} could not be disputed: ${answerText(disputed)}`;
     reproduce = `${reproduce} && ${context.curlOf(disputed.request)}`;
+    fee = await escrowReleaseFee(session, context, second, ESCROW_MICRO, created.value.feeMicro);
     // The status a dispute leaves it in, as the target names it (before any time passes).
     const read = await session.call('escrow.get', { escrowId: created.value.escrowId }, context.apiKey);
     if (read.kind === 'ok' && read.value.status !== null) openStatuses.add(read.value.status);
@@ -254,9 +250,10 @@ async function openEscrow(
     escrowId: created.value.escrowId,
     dueMs: plan.waitMs,
     awaited: plan.awaited,
-    creatorBefore,
-    secondBefore,
-    feeMicro: statedOrDocumentsFeeMicro(ESCROW_MICRO, created.value.feeMicro),
+    // What a control escrow moved is not the watched escrow's doing.
+    creatorBefore: creatorBefore === null ? null : creatorBefore + (fee?.creatorDeltaMicro ?? 0n),
+    secondBefore: secondBefore === null ? null : secondBefore + (fee?.counterpartyDeltaMicro ?? 0n),
+    fee,
     reproduce,
     openStatuses,
     view: created.value,
@@ -314,7 +311,7 @@ async function judge(context: SettlementContext, second: { apiKey: string }, ite
   const note =
     item.name === 'escrow-expiry'
       ? `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} ${status}; the creator got ${formatDecimal(creatorGain)} back`
-      : `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} disputed, then ${status}; the parties got ${formatDecimal(creatorGain + secondGain)}`;
+      : `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} disputed, then ${status}; the parties got ${formatDecimal(creatorGain + secondGain)}${item.fee === null || (item.fee.known && item.fee.stated) ? '' : ` (a release's fee: ${item.fee.source})`}`;
   return { name: item.name, status: 'ran', note, findingIds: raised.map((finding) => finding.id) };
 }
 
@@ -340,7 +337,9 @@ function judgeExpiry(item: Watched, status: string, refundMicro: Micro): Finding
 }
 
 function judgeDispute(item: Watched, status: string, paidMicro: Micro): FindingInput[] {
-  const lowest = ESCROW_MICRO - item.feeMicro - ROUNDING_MICRO;
+  // With no fee to go by (none stated, none measured): something paid, at most the amount.
+  const fee = item.fee?.known === true ? item.fee : null;
+  const lowest = fee === null ? ROUNDING_MICRO + 1n : ESCROW_MICRO - fee.feeMicro - ROUNDING_MICRO;
   if (paidMicro >= lowest && paidMicro <= ESCROW_MICRO + ROUNDING_MICRO) return [];
   return [
     {
@@ -349,9 +348,12 @@ function judgeDispute(item: Watched, status: string, paidMicro: Micro): FindingI
       kind: 'money',
       title: `a resolved dispute (${status}) paid the parties ${formatDecimal(paidMicro)} of an escrow of ${formatDecimal(ESCROW_MICRO)}`,
       endpoint: 'escrow.dispute (resolution)',
-      expected: `between ${formatDecimal(lowest + ROUNDING_MICRO)} (released, less the fee of ${formatDecimal(item.feeMicro)} the escrow stated) and ${formatDecimal(ESCROW_MICRO)} (refunded)`,
+      expected:
+        fee === null
+          ? `more than nothing, at most ${formatDecimal(ESCROW_MICRO)} (refunded)`
+          : `between ${formatDecimal(lowest + ROUNDING_MICRO)} (released, less ${fee.source}) and ${formatDecimal(ESCROW_MICRO)} (refunded)`,
       seen: formatDecimal(paidMicro),
-      evidence: `escrow ${item.escrowId}`,
+      evidence: `escrow ${item.escrowId}${item.fee === null || item.fee.known ? '' : `; ${item.fee.source}`}`,
       reproduce: item.reproduce,
     },
   ];
