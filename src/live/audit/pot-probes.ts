@@ -9,14 +9,17 @@
  *     to CHALLENGE_ROUNDS rounds of CHALLENGE_MICRO. Each round the two balances together must fall
  *     by exactly the house cut the accept answer states (NOTES.md: both stakes held, the winner gets
  *     both minus the cut); any other loss is money that went nowhere the target names (critical).
- *     Where the answer states no cut, a loss beyond the documents' cut (2% of the pot) is major.
- *     A stated cut above the documents' 2% is a minor rule finding. The rounds stop early once the
- *     challenger has lost one (both outcomes then seen: the real casino's defect shows on a loss).
+ *     Where the answer states no cut, the cut is measured: the pair's loss, which a cut keeps the
+ *     same whoever wins. A loss that differs with the winner is major; one outside [0, the pot],
+ *     critical; one loss throughout, above the documents' 2%, the target's own cut (minor). A
+ *     stated cut above the documents' 2% is a minor rule finding. The rounds stop early once the
+ *     challenger has lost one (the real casino's defect shows on a loss) and, where no cut is
+ *     stated, has won one too.
  * They run last, after the slow settlement probes too (`runPotProbes`): the tournament outlives the
  * command (its pool comes back to its creator when it ends with no entrant), and a probe that moves
  * time or reads balance deltas after it would count that return as its own.
  * Measured, not recited: both judge the target by its own answers (the stated pool, the stated cut)
- * and the balances it reports; the documents' figures only where the target states none.
+ * and the balances it reports, and a cut it does not state by what the balances show.
  * Costs: a 0.10 pool (returned or paid out by the target's own rules), and per round 2% of a 0.20
  * pot. A probe the dialect cannot express, or the balances cannot pay for, is skipped with why.
  */
@@ -121,6 +124,8 @@ interface Round {
   readonly winner: 'challenger' | 'challenged' | 'draw' | 'unknown';
   readonly lostMicro: Micro;
   readonly cutMicro: Micro | null;
+  readonly evidence: string;
+  readonly reproduce?: string;
 }
 
 export async function challengeSettlement(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
@@ -133,7 +138,12 @@ export async function challengeSettlement(context: ProbeContext, raise: Raise): 
   }
   const rounds: Round[] = [];
   let stopped: string | null = null;
-  while (rounds.length < CHALLENGE_ROUNDS && !rounds.some((round) => round.winner === 'challenged')) {
+  // Until the challenger has lost one (the real casino's defect shows on a loss); where no cut is stated, until
+  // it has won one too (a cut is the same loss whoever wins: judgeUnstatedCut compares them).
+  const seen = (who: Round['winner']): boolean => rounds.some((round) => round.winner === who);
+  const enough = (): boolean =>
+    seen('challenged') && (seen('challenger') || rounds.every((round) => round.cutMicro !== null));
+  while (rounds.length < CHALLENGE_ROUNDS && !enough()) {
     const round = await playRound(context, second, raise);
     if (typeof round === 'string') {
       stopped = round;
@@ -142,6 +152,7 @@ export async function challengeSettlement(context: ProbeContext, raise: Raise): 
     rounds.push(round);
   }
   if (rounds.length === 0) return { status: 'skipped', note: stopped ?? 'no challenge was played' };
+  judgeUnstatedCut(rounds, raise);
   const lost = rounds.reduce((total, round) => total + round.lostMicro, 0n);
   const won = (who: Round['winner']): number => rounds.filter((round) => round.winner === who).length;
   return {
@@ -194,23 +205,27 @@ async function playRound(
     'request' in outcome ? [context.curlOf(outcome.request)] : [],
   );
   const evidence = `challenge ${created.value.challengeId} of ${formatDecimal(CHALLENGE_MICRO)} on coin_flip, winner ${winnerId ?? '(not stated)'}: challenger ${formatDecimal(challengerBefore)} → ${formatDecimal(challengerAfter)}, challenged ${formatDecimal(challengedBefore)} → ${formatDecimal(challengedAfter)}; stated house cut ${houseCutMicro === null ? '(none)' : formatDecimal(houseCutMicro)}, payout ${accepted.value.payoutMicro === null ? '(none)' : formatDecimal(accepted.value.payoutMicro)}`;
-  const expectedLoss = houseCutMicro ?? documentsCutMicro;
-  const off = lostMicro - expectedLoss;
-  if (houseCutMicro !== null ? abs(off) > DISPLAY_ROUNDING_MICRO : off > DISPLAY_ROUNDING_MICRO)
+  const reproduceField = reproduce.length === 0 ? {} : { reproduce: reproduce.join(' && ') };
+  // No cut stated: judged over the rounds (judgeUnstatedCut); here only what no cut explains.
+  const off = houseCutMicro === null ? outOfPot(lostMicro, potMicro) : lostMicro - houseCutMicro;
+  if (houseCutMicro !== null ? abs(off) > DISPLAY_ROUNDING_MICRO : off !== 0n)
     raise({
       id: 'money:challenge:settlement',
-      severity: houseCutMicro !== null ? 'critical' : 'major',
+      severity: 'critical',
       kind: 'money',
       title:
         houseCutMicro !== null
           ? `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together where the target states a house cut of ${formatDecimal(houseCutMicro)}: ${formatDecimal(abs(off))} ${off > 0n ? 'went nowhere the target names' : 'came from nowhere'} (won by the ${winner})`
-          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, more than the documents' 2% cut of the pot (${formatDecimal(documentsCutMicro)}); the answer states no cut`,
+          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, ${off > 0n ? 'more than the whole pot' : 'a gain from nowhere'} (${formatDecimal(potMicro)}); the answer states no cut`,
       endpoint: 'casino.challenge-accept',
       field: 'house_cut',
-      expected: `the pair's balances down by ${formatDecimal(expectedLoss)} (${houseCutMicro !== null ? 'the stated cut' : "the documents' cut"}; NOTES.md: both stakes held, the winner gets both minus the cut)`,
+      expected:
+        houseCutMicro !== null
+          ? `the pair's balances down by ${formatDecimal(houseCutMicro)} (the stated cut; NOTES.md: both stakes held, the winner gets both minus the cut)`
+          : `the pair's balances down by a cut between 0 and the pot ${formatDecimal(potMicro)}`,
       seen: formatDecimal(lostMicro),
       evidence,
-      ...(reproduce.length === 0 ? {} : { reproduce: reproduce.join(' && ') }),
+      ...reproduceField,
     });
   if (houseCutMicro !== null && houseCutMicro > documentsCutMicro + 1n)
     raise({
@@ -224,7 +239,73 @@ async function playRound(
       seen: formatDecimal(houseCutMicro),
       evidence,
     });
-  return { challengeId: created.value.challengeId, winner, lostMicro, cutMicro: houseCutMicro };
+  return {
+    challengeId: created.value.challengeId,
+    winner,
+    lostMicro,
+    cutMicro: houseCutMicro,
+    evidence,
+    ...reproduceField,
+  };
+}
+
+/** How far a loss lies outside [0, the pot] (beyond the rounding): 0 inside, positive above, negative below. */
+function outOfPot(lostMicro: Micro, potMicro: Micro): Micro {
+  if (lostMicro < -DISPLAY_ROUNDING_MICRO) return lostMicro;
+  if (lostMicro > potMicro + DISPLAY_ROUNDING_MICRO) return lostMicro - potMicro;
+  return 0n;
+}
+
+/**
+ * The rounds whose accept stated no cut: the cut is then what the pair lost, measured, not the
+ * documents' 2% recited. A cut is a rule: the same loss whoever won. A loss that differs with the
+ * winner (the real casino's losing challenger charged twice) is money no cut explains (major); one
+ * loss throughout, above the documents' 2%, is the target's own cut (minor rule).
+ */
+function judgeUnstatedCut(rounds: readonly Round[], raise: Raise): void {
+  const unstated = rounds.filter(
+    (round) => round.cutMicro === null && (round.winner === 'challenger' || round.winner === 'challenged'),
+  );
+  if (unstated.length === 0) return;
+  const potMicro = CHALLENGE_MICRO * 2n;
+  const documentsCutMicro = (potMicro * DOCUMENTS_CUT_BPS) / 10_000n;
+  const byWinner = (who: Round['winner']): Round | undefined => unstated.find((round) => round.winner === who);
+  const [challenger, challenged] = [byWinner('challenger'), byWinner('challenged')];
+  if (
+    challenger !== undefined &&
+    challenged !== undefined &&
+    abs(challenger.lostMicro - challenged.lostMicro) > 2n * DISPLAY_ROUNDING_MICRO
+  ) {
+    const rows = [challenger, challenged];
+    raise({
+      id: 'money:challenge:settlement',
+      severity: 'major',
+      kind: 'money',
+      title: `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(challenger.lostMicro)} when the challenger won and ${formatDecimal(challenged.lostMicro)} when the challenged won: no house cut is the same loss whoever wins; the answer states no cut`,
+      endpoint: 'casino.challenge-accept',
+      field: 'house_cut',
+      expected:
+        "the same loss (the house's cut) whoever wins (NOTES.md: both stakes held, the winner gets both minus the cut)",
+      seen: rows.map((round) => `${round.winner} won: ${formatDecimal(round.lostMicro)}`),
+      evidence: rows.map((round) => round.evidence).join('; '),
+      ...(challenged.reproduce === undefined ? {} : { reproduce: challenged.reproduce }),
+    });
+    return;
+  }
+  const highest = unstated.reduce((top, round) => (round.lostMicro > top.lostMicro ? round : top));
+  if (highest.lostMicro <= documentsCutMicro + DISPLAY_ROUNDING_MICRO) return;
+  raise({
+    id: 'rule:challenge:house-cut',
+    severity: 'minor',
+    kind: 'rule',
+    title: `the house's cut of a challenge pot of ${formatDecimal(potMicro)}, stated by no answer, measured at ${formatDecimal(highest.lostMicro)} (the pair's loss, the same whoever won): above the documents' 2% (${formatDecimal(documentsCutMicro)})`,
+    endpoint: 'casino.challenge-accept',
+    field: 'house_cut',
+    expected: formatDecimal(documentsCutMicro),
+    seen: formatDecimal(highest.lostMicro),
+    evidence: `${unstated.length} round(s), won by ${[...new Set(unstated.map((round) => `the ${round.winner}`))].join(' and ')}; ${highest.evidence}`,
+    ...(highest.reproduce === undefined ? {} : { reproduce: highest.reproduce }),
+  });
 }
 
 /** The pot probes in order, each with the ids of the findings it raised (a JUnit test case each). */
