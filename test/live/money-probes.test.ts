@@ -21,12 +21,15 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { rewritingProxy, withoutFields, type Rewrite } from '../fixtures/rewriting-proxy.ts';
 
 /** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
 const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 
 const handles: ServeHandle[] = [];
+const proxies: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  for (const close of proxies.splice(0)) await close();
   for (const handle of handles.splice(0)) await handle.close();
 });
 
@@ -34,7 +37,7 @@ const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 
 async function probe(
   defects: readonly DefectName[],
-  options: { afpServe: boolean } = { afpServe: true },
+  options: { afpServe: boolean; domainsRewrite?: Rewrite } = { afpServe: true },
 ): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
   const handle = await startServe({
     trustedProxies: LOOPBACK_PROXIES,
@@ -48,6 +51,10 @@ async function probe(
   });
   handles.push(handle);
   const urls = handle.urls;
+  // The domains service behind a proxy that rewrites its answers (a target that states less), where asked.
+  const proxy =
+    options.domainsRewrite === undefined ? null : await rewritingProxy(urls.domains as string, options.domainsRewrite);
+  if (proxy !== null) proxies.push(proxy.close);
   const target: Target = {
     name: 'afp serve',
     source: urls.api as string,
@@ -58,7 +65,7 @@ async function probe(
       faucet: { url: urls.faucet as string, dialect: 'A' },
       escrow: { url: urls.escrow as string, dialect: 'A' },
       trading: { url: urls.trading as string, dialect: 'A' },
-      domains: { url: urls.domains as string, dialect: 'A' },
+      domains: { url: proxy?.url ?? (urls.domains as string), dialect: 'A' },
       wallet: { url: urls.wallet as string, dialect: 'A' },
     },
     register: { service: 'casino' },
@@ -151,6 +158,26 @@ describe('money probes', () => {
       ['money:domains:double-registration', 'critical'],
       ['money:domains:registration-charge', 'critical'],
     ]);
+  });
+
+  test("a registration whose answer states no cost: the charge is held to the price domains.check quotes, and not judged where nothing states one (never the documents' 14.40 recited)", async () => {
+    // The race defect charges twice: the quote (14.40) still finds it.
+    const quoted = await probe(['domains-registration-race'], {
+      afpServe: true,
+      domainsRewrite: withoutFields('cost'),
+    });
+    const charge = quoted.findings.list().find((finding) => finding.id === 'money:domains:registration-charge');
+    expect(charge).toMatchObject({
+      severity: 'critical',
+      expected: '14.40 (the price domains.check quoted)',
+      seen: '28.80',
+    });
+    // No cost and no quote: a won registration's charge is not judged, and the note says why.
+    const unstated = await probe([], { afpServe: true, domainsRewrite: withoutFields('cost', 'price_usdc') });
+    expect(unstated.results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(
+      /; charged 14\.40 \(not judged: no answer states the price, neither the registration nor domains\.check\)$/,
+    );
+    expect(unstated.findings.list().filter((finding) => finding.id.startsWith('money:domains:'))).toEqual([]);
   });
 
   test('domains-sale-unpaid: the buyer that cannot pay gets the name, found with evidence and a curl line', async () => {

@@ -16,8 +16,11 @@
  * refused with the dialect's documented name for a taken name (400 `domain_unavailable`) is an info
  * finding (documented-rules.ts), not a failure.
  * Names: `afp-probe-<account>-race.xyz`, the cheapest TLD the documents sell (14.40 a year); the race
- * needs twice that in the balance (so a refusal for funds cannot hide a lost race), the won name is
- * reused by the transfer probe, so the two cost one registration together.
+ * needs twice its price in the balance (so a refusal for funds cannot hide a lost race), the won name
+ * is reused by the transfer probe, so the two cost one registration together. The price a won
+ * registration must take is the target's: the one its answer states, else the one `domains.check`
+ * quotes for the name; with neither, the charge is not judged (said in the note), never held to the
+ * documents' 14.40.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { refusalText, ruleFinding } from '../documented-rules.ts';
@@ -95,6 +98,14 @@ async function balance(context: ProbeContext, apiKey: string, op: DomainAccounts
   return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
 }
 
+/** The yearly price the target quotes for `domain` (domains.check), or null where it quotes none or the dialect has no check. */
+async function quotedPriceMicro(context: ProbeContext, domain: string, apiKey: string): Promise<Micro | null> {
+  if (context.session.offers('domains.check') !== null) return null;
+  const checked = await context.session.call('domains.check', { names: [domain] }, apiKey);
+  if (checked.kind !== 'ok') return null;
+  return checked.value.results.find((result) => result.domain === domain)?.priceMicro ?? null;
+}
+
 function missing(context: ProbeContext, ops: readonly OperationName[]): string | null {
   for (const op of ops) {
     const reason = context.session.offers(op);
@@ -126,14 +137,17 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   const accounts = await domainAccounts(context);
   if (typeof accounts === 'string') return { status: 'skipped', note: accounts };
   const { main, balanceOp } = accounts;
+  const domain = probeDomainName(main.agentId, 'race');
+  const quote = await quotedPriceMicro(context, domain, main.apiKey);
   const before = await balance(context, main.apiKey, balanceOp);
-  if (before === null || before < 2n * XYZ_YEARLY_MICRO) {
+  // Twice the price (the target's quote, else the documents'), so a loser refused for funds cannot hide a lost race.
+  const needed = 2n * (quote ?? XYZ_YEARLY_MICRO);
+  if (before === null || before < needed) {
     return {
       status: 'skipped',
-      note: `the audit account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below ${formatDecimal(2n * XYZ_YEARLY_MICRO)} USDC: a loser refused for funds would hide a lost race`,
+      note: `the audit account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below ${formatDecimal(needed)} USDC: a loser refused for funds would hide a lost race`,
     };
   }
-  const domain = probeDomainName(main.agentId, 'race');
   const outcomes = await Promise.all(
     [0, 1].map(() => context.session.call('domains.register', { domain, years: 1 }, main.apiKey)),
   );
@@ -196,14 +210,18 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
     }
   }
   const charged = after === null ? null : before - after;
-  // The price the winner's answer states (a deployment sets its own), else the documents' .xyz price.
+  // The price the winner's answer states, else the one the target quoted for the name (a deployment sets
+  // its own): never the documents' price recited. With neither, a won registration's charge is not judged.
   const wonCost =
     won
       .map((outcome) => (outcome.kind === 'ok' ? outcome.value.costMicro : null))
       .find((cost) => cost !== null && cost !== undefined) ?? null;
-  const expectedCharge = won.length === 0 ? 0n : (wonCost ?? XYZ_YEARLY_MICRO);
+  const price = wonCost ?? quote;
+  const expectedCharge = won.length === 0 ? 0n : price;
+  const priceSource = wonCost !== null ? 'the price the winning answer states' : 'the price domains.check quoted';
   if (
     charged !== null &&
+    expectedCharge !== null &&
     (charged - expectedCharge > DISPLAY_ROUNDING_MICRO || expectedCharge - charged > DISPLAY_ROUNDING_MICRO)
   ) {
     raise({
@@ -212,7 +230,7 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
       kind: 'money',
       title: `${won.length} won registration(s) of ${domain} took ${formatDecimal(charged)} USDC from the balance, not ${formatDecimal(expectedCharge)}`,
       endpoint: 'domains.register',
-      expected: formatDecimal(expectedCharge),
+      expected: won.length === 0 ? '0 (nothing won)' : `${formatDecimal(expectedCharge)} (${priceSource})`,
       seen: formatDecimal(charged),
       evidence,
     });
@@ -238,7 +256,7 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   }
   return {
     status: 'ran',
-    note: `${domain}: ${outcomes.map(describe).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}`,
+    note: `${domain}: ${outcomes.map(describe).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}${won.length > 0 && price === null ? ' (not judged: no answer states the price, neither the registration nor domains.check)' : ''}`,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The documents' domains (platform.md "Domains") as dialect rows, for the money probes: register
- * (style A on the domains service's address, style B on the shared api address), and the style-B
+ * (style A on the domains service's address, style B on the shared api address), style A's check
+ * (a name's availability and yearly price: the price a registration must take), and the style-B
  * transfer and lookup, which style A does not have — a style-A target reaches them on the
  * documents' shared api_url (only an afp serve names it), as its casino reaches B's history.
  */
@@ -84,6 +85,25 @@ export const DOMAINS_B: DialectTable = rowsB(undefined);
 
 export const DOMAINS_A: DialectTable = {
   ...rowsB('api'),
+  // platform.md "Domains": check A takes one name (`domain`) and answers {available, price_usdc}.
+  'domains.check': row('domains.check', {
+    request: (input) => ({
+      service: 'domains',
+      method: 'GET',
+      path: '/api/v1/check',
+      query: { domain: input.names[0] ?? '' },
+      auth: true,
+    }),
+    unsupported: (input) =>
+      input.names.length === 1 ? null : `the documents' check A takes one name, not ${input.names.length}`,
+    // The documents' answer names no domain: the one asked for (an afp serve also echoes it).
+    read: (reader, input) => {
+      reader.knows('domain');
+      const available = reader.boolean('available');
+      const priceMicro = reader.money('price_usdc');
+      return { results: [{ domain: input.names[0] ?? '', available, priceMicro }] };
+    },
+  }),
   'domains.register': row('domains.register', {
     request: (input) => ({
       service: 'domains',
