@@ -31,6 +31,11 @@ const SERVE = {
   startMs: Date.parse('2025-01-01T00:00:00.000Z'),
 } as const;
 const serve = manualServes(SERVE);
+/** The stand-in with an escrow minimum of 0.50, above every amount the check draws (0.10 to 0.25). */
+const raisedMinimumServe = manualServes({
+  ...SERVE,
+  config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, minimumMicro: 500_000n } },
+});
 /** The stand-in with an escrow fee of 5%, not the documents' 1%. */
 const fivePercentServe = manualServes({
   ...SERVE,
@@ -85,5 +90,14 @@ describe('a value of the target’s own', () => {
     );
     // Before, the documents' 1% was booked: run 9's balance read differed from the model and the check failed (exit 3).
     expect(text).toMatch(/^ok: 12 runs held/m);
+  });
+
+  test('an escrow minimum the target raised (0.50): learned from its refusal, later escrows sent at it, a minor rule finding (exit 0)', async () => {
+    const { code, text } = await checkThrough((_request, answer) => answer.text, raisedMinimumServe);
+    expect(code, text).toBe(0);
+    expect(text).toMatch(
+      /^ {2}minor rule:escrow:minimum: an escrow's minimum on the target is 0\.50, not 0\.(10|12|25): later escrows go out at it$/m,
+    );
+    expect(text).toMatch(/^ok: 8 runs held/m);
   });
 });

@@ -413,15 +413,55 @@ const unknownKeyCommand = fc.constant(
   ),
 );
 
+/** The key of the escrow's minimum in `model.minimums` (learned from a refusal, as a game's minimum bet). */
+const ESCROW_MINIMUM = 'escrow.create';
+
+/**
+ * An escrow refused below the target's own minimum, which its refusal states above the amount sent
+ * (stated-minimum.ts: "amount must be at least 0.50"): learned (later escrows go out at it) with a
+ * minor rule finding the first time, and true; the refusal moved nothing. Any other refusal: false.
+ */
+function learnedEscrowMinimum(
+  system: DialectSystem,
+  model: DialectModel,
+  label: string,
+  sentMicro: Micro,
+  refusal: Refusal,
+  request: SentRequest,
+): boolean {
+  const stated = statedMinimumMicro(refusal, sentMicro);
+  if (stated === null) return false;
+  const known = model.minimums.get(ESCROW_MINIMUM);
+  if (known === undefined || stated > known) {
+    model.minimums.set(ESCROW_MINIMUM, stated);
+    system.raise({
+      id: 'rule:escrow:minimum',
+      severity: 'minor',
+      kind: 'rule',
+      title: `an escrow's minimum on the target is ${text(stated)}, not ${text(sentMicro)}: later escrows go out at it`,
+      endpoint: 'escrow.create',
+      field: 'amount',
+      expected: `${text(sentMicro)} accepted (the documents' minimum is 0.10)`,
+      seen: refusal.body,
+      evidence: `${label}: ${refusal.message}`,
+      reproduce: system.curlOf(request),
+    });
+  }
+  return true;
+}
+
 const escrowCreateCommand = fc
   .record({ slot, amountMicro: fc.constantFrom(100_000n, 120_000n, 250_000n) })
-  .map(({ slot: at, amountMicro }) => {
-    const label = `escrowCreate(a${at} → a${(at + 1) % 2}, ${text(amountMicro)})`;
+  .map(({ slot: at, amountMicro: drawnMicro }) => {
+    const label = `escrowCreate(a${at} → a${(at + 1) % 2}, ${text(drawnMicro)} or the target's minimum)`;
     return new Command(
       label,
-      (model) => model.escrows.length < ESCROWS_MAX && spendableMicro(accountAt(model, at)) >= amountMicro,
+      (model) =>
+        model.escrows.length < ESCROWS_MAX &&
+        spendableMicro(accountAt(model, at)) >= betAmountFor(model, ESCROW_MINIMUM, drawnMicro),
       async (model, system) => {
         const [creator, counterparty] = [accountAt(model, at), accountAt(model, at + 1)];
+        const amountMicro = betAmountFor(model, ESCROW_MINIMUM, drawnMicro);
         const input = {
           amountMicro,
           creatorId: creator.agentId,
@@ -429,7 +469,13 @@ const escrowCreateCommand = fc
           description: 'afp check',
           timeoutHours: 24,
         };
-        const { value, request } = await accepted(system, label, 'escrow.create', input, creator.apiKey);
+        const outcome = await send(system, label, 'escrow.create', input, creator.apiKey);
+        if (
+          outcome.kind === 'refused' &&
+          learnedEscrowMinimum(system, model, label, amountMicro, outcome.refusal, outcome.request)
+        )
+          return;
+        const { value, request } = acceptedOutcome(label, outcome);
         if (value.status !== null)
           judged(system, label, 'escrow.status.created', 'escrow.create', value.status, request);
         if (value.amountMicro !== null && value.amountMicro !== amountMicro)

@@ -63,9 +63,10 @@ export interface DialectModel {
   /** The check's wallet agent and its two wallets (wallet-commands.ts); null when not opened. */
   readonly wallet: WalletModel | null;
   /**
-   * Per game, the minimum bet the target stated in a refusal above what was sent (stated-minimum.ts):
-   * one map for the whole invocation (the target's rule does not change between runs), so each
-   * bet goes out at least at it (betAmountFor). Measured, not the documents' 0.01 recited.
+   * Per game, the minimum bet the target stated in a refusal above what was sent (stated-minimum.ts),
+   * and under `escrow.create` the escrow's minimum stated so: one map for the whole invocation (the
+   * target's rule does not change between runs), so each bet and escrow goes out at least at it
+   * (betAmountFor). Measured, not the documents' 0.01 (0.10 for an escrow) recited.
    */
   readonly minimums: Map<string, Micro>;
 }
@@ -109,7 +110,7 @@ export function createDialectModel(
   };
 }
 
-/** What a bet of `game` drawn at `drawnMicro` is sent at: at least the target's stated minimum. */
+/** What a bet of `game` (or an escrow, under `escrow.create`) drawn at `drawnMicro` is sent at: at least the target's stated minimum. */
 export function betAmountFor(model: Readonly<DialectModel>, game: string, drawnMicro: Micro): Micro {
   const minimum = model.minimums.get(game);
   return minimum !== undefined && minimum > drawnMicro ? minimum : drawnMicro;
