@@ -36,6 +36,11 @@ const raisedMinimumServe = manualServes({
   ...SERVE,
   config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, minimumMicro: 500_000n } },
 });
+/** The stand-in whose batches hold at most 2 bets (the check sends up to 4 elements). */
+const smallBatchServe = manualServes({
+  ...SERVE,
+  config: { ...DEFAULT_CONFIG, casino: { ...DEFAULT_CONFIG.casino, batchMax: 2 } },
+});
 /** The stand-in with an escrow fee of 5%, not the documents' 1%. */
 const fivePercentServe = manualServes({
   ...SERVE,
@@ -97,6 +102,16 @@ describe('a value of the target’s own', () => {
     expect(code, text).toBe(0);
     expect(text).toMatch(
       /^ {2}minor rule:escrow:minimum: an escrow's minimum on the target is 0\.50, not 0\.(10|12|25): later escrows go out at it$/m,
+    );
+    expect(text).toMatch(/^ok: 8 runs held/m);
+  });
+
+  test('a batch maximum the target set (2 bets): learned from its refusal, later batches sent within it, a minor rule finding (exit 0)', async () => {
+    // Before, the first batch of 3 or 4 was refused 400 too_many_bets and the run failed (exit 3).
+    const { code, text } = await checkThrough((_request, answer) => answer.text, smallBatchServe);
+    expect(code, text).toBe(0);
+    expect(text).toMatch(
+      /^ {2}minor rule:casino:batch-maximum: a batch on the target holds at most 2 bets, not [34]: later batches go out within it$/m,
     );
     expect(text).toMatch(/^ok: 8 runs held/m);
   });

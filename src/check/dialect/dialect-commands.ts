@@ -24,6 +24,7 @@ import {
   type OperationResult,
   type Refusal,
 } from '../../live/operations.ts';
+import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
 import { minimumBetFinding, statedMinimumMicro } from '../../live/stated-minimum.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
@@ -296,10 +297,55 @@ const betCommand = fc
     );
   });
 
+/**
+ * The elements a batch goes out with: `count` bets, and one of amount 0 where `invalid`, trimmed to
+ * the maximum the target stated (the valid bets first: at least one of them is kept).
+ */
+function batchElements(bets: readonly BetInput[], invalidBet: BetInput | null, maximum: number | null): BetInput[] {
+  const all = invalidBet === null ? [...bets] : [...bets, invalidBet];
+  if (maximum === null || all.length <= maximum) return all;
+  const kept = bets.slice(0, Math.max(1, maximum - (invalidBet === null ? 0 : 1)));
+  return invalidBet !== null && kept.length < maximum ? [...kept, invalidBet] : kept;
+}
+
+/**
+ * A batch refused above the target's own maximum, which its refusal states below the size sent
+ * (stated-batch-maximum.ts): learned (later batches go out within it) with a minor rule finding
+ * the first time, and true; the refusal moved nothing. Any other refusal: false.
+ */
+function learnedBatchMaximum(
+  system: DialectSystem,
+  model: DialectModel,
+  label: string,
+  sentCount: number,
+  refusal: Refusal,
+  request: SentRequest,
+): boolean {
+  const stated = statedBatchMaximum(refusal, sentCount);
+  if (stated === null) return false;
+  const known = model.batchLimit.maximum;
+  if (known === null || stated < known) {
+    model.batchLimit.maximum = stated;
+    system.raise({
+      id: 'rule:casino:batch-maximum',
+      severity: 'minor',
+      kind: 'rule',
+      title: `a batch on the target holds at most ${stated} bets, not ${sentCount}: later batches go out within it`,
+      endpoint: 'casino.batch',
+      field: 'bets',
+      expected: `${sentCount} bets accepted`,
+      seen: refusal.body,
+      evidence: `${label}: ${refusal.message}`,
+      reproduce: system.curlOf(request),
+    });
+  }
+  return true;
+}
+
 const batchCommand = fc
   .record({ slot, count: fc.integer({ min: 1, max: 3 }), invalid: fc.boolean(), tag: seedTag })
   .map(({ slot: at, count, invalid, tag }) => {
-    const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''})`;
+    const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''}, within the target's maximum)`;
     return new Command(
       label,
       (model) =>
@@ -314,10 +360,15 @@ const batchCommand = fc
             tag + index,
           ),
         );
-        const sent = invalid
-          ? [...bets, betInput({ game: 'coin_flip', params: { side: 'heads' } }, 0n, tag + count)]
-          : bets;
-        const { value, request } = await accepted(system, label, 'casino.batch', { bets: sent }, account.apiKey);
+        const invalidBet = invalid ? betInput({ game: 'coin_flip', params: { side: 'heads' } }, 0n, tag + count) : null;
+        const sent = batchElements(bets, invalidBet, model.batchLimit.maximum);
+        const outcome = await send(system, label, 'casino.batch', { bets: sent }, account.apiKey);
+        if (
+          outcome.kind === 'refused' &&
+          learnedBatchMaximum(system, model, label, sent.length, outcome.refusal, outcome.request)
+        )
+          return;
+        const { value, request } = acceptedOutcome(label, outcome);
         const shape = value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed'));
         // An element refused below the target's stated minimum is a rule learned, not a mismatch.
         const expected = sent.map((bet, index) => {

@@ -69,6 +69,11 @@ export interface DialectModel {
    * (betAmountFor). Measured, not the documents' 0.01 (0.10 for an escrow) recited.
    */
   readonly minimums: Map<string, Micro>;
+  /**
+   * The most bets a batch holds, as the target stated in a refusal of a larger one
+   * (stated-batch-maximum.ts); null until one is stated. Shared by the invocation's runs, like `minimums`.
+   */
+  readonly batchLimit: { maximum: number | null };
 }
 
 /** What the commands talk to: the session, and where findings go. */
@@ -90,6 +95,7 @@ export function createDialectModel(
     domains: null,
   },
   minimums: Map<string, Micro> = new Map(),
+  batchLimit: { maximum: number | null } = { maximum: null },
 ): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
@@ -106,6 +112,7 @@ export function createDialectModel(
     roundingMicro,
     wallet: null,
     minimums,
+    batchLimit,
     ...services,
   };
 }

@@ -195,6 +195,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
   let runsStarted = 0;
   const minimums = new Map<string, Micro>();
+  const batchLimit = { maximum: null as number | null };
   const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
     const balances: Micro[] = [];
     for (const account of planned.accounts) {
@@ -216,6 +217,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
           wallet: walletModel(planned.wallet),
         },
         minimums,
+        batchLimit,
       ),
       real: system,
     };
