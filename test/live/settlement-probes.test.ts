@@ -229,6 +229,24 @@ describe('settlement probes', () => {
     expect(findings.list().filter((finding) => finding.severity !== 'info' && finding.kind !== 'shape')).toEqual([]);
   });
 
+  test('a dispute resolved by releasing to the counterparty, at a 3% fee no answer states: paid the amount less the measured fee, no finding (before: major against the documents’ 1%)', async () => {
+    const { findings, results } = await settle({
+      dialect: 'deployed',
+      deployed: true,
+      travel: true,
+      config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 300n, disputeOutcome: 'release' } },
+      rewrite: withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
+    });
+    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+      ['escrow-expiry', 'ran', []],
+      ['escrow-dispute', 'ran', []],
+    ]);
+    expect(results[1]?.note).toMatch(
+      /^escrow esc_\w+ of 0\.10 disputed, then released; the parties got 0\.097 \(a release's fee: the fee 0\.003 measured /,
+    );
+    expect(findings.list().filter((finding) => finding.severity !== 'info' && finding.kind !== 'shape')).toEqual([]);
+  });
+
   test("a target that cannot be time-travelled: the deployment's shortest expiry and the 48 h window exceed --max-minutes 5 — skipped with the reason, before anything is created", async () => {
     const { results, said } = await settle({ dialect: 'deployed', deployed: true, travel: false, maxMinutes: 5 });
     expect(results.map((result) => [result.name, result.status])).toEqual([
