@@ -22,6 +22,7 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { rewritingProxy, withoutFields, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
 
 /** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
 const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
@@ -37,7 +38,7 @@ const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 
 async function probe(
   defects: readonly DefectName[],
-  options: { afpServe: boolean; domainsRewrite?: Rewrite } = { afpServe: true },
+  options: { afpServe: boolean; domainsRewrite?: Rewrite; config?: PlatformConfig } = { afpServe: true },
 ): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
   const handle = await startServe({
     trustedProxies: LOOPBACK_PROXIES,
@@ -47,6 +48,7 @@ async function probe(
     clockMode: 'manual',
     startMs: START_MS,
     defects,
+    ...(options.config === undefined ? {} : { config: options.config }),
     log: () => undefined,
   });
   handles.push(handle);
@@ -178,6 +180,14 @@ describe('money probes', () => {
       /; charged 14\.40 \(not judged: no answer states the price, neither the registration nor domains\.check\)$/,
     );
     expect(unstated.findings.list().filter((finding) => finding.id.startsWith('money:domains:'))).toEqual([]);
+  });
+
+  test('a batch maximum the target states (2 bets): the batch-summary probe sends its batch again within it, and runs', async () => {
+    // Before, the refused batch of 11 skipped the probe ("the batch was not answered: refused").
+    const config = { ...DEFAULT_CONFIG, casino: { ...DEFAULT_CONFIG.casino, batchMax: 2 } };
+    const { findings, results } = await probe([], { afpServe: true, config });
+    expect(results.find((result) => result.name === 'batch-summary')).toMatchObject({ status: 'ran' });
+    expect(findings.list().filter((finding) => finding.id.startsWith('money:batch'))).toEqual([]);
   });
 
   test('domains-sale-unpaid: the buyer that cannot pay gets the name, found with evidence and a curl line', async () => {

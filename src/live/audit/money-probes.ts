@@ -5,7 +5,8 @@
  *     neither rise nor fall. A withdrawal that is not refused sends funds, so against anything but
  *     an afp serve the probe runs only with `--withdraw-address` (an address the user owns);
  *   - batch summary: a batch's summary must agree with its own results (counts, wagered, won, net,
- *     balance after);
+ *     balance after); a batch refused above a maximum the target states, or with every bet below a
+ *     minimum it states, is sent once more within them (stated-batch-maximum.ts, stated-minimum.ts);
  *   - double spend: a second account holding about 1 USDC sends DOUBLE_SPEND_CALLS escrows of 60%
  *     of its balance at once; at most one may be accepted, and the balance must not go negative;
  *   - bets balance: single bets, each answer's new balance = previous − stake + return, and the
@@ -34,6 +35,7 @@ import type { FindingInput } from '../finding.ts';
 import type { CallOutcome } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import { betCredit } from '../bet-credit.ts';
+import { statedBatchMaximum } from '../stated-batch-maximum.ts';
 import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
@@ -132,12 +134,22 @@ const batchSummary: Probe = {
   async run(context, raise) {
     if (context.session.offers('casino.batch') !== null)
       return { status: 'skipped', note: context.session.offers('casino.batch') ?? '' };
-    const bets = [
+    let bets = [
       ...Array.from({ length: PROBE_BETS }, (_, index) => bet(index)),
       bet(PROBE_BETS, { side: 'heads' }, 'coin_flip', 0n),
     ];
     let outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
-    if (outcome.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${outcome.kind}` };
+    // Refused above the target's own batch maximum, which it states: once more within it (the invalid bet kept last).
+    const maximum = outcome.kind === 'refused' ? statedBatchMaximum(outcome.refusal, bets.length) : null;
+    if (maximum !== null) {
+      bets = [...bets.slice(0, Math.max(1, maximum - 1)), ...(maximum >= 2 ? bets.slice(-1) : [])];
+      outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
+    }
+    if (outcome.kind !== 'ok')
+      return {
+        status: 'skipped',
+        note: `the batch was not answered: ${outcome.kind === 'refused' ? `refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.refusal.message})` : outcome.kind}`,
+      };
     // Every bet refused for the target's own minimum: the same batch once more at that minimum.
     const minimum = outcome.value.results.every(isRefusal)
       ? outcome.value.results
@@ -147,7 +159,8 @@ const batchSummary: Probe = {
     if (minimum !== undefined && minimum !== null) {
       const raised = bets.map((one) => (one.amountMicro === 0n ? one : { ...one, amountMicro: minimum }));
       outcome = await context.session.call('casino.batch', { bets: raised }, context.apiKey);
-      if (outcome.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${outcome.kind}` };
+      if (outcome.kind !== 'ok')
+        return { status: 'skipped', note: `the batch at the stated minimum was not answered: ${outcome.kind}` };
     }
     const { results, summary } = outcome.value;
     const placed = results.filter((result): result is LiveBet => !isRefusal(result));
