@@ -25,6 +25,9 @@ import {
 import { registerAgent } from '../faucet/register-agent.ts';
 import { casinoCaller } from './casino-games.ts';
 
+/** Transactions the balance answer lists (casino.md: the last 10). */
+const RECENT_ACTIVITY = 10;
+
 const LIMIT_QUERY = ['limit'];
 
 function limitQuery(input: RouteInput, context: RouteContext): number | Failure {
@@ -93,7 +96,12 @@ const balance = defineRoute<null, BalanceWithActivity>({
   auth: 'bearer',
   summary: 'Your balance (shared with faucet and escrow) and your last 10 transactions.',
   parse: noInput,
-  run: (context) => context.platform.casino.account.balanceWithActivity(casinoCaller(context), 10),
+  // The last 10, or fewer where the config's history page is smaller (a larger ask would be refused).
+  run: (context) =>
+    context.platform.casino.account.balanceWithActivity(
+      casinoCaller(context),
+      Math.min(RECENT_ACTIVITY, context.platform.config.casino.historyLimitMax),
+    ),
   successStatus: 200,
   render: (view) => ({
     agent_id: view.agentId,
