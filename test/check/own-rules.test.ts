@@ -16,7 +16,7 @@ import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
-import { rewritingProxy, withoutFields, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { ESCROW_FEE_UNSTATED, rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 
 const closers: Array<() => Promise<void>> = [];
@@ -84,11 +84,7 @@ describe('a value of the target’s own', () => {
   });
 
   test('an escrow fee of 5% that no answer states: measured at the release, a minor rule finding, and the run holds (exit 0)', async () => {
-    const { code, text } = await checkThrough(
-      withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
-      fivePercentServe,
-      12,
-    );
+    const { code, text } = await checkThrough(ESCROW_FEE_UNSTATED, fivePercentServe, 12);
     expect(code, text).toBe(0);
     expect(text).toMatch(
       /^ {2}minor rule:escrow:fee-unstated: an escrow's creation stated no fee, and its release kept \d+\.\d+ of \d+\.\d+, not the documents' 1% \(\d+\.\d+\)( \(×\d+\))?$/m,

@@ -18,7 +18,7 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
-import { rewritingProxy, withoutFields } from '../fixtures/rewriting-proxy.ts';
+import { ESCROW_FEE_UNSTATED, rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 import { auditedServes, moneyAudit, type AuditedFinding, type MoneyAudit } from '../fixtures/money-audit.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
@@ -191,10 +191,7 @@ describe('afp audit money: the MCP doors', () => {
   async function auditUnstatedFee(serve: 'fair' | 'unpaid'): Promise<MoneyAudit> {
     const handle = await fivePercent[serve]();
     const casino = handle.urls.casino as string;
-    const proxy = await rewritingProxy(
-      handle.urls.escrow as string,
-      withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
-    );
+    const proxy = await rewritingProxy(handle.urls.escrow as string, ESCROW_FEE_UNSTATED);
     rewriters.push(proxy.close);
     const file = join(DIR, `unstated-${serve}.yaml`);
     writeFileSync(file, adminFundedTargetText(`unstated-${serve}`, { casino, escrow: proxy.url }, casino));

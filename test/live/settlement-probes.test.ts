@@ -24,7 +24,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
-import { rewritingProxy, withoutFields, type Rewrite } from '../fixtures/rewriting-proxy.ts';
+import { ESCROW_FEE_UNSTATED, rewritingProxy, type Rewrite } from '../fixtures/rewriting-proxy.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
 
 const handles: ServeHandle[] = [];
@@ -130,6 +130,14 @@ async function settle(
   return { findings, results, said, handle };
 }
 
+/** Both probes ran and neither raised a finding of its own. */
+function expectBothRanClean(results: readonly SettlementResult[]): void {
+  expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+    ['escrow-expiry', 'ran', []],
+    ['escrow-dispute', 'ran', []],
+  ]);
+}
+
 describe('settlement probes', () => {
   test('the documents serve, time travel: the expired escrow refunded in full, the dispute resolved in its window — no finding', async () => {
     const { findings, results, said } = await settle({ dialect: 'A', deployed: false, travel: true });
@@ -142,10 +150,7 @@ describe('settlement probes', () => {
     expect(said[2]).toMatch(
       /^plan: time travel: the afp serve's clock is moved forward \(POST http:\/\/127\.0\.0\.1:\d+\/_afp\/clock\), no waiting; at most 72 h 4 s in all of the target's time/,
     );
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
-      ['escrow-expiry', 'ran', []],
-      ['escrow-dispute', 'ran', []],
-    ]);
+    expectBothRanClean(results);
     expect(results[0]?.note).toMatch(/^escrow esc_\w+ of 0\.10 expired; the creator got 0\.10 back$/);
     expect(results[1]?.note).toMatch(/^escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10$/);
     expect(findings.list()).toEqual([]);
@@ -185,10 +190,7 @@ describe('settlement probes', () => {
 
   test("afp serve --dialect deployed as afp serves it: afp's ledger rules, no finding", async () => {
     const { findings, results } = await settle({ dialect: 'deployed', deployed: true, travel: true });
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
-      ['escrow-expiry', 'ran', []],
-      ['escrow-dispute', 'ran', []],
-    ]);
+    expectBothRanClean(results);
     expect(findings.list().filter((finding) => finding.severity !== 'info')).toEqual([]);
   });
 
@@ -204,10 +206,7 @@ describe('settlement probes', () => {
           .replaceAll('"status":"funded"', '"status":"active"')
           .replaceAll('"status":"disputed"', '"status":"under_review"'),
     });
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
-      ['escrow-expiry', 'ran', []],
-      ['escrow-dispute', 'ran', []],
-    ]);
+    expectBothRanClean(results);
     expect(findings.list().filter((finding) => finding.severity !== 'info')).toEqual([]);
   });
 
@@ -217,12 +216,9 @@ describe('settlement probes', () => {
       deployed: true,
       travel: true,
       config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 500n } },
-      rewrite: withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
+      rewrite: ESCROW_FEE_UNSTATED,
     });
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
-      ['escrow-expiry', 'ran', []],
-      ['escrow-dispute', 'ran', []],
-    ]);
+    expectBothRanClean(results);
     expect(results[1]?.note).toMatch(
       /^escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10 \(a release's fee: the fee 0\.005 measured \(no fee stated; control escrow esc_\w+ of 0\.10 released over HTTP: /,
     );
@@ -235,12 +231,9 @@ describe('settlement probes', () => {
       deployed: true,
       travel: true,
       config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 300n, disputeOutcome: 'release' } },
-      rewrite: withoutFields('commission_usd', 'net_to_counterparty', 'commission'),
+      rewrite: ESCROW_FEE_UNSTATED,
     });
-    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
-      ['escrow-expiry', 'ran', []],
-      ['escrow-dispute', 'ran', []],
-    ]);
+    expectBothRanClean(results);
     expect(results[1]?.note).toMatch(
       /^escrow esc_\w+ of 0\.10 disputed, then released; the parties got 0\.097 \(a release's fee: the fee 0\.003 measured /,
     );

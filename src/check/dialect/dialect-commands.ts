@@ -13,6 +13,7 @@ import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { betCredit } from '../../live/bet-credit.ts';
+import type { FindingInput } from '../../live/finding.ts';
 import { findingOf, judge, type RuleName } from '../../live/documented-rules.ts';
 import type { CallOutcome, SentRequest } from '../../live/live-session.ts';
 import {
@@ -247,11 +248,31 @@ function betInput(choice: Pick<BetInput, 'game' | 'params'>, amountMicro: Micro,
 }
 
 /**
- * A bet refused below the target's own minimum, which its refusal states above the amount sent
- * (stated-minimum.ts): learned for the game (later bets go out at it) with a minor rule finding the
- * first time, and true; the refusal moved nothing. Any other refusal: false.
+ * A refusal below the target's own minimum for `key` (a game, or ESCROW_MINIMUM), which it states
+ * above `sentMicro` (stated-minimum.ts): learned in `model.minimums` (later bets or escrows go out at
+ * it) with `finding` raised the first time it rises, and true; the refusal moved nothing. Any other
+ * refusal: false.
  */
 function learnedMinimum(
+  system: DialectSystem,
+  model: DialectModel,
+  key: string,
+  sentMicro: Micro,
+  refusal: Refusal,
+  finding: (statedMicro: Micro) => FindingInput,
+): boolean {
+  const stated = statedMinimumMicro(refusal, sentMicro);
+  if (stated === null) return false;
+  const known = model.minimums.get(key);
+  if (known === undefined || stated > known) {
+    model.minimums.set(key, stated);
+    system.raise(finding(stated));
+  }
+  return true;
+}
+
+/** A bet refused below its game's stated minimum (learnedMinimum), with the minimum-bet finding. */
+function learnedBetMinimum(
   system: DialectSystem,
   model: DialectModel,
   label: string,
@@ -259,24 +280,17 @@ function learnedMinimum(
   refusal: Refusal,
   request: SentRequest | null,
 ): boolean {
-  const stated = statedMinimumMicro(refusal, sent.amountMicro);
-  if (stated === null) return false;
-  const known = model.minimums.get(sent.game);
-  if (known === undefined || stated > known) {
-    model.minimums.set(sent.game, stated);
-    system.raise(
-      minimumBetFinding({
-        game: sent.game,
-        statedMicro: stated,
-        sentMicro: sent.amountMicro,
-        refusal,
-        then: 'later bets go out at it',
-        evidence: `${label}: ${refusal.message}`,
-        ...(request === null ? {} : { reproduce: system.curlOf(request) }),
-      }),
-    );
-  }
-  return true;
+  return learnedMinimum(system, model, sent.game, sent.amountMicro, refusal, (statedMicro) =>
+    minimumBetFinding({
+      game: sent.game,
+      statedMicro,
+      sentMicro: sent.amountMicro,
+      refusal,
+      then: 'later bets go out at it',
+      evidence: `${label}: ${refusal.message}`,
+      ...(request === null ? {} : { reproduce: system.curlOf(request) }),
+    }),
+  );
 }
 
 const betCommand = fc
@@ -290,7 +304,10 @@ const betCommand = fc
         const account = accountAt(model, at);
         const input = betInput(choice, betAmountFor(model, choice.game, drawnMicro), tag);
         const outcome = await send(system, label, 'casino.bet', input, account.apiKey);
-        if (outcome.kind === 'refused' && learnedMinimum(system, model, label, input, outcome.refusal, outcome.request))
+        if (
+          outcome.kind === 'refused' &&
+          learnedBetMinimum(system, model, label, input, outcome.refusal, outcome.request)
+        )
           return;
         observeBet(model, account, acceptedOutcome(label, outcome).value, input, label);
       },
@@ -377,7 +394,7 @@ const batchCommand = fc
             bet.amountMicro > 0n &&
             result !== undefined &&
             isRefusal(result) &&
-            learnedMinimum(system, model, `${label} element ${index}`, bet, result, request);
+            learnedBetMinimum(system, model, `${label} element ${index}`, bet, result, request);
           return bet.amountMicro === 0n || belowMinimum ? 'refused' : 'placed';
         });
         if (JSON.stringify(shape) !== JSON.stringify(expected))
@@ -467,38 +484,27 @@ const unknownKeyCommand = fc.constant(
 /** The key of the escrow's minimum in `model.minimums` (learned from a refusal, as a game's minimum bet). */
 const ESCROW_MINIMUM = 'escrow.create';
 
-/**
- * An escrow refused below the target's own minimum, which its refusal states above the amount sent
- * (stated-minimum.ts: "amount must be at least 0.50"): learned (later escrows go out at it) with a
- * minor rule finding the first time, and true; the refusal moved nothing. Any other refusal: false.
- */
-function learnedEscrowMinimum(
+/** The finding of an escrow minimum learned from `refusal` (minor, kind `rule`). */
+function escrowMinimumFinding(
   system: DialectSystem,
-  model: DialectModel,
   label: string,
   sentMicro: Micro,
+  stated: Micro,
   refusal: Refusal,
   request: SentRequest,
-): boolean {
-  const stated = statedMinimumMicro(refusal, sentMicro);
-  if (stated === null) return false;
-  const known = model.minimums.get(ESCROW_MINIMUM);
-  if (known === undefined || stated > known) {
-    model.minimums.set(ESCROW_MINIMUM, stated);
-    system.raise({
-      id: 'rule:escrow:minimum',
-      severity: 'minor',
-      kind: 'rule',
-      title: `an escrow's minimum on the target is ${text(stated)}, not ${text(sentMicro)}: later escrows go out at it`,
-      endpoint: 'escrow.create',
-      field: 'amount',
-      expected: `${text(sentMicro)} accepted (the documents' minimum is 0.10)`,
-      seen: refusal.body,
-      evidence: `${label}: ${refusal.message}`,
-      reproduce: system.curlOf(request),
-    });
-  }
-  return true;
+): FindingInput {
+  return {
+    id: 'rule:escrow:minimum',
+    severity: 'minor',
+    kind: 'rule',
+    title: `an escrow's minimum on the target is ${text(stated)}, not ${text(sentMicro)}: later escrows go out at it`,
+    endpoint: 'escrow.create',
+    field: 'amount',
+    expected: `${text(sentMicro)} accepted (the documents' minimum is 0.10)`,
+    seen: refusal.body,
+    evidence: `${label}: ${refusal.message}`,
+    reproduce: system.curlOf(request),
+  };
 }
 
 const escrowCreateCommand = fc
@@ -523,7 +529,9 @@ const escrowCreateCommand = fc
         const outcome = await send(system, label, 'escrow.create', input, creator.apiKey);
         if (
           outcome.kind === 'refused' &&
-          learnedEscrowMinimum(system, model, label, amountMicro, outcome.refusal, outcome.request)
+          learnedMinimum(system, model, ESCROW_MINIMUM, amountMicro, outcome.refusal, (stated) =>
+            escrowMinimumFinding(system, label, amountMicro, stated, outcome.refusal, outcome.request),
+          )
         )
           return;
         const { value, request } = acceptedOutcome(label, outcome);

@@ -35,6 +35,9 @@ export const CHALLENGE_MICRO = 50_000n;
 export const CHALLENGE_ROUNDS = 6;
 /** The documents' challenge cut: 2% of the pot (NOTES.md "Challenges"). */
 const DOCUMENTS_CUT_BPS = 200n;
+/** Both stakes of a challenge round, and the documents' cut of it. */
+const POT_MICRO = CHALLENGE_MICRO * 2n;
+const DOCUMENTS_CUT_MICRO = (POT_MICRO * DOCUMENTS_CUT_BPS) / 10_000n;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -199,15 +202,13 @@ async function playRound(
           ? 'draw'
           : 'unknown';
   const lostMicro = challengerBefore + challengedBefore - (challengerAfter + challengedAfter);
-  const potMicro = CHALLENGE_MICRO * 2n;
-  const documentsCutMicro = (potMicro * DOCUMENTS_CUT_BPS) / 10_000n;
   const reproduce = [created, accepted].flatMap((outcome) =>
     'request' in outcome ? [context.curlOf(outcome.request)] : [],
   );
   const evidence = `challenge ${created.value.challengeId} of ${formatDecimal(CHALLENGE_MICRO)} on coin_flip, winner ${winnerId ?? '(not stated)'}: challenger ${formatDecimal(challengerBefore)} → ${formatDecimal(challengerAfter)}, challenged ${formatDecimal(challengedBefore)} → ${formatDecimal(challengedAfter)}; stated house cut ${houseCutMicro === null ? '(none)' : formatDecimal(houseCutMicro)}, payout ${accepted.value.payoutMicro === null ? '(none)' : formatDecimal(accepted.value.payoutMicro)}`;
   const reproduceField = reproduce.length === 0 ? {} : { reproduce: reproduce.join(' && ') };
   // No cut stated: judged over the rounds (judgeUnstatedCut); here only what no cut explains.
-  const off = houseCutMicro === null ? outOfPot(lostMicro, potMicro) : lostMicro - houseCutMicro;
+  const off = houseCutMicro === null ? outOfPot(lostMicro) : lostMicro - houseCutMicro;
   if (houseCutMicro !== null ? abs(off) > DISPLAY_ROUNDING_MICRO : off !== 0n)
     raise({
       id: 'money:challenge:settlement',
@@ -216,26 +217,26 @@ async function playRound(
       title:
         houseCutMicro !== null
           ? `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together where the target states a house cut of ${formatDecimal(houseCutMicro)}: ${formatDecimal(abs(off))} ${off > 0n ? 'went nowhere the target names' : 'came from nowhere'} (won by the ${winner})`
-          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, ${off > 0n ? 'more than the whole pot' : 'a gain from nowhere'} (${formatDecimal(potMicro)}); the answer states no cut`,
+          : `a challenge of ${formatDecimal(CHALLENGE_MICRO)} each cost the two agents ${formatDecimal(lostMicro)} together, ${off > 0n ? 'more than the whole pot' : 'a gain from nowhere'} (${formatDecimal(POT_MICRO)}); the answer states no cut`,
       endpoint: 'casino.challenge-accept',
       field: 'house_cut',
       expected:
         houseCutMicro !== null
           ? `the pair's balances down by ${formatDecimal(houseCutMicro)} (the stated cut; NOTES.md: both stakes held, the winner gets both minus the cut)`
-          : `the pair's balances down by a cut between 0 and the pot ${formatDecimal(potMicro)}`,
+          : `the pair's balances down by a cut between 0 and the pot ${formatDecimal(POT_MICRO)}`,
       seen: formatDecimal(lostMicro),
       evidence,
       ...reproduceField,
     });
-  if (houseCutMicro !== null && houseCutMicro > documentsCutMicro + 1n)
+  if (houseCutMicro !== null && houseCutMicro > DOCUMENTS_CUT_MICRO + 1n)
     raise({
       id: 'rule:challenge:house-cut',
       severity: 'minor',
       kind: 'rule',
-      title: `the house's cut of a challenge pot of ${formatDecimal(potMicro)} is ${formatDecimal(houseCutMicro)}, above the documents' 2% (${formatDecimal(documentsCutMicro)})`,
+      title: `the house's cut of a challenge pot of ${formatDecimal(POT_MICRO)} is ${formatDecimal(houseCutMicro)}, above the documents' 2% (${formatDecimal(DOCUMENTS_CUT_MICRO)})`,
       endpoint: 'casino.challenge-accept',
       field: 'house_cut',
-      expected: formatDecimal(documentsCutMicro),
+      expected: formatDecimal(DOCUMENTS_CUT_MICRO),
       seen: formatDecimal(houseCutMicro),
       evidence,
     });
@@ -250,9 +251,9 @@ async function playRound(
 }
 
 /** How far a loss lies outside [0, the pot] (beyond the rounding): 0 inside, positive above, negative below. */
-function outOfPot(lostMicro: Micro, potMicro: Micro): Micro {
+function outOfPot(lostMicro: Micro): Micro {
   if (lostMicro < -DISPLAY_ROUNDING_MICRO) return lostMicro;
-  if (lostMicro > potMicro + DISPLAY_ROUNDING_MICRO) return lostMicro - potMicro;
+  if (lostMicro > POT_MICRO + DISPLAY_ROUNDING_MICRO) return lostMicro - POT_MICRO;
   return 0n;
 }
 
@@ -267,8 +268,6 @@ function judgeUnstatedCut(rounds: readonly Round[], raise: Raise): void {
     (round) => round.cutMicro === null && (round.winner === 'challenger' || round.winner === 'challenged'),
   );
   if (unstated.length === 0) return;
-  const potMicro = CHALLENGE_MICRO * 2n;
-  const documentsCutMicro = (potMicro * DOCUMENTS_CUT_BPS) / 10_000n;
   const byWinner = (who: Round['winner']): Round | undefined => unstated.find((round) => round.winner === who);
   const [challenger, challenged] = [byWinner('challenger'), byWinner('challenged')];
   if (
@@ -293,15 +292,15 @@ function judgeUnstatedCut(rounds: readonly Round[], raise: Raise): void {
     return;
   }
   const highest = unstated.reduce((top, round) => (round.lostMicro > top.lostMicro ? round : top));
-  if (highest.lostMicro <= documentsCutMicro + DISPLAY_ROUNDING_MICRO) return;
+  if (highest.lostMicro <= DOCUMENTS_CUT_MICRO + DISPLAY_ROUNDING_MICRO) return;
   raise({
     id: 'rule:challenge:house-cut',
     severity: 'minor',
     kind: 'rule',
-    title: `the house's cut of a challenge pot of ${formatDecimal(potMicro)}, stated by no answer, measured at ${formatDecimal(highest.lostMicro)} (the pair's loss, the same whoever won): above the documents' 2% (${formatDecimal(documentsCutMicro)})`,
+    title: `the house's cut of a challenge pot of ${formatDecimal(POT_MICRO)}, stated by no answer, measured at ${formatDecimal(highest.lostMicro)} (the pair's loss, the same whoever won): above the documents' 2% (${formatDecimal(DOCUMENTS_CUT_MICRO)})`,
     endpoint: 'casino.challenge-accept',
     field: 'house_cut',
-    expected: formatDecimal(documentsCutMicro),
+    expected: formatDecimal(DOCUMENTS_CUT_MICRO),
     seen: formatDecimal(highest.lostMicro),
     evidence: `${unstated.length} round(s), won by ${[...new Set(unstated.map((round) => `the ${round.winner}`))].join(' and ')}; ${highest.evidence}`,
     ...(highest.reproduce === undefined ? {} : { reproduce: highest.reproduce }),
