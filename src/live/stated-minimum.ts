@@ -62,7 +62,6 @@ export function minimumBetFinding(input: {
   };
 }
 
-/** The minimum the refusal states, when it is above `sentMicro` (what the refused bet staked) and within the limit; else null. */
 /**
  * The stake a target says a dealt video-poker hand holds, when it refuses a draw of another amount
  * (`committed_amount`: a target that commits the stake at the deal, as afp's own platform does);
@@ -75,6 +74,7 @@ export function statedCommittedMicro(refusal: Refusal): Micro | null {
   return stated !== null && stated <= STATED_MINIMUM_MAX_MICRO ? stated : null;
 }
 
+/** The minimum the refusal states, when it is above `sentMicro` (what the refused bet staked) and within the limit; else null. */
 export function statedMinimumMicro(refusal: Refusal, sentMicro: Micro): Micro | null {
   const body = refusal.body;
   const field = typeof body === 'object' && body !== null && !Array.isArray(body) ? amountOf(body['min_bet']) : null;

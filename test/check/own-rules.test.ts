@@ -41,6 +41,11 @@ const smallBatchServe = manualServes({
   ...SERVE,
   config: { ...DEFAULT_CONFIG, casino: { ...DEFAULT_CONFIG.casino, batchMax: 2 } },
 });
+/** The stand-in whose default Kelly risk factor is 0.02, not the documents' 0.25 (its limits bind below a twentieth of the balance). */
+const lowKellyServe = manualServes({
+  ...SERVE,
+  config: { ...DEFAULT_CONFIG, casino: { ...DEFAULT_CONFIG.casino, kellyRiskPercentDefault: 2 } },
+});
 /** The stand-in with an escrow fee of 5%, not the documents' 1%. */
 const fivePercentServe = manualServes({
   ...SERVE,
@@ -108,6 +113,16 @@ describe('a value of the target’s own', () => {
     expect(code, text).toBe(0);
     expect(text).toMatch(
       /^ {2}minor rule:casino:batch-maximum: a batch on the target holds at most 2 bets, not [34]: later batches go out within it$/m,
+    );
+    expect(text).toMatch(/^ok: 8 runs held/m);
+  });
+
+  test('a lower Kelly risk factor (0.02): the limit its refusal states is learned as a share of the balance, later bets stake within it, a minor rule finding (exit 0)', async () => {
+    // Before, the first bet of 0.05 on a balance of about 5 was refused 400 kelly_limit_exceeded and the run failed (exit 3).
+    const { code, text } = await checkThrough((_request, answer) => answer.text, lowKellyServe);
+    expect(code, text).toBe(0);
+    expect(text).toMatch(
+      /^ {2}minor rule:coin_flip:kelly-limit: coin_flip's Kelly limit on the target is 0\.\d+ on a balance of \d\.\d+ \(1\.0% of it\), where the documents' default risk factor \(0\.25\) allows a twentieth: later bets stake within that share$/m,
     );
     expect(text).toMatch(/^ok: 8 runs held/m);
   });

@@ -26,6 +26,7 @@ import {
   type Refusal,
 } from '../../live/operations.ts';
 import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
+import { statedKellyLimitMicro } from '../../live/stated-kelly-limit.ts';
 import { minimumBetFinding, statedMinimumMicro } from '../../live/stated-minimum.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
@@ -37,6 +38,7 @@ import {
   escrowFeeMicro,
   ESCROWS_MAX,
   spendableMicro,
+  stakeFor,
   type DialectAccount,
   type DialectEscrow,
   type DialectModel,
@@ -60,7 +62,7 @@ export interface DialectCommandRow {
 
 const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 const WITHDRAW_ADDRESS = `0x${'a1'.repeat(20)}`;
-/** A bet is drawn only while the account can pay this many of it (so no Kelly limit binds). */
+/** A bet is drawn only while the account can pay this many of it (so the documents' Kelly limit never binds). */
 const BET_COVER = 20n;
 
 export class Command implements DialectCommand {
@@ -293,20 +295,83 @@ function learnedBetMinimum(
   );
 }
 
+/**
+ * A bet refused above a Kelly limit the target states below the stake (stated-kelly-limit.ts):
+ * learned with the balance it was stated at (later bets of the game stake within that share of the
+ * balance: stakeFor), with a rule finding the first time for the game (minor; major where the limit
+ * is below the game's minimum, so that no bet of it can be placed), and true; the refusal moved
+ * nothing. A share only falls. Any other refusal: false.
+ */
+function learnedKellyLimit(
+  system: DialectSystem,
+  model: DialectModel,
+  label: string,
+  account: Readonly<DialectAccount>,
+  sent: BetInput,
+  refusal: Refusal,
+  request: SentRequest | null,
+): boolean {
+  const stated = statedKellyLimitMicro(refusal, sent.amountMicro);
+  if (stated === null) return false;
+  const balanceMicro = account.balanceMicro;
+  const known = model.kellyLimits.get(sent.game);
+  if (known === undefined || stated * known.balanceMicro < known.limitMicro * balanceMicro)
+    model.kellyLimits.set(sent.game, { limitMicro: stated, balanceMicro });
+  if (known !== undefined) return true;
+  const minimumMicro = model.minimums.get(sent.game) ?? 10_000n;
+  const share = balanceMicro > 0n ? `${(Number((stated * 1000n) / balanceMicro) / 10).toFixed(1)}%` : 'all';
+  const forbids = stated < minimumMicro;
+  system.raise({
+    id: `rule:${sent.game}:kelly-limit`,
+    severity: forbids ? 'major' : 'minor',
+    kind: 'rule',
+    title: forbids
+      ? `${sent.game}'s Kelly limit on the target is ${text(stated)} on a balance of ${text(balanceMicro)}, below its minimum bet of ${text(minimumMicro)}: no bet of it can be placed`
+      : `${sent.game}'s Kelly limit on the target is ${text(stated)} on a balance of ${text(balanceMicro)} (${share} of it), where the documents' default risk factor (0.25) allows a twentieth: later bets stake within that share`,
+    endpoint: 'casino.bet',
+    field: 'amount',
+    expected: `${text(sent.amountMicro)} accepted (${text(sent.amountMicro)} is at most a twentieth of the balance)`,
+    seen: refusal.body,
+    evidence: `${label}: ${refusal.message}`,
+    ...(request === null ? {} : { reproduce: system.curlOf(request) }),
+  });
+  return true;
+}
+
+/** A bet refused below its game's stated minimum or above its stated Kelly limit: a rule learned, not a mismatch. */
+function learnedBetRule(
+  system: DialectSystem,
+  model: DialectModel,
+  label: string,
+  account: Readonly<DialectAccount>,
+  sent: BetInput,
+  refusal: Refusal,
+  request: SentRequest | null,
+): boolean {
+  return (
+    learnedBetMinimum(system, model, label, sent, refusal, request) ||
+    learnedKellyLimit(system, model, label, account, sent, refusal, request)
+  );
+}
+
 const betCommand = fc
   .record({ slot, choice: betChoice, amountMicro: betAmount, tag: seedTag })
   .map(({ slot: at, choice, amountMicro: drawnMicro, tag }) => {
-    const label = `bet(a${at}, ${choice.game} ${JSON.stringify(choice.params)}, ${text(drawnMicro)} or the target's minimum)`;
+    const label = `bet(a${at}, ${choice.game} ${JSON.stringify(choice.params)}, ${text(drawnMicro)} or within the target's minimum and Kelly limit)`;
     return new Command(
       label,
-      (model) => spendableMicro(accountAt(model, at)) >= betAmountFor(model, choice.game, drawnMicro) * BET_COVER,
+      (model) => {
+        const account = accountAt(model, at);
+        const stake = stakeFor(model, account, choice.game, drawnMicro);
+        return stake !== null && spendableMicro(account) >= betAmountFor(model, choice.game, drawnMicro) * BET_COVER;
+      },
       async (model, system) => {
         const account = accountAt(model, at);
-        const input = betInput(choice, betAmountFor(model, choice.game, drawnMicro), tag);
+        const input = betInput(choice, stakeFor(model, account, choice.game, drawnMicro) ?? drawnMicro, tag);
         const outcome = await send(system, label, 'casino.bet', input, account.apiKey);
         if (
           outcome.kind === 'refused' &&
-          learnedBetMinimum(system, model, label, input, outcome.refusal, outcome.request)
+          learnedBetRule(system, model, label, account, input, outcome.refusal, outcome.request)
         )
           return;
         observeBet(model, account, acceptedOutcome(label, outcome).value, input, label);
@@ -362,14 +427,19 @@ function learnedBatchMaximum(
 const batchCommand = fc
   .record({ slot, count: fc.integer({ min: 1, max: 3 }), invalid: fc.boolean(), tag: seedTag })
   .map(({ slot: at, count, invalid, tag }) => {
-    const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''}, within the target's maximum)`;
+    const label = `batch(a${at}, ${count} bets${invalid ? ' + one of amount 0' : ''}, within the target's maximum and Kelly limit)`;
     return new Command(
       label,
-      (model) =>
-        spendableMicro(accountAt(model, at)) >= betAmountFor(model, 'coin_flip', 10_000n) * BigInt(count) * BET_COVER,
+      (model) => {
+        const account = accountAt(model, at);
+        return (
+          stakeFor(model, account, 'coin_flip', 10_000n) !== null &&
+          spendableMicro(account) >= betAmountFor(model, 'coin_flip', 10_000n) * BigInt(count) * BET_COVER
+        );
+      },
       async (model, system) => {
         const account = accountAt(model, at);
-        const amountMicro = betAmountFor(model, 'coin_flip', 10_000n);
+        const amountMicro = stakeFor(model, account, 'coin_flip', 10_000n) ?? 10_000n;
         const bets = Array.from({ length: count }, (_, index) =>
           betInput(
             { game: 'coin_flip', params: { side: index % 2 === 0 ? 'heads' : 'tails' } },
@@ -387,15 +457,15 @@ const batchCommand = fc
           return;
         const { value, request } = acceptedOutcome(label, outcome);
         const shape = value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed'));
-        // An element refused below the target's stated minimum is a rule learned, not a mismatch.
+        // An element refused below the target's stated minimum or above its stated Kelly limit is a rule learned, not a mismatch.
         const expected = sent.map((bet, index) => {
           const result = value.results[index];
-          const belowMinimum =
+          const learned =
             bet.amountMicro > 0n &&
             result !== undefined &&
             isRefusal(result) &&
-            learnedBetMinimum(system, model, `${label} element ${index}`, bet, result, request);
-          return bet.amountMicro === 0n || belowMinimum ? 'refused' : 'placed';
+            learnedBetRule(system, model, `${label} element ${index}`, account, bet, result, request);
+          return bet.amountMicro === 0n || learned ? 'refused' : 'placed';
         });
         if (JSON.stringify(shape) !== JSON.stringify(expected))
           throw new CheckMismatch(`${label}: results ${JSON.stringify(shape)}, expected ${JSON.stringify(expected)}`);

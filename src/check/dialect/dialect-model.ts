@@ -74,6 +74,26 @@ export interface DialectModel {
    * (stated-batch-maximum.ts); null until one is stated. Shared by the invocation's runs, like `minimums`.
    */
   readonly batchLimit: { maximum: number | null };
+  /**
+   * Per game, the Kelly limit the target stated in a refusal of a larger bet and the balance it was
+   * stated at (stated-kelly-limit.ts): later bets of the game stake within that share of the balance
+   * (stakeFor). Shared by the invocation's runs, like `minimums`. One share per game: the check's
+   * choices of one game have one win probability (coin heads or tails, dice over or under 50).
+   */
+  readonly kellyLimits: Map<string, KellyShare>;
+}
+
+/** A Kelly limit a target stated, and the balance before the refused bet (its bankroll). */
+export interface KellyShare {
+  readonly limitMicro: Micro;
+  readonly balanceMicro: Micro;
+}
+
+/** What the check learns of a target's own rules from its refusals: one set for a whole invocation. */
+export type LearnedRules = Pick<DialectModel, 'minimums' | 'batchLimit' | 'kellyLimits'>;
+
+export function newLearnedRules(): LearnedRules {
+  return { minimums: new Map(), batchLimit: { maximum: null }, kellyLimits: new Map() };
 }
 
 /** What the commands talk to: the session, and where findings go. */
@@ -94,8 +114,7 @@ export function createDialectModel(
     trading: null,
     domains: null,
   },
-  minimums: Map<string, Micro> = new Map(),
-  batchLimit: { maximum: number | null } = { maximum: null },
+  learned: LearnedRules = newLearnedRules(),
 ): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
@@ -111,8 +130,9 @@ export function createDialectModel(
     escrows: [],
     roundingMicro,
     wallet: null,
-    minimums,
-    batchLimit,
+    minimums: learned.minimums,
+    batchLimit: learned.batchLimit,
+    kellyLimits: learned.kellyLimits,
     ...services,
   };
 }
@@ -121,6 +141,31 @@ export function createDialectModel(
 export function betAmountFor(model: Readonly<DialectModel>, game: string, drawnMicro: Micro): Micro {
   const minimum = model.minimums.get(game);
   return minimum !== undefined && minimum > drawnMicro ? minimum : drawnMicro;
+}
+
+/** The smallest bet the check draws: the documents' minimum (0.01). */
+const SMALLEST_BET_MICRO: Micro = 10_000n;
+
+/**
+ * What a bet of `game` drawn at `drawnMicro` stakes from `account`: betAmountFor, within nine
+ * tenths of the Kelly share the target stated for the game (the tenth covers its rounding of the
+ * limit and the account's slack); null when that share of the balance is below the game's minimum
+ * (the target's rule lets no bet of it be placed now).
+ */
+export function stakeFor(
+  model: Readonly<DialectModel>,
+  account: Readonly<DialectAccount>,
+  game: string,
+  drawnMicro: Micro,
+): Micro | null {
+  const amountMicro = betAmountFor(model, game, drawnMicro);
+  const share = model.kellyLimits.get(game);
+  if (share === undefined) return amountMicro;
+  const spendable = spendableMicro(account);
+  const capMicro =
+    share.balanceMicro > 0n && spendable > 0n ? (spendable * share.limitMicro * 9n) / (share.balanceMicro * 10n) : 0n;
+  if (capMicro >= amountMicro) return amountMicro;
+  return capMicro >= (model.minimums.get(game) ?? SMALLEST_BET_MICRO) ? capMicro : null;
 }
 
 export function accountAt(model: Readonly<DialectModel>, slot: number): DialectAccount {

@@ -36,7 +36,7 @@ import {
   type DialectCommand,
   type DialectCommandRow,
 } from './dialect-commands.ts';
-import { createDialectModel, type DialectModel, type DialectSystem } from './dialect-model.ts';
+import { createDialectModel, newLearnedRules, type DialectModel, type DialectSystem } from './dialect-model.ts';
 import { DOMAINS_EXTRA_COMMANDS } from './dialect-commands-domains.ts';
 import { closeLeftPositions, SERVICE_COMMANDS } from './dialect-commands-services.ts';
 import { TRADING_ORDER_COMMANDS } from './dialect-commands-trading.ts';
@@ -194,8 +194,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const system: DialectSystem = { session, raise: (finding) => findings.add(finding), curlOf: options.curlOf };
   const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
   let runsStarted = 0;
-  const minimums = new Map<string, Micro>();
-  const batchLimit = { maximum: null as number | null };
+  const learned = newLearnedRules();
   const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
     const balances: Micro[] = [];
     for (const account of planned.accounts) {
@@ -216,8 +215,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
           domains: await domainsModel(session, planned.domains, (runsStarted += 1)),
           wallet: walletModel(planned.wallet),
         },
-        minimums,
-        batchLimit,
+        learned,
       ),
       real: system,
     };
