@@ -261,7 +261,7 @@ function verifyAll(
       verdict,
       scheme: scheme.name,
       publishedIsAdvertised: scheme.documentsAdvertise === true,
-      payoutFields: payoutFieldsOf(scheme, bet.game),
+      payoutFields: [...payoutFieldsOf(scheme, bet.game), ...(scheme.ruleFields?.(bet.game) ?? [])],
     });
     // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
     if (

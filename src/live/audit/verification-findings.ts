@@ -27,7 +27,7 @@ export interface VerificationInput {
   readonly scheme: FairnessSchemeName;
   /** Whether the scheme's published rule is the target's own advertisement (FairnessScheme.documentsAdvertise). */
   readonly publishedIsAdvertised?: boolean;
-  /** The game's result fields that state a payout (FairnessScheme.payoutFields): differing only there is a payout, not an outcome. */
+  /** The game's result fields that state a payout or that its payout rule derives (FairnessScheme.payoutFields, ruleFields): differing only there is a payout, not an outcome. */
   readonly payoutFields?: readonly string[];
 }
 
@@ -106,11 +106,16 @@ function recordPayout(findings: FindingsCollector, input: VerificationInput, evi
   const paid = paidMultiplier(bet);
   const published = verdict.multiplier;
   const paidText = paid === null ? 'an unknown multiplier' : `${ratioDecimal(paid)}×`;
+  const publishedText = published === null ? '?' : `${ratioDecimal(published)}×`;
+  // Paid as published, and only a figure the payout rule derives differs (a crash point of another edge factor).
+  const paidAsPublished = paid !== null && published !== null && paid.num * published.den === published.num * paid.den;
   findings.add({
     id: `rule:${game}:payout`,
     severity: input.publishedIsAdvertised === true ? 'major' : 'minor',
     kind: 'rule',
-    title: `${game}: paid ${paidText} where the ${input.scheme} scheme's published rule pays ${published === null ? '?' : `${ratioDecimal(published)}×`} (the credit agrees with the multiplier the bet shows)`,
+    title: paidAsPublished
+      ? `${game}: the result's payout figures differ from the ${input.scheme} scheme's published rule (${payoutDetail(verdict)}), though this bet was paid ${paidText} as it pays (the draw follows the rule)`
+      : `${game}: paid ${paidText} where the ${input.scheme} scheme's published rule pays ${publishedText} (the credit agrees with the multiplier the bet shows)`,
     field: 'payout_multiplier',
     expected: published === null ? null : ratioDecimal(published),
     seen: paid === null ? null : ratioDecimal(paid),

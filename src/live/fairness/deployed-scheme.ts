@@ -133,6 +133,20 @@ function payoutFields(game: string): readonly string[] {
   return PAYOUT_FIELDS[game] ?? [];
 }
 
+/**
+ * The result fields a deployed payout rule derives from the draw, per game: the crash point of
+ * crash and multiplier is the roll (a result field of its own) through the game's edge factor, and
+ * whether a crash bet cashed out follows from it.
+ */
+const RULE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  crash: ['crash_point', 'cashed_out'],
+  multiplier: ['crash_point'],
+};
+
+function ruleFields(game: string): readonly string[] {
+  return RULE_FIELDS[game] ?? [];
+}
+
 /** `house_edge_pct` of a result (wheel, simple_dice, hilo in DEPLOYED.md §2.5), in percent on the wire. */
 function statedEdgeOf(_game: string, result: JsonValue): number | null {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
@@ -147,6 +161,7 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   law,
   paramsOf: deployedParamsOf,
   payoutFields,
+  ruleFields,
   statedEdgeOf,
   // DEPLOYED.md §2.4: one published minimum for every game (0.01), whole micro-USDC.
   publishedMinimumMicro: deployedMinimumMicro(PUBLISHED_DEPLOYED_RULES),

@@ -105,6 +105,14 @@ export interface FairnessScheme {
    */
   payoutFields?(game: string): readonly string[];
   /**
+   * The top-level `result` fields a game's payout rule derives from the draw (the deployed crash
+   * point: the roll through an edge factor a deployment may change). A bet whose draw fields match
+   * and whose differences are all here or in the payout fields follows a changed payout rule: the
+   * fairness audit's rule finding on the payout, not a draw that breaks the rule. The house-edge
+   * audit still counts them as mapping fields (the outcome classes move with them). Absent: none.
+   */
+  ruleFields?(game: string): readonly string[];
+  /**
    * Whether the documents (casino.md) are this scheme's own advertisement (afp's platform): its
    * edges are then judged against the documents' figures. Absent: a target of this scheme
    * advertises only what its own answers state (statedEdgeOf), and the documents' figures are info.
