@@ -12,6 +12,8 @@
  * the run has tournament players (they enter any open tournament, the agent's too). Wallet rows
  * run in the simulator, which lends its mint door (PlatformFacts.walletMint) and mints no
  * starting funds at the agent's wallets; the chains' fee accounts, shared, are not asserted.
+ * Outages: the run's fault windows and casino game closures are the model's faults (a request in
+ * one is answered by the outage and changes nothing), as afp check reads them from an afp serve.
  * Time: the virtual clock is exact during a wake, and the agent's model time is the clock's. An
  * advance-time action cannot move a clock other agents share: the agent sleeps until the instant
  * the action moves to, and the action resumes there (its moveClock resolves on that wake).
@@ -20,7 +22,13 @@
  * the actions meet registered agents and a two-level referral chain (the referral rules' levels).
  * Limits: max_actions (at most PROPERTY_ACTIONS_MAX) actions after the prelude.
  */
-import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from '../../src/check/check-model.ts';
+import {
+  createModel,
+  modelFaults,
+  type CheckCapabilities,
+  type CheckModel,
+  type RunNames,
+} from '../../src/check/check-model.ts';
 import { ModelCommand, type CheckSystem } from '../../src/check/model-command.ts';
 import { CheckMismatch } from '../../src/check/check-mismatch.ts';
 import { LOOSE_TIME_TOLERANCE_MS } from '../../src/check/check-target.ts';
@@ -107,6 +115,7 @@ function createMemory(context: Context): PropertyMemory {
       ? {}
       : {
           config: facts.config,
+          faults: modelFaults(facts.faults, facts.gameClosures),
           marketClosures: facts.marketClosures,
           tradingPrices: { seed: facts.seed, shocks: facts.tradingShocks },
         }),

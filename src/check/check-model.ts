@@ -143,6 +143,38 @@ export interface ModelFault {
   readonly code?: string;
 }
 
+/** A casino game's closure as a ModelFault: its bets inside the window are refused 409 GAME_CLOSED. */
+export function closureFault(closure: {
+  readonly game: string;
+  readonly fromMs: number;
+  readonly untilMs: number;
+}): ModelFault {
+  return {
+    service: 'casino',
+    game: closure.game,
+    fromMs: closure.fromMs,
+    untilMs: closure.untilMs,
+    status: 409,
+    code: 'GAME_CLOSED',
+  };
+}
+
+/** A platform's fault windows and game closures (a simulation's PlatformFacts) as the model's faults. */
+export function modelFaults(
+  faults: readonly {
+    readonly service: string;
+    readonly fromMs: number;
+    readonly untilMs: number;
+    readonly status: number;
+  }[],
+  closures: readonly { readonly game: string; readonly fromMs: number; readonly untilMs: number }[],
+): ModelFault[] {
+  return [
+    ...faults.map(({ service, fromMs, untilMs, status }) => ({ service, fromMs, untilMs, status })),
+    ...closures.map(closureFault),
+  ];
+}
+
 export interface CheckModel {
   nowMs: number;
   readonly config: PlatformConfig;

@@ -31,7 +31,14 @@ import { CHAIN_ROWS } from '../services/wallet/wallet-config.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { answerMint } from '../platform/wallet-mint-door.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { createModel, type CheckCapabilities, type CheckModel, type ModelFault, type RunNames } from './check-model.ts';
+import {
+  closureFault,
+  createModel,
+  type CheckCapabilities,
+  type CheckModel,
+  type ModelFault,
+  type RunNames,
+} from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
 import { CheckUnavailable } from './check-unavailable.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
@@ -385,7 +392,7 @@ function closuresOf(listed: unknown): ModelFault[] {
   for (const item of listed.slice(0, FAULTS_MAX) as unknown[]) {
     const { game, from_ms: fromMs, until_ms: untilMs } = (item ?? {}) as Record<string, unknown>;
     if (typeof game === 'string' && typeof fromMs === 'number' && typeof untilMs === 'number')
-      closures.push({ service: 'casino', game, fromMs, untilMs, status: 409, code: 'GAME_CLOSED' });
+      closures.push(closureFault({ game, fromMs, untilMs }));
   }
   return closures;
 }

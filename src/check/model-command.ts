@@ -138,7 +138,8 @@ export function expectAnswer(
     prediction.commit?.(answer.body as Readonly<Record<string, unknown>>);
 }
 
-function inFaultWindow(model: Readonly<CheckModel>, answer: { status: number; body: unknown }): boolean {
+/** Whether `answer` is one of the target's fault windows answering now (within the time tolerance): the request changed nothing. */
+export function inFaultWindow(model: Readonly<CheckModel>, answer: { status: number; body: unknown }): boolean {
   const nowMs = model.nowMs;
   const tolerance = model.timeToleranceMs;
   const code = (answer.body as { code?: unknown } | null)?.code;

@@ -15,7 +15,8 @@ import type { z } from 'zod';
 import type { AfpClient } from '../client/client.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Rng } from '../core/rng.ts';
-import type { ServiceName } from '../platform/platform.ts';
+import type { FaultWindow, ServiceName } from '../platform/platform.ts';
+import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
@@ -66,12 +67,15 @@ export interface WalletMintDoor {
   }): Promise<{ status: number; body: unknown }>;
 }
 
-/** The simulated platform's seed, configuration, trading schedule (absolute instants) and the run's archetypes. */
+/** The simulated platform's seed, configuration, trading schedule, fault windows and game closures (absolute instants) and the run's archetypes. */
 export interface PlatformFacts {
   readonly seed: string;
   readonly config: PlatformConfig;
   readonly tradingShocks: readonly PriceShock[];
   readonly marketClosures: readonly MarketClosure[];
+  /** The run's fault windows and casino game closures: what an agent meets there is the outage it was scheduled, not a broken rule. */
+  readonly faults: readonly FaultWindow[];
+  readonly gameClosures: readonly GameClosure[];
   /** The archetypes of the run's populations, sorted (what else acts on the shared platform). */
   readonly archetypes: readonly string[];
   /**

@@ -132,11 +132,15 @@ export class Simulation implements AgentHost {
       options.streamEvents === true ? new StreamedEvents({ tailMax: TIMELINE_EVENTS_MAX }) : new KeptEvents();
     const trading = scenarioTrading(scenario);
     const config = scenarioPlatformConfig(scenario);
+    const faults = scenarioFaultWindows(scenario);
+    const closures = scenarioClosures(scenario);
     this.platformFacts = {
       seed: options.seed,
       config,
       tradingShocks: trading.shocks,
       marketClosures: trading.closures,
+      faults,
+      gameClosures: closures,
       archetypes: [...new Set(scenario.populations.map((population) => population.agent))].sort(),
       walletMint: (body) => Promise.resolve(this.lentMint({ ...body, token: body.token ?? null })),
     };
@@ -144,8 +148,8 @@ export class Simulation implements AgentHost {
       seed: options.seed,
       startMs: scenario.startMs,
       config,
-      faults: scenarioFaultWindows(scenario),
-      closures: scenarioClosures(scenario),
+      faults,
+      closures,
       trading,
       defects: options.defects ?? [],
       ...(options.limiter === undefined ? {} : { limiter: options.limiter }),

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { SCOPES, type Charge } from '../model-limits.ts';
-import { expectAnswer, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
+import { expectAnswer, inFaultWindow, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { limitPriceOf, type LimitKind, type PlaceInput } from './model-order-body.ts';
 import { predictCancel, predictListOrders, predictPlace, UNKNOWN_ORDER_ID } from './model-orders.ts';
@@ -43,7 +43,8 @@ function scopesOf(style: Style, order: boolean): Charge['scopes'] {
 
 /**
  * Reads the quote of a market from the wire: A ticker (numbers) or B price (decimal strings);
- * its `open` must be what the model's closures say at this instant.
+ * its `open` must be what the model's closures say at this instant. 'fault': the read met one of
+ * the target's fault windows (the command's other requests will too, and change nothing).
  */
 async function readQuote(
   model: Readonly<CheckModel>,
@@ -52,7 +53,7 @@ async function readQuote(
   slot: number,
   market: number,
   label: string,
-): Promise<Quote> {
+): Promise<Quote | 'fault'> {
   const names = marketAt(market);
   const client = keyed(model, system, slot).trading;
   const answer =
@@ -62,6 +63,7 @@ async function readQuote(
   const ask = parseScaled(body['ask']);
   const mid = parseScaled(style === 'A' ? body['mark_price'] : body['mid']);
   const at = new Date(model.nowMs).toISOString();
+  if (inFaultWindow(model, answer)) return 'fault';
   if (answer.status !== 200 || bid === null || ask === null || mid === null || bid <= 0n || ask < bid) {
     throw new CheckMismatch(
       `${label}: the quote of ${names.symbol} at ${at} is not a quote: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`,
@@ -82,10 +84,13 @@ async function readMarks(
   style: Style,
   slot: number,
   label: string,
-): Promise<Marks> {
+): Promise<Marks | 'fault'> {
   const marks = new Map<number, bigint>();
-  for (const market of viewMarkets(model, slot, style === 'B'))
-    marks.set(market, (await readQuote(model, system, style, slot, market, label)).mid);
+  for (const market of viewMarkets(model, slot, style === 'B')) {
+    const quote = await readQuote(model, system, style, slot, market, label);
+    if (quote === 'fault') return 'fault';
+    marks.set(market, quote.mid);
+  }
   return marks;
 }
 
@@ -195,6 +200,8 @@ export function placeOrderCommand(input: PlaceCommandInput): CommandSpec {
         input.market === 'unknown'
           ? null
           : await readQuote(model, system, input.style, input.slot, input.market, label);
+      // The trading service is in a fault window: the order would meet it too, and nothing moves.
+      if (quote === 'fault') return;
       const resolved = resolvePlace(model, input, quote);
       const limitPrice =
         quote === null
@@ -289,10 +296,12 @@ export function tradingViewCommand(view: TradingView, slot: number, limit: numbe
       switch (view) {
         case 'positionsA': {
           const marks = await readMarks(model, system, 'A', slot, label);
+          if (marks === 'fault') return;
           return expectAnswer(label, model, await client.positionsA(), predictPositions(model, slot, marks));
         }
         case 'portfolioB': {
           const marks = await readMarks(model, system, 'B', slot, label);
+          if (marks === 'fault') return;
           return expectAnswer(label, model, await client.portfolioB(), predictPortfolio(model, slot, marks));
         }
         case 'ordersB':

@@ -21,7 +21,7 @@ import {
 } from '../../services/wallet/keys/wallet-keys.ts';
 import type { CheckModel } from '../check-model.ts';
 import { eq, failure, list, object, text, type Matcher, type Prediction } from '../expectation.ts';
-import { expectAnswer, keyed } from '../model-command.ts';
+import { expectAnswer, inFaultWindow, keyed } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { derivedWallet } from './derived-wallets.ts';
 import { SCOPES } from '../model-limits.ts';
@@ -109,6 +109,8 @@ export function createWalletCommand(slot: number): WalletCommandSpec {
     parties: () => [slot],
     execute: async (model, system) => {
       const answer = await keyed(model, system, slot).wallet.create();
+      // One of the target's fault windows: nothing was created.
+      if (inFaultWindow(model, answer)) return;
       const body = (answer.body ?? {}) as Readonly<Record<string, unknown>>;
       const mnemonic = body['mnemonic'];
       if (

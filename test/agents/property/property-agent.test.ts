@@ -81,6 +81,35 @@ describe('property archetype', () => {
     expect((await digestOf(text, 4)).digest).not.toBe(one.digest);
   });
 
+  test('the run’s fault windows and game closures are outages in the model, not differences', async () => {
+    // Before, an answer of a scheduled outage (`afp run --swarm` draws them) was reported as the
+    // platform differing from the model ("expected 400 BAD_REQUEST, got 503"), and a composite
+    // command whose escrow met one crashed the run ("precondition broken, no caller").
+    const text = [
+      'name: property-outages',
+      'duration: 1d',
+      'populations:',
+      '  - { agent: faucet-farmer, count: 2 }',
+      '  - { agent: property, count: 6, style: mixed, params: { services: [faucet, escrow, casino, domains, trading, wallet], max_actions: 120 } }',
+      'faults:',
+      '  - { service: escrow, from: 20m, for: 3h, answer: 503 }',
+      '  - { service: casino, from: 1h, for: 2h, answer: 500 }',
+      '  - { service: trading, from: 30m, for: 4h, answer: 503 }',
+      '  - { service: wallet, from: 2h, for: 3h, answer: 503 }',
+      '  - { service: faucet, from: 90m, for: 1h, answer: 503 }',
+      '  - { service: domains, from: 3h, for: 2h, answer: 500 }',
+      'casino:',
+      '  closures:',
+      '    - { game: coin_flip, from: 10m, for: 6h }',
+      '    - { game: dice, from: 5h, for: 6h }',
+      '',
+    ].join('\n');
+    const record = await runScenario(scenarioFromText(text, { agents: AGENTS }), { seed: 11, agents: AGENTS });
+    expect(record.outcome).toBe('completed');
+    for (const result of record.invariants)
+      expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
+  });
+
   test('wallet rows: the agent funds its own wallets through the lent mint door, none from wallet.starting_funds', async () => {
     const text = scenario('{ services: [wallet], max_actions: 150 }', 6);
     const eventsOf = async (scenarioText: string): Promise<{ types: string[]; text: string; held: boolean }> => {

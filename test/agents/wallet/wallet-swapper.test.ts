@@ -108,6 +108,19 @@ describe('wallet-swapper', () => {
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
   });
 
+  test('a wallet outage longer than its reads of an order: only answered reads count, the order is followed to its end', async () => {
+    // Before, the 503s of a 5-hour fault window counted as reads of the order, and the swapper
+    // reported "order … did not end after 100 reads" (agent-assertions) on a working platform.
+    const scenario = scenarioFromText(
+      `${SWAPPERS.replace('name: wallet-swappers', 'name: wallet-outage')}faults:\n  - { service: wallet, from: 1h, for: 5h, answer: 503 }\n`,
+      { agents: AGENTS },
+    );
+    const record = await runScenario(scenario, { agents: AGENTS, seed: 8 });
+    expect(record.outcome).toBe('completed');
+    for (const result of record.invariants)
+      expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
+  });
+
   test('reports a quote whose fee is not 0.5 % of the amount', async () => {
     const native = { symbol: 'ETH', contract: null, amount: '1', base_units: '1000000000000000000', decimals: 18 };
     const stub = stubContext({ ...PARAMS }, NOW, {
