@@ -295,6 +295,15 @@ function learnedBetMinimum(
   );
 }
 
+/** A bet (or a batch element) the target refused: what was sent, by whom, and the refusal. */
+interface RefusedBet {
+  readonly label: string;
+  readonly account: Readonly<DialectAccount>;
+  readonly sent: BetInput;
+  readonly refusal: Refusal;
+  readonly request: SentRequest | null;
+}
+
 /**
  * A bet refused above a Kelly limit the target states below the stake (stated-kelly-limit.ts):
  * learned with the balance it was stated at (later bets of the game stake within that share of the
@@ -302,15 +311,8 @@ function learnedBetMinimum(
  * is below the game's minimum, so that no bet of it can be placed), and true; the refusal moved
  * nothing. A share only falls. Any other refusal: false.
  */
-function learnedKellyLimit(
-  system: DialectSystem,
-  model: DialectModel,
-  label: string,
-  account: Readonly<DialectAccount>,
-  sent: BetInput,
-  refusal: Refusal,
-  request: SentRequest | null,
-): boolean {
+function learnedKellyLimit(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
+  const { label, account, sent, refusal, request } = refused;
   const stated = statedKellyLimitMicro(refusal, sent.amountMicro);
   if (stated === null) return false;
   const balanceMicro = account.balanceMicro;
@@ -339,19 +341,9 @@ function learnedKellyLimit(
 }
 
 /** A bet refused below its game's stated minimum or above its stated Kelly limit: a rule learned, not a mismatch. */
-function learnedBetRule(
-  system: DialectSystem,
-  model: DialectModel,
-  label: string,
-  account: Readonly<DialectAccount>,
-  sent: BetInput,
-  refusal: Refusal,
-  request: SentRequest | null,
-): boolean {
-  return (
-    learnedBetMinimum(system, model, label, sent, refusal, request) ||
-    learnedKellyLimit(system, model, label, account, sent, refusal, request)
-  );
+function learnedBetRule(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
+  const { label, sent, refusal, request } = refused;
+  return learnedBetMinimum(system, model, label, sent, refusal, request) || learnedKellyLimit(system, model, refused);
 }
 
 const betCommand = fc
@@ -371,7 +363,13 @@ const betCommand = fc
         const outcome = await send(system, label, 'casino.bet', input, account.apiKey);
         if (
           outcome.kind === 'refused' &&
-          learnedBetRule(system, model, label, account, input, outcome.refusal, outcome.request)
+          learnedBetRule(system, model, {
+            label,
+            account,
+            sent: input,
+            refusal: outcome.refusal,
+            request: outcome.request,
+          })
         )
           return;
         observeBet(model, account, acceptedOutcome(label, outcome).value, input, label);
@@ -464,7 +462,13 @@ const batchCommand = fc
             bet.amountMicro > 0n &&
             result !== undefined &&
             isRefusal(result) &&
-            learnedBetRule(system, model, `${label} element ${index}`, account, bet, result, request);
+            learnedBetRule(system, model, {
+              label: `${label} element ${index}`,
+              account,
+              sent: bet,
+              refusal: result,
+              request,
+            });
           return bet.amountMicro === 0n || learned ? 'refused' : 'placed';
         });
         if (JSON.stringify(shape) !== JSON.stringify(expected))

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { formatDecimal } from '../../core/money.ts';
 import { registeredSlots, SLOT_COUNT, type CheckModel, type Style } from '../check-model.ts';
-import { createEscrowCommand, releaseCommand } from '../escrow/command-escrow.ts';
+import { plainEscrowCommand, releaseCommand } from '../escrow/command-escrow.ts';
 import { SCOPES, type BudgetScope, type Charge } from '../model-limits.ts';
 import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
@@ -302,19 +302,7 @@ function donors(model: Readonly<CheckModel>, receiverSlot: number): number[] {
  * themselves (so the model predicts and checks every step, fee included).
  */
 export function fundBuyerCommand(receiverSlot: number): CommandSpec {
-  const gift = (donor: number): CommandSpec =>
-    createEscrowCommand({
-      style: 'B',
-      senderSlot: donor,
-      receiver: { slot: receiverSlot, via: 'id' },
-      amountMicro: GIFT_MICRO,
-      expiresInSeconds: null,
-      referrer: null,
-      description: null,
-      conditions: null,
-      buyer: null,
-      amountAs: 'string',
-    });
+  const gift = (donor: number): CommandSpec => plainEscrowCommand(donor, receiverSlot, GIFT_MICRO);
   const release = (index: number): CommandSpec => releaseCommand({ style: 'B', caller: 'sender', escrow: { index } });
   const steps = (model: Readonly<CheckModel>): CommandSpec[] =>
     donors(model, receiverSlot).flatMap((donor, offset) => [gift(donor), release(model.escrows.length + offset)]);

@@ -65,6 +65,22 @@ export function createEscrowCommand(input: CreateCommandInput): CommandSpec {
   };
 }
 
+/** A plain style-B escrow of `amountMicro` from one slot to another, by id: no expiry, referrer, description or conditions given. */
+export function plainEscrowCommand(from: number, to: number, amountMicro: bigint): CommandSpec {
+  return createEscrowCommand({
+    style: 'B',
+    senderSlot: from,
+    receiver: { slot: to, via: 'id' },
+    amountMicro,
+    expiresInSeconds: null,
+    referrer: null,
+    description: null,
+    conditions: null,
+    buyer: null,
+    amountAs: 'string',
+  });
+}
+
 function createLabel(input: CreateCommandInput): string {
   const parts = [`a${input.senderSlot} → ${describeRef(input.receiver)}`, formatDecimal(input.amountMicro)];
   if (input.style === 'B' && input.amountAs === 'string') parts[1] = `"${parts[1] as string}"`;

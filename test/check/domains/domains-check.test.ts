@@ -12,7 +12,7 @@ import {
   setDnsCommand,
   transferDomainCommand,
 } from '../../../src/check/domains/command-domains.ts';
-import { createEscrowCommand, releaseCommand } from '../../../src/check/escrow/command-escrow.ts';
+import { plainEscrowCommand, releaseCommand } from '../../../src/check/escrow/command-escrow.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
 import { runCheck } from '../../../src/check/run-check.ts';
@@ -27,18 +27,7 @@ const { yearMs: YEAR_MS, graceMs: GRACE_MS } = DEFAULT_CONFIG.domains;
 
 /** a1 (referred by a0) is funded by a2's and a3's released escrows: 10 + 2 × 9.801 = 29.602. */
 function gift(from: number): CommandSpec {
-  return createEscrowCommand({
-    style: 'B',
-    senderSlot: from,
-    receiver: { slot: 1, via: 'id' },
-    amountMicro: 9_900_000n,
-    expiresInSeconds: null,
-    referrer: null,
-    description: null,
-    conditions: null,
-    buyer: null,
-    amountAs: 'string',
-  });
+  return plainEscrowCommand(from, 1, 9_900_000n);
 }
 
 function journey(): CommandSpec[] {

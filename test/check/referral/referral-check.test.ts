@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { inProcessTarget, liveTarget, type CheckRun } from '../../../src/check/check-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerDomainCommand } from '../../../src/check/domains/command-domains.ts';
-import { createEscrowCommand, releaseCommand } from '../../../src/check/escrow/command-escrow.ts';
+import { plainEscrowCommand, releaseCommand } from '../../../src/check/escrow/command-escrow.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
 import { placeOrderCommand } from '../../../src/check/trading/command-trading.ts';
@@ -18,21 +18,6 @@ import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 const HOUR_MS = 3_600_000;
 
-function escrow(from: number, to: number, amountMicro: bigint): CommandSpec {
-  return createEscrowCommand({
-    style: 'B',
-    senderSlot: from,
-    receiver: { slot: to, via: 'id' },
-    amountMicro,
-    expiresInSeconds: null,
-    referrer: null,
-    description: null,
-    conditions: null,
-    buyer: null,
-    amountAs: 'string',
-  });
-}
-
 /** Up to the fees: the payables hold the shares, the sweep has not run. */
 function fees(): CommandSpec[] {
   return [
@@ -41,7 +26,7 @@ function fees(): CommandSpec[] {
     registerCommand({ style: 'A', again: null, referrer: { slot: 1, via: 'address' } }),
     registerCommand({ style: 'B', again: null, referrer: { slot: 2, via: 'code' } }),
     // a0 (no referrer: its fee pays nobody) funds a3, the payer, for a domain (.xyz, 14.40).
-    escrow(0, 3, 9_900_000n),
+    plainEscrowCommand(0, 3, 9_900_000n),
     releaseCommand({ style: 'B', caller: 'sender', escrow: { index: 0 } }),
     registerDomainCommand({ style: 'B', slot: 3, index: 0, years: 1 }),
     placeOrderCommand({
@@ -54,7 +39,7 @@ function fees(): CommandSpec[] {
       size: 2_500_000n,
       leverage: 1,
     }),
-    escrow(3, 1, 2_000_000n),
+    plainEscrowCommand(3, 1, 2_000_000n),
     releaseCommand({ style: 'B', caller: 'sender', escrow: { index: 1 } }),
   ];
 }
