@@ -115,7 +115,7 @@ function createMemory(context: Context): PropertyMemory {
       ? {}
       : {
           config: facts.config,
-          faults: modelFaults(facts.faults, facts.gameClosures),
+          faults: modelFaults(facts.outages),
           marketClosures: facts.marketClosures,
           tradingPrices: { seed: facts.seed, shocks: facts.tradingShocks },
         }),

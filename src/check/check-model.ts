@@ -159,19 +159,19 @@ export function closureFault(closure: {
   };
 }
 
-/** A platform's fault windows and game closures (a simulation's PlatformFacts) as the model's faults. */
-export function modelFaults(
-  faults: readonly {
+/** A run's fault windows and game closures (a simulation's PlatformFacts.outages) as the model's faults. */
+export function modelFaults(outages: {
+  readonly faults: readonly {
     readonly service: string;
     readonly fromMs: number;
     readonly untilMs: number;
     readonly status: number;
-  }[],
-  closures: readonly { readonly game: string; readonly fromMs: number; readonly untilMs: number }[],
-): ModelFault[] {
+  }[];
+  readonly gameClosures: readonly { readonly game: string; readonly fromMs: number; readonly untilMs: number }[];
+}): ModelFault[] {
   return [
-    ...faults.map(({ service, fromMs, untilMs, status }) => ({ service, fromMs, untilMs, status })),
-    ...closures.map(closureFault),
+    ...outages.faults.map(({ service, fromMs, untilMs, status }) => ({ service, fromMs, untilMs, status })),
+    ...outages.gameClosures.map(closureFault),
   ];
 }
 

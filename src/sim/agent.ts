@@ -67,15 +67,20 @@ export interface WalletMintDoor {
   }): Promise<{ status: number; body: unknown }>;
 }
 
+/** A run's fault windows and casino game closures, at absolute instants. */
+export interface ScheduledOutages {
+  readonly faults: readonly FaultWindow[];
+  readonly gameClosures: readonly GameClosure[];
+}
+
 /** The simulated platform's seed, configuration, trading schedule, fault windows and game closures (absolute instants) and the run's archetypes. */
 export interface PlatformFacts {
   readonly seed: string;
   readonly config: PlatformConfig;
   readonly tradingShocks: readonly PriceShock[];
   readonly marketClosures: readonly MarketClosure[];
-  /** The run's fault windows and casino game closures: what an agent meets there is the outage it was scheduled, not a broken rule. */
-  readonly faults: readonly FaultWindow[];
-  readonly gameClosures: readonly GameClosure[];
+  /** The run's scheduled outages: what an agent meets there is the outage, not a broken rule. */
+  readonly outages: ScheduledOutages;
   /** The archetypes of the run's populations, sorted (what else acts on the shared platform). */
   readonly archetypes: readonly string[];
   /**

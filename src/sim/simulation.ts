@@ -139,8 +139,7 @@ export class Simulation implements AgentHost {
       config,
       tradingShocks: trading.shocks,
       marketClosures: trading.closures,
-      faults,
-      gameClosures: closures,
+      outages: { faults, gameClosures: closures },
       archetypes: [...new Set(scenario.populations.map((population) => population.agent))].sort(),
       walletMint: (body) => Promise.resolve(this.lentMint({ ...body, token: body.token ?? null })),
     };
