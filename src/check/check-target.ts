@@ -31,14 +31,8 @@ import { CHAIN_ROWS } from '../services/wallet/wallet-config.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { answerMint } from '../platform/wallet-mint-door.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import {
-  closureFault,
-  createModel,
-  type CheckCapabilities,
-  type CheckModel,
-  type ModelFault,
-  type RunNames,
-} from './check-model.ts';
+import { createModel, type CheckCapabilities, type CheckModel, type ModelFault, type RunNames } from './check-model.ts';
+import { servedFaults } from './served-faults.ts';
 import type { CheckSystem } from './model-command.ts';
 import { CheckUnavailable } from './check-unavailable.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
@@ -379,39 +373,11 @@ function readServedSettings(answer: AdminAnswer<AdminObject>): { config: Platfor
       ...(isPositiveMs(graceMs) ? { graceMs } : {}),
     },
   };
-  return { config, faults: [...faultsOf(view['faults']), ...closuresOf(view['casino_closures'])] };
+  return { config, faults: servedFaults(view) };
 }
 
 const isPositiveMs = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-
-/** Casino game closures: a bet on the game inside the window is refused 409 GAME_CLOSED. */
-function closuresOf(listed: unknown): ModelFault[] {
-  if (!Array.isArray(listed)) return [];
-  const closures: ModelFault[] = [];
-  for (const item of listed.slice(0, FAULTS_MAX) as unknown[]) {
-    const { game, from_ms: fromMs, until_ms: untilMs } = (item ?? {}) as Record<string, unknown>;
-    if (typeof game === 'string' && typeof fromMs === 'number' && typeof untilMs === 'number')
-      closures.push(closureFault({ game, fromMs, untilMs }));
-  }
-  return closures;
-}
-
-function faultsOf(listed: unknown): ModelFault[] {
-  if (!Array.isArray(listed)) return [];
-  const faults: ModelFault[] = [];
-  for (const item of listed.slice(0, FAULTS_MAX) as unknown[]) {
-    const { service, from_ms: fromMs, until_ms: untilMs, status } = (item ?? {}) as Record<string, unknown>;
-    if (
-      typeof service === 'string' &&
-      typeof fromMs === 'number' &&
-      typeof untilMs === 'number' &&
-      typeof status === 'number'
-    )
-      faults.push({ service, fromMs, untilMs, status });
-  }
-  return faults;
-}
 
 /** The admin doors over the check's own client (its transport, its `api` mount). */
 function doorsOf(client: AfpClient): AdminClient {
@@ -492,8 +458,6 @@ function readShocks(listed: unknown): PriceShock[] | null {
   return shocks;
 }
 const MARKET_CLOSURES_MAX = 1_000;
-/** Fault windows read from GET /_afp/platform (a scenario lists a handful). */
-const FAULTS_MAX = 1_000;
 /** Windows named in the note; the rest are counted. */
 const FAULTS_LISTED_MAX = 10;
 

@@ -32,6 +32,7 @@ import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
+import { callOrOutage, TargetOutage } from './target-outage.ts';
 import {
   accountAt,
   betAmountFor,
@@ -85,7 +86,13 @@ export class Command implements DialectCommand {
   }
 
   async run(model: DialectModel, system: DialectSystem): Promise<void> {
-    await this.body(model, system);
+    try {
+      await this.body(model, system);
+    } catch (error) {
+      // An announced outage's answer changed nothing: the command is skipped, not judged.
+      if (!(error instanceof TargetOutage)) throw error;
+      system.outageMet?.(this.label);
+    }
   }
 
   toString(): string {
@@ -108,7 +115,7 @@ async function send<O extends OperationName>(
   input: OperationInput<O>,
   apiKey: string | null,
 ): Promise<CallOutcome<OperationResult<O>>> {
-  const outcome = await system.session.call(op, input, apiKey);
+  const outcome = await callOrOutage(system, label, op, input, apiKey);
   if (outcome.kind === 'unreachable') throw new CheckUnavailable(`${label}: ${outcome.message}`);
   if (outcome.kind === 'deadline') throw new CheckUnavailable(`${label}: rate limited past the time budget`);
   if (outcome.kind === 'unsupported') throw new Error(`${label}: ${outcome.reason}`);

@@ -101,6 +101,13 @@ export interface DialectSystem {
   readonly session: LiveSession;
   raise(finding: FindingInput): void;
   readonly curlOf: (request: SentRequest) => string;
+  /**
+   * Whether an answer of `status` from `service`, now, is one of the target's announced fault
+   * windows (an afp serve's, target-outage.ts); absent where the target announces none.
+   */
+  readonly inOutage?: (service: string, status: number) => Promise<boolean>;
+  /** Told of a command skipped because it met such an outage. */
+  readonly outageMet?: (label: string) => void;
 }
 
 /** Escrows a run may hold (commands index them modulo the count). */

@@ -43,6 +43,8 @@ import { TRADING_ORDER_COMMANDS } from './dialect-commands-trading.ts';
 import { openWallet, WALLET_COMMANDS, walletModel, type OpenedWallet } from './wallet-commands.ts';
 import { serviceAccount, type DomainsModel, type TradingModel } from './dialect-model-services.ts';
 import { openDomainsAccounts, openTradingAccounts, type OpenedService } from './service-accounts.ts';
+import { AdminClient } from '../../client/admin-client.ts';
+import { servedFaults, serviceFaultAt } from '../served-faults.ts';
 
 export const DIALECT_MAX_COMMANDS = 40;
 /** What each registered account is funded with (admin deposits, funding commands; a faucet pays what it pays). */
@@ -191,7 +193,13 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       },
     };
   }
-  const system: DialectSystem = { session, raise: (finding) => findings.add(finding), curlOf: options.curlOf };
+  const outages = await announcedOutages(options.target, planned.notes);
+  const system: DialectSystem = {
+    session,
+    raise: (finding) => findings.add(finding),
+    curlOf: options.curlOf,
+    ...outages.system,
+  };
   const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
   let runsStarted = 0;
   const learned = newLearnedRules();
@@ -243,11 +251,50 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     ...base,
     runs: details.numRuns,
     shrinks: details.numShrinks,
-    notes: planned.notes,
+    notes: [...planned.notes, ...outages.summary()],
     commands: planned.rows.map((row) => row.name),
   };
   if (!details.failed) return { ...result, ok: true };
   return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
+}
+
+/** Commands named in the note of those skipped at an outage; the rest are counted. */
+const OUTAGE_LABELS_MAX = 5;
+
+/**
+ * The fault windows an afp serve announces (GET /_afp/platform): a command whose answer is a 500 or
+ * 503 of one, at the serve's time (GET /_afp/clock, read at that answer), is skipped (target-outage.ts),
+ * and the summary says how many were. Nothing where the target is no afp serve or lists no window.
+ */
+async function announcedOutages(
+  target: Target,
+  notes: string[],
+): Promise<{ system: Pick<DialectSystem, 'inOutage' | 'outageMet'>; summary: () => string[] }> {
+  const none = { system: {}, summary: () => [] };
+  if (!target.afpServe || target.adminUrl === null) return none;
+  const admin = AdminClient.ofUrl(target.adminUrl);
+  const platform = await admin.platform();
+  const faults = platform.ok ? servedFaults(platform.value).filter((fault) => fault.game === undefined) : [];
+  if (faults.length === 0) return none;
+  notes.push(
+    `a 500 or 503 inside one of the target's ${faults.length} fault window(s) (GET /_afp/platform) is the outage it was told to answer: the command that met it is skipped, not judged`,
+  );
+  const met: string[] = [];
+  return {
+    system: {
+      inOutage: async (service, status) => {
+        const clock = await admin.clock();
+        return clock.ok && serviceFaultAt(faults, service, status, clock.value.nowMs);
+      },
+      outageMet: (label) => void met.push(label),
+    },
+    summary: () =>
+      met.length === 0
+        ? []
+        : [
+            `${met.length} command(s) met the target's fault windows and were skipped: ${[...new Set(met)].slice(0, OUTAGE_LABELS_MAX).join(', ')}${new Set(met).size > OUTAGE_LABELS_MAX ? ', …' : ''}`,
+          ],
+  };
 }
 
 /**

@@ -25,9 +25,8 @@
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { refusalText, ruleFinding } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
-import type { CallOutcome } from '../live-session.ts';
 import type { OperationName } from '../operations.ts';
-import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
+import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 /** The documents' yearly price of .xyz (spec/NOTES.md price table). */
 export const XYZ_YEARLY_MICRO = 14_400_000n;
@@ -73,7 +72,7 @@ async function openDomainAccounts(context: ProbeContext): Promise<DomainAccounts
     };
   const main = await context.session.call('domains.account', {}, null);
   if (main.kind !== 'ok')
-    return `the domains service keeps its own accounts, and registering one was ${describe(main)}`;
+    return `the domains service keeps its own accounts, and registering one was ${answerText(main)}`;
   if (context.fundOwnAccount === undefined)
     return 'the domains service keeps its own accounts, and this audit cannot fund one';
   const funded = await context.fundOwnAccount('domains', main.value.agentId, main.value.apiKey);
@@ -114,23 +113,6 @@ function missing(context: ProbeContext, ops: readonly OperationName[]): string |
   return null;
 }
 
-function describe(outcome: CallOutcome<unknown>): string {
-  switch (outcome.kind) {
-    case 'ok':
-      return `accepted (${outcome.status})`;
-    case 'refused':
-      return `refused ${outcome.refusal.status} ${outcome.refusal.name}`;
-    case 'unsupported':
-      return `unsupported: ${outcome.reason}`;
-    case 'unreadable':
-      return `unreadable (${outcome.status})`;
-    case 'unreachable':
-      return `unreachable: ${outcome.message}`;
-    case 'deadline':
-      return 'not sent (the time budget ran out)';
-  }
-}
-
 export async function doubleRegistration(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
   const reason = missing(context, ['domains.register', 'domains.lookup']);
   if (reason !== null) return { status: 'skipped', note: reason };
@@ -154,7 +136,7 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   const after = await balance(context, main.apiKey, balanceOp);
   const won = outcomes.filter((outcome) => outcome.kind === 'ok');
   const lost = outcomes.filter((outcome) => outcome.kind !== 'ok');
-  const evidence = `${domain}: ${outcomes.map(describe).join(', ')}; balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`;
+  const evidence = `${domain}: ${outcomes.map(answerText).join(', ')}; balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`;
   const first = outcomes[0];
   const reproduce = first === undefined ? {} : reproduceOf(context, first);
   if (won.length > 1) {
@@ -178,7 +160,7 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
       title: `neither of two simultaneous registrations of the fresh name ${domain} was accepted`,
       endpoint: 'domains.register',
       expected: 'exactly one accepted',
-      seen: outcomes.map(describe).join(', '),
+      seen: outcomes.map(answerText).join(', '),
       evidence,
       ...reproduce,
     });
@@ -200,10 +182,10 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
         id: 'rule:domains:registration-race-loser',
         severity: 'major',
         kind: 'rule',
-        title: `the losing registration of ${domain} was answered ${describe(loser)}, not 409 (the name is taken)`,
+        title: `the losing registration of ${domain} was answered ${answerText(loser)}, not 409 (the name is taken)`,
         endpoint: 'domains.register',
         expected: '409',
-        seen: describe(loser),
+        seen: answerText(loser),
         evidence,
         ...reproduceOf(context, loser),
       });
@@ -256,7 +238,7 @@ export async function doubleRegistration(context: ProbeContext, raise: Raise): P
   }
   return {
     status: 'ran',
-    note: `${domain}: ${outcomes.map(describe).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}${won.length > 0 && price === null ? ' (not judged: no answer states the price, neither the registration nor domains.check)' : ''}`,
+    note: `${domain}: ${outcomes.map(answerText).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}${won.length > 0 && price === null ? ' (not judged: no answer states the price, neither the registration nor domains.check)' : ''}`,
   };
 }
 
@@ -279,7 +261,7 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
     const name = probeDomainName(main.agentId, 'sale');
     const registered = await context.session.call('domains.register', { domain: name, years: 1 }, main.apiKey);
     if (registered.kind !== 'ok')
-      return { status: 'skipped', note: `registering ${name} to sell was ${describe(registered)}` };
+      return { status: 'skipped', note: `registering ${name} to sell was ${answerText(registered)}` };
     won = { domain: name, domainId: registered.value.domainId ?? null };
   }
   const { domain, domainId } = won;
@@ -338,7 +320,7 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
       endpoint: 'domains.transfer',
       expected: 'refused (insufficient balance)',
       seen: `${accept.value.status ?? '?'}, owner ${accept.value.owner ?? '?'}`,
-      evidence: `offer answer: ${describe(offer)}`,
+      evidence: `offer answer: ${answerText(offer)}`,
       ...reproduceOf(context, accept),
     });
   }
@@ -363,7 +345,7 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
   const lookup = await context.session.call('domains.lookup', { domain }, main.apiKey);
   const buyerAfter = await balance(context, second.apiKey, balanceOp);
   const owner = lookup.kind === 'ok' ? lookup.value.owner : null;
-  const acceptText = accept === null ? 'not sent (no priced transfer)' : describe(accept);
+  const acceptText = accept === null ? 'not sent (no priced transfer)' : answerText(accept);
   if (owner !== null && owner !== main.agentId) {
     raise({
       id: 'money:domains:owner-moved-unpaid',
@@ -373,7 +355,7 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
       endpoint: 'domains.lookup',
       expected: main.agentId,
       seen: owner,
-      evidence: `acceptance ${acceptText}, transfer without price ${describe(grab)}; buyer balance ${formatDecimal(buyerBefore)} → ${buyerAfter === null ? 'unreadable' : formatDecimal(buyerAfter)}`,
+      evidence: `acceptance ${acceptText}, transfer without price ${answerText(grab)}; buyer balance ${formatDecimal(buyerBefore)} → ${buyerAfter === null ? 'unreadable' : formatDecimal(buyerAfter)}`,
       ...reproduceOf(context, lookup),
     });
   }
@@ -391,6 +373,6 @@ export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promi
   }
   return {
     status: 'ran',
-    note: `${domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: ${noSale !== null ? `offer not sent (${noSale})` : `acceptance ${acceptText}`}, transfer without price ${describe(grab)}, owner ${owner ?? 'unreadable'}`,
+    note: `${domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: ${noSale !== null ? `offer not sent (${noSale})` : `acceptance ${acceptText}`}, transfer without price ${answerText(grab)}, owner ${owner ?? 'unreadable'}`,
   };
 }

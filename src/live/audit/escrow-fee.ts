@@ -13,7 +13,7 @@
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { LiveSession } from '../live-session.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
-import { answerText } from './replay-probes.ts';
+import { answerText } from './probe-context.ts';
 
 export interface EscrowParty {
   readonly apiKey: string;

@@ -29,8 +29,7 @@ import { formatDecimal } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome } from '../live-session.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
-import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
-import { answerText } from './replay-probes.ts';
+import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { escrowReleaseFee } from './escrow-fee.ts';
 
 export const RELEASE_PROBE_MICRO = 200_000n;

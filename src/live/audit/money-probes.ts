@@ -42,7 +42,7 @@ import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
-import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
+import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -264,6 +264,12 @@ const doubleSpend: Probe = {
     for (const outcome of accepted)
       if (outcome.kind === 'ok')
         await context.session.call('escrow.release', { escrowId: outcome.value.escrowId }, second.apiKey);
+    // None accepted (a service down, a 5xx each time): nothing says the balance would have stopped a second one.
+    if (accepted.length === 0)
+      return {
+        status: 'skipped',
+        note: `none of ${DOUBLE_SPEND_CALLS} escrows of ${formatDecimal(amountMicro)} on ${formatDecimal(before)} was accepted (${first === undefined ? 'none sent' : answerText(first)}): no double spend could be tried`,
+      };
     return {
       status: 'ran',
       note: `${accepted.length} of ${DOUBLE_SPEND_CALLS} escrows of ${formatDecimal(amountMicro)} accepted on ${formatDecimal(before)}`,

@@ -27,8 +27,7 @@ import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
 import type { ProbeResult } from './money-probes.ts';
-import { DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
-import { answerText } from './replay-probes.ts';
+import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 
 export const POOL_MICRO = 100_000n;
 export const CHALLENGE_MICRO = 50_000n;

@@ -39,3 +39,21 @@ export const DISPLAY_ROUNDING_MICRO = 5_000n;
 export function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } {
   return 'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 }
+
+/** What an answer was, for notes and evidence. */
+export function answerText(outcome: CallOutcome<unknown>): string {
+  switch (outcome.kind) {
+    case 'ok':
+      return `accepted (${outcome.status})`;
+    case 'refused':
+      return `refused ${outcome.refusal.status} ${outcome.refusal.name}`;
+    case 'unreadable':
+      return `answered ${outcome.status} without the fields needed`;
+    case 'unsupported':
+      return `not sent: ${outcome.reason}`;
+    case 'unreachable':
+      return `no answer: ${outcome.message}`;
+    case 'deadline':
+      return 'not sent: the time budget ran out';
+  }
+}

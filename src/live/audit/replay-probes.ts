@@ -18,6 +18,7 @@
  * Non-goals: verifying the probe bets' outcomes (the history audit does, on the next run).
  */
 import { casinoBalanceMicro } from './casino-balance.ts';
+import { answerText } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -69,24 +70,6 @@ function balanceOf(context: ReplayContext): Promise<Micro | null> {
 function curlLines(context: ReplayContext, outcomes: ReadonlyArray<CallOutcome<unknown>>): string | undefined {
   const lines = outcomes.flatMap((outcome) => ('request' in outcome ? [context.curlOf(outcome.request)] : []));
   return lines.length === 0 ? undefined : lines.join(' && ');
-}
-
-/** What an answer was, for notes and evidence. */
-export function answerText(outcome: CallOutcome<unknown>): string {
-  switch (outcome.kind) {
-    case 'ok':
-      return `accepted (${outcome.status})`;
-    case 'refused':
-      return `refused ${outcome.refusal.status} ${outcome.refusal.name}`;
-    case 'unreadable':
-      return `answered ${outcome.status} without the fields needed`;
-    case 'unsupported':
-      return `not sent: ${outcome.reason}`;
-    case 'unreachable':
-      return `no answer: ${outcome.message}`;
-    case 'deadline':
-      return 'not sent: the time budget ran out';
-  }
 }
 
 /** The minimum a single call's refusal states above `sentMicro` (stated-minimum.ts), else null. */

@@ -16,13 +16,13 @@
  * with --fail-on major it decides exit 3; the command itself finished).
  * Non-goals: the sweep's exact instant (only "by expiry + sweep"); who wins a dispute.
  */
+import { answerText } from './probe-context.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { LiveSession, SentRequest } from '../live-session.ts';
 import type { EscrowView } from '../operations.ts';
 import { escrowReleaseFee, type ReleaseFee } from './escrow-fee.ts';
-import { answerText } from './replay-probes.ts';
 
 const ESCROW_MICRO = 100_000n;
 /**
