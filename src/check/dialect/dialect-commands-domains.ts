@@ -18,7 +18,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { DnsInput, DnsView } from '../../live/operations.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommandRow } from './dialect-commands.ts';
-import { callOrOutage } from './target-outage.ts';
+import { throwIfOutage } from './target-outage.ts';
 import type { DialectSystem } from './dialect-model.ts';
 import { runNameCommand, serviceCommand } from './service-command.ts';
 import { NAMES_PER_RUN } from './dialect-model-services.ts';
@@ -223,9 +223,10 @@ const raceCommand = fc.nat({ max: RACES_PER_RUN - 1 }).map((slot) => {
       if (price === null || account.unsure || account.balanceMicro < 2n * price) return;
       const input = { domain: name, years: 1 };
       const outcomes = await Promise.all([
-        callOrOutage(system, label, 'domains.register', input, account.apiKey),
-        callOrOutage(system, label, 'domains.register', input, account.apiKey),
+        system.session.call('domains.register', input, account.apiKey),
+        system.session.call('domains.register', input, account.apiKey),
       ]);
+      for (const outcome of outcomes) await throwIfOutage(system, label, 'domains.register', outcome);
       for (const outcome of outcomes)
         if (outcome.kind !== 'ok' && outcome.kind !== 'refused')
           throw new Error(`${label}: ${outcome.kind === 'unreachable' ? outcome.message : outcome.kind}`);

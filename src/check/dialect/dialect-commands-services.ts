@@ -18,7 +18,7 @@ import type { OperationName } from '../../live/operations.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { accepted, judged, refused, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
-import { callOrOutage } from './target-outage.ts';
+import { throwIfOutage } from './target-outage.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
 import { runNameCommand, serviceCommand } from './service-command.ts';
 import {
@@ -233,7 +233,8 @@ const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
         judged(system, label, 'domains.refusal.taken', 'domains.register', refusal.text, refusal.request);
         return;
       }
-      const outcome = await callOrOutage(system, label, 'domains.register', { domain: name, years: 1 }, account.apiKey);
+      const outcome = await system.session.call('domains.register', { domain: name, years: 1 }, account.apiKey);
+      await throwIfOutage(system, label, 'domains.register', outcome);
       if (outcome.kind === 'refused') {
         // The price is the target's: a balance short of it is a refusal that moves nothing, judged as the dialect documents it.
         judged(
@@ -326,7 +327,8 @@ const pricedTransferCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => 
       priceMicro: USDC,
       domainId: held.domainId,
     };
-    const outcome = await callOrOutage(system, label, 'domains.transfer', input, domains.accounts[held.holder].apiKey);
+    const outcome = await system.session.call('domains.transfer', input, domains.accounts[held.holder].apiKey);
+    await throwIfOutage(system, label, 'domains.transfer', outcome);
     const op: OperationName = 'domains.transfer';
     const dialect = system.session.target.services['domains' as ServiceName]?.dialect ?? 'A';
     if (outcome.kind === 'unsupported') {

@@ -32,7 +32,7 @@ import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
 import { CheckUnavailable } from '../check-unavailable.ts';
-import { callOrOutage, TargetOutage } from './target-outage.ts';
+import { TargetOutage, throwIfOutage } from './target-outage.ts';
 import {
   accountAt,
   betAmountFor,
@@ -115,7 +115,8 @@ async function send<O extends OperationName>(
   input: OperationInput<O>,
   apiKey: string | null,
 ): Promise<CallOutcome<OperationResult<O>>> {
-  const outcome = await callOrOutage(system, label, op, input, apiKey);
+  const outcome = await system.session.call(op, input, apiKey);
+  await throwIfOutage(system, label, op, outcome);
   if (outcome.kind === 'unreachable') throw new CheckUnavailable(`${label}: ${outcome.message}`);
   if (outcome.kind === 'deadline') throw new CheckUnavailable(`${label}: rate limited past the time budget`);
   if (outcome.kind === 'unsupported') throw new Error(`${label}: ${outcome.reason}`);

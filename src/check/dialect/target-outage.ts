@@ -8,27 +8,24 @@
  * Only where the target announces its windows; elsewhere a 5xx stays an answer like any other.
  */
 import type { CallOutcome } from '../../live/live-session.ts';
-import type { OperationInput, OperationName, OperationResult } from '../../live/operations.ts';
+import type { OperationName } from '../../live/operations.ts';
 import type { DialectSystem } from './dialect-model.ts';
 
 export class TargetOutage extends Error {
   override readonly name = 'TargetOutage';
 }
 
-/** `system.session.call`, with an answer inside one of the target's announced fault windows thrown as TargetOutage. */
-export async function callOrOutage<O extends OperationName>(
+/** Throws TargetOutage when `outcome` of `op` is a 500 or 503 inside one of the target's announced fault windows, now. */
+export async function throwIfOutage(
   system: DialectSystem,
   label: string,
-  op: O,
-  input: OperationInput<O>,
-  apiKey: string | null,
-): Promise<CallOutcome<OperationResult<O>>> {
-  const outcome = await system.session.call(op, input, apiKey);
-  if (outcome.kind !== 'refused' || outcome.refusal.status < 500 || system.inOutage === undefined) return outcome;
+  op: OperationName,
+  outcome: CallOutcome<unknown>,
+): Promise<void> {
+  if (outcome.kind !== 'refused' || outcome.refusal.status < 500 || system.inOutage === undefined) return;
   const service = op.slice(0, op.indexOf('.'));
   if (await system.inOutage(service, outcome.refusal.status))
     throw new TargetOutage(
       `${label}: ${outcome.refusal.status} ${outcome.refusal.name}, inside the target's fault window for ${service}`,
     );
-  return outcome;
 }
