@@ -281,15 +281,18 @@ function learnedMinimum(
   return true;
 }
 
+/** A bet (or a batch element) the target refused: what was sent, by whom, and the refusal. */
+interface RefusedBet {
+  readonly label: string;
+  readonly account: Readonly<DialectAccount>;
+  readonly sent: BetInput;
+  readonly refusal: Refusal;
+  readonly request: SentRequest | null;
+}
+
 /** A bet refused below its game's stated minimum (learnedMinimum), with the minimum-bet finding. */
-function learnedBetMinimum(
-  system: DialectSystem,
-  model: DialectModel,
-  label: string,
-  sent: BetInput,
-  refusal: Refusal,
-  request: SentRequest | null,
-): boolean {
+function learnedBetMinimum(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
+  const { label, sent, refusal, request } = refused;
   return learnedMinimum(system, model, sent.game, sent.amountMicro, refusal, (statedMicro) =>
     minimumBetFinding({
       game: sent.game,
@@ -301,15 +304,6 @@ function learnedBetMinimum(
       ...(request === null ? {} : { reproduce: system.curlOf(request) }),
     }),
   );
-}
-
-/** A bet (or a batch element) the target refused: what was sent, by whom, and the refusal. */
-interface RefusedBet {
-  readonly label: string;
-  readonly account: Readonly<DialectAccount>;
-  readonly sent: BetInput;
-  readonly refusal: Refusal;
-  readonly request: SentRequest | null;
 }
 
 /**
@@ -350,8 +344,7 @@ function learnedKellyLimit(system: DialectSystem, model: DialectModel, refused: 
 
 /** A bet refused below its game's stated minimum or above its stated Kelly limit: a rule learned, not a mismatch. */
 function learnedBetRule(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
-  const { label, sent, refusal, request } = refused;
-  return learnedBetMinimum(system, model, label, sent, refusal, request) || learnedKellyLimit(system, model, refused);
+  return learnedBetMinimum(system, model, refused) || learnedKellyLimit(system, model, refused);
 }
 
 const betCommand = fc

@@ -15,6 +15,7 @@
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/money.ts';
+import { compare } from '../../core/ratio.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessSchemeName, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import { creditContradiction, paidMultiplier, PAYOUT_FIELD, ratioDecimal, topField } from './edge-tier.ts';
@@ -108,7 +109,7 @@ function recordPayout(findings: FindingsCollector, input: VerificationInput, evi
   const paidText = paid === null ? 'an unknown multiplier' : `${ratioDecimal(paid)}×`;
   const publishedText = published === null ? '?' : `${ratioDecimal(published)}×`;
   // Paid as published, and only a figure the payout rule derives differs (a crash point of another edge factor).
-  const paidAsPublished = paid !== null && published !== null && paid.num * published.den === published.num * paid.den;
+  const paidAsPublished = paid !== null && published !== null && compare(paid, published) === 0;
   findings.add({
     id: `rule:${game}:payout`,
     severity: input.publishedIsAdvertised === true ? 'major' : 'minor',

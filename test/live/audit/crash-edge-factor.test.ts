@@ -18,15 +18,10 @@ import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import type { AuditedFinding } from '../../fixtures/money-audit.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-crash-edge-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
-
-interface Finding {
-  readonly id: string;
-  readonly severity: string;
-  readonly title: string;
-}
 
 const RULES =
   'casino:\n  crash: { edge_factor: 0.97 }\n  multiplier: { edge_factor: 0.97 }\nmoney: { float_noise: true }\n';
@@ -36,7 +31,8 @@ async function fairness(target: string, key: string, out: string, clock: Paramet
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   const printed = sink();
   const code = await runFairness({ ...flags, quiet: true }, printed.io, clock);
-  const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+  const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: AuditedFinding[] })
+    .findings;
   return { code, text: printed.text(), findings };
 }
 
