@@ -8,7 +8,11 @@
  *     an address no send has touched;
  *   - walletSend(w0 → w1): signed with w0's own key, accepted, the amount echoed; the chain's fee
  *     is not in the answer and the transfer lands at a block the check does not see, so both
- *     addresses are no longer compared for the rest of the invocation (never guessed);
+ *     addresses are no longer compared for the rest of the invocation (never guessed). Once w0 has
+ *     sent, each send first reads what w0 holds and mints WALLET_FUND more where it is below twice
+ *     the amount: the sends of a whole invocation (100 runs and the shrinking's replays) outspend
+ *     one funding, and a send refused for want of funds the check spent itself failed a working
+ *     target (exit 3, "insufficient_balance … expected it accepted", 2 of 3 seeds at 100 runs);
  *   - walletWrongKey(w1 → w0): signed with w1's key while w1 is known empty, refused 4xx, and w0
  *     (untouched) still holds what the model says at its next read;
  *   - walletQuoteFee: a quote ETH → USDC on base by contract addresses states the 0.5% fee.
@@ -21,13 +25,16 @@ import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-confi
 import type { LiveSession } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
+import { CheckUnavailable } from '../check-unavailable.ts';
 import { accepted, Command, refused, type DialectCommandRow } from './dialect-commands.ts';
-import type { DialectModel } from './dialect-model.ts';
+import type { DialectModel, DialectSystem } from './dialect-model.ts';
 import type { WalletModel, WalletSlot } from './dialect-model-services.ts';
 
 /** What w0 is funded with on an afp serve, and what one send moves. */
 export const WALLET_FUND = '0.05';
 const SEND_AMOUNT = '0.001';
+/** What w0 must hold before a send: the amount, and as much again for the chain's fee. */
+const SEND_FLOOR_WEI = 2n * 10n ** 15n;
 const BASE_USDC = TOKEN_ROWS.find((row) => row.chain === 'base' && row.symbol === 'USDC')?.contract ?? '';
 const WALLET_CHAINS = ['base', 'bitcoin', 'ethereum', 'monero', 'solana', 'tron'];
 
@@ -120,6 +127,7 @@ const sendCommand = fc.constant(
     async (model, system) => {
       const wallet = walletOf(model);
       const [w0, w1] = wallet.wallets;
+      if (w0.moved) await keepFunded(system, wallet.apiKey, w0);
       const { value } = await accepted(
         system,
         'walletSend(w0 → w1)',
@@ -135,6 +143,28 @@ const sendCommand = fc.constant(
     },
   ),
 );
+
+/** Reads what w0 holds (it has sent: the model no longer knows) and mints WALLET_FUND more when it is below SEND_FLOOR_WEI. */
+async function keepFunded(system: DialectSystem, apiKey: string, w0: WalletSlot): Promise<void> {
+  const label = 'walletSend(w0 → w1): reading w0 first';
+  const { value } = await accepted(system, label, 'wallet.balance', { address: w0.address, chain: 'base' }, apiKey);
+  const held = weiOf(value.amount);
+  if (held === null) throw new CheckMismatch(`${label}: the balance ${String(value.amount)} is not an ETH amount`);
+  if (held >= SEND_FLOOR_WEI) return;
+  const admin = system.session.admin();
+  const answer = await admin?.walletMint({ chain: 'base', address: w0.address, amount: WALLET_FUND });
+  if (answer === undefined || !answer.ok)
+    throw new CheckUnavailable(
+      `${label}: w0 holds ${String(value.amount)} ETH and could not be funded again${answer === undefined ? '' : answer.kind === 'unreachable' ? `: ${answer.message}` : `: POST /_afp/wallet/mint answered ${answer.status}`}`,
+    );
+}
+
+/** A decimal text of whole ETH in wei; null when it is not one. */
+function weiOf(amount: string | null): bigint | null {
+  if (amount === null || !/^\d{1,30}(\.\d{1,18})?$/.test(amount)) return null;
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
+}
 
 const wrongKeyCommand = fc.constant(
   new Command(
