@@ -19,7 +19,7 @@ import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { CheckMismatch } from './check-mismatch.ts';
-import { CheckUnavailable } from './check-unavailable.ts';
+import { CheckUnavailable, unrepeatedFailureText } from './check-unavailable.ts';
 
 export const RUNS_DEFAULT = 100;
 export const RUNS_MAX = 100_000;
@@ -159,10 +159,7 @@ async function describeFailure(
     commands: confirmed.ran,
     seed: options.seed,
     path,
-    error:
-      confirmed.error === undefined
-        ? `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)`
-        : message,
+    error: confirmed.error === undefined ? unrepeatedFailureText(error, message) : message,
     reproduce: reproduce.join(' '),
   };
 }

@@ -12,7 +12,7 @@
  */
 import type { WaitClock } from '../core/clock.ts';
 import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
-import { deviationFinding } from '../live/deviation-findings.ts';
+import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';
 import { LiveSession } from '../live/live-session.ts';
@@ -111,6 +111,7 @@ export async function startLiveRun(
     clock,
     deadline,
     onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)),
+    onGateway: (meeting) => findings.add(gatewayFinding(meeting, curlOf)),
     onCall: () => progress.step(),
   });
   for (const [index, note] of (resolved.notes ?? []).entries()) {

@@ -9,7 +9,7 @@
  * finding reaches --fail-on, else 0.
  */
 import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
-import { deviationFinding } from '../live/deviation-findings.ts';
+import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, type Finding } from '../live/finding.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
@@ -52,6 +52,7 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     deadline,
     timeoutMs: options.timeoutMs,
     onDeviation: (deviation) => findings.add(deviationFinding(deviation, reproduce)),
+    onGateway: (meeting) => findings.add(gatewayFinding(meeting, reproduce)),
   });
   const replay = new OperationReplay({
     session,

@@ -21,7 +21,7 @@ import type { WaitClock } from '../core/clock.ts';
 import type { Micro } from '../core/money.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { AccountPool } from '../live/account-pool.ts';
-import { deviationFinding } from '../live/deviation-findings.ts';
+import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { judge, type RuleName } from '../live/documented-rules.ts';
 import { FindingsCollector, type FindingInput } from '../live/finding.ts';
 import type { LiveAccount } from '../live/live-account.ts';
@@ -105,6 +105,7 @@ export async function runTargetConformance(
     deadline: options.deadline,
     timeoutMs: options.timeoutMs ?? CONFORMANCE_TIMEOUT_MS,
     onDeviation: (call) => raise(deviationFinding(call, options.curlOf)),
+    onGateway: (meeting) => raise(gatewayFinding(meeting, options.curlOf)),
   });
   const pool = new AccountPool({
     session,

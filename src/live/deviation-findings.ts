@@ -7,10 +7,13 @@
  * documents' spelling where its dialect says otherwise (`fallback`), an optional field missing, or
  * an error body of no known shape are minor; a required field missing or mistyped, or an answer
  * that is not JSON, are major: the command could not read what it needed.
+ * Also a gateway's answer met on a call (gateway-answer.ts): a minor finding of kind `limit`, one
+ * per operation and status, since the page is no answer of the API's to read a shape from.
  */
 import type { JsonValue } from '../core/errors.ts';
 import type { FindingInput, Severity } from './finding.ts';
-import type { CallDeviation, SentRequest } from './live-session.ts';
+import { gatewayFate } from './gateway-answer.ts';
+import type { CallDeviation, GatewayMeeting, SentRequest } from './live-session.ts';
 
 const TITLES = {
   renamed: (field: string, expected: JsonValue) => `\`${field}\` is what the documents call \`${String(expected)}\``,
@@ -45,5 +48,20 @@ export function deviationFinding(call: CallDeviation, curlOf: (request: SentRequ
     seen: deviation.seen,
     evidence: `${call.request.method} ${call.request.url} answered ${call.status}`,
     reproduce: curlOf(call.request),
+  };
+}
+
+/** One finding per operation and status, however many answers (the collector counts them). */
+export function gatewayFinding(meeting: GatewayMeeting, curlOf: (request: SentRequest) => string): FindingInput {
+  return {
+    id: `limit:${meeting.op}:gateway:${meeting.status}`,
+    severity: 'minor',
+    kind: 'limit',
+    title: `${meeting.op}: answered ${meeting.status} by a gateway in front of the target, not by its API`,
+    endpoint: `${meeting.op} (${meeting.endpoint})`,
+    expected: "the service's own JSON answer",
+    seen: `${meeting.status} ${meeting.page}`,
+    evidence: `${meeting.request.method} ${meeting.request.url} answered ${meeting.status} (${gatewayFate({ ...meeting, method: meeting.request.method })}): ${meeting.page}`,
+    reproduce: curlOf(meeting.request),
   };
 }

@@ -14,8 +14,12 @@
  *   refusal (`refusingRateLimits`: a 24-hour window) is answered at once, as a Refusal.
  * - 503 with Retry-After: the target says it is shedding load and did not take the request (afp
  *   serve's load shedder on a busy machine does exactly this); waited out as told and sent again,
- *   within the same retry bound and deadline, and counted in `shed`. A 503 without Retry-After is
- *   an answer like any other (a Refusal): nothing says it was not taken.
+ *   within the same retry bound and deadline, and counted in `shed`. A JSON 503 without Retry-After
+ *   is an answer like any other (a Refusal): nothing says it was not taken.
+ * - A gateway's answer (gateway-answer.ts: a 502 or 504, or a 503 whose body is not JSON, from a
+ *   proxy in front of the target): not the API's answer, so never read as one. A GET is sent again
+ *   (GATEWAY_RETRIES, within the deadline); a write, or a GET still so, ends `unreachable` with
+ *   `gateway` set. Each is handed to `onGateway`.
  * - X-Forwarded-For: sent when the caller names a client address (replay keeps each recorded
  *   agent's own), and pacing slots are then per address.
  * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
@@ -23,7 +27,8 @@
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
  *   deviation too, never an exception. Only a network failure or a timeout is `unreachable`.
  * Time and waiting come in through the WaitClock (src/live is no door for wall time).
- * Non-goals: retrying anything but a 429 or a 503 with Retry-After; choosing severities.
+ * Non-goals: retrying anything but a 429, a 503 with Retry-After or a GET met by a gateway; choosing
+ * severities.
  */
 import type { JsonValue } from '../core/errors.ts';
 import { Deadline } from '../audit/live-target.ts';
@@ -34,6 +39,7 @@ import type { OperationInput, OperationName, OperationResult, Refusal } from './
 import type { Target } from './target.ts';
 import { openMcpAnswer, withKey } from './mcp-call.ts';
 import { readAnswer } from './read-answer.ts';
+import { GATEWAY_RETRIES, gatewayFate, gatewayWaitMs, isGatewayAnswer, pageText } from './gateway-answer.ts';
 import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
 import { httpTransport } from '../client/http-transport.ts';
@@ -70,6 +76,21 @@ export interface CallDeviation {
   readonly deviation: Deviation;
 }
 
+/** One gateway answer met by a call (gateway-answer.ts), as the session reports it. */
+export interface GatewayMeeting {
+  readonly op: OperationName;
+  /** `POST /api/v1/bet`. */
+  readonly endpoint: string;
+  readonly request: SentRequest;
+  readonly status: number;
+  /** The page the proxy sent (cut short). */
+  readonly page: string;
+  /** True when the call is sent again (a GET with retries and time left); false when it ends unanswered. */
+  readonly sentAgain: boolean;
+  /** Times this call had been sent again already. */
+  readonly retries: number;
+}
+
 export type CallOutcome<R> =
   | {
       readonly kind: 'ok';
@@ -82,7 +103,13 @@ export type CallOutcome<R> =
   /** A 2xx whose essential fields could not be read (the deviations say which). */
   | { readonly kind: 'unreadable'; readonly status: number; readonly request: SentRequest; readonly body: unknown }
   | { readonly kind: 'unsupported'; readonly reason: string }
-  | { readonly kind: 'unreachable'; readonly message: string; readonly request: SentRequest }
+  | {
+      readonly kind: 'unreachable';
+      readonly message: string;
+      readonly request: SentRequest;
+      /** The status of the gateway's answer that ended the call (gateway-answer.ts); absent when none came. */
+      readonly gateway?: number;
+    }
   | { readonly kind: 'deadline' };
 
 /** Per call: the client address to announce (replay keeps each recorded agent's own address). */
@@ -96,6 +123,8 @@ export interface SessionOptions {
   readonly deadline: Deadline;
   readonly timeoutMs?: number;
   readonly onDeviation?: (deviation: CallDeviation) => void;
+  /** Each gateway's answer a call met (gateway-answer.ts), whether it is sent again or not. */
+  readonly onGateway?: (meeting: GatewayMeeting) => void;
   /** Called as each call starts (the CLI's progress line counts them). */
   readonly onCall?: () => void;
 }
@@ -186,6 +215,7 @@ export class LiveSession {
     const wire = operation.request(input);
     const request = sentRequest(baseUrl, wire);
     let waitMs = FIRST_WAIT_MS;
+    let gatewayRetries = 0;
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
       if (!(await this.pace(op, options.forwardedFor))) return { kind: 'deadline' };
       let answer: RawAnswer;
@@ -211,6 +241,23 @@ export class LiveSession {
         this.shed.set(op, (this.shed.get(op) ?? 0) + 1);
         if (shedWaitMs > this.deadline.remainingMs()) return { kind: 'deadline' };
         await this.options.clock.sleep(shedWaitMs);
+        continue;
+      }
+      if (isGatewayAnswer(answer.status, answer.json)) {
+        const gatewayWait = gatewayWaitMs(gatewayRetries);
+        const sentAgain =
+          wire.method === 'GET' && gatewayRetries < GATEWAY_RETRIES && gatewayWait <= this.deadline.remainingMs();
+        const endpoint = `${wire.method} ${wire.path}`;
+        const page = pageText(answer.body);
+        const meeting = { op, endpoint, request, status: answer.status, page, sentAgain, retries: gatewayRetries };
+        this.options.onGateway?.(meeting);
+        if (!sentAgain) {
+          const fate = gatewayFate({ method: request.method, sentAgain, retries: gatewayRetries });
+          const message = `${request.method} ${request.url}: answered ${answer.status} by a gateway in front of the target, not by its API (${fate})`;
+          return { kind: 'unreachable', message, request, gateway: answer.status };
+        }
+        gatewayRetries += 1;
+        await this.options.clock.sleep(gatewayWait);
         continue;
       }
       return this.read(op, answer, request, wire, input);

@@ -21,14 +21,14 @@ import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
 import { AccountPool, ACCOUNTS_MAX } from '../../live/account-pool.ts';
-import { deviationFinding } from '../../live/deviation-findings.ts';
+import { deviationFinding, gatewayFinding } from '../../live/deviation-findings.ts';
 import { SHOWN_ROUNDING_MICRO } from '../../live/documented-rules.ts';
 import { FindingsCollector } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
-import { CheckUnavailable } from '../check-unavailable.ts';
+import { CheckUnavailable, unrepeatedFailureText } from '../check-unavailable.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
 import {
   DIALECT_COMMANDS,
@@ -159,6 +159,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     deadline: options.deadline,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)),
+    onGateway: (meeting) => findings.add(gatewayFinding(meeting, options.curlOf)),
   });
   const pool = new AccountPool({
     session,
@@ -413,9 +414,7 @@ async function describeFailure(
     commands: ran,
     seed: options.seed,
     path,
-    error: confirmed
-      ? message
-      : `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)`,
+    error: confirmed ? message : unrepeatedFailureText(error, message),
     reproduce: reproduceOf(options, path),
   };
 }

@@ -183,8 +183,13 @@ interface AuditRun {
    * judged (checkMoney).
    */
   unsettled: number;
+  /** Bets and batches in a row answered by a gateway in front of the target (gateway-answer.ts); see settle. */
+  gatewayStreak: number;
   stoppedBy: EdgeAuditResult['stoppedBy'];
 }
+
+/** Bets and batches in a row met by a gateway's answer before the audit stops as if the target stopped answering. */
+const GATEWAY_STREAK_MAX = 5;
 
 const NEGLIGIBLE_EDGE = 1e-9;
 
@@ -218,6 +223,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     draws: new Set(),
     minimums: new Map(),
     unsettled: 0,
+    gatewayStreak: 0,
     stoppedBy: null,
   };
   const before = await balanceOf(options);
@@ -495,6 +501,7 @@ function redrawAmount(run: AuditRun, bet: BetInput, refusal: Refusal): Micro | n
 }
 
 function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject): Placed | Refusal | null {
+  metGateway(run, outcome);
   switch (outcome.kind) {
     case 'ok':
       return { bet: outcome.value, params };
@@ -506,9 +513,9 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
       run.unsettled += 1;
       return null;
     case 'unreachable':
-      // Sent, perhaps placed: the answer never came.
+      // Sent, perhaps placed: the answer never came. A gateway's page (a proxy's hiccup) stops the audit only in a streak.
       run.unsettled += 1;
-      run.stoppedBy ??= 'unreachable';
+      if (outcome.gateway === undefined || run.gatewayStreak >= GATEWAY_STREAK_MAX) run.stoppedBy ??= 'unreachable';
       return null;
     case 'unsupported':
       run.stoppedBy ??= 'unreachable';
@@ -519,11 +526,20 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
   }
 }
 
+/** Counts a gateway's answer into the streak; any answer of the target's own ends it. */
+function metGateway(run: AuditRun, outcome: CallOutcome<unknown>): void {
+  if (outcome.kind === 'unreachable' && outcome.gateway !== undefined) run.gatewayStreak += 1;
+  else if (outcome.kind !== 'deadline' && outcome.kind !== 'unsupported') run.gatewayStreak = 0;
+}
+
 /** A batch; refused elements are retried alone once, and a game accepted alone is played alone from then on. */
 async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Array<Placed | Refusal | null>> {
   const outcome = await run.options.session.call('casino.batch', { bets }, run.options.apiKey);
+  metGateway(run, outcome);
   if (outcome.kind === 'deadline') run.stoppedBy ??= 'deadline';
-  if (outcome.kind === 'unreachable' || outcome.kind === 'unsupported') run.stoppedBy ??= 'unreachable';
+  if (outcome.kind === 'unsupported') run.stoppedBy ??= 'unreachable';
+  if (outcome.kind === 'unreachable' && (outcome.gateway === undefined || run.gatewayStreak >= GATEWAY_STREAK_MAX))
+    run.stoppedBy ??= 'unreachable';
   if (outcome.kind !== 'ok' || outcome.value.results.length !== bets.length) {
     // A batch the target may have run (an answer unread, lost or a server error) leaves its bets' outcomes unknown.
     const unknown =
