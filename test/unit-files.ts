@@ -78,6 +78,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/live/mcp-call.test.ts',
   'test/live/report/fail-on.test.ts',
   'test/live/stated-batch-maximum.test.ts',
+  'test/live/stated-domain-maximum.test.ts',
   'test/live/stated-kelly-limit.test.ts',
   'test/live/stated-minimum.test.ts',
   'test/load/executors.test.ts',

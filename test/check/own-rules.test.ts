@@ -5,7 +5,9 @@
 //   - every `"status":"funded"` shown as `"active"`: a name of the target's own → exit 0, minor;
 //   - a held escrow read back as `"released"`: the escrow in another state → exit 3, shrunk;
 //   - a stand-in whose escrow fee is 5% and whose answers state none: the release measures the fee from
-//     the counterparty's balance → exit 0, minor (before, the documents' 1% was assumed: exit 3).
+//     the counterparty's balance → exit 0, minor (before, the documents' 1% was assumed: exit 3);
+//   - limits a stand-in states in its refusals (an escrow minimum, a batch maximum, a Kelly limit, a
+//     per-agent domain maximum): learned or taken as the target's rule → exit 0, minor.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +52,12 @@ const lowKellyServe = manualServes({
 const fivePercentServe = manualServes({
   ...SERVE,
   config: { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, feeBps: 500n } },
+});
+
+/** The stand-in that lets an agent hold one domain (the check's d0 and d1 keep their names from run to run). */
+const oneDomainServe = manualServes({
+  ...SERVE,
+  config: { ...DEFAULT_CONFIG, domains: { ...DEFAULT_CONFIG.domains, domainsPerAgentMax: 1 } },
 });
 
 async function checkThrough(rewrite: Rewrite, started = serve, runs = 8): Promise<{ code: number; text: string }> {
@@ -125,5 +133,26 @@ describe('a value of the target’s own', () => {
       /^ {2}minor rule:coin_flip:kelly-limit: coin_flip's Kelly limit on the target is 0\.\d+ on a balance of \d\.\d+ \(1\.0% of it\), where the documents' default risk factor \(0\.25\) allows a twentieth: later bets stake within that share$/m,
     );
     expect(text).toMatch(/^ok: 8 runs held/m);
+  });
+
+  test('a per-agent domain maximum the target states (1): its refusals are its rule, a minor finding, and the run holds (exit 0)', async () => {
+    // Before, a gift to d1 holding its one name ("refused 400 domain_limit_reached … expected it
+    // accepted") or a race registrant at the cap ("0 of two simultaneous registrations") failed the run.
+    const handle = await oneDomainServe();
+    const casino = handle.urls.casino as string;
+    const services = Object.fromEntries(Object.entries(handle.urls).filter(([name]) => name !== 'api'));
+    const directory = await mkdtemp(join(tmpdir(), 'afp-own-rules-'));
+    const file = join(directory, 'target.yaml');
+    await writeFile(file, adminFundedTargetText('one-domain', services, casino));
+    let text = '';
+    const code = await main(['--target', file, '--seed', '3', '--runs', '40', '--out', directory, '--quiet'], {
+      out: (chunk) => void (text += chunk),
+      err: (chunk) => void (text += chunk),
+    });
+    expect(code, text).toBe(0);
+    expect(text).toMatch(
+      /^ {2}minor rule:domains:per-agent-maximum: the target lets an agent hold at most 1 domains \(its refusal says so\), where the documents set no such maximum/m,
+    );
+    expect(text).toMatch(/^ok: 40 runs held/m);
   });
 });

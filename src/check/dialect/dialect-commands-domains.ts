@@ -22,6 +22,7 @@ import { throwIfOutage } from './target-outage.ts';
 import type { DialectSystem } from './dialect-model.ts';
 import { runNameCommand, serviceCommand } from './service-command.ts';
 import { NAMES_PER_RUN } from './dialect-model-services.ts';
+import { learnedDomainMaximum } from './dialect-commands-services.ts';
 
 /** Race names of a run: slots after the registered names' (runDomainName(tag, NAMES_PER_RUN + i)). */
 const RACES_PER_RUN = 2;
@@ -231,6 +232,15 @@ const raceCommand = fc.nat({ max: RACES_PER_RUN - 1 }).map((slot) => {
         if (outcome.kind !== 'ok' && outcome.kind !== 'refused')
           throw new Error(`${label}: ${outcome.kind === 'unreachable' ? outcome.message : outcome.kind}`);
       const won = outcomes.flatMap((outcome) => (outcome.kind === 'ok' ? [outcome.value] : []));
+      // Both refused, each stating a per-agent maximum d0 has reached (with names from earlier runs): the target's rule.
+      if (
+        won.length === 0 &&
+        outcomes.every(
+          (outcome) =>
+            outcome.kind === 'refused' && learnedDomainMaximum(system, label, outcome.refusal, outcome.request),
+        )
+      )
+        return;
       const charged = won.reduce((sum, value) => sum + (value.costMicro ?? price), 0n);
       if (won.length !== 1)
         throw new CheckMismatch(

@@ -17,7 +17,15 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { OperationName } from '../../live/operations.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
-import { accepted, judged, refused, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
+import {
+  accepted,
+  acceptedOutcome,
+  judged,
+  refused,
+  send,
+  type DialectCommand,
+  type DialectCommandRow,
+} from './dialect-commands.ts';
 import { throwIfOutage } from './target-outage.ts';
 import type { DialectModel, DialectSystem } from './dialect-model.ts';
 import { runNameCommand, serviceCommand } from './service-command.ts';
@@ -30,6 +38,9 @@ import {
   type TradingModel,
 } from './dialect-model-services.ts';
 import { ruleFinding } from '../../live/documented-rules.ts';
+import type { Refusal } from '../../live/operations.ts';
+import type { SentRequest } from '../../live/live-session.ts';
+import { statedDomainMaximum } from '../../live/stated-domain-maximum.ts';
 
 const USDC = 1_000_000n;
 const MARKETS = ['BTC-PERP', 'ETH-PERP', 'SOL-PERP'] as const;
@@ -236,6 +247,7 @@ const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
       const outcome = await system.session.call('domains.register', { domain: name, years: 1 }, account.apiKey);
       await throwIfOutage(system, label, 'domains.register', outcome);
       if (outcome.kind === 'refused') {
+        if (learnedDomainMaximum(system, label, outcome.refusal, outcome.request)) return;
         // The price is the target's: a balance short of it is a refusal that moves nothing, judged as the dialect documents it.
         judged(
           system,
@@ -298,18 +310,45 @@ function heldNameCommand(
   );
 }
 
+/**
+ * A registration or gift refused with a per-agent domain maximum the refusal states
+ * (stated-domain-maximum.ts): the target's rule, a minor finding, nothing moved; true. Any other
+ * refusal: false. The check cannot see how many names an account holds from earlier runs, so the
+ * stated cap is taken at its word, as a stated minimum bet is.
+ */
+export function learnedDomainMaximum(
+  system: DialectSystem,
+  label: string,
+  refusal: Refusal,
+  request: SentRequest,
+): boolean {
+  const stated = statedDomainMaximum(refusal);
+  if (stated === null) return false;
+  system.raise({
+    id: 'rule:domains:per-agent-maximum',
+    severity: 'minor',
+    kind: 'rule',
+    title: `the target lets an agent hold at most ${stated} domains (its refusal says so), where the documents set no such maximum`,
+    endpoint: 'domains.register, domains.transfer',
+    expected: 'no per-agent maximum of domains (platform.md)',
+    seen: refusal.body,
+    evidence: `${label}: ${refusal.status} ${refusal.name} (${refusal.message})`,
+    reproduce: system.curlOf(request),
+  });
+  return true;
+}
+
 const giftCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
   const label = `domainGift(held#${index})`;
   return heldNameCommand(label, index, async (domains, name, held, system) => {
     const to = (1 - held.holder) as 0 | 1;
     const giver = domains.accounts[held.holder];
-    const { value } = await accepted(
-      system,
-      `${label}: ${name} d${held.holder} → d${to}`,
-      'domains.transfer',
-      { domain: name, to: domains.accounts[to].agentId, priceMicro: null, domainId: held.domainId },
-      giver.apiKey,
-    );
+    const described = `${label}: ${name} d${held.holder} → d${to}`;
+    const input = { domain: name, to: domains.accounts[to].agentId, priceMicro: null, domainId: held.domainId };
+    const outcome = await send(system, described, 'domains.transfer', input, giver.apiKey);
+    // d1 may hold names from earlier runs of the invocation: a refusal that states a cap is the target's rule.
+    if (outcome.kind === 'refused' && learnedDomainMaximum(system, described, outcome.refusal, outcome.request)) return;
+    const { value } = acceptedOutcome(described, outcome);
     if (value.owner !== null && value.owner !== domains.accounts[to].agentId)
       throw new CheckMismatch(
         `${label}: the answer names ${value.owner} the holder, expected ${domains.accounts[to].agentId}`,

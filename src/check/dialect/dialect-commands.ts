@@ -108,7 +108,7 @@ const text = (micro: Micro): string => formatDecimal(micro);
  * go on (CheckUnavailable: exit 4), never a mismatch; an operation the dialect cannot send is a bug
  * (the rows were filtered by what the session offers).
  */
-async function send<O extends OperationName>(
+export async function send<O extends OperationName>(
   system: DialectSystem,
   label: string,
   op: O,
@@ -134,7 +134,7 @@ export async function accepted<O extends OperationName>(
 }
 
 /** An outcome `send` gave back, which must be an accepted answer. */
-function acceptedOutcome<R>(label: string, outcome: CallOutcome<R>): { value: R; request: SentRequest } {
+export function acceptedOutcome<R>(label: string, outcome: CallOutcome<R>): { value: R; request: SentRequest } {
   if (outcome.kind === 'ok') return { value: outcome.value, request: outcome.request };
   if (outcome.kind === 'refused')
     throw new CheckMismatch(
