@@ -25,7 +25,8 @@
  * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
  *   error name; what differs from the documents is handed to `onDeviation` with the request that
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
- *   deviation too, never an exception. Only a network failure or a timeout is `unreachable`.
+ *   deviation too, never an exception. Only a network failure, a timeout or a gateway's answer is
+ *   `unreachable`.
  * Time and waiting come in through the WaitClock (src/live is no door for wall time).
  * Non-goals: retrying anything but a 429, a 503 with Retry-After or a GET met by a gateway; choosing
  * severities.

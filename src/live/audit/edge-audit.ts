@@ -513,9 +513,9 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
       run.unsettled += 1;
       return null;
     case 'unreachable':
-      // Sent, perhaps placed: the answer never came. A gateway's page (a proxy's hiccup) stops the audit only in a streak.
+      // Sent, perhaps placed: the answer never came.
       run.unsettled += 1;
-      if (outcome.gateway === undefined || run.gatewayStreak >= GATEWAY_STREAK_MAX) run.stoppedBy ??= 'unreachable';
+      stopIfUnanswered(run, outcome);
       return null;
     case 'unsupported':
       run.stoppedBy ??= 'unreachable';
@@ -524,6 +524,12 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
       run.stoppedBy ??= 'deadline';
       return null;
   }
+}
+
+/** A call the target did not answer stops the audit; a gateway's page (a proxy's hiccup) only in a streak. */
+function stopIfUnanswered(run: AuditRun, outcome: CallOutcome<unknown>): void {
+  if (outcome.kind !== 'unreachable') return;
+  if (outcome.gateway === undefined || run.gatewayStreak >= GATEWAY_STREAK_MAX) run.stoppedBy ??= 'unreachable';
 }
 
 /** Counts a gateway's answer into the streak; any answer of the target's own ends it. */
@@ -538,8 +544,7 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
   metGateway(run, outcome);
   if (outcome.kind === 'deadline') run.stoppedBy ??= 'deadline';
   if (outcome.kind === 'unsupported') run.stoppedBy ??= 'unreachable';
-  if (outcome.kind === 'unreachable' && (outcome.gateway === undefined || run.gatewayStreak >= GATEWAY_STREAK_MAX))
-    run.stoppedBy ??= 'unreachable';
+  stopIfUnanswered(run, outcome);
   if (outcome.kind !== 'ok' || outcome.value.results.length !== bets.length) {
     // A batch the target may have run (an answer unread, lost or a server error) leaves its bets' outcomes unknown.
     const unknown =
