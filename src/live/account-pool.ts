@@ -1,6 +1,10 @@
 /**
  * AccountPool: the few funded accounts a live suite shares, opened the target's way (its
- * registration and funding method, live-account.ts) once, on first need, and in order. Opening
+ * registration and funding method, live-account.ts) once, on first need, and in order: the
+ * registrations one after the other (account i is the i-th registered, so a serve's seeded ids
+ * follow the same order every time), the fundings side by side (on a wall-clock afp serve each
+ * waits out a deposit's confirmation, about a minute: two in turn made `afp check --target`
+ * wait two minutes before its first run). Opening
  * accounts is what a deployment limits most (registrations per IP, one faucet claim per IP a
  * day), so a suite opens at most ACCOUNTS_MAX and every case or run that needs one reuses them.
  *   - funding `keys`: account i is the i-th pre-funded key (never a registration);
@@ -41,16 +45,25 @@ export class AccountPool {
   /** The first `count` accounts, opening the missing ones; or why they cannot be had. */
   async take(count: number): Promise<readonly LiveAccount[] | string> {
     if (count > ACCOUNTS_MAX) return `a case needs at most ${ACCOUNTS_MAX} accounts (asked for ${count})`;
-    while (this.opened.length < count) {
-      if (this.failure !== null) return this.failure;
-      const opened = await this.open(this.opened.length);
-      if (typeof opened === 'string') this.failure = opened;
-      else this.opened.push(opened);
+    if (this.failure === null && this.opened.length < count) {
+      let turn: Promise<void> = Promise.resolve();
+      const opening: Promise<LiveAccount | string>[] = [];
+      for (let index = this.opened.length; index < count; index++) {
+        const registeredBefore = turn;
+        let registered = (): void => undefined;
+        turn = new Promise((resolve) => (registered = resolve));
+        opening.push(registeredBefore.then(() => this.open(index, registered)).finally(registered));
+      }
+      for (const opened of await Promise.all(opening)) {
+        if (typeof opened === 'string') this.failure ??= opened;
+        else if (this.failure === null) this.opened.push(opened);
+      }
     }
-    return this.opened.slice(0, count);
+    return this.opened.length >= count ? this.opened.slice(0, count) : (this.failure ?? 'no account was opened');
   }
 
-  private async open(index: number): Promise<LiveAccount | string> {
+  /** Account `index`; `registered` is called once its registration is answered (the next may register then). */
+  private async open(index: number, registered: () => void): Promise<LiveAccount | string> {
     const { session } = this.options;
     const target = session.target;
     const funding = target.funding;
@@ -69,6 +82,7 @@ export class AccountPool {
       fundMicro: this.options.fundMicro,
       clock: this.options.clock,
       deadline: this.options.deadline,
+      onRegistered: registered,
     });
     return outcome.ok ? outcome.value : `account ${index + 1} could not be opened: ${outcome.message}`;
   }

@@ -54,6 +54,8 @@ export interface AccountOptions {
   readonly callOptions?: CallOptions;
   /** Where the funded balance is read (default the casino's; a service with its own accounts names its own). */
   readonly balanceOperation?: 'casino.balance' | 'domains.balance' | 'trading.balance';
+  /** Told once the registration was answered, before the funding (and its wait) starts (account-pool.ts orders registrations by it). */
+  readonly onRegistered?: () => void;
 }
 
 /** A failed call: 'unreachable' when the target did not answer it, 'trouble' otherwise. */
@@ -81,6 +83,7 @@ export async function openLiveAccount(options: AccountOptions): Promise<LiveOutc
       message: `${session.target.name} offers no registration: pass --key KEY of a funded account`,
     };
   const registered = await session.call('casino.register', {}, null);
+  options.onRegistered?.();
   if (registered.kind === 'deadline')
     return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
   if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`, registered);

@@ -108,7 +108,22 @@ async function plan(
     return missing === null;
   });
   const wanted = Math.min(ACCOUNTS_MAX, Math.max(1, ...offered.map((row) => row.accounts)));
-  let accounts = await pool.take(wanted);
+  // Opened side by side: on a wall-clock serve each funding waits out a deposit's confirmation (a
+  // minute), and one after the other they kept the check from its first run for three.
+  const openers = [
+    ['trading', openTradingAccounts],
+    ['domains', openDomainsAccounts],
+  ] as const;
+  const [taken, opened, wallet] = await Promise.all([
+    pool.take(wanted),
+    Promise.all(
+      openers.map(([service, open]) =>
+        offered.some((row) => row.service === service) ? open({ session, clock, deadline }) : Promise.resolve(null),
+      ),
+    ),
+    offered.some((row) => row.service === 'wallet') ? openWallet(session) : Promise.resolve(null),
+  ]);
+  let accounts = taken;
   if (typeof accounts === 'string' && wanted > 1) {
     const reason = accounts;
     accounts = await pool.take(1);
@@ -119,16 +134,6 @@ async function plan(
   if (typeof accounts === 'string') return `no account to check with: ${accounts}`;
   const count = accounts.length;
   const services: Record<'trading' | 'domains', OpenedService | null> = { trading: null, domains: null };
-  // Opened side by side: on a wall-clock serve each funding waits out a deposit's confirmation (a minute).
-  const openers = [
-    ['trading', openTradingAccounts],
-    ['domains', openDomainsAccounts],
-  ] as const;
-  const opened = await Promise.all(
-    openers.map(([service, open]) =>
-      offered.some((row) => row.service === service) ? open({ session, clock, deadline }) : Promise.resolve(null),
-    ),
-  );
   openers.forEach(([service], index) => {
     const outcome = opened[index] ?? null;
     if (typeof outcome !== 'string') {
@@ -138,7 +143,6 @@ async function plan(
     for (const row of offered)
       if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${outcome}`);
   });
-  const wallet = offered.some((row) => row.service === 'wallet') ? await openWallet(session) : null;
   if (typeof wallet === 'string')
     for (const row of offered)
       if (row.service === 'wallet') notes.push(`command ${row.name} left out of the sequences: ${wallet}`);
