@@ -144,13 +144,15 @@ const sendCommand = fc.constant(
   ),
 );
 
-/** Reads what w0 holds (it has sent: the model no longer knows) and mints WALLET_FUND more when it is below SEND_FLOOR_WEI. */
+/**
+ * Reads what w0 holds (it has sent: the model no longer knows) and mints WALLET_FUND more when it
+ * is below SEND_FLOOR_WEI, or written in a way this does not read (walletBalance judges the shape).
+ */
 async function keepFunded(system: DialectSystem, apiKey: string, w0: WalletSlot): Promise<void> {
   const label = 'walletSend(w0 → w1): reading w0 first';
   const { value } = await accepted(system, label, 'wallet.balance', { address: w0.address, chain: 'base' }, apiKey);
   const held = weiOf(value.amount);
-  if (held === null) throw new CheckMismatch(`${label}: the balance ${String(value.amount)} is not an ETH amount`);
-  if (held >= SEND_FLOOR_WEI) return;
+  if (held !== null && held >= SEND_FLOOR_WEI) return;
   const admin = system.session.admin();
   const answer = await admin?.walletMint({ chain: 'base', address: w0.address, amount: WALLET_FUND });
   if (answer === undefined || !answer.ok)
@@ -159,11 +161,12 @@ async function keepFunded(system: DialectSystem, apiKey: string, w0: WalletSlot)
     );
 }
 
-/** A decimal text of whole ETH in wei; null when it is not one. */
+/** A decimal text of whole ETH in wei (digits past the 18th dropped); null when it is not one. */
 function weiOf(amount: string | null): bigint | null {
-  if (amount === null || !/^\d{1,30}(\.\d{1,18})?$/.test(amount)) return null;
-  const [whole = '0', fraction = ''] = amount.split('.');
-  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
+  const found = amount === null ? null : /^(\d{1,30})(?:\.(\d{1,60}))?$/.exec(amount);
+  if (found === null) return null;
+  const [, whole = '0', fraction = ''] = found;
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.slice(0, 18).padEnd(18, '0'));
 }
 
 const wrongKeyCommand = fc.constant(
