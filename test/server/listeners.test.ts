@@ -28,14 +28,22 @@ const serve = async (port: number, routes: readonly Route[] = ALL_ROUTES): Promi
   return handle;
 };
 
-/** A free base port P with P..P+2 free at the time of asking. */
+/** The ports a fixed --port P takes: P (api) to P+6 (casino). */
+const PORT_SPAN = 7;
+
+/**
+ * A base port P with P..P+6 free at the time of asking, below Linux's ephemeral range (32768 up):
+ * a port free now must not be handed to another test's outgoing or port-0 socket before the serve
+ * binds it (seen in a full run: EADDRINUSE on 47478, when the base was drawn from 20000-60000 and
+ * only P..P+2 were probed). test/docs/shell-blocks.test.ts draws its bases the same way.
+ */
 async function freeBasePort(): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
-    const probes = await Promise.all([0, 1, 2].map((offset) => canListen(base + offset)));
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 10_000 + Math.floor(Math.random() * 22_000);
+    const probes = await Promise.all(Array.from({ length: PORT_SPAN }, (_, offset) => canListen(base + offset)));
     if (probes.every(Boolean)) return base;
   }
-  throw new Error('no free port range found');
+  throw new Error(`no ${PORT_SPAN} free consecutive loopback ports found`);
 }
 
 function canListen(port: number): Promise<boolean> {
@@ -53,8 +61,14 @@ describe('listener set', () => {
   });
 
   test('a fixed port P gives api P, faucet P+1, escrow P+2, trading P+3, domains P+4, wallet P+5, casino P+6', async () => {
-    const base = await freeBasePort();
-    const handle = await serve(base);
+    // Another test may still take a probed port before the serve binds it: a refused base is drawn again.
+    let base = await freeBasePort();
+    let handle = await serve(base).catch(() => null);
+    for (let attempt = 0; handle === null && attempt < 3; attempt++) {
+      base = await freeBasePort();
+      handle = await serve(base).catch(() => null);
+    }
+    if (handle === null) throw new Error('no free port range could be bound');
     expect(handle.urls).toEqual({
       api: `http://127.0.0.1:${base}`,
       faucet: `http://127.0.0.1:${base + 1}`,
