@@ -67,7 +67,13 @@ export class HttpConnections {
     try {
       let current = request;
       for (let redirects = 0; ; redirects++) {
-        const answer = await this.sendOnce(current, options, deadline);
+        const answer = await this.sendOnce(current, options, deadline).catch((error: unknown) => {
+          // A failure past a redirect names where the redirect led: the URL asked for is not the one that failed.
+          if (redirects === 0 || !(error instanceof Error)) throw error;
+          throw new Error(`${error.message} (at ${current.url.href}, where ${request.url.href} redirected)`, {
+            cause: error,
+          });
+        });
         const location = answer.headers['location'];
         if (options.redirect === 'manual' || !REDIRECT_STATUSES.has(answer.status) || location === undefined)
           return answer;

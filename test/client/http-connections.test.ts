@@ -66,6 +66,7 @@ describe('the exchange keeps what fetch sent and read', () => {
       else if (path === '/temporary') answer.writeHead(307, { location: '/echo' }).end();
       else if (path === '/elsewhere') answer.writeHead(302, { location: `${other.url}/x` }).end();
       else if (path === '/loop') answer.writeHead(302, { location: '/loop' }).end();
+      else if (path === '/gone') answer.writeHead(308, { location: 'http://127.0.0.1:1/away' }).end();
       else if (path === '/gzip')
         answer
           .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
@@ -115,6 +116,13 @@ describe('the exchange keeps what fetch sent and read', () => {
     expect(other.seen.at(-1)?.headers['authorization']).toBeUndefined();
     await expect(transport({ mount: 'api', method: 'GET', path: '/loop' })).rejects.toThrow(
       `GET ${server.url}/loop failed: more than 20 redirects`,
+    );
+  });
+
+  test('a failure past a redirect names where the redirect led (a target moved to a host that does not answer)', async () => {
+    const transport = httpTransport({ urls: { api: server.url } });
+    await expect(transport({ mount: 'api', method: 'GET', path: '/gone' })).rejects.toThrow(
+      `(at http://127.0.0.1:1/away, where ${server.url}/gone redirected)`,
     );
   });
 
