@@ -8,6 +8,7 @@
  * below what was sent, teaches nothing (null).
  */
 import type { Refusal } from './operations.ts';
+import { statedCount } from './stated-count.ts';
 
 /** Words that state a batch's maximum, and nothing else. */
 const MESSAGE_PATTERNS: readonly RegExp[] = [
@@ -18,10 +19,6 @@ const MESSAGE_PATTERNS: readonly RegExp[] = [
 
 /** The maximum the refusal states, when it is at least 1 and below `sentCount` (the refused batch's size); else null. */
 export function statedBatchMaximum(refusal: Refusal, sentCount: number): number | null {
-  for (const pattern of MESSAGE_PATTERNS) {
-    const found = pattern.exec(refusal.message);
-    const stated = found?.[1] === undefined ? NaN : Number(found[1]);
-    if (Number.isSafeInteger(stated) && stated >= 1 && stated < sentCount) return stated;
-  }
-  return null;
+  const stated = statedCount(refusal.message, MESSAGE_PATTERNS);
+  return stated !== null && stated >= 1 && stated < sentCount ? stated : null;
 }

@@ -9,6 +9,7 @@
  * Read from the refusal's message only; a refusal that states no count teaches nothing (null).
  */
 import type { Refusal } from './operations.ts';
+import { statedCount } from './stated-count.ts';
 
 /** Words that state how many domains an agent may hold, and nothing else. */
 const MESSAGE_PATTERNS: readonly RegExp[] = [
@@ -20,10 +21,6 @@ const MESSAGE_PATTERNS: readonly RegExp[] = [
 
 /** The per-agent maximum the refusal states (at least 1), else null. */
 export function statedDomainMaximum(refusal: Refusal): number | null {
-  for (const pattern of MESSAGE_PATTERNS) {
-    const found = pattern.exec(refusal.message);
-    const stated = found?.[1] === undefined ? NaN : Number(found[1]);
-    if (Number.isSafeInteger(stated) && stated >= 1) return stated;
-  }
-  return null;
+  const stated = statedCount(refusal.message, MESSAGE_PATTERNS);
+  return stated !== null && stated >= 1 ? stated : null;
 }

@@ -21,7 +21,9 @@
  */
 import fc from 'fast-check';
 import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
+import { parseAmount } from '../../services/wallet/wallet-assets.ts';
 import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
+import type { AdminClient } from '../../client/admin-client.ts';
 import type { LiveSession } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
@@ -33,6 +35,7 @@ import type { WalletModel, WalletSlot } from './dialect-model-services.ts';
 /** What w0 is funded with on an afp serve, and what one send moves. */
 export const WALLET_FUND = '0.05';
 const SEND_AMOUNT = '0.001';
+const ETH_DECIMALS = 18;
 /** What w0 must hold before a send: the amount, and as much again for the chain's fee. */
 const SEND_FLOOR_WEI = 2n * 10n ** 15n;
 const BASE_USDC = TOKEN_ROWS.find((row) => row.chain === 'base' && row.symbol === 'USDC')?.contract ?? '';
@@ -79,11 +82,8 @@ export async function openWallet(session: LiveSession): Promise<OpenedWallet | s
   let funded = false;
   const admin = session.admin();
   if (walletUnfundable(session.target) === null && admin !== null) {
-    const answer = await admin.walletMint({ chain: 'base', address: w0.address, amount: WALLET_FUND });
-    if (!answer.ok)
-      return answer.kind === 'unreachable'
-        ? `w0 could not be funded: ${answer.message}`
-        : `w0 could not be funded: POST /_afp/wallet/mint answered ${answer.status}`;
+    const unfunded = await mintTo(admin, w0.address);
+    if (unfunded !== null) return `w0 could not be funded: ${unfunded}`;
     w0.balance = WALLET_FUND;
     funded = true;
   }
@@ -146,27 +146,26 @@ const sendCommand = fc.constant(
 
 /**
  * Reads what w0 holds (it has sent: the model no longer knows) and mints WALLET_FUND more when it
- * is below SEND_FLOOR_WEI, or written in a way this does not read (walletBalance judges the shape).
+ * is below SEND_FLOOR_WEI, or is no positive ETH amount (walletBalance judges the shape).
  */
 async function keepFunded(system: DialectSystem, apiKey: string, w0: WalletSlot): Promise<void> {
   const label = 'walletSend(w0 → w1): reading w0 first';
   const { value } = await accepted(system, label, 'wallet.balance', { address: w0.address, chain: 'base' }, apiKey);
-  const held = weiOf(value.amount);
-  if (held !== null && held >= SEND_FLOOR_WEI) return;
+  const held = parseAmount(value.amount, ETH_DECIMALS, 'amount');
+  if (typeof held === 'bigint' && held >= SEND_FLOOR_WEI) return;
   const admin = system.session.admin();
-  const answer = await admin?.walletMint({ chain: 'base', address: w0.address, amount: WALLET_FUND });
-  if (answer === undefined || !answer.ok)
+  const unfunded = admin === null ? 'the target has no admin door' : await mintTo(admin, w0.address);
+  if (unfunded !== null)
     throw new CheckUnavailable(
-      `${label}: w0 holds ${String(value.amount)} ETH and could not be funded again${answer === undefined ? '' : answer.kind === 'unreachable' ? `: ${answer.message}` : `: POST /_afp/wallet/mint answered ${answer.status}`}`,
+      `${label}: w0 holds ${String(value.amount)} ETH and could not be funded again: ${unfunded}`,
     );
 }
 
-/** A decimal text of whole ETH in wei (digits past the 18th dropped); null when it is not one. */
-function weiOf(amount: string | null): bigint | null {
-  const found = amount === null ? null : /^(\d{1,30})(?:\.(\d{1,60}))?$/.exec(amount);
-  if (found === null) return null;
-  const [, whole = '0', fraction = ''] = found;
-  return BigInt(whole) * 10n ** 18n + BigInt(fraction.slice(0, 18).padEnd(18, '0'));
+/** Mints WALLET_FUND ETH on base to `address` through the serve's mint door; why it could not, or null. */
+async function mintTo(admin: AdminClient, address: string): Promise<string | null> {
+  const answer = await admin.walletMint({ chain: 'base', address, amount: WALLET_FUND });
+  if (answer.ok) return null;
+  return answer.kind === 'unreachable' ? answer.message : `POST /_afp/wallet/mint answered ${answer.status}`;
 }
 
 const wrongKeyCommand = fc.constant(
