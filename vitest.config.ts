@@ -30,35 +30,35 @@ import { UNIT_FILES } from './test/unit-files.ts';
 // Set here, before the pool starts, so the workers (each test file's own Node) inherit it too.
 process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
 
-// The costliest files start first, by their cost alone (CPU s, measured one file at a time on the
-// shared machine, suitespeed branch): shell-blocks 50, replay-shipped 50, bench 35 (mostly timed
-// waits: a place early, beside CPU-bound files), replay-tiers-faults 31, casino-run 23, then 10-20
-// each (pack-install early, as it is slower on a fresh clone than with a warm npm cache); the k6
-// files keep their places (k6-agents about 200 s of wall in an idle full run). Vitest
-// orders by the durations of earlier runs when it has them, else by file size, largest first; a
-// fresh clone (CI) has none, and a small file of long simulations would start last and be the
-// run's tail on one core. The list only orders the run: a stale entry changes nothing else.
+// The costliest files start first, by their cost alone (CPU s, measured one file at a time on an
+// idle machine): shell-blocks 40, pack-install 35, bench 31, replay-shipped 22, check/live 19, then
+// 7-15 each (pack-install early, as it is slower on a fresh clone than with a warm npm cache). The
+// k6 comparisons (k6-agents, about 100 s of wall, mostly waiting on their windows) start first,
+// beside the CPU-bound files; the other files that mostly wait (k6-segments, cli/load,
+// float-money, load-url: 3-6 CPU s in 12-15 s of wall) are spread between CPU-bound ones, since
+// two of them side by side left a core idle. Vitest orders by the durations of earlier runs when
+// it has them, else by file size, largest first; a fresh clone (CI) has none, and a small file of
+// long simulations would start last and be the run's tail on one core. The list only orders the
+// run: a stale entry changes nothing else.
 const START_FIRST = [
-  'test/export/k6-agents-0.test.ts',
+  'test/export/k6-agents.test.ts',
   'test/docs/shell-blocks.test.ts',
-  'test/export/k6-agents-1.test.ts',
-  'test/export/k6-agents-2.test.ts',
-  'test/export/k6-segments.test.ts',
   'test/replay/replay-shipped-scenarios.test.ts',
   'test/bench/bench.test.ts',
+  'test/package/pack-install.test.ts',
   'test/replay/replay-tiers-faults.test.ts',
   'test/check/casino/casino-run.test.ts',
-  'test/package/pack-install.test.ts',
+  'test/export/k6-segments.test.ts',
   'test/live/audit/rule-perturbation.property.test.ts',
   'test/check/domains/domains-check.test.ts',
   'test/shrink/every-defect-property.test.ts',
-  'test/check/live.test.ts',
   'test/cli/load.test.ts',
-  'test/cli/float-money.test.ts',
+  'test/check/live.test.ts',
   'test/cli/exit-codes.test.ts',
+  'test/cli/float-money.test.ts',
   'test/server/crash-durability.test.ts',
-  'test/cli/load-url.test.ts',
   'test/check/wallet/wallet-defect.test.ts',
+  'test/cli/load-url.test.ts',
   'test/cli/run.test.ts',
   'test/cli/audit-deployed.test.ts',
   'test/shrink/every-defect-casino.test.ts',

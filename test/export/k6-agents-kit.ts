@@ -2,9 +2,8 @@
 // real k6 (../shared/tools/k6-v1.3.0/k6), a fresh in-process `afp serve` per engine run (loopback,
 // closed after each test), the scenario with the test's short load profile, its export, a k6 run's
 // and an afp load run's per-endpoint request counts, and their comparison.
-// Why a kit: the eleven scenarios are split over files that vitest's workers run side by side (the
-// one file took ~200 s alone, the longest of `npm test`); each file takes a part of about equal
-// wall time (scenariosOf).
+// Why a kit: the comparisons (k6-agents.test.ts) and the segments (k6-segments.test.ts) share the
+// engines' runs and the count comparison.
 // Tolerance: ±10% of afp load's count per endpoint, or ±TOLERANCE_FLOOR requests where 10% is less
 // than that (an endpoint called a handful of times in a short window moves by one or two requests
 // with which agent an arrival happens to find free: k6 hands arrivals to any idle VU).
@@ -32,8 +31,6 @@ export const K6 =
     .find((path) => existsSync(path)) ?? join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
 export const TOLERANCE = 0.1;
 const TOLERANCE_FLOOR = 2;
-/** Files the scenarios are split over (k6-agents-0 … -2.test.ts). */
-export const FILES = 3;
 /**
  * 40 arrivals in 4 s: every population is reached (the ring interleaves them) and the smaller
  * scenarios' first agents step again. A rate both engines sustain on a shared 2-core machine,
@@ -117,32 +114,21 @@ export function profileOver(seconds: number, maxInFlight = PROFILE.max_in_flight
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {};
 
-/**
- * Every shipped scenario but million.yaml, in FILES parts of about equal wall time (the files run
- * side by side from the suite's start, so the longest part is the k6 tests' tail): the longest
- * first, each to the part with the least time so far. A comparison takes about its two windows
- * (afp load's, then k6's) and 8 s more (the export, k6's start and VUs, the serves).
- */
-export function scenariosOf(part: number): string[] {
-  const names = readdirSync(join(ROOT, 'scenarios'))
+/** Every shipped scenario but million.yaml (1,000,000 agents: its set-up alone outlasts a short window). */
+export function scenarioNames(): string[] {
+  return readdirSync(join(ROOT, 'scenarios'))
     .filter((name) => name.endsWith('.yaml') && name !== 'million.yaml')
     .sort();
-  const timed = names
-    .map((name) => ({ name, seconds: 2 * windowOf(name) + 8 }))
-    .sort((a, b) => b.seconds - a.seconds || (a.name < b.name ? -1 : 1));
-  const parts = Array.from({ length: FILES }, () => ({ seconds: 0, names: [] as string[] }));
-  for (const { name, seconds } of timed) {
-    const shortest = parts.reduce((best, candidate) => (candidate.seconds < best.seconds ? candidate : best));
-    shortest.seconds += seconds;
-    shortest.names.push(name);
-  }
-  return (parts[part]?.names ?? []).sort();
 }
 
-/** A scratch directory and the serves of each test, cleaned up by the calling file's hooks. */
+/**
+ * A scratch directory and fresh serves: `serve()`'s are closed after each test (a file whose tests
+ * run one at a time); `withServe` closes its own as its work ends (tests that run side by side).
+ */
 export function k6Kit(): {
   readonly dir: string;
   serve(): Promise<string>;
+  withServe<T>(work: (api: string) => Promise<T>): Promise<T>;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'afp-k6-agents-'));
   const handles: ServeHandle[] = [];
@@ -153,20 +139,36 @@ export function k6Kit(): {
   return {
     dir,
     async serve() {
-      const handle = await startServe({
-        routes: ALL_ROUTES,
-        seed: '3',
-        port: 0,
-        clockMode: 'wall',
-        trustedProxies: LOOPBACK_PROXIES,
-        log: () => undefined,
-      });
+      const handle = await startFreshServe();
       handles.push(handle);
-      const api = handle.urls.api;
-      if (api === undefined) throw new Error('afp serve announces its api URL');
-      return api;
+      return apiOf(handle);
+    },
+    async withServe(work) {
+      const handle = await startFreshServe();
+      try {
+        return await work(apiOf(handle));
+      } finally {
+        await handle.close({ forceAfterMs: 0 });
+      }
     },
   };
+}
+
+function startFreshServe(): Promise<ServeHandle> {
+  return startServe({
+    routes: ALL_ROUTES,
+    seed: '3',
+    port: 0,
+    clockMode: 'wall',
+    trustedProxies: LOOPBACK_PROXIES,
+    log: () => undefined,
+  });
+}
+
+function apiOf(handle: ServeHandle): string {
+  const api = handle.urls.api;
+  if (api === undefined) throw new Error('afp serve announces its api URL');
+  return api;
 }
 
 /** The scenario with the test's load profile in place of its own (thresholds dropped: counts are the point). */
@@ -338,10 +340,10 @@ async function measure(
   const file = withProfile(dir, name, profileOver(seconds, maxInFlightOf(name)));
   const [script, afp] = await Promise.all([
     attempt === 1 ? exportAndInspect(file) : exportScript(file),
-    kit.serve().then((api) => afpLoadRun(api, file)),
+    kit.withServe((api) => afpLoadRun(api, file)),
   ]);
   const out = join(dir, `${name}.k6.json`);
-  const seen = await k6Run(await kit.serve(), script, out);
+  const seen = await kit.withServe((api) => k6Run(api, script, out));
   return { afp, seen, k6Dropped: k6Dropped(out) };
 }
 
