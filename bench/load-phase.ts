@@ -9,7 +9,7 @@
  *    Each round gives afp/autocannon and afp/k6 in requests per second; the verdicts are on the
  *    median of the per-round ratios: afp/autocannon >= 0.9 and afp/k6 >= 1.0. Without k6 the
  *    afp/k6 line says why it was not measured.
- * 2. Coordinated omission. Against a server that stalls 1 s every 5 s (load-servers.ts), one run
+ * 2. Coordinated omission. Against a server that stalls 1 s every 5 s (--small: every 2 s; load-servers.ts), one run
  *    of `afp load URL --rate 500/s --max-vus 2000`: its p99, from each request's intended start,
  *    must show the stall (>= 500 ms). Beside it, a closed loop over the same server (autocannon
  *    through `runAutocannon`, the latency autocannon itself measures): its senders wait out the
@@ -33,7 +33,7 @@ import {
   type RateRunOptions,
 } from './generator-runs.ts';
 import { serveInChild } from './load-server-child.ts';
-import { STALL_EVERY_5S, type StallSchedule } from './load-servers.ts';
+import type { StallSchedule } from './load-servers.ts';
 import { startNeutralTarget } from './neutral-target.ts';
 import { servePart } from './serve-phase.ts';
 
@@ -46,6 +46,8 @@ export interface LoadPartOptions {
   readonly connections: number;
   readonly roundMs: number;
   readonly rounds: number;
+  /** The stalling server's schedule (STALL_EVERY_5S; --small: STALL_EVERY_2S). */
+  readonly stalls: StallSchedule;
   readonly log: (line: string) => void;
 }
 
@@ -140,7 +142,7 @@ async function rateRounds(
 }
 
 async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stalls']> {
-  const schedule = STALL_EVERY_5S;
+  const schedule = options.stalls;
   const runMs = stallRunMs(schedule);
   const server = await serveInChild({ kind: 'stalling', schedule });
   try {

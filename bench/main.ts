@@ -54,6 +54,7 @@ import { planHttp } from './http-plan.ts';
 import { httpRound, type HttpRound } from './http-phase.ts';
 import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
 import { loadPart } from './load-phase.ts';
+import { STALL_EVERY_2S, STALL_EVERY_5S } from './load-servers.ts';
 import { loadFailures } from './load-report.ts';
 import { MEMORY_SIZES, MEMORY_SIZES_SMALL, memoryPart } from './memory-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
@@ -248,7 +249,13 @@ async function recoveryOf(flags: BenchFlags, mix: TrafficMix | string | null): P
 }
 
 async function loadOnly(flags: BenchFlags): Promise<LoadPartResult> {
-  return loadPart({ connections: flags.loadConnections, roundMs: flags.loadRoundMs, rounds: flags.rounds, log });
+  return loadPart({
+    connections: flags.loadConnections,
+    roundMs: flags.loadRoundMs,
+    rounds: flags.rounds,
+    stalls: flags.small ? STALL_EVERY_2S : STALL_EVERY_5S,
+    log,
+  });
 }
 
 interface MixRun {
