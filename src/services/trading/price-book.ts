@@ -116,9 +116,15 @@ export class PriceBook {
     return price < 1n ? 1n : price;
   }
 
+  /** The bid and ask around `mid`: half the market's spread either side. */
+  bidAsk(market: Market, mid: bigint): { bid: bigint; ask: bigint } {
+    const halfSpread = (mid * BigInt(market.spreadBps)) / 20_000n;
+    return { bid: mid - halfSpread, ask: mid + halfSpread };
+  }
+
   quote(market: Market, nowMs: number): Quote {
     const mid = this.mid(market, nowMs);
-    const halfSpread = (mid * BigInt(market.spreadBps)) / 20_000n;
+    const { bid, ask } = this.bidAsk(market, mid);
     const before = this.mid(market, nowMs - DAY_MS);
     // Re-memoize the current tick (the 24-hour look-back replaced it).
     this.memo.set(market.symbol, [this.tickOf(nowMs), mid]);
@@ -127,8 +133,8 @@ export class PriceBook {
     return {
       symbol: market.symbol,
       mid,
-      bid: mid - halfSpread,
-      ask: mid + halfSpread,
+      bid,
+      ask,
       change24hBps: ((mid - before) * 10_000n) / before,
       volume24hMicro: volumeMicroAt(this.seedHash, market, Math.floor(nowMs / HOUR_MS)),
       fundingRatePpm: perp ? this.fundingRatePpm(market, nowMs) : null,
