@@ -33,18 +33,19 @@ process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', 
 // The costliest files start first, by their cost alone (CPU s, measured one file at a time on an
 // idle machine): shell-blocks 40, pack-install 35, bench 31, replay-shipped 22, check/live 19, then
 // 7-15 each (pack-install early, as it is slower on a fresh clone than with a warm npm cache). The
-// k6 comparisons (k6-agents, about 100 s of wall, mostly waiting on their windows) start first,
-// beside the CPU-bound files; the other files that mostly wait (k6-segments, cli/load,
+// k6 comparisons (k6-agents, about 100 s of wall, mostly waiting on their windows) start fourth,
+// beside the CPU-bound files, once the first files (and on a fresh clone most of the cold type
+// check and lint) have had the cores: their windows keep time less well on a crowded machine; the other files that mostly wait (k6-segments, cli/load,
 // float-money, load-url: 3-6 CPU s in 12-15 s of wall) are spread between CPU-bound ones, since
 // two of them side by side left a core idle. Vitest orders by the durations of earlier runs when
 // it has them, else by file size, largest first; a fresh clone (CI) has none, and a small file of
 // long simulations would start last and be the run's tail on one core. The list only orders the
 // run: a stale entry changes nothing else.
 const START_FIRST = [
-  'test/export/k6-agents.test.ts',
   'test/docs/shell-blocks.test.ts',
   'test/replay/replay-shipped-scenarios.test.ts',
   'test/bench/bench.test.ts',
+  'test/export/k6-agents.test.ts',
   'test/package/pack-install.test.ts',
   'test/replay/replay-tiers-faults.test.ts',
   'test/check/casino/casino-run.test.ts',
