@@ -1,6 +1,6 @@
-// What the k6 acceptance files share (test/export/k6-agents-*.test.ts, k6-segments.test.ts): the
+// What the k6 acceptance files share (test/export/k6-agents.test.ts, k6-segments.test.ts): the
 // real k6 (../shared/tools/k6-v1.3.0/k6), a fresh in-process `afp serve` per engine run (loopback,
-// closed after each test), the scenario with the test's short load profile, its export, a k6 run's
+// closed as the run ends), the scenario with the test's short load profile, its export, a k6 run's
 // and an afp load run's per-endpoint request counts, and their comparison.
 // Why a kit: the comparisons (k6-agents.test.ts) and the segments (k6-segments.test.ts) share the
 // engines' runs and the count comparison.
@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { AGENTS } from '../../agents/index.ts';
 import { main as exportMain } from '../../src/cli/export.ts';
@@ -121,28 +121,15 @@ export function scenarioNames(): string[] {
     .sort();
 }
 
-/**
- * A scratch directory and fresh serves: `serve()`'s are closed after each test (a file whose tests
- * run one at a time); `withServe` closes its own as its work ends (tests that run side by side).
- */
+/** A scratch directory (removed after the calling file) and fresh serves, each closed as its work ends. */
 export function k6Kit(): {
   readonly dir: string;
-  serve(): Promise<string>;
   withServe<T>(work: (api: string) => Promise<T>): Promise<T>;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'afp-k6-agents-'));
-  const handles: ServeHandle[] = [];
-  afterEach(async () => {
-    for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
-  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return {
     dir,
-    async serve() {
-      const handle = await startFreshServe();
-      handles.push(handle);
-      return apiOf(handle);
-    },
     async withServe(work) {
       const handle = await startFreshServe();
       try {

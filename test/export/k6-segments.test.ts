@@ -56,8 +56,8 @@ describe('beyond one machine', () => {
       mkdirSync(dir, { recursive: true });
       const script = await exportScript(withProfile(dir, 'load-smoke.yaml', profileOver(seconds)));
       const wholeOut = join(dir, 'whole.k6.json');
-      const whole = await k6Run(await kit.serve(), script, wholeOut, [], `whole${attempt}`);
-      const halves = await segmentRuns(await kit.serve(), script, dir, `halves${attempt}`);
+      const whole = await kit.withServe((api) => k6Run(api, script, wholeOut, [], `whole${attempt}`));
+      const halves = await kit.withServe((api) => segmentRuns(api, script, dir, `halves${attempt}`));
       const together: Record<string, number> = {};
       for (const half of halves)
         for (const [name, count] of Object.entries(k6Counts(half))) together[name] = (together[name] ?? 0) + count;
