@@ -76,6 +76,22 @@ async function main(argv: string[]): Promise<number> {
   return command.main(argv.slice(1));
 }
 
+/**
+ * A reader that goes away (`afp run … | head -1`) ends afp's printing, not its work: the command
+ * goes on, writes its reports and exits with its own code. Unhandled, the first write to the closed
+ * pipe threw EPIPE as an 'error' event: a stack trace and exit 1, afp's code for its own crash.
+ * Later writes to the closed stream fail quietly (Node reports a destroyed stream's error once). Any
+ * other error of the stream is still thrown.
+ */
+function endPrintingOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
+endPrintingOnClosedPipe(process.stdout);
+endPrintingOnClosedPipe(process.stderr);
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -255,7 +255,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   ];
   const shardName = shard.count === 1 ? null : shardLabel(shard);
   io.out(
-    `sweep: ${scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`,
+    `sweep: ${scenario.name}, ${indexed.length} seed${indexed.length === 1 ? '' : 's'}${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`,
   );
   const clock = new SystemClock();
   const startMs = clock.nowMs();
