@@ -8,6 +8,7 @@
  */
 import { parseArgs as parseTokens } from 'node:util';
 import type { CommandDefinition } from './command-definition.ts';
+import { outDirProblem } from './out-dir.ts';
 
 export interface FlagSpec {
   readonly [name: string]: 'string' | 'boolean' | 'strings';
@@ -40,7 +41,29 @@ export function parseCommand(
   const shorts: Record<string, string> = {};
   for (const flag of definition.flags)
     if (flag.short !== undefined && !without.includes(flag.name)) shorts[flag.short] = flag.name;
-  return parseArgs(argv, flagSpecOf(definition, without), shorts);
+  const parsed = parseArgs(argv, flagSpecOf(definition, without), shorts);
+  return { ...parsed, errors: [...parsed.errors, ...directoryErrors(parsed, definition, without)] };
+}
+
+/**
+ * A directory flag (its value named `DIR`, or `DIR|…` with other forms written `name=…`) whose
+ * value cannot hold the reports (out-dir.ts): an error now, not a crash after the run.
+ */
+function directoryErrors(parsed: ParsedArgs, definition: CommandDefinition, without: readonly string[]): string[] {
+  const errors: string[] = [];
+  for (const flag of definition.flags) {
+    if (without.includes(flag.name) || flag.value === undefined) continue;
+    const forms = flag.value.split('|');
+    if (forms[0] !== 'DIR') continue;
+    const given =
+      parsed.lists[flag.name] ?? (typeof parsed.flags[flag.name] === 'string' ? [parsed.flags[flag.name]] : []);
+    for (const value of given) {
+      if (typeof value !== 'string' || (forms.length > 1 && /^[a-z]+=/.test(value))) continue;
+      const problem = outDirProblem(value);
+      if (problem !== null) errors.push(`--${flag.name} ${value}: ${problem}`);
+    }
+  }
+  return errors;
 }
 
 export function parseArgs(

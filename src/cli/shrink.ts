@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
@@ -41,13 +42,7 @@ export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number>
 }
 
 async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, {
-    seed: 'string',
-    defect: 'string',
-    out: 'string',
-    'max-runs': 'string',
-    json: 'boolean',
-  });
+  const args = parseCommand(argv, definitionOf('shrink'));
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedFlag = stringFlag(args, 'seed');

@@ -40,7 +40,8 @@ import {
   tallyJson,
   type SweepReport,
 } from '../sweep/sweep-report.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { EXIT, type ExitCode } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
@@ -160,7 +161,7 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
 }
 
 async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, { out: 'string', json: 'boolean' });
+  const args = parseCommand(argv, definitionOf('sweep', 'merge'));
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('expected one or more sweep.json FILEs');
   if (errors.length > 0) {
@@ -201,18 +202,7 @@ export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> 
 }
 
 async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, {
-    seeds: 'string',
-    workers: 'string',
-    shard: 'string',
-    out: 'string',
-    defect: 'string',
-    swarm: 'boolean',
-    shrink: 'boolean',
-    'max-runs': 'string',
-    json: 'boolean',
-    quiet: 'boolean',
-  });
+  const args = parseCommand(argv, definitionOf('sweep'));
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedsText = stringFlag(args, 'seeds');

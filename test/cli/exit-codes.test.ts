@@ -1,7 +1,8 @@
 // The exit-code table (src/core/exit-codes.ts), checked across every command of the table
 // (src/cli/commands.ts) as a user meets them: the real CLI as a child process. For each command:
 // `--help` and `-h` → 0 with the help generated from its definition; a misspelt flag → 2 naming
-// the flag meant; a missing or invalid file → 2; and, for commands that take a live target, a
+// the flag meant; a missing or invalid file → 2; an output directory that is a file → 2, before
+// the command runs; and, for commands that take a live target, a
 // closed loopback port → 4. A command added to the table without a row here fails the first test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -173,6 +174,35 @@ describe('the exit-code table, across every command', () => {
     const results = await afpAll(rows.map((row) => (CASES[row.key] as { invalidFile: () => string[] }).invalidFile()));
     for (const [index, row] of rows.entries())
       expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
+  });
+
+  test('an output directory that is a file: exit 2 naming it, before the command runs', async () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, '');
+    const withDirectory = rows.flatMap((row) => {
+      const directoryFlag = row.definition.flags.find((flag) => flag.value?.split('|')[0] === 'DIR');
+      return directoryFlag === undefined ? [] : [{ row, name: directoryFlag.name }];
+    });
+    expect(withDirectory.map(({ row }) => row.key).sort()).toEqual(
+      [
+        'audit fairness',
+        'audit house-edge',
+        'audit money',
+        'check',
+        'load',
+        'load merge',
+        'replay',
+        'run',
+        'shrink',
+        'sweep',
+        'sweep merge',
+      ].sort(),
+    );
+    const results = await afpAll(withDirectory.map(({ row, name }) => [...row.definition.path, `--${name}`, file]));
+    for (const [index, { row, name }] of withDirectory.entries()) {
+      expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
+      expect(results[index]?.stderr, row.key).toContain(`--${name} ${file}: is a file, not a directory`);
+    }
   });
 
   test('a target that does not answer (a closed loopback port): exit 4, saying so', async () => {
