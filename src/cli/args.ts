@@ -8,7 +8,7 @@
  */
 import { parseArgs as parseTokens } from 'node:util';
 import type { CommandDefinition } from './command-definition.ts';
-import { outDirProblem } from './out-dir.ts';
+import { outDirProblem, outFileProblem } from './out-dir.ts';
 
 export interface FlagSpec {
   readonly [name: string]: 'string' | 'boolean' | 'strings';
@@ -42,24 +42,26 @@ export function parseCommand(
   for (const flag of definition.flags)
     if (flag.short !== undefined && !without.includes(flag.name)) shorts[flag.short] = flag.name;
   const parsed = parseArgs(argv, flagSpecOf(definition, without), shorts);
-  return { ...parsed, errors: [...parsed.errors, ...directoryErrors(parsed, definition, without)] };
+  return { ...parsed, errors: [...parsed.errors, ...outputErrors(parsed, definition, without)] };
 }
 
 /**
- * A directory flag (its value named `DIR`, or `DIR|…` with other forms written `name=…`) whose
- * value cannot hold the reports (out-dir.ts): an error now, not a crash after the run.
+ * An output flag whose value cannot be written (out-dir.ts): a directory flag (its value named
+ * `DIR`, or `DIR|…` with other forms written `name=…`) or one that writes a file (`writesFile`).
+ * An error now, not a crash after the run.
  */
-function directoryErrors(parsed: ParsedArgs, definition: CommandDefinition, without: readonly string[]): string[] {
+function outputErrors(parsed: ParsedArgs, definition: CommandDefinition, without: readonly string[]): string[] {
   const errors: string[] = [];
   for (const flag of definition.flags) {
     if (without.includes(flag.name) || flag.value === undefined) continue;
     const forms = flag.value.split('|');
-    if (forms[0] !== 'DIR') continue;
+    const check = flag.writesFile === true ? outFileProblem : forms[0] === 'DIR' ? outDirProblem : undefined;
+    if (check === undefined) continue;
     const given =
       parsed.lists[flag.name] ?? (typeof parsed.flags[flag.name] === 'string' ? [parsed.flags[flag.name]] : []);
     for (const value of given) {
       if (typeof value !== 'string' || (forms.length > 1 && /^[a-z]+=/.test(value))) continue;
-      const problem = outDirProblem(value);
+      const problem = check(value);
       if (problem !== null) errors.push(`--${flag.name} ${value}: ${problem}`);
     }
   }

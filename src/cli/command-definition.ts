@@ -24,6 +24,8 @@ export interface FlagDefinition {
   readonly repeatable?: boolean;
   /** The flag must be given. */
   readonly required?: boolean;
+  /** The flag names a file the command writes (checked before it runs, as a `DIR` value is: src/cli/out-dir.ts). */
+  readonly writesFile?: boolean;
 }
 
 export interface PositionalDefinition {

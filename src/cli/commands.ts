@@ -79,7 +79,7 @@ const RUN: CommandDefinition = {
   flags: [
     flag.seed("the seed (overrides the scenario's); 1 to 128 printable characters", "the scenario's"),
     flag.out('where the reports go', 'reports/<scenario>'),
-    { name: 'record', value: 'FILE', description: 'record every exchange for afp replay' },
+    { name: 'record', value: 'FILE', description: 'record every exchange for afp replay', writesFile: true },
     flag.defect(),
     {
       name: 'swarm',
@@ -460,7 +460,13 @@ const EXPORT_K6: CommandDefinition = {
   summary: "write a scenario (afp's own agents, bundled) or a URL run as one k6 script, profile and thresholds",
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
   flags: [
-    { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
+    {
+      name: 'out',
+      value: 'FILE',
+      description: 'write the script there (replaced if it exists)',
+      default: 'stdout',
+      writesFile: true,
+    },
     { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
     flag.seed('the seed the agents draw from; 1 to 128 printable characters', "the scenario's"),
     {
@@ -490,6 +496,7 @@ const TARGET_PROBE: CommandDefinition = {
       value: 'FILE',
       description: 'write the target file there (the table goes to stdout)',
       default: 'the file to stdout, the table to stderr',
+      writesFile: true,
     },
     { name: 'force', description: 'overwrite an existing --out FILE' },
     { name: 'timeout-ms', value: 'N', description: 'per request, 100 to 60000', default: '5000' },

@@ -1,8 +1,8 @@
 /**
- * Whether a directory flag's value (`--out DIR`) can hold the command's reports, asked before the
- * command runs: a path that is a file, or that passes through a file, or whose nearest existing
- * directory is not writable, is invalid input (exit 2) with its reason, before a simulation of
- * minutes has run. Why here and not where the reports are written: that was after the run, and the
+ * Whether an output flag's value can be written, asked before the command runs: a directory
+ * (`--out DIR`) that is a file, a file (`--record FILE`) that is a directory, a path through a file,
+ * or one whose nearest existing directory is not writable, is invalid input (exit 2) with its
+ * reason, before a simulation of minutes has run. Why here and not where the reports are written: that was after the run, and the
  * failure was a crash (exit 1, a stack trace from mkdir). It only reads the file system; the
  * directory is still made by the writer.
  */
@@ -22,21 +22,43 @@ function statOf(path: string): Stats | undefined {
 
 /** Why `dir` cannot be used as an output directory, or null when it can (it may not exist yet). */
 export function outDirProblem(dir: string): string | null {
-  let path = resolve(dir);
+  const path = resolve(dir);
+  const stats = statOf(path);
+  if (stats === undefined) return ancestorProblem(path);
+  if (!stats.isDirectory()) return 'is a file, not a directory';
+  return writable(path) ? null : 'is not writable';
+}
+
+/** Why `file` cannot be written as an output file, or null when it can (it may not exist yet). */
+export function outFileProblem(file: string): string | null {
+  const path = resolve(file);
+  const stats = statOf(path);
+  if (stats === undefined) return ancestorProblem(path);
+  if (stats.isDirectory()) return 'is a directory, not a file';
+  return null;
+}
+
+function writable(directory: string): boolean {
+  try {
+    accessSync(directory, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The problem of the nearest existing ancestor of a missing `path`: it must be a writable directory. */
+function ancestorProblem(path: string): string | null {
+  let ancestor = dirname(path);
   for (let depth = 0; depth < DEPTH_MAX; depth++) {
-    const stats = statOf(path);
+    const stats = statOf(ancestor);
     if (stats !== undefined) {
-      if (!stats.isDirectory()) return path === resolve(dir) ? 'is a file, not a directory' : `${path} is a file`;
-      try {
-        accessSync(path, constants.W_OK | constants.X_OK);
-      } catch {
-        return path === resolve(dir) ? 'is not writable' : `${path} is not writable`;
-      }
-      return null;
+      if (!stats.isDirectory()) return `${ancestor} is a file`;
+      return writable(ancestor) ? null : `${ancestor} is not writable`;
     }
-    const parent = dirname(path);
-    if (parent === path) return null;
-    path = parent;
+    const parent = dirname(ancestor);
+    if (parent === ancestor) return null;
+    ancestor = parent;
   }
   return null;
 }

@@ -1,8 +1,8 @@
 // The exit-code table (src/core/exit-codes.ts), checked across every command of the table
 // (src/cli/commands.ts) as a user meets them: the real CLI as a child process. For each command:
 // `--help` and `-h` → 0 with the help generated from its definition; a misspelt flag → 2 naming
-// the flag meant; a missing or invalid file → 2; an output directory that is a file → 2, before
-// the command runs; and, for commands that take a live target, a
+// the flag meant; a missing or invalid file → 2; an output directory that is a file, or an output
+// file that is a directory → 2, before the command runs; and, for commands that take a live target, a
 // closed loopback port → 4. A command added to the table without a row here fails the first test.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -202,6 +202,22 @@ describe('the exit-code table, across every command', () => {
     for (const [index, { row, name }] of withDirectory.entries()) {
       expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
       expect(results[index]?.stderr, row.key).toContain(`--${name} ${file}: is a file, not a directory`);
+    }
+  });
+
+  test('an output file that is a directory: exit 2 naming it, before the command runs', async () => {
+    const withFile = rows.flatMap((row) =>
+      row.definition.flags.filter((flag) => flag.writesFile === true).map((flag) => ({ row, name: flag.name })),
+    );
+    expect(withFile.map(({ row, name }) => `${row.key} --${name}`).sort()).toEqual([
+      'export k6 --out',
+      'run --record',
+      'target probe --out',
+    ]);
+    const results = await afpAll(withFile.map(({ row, name }) => [...row.definition.path, `--${name}`, work]));
+    for (const [index, { row, name }] of withFile.entries()) {
+      expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
+      expect(results[index]?.stderr, row.key).toContain(`--${name} ${work}: is a directory, not a file`);
     }
   });
 

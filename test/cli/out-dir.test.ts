@@ -1,11 +1,11 @@
-// The check of a directory flag's value before a command runs (src/cli/out-dir.ts): a path that
-// does not exist yet, under a directory, is fine (the writer makes it); a file, or a path through a
-// file, is named. It only reads: nothing is created.
+// The check of an output flag's value before a command runs (src/cli/out-dir.ts): a path that
+// does not exist yet, under a directory, is fine (the writer makes it); a directory that is a file,
+// a file that is a directory, or a path through a file, is named. It only reads: nothing is created.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { outDirProblem } from '../../src/cli/out-dir.ts';
+import { outDirProblem, outFileProblem } from '../../src/cli/out-dir.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-out-dir-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -23,5 +23,17 @@ describe('outDirProblem', () => {
     writeFileSync(file, 'x');
     expect(outDirProblem(file)).toBe('is a file, not a directory');
     expect(outDirProblem(join(file, 'deeper', 'still'))).toBe(`${file} is a file`);
+  });
+
+  test('an output file: a new or existing file is fine; a directory, or a path through a file, is named', () => {
+    mkdirSync(join(work, 'records'));
+    const file = join(work, 'records', 'run.jsonl');
+    expect(outFileProblem(file)).toBeNull();
+    expect(outFileProblem(join(work, 'records', 'new', 'run.jsonl'))).toBeNull();
+    writeFileSync(file, '');
+    expect(outFileProblem(file)).toBeNull();
+    expect(outFileProblem(join(work, 'records'))).toBe('is a directory, not a file');
+    expect(outFileProblem(join(file, 'x.jsonl'))).toBe(`${file} is a file`);
+    expect(existsSync(join(work, 'records', 'new'))).toBe(false);
   });
 });
