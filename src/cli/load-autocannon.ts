@@ -296,5 +296,5 @@ async function finishAutocannon(run: {
     })),
     files,
   });
-  return exitOf(snapshot, judged, run.targetName, io);
+  return exitOf(snapshot, judged, run.targetName, io, run.interrupted);
 }

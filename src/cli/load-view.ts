@@ -272,15 +272,20 @@ export async function concludeRun(run: Conclusion): Promise<number> {
   const files = [...run.written, ...reports, ...(run.outputs?.files ?? [])];
   io.out(`files: ${files.join(', ')}\n`);
   run.record({ ...loadFigures(result, judged, files, run.report.target.name), littles_law: little });
-  return exitOf(result.snapshot, judged, run.report.target.name, io);
+  return exitOf(result.snapshot, judged, run.report.target.name, io, result.outcome.stopReason === 'interrupted');
 }
 
-/** A run's exit code (both engines): 4 when the target answered none of its requests, 5 when a threshold failed. */
+/**
+ * A run's exit code (both engines): 4 when the target answered none of its requests, 5 when a
+ * threshold failed, else 4 when Ctrl-C cut the run short: a load that did not run its course is no
+ * pass, even if its part held (k6 exits 105 then; afp run exits 4). Its reports are written.
+ */
 export function exitOf(
   snapshot: LoadSnapshot,
   judged: readonly ThresholdResult[],
   targetName: string,
   io: Pick<LoadIo, 'out' | 'err'>,
+  interrupted: boolean,
 ): number {
   if (unanswered(snapshot)) {
     io.err(`afp load: ${targetName} answered none of the run's ${totalRequests(snapshot)} requests\n`);
@@ -290,6 +295,10 @@ export function exitOf(
   if (failed.length > 0) {
     io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
     return EXIT.loadThreshold;
+  }
+  if (interrupted) {
+    io.err('afp load: interrupted: the run was cut short, so it is not a pass (exit 4); its reports are written\n');
+    return EXIT.liveness;
   }
   return EXIT.ok;
 }

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { EXIT } from '../../src/core/exit-codes.ts';
 import { main, type LoadIo } from '../../src/cli/load.ts';
 import { main as runMain } from '../../src/cli/run.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
@@ -177,7 +178,7 @@ describe('afp load against afp serve', () => {
     expect(readFileSync(join(out, 'load.junit.xml'), 'utf8')).toContain('<failure');
   });
 
-  test("a population's tier is applied through the serve's admin door; Ctrl-C stops gracefully and still writes load.json", async () => {
+  test("a population's tier is applied through the serve's admin door; Ctrl-C stops gracefully, still writes load.json and exits 4", async () => {
     const handle = await serve();
     const scenario = join(DIR, 'tiers.yaml');
     writeFileSync(
@@ -197,7 +198,9 @@ describe('afp load against afp serve', () => {
     const out = join(DIR, 'tiers');
     const startedMs = systemLoadClock().nowMs();
     const ran = await load([scenario, '--target', handle.urls.api as string, '--out', out, '--seed', '11'], 1_500);
-    expect(ran.code).toBe(0);
+    // Cut short, its thresholds held on what ran: still no pass (the run did not run its course).
+    expect(ran.code).toBe(EXIT.liveness);
+    expect(ran.err).toContain('afp load: interrupted: the run was cut short, so it is not a pass (exit 4)');
     expect(systemLoadClock().nowMs() - startedMs).toBeLessThan(10_000);
     expect(ran.err).toContain('stopping: iterations in flight get up to 2s');
     const run = readRun(out);
