@@ -342,7 +342,8 @@ function liveNotes(probe: ClockProbe, styleA: boolean, casino: boolean): string[
 async function probeClock(client: AfpClient): Promise<ClockProbe> {
   const answer = await doorsOf(client).clock();
   if (answer.ok) return { nowMs: answer.value.nowMs, mode: answer.value.mode };
-  if (answer.kind === 'unreachable') throw new Error(answer.message);
+  // No answer, or none the platform's way (a non-JSON page): the run cannot be set up (exit 4; 2 for a wrong URL).
+  if (answer.kind === 'unreachable') throw new CheckUnavailable(answer.message);
   const date = answer.headers['date'];
   const dateMs = date === undefined ? Number.NaN : Date.parse(date);
   return {
@@ -391,7 +392,7 @@ async function mintThrough(
 ): Promise<{ status: number; body: unknown }> {
   const answer = await doorsOf(client).walletMint(body);
   if (answer.ok) return { status: 200, body: answer.value };
-  if (answer.kind === 'unreachable') throw new Error(answer.message);
+  if (answer.kind === 'unreachable') throw new CheckUnavailable(answer.message);
   return { status: answer.status, body: answer.body };
 }
 
@@ -405,7 +406,7 @@ interface TradingSettings {
 
 /** The target's trading settings (GET /_afp/platform `market_closures`, `seed`, `trading_shocks`). */
 function readTradingSettings(answer: AdminAnswer<AdminObject>): TradingSettings {
-  if (!answer.ok && answer.kind === 'unreachable') throw new Error(answer.message);
+  if (!answer.ok && answer.kind === 'unreachable') throw new CheckUnavailable(answer.message);
   const status = answer.ok ? 200 : answer.status;
   const body = (answer.ok ? answer.value : null) as {
     market_closures?: unknown;
@@ -472,7 +473,7 @@ async function readManualClock(client: AfpClient): Promise<number> {
 async function moveLiveClock(client: AfpClient, toMs: number): Promise<void> {
   const answer = await doorsOf(client).moveClock({ toMs });
   if (answer.ok && answer.value.nowMs === toMs) return;
-  if (!answer.ok && answer.kind === 'unreachable') throw new Error(answer.message);
+  if (!answer.ok && answer.kind === 'unreachable') throw new CheckUnavailable(answer.message);
   const shown = answer.ok
     ? `200 ${JSON.stringify({ now_ms: answer.value.nowMs })}`
     : `${answer.status} ${JSON.stringify(answer.body)}`;

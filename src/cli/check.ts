@@ -31,6 +31,7 @@ import {
   type CheckResult,
 } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
+import { CheckUnavailable } from '../check/check-unavailable.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { ResolveResult } from '../live/resolve-target.ts';
@@ -139,7 +140,8 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   }
   io.out(`seed: ${parsed.seed}\n`);
   record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
-  const dialectTarget = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
+  const resolved = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
+  const dialectTarget = resolved?.dialects ?? null;
   if (dialectTarget !== null && !dialectTarget.ok) {
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
     return exitOfUnresolvedTarget(dialectTarget.kind);
@@ -198,8 +200,16 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     result = await runCheck({ ...parsed, onRun });
   } catch (error) {
     progress.finish();
-    io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
-    return EXIT.crash;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof CheckUnavailable)) {
+      io.err(`afp check: ${message}\nseed: ${parsed.seed}\n`);
+      return EXIT.crash;
+    }
+    // The run could not be set up. A URL that answered, but is no afp serve and did not answer the
+    // platform's way either, is the wrong URL (exit 2, as every live command says it); else 4.
+    const notServe = resolved?.notServe ?? null;
+    io.err(`afp check: ${message}${notServe === null ? '' : `\nafp check: ${notServe}`}\nseed: ${parsed.seed}\n`);
+    return notServe === null ? EXIT.liveness : EXIT.invalidInput;
   }
   progress.finish();
   io.out(formatResult(result));
@@ -214,12 +224,16 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
  * the documents' style A (any other answering URL keeps the documents' model). A URL that does not
  * answer is returned as the failure it is: the caller exits 4, as every live command does.
  */
-async function targetOfDialects(spec: string): Promise<ResolveResult | null> {
+async function targetOfDialects(spec: string): Promise<{ dialects: ResolveResult | null; notServe: string | null }> {
   const { resolveTarget } = await import('../live/resolve-target.ts');
   const resolved = await resolveTarget(spec);
-  if (!URL_PATTERN.test(spec)) return resolved;
-  if (!resolved.ok) return resolved.kind === 'trouble' ? resolved : null;
-  return Object.values(resolved.value.services).every((service) => service.dialect === 'A') ? null : resolved;
+  if (!URL_PATTERN.test(spec)) return { dialects: resolved, notServe: null };
+  if (!resolved.ok)
+    return resolved.kind === 'trouble'
+      ? { dialects: resolved, notServe: null }
+      : { dialects: null, notServe: resolved.message };
+  const documents = Object.values(resolved.value.services).every((service) => service.dialect === 'A');
+  return { dialects: documents ? null : resolved, notServe: null };
 }
 
 export function formatResult(result: CheckResult): string {
