@@ -40,7 +40,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/colour.test.ts',
   'test/cli/json-output.test.ts',
   'test/cli/load-merge.test.ts',
-  'test/cli/out-dir.test.ts',
+  'test/cli/output-path.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/replay-reproduce.test.ts',
   'test/client/casino-client.test.ts',

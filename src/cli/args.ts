@@ -8,7 +8,7 @@
  */
 import { parseArgs as parseTokens } from 'node:util';
 import type { CommandDefinition } from './command-definition.ts';
-import { outDirProblem, outFileProblem } from './out-dir.ts';
+import { outDirProblem, outFileProblem } from './output-path.ts';
 
 export interface FlagSpec {
   readonly [name: string]: 'string' | 'boolean' | 'strings';
@@ -46,7 +46,7 @@ export function parseCommand(
 }
 
 /**
- * An output flag whose value cannot be written (out-dir.ts): a directory flag (its value named
+ * An output flag whose value cannot be written (output-path.ts): a directory flag (its value named
  * `DIR`, or `DIR|…` with other forms written `name=…`) or one that writes a file (`writesFile`).
  * An error now, not a crash after the run.
  */

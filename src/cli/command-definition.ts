@@ -24,7 +24,7 @@ export interface FlagDefinition {
   readonly repeatable?: boolean;
   /** The flag must be given. */
   readonly required?: boolean;
-  /** The flag names a file the command writes (checked before it runs, as a `DIR` value is: src/cli/out-dir.ts). */
+  /** The flag names a file the command writes (checked before it runs, as a `DIR` value is: src/cli/output-path.ts). */
   readonly writesFile?: boolean;
 }
 

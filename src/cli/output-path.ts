@@ -1,10 +1,10 @@
 /**
- * Whether an output flag's value can be written, asked before the command runs: a directory
- * (`--out DIR`) that is a file, a file (`--record FILE`) that is a directory, a path through a file,
- * or one whose nearest existing directory is not writable, is invalid input (exit 2) with its
- * reason, before a simulation of minutes has run. Why here and not where the reports are written: that was after the run, and the
- * failure was a crash (exit 1, a stack trace from mkdir). It only reads the file system; the
- * directory is still made by the writer.
+ * Whether an output flag's value can be written, asked when the flags are parsed: a directory
+ * (`--out DIR`) that is a file, a file (`--record FILE`) that is a directory, a path through a
+ * file, or a place that is not writable, is invalid input (exit 2) with its reason, before a
+ * simulation of minutes has run. Why not where the reports are written: that was after the run,
+ * and the failure was a crash (exit 1, a stack trace from mkdir or open). It only reads the file
+ * system; the writer still makes what is missing.
  */
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -35,12 +35,13 @@ export function outFileProblem(file: string): string | null {
   const stats = statOf(path);
   if (stats === undefined) return ancestorProblem(path);
   if (stats.isDirectory()) return 'is a directory, not a file';
-  return null;
+  return writable(path, constants.W_OK) ? null : 'is not writable';
 }
 
-function writable(directory: string): boolean {
+/** Whether this process may write `path` (a directory: make entries in it). */
+function writable(path: string, mode = constants.W_OK | constants.X_OK): boolean {
   try {
-    accessSync(directory, constants.W_OK | constants.X_OK);
+    accessSync(path, mode);
     return true;
   } catch {
     return false;

@@ -1,13 +1,13 @@
-// The check of an output flag's value before a command runs (src/cli/out-dir.ts): a path that
+// The check of an output flag's value before a command runs (src/cli/output-path.ts): a path that
 // does not exist yet, under a directory, is fine (the writer makes it); a directory that is a file,
 // a file that is a directory, or a path through a file, is named. It only reads: nothing is created.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { outDirProblem, outFileProblem } from '../../src/cli/out-dir.ts';
+import { outDirProblem, outFileProblem } from '../../src/cli/output-path.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'afp-out-dir-'));
+const work = mkdtempSync(join(tmpdir(), 'afp-output-path-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('outDirProblem', () => {
