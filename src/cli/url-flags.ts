@@ -42,7 +42,8 @@ export interface UrlRun {
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const OWN_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection'];
-const RATE = /^(\d{1,7})(?:\/(\d{0,7})(ms|s|m|h))?$/;
+/** Up to 16 digits each (bounded; a number past the limits gets the range message, not "is not N/s"). */
+const RATE = /^(\d{1,16})(?:\/(\d{0,16})(ms|s|m|h))?$/;
 
 /** The URL a run names: the positional or --url; null (with an error) when none or two different ones. */
 export function urlOf(args: ParsedArgs, errors: string[]): string | null {

@@ -17,6 +17,8 @@ describe('url flags', () => {
     expect(parseRate('5/100ms')).toEqual({ rate: 5, timeUnitMs: 100 });
     expect(parseRate('7')).toEqual({ rate: 7, timeUnitMs: 1_000 });
     expect(parseRate('0/s')).toContain('--rate must be from 1');
+    expect(parseRate('1000000000/s')).toBe('--rate must be from 1 to 1000000 per time unit, got 1000000000');
+    expect(parseRate('5/100000000s')).toContain("--rate's time unit must be from");
     expect(parseRate('fast')).toContain('is not N/s');
   });
 
