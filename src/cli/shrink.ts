@@ -14,11 +14,13 @@ import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
-const USAGE = `usage: afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N (default ${SHRINK_RUNS_DEFAULT})] [--json]`;
+/** From the definition (commands.ts), so it cannot go stale. */
+const USAGE = `usage: ${usageLine(definitionOf('shrink'))}`;
 const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface ShrinkIo {

@@ -41,14 +41,17 @@ import {
   type SweepReport,
 } from '../sweep/sweep-report.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { EXIT, type ExitCode } from '../core/exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
 
-const USAGE =
-  'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--swarm] [--shrink [--max-runs N]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
+/** Both forms' usage, from their definitions (commands.ts), so it cannot go stale. */
+const SWEEP_USAGE = `usage: ${usageLine(definitionOf('sweep'))}`;
+const MERGE_USAGE = `usage: ${usageLine(definitionOf('sweep', 'merge'))}`;
+const USAGE = `${SWEEP_USAGE}\n${MERGE_USAGE}`;
 
 export interface SweepIo {
   out(text: string): void;
@@ -165,7 +168,7 @@ async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFiel
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('expected one or more sweep.json FILEs');
   if (errors.length > 0) {
-    io.err(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${USAGE}\n`);
+    io.err(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
     return EXIT.invalidInput;
   }
   const merged = await mergeSweepFiles(args.positionals);
@@ -229,7 +232,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
     errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
   if (errors.length > 0 || typeof seeds === 'string' || typeof shard === 'string') {
-    io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${USAGE}\n`);
+    io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${SWEEP_USAGE}\n`);
     return EXIT.invalidInput;
   }
   const file = args.positionals[0] as string;
