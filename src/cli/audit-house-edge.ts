@@ -109,9 +109,10 @@ function parseGames(text: string | undefined, live: boolean, errors: string[]): 
   const allowed: readonly string[] = GAME_IDS;
   if (text === undefined) return [...allowed] as GameId[];
   const ids = text.split(',').map((id) => id.trim());
-  for (const id of ids)
-    if (!allowed.includes(id)) errors.push(`--games: unknown game '${id}'; known: ${allowed.join(', ')}`);
-  if (new Set(ids).size !== ids.length) errors.push('--games names a game twice');
+  if (ids.includes('')) errors.push(`--games has an empty name: give comma-separated game ids, e.g. dice,keno`);
+  const unknown = [...new Set(ids.filter((id) => id !== '' && !allowed.includes(id)))];
+  for (const id of unknown) errors.push(`--games: unknown game '${id}'; known: ${allowed.join(', ')}`);
+  if (new Set(ids).size !== ids.length && !ids.includes('')) errors.push('--games names a game twice');
   return ids.filter((id) => allowed.includes(id)) as GameId[];
 }
 

@@ -31,6 +31,7 @@ export function outDirProblem(dir: string): string | null {
 
 /** Why `file` cannot be written as an output file, or null when it can (it may not exist yet). */
 export function outFileProblem(file: string): string | null {
+  if (file.endsWith('/')) return 'ends in /: it names a directory, not a file';
   const path = resolve(file);
   const stats = statOf(path);
   if (stats === undefined) return ancestorProblem(path);

@@ -17,6 +17,8 @@ import { loadArchetypes } from '../../agents/archetype-loaders.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
 import { parseArgs, stringFlag } from './args.ts';
+import { outFileProblem } from './output-path.ts';
+import { shellWord } from '../sweep/reproduce-command.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
@@ -123,7 +125,9 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
   const name = stringFlag(args, 'name') ?? nameFromFile(file);
   if (!NAME_PATTERN.test(name))
     errors.push(`--name must be 1 to 64 characters of a-z, 0-9 and -, got '${name.slice(0, 80)}'`);
-  if (file !== undefined && args.flags['force'] !== true && existsSync(file))
+  const unwritable = file === undefined ? null : outFileProblem(file);
+  if (file !== undefined && unwritable !== null) errors.push(`${file}: ${unwritable}`);
+  else if (file !== undefined && args.flags['force'] !== true && existsSync(file))
     errors.push(`${file} exists: pass --force to replace it`);
   if (errors.length > 0) {
     io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
@@ -135,7 +139,7 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
     return EXIT.ok;
   }
   await writeFile(file, text, 'utf8');
-  io.out(`wrote ${file}; run it: npx afp run ${file}\n`);
+  io.out(`wrote ${file}; run it: npx afp run ${shellWord(file)}\n`);
   return EXIT.ok;
 }
 

@@ -215,6 +215,11 @@ describe('afp audit house-edge (in-process)', () => {
     );
     const balance = await audit(['--defect', 'skip-balance-check']);
     expect(balance.err).toContain('caught by afp check');
+    // Empty names are said once, an unknown name once however often it is given.
+    const empty = await audit(['--games', ',,nope,nope']);
+    expect(empty.code).toBe(2);
+    expect(empty.err.match(/--games has an empty name/g)).toHaveLength(1);
+    expect(empty.err.match(/unknown game 'nope'/g)).toHaveLength(1);
     const many = await audit([
       '--games',
       'keno,nope',

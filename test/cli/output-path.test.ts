@@ -33,6 +33,7 @@ describe('outDirProblem', () => {
     writeFileSync(file, '');
     expect(outFileProblem(file)).toBeNull();
     expect(outFileProblem(join(work, 'records'))).toBe('is a directory, not a file');
+    expect(outFileProblem(`${join(work, 'records', 'later')}/`)).toBe('ends in /: it names a directory, not a file');
     expect(outFileProblem(join(file, 'x.jsonl'))).toBe(`${file} is a file`);
     expect(existsSync(join(work, 'records', 'new'))).toBe(false);
   });

@@ -62,7 +62,8 @@ describe('afp scenario new', () => {
     const file = join(work, 'My Run.yaml');
     const first = capture();
     expect(await runScenarioCommand(['new', file], first.io)).toBe(0);
-    expect(first.out()).toBe(`wrote ${file}; run it: npx afp run ${file}\n`);
+    // The command it suggests pastes as is: the name's space is quoted.
+    expect(first.out()).toBe(`wrote ${file}; run it: npx afp run '${file}'\n`);
     expect(readFileSync(file, 'utf8')).toBe(starterScenarioText('my-run', AGENTS));
     const again = capture();
     expect(await runScenarioCommand(['new', file], again.io)).toBe(2);
@@ -75,6 +76,13 @@ describe('afp scenario new', () => {
     expect(await runScenarioCommand(['new', '--name', 'Bad Name'], bad.io)).toBe(2);
     expect(bad.err()).toContain('--name must be 1 to 64 characters');
     expect(await runScenarioCommand(['make'], capture().io)).toBe(2);
+    // A directory, or a name ending in /, is no file to write (exit 2, not a crash), even with --force.
+    const directory = capture();
+    expect(await runScenarioCommand(['new', work, '--force'], directory.io)).toBe(2);
+    expect(directory.err()).toContain(`${work}: is a directory, not a file`);
+    const slash = capture();
+    expect(await runScenarioCommand(['new', join(work, 'later') + '/'], slash.io)).toBe(2);
+    expect(slash.err()).toContain('ends in /: it names a directory, not a file');
   });
 
   test('without FILE it prints the scenario; through afp main it is a command with usage', () => {
