@@ -28,6 +28,8 @@ import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrin
 import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
+import type { SeedResult } from '../sweep/seed-run.ts';
+import { onProcessInterrupt } from './process-interrupt.ts';
 import { PROBES } from '../sim/probes.ts';
 import {
   distributions,
@@ -57,12 +59,15 @@ export interface SweepIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty: boolean;
+  /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. Absent: Node's own Ctrl-C. */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 const PROCESS_IO: SweepIo = {
   out: STDOUT,
   err: STDERR,
   errIsTty: process.stderr.isTTY,
+  onInterrupt: onProcessInterrupt,
 };
 
 /** The verdict of a sweep's rows, worst first: a crash is afp's bug, then invariants, then limits. */
@@ -261,19 +266,48 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     quiet: json || args.flags['quiet'] === true,
     clock,
   });
-  const results = await runSeedsInWorkers({
-    scenarioText,
-    file,
-    defects,
-    swarm,
-    seeds: indexed.map((item) => item.seed),
-    workers,
-    onResult: (_result, done) => progress.update(done),
+  // Ctrl-C: no seed starts after it, the seeds in flight finish and the reports cover the seeds that
+  // ran; a second Ctrl-C is Node's own (the listener is gone) and quits at once.
+  const interrupt = new AbortController();
+  let stopListening: (() => void) | undefined;
+  const stopListeningOnce = (): void => {
+    const stop = stopListening;
+    stopListening = undefined;
+    stop?.();
+  };
+  const unsubscribe = io.onInterrupt?.(() => {
+    if (interrupt.signal.aborted) return;
+    interrupt.abort();
+    stopListeningOnce();
+    io.err('\nafp sweep: stopping: the seeds in flight finish, no new one starts (Ctrl-C again to quit at once)\n');
   });
+  // A Ctrl-C that landed while the listener was being set up has already stopped the sweep.
+  if (interrupt.signal.aborted) unsubscribe?.();
+  else stopListening = unsubscribe;
+  let ran: (SeedResult | undefined)[];
+  try {
+    ran = await runSeedsInWorkers({
+      scenarioText,
+      file,
+      defects,
+      swarm,
+      seeds: indexed.map((item) => item.seed),
+      workers,
+      onResult: (_result, done) => progress.update(done),
+      stop: interrupt.signal,
+    });
+  } finally {
+    stopListeningOnce();
+  }
   progress.finish();
+  const interrupted = interrupt.signal.aborted;
+  const results = indexed.flatMap((item, position) => {
+    const result = ran[position];
+    return result === undefined ? [] : [{ ...result, index: item.index }];
+  });
   const seconds = (clock.nowMs() - startMs) / 1_000;
   io.err(
-    `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (indexed.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`,
+    `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (results.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`,
   );
   const report: SweepReport = {
     scenario: scenario.name,
@@ -281,14 +315,20 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     defects,
     shard: shardName,
     seedsTotal: seeds.length,
-    results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })),
+    results,
   };
   const outDir = stringFlag(args, 'out') ?? join('reports', `${scenario.name}-sweep`);
   const files = writeSweep(report, outDir);
-  const exit = sweepExit(report);
+  const verdict = sweepExit(report);
   io.out(sweepSummary(report, files));
-  if (!shrink) {
-    record(jsonFields(report, files));
+  // A sweep cut short is a limit (4, as `afp run` and `afp load` say), unless a seed that ran failed.
+  const exit = interrupted && verdict === EXIT.ok ? EXIT.liveness : verdict;
+  if (interrupted)
+    io.err(
+      `afp sweep: interrupted: ${results.length} of ${indexed.length} seeds ran; the reports cover those${verdict === EXIT.ok ? ', so the sweep is not a pass (exit 4)' : ''}\n`,
+    );
+  if (!shrink || interrupted) {
+    record({ ...jsonFields(report, files), interrupted });
     return exit;
   }
   const shrunk = await shrinkFirstFailure({

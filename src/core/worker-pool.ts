@@ -7,7 +7,8 @@
  * Invariants: at most WORKER_POOL_MAX threads, never more than jobs; a worker error, an `Error`
  * read from a reply, or a worker that exits while holding a job rejects the run; every worker is
  * terminated however the run ends. `broadcast` (from `onStart`) sends a message to every worker
- * (a load run's stop).
+ * (a load run's stop). `stop` (with `post`) ends a run early: the jobs in flight finish, the
+ * rest are never started and stay holes in the results.
  * Non-goals: restarting a failed worker; progress (callers count in `onResult`).
  */
 import { Worker } from 'node:worker_threads';
@@ -33,6 +34,11 @@ export interface WorkerPoolOptions<R> {
   readonly onResult?: (job: number, result: R) => void;
   /** Called once every worker is started, with a function that posts a message to all of them. */
   readonly onStart?: (broadcast: (message: unknown) => void) => void;
+  /**
+   * With `post`: once aborted, no job is handed out any more; the run ends when the jobs in flight
+   * have answered, and the jobs never started are holes in the results (a sweep's Ctrl-C).
+   */
+  readonly stop?: AbortSignal;
 }
 
 export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R[]> {
@@ -48,8 +54,9 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
   let done = 0;
   try {
     await new Promise<void>((resolve, reject) => {
+      const stopped = (): boolean => options.stop?.aborted === true;
       const feed = (worker: Worker, index: number): void => {
-        if (post === undefined || next >= jobs) return;
+        if (post === undefined || next >= jobs || stopped()) return;
         worker.postMessage(post(next++));
         held[index] = (held[index] ?? 0) + 1;
       };
@@ -66,6 +73,7 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
           options.onResult?.(read.job, read.result);
           if (done === jobs) resolve();
           else feed(worker, index);
+          if (stopped() && held.every((jobsHeld) => jobsHeld === 0)) resolve();
         });
         worker.once('error', reject);
         worker.once('exit', (code) => {
@@ -77,6 +85,12 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
       options.onStart?.((message) => {
         for (const worker of threads) worker.postMessage(message);
       });
+      // Stopped with nothing in flight (before a job was handed out): nothing will answer, so end here.
+      const endIfIdle = (): void => {
+        if (held.every((jobsHeld) => jobsHeld === 0)) resolve();
+      };
+      if (stopped()) endIfIdle();
+      else options.stop?.addEventListener('abort', endIfIdle, { once: true });
     });
   } finally {
     await Promise.all(threads.map((worker) => worker.terminate()));

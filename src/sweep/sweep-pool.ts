@@ -43,6 +43,8 @@ export interface SweepPoolOptions extends SweepWorkerData {
   readonly onResult?: (result: SeedResult, done: number) => void;
   /** Called with a worker thread's own CPU ms for its start-up and for each seed (benchmarks). */
   readonly onWorkerCpu?: (part: WorkerCpuPart, cpuMs: number | null) => void;
+  /** Once aborted, no seed starts; the seeds in flight finish, and those never started are holes in the results. */
+  readonly stop?: AbortSignal;
 }
 
 export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<SeedResult[]> {
@@ -73,5 +75,6 @@ export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<Seed
         : { job, result: reply.result };
     },
     onResult: (_job, result) => options.onResult?.(result, (done += 1)),
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
   });
 }

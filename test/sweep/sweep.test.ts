@@ -73,6 +73,55 @@ describe('afp sweep', () => {
     expect(one.map((row) => row.seed)).toEqual(seeds);
   });
 
+  it('Ctrl-C: no seed starts after it, the seeds in flight finish; the others are holes', async () => {
+    const scenarioText = readFileSync(SCENARIO, 'utf8');
+    const stop = new AbortController();
+    const seeds = Array.from({ length: 40 }, (_, index) => String(index + 1));
+    const ran = await runSeedsInWorkers({
+      scenarioText,
+      file: SCENARIO,
+      defects: [],
+      seeds,
+      workers: 1,
+      onResult: () => stop.abort(),
+      stop: stop.signal,
+    });
+    // One worker holds one seed at a time: the first answered, and nothing was handed out after.
+    expect(ran.filter((result) => result !== undefined).map((result) => result.seed)).toEqual(['1']);
+    expect(ran).toHaveLength(40);
+  });
+
+  it('Ctrl-C on afp sweep: the reports cover the seeds that ran, it says so and exits 4', async () => {
+    const out = join(work, 'interrupted');
+    const captured = capture();
+    let listening = 0;
+    const io = {
+      ...captured.io,
+      // The Ctrl-C lands as the sweep starts listening, before any seed: none runs.
+      onInterrupt: (handler: () => void) => {
+        listening += 1;
+        handler();
+        return () => {
+          listening -= 1;
+        };
+      },
+    };
+    const code = await sweepMain([SCENARIO, '--seeds', '1..20', '--workers', '2', '--out', out, '--json'], io);
+    expect(code).toBe(4);
+    expect(listening).toBe(0);
+    expect(captured.err()).toContain('afp sweep: stopping: the seeds in flight finish, no new one starts');
+    expect(captured.err()).toContain(
+      'afp sweep: interrupted: 0 of 20 seeds ran; the reports cover those, so the sweep is not a pass (exit 4)',
+    );
+    expect(JSON.parse(captured.out())).toMatchObject({ verdict: 'liveness', exit_code: 4, interrupted: true });
+    const written = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as {
+      seeds_total: number;
+      seeds: unknown[];
+    };
+    expect(written.seeds_total).toBe(20);
+    expect(written.seeds).toEqual([]);
+  });
+
   it('finds a deliberate defect, exits 3, and its reproduce line gives the same failure and digest with afp run', async () => {
     const out = join(work, 'defect');
     const sweep = capture();
