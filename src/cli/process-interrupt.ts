@@ -1,9 +1,40 @@
 /**
- * Ctrl-C (SIGINT) for the commands that stop gracefully on it (`afp run`, `afp load`, `afp sweep`): the handler
- * replaces Node's default exit while it is listening; the returned function stops listening, so a
- * later Ctrl-C is Node's own again. Live-mode code: the only place a CLI command listens for it.
+ * Ctrl-C (SIGINT) for the commands that stop gracefully on it (`afp run`, `afp load`, `afp sweep`):
+ * the handler replaces Node's default exit while it is listening; the returned function stops
+ * listening, so a later Ctrl-C is Node's own again. Live-mode code: the only place a CLI command
+ * listens for it. `onFirstInterrupt` is the shape `afp run` and `afp sweep` share: the first
+ * Ctrl-C stops the work gracefully, the second quits at once.
  */
 export function onProcessInterrupt(handler: () => void): () => void {
   process.on('SIGINT', handler);
   return () => process.off('SIGINT', handler);
+}
+
+/** An io that can listen for Ctrl-C (its absence: Node's own Ctrl-C). */
+export interface InterruptIo {
+  onInterrupt?(handler: () => void): () => void;
+}
+
+/**
+ * Listens for one Ctrl-C through `io`: the first calls `handler` and ends the listening, so a
+ * second is Node's own and quits at once (one that lands while the listener is set up counts too).
+ * Returns the function that ends the listening without one; calling it again does nothing.
+ */
+export function onFirstInterrupt(io: InterruptIo, handler: () => void): () => void {
+  let fired = false;
+  let listening: (() => void) | undefined;
+  const stopListening = (): void => {
+    const stop = listening;
+    listening = undefined;
+    stop?.();
+  };
+  const unsubscribe = io.onInterrupt?.(() => {
+    if (fired) return;
+    fired = true;
+    stopListening();
+    handler();
+  });
+  if (fired) unsubscribe?.();
+  else listening = unsubscribe;
+  return stopListening;
 }

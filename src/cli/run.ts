@@ -16,7 +16,7 @@
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { onProcessInterrupt } from './process-interrupt.ts';
+import { onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -161,9 +161,8 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
   // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
   const interrupt = new AbortController();
-  const stopListening: (() => void) | undefined = io.onInterrupt?.(() => {
+  const stopListening = onFirstInterrupt(io, () => {
     interrupt.abort();
-    stopListening?.();
     io.err('\nafp run: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n');
   });
   try {
@@ -179,13 +178,13 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
       onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)),
     });
   } catch (error) {
-    stopListening?.();
+    stopListening();
     progress.finish();
     io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
     return EXIT.crash;
   }
-  stopListening?.();
+  stopListening();
   progress.finish();
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
   const out = flags.out ?? defaultRunOutDir(scenario.name, seed);

@@ -29,7 +29,7 @@ import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
 import type { SeedResult } from '../sweep/seed-run.ts';
-import { onProcessInterrupt } from './process-interrupt.ts';
+import { onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
 import { PROBES } from '../sim/probes.ts';
 import {
   distributions,
@@ -269,21 +269,10 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   // Ctrl-C: no seed starts after it, the seeds in flight finish and the reports cover the seeds that
   // ran; a second Ctrl-C is Node's own (the listener is gone) and quits at once.
   const interrupt = new AbortController();
-  let stopListening: (() => void) | undefined;
-  const stopListeningOnce = (): void => {
-    const stop = stopListening;
-    stopListening = undefined;
-    stop?.();
-  };
-  const unsubscribe = io.onInterrupt?.(() => {
-    if (interrupt.signal.aborted) return;
+  const stopListening = onFirstInterrupt(io, () => {
     interrupt.abort();
-    stopListeningOnce();
     io.err('\nafp sweep: stopping: the seeds in flight finish, no new one starts (Ctrl-C again to quit at once)\n');
   });
-  // A Ctrl-C that landed while the listener was being set up has already stopped the sweep.
-  if (interrupt.signal.aborted) unsubscribe?.();
-  else stopListening = unsubscribe;
   let ran: (SeedResult | undefined)[];
   try {
     ran = await runSeedsInWorkers({
@@ -297,7 +286,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
       stop: interrupt.signal,
     });
   } finally {
-    stopListeningOnce();
+    stopListening();
   }
   progress.finish();
   const interrupted = interrupt.signal.aborted;

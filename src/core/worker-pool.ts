@@ -55,6 +55,10 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
   try {
     await new Promise<void>((resolve, reject) => {
       const stopped = (): boolean => options.stop?.aborted === true;
+      // Stopped with no job in flight: nothing more will answer, so the run ends here.
+      const endIfStoppedAndIdle = (): void => {
+        if (stopped() && held.every((jobsHeld) => jobsHeld === 0)) resolve();
+      };
       const feed = (worker: Worker, index: number): void => {
         if (post === undefined || next >= jobs || stopped()) return;
         worker.postMessage(post(next++));
@@ -73,7 +77,7 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
           options.onResult?.(read.job, read.result);
           if (done === jobs) resolve();
           else feed(worker, index);
-          if (stopped() && held.every((jobsHeld) => jobsHeld === 0)) resolve();
+          endIfStoppedAndIdle();
         });
         worker.once('error', reject);
         worker.once('exit', (code) => {
@@ -85,12 +89,8 @@ export async function runWorkerPool<R>(options: WorkerPoolOptions<R>): Promise<R
       options.onStart?.((message) => {
         for (const worker of threads) worker.postMessage(message);
       });
-      // Stopped with nothing in flight (before a job was handed out): nothing will answer, so end here.
-      const endIfIdle = (): void => {
-        if (held.every((jobsHeld) => jobsHeld === 0)) resolve();
-      };
-      if (stopped()) endIfIdle();
-      else options.stop?.addEventListener('abort', endIfIdle, { once: true });
+      endIfStoppedAndIdle();
+      options.stop?.addEventListener('abort', endIfStoppedAndIdle, { once: true });
     });
   } finally {
     await Promise.all(threads.map((worker) => worker.terminate()));

@@ -2,11 +2,12 @@
 // `afp replay` always said), never 1, which is kept for afp's own bugs (src/core/exit-codes.ts).
 // And one for a URL that answers, but is neither an afp serve nor the platform (a web server's HTML
 // 404 pages): 2, the wrong URL, with the way to describe a deployment in a target file.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { runCliChild } from '../fixtures/cli-child.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -40,24 +41,6 @@ describe('a target that does not answer', () => {
   });
 });
 
-/** `afp ARGS` as a child, without blocking this process's event loop (the test's own server answers it). */
-function afpAsync(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/cli/main.ts', ...args], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
-
 describe('a URL that answers, but not as the platform', () => {
   test('exits 2 in check, audit house-edge and audit money, saying it is not an afp serve', async () => {
     const server = createHttpServer((request, response) => {
@@ -74,7 +57,8 @@ describe('a URL that answers, but not as the platform', () => {
         ['audit', 'house-edge', '--target', url, '--bets', '100'],
         ['audit', 'money', '--target', url],
       ]) {
-        const ran = await afpAsync(args);
+        // Asynchronous (runCliChild): this process's own server must answer while the child runs.
+        const ran = await runCliChild(args, { timeoutMs: 60_000 });
         expect(ran.code, `afp ${args.join(' ')}: ${ran.stderr}`).toBe(2);
         expect(ran.stderr, args.join(' ')).toContain(`${url} is not an afp serve`);
         expect(ran.stderr, args.join(' ')).not.toMatch(/crash/);
