@@ -195,6 +195,15 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     io.err(`afp replay: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.liveness;
   }
+  const unsent = checked.mounts.filter((mount) => urls[mount as keyof MountUrls] === undefined);
+  if (unsent.length > 0) {
+    // Before anything is sent: a record the target has no address for would stop at its first such request.
+    const notServe = path.notServe === null ? '' : `\nafp replay: ${path.notServe}`;
+    io.err(
+      `afp replay: the record sends to ${unsent.length === 1 ? 'mount' : 'mounts'} ${unsent.join(', ')}, which ${flags.target} does not announce${notServe}\n`,
+    );
+    return EXIT.invalidInput;
+  }
   const api = urls.api as string;
   const clock = await decideClock(api, flags, {
     firstAtMs: checked.firstAtMs ?? checked.header.start_ms,
@@ -255,7 +264,8 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
 }
 
 type ReplayPath =
-  | { readonly kind: 'verbatim' }
+  /** `notServe`: why the URL is no afp serve (it answered, but not /_afp/mounts), or null. */
+  | { readonly kind: 'verbatim'; readonly notServe: string | null }
   | { readonly kind: 'dialect'; readonly target: Target }
   | { readonly kind: 'failed'; readonly message: string; readonly exit: number };
 
@@ -269,14 +279,14 @@ async function replayPath(flags: ReplayFlags): Promise<ReplayPath> {
   const resolved = await resolveTarget(flags.target, { timeoutMs: flags.timeoutMs });
   if (!resolved.ok)
     return url
-      ? { kind: 'verbatim' }
+      ? { kind: 'verbatim', notServe: resolved.kind === 'invalid' ? resolved.message : null }
       : {
           kind: 'failed',
           message: resolved.message,
           exit: resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness,
         };
   const documents = Object.values(resolved.value.services).every((service) => service.dialect !== 'deployed');
-  return url && documents ? { kind: 'verbatim' } : { kind: 'dialect', target: resolved.value };
+  return url && documents ? { kind: 'verbatim', notServe: null } : { kind: 'dialect', target: resolved.value };
 }
 
 /** The replay through a target's dialect: clock sync where the target is an afp serve, then operation-replay. */
@@ -334,6 +344,8 @@ interface CheckedRecord {
   readonly header: RecordHeader;
   readonly references: ReferenceIndex;
   readonly firstAtMs: number | null;
+  /** The mounts the recorded requests were sent to, sorted. */
+  readonly mounts: readonly string[];
 }
 
 /** First pass: every line validated, provenance references collected. Prints the header first. */
@@ -351,6 +363,7 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
   let previousAtMs = 0;
   let firstAtMs: number | null = null;
   let count = 0;
+  const mounts = new Set<string>();
   for await (const line of fileLines(file)) {
     lineNumber++;
     if (lineNumber === 1) {
@@ -375,6 +388,7 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     }
     previousAtMs = parsed.value.at_ms;
     firstAtMs ??= parsed.value.at_ms;
+    mounts.add(parsed.value.request.mount);
     references.add(parsed.value);
   }
   if (header === null) errors.push('line 1: the file is empty (no header)');
@@ -388,7 +402,7 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     io.err(`afp replay: ${file} is not a valid record:\n${shown.join('\n')}\n`);
     return null;
   }
-  return { header, references, firstAtMs };
+  return { header, references, firstAtMs, mounts: [...mounts].sort() };
 }
 
 function fileLines(file: string): AsyncIterable<string> {

@@ -1,15 +1,20 @@
 // One exit code for a target that does not answer, whatever the live command: 4 (liveness, as
 // `afp replay` always said), never 1, which is kept for afp's own bugs (src/core/exit-codes.ts).
 // And one for a URL that answers, but is neither an afp serve nor the platform (a web server's HTML
-// 404 pages): 2, the wrong URL, with the way to describe a deployment in a target file.
+// 404 pages): 2, the wrong URL, with the way to describe a deployment in a target file; `afp replay`
+// says so before it sends anything, naming the record's mounts the URL has no address for.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { runCliChild } from '../fixtures/cli-child.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'afp-unreachable-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A loopback port nobody listens on: bound, then closed. */
 async function closedPort(): Promise<number> {
@@ -42,7 +47,16 @@ describe('a target that does not answer', () => {
 });
 
 describe('a URL that answers, but not as the platform', () => {
-  test('exits 2 in check, audit house-edge and audit money, saying it is not an afp serve', async () => {
+  test('exits 2 in check, audit house-edge, audit money and replay, saying it is not an afp serve', async () => {
+    const scenario = join(work, 'small.yaml');
+    // Style A sellers: the documents' per-service mounts (faucet, escrow) besides the platform's api.
+    writeFileSync(
+      scenario,
+      'name: small\nseed: 3\nduration: 2h\npopulations:\n  - { agent: escrow-seller, count: 2, style: A }\n',
+    );
+    const record = join(work, 'small.jsonl');
+    const recorded = await runCliChild(['run', scenario, '--out', join(work, 'run'), '--record', record]);
+    expect(recorded.code, recorded.stderr).toBe(0);
     const server = createHttpServer((request, response) => {
       request.resume();
       response
@@ -56,6 +70,7 @@ describe('a URL that answers, but not as the platform', () => {
         ['check', '--target', url, '--runs', '1'],
         ['audit', 'house-edge', '--target', url, '--bets', '100'],
         ['audit', 'money', '--target', url],
+        ['replay', record, '--target', url, '--speed', 'max', '--out', join(work, 'replay')],
       ]) {
         // Asynchronous (runCliChild): this process's own server must answer while the child runs.
         const ran = await runCliChild(args, { timeoutMs: 60_000 });
@@ -63,6 +78,9 @@ describe('a URL that answers, but not as the platform', () => {
         expect(ran.stderr, args.join(' ')).toContain(`${url} is not an afp serve`);
         expect(ran.stderr, args.join(' ')).not.toMatch(/crash/);
       }
+      const replayed = await runCliChild(['replay', record, '--target', url, '--out', join(work, 'replay')]);
+      expect(replayed.stderr).toContain(`the record sends to mounts escrow, faucet, which ${url} does not announce`);
+      expect(replayed.stdout).not.toContain('exchanges sent');
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
