@@ -1,13 +1,20 @@
 /**
- * Ctrl-C (SIGINT) for the commands that stop gracefully on it (`afp run`, `afp load`, `afp sweep`):
- * the handler replaces Node's default exit while it is listening; the returned function stops
- * listening, so a later Ctrl-C is Node's own again. Live-mode code: the only place a CLI command
- * listens for it. `onFirstInterrupt` is the shape `afp run` and `afp sweep` share: the first
- * Ctrl-C stops the work gracefully, the second quits at once.
+ * Ctrl-C (SIGINT), and SIGTERM alike, for the commands that stop gracefully on it (`afp run`,
+ * `afp load`, `afp sweep`): the handler replaces Node's default exit while it is listening; the
+ * returned function stops listening, so a later signal is Node's own again. Why SIGTERM too: it is
+ * how `timeout`, CI runners and process managers stop a command, and Node's default for it ended a
+ * run with no reports and its temporary event file left behind (k6 and `afp serve` stop gracefully
+ * on both). Live-mode code: the only place a CLI command listens for them. `onFirstInterrupt` is
+ * the shape `afp run` and `afp sweep` share: the first signal stops the work gracefully, the second
+ * quits at once.
  */
 export function onProcessInterrupt(handler: () => void): () => void {
   process.on('SIGINT', handler);
-  return () => process.off('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
 }
 
 /** An io that can listen for Ctrl-C (its absence: Node's own Ctrl-C). */

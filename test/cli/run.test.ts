@@ -147,40 +147,47 @@ describe('afp run', () => {
     expect(JSON.parse(readFileSync(join(cwd, 'reports', 'cli-tiny-seed-78', 'summary.json'), 'utf8')).seed).toBe('78');
   });
 
-  test('Ctrl-C (SIGINT) stops the run, writes the reports so far, says so, and exits 4 (a run cut short)', async () => {
-    const long = scenarioFile(
-      'long.yaml',
-      SMALL.replace('name: cli-small', 'name: cli-long')
-        .replace('duration: 1d', 'duration: 365d')
-        .replace('count: 10, style', 'count: 400, style'),
-    );
-    const out = join(work, 'out-interrupted');
-    const child = spawn(process.execPath, ['src/cli/main.ts', 'run', long, '--out', out], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // Interrupt once the run is under way (its seed line is printed before the simulation starts).
-    for (let waited = 0; !stdout.includes('seed: 77') && waited < 30_000; waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    child.kill('SIGINT');
-    const code = await Promise.race([
-      exited,
-      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000)),
-    ]);
-    if (code === 'hung') child.kill('SIGKILL');
-    expect(code, stdout + stderr).toBe(4);
-    expect(stderr).toContain('afp run: interrupted: stopping and writing the reports so far');
-    expect(stdout).toMatch(/limit reached: interrupted at \S+, \d+% of the virtual time/);
-    expect(stdout).toContain(`interrupted: the reports of the run so far are in ${out}`);
-    expect(existsSync(join(out, 'summary.json'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ outcome: 'limit-reached' });
-  });
+  // SIGTERM (`timeout`, a CI runner) as Ctrl-C: Node's default for it left no reports and the run's temporary event file.
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s stops the run, writes the reports so far, says so, and exits 4 (a run cut short)',
+    async (signal) => {
+      const long = scenarioFile(
+        'long.yaml',
+        SMALL.replace('name: cli-small', 'name: cli-long')
+          .replace('duration: 1d', 'duration: 365d')
+          .replace('count: 10, style', 'count: 400, style'),
+      );
+      const out = join(work, `out-interrupted-${signal}`);
+      const temporary = mkdtempSync(join(work, 'tmp-'));
+      const child = spawn(process.execPath, ['src/cli/main.ts', 'run', long, '--out', out], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TMPDIR: temporary },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Interrupt once the run is under way (its seed line is printed before the simulation starts).
+      for (let waited = 0; !stdout.includes('seed: 77') && waited < 30_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      child.kill(signal);
+      const code = await Promise.race([
+        exited,
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000)),
+      ]);
+      if (code === 'hung') child.kill('SIGKILL');
+      expect(code, stdout + stderr).toBe(4);
+      expect(stderr).toContain('afp run: interrupted: stopping and writing the reports so far');
+      expect(stdout).toMatch(/limit reached: interrupted at \S+, \d+% of the virtual time/);
+      expect(stdout).toContain(`interrupted: the reports of the run so far are in ${out}`);
+      expect(existsSync(join(out, 'summary.json'))).toBe(true);
+      expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ outcome: 'limit-reached' });
+      expect(readdirSync(temporary)).toEqual([]);
+    },
+  );
 
   test('--record writes the exchanges of the run', () => {
     const record = join(work, 'run.afp-record.jsonl');
