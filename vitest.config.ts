@@ -19,6 +19,8 @@
 // workers (one Node per test file) and the `afp` children they start (dozens) then reuse compiled
 // code instead of parsing it again, about 0.4 s of CPU per `afp` start. It is keyed by file
 // content, so it is never stale.
+// Temporary files: each run has its own temporary folder (test/temp-folder.ts, a globalSetup that
+// sets TMPDIR before the workers start), removed when the run ends.
 // The generous default timeouts (5 min) are bounds on a hang, not budgets: a CPU-bound test on a
 // machine shared with other work (load 14 on 2 cores was seen) takes many times its idle time.
 import { availableParallelism } from 'node:os';
@@ -100,6 +102,7 @@ export default defineConfig({
     unstubEnvs: true,
     reporters: ['default'],
     sequence: { shuffle: false, sequencer: LongestFirst },
+    globalSetup: ['test/temp-folder.ts'],
     projects: [
       {
         extends: true,
