@@ -458,7 +458,13 @@ const FAIRNESS: CommandDefinition = {
 const EXPORT_K6: CommandDefinition = {
   path: ['export', 'k6'],
   summary: "write a scenario (afp's own agents, bundled) or a URL run as one k6 script, profile and thresholds",
-  positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
+  positionals: [
+    {
+      name: 'SCENARIO|URL',
+      description: 'the scenario file, or an http(s) URL to load alone (as afp load URL; or --url URL)',
+      optional: true,
+    },
+  ],
   flags: [
     {
       name: 'out',
@@ -482,7 +488,7 @@ const EXPORT_K6: CommandDefinition = {
   notes: [
     'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
     'Across processes: k6 run --execution-segment 0:1/2 -e AFP_RUN_ID=TAG … and --execution-segment 1/2:1 -e AFP_RUN_ID=TAG …: each process owns its share of the agents.',
-    "A URL run: afp export k6 --url URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).",
+    "A URL run: afp export k6 URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).",
   ],
 };
 

@@ -6,6 +6,7 @@
  * script follows its scenario) and one line says so. --target bakes in the default AFP_TARGET.
  * Exit codes: 0 written; 2 bad flags, an unreadable or invalid scenario, or a scenario the export
  * refuses (each reason listed: an archetype k6 cannot run faithfully is named, never faked).
+ * `afp export k6 URL …` (or `--url URL`) writes the URL run `afp load URL` runs with the same flags.
  */
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -26,12 +27,14 @@ export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
 async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   const args = parseCommand(argv, definitionOf('export', 'k6'));
-  if (stringFlag(args, 'url') !== undefined) return exportK6Url(argv, args, io);
+  // A URL run as `afp load` names one: a positional http(s) URL, or --url.
+  if (stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? ''))
+    return exportK6Url(argv, args, io);
   const errors = [...args.errors];
   const urlFlags = URL_ONLY.filter((name) => args.flags[name] !== undefined);
   if (urlFlags.length > 0 || args.flags['duration'] !== undefined)
     errors.push(
-      `${[...urlFlags, ...(args.flags['duration'] === undefined ? [] : ['duration'])].map((name) => `--${name}`).join(', ')} describe a URL run: give --url URL with them (a scenario brings its own load: section)`,
+      `${[...urlFlags, ...(args.flags['duration'] === undefined ? [] : ['duration'])].map((name) => `--${name}`).join(', ')} describe a URL run: give the URL with them (a scenario brings its own load: section)`,
     );
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
@@ -118,16 +121,15 @@ function withoutOut(argv: readonly string[]): string[] {
   return argv.filter((arg, index) => arg !== '--out' && !arg.startsWith('--out=') && argv[index - 1] !== '--out');
 }
 
-/** `afp export k6 --url URL …`: the URL run's flags (url-flags.ts, as `afp load URL` reads them) as a k6 script. */
+/**
+ * `afp export k6 URL …` (or `--url URL`): the URL run's flags (url-flags.ts, as `afp load URL` reads
+ * them) as a k6 script. A scenario beside the URL is refused (url-flags.ts: one URL, absolute).
+ */
 async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditIo): Promise<number> {
   const errors = [...args.errors];
-  if (args.positionals.length > 0)
-    errors.push(
-      `--url exports a URL run: no SCENARIO with it (got ${args.positionals.map((positional) => `'${positional.slice(0, 200)}'`).join(', ')})`,
-    );
   if (stringFlag(args, 'target') !== undefined)
-    errors.push("--target names a scenario's platform: a URL run has --url only");
-  const parsed = await parseUrlRun({ ...args, positionals: [] });
+    errors.push("--target names a scenario's platform: a URL run has its URL only");
+  const parsed = await parseUrlRun(args);
   errors.push(...parsed.errors);
   const run = parsed.run;
   const exported =

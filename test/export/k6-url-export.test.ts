@@ -1,4 +1,4 @@
-// `afp export k6 --url URL …`: the URL run afp load makes, as a k6 script that the real k6 of
+// `afp export k6 --url URL …` (or the URL as its argument, as `afp load URL` takes it): the URL run afp load makes, as a k6 script that the real k6 of
 // ../shared/tools takes (`k6 inspect`: the executor, maxVUs and thresholds as given) and runs
 // against a tiny node:http server on loopback: every request the server saw carries afp's method,
 // headers and body, k6 counts them under the endpoint tag `METHOD /path`, and a failing threshold
@@ -139,10 +139,9 @@ describe('afp export k6 --url', () => {
     expect(summary.metrics['http_req_failed']?.value).toBe(0);
   });
 
-  test('--vus N is constant-vus; a threshold that fails fails k6 (99), as it exits 5 in afp', async () => {
+  test('the URL as the argument (afp load URL); --vus N is constant-vus; a failing threshold fails k6 (99), as afp exits 5', async () => {
     const script = join(scratch, 'vus.js');
     const exported = await runExport([
-      '--url',
       `${base}/`,
       '--vus',
       '2',
@@ -183,6 +182,9 @@ describe('afp export k6 --url', () => {
       expect(bad.stderr).toContain(problem);
     const mixed = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--rate', '10/s']);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('--rate describe a URL run: give --url URL with them');
+    expect(mixed.stderr).toContain('--rate describe a URL run: give the URL with them');
+    const both = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--url', `${base}/`, '--rate', '10/s']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('name one URL, got 2');
   });
 });
