@@ -10,17 +10,31 @@ import type { WaitClock } from '../core/clock.ts';
 
 export const MAX_SECONDS_LIMIT = 86_400;
 
+/**
+ * The time limit of a live run. `interrupt()` (Ctrl-C) ends it at once: whatever stops at the time
+ * limit stops there too, the same graceful way (what was placed is verified, the reports written),
+ * and `interrupted` tells the two apart for the words and the report.
+ */
 export class Deadline {
   readonly atMs: number;
   private readonly clock: WaitClock;
+  private cut = false;
 
   constructor(clock: WaitClock, maxSeconds: number) {
     this.clock = clock;
     this.atMs = clock.nowMs() + maxSeconds * 1000;
   }
 
+  get interrupted(): boolean {
+    return this.cut;
+  }
+
+  interrupt(): void {
+    this.cut = true;
+  }
+
   remainingMs(): number {
-    return Math.max(0, this.atMs - this.clock.nowMs());
+    return this.cut ? 0 : Math.max(0, this.atMs - this.clock.nowMs());
   }
 
   passed(): boolean {

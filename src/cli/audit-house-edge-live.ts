@@ -34,7 +34,7 @@ import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { RecordFields } from './json-output.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, openRunAccount, startLiveRun } from './live-command.ts';
+import { finishLiveRun, INTERRUPTED_LINE, openRunAccount, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
 /**
@@ -149,7 +149,11 @@ export async function runHouseEdgeLive(
     `bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`,
   ];
   if (result.stoppedBy === 'deadline')
-    lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
+    lines.push(
+      run.deadline.interrupted
+        ? `${INTERRUPTED_LINE} (what was placed is verified)`
+        : 'stopped: the time budget ended the betting early (what was placed is verified)',
+    );
   if (result.stoppedBy === 'usdc')
     lines.push(
       result.minimums.size === 0
@@ -174,7 +178,7 @@ export async function runHouseEdgeLive(
     verified: result.verified,
     refused: result.refused,
     staked_usdc: formatDecimal(result.stakedMicro),
-    stopped_by: result.stoppedBy,
+    stopped_by: result.stoppedBy === 'deadline' && run.deadline.interrupted ? 'interrupted' : result.stoppedBy,
     findings: findings.length,
     files,
     ...(code === EXIT.ok ? {} : { reproduce: houseEdgeReproduce(flags) }),

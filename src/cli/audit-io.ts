@@ -1,15 +1,17 @@
 /**
  * What the `afp audit` subcommands share: their output doors (stdout/stderr, replaceable in
  * tests), the real clock and sleep the live audits wait with (src/cli is a door for wall time),
- * strict whole-number flags, and the shell quoting of reproduce commands.
+ * strict whole-number flags, the shell quoting of reproduce commands, and Ctrl-C (live-command.ts
+ * listens for it during a live run).
  */
 import { STDERR, STDOUT } from './colour.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { shellWord } from '../sweep/reproduce-command.ts';
+import { onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
 
-export interface AuditIo {
+export interface AuditIo extends InterruptIo {
   out(text: string): void;
   err(text: string): void;
   /** Whether stderr is a terminal (the progress line is redrawn there); false when absent. */
@@ -20,6 +22,7 @@ export const PROCESS_IO: AuditIo = {
   out: STDOUT,
   err: STDERR,
   errIsTty: process.stderr.isTTY,
+  onInterrupt: onProcessInterrupt,
 };
 
 export const SYSTEM_LIVE_CLOCK: WaitClock = {

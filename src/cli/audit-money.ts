@@ -34,7 +34,14 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
+import {
+  finishLiveRun,
+  INTERRUPTED_LINE,
+  openRunAccount,
+  parseLiveArgs,
+  startLiveRun,
+  type LiveRun,
+} from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
 
@@ -176,7 +183,7 @@ export async function runMoney(
     const slow = await runSettlementProbes({
       ...probed,
       maxMinutes: flags.maxMinutes,
-      time: timePassageOf(run.session, clock),
+      time: timePassageOf(run.session, clock, run.deadline),
       say: (line) => io.out(`${line}\n`),
     });
     results.push(...slow);
@@ -192,9 +199,10 @@ export async function runMoney(
       `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
     );
   const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
-  io.out(`${ending.lines.join('\n')}\n`);
+  io.out(`${[...(run.deadline.interrupted ? [INTERRUPTED_LINE] : []), ...ending.lines].join('\n')}\n`);
   record({
     target: run.target.name,
+    ...(run.deadline.interrupted ? { interrupted: true } : {}),
     probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })),
     findings: run.findings.list().length,
     out: flags.out,

@@ -9,6 +9,9 @@
  * tables, and ends with the counts and the files. While the run goes, a progress line on stderr counts the calls made against the
  * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose
  * severity the reader weighs, never a failure of the command.
+ * Ctrl-C (or SIGTERM) ends the time budget at once (Deadline.interrupt): the run stops as at its
+ * limit, what was placed is verified, the reports are written, and it says so; exit 4 unless a
+ * finding reaches --fail-on (3). A second Ctrl-C quits at once.
  */
 import type { WaitClock } from '../core/clock.ts';
 import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
@@ -29,6 +32,10 @@ import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import type { CommandDefinition } from './command-definition.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
+import { onFirstInterrupt } from './process-interrupt.ts';
+
+/** What a live run says when Ctrl-C cut it short (one line of its summary). */
+export const INTERRUPTED_LINE = 'interrupted: the run was cut short, so it is not a pass; the reports cover what ran';
 
 export interface LiveArgs {
   readonly args: ParsedArgs;
@@ -77,6 +84,8 @@ export interface LiveRun {
   readonly clock: WaitClock;
   readonly deadline: Deadline;
   readonly progress: Progress;
+  /** Ends the listening for Ctrl-C (finishLiveRun calls it). */
+  readonly stopListening: () => void;
 }
 
 /** The run, or the exit code when the target could not be resolved (the reason is printed). */
@@ -96,6 +105,10 @@ export async function startLiveRun(
   const target = resolved.value;
   const findings = new FindingsCollector();
   const deadline = new Deadline(clock, maxSeconds);
+  const stopListening = onFirstInterrupt(io, () => {
+    deadline.interrupt();
+    io.err(`\n${command}: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n`);
+  });
   const progress = new Progress({
     label: command,
     unit: 'calls',
@@ -126,7 +139,7 @@ export async function startLiveRun(
       evidence: `resolving --target ${spec}`,
     });
   }
-  return { command, target, session, findings, clock, deadline, progress };
+  return { command, target, session, findings, clock, deadline, progress, stopListening };
 }
 
 /**
@@ -153,7 +166,12 @@ export async function openRunAccount(
   const { session, clock, deadline } = run;
   const account = await openLiveAccount({ session, key: options.key, fundMicro: options.fundMicro, clock, deadline });
   if (!account.ok) {
-    io.err(`${run.command}: ${account.message}\n`);
+    run.stopListening();
+    io.err(
+      account.kind === 'deadline' && deadline.interrupted
+        ? `${run.command}: interrupted before the account was ready: nothing was run, so no report was written\n`
+        : `${run.command}: ${account.message}\n`,
+    );
     return ACCOUNT_EXIT[account.kind];
   }
   options.say(`account: ${account.value.note}\n`);
@@ -178,6 +196,7 @@ export interface LiveRunEnding {
 
 /** Writes the findings reports and says what they hold: the verdict, the counts, the files. */
 export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<LiveRunEnding> {
+  run.stopListening();
   run.progress.finish();
   const findings = run.findings.list();
   const files = await writeFindingsReports(ending.out, {

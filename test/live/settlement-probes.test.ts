@@ -44,6 +44,8 @@ interface Setup {
   /** The escrow service reached through a proxy that rewrites its answers (a target with words of its own). */
   readonly rewrite?: Rewrite;
   readonly config?: PlatformConfig;
+  /** Ctrl-C (the run's deadline interrupted) when a said line starts with this. */
+  readonly interruptAt?: string;
 }
 
 async function settle(
@@ -116,6 +118,7 @@ async function settle(
       });
   const findings = new FindingsCollector();
   const said: string[] = [];
+  const deadline = new Deadline(clock, 7 * 86_400);
   const results = await runSettlementProbes({
     session: probing,
     apiKey: main.value.apiKey,
@@ -124,8 +127,11 @@ async function settle(
     findings,
     curlOf,
     maxMinutes: setup.maxMinutes ?? 90,
-    time: timePassageOf(probing, clock),
-    say: (line) => said.push(line),
+    time: timePassageOf(probing, clock, deadline),
+    say: (line) => {
+      said.push(line);
+      if (setup.interruptAt !== undefined && line.startsWith(setup.interruptAt)) deadline.interrupt();
+    },
   });
   return { findings, results, said, handle };
 }
@@ -186,6 +192,26 @@ describe('settlement probes', () => {
     });
     expect(liveness?.reproduce).toContain(`/escrow/dispute/${stuck?.[1] ?? ''}`);
     expect(results[1]?.findingIds).toEqual(['liveness:escrow:unsettled']);
+  });
+
+  test('Ctrl-C during a wait: the escrow is not judged and no "did not settle" finding is raised (its wait was cut short)', async () => {
+    // Before, a wait cut short fell through to the judgement: a dispute still open after none of its
+    // 48 h was reported as a major liveness finding "did not settle within its wait".
+    const { findings, results } = await settle({
+      dialect: 'deployed',
+      deployed: true,
+      defects: ['escrow-expiry-keeps-fee', 'escrow-dispute-stuck'],
+      travel: true,
+      interruptAt: 'wait: escrow-dispute',
+    });
+    expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
+      ['escrow-expiry', 'ran', ['money:escrow:expiry-refund-short']],
+      ['escrow-dispute', 'ran', []],
+    ]);
+    expect(results[1]?.note).toMatch(
+      /^escrow esc_\w+: its wait was cut short after 0 s of 48 h 2 s \(last read: \w+\), so its settlement was not observed$/,
+    );
+    expect(findings.list().map((finding) => finding.id)).toEqual(['money:escrow:expiry-refund-short']);
   });
 
   test("afp serve --dialect deployed as afp serves it: afp's ledger rules, no finding", async () => {

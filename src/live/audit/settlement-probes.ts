@@ -13,7 +13,9 @@
  * and a wait longer than that is skipped with its reason, never silent. The plan (what is awaited,
  * how long at most, travel or wait) is said before any waiting.
  * An escrow not settled when its wait ends is one liveness finding listing the escrow ids (major:
- * with --fail-on major it decides exit 3; the command itself finished).
+ * with --fail-on major it decides exit 3; the command itself finished). A wait cut short (Ctrl-C,
+ * the run's time limit, a clock that could not be moved) observed nothing about the settlement: the
+ * probe says how much of the wait passed, and raises no finding.
  * Non-goals: the sweep's exact instant (only "by expiry + sweep"); who wins a dispute.
  */
 import { answerText } from './probe-context.ts';
@@ -199,7 +201,17 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
       results.push(skipped(plan.name, opened));
       continue;
     }
-    leftMs -= await waitFor(context, opened);
+    const passedMs = await waitFor(context, opened);
+    leftMs -= passedMs;
+    if (passedMs < opened.dueMs && !settled(opened)) {
+      results.push({
+        name: opened.name,
+        status: 'ran',
+        note: `escrow ${opened.escrowId}: its wait was cut short after ${duration(passedMs)} of ${duration(opened.dueMs)} (last read: ${opened.view?.status ?? 'unreadable'}), so its settlement was not observed`,
+        findingIds: [],
+      });
+      continue;
+    }
     const result = await judge(context, second, opened);
     if (!settled(opened)) unsettled.push(opened);
     results.push(result);

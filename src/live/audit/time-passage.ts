@@ -6,25 +6,28 @@
  * Non-goals: moving a target's clock back (time-travel reverts are a user's tool, not an audit's).
  */
 import type { WaitClock } from '../../core/clock.ts';
+import type { Deadline } from '../../audit/live-target.ts';
 import type { LiveSession } from '../live-session.ts';
 import type { TimePassage } from './settlement-probes.ts';
 
-export function timePassageOf(session: LiveSession, clock: WaitClock): TimePassage {
+/** `deadline`: once it passed (the run's time limit, or Ctrl-C), no more time is let pass. */
+export function timePassageOf(session: LiveSession, clock: WaitClock, deadline: Deadline): TimePassage {
   const adminUrl = session.target.adminUrl;
   const admin = session.admin();
   if (admin !== null) {
     return {
       mode: 'travel',
       how: `time travel: the afp serve's clock is moved forward (POST ${adminUrl ?? ''}/_afp/clock), no waiting`,
-      pass: async (ms) => (await admin.moveClock({ advanceMs: Math.ceil(ms) })).ok,
+      pass: async (ms) => !deadline.passed() && (await admin.moveClock({ advanceMs: Math.ceil(ms) })).ok,
     };
   }
   return {
     mode: 'wait',
     how: 'waiting on the wall clock (the target is not an afp serve: its clock cannot be moved), polling every 15 s',
     pass: async (ms) => {
-      await clock.sleep(ms);
-      return true;
+      if (deadline.passed()) return false;
+      await clock.sleep(Math.min(ms, deadline.remainingMs()));
+      return !deadline.passed();
     },
   };
 }
