@@ -23,7 +23,7 @@ export type RulesFileResult =
   { readonly ok: true; readonly value: DeployedCasinoRules } | { readonly ok: false; readonly message: string };
 
 export async function loadDeployedRulesFile(path: string): Promise<RulesFileResult> {
-  const file = await readYamlFile(path, 'the rules file');
+  const file = await readYamlFile(path, 'the rules file', MAX_RULES_FILE_CHARS);
   return file.ok ? parseDeployedRulesFile(file.text, path) : file;
 }
 

@@ -28,10 +28,8 @@
  * (a retried request that the target did apply shows up as differences, never hidden).
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { createReadStream } from 'node:fs';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { discoverTarget, targetUrlError } from '../client/target.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { httpTransport } from '../client/http-transport.ts';
@@ -44,7 +42,8 @@ import {
   type ReplayReportInput,
 } from '../replay/diff-report.ts';
 import { dueOffsetMs, parseSpeed, type Speed } from '../replay/pacing.ts';
-import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/record-reader.ts';
+import { ERRORS_MAX, parseExchangeLine, parseRecordHeader, READ_LINE_CHARS_MAX } from '../replay/record-reader.ts';
+import { recordLines } from '../replay/record-lines.ts';
 import {
   recordedDepositsOf,
   recordedMintsOf,
@@ -356,6 +355,12 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     io.err(`afp replay: cannot read record file '${file}'\n`);
     return null;
   }
+  if (!(await stat(file)).isFile()) {
+    io.err(
+      `afp replay: '${file}' is not a regular file: replay reads the record twice (a check, then the sends), so name the file afp run --record wrote\n`,
+    );
+    return null;
+  }
   const errors: string[] = [];
   let header: RecordHeader | null = null;
   const references = new ReferenceIndex();
@@ -364,8 +369,18 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
   let firstAtMs: number | null = null;
   let count = 0;
   const mounts = new Set<string>();
-  for await (const line of fileLines(file)) {
+  /** A line too long ends the reading: the rest of the file is not counted. */
+  let readWhole = true;
+  for await (const read of recordLines(file, READ_LINE_CHARS_MAX)) {
     lineNumber++;
+    if ('tooLong' in read) {
+      readWhole = false;
+      errors.push(
+        `line ${read.tooLong}: longer than ${READ_LINE_CHARS_MAX} characters, so not read (a record holds one JSON object per line)`,
+      );
+      break;
+    }
+    const line = read.text;
     if (lineNumber === 1) {
       const parsed = parseRecordHeader(line);
       if (!parsed.ok) {
@@ -391,8 +406,9 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     mounts.add(parsed.value.request.mount);
     references.add(parsed.value);
   }
-  if (header === null) errors.push('line 1: the file is empty (no header)');
-  else if (count !== header.exchanges)
+  if (header === null) {
+    if (readWhole) errors.push('line 1: the file is empty (no header)');
+  } else if (readWhole && count !== header.exchanges)
     errors.push(
       `line ${lineNumber}: the header announces ${header.exchanges} exchanges, the file has ${count} (cut short?)`,
     );
@@ -403,10 +419,6 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     return null;
   }
   return { header, references, firstAtMs, mounts: [...mounts].sort() };
-}
-
-function fileLines(file: string): AsyncIterable<string> {
-  return createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
 }
 
 /** The exchanges as they are read, each counted on the progress line. */
@@ -427,8 +439,10 @@ async function* readExchanges(file: string): AsyncGenerator<RecordedExchange> {
   let lineNumber = 0;
   let seq = 0;
   let previousAtMs = 0;
-  for await (const line of fileLines(file)) {
+  for await (const read of recordLines(file, READ_LINE_CHARS_MAX)) {
     lineNumber++;
+    if ('tooLong' in read) throw new Error(`${file} changed during the replay: line ${read.tooLong} is too long`);
+    const line = read.text;
     if (lineNumber === 1 || line === '') continue;
     seq++;
     const parsed = parseExchangeLine(line, { lineNumber, expectedSeq: seq, previousAtMs });

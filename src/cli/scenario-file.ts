@@ -7,11 +7,11 @@
  * Only the archetypes the file names are loaded (agents/scenario-archetypes.ts), and they come
  * back with the scenario as the table to run it with.
  */
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
 import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
 import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
-import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { formatScenarioErrors, MAX_SCENARIO_BYTES, parseScenario, type Scenario } from '../sim/scenario.ts';
 
 /** A parsed scenario file: the scenario, its text, and the archetypes it names (the table to run it with). */
 export interface LoadedScenario {
@@ -25,13 +25,9 @@ export type ScenarioFile =
   | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string };
 
 export async function readScenarioFile(file: string): Promise<ScenarioFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, kind: 'unreadable', message: `cannot read ${file}: ${reason}` };
-  }
+  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
+  if (!read.ok) return { ok: false, kind: 'unreadable', message: `cannot read ${file}: ${read.reason}` };
+  const text = read.text;
   const agents = await scenarioArchetypes(text, file);
   const parsed = parseScenario(text, {
     fileName: file,

@@ -38,7 +38,7 @@
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
  */
 import { randomInt } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
 import { isIP } from 'node:net';
 import { isLoopback } from '../http/client-ip.ts';
 import { NO_PROXIES, TrustedProxies } from '../http/trusted-proxies.ts';
@@ -309,18 +309,15 @@ export function scenarioServeSettings(
 
 /** The scenario file, parsed against the agents table; every error formatted with its line. */
 export async function loadServeScenario(file: string): Promise<Scenario | { error: string }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { error: `cannot read --scenario ${file}: ${error instanceof Error ? error.message : String(error)}` };
-  }
   // Loaded only here: the archetypes (and faker), the scenario schema and the YAML parser are not
   // needed by a plain afp serve.
-  const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario }] = await Promise.all([
+  const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario, MAX_SCENARIO_BYTES }] = await Promise.all([
     import('../../agents/index.ts'),
     import('../sim/scenario.ts'),
   ]);
+  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
+  if (!read.ok) return { error: `cannot read --scenario ${file}: ${read.reason}` };
+  const text = read.text;
   const parsed = parseScenario(text, {
     fileName: file,
     agentParams: (name) => AGENTS[name]?.params,

@@ -8,7 +8,8 @@
  * run holds every invariant (nothing to shrink), 2 invalid input. Progress on stderr.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
+import { MAX_SCENARIO_BYTES } from '../sim/scenario.ts';
 import { join } from 'node:path';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
@@ -64,13 +65,12 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     return EXIT.invalidInput;
   }
   const file = args.positionals[0] as string;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`afp shrink: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
+  if (!read.ok) {
+    io.err(`afp shrink: cannot read ${file}: ${read.reason}\n`);
     return EXIT.invalidInput;
   }
+  const text = read.text;
   const seedInFile = /^seed:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1];
   const seed = seedFlag ?? seedInFile ?? '1';
   const json = wantsJson(argv);

@@ -17,7 +17,7 @@
  *   --timeout D       per request, within URL_LIMITS.timeoutMs
  * Every problem is reported, all at once; nothing is sent before they are.
  */
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { LOAD_LIMITS, type LoadSection } from '../sim/load-schema.ts';
 import { parseThresholds } from '../load/thresholds.ts';
@@ -95,12 +95,12 @@ export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<string
   }
   let body = text;
   if (file !== undefined) {
-    try {
-      body = await readFile(file, 'utf8');
-    } catch (error) {
-      errors.push(`--body-file: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    const read = await readTextFile(file, BODY_BYTES_MAX);
+    if (!read.ok) {
+      errors.push(`--body-file: cannot read ${file}: ${read.reason}`);
       return undefined;
     }
+    body = read.text;
   }
   if (body !== undefined && Buffer.byteLength(body) > BODY_BYTES_MAX)
     errors.push(`the body is longer than ${BODY_BYTES_MAX} bytes`);

@@ -33,7 +33,7 @@ export interface TargetFileOptions {
 }
 
 export async function loadTargetFile(path: string, options: TargetFileOptions = {}): Promise<TargetFileResult> {
-  const file = await readYamlFile(path, 'the target file');
+  const file = await readYamlFile(path, 'the target file', MAX_TARGET_FILE_CHARS);
   return file.ok ? parseTargetFile(file.text, { ...options, fileName: path }) : file;
 }
 

@@ -15,7 +15,7 @@
  * Limits: LOAD_FILES_MAX files, LOAD_FILE_BYTES_MAX bytes each, ERRORS_PER_FILE_MAX errors each.
  * Non-goals: judging the thresholds and writing the reports (the load command's writers).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
 import * as z from 'zod';
 import {
   decodeHistogram,
@@ -240,13 +240,8 @@ function acrossProblems(files: readonly (readonly [string, LoadFile])[]): string
 }
 
 async function readOne(path: string): Promise<LoadFile | { readonly errors: string[] }> {
-  try {
-    const size = (await stat(path)).size;
-    if (size > LOAD_FILE_BYTES_MAX) return { errors: [`larger than ${LOAD_FILE_BYTES_MAX} bytes`] };
-    return parseLoadFile(await readFile(path, 'utf8'));
-  } catch (error) {
-    return { errors: [`cannot read: ${error instanceof Error ? error.message : String(error)}`] };
-  }
+  const read = await readTextFile(path, LOAD_FILE_BYTES_MAX);
+  return read.ok ? parseLoadFile(read.text) : { errors: [`cannot read: ${read.reason}`] };
 }
 
 function mergeKept<T>(lists: readonly { readonly count: number; readonly first: readonly T[] }[]): {

@@ -123,6 +123,8 @@ export interface ParseScenarioOptions {
 export const DEFAULT_SEED = '1';
 /** Scenario files are small; anything larger is a mistake (a log passed by accident). */
 export const MAX_SCENARIO_CHARS = 1_048_576;
+/** The bytes read of a scenario file at most: its characters' limit at 4 bytes each (UTF-8's most). */
+export const MAX_SCENARIO_BYTES = 4 * MAX_SCENARIO_CHARS;
 
 export function parseScenario(text: string, options: ParseScenarioOptions): ScenarioResult {
   if (text.length > MAX_SCENARIO_CHARS) {

@@ -6,7 +6,7 @@
  * Also the reading of such a file, whose failure is one message (`x.yaml: cannot read the target file (ENOENT)`).
  * Non-goals: scenario files, whose errors stay a list (parseScenario) rather than one message.
  */
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
 import type * as z from 'zod';
 import { formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from './scenario.ts';
 import { readScenarioSource, type ScenarioSource } from './scenario-source.ts';
@@ -52,15 +52,15 @@ export function startYamlFile<T>(
   return { ok: true, source, errors, parsed };
 }
 
-/** The text of the file at `path`, or why it cannot be read (`what`: "the target file"). */
+/**
+ * The text of the file at `path`, or why it cannot be read (`what`: "the target file"); at most
+ * `maxChars` characters' worth of bytes (4 each, UTF-8's most) are read: the parse refuses more.
+ */
 export async function readYamlFile(
   path: string,
   what: string,
+  maxChars: number,
 ): Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }> {
-  try {
-    return { ok: true, text: await readFile(path, 'utf8') };
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return { ok: false, message: `${path}: cannot read ${what} (${typeof code === 'string' ? code : String(error)})` };
-  }
+  const read = await readTextFile(path, 4 * maxChars);
+  return read.ok ? read : { ok: false, message: `${path}: cannot read ${what} (${read.code ?? read.reason})` };
 }

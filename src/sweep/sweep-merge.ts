@@ -7,7 +7,7 @@
  * Invariants: money comes back exact (decimal text → bigint micro-USDC); the merged report lists
  * the seeds no file had (`missing`), so a lost shard is said, not hidden.
  */
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../core/text-file.ts';
 import { z } from 'zod';
 import { parseDecimal } from '../core/money.ts';
 import { PROBES, type ProbeCount } from '../sim/probes.ts';
@@ -15,7 +15,7 @@ import { FIGURES, type SeedFigures } from './seed-figures.ts';
 import { SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
 
 export const MERGE_FILES_MAX = 1_000;
-const SWEEP_FILE_CHARS_MAX = 512 * 1024 * 1024;
+const SWEEP_FILE_BYTES_MAX = 512 * 1024 * 1024;
 
 const moneyText = z.string().regex(/^-?\d{1,15}\.\d{6}$/);
 const figures = z.strictObject(
@@ -151,14 +151,9 @@ export function mergeSweepTexts(files: readonly { readonly name: string; readonl
 export async function mergeSweepFiles(paths: readonly string[]): Promise<MergeResult> {
   const files: { name: string; text: string }[] = [];
   for (const path of paths) {
-    try {
-      const text = await readFile(path, 'utf8');
-      if (text.length > SWEEP_FILE_CHARS_MAX)
-        return { ok: false, message: `${path}: larger than ${SWEEP_FILE_CHARS_MAX} characters` };
-      files.push({ name: path, text });
-    } catch (error) {
-      return { ok: false, message: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` };
-    }
+    const read = await readTextFile(path, SWEEP_FILE_BYTES_MAX);
+    if (!read.ok) return { ok: false, message: `cannot read ${path}: ${read.reason}` };
+    files.push({ name: path, text: read.text });
   }
   return mergeSweepTexts(files);
 }

@@ -176,6 +176,36 @@ describe('the exit-code table, across every command', () => {
       expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
   });
 
+  test('a directory where a file is read: exit 2, never a crash', async () => {
+    // `afp replay DIR` crashed with EISDIR (exit 1). Every command whose argument names a file it
+    // reads (scenario new writes one: its row is the refusal of a directory to write).
+    const needs: Readonly<Record<string, readonly string[]>> = {
+      load: ['--target', url],
+      sweep: ['--seeds', '1'],
+      replay: ['--target', url],
+    };
+    const reading = rows.filter((row) => /FILE|SCENARIO/.test(row.definition.positionals[0]?.name ?? ''));
+    expect(reading.map((row) => row.key).sort()).toEqual(
+      [
+        'export k6',
+        'load',
+        'load merge',
+        'replay',
+        'run',
+        'scenario check',
+        'scenario new',
+        'shrink',
+        'sweep',
+        'sweep merge',
+      ].sort(),
+    );
+    const results = await afpAll(reading.map((row) => [...row.definition.path, work, ...(needs[row.key] ?? [])]));
+    for (const [index, row] of reading.entries()) {
+      expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
+      expect(results[index]?.stderr, row.key).not.toMatch(/crash|EISDIR/);
+    }
+  });
+
   test('an output directory that is a file: exit 2 naming it, before the command runs', async () => {
     const file = join(work, 'a-file');
     writeFileSync(file, '');
