@@ -305,8 +305,10 @@ const LOAD_MERGE: CommandDefinition = {
   flags: [
     { name: 'out', value: 'DIR', description: 'where the merged load.json and reports go', required: true },
     { name: 'scenario', value: 'FILE', description: "judge this scenario's thresholds on the merged run" },
+    flag.json(JSON_VERDICT),
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.loadThreshold],
+  json: '{command, seed, verdict, exit_code, scenario, target, shards, requests, dropped_iterations, thresholds, files}',
 };
 
 const REPLAY: CommandDefinition = {

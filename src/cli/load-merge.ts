@@ -1,5 +1,5 @@
 /**
- * `afp load merge FILE… --out DIR [--scenario FILE]`: the load.json files of one run's
+ * `afp load merge FILE… --out DIR [--scenario FILE] [--json]`: the load.json files of one run's
  * `--shard i/n` machines (or one whole run's) merged into one load.json and one set of load
  * reports in DIR (src/load/merge-files.ts reads and merges; src/load/report/ writes).
  * Thresholds live in the scenario, not in load.json: with `--scenario` they are judged on the
@@ -20,6 +20,7 @@ import { readScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
 
 const DEFINITION = definitionOf('load', 'merge');
 export const MERGE_USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -44,6 +45,10 @@ async function scenarioThresholds(
 }
 
 export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<number> {
+  return withJsonOutput('afp load merge', argv, io, (human, record) => mergeCommand(argv, human, record));
+}
+
+async function mergeCommand(argv: readonly string[], io: MergeIo, record: RecordFields): Promise<number> {
   const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   const out = stringFlag(args, 'out');
@@ -55,6 +60,7 @@ export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<nu
   const merged = args.positionals.length === 0 ? null : await mergeLoadFiles(args.positionals);
   if (merged !== null && !merged.ok) errors.push(...merged.errors);
   if (errors.length > 0 || out === undefined || merged === null || !merged.ok || 'errors' in thresholds) {
+    record({ errors });
     io.err(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
     return EXIT.invalidInput;
   }
@@ -80,6 +86,16 @@ export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<nu
     io.out('thresholds: none judged (give --scenario FILE to judge its thresholds on the merged run)\n');
   for (const result of judged) io.out(`  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression}\n`);
   io.out(`files: ${[path, ...reports].join(', ')}\n`);
+  record({
+    seed: file.seed,
+    scenario: file.scenario,
+    target: file.target.name,
+    shards: args.positionals.length,
+    requests,
+    dropped_iterations: file.snapshot.iterations.dropped,
+    thresholds: judged.map((result) => ({ metric: result.metric, expression: result.expression, ok: result.ok })),
+    files: [path, ...reports],
+  });
   const failed = failedThresholds(judged);
   if (failed.length > 0) {
     io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);

@@ -41,7 +41,7 @@ export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number>
     io.out(`${USAGE}\n`);
     return Promise.resolve(EXIT.ok);
   }
-  return withJsonOutput('shrink', argv, io, (human, record) => shrinkCommand(argv, human, record));
+  return withJsonOutput('afp shrink', argv, io, (human, record) => shrinkCommand(argv, human, record));
 }
 
 async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: RecordFields): Promise<number> {

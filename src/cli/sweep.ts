@@ -205,8 +205,8 @@ export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> 
     return Promise.resolve(EXIT.ok);
   }
   if (argv[0] === 'merge')
-    return withJsonOutput('sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));
-  return withJsonOutput('sweep', argv, io, (human, record) => runSweep(argv, human, record));
+    return withJsonOutput('afp sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));
+  return withJsonOutput('afp sweep', argv, io, (human, record) => runSweep(argv, human, record));
 }
 
 async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {

@@ -176,6 +176,39 @@ describe('the exit-code table, across every command', () => {
       expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
   });
 
+  test('--json on a bad input: one JSON object on stdout naming the command as typed (afp …), exit 2', async () => {
+    // 'sweep', 'sweep merge' and 'shrink' named themselves without afp; load merge had no --json.
+    const json = rows.filter((row) => row.definition.json !== undefined);
+    expect(json.map((row) => row.key).sort()).toEqual(
+      [
+        'audit fairness',
+        'audit house-edge',
+        'audit money',
+        'check',
+        'load',
+        'load merge',
+        'replay',
+        'run',
+        'shrink',
+        'sweep',
+        'sweep merge',
+        'target probe',
+      ].sort(),
+    );
+    const results = await afpAll(
+      json.map((row) => [...(CASES[row.key] as { invalidFile: () => string[] }).invalidFile(), '--json']),
+    );
+    for (const [index, row] of json.entries()) {
+      const ran = results[index];
+      expect(ran?.code, `${row.key}: ${ran?.stderr}`).toBe(EXIT.invalidInput);
+      expect(JSON.parse(ran?.stdout ?? ''), row.key).toMatchObject({
+        command: `afp ${row.key}`,
+        verdict: 'invalid-input',
+        exit_code: EXIT.invalidInput,
+      });
+    }
+  });
+
   test('a directory where a file is read: exit 2, never a crash', async () => {
     // `afp replay DIR` crashed with EISDIR (exit 1). Every command whose argument names a file it
     // reads (scenario new writes one: its row is the refusal of a directory to write).

@@ -89,6 +89,28 @@ describe('afp load merge', () => {
     expect(strict.code).toBe(5);
     expect(strict.stdout).toContain('  FAIL http_req_duration: p(99)<1');
     expect(strict.stdout).toContain('FAILED: 1 of 1 thresholds');
+    const json = await run([
+      'merge',
+      ...shards(),
+      '--out',
+      join(scratch, 'strict-json'),
+      '--scenario',
+      scenario('strict', "    http_req_duration: ['p(99)<1']\n"),
+      '--json',
+    ]);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      command: 'afp load merge',
+      seed: '7',
+      verdict: 'threshold-failed',
+      exit_code: 5,
+      scenario: 'escrow-rush',
+      shards: 2,
+      requests: 300,
+      dropped_iterations: 0,
+      thresholds: [{ metric: 'http_req_duration', expression: 'p(99)<1', ok: false }],
+    });
+    expect(json.stderr).toContain('FAILED: 1 of 1 thresholds');
     const none = await run(['merge', ...shards(), '--out', join(scratch, 'none')]);
     expect(none.code).toBe(0);
     expect(none.stdout).toContain('thresholds: none judged (give --scenario FILE');
@@ -102,6 +124,6 @@ describe('afp load merge', () => {
     expect(lines[0]).toBe('afp load merge: unknown flag --bogus');
     expect(lines[1]).toBe('afp load merge: --out DIR is required (where the merged load.json and reports go)');
     expect(lines[2]).toMatch(/^afp load merge: .*missing\.json: cannot read: ENOENT/);
-    expect(lines.at(-1)).toBe('usage: afp load merge FILE... --out DIR [--scenario FILE]');
+    expect(lines.at(-1)).toBe('usage: afp load merge FILE... --out DIR [--scenario FILE] [--json]');
   });
 });
