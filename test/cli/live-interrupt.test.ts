@@ -2,12 +2,11 @@
 // its limit — what was placed is verified, the reports are written — says it was interrupted, and
 // exits 4 (a run cut short is not a pass). Before, Node's default ended it: no report at all.
 // Against a real `afp serve` child on loopback (manual clock: the account is funded at once).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { CLI_MAIN } from '../fixtures/cli-child.ts';
+import { interruptCliChild } from '../fixtures/cli-child.ts';
 import { startServeChild } from '../fixtures/serve-child.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-live-interrupt-'));
@@ -19,24 +18,11 @@ describe('Ctrl-C on a live audit', () => {
     try {
       const out = join(work, 'edge');
       const args = ['audit', 'house-edge', '--target', serve.urls['api'] ?? '', '--bets', '100000'];
-      const child = spawn(process.execPath, [CLI_MAIN, ...args, '--concurrency', '1', '--json', '--out', out], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // Interrupt once the betting is under way: the account line comes just before the first bet.
-      for (let waited = 0; !stderr.includes('account:') && waited < 60_000; waited += 50)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      child.kill('SIGINT');
-      const code = await Promise.race([
-        exited,
-        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 120_000)),
-      ]);
-      if (code === 'hung') child.kill('SIGKILL');
+      const { code, stdout, stderr } = await interruptCliChild(
+        [...args, '--concurrency', '1', '--json', '--out', out],
+        // Once the betting is under way: the account line comes just before the first bet.
+        { ready: ({ stderr }) => stderr.includes('account:'), afterMs: 500, signal: 'SIGINT' },
+      );
       expect(code, stderr).toBe(4);
       expect(stderr).toContain('afp audit house-edge: interrupted: stopping and writing the reports so far');
       expect(stderr).toContain('interrupted: the run was cut short, so it is not a pass');

@@ -1,12 +1,13 @@
 // `afp run` as a user runs it (a child process on this Node): the output contract (seed first,
 // summary, digest last), reports written, the exit codes of a violation (3), bad input (2) and
 // the reproduce line a failure prints; the default --out keeps the seed in the folder name.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { defaultRunOutDir, seedPathPart } from '../../src/report/out-dir.ts';
+import { interruptCliChild } from '../fixtures/cli-child.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-run-'));
@@ -159,26 +160,13 @@ describe('afp run', () => {
       );
       const out = join(work, `out-interrupted-${signal}`);
       const temporary = mkdtempSync(join(work, 'tmp-'));
-      const child = spawn(process.execPath, ['src/cli/main.ts', 'run', long, '--out', out], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { code, stdout, stderr } = await interruptCliChild(['run', long, '--out', out], {
+        // Once the run is under way (its seed line is printed before the simulation starts).
+        ready: ({ stdout }) => stdout.includes('seed: 77'),
+        afterMs: 500,
+        signal,
         env: { ...process.env, TMPDIR: temporary },
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // Interrupt once the run is under way (its seed line is printed before the simulation starts).
-      for (let waited = 0; !stdout.includes('seed: 77') && waited < 30_000; waited += 50)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      child.kill(signal);
-      const code = await Promise.race([
-        exited,
-        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000)),
-      ]);
-      if (code === 'hung') child.kill('SIGKILL');
       expect(code, stdout + stderr).toBe(4);
       expect(stderr).toContain('afp run: interrupted: stopping and writing the reports so far');
       expect(stdout).toMatch(/limit reached: interrupted at \S+, \d+% of the virtual time/);
