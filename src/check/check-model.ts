@@ -119,6 +119,12 @@ export interface CheckCapabilities {
    * (model-command.ts `keylessPrediction`). Absent means true.
    */
   readonly freshIps?: boolean;
+  /**
+   * The wallet's chains start empty for each run (in-process). False on a live serve: an address
+   * no run owns (a token's own contract) may hold a solana token account an earlier run opened,
+   * which decides the rent in a send's fee; such sends are not drawn there. Absent means true.
+   */
+  readonly freshChains?: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */

@@ -227,6 +227,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
     trading: priced,
     wallet: urls.wallet !== undefined && manual,
     freshIps,
+    freshChains: false,
   };
   const notes = [...discoveryNotes, ...liveNotes(probe, styleA, casino)];
   if (urls.domains === undefined)

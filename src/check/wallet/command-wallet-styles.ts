@@ -15,7 +15,16 @@ import { SCOPES } from '../model-limits.ts';
 import { chainRow } from '../../services/wallet/wallet-config.ts';
 import { WALLET_CHAINS, type WalletChain } from '../../services/wallet/keys/wallet-keys.ts';
 import { onAgent, walletAt } from './command-wallet.ts';
-import { addressKey, balanceOf, feeOf, nativeOf, recordSend, tokensOf, txMatcher, unitsText } from './model-wallet.ts';
+import {
+  addressKey,
+  balanceOf,
+  nativeOf,
+  recordSend,
+  sendFeeOf,
+  tokensOf,
+  txMatcher,
+  unitsText,
+} from './model-wallet.ts';
 import type { ModelWallet, ModelWalletTx, WalletAsset } from './wallet-state.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { secretsOf } from './wallet-keyring.ts';
@@ -188,7 +197,7 @@ export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
       const answer = await keyed(model, system, wallet.slot).wallet.call('wallet.B.send', { body });
       const described = `${label} (w${wallet.index} ${chain}, ${unitsText(amount, asset.decimals)} USDC)`;
       if (destination.address === null) return expectAnswer(described, model, answer, NO_WALLET);
-      const fee = feeOf(asset);
+      const fee = sendFeeOf(model.wallet, asset, destination.address);
       if (held < amount || balanceOf(model.wallet, nativeOf(chain), from) < fee)
         return expectAnswer(described, model, answer, failure(422, 'INSUFFICIENT_BALANCE'));
       const row = chainRow(chain);

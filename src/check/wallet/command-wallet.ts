@@ -27,12 +27,14 @@ import { derivedWallet } from './derived-wallets.ts';
 import { SCOPES } from '../model-limits.ts';
 import {
   balanceOf,
+  chainOf,
   feeOf,
   historyOf,
   nativeOf,
   nextBlockMs,
   recordMint,
   recordSend,
+  sendFeeOf,
   tokensOf,
   txMatcher,
   unitsText,
@@ -366,6 +368,9 @@ function resolveSend(model: Readonly<CheckModel>, drawn: SendInput): ResolvedSen
       break;
     case 'contract':
       if (asset.native) return undefined;
+      // On a live serve a token's own contract may hold an account an earlier run's send opened, which
+      // decides the rent in this send's fee: the model of one run cannot know it (chains without rent: any).
+      if (model.capabilities.freshChains === false && chainOf(input.chain).tokenAccountRent > 0n) return undefined;
       to = asset.address;
       break;
     case 'deposit': {
@@ -398,7 +403,7 @@ export function predictSend(
   if (key === 'wrong') return { prediction: failure(403, 'FORBIDDEN'), draft: null };
   const { asset } = send;
   const native = nativeOf(asset.chain);
-  const fee = feeOf(asset);
+  const fee = sendFeeOf(model.wallet, asset, send.to);
   const nativeHeld = balanceOf(model.wallet, native, send.from);
   const needNative = asset.native ? send.amount + fee : fee;
   if (nativeHeld < needNative || (!asset.native && balanceOf(model.wallet, asset, send.from) < send.amount))

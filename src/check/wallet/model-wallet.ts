@@ -9,7 +9,9 @@
  * of the block time) and debits amount and fee at once; at the block it is confirmed (amount to
  * `to`) or failed (amount back): a token sent to its own contract reverts; a solana transfer that
  * opens an empty account with less than the rent-exempt minimum fails. The fee goes to the
- * chain's fee account either way. The model never calls the service; it reads only the configured
+ * chain's fee account either way. A solana token (SPL) send to an address with no account for the
+ * mint pays the account's rent in its fee, and opens the account at broadcast (docs/decisions/
+ * wallet.md): an address has an account once it held the mint (a balance entry, even at 0). The model never calls the service; it reads only the configured
  * chain rows and the key module (to derive addresses).
  * Invariant (`walletInvariantProblems`): per (chain, asset), what the run minted equals the sum of
  * the balances it knows, plus its amounts in flight, its fees and the aggregator pool's change.
@@ -47,10 +49,20 @@ export function tokensOf(chain: WalletChain): WalletAsset[] {
   }));
 }
 
-/** The fee a send of `asset` pays, in base units of the chain's native coin (0 where the chain has no tokens). */
+/** The chain's fee for a send of `asset`, in base units of its native coin (0 where the chain has no tokens), before any rent. */
 export function feeOf(asset: WalletAsset): bigint {
   const row = chainOf(asset.chain);
   return asset.native ? row.feeNative : (row.feeToken ?? 0n);
+}
+
+/** Whether a send of `asset` to `to` opens a token account (solana: `to` has none for the mint), so pays its rent. */
+function opensTokenAccount(wallet: WalletModel, asset: WalletAsset, to: string): boolean {
+  return !asset.native && chainOf(asset.chain).tokenAccountRent > 0n && !hasAccount(wallet, asset, to);
+}
+
+/** The fee a send of `asset` to `to` pays: the chain's, plus a solana token account's rent where `to` has none. */
+export function sendFeeOf(wallet: WalletModel, asset: WalletAsset, to: string): bigint {
+  return feeOf(asset) + (opensTokenAccount(wallet, asset, to) ? chainOf(asset.chain).tokenAccountRent : 0n);
 }
 
 /** The first block instant strictly after `ms` on `chain`. */
@@ -69,6 +81,11 @@ function assetKey(asset: WalletAsset): string {
 
 export function balanceOf(wallet: WalletModel, asset: WalletAsset, address: string): bigint {
   return wallet.balances.get(`${assetKey(asset)}|${addressKey(asset.chain, address)}`) ?? 0n;
+}
+
+/** Whether `address` has held `asset` in this run (its account; the pool always has one). */
+function hasAccount(wallet: WalletModel, asset: WalletAsset, address: string): boolean {
+  return address === POOL || wallet.balances.has(`${assetKey(asset)}|${addressKey(asset.chain, address)}`);
 }
 
 function shift(map: Map<string, bigint>, key: string, delta: bigint): void {
@@ -133,7 +150,9 @@ export function recordSend(
   },
   nowMs: number,
 ): ModelWalletTx {
-  const fee = feeOf(parts.asset);
+  const fee = sendFeeOf(wallet, parts.asset, parts.to);
+  // The account is opened at broadcast, kept if the send fails (as the fee is).
+  if (opensTokenAccount(wallet, parts.asset, parts.to)) addAt(wallet, parts.asset, parts.to, 0n);
   const native = nativeOf(parts.asset.chain);
   addAt(wallet, parts.asset, parts.from, -parts.amount);
   shift(wallet.inFlight, assetKey(parts.asset), parts.amount);

@@ -9,6 +9,13 @@ import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 import { walletJourney } from './wallet-journey.ts';
+import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
+import {
+  createWalletCommand,
+  mintCommand,
+  sendCommand,
+  type SendInput,
+} from '../../../src/check/wallet/command-wallet.ts';
 import { LOOPBACK_PROXIES } from '../../../src/http/trusted-proxies.ts';
 
 async function runJourney(run: CheckRun): Promise<string[]> {
@@ -58,6 +65,47 @@ describe('the wallet check', () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
+  });
+
+  it('a solana token send to an address with no token account pays its rent in the fee, once (as the platform does)', async () => {
+    // Found by `afp check --seed 920748641`: the model charged 0.000005 SOL where the platform took
+    // 0.00204428 (the signature fee and the rent of the contract's new token account).
+    const run = await inProcessTarget({ seed: 4 }).newRun();
+    const usdc = (to: SendInput['to']): SendInput => ({
+      wallet: 0,
+      funded: false,
+      chain: 'solana',
+      token: 0,
+      to,
+      amount: 'part',
+      key: 'right',
+      memo: false,
+    });
+    const specs = [
+      registerCommand({ style: 'B', again: null, referrer: null }),
+      registerCommand({ style: 'B', again: null, referrer: null }),
+      createWalletCommand(0),
+      createWalletCommand(1),
+      mintCommand({ wallet: 0, chain: 'solana', token: null, size: 'large' }),
+      mintCommand({ wallet: 0, chain: 'solana', token: 0, size: 'large' }),
+      sendCommand(usdc({ kind: 'contract' })),
+      sendCommand(usdc({ kind: 'contract' })),
+      sendCommand(usdc({ kind: 'wallet', index: 1 })),
+      sendCommand(usdc({ kind: 'wallet', index: 1 })),
+    ];
+    for (const spec of specs) {
+      const command = new ModelCommand(spec);
+      expect(command.check(run.model), spec.label).toBe(true);
+      await command.run(run.model, run.real);
+    }
+    // Signature fee 5,000 lamports; a new token account's rent 2,039,280 (opened at broadcast, so kept
+    // though the send to the contract reverts).
+    expect(run.model.wallet.txs.filter((tx) => tx.kind === 'send').map((tx) => tx.fee)).toEqual([
+      2_044_280n,
+      5_000n,
+      2_044_280n,
+      5_000n,
+    ]);
   });
 
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
