@@ -12,7 +12,7 @@
  * each carries the reproduce command.
  */
 import fc from 'fast-check';
-import { checkProperty, splitPath } from './replay-path.ts';
+import { checkProperty, splitPath, type CheckStop } from './replay-path.ts';
 import { SystemClock, type Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
@@ -41,6 +41,8 @@ export interface CheckOptions {
   readonly timeoutMs?: number;
   /** Called after every run of a command sequence (shrinking runs included): the CLI's progress line. */
   readonly onRun?: () => void;
+  /** Once its signal is aborted (Ctrl-C), no further run starts; the result says `interrupted`. */
+  readonly stop?: CheckStop;
 }
 
 /** The exit code of each failure kind (core/exit-codes.ts): for `afp check` in both its forms. */
@@ -68,6 +70,8 @@ export interface CheckResult {
   readonly target: string;
   readonly notes: readonly string[];
   readonly failure?: CheckFailure;
+  /** Stopped by `stop` (Ctrl-C) before its runs (or its shrinking) were done. */
+  readonly interrupted?: boolean;
 }
 
 /** Problems with the options, all of them (the CLI answers exit 2). */
@@ -104,12 +108,13 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     await fc.asyncModelRun(() => run, [...prelude, ...commands]);
     options.onRun?.();
   });
-  const details = await checkProperty(property, options.seed, options.runs, replay);
+  const details = await checkProperty(property, options.seed, options.runs, replay, options.stop);
   const base = {
     seed: options.seed,
     runs: details.numRuns,
     shrinks: details.numShrinks,
     target: target.description,
+    ...(details.interrupted && options.stop?.signal.aborted === true ? { interrupted: true } : {}),
   };
   const closing = (): readonly string[] => [...target.notes, ...(target.closingNotes?.() ?? [])];
   if (!details.failed) return { ok: true, ...base, notes: closing() };

@@ -25,6 +25,7 @@ import { writeFindingsReports } from '../live/report/write-findings.ts';
 import { FAILURE_EXIT } from '../check/run-check.ts';
 import { checkRecordFields, formatOutcome } from './check-outcome.ts';
 import type { RecordFields } from './json-output.ts';
+import { EXIT } from '../core/exit-codes.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
 const FINDINGS_LISTED_MAX = 40;
@@ -32,7 +33,7 @@ const FINDINGS_LISTED_MAX = 40;
 /** The check's own options (the CLI adds the curl lines), the severity that fails the run and the reports folder. */
 export interface DialectCheckRequest extends Pick<
   DialectCheckOptions,
-  'target' | 'targetSpec' | 'seed' | 'runs' | 'maxCommands' | 'path' | 'clock' | 'deadline' | 'onRun'
+  'target' | 'targetSpec' | 'seed' | 'runs' | 'maxCommands' | 'path' | 'clock' | 'deadline' | 'onRun' | 'stop'
 > {
   readonly failOn: FailOn;
   readonly out?: string;
@@ -61,7 +62,8 @@ export async function checkThroughDialect(
     out(`reports: ${paths.join(', ')}\n`);
   }
   if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
-  return findingsExitCode(findings, request.failOn);
+  const code = findingsExitCode(findings, request.failOn);
+  return code === EXIT.ok && result.interrupted === true ? EXIT.liveness : code;
 }
 
 /** The report's checks: the sequences as one check, and one skipped check per command left out. */

@@ -13,6 +13,7 @@ export function checkRecordFields(result: CheckResult): Readonly<Record<string, 
     shrinks: result.shrinks,
     target: result.target,
     notes: result.notes,
+    ...(result.interrupted === true ? { interrupted: true } : {}),
     failure:
       failure === undefined
         ? null
@@ -26,7 +27,11 @@ export function formatOutcome(head: readonly string[], result: CheckResult, maxC
   const lines = [...head];
   const failure = result.failure;
   if (failure === undefined) {
-    lines.push(`ok: ${result.runs} runs held (at most ${maxCommands} commands each)`);
+    lines.push(
+      result.interrupted === true
+        ? `interrupted: ${result.runs} runs held (at most ${maxCommands} commands each) before the check was cut short, so it is not a pass`
+        : `ok: ${result.runs} runs held (at most ${maxCommands} commands each)`,
+    );
     return `${lines.join('\n')}\n`;
   }
   lines.push(
@@ -39,5 +44,7 @@ export function formatOutcome(head: readonly string[], result: CheckResult, maxC
     `path: ${failure.path}`,
     `reproduce: ${failure.reproduce}`,
   );
+  if (result.interrupted === true)
+    lines.push('interrupted while shrinking: the sequence above may not be the shortest that fails');
   return `${lines.join('\n')}\n`;
 }

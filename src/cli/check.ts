@@ -35,6 +35,8 @@ import { CheckUnavailable } from '../check/check-unavailable.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { ResolveResult } from '../live/resolve-target.ts';
+import type { Target } from '../live/target.ts';
+import type { CheckStop } from '../check/replay-path.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -43,6 +45,7 @@ import { checkRecordFields, formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import { hostTurn, onFirstInterrupt, onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
 
 const DEFINITION = definitionOf('check');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -51,7 +54,7 @@ const DIALECT_CHECK_MAX_SECONDS = 900;
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 const DEFECTS = DEFECT_NAMES;
 
-export interface CheckIo {
+export interface CheckIo extends InterruptIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty?: boolean;
@@ -62,6 +65,7 @@ const PROCESS_IO: CheckIo = {
   out: STDOUT,
   err: STDERR,
   errIsTty: process.stderr.isTTY,
+  onInterrupt: onProcessInterrupt,
 };
 
 function wholeNumber(text: string | undefined, fallback: number): number {
@@ -157,6 +161,45 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   });
   let runsDone = 0;
   const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
+  // Ctrl-C (or SIGTERM): no new run starts, the one in flight finishes, the runs so far are reported.
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(io, () => {
+    interrupt.abort();
+    io.err(
+      '\nafp check: interrupted: finishing the run in flight, then reporting the runs so far (Ctrl-C again to quit at once)\n',
+    );
+  });
+  try {
+    const checked = {
+      parsed,
+      notServe: resolved?.notServe ?? null,
+      dialectTarget: dialectTarget?.ok === true ? dialectTarget.value : null,
+      progress,
+      onRun,
+      stop: { signal: interrupt.signal, pause: hostTurn },
+    };
+    return await checkRuns(checked, io, record);
+  } finally {
+    stopListening();
+  }
+}
+
+/** The check's runs, in-process or through the target's dialects, and how they ended. */
+async function checkRuns(
+  check: {
+    readonly parsed: CheckCliOptions;
+    /** Why a URL that answered is no afp serve (the set-up failure then means the wrong URL), or null. */
+    readonly notServe: string | null;
+    /** The target to check through its dialects; null for the documents' model. */
+    readonly dialectTarget: Target | null;
+    readonly progress: Progress;
+    readonly onRun: () => void;
+    readonly stop: CheckStop;
+  },
+  io: CheckIo,
+  record: RecordFields,
+): Promise<number> {
+  const { parsed, notServe, dialectTarget, progress, onRun, stop } = check;
   if (dialectTarget !== null && parsed.target !== undefined) {
     try {
       // A check through dialects loads their code here (an in-process check's start pays for none of it).
@@ -166,17 +209,18 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
         import('../live/remote-serve-clock.ts'),
       ]);
       // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
-      const clock = await waitClockOf(dialectTarget.value, SYSTEM_LIVE_CLOCK);
+      const clock = await waitClockOf(dialectTarget, SYSTEM_LIVE_CLOCK);
       return await checkThroughDialect(
         {
           onRun,
-          target: dialectTarget.value,
+          target: dialectTarget,
           targetSpec: parsed.target,
           seed: parsed.seed,
           runs: parsed.runs,
           failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
           clock,
           deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
+          stop,
           ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS
             ? {}
             : { maxCommands: parsed.maxCommands }),
@@ -197,7 +241,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   }
   let result: CheckResult;
   try {
-    result = await runCheck({ ...parsed, onRun });
+    result = await runCheck({ ...parsed, onRun, stop });
   } catch (error) {
     progress.finish();
     const message = error instanceof Error ? error.message : String(error);
@@ -207,15 +251,14 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     }
     // The run could not be set up. A URL that answered, but is no afp serve and did not answer the
     // platform's way either, is the wrong URL (exit 2, as every live command says it); else 4.
-    const notServe = resolved?.notServe ?? null;
     io.err(`afp check: ${message}${notServe === null ? '' : `\nafp check: ${notServe}`}\nseed: ${parsed.seed}\n`);
     return notServe === null ? EXIT.liveness : EXIT.invalidInput;
   }
   progress.finish();
   io.out(formatResult(result));
   record(checkRecordFields(result));
-  if (result.failure === undefined) return EXIT.ok;
-  return FAILURE_EXIT[result.failure.kind];
+  if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
+  return result.interrupted === true ? EXIT.liveness : EXIT.ok;
 }
 
 /**

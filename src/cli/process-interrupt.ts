@@ -17,6 +17,13 @@ export function onProcessInterrupt(handler: () => void): () => void {
   };
 }
 
+/**
+ * A turn of the host's event loop. An in-process run or check settles only promises, so without it
+ * the signal handler would wait for the whole run: `afp run` and `afp check` take one between two
+ * steps of their work.
+ */
+export const hostTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** An io that can listen for Ctrl-C (its absence: Node's own Ctrl-C). */
 export interface InterruptIo {
   onInterrupt?(handler: () => void): () => void;

@@ -16,7 +16,7 @@
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
+import { hostTurn, onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,9 +62,6 @@ const PROCESS_IO: RunIo = {
   errIsTty: process.stderr.isTTY,
   onInterrupt: onProcessInterrupt,
 };
-
-/** A turn of the host's event loop (so a signal handler can run during an in-process run). */
-const hostTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Progress steps of a run: percent of its virtual time. */
 const PERCENT = 100;

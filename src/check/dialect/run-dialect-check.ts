@@ -16,7 +16,7 @@
  */
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
-import { checkProperty, splitPath } from '../replay-path.ts';
+import { checkProperty, splitPath, type CheckStop } from '../replay-path.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
@@ -66,6 +66,8 @@ export interface DialectCheckOptions {
   readonly timeoutMs?: number;
   /** Called after every run of a command sequence (shrinking runs included): the CLI's progress line. */
   readonly onRun?: () => void;
+  /** Once its signal is aborted (Ctrl-C), no further run starts (the one in flight finishes); the result says `interrupted`. */
+  readonly stop?: CheckStop;
 }
 
 export interface DialectCheckResult extends CheckResult {
@@ -251,11 +253,12 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     }
     options.onRun?.();
   });
-  const details = await checkProperty(property, options.seed, options.runs, replay);
+  const details = await checkProperty(property, options.seed, options.runs, replay, options.stop);
   const result = {
     ...base,
     runs: details.numRuns,
     shrinks: details.numShrinks,
+    ...(details.interrupted && options.stop?.signal.aborted === true ? { interrupted: true } : {}),
     notes: [...planned.notes, ...outages.summary()],
     commands: planned.rows.map((row) => row.name),
   };
