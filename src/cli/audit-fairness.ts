@@ -39,14 +39,7 @@ import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-house-edge.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import {
-  finishLiveRun,
-  INTERRUPTED_LINE,
-  openRunAccount,
-  parseLiveArgs,
-  startLiveRun,
-  type LiveRun,
-} from './live-command.ts';
+import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
 export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
@@ -209,12 +202,9 @@ export async function runFairness(
   for (const trouble of result.troubles) lines.push(`trouble: ${trouble}`);
   if (result.stoppedBy === 'max-bets')
     lines.push(`stopped: --max-bets ${flags.maxBets} reached; older bets were not audited`);
-  if (result.stoppedBy === 'deadline')
-    lines.push(
-      run.deadline.interrupted
-        ? `${INTERRUPTED_LINE} (what was read is verified)`
-        : 'stopped: the time budget ended the audit before every bet was read (what was read is verified)',
-    );
+  // Cut short by Ctrl-C, the ending says so.
+  if (result.stoppedBy === 'deadline' && !run.deadline.interrupted)
+    lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
   const code =

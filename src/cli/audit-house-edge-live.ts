@@ -34,7 +34,7 @@ import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import type { RecordFields } from './json-output.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, INTERRUPTED_LINE, openRunAccount, startLiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
 /**
@@ -148,12 +148,9 @@ export async function runHouseEdgeLive(
   const lines = [
     `bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`,
   ];
-  if (result.stoppedBy === 'deadline')
-    lines.push(
-      run.deadline.interrupted
-        ? `${INTERRUPTED_LINE} (what was placed is verified)`
-        : 'stopped: the time budget ended the betting early (what was placed is verified)',
-    );
+  // Cut short by Ctrl-C, the ending says so.
+  if (result.stoppedBy === 'deadline' && !run.deadline.interrupted)
+    lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
   if (result.stoppedBy === 'usdc')
     lines.push(
       result.minimums.size === 0

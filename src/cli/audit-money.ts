@@ -34,14 +34,7 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import {
-  finishLiveRun,
-  INTERRUPTED_LINE,
-  openRunAccount,
-  parseLiveArgs,
-  startLiveRun,
-  type LiveRun,
-} from './live-command.ts';
+import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
 
@@ -199,7 +192,7 @@ export async function runMoney(
       `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
     );
   const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
-  io.out(`${[...(run.deadline.interrupted ? [INTERRUPTED_LINE] : []), ...ending.lines].join('\n')}\n`);
+  io.out(`${ending.lines.join('\n')}\n`);
   record({
     target: run.target.name,
     ...(run.deadline.interrupted ? { interrupted: true } : {}),

@@ -34,8 +34,8 @@ import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
 import { onFirstInterrupt } from './process-interrupt.ts';
 
-/** What a live run says when Ctrl-C cut it short (one line of its summary). */
-export const INTERRUPTED_LINE = 'interrupted: the run was cut short, so it is not a pass; the reports cover what ran';
+/** What a live run says when Ctrl-C cut it short (the first of finishLiveRun's lines). */
+const INTERRUPTED_LINE = 'interrupted: the run was cut short, so it is not a pass; the reports cover what ran';
 
 export interface LiveArgs {
   readonly args: ParsedArgs;
@@ -190,7 +190,7 @@ export interface LiveRunEnding {
   readonly code: number;
   /** The verdict a terminal opens with (findings-verdict.ts): print it before the tables. */
   readonly verdict: string[];
-  /** The counts, the info findings folded out of the verdict, and the files written: print them last. */
+  /** Whether Ctrl-C cut the run short, the counts, the info findings folded out of the verdict, and the files written: print them last. */
   readonly lines: string[];
 }
 
@@ -213,6 +213,7 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     .reverse()
     .map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
   const lines = [
+    ...(run.deadline.interrupted ? [INTERRUPTED_LINE] : []),
     `findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`,
     ...infoLines(findings),
     `files: ${files.join(', ')}`,
