@@ -66,6 +66,7 @@ import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { shellWord } from '../sweep/reproduce-command.ts';
 import type { Clock } from '../core/clock.ts';
+import { onFirstInterrupt, onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -80,7 +81,7 @@ const SHED_RETRIES = 20;
 const SHED_WAIT_MAX_MS = 5_000;
 const CLOCK_TIMEOUT_MS = 5_000;
 
-export interface ReplayIo {
+export interface ReplayIo extends InterruptIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty?: boolean;
@@ -91,6 +92,7 @@ const PROCESS_IO: ReplayIo = {
   out: STDOUT,
   err: STDERR,
   errIsTty: process.stderr.isTTY,
+  onInterrupt: onProcessInterrupt,
 };
 
 interface ReplayFlags {
@@ -177,13 +179,42 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     clock: io.clock ?? WALL_PROGRESS_CLOCK,
   });
   const exchanges = counted(readExchanges(flags.file), progress);
+  // Ctrl-C (or SIGTERM): no further exchange is sent (a pacing wait ends at once); the reports cover
+  // what was sent, and the stop says it was interrupted (exit 4).
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(io, () => {
+    interrupt.abort();
+    io.err(
+      '\nafp replay: interrupted: sending no further exchange, then writing the reports (Ctrl-C again to quit at once)\n',
+    );
+  });
+  try {
+    return await replayTo({ flags, checked, progress, exchanges, stop: interrupt.signal }, io, record);
+  } finally {
+    stopListening();
+  }
+}
+
+/** The replay once the record is read: the target found, then the exchanges sent and the reports written. */
+async function replayTo(
+  replay: {
+    readonly flags: ReplayFlags;
+    readonly checked: CheckedRecord;
+    readonly progress: Progress;
+    readonly exchanges: AsyncIterable<RecordedExchange>;
+    readonly stop: AbortSignal;
+  },
+  io: ReplayIo,
+  record: RecordFields,
+): Promise<number> {
+  const { flags, checked, progress, exchanges, stop } = replay;
   const path = await replayPath(flags);
   if (path.kind === 'failed') {
     io.err(`afp replay: ${path.message}\n`);
     return path.exit;
   }
   if (path.kind === 'dialect')
-    return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress }, io);
+    return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress, stop }, io);
   let urls: MountUrls;
   try {
     urls = await discoverTarget(flags.target, {
@@ -228,8 +259,9 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }),
     clock: clock.state,
     clockMode: clock.mode,
+    stop,
   });
-  const stop = await runReplay(exchanges, session, deps);
+  const stopped = await runReplay(exchanges, session, deps);
   progress.finish();
   const report: ReplayReportInput = {
     recordPath: flags.file,
@@ -238,20 +270,20 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     speed: flags.speedText,
     clock: clock.state,
     totals: session.totals(),
-    stop,
+    stop: stopped,
     reproduce: reproduceCommand(flags),
   };
   await writeReports(flags.out, report);
   record({
     sent: report.totals.sent,
     differences: report.totals.differencesTotal,
-    stopped: stop === null ? null : stop.reason,
+    stopped: stopped === null ? null : stopped.reason,
     files: [join(flags.out, 'diff.json'), join(flags.out, 'diff.txt')],
   });
   io.out(
     `${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`,
   );
-  if (stop !== null) return EXIT.liveness;
+  if (stopped !== null) return EXIT.liveness;
   if (report.totals.differencesTotal > 0) {
     const shown = diffText(report)
       .split('\n')
@@ -296,10 +328,11 @@ async function replayThroughTarget(
     target: Target;
     exchanges: AsyncIterable<RecordedExchange>;
     progress: Progress;
+    stop: AbortSignal;
   },
   io: ReplayIo,
 ): Promise<number> {
-  const { flags, checked, target } = replay;
+  const { flags, checked, target, stop } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
   const clock =
     target.adminUrl === null || flags.sync === 'off'
@@ -321,7 +354,13 @@ async function replayThroughTarget(
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
-  const beforeSend = pacedBeforeSend({ flags, api: target.adminUrl ?? '', clock: clock.state, clockMode: clock.mode });
+  const beforeSend = pacedBeforeSend({
+    flags,
+    api: target.adminUrl ?? '',
+    clock: clock.state,
+    clockMode: clock.mode,
+    stop,
+  });
   // The dialect replay's code is loaded here: a replay of the recorded requests as they are pays nothing for it.
   const { runDialectReplay } = await import('./replay-dialect.ts');
   const code = await runDialectReplay({
@@ -523,6 +562,7 @@ function replayDeps(options: {
   transport: Transport;
   clock: ClockSyncState;
   clockMode: string | null;
+  stop: AbortSignal;
 }): ReplayDeps {
   const { flags, api, transport } = options;
   return {
@@ -534,14 +574,18 @@ function replayDeps(options: {
   };
 }
 
-/** Waits for each exchange's turn (`--speed`), then moves a synced target clock to its instant. */
+/**
+ * Waits for each exchange's turn (`--speed`), then moves a synced target clock to its instant. Once
+ * `stop` is aborted (Ctrl-C) the wait ends and the exchange is not sent: LivenessError, the stop.
+ */
 function pacedBeforeSend(options: {
   flags: ReplayFlags;
   api: string;
   clock: ClockSyncState;
   clockMode: string | null;
+  stop: AbortSignal;
 }): (exchange: RecordedExchange) => Promise<void> {
-  const { flags, api, clock } = options;
+  const { flags, api, clock, stop } = options;
   let firstWallMs: number | null = null;
   let firstAtMs = 0;
   let clockAtMs = -1;
@@ -551,7 +595,8 @@ function pacedBeforeSend(options: {
       firstAtMs = exchange.at_ms;
     }
     const offsetMs = dueOffsetMs(exchange.at_ms, firstAtMs, flags.speed);
-    if (offsetMs !== null) await sleep(firstWallMs + offsetMs - Date.now());
+    if (offsetMs !== null) await sleep(firstWallMs + offsetMs - Date.now(), stop);
+    if (stop.aborted) throw new LivenessError(INTERRUPTED);
     if (!clock.synced || exchange.at_ms <= clockAtMs) return;
     const moved = await moveTargetClock(api, exchange.at_ms, flags.timeoutMs);
     // A clock already past the instant (a funding deposit's confirmation moved it) is no failure.
@@ -597,9 +642,21 @@ function shedWaitMs(answer: TransportResponse): number | null {
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(SHED_WAIT_MAX_MS, Math.max(100, seconds * 1_000)) : null;
 }
 
-function sleep(ms: number): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Why a replay stopped at Ctrl-C (its stop's reason). */
+const INTERRUPTED = 'interrupted (Ctrl-C): this exchange and the ones after it were not sent';
+
+/** Waits `ms`, or less when `stop` is aborted meanwhile (a retry's short wait has none). */
+function sleep(ms: number, stop: AbortSignal = new AbortController().signal): Promise<void> {
+  if (ms <= 0 || stop.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop.addEventListener('abort', done, { once: true });
+  });
 }
 
 function pacingLine(spanMs: number, speed: Speed): string {

@@ -2,17 +2,19 @@
 // its limit — what was placed is verified, the reports are written — says it was interrupted, and
 // exits 4 (a run cut short is not a pass). Before, Node's default ended it: no report at all.
 // Against a real `afp serve` child on loopback (manual clock: the account is funded at once).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `afp replay` the same way: a pacing wait ends at once, no further exchange is sent, the diff so far
+// is written and the stop says why (exit 4).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { interruptCliChild } from '../fixtures/cli-child.ts';
+import { interruptCliChild, runCliChild } from '../fixtures/cli-child.ts';
 import { startServeChild } from '../fixtures/serve-child.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-live-interrupt-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('Ctrl-C on a live audit', () => {
+describe('Ctrl-C on a live command', () => {
   test('house-edge stops betting, verifies what was placed, writes its reports and exits 4', async () => {
     const serve = await startServeChild(['--port', '0', '--clock', 'manual']);
     try {
@@ -34,6 +36,32 @@ describe('Ctrl-C on a live audit', () => {
       for (const file of ['edges.json', 'findings.json', 'findings.junit.xml'])
         expect(existsSync(join(out, file))).toBe(true);
       expect(JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8'))).toBeTruthy();
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  test('replay at the recorded pace: the wait ends, nothing more is sent, the reports are written, exit 4', async () => {
+    const scenario = join(work, 'paced.yaml');
+    writeFileSync(
+      scenario,
+      'name: paced\nseed: 3\nduration: 2h\npopulations:\n  - { agent: escrow-seller, count: 2, style: A }\n',
+    );
+    const record = join(work, 'paced.jsonl');
+    const recorded = await runCliChild(['run', scenario, '--out', join(work, 'paced-run'), '--record', record]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const serve = await startServeChild(['--port', '0', '--clock', 'manual']);
+    try {
+      const out = join(work, 'replay');
+      const { code, stdout, stderr } = await interruptCliChild(
+        ['replay', record, '--target', serve.urls['api'] ?? '', '--out', out],
+        // The exchanges are minutes apart at the recorded pace: the signal lands in a wait.
+        { ready: ({ stdout }) => stdout.includes('pacing:'), afterMs: 1_000, signal: 'SIGINT' },
+      );
+      expect(code, stderr).toBe(4);
+      expect(stderr).toContain('afp replay: interrupted: sending no further exchange');
+      expect(stdout).toMatch(/STOPPED at seq \d+: interrupted \(Ctrl-C\)/);
+      expect(JSON.parse(readFileSync(join(out, 'diff.json'), 'utf8'))).toBeTruthy();
     } finally {
       await serve.stop();
     }
