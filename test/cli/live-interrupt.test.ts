@@ -4,11 +4,11 @@
 // Against a real `afp serve` child on loopback (manual clock: the account is funded at once).
 // `afp replay` the same way: a pacing wait ends at once, no further exchange is sent, the diff so far
 // is written and the stop says why (exit 4).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { interruptCliChild, runCliChild } from '../fixtures/cli-child.ts';
+import { interruptCliChild, styleARecord } from '../fixtures/cli-child.ts';
 import { startServeChild } from '../fixtures/serve-child.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-live-interrupt-'));
@@ -42,20 +42,13 @@ describe('Ctrl-C on a live command', () => {
   });
 
   test('replay at the recorded pace: the wait ends, nothing more is sent, the reports are written, exit 4', async () => {
-    const scenario = join(work, 'paced.yaml');
-    writeFileSync(
-      scenario,
-      'name: paced\nseed: 3\nduration: 2h\npopulations:\n  - { agent: escrow-seller, count: 2, style: A }\n',
-    );
-    const record = join(work, 'paced.jsonl');
-    const recorded = await runCliChild(['run', scenario, '--out', join(work, 'paced-run'), '--record', record]);
-    expect(recorded.code, recorded.stderr).toBe(0);
+    // The exchanges are minutes apart at the recorded pace: the signal lands in a wait.
+    const record = await styleARecord(work);
     const serve = await startServeChild(['--port', '0', '--clock', 'manual']);
     try {
       const out = join(work, 'replay');
       const { code, stdout, stderr } = await interruptCliChild(
         ['replay', record, '--target', serve.urls['api'] ?? '', '--out', out],
-        // The exchanges are minutes apart at the recorded pace: the signal lands in a wait.
         { ready: ({ stdout }) => stdout.includes('pacing:'), afterMs: 1_000, signal: 'SIGINT' },
       );
       expect(code, stderr).toBe(4);

@@ -4,13 +4,13 @@
 // 404 pages): 2, the wrong URL, with the way to describe a deployment in a target file; `afp replay`
 // says so before it sends anything, naming the record's mounts the URL has no address for.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCliChild } from '../fixtures/cli-child.ts';
+import { runCliChild, styleARecord } from '../fixtures/cli-child.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-unreachable-'));
@@ -48,15 +48,8 @@ describe('a target that does not answer', () => {
 
 describe('a URL that answers, but not as the platform', () => {
   test('exits 2 in check, audit house-edge, audit money and replay, saying it is not an afp serve', async () => {
-    const scenario = join(work, 'small.yaml');
     // Style A sellers: the documents' per-service mounts (faucet, escrow) besides the platform's api.
-    writeFileSync(
-      scenario,
-      'name: small\nseed: 3\nduration: 2h\npopulations:\n  - { agent: escrow-seller, count: 2, style: A }\n',
-    );
-    const record = join(work, 'small.jsonl');
-    const recorded = await runCliChild(['run', scenario, '--out', join(work, 'run'), '--record', record]);
-    expect(recorded.code, recorded.stderr).toBe(0);
+    const record = await styleARecord(work);
     const server = createHttpServer((request, response) => {
       request.resume();
       response
