@@ -45,7 +45,7 @@ import { checkRecordFields, formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
-import { hostTurn, onFirstInterrupt, onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
+import { hostTurn, onProcessInterrupt, whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 
 const DEFINITION = definitionOf('check');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -162,26 +162,18 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   let runsDone = 0;
   const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   // Ctrl-C (or SIGTERM): no new run starts, the one in flight finishes, the runs so far are reported.
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
-    interrupt.abort();
-    io.err(
-      '\nafp check: interrupted: finishing the run in flight, then reporting the runs so far (Ctrl-C again to quit at once)\n',
-    );
-  });
-  try {
-    const checked = {
-      parsed,
-      notServe: resolved?.notServe ?? null,
-      dialectTarget: dialectTarget?.ok === true ? dialectTarget.value : null,
-      progress,
-      onRun,
-      stop: { signal: interrupt.signal, pause: hostTurn },
-    };
-    return await checkRuns(checked, io, record);
-  } finally {
-    stopListening();
-  }
+  const checked = {
+    parsed,
+    notServe: resolved?.notServe ?? null,
+    dialectTarget: dialectTarget?.ok === true ? dialectTarget.value : null,
+    progress,
+    onRun,
+  };
+  return whileInterruptible(
+    io,
+    'afp check: interrupted: finishing the run in flight, then reporting the runs so far',
+    (signal) => checkRuns({ ...checked, stop: { signal, pause: hostTurn } }, io, record),
+  );
 }
 
 /** The check's runs, in-process or through the target's dialects, and how they ended. */

@@ -52,3 +52,26 @@ export function onFirstInterrupt(io: InterruptIo, handler: () => void): () => vo
   else listening = unsubscribe;
   return stopListening;
 }
+
+/**
+ * Runs `work` with a signal the first Ctrl-C (or SIGTERM) aborts, saying `interrupted` on stderr
+ * when it does ("afp run: interrupted: …"; the way to quit at once is added); the listening ends
+ * with `work`, so a second Ctrl-C is Node's own. The shape of `afp check` and `afp replay` (`afp run`
+ * reads its signal after the work, so it keeps onFirstInterrupt).
+ */
+export async function whileInterruptible<T>(
+  io: InterruptIo & { err(text: string): void },
+  interrupted: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(io, () => {
+    interrupt.abort();
+    io.err(`\n${interrupted} (Ctrl-C again to quit at once)\n`);
+  });
+  try {
+    return await work(interrupt.signal);
+  } finally {
+    stopListening();
+  }
+}

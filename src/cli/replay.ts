@@ -66,7 +66,7 @@ import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { shellWord } from '../sweep/reproduce-command.ts';
 import type { Clock } from '../core/clock.ts';
-import { onFirstInterrupt, onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
+import { onProcessInterrupt, whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -181,18 +181,11 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
   const exchanges = counted(readExchanges(flags.file), progress);
   // Ctrl-C (or SIGTERM): no further exchange is sent (a pacing wait ends at once); the reports cover
   // what was sent, and the stop says it was interrupted (exit 4).
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
-    interrupt.abort();
-    io.err(
-      '\nafp replay: interrupted: sending no further exchange, then writing the reports (Ctrl-C again to quit at once)\n',
-    );
-  });
-  try {
-    return await replayTo({ flags, checked, progress, exchanges, stop: interrupt.signal }, io, record);
-  } finally {
-    stopListening();
-  }
+  return whileInterruptible(
+    io,
+    'afp replay: interrupted: sending no further exchange, then writing the reports',
+    (stop) => replayTo({ flags, checked, progress, exchanges, stop }, io, record),
+  );
 }
 
 /** The replay once the record is read: the target found, then the exchanges sent and the reports written. */
@@ -646,16 +639,16 @@ function shedWaitMs(answer: TransportResponse): number | null {
 const INTERRUPTED = 'interrupted (Ctrl-C): this exchange and the ones after it were not sent';
 
 /** Waits `ms`, or less when `stop` is aborted meanwhile (a retry's short wait has none). */
-function sleep(ms: number, stop: AbortSignal = new AbortController().signal): Promise<void> {
-  if (ms <= 0 || stop.aborted) return Promise.resolve();
+function sleep(ms: number, stop?: AbortSignal): Promise<void> {
+  if (ms <= 0 || stop?.aborted === true) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
-      stop.removeEventListener('abort', done);
+      stop?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    stop.addEventListener('abort', done, { once: true });
+    stop?.addEventListener('abort', done, { once: true });
   });
 }
 
