@@ -184,7 +184,8 @@ export interface LiveTargetOptions {
 }
 
 type ClockProbe =
-  { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
+  | { readonly nowMs: number; readonly mode: string }
+  | { readonly reason: string; readonly dateMs: number | null };
 
 /** A live target's transport whose failures (no answer, an unreadable one) end the check as CheckUnavailable: exit 4, not a crash. */
 function unavailableWhenUnanswered(transport: Transport): Transport {

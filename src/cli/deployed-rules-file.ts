@@ -20,7 +20,8 @@ import { deployedRulesFileSchema, type DeployedRulesFile } from './deployed-rule
 export const MAX_RULES_FILE_CHARS = 65_536;
 
 export type RulesFileResult =
-  { readonly ok: true; readonly value: DeployedCasinoRules } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly value: DeployedCasinoRules }
+  | { readonly ok: false; readonly message: string };
 
 export async function loadDeployedRulesFile(path: string): Promise<RulesFileResult> {
   const file = await readYamlFile(path, 'the rules file', MAX_RULES_FILE_CHARS);

@@ -485,7 +485,8 @@ async function* readExchanges(file: string): AsyncGenerator<RecordedExchange> {
 }
 
 type ClockDecision =
-  { readonly state: ClockSyncState; readonly mode: string | null } | { readonly error: string; readonly exit: number };
+  | { readonly state: ClockSyncState; readonly mode: string | null }
+  | { readonly error: string; readonly exit: number };
 
 /** Whether and how the target's clock follows the record (see the file header). */
 async function decideClock(

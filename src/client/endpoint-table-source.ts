@@ -4,7 +4,7 @@
  * Why generated text, not a table built at load time: the ids stay literal types (the typed
  * client's `EndpointId`s), and the client does not load the route rows, their services and the
  * platform with them. `node scripts/gen-endpoints.ts` writes it; test/client/endpoint-table.test.ts
- * fails when it is stale. One row per line, as written (the file is in .prettierignore): it is data.
+ * fails when it is stale. One row per line, as written (the file is in .oxfmtrc.json's ignorePatterns): it is data.
  */
 import type { Route } from '../http/route.ts';
 

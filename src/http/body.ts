@@ -79,8 +79,7 @@ export function jsonTooDeep(text: string): Failure | null {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c)
-        index++; // backslash: skip the escaped character
+      if (code === 0x5c) index++; // backslash: skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;

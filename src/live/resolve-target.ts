@@ -32,7 +32,8 @@ export const RESOLVE_TIMEOUT_MS = 10_000;
 export type ResolveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble'; readonly message: string };
 /** `notes`: what resolving learnt that the user should know (printed, and an info finding). */
 export type ResolveResult =
-  { readonly ok: true; readonly value: Target; readonly notes?: readonly string[] } | ResolveFailure;
+  | { readonly ok: true; readonly value: Target; readonly notes?: readonly string[] }
+  | ResolveFailure;
 
 export interface ResolveOptions extends TargetFileOptions {
   readonly timeoutMs?: number;

@@ -25,7 +25,8 @@ import type { Funding, PaceLimit, Target, TargetService } from './target.ts';
 export const MAX_TARGET_FILE_CHARS = 262_144;
 
 export type TargetFileResult =
-  { readonly ok: true; readonly value: Target } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly value: Target }
+  | { readonly ok: false; readonly message: string };
 
 export interface TargetFileOptions {
   /** Where keys_env is read (default: process.env). */

@@ -60,7 +60,8 @@ export type VuPlan = PlanCommon & { readonly kind: 'vus' } & (
 export type LoadPlan = ArrivalPlan | VuPlan;
 
 export type PlanResult =
-  { readonly ok: true; readonly plan: LoadPlan } | { readonly ok: false; readonly errors: readonly string[] };
+  | { readonly ok: true; readonly plan: LoadPlan }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 export interface PlanInput {
   readonly load: LoadSection | null;

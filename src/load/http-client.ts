@@ -30,7 +30,13 @@ const SWEEP_MS_MIN = 10;
 const SWEEP_MS_MAX = 1_000;
 
 export type HttpFailureKind =
-  'refused' | 'closed' | 'malformed' | 'timeout' | 'interrupted' | 'queue-full' | 'invalid-request';
+  | 'refused'
+  | 'closed'
+  | 'malformed'
+  | 'timeout'
+  | 'interrupted'
+  | 'queue-full'
+  | 'invalid-request';
 
 export type HttpResult =
   | { readonly ok: true; readonly response: ParsedResponse }

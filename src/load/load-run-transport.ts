@@ -38,7 +38,8 @@ export class Interrupted extends Error {
 
 /** How a request sent by `dispatch` ended: its answer, or why none came (an Interrupted when the run was cut). */
 export type SendOutcome =
-  { readonly ok: true; readonly response: TransportResponse } | { readonly ok: false; readonly error: Error };
+  | { readonly ok: true; readonly response: TransportResponse }
+  | { readonly ok: false; readonly error: Error };
 
 export interface LoadSender {
   /** The load run's Transport: every afp request of `afp load` (agents and admin set-up alike) goes through it. */

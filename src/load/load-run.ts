@@ -41,7 +41,8 @@ import { loadSender, type LoadSender } from './load-run-transport.ts';
 import { recordingTransport } from './recording-transport.ts';
 
 export type MountsResult =
-  { readonly ok: true; readonly urls: MountUrls } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly urls: MountUrls }
+  | { readonly ok: false; readonly message: string };
 
 /** The agents' mounts on `target`, or why the agents cannot speak to it. */
 export function loadMounts(target: Target): MountsResult {

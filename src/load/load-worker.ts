@@ -28,7 +28,8 @@ export interface LoadWorkerData {
 }
 
 export type LoadWorkerReply =
-  { readonly kind: 'done'; readonly result: LoadRunResult } | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'done'; readonly result: LoadRunResult }
+  | { readonly kind: 'failed'; readonly message: string };
 
 async function work(data: LoadWorkerData): Promise<LoadRunResult> {
   const text = await readFile(data.scenarioFile, 'utf8');

@@ -37,7 +37,8 @@ export const ERRORS_PER_FILE_MAX = 20;
 type LoadFile = LoadRunFile;
 
 export type MergeResult =
-  { readonly ok: true; readonly file: LoadRunFile } | { readonly ok: false; readonly errors: readonly string[] };
+  | { readonly ok: true; readonly file: LoadRunFile }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const instant = z.number().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -11,7 +11,8 @@
 export const BINDINGS_MAX = 2_000_000;
 
 export type BindResult =
-  { readonly ok: true } | { readonly ok: false; readonly conflict: string; readonly expected: string };
+  | { readonly ok: true }
+  | { readonly ok: false; readonly conflict: string; readonly expected: string };
 
 const TOKEN = /[A-Za-z0-9_-]{8,}/g;
 

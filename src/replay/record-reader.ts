@@ -66,7 +66,8 @@ const REQUEST_KEYS = ['mount', 'method', 'path', 'query', 'headers', 'body', 'ra
 const RESPONSE_KEYS = ['status', 'headers', 'body', 'body_dropped'];
 
 export type Parsed<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly string[] };
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 /** Problems are collected, not thrown: `problems.push(...)` per field, all reported together. */
 class Problems {

@@ -62,7 +62,8 @@ export class CheckpointStore {
   constructor(db: DatabaseSync) {
     this.db = db;
     const columns = this.db.prepare("SELECT type FROM pragma_table_info('checkpoints') WHERE name = 'state'").get() as
-      { type: string } | undefined;
+      | { type: string }
+      | undefined;
     if (columns !== undefined && columns.type !== 'BLOB')
       this.db.exec('DROP TABLE checkpoints; DROP TABLE IF EXISTS travel_images;');
     this.db
@@ -74,7 +75,8 @@ export class CheckpointStore {
   /** The seq of the last command appended (0 = none). */
   lastCommandSeq(): number {
     const row = this.db.prepare('SELECT max(seq) AS seq FROM commands').get() as
-      { seq: number | bigint | null } | undefined;
+      | { seq: number | bigint | null }
+      | undefined;
     return Number(row?.seq ?? 0);
   }
 
@@ -100,7 +102,8 @@ export class CheckpointStore {
   /** The state bytes of checkpoint `seq` (its parts joined, when it was written in parts). */
   state(seq: number): Uint8Array | undefined {
     const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as
-      { state: unknown } | undefined;
+      | { state: unknown }
+      | undefined;
     const inline = row === undefined ? undefined : bytesOf(row.state);
     if (inline === undefined || inline.byteLength > 0) return inline;
     const parts = (
@@ -179,7 +182,8 @@ export class CheckpointStore {
   /** The stored image of a held snapshot, if written (with the codec it was written with). */
   image(id: string): { codec: string; state: Uint8Array | undefined } | undefined {
     const row = this.db.prepare('SELECT codec, state FROM travel_images WHERE id = ?').get(id) as
-      { codec: string; state: unknown } | undefined;
+      | { codec: string; state: unknown }
+      | undefined;
     return row === undefined ? undefined : { codec: String(row.codec), state: bytesOf(row.state) };
   }
 

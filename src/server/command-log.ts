@@ -181,7 +181,8 @@ export function rowCrc(atMs: number | bigint, kind: string, entry: string, body:
 }
 
 export type CommitOutcome =
-  { readonly ok: true; readonly entries: number } | { readonly ok: false; readonly error: string };
+  | { readonly ok: true; readonly entries: number }
+  | { readonly ok: false; readonly error: string };
 
 /** One entry waiting in the open batch: the row's columns. */
 interface PendingRow {
@@ -397,7 +398,8 @@ export class CommandLog {
   get lastSeq(): number {
     if (this.committedSeq === null) {
       const row = this.db.prepare('SELECT max(seq) AS seq FROM commands').get() as
-        { seq: number | bigint | null } | undefined;
+        | { seq: number | bigint | null }
+        | undefined;
       this.committedSeq = Number(row?.seq ?? 0);
     }
     return this.committedSeq;

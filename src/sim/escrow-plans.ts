@@ -15,7 +15,13 @@ import { BASIS_POINTS } from './probability.ts';
 
 export type Settlement = 'release' | 'refund' | 'dispute' | 'let_expire';
 export type PlanAction =
-  'release' | 'refund' | 'dispute' | 'check-expired' | 'retry-release' | 'concede' | 'check-window';
+  | 'release'
+  | 'refund'
+  | 'dispute'
+  | 'check-expired'
+  | 'retry-release'
+  | 'concede'
+  | 'check-window';
 
 export interface Plan {
   readonly escrowId: string;

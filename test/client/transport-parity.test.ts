@@ -185,7 +185,7 @@ describe('in-process and HTTP transports answer alike', () => {
     expect(byName.get('405')?.headers['allow']).toBe('POST');
     expect(byName.get('register flood 11')?.headers['retry-after']).toMatch(/^\d+$/);
     for (const name of ['malformed JSON', 'wrong content type', 'oversized body', '405']) {
-      expect((byName.get(name)?.body as { code: string }).code).toBe('BAD_REQUEST');
+      expect((byName.get(name)?.body as { code: string } | undefined)?.code).toBe('BAD_REQUEST');
     }
     for (const step of local) expect(step.response.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
   });

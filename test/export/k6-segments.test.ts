@@ -21,7 +21,7 @@ import {
 
 const kit = k6Kit();
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed YAML resource, read field by field
+// oxlint-disable-next-line typescript/no-explicit-any -- a parsed YAML resource, read field by field
 type Resource = Record<string, any>;
 
 /** The script as two k6 processes, segments 0:1/2 and 1/2:1 of one run against `api`: their JSON outputs. */

@@ -227,7 +227,7 @@ describe('security and responses', () => {
       const domain = (DOMAIN_ERRORS[route.id] ?? []).map(
         (code) =>
           (
-            ({
+            {
               FORBIDDEN: '403',
               NOT_FOUND: '404',
               CONFLICT: '409',
@@ -235,7 +235,7 @@ describe('security and responses', () => {
               GAME_CLOSED: '409',
               MARKET_CLOSED: '409',
               INSUFFICIENT_BALANCE: '422',
-            }) as Record<string, string>
+            } as Record<string, string>
           )[code],
       );
       const expected = [

@@ -34,7 +34,7 @@ afterAll(() => {
 });
 
 const RENDERERS = LOAD_REPORT_FILES.map(({ render }) => render);
-// eslint-disable-next-line no-control-regex -- the control characters in HOSTILE, which every format replaces
+// oxlint-disable-next-line no-control-regex -- the control characters in HOSTILE, which every format replaces
 const CONTROL = /[\u0000\u0007\u001b]/g;
 
 describe('summary.json', () => {

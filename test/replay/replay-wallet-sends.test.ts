@@ -131,7 +131,7 @@ async function recordWalletRun(seed: string): Promise<DerivedWallet[]> {
   await alice.raw({
     mount: 'api',
     method: 'GET',
-    path: `/wallet-api/tx/${(sends[2]?.body as { tx_hash: string }).tx_hash}`,
+    path: `/wallet-api/tx/${(sends[2]?.body as { tx_hash: string } | undefined)?.tx_hash ?? 'missing'}`,
   });
   await bob.raw({
     mount: 'wallet',

@@ -191,13 +191,8 @@ function actionCommand(
 
 export function releaseCommand(input: ActionCommandInput): CommandSpec {
   const scopes = input.style === 'A' ? SCOPES.styleA : SCOPES.escrowB;
-  return actionCommand(
-    actionLabel(`release${input.style}`, input),
-    input,
-    scopes,
-    predictRelease,
-    (client, escrowId) =>
-      input.style === 'A' ? client.escrowA.release({ escrow_id: escrowId }) : client.escrowB.release(escrowId),
+  return actionCommand(actionLabel(`release${input.style}`, input), input, scopes, predictRelease, (client, escrowId) =>
+    input.style === 'A' ? client.escrowA.release({ escrow_id: escrowId }) : client.escrowB.release(escrowId),
   );
 }
 

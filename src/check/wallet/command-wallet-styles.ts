@@ -115,7 +115,8 @@ export function styleBBalanceCommand(input: { slot: number; chain: ChainB | 'all
 
 /** Where a B send goes: a run wallet's address, or an agent slot by its id (its latest wallet; 404 without one). */
 export type DestinationB =
-  { readonly kind: 'wallet'; readonly index: number } | { readonly kind: 'agent'; readonly slot: number };
+  | { readonly kind: 'wallet'; readonly index: number }
+  | { readonly kind: 'agent'; readonly slot: number };
 /** part: a quarter of the wallet's USDC (at least 1 base unit); above: one base unit more than it holds (422). */
 export type AmountB = 'part' | 'above';
 
@@ -168,7 +169,8 @@ export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
   const resolved = (
     model: Readonly<CheckModel>,
   ):
-    { wallet: ModelWallet; chain: ModelledChainB; destination: { to: string; address: string | null } } | undefined => {
+    | { wallet: ModelWallet; chain: ModelledChainB; destination: { to: string; address: string | null } }
+    | undefined => {
     const sender = senderB(model, input);
     const destination = sender === undefined ? undefined : destinationB(model, { ...input, chain: sender.chain });
     return sender === undefined || destination === undefined ? undefined : { ...sender, destination };

@@ -7,7 +7,13 @@
 import { assert } from '../../core/assert.ts';
 
 export type JsValue =
-  string | number | boolean | bigint | null | readonly JsValue[] | { readonly [key: string]: JsValue };
+  | string
+  | number
+  | boolean
+  | bigint
+  | null
+  | readonly JsValue[]
+  | { readonly [key: string]: JsValue };
 
 const scalar = (value: JsValue): string => (typeof value === 'bigint' ? `${value}n` : JSON.stringify(value));
 

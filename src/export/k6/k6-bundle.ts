@@ -33,7 +33,8 @@ export function rootModule(relative: string): string {
 const PURE_PROBE = Symbol('afp-pure-probe');
 
 export type BundleResult =
-  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly errors: string[] };
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly errors: string[] };
 
 export async function bundleK6Script(entry: string): Promise<BundleResult> {
   const shim = (name: string): string => rootModule(`src/export/k6/shims/${name}`);

@@ -45,7 +45,8 @@ const EXECUTOR_FIELDS: Readonly<
 };
 
 export type K6Threshold =
-  string | { readonly threshold: string; readonly abortOnFail?: boolean; readonly delayAbortEval?: string };
+  | string
+  | { readonly threshold: string; readonly abortOnFail?: boolean; readonly delayAbortEval?: string };
 
 export interface K6Options {
   readonly scenarios: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -53,7 +54,8 @@ export interface K6Options {
 }
 
 export type K6OptionsResult =
-  { readonly ok: true; readonly options: K6Options } | { readonly ok: false; readonly errors: readonly string[] };
+  | { readonly ok: true; readonly options: K6Options }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 /** A k6 duration: whole seconds as `Ns`, anything finer as `Nms` (k6 has no `d`). */
 export function k6Duration(durationMs: number): string {

@@ -24,7 +24,7 @@ export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is encoded
+// oxlint-disable-next-line no-control-regex -- control characters are exactly what is encoded
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** The URL as fetch sends it; one a URL parser refuses keeps its text, control characters encoded. */

@@ -33,7 +33,7 @@ const COLUMNS = [
 ] as const;
 
 const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+// oxlint-disable-next-line no-control-regex -- control characters are exactly what is replaced
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** A text cell a spreadsheet shows as text, never evaluates. */

@@ -22,7 +22,8 @@ export const PUSH_EVERY_MS = 5_000;
 export const OUTPUTS_MAX = 8;
 
 export type OutputSpec =
-  { readonly kind: 'prometheus'; readonly url: string } | { readonly kind: 'json'; readonly file: string };
+  | { readonly kind: 'prometheus'; readonly url: string }
+  | { readonly kind: 'json'; readonly file: string };
 
 export interface OutFlags {
   /** The reports' directory (`--out DIR`), if one was given. */

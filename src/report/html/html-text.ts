@@ -19,7 +19,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => htmlEscapes[character] ?? character);
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+// oxlint-disable-next-line no-control-regex -- control characters are exactly what is replaced
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 export function boundedText(text: string, maxChars: number): string {

@@ -8,7 +8,7 @@
  * would otherwise normalise them to spaces); CR in text as well (it would become LF).
  */
 
-// eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are exactly what is replaced
+// oxlint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are exactly what is replaced
 const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };

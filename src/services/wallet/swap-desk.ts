@@ -22,7 +22,14 @@ import { chainRow, type WalletConfig } from './wallet-config.ts';
 import type { Asset } from './wallet-assets.ts';
 
 export type SwapStatus =
-  'waiting' | 'confirming' | 'exchanging' | 'sending' | 'finished' | 'failed' | 'refunded' | 'expired';
+  | 'waiting'
+  | 'confirming'
+  | 'exchanging'
+  | 'sending'
+  | 'finished'
+  | 'failed'
+  | 'refunded'
+  | 'expired';
 
 export interface SwapQuote {
   readonly from: Asset;

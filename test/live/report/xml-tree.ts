@@ -13,7 +13,7 @@ export interface XmlElement {
 }
 
 const ILLEGAL_CHARACTER =
-  // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
+  // oxlint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const NAME = '[A-Za-z_:][A-Za-z0-9_.:-]*';
 const REFERENCE = '&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);';

@@ -112,7 +112,7 @@ describe.skipIf(SKIP !== undefined)(
   `--out prometheus=URL against ${PROMETHEUS_BINARY}${SKIP === undefined ? '' : ` (skipped: ${SKIP})`}`,
   () => {
     test("the run's request counts, read back through Prometheus's API, are summary.json's; pushed live and at the end", async () => {
-      const url = `http://127.0.0.1:${(target?.address() as AddressInfo).port}/`;
+      const url = `http://127.0.0.1:${(target?.address() as AddressInfo | undefined)?.port}/`;
       const out = join(DIR, 'out');
       const jsonFile = join(DIR, 'metrics.jsonl');
       let stderr = '';

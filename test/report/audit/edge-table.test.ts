@@ -73,7 +73,7 @@ describe('edge table renderings', () => {
       model: 'pass',
       bets_needed: 113283,
     });
-    expect((json.rows[0]?.['points'] as unknown[]).length).toBe(5);
+    expect((json.rows[0]?.['points'] as unknown[] | undefined)?.length).toBe(5);
     expect(renderEdgeJson(run(5)).endsWith('}\n')).toBe(true);
   });
 });
