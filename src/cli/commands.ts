@@ -216,7 +216,12 @@ export const AUTOCANNON_ONLY: readonly string[] = AUTOCANNON_FLAGS.map((definiti
 /** `afp load URL`'s request and profile (and --engine autocannon's request: --body, --timeout). */
 const URL_FLAGS: readonly FlagDefinition[] = [
   { name: 'url', value: 'URL', description: 'the http(s) URL to load (as the positional URL)' },
-  { name: 'method', value: 'M', description: "a URL's request method: GET, POST, PUT or DELETE", default: 'GET' },
+  {
+    name: 'method',
+    value: 'M',
+    description: "a URL's request method: GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS",
+    default: 'GET',
+  },
   { name: 'header', value: "'K: V'", description: 'a request header of a URL run', repeatable: true },
   {
     name: 'body',

@@ -10,6 +10,7 @@
  */
 import {
   AUTOCANNON_LIMITS,
+  AUTOCANNON_METHODS,
   HIGH_RESOLUTION_CLOCK,
   runAutocannonCounted,
   type EngineCounts,
@@ -17,8 +18,7 @@ import {
 import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { reachable } from '../load/url-reach.ts';
-import { URL_METHODS, urlEndpointName } from '../load/url-source.ts';
-import type { HttpMethod } from '../http/route.ts';
+import { urlEndpointName, urlMethodOf } from '../load/url-source.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, thresholdLines } from './load-view.ts';
@@ -158,17 +158,20 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const url = urlOf(args, errors);
   const flags = parseAutocannonFlags({ ...args, flags: { ...args.flags, endpoint: url ?? '-' } });
   if ('errors' in flags) errors.push(...flags.errors);
-  const method = (stringFlag(args, 'method') ?? 'GET').toUpperCase() as HttpMethod;
-  if (!URL_METHODS.includes(method))
-    errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
   const headers = headersOf(args.lists['header'] ?? [], errors);
   const body = await bodyOf(args, errors);
+  const methodOrError = urlMethodOf(stringFlag(args, 'method') ?? 'GET', body !== undefined);
+  if ('error' in methodOrError) errors.push(methodOrError.error);
+  else if (!AUTOCANNON_METHODS.includes(methodOrError.method))
+    errors.push(
+      `--method ${methodOrError.method} with --engine autocannon: autocannon waits for the body a HEAD answer announces, so every connection would stall; afp's engine sends HEAD (--vus N for a closed loop)`,
+    );
   const thresholds = parseThresholds(thresholdsOf(args.lists['threshold'] ?? [], errors));
   if (!thresholds.ok)
     errors.push(...thresholds.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   const outs = parseOutFlags(args.lists['out'] ?? []);
   errors.push(...outs.errors);
-  if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok) {
+  if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok || 'error' in methodOrError) {
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
     return EXIT.invalidInput;
   }
@@ -181,6 +184,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
     );
     return typeof prepared === 'string' ? EXIT.invalidInput : EXIT.liveness;
   }
+  const { method } = methodOrError;
   const endpoint = urlEndpointName({ url, method });
   const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;
   io.out(

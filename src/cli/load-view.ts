@@ -166,11 +166,25 @@ function formatSeconds(ms: number): string {
 export const totalRequests = (snapshot: LoadSnapshot): number =>
   snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
 
-/** Requests went out and not one got an answer: the target is unreachable. */
+/**
+ * Requests went out and not one got an answer: the target is unreachable, or takes connections and
+ * never answers. Either every recorded request had no answer, or none was recorded while requests
+ * were still waiting when the run ended (autocannon's closed loop stops its waiting requests
+ * unrecorded: started iterations, none completed).
+ */
 export function unanswered(snapshot: LoadSnapshot): boolean {
   const total = totalRequests(snapshot);
   const noAnswer = snapshot.endpoints.reduce((sum, endpoint) => sum + (endpoint.statuses['0'] ?? 0), 0);
-  return total > 0 && noAnswer === total;
+  if (total > 0) return noAnswer === total;
+  return snapshot.iterations.started > 0 && snapshot.iterations.completed === 0;
+}
+
+/** What `unanswered` saw, in words: how many requests went without an answer. */
+function unansweredWords(snapshot: LoadSnapshot): string {
+  const total = totalRequests(snapshot);
+  return total > 0
+    ? `none of the run's ${total} requests`
+    : `none of the run's requests (${snapshot.iterations.started} still waited for an answer when the run ended)`;
 }
 
 /** The --json figures of a run: what the summary prints, as numbers. */
@@ -287,8 +301,9 @@ export function exitOf(
   io: Pick<LoadIo, 'out' | 'err'>,
   interrupted: boolean,
 ): number {
-  if (unanswered(snapshot)) {
-    io.err(`afp load: ${targetName} answered none of the run's ${totalRequests(snapshot)} requests\n`);
+  // A run Ctrl-C cut before any answer could come says it was interrupted, not that nothing answered.
+  if (unanswered(snapshot) && (totalRequests(snapshot) > 0 || !interrupted)) {
+    io.err(`afp load: ${targetName} answered ${unansweredWords(snapshot)}\n`);
     return EXIT.liveness;
   }
   const failed = failedThresholds(judged);

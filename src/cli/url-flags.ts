@@ -18,10 +18,9 @@
  * Every problem is reported, all at once; nothing is sent before they are.
  */
 import { readTextFile } from '../core/text-file.ts';
-import type { HttpMethod } from '../http/route.ts';
 import { LOAD_LIMITS, type LoadSection } from '../sim/load-schema.ts';
 import { parseThresholds } from '../load/thresholds.ts';
-import { URL_METHODS, type UrlRequest } from '../load/url-source.ts';
+import { urlMethodOf, type UrlRequest } from '../load/url-source.ts';
 import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { definitionOf } from './commands.ts';
@@ -202,22 +201,21 @@ function profileOf(
 export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | null; errors: string[] }> {
   const errors: string[] = [];
   const url = urlOf(args, errors);
-  const method = (stringFlag(args, 'method') ?? 'GET').toUpperCase();
-  if (!URL_METHODS.includes(method as HttpMethod))
-    errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
   const headers = headersOf(args.lists['header'] ?? [], errors);
   const body = await bodyOf(args, errors);
+  const method = urlMethodOf(stringFlag(args, 'method') ?? 'GET', body !== undefined);
+  if ('error' in method) errors.push(method.error);
   const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors) ?? URL_DEFAULTS.durationMs;
   const timeoutMs = durationFlag(args, 'timeout', URL_LIMITS.timeoutMs, errors) ?? URL_DEFAULTS.timeoutMs;
   const profile = profileOf(args, durationMs, errors);
   const thresholds = thresholdsOf(args.lists['threshold'] ?? [], errors);
   const judged = parseThresholds(thresholds);
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
-  if (errors.length > 0 || url === null) return { run: null, errors };
+  if (errors.length > 0 || url === null || 'error' in method) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
   return {
     run: {
-      request: { url, method: method as HttpMethod, headers, body },
+      request: { url, method: method.method, headers, body },
       section,
       durationMs,
       timeoutMs,

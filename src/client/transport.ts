@@ -14,9 +14,15 @@ import type { HttpMethod, Mount } from '../http/route.ts';
 
 export type { HttpMethod, Mount } from '../http/route.ts';
 
+/**
+ * A method a transport sends: the platform's route methods, and the other methods of HTTP a load
+ * test of any URL may send (`afp load URL --method HEAD`). A platform answers the others 405.
+ */
+export type WireMethod = HttpMethod | 'HEAD' | 'PATCH' | 'OPTIONS';
+
 export interface TransportRequest {
   readonly mount: Mount;
-  readonly method: HttpMethod;
+  readonly method: WireMethod;
   /** Path without the query string; parameters already URL-encoded. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;

@@ -13,18 +13,32 @@
  * records nothing, as the scenario run does. The source is never busy: the in-flight cap is the
  * generator's (max_in_flight / --max-vus), and the sender has that many connections.
  */
-import type { HttpMethod } from '../http/route.ts';
+import type { WireMethod } from '../client/transport.ts';
 import type { IterationEnd, IterationSource } from './generator.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { LoadSample } from './load-recorder.ts';
 import { Interrupted, requestFailed, type LoadSender, type SendOutcome } from './load-run-transport.ts';
 
-export const URL_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
+/** The methods of a URL run: k6's and autocannon's (HEAD answers are read without a body). */
+export const URL_METHODS: readonly WireMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** `--method` as given (any case), or why it cannot be sent: not a method of URL_METHODS, or a HEAD with a body. */
+export function urlMethodOf(
+  given: string,
+  hasBody: boolean,
+): { readonly method: WireMethod } | { readonly error: string } {
+  const method = URL_METHODS.find((known) => known === given.toUpperCase());
+  if (method === undefined)
+    return { error: `--method must be one of ${URL_METHODS.join(', ')}, got '${given.slice(0, 20)}'` };
+  if (method === 'HEAD' && hasBody)
+    return { error: '--method HEAD takes no --body or --body-file: a HEAD request carries no body' };
+  return { method };
+}
 
 export interface UrlRequest {
   /** An absolute http(s) URL, path and query included. */
   readonly url: string;
-  readonly method: HttpMethod;
+  readonly method: WireMethod;
   /** Lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;

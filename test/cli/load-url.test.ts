@@ -173,6 +173,27 @@ describe('afp load URL', () => {
     ]);
   });
 
+  test('--method HEAD, PATCH and OPTIONS reach the target; a HEAD answer is read without the body its content-length announces', async () => {
+    const seen: string[] = [];
+    const url = await listen((request, response) => {
+      seen.push(request.method ?? '');
+      request.resume();
+      request.on('end', () => response.writeHead(200, { 'content-length': '13' }).end('{"ok":"body"}'));
+    });
+    for (const method of ['head', 'PATCH', 'options']) {
+      const out = join(DIR, `method-${method}`);
+      // A closed loop of 2: a HEAD answer read as if a body followed would stall both VUs after one request each.
+      const ran = await load([`${url}/m`, '--method', method, '--vus', '2', '--duration', '1s', '--out', out, '-q']);
+      expect(ran.code, ran.err).toBe(0);
+      const endpoint = `${method.toUpperCase()} /m`;
+      const [row] = summaryOf(out).endpoints;
+      expect(row?.endpoint).toBe(endpoint);
+      expect(row?.requests).toBeGreaterThan(20);
+      expect(summaryOf(out).totals.statuses).toEqual({ '200': row?.requests });
+    }
+    expect(new Set(seen)).toEqual(new Set(['HEAD', 'PATCH', 'OPTIONS']));
+  });
+
   test('bad flags: exit 2, every problem listed, nothing sent', async () => {
     let seen = 0;
     const url = await listen((_request, response) => void ((seen += 1), response.end()));
@@ -198,7 +219,7 @@ describe('afp load URL', () => {
     expect(ran.code).toBe(2);
     for (const problem of [
       'unknown flag --seed',
-      "--method must be one of GET, POST, PUT, DELETE, got 'BREW'",
+      "--method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, got 'BREW'",
       "--header 'no colon'",
       'give --rate N/s',
       "--rate '3x'",
@@ -207,6 +228,18 @@ describe('afp load URL', () => {
       "unknown output 'influxdb'",
     ])
       expect(ran.err).toContain(problem);
+    expect(seen).toBe(0);
+  });
+
+  test('a HEAD with a body, and a HEAD through autocannon (whose parser would wait for the announced body): exit 2, nothing sent', async () => {
+    let seen = 0;
+    const url = await listen((_request, response) => void ((seen += 1), response.end()));
+    const withBody = await load([url, '--method', 'HEAD', '--body', '{}', '--rate', '5/s', '--duration', '1s']);
+    expect(withBody.code).toBe(2);
+    expect(withBody.err).toContain('--method HEAD takes no --body or --body-file');
+    const autocannon = await load([url, '--method', 'head', '--engine', 'autocannon', '--duration', '1s']);
+    expect(autocannon.code).toBe(2);
+    expect(autocannon.err).toContain('--method HEAD with --engine autocannon: autocannon waits for the body');
     expect(seen).toBe(0);
   });
 
@@ -266,5 +299,26 @@ describe('afp load URL --engine autocannon', () => {
     const refused = await load([url, '--engine', 'autocannon', '--rate', '3/s']);
     expect(refused.code).toBe(2);
     expect(refused.err).toContain("--rate: afp's own engine only");
+  });
+
+  test('a target that takes connections and never answers: exit 4, saying so (autocannon stops its waiting requests unrecorded)', async () => {
+    let taken = 0;
+    const url = await listen(() => void (taken += 1));
+    const ran = await load([
+      url,
+      '--engine',
+      'autocannon',
+      '--connections',
+      '3',
+      '--duration',
+      '1s',
+      '--out',
+      join(DIR, 'silent'),
+    ]);
+    expect(ran.code, ran.err).toBe(4);
+    expect(ran.err).toContain(
+      `${url} answered none of the run's requests (3 still waited for an answer when the run ended)`,
+    );
+    expect(taken).toBe(3);
   });
 });

@@ -161,6 +161,18 @@ describe('afp export k6 --url', () => {
     expect(ran.code).toBe(99);
   });
 
+  test('--method HEAD, PATCH and OPTIONS: the script sends that method (k6 reads a HEAD answer without a body)', async () => {
+    for (const method of ['head', 'PATCH', 'Options']) {
+      const exported = await runExport([`${base}/m`, '--method', method, '--rate', '10/s', '--duration', '1s']);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain(`const METHOD = "${method.toUpperCase()}";`);
+      expect(exported.stdout).toContain(`tags: { endpoint: "${method.toUpperCase()} /m" }`);
+    }
+    const refused = await runExport([`${base}/m`, '--method', 'HEAD', '--body', '{}', '--rate', '10/s']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--method HEAD takes no --body or --body-file');
+  });
+
   test('bad flags: exit 2, every problem listed; URL flags without --url are refused for a scenario', async () => {
     const bad = await runExport([
       '--url',

@@ -197,7 +197,7 @@ describe('checkAutocannonOptions', () => {
   test('every problem at once', () => {
     const problems = checkAutocannonOptions({
       url: 'ftp://x',
-      method: 'PATCH' as 'GET',
+      method: 'HEAD',
       connections: 0,
       durationMs: 0,
       amount: 0.5,
@@ -206,7 +206,7 @@ describe('checkAutocannonOptions', () => {
     });
     expect(problems).toEqual([
       "url 'ftp://x' is not http or https",
-      'method must be one of GET, POST, PUT, DELETE',
+      'method must be one of GET, POST, PUT, PATCH, DELETE, OPTIONS',
       'connections must be a whole number in 1..10000',
       'duration must be 1..86400000 ms',
       'amount must be a whole number from the connections (0) to 1000000000',
