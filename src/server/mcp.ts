@@ -250,6 +250,10 @@ async function servePost(
       jsonRpcError(-32700, tooDeep === null ? 'Parse error: Invalid JSON' : `Parse error: ${tooDeep.message}`),
       {},
     );
+  // JSON-RPC 2.0 answers an empty batch with one Invalid Request error; the SDK took it for a batch of
+  // notifications (202, no body): a request that asked nothing must not look accepted.
+  if (Array.isArray(parsed.value) && parsed.value.length === 0)
+    return writeJson(response, 400, jsonRpcError(-32600, 'Invalid Request: an empty batch ([]) holds no message'), {});
   const turn = lane.enqueue(() => serveTurn(bound, lane, caller, request, response, parsed.value));
   if (turn === false)
     return writeJson(

@@ -340,6 +340,20 @@ describe('tool calls go through the route rows', () => {
 });
 
 describe('transport limits', () => {
+  test("an empty batch is JSON-RPC 2.0's Invalid Request (400), not accepted", async () => {
+    const response = await fetch(`${w.urls.escrow}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '[]',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request: an empty batch ([]) holds no message' },
+      id: null,
+    });
+  });
+
   test('a body over maxBodyBytes answers 413 and runs nothing', async () => {
     const huge = JSON.stringify({
       jsonrpc: '2.0',
