@@ -96,13 +96,14 @@ function run(bin: string, args: readonly string[], held: boolean): Promise<Step>
 
 /**
  * `npm run lint`'s outcome, as the two checks it stands for: a finding named `typescript(TS…)` is
- * TypeScript's diagnostic (the type check failed), any other `plugin(rule)` finding is the lint's. A
- * failure with neither in the output (a crash, a bad config) fails both.
+ * TypeScript's diagnostic (the type check failed), any other finding (a rule's, an unused disable
+ * directive) is the lint's. A failure with neither in the output (a crash, a bad config) fails both.
  */
 function splitTypecheckLint(step: Step): { typecheck: boolean; lint: boolean } {
   if (step.ok) return { typecheck: true, lint: true };
   const typeErrors = /\btypescript\(TS\d+\)/.test(step.output);
-  const lintErrors = /[×x] (?!typescript\(TS\d+\))[\w-]+\([\w/-]+\)/.test(step.output);
+  // Any other finding (`x plugin(rule): …`, `x Unused oxlint-disable directive …`) is the lint's.
+  const lintErrors = /^\s*[×x] (?!typescript\(TS\d+\))\S/m.test(step.output);
   if (!typeErrors && !lintErrors) return { typecheck: false, lint: false };
   return { typecheck: !typeErrors, lint: !lintErrors };
 }
