@@ -7,8 +7,9 @@
  * the digest of the files before it (and each one's own SHA-256), so the printed digest covers
  * every byte written, summary included — except the reproduce command: it names the scenario
  * file's path as the user typed it, so the files that show it (`namesReproduce`: summary.json,
- * report.html, timeline.html) are digested as rendered with an empty one. The same scenario and
- * seed give the same digest from any path or working directory.
+ * report.html, timeline.html) are digested as rendered with an empty one, and summary.json with
+ * those renderings' SHA-256 in its `files` (the written one lists the written bytes' SHA-256). The
+ * same scenario and seed give the same digest from any path or working directory.
  * casino.csv and report.html are written only for runs that placed casino bets, orders.csv and
  * positions.csv only for runs that placed trading orders, domains.csv only for runs that
  * registered a domain, referrals.csv only for runs where a referrer earned, wallet.csv only for runs that sent or
@@ -118,6 +119,8 @@ function produce(
 ): string {
   const running: Hash = createHash('sha256');
   const files: Record<string, string> = {};
+  /** `files` as the path-free rendering has them: what summary.json is digested with. */
+  const freeFiles: Record<string, string> = {};
   const empty = Buffer.alloc(0);
   const pathFree: RunRecord = { ...record, reproduce: '' };
   for (const report of REPORT_FILES) {
@@ -133,14 +136,24 @@ function produce(
       own.update(chunk);
       sink(report.file, chunk);
     }
-    if (report.namesReproduce === true) for (const piece of report.chunks(pathFree)) running.update(bytesOf(piece));
-    files[report.file] = own.digest('hex');
+    const ownHex = own.digest('hex');
+    files[report.file] = ownHex;
+    freeFiles[report.file] = ownHex;
+    if (report.namesReproduce === true) {
+      const free = createHash('sha256');
+      for (const piece of report.chunks(pathFree)) {
+        const chunk = bytesOf(piece);
+        running.update(chunk);
+        free.update(chunk);
+      }
+      freeFiles[report.file] = free.digest('hex');
+    }
   }
   if (which.includes('summary')) {
-    const others = { files, digest: running.copy().digest('hex') };
-    const chunk = Buffer.from(renderSummaryJson(record, others), 'utf8');
+    const digest = running.copy().digest('hex');
+    const chunk = Buffer.from(renderSummaryJson(record, { files, digest }), 'utf8');
     running.update(`${SUMMARY_FILE}\0`);
-    running.update(Buffer.from(renderSummaryJson(pathFree, others), 'utf8'));
+    running.update(Buffer.from(renderSummaryJson(pathFree, { files: freeFiles, digest }), 'utf8'));
     sink(SUMMARY_FILE, empty);
     sink(SUMMARY_FILE, chunk);
   }

@@ -510,8 +510,12 @@ describe('writing and the digest', () => {
   });
 
   test('the digest does not depend on the scenario path in the reproduce command (summary.json still shows it)', () => {
-    const here = renderReports({ ...makeRecord(), reproduce: 'npx afp run scenarios/a.yaml --seed 7' }, ALL);
-    const there = renderReports({ ...makeRecord(), reproduce: 'npx afp run /tmp/elsewhere/a.yaml --seed 7' }, ALL);
+    // With a trace the failed run also writes timeline.html, which shows the command too, and
+    // summary.json lists that file's SHA-256: the digest must not see the path through it either.
+    const traced: RunRecord = { ...makeRecord(), trace: { requests: [], dropped: 0 } };
+    const here = renderReports({ ...traced, reproduce: 'npx afp run scenarios/a.yaml --seed 7' }, ALL);
+    const there = renderReports({ ...traced, reproduce: 'npx afp run /tmp/elsewhere/a.yaml --seed 7' }, ALL);
+    expect(here.files.map((file) => file.file)).toContain('timeline.html');
     expect(there.digest).toBe(here.digest);
     expect(here.files.find((file) => file.file === 'summary.json')?.text).toContain('scenarios/a.yaml');
     expect(there.files.find((file) => file.file === 'summary.json')?.text).toContain('/tmp/elsewhere/a.yaml');
