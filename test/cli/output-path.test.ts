@@ -1,7 +1,8 @@
 // The check of an output flag's value before a command runs (src/cli/output-path.ts): a path that
 // does not exist yet, under a directory, is fine (the writer makes it); a directory that is a file,
-// a file that is a directory, or a path through a file, is named. It only reads: nothing is created.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// a file that is a directory, or a path through a file, is named. Nothing is left behind (a directory
+// is asked by making and removing an empty one in it).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -23,6 +24,14 @@ describe('outDirProblem', () => {
     writeFileSync(file, 'x');
     expect(outDirProblem(file)).toBe('is a file, not a directory');
     expect(outDirProblem(join(file, 'deeper', 'still'))).toBe(`${file} is a file`);
+  });
+
+  test('a place where nothing can be made, though access(2) may say writable (root on /sys), or an overlong name: named', () => {
+    expect(outDirProblem('/sys/afp-output')).toMatch(/^\/sys is not writable \(E[A-Z]+\)$/);
+    expect(outFileProblem('/sys/afp-record.jsonl')).toMatch(/^\/sys is not writable \(E[A-Z]+\)$/);
+    expect(outDirProblem(join(work, 'y'.repeat(300)))).toBe('has a name of more than 255 bytes (yyyyyyyyyyyyyyyyyyyy…)');
+    expect(outFileProblem(join(work, 'é'.repeat(128), 'r.jsonl'))).toMatch(/^has a name of more than 255 bytes/);
+    expect(readdirSync(work).filter((name) => name.startsWith('.afp-'))).toStrictEqual([]);
   });
 
   test('an output file: a new or existing file is fine; a directory, or a path through a file, is named', () => {
