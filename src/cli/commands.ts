@@ -486,7 +486,7 @@ const EXPORT_K6: CommandDefinition = {
       name: 'k8s',
       value: 'N',
       description:
-        "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out",
+        "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out (and, for a scenario, --target)",
     },
     ...URL_FLAGS,
     { name: 'duration', value: 'D', description: "a URL run's length", default: '30s' },

@@ -8,8 +8,8 @@
  * refuses (each reason listed: an archetype k6 cannot run faithfully is named, never faked).
  * `afp export k6 URL …` (or `--url URL`) writes the URL run `afp load URL` runs with the same flags.
  */
-import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { AGENTS } from '../../agents/index.ts';
 import { exportK6Script } from '../export/k6/k6-script.ts';
 import { operatorResources, PARALLELISM_MAX } from '../export/k6/k6-operator.ts';
@@ -86,25 +86,44 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
       io.err(`afp export k6: --k8s: ${resources.error}\n`);
       return EXIT.invalidInput;
     }
-    const base = out.replace(/\.[cm]?js$/, '');
-    await writeFile(`${base}.configmap.yaml`, resources.configMap);
-    await writeFile(`${base}.testrun.yaml`, resources.testRun);
-    io.out(
-      `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${k8s.parallelism}; AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
-    );
+    await writeOperatorFiles(out, resources, k8s.parallelism, io);
   }
-  await writeFile(out, result.text);
+  await writeOut(out, result.text);
   io.out(
     `wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${seed}, ${result.endpoints.length} endpoint tags)\n`,
   );
   return EXIT.ok;
 }
 
+/** Writes `out`, making its folder first (as `--out DIR` of the other commands does). */
+async function writeOut(out: string, text: string): Promise<void> {
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, text);
+}
+
+/** The k6-operator's two files beside the script FILE: FILE.configmap.yaml and FILE.testrun.yaml. */
+async function writeOperatorFiles(
+  out: string,
+  resources: { readonly configMap: string; readonly testRun: string; readonly name: string },
+  parallelism: number,
+  io: AuditIo,
+): Promise<void> {
+  const base = out.replace(/\.[cm]?js$/, '');
+  await writeOut(`${base}.configmap.yaml`, resources.configMap);
+  await writeOut(`${base}.testrun.yaml`, resources.testRun);
+  io.out(
+    `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${parallelism}; AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
+  );
+}
+
 /** The TestRun's AFP_RUN_ID: the same in every pod (the user changes it for each run). */
 const K8S_RUN_ID = 'k8s.1';
 
-/** `--k8s N`: 1..PARALLELISM_MAX runner pods; needs --out (files beside the script) and --target (what pods reach). */
-function k8sFlag(args: ParsedArgs, target: string | null): { parallelism: number | null; errors: string[] } {
+/**
+ * `--k8s N`: 1..PARALLELISM_MAX runner pods; needs --out (files beside the script), and for a
+ * scenario --target (what pods reach; a URL run's script holds its URL: `target` is 'url').
+ */
+function k8sFlag(args: ParsedArgs, target: string | null | 'url'): { parallelism: number | null; errors: string[] } {
   const text = stringFlag(args, 'k8s');
   if (text === undefined) return { parallelism: null, errors: [] };
   const errors: string[] = [];
@@ -129,6 +148,10 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
   const errors = [...args.errors];
   if (stringFlag(args, 'target') !== undefined)
     errors.push("--target names a scenario's platform: a URL run has its URL only");
+  if (stringFlag(args, 'seed') !== undefined)
+    errors.push("--seed is what a scenario's agents draw from: a URL run sends one request, drawing nothing");
+  const k8s = k8sFlag(args, 'url');
+  errors.push(...k8s.errors);
   const parsed = await parseUrlRun(args);
   errors.push(...parsed.errors);
   const run = parsed.run;
@@ -152,7 +175,22 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
     io.out(exported.text);
     return EXIT.ok;
   }
-  await writeFile(out, exported.text);
+  if (k8s.parallelism !== null && run !== null) {
+    const resources = operatorResources({
+      scenarioName: `url-${new URL(run.request.url).hostname}`,
+      script: exported.text,
+      fileName: basename(out),
+      parallelism: k8s.parallelism,
+      target: null,
+      runId: K8S_RUN_ID,
+    });
+    if (!resources.ok) {
+      io.err(`afp export k6: --k8s: ${resources.error}\n`);
+      return EXIT.invalidInput;
+    }
+    await writeOperatorFiles(out, resources, k8s.parallelism, io);
+  }
+  await writeOut(out, exported.text);
   io.out(`wrote ${out} (k6 script of the URL run ${exported.endpoint}, ${run?.section.executor ?? ''})\n`);
   return EXIT.ok;
 }

@@ -64,7 +64,9 @@ export function urlOf(args: ParsedArgs, errors: string[]): string | null {
     errors.push(`'${url.slice(0, 200)}' is not an absolute http(s) URL`);
     return null;
   }
-  return url;
+  // As the sender will send it (non-ASCII percent-encoded, the host lower-cased): the k6 export
+  // bakes this text into its script, and k6 sends a URL as it is given.
+  return new URL(url).href;
 }
 
 export function headersOf(values: readonly string[], errors: string[]): Record<string, string> {
@@ -225,8 +227,11 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   };
 }
 
-/** Whether argv names a URL run: a positional http(s) URL, or --url. */
+/**
+ * Whether argv names a URL run: --url, or a positional that starts with a URL scheme (`ftp://…`,
+ * `http:/…` too, so that the URL run says what is wrong with it rather than the scenario run).
+ */
 export function isUrlRun(argv: readonly string[]): boolean {
   const args = parseCommand(argv, definitionOf('load'));
-  return stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? '');
+  return stringFlag(args, 'url') !== undefined || /^(?:https?:|[a-z][a-z0-9+.-]*:\/\/)/i.test(args.positionals[0] ?? '');
 }

@@ -173,6 +173,25 @@ describe('afp export k6 --url', () => {
     expect(refused.stderr).toContain('--method HEAD takes no --body or --body-file');
   });
 
+  test('--out into a folder not made yet; --k8s N beside the script (no AFP_TARGET: the script holds its URL); the URL as sent, percent-encoded; --seed refused', async () => {
+    const script = join(scratch, 'later', 'deeper', 'url.js');
+    const exported = await runExport([`${base}/p?r=é`, '--rate', '5/s', '--duration', '1s', '--k8s', '2', '--out', script]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(script, 'utf8')).toContain(`const URL = __ENV.AFP_URL || "${base}/p?r=%C3%A9";`);
+    const testRun = readFileSync(join(scratch, 'later', 'deeper', 'url.testrun.yaml'), 'utf8');
+    expect(testRun).toContain('parallelism: 2');
+    expect(testRun).toContain('name: afp-url-127-0-0-1');
+    expect(testRun).not.toContain('AFP_TARGET');
+    expect(readFileSync(join(scratch, 'later', 'deeper', 'url.configmap.yaml'), 'utf8')).toContain('url.js');
+    const scenario = join(scratch, 'other', 'smoke.js');
+    const fromScenario = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--out', scenario]);
+    expect(fromScenario.code, fromScenario.stderr).toBe(0);
+    expect(existsSync(scenario)).toBe(true);
+    const seeded = await runExport([`${base}/`, '--rate', '5/s', '--seed', '7']);
+    expect(seeded.code).toBe(2);
+    expect(seeded.stderr).toContain("--seed is what a scenario's agents draw from");
+  });
+
   test('bad flags: exit 2, every problem listed; URL flags without --url are refused for a scenario', async () => {
     const bad = await runExport([
       '--url',

@@ -21,7 +21,8 @@ export interface OperatorInput {
   /** The script's file name inside the ConfigMap. */
   readonly fileName: string;
   readonly parallelism: number;
-  readonly target: string;
+  /** AFP_TARGET of every runner; null for a URL run, whose script holds its URL. */
+  readonly target: string | null;
   readonly runId: string;
 }
 
@@ -66,7 +67,7 @@ export function operatorResources(input: OperatorInput): OperatorResult {
       arguments: '--no-usage-report',
       runner: {
         env: [
-          { name: 'AFP_TARGET', value: input.target },
+          ...(input.target === null ? [] : [{ name: 'AFP_TARGET', value: input.target }]),
           { name: 'AFP_RUN_ID', value: input.runId },
         ],
       },
