@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
 import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
-import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
+import { runLoadInWorkers, workerShard, WORKERS_MAX } from '../load/load-workers.ts';
 import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
 import { LOAD_LIMITS } from '../sim/load-schema.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
@@ -124,6 +124,11 @@ export async function scenarioLoad(argv: readonly string[], io: LoadIo, record: 
     (total, population) => total + shardShare(population.count, flags.shard),
     0,
   );
+  const idle = idleSplit(scenario.populations, flags.shard, flags.workers);
+  if (idle !== null) {
+    io.err(`afp load: ${idle}\n`);
+    return EXIT.invalidInput;
+  }
   const agentCheck = checkAgentCount(plan, agentCount);
   if (agentCheck.error !== null) {
     io.err(`${flags.file}: ${agentCheck.error}\n`);
@@ -225,6 +230,24 @@ async function finish(run: {
       ...(stopReason === null ? {} : { stopReason }),
     },
   });
+}
+
+/**
+ * Why a split leaves a part of the run with no agent, or null: each population's agents are dealt
+ * out over the shards (and a shard's over its workers) one by one (shard.ts), so the last part,
+ * shard i + n·(N−1) of n·N, has an agent only when the largest population has that many. Such a
+ * part would drop every arrival it owns, which the unsplit run does not do: refused (exit 2), with
+ * the most it can be split into.
+ */
+function idleSplit(populations: readonly { readonly count: number }[], shard: Shard, workers: number): string | null {
+  const largest = Math.max(0, ...populations.map((population) => population.count));
+  if (largest >= workerShard(shard, workers, workers).index) return null;
+  const agents = `the largest population has ${largest} agent${largest === 1 ? '' : 's'}`;
+  if (largest < shard.index)
+    return `--shard ${shardLabel(shard)}: ${agents}, and each shard runs 1 in ${shard.count} of every population's agents, so this shard would run none; split the run into at most ${largest} shards`;
+  const most = Math.floor((largest - shard.index) / shard.count) + 1;
+  const within = shard.count > 1 ? ` (within --shard ${shardLabel(shard)})` : '';
+  return `--workers ${workers}${within}: ${agents}, and each worker runs 1 in ${shard.count * workers} of every population's agents, so worker ${most + 1} would run none; use --workers ${most} at most`;
 }
 
 /** `--workers N`: the run in N worker threads, merged; Ctrl-C reaches every worker. */

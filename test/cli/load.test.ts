@@ -384,6 +384,17 @@ describe('past one process: --workers and --shard', () => {
     expect(whole.snapshot.iterations).toMatchObject({ started: 20, completed: 20, dropped: 0 });
     expect(whole.agents).toBe(8);
     expect((await load([scenario, '--target', api, '--shard', '3/2'])).err).toContain('--shard 3/2: i must be 1..2');
+    // A part with no agent would drop every arrival it owns (the whole run drops none): refused, with the most that works.
+    const idleShard = await load([scenario, '--target', api, '--shard', '9/9']);
+    expect(idleShard.code).toBe(2);
+    expect(idleShard.err).toContain(
+      "--shard 9/9: the largest population has 8 agents, and each shard runs 1 in 9 of every population's agents, so this shard would run none; split the run into at most 8 shards",
+    );
+    const idleWorker = await load([scenario, '--target', api, '--shard', '2/2', '--workers', '5']);
+    expect(idleWorker.code).toBe(2);
+    expect(idleWorker.err).toContain(
+      "--workers 5 (within --shard 2/2): the largest population has 8 agents, and each worker runs 1 in 10 of every population's agents, so worker 5 would run none; use --workers 4 at most",
+    );
     expect((await load([scenario, '--target', api, '--workers', '0'])).err).toContain(
       '--workers must be a whole number from 1 to',
     );
