@@ -7,9 +7,11 @@
  * resolution); a rate metric's `rate` is the share of trues (failed requests, passed checks); a
  * counter's `rate` is its count per second of the run so far (`atMs` − the snapshot's start, at
  * least 1 ms). `iterations` counts completed iterations, as k6's metric does.
- * No data: k6's empty sinks read 0 (rate 0, count 0, every duration 0), and at the end k6 judges
- * them so — `p(99)<200` on an endpoint that never answered passes, `checks: rate>0.99` without a
- * check fails. afp does the same and marks such a result `noData` so every report shows it.
+ * No data: k6's empty trend and counter sinks read 0 (count 0, every duration 0), and at the end
+ * k6 judges them so — `p(99)<200` on an endpoint that never answered passes, `http_reqs: count>0`
+ * fails. An empty rate sink has no value at all, and k6 1.3 passes every threshold on it, whatever
+ * the expression (`checks: rate>0.99` without a check passes; run against the real k6 1.3.0, see
+ * k6 issue #4283). afp does the same and marks such a result `noData` so every report shows it.
  * While the run goes k6 skips metrics without data; `abortNow` does too.
  * Abort: a failed abortOnFail threshold stops the run once the run has lasted longer than its
  * delayAbortEval (k6: `AbortGracePeriod < timeSpentInTest`), at once when it has none.
@@ -191,7 +193,7 @@ export function evaluateThresholds(
       metric: threshold.metric,
       expression: threshold.expression,
       value,
-      ok: compare(value, threshold.operator, threshold.bound),
+      ok: (noData && threshold.kind === 'rate') || compare(value, threshold.operator, threshold.bound),
       noData,
       abortOnFail: threshold.abortOnFail,
       delayAbortEvalMs: threshold.delayAbortEvalMs,

@@ -227,7 +227,7 @@ describe('load.junit.xml', () => {
     expect(cases[0]?.children[0]?.attributes).toEqual({ message: 'observed 2, threshold p(99)<1', type: 'threshold' });
     expect(cases[3]?.children[0]?.text).toBe('http_req_failed: rate<0.01, observed 0.1875');
     expect(cases[4]?.children[0]?.text).toContain(
-      'no data: the metric recorded nothing, and k6 judges an empty metric as 0',
+      'no data: the metric recorded nothing; k6 judges an empty trend or counter as 0, and passes an empty rate',
     );
   });
 

@@ -257,21 +257,25 @@ describe('evaluateThresholds', () => {
     expect(judged({ http_reqs: ['rate==22'] }, 6_000)).toEqual([['http_reqs', 'rate==22', 22, true, false]]);
   });
 
-  test("no data reads 0 as in k6: a latency bound passes, a checks rate fails, and the result says 'noData'", () => {
+  test("no data as in k6 1.3.0: a trend or counter reads 0 (a latency bound passes, count>0 fails), an empty rate passes whatever it asks; the result says 'noData'", () => {
     const empty = new LoadRecorder(0).snapshot();
     const thresholds = parsed({
       'http_req_duration{endpoint:typo}': ['p(99)<200'],
       checks: ['rate>0.99'],
+      'http_req_failed{endpoint:typo}': ['rate<0', 'rate==1'],
       dropped_iterations: ['count<1'],
-      http_reqs: ['rate<5'],
+      http_reqs: ['rate<5', 'count>0'],
     });
     expect(
       evaluateThresholds(thresholds, empty).map((result) => [result.metric, result.value, result.ok, result.noData]),
     ).toEqual([
       ['http_req_duration{endpoint:typo}', 0, true, true],
-      ['checks', 0, false, true],
+      ['checks', 0, true, true],
+      ['http_req_failed{endpoint:typo}', 0, true, true],
+      ['http_req_failed{endpoint:typo}', 0, true, true],
       ['dropped_iterations', 0, true, true],
       ['http_reqs', 0, true, true],
+      ['http_reqs', 0, false, true],
     ]);
   });
 });
@@ -292,7 +296,6 @@ describe('abortNow', () => {
       'http_req_failed rate<0.01',
       'http_req_duration{endpoint:escrow.B.create} p(99)<1',
       'http_req_duration{endpoint:escrow.B.create} p(99)<1.5',
-      'checks{check:never run} rate>0.99',
     ]);
     const stopping = (elapsedMs: number): string[] =>
       abortNow(results, elapsedMs).map((result) => `${result.metric} ${result.expression}`);

@@ -2,7 +2,7 @@
  * load.junit.xml: a load run's thresholds as JUnit XML, for CI test reporters — one <testcase> per
  * threshold in the scenario's order, named `metric: expression`; a failed threshold carries a
  * <failure type="threshold"> with the value observed; a threshold judged without data (k6 reads an
- * empty metric as 0) says so in <system-out>, whether it passed or failed. The suite fails exactly
+ * empty trend or counter as 0 and passes an empty rate) says so in <system-out>, whether it passed or failed. The suite fails exactly
  * when `afp load` exits 5. Pure: no timestamps, no durations of our own, no host name.
  * Written by the report kit (src/report/kit/junit.ts: well-formed XML 1.0 whatever an endpoint or
  * check is called; attribute values bounded).
@@ -11,7 +11,7 @@ import { renderJunit, type JunitCase } from '../../report/kit/junit.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 import { assertLoadReportBounded, durationMsOf, observedText, overallRow, type LoadReport } from './load-report.ts';
 
-const NO_DATA_NOTE = 'no data: the metric recorded nothing, and k6 judges an empty metric as 0';
+const NO_DATA_NOTE = 'no data: the metric recorded nothing; k6 judges an empty trend or counter as 0, and passes an empty rate';
 
 function testcase(result: ThresholdResult): JunitCase {
   const name = `${result.metric}: ${result.expression}`;
