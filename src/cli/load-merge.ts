@@ -35,12 +35,12 @@ const PROCESS_IO: MergeIo = { out: STDOUT, err: STDERR };
 /** The scenario's thresholds, or every problem reading them. */
 async function scenarioThresholds(
   file: string,
-): Promise<{ thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
+): Promise<{ name: string | null; thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
   const parsed = await readScenarioFile(file);
   if (!parsed.ok) return { errors: [parsed.message] };
   const thresholds = parseThresholds(parsed.scenario.load?.thresholds);
   return thresholds.ok
-    ? { thresholds: thresholds.thresholds }
+    ? { name: parsed.scenario.name, thresholds: thresholds.thresholds }
     : { errors: thresholds.errors.map((error) => `${file}: ${error}`) };
 }
 
@@ -55,10 +55,21 @@ async function mergeCommand(argv: readonly string[], io: MergeIo, record: Record
   if (out === undefined) errors.push('--out DIR is required (where the merged load.json and reports go)');
   if (args.positionals.length === 0) errors.push('expected the load.json FILEs of the shards to merge');
   const scenarioFile = stringFlag(args, 'scenario');
-  const thresholds = scenarioFile === undefined ? { thresholds: [] } : await scenarioThresholds(scenarioFile);
+  const thresholds =
+    scenarioFile === undefined ? { name: null, thresholds: [] } : await scenarioThresholds(scenarioFile);
   if ('errors' in thresholds) errors.push(...thresholds.errors);
   const merged = args.positionals.length === 0 ? null : await mergeLoadFiles(args.positionals);
   if (merged !== null && !merged.ok) errors.push(...merged.errors);
+  // Another scenario's thresholds would be judged on this run's metrics, and pass or fail it wrongly.
+  if (
+    merged?.ok === true &&
+    'name' in thresholds &&
+    thresholds.name !== null &&
+    thresholds.name !== merged.file.scenario
+  )
+    errors.push(
+      `--scenario ${scenarioFile ?? ''} is the scenario '${thresholds.name}', but the files are a run of '${merged.file.scenario}': give the scenario the shards ran`,
+    );
   if (errors.length > 0 || out === undefined || merged === null || !merged.ok || 'errors' in thresholds) {
     record({ errors });
     io.err(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
@@ -84,6 +95,7 @@ async function mergeCommand(argv: readonly string[], io: MergeIo, record: Record
   );
   if (scenarioFile === undefined)
     io.out('thresholds: none judged (give --scenario FILE to judge its thresholds on the merged run)\n');
+  else if (judged.length === 0) io.out(`thresholds: none: ${scenarioFile} names none (its load: section)\n`);
   for (const result of judged) io.out(`  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression}\n`);
   io.out(`files: ${[path, ...reports].join(', ')}\n`);
   record({

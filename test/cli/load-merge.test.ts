@@ -26,12 +26,11 @@ function shards(): string[] {
   });
 }
 
-/** scenarios/load-smoke.yaml with `thresholds` of our own. */
+/** scenarios/load-smoke.yaml named as the shards' run (load-run-fixture.ts) with `thresholds` of our own. */
 function scenario(name: string, thresholds: string): string {
-  const text = readFileSync(join(root, 'scenarios', 'load-smoke.yaml'), 'utf8').replace(
-    / {2}thresholds:\n(?: {4}.*\n)+/,
-    `  thresholds:\n${thresholds}`,
-  );
+  const text = readFileSync(join(root, 'scenarios', 'load-smoke.yaml'), 'utf8')
+    .replace(/^name: load-smoke$/m, 'name: escrow-rush')
+    .replace(/ {2}thresholds:\n(?: {4}.*\n)+/, thresholds === '' ? '' : `  thresholds:\n${thresholds}`);
   const path = join(scratch, `${name}.yaml`);
   writeFileSync(path, text);
   return path;
@@ -114,6 +113,23 @@ describe('afp load merge', () => {
     const none = await run(['merge', ...shards(), '--out', join(scratch, 'none')]);
     expect(none.code).toBe(0);
     expect(none.stdout).toContain('thresholds: none judged (give --scenario FILE');
+  });
+
+  test("another scenario's thresholds are refused (exit 2); a scenario of the same name with none says so", async () => {
+    const other = await run([
+      'merge',
+      ...shards(),
+      '--out',
+      join(scratch, 'other'),
+      '--scenario',
+      join(root, 'scenarios', 'k6-smoke.yaml'),
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("is the scenario 'k6-smoke', but the files are a run of 'escrow-rush'");
+    const bare = scenario('bare', '');
+    const none = await run(['merge', ...shards(), '--out', join(scratch, 'bare'), '--scenario', bare]);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain(`thresholds: none: ${bare} names none`);
   });
 
   test('bad files and flags: exit 2, every problem at once', async () => {
