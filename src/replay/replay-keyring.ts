@@ -9,15 +9,25 @@
  *   - otherwise the recorded answer's `from`, through the bindings (the recorded create answer's
  *     addresses were bound to the target's when it was compared);
  *   - otherwise (style B answers name no sender) the caller's latest wallet on the target.
- * A recorded send refused for its key (400, 403) keeps the marker: its replay is refused too. A
- * monero balance's view_key (a query field) is the live view key of the address in its path.
+ * A recorded send refused for its key's form (400) keeps the marker, which the target refuses the
+ * same way. One refused because the key was another's (403: a well-formed key that does not sign
+ * for the sender) is sent with the keys of a stranger's wallet (STRANGER_MNEMONICS: public test
+ * mnemonics, never the sender's), so the target refuses it for the same reason; the marker drew a
+ * 400 instead, a false difference. A monero balance's view_key (a query field) is the live view
+ * key of the address in its path; a stranger's where the recorded balance was refused (403).
  *
  * Non-custodial: nothing here writes, logs or returns a key except inside the request handed to
  * the transport; the session compares redacted answers (replay-session.ts), so neither the diff
  * nor its report can hold one. Limits: at most WALLETS_MAX wallets; beyond, sends keep the marker.
  */
 import { redactSecretsDeep, REDACTED_PREFIX, SECRET_FIELDS } from '../http/routes/wallet/wallet-parse.ts';
-import { deriveWallet, isValidMnemonic, WALLET_CHAINS, type WalletChain } from '../services/wallet/keys/wallet-keys.ts';
+import {
+  deriveWallet,
+  isValidMnemonic,
+  WALLET_CHAINS,
+  type DerivedWallet,
+  type WalletChain,
+} from '../services/wallet/keys/wallet-keys.ts';
 import { addressKey } from '../services/wallet/chain-book.ts';
 import { keyChainOf, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts';
 import type { Bindings } from './bindings.ts';
@@ -26,6 +36,11 @@ import type { RecordedExchange } from './record-format.ts';
 export const WALLETS_MAX = 100_000;
 /** What the recorder writes for a secret (redactSecretsDeep). */
 const REDACTED = 'redacted';
+/** Two BIP-39 test mnemonics: their keys are well-formed and sign for no agent's wallet; the second stands in where the first is the sender. */
+const STRANGER_MNEMONICS = [
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+  'zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo wrong',
+] as const;
 
 type Keys = { readonly privateKey: string } | { readonly viewKey: string; readonly spendKey: string };
 
@@ -35,6 +50,8 @@ export class ReplayKeyring {
   /** Live authorization header → the addresses of the latest wallet it created on the target. */
   private readonly latest = new Map<string, Readonly<Record<WalletChain, string>>>();
   private wallets = 0;
+  /** The strangers' wallets, derived when a refused key is first replayed. */
+  private strangers: readonly DerivedWallet[] | null = null;
 
   get size(): number {
     return this.wallets;
@@ -66,11 +83,16 @@ export class ReplayKeyring {
         fields[name] === REDACTED ||
         (typeof fields[name] === 'string' && (fields[name] as string).startsWith(REDACTED_PREFIX)),
     );
-    if (redacted.length === 0 || exchange.response.status === 400 || exchange.response.status === 403) return body;
+    if (redacted.length === 0 || exchange.response.status === 400) return body;
     const chain = sendChain(fields);
     if (chain === null) return body;
     const sender = this.senderOf(exchange, fields, chain, authorization, bindings);
-    const keys = sender === null ? undefined : this.keys.get(`${chain}|${addressKey(chain, sender)}`);
+    const keys =
+      exchange.response.status === 403
+        ? this.strangerKeys(chain, sender)
+        : sender === null
+          ? undefined
+          : this.keys.get(`${chain}|${addressKey(chain, sender)}`);
     if (keys === undefined) return body;
     const signed: Record<string, unknown> = { ...fields };
     if ('privateKey' in keys) signed['private_key'] = keys.privateKey;
@@ -91,12 +113,31 @@ export class ReplayKeyring {
     return chain === null ? null : this.senderOf(exchange, fields, chain, authorization, bindings);
   }
 
-  /** `query` with a redacted view_key (a monero balance) replaced by the live view key of the path's address. */
-  signQuery(path: string, query: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-    if (query['view_key'] !== REDACTED) return query;
+  /**
+   * `query` with a redacted view_key (a monero balance) replaced by the live view key of the path's
+   * address; by a stranger's where the recorded balance was refused for its key (403).
+   */
+  signQuery(
+    exchange: RecordedExchange,
+    path: string,
+    query: Readonly<Record<string, string>>,
+  ): Readonly<Record<string, string>> {
+    if (query['view_key'] !== REDACTED || exchange.response.status === 400) return query;
     const address = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
-    const keys = this.keys.get(`monero|${address}`);
+    const keys =
+      exchange.response.status === 403 ? this.strangerKeys('monero', address) : this.keys.get(`monero|${address}`);
     return keys === undefined || 'privateKey' in keys ? query : { ...query, view_key: keys.viewKey };
+  }
+
+  /** Well-formed keys on `chain` that do not sign for `sender` (a stranger's). */
+  private strangerKeys(chain: WalletChain, sender: string | null): Keys {
+    this.strangers ??= STRANGER_MNEMONICS.map((mnemonic) => deriveWallet(mnemonic));
+    const [first, second] = this.strangers as readonly [DerivedWallet, DerivedWallet];
+    const isSender = sender !== null && addressKey(chain, first.addresses[chain]) === addressKey(chain, sender);
+    const wallet = isSender ? second : first;
+    return chain === 'monero'
+      ? { viewKey: wallet.monero.viewKey, spendKey: wallet.monero.spendKey }
+      : { privateKey: wallet.privateKeys[chain] };
   }
 
   private senderOf(

@@ -130,7 +130,7 @@ export class ReplaySession {
     this.pending = { seq: exchange.seq, endpoint, authorization };
     this.file(exchange.seq, endpoint, rebound.findings);
     const body = this.keyring.sign(exchange, rebound.request.body, authorization, this.bindings);
-    const query = this.keyring.signQuery(rebound.request.path, rebound.request.query);
+    const query = this.keyring.signQuery(exchange, rebound.request.path, rebound.request.query);
     const signed =
       body === rebound.request.body && query === rebound.request.query
         ? rebound.request

@@ -5,7 +5,8 @@
 // (primary ethereum, monero with view and spend keys, style B USDC on polygon to an agent id) are
 // accepted and every exchange matches; against another seed (in-process, funded the target's
 // way after each create) the addresses and hashes differ, bindings hold, zero differences. The
-// record, the diff and its report hold no mnemonic and no key of either side.
+// record, the diff and its report hold no mnemonic and no key of either side. Sends and a balance
+// refused for their keys (403: another's key; 400: a malformed one) are refused again on replay.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,50 @@ async function recordWalletRun(seed: string): Promise<DerivedWallet[]> {
   ];
   if (sends.some((answer) => answer.status !== 200))
     throw new Error(`fixture: a recorded send was refused: ${JSON.stringify(sends.map((answer) => answer.body))}`);
+  // Refused for their keys: another's well-formed key (403, on ethereum, monero and a monero
+  // balance) and a malformed one (400). Replay must draw the same refusals: the marker `redacted`
+  // alone drew 400 for the 403s, and the balance got the live view key (200).
+  const refused = [
+    await alice.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: {
+        chain: 'ethereum',
+        from: mine.addresses.ethereum,
+        to: theirs.addresses.ethereum,
+        amount: '0.01',
+        private_key: theirs.privateKeys.ethereum,
+      },
+    }),
+    await alice.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: {
+        chain: 'monero',
+        from: mine.addresses.monero,
+        to: theirs.addresses.monero,
+        amount: '0.1',
+        view_key: theirs.monero.viewKey,
+        spend_key: theirs.monero.spendKey,
+      },
+    }),
+    await alice.raw({
+      mount: 'wallet',
+      method: 'GET',
+      path: `/v1/wallet/balance/${mine.addresses.monero}`,
+      query: { chain: 'monero', view_key: theirs.monero.viewKey },
+    }),
+    await alice.raw({
+      mount: 'wallet',
+      method: 'POST',
+      path: '/v1/wallet/send',
+      body: { chain: 'ethereum', to: theirs.addresses.ethereum, amount: '0.01', private_key: '0x12' },
+    }),
+  ];
+  if (refused.map((answer) => answer.status).join() !== '403,403,403,400')
+    throw new Error(`fixture: the refused sends answered ${JSON.stringify(refused.map((answer) => answer.body))}`);
   clock.set(START_MS + 10 * 60_000);
   await bob.raw({ mount: 'api', method: 'GET', path: '/wallet-api/balance' });
   await bob.raw({
@@ -237,7 +282,7 @@ describe('replay of recorded wallet sends', () => {
     };
     expect(code, chunks.join('')).toBe(0);
     expect(diff.differences_total).toBe(0);
-    expect(diff.sent).toBe(11);
+    expect(diff.sent).toBe(15);
     for (const text of await filesUnder(out))
       for (const secret of secretsOf(recordedWallets)) expect(text.includes(secret)).toBe(false);
   });
@@ -270,7 +315,7 @@ describe('replay of recorded wallet sends', () => {
     });
     expect(stop).toBeNull();
     const totals = session.totals();
-    expect(totals.sent).toBe(11);
+    expect(totals.sent).toBe(15);
     expect(totals.differences, JSON.stringify(totals.differences)).toEqual([]);
     const live = liveMnemonics.map((mnemonic) => deriveWallet(mnemonic));
     expect(live.map((wallet) => wallet.addresses.ethereum)).not.toEqual(
