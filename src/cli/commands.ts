@@ -78,7 +78,7 @@ const RUN: CommandDefinition = {
   positionals: [{ name: 'FILE', description: 'the scenario file (YAML)' }],
   flags: [
     flag.seed("the seed (overrides the scenario's); 1 to 128 printable characters", "the scenario's"),
-    flag.out('where the reports go', 'reports/<scenario>'),
+    flag.out('where the reports go', 'reports/<scenario>-seed-<seed>'),
     { name: 'record', value: 'FILE', description: 'record every exchange for afp replay', writesFile: true },
     flag.defect(),
     {

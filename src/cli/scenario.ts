@@ -11,8 +11,8 @@
  * error with its path and line).
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { loadArchetypes } from '../../agents/archetype-loaders.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
@@ -77,14 +77,18 @@ function paramLines(definition: AnyAgentDefinition | undefined, indent: string):
     );
 }
 
-/** The starting scenario's text: valid, commented, and it runs. Pure, given the starter's archetypes (starterArchetypes). */
-export function starterScenarioText(name: string, archetypes: StarterArchetypes): string {
+/**
+ * The starting scenario's text: valid, commented, and it runs. Pure, given the starter's archetypes
+ * (starterArchetypes) and the file it goes to (its run line names it; `NAME.yaml` when printed).
+ */
+export function starterScenarioText(name: string, archetypes: StarterArchetypes, file?: string): string {
   return [
-    `# A starting afp scenario (written by afp scenario new). Run it: npx afp run ${name}.yaml`,
+    `# A starting afp scenario (written by afp scenario new). Run it: npx afp run ${shellWord(file ?? `${name}.yaml`)}`,
     "# Every key is described, with its range, in afp's JSON Schema (schemas/scenario.schema.json);",
     '# `npx afp agents` lists the agent archetypes and their parameters. Durations are an integer',
     '# and a unit: ms, s, m, h or d. `npx afp scenario check FILE` validates without running.',
-    commented(`name: ${name}`, 'a-z, 0-9 and -; names the reports folder'),
+    // Quoted where YAML would read it as no text (123, 1e5, true): the scenario's name is text.
+    commented(`name: ${yamlValue(name)}`, 'a-z, 0-9 and -; names the reports folder'),
     commented('seed: 1', 'the default seed; --seed overrides it; same seed, same digest'),
     commented(`start: ${DEFAULT_START.replace('.000', '')}`, 'virtual start instant (UTC)'),
     commented('duration: 1d', 'virtual run length, 1s to 365d'),
@@ -133,11 +137,12 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
     io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const text = starterScenarioText(name, await starterArchetypes());
+  const text = starterScenarioText(name, await starterArchetypes(), file);
   if (file === undefined) {
     io.out(text);
     return EXIT.ok;
   }
+  await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text, 'utf8');
   io.out(`wrote ${file}; run it: npx afp run ${shellWord(file)}\n`);
   return EXIT.ok;

@@ -64,7 +64,8 @@ describe('afp scenario new', () => {
     expect(await runScenarioCommand(['new', file], first.io)).toBe(0);
     // The command it suggests pastes as is: the name's space is quoted.
     expect(first.out()).toBe(`wrote ${file}; run it: npx afp run '${file}'\n`);
-    expect(readFileSync(file, 'utf8')).toBe(starterScenarioText('my-run', AGENTS));
+    expect(readFileSync(file, 'utf8')).toBe(starterScenarioText('my-run', AGENTS, file));
+    expect(readFileSync(file, 'utf8')).toContain(`Run it: npx afp run '${file}'\n`);
     const again = capture();
     expect(await runScenarioCommand(['new', file], again.io)).toBe(2);
     expect(again.err()).toContain(`${file} exists: pass --force to replace it`);
@@ -80,6 +81,18 @@ describe('afp scenario new', () => {
     const directory = capture();
     expect(await runScenarioCommand(['new', work, '--force'], directory.io)).toBe(2);
     expect(directory.err()).toContain(`${work}: is a directory, not a file`);
+    // A name YAML would read as a number or a boolean is quoted; a folder not made yet is made.
+    for (const [given, flags] of [
+      ['123.yaml', []],
+      ['later/deeper/t.yaml', ['--name', 'true']],
+      ['e.yaml', ['--name', '1e5']],
+    ] as const) {
+      const path = join(work, given);
+      expect(await runScenarioCommand(['new', path, ...flags], capture().io), given).toBe(0);
+      const checked = capture();
+      expect(await runScenarioCommand(['check', path], checked.io), checked.err()).toBe(0);
+    }
+    expect(readFileSync(join(work, '123.yaml'), 'utf8')).toContain('name: "123" ');
     const slash = capture();
     expect(await runScenarioCommand(['new', join(work, 'later') + '/'], slash.io)).toBe(2);
     expect(slash.err()).toContain('ends in /: it names a directory, not a file');
