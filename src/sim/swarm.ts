@@ -60,6 +60,8 @@ export function swarmDraw(
 ): SwarmDraw {
   const rng = new Rng(seed).fork('swarm');
   const document: Document = parseDocument(text);
+  // The drawn file runs as drawn without --seed: `afp run swarm.yaml` is the run `--swarm` made.
+  document.set('seed', seed);
   const lines: string[] = [];
   const services = new Set<string>();
   scenario.populations.forEach((population, index) => {

@@ -62,11 +62,14 @@ describe('swarm draws', () => {
     expect(written).toMatch(/^# Drawn by afp --swarm from k6-smoke for seed 4: /);
     let again = '';
     expect(
-      await runMain([join(work, 'a', 'swarm.yaml'), '--seed', '4', '--out', join(work, 'b')], {
+      // Without --seed: the file carries the seed it was drawn for.
+      await runMain([join(work, 'a', 'swarm.yaml'), '--out', join(work, 'b')], {
         ...io,
         out: (text: string) => (again += text),
       }),
     ).toBe(0);
+    expect(again).toMatch(/^seed: 4\n/);
+    expect(again.split('\n').at(-2)).toBe(out.split('\n').at(-2));
     // Every report but summary.json (which names the command that made it) is the same, byte for byte.
     const reports = readdirSync(join(work, 'a')).filter((file) => file !== 'summary.json' && file !== 'swarm.yaml');
     expect(reports.length).toBeGreaterThan(2);
