@@ -182,8 +182,14 @@ async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFiel
     return EXIT.invalidInput;
   }
   if (merged.missing > 0) {
+    // The seeds themselves, where the files say what --seeds was (older files: their indexes).
+    const given = merged.report.seedsGiven === null ? null : parseSeeds(merged.report.seedsGiven);
+    const names = merged.missingIndexes.map((index) =>
+      given === null || typeof given === 'string' ? `#${index + 1}` : (given[index] ?? `#${index + 1}`),
+    );
+    const more = merged.missing > names.length ? `, and ${merged.missing - names.length} more` : '';
     io.err(
-      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?)\n`,
+      `afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?): ${names.join(', ')}${more}\n`,
     );
     return EXIT.invalidInput;
   }
@@ -304,6 +310,8 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     defects,
     shard: shardName,
     seedsTotal: seeds.length,
+    seedsGiven: seedsText ?? null,
+    swarm,
     results,
   };
   const outDir = stringFlag(args, 'out') ?? join('reports', `${scenario.name}-sweep`);

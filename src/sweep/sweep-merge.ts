@@ -2,8 +2,8 @@
  * `afp sweep merge`: the `sweep.json` files of a sweep's shards (`--shard i/n` on n machines)
  * read back and joined into one report, rows in the whole sweep's seed order. Why validated as
  * strictly as a scenario: the files come from other machines and other afp versions, and a
- * mismatch (another scenario, other defects, a seed twice) must be an exit-2 error naming the
- * file, not a silently wrong distribution.
+ * mismatch (another scenario, other defects, other --seeds, --swarm or not, a seed twice) must be
+ * an exit-2 error naming the file, not a silently wrong distribution.
  * Invariants: money comes back exact (decimal text → bigint micro-USDC); the merged report lists
  * the seeds no file had (`missing`), so a lost shard is said, not hidden.
  */
@@ -15,6 +15,8 @@ import { FIGURES, type SeedFigures } from './seed-figures.ts';
 import { SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
 
 export const MERGE_FILES_MAX = 1_000;
+/** Missing seeds a merge names (the count says how many there are). */
+export const MISSING_LISTED_MAX = 20;
 const SWEEP_FILE_BYTES_MAX = 512 * 1024 * 1024;
 
 const moneyText = z.string().regex(/^-?\d{1,15}\.\d{6}$/);
@@ -42,6 +44,9 @@ const sweepFile = z.object({
   defects: z.array(z.string()),
   shard: z.string().nullable(),
   seeds_total: z.number().int().nonnegative(),
+  // Absent from files written before they were kept: such a file is not compared on them.
+  seeds_given: z.string().max(10_000).nullable().optional(),
+  swarm: z.boolean().nullable().optional(),
   seeds: z.array(row),
 });
 
@@ -75,7 +80,13 @@ function rowOf(parsed: z.infer<typeof row>): SweepRow {
 }
 
 export type MergeResult =
-  | { readonly ok: true; readonly report: SweepReport; readonly missing: number }
+  | {
+      readonly ok: true;
+      readonly report: SweepReport;
+      readonly missing: number;
+      /** The first MISSING_LISTED_MAX indexes (in the whole sweep's seed order) no file had. */
+      readonly missingIndexes: readonly number[];
+    }
   | { readonly ok: false; readonly message: string };
 
 export function mergeSweepTexts(files: readonly { readonly name: string; readonly text: string }[]): MergeResult {
@@ -118,6 +129,17 @@ export function mergeSweepTexts(files: readonly { readonly name: string; readonl
       };
     if (value.seeds_total !== first.seeds_total)
       return { ok: false, message: `${name}: a sweep of ${value.seeds_total} seeds, not ${first.seeds_total}` };
+    const seedsGiven = value.seeds_given ?? null;
+    const firstSeeds = first.seeds_given ?? null;
+    if (seedsGiven !== null && firstSeeds !== null && seedsGiven !== firstSeeds)
+      return { ok: false, message: `${name}: a sweep of --seeds ${seedsGiven}, not --seeds ${firstSeeds}` };
+    const swarm = value.swarm ?? null;
+    const firstSwarm = first.swarm ?? null;
+    if (swarm !== null && firstSwarm !== null && swarm !== firstSwarm)
+      return {
+        ok: false,
+        message: `${name}: a sweep ${swarm ? 'with' : 'without'} --swarm, but ${files[0]?.name ?? 'the first file'} is one ${firstSwarm ? 'with' : 'without'}`,
+      };
     for (const parsedRow of value.seeds) {
       if (parsedRow.index >= value.seeds_total)
         return {
@@ -142,9 +164,14 @@ export function mergeSweepTexts(files: readonly { readonly name: string; readonl
       defects: first.defects,
       shard: null,
       seedsTotal: first.seeds_total,
+      seedsGiven: parsedFiles.find((file) => file.value.seeds_given != null)?.value.seeds_given ?? null,
+      swarm: parsedFiles.find((file) => file.value.swarm != null)?.value.swarm ?? null,
       results,
     },
     missing: first.seeds_total - results.length,
+    missingIndexes: Array.from({ length: first.seeds_total }, (_, index) => index)
+      .filter((index) => !rows.has(index))
+      .slice(0, MISSING_LISTED_MAX),
   };
 }
 

@@ -28,6 +28,10 @@ export interface SweepReport {
   readonly shard: string | null;
   /** How many seeds the whole sweep has (all shards): a merge says which are missing. */
   readonly seedsTotal: number;
+  /** The --seeds text the whole sweep was given (null: a file written before it was kept), so a merge joins one sweep's shards only. */
+  readonly seedsGiven: string | null;
+  /** Each seed its own swarm draw (--swarm); null: a file written before it was kept. */
+  readonly swarm: boolean | null;
   /** In the whole sweep's seed order; `index` is the seed's position in that order. */
   readonly results: readonly SweepRow[];
 }
@@ -175,6 +179,8 @@ export function renderSweepJson(report: SweepReport): string {
     defects: report.defects,
     shard: report.shard,
     seeds_total: report.seedsTotal,
+    seeds_given: report.seedsGiven,
+    swarm: report.swarm,
     tally: tallyJson(counts),
     coverage: coverage(report).map((row) => ({ probe: row.probe, seeds: row.seeds, hits: row.hits })),
     distributions: distributions(report).map((distribution) => ({

@@ -45,6 +45,8 @@ async function sweepOf(seeds: readonly string[]): Promise<SweepReport> {
     defects: [],
     shard: null,
     seedsTotal: seeds.length,
+    seedsGiven: seeds.join(','),
+    swarm: false,
     results,
   };
 }

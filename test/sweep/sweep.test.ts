@@ -304,7 +304,26 @@ describe('afp sweep', () => {
     expect(
       await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), '--out', join(work, 'partial')], partial.io),
     ).toBe(2);
-    expect(partial.err()).toContain("3 of the sweep's 6 seeds are in none of the files");
+    expect(partial.err()).toContain(
+      "3 of the sweep's 6 seeds are in none of the files (a shard's sweep.json left out?): 2, 4, 42\n",
+    );
+    // Another sweep's shard (other --seeds of the same count, or --swarm) does not join this one.
+    const second = JSON.parse(readFileSync(join(work, 'shard-2', 'sweep.json'), 'utf8')) as Record<string, unknown>;
+    for (const [change, reason] of [
+      [{ seeds_given: '11..15,43' }, 'a sweep of --seeds 11..15,43, not --seeds 1..5,42'],
+      [{ swarm: true }, 'a sweep with --swarm, but'],
+    ] as const) {
+      const other = join(work, `other-${reason.length}.json`);
+      writeFileSync(other, JSON.stringify({ ...second, ...change }));
+      const refused = capture();
+      expect(
+        await sweepMain(
+          ['merge', join(work, 'shard-1', 'sweep.json'), other, '--out', join(work, 'other')],
+          refused.io,
+        ),
+      ).toBe(2);
+      expect(refused.err()).toContain(reason);
+    }
     const twice = capture();
     expect(
       await sweepMain(
