@@ -19,13 +19,13 @@ import { STDERR, STDOUT } from './colour.ts';
 import { hostTurn, onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { reproduceCommand } from '../sweep/reproduce-command.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
-import { writeReports } from '../report/write-reports.ts';
+import { REPORT_FILES, SUMMARY_FILE, writeReports } from '../report/write-reports.ts';
 import {
   scenarioClosures,
   scenarioFaultWindows,
@@ -103,6 +103,20 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   return { flags, errors };
 }
 
+/**
+ * Why `--record FILE` would destroy what the run reads or writes, or null: the scenario file itself
+ * (it was replaced by the record, exit 0), or a report of this run's --out (the report replaced the
+ * record, which was lost).
+ */
+function recordClash(recordFile: string, scenarioFile: string, out: string): string | null {
+  const path = resolve(recordFile);
+  if (path === resolve(scenarioFile)) return `--record ${recordFile} is the scenario file: the record would replace it`;
+  const reportNames = [...REPORT_FILES.map((report) => report.file), SUMMARY_FILE, 'swarm.yaml'];
+  if (dirname(path) === resolve(out) && reportNames.includes(basename(path)))
+    return `--record ${recordFile} is a report of this run (in --out ${out}): the report would replace the record; name another file`;
+  return null;
+}
+
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
   return withJsonOutput('afp run', argv, io, (human, record) => runCommand(argv, human, record));
 }
@@ -127,6 +141,13 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
   const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
   record({ seed, scenario: scenario.name, reproduce, swarm: swarm?.lines ?? null });
+  const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
+  const clash = flags.record === undefined ? null : recordClash(flags.record, flags.file, out);
+  if (clash !== null) {
+    record({ errors: [clash] });
+    io.err(`afp run: ${clash}\n`);
+    return EXIT.invalidInput;
+  }
   const config = scenarioPlatformConfig(scenario);
   const platform = {
     disputeOutcome: config.escrow.disputeOutcome,
@@ -184,7 +205,6 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   stopListening();
   progress.finish();
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
-  const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
   const { digest, files } = writeReports(result.record, out, scenario.reports);
   // The drawn scenario, runnable without --swarm (not a report: the digest is the reports').
   if (swarm !== null) writeFileSync(join(out, 'swarm.yaml'), swarm.text);

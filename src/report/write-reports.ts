@@ -22,7 +22,7 @@
  * file system is touched only here.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderCasinoCsv } from './casino-csv.ts';
 import { renderCasinoHtml } from './casino-html.ts';
@@ -100,6 +100,8 @@ export const REPORT_FILES: readonly DataReport[] = [
   },
 ];
 export const SUMMARY_FILE = 'summary.json';
+/** A summary.json larger than this is no afp run's (a million-agent run's is a few KB): its files are left alone. */
+const EARLIER_SUMMARY_BYTES_MAX = 16 * 1024 * 1024;
 
 export interface ReportFile {
   readonly file: string;
@@ -201,13 +203,42 @@ function writeAll(descriptor: number, bytes: Uint8Array): void {
   while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset);
 }
 
-/** Writes the chosen files into `outDir` (created if needed); returns their paths and the digest. */
+/**
+ * The report files an earlier run wrote into `outDir`, as its summary.json lists them (`files`),
+ * among REPORT_FILES' names only; none when there is no such summary. Read before it is replaced.
+ */
+function earlierReports(outDir: string): string[] {
+  let text: string;
+  try {
+    const path = join(outDir, SUMMARY_FILE);
+    if (statSync(path).size > EARLIER_SUMMARY_BYTES_MAX) return [];
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  try {
+    const files = (JSON.parse(text) as { files?: unknown }).files;
+    if (files === null || typeof files !== 'object') return [];
+    const known = new Set(REPORT_FILES.map((report) => report.file));
+    return Object.keys(files).filter((name) => known.has(name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Writes the chosen files into `outDir` (created if needed); returns their paths and the digest.
+ * A file an earlier run wrote there (its summary.json says which) and this run does not write is
+ * removed: a folder of reports is one run's, never a failed run's timeline.html beside a passing
+ * run's summary. Nothing else in the folder is touched.
+ */
 export function writeReports(
   record: RunRecord,
   outDir: string,
   which: readonly ReportName[],
 ): { files: string[]; digest: string } {
   mkdirSync(outDir, { recursive: true });
+  const earlier = earlierReports(outDir);
   const paths: string[] = [];
   const open = { file: '', descriptor: -1 };
   try {
@@ -222,6 +253,7 @@ export function writeReports(
       }
       writeAll(open.descriptor, chunk);
     });
+    for (const name of earlier) if (!paths.includes(join(outDir, name))) rmSync(join(outDir, name), { force: true });
     return { files: paths, digest };
   } finally {
     if (open.descriptor >= 0) closeSync(open.descriptor);

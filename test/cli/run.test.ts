@@ -186,5 +186,14 @@ describe('afp run', () => {
     expect(header.scenario).toBe('cli-small');
     expect(header.exchanges).toBe(lines.length - 1);
     expect(lines.length).toBeGreaterThan(100);
+    // A record that would replace the scenario, or that a report would replace: refused before the run.
+    const before = readFileSync(file, 'utf8');
+    const onScenario = afp(file, '--out', join(work, 'out-clash'), '--record', file);
+    expect(onScenario.status).toBe(2);
+    expect(onScenario.stderr).toContain(`--record ${file} is the scenario file: the record would replace it`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const onReport = afp(file, '--out', join(work, 'out-clash'), '--record', join(work, 'out-clash', 'summary.json'));
+    expect(onReport.status).toBe(2);
+    expect(onReport.stderr).toContain('is a report of this run');
   });
 });

@@ -2,7 +2,7 @@
 // them, byte-stability (same record twice, same bytes and digest; one event changed, another
 // digest), CSV quoting, and streaming events.jsonl in chunks giving the same bytes as in memory.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -519,6 +519,28 @@ describe('writing and the digest', () => {
     expect(there.digest).toBe(here.digest);
     expect(here.files.find((file) => file.file === 'summary.json')?.text).toContain('scenarios/a.yaml');
     expect(there.files.find((file) => file.file === 'summary.json')?.text).toContain('/tmp/elsewhere/a.yaml');
+  });
+
+  test('into a folder of an earlier run: the report files it wrote and this run does not are removed, nothing else', () => {
+    const dir = scratch();
+    const failed: RunRecord = { ...makeRecord(), trace: { requests: [], dropped: 0 } };
+    expect(writeReports(failed, dir, ALL).files).toContain(join(dir, 'timeline.html'));
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    writeReports({ ...makeRecord(), outcome: 'completed' }, dir, ALL);
+    expect(readdirSync(dir).sort()).toStrictEqual([
+      'agents.csv',
+      'endpoints.csv',
+      'escrows.csv',
+      'events.jsonl',
+      'notes.txt',
+      'summary.json',
+    ]);
+    // A folder whose summary.json is not an afp run's: nothing is removed.
+    const other = scratch();
+    writeFileSync(join(other, 'summary.json'), '{"files": ["timeline.html"]}');
+    writeFileSync(join(other, 'timeline.html'), 'theirs');
+    writeReports({ ...makeRecord(), outcome: 'completed' }, other, ['summary']);
+    expect(readFileSync(join(other, 'timeline.html'), 'utf8')).toBe('theirs');
   });
 
   test('the same record twice gives identical bytes and digest', () => {
