@@ -233,5 +233,7 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
  */
 export function isUrlRun(argv: readonly string[]): boolean {
   const args = parseCommand(argv, definitionOf('load'));
-  return stringFlag(args, 'url') !== undefined || /^(?:https?:|[a-z][a-z0-9+.-]*:\/\/)/i.test(args.positionals[0] ?? '');
+  return (
+    stringFlag(args, 'url') !== undefined || /^(?:https?:|[a-z][a-z0-9+.-]*:\/\/)/i.test(args.positionals[0] ?? '')
+  );
 }

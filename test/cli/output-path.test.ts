@@ -29,7 +29,9 @@ describe('outDirProblem', () => {
   test('a place where nothing can be made, though access(2) may say writable (root on /sys), or an overlong name: named', () => {
     expect(outDirProblem('/sys/afp-output')).toMatch(/^\/sys is not writable \(E[A-Z]+\)$/);
     expect(outFileProblem('/sys/afp-record.jsonl')).toMatch(/^\/sys is not writable \(E[A-Z]+\)$/);
-    expect(outDirProblem(join(work, 'y'.repeat(300)))).toBe('has a name of more than 255 bytes (yyyyyyyyyyyyyyyyyyyy…)');
+    expect(outDirProblem(join(work, 'y'.repeat(300)))).toBe(
+      'has a name of more than 255 bytes (yyyyyyyyyyyyyyyyyyyy…)',
+    );
     expect(outFileProblem(join(work, 'é'.repeat(128), 'r.jsonl'))).toMatch(/^has a name of more than 255 bytes/);
     expect(readdirSync(work).filter((name) => name.startsWith('.afp-'))).toStrictEqual([]);
   });

@@ -175,7 +175,17 @@ describe('afp export k6 --url', () => {
 
   test('--out into a folder not made yet; --k8s N beside the script (no AFP_TARGET: the script holds its URL); the URL as sent, percent-encoded; --seed refused', async () => {
     const script = join(scratch, 'later', 'deeper', 'url.js');
-    const exported = await runExport([`${base}/p?r=é`, '--rate', '5/s', '--duration', '1s', '--k8s', '2', '--out', script]);
+    const exported = await runExport([
+      `${base}/p?r=é`,
+      '--rate',
+      '5/s',
+      '--duration',
+      '1s',
+      '--k8s',
+      '2',
+      '--out',
+      script,
+    ]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(readFileSync(script, 'utf8')).toContain(`const URL = __ENV.AFP_URL || "${base}/p?r=%C3%A9";`);
     const testRun = readFileSync(join(scratch, 'later', 'deeper', 'url.testrun.yaml'), 'utf8');

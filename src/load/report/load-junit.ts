@@ -11,7 +11,8 @@ import { renderJunit, type JunitCase } from '../../report/kit/junit.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 import { assertLoadReportBounded, durationMsOf, observedText, overallRow, type LoadReport } from './load-report.ts';
 
-const NO_DATA_NOTE = 'no data: the metric recorded nothing; k6 judges an empty trend or counter as 0, and passes an empty rate';
+const NO_DATA_NOTE =
+  'no data: the metric recorded nothing; k6 judges an empty trend or counter as 0, and passes an empty rate';
 
 function testcase(result: ThresholdResult): JunitCase {
   const name = `${result.metric}: ${result.expression}`;
