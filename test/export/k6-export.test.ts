@@ -73,7 +73,8 @@ describe('the load profile as k6 options', () => {
             executor: 'constant-arrival-rate',
             rate: 50,
             timeUnit: '1s',
-            duration: '3600s',
+            // One ms short: k6 also starts an arrival at the end itself, afp only before it.
+            duration: '3599999ms',
             preAllocatedVUs: 40,
             maxVUs: 40,
             gracefulStop: '30s',
