@@ -11,6 +11,7 @@
  * Invariants: each case reads the balances it reasons about before and after (accounts are shared
  * by the cases of a suite), and spends at most 0.20 USDC of an account.
  */
+import { displayRoundingMicro } from '../core/live-amount.ts';
 import { hash } from 'node:crypto';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { FAUCET_CLAIM_LIMIT, SHOWN_ROUNDING_MICRO } from '../live/documented-rules.ts';
@@ -53,7 +54,10 @@ function near(
   display: boolean,
 ): void {
   if (actual === null) return;
-  const tolerance = slackMicro + (display ? SHOWN_ROUNDING_MICRO[context.dialectOf('casino')] : 0n);
+  // A display field's rounding: its published places' half unit, or the fewer places it shows (measured, not recited).
+  const published = SHOWN_ROUNDING_MICRO[context.dialectOf('casino')];
+  const measured = published === 0n ? 0n : displayRoundingMicro(actual, 2);
+  const tolerance = slackMicro + (display ? (measured > published ? measured : published) : 0n);
   if (abs(actual - expected) > tolerance)
     context.problem(
       `${label}: ${formatDecimal(actual)}, expected ${formatDecimal(expected)}${tolerance > 0n ? ` (± ${formatDecimal(tolerance)})` : ''}`,

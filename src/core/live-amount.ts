@@ -152,12 +152,40 @@ export function floatNoise(magnitude: LiveAmount): LiveAmount {
 /**
  * Whether `shown` agrees with `exact` within a rounding to `places` decimals (half a unit of that
  * place) plus float noise; `places` null: within float noise only (a field the target does not round).
+ * `places` is what the documents publish; a target that rounds to fewer shows no more than it
+ * rounds to, so the rounding is taken at the places `shown` itself has where those are fewer
+ * (`shownPlaces`): a deployment that shows `amount_won` 0 for a won 0.0199 is not called wrong by
+ * a rule it does not have. Measured per value, never recited.
  */
 export function withinRounding(shown: LiveAmount, exact: LiveAmount, places: number | null): boolean {
   const larger = compareAmounts(absoluteAmount(shown), absoluteAmount(exact)) > 0 ? shown : exact;
   let tolerance = floatNoise(larger);
-  if (places !== null) tolerance = addAmounts(tolerance, liveAmount(5n, places + 1));
+  if (places !== null) tolerance = addAmounts(tolerance, liveAmount(5n, Math.min(places, shownPlaces(shown)) + 1));
   return compareAmounts(absoluteAmount(subtractAmounts(shown, exact)), tolerance) <= 0;
+}
+
+/** The decimals `amount` shows: its places without trailing zeros (50.10 → 1, 50 → 0). */
+export function shownPlaces(amount: LiveAmount): number {
+  let { units, places } = amount;
+  while (places > 0 && units % 10n === 0n) {
+    units /= 10n;
+    places -= 1;
+  }
+  return places;
+}
+
+/**
+ * Half a unit of the last place a display figure was rounded to, in micro: `publishedPlaces` (the
+ * documents' 2 for the deployment's display fields), or the fewer places `shownMicro` shows
+ * (as `withinRounding`); 0 where the field is not rounded (null) or rounded below the micro. A
+ * shown 0 says nothing of the places: it is taken at `zeroPlaces` (what the caller measured of the
+ * other figures of the same answer; 0, the loosest, when it knows none).
+ */
+export function displayRoundingMicro(shownMicro: Micro, publishedPlaces: number | null, zeroPlaces = 0): Micro {
+  if (publishedPlaces === null) return 0n;
+  const shown = shownMicro === 0n ? zeroPlaces : shownPlaces(fromMicro(shownMicro));
+  const places = Math.min(publishedPlaces, shown);
+  return places >= 6 ? 0n : 5n * 10n ** BigInt(5 - places);
 }
 
 /**

@@ -15,6 +15,8 @@ import {
   subtractAmounts,
   toMicro,
   withinRounding,
+  shownPlaces,
+  displayRoundingMicro,
   type LiveAmount,
 } from '../../src/core/live-amount.ts';
 import { ratio } from '../../src/core/ratio.ts';
@@ -97,6 +99,25 @@ describe('withinRounding', () => {
     expect(withinRounding(read(0.13), read('0.1372'), 2)).toBe(false);
     expect(withinRounding(read(0.5), read('0.495'), 2)).toBe(true);
     expect(withinRounding(read(0.49), read('0.4849'), 2)).toBe(false);
+  });
+
+  test('a target that rounds to fewer places than published is measured by what it shows, never called wrong', () => {
+    // amount_won 0 for a won 0.0199 (0 places), 49.9 for 49.9397 (1 place): each within its own rounding.
+    expect(withinRounding(read(0), read('0.0199'), 2)).toBe(true);
+    expect(withinRounding(read(49.9), read('49.9397'), 2)).toBe(true);
+    // Still wrong beyond the rounding the figure shows: 1.5 for 1.99 is not 1.99 to 1 place.
+    expect(withinRounding(read(1.5), read('1.99'), 2)).toBe(false);
+    // More places shown than published: judged at the published 2.
+    expect(withinRounding(read('0.137'), read('0.1372'), 2)).toBe(true);
+    expect(shownPlaces(read('50.10'))).toBe(1);
+    expect(shownPlaces(read(50))).toBe(0);
+    expect(displayRoundingMicro(49_900_000n, 2)).toBe(50_000n);
+    expect(displayRoundingMicro(49_940_000n, 2)).toBe(5_000n);
+    expect(displayRoundingMicro(1_234_567n, 2)).toBe(5_000n);
+    expect(displayRoundingMicro(5_000_000n, null)).toBe(0n);
+    // A shown 0 says nothing of the places: the caller's measure of the answer's other figures, else the loosest.
+    expect(displayRoundingMicro(0n, 2)).toBe(500_000n);
+    expect(displayRoundingMicro(0n, 2, 2)).toBe(5_000n);
   });
 
   test('an unrounded field agrees within float noise only', () => {

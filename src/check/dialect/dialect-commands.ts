@@ -9,6 +9,7 @@
  * Amounts are tiny (bets of 0.01 to 0.05 while the balance covers twenty of them, escrows of 0.10
  * to 0.25), so a run costs cents on a deployment.
  */
+import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
@@ -180,6 +181,17 @@ export function judged(
   if (finding !== null) system.raise(finding);
 }
 
+/**
+ * The rounding a shown casino figure may carry: none where the dialect shows amounts exactly, else
+ * half a unit of its published places (model.roundingMicro) or of the fewer places it shows (a
+ * target rounding its display fields to 1 or 0 places: measured per figure, core/live-amount.ts).
+ */
+function shownRounding(model: DialectModel, shown: Micro | null): Micro {
+  if (model.roundingMicro === 0n || shown === null) return model.roundingMicro;
+  const measured = displayRoundingMicro(shown, 2);
+  return measured > model.roundingMicro ? measured : model.roundingMicro;
+}
+
 function near(label: string, seen: Micro | null, expected: Micro, slack: Micro): void {
   if (seen !== null && abs(seen - expected) > slack)
     throw new CheckMismatch(
@@ -216,13 +228,13 @@ function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, 
   } else {
     // A rounded amount_won and no multiplier: the credit is known to its rounding only (the shape findings say what is missing).
     account.balanceMicro = account.balanceMicro - bet.amountMicro + (bet.paidMicro ?? 0n);
-    account.slackMicro += model.roundingMicro;
+    account.slackMicro += shownRounding(model, bet.paidMicro);
   }
   near(
     `${label}: new balance = previous − stake + return`,
     bet.balanceAfterMicro,
     account.balanceMicro,
-    account.slackMicro + model.roundingMicro,
+    account.slackMicro + shownRounding(model, bet.balanceAfterMicro),
   );
 }
 
@@ -484,7 +496,7 @@ const batchCommand = fc
           `${label}: balance_after`,
           value.balanceAfterMicro,
           account.balanceMicro,
-          account.slackMicro + model.roundingMicro,
+          account.slackMicro + shownRounding(model, value.balanceAfterMicro),
         );
       },
     );

@@ -26,6 +26,19 @@
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
+import {
+  absoluteAmount,
+  addAmounts,
+  compareAmounts,
+  floatNoise,
+  formatAmount,
+  fromMicro,
+  liveAmount,
+  roundAmount,
+  shownPlaces,
+  subtractAmounts,
+  type LiveAmount,
+} from '../../core/live-amount.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
@@ -639,7 +652,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
  */
 function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant: string): void {
   const credit = betCredit(bet);
-  const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}${(bet.paidPlaces ?? null) === null ? '' : ` (rounded to ${String(bet.paidPlaces)} places)`}`;
+  const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatAmount(fromMicro(bet.paidMicro))}${(bet.paidPlaces ?? null) === null ? '' : ` (a display figure; the documents round it to ${String(bet.paidPlaces)} places)`}`;
   const displayed = (bet.paidPlaces ?? null) !== null;
   if (displayed && !credit.ok && credit.unstated && bet.paidMicro !== null) {
     // Nothing to contradict: the credit is known only to its rounding, which the balance check allows for.
@@ -673,6 +686,7 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
       evidence: `${evidence}: ${contradiction}`,
     });
   }
+  if (credit.ok && displayed && bet.paidMicro !== null) checkDisplayPlaces(findings, bet, credit.amount, evidence);
   if (!credit.ok || bet.won === null) return;
   const paid = credit.micro;
   if ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro)) {
@@ -687,6 +701,35 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
       evidence,
     });
   }
+}
+
+/**
+ * The places the target rounds `amount_won` to, measured against the documents' (`paidPlaces`):
+ * more shown decimals than published, or a shown figure that is the credit rounded to fewer places
+ * but not to the published ones, is an info finding (a dialect difference with its evidence; the
+ * money checks allow the shown figure's own rounding, core/live-amount.ts withinRounding).
+ */
+function checkDisplayPlaces(findings: FindingsCollector, bet: LiveBet, credit: LiveAmount, evidence: string): void {
+  const published = bet.paidPlaces ?? null;
+  if (published === null || bet.paidMicro === null) return;
+  const shown = fromMicro(bet.paidMicro);
+  const places = shownPlaces(shown);
+  const more = places > published;
+  // Farther from the credit than the published places' half unit (and float noise) allow.
+  const halfUnit = addAmounts(liveAmount(5n, published + 1), floatNoise(credit));
+  const fewer = places < published && compareAmounts(absoluteAmount(subtractAmounts(shown, credit)), halfUnit) > 0;
+  if (!more && !fewer) return;
+  findings.add({
+    id: `shape:casino.bet:amount_won:places-${more ? 'more' : 'fewer'}`,
+    severity: 'info',
+    kind: 'shape',
+    title: `casino.bet: amount_won is rounded to ${more ? 'more' : 'fewer'} decimals than the ${published} the documents publish`,
+    endpoint: 'casino.bet',
+    field: 'amount_won',
+    expected: `stake × payout_multiplier = ${formatAmount(credit)} rounded to ${published} decimals: ${formatAmount(roundAmount(credit, published), published)}`,
+    seen: formatAmount(shown),
+    evidence,
+  });
 }
 
 /**

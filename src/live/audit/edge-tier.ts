@@ -14,6 +14,7 @@
  * payout check, and the rule's multiplier (the bet's outcome class under the published law).
  * Limits: at most MAX_EXAMPLES examples per cause, MAX_CLASSES outcome classes per variant.
  */
+import { displayRoundingMicro } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
 import { ratio, ratioFromDecimal, ratioText, type Ratio } from '../../core/ratio.ts';
 import type { FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
@@ -158,7 +159,10 @@ export function payoutFieldsOf(scheme: FairnessScheme, game: string): readonly s
   return scheme.payoutFields?.(game) ?? [];
 }
 
-/** The credited amount contradicts the target's own multiplier beyond half a cent (its rounding). */
+/**
+ * The credited amount contradicts the target's own multiplier beyond its rounding: half a cent, or
+ * half a unit of the fewer places the shown amount has (a target that rounds to 1 or 0 places).
+ */
 export function creditContradiction(
   bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier'>,
 ): { readonly dueMicro: Micro } | null {
@@ -167,8 +171,7 @@ export function creditContradiction(
   const exact = ratioFromDecimal(String(shown));
   const scaled = bet.amountMicro * exact.num;
   const gap = bet.paidMicro * exact.den - scaled;
-  const within = (gap < 0n ? -gap : gap) <= HALF_CENT_MICRO * exact.den;
+  const rounding = displayRoundingMicro(bet.paidMicro, 2) + 1n;
+  const within = (gap < 0n ? -gap : gap) <= rounding * exact.den;
   return within ? null : { dueMicro: scaled / exact.den };
 }
-
-const HALF_CENT_MICRO = 5_001n;

@@ -42,7 +42,7 @@ import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
-import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
+import { answerPlaces, answerText, reproduceOf, shownRoundingMicro, type ProbeContext } from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -165,7 +165,13 @@ const batchSummary: Probe = {
     const { results, summary } = outcome.value;
     const placed = results.filter((result): result is LiveBet => !isRefusal(result));
     const wagered = placed.reduce((total, one) => total + one.amountMicro, 0n);
-    const won = placed.reduce((total, one) => total + (one.paidMicro ?? 0n), 0n);
+    // What the bets credited: stake × multiplier where amount_won is a display figure (bet-credit.ts),
+    // never the rounded figures (0 each on a target rounding to 0 places); `unsure` what no answer pins.
+    const credits = placed.map((one) => betCredit(one));
+    const won = credits.reduce(
+      (total, credit, index) => total + (credit.ok ? credit.micro : (placed[index]?.paidMicro ?? 0n)),
+      0n,
+    );
     const reproduce = context.curlOf(outcome.request);
     const compare = (
       field: string,
@@ -195,11 +201,31 @@ const batchSummary: Probe = {
     if (summary === null) return { status: 'ran', note: 'the batch answer has no summary' };
     compare('total', summary.total, results.length, 0n);
     compare('errors', summary.errors, results.length - placed.length, 0n);
-    compare('total_wagered', summary.totalWageredMicro, wagered, DISPLAY_ROUNDING_MICRO);
-    compare('total_won', summary.totalWonMicro, won, DISPLAY_ROUNDING_MICRO * BigInt(placed.length));
-    compare('net_pnl', summary.netPnlMicro, won - wagered, DISPLAY_ROUNDING_MICRO * BigInt(placed.length + 1));
+    // Each shown figure within its own rounding: the target's display places, measured per figure
+    // (a shown 0 at the most places the answer's figures show: a zeroed total_wagered is still seen).
     const last = placed.at(-1)?.balanceAfterMicro ?? null;
-    if (last !== null) compare('balance_after', outcome.value.balanceAfterMicro, last, DISPLAY_ROUNDING_MICRO);
+    const said = outcome.value.balanceAfterMicro;
+    const places = answerPlaces([
+      ...placed.flatMap((one) => [one.paidMicro, one.balanceAfterMicro]),
+      summary.totalWageredMicro,
+      summary.totalWonMicro,
+      summary.netPnlMicro,
+      said,
+    ]);
+    const rounding = (...figures: (Micro | null)[]): Micro =>
+      shownRoundingMicro(
+        figures.map((figure) => figure ?? 0n),
+        places,
+      );
+    const shownWon = credits.reduce(
+      (total, credit, index) =>
+        total + (credit.ok ? (credit.exact ? 0n : 1n) : rounding(placed[index]?.paidMicro ?? null)),
+      0n,
+    );
+    compare('total_wagered', summary.totalWageredMicro, wagered, rounding(summary.totalWageredMicro));
+    compare('total_won', summary.totalWonMicro, won, shownWon + rounding(summary.totalWonMicro));
+    compare('net_pnl', summary.netPnlMicro, won - wagered, shownWon + rounding(summary.netPnlMicro));
+    if (last !== null) compare('balance_after', said, last, rounding(last, said));
     return { status: 'ran', note: `${results.length} elements, ${placed.length} placed, summary compared` };
   },
 };
@@ -348,7 +374,7 @@ const betsBalance: Probe = {
       expected = expected - outcome.value.amountMicro + credit.micro;
       if (!credit.exact) slackMicro += 1n;
       const said = outcome.value.balanceAfterMicro;
-      if (said !== null && abs(said - expected) > DISPLAY_ROUNDING_MICRO + slackMicro) {
+      if (said !== null && abs(said - expected) > shownRoundingMicro([said]) + slackMicro) {
         raise({
           id: 'money:bet:new-balance',
           severity: 'major',

@@ -5,6 +5,8 @@
  * each other.
  */
 import type { WaitClock } from '../../core/clock.ts';
+import { displayRoundingMicro, fromMicro, shownPlaces } from '../../core/live-amount.ts';
+import type { Micro } from '../../core/money.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { LiveOutcome } from '../live-account.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -34,6 +36,27 @@ export interface ProbeContext {
 
 /** Money as some targets write it (2 decimals on a display field): half a cent per figure read. */
 export const DISPLAY_ROUNDING_MICRO = 5_000n;
+/** The decimals the documents publish for the casino's display fields (DEPLOYED.md §2.4). */
+export const DISPLAY_PLACES = 2;
+
+/**
+ * The rounding the shown casino figures may carry together: half a unit of each one's last place,
+ * DISPLAY_PLACES' or fewer where the figure shows fewer (core/live-amount.ts displayRoundingMicro):
+ * a target that rounds its display fields to fewer places is measured, not called wrong. A shown 0
+ * is taken at `zeroPlaces`: the most places the answer's other figures show (answerPlaces).
+ */
+export function shownRoundingMicro(shown: readonly Micro[], zeroPlaces = 0): Micro {
+  return shown.reduce((total, figure) => total + displayRoundingMicro(figure, DISPLAY_PLACES, zeroPlaces), 0n);
+}
+
+/** The most decimals the answer's nonzero display figures show, at most DISPLAY_PLACES (0 when all are 0). */
+export function answerPlaces(figures: readonly (Micro | null)[]): number {
+  let most = 0;
+  for (const figure of figures)
+    if (figure !== null && figure !== 0n)
+      most = Math.max(most, Math.min(DISPLAY_PLACES, shownPlaces(fromMicro(figure))));
+  return most;
+}
 
 /** A finding's `reproduce`: the curl line of the request an outcome sent, where it sent one. */
 export function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } {

@@ -17,6 +17,8 @@
  * replay it (joined with `&&`: the requests in order). Each probe costs a few minimum bets.
  * Non-goals: verifying the probe bets' outcomes (the history audit does, on the next run).
  */
+import { displayRoundingMicro } from '../../core/live-amount.ts';
+import { betCredit } from '../bet-credit.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
@@ -273,15 +275,24 @@ const batchReplay: ReplayProbe = {
         evidence: reused.slice(0, 5).join('; '),
         ...line,
       });
+    // Each bet's credit as the target books it (stake × multiplier where amount_won is a display
+    // figure, bet-credit.ts), never the rounded figure: a target showing 0 places shows 0 for 0.0199.
+    const credits = placedAgain.map((bet) => betCredit(bet));
     const expected =
       before === null
         ? null
-        : placedAgain.reduce((total, bet) => total - bet.amountMicro + (bet.paidMicro ?? 0n), before);
-    if (
-      expected !== null &&
-      after !== null &&
-      abs(after - expected) > ROUNDING_MICRO * BigInt(placedAgain.length + 1)
-    ) {
+        : placedAgain.reduce((total, bet, index) => {
+            const credit = credits[index];
+            return total - bet.amountMicro + (credit?.ok === true ? credit.micro : (bet.paidMicro ?? 0n));
+          }, before);
+    const unsure = placedAgain.reduce(
+      (total, bet, index) => {
+        const credit = credits[index];
+        return total + (credit?.ok === true ? 0n : displayRoundingMicro(bet.paidMicro ?? 0n, 2));
+      },
+      ROUNDING_MICRO * BigInt(placedAgain.length + 1),
+    );
+    if (expected !== null && after !== null && abs(after - expected) > unsure) {
       raise({
         id: 'replay:casino.batch:balance',
         severity: 'critical',

@@ -19,6 +19,7 @@
  * each with an exact law (mines-rule.ts has the one work limit; no documented variant passes it).
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
  */
+import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { createHash } from 'node:crypto';
 import { BoundedMemo } from '../../core/bounded-memo.ts';
 import type { JsonObject, JsonValue } from '../../core/errors.ts';
@@ -66,19 +67,23 @@ function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcom
   return comparison.missing.length > 0 ? notChecked(`the result lacks ${comparison.missing.join(', ')}`) : OK;
 }
 
-/** Paid within half a cent of amount × multiplier (the answer rounds `amount_won` to 2 decimals). */
+/**
+ * Paid within half a cent of amount × multiplier (the answer rounds `amount_won` to 2 decimals), or
+ * within half a unit of the fewer places the paid figure shows: a target rounding to 1 or 0 places
+ * (measured per figure, core/live-amount.ts displayRoundingMicro) is not called wrong by the 2.
+ */
 function payoutCheck(bet: SchemeBet, multiplier: Ratio): SchemeVerdict['payout'] {
   const exact = bet.amountMicro * multiplier.num;
   const dueMicro: Micro =
     ((2n * exact + CENT_MICRO * multiplier.den) / (2n * CENT_MICRO * multiplier.den)) * CENT_MICRO;
   if (bet.paidMicro === null) return notChecked('the answer does not say the amount paid');
   const gap = bet.paidMicro * multiplier.den - exact;
-  const within = (gap < 0n ? -gap : gap) * 2n <= CENT_MICRO * multiplier.den;
+  const within = (gap < 0n ? -gap : gap) <= displayRoundingMicro(bet.paidMicro, 2) * multiplier.den;
   return within
     ? { status: 'ok', dueMicro }
     : {
         status: 'failed',
-        detail: `paid ${bet.paidMicro} micro, due ${exact}/${multiplier.den} micro (amount × the rule's multiplier; 2-decimal rounding allowed)`,
+        detail: `paid ${bet.paidMicro} micro, due ${exact}/${multiplier.den} micro (amount × the rule's multiplier; the shown figure's rounding allowed, 2 decimals at most)`,
         dueMicro,
       };
 }

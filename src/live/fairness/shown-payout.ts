@@ -42,9 +42,11 @@ export function shownPayoutCheck(bet: SchemeBet, multiplier: Ratio, places: numb
   if (bet.paidMicro === null) return { status: 'not-checked', reason: 'the answer does not say the amount paid' };
   const shown = fromMicro(bet.paidMicro);
   const written = bet.multiplier === null ? null : parseLiveAmount(bet.multiplier);
-  // The credit: nothing on a bet that shows nothing paid; else stake × the multiplier written (the rule's due when none is).
+  // The credit: nothing on a bet that shows nothing paid and that the rule calls lost; else stake ×
+  // the multiplier written (the rule's due when none is). A won bet may show 0 paid: its credit
+  // rounds to 0 at the target's places (0.2× on 0.01 at 2; a win of 0.0199 at 0).
   const credit =
-    bet.paidMicro === 0n
+    bet.paidMicro === 0n && multiplier.num === 0n
       ? fromMicro(0n)
       : written !== null && isLiveAmount(written)
         ? multiplyAmounts(stake, written)
