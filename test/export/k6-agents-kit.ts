@@ -232,6 +232,17 @@ export function k6Dropped(out: string): number {
   return dropped;
 }
 
+/** The checks that failed in a k6 JSON output file, by name (`agent rules: <archetype>`), in order. */
+export function k6FailedChecks(out: string): string[] {
+  const failed: string[] = [];
+  for (const line of readFileSync(out, 'utf8').split('\n')) {
+    if (!line.includes('"metric":"checks"') || !line.includes('"type":"Point"')) continue;
+    const point = JSON.parse(line) as { data: { value: number; tags: { check?: string } } };
+    if (point.data.value === 0) failed.push(point.data.tags.check ?? '?');
+  }
+  return failed;
+}
+
 /** Runs `script` on k6 against `api` and answers its per-endpoint counts. */
 export async function k6Run(
   api: string,

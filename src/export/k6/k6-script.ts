@@ -201,7 +201,7 @@ function header(scenario: Scenario, options: K6ExportOptions, agentCount: number
     `// Written by \`${options.command.replace(/[\r\n]/g, ' ')}\`: do not edit, export again.`,
     "// afp's own agents, client and route names, bundled (esbuild) over k6's http.asyncRequest: the traffic",
     `// afp load sends — the same ${agentCount} agents (each VU owns some, registers each once and reuses it), the`,
-    '// same ids and counterparties, the same arrival model. Every request is tagged endpoint=<afp route id>.',
+    '// same ids, counterparties once registered, the same arrival model. Every request is tagged endpoint=<afp route id>.',
     '// Run: k6 run -e AFP_TARGET=<the style-B api URL> <this file>',
     '// Env: AFP_TARGET (default: the --target of the export), AFP_TARGET_<SERVICE> (a style-A service URL;',
     "//   default: what an afp serve announces at /_afp/mounts), AFP_RUN_ID (agents' id tag; default: random;",
