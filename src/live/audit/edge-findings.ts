@@ -163,10 +163,31 @@ function recordPayoutTable(
   const law = scheme.law(variant.game, variant.params);
   const published = law === null ? null : lawEdge(law);
   const unobserved = table.rows.filter((row) => row.paid === null);
+  // Unobserved classes are counted at their published payouts: not a bound, since the target may pay them more.
   const bounds =
     unobserved.length === 0
       ? ''
-      : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), so the edge lies in [${percent(table.edge)}, ${percent(table.edgeMax)}]`;
+      : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), counted at their published payouts: ${percent(table.edge)} (paying them nothing: ${percent(table.edgeMax)}; paying them more than published: lower)`;
+  const examples =
+    outcome.tier.payoutExamples.length > 0
+      ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) }
+      : {};
+  if (changed.length === 0) {
+    // Every bet was paid what the published rule pays (a losing bet nothing), but a payout field of
+    // its answer states another payout: what the target says it would pay, no payout seen.
+    findings.add({
+      id: `rule:${variant.variant}:stated-payouts`,
+      severity: 'minor',
+      kind: 'rule',
+      title: `${variant.variant}: the target's answers state payouts other than the published rule's (${scheme.name} scheme); no bet was paid otherwise, so its edge is not measured`,
+      field: 'payout_multiplier',
+      expected: 'the payout fields the published rule gives',
+      seen: outcome.tier.payoutExamples[0]?.text ?? null,
+      evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; their payout fields differ from the published rule's${bounds}`,
+      ...examples,
+    });
+    return;
+  }
   findings.add({
     // afp's scheme publishes the documents' table, its own advertisement: paying another is major there.
     id: `rule:${variant.variant}:payouts`,
@@ -177,9 +198,7 @@ function recordPayoutTable(
     expected: published === null ? null : percent(published),
     seen: percent(table.edge),
     evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
-    ...(outcome.tier.payoutExamples.length > 0
-      ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) }
-      : {}),
+    ...examples,
   });
 }
 

@@ -110,11 +110,21 @@ export class TierTrack {
     this.mapped += 1;
     const asPublished = differences.length === 0 && verdict.payout.status !== 'failed';
     if (asPublished) this.paidAsPublished += 1;
-    else if (this.payoutExamples.length < MAX_EXAMPLES)
+    else if (this.payoutExamples.length < MAX_EXAMPLES) {
+      // Paid as published but a payout field states another payout: what the target says it would
+      // pay (a losing mines bet's payout_on_win).
+      const stated = differences
+        .slice(0, 2)
+        .map((d) => `${d.field}: ${JSON.stringify(d.recorded)} where the scheme gives ${JSON.stringify(d.recomputed)}`)
+        .join('; ');
       this.payoutExamples.push({
         betId: bet.betId,
-        text: `paid ${ratioDecimal(paid)}× where the scheme pays ${ratioDecimal(verdict.multiplier)}×`,
+        text:
+          ratioText(paid) === ratioText(verdict.multiplier) && stated !== ''
+            ? stated
+            : `paid ${ratioDecimal(paid)}× where the scheme pays ${ratioDecimal(verdict.multiplier)}×`,
       });
+    }
     // A bet paid as published counts at the rule's exact multiplier (the wire rounds what it shows).
     this.record(verdict.multiplier, asPublished ? verdict.multiplier : paid);
   }
