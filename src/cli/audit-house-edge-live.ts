@@ -146,8 +146,11 @@ export async function runHouseEdgeLive(
   if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
   else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
   const lines = [
-    `bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`,
+    `bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.placedStakeMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`,
   ];
+  // Nothing placed is nothing verified: not a pass, whatever the findings say.
+  const nonePlaced = result.placed === 0 && result.refused > 0;
+  if (nonePlaced) lines.push('no bet was placed: nothing is verified, so the audit is not a pass (exit 4)');
   // Cut short by Ctrl-C, the ending says so.
   if (result.stoppedBy === 'deadline' && !run.deadline.interrupted)
     lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
@@ -164,7 +167,7 @@ export async function runHouseEdgeLive(
       ? ending.code
       : result.stoppedBy === 'unreachable'
         ? EXIT.liveness
-        : result.stoppedBy === 'deadline'
+        : result.stoppedBy === 'deadline' || nonePlaced
           ? EXIT.liveness
           : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
@@ -174,7 +177,7 @@ export async function runHouseEdgeLive(
     placed: result.placed,
     verified: result.verified,
     refused: result.refused,
-    staked_usdc: formatDecimal(result.stakedMicro),
+    staked_usdc: formatDecimal(result.placedStakeMicro),
     stopped_by: result.stoppedBy === 'deadline' && run.deadline.interrupted ? 'interrupted' : result.stoppedBy,
     findings: findings.length,
     files,

@@ -111,7 +111,10 @@ export interface EdgeAuditResult {
   readonly placed: number;
   readonly verified: number;
   readonly refused: number;
+  /** The stakes the budget held for bets sent (a refused bet's too: it is not given back). */
   readonly stakedMicro: Micro;
+  /** The stakes of the bets the target placed: what was really staked. */
+  readonly placedStakeMicro: Micro;
   readonly stoppedBy: 'deadline' | 'usdc' | 'unreachable' | null;
   /** Per game, the minimum bet the target stated above the planned amount (its bets went out at it). */
   readonly minimums: ReadonlyMap<string, Micro>;
@@ -289,6 +292,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     verified: sum((v) => v.verified),
     refused: sum((v) => v.refused),
     stakedMicro: run.stakedMicro,
+    placedStakeMicro: run.answeredStakeMicro,
     stoppedBy: run.stoppedBy,
     minimums: run.minimums,
     balanceBeforeMicro: before,
@@ -436,6 +440,7 @@ async function placeOnce(run: AuditRun, bet: BetInput): Promise<Placed | Refusal
 function learnMinimum(run: AuditRun, bet: BetInput, refusal: Refusal): BetInput | null {
   const stated = statedMinimumMicro(refusal, bet.amountMicro);
   if (stated === null) return null;
+  const reserved = reserveExtra(run, stated - bet.amountMicro);
   const known = run.minimums.get(bet.game);
   if (known === undefined || stated > known) {
     run.minimums.set(bet.game, stated);
@@ -446,11 +451,13 @@ function learnMinimum(run: AuditRun, bet: BetInput, refusal: Refusal): BetInput 
         statedMicro: stated,
         sentMicro: planned,
         refusal,
-        then: `its bets are placed at ${formatDecimal(stated)}`,
+        then: reserved
+          ? `its bets are placed at ${formatDecimal(stated)}`
+          : `a bet at ${formatDecimal(stated)} is past what the USDC budget (--usdc) has left, so none is placed at it`,
       }),
     );
   }
-  return reserveExtra(run, stated - bet.amountMicro) ? { ...bet, amountMicro: stated } : null;
+  return reserved ? { ...bet, amountMicro: stated } : null;
 }
 
 /** Reserves `extraMicro` more stake under the USDC budget (negative: gives some back); false (and stop) when it would pass it. */

@@ -40,6 +40,7 @@ function result(variants: VariantOutcome[]): EdgeAuditResult {
     verified: 700,
     refused: 0,
     stakedMicro: 8_000_000n,
+    placedStakeMicro: 8_000_000n,
     stoppedBy: null,
     minimums: new Map(),
     balanceBeforeMicro: null,
