@@ -74,19 +74,10 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     return EXIT.ok;
   }
   if (k8s.parallelism !== null && target !== null) {
-    const resources = operatorResources({
-      scenarioName: parsed.scenario.name,
-      script: result.text,
-      fileName: basename(out),
-      parallelism: k8s.parallelism,
-      target,
-      runId: K8S_RUN_ID,
-    });
-    if (!resources.ok) {
-      io.err(`afp export k6: --k8s: ${resources.error}\n`);
+    if (
+      !(await writeOperatorFiles(out, { name: parsed.scenario.name, script: result.text, target }, k8s.parallelism, io))
+    )
       return EXIT.invalidInput;
-    }
-    await writeOperatorFiles(out, resources, k8s.parallelism, io);
   }
   await writeOut(out, result.text);
   io.out(
@@ -101,19 +92,35 @@ async function writeOut(out: string, text: string): Promise<void> {
   await writeFile(out, text);
 }
 
-/** The k6-operator's two files beside the script FILE: FILE.configmap.yaml and FILE.testrun.yaml. */
+/**
+ * The k6-operator's two files beside the script FILE: FILE.configmap.yaml and FILE.testrun.yaml;
+ * false (the reason said) when the script cannot go into a ConfigMap.
+ */
 async function writeOperatorFiles(
   out: string,
-  resources: { readonly configMap: string; readonly testRun: string; readonly name: string },
+  script: { readonly name: string; readonly script: string; readonly target: string | null },
   parallelism: number,
   io: AuditIo,
-): Promise<void> {
+): Promise<boolean> {
+  const resources = operatorResources({
+    scenarioName: script.name,
+    script: script.script,
+    fileName: basename(out),
+    parallelism,
+    target: script.target,
+    runId: K8S_RUN_ID,
+  });
+  if (!resources.ok) {
+    io.err(`afp export k6: --k8s: ${resources.error}\n`);
+    return false;
+  }
   const base = out.replace(/\.[cm]?js$/, '');
   await writeOut(`${base}.configmap.yaml`, resources.configMap);
   await writeOut(`${base}.testrun.yaml`, resources.testRun);
   io.out(
     `wrote ${base}.configmap.yaml and ${base}.testrun.yaml (k6-operator TestRun ${resources.name}, parallelism ${parallelism}; AFP_RUN_ID ${K8S_RUN_ID}: change it for each run)\n`,
   );
+  return true;
 }
 
 /** The TestRun's AFP_RUN_ID: the same in every pod (the user changes it for each run). */
@@ -176,19 +183,9 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
     return EXIT.ok;
   }
   if (k8s.parallelism !== null && run !== null) {
-    const resources = operatorResources({
-      scenarioName: `url-${new URL(run.request.url).hostname}`,
-      script: exported.text,
-      fileName: basename(out),
-      parallelism: k8s.parallelism,
-      target: null,
-      runId: K8S_RUN_ID,
-    });
-    if (!resources.ok) {
-      io.err(`afp export k6: --k8s: ${resources.error}\n`);
+    const name = `url-${new URL(run.request.url).hostname}`;
+    if (!(await writeOperatorFiles(out, { name, script: exported.text, target: null }, k8s.parallelism, io)))
       return EXIT.invalidInput;
-    }
-    await writeOperatorFiles(out, resources, k8s.parallelism, io);
   }
   await writeOut(out, exported.text);
   io.out(`wrote ${out} (k6 script of the URL run ${exported.endpoint}, ${run?.section.executor ?? ''})\n`);

@@ -12,13 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
-import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
-import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
 import { main as checkMain } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-display-places-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -44,19 +43,13 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
     if (!rules.ok) throw new Error(rules.message);
     const served = await serveDeployedRules(rules.value);
     try {
-      const key = await served.fundedKey('50');
-      const edgeOut = join(DIR, 'edge');
-      const flags = parseHouseEdgeArgs(
-        ['--target', served.casino, '--key', key, '--games', 'coin_flip,dice,multiplier', '--bets', '60'],
-        drawSeed,
-      );
-      if ('errors' in flags) throw new Error(flags.errors.join('; '));
-      const edge = sink();
-      expect(
-        await runHouseEdgeLive({ ...flags, seed: '4', out: edgeOut, quiet: true }, edge.io, served.clock),
-        edge.text(),
-      ).toBe(0);
-      const edgeFindings = readFindings(edgeOut);
+      const edge = await liveHouseEdge(served, {
+        args: ['--games', 'coin_flip,dice,multiplier', '--bets', '60'],
+        seed: '4',
+        out: join(DIR, 'edge'),
+      });
+      expect(edge.code, edge.text).toBe(0);
+      const edgeFindings = edge.findings;
       expect(graveOrMinor(edgeFindings)).toEqual([]);
       const fewer = edgeFindings.find((finding) => finding.id === 'shape:casino.bet:amount_won:places-fewer');
       expect(fewer?.seen).toBe('0');
@@ -74,7 +67,7 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
       expect(graveOrMinor(readFindings(moneyOut)).filter((finding) => !finding.startsWith('minor rule:'))).toEqual([]);
 
       const fairFlags = parseFairnessArgs(
-        ['--target', served.casino, '--key', key, '--out', join(DIR, 'fair')],
+        ['--target', served.casino, '--key', edge.key, '--out', join(DIR, 'fair')],
         START_MS,
       );
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));

@@ -17,6 +17,7 @@ import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
 import { main as checkMain } from '../../../src/cli/check.ts';
 import { RULES_SERVE_START_MS as START_MS, serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { sink } from '../../fixtures/audit-sink.ts';
+import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-minimum-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -131,22 +132,14 @@ describe('a target whose minimum bet is 0.05: the audits bet at the minimum it s
     if (!rules.ok) throw new Error(rules.message);
     const served = await serveDeployedRules(rules.value);
     try {
-      const key = await served.fundedKey('50');
-      const out = join(DIR, 'budget');
-      const flags = parseHouseEdgeArgs(
-        ['--target', served.casino, '--key', key, '--games', 'coin_flip,dice', '--bets', '20'],
-        drawSeed,
-      );
-      if ('errors' in flags) throw new Error(flags.errors.join('; '));
-      const edge = sink();
-      expect(
-        await runHouseEdgeLive({ ...flags, seed: '5', out, quiet: false }, edge.io, served.clock),
-        edge.text(),
-      ).toBe(4);
-      expect(edge.text()).toMatch(/bets: 0 placed, 0 verified, \d+ refused; staked 0\.00 USDC of a 0\.20 budget/);
-      expect(edge.text()).toContain('no bet was placed: nothing is verified, so the audit is not a pass (exit 4)');
-      const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] })
-        .findings;
+      const { code, text, findings } = await liveHouseEdge(served, {
+        args: ['--games', 'coin_flip,dice', '--bets', '20'],
+        seed: '5',
+        out: join(DIR, 'budget'),
+      });
+      expect(code, text).toBe(4);
+      expect(text).toMatch(/bets: 0 placed, 0 verified, \d+ refused; staked 0\.00 USDC of a 0\.20 budget/);
+      expect(text).toContain('no bet was placed: nothing is verified, so the audit is not a pass (exit 4)');
       const minimum = findings.find((finding) => finding.id === 'rule:coin_flip:minimum-bet');
       expect(minimum?.title).toContain('past what the USDC budget (--usdc) has left, so none is placed at it');
     } finally {

@@ -6,26 +6,16 @@
 // scheme)" with nothing after "pays", expected equal to seen, and an edge range ("lies in [2.499%,
 // 100%]") that left out the target's true 1%.
 // In-process: real loopback listeners, the deployment's wire, the limits lifted, a manual clock.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
-import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
-import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
-import { sink } from '../../fixtures/audit-sink.ts';
+import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-stated-payouts-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
-
-interface Finding {
-  readonly id: string;
-  readonly severity: string;
-  readonly title: string;
-  readonly seen: string | null;
-  readonly evidence: string;
-}
 
 describe('mines at an edge factor of 0.99', () => {
   test('a variant whose bets all lost: a minor finding names the payout_on_win it states; none reads "pays  ("', async () => {
@@ -33,20 +23,12 @@ describe('mines at an edge factor of 0.99', () => {
     if (!rules.ok) throw new Error(rules.message);
     const served = await serveDeployedRules(rules.value);
     try {
-      const key = await served.fundedKey('50');
-      const out = join(DIR, 'edge');
-      const flags = parseHouseEdgeArgs(
-        ['--target', served.casino, '--key', key, '--games', 'mines', '--bets', '60'],
-        drawSeed,
-      );
-      if ('errors' in flags) throw new Error(flags.errors.join('; '));
-      const edge = sink();
-      expect(
-        await runHouseEdgeLive({ ...flags, seed: '1', out, quiet: true }, edge.io, served.clock),
-        edge.text(),
-      ).toBe(0);
-      const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] })
-        .findings;
+      const { code, text, findings } = await liveHouseEdge(served, {
+        args: ['--games', 'mines', '--bets', '60'],
+        seed: '1',
+        out: join(DIR, 'edge'),
+      });
+      expect(code, text).toBe(0);
       expect(findings.filter((finding) => /pays {2}\(/.test(finding.title))).toEqual([]);
       const stated = findings.filter((finding) => finding.id.endsWith(':stated-payouts'));
       expect(stated.map((finding) => finding.id)).toContain('rule:mines:5:10:stated-payouts');
