@@ -14,6 +14,7 @@
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
+import { curlOf } from '../live/report/curl.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
@@ -127,6 +128,7 @@ export async function runHouseEdgeLive(
     deadline: run.deadline,
     findings: run.findings,
     singleShare: singleBetShare(run.target.limits),
+    curlOf,
   });
   run.progress.finish();
   recordEdgeFindings(run.findings, result, scheme);

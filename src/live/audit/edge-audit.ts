@@ -50,7 +50,7 @@ import { Sprt, SPRT_DEFAULT_ERROR, type SprtDecision, type SprtDirection } from 
 import type { Chance } from '../../services/casino/games/game.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
-import type { CallOutcome, LiveSession } from '../live-session.ts';
+import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
@@ -81,6 +81,8 @@ export interface EdgeAuditOptions {
   readonly findings: FindingsCollector;
   /** The share of batchable bets sent alone (singleBetShare); 0 or absent: batches only. */
   readonly singleShare?: number;
+  /** A request as a curl line (live/report/curl.ts): the `reproduce` of a bet's findings; absent: none. */
+  readonly curlOf?: (request: SentRequest) => string;
 }
 
 export interface VariantOutcome {
@@ -175,8 +177,11 @@ class VariantTrack {
 const MAX_STATED = 16;
 
 /** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand). */
-type Slot = { readonly bet: LiveBet; readonly index: number; readonly params: JsonObject } | undefined;
-type Placed = { readonly bet: LiveBet; readonly params: JsonObject };
+/** A placed bet, and the request that placed it (a single bet, a batch or a draw): its findings' curl. */
+type Slot =
+  | { readonly bet: LiveBet; readonly index: number; readonly params: JsonObject; readonly request: SentRequest }
+  | undefined;
+type Placed = { readonly bet: LiveBet; readonly params: JsonObject; readonly request: SentRequest };
 
 interface AuditRun {
   readonly options: EdgeAuditOptions;
@@ -363,7 +368,7 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
         }
         track.placed += 1;
         run.answeredStakeMicro += answer.bet.amountMicro;
-        slots[index - first] = { bet: answer.bet, index, params: answer.params };
+        slots[index - first] = { bet: answer.bet, index, params: answer.params, request: answer.request };
       });
     },
     () => run.stoppedBy !== null || deadline.passed(),
@@ -524,7 +529,7 @@ function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject
   metGateway(run, outcome);
   switch (outcome.kind) {
     case 'ok':
-      return { bet: outcome.value, params };
+      return { bet: outcome.value, params, request: outcome.request };
     case 'refused':
       // A server error says nothing of whether the bet was placed before it failed.
       if (outcome.refusal.status >= 500) run.unsettled += 1;
@@ -578,7 +583,7 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
   return Promise.all(
     outcome.value.results.map(async (answer, position) => {
       const bet = bets[position] as BetInput;
-      if (!isRefusal(answer)) return { bet: answer, params: bet.params };
+      if (!isRefusal(answer)) return { bet: answer, params: bet.params, request: outcome.request };
       // Below the target's minimum: refused alone too, then placed at the minimum (not a batch rule).
       const belowMinimum = statedMinimumMicro(answer, bet.amountMicro) !== null;
       const alone = await placeAlone(run, bet);
@@ -634,12 +639,14 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const seedHex = seeds.get(bet.seedHash) ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     recordProofChecks(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
-    checkSelfConsistent(findings, bet, variant.variant);
+    // The curl of the request that placed the bet: how a reader sees the same behaviour again.
+    const reproduce = run.options.curlOf === undefined ? undefined : run.options.curlOf(slot.request);
+    checkSelfConsistent(findings, bet, variant.variant, reproduce);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
     if (verdict === null) continue;
     track.verified += 1;
-    track.tier.add(schemeBet, verdict);
+    track.tier.add(schemeBet, verdict, reproduce);
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
     if (followed) track.followedRule += 1;
     const returned = returnOf(bet);
@@ -657,7 +664,13 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
  * is read the way the target writes money (live/bet-credit.ts): where `amount_won` is a display
  * field, stake × the shown multiplier, never the rounded figure (0.01 × 0.2 shows as 0.00).
  */
-function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant: string): void {
+function checkSelfConsistent(
+  findings: FindingsCollector,
+  bet: LiveBet,
+  variant: string,
+  reproduce: string | undefined,
+): void {
+  const line = reproduce === undefined ? {} : { reproduce };
   const credit = betCredit(bet);
   const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatAmount(fromMicro(bet.paidMicro))}${(bet.paidPlaces ?? null) === null ? '' : ` (a display figure; the documents round it to ${String(bet.paidPlaces)} places)`}`;
   const displayed = (bet.paidPlaces ?? null) !== null;
@@ -672,6 +685,7 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
       expected: 'the multiplier (stake × multiplier is the credit)',
       seen: null,
       evidence,
+      ...line,
     });
   }
   const contradiction = displayed
@@ -691,9 +705,11 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
       expected: bet.multiplier === null ? null : `stake × ${String(bet.multiplier)}`,
       seen: formatDecimal(bet.paidMicro),
       evidence: `${evidence}: ${contradiction}`,
+      ...line,
     });
   }
-  if (credit.ok && displayed && bet.paidMicro !== null) checkDisplayPlaces(findings, bet, credit.amount, evidence);
+  if (credit.ok && displayed && bet.paidMicro !== null)
+    checkDisplayPlaces(findings, bet, credit.amount, evidence, reproduce);
   if (!credit.ok || bet.won === null) return;
   const paid = credit.micro;
   if ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro)) {
@@ -706,6 +722,7 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
       expected: paid !== 0n,
       seen: bet.won,
       evidence,
+      ...line,
     });
   }
 }
@@ -716,7 +733,13 @@ function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant:
  * but not to the published ones, is an info finding (a dialect difference with its evidence; the
  * money checks allow the shown figure's own rounding, core/live-amount.ts withinRounding).
  */
-function checkDisplayPlaces(findings: FindingsCollector, bet: LiveBet, credit: LiveAmount, evidence: string): void {
+function checkDisplayPlaces(
+  findings: FindingsCollector,
+  bet: LiveBet,
+  credit: LiveAmount,
+  evidence: string,
+  reproduce: string | undefined,
+): void {
   const published = bet.paidPlaces ?? null;
   if (published === null || bet.paidMicro === null) return;
   const shown = fromMicro(bet.paidMicro);
@@ -736,6 +759,7 @@ function checkDisplayPlaces(findings: FindingsCollector, bet: LiveBet, credit: L
     expected: `stake × payout_multiplier = ${formatAmount(credit)} rounded to ${published} decimals: ${formatAmount(roundAmount(credit, published), published)}`,
     seen: formatAmount(shown),
     evidence,
+    ...(reproduce === undefined ? {} : { reproduce }),
   });
 }
 

@@ -172,6 +172,9 @@ function recordPayoutTable(
     outcome.tier.payoutExamples.length > 0
       ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) }
       : {};
+  // The first example's bet placed again: the request a reader sends to see the payout.
+  const first = outcome.tier.payoutExamples.find((example) => example.reproduce !== undefined)?.reproduce;
+  const line = first === undefined ? {} : { reproduce: first };
   if (changed.length === 0) {
     // Every bet was paid what the published rule pays (a losing bet nothing), but a payout field of
     // its answer states another payout: what the target says it would pay, no payout seen.
@@ -185,6 +188,7 @@ function recordPayoutTable(
       seen: outcome.tier.payoutExamples[0]?.text ?? null,
       evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; their payout fields differ from the published rule's${bounds}`,
       ...examples,
+      ...line,
     });
     return;
   }
@@ -199,6 +203,7 @@ function recordPayoutTable(
     seen: percent(table.edge),
     evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
     ...examples,
+    ...line,
   });
 }
 

@@ -39,6 +39,8 @@ export interface OutcomeClass {
 export interface TierExample {
   readonly betId: string;
   readonly text: string;
+  /** The curl line of the request that placed the bet, where the audit has one. */
+  readonly reproduce?: string;
 }
 
 /** The top-level field of a difference's path (`reels[1]` → `reels`, `a.b` → `a`). */
@@ -83,7 +85,7 @@ export class TierTrack {
   }
 
   /** One verified bet: its scheme verdict and what the target paid. */
-  add(bet: SchemeBet, verdict: SchemeVerdict): void {
+  add(bet: SchemeBet, verdict: SchemeVerdict, reproduce?: string): void {
     const outcome = verdict.outcome;
     if (outcome.status === 'not-checked' || verdict.multiplier === null) return;
     const differences: readonly FieldDifference[] =
@@ -119,6 +121,7 @@ export class TierTrack {
         .join('; ');
       this.payoutExamples.push({
         betId: bet.betId,
+        ...(reproduce === undefined ? {} : { reproduce }),
         text:
           ratioText(paid) === ratioText(verdict.multiplier) && stated !== ''
             ? stated

@@ -53,6 +53,10 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
       expect(graveOrMinor(edgeFindings)).toEqual([]);
       const fewer = edgeFindings.find((finding) => finding.id === 'shape:casino.bet:amount_won:places-fewer');
       expect(fewer?.seen).toBe('0');
+      // With the request that placed the bet, as a curl line (the key from $AFP_KEY, never in the line).
+      expect(fewer?.reproduce).toMatch(
+        /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/(games|bets)\/.*\$AFP_KEY/,
+      );
       expect(fewer?.expected).toMatch(/^stake × payout_multiplier = 0\.0\d+ rounded to 2 decimals: 0\.0\d$/);
 
       const moneyOut = join(DIR, 'money');

@@ -36,6 +36,7 @@ describe('mines at an edge factor of 0.99', () => {
         expect(finding.severity).toBe('minor');
         expect(finding.seen).toMatch(/^payout_on_win: [\d.]+ where the scheme gives [\d.]+$/);
         expect(finding.evidence).not.toContain('lies in');
+        expect(finding.reproduce).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/(games|bets)\//);
       }
       expect(stated.find((finding) => finding.id === 'rule:mines:5:10:stated-payouts')?.seen).toBe(
         'payout_on_win: 17.5154 where the scheme gives 17.25',
