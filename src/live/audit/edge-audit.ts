@@ -26,6 +26,7 @@
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
+import { statedKellyLimitMicro } from '../stated-kelly-limit.ts';
 import {
   absoluteAmount,
   addAmounts,
@@ -355,15 +356,31 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
         if (answer === null) return;
         if ('name' in answer) {
           track.refused += 1;
-          run.options.findings.add({
-            id: `rule:${(bets[position] as BetInput).game}:refused:${answer.name}`,
-            severity: 'minor',
-            kind: 'rule',
-            title: `${(bets[position] as BetInput).game} bets refused: ${answer.name}`,
-            expected: 'the bet accepted (minimum amount, funded account)',
-            seen: answer.body,
-            evidence: answer.message,
-          });
+          const sent = bets[position] as BetInput;
+          // Above the Kelly limit the target states for this balance (DEPLOYED.md §2.8): its own rule
+          // at work, not a fault; the audit's account is too small for the stake.
+          const kelly = statedKellyLimitMicro(answer, sent.amountMicro);
+          run.options.findings.add(
+            kelly === null
+              ? {
+                  id: `rule:${sent.game}:refused:${answer.name}`,
+                  severity: 'minor',
+                  kind: 'rule',
+                  title: `${sent.game} bets refused: ${answer.name}`,
+                  expected: 'the bet accepted (minimum amount, funded account)',
+                  seen: answer.body,
+                  evidence: answer.message,
+                }
+              : {
+                  id: `rule:${sent.game}:refused:kelly-limit`,
+                  severity: 'info',
+                  kind: 'rule',
+                  title: `${sent.game} bets refused above the Kelly limit the target states for the audit account's balance (max bet ${formatDecimal(kelly)}): fund the account more to audit them`,
+                  expected: `a bet of ${formatDecimal(sent.amountMicro)} within the target's Kelly limit`,
+                  seen: answer.body,
+                  evidence: answer.message,
+                },
+          );
           return;
         }
         track.placed += 1;
