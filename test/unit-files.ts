@@ -189,6 +189,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/sim/streamed-events.test.ts',
   'test/sim/swarm.test.ts',
   'test/sim/trading/trading-crash.test.ts',
+  'test/sweep/distribution-mean.test.ts',
   'test/sweep/sweep-money-columns.test.ts',
   'test/tooling/bans.test.ts',
   'test/tooling/unit-files.test.ts',

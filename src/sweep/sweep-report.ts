@@ -153,11 +153,18 @@ export function money6(micro: bigint): string {
 }
 
 /** A count's mean with 2 decimals, or money's mean (rounded down to the micro-USDC) with 6. */
+/** The mean, rounded half away from zero: to the micro for money, to hundredths for counts (4 of 6: 0.67). */
 function meanText(distribution: Distribution): string {
   const runs = BigInt(distribution.runs);
-  if (distribution.money) return money6(distribution.sum / runs);
-  const hundredths = (distribution.sum * 100n) / runs;
-  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
+  if (distribution.money) return money6(roundedQuotient(distribution.sum, runs));
+  const hundredths = roundedQuotient(distribution.sum * 100n, runs);
+  const size = hundredths < 0n ? -hundredths : hundredths;
+  return `${hundredths < 0n ? '-' : ''}${size / 100n}.${(size % 100n).toString().padStart(2, '0')}`;
+}
+
+/** a / b (b > 0) rounded half away from zero. */
+function roundedQuotient(a: bigint, b: bigint): bigint {
+  return a < 0n ? -((-a * 2n + b) / (2n * b)) : (a * 2n + b) / (2n * b);
 }
 
 const figureText = (distribution: Distribution, value: bigint): string =>
