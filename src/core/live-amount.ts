@@ -164,6 +164,16 @@ export function withinRounding(shown: LiveAmount, exact: LiveAmount, places: num
   return compareAmounts(absoluteAmount(subtractAmounts(shown, exact)), tolerance) <= 0;
 }
 
+/**
+ * Whether `shown` is `exact` rounded to fewer places than `publishedPlaces`: it shows fewer, and it
+ * is farther from `exact` than the published places' half unit (plus float noise) allows.
+ */
+export function roundedToFewerPlaces(shown: LiveAmount, exact: LiveAmount, publishedPlaces: number): boolean {
+  if (shownPlaces(shown) >= publishedPlaces) return false;
+  const halfUnit = addAmounts(liveAmount(5n, publishedPlaces + 1), floatNoise(exact));
+  return compareAmounts(absoluteAmount(subtractAmounts(shown, exact)), halfUnit) > 0;
+}
+
 /** The decimals `amount` shows: its places without trailing zeros (50.10 → 1, 50 → 0). */
 export function shownPlaces(amount: LiveAmount): number {
   let { units, places } = amount;

@@ -16,6 +16,7 @@ import {
   toMicro,
   withinRounding,
   shownPlaces,
+  roundedToFewerPlaces,
   displayRoundingMicro,
   type LiveAmount,
 } from '../../src/core/live-amount.ts';
@@ -109,6 +110,9 @@ describe('withinRounding', () => {
     expect(withinRounding(read(1.5), read('1.99'), 2)).toBe(false);
     // More places shown than published: judged at the published 2.
     expect(withinRounding(read('0.137'), read('0.1372'), 2)).toBe(true);
+    expect(roundedToFewerPlaces(read(0), read('0.0199'), 2)).toBe(true);
+    expect(roundedToFewerPlaces(read(0.02), read('0.0199'), 2)).toBe(false);
+    expect(roundedToFewerPlaces(read(0.5), read('0.5'), 2)).toBe(false);
     expect(shownPlaces(read('50.10'))).toBe(1);
     expect(shownPlaces(read(50))).toBe(0);
     expect(displayRoundingMicro(49_900_000n, 2)).toBe(50_000n);

@@ -28,16 +28,11 @@
  */
 import { statedKellyLimitMicro } from '../stated-kelly-limit.ts';
 import {
-  absoluteAmount,
-  addAmounts,
-  compareAmounts,
-  floatNoise,
   formatAmount,
   fromMicro,
-  liveAmount,
   roundAmount,
+  roundedToFewerPlaces,
   shownPlaces,
-  subtractAmounts,
   type LiveAmount,
 } from '../../core/live-amount.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
@@ -762,9 +757,7 @@ function checkDisplayPlaces(
   const shown = fromMicro(bet.paidMicro);
   const places = shownPlaces(shown);
   const more = places > published;
-  // Farther from the credit than the published places' half unit (and float noise) allow.
-  const halfUnit = addAmounts(liveAmount(5n, published + 1), floatNoise(credit));
-  const fewer = places < published && compareAmounts(absoluteAmount(subtractAmounts(shown, credit)), halfUnit) > 0;
+  const fewer = roundedToFewerPlaces(shown, credit, published);
   if (!more && !fewer) return;
   findings.add({
     id: `shape:casino.bet:amount_won:places-${more ? 'more' : 'fewer'}`,
