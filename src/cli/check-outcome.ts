@@ -29,8 +29,8 @@ export function formatOutcome(head: readonly string[], result: CheckResult, maxC
   if (failure === undefined) {
     lines.push(
       result.interrupted === true
-        ? `interrupted: ${result.runs} runs held (at most ${maxCommands} commands each) before the check was cut short, so it is not a pass`
-        : `ok: ${result.runs} runs held (at most ${maxCommands} commands each)`,
+        ? `interrupted: ${result.runs} runs held (at most ${maxCommands} command${maxCommands === 1 ? '' : 's'} each) before the check was cut short, so it is not a pass`
+        : `ok: ${result.runs} runs held (at most ${maxCommands} command${maxCommands === 1 ? '' : 's'} each)`,
     );
     return `${lines.join('\n')}\n`;
   }

@@ -53,6 +53,8 @@ const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const DIALECT_CHECK_MAX_SECONDS = 900;
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 const DEFECTS = DEFECT_NAMES;
+/** Defects of the deployed stand-in's MCP doors (services/shared/context.ts): nothing in-process reaches them. */
+const MCP_DOOR_DEFECTS: readonly string[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
 
 export interface CheckIo extends InterruptIo {
   out(text: string): void;
@@ -98,10 +100,17 @@ export function parseCheckArgs(
   const out = stringFlag(args, 'out');
   const defects: DefectName[] = [];
   for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
-    if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
+    if (MCP_DOOR_DEFECTS.includes(name))
+      errors.push(
+        `--defect ${name} acts on afp serve --dialect deployed's MCP doors only, which the in-process check never calls: it would change nothing`,
+      );
+    else if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
     else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
   }
   const path = stringFlag(args, 'path');
+  // A path is one case of one seed's runs: with another seed it names nothing (fast-check threw).
+  if (path !== undefined && stringFlag(args, 'seed') === undefined)
+    errors.push('--path replays a case of the runs of the seed it was reported with: give that --seed too');
   const options: CheckCliOptions = {
     seed: wholeNumber(stringFlag(args, 'seed'), Number.NaN),
     runs: wholeNumber(stringFlag(args, 'runs'), RUNS_DEFAULT),
@@ -237,6 +246,13 @@ async function checkRuns(
   } catch (error) {
     progress.finish();
     const message = error instanceof Error ? error.message : String(error);
+    // fast-check could not follow the path's choices: it is no case of this seed's runs.
+    if (parsed.path !== undefined && /replayPath/i.test(message)) {
+      io.err(
+        `afp check: --path '${parsed.path}' is no case of --seed ${parsed.seed}'s runs (${message}): give the seed and path a failure printed together\nseed: ${parsed.seed}\n`,
+      );
+      return EXIT.invalidInput;
+    }
     if (!(error instanceof CheckUnavailable)) {
       io.err(`afp check: ${message}\nseed: ${parsed.seed}\n`);
       return EXIT.crash;
@@ -247,7 +263,7 @@ async function checkRuns(
     return notServe === null ? EXIT.liveness : EXIT.invalidInput;
   }
   progress.finish();
-  io.out(formatResult(result));
+  io.out(formatResult(result, parsed.maxCommands ?? MAX_COMMANDS));
   record(checkRecordFields(result));
   if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
   return result.interrupted === true ? EXIT.liveness : EXIT.ok;
@@ -271,10 +287,10 @@ async function targetOfDialects(spec: string): Promise<{ dialects: ResolveResult
   return { dialects: documents ? null : resolved, notServe: null };
 }
 
-export function formatResult(result: CheckResult): string {
+export function formatResult(result: CheckResult, maxCommands = MAX_COMMANDS): string {
   return formatOutcome(
     [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`)],
     result,
-    MAX_COMMANDS,
+    maxCommands,
   );
 }

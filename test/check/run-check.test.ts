@@ -88,6 +88,25 @@ describe('afp check (CLI, in-process)', () => {
     expect(text).toMatch(/^ {2}1\. register[AB]\(new\)$/m);
     expect(text).toMatch(/^path: \S+@\S*$/m);
     expect(text).toMatch(/^reproduce: npx afp check --seed 1 --path '[^']+' --defect faucet-cooldown-23h$/m);
+    // The path belongs to seed 1's runs: without a seed, or with another, it is bad input (exit 2), not a crash.
+    const path = /^path: (\S+)$/m.exec(text)?.[1] ?? '';
+    const unseeded = capture();
+    expect(await main(['--path', path, '--defect', 'faucet-cooldown-23h'], unseeded.io)).toBe(2);
+    expect(unseeded.err()).toContain('--path replays a case of the runs of the seed it was reported with');
+    // A path fast-check cannot follow under this seed (its commands' choices run out): exit 2, saying so.
+    const foreign = '11:3:3:3:4:1:1@BABBADBCMAAKy:VVB';
+    const other = capture();
+    expect(await main(['--seed', '1', '--path', foreign], other.io)).toBe(2);
+    expect(other.err()).toContain(`--path '${foreign}' is no case of --seed 1's runs`);
+  });
+
+  it("says the commands a run had at most; refuses the MCP doors' defects, which nothing in-process calls", async () => {
+    const short = capture();
+    expect(await main(['--seed', '3', '--runs', '5', '--max-commands', '1'], short.io)).toBe(0);
+    expect(short.out()).toMatch(/^ok: 5 runs held \(at most 1 command each\)$/m);
+    const mcp = capture();
+    expect(await main(['--seed', '3', '--defect', 'mcp-release-credits-nobody'], mcp.io)).toBe(2);
+    expect(mcp.err()).toContain("acts on afp serve --dialect deployed's MCP doors only");
   });
 
   it('reports every invalid flag together and exits 2', async () => {
