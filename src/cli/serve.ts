@@ -37,6 +37,7 @@
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
  */
+import { watchLauncher } from './launcher-watch.ts';
 import { randomInt } from 'node:crypto';
 import { readTextFile } from '../core/text-file.ts';
 import { isIP } from 'node:net';
@@ -475,10 +476,13 @@ async function serveUntilSignal(
   );
   process.stderr.write(`afp serve: ${forwardingLine(flags.trustedProxies)}\n`);
   process.stdout.write('ready\n');
+  const launcher = watchLauncher();
   const stop = await Promise.race([
-    nextSignal().then((signal) => ({ signal })),
+    nextSignal().then((signal) => ({ signal: `${signal}` })),
+    launcher.ended.then((pid) => ({ signal: `the npx that started it (pid ${pid}) has ended` })),
     ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))]),
   ]);
+  launcher.stop();
   if ('error' in stop) {
     // The state in memory is ahead of the disk: stop serving it; the next start replays the disk.
     process.stderr.write(
