@@ -8,6 +8,7 @@
  * Exit: 4 when the target stopped answering (or its 429s outlasted the day's budget), else 3 when a
  * finding reaches --fail-on, else 0.
  */
+import type { RecordFields } from './json-output.ts';
 import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, type Finding } from '../live/finding.ts';
@@ -33,6 +34,8 @@ export interface DialectReplayOptions {
   readonly timeoutMs: number;
   readonly reproduce: string;
   readonly io: { out(text: string): void; err(text: string): void };
+  /** The --json envelope's fields, as the documents-dialect replay gives them (differences: the findings). */
+  readonly record?: RecordFields;
 }
 
 export async function runDialectReplay(options: DialectReplayOptions): Promise<number> {
@@ -73,6 +76,12 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     findings: list,
     dropped: findings.dropped,
     checks: replayChecks(totals, list, stop),
+  });
+  options.record?.({
+    sent: totals.sent,
+    differences: list.length,
+    stopped: stop === null ? null : stop.reason,
+    files: paths,
   });
   io.out(`${summaryLines(options.header, totals, list).join('\n')}\nreports: ${paths.join(', ')}\n`);
   if (stop !== null) {

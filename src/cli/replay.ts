@@ -207,7 +207,7 @@ async function replayTo(
     return path.exit;
   }
   if (path.kind === 'dialect')
-    return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress, stop }, io);
+    return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress, stop }, io, record);
   let urls: MountUrls;
   try {
     urls = await discoverTarget(flags.target, {
@@ -324,6 +324,7 @@ async function replayThroughTarget(
     stop: AbortSignal;
   },
   io: ReplayIo,
+  record: RecordFields,
 ): Promise<number> {
   const { flags, checked, target, stop } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
@@ -366,6 +367,7 @@ async function replayThroughTarget(
     timeoutMs: flags.timeoutMs,
     reproduce: reproduceCommand(flags),
     io,
+    record,
   });
   replay.progress.finish();
   return code;

@@ -183,7 +183,8 @@ async function replay(
   funding: 'admin-deposit' | 'faucet',
   name: string,
   recordPath = recording.recordPath,
-): Promise<{ code: number; output: string; report: FindingsJson }> {
+  json = false,
+): Promise<{ code: number; output: string; stdout: string; report: FindingsJson }> {
   const handle = await startServe({
     trustedProxies: LOOPBACK_PROXIES,
     routes: DEPLOYED_ROUTES,
@@ -198,13 +199,21 @@ async function replay(
     const file = await targetFile(handle, funding);
     const out = join(directory, name);
     const chunks: string[] = [];
-    const code = await main([recordPath, '--target', file, '--speed', 'max', '--out', out], {
-      out: (text) => chunks.push(text),
-      err: (text) => chunks.push(text),
-    });
+    let stdout = '';
+    const code = await main(
+      [recordPath, '--target', file, '--speed', 'max', '--out', out, ...(json ? ['--json'] : [])],
+      {
+        out: (text) => {
+          chunks.push(text);
+          stdout += text;
+        },
+        err: (text) => chunks.push(text),
+      },
+    );
     return {
       code,
       output: chunks.join(''),
+      stdout,
       report: JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson,
     };
   } finally {
@@ -260,7 +269,16 @@ describe('replay of trading and domains through the deployed dialect', () => {
   });
 
   test('a target file that cannot fund trading or domains accounts: those exchanges are not replayed, with the reason', async () => {
-    const { code, output, report } = await replay('faucet', 'faucet');
+    const { code, output, stdout, report } = await replay('faucet', 'faucet', recording.recordPath, true);
+    // --json through a target's dialects: the envelope names what was sent, found and written.
+    expect(JSON.parse(stdout)).toMatchObject({
+      command: 'afp replay',
+      exit_code: code,
+      sent: expect.any(Number) as number,
+      differences: report.findings.length,
+      stopped: null,
+      files: expect.arrayContaining([join(directory, 'faucet', 'findings.json')]) as string[],
+    });
     expect(code, output).toBe(0);
     const skipped = report.findings.filter((finding) => finding.id.startsWith('replay:skipped:no-account:'));
     expect(skipped.map((finding) => finding.id).sort()).toEqual([
