@@ -477,11 +477,14 @@ async function serveUntilSignal(
   process.stderr.write(`afp serve: ${forwardingLine(flags.trustedProxies)}\n`);
   process.stdout.write('ready\n');
   const launcher = watchLauncher();
+  const signals = nextSignal();
   const stop = await Promise.race([
-    nextSignal().then((signal) => ({ signal: `${signal}` })),
+    signals.first.then((signal) => ({ signal: `${signal}` })),
     launcher.ended.then((pid) => ({ signal: `the npx that started it (pid ${pid}) has ended` })),
     ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))]),
   ]);
+  // Whatever ended it, a signal during the close is Node's own again: it kills at once.
+  signals.dispose();
   launcher.stop();
   if ('error' in stop) {
     // The state in memory is ahead of the disk: stop serving it; the next start replays the disk.
@@ -616,14 +619,20 @@ function reportRecovery(file: string, recovery: NonNullable<ServeHandle['recover
   }
 }
 
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+/** The first SIGTERM or SIGINT; `dispose` removes the handlers (after the first, or when something else ended the serve). */
+function nextSignal(): { readonly first: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const dispose = (): void => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  const first = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (signal) => {
+      dispose();
       resolve(signal);
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+  return { first, dispose };
 }

@@ -55,9 +55,8 @@ function near(
 ): void {
   if (actual === null) return;
   // A display field's rounding: its published places' half unit, or the fewer places it shows (measured, not recited).
-  const published = SHOWN_ROUNDING_MICRO[context.dialectOf('casino')];
-  const measured = published === 0n ? 0n : displayRoundingMicro(actual, 2);
-  const tolerance = slackMicro + (display ? (measured > published ? measured : published) : 0n);
+  const rounded = SHOWN_ROUNDING_MICRO[context.dialectOf('casino')] !== 0n;
+  const tolerance = slackMicro + (display && rounded ? displayRoundingMicro(actual, 2) : 0n);
   if (abs(actual - expected) > tolerance)
     context.problem(
       `${label}: ${formatDecimal(actual)}, expected ${formatDecimal(expected)}${tolerance > 0n ? ` (± ${formatDecimal(tolerance)})` : ''}`,

@@ -187,9 +187,8 @@ export function judged(
  * target rounding its display fields to 1 or 0 places: measured per figure, core/live-amount.ts).
  */
 function shownRounding(model: DialectModel, shown: Micro | null): Micro {
-  if (model.roundingMicro === 0n || shown === null) return model.roundingMicro;
-  const measured = displayRoundingMicro(shown, 2);
-  return measured > model.roundingMicro ? measured : model.roundingMicro;
+  // displayRoundingMicro at 2 places is never below the published half cent (model.roundingMicro).
+  return model.roundingMicro === 0n || shown === null ? model.roundingMicro : displayRoundingMicro(shown, 2);
 }
 
 function near(label: string, seen: Micro | null, expected: Micro, slack: Micro): void {
