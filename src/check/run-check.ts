@@ -14,6 +14,7 @@
 import fc from 'fast-check';
 import { checkProperty, splitPath, type CheckStop } from './replay-path.ts';
 import { SystemClock, type Clock } from '../core/clock.ts';
+import { commandLine } from '../core/shell-words.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
@@ -72,6 +73,8 @@ export interface CheckResult {
   readonly failure?: CheckFailure;
   /** Stopped by `stop` (Ctrl-C) before its runs (or its shrinking) were done. */
   readonly interrupted?: boolean;
+  /** A pass: the command that runs the same check again (a failure carries its own, with the path). */
+  readonly reproduce?: string;
 }
 
 /** Problems with the options, all of them (the CLI answers exit 2). */
@@ -117,7 +120,13 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     ...(details.interrupted && options.stop?.signal.aborted === true ? { interrupted: true } : {}),
   };
   const closing = (): readonly string[] => [...target.notes, ...(target.closingNotes?.() ?? [])];
-  if (!details.failed) return { ok: true, ...base, notes: closing() };
+  if (!details.failed)
+    return {
+      ok: true,
+      ...base,
+      notes: closing(),
+      reproduce: checkCommand(options, maxCommands, ['--runs', `${options.runs}`]),
+    };
   const failure = await describeFailure(details, target, options, maxCommands);
   return { ok: false, ...base, notes: closing(), failure };
 }
@@ -149,11 +158,6 @@ async function describeFailure(
   const confirmed = input === undefined ? { ran: [], error: undefined } : await confirm(target, input);
   const error = confirmed.error ?? details.errorInstance;
   const path = `${details.counterexamplePath ?? ''}@${replayPath}`;
-  const reproduce = ['npx afp check', `--seed ${options.seed}`, `--path '${path}'`];
-  if (maxCommands !== MAX_COMMANDS) reproduce.push(`--max-commands ${maxCommands}`);
-  if (options.defects !== undefined && options.defects.length > 0)
-    reproduce.push(`--defect ${options.defects.join(',')}`);
-  if (options.target !== undefined) reproduce.push(`--target ${options.target}`);
   const message = error instanceof Error ? error.message : String(error);
   return {
     kind: error instanceof CheckMismatch ? 'mismatch' : error instanceof CheckUnavailable ? 'unavailable' : 'error',
@@ -165,8 +169,17 @@ async function describeFailure(
     seed: options.seed,
     path,
     error: confirmed.error === undefined ? unrepeatedFailureText(error, message) : message,
-    reproduce: reproduce.join(' '),
+    reproduce: checkCommand(options, maxCommands, ['--path', path]),
   };
+}
+
+/** The `afp check` line that runs this check again: the same seed and options, then `selection` (a path, or the runs). */
+function checkCommand(options: CheckOptions, maxCommands: number, selection: readonly string[]): string {
+  const words = ['npx', 'afp', 'check', '--seed', `${options.seed}`, ...selection];
+  if (maxCommands !== MAX_COMMANDS) words.push('--max-commands', `${maxCommands}`);
+  if (options.defects !== undefined && options.defects.length > 0) words.push('--defect', options.defects.join(','));
+  if (options.target !== undefined) words.push('--target', options.target);
+  return commandLine(words);
 }
 
 /**

@@ -8,7 +8,6 @@ import { STDERR, STDOUT } from './colour.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { shellWord } from '../sweep/reproduce-command.ts';
 import { onProcessInterrupt, type InterruptIo } from './process-interrupt.ts';
 
 export interface AuditIo extends InterruptIo {
@@ -57,10 +56,6 @@ export function wholeFlagOf(
   max: number,
 ): number | string {
   return wholeFlag(stringFlag(args, name), name, fallback, min, max);
-}
-
-export function commandLine(words: readonly string[]): string {
-  return words.map(shellWord).join(' ');
 }
 
 /** A command's subcommands: what each runs with the rest of the argv. */

@@ -18,7 +18,7 @@ export function checkRecordFields(result: CheckResult): Readonly<Record<string, 
       failure === undefined
         ? null
         : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path },
-    ...(failure === undefined ? {} : { reproduce: failure.reproduce }),
+    reproduce: failure === undefined ? (result.reproduce ?? null) : failure.reproduce,
   };
 }
 

@@ -20,7 +20,8 @@ import { exportK6UrlScript } from '../export/k6/k6-url-script.ts';
 import { parseUrlRun } from './url-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
-import { commandLine, PROCESS_IO, runSubcommand, SEED_PATTERN, type AuditIo, type Subcommands } from './audit-io.ts';
+import { commandLine } from '../core/shell-words.ts';
+import { PROCESS_IO, runSubcommand, SEED_PATTERN, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));

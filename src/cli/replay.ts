@@ -64,7 +64,7 @@ import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-o
 import type { Target } from '../live/target.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
-import { shellWord } from '../sweep/reproduce-command.ts';
+import { commandLine } from '../core/shell-words.ts';
 import type { Clock } from '../core/clock.ts';
 import { onProcessInterrupt, whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 
@@ -679,11 +679,11 @@ function formatSpan(ms: number): string {
 export function reproduceCommand(
   flags: Pick<ReplayFlags, 'file' | 'target' | 'speedText' | 'sync' | 'out' | 'failOn'>,
 ): string {
-  const words = ['afp', 'replay', flags.file, '--target', flags.target, '--speed', flags.speedText];
+  const words = ['npx', 'afp', 'replay', flags.file, '--target', flags.target, '--speed', flags.speedText];
   words.push('--sync-clock', flags.sync);
   if (flags.out !== DEFAULT_OUT) words.push('--out', flags.out);
   if (flags.failOn !== DEFAULT_FAIL_ON) words.push('--fail-on', flags.failOn);
-  return words.map(shellWord).join(' ');
+  return commandLine(words);
 }
 
 async function writeReports(out: string, report: ReplayReportInput): Promise<void> {

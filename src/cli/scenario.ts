@@ -18,7 +18,7 @@ import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { outFileProblem } from './output-path.ts';
-import { shellWord } from '../sweep/reproduce-command.ts';
+import { shellWord } from '../core/shell-words.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';

@@ -75,6 +75,9 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     urls: flags.urls,
     answered: outcome.verdicts.filter((verdict) => verdict.answered).map((verdict) => verdict.url),
     services: outcome.chosen.map((chosen) => ({ service: chosen.service, url: chosen.url, dialect: chosen.dialect })),
+    // Every verdict's object has the same keys: no target file was written unless one is set below.
+    out: null,
+    target_file: null,
   });
   if (!outcome.verdicts.some((verdict) => verdict.answered)) {
     io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { isoTime } from '../http/render.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { shellWord } from '../sweep/reproduce-command.ts';
+import { commandLine } from '../core/shell-words.ts';
 import { formatDuration } from '../sim/duration.ts';
 import type { RunShape, ShrinkResult } from './shrink-run.ts';
 
@@ -40,7 +40,7 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'shrunk.yaml');
   const defects = source.defects.length > 0 ? ['--defect', source.defects.join(',')] : [];
-  const reproduce = ['npx', 'afp', 'run', file, ...defects].map(shellWord).join(' ');
+  const reproduce = commandLine(['npx', 'afp', 'run', file, ...defects]);
   const header = [
     `# Shrunk by afp shrink from ${source.file} (seed ${source.seed}${source.defects.length > 0 ? `, defects ${source.defects.join(',')}` : ''}): invariant ${result.invariant} still fails first.`,
     `# ${shapeText(result.original)} -> ${shapeText(result.shrunk)}.`,

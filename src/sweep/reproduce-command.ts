@@ -4,17 +4,13 @@
  * seed-run.ts): `afp run` prints it on every run, and seed-run.ts brings the whole archetype table
  * and the sweep's report writers with it.
  */
+import { commandLine } from '../core/shell-words.ts';
 import type { DefectName } from '../services/shared/context.ts';
-
-/** POSIX shell quoting, only where needed, so a reproduce line pastes as is (as `afp run` writes it). */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 /** The `afp run` command that replays one seed of a sweep exactly. */
 export function reproduceCommand(file: string, seed: string, defects: readonly DefectName[], swarm = false): string {
   const words = ['npx', 'afp', 'run', file, '--seed', seed];
   if (defects.length > 0) words.push('--defect', defects.join(','));
   if (swarm) words.push('--swarm');
-  return words.map(shellWord).join(' ');
+  return commandLine(words);
 }

@@ -143,7 +143,7 @@ describe('afp check --target (live afp server)', () => {
     expect(steps.at(-1)).toMatch(/(?:createEscrow[AB]|fundBuyer)\(/);
     expect(out).toMatch(/^error: createEscrow[AB]\(.*body\.fee: expected/m);
     expect(out).toMatch(
-      new RegExp(`^reproduce: npx afp check --seed 2 --path '[^']+' --target ${url.replace(/[.]/g, '\\.')}$`, 'm'),
+      new RegExp(`^reproduce: npx afp check --seed 2 --path \\S+ --target ${url.replace(/[.]/g, '\\.')}$`, 'm'),
     );
   });
 

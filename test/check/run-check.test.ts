@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCheck, type CheckResult } from '../../src/check/run-check.ts';
 import { main } from '../../src/cli/check.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
+import { shellWord } from '../../src/core/shell-words.ts';
 
 function failureOf(result: CheckResult): NonNullable<CheckResult['failure']> {
   expect(result.ok).toBe(false);
@@ -41,7 +42,7 @@ describe('runCheck in-process', () => {
       expect(failure.error.startsWith(last)).toBe(true);
       expect(failure.error).toMatch(error);
       expect(failure.counterexample).toContain('replayPath=');
-      expect(failure.reproduce).toBe(`npx afp check --seed 1 --path '${failure.path}' --defect ${defect}`);
+      expect(failure.reproduce).toBe(`npx afp check --seed 1 --path ${shellWord(failure.path)} --defect ${defect}`);
     });
   }
 
@@ -87,7 +88,7 @@ describe('afp check (CLI, in-process)', () => {
     expect(text).toMatch(/^shrunk command sequence \(\d+ commands; the last one failed\):$/m);
     expect(text).toMatch(/^ {2}1\. register[AB]\(new\)$/m);
     expect(text).toMatch(/^path: \S+@\S*$/m);
-    expect(text).toMatch(/^reproduce: npx afp check --seed 1 --path '[^']+' --defect faucet-cooldown-23h$/m);
+    expect(text).toMatch(/^reproduce: npx afp check --seed 1 --path \S+ --defect faucet-cooldown-23h$/m);
     // The path belongs to seed 1's runs: without a seed, or with another, it is bad input (exit 2), not a crash.
     const path = /^path: (\S+)$/m.exec(text)?.[1] ?? '';
     const unseeded = capture();

@@ -91,6 +91,7 @@ describe('--json', () => {
       exit_code: 0,
       runs: 5,
       failure: null,
+      reproduce: 'npx afp check --seed 7 --runs 5',
     });
     expect(ok.err).toContain('ok: 5 runs held');
     const failed = await collect((io) =>

@@ -15,13 +15,13 @@ const FLAGS = {
 describe('the replay reproduce line', () => {
   test('plain words stay as they were, and default --out and --fail-on are left out', () => {
     expect(reproduceCommand(FLAGS)).toBe(
-      'afp replay run.jsonl --target http://127.0.0.1:8700 --speed max --sync-clock auto',
+      'npx afp replay run.jsonl --target http://127.0.0.1:8700 --speed max --sync-clock auto',
     );
   });
 
   test('a path with a space or a quote is quoted for the shell; given --out and --fail-on are kept', () => {
     expect(reproduceCommand({ ...FLAGS, file: 'my runs/a.jsonl', out: "it's here", failOn: 'minor' })).toBe(
-      `afp replay 'my runs/a.jsonl' --target http://127.0.0.1:8700 --speed max --sync-clock auto --out 'it'\\''s here' --fail-on minor`,
+      `npx afp replay 'my runs/a.jsonl' --target http://127.0.0.1:8700 --speed max --sync-clock auto --out 'it'\\''s here' --fail-on minor`,
     );
   });
 });

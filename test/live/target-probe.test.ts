@@ -417,6 +417,19 @@ describe('when nothing is recognized', () => {
     const run = await runCli(['target', 'probe', closed, '--timeout-ms', '2000']);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain(`afp target probe: nothing answers at ${closed}`);
+    const json = await probeInProcess([closed, '--timeout-ms', '2000', '--json']);
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.stdout)).toStrictEqual({
+      command: 'afp target probe',
+      seed: null,
+      verdict: 'liveness',
+      exit_code: 4,
+      urls: [closed],
+      answered: [],
+      services: [],
+      out: null,
+      target_file: null,
+    });
     const bad = await probeInProcess(['ftp://x', '--timeout-ms', '5', '--bogus']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.split('\n').slice(0, 3)).toStrictEqual([

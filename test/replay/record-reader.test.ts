@@ -210,7 +210,7 @@ describe('diff.txt', () => {
         notes: [],
       },
       stop: null,
-      reproduce: 'afp replay run.jsonl --target http://127.0.0.1:8700',
+      reproduce: 'npx afp replay run.jsonl --target http://127.0.0.1:8700',
     };
     const text = diffText(input);
     expect(text).toBe(diffText(input));

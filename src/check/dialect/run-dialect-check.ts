@@ -20,6 +20,7 @@ import { checkProperty, splitPath, type CheckStop } from '../replay-path.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import type { Micro } from '../../core/money.ts';
+import { commandLine } from '../../core/shell-words.ts';
 import { AccountPool, ACCOUNTS_MAX } from '../../live/account-pool.ts';
 import { deviationFinding, gatewayFinding } from '../../live/deviation-findings.ts';
 import { SHOWN_ROUNDING_MICRO } from '../../live/documented-rules.ts';
@@ -262,7 +263,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     notes: [...planned.notes, ...outages.summary()],
     commands: planned.rows.map((row) => row.name),
   };
-  if (!details.failed) return { ...result, ok: true };
+  if (!details.failed) return { ...result, ok: true, reproduce: reproduceOf(options, null) };
   return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
 }
 
@@ -379,11 +380,11 @@ async function domainsModel(
 }
 
 function reproduceOf(options: DialectCheckOptions, path: string | null): string {
-  const words = ['npx afp check', `--target ${options.targetSpec}`, `--seed ${options.seed}`];
-  if (path !== null) words.push(`--path '${path}'`);
+  const words = ['npx', 'afp', 'check', '--target', options.targetSpec, '--seed', `${options.seed}`];
+  words.push(...(path === null ? ['--runs', `${options.runs}`] : ['--path', path]));
   if (options.maxCommands !== undefined && options.maxCommands !== DIALECT_MAX_COMMANDS)
-    words.push(`--max-commands ${options.maxCommands}`);
-  return words.join(' ');
+    words.push('--max-commands', `${options.maxCommands}`);
+  return commandLine(words);
 }
 
 /** The shrunk sequence, replayed once more to print exactly what ran and failed. */

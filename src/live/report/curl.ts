@@ -18,11 +18,7 @@
  */
 import type { SentRequest } from '../live-session.ts';
 import { KEY_PLACEHOLDER } from '../mcp-call.ts';
-
-/** `text` as one single-quoted POSIX shell word: no expansion inside, `'` closed, escaped, reopened. */
-export function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
+import { shellQuote } from '../../core/shell-words.ts';
 
 // oxlint-disable-next-line no-control-regex -- control characters are exactly what is encoded
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;

@@ -6,6 +6,7 @@ import { inProcessTarget } from '../../../src/check/check-target.ts';
 import { runCheck, type CheckResult } from '../../../src/check/run-check.ts';
 import { main } from '../../../src/cli/check.ts';
 import type { DefectName } from '../../../src/services/shared/context.ts';
+import { shellWord } from '../../../src/core/shell-words.ts';
 import { casinoJourney, runJourney } from './casino-journey.ts';
 
 function failureOf(result: CheckResult): NonNullable<CheckResult['failure']> {
@@ -81,7 +82,7 @@ describe('the casino check finds every deliberate casino defect', () => {
       expect(last).toMatch(failing);
       expect(failure.error.startsWith(last)).toBe(true);
       expect(failure.error).toMatch(error);
-      expect(failure.reproduce).toBe(`npx afp check --seed 1 --path '${failure.path}' --defect ${defect}`);
+      expect(failure.reproduce).toBe(`npx afp check --seed 1 --path ${shellWord(failure.path)} --defect ${defect}`);
     });
   }
 
@@ -101,6 +102,6 @@ describe('the casino check finds every deliberate casino defect', () => {
     expect(code).toBe(3);
     expect(out.split('\n')[0]).toBe('seed: 4');
     expect(out).toMatch(/^ {2}\d\. betA\(a\d, keno \[[\d,]+\]/m);
-    expect(out).toMatch(/^reproduce: npx afp check --seed 4 --path '[^']+' --defect casino-keno-8$/m);
+    expect(out).toMatch(/^reproduce: npx afp check --seed 4 --path \S+ --defect casino-keno-8$/m);
   });
 });
