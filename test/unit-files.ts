@@ -96,6 +96,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/platform/platform-auth.test.ts',
   'test/platform/rate-limiter.test.ts',
   'test/platform/trading-domains-caps.test.ts',
+  'test/replay/cross-dialect-rules.test.ts',
   'test/replay/provenance.test.ts',
   'test/replay/rebinding.test.ts',
   'test/replay/record-lines.test.ts',

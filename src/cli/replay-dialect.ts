@@ -3,8 +3,9 @@
  * dialect other than the documents'): a LiveSession over the target, the recorded exchanges replayed
  * as operations (src/replay/operation-replay.ts, pure but for the session), the findings report
  * written with the findings-report module (findings.json, .csv, .junit.xml, .html under --out), and
- * the summary printed. Real time enters here (src/cli is a door for it): SYSTEM_LIVE_CLOCK waits
- * out 429s and paces operations under the target file's limits.
+ * the summary printed. Real time enters here (src/cli is a door for it): the run's time budget is
+ * on SYSTEM_LIVE_CLOCK; 429s are waited out and operations paced under the target file's limits on
+ * the wait clock the caller gives (a manual afp serve's own, else the wall's).
  * Exit: 4 when the target stopped answering (or its 429s outlasted the day's budget), else 3 when a
  * finding reaches --fail-on, else 0.
  */
@@ -18,8 +19,9 @@ import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import type { Target } from '../live/target.ts';
 import { OperationReplay, secretFreeCurl, type OperationReplayTotals } from '../replay/operation-replay.ts';
-import type { RecordHeader, RecordedExchange } from '../replay/record-format.ts';
+import { recordedDepositsOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
+import type { WaitClock } from '../core/clock.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 const SHOWN_FINDINGS = 5;
@@ -29,6 +31,10 @@ export interface DialectReplayOptions {
   readonly header: RecordHeader;
   readonly exchanges: AsyncIterable<RecordedExchange>;
   readonly beforeSend: (exchange: RecordedExchange) => Promise<void>;
+  /** What the session paces and waits out 429s on: a manual afp serve's own clock, else the wall's. */
+  readonly waitClock: WaitClock;
+  /** The target's clock follows each exchange's recorded instant (a synced manual afp serve): calls keep the record's own pace, unspaced. */
+  readonly recordedTime: boolean;
   readonly out: string;
   readonly failOn: FailOn;
   readonly timeoutMs: number;
@@ -51,8 +57,9 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
   const reproduce = secretFreeCurl(curlOf);
   const session = new LiveSession({
     target,
-    clock: SYSTEM_LIVE_CLOCK,
+    clock: options.waitClock,
     deadline,
+    paced: !options.recordedTime,
     timeoutMs: options.timeoutMs,
     onDeviation: (deviation) => findings.add(deviationFinding(deviation, reproduce)),
     onGateway: (meeting) => findings.add(gatewayFinding(meeting, reproduce)),
@@ -61,9 +68,10 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     session,
     findings,
     curlOf,
-    clock: SYSTEM_LIVE_CLOCK,
+    clock: options.waitClock,
     deadline,
     beforeSend: options.beforeSend,
+    deposits: recordedDepositsOf(options.header),
   });
   const stop = await replay.run(options.exchanges);
   const totals = replay.totals();

@@ -65,6 +65,8 @@ import type { Target } from '../live/target.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import { commandLine } from '../core/shell-words.ts';
+import { RemoteServeClock } from '../live/remote-serve-clock.ts';
+import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { Clock } from '../core/clock.ts';
 import { onProcessInterrupt, whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 
@@ -348,13 +350,24 @@ async function replayThroughTarget(
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
-  const beforeSend = pacedBeforeSend({
+  const paced = pacedBeforeSend({
     flags,
     api: target.adminUrl ?? '',
     clock: clock.state,
     clockMode: clock.mode,
     stop,
   });
+  // A manual serve's clock follows the record: calls keep the record's own pace (unspaced), and
+  // a 429's window, which closes only when that clock moves, is waited out on it
+  // (remote-serve-clock.ts), which learns where each sync moved it.
+  const serveClock =
+    clock.state.synced && clock.mode === 'manual' && target.adminUrl !== null
+      ? await RemoteServeClock.ofManualServe(target.adminUrl)
+      : null;
+  const beforeSend = async (exchange: RecordedExchange): Promise<void> => {
+    await paced(exchange);
+    if (clock.state.synced) serveClock?.movedTo(exchange.at_ms);
+  };
   // The dialect replay's code is loaded here: a replay of the recorded requests as they are pays nothing for it.
   const { runDialectReplay } = await import('./replay-dialect.ts');
   const code = await runDialectReplay({
@@ -362,6 +375,8 @@ async function replayThroughTarget(
     header: checked.header,
     exchanges: replay.exchanges,
     beforeSend,
+    waitClock: serveClock ?? SYSTEM_LIVE_CLOCK,
+    recordedTime: serveClock !== null,
     out: flags.out,
     failOn: flags.failOn,
     timeoutMs: flags.timeoutMs,

@@ -128,6 +128,13 @@ export interface SessionOptions {
   readonly onGateway?: (meeting: GatewayMeeting) => void;
   /** Called as each call starts (the CLI's progress line counts them). */
   readonly onCall?: () => void;
+  /**
+   * false: calls are not spaced under the target file's limits, because the caller sets the
+   * target's time itself (a replay that moves a manual afp serve's clock to each recorded instant:
+   * spacing there moved the one clock every agent shares, and ran the serve ahead of the record).
+   * A 429 is still waited out. Default true.
+   */
+  readonly paced?: boolean;
 }
 
 interface RawAnswer {
@@ -295,7 +302,7 @@ export class LiveSession {
    */
   private async pace(op: OperationName, forwardedFor: string | undefined): Promise<boolean> {
     const limit = this.target.limits[op];
-    if (limit === undefined) return !this.deadline.passed();
+    if (limit === undefined || this.options.paced === false) return !this.deadline.passed();
     const key = forwardedFor === undefined ? op : `${op} ${forwardedFor}`;
     if (!this.nextSlotMs.has(key) && this.nextSlotMs.size >= PACED_KEYS_MAX) this.nextSlotMs.clear();
     const spacingMs = Math.floor(60_000 / limit.perMinute) + 1;

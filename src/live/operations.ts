@@ -350,7 +350,8 @@ export interface Operations {
       amount: string;
       toAddress: string;
     };
-    result: { orderId: string; status: string | null };
+    /** `depositAddress`: where the order waits for its deposit (a send there funds the swap); null when the answer does not say. */
+    result: { orderId: string; status: string | null; depositAddress: string | null };
   };
   /** The balance call of the documents' style A (`/api/v1/balance`) or B (`/wallet-api/balance`) on the wallet's address: served or not. */
   'wallet.style-balance': { input: { style: 'A' | 'B' }; result: { served: true } };

@@ -50,7 +50,7 @@ export function readAnswer<O extends OperationName>(
       required: true,
     });
   if (!isSuccessStatus(answer.status)) {
-    const refusal = readRefusal(dialect, answer.status, reader);
+    const refusal = readRefusal(dialect, answer.status, reader, rowOf(dialect, op)?.bareErrors);
     return { outcome: { kind: 'refused', refusal }, deviations: reader.deviations() };
   }
   const value = answer.json ? (rowOf(dialect, op)?.read(reader, input) ?? null) : null;

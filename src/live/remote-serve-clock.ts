@@ -37,6 +37,11 @@ export class RemoteServeClock implements WaitClock {
     return this.lastMs;
   }
 
+  /** The serve's clock was moved to `nowMs` by another door (a replay's clock sync): later waits start there. */
+  movedTo(nowMs: number): void {
+    this.lastMs = Math.max(this.lastMs, nowMs);
+  }
+
   /** Moves the serve's clock `ms` forward (none for 0 or less); an unreadable answer is an Error. */
   async sleep(ms: number): Promise<void> {
     const advanceMs = Math.ceil(ms);

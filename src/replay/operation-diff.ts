@@ -22,6 +22,7 @@ import type { OperationName, Refusal } from '../live/operations.ts';
 import type { DialectName } from '../live/target.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 import type { Bindings } from './bindings.ts';
+import { isObject } from './json-pointer.ts';
 
 export interface ResultDifference {
   readonly kind: 'money' | 'rule';
@@ -51,6 +52,7 @@ export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set([
   'domainId',
   'owner',
   'txHash',
+  'depositAddress',
 ]);
 
 /**
@@ -71,8 +73,17 @@ export const DIALECT_CREDITS: Readonly<Partial<Record<OperationName, string>>> =
  */
 interface DialectDifference {
   readonly field: string;
-  readonly applies: (expected: JsonValue, seen: JsonValue) => boolean;
+  /** `input`: the operation's input as the replay sent it (a rule about what was asked). */
+  readonly applies: (expected: JsonValue, seen: JsonValue, input: unknown) => boolean;
   readonly source: string;
+}
+
+/** The deployed escrow's shortest description (DEPLOYED.md §4: `description ≥ 3 chars`, counted as JavaScript does). */
+const DEPLOYED_DESCRIPTION_MIN_CHARS = 3;
+
+function descriptionOf(input: unknown): string {
+  const description = isObject(input) ? input['description'] : undefined;
+  return typeof description === 'string' ? description : '';
 }
 
 export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonly DialectDifference[]>>> = {
@@ -82,6 +93,31 @@ export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonl
       applies: (expected, seen) => expected === 'filled' && seen === 'open',
       source:
         'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)',
+    },
+  ],
+  'escrow.create': [
+    {
+      field: 'accepted',
+      applies: (expected, seen, input) =>
+        expected === 'accepted' &&
+        typeof seen === 'string' &&
+        seen.startsWith('400 ') &&
+        /description/i.test(seen) &&
+        descriptionOf(input).length < DEPLOYED_DESCRIPTION_MIN_CHARS,
+      source:
+        'the documents take any description, an empty one included; a deployment refuses one shorter than 3 characters (DEPLOYED.md §4: `description ≥ 3 chars`)',
+    },
+  ],
+  'wallet.send': [
+    {
+      field: 'accepted',
+      applies: (expected, seen, input) =>
+        expected === 'accepted' &&
+        typeof seen === 'string' &&
+        seen.startsWith('501 ') &&
+        isObject(input) &&
+        input['chain'] === 'bitcoin',
+      source: 'the documents send bitcoin; a deployment answers a bitcoin send 501 `not_implemented` (DEPLOYED.md §6)',
     },
   ],
   'domains.transfer': [
@@ -133,6 +169,8 @@ export interface CompareOptions {
   /** The dialect the recording's exchange spoke (its route's style) and the target's for the service. */
   readonly recordingDialect: DialectName;
   readonly liveDialect: DialectName;
+  /** The operation's input as sent, for the rules about what was asked (DIALECT_DIFFERENCES). */
+  readonly input?: unknown;
 }
 
 export function compareOutcomes<R>(
@@ -146,7 +184,7 @@ export function compareOutcomes<R>(
   const known = across ? (DIALECT_DIFFERENCES[op] ?? []) : [];
   const knownRule = (difference: ResultDifference): ResultDifference | null => {
     const rule = known.find(
-      (item) => item.field === difference.field && item.applies(difference.expected, difference.seen),
+      (item) => item.field === difference.field && item.applies(difference.expected, difference.seen, options.input),
     );
     return rule === undefined ? null : { ...difference, documented: rule.source };
   };

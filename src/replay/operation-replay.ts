@@ -22,14 +22,20 @@
  * (service-accounts-replay.ts); the exchange is sent with that account's key.
  * The wallet (issue 21, wallet-replay.ts): the recorded agent registers on the target's wallet (its
  * key bound), its created wallet's addresses are bound, its sends re-signed with the live wallet's
- * key (in memory only; reproduce lines redact it), its balances funded on an afp serve.
+ * key (in memory only; reproduce lines redact it), its balances funded on an afp serve. An agent
+ * that called the wallet with its platform key (the documents' one key), where the target's wallet
+ * refuses that key 401, is registered on the wallet once and calls it with that key from then on.
+ * What a target's dialect cannot ask is not replayed, with why: a recorded request the documents
+ * refused for a field the operation does not carry (an escrow for another buyer), and, where the
+ * target keeps positions apart and closes them by id, a recorded reduce or flip of a netted
+ * position (replay-positions.ts; that agent's market is not followed after it).
  * Skips, never failures: an exchange no route matches, a route with no operation, a request the
  * route would refuse as bad input, a recorded 429 (the target's limits are its own), and an
  * operation the target's dialect does not offer are skipped, each an info finding saying why.
  * Stops (returned, exit 4 in the CLI): the target unreachable, or its 429s outlasting the deadline.
  * No timers here: `beforeSend` (pacing, clock sync) is injected, and the LiveSession holds the clock.
  */
-import { formatDecimal, type Micro } from '../core/money.ts';
+import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { Mount, Style } from '../http/route.ts';
 import { Router } from '../http/router.ts';
@@ -40,19 +46,32 @@ import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
 import { fundLiveAccount } from '../live/live-account.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
-import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
+import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
 import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
-import type { RecordedExchange } from './record-format.ts';
+import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
 import { routeOperationOf, type IdTranslation, type RecordedCall, type RouteOperation } from './route-operations.ts';
 import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
 import { ReplayWallets } from './wallet-replay.ts';
+import { ReplayDivergence } from './replay-divergence.ts';
 import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
 
 const BEARER = 'Bearer ';
 const EVIDENCE_CHARS_MAX = 300;
+/** Recorded agents given a wallet key of their own on the target (beyond, a 401 stands as it is). */
+const WALLET_KEYS_MAX = 10_000;
+/** Escrow creators followed for settledByRule (beyond, a settlement's consequences are not named). */
+const CREATORS_MAX = 100_000;
+const HOUR_MS = 3_600_000;
+const KEYS_OF_AGENTS_MAX = 1_000_000;
+
+/** An escrow the recording created and the target did not: the seq that tried, and the recorded agent it pays. */
+interface Orphan {
+  readonly seq: number;
+  readonly receiver: string | null;
+}
 
 export interface OperationReplayOptions {
   readonly session: LiveSession;
@@ -62,6 +81,8 @@ export interface OperationReplayOptions {
   readonly deadline: Deadline;
   /** Pacing and clock sync before an exchange is sent; throws to stop (the CLI's LivenessError). */
   readonly beforeSend?: (exchange: RecordedExchange) => Promise<void>;
+  /** The record's casino starting deposits by recorded agent (its header's `deposits`), funded the target's way after each registration. */
+  readonly deposits?: Readonly<Record<string, RecordedDeposit>>;
 }
 
 export type OperationReplayStop = { readonly seq: number; readonly reason: string } | null;
@@ -126,16 +147,24 @@ export class OperationReplay {
   private readonly aliases = new Map<string, string>();
   /** Recorded api key → recorded agent id. */
   private readonly agentOfKey = new Map<string, string>();
+  /** Recorded agent id → its recorded api key (at most KEYS_OF_AGENTS_MAX). */
+  private readonly keyOfAgent = new Map<string, string>();
   private readonly sentByOperation = new Map<string, number>();
   private exchanges = 0;
   private sent = 0;
   private skipped = 0;
   /** Recorded ids the recording created and the target did not (escrows), with the seq that tried. */
-  private readonly orphans = new Map<string, number>();
+  private readonly orphans = new Map<string, Orphan>();
   /** Orphans the current exchange's input named. */
-  private orphansNamed: number[] = [];
+  private orphansNamed: Orphan[] = [];
   /** Live keys of agents whose balance on the target left the recording's, and since when and why. */
   private readonly diverged = new Map<string, string>();
+  /** Live escrow id → its creator's live key (at most CREATORS_MAX), for settledByRule. */
+  private readonly creators = new Map<string, string>();
+  /** Escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
+  private readonly divergence = new ReplayDivergence();
+  /** Recorded agent → its own key on a wallet that refused its platform key (at most WALLET_KEYS_MAX). */
+  private readonly walletKeys = new Map<string, string>();
   /** Domain names whose holder on the target left the recording's (a transfer not replayed), and since when and why. */
   private readonly namesDiverged = new Map<string, string>();
   private readonly ids: IdTranslation = {
@@ -175,7 +204,8 @@ export class OperationReplay {
 
   /** A recorded agent reference (id, address, referral code) → the recorded agent id. */
   private recordedAgent(reference: string): string {
-    return this.aliases.get(reference) ?? reference;
+    // An address names its agent in any letter case, as the platform reads it (services/shared/agents.ts).
+    return this.aliases.get(reference) ?? this.aliases.get(reference.toLowerCase()) ?? reference;
   }
 
   /** Identifiers as the target's `service` knows them: its own accounts' where it keeps its own. */
@@ -279,14 +309,16 @@ export class OperationReplay {
       callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent,
     };
     const service = match.route.service;
-    const notReplayed = row.notReplayed?.(call) ?? null;
-    if (notReplayed !== null)
+    const notReplayed = row.notReplayed?.(call, this.idsFor(service)) ?? null;
+    if (notReplayed !== null) {
+      this.leftBySkip(exchange, routeId, row.op, null, notReplayed);
       return this.skip(exchange, {
         id: `replay:skipped:not-offered:${routeId}`,
         kind: 'shape',
         title: `${routeId}: ${notReplayed}; not replayed`,
         evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
       });
+    }
     if (accountService(service) !== null && rowOf(dialect, row.op) === null)
       return this.skip(exchange, {
         id: `replay:skipped:unread:${routeId}`,
@@ -310,17 +342,26 @@ export class OperationReplay {
     this.orphansNamed = [];
     this.current = {
       exchange,
-      liveKey: recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey),
+      liveKey:
+        this.walletKeyOf(service, call.callerId) ??
+        (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey)),
     };
     const input = row.input(call, this.idsFor(service));
-    const orphanedAt = this.orphansNamed[0];
-    if (input !== null && orphanedAt !== undefined)
+    const orphan = this.orphansNamed[0];
+    if (input !== null && orphan !== undefined) {
+      // The release the recording paid its receiver with: from here the receiver's balance is not the recording's.
+      if (row.op === 'escrow.release' && exchange.response.status < 300 && orphan.receiver !== null)
+        this.divergeAgent(
+          orphan.receiver,
+          `seq ${exchange.seq} (${routeId} not replayed: its escrow, of seq ${orphan.seq}, was not created on the target)`,
+        );
       return this.skip(exchange, {
         id: `replay:skipped:not-created:${row.op}`,
         kind: 'rule',
         title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`,
-        evidence: `${routeId} names the escrow of seq ${orphanedAt}`,
+        evidence: `${routeId} names the escrow of seq ${orphan.seq}`,
       });
+    }
     if (input === null)
       return this.skip(exchange, {
         id: `replay:skipped:bad-input:${routeId}`,
@@ -352,6 +393,7 @@ export class OperationReplay {
     const notOffered = this.options.session.offers(row.op);
     if (notOffered !== null) {
       if (isRegistration(row.op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
+      this.leftBySkip(exchange, routeId, row.op, input, notOffered);
       return this.skip(exchange, {
         id: `replay:skipped:not-offered:${row.op}`,
         kind: 'shape',
@@ -361,18 +403,33 @@ export class OperationReplay {
     }
     const serviceAccount =
       own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
-    const liveKey =
-      serviceAccount?.apiKey ?? (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
-    const closing =
-      row.op === 'trading.order' && this.options.session.offers('trading.close') === null
-        ? this.positions.closing(call.callerId, input as OperationInput<'trading.order'>, exchange.response.body)
-        : null;
+    let liveKey =
+      serviceAccount?.apiKey ??
+      this.walletKeyOf(service, call.callerId) ??
+      (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
+    // A target that closes positions by id (trading.close) keeps them apart, not netted.
+    const positionsApart = row.op === 'trading.order' && this.options.session.offers('trading.close') === null;
+    const order = input as OperationInput<'trading.order'>;
+    const closing = positionsApart ? this.positions.closing(call.callerId, order, exchange.response.body) : null;
     if (closing !== null)
       return this.replayClose(exchange, routeId, closing, recorded, liveKey, {
         bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings,
         recordingDialect: dialect.name,
         liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name,
       });
+    const apart = positionsApart
+      ? this.positions.apart(call.callerId, order, exchange.response.body, exchange.seq)
+      : null;
+    if (apart !== null) {
+      if (liveKey !== null && !this.diverged.has(liveKey))
+        this.diverged.set(liveKey, `seq ${exchange.seq} (${routeId} not replayed: ${apart})`);
+      return this.skip(exchange, {
+        id: `replay:skipped:netted:${row.op}`,
+        kind: 'shape',
+        title: `${row.op}: ${apart}; not replayed`,
+        evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
+      });
+    }
     const unfunded = await this.walletFunds(exchange, row.op, input, recorded, liveKey);
     if (unfunded !== null)
       return this.skip(exchange, {
@@ -381,12 +438,27 @@ export class OperationReplay {
         title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`,
         evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
       });
-    const outcome = await this.send(row.op, input, liveKey, exchange);
+    let outcome = await this.send(row.op, input, liveKey, exchange);
+    const walletKey = await this.walletKeyAfterRefusal(
+      exchange,
+      { service, op: row.op, callerId: call.callerId },
+      {
+        recorded,
+        outcome,
+      },
+    );
+    if (walletKey !== null) {
+      this.unsend(row.op);
+      liveKey = walletKey;
+      this.current = { exchange, liveKey };
+      outcome = await this.send(row.op, input, liveKey, exchange);
+    }
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
     if (outcome.kind === 'unsupported') {
       this.unsend(row.op);
       this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
+      this.leftBySkip(exchange, routeId, row.op, input, outcome.reason);
       return this.skip(exchange, {
         id: `replay:skipped:unsupported:${row.op}`,
         kind: 'shape',
@@ -420,19 +492,30 @@ export class OperationReplay {
       bindings,
       recordingDialect: dialect.name,
       liveDialect,
+      input,
     });
     this.file(
       exchange,
       routeId,
       row.op,
-      this.nameConsequences(this.consequences(differences, liveKey), input),
+      this.nameConsequences(
+        this.divergence.explain(row.op, input, exchange.at_ms, this.consequences(differences, liveKey)),
+        input,
+      ),
       'request' in outcome ? outcome.request : null,
     );
+    this.leftByAnswer(exchange, routeId, { op: row.op, input, recorded, live }, differences);
+    if (!sameDialect) this.settledByRule(exchange, { op: row.op, input, recorded, live }, liveKey);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
     if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined)
       await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
+    if (isRegistration(row.op) && recorded.kind === 'ok' && live.kind === 'ok') {
+      const registered = live.value as OperationResult<'casino.register'>;
+      const recordedId = (recorded.value as Partial<OperationResult<'casino.register'>>).agentId;
+      if (typeof recordedId === 'string') await this.startingDeposit(exchange, routeId, recordedId, registered);
+    }
     return null;
   }
 
@@ -594,12 +677,164 @@ export class OperationReplay {
   ): void {
     const recordedEscrow = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown }).escrowId : undefined;
     if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined)
-      this.orphans.set(recordedEscrow, exchange.seq);
+      this.orphans.set(recordedEscrow, { seq: exchange.seq, receiver: this.recordedReceiver(exchange.request.body) });
     const accepted = differences.find(
       (difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'),
     );
     if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey))
       this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
+  }
+
+  /**
+   * A recorded exchange the recording accepted and the replay did not send: the escrow it settled,
+   * the addresses its send moved, and its caller's balance leave the recording's (replay-divergence.ts).
+   */
+  private leftBySkip(
+    exchange: RecordedExchange,
+    routeId: string,
+    op: OperationName,
+    input: OperationInput<OperationName> | null,
+    why: string,
+  ): void {
+    if (exchange.response.status >= 300) return;
+    const cause = `seq ${exchange.seq} (${routeId} not replayed: ${why})`;
+    const recordedKey = bearerOf(exchange);
+    const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
+    if (liveKey !== null && !this.diverged.has(liveKey)) this.diverged.set(liveKey, cause);
+    this.leave(exchange, op, input, cause);
+  }
+
+  /**
+   * Across two dialects, an escrow that ends by dispute or expiry is settled by each dialect's own
+   * rule (DEPLOYED.md §4: the documents resolve a dispute and refund an expiry in full; a
+   * deployment has no dispute resolution and refunds less the commission), outside any exchange:
+   * from there the creator's balance on the target may leave the recording's, and a later want of
+   * funds is a consequence. Creators are followed from their creations' live answers.
+   */
+  private settledByRule(
+    exchange: RecordedExchange,
+    sent: { op: OperationName; input: unknown; recorded: ReadOutcome<unknown>; live: ReadOutcome<unknown> },
+    liveKey: string | null,
+  ): void {
+    const { op, live, recorded } = sent;
+    if (op === 'escrow.create' && live.kind === 'ok') {
+      const liveId = (live.value as EscrowView).escrowId;
+      if (liveKey !== null && this.creators.size < CREATORS_MAX) this.creators.set(liveId, liveKey);
+      const asked = sent.input as OperationInput<'escrow.create'>;
+      const terms = this.options.session.row('escrow.create')?.expiry;
+      const recordedSeconds = asked.expiresInSeconds ?? (asked.timeoutHours * HOUR_MS) / 1_000;
+      if (terms !== undefined)
+        this.divergence.expiresLater(
+          liveId,
+          exchange.at_ms + recordedSeconds * 1_000,
+          exchange.at_ms +
+            Math.max(recordedSeconds * 1_000, asked.timeoutHours * HOUR_MS, terms.shortestSeconds * 1_000) +
+            terms.sweepSeconds * 1_000,
+          terms.source,
+        );
+    }
+    const escrowId = (sent.input as { escrowId?: unknown }).escrowId;
+    if (typeof escrowId !== 'string') return;
+    const settled =
+      op === 'escrow.dispute' && live.kind === 'ok'
+        ? `escrow ${escrowId} disputed: each dialect settles a dispute by its own rule, DEPLOYED.md §4`
+        : op === 'escrow.get' && recorded.kind === 'ok' && (recorded.value as EscrowView).status === 'expired'
+          ? `escrow ${escrowId} expired: each dialect refunds an expiry by its own rule, DEPLOYED.md §4`
+          : null;
+    if (settled === null) return;
+    const cause = `seq ${exchange.seq} (${settled})`;
+    // A dispute's outcome is the escrow's own state too (the documents resolve it; a deployment leaves it disputed).
+    if (op === 'escrow.dispute') this.divergence.leaveEscrow(escrowId, cause);
+    const creator = this.creators.get(escrowId);
+    if (creator !== undefined && !this.diverged.has(creator)) this.diverged.set(creator, cause);
+  }
+
+  /** A replayed exchange answered otherwise than recorded: what it settled or moved leaves the recording's. */
+  private leftByAnswer(
+    exchange: RecordedExchange,
+    routeId: string,
+    sent: {
+      op: OperationName;
+      input: OperationInput<OperationName>;
+      recorded: ReadOutcome<unknown>;
+      live: ReadOutcome<unknown>;
+    },
+    differences: readonly ResultDifference[],
+  ): void {
+    if (sent.op === 'wallet.swap' && sent.recorded.kind === 'ok') {
+      const swap = sent.input as OperationInput<'wallet.swap'>;
+      this.divergence.leaveAddress(
+        swap.toChain,
+        swap.toAddress,
+        `seq ${exchange.seq} (${routeId}: a swap pays out at the market rate of its instant, which a replay does not reproduce)`,
+      );
+    }
+    const accepted = differences.find((difference) => difference.field === 'accepted');
+    if (accepted === undefined || sent.recorded.kind !== 'ok') return;
+    this.leave(exchange, sent.op, sent.input, `seq ${exchange.seq} (${routeId}: ${accepted.note})`);
+  }
+
+  private leave(
+    exchange: RecordedExchange,
+    op: OperationName,
+    input: OperationInput<OperationName> | null,
+    cause: string,
+  ): void {
+    const escrowId = (input as { escrowId?: unknown } | null)?.escrowId;
+    if (op.startsWith('escrow.') && typeof escrowId === 'string') this.divergence.leaveEscrow(escrowId, cause);
+    if (op !== 'wallet.send') return;
+    const body = exchange.response.body as { chain?: unknown; from?: unknown; to?: unknown } | null;
+    if (body === null || typeof body !== 'object' || typeof body.chain !== 'string') return;
+    for (const address of [body.from, body.to])
+      if (typeof address === 'string')
+        this.divergence.leaveAddress(body.chain, this.bindings.live(address) ?? address, cause);
+  }
+
+  /** The recorded agent's key on a wallet that refused its platform key (walletKeyAfterRefusal), or null. */
+  private walletKeyOf(service: string, callerId: string | null): string | null {
+    return service === 'wallet' && callerId !== null ? (this.walletKeys.get(callerId) ?? null) : null;
+  }
+
+  /**
+   * A wallet call the recording accepted with the agent's platform key (the documents' one key) and
+   * the target refused 401: the target's wallet keeps keys of its own, as a deployment's does
+   * (DEPLOYED.md §1.1). The agent is registered on the wallet once (wallet.register) and its calls
+   * there carry that key from now on; returns it to send the call again, or null when this is no
+   * such refusal (or the registration failed: the refusal stands, reported as it is).
+   */
+  private async walletKeyAfterRefusal(
+    exchange: RecordedExchange,
+    call: { service: string; op: OperationName; callerId: string | null },
+    answers: { recorded: ReadOutcome<unknown>; outcome: CallOutcome<unknown> },
+  ): Promise<string | null> {
+    const { outcome, recorded } = answers;
+    if (
+      call.service !== 'wallet' ||
+      call.op === 'wallet.register' ||
+      call.callerId === null ||
+      this.walletKeys.has(call.callerId) ||
+      this.walletKeys.size >= WALLET_KEYS_MAX ||
+      recorded.kind !== 'ok' ||
+      outcome.kind !== 'refused' ||
+      outcome.refusal.status !== 401 ||
+      this.options.session.offers('wallet.register') !== null
+    )
+      return null;
+    const registered = await this.options.session.call('wallet.register', {}, null, this.forwarded(exchange));
+    if (registered.kind !== 'ok') return null;
+    this.walletKeys.set(call.callerId, registered.value.apiKey);
+    this.info(exchange, {
+      id: 'replay:account-opened:wallet',
+      kind: 'shape',
+      title: `the wallet on ${this.options.session.target.name} refused the agent's platform key (401) and keeps keys of its own (as a deployment's does, DEPLOYED.md §1.1): each recorded agent that used its platform key there is registered on it once, and its wallet calls carry that key`,
+      evidence: `${call.op}: recorded ${call.callerId} is ${registered.value.agentId} on wallet`,
+    });
+    return registered.value.apiKey;
+  }
+
+  private forwarded(exchange: RecordedExchange): { forwardedFor?: string } {
+    const forwardedFor = exchange.request.headers['x-forwarded-for'];
+    return forwardedFor === undefined ? {} : { forwardedFor };
   }
 
   /** A send the dialect could not express: not counted as sent. */
@@ -626,8 +861,23 @@ export class OperationReplay {
   ): Promise<CallOutcome<OperationResult<O>>> {
     this.sent++;
     this.sentByOperation.set(op, (this.sentByOperation.get(op) ?? 0) + 1);
-    const forwardedFor = exchange.request.headers['x-forwarded-for'];
-    return this.options.session.call(op, input, apiKey, forwardedFor === undefined ? {} : { forwardedFor });
+    return this.options.session.call(op, input, apiKey, this.forwarded(exchange));
+  }
+
+  /** The recorded agent an escrow creation's body pays (style B `receiver`, style A `seller`), or null. */
+  private recordedReceiver(body: unknown): string | null {
+    if (body === null || typeof body !== 'object') return null;
+    const fields = body as Record<string, unknown>;
+    const named = fields['receiver'] ?? fields['seller'];
+    return typeof named === 'string' ? this.recordedAgent(named) : null;
+  }
+
+  /** The recorded agent's balance on the target leaves the recording's (the first cause is kept). */
+  private divergeAgent(recordedAgentId: string, cause: string): void {
+    const recordedKey = this.keyOfAgent.get(recordedAgentId);
+    if (recordedKey === undefined) return;
+    const liveKey = this.bindings.live(recordedKey) ?? recordedKey;
+    if (!this.diverged.has(liveKey)) this.diverged.set(liveKey, cause);
   }
 
   /** A recorded registration's other names of the agent (address, referral code) and its key. */
@@ -636,7 +886,8 @@ export class OperationReplay {
     const value = recorded.value as Partial<OperationResult<'faucet.register'>>;
     if (typeof value.agentId !== 'string' || typeof value.apiKey !== 'string') return;
     this.agentOfKey.set(value.apiKey, value.agentId);
-    for (const alias of [value.address, value.referralCode])
+    if (this.keyOfAgent.size < KEYS_OF_AGENTS_MAX) this.keyOfAgent.set(value.agentId, value.apiKey);
+    for (const alias of [value.address?.toLowerCase(), value.referralCode])
       if (typeof alias === 'string') this.aliases.set(alias, value.agentId);
   }
 
@@ -696,7 +947,31 @@ export class OperationReplay {
     if (typeof value.apiKey === 'string') this.bindings.bind(value.apiKey, live.apiKey);
     const credited = value.creditedMicro ?? 0n;
     if (credited > 0n) await this.fund(exchange, routeId, live, credited);
+    if (typeof value.agentId === 'string') await this.startingDeposit(exchange, routeId, value.agentId, live);
     return null;
+  }
+
+  /**
+   * The casino starting deposit the harness made outside HTTP right after the agent registered
+   * (the record's header `deposits`, as the documents-dialect replay applies it), funded the
+   * target's way; what could not be is a deficit, as any funding's.
+   */
+  private async startingDeposit(
+    exchange: RecordedExchange,
+    routeId: string,
+    recordedAgentId: string,
+    live: { agentId: string; apiKey: string },
+  ): Promise<void> {
+    const deposit = this.options.deposits?.[recordedAgentId];
+    const amountMicro = deposit === undefined ? null : parseDecimal(deposit.amount);
+    if (typeof amountMicro !== 'bigint' || amountMicro <= 0n) return;
+    await this.fund(
+      exchange,
+      routeId,
+      live,
+      amountMicro,
+      `the harness deposited ${deposit?.amount} USDC (${deposit?.chain}) outside HTTP after the recorded registration (the record's deposits)`,
+    );
   }
 
   /**
@@ -709,6 +984,7 @@ export class OperationReplay {
     routeId: string,
     account: { agentId: string; apiKey: string },
     amountMicro: Micro,
+    what = `the recording was credited ${formatDecimal(amountMicro)} USDC more than the target credits`,
   ): Promise<void> {
     const { session, clock, deadline } = this.options;
     const forwardedFor = exchange.request.headers['x-forwarded-for'];
@@ -732,7 +1008,7 @@ export class OperationReplay {
         id: `replay:funded:${routeId}`,
         severity: 'info',
         kind: 'money',
-        title: `${routeId}: the recording was credited ${asked} USDC more than the target credits; funded by ${method}`,
+        title: `${routeId}: ${what}; funded by ${method}`,
         expected: asked,
         seen: funded.ok ? funded.value : funded.message,
         evidence: `seq ${exchange.seq}: ${funded.ok ? funded.value : funded.message}`,

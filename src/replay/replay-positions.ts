@@ -10,7 +10,10 @@
  * opened for it. Quantities are the recorded answers' `fill_qty` (both styles), in 1e-8 units.
  * Followed: accepted recorded orders only (a refused one moved nothing); an opposite fill of
  * another quantity (a reduce or a flip in the documents) ends the following of that market.
- * Limits: at most HELD_MAX (agent, market) pairs followed; beyond, an order is not followed.
+ * Apart: such a target has no order that reduces or flips a position, so a recorded reduce or flip
+ * cannot be asked of it (`apart`): it is not sent, and every later order of that agent on that
+ * market is not sent either, since the live position is no longer the recording's.
+ * Limits: at most HELD_MAX (agent, market) pairs followed or left; beyond, an order is not followed.
  */
 import type { OperationInput, OperationResult } from '../live/operations.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
@@ -50,6 +53,8 @@ export function fillQtyOf(body: unknown): bigint | null {
 
 export class ReplayPositions {
   private readonly held = new Map<string, HeldPosition>();
+  /** (agent, market) pairs whose live position left the recording's by a reduce or flip not sent, with that seq. */
+  private readonly left = new Map<string, number>();
 
   private static key(agent: string, symbol: string): string {
     return `${agent}\n${symbol}`;
@@ -65,6 +70,25 @@ export class ReplayPositions {
       held.livePositionId !== null
       ? held
       : null;
+  }
+
+  /**
+   * Where the target keeps positions apart: why `order` cannot be asked of it (a recorded reduce or
+   * flip of a held position, or any order on a market left so), or null. A reduce or flip leaves
+   * the market, from `seq` on.
+   */
+  apart(agent: string | null, order: Order, recordedBody: unknown, seq: number): string | null {
+    if (agent === null) return null;
+    const key = ReplayPositions.key(agent, order.symbol);
+    const since = this.left.get(key);
+    if (since !== undefined)
+      return `the agent's ${order.symbol} position on the target left the recording's at seq ${since} (a reduce or flip not replayed)`;
+    const held = this.held.get(key);
+    const qty = fillQtyOf(recordedBody);
+    if (held === undefined || held.side === order.side || qty === null || qty === held.qty) return null;
+    this.held.delete(key);
+    if (this.left.size < HELD_MAX) this.left.set(key, seq);
+    return `a ${qty < held.qty ? 'reduce' : 'flip'} of a netted ${held.side} position (the documents' way): the target closes a position whole by its id (trading.close, DEPLOYED.md §5) and has no order that reduces or flips one`;
   }
 
   /** A replayed market order: the recording's position grows on its side, or is no longer followed. */

@@ -57,7 +57,7 @@ export interface RouteOperation<O extends OperationName> {
   readonly op: O;
   input(call: RecordedCall, ids: IdTranslation): OperationInput<O> | null;
   /** Why a well-formed recorded request still expresses no operation any target offers (a limit order), or null. */
-  readonly notReplayed?: (call: RecordedCall) => string | null;
+  readonly notReplayed?: (call: RecordedCall, ids: IdTranslation) => string | null;
   /** Recorded agent references besides the caller the operation names (a transfer's receiver). */
   readonly agents?: (call: RecordedCall) => readonly string[];
 }
@@ -201,6 +201,31 @@ function swapInput(fields: Readonly<Record<string, string | null | undefined>>):
   return { fromChain, toChain, fromToken, toToken, amount: swapAmount };
 }
 
+function escrowBInput(call: RecordedCall, ids: IdTranslation): OperationInput<'escrow.create'> | null {
+  const receiver = text(call.body, 'receiver');
+  const amountMicro = amount(call.body, 'amount');
+  const description = optionalText(call.body, 'description');
+  const expiresIn = isObject(call.body) ? (call.body['expires_in'] ?? DEFAULT_EXPIRES_IN_SECONDS) : null;
+  if (
+    call.callerId === null ||
+    receiver === null ||
+    amountMicro === null ||
+    description === null ||
+    !Number.isSafeInteger(expiresIn) ||
+    (expiresIn as number) < 1
+  )
+    return null;
+  const seconds = expiresIn as number;
+  return {
+    amountMicro,
+    creatorId: ids.agent(call.callerId),
+    counterpartyId: ids.agent(receiver),
+    description: description ?? '',
+    timeoutHours: Math.ceil(seconds / HOUR_SECONDS),
+    expiresInSeconds: seconds,
+  };
+}
+
 const ROWS: readonly AnyRouteOperation[] = [
   routeOperation('faucet.A.register', 'faucet.register', registerInput),
   routeOperation('faucet.B.register', 'faucet.register', registerInput),
@@ -212,44 +237,44 @@ const ROWS: readonly AnyRouteOperation[] = [
   }),
   routeOperation('faucet.A.status', 'faucet.status', () => ({})),
   routeOperation('faucet.B.status', 'faucet.status', () => ({})),
-  routeOperation('escrow.A.create', 'escrow.create', (call, ids) => {
-    const buyer = text(call.body, 'buyer');
-    const seller = text(call.body, 'seller');
-    const amountMicro = amount(call.body, 'amount');
-    const memo = optionalText(call.body, 'memo');
-    if (buyer === null || seller === null || amountMicro === null || memo === null) return null;
-    return {
-      amountMicro,
-      creatorId: ids.agent(buyer),
-      counterpartyId: ids.agent(seller),
-      description: memo ?? '',
-      timeoutHours: DEFAULT_EXPIRES_IN_SECONDS / HOUR_SECONDS,
-    };
+  routeOperation(
+    'escrow.A.create',
+    'escrow.create',
+    (call, ids) => {
+      const buyer = text(call.body, 'buyer');
+      const seller = text(call.body, 'seller');
+      const amountMicro = amount(call.body, 'amount');
+      const memo = optionalText(call.body, 'memo');
+      if (buyer === null || seller === null || amountMicro === null || memo === null) return null;
+      return {
+        amountMicro,
+        creatorId: ids.agent(buyer),
+        counterpartyId: ids.agent(seller),
+        description: memo ?? '',
+        timeoutHours: DEFAULT_EXPIRES_IN_SECONDS / HOUR_SECONDS,
+      };
+    },
+    {
+      notReplayed: (call, ids) => {
+        const buyer = text(call.body, 'buyer');
+        return buyer === null || call.callerId === null || ids.agent(buyer) === ids.agent(call.callerId)
+          ? null
+          : "an escrow whose buyer is not the caller (the documents refuse it 403): afp's escrow.create is the caller's own, and a dialect that names no buyer cannot ask it";
+      },
+    },
+  ),
+  routeOperation('escrow.B.create', 'escrow.create', escrowBInput, {
+    notReplayed: (call, ids) => {
+      const referrer = optionalText(call.body, 'referrer');
+      const receiver = text(call.body, 'receiver');
+      if (typeof referrer !== 'string' || call.callerId === null || receiver === null) return null;
+      const named = ids.agent(referrer);
+      return named === ids.agent(call.callerId) || named === ids.agent(receiver)
+        ? "an escrow whose referrer is its sender or receiver (the documents refuse it 400): afp's escrow.create names no referrer, so the refusal cannot be asked"
+        : null;
+    },
   }),
-  routeOperation('escrow.B.create', 'escrow.create', (call, ids) => {
-    const receiver = text(call.body, 'receiver');
-    const amountMicro = amount(call.body, 'amount');
-    const description = optionalText(call.body, 'description');
-    const expiresIn = isObject(call.body) ? (call.body['expires_in'] ?? DEFAULT_EXPIRES_IN_SECONDS) : null;
-    if (
-      call.callerId === null ||
-      receiver === null ||
-      amountMicro === null ||
-      description === null ||
-      !Number.isSafeInteger(expiresIn) ||
-      (expiresIn as number) < 1
-    )
-      return null;
-    const seconds = expiresIn as number;
-    return {
-      amountMicro,
-      creatorId: ids.agent(call.callerId),
-      counterpartyId: ids.agent(receiver),
-      description: description ?? '',
-      timeoutHours: Math.ceil(seconds / HOUR_SECONDS),
-      expiresInSeconds: seconds,
-    };
-  }),
+
   routeOperation('escrow.A.release', 'escrow.release', (call, ids) => idInput(text(call.body, 'escrow_id'), ids)),
   routeOperation('escrow.B.release', 'escrow.release', (call, ids) => idInput(call.params['id'], ids)),
   routeOperation('escrow.B.refund', 'escrow.refund', (call, ids) => idInput(call.params['id'], ids)),
@@ -326,14 +351,24 @@ const ROWS: readonly AnyRouteOperation[] = [
       ? null
       : { address: ids.address(address), chain: call.query['chain'] ?? null };
   }),
-  routeOperation('wallet.primary.send', 'wallet.send', (call, ids) => {
-    const chain = text(call.body, 'chain');
-    const to = text(call.body, 'to');
-    const sent = walletAmount(call.body);
-    const privateKey = ids.walletKey(call.body) ?? text(call.body, 'private_key');
-    if (chain === null || to === null || sent === null || privateKey === null) return null;
-    return { chain, to: ids.address(to), amount: sent, privateKey };
-  }),
+  routeOperation(
+    'wallet.primary.send',
+    'wallet.send',
+    (call, ids) => {
+      const chain = text(call.body, 'chain');
+      const to = text(call.body, 'to');
+      const sent = walletAmount(call.body);
+      const privateKey = ids.walletKey(call.body) ?? text(call.body, 'private_key');
+      if (chain === null || to === null || sent === null || privateKey === null) return null;
+      return { chain, to: ids.address(to), amount: sent, privateKey };
+    },
+    {
+      notReplayed: (call) =>
+        typeof optionalText(call.body, 'token') === 'string'
+          ? "a token send: afp's wallet.send sends the chain's native coin, and afp has no operation for a token send yet"
+          : null,
+    },
+  ),
   routeOperation('wallet.primary.swap-quote', 'wallet.quote', (call) => swapInput(call.query)),
   routeOperation('wallet.primary.swap', 'wallet.swap', (call, ids) => {
     const quote = swapInput({

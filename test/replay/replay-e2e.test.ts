@@ -116,7 +116,7 @@ describe('afp replay against afp serve', () => {
         actual: 0.01,
       }),
     );
-    expect(result.output).toContain('reproduce: afp replay');
+    expect(result.output).toContain('reproduce: npx afp replay');
     expect(await readFile(join(directory, 'defect', 'diff.txt'), 'utf8')).toContain(
       'body/fee: expected "0.025", actual "0.05"',
     );

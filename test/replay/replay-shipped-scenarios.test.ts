@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseDocument } from 'yaml';
 import type { Scenario } from '../../src/sim/scenario.ts';
-import { recordScenario, replayRecord, serveFromScenario } from './scenario-replay-fixture.ts';
+import {
+  recordScenario,
+  replayRecord,
+  replayThroughDialect,
+  serveDeployedFromScenario,
+  serveFromScenario,
+  type ScenarioRecording,
+} from './scenario-replay-fixture.ts';
 
 interface ShippedCase {
   readonly file: string;
@@ -89,10 +96,14 @@ async function scaledCopy(shipped: ShippedCase): Promise<string> {
   return file;
 }
 
+/** Each case's recording, made by its first test and replayed again by its second. */
+const recordings = new Map<string, ScenarioRecording>();
+
 describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (shipped) => {
   test('records, serves and replays with zero differences', async () => {
     const name = shipped.file.replace(/\.yaml$/, '');
     const recording = await recordScenario(await scaledCopy(shipped), directory, `${name}.jsonl`);
+    recordings.set(shipped.file, recording);
     expect(recording.header.complete).toBe(true);
     expect(recording.exchanges.length).toBeGreaterThan(0);
     const serve = await serveFromScenario(recording.scenario);
@@ -125,6 +136,34 @@ describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (s
     }
     if ((recording.header.mints ?? []).length > 0)
       await expectDifferencesWithoutMints(recording.recordPath, recording.scenario, name);
+  });
+
+  // A working target is never called broken: replayed through the deployed dialect into afp's own
+  // deployed stand-in (correct by construction), whatever the two dialects document differently,
+  // whatever afp cannot ask of a deployment and whatever follows from either is at most info.
+  test('replays through the deployed dialect into afp serve --dialect deployed with no finding above info', async () => {
+    const recording = recordings.get(shipped.file);
+    expect(recording, 'the first test recorded the scenario').toBeDefined();
+    if (recording === undefined) return;
+    const name = shipped.file.replace(/\.yaml$/, '');
+    const serve = await serveDeployedFromScenario(recording.scenario);
+    try {
+      const { code, output, findings } = await replayThroughDialect(
+        recording.recordPath,
+        serve.urls.casino as string,
+        directory,
+        `${name}-deployed`,
+      );
+      const above = findings.filter((finding) => finding.severity !== 'info');
+      expect(
+        above.map((finding) => `${finding.severity} ${finding.id}: ${finding.evidence}`),
+        output,
+      ).toEqual([]);
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/sent as operations: [1-9]/);
+    } finally {
+      await serve.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // For the tests that record a whole scenario with `afp run --record` and replay it with
 // `afp replay` against `afp serve` on 127.0.0.1: the recording (header and exchanges parsed), the
-// replay's exit code, printed text and diff.json, and a serve configured as `--scenario` does.
+// replay's exit code, printed text and diff.json (or, through a target's dialects, findings.json),
+// and a serve configured as `--scenario` does, in the documents' dialect or the deployed one.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -8,6 +9,8 @@ import { main as replayMain } from '../../src/cli/replay.ts';
 import { main as runMain } from '../../src/cli/run.ts';
 import { loadServeScenario, scenarioServeSettings } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import type { RecordHeader, RecordedExchange } from '../../src/replay/record-format.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
@@ -71,6 +74,43 @@ export function serveFromScenario(scenario: Scenario): Promise<ServeHandle> {
     log: () => undefined,
     ...scenarioServeSettings(scenario, { clockMode: 'manual', wallNowMs: Date.now() }),
   });
+}
+
+/** `afp serve --dialect deployed --clock manual --scenario` in-process, on ephemeral loopback ports. */
+export function serveDeployedFromScenario(scenario: Scenario): Promise<ServeHandle> {
+  return startServe({
+    trustedProxies: LOOPBACK_PROXIES,
+    routes: DEPLOYED_ROUTES,
+    layout: DEPLOYED_LAYOUT,
+    port: 0,
+    clockMode: 'manual',
+    log: () => undefined,
+    ...scenarioServeSettings(scenario, { clockMode: 'manual', wallNowMs: Date.now() }),
+  });
+}
+
+export interface ReplayFinding {
+  readonly id: string;
+  readonly severity: string;
+  readonly title: string;
+  readonly evidence: string;
+}
+
+/** `afp replay FILE --target URL --speed max --out DIR/NAME` through a target's dialects: exit code, printed text, findings.json's findings. */
+export async function replayThroughDialect(
+  file: string,
+  target: string,
+  directory: string,
+  name: string,
+): Promise<{ code: number; output: string; findings: ReplayFinding[] }> {
+  const out = join(directory, name);
+  const chunks: string[] = [];
+  const code = await replayMain([file, '--target', target, '--speed', 'max', '--out', out], {
+    out: (text) => chunks.push(text),
+    err: (text) => chunks.push(text),
+  });
+  const report = JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as { findings: ReplayFinding[] };
+  return { code, output: chunks.join(''), findings: report.findings };
 }
 
 /** `afp replay FILE --target TARGET --speed max --out DIR/NAME`: exit code, printed text, diff.json. */

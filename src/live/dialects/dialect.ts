@@ -53,6 +53,12 @@ export interface OperationRow<O extends OperationName> {
    * waits that long at most; absent: the row states no expiry.
    */
   readonly expiry?: EscrowExpiryTerms;
+  /**
+   * Error names this row's service documents without a message (DEPLOYED.md §1: the escrow's
+   * `{"error":"unauthorized"}`, trading's and domains' `{"error":"invalid_key"}`): their missing
+   * `message` is a documented deviation (info), not the target's fault.
+   */
+  readonly bareErrors?: readonly string[];
 }
 
 export interface EscrowExpiryTerms {
@@ -90,7 +96,12 @@ export function rowOf<O extends OperationName>(dialect: Dialect, op: O): Operati
  * `error`, else `http_<status>`; a body whose shape differs from the dialect's documented error
  * shape is recorded on the reader (`error-shape`), documented when the dialect says so.
  */
-export function readRefusal(dialect: Dialect, status: number, reader: WireReader): Refusal {
+export function readRefusal(
+  dialect: Dialect,
+  status: number,
+  reader: WireReader,
+  bareErrors: readonly string[] = [],
+): Refusal {
   const body = reader.body;
   const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : {};
   const code = typeof fields['code'] === 'string' ? fields['code'] : null;
@@ -111,6 +122,7 @@ export function readRefusal(dialect: Dialect, status: number, reader: WireReader
   if (dialect.errorName === 'error') {
     // One deviation per field the body lacks, named as it is: `error`, `message`, or both.
     const seen = Object.keys(fields).sort().join(', ') || typeof body;
+    const bare = error !== null && bareErrors.includes(error);
     for (const [field, present] of [
       ['error', error !== null],
       ['message', typeof fields['message'] === 'string'],
@@ -121,7 +133,7 @@ export function readRefusal(dialect: Dialect, status: number, reader: WireReader
           field,
           expected: '{ "error": snake_case, "message": text }',
           seen,
-          documented: false,
+          documented: field === 'message' && bare,
           required: false,
         });
     }

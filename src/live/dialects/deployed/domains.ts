@@ -14,6 +14,9 @@ import type { DnsView, NameAvailability } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 
+/** An unknown key's answer, without a message (DEPLOYED.md §1: `{"error":"invalid_key"}`). */
+const BARE_ERRORS = ['invalid_key'];
+
 function dnsRecordOf(reader: WireReader): DnsView | null {
   reader.knows('domain_id', 'priority');
   const recordId = reader.string('id');
@@ -35,6 +38,7 @@ function recordAnswerOf(reader: WireReader): DnsView | null {
 
 export const DOMAINS_DEPLOYED: DialectTable = {
   'domains.account': row('domains.account', {
+    bareErrors: BARE_ERRORS,
     request: () => ({ service: 'domains', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
     read: (reader) => {
       const agentId = reader.string('agent_id');
@@ -44,6 +48,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.balance': row('domains.balance', {
+    bareErrors: BARE_ERRORS,
     request: () => ({ service: 'domains', method: 'GET', path: '/v1/auth/account', auth: true }),
     read: (reader) => {
       const agentId = reader.string('agent_id', { optional: true });
@@ -53,6 +58,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.register': row('domains.register', {
+    bareErrors: BARE_ERRORS,
     // §7: `domain` only, one year; a request for more years is sent as one year and the answer says so.
     request: (input) => ({
       service: 'domains',
@@ -75,6 +81,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.transfer': row('domains.transfer', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'POST',
@@ -98,6 +105,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.lookup': row('domains.lookup', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'GET',
@@ -115,6 +123,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.check': row('domains.check', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'GET',
@@ -137,6 +146,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.dns-add': row('domains.dns-add', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'POST',
@@ -154,6 +164,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     read: recordAnswerOf,
   }),
   'domains.dns-list': row('domains.dns-list', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'GET',
@@ -167,6 +178,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     },
   }),
   'domains.dns-update': row('domains.dns-update', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'PUT',
@@ -177,6 +189,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     read: recordAnswerOf,
   }),
   'domains.dns-delete': row('domains.dns-delete', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'domains',
       method: 'DELETE',

@@ -13,6 +13,9 @@ import { KEY_PLACEHOLDER, mcpToolRequest } from '../../mcp-call.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
+/** Errors the escrow and the faucet answer without a message (DEPLOYED.md §1): `{"error":"unauthorized"}`, `{"error":"not_found"}`. */
+const BARE_ERRORS = ['unauthorized', 'not_found'];
+
 const ESCROW_DEPLOYED: EscrowNames = {
   amount: 'amount_usd',
   amountDocuments: 'amount',
@@ -43,6 +46,7 @@ const RELEASE_FIELDS = [
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.claim': row('faucet.claim', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'faucet',
       method: 'POST',
@@ -57,6 +61,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   }),
   // The faucet's MCP door (DEPLOYED.md §3): the same claim, no key.
   'faucet.mcp-claim': row('faucet.mcp-claim', {
+    bareErrors: BARE_ERRORS,
     request: (input) => mcpToolRequest('faucet', 'claim_faucet', { agent_casino_id: input.agentId }, 'none'),
     read: (reader) => {
       reader.knows('message', 'casino_url', 'claim_id', 'agent_id', 'referral_tracked');
@@ -64,6 +69,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     },
   }),
   'escrow.create': row('escrow.create', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'escrow',
       method: 'POST',
@@ -87,6 +93,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     },
   }),
   'escrow.release': row('escrow.release', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'escrow',
       method: 'POST',
@@ -97,6 +104,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   }),
   // The escrow's MCP door (DEPLOYED.md §4): the key is the `casino_api_key` argument.
   'escrow.mcp-release': row('escrow.mcp-release', {
+    bareErrors: BARE_ERRORS,
     request: (input) =>
       mcpToolRequest(
         'escrow',
@@ -108,6 +116,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     read: statusAnswer(...RELEASE_FIELDS),
   }),
   'escrow.dispute': row('escrow.dispute', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'escrow',
       method: 'POST',
@@ -118,6 +127,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     read: statusAnswer('escrow_id', 'reason', 'message', 'contact'),
   }),
   'escrow.get': row('escrow.get', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'escrow',
       method: 'GET',

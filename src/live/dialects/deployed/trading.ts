@@ -2,7 +2,7 @@
  * The deployed trading service (spec/DEPLOYED.md §5): base /v1 on its own address, its own
  * registration and `sk_trade_` keys and balance. afp's `trading.order` (a market order on a
  * perpetual) is `POST /v1/trade/open { coin, side, size_usd, leverage }`: the coin is the
- * Hyperliquid name (afp's `BTC-PERP` is `BTC`), the answer carries `entry_price` and a
+ * Hyperliquid name (afp's `BTC-PERP` is `BTC`, `GOLD-PERP` is `xyz:GOLD`), the answer carries `entry_price` and a
  * `position_id`, closed by `POST /v1/trade/close`. Renamed fields are read under the deployment's
  * names and recorded as documented deviations; the trading balance is read from the portfolio.
  * Also: `trading.limit` (`POST /v1/trade/limit`, 201 `pending`), `trading.orders` and
@@ -11,14 +11,26 @@
  * public); an order without leverage sends none (the deployment's default applies).
  */
 import { toNumber } from '../../../core/money.ts';
+import { marketBySymbol } from '../../../services/trading/market-catalogue.ts';
 import type { LimitOrderView, PositionView } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { priceUnits } from '../price-units.ts';
 
-/** The deployment's coin for one of afp's perpetual symbols (`BTC-PERP` → `BTC`); other names pass as they are. */
+/** An unknown key's answer, without a message (DEPLOYED.md §1: `{"error":"invalid_key"}`). */
+const BARE_ERRORS = ['invalid_key'];
+
+/**
+ * The deployment's coin for one of afp's perpetual symbols, by Hyperliquid's naming (DEPLOYED.md
+ * §5: `BTC`, `xyz:TSLA`): a crypto asset bare (`BTC-PERP` → `BTC`), a real-world asset (a stock,
+ * a commodity, an index in afp's catalogue) under the `xyz:` deployer (`GOLD-PERP` → `xyz:GOLD`);
+ * a symbol afp does not know passes without its `-PERP`, other names as they are.
+ */
 export function coinOfSymbol(symbol: string): string {
-  return symbol.endsWith('-PERP') ? symbol.slice(0, -'-PERP'.length) : symbol;
+  if (!symbol.endsWith('-PERP')) return symbol;
+  const base = symbol.slice(0, -'-PERP'.length);
+  const market = marketBySymbol(symbol);
+  return market === undefined || market.category === 'crypto' || base.startsWith('xyz:') ? base : `xyz:${base}`;
 }
 
 /** afp's perpetual symbol of a deployed coin (`BTC` → `BTC-PERP`, `xyz:TSLA` → `TSLA-PERP`). */
@@ -91,6 +103,7 @@ const POSITION_FIELDS = [
 
 export const TRADING_DEPLOYED: DialectTable = {
   'trading.register': row('trading.register', {
+    bareErrors: BARE_ERRORS,
     request: () => ({ service: 'trading', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
     read: (reader) => {
       const agentId = reader.string('agent_id');
@@ -109,6 +122,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     },
   }),
   'trading.balance': row('trading.balance', {
+    bareErrors: BARE_ERRORS,
     request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/portfolio', auth: true }),
     read: (reader) => {
       const balanceMicro = reader.money('balance_usd');
@@ -126,6 +140,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     },
   }),
   'trading.order': row('trading.order', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'trading',
       method: 'POST',
@@ -156,6 +171,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     },
   }),
   'trading.close': row('trading.close', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'trading',
       method: 'POST',
@@ -173,6 +189,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     },
   }),
   'trading.limit': row('trading.limit', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'trading',
       method: 'POST',
@@ -189,6 +206,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => limitOrderOf(reader),
   }),
   'trading.orders': row('trading.orders', {
+    bareErrors: BARE_ERRORS,
     request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/limit-orders', auth: true }),
     read: (reader) => {
       reader.knows('count');
@@ -196,6 +214,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     },
   }),
   'trading.cancel': row('trading.cancel', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'trading',
       method: 'DELETE',
@@ -205,6 +224,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => limitOrderOf(reader),
   }),
   'trading.positions': row('trading.positions', {
+    bareErrors: BARE_ERRORS,
     request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/positions', auth: true }),
     read: (reader) => {
       reader.knows('count');
@@ -216,6 +236,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     },
   }),
   'trading.price': row('trading.price', {
+    bareErrors: BARE_ERRORS,
     request: (input) => ({
       service: 'trading',
       method: 'GET',

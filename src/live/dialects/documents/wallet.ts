@@ -144,8 +144,9 @@ export function walletReaders(known: WalletKnownFields): DialectTable {
       read: (reader) => {
         const orderId = reader.string('order_id');
         const status = reader.string('status', { optional: true });
+        const depositAddress = reader.string('deposit.address', { optional: true });
         reader.knows(...known.swap);
-        return orderId === null ? null : { orderId, status };
+        return orderId === null ? null : { orderId, status, depositAddress };
       },
     }),
     'wallet.style-balance': row('wallet.style-balance', {
