@@ -142,8 +142,19 @@ export class AdminClient {
   }
 
   /** A simulated chain deposit, credited on the serve's clock at `confirmAtMs` (`amount` in USDC). */
-  casinoDeposit(deposit: { agentId: string; chain: string; amount: string }): Promise<AdminAnswer<DepositAnswer>> {
-    const body = { agent_id: deposit.agentId, chain: deposit.chain, amount: deposit.amount };
+  /** `confirmed`: credited at once (afp's own funding on a manual clock spends none of its time). */
+  casinoDeposit(deposit: {
+    agentId: string;
+    chain: string;
+    amount: string;
+    confirmed?: true;
+  }): Promise<AdminAnswer<DepositAnswer>> {
+    const body = {
+      agent_id: deposit.agentId,
+      chain: deposit.chain,
+      amount: deposit.amount,
+      ...(deposit.confirmed === true ? { confirmed: true } : {}),
+    };
     return this.call('POST', '/_afp/casino/deposit', body, (answer) =>
       typeof answer['deposit_id'] === 'string' && typeof answer['confirm_at_ms'] === 'number'
         ? { depositId: answer['deposit_id'], confirmAtMs: answer['confirm_at_ms'], body: answer }

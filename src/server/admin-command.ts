@@ -17,6 +17,8 @@ export type AdminCommand =
       readonly chain: string;
       readonly amountMicro: Micro;
       readonly atMs: number;
+      /** Credited at once (the door's `confirmed: true`); absent: after the chain's delay. */
+      readonly confirmed?: true;
     }
   | {
       readonly kind: 'wallet-mint';

@@ -30,6 +30,8 @@
  *                          a simulated chain deposit (the casino's own `simulateDeposit`), credited
  *                          on the server's clock at confirm_at_ms — this row never moves the clock
  *                          (move a manual clock with POST /_afp/clock; a wall clock gets there);
+ *                          with `confirmed: true` it arrives confirmed and is credited at once
+ *                          (afp's own funding: a replay's or a check's accounts spend no time);
  *                          `afp audit house-edge --target` funds its fresh agent through it
  *   POST /_afp/wallet/mint { chain, address, amount, token? } → the mint transaction: new coins
  *                          (or tokens, by contract address) at an address of a simulated chain, at
@@ -99,11 +101,16 @@ export function applyWalletMint(
 /** A simulated chain deposit (live and on replay): credited later, on the clock. */
 export function applyDeposit(
   platform: Platform,
-  deposit: { agentId: string; chain: string; amountMicro: Micro },
+  deposit: { agentId: string; chain: string; amountMicro: Micro; confirmed?: true },
   atMs: number,
 ): Outcome<DepositView> {
   return platform.casino.account.simulateDeposit(
-    { agentId: deposit.agentId, chain: deposit.chain, amountMicro: deposit.amountMicro },
+    {
+      agentId: deposit.agentId,
+      chain: deposit.chain,
+      amountMicro: deposit.amountMicro,
+      ...(deposit.confirmed === true ? { confirmed: true } : {}),
+    },
     atMs,
   );
 }
@@ -389,7 +396,7 @@ function setTier(request: EdgeRequest, options: AdminOptions): JsonObject | Fail
   return { agent_id: agent.id, tier: agent.tier };
 }
 
-const DEPOSIT_FIELDS = ['agent_id', 'chain', 'amount'];
+const DEPOSIT_FIELDS = ['agent_id', 'chain', 'amount', 'confirmed'];
 
 function depositAmount(value: unknown): Micro | null {
   const parsed =
@@ -437,7 +444,7 @@ function walletMint(request: EdgeRequest, options: AdminOptions): JsonObject | F
 
 function casinoDeposit(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
   if (request.bodyFailure !== undefined) return request.bodyFailure;
-  const usage = `send {"agent_id": "<id>", "chain": "${chainList()}", "amount": "<USDC>"}`;
+  const usage = `send {"agent_id": "<id>", "chain": "${chainList()}", "amount": "<USDC>", "confirmed"?: true}`;
   const body = request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
   const fields = body as Record<string, unknown>;
@@ -452,14 +459,18 @@ function casinoDeposit(request: EdgeRequest, options: AdminOptions): JsonObject 
     return fail('BAD_REQUEST', `chain must be one of ${chainList()}`);
   if (amountMicro === null || amountMicro <= 0n)
     return fail('BAD_REQUEST', `amount must be a positive USDC amount with at most 6 decimals; ${usage}`);
+  const confirmed = fields['confirmed'];
+  if (confirmed !== undefined && typeof confirmed !== 'boolean')
+    return fail('BAD_REQUEST', `confirmed must be true or false; ${usage}`);
+  const atOnce = confirmed === true ? { confirmed: true as const } : {};
   if (!options.platform.agents.has(agentId)) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
   // Refusals the casino would give (amount range, pending deposits) come before the log: a
   // refused command is never recorded.
   const refused = options.platform.casino.account.depositRefusal({ agentId, chain, amountMicro });
   if (refused !== null) return refused;
   const atMs = options.clock.nowMs();
-  options.record?.({ kind: 'deposit', agentId, chain, amountMicro, atMs });
-  const deposit = applyDeposit(options.platform, { agentId, chain, amountMicro }, atMs);
+  options.record?.({ kind: 'deposit', agentId, chain, amountMicro, atMs, ...atOnce });
+  const deposit = applyDeposit(options.platform, { agentId, chain, amountMicro, ...atOnce }, atMs);
   if (!deposit.ok) return deposit;
   options.onClockMoved();
   const view = deposit.value;

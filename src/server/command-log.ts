@@ -141,6 +141,7 @@ export type LoggedCommand =
       readonly agentId: string;
       readonly chain: string;
       readonly amountMicro: bigint;
+      readonly confirmed?: true;
     }
   | {
       readonly seq: number;
@@ -345,6 +346,7 @@ export class CommandLog {
             agent_id: command.agentId,
             chain: command.chain,
             amount_micro: String(command.amountMicro),
+            ...(command.confirmed === true ? { confirmed: true } : {}),
           }),
           body: null,
         });
@@ -890,14 +892,23 @@ export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
         : corrupt('tier entry');
     }
     case 'deposit': {
-      const { agent_id: agentId, chain, amount_micro: amount } = entry;
+      const { agent_id: agentId, chain, amount_micro: amount, confirmed } = entry;
       const valid =
         typeof agentId === 'string' &&
         typeof chain === 'string' &&
         typeof amount === 'string' &&
-        /^\d{1,20}$/.test(amount);
+        /^\d{1,20}$/.test(amount) &&
+        (confirmed === undefined || confirmed === true);
       return valid
-        ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) }
+        ? {
+            seq,
+            kind: 'deposit',
+            atMs,
+            agentId,
+            chain,
+            amountMicro: BigInt(amount),
+            ...(confirmed === true ? { confirmed: true as const } : {}),
+          }
         : corrupt('deposit entry');
     }
     case 'wallet-mint': {

@@ -1,14 +1,14 @@
 // AccountPool (src/live/account-pool.ts) opens the accounts a live suite shares in order: account i
 // is the i-th registered, though the fundings run side by side (on a wall-clock serve each waits
-// out a deposit's confirmation). Shown on two afp serves of one seed (deployed dialect, manual
-// clock, real loopback listeners): the pool's two accounts are the ids two registrations in turn
-// get on the twin serve, and each is funded.
+// out a deposit's confirmation). Shown on an afp serve (deployed dialect, manual clock, real
+// loopback listeners): the pool's two accounts are the serve's first two agents, in the order the
+// serve registered them, and each is funded. (Comparing with a twin serve's ids depended on where
+// the fundings drew their deposit ids among the registrations, which is no part of the order.)
 import { describe, expect, test } from 'vitest';
 import { Deadline } from '../../src/audit/live-target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { AccountPool } from '../../src/live/account-pool.ts';
-import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
@@ -24,13 +24,21 @@ const serve = manualServes({
   startMs: START_MS,
 });
 
-async function sessionOf(): Promise<{ session: LiveSession; clock: ReturnType<typeof movingClock> }> {
+async function sessionOf(): Promise<{
+  session: LiveSession;
+  clock: ReturnType<typeof movingClock>;
+  handle: Awaited<ReturnType<typeof serve>>;
+}> {
   const handle = await serve();
   const casino = handle.urls.casino as string;
   const resolved = await resolveTarget(casino);
   if (!resolved.ok) throw new Error(resolved.message);
   const clock = movingClock(casino, START_MS);
-  return { session: new LiveSession({ target: resolved.value, clock, deadline: new Deadline(clock, 600) }), clock };
+  return {
+    session: new LiveSession({ target: resolved.value, clock, deadline: new Deadline(clock, 600) }),
+    clock,
+    handle,
+  };
 }
 
 describe('AccountPool', () => {
@@ -44,21 +52,9 @@ describe('AccountPool', () => {
     });
     const accounts = await pool.take(2);
     if (typeof accounts === 'string') throw new Error(accounts);
-
-    const twin = await sessionOf();
-    const inTurn: string[] = [];
-    for (let index = 0; index < 2; index++) {
-      const opened = await openLiveAccount({
-        session: twin.session,
-        key: null,
-        fundMicro: FUND_MICRO,
-        clock: twin.clock,
-        deadline: new Deadline(twin.clock, 600),
-      });
-      if (!opened.ok) throw new Error(opened.message);
-      inTurn.push(opened.value.agentId);
-    }
-    expect(accounts.map((account) => account.agentId)).toStrictEqual(inTurn);
+    // The serve's agents in the order they registered (its agent table keeps insertion order).
+    const registered = pooled.handle.platform.agents.all().map((agent) => agent.id);
+    expect(accounts.map((account) => account.agentId)).toStrictEqual(registered.slice(0, 2));
     for (const account of accounts) {
       const balance = await pooled.session.call('casino.balance', {}, account.apiKey);
       expect(balance.kind).toBe('ok');

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
+import { agentAccount } from '../../src/core/ledger.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { CommandLog } from '../../src/server/command-log.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
@@ -60,6 +61,7 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
       ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1000000.01' }],
       ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1e3' }],
       ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: 1e300 }],
+      ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1', confirmed: 'yes' }],
     ];
     for (const [path, body] of refusals) {
       const answer = await post(served, path, body);
@@ -112,4 +114,56 @@ test("--start past the clock's last instant is a flag error", () => {
     errors: ["--start must be no later than 9999-01-01T00:00:00.000Z, got '9999-06-01'"],
   });
   expect(parseServeArgs(['--clock', 'manual', '--start', '9998-12-31'], START_MS)).not.toHaveProperty('errors');
+});
+
+test('a deposit that arrives confirmed is credited at once, the clock unmoved, and a restart from the log credits it again', async () => {
+  const file = join(DIR, 'confirmed.db');
+  const serve = async (log: CommandLog): Promise<ServeHandle> =>
+    startServe({
+      trustedProxies: LOOPBACK_PROXIES,
+      routes: ALL_ROUTES,
+      seed: SEED,
+      port: 0,
+      clockMode: 'manual',
+      commandLog: log,
+      log: () => undefined,
+    });
+  const balance = (served: ServeHandle): bigint => served.platform.ledger.balance(agentAccount('ada'));
+  const first = await opened(file);
+  const served = await serve(first);
+  let credited = 0n;
+  try {
+    expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
+    const before = balance(served);
+    const deposit = await post(served, '/_afp/casino/deposit', {
+      agent_id: 'ada',
+      chain: 'solana',
+      amount: '5',
+      confirmed: true,
+    });
+    expect(deposit).toMatchObject({ status: 200, body: { status: 'confirmed', confirm_at_ms: START_MS } });
+    credited = balance(served);
+    expect(credited).toBe(before + 5_000_000n);
+    expect(served.clock.nowMs()).toBe(START_MS);
+    // Without it, the same door's deposit waits for the chain's delay.
+    expect(await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'solana', amount: '1' })).toMatchObject(
+      {
+        status: 200,
+        body: { status: 'pending', confirm_at_ms: START_MS + 60_000 },
+      },
+    );
+    expect(balance(served)).toBe(credited);
+  } finally {
+    await served.close();
+    first.close();
+  }
+  const second = await opened(file);
+  const again = await serve(second);
+  try {
+    expect(again.recovery).toMatchObject({ commands: 3, internalErrors: 0 });
+    expect(balance(again)).toBe(credited);
+  } finally {
+    await again.close();
+    second.close();
+  }
 });

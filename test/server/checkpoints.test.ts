@@ -46,6 +46,8 @@ async function history(target: Target, world: World): Promise<void> {
     if (round === 22) expect((await target.admin('snapshot')).status).toBe(200);
     await target.admin('clock', { advance_ms: 7 * 60_000 });
     if (round % 10 === 9) await target.admin('casino/deposit', { agent_id: 'bob', chain: 'base', amount: '3' });
+    if (round % 10 === 4)
+      await target.admin('casino/deposit', { agent_id: 'alice', chain: 'solana', amount: '2', confirmed: true });
   }
   await target.admin('clock', { advance_ms: 3 * HOUR_MS });
 }

@@ -65,6 +65,12 @@ export interface SimulateDepositCommand {
   readonly amountMicro: Micro;
   /** The chain's transaction; generated when absent. A hash is credited once per chain. */
   readonly txHash?: string | null;
+  /**
+   * true: it arrives with its confirmations done and is credited at once (afp serve's admin door
+   * for afp's own funding, which must not spend a manual clock's time); absent: credited at
+   * arrival + the chain's delay.
+   */
+  readonly confirmed?: boolean;
 }
 
 export interface WithdrawCommand {

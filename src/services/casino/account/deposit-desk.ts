@@ -3,6 +3,7 @@
  * `pending`, gains confirmations block by block, and is credited at exactly `confirmAtMs`
  * (arrival + the chain's delay) by the 'casino.deposit-confirm' timer: one transfer
  * `external` → `agent:<id>` (reason `casino.deposit`), status `confirmed`. Nothing moves before.
+ * One that arrives `confirmed` (the admin door's funding) is credited so at its arrival, no timer.
  *
  * Invariants: each deposit is credited exactly once (asserted); a chain transaction hash is
  * credited at most once (a repeat is 409); pending deposits per agent are bounded
@@ -100,7 +101,7 @@ export class DepositDesk {
       status: 'pending',
       confirmationsRequired: chain.confirmationsRequired,
       createdAtMs: nowMs,
-      confirmAtMs: nowMs + chain.confirmationMs,
+      confirmAtMs: command.confirmed === true ? nowMs : nowMs + chain.confirmationMs,
       confirmedAtMs: null,
     };
     assert(!this.byId.has(deposit.id), 'deposit ids are unique');
@@ -111,7 +112,6 @@ export class DepositDesk {
       count: pending.count + 1,
       amountMicro: pending.amountMicro + deposit.amountMicro,
     });
-    this.state.ctx.timers.schedule(deposit.confirmAtMs, { kind: 'casino.deposit-confirm', depositId: deposit.id });
     this.state.ctx.emit({
       type: 'casino.deposit',
       atMs: nowMs,
@@ -120,6 +120,8 @@ export class DepositDesk {
       amountMicro: deposit.amountMicro,
       status: 'pending',
     });
+    if (command.confirmed === true) this.credit(deposit, nowMs);
+    else this.state.ctx.timers.schedule(deposit.confirmAtMs, { kind: 'casino.deposit-confirm', depositId: deposit.id });
     return succeed(viewAt(deposit, nowMs));
   }
 
@@ -127,6 +129,10 @@ export class DepositDesk {
   confirm(timer: DepositTimer, atMs: number): void {
     const deposit = this.byId.get(timer.depositId);
     assert(deposit !== undefined, `timer ${timer.kind} names a known deposit`);
+    this.credit(deposit, atMs);
+  }
+
+  private credit(deposit: MutableDeposit, atMs: number): void {
     assert(deposit.status === 'pending' && deposit.confirmedAtMs === null, 'a deposit is credited once');
     assert(atMs === deposit.confirmAtMs, 'a deposit is credited at exactly its confirmation instant');
     this.state.ctx.ledger.transfer({
