@@ -249,7 +249,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     const slots = await placePhase(run, first, count);
     if (options.deadline.passed()) run.stoppedBy ??= 'deadline';
     options.session.windUp();
-    const seeds = await revealSeeds(options);
+    const seeds = await revealSeeds(run);
     verifyPhase(run, slots, seeds);
   }
   const after = await balanceOf(options);
@@ -617,19 +617,37 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
   );
 }
 
-/** Rotates (revealing the phase's seed) and reads every revealed seed: hash → hex. */
-async function revealSeeds(options: EdgeAuditOptions): Promise<Map<string, string>> {
+/**
+ * Rotates (revealing the phase's seed) and reads every revealed seed: hash → hex; null when the
+ * target answered neither call (it stopped answering, or the time budget ran out): then no seed
+ * was withheld, the phase's bets are only unverified, and the audit stops as unreachable (exit 4)
+ * rather than calling every bet's seed "not revealed" (major, exit 3).
+ */
+async function revealSeeds(run: AuditRun): Promise<Revealed | null> {
+  const { options } = run;
   const seeds = new Map<string, string>();
   const rotated = await options.session.call('casino.rotate', {}, options.apiKey);
+  const request = 'request' in rotated ? rotated.request : undefined;
+  const reproduce = request === undefined ? undefined : options.curlOf?.(request);
   if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null)
     seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
   const listed = await options.session.call('casino.seeds', {}, options.apiKey);
   if (listed.kind === 'ok')
     for (const { seedHash, seed } of listed.value.seeds) if (seed !== null) seeds.set(seedHash, seed);
-  return seeds;
+  const answered = (kind: string): boolean => kind === 'ok' || kind === 'refused' || kind === 'unreadable';
+  if (answered(rotated.kind) || answered(listed.kind))
+    return { seeds, ...(reproduce === undefined ? {} : { reproduce }) };
+  run.stoppedBy ??= rotated.kind === 'deadline' || listed.kind === 'deadline' ? 'deadline' : 'unreachable';
+  return null;
 }
 
-function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<string, string>): void {
+/** A phase's revealed seeds (hash → hex) and the curl of the rotation that revealed them. */
+interface Revealed {
+  readonly seeds: ReadonlyMap<string, string>;
+  readonly reproduce?: string;
+}
+
+function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed | null): void {
   const { scheme, plan, findings } = run.options;
   for (const slot of slots) {
     if (slot === undefined) continue;
@@ -648,9 +666,18 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     }
     run.draws.add(draw);
     const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };
-    const seedHex = seeds.get(bet.seedHash) ?? null;
+    const seedHex = revealed?.seeds.get(bet.seedHash) ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
-    recordProofChecks(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
+    // Seeds not asked of a target that stopped answering were not withheld: no proof check then.
+    if (revealed !== null)
+      recordProofChecks(findings, {
+        bet: schemeBet,
+        variant: variant.variant,
+        seedHex,
+        verdict,
+        scheme: scheme.name,
+        ...(revealed.reproduce === undefined ? {} : { revealReproduce: revealed.reproduce }),
+      });
     // The curl of the request that placed the bet: how a reader sees the same behaviour again.
     const reproduce = run.options.curlOf === undefined ? undefined : run.options.curlOf(slot.request);
     checkSelfConsistent(findings, bet, variant.variant, reproduce);

@@ -18,6 +18,7 @@ import { displayRoundingMicro } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
 import { ratio, ratioFromDecimal, ratioText, type Ratio } from '../../core/ratio.ts';
 import type { FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import { betCredit } from '../bet-credit.ts';
 
 export const EDGE_SOURCES = ['published', 'observed', 'empirical'] as const;
 export type EdgeSource = (typeof EDGE_SOURCES)[number];
@@ -51,12 +52,22 @@ export function topField(path: string): string {
 /**
  * The multiplier a target paid: 0 when nothing was credited, else the one it showed (exact where
  * the credit rounds to the cent), or credited / stake when it shows none or one its credit
- * contradicts (the money is what was credited).
+ * contradicts (the money is what was credited). Where the credit is a display figure rounded to
+ * fewer places (`paidPlaces`), it is read as live/bet-credit.ts reads it: a won bet whose figure
+ * rounds to 0 (0.01 × 1.97 shown as 0.0) paid its shown multiplier, not nothing.
  */
-export function paidMultiplier(bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier'>): Ratio | null {
+export function paidMultiplier(
+  bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier' | 'paidPlaces' | 'won'>,
+): Ratio | null {
   if (bet.paidMicro === null || bet.amountMicro <= 0n) return null;
-  if (bet.paidMicro === 0n) return ratio(0);
   const shown = bet.multiplier;
+  if ((bet.paidPlaces ?? null) !== null) {
+    const credit = betCredit(bet);
+    if (!credit.ok) return bet.paidMicro === 0n ? ratio(0) : ratio(bet.paidMicro, bet.amountMicro);
+    if (credit.micro === 0n && credit.exact) return ratio(0);
+    return shown !== null && isDecimal(shown) ? ratioFromDecimal(String(shown)) : ratio(credit.micro, bet.amountMicro);
+  }
+  if (bet.paidMicro === 0n) return ratio(0);
   if (shown !== null && isDecimal(shown) && creditContradiction(bet) === null) return ratioFromDecimal(String(shown));
   return ratio(bet.paidMicro, bet.amountMicro);
 }

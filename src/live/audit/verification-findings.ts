@@ -30,6 +30,8 @@ export interface VerificationInput {
   readonly publishedIsAdvertised?: boolean;
   /** The game's result fields that state a payout or that its payout rule derives (FairnessScheme.payoutFields, ruleFields): differing only there is a payout, not an outcome. */
   readonly payoutFields?: readonly string[];
+  /** The curl of the call that should have revealed the bet's seed (the rotation), where there is one. */
+  readonly revealReproduce?: string;
 }
 
 function evidenceOf(input: VerificationInput): string {
@@ -138,9 +140,12 @@ export function recordProofChecks(findings: FindingsCollector, input: Verificati
       severity: 'major',
       kind: 'fairness',
       title: `${game}: the server seed was not revealed after rotation`,
+      endpoint: 'casino.rotate',
+      field: 'previous_seed',
       expected: 'the seed revealed by rotation or listed in the seeds',
       seen: bet.seedHash,
       evidence,
+      ...(input.revealReproduce === undefined ? {} : { reproduce: input.revealReproduce }),
     });
     return;
   }

@@ -36,6 +36,8 @@ export interface SchemeBet {
   readonly paidPlaces?: number | null;
   /** The recorded total-return multiplier as the wire shows it; null when absent. */
   readonly multiplier: number | null;
+  /** The answer's win flag; absent or null when it shows none (a display credit rounded to 0 is a win's only by it). */
+  readonly won?: boolean | null;
   /** The recorded `result` object. */
   readonly result: JsonValue;
   readonly clientSeed: string;

@@ -90,3 +90,29 @@ describe('a target that shows amount_won to 0 places and new_balance to 1', () =
     }
   });
 });
+
+describe('a target that changed a payout and shows amount_won to 1 place', () => {
+  // Found by a probe: 0.01 × 1.97 = 0.0197 shows as 0.0, so the tier read "pays 0×" (a 100% edge)
+  // and the returns check called its own observed law broken (major, exit 3), though the answer
+  // says won, payout_multiplier 1.97, and the balance moves 0.0197.
+  test('house-edge measures the changed payout (1.97×) as a minor rule finding, nothing above it', async () => {
+    const rules = parseDeployedRulesFile(
+      'casino:\n  coin_flip: { payout: 1.97 }\ndisplay: { amount_won_places: 1 }\n',
+      'changed.yaml',
+    );
+    if (!rules.ok) throw new Error(rules.message);
+    const served = await serveDeployedRules(rules.value);
+    try {
+      const edge = await liveHouseEdge(served, {
+        args: ['--games', 'coin_flip', '--bets', '40'],
+        seed: '5',
+        out: join(DIR, 'changed'),
+      });
+      expect(edge.code, edge.text).toBe(0);
+      expect(graveOrMinor(edge.findings)).toEqual(['minor rule:coin_flip:heads:payouts']);
+      expect(edge.text).toMatch(/the target pays 1\.97× where it publishes 1\.99×/);
+    } finally {
+      await served.close();
+    }
+  });
+});
