@@ -61,6 +61,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/core/wide-amounts.test.ts',
   'test/docs/readme.test.ts',
   'test/export/k6-agent-listing.test.ts',
+  'test/export/k6-setup.test.ts',
   'test/http/casino/casino-bad-input.test.ts',
   'test/http/casino/casino-bet-answers.test.ts',
   'test/http/casino/casino-bet-fields-memo.test.ts',

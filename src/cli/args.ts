@@ -110,6 +110,19 @@ export function parseArgs(
   return { flags, lists, positionals, errors };
 }
 
+/**
+ * The flags of another form of a command given to this one (a scenario run's `--workers` to a URL
+ * run): one error naming them and the form they belong to, e.g. `--workers applies to a scenario
+ * run (afp load SCENARIO --target URL)`. Parse with the whole definition and ask this, rather than
+ * parse without them: an unknown flag leaves its value behind as a positional, and the user reads
+ * "unknown flag" then a count of positionals that is not what they gave.
+ */
+export function otherFormFlags(args: ParsedArgs, names: readonly string[], form: string): string[] {
+  const given = names.filter((name) => args.flags[name] !== undefined);
+  if (given.length === 0) return [];
+  return [`${given.map((name) => `--${name}`).join(', ')} ${given.length === 1 ? 'applies' : 'apply'} to ${form}`];
+}
+
 /** Names longer than this are not compared (the distance table is quadratic in their lengths). */
 const NAME_LENGTH_MAX = 64;
 

@@ -275,7 +275,7 @@ const LOAD: CommandDefinition = {
       name: 'out',
       value: 'DIR|prometheus=URL|json=FILE',
       description:
-        'DIR: where load.json and the load reports go; prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines',
+        'DIR: where the load reports go (and, for a SCENARIO run, load.json for afp load merge); prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines',
       default: 'reports/<scenario>-load, reports/url-load',
       repeatable: true,
     },

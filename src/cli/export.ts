@@ -14,10 +14,10 @@ import { AGENTS } from '../../agents/index.ts';
 import { exportK6Script } from '../export/k6/k6-script.ts';
 import { operatorResources, PARALLELISM_MAX } from '../export/k6/k6-operator.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
-import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
+import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exportK6UrlScript } from '../export/k6/k6-url-script.ts';
-import { parseUrlRun } from './url-flags.ts';
+import { parseUrlRun, urlCredentials } from './url-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
@@ -31,12 +31,14 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   // A URL run as `afp load` names one: a positional http(s) URL, or --url.
   if (stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? ''))
     return exportK6Url(argv, args, io);
-  const errors = [...args.errors];
-  const urlFlags = URL_ONLY.filter((name) => args.flags[name] !== undefined);
-  if (urlFlags.length > 0 || args.flags['duration'] !== undefined)
-    errors.push(
-      `${[...urlFlags, ...(args.flags['duration'] === undefined ? [] : ['duration'])].map((name) => `--${name}`).join(', ')} describe a URL run: give the URL with them (a scenario brings its own load: section)`,
-    );
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(
+      args,
+      [...URL_ONLY, 'duration'],
+      'a URL run: give the URL with them (a scenario brings its own load: section)',
+    ),
+  ];
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
@@ -143,6 +145,11 @@ function k8sFlag(args: ParsedArgs, target: string | null | 'url'): { parallelism
   return { parallelism: errors.length === 0 ? parallelism : null, errors };
 }
 
+/** An argument that is a URL with a password, as lines may show it (user:***@); any other as given. */
+function withoutPassword(arg: string): string {
+  return /^https?:\/\/[^/]*@/i.test(arg) && URL.canParse(arg) ? urlCredentials(arg).shownUrl : arg;
+}
+
 /** argv without `--out FILE`: where the script went is not part of what it is. */
 function withoutOut(argv: readonly string[]): string[] {
   return argv.filter((arg, index) => arg !== '--out' && !arg.startsWith('--out=') && argv[index - 1] !== '--out');
@@ -171,7 +178,8 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
           section: run.section,
           timeoutMs: run.timeoutMs,
           afpVersion: readAfpVersion() ?? 'unknown',
-          command: commandLine(['afp', 'export', 'k6', ...withoutOut(argv)]),
+          // The header's command line shows a URL's password as *** (the script's authorization header carries it).
+          command: commandLine(['afp', 'export', 'k6', ...withoutOut(argv).map(withoutPassword)]),
         });
   if (exported !== null && !exported.ok) errors.push(...exported.errors);
   if (errors.length > 0 || exported === null || !exported.ok) {

@@ -19,7 +19,7 @@ import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { reachable } from '../load/url-reach.ts';
 import { urlEndpointName, urlMethodOf } from '../load/url-source.ts';
-import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlOf } from './url-flags.ts';
+import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlCredentials, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, thresholdLines } from './load-view.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
@@ -155,10 +155,18 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
     errors.push(
       `${afpOnly.map((name) => `--${name}`).join(', ')}: afp's own engine only (--engine autocannon is a closed loop of --connections N)`,
     );
-  const url = urlOf(args, errors);
+  const given = urlOf(args, errors);
+  // The URL's user:pw go as a Basic authorization header (as afp's engine and k6 send them), never shown.
+  const credentials = given === null ? null : urlCredentials(given);
+  const url = credentials?.url ?? null;
+  const shownUrl = credentials?.shownUrl ?? '';
   const flags = parseAutocannonFlags({ ...args, flags: { ...args.flags, endpoint: url ?? '-' } });
   if ('errors' in flags) errors.push(...flags.errors);
-  const headers = headersOf(args.lists['header'] ?? [], errors);
+  const givenHeaders = headersOf(args.lists['header'] ?? [], errors);
+  const headers =
+    credentials === null || credentials.authorization === null || givenHeaders['authorization'] !== undefined
+      ? givenHeaders
+      : { ...givenHeaders, authorization: credentials.authorization };
   const body = await bodyOf(args, errors);
   const methodOrError = urlMethodOf(stringFlag(args, 'method') ?? 'GET', body !== undefined);
   if ('error' in methodOrError) errors.push(methodOrError.error);
@@ -180,7 +188,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
   if (typeof prepared === 'string' || reach === null || !reach.ok) {
     io.err(
-      `afp load: ${typeof prepared === 'string' ? prepared : `${url} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
+      `afp load: ${typeof prepared === 'string' ? prepared : `${shownUrl} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`,
     );
     return typeof prepared === 'string' ? EXIT.invalidInput : EXIT.liveness;
   }
@@ -188,7 +196,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const endpoint = urlEndpointName({ url, method });
   const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;
   io.out(
-    `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${url}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
+    `engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${shownUrl}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`,
   );
   const ran = await runInterruptibly(io, (signal) =>
     runAutocannonCounted({
@@ -213,7 +221,7 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
     concurrency: { value: flags.connections, source: 'configured connections' },
     thresholds: thresholds.thresholds,
     scenario: null,
-    targetName: url,
+    targetName: shownUrl,
     targetSource: 'url',
     out: outs.dir ?? AUTOCANNON_OUT_DEFAULT,
     interrupted: ran.interrupted,

@@ -22,7 +22,7 @@ import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { type Scenario } from '../sim/scenario.ts';
-import { parseCommand, stringFlag } from './args.ts';
+import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
@@ -47,9 +47,19 @@ interface LoadFlags {
 }
 
 function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  const args = parseCommand(argv, DEFINITION, [...AUTOCANNON_ONLY, ...URL_ONLY, 'engine']);
+  // A URL run's or autocannon's flag is parsed, then named with its form: refused unparsed, its value was taken for a SCENARIO.
+  const args = parseCommand(argv, DEFINITION, ['engine']);
   const outs = parseOutFlags(args.lists['out'] ?? []);
-  const errors = [...args.errors, ...outs.errors];
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(
+      args,
+      URL_ONLY,
+      "a URL run (afp load URL --rate N/s|--vus N …); a scenario's load: section holds its profile and thresholds",
+    ),
+    ...otherFormFlags(args, AUTOCANNON_ONLY, 'a run of --engine autocannon'),
+    ...outs.errors,
+  ];
   if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');

@@ -22,7 +22,7 @@ import { parseThresholds } from '../load/thresholds.ts';
 import { runUrlLoad } from '../load/url-load.ts';
 import { reachable } from '../load/url-reach.ts';
 import { urlEndpointName } from '../load/url-source.ts';
-import { parseCommand } from './args.ts';
+import { otherFormFlags, parseCommand } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
@@ -31,16 +31,23 @@ import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
 import { parseUrlRun } from './url-flags.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
-/** The flags of `afp load` a URL run has no use for (a scenario's, autocannon's). */
-const NOT_FOR_URL = [...AUTOCANNON_ONLY, 'target', 'seed', 'shard', 'workers'];
+/** The flags of `afp load` a scenario run has and a URL run has no use for (autocannon's are AUTOCANNON_ONLY). */
+const SCENARIO_ONLY = ['target', 'seed', 'shard', 'workers'];
 export const URL_OUT_DEFAULT = join('reports', 'url-load');
 const REACH_TIMEOUT_MS = 5_000;
 
 export async function urlMain(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
-  const args = parseCommand(argv, definitionOf('load'), NOT_FOR_URL);
+  // Parsed with every flag of `afp load`: another form's flag is named with its form, and its value is not taken for a URL.
+  const args = parseCommand(argv, definitionOf('load'));
   const parsed = await parseUrlRun(args);
   const outs = parseOutFlags(args.lists['out'] ?? []);
-  const errors = [...args.errors, ...parsed.errors, ...outs.errors];
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(args, SCENARIO_ONLY, 'a scenario run (afp load SCENARIO --target URL)'),
+    ...otherFormFlags(args, AUTOCANNON_ONLY, 'a run of --engine autocannon (afp load URL --engine autocannon)'),
+    ...parsed.errors,
+    ...outs.errors,
+  ];
   const run = parsed.run;
   const planned = run === null ? null : resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
   if (planned !== null && !planned.ok) errors.push(...planned.errors);
@@ -59,12 +66,12 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   }
   const reach = await reachable(run.request.url, REACH_TIMEOUT_MS);
   if (!reach.ok) {
-    io.err(`afp load: ${run.request.url} is not reachable: ${reach.message}\n`);
+    io.err(`afp load: ${run.shownUrl} is not reachable: ${reach.message}\n`);
     return EXIT.liveness;
   }
   const endpoint = urlEndpointName(run.request);
-  io.out(`target: ${run.request.url}\nendpoint: ${endpoint}\nplan: ${describePlan(planned.plan)}\n`);
-  record({ target: run.request.url, endpoint });
+  io.out(`target: ${run.shownUrl}\nendpoint: ${endpoint}\nplan: ${describePlan(planned.plan)}\n`);
+  record({ target: run.shownUrl, endpoint });
   const result = await runWithView({
     plan: planned.plan,
     io,
@@ -85,7 +92,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     record,
     report: {
       scenario: 'url',
-      target: { name: run.request.url, source: 'url' },
+      target: { name: run.shownUrl, source: 'url' },
       engine: 'afp',
       ...(stopReason === null ? {} : { stopReason }),
       ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),

@@ -5,10 +5,13 @@
  * (executors.ts `resolveLoadPlan`), its thresholds (threshold-parser.ts) and the k6 script's options
  * (k6-options.ts) come from the same data as a scenario's.
  *
- *   URL | --url URL   an absolute http(s) URL (the positional or the flag; not both, unless equal)
+ *   URL | --url URL   an absolute http(s) URL (the positional or the flag; not both, unless equal);
+ *                     credentials in it (user:pw@) go as `authorization: Basic …` (unless a --header
+ *                     gives one), as k6 sends them, and are taken out of the URL; the URL every
+ *                     line and report shows has the password as *** (`shownUrl`)
  *   --method M        GET (default), POST, PUT, DELETE
  *   --header 'K: V'   repeatable; names lower-cased; host and content-length are the client's
- *   --body TEXT | --body-file FILE   at most BODY_BYTES_MAX
+ *   --body TEXT | --body-file FILE   at most BODY_BYTES_MAX; the file's bytes go as they are (binary too)
  *   --rate N/s        the open model: N per time unit (`N`, `N/s`, `N/m`, `N/100ms`) → constant-arrival-rate
  *   --vus N           a closed loop of N → constant-vus (exactly one of --rate and --vus)
  *   --max-vus N       with --rate: max_in_flight (k6 maxVUs)
@@ -17,7 +20,7 @@
  *   --timeout D       per request, within URL_LIMITS.timeoutMs
  * Every problem is reported, all at once; nothing is sent before they are.
  */
-import { readTextFile } from '../core/text-file.ts';
+import { readBoundedFile } from '../core/text-file.ts';
 import { LOAD_LIMITS, type LoadSection } from '../sim/load-schema.ts';
 import { parseThresholds } from '../load/thresholds.ts';
 import { urlMethodOf, type UrlRequest } from '../load/url-source.ts';
@@ -30,7 +33,10 @@ export const URL_LIMITS = { timeoutMs: { min: 100, max: 10 * UNIT_MS.m }, header
 export const BODY_BYTES_MAX = 1_048_576;
 
 export interface UrlRun {
+  /** The URL without credentials; a URL's user:pw is the request's authorization header. */
   readonly request: UrlRequest;
+  /** The URL as every printed line and report shows it: the password replaced by ***. */
+  readonly shownUrl: string;
   /** The profile as a scenario's `load:` section (durations in ms, as the schema gives them). */
   readonly section: LoadSection;
   readonly durationMs: number;
@@ -55,13 +61,13 @@ export function urlOf(args: ParsedArgs, errors: string[]): string | null {
     errors.push(
       distinct.length === 0
         ? 'name the URL to load (afp load URL, or --url URL)'
-        : `name one URL, got ${distinct.length}: ${distinct.map((url) => `'${url.slice(0, 200)}'`).join(', ')}`,
+        : `name one URL, got ${distinct.length}: ${distinct.map((url) => `'${shownOf(url).slice(0, 200)}'`).join(', ')}`,
     );
     return null;
   }
   const url = distinct[0] ?? '';
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
-    errors.push(`'${url.slice(0, 200)}' is not an absolute http(s) URL`);
+    errors.push(`'${shownOf(url).slice(0, 200)}' is not an absolute http(s) URL`);
     return null;
   }
   // As the sender will send it (non-ASCII percent-encoded, the host lower-cased): the k6 export
@@ -87,25 +93,62 @@ export function headersOf(values: readonly string[], errors: string[]): Record<s
   return headers;
 }
 
-export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<string | undefined> {
+/** The body's bytes: --body as UTF-8, --body-file as the file holds them (never decoded: a binary body stays whole). */
+export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<Buffer | undefined> {
   const text = stringFlag(args, 'body');
   const file = stringFlag(args, 'body-file');
   if (text !== undefined && file !== undefined) {
     errors.push('give --body or --body-file, not both');
     return undefined;
   }
-  let body = text;
+  let body: Buffer | undefined = text === undefined ? undefined : Buffer.from(text, 'utf8');
   if (file !== undefined) {
-    const read = await readTextFile(file, BODY_BYTES_MAX);
+    const read = await readBoundedFile(file, BODY_BYTES_MAX);
     if (!read.ok) {
       errors.push(`--body-file: cannot read ${file}: ${read.reason}`);
       return undefined;
     }
-    body = read.text;
+    body = read.bytes;
   }
-  if (body !== undefined && Buffer.byteLength(body) > BODY_BYTES_MAX)
+  if (body !== undefined && body.length > BODY_BYTES_MAX)
     errors.push(`the body is longer than ${BODY_BYTES_MAX} bytes`);
   return body;
+}
+
+export interface UrlCredentials {
+  /** The URL without user and password. */
+  readonly url: string;
+  /** The URL for lines and reports: `user:***@host` (the user kept, the password never). */
+  readonly shownUrl: string;
+  /** `Basic base64(user:pw)` of the percent-decoded userinfo; null when the URL has none. */
+  readonly authorization: string | null;
+}
+
+/** The credentials of a URL (`http://user:pw@host/`) taken out of it: what afp sends and what it shows instead. */
+export function urlCredentials(url: string): UrlCredentials {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { url, shownUrl: url, authorization: null };
+  const userinfo = `${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`;
+  const authorization = `Basic ${Buffer.from(userinfo, 'utf8').toString('base64')}`;
+  if (parsed.password !== '') parsed.password = '***';
+  const shownUrl = parsed.href;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, shownUrl, authorization };
+}
+
+/** A URL as an error line may show it: a password replaced by *** (text that is no URL as given). */
+function shownOf(text: string): string {
+  return URL.canParse(text) ? urlCredentials(text).shownUrl : text;
+}
+
+/** Percent-decoding as a browser does for Basic auth; a stray `%` stays as it is. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** `300/s` → rate 300 per 1000 ms; `50/100ms`; a bare `N` is per second. */
@@ -215,9 +258,16 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || url === null || 'error' in method) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
+  const credentials = urlCredentials(url);
+  // A --header authorization wins over the URL's credentials (the user said which to send).
+  const sent =
+    credentials.authorization === null || headers['authorization'] !== undefined
+      ? headers
+      : { ...headers, authorization: credentials.authorization };
   return {
     run: {
-      request: { url, method: method.method, headers, body },
+      request: { url: credentials.url, method: method.method, headers: sent, body },
+      shownUrl: credentials.shownUrl,
       section,
       durationMs,
       timeoutMs,

@@ -15,7 +15,8 @@ export { describeError } from './describe-error.ts';
 import type { MountUrls } from './transport.ts';
 
 /** The services a mounts list may name (a type-only import keeps the platform out of live tools). */
-const ANNOUNCED: readonly ServiceName[] = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'];
+/** The service mounts a mounts list may name, in the order they are read. */
+export const ANNOUNCED: readonly ServiceName[] = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'];
 
 const DISCOVERY_TIMEOUT_MS = 10_000;
 

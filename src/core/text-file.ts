@@ -7,7 +7,8 @@
  * `<(…)`, a device) is read in pieces up to `maxBytes` and refused past it.
  * Expected failures are returned: `reason` completes "cannot read FILE: …"; any other failure of
  * the system keeps its own words (ENOENT and the like).
- * The text is decoded as fs.readFile(path, 'utf8') decodes it (invalid bytes become U+FFFD).
+ * The text is decoded as fs.readFile(path, 'utf8') decodes it (invalid bytes become U+FFFD);
+ * `readBoundedFile` gives the bytes as they are (a request body sent unchanged, binary included).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -19,7 +20,17 @@ export type TextFileRead =
   /** `code`: the system's error code (ENOENT, EACCES) where the system refused. */
   | { readonly ok: false; readonly reason: string; readonly code?: string };
 
+export type BoundedFileRead =
+  | { readonly ok: true; readonly bytes: Buffer }
+  | { readonly ok: false; readonly reason: string; readonly code?: string };
+
 export async function readTextFile(path: string, maxBytes: number): Promise<TextFileRead> {
+  const read = await readBoundedFile(path, maxBytes);
+  return read.ok ? { ok: true, text: read.bytes.toString('utf8') } : read;
+}
+
+/** The file's bytes, unchanged, under the same bounds as readTextFile. */
+export async function readBoundedFile(path: string, maxBytes: number): Promise<BoundedFileRead> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -41,7 +52,7 @@ export async function readTextFile(path: string, maxBytes: number): Promise<Text
       total += bytesRead;
       if (total > maxBytes) return tooLarge;
     }
-    return { ok: true, text: Buffer.concat(pieces, total).toString('utf8') };
+    return { ok: true, bytes: Buffer.concat(pieces, total) };
   } catch (error) {
     return failureOf(error);
   } finally {
@@ -49,7 +60,7 @@ export async function readTextFile(path: string, maxBytes: number): Promise<Text
   }
 }
 
-function failureOf(error: unknown): TextFileRead {
+function failureOf(error: unknown): { readonly ok: false; readonly reason: string; readonly code?: string } {
   const code = (error as { code?: unknown } | null)?.code;
   const reason = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' ? { ok: false, reason, code } : { ok: false, reason };

@@ -19,7 +19,8 @@ import { announcedMounts, forwardedForNote, readMounts, targetUrlError } from '.
 import type { ServiceName } from '../platform/platform.ts';
 import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from './fairness/scheme.ts';
 import { loadTargetFile, type TargetFileOptions } from './target-file.ts';
-import { DIALECT_NAMES, type DialectName, type PaceLimit, type Target, type TargetService } from './target.ts';
+import type { PaceLimit, Target, TargetService } from './target.ts';
+import { dialectOf, servedDialects } from './served-dialects.ts';
 import { DEPLOYED_LIMITS } from './dialects/deployed/limits.ts';
 
 /** A serve that speaks the deployed dialect keeps the deployment's limits (unless it says `limits: lifted`): pace under them. */
@@ -122,14 +123,10 @@ function field(value: unknown, name: string): unknown {
     : undefined;
 }
 
-function dialectOf(value: unknown): DialectName | null {
-  return (DIALECT_NAMES as readonly unknown[]).includes(value) ? (value as DialectName) : null;
-}
-
 /** The Target of an afp serve from its mounts answer. */
 function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
   const mounts = announcedMounts(body);
-  const announced = field(body, 'mounts');
+  const dialects = servedDialects(body);
   const dialect = dialectOf(field(body, 'dialect')) ?? 'A';
   const fairnessField = field(body, 'fairness');
   const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(fairnessField)
@@ -140,7 +137,7 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
   const paces = dialect === 'deployed' && field(body, 'limits') !== 'lifted' ? deployedPaces() : {};
   for (const [service, serviceUrl] of Object.entries(mounts) as [ServiceName, string | undefined][]) {
     if (serviceUrl === undefined) continue;
-    services[service] = { url: serviceUrl, dialect: dialectOf(field(field(announced, service), 'dialect')) ?? dialect };
+    services[service] = { url: serviceUrl, dialect: dialects[service] ?? dialect };
   }
   if (Object.keys(services).length === 0) return notAfpServe(api, `GET ${api}/_afp/mounts names no service mount`);
   const forwarded = forwardedForNote(api, body);

@@ -55,7 +55,7 @@ export interface AutocannonRunOptions {
   /** Absolute http(s) URL, path and query included. */
   readonly url: string;
   readonly method: WireMethod;
-  readonly body?: string;
+  readonly body?: string | Buffer;
   readonly headers?: Readonly<Record<string, string>>;
   readonly connections: number;
   readonly durationMs: number;

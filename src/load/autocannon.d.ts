@@ -25,7 +25,7 @@ declare module 'autocannon' {
   export interface AutocannonOptions {
     readonly url: string;
     readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
-    readonly body?: string;
+    readonly body?: string | Buffer;
     readonly headers?: Readonly<Record<string, string>>;
     readonly connections?: number;
     /** Seconds; ignored when `amount` is given. */

@@ -10,9 +10,11 @@
  * connection closes when neither is given; none for 204, 304 and answers to HEAD. 1xx interim
  * answers are skipped (101, a protocol switch, is refused).
  * Limits: the head (and the trailers) at most HEAD_BYTES_MAX, a chunk-size line at most
- * CHUNK_LINE_BYTES_MAX, the body at most the caller's `bodyBytesMax`. A response that breaks the
- * protocol or a limit is an expected failure, returned as its reason; the parser is then dead
- * (the connection is unusable) and says so for every later push.
+ * CHUNK_LINE_BYTES_MAX. A body is kept up to the caller's `bodyBytesMax` and the rest is read and
+ * discarded, counted in `bodyBytesReceived` (`truncated` set): a large body is still an answer
+ * (k6 counts a 200 of 8 MB as one), and memory stays bounded by the cap, not by the target. A
+ * response that breaks the protocol or a limit is an expected failure, returned as its reason;
+ * the parser is then dead (the connection is unusable) and says so for every later push.
  * Non-goals: requests, pipelining bookkeeping (the client sends one request per connection at a
  * time), content codings (the client sends no Accept-Encoding).
  */
@@ -25,7 +27,12 @@ export interface ParsedResponse {
   readonly status: number;
   /** The status line and header lines, latin1, without the blank line. */
   readonly head: string;
+  /** The body's first `bodyBytesMax` bytes (all of it unless `truncated`). */
   readonly body: Buffer;
+  /** Every body byte received, those discarded past `bodyBytesMax` included. */
+  readonly bodyBytesReceived: number;
+  /** True when the body was longer than `bodyBytesMax`: `body` holds its start only. */
+  readonly truncated: boolean;
   /** False when the answer asked to close (or HTTP/1.0 without keep-alive, or a body read until close). */
   readonly keepAlive: boolean;
 }
@@ -62,6 +69,8 @@ export class ResponseParser {
   private head = '';
   private parts: Buffer[] = [];
   private bodyBytes = 0;
+  /** Of bodyBytes, those kept in `parts` (at most bodyBytesMax). */
+  private keptBytes = 0;
   private remaining = 0;
   private trailerBytes = 0;
   private readonly bodyBytesMax: number;
@@ -157,6 +166,7 @@ export class ResponseParser {
     this.head = head;
     this.framing = framing;
     this.bodyBytes = 0;
+    this.keptBytes = 0;
     if (this.bodyless || framing.status === 204 || framing.status === 304)
       return this.complete(framing.keepAlive, next);
     if (framing.chunked) {
@@ -167,8 +177,6 @@ export class ResponseParser {
       this.state = 'until-close';
       return next;
     }
-    if (framing.contentLength > this.bodyBytesMax)
-      return `a body of ${framing.contentLength} bytes, above the limit of ${this.bodyBytesMax}`;
     if (framing.contentLength === 0) return this.complete(framing.keepAlive, next);
     this.state = 'length';
     this.remaining = framing.contentLength;
@@ -179,8 +187,12 @@ export class ResponseParser {
     const untilClose = this.state === 'until-close';
     const take = untilClose ? data.length - at : Math.min(this.remaining, data.length - at);
     this.bodyBytes += take;
-    if (this.bodyBytes > this.bodyBytesMax) return `a body above the limit of ${this.bodyBytesMax} bytes`;
-    this.parts.push(data.subarray(at, at + take));
+    // Past the cap the bytes are counted and dropped: the answer is still read to its end.
+    const keep = Math.min(take, this.bodyBytesMax - this.keptBytes);
+    if (keep > 0) {
+      this.parts.push(data.subarray(at, at + keep));
+      this.keptBytes += keep;
+    }
     if (untilClose) return at + take;
     this.remaining -= take;
     if (this.remaining > 0) return at + take;
@@ -203,8 +215,6 @@ export class ResponseParser {
       this.state = 'trailers';
       this.trailerBytes = 0;
     } else {
-      if (this.bodyBytes + size > this.bodyBytesMax)
-        return `a chunked body above the limit of ${this.bodyBytesMax} bytes`;
       this.state = 'chunk-data';
       this.remaining = size;
     }
@@ -230,13 +240,21 @@ export class ResponseParser {
     const framing = this.framing;
     assert(framing !== null, 'a response completes after its head');
     const parts = this.parts;
-    const body = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, this.bodyBytes);
-    const response: ParsedResponse = { status: framing.status, head: this.head, body, keepAlive };
+    const body = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, this.keptBytes);
+    const response: ParsedResponse = {
+      status: framing.status,
+      head: this.head,
+      body,
+      bodyBytesReceived: this.bodyBytes,
+      truncated: this.bodyBytes > this.keptBytes,
+      keepAlive,
+    };
     this.state = 'head';
     this.framing = null;
     this.head = '';
     this.parts = [];
     this.bodyBytes = 0;
+    this.keptBytes = 0;
     this.onResponse(response);
     return next;
   }

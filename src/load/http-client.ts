@@ -9,7 +9,7 @@
  * Connections: keep-alive sockets, at most `connectionsMax` (the run's in-flight cap), each
  * carrying one request at a time (no pipelining); a request finds an idle one, opens a new one
  * under the cap, or waits in a FIFO queue (at most QUEUED_MAX). A request is written in one write:
- * its head and body as one string. The answer is read by the incremental parser
+ * its head and body as one string (one Buffer for a body of bytes). The answer is read by the incremental parser
  * (http-client-parser.ts); its headers stay raw until asked for.
  * Failures are returned, never thrown: `refused` (no connection), `closed` (the connection closed
  * or reset before the whole answer: the socket is dropped and the next request opens a new one),
@@ -48,7 +48,8 @@ export interface HttpRequest {
   readonly path: string;
   /** Lower-case names; host and content-length are the client's. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
+  /** A string goes as UTF-8; bytes as they are. */
+  readonly body: string | Uint8Array | undefined;
 }
 
 export interface HttpClientOptions {
@@ -61,7 +62,7 @@ export interface HttpClientOptions {
 }
 
 interface Pending {
-  readonly text: string;
+  readonly text: string | Buffer;
   readonly bodyless: boolean;
   readonly deadlineMs: number;
   readonly label: string;
@@ -274,8 +275,8 @@ export class HttpClient {
   }
 }
 
-/** The request's bytes as one string (head and body), or null when a line break would forge another request. */
-function requestText(request: HttpRequest, authority: string): string | null {
+/** The request's bytes as one string (head and body; a Buffer for a body of bytes), or null when a line break would forge another request. */
+function requestText(request: HttpRequest, authority: string): string | Buffer | null {
   if (LINE_BREAK.test(request.path) || LINE_BREAK.test(request.method)) return null;
   let head = `${request.method} ${request.path} HTTP/1.1\r\nhost: ${authority}\r\n`;
   for (const name in request.headers) {
@@ -285,5 +286,7 @@ function requestText(request: HttpRequest, authority: string): string | null {
     head += `${name}: ${value}\r\n`;
   }
   if (request.body === undefined) return `${head}\r\n`;
+  if (typeof request.body !== 'string')
+    return Buffer.concat([Buffer.from(`${head}content-length: ${request.body.length}\r\n\r\n`), request.body]);
   return `${head}content-length: ${Buffer.byteLength(request.body)}\r\n\r\n${request.body}`;
 }

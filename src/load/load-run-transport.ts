@@ -15,7 +15,10 @@
  * never thrown: only a network failure, a timeout or the generator's cut rejects. Requests cut by
  * the generator after the graceful stop are not samples (they were not allowed to finish).
  * An answer's headers are read from its raw head when first asked for (most never are).
- * Bounds: answers above MAX_ANSWER_BYTES are refused (no answer); every request has a timeout.
+ * Bounds: an answer's body is kept up to MAX_ANSWER_BYTES and the rest read and discarded (counted
+ * by the parser): a large answer is an answer, with its status, as k6 counts it, never a failure
+ * for its size; its body is then not parsed (null: a cut JSON text would read as a broken answer).
+ * Every request has a timeout.
  */
 import { setMaxListeners } from 'node:events';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -41,11 +44,17 @@ export type SendOutcome =
   | { readonly ok: true; readonly response: TransportResponse }
   | { readonly ok: false; readonly error: Error };
 
+/**
+ * A request of the sender: a TransportRequest, or one whose body is bytes sent unchanged
+ * (`bodyBytes`: a URL run's body, binary included; its content-type is the request's header, else JSON).
+ */
+export type SenderRequest = TransportRequest & { readonly bodyBytes?: Uint8Array };
+
 export interface LoadSender {
   /** The load run's Transport: every afp request of `afp load` (agents and admin set-up alike) goes through it. */
   readonly send: Transport;
   /** `send` with a callback, called once, in the turn the answer is read (the load loop's path: no promise in between). */
-  dispatch(request: TransportRequest, done: (outcome: SendOutcome) => void): void;
+  dispatch(request: SenderRequest, done: (outcome: SendOutcome) => void): void;
   /** Aborts every request in flight and refuses new ones (the generator's cut). */
   interrupt(): void;
   readonly interrupted: boolean;
@@ -103,7 +112,7 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
     }
     return client;
   };
-  const dispatch = (request: TransportRequest, done: (outcome: SendOutcome) => void): void => {
+  const dispatch = (request: SenderRequest, done: (outcome: SendOutcome) => void): void => {
     if (abort.signal.aborted) return done({ ok: false, error: new Interrupted('the run was cut') });
     const mount = mounts.get(request.mount);
     if (mount === undefined)
@@ -175,7 +184,7 @@ class LeanResponse implements TransportResponse {
   constructor(response: ParsedResponse) {
     this.status = response.status;
     this.head = response.head;
-    this.body = answerBody(response.body.toString('utf8'));
+    this.body = response.truncated ? null : answerBody(response.body.toString('utf8'));
   }
 
   get headers(): Record<string, string> {
@@ -188,7 +197,7 @@ interface HttpsSend {
   readonly url: URL;
   readonly method: string;
   readonly headers: Record<string, string>;
-  readonly body: string | undefined;
+  readonly body: string | Uint8Array | undefined;
   readonly agent: HttpsAgent;
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
@@ -200,18 +209,20 @@ function httpsSend(options: HttpsSend): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
     const sent = httpsRequest(url, { method, headers, agent, signal, timeout: timeoutMs }, (answer) => {
       const chunks: Buffer[] = [];
-      let bytes = 0;
+      let kept = 0;
+      let received = 0;
+      // Past the cap the bytes are counted and dropped, as the lean client's parser does.
       answer.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > MAX_ANSWER_BYTES)
-          sent.destroy(new Error(`${method} ${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`));
-        else chunks.push(chunk);
+        received += chunk.length;
+        const keep = Math.min(chunk.length, MAX_ANSWER_BYTES - kept);
+        if (keep > 0) chunks.push(keep === chunk.length ? chunk : chunk.subarray(0, keep));
+        kept += Math.max(0, keep);
       });
       answer.on('end', () =>
         resolve({
           status: answer.statusCode ?? 0,
           headers: incomingHeaders(answer.headers),
-          body: answerBody(Buffer.concat(chunks).toString('utf8')),
+          body: received > kept ? null : answerBody(Buffer.concat(chunks, kept).toString('utf8')),
         }),
       );
       answer.on('error', reject);
@@ -228,16 +239,17 @@ function queryString(query: Readonly<Record<string, string>> | undefined): strin
   return text === '' ? '' : `?${text}`;
 }
 
-function outgoingBody(request: TransportRequest): string | undefined {
+function outgoingBody(request: SenderRequest): string | Uint8Array | undefined {
+  if (request.bodyBytes !== undefined) return request.bodyBytes;
   if (request.rawBody !== undefined) return request.rawBody.text;
   return request.body === undefined ? undefined : JSON.stringify(request.body);
 }
 
-function outgoingHeaders(request: TransportRequest, body: string | undefined): Record<string, string> {
+function outgoingHeaders(request: SenderRequest, body: string | Uint8Array | undefined): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = value;
   if (body !== undefined) {
-    headers['content-type'] = request.rawBody?.contentType ?? 'application/json';
+    headers['content-type'] = request.rawBody?.contentType ?? request.headers?.['content-type'] ?? 'application/json';
     headers['content-length'] = String(Buffer.byteLength(body));
   }
   return headers;

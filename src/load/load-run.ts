@@ -24,6 +24,7 @@ import { assert } from '../core/assert.ts';
 import type { Clock, WaitClock } from '../core/clock.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
+import { deployedDialectRefusal } from '../live/served-dialects.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { AgentDirectory } from '../sim/agent-directory.ts';
 import { AgentFakers } from '../sim/agent-fakers.ts';
@@ -60,10 +61,7 @@ export function loadMounts(target: Target): MountsResult {
       };
   }
   if (refused.length > 0) {
-    return {
-      ok: false,
-      message: `${target.name}: ${refused.join(', ')} speak the deployed dialect; afp load's agents speak the documents' styles A and B only (serve the documents' dialect, or describe a documents-style target in a file)`,
-    };
+    return { ok: false, message: deployedDialectRefusal(target.name, refused) };
   }
   if (target.afpServe && target.adminUrl !== null) urls.api = target.adminUrl;
   if (Object.keys(urls).length === 0)

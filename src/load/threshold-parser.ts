@@ -20,7 +20,7 @@
  */
 import {
   LOAD_LIMITS,
-  THRESHOLD_EXPRESSION,
+  thresholdExpressionParts,
   THRESHOLD_METRICS,
   type LoadSection,
   type ThresholdMetric,
@@ -159,12 +159,12 @@ function parseExpression(
   path: string,
   errors: string[],
 ): Expression | null {
-  const match = THRESHOLD_EXPRESSION.exec(text);
-  if (match === null) {
+  const parts = thresholdExpressionParts(text);
+  if (parts === null) {
     errors.push(`${path}: '${text}' is not a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'`);
     return null;
   }
-  const method = match[1] ?? '';
+  const method = parts.method;
   const percentile = method.startsWith('p(') ? Number(method.slice(2, -1)) : null;
   const aggregation = (percentile === null ? method : 'percentile') as ThresholdAggregation | 'value';
   if (aggregation === 'value' || !rule.aggregations.includes(aggregation)) {
@@ -177,7 +177,7 @@ function parseExpression(
     errors.push(`${path}: the percentile of '${text}' must be between 0 and 100`);
     return null;
   }
-  return { aggregation, percentile, operator: match[2] as ThresholdOperator, bound: Number(match[3]) };
+  return { aggregation, percentile, operator: parts.operator as ThresholdOperator, bound: parts.bound };
 }
 
 type Entry = NonNullable<LoadSection['thresholds']>[string][number];

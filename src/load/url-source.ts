@@ -41,7 +41,8 @@ export interface UrlRequest {
   readonly method: WireMethod;
   /** Lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
+  /** The body's bytes, sent as they are (a --body-file may be binary). */
+  readonly body: Uint8Array | undefined;
 }
 
 /** `METHOD /path`: the endpoint's name in reports, thresholds (`{endpoint:GET /}`), k6 tags and metric labels. */
@@ -81,7 +82,6 @@ export class UrlSource implements IterationSource {
     const { request, clock, endpoint } = this;
     const sentMs = clock.nowMs();
     const startMs = Math.min(intendedStartMs, sentMs);
-    const contentType = request.headers['content-type'] ?? 'application/json';
     let returned = false;
     const settle = (outcome: SendOutcome): void => {
       if (outcome.ok) {
@@ -108,7 +108,7 @@ export class UrlSource implements IterationSource {
         method: request.method,
         path: this.path,
         headers: request.headers,
-        ...(request.body === undefined ? {} : { rawBody: { text: request.body, contentType } }),
+        ...(request.body === undefined ? {} : { bodyBytes: request.body }),
       },
       (outcome) => {
         // An iteration ends after `start` returned (IterationSource): a failure the sender reports at once waits a microtask.

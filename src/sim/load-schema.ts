@@ -22,6 +22,7 @@
  */
 import * as z from 'zod';
 import { durationMs, UNIT_MS } from './duration.ts';
+import { k6Number } from './k6-number.ts';
 
 export const EXECUTORS = ['constant-arrival-rate', 'ramping-arrival-rate', 'constant-vus', 'ramping-vus'] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];
@@ -51,9 +52,21 @@ export const LOAD_LIMITS = {
   timeUnitMs: { min: 1, max: UNIT_MS.h },
 } as const;
 
-/** `p(99)<200`, `rate<0.01`, `count>=10`, `avg<100`, `med<=50`, `max<1000`, `min>0`, `value<5`. */
+/**
+ * `p(99)<200`, `rate<0.01`, `count>=10`, `avg<100`, `med<=50`, `max<1000`, `min>0`, `value<5`; the
+ * number is any text k6 reads as one (`1e3`, `.01`, `500.`, `+500`: k6-number.ts), checked apart.
+ */
 export const THRESHOLD_EXPRESSION =
-  /^\s*(avg|min|max|med|count|rate|value|p\((?:\d{1,2}(?:\.\d{1,6})?|100)\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d{1,15}(?:\.\d{1,9})?)\s*$/;
+  /^\s*(avg|min|max|med|count|rate|value|p\((?:\d{1,2}(?:\.\d{1,6})?|100)\))\s*(<=|>=|===|==|!=|<|>)\s*(\S{1,64})\s*$/;
+
+/** A threshold's aggregation, operator and number, or null when k6 would not read it. */
+export function thresholdExpressionParts(
+  text: string,
+): { readonly method: string; readonly operator: string; readonly bound: number } | null {
+  const match = THRESHOLD_EXPRESSION.exec(text);
+  const bound = match === null ? null : k6Number(match[3] ?? '');
+  return match === null || bound === null ? null : { method: match[1] ?? '', operator: match[2] ?? '', bound };
+}
 const THRESHOLD_KEY = new RegExp(
   `^(${THRESHOLD_METRICS.join('|')})(\\{(${THRESHOLD_TAGS.join('|')}):[^{}]{1,200}\\})?$`,
 );
@@ -71,7 +84,10 @@ const optionalDuration = (range: { minMs: number; maxMs: number }, description: 
 
 const expression = z
   .string()
-  .regex(THRESHOLD_EXPRESSION, "a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'");
+  .refine(
+    (text) => thresholdExpressionParts(text) !== null,
+    "a k6 threshold such as 'p(99)<200', 'rate<0.01' or 'count>10'",
+  );
 
 const thresholdSchema = z.union([
   expression,

@@ -218,7 +218,7 @@ describe('afp load URL', () => {
     ]);
     expect(ran.code).toBe(2);
     for (const problem of [
-      'unknown flag --seed',
+      '--seed applies to a scenario run (afp load SCENARIO --target URL)',
       "--method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, got 'BREW'",
       "--header 'no colon'",
       'give --rate N/s',
@@ -241,6 +241,26 @@ describe('afp load URL', () => {
     expect(autocannon.code).toBe(2);
     expect(autocannon.err).toContain('--method HEAD with --engine autocannon: autocannon waits for the body');
     expect(seen).toBe(0);
+  });
+
+  test("a scenario run's flag given to a URL run names its form, and its value is not taken for a second URL", async () => {
+    const ran = await load(['http://127.0.0.1:1/', '--rate', '50/s', '--duration', '2s', '--workers', '2']);
+    expect(ran.code).toBe(2);
+    expect(ran.err).toContain('--workers applies to a scenario run (afp load SCENARIO --target URL)');
+    expect(ran.err).not.toContain('unknown flag');
+    expect(ran.err).not.toContain('name one URL');
+  });
+
+  test('an answer larger than the 4 MiB kept is still an answer: read to its end, counted, exit 0', async () => {
+    const big = Buffer.alloc(6 * 1024 * 1024, 'x');
+    const url = await listen((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-length': big.length }).end(big);
+    });
+    const out = join(DIR, 'big');
+    const ran = await load([`${url}/big`, '--rate', '5/s', '--duration', '1s', '--out', out, '--quiet']);
+    expect(ran.code, ran.err).toBe(0);
+    expect(summaryOf(out).totals).toMatchObject({ requests: 5, failed: 0, statuses: { '200': 5 } });
   });
 
   test('nothing listens at the URL: exit 4 at once', async () => {

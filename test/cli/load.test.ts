@@ -265,6 +265,40 @@ describe('exit codes', () => {
     expect(flags.err).toContain('--target URL|FILE is required');
     expect(flags.err).toContain('--duration: duration');
   });
+
+  test("a URL run's or autocannon's flag names its form, and its value is not counted as a second SCENARIO", async () => {
+    const ran = await load([
+      'scenarios/load-smoke.yaml',
+      '--target',
+      'http://127.0.0.1:1',
+      '--threshold',
+      'http_req_failed: rate<0.01',
+      '--connections',
+      '3',
+    ]);
+    expect(ran.code).toBe(2);
+    expect(ran.err).toContain('--threshold applies to a URL run (afp load URL');
+    expect(ran.err).toContain('--connections applies to a run of --engine autocannon');
+    expect(ran.err).not.toContain('unknown flag');
+    expect(ran.err).not.toContain('SCENARIO file, got');
+  });
+});
+
+describe('scenarios/k6-smoke.yaml sends what its comment says', () => {
+  test('each agent registers (faucet.B.register ×5), the seller lists its escrows (escrow.B.list ×1), nothing else', async () => {
+    const handle = await serve();
+    const out = join(DIR, 'k6-smoke');
+    const ran = await load(['scenarios/k6-smoke.yaml', '--target', handle.urls.api as string, '--out', out, '--quiet']);
+    expect(ran.code).toBe(0);
+    const counts = Object.fromEntries(
+      readRun(out).snapshot.endpoints.map((endpoint) => [endpoint.endpoint, endpoint.requests]),
+    );
+    expect(counts).toEqual({ 'faucet.B.register': 5, 'escrow.B.list': 1 });
+    const comment = readFileSync('scenarios/k6-smoke.yaml', 'utf8');
+    expect(comment).toContain('faucet.B.register');
+    expect(comment).toContain('escrow.B.list');
+    expect(comment).toContain('6 requests in all');
+  });
 });
 
 describe('--engine autocannon', () => {

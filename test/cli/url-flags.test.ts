@@ -1,11 +1,15 @@
 // The URL run's flags read into one request and one load: section (what afp load URL and afp
 // export k6 --url both run from): rates with their time units, thresholds keyed with filters that
-// hold colons, every problem at once.
+// hold colons, every problem at once; a URL's credentials become a Basic header, never shown;
+// a --body-file's bytes unchanged.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseArgs } from '../../src/cli/args.ts';
 import { flagSpecOf } from '../../src/cli/args.ts';
 import { definitionOf } from '../../src/cli/commands.ts';
-import { isUrlRun, parseRate, parseUrlRun, thresholdsOf } from '../../src/cli/url-flags.ts';
+import { isUrlRun, parseRate, parseUrlRun, thresholdsOf, urlCredentials } from '../../src/cli/url-flags.ts';
 
 const parse = (argv: readonly string[]): ReturnType<typeof parseArgs> =>
   parseArgs(argv, flagSpecOf(definitionOf('load')));
@@ -65,6 +69,38 @@ describe('url flags', () => {
     });
     const closed = await parseUrlRun(parse(['--url', 'https://example.test/', '--vus', '4']));
     expect(closed.run).toMatchObject({ section: { executor: 'constant-vus', vus: 4, duration: 30_000 }, vus: 4 });
+  });
+
+  test("a URL's credentials: a Basic authorization header (percent-decoded), the URL without them, the password shown as ***", async () => {
+    const given = await parseUrlRun(parse(['http://us%40er:p%3Aw@127.0.0.1:1/x', '--rate', '5/s']));
+    expect(given.run).toMatchObject({
+      request: {
+        url: 'http://127.0.0.1:1/x',
+        headers: { authorization: `Basic ${Buffer.from('us@er:p:w').toString('base64')}` },
+      },
+      shownUrl: 'http://us%40er:***@127.0.0.1:1/x',
+    });
+    const own = await parseUrlRun(
+      parse(['http://u:pw@127.0.0.1:1/', '--rate', '5/s', '--header', 'Authorization: Bearer t']),
+    );
+    expect(own.run?.request.headers).toEqual({ authorization: 'Bearer t' });
+    expect(urlCredentials('http://127.0.0.1:1/')).toEqual({
+      url: 'http://127.0.0.1:1/',
+      shownUrl: 'http://127.0.0.1:1/',
+      authorization: null,
+    });
+    const two = await parseUrlRun(parse(['http://u:secret@a.test/', '--url', 'http://b.test/', '--rate', '5/s']));
+    expect(two.errors.join('\n')).not.toContain('secret');
+  });
+
+  test('--body-file: the bytes as the file holds them, binary too', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'afp-url-flags-')), 'body.bin');
+    const bytes = Buffer.from([0x00, 0x80, 0xff, 0xc3, 0x28]);
+    writeFileSync(file, bytes);
+    const read = await parseUrlRun(
+      parse(['http://127.0.0.1:1/', '--rate', '5/s', '--method', 'POST', '--body-file', file]),
+    );
+    expect(Buffer.from(read.run?.request.body ?? []).equals(bytes)).toBe(true);
   });
 
   test('every problem at once', async () => {

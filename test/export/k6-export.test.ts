@@ -68,6 +68,8 @@ describe('the load profile as k6 options', () => {
     expect(constant).toStrictEqual({
       ok: true,
       options: {
+        // afp load follows no redirect; k6 follows up to 10 unless told.
+        maxRedirects: 0,
         scenarios: {
           p: {
             executor: 'constant-arrival-rate',
@@ -86,6 +88,32 @@ describe('the load profile as k6 options', () => {
         },
       },
     });
+    // A 1-s run cannot go 1 ms short (k6 refuses a constant-arrival-rate under 1s): one ramping
+    // stage at the rate, half a spacing past afp's count (5 at 0..800 ms; k6 starts 200..1000 ms).
+    const oneSecond = (rate: number, time_unit: number) =>
+      k6Options({ ...base, load: { rate, time_unit, duration: 1_000 } });
+    const fivePerSecond = oneSecond(5, 1_000);
+    expect(fivePerSecond.ok && fivePerSecond.options.scenarios['p']).toStrictEqual({
+      executor: 'ramping-arrival-rate',
+      startRate: 5,
+      timeUnit: '1s',
+      stages: [{ duration: '1100ms', target: 5 }],
+      preAllocatedVUs: 5,
+      maxVUs: 1_000,
+      gracefulStop: '30s',
+    });
+    const stageOf = (rate: number, time_unit: number): unknown => {
+      const result = oneSecond(rate, time_unit);
+      const stages = result.ok ? (result.options.scenarios['p']?.['stages'] as { duration: string }[] | undefined) : [];
+      return stages?.[0]?.duration ?? null;
+    };
+    expect([
+      stageOf(10, 1_000),
+      stageOf(3, 1_000),
+      stageOf(7, 2_000),
+      stageOf(200, 1_000),
+      stageOf(1_000, 1_000),
+    ]).toEqual(['1050ms', '1167ms', '1286ms', '1003ms', '1s']);
     const ramping = k6Options({
       ...base,
       load: {

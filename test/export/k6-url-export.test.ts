@@ -5,13 +5,15 @@
 // fails k6 (exit 99) as it exits 5 in afp. Bad flags exit 2 with every problem listed.
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main as exportMain } from '../../src/cli/export.ts';
+import { main as loadMain } from '../../src/cli/load.ts';
+import { systemLoadClock } from '../../src/load/generator.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** shared/ lies beside the clone (CI, /work/main) or beside the folder of worktrees (/work/wt/NAME). */
@@ -225,9 +227,79 @@ describe('afp export k6 --url', () => {
       expect(bad.stderr).toContain(problem);
     const mixed = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--rate', '10/s']);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('--rate describe a URL run: give the URL with them');
+    expect(mixed.stderr).toContain('--rate applies to a URL run: give the URL with them');
     const both = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--url', `${base}/`, '--rate', '10/s']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('name one URL, got 2');
+  });
+
+  test('k6 and afp load send the same requests: 1 s at 5/s (k6 accepts it), a binary --body-file byte for byte, Basic auth from the URL, a 302 not followed', async () => {
+    const wire: { path: string; auth: string; body: string }[] = [];
+    const own = createServer((request, response) => {
+      const parts: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => parts.push(chunk));
+      request.on('end', () => {
+        wire.push({
+          path: request.url ?? '',
+          auth: request.headers.authorization ?? '',
+          body: Buffer.concat(parts).toString('hex'),
+        });
+        if (request.url === '/moved') response.writeHead(302, { location: '/' }).end();
+        else response.writeHead(200).end('{}');
+      });
+    });
+    own.listen(0, '127.0.0.1');
+    await once(own, 'listening');
+    const origin = `127.0.0.1:${(own.address() as AddressInfo).port}`;
+    try {
+      const binary = Buffer.from([0x00, 0x7f, 0x80, 0xc3, 0x28, 0xff, 0xfe, 0x0a]);
+      const bodyFile = join(scratch, 'body.bin');
+      writeFileSync(bodyFile, binary);
+      const send = ['--method', 'POST', '--body-file', bodyFile, '--rate', '5/s', '--duration', '1s'];
+      const runs: Record<string, { path: string; auth: string; body: string }[]> = {};
+      for (const [name, url] of [
+        ['body', `http://us%40er:p%3Aw@${origin}/post`],
+        ['moved', `http://${origin}/moved`],
+      ] as const) {
+        const script = join(scratch, `same-${name}.js`);
+        const exported = await runExport([url, ...send, '--out', script]);
+        expect(exported.code, exported.stderr).toBe(0);
+        const text = readFileSync(script, 'utf8');
+        expect(text).toContain('maxRedirects: 0');
+        expect(text).toContain('encoding.b64decode(');
+        expect(text).not.toContain('p%3Aw@');
+        wire.length = 0;
+        const ran = await k6(['run', '--quiet', script]);
+        expect(ran.code, ran.stderr).toBe(0);
+        runs[`k6 ${name}`] = [...wire];
+        wire.length = 0;
+        let printed = '';
+        const io = {
+          out: (line: string) => void (printed += line),
+          err: (line: string) => void (printed += line),
+          errIsTty: false,
+          clock: systemLoadClock(),
+          onInterrupt: () => () => undefined,
+        };
+        const out = join(scratch, `afp-${name}`);
+        expect(await loadMain([url, ...send, '--out', out, '--quiet'], io)).toBe(0);
+        runs[`afp ${name}`] = [...wire];
+        expect(printed).not.toContain('p%3Aw');
+        for (const file of ['summary.json', 'load.junit.xml', 'load.html'])
+          expect(readFileSync(join(out, file), 'utf8')).not.toContain('p%3Aw');
+      }
+      const basic = `Basic ${Buffer.from('us@er:p:w').toString('base64')}`;
+      for (const engine of ['k6', 'afp']) {
+        // 5 each: k6's 1-s run is a ramping stage (it refuses a constant-arrival-rate under 1s).
+        expect(runs[`${engine} body`]).toEqual(
+          Array.from({ length: 5 }, () => ({ path: '/post', auth: basic, body: binary.toString('hex') })),
+        );
+        expect(runs[`${engine} moved`]?.map((request) => request.path)).toEqual(Array(5).fill('/moved'));
+      }
+    } finally {
+      own.closeAllConnections();
+      own.close();
+      await once(own, 'close');
+    }
   });
 });

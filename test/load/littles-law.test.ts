@@ -44,14 +44,27 @@ describe('littleCheck', () => {
     expect(littleLine(check)).toContain('DISAGREE by more than 20%: a latency figure this far');
   });
 
-  test("no configured concurrency: the wire's measure; a generator 3 ms behind shows as the wait before each write", () => {
-    const onTime = run(300, 2);
-    expect(measuredConcurrency(onTime)?.value).toBeCloseTo(0.6, 3);
+  test("no configured concurrency: the wire's measure; a generator 10 ms behind shows as the wait before each write", () => {
+    const onTime = run(300, 20);
+    expect(measuredConcurrency(onTime)?.value).toBeCloseTo(6, 0);
     expect(littleCheck(onTime, null)).toMatchObject({ concurrencySource: 'measured on the wire', ok: true });
-    const late = littleCheck(run(300, 4, 3), null);
+    // 300/s at 20 ms, 10 of them before the write: 3 in flight on the wire (judged: above 1.5), 6 implied.
+    const late = littleCheck(run(300, 20, 10), null);
     expect(late?.ok).toBe(false);
-    expect(late?.waitBeforeWriteMs).toBeCloseTo(3, 2);
-    expect(littleLine(late)).toContain('includes 3.00 ms (mean) before each write');
+    expect(late?.waitBeforeWriteMs).toBeCloseTo(10, 1);
+    expect(littleLine(late)).toContain('includes 10.01 ms (mean) before each write');
+  });
+
+  test("too few in flight on the wire to measure: not judged, never 'the generator ran behind'", () => {
+    // 5/s at 0.4 ms on the wire (0.002 in flight), each written 1 ms late by a timer: ratio 3.5.
+    const idle = littleCheck(run(5, 1.4, 1), null);
+    expect(idle?.ok).toBeNull();
+    expect(idle?.ratio).toBeGreaterThan(3);
+    expect(littleLine(idle)).toContain('not judged: under 0.025 in flight');
+    expect(littleLine(idle)).not.toContain('DISAGREE');
+    // The floor scales with the rate: 300/s needs 1.5 in flight; a configured concurrency has none.
+    expect(littleCheck(run(300, 4, 3), null)?.ok).toBeNull();
+    expect(littleCheck(run(5, 1.4, 1), { value: 1, source: 'configured VUs' })?.ok).toBe(false);
   });
 
   test('nothing to judge: no request, or no send times and nothing configured', () => {

@@ -144,6 +144,35 @@ describe('parseThresholds', () => {
     ]);
   });
 
+  test("numbers as k6 1.3.0 reads them (Go's ParseFloat): every form below was run through the real k6", () => {
+    const bounds = parsed({
+      http_req_duration: [
+        'p(95)<1e3',
+        'p(95)<500.',
+        'p(95)<+500',
+        'p(95)<1E3',
+        'p(95)<1_000',
+        'p(95)<0x1.8p1',
+        'p(95)< 5 ',
+      ],
+      http_req_failed: ['rate<.01', 'rate<-.5', 'rate<Inf'],
+    }).map((threshold) => threshold.bound);
+    expect(bounds).toEqual([1000, 500, 500, 1000, 1000, 3, 5, 0.01, -0.5, Infinity]);
+    // k6 1.3.0 refuses these (exit 104, "failed parsing threshold expresion's"): afp too.
+    for (const refused of [
+      'p(95)<0x10',
+      'p(95)<1e400',
+      'p(95)<.',
+      'p(95)<1e',
+      'p(95)<0b101',
+      'p(95)<_1',
+      'p(95)<+nan',
+      'p(95)<1_.5',
+      'p(95)<1__0',
+    ])
+      expect(parseThresholds({ http_req_duration: [refused] }).ok, refused).toBe(false);
+  });
+
   test("a scenario's load section, as parseScenario keeps it, parses", () => {
     const scenario = parseScenario(
       [
@@ -156,6 +185,7 @@ describe('parseThresholds', () => {
         '  rate: 5',
         '  thresholds:',
         "    http_req_failed: [{ threshold: 'rate<0.01', abortOnFail: true, delayAbortEval: 30s }]",
+        "    http_req_duration: ['p(95)<1e3']",
       ].join('\n'),
       { fileName: 's.yaml', agentParams: () => z.strictObject({}) },
     );
@@ -168,7 +198,10 @@ describe('parseThresholds', () => {
         threshold.abortOnFail,
         threshold.delayAbortEvalMs,
       ]),
-    ).toEqual([['http_req_failed', 'rate<0.01', true, 30_000]]);
+    ).toEqual([
+      ['http_req_failed', 'rate<0.01', true, 30_000],
+      ['http_req_duration', 'p(95)<1e3', false, null],
+    ]);
   });
 
   test('the method of an endpoint name: METHOD /path says it, a route id does not', () => {

@@ -19,12 +19,21 @@
  * script may call gets `http_reqs{endpoint:ID}: ['count>=0']` (always true) unless the scenario
  * already has a threshold on that key.
  *
+ * `maxRedirects: 0`: afp load sends one request per iteration and takes a 3xx as its answer; k6
+ * follows redirects by default, which would send more requests than afp load does.
+ * A constant-arrival-rate of 1s goes as a one-stage ramping-arrival-rate at the same rate (k6
+ * refuses a constant one under 1s, and the export sends it 1 ms short; see executorOptions), with
+ * afp load's iteration count.
+ *
  * Strict like k6's own config: a field the executor has no use for, or a required one missing, is
  * an error; all errors are reported together. Pure: the same section gives the same object, keys
  * in a fixed order.
  */
 import type { LoadSection, ExecutorName } from '../../sim/load-schema.ts';
 import { LOAD_LIMITS } from '../../sim/load-schema.ts';
+
+/** k6's shortest constant-arrival-rate duration (1.3.0 refuses less). */
+const K6_CONSTANT_DURATION_MS_MIN = 1_000;
 
 export const LOAD_DEFAULTS = { timeUnitMs: 1_000, maxInFlight: 1_000, gracefulStopMs: 30_000 } as const;
 
@@ -49,6 +58,8 @@ export type K6Threshold =
   | { readonly threshold: string; readonly abortOnFail?: boolean; readonly delayAbortEval?: string };
 
 export interface K6Options {
+  /** Always 0: afp load follows no redirect (a 3xx is the answer), and k6 follows up to 10 by default. */
+  readonly maxRedirects: 0;
   readonly scenarios: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly thresholds: Readonly<Record<string, readonly K6Threshold[]>>;
 }
@@ -105,7 +116,11 @@ export function k6Options(input: K6OptionsInput): K6OptionsResult {
   );
   return {
     ok: true,
-    options: { scenarios: { [k6ScenarioName(input.name)]: scenario }, thresholds: thresholdsOf(load, input.endpoints) },
+    options: {
+      maxRedirects: 0,
+      scenarios: { [k6ScenarioName(input.name)]: scenario },
+      thresholds: thresholdsOf(load, input.endpoints),
+    },
   };
 }
 
@@ -146,6 +161,22 @@ function executorOptions(
       // once, its clock's doing). One ms less gives k6 afp's arrivals wherever they are at least
       // 1 ms apart.
       const k6DurationMs = timeUnitMs / rate >= 1 && durationMs > 1 ? durationMs - 1 : durationMs;
+      // k6 refuses a constant-arrival-rate under 1s ("the duration must be at least 1s"), so a
+      // run of 1s cannot go one ms short. It goes as the same rate held by one ramping-arrival-rate
+      // stage: k6 starts those at area 1, 2, … (every spacing from one spacing in, not from 0), so
+      // the stage ends half a spacing after afp's count of them — no arrival near the end to race
+      // k6's stop (a stage of exactly 1s at 10/s started 9 or 10 on k6 1.3.0), the same count as
+      // afp load, each a spacing later than afp's.
+      if (k6DurationMs < K6_CONSTANT_DURATION_MS_MIN)
+        return {
+          executor: 'ramping-arrival-rate',
+          startRate: rate,
+          timeUnit: k6Duration(timeUnitMs),
+          stages: [{ duration: k6Duration(heldStageMs(rate, timeUnitMs, durationMs)), target: rate }],
+          preAllocatedVUs: preAllocated(rate),
+          maxVUs,
+          gracefulStop,
+        };
       return {
         executor,
         rate,
@@ -174,6 +205,19 @@ function executorOptions(
     case 'ramping-vus':
       return { executor, startVUs: load.start_vus ?? 0, stages, gracefulStop };
   }
+}
+
+/**
+ * The ramping stage that holds `rate` and starts as many arrivals as afp load's constant-arrival-rate
+ * over `durationMs` (offsets 0, s, 2s, … before the end: ⌈duration/s⌉ of them, s = time unit / rate):
+ * k6 starts them at s, 2s, …, so the stage lasts that count plus half a spacing, in whole ms. Where
+ * the spacing is under 2 ms the half spacing is lost to the rounding, and the stage is the duration.
+ */
+function heldStageMs(rate: number, timeUnitMs: number, durationMs: number): number {
+  const spacingMs = timeUnitMs / rate;
+  if (spacingMs < 2) return durationMs;
+  const count = Math.ceil(durationMs / spacingMs);
+  return Math.round((count + 0.5) * spacingMs);
 }
 
 /** The arrivals of one second at the peak rate (iterations assumed to last about 1 s), in [1, maxVUs]. */

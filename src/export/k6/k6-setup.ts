@@ -9,10 +9,14 @@
  * else random; a segmented run (--execution-segment) must set AFP_RUN_ID, as every process runs
  * its own setup() and they must name the same agents. A bad or missing setting aborts the test
  * with the reason (k6's exec.test.abort), before any load.
+ * A serve whose mounts announce the deployed dialect is refused as `afp load` refuses it (the same
+ * reading of /_afp/mounts and the same message: src/live/served-dialects.ts): the agents speak the
+ * documents' styles only, and every registration would fail.
  */
 import type { MountUrls } from '../../client/transport.ts';
 import type { K6SetupData } from './k6-agent-run.ts';
 import type { K6Http } from './k6-transport.ts';
+import { deployedDialectRefusal, servedDialects } from '../../live/served-dialects.ts';
 
 export interface K6SetupApi {
   readonly http: K6Http;
@@ -40,6 +44,12 @@ export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
   if (!RUN_TAG.test(runTag)) api.abort('AFP_RUN_ID must be 1 to 16 characters of A-Z a-z 0-9 _ .');
   const mounts = await get(api, `${target}/_afp/mounts`);
   const announced = mounts.status === 200 ? recordOf(recordOf(mounts.body)['mounts']) : {};
+  if (mounts.status === 200) {
+    const deployed = Object.entries(servedDialects(mounts.body))
+      .filter(([, dialect]) => dialect === 'deployed')
+      .map(([service]) => service);
+    if (deployed.length > 0) api.abort(deployedDialectRefusal(target, deployed));
+  }
   const urls: MountUrls = { api: target };
   for (const mount of STYLE_A_MOUNTS) {
     const value = api.env(`AFP_TARGET_${mount.toUpperCase()}`) ?? announced[mount];

@@ -7,6 +7,11 @@
  * `{endpoint:…}` threshold and a dashboard mean the same in both).
  * `http_req_failed` counts what afp counts (no answer, 429, 5xx): the responseCallback expects
  * every other status. AFP_URL overrides the URL at run time.
+ * The body goes byte for byte: a UTF-8 text as a string literal, anything else (a binary
+ * --body-file) as base64 that k6's `encoding.b64decode(…, 'std')` turns back into an ArrayBuffer
+ * (a string would go out as UTF-8, every byte 0x80-0xFF a U+FFFD). A URL's credentials reach the
+ * script as afp sends them, an explicit `authorization: Basic …` header (url-flags.ts), the URL
+ * without them. No redirect is followed (`maxRedirects: 0`, k6-options.ts), as afp load follows none.
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
 import type { LoadSection } from '../../sim/load-schema.ts';
@@ -29,6 +34,15 @@ export type K6UrlResult =
   | { readonly ok: false; readonly errors: readonly string[] };
 
 /** The headers afp's sender puts on the request (load-run-transport.ts): accept, and content-type with a body; the user's win. */
+/** The body as a JavaScript expression: a string literal when the bytes are UTF-8 text, else bytes decoded from base64. */
+function bodyExpression(body: Uint8Array | undefined): { readonly expression: string; readonly binary: boolean } {
+  if (body === undefined) return { expression: 'null', binary: false };
+  const bytes = Buffer.from(body);
+  const text = bytes.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(bytes)) return { expression: JSON.stringify(text), binary: false };
+  return { expression: `encoding.b64decode(${JSON.stringify(bytes.toString('base64'))}, 'std')`, binary: true };
+}
+
 function sentHeaders(request: UrlRequest): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -45,6 +59,7 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     endpoints: [endpoint],
   });
   if (!k6.ok) return { ok: false, errors: k6.errors };
+  const body = bodyExpression(request.body);
   const text = [
     `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
     `// Written by \`${input.command.replace(/[\r\n]/g, ' ')}\`: do not edit, export again.`,
@@ -52,12 +67,13 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     `// Every request is tagged endpoint=${JSON.stringify(endpoint)} (afp's endpoint name); http_req_failed counts`,
     '// what afp load counts: no answer, a 429 or a 5xx.',
     "import http from 'k6/http';",
+    ...(body.binary ? ["import encoding from 'k6/encoding';"] : []),
     '',
     `export const options = ${jsLiteral(k6.options as unknown as JsValue)};`,
     '',
     `const URL = __ENV.AFP_URL || ${JSON.stringify(request.url)};`,
     `const METHOD = ${JSON.stringify(request.method)};`,
-    `const BODY = ${request.body === undefined ? 'null' : JSON.stringify(request.body)};`,
+    `const BODY = ${body.expression};`,
     `const PARAMS = {`,
     `  headers: ${jsLiteral(sentHeaders(request), 1)},`,
     `  tags: { endpoint: ${JSON.stringify(endpoint)} },`,
