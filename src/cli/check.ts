@@ -17,11 +17,11 @@
  * Without --seed a seed is drawn here (the CLI is a door for randomness) and printed first.
  * `--defect` is for tests and demos only: it switches on a deliberate in-process platform defect.
  */
+import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
 import { SystemClock, type Clock } from '../core/clock.ts';
-import type { DefectName } from '../services/shared/context.ts';
 import {
   checkOptionErrors,
   FAILURE_EXIT,
@@ -32,7 +32,6 @@ import {
 } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
 import { CheckUnavailable } from '../check/check-unavailable.ts';
-import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { ResolveResult } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
@@ -52,9 +51,6 @@ const USAGE = `usage: ${usageLine(DEFINITION)}`;
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
 const DIALECT_CHECK_MAX_SECONDS = 900;
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
-const DEFECTS = DEFECT_NAMES;
-/** Defects of the deployed stand-in's MCP doors (services/shared/context.ts): nothing in-process reaches them. */
-const MCP_DOOR_DEFECTS: readonly string[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
 
 export interface CheckIo extends InterruptIo {
   out(text: string): void;
@@ -98,15 +94,7 @@ export function parseCheckArgs(
   const failOn = parseFailOn(stringFlag(args, 'fail-on'));
   if (!failOn.ok) errors.push(failOn.message);
   const out = stringFlag(args, 'out');
-  const defects: DefectName[] = [];
-  for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
-    if (MCP_DOOR_DEFECTS.includes(name))
-      errors.push(
-        `--defect ${name} acts on afp serve --dialect deployed's MCP doors only, which the in-process check never calls: it would change nothing`,
-      );
-    else if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
-    else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
-  }
+  const defects = inProcessDefects(stringFlag(args, 'defect'), 'the in-process check', errors);
   const path = stringFlag(args, 'path');
   // A path is one case of one seed's runs: with another seed it names nothing (fast-check threw).
   if (path !== undefined && stringFlag(args, 'seed') === undefined)

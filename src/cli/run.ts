@@ -15,6 +15,7 @@
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
+import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { hostTurn, onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
@@ -32,7 +33,6 @@ import {
   scenarioPlatformConfig,
   scenarioTrading,
 } from '../sim/scenario-platform.ts';
-import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -43,7 +43,6 @@ import type { Clock } from '../core/clock.ts';
 
 const DEFINITION = definitionOf('run');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-const DEFECTS = DEFECT_NAMES;
 const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface RunIo {
@@ -85,11 +84,7 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   const seed = stringFlag(args, 'seed');
   if (seed !== undefined && !SEED_PATTERN.test(seed))
     errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
-  const defects: DefectName[] = [];
-  for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
-    if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
-    else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
-  }
+  const defects = inProcessDefects(stringFlag(args, 'defect'), 'a run', errors);
   const quiet = args.flags['quiet'] === true || args.flags['json'] === true;
   const flags = {
     file: args.positionals[0] ?? '',

@@ -13,6 +13,7 @@
  * Output: stdout is byte-stable (no wall time): the summary, the distributions and the failures
  * in seed order; wall time, rate and progress go to stderr.
  */
+import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -20,7 +21,7 @@ import { join } from 'node:path';
 import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
 import { parseShard, shardArrivals, shardLabel, WHOLE } from '../load/shard.ts';
-import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
+import type { DefectName } from '../services/shared/context.ts';
 import { type Scenario } from '../sim/scenario.ts';
 import { swarmScenario } from '../sim/swarm.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
@@ -230,11 +231,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   const shardText = stringFlag(args, 'shard');
   const shard = shardText === undefined ? WHOLE : parseShard(shardText);
   if (typeof shard === 'string') errors.push(shard);
-  const defects: DefectName[] = [];
-  for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
-    if ((DEFECT_NAMES as readonly string[]).includes(name)) defects.push(name as DefectName);
-    else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
-  }
+  const defects = inProcessDefects(stringFlag(args, 'defect'), 'a sweep', errors);
   const shrink = args.flags['shrink'] === true;
   const swarm = args.flags['swarm'] === true;
   const maxRunsText = stringFlag(args, 'max-runs');

@@ -109,6 +109,10 @@ describe('afp run', () => {
     const unknownDefect = afp(file, '--defect', 'free-money');
     expect(unknownDefect.status).toBe(2);
     expect(unknownDefect.stderr).toContain("unknown --defect 'free-money'");
+    // A defect of the deployed stand-in's MCP doors: nothing in a run reaches them.
+    const doorDefect = afp(file, '--defect', 'mcp-release-credits-nobody');
+    expect(doorDefect.status).toBe(2);
+    expect(doorDefect.stderr).toContain('MCP doors only, which a run never calls');
     expect(afp().status).toBe(2);
     expect(afp(file, '--bogus').status).toBe(2);
     const missing = afp(join(work, 'missing.yaml'));

@@ -350,7 +350,11 @@ describe('afp sweep', () => {
       [[SCENARIO], /required: --seeds/],
       [[SCENARIO, '--seeds', '1..2', '--workers', '0'], /--workers must be/],
       [[SCENARIO, '--seeds', '1..2', '--shard', '3/2'], /i must be 1\.\.2/],
-      [[SCENARIO, '--seeds', '1..2', '--defect', 'nope'], /unknown defect 'nope'/],
+      [[SCENARIO, '--seeds', '1..2', '--defect', 'nope'], /unknown --defect 'nope'/],
+      [
+        [SCENARIO, '--seeds', '1..2', '--defect', 'mcp-claim-skips-ip-cooldown'],
+        /MCP doors only, which a sweep never calls/,
+      ],
       [[SCENARIO, '--seeds', '1..2', '--max-runs', '5'], /give it with --shrink/],
       [[SCENARIO, '--seeds', '1..2', '--shrink', '--max-runs', '0'], /--max-runs must be a whole number/],
       [[join(work, 'missing.yaml'), '--seeds', '1'], /cannot read/],

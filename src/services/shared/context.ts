@@ -111,6 +111,9 @@ export const DEFECT_NAMES = [
 
 export type DefectName = (typeof DEFECT_NAMES)[number];
 
+/** The defects of the deployed stand-in's MCP doors: only a call through afp serve --dialect deployed's /mcp reaches them. */
+export const MCP_DOOR_DEFECTS: readonly DefectName[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
+
 export interface ServiceContext {
   readonly ledger: Ledger;
   readonly agents: AgentRegistry;

@@ -1,0 +1,22 @@
+/**
+ * `--defect NAME[,NAME…]` of the in-process commands (afp run, sweep, check): each name a
+ * deliberate platform defect (services/shared/context.ts DEFECT_NAMES). Why one parser: the three
+ * commands each kept their own, and only the check refused the defects of the deployed stand-in's
+ * MCP doors, which nothing in-process calls — run and sweep took them and changed nothing, a demo
+ * of a defect that could never fire.
+ */
+import { DEFECT_NAMES, MCP_DOOR_DEFECTS, type DefectName } from '../services/shared/context.ts';
+
+/** The named defects, each problem pushed onto `errors` (unknown names, MCP-door defects). */
+export function inProcessDefects(text: string | undefined, command: string, errors: string[]): DefectName[] {
+  const defects: DefectName[] = [];
+  for (const name of (text ?? '').split(',').filter((part) => part !== '')) {
+    if ((MCP_DOOR_DEFECTS as readonly string[]).includes(name))
+      errors.push(
+        `--defect ${name} acts on afp serve --dialect deployed's MCP doors only, which ${command} never calls: it would change nothing`,
+      );
+    else if ((DEFECT_NAMES as readonly string[]).includes(name)) defects.push(name as DefectName);
+    else errors.push(`unknown --defect '${name}'; known: ${DEFECT_NAMES.join(', ')}`);
+  }
+  return defects;
+}
