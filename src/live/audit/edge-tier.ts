@@ -39,9 +39,14 @@ export interface OutcomeClass {
 export interface TierExample {
   readonly betId: string;
   readonly text: string;
+  /** The call that placed the bet, with its method and path (`casino.bet (POST /api/v1/games/dice)`), where the audit has it. */
+  readonly endpoint?: string;
   /** The curl line of the request that placed the bet, where the audit has one. */
   readonly reproduce?: string;
 }
+
+/** Where a bet was placed: its example's endpoint and curl. */
+export type BetRequest = Pick<TierExample, 'endpoint' | 'reproduce'>;
 
 /** The top-level field of a difference's path (`reels[1]` → `reels`, `a.b` → `a`). */
 export function topField(path: string): string {
@@ -85,7 +90,7 @@ export class TierTrack {
   }
 
   /** One verified bet: its scheme verdict and what the target paid. */
-  add(bet: SchemeBet, verdict: SchemeVerdict, reproduce?: string): void {
+  add(bet: SchemeBet, verdict: SchemeVerdict, request: BetRequest = {}): void {
     const outcome = verdict.outcome;
     if (outcome.status === 'not-checked' || verdict.multiplier === null) return;
     const differences: readonly FieldDifference[] =
@@ -100,6 +105,7 @@ export class TierTrack {
       if (this.mappingExamples.length < MAX_EXAMPLES)
         this.mappingExamples.push({
           betId: bet.betId,
+          ...request,
           text: mapping
             .slice(0, 3)
             .map(
@@ -121,7 +127,7 @@ export class TierTrack {
         .join('; ');
       this.payoutExamples.push({
         betId: bet.betId,
-        ...(reproduce === undefined ? {} : { reproduce }),
+        ...request,
         text:
           ratioText(paid) === ratioText(verdict.multiplier) && stated !== ''
             ? stated
