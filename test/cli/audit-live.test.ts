@@ -305,8 +305,9 @@ describe('each deliberate defect is caught', () => {
     expect(ran.code).toBe(3);
     // The target pays what it shows: no money finding, the payouts differ from its published table.
     expect(grave('short').filter((id) => id.startsWith('money:'))).toEqual([]);
-    expect(ran.out).toContain(
-      'major rule:dice:over:50:payouts: dice:over:50: the target pays 1.9404× where it publishes 1.96× (2 bets) (afp scheme): observed edge 2.980%, published rule 2.000%',
+    // How many of its bets won depends on the order the target drew them in (the first call of each game goes out alone).
+    expect(ran.out).toMatch(
+      /major rule:dice:over:50:payouts: dice:over:50: the target pays 1\.9404× where it publishes 1\.96× \(\d+ bets?\) \(afp scheme\): observed edge 2\.980%, published rule 2\.000%/,
     );
     const edges = JSON.parse(readFileSync(join(DIR, 'short', 'edges.json'), 'utf8')) as {
       variants: Array<{ variant: string; edge_source: string; edge: number; rests_on_bets: number; verified: number }>;

@@ -13,7 +13,11 @@
  * so). After each phase the seed is rotated and the seed list read; every placed bet of the phase
  * is verified in plan order, so tallies, findings and verdicts do not depend on arrival order.
  * Budgets: `bets`, `usdcMicro` (stakes), and the deadline; whichever ends first stops placing, and
- * what was placed is still rotated and verified.
+ * what was placed is still rotated and verified. A stake is reserved before its bet is sent and
+ * given back when the target refuses the bet (stake-budget.ts): a refused bet stakes nothing.
+ * Minimums: each game's first call goes out alone (first-answers.ts), so a minimum it learns from
+ * a refusal is what the game's later calls send; the bets of a batch refused below the stated
+ * minimum go out again as one batch at it.
  * Money findings need the target to contradict itself: the balance read before and after must
  * differ by the returns minus the stakes its answers reported (to its rounding); each bet's credit
  * must be its stake times the multiplier it showed, and its win flag agree with its credit. What
@@ -35,7 +39,6 @@ import {
   shownPlaces,
   type LiveAmount,
 } from '../../core/live-amount.ts';
-import { casinoBalanceMicro } from './casino-balance.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { runBounded } from '../../audit/live-target.ts';
@@ -57,6 +60,10 @@ import { lawTheory } from './law-theory.ts';
 import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
+import { StakeBudget } from './stake-budget.ts';
+import { FirstAnswers } from './first-answers.ts';
+import { endpointOf } from '../request-endpoint.ts';
+import { withEvidence, type FindingSink, type RequestEvidence } from '../evidenced-findings.ts';
 
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
@@ -81,8 +88,15 @@ export interface EdgeAuditOptions {
   readonly curlOf?: (request: SentRequest) => string;
 }
 
+/** A bet and the request that placed it: a finding's endpoint and curl. */
+export interface BetSample extends RequestEvidence {
+  readonly betId: string;
+}
+
 export interface VariantOutcome {
   readonly variant: PlannedVariant;
+  /** The variant's first verified bet: the representative request of its aggregate findings (an edge); null when none verified. */
+  readonly sample: BetSample | null;
   readonly placed: number;
   readonly verified: number;
   /** Verified bets that followed the published rule whole: its draw mapping and its payouts. */
@@ -109,7 +123,7 @@ export interface EdgeAuditResult {
   readonly placed: number;
   readonly verified: number;
   readonly refused: number;
-  /** The stakes the budget held for bets sent (a refused bet's too: it is not given back). */
+  /** The stakes the budget holds for bets sent and not refused (a refused bet's is given back). */
   readonly stakedMicro: Micro;
   /** The stakes of the bets the target placed: what was really staked. */
   readonly placedStakeMicro: Micro;
@@ -129,6 +143,8 @@ class VariantTrack {
   verified = 0;
   followedRule = 0;
   refused = 0;
+  /** The first verified bet (in plan order) and its request: the representative evidence of the variant's aggregate findings. */
+  sample: BetSample | null = null;
   /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
   readonly stated = new Map<string, { readonly edge: number; count: number }>();
 
@@ -172,18 +188,32 @@ class VariantTrack {
 
 const MAX_STATED = 16;
 
-/** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand). */
-/** A placed bet, and the request that placed it (a single bet, a batch or a draw): its findings' curl. */
-type Slot =
-  | { readonly bet: LiveBet; readonly index: number; readonly params: JsonObject; readonly request: SentRequest }
-  | undefined;
-type Placed = { readonly bet: LiveBet; readonly params: JsonObject; readonly request: SentRequest };
+/** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand) and the request that placed it (a single bet, a batch or a draw): its findings' curl. */
+type Slot = (Placed & { readonly index: number }) | undefined;
+type Placed = {
+  readonly bet: LiveBet;
+  readonly params: JsonObject;
+  readonly op: BetCall;
+  readonly request: SentRequest;
+};
+type BetCall = 'casino.bet' | 'casino.batch' | 'casino.deal' | 'casino.draw';
+/** A refused bet: the call, the refusal, the request refused (its finding's curl) and the stake it asked for. */
+type Refused = {
+  readonly op: BetCall;
+  readonly refusal: Refusal;
+  readonly request: SentRequest;
+  readonly amountMicro: Micro;
+};
+type Answer = Placed | Refused | null;
 
 interface AuditRun {
   readonly options: EdgeAuditOptions;
   readonly tracks: VariantTrack[];
   readonly aloneGames: Set<string>;
-  stakedMicro: Micro;
+  /** The `--usdc` stakes budget: reserved before a bet is sent, given back when it is refused. */
+  readonly budget: StakeBudget;
+  /** Each game's first call goes out alone: the later ones wait for what it teaches (a minimum). */
+  readonly firstAnswers: FirstAnswers;
   paidMicro: Micro;
   /** Resolves when the video-poker hand in play is drawn. */
   videoPokerTurn: Promise<void>;
@@ -233,7 +263,8 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
         ),
     ),
     aloneGames: new Set(),
-    stakedMicro: 0n,
+    budget: new StakeBudget(options.usdcMicro),
+    firstAnswers: new FirstAnswers(),
     paidMicro: 0n,
     answeredStakeMicro: 0n,
     videoPokerTurn: Promise.resolve(),
@@ -243,7 +274,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     gatewayStreak: 0,
     stoppedBy: null,
   };
-  const before = await balanceOf(options);
+  const before = await balanceOf(run);
   for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
     const count = Math.min(PHASE_BETS, options.bets - first);
     const slots = await placePhase(run, first, count);
@@ -252,8 +283,8 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     const seeds = await revealSeeds(run);
     verifyPhase(run, slots, seeds);
   }
-  const after = await balanceOf(options);
-  checkMoney(run, before, after);
+  const after = await balanceOf(run);
+  checkMoney(run, before?.micro ?? null, after?.micro ?? null, after?.request ?? null);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
     // The documents advertise afp's own platform; any other target only what its answers state.
@@ -273,6 +304,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
         : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
     return {
       variant,
+      sample: track.sample,
       placed: track.placed,
       verified: track.verified,
       followedRule: track.followedRule,
@@ -292,12 +324,12 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     placed: sum((v) => v.placed),
     verified: sum((v) => v.verified),
     refused: sum((v) => v.refused),
-    stakedMicro: run.stakedMicro,
+    stakedMicro: run.budget.held,
     placedStakeMicro: run.answeredStakeMicro,
     stoppedBy: run.stoppedBy,
     minimums: run.minimums,
-    balanceBeforeMicro: before,
-    balanceAfterMicro: after,
+    balanceBeforeMicro: before?.micro ?? null,
+    balanceAfterMicro: after?.micro ?? null,
   };
 }
 
@@ -312,14 +344,15 @@ function betInput(run: AuditRun, index: number): BetInput {
   };
 }
 
-/** Reserves the stake of bet `index` under the USDC budget; false (and stop) when it would pass it. */
-function reserve(run: AuditRun, bet: BetInput): boolean {
-  if (run.stakedMicro + bet.amountMicro > run.options.usdcMicro) {
-    run.stoppedBy ??= 'usdc';
-    return false;
+/** Reserves `amountMicro` of stake under the USDC budget (negative: gives some back); false (and stop) when it would pass it. */
+function reserveExtra(run: AuditRun, amountMicro: Micro): boolean {
+  if (amountMicro < 0n) {
+    run.budget.release(-amountMicro);
+    return true;
   }
-  run.stakedMicro += bet.amountMicro;
-  return true;
+  if (run.budget.reserve(amountMicro)) return true;
+  run.stoppedBy ??= 'usdc';
+  return false;
 }
 
 async function placePhase(run: AuditRun, first: number, count: number): Promise<Slot[]> {
@@ -337,56 +370,88 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
     groups.length,
     concurrency,
     async (group) => {
-      const indexes = groups[group] as number[];
-      const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
-      if (bets.length === 0) return;
-      const lead = bets[0] as BetInput;
-      const answers =
-        bets.length === 1 && aloneAt(indexes[0] as number)
-          ? [await placeAlone(run, lead)]
-          : await placeBatch(run, bets);
-      answers.forEach((answer, position) => {
-        const index = indexes[position] as number;
-        const track = run.tracks[index % run.options.plan.length] as VariantTrack;
-        if (answer === null) return;
-        if ('name' in answer) {
-          track.refused += 1;
-          const sent = bets[position] as BetInput;
-          // Above the Kelly limit the target states for this balance (DEPLOYED.md §2.8): its own rule
-          // at work, not a fault; the audit's account is too small for the stake.
-          const kelly = statedKellyLimitMicro(answer, sent.amountMicro);
-          run.options.findings.add(
-            kelly === null
-              ? {
-                  id: `rule:${sent.game}:refused:${answer.name}`,
-                  severity: 'minor',
-                  kind: 'rule',
-                  title: `${sent.game} bets refused: ${answer.name}`,
-                  expected: 'the bet accepted (minimum amount, funded account)',
-                  seen: answer.body,
-                  evidence: answer.message,
-                }
-              : {
-                  id: `rule:${sent.game}:refused:kelly-limit`,
-                  severity: 'info',
-                  kind: 'rule',
-                  title: `${sent.game} bets refused above the Kelly limit the target states for the audit account's balance (max bet ${formatDecimal(kelly)}): fund the account more to audit them`,
-                  expected: `a bet of ${formatDecimal(sent.amountMicro)} within the target's Kelly limit`,
-                  seen: answer.body,
-                  evidence: answer.message,
-                },
-          );
-          return;
+      const planned = groups[group] as number[];
+      // A game's first call goes out alone; the game's later calls go out at what it taught (a minimum).
+      const answered = await run.firstAnswers.open(planned.map((index) => betInput(run, index).game));
+      try {
+        // The bets the budget takes, in order: a bet it cannot take ends the group (and the betting).
+        const bets: BetInput[] = [];
+        for (const index of planned) {
+          const bet = betInput(run, index);
+          if (run.stoppedBy !== null || !reserveExtra(run, bet.amountMicro)) break;
+          bets.push(bet);
         }
-        track.placed += 1;
-        run.answeredStakeMicro += answer.bet.amountMicro;
-        slots[index - first] = { bet: answer.bet, index, params: answer.params, request: answer.request };
-      });
+        if (bets.length === 0) return;
+        const answers =
+          bets.length === 1 && aloneAt(planned[0] as number)
+            ? [await placeAlone(run, bets[0] as BetInput)]
+            : await placeBatch(run, bets);
+        answers.forEach((answer, position) => {
+          const index = planned[position] as number;
+          const track = run.tracks[index % run.options.plan.length] as VariantTrack;
+          if (answer === null) return;
+          if ('refusal' in answer) {
+            track.refused += 1;
+            recordRefusal(run, bets[position] as BetInput, answer);
+            return;
+          }
+          track.placed += 1;
+          run.answeredStakeMicro += answer.bet.amountMicro;
+          slots[index - first] = { ...answer, index };
+        });
+      } finally {
+        answered();
+      }
     },
     () => run.stoppedBy !== null || deadline.passed(),
   );
   if (deadline.passed()) run.stoppedBy ??= 'deadline';
   return slots;
+}
+
+/** A refused bet as a finding: the target's Kelly limit (info), any other refusal (minor); the refused request is its evidence. */
+function recordRefusal(run: AuditRun, bet: BetInput, refused: Refused): void {
+  const { refusal, amountMicro } = refused;
+  const sent = `a ${bet.game} bet of ${formatDecimal(amountMicro)}${refused.op === 'casino.batch' ? ' in a batch' : ''}`;
+  const where = requestEvidence(run, refused.op, refused.request);
+  // Above the Kelly limit the target states for this balance (DEPLOYED.md §2.8): its own rule at
+  // work, not a fault; the audit's account is too small for the stake.
+  const kelly = statedKellyLimitMicro(refusal, amountMicro);
+  run.options.findings.add(
+    kelly === null
+      ? {
+          id: `rule:${bet.game}:refused:${refusal.name}`,
+          severity: 'minor',
+          kind: 'rule',
+          title: `${bet.game} bets refused: ${refusal.name}`,
+          ...where,
+          field: 'amount',
+          expected: `${sent} accepted (minimum amount, funded account)`,
+          seen: refusal.body,
+          evidence: `${refusal.message} (${sent}, refused ${refusal.status})`,
+        }
+      : {
+          id: `rule:${bet.game}:refused:kelly-limit`,
+          severity: 'info',
+          kind: 'rule',
+          title: `${bet.game} bets refused above the Kelly limit the target states for the audit account's balance (max bet ${formatDecimal(kelly)}): fund the account more to audit them`,
+          ...where,
+          field: 'amount',
+          expected: `a bet of ${formatDecimal(amountMicro)} within the target's Kelly limit`,
+          seen: refusal.body,
+          evidence: refusal.message,
+        },
+  );
+}
+
+/** A finding's endpoint (`casino.bet (POST /api/v1/games/coin-flip)`) and reproducing curl, from the request that showed it. */
+function requestEvidence(
+  run: AuditRun,
+  op: string,
+  request: SentRequest,
+): { readonly endpoint: string; readonly reproduce?: string } {
+  const curl = run.options.curlOf?.(request);
+  return { endpoint: endpointOf(op, request), ...(curl === undefined ? {} : { reproduce: curl }) };
 }
 
 /**
@@ -431,67 +496,81 @@ export function sentAlone(index: number, share: number): boolean {
 }
 
 /**
- * One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable).
- * A refusal that states the target's minimum above the stake teaches it (learnMinimum): the bet is
- * sent once more at that minimum, and the game's later bets go out at it.
+ * One bet alone, its stake reserved: its answer, a refusal (its stake given back), or null when
+ * nothing came back (deadline, unreachable). A bet below a minimum learnt since it was planned goes
+ * out at it. A refusal that states the target's minimum above the stake teaches it (learnMinimum):
+ * the bet is sent once more at that minimum, and the game's later bets go out at it.
  */
-async function placeAlone(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+async function placeAlone(run: AuditRun, planned: BetInput): Promise<Answer> {
+  const bet = atKnownMinimum(run, planned);
+  if (bet === null) return null;
   const answer = await placeOnce(run, bet);
-  if (answer === null || !('name' in answer)) return answer;
+  if (answer === null || !('refusal' in answer)) return answer;
   const raised = learnMinimum(run, bet, answer);
   return raised === null ? answer : placeOnce(run, raised);
 }
 
-async function placeOnce(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+/** The bet at its game's minimum learnt so far, the difference reserved; null (its stake given back) when the budget cannot take it. */
+function atKnownMinimum(run: AuditRun, bet: BetInput): BetInput | null {
+  const known = run.minimums.get(bet.game);
+  if (known === undefined || known <= bet.amountMicro) return bet;
+  if (reserveExtra(run, known - bet.amountMicro)) return { ...bet, amountMicro: known };
+  run.budget.release(bet.amountMicro);
+  return null;
+}
+
+/** One call for one bet whose stake is reserved; a refusal gives the stake back (video poker: placeVideoPoker). */
+async function placeOnce(run: AuditRun, bet: BetInput): Promise<Answer> {
   if (bet.game === VIDEO_POKER) return placeVideoPoker(run, bet);
   const outcome = await run.options.session.call('casino.bet', bet, run.options.apiKey);
-  return settle(run, outcome, bet.params);
+  const answer = settle(run, outcome, bet.params, 'casino.bet', bet.amountMicro);
+  if (answer !== null && 'refusal' in answer) giveBack(run, answer);
+  return answer;
+}
+
+/** A refused bet staked nothing: its reservation goes back (not after a server error, which may come after the bet was placed). */
+function giveBack(run: AuditRun, refused: Refused): void {
+  if (refused.refusal.status < 500) run.budget.release(refused.amountMicro);
 }
 
 /**
- * The bet at the minimum its refusal states (stated-minimum.ts), with the extra stake reserved
- * under the USDC budget; null when the refusal states none above the stake, or the budget cannot
- * take it. The first minimum learned for a game is a minor rule finding: the target's minimum is
- * not the documents' (the amount planned).
+ * The bet at the minimum its refusal states (stated-minimum.ts), its stake reserved under the USDC
+ * budget beside `heldMicro` (what the refused bet still holds: 0 once given back); null when the
+ * refusal states none above the stake, or the budget cannot take it. The first minimum learned
+ * for a game is a minor rule finding: the target's minimum is not the documents' (the amount
+ * planned), with the refused request as its evidence.
  */
-function learnMinimum(run: AuditRun, bet: BetInput, refusal: Refusal): BetInput | null {
-  const stated = statedMinimumMicro(refusal, bet.amountMicro);
+function learnMinimum(run: AuditRun, bet: BetInput, refused: Refused, heldMicro: Micro = 0n): BetInput | null {
+  const stated = statedMinimumMicro(refused.refusal, bet.amountMicro);
   if (stated === null) return null;
-  const reserved = reserveExtra(run, stated - bet.amountMicro);
+  const reserved = reserveExtra(run, stated - heldMicro);
   const known = run.minimums.get(bet.game);
   if (known === undefined || stated > known) {
     run.minimums.set(bet.game, stated);
     const planned = run.options.plan.find((variant) => variant.game === bet.game)?.amountMicro ?? bet.amountMicro;
-    run.options.findings.add(
-      minimumBetFinding({
+    const where = requestEvidence(run, refused.op, refused.request);
+    run.options.findings.add({
+      ...minimumBetFinding({
         game: bet.game,
         statedMicro: stated,
         sentMicro: planned,
-        refusal,
+        refusal: refused.refusal,
         then: reserved
           ? `its bets are placed at ${formatDecimal(stated)}`
           : `a bet at ${formatDecimal(stated)} is past what the USDC budget (--usdc) has left, so none is placed at it`,
+        ...(where.reproduce === undefined ? {} : { reproduce: where.reproduce }),
       }),
-    );
+      endpoint: where.endpoint,
+    });
   }
   return reserved ? { ...bet, amountMicro: stated } : null;
-}
-
-/** Reserves `extraMicro` more stake under the USDC budget (negative: gives some back); false (and stop) when it would pass it. */
-function reserveExtra(run: AuditRun, extraMicro: Micro): boolean {
-  if (run.stakedMicro + extraMicro > run.options.usdcMicro) {
-    run.stoppedBy ??= 'usdc';
-    return false;
-  }
-  run.stakedMicro += extraMicro;
-  return true;
 }
 
 /**
  * Video poker: deal, hold what optimal play holds (the strategy the documents' edge assumes), draw.
  * One hand at a time: a casino may keep one pending hand per agent (a new deal settles the last).
  */
-async function placeVideoPoker(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+async function placeVideoPoker(run: AuditRun, bet: BetInput): Promise<Answer> {
   const previous = run.videoPokerTurn;
   let release = (): void => undefined;
   run.videoPokerTurn = new Promise<void>((resolve) => (release = resolve));
@@ -508,44 +587,63 @@ async function placeVideoPoker(run: AuditRun, bet: BetInput): Promise<Placed | R
  * than the one it says the deal committed, is sent once more for the same hand at that amount. Why:
  * a target that commits the stake at the deal (afp's own platform, its deployed stand-in) holds an
  * undrawn hand and settles it at the next deal, a bet afp would never see; dealing anew after such
- * a refusal made the audit's balance check call a working target's money wrong.
+ * a refusal made the audit's balance check call a working target's money wrong. A refused deal
+ * gives its stake back; a hand dealt and not drawn keeps it (the target may hold it).
  */
-async function dealAndDraw(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+async function dealAndDraw(run: AuditRun, bet: BetInput): Promise<Answer> {
   const { session, apiKey } = run.options;
   const dealt = await session.call('casino.deal', { amountMicro: bet.amountMicro, clientSeed: bet.clientSeed }, apiKey);
-  if (dealt.kind !== 'ok') return settle(run, dealt, bet.params);
+  if (dealt.kind !== 'ok') {
+    const answer = settle(run, dealt, bet.params, 'casino.deal', bet.amountMicro);
+    if (answer !== null && 'refusal' in answer) giveBack(run, answer);
+    return answer;
+  }
   const holds = optimalHolds(dealt.value.cards);
   const params = { ...bet.params, holds, nonce: dealt.value.nonce };
   const draw = (amountMicro: Micro): Promise<CallOutcome<LiveBet>> =>
     session.call('casino.draw', { nonce: dealt.value.nonce, holds, amountMicro, clientSeed: bet.clientSeed }, apiKey);
   const drawn = await draw(bet.amountMicro);
-  if (drawn.kind === 'ok') return settle(run, drawn, params);
-  const again = drawn.kind === 'refused' ? redrawAmount(run, bet, drawn.refusal) : null;
+  if (drawn.kind === 'ok') return settle(run, drawn, params, 'casino.draw', bet.amountMicro);
+  const again =
+    drawn.kind === 'refused'
+      ? redrawAmount(run, bet, {
+          op: 'casino.draw',
+          refusal: drawn.refusal,
+          request: drawn.request,
+          amountMicro: bet.amountMicro,
+        })
+      : null;
   const final = again === null ? drawn : await draw(again);
   // Not drawn (refused, or never sent): the hand stays with a target that committed its stake. Unread answers count in settle.
   if (final.kind === 'refused' || final.kind === 'deadline') run.unsettled += 1;
-  return settle(run, final, params);
+  return settle(run, final, params, 'casino.draw', again ?? bet.amountMicro);
 }
 
 /** The amount to draw a refused hand at: the committed amount the target states, else its stated minimum (learnt); null: neither. */
-function redrawAmount(run: AuditRun, bet: BetInput, refusal: Refusal): Micro | null {
-  const committed = statedCommittedMicro(refusal);
+function redrawAmount(run: AuditRun, bet: BetInput, refused: Refused): Micro | null {
+  const committed = statedCommittedMicro(refused.refusal);
   if (committed !== null && committed !== bet.amountMicro) {
     if (!reserveExtra(run, committed - bet.amountMicro)) return null;
     return committed;
   }
-  return learnMinimum(run, bet, refusal)?.amountMicro ?? null;
+  return learnMinimum(run, bet, refused, bet.amountMicro)?.amountMicro ?? null;
 }
 
-function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject): Placed | Refusal | null {
+function settle(
+  run: AuditRun,
+  outcome: CallOutcome<LiveBet>,
+  params: JsonObject,
+  op: BetCall,
+  amountMicro: Micro,
+): Answer {
   metGateway(run, outcome);
   switch (outcome.kind) {
     case 'ok':
-      return { bet: outcome.value, params, request: outcome.request };
+      return { bet: outcome.value, params, op, request: outcome.request };
     case 'refused':
       // A server error says nothing of whether the bet was placed before it failed.
       if (outcome.refusal.status >= 500) run.unsettled += 1;
-      return outcome.refusal;
+      return { op, refusal: outcome.refusal, request: outcome.request, amountMicro };
     case 'unreadable':
       run.unsettled += 1;
       return null;
@@ -575,8 +673,12 @@ function metGateway(run: AuditRun, outcome: CallOutcome<unknown>): void {
   else if (outcome.kind !== 'deadline' && outcome.kind !== 'unsupported') run.gatewayStreak = 0;
 }
 
-/** A batch; refused elements are retried alone once, and a game accepted alone is played alone from then on. */
-async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Array<Placed | Refusal | null>> {
+/**
+ * A batch, its stakes reserved. Elements refused below the minimum the target states go out once
+ * more as one batch at it (`again`: the first time only); other refused elements are retried alone
+ * once, and a game accepted alone is played alone from then on.
+ */
+async function placeBatch(run: AuditRun, bets: readonly BetInput[], again = true): Promise<Answer[]> {
   const outcome = await run.options.session.call('casino.batch', { bets }, run.options.apiKey);
   metGateway(run, outcome);
   if (outcome.kind === 'deadline') run.stoppedBy ??= 'deadline';
@@ -592,24 +694,50 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
     if (unknown) run.unsettled += bets.length;
     return Promise.all(bets.map((bet) => placeAlone(run, bet)));
   }
+  const answers: Answer[] = outcome.value.results.map((answer, position) => {
+    const bet = bets[position] as BetInput;
+    if (!isRefusal(answer)) return { bet: answer, params: bet.params, op: 'casino.batch', request: outcome.request };
+    return { op: 'casino.batch', refusal: answer, request: outcome.request, amountMicro: bet.amountMicro };
+  });
+  // Below the target's stated minimum: nothing staked; the elements go out again, together, at it.
+  const raised: Array<{ readonly position: number; readonly bet: BetInput }> = [];
+  answers.forEach((answer, position) => {
+    const bet = bets[position] as BetInput;
+    if (answer === null || !('refusal' in answer) || statedMinimumMicro(answer.refusal, bet.amountMicro) === null)
+      return;
+    giveBack(run, answer);
+    const at = again ? learnMinimum(run, bet, answer) : null;
+    if (at !== null) raised.push({ position, bet: at });
+  });
+  if (raised.length > 0) {
+    // Their answers are final: the batch at the minimum retried its own refusals.
+    const placed = await placeBatch(
+      run,
+      raised.map((entry) => entry.bet),
+      false,
+    );
+    raised.forEach((entry, at) => (answers[entry.position] = placed[at] ?? null));
+  }
+  const final = new Set(raised.map((entry) => entry.position));
   return Promise.all(
-    outcome.value.results.map(async (answer, position) => {
+    answers.map(async (answer, position) => {
       const bet = bets[position] as BetInput;
-      if (!isRefusal(answer)) return { bet: answer, params: bet.params, request: outcome.request };
-      // Below the target's minimum: refused alone too, then placed at the minimum (not a batch rule).
-      const belowMinimum = statedMinimumMicro(answer, bet.amountMicro) !== null;
+      if (final.has(position) || answer === null || !('refusal' in answer)) return answer;
+      // Refused below a minimum: its stake given back above, not sent alone at the same amount.
+      if (statedMinimumMicro(answer.refusal, bet.amountMicro) !== null) return answer;
       const alone = await placeAlone(run, bet);
-      if (!belowMinimum && alone !== null && !('name' in alone) && !run.aloneGames.has(bet.game)) {
+      if (alone !== null && !('refusal' in alone) && !run.aloneGames.has(bet.game)) {
         run.aloneGames.add(bet.game);
         run.options.findings.add({
           id: `rule:${bet.game}:not-in-batch`,
           severity: 'info',
           kind: 'rule',
-          title: `${bet.game} is refused in a batch (${answer.name}) but accepted alone: played alone`,
-          endpoint: 'casino.batch',
+          title: `${bet.game} is refused in a batch (${answer.refusal.name}) but accepted alone: played alone`,
+          ...requestEvidence(run, 'casino.batch', answer.request),
+          field: `bets[${position}]`,
           expected: 'every game accepted in a batch (documents: each element processed like a single bet)',
-          seen: answer.body,
-          evidence: answer.message,
+          seen: answer.refusal.body,
+          evidence: answer.refusal.message,
         });
       }
       return alone;
@@ -656,10 +784,14 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     const bet = slot.bet;
     const credit = betCredit(bet);
     run.paidMicro += credit.ok ? credit.micro : (bet.paidMicro ?? 0n);
+    // The request that placed the bet (its curl: how a reader sees the same behaviour again) is the
+    // evidence of every finding the bet shows; sent again it places a new bet at the next nonce.
+    const where = requestEvidence(run, slot.op, slot.request);
+    const betFindings = withEvidence(findings, { ...where, field: 'proof' });
     const draw = `${bet.seedHash}:${bet.nonce}`;
     if (run.draws.has(draw)) {
       recordNonceReused(
-        findings,
+        betFindings,
         bet.nonce,
         `bet ${bet.betId} (${variant.variant}) reuses nonce ${bet.nonce} of seed ${bet.seedHash}`,
       );
@@ -670,7 +802,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     // Seeds not asked of a target that stopped answering were not withheld: no proof check then.
     if (revealed !== null)
-      recordProofChecks(findings, {
+      recordProofChecks(betFindings, {
         bet: schemeBet,
         variant: variant.variant,
         seedHex,
@@ -678,14 +810,13 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
         scheme: scheme.name,
         ...(revealed.reproduce === undefined ? {} : { revealReproduce: revealed.reproduce }),
       });
-    // The curl of the request that placed the bet: how a reader sees the same behaviour again.
-    const reproduce = run.options.curlOf === undefined ? undefined : run.options.curlOf(slot.request);
-    checkSelfConsistent(findings, bet, variant.variant, reproduce);
+    checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
     if (verdict === null) continue;
     track.verified += 1;
-    track.tier.add(schemeBet, verdict, reproduce);
+    track.sample ??= { betId: bet.betId, ...where };
+    track.tier.add(schemeBet, verdict, where);
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
     if (followed) track.followedRule += 1;
     const returned = returnOf(bet);
@@ -703,13 +834,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
  * is read the way the target writes money (live/bet-credit.ts): where `amount_won` is a display
  * field, stake × the shown multiplier, never the rounded figure (0.01 × 0.2 shows as 0.00).
  */
-function checkSelfConsistent(
-  findings: FindingsCollector,
-  bet: LiveBet,
-  variant: string,
-  reproduce: string | undefined,
-): void {
-  const line = reproduce === undefined ? {} : { reproduce };
+function checkSelfConsistent(findings: FindingSink, bet: LiveBet, variant: string): void {
   const credit = betCredit(bet);
   const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatAmount(fromMicro(bet.paidMicro))}${(bet.paidPlaces ?? null) === null ? '' : ` (a display figure; the documents round it to ${String(bet.paidPlaces)} places)`}`;
   const displayed = (bet.paidPlaces ?? null) !== null;
@@ -724,7 +849,6 @@ function checkSelfConsistent(
       expected: 'the multiplier (stake × multiplier is the credit)',
       seen: null,
       evidence,
-      ...line,
     });
   }
   const contradiction = displayed
@@ -744,11 +868,9 @@ function checkSelfConsistent(
       expected: bet.multiplier === null ? null : `stake × ${String(bet.multiplier)}`,
       seen: formatDecimal(bet.paidMicro),
       evidence: `${evidence}: ${contradiction}`,
-      ...line,
     });
   }
-  if (credit.ok && displayed && bet.paidMicro !== null)
-    checkDisplayPlaces(findings, bet, credit.amount, evidence, reproduce);
+  if (credit.ok && displayed && bet.paidMicro !== null) checkDisplayPlaces(findings, bet, credit.amount, evidence);
   if (!credit.ok || bet.won === null) return;
   const paid = credit.micro;
   if ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro)) {
@@ -761,7 +883,6 @@ function checkSelfConsistent(
       expected: paid !== 0n,
       seen: bet.won,
       evidence,
-      ...line,
     });
   }
 }
@@ -772,13 +893,7 @@ function checkSelfConsistent(
  * but not to the published ones, is an info finding (a dialect difference with its evidence; the
  * money checks allow the shown figure's own rounding, core/live-amount.ts withinRounding).
  */
-function checkDisplayPlaces(
-  findings: FindingsCollector,
-  bet: LiveBet,
-  credit: LiveAmount,
-  evidence: string,
-  reproduce: string | undefined,
-): void {
+function checkDisplayPlaces(findings: FindingSink, bet: LiveBet, credit: LiveAmount, evidence: string): void {
   const published = bet.paidPlaces ?? null;
   if (published === null || bet.paidMicro === null) return;
   const shown = fromMicro(bet.paidMicro);
@@ -791,12 +906,10 @@ function checkDisplayPlaces(
     severity: 'info',
     kind: 'shape',
     title: `casino.bet: amount_won is rounded to ${more ? 'more' : 'fewer'} decimals than the ${published} the documents publish`,
-    endpoint: 'casino.bet',
     field: 'amount_won',
     expected: `stake × payout_multiplier = ${formatAmount(credit)} rounded to ${published} decimals: ${formatAmount(roundAmount(credit, published), published)}`,
     seen: formatAmount(shown),
     evidence,
-    ...(reproduce === undefined ? {} : { reproduce }),
   });
 }
 
@@ -811,22 +924,29 @@ function returnOf(bet: LiveBet): Ratio | null {
   return credit.ok ? ratio(credit.micro, bet.amountMicro) : null;
 }
 
-function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
-  return casinoBalanceMicro(options.session, options.apiKey);
+/** The balance and the request that read it (the balance finding's curl); null when it could not be read. */
+async function balanceOf(run: AuditRun): Promise<{ readonly micro: Micro; readonly request: SentRequest } | null> {
+  const outcome = await run.options.session.call('casino.balance', {}, run.options.apiKey);
+  return outcome.kind === 'ok' ? { micro: outcome.value.balanceMicro, request: outcome.request } : null;
 }
 
 /** Balance after − before must be returns − stakes, within a cent plus half a cent per bet (answers round to 2 dp). */
-function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): void {
-  if (before === null || after === null) return;
+function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, read: SentRequest | null): void {
+  if (before === null || after === null || read === null) return;
+  // The balance read after the bets: its curl shows the balance the finding compares.
+  const findings = withEvidence(run.options.findings, {
+    ...requestEvidence(run, 'casino.balance', read),
+    field: 'balance',
+    note: 'the balance read after the bets (an aggregate: the bets moved it)',
+  });
   const bets = run.tracks.reduce((total, track) => total + track.placed, 0);
   if (run.unsettled > 0) {
     // A bet the target may have settled unseen moves the balance by an amount no answer states: not judged.
-    run.options.findings.add({
+    findings.add({
       id: 'money:edge-audit:balance-delta-not-judged',
       severity: 'info',
       kind: 'money',
       title: `the balance's movement over the audit is not judged: ${run.unsettled} bets' outcomes were not read (an answer unread or never received, a server error, or a video-poker hand dealt and not drawn)`,
-      endpoint: 'casino.balance',
       expected: null,
       seen: formatDecimal(after - before),
       evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets read, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,
@@ -838,12 +958,11 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): v
   const allowance = 10_000n + 5_000n * BigInt(bets);
   const difference = seen > expected ? seen - expected : expected - seen;
   if (difference <= allowance) return;
-  run.options.findings.add({
+  findings.add({
     id: 'money:edge-audit:balance-delta',
     severity: 'critical',
     kind: 'money',
     title: `the balance moved by ${formatDecimal(seen)} USDC over the audit, but the answers report ${formatDecimal(expected)} (returns − stakes)`,
-    endpoint: 'casino.balance',
     expected: formatDecimal(expected),
     seen: formatDecimal(seen),
     evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,

@@ -23,6 +23,9 @@
  *     published rule's law (published tier only);
  *   - `rule:<variant>:documents`: the scheme's rule and the documents' payout table give different
  *     exact edges (info; not for an empirical variant, whose published rule says nothing).
+ * Evidence: a finding about many bets names no request of its own, so it takes a representative:
+ * the variant's first verified bet (a scheme difference: the first bet off the mapping), its
+ * endpoint and curl, and its evidence says which bet that is (evidenced-findings.ts).
  */
 import { advertisedTolerance, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
 import type { Severity } from '../finding.ts';
@@ -33,16 +36,24 @@ import { documentsEdgeOf } from './edge-plan.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
+import { withEvidence, type EvidenceDefaults, type FindingSink } from '../evidenced-findings.ts';
 
 /** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
 export const percent = (value: number): string => `${(value * 100).toFixed(3).replace(/^-(0\.0+)$/, '$1')}%`;
 const NEGLIGIBLE = 1e-9;
 const MAX_EXAMPLES = 3;
 
-export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAuditResult, scheme: FairnessScheme): void {
-  recordSchemeDifferences(findings, result, scheme);
+export function recordEdgeFindings(
+  collector: FindingsCollector,
+  result: EdgeAuditResult,
+  scheme: FairnessScheme,
+): void {
+  recordSchemeDifferences(collector, result, scheme);
   for (const outcome of result.variants) {
     const { variant, verdict } = outcome;
+    // A variant's findings rest on many bets: where one names no request of its own, the
+    // variant's first verified bet stands for them, and its evidence says so.
+    const findings = sampled(collector, outcome);
     const name = variant.variant;
     if (verdict.edgeSource === 'observed' && verdict.observed !== null)
       recordPayoutTable(findings, outcome, verdict.observed, scheme);
@@ -76,13 +87,34 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
       });
     }
     if (verdict.edgeSource !== 'empirical')
-      recordDocumentsDifference(findings, scheme, {
+      recordDocumentsDifference(collector, scheme, {
         game: variant.game,
         params: variant.params,
         variant: name,
         documentsEdge: variant.documentsEdge,
       });
   }
+}
+
+/** The field an edge is measured from: each bet's return is its stake × the multiplier it shows. */
+const RETURN_FIELD = 'payout_multiplier';
+
+/**
+ * The variant's findings with its sample bet's request as the evidence of those that name none (an
+ * edge over many bets): representative, not the only bet that shows it, and the evidence says so.
+ */
+function sampled(findings: FindingsCollector, outcome: VariantOutcome): FindingSink {
+  const sample = outcome.sample;
+  return withEvidence(findings, {
+    field: RETURN_FIELD,
+    ...(sample === null
+      ? {}
+      : {
+          endpoint: sample.endpoint,
+          ...(sample.reproduce === undefined ? {} : { reproduce: sample.reproduce }),
+          note: `bet ${sample.betId}'s request, a representative of the ${outcome.verified} verified bets of ${outcome.variant.variant} (an aggregate finding; sent again, it places a new bet)`,
+        }),
+  });
 }
 
 /** ONE finding per game whose rule differs from the published scheme, counted in bets, with examples. */
@@ -113,7 +145,7 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
     const broke = outcomes.reduce((total, outcome) => total + outcome.brokeMapping, 0);
     const checked = outcomes.reduce((total, outcome) => total + outcome.brokeMapping + outcome.followedMapping, 0);
     const evidence = examples[0] ?? `${broke} bets`;
-    findings.add(
+    withEvidence(findings, schemeRequest(outcomes)).add(
       {
         id: `rule:${game}:scheme`,
         severity: scheme.documentsAdvertise === true ? 'major' : schemeSeverity(outcomes),
@@ -128,6 +160,26 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
       Math.max(1, broke),
     );
   }
+}
+
+/** The request of the first bet off the draw mapping, else a representative bet of the game (said so). */
+function schemeRequest(outcomes: readonly VariantOutcome[]): EvidenceDefaults {
+  for (const outcome of outcomes)
+    for (const example of outcome.tier.mappingExamples)
+      if (example.endpoint !== undefined)
+        return {
+          endpoint: example.endpoint,
+          ...(example.reproduce === undefined ? {} : { reproduce: example.reproduce }),
+          note: `bet ${example.betId}'s request (${outcome.variant.variant}), one of the bets off the mapping (sent again, it places a new bet)`,
+        };
+  const first = outcomes.find((outcome) => outcome.sample !== null);
+  const sample = first?.sample ?? null;
+  if (first === undefined || sample === null) return {};
+  return {
+    endpoint: sample.endpoint,
+    ...(sample.reproduce === undefined ? {} : { reproduce: sample.reproduce }),
+    note: `bet ${sample.betId}'s request, a representative of the ${first.verified} verified bets of ${first.variant.variant} (an aggregate finding; sent again, it places a new bet)`,
+  };
 }
 
 /** Minor while every variant's edge is consistent with the target's advertisement; else the gravest edge finding's severity. */
@@ -147,7 +199,7 @@ const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, m
 
 /** The observed payout table of one variant: what differs from the published one, and the edge it gives. */
 function recordPayoutTable(
-  findings: FindingsCollector,
+  findings: FindingSink,
   outcome: VariantOutcome,
   table: ObservedTable,
   scheme: FairnessScheme,
@@ -173,8 +225,11 @@ function recordPayoutTable(
       ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) }
       : {};
   // The first example's bet placed again: the request a reader sends to see the payout.
-  const first = outcome.tier.payoutExamples.find((example) => example.reproduce !== undefined)?.reproduce;
-  const line = first === undefined ? {} : { reproduce: first };
+  const first = outcome.tier.payoutExamples.find((example) => example.reproduce !== undefined);
+  const line = {
+    ...(first?.reproduce === undefined ? {} : { reproduce: first.reproduce }),
+    ...(first?.endpoint === undefined ? {} : { endpoint: first.endpoint }),
+  };
   if (changed.length === 0) {
     // Every bet was paid what the published rule pays (a losing bet nothing), but a payout field of
     // its answer states another payout: what the target says it would pay, no payout seen.
@@ -229,7 +284,7 @@ function boundText(verdict: VariantVerdict): string {
     : ` (valid for any law of returns up to ${String(Math.round(verdict.returnBound * 1e4) / 1e4)}× the stake, the top of the published table or of what was paid)`;
 }
 
-function recordEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme: FairnessScheme): void {
+function recordEdge(findings: FindingSink, outcome: VariantOutcome, scheme: FairnessScheme): void {
   const { variant, verdict } = outcome;
   if (verdict.advertised === null) return;
   const seen = verdict.statedEdge;
@@ -258,7 +313,7 @@ export const GROSS_EDGE_HIGH = 0.5;
  * A target that does not advertise the documents' figures (the deployed scheme): its measured edge
  * against the documents' advertised one is info stating both (minor when gross), never a defect.
  */
-function recordDocumentsEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme: FairnessScheme): void {
+function recordDocumentsEdge(findings: FindingSink, outcome: VariantOutcome, scheme: FairnessScheme): void {
   const { variant, verdict } = outcome;
   const documents = variant.advertised;
   const seen = verdict.statedEdge;

@@ -40,9 +40,14 @@ export interface OutcomeClass {
 export interface TierExample {
   readonly betId: string;
   readonly text: string;
+  /** The call that placed the bet, with its method and path (`casino.bet (POST /api/v1/games/dice)`), where the audit has it. */
+  readonly endpoint?: string;
   /** The curl line of the request that placed the bet, where the audit has one. */
   readonly reproduce?: string;
 }
+
+/** Where a bet was placed: its example's endpoint and curl. */
+export type BetRequest = Pick<TierExample, 'endpoint' | 'reproduce'>;
 
 /** The top-level field of a difference's path (`reels[1]` → `reels`, `a.b` → `a`). */
 export function topField(path: string): string {
@@ -96,7 +101,7 @@ export class TierTrack {
   }
 
   /** One verified bet: its scheme verdict and what the target paid. */
-  add(bet: SchemeBet, verdict: SchemeVerdict, reproduce?: string): void {
+  add(bet: SchemeBet, verdict: SchemeVerdict, request: BetRequest = {}): void {
     const outcome = verdict.outcome;
     if (outcome.status === 'not-checked' || verdict.multiplier === null) return;
     const differences: readonly FieldDifference[] =
@@ -111,6 +116,7 @@ export class TierTrack {
       if (this.mappingExamples.length < MAX_EXAMPLES)
         this.mappingExamples.push({
           betId: bet.betId,
+          ...request,
           text: mapping
             .slice(0, 3)
             .map(
@@ -132,7 +138,7 @@ export class TierTrack {
         .join('; ');
       this.payoutExamples.push({
         betId: bet.betId,
-        ...(reproduce === undefined ? {} : { reproduce }),
+        ...request,
         text:
           ratioText(paid) === ratioText(verdict.multiplier) && stated !== ''
             ? stated

@@ -17,6 +17,7 @@ import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/money.ts';
 import { compare } from '../../core/ratio.ts';
 import type { FindingsCollector } from '../finding.ts';
+import type { FindingSink } from '../evidenced-findings.ts';
 import type { FairnessSchemeName, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import { creditContradiction, paidMultiplier, PAYOUT_FIELD, ratioDecimal, topField } from './edge-tier.ts';
 
@@ -130,7 +131,7 @@ function recordPayout(findings: FindingsCollector, input: VerificationInput, evi
  * The checks of the proof alone (the seed revealed, its commitment, the result hash): what the live
  * house-edge audit records per bet; the outcome and payout go to its tiers (edge-tier.ts) instead.
  */
-export function recordProofChecks(findings: FindingsCollector, input: VerificationInput): void {
+export function recordProofChecks(findings: FindingSink, input: VerificationInput): void {
   const { bet, verdict } = input;
   const game = bet.game;
   const evidence = evidenceOf(input);
@@ -174,7 +175,7 @@ export function recordProofChecks(findings: FindingsCollector, input: Verificati
 }
 
 /** Two bets drew the same (server seed, nonce) pair (`evidence` names them): the nonce did not advance. */
-export function recordNonceReused(findings: FindingsCollector, nonce: SchemeBet['nonce'], evidence: string): void {
+export function recordNonceReused(findings: FindingSink, nonce: SchemeBet['nonce'], evidence: string): void {
   findings.add({
     id: 'fairness:nonce-reused',
     severity: 'critical',

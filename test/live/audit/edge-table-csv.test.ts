@@ -20,6 +20,7 @@ function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verd
       advertised: { edge: 0.01, text: '1%' },
       documentsEdge: 0.01,
     },
+    sample: null,
     placed: 400,
     verified: 400,
     followedRule: 400,

@@ -265,6 +265,7 @@ function resultOf(
   const verdict = judge(scheme, variant.game, variant.params, fed, advertised);
   const outcome: VariantOutcome = {
     variant: { ...variant, amountMicro: STAKE, advertised, documentsEdge: null },
+    sample: null,
     placed: bets.length,
     verified: bets.length,
     followedRule: fed.tier.paidAsPublished,
@@ -577,6 +578,7 @@ describe("whose advertisement an edge is judged against (issue 40): the target's
         advertised: documents,
         documentsEdge: null,
       },
+      sample: null,
       placed: 40,
       verified: 40,
       followedRule: 40,
