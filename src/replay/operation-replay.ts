@@ -60,12 +60,16 @@ import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
 
 const BEARER = 'Bearer ';
 const EVIDENCE_CHARS_MAX = 300;
-/** Recorded agents given a wallet key of their own on the target (beyond, a 401 stands as it is). */
-const WALLET_KEYS_MAX = 10_000;
-/** Escrow creators followed for settledByRule (beyond, a settlement's consequences are not named). */
-const CREATORS_MAX = 100_000;
 const HOUR_MS = 3_600_000;
-const KEYS_OF_AGENTS_MAX = 1_000_000;
+/** What the replay keeps per recorded agent or escrow, at most (beyond, what it would name is not). */
+const FOLLOWED_MAX = {
+  /** Recorded agents given a wallet key of their own on the target (beyond, a 401 stands as it is). */
+  walletKeys: 10_000,
+  /** Escrow creators followed for settledByRule (beyond, a settlement's consequences are not named). */
+  creators: 100_000,
+  /** Recorded agents' keys, to name a receiver's balance as left (beyond, it is not). */
+  keysOfAgents: 1_000_000,
+} as const;
 
 /** An escrow the recording created and the target did not: the seq that tried, and the recorded agent it pays. */
 interface Orphan {
@@ -147,7 +151,7 @@ export class OperationReplay {
   private readonly aliases = new Map<string, string>();
   /** Recorded api key → recorded agent id. */
   private readonly agentOfKey = new Map<string, string>();
-  /** Recorded agent id → its recorded api key (at most KEYS_OF_AGENTS_MAX). */
+  /** Recorded agent id → its recorded api key (at most FOLLOWED_MAX.keysOfAgents). */
   private readonly keyOfAgent = new Map<string, string>();
   private readonly sentByOperation = new Map<string, number>();
   private exchanges = 0;
@@ -159,11 +163,11 @@ export class OperationReplay {
   private orphansNamed: Orphan[] = [];
   /** Live keys of agents whose balance on the target left the recording's, and since when and why. */
   private readonly diverged = new Map<string, string>();
-  /** Live escrow id → its creator's live key (at most CREATORS_MAX), for settledByRule. */
+  /** Live escrow id → its creator's live key (at most FOLLOWED_MAX.creators), for settledByRule. */
   private readonly creators = new Map<string, string>();
   /** Escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
   private readonly divergence = new ReplayDivergence();
-  /** Recorded agent → its own key on a wallet that refused its platform key (at most WALLET_KEYS_MAX). */
+  /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
   private readonly walletKeys = new Map<string, string>();
   /** Domain names whose holder on the target left the recording's (a transfer not replayed), and since when and why. */
   private readonly namesDiverged = new Map<string, string>();
@@ -719,7 +723,7 @@ export class OperationReplay {
     const { op, live, recorded } = sent;
     if (op === 'escrow.create' && live.kind === 'ok') {
       const liveId = (live.value as EscrowView).escrowId;
-      if (liveKey !== null && this.creators.size < CREATORS_MAX) this.creators.set(liveId, liveKey);
+      if (liveKey !== null && this.creators.size < FOLLOWED_MAX.creators) this.creators.set(liveId, liveKey);
       const asked = sent.input as OperationInput<'escrow.create'>;
       const terms = this.options.session.row('escrow.create')?.expiry;
       const recordedSeconds = asked.expiresInSeconds ?? (asked.timeoutHours * HOUR_MS) / 1_000;
@@ -813,7 +817,7 @@ export class OperationReplay {
       call.op === 'wallet.register' ||
       call.callerId === null ||
       this.walletKeys.has(call.callerId) ||
-      this.walletKeys.size >= WALLET_KEYS_MAX ||
+      this.walletKeys.size >= FOLLOWED_MAX.walletKeys ||
       recorded.kind !== 'ok' ||
       outcome.kind !== 'refused' ||
       outcome.refusal.status !== 401 ||
@@ -886,7 +890,7 @@ export class OperationReplay {
     const value = recorded.value as Partial<OperationResult<'faucet.register'>>;
     if (typeof value.agentId !== 'string' || typeof value.apiKey !== 'string') return;
     this.agentOfKey.set(value.apiKey, value.agentId);
-    if (this.keyOfAgent.size < KEYS_OF_AGENTS_MAX) this.keyOfAgent.set(value.agentId, value.apiKey);
+    if (this.keyOfAgent.size < FOLLOWED_MAX.keysOfAgents) this.keyOfAgent.set(value.agentId, value.apiKey);
     for (const alias of [value.address?.toLowerCase(), value.referralCode])
       if (typeof alias === 'string') this.aliases.set(alias, value.agentId);
   }

@@ -23,6 +23,19 @@ async function opened(file: string): Promise<CommandLog> {
   return openedLog(file, LOG_SETTINGS);
 }
 
+/** `afp serve --clock manual --data FILE` in-process on loopback, logging to `log`. */
+function serveOn(log: CommandLog): Promise<ServeHandle> {
+  return startServe({
+    trustedProxies: LOOPBACK_PROXIES,
+    routes: ALL_ROUTES,
+    seed: SEED,
+    port: 0,
+    clockMode: 'manual',
+    commandLog: log,
+    log: () => undefined,
+  });
+}
+
 async function post(
   served: ServeHandle,
   path: string,
@@ -39,15 +52,7 @@ async function post(
 test('bad clock, tier and deposit input: 400 in the error shape, nothing applied, nothing logged, restart serves', async () => {
   const file = join(DIR, 'admin.db');
   const first = await opened(file);
-  const served = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
-    seed: SEED,
-    port: 0,
-    clockMode: 'manual',
-    commandLog: first,
-    log: () => undefined,
-  });
+  const served = await serveOn(first);
   try {
     expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
     const refusals: [string, unknown][] = [
@@ -88,15 +93,7 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
     first.close();
   }
   const second = await opened(file);
-  const again = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
-    seed: SEED,
-    port: 0,
-    clockMode: 'manual',
-    commandLog: second,
-    log: () => undefined,
-  });
+  const again = await serveOn(second);
   try {
     // Two registrations and 100 deposits: no refused admin command was logged.
     expect(again.recovery).toMatchObject({ commands: 102, internalErrors: 0 });
@@ -118,19 +115,9 @@ test("--start past the clock's last instant is a flag error", () => {
 
 test('a deposit that arrives confirmed is credited at once, the clock unmoved, and a restart from the log credits it again', async () => {
   const file = join(DIR, 'confirmed.db');
-  const serve = async (log: CommandLog): Promise<ServeHandle> =>
-    startServe({
-      trustedProxies: LOOPBACK_PROXIES,
-      routes: ALL_ROUTES,
-      seed: SEED,
-      port: 0,
-      clockMode: 'manual',
-      commandLog: log,
-      log: () => undefined,
-    });
   const balance = (served: ServeHandle): bigint => served.platform.ledger.balance(agentAccount('ada'));
   const first = await opened(file);
-  const served = await serve(first);
+  const served = await serveOn(first);
   let credited = 0n;
   try {
     expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
@@ -158,7 +145,7 @@ test('a deposit that arrives confirmed is credited at once, the clock unmoved, a
     first.close();
   }
   const second = await opened(file);
-  const again = await serve(second);
+  const again = await serveOn(second);
   try {
     expect(again.recovery).toMatchObject({ commands: 3, internalErrors: 0 });
     expect(balance(again)).toBe(credited);
