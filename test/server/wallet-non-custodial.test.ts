@@ -46,6 +46,10 @@ function readIfThere(path: string): string | null {
   }
 }
 
+function bobsMoneroKeys(derived: ReturnType<typeof deriveWallet>): { view_key: string; spend_key: string } {
+  return { view_key: derived.monero.viewKey, spend_key: derived.monero.spendKey };
+}
+
 interface Exchange {
   request: ApiRequest;
   response: ApiResponse;
@@ -115,6 +119,11 @@ describe('non-custodial at rest', () => {
       key,
     );
     expect(forged.status).toBe(400);
+    expect(chainState(served.platform)).toBe(before);
+    // Bob's keys naming Alice's monero address: refused (403), and refused again when the log is
+    // replayed (its log names the address the keys control; it used to name the claim, and the replay sent).
+    const stolen = send({ path: '/v1/wallet/send', body: { ...moneroBody, ...bobsMoneroKeys(bob.derived) } }, key);
+    expect(stolen.status).toBe(403);
     expect(chainState(served.platform)).toBe(before);
     log.appendAdmin({ kind: 'clock', fromMs: nowMs, toMs: nowMs + 600_000 });
     nowMs += 600_000;

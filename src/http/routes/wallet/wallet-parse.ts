@@ -79,7 +79,7 @@ function senderKey(
     if (isFailure(spendKey)) return spendKey;
     if (viewKey.startsWith(REDACTED_PREFIX) || spendKey.startsWith(REDACTED_PREFIX))
       return (
-        replayed(spendKey, context, 'spend_key') ??
+        replayed(spendKey, context, from) ??
         fail('BAD_REQUEST', 'view_key and spend_key must be hex keys', { field: 'spend_key' })
       );
     return { key: { kind: 'monero', viewKey, spendKey }, from };
@@ -90,20 +90,27 @@ function senderKey(
   if (isFailure(key)) return key;
   if (key.startsWith(REDACTED_PREFIX))
     return (
-      replayed(key, context, 'private_key') ??
+      replayed(key, context, from ?? null) ??
       fail('BAD_REQUEST', `private_key is not a valid ${chain} private key`, { field: 'private_key' })
     );
   return { key: { kind: 'key', key }, from: from ?? null };
 }
 
-/** The verified sender of a logged send, while the dispatcher replays its log; null otherwise. */
-function replayed(text: string, context: RouteContext, field: string): { key: SenderKey; from: string | null } | null {
+/**
+ * The verified sender of a logged send, while the dispatcher replays its log; null otherwise. The
+ * `from` the body names stays the claim it was: a key that did not control it was refused 403 when
+ * served, and is refused 403 again (the marker names the address the key controls).
+ */
+function replayed(
+  text: string,
+  context: RouteContext,
+  claimedFrom: string | null,
+): { key: SenderKey; from: string | null } | null {
   if (context.replaying !== true || !text.startsWith(REDACTED_PREFIX)) return null;
-  const from = text.slice(REDACTED_PREFIX.length);
+  const sender = text.slice(REDACTED_PREFIX.length);
   // An empty sender: the key was ill-formed when served (400 then, 400 now).
-  if (from === '') return null;
-  void field;
-  return { key: { kind: 'verified', from }, from };
+  if (sender === '') return null;
+  return { key: { kind: 'verified', from: sender }, from: claimedFrom ?? sender };
 }
 
 /** A send body (primary and style A): chain, to, amount, keys, token?, memo?. */
@@ -165,9 +172,20 @@ export function logSendBody(body: unknown, sent: WalletTx | undefined): unknown 
   return redactSecrets(body, (chain, fields) => sent?.from ?? senderOfFields(chain, fields));
 }
 
-/** The sender a send body's keys control: monero's `from`, else the private key's address; null when ill-formed. */
+/**
+ * The sender a send body's keys control (monero: the address of its view and spend keys, else the
+ * private key's address); null when ill-formed. Never the `from` the body names: a key that does not
+ * control it must be refused again on replay (logged as its claim, a refused send came back accepted).
+ */
 export function senderOfFields(chain: SimChain, fields: Fields): string | null {
-  if (chain === 'monero') return typeof fields['from'] === 'string' ? fields['from'] : null;
+  if (chain === 'monero') {
+    const viewKey = fields['view_key'];
+    const spendKey = fields['spend_key'];
+    if (typeof viewKey !== 'string' || typeof spendKey !== 'string' || spendKey.startsWith(REDACTED_PREFIX))
+      return null;
+    const answer = addressOfKey('monero', { viewKey, spendKey });
+    return answer.ok ? answer.address : null;
+  }
   const key = fields['private_key'];
   if (typeof key !== 'string' || key.startsWith(REDACTED_PREFIX)) return null;
   const answer = addressOfKey(keyChainOf(chain), key);
