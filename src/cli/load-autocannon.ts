@@ -29,7 +29,7 @@ import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { type Scenario } from '../sim/scenario.ts';
-import { parseCommand, stringFlag } from './args.ts';
+import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
@@ -64,8 +64,13 @@ export async function autocannonMain(
   record: RecordFields = () => undefined,
 ): Promise<number> {
   if (isUrlRun(argv)) return autocannonUrl(argv, io, record);
-  const args = parseCommand(argv, definitionOf('load'), [...AFP_ENGINE_ONLY, ...URL_REQUEST_ONLY]);
-  const errors = [...args.errors];
+  // Every flag of `afp load` parses, so one of another form is named as such (never "unknown", its value a stray positional).
+  const args = parseCommand(argv, definitionOf('load'));
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(args, AFP_ENGINE_ONLY, "afp's own engine (--engine afp, the default)"),
+    ...otherFormFlags(args, URL_REQUEST_ONLY, 'a URL run (afp load URL --engine autocannon …)'),
+  ];
   if (stringFlag(args, 'engine') !== 'autocannon')
     errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
   if (args.positionals.length > 1)
@@ -148,13 +153,20 @@ export async function autocannonMain(
  * has no live hook).
  */
 async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: RecordFields): Promise<number> {
-  const args = parseCommand(argv, definitionOf('load'), ['target', 'endpoint', 'key']);
-  const errors = [...args.errors];
-  const afpOnly = AFP_ENGINE_ONLY.filter((name) => args.flags[name] !== undefined);
-  if (afpOnly.length > 0)
-    errors.push(
-      `${afpOnly.map((name) => `--${name}`).join(', ')}: afp's own engine only (--engine autocannon is a closed loop of --connections N)`,
-    );
+  const args = parseCommand(argv, definitionOf('load'));
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(
+      args,
+      AFP_ENGINE_ONLY,
+      "afp's own engine only (--engine autocannon is a closed loop of --connections N)",
+    ),
+    ...otherFormFlags(
+      args,
+      ['target', 'endpoint', 'key'],
+      'a run against a target (afp load [SCENARIO] --target URL|FILE)',
+    ),
+  ];
   const given = urlOf(args, errors);
   // The URL's user:pw go as a Basic authorization header (as afp's engine and k6 send them), never shown.
   const credentials = given === null ? null : urlCredentials(given);

@@ -318,7 +318,12 @@ describe('afp load URL --engine autocannon', () => {
     });
     const refused = await load([url, '--engine', 'autocannon', '--rate', '3/s']);
     expect(refused.code).toBe(2);
-    expect(refused.err).toContain("--rate: afp's own engine only");
+    expect(refused.err).toContain("--rate applies to afp's own engine only");
+    // A flag of the other form is named as such, and its value is no stray positional.
+    const targeted = await load([url, '--engine', 'autocannon', '--target', url]);
+    expect(targeted.code).toBe(2);
+    expect(targeted.err).toContain('--target applies to a run against a target');
+    expect(targeted.err).not.toMatch(/unknown flag|name one URL/);
   });
 
   test('a target that takes connections and never answers: exit 4, saying so (autocannon stops its waiting requests unrecorded)', async () => {
