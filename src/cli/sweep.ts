@@ -310,6 +310,9 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     seedsGiven: seedsText ?? null,
     swarm,
     results,
+    ...(interrupted
+      ? { notRun: indexed.filter((_, position) => ran[position] === undefined).map((item) => item.seed) }
+      : {}),
   };
   const outDir = stringFlag(args, 'out') ?? join('reports', `${scenario.name}-sweep`);
   const files = writeSweep(report, outDir);

@@ -34,6 +34,12 @@ export interface SweepReport {
   readonly swarm: boolean | null;
   /** In the whole sweep's seed order; `index` is the seed's position in that order. */
   readonly results: readonly SweepRow[];
+  /**
+   * This run's seeds that did not run because the sweep was interrupted (Ctrl-C), in order: the
+   * JUnit lists each as skipped, so a CI report shows what was not tested. Absent: none (a merge
+   * says which seeds are missing by `seeds_total`).
+   */
+  readonly notRun?: readonly string[];
 }
 
 export interface SweepRow extends SeedResult {
@@ -285,21 +291,29 @@ function seedOutcome(result: SeedResult): JunitOutcome {
 
 export function renderSweepJunit(report: SweepReport): string {
   const counts = tally(report);
+  const notRun = report.notRun ?? [];
   return renderJunit({
     suitesName: 'afp sweep',
     suiteName: report.scenario,
     counts: {
-      tests: counts.seeds,
+      tests: counts.seeds + notRun.length,
       failures: counts.invariantFailed + counts.limitReached,
       errors: counts.crashed,
-      skipped: 0,
+      skipped: notRun.length,
     },
     properties: [],
-    cases: report.results.map((result) => ({
-      name: `seed ${result.seed}`,
-      classname: `afp sweep.${report.scenario}`,
-      outcome: seedOutcome(result),
-    })),
+    cases: [
+      ...report.results.map((result) => ({
+        name: `seed ${result.seed}`,
+        classname: `afp sweep.${report.scenario}`,
+        outcome: seedOutcome(result),
+      })),
+      ...notRun.map((seed) => ({
+        name: `seed ${seed}`,
+        classname: `afp sweep.${report.scenario}`,
+        outcome: { kind: 'skipped' as const, message: 'not run: the sweep was interrupted before this seed' },
+      })),
+    ],
   });
 }
 

@@ -120,6 +120,10 @@ describe('afp sweep', () => {
     };
     expect(written.seeds_total).toBe(20);
     expect(written.seeds).toEqual([]);
+    // The JUnit a CI reads lists the 20 seeds as skipped (not run), not an empty suite that passes.
+    const junit = readFileSync(join(out, 'sweep.junit.xml'), 'utf8');
+    expect(junit).toMatch(/tests="20"[^>]*skipped="20"|skipped="20"[^>]*tests="20"/);
+    expect(junit).toContain('<skipped message="not run: the sweep was interrupted before this seed"');
   });
 
   it('finds a deliberate defect, exits 3, and its reproduce line gives the same failure and digest with afp run', async () => {
