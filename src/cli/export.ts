@@ -17,7 +17,9 @@ import { readAfpVersion } from '../live/report/afp-version.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exportK6UrlScript } from '../export/k6/k6-url-script.ts';
-import { parseUrlRun, urlCredentials } from './url-flags.ts';
+import { durationFlag, parseUrlRun, urlCredentials } from './url-flags.ts';
+import { LOAD_LIMITS } from '../sim/load-schema.ts';
+import type { Scenario } from '../sim/scenario.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
@@ -33,12 +35,10 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     return exportK6Url(argv, args, io);
   const errors = [
     ...args.errors,
-    ...otherFormFlags(
-      args,
-      [...URL_ONLY, 'duration'],
-      'a URL run: give the URL with them (a scenario brings its own load: section)',
-    ),
+    ...otherFormFlags(args, URL_ONLY, 'a URL run: give the URL with them (a scenario brings its own load: section)'),
   ];
+  // As afp load SCENARIO --duration D: a constant profile's duration.
+  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
@@ -47,7 +47,13 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   }
   const loaded = await loadScenarioFile('afp export k6', file, io.err);
   if (loaded === null) return EXIT.invalidInput;
-  const parsed = { scenario: loaded.scenario };
+  const parsed = { scenario: withDuration(loaded.scenario, durationMs) };
+  if (parsed.scenario === null) {
+    io.err(
+      `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead\n`,
+    );
+    return EXIT.invalidInput;
+  }
   const target = stringFlag(args, 'target') ?? null;
   const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
   const k8s = k8sFlag(args, target);
@@ -148,6 +154,18 @@ function k8sFlag(args: ParsedArgs, target: string | null | 'url'): { parallelism
 /** An argument that is a URL with a password, as lines may show it (user:***@); any other as given. */
 function withoutPassword(arg: string): string {
   return /^https?:\/\/[^/]*@/i.test(arg) && URL.canParse(arg) ? urlCredentials(arg).shownUrl : arg;
+}
+
+/**
+ * The scenario with its constant load profile run for `durationMs` (afp load SCENARIO --duration,
+ * executors.ts); null for a ramping profile, which afp load cuts mid-stage and a k6 stage list
+ * cannot cut the same way. No --duration: the scenario as it is.
+ */
+function withDuration(scenario: Scenario, durationMs: number | undefined): Scenario | null {
+  if (durationMs === undefined || scenario.load === null) return scenario;
+  const executor = scenario.load.executor ?? 'constant-arrival-rate';
+  if (executor !== 'constant-arrival-rate' && executor !== 'constant-vus') return null;
+  return { ...scenario, load: { ...scenario.load, duration: durationMs } };
 }
 
 /** argv without `--out FILE`: where the script went is not part of what it is. */

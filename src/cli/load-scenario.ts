@@ -20,7 +20,7 @@ import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
-import { formatDuration, parseDuration } from '../sim/duration.ts';
+import { durationFlag } from './url-flags.ts';
 import { type Scenario } from '../sim/scenario.ts';
 import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
@@ -66,17 +66,7 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   const seed = stringFlag(args, 'seed');
   if (seed !== undefined && !SEED_PATTERN.test(seed))
     errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
-  const durationText = stringFlag(args, 'duration');
-  let durationMs: number | undefined;
-  if (durationText !== undefined) {
-    const parsed = parseDuration(durationText);
-    if (typeof parsed === 'string') errors.push(`--duration: ${parsed}`);
-    else if (parsed < LOAD_LIMITS.durationMs.min || parsed > LOAD_LIMITS.durationMs.max)
-      errors.push(
-        `--duration must be from ${formatDuration(LOAD_LIMITS.durationMs.min)} to ${formatDuration(LOAD_LIMITS.durationMs.max)}`,
-      );
-    else durationMs = parsed;
-  }
+  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
   const shardText = stringFlag(args, 'shard');
   const shard = shardText === undefined ? WHOLE : parseShard(shardText);
   if (typeof shard === 'string') errors.push(shard);

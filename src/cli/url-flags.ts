@@ -178,7 +178,8 @@ function wholeFlag(args: ParsedArgs, name: string, max: number, errors: string[]
   return value;
 }
 
-function durationFlag(
+/** `--NAME D` as a duration within `bounds` (URL and scenario runs alike); undefined when absent or wrong (its error pushed). */
+export function durationFlag(
   args: ParsedArgs,
   name: string,
   bounds: { min: number; max: number },

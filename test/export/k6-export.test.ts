@@ -247,6 +247,26 @@ describe('the script', () => {
     expect(() => jsValueOf({ when: new Date(0) })).toThrow('value.when is a plain value');
   });
 
+  test('--duration D runs a constant profile for D, as afp load SCENARIO --duration does; a ramping one is refused (its stages say how long)', async () => {
+    const path = join(scratch, 'durations.yaml');
+    writeFileSync(
+      path,
+      'name: durations\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\nload: { rate: 2, duration: 10s }\n',
+    );
+    const constant = await runExport([path, '--duration', '4s']);
+    expect(constant.code, constant.stderr).toBe(0);
+    // afp starts its arrivals before the end, k6 also at it: the script runs 1 ms short (k6-options.ts).
+    expect(constant.stdout).toContain('executor:"constant-arrival-rate",rate:2,timeUnit:"1s",duration:"3999ms"');
+    expect((await runExport([path, '--duration', '0s'])).stderr).toContain('--duration must be from');
+    writeFileSync(
+      path,
+      'name: durations\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\nload: { executor: ramping-arrival-rate, stages: [{ duration: 10s, target: 2 }] }\n',
+    );
+    const ramping = await runExport([path, '--duration', '4s']);
+    expect(ramping.code).toBe(2);
+    expect(ramping.stderr).toContain('load: section ramps (its stages say how long it runs)');
+  });
+
   test('--out writes the same bytes as stdout', async () => {
     const out = join(scratch, 'smoke.js');
     const printed = await runExport([SMOKE, '--target', 'http://127.0.0.1:8700']);
