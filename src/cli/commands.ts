@@ -489,7 +489,11 @@ const EXPORT_K6: CommandDefinition = {
         "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out (and, for a scenario, --target)",
     },
     ...URL_FLAGS,
-    { name: 'duration', value: 'D', description: "a URL run's length", default: '30s' },
+    {
+      name: 'duration',
+      value: 'D',
+      description: "a URL run's length (default 30s); a scenario's: overrides its constant profile's",
+    },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
   notes: [
