@@ -210,7 +210,9 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
         .max(casino.batchMax),
     }),
   },
-  'casino.A.video-poker.deal': { body: z.strictObject({ amount: amountNumber(), client_seed: clientSeed() }) },
+  'casino.A.video-poker.deal': {
+    body: z.strictObject({ amount: amountNumber().optional(), client_seed: clientSeed() }),
+  },
   'casino.A.video-poker.draw': {
     body: z.strictObject({
       ...GAME_PARAMS.video_poker,

@@ -28,8 +28,8 @@ export interface DealtHand {
   readonly clientSeed: string;
   readonly cards: readonly string[];
   readonly atMs: number;
-  /** The stake committed at the deal (held until the draw). */
-  readonly amountMicro: bigint;
+  /** The stake committed at the deal (held until the draw); null: a free deal as casino.md writes it, the draw's amount placing the bet. */
+  readonly amountMicro: bigint | null;
 }
 
 export class CasinoState {

@@ -2,18 +2,22 @@
  * Video poker's two phases (casino.md): the deal shows five cards and a nonce and places no bet;
  * the draw takes the holds, the nonce and the amount, places the bet and evaluates the hand.
  *
- * The stake is committed at the deal (docs/decisions/casino.md): were the amount chosen after seeing the
- * cards, or a weak deal simply abandoned, an agent could bet big only on strong deals and beat the
- * house. So the deal takes the amount and holds it in `video-poker:<agent>` (no bet yet: nothing
+ * Two forms of the deal. As casino.md writes it, the deal is free (no amount) and the draw's amount
+ * places the bet; a hand dealt so and dealt over is dropped (no bet was placed). With an amount,
+ * the stake is committed at the deal (docs/decisions/casino.md): were the amount chosen after
+ * seeing the cards, or a weak deal simply abandoned, an agent could bet big only on strong deals
+ * and beat the house. So that deal holds the amount in `video-poker:<agent>` (no bet yet: nothing
  * is won or lost until the draw), the draw's amount must match it, and a hand still pending when
- * the agent deals again is drawn first with the optimal holds. Every deal thus ends in exactly one
- * bet of the committed amount, and the best any strategy can do is optimal play (RTP 99.54%).
+ * the agent deals again is drawn first with the optimal holds: every committed deal ends in exactly
+ * one bet of its amount, and the best any strategy can do is optimal play (RTP 99.54%). The free
+ * form gives that edge away, as the documents' protocol does; afp's own agents commit.
  *
  * Provably fair: the deal takes the nonce; the draw's replacement cards are the next cards of the
  * same nonce's stream (games/video-poker.ts), so the draw is verifiable like any bet. The
  * `casino-replayable-nonce` defect keeps the hand after the draw, so the same nonce can be drawn
  * again (the real platform's defect).
  */
+import { assert } from '../../core/assert.ts';
 import { fail, isFailure, succeed, type Outcome } from '../../core/errors.ts';
 import { agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
@@ -30,7 +34,8 @@ import { CASINO_HOUSE } from './referral-commission.ts';
 
 export interface Dealt {
   readonly hand: DealtHand;
-  readonly amountMicro: Micro;
+  /** null: a free deal. */
+  readonly amountMicro: Micro | null;
   /** A pending hand drawn automatically by this deal, if any. */
   readonly autoDrawn: BetRecord | null;
 }
@@ -41,15 +46,22 @@ export const holdAccount = (agentId: string): string => `video-poker:${agentId}`
 /** `deployedRules`: deal and draw by the deployment's engine (deployed/deployed-video-poker.ts). */
 export function dealHand(
   state: CasinoState,
-  command: { agentId: string; amountMicro: Micro; clientSeed: string | null; deployedRules?: DeployedCasinoRules },
+  command: {
+    agentId: string;
+    amountMicro: Micro | null;
+    clientSeed: string | null;
+    deployedRules?: DeployedCasinoRules;
+  },
   nowMs: number,
 ): Outcome<Dealt> {
   const { agentId, amountMicro } = command;
   const pending = state.hands.get(agentId);
   const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
-  // The pending hand's stake comes back into play when it is drawn: count it for the checks.
+  // The pending hand's stake comes back into play when it is drawn: count it for the checks. A
+  // free hand staked nothing: dealt over, it is dropped.
+  if (pendingHand !== undefined && pendingHand.amountMicro === null) state.hands.delete(agentId);
   const autoDrawn =
-    pendingHand === undefined
+    pendingHand === undefined || pendingHand.amountMicro === null
       ? null
       : drawHand(
           state,
@@ -57,17 +69,20 @@ export function dealHand(
           nowMs,
         );
   if (autoDrawn !== null && !autoDrawn.ok) return autoDrawn;
-  const checked = checkBet(state, {
-    agentId,
-    game: videoPoker,
-    params: OPTIMAL_PARAMS,
-    paramsJson: {},
-    amountMicro,
-    clientSeed: null,
-    source: 'video-poker',
-    ...deployedOf(command),
-  });
-  if (!checked.ok) return checked;
+  const checked =
+    amountMicro === null
+      ? null
+      : checkBet(state, {
+          agentId,
+          game: videoPoker,
+          params: OPTIMAL_PARAMS,
+          paramsJson: {},
+          amountMicro,
+          clientSeed: null,
+          source: 'video-poker',
+          ...deployedOf(command),
+        });
+  if (checked !== null && !checked.ok) return checked;
   const { seed, nonce } = takeNonce(state, agentId, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
   const cards =
@@ -84,13 +99,14 @@ export function dealHand(
     atMs: nowMs,
     amountMicro,
   };
-  state.ctx.ledger.transfer({
-    from: agentAccount(agentId),
-    to: holdAccount(agentId),
-    amountMicro,
-    reason: 'casino.video-poker.commit',
-    reference: `${seed.hash.slice(0, 16)}:${nonce}`,
-  });
+  if (amountMicro !== null)
+    state.ctx.ledger.transfer({
+      from: agentAccount(agentId),
+      to: holdAccount(agentId),
+      amountMicro,
+      reason: 'casino.video-poker.commit',
+      reference: `${seed.hash.slice(0, 16)}:${nonce}`,
+    });
   state.hands.set(agentId, new Map([[nonce, hand]]));
   return succeed({ hand, amountMicro, autoDrawn: autoDrawn?.value ?? null });
 }
@@ -121,7 +137,25 @@ export function drawHand(
         min_bet: Number(formatDecimal(minimumMicro)),
       });
   }
-  if (command.amountMicro !== null && command.amountMicro !== hand.amountMicro) {
+  if (hand.amountMicro === null && command.amountMicro === null)
+    return fail('BAD_REQUEST', 'amount is required: the deal was free, and the draw places the bet', {
+      field: 'amount',
+    });
+  if (hand.amountMicro === null && command.amountMicro !== null) {
+    // A free deal's bet is placed now, checked as any bet (minimum, maximum, Kelly, balance).
+    const checked = checkBet(state, {
+      agentId,
+      game: videoPoker,
+      params: OPTIMAL_PARAMS,
+      paramsJson: {},
+      amountMicro: command.amountMicro,
+      clientSeed: null,
+      source: 'video-poker',
+      ...deployedOf(command),
+    });
+    if (!checked.ok) return checked;
+  }
+  if (hand.amountMicro !== null && command.amountMicro !== null && command.amountMicro !== hand.amountMicro) {
     return fail('BAD_REQUEST', 'amount must equal the amount committed at the deal', {
       committed_amount: Number(hand.amountMicro) / 1e6,
     });
@@ -139,25 +173,19 @@ export function drawHand(
   const params = { holds: { kind: 'positions', positions } as const, nonce: hand.nonce };
   const replay = state.ctx.defects.has('casino-replayable-nonce');
   const account = agentAccount(agentId);
-  if (!replay || state.ctx.ledger.balance(holdAccount(agentId)) >= hand.amountMicro) {
-    state.ctx.ledger.transfer({
-      from: holdAccount(agentId),
-      to: CASINO_HOUSE,
-      amountMicro: hand.amountMicro,
-      reason: 'casino.bet.stake',
-      reference: `video-poker:${hand.nonce}`,
-    });
-  } else {
-    if (state.ctx.ledger.balance(account) < hand.amountMicro)
-      return fail('INSUFFICIENT_BALANCE', 'balance is below the committed amount');
-    state.ctx.ledger.transfer({
-      from: account,
-      to: CASINO_HOUSE,
-      amountMicro: hand.amountMicro,
-      reason: 'casino.bet.stake',
-      reference: `video-poker:${hand.nonce}`,
-    });
-  }
+  const stakeMicro = hand.amountMicro ?? command.amountMicro;
+  assert(stakeMicro !== null, 'a free deal is drawn with an amount (checked above)');
+  // A committed stake waits in the hold account; a free deal's comes from the balance now.
+  const held = hand.amountMicro !== null && (!replay || state.ctx.ledger.balance(holdAccount(agentId)) >= stakeMicro);
+  if (!held && state.ctx.ledger.balance(account) < stakeMicro)
+    return fail('INSUFFICIENT_BALANCE', 'balance is below the amount of the bet');
+  state.ctx.ledger.transfer({
+    from: held ? holdAccount(agentId) : account,
+    to: CASINO_HOUSE,
+    amountMicro: stakeMicro,
+    reason: 'casino.bet.stake',
+    reference: `video-poker:${hand.nonce}`,
+  });
   if (!replay) state.hands.delete(agentId);
   const result = deployed === null ? videoPoker.play(params, draws) : deployed.result;
   const resultHash = deployed === null ? draws.firstBlockHex : deployed.resultBytes.toString('hex');
@@ -168,7 +196,7 @@ export function drawHand(
       game: videoPoker,
       params,
       paramsJson: { holds: positions, nonce: hand.nonce },
-      amountMicro: hand.amountMicro,
+      amountMicro: stakeMicro,
       clientSeed: hand.clientSeed,
       source: 'video-poker',
       stakeHeld: true,

@@ -1,8 +1,9 @@
 /**
- * Video poker's two rows, style A: POST /games/video-poker/deal ({ amount, client_seed? }: five
- * cards and the nonce; the amount is committed, no bet yet) and POST /games/video-poker/draw
- * ({ nonce, holds, amount? }: the bet, evaluated on the Jacks or Better table). Why the amount is
- * committed at the deal: src/services/casino/video-poker-hands.ts.
+ * Video poker's two rows, style A: POST /games/video-poker/deal ({ amount?, client_seed? }: five
+ * cards and the nonce; free as casino.md writes it, or with an amount committed, no bet yet) and
+ * POST /games/video-poker/draw ({ nonce, holds, amount }: the bet, evaluated on the Jacks or Better
+ * table; the amount is required after a free deal and must match a committed one). Why afp's
+ * agents commit the amount at the deal: src/services/casino/video-poker-hands.ts.
  */
 import { fail, isFailure, type Failure } from '../../../core/errors.ts';
 import type { Micro } from '../../../core/money.ts';
@@ -19,7 +20,7 @@ import { betA } from './casino-render.ts';
 const DEAL_KEYS = ['amount', 'client_seed'];
 const DRAW_KEYS = ['nonce', 'holds', 'amount'];
 
-const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, Dealt>({
+const dealRow = defineRoute<{ amountMicro: Micro | null; clientSeed: string | null }, Dealt>({
   id: 'casino.A.video-poker.deal',
   service: 'casino',
   style: 'A',
@@ -27,11 +28,12 @@ const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, D
   method: 'POST',
   path: '/api/v1/games/video-poker/deal',
   auth: 'bearer',
-  summary: 'Deal five cards ({ amount, client_seed? }); the amount is committed for the draw, no bet yet.',
+  summary:
+    'Deal five cards ({ amount?, client_seed? }): free, the draw placing the bet; with an amount, it is committed for the draw (no bet yet).',
   parse: (input) => {
     const fields = bodyOnly(input, DEAL_KEYS);
     if (isFailure(fields)) return fields;
-    const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
+    const amountMicro = fields['amount'] === undefined ? null : requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
     const clientSeed = clientSeedField(fields);
     return isFailure(clientSeed) ? clientSeed : { amountMicro, clientSeed };
@@ -42,7 +44,7 @@ const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, D
   render: (dealt, context) => ({
     nonce: dealt.hand.nonce,
     cards: [...dealt.hand.cards],
-    amount: moneyA(dealt.amountMicro),
+    amount: dealt.amountMicro === null ? null : moneyA(dealt.amountMicro),
     server_seed_hash: dealt.hand.seedHash,
     client_seed: dealt.hand.clientSeed,
     pay_table: {

@@ -102,7 +102,10 @@ const deal = adaptedRow('casino.A.video-poker.deal', {
       phase: 'deal',
       cards: dealt.hand.cards.map(cardObject),
       nonce: dealt.hand.nonce,
-      message: `Cards dealt; your stake of ${moneyA(dealt.amountMicro)} is committed until the draw.`,
+      message:
+        dealt.amountMicro === null
+          ? 'Cards dealt; the draw places the bet.'
+          : `Cards dealt; your stake of ${moneyA(dealt.amountMicro)} is committed until the draw.`,
       instruction: 'POST /api/v1/games/video-poker/draw { holds: [5 booleans], nonce, amount }',
     };
   },

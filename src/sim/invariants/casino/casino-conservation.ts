@@ -89,7 +89,7 @@ export const casinoConservation: InvariantDefinition = {
       const handHolds = new Map<string, Micro>();
       for (const [agentId, hands] of casino.state.hands) {
         let dueMicro = 0n;
-        for (const hand of hands.values()) dueMicro += hand.amountMicro;
+        for (const hand of hands.values()) dueMicro += hand.amountMicro ?? 0n;
         handHolds.set(videoPokerHoldAccount(agentId), dueMicro);
       }
       const unexplained = (account: string, heldMicro: Micro, dueMicro: Micro): Violation => ({
