@@ -9,31 +9,16 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
 import { agentAccount } from '../../src/core/ledger.ts';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { CommandLog } from '../../src/server/command-log.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { SEED, START_MS } from '../client/fixtures.ts';
-import { LOG_SETTINGS, openedLog } from '../fixtures/command-logs.ts';
-import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import type { ServeHandle } from '../../src/server/listeners.ts';
+import { START_MS } from '../client/fixtures.ts';
+import { LOG_SETTINGS, openedLog, servedOnLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-admin-input-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function opened(file: string): Promise<CommandLog> {
   return openedLog(file, LOG_SETTINGS);
-}
-
-/** `afp serve --clock manual --data FILE` in-process on loopback, logging to `log`. */
-function serveOn(log: CommandLog): Promise<ServeHandle> {
-  return startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
-    seed: SEED,
-    port: 0,
-    clockMode: 'manual',
-    commandLog: log,
-    log: () => undefined,
-  });
 }
 
 async function post(
@@ -52,7 +37,7 @@ async function post(
 test('bad clock, tier and deposit input: 400 in the error shape, nothing applied, nothing logged, restart serves', async () => {
   const file = join(DIR, 'admin.db');
   const first = await opened(file);
-  const served = await serveOn(first);
+  const served = await servedOnLog(first);
   try {
     expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
     const refusals: [string, unknown][] = [
@@ -93,7 +78,7 @@ test('bad clock, tier and deposit input: 400 in the error shape, nothing applied
     first.close();
   }
   const second = await opened(file);
-  const again = await serveOn(second);
+  const again = await servedOnLog(second);
   try {
     // Two registrations and 100 deposits: no refused admin command was logged.
     expect(again.recovery).toMatchObject({ commands: 102, internalErrors: 0 });
@@ -117,7 +102,7 @@ test('a deposit that arrives confirmed is credited at once, the clock unmoved, a
   const file = join(DIR, 'confirmed.db');
   const balance = (served: ServeHandle): bigint => served.platform.ledger.balance(agentAccount('ada'));
   const first = await opened(file);
-  const served = await serveOn(first);
+  const served = await servedOnLog(first);
   let credited = 0n;
   try {
     expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
@@ -145,7 +130,7 @@ test('a deposit that arrives confirmed is credited at once, the clock unmoved, a
     first.close();
   }
   const second = await opened(file);
-  const again = await serveOn(second);
+  const again = await servedOnLog(second);
   try {
     expect(again.recovery).toMatchObject({ commands: 3, internalErrors: 0 });
     expect(balance(again)).toBe(credited);

@@ -15,7 +15,7 @@ import type { CommandLog } from '../../src/server/command-log.ts';
 import { startServe } from '../../src/server/listeners.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { START_MS } from '../client/fixtures.ts';
-import { LOG_SETTINGS, openedLog, recoveredLog } from '../fixtures/command-logs.ts';
+import { LOG_SETTINGS, openedLog, recoveredLog, servedOnLog } from '../fixtures/command-logs.ts';
 import { buildWorld, HOUR_MS, urlTarget, type Target, type World } from './time-travel-world.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
@@ -60,13 +60,7 @@ describe('checkpoints', () => {
     const log = await opened(file);
     expect(log.adopt({ ...LOG_SETTINGS, seed: SEED })).toEqual([]);
     const lines: string[] = [];
-    const served = await startServe({
-      trustedProxies: LOOPBACK_PROXIES,
-      routes: ALL_ROUTES,
-      seed: SEED,
-      port: 0,
-      clockMode: 'manual',
-      commandLog: log,
+    const served = await servedOnLog(log, {
       checkpointEveryCommands: EVERY,
       log: (line) => lines.push(line),
     });

@@ -12,30 +12,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, test, vi } from 'vitest';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { CommandLog } from '../../src/server/command-log.ts';
 import { GroupCommit } from '../../src/server/group-commit.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { SEED, START_MS } from '../client/fixtures.ts';
+import type { ServeHandle } from '../../src/server/listeners.ts';
+import { START_MS } from '../client/fixtures.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
-import { LOG_SETTINGS, openedLog } from '../fixtures/command-logs.ts';
-import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { LOG_SETTINGS, openedLog, servedOnLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-group-commit-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 async function served(file: string, fsyncAnswers = false): Promise<{ log: CommandLog; handle: ServeHandle }> {
   const log = await openedLog(file, LOG_SETTINGS);
-  const handle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
-    seed: SEED,
-    port: 0,
-    clockMode: 'manual',
-    commandLog: log,
-    fsyncAnswers,
-    log: () => undefined,
-  });
+  const handle = await servedOnLog(log, { fsyncAnswers });
   return { log, handle };
 }
 
