@@ -161,11 +161,9 @@ export class OperationReplay {
   private readonly orphans = new Map<string, Orphan>();
   /** Orphans the current exchange's input named. */
   private orphansNamed: Orphan[] = [];
-  /** Live keys of agents whose balance on the target left the recording's, and since when and why. */
-  private readonly diverged = new Map<string, string>();
   /** Live escrow id → its creator's live key (at most FOLLOWED_MAX.creators), for settledByRule. */
   private readonly creators = new Map<string, string>();
-  /** Escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
+  /** Balances, escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
   private readonly divergence = new ReplayDivergence();
   /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
   private readonly walletKeys = new Map<string, string>();
@@ -425,8 +423,7 @@ export class OperationReplay {
       ? this.positions.apart(call.callerId, order, exchange.response.body, exchange.seq)
       : null;
     if (apart !== null) {
-      if (liveKey !== null && !this.diverged.has(liveKey))
-        this.diverged.set(liveKey, `seq ${exchange.seq} (${routeId} not replayed: ${apart})`);
+      this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId} not replayed: ${apart})`);
       return this.skip(exchange, {
         id: `replay:skipped:netted:${row.op}`,
         kind: 'shape',
@@ -629,7 +626,7 @@ export class OperationReplay {
    * naming the first cause.
    */
   private consequences(differences: readonly ResultDifference[], liveKey: string | null): ResultDifference[] {
-    const since = liveKey === null ? undefined : this.diverged.get(liveKey);
+    const since = this.divergence.balanceLeftAt(liveKey);
     if (since === undefined) return [...differences];
     return differences.map((difference) => {
       const funds =
@@ -685,8 +682,7 @@ export class OperationReplay {
     const accepted = differences.find(
       (difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'),
     );
-    if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey))
-      this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
+    if (accepted !== undefined) this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${accepted.note})`);
   }
 
   /**
@@ -704,7 +700,7 @@ export class OperationReplay {
     const cause = `seq ${exchange.seq} (${routeId} not replayed: ${why})`;
     const recordedKey = bearerOf(exchange);
     const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
-    if (liveKey !== null && !this.diverged.has(liveKey)) this.diverged.set(liveKey, cause);
+    this.divergence.leaveBalance(liveKey, cause);
     this.leave(exchange, op, input, cause);
   }
 
@@ -749,8 +745,7 @@ export class OperationReplay {
     const cause = `seq ${exchange.seq} (${settled})`;
     // A dispute's outcome is the escrow's own state too (the documents resolve it; a deployment leaves it disputed).
     if (op === 'escrow.dispute') this.divergence.leaveEscrow(escrowId, cause);
-    const creator = this.creators.get(escrowId);
-    if (creator !== undefined && !this.diverged.has(creator)) this.diverged.set(creator, cause);
+    this.divergence.leaveBalance(this.creators.get(escrowId) ?? null, cause);
   }
 
   /** A replayed exchange answered otherwise than recorded: what it settled or moved leaves the recording's. */
@@ -881,7 +876,7 @@ export class OperationReplay {
     const recordedKey = this.keyOfAgent.get(recordedAgentId);
     if (recordedKey === undefined) return;
     const liveKey = this.bindings.live(recordedKey) ?? recordedKey;
-    if (!this.diverged.has(liveKey)) this.diverged.set(liveKey, cause);
+    this.divergence.leaveBalance(liveKey, cause);
   }
 
   /** A recorded registration's other names of the agent (address, referral code) and its key. */
@@ -991,8 +986,7 @@ export class OperationReplay {
     what = `the recording was credited ${formatDecimal(amountMicro)} USDC more than the target credits`,
   ): Promise<void> {
     const { session, clock, deadline } = this.options;
-    const forwardedFor = exchange.request.headers['x-forwarded-for'];
-    const callOptions = forwardedFor === undefined ? {} : { forwardedFor };
+    const callOptions = this.forwarded(exchange);
     const balance = async (): Promise<Micro | null> => {
       const read = await session.call('casino.balance', {}, account.apiKey, callOptions);
       return read.kind === 'ok' ? read.value.balanceMicro : null;
@@ -1020,11 +1014,10 @@ export class OperationReplay {
       return;
     }
     const why = funded.ok ? `${funded.value}: ${formatDecimal(arrivedMicro)} USDC arrived` : funded.message;
-    if (!this.diverged.has(account.apiKey))
-      this.diverged.set(
-        account.apiKey,
-        `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`,
-      );
+    this.divergence.leaveBalance(
+      account.apiKey,
+      `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`,
+    );
     this.options.findings.add({
       id: `replay:unfunded:${routeId}`,
       severity: 'minor',

@@ -1,6 +1,7 @@
 /**
  * What on the target has left the recording's state, so a later difference about it is a
- * consequence (info, naming the cause), not a new fault: an escrow whose recorded settlement was
+ * consequence (info, naming the cause), not a new fault: an agent's balance (keyed by its live
+ * key: operation-replay.ts names its later want-of-funds differences so), an escrow whose recorded settlement was
  * not replayed (a refund the target's dialect does not offer) or was answered otherwise, and a
  * wallet address whose recorded send was not replayed or was refused (its balance then differs
  * from the recording's on every later read). Why: one exchange the target could not be asked
@@ -10,7 +11,7 @@
  * recording's (a deployment counts whole hours and expires by a 5-minute sweep, DEPLOYED.md §4):
  * between the recorded expiry and the target's latest, a difference about it is that rule's (info).
  * Keys are the target's own (live) escrow ids and `chain|address`; the first cause is kept.
- * Limits: at most LEFT_MAX escrows, addresses and expiries each (beyond, differences stand as they are).
+ * Limits: at most LEFT_MAX balances, escrows, addresses and expiries each (beyond, differences stand as they are).
  */
 import type { OperationName } from '../live/operations.ts';
 import type { ResultDifference } from './operation-diff.ts';
@@ -19,12 +20,24 @@ import { isObject } from './json-pointer.ts';
 export const LEFT_MAX = 100_000;
 
 export class ReplayDivergence {
+  private readonly balances = new Map<string, string>();
   private readonly escrows = new Map<string, string>();
   private readonly addresses = new Map<string, string>();
   private readonly expiries = new Map<
     string,
     { readonly recordedMs: number; readonly liveMs: number; readonly source: string }
   >();
+
+  /** The balance of the agent whose live key is `liveKey` left the recording's at `why` (the first cause is kept). */
+  leaveBalance(liveKey: string | null, why: string): void {
+    if (liveKey !== null && !this.balances.has(liveKey) && this.balances.size < LEFT_MAX)
+      this.balances.set(liveKey, why);
+  }
+
+  /** Where the agent's balance left the recording's, or undefined. */
+  balanceLeftAt(liveKey: string | null): string | undefined {
+    return liveKey === null ? undefined : this.balances.get(liveKey);
+  }
 
   leaveEscrow(liveEscrowId: string, why: string): void {
     if (!this.escrows.has(liveEscrowId) && this.escrows.size < LEFT_MAX) this.escrows.set(liveEscrowId, why);
