@@ -67,6 +67,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/http/casino/casino-bet-fields-memo.test.ts',
   'test/http/casino/casino-limits.test.ts',
   'test/http/casino/casino-smoke.test.ts',
+  'test/http/casino/deployed-video-poker-deal.test.ts',
   'test/http/casino/video-poker-free-deal.test.ts',
   'test/http/faucet/faucet-routes.test.ts',
   'test/http/json-copy.test.ts',

@@ -271,7 +271,9 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
   'casino.deployed.video-poker.deal': {
     body: z.looseObject({
-      amount: amountNumber().optional().describe('The stake, committed until the draw (default 0.01)'),
+      amount: amountNumber()
+        .optional()
+        .describe('A stake committed until the draw; without one the deal is free and the draw places the bet'),
       client_seed: picked('casino.A.video-poker.deal', ['client_seed']).shape['client_seed'] as z.ZodType,
     }),
     bodyOptional: true,

@@ -55,6 +55,14 @@ export function dealHand(
   nowMs: number,
 ): Outcome<Dealt> {
   const { agentId, amountMicro } = command;
+  // The deployment deals free only to a balance that could place its smallest bet (DEPLOYED.md §2.5).
+  if (amountMicro === null && command.deployedRules !== undefined) {
+    const minimumMicro = deployedMinimumMicro(command.deployedRules);
+    if (state.ctx.ledger.balance(agentAccount(agentId)) < minimumMicro)
+      return fail('INSUFFICIENT_BALANCE', `a deal needs a balance of at least $${formatDecimal(minimumMicro)}`, {
+        required: Number(formatDecimal(minimumMicro)),
+      });
+  }
   const pending = state.hands.get(agentId);
   const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
   // The pending hand's stake comes back into play when it is drawn: count it for the checks. A

@@ -6,9 +6,10 @@
  * video poker's deal and draw. Each parses and checks as afp's style A row on the known keys
  * (deployed-row.ts); the deployment's engine plays it (DEPLOYED.md §2.3–§2.5, by the rules of
  * deployed-rules-of.ts: the published ones unless `afp serve --rules FILE` changed them).
- * Video poker keeps afp's rule that the stake is committed at the deal: the deal takes an optional
- * `amount` (default the minimum bet, 0.01 published) and a draw whose amount differs is refused
- * (`amount_mismatch`, with `committed_amount`); holds may be the deployment's five booleans.
+ * Video poker as the deployment plays it: the deal `{client_seed?}` places no bet (a balance of the
+ * minimum bet is needed) and the draw's amount is the bet. afp's committed form stays beside it: a
+ * deal with an `amount` commits it until the draw, and a draw whose amount differs is refused
+ * (`amount_mismatch`, with `committed_amount`). Holds may be the deployment's five booleans.
  */
 import type { JsonObject, Outcome } from '../../../core/errors.ts';
 import type { Micro } from '../../../core/money.ts';
@@ -41,7 +42,7 @@ const HAND_NAMES = [
   'jacks_or_better',
 ];
 
-type DealCommand = { readonly amountMicro: Micro; readonly clientSeed: string | null };
+type DealCommand = { readonly amountMicro: Micro | null; readonly clientSeed: string | null };
 type DrawCommand = { readonly nonce: number; readonly holds: VideoPokerHolds; readonly amountMicro: Micro | null };
 
 function gameListEntry(game: GameModule): JsonObject {
@@ -93,7 +94,7 @@ function refusedAs<T>(outcome: Outcome<T>): Outcome<T> {
 const deal = adaptedRow('casino.A.video-poker.deal', {
   id: 'casino.deployed.video-poker.deal',
   summary:
-    'Deal five cards ({ client_seed?, amount? }): the amount (default the minimum bet) is committed for the draw.',
+    'Deal five cards ({ client_seed?, amount? }): no bet, the draw places it; an amount is committed for the draw.',
   bodyKeys: BET_KEYS,
   refusal: betRefusal,
   render: (value) => {
@@ -110,14 +111,6 @@ const deal = adaptedRow('casino.A.video-poker.deal', {
     };
   },
 });
-
-/** The deal's input with the minimum amount when none was sent (afp commits the stake at the deal). */
-function withDealAmount(input: RouteInput, minimum: number): RouteInput {
-  const body = input.body;
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || 'amount' in body))
-    return input;
-  return { ...input, body: { ...(body ?? {}), amount: minimum } };
-}
 
 /** Five booleans (the deployment's holds) as afp's positions; anything else is passed on as is. */
 function holdsAsPositions(input: RouteInput): RouteInput {
@@ -158,7 +151,6 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
 
 const dealRow: Route = {
   ...deal,
-  parse: (input, context) => deal.parse(withDealAmount(input, deployedRulesOf(context).bets.minimum), context),
   run: (context, command) =>
     refusedAs(
       dealHand(
