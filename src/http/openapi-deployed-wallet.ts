@@ -20,6 +20,7 @@ import {
   walletKey as key,
   walletUnits as units,
 } from './openapi-wallet-fields.ts';
+import { DEPLOYED_HISTORY_MAX } from './routes/deployed/wallet.ts';
 import { ADDRESS_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
 const token = (what: string): z.ZodString =>
@@ -34,7 +35,7 @@ const swapFields = {
   from_token: token('The input asset'),
   to_token: token('The output asset'),
 };
-const { historyLimitDefault, historyLimitMax } = DEFAULT_WALLET_CONFIG;
+const { historyLimitDefault } = DEFAULT_WALLET_CONFIG;
 
 /** The documents' request of `rowId` with its strict objects made loose (the deployment ignores unknown fields). */
 function loosened(rowId: string): RequestContract {
@@ -92,7 +93,7 @@ export const WALLET_DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>>
     params: z.strictObject({ address: address('The address') }),
     query: z.strictObject({
       chain: z.enum(['bitcoin', 'solana', 'base', 'ethereum']).optional().describe('Default base'),
-      limit: limitQuery(historyLimitDefault, historyLimitMax).optional(),
+      limit: limitQuery(historyLimitDefault, DEPLOYED_HISTORY_MAX).optional(),
     }),
   },
   'wallet.deployed.deposit-address': loosened('wallet.primary.deposit-address'),

@@ -177,7 +177,7 @@ describe('deployed wallet: accounts and reads', () => {
     expect(history).toMatchObject({ status: 200, body: { chain: 'base', count: 1 } });
     expect(
       await call('GET', `${served.wallet}/v1/wallet/transactions/${addresses['base'] as string}?limit=51`, { key }),
-    ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    ).toMatchObject({ status: 400, body: { error: 'invalid_request', message: 'limit must be between 1 and 50' } });
     expect(await call('GET', `${served.wallet}/v1/wallet/deposit-address`, { key })).toMatchObject({
       status: 200,
       body: { chain: 'base', derivation_path: "m/44'/60'/0'/0/0" },

@@ -34,7 +34,8 @@ export type ChainB = (typeof B_CHAINS)[number];
 /** B's chains the model moves coin on (see the header). */
 export type ModelledChainB = 'ethereum' | 'base';
 const HISTORY_B_DEFAULT = 20;
-const HISTORY_B_MAX = 50;
+/** platform.md Limits 7: list calls accept limit up to 100. */
+const HISTORY_B_MAX = 100;
 const B_READ_SCOPES = SCOPES.walletB;
 const B_SEND_SCOPES = [...SCOPES.walletB, 'wallet-send' as const];
 

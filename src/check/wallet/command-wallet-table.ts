@@ -303,7 +303,7 @@ export const WALLET_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<Co
   {
     weight: 1,
     arbitrary: fc
-      .record({ wallet: walletIndex, chain, limit: fc.constantFrom<number | null>(null, null, 1, 2, 50, 0, 51) })
+      .record({ wallet: walletIndex, chain, limit: fc.constantFrom<number | null>(null, null, 1, 2, 100, 0, 101) })
       .map(historyCommand),
   },
   {

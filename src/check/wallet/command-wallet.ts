@@ -515,7 +515,8 @@ export function sendCommand(input: SendInput): WalletCommandSpec {
 /** wallet.md: history on bitcoin, solana, base, ethereum only. */
 export const HISTORY_CHAINS: readonly WalletChain[] = ['bitcoin', 'solana', 'base', 'ethereum'];
 const HISTORY_DEFAULT = 10;
-const HISTORY_MAX = 50;
+/** platform.md Limits 7: list calls accept limit up to 100. */
+const HISTORY_MAX = 100;
 
 export function historyCommand(input: { wallet: number; chain: WalletChain; limit: number | null }): WalletCommandSpec {
   const label = `walletHistory(w${input.wallet}, ${input.chain}${input.limit === null ? '' : `, limit ${input.limit}`})`;

@@ -226,7 +226,7 @@ export const DEFAULT_WALLET_CONFIG: WalletConfig = {
   swapDepositWindowMs: 30 * 60_000,
   swapStepMs: 60_000,
   historyLimitDefault: 10,
-  historyLimitMax: 50,
+  historyLimitMax: 100,
   historyPerAddressMax: 200,
   txMax: 1_000_000,
   addressesPerChainMax: 1_000_000,

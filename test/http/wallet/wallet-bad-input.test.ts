@@ -404,7 +404,7 @@ describe('bad input answers 4xx and moves nothing', () => {
         'wallet',
         'GET',
         `/v1/wallet/transactions/${eth}`,
-        { query: { chain: 'ethereum', limit: '51' } },
+        { query: { chain: 'ethereum', limit: '101' } },
         400,
         /limit/,
       ],

@@ -130,6 +130,8 @@ describe('primary interface', () => {
     const tx = v1('GET', `/wallet/transactions/${from}`, { query: { chain: 'ethereum', limit: '1' } });
     const last = (tx.body as { transactions: Body[] }).transactions[0];
     expect(last).toMatchObject({ status: 'failed', token: USDC_ETH.contract });
+    // platform.md Limits 7: list calls accept limit up to 100.
+    expect(v1('GET', `/wallet/transactions/${from}`, { query: { chain: 'ethereum', limit: '100' } }).status).toBe(200);
     expect(platform.wallet.chains.balanceOf('ethereum', USDC_ETH.contract, from)).toBe(100_000_000n);
     expect(platform.wallet.chains.balanceOf('ethereum', EVM_NATIVE_ASSET, from)).toBe(
       10n ** 17n - 65_000n * 20_000_000_000n,

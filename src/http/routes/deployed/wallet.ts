@@ -16,12 +16,13 @@ import { isFailure } from '../../../core/errors.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { BalanceView } from '../../../services/wallet/wallet.ts';
-import type { SimChain } from '../../../services/wallet/wallet-config.ts';
+import { DEFAULT_WALLET_CONFIG, type SimChain } from '../../../services/wallet/wallet-config.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import type { Route, RouteInput } from '../../route.ts';
 import { amountBody } from '../wallet/wallet-render.ts';
-import { bodyFields, walletRow } from './wallet-row.ts';
+import { queryLimit } from '../../validate.ts';
+import { bodyFields, walletRefusal, walletRow } from './wallet-row.ts';
 
 /** The deployment's default chain of a balance or a history read (§6). */
 export const DEFAULT_CHAIN: WalletChain = 'base';
@@ -109,11 +110,17 @@ const balance = walletRow({
   },
 });
 
+/** The deployment's history holds at most 50 (DEPLOYED.md §6); the documents' list calls take up to 100. */
+export const DEPLOYED_HISTORY_MAX = 50;
+
 const transactions = walletRow({
   operation: 'transactions',
   queryKeys: ['chain', 'limit'],
   summary: 'Recent transactions of an address, newest first (chain default base; limit 10, max 50).',
-  input: withDefaultChain,
+  input: (input) => {
+    const limit = queryLimit(input.query, DEFAULT_WALLET_CONFIG.historyLimitDefault, DEPLOYED_HISTORY_MAX);
+    return isFailure(limit) ? walletRefusal(limit) : withDefaultChain(input);
+  },
 });
 
 const depositAddress = walletRow({

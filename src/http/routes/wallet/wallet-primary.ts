@@ -3,7 +3,7 @@
  * one row per endpoint over the one WalletService. Rules of wallet.md: allowed chains per call
  * (transactions only on bitcoin, solana, base, ethereum), a monero balance needs view_key (400),
  * a monero send needs from, view_key and spend_key, swap tokens are contract addresses (a symbol
- * → 400), history limit 10 by default (max 50), /swap capped at 120 per minute, register 10 per
+ * → 400), history limit 10 by default (max 100), /swap capped at 120 per minute, register 10 per
  * minute per IP. `POST /v1/wallet/create` answers the mnemonic, the six addresses, the monero keys
  * and the derivation paths once; nothing of it is stored (WalletService.create).
  * The referral rows (/v1/referral/*, /v1/gossip) are not here yet (docs/decisions/wallet.md "Wallet").
@@ -290,7 +290,7 @@ const rows: readonly Route[] = [
     method: 'GET',
     path: '/v1/wallet/transactions/:address',
     summary:
-      'Recent transactions of an address, newest first; chain bitcoin, solana, base or ethereum; limit 10 (max 50).',
+      'Recent transactions of an address, newest first; chain bitcoin, solana, base or ethereum; limit 10 (max 100).',
     parse: parseHistory,
     run: (context, command) => {
       const txs = context.platform.wallet.transactions(command.chain, command.address, command.limit);

@@ -212,7 +212,7 @@ const rowsA: readonly Route[] = [
   rowA<number, WalletTx[]>('transactions', {
     method: 'GET',
     path: '/api/v1/transactions',
-    summary: 'Your history on bitcoin, solana, base and ethereum, newest first (limit 10, max 50).',
+    summary: 'Your history on bitcoin, solana, base and ethereum, newest first (limit 10, max 100).',
     parse: (input, context) =>
       knownQuery(input.query, HISTORY_A_QUERY) ??
       queryLimit(
@@ -353,7 +353,7 @@ const rowsB: readonly Route[] = [
     method: 'GET',
     path: '/wallet-api/transactions',
     summary:
-      'Your history (limit 20, max 50; type send, receive or all; chain ethereum, polygon, arbitrum or base, default all).',
+      'Your history (limit 20, max 100; type send, receive or all; chain ethereum, polygon, arbitrum or base, default all).',
     parse: (input, context) => {
       const unknown = knownQuery(input.query, HISTORY_B_QUERY);
       if (unknown !== null) return unknown;
