@@ -4,7 +4,8 @@
  * BAD_REQUEST Failure naming the field; nothing throws.
  *
  * The allowed body keys depend on the game (its `paramFields`), so the unknown-key check lives
- * here rather than in the route. Amounts are style-A JSON numbers read exactly (money.ts).
+ * here rather than in the route; the game parses only its own fields, and a body with none of them
+ * asks of the game's default variant (its first, as GET /kelly/limits lists it). Amounts are style-A JSON numbers read exactly (money.ts).
  * Besides the 17 game ids, `game` accepts the real platform's Kelly names `dice_over` and
  * `dice_under` (dice with that direction; only `threshold` then), which its clients send.
  * Non-goal: HTTP (src/http/validate.ts is the route layer's; the domain does not import it).
@@ -60,7 +61,16 @@ export function selectGame(fields: Fields, ownKeys: readonly string[], lookup: G
   );
   if (unknown.length > 0)
     return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.sort().join(', ')}`);
-  const parsed = game.parse(alias === undefined ? fields : { ...fields, ...alias.fixed });
+  // The game parses its own fields only: a strict game refuses `game`, `bankroll` and the like.
+  const gameFields = Object.fromEntries(Object.entries(fields).filter(([key]) => gameKeys.includes(key)));
+  if (alias === undefined && Object.keys(gameFields).length === 0) {
+    // A body without the game's parameters (NOTES.md's simulate body has none) asks of the game's
+    // default variant, the first GET /kelly/limits lists.
+    const variant = game.variants()[0];
+    if (variant !== undefined)
+      return { game, params: variant.params, variant: variant.name, distribution: game.distribution(variant.params) };
+  }
+  const parsed = game.parse(alias === undefined ? gameFields : { ...gameFields, ...alias.fixed });
   if (!parsed.ok) return parsed;
   return {
     game,

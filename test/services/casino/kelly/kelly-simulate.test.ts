@@ -89,7 +89,7 @@ describe('parseSimulateRequest', () => {
     [{ ...COIN, game: 'blackjack' }, 'game blackjack is not available'],
     [{ ...COIN, game: 7 }, /^game must be one of/],
     [
-      { game: 'multiplier', bankroll: 10, bet_amount: 1, num_bets: 5 },
+      { game: 'multiplier', bankroll: 10, bet_amount: 1, num_bets: 5, target_multiplier: 0.5 },
       /^target_multiplier must be a number from 1.01 to 1000/,
     ],
     ['not an object', 'request body must be a JSON object'],
