@@ -37,6 +37,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/check/model.test.ts',
   'test/check/wallet/derived-wallets.test.ts',
   'test/cli/audit-proofs.test.ts',
+  'test/cli/check-outcome.test.ts',
   'test/cli/colour.test.ts',
   'test/cli/json-output.test.ts',
   'test/cli/load-merge.test.ts',

@@ -6,7 +6,9 @@
  * Output contract, after the `seed: N` line check.ts prints: `target:`, one `note:` per command
  * or operation left out (with its reason), `commands:` the rows drawn from, the findings (count by
  * severity, then one line each, most severe first), then `ok: …` or the failure as runCheck's
- * (error, shrunk sequence, counterexample, seed, path, reproduce), and the report files with --out.
+ * (error, shrunk sequence, counterexample, seed, path, reproduce), or, when the sequences held but
+ * findings reach --fail-on, `FAILED:` with those findings, the seed and the reproduce command (which
+ * carries --fail-on); then the report files with --out (check-reports.ts).
  * Exit codes: 3 a model rule broken, or a finding at --fail-on or above (default major) · 4 the
  * check could not run against the target (no account, no answer, the time budget spent) · 1 any
  * other error (a bug) · 0 otherwise.
@@ -19,11 +21,10 @@ import {
 } from '../check/dialect/run-dialect-check.ts';
 import { SEVERITIES, type Finding } from '../live/finding.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
-import type { ReportCheck } from '../live/report/findings-report.ts';
-import { writeFindingsReports } from '../live/report/write-findings.ts';
+import { findingsExitCode, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { FAILURE_EXIT } from '../check/run-check.ts';
-import { checkRecordFields, formatOutcome } from './check-outcome.ts';
+import { checkRecordFields, formatOutcome, type FindingsVerdict } from './check-outcome.ts';
+import { writeCheckReports } from './check-reports.ts';
 import type { RecordFields } from './json-output.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
@@ -44,61 +45,38 @@ export async function checkThroughDialect(
   out: (text: string) => void,
   record: RecordFields = () => undefined,
 ): Promise<number> {
-  const { failOn: _failOn, out: _reportsDir, ...options } = request;
+  const { out: _reportsDir, ...options } = request;
   const result = await runDialectCheck({ ...options, curlOf });
-  out(formatDialectResult(result, request.maxCommands));
-  record(checkRecordFields(result));
   const findings = result.findings.list();
+  const verdict = findingsVerdict(findings, request.failOn);
+  out(formatDialectResult(result, request.maxCommands, verdict));
+  record(checkRecordFields(result, verdict));
   if (request.out !== undefined) {
-    const paths = await writeFindingsReports(request.out, {
-      command: 'check',
+    const paths = await writeCheckReports(request.out, {
       target: { name: request.target.name, source: request.target.source },
-      seed: String(request.seed),
+      result,
       failOn: request.failOn,
       findings,
       dropped: result.findings.dropped,
-      checks: reportChecks(result, findings),
     });
     out(`reports: ${paths.join(', ')}\n`);
+    record({ files: paths });
   }
   if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
   const code = findingsExitCode(findings, request.failOn);
   return code === EXIT.ok && result.interrupted === true ? EXIT.liveness : code;
 }
 
-/** The report's checks: the sequences as one check, and one skipped check per command left out. */
-export function reportChecks(result: DialectCheckResult, findings: readonly Finding[]): ReportCheck[] {
-  const findingIds = findings.map((finding) => finding.id);
-  const name = `model-based sequences (${result.runs} runs, seed ${result.seed})`;
-  const sequences: ReportCheck =
-    result.failure !== undefined
-      ? {
-          name,
-          group: 'check',
-          status: 'fail',
-          findingIds,
-          detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}`,
-        }
-      : {
-          name,
-          group: 'check',
-          status: findingIds.length > 0 ? 'finding' : 'pass',
-          findingIds,
-          detail: `commands: ${result.commands.join(', ')}`,
-        };
-  const leftOut = result.notes
-    .filter((note) => note.startsWith('command '))
-    .map((note): ReportCheck => ({
-      name: note.slice('command '.length, note.indexOf(' left out')),
-      group: 'check: commands left out',
-      status: 'skipped',
-      findingIds: [],
-      detail: note,
-    }));
-  return [sequences, ...leftOut];
+/** The findings that reach --fail-on, most severe first (the collector's order): they fail the run. */
+export function findingsVerdict(findings: readonly Finding[], failOn: FailOn): FindingsVerdict {
+  return { failOn, failing: findings.filter((finding) => reachesFailOn(finding, failOn)) };
 }
 
-export function formatDialectResult(result: DialectCheckResult, maxCommands: number | undefined): string {
+export function formatDialectResult(
+  result: DialectCheckResult,
+  maxCommands: number | undefined,
+  verdict?: FindingsVerdict,
+): string {
   const findings = result.findings.list();
   const counts = [...SEVERITIES]
     .reverse()
@@ -115,5 +93,5 @@ export function formatDialectResult(result: DialectCheckResult, maxCommands: num
     );
   if (findings.length > FINDINGS_LISTED_MAX)
     lines.push(`  … and ${findings.length - FINDINGS_LISTED_MAX} more (see --out)`);
-  return formatOutcome(lines, result, maxCommands ?? DIALECT_MAX_COMMANDS);
+  return formatOutcome(lines, result, maxCommands ?? DIALECT_MAX_COMMANDS, verdict);
 }

@@ -1,13 +1,42 @@
 /**
  * How `afp check` ends on the terminal, for the documents' model and for the check through a
  * target's dialect alike: the lines given, then `ok: …`, or the failure with its shrunk command
- * sequence, seed, path and the exact command that replays it.
+ * sequence, seed, path and the exact command that replays it. Through a target's dialects a run
+ * whose sequences held can still fail on its findings (`--fail-on`): the verdict then says so
+ * (`FAILED: N findings at --fail-on …` naming the ones that failed it, the seed and the reproduce
+ * command), never `ok:` beside an exit 3; --json's failure is then of kind `findings`.
  */
 import type { CheckResult } from '../check/run-check.ts';
 
+/** The findings at or above --fail-on that fail a run whose sequences held (none: the run passes). */
+export interface FindingsVerdict {
+  readonly failOn: string;
+  readonly failing: readonly { readonly id: string }[];
+}
+
+/** The failure line of findings that reached --fail-on (`error` in --json). */
+function findingsError(verdict: FindingsVerdict): string {
+  const count = verdict.failing.length;
+  return `${count} finding${count === 1 ? '' : 's'} at --fail-on ${verdict.failOn} or above: ${verdict.failing.map((finding) => finding.id).join(', ')}`;
+}
+
+/** Whether the findings fail a run whose sequences held. */
+function failsOnFindings(result: CheckResult, verdict: FindingsVerdict | undefined): verdict is FindingsVerdict {
+  return result.failure === undefined && verdict !== undefined && verdict.failing.length > 0;
+}
+
 /** What `--json` records of a check's outcome, in-process or through a target's dialects alike. */
-export function checkRecordFields(result: CheckResult): Readonly<Record<string, unknown>> {
+export function checkRecordFields(result: CheckResult, verdict?: FindingsVerdict): Readonly<Record<string, unknown>> {
   const failure = result.failure;
+  const findingsFailure = failsOnFindings(result, verdict)
+    ? {
+        kind: 'findings',
+        error: findingsError(verdict),
+        commands: [],
+        path: null,
+        findings: verdict.failing.map((finding) => finding.id),
+      }
+    : null;
   return {
     runs: result.runs,
     shrinks: result.shrinks,
@@ -16,21 +45,36 @@ export function checkRecordFields(result: CheckResult): Readonly<Record<string, 
     ...(result.interrupted === true ? { interrupted: true } : {}),
     failure:
       failure === undefined
-        ? null
+        ? findingsFailure
         : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path },
     reproduce: failure === undefined ? (result.reproduce ?? null) : failure.reproduce,
   };
 }
 
 /** `lines`, then `ok: …` or the failure with its shrunk sequence, seed, path and reproduce command. */
-export function formatOutcome(head: readonly string[], result: CheckResult, maxCommands: number): string {
+export function formatOutcome(
+  head: readonly string[],
+  result: CheckResult,
+  maxCommands: number,
+  verdict?: FindingsVerdict,
+): string {
   const lines = [...head];
   const failure = result.failure;
+  const atMost = `at most ${maxCommands} command${maxCommands === 1 ? '' : 's'} each`;
+  if (failsOnFindings(result, verdict)) {
+    lines.push(
+      `FAILED: ${findingsError(verdict)} (${result.runs} runs held the model, ${atMost})`,
+      `seed: ${result.seed}`,
+      ...(result.reproduce === undefined ? [] : [`reproduce: ${result.reproduce}`]),
+    );
+    if (result.interrupted === true) lines.push('interrupted: the check was cut short before its runs were done');
+    return `${lines.join('\n')}\n`;
+  }
   if (failure === undefined) {
     lines.push(
       result.interrupted === true
-        ? `interrupted: ${result.runs} runs held (at most ${maxCommands} command${maxCommands === 1 ? '' : 's'} each) before the check was cut short, so it is not a pass`
-        : `ok: ${result.runs} runs held (at most ${maxCommands} command${maxCommands === 1 ? '' : 's'} each)`,
+        ? `interrupted: ${result.runs} runs held (${atMost}) before the check was cut short, so it is not a pass`
+        : `ok: ${result.runs} runs held (${atMost})`,
     );
     return `${lines.join('\n')}\n`;
   }

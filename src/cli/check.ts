@@ -5,12 +5,14 @@
  * Which model: a URL whose services speak the documents' style A (an afp serve, or any target
  * addressed through its style-B api) is checked against the documents' whole model, as before; a
  * target file, or an afp serve announcing another dialect, is checked through its dialects
- * (check-dialect.ts), which is where --fail-on and --out apply.
+ * (check-dialect.ts), which is where --fail-on applies (findings are raised there only). --out
+ * writes the findings reports of every check (check-reports.ts), so findings.junit.xml is there
+ * for CI whichever way the check ran.
  *
  * Output contract: `seed: N` is the first line; then the target and one `note:` line per skipped
  * assertion or disabled command (each with its reason); then `ok: ...`, or on failure the error,
  * the shrunk command sequence, fast-check's counterexample, the seed, the path and the exact
- * reproduce command. Exit codes: 0 every run held · 1 crash · 4 unreachable target · 2 invalid
+ * reproduce command; with --out, `reports: …`. Exit codes: 0 every run held · 1 crash · 4 unreachable target · 2 invalid
  * flags · 3 an answer differed from the model.
  * Progress (runs done, rate, ETA) goes to stderr (progress.ts), none with --quiet or --json; with
  * --json stdout is one JSON object (json-output.ts) and the human lines go to stderr.
@@ -253,6 +255,19 @@ async function checkRuns(
   progress.finish();
   io.out(formatResult(result, parsed.maxCommands ?? MAX_COMMANDS));
   record(checkRecordFields(result));
+  if (parsed.out !== undefined) {
+    // The same findings reports as through a target's dialects (none raised here): CI reads the JUnit file either way.
+    const { writeCheckReports } = await import('./check-reports.ts');
+    const paths = await writeCheckReports(parsed.out, {
+      target: { name: result.target, source: parsed.target ?? 'in-process' },
+      result,
+      failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
+      findings: [],
+      dropped: 0,
+    });
+    io.out(`reports: ${paths.join(', ')}\n`);
+    record({ files: paths });
+  }
   if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
   return result.interrupted === true ? EXIT.liveness : EXIT.ok;
 }

@@ -362,12 +362,14 @@ const CHECK: CommandDefinition = {
     { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '116' },
     flag.defect(`in-process only: ${DEFECT_DESCRIPTION}`),
     flag.failOn,
-    flag.out("through a target's dialects: where the findings reports go"),
+    flag.out(
+      'where the findings reports go (findings.json, .csv, .junit.xml: a test case per check, .html), in-process or live',
+    ),
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: CHECKED_EXITS,
-  json: '{command, seed, verdict, exit_code, runs, shrinks, target, notes, failure, reproduce}',
+  json: '{command, seed, verdict, exit_code, runs, shrinks, target, notes, failure (kind mismatch, unavailable, error, or findings: those at --fail-on), reproduce, files (with --out)}',
 };
 
 const HOUSE_EDGE: CommandDefinition = {
@@ -610,8 +612,9 @@ const SCENARIO_CHECK: CommandDefinition = {
   path: ['scenario', 'check'],
   summary: 'validate a scenario file (schema and meaning) without running it',
   positionals: [{ name: 'FILE', description: 'the scenario file (YAML)' }],
-  flags: [],
+  flags: [flag.json(JSON_VERDICT)],
   exits: [EXIT.crash, EXIT.invalidInput],
+  json: '{command, seed (null), verdict, exit_code, file, scenario, populations, agents, errors (invalid input)}',
 };
 
 const AGENTS_LIST: CommandDefinition = {

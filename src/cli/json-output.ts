@@ -3,9 +3,16 @@
  * command, its seed, the verdict, the exit code, then the key figures the command recorded — and
  * the human lines the command would have printed on stdout go to stderr instead. The object is
  * printed whatever the ending (invalid flags and crashes too), so a CI step can always parse it.
+ * Invalid input always carries `errors`: what the command recorded, else the lines it printed on
+ * stderr (a scenario file's errors, a missing flag), so no command needs its own copy of that.
+ * `seed` is text (a seed is text: `afp run --seed abc`; a check's whole number as its digits), and
+ * null for invalid input, where no run took place under it.
+ * A report that cannot be written (OutputWriteError) ends every command here as invalid input
+ * (exit 2) naming the path, with or without --json: the place the user named is the problem.
  * Non-goals: streaming; a schema per command (each definition in commands.ts names its fields).
  */
 import { EXIT } from '../core/exit-codes.ts';
+import { OutputWriteError } from '../core/output-write-error.ts';
 
 export interface OutputIo {
   out(text: string): void;
@@ -46,22 +53,63 @@ export async function withJsonOutput<Io extends OutputIo>(
   io: Io,
   body: (io: Io, record: RecordFields) => Promise<number>,
 ): Promise<number> {
-  if (!wantsJson(argv)) return body(io, () => undefined);
+  if (!wantsJson(argv)) {
+    try {
+      return await body(io, () => undefined);
+    } catch (error) {
+      if (!(error instanceof OutputWriteError)) throw error;
+      io.err(`${command}: ${error.message}\n`);
+      return EXIT.invalidInput;
+    }
+  }
   const fields: Record<string, unknown> = {};
-  const human: Io = { ...io, out: (text: string) => io.err(text) };
+  /** What the command printed on stderr (not its human stdout lines): its errors, when it recorded none. */
+  let printedErrors = '';
+  const human: Io = {
+    ...io,
+    out: (text: string) => io.err(text),
+    err: (text: string) => {
+      printedErrors += text;
+      io.err(text);
+    },
+  };
   let code: number;
   try {
     code = await body(human, (more) => Object.assign(fields, more));
   } catch (error) {
+    if (error instanceof OutputWriteError) {
+      io.err(`${command}: ${error.message}\n`);
+      fields['errors'] = [error.message];
+      io.out(`${jsonText(envelope(command, fields, EXIT.invalidInput))}\n`);
+      return EXIT.invalidInput;
+    }
     fields['error'] = error instanceof Error ? error.message : String(error);
     io.out(`${jsonText(envelope(command, fields, EXIT.crash))}\n`);
     throw error;
   }
+  if (code === EXIT.invalidInput && fields['errors'] === undefined)
+    fields['errors'] = printedErrorLines(command, printedErrors);
   io.out(`${jsonText(envelope(command, fields, code))}\n`);
   return code;
 }
 
+/**
+ * The errors in what a command printed on stderr before exiting 2: one per line, its own prefix
+ * (`afp sweep: `) taken off, up to the usage line that follows flag errors; no seed line.
+ */
+export function printedErrorLines(command: string, text: string): string[] {
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('usage: ')) break;
+    if (line.trim() === '' || line.startsWith('seed: ')) continue;
+    lines.push(line.startsWith(`${command}: `) ? line.slice(command.length + 2) : line);
+  }
+  return lines;
+}
+
 function envelope(command: string, fields: Readonly<Record<string, unknown>>, code: number): Record<string, unknown> {
   const { seed, ...rest } = fields;
-  return { command, seed: seed ?? null, verdict: VERDICTS[code] ?? 'unknown', exit_code: code, ...rest };
+  const text =
+    code === EXIT.invalidInput || seed === undefined || seed === null ? null : String(seed as string | number);
+  return { command, seed: text, verdict: VERDICTS[code] ?? 'unknown', exit_code: code, ...rest };
 }

@@ -4,12 +4,15 @@
  * 0 ok, 1 crash, 2 invalid input, 3 check failed, 4 liveness, 5 load threshold).
  * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
  * its module is loaded; `afp --help` lists the commands, `afp --version` (`-V`) prints the version.
+ * A report that could not be written (OutputWriteError) is invalid input (exit 2) naming the path,
+ * for a command that does not end through json-output.ts (which says the same).
  */
 import { readAfpVersion } from '../live/report/afp-version.ts';
-import { groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
+import { commandName, groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
 import { nearestFlag } from './args.ts';
 import { COMMANDS, type CommandRow } from './command-modules.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { OutputWriteError } from '../core/output-write-error.ts';
 
 const DEFINITIONS: readonly CommandDefinition[] = COMMANDS.map((row) => row.definition);
 
@@ -73,7 +76,13 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.invalidInput;
   }
   const command = await row.load();
-  return command.main(argv.slice(1));
+  try {
+    return await command.main(argv.slice(1));
+  } catch (error) {
+    if (!(error instanceof OutputWriteError)) throw error;
+    process.stderr.write(`${commandName(row.definition)}: ${error.message}\n`);
+    return EXIT.invalidInput;
+  }
 }
 
 /**

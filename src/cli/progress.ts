@@ -4,6 +4,8 @@
  * byte-stable): on a terminal one line redrawn in place, at most every TTY_EVERY_MS; elsewhere (a
  * CI log) a plain line at most every PLAIN_EVERY_MS; nothing at all when quiet (--quiet, --json).
  *
+ * A redrawn line is overwritten with `\r` and spaces, never an escape sequence: a terminal that
+ * takes none (TERM=dumb, an editor's shell) shows the same line as any other.
  * Time comes in through `clock` (src/cli passes the wall clock; tests a hand-moved one), so the
  * lines are a pure function of the updates and the clock's readings.
  * Without a total (a live audit whose work is not known ahead) the ETA is the time budget's end,
@@ -83,7 +85,8 @@ export class Progress {
   private readonly options: ProgressOptions;
   private readonly startMs: number;
   private shownAtMs: number | null = null;
-  private drawn = false;
+  /** The length of the line drawn in place (0: none): the next one is padded over it, the end blanks it. */
+  private drawnLength = 0;
   private done = 0;
   /** When units were first seen done, and how many: the ETA's pace is measured from there. */
   private first: { readonly atMs: number; readonly done: number } | null = null;
@@ -108,8 +111,8 @@ export class Progress {
     const pace = first === null ? undefined : { done: done - first.done, elapsedMs: nowMs - first.atMs };
     const text = progressText(options, done, nowMs - this.startMs, pace);
     if (options.isTty) {
-      options.write(`\r${text}\x1b[K`);
-      this.drawn = true;
+      options.write(`\r${text}${' '.repeat(Math.max(0, this.drawnLength - text.length))}`);
+      this.drawnLength = text.length;
     } else options.write(`${text}\n`);
   }
 
@@ -120,8 +123,8 @@ export class Progress {
 
   /** The work ended: a redrawn line is cleared (a plain log keeps its lines). */
   finish(): void {
-    if (this.drawn) this.options.write('\r\x1b[K');
-    this.drawn = false;
+    if (this.drawnLength > 0) this.options.write(`\r${' '.repeat(this.drawnLength)}\r`);
+    this.drawnLength = 0;
   }
 }
 

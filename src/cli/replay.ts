@@ -28,7 +28,8 @@
  * (a retried request that the target did apply shows up as differences, never hidden).
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
+import { writeTextFiles } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import { discoverTarget, targetUrlError } from '../client/target.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -268,7 +269,7 @@ async function replayTo(
     stop: stopped,
     reproduce: reproduceCommand(flags),
   };
-  await writeReports(flags.out, report);
+  writeReports(flags.out, report);
   record({
     sent: report.totals.sent,
     differences: report.totals.differencesTotal,
@@ -701,8 +702,9 @@ export function reproduceCommand(
   return commandLine(words);
 }
 
-async function writeReports(out: string, report: ReplayReportInput): Promise<void> {
-  await mkdir(out, { recursive: true });
-  await writeFile(join(out, 'diff.json'), `${JSON.stringify(diffJson(report), null, 2)}\n`);
-  await writeFile(join(out, 'diff.txt'), diffText(report));
+function writeReports(out: string, report: ReplayReportInput): void {
+  writeTextFiles(out, [
+    { file: 'diff.json', text: `${JSON.stringify(diffJson(report), null, 2)}\n` },
+    { file: 'diff.txt', text: diffText(report) },
+  ]);
 }

@@ -19,8 +19,7 @@ import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { hostTurn, onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { reproduceCommand } from '../sweep/reproduce-command.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -200,9 +199,9 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   stopListening();
   progress.finish();
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
-  const { digest, files } = writeReports(result.record, out, scenario.reports);
-  // The drawn scenario, runnable without --swarm (not a report: the digest is the reports').
-  if (swarm !== null) writeFileSync(join(out, 'swarm.yaml'), swarm.text);
+  // The drawn scenario beside the reports, runnable without --swarm (not a report: the digest is the reports').
+  const beside = swarm === null ? [] : [{ file: 'swarm.yaml', text: swarm.text }];
+  const { digest, files } = writeReports(result.record, out, scenario.reports, beside);
   io.out(summaryTable(result.record));
   result.record.events.dispose();
   const code = printOutcome(

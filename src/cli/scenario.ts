@@ -5,7 +5,8 @@
  * descriptions from the archetype's own metadata (the editor schema's: scenario-schema.ts
  * `archetypeParamsJsonSchema`), so the file stays true when an archetype changes.
  * `afp scenario check FILE` validates a file as `afp run` would — the schema, the archetypes'
- * parameters and the semantic checks (src/sim/scenario-check.ts) — without running it.
+ * parameters and the semantic checks (src/sim/scenario-check.ts) — without running it; with
+ * --json its verdict is one JSON object on stdout (json-output.ts), the errors under `errors`.
  * Without FILE `new` prints the scenario on stdout; an existing FILE is replaced only with --force.
  * Exit codes: 0 written or valid · 2 bad flags, an existing FILE, or an invalid scenario (every
  * error with its path and line).
@@ -22,8 +23,9 @@ import { shellWord } from '../core/shell-words.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
 
-export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE';
+export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE [--json]';
 
 const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
 const COMMENT_COLUMN = 30;
@@ -148,18 +150,25 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
   return EXIT.ok;
 }
 
-async function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<number> {
-  const args = parseArgs(argv, {});
+function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<number> {
+  return withJsonOutput('afp scenario check', argv, io, (human, record) => checkScenarioFile(argv, human, record));
+}
+
+async function checkScenarioFile(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
+  const args = parseArgs(argv, { json: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
+    record({ errors });
     io.err(`${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
     return EXIT.invalidInput;
   }
+  record({ file });
   const loaded = await loadScenarioFile('afp scenario check', file, io.err);
   if (loaded === null) return EXIT.invalidInput;
   const agents = loaded.scenario.populations.reduce((total, population) => total + population.count, 0);
+  record({ scenario: loaded.scenario.name, populations: loaded.scenario.populations.length, agents });
   io.out(`${file}: valid (${loaded.scenario.populations.length} populations, ${agents} agents)\n`);
   return EXIT.ok;
 }

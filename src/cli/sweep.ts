@@ -15,7 +15,7 @@
  */
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeTextFiles } from '../core/output-write-error.ts';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { assert } from '../core/assert.ts';
@@ -143,12 +143,10 @@ export function sweepSummary(report: SweepReport, files: readonly string[]): str
 }
 
 function writeSweep(report: SweepReport, outDir: string): string[] {
-  mkdirSync(outDir, { recursive: true });
-  return renderSweepFiles(report).map(({ name, text }) => {
-    const path = join(outDir, name);
-    writeFileSync(path, text);
-    return path;
-  });
+  return writeTextFiles(
+    outDir,
+    renderSweepFiles(report).map(({ name, text }) => ({ file: name, text })),
+  );
 }
 
 /** The fields of the --json object (json-output.ts adds command, seed, verdict and exit_code). */

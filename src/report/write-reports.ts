@@ -22,7 +22,8 @@
  * file system is touched only here.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { writingTo } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import { renderCasinoCsv } from './casino-csv.ts';
 import { renderCasinoHtml } from './casino-html.ts';
@@ -203,57 +204,85 @@ function writeAll(descriptor: number, bytes: Uint8Array): void {
   while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset);
 }
 
-/**
- * The report files an earlier run wrote into `outDir`, as its summary.json lists them (`files`),
- * among REPORT_FILES' names only; none when there is no such summary. Read before it is replaced.
- */
-function earlierReports(outDir: string): string[] {
-  let text: string;
+/** The first bytes of a swarm.yaml afp wrote (src/sim/swarm.ts): the evidence that the file is afp's. */
+const SWARM_HEADER = '# Drawn by afp --swarm';
+
+/** The text of `path` when it is a file of at most `bytesMax` bytes, else null. */
+function smallText(path: string, bytesMax: number): string | null {
   try {
-    const path = join(outDir, SUMMARY_FILE);
-    if (statSync(path).size > EARLIER_SUMMARY_BYTES_MAX) return [];
-    text = readFileSync(path, 'utf8');
+    if (statSync(path).size > bytesMax) return null;
+    return readFileSync(path, 'utf8');
   } catch {
-    return [];
-  }
-  try {
-    const files = (JSON.parse(text) as { files?: unknown }).files;
-    if (files === null || typeof files !== 'object') return [];
-    const known = new Set(REPORT_FILES.map((report) => report.file));
-    return Object.keys(files).filter((name) => known.has(name));
-  } catch {
-    return [];
+    return null;
   }
 }
 
 /**
- * Writes the chosen files into `outDir` (created if needed); returns their paths and the digest.
- * A file an earlier run wrote there (its summary.json says which) and this run does not write is
- * removed: a folder of reports is one run's, never a failed run's timeline.html beside a passing
- * run's summary. Nothing else in the folder is touched.
+ * The files an earlier afp run wrote into `outDir`, as far as the folder proves it: the report
+ * files its summary.json lists (`files`, among REPORT_FILES' names) and that summary.json itself
+ * (one with `files` and `digest`, as afp writes it), and a swarm.yaml that opens with afp's
+ * header. None when nothing proves it: a file of another's, named as afp's, is left alone. Read
+ * before any file is replaced. Not proven: the files of an earlier run that wrote no summary.json.
+ */
+function earlierReports(outDir: string): string[] {
+  const earlier: string[] = [];
+  const swarm = smallText(join(outDir, 'swarm.yaml'), EARLIER_SUMMARY_BYTES_MAX);
+  if (swarm?.startsWith(SWARM_HEADER) === true) earlier.push('swarm.yaml');
+  const text = smallText(join(outDir, SUMMARY_FILE), EARLIER_SUMMARY_BYTES_MAX);
+  if (text === null) return earlier;
+  try {
+    const summary = JSON.parse(text) as { files?: unknown; digest?: unknown };
+    const files = summary.files;
+    if (files === null || typeof files !== 'object' || Array.isArray(files) || typeof summary.digest !== 'string')
+      return earlier;
+    const known = new Set(REPORT_FILES.map((report) => report.file));
+    return [...earlier, ...Object.keys(files).filter((name) => known.has(name)), SUMMARY_FILE];
+  } catch {
+    return earlier;
+  }
+}
+
+/**
+ * Writes the chosen files into `outDir` (created if needed), then the `beside` ones (swarm.yaml:
+ * neither digested nor listed); returns the reports' paths and the digest. A file an earlier run
+ * wrote there (earlierReports says which) and this run does not write is removed: a folder of
+ * reports is one run's, never a failed run's timeline.html beside a passing run's summary, nor
+ * an old summary.json beside a new events.jsonl. Nothing else in the folder is touched. A file
+ * that cannot be written (a directory in its place, a full disk) is an OutputWriteError naming it.
  */
 export function writeReports(
   record: RunRecord,
   outDir: string,
   which: readonly ReportName[],
+  beside: readonly ReportFile[] = [],
 ): { files: string[]; digest: string } {
-  mkdirSync(outDir, { recursive: true });
+  writingTo(outDir, () => mkdirSync(outDir, { recursive: true }));
   const earlier = earlierReports(outDir);
   const paths: string[] = [];
   const open = { file: '', descriptor: -1 };
   try {
     const digest = produce(record, which, (file, chunk) => {
-      if (open.file !== file) {
-        if (open.descriptor >= 0) closeSync(open.descriptor);
-        open.descriptor = -1;
-        const path = join(outDir, file);
-        open.descriptor = openSync(path, 'w');
-        open.file = file;
-        paths.push(path);
-      }
-      writeAll(open.descriptor, chunk);
+      const path = join(outDir, file);
+      writingTo(path, () => {
+        if (open.file !== file) {
+          if (open.descriptor >= 0) closeSync(open.descriptor);
+          open.descriptor = -1;
+          open.descriptor = openSync(path, 'w');
+          open.file = file;
+          paths.push(path);
+        }
+        writeAll(open.descriptor, chunk);
+      });
     });
-    for (const name of earlier) if (!paths.includes(join(outDir, name))) rmSync(join(outDir, name), { force: true });
+    for (const { file, text } of beside) {
+      const path = join(outDir, file);
+      writingTo(path, () => writeFileSync(path, text));
+    }
+    const written = new Set([...paths, ...beside.map(({ file }) => join(outDir, file))]);
+    for (const name of earlier) {
+      const path = join(outDir, name);
+      if (!written.has(path)) writingTo(path, () => rmSync(path, { force: true }));
+    }
     return { files: paths, digest };
   } finally {
     if (open.descriptor >= 0) closeSync(open.descriptor);

@@ -171,7 +171,8 @@ describe('the exit-code table, across every command', () => {
   });
 
   test('a missing or invalid file: exit 2; with --json, one JSON object naming the command as typed (afp …)', async () => {
-    // 'sweep', 'sweep merge' and 'shrink' named themselves without afp; load merge had no --json.
+    // 'sweep', 'sweep merge' and 'shrink' named themselves without afp; load merge had no --json;
+    // a scenario file's errors were on stderr only, the seed a number or "1".
     // One child per command: those with a JSON envelope get --json too.
     const json = rows.filter((row) => row.definition.json !== undefined).map((row) => row.key);
     expect(json.sort()).toEqual(
@@ -184,6 +185,7 @@ describe('the exit-code table, across every command', () => {
         'load merge',
         'replay',
         'run',
+        'scenario check',
         'shrink',
         'sweep',
         'sweep merge',
@@ -199,12 +201,16 @@ describe('the exit-code table, across every command', () => {
     for (const [index, row] of rows.entries()) {
       const ran = results[index];
       expect(ran?.code, `${row.key}: ${ran?.stderr}`).toBe(EXIT.invalidInput);
-      if (json.includes(row.key))
-        expect(JSON.parse(ran?.stdout ?? ''), row.key).toMatchObject({
-          command: `afp ${row.key}`,
-          verdict: 'invalid-input',
-          exit_code: EXIT.invalidInput,
-        });
+      if (!json.includes(row.key)) continue;
+      const object = JSON.parse(ran?.stdout ?? '') as Record<string, unknown>;
+      expect(object, row.key).toMatchObject({
+        command: `afp ${row.key}`,
+        seed: null,
+        verdict: 'invalid-input',
+        exit_code: EXIT.invalidInput,
+      });
+      // Every command's invalid input names its errors in the object, not on stderr only.
+      expect((object['errors'] as unknown[] | undefined)?.length ?? 0, row.key).toBeGreaterThan(0);
     }
   });
 

@@ -93,11 +93,27 @@ describe('Progress', () => {
     advance(100);
     progress.step(5);
     progress.finish();
+    const long = 'replay: 10/1000 exchanges (1%) · elapsed 0s · 50.0 exchanges/s · ETA 20s';
     expect(writes).toEqual([
-      '\rreplay: 0/1000 exchanges (0%) · elapsed 0s\x1b[K',
-      '\rreplay: 10/1000 exchanges (1%) · elapsed 0s · 50.0 exchanges/s · ETA 20s\x1b[K',
-      '\r\x1b[K',
+      '\rreplay: 0/1000 exchanges (0%) · elapsed 0s',
+      `\r${long}`,
+      `\r${' '.repeat(long.length)}\r`,
     ]);
+  });
+
+  test('a shorter line is padded over the longer one before it; no escape sequence (TERM=dumb shows it too)', () => {
+    const { progress, writes, advance } = harness({ isTty: true });
+    progress.update(0);
+    advance(200);
+    progress.step(10);
+    advance(200);
+    progress.update(0);
+    progress.finish();
+    const [, second = '', third = '', last] = writes;
+    expect(third.trimEnd()).toBe('\rreplay: 0/1000 exchanges (0%) · elapsed 0s · 0.00 exchanges/s');
+    expect(third).toHaveLength(second.length);
+    expect(last).toBe(`\r${' '.repeat(third.trimEnd().length - 1)}\r`);
+    expect(writes.join('')).not.toContain('\x1b');
   });
 
   test('quiet draws nothing', () => {

@@ -2,7 +2,7 @@
 // them, byte-stability (same record twice, same bytes and digest; one event changed, another
 // digest), CSV quoting, and streaming events.jsonl in chunks giving the same bytes as in memory.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -541,6 +541,29 @@ describe('writing and the digest', () => {
     writeFileSync(join(other, 'timeline.html'), 'theirs');
     writeReports({ ...makeRecord(), outcome: 'completed' }, other, ['summary']);
     expect(readFileSync(join(other, 'timeline.html'), 'utf8')).toBe('theirs');
+  });
+
+  test("a run writing fewer reports removes the earlier run's summary.json and a swarm.yaml afp drew; a file of another's stays", () => {
+    const dir = scratch();
+    writeReports(makeRecord(), dir, ALL, [
+      { file: 'swarm.yaml', text: '# Drawn by afp --swarm from tiny for seed 5: …\n' },
+    ]);
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    writeReports(makeRecord(), dir, ['events']);
+    expect(readdirSync(dir).sort()).toStrictEqual(['events.jsonl', 'notes.txt']);
+    // A swarm.yaml that is not afp's drawn file is another's: left alone.
+    const other = scratch();
+    writeFileSync(join(other, 'swarm.yaml'), 'name: mine\n');
+    writeReports(makeRecord(), other, ['summary']);
+    expect(readFileSync(join(other, 'swarm.yaml'), 'utf8')).toBe('name: mine\n');
+  });
+
+  test('a report that cannot be written is an OutputWriteError naming its path', () => {
+    const dir = scratch();
+    mkdirSync(join(dir, 'agents.csv'));
+    expect(() => writeReports(makeRecord(), dir, ALL)).toThrow(
+      `cannot write ${join(dir, 'agents.csv')}: it is a directory (EISDIR)`,
+    );
   });
 
   test('the same record twice gives identical bytes and digest', () => {

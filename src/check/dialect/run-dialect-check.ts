@@ -25,6 +25,7 @@ import { AccountPool, ACCOUNTS_MAX } from '../../live/account-pool.ts';
 import { deviationFinding, gatewayFinding } from '../../live/deviation-findings.ts';
 import { SHOWN_ROUNDING_MICRO } from '../../live/documented-rules.ts';
 import { FindingsCollector } from '../../live/finding.ts';
+import { DEFAULT_FAIL_ON, type FailOn } from '../../live/report/fail-on.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
@@ -60,6 +61,8 @@ export interface DialectCheckOptions {
   readonly maxCommands?: number;
   /** A reported path (`<fast-check path>@<replayPath>`): replays that one failing case. */
   readonly path?: string;
+  /** The severity at which a finding fails the check: it decides the verdict, so the reproduce command carries it. */
+  readonly failOn?: FailOn;
   readonly clock: WaitClock;
   readonly deadline: Deadline;
   readonly curlOf: (request: SentRequest) => string;
@@ -379,11 +382,16 @@ async function domainsModel(
   };
 }
 
-function reproduceOf(options: DialectCheckOptions, path: string | null): string {
+/** The `afp check` line that runs this check again: the target as typed, the seed, the runs or the path, and every flag that changes the verdict. */
+export function reproduceOf(
+  options: Pick<DialectCheckOptions, 'targetSpec' | 'seed' | 'runs' | 'maxCommands' | 'failOn'>,
+  path: string | null,
+): string {
   const words = ['npx', 'afp', 'check', '--target', options.targetSpec, '--seed', `${options.seed}`];
   words.push(...(path === null ? ['--runs', `${options.runs}`] : ['--path', path]));
   if (options.maxCommands !== undefined && options.maxCommands !== DIALECT_MAX_COMMANDS)
     words.push('--max-commands', `${options.maxCommands}`);
+  if (options.failOn !== undefined && options.failOn !== DEFAULT_FAIL_ON) words.push('--fail-on', options.failOn);
   return commandLine(words);
 }
 

@@ -3,11 +3,13 @@
  * paths in the order of `files`: the one writer behind the findings reports (write-findings.ts) and
  * the load reports (load/report/write-load-reports.ts). The file system is touched only here; each
  * file's text comes from its pure renderer. A report without `afpVersion` gets the one in afp's
- * package.json (afp-version.ts), when there is one.
+ * package.json (afp-version.ts), when there is one. A file that cannot be written is an
+ * OutputWriteError naming it (the commands end it as invalid input, exit 2).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAfpVersion } from './afp-version.ts';
+import { writingToAsync } from '../../core/output-write-error.ts';
 
 /** A report that names the afp that wrote it (absent: filled in when written). */
 export interface VersionedReport {
@@ -32,11 +34,12 @@ export async function writeReportFiles<R extends VersionedReport>(
   files: readonly ReportFile<R>[],
 ): Promise<string[]> {
   const full = withVersion(report);
-  await mkdir(dir, { recursive: true });
+  await writingToAsync(dir, () => mkdir(dir, { recursive: true }));
   const paths: string[] = [];
   for (const { file, render } of files) {
     const path = join(dir, file);
-    await writeFile(path, render(full), 'utf8');
+    const text = render(full);
+    await writingToAsync(path, () => writeFile(path, text, 'utf8'));
     paths.push(path);
   }
   return paths;

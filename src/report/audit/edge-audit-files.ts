@@ -11,8 +11,7 @@
  * says how many have no chart; there is no bankroll section (an audit has no agents).
  * Pure except `writeEdgeAuditFiles`; bytes depend only on the inputs (byte-stable for a seed).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeTextFiles } from '../../core/output-write-error.ts';
 import { ratioToNumber } from '../../core/ratio.ts';
 import {
   CASINO_REPORT_LIMITS,
@@ -88,12 +87,10 @@ export function renderEdgeReportHtml(rows: readonly EdgeRow[], title: string, su
 
 /** Writes `files` (name → text) under `dir` (created); returns the paths written, in name order. */
 export function writeEdgeAuditFiles(dir: string, files: Readonly<Record<string, string>>): string[] {
-  mkdirSync(dir, { recursive: true });
-  return Object.keys(files)
-    .sort()
-    .map((name) => {
-      const path = join(dir, name);
-      writeFileSync(path, files[name] as string);
-      return path;
-    });
+  return writeTextFiles(
+    dir,
+    Object.keys(files)
+      .sort()
+      .map((name) => ({ file: name, text: files[name] as string })),
+  );
 }

@@ -1,0 +1,73 @@
+/**
+ * The findings reports of `afp check --out DIR` (findings.json, .csv, .junit.xml, .html), for every
+ * check: through a target's dialects with its findings, and in-process or against an afp serve URL
+ * checked against the documents' model, which raise none, so a CI step that reads
+ * findings.junit.xml finds it whichever way the check ran. The model-based sequences are one
+ * test case (pass, finding, or fail with the error and the reproduce command), and each command
+ * left out of them a skipped one with the reason.
+ */
+import type { CheckResult } from '../check/run-check.ts';
+import type { Finding } from '../live/finding.ts';
+import type { FailOn } from '../live/report/fail-on.ts';
+import type { ReportCheck } from '../live/report/findings-report.ts';
+import { writeFindingsReports } from '../live/report/write-findings.ts';
+
+/** The report's checks: the sequences as one check, and one skipped check per command left out. */
+export function reportChecks(
+  result: CheckResult & { readonly commands?: readonly string[] },
+  findings: readonly Pick<Finding, 'id'>[],
+): ReportCheck[] {
+  const findingIds = findings.map((finding) => finding.id);
+  const name = `model-based sequences (${result.runs} runs, seed ${result.seed})`;
+  const sequences: ReportCheck =
+    result.failure !== undefined
+      ? {
+          name,
+          group: 'check',
+          status: 'fail',
+          findingIds,
+          detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}`,
+        }
+      : {
+          name,
+          group: 'check',
+          status: findingIds.length > 0 ? 'finding' : 'pass',
+          findingIds,
+          detail:
+            result.commands === undefined
+              ? `${result.runs} runs held against ${result.target}`
+              : `commands: ${result.commands.join(', ')}`,
+        };
+  const leftOut = result.notes
+    .filter((note) => note.startsWith('command ') && note.includes(' left out'))
+    .map((note): ReportCheck => ({
+      name: note.slice('command '.length, note.indexOf(' left out')),
+      group: 'check: commands left out',
+      status: 'skipped',
+      findingIds: [],
+      detail: note,
+    }));
+  return [sequences, ...leftOut];
+}
+
+/** Writes the check's findings reports into `dir`; returns their paths. */
+export function writeCheckReports(
+  dir: string,
+  check: {
+    readonly target: { readonly name: string; readonly source: string };
+    readonly result: CheckResult & { readonly commands?: readonly string[] };
+    readonly failOn: FailOn;
+    readonly findings: readonly Finding[];
+    readonly dropped: number;
+  },
+): Promise<string[]> {
+  return writeFindingsReports(dir, {
+    command: 'check',
+    target: check.target,
+    seed: String(check.result.seed),
+    failOn: check.failOn,
+    findings: check.findings,
+    dropped: check.dropped,
+    checks: reportChecks(check.result, check.findings),
+  });
+}

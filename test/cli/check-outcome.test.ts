@@ -1,0 +1,78 @@
+// How `afp check` ends when its sequences held but findings reach --fail-on: the verdict says
+// FAILED with those findings, the seed and a reproduce command that carries --fail-on; --json's
+// failure is of kind `findings` (it said `ok:` beside exit 3, failure null, no --fail-on). Pure.
+import { describe, expect, test } from 'vitest';
+import { reproduceOf } from '../../src/check/dialect/run-dialect-check.ts';
+import type { CheckResult } from '../../src/check/run-check.ts';
+import { checkRecordFields, formatOutcome } from '../../src/cli/check-outcome.ts';
+import { reportChecks } from '../../src/cli/check-reports.ts';
+
+const REPRODUCE = reproduceOf({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'minor' }, null);
+
+const HELD: CheckResult = {
+  ok: true,
+  seed: 3,
+  runs: 10,
+  shrinks: 0,
+  target: 'afp-serve (T.yaml) through its dialects',
+  notes: [],
+  reproduce: REPRODUCE,
+};
+
+describe('afp check verdict', () => {
+  test('the reproduce command carries --fail-on when it is not the default, and not otherwise', () => {
+    expect(REPRODUCE).toBe('npx afp check --target T.yaml --seed 3 --runs 10 --fail-on minor');
+    expect(reproduceOf({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'major' }, null)).toBe(
+      'npx afp check --target T.yaml --seed 3 --runs 10',
+    );
+  });
+
+  test('findings at --fail-on: FAILED naming them, the seed and the reproduce command; never ok', () => {
+    const verdict = { failOn: 'minor', failing: [{ id: 'rule:escrow:fee' }] };
+    const text = formatOutcome(['target: t'], HELD, 40, verdict);
+    expect(text).toBe(
+      [
+        'target: t',
+        'FAILED: 1 finding at --fail-on minor or above: rule:escrow:fee (10 runs held the model, at most 40 commands each)',
+        'seed: 3',
+        `reproduce: ${REPRODUCE}`,
+        '',
+      ].join('\n'),
+    );
+    expect(checkRecordFields(HELD, verdict)).toMatchObject({
+      failure: { kind: 'findings', findings: ['rule:escrow:fee'], path: null },
+      reproduce: REPRODUCE,
+    });
+  });
+
+  test('no finding at --fail-on: ok, failure null', () => {
+    const verdict = { failOn: 'major', failing: [] };
+    expect(formatOutcome([], HELD, 40, verdict)).toBe('ok: 10 runs held (at most 40 commands each)\n');
+    expect(checkRecordFields(HELD, verdict)['failure']).toBeNull();
+  });
+
+  test("the report's test case of an in-process check: the sequences, pass or fail with the reproduce command", () => {
+    expect(reportChecks({ ...HELD, target: 'in-process' }, [])).toEqual([
+      {
+        name: 'model-based sequences (10 runs, seed 3)',
+        group: 'check',
+        status: 'pass',
+        findingIds: [],
+        detail: '10 runs held against in-process',
+      },
+    ]);
+    const failure = {
+      kind: 'mismatch' as const,
+      counterexample: '',
+      commands: [],
+      seed: 3,
+      path: '1:2@',
+      error: 'boom',
+      reproduce: 'npx afp check --seed 3 --path 1:2@',
+    };
+    expect(reportChecks({ ...HELD, ok: false, failure }, [])[0]).toMatchObject({
+      status: 'fail',
+      detail: 'boom — reproduce: npx afp check --seed 3 --path 1:2@',
+    });
+  });
+});
