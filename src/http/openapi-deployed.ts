@@ -157,7 +157,7 @@ const SIMULATE_GAMES = SINGLE_GAMES.filter((game) =>
   ),
 );
 const simulateOption = (game: (typeof SINGLE_GAMES)[number]): z.ZodObject => {
-  const simulate = REQUESTS['casino.A.kelly.simulate']?.body as z.ZodDiscriminatedUnion<z.ZodObject[]>;
+  const simulate = REQUESTS['casino.A.kelly.simulate']?.body as z.ZodUnion<z.ZodObject[]>;
   const option = simulate.options.find(
     (candidate) => (candidate.shape['game'] as z.ZodLiteral).value === game,
   ) as z.ZodObject;

@@ -144,10 +144,17 @@ const casinoLimit = z.strictObject({
   limit: limitQuery(casino.historyLimitDefault, casino.historyLimitMax).optional(),
 });
 /** The Kelly calculators' body: one game with its fields, plus the calculator's own. */
+/**
+ * A Kelly body names a game with all of its parameters, or none of them (the game's default
+ * variant, kelly-fields.ts): a plain union, as a discriminated one takes one option per game.
+ */
 const kellyBody = (own: z.ZodRawShape): z.ZodType =>
-  oneOf(
-    'game',
-    SINGLE_GAMES.map((game) => z.strictObject({ game: z.literal(game), ...GAME_PARAMS[game], ...own })),
+  z.union(
+    SINGLE_GAMES.flatMap((game) => {
+      const full = z.strictObject({ game: z.literal(game), ...GAME_PARAMS[game], ...own });
+      const bare = z.strictObject({ game: z.literal(game), ...own });
+      return Object.keys(GAME_PARAMS[game]).length === 0 ? [full] : [full, bare];
+    }),
   );
 const riskFactor = z.number().min(0.1).max(1).describe('From 0.1 to 1, at most 2 decimals');
 
