@@ -72,6 +72,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/http/casino/video-poker-free-deal.test.ts',
   'test/http/faucet/faucet-routes.test.ts',
   'test/http/json-copy.test.ts',
+  'test/http/list-limit.test.ts',
   'test/http/openapi-responses.test.ts',
   'test/http/referral-routes.test.ts',
   'test/http/route-context.test.ts',

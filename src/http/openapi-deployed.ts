@@ -35,7 +35,7 @@ import {
 import type { RequestContract } from './openapi-fields.ts';
 import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
-import { REQUESTS } from './openapi-requests.ts';
+import { gameQuery, REQUESTS } from './openapi-requests.ts';
 import {
   TRADING_DEPLOYED_ERRORS,
   TRADING_DEPLOYED_REQUESTS,
@@ -290,7 +290,8 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
   'casino.deployed.fairness.audit': { params: REQUESTS['casino.A.fairness.audit']?.params as z.ZodObject },
   'casino.deployed.fairness.rotate': { body: ignoredBody, bodyOptional: true },
-  'casino.deployed.stats.leaderboard': { query: REQUESTS['casino.A.stats.leaderboard']?.query as z.ZodObject },
+  // The deployment's leaderboard reads game only (DEPLOYED.md), not the documents' list limit.
+  'casino.deployed.stats.leaderboard': { query: gameQuery },
   'casino.deployed.challenges.create': {
     body: picked('casino.A.challenges.create', ['challenged_agent_id', 'game', 'amount', 'message']),
   },

@@ -13,6 +13,7 @@ import { DEFAULT_DOMAINS_CONFIG } from '../services/domains/domains-config.ts';
 import {
   amountNumberOrText,
   instant,
+  listLimitQuery,
   named,
   optional,
   reference,
@@ -70,7 +71,9 @@ export const DOMAINS_REQUESTS: Readonly<Record<string, RequestContract>> = {
         .describe('Each (type, name) set sent replaces the held one'),
     }),
   },
-  'domains.A.dns.list': { query: domainQuery },
+  'domains.A.dns.list': { query: domainQuery.extend(listLimitQuery('every record').shape) },
+  'domains.A.domains': { query: listLimitQuery('every domain') },
+  'domains.B.domains': { query: listLimitQuery('every domain') },
   'domains.A.valuation': { query: z.strictObject({ domain: anyName() }) },
   'domains.B.register': {
     body: z.strictObject({

@@ -11,6 +11,7 @@
  * Non-goals: describing cross-field rules (a tournament's end after its start): descriptions say them.
  */
 import * as z from 'zod';
+import { LIST_LIMIT_MAX } from './list-call.ts';
 
 export interface RequestContract {
   /** The JSON body; absent: the row takes none (a body, if sent, must be `{}`). */
@@ -63,8 +64,15 @@ export const jsonObject = (maxKeys = 32): z.ZodType =>
     .meta({ maxProperties: maxKeys });
 
 /** validate.ts `queryLimit`: a whole number in [1, max]. */
-export const limitQuery = (fallback: number, max: number): z.ZodInt =>
+export const limitQuery = (fallback: number | string, max: number): z.ZodInt =>
   z.int().min(1).max(max).describe(`At most this many items, 1 to ${max} (default ${fallback})`);
+
+/**
+ * The query of a list call wrapped by list-call.ts: `limit` 1..100, without it the row's own
+ * answer (`fallback` says what that holds).
+ */
+export const listLimitQuery = (fallback: number | string): z.ZodObject =>
+  z.strictObject({ limit: limitQuery(fallback, LIST_LIMIT_MAX).optional() });
 
 /** An optional request field: absent or null reads as not sent (validate.ts). */
 export const optional = <T extends z.ZodType>(schema: T): z.ZodOptional<z.ZodNullable<T>> =>

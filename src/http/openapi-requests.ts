@@ -23,6 +23,7 @@ import {
   amountNumberOrText,
   jsonObject,
   limitQuery,
+  listLimitQuery,
   oneOf,
   optional,
   reference,
@@ -80,6 +81,7 @@ const FAUCET: Readonly<Record<string, RequestContract>> = {
     bodyOptional: true,
   },
   'faucet.B.agents': { query: z.strictObject({ limit: limitQuery(20, AGENT_LIST_LIMIT_MAX).optional() }) },
+  'faucet.B.referrals': { query: listLimitQuery('all referred agents') },
 };
 
 const dispute = {
@@ -139,7 +141,10 @@ const ESCROW: Readonly<Record<string, RequestContract>> = {
 const betBody = (game: GameId, extra: z.ZodRawShape = {}): z.ZodObject =>
   z.strictObject({ ...extra, ...GAME_PARAMS[game], amount: amountNumber(), client_seed: clientSeed() });
 const SINGLE_GAMES = GAME_IDS.filter((game) => game !== 'video_poker');
-const gameQuery = z.strictObject({ game: z.enum(GAME_IDS).optional().describe('One game only') });
+/** The leaderboard's game filter (the deployed leaderboard's whole query). */
+export const gameQuery = z.strictObject({ game: z.enum(GAME_IDS).optional().describe('One game only') });
+/** The leaderboards' query: a game, and `limit` cutting each of the two rankings. */
+const leaderboardQuery = gameQuery.extend(listLimitQuery('the whole ranking').shape);
 const casinoLimit = z.strictObject({
   limit: limitQuery(casino.historyLimitDefault, casino.historyLimitMax).optional(),
 });
@@ -247,7 +252,15 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
   },
   'casino.A.fairness.verify': { body: z.strictObject({ bet_id: betId() }) },
   'casino.A.fairness.audit': { params: z.strictObject({ betId: betId() }) },
-  'casino.A.stats.leaderboard': { query: gameQuery },
+  'casino.A.fairness.seeds': { query: listLimitQuery('every seed, at most 100') },
+  'casino.A.kelly.history': { query: listLimitQuery('the last 500 points; limit keeps the last ones') },
+  'casino.A.games': { query: listLimitQuery('all 17') },
+  'casino.A.challenges.list': {
+    query: listLimitQuery('every pending challenge; limit cuts incoming and outgoing each'),
+  },
+  'casino.B.games': { query: listLimitQuery('all') },
+  'casino.A.stats.leaderboard': { query: leaderboardQuery },
+  'casino.short.leaderboard': { query: leaderboardQuery },
   'casino.A.tournaments.create': {
     body: z.strictObject({
       name: text(64),

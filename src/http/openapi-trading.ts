@@ -14,6 +14,7 @@ import {
   amountNumberOrText,
   instant,
   limitQuery,
+  listLimitQuery,
   named,
   optional,
   reference,
@@ -65,6 +66,9 @@ export const TRADING_REQUESTS: Readonly<Record<string, RequestContract>> = {
     }),
   },
   'trading.A.cancel': { params: orderId },
+  'trading.A.positions': { query: listLimitQuery('every open position') },
+  'trading.A.markets': { query: listLimitQuery('every market') },
+  'trading.B.portfolio': { query: listLimitQuery('every position and holding; limit cuts each list') },
   'trading.A.ticker': {
     params: z.strictObject({ symbol: z.string().min(1).max(32).describe('A market symbol (BTC-PERP, ETH-USDC)') }),
   },

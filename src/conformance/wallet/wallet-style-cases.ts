@@ -71,7 +71,7 @@ function otherCases(): RejectionCase[] {
     rejection('wallet.A.swap', 'from without its chain', BAD_REQUEST, { body: { ...swap, from: BASE_USDC } }),
     rejection('wallet.A.swap', 'amount as a string', BAD_REQUEST, { body: { ...swap, amount: '1' } }),
     rejection('wallet.A.swap', 'slippage 51', BAD_REQUEST, { body: { ...swap, slippage: 51 } }),
-    rejection('wallet.A.transactions', 'limit 51', BAD_REQUEST, { query: { limit: '51' } }),
+    rejection('wallet.A.transactions', 'limit 101', BAD_REQUEST, { query: { limit: '101' } }),
     rejection('wallet.B.send', 'to an agent without a wallet', NOT_FOUND, {
       body: { ...send, to: 'agent_without_wallet' },
     }),

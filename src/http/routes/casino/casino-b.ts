@@ -17,6 +17,7 @@ import type { GameId, GameModule } from '../../../services/casino/games/game.ts'
 import { gameById } from '../../../services/casino/games/index.ts';
 import type { StatsView } from '../../../services/casino/stats-views.ts';
 import { moneyB } from '../../render.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
 import { bodyOnly, knownQuery, NO_KEYS, queryLimit, type Fields } from '../../validate.ts';
 import { amountField, clientSeedField } from './casino-bet-fields.ts';
@@ -195,33 +196,36 @@ const verify = defineRoute<{ seed: string; nonce: number }, Verification>({
   }),
 });
 
-const games = defineRoute<null, null>({
-  id: 'casino.B.games',
-  service: 'casino',
-  style: 'B',
-  mount: 'api',
-  method: 'GET',
-  path: '/casino-api/games',
-  auth: 'bearer',
-  limits: LIMITS,
-  summary: 'The style B games with limits, house edge and status.',
-  parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
-  run: () => succeed(null),
-  successStatus: 200,
-  render: (_value, context) => ({
-    games: B_GAMES.map((name) => {
-      const game = gameById(GAME_OF_B[name]);
-      return {
-        id: name,
-        name: game.name,
-        house_edge: game.advertisedEdgeText,
-        min_bet: moneyB(game.minBetMicro),
-        max_bet: moneyB(game.maxBetMicro),
-        status: context.platform.casino.state.closedGames.has(game.id) ? 'closed' : 'active',
-      };
+const games = listCall(
+  { items: ['games'] },
+  defineRoute<null, null>({
+    id: 'casino.B.games',
+    service: 'casino',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/casino-api/games',
+    auth: 'bearer',
+    limits: LIMITS,
+    summary: 'The style B games with limits, house edge and status.',
+    parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
+    run: () => succeed(null),
+    successStatus: 200,
+    render: (_value, context) => ({
+      games: B_GAMES.map((name) => {
+        const game = gameById(GAME_OF_B[name]);
+        return {
+          id: name,
+          name: game.name,
+          house_edge: game.advertisedEdgeText,
+          min_bet: moneyB(game.minBetMicro),
+          max_bet: moneyB(game.maxBetMicro),
+          status: context.platform.casino.state.closedGames.has(game.id) ? 'closed' : 'active',
+        };
+      }),
     }),
   }),
-});
+);
 
 function statsB(view: StatsView): JsonObject {
   const totals = view.overall;

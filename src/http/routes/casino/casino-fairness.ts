@@ -9,6 +9,7 @@ import { BET_ID_PATTERN, type BetRecord } from '../../../services/casino/bet-rec
 import type { Verification } from '../../../services/casino/fairness.ts';
 import type { ServerSeed } from '../../../services/casino/seed-book.ts';
 import { isoTime, moneyA } from '../../render.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route } from '../../route.ts';
 import { bodyOnly, knownQuery, NO_KEYS, noInput, requiredString } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
@@ -52,20 +53,23 @@ const rotate = defineRoute<null, { revealed: ServerSeed; active: ServerSeed }>({
   }),
 });
 
-const seeds = defineRoute<null, readonly ServerSeed[]>({
-  id: 'casino.A.fairness.seeds',
-  service: 'casino',
-  style: 'A',
-  mount: 'casino',
-  method: 'GET',
-  path: '/api/v1/fairness/seeds',
-  auth: 'bearer',
-  summary: 'Your server seeds, newest first (at most 100); revealed ones with their text.',
-  parse: noInput,
-  run: (context) => succeed(context.platform.casino.seeds(casinoCaller(context), context.nowMs)),
-  successStatus: 200,
-  render: (list) => ({ seeds: list.map((seed, index) => seedView(seed, index === 0)), count: list.length }),
-});
+const seeds = listCall(
+  { items: ['seeds'], count: 'count' },
+  defineRoute<null, readonly ServerSeed[]>({
+    id: 'casino.A.fairness.seeds',
+    service: 'casino',
+    style: 'A',
+    mount: 'casino',
+    method: 'GET',
+    path: '/api/v1/fairness/seeds',
+    auth: 'bearer',
+    summary: 'Your server seeds, newest first (at most 100); revealed ones with their text.',
+    parse: noInput,
+    run: (context) => succeed(context.platform.casino.seeds(casinoCaller(context), context.nowMs)),
+    successStatus: 200,
+    render: (list) => ({ seeds: list.map((seed, index) => seedView(seed, index === 0)), count: list.length }),
+  }),
+);
 
 const VERIFY_KEYS = ['bet_id'];
 

@@ -15,6 +15,7 @@ import { findGame, GAMES } from '../../../services/casino/games/index.ts';
 import type { DeployedCasinoRules } from '../../../services/casino/deployed/deployed-casino-rules.ts';
 import { kellyInputs } from '../../../services/casino/kelly/kelly-inputs.ts';
 import { moneyA } from '../../render.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { bodyOnly, knownQuery, NO_KEYS, type Fields } from '../../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
@@ -55,24 +56,27 @@ export function gameRulesA(game: GameModule): JsonObject {
   };
 }
 
-const gamesA = defineRoute<null, readonly GameModule[]>({
-  id: 'casino.A.games',
-  service: 'casino',
-  style: 'A',
-  mount: 'casino',
-  method: 'GET',
-  path: '/api/v1/games',
-  auth: 'bearer',
-  summary: 'The 17 games with their parameters, limits and house edges.',
-  parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
-  run: () => ({ ok: true, value: GAMES }),
-  successStatus: 200,
-  render: (games, context) => ({
-    games: games.map(gameRulesA),
-    count: games.length,
-    closed: [...context.platform.casino.state.closedGames].sort(),
+const gamesA = listCall(
+  { items: ['games'], count: 'count' },
+  defineRoute<null, readonly GameModule[]>({
+    id: 'casino.A.games',
+    service: 'casino',
+    style: 'A',
+    mount: 'casino',
+    method: 'GET',
+    path: '/api/v1/games',
+    auth: 'bearer',
+    summary: 'The 17 games with their parameters, limits and house edges.',
+    parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
+    run: () => ({ ok: true, value: GAMES }),
+    successStatus: 200,
+    render: (games, context) => ({
+      games: games.map(gameRulesA),
+      count: games.length,
+      closed: [...context.platform.casino.state.closedGames].sort(),
+    }),
   }),
-});
+);
 
 function gameRow(game: GameModule): Route {
   return defineRoute<ParsedBet, BetRecord>({

@@ -22,6 +22,7 @@ import {
 } from '../../../services/casino/kelly/kelly-simulate.ts';
 import { kellyConfigView, kellyLimitsView } from '../../../services/casino/kelly/kelly-view.ts';
 import { parseRiskFactor } from '../../../services/casino/kelly/risk-factor.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { knownQuery, NO_KEYS, objectBody } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
@@ -93,21 +94,24 @@ const config = defineRoute<Ratio, Ratio>({
   render: (riskFactor, context) => kellyConfigView(balanceOf(context), riskFactor, GAMES),
 });
 
-const history = defineRoute<null, null>({
-  id: 'casino.A.kelly.history',
-  service: 'casino',
-  style: 'A',
-  mount: 'casino',
-  method: 'GET',
-  path: '/api/v1/kelly/history',
-  auth: 'bearer',
-  summary: 'Your bankroll curve: the balance after each bet (the last 500).',
-  parse: noQuery,
-  run: () => succeed(null),
-  successStatus: 200,
-  render: (_value, context): JsonObject =>
-    kellyHistoryView(context.platform.casino.state.kellyHistory.get(casinoCaller(context))?.points() ?? []),
-});
+const history = listCall(
+  { items: ['history'], count: 'count', keep: 'last' },
+  defineRoute<null, null>({
+    id: 'casino.A.kelly.history',
+    service: 'casino',
+    style: 'A',
+    mount: 'casino',
+    method: 'GET',
+    path: '/api/v1/kelly/history',
+    auth: 'bearer',
+    summary: 'Your bankroll curve: the balance after each bet (the last 500).',
+    parse: noQuery,
+    run: () => succeed(null),
+    successStatus: 200,
+    render: (_value, context): JsonObject =>
+      kellyHistoryView(context.platform.casino.state.kellyHistory.get(casinoCaller(context))?.points() ?? []),
+  }),
+);
 
 const simulate = defineRoute<SimulateRequest, JsonObject>({
   id: 'casino.A.kelly.simulate',

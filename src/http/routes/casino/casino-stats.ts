@@ -9,6 +9,7 @@ import type { Totals } from '../../../services/casino/bet-stats.ts';
 import { GAME_IDS, type GameId } from '../../../services/casino/games/game.ts';
 import type { SessionView, StatsView } from '../../../services/casino/stats-views.ts';
 import { isoTime, moneyA } from '../../render.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { knownQuery, NO_KEYS } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
@@ -116,17 +117,20 @@ export function leaderboardView(context: RouteContext, game: GameId | null): Jso
 
 /** The one leaderboard, answered at style A's path and at the short style's. */
 function leaderboardRow(row: { id: string; style: 'A' | 'short'; path: string; summary: string }): Route {
-  return defineRoute<GameId | null, GameId | null>({
-    ...row,
-    service: 'casino',
-    mount: 'casino',
-    method: 'GET',
-    auth: 'bearer',
-    parse: parseGameQuery,
-    run: (_context, game) => succeed(game),
-    successStatus: 200,
-    render: (game, context) => leaderboardView(context, game),
-  });
+  return listCall(
+    { items: ['overall_leaderboard', 'biggest_wins'] },
+    defineRoute<GameId | null, GameId | null>({
+      ...row,
+      service: 'casino',
+      mount: 'casino',
+      method: 'GET',
+      auth: 'bearer',
+      parse: parseGameQuery,
+      run: (_context, game) => succeed(game),
+      successStatus: 200,
+      render: (game, context) => leaderboardView(context, game),
+    }),
+  );
 }
 
 const leaderboardA = leaderboardRow({

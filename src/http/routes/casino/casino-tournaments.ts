@@ -15,6 +15,7 @@ import type {
   TournamentRecord,
 } from '../../../services/casino/tournaments/tournament-record.ts';
 import { isoTime, moneyA } from '../../render.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
 import {
   bodyOnly,
@@ -307,23 +308,26 @@ const challenge = defineRoute<
   render: challengeView,
 });
 
-const challenges = defineRoute<null, PendingChallenges>({
-  id: 'casino.A.challenges.list',
-  service: 'casino',
-  style: 'A',
-  mount: 'casino',
-  method: 'GET',
-  path: '/api/v1/challenges',
-  auth: 'bearer',
-  summary: 'Your pending challenges, incoming and outgoing, newest first.',
-  parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
-  run: (context) => succeed(context.platform.casino.challenges.list(casinoCaller(context))),
-  successStatus: 200,
-  render: (pending) => ({
-    incoming: pending.incoming.map(challengeView),
-    outgoing: pending.outgoing.map(challengeView),
+const challenges = listCall(
+  { items: ['incoming', 'outgoing'] },
+  defineRoute<null, PendingChallenges>({
+    id: 'casino.A.challenges.list',
+    service: 'casino',
+    style: 'A',
+    mount: 'casino',
+    method: 'GET',
+    path: '/api/v1/challenges',
+    auth: 'bearer',
+    summary: 'Your pending challenges, incoming and outgoing, newest first.',
+    parse: (input) => knownQuery(input.query, NO_KEYS) ?? null,
+    run: (context) => succeed(context.platform.casino.challenges.list(casinoCaller(context))),
+    successStatus: 200,
+    render: (pending) => ({
+      incoming: pending.incoming.map(challengeView),
+      outgoing: pending.outgoing.map(challengeView),
+    }),
   }),
-});
+);
 
 function challengeAction(action: 'accept' | 'decline'): Route {
   return defineRoute<string, ChallengeRecord>({

@@ -25,6 +25,7 @@ import type {
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import { DEFAULT_DOMAINS_CONFIG } from '../../../services/domains/domains-config.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
+import { listCall, type ListShape } from '../../list-call.ts';
 import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import {
@@ -282,6 +283,9 @@ function checkBody(availability: Availability): JsonObject {
 
 const rowA = styleAFamily('domains');
 const rowB = styleBFamily('domains');
+/** List calls (platform.md Limits 7): ?limit= cuts the list, `count` counts what is kept (list-call.ts). */
+const DOMAINS_LIST: ListShape = { items: ['domains'], count: 'count' };
+const DNS_LIST: ListShape = { items: ['records'], count: 'count' };
 
 const rowsA: readonly Route[] = [
   rowA<NameCommand, Availability>('check', {
@@ -306,14 +310,17 @@ const rowsA: readonly Route[] = [
     successStatus: 201,
     render: (charge) => ({ domain: charge.domain.name, expires_at: isoTime(charge.domain.expiresAtMs) }),
   }),
-  rowA<null, readonly DomainRecord[]>('domains', {
-    method: 'GET',
-    path: '/api/v1/domains',
-    summary: "The caller's domains (active and expired in grace), by name.",
-    parse: parseNoInput,
-    run: (context) => succeed(context.platform.domains.list(callerId(context))),
-    render: (domains) => ({ domains: domains.map(itemA), count: domains.length }),
-  }),
+  listCall(
+    DOMAINS_LIST,
+    rowA<null, readonly DomainRecord[]>('domains', {
+      method: 'GET',
+      path: '/api/v1/domains',
+      summary: "The caller's domains (active and expired in grace), by name.",
+      parse: parseNoInput,
+      run: (context) => succeed(context.platform.domains.list(callerId(context))),
+      render: (domains) => ({ domains: domains.map(itemA), count: domains.length }),
+    }),
+  ),
   rowA<DnsCommandBody, DomainRecord>('dns', {
     method: 'POST',
     path: '/api/v1/dns',
@@ -328,14 +335,17 @@ const rowsA: readonly Route[] = [
       }),
     render: dnsBody,
   }),
-  rowA<NameCommand, DomainRecord>('dns.list', {
-    method: 'GET',
-    path: '/api/v1/dns',
-    summary: 'The DNS records of a registered domain (query domain; public).',
-    parse: (input) => parseDomainQuery(input, false),
-    run: (context, command) => context.platform.domains.lookup(command.domain),
-    render: dnsBody,
-  }),
+  listCall(
+    DNS_LIST,
+    rowA<NameCommand, DomainRecord>('dns.list', {
+      method: 'GET',
+      path: '/api/v1/dns',
+      summary: 'The DNS records of a registered domain (query domain; public).',
+      parse: (input) => parseDomainQuery(input, false),
+      run: (context, command) => context.platform.domains.lookup(command.domain),
+      render: dnsBody,
+    }),
+  ),
   rowA<NameCommand, Valuation>('valuation', {
     method: 'GET',
     path: '/api/v1/valuation',
@@ -379,14 +389,17 @@ const rowsB: readonly Route[] = [
     run: (context, command) => context.platform.domains.lookup(command.domain),
     render: lookupBody,
   }),
-  rowB<null, readonly DomainRecord[]>('domains', {
-    method: 'GET',
-    path: '/domains-api/domains',
-    summary: "The caller's domains with their expiry status, by name.",
-    parse: parseNoInput,
-    run: (context) => succeed(context.platform.domains.list(callerId(context))),
-    render: (domains) => ({ domains: domains.map(itemB), count: domains.length }),
-  }),
+  listCall(
+    DOMAINS_LIST,
+    rowB<null, readonly DomainRecord[]>('domains', {
+      method: 'GET',
+      path: '/domains-api/domains',
+      summary: "The caller's domains with their expiry status, by name.",
+      parse: parseNoInput,
+      run: (context) => succeed(context.platform.domains.list(callerId(context))),
+      render: (domains) => ({ domains: domains.map(itemB), count: domains.length }),
+    }),
+  ),
   rowB<RenewCommand, DomainCharge>('renew', {
     method: 'POST',
     path: '/domains-api/renew',

@@ -25,6 +25,7 @@ import type {
   StatusB,
 } from '../../../services/faucet/faucet.ts';
 import { isoTime, moneyA, moneyB } from '../../render.ts';
+import { listCall } from '../../list-call.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import {
   bodyOnly,
@@ -293,39 +294,42 @@ const agentsB = defineRoute<{ limit: number }, AgentList>({
   }),
 });
 
-const referralsB = defineRoute<null, ReferralView>({
-  id: 'faucet.B.referrals',
-  service: 'faucet',
-  style: 'B',
-  mount: 'api',
-  method: 'GET',
-  path: '/referrals',
-  auth: 'bearer',
-  limits: { serviceRowB: true },
-  summary: "The caller's referral code, referred agents, fees earned, paid out and pending, and earnings by level.",
-  parse: (input) => noInput(input),
-  run: (context) => context.platform.faucet.referrals({ agentId: callerOf(context).id }),
-  successStatus: 200,
-  render: (view) => ({
-    referral_code: view.referralCode,
-    referred_count: view.referredCount,
-    referred_agents: view.referred.map((entry) => ({
-      agent_id: entry.agentId,
-      registered_at: isoTime(entry.registeredAtMs),
-    })),
-    fees_earned: moneyB(view.earnedMicro),
-    paid_out: moneyB(view.paidMicro),
-    pending_payouts: moneyB(view.pendingMicro),
-    share_pct: Number(view.shareBps) / 100,
-    withdrawn: moneyB(view.paidMicro),
-    available: moneyB(view.pendingMicro),
-    by_level: view.levels.map((level) => ({
-      level: level.level,
-      referred_agents: level.referredAgents,
-      earned: moneyB(level.earnedMicro),
-    })),
+const referralsB = listCall(
+  { items: ['referred_agents'] },
+  defineRoute<null, ReferralView>({
+    id: 'faucet.B.referrals',
+    service: 'faucet',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/referrals',
+    auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: "The caller's referral code, referred agents, fees earned, paid out and pending, and earnings by level.",
+    parse: (input) => noInput(input),
+    run: (context) => context.platform.faucet.referrals({ agentId: callerOf(context).id }),
+    successStatus: 200,
+    render: (view) => ({
+      referral_code: view.referralCode,
+      referred_count: view.referredCount,
+      referred_agents: view.referred.map((entry) => ({
+        agent_id: entry.agentId,
+        registered_at: isoTime(entry.registeredAtMs),
+      })),
+      fees_earned: moneyB(view.earnedMicro),
+      paid_out: moneyB(view.paidMicro),
+      pending_payouts: moneyB(view.pendingMicro),
+      share_pct: Number(view.shareBps) / 100,
+      withdrawn: moneyB(view.paidMicro),
+      available: moneyB(view.pendingMicro),
+      by_level: view.levels.map((level) => ({
+        level: level.level,
+        referred_agents: level.referredAgents,
+        earned: moneyB(level.earnedMicro),
+      })),
+    }),
   }),
-});
+);
 
 export const faucetRoutes: readonly Route[] = [
   registerA,

@@ -25,6 +25,7 @@ import {
   type SpotHolding,
 } from '../../../services/trading/trading-record.ts';
 import type { Platform } from '../../../platform/platform.ts';
+import { listCall } from '../../list-call.ts';
 import type { Route, RouteContext } from '../../route.ts';
 import { styleAFamily, styleBFamily } from '../../route-family.ts';
 import { moneyB } from '../../render.ts';
@@ -127,24 +128,33 @@ const rowsA: readonly Route[] = [
     run: cancel,
     render: orderA,
   }),
-  rowA<null, readonly PositionView[]>('positions', {
-    method: 'GET',
-    path: '/api/v1/positions',
-    limits: { serviceRowB: true, row: 'trading-positions' },
-    summary: 'Open perpetual positions: entry and mark price, unrealized PnL, margin, liquidation price.',
-    parse: parseNothing,
-    run: (context) => succeed(context.platform.trading.positions(callerId(context), context.nowMs)),
-    render: (positions) => ({ positions: positions.map(positionA), count: positions.length }),
-  }),
-  rowA<null, readonly { market: Market; quote: Quote }[]>('markets', {
-    method: 'GET',
-    path: '/api/v1/markets',
-    summary: 'Every market (275 perpetuals and the spot pairs) with its mark price and funding rate.',
-    parse: parseNothing,
-    run: (context) =>
-      succeed(MARKETS.map((market) => ({ market, quote: context.platform.trading.quote(market, context.nowMs) }))),
-    render: (markets) => ({ markets: markets.map((item) => marketA(item.market, item.quote)), count: markets.length }),
-  }),
+  listCall(
+    { items: ['positions'], count: 'count' },
+    rowA<null, readonly PositionView[]>('positions', {
+      method: 'GET',
+      path: '/api/v1/positions',
+      limits: { serviceRowB: true, row: 'trading-positions' },
+      summary: 'Open perpetual positions: entry and mark price, unrealized PnL, margin, liquidation price.',
+      parse: parseNothing,
+      run: (context) => succeed(context.platform.trading.positions(callerId(context), context.nowMs)),
+      render: (positions) => ({ positions: positions.map(positionA), count: positions.length }),
+    }),
+  ),
+  listCall(
+    { items: ['markets'], count: 'count' },
+    rowA<null, readonly { market: Market; quote: Quote }[]>('markets', {
+      method: 'GET',
+      path: '/api/v1/markets',
+      summary: 'Every market (275 perpetuals and the spot pairs) with its mark price and funding rate.',
+      parse: parseNothing,
+      run: (context) =>
+        succeed(MARKETS.map((market) => ({ market, quote: context.platform.trading.quote(market, context.nowMs) }))),
+      render: (markets) => ({
+        markets: markets.map((item) => marketA(item.market, item.quote)),
+        count: markets.length,
+      }),
+    }),
+  ),
   rowA<string, Quote>('ticker', {
     method: 'GET',
     path: '/api/v1/ticker/:symbol',
@@ -210,18 +220,21 @@ const rowsB: readonly Route[] = [
     run: cancel,
     render: orderB,
   }),
-  rowB<null, { agentId: string; view: Portfolio }>('portfolio', {
-    method: 'GET',
-    path: '/trading-api/portfolio',
-    summary:
-      'Balance, margin, equity, open positions (entry, current price, PnL, liquidation price) and spot holdings.',
-    parse: parseNothing,
-    run: (context) => {
-      const agentId = callerId(context);
-      return succeed({ agentId, view: portfolio(context.platform, agentId, context.nowMs) });
-    },
-    render: (value, context) => renderPortfolio(value.view, context.platform, value.agentId),
-  }),
+  listCall(
+    { items: ['positions', 'spot'] },
+    rowB<null, { agentId: string; view: Portfolio }>('portfolio', {
+      method: 'GET',
+      path: '/trading-api/portfolio',
+      summary:
+        'Balance, margin, equity, open positions (entry, current price, PnL, liquidation price) and spot holdings.',
+      parse: parseNothing,
+      run: (context) => {
+        const agentId = callerId(context);
+        return succeed({ agentId, view: portfolio(context.platform, agentId, context.nowMs) });
+      },
+      render: (value, context) => renderPortfolio(value.view, context.platform, value.agentId),
+    }),
+  ),
 ];
 
 /** Every trading row, both styles. */
