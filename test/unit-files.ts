@@ -169,6 +169,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/services/wallet/wallet-chains.test.ts',
   'test/services/wallet/wallet-history.test.ts',
   'test/services/wallet/wallet-spl.test.ts',
+  'test/shrink/shrink-small.test.ts',
   'test/sim/agent-fakers.test.ts',
   'test/sim/casino-closures.test.ts',
   'test/sim/casino-run-log.test.ts',

@@ -48,7 +48,9 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
     '',
   ].join('\n');
   writeFileSync(file, header + result.text);
-  const { files } = writeReports(result.record, outDir, [
+  // The candidate runs did not know where the file would go: the reports name the file written here,
+  // as `afp run` of it would (its seed is in the file), not the scenario it was shrunk from.
+  const { files } = writeReports({ ...result.record, reproduce }, outDir, [
     ...new Set([...result.scenario.reports, 'events' as const, 'summary' as const]),
   ]);
   result.record.events.dispose();

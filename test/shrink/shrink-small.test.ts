@@ -1,0 +1,57 @@
+/**
+ * `afp shrink` on small scenarios, in-process and in about a second each: what the shrunk run's
+ * reports say and how a run that fails otherwise than by an invariant is answered. The shipped
+ * scenarios' shrinks (tens of seconds) are in shrink.test.ts and every-defect-*.test.ts.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main as shrinkMain } from '../../src/cli/shrink.ts';
+import { commandLine } from '../../src/core/shell-words.ts';
+import { escapeHtml } from '../../src/report/html/html-text.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'afp-shrink-small-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function capture(): {
+  io: { out(text: string): void; err(text: string): void; errIsTty: boolean };
+  out: () => string;
+  err: () => string;
+} {
+  let out = '';
+  let err = '';
+  return {
+    io: { out: (text) => (out += text), err: (text) => (err += text), errIsTty: false },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+/** Six property agents on the escrow: the fee defect fails agent-assertions at the first escrow. */
+const PROPERTY_FAILS = `name: propfail
+duration: 1d
+populations:
+  - agent: property
+    count: 6
+    params: { services: [escrow], max_actions: 60 }
+  - agent: faucet-farmer
+    count: 5
+`;
+
+describe('afp shrink, small runs', () => {
+  it("names the shrunk file, shell-quoted, in the shrunk run's reports", async () => {
+    const file = join(work, 'propfail.yaml');
+    writeFileSync(file, PROPERTY_FAILS);
+    const out = join(work, 'shrunk out');
+    const shrink = capture();
+    expect(await shrinkMain([file, '--defect', 'escrow-fee-2pct', '--out', out], shrink.io), shrink.err()).toBe(3);
+    const reproduce = commandLine(['npx', 'afp', 'run', join(out, 'shrunk.yaml'), '--defect', 'escrow-fee-2pct']);
+    expect(reproduce).toContain(`'${join(out, 'shrunk.yaml')}'`);
+    expect(shrink.out()).toContain(`reproduce: ${reproduce}\n`);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { reproduce: string };
+    expect(summary.reproduce).toBe(reproduce);
+    expect(readFileSync(join(out, 'timeline.html'), 'utf8')).toContain(escapeHtml(reproduce));
+    expect(readFileSync(join(out, 'shrunk.yaml'), 'utf8')).toContain(`# Reproduce: ${reproduce}\n`);
+  });
+});
