@@ -1,11 +1,12 @@
 /**
  * `afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json]`:
- * when the scenario's run fails an invariant, writes the smallest scenario found that still fails
- * the same invariant first (`shrunk.yaml`, its seed written in) and that run's reports (the
- * event trace is `events.jsonl`), and prints how much smaller it is. Why: a failing run of a
+ * when the scenario's run fails an invariant (or its liveness check), writes the smallest scenario
+ * found that still fails the same way (`shrunk.yaml`, its seed written in) and that run's reports
+ * (the event trace is `events.jsonl`), and prints how much smaller it is. Why: a failing run of a
  * thousand agents over a week is evidence; one of two agents over ten minutes is a diagnosis.
- * Exit codes: 3 the failure was shrunk (the invariant still fails, in the smaller file), 0 the
- * run holds every invariant (nothing to shrink), 2 invalid input. Progress on stderr.
+ * Exit codes, as `afp run` of the file: 3 an invariant failure was shrunk (it still fails, in the
+ * smaller file), 4 a liveness failure was shrunk, or the run stopped at another limit (not shrunk),
+ * 0 the run holds (nothing to shrink), 2 invalid input. Progress on stderr.
  */
 import { STDERR, STDOUT } from './colour.ts';
 import { readTextFile } from '../core/text-file.ts';
@@ -97,9 +98,16 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     );
     return EXIT.ok;
   }
+  if (result.kind === 'limit') {
+    record({ holds: false, original: result.original, limit: result.message });
+    io.out(
+      `limit reached: ${result.message}\nafp shrink cuts down a run that fails an invariant or its liveness check, not one stopped by this limit: nothing shrunk\n`,
+    );
+    return EXIT.liveness;
+  }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
   const written = writeShrunk(result, { file, seed, defects }, outDir);
   record({ holds: false, ...shrunkJson(result, written) });
   io.out(`${shrunkLines(result, written, maxRuns, outDir).join('\n')}\n`);
-  return EXIT.checkFailed;
+  return result.failed === 'liveness' ? EXIT.liveness : EXIT.checkFailed;
 }

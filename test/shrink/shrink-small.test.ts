@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main as runMain } from '../../src/cli/run.ts';
 import { main as shrinkMain } from '../../src/cli/shrink.ts';
 import { commandLine } from '../../src/core/shell-words.ts';
 import { escapeHtml } from '../../src/report/html/html-text.ts';
@@ -39,6 +40,18 @@ populations:
     count: 5
 `;
 
+/** Disputes that never close (escrow-dispute-stuck) leave escrows unsettled: the liveness check fails. */
+const LIVENESS_FAILS = `name: live
+duration: 1d
+liveness: 3d
+populations:
+  - agent: escrow-seller
+    count: 10
+  - agent: escrow-buyer
+    count: 10
+    params: { release: 0.2, refund: 0.1, dispute: 0.6, let_expire: 0.1 }
+`;
+
 describe('afp shrink, small runs', () => {
   it("names the shrunk file, shell-quoted, in the shrunk run's reports", async () => {
     const file = join(work, 'propfail.yaml');
@@ -53,5 +66,37 @@ describe('afp shrink, small runs', () => {
     expect(summary.reproduce).toBe(reproduce);
     expect(readFileSync(join(out, 'timeline.html'), 'utf8')).toContain(escapeHtml(reproduce));
     expect(readFileSync(join(out, 'shrunk.yaml'), 'utf8')).toContain(`# Reproduce: ${reproduce}\n`);
+  });
+
+  it('shrinks a run that fails its liveness check and exits 4, as afp run of the file does', async () => {
+    const file = join(work, 'live.yaml');
+    writeFileSync(file, LIVENESS_FAILS);
+    const out = join(work, 'live-shrunk');
+    const shrink = capture();
+    const code = await shrinkMain([file, '--defect', 'escrow-dispute-stuck', '--out', out, '--json'], shrink.io);
+    expect(code, shrink.err()).toBe(4);
+    const json = JSON.parse(shrink.out()) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      exit_code: 4,
+      verdict: 'liveness',
+      holds: false,
+      failed: 'liveness',
+      invariant: null,
+    });
+    const shrunk = json['shrunk'] as { agents: number };
+    expect(shrunk.agents).toBeLessThan(20);
+    expect(readFileSync(join(out, 'shrunk.yaml'), 'utf8')).toContain('its liveness check still fails');
+
+    const run = capture();
+    const rerun = join(work, 'live-rerun');
+    expect(await runMain([join(out, 'shrunk.yaml'), '--defect', 'escrow-dispute-stuck', '--out', rerun], run.io)).toBe(
+      4,
+    );
+    expect(run.out()).toMatch(/limit reached: liveness: \d+ items? did not settle/);
+    expect(readFileSync(join(rerun, 'events.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'events.jsonl'), 'utf8'));
+
+    const human = capture();
+    expect(await shrinkMain([file, '--defect', 'escrow-dispute-stuck', '--out', out], human.io)).toBe(4);
+    expect(human.out()).toMatch(/^seed: 1\nlimit reached: liveness\n.*\nmessage: liveness: \d+ items? did not settle/);
   });
 });
