@@ -27,6 +27,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/agents/shared/rate-limit-abuser.test.ts',
   'test/agents/shared/referral-recruiter.test.ts',
   'test/agents/trading/trading-archetypes.test.ts',
+  'test/agents/trading/trading-params.test.ts',
   'test/agents/wallet/wallet-holder.test.ts',
   'test/agents/wallet/wallet-swapper.test.ts',
   'test/audit/bounded-mean.test.ts',

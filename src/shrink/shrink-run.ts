@@ -1,7 +1,7 @@
 /**
  * Shrinking a whole failing run: a scenario file whose run fails an invariant, or its liveness
  * check (scenario key `liveness`), is made smaller — less virtual time, fewer populations, fewer
- * agents, fewer and shorter fault windows and game closures — for as long as the same invariant
+ * agents, fewer fault windows, closures and price shocks — for as long as the same invariant
  * still fails first (the liveness check still fails, and no invariant before it). A run stopped by
  * another limit (the wake-up bound) is not shrunk: nothing says a smaller run would meet it. Why on the YAML document and not
  * on the parsed Scenario: the result must be a scenario file a person reads and `afp run`
@@ -125,8 +125,17 @@ function populationCount(document: Document, index: number): number {
   return typeof value === 'number' ? value : 1;
 }
 
-/** The windows the parser checks against the run's length (scenario.ts): fault windows and game closures. */
-const WINDOWS = [['faults'], ['casino', 'closures']] as const;
+/**
+ * The windows the parser checks against the run's length (scenario.ts), each with the key of its
+ * start: fault windows, game and market closures, price shocks.
+ */
+const WINDOWS = [
+  { path: ['faults'], start: 'from' },
+  { path: ['casino', 'closures'], start: 'from' },
+  { path: ['trading', 'closures'], start: 'from' },
+  { path: ['trading', 'shocks'], start: 'at' },
+] as const;
+type WindowList = (typeof WINDOWS)[number]['path'];
 
 /**
  * Sets the run's length, and drops the windows that would start at or after the new end: they can
@@ -141,13 +150,13 @@ function endRunAt(copy: Document, durationMs: number, text: string): void {
 }
 
 /** The windows (path and index, in file order) that start at or after `durationMs`. */
-function windowsFrom(document: Document, durationMs: number): [(typeof WINDOWS)[number], number][] {
-  const found: [(typeof WINDOWS)[number], number][] = [];
-  for (const path of WINDOWS) {
+function windowsFrom(document: Document, durationMs: number): [WindowList, number][] {
+  const found: [WindowList, number][] = [];
+  for (const { path, start } of WINDOWS) {
     const node = document.getIn(path);
     if (!isSeq(node)) continue;
     for (let index = 0; index < node.items.length; index++) {
-      const from: unknown = document.getIn([...path, index, 'from']);
+      const from: unknown = document.getIn([...path, index, start]);
       const fromMs = typeof from === 'string' ? parseDuration(from) : undefined;
       if (typeof fromMs === 'number' && fromMs >= durationMs) found.push([path, index]);
     }
@@ -282,8 +291,8 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
         }
       }
     }
-    // Fault windows and game closures: drop each, then halve what is left.
-    for (const path of WINDOWS) {
+    // Fault windows, closures and shocks: drop each.
+    for (const { path } of WINDOWS) {
       const length = (): number => {
         const node = document.getIn(path);
         return isSeq(node) ? node.items.length : 0;

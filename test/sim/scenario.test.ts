@@ -440,6 +440,27 @@ describe('each mistake alone', () => {
       message: /a listed market symbol/,
     },
     {
+      what: 'price shock after the run',
+      text: `${BASE}trading: { shocks: [{ market: BTC, at: 7d, move_bps: -3000 }] }\n`,
+      path: 'trading.shocks[0].at',
+      line: 6,
+      message: 'shock at 7d, not inside the run (duration 7d)',
+    },
+    {
+      what: 'market closure starting after the run',
+      text: `${BASE}trading: { closures: [{ market: BTC-PERP, from: 8d, for: 1h }] }\n`,
+      path: 'trading.closures[0].from',
+      line: 6,
+      message: 'closure starts at 8d, not inside the run (duration 7d)',
+    },
+    {
+      what: 'market closure ending after the run',
+      text: `${BASE}trading: { closures: [{ market: '*', from: 6d, for: 2d }] }\n`,
+      path: 'trading.closures[0].for',
+      line: 6,
+      message: 'closure ends at 8d, after the run ends (duration 7d)',
+    },
+    {
       what: 'unknown fault service',
       text: `${BASE}faults: [{ service: bank, from: 1d, for: 1h }]\n`,
       path: 'faults[0].service',
