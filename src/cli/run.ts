@@ -37,13 +37,13 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { seedFlagError } from '../core/seed-text.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import type { Clock } from '../core/clock.ts';
 
 const DEFINITION = definitionOf('run');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface RunIo {
   out(text: string): void;
@@ -82,8 +82,8 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !SEED_PATTERN.test(seed))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  const seedError = seed === undefined ? null : seedFlagError(seed);
+  if (seedError !== null) errors.push(seedError);
   const defects = inProcessDefects(stringFlag(args, 'defect'), 'a run', errors);
   const quiet = args.flags['quiet'] === true || args.flags['json'] === true;
   const flags = {

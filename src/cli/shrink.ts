@@ -9,8 +9,6 @@
  * 0 the run holds (nothing to shrink), 2 invalid input. Progress on stderr.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { readTextFile } from '../core/text-file.ts';
-import { MAX_SCENARIO_BYTES } from '../sim/scenario.ts';
 import { join } from 'node:path';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
@@ -18,12 +16,13 @@ import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrin
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { seedFlagError } from '../core/seed-text.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
 /** From the definition (commands.ts), so it cannot go stale. */
 const USAGE = `usage: ${usageLine(definitionOf('shrink'))}`;
-const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface ShrinkIo {
   out(text: string): void;
@@ -50,8 +49,8 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedFlag = stringFlag(args, 'seed');
-  if (seedFlag !== undefined && !SEED_PATTERN.test(seedFlag))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedFlag.slice(0, 40)}'`);
+  const seedError = seedFlag === undefined ? null : seedFlagError(seedFlag);
+  if (seedError !== null) errors.push(seedError);
   const maxRunsText = stringFlag(args, 'max-runs');
   const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
   if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
@@ -66,14 +65,11 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     return EXIT.invalidInput;
   }
   const file = args.positionals[0] as string;
-  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
-  if (!read.ok) {
-    io.err(`afp shrink: cannot read ${file}: ${read.reason}\n`);
-    return EXIT.invalidInput;
-  }
-  const text = read.text;
-  const seedInFile = /^seed:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1];
-  const seed = seedFlag ?? seedInFile ?? '1';
+  // Parsed here, not only in shrinkRun: the seed printed first is the file's as `afp run` reads it.
+  const loaded = await loadScenarioFile('afp shrink', file, io.err);
+  if (loaded === null) return EXIT.invalidInput;
+  const text = loaded.text;
+  const seed = seedFlag ?? loaded.scenario.seed;
   const json = wantsJson(argv);
   record({ seed });
   io.out(`seed: ${seed}\n`);

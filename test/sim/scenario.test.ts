@@ -191,7 +191,8 @@ describe('a file with many mistakes', () => {
       {
         path: 'seed',
         line: 2,
-        message: 'seed is a whole number below 2^53 or a text of 1 to 128 characters (quote longer numbers)',
+        message:
+          'seed is a whole number below 2^53 or a text of 1 to 128 printable characters without spaces (quote longer numbers)',
       },
       {
         path: 'duration',
@@ -242,6 +243,14 @@ const BASE = 'name: one\nduration: 7d\npopulations:\n  - agent: escrow-buyer\n  
 describe('each mistake alone', () => {
   const cases: readonly { what: string; text: string; path: string; line?: number; message: string | RegExp }[] = [
     { what: 'YAML syntax error', text: 'name: [one\nduration: 7d\n', path: '', line: 2, message: /^YAML: / },
+    {
+      // The reproduce line passes the seed as --seed, which refuses a space: the file takes what the flag takes.
+      what: 'seed with a space',
+      text: `${BASE}seed: 'a b'\n`,
+      path: 'seed',
+      line: 6,
+      message: /printable characters without spaces/,
+    },
     {
       what: 'unknown top-level key',
       text: `${BASE}colour: red\n`,
