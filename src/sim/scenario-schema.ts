@@ -237,7 +237,16 @@ export const scenarioFileSchema = z.strictObject({
     .max(INVARIANT_NAMES.length)
     .optional()
     .describe('invariants to check (default all)'),
-  reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
+  reports: z
+    .array(z.enum(REPORT_NAMES))
+    // None at all wrote no file and printed the digest of nothing, the same for every run.
+    .min(
+      1,
+      'reports names at least one report (leave the key out for all of them): a run that writes none has no digest',
+    )
+    .max(REPORT_NAMES.length)
+    .optional()
+    .describe('reports to write, at least one (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   trading: tradingSchema.optional().describe('trading settings of the run: price shocks, market closures'),
   wallet: walletSchema.optional().describe("wallet settings of the run: the funds minted at every agent's new wallet"),

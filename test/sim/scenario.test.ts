@@ -252,6 +252,14 @@ describe('each mistake alone', () => {
       message: /printable characters without spaces/,
     },
     {
+      // A run that writes no report has no digest to tell it from another (SHA-256 of nothing).
+      what: 'no report at all',
+      text: `${BASE}reports: []\n`,
+      path: 'reports',
+      line: 6,
+      message: /reports names at least one report/,
+    },
+    {
       what: 'unknown top-level key',
       text: `${BASE}colour: red\n`,
       path: 'colour',
