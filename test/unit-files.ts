@@ -42,6 +42,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/json-output.test.ts',
   'test/cli/load-merge.test.ts',
   'test/cli/output-path.test.ts',
+  'test/cli/process-interrupt.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/replay-reproduce.test.ts',
   'test/client/casino-client.test.ts',

@@ -577,6 +577,7 @@ const SHRINK: CommandDefinition = {
     flag.out("where shrunk.yaml and its run's reports go", 'reports/<scenario>-shrunk'),
     { name: 'max-runs', value: 'N', description: 'candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),
+    flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
   json: '{command, seed, verdict, exit_code, holds, original, then when shrunk: failed (invariant or liveness), invariant (null for liveness), shrunk, factor, runs, budget_spent, file, reproduce, files; when stopped by another limit: limit}',

@@ -30,6 +30,7 @@ import { seedFlagError } from '../core/seed-text.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
+import { againTo } from './process-interrupt.ts';
 
 const DEFINITION = definitionOf('load');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -265,8 +266,8 @@ async function runInWorkers(options: {
     `workers: ${flags.workers} threads, each 1 in ${flags.workers} of this run's arrivals and agents; the live view and abortOnFail wait for the merged result\n`,
   );
   let stopAll: (() => void) | null = null;
-  const stopListening = io.onInterrupt(() => {
-    io.err('\nafp load: stopping the workers (Ctrl-C again to cut what is in flight)\n');
+  const stopListening = io.onInterrupt((signal) => {
+    io.err(`\nafp load: stopping the workers (${againTo(signal, 'cut what is in flight')})\n`);
     stopAll?.();
   });
   try {

@@ -17,7 +17,7 @@
  */
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
-import { hostTurn, onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
+import { againTo, hostTurn, onFirstInterrupt, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -51,8 +51,8 @@ export interface RunIo {
   readonly errIsTty: boolean;
   /** The progress line's clock (the wall clock by default). */
   readonly clock?: Clock;
-  /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. */
-  onInterrupt?(handler: () => void): () => void;
+  /** Calls `handler` on Ctrl-C (SIGINT) or SIGTERM; returns the function that stops listening. */
+  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
 }
 
 const PROCESS_IO: RunIo = {
@@ -174,9 +174,9 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
   // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
   const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
+  const stopListening = onFirstInterrupt(io, (signal) => {
     interrupt.abort();
-    io.err('\nafp run: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n');
+    io.err(`\nafp run: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
   });
   try {
     result = await runSimulation(scenario, {

@@ -1,5 +1,5 @@
 /**
- * `afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json]`:
+ * `afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json] [--quiet]`:
  * when the scenario's run fails an invariant (or its liveness check), writes the smallest scenario
  * found that still fails the same way (`shrunk.yaml`, its seed written in) and that run's reports
  * (the event trace is `events.jsonl`), and prints how much smaller it is. Why: a failing run of a
@@ -70,7 +70,8 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   if (loaded === null) return EXIT.invalidInput;
   const text = loaded.text;
   const seed = seedFlag ?? loaded.scenario.seed;
-  const json = wantsJson(argv);
+  // The per-run lines are progress: --quiet and --json turn them off, as on every other command.
+  const quiet = wantsJson(argv) || args.flags['quiet'] === true;
   record({ seed });
   io.out(`seed: ${seed}\n`);
   const result = await shrinkRun({
@@ -80,7 +81,7 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     defects,
     maxRuns,
     onRun: (runs, kept) => {
-      if (!json) io.err(`afp shrink: run ${runs}: kept ${shapeText(kept)}\n`);
+      if (!quiet) io.err(`afp shrink: run ${runs}: kept ${shapeText(kept)}\n`);
     },
   });
   if (result.kind === 'invalid') {

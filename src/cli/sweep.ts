@@ -31,7 +31,7 @@ import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
 import type { SeedResult } from '../sweep/seed-run.ts';
-import { onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
+import { againTo, onFirstInterrupt, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
 import { PROBES } from '../sim/probes.ts';
 import {
   distributions,
@@ -62,7 +62,7 @@ export interface SweepIo {
   err(text: string): void;
   readonly errIsTty: boolean;
   /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. Absent: Node's own Ctrl-C. */
-  onInterrupt?(handler: () => void): () => void;
+  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
 }
 
 const PROCESS_IO: SweepIo = {
@@ -273,9 +273,11 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   // Ctrl-C: no seed starts after it, the seeds in flight finish and the reports cover the seeds that
   // ran; a second Ctrl-C is Node's own (the listener is gone) and quits at once.
   const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
+  const stopListening = onFirstInterrupt(io, (signal) => {
     interrupt.abort();
-    io.err('\nafp sweep: stopping: the seeds in flight finish, no new one starts (Ctrl-C again to quit at once)\n');
+    io.err(
+      `\nafp sweep: stopping: the seeds in flight finish, no new one starts (${againTo(signal, 'quit at once')})\n`,
+    );
   });
   let ran: (SeedResult | undefined)[];
   try {
@@ -338,7 +340,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     maxRuns,
     outDir,
     io,
-    quiet: json,
+    quiet: json || args.flags['quiet'] === true,
   });
   record({ ...jsonFields(report, files), shrunk });
   return exit;

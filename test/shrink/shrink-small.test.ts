@@ -68,6 +68,20 @@ describe('afp shrink, small runs', () => {
     expect(readFileSync(join(out, 'shrunk.yaml'), 'utf8')).toContain(`# Reproduce: ${reproduce}\n`);
   });
 
+  it('prints one progress line per kept run on stderr, none with --quiet', async () => {
+    const file = join(work, 'propfail-quiet.yaml');
+    writeFileSync(file, PROPERTY_FAILS);
+    const loud = capture();
+    expect(await shrinkMain([file, '--defect', 'escrow-fee-2pct', '--out', join(work, 'loud')], loud.io)).toBe(3);
+    expect(loud.err()).toMatch(/^afp shrink: run \d+: kept /m);
+    const quiet = capture();
+    expect(await shrinkMain([file, '--defect', 'escrow-fee-2pct', '--out', join(work, 'quiet'), '-q'], quiet.io)).toBe(
+      3,
+    );
+    expect(quiet.err()).toBe('');
+    expect(quiet.out()).toBe(loud.out().replaceAll(join(work, 'loud'), join(work, 'quiet')));
+  });
+
   it('shrinks a run that fails its liveness check and exits 4, as afp run of the file does', async () => {
     const file = join(work, 'live.yaml');
     writeFileSync(file, LIVENESS_FAILS);
