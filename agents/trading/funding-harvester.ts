@@ -23,7 +23,7 @@ import {
   usdcAmount,
   type FaucetMemory,
 } from '../../src/sim/agent-kit.ts';
-import { closingAmount, placeOrder, readPositions, readQuote } from '../../src/sim/trading-kit.ts';
+import { closingAmount, perpAsset, placeOrder, readPositions, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
 const FUNDING_PERIOD_MS = 8 * HOUR_MS;
@@ -31,7 +31,7 @@ const LEAD_MS = 30 * MINUTE_MS;
 
 const params = z.strictObject({
   markets: z
-    .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/))
+    .array(perpAsset())
     .min(1)
     .max(20)
     .prefault(['BTC', 'ETH', 'SOL', 'DOGE', 'GOLD'])

@@ -24,13 +24,13 @@ import {
 } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { placeOrder, readPositions } from '../../src/sim/trading-kit.ts';
+import { perpAsset, placeOrder, readPositions } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 4;
 
 const params = z.strictObject({
   markets: z
-    .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/))
+    .array(perpAsset())
     .min(1)
     .max(50)
     .prefault(['BTC', 'ETH', 'SOL'])

@@ -24,24 +24,30 @@ import {
   type FaucetMemory,
 } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
-import { cancelOrder, offsetPrice, placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
+import { cancelOrder, listsMarket, offsetPrice, perpAsset, placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
 
-const params = z.strictObject({
-  market: z
-    .string()
-    .regex(/^[A-Za-z0-9]{1,16}$/)
-    .prefault('ETH')
-    .describe('asset quoted'),
-  market_type: z.enum(['perp', 'spot']).prefault('perp').describe('perpetual or spot market of the asset'),
-  amount: usdcAmount().prefault(1).describe('USDC per side'),
-  leverage: z.int().min(1).max(10).prefault(2).describe('leverage of each side (perpetuals)'),
-  spread_bps: z.int().min(1).max(2000).prefault(15).describe('distance of each quote from the mid, in basis points'),
-  every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
-    .prefault('10m')
-    .describe('time between requotes'),
-});
+const params = z
+  .strictObject({
+    market: perpAsset().prefault('ETH').describe('asset quoted'),
+    market_type: z.enum(['perp', 'spot']).prefault('perp').describe('perpetual or spot market of the asset'),
+    amount: usdcAmount().prefault(1).describe('USDC per side'),
+    leverage: z.int().min(1).max(10).prefault(2).describe('leverage of each side (perpetuals)'),
+    spread_bps: z.int().min(1).max(2000).prefault(15).describe('distance of each quote from the mid, in basis points'),
+    every: durationMs({ minMs: MINUTE_MS, maxMs: 24 * HOUR_MS })
+      .prefault('10m')
+      .describe('time between requotes'),
+  })
+  .superRefine((value, context) => {
+    // Every spot base has a perpetual, not the other way round: a spot maker needs the pair listed.
+    if (value.market_type === 'spot' && !listsMarket(value.market, 'spot'))
+      context.addIssue({
+        code: 'custom',
+        path: ['market'],
+        message: `the venue lists no spot market of ${value.market} (${value.market}-USDC): quote it as perp or pick a spot asset`,
+      });
+  });
 
 type Params = z.output<typeof params>;
 

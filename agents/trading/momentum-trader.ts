@@ -22,16 +22,12 @@ import {
   type FaucetMemory,
 } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
-import { placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
+import { perpAsset, placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
 
 const params = z.strictObject({
-  market: z
-    .string()
-    .regex(/^[A-Za-z0-9]{1,16}$/)
-    .prefault('BTC')
-    .describe('asset of the perpetual traded (BTC for BTC-PERP)'),
+  market: perpAsset().prefault('BTC').describe('asset of the perpetual traded (BTC for BTC-PERP)'),
   amount: usdcAmount().prefault(2).describe('USDC notional per order'),
   leverage: z.int().min(1).max(10).prefault(3).describe('leverage of every order'),
   threshold_bps: z

@@ -60,7 +60,8 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { SEED_PATTERN, wholeFlag, type AuditIo } from './audit-io.ts';
+import { seedFlagError } from '../core/seed-text.ts';
+import { wholeFlag, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
@@ -194,8 +195,8 @@ export function parseHouseEdgeArgs(
     errors,
   );
   const seedText = stringFlag(args, 'seed');
-  if (seedText !== undefined && !SEED_PATTERN.test(seedText))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedText.slice(0, 40)}'`);
+  const seedError = seedText === undefined ? null : seedFlagError(seedText);
+  if (seedError !== null) errors.push(seedError);
   if (errors.length > 0) return { errors };
   const seed = seedText ?? drawSeed();
   const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';

@@ -29,9 +29,6 @@ export const SYSTEM_LIVE_CLOCK: WaitClock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** Seeds: 1 to 128 printable characters without spaces (as `afp run`). */
-export const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
-
 /** A whole-number flag in [min, max], the fallback when absent, or an error message. */
 export function wholeFlag(
   text: string | undefined,

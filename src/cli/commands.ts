@@ -549,14 +549,15 @@ const SWEEP: CommandDefinition = {
     },
     {
       name: 'shrink',
-      description: 'shrink the first seed that fails an invariant (as afp shrink) into <out>/shrunk-seed-<seed>/',
+      description:
+        'shrink the first seed that fails an invariant, else its liveness check (as afp shrink), into <out>/shrunk-seed-<seed>/',
     },
     { name: 'max-runs', value: 'N', description: 'with --shrink: candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: CHECKED_EXITS,
-  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files, and with --shrink: shrunk (seed, invariant, original, shrunk, factor, runs, file, reproduce) or null}',
+  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files, and with --shrink: shrunk (seed, failed, invariant, original, shrunk, factor, runs, file, reproduce) or null}',
 };
 
 const SWEEP_MERGE: CommandDefinition = {
@@ -570,7 +571,7 @@ const SWEEP_MERGE: CommandDefinition = {
 
 const SHRINK: CommandDefinition = {
   path: ['shrink'],
-  summary: 'cut a failing run down while the same invariant still fails first; write the small scenario',
+  summary: 'cut a failing run down while it fails the same way (invariant or liveness); write the small scenario',
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (YAML) whose run fails' }],
   flags: [
     flag.seed("the seed (overrides the scenario's)", "the scenario's"),
@@ -578,11 +579,12 @@ const SHRINK: CommandDefinition = {
     flag.out("where shrunk.yaml and its run's reports go", 'reports/<scenario>-shrunk'),
     { name: 'max-runs', value: 'N', description: 'candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),
+    flag.quiet,
   ],
-  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed],
-  json: '{command, seed, verdict, exit_code, holds, original, then when shrunk: invariant, shrunk, factor, runs, budget_spent, file, reproduce, files}',
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed, verdict, exit_code, holds, original, then when shrunk: failed (invariant or liveness), invariant (null for liveness), shrunk, factor, runs, budget_spent, file, reproduce, files; when stopped by another limit: limit}',
   notes: [
-    'Exit 3 when a failure was shrunk (it still fails, in the smaller file); 0 when the run holds every invariant.',
+    'Exit 3 when an invariant failure was shrunk (it still fails, in the smaller file); 4 when a liveness failure was shrunk, or the run stopped at another limit (not shrunk); 0 when the run holds.',
   ],
 };
 

@@ -23,7 +23,8 @@ import type { Scenario } from '../sim/scenario.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { PROCESS_IO, runSubcommand, SEED_PATTERN, type AuditIo, type Subcommands } from './audit-io.ts';
+import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { seedFlagError } from '../core/seed-text.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
 export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
@@ -57,10 +58,8 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   const target = stringFlag(args, 'target') ?? null;
   const seed = stringFlag(args, 'seed') ?? parsed.scenario.seed;
   const k8s = k8sFlag(args, target);
-  const flagErrors = [
-    ...(SEED_PATTERN.test(seed) ? [] : ['--seed must be 1 to 128 printable characters']),
-    ...k8s.errors,
-  ];
+  const seedError = seedFlagError(seed);
+  const flagErrors = [...(seedError === null ? [] : [seedError]), ...k8s.errors];
   if (flagErrors.length > 0) {
     io.err(`${flagErrors.map((error) => `afp export k6: ${error}`).join('\n')}\nusage: ${EXPORT_USAGE}\n`);
     return EXIT.invalidInput;

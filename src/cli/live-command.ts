@@ -32,7 +32,7 @@ import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import type { CommandDefinition } from './command-definition.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
-import { onFirstInterrupt } from './process-interrupt.ts';
+import { againTo, onFirstInterrupt } from './process-interrupt.ts';
 
 /** What a live run says when Ctrl-C cut it short (the first of finishLiveRun's lines). */
 const INTERRUPTED_LINE = 'interrupted: the run was cut short, so it is not a pass; the reports cover what ran';
@@ -105,9 +105,9 @@ export async function startLiveRun(
   const target = resolved.value;
   const findings = new FindingsCollector();
   const deadline = new Deadline(clock, maxSeconds);
-  const stopListening = onFirstInterrupt(io, () => {
+  const stopListening = onFirstInterrupt(io, (signal) => {
     deadline.interrupt();
-    io.err(`\n${command}: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n`);
+    io.err(`\n${command}: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
   });
   const progress = new Progress({
     label: command,

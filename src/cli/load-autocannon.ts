@@ -22,6 +22,7 @@ import { urlEndpointName, urlMethodOf } from '../load/url-source.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlCredentials, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, thresholdLines } from './load-view.ts';
+import type { InterruptSignal } from './process-interrupt.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags } from './autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
@@ -50,7 +51,7 @@ const REACH_TIMEOUT_MS = 5_000;
 export interface AutocannonIo {
   out(text: string): void;
   err(text: string): void;
-  onInterrupt(handler: () => void): () => void;
+  onInterrupt(handler: (signal: InterruptSignal) => void): () => void;
 }
 
 async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<Scenario | null | 'invalid'> {

@@ -26,10 +26,11 @@ import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
-import { SEED_PATTERN } from './audit-io.ts';
+import { seedFlagError } from '../core/seed-text.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
+import { againTo } from './process-interrupt.ts';
 
 const DEFINITION = definitionOf('load');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -64,8 +65,8 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
   const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !SEED_PATTERN.test(seed))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  const seedError = seed === undefined ? null : seedFlagError(seed);
+  if (seedError !== null) errors.push(seedError);
   const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
   const shardText = stringFlag(args, 'shard');
   const shard = shardText === undefined ? WHOLE : parseShard(shardText);
@@ -265,8 +266,8 @@ async function runInWorkers(options: {
     `workers: ${flags.workers} threads, each 1 in ${flags.workers} of this run's arrivals and agents; the live view and abortOnFail wait for the merged result\n`,
   );
   let stopAll: (() => void) | null = null;
-  const stopListening = io.onInterrupt(() => {
-    io.err('\nafp load: stopping the workers (Ctrl-C again to cut what is in flight)\n');
+  const stopListening = io.onInterrupt((signal) => {
+    io.err(`\nafp load: stopping the workers (${againTo(signal, 'cut what is in flight')})\n`);
     stopAll?.();
   });
   try {

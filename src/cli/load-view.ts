@@ -12,7 +12,7 @@
  * failed · 0.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { onProcessInterrupt } from './process-interrupt.ts';
+import { againTo, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
 import {
   overallHistogram,
   percentilesOf,
@@ -51,7 +51,7 @@ export interface LoadIo {
   err(text: string): void;
   readonly errIsTty: boolean;
   /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
-  onInterrupt(handler: () => void): () => void;
+  onInterrupt(handler: (signal: InterruptSignal) => void): () => void;
   readonly clock: WaitClock;
 }
 
@@ -84,12 +84,12 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
   const { io, plan, outputs } = options;
   const stop = new LoadStop();
   let interrupts = 0;
-  const stopListening = io.onInterrupt(() => {
+  const stopListening = io.onInterrupt((signal) => {
     interrupts += 1;
     if (interrupts === 1) {
       stop.stop('interrupted');
       io.err(
-        `\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (Ctrl-C again to cut them now)\n`,
+        `\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (${againTo(signal, 'cut them now')})\n`,
       );
     } else {
       stop.hurry();

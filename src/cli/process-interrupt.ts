@@ -8,13 +8,27 @@
  * the shape `afp run` and `afp sweep` share: the first signal stops the work gracefully, the second
  * quits at once.
  */
-export function onProcessInterrupt(handler: () => void): () => void {
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+export function onProcessInterrupt(handler: (signal: InterruptSignal) => void): () => void {
+  const onInt = (): void => handler('SIGINT');
+  const onTerm = (): void => handler('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
   return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
   };
+}
+
+/** The signals a command stops gracefully on. */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * How to `what` (quit at once, cut what is in flight) after this signal, in the terms of the one
+ * who sent it: a person at a terminal pressed Ctrl-C; a CI runner or `timeout` sent SIGTERM, and
+ * "Ctrl-C again" means nothing to it.
+ */
+export function againTo(signal: InterruptSignal, what: string): string {
+  return signal === 'SIGINT' ? `Ctrl-C again to ${what}` : `SIGTERM received; send it again to ${what}`;
 }
 
 /**
@@ -26,7 +40,7 @@ export const hostTurn = (): Promise<void> => new Promise((resolve) => setImmedia
 
 /** An io that can listen for Ctrl-C (its absence: Node's own Ctrl-C). */
 export interface InterruptIo {
-  onInterrupt?(handler: () => void): () => void;
+  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
 }
 
 /**
@@ -34,7 +48,7 @@ export interface InterruptIo {
  * second is Node's own and quits at once (one that lands while the listener is set up counts too).
  * Returns the function that ends the listening without one; calling it again does nothing.
  */
-export function onFirstInterrupt(io: InterruptIo, handler: () => void): () => void {
+export function onFirstInterrupt(io: InterruptIo, handler: (signal: InterruptSignal) => void): () => void {
   let fired = false;
   let listening: (() => void) | undefined;
   const stopListening = (): void => {
@@ -42,11 +56,11 @@ export function onFirstInterrupt(io: InterruptIo, handler: () => void): () => vo
     listening = undefined;
     stop?.();
   };
-  const unsubscribe = io.onInterrupt?.(() => {
+  const unsubscribe = io.onInterrupt?.((signal) => {
     if (fired) return;
     fired = true;
     stopListening();
-    handler();
+    handler(signal);
   });
   if (fired) unsubscribe?.();
   else listening = unsubscribe;
@@ -65,9 +79,9 @@ export async function whileInterruptible<T>(
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
+  const stopListening = onFirstInterrupt(io, (signal) => {
     interrupt.abort();
-    io.err(`\n${interrupted} (Ctrl-C again to quit at once)\n`);
+    io.err(`\n${interrupted} (${againTo(signal, 'quit at once')})\n`);
   });
   try {
     return await work(interrupt.signal);

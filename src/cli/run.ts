@@ -17,7 +17,7 @@
  */
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
-import { hostTurn, onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
+import { againTo, hostTurn, onFirstInterrupt, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { basename, dirname, resolve } from 'node:path';
 import { reproduceCommand } from '../sweep/reproduce-command.ts';
@@ -36,13 +36,13 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { seedFlagError } from '../core/seed-text.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 import type { Clock } from '../core/clock.ts';
 
 const DEFINITION = definitionOf('run');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface RunIo {
   out(text: string): void;
@@ -50,8 +50,8 @@ export interface RunIo {
   readonly errIsTty: boolean;
   /** The progress line's clock (the wall clock by default). */
   readonly clock?: Clock;
-  /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. */
-  onInterrupt?(handler: () => void): () => void;
+  /** Calls `handler` on Ctrl-C (SIGINT) or SIGTERM; returns the function that stops listening. */
+  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
 }
 
 const PROCESS_IO: RunIo = {
@@ -81,8 +81,8 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seed = stringFlag(args, 'seed');
-  if (seed !== undefined && !SEED_PATTERN.test(seed))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  const seedError = seed === undefined ? null : seedFlagError(seed);
+  if (seedError !== null) errors.push(seedError);
   const defects = inProcessDefects(stringFlag(args, 'defect'), 'a run', errors);
   const quiet = args.flags['quiet'] === true || args.flags['json'] === true;
   const flags = {
@@ -173,9 +173,9 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
   // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
   const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
+  const stopListening = onFirstInterrupt(io, (signal) => {
     interrupt.abort();
-    io.err('\nafp run: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n');
+    io.err(`\nafp run: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
   });
   try {
     result = await runSimulation(scenario, {

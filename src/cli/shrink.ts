@@ -1,15 +1,14 @@
 /**
- * `afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json]`:
- * when the scenario's run fails an invariant, writes the smallest scenario found that still fails
- * the same invariant first (`shrunk.yaml`, its seed written in) and that run's reports (the
- * event trace is `events.jsonl`), and prints how much smaller it is. Why: a failing run of a
+ * `afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json] [--quiet]`:
+ * when the scenario's run fails an invariant (or its liveness check), writes the smallest scenario
+ * found that still fails the same way (`shrunk.yaml`, its seed written in) and that run's reports
+ * (the event trace is `events.jsonl`), and prints how much smaller it is. Why: a failing run of a
  * thousand agents over a week is evidence; one of two agents over ten minutes is a diagnosis.
- * Exit codes: 3 the failure was shrunk (the invariant still fails, in the smaller file), 0 the
- * run holds every invariant (nothing to shrink), 2 invalid input. Progress on stderr.
+ * Exit codes, as `afp run` of the file: 3 an invariant failure was shrunk (it still fails, in the
+ * smaller file), 4 a liveness failure was shrunk, or the run stopped at another limit (not shrunk),
+ * 0 the run holds (nothing to shrink), 2 invalid input. Progress on stderr.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { readTextFile } from '../core/text-file.ts';
-import { MAX_SCENARIO_BYTES } from '../sim/scenario.ts';
 import { join } from 'node:path';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
@@ -17,12 +16,13 @@ import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrin
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { seedFlagError } from '../core/seed-text.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
 /** From the definition (commands.ts), so it cannot go stale. */
 const USAGE = `usage: ${usageLine(definitionOf('shrink'))}`;
-const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface ShrinkIo {
   out(text: string): void;
@@ -49,8 +49,8 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedFlag = stringFlag(args, 'seed');
-  if (seedFlag !== undefined && !SEED_PATTERN.test(seedFlag))
-    errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedFlag.slice(0, 40)}'`);
+  const seedError = seedFlag === undefined ? null : seedFlagError(seedFlag);
+  if (seedError !== null) errors.push(seedError);
   const maxRunsText = stringFlag(args, 'max-runs');
   const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
   if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX)
@@ -65,15 +65,13 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     return EXIT.invalidInput;
   }
   const file = args.positionals[0] as string;
-  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
-  if (!read.ok) {
-    io.err(`afp shrink: cannot read ${file}: ${read.reason}\n`);
-    return EXIT.invalidInput;
-  }
-  const text = read.text;
-  const seedInFile = /^seed:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1];
-  const seed = seedFlag ?? seedInFile ?? '1';
-  const json = wantsJson(argv);
+  // Parsed here, not only in shrinkRun: the seed printed first is the file's as `afp run` reads it.
+  const loaded = await loadScenarioFile('afp shrink', file, io.err);
+  if (loaded === null) return EXIT.invalidInput;
+  const text = loaded.text;
+  const seed = seedFlag ?? loaded.scenario.seed;
+  // The per-run lines are progress: --quiet and --json turn them off, as on every other command.
+  const quiet = wantsJson(argv) || args.flags['quiet'] === true;
   record({ seed });
   io.out(`seed: ${seed}\n`);
   const result = await shrinkRun({
@@ -83,7 +81,7 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     defects,
     maxRuns,
     onRun: (runs, kept) => {
-      if (!json) io.err(`afp shrink: run ${runs}: kept ${shapeText(kept)}\n`);
+      if (!quiet) io.err(`afp shrink: run ${runs}: kept ${shapeText(kept)}\n`);
     },
   });
   if (result.kind === 'invalid') {
@@ -97,9 +95,16 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     );
     return EXIT.ok;
   }
+  if (result.kind === 'limit') {
+    record({ holds: false, original: result.original, limit: result.message });
+    io.out(
+      `limit reached: ${result.message}\nafp shrink cuts down a run that fails an invariant or its liveness check, not one stopped by this limit: nothing shrunk\n`,
+    );
+    return EXIT.liveness;
+  }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
   const written = writeShrunk(result, { file, seed, defects }, outDir);
   record({ holds: false, ...shrunkJson(result, written) });
   io.out(`${shrunkLines(result, written, maxRuns, outDir).join('\n')}\n`);
-  return EXIT.checkFailed;
+  return result.failed === 'liveness' ? EXIT.liveness : EXIT.checkFailed;
 }

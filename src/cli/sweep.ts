@@ -2,8 +2,8 @@
  * `afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME] [--json]`
  * runs one scenario under many seeds on every core and reports failures with the command that
  * reproduces each, the distribution of the summary figures across seeds, and a JUnit file.
- * With `--shrink`, the first seed (in seed order) that fails an invariant is shrunk as `afp shrink`
- * does, into `<out>/shrunk-seed-<seed>/`: the sweep finds the rare failure, the shrink explains it.
+ * With `--shrink`, the first seed (in seed order) that fails an invariant (else the first that fails
+ * its liveness check) is shrunk as `afp shrink` does, into `<out>/shrunk-seed-<seed>/`: the sweep finds the rare failure, the shrink explains it.
  * `afp sweep merge FILE... --out DIR` joins the `sweep.json` of shards run on several machines.
  * Why a command of its own: one seed tests one history; a seed ensemble (FoundationDB's way) is
  * how a simulator finds the rare one that breaks an invariant, and CI wants it as one verdict.
@@ -22,6 +22,7 @@ import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
 import { parseShard, shardArrivals, shardLabel, WHOLE } from '../load/shard.ts';
 import type { DefectName } from '../services/shared/context.ts';
+import { isLivenessLimit } from '../sim/liveness.ts';
 import { type Scenario } from '../sim/scenario.ts';
 import { swarmScenario } from '../sim/swarm.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
@@ -30,7 +31,7 @@ import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
 import type { SeedResult } from '../sweep/seed-run.ts';
-import { onFirstInterrupt, onProcessInterrupt } from './process-interrupt.ts';
+import { againTo, onFirstInterrupt, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
 import { PROBES } from '../sim/probes.ts';
 import {
   distributions,
@@ -61,7 +62,7 @@ export interface SweepIo {
   err(text: string): void;
   readonly errIsTty: boolean;
   /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. Absent: Node's own Ctrl-C. */
-  onInterrupt?(handler: () => void): () => void;
+  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
 }
 
 const PROCESS_IO: SweepIo = {
@@ -270,9 +271,11 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   // Ctrl-C: no seed starts after it, the seeds in flight finish and the reports cover the seeds that
   // ran; a second Ctrl-C is Node's own (the listener is gone) and quits at once.
   const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, () => {
+  const stopListening = onFirstInterrupt(io, (signal) => {
     interrupt.abort();
-    io.err('\nafp sweep: stopping: the seeds in flight finish, no new one starts (Ctrl-C again to quit at once)\n');
+    io.err(
+      `\nafp sweep: stopping: the seeds in flight finish, no new one starts (${againTo(signal, 'quit at once')})\n`,
+    );
   });
   let ran: (SeedResult | undefined)[];
   try {
@@ -335,7 +338,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     maxRuns,
     outDir,
     io,
-    quiet: json,
+    quiet: json || args.flags['quiet'] === true,
   });
   record({ ...jsonFields(report, files), shrunk });
   return exit;
@@ -360,12 +363,17 @@ const seedFolder = (seed: string): string => `shrunk-seed-${seed.replace(/[^A-Za
 /** Shrinks the sweep's first invariant failure (seed order); the --json field, null when none failed. */
 async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, unknown> | null> {
   const { io } = options;
-  const failed = failures(options.report).find((row) => row.outcome === 'invariant-failed');
+  const rows = failures(options.report);
+  // An invariant failure is the worse verdict (exit 3), so it is the one explained first.
+  const failed =
+    rows.find((row) => row.outcome === 'invariant-failed') ??
+    rows.find((row) => row.outcome === 'limit-reached' && isLivenessLimit(row.stopped));
   if (failed === undefined) {
-    io.out('shrink: no seed failed an invariant; nothing to shrink\n');
+    io.out('shrink: no seed failed an invariant or its liveness check; nothing to shrink\n');
     return null;
   }
-  io.out(`\nshrinking seed ${failed.seed} (the first that failed an invariant)\n`);
+  const what = failed.outcome === 'invariant-failed' ? 'an invariant' : 'its liveness check';
+  io.out(`\nshrinking seed ${failed.seed} (the first that failed ${what})\n`);
   const text =
     options.scenario === null
       ? options.scenarioText
@@ -390,7 +398,7 @@ async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, 
   // The sweep ran this seed and saw it fail: a shrink that disagrees is afp's own bug.
   assert(
     result.kind === 'shrunk',
-    `seed ${failed.seed} failed in the sweep but ${result.kind === 'invalid' ? result.message : 'held'} when shrunk`,
+    `seed ${failed.seed} failed in the sweep but ${result.kind === 'shrunk' ? '' : result.kind === 'holds' ? 'held' : result.message} when shrunk`,
   );
   const outDir = join(options.outDir, seedFolder(failed.seed));
   const written = writeShrunk(result, { file: options.file, seed: failed.seed, defects: options.defects }, outDir);

@@ -30,7 +30,7 @@ const PROPERTY = 'property';
 export interface ActionShrinkHost {
   readonly document: () => Document;
   readonly seed: string;
-  /** Runs the edited copy and keeps it when the same invariant still fails first. */
+  /** Runs the edited copy and keeps it when it still fails the same way (the same invariant first, or liveness). */
   readonly attempt: (edit: (copy: Document) => void, step: string) => Promise<boolean>;
   /** False once the run budget is spent. */
   readonly canRun: () => boolean;

@@ -16,6 +16,10 @@ import type { RunShape, ShrinkResult } from './shrink-run.ts';
 
 export type Shrunk = Extract<ShrinkResult, { kind: 'shrunk' }>;
 
+/** What still fails in the shrunk file, in the header's words. */
+const stillFails = (result: Shrunk): string =>
+  result.invariant === null ? 'its liveness check still fails' : `invariant ${result.invariant} still fails first`;
+
 export const shapeText = (shape: RunShape): string =>
   `${shape.agents} agents over ${formatDuration(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
 
@@ -42,13 +46,15 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
   const defects = source.defects.length > 0 ? ['--defect', source.defects.join(',')] : [];
   const reproduce = commandLine(['npx', 'afp', 'run', file, ...defects]);
   const header = [
-    `# Shrunk by afp shrink from ${source.file} (seed ${source.seed}${source.defects.length > 0 ? `, defects ${source.defects.join(',')}` : ''}): invariant ${result.invariant} still fails first.`,
+    `# Shrunk by afp shrink from ${source.file} (seed ${source.seed}${source.defects.length > 0 ? `, defects ${source.defects.join(',')}` : ''}): ${stillFails(result)}.`,
     `# ${shapeText(result.original)} -> ${shapeText(result.shrunk)}.`,
     `# Reproduce: ${reproduce}`,
     '',
   ].join('\n');
   writeFileSync(file, header + result.text);
-  const { files } = writeReports(result.record, outDir, [
+  // The candidate runs did not know where the file would go: the reports name the file written here,
+  // as `afp run` of it would (its seed is in the file), not the scenario it was shrunk from.
+  const { files } = writeReports({ ...result.record, reproduce }, outDir, [
     ...new Set([...result.scenario.reports, 'events' as const, 'summary' as const]),
   ]);
   result.record.events.dispose();
@@ -64,7 +70,8 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
 /** The human account of a shrink, one fact a line (no trailing newline). */
 export function shrunkLines(result: Shrunk, written: ShrunkFiles, maxRuns: number, outDir: string): string[] {
   return [
-    `invariant failed: ${result.invariant}`,
+    // As `afp run` says it: an invariant that failed, or the liveness check as the limit reached.
+    result.invariant === null ? 'limit reached: liveness' : `invariant failed: ${result.invariant}`,
     `at: ${isoTime(result.failure.atMs)}`,
     `message: ${result.failure.message}`,
     `original: ${shapeText(result.original)}`,
@@ -79,6 +86,7 @@ export function shrunkLines(result: Shrunk, written: ShrunkFiles, maxRuns: numbe
 /** The --json fields of a shrink. */
 export function shrunkJson(result: Shrunk, written: ShrunkFiles): Record<string, unknown> {
   return {
+    failed: result.failed,
     invariant: result.invariant,
     original: result.original,
     shrunk: result.shrunk,

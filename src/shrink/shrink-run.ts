@@ -1,7 +1,9 @@
 /**
- * Shrinking a whole failing run: a scenario file whose run fails an invariant is made smaller —
- * less virtual time, fewer populations, fewer agents, fewer and shorter fault windows and game
- * closures — for as long as the same invariant still fails first. Why on the YAML document and not
+ * Shrinking a whole failing run: a scenario file whose run fails an invariant, or its liveness
+ * check (scenario key `liveness`), is made smaller — less virtual time, fewer populations, fewer
+ * agents, fewer fault windows, closures and price shocks — for as long as the same invariant
+ * still fails first (the liveness check still fails, and no invariant before it). A run stopped by
+ * another limit (the wake-up bound) is not shrunk: nothing says a smaller run would meet it. Why on the YAML document and not
  * on the parsed Scenario: the result must be a scenario file a person reads and `afp run`
  * reproduces, with the author's comments and spelling kept; each candidate is re-validated by the
  * same parser `afp run` uses, so a shrink can never produce a file `afp run` refuses.
@@ -11,7 +13,7 @@
  * its candidates from the smallest up and keeps the first that still fails the same way; passes
  * repeat until one full round changes nothing or the run budget is spent.
  * Invariants: deterministic (the same file, seed and defects shrink to the same bytes); every kept
- * candidate was run and failed the same invariant; at most `maxRuns` runs.
+ * candidate was run and failed the same way; at most `maxRuns` runs.
  * Size: the scenario's agents and virtual time as written, and the requests and events its run made
  * until the failure; the result gives both for the original and the shrunk file.
  * Memory: each candidate's events go to a temporary file as they happen (issue 19), removed as soon
@@ -23,6 +25,7 @@ import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import { formatDuration, parseDuration } from '../sim/duration.ts';
+import { isLivenessLimit } from '../sim/liveness.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { shrinkPropertyActions } from './shrink-actions.ts';
 
@@ -47,17 +50,25 @@ export interface ShrinkOptions {
 }
 
 export interface ShrinkFailure {
-  readonly invariant: string;
+  /** The invariant that failed first; null for a liveness failure. */
+  readonly invariant: string | null;
   readonly message: string;
   readonly atMs: number;
 }
 
+/** How the run fails: an invariant (which one fails first) or the liveness check. */
+export type FailedCheck = 'invariant' | 'liveness';
+
 export type ShrinkResult =
   | { readonly kind: 'invalid'; readonly message: string }
   | { readonly kind: 'holds'; readonly original: RunShape }
+  /** Stopped by a limit other than the liveness check: not shrunk. */
+  | { readonly kind: 'limit'; readonly message: string; readonly original: RunShape }
   | {
       readonly kind: 'shrunk';
-      readonly invariant: string;
+      readonly failed: FailedCheck;
+      /** The invariant that still fails first; null when the liveness check is what fails. */
+      readonly invariant: string | null;
       readonly original: RunShape;
       readonly shrunk: RunShape;
       readonly text: string;
@@ -72,6 +83,16 @@ export type ShrinkResult =
 interface Trial {
   readonly scenario: Scenario;
   readonly result: SimulationResult;
+}
+
+/**
+ * What "fails the same way" compares: the first invariant to fail, or 'liveness' for a failed
+ * liveness phase (it runs only after a run that held every invariant); null when the run held or
+ * stopped at another limit.
+ */
+function failedAs(result: SimulationResult): string | null {
+  if (result.failure !== null) return `invariant ${result.failure.invariant}`;
+  return isLivenessLimit(result.limit) ? 'liveness' : null;
 }
 
 function parse(text: string, fileName: string): Scenario | string {
@@ -104,8 +125,17 @@ function populationCount(document: Document, index: number): number {
   return typeof value === 'number' ? value : 1;
 }
 
-/** The windows the parser checks against the run's length (scenario.ts): fault windows and game closures. */
-const WINDOWS = [['faults'], ['casino', 'closures']] as const;
+/**
+ * The windows the parser checks against the run's length (scenario.ts), each with the key of its
+ * start: fault windows, game and market closures, price shocks.
+ */
+const WINDOWS = [
+  { path: ['faults'], start: 'from' },
+  { path: ['casino', 'closures'], start: 'from' },
+  { path: ['trading', 'closures'], start: 'from' },
+  { path: ['trading', 'shocks'], start: 'at' },
+] as const;
+type WindowList = (typeof WINDOWS)[number]['path'];
 
 /**
  * Sets the run's length, and drops the windows that would start at or after the new end: they can
@@ -120,13 +150,13 @@ function endRunAt(copy: Document, durationMs: number, text: string): void {
 }
 
 /** The windows (path and index, in file order) that start at or after `durationMs`. */
-function windowsFrom(document: Document, durationMs: number): [(typeof WINDOWS)[number], number][] {
-  const found: [(typeof WINDOWS)[number], number][] = [];
-  for (const path of WINDOWS) {
+function windowsFrom(document: Document, durationMs: number): [WindowList, number][] {
+  const found: [WindowList, number][] = [];
+  for (const { path, start } of WINDOWS) {
     const node = document.getIn(path);
     if (!isSeq(node)) continue;
     for (let index = 0; index < node.items.length; index++) {
-      const from: unknown = document.getIn([...path, index, 'from']);
+      const from: unknown = document.getIn([...path, index, start]);
       const fromMs = typeof from === 'string' ? parseDuration(from) : undefined;
       if (typeof fromMs === 'number' && fromMs >= durationMs) found.push([path, index]);
     }
@@ -158,25 +188,28 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
 
   const first = await trial(options.text);
   if (typeof first === 'string') return { kind: 'invalid', message: first };
-  if (first.result.failure === null) {
+  const failed = failedAs(first.result);
+  if (failed === null) {
     first.result.record.events.dispose();
-    return { kind: 'holds', original: shapeOf(first) };
+    const limit = first.result.limit;
+    return limit === null
+      ? { kind: 'holds', original: shapeOf(first) }
+      : { kind: 'limit', message: limit, original: shapeOf(first) };
   }
-  const invariant = first.result.failure.invariant;
   const original = shapeOf(first);
   let document: Document = parseDocument(options.text);
   if (!isMap(document.contents)) return { kind: 'invalid', message: `${options.fileName}: not a mapping` };
   let best: Trial = first;
   const steps: string[] = [];
 
-  /** Runs the edited copy; keeps it when the same invariant still fails first. */
+  /** Runs the edited copy; keeps it when it still fails the same way (failedAs). */
   const attempt = async (edit: (copy: Document) => void, step: string): Promise<boolean> => {
     if (runs >= maxRuns) return false;
     const copy = document.clone();
     edit(copy);
     const outcome = await trial(copy.toString({ lineWidth: 0 }));
     if (typeof outcome === 'string') return false;
-    if (outcome.result.failure?.invariant !== invariant) {
+    if (failedAs(outcome.result) !== failed) {
       outcome.result.record.events.dispose();
       return false;
     }
@@ -191,8 +224,10 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
   let changed = true;
   while (changed && runs < maxRuns) {
     changed = false;
-    // Time after the failure cannot matter: end the run just after it (the clock's next second).
-    const failureAtMs = best.result.failure?.violation.atMs ?? best.scenario.startMs + best.scenario.durationMs;
+    // Time after the failure cannot matter: end the run just after it (the clock's next second). A
+    // liveness failure has no instant inside the run (an item left unsettled may be from its first
+    // second), so its cuts start at one second.
+    const failureAtMs = best.result.failure?.violation.atMs ?? best.scenario.startMs;
     const neededMs = Math.max(1_000, Math.ceil((failureAtMs - best.scenario.startMs + 1) / 1_000) * 1_000);
     // Agents may pace themselves by the run's length, so a cut can move the failure: try the
     // failure's own instant, then doubling margins, and keep the first that still fails.
@@ -256,8 +291,8 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
         }
       }
     }
-    // Fault windows and game closures: drop each, then halve what is left.
-    for (const path of WINDOWS) {
+    // Fault windows, closures and shocks: drop each.
+    for (const { path } of WINDOWS) {
       const length = (): number => {
         const node = document.getIn(path);
         return isSeq(node) ? node.items.length : 0;
@@ -276,20 +311,22 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
         canRun: () => runs < maxRuns,
       })) || changed;
   }
-  const failure = best.result.failure;
-  if (failure === null) {
-    best.result.record.events.dispose();
-    return { kind: 'holds', original };
-  }
+  // Every kept run failed as the first did (attempt), so `best` still does.
+  const violation = best.result.failure;
+  const failure: ShrinkFailure =
+    violation === null
+      ? { invariant: null, message: best.result.limit ?? '', atMs: best.result.record.endMs }
+      : { invariant: violation.invariant, message: violation.violation.message, atMs: violation.violation.atMs };
   // The file names its seed, so `afp run` of it alone reproduces the failure (with the defects' flag).
   document.set('seed', options.seed);
   return {
     kind: 'shrunk',
-    invariant,
+    failed: failure.invariant === null ? 'liveness' : 'invariant',
+    invariant: failure.invariant,
     original,
     shrunk: shapeOf(best),
     text: document.toString({ lineWidth: 0 }),
-    failure: { invariant: failure.invariant, message: failure.violation.message, atMs: failure.violation.atMs },
+    failure,
     runs,
     budgetSpent: runs >= maxRuns,
     steps,

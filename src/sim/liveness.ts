@@ -21,6 +21,14 @@ export const SETTLING_HOLDS: readonly { readonly prefix: string; readonly what: 
 
 export const STUCK_LISTED = 10;
 
+/** How a failed liveness phase's limit message begins (stuckMessage); the other limits do not. */
+const LIVENESS_LIMIT_START = 'liveness: ';
+
+/** Whether a run's limit is a failed liveness phase (shrink and sweep --shrink cut those down). */
+export function isLivenessLimit(limit: string | null): boolean {
+  return limit?.startsWith(LIVENESS_LIMIT_START) === true;
+}
+
 export interface StuckItem {
   readonly what: string;
   readonly id: string;
@@ -46,5 +54,5 @@ export function stuckMessage(stuck: readonly StuckItem[], livenessText: string):
     .slice(0, STUCK_LISTED)
     .map((item) => `${item.what} ${item.id} (holds ${formatDecimal(item.heldMicro)} USDC)`);
   const more = stuck.length > STUCK_LISTED ? `, and ${stuck.length - STUCK_LISTED} more` : '';
-  return `liveness: ${stuck.length} item${stuck.length === 1 ? '' : 's'} did not settle within ${livenessText} after the run: ${listed.join(', ')}${more}`;
+  return `${LIVENESS_LIMIT_START}${stuck.length} item${stuck.length === 1 ? '' : 's'} did not settle within ${livenessText} after the run: ${listed.join(', ')}${more}`;
 }

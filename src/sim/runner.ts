@@ -11,6 +11,7 @@
  * Non-goals: wall-clock pacing (that is live load, src/load), writing reports (src/report).
  */
 import { assert } from '../core/assert.ts';
+import { commandLine } from '../core/shell-words.ts';
 import { Scheduler } from '../core/scheduler.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { RunRecord } from '../report/run-record.ts';
@@ -197,9 +198,12 @@ function progressReporter(
   };
 }
 
+/**
+ * A guess for callers that pass no `reproduce` (the library API, benchmarks): the file is assumed to
+ * be the shipped one of the scenario's name. Every CLI command passes the exact line instead.
+ */
 export function defaultReproduce(scenarioName: string, seed: string, defects: readonly DefectName[]): string {
-  return [
-    `npx afp run scenarios/${scenarioName}.yaml --seed ${seed}`,
-    ...defects.map((defect) => `--defect ${defect}`),
-  ].join(' ');
+  const words = ['npx', 'afp', 'run', `scenarios/${scenarioName}.yaml`, '--seed', seed];
+  if (defects.length > 0) words.push('--defect', defects.join(','));
+  return commandLine(words);
 }

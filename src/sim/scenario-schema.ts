@@ -12,6 +12,7 @@
 import { MARKETS, marketBySymbol } from '../services/trading/market-catalogue.ts';
 import { TRADING_LIMITS } from '../services/trading/trading-record.ts';
 import * as z from 'zod';
+import { SEED_PATTERN, SEED_RULE } from '../core/seed-text.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import { DURATION_PATTERN_TEXT, durationMs, UNIT_MS } from './duration.ts';
@@ -57,7 +58,6 @@ void everyServiceListed;
 
 export const SCENARIO_LIMITS = {
   nameLength: 64,
-  seedLength: 128,
   populations: 1_000,
   countPerPopulation: 100_000,
   faults: 100,
@@ -214,12 +214,13 @@ const walletSchema = z.strictObject({
     ),
 });
 
+const SEED_MESSAGE = `seed is a whole number below 2^53 or a text of ${SEED_RULE} (quote longer numbers)`;
+
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -'),
   seed: z
-    .union([z.string().min(1).max(SCENARIO_LIMITS.seedLength), z.int()], {
-      error: `seed is a whole number below 2^53 or a text of 1 to ${SCENARIO_LIMITS.seedLength} characters (quote longer numbers)`,
-    })
+    // The --seed flag's rule (src/core/seed-text.ts): the reproduce line passes this seed as --seed.
+    .union([z.string().regex(SEED_PATTERN, SEED_MESSAGE), z.int()], { error: SEED_MESSAGE })
     .optional()
     .describe('default seed (default 1); --seed overrides it'),
   start: isoInstant.optional(),
@@ -236,7 +237,16 @@ export const scenarioFileSchema = z.strictObject({
     .max(INVARIANT_NAMES.length)
     .optional()
     .describe('invariants to check (default all)'),
-  reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
+  reports: z
+    .array(z.enum(REPORT_NAMES))
+    // None at all wrote no file and printed the digest of nothing, the same for every run.
+    .min(
+      1,
+      'reports names at least one report (leave the key out for all of them): a run that writes none has no digest',
+    )
+    .max(REPORT_NAMES.length)
+    .optional()
+    .describe('reports to write, at least one (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   trading: tradingSchema.optional().describe('trading settings of the run: price shocks, market closures'),
   wallet: walletSchema.optional().describe("wallet settings of the run: the funds minted at every agent's new wallet"),

@@ -285,8 +285,9 @@ function checkSemantics(
 
 /** Checks spanning fields, each run on whatever parts of the file are individually valid. */
 function checkAcrossFields(source: ScenarioSource, errors: ScenarioError[]): void {
-  checkFaultWindows(source, errors);
+  checkWindows(source, errors, ['faults'], { start: 'fault', end: 'fault window' });
   checkCasino(source, errors);
+  checkTrading(source, errors);
   checkWallet(source, errors);
   checkTotalAgents(source, errors);
   for (const list of ['invariants', 'reports']) {
@@ -305,32 +306,60 @@ function durationOf(value: unknown): number | undefined {
   return typeof parsed === 'number' ? parsed : undefined;
 }
 
-function checkFaultWindows(source: ScenarioSource, errors: ScenarioError[]): void {
+/**
+ * Every window of a list (faults, casino and trading closures) lies inside the run: one that starts
+ * at or after its end would do nothing, one that ends after it would be cut short, and liveness
+ * (liveness.ts) counts on every window being over when the run ends. Each names what it is.
+ */
+function checkWindows(
+  source: ScenarioSource,
+  errors: ScenarioError[],
+  path: readonly string[],
+  names: { readonly start: string; readonly end: string },
+): void {
   const runMs = durationOf(childOf(source.value, 'duration'));
-  const faults = childOf(source.value, 'faults');
-  if (runMs === undefined || !Array.isArray(faults)) return;
-  faults.forEach((fault: unknown, position) => {
-    const fromMs = durationOf(childOf(fault, 'from'));
-    const forMs = durationOf(childOf(fault, 'for'));
-    const run = formatDuration(runMs);
+  const windows = path.reduce<unknown>((value, key) => childOf(value, key), source.value);
+  if (runMs === undefined || !Array.isArray(windows)) return;
+  const run = formatDuration(runMs);
+  windows.forEach((window: unknown, position) => {
+    const fromMs = durationOf(childOf(window, 'from'));
+    const forMs = durationOf(childOf(window, 'for'));
     if (fromMs !== undefined && fromMs >= runMs) {
       errors.push(
         errorAt(
           source,
-          ['faults', position, 'from'],
-          `fault starts at ${formatDuration(fromMs)}, not inside the run (duration ${run})`,
+          [...path, position, 'from'],
+          `${names.start} starts at ${formatDuration(fromMs)}, not inside the run (duration ${run})`,
         ),
       );
     } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
-      const endText = formatDuration(fromMs + forMs);
       errors.push(
         errorAt(
           source,
-          ['faults', position, 'for'],
-          `fault window ends at ${endText}, after the run ends (duration ${run})`,
+          [...path, position, 'for'],
+          `${names.end} ends at ${formatDuration(fromMs + forMs)}, after the run ends (duration ${run})`,
         ),
       );
     }
+  });
+}
+
+/** Every price shock falls inside the run (one at or after its end would never happen); closures as faults. */
+function checkTrading(source: ScenarioSource, errors: ScenarioError[]): void {
+  checkWindows(source, errors, ['trading', 'closures'], { start: 'closure', end: 'closure' });
+  const runMs = durationOf(childOf(source.value, 'duration'));
+  const shocks = childOf(childOf(source.value, 'trading'), 'shocks');
+  if (runMs === undefined || !Array.isArray(shocks)) return;
+  shocks.forEach((shock: unknown, position) => {
+    const atMs = durationOf(childOf(shock, 'at'));
+    if (atMs !== undefined && atMs >= runMs)
+      errors.push(
+        errorAt(
+          source,
+          ['trading', 'shocks', position, 'at'],
+          `shock at ${formatDuration(atMs)}, not inside the run (duration ${formatDuration(runMs)})`,
+        ),
+      );
   });
 }
 
@@ -358,30 +387,7 @@ function checkCasino(source: ScenarioSource, errors: ScenarioError[]): void {
   } else if (typeof deposit === 'number' && micro === null) {
     errors.push(errorAt(source, ['casino', 'starting_deposit'], 'starting_deposit must have at most 6 decimals'));
   }
-  const runMs = durationOf(childOf(source.value, 'duration'));
-  const closures = childOf(casino, 'closures');
-  if (runMs === undefined || !Array.isArray(closures)) return;
-  closures.forEach((closure: unknown, position) => {
-    const fromMs = durationOf(childOf(closure, 'from'));
-    const forMs = durationOf(childOf(closure, 'for'));
-    if (fromMs !== undefined && fromMs >= runMs) {
-      errors.push(
-        errorAt(
-          source,
-          ['casino', 'closures', position, 'from'],
-          `closure starts at ${formatDuration(fromMs)}, not inside the run (duration ${formatDuration(runMs)})`,
-        ),
-      );
-    } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
-      errors.push(
-        errorAt(
-          source,
-          ['casino', 'closures', position, 'for'],
-          `closure ends at ${formatDuration(fromMs + forMs)}, after the run ends (duration ${formatDuration(runMs)})`,
-        ),
-      );
-    }
-  });
+  checkWindows(source, errors, ['casino', 'closures'], { start: 'closure', end: 'closure' });
 }
 
 /** Each starting fund names an asset of its chain (a contract address, not a symbol) and an amount it can hold. */

@@ -12,11 +12,30 @@
 import { isFailure } from '../core/errors.ts';
 import { basisPoints, type Micro } from '../core/money.ts';
 import { parsePrice } from '../http/routes/trading/trading-parse.ts';
+import { marketBySymbol } from '../services/trading/market-catalogue.ts';
 import { DEFAULT_TRADING_CONFIG } from '../services/trading/trading-config.ts';
+import { z } from 'zod';
 import type { AgentContext } from './agent.ts';
 import { expectedRefusal, moneyIn, moneyOut, reportUnexpected } from './agent-kit.ts';
 
 export type MarketKind = 'perp' | 'spot';
+
+/** Whether the venue lists a market of this kind for the asset (`BTC` perp: BTC-PERP; spot: BTC-USDC). */
+export function listsMarket(base: string, kind: MarketKind): boolean {
+  return marketBySymbol(`${base}-${kind === 'perp' ? 'PERP' : 'USDC'}`) !== undefined;
+}
+
+/**
+ * An archetype's asset parameter: one the venue lists a perpetual of (every spot base has one too).
+ * Why at parse time: an unlisted asset made every quote a 404 and the run fail agent-assertions,
+ * where a wrong parameter is a scenario error (exit 2, with its path and line).
+ */
+export function perpAsset(): z.ZodString {
+  return z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,16}$/)
+    .refine((base) => listsMarket(base, 'perp'), 'an asset the venue lists a perpetual of (BTC, ETH, kPEPE, GOLD...)');
+}
 
 export interface TradingQuote {
   readonly mid: bigint;

@@ -5,8 +5,8 @@
  * Invariants: at most SWEEP_SEEDS_MAX seeds; no seed twice (a duplicate would count a run twice in
  * the distributions); the order is the text's, which is the order of every report row.
  */
+import { SEED_PATTERN, SEED_RULE } from '../core/seed-text.ts';
 export const SWEEP_SEEDS_MAX = 1_000_000;
-const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const RANGE = /^(\d{1,15})\.\.(\d{1,15})$/;
 
 export function parseSeeds(text: string): string[] | string {
@@ -34,8 +34,7 @@ export function parseSeeds(text: string): string[] | string {
       continue;
     }
     if (part.includes('..')) return `--seeds range must be FIRST..LAST with whole numbers, got '${part.slice(0, 40)}'`;
-    if (!SEED_PATTERN.test(part))
-      return `--seeds: a seed is 1 to 128 printable characters without spaces or commas, got '${part.slice(0, 40)}'`;
+    if (!SEED_PATTERN.test(part)) return `--seeds: a seed is ${SEED_RULE} or commas, got '${part.slice(0, 40)}'`;
     const problem = add(part);
     if (problem !== null) return problem;
   }

@@ -58,7 +58,7 @@ async function load(argv: readonly string[], interruptAfterMs?: number): Promise
     onInterrupt: (handler) => {
       if (interruptAfterMs === undefined) return () => undefined;
       let listening = true;
-      void clock.sleep(interruptAfterMs).then(() => listening && handler());
+      void clock.sleep(interruptAfterMs).then(() => listening && handler('SIGINT'));
       return () => void (listening = false);
     },
   };

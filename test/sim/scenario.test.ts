@@ -191,7 +191,8 @@ describe('a file with many mistakes', () => {
       {
         path: 'seed',
         line: 2,
-        message: 'seed is a whole number below 2^53 or a text of 1 to 128 characters (quote longer numbers)',
+        message:
+          'seed is a whole number below 2^53 or a text of 1 to 128 printable characters without spaces (quote longer numbers)',
       },
       {
         path: 'duration',
@@ -242,6 +243,22 @@ const BASE = 'name: one\nduration: 7d\npopulations:\n  - agent: escrow-buyer\n  
 describe('each mistake alone', () => {
   const cases: readonly { what: string; text: string; path: string; line?: number; message: string | RegExp }[] = [
     { what: 'YAML syntax error', text: 'name: [one\nduration: 7d\n', path: '', line: 2, message: /^YAML: / },
+    {
+      // The reproduce line passes the seed as --seed, which refuses a space: the file takes what the flag takes.
+      what: 'seed with a space',
+      text: `${BASE}seed: 'a b'\n`,
+      path: 'seed',
+      line: 6,
+      message: /printable characters without spaces/,
+    },
+    {
+      // A run that writes no report has no digest to tell it from another (SHA-256 of nothing).
+      what: 'no report at all',
+      text: `${BASE}reports: []\n`,
+      path: 'reports',
+      line: 6,
+      message: /reports names at least one report/,
+    },
     {
       what: 'unknown top-level key',
       text: `${BASE}colour: red\n`,
@@ -438,6 +455,27 @@ describe('each mistake alone', () => {
       path: 'trading.closures[0].market',
       line: 6,
       message: /a listed market symbol/,
+    },
+    {
+      what: 'price shock after the run',
+      text: `${BASE}trading: { shocks: [{ market: BTC, at: 7d, move_bps: -3000 }] }\n`,
+      path: 'trading.shocks[0].at',
+      line: 6,
+      message: 'shock at 7d, not inside the run (duration 7d)',
+    },
+    {
+      what: 'market closure starting after the run',
+      text: `${BASE}trading: { closures: [{ market: BTC-PERP, from: 8d, for: 1h }] }\n`,
+      path: 'trading.closures[0].from',
+      line: 6,
+      message: 'closure starts at 8d, not inside the run (duration 7d)',
+    },
+    {
+      what: 'market closure ending after the run',
+      text: `${BASE}trading: { closures: [{ market: '*', from: 6d, for: 2d }] }\n`,
+      path: 'trading.closures[0].for',
+      line: 6,
+      message: 'closure ends at 8d, after the run ends (duration 7d)',
     },
     {
       what: 'unknown fault service',

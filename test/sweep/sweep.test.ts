@@ -97,10 +97,10 @@ describe('afp sweep', () => {
     let listening = 0;
     const io = {
       ...captured.io,
-      // The Ctrl-C lands as the sweep starts listening, before any seed: none runs.
-      onInterrupt: (handler: () => void) => {
+      // A SIGTERM (a CI runner's stop) lands as the sweep starts listening, before any seed: none runs.
+      onInterrupt: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => {
         listening += 1;
-        handler();
+        handler('SIGTERM');
         return () => {
           listening -= 1;
         };
@@ -109,7 +109,9 @@ describe('afp sweep', () => {
     const code = await sweepMain([SCENARIO, '--seeds', '1..20', '--workers', '2', '--out', out, '--json'], io);
     expect(code).toBe(4);
     expect(listening).toBe(0);
-    expect(captured.err()).toContain('afp sweep: stopping: the seeds in flight finish, no new one starts');
+    expect(captured.err()).toContain(
+      'afp sweep: stopping: the seeds in flight finish, no new one starts (SIGTERM received; send it again to quit at once)',
+    );
     expect(captured.err()).toContain(
       'afp sweep: interrupted: 0 of 20 seeds ran; the reports cover those, so the sweep is not a pass (exit 4)',
     );
@@ -242,7 +244,7 @@ describe('afp sweep', () => {
         holds.io,
       ),
     ).toBe(0);
-    expect(holds.out()).toContain('shrink: no seed failed an invariant; nothing to shrink');
+    expect(holds.out()).toContain('shrink: no seed failed an invariant or its liveness check; nothing to shrink');
   });
 
   it('with --swarm, each seed runs its own draw, and its reproduce line (with --swarm) gives the same digest', async () => {
