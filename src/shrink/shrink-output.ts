@@ -6,6 +6,7 @@
  * Invariants: the same shrink result writes the same bytes; nothing here runs a simulation.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { writingTo } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import { isoTime } from '../http/render.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -41,7 +42,7 @@ export interface ShrunkSource {
 
 /** Writes `shrunk.yaml` and the shrunk run's reports (events and summary always) into `outDir`. */
 export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string): ShrunkFiles {
-  mkdirSync(outDir, { recursive: true });
+  writingTo(outDir, () => mkdirSync(outDir, { recursive: true }));
   const file = join(outDir, 'shrunk.yaml');
   const defects = source.defects.length > 0 ? ['--defect', source.defects.join(',')] : [];
   const reproduce = commandLine(['npx', 'afp', 'run', file, ...defects]);
@@ -51,7 +52,7 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
     `# Reproduce: ${reproduce}`,
     '',
   ].join('\n');
-  writeFileSync(file, header + result.text);
+  writingTo(file, () => writeFileSync(file, header + result.text));
   // The candidate runs did not know where the file would go: the reports name the file written here,
   // as `afp run` of it would (its seed is in the file), not the scenario it was shrunk from.
   const { files } = writeReports({ ...result.record, reproduce }, outDir, [
