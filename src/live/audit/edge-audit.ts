@@ -60,6 +60,7 @@ import { lawTheory } from './law-theory.ts';
 import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
+import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
 import { StakeBudget } from './stake-budget.ts';
 import { FirstAnswers } from './first-answers.ts';
 import { endpointOf } from '../request-endpoint.ts';
@@ -215,6 +216,8 @@ interface AuditRun {
   /** Each game's first call goes out alone: the later ones wait for what it teaches (a minimum). */
   readonly firstAnswers: FirstAnswers;
   paidMicro: Micro;
+  /** What `paidMicro` may be off by from the credits the target made: its own rounding (balance-tolerance.ts). */
+  creditSlackMicro: Micro;
   /** Resolves when the video-poker hand in play is drawn. */
   videoPokerTurn: Promise<void>;
   /** Stakes as the answers state them (`amount_bet`: a blackjack double stakes twice the amount sent). */
@@ -266,6 +269,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     budget: new StakeBudget(options.usdcMicro),
     firstAnswers: new FirstAnswers(),
     paidMicro: 0n,
+    creditSlackMicro: 0n,
     answeredStakeMicro: 0n,
     videoPokerTurn: Promise.resolve(),
     draws: new Set(),
@@ -284,7 +288,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     verifyPhase(run, slots, seeds);
   }
   const after = await balanceOf(run);
-  checkMoney(run, before?.micro ?? null, after?.micro ?? null, after?.request ?? null);
+  checkMoney(run, before, after);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
     // The documents advertise afp's own platform; any other target only what its answers state.
@@ -784,6 +788,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     const bet = slot.bet;
     const credit = betCredit(bet);
     run.paidMicro += credit.ok ? credit.micro : (bet.paidMicro ?? 0n);
+    run.creditSlackMicro += creditSlackMicro(credit, bet);
     // The request that placed the bet (its curl: how a reader sees the same behaviour again) is the
     // evidence of every finding the bet shows; sent again it places a new bet at the next nonce.
     const where = requestEvidence(run, slot.op, slot.request);
@@ -924,18 +929,32 @@ function returnOf(bet: LiveBet): Ratio | null {
   return credit.ok ? ratio(credit.micro, bet.amountMicro) : null;
 }
 
-/** The balance and the request that read it (the balance finding's curl); null when it could not be read. */
-async function balanceOf(run: AuditRun): Promise<{ readonly micro: Micro; readonly request: SentRequest } | null> {
-  const outcome = await run.options.session.call('casino.balance', {}, run.options.apiKey);
-  return outcome.kind === 'ok' ? { micro: outcome.value.balanceMicro, request: outcome.request } : null;
+/** A balance read: in micro, as the target wrote it (where the dialect keeps it), and the request that read it (the balance finding's curl). */
+interface BalanceRead {
+  readonly micro: Micro;
+  readonly shown: LiveAmount | null;
+  readonly request: SentRequest;
 }
 
-/** Balance after − before must be returns − stakes, within a cent plus half a cent per bet (answers round to 2 dp). */
-function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, read: SentRequest | null): void {
-  if (before === null || after === null || read === null) return;
+/** The balance and the request that read it; null when it could not be read. */
+async function balanceOf(run: AuditRun): Promise<BalanceRead | null> {
+  const outcome = await run.options.session.call('casino.balance', {}, run.options.apiKey);
+  return outcome.kind === 'ok'
+    ? { micro: outcome.value.balanceMicro, shown: outcome.value.balance ?? null, request: outcome.request }
+    : null;
+}
+
+/**
+ * Balance after − before must be returns − stakes, within the target's own rounding only
+ * (balance-tolerance.ts): the credits are booked as the answers state them, so any more is money
+ * that went somewhere no answer names.
+ */
+function checkMoney(run: AuditRun, beforeRead: BalanceRead | null, afterRead: BalanceRead | null): void {
+  if (beforeRead === null || afterRead === null) return;
+  const [before, after] = [beforeRead.micro, afterRead.micro];
   // The balance read after the bets: its curl shows the balance the finding compares.
   const findings = withEvidence(run.options.findings, {
-    ...requestEvidence(run, 'casino.balance', read),
+    ...requestEvidence(run, 'casino.balance', afterRead.request),
     field: 'balance',
     note: 'the balance read after the bets (an aggregate: the bets moved it)',
   });
@@ -955,7 +974,7 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, re
   }
   const expected = run.paidMicro - run.answeredStakeMicro;
   const seen = after - before;
-  const allowance = 10_000n + 5_000n * BigInt(bets);
+  const allowance = run.creditSlackMicro + balanceReadsRoundingMicro(beforeRead.shown, afterRead.shown);
   const difference = seen > expected ? seen - expected : expected - seen;
   if (difference <= allowance) return;
   findings.add({
@@ -965,6 +984,6 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, re
     title: `the balance moved by ${formatDecimal(seen)} USDC over the audit, but the answers report ${formatDecimal(expected)} (returns − stakes)`,
     expected: formatDecimal(expected),
     seen: formatDecimal(seen),
-    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,
+    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}; the target's own rounding allows ${formatDecimal(allowance)}, the difference is ${formatDecimal(difference)}${bets > 0 ? ` (${formatDecimal(difference / BigInt(bets))} a bet)` : ''}`,
   });
 }
