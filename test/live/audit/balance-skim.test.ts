@@ -11,6 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
+import { parseMoneyArgs, runMoney } from '../../../src/cli/audit-money.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
@@ -22,6 +23,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 interface Finding {
   readonly id: string;
   readonly severity: string;
+  readonly field: string | null;
   readonly evidence: string;
   readonly reproduce: string | null;
 }
@@ -44,11 +46,12 @@ function balanceRewrite(change: (balance: number, placed: number) => number): Re
   };
 }
 
-/** A coin-flip and dice audit of 60 bets of a stand-in (`rulesText`) behind `rewrite`. */
+/** A coin-flip and dice audit of 60 bets (or `afp audit money`) of a stand-in (`rulesText`) behind `rewrite`. */
 async function audit(
   rulesText: string,
   rewrite: Rewrite,
   name: string,
+  command: 'house-edge' | 'money' = 'house-edge',
 ): Promise<{ findings: Finding[]; text: string }> {
   const rules = parseDeployedRulesFile(rulesText, `${name}-rules.yaml`);
   if (!rules.ok) throw new Error(rules.message);
@@ -58,6 +61,13 @@ async function audit(
     const file = join(DIR, `${name}.yaml`);
     writeFileSync(file, adminFundedTargetText(name, { casino: proxy.url }, served.casino));
     const out = join(DIR, name);
+    const printed = sink();
+    if (command === 'money') {
+      const money = parseMoneyArgs(['--target', file, '--key', await served.fundedKey('20'), '--out', out], 0);
+      if ('errors' in money) throw new Error(money.errors.join('; '));
+      await runMoney({ ...money, quiet: true }, printed.io, served.clock);
+      return { findings: findingsIn(out), text: printed.text() };
+    }
     const flags = parseHouseEdgeArgs(
       [
         ...['--target', file, '--key', await served.fundedKey('20'), '--games', 'coin_flip,dice'],
@@ -66,15 +76,16 @@ async function audit(
       () => '7',
     );
     if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    const printed = sink();
     await runHouseEdgeLive(flags, printed.io, served.clock);
-    const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
-    return { findings, text: printed.text() };
+    return { findings: findingsIn(out), text: printed.text() };
   } finally {
     await proxy.close();
     await served.close();
   }
 }
+
+const findingsIn = (out: string): Finding[] =>
+  (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
 
 const moneyIds = (findings: readonly Finding[]): string[] =>
   findings.filter((finding) => finding.id.startsWith('money:')).map((finding) => `${finding.severity} ${finding.id}`);
@@ -105,5 +116,22 @@ describe('the house-edge balance check holds the target to its own rounding', ()
       'rounded',
     );
     expect(moneyIds(rounded.findings), rounded.text).toEqual([]);
+  });
+
+  test('afp audit money: the same skim is a critical balance-delta naming its bets, the balance seen and expected, and the balance GET', async () => {
+    const skimmed = await audit(
+      '{}\n',
+      balanceRewrite((balance, placed) => Math.round((balance - 0.001 * placed) * 1e6) / 1e6),
+      'skim-money',
+      'money',
+    );
+    const finding = skimmed.findings.find((found) => found.id === 'money:bet:balance-delta');
+    expect(finding?.severity, skimmed.text).toBe('critical');
+    expect(finding?.field).toBe('balance');
+    expect(finding?.evidence).toMatch(
+      /then 10 bets: bet_\S+ \(staked 0\.01, credited [\d.]+\), .*, 0\.01 short of what they give/,
+    );
+    expect(finding?.reproduce).toMatch(/^curl .*'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/auth\/balance'/);
+    expect(finding?.reproduce).toContain('$AFP_KEY');
   });
 });
