@@ -30,6 +30,7 @@
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
+import { createHash } from 'node:crypto';
 import { statedKellyLimitMicro } from '../stated-kelly-limit.ts';
 import {
   formatAmount,
@@ -57,7 +58,7 @@ import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
-import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
 import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
@@ -757,25 +758,68 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[], again = true
  */
 async function revealSeeds(run: AuditRun): Promise<Revealed | null> {
   const { options } = run;
-  const seeds = new Map<string, string>();
+  const candidates = new Map<string, RevealedSeed[]>();
+  const reveal = (hash: string, seed: string, op: string, request: SentRequest): void => {
+    candidates.set(hash, [...(candidates.get(hash) ?? []), { seed, ...requestEvidence(run, op, request) }]);
+  };
   const rotated = await options.session.call('casino.rotate', {}, options.apiKey);
   const request = 'request' in rotated ? rotated.request : undefined;
   const reproduce = request === undefined ? undefined : options.curlOf?.(request);
   if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null)
-    seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
+    reveal(rotated.value.revealedSeedHash, rotated.value.revealedSeed, 'casino.rotate', rotated.request);
   const listed = await options.session.call('casino.seeds', {}, options.apiKey);
   if (listed.kind === 'ok')
-    for (const { seedHash, seed } of listed.value.seeds) if (seed !== null) seeds.set(seedHash, seed);
+    for (const { seedHash, seed } of listed.value.seeds)
+      if (seed !== null) reveal(seedHash, seed, 'casino.seeds', listed.request);
   const answered = (kind: string): boolean => kind === 'ok' || kind === 'refused' || kind === 'unreadable';
   if (answered(rotated.kind) || answered(listed.kind))
-    return { seeds, ...(reproduce === undefined ? {} : { reproduce }) };
+    return { seeds: chosenSeeds(run, candidates), ...(reproduce === undefined ? {} : { reproduce }) };
   run.stoppedBy ??= rotated.kind === 'deadline' || listed.kind === 'deadline' ? 'deadline' : 'unreachable';
   return null;
 }
 
-/** A phase's revealed seeds (hash → hex) and the curl of the rotation that revealed them. */
+/** A seed as one call revealed it, with that call (the commitment finding's evidence: the GET that shows it). */
+interface RevealedSeed extends RequestEvidence {
+  readonly seed: string;
+}
+
+/**
+ * Per commitment, the seed the bets are verified with: one that hashes to it where a call revealed
+ * one, else the seed list's (the last revealed). Two calls revealing different seeds for one
+ * commitment is a finding of its own: at most one of them is the seed the bets were drawn from.
+ */
+function chosenSeeds(
+  run: AuditRun,
+  candidates: ReadonlyMap<string, readonly RevealedSeed[]>,
+): Map<string, RevealedSeed> {
+  const chosen = new Map<string, RevealedSeed>();
+  for (const [hash, revealed] of candidates) {
+    const hashes = (candidate: RevealedSeed): boolean =>
+      createHash('sha256').update(candidate.seed).digest('hex') === hash;
+    const pick = revealed.find(hashes) ?? (revealed.at(-1) as RevealedSeed);
+    chosen.set(hash, pick);
+    const other = revealed.find((candidate) => candidate.seed !== pick.seed);
+    if (other === undefined) continue;
+    const [first, second] = revealed.indexOf(other) < revealed.indexOf(pick) ? [other, pick] : [pick, other];
+    run.options.findings.add({
+      id: 'fairness:seeds:reveal-differs',
+      severity: 'major',
+      kind: 'fairness',
+      title: `two calls reveal different seeds for one commitment: ${first.endpoint} and ${second.endpoint} (${[first, second].filter(hashes).length === 0 ? 'neither hashes' : 'only one hashes'} to it)`,
+      endpoint: second.endpoint,
+      field: 'seed',
+      expected: `one seed whose SHA-256 is ${hash}, the same on every call`,
+      seen: `${first.endpoint}: ${first.seed}; ${second.endpoint}: ${second.seed}`,
+      evidence: `commitment ${hash}`,
+      ...(second.reproduce === undefined ? {} : { reproduce: second.reproduce }),
+    });
+  }
+  return chosen;
+}
+
+/** A phase's revealed seeds (hash → seed and the call that revealed it) and the curl of the rotation. */
 interface Revealed {
-  readonly seeds: ReadonlyMap<string, string>;
+  readonly seeds: ReadonlyMap<string, RevealedSeed>;
   readonly reproduce?: string;
 }
 
@@ -803,7 +847,8 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     }
     run.draws.add(draw);
     const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };
-    const seedHex = revealed?.seeds.get(bet.seedHash) ?? null;
+    const seed = revealed?.seeds.get(bet.seedHash) ?? null;
+    const seedHex = seed?.seed ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     // Seeds not asked of a target that stopped answering were not withheld: no proof check then.
     if (revealed !== null)
@@ -814,11 +859,20 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
         verdict,
         scheme: scheme.name,
         ...(revealed.reproduce === undefined ? {} : { revealReproduce: revealed.reproduce }),
+        ...(seed === null
+          ? {}
+          : {
+              seedReveal: {
+                endpoint: seed.endpoint,
+                ...(seed.reproduce === undefined ? {} : { reproduce: seed.reproduce }),
+              },
+            }),
       });
     checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
-    if (verdict === null) continue;
+    // A bet whose proof fails is not verified: no rule or edge rests on a seed that is not the one committed to.
+    if (verdict === null || !proofHolds(verdict)) continue;
     track.verified += 1;
     track.sample ??= { betId: bet.betId, ...where };
     track.tier.add(schemeBet, verdict, where);

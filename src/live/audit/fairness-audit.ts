@@ -27,7 +27,7 @@ import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
-import { recordNonceReused, recordVerification } from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordVerification } from './verification-findings.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 
 export const FAIRNESS_BETS_DEFAULT = 10_000;
@@ -266,6 +266,7 @@ function verifyAll(
     // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
     if (
       verdict !== null &&
+      proofHolds(verdict) &&
       scheme.documentsAdvertise !== true &&
       (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')
     )
@@ -274,6 +275,8 @@ function verifyAll(
       tally.notRevealed += 1;
       continue;
     }
+    // A bet whose proof failed is not verified (its findings say so), nor judged by the rule.
+    if (!proofHolds(verdict)) continue;
     tally.verified += 1;
     if (verdict.outcome.status === 'ok') tally.followedRule += 1;
     if (verdict.payout.status === 'ok') tally.paidRight += 1;

@@ -33,6 +33,8 @@ export interface VerificationInput {
   readonly payoutFields?: readonly string[];
   /** The curl of the call that should have revealed the bet's seed (the rotation), where there is one. */
   readonly revealReproduce?: string;
+  /** The call that revealed the seed checked (the GET that shows it): a failed commitment's endpoint and curl. */
+  readonly seedReveal?: { readonly endpoint: string; readonly reproduce?: string };
 }
 
 function evidenceOf(input: VerificationInput): string {
@@ -44,7 +46,8 @@ function evidenceOf(input: VerificationInput): string {
 export function recordVerification(findings: FindingsCollector, input: VerificationInput): void {
   recordProofChecks(findings, input);
   const { bet, verdict } = input;
-  if (verdict === null) return;
+  // No rule finding rests on a bet whose proof failed: its seed is not the one committed to.
+  if (verdict === null || !proofHolds(verdict)) return;
   const game = bet.game;
   const evidence = evidenceOf(input);
   const payoutOnly =
@@ -67,6 +70,11 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
     });
   }
   if (verdict.payout.status === 'failed' || payoutOnly) recordPayout(findings, input, evidence);
+}
+
+/** The bet's proof holds: its seed hashes to the commitment and its result hash is the scheme's HMAC. */
+export function proofHolds(verdict: SchemeVerdict): boolean {
+  return verdict.commitment.status !== 'failed' && verdict.resultHash.status !== 'failed';
 }
 
 /** The payout check's own words, or the payout fields that differ. */
@@ -156,6 +164,7 @@ export function recordProofChecks(findings: FindingSink, input: VerificationInpu
       severity: 'critical',
       kind: 'fairness',
       title: `${game}: the revealed seed does not hash to the bet's commitment`,
+      ...(input.seedReveal === undefined ? {} : { ...input.seedReveal, field: 'seed' }),
       expected: bet.seedHash,
       seen: verdict.commitment.detail,
       evidence,
