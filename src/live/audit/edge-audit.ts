@@ -58,7 +58,7 @@ import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
-import { proofHolds, recordNonceReused, recordProofChecks } from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
 import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
@@ -106,6 +106,9 @@ export interface VariantOutcome {
   /** Verified bets whose outcome followed the published draw mapping (payouts aside), and those whose did not. */
   readonly followedMapping: number;
   readonly brokeMapping: number;
+  /** Verified bets whose answer contradicts itself (its result states a win its `won` flag denies, or the reverse), with the first as an example. */
+  readonly contradicting: number;
+  readonly contradictingExample: string | null;
   /** The tier's evidence: examples of mapping and payout differences, and the outcome classes seen. */
   readonly tier: TierTrack;
   readonly refused: number;
@@ -145,6 +148,9 @@ class VariantTrack {
   verified = 0;
   followedRule = 0;
   refused = 0;
+  /** Verified bets whose own result states a win their `won` flag denies, or the reverse (selfContradiction), and the first of them. */
+  contradicting = 0;
+  contradictingExample: string | null = null;
   /** The first verified bet (in plan order) and its request: the representative evidence of the variant's aggregate findings. */
   sample: BetSample | null = null;
   /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
@@ -315,6 +321,8 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
       followedRule: track.followedRule,
       followedMapping: track.tier.mapped,
       brokeMapping: track.tier.broke,
+      contradicting: track.contradicting,
+      contradictingExample: track.contradictingExample,
       tier: track.tier,
       refused: track.refused,
       advertisedBy,
@@ -874,6 +882,10 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     // A bet whose proof fails is not verified: no rule or edge rests on a seed that is not the one committed to.
     if (verdict === null || !proofHolds(verdict)) continue;
     track.verified += 1;
+    if (selfContradiction(scheme, schemeBet)) {
+      track.contradicting += 1;
+      track.contradictingExample ??= `bet ${bet.betId} (${variant.variant}): result ${JSON.stringify(bet.result)} with won ${String(bet.won)}`;
+    }
     track.sample ??= { betId: bet.betId, ...where };
     track.tier.add(schemeBet, verdict, where);
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';

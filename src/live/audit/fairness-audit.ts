@@ -27,7 +27,7 @@ import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
-import { proofHolds, recordNonceReused, recordVerification } from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 
 export const FAIRNESS_BETS_DEFAULT = 10_000;
@@ -261,6 +261,7 @@ function verifyAll(
       verdict,
       scheme: scheme.name,
       publishedIsAdvertised: scheme.documentsAdvertise === true,
+      contradictsItself: selfContradiction(scheme, schemeBet),
       payoutFields: [...payoutFieldsOf(scheme, bet.game), ...(scheme.ruleFields?.(bet.game) ?? [])],
     });
     // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
