@@ -155,7 +155,7 @@ export class LiveSession {
   /** 503s with Retry-After (load shed, request not taken) seen per operation, each sent again. */
   readonly shed = new Map<OperationName, number>();
   /** The 429s met per operation and the calls before them: the target's limits as measured (rate-limit-finding.ts). */
-  readonly rateLimits = new RateLimitLog();
+  readonly rateLimits = new RateLimitLog<SentRequest>();
 
   private deadline: Deadline;
   /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */

@@ -19,7 +19,7 @@ import { endpointOf } from './request-endpoint.ts';
 const BODY_CHARS_MAX = 300;
 
 export function rateLimitFinding(
-  meeting: RateLimitMeeting,
+  meeting: RateLimitMeeting<SentRequest>,
   claimed: PaceLimit | undefined,
   curlOf: (request: SentRequest) => string,
 ): FindingInput {
@@ -42,6 +42,6 @@ export function rateLimitFinding(
 }
 
 /** "12 refusals with 429 waited out (81 s)": the run's summary line names it too. */
-export function summaryOf(meeting: RateLimitMeeting): string {
+export function summaryOf(meeting: RateLimitMeeting<unknown>): string {
   return `${meeting.count} refusal${meeting.count === 1 ? '' : 's'} with 429 waited out (${Math.round(meeting.waitedMs / 1_000)} s of waiting in all)`;
 }

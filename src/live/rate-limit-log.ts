@@ -5,9 +5,9 @@
  * and for how long. Why: a target stricter than its target file claims is a measured rule, and the
  * session absorbed it silently (waiting out every 429: an audit planned for 9 s took 90 s).
  * Invariants: only the last WINDOW_MS of send times are kept, at most SENDS_MAX per list.
- * Non-goals: judging (rate-limit-finding.ts does), pacing (the session does).
+ * Non-goals: judging (rate-limit-finding.ts does), pacing (the session does). Generic in the
+ * request it keeps (the session's SentRequest), so that this file does not import the session.
  */
-import type { SentRequest } from './live-session.ts';
 import type { OperationName } from './operations.ts';
 
 /** The window a per-minute limit counts in. */
@@ -15,9 +15,9 @@ const WINDOW_MS = 60_000;
 /** Send times kept per list: far above any per-minute limit afp paces at. */
 const SENDS_MAX = 10_000;
 
-export interface RateLimitMeeting {
+export interface RateLimitMeeting<Request> {
   readonly op: OperationName;
-  readonly request: SentRequest;
+  readonly request: Request;
   readonly body: unknown;
   /** The Retry-After header as sent; null when absent. */
   readonly retryAfter: string | null;
@@ -30,10 +30,10 @@ export interface RateLimitMeeting {
   waitedMs: number;
 }
 
-export class RateLimitLog {
+export class RateLimitLog<Request> {
   private readonly sends = new Map<OperationName | '', number[]>();
   /** The first 429 per operation, in the order met. */
-  readonly meetings = new Map<OperationName, RateLimitMeeting>();
+  readonly meetings = new Map<OperationName, RateLimitMeeting<Request>>();
 
   /** A call of `op` was sent at `nowMs`. */
   sent(op: OperationName, nowMs: number): void {
@@ -48,7 +48,7 @@ export class RateLimitLog {
   limited(
     op: OperationName,
     nowMs: number,
-    answer: { readonly request: SentRequest; readonly body: unknown; readonly retryAfter: string | null },
+    answer: { readonly request: Request; readonly body: unknown; readonly retryAfter: string | null },
     waitMs: number,
   ): void {
     const met = this.meetings.get(op);
