@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
+import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy } from '../../fixtures/rewriting-proxy.ts';
@@ -42,9 +43,10 @@ describe('revealed seeds that do not hash to their commitments', () => {
       const file = join(DIR, 'bad-seed.yaml');
       writeFileSync(file, adminFundedTargetText('bad-seed', { casino: proxy.url }, served.casino));
       const out = join(DIR, 'bad-seed');
+      const key = await served.fundedKey('20');
       const flags = parseHouseEdgeArgs(
         [
-          ...['--target', file, '--key', await served.fundedKey('20'), '--games', 'coin_flip'],
+          ...['--target', file, '--key', key, '--games', 'coin_flip'],
           ...['--bets', '40', '--usdc', '1', '--out', out, '--quiet'],
         ],
         () => '9',
@@ -67,6 +69,25 @@ describe('revealed seeds that do not hash to their commitments', () => {
       expect(findings.some((finding) => finding.id.startsWith('rule:') || finding.id.startsWith('edge:'))).toBe(false);
       // placed/verified/followed: none verified.
       expect(printed.text()).toMatch(/coin_flip +heads .* 40\/0\/0 /);
+
+      // The fairness audit of the same bets: none verified, no rule finding, the commitment's curl the call that revealed the seed.
+      const fairOut = join(DIR, 'bad-seed-fair');
+      const fairFlags = parseFairnessArgs(['--target', file, '--key', key, '--out', fairOut], 0);
+      if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
+      const fair = sink();
+      expect(await runFairness({ ...fairFlags, quiet: true }, fair.io, served.clock), fair.text()).toBe(3);
+      const fairFindings = (JSON.parse(readFileSync(join(fairOut, 'findings.json'), 'utf8')) as { findings: Finding[] })
+        .findings;
+      const fairCommitment = fairFindings.find((finding) => finding.id === 'fairness:coin_flip:commitment');
+      expect(fairCommitment?.endpoint, fair.text()).toMatch(
+        /^casino\.(rotate|seeds) \((POST|GET) \/api\/v1\/fairness\/(rotate|seeds)\)$/,
+      );
+      expect(fairCommitment?.reproduce).toMatch(/^curl .*\/api\/v1\/fairness\/(rotate|seeds)'/);
+      // (The info rule:<variant>:documents compares the published rule with the documents, not these bets.)
+      expect(fairFindings.filter((finding) => finding.id.startsWith('rule:') && finding.severity !== 'info')).toEqual(
+        [],
+      );
+      expect(fair.text()).toMatch(/0 verified under the deployed scheme/);
     } finally {
       await proxy.close();
       await served.close();
