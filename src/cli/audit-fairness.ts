@@ -168,6 +168,7 @@ export async function runFairness(
     concurrency: flags.concurrency,
     deadline: run.deadline,
     findings: run.findings,
+    curlOf,
   });
   const replay = await replayProbes(run, account.apiKey, clock, result.stoppedBy === 'deadline');
   run.progress.finish();

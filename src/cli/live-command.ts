@@ -20,6 +20,7 @@ import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
+import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
 import { findingsExitCode, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
@@ -198,6 +199,10 @@ export interface LiveRunEnding {
 export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<LiveRunEnding> {
   run.stopListening();
   run.progress.finish();
+  // The limits the target kept, as measured: a 429 waited out is a finding, and the summary says so.
+  const limited = [...run.session.rateLimits.meetings.values()];
+  for (const meeting of limited)
+    run.findings.add(rateLimitFinding(meeting, run.target.limits[meeting.op], curlOf), meeting.count);
   const findings = run.findings.list();
   const files = await writeFindingsReports(ending.out, {
     // The report names the command as typed after `afp` (its title adds "afp ").
@@ -216,6 +221,10 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     ...(run.deadline.interrupted ? [INTERRUPTED_LINE] : []),
     `findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`,
     ...infoLines(findings),
+    ...limited.map(
+      (meeting) =>
+        `rate limited: ${meeting.op}: ${summaryOf(meeting)}; the target file claims ${run.target.limits[meeting.op] === undefined ? 'no limit' : `${run.target.limits[meeting.op]?.perMinute}/min`} (limit:${meeting.op}:rate-limited)`,
+    ),
     `files: ${files.join(', ')}`,
   ];
   return { code: findingsExitCode(findings, ending.failOn), verdict: verdictLines(findings, ending.failOn), lines };

@@ -33,6 +33,7 @@
  */
 import type { JsonValue } from '../core/errors.ts';
 import { Deadline } from '../audit/live-target.ts';
+import { RateLimitLog } from './rate-limit-log.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from './dialects/index.ts';
 import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dialects/dialect.ts';
@@ -153,6 +154,8 @@ export class LiveSession {
   readonly rateLimited = new Map<OperationName, { count: number; withRetryAfter: number }>();
   /** 503s with Retry-After (load shed, request not taken) seen per operation, each sent again. */
   readonly shed = new Map<OperationName, number>();
+  /** The 429s met per operation and the calls before them: the target's limits as measured (rate-limit-finding.ts). */
+  readonly rateLimits = new RateLimitLog<SentRequest>();
 
   private deadline: Deadline;
   /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */
@@ -236,10 +239,14 @@ export class LiveSession {
           request,
         };
       }
+      const answeredMs = this.options.clock.nowMs();
+      this.rateLimits.sent(op, answeredMs);
       if (answer.status === 429 && !refusesAtOnce(dialect, answer.body)) {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
+        const retryAfter = answer.headers['retry-after'] ?? null;
+        this.rateLimits.limited(op, answeredMs, { request, body: answer.body, retryAfter }, wait);
         if (wait > this.deadline.remainingMs()) return { kind: 'deadline' };
         await this.options.clock.sleep(wait);
         continue;

@@ -30,6 +30,7 @@
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
+import { createHash } from 'node:crypto';
 import { statedKellyLimitMicro } from '../stated-kelly-limit.ts';
 import {
   formatAmount,
@@ -57,9 +58,10 @@ import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
-import { recordNonceReused, recordProofChecks } from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
+import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
 import { StakeBudget } from './stake-budget.ts';
 import { FirstAnswers } from './first-answers.ts';
 import { endpointOf } from '../request-endpoint.ts';
@@ -104,6 +106,9 @@ export interface VariantOutcome {
   /** Verified bets whose outcome followed the published draw mapping (payouts aside), and those whose did not. */
   readonly followedMapping: number;
   readonly brokeMapping: number;
+  /** Verified bets whose answer contradicts itself (its result states a win its `won` flag denies, or the reverse), with the first as an example. */
+  readonly contradicting: number;
+  readonly contradictingExample: string | null;
   /** The tier's evidence: examples of mapping and payout differences, and the outcome classes seen. */
   readonly tier: TierTrack;
   readonly refused: number;
@@ -143,6 +148,9 @@ class VariantTrack {
   verified = 0;
   followedRule = 0;
   refused = 0;
+  /** Verified bets whose own result states a win their `won` flag denies, or the reverse (selfContradiction), and the first of them. */
+  contradicting = 0;
+  contradictingExample: string | null = null;
   /** The first verified bet (in plan order) and its request: the representative evidence of the variant's aggregate findings. */
   sample: BetSample | null = null;
   /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
@@ -215,6 +223,8 @@ interface AuditRun {
   /** Each game's first call goes out alone: the later ones wait for what it teaches (a minimum). */
   readonly firstAnswers: FirstAnswers;
   paidMicro: Micro;
+  /** What `paidMicro` may be off by from the credits the target made: its own rounding (balance-tolerance.ts). */
+  creditSlackMicro: Micro;
   /** Resolves when the video-poker hand in play is drawn. */
   videoPokerTurn: Promise<void>;
   /** Stakes as the answers state them (`amount_bet`: a blackjack double stakes twice the amount sent). */
@@ -266,6 +276,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     budget: new StakeBudget(options.usdcMicro),
     firstAnswers: new FirstAnswers(),
     paidMicro: 0n,
+    creditSlackMicro: 0n,
     answeredStakeMicro: 0n,
     videoPokerTurn: Promise.resolve(),
     draws: new Set(),
@@ -284,7 +295,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     verifyPhase(run, slots, seeds);
   }
   const after = await balanceOf(run);
-  checkMoney(run, before?.micro ?? null, after?.micro ?? null, after?.request ?? null);
+  checkMoney(run, before, after);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
     // The documents advertise afp's own platform; any other target only what its answers state.
@@ -310,6 +321,8 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
       followedRule: track.followedRule,
       followedMapping: track.tier.mapped,
       brokeMapping: track.tier.broke,
+      contradicting: track.contradicting,
+      contradictingExample: track.contradictingExample,
       tier: track.tier,
       refused: track.refused,
       advertisedBy,
@@ -753,25 +766,68 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[], again = true
  */
 async function revealSeeds(run: AuditRun): Promise<Revealed | null> {
   const { options } = run;
-  const seeds = new Map<string, string>();
+  const candidates = new Map<string, RevealedSeed[]>();
+  const reveal = (hash: string, seed: string, op: string, request: SentRequest): void => {
+    candidates.set(hash, [...(candidates.get(hash) ?? []), { seed, ...requestEvidence(run, op, request) }]);
+  };
   const rotated = await options.session.call('casino.rotate', {}, options.apiKey);
   const request = 'request' in rotated ? rotated.request : undefined;
   const reproduce = request === undefined ? undefined : options.curlOf?.(request);
   if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null)
-    seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
+    reveal(rotated.value.revealedSeedHash, rotated.value.revealedSeed, 'casino.rotate', rotated.request);
   const listed = await options.session.call('casino.seeds', {}, options.apiKey);
   if (listed.kind === 'ok')
-    for (const { seedHash, seed } of listed.value.seeds) if (seed !== null) seeds.set(seedHash, seed);
+    for (const { seedHash, seed } of listed.value.seeds)
+      if (seed !== null) reveal(seedHash, seed, 'casino.seeds', listed.request);
   const answered = (kind: string): boolean => kind === 'ok' || kind === 'refused' || kind === 'unreadable';
   if (answered(rotated.kind) || answered(listed.kind))
-    return { seeds, ...(reproduce === undefined ? {} : { reproduce }) };
+    return { seeds: chosenSeeds(run, candidates), ...(reproduce === undefined ? {} : { reproduce }) };
   run.stoppedBy ??= rotated.kind === 'deadline' || listed.kind === 'deadline' ? 'deadline' : 'unreachable';
   return null;
 }
 
-/** A phase's revealed seeds (hash → hex) and the curl of the rotation that revealed them. */
+/** A seed as one call revealed it, with that call (the commitment finding's evidence: the GET that shows it). */
+interface RevealedSeed extends RequestEvidence {
+  readonly seed: string;
+}
+
+/**
+ * Per commitment, the seed the bets are verified with: one that hashes to it where a call revealed
+ * one, else the seed list's (the last revealed). Two calls revealing different seeds for one
+ * commitment is a finding of its own: at most one of them is the seed the bets were drawn from.
+ */
+function chosenSeeds(
+  run: AuditRun,
+  candidates: ReadonlyMap<string, readonly RevealedSeed[]>,
+): Map<string, RevealedSeed> {
+  const chosen = new Map<string, RevealedSeed>();
+  for (const [hash, revealed] of candidates) {
+    const hashes = (candidate: RevealedSeed): boolean =>
+      createHash('sha256').update(candidate.seed).digest('hex') === hash;
+    const pick = revealed.find(hashes) ?? (revealed.at(-1) as RevealedSeed);
+    chosen.set(hash, pick);
+    const other = revealed.find((candidate) => candidate.seed !== pick.seed);
+    if (other === undefined) continue;
+    const [first, second] = revealed.indexOf(other) < revealed.indexOf(pick) ? [other, pick] : [pick, other];
+    run.options.findings.add({
+      id: 'fairness:seeds:reveal-differs',
+      severity: 'major',
+      kind: 'fairness',
+      title: `two calls reveal different seeds for one commitment: ${first.endpoint} and ${second.endpoint} (${[first, second].filter(hashes).length === 0 ? 'neither hashes' : 'only one hashes'} to it)`,
+      endpoint: second.endpoint,
+      field: 'seed',
+      expected: `one seed whose SHA-256 is ${hash}, the same on every call`,
+      seen: `${first.endpoint}: ${first.seed}; ${second.endpoint}: ${second.seed}`,
+      evidence: `commitment ${hash}`,
+      ...(second.reproduce === undefined ? {} : { reproduce: second.reproduce }),
+    });
+  }
+  return chosen;
+}
+
+/** A phase's revealed seeds (hash → seed and the call that revealed it) and the curl of the rotation. */
 interface Revealed {
-  readonly seeds: ReadonlyMap<string, string>;
+  readonly seeds: ReadonlyMap<string, RevealedSeed>;
   readonly reproduce?: string;
 }
 
@@ -784,6 +840,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     const bet = slot.bet;
     const credit = betCredit(bet);
     run.paidMicro += credit.ok ? credit.micro : (bet.paidMicro ?? 0n);
+    run.creditSlackMicro += creditSlackMicro(credit, bet);
     // The request that placed the bet (its curl: how a reader sees the same behaviour again) is the
     // evidence of every finding the bet shows; sent again it places a new bet at the next nonce.
     const where = requestEvidence(run, slot.op, slot.request);
@@ -798,7 +855,8 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     }
     run.draws.add(draw);
     const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };
-    const seedHex = revealed?.seeds.get(bet.seedHash) ?? null;
+    const seed = revealed?.seeds.get(bet.seedHash) ?? null;
+    const seedHex = seed?.seed ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     // Seeds not asked of a target that stopped answering were not withheld: no proof check then.
     if (revealed !== null)
@@ -809,12 +867,25 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
         verdict,
         scheme: scheme.name,
         ...(revealed.reproduce === undefined ? {} : { revealReproduce: revealed.reproduce }),
+        ...(seed === null
+          ? {}
+          : {
+              seedReveal: {
+                endpoint: seed.endpoint,
+                ...(seed.reproduce === undefined ? {} : { reproduce: seed.reproduce }),
+              },
+            }),
       });
     checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
-    if (verdict === null) continue;
+    // A bet whose proof fails is not verified: no rule or edge rests on a seed that is not the one committed to.
+    if (verdict === null || !proofHolds(verdict)) continue;
     track.verified += 1;
+    if (selfContradiction(scheme, schemeBet)) {
+      track.contradicting += 1;
+      track.contradictingExample ??= `bet ${bet.betId} (${variant.variant}): result ${JSON.stringify(bet.result)} with won ${String(bet.won)}`;
+    }
     track.sample ??= { betId: bet.betId, ...where };
     track.tier.add(schemeBet, verdict, where);
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
@@ -924,18 +995,32 @@ function returnOf(bet: LiveBet): Ratio | null {
   return credit.ok ? ratio(credit.micro, bet.amountMicro) : null;
 }
 
-/** The balance and the request that read it (the balance finding's curl); null when it could not be read. */
-async function balanceOf(run: AuditRun): Promise<{ readonly micro: Micro; readonly request: SentRequest } | null> {
-  const outcome = await run.options.session.call('casino.balance', {}, run.options.apiKey);
-  return outcome.kind === 'ok' ? { micro: outcome.value.balanceMicro, request: outcome.request } : null;
+/** A balance read: in micro, as the target wrote it (where the dialect keeps it), and the request that read it (the balance finding's curl). */
+interface BalanceRead {
+  readonly micro: Micro;
+  readonly shown: LiveAmount | null;
+  readonly request: SentRequest;
 }
 
-/** Balance after − before must be returns − stakes, within a cent plus half a cent per bet (answers round to 2 dp). */
-function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, read: SentRequest | null): void {
-  if (before === null || after === null || read === null) return;
+/** The balance and the request that read it; null when it could not be read. */
+async function balanceOf(run: AuditRun): Promise<BalanceRead | null> {
+  const outcome = await run.options.session.call('casino.balance', {}, run.options.apiKey);
+  return outcome.kind === 'ok'
+    ? { micro: outcome.value.balanceMicro, shown: outcome.value.balance ?? null, request: outcome.request }
+    : null;
+}
+
+/**
+ * Balance after − before must be returns − stakes, within the target's own rounding only
+ * (balance-tolerance.ts): the credits are booked as the answers state them, so any more is money
+ * that went somewhere no answer names.
+ */
+function checkMoney(run: AuditRun, beforeRead: BalanceRead | null, afterRead: BalanceRead | null): void {
+  if (beforeRead === null || afterRead === null) return;
+  const [before, after] = [beforeRead.micro, afterRead.micro];
   // The balance read after the bets: its curl shows the balance the finding compares.
   const findings = withEvidence(run.options.findings, {
-    ...requestEvidence(run, 'casino.balance', read),
+    ...requestEvidence(run, 'casino.balance', afterRead.request),
     field: 'balance',
     note: 'the balance read after the bets (an aggregate: the bets moved it)',
   });
@@ -955,7 +1040,7 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, re
   }
   const expected = run.paidMicro - run.answeredStakeMicro;
   const seen = after - before;
-  const allowance = 10_000n + 5_000n * BigInt(bets);
+  const allowance = run.creditSlackMicro + balanceReadsRoundingMicro(beforeRead.shown, afterRead.shown);
   const difference = seen > expected ? seen - expected : expected - seen;
   if (difference <= allowance) return;
   findings.add({
@@ -965,6 +1050,6 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null, re
     title: `the balance moved by ${formatDecimal(seen)} USDC over the audit, but the answers report ${formatDecimal(expected)} (returns − stakes)`,
     expected: formatDecimal(expected),
     seen: formatDecimal(seen),
-    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,
+    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}; the target's own rounding allows ${formatDecimal(allowance)}, the difference is ${formatDecimal(difference)}${bets > 0 ? ` (${formatDecimal(difference / BigInt(bets))} a bet)` : ''}`,
   });
 }

@@ -5,7 +5,9 @@
  *     (outcomes off the draw mapping, or one published outcome paid two ways): ONE finding per game,
  *     counted in bets, with examples; major on afp's scheme (the documents' rule is its own
  *     advertisement); on any other, minor while the empirical edge is consistent with what the
- *     target advertises (or it advertises nothing), else the edge finding's severity;
+ *     target advertises (or it advertises nothing), else the edge finding's severity; at least
+ *     major where a bet's answer contradicts itself (its result states a win its `won` flag
+ *     denies: no changed rule explains it), as the fairness audit's rule:<game>:outcome;
  *   - `rule:<variant>:payouts`: the mapping holds but the target pays another table than the one
  *     published for it; states the exact edge of the observed table beside the published rule's;
  *     major on afp's scheme, minor on any other (a changed rule is no defect by itself there: the
@@ -143,18 +145,26 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
       ])
       .slice(0, MAX_EXAMPLES);
     const broke = outcomes.reduce((total, outcome) => total + outcome.brokeMapping, 0);
+    // An answer that contradicts itself breaks the rule whatever rule the target changed to: major, as in the fairness audit.
+    const contradicting = outcomes.reduce((total, outcome) => total + outcome.contradicting, 0);
+    const contradiction = outcomes.find((outcome) => outcome.contradictingExample !== null)?.contradictingExample;
     const checked = outcomes.reduce((total, outcome) => total + outcome.brokeMapping + outcome.followedMapping, 0);
     const evidence = examples[0] ?? `${broke} bets`;
     withEvidence(findings, schemeRequest(outcomes)).add(
       {
         id: `rule:${game}:scheme`,
-        severity: scheme.documentsAdvertise === true ? 'major' : schemeSeverity(outcomes),
+        severity:
+          scheme.documentsAdvertise === true
+            ? 'major'
+            : contradicting > 0
+              ? gravest(schemeSeverity(outcomes), 'major')
+              : schemeSeverity(outcomes),
         kind: 'rule',
-        title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)`,
+        title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)${contradicting > 0 ? `; ${contradicting} answers contradict themselves: the result states a win the won flag denies, or the reverse` : ''}`,
         field: 'result',
         expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`,
         seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
-        evidence,
+        evidence: contradiction ?? evidence,
         ...(examples.length > 1 ? { examples } : {}),
       },
       Math.max(1, broke),
@@ -189,11 +199,10 @@ function schemeSeverity(outcomes: readonly VariantOutcome[]): Severity {
       ? [outcome.verdict.ruleSeverity]
       : [],
   );
-  return severities.reduce<Severity>(
-    (gravest, severity) => (SEVERITY_RANK[severity] > SEVERITY_RANK[gravest] ? severity : gravest),
-    'minor',
-  );
+  return severities.reduce<Severity>(gravest, 'minor');
 }
+
+const gravest = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[b] > SEVERITY_RANK[a] ? b : a);
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 };
 

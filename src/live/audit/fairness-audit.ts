@@ -24,10 +24,11 @@ import type { JsonObject } from '../../core/errors.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
-import type { CallOutcome, LiveSession } from '../live-session.ts';
+import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
+import { endpointOf } from '../request-endpoint.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
-import { recordNonceReused, recordVerification } from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 
 export const FAIRNESS_BETS_DEFAULT = 10_000;
@@ -44,6 +45,17 @@ export interface FairnessAuditOptions {
   readonly concurrency: number;
   readonly deadline: Deadline;
   readonly findings: FindingsCollector;
+  /** A request as a curl line (the `$AFP_KEY` form): a failed commitment's reproduce, the call that revealed the seed. */
+  readonly curlOf?: (request: SentRequest) => string;
+}
+
+/** The call that revealed a seed: a failed commitment's endpoint and curl (the GET that shows the seed, where one did). */
+type SeedReveal = { readonly endpoint: string; readonly reproduce?: string };
+
+/** Where a seed came from, as a failed commitment's evidence. */
+function revealOf(options: FairnessAuditOptions, op: string, request: SentRequest): SeedReveal {
+  const curl = options.curlOf?.(request);
+  return { endpoint: endpointOf(op, request), ...(curl === undefined ? {} : { reproduce: curl }) };
 }
 
 /** One game's bets, by what their verification said. */
@@ -96,21 +108,26 @@ export async function auditFairnessLive(options: FairnessAuditOptions): Promise<
   const { session, apiKey, deadline } = options;
   const troubles: string[] = [];
   const seeds = new Map<string, string>();
+  const reveals = new Map<string, SeedReveal>();
   const rotated = await session.call('casino.rotate', {}, apiKey);
-  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null)
+  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null) {
     seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
-  else if (rotated.kind !== 'ok') troubles.push(`casino.rotate: ${why(rotated)}`);
+    reveals.set(rotated.value.revealedSeedHash, revealOf(options, 'casino.rotate', rotated.request));
+  } else if (rotated.kind !== 'ok') troubles.push(`casino.rotate: ${why(rotated)}`);
   const rotation = rotated.kind !== 'ok' ? 'failed' : rotated.value.revealedSeed !== null ? 'revealed' : 'none-active';
   const history = await readHistory(options, troubles);
   const trails = new Array<AuditedBet | null>(history.betIds.length).fill(null);
+  const trailReveals = new Array<SeedReveal | null>(history.betIds.length).fill(null);
   await runBounded(
     history.betIds.length,
     options.concurrency,
     async (index) => {
       const betId = history.betIds[index] as string;
       const answer = await session.call('casino.audit', { betId }, apiKey);
-      if (answer.kind === 'ok') trails[index] = answer.value;
-      else if (answer.kind === 'refused')
+      if (answer.kind === 'ok') {
+        trails[index] = answer.value;
+        trailReveals[index] = revealOf(options, 'casino.audit', answer.request);
+      } else if (answer.kind === 'refused')
         options.findings.add({
           id: `fairness:audit:refused:${answer.refusal.name}`,
           severity: 'major',
@@ -129,9 +146,12 @@ export async function auditFairnessLive(options: FairnessAuditOptions): Promise<
   const listed = await session.call('casino.seeds', {}, apiKey);
   if (listed.kind === 'ok') {
     for (const { seedHash, seed } of listed.value.seeds)
-      if (seed !== null && !seeds.has(seedHash)) seeds.set(seedHash, seed);
+      if (seed !== null && !seeds.has(seedHash)) {
+        seeds.set(seedHash, seed);
+        reveals.set(seedHash, revealOf(options, 'casino.seeds', listed.request));
+      }
   } else troubles.push(`casino.seeds: ${why(listed)}`);
-  const games = verifyAll(options, trails, seeds);
+  const games = verifyAll(options, trails, { seeds, reveals, trailReveals });
   const sum = (pick: (tally: GameTally) => number): number => games.reduce((total, tally) => total + pick(tally), 0);
   return {
     rotation,
@@ -227,14 +247,19 @@ function withoutParams(verdict: SchemeVerdict, reason: string): SchemeVerdict {
 function verifyAll(
   options: FairnessAuditOptions,
   trails: ReadonlyArray<AuditedBet | null>,
-  seeds: ReadonlyMap<string, string>,
+  revealed: {
+    readonly seeds: ReadonlyMap<string, string>;
+    readonly reveals: ReadonlyMap<string, SeedReveal>;
+    readonly trailReveals: ReadonlyArray<SeedReveal | null>;
+  },
 ): GameTally[] {
+  const { seeds } = revealed;
   const { scheme, findings } = options;
   const tallies = new Map<string, GameTally>();
   const draws = new Map<string, { owner: string; betId: string }>();
   const variants = new Map<string, { game: string; params: JsonObject }>();
   const offRule = new Set<string>();
-  for (const trail of trails) {
+  for (const [index, trail] of trails.entries()) {
     if (trail === null) continue;
     const { bet } = trail;
     const tally = tallyOf(tallies, bet.game);
@@ -246,6 +271,7 @@ function verifyAll(
     const schemeBet: SchemeBet = { ...bet, params: params ?? {} };
     checkDraw(findings, draws, schemeBet, scheme.roundOf?.(schemeBet) ?? null);
     const seedHex = seeds.get(bet.seedHash) ?? trail.revealedSeed;
+    const seedReveal = seeds.has(bet.seedHash) ? revealed.reveals.get(bet.seedHash) : revealed.trailReveals[index];
     const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     const verdict =
       checked === null || params !== null
@@ -261,11 +287,14 @@ function verifyAll(
       verdict,
       scheme: scheme.name,
       publishedIsAdvertised: scheme.documentsAdvertise === true,
+      contradictsItself: selfContradiction(scheme, schemeBet),
+      ...(seedReveal === undefined || seedReveal === null ? {} : { seedReveal }),
       payoutFields: [...payoutFieldsOf(scheme, bet.game), ...(scheme.ruleFields?.(bet.game) ?? [])],
     });
     // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
     if (
       verdict !== null &&
+      proofHolds(verdict) &&
       scheme.documentsAdvertise !== true &&
       (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')
     )
@@ -274,6 +303,8 @@ function verifyAll(
       tally.notRevealed += 1;
       continue;
     }
+    // A bet whose proof failed is not verified (its findings say so), nor judged by the rule.
+    if (!proofHolds(verdict)) continue;
     tally.verified += 1;
     if (verdict.outcome.status === 'ok') tally.followedRule += 1;
     if (verdict.payout.status === 'ok') tally.paidRight += 1;

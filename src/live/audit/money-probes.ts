@@ -312,6 +312,8 @@ const betsBalance: Probe = {
     let placed = 0;
     let amountMicro = MIN_BET_MICRO;
     let lastRefusal: string | null = null;
+    /** The bets the model books since it last started from the balance (the finding's evidence). */
+    let booked: string[] = [];
     // Micro the model may be off by: one per credit with digits below the micro (a target keeping doubles).
     let slackMicro = 0n;
     /** Times the model started again from the balance (a bet whose effect no answer states). */
@@ -320,7 +322,7 @@ const betsBalance: Probe = {
     const restart = async (): Promise<boolean> => {
       const now = await balance(context);
       if (now === null) return false;
-      [expected, slackMicro, resynced] = [now, 0n, resynced + 1];
+      [expected, slackMicro, resynced, booked] = [now, 0n, resynced + 1, []];
       return true;
     };
     const unreadAfter = {
@@ -372,6 +374,9 @@ const betsBalance: Probe = {
         continue;
       }
       expected = expected - outcome.value.amountMicro + credit.micro;
+      booked.push(
+        `${outcome.value.betId} (staked ${formatDecimal(outcome.value.amountMicro)}, credited ${formatDecimal(credit.micro)})`,
+      );
       if (!credit.exact) slackMicro += 1n;
       const said = outcome.value.balanceAfterMicro;
       if (said !== null && abs(said - expected) > shownRoundingMicro([said]) + slackMicro) {
@@ -389,7 +394,8 @@ const betsBalance: Probe = {
         });
       }
     }
-    const after = await balance(context);
+    const read = await context.session.call('casino.balance', {}, context.apiKey);
+    const after = read.kind === 'ok' ? read.value.balanceMicro : null;
     if (after !== null && abs(after - expected) > slackMicro + 1n) {
       raise({
         id: 'money:bet:balance-delta',
@@ -397,9 +403,11 @@ const betsBalance: Probe = {
         kind: 'money',
         title: `over ${placed} bets the balance moved to ${formatDecimal(after)}, but stakes and returns give ${formatDecimal(expected)}`,
         endpoint: 'casino.balance',
+        field: 'balance',
         expected: formatDecimal(expected),
         seen: formatDecimal(after),
-        evidence: `balance before ${formatDecimal(before)}${resynced > 0 ? `; the model started again from the balance after ${resynced} bets whose effect no answer stated` : ''}`,
+        evidence: `balance before ${formatDecimal(before)}${resynced > 0 ? `; the model started again from the balance after ${resynced} bets whose effect no answer stated` : ''}; then ${booked.length} bets: ${booked.join(', ')}; the balance read after them is ${formatDecimal(after)}, ${formatDecimal(abs(after - expected))} ${after < expected ? 'short of' : 'above'} what they give`,
+        ...reproduceOf(context, read),
       });
     }
     if (placed === 0)

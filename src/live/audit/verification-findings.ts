@@ -4,8 +4,10 @@
  * bet, its seed and the differences as evidence. The fairness audit records all four; the live
  * house-edge audit only the proof's (its tiers judge outcomes and payouts, edge-tier.ts). Severities: a seed that does not hash to its
  * commitment or a result hash that is not the HMAC is critical (the proof is broken); an outcome
- * that does not follow the target's published rule is major (a rule finding, never "unfair": the
- * hashes verified); a seed never revealed after rotation is major.
+ * that does not follow the target's published rule is a rule finding, never "unfair" (the
+ * hashes verified): major where the published rule is the target's own advertisement (afp's scheme) or
+ * the answer contradicts itself (selfContradiction), minor elsewhere (the target may have changed
+ * the mapping afp copied); a seed never revealed after rotation is major.
  * Payouts: money findings need the target to contradict itself. A credit that is not the stake
  * times the multiplier the bet itself shows (beyond its rounding) is `money:<game>:credit`
  * (critical). A bet paid, consistently, a multiplier other than the published rule's is
@@ -18,7 +20,13 @@ import { formatDecimal } from '../../core/money.ts';
 import { compare } from '../../core/ratio.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FindingSink } from '../evidenced-findings.ts';
-import type { FairnessSchemeName, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import type {
+  FairnessScheme,
+  FairnessSchemeName,
+  FieldDifference,
+  SchemeBet,
+  SchemeVerdict,
+} from '../fairness/scheme.ts';
 import { creditContradiction, paidMultiplier, PAYOUT_FIELD, ratioDecimal, topField } from './edge-tier.ts';
 
 export interface VerificationInput {
@@ -33,6 +41,10 @@ export interface VerificationInput {
   readonly payoutFields?: readonly string[];
   /** The curl of the call that should have revealed the bet's seed (the rotation), where there is one. */
   readonly revealReproduce?: string;
+  /** Whether the bet's own result states a win its `won` flag denies, or the reverse (selfContradiction). */
+  readonly contradictsItself?: boolean;
+  /** The call that revealed the seed checked (the GET that shows it): a failed commitment's endpoint and curl. */
+  readonly seedReveal?: { readonly endpoint: string; readonly reproduce?: string };
 }
 
 function evidenceOf(input: VerificationInput): string {
@@ -44,7 +56,8 @@ function evidenceOf(input: VerificationInput): string {
 export function recordVerification(findings: FindingsCollector, input: VerificationInput): void {
   recordProofChecks(findings, input);
   const { bet, verdict } = input;
-  if (verdict === null) return;
+  // No rule finding rests on a bet whose proof failed: its seed is not the one committed to.
+  if (verdict === null || !proofHolds(verdict)) return;
   const game = bet.game;
   const evidence = evidenceOf(input);
   const payoutOnly =
@@ -55,11 +68,15 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
       recorded: difference.recorded,
       recomputed: difference.recomputed,
     })) as unknown as JsonValue;
+    const contradicts = input.contradictsItself === true;
     findings.add({
       id: `rule:${game}:outcome`,
-      severity: 'major',
+      // Major where the published rule is the target's own advertisement, or where the answer
+      // contradicts itself; elsewhere the target may have changed its mapping (afp's copy of it is
+      // what differs), as rule:<game>:scheme in the house-edge audit.
+      severity: input.publishedIsAdvertised === true || contradicts ? 'major' : 'minor',
       kind: 'rule',
-      title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`,
+      title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)${contradicts ? `; the answer contradicts itself: its result states ${bet.won === true ? 'a loss' : 'a win'} where it is flagged ${bet.won === true ? 'won' : 'lost'}` : ''}`,
       field: 'result',
       expected: differences,
       seen: bet.result,
@@ -67,6 +84,20 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
     });
   }
   if (verdict.payout.status === 'failed' || payoutOnly) recordPayout(findings, input, evidence);
+}
+
+/**
+ * A bet whose own result states a win (by the game's win condition as the answer writes it) that
+ * its `won` flag denies, or the reverse: a contradiction no changed rule explains.
+ */
+export function selfContradiction(scheme: FairnessScheme, bet: SchemeBet): boolean {
+  const shown = scheme.shownWin?.(bet.game, bet.result) ?? null;
+  return shown !== null && typeof bet.won === 'boolean' && shown !== bet.won;
+}
+
+/** The bet's proof holds: its seed hashes to the commitment and its result hash is the scheme's HMAC. */
+export function proofHolds(verdict: SchemeVerdict): boolean {
+  return verdict.commitment.status !== 'failed' && verdict.resultHash.status !== 'failed';
 }
 
 /** The payout check's own words, or the payout fields that differ. */
@@ -156,6 +187,7 @@ export function recordProofChecks(findings: FindingSink, input: VerificationInpu
       severity: 'critical',
       kind: 'fairness',
       title: `${game}: the revealed seed does not hash to the bet's commitment`,
+      ...(input.seedReveal === undefined ? {} : { ...input.seedReveal, field: 'seed' }),
       expected: bet.seedHash,
       seen: verdict.commitment.detail,
       evidence,

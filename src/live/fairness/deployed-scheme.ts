@@ -19,6 +19,7 @@
  * each with an exact law (mines-rule.ts has the one work limit; no documented variant passes it).
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
  */
+import { deployedShownWin } from './deployed/shown-win.ts';
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { createHash } from 'node:crypto';
 import { BoundedMemo } from '../../core/bounded-memo.ts';
@@ -168,6 +169,7 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   payoutFields,
   ruleFields,
   statedEdgeOf,
+  shownWin: deployedShownWin,
   // DEPLOYED.md §2.4: one published minimum for every game (0.01), whole micro-USDC.
   publishedMinimumMicro: deployedMinimumMicro(PUBLISHED_DEPLOYED_RULES),
 };

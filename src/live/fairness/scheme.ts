@@ -126,6 +126,13 @@ export interface FairnessScheme {
    */
   statedEdgeOf?(game: string, result: JsonValue): number | null;
   /**
+   * The win a bet's own result states by the game's win condition as the answer writes it (the
+   * outcome is the side chosen), whatever the draw mapping; null where it names too little. A bet
+   * whose `won` says otherwise contradicts itself: its draw breaks the rule whatever rule the target
+   * may have changed to. Absent: not judged.
+   */
+  shownWin?(game: string, result: JsonValue): boolean | null;
+  /**
    * The minimum bet a target of this scheme publishes for every game (the deployment's 0.01,
    * DEPLOYED.md §2.4), where the live house-edge audit plans its stakes; absent: each game's own
    * minimum in afp's game modules. Either way a target that refuses it states its own, which is

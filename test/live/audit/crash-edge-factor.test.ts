@@ -5,7 +5,8 @@
 // published rule and the hashes verify), not as an outcome that breaks the rule: before, it raised
 // a major `rule:crash:outcome` and exited 3 on a working target. The house-edge audit still measures
 // those games empirically (the crash point moves which bets win). A target whose roll itself does
-// not follow the rule (a proxy that shifts every `roll` it reads back) still fails the outcome.
+// not follow the rule (a proxy that shifts every `roll` it reads back) is still an outcome finding
+// (minor on the deployed scheme, as house-edge's on the same bets: its answers agree with themselves).
 // In-process: real loopback listeners, the deployment's wire, the limits lifted, a manual clock.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +38,7 @@ async function fairness(target: string, key: string, out: string, clock: Paramet
 }
 
 describe('a crash edge factor of the target’s own', () => {
-  test('fairness: a minor payout rule finding, no outcome finding, exit 0; a shifted roll still fails the outcome', async () => {
+  test('fairness: a minor payout rule finding, no outcome finding, exit 0; a shifted roll is still an outcome finding', async () => {
     const rules = parseDeployedRulesFile(RULES, 'crash.yaml');
     if (!rules.ok) throw new Error(rules.message);
     const served = await serveDeployedRules(rules.value);
@@ -72,10 +73,11 @@ describe('a crash edge factor of the target’s own', () => {
       );
       proxyUrl = proxy.url;
       try {
+        // An outcome finding, not a payout one; minor on the deployed scheme (a changed mapping, as
+        // house-edge's rule:<game>:scheme says of the same bets): its answers do not contradict themselves.
         const shifted = await fairness(proxy.url, key, join(DIR, 'shifted'), served.clock);
-        expect(shifted.code, shifted.text).toBe(3);
         expect(shifted.findings.map((finding) => `${finding.severity} ${finding.id}`)).toContain(
-          'major rule:crash:outcome',
+          'minor rule:crash:outcome',
         );
       } finally {
         await proxy.close();

@@ -25,6 +25,8 @@ function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verd
     verified: 400,
     followedRule: 400,
     followedMapping: 400,
+    contradicting: 0,
+    contradictingExample: null,
     brokeMapping: 0,
     tier: new TierTrack([]),
     refused: 0,

@@ -19,6 +19,7 @@ import { findGame } from '../../../src/services/casino/games/index.ts';
 import { FindingsCollector } from '../../../src/live/finding.ts';
 import type { EdgeAuditResult, VariantOutcome } from '../../../src/live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../../../src/live/audit/edge-findings.ts';
+import { recordVerification, selfContradiction } from '../../../src/live/audit/verification-findings.ts';
 
 const SEED = 'ab'.repeat(32);
 const SEED_HASH = createHash('sha256').update(SEED).digest('hex');
@@ -270,6 +271,8 @@ function resultOf(
     verified: bets.length,
     followedRule: fed.tier.paidAsPublished,
     followedMapping: fed.tier.mapped,
+    contradicting: bets.filter((bet) => selfContradiction(scheme, bet)).length,
+    contradictingExample: null,
     brokeMapping: fed.tier.broke,
     tier: fed.tier,
     refused: 0,
@@ -583,6 +586,8 @@ describe("whose advertisement an edge is judged against (issue 40): the target's
       verified: 40,
       followedRule: 40,
       followedMapping: 40,
+      contradicting: 0,
+      contradictingExample: null,
       brokeMapping: 0,
       tier: fed.tier,
       refused: 0,
@@ -615,5 +620,64 @@ describe("whose advertisement an edge is judged against (issue 40): the target's
     expect(
       findings.list().filter((finding) => finding.severity === 'major' || finding.severity === 'critical'),
     ).toEqual([]);
+  });
+});
+
+describe('a draw off the mapping: the same severity in both audits, major only where the answer contradicts itself', () => {
+  const COIN = { game: 'coin_flip', variant: 'coin_flip:heads', params: HEADS };
+  const flip = (side: JsonValue): string => (side === 'heads' ? 'tails' : 'heads');
+  /** Each bet as the rule draws it, then `shown` turns its result and win flag into what the target answers. */
+  const coins = (shown: (bet: SchemeBet, outcome: JsonValue) => SchemeBet): SchemeBet[] =>
+    range(60).map((nonce) => {
+      const bet = deployedBet('coin_flip', HEADS, nonce, ['side_chosen', 'outcome', 'roll']);
+      const won = (bet.paidMicro ?? 0n) > 0n;
+      return shown({ ...bet, won }, (bet.result as JsonObject)['outcome'] ?? null);
+    });
+  /** A losing flip shown as the side chosen (heads, heads) while flagged lost: the probe's LIE_OUTCOME. */
+  const lying = coins((bet, outcome) =>
+    bet.won === false && bet.nonce % 3 === 0
+      ? { ...bet, result: { ...(bet.result as JsonObject), outcome: flip(outcome) } }
+      : bet,
+  );
+  /** An honest target that maps every draw to the other side, and pays by what it shows. */
+  const inverted = coins((bet, outcome) => {
+    const shownOutcome = flip(outcome);
+    const won = shownOutcome === 'heads';
+    return {
+      ...bet,
+      won,
+      result: { ...(bet.result as JsonObject), outcome: shownOutcome },
+      paidMicro: won ? (STAKE * 199n) / 100n : 0n,
+      multiplier: won ? 1.99 : 0,
+    };
+  });
+
+  function severities(bets: readonly SchemeBet[]): { edge: string | undefined; fairness: string | undefined } {
+    const edge = new FindingsCollector();
+    recordEdgeFindings(edge, resultOf(DEPLOYED_SCHEME, COIN, bets, HALF_POINT), DEPLOYED_SCHEME);
+    const fairness = new FindingsCollector();
+    for (const bet of bets)
+      recordVerification(fairness, {
+        bet,
+        variant: COIN.variant,
+        seedHex: SEED,
+        verdict: DEPLOYED_SCHEME.verify(bet, SEED),
+        scheme: 'deployed',
+        contradictsItself: selfContradiction(DEPLOYED_SCHEME, bet),
+      });
+    return {
+      edge: edge.list().find((finding) => finding.id === 'rule:coin_flip:scheme')?.severity,
+      fairness: fairness.list().find((finding) => finding.id === 'rule:coin_flip:outcome')?.severity,
+    };
+  }
+
+  test('an answer whose result says heads on heads and whose won flag says lost: major in both', () => {
+    expect(lying.some((bet) => selfContradiction(DEPLOYED_SCHEME, bet))).toBe(true);
+    expect(severities(lying)).toEqual({ edge: 'major', fairness: 'major' });
+  });
+
+  test('an honest target that changed its draw mapping (its answers agree with themselves): minor in both', () => {
+    expect(inverted.some((bet) => selfContradiction(DEPLOYED_SCHEME, bet))).toBe(false);
+    expect(severities(inverted)).toEqual({ edge: 'minor', fairness: 'minor' });
   });
 });
