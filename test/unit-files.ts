@@ -60,6 +60,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/core/text-file.test.ts',
   'test/core/wide-amounts.test.ts',
   'test/docs/readme.test.ts',
+  'test/export/js-literal.test.ts',
   'test/export/k6-agent-listing.test.ts',
   'test/export/k6-setup.test.ts',
   'test/http/casino/casino-bad-input.test.ts',

@@ -17,7 +17,7 @@
 import type { LoadSection } from '../../sim/load-schema.ts';
 import type { UrlRequest } from '../../load/url-source.ts';
 import { urlEndpointName } from '../../load/url-source.ts';
-import { jsLiteral, type JsValue } from './js-literal.ts';
+import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
 import { k6Duration, k6Options } from './k6-options.ts';
 
 export interface K6UrlExport {
@@ -39,8 +39,8 @@ function bodyExpression(body: Uint8Array | undefined): { readonly expression: st
   if (body === undefined) return { expression: 'null', binary: false };
   const bytes = Buffer.from(body);
   const text = bytes.toString('utf8');
-  if (Buffer.from(text, 'utf8').equals(bytes)) return { expression: JSON.stringify(text), binary: false };
-  return { expression: `encoding.b64decode(${JSON.stringify(bytes.toString('base64'))}, 'std')`, binary: true };
+  if (Buffer.from(text, 'utf8').equals(bytes)) return { expression: jsString(text), binary: false };
+  return { expression: `encoding.b64decode(${jsString(bytes.toString('base64'))}, 'std')`, binary: true };
 }
 
 function sentHeaders(request: UrlRequest): Record<string, string> {
@@ -62,21 +62,21 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
   const body = bodyExpression(request.body);
   const text = [
     `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
-    `// Written by \`${input.command.replace(/[\r\n]/g, ' ')}\`: do not edit, export again.`,
+    `// Written by \`${jsComment(input.command)}\`: do not edit, export again.`,
     '// Run: k6 run --no-usage-report [-e AFP_URL=<another URL>] <this file>',
-    `// Every request is tagged endpoint=${JSON.stringify(endpoint)} (afp's endpoint name); http_req_failed counts`,
+    `// Every request is tagged endpoint=${jsComment(jsString(endpoint))} (afp's endpoint name); http_req_failed counts`,
     '// what afp load counts: no answer, a 429 or a 5xx.',
     "import http from 'k6/http';",
     ...(body.binary ? ["import encoding from 'k6/encoding';"] : []),
     '',
     `export const options = ${jsLiteral(k6.options as unknown as JsValue)};`,
     '',
-    `const URL = __ENV.AFP_URL || ${JSON.stringify(request.url)};`,
-    `const METHOD = ${JSON.stringify(request.method)};`,
+    `const URL = __ENV.AFP_URL || ${jsString(request.url)};`,
+    `const METHOD = ${jsString(request.method)};`,
     `const BODY = ${body.expression};`,
     `const PARAMS = {`,
     `  headers: ${jsLiteral(sentHeaders(request), 1)},`,
-    `  tags: { endpoint: ${JSON.stringify(endpoint)} },`,
+    `  tags: { endpoint: ${jsString(endpoint)} },`,
     `  timeout: '${k6Duration(input.timeoutMs)}',`,
     '  responseCallback: http.expectedStatuses({ min: 100, max: 428 }, { min: 430, max: 499 }),',
     '};',
