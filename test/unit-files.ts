@@ -91,6 +91,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/load/executors.test.ts',
   'test/load/http-client-parser.test.ts',
   'test/load/load-recorder.test.ts',
+  'test/load/load-run-transport.test.ts',
   'test/load/load-run-view.test.ts',
   'test/load/merge-files.test.ts',
   'test/load/thresholds.test.ts',
