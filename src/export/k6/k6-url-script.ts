@@ -12,12 +12,17 @@
  * (a string would go out as UTF-8, every byte 0x80-0xFF a U+FFFD). A URL's credentials reach the
  * script as afp sends them, an explicit `authorization: Basic …` header (url-flags.ts), the URL
  * without them. No redirect is followed (`maxRedirects: 0`, k6-options.ts), as afp load follows none.
+ * Under --rate the script carries afp load's arrival count and an iteration past it sends nothing:
+ * k6 1.3 sometimes starts one more arrival at the end (a race at its stop; 20/s for 2 s gave 40 or
+ * 41 in 8 runs even one ms short), and afp load never does.
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
 import type { LoadSection } from '../../sim/load-schema.ts';
 import type { UrlRequest } from '../../load/url-source.ts';
 import { urlEndpointName } from '../../load/url-source.ts';
 import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
+import { resolveLoadPlan } from '../../load/executors.ts';
+import { arrivalSchedule } from '../../load/executors-arrival.ts';
 import { k6Duration, k6Options } from './k6-options.ts';
 
 export interface K6UrlExport {
@@ -43,6 +48,13 @@ function bodyExpression(body: Uint8Array | undefined): { readonly expression: st
   return { expression: `encoding.b64decode(${jsString(bytes.toString('base64'))}, 'std')`, binary: true };
 }
 
+/** The arrivals afp load schedules for an open-model section (null for a closed loop, --vus). */
+function arrivalsOf(section: LoadSection): number | null {
+  const planned = resolveLoadPlan({ load: section, scenarioDurationMs: section.duration ?? 0 });
+  if (!planned.ok || planned.plan.kind === 'vus') return null;
+  return arrivalSchedule(planned.plan).countBefore(planned.plan.durationMs + 1);
+}
+
 function sentHeaders(request: UrlRequest): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -60,6 +72,7 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
   });
   if (!k6.ok) return { ok: false, errors: k6.errors };
   const body = bodyExpression(request.body);
+  const arrivals = arrivalsOf(input.section);
   const text = [
     `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
     `// Written by \`${jsComment(input.command)}\`: do not edit, export again.`,
@@ -67,6 +80,7 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     `// Every request is tagged endpoint=${jsComment(jsString(endpoint))} (afp's endpoint name); http_req_failed counts`,
     '// what afp load counts: no answer, a 429 or a 5xx.',
     "import http from 'k6/http';",
+    ...(arrivals === null ? [] : ["import exec from 'k6/execution';"]),
     ...(body.binary ? ["import encoding from 'k6/encoding';"] : []),
     '',
     `export const options = ${jsLiteral(k6.options as unknown as JsValue)};`,
@@ -81,7 +95,15 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     '  responseCallback: http.expectedStatuses({ min: 100, max: 428 }, { min: 430, max: 499 }),',
     '};',
     '',
+    ...(arrivals === null
+      ? []
+      : [
+          `// afp load's arrivals: k6 may start one more at the end (a race at its stop); it sends nothing.`,
+          `const ARRIVALS = ${arrivals};`,
+          '',
+        ]),
     'export default function () {',
+    ...(arrivals === null ? [] : ['  if (exec.scenario.iterationInTest >= ARRIVALS) return;']),
     '  http.request(METHOD, URL, BODY, PARAMS);',
     '}',
     '',
