@@ -144,7 +144,7 @@ export async function scenarioLoad(argv: readonly string[], io: LoadIo, record: 
   const mounts = loadMounts(target);
   if (!mounts.ok) {
     io.err(`afp load: ${mounts.message}\n`);
-    return EXIT.invalidInput;
+    return mounts.byTarget ? EXIT.liveness : EXIT.invalidInput;
   }
   io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
   for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])])

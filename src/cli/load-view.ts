@@ -233,6 +233,7 @@ export function summaryLines(result: LoadRunResult): string[] {
     `latency from the intended start (ms): p50 ${fixed(overall.p50Ms, 2)} · p90 ${fixed(overall.p90Ms, 2)} · p99 ${fixed(overall.p99Ms, 2)} · p99.9 ${fixed(overall.p999Ms, 2)} · max ${fixed(overall.maxMs, 2)}`,
     `iterations: ${started} started, ${completed} completed, ${dropped} dropped, ${outcome.interrupted} interrupted, ${outcome.failedIterations} failed`,
   ];
+  if (snapshot.firstError !== undefined) lines.push(`first request without an answer: ${snapshot.firstError}`);
   for (const [name, tally] of Object.entries(snapshot.checks))
     lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
   if (snapshot.endpoints.length > 0) lines.push('endpoints:');
@@ -303,7 +304,9 @@ export function exitOf(
 ): number {
   // A run Ctrl-C cut before any answer could come says it was interrupted, not that nothing answered.
   if (unanswered(snapshot) && (totalRequests(snapshot) > 0 || !interrupted)) {
-    io.err(`afp load: ${targetName} answered ${unansweredWords(snapshot)}\n`);
+    const cause =
+      snapshot.firstError === undefined ? '' : ` (the first failed before any answer: ${snapshot.firstError})`;
+    io.err(`afp load: ${targetName} answered ${unansweredWords(snapshot)}${cause}\n`);
     return EXIT.liveness;
   }
   const failed = failedThresholds(judged);

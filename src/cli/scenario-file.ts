@@ -2,12 +2,14 @@
  * Reading a scenario file for a command (run, sweep, load, export k6, scenario check, load merge):
  * read it, parse it against the agents table, and say what is wrong the one way every command
  * says it — a file that cannot be read as `<command>: cannot read FILE: reason`, a scenario with
- * errors as the scenario's own formatted list (each error with its path and line).
+ * errors as the scenario's own formatted list (each error with its path and line), a threshold
+ * afp load cannot judge as afp load words it (load/thresholds.ts, the one rule).
  * Why one function: six commands had a copy each, and a copy drifts (a message, an agent table).
  * Only the archetypes the file names are loaded (agents/scenario-archetypes.ts), and they come
  * back with the scenario as the table to run it with.
  */
 import { readTextFile } from '../core/text-file.ts';
+import { parseThresholds } from '../load/thresholds.ts';
 import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
 import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
@@ -35,6 +37,12 @@ export async function readScenarioFile(file: string): Promise<ScenarioFile> {
     knownAgents: ARCHETYPE_NAMES,
   });
   if (!parsed.ok) return { ok: false, kind: 'invalid', message: formatScenarioErrors(file, parsed.errors) };
+  // A threshold afp load cannot judge (iteration_duration, a status filter on a latency) is an
+  // error of the scenario for every command: afp export k6 wrote it into a script afp load
+  // refused, and afp scenario check called the file valid.
+  const thresholds = parseThresholds(parsed.scenario.load?.thresholds);
+  if (!thresholds.ok)
+    return { ok: false, kind: 'invalid', message: thresholds.errors.map((error) => `${file}: ${error}`).join('\n') };
   return { ok: true, scenario: parsed.scenario, text, agents };
 }
 

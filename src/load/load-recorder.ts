@@ -32,6 +32,9 @@ export const STAGED_SECONDS = 3;
 /** The longest latency a histogram holds: one hour, in microseconds. */
 export const HIGHEST_MICROS = 3_600_000_000;
 
+/** A request's error text kept in a snapshot, at most (a message can hold a whole answer). */
+const ERROR_CHARS_MAX = 300;
+
 export interface LoadSample {
   /** The endpoint's name in reports, e.g. a route id `escrow.B.create` or `GET /api/v1/games`. */
   readonly endpoint: string;
@@ -45,6 +48,8 @@ export interface LoadSample {
   readonly status: number;
   /** A failed request by k6's `http_req_failed`: no answer, or a status the run does not expect. */
   readonly failed: boolean;
+  /** Why no answer came (status 0): the client's error code and message, e.g. `ECONNREFUSED: …`. */
+  readonly error?: string;
 }
 
 export interface HistogramSnapshot {
@@ -86,6 +91,12 @@ export interface LoadSnapshot {
    * Absent when a request's send time was not known (an engine that does not say, an older file).
    */
   readonly wireMsTotal?: number;
+  /**
+   * The first request that got no answer: why, as the client said it (`DEPTH_ZERO_SELF_SIGNED_CERT:
+   * self-signed certificate`). A run whose requests all failed before reaching the target names
+   * the cause, not only the target. Absent when every request got an answer.
+   */
+  readonly firstError?: string;
 }
 
 export interface Percentiles {
@@ -243,6 +254,7 @@ export class LoadRecorder {
   private readonly stagedRows = new Map<number, Tally>();
   private readonly spareStaging: Histogram[] = [];
   private newestSecond = -1;
+  private firstError: string | null = null;
   private readonly checks = new Map<string, { passes: number; fails: number }>();
   private started = 0;
   private completed = 0;
@@ -257,6 +269,8 @@ export class LoadRecorder {
 
   record(sample: LoadSample): void {
     assert(sample.endMs >= sample.intendedStartMs, 'a request ends after its intended start');
+    if (sample.error !== undefined && this.firstError === null)
+      this.firstError = sample.error.slice(0, ERROR_CHARS_MAX);
     const latency = micros(sample.endMs - sample.intendedStartMs);
     const name =
       this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
@@ -360,6 +374,7 @@ export class LoadRecorder {
           .map(([name, tally]) => [name, { ...tally }]),
       ),
       ...(this.wireMsTotal === null ? {} : { wireMsTotal: this.wireMsTotal }),
+      ...(this.firstError === null ? {} : { firstError: this.firstError }),
     };
   }
 }
@@ -463,7 +478,14 @@ export function mergeSnapshots(snapshots: readonly LoadSnapshot[]): LoadSnapshot
     ...(snapshots.every((snapshot) => snapshot.wireMsTotal !== undefined)
       ? { wireMsTotal: sum((s) => s.wireMsTotal ?? 0) }
       : {}),
+    ...firstErrorOf(snapshots),
   };
+}
+
+/** The first of the snapshots' first errors (in the order given: shard 1 first), if any. */
+function firstErrorOf(snapshots: readonly LoadSnapshot[]): { readonly firstError?: string } {
+  const firstError = snapshots.find((snapshot) => snapshot.firstError !== undefined)?.firstError;
+  return firstError === undefined ? {} : { firstError };
 }
 
 /** The overall latency histogram of a snapshot (every endpoint's added). */

@@ -207,30 +207,47 @@ interface HttpsSend {
 function httpsSend(options: HttpsSend): Promise<TransportResponse> {
   const { url, method, headers, body, agent, signal, timeoutMs } = options;
   return new Promise<TransportResponse>((resolve, reject) => {
-    const sent = httpsRequest(url, { method, headers, agent, signal, timeout: timeoutMs }, (answer) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      let received = 0;
-      // Past the cap the bytes are counted and dropped, as the lean client's parser does.
-      answer.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        const keep = Math.min(chunk.length, MAX_ANSWER_BYTES - kept);
-        if (keep > 0) chunks.push(keep === chunk.length ? chunk : chunk.subarray(0, keep));
-        kept += Math.max(0, keep);
-      });
-      answer.on('end', () =>
-        resolve({
-          status: answer.statusCode ?? 0,
-          headers: incomingHeaders(answer.headers),
-          body: received > kept ? null : answerBody(Buffer.concat(chunks, kept).toString('utf8')),
-        }),
-      );
-      answer.on('error', reject);
-    });
+    const sent = httpsRequest(
+      url,
+      { method, headers: utf8Headers(headers), agent, signal, timeout: timeoutMs },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        let received = 0;
+        // Past the cap the bytes are counted and dropped, as the lean client's parser does.
+        answer.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          const keep = Math.min(chunk.length, MAX_ANSWER_BYTES - kept);
+          if (keep > 0) chunks.push(keep === chunk.length ? chunk : chunk.subarray(0, keep));
+          kept += Math.max(0, keep);
+        });
+        answer.on('end', () =>
+          resolve({
+            status: answer.statusCode ?? 0,
+            headers: incomingHeaders(answer.headers),
+            body: received > kept ? null : answerBody(Buffer.concat(chunks, kept).toString('utf8')),
+          }),
+        );
+        answer.on('error', reject);
+      },
+    );
     sent.on('timeout', () => sent.destroy(new Error(`${method} ${url.href}: no answer within ${timeoutMs} ms`)));
     sent.on('error', (error) => reject(signal.aborted ? new Interrupted(CUT) : error));
     sent.end(body);
   });
+}
+
+/**
+ * Header values as node:https writes them: a string's characters as single bytes (Latin-1), so a
+ * value goes as its UTF-8 bytes only when handed over as those bytes — as afp's own http:// client
+ * and k6 send it. Without it `é` went as one byte over https and two over http, and a character past
+ * U+00FF failed every request in the client (ERR_INVALID_CHAR), the target never asked.
+ */
+export function utf8Headers(headers: Record<string, string>): Record<string, string> {
+  const sent: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    sent[name] = /^[\x20-\x7e\t]*$/.test(value) ? value : Buffer.from(value, 'utf8').toString('latin1');
+  return sent;
 }
 
 function queryString(query: Readonly<Record<string, string>> | undefined): string {
@@ -269,4 +286,12 @@ function answerBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** A client-side failure as one line: its code (a node error's, e.g. ECONNREFUSED) and message. */
+export function clientErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.replace(/\s+/g, ' ').trim();
+  return typeof code === 'string' && code !== '' && !message.startsWith(code) ? `${code}: ${message}` : message;
 }

@@ -43,7 +43,15 @@ import { recordingTransport } from './recording-transport.ts';
 
 export type MountsResult =
   | { readonly ok: true; readonly urls: MountUrls }
-  | { readonly ok: false; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      /**
+       * The live target said it (an afp serve announcing the deployed dialect): it would not set up
+       * the run, exit 4 as the usage says; otherwise the target file is the input at fault, exit 2.
+       */
+      readonly byTarget: boolean;
+    };
 
 /** The agents' mounts on `target`, or why the agents cannot speak to it. */
 export function loadMounts(target: Target): MountsResult {
@@ -58,14 +66,15 @@ export function loadMounts(target: Target): MountsResult {
       return {
         ok: false,
         message: `services ${service} and another speak style B at different URLs (${urls.api}, ${entry.url}): the agents' style-B calls share one api URL`,
+        byTarget: false,
       };
   }
   if (refused.length > 0) {
-    return { ok: false, message: deployedDialectRefusal(target.name, refused) };
+    return { ok: false, message: deployedDialectRefusal(target.name, refused), byTarget: target.afpServe };
   }
   if (target.afpServe && target.adminUrl !== null) urls.api = target.adminUrl;
   if (Object.keys(urls).length === 0)
-    return { ok: false, message: `${target.name}: no service the agents can address` };
+    return { ok: false, message: `${target.name}: no service the agents can address`, byTarget: false };
   return { ok: true, urls };
 }
 

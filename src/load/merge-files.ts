@@ -88,6 +88,7 @@ const snapshotSchema = z.strictObject({
   iterations: z.strictObject({ started: count, completed: count, dropped: count }),
   checks: z.record(text(500), z.strictObject({ passes: count, fails: count })),
   wireMsTotal: z.number().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  firstError: z.string().max(1_000).optional(),
 });
 
 const fileSchema = z.strictObject({

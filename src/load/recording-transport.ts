@@ -12,7 +12,7 @@ import type { Transport, TransportRequest, TransportResponse } from '../client/t
 import type { WaitClock } from '../core/clock.ts';
 import { endpointName } from '../replay/endpoint-name.ts';
 import type { LoadSample } from './load-recorder.ts';
-import { Interrupted, requestFailed, type LoadSender } from './load-run-transport.ts';
+import { clientErrorText, Interrupted, requestFailed, type LoadSender } from './load-run-transport.ts';
 
 export interface RecordingOptions {
   readonly sender: LoadSender;
@@ -50,7 +50,15 @@ export function recordingTransport(options: RecordingOptions): Transport {
           return;
         }
         if (!(outcome.error instanceof Interrupted))
-          onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: 0, failed: true });
+          onSample({
+            endpoint,
+            intendedStartMs,
+            sentMs,
+            endMs: clock.nowMs(),
+            status: 0,
+            failed: true,
+            error: clientErrorText(outcome.error),
+          });
         reject(outcome.error);
       }),
     );

@@ -17,7 +17,13 @@ import type { WireMethod } from '../client/transport.ts';
 import type { IterationEnd, IterationSource } from './generator.ts';
 import type { WaitClock } from '../core/clock.ts';
 import type { LoadSample } from './load-recorder.ts';
-import { Interrupted, requestFailed, type LoadSender, type SendOutcome } from './load-run-transport.ts';
+import {
+  clientErrorText,
+  Interrupted,
+  requestFailed,
+  type LoadSender,
+  type SendOutcome,
+} from './load-run-transport.ts';
 
 /** The methods of a URL run: k6's and autocannon's (HEAD answers are read without a body). */
 export const URL_METHODS: readonly WireMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -97,7 +103,15 @@ export class UrlSource implements IterationSource {
       } else if (outcome.error instanceof Interrupted) {
         ended({ error: outcome.error });
       } else {
-        this.onSample({ endpoint, intendedStartMs: startMs, sentMs, endMs: clock.nowMs(), status: 0, failed: true });
+        this.onSample({
+          endpoint,
+          intendedStartMs: startMs,
+          sentMs,
+          endMs: clock.nowMs(),
+          status: 0,
+          failed: true,
+          error: clientErrorText(outcome.error),
+        });
         ended(null);
       }
     };

@@ -243,7 +243,7 @@ describe('exit codes', () => {
     expect(ran.err).toContain('does not answer');
   });
 
-  test('a serve in the deployed dialect: 2, naming the dialect', async () => {
+  test('a serve in the deployed dialect: 4 (the target would not set up the run), naming the dialect', async () => {
     const handle = await serve({ deployed: true });
     const ran = await load([
       'scenarios/load-smoke.yaml',
@@ -252,7 +252,7 @@ describe('exit codes', () => {
       '--out',
       join(DIR, 'deployed'),
     ]);
-    expect(ran.code).toBe(2);
+    expect(ran.code).toBe(4);
     expect(ran.err).toContain('deployed dialect');
   });
 

@@ -36,6 +36,15 @@ function scenarioFile(name: string, text: string): string {
 }
 
 describe('readScenarioFile', () => {
+  test("refuses a load threshold afp load cannot judge, in afp load's words, for every command (export k6, scenario check)", async () => {
+    const load = `load: { rate: 1, duration: 2s, thresholds: { iteration_duration: ['p(95)<5000'], 'http_req_duration{status:200}': ['p(95)<100'] } }\n`;
+    const read = await readScenarioFile(scenarioFile('thresholds.yaml', `${MIXED}${load}`));
+    expect(read.ok).toBe(false);
+    const message = read.ok ? '' : read.message;
+    expect(message).toMatch(/iteration_duration: afp load does not measure iteration durations/);
+    expect(message).toMatch(/http_req_duration\{status:200\}: tag 'status' cannot filter http_req_duration/);
+  });
+
   test("gives the populations' archetypes only, once each in the order named, the very definitions of AGENTS", async () => {
     const read = await readScenarioFile(scenarioFile('mixed.yaml', MIXED));
     expect(read.ok ? [] : read.message).toEqual([]);

@@ -15,7 +15,7 @@ import { AGENTS } from '../../agents/index.ts';
 import { inProcessTransport } from '../../src/client/in-process.ts';
 import type { TransportRequest } from '../../src/client/transport.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
-import { K6AgentRun, listedBy, type K6Api, type K6SetupData } from '../../src/export/k6/k6-agent-run.ts';
+import { K6AgentRun, listedBy, lookAheadOf, type K6Api, type K6SetupData } from '../../src/export/k6/k6-agent-run.ts';
 import type { K6RequestParams, K6Response } from '../../src/export/k6/k6-transport.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -141,6 +141,7 @@ function vu(
     timeout: '10s',
     openModel: options.openModel,
     vus: options.ofInstance,
+    arrivals: null,
   });
   return {
     checks,
@@ -182,6 +183,16 @@ describe('listedBy: the agents of a ring whose setup the schedule shows over', (
     expect(listedBy(29, 30)).toBe(0);
     expect(listedBy(30, 30)).toBe(1);
     expect(listedBy(1_000_000, 1)).toBe(1_000_000);
+  });
+});
+
+describe('lookAheadOf: how far past its arrival a VU steps its due agents', () => {
+  test('unsegmented, its next turn (V - 1); a segment, V + 1 turns of ⌈1/share⌉ + 1 arrivals of the test', () => {
+    expect(lookAheadOf(5, null)).toBe(4);
+    expect(lookAheadOf(1, null)).toBe(0);
+    expect(lookAheadOf(2, 1 / 2)).toBe(9);
+    expect(lookAheadOf(3, 1 / 3)).toBe(16);
+    expect(lookAheadOf(1, 1)).toBe(4);
   });
 });
 

@@ -1,14 +1,18 @@
 // `afp export k6` beyond one machine: two execution segments (0:1/2 and 1/2:1) as two k6 processes
-// on loopback send together the unsegmented run's per-endpoint counts within ±5%, with no failed
+// on loopback send together exactly afp load's requests for k6-smoke (whose every choice is
+// certain; k6 splits its 10 arrivals 6/4 while its 5 agents split 2/3 by population: the processes
+// once sent faucet.B.register×5 and no escrow.B.list), and the unsegmented run's per-endpoint
+// counts of load-smoke within ±5%, with no failed
 // `agent rules` check (an agent never names a counterparty another process is still registering:
 // segment 1/2:1 failed an escrow-buyer check in 3 runs of 3 when agents were listed a ring earlier),
 // and `--k8s 4` writes the k6-operator's resources (the script as a ConfigMap, a TestRun of
 // parallelism 4).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import {
+  afpLoadRun,
   exportScript,
   k6,
   k6Counts,
@@ -18,6 +22,7 @@ import {
   k6Run,
   mismatches,
   profileOver,
+  ROOT,
   sum,
   table,
   withProfile,
@@ -49,6 +54,22 @@ async function segmentRuns(api: string, script: string, dir: string, runId: stri
 }
 
 describe('beyond one machine', () => {
+  test('k6-smoke: two execution segments send the requests of afp load exactly, endpoint by endpoint', async () => {
+    const dir = join(kit.dir, 'smoke');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'k6-smoke.yaml');
+    writeFileSync(file, readFileSync(join(ROOT, 'scenarios', 'k6-smoke.yaml')));
+    const script = await exportScript(file);
+    const afp = await kit.withServe((api) => afpLoadRun(api, file));
+    const halves = await kit.withServe((api) => segmentRuns(api, script, dir, 'smoke'));
+    const together: Record<string, number> = {};
+    for (const half of halves)
+      for (const [name, count] of Object.entries(k6Counts(half))) together[name] = (together[name] ?? 0) + count;
+    expect(halves.flatMap(k6FailedChecks)).toStrictEqual([]);
+    expect(together).toStrictEqual(afp.counts);
+    expect(together).toStrictEqual({ 'faucet.B.register': 5, 'escrow.B.list': 1 });
+  });
+
   test('two execution segments (0:1/2, 1/2:1) as two k6 processes send the unsegmented run together, within ±5%, with no failed check', async () => {
     // As the acceptance comparison (compareWithAfpLoad): a window that differs is measured again at
     // half the pace (the same arrivals); one that still differs while a run dropped arrivals

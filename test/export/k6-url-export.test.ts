@@ -76,6 +76,17 @@ interface Summary {
 }
 
 describe('afp export k6 --url', () => {
+  test("--rate carries afp load's arrival count: an iteration k6 starts past it (a race at its stop) sends nothing; --vus none", async () => {
+    const open = await runExport(['http://127.0.0.1:9/ok', '--rate', '20/s', '--duration', '2s']);
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toContain("import exec from 'k6/execution';");
+    expect(open.stdout).toContain('const ARRIVALS = 40;');
+    expect(open.stdout).toContain('  if (exec.scenario.iterationInTest >= ARRIVALS) return;\n  http.request(');
+    const closed = await runExport(['http://127.0.0.1:9/ok', '--vus', '2', '--duration', '2s']);
+    expect(closed.code, closed.stderr).toBe(0);
+    expect(closed.stdout).not.toContain('ARRIVALS');
+  });
+
   test('k6 inspect reads the open-model profile; k6 run sends what afp load sends, tagged METHOD /path', async () => {
     const script = join(scratch, 'rate.js');
     const flags = [

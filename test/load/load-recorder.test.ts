@@ -16,6 +16,21 @@ import {
 } from '../../src/load/load-recorder.ts';
 
 describe('LoadRecorder', () => {
+  test('keeps the first request without an answer: its error, in the snapshot and the merge (first shard first)', () => {
+    const recorder = new LoadRecorder(0);
+    const sample = { endpoint: 'GET /a', intendedStartMs: 0, endMs: 1, status: 0, failed: true };
+    recorder.record({ ...sample, endpoint: 'GET /ok', status: 200, failed: false });
+    expect(recorder.snapshot().firstError).toBeUndefined();
+    recorder.record({ ...sample, error: 'DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate' });
+    recorder.record({ ...sample, error: 'ECONNRESET: socket hang up' });
+    const first = recorder.snapshot();
+    expect(first.firstError).toBe('DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate');
+    const other = new LoadRecorder(0);
+    other.record({ ...sample, error: 'x'.repeat(1_000) });
+    expect(other.snapshot().firstError).toHaveLength(300);
+    expect(mergeSnapshots([new LoadRecorder(0).snapshot(), first, other.snapshot()]).firstError).toBe(first.firstError);
+  });
+
   test('latency runs from the intended start; per endpoint, per second, statuses and failures', () => {
     const recorder = new LoadRecorder(1_000);
     for (let index = 0; index < 98; index++)

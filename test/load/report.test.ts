@@ -188,6 +188,31 @@ describe('latency.csv and timeseries.csv', () => {
     );
   });
 
+  test("a run's last part-second, after the schedule's end with no request started in it, has no row (no false drop to zero)", () => {
+    // 2/s for 2 s: arrivals at 0, 0.5, 1, 1.5 s; the last answer ends the run at 2.005 s.
+    const recorder = new LoadRecorder(0);
+    for (let index = 0; index < 4; index++)
+      recorder.record({
+        endpoint: 'GET /ok',
+        intendedStartMs: index * 500,
+        endMs: index * 500 + 5,
+        status: 200,
+        failed: false,
+      });
+    recorder.finish(2_005);
+    const seconds = readCsv(renderTimeseriesCsv(reportOf(recorder.snapshot(), {})))
+      .slice(1)
+      .map((row) => row[0]);
+    expect(seconds).toStrictEqual(['0', '1']);
+    // A whole second with nothing in it (a stall to the end) keeps its row of zeros.
+    recorder.finish(3_000);
+    expect(
+      readCsv(renderTimeseriesCsv(reportOf(recorder.snapshot(), {})))
+        .slice(1)
+        .map((row) => row[1]),
+    ).toStrictEqual(['2', '2', '0']);
+  });
+
   test('hostile endpoint names read back as text: quoted, control characters replaced, formulas defused', () => {
     const rows = readCsv(renderLatencyCsv(hostileReport()));
     expect(rows.map((row) => row.length)).toEqual([14, 14, 14, 14]);

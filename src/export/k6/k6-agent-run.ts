@@ -13,19 +13,32 @@
  *   an iteration is one agent's setup or one step, one agent at a time per VU.
  * - The same arrival model: the load profile is k6's own executor (k6-options.ts), with as many
  *   VUs as afp load has agents free to take an arrival (min(max_in_flight, agents)). afp load
- *   hands arrival i to the agent at ring position i mod N (the next free one); k6 hands it to any
- *   idle VU, which cannot run another VU's agent. So under an arrival-rate executor an agent at
- *   local position p is due for its (r+1)-th iteration at arrival p + r·N (N: the local ring),
- *   where afp load's cursor reaches it. k6 hands arrivals to its V VUs in turn (the next idle
- *   one), so the VU that takes arrival i (exec.scenario.iterationInInstance) steps its own
- *   earliest-due agent if that one is due before its next turn (by i + V - 1), and sends nothing
- *   otherwise (afp load's arrival went to an agent another VU owns, stepped on that VU's turn).
+ *   hands arrival i to the agent at ring position i mod N (the next free one; N: the whole ring,
+ *   every segment's agents); k6 hands it to any idle VU, which cannot run another VU's agent. So
+ *   under an arrival-rate executor an agent at ring position p is due for its (r+1)-th iteration at
+ *   arrival p + r·N of the test (exec.scenario.iterationInTest, one count across the processes of
+ *   a segmented run), where afp load's cursor reaches it, and never at an arrival past afp load's
+ *   schedule (config.arrivals: k6 sometimes starts one more at the end). k6 hands arrivals to its
+ *   V VUs in turn (the next idle one), so the VU that takes arrival i steps its own earliest-due
+ *   agent if that one is due before its next turn (by i + V - 1), and sends nothing otherwise
+ *   (afp load's arrival went to an agent another VU owns, stepped on that VU's turn).
  *   An agent thus steps at most V - 1 arrivals before afp load would step it, never a whole ring
  *   earlier: a VU used to cycle through its own few agents and step them ahead of afp load
  *   (tiers-and-faults: the pro abuser's 400-request burst, due at arrival 61 of 60, ran in k6).
  *   Without the look-ahead, a VU whose turns fall just before its agents' arrivals skipped one
  *   and ran every later agent late (property-mix lost a third of its requests). Under a VU
  *   executor (closed model) a VU steps its next own agent every iteration.
+ *   Segmented: k6 splits the test's arrivals among the processes by its own striping (10 arrivals
+ *   of k6-smoke: 6 to 0:1/2, 4 to 1/2:1) while the agents split by population (2 and 3 of 5), so
+ *   a process may own more due steps than it takes arrivals. Each of its VUs takes every step of
+ *   its agents due by (V + 1)·(⌈1/share⌉ + 1) arrivals of the test past its own (lookAheadOf:
+ *   its next turn, with a turn to spare), one agent's steps one after another, agents side by
+ *   side: the processes together step every agent exactly as often as afp load (k6-smoke's
+ *   segments sent faucet.B.register×5 and no escrow.B.list when each stepped its agents on its
+ *   own ring, against its own arrival count), each step up to that look-ahead early. Counted as
+ *   late past it, as unsegmented. Not covered: a VU that gets no turn in the test's last
+ *   look-ahead of arrivals (k6 handed them all to its other VUs, as only a generator far behind
+ *   does) leaves its agents' last steps out, and no counter shows that.
  *   Not followed: afp load's cursor skipping agents that are done (rare in a load window).
  * - The same counterparties, where k6 can know them: agents name counterparties and referrers by
  *   agent id from their directory, and afp load lists an agent there once its registration has
@@ -73,7 +86,7 @@ import { endpointName } from '../../replay/endpoint-name.ts';
 import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
 import type { Population } from '../../sim/scenario.ts';
 import { k6Transport, type K6Http } from './k6-transport.ts';
-import { parseSegment, segmentSlice, WHOLE_SEGMENT } from './k6-segment.ts';
+import { parseSegment, segmentSlice, WHOLE_SEGMENT, type Segment } from './k6-segment.ts';
 
 /** What the script hands the runtime of k6's modules and globals. */
 export interface K6Api {
@@ -135,12 +148,18 @@ export interface K6RunConfig {
   readonly openModel: boolean;
   /** The VUs an unsegmented run of the script initializes (its scenario's peak). */
   readonly vus: number;
+  /**
+   * The arrivals afp load's schedule holds (an arrival-rate executor; null under a VU executor):
+   * no agent steps at an arrival past them, so k6's own extra arrival at the end, when its clock
+   * starts one there, sends nothing.
+   */
+  readonly arrivals: number | null;
 }
 
 /** One of this VU's agents: built when first stepped. */
 interface Owned {
   readonly slot: AgentSlot;
-  /** Its position in this process's ring. */
+  /** Its position in the whole test's ring (afp load's: arrival position + r × ring size steps it). */
   readonly position: number;
   turn: LiveTurn | null;
   /** Iterations it has run. */
@@ -151,8 +170,13 @@ interface VuState {
   readonly owned: readonly Owned[];
   readonly byAgent: Map<RunAgent, Owned>;
   readonly build: (slot: AgentSlot) => RunAgent;
-  /** The agents of this process's segment (its local ring's length). */
+  /** The whole test's agents (afp load's ring), every segment's. */
   readonly ringSize: number;
+  /**
+   * Null in an unsegmented run; in a segmented one, the segment's share of the test's arrivals
+   * (to − from): a VU's turns come about V / share arrivals of the test apart.
+   */
+  readonly share: number | null;
   cursor: number;
   /** The ring as [archetype, agentId], empty where the agent is this VU's own. */
   readonly others: readonly (readonly string[])[];
@@ -199,18 +223,52 @@ export class K6AgentRun {
     for (const warmUp of new Set(mine.map((slot) => slot.definition.warmUp))) warmUp?.();
   }
 
-  /** One k6 iteration: the next own agent's setup or step, then its rules check (nothing when none is due). */
+  /**
+   * One k6 iteration: the own agents due by this VU's next turn, each set up or stepped once, then
+   * each one's rules check (nothing when none is due). Unsegmented, at most one agent (the next in
+   * ring order); in a segmented run, every one due, together (see the file header).
+   */
   async iteration(data: K6SetupData): Promise<void> {
     const state = this.prepare(data);
     const vu = this.api.vu();
     this.listArrived(state, vu.iterationInTest);
-    // A VU takes about one arrival in V (k6 hands each to the next idle VU): its next agent runs
-    // if afp load's ring reaches it before this VU's next turn, i.e. within the next V arrivals.
-    const reach = this.config.openModel ? vu.iterationInInstance + vu.ofInstance - 1 : Number.POSITIVE_INFINITY;
-    const owned = this.next(state, reach);
-    if (owned === null) return;
-    if (this.config.openModel && owned.position + owned.runs * state.ringSize < vu.iterationInInstance - vu.ofInstance)
-      this.api.late();
+    if (!this.config.openModel) {
+      const owned = this.next(state, Number.POSITIVE_INFINITY);
+      if (owned !== null) await this.step(state, owned);
+      return;
+    }
+    // k6 hands each arrival to the next idle VU: an unsegmented VU takes about one arrival in V,
+    // a segmented one about one in V / share of the test's (its segment's arrivals are striped
+    // among the test's, not evenly: seen 0, 2, 4, 5, 7, 9 of 10 for 0:1/2), so it looks a turn
+    // and a stripe further ahead. Its agents run if afp load's ring reaches them by then.
+    const lookAhead = lookAheadOf(vu.ofInstance, state.share);
+    const arrival = vu.iterationInTest;
+    const reach = Math.min(arrival + lookAhead, (this.config.arrivals ?? Number.POSITIVE_INFINITY) - 1);
+    const late = (owned: Owned): void => {
+      if (owned.position + owned.runs * state.ringSize < arrival - lookAhead - 1) this.api.late();
+    };
+    if (state.share === null) {
+      const owned = this.next(state, reach);
+      if (owned === null) return;
+      late(owned);
+      await this.step(state, owned);
+      return;
+    }
+    // Segmented: every own agent with steps due by the reach takes them all, one after another
+    // (agents side by side), so a VU whose turns fell short of its agents' pace catches up and its
+    // last turn leaves no step of the schedule out.
+    await Promise.all(
+      state.owned.map(async (owned) => {
+        while (owned.turn?.done !== true && dueAt(state, owned) <= reach) {
+          late(owned);
+          await this.step(state, owned);
+        }
+      }),
+    );
+  }
+
+  /** One setup or step of `owned` (built on its first), then its rules check. */
+  private async step(state: VuState, owned: Owned): Promise<void> {
     if (owned.turn === null) {
       const agent = state.build(owned.slot);
       owned.turn = new LiveTurn(agent);
@@ -222,7 +280,7 @@ export class K6AgentRun {
   }
 
   /**
-   * This VU's next agent (its own, in local ring order, skipping those done) if afp load's ring
+   * This VU's next agent (its own, in ring order, skipping those done) if afp load's ring
    * reaches it by arrival `reach`: it is due at position + runs × ringSize. Null when none is.
    */
   private next(state: VuState, reach: number): Owned | null {
@@ -251,10 +309,12 @@ export class K6AgentRun {
       for (const slot of group.slice(start, end)) mine.add(slot);
     }
     const { inInstance, ofInstance } = this.api.vu();
+    const positions = new Map(this.ring.map((slot, position) => [slot, position]));
     const local = this.ring.filter((slot) => mine.has(slot));
     const owned: Owned[] = [];
-    local.forEach((slot, position) => {
-      if (position % ofInstance === inInstance - 1) owned.push({ slot, position, turn: null, runs: 0 });
+    local.forEach((slot, index) => {
+      if (index % ofInstance === inInstance - 1)
+        owned.push({ slot, position: positions.get(slot) ?? index, turn: null, runs: 0 });
     });
     const own = new Set(owned.map(({ slot }) => slot));
     const host = this.host(data);
@@ -262,7 +322,8 @@ export class K6AgentRun {
       owned,
       byAgent: new Map(),
       build: (slot) => new RunAgent({ ...slot, seed: this.config.seed, startSpreadMs: 0, idSuffix: data.runTag, host }),
-      ringSize: local.length,
+      ringSize: this.ring.length,
+      share: segmentText === null ? null : shareOf(segment),
       cursor: 0,
       others: this.ring.map((slot) =>
         own.has(slot)
@@ -358,4 +419,27 @@ export function listedBy(iterationInTest: number, ringSize: number): number {
   assert(Number.isSafeInteger(iterationInTest) && iterationInTest >= 0, `an arrival count: ${iterationInTest}`);
   assert(Number.isSafeInteger(ringSize) && ringSize > 0, `a ring of agents: ${ringSize}`);
   return Math.max(0, iterationInTest - ringSize + 1);
+}
+
+/** The arrival at which afp load's ring reaches `owned` next: position + runs × ring size. */
+function dueAt(state: VuState, owned: Owned): number {
+  return owned.position + owned.runs * state.ringSize;
+}
+
+/**
+ * How many arrivals of the test past its own a VU looks for due agents: V − 1 unsegmented (its
+ * next turn, k6 handing arrivals to its V VUs in turn); in a segment of `share` of the test,
+ * (V + 1) × (⌈1 / share⌉ + 1): its next turn is V of its segment's arrivals later, each at most
+ * ⌈1 / share⌉ + 1 of the test's apart, with one turn to spare, so its last turn reaches the
+ * test's last arrival and no step of its agents is left out.
+ */
+export function lookAheadOf(vus: number, share: number | null): number {
+  assert(Number.isSafeInteger(vus) && vus > 0, `a VU count: ${vus}`);
+  if (share === null) return vus - 1;
+  assert(share > 0 && share <= 1, `a segment's share of the test: ${share}`);
+  return (vus + 1) * (Math.ceil(1 / share) + 1);
+}
+
+function shareOf(segment: Segment): number {
+  return segment.to.numerator / segment.to.denominator - segment.from.numerator / segment.from.denominator;
 }

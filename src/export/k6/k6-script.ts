@@ -19,10 +19,13 @@ import { ALL_ROUTES } from '../../http/routes/index.ts';
 import { targetUrlError } from '../../client/target.ts';
 import type { Scenario } from '../../sim/scenario.ts';
 import { AGENT_MODULES } from '../../../agents/index.ts';
-import { jsLiteral, jsValueOf, type JsValue } from './js-literal.ts';
+import { jsComment, jsLiteral, jsonSource, jsString, jsValueOf, type JsValue } from './js-literal.ts';
 import type { K6Scenario } from './k6-agent-run.ts';
 import { bundleK6Script, rootModule } from './k6-bundle.ts';
 import { k6Duration, k6Options, LOAD_DEFAULTS, type K6Options } from './k6-options.ts';
+import { resolveLoadPlan } from '../../load/executors.ts';
+import { arrivalSchedule } from '../../load/executors-arrival.ts';
+import { LOAD_LIMITS } from '../../sim/load-schema.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -80,9 +83,9 @@ function archetypeImports(scenario: Scenario): string {
   const names = [...new Set(scenario.populations.map((population) => population.agent))].sort();
   const imports = names.map(
     (name, index) =>
-      `import * as archetype${index} from ${JSON.stringify(rootModule(`agents/${AGENT_MODULES[name] ?? name}`))};`,
+      `import * as archetype${index} from ${jsString(rootModule(`agents/${AGENT_MODULES[name] ?? name}`))};`,
   );
-  const rows = names.map((name, index) => `  [${JSON.stringify(name)}, archetype${index}],`);
+  const rows = names.map((name, index) => `  [${jsString(name)}, archetype${index}],`);
   return `${imports.join('\n')}
 const AGENTS = Object.fromEntries(
   [
@@ -98,13 +101,26 @@ ${rows.map((row) => `  ${row}`).join('\n')}
  */
 function curveWindows(scenario: Scenario, agents: Readonly<Record<string, AnyAgentDefinition>>): string {
   const warms = scenario.populations.some((population) => agents[population.agent]?.warmUp !== undefined);
-  return warms ? `import ${JSON.stringify(rootModule('src/export/k6/shims/curve-windows'))};\n` : '';
+  return warms ? `import ${jsString(rootModule('src/export/k6/shims/curve-windows'))};\n` : '';
 }
 
 /** An arrival-rate executor (the default): the open model, where agents are stepped as afp load's ring reaches them. */
 function openModel(scenario: Scenario): boolean {
   const executor = scenario.load?.executor ?? 'constant-arrival-rate';
   return executor === 'constant-arrival-rate' || executor === 'ramping-arrival-rate';
+}
+
+/**
+ * The arrivals afp load's schedule holds for the scenario's profile (null under a VU executor): the
+ * runtime steps no agent at an arrival past them, in one process or across segments.
+ */
+function arrivalsOf(scenario: Scenario): number | null {
+  const planned = resolveLoadPlan({
+    load: scenario.load,
+    scenarioDurationMs: Math.min(scenario.durationMs, LOAD_LIMITS.durationMs.max),
+  });
+  if (!planned.ok || planned.plan.kind === 'vus') return null;
+  return arrivalSchedule(planned.plan).countBefore(planned.plan.durationMs + 1);
 }
 
 /** What the runtime reads of the scenario (K6Scenario), as the parser read it here. */
@@ -142,10 +158,10 @@ import { check } from 'k6';
 import exec from 'k6/execution';
 import { Counter } from 'k6/metrics';
 ${curveWindows(scenario, options.agents)}${archetypeImports(scenario)}
-import { K6AgentRun } from ${JSON.stringify(rootModule('src/export/k6/k6-agent-run'))};
-import { k6Setup } from ${JSON.stringify(rootModule('src/export/k6/k6-setup'))};
+import { K6AgentRun } from ${jsString(rootModule('src/export/k6/k6-agent-run'))};
+import { k6Setup } from ${jsString(rootModule('src/export/k6/k6-setup'))};
 
-export const options = ${JSON.stringify({ ...k6Options, ...k6Setup }, null, 2)};
+export const options = ${jsonSource({ ...k6Options, ...k6Setup }, 2)};
 
 const TIMEOUT = ${JSON.stringify(k6Duration(REQUEST_TIMEOUT_MS))};
 // http_req_failed counts what afp load counts as failed: no answer, a 429, a 5xx.
@@ -172,14 +188,14 @@ const run = new K6AgentRun(
     vu: () => ({ inInstance: exec.vu.idInInstance, ofInstance: exec.instance.vusInitialized, iterationInTest: exec.scenario.iterationInTest, iterationInInstance: exec.scenario.iterationInInstance }),
     segment,
   },
-  { scenario: ${jsLiteral(runScenario(scenario), 1)}, seed: ${JSON.stringify(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))} },
+  { scenario: ${jsLiteral(runScenario(scenario), 1)}, seed: ${jsString(options.seed)}, agents: AGENTS, timeout: TIMEOUT, openModel: ${JSON.stringify(openModel(scenario))}, vus: ${JSON.stringify(peakVus(k6Options))}, arrivals: ${JSON.stringify(arrivalsOf(scenario))} },
 );
 
 export function setup() {
   return k6Setup({
     http,
     expected,
-    defaultTarget: ${JSON.stringify(options.target)},
+    defaultTarget: ${jsonSource(options.target)},
     timeout: TIMEOUT,
     env: (name) => (__ENV[name] === undefined || __ENV[name] === '' ? undefined : __ENV[name]),
     randomTag: () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => (byte % 36).toString(36)).join(''),
@@ -197,8 +213,8 @@ export default async function (data) {
 
 function header(scenario: Scenario, options: K6ExportOptions, agentCount: number): string {
   return [
-    `// k6 script exported by afp ${options.afpVersion} from scenario ${JSON.stringify(scenario.name)}, seed ${JSON.stringify(options.seed)}.`,
-    `// Written by \`${options.command.replace(/[\r\n]/g, ' ')}\`: do not edit, export again.`,
+    `// k6 script exported by afp ${jsComment(options.afpVersion)} from scenario ${jsString(scenario.name)}, seed ${jsString(options.seed)}.`,
+    `// Written by \`${jsComment(options.command)}\`: do not edit, export again.`,
     "// afp's own agents, client and route names, bundled (esbuild) over k6's http.asyncRequest: the traffic",
     `// afp load sends — the same ${agentCount} agents (each VU owns some, registers each once and reuses it), the`,
     '// same ids, counterparties once registered, the same arrival model. Every request is tagged endpoint=<afp route id>.',

@@ -12,12 +12,17 @@
  * (a string would go out as UTF-8, every byte 0x80-0xFF a U+FFFD). A URL's credentials reach the
  * script as afp sends them, an explicit `authorization: Basic …` header (url-flags.ts), the URL
  * without them. No redirect is followed (`maxRedirects: 0`, k6-options.ts), as afp load follows none.
+ * Under --rate the script carries afp load's arrival count and an iteration past it sends nothing:
+ * k6 1.3 sometimes starts one more arrival at the end (a race at its stop; 20/s for 2 s gave 40 or
+ * 41 in 8 runs even one ms short), and afp load never does.
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
 import type { LoadSection } from '../../sim/load-schema.ts';
 import type { UrlRequest } from '../../load/url-source.ts';
 import { urlEndpointName } from '../../load/url-source.ts';
-import { jsLiteral, type JsValue } from './js-literal.ts';
+import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
+import { resolveLoadPlan } from '../../load/executors.ts';
+import { arrivalSchedule } from '../../load/executors-arrival.ts';
 import { k6Duration, k6Options } from './k6-options.ts';
 
 export interface K6UrlExport {
@@ -39,8 +44,15 @@ function bodyExpression(body: Uint8Array | undefined): { readonly expression: st
   if (body === undefined) return { expression: 'null', binary: false };
   const bytes = Buffer.from(body);
   const text = bytes.toString('utf8');
-  if (Buffer.from(text, 'utf8').equals(bytes)) return { expression: JSON.stringify(text), binary: false };
-  return { expression: `encoding.b64decode(${JSON.stringify(bytes.toString('base64'))}, 'std')`, binary: true };
+  if (Buffer.from(text, 'utf8').equals(bytes)) return { expression: jsString(text), binary: false };
+  return { expression: `encoding.b64decode(${jsString(bytes.toString('base64'))}, 'std')`, binary: true };
+}
+
+/** The arrivals afp load schedules for an open-model section (null for a closed loop, --vus). */
+function arrivalsOf(section: LoadSection): number | null {
+  const planned = resolveLoadPlan({ load: section, scenarioDurationMs: section.duration ?? 0 });
+  if (!planned.ok || planned.plan.kind === 'vus') return null;
+  return arrivalSchedule(planned.plan).countBefore(planned.plan.durationMs + 1);
 }
 
 function sentHeaders(request: UrlRequest): Record<string, string> {
@@ -60,28 +72,38 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
   });
   if (!k6.ok) return { ok: false, errors: k6.errors };
   const body = bodyExpression(request.body);
+  const arrivals = arrivalsOf(input.section);
   const text = [
     `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
-    `// Written by \`${input.command.replace(/[\r\n]/g, ' ')}\`: do not edit, export again.`,
+    `// Written by \`${jsComment(input.command)}\`: do not edit, export again.`,
     '// Run: k6 run --no-usage-report [-e AFP_URL=<another URL>] <this file>',
-    `// Every request is tagged endpoint=${JSON.stringify(endpoint)} (afp's endpoint name); http_req_failed counts`,
+    `// Every request is tagged endpoint=${jsComment(jsString(endpoint))} (afp's endpoint name); http_req_failed counts`,
     '// what afp load counts: no answer, a 429 or a 5xx.',
     "import http from 'k6/http';",
+    ...(arrivals === null ? [] : ["import exec from 'k6/execution';"]),
     ...(body.binary ? ["import encoding from 'k6/encoding';"] : []),
     '',
     `export const options = ${jsLiteral(k6.options as unknown as JsValue)};`,
     '',
-    `const URL = __ENV.AFP_URL || ${JSON.stringify(request.url)};`,
-    `const METHOD = ${JSON.stringify(request.method)};`,
+    `const URL = __ENV.AFP_URL || ${jsString(request.url)};`,
+    `const METHOD = ${jsString(request.method)};`,
     `const BODY = ${body.expression};`,
     `const PARAMS = {`,
     `  headers: ${jsLiteral(sentHeaders(request), 1)},`,
-    `  tags: { endpoint: ${JSON.stringify(endpoint)} },`,
+    `  tags: { endpoint: ${jsString(endpoint)} },`,
     `  timeout: '${k6Duration(input.timeoutMs)}',`,
     '  responseCallback: http.expectedStatuses({ min: 100, max: 428 }, { min: 430, max: 499 }),',
     '};',
     '',
+    ...(arrivals === null
+      ? []
+      : [
+          `// afp load's arrivals: k6 may start one more at the end (a race at its stop); it sends nothing.`,
+          `const ARRIVALS = ${arrivals};`,
+          '',
+        ]),
     'export default function () {',
+    ...(arrivals === null ? [] : ['  if (exec.scenario.iterationInTest >= ARRIVALS) return;']),
     '  http.request(METHOD, URL, BODY, PARAMS);',
     '}',
     '',

@@ -132,10 +132,15 @@ export function overallRow(report: LoadReport): LatencyRow {
   };
 }
 
-/** How many per-second rows the run has: through its last recorded second and its duration. */
+/**
+ * How many per-second rows the run has: through its last recorded second and every whole second of
+ * its duration. Not the part-second after the schedule's end, where the run only waits for its
+ * last answers (seconds are keyed by intended start): counted, a 2.005-s run ended in a row of
+ * zeros, a false drop to nothing.
+ */
 export function secondCount(report: LoadReport): number {
   const lastRecorded = report.snapshot.seconds.at(-1)?.second ?? -1;
-  return Math.min(MAX_SECONDS, Math.max(lastRecorded + 1, Math.ceil(durationMsOf(report) / 1000)));
+  return Math.min(MAX_SECONDS, Math.max(lastRecorded + 1, Math.floor(durationMsOf(report) / 1000)));
 }
 
 /**

@@ -94,6 +94,7 @@ export function renderLoadSummaryJson(report: LoadReport): string {
       failedRate: fraction(failedRate(overall)),
       requestsPerSecond: roundedOrNull(requestsPerSecond(report, overall.requests), 3),
       statuses: { ...overall.statuses },
+      firstError: snapshot.firstError ?? null,
     },
     latencyMs: latencyJson(overall.latency),
     littlesLaw: littleJson(littleCheck(snapshot, report.concurrency ?? null)),
