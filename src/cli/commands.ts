@@ -183,6 +183,12 @@ const SERVE: CommandDefinition = {
       default: '1024',
     },
     {
+      name: 'max-receiving',
+      value: 'N',
+      description:
+        'of those, requests still receiving their bodies beyond which a new one is shed (0: no bound of their own; default: half of --max-in-flight)',
+    },
+    {
       name: 'max-event-loop-delay-ms',
       value: 'MS',
       description: 'event-loop lateness beyond which requests are shed (0: not measured)',

@@ -30,7 +30,8 @@
  * well-known 1 or a scenario file's. `--trust-proxy CIDR…` names the proxies whose X-Forwarded-For
  * counts (src/http/trusted-proxies.ts); without it the socket's address is every request's client.
  * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
- * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
+ * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After;
+ * `--max-receiving N` bounds how many of those may still be receiving their bodies.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
  * state that is not on disk (its last group answered 503); a restart replays what is on disk.
  * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a port that cannot be used,
@@ -142,7 +143,7 @@ export interface ServeFlags {
   readonly liftDeployedLimits?: true;
   /** --float-money (with --dialect deployed; present only then): the casino's money as the deployment's doubles. */
   readonly floatMoney?: boolean;
-  /** --max-in-flight and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
+  /** --max-in-flight, --max-receiving and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
   readonly shed: LoadShedderOptions;
 }
 
@@ -224,6 +225,11 @@ export function parseServeArgs(
     SHED_LIMITS.maxInFlight,
     errors,
   );
+  const maxReceivingText = stringFlag(args, 'max-receiving');
+  const maxReceiving =
+    maxReceivingText === undefined
+      ? undefined
+      : boundFlag(maxReceivingText, 'max-receiving', 0, SHED_LIMITS.maxReceiving, errors);
   const maxEventLoopDelayMs = boundFlag(
     stringFlag(args, 'max-event-loop-delay-ms'),
     'max-event-loop-delay-ms',
@@ -238,7 +244,7 @@ export function parseServeArgs(
     clockMode: clock as ClockMode,
     startMs,
     defects: defects as DefectName[],
-    shed: { maxInFlight, maxEventLoopDelayMs },
+    shed: { maxInFlight, maxEventLoopDelayMs, ...(maxReceiving === undefined ? {} : { maxReceiving }) },
     ...(scenario === undefined ? {} : { scenario }),
     ...(dialect === 'deployed' ? { dialect } : {}),
     ...(rules === undefined ? {} : { rules }),

@@ -10,7 +10,10 @@
  * All three statuses carry the code BAD_REQUEST (docs/decisions/serve.md "Serve and transports").
  * The result is a value, never a throw; the dispatcher answers `failure` at its step 5.
  * The bytes come off the socket through `readBodyBytes`, the one stream reader (the API server's and
- * the MCP door's), which buffers at most `maxBytes` and drains at most `drainBytes` more.
+ * the MCP door's), which buffers at most `maxBytes` and drains at most `drainBytes` more, and gives
+ * up on a body that is not whole within `timeouts.totalMs` of the read's start or that pauses longer
+ * than `timeouts.idleMs` between chunks (docs/decisions/serve.md "Availability"): a body sent one
+ * byte every few seconds must not hold its connection, its buffer and its in-flight slot for long.
  */
 import type { IncomingMessage } from 'node:http';
 import { fail, failWithStatus, type Failure } from '../core/errors.ts';
@@ -93,40 +96,89 @@ export function jsonTooDeep(text: string): Failure | null {
   return null;
 }
 
-/** A body as read off the socket: its bytes, too large (drained: the connection may stay), abandoned (not drained: close it), or the client went away. */
+/** How long a body may take: whole within `totalMs` of the read's start, no pause between chunks over `idleMs`. */
+export interface BodyTimeouts {
+  readonly totalMs: number;
+  readonly idleMs: number;
+}
+
+/** Calls `callback` after `delayMs` unless the returned cancel runs first (the edge passes a real timer). */
+export type BodyTimer = (callback: () => void, delayMs: number) => () => void;
+
+/**
+ * afp serve's bounds: a body is at most config.maxBodyBytes (64 KiB) plus a 1 MiB drain, which
+ * even a 1 Mbit/s link sends in 10 s; a 5 s silence in the middle of a body is a stalled client,
+ * not a slow network (TCP's retransmissions recover within a few seconds).
+ */
+export const BODY_TIMEOUTS_DEFAULT: BodyTimeouts = { totalMs: 10_000, idleMs: 5_000 };
+
+/** The message of a body that did not arrive in time (the edge answers it 408). */
+export function bodyTimeoutMessage(timeouts: BodyTimeouts, reason: 'total' | 'idle'): string {
+  return reason === 'total'
+    ? `the request body was not received within ${timeouts.totalMs} ms`
+    : `the request body stalled for more than ${timeouts.idleMs} ms`;
+}
+
+/**
+ * A body as read off the socket: its bytes, too large (drained: the connection may stay), abandoned
+ * (not drained: close it), not received in time (timed out: answer 408 and close), or the client
+ * went away.
+ */
 export type BodyBytes =
   | { readonly kind: 'read'; readonly bytes: Buffer }
   | { readonly kind: 'too-large' }
   | { readonly kind: 'abandoned' }
+  | { readonly kind: 'timed-out'; readonly reason: 'total' | 'idle' }
   | { readonly kind: 'failed' };
 
 /**
  * Reads a request's body, buffering at most `maxBytes`; past them it reads on without keeping
  * anything up to `drainBytes` more (so a 413 can be answered on a connection still in step), then
  * gives up (`abandoned`). A declared Content-Length past both is abandoned before a byte is read.
+ * With `timeouts`, a body not whole in time is `timed-out` (the caller answers and closes: the rest
+ * of the body is never read, so the request is never run).
  */
 export function readBodyBytes(
   request: IncomingMessage,
-  limits: { readonly maxBytes: number; readonly drainBytes: number },
+  limits: {
+    readonly maxBytes: number;
+    readonly drainBytes: number;
+    readonly timeouts?: { readonly bounds: BodyTimeouts; readonly timer: BodyTimer };
+  },
 ): Promise<BodyBytes> {
-  const { maxBytes, drainBytes } = limits;
+  const { maxBytes, drainBytes, timeouts } = limits;
+  const noTimer = (): void => undefined;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    let cancelTotal = noTimer;
+    let cancelIdle = noTimer;
     const finish = (result: BodyBytes): void => {
       if (done) return;
       done = true;
+      cancelTotal();
+      cancelIdle();
       request.off('data', onData);
       resolve(result);
     };
+    const armIdle = (): void => {
+      if (timeouts === undefined) return;
+      cancelIdle();
+      cancelIdle = timeouts.timer(() => finish({ kind: 'timed-out', reason: 'idle' }), timeouts.bounds.idleMs);
+    };
     const onData = (chunk: Buffer): void => {
+      armIdle();
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
       else if (size > maxBytes + drainBytes) finish({ kind: 'abandoned' });
     };
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBytes + drainBytes) return finish({ kind: 'abandoned' });
+    if (timeouts !== undefined) {
+      cancelTotal = timeouts.timer(() => finish({ kind: 'timed-out', reason: 'total' }), timeouts.bounds.totalMs);
+      armIdle();
+    }
     request.on('data', onData);
     request.once('end', () =>
       finish(size > maxBytes ? { kind: 'too-large' } : { kind: 'read', bytes: Buffer.concat(chunks, size) }),

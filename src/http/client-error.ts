@@ -3,8 +3,8 @@
  * `clientError` event): oversized headers, a bad header name, conflicting Content-Length, a
  * garbled request line. Node's default answer is a status line with an empty body; this writes a
  * complete HTTP/1.1 response with a JSON error in the spec's shape (`{ error, code }`, code
- * BAD_REQUEST like every transport-level failure) and closes the connection: the parser's state
- * is unknown, so nothing more is read from it.
+ * BAD_REQUEST like every transport-level failure) and closes the connection (destroyed once the
+ * answer is written): the parser's state is unknown, so nothing more is read from it.
  * Nothing is written when the socket is no longer writable (the client went away) or a response
  * on it has already begun (its bytes would corrupt that one); the socket is then only destroyed.
  * Non-goals: counting these requests against the rate limiter — no request was ever parsed, so
@@ -39,7 +39,11 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
   const detail =
     typeof error.reason === 'string' && error.reason !== '' ? `: ${error.reason.slice(0, REASON_CHARS_MAX)}` : '';
   const body = JSON.stringify({ error: `${message}${detail}`, code: 'BAD_REQUEST' });
+  // Destroyed once written, not only ended: an HTTP server's sockets allow half-open connections,
+  // so after `end` a client that keeps sending held the socket, and a request whose body timed out
+  // (Node's requestTimeout) held its in-flight slot, for as long as the client liked.
   socket.end(
     `HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }

@@ -15,20 +15,33 @@
  * make it durable). A closed gate answers 503 before anything is handled.
  *
  * Limits: past maxBodyBytes nothing more is buffered; a body past maxBodyBytes + 1 MiB is not even
- * drained (413 and the connection is closed). An exception inside `handle` is a bug: it is logged
+ * drained (413 and the connection is closed). A body not whole within `bodyTimeouts` (body.ts) is
+ * answered 408 `{ error, code: BAD_REQUEST, _info }` and its connection closed: nothing of it is
+ * dispatched, charged or logged. An exception inside `handle` is a bug: it is logged
  * with the seed and answered 500 INTERNAL_ERROR, and the server keeps serving.
  *
  * Overload: with an `admission` gate (afp serve's LoadShedder), every request except `/health` and `/_afp/*`
  * is admitted by it first; a refused one is answered 503 SERVICE_UNAVAILABLE with Retry-After at
  * once, its body never read (Node discards a small rest unbuffered; a large or unsized one closes
- * the connection), nothing dispatched or charged.
+ * the connection), nothing dispatched or charged. The gate is asked after one turn of the event
+ * loop, once the bytes already read are parsed: a request whose body is not whole by then counts as
+ * receiving (load-shedder.ts) until its body ends.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
 import { fail, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { infoOf } from '../platform/info.ts';
-import { bodyTooLarge, readBodyBytes, readJsonBody, type BodyBytes } from './body.ts';
+import {
+  BODY_TIMEOUTS_DEFAULT,
+  bodyTimeoutMessage,
+  bodyTooLarge,
+  readBodyBytes,
+  readJsonBody,
+  type BodyBytes,
+  type BodyTimeouts,
+  type BodyTimer,
+} from './body.ts';
 import { answerClientError } from './client-error.ts';
 import { forwardsFor, normalizePeer, originatingIp, type SentForwarding } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
@@ -90,6 +103,8 @@ export interface ApiServerOptions {
   readonly admission?: AdmissionGate;
   /** A shed request's 503 body in the served dialect; absent = the documents' `{ error, code, _info }`. */
   readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
+  /** How long a request body may take (absent = BODY_TIMEOUTS_DEFAULT; tests use short ones). */
+  readonly bodyTimeouts?: BodyTimeouts;
 }
 
 /** What the overload gate answers for one request. */
@@ -97,15 +112,21 @@ export type Admission =
   | { readonly admitted: true }
   | {
       readonly admitted: false;
-      readonly reason: 'in-flight' | 'event-loop-delay';
+      readonly reason: 'in-flight' | 'receiving' | 'event-loop-delay';
       readonly retryAfterSeconds: number;
       readonly message: string;
     };
 
-/** Admits requests under a bound; every admitted `enter` is followed by exactly one `leave`. */
+/**
+ * Admits requests under a bound; every admitted `enter` is followed by exactly one `leave`, and an
+ * admitted `enter(true)` (the body still arriving) by exactly one `received` before it.
+ */
 export interface AdmissionGate {
-  enter(): Admission;
+  enter(receiving: boolean): Admission;
+  received(): void;
   leave(): void;
+  /** Counts a body that did not arrive in time (GET /_afp/state). */
+  bodyTimedOut(): void;
 }
 
 /** Serve-only paths that stay answerable under overload: never counted, never shed. */
@@ -137,6 +158,12 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A body read's timer on the wall clock (live serving only; body.ts takes it as an argument). */
+export const wallTimer: BodyTimer = (callback, delayMs) => {
+  const timer = setTimeout(callback, delayMs);
+  return () => clearTimeout(timer);
+};
+
 export function createApiServer(options: ApiServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
@@ -166,9 +193,8 @@ async function serveOne(
   }
   const shedder = options.admission;
   if (shedder !== undefined && !isShedExempt(pathOf(request.url ?? '/'))) {
-    const admission = shedder.enter();
-    if (!admission.admitted) return shed(options, request, response, admission);
-    response.once('close', () => shedder.leave());
+    const admitted = await admit(shedder, request, response);
+    if (!admitted.admitted) return shed(options, request, response, admitted);
   }
   const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
   if (rawHandler !== undefined) {
@@ -184,8 +210,17 @@ async function serveOne(
     return;
   }
   const maxBodyBytes = options.dispatcher.platform.config.maxBodyBytes;
-  const bytes = await readBodyBytes(request, { maxBytes: maxBodyBytes, drainBytes: DRAIN_LIMIT_BYTES });
+  const timeouts = options.bodyTimeouts ?? BODY_TIMEOUTS_DEFAULT;
+  const bytes = await readBodyBytes(request, {
+    maxBytes: maxBodyBytes,
+    drainBytes: DRAIN_LIMIT_BYTES,
+    timeouts: { bounds: timeouts, timer: wallTimer },
+  });
   if (bytes.kind === 'failed') return; // the client went away mid-body: nobody to answer
+  if (bytes.kind === 'timed-out') {
+    shedder?.bodyTimedOut();
+    return answerBodyTimeout(options, request, response, bodyTimeoutMessage(timeouts, bytes.reason));
+  }
   const edge = toEdgeRequest(options, request, bytes, maxBodyBytes);
   const close = bytes.kind === 'abandoned';
   let status: number;
@@ -217,6 +252,51 @@ async function serveOne(
       () => writeJson(response, 503, {}, UNAVAILABLE_TEXT, true),
     );
   options.afterRequest?.();
+}
+
+/**
+ * Asks the gate after one turn of the event loop (setImmediate: the bytes read with the headers are
+ * parsed by then, so a small body sent with them is whole), and ties `received` and `leave` to the
+ * body's end and the response's close.
+ */
+async function admit(gate: AdmissionGate, request: IncomingMessage, response: ServerResponse): Promise<Admission> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const receiving = !request.complete;
+  const admission = gate.enter(receiving);
+  if (!admission.admitted) return admission;
+  let stillReceiving = receiving;
+  const received = (): void => {
+    if (!stillReceiving) return;
+    stillReceiving = false;
+    gate.received();
+  };
+  if (receiving) request.once('end', received);
+  response.once('close', () => {
+    received();
+    gate.leave();
+  });
+  return admission;
+}
+
+/**
+ * The 408 of a body that did not arrive in time, in the spec's error shape, then the connection is
+ * closed once written (destroyed at once if nothing can be written): the rest of the body is never
+ * read, so the request is never run, and closing frees the in-flight slot (the response's close).
+ */
+function answerBodyTimeout(
+  options: ApiServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  message: string,
+): void {
+  const socket = request.socket;
+  if (response.headersSent || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = { error: message, code: 'BAD_REQUEST', _info: infoOf(serviceOf(options, request)) };
+  response.once('finish', () => socket.destroy());
+  writeJson(response, 408, {}, JSON.stringify(body), true);
 }
 
 /** The answer when the gate refuses: the request's effect may or may not be on disk. */
@@ -289,7 +369,8 @@ function passForwarded(headers: Record<string, string>, ip: string, forwarding: 
 /**
  * The 503 of a shed request, in the spec's error shape with the path's service `_info`: written
  * before any of the body is read. A body that may be large (declared above maxBodyBytes, or of no
- * declared length) closes the connection rather than being discarded byte by byte.
+ * declared length) or is still arriving (shed as receiving) closes the connection rather than
+ * being discarded byte by byte.
  */
 function shed(
   options: ApiServerOptions,
@@ -297,9 +378,7 @@ function shed(
   response: ServerResponse,
   admission: Exclude<Admission, { admitted: true }>,
 ): void {
-  const path = pathOf(request.url ?? '/');
-  const match = options.dispatcher.router.match(options.mount, request.method ?? 'GET', path);
-  const service = match.kind === 'found' ? match.route.service : options.mount === 'api' ? null : options.mount;
+  const service = serviceOf(options, request);
   const body = options.shedBody?.(service, admission.message) ?? {
     error: admission.message,
     code: 'SERVICE_UNAVAILABLE',
@@ -310,7 +389,16 @@ function shed(
     declared === undefined
       ? request.headers['transfer-encoding'] === undefined
       : Number(declared) <= options.dispatcher.platform.config.maxBodyBytes;
-  writeJson(response, 503, { 'retry-after': String(admission.retryAfterSeconds) }, JSON.stringify(body), !small);
+  // A body still arriving closes too: Node would discard it at the sender's pace, holding the socket.
+  const close = !small || admission.reason === 'receiving';
+  writeJson(response, 503, { 'retry-after': String(admission.retryAfterSeconds) }, JSON.stringify(body), close);
+}
+
+/** The service whose `_info` an edge answer carries: the matched row's, else the mount's (none on api). */
+function serviceOf(options: ApiServerOptions, request: IncomingMessage): ServiceName | null {
+  const match = options.dispatcher.router.match(options.mount, request.method ?? 'GET', pathOf(request.url ?? '/'));
+  if (match.kind === 'found') return match.route.service;
+  return options.mount === 'api' ? null : options.mount;
 }
 
 function pathOf(url: string): string {

@@ -37,6 +37,7 @@ import type { JsonObject } from '../core/errors.ts';
 import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
+import type { BodyTimeouts } from '../http/body.ts';
 import { createApiServer } from '../http/server.ts';
 import type { TrustedProxies } from '../http/trusted-proxies.ts';
 import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
@@ -113,6 +114,8 @@ export interface ServeOptions {
   readonly layout?: ServeLayout;
   /** Overload bounds shared by every listener (src/server/load-shedder.ts); absent = SHED_DEFAULTS. */
   readonly shed?: LoadShedderOptions;
+  /** How long a request body may take on every listener (absent = BODY_TIMEOUTS_DEFAULT; tests use short ones). */
+  readonly bodyTimeouts?: BodyTimeouts;
   /** Requests that may wait for the platform lock at once (default LOCK_QUEUE_MAX; tests use small ones). */
   readonly lockQueueMax?: number;
   /** Wall ms of work per slice of a lock's job (default JOB_SLICE_MS; 0: one step per slice, as tests use to see many slices on a small state). */
@@ -290,6 +293,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         log,
         ...gate,
         admission: shedder,
+        ...(options.bodyTimeouts === undefined ? {} : { bodyTimeouts: options.bodyTimeouts }),
         ...(layout.shedBody === undefined ? {} : { shedBody: layout.shedBody }),
         ...(rawPaths === undefined ? {} : { rawPaths }),
       });
@@ -385,10 +389,14 @@ function loadView(shedder: LoadShedder): JsonObject {
   return {
     max_in_flight: shedder.maxInFlight,
     max_event_loop_delay_ms: shedder.maxEventLoopDelayMs,
+    max_receiving: shedder.maxReceiving,
     in_flight: shedder.inFlight,
+    receiving: shedder.receiving,
     admitted: shedder.admittedCount,
     shed_in_flight: shedder.shedInFlightCount,
+    shed_receiving: shedder.shedReceivingCount,
     shed_event_loop_delay: shedder.shedDelayCount,
+    body_timeouts: shedder.bodyTimeoutCount,
   };
 }
 

@@ -48,8 +48,8 @@ import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
-import type { AnswerGate, RawHandler } from '../http/server.ts';
-import { jsonTooDeep, readBodyBytes } from '../http/body.ts';
+import { wallTimer, type AnswerGate, type RawHandler } from '../http/server.ts';
+import { BODY_TIMEOUTS_DEFAULT, bodyTimeoutMessage, jsonTooDeep, readBodyBytes } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { MCP_DOORS, type McpDoor } from './mcp-doors.ts';
 import { isLockBusy, type PlatformLock } from './platform-lock.ts';
@@ -153,6 +153,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (request.method === 'POST') {
       const read = await readMcpBody(request, bound.dispatcher.platform.config.maxBodyBytes);
       if (read.kind === 'failed') return;
+      if (read.kind === 'timed-out') return answerTimedOut(response, read.message);
       return holdingLock(bound, response, () => servePost(bound, lane, request, response, caller, read));
     }
     request.resume(); // nothing else reads a body: drain it so keep-alive connections stay usable
@@ -219,7 +220,7 @@ async function servePost(
   request: IncomingMessage,
   response: ServerResponse,
   caller: Caller,
-  read: Exclude<McpBody, { kind: 'failed' }>,
+  read: Exclude<McpBody, { kind: 'failed' | 'timed-out' }>,
 ): Promise<void> {
   const maxBodyBytes = bound.dispatcher.platform.config.maxBodyBytes;
   if (read.kind === 'too-large') {
@@ -362,23 +363,46 @@ function jsonRpcError(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-type McpBody = { kind: 'read'; text: string } | { kind: 'too-large' } | { kind: 'failed' };
+type McpBody =
+  | { kind: 'read'; text: string }
+  | { kind: 'too-large' }
+  | { kind: 'timed-out'; message: string }
+  | { kind: 'failed' };
 
 /**
  * Reads the body as UTF-8 text, at most `maxBytes` (the SDK would read it otherwise; it is read
- * first so turns stay short): the server's one body reader, with nothing drained past the limit.
+ * first so turns stay short): the server's one body reader, with nothing drained past the limit
+ * and the HTTP edge's time bounds (BODY_TIMEOUTS_DEFAULT).
  */
 async function readMcpBody(request: IncomingMessage, maxBytes: number): Promise<McpBody> {
-  const read = await readBodyBytes(request, { maxBytes, drainBytes: 0 });
+  const timeouts = BODY_TIMEOUTS_DEFAULT;
+  const read = await readBodyBytes(request, {
+    maxBytes,
+    drainBytes: 0,
+    timeouts: { bounds: timeouts, timer: wallTimer },
+  });
   switch (read.kind) {
     case 'read':
       return { kind: 'read', text: read.bytes.toString('utf8') };
     case 'too-large':
     case 'abandoned':
       return { kind: 'too-large' };
+    case 'timed-out':
+      return { kind: 'timed-out', message: bodyTimeoutMessage(timeouts, read.reason) };
     case 'failed':
       return { kind: 'failed' };
   }
+}
+
+/** A body not received in time: 408 with a JSON-RPC error, then the connection closes (nothing ran). */
+function answerTimedOut(response: ServerResponse, message: string): void {
+  const socket = response.socket;
+  if (response.headersSent || socket === null || !socket.writable) {
+    socket?.destroy();
+    return;
+  }
+  response.once('finish', () => socket.destroy());
+  writeJson(response, 408, jsonRpcError(-32000, `Request timeout: ${message}`), { connection: 'close' });
 }
 
 /** One tool call = one dispatcher request on the tool's route row. */

@@ -28,6 +28,8 @@ describe('reliability: overload', () => {
       '2026-01-01T00:00:00Z',
       '--max-in-flight',
       '32',
+      '--max-receiving',
+      '0',
       '--max-event-loop-delay-ms',
       '50',
     ]);

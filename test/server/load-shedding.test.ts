@@ -25,7 +25,11 @@ afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 100 });
 });
 
-async function serve(shed: { maxInFlight: number; maxEventLoopDelayMs: number }): Promise<ServeHandle> {
+async function serve(shed: {
+  maxInFlight: number;
+  maxReceiving: number;
+  maxEventLoopDelayMs: number;
+}): Promise<ServeHandle> {
   const handle = await startServe({
     trustedProxies: LOOPBACK_PROXIES,
     routes: ALL_ROUTES,
@@ -98,7 +102,8 @@ describe('LoadShedder', () => {
 
 describe('afp serve under overload', () => {
   test('past the in-flight bound: 503 SERVICE_UNAVAILABLE + Retry-After, nothing charged; /health and /_afp/* still answer', async () => {
-    const handle = await serve({ maxInFlight: 4, maxEventLoopDelayMs: 0 });
+    // maxReceiving 0: slow bodies may take every slot (the default keeps half for whole requests, slow-body.test.ts).
+    const handle = await serve({ maxInFlight: 4, maxReceiving: 0, maxEventLoopDelayMs: 0 });
     const api = handle.urls.api as string;
     for (let i = 0; i < 4; i += 1) await slowBody(api);
     await waitFor(() => handle.shedder.inFlight === 4, WAIT_BOUND_MS);
@@ -168,6 +173,8 @@ describe('afp serve under overload', () => {
       '2025-03-01T00:00:00Z',
       '--max-in-flight',
       '8',
+      '--max-receiving',
+      '0',
       '--max-event-loop-delay-ms',
       '20',
     ]);
