@@ -81,6 +81,9 @@ export interface AnswerGate {
   hold(): Promise<void> | null;
 }
 
+/** An answer the edge writes itself, before the dispatcher (503 shed, 408 a body not received in time), in a dialect's error shape. */
+export type EdgeBody = (service: ServiceName | null, status: 408 | 503, message: string) => JsonObject;
+
 export interface ApiServerOptions {
   readonly dispatcher: Dispatcher;
   readonly clock: Clock;
@@ -101,8 +104,8 @@ export interface ApiServerOptions {
   readonly log?: (line: string) => void;
   /** The overload gate (afp serve's LoadShedder), shared by every mount; absent = never shed. */
   readonly admission?: AdmissionGate;
-  /** A shed request's 503 body in the served dialect; absent = the documents' `{ error, code, _info }`. */
-  readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
+  /** The body of an answer the edge writes itself (503 shed, 408 body timeout) in the served dialect; absent = the documents' `{ error, code, _info }`. */
+  readonly edgeBody?: EdgeBody;
   /** How long a request body may take (absent = BODY_TIMEOUTS_DEFAULT; tests use short ones). */
   readonly bodyTimeouts?: BodyTimeouts;
 }
@@ -294,7 +297,12 @@ function answerBodyTimeout(
     socket.destroy();
     return;
   }
-  const body = { error: message, code: 'BAD_REQUEST', _info: infoOf(serviceOf(options, request)) };
+  const service = serviceOf(options, request);
+  const body = options.edgeBody?.(service, 408, message) ?? {
+    error: message,
+    code: 'BAD_REQUEST',
+    _info: infoOf(service),
+  };
   response.once('finish', () => socket.destroy());
   writeJson(response, 408, {}, JSON.stringify(body), true);
 }
@@ -379,7 +387,7 @@ function shed(
   admission: Exclude<Admission, { admitted: true }>,
 ): void {
   const service = serviceOf(options, request);
-  const body = options.shedBody?.(service, admission.message) ?? {
+  const body = options.edgeBody?.(service, 503, admission.message) ?? {
     error: admission.message,
     code: 'SERVICE_UNAVAILABLE',
     _info: infoOf(service),

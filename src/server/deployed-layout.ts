@@ -46,5 +46,9 @@ export const DEPLOYED_LAYOUT: ServeLayout = {
   limits: 'deployed',
   dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),
   // The deployment's error shape (spec/DEPLOYED.md §1.2): `{ error: snake_case, message }`, no code.
-  shedBody: (service, message) => ({ error: 'service_unavailable', message, _info: deployedInfo(service ?? 'casino') }),
+  edgeBody: (service, status, message) => ({
+    error: status === 408 ? 'request_timeout' : 'service_unavailable',
+    message,
+    _info: deployedInfo(service ?? 'casino'),
+  }),
 };

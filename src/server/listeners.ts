@@ -38,7 +38,7 @@ import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import type { BodyTimeouts } from '../http/body.ts';
-import { createApiServer } from '../http/server.ts';
+import { createApiServer, type EdgeBody } from '../http/server.ts';
 import type { TrustedProxies } from '../http/trusted-proxies.ts';
 import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
 import { TimeTravel } from './time-travel.ts';
@@ -142,8 +142,8 @@ export interface ServeLayout {
    */
   readonly limits?: 'deployed' | 'lifted';
   dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
-  /** A shed request's 503 body in this dialect (absent: the documents' `{ error, code, _info }`). */
-  readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
+  /** The edge's own answers (503 shed, 408 body timeout) in this dialect (absent: the documents' `{ error, code, _info }`). */
+  readonly edgeBody?: EdgeBody;
 }
 
 export const DOCUMENTS_LAYOUT: ServeLayout = {
@@ -287,14 +287,16 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           dispatcher,
           clock,
           mount,
-          ...(layout.shedBody === undefined ? {} : { busyBody: layout.shedBody }),
+          ...(layout.edgeBody === undefined
+            ? {}
+            : { busyBody: (service, message) => layout.edgeBody?.(service, 503, message) ?? {} }),
         }),
         afterRequest: () => pump.arm(),
         log,
         ...gate,
         admission: shedder,
         ...(options.bodyTimeouts === undefined ? {} : { bodyTimeouts: options.bodyTimeouts }),
-        ...(layout.shedBody === undefined ? {} : { shedBody: layout.shedBody }),
+        ...(layout.edgeBody === undefined ? {} : { edgeBody: layout.edgeBody }),
         ...(rawPaths === undefined ? {} : { rawPaths }),
       });
       servers.push(server);

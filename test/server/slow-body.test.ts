@@ -9,7 +9,9 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle, type ServeLayout } from '../../src/server/listeners.ts';
 import { LoadShedder } from '../../src/server/load-shedder.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
@@ -24,10 +26,11 @@ afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 100 });
 });
 
-async function serve(): Promise<ServeHandle> {
+async function serve(layout?: ServeLayout): Promise<ServeHandle> {
   const handle = await startServe({
     trustedProxies: LOOPBACK_PROXIES,
-    routes: ALL_ROUTES,
+    routes: layout === undefined ? ALL_ROUTES : DEPLOYED_ROUTES,
+    ...(layout === undefined ? {} : { layout }),
     seed: '3',
     port: 0,
     clockMode: 'manual',
@@ -48,7 +51,7 @@ interface Slow {
 }
 
 /** A registration of `agentId` whose 1,000-byte body starts `{` and then, if `dripEveryMs`, gets one space per period. */
-function slowBody(apiUrl: string, agentId: string, dripEveryMs: number | null): Promise<Slow> {
+function slowBody(apiUrl: string, agentId: string, dripEveryMs: number | null, path = '/register'): Promise<Slow> {
   const { port } = new URL(apiUrl);
   return new Promise((resolve, reject) => {
     let text = '';
@@ -56,7 +59,7 @@ function slowBody(apiUrl: string, agentId: string, dripEveryMs: number | null): 
     const startedMs = performance.now();
     const socket = connect(Number(port), '127.0.0.1', () => {
       socket.write(
-        `POST /register HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"agent_id":"${agentId}"`,
+        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"agent_id":"${agentId}"`,
       );
       if (dripEveryMs !== null)
         drip = setInterval(() => {
@@ -162,5 +165,18 @@ describe('afp serve with slowly sent bodies', () => {
       body_timeouts: 2,
     });
     expect((await register(api, 'after')).status).toBe(201);
+  });
+});
+
+describe('afp serve --dialect deployed with a slowly sent body', () => {
+  test("the 408 is in the deployment's error shape ({ error: snake_case, message }, no code)", async () => {
+    const handle = await serve(DEPLOYED_LAYOUT);
+    const casino = handle.urls.casino as string;
+    const stopped = await slowBody(casino, 'stopped', null, '/api/v1/auth/register');
+    const [head = '', body = ''] = (await stopped.answer).text.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 /);
+    const answer = JSON.parse(body) as Record<string, unknown>;
+    expect(answer).toMatchObject({ error: 'request_timeout', message: expect.stringContaining('stalled') as unknown });
+    expect(answer['code']).toBeUndefined();
   });
 });
