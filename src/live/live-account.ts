@@ -26,6 +26,8 @@ import { fundingEnvironment } from './funding-environment.ts';
 
 export const FUNDING_CHAIN = 'solana';
 const POLL_MS = 1_000;
+/** A balance below the funding amount that stands still this long (wall time) ends the wait: a deposit on a wall clock lands within minutes. */
+export const FUNDING_STALL_MS = 5 * 60_000;
 const COMMAND_TIMEOUT_MS = 120_000;
 /** Bytes of the funding command's output kept (only its first 300 characters are reported). */
 const COMMAND_OUTPUT_MAX = 1_000_000;
@@ -264,8 +266,19 @@ async function adminDeposit(options: AccountOptions, agentId: string, apiKey: st
     : waited;
 }
 
-/** Polls the balance until it reaches the funding amount; at least one look, however late. */
+/**
+ * Polls the balance until it reaches the funding amount; at least one look, however late. It gives
+ * up at the deadline, or once the balance has stood still below the amount for FUNDING_STALL_MS of
+ * the deadline's (wall) time: a funding that credited less than asked (a faucet paying 1.00 where
+ * 5.00 was needed) polled silently until the run's whole budget (15 minutes for a check) was spent.
+ */
 async function waitForBalance(options: AccountOptions, apiKey: string): Promise<LiveOutcome<null>> {
+  let seenMicro: Micro | null = null;
+  let changedAtRemainingMs = options.deadline.remainingMs();
+  const shortOf = (): string =>
+    seenMicro === null
+      ? ''
+      : `: the balance is ${formatDecimal(seenMicro)} USDC of the ${formatDecimal(options.fundMicro)} needed`;
   for (;;) {
     const balance = await options.session.call(
       options.balanceOperation ?? 'casino.balance',
@@ -276,8 +289,16 @@ async function waitForBalance(options: AccountOptions, apiKey: string): Promise<
     if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
     if (balance.kind === 'refused' || balance.kind === 'unreachable')
       return trouble(`the balance could not be read: ${describe(balance)}`, balance);
+    if (balance.kind === 'ok' && balance.value.balanceMicro !== seenMicro) {
+      seenMicro = balance.value.balanceMicro;
+      changedAtRemainingMs = options.deadline.remainingMs();
+    }
     if (options.deadline.passed()) break;
+    if (changedAtRemainingMs - options.deadline.remainingMs() >= FUNDING_STALL_MS)
+      return trouble(
+        `the funds stopped arriving${shortOf()}, unchanged for ${FUNDING_STALL_MS / 60_000} minutes (the funding credits less than the run needs?)`,
+      );
     await options.clock.sleep(Math.min(POLL_MS, options.deadline.remainingMs()));
   }
-  return { ok: false, kind: 'deadline', message: `the funds did not arrive within the time budget` };
+  return { ok: false, kind: 'deadline', message: `the funds did not arrive within the time budget${shortOf()}` };
 }
