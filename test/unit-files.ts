@@ -46,6 +46,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/process-interrupt.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/replay-reproduce.test.ts',
+  'test/cli/serve-args.test.ts',
   'test/client/casino-client.test.ts',
   'test/client/domains-client.test.ts',
   'test/client/trading-client.test.ts',

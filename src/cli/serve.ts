@@ -159,7 +159,8 @@ export function parseServeArgs(
   drawSeed: () => string = drawServeSeed,
 ): ServeFlags | { errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
-  const defects = args.lists['defect'] ?? [];
+  // A comma list or the flag again (`--defect a,b` as afp run and afp check take it, or `--defect a --defect b`).
+  const defects = (args.lists['defect'] ?? []).flatMap((value) => value.split(','));
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const dialectText = stringFlag(args, 'dialect') ?? 'documents';
   const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
