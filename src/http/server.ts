@@ -18,7 +18,8 @@
  * drained (413 and the connection is closed). A body not whole within `bodyTimeouts` (body.ts) is
  * answered 408 `{ error, code: BAD_REQUEST, _info }` and its connection closed: nothing of it is
  * dispatched, charged or logged. An exception inside `handle` is a bug: it is logged
- * with the seed and answered 500 INTERNAL_ERROR, and the server keeps serving.
+ * with the seed and answered 500 INTERNAL_ERROR, and the server keeps serving; so is one outside it
+ * (a raw handler's, a lazily loaded module's), where an answer can still be written.
  *
  * Overload: with an `admission` gate (afp serve's LoadShedder), every request except `/health` and `/_afp/*`
  * is admitted by it first; a refused one is answered 503 SERVICE_UNAVAILABLE with Retry-After at
@@ -171,10 +172,19 @@ export function createApiServer(options: ApiServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
     serveOne(options, log, request, response).catch((error: unknown) => {
-      log(
-        `afp serve: failed to answer ${request.method} ${request.url} (seed ${options.dispatcher.platform.seed}): ${String(error)}`,
-      );
-      response.destroy();
+      const seed = options.dispatcher.platform.seed;
+      log(`afp serve: failed to answer ${request.method} ${request.url} (seed ${seed}): ${String(error)}`);
+      // A bug outside the dispatcher's own catch (a raw handler, a module that failed to load): the
+      // client still gets 500 INTERNAL_ERROR, not a hang-up, where an answer can still be written.
+      if (response.headersSent || !request.socket.writable) response.destroy();
+      else
+        writeJson(
+          response,
+          500,
+          {},
+          JSON.stringify({ error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR' }),
+          true,
+        );
     });
   });
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

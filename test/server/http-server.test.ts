@@ -58,6 +58,8 @@ async function start(trustedProxies: TrustedProxies = LOOPBACK_PROXIES): Promise
     mount: 'api',
     trustedProxies,
     log: (line) => logs.push(line),
+    // A raw handler with a bug (as the MCP door whose module failed to load: a probe saw a hang-up).
+    rawPaths: { '/raw-crash': () => Promise.reject(new Error('module failed to load')) },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
@@ -120,6 +122,15 @@ describe('createApiServer', () => {
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: 'internal error (seed 42)', code: 'INTERNAL_ERROR' });
     expect(logs.join('\n')).toMatch(/INTERNAL ERROR \(a bug\) on GET api:\/crash — seed 42[\s\S]*boom/);
+    expect((await post(`${url}/echo`, '{}')).status).toBe(200);
+  });
+
+  test("a raw handler's throw is a 500 INTERNAL_ERROR too, not a hang-up; serving goes on", async () => {
+    const { url, logs } = await start();
+    const response = await fetch(`${url}/raw-crash`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'internal error (seed 42)', code: 'INTERNAL_ERROR' });
+    expect(logs.join('\n')).toContain('failed to answer POST /raw-crash (seed 42): Error: module failed to load');
     expect((await post(`${url}/echo`, '{}')).status).toBe(200);
   });
 });
