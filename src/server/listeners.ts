@@ -40,7 +40,7 @@ import type { Mount, Route } from '../http/route.ts';
 import type { BodyTimeouts } from '../http/body.ts';
 import { createApiServer, type EdgeBody } from '../http/server.ts';
 import type { TrustedProxies } from '../http/trusted-proxies.ts';
-import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
+import { Platform, type FaultWindow } from '../platform/platform.ts';
 import { TimeTravel } from './time-travel.ts';
 import { Checkpointer } from './checkpoints.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
