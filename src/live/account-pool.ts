@@ -88,7 +88,13 @@ export class AccountPool {
   }
 
   private async registerOnly(why: string): Promise<LiveAccount | string> {
-    const outcome = await this.options.session.call('casino.register', {}, null);
+    const forwardedFor = this.options.session.freshClientAddress();
+    const outcome = await this.options.session.call(
+      'casino.register',
+      {},
+      null,
+      forwardedFor === undefined ? {} : { forwardedFor },
+    );
     if (outcome.kind === 'ok')
       return { ...outcome.value, note: `registered ${outcome.value.agentId}, not funded: ${why}` };
     return `a second account could not be registered: ${outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}`;

@@ -6,6 +6,9 @@
  *     the audit measures the casino, not afp's limiter), deposit by a simulated Solana deposit
  *     (POST /_afp/casino/deposit) and bring a manual serve clock to the credit instant;
  *   - `faucet`: register, then claim the target's faucet (small: 1 USDC on a deployment);
+ *     on an afp serve that trusts this caller's X-Forwarded-For both announce one new client
+ *     address (LiveSession.freshClientAddress), so a second invocation's claim is not refused
+ *     as this host's second of the day;
  *   - `command`: register, then run the user's command (in the user's environment, PATH without
  *     afp's own Node: funding-environment.ts) with AFP_AGENT_ID, AFP_API_KEY and
  *     AFP_AMOUNT in its environment (bounded to COMMAND_TIMEOUT_MS), and wait for the balance.
@@ -84,13 +87,17 @@ export async function openLiveAccount(options: AccountOptions): Promise<LiveOutc
       kind: 'invalid',
       message: `${session.target.name} offers no registration: pass --key KEY of a funded account`,
     };
-  const registered = await session.call('casino.register', {}, null);
+  // On a serve that counts announced client addresses, the account registers and claims from one
+  // new address of its own, as an agent would: a second run's faucet claim is then not this host's second of the day.
+  const forwardedFor = options.callOptions?.forwardedFor ?? session.freshClientAddress();
+  const callOptions: CallOptions = forwardedFor === undefined ? {} : { forwardedFor };
+  const registered = await session.call('casino.register', {}, null, callOptions);
   options.onRegistered?.();
   if (registered.kind === 'deadline')
     return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
   if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`, registered);
   const { agentId, apiKey } = registered.value;
-  const funded = await fundLiveAccount(options, agentId, apiKey);
+  const funded = await fundLiveAccount({ ...options, callOptions }, agentId, apiKey);
   if (!funded.ok) return funded;
   return {
     ok: true,
@@ -162,7 +169,13 @@ export async function fundLiveAccount(
     case 'admin-deposit':
       return adminDeposit(options, agentId, apiKey);
     case 'faucet': {
-      const claimed = await options.session.call('faucet.claim', { agentId }, apiKey, options.callOptions);
+      const forwardedFor = options.callOptions?.forwardedFor ?? options.session.freshClientAddress();
+      const claimed = await options.session.call(
+        'faucet.claim',
+        { agentId },
+        apiKey,
+        forwardedFor === undefined ? {} : { forwardedFor },
+      );
       if (claimed.kind === 'refused') {
         // A deployment's registration claims the faucet itself (DEPLOYED.md §2.2): the agent may hold the grant already.
         const balance = await options.session.call(

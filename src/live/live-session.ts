@@ -21,7 +21,8 @@
  *   (GATEWAY_RETRIES, within the deadline); a write, or a GET still so, ends `unreachable` with
  *   `gateway` set. Each is handed to `onGateway`.
  * - X-Forwarded-For: sent when the caller names a client address (replay keeps each recorded
- *   agent's own), and pacing slots are then per address.
+ *   agent's own, account set-up asks `freshClientAddress` on a serve that trusts it), and pacing
+ *   slots are then per address.
  * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
  *   error name; what differs from the documents is handed to `onDeviation` with the request that
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
@@ -44,6 +45,7 @@ import { readAnswer } from './read-answer.ts';
 import { GATEWAY_RETRIES, gatewayFate, gatewayWaitMs, isGatewayAnswer, pageText } from './gateway-answer.ts';
 import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
+import { FreshClientAddresses } from './fresh-client-address.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import type { Mount, MountUrls, Transport } from '../client/transport.ts';
 import type { ServiceName } from '../platform/platform.ts';
@@ -161,10 +163,13 @@ export class LiveSession {
   /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */
   private readonly transport: Transport;
   private adminClient: AdminClient | null = null;
+  private readonly freshAddresses: FreshClientAddresses | null;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.target = options.target;
+    this.freshAddresses =
+      options.target.freshClientAddresses === true ? new FreshClientAddresses(options.clock.nowMs()) : null;
     this.deadline = options.deadline;
     this.transport = httpTransport({
       urls: mountUrlsOf(options.target),
@@ -179,6 +184,14 @@ export class LiveSession {
     if (!this.target.afpServe || this.target.adminUrl === null) return null;
     this.adminClient ??= AdminClient.ofUrl(this.target.adminUrl);
     return this.adminClient;
+  }
+
+  /**
+   * A client address no call of this session announced yet, where the target is an afp serve that
+   * counts announced addresses (Target.freshClientAddresses); undefined for any other target.
+   */
+  freshClientAddress(): string | undefined {
+    return this.freshAddresses?.next();
   }
 
   /**

@@ -7,7 +7,8 @@
  *     `dialect` and `fairness`, or a mount given as `{ url, dialect }`. Registration on the casino,
  *     funding by admin-deposit through the api mount (the admin URL), no limits (the deployment's
  *     when the serve speaks the deployed dialect, unless it announces `limits: lifted`), fairness afp unless announced.
- *     A target FILE whose casino is an afp serve is marked so (fileOnAfpServe).
+ *     A target FILE whose casino (or admin_url) is an afp serve is marked so (fileOnAfpServe).
+ *     Either way, a serve that says `forwarded_for: trusted` gets fresh client addresses for set-up calls.
  *     Any other answer: not an afp serve, so the user describes the target in a file (or lets
  *     `afp target probe URL` write one); no answer at all: the target is unreachable.
  * Failures are returned with the exit kind the CLI maps: 'invalid' (exit 2: the user must change
@@ -71,16 +72,20 @@ async function isFile(path: string): Promise<boolean> {
 
 /**
  * A target file whose casino is an afp serve (its root answers `/_afp/mounts`, as
- * `afp serve --dialect deployed` does): its admin doors may be used, and the casino is verified
- * under the fairness scheme the serve announces — the serve's own published scheme — with a note
- * when the file names another. Anything else keeps the file as it is (one bounded request).
+ * `afp serve --dialect deployed` does, or its admin_url does): its admin doors may be used, and the
+ * casino is verified under the fairness scheme the serve announces — the serve's own published
+ * scheme — with a note when the file names another; where the serve trusts this caller's
+ * X-Forwarded-For, set-up calls announce fresh client addresses (freshClientAddresses). A file that
+ * names its admin_url keeps it and its fairness. Anything else keeps the file as it is (one bounded request).
  */
 async function fileOnAfpServe(target: Target, timeoutMs: number): Promise<ResolveResult> {
   const casino = target.services.casino;
-  if (casino === undefined || target.afpServe) return { ok: true, value: target };
-  const answer = await readMounts(new URL(casino.url).origin, { timeoutMs });
+  if (casino === undefined) return { ok: true, value: target };
+  const answer = await readMounts(target.adminUrl ?? new URL(casino.url).origin, { timeoutMs });
   if (answer.kind !== 'mounts' || Object.keys(announcedMounts(answer.body)).length === 0)
     return { ok: true, value: target };
+  const fresh = field(answer.body, 'forwarded_for') === 'trusted' ? { freshClientAddresses: true } : {};
+  if (target.afpServe) return { ok: true, value: { ...target, ...fresh } };
   const announced = field(answer.body, 'fairness');
   const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(announced)
     ? (announced as FairnessSchemeName)
@@ -94,7 +99,7 @@ async function fileOnAfpServe(target: Target, timeoutMs: number): Promise<Resolv
     notes.push(
       `the file names the ${target.fairness} fairness scheme; the serve announces ${fairness}, its own published scheme, and bets are verified under that`,
     );
-  return { ok: true, value: { ...target, fairness, afpServe: true, adminUrl: answer.api }, notes };
+  return { ok: true, value: { ...target, fairness, afpServe: true, adminUrl: answer.api, ...fresh }, notes };
 }
 
 function notAfpServe(api: string, why: string): ResolveFailure {
@@ -154,6 +159,7 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
       fairness,
       afpServe: true,
       adminUrl: api,
+      ...(field(body, 'forwarded_for') === 'trusted' ? { freshClientAddresses: true } : {}),
     },
   };
 }

@@ -51,4 +51,10 @@ export interface Target {
   readonly afpServe: boolean;
   /** afp serve's admin base URL (its `api` mount), when `afpServe`. */
   readonly adminUrl: string | null;
+  /**
+   * true only for an afp serve whose `GET /_afp/mounts` says `forwarded_for: trusted`: the set-up
+   * calls its per-IP limits count (a registration, a faucet claim: one a day per IP) each announce a
+   * new client address (X-Forwarded-For), as `afp check --target URL` does. Never for another target.
+   */
+  readonly freshClientAddresses?: boolean;
 }

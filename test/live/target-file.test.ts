@@ -227,7 +227,7 @@ describe('resolveTarget', () => {
     });
   });
 
-  test("an afp serve's URL: its mounts as style-A services, admin-deposit through the api mount, fairness afp", async () => {
+  test("an afp serve's URL: its mounts as style-A services, admin-deposit through the api mount, fairness afp, fresh client addresses", async () => {
     const handle = await startServe({
       trustedProxies: LOOPBACK_PROXIES,
       routes: ALL_ROUTES,
@@ -259,6 +259,8 @@ describe('resolveTarget', () => {
         fairness: 'afp',
         afpServe: true,
         adminUrl: api,
+        // It trusts this caller's X-Forwarded-For (--trust-proxy): set-up calls announce fresh addresses.
+        freshClientAddresses: true,
       },
     });
   });

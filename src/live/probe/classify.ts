@@ -22,6 +22,7 @@ import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { FAULT_SERVICES as SERVICES } from '../../sim/scenario-schema.ts';
 import { DEPLOYED_INFO_SERVICES } from '../dialects/deployed/markers.ts';
+import { normalizeServiceUrl } from '../target-file.ts';
 import { DIALECT_NAMES, type DialectName } from '../target.ts';
 import { ALL_MARKERS, MOUNTS_PATH, OPENAPI_PATH, UNKNOWN_PATH, type Observation, type UrlProbe } from './probe-url.ts';
 import { describeServer, type ServerDescription } from './plain-server.ts';
@@ -56,6 +57,12 @@ export interface UrlVerdict {
   readonly answered: boolean;
   /** The mounts an afp serve announced here (GET /_afp/mounts), or null. */
   readonly mounts: MountUrls | null;
+  /**
+   * The mounts announced here name this URL among the serve's own addresses (its `api` mount
+   * included): the serve was reached directly. false when they name only other addresses (a proxy,
+   * or another name for the host, stands in front of it); null without mounts.
+   */
+  readonly announcesItself: boolean | null;
   readonly catchAll: boolean;
   readonly family: Family | null;
   readonly familyVotes: Readonly<Record<Family, number>>;
@@ -95,6 +102,27 @@ function isService(value: unknown): value is ServiceName {
 
 function isDialect(value: unknown): value is DialectName {
   return (DIALECT_NAMES as readonly unknown[]).includes(value);
+}
+
+/**
+ * The dialect an afp openapi tag's style is read in: its own name, or A for the wallet's primary
+ * interface (every documents style serves it; afp reads it as style A's, as replay does). Without
+ * this, the documents' wallet's primary operations matched the deployed wallet's markers (the same
+ * paths) and its evidence read `deployed 6, A 5` beside a choice of A.
+ */
+function tagDialect(service: ServiceName, style: unknown): DialectName | null {
+  if (isDialect(style)) return style;
+  return style === 'primary' && service === 'wallet' ? 'A' : null;
+}
+
+/** Whether the mounts answer `body` names `url` among the serve's own addresses (the `api` mount too). */
+function namesItself(body: unknown, url: string): boolean {
+  const mounts = record(record(body)?.['mounts']);
+  if (mounts === undefined) return false;
+  return Object.values(mounts).some((value) => {
+    const named = typeof value === 'string' ? value : record(value)?.['url'];
+    return typeof named === 'string' && URL.canParse(named) && normalizeServiceUrl(named) === url;
+  });
 }
 
 /** Whether `observation` answers as `marker` says it does where the marker holds. */
@@ -172,16 +200,18 @@ function openApiEvidence(observation: Observation, tally: Tally, evidence: strin
   if (document === undefined || paths === undefined || observation.status !== 200) return;
   const prefix = openApiPrefix(document);
   const counts = new Map<string, number>();
-  let tagged = 0;
+  let taggedCount = 0;
   for (const [path, item] of Object.entries(paths).slice(0, MAX_OPENAPI_PATHS)) {
     for (const method of OPENAPI_METHODS) {
       const operation = record(record(item)?.[method]);
       if (operation === undefined) continue;
-      const tags = operation['tags'];
-      if (Array.isArray(tags) && isService(tags[0]) && isDialect(tags[1])) {
-        tally.vote(tags[0], [tags[1]]);
-        tagged += 1;
-        counts.set(`${tags[0]} ${tags[1]} (tag)`, (counts.get(`${tags[0]} ${tags[1]} (tag)`) ?? 0) + 1);
+      const tags: readonly unknown[] = Array.isArray(operation['tags']) ? operation['tags'] : [];
+      const service = tags[0];
+      const tagged = isService(service) ? tagDialect(service, tags[1]) : null;
+      if (isService(service) && tagged !== null) {
+        tally.vote(service, [tagged]);
+        taggedCount += 1;
+        counts.set(`${service} ${tagged} (tag)`, (counts.get(`${service} ${tagged} (tag)`) ?? 0) + 1);
         continue;
       }
       const shape = pathShape(`${prefix}${path}`);
@@ -192,7 +222,7 @@ function openApiEvidence(observation: Observation, tally: Tally, evidence: strin
       }
     }
   }
-  if (tagged > 0) tally.family.documents += 1;
+  if (taggedCount > 0) tally.family.documents += 1;
   const summary = [...counts.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([label, count]) => `${label} ×${count}`);
@@ -226,6 +256,7 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
   const unknown = probe.observations.find((observation) => observation.path === UNKNOWN_PATH);
   const catchAll = unknown !== undefined && unknown.status !== null && unknown.status !== 404;
   let mounts: MountUrls | null = null;
+  let announcesItself: boolean | null = null;
   const endpoints: EndpointEvidence[] = [];
   const shown = new Set<string>();
   for (const observation of probe.observations) {
@@ -235,6 +266,7 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
       const announced = announcedMounts(observation.json);
       if (Object.keys(announced).length > 0) {
         mounts = announced;
+        announcesItself = namesItself(observation.json, normalizeServiceUrl(probe.url));
         tally.family.documents += 1;
         evidence.push(`afp serve: announces ${Object.keys(announced).sort().join(', ')}`);
       }
@@ -264,6 +296,7 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
     url: probe.url,
     answered: probe.observations.some((observation) => observation.status !== null),
     mounts,
+    announcesItself,
     catchAll,
     family: decided.family,
     familyVotes: { ...tally.family },

@@ -3,9 +3,13 @@
  * one target file of what it found. An afp serve's `/_afp/mounts` adds its announced mounts to the
  * URLs probed and makes it the admin URL.
  *
- * Choosing, when several URLs speak one service: the dialect that offers more of afp's live
- * operations for it first (the documents' style B and short style offer none yet), then more
- * evidence, then the URL given first. The file: registration on the casino when one was found;
+ * Choosing, when several URLs speak one service: a dialect that offers afp's live operations for
+ * it first, then a URL the user gave (or one a serve reached directly announced: its own address)
+ * over one announced by a serve reached through something in front of it (a proxy: its announced
+ * mounts go around what the user gave), then a service on its own address, more live operations, more evidence,
+ * and the URL given first. A service found only at an announced mount is named in the file's
+ * comment and, where the serve was not reached at one of its own addresses (something stands in
+ * front of it), in a note: the target then reaches that service around what the user gave. The file: registration on the casino when one was found;
  * funding by admin-deposit on an afp serve, else by the faucet when there is one, else keys from
  * AFP_KEYS; the deployed limits (src/live/dialects/deployed/limits.ts) for services in the
  * deployed dialect; fairness `deployed` for a deployed casino, else `afp`.
@@ -20,7 +24,7 @@ import { OPERATION_NAMES } from '../operations.ts';
 import { normalizeServiceUrl } from '../target-file.ts';
 import type { TargetFile } from '../target-schema.ts';
 import type { DialectName } from '../target.ts';
-import { classifyUrl, type DialectVotes, type UrlVerdict } from './classify.ts';
+import { classifyUrl, type DialectVotes, type Family, type UrlVerdict } from './classify.ts';
 import { probeUrl } from './probe-url.ts';
 
 export const MAX_URLS = 16;
@@ -53,6 +57,10 @@ export interface ChosenService {
   readonly url: string;
   readonly dialect: DialectName;
   readonly votes: Readonly<DialectVotes>;
+  /** The URL's dialect family votes: why a dialect of the other family is not chosen however many votes it has. */
+  readonly familyVotes: Readonly<Record<Family, number>>;
+  /** Not a URL the user gave: the URL whose /_afp/mounts announced it, and whether that serve was reached directly. */
+  readonly announced: { readonly by: string; readonly direct: boolean } | null;
 }
 
 export interface ProbeOutcome {
@@ -68,6 +76,7 @@ export async function probeTarget(
   options: { timeoutMs?: number } = {},
 ): Promise<ProbeOutcome> {
   const queue = [...new Set(inputs.map((input) => input.url))].slice(0, MAX_URLS);
+  const given = [...queue];
   const notes = inputs.flatMap((input) => (input.note === null ? [] : [input.note]));
   const verdicts: UrlVerdict[] = [];
   for (let index = 0; index < queue.length && index < MAX_PROBED_URLS; index++) {
@@ -79,7 +88,7 @@ export async function probeTarget(
   }
   if (queue.length > MAX_PROBED_URLS)
     notes.push(`${queue.length - MAX_PROBED_URLS} announced URLs not probed (at most ${MAX_PROBED_URLS})`);
-  return decideTarget(verdicts, notes);
+  return decideTarget(verdicts, { notes, given });
 }
 
 /** How many of afp's live operations `dialect` offers for `service`. */
@@ -92,15 +101,36 @@ function evidenceCount(votes: Readonly<DialectVotes>, dialect: DialectName): num
   return votes[dialect] ?? 0;
 }
 
-/** The target of a set of verdicts (pure: the CLI's tests and `probeTarget` share it). */
-export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readonly string[] = []): ProbeOutcome {
-  const notes = [...notesSoFar];
+/** Which serve announced `url` (the first verdict whose mounts name it), for a URL the user did not give. */
+function announcer(verdicts: readonly UrlVerdict[], url: string): ChosenService['announced'] {
+  const by = verdicts.find((verdict) => Object.values(verdict.mounts ?? {}).includes(url));
+  return by === undefined ? null : { by: by.url, direct: by.announcesItself === true };
+}
+
+/**
+ * The target of a set of verdicts (pure: the CLI's tests and `probeTarget` share it). `given`: the
+ * URLs the user named (default: every verdict's, as if all were given).
+ */
+export function decideTarget(
+  verdicts: readonly UrlVerdict[],
+  context: { readonly notes?: readonly string[]; readonly given?: readonly string[] } = {},
+): ProbeOutcome {
+  const notes = [...(context.notes ?? [])];
+  const given = new Set(context.given ?? verdicts.map((verdict) => verdict.url));
   const candidates = new Map<ServiceName, ChosenService[]>();
   for (const verdict of verdicts) {
+    const announced = given.has(verdict.url) ? null : announcer(verdicts, verdict.url);
     for (const found of verdict.services)
       candidates.set(found.service, [
         ...(candidates.get(found.service) ?? []),
-        { service: found.service, url: verdict.url, dialect: found.dialect, votes: found.votes },
+        {
+          service: found.service,
+          url: verdict.url,
+          dialect: found.dialect,
+          votes: found.votes,
+          familyVotes: verdict.familyVotes,
+          announced,
+        },
       ]);
     for (const ruledOut of verdict.ruledOut) notes.push(`${verdict.url}: ${ruledOut}`);
     // A 429 carries no evidence of the endpoint behind it: say so, or a later probe that is not
@@ -117,11 +147,15 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
   const servicesAt = new Map(verdicts.map((verdict) => [verdict.url, verdict.services.length]));
   const offersAny = (found: ChosenService, service: ServiceName): number =>
     operationsOffered(found.dialect, service) > 0 ? 1 : 0;
+  // A mount announced by a serve reached directly is the serve's own address, as good as given; one
+  // announced through something in front of the serve goes around what the user gave.
+  const givenRank = (found: ChosenService): number => (found.announced === null || found.announced.direct ? 1 : 0);
   for (const [service, list] of candidates) {
     // A stable sort: the URL given first wins the remaining ties.
     const ranked = [...list].sort(
       (a, b) =>
         offersAny(b, service) - offersAny(a, service) ||
+        givenRank(b) - givenRank(a) ||
         (servicesAt.get(a.url) ?? 0) - (servicesAt.get(b.url) ?? 0) ||
         operationsOffered(b.dialect, service) - operationsOffered(a.dialect, service) ||
         evidenceCount(b.votes, b.dialect) - evidenceCount(a.votes, a.dialect),
@@ -134,8 +168,24 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
       );
   }
   chosen.sort((a, b) => FILE_ORDER.indexOf(a.service) - FILE_ORDER.indexOf(b.service));
+  notes.push(...aroundNotes(chosen));
   const adminUrl = verdicts.find((verdict) => verdict.mounts !== null)?.url ?? null;
   return { verdicts, chosen, notes, file: chosen.length === 0 ? null : targetFile(verdicts, chosen, adminUrl) };
+}
+
+/**
+ * One note per serve reached through something in front of it (its mounts do not name the URL
+ * that answered them) whose announced mounts the file uses: those services bypass what the user gave.
+ */
+function aroundNotes(chosen: readonly ChosenService[]): string[] {
+  const byAnnouncer = new Map<string, ChosenService[]>();
+  for (const found of chosen)
+    if (found.announced !== null && !found.announced.direct)
+      byAnnouncer.set(found.announced.by, [...(byAnnouncer.get(found.announced.by) ?? []), found]);
+  return [...byAnnouncer].map(
+    ([by, list]) =>
+      `${list.map((found) => `${found.service} (${found.url})`).join(', ')}: taken from the afp serve's announced mounts (GET ${by}/_afp/mounts), not from a URL given; ${by} is not among the addresses the serve names for itself, so something (a proxy?) stands in front of it, and the file reaches ${list.length === 1 ? 'this service' : 'these services'} around it. To test through it, give ${list.length === 1 ? 'its URL' : 'their URLs'} there too`,
+  );
 }
 
 function targetName(url: string): string {

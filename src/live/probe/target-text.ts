@@ -9,14 +9,38 @@ import type { OperationName } from '../operations.ts';
 import type { TargetFile } from '../target-schema.ts';
 import type { ChosenService } from './probe-target.ts';
 
+/**
+ * The votes, most first; where a dialect of the other family has as many as the one chosen, why it
+ * was not chosen (the URL's family decides first: classify.ts), so the line never seems to contradict the choice.
+ */
 function votesText(found: ChosenService): string {
   const entries = Object.entries(found.votes).filter(([, count]) => count !== undefined && count > 0);
   entries.sort(([a, x], [b, y]) => (y ?? 0) - (x ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
-  return entries.map(([dialect, count]) => `${dialect} ${count}`).join(', ');
+  const text = entries.map(([dialect, count]) => `${dialect} ${count}`).join(', ');
+  const family = found.dialect === 'deployed' ? 'deployed' : 'documents';
+  const chosenCount = found.votes[found.dialect] ?? 0;
+  const outside = entries
+    .filter(
+      ([dialect, count]) =>
+        (dialect === 'deployed' ? 'deployed' : 'documents') !== family && (count ?? 0) >= chosenCount,
+    )
+    .map(([dialect]) => dialect);
+  if (outside.length === 0) return text;
+  const { documents, deployed } = found.familyVotes;
+  return `${text} (${outside.join(', ')} ruled out: the URL answers in the ${family} family, documents ${documents} : deployed ${deployed})`;
+}
+
+/** Where a service's URL came from, when the user did not give it. */
+function originText(found: ChosenService): string {
+  if (found.announced === null) return '';
+  return found.announced.direct
+    ? `; announced by the afp serve at ${found.announced.by} (its /_afp/mounts)`
+    : `; from the serve's announced mounts (${found.announced.by}/_afp/mounts), around the URL given: not through it`;
 }
 
 const FUNDING_COMMENT: Readonly<Record<TargetFile['funding']['method'], string>> = {
-  'admin-deposit': "afp serve's simulated chain deposit (POST /_afp/casino/deposit)",
+  'admin-deposit':
+    "afp serve's simulated chain deposit (POST /_afp/casino/deposit, solana): credited at once on a manual clock, about a minute later on a wall clock (afp waits for it)",
   faucet: "a fresh agent claims the target's faucet (1.00 USDC once per agent and per IP per 24 h on a deployment)",
   keys: 'pre-funded agents: set the variable to their API keys, comma-separated (keys never go in this file)',
   command: 'your command funds each fresh agent',
@@ -36,7 +60,7 @@ export function renderTargetText(
   ];
   for (const found of options.chosen)
     lines.push(
-      `  ${found.service}: { url: ${JSON.stringify(found.url)}, dialect: ${found.dialect} }  # evidence: ${votesText(found)}`,
+      `  ${found.service}: { url: ${JSON.stringify(found.url)}, dialect: ${found.dialect} }  # evidence: ${votesText(found)}${originText(found)}`,
     );
   lines.push(
     file.register === 'none'
