@@ -122,6 +122,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/server/body.test.ts',
   'test/server/checkpoint-codec.test.ts',
   'test/server/ledger-audit.test.ts',
+  'test/server/log-integrity.test.ts',
   'test/server/log-replay.test.ts',
   'test/server/platform-lock.test.ts',
   'test/server/trigger-checkpoint.test.ts',

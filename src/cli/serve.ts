@@ -389,6 +389,13 @@ async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
       .map((line) => `afp serve: ${line}\n`)
       .join(''),
   );
+  if (survey.settings === null) {
+    // A salvage keeps the intact prefix under the log's settings: without them nothing can be kept.
+    process.stderr.write(
+      `afp serve: refusing to start: without its settings no entry of ${file} can be replayed, and --salvage cannot help; restore ${file} from a copy, or use another --data file\n`,
+    );
+    return EXIT.invalidInput;
+  }
   if (flags.salvage !== true) {
     process.stderr.write(
       `afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)\n`,
@@ -476,6 +483,10 @@ async function serveUntilSignal(
     return EXIT.invalidInput;
   }
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
+  if (commandLog?.wasEmptyFile === true)
+    process.stderr.write(
+      `afp serve: note: --data ${commandLog.file} was an empty file: a new command log was started in it (a copy of a served log taken without its ${commandLog.file}-wal file is empty too: copy both)\n`,
+    );
   for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
   const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
   process.stderr.write(

@@ -383,6 +383,12 @@ export function verifyCheckpoint(bytes: Uint8Array): string | null {
   return null;
 }
 
+/** The SHA-256 a checkpoint's header holds (hex; read, not computed: verifyCheckpoint checks it), or '' for bytes too short to hold one. */
+export function stateChecksum(bytes: Uint8Array): string {
+  if (bytes.byteLength < HEADER_BYTES) return '';
+  return Buffer.from(bytes.buffer, bytes.byteOffset + FIELDS_BYTES, CHECKSUM_BYTES).toString('hex');
+}
+
 /** SHA-256 of a checkpoint's bytes but the checksum's own place in the header. */
 function checksumOf(bytes: Uint8Array): Buffer {
   return createHash('sha256').update(bytes.subarray(0, FIELDS_BYTES)).update(bytes.subarray(HEADER_BYTES)).digest();

@@ -29,9 +29,13 @@ function sourceOf(data: CheckpointWorkerData, rows: readonly CommandRow[]): Repl
   const base = data.base;
   const checkpoints: CheckpointSource = {
     newestFirst: () =>
-      base === null ? [] : [{ seq: base.seq, atMs: base.atMs, codec: base.codec, travel: base.travel }],
+      base === null
+        ? []
+        : [{ seq: base.seq, atMs: base.atMs, codec: base.codec, travel: base.travel, seal: base.seal }],
     state: (seq) => (base !== null && seq === base.seq ? base.state : undefined),
     image: (id) => base?.images.find((image) => image.id === id),
+    logBinding: (seq) => (base !== null && seq === base.seq ? base.binding : undefined),
+    lastCommandSeq: () => rows.at(-1)?.seq ?? base?.seq ?? 0,
   };
   return {
     file: data.file,
@@ -76,6 +80,7 @@ function run(
       ...recovered,
       lastAtMs: stats.lastAtMs ?? data.settings.startMs,
       clockMovedMs: stats.clockMovedMs,
+      seq: Number(job.rows.at(-1)?.seq ?? data.base?.seq ?? 0),
       commands: stats.commands,
       internalErrors: stats.internalErrors,
     };

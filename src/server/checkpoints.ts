@@ -9,8 +9,9 @@
  * holds the state of the time-travel snapshots too (their images, written once each), so a revert
  * after the restart works as before it. The proof is the digest: a recovery from checkpoint +
  * tail, a full replay and the live server agree (test/server/checkpoints.test.ts, `npm run bench`).
- * A checkpoint written by a build with other state classes or another layout is skipped for the
- * one before it; one that cannot be read means the whole log is replayed: checkpoints only ever
+ * A checkpoint written by a build with other state classes or another layout, or whose seal does
+ * not tie it to this log at its entry (checkpoint-store.ts; past the log's end, copied from another
+ * file or row, an image of another snapshot), is skipped for the one before it; one that cannot be read means the whole log is replayed: checkpoints only ever
  * make recovery faster, never different.
  * Off the event loop: the checkpoint worker (checkpoint-worker.ts) keeps a replica, fed the
  * committed rows since its last checkpoint, replays them with recovery's own code and encodes the
@@ -35,10 +36,19 @@ import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin-command.ts';
 import { startBlock, threadCpuMs, type BlockTime } from './loop-block.ts';
-import { checkpointCodec, decodeCheckpoint, encodeCheckpoint, verifyCheckpoint } from './checkpoint-codec.ts';
+import {
+  checkpointCodec,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  stateChecksum,
+  verifyCheckpoint,
+} from './checkpoint-codec.ts';
 import {
   CheckpointStore,
+  checkpointSeal,
+  imageSeal,
   type CheckpointHeader,
+  type LogBinding,
   type CheckpointSource,
   type StoredCheckpoint,
   type TravelRecord,
@@ -78,7 +88,15 @@ export interface BaseCheckpoint {
   readonly codec: string;
   readonly travel: string;
   readonly state: Uint8Array;
-  readonly images: ReadonlyArray<{ readonly id: string; readonly codec: string; readonly state: Uint8Array }>;
+  readonly seal: string | null;
+  /** What the checkpoint is sealed with (the worker cannot read the log's file: the loop hands it over). */
+  readonly binding: LogBinding;
+  readonly images: ReadonlyArray<{
+    readonly id: string;
+    readonly codec: string;
+    readonly state: Uint8Array;
+    readonly seal: string | null;
+  }>;
 }
 
 export interface CheckpointWorkerData {
@@ -223,6 +241,10 @@ export class Checkpointer {
     /** PACED_FROM_CPU_MS unless given: the least CPU a job costs the worker to pause the next one. */
     pacedFromCpuMs?: number;
     onError?: (message: string) => void;
+    /** Images recovery found unusable (recovery.ts): deleted, so the next checkpoint encodes them again. */
+    unusableImages?: readonly string[];
+    /** Recovery passed over stored checkpoints: the next commit (or the close) takes one, so the next start need not. */
+    replaceSkipped?: boolean;
   }) {
     if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
     this.log = options.log;
@@ -233,7 +255,9 @@ export class Checkpointer {
     this.workerDutyMax = options.workerDutyMax ?? WORKER_DUTY_MAX;
     this.pacedFromCpuMs = options.pacedFromCpuMs ?? PACED_FROM_CPU_MS;
     this.clockMovedMs = options.clockMovedMs;
-    this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
+    this.store.deleteImages(options.unusableImages ?? []);
+    // From the checkpoint recovery loaded: newer ones it passed over (damaged, past the log) do not count.
+    this.lastSeq = options.loadedSeq ?? (options.replaceSkipped === true ? Number.NEGATIVE_INFINITY : 0);
     this.onError = options.onError ?? (() => undefined);
   }
 
@@ -315,7 +339,7 @@ export class Checkpointer {
 
   /** Whether a checkpoint after command `seq` is due: the line crossed, and no pause (WORKER_DUTY_MAX) running. */
   private isDue(seq: number): boolean {
-    return seq - this.lastSeq >= this.everyCommands && loopCpuMs() >= this.pausedUntilLoopCpuMs;
+    return seq > 0 && seq - this.lastSeq >= this.everyCommands && loopCpuMs() >= this.pausedUntilLoopCpuMs;
   }
 
   /** Resolves when no checkpoint is in flight. */
@@ -442,14 +466,15 @@ export class Checkpointer {
       .newestFirst()
       .find((candidate) => candidate.codec === codec && this.sound.has(candidate.seq));
     const state = header === undefined ? undefined : this.store.state(header.seq);
-    if (header === undefined || state === undefined) return null;
+    const binding = header === undefined ? undefined : this.store.logBinding(header.seq);
+    if (header === undefined || state === undefined || binding === undefined) return null;
     const images: Array<BaseCheckpoint['images'][number]> = [];
     for (const entry of (JSON.parse(header.travel) as TravelRecord).held) {
       const image = this.store.image(entry.id);
       if (image?.state === undefined) return null;
-      images.push({ id: entry.id, codec: image.codec, state: image.state });
+      images.push({ id: entry.id, codec: image.codec, state: image.state, seal: image.seal });
     }
-    return { ...header, state, images };
+    return { ...header, seal: header.seal ?? null, binding, state, images };
   }
 
   /** The worker's bytes written in parts over several turns (checkpoint-store.ts writeInParts); the checkpoint stays in flight until the row is in. */
@@ -552,23 +577,48 @@ export interface LoadedCheckpoint {
   readonly clockMovedMs: number;
 }
 
-/** Why checkpoint `header` (its state and the images it names) cannot be loaded whole, or null when every byte of it checks. */
-export function checkpointDamage(store: CheckpointSource, header: CheckpointHeader): string | null {
+/** What is wrong with a checkpoint: its own damage, or with one of the images it names (`image`: its id). */
+export interface CheckpointDamage {
+  readonly problem: string;
+  readonly image?: string;
+}
+
+/**
+ * Why checkpoint `header` (its state and the images it names) cannot be loaded whole, or null when
+ * every byte of it checks and its seal and its images' seals tie it to this log at its entry
+ * (checkpoint-store.ts): a checkpoint past the log's last entry, or one copied from another file
+ * or row, is refused as a damaged one is.
+ */
+export function checkpointDamage(store: CheckpointSource, header: CheckpointHeader): CheckpointDamage | null {
   let travel: TravelRecord;
   try {
     travel = JSON.parse(header.travel) as TravelRecord;
   } catch {
-    return 'damaged: its time-travel record is not JSON';
+    return { problem: 'damaged: its time-travel record is not JSON' };
   }
+  const binding = store.logBinding(header.seq);
+  if (binding === undefined)
+    return { problem: `it follows entry ${header.seq}, past the log's last entry ${store.lastCommandSeq()}` };
+  if (header.seal === null || header.seal === undefined)
+    return { problem: 'it has no seal tying it to its log (written by an older afp; the log is replayed instead)' };
   const state = store.state(header.seq);
-  if (state === undefined) return 'its state is gone';
+  if (state === undefined) return { problem: 'its state is gone' };
   const damage = verifyCheckpoint(state);
-  if (damage !== null) return damage;
+  if (damage !== null) return { problem: damage };
+  if (checkpointSeal(binding, header, stateChecksum(state)) !== header.seal)
+    return {
+      problem: `its seal does not match this log's settings and history up to entry ${header.seq} (copied from another log, or edited)`,
+    };
   for (const entry of travel.held) {
     const image = store.image(entry.id);
-    if (image?.state === undefined) return `the image of ${entry.id} is missing`;
+    if (image?.state === undefined) return { problem: `the image of ${entry.id} is missing`, image: entry.id };
     const imageDamage = verifyCheckpoint(image.state);
-    if (imageDamage !== null) return `the image of ${entry.id}: ${imageDamage}`;
+    if (imageDamage !== null) return { problem: `the image of ${entry.id}: ${imageDamage}`, image: entry.id };
+    if (image.seal !== imageSeal(binding.metaSha256, entry.id, entry.atMs, stateChecksum(image.state)))
+      return {
+        problem: `the image of ${entry.id} is not the snapshot ${entry.id} of this log (copied from another snapshot or log, or edited)`,
+        image: entry.id,
+      };
   }
   return null;
 }
@@ -582,10 +632,11 @@ export function loadCheckpoint(
   store: CheckpointSource,
   platform: Platform,
   timeTravel: TimeTravel,
-): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean } {
+): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean; unusableImages: string[] } {
   const registry = stateClassRegistry();
   const codec = checkpointCodec(registry);
   const skipped: string[] = [];
+  const unusableImages: string[] = [];
   for (const checkpoint of store.newestFirst()) {
     if (checkpoint.codec !== codec) {
       skipped.push(
@@ -596,7 +647,8 @@ export function loadCheckpoint(
     // Damage is found before anything is decoded: the previous checkpoint is then tried (and the log replayed from it).
     const damage = checkpointDamage(store, checkpoint);
     if (damage !== null) {
-      skipped.push(`checkpoint after entry ${checkpoint.seq}: ${damage}`);
+      skipped.push(`checkpoint after entry ${checkpoint.seq}: ${damage.problem}`);
+      if (damage.image !== undefined && !unusableImages.includes(damage.image)) unusableImages.push(damage.image);
       continue;
     }
     try {
@@ -619,14 +671,15 @@ export function loadCheckpoint(
         loaded: { seq: checkpoint.seq, atMs: checkpoint.atMs, clockMovedMs: travel.clockMovedMs },
         skipped,
         dirty: false,
+        unusableImages,
       };
     } catch (error) {
       // A half-decoded platform is not reused: the caller builds a fresh one for the full replay.
       skipped.push(
         `checkpoint after entry ${checkpoint.seq}: ${error instanceof Error ? error.message : String(error)}`,
       );
-      return { loaded: null, skipped, dirty: true };
+      return { loaded: null, skipped, dirty: true, unusableImages };
     }
   }
-  return { loaded: null, skipped, dirty: false };
+  return { loaded: null, skipped, dirty: false, unusableImages };
 }

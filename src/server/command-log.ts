@@ -14,7 +14,12 @@
  *                                            body = a request body's JSON text as received;
  *                                            crc = CRC-32 of at_ms, kind, entry and body (rowCrc:
  *                                            a damaged row is read as 'corrupt', never as another
- *                                            command; rows of logs written before it have none)
+ *                                            command; rows of logs written before it have none);
+ *                                            chain = the running CRC-32 of the entries so far
+ *                                            (rowChain over the previous row's chain, this seq and
+ *                                            crc; schema 3): a checkpoint names the chain of its
+ *                                            entry, so it fits only this log's history up to there,
+ *                                            and a replay sees a missing or foreign row
  * A 'request' entry is a whole request (route, query, IP, credential, body): its row ran. A
  * 'charge' entry (schema 2) is a request the dispatcher refused before any row ran (429, fault,
  * 404/405, body failure, 401): only the limiter changed, so only what the limiter reads is kept —
@@ -41,10 +46,14 @@
  * - One writer: the file is opened with `locking_mode=EXCLUSIVE`, so a second afp serve on the same
  *   FILE is refused (SQLITE_BUSY) instead of interleaving a second history.
  * - Entries are read back in `seq` order, streaming (a log of 10M entries is not loaded whole).
- * - Schema 1 logs (before 'charge') are read as they are and marked schema 2 on adopt, since the
- *   next commit may hold a 'charge' entry an older afp could not read.
+ * - Schema 1 logs (before 'charge') are read as they are and marked schema 3 on adopt, since the
+ *   next commit may hold a 'charge' entry an older afp could not read; schema 2 logs (before the
+ *   chain) too: their rows keep a NULL chain, and the chain starts at the first row written after.
+ * - meta's `meta_sha256` is the SHA-256 of its other rows (metaSha256): an edited seed or config is
+ *   refused at open ("corrupt meta"), never served; a log without it gets it on adopt.
  * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type * as Sqlite from 'node:sqlite';
@@ -70,7 +79,7 @@ import { WalSync } from './wal-sync.ts';
 import { startBlock } from './loop-block.ts';
 import type { ClockMode } from './serve-clock.ts';
 
-export const COMMAND_LOG_SCHEMA_VERSION = 2;
+export const COMMAND_LOG_SCHEMA_VERSION = 3;
 /** 'AFP1' in ASCII: the SQLite header field that says "this file is an afp command log". */
 export const COMMAND_LOG_APPLICATION_ID = 0x41465031;
 const SQLITE_HEADER = 'SQLite format 3\0';
@@ -174,6 +183,25 @@ export interface CommandRow {
   readonly entry: string;
   readonly body: string | null;
   readonly crc: number | null;
+  /** rowChain's value; null in rows written before it (and where a read leaves it out). */
+  readonly chain?: number | null;
+}
+
+/** The meta key of the SHA-256 over the other meta rows. */
+const META_SHA256 = 'meta_sha256';
+
+/** The SHA-256 (hex) of a log's meta rows but `meta_sha256` itself: what the seed, start, config, faults … hash to. */
+export function metaSha256(meta: ReadonlyMap<string, string>): string {
+  const rows = [...meta].filter(([key]) => key !== META_SHA256).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+}
+
+/**
+ * The chain value of entry `seq` whose CRC-32 is `crc`, after the entry before it whose chain is
+ * `previous` (0 for the first entry, or when that entry has none: written before the chain).
+ */
+export function rowChain(previous: number, seq: number, crc: number): number {
+  return crc32(`${seq}:${crc}`, previous);
 }
 
 /** The CRC-32 a row carries: of its instant, kind, entry and body (seq is the row's key: a gap shows a lost one). */
@@ -202,6 +230,7 @@ export interface OpenOptions {
 export async function openCommandLog(file: string, options: OpenOptions): Promise<CommandLog | { error: string }> {
   const refused = refuseForeignBytes(file);
   if (refused !== null) return { error: refused };
+  const emptyFile = statSync(file, { throwIfNoEntry: false })?.size === 0;
   const { DatabaseSync } = await loadSqlite();
   let db: DatabaseSync | undefined;
   try {
@@ -216,7 +245,9 @@ export async function openCommandLog(file: string, options: OpenOptions): Promis
     const settings = header.kind === 'afp' ? readSettings(db, options) : null;
     if (header.kind === 'refused') throw new LogRefused(header.reason);
     if (typeof settings === 'string') throw new LogRefused(`corrupt meta: ${settings}`);
-    return new CommandLog(file, db, settings);
+    const opened = new CommandLog(file, db, settings);
+    opened.wasEmptyFile = emptyFile;
+    return opened;
   } catch (error) {
     db?.close();
     return { error: `--data ${file}: ${describeOpenError(error)}` };
@@ -227,6 +258,8 @@ export class CommandLog {
   readonly file: string;
   /** True when FILE already held a log (recovery replays it); false for a new one. */
   readonly existed: boolean;
+  /** True when FILE was there with 0 bytes (a new log is made in it: a copy without its -wal file reads so). */
+  wasEmptyFile = false;
   private currentSettings: LogSettings | null;
   private readonly db: DatabaseSync;
   private insertStatement: StatementSync | null = null;
@@ -236,6 +269,9 @@ export class CommandLog {
   /** Set by a failed commit: the log takes nothing more. */
   private failure: string | null = null;
   private hasCrc: boolean | undefined = undefined;
+  private hasChain: boolean | undefined = undefined;
+  /** The chain value of the last entry committed, once read (then kept by `commit`). */
+  private committedChain: number | null = null;
   private readonly walSync: WalSync;
   /** The seq of the last entry committed, once read (then kept by `commit`: no query per batch). */
   private committedSeq: number | null = null;
@@ -263,23 +299,19 @@ export class CommandLog {
   adopt(wanted: LogSettings): string[] {
     if (this.currentSettings !== null) {
       const differences = settingsDifferences(this.currentSettings, wanted);
-      if (differences.length === 0) {
-        this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
-        const hasCrc =
-          this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !==
-          undefined;
-        if (!hasCrc) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
-      }
+      if (differences.length === 0) this.upgrade();
       return differences;
     }
     this.db.exec('BEGIN IMMEDIATE');
     try {
       this.db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-        CREATE TABLE commands (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, entry TEXT NOT NULL, body TEXT, crc INTEGER) STRICT;
+        CREATE TABLE commands (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, entry TEXT NOT NULL, body TEXT, crc INTEGER, chain INTEGER) STRICT;
         PRAGMA application_id = ${COMMAND_LOG_APPLICATION_ID};
         PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION};`);
       const insert = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-      for (const [key, value] of Object.entries(encodeSettings(wanted))) insert.run(key, value);
+      const meta = new Map(Object.entries(encodeSettings(wanted)));
+      for (const [key, value] of meta) insert.run(key, value);
+      insert.run(META_SHA256, metaSha256(meta));
       this.db.exec('COMMIT');
     } catch (error) {
       this.db.exec('ROLLBACK');
@@ -287,6 +319,27 @@ export class CommandLog {
     }
     this.currentSettings = wanted;
     return [];
+  }
+
+  /** An existing log brought to this schema: the crc and chain columns, and the meta's SHA-256 (one transaction). */
+  private upgrade(): void {
+    const hasColumn = (name: string): boolean =>
+      this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = ?").get(name) !== undefined;
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
+      if (!hasColumn('crc')) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
+      if (!hasColumn('chain')) this.db.exec('ALTER TABLE commands ADD COLUMN chain INTEGER');
+      const meta = readMeta(this.db);
+      if (!meta.has(META_SHA256))
+        this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(META_SHA256, metaSha256(meta));
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+    this.hasCrc = true;
+    this.hasChain = true;
   }
 
   /**
@@ -407,6 +460,17 @@ export class CommandLog {
     return this.committedSeq;
   }
 
+  /** The chain value of the last entry committed (0: none, or written before the chain). */
+  private lastChain(): number {
+    if (this.committedChain === null) {
+      const row = this.db.prepare(`SELECT ${this.chainColumn()} FROM commands ORDER BY seq DESC LIMIT 1`).get() as
+        | { chain: number | null }
+        | undefined;
+      this.committedChain = row?.chain ?? 0;
+    }
+    return this.committedChain;
+  }
+
   /** Why the log takes nothing more (a failed commit), or null. */
   get failed(): string | null {
     return this.failure;
@@ -426,11 +490,18 @@ export class CommandLog {
     try {
       const insert = this.insert();
       const before = this.lastSeq;
+      let chain = this.lastChain();
       this.db.exec('BEGIN IMMEDIATE');
-      for (const row of rows)
-        insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
+      let seq = before;
+      for (const row of rows) {
+        const crc = rowCrc(row.atMs, row.kind, row.entry, row.body);
+        seq++;
+        chain = rowChain(chain, seq, crc);
+        insert.run(seq, row.atMs, row.kind, row.entry, row.body, crc, chain);
+      }
       this.db.exec('COMMIT');
-      this.committedSeq = before + rows.length; // seq is the rowid: one more per row, no gaps in one transaction
+      this.committedSeq = seq;
+      this.committedChain = chain;
       const block = ended();
       this.commitCpuMs += block.cpuMs;
       this.commitWallMs += block.wallMs;
@@ -462,22 +533,66 @@ export class CommandLog {
     return error === null ? null : this.poison(error);
   }
 
-  /** Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
+  /**
+   * Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes
+   * back as kind 'corrupt', and so does a missing one (a gap in seq: the replay needs every entry)
+   * or one whose chain does not follow the entry before it (a row of another log).
+   */
   *commands(afterSeq = 0): Generator<LoggedCommand> {
     if (this.currentSettings === null) return;
+    const chainColumn = this.chainColumn();
+    const before =
+      afterSeq === 0
+        ? undefined
+        : (this.db.prepare(`SELECT ${chainColumn} FROM commands WHERE seq = ?`).get(afterSeq) as
+            | { chain: number | null }
+            | undefined);
+    let chain = before?.chain ?? 0;
+    let expected = afterSeq + 1;
     const rows = this.db
-      .prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`)
+      .prepare(
+        `SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()}, ${chainColumn} FROM commands WHERE seq > ? ORDER BY seq`,
+      )
       .iterate(afterSeq);
-    for (const row of rows) yield decodeCommandRow(row as Record<string, unknown>);
+    for (const raw of rows) {
+      const row = raw as Record<string, unknown>;
+      const seq = Number(row['seq']);
+      if (seq !== expected) {
+        yield { seq: expected, kind: 'corrupt', reason: `missing: the log goes on at entry ${seq}` };
+        return;
+      }
+      const command = decodeCommandRow(row);
+      const stored = row['chain'];
+      if (command.kind !== 'corrupt' && typeof stored === 'number' && typeof row['crc'] === 'number') {
+        if (stored !== rowChain(chain, seq, row['crc'])) {
+          yield {
+            seq,
+            kind: 'corrupt',
+            reason: 'its chain value does not follow the entry before it (an entry was removed or replaced)',
+          };
+          return;
+        }
+      }
+      chain = typeof stored === 'number' ? stored : 0;
+      expected++;
+      yield command;
+    }
   }
 
   /** The rows of entries `afterSeq` < seq ≤ `uptoSeq`, undecoded (the checkpoint worker decodes them with decodeCommandRow). */
   rows(afterSeq: number, uptoSeq: number): CommandRow[] {
     return this.db
       .prepare(
-        `SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq`,
+        `SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()}, ${this.chainColumn()} FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq`,
       )
       .all(afterSeq, uptoSeq) as unknown as CommandRow[];
+  }
+
+  /** `chain`, or NULL for a log not yet adopted by this build (as crcColumn). */
+  private chainColumn(): string {
+    this.hasChain ??=
+      this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'chain'").get() !== undefined;
+    return this.hasChain ? 'chain' : 'NULL AS chain';
   }
 
   /** `crc`, or NULL for a log not yet adopted by this build (opened, its rows read before adopt adds the column). */
@@ -498,14 +613,19 @@ export class CommandLog {
   /** Salvage only (log-salvage.ts): rows of another log, with their seqs, in one transaction. */
   insertRows(rows: readonly CommandRow[]): void {
     const insert = this.db.prepare(
-      'INSERT INTO commands (seq, at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO commands (seq, at_ms, kind, entry, body, crc, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    let chain = this.lastChain();
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const row of rows)
-        insert.run(row.seq, row.at_ms, row.kind, row.entry, row.body, rowCrc(row.at_ms, row.kind, row.entry, row.body));
+      for (const row of rows) {
+        const crc = rowCrc(row.at_ms, row.kind, row.entry, row.body);
+        chain = rowChain(chain, row.seq, crc);
+        insert.run(row.seq, row.at_ms, row.kind, row.entry, row.body, crc, chain);
+      }
       this.db.exec('COMMIT');
       this.committedSeq = null;
+      this.committedChain = null;
     } catch (error) {
       this.db.exec('ROLLBACK');
       throw error;
@@ -543,7 +663,7 @@ export class CommandLog {
   private insert(): StatementSync {
     if (this.currentSettings === null) throw new Error(`--data ${this.file}: append before adopt() (a bug)`);
     this.insertStatement ??= this.db.prepare(
-      'INSERT INTO commands (at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO commands (seq, at_ms, kind, entry, body, crc, chain) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     return this.insertStatement;
   }
@@ -661,17 +781,26 @@ function encodeSettings(settings: LogSettings): Record<string, string> {
   };
 }
 
+/** The meta rows. */
+function readMeta(db: DatabaseSync): Map<string, string> {
+  const meta = new Map<string, string>();
+  for (const row of db.prepare('SELECT key, value FROM meta').all()) meta.set(String(row['key']), String(row['value']));
+  return meta;
+}
+
 /** The stored settings, or what is wrong with them. */
 function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | string {
-  const meta = new Map<string, string>();
+  let meta = new Map<string, string>();
   const text = (key: string): string => {
     const value = meta.get(key);
     if (value === undefined) throw new Error(`no ${key}`);
     return value;
   };
   try {
-    for (const row of db.prepare('SELECT key, value FROM meta').all())
-      meta.set(String(row['key']), String(row['value']));
+    meta = readMeta(db);
+    const sealed = meta.get(META_SHA256);
+    if (sealed !== undefined && sealed !== metaSha256(meta))
+      return 'its SHA-256 does not match its rows (the seed, start, config or another setting was changed in the file after it was written)';
     const seed = text('seed');
     const startMs = Number(text('start_ms'));
     const wallOffsetMs = Number(text('wall_offset_ms'));

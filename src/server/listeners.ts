@@ -58,6 +58,7 @@ import { PlatformLock } from './platform-lock.ts';
 import { createLazyMcpHandler } from './mcp-lazy.ts';
 import { MCP_PATH, type McpDoorName } from './mcp-path.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
+import { coveredDamageLines, scanCoveredEntries } from './covered-scan.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
 import { TimerPump } from './timer-pump.ts';
 
@@ -216,6 +217,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           timeTravel,
           clockMovedMs: recovery?.clockMovedMs ?? 0,
           loadedSeq: recovery?.checkpointSeq,
+          ...(recovery?.unusableImages === undefined ? {} : { unusableImages: recovery.unusableImages }),
+          ...(recovery?.skippedCheckpoints === undefined ? {} : { replaceSkipped: true }),
           onError: (message) => log(`afp serve: checkpoint: ${message}`),
           ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }),
         });
@@ -309,6 +312,16 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   }
   pump.arm();
   shedder.start();
+  let closing = false;
+  const coveredSeq = recovery?.checkpointSeq;
+  if (commandLog !== undefined && coveredSeq !== undefined)
+    void scanCoveredEntries(commandLog, coveredSeq, () => closing).then(
+      (damage) => {
+        if (damage !== null) for (const line of coveredDamageLines(commandLog.file, coveredSeq, damage)) log(line);
+      },
+      (error: unknown) =>
+        log(`afp serve: warning: the check of the log entries before the checkpoint failed: ${String(error)}`),
+    );
   return {
     platform,
     dispatcher,
@@ -318,6 +331,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     ...(recovery === undefined ? {} : { recovery }),
     ...(group === undefined ? {} : { groupCommit: group, logFailure: logFailure.promise }),
     close: async (closeOptions = {}) => {
+      closing = true;
       pump.stop();
       shedder.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);

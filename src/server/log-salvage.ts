@@ -166,7 +166,7 @@ function surveyCheckpoints(
       problem =
         header.seq > intactEntries
           ? `it follows entry ${header.seq}, past the intact log`
-          : checkpointDamage(store, header);
+          : (checkpointDamage(store, header)?.problem ?? null);
     } catch (error) {
       problem = `cannot be read (${error instanceof Error ? error.message : String(error)})`;
     }

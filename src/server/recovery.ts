@@ -24,7 +24,8 @@
  * The credential is taken before handling (a request may rotate its own key). The answer waits
  * for the entry's batch to commit (src/server/group-commit.ts), so what was answered is on disk.
  *
- * Invariants: logged instants never decrease (a log where they do is refused as corrupt); the
+ * Invariants: entries run without a gap from the checkpoint's on (a missing one is refused as
+ * corrupt, never skipped); logged instants never decrease (a log where they do is refused as corrupt); the
  * served clock resumes at or after the last logged instant, so `advanceTo` stays forward-only
  * even when the wall clock went backwards between runs.
  * Time travel (snapshot, revert, reset) is logged as commands and replayed with the functions of
@@ -162,6 +163,8 @@ export interface RecoveryStats {
   readonly checkpointSeq?: number;
   /** Checkpoints not used, and why (the log was replayed from an older one or from the start). */
   readonly skippedCheckpoints?: readonly string[];
+  /** Snapshot images found unusable (not this log's, or damaged): the next checkpoint writes them again. */
+  readonly unusableImages?: readonly string[];
 }
 
 export interface Recovered {
@@ -187,6 +190,8 @@ export interface ReplayPosition {
   readonly timeTravel: TimeTravel;
   lastAtMs: number;
   clockMovedMs: number;
+  /** The last entry applied (the checkpoint's, before any): the next must be the one after it. */
+  seq: number;
   commands: number;
   internalErrors: number;
 }
@@ -215,7 +220,7 @@ export function recoverPlatform(
   let timeTravel = new TimeTravel(platform, platformOptions);
   const checkpoint =
     options.checkpoints === false
-      ? { loaded: null, skipped: [], dirty: false }
+      ? { loaded: null, skipped: [], dirty: false, unusableImages: [] }
       : loadCheckpoint(log.checkpointSource(), platform, timeTravel);
   if (checkpoint.dirty) {
     platform = new Platform(platformOptions);
@@ -228,6 +233,7 @@ export function recoverPlatform(
     timeTravel,
     lastAtMs: loaded?.atMs ?? settings.startMs,
     clockMovedMs: loaded?.clockMovedMs ?? 0,
+    seq: loaded?.seq ?? 0,
     commands: 0,
     internalErrors: 0,
   };
@@ -235,6 +241,7 @@ export function recoverPlatform(
   if (replayed !== null) return replayed;
   const fromCheckpoint = loaded === null ? {} : { checkpointSeq: loaded.seq };
   const skipped = checkpoint.skipped.length === 0 ? {} : { skippedCheckpoints: checkpoint.skipped };
+  const images = checkpoint.unusableImages.length === 0 ? {} : { unusableImages: checkpoint.unusableImages };
   const replayedAny = position.commands > 0 || loaded !== null;
   const stats = {
     commands: position.commands,
@@ -243,6 +250,7 @@ export function recoverPlatform(
     clockMovedMs: position.clockMovedMs,
     ...fromCheckpoint,
     ...skipped,
+    ...images,
   };
   return { platform, dispatcher: position.dispatcher, timeTravel, stats };
 }
@@ -258,6 +266,11 @@ export function replayCommands(
   for (const command of commands) {
     const where = `--data ${log.file}: entry ${command.seq}`;
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
+    if (command.seq !== position.seq + 1)
+      return {
+        error: `--data ${log.file}: entry ${position.seq + 1} is corrupt (missing: the log goes on at entry ${command.seq})`,
+      };
+    position.seq = command.seq;
     const travels = command.kind === 'revert' || command.kind === 'reset';
     const fromMs = travels ? command.fromMs : command.atMs;
     if (fromMs < position.lastAtMs)

@@ -18,6 +18,9 @@ async function freshLog(name: string): Promise<CommandLog> {
   const log = await openCommandLog(join(DIR, name), { knownDefects: [] });
   if ('error' in log) throw new Error(log.error);
   log.adopt({ ...LOG_SETTINGS, seed: '1', startMs: 0 });
+  // Entries for the checkpoints to follow (a checkpoint is sealed to the entry it follows).
+  for (let atMs = 1; atMs <= 40; atMs++) log.appendAdmin({ kind: 'clock', fromMs: atMs - 1, toMs: atMs });
+  expect(log.commit()).toEqual({ ok: true, entries: 40 });
   return log;
 }
 

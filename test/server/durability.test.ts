@@ -301,7 +301,7 @@ describe('afp serve --data refuses files it cannot trust', () => {
     expect(await serveExit(['--data', newer])).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(
-        /written by a newer afp \(command log schema 3; this afp reads schema 2\)/,
+        /written by a newer afp \(command log schema 4; this afp reads schema 3\)/,
       ) as string,
     });
 
