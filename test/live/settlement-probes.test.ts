@@ -3,7 +3,9 @@
 // window takes seconds: the documents' serve refunds an expired escrow in full and resolves a
 // dispute in its window (no finding); `afp serve --dialect deployed` configured as the deployment
 // (`escrow-expiry-keeps-fee`, `escrow-dispute-stuck`: DEPLOYED.md §4) refunds amount − commission
-// after its shortest expiry (1 h, clamped) and leaves the dispute open — a money finding and a
+// after its shortest expiry (1 h, clamped) and leaves the dispute open — a minor rule finding (the
+// commission its creation stated is kept: the target's own rule, not money lost; it was a major
+// money finding, which would call a deployment working as DEPLOYED.md describes broken) and a
 // liveness finding listing the escrow id. A target that is not an afp serve is waited on: the
 // documents' style B (expires_in 1 s) is observed within the budget, the deployment's 1 h + 5 min
 // sweep and the 48 h window are skipped with the reason, before any escrow is created.
@@ -177,8 +179,10 @@ describe('settlement probes', () => {
       ['escrow-dispute', 'ran'],
     ]);
     expect(results[0]?.note).toMatch(/^escrow esc_\w+ of 0\.10 refunded; the creator got 0\.099 back$/);
-    const short = findings.list().find((finding) => finding.id === 'money:escrow:expiry-refund-short');
-    expect(short).toMatchObject({ severity: 'major', kind: 'money', seen: '0.099' });
+    expect(findings.list().some((finding) => finding.id === 'money:escrow:expiry-refund-short')).toBe(false);
+    const short = findings.list().find((finding) => finding.id === 'rule:escrow:expiry-keeps-fee');
+    expect(short).toMatchObject({ severity: 'minor', kind: 'rule', seen: '0.099' });
+    expect(short?.title).toContain('the target keeps the 0.001 commission its creation stated');
     expect(short?.reproduce).toMatch(
       /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/escrow\/create' .*"timeout_hours":1/,
     );
@@ -205,13 +209,13 @@ describe('settlement probes', () => {
       interruptAt: 'wait: escrow-dispute',
     });
     expect(results.map((result) => [result.name, result.status, result.findingIds])).toEqual([
-      ['escrow-expiry', 'ran', ['money:escrow:expiry-refund-short']],
+      ['escrow-expiry', 'ran', ['rule:escrow:expiry-keeps-fee']],
       ['escrow-dispute', 'ran', []],
     ]);
     expect(results[1]?.note).toMatch(
       /^escrow esc_\w+: its wait was cut short after 0 s of 48 h 2 s \(last read: \w+\), so its settlement was not observed$/,
     );
-    expect(findings.list().map((finding) => finding.id)).toEqual(['money:escrow:expiry-refund-short']);
+    expect(findings.list().map((finding) => finding.id)).toEqual(['rule:escrow:expiry-keeps-fee']);
   });
 
   test("afp serve --dialect deployed as afp serves it: afp's ledger rules, no finding", async () => {

@@ -4,7 +4,9 @@
  *   - escrow-expiry: an escrow at the SHORTEST expiry the target's dialect allows (its escrow.create
  *     row's terms: the deployment clamps `timeout_hours` to ≥ 1 h and sweeps every 5 minutes) must
  *     be refunded in full with no fee once it expires (platform.md "Escrow": expiry → full amount, no
- *     fee). A short refund is a major money finding; more than the amount, critical;
+ *     fee). A refund short by exactly the commission its creation stated is the target's own rule
+ *     (the deployment's, DEPLOYED.md §4): a minor rule finding. Any other short refund is a major
+ *     money finding; more than the amount, critical;
  *   - escrow-dispute: a disputed escrow must leave `disputed` within the documents' 48-hour window,
  *     paying its amount (less at most the fee its creation answer stated; where it states none, the
  *     fee a control escrow released over HTTP took, escrow-fee.ts) to one of the parties.
@@ -79,6 +81,8 @@ interface Watched {
   readonly secondBefore: Micro | null;
   /** The fee a release takes (the dispute's): stated, or measured by a control escrow; unknown with why. */
   readonly fee: ReleaseFee | null;
+  /** The fee (commission) the creation answer stated, or null: a refund short by exactly it is the target's rule. */
+  readonly statedFeeMicro: Micro | null;
   readonly reproduce: string;
   /**
    * The statuses of an escrow not yet settled: the documents' and the deployment's words, and the
@@ -266,6 +270,7 @@ async function openEscrow(
     creatorBefore: creatorBefore === null ? null : creatorBefore + (fee?.creatorDeltaMicro ?? 0n),
     secondBefore: secondBefore === null ? null : secondBefore + (fee?.counterpartyDeltaMicro ?? 0n),
     fee,
+    statedFeeMicro: created.value.feeMicro,
     reproduce,
     openStatuses,
     view: created.value,
@@ -331,6 +336,27 @@ function judgeExpiry(item: Watched, status: string, refundMicro: Micro): Finding
   const delta = refundMicro - ESCROW_MICRO;
   if (delta >= -ROUNDING_MICRO && delta <= ROUNDING_MICRO) return [];
   const short = delta < 0n;
+  // Short by exactly the commission its creation answer stated: the target's own rule (the
+  // deployment refunds amount − commission at expiry, DEPLOYED.md §4), a difference from the
+  // documents a client must code around, not money gone astray.
+  const fee = item.statedFeeMicro;
+  if (short && fee !== null && fee > 0n) {
+    const off = refundMicro - (ESCROW_MICRO - fee);
+    if (off >= -ROUNDING_MICRO && off <= ROUNDING_MICRO)
+      return [
+        {
+          id: 'rule:escrow:expiry-keeps-fee',
+          severity: 'minor',
+          kind: 'rule',
+          title: `an expired escrow refunded ${formatDecimal(refundMicro)} of ${formatDecimal(ESCROW_MICRO)}: the target keeps the ${formatDecimal(fee)} commission its creation stated, where the documents refund the full amount with no fee`,
+          endpoint: 'escrow.create (expiry)',
+          expected: `${formatDecimal(ESCROW_MICRO)} (platform.md "Escrow": expiry → full amount, no fee)`,
+          seen: formatDecimal(refundMicro),
+          evidence: `escrow ${item.escrowId} of ${formatDecimal(ESCROW_MICRO)} stating a commission of ${formatDecimal(fee)}, ${status} after its shortest expiry; the creator's balance ${formatDecimal(item.creatorBefore ?? 0n)} before the escrow, ${formatDecimal((item.creatorBefore ?? 0n) - ESCROW_MICRO + refundMicro)} after`,
+          reproduce: item.reproduce,
+        },
+      ];
+  }
   return [
     {
       id: short ? 'money:escrow:expiry-refund-short' : 'money:escrow:expiry-refund-over',
