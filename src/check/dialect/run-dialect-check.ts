@@ -267,7 +267,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     commands: planned.rows.map((row) => row.name),
   };
   if (!details.failed) return { ...result, ok: true, reproduce: reproduceOf(options, null) };
-  return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
+  return { ...result, ok: false, failure: await describeFailure(details, options, newRun, session) };
 }
 
 /** Commands named in the note of those skipped at an outage; the rest are counted. */
@@ -400,6 +400,7 @@ async function describeFailure(
   details: fc.RunDetails<[Iterable<DialectCommand>]>,
   options: DialectCheckOptions,
   newRun: () => Promise<{ model: DialectModel; real: DialectSystem }>,
+  session: LiveSession,
 ): Promise<CheckFailure> {
   const drawn = details.counterexample?.[0];
   const replayPath = drawn === undefined ? '' : (/\/\*replayPath="([^"]*)"\*\//.exec(String(drawn))?.[1] ?? '');
@@ -432,5 +433,7 @@ async function describeFailure(
     path,
     error: confirmed ? message : unrepeatedFailureText(error, message),
     reproduce: reproduceOf(options, path),
+    // Only a replay that failed again ends at the failing step's request.
+    ...(confirmed && session.lastSent !== null ? { request: session.lastSent } : {}),
   };
 }
