@@ -61,6 +61,11 @@ export interface CheckFailure {
   readonly path: string;
   readonly error: string;
   readonly reproduce: string;
+  /**
+   * Through a target's dialects: the first failure seen, before shrinking, where it said something
+   * else (a target's state outlives a run, so shrinking may end on what the first failure left behind).
+   */
+  readonly firstError?: string;
   /** Live: the last request the failing step sent (the CLI writes it as a curl line, the key as $AFP_KEY). */
   readonly request?: SentRequest;
 }

@@ -60,6 +60,7 @@ export function checkRecordFields(result: CheckResult, verdict?: FindingsVerdict
             commands: failure.commands,
             path: failure.path,
             request: failureCurl(failure),
+            first_error: failure.firstError ?? null,
           },
     reproduce: failure === undefined ? (result.reproduce ?? null) : failure.reproduce,
   };
@@ -100,6 +101,11 @@ export function formatOutcome(
       : [`request: ${failure.request.method} ${failure.request.url}`, `curl: ${failureCurl(failure)}`]),
     `shrunk command sequence (${failure.commands.length} commands; the last one failed):`,
     ...failure.commands.map((command, index) => `  ${index + 1}. ${command}`),
+    ...(failure.firstError === undefined
+      ? []
+      : [
+          `first failure, before shrinking (the target's state outlives a run, so the shrunk sequence may fail on what it left behind): ${failure.firstError}`,
+        ]),
     `counterexample: ${failure.counterexample}`,
     `seed: ${failure.seed}`,
     `path: ${failure.path}`,

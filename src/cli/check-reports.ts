@@ -74,8 +74,9 @@ export function reportFailure(result: CheckResult): ReportFailure | null {
         ? 'the check could not run'
         : 'afp failed (a bug)';
   const curl = failureCurl(failure);
+  const first = failure.firstError === undefined ? '' : ` (first failure, before shrinking: ${failure.firstError})`;
   return {
-    summary: `${what}: ${failure.error}`,
+    summary: `${what}: ${failure.error}${first}`,
     reproduce: failure.reproduce,
     ...(curl === null ? {} : { request: curl }),
   };
