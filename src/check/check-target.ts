@@ -35,6 +35,9 @@ import { createModel, type CheckCapabilities, type CheckModel, type ModelFault, 
 import { servedFaults } from './served-faults.ts';
 import type { CheckSystem } from './model-command.ts';
 import { CheckUnavailable } from './check-unavailable.ts';
+import type { SentRequest } from '../live/live-session.ts';
+import type { MountUrls } from '../client/transport.ts';
+import type { JsonValue } from '../core/errors.ts';
 import type { PriceShock } from '../services/trading/trading-record.ts';
 import type { ModelClosure } from './trading/trading-state.ts';
 
@@ -68,6 +71,8 @@ export interface CheckTarget {
   readonly notes: readonly string[];
   /** What only the runs could tell (keyless 429s accepted unjudged), once they are over. */
   closingNotes?(): readonly string[];
+  /** Live: the last request sent over HTTP (a failure's evidence); absent in-process. */
+  lastRequest?(): SentRequest | null;
   newRun(): Promise<CheckRun>;
 }
 
@@ -195,6 +200,31 @@ function unavailableWhenUnanswered(transport: Transport): Transport {
     });
 }
 
+/**
+ * A transport that keeps the last request it sent, as it went out (the URL its mount's base gives,
+ * the body, whether a key went with it, never the key): a failure's evidence, written as a curl.
+ */
+function recordingLast(
+  urls: MountUrls,
+  transport: Transport,
+): { transport: Transport; last: () => SentRequest | null } {
+  let last: SentRequest | null = null;
+  return {
+    transport: (request) => {
+      const base = (urls[request.mount] ?? '').replace(/\/$/, '');
+      const query = request.query === undefined ? '' : new URLSearchParams(request.query).toString();
+      last = {
+        method: request.method,
+        url: `${base}${request.path}${query === '' ? '' : `?${query}`}`,
+        ...(request.body === undefined ? {} : { body: request.body as JsonValue }),
+        auth: request.headers?.['authorization'] !== undefined,
+      };
+      return transport(request);
+    },
+    last: () => last,
+  };
+}
+
 export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
   const discoveryNotes: string[] = [];
   /** Whether keyless requests count by their fresh address: only where an afp serve's mounts say `trusted`. */
@@ -206,7 +236,8 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
       freshIps = forwardedFor === 'trusted';
     },
   });
-  const client = new AfpClient(unavailableWhenUnanswered(httpTransport({ urls, timeoutMs: options.timeoutMs })));
+  const sent = recordingLast(urls, unavailableWhenUnanswered(httpTransport({ urls, timeoutMs: options.timeoutMs })));
+  const client = new AfpClient(sent.transport);
   const probe = await probeClock(client);
   // Read once: the settings the model takes, and trading's (below).
   const platform = await doorsOf(client).platform();
@@ -273,6 +304,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
     description: `live ${options.url} (session ${options.session}; ${manual ? 'manual clock' : 'wall clock'})`,
     capabilities,
     notes,
+    lastRequest: sent.last,
     closingNotes: () =>
       sharedLimited === 0
         ? []

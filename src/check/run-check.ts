@@ -21,6 +21,7 @@ import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { CheckMismatch } from './check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from './check-unavailable.ts';
+import type { SentRequest } from '../live/live-session.ts';
 
 export const RUNS_DEFAULT = 100;
 export const RUNS_MAX = 100_000;
@@ -60,6 +61,13 @@ export interface CheckFailure {
   readonly path: string;
   readonly error: string;
   readonly reproduce: string;
+  /**
+   * Through a target's dialects: the first failure seen, before shrinking, where it said something
+   * else (a target's state outlives a run, so shrinking may end on what the first failure left behind).
+   */
+  readonly firstError?: string;
+  /** Live: the last request the failing step sent (the CLI writes it as a curl line, the key as $AFP_KEY). */
+  readonly request?: SentRequest;
 }
 
 export interface CheckResult {
@@ -159,6 +167,8 @@ async function describeFailure(
   const error = confirmed.error ?? details.errorInstance;
   const path = `${details.counterexamplePath ?? ''}@${replayPath}`;
   const message = error instanceof Error ? error.message : String(error);
+  // Only a replay that failed again ends at the failing step's request.
+  const request = confirmed.error === undefined ? null : (target.lastRequest?.() ?? null);
   return {
     kind: error instanceof CheckMismatch ? 'mismatch' : error instanceof CheckUnavailable ? 'unavailable' : 'error',
     counterexample:
@@ -170,6 +180,7 @@ async function describeFailure(
     path,
     error: confirmed.error === undefined ? unrepeatedFailureText(error, message) : message,
     reproduce: checkCommand(options, maxCommands, ['--path', path]),
+    ...(request === null ? {} : { request }),
   };
 }
 

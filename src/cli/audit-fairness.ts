@@ -40,6 +40,7 @@ import { commandLine } from '../core/shell-words.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-house-edge.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import type { ReportFailure } from '../live/report/findings-report.ts';
 import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
@@ -124,6 +125,17 @@ function checksOf(
   return [...games, nonces, ...probes];
 }
 
+/** Why the audit exits 4 whatever its findings (the history could not be read, the time budget ran out), for the reports' verdict. */
+function fairnessFailure(result: FairnessAuditResult): { failure?: ReportFailure } {
+  const history = result.troubles.find((trouble) => trouble.startsWith('casino.history'));
+  if (history !== undefined) return { failure: { summary: `the bet history could not be read: ${history}` } };
+  if (result.stoppedBy === 'deadline')
+    return {
+      failure: { summary: 'the time budget ran out (or the audit was interrupted) before every bet was read' },
+    };
+  return {};
+}
+
 /** The replay probes, unless the time budget already ended the audit (then each says so). */
 async function replayProbes(
   run: LiveRun,
@@ -184,6 +196,7 @@ export async function runFairness(
     out: flags.out,
     failOn: flags.failOn,
     checks: checksOf(result, ids, replay),
+    ...fairnessFailure(result),
   });
   say(`${ending.verdict.join('\n')}\n`);
   if (flags.json) record({ fairness: JSON.parse(json) as unknown });

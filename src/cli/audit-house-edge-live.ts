@@ -33,6 +33,7 @@ import type { ReportCheck } from '../live/report/write-findings.ts';
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
+import type { ReportFailure } from '../live/report/findings-report.ts';
 import type { RecordFields } from './json-output.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { finishLiveRun, openRunAccount, startLiveRun } from './live-command.ts';
@@ -83,6 +84,22 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
       detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets`,
     };
   });
+}
+
+/**
+ * Why the audit exits 4 whatever its findings (the target stopped answering, the time budget ran
+ * out, nothing could be placed), for the reports' verdict; nothing when the findings decide.
+ */
+function houseEdgeFailure(result: EdgeAuditResult, flags: HouseEdgeFlags): { failure?: ReportFailure } {
+  const why =
+    result.stoppedBy === 'unreachable'
+      ? 'the target stopped answering'
+      : result.stoppedBy === 'deadline'
+        ? 'the time budget ran out (or the audit was interrupted) before the bets were done'
+        : result.placed === 0 && result.refused > 0
+          ? 'no bet was placed: nothing is verified, so the audit is not a pass'
+          : null;
+  return why === null ? {} : { failure: { summary: why, reproduce: houseEdgeReproduce(flags) } };
 }
 
 export async function runHouseEdgeLive(
@@ -143,6 +160,7 @@ export async function runHouseEdgeLive(
     failOn: flags.failOn,
     seed: flags.seed,
     checks: checksOf(result, ids),
+    ...houseEdgeFailure(result, flags),
   });
   say(`${ending.verdict.join('\n')}\n`);
   if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });

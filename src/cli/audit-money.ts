@@ -185,7 +185,15 @@ export async function runMoney(
   results.push(...(await runPotProbes({ ...probed, withdrawAddress: flags.withdrawAddress })));
   run.progress.finish();
   const checks = checksOfProbes(results);
-  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });
+  // Out of time (or Ctrl-C), the audit exits 4 whatever its findings: the reports' verdict says so.
+  const ending = await finishLiveRun(run, {
+    out: flags.out,
+    failOn: flags.failOn,
+    checks,
+    ...(run.deadline.passed()
+      ? { failure: { summary: 'the time budget ran out (or the audit was interrupted) before every probe ran' } }
+      : {}),
+  });
   io.out(`${ending.verdict.join('\n')}\n`);
   for (const result of results)
     io.out(

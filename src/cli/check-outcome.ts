@@ -4,9 +4,17 @@
  * sequence, seed, path and the exact command that replays it. Through a target's dialects a run
  * whose sequences held can still fail on its findings (`--fail-on`): the verdict then says so
  * (`FAILED: N findings at --fail-on …` naming the ones that failed it, the seed and the reproduce
- * command), never `ok:` beside an exit 3; --json's failure is then of kind `findings`.
+ * command), never `ok:` beside an exit 3; --json's failure is then of kind `findings`. A live failure
+ * that repeated names the failing step's last request (`request: METHOD URL`) and gives it as a curl
+ * line (`curl: …`, the key as $AFP_KEY, never literal; --json: failure.request).
  */
-import type { CheckResult } from '../check/run-check.ts';
+import type { CheckFailure, CheckResult } from '../check/run-check.ts';
+import { curlOf } from '../live/report/curl.ts';
+
+/** The failing step's request as a curl line (the key as $AFP_KEY), or null (in-process, or a failure not repeated). */
+export function failureCurl(failure: Pick<CheckFailure, 'request'>): string | null {
+  return failure.request === undefined ? null : curlOf(failure.request);
+}
 
 /** The findings at or above --fail-on that fail a run whose sequences held (none: the run passes). */
 export interface FindingsVerdict {
@@ -46,7 +54,14 @@ export function checkRecordFields(result: CheckResult, verdict?: FindingsVerdict
     failure:
       failure === undefined
         ? findingsFailure
-        : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path },
+        : {
+            kind: failure.kind,
+            error: failure.error,
+            commands: failure.commands,
+            path: failure.path,
+            request: failureCurl(failure),
+            first_error: failure.firstError ?? null,
+          },
     reproduce: failure === undefined ? (result.reproduce ?? null) : failure.reproduce,
   };
 }
@@ -81,8 +96,16 @@ export function formatOutcome(
   lines.push(
     `FAILED: ${failure.kind === 'mismatch' ? 'an answer differs from the model' : 'the check could not run'} (run ${result.runs}, ${result.shrinks} shrinks)`,
     `error: ${failure.error}`,
+    ...(failure.request === undefined
+      ? []
+      : [`request: ${failure.request.method} ${failure.request.url}`, `curl: ${failureCurl(failure)}`]),
     `shrunk command sequence (${failure.commands.length} commands; the last one failed):`,
     ...failure.commands.map((command, index) => `  ${index + 1}. ${command}`),
+    ...(failure.firstError === undefined
+      ? []
+      : [
+          `first failure, before shrinking (the target's state outlives a run, so the shrunk sequence may fail on what it left behind): ${failure.firstError}`,
+        ]),
     `counterexample: ${failure.counterexample}`,
     `seed: ${failure.seed}`,
     `path: ${failure.path}`,

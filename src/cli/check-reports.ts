@@ -4,12 +4,14 @@
  * checked against the documents' model, which raise none, so a CI step that reads
  * findings.junit.xml finds it whichever way the check ran. The model-based sequences are one
  * test case (pass, finding, or fail with the error and the reproduce command), and each command
- * left out of them a skipped one with the reason.
+ * left out of them a skipped one with the reason. A failed check (mismatch, could not run) is the
+ * reports' verdict (findings-verdict.ts), with its reproduce command and request, whatever the findings.
  */
 import type { CheckResult } from '../check/run-check.ts';
 import type { Finding } from '../live/finding.ts';
 import type { FailOn } from '../live/report/fail-on.ts';
-import type { ReportCheck } from '../live/report/findings-report.ts';
+import type { ReportCheck, ReportFailure } from '../live/report/findings-report.ts';
+import { failureCurl } from './check-outcome.ts';
 import { writeFindingsReports } from '../live/report/write-findings.ts';
 
 /** The report's checks: the sequences as one check, and one skipped check per command left out. */
@@ -26,7 +28,7 @@ export function reportChecks(
           group: 'check',
           status: 'fail',
           findingIds,
-          detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}`,
+          detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}${requestText(result.failure)}`,
         }
       : {
           name,
@@ -50,6 +52,36 @@ export function reportChecks(
   return [sequences, ...leftOut];
 }
 
+function requestText(failure: NonNullable<CheckResult['failure']>): string {
+  const curl = failureCurl(failure);
+  return curl === null ? '' : ` — request: ${curl}`;
+}
+
+/** What the check's failure (exit 3 mismatch, 4 unavailable, 1 error) puts first in the reports' verdict. */
+export function reportFailure(result: CheckResult): ReportFailure | null {
+  const failure = result.failure;
+  if (failure === undefined)
+    return result.interrupted === true
+      ? {
+          summary: `interrupted: ${result.runs} runs held before the check was cut short, so it is not a pass`,
+          ...(result.reproduce === undefined ? {} : { reproduce: result.reproduce }),
+        }
+      : null;
+  const what =
+    failure.kind === 'mismatch'
+      ? 'an answer differs from the model'
+      : failure.kind === 'unavailable'
+        ? 'the check could not run'
+        : 'afp failed (a bug)';
+  const curl = failureCurl(failure);
+  const first = failure.firstError === undefined ? '' : ` (first failure, before shrinking: ${failure.firstError})`;
+  return {
+    summary: `${what}: ${failure.error}${first}`,
+    reproduce: failure.reproduce,
+    ...(curl === null ? {} : { request: curl }),
+  };
+}
+
 /** Writes the check's findings reports into `dir`; returns their paths. */
 export function writeCheckReports(
   dir: string,
@@ -61,6 +93,7 @@ export function writeCheckReports(
     readonly dropped: number;
   },
 ): Promise<string[]> {
+  const failure = reportFailure(check.result);
   return writeFindingsReports(dir, {
     command: 'check',
     target: check.target,
@@ -69,5 +102,6 @@ export function writeCheckReports(
     findings: check.findings,
     dropped: check.dropped,
     checks: reportChecks(check.result, check.findings),
+    ...(failure === null ? {} : { failure }),
   });
 }

@@ -24,6 +24,7 @@ import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
 import { findingsExitCode, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
+import type { ReportFailure } from '../live/report/findings-report.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
@@ -184,6 +185,8 @@ export interface LiveEnding {
   readonly failOn: FailOn;
   readonly seed?: string;
   readonly checks: readonly ReportCheck[];
+  /** How the run failed beside its findings (it stopped answering, the time budget ran out): the verdict says it first. */
+  readonly failure?: ReportFailure;
 }
 
 export interface LiveRunEnding {
@@ -213,6 +216,7 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     findings,
     dropped: run.findings.dropped,
     checks: ending.checks,
+    ...(ending.failure === undefined ? {} : { failure: ending.failure }),
   });
   const counts = [...SEVERITIES]
     .reverse()
@@ -227,5 +231,9 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     ),
     `files: ${files.join(', ')}`,
   ];
-  return { code: findingsExitCode(findings, ending.failOn), verdict: verdictLines(findings, ending.failOn), lines };
+  return {
+    code: findingsExitCode(findings, ending.failOn),
+    verdict: verdictLines(findings, ending.failOn, ending.failure),
+    lines,
+  };
 }

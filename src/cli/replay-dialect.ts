@@ -84,6 +84,10 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     findings: list,
     dropped: findings.dropped,
     checks: replayChecks(totals, list, stop),
+    // Stopped (exit 4), the replay fails whatever its findings: the reports' verdict says so.
+    ...(stop === null
+      ? {}
+      : { failure: { summary: `stopped at seq ${stop.seq}: ${stop.reason}`, reproduce: options.reproduce } }),
   });
   options.record?.({
     sent: totals.sent,

@@ -158,6 +158,8 @@ export class LiveSession {
   readonly shed = new Map<OperationName, number>();
   /** The 429s met per operation and the calls before them: the target's limits as measured (rate-limit-finding.ts). */
   readonly rateLimits = new RateLimitLog<SentRequest>();
+  /** The last request a call sent (or was about to send): a check failure's evidence, as a curl line. */
+  lastSent: SentRequest | null = null;
 
   private deadline: Deadline;
   /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */
@@ -238,6 +240,7 @@ export class LiveSession {
     if (inexpressible !== null) return { kind: 'unsupported', reason: inexpressible };
     const wire = operation.request(input);
     const request = sentRequest(baseUrl, wire);
+    this.lastSent = request;
     let waitMs = FIRST_WAIT_MS;
     let gatewayRetries = 0;
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {

@@ -88,6 +88,13 @@ export interface BatchSummary {
 }
 
 /** One escrow as an answer shows it; status in afp's terms (locked, released, refunded, expired, disputed). */
+/** A release's answer: its status, and the fee it kept and the net it paid where the answer states them (null: not stated). */
+export interface EscrowRelease {
+  readonly status: string | null;
+  readonly feeMicro: Micro | null;
+  readonly netMicro: Micro | null;
+}
+
 export interface EscrowView {
   readonly escrowId: string;
   readonly status: string | null;
@@ -246,9 +253,9 @@ export interface Operations {
     };
     result: EscrowView;
   };
-  'escrow.release': { input: { escrowId: string }; result: { status: string | null } };
+  'escrow.release': { input: { escrowId: string }; result: EscrowRelease };
   /** The creator's release through the escrow's MCP door (`release_escrow`; live/mcp-call.ts). */
-  'escrow.mcp-release': { input: { escrowId: string }; result: { status: string | null } };
+  'escrow.mcp-release': { input: { escrowId: string }; result: EscrowRelease };
   'escrow.refund': { input: { escrowId: string }; result: { status: string | null } };
   'escrow.dispute': { input: { escrowId: string; reason: string }; result: { status: string | null } };
   'escrow.get': { input: { escrowId: string }; result: EscrowView };

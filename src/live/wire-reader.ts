@@ -155,6 +155,11 @@ export class WireReader {
     return amount === null ? null : toMicro(amount).micro;
   }
 
+  /** Whether the answer has a value at `path` (nothing is recorded): for fields read only where a target states them. */
+  has(path: string): boolean {
+    return valueAt(this.body, path) !== undefined;
+  }
+
   /** Declares top-level names the dialect knows but does not read, so they are not reported unknown. */
   knows(...names: string[]): this {
     for (const name of names) this.named.add(name);

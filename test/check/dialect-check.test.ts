@@ -278,7 +278,18 @@ describe('afp check against afp serve --dialect deployed', () => {
       const file = await casinoEscrowFile(urls, directory);
       const { code, out } = await run(['--target', file, '--seed', '4', '--runs', '40', '--max-commands', '12']);
       expect(code, out).toBe(3);
-      expect(out).toMatch(/escrowReleaseThroughMcp\(escrow#\d\)/);
+      // Named at the release itself: the counterparty's balance is read there.
+      expect(out).toMatch(
+        /^(?:error|first failure, before shrinking .*?): escrowReleaseThroughMcp\(escrow#\d\): the counterparty's balance after the release of escrow \S+: /m,
+      );
+      // The notes name the money paths no command exercises.
+      for (const path of [
+        'operation faucet.claim',
+        'operation escrow.refund',
+        'operation escrow.dispute',
+        'escrow expiry',
+      ])
+        expect(out).toContain(`note: ${path}`);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

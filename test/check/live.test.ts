@@ -3,6 +3,9 @@
 // with a shrunk sequence; a wall-clock server disables advance-time and says why. One case runs
 // both as real processes (`node src/cli/main.ts serve` and `... check --target`).
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -134,8 +137,24 @@ describe('afp check --target (live afp server)', () => {
 
   it('exits 3 against a server with the escrow-fee-2pct defect, with a shrunk sequence and the reproduce command', async () => {
     const url = await serve('manual', ['escrow-fee-2pct']);
-    const { code, out } = await check(['--target', url, '--seed', '2', '--runs', '30']);
+    const dir = await mkdtemp(join(tmpdir(), 'afp-check-live-'));
+    const { code, out } = await check(['--target', url, '--seed', '2', '--runs', '30', '--out', dir]);
     expect(code).toBe(3);
+    // The failing step's request, as a curl with the key as $AFP_KEY (never literal).
+    expect(out).toMatch(/^request: POST http:\/\/127\.0\.0\.1:\d+\/\S+$/m);
+    expect(out).toMatch(/^curl: curl -sS -X POST '.*' -H "Authorization: Bearer \$AFP_KEY" --data '.*'$/m);
+    expect(out).not.toMatch(/Bearer [a-z0-9_]{12,}/i);
+    // The reports say what the exit code says: FAILED, the mismatch, its reproduce command and request (not "passed").
+    const report = JSON.parse(await readFile(join(dir, 'findings.json'), 'utf8')) as {
+      verdict: string[];
+      failure: { summary: string; reproduce: string; request: string } | null;
+    };
+    expect(report.verdict[0]).toMatch(/^verdict: FAILED — an answer differs from the model: .*body\.fee: expected/);
+    expect(report.failure?.reproduce).toMatch(/^npx afp check --seed 2 --path \S+ --target /);
+    expect(report.failure?.request).toContain('$AFP_KEY');
+    for (const file of ['findings.junit.xml', 'findings.html'])
+      expect(await readFile(join(dir, file), 'utf8')).toContain('verdict: FAILED — an answer differs from the model');
+    await rm(dir, { recursive: true, force: true });
     const steps = out.split('\n').filter((line) => /^ {2}\d+\. /.test(line));
     expect(steps.length).toBeGreaterThanOrEqual(3);
     expect(steps.length).toBeLessThanOrEqual(6);

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { reproduceOf } from '../../src/check/dialect/run-dialect-check.ts';
 import type { CheckResult } from '../../src/check/run-check.ts';
 import { checkRecordFields, formatOutcome } from '../../src/cli/check-outcome.ts';
-import { reportChecks } from '../../src/cli/check-reports.ts';
+import { reportChecks, reportFailure } from '../../src/cli/check-reports.ts';
 
 const REPRODUCE = reproduceOf({ targetSpec: 'T.yaml', seed: 3, runs: 10, failOn: 'minor' }, null);
 
@@ -74,5 +74,39 @@ describe('afp check verdict', () => {
       status: 'fail',
       detail: 'boom — reproduce: npx afp check --seed 3 --path 1:2@',
     });
+  });
+
+  test('the reports carry the failure the exit code gives: the mismatch with its first failure, reproduce and curl; cut short; none when held', () => {
+    const failed: CheckResult = {
+      ...HELD,
+      ok: false,
+      failure: {
+        kind: 'mismatch',
+        counterexample: 'batch(a0) /*replayPath="A"*/',
+        commands: ['batch(a0)'],
+        seed: 3,
+        path: '0:1@A',
+        error: 'batch(a0): 40.12, expected 40.11',
+        firstError:
+          'escrowRelease(escrow#2): the counterparty balance after the release of escrow e1: 0.09, expected 0.10',
+        reproduce: 'npx afp check --target T.yaml --seed 3 --path 0:1@A',
+        request: { method: 'POST', url: 'http://127.0.0.1:1/api/v1/bets/batch', body: { bets: [] }, auth: true },
+      },
+    };
+    expect(reportFailure(failed)).toEqual({
+      summary:
+        'an answer differs from the model: batch(a0): 40.12, expected 40.11 (first failure, before shrinking: escrowRelease(escrow#2): the counterparty balance after the release of escrow e1: 0.09, expected 0.10)',
+      reproduce: 'npx afp check --target T.yaml --seed 3 --path 0:1@A',
+      request:
+        "curl -sS -X POST 'http://127.0.0.1:1/api/v1/bets/batch' -H 'Content-Type: application/json' -H \"Authorization: Bearer $AFP_KEY\" --data '{\"bets\":[]}'",
+    });
+    expect(formatOutcome([], failed, 40)).toContain(
+      "curl: curl -sS -X POST 'http://127.0.0.1:1/api/v1/bets/batch' -H 'Content-Type: application/json' -H \"Authorization: Bearer $AFP_KEY\"",
+    );
+    expect(reportFailure({ ...HELD, interrupted: true })).toEqual({
+      summary: 'interrupted: 10 runs held before the check was cut short, so it is not a pass',
+      reproduce: REPRODUCE,
+    });
+    expect(reportFailure(HELD)).toBeNull();
   });
 });

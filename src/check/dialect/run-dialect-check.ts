@@ -35,6 +35,7 @@ import type { CheckFailure, CheckResult } from '../run-check.ts';
 import {
   DIALECT_COMMANDS,
   OPERATIONS_LEFT_OUT,
+  TIME_PATHS_LEFT_OUT,
   type DialectCommand,
   type DialectCommandRow,
 } from './dialect-commands.ts';
@@ -155,6 +156,7 @@ async function plan(
   const opens = { ...services, wallet: typeof wallet === 'string' ? null : wallet };
   for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT))
     notes.push(`operation ${op} is sent by no command: ${why}`);
+  notes.push(...TIME_PATHS_LEFT_OUT);
   const rows = offered.filter(
     (row) => row.accounts <= count && (row.service === undefined || opens[row.service] !== null),
   );
@@ -248,10 +250,17 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }),
     },
   );
+  let first: FirstFailure | null = null;
   const property = fc.asyncProperty(commands, async (drawn) => {
     const run = await newRun();
     try {
       await fc.asyncModelRun(() => run, drawn);
+    } catch (error) {
+      // The first failure, before shrinking: a target's state outlives a run, so the shrunk
+      // sequence may fail on what the first left behind (a balance short since a release) and
+      // name another command; the first names where it happened.
+      first ??= { error };
+      throw error;
     } finally {
       await closeLeftPositions(run.model, run.real);
     }
@@ -267,7 +276,22 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
     commands: planned.rows.map((row) => row.name),
   };
   if (!details.failed) return { ...result, ok: true, reproduce: reproduceOf(options, null) };
-  return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
+  const failure = await describeFailure(details, options, newRun, session);
+  return { ...result, ok: false, failure: withFirstFailure(failure, first) };
+}
+
+interface FirstFailure {
+  readonly error: unknown;
+}
+
+/** The failure, with the first one seen before shrinking where another command failed first. */
+function withFirstFailure(failure: CheckFailure, first: FirstFailure | null): CheckFailure {
+  if (first === null) return failure;
+  const message = first.error instanceof Error ? first.error.message : String(first.error);
+  // The same command failing again (another escrow's release) says nothing the shrunk one does not.
+  const command = (text: string): string => /^[A-Za-z]+/.exec(text)?.[0] ?? text;
+  if (command(message) === command(failure.error)) return failure;
+  return { ...failure, firstError: message };
 }
 
 /** Commands named in the note of those skipped at an outage; the rest are counted. */
@@ -400,6 +424,7 @@ async function describeFailure(
   details: fc.RunDetails<[Iterable<DialectCommand>]>,
   options: DialectCheckOptions,
   newRun: () => Promise<{ model: DialectModel; real: DialectSystem }>,
+  session: LiveSession,
 ): Promise<CheckFailure> {
   const drawn = details.counterexample?.[0];
   const replayPath = drawn === undefined ? '' : (/\/\*replayPath="([^"]*)"\*\//.exec(String(drawn))?.[1] ?? '');
@@ -432,5 +457,7 @@ async function describeFailure(
     path,
     error: confirmed ? message : unrepeatedFailureText(error, message),
     reproduce: reproduceOf(options, path),
+    // Only a replay that failed again ends at the failing step's request.
+    ...(confirmed && session.lastSent !== null ? { request: session.lastSent } : {}),
   };
 }

@@ -2,7 +2,7 @@
  * Reading one escrow as an answer shows it (a creation, a detail, a list element): its id, its
  * status (as the dialect names it), its amount and the fee it states, under each dialect's names.
  */
-import type { EscrowView } from '../operations.ts';
+import type { EscrowRelease, EscrowView } from '../operations.ts';
 import type { WireReader } from '../wire-reader.ts';
 
 export interface EscrowNames {
@@ -24,6 +24,25 @@ export function statusAnswer(...known: string[]): (reader: WireReader) => { stat
   return (reader) => {
     reader.knows(...known);
     return { status: readEscrowStatus(reader) };
+  };
+}
+
+/**
+ * The read of a release's answer: its status, and the fee (`fee`) and net (`net`) it states under
+ * the dialect's names, each read only where present (a release that states neither is not a
+ * deviation; the check holds what it states to the creation's fee); `known`, the other fields.
+ */
+export function releaseAnswer(
+  names: { readonly fee: string; readonly net: string },
+  ...known: string[]
+): (reader: WireReader) => EscrowRelease {
+  return (reader) => {
+    reader.knows(...known);
+    return {
+      status: readEscrowStatus(reader),
+      feeMicro: reader.has(names.fee) ? reader.money(names.fee) : null,
+      netMicro: reader.has(names.net) ? reader.money(names.net) : null,
+    };
   };
 }
 

@@ -112,7 +112,7 @@ function infoDetails(findings: readonly Finding[]): string {
 }
 
 function verdictSection(report: FindingsReport, findings: readonly Finding[]): string {
-  const verdict = findingsVerdict(findings, report.failOn);
+  const verdict = findingsVerdict(findings, report.failOn, report.failure);
   const listed =
     verdict.listed.length === 0
       ? ''

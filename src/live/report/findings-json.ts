@@ -4,7 +4,8 @@
  *
  * Invariants: keys in a fixed order (objects built in that order; no key is integer-like, so
  * JavaScript keeps insertion order), 2-space indent, trailing newline. It opens with the verdict
- * (findings-verdict.ts: the lines a terminal opens with), then the header: command, target, `seed` and `afpVersion` only when given, the --fail-on threshold, counts per
+ * (findings-verdict.ts: the lines a terminal opens with), `failure` (a failure beside the findings:
+ * its summary, reproduce command and request as a curl; null when the findings alone decide), then the header: command, target, `seed` and `afpVersion` only when given, the --fail-on threshold, counts per
  * severity (most severe first), how many findings reach the threshold, and how many were dropped;
  * then `checks` in the order run and `findings` in their total order. A finding's or a check's
  * absent optional field is `null`, so every row has the same keys; `examples` lists up to three
@@ -55,7 +56,15 @@ export function renderFindingsJson(report: FindingsReport): string {
   assertReportBounded(report);
   const findings = sortedFindings(report);
   const document: Record<string, JsonValue> = {
-    verdict: verdictLines(findings, report.failOn),
+    verdict: verdictLines(findings, report.failOn, report.failure),
+    failure:
+      report.failure === undefined
+        ? null
+        : {
+            summary: report.failure.summary,
+            reproduce: report.failure.reproduce ?? null,
+            request: report.failure.request ?? null,
+          },
     command: report.command,
     target: { name: report.target.name, source: report.target.source },
   };

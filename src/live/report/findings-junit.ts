@@ -110,7 +110,7 @@ export function renderFindingsJunit(report: FindingsReport): string {
       skipped: checks.filter((check) => check.status === 'skipped').length,
     },
     properties: [
-      ['verdict', findingsVerdict(report.findings, report.failOn).headline],
+      ['verdict', findingsVerdict(report.findings, report.failOn, report.failure).headline],
       ['target', report.target.name],
       ['source', report.target.source],
       ...(report.seed === undefined ? [] : [['seed', report.seed] as const]),

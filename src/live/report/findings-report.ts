@@ -29,6 +29,20 @@ export interface ReportCheck {
   readonly detail?: string;
 }
 
+/**
+ * How the command failed other than by its findings (a check's answer that broke the model, a
+ * target that stopped answering, a time budget spent): its exit code is not the findings' (3 from
+ * a mismatch, 4 liveness), and the verdict says so first (findings-verdict.ts).
+ */
+export interface ReportFailure {
+  /** One line: what failed (`an answer differs from the model: …`). */
+  readonly summary: string;
+  /** The command that runs it again. */
+  readonly reproduce?: string;
+  /** The failing step's request as a curl line (the key as $AFP_KEY, never literal). */
+  readonly request?: string;
+}
+
 export interface FindingsReport {
   /** The command as typed after `afp`, e.g. `audit house-edge`. */
   readonly command: string;
@@ -41,6 +55,8 @@ export interface FindingsReport {
   /** Findings not kept because FINDINGS_MAX distinct ones were (FindingsCollector.dropped). */
   readonly dropped: number;
   readonly checks: readonly ReportCheck[];
+  /** A failure beside the findings (absent: the findings alone decide the verdict). */
+  readonly failure?: ReportFailure;
 }
 
 export const REPORT_CHECKS_MAX = 10_000;

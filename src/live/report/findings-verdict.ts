@@ -3,11 +3,16 @@
  * the verdict first ("FAILED — 2 critical, 3 major at or above --fail-on major"), then the findings
  * a person must act on, most severe first, one line each with its count; info findings are only
  * counted here ("4 info, folded") and listed after (infoLines, and in full in every report file).
- * Pure: the lines are a function of the findings (in compareFindings order) and --fail-on.
+ * A command that failed otherwise (ReportFailure: a check's mismatch, a target that stopped
+ * answering) fails the verdict whatever its findings: `verdict: FAILED — <what failed>`, then its
+ * reproduce command and request, then the findings — the one rule by which every report's verdict
+ * says what the exit code says.
+ * Pure: the lines are a function of the findings (in compareFindings order), --fail-on and the failure.
  * Limits: at most VERDICT_LIST_MAX findings are listed; the rest are counted.
  */
 import { compareFindings, type Finding } from '../finding.ts';
 import { reachesFailOn, type FailOn } from './fail-on.ts';
+import type { ReportFailure } from './findings-report.ts';
 
 export const VERDICT_LIST_MAX = 10;
 
@@ -28,34 +33,41 @@ function countsText(findings: readonly Finding[], severities: readonly Finding['
     .join(', ');
 }
 
-export function findingsVerdict(input: readonly Finding[], failOn: FailOn): FindingsVerdict {
+export function findingsVerdict(input: readonly Finding[], failOn: FailOn, failure?: ReportFailure): FindingsVerdict {
   const findings = [...input].sort(compareFindings);
   const reaching = findings.filter((finding) => reachesFailOn(finding, failOn));
   const info = findings.filter((finding) => finding.severity === 'info').length;
   const acting = findings.filter((finding) => finding.severity !== 'info');
   const folded = info === 0 ? '' : `; ${info} info, folded`;
-  const failed = reaching.length > 0;
   const all = `${countsText(findings, ['critical', 'major', 'minor'])}${folded}`;
+  const failed = failure !== undefined || reaching.length > 0;
   const headline =
-    failOn === 'none'
-      ? `verdict: not judged (--fail-on none) — ${all}`
-      : failed
-        ? `verdict: FAILED — ${reaching.length} of ${findings.length} findings at or above --fail-on ${failOn}: ${all}`
-        : `verdict: passed — nothing at or above --fail-on ${failOn}: ${all}`;
-  const listed = acting
+    failure !== undefined
+      ? `verdict: FAILED — ${failure.summary} (findings: ${all})`
+      : failOn === 'none'
+        ? `verdict: not judged (--fail-on none) — ${all}`
+        : failed
+          ? `verdict: FAILED — ${reaching.length} of ${findings.length} findings at or above --fail-on ${failOn}: ${all}`
+          : `verdict: passed — nothing at or above --fail-on ${failOn}: ${all}`;
+  const listed = [
+    ...(failure?.reproduce === undefined ? [] : [`  reproduce: ${failure.reproduce}`]),
+    ...(failure?.request === undefined ? [] : [`  request: ${failure.request}`]),
+  ];
+  const findingLines = acting
     .slice(0, VERDICT_LIST_MAX)
     .map(
       (finding) =>
         `  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`,
     );
+  listed.push(...findingLines);
   if (acting.length > VERDICT_LIST_MAX)
     listed.push(`  … and ${acting.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
   return { failed, headline, listed };
 }
 
 /** The verdict as lines of text: the headline, then the findings to act on. */
-export function verdictLines(findings: readonly Finding[], failOn: FailOn): string[] {
-  const verdict = findingsVerdict(findings, failOn);
+export function verdictLines(findings: readonly Finding[], failOn: FailOn, failure?: ReportFailure): string[] {
+  const verdict = findingsVerdict(findings, failOn, failure);
   return [verdict.headline, ...verdict.listed];
 }
 

@@ -77,6 +77,7 @@ describe('findings.json', () => {
     "verdict: passed — nothing at or above --fail-on critical: 0 critical, 0 major, 1 minor",
     "  minor shape:casino.bet:missing:ok: \`ok\` is missing (×2)"
   ],
+  "failure": null,
   "command": "check",
   "target": {
     "name": "local",
@@ -135,6 +136,7 @@ describe('findings.json', () => {
     };
     expect(Object.keys(parsed)).toEqual([
       'verdict',
+      'failure',
       'command',
       'target',
       'seed',

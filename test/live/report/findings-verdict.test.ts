@@ -71,4 +71,24 @@ describe('the findings verdict', () => {
     ]);
     expect(infoLines(many)).toEqual([]);
   });
+
+  test('a failure beside the findings (a check mismatch, a target that stopped) fails the verdict whatever the findings, with its reproduce command and request first', () => {
+    const failure = {
+      summary: 'an answer differs from the model: release: body.fee: expected "0.01", got "0.02"',
+      reproduce: 'npx afp check --seed 1 --path 3:1@A --target http://127.0.0.1:1',
+      request: 'curl -sS -X POST \'http://127.0.0.1:1/escrow/e1/release\' -H "Authorization: Bearer $AFP_KEY"',
+    };
+    for (const failOn of ['major', 'none'] as const)
+      expect(verdictLines([], failOn, failure)).toEqual([
+        'verdict: FAILED — an answer differs from the model: release: body.fee: expected "0.01", got "0.02" (findings: 0 critical, 0 major, 0 minor)',
+        '  reproduce: npx afp check --seed 1 --path 3:1@A --target http://127.0.0.1:1',
+        `  request: ${failure.request}`,
+      ]);
+    const verdict = findingsVerdict(findings, 'major', { summary: 'the target stopped answering' });
+    expect(verdict.failed).toBe(true);
+    expect(verdict.headline).toBe(
+      'verdict: FAILED — the target stopped answering (findings: 1 critical, 1 major, 1 minor; 1 info, folded)',
+    );
+    expect(verdict.listed[0]).toBe('  critical money:a: money:a title (×3)');
+  });
 });

@@ -11,7 +11,7 @@
 import { toNumber } from '../../../core/money.ts';
 import { KEY_PLACEHOLDER, mcpToolRequest } from '../../mcp-call.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
+import { readEscrowView, releaseAnswer, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
 /** Errors the escrow and the faucet answer without a message (DEPLOYED.md §1): `{"error":"unauthorized"}`, `{"error":"not_found"}`. */
 const BARE_ERRORS = ['unauthorized', 'not_found'];
@@ -100,7 +100,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       path: `/escrow/release/${encodeURIComponent(input.escrowId)}`,
       auth: true,
     }),
-    read: statusAnswer(...RELEASE_FIELDS),
+    read: releaseAnswer({ fee: 'commission', net: 'amount_released' }, ...RELEASE_FIELDS),
   }),
   // The escrow's MCP door (DEPLOYED.md §4): the key is the `casino_api_key` argument.
   'escrow.mcp-release': row('escrow.mcp-release', {
@@ -113,7 +113,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
         'argument',
       ),
     // The tool answers as the HTTP release does (DEPLOYED.md §4: the same release, another door).
-    read: statusAnswer(...RELEASE_FIELDS),
+    read: releaseAnswer({ fee: 'commission', net: 'amount_released' }, ...RELEASE_FIELDS),
   }),
   'escrow.dispute': row('escrow.dispute', {
     bareErrors: BARE_ERRORS,

@@ -10,7 +10,7 @@ import type { OperationResult } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { mcpToolRequest } from '../../mcp-call.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
+import { readEscrowList, readEscrowView, releaseAnswer, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 
 const ESCROW_A: EscrowNames = { amount: 'amount', fee: 'fee' };
 /** The escrow detail fields both documented styles show (A and B name the parties otherwise). */
@@ -132,12 +132,19 @@ export const FAUCET_ESCROW_A: DialectTable = {
       body: { escrow_id: input.escrowId },
       auth: true,
     }),
-    read: statusAnswer('escrow_id', 'released_amount', 'seller', 'fee', 'tx_hash'),
+    read: releaseAnswer(
+      { fee: 'fee', net: 'released_amount' },
+      'escrow_id',
+      'released_amount',
+      'seller',
+      'fee',
+      'tx_hash',
+    ),
   }),
   // The escrow's MCP door (platform.md, NOTES.md: afp's tools answer through the style-B rows), keyed by the Authorization header.
   'escrow.mcp-release': row('escrow.mcp-release', {
     request: (input) => mcpToolRequest('escrow', 'release_escrow', { escrow_id: input.escrowId }, 'header'),
-    read: statusAnswer('escrow_id', 'tx_hash', 'net', 'fee'),
+    read: releaseAnswer({ fee: 'fee', net: 'net' }, 'escrow_id', 'tx_hash', 'net', 'fee'),
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({

@@ -7,7 +7,7 @@
 import { formatDecimal } from '../../../core/money.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import { row, type DialectTable } from '../dialect.ts';
-import { readEscrowList, readEscrowView, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
+import { readEscrowList, readEscrowView, releaseAnswer, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
 import { DETAIL_SHARED, listQuery, registerBody, registrationAnswer } from './faucet-escrow-a.ts';
 
 const ESCROW_B: EscrowNames = { amount: 'amount', fee: 'fee' };
@@ -66,7 +66,7 @@ export const FAUCET_ESCROW_B: DialectTable = {
       path: escrowPath(input.escrowId, 'release'),
       auth: true,
     }),
-    read: statusAnswer('escrow_id', 'tx_hash', 'net', 'fee'),
+    read: releaseAnswer({ fee: 'fee', net: 'net' }, 'escrow_id', 'tx_hash', 'net', 'fee'),
   }),
   'escrow.refund': row('escrow.refund', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: escrowPath(input.escrowId, 'refund'), auth: true }),
