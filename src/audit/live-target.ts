@@ -40,6 +40,11 @@ export class Deadline {
   passed(): boolean {
     return this.remainingMs() === 0;
   }
+
+  /** A fresh budget of `maxSeconds` on this one's clock (the wall's, where a run waits on a target's clock). */
+  renewed(maxSeconds: number): Deadline {
+    return new Deadline(this.clock, maxSeconds);
+  }
 }
 
 /** A bounded pool: runs `work(index)` for 0..count−1 with at most `concurrency` in flight, until `stop()` says so. */

@@ -220,6 +220,12 @@ export async function runFairness(
   // Cut short by Ctrl-C, the ending says so.
   if (result.stoppedBy === 'deadline' && !run.deadline.interrupted)
     lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
+  // A replay probe the budget skipped is no pass: exit 4, as for a bet left unread.
+  const outOfTime = replay.filter((probe) => probe.outOfTime === true).map((probe) => probe.name);
+  if (outOfTime.length > 0)
+    lines.push(
+      `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds)`,
+    );
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
   const code =
@@ -227,7 +233,7 @@ export async function runFairness(
       ? ending.code
       : historyFailed
         ? EXIT.liveness
-        : result.stoppedBy === 'deadline'
+        : result.stoppedBy === 'deadline' || outOfTime.length > 0
           ? EXIT.liveness
           : EXIT.ok;
   if (code !== EXIT.ok)

@@ -141,7 +141,7 @@ export async function runHouseEdgeLive(
     usdcMicro,
     seed: flags.seed,
     concurrency: flags.concurrency,
-    clock,
+    clock: run.clock,
     deadline: run.deadline,
     findings: run.findings,
     singleShare: singleBetShare(run.target.limits),

@@ -19,7 +19,9 @@
  * Exit codes: 2 invalid flags or target file; 4 the target does not answer; 1 an account could
  * not be opened otherwise; 3 a finding reaches --fail-on (default major; an escrow that did not
  * settle within its wait is a major liveness finding); 4 the time budget ran out before the
- * command finished; 0 otherwise.
+ * command finished, or skipped a probe it could not hold (a `stopped:` line names them); 0 otherwise.
+ * Waits: paces and 429s are waited out on the target's window clock (a manual afp serve's own,
+ * moved forward; live-command.ts startLiveRun), the budget on the wall's.
  */
 import { runMoneyProbes, type ProbeResult } from '../live/audit/money-probes.ts';
 import { runPotProbes } from '../live/audit/pot-probes.ts';
@@ -94,15 +96,17 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
 }
 
 /** The double-spend account: --second-key, the file's second key, or a fresh one funded the target's way; null when none can be had. */
-async function secondAccount(
-  run: LiveRun,
-  flags: MoneyFlags,
-  clock: WaitClock,
-): Promise<LiveOutcome<LiveAccount> | null> {
+async function secondAccount(run: LiveRun, flags: MoneyFlags): Promise<LiveOutcome<LiveAccount> | null> {
   const funding = run.target.funding;
   const key = flags.secondKey ?? (funding.method === 'keys' ? (funding.keys[1] ?? null) : null);
   if (key === null && (funding.method === 'keys' || run.target.register === null)) return null;
-  return openLiveAccount({ session: run.session, key, fundMicro: SECOND_FUND_MICRO, clock, deadline: run.deadline });
+  return openLiveAccount({
+    session: run.session,
+    key,
+    fundMicro: SECOND_FUND_MICRO,
+    clock: run.clock,
+    deadline: run.deadline,
+  });
 }
 
 /** One check per probe: skipped, a finding, or a pass. */
@@ -140,7 +144,7 @@ export async function runMoney(
   // Both accounts at once: an afp serve on a wall clock confirms each one's simulated deposit a minute later.
   const [account, second] = await Promise.all([
     openRunAccount(run, io, { key: flags.key, fundMicro: MAIN_FUND_MICRO, say: io.out }),
-    secondAccount(run, flags, clock),
+    secondAccount(run, flags),
   ]);
   if (typeof account === 'number') return account;
   if (second !== null && !second.ok)
@@ -153,7 +157,7 @@ export async function runMoney(
     second: second !== null && second.ok ? second.value : null,
     findings: run.findings,
     curlOf,
-    clock,
+    clock: run.clock,
   };
   const results = await runMoneyProbes({
     ...probed,
@@ -164,7 +168,7 @@ export async function runMoney(
           session: run.session,
           key: null,
           fundMicro: MAIN_FUND_MICRO,
-          clock,
+          clock: run.clock,
           deadline: run.deadline,
           balanceOperation: `${service}.balance`,
         },
@@ -176,7 +180,7 @@ export async function runMoney(
     const slow = await runSettlementProbes({
       ...probed,
       maxMinutes: flags.maxMinutes,
-      time: timePassageOf(run.session, clock, run.deadline),
+      time: timePassageOf(run.session, run.clock, run.deadline),
       say: (line) => io.out(`${line}\n`),
     });
     results.push(...slow);
@@ -199,11 +203,25 @@ export async function runMoney(
     io.out(
       `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
     );
-  const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
+  // A probe the budget skipped is no pass: the run did not finish within its time (exit 4, as the help says).
+  const outOfTime = [
+    // The second account not opened within the budget: the probes it serves were skipped for time.
+    ...(second !== null && !second.ok && second.kind === 'deadline'
+      ? ['the second account (and the probes it serves)']
+      : []),
+    ...results.filter((result) => result.outOfTime === true).map((result) => result.name),
+  ];
+  if (outOfTime.length > 0)
+    io.out(
+      `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds${flags.includeSlow ? ' or --max-minutes' : ''})\n`,
+    );
+  const code =
+    ending.code !== EXIT.ok ? ending.code : run.deadline.passed() || outOfTime.length > 0 ? EXIT.liveness : EXIT.ok;
   io.out(`${ending.lines.join('\n')}\n`);
   record({
     target: run.target.name,
     ...(run.deadline.interrupted ? { interrupted: true } : {}),
+    ...(outOfTime.length > 0 ? { outOfTime } : {}),
     probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })),
     findings: run.findings.list().length,
     out: flags.out,

@@ -194,7 +194,12 @@ const SERVE: CommandDefinition = {
       description: 'event-loop lateness beyond which requests are shed (0: not measured)',
       default: '1000',
     },
-    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION, repeatable: true },
+    {
+      name: 'defect',
+      value: 'NAME[,NAME]',
+      description: `${DEFECT_DESCRIPTION}; one only the other --dialect reaches is refused`,
+      repeatable: true,
+    },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
   notes: ['Prints seed: N, one line per mount, then ready; SIGTERM or SIGINT drain and exit 0.'],

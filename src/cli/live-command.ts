@@ -35,6 +35,7 @@ import type { CommandDefinition } from './command-definition.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
 import { againTo, onFirstInterrupt } from './process-interrupt.ts';
+import { RemoteServeClock, waitClockOf } from '../live/remote-serve-clock.ts';
 
 /** What a live run says when Ctrl-C cut it short (the first of finishLiveRun's lines). */
 const INTERRUPTED_LINE = 'interrupted: the run was cut short, so it is not a pass; the reports cover what ran';
@@ -83,14 +84,25 @@ export interface LiveRun {
   readonly target: Target;
   readonly session: LiveSession;
   readonly findings: FindingsCollector;
+  /**
+   * What the run paces and waits out 429s on: the clock the target's rate-limit windows run on (a
+   * manual afp serve's own, moved forward by each wait: remote-serve-clock.ts), else the wall's.
+   */
   readonly clock: WaitClock;
+  /** The time budget, on the wall clock given to startLiveRun whatever `clock` is. */
   readonly deadline: Deadline;
   readonly progress: Progress;
   /** Ends the listening for Ctrl-C (finishLiveRun calls it). */
   readonly stopListening: () => void;
 }
 
-/** The run, or the exit code when the target could not be resolved (the reason is printed). */
+/**
+ * The run, or the exit code when the target could not be resolved (the reason is printed). `clock`
+ * is the wall: the budget and the progress line run on it. Paces and 429 waits run on the target's
+ * window clock (waitClockOf, as afp check does): a manual afp serve's windows close only when its
+ * clock moves, and waiting on the wall for them waited out the whole budget (a deployed serve's
+ * 30-a-minute swap window took 615 s).
+ */
 export async function startLiveRun(
   command: string,
   spec: string,
@@ -107,6 +119,11 @@ export async function startLiveRun(
   const target = resolved.value;
   const findings = new FindingsCollector();
   const deadline = new Deadline(clock, maxSeconds);
+  const waitClock = await waitClockOf(target, clock);
+  if (waitClock instanceof RemoteServeClock)
+    io.err(
+      `note: ${target.adminUrl ?? ''} is an afp serve on a manual clock: paces and 429 waits move its clock forward (POST /_afp/clock), the time budget runs on the wall\n`,
+    );
   const stopListening = onFirstInterrupt(io, (signal) => {
     deadline.interrupt();
     io.err(`\n${command}: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
@@ -123,7 +140,7 @@ export async function startLiveRun(
   });
   const session = new LiveSession({
     target,
-    clock,
+    clock: waitClock,
     deadline,
     onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)),
     onGateway: (meeting) => findings.add(gatewayFinding(meeting, curlOf)),
@@ -141,7 +158,7 @@ export async function startLiveRun(
       evidence: `resolving --target ${spec}`,
     });
   }
-  return { command, target, session, findings, clock, deadline, progress, stopListening };
+  return { command, target, session, findings, clock: waitClock, deadline, progress, stopListening };
 }
 
 /**

@@ -34,7 +34,8 @@
  * `--max-receiving N` bounds how many of those may still be receiving their bodies.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
  * state that is not on disk (its last group answered 503); a restart replays what is on disk.
- * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a port that cannot be used,
+ * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a --defect that
+ * acts in the other dialect only (DEFECT_DIALECTS: it would be inert), a port that cannot be used,
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
  */
@@ -107,7 +108,7 @@ function highestPortOffset(dialect: ServeDialect): number {
   return Math.max(...DOCUMENTS_LAYOUT.mounts(ALL_ROUTES).map(([, offset]) => offset));
 }
 
-import { DEFECT_NAMES } from '../services/shared/context.ts';
+import { DEFECT_DIALECTS, DEFECT_NAMES } from '../services/shared/context.ts';
 
 export { DEFECT_NAMES };
 
@@ -216,8 +217,16 @@ export function parseServeArgs(
   else if (startMs !== undefined && clock === 'wall' && startMs < wallNowMs)
     errors.push('--start in the past needs --clock manual (the wall clock only moves forward)');
   for (const name of defects) {
-    if (!(DEFECT_NAMES as readonly string[]).includes(name))
+    if (!(DEFECT_NAMES as readonly string[]).includes(name)) {
       errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
+      continue;
+    }
+    // A defect whose code only the other dialect's routes reach would be silently inert (DEFECT_DIALECTS).
+    const only = DEFECT_DIALECTS[name as DefectName];
+    if (only !== undefined && dialect !== null && only.dialect !== dialect)
+      errors.push(
+        `--defect ${name} acts on ${only.where} only: it needs --dialect ${only.dialect} (this serve's dialect, ${dialect}, never reaches it)`,
+      );
   }
   const maxInFlight = boundFlag(
     stringFlag(args, 'max-in-flight'),

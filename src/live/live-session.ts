@@ -33,7 +33,7 @@
  * severities.
  */
 import type { JsonValue } from '../core/errors.ts';
-import { Deadline } from '../audit/live-target.ts';
+import type { Deadline } from '../audit/live-target.ts';
 import { RateLimitLog } from './rate-limit-log.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from './dialects/index.ts';
@@ -162,6 +162,7 @@ export class LiveSession {
   lastSent: SentRequest | null = null;
 
   private deadline: Deadline;
+  private outOfTimeCount = 0;
   /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */
   private readonly transport: Transport;
   private adminClient: AdminClient | null = null;
@@ -201,7 +202,16 @@ export class LiveSession {
    * after) get `seconds` more: a budget ends the betting, never the verification of what was placed.
    */
   windUp(seconds = WIND_UP_SECONDS): void {
-    if (this.deadline.passed()) this.deadline = new Deadline(this.options.clock, seconds);
+    if (this.deadline.passed()) this.deadline = this.deadline.renewed(seconds);
+  }
+
+  /**
+   * Calls that ended unsent or unfinished because the time budget could not hold them (outcome
+   * `deadline`): a probe runner compares it before and after a probe to tell a probe the budget
+   * skipped from one the target did (a budget skip is exit 4, not a pass).
+   */
+  get outOfTimeCalls(): number {
+    return this.outOfTimeCount;
   }
 
   /** Whether the target offers `op` (its service has a URL and its dialect a row). */
@@ -244,7 +254,7 @@ export class LiveSession {
     let waitMs = FIRST_WAIT_MS;
     let gatewayRetries = 0;
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
-      if (!(await this.pace(op, options.forwardedFor))) return { kind: 'deadline' };
+      if (!(await this.pace(op, options.forwardedFor))) return this.outOfTime();
       let answer: RawAnswer;
       try {
         answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
@@ -263,14 +273,14 @@ export class LiveSession {
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
         const retryAfter = answer.headers['retry-after'] ?? null;
         this.rateLimits.limited(op, answeredMs, { request, body: answer.body, retryAfter }, wait);
-        if (wait > this.deadline.remainingMs()) return { kind: 'deadline' };
+        if (wait > this.deadline.remainingMs()) return this.outOfTime();
         await this.options.clock.sleep(wait);
         continue;
       }
       const shedWaitMs = answer.status === 503 ? retryAfterMs(answer) : null;
       if (shedWaitMs !== null) {
         this.shed.set(op, (this.shed.get(op) ?? 0) + 1);
-        if (shedWaitMs > this.deadline.remainingMs()) return { kind: 'deadline' };
+        if (shedWaitMs > this.deadline.remainingMs()) return this.outOfTime();
         await this.options.clock.sleep(shedWaitMs);
         continue;
       }
@@ -293,6 +303,11 @@ export class LiveSession {
       }
       return this.read(op, answer, request, wire, input);
     }
+    return this.outOfTime();
+  }
+
+  private outOfTime(): { kind: 'deadline' } {
+    this.outOfTimeCount += 1;
     return { kind: 'deadline' };
   }
 

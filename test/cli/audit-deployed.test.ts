@@ -255,7 +255,10 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
   });
 
   test('house-edge: --max-minutes ends the paced betting within its budget (exit 4), what was placed verified', async () => {
-    const served = await stand('edge-budget');
+    const stood = await stand('edge-budget');
+    // The audit paces on the serve's own clock (remote-serve-clock.ts), so the budget clock here
+    // reads that clock: --max-minutes then bounds the betting in the serve's time, as a wall would.
+    const served = { ...stood, clock: { ...stood.clock, nowMs: () => stood.handle.clock.nowMs() } };
     // coin_flip only: the published dice:under:10 pays on p = 10% what wins with 9% (an edge:* finding, exit 3).
     const ran = await houseEdge(served, 'edge-budget', [
       '--games',

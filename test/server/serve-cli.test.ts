@@ -49,6 +49,12 @@ describe('afp serve (CLI)', () => {
     expect(defect.stderr).toMatch(
       /unknown --defect 'gremlins'; valid: mint-on-claim, escrow-fee-2pct, faucet-cooldown-23h, escrow-release-twice/,
     );
+    // A defect the documents dialect never reaches (it acts on the deployed /mcp) was silently inert.
+    const inert = await runCli(['serve', '--port', '0', '--defect', 'mcp-release-credits-nobody']);
+    expect(inert.code).toBe(2);
+    expect(inert.stderr).toContain(
+      "--defect mcp-release-credits-nobody acts on afp serve --dialect deployed's MCP doors only: it needs --dialect deployed",
+    );
   });
 });
 

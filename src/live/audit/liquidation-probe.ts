@@ -116,7 +116,9 @@ async function driveToLiquidation(context: ProbeContext, account: TradingAccount
   const { target } = context.session;
   if (!target.afpServe || target.adminUrl === null)
     return 'liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls';
-  const clock = await RemoteServeClock.ofManualServe(target.adminUrl);
+  // The run's own wait clock where it is this serve's (its paces then see the moves), else a new one.
+  const clock =
+    context.clock instanceof RemoteServeClock ? context.clock : await RemoteServeClock.ofManualServe(target.adminUrl);
   if (clock === null)
     return "liquidation not measured: the afp serve's clock is not manual (start it with --clock manual)";
   let before = await account.balance();

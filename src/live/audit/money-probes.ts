@@ -42,7 +42,14 @@ import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
-import { answerPlaces, answerText, reproduceOf, shownRoundingMicro, type ProbeContext } from './probe-context.ts';
+import {
+  answerPlaces,
+  answerText,
+  outOfTimeOf,
+  reproduceOf,
+  shownRoundingMicro,
+  type ProbeContext,
+} from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -54,6 +61,8 @@ export interface ProbeResult {
   readonly note: string;
   /** The ids of the findings this probe raised (for the JUnit test case). */
   readonly findingIds: readonly string[];
+  /** Skipped because the time budget could not hold one of its calls (the command then exits 4 naming it). */
+  readonly outOfTime?: true;
 }
 
 interface Probe {
@@ -527,8 +536,15 @@ export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult
       raised.push(finding.id);
       context.findings.add(finding);
     };
+    const before = context.session.outOfTimeCalls;
     const outcome = await probe.run(context, raise);
-    results.push({ name: probe.name, status: outcome.status, note: outcome.note, findingIds: [...new Set(raised)] });
+    results.push({
+      name: probe.name,
+      status: outcome.status,
+      note: outcome.note,
+      findingIds: [...new Set(raised)],
+      ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
+    });
   }
   return results;
 }

@@ -63,6 +63,18 @@ export function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>
   return 'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 }
 
+/**
+ * Whether a probe's outcome is a skip the time budget caused: skipped, with calls of the session
+ * ended for time (LiveSession.outOfTimeCalls) while it ran. Such a skip ends the command with exit 4.
+ */
+export function outOfTimeOf(
+  status: 'ran' | 'skipped',
+  outOfTimeBefore: number,
+  outOfTimeAfter: number,
+): { outOfTime?: true } {
+  return status === 'skipped' && outOfTimeAfter > outOfTimeBefore ? { outOfTime: true } : {};
+}
+
 /** What an answer was, for notes and evidence. */
 export function answerText(outcome: CallOutcome<unknown>): string {
   switch (outcome.kind) {

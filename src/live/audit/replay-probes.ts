@@ -20,7 +20,7 @@
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { betCredit } from '../bet-credit.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
-import { answerText } from './probe-context.ts';
+import { answerText, outOfTimeOf } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -51,6 +51,8 @@ export interface ReplayProbeResult {
   readonly status: 'ran' | 'skipped';
   readonly note: string;
   readonly findingIds: readonly string[];
+  /** Skipped because the time budget could not hold one of its calls (probe-context.ts outOfTimeOf). */
+  readonly outOfTime?: true;
 }
 
 type Raise = (finding: FindingInput) => void;
@@ -392,7 +394,9 @@ export const REPLAY_PROBES: readonly ReplayProbe[] = [drawReplay, batchReplay, s
 
 /** Runs every replay probe the dialect can express and the balance can pay for, in order. */
 export async function runReplayProbes(context: ReplayContext): Promise<ReplayProbeResult[]> {
+  const start = context.session.outOfTimeCalls;
   const balance = await balanceOf(context);
+  const balanceOutOfTime = outOfTimeOf('skipped', start, context.session.outOfTimeCalls);
   const results: ReplayProbeResult[] = [];
   for (const probe of REPLAY_PROBES) {
     const missing = probe.needs.map((op) => context.session.offers(op)).find((reason) => reason !== null) ?? null;
@@ -404,15 +408,23 @@ export async function runReplayProbes(context: ReplayContext): Promise<ReplayPro
           ? `the balance (${formatDecimal(balance)}) is below the ${formatDecimal(PROBE_COST_MICRO)} the replay probes may spend`
           : null);
     if (skip !== null) {
-      results.push({ name: probe.name, status: 'skipped', note: skip, findingIds: [] });
+      const unread = missing === null && balance === null ? balanceOutOfTime : {};
+      results.push({ name: probe.name, status: 'skipped', note: skip, findingIds: [], ...unread });
       continue;
     }
     const raised: string[] = [];
+    const before = context.session.outOfTimeCalls;
     const outcome = await probe.run(context, (finding) => {
       raised.push(finding.id);
       context.findings.add(finding);
     });
-    results.push({ name: probe.name, status: outcome.status, note: outcome.note, findingIds: [...new Set(raised)] });
+    results.push({
+      name: probe.name,
+      status: outcome.status,
+      note: outcome.note,
+      findingIds: [...new Set(raised)],
+      ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
+    });
   }
   return results;
 }

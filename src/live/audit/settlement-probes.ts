@@ -20,7 +20,7 @@
  * probe says how much of the wait passed, and raises no finding.
  * Non-goals: the sweep's exact instant (only "by expiry + sweep"); who wins a dispute.
  */
-import { answerText } from './probe-context.ts';
+import { answerText, outOfTimeOf } from './probe-context.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
@@ -69,6 +69,8 @@ export interface SettlementResult {
   readonly status: 'ran' | 'skipped';
   readonly note: string;
   readonly findingIds: readonly string[];
+  /** Skipped because the time budget could not hold one of its calls (probe-context.ts outOfTimeOf). */
+  readonly outOfTime?: true;
 }
 
 interface Watched {
@@ -200,9 +202,13 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
       );
       continue;
     }
+    const before = context.session.outOfTimeCalls;
     const opened = await openEscrow(context, second, plan);
     if (typeof opened === 'string') {
-      results.push(skipped(plan.name, opened));
+      results.push({
+        ...skipped(plan.name, opened),
+        ...outOfTimeOf('skipped', before, context.session.outOfTimeCalls),
+      });
       continue;
     }
     const passedMs = await waitFor(context, opened);

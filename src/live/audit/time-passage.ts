@@ -8,6 +8,7 @@
 import type { WaitClock } from '../../core/clock.ts';
 import type { Deadline } from '../../audit/live-target.ts';
 import type { LiveSession } from '../live-session.ts';
+import { RemoteServeClock } from '../remote-serve-clock.ts';
 import type { TimePassage } from './settlement-probes.ts';
 
 /** `deadline`: once it passed (the run's time limit, or Ctrl-C), no more time is let pass. */
@@ -18,7 +19,13 @@ export function timePassageOf(session: LiveSession, clock: WaitClock, deadline: 
     return {
       mode: 'travel',
       how: `time travel: the afp serve's clock is moved forward (POST ${adminUrl ?? ''}/_afp/clock), no waiting`,
-      pass: async (ms) => !deadline.passed() && (await admin.moveClock({ advanceMs: Math.ceil(ms) })).ok,
+      pass: async (ms) => {
+        if (deadline.passed()) return false;
+        const moved = await admin.moveClock({ advanceMs: Math.ceil(ms) });
+        // The run's paces read the serve's time from its wait clock: it learns of the move here.
+        if (moved.ok && clock instanceof RemoteServeClock) clock.movedTo(moved.value.nowMs);
+        return moved.ok;
+      },
     };
   }
   return {

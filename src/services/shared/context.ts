@@ -111,8 +111,29 @@ export const DEFECT_NAMES = [
 
 export type DefectName = (typeof DEFECT_NAMES)[number];
 
-/** The defects of the deployed stand-in's MCP doors: only a call through afp serve --dialect deployed's /mcp reaches them. */
-export const MCP_DOOR_DEFECTS: readonly DefectName[] = ['mcp-claim-skips-ip-cooldown', 'mcp-release-credits-nobody'];
+/**
+ * The defects that act in one of afp serve's dialects only: the code each changes is reached by that
+ * dialect's routes alone (the other serves no route to it), so in the other it is inert. One rule
+ * for every command: afp serve refuses such a defect in the other dialect, and the in-process
+ * commands (run, sweep, check), which run the documents' platform, refuse the deployed ones. A
+ * defect not listed acts in both. `where` says what it acts on.
+ */
+export const DEFECT_DIALECTS: Readonly<
+  Partial<Record<DefectName, { readonly dialect: 'documents' | 'deployed'; readonly where: string }>>
+> = {
+  'mcp-claim-skips-ip-cooldown': { dialect: 'deployed', where: "afp serve --dialect deployed's MCP doors" },
+  'mcp-release-credits-nobody': { dialect: 'deployed', where: "afp serve --dialect deployed's MCP doors" },
+  // The deployed faucet serves the one-time claim (style A) only: no route claims again after a cooldown.
+  'faucet-cooldown-23h': {
+    dialect: 'documents',
+    where: "the documents' repeat faucet claim (style B) and its cooldown",
+  },
+  // The deployed domains have no offer or purchase (a transfer is a gift, DEPLOYED.md §7): no sale to leave unpaid.
+  'domains-sale-unpaid': {
+    dialect: 'documents',
+    where: "the documents' priced domain sale (an offer, then a purchase)",
+  },
+};
 
 export interface ServiceContext {
   readonly ledger: Ledger;
