@@ -45,25 +45,18 @@ import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
 import {
   answerPlaces,
   answerText,
-  outOfTimeOf,
   reproduceOf,
+  runProbe,
   shownRoundingMicro,
   type ProbeContext,
+  type ProbeResult,
 } from './probe-context.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
 const MIN_BET_MICRO = 10_000n;
 
-export interface ProbeResult {
-  readonly name: string;
-  readonly status: 'ran' | 'skipped';
-  readonly note: string;
-  /** The ids of the findings this probe raised (for the JUnit test case). */
-  readonly findingIds: readonly string[];
-  /** Skipped because the time budget could not hold one of its calls (the command then exits 4 naming it). */
-  readonly outOfTime?: true;
-}
+export type { ProbeResult } from './probe-context.ts';
 
 interface Probe {
   readonly name: string;
@@ -530,21 +523,6 @@ export const MONEY_PROBES: readonly Probe[] = [
 
 export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {
   const results: ProbeResult[] = [];
-  for (const probe of MONEY_PROBES) {
-    const raised: string[] = [];
-    const raise = (finding: FindingInput): void => {
-      raised.push(finding.id);
-      context.findings.add(finding);
-    };
-    const before = context.session.outOfTimeCalls;
-    const outcome = await probe.run(context, raise);
-    results.push({
-      name: probe.name,
-      status: outcome.status,
-      note: outcome.note,
-      findingIds: [...new Set(raised)],
-      ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
-    });
-  }
+  for (const probe of MONEY_PROBES) results.push(await runProbe(probe.name, probe.run, context));
   return results;
 }

@@ -26,8 +26,14 @@
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput } from '../finding.ts';
-import type { ProbeResult } from './money-probes.ts';
-import { answerText, DISPLAY_ROUNDING_MICRO, outOfTimeOf, reproduceOf, type ProbeContext } from './probe-context.ts';
+import {
+  answerText,
+  DISPLAY_ROUNDING_MICRO,
+  reproduceOf,
+  runProbe,
+  type ProbeContext,
+  type ProbeResult,
+} from './probe-context.ts';
 
 export const POOL_MICRO = 100_000n;
 export const CHALLENGE_MICRO = 50_000n;
@@ -312,20 +318,7 @@ export async function runPotProbes(context: ProbeContext): Promise<ProbeResult[]
   for (const [name, run] of [
     ['tournament-pool', tournamentPool],
     ['challenge-settlement', challengeSettlement],
-  ] as const) {
-    const raised: string[] = [];
-    const before = context.session.outOfTimeCalls;
-    const outcome = await run(context, (finding) => {
-      raised.push(finding.id);
-      context.findings.add(finding);
-    });
-    results.push({
-      name,
-      status: outcome.status,
-      note: outcome.note,
-      findingIds: [...new Set(raised)],
-      ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
-    });
-  }
+  ] as const)
+    results.push(await runProbe(name, run, context));
   return results;
 }

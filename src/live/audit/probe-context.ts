@@ -7,7 +7,7 @@
 import type { WaitClock } from '../../core/clock.ts';
 import { displayRoundingMicro, fromMicro, shownPlaces } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
-import type { FindingsCollector } from '../finding.ts';
+import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { LiveOutcome } from '../live-account.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 
@@ -91,4 +91,39 @@ export function answerText(outcome: CallOutcome<unknown>): string {
     case 'deadline':
       return 'not sent: the time budget ran out';
   }
+}
+
+/** A probe's result: its ids of the findings raised (a JUnit test case each), and whether the budget skipped it. */
+export interface ProbeResult {
+  readonly name: string;
+  readonly status: 'ran' | 'skipped';
+  readonly note: string;
+  /** The ids of the findings this probe raised (for the JUnit test case). */
+  readonly findingIds: readonly string[];
+  /** Skipped because the time budget could not hold one of its calls (the command then exits 4 naming it). */
+  readonly outOfTime?: true;
+}
+
+/**
+ * Runs one probe of any family (money, pot, replay): what it raises goes to `findings`, its ids to
+ * the result, and a skip the budget caused is marked (outOfTimeOf).
+ */
+export async function runProbe<C>(
+  name: string,
+  run: (context: C, raise: (finding: FindingInput) => void) => Promise<{ status: 'ran' | 'skipped'; note: string }>,
+  context: C & { readonly session: LiveSession; readonly findings: FindingsCollector },
+): Promise<ProbeResult> {
+  const raised: string[] = [];
+  const before = context.session.outOfTimeCalls;
+  const outcome = await run(context, (finding) => {
+    raised.push(finding.id);
+    context.findings.add(finding);
+  });
+  return {
+    name,
+    status: outcome.status,
+    note: outcome.note,
+    findingIds: [...new Set(raised)],
+    ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
+  };
 }

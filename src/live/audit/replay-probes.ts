@@ -20,7 +20,7 @@
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { betCredit } from '../bet-credit.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
-import { answerText, outOfTimeOf } from './probe-context.ts';
+import { answerText, outOfTimeOf, runProbe, type ProbeResult } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -46,14 +46,8 @@ export interface ReplayContext {
   readonly runTag: string;
 }
 
-export interface ReplayProbeResult {
-  readonly name: string;
-  readonly status: 'ran' | 'skipped';
-  readonly note: string;
-  readonly findingIds: readonly string[];
-  /** Skipped because the time budget could not hold one of its calls (probe-context.ts outOfTimeOf). */
-  readonly outOfTime?: true;
-}
+/** A replay probe's result (probe-context.ts ProbeResult). */
+export type ReplayProbeResult = ProbeResult;
 
 type Raise = (finding: FindingInput) => void;
 type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
@@ -412,19 +406,7 @@ export async function runReplayProbes(context: ReplayContext): Promise<ReplayPro
       results.push({ name: probe.name, status: 'skipped', note: skip, findingIds: [], ...unread });
       continue;
     }
-    const raised: string[] = [];
-    const before = context.session.outOfTimeCalls;
-    const outcome = await probe.run(context, (finding) => {
-      raised.push(finding.id);
-      context.findings.add(finding);
-    });
-    results.push({
-      name: probe.name,
-      status: outcome.status,
-      note: outcome.note,
-      findingIds: [...new Set(raised)],
-      ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
-    });
+    results.push(await runProbe(probe.name, probe.run, context));
   }
   return results;
 }
