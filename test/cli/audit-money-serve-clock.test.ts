@@ -10,21 +10,25 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { WaitClock } from '../../src/core/clock.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES, NO_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { manualServes } from '../fixtures/manual-serves.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-money-serve-clock-'));
-const handles: ServeHandle[] = [];
-afterEach(async () => {
-  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
-});
+const serveOf = (trustedProxies: typeof LOOPBACK_PROXIES) =>
+  manualServes(
+    { trustedProxies, routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', startMs: START_MS },
+    { forceAfterMs: 0 },
+  );
+const serveTrusting = serveOf(LOOPBACK_PROXIES);
+const serveNotTrusting = serveOf(NO_PROXIES);
+let runs = 0;
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 /** A wall clock in virtual time: its sleeps pass at once and never touch the serve. */
@@ -37,18 +41,8 @@ async function audit(
   extra: readonly string[],
   trustProxy = true,
 ): Promise<{ code: number; out: string; err: string; wallMs: number; findings: string }> {
-  const handle = await startServe({
-    trustedProxies: trustProxy ? LOOPBACK_PROXIES : NO_PROXIES,
-    routes: DEPLOYED_ROUTES,
-    layout: DEPLOYED_LAYOUT,
-    seed: '5',
-    port: 0,
-    clockMode: 'manual',
-    startMs: START_MS,
-    log: () => undefined,
-  });
-  handles.push(handle);
-  const out = join(DIR, `run-${handles.length}-${extra.join('')}`);
+  const handle = await (trustProxy ? serveTrusting : serveNotTrusting)();
+  const out = join(DIR, `run-${(runs += 1)}-${extra.join('')}`);
   const flags = parseMoneyArgs(['--target', handle.urls.casino as string, '--out', out, ...extra], START_MS);
   if ('errors' in flags) throw new Error(flags.errors.join('; '));
   let text = '';
