@@ -66,6 +66,8 @@ import { StakeBudget } from './stake-budget.ts';
 import { FirstAnswers } from './first-answers.ts';
 import { endpointOf } from '../request-endpoint.ts';
 import { withEvidence, type FindingSink, type RequestEvidence } from '../evidenced-findings.ts';
+import { DrawTally } from './draw-agreement.ts';
+import { readAsGame, type GameReading } from './game-statement.ts';
 
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
@@ -115,6 +117,8 @@ export interface VariantOutcome {
   /** Whose advertisement the verdict judged: the documents' (afp's scheme), the target's own answers', or none. */
   readonly advertisedBy: 'documents' | 'target' | null;
   readonly verdict: VariantVerdict;
+  /** The game's reading of a figure its answers state once for the whole game (game-statement.ts); null where only the variant's applies. */
+  readonly gameReading?: GameReading | null;
   /** The returns against the rule's exact edge, one point either way (α = 1% over the audit's variants, β = 1%); null without a law or outside the published tier. */
   readonly sprt: {
     readonly decision: SprtDecision;
@@ -196,6 +200,18 @@ class VariantTrack {
 
 const MAX_STATED = 16;
 
+/** The games whose answers, over all their played variants, state one and the same edge. */
+function uniformStatements(plan: readonly PlannedVariant[], tracks: readonly VariantTrack[]): Set<string> {
+  const figures = new Map<string, Set<string>>();
+  for (const [index, variant] of plan.entries()) {
+    const track = tracks[index] as VariantTrack;
+    const seen = figures.get(variant.game) ?? new Set<string>();
+    for (const key of track.stated.keys()) seen.add(key);
+    figures.set(variant.game, seen);
+  }
+  return new Set([...figures].filter(([, seen]) => seen.size === 1).map(([game]) => game));
+}
+
 /** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand) and the request that placed it (a single bet, a batch or a draw): its findings' curl. */
 type Slot = (Placed & { readonly index: number }) | undefined;
 type Placed = {
@@ -231,6 +247,8 @@ interface AuditRun {
   answeredStakeMicro: Micro;
   /** `seed hash:nonce` of every placed bet: a pair drawn twice makes a result predictable. */
   readonly draws: Set<string>;
+  /** Per game, bets recording the committed draw and those recording another (draw-agreement.ts). */
+  readonly drawTally: DrawTally;
   /** Per game, the minimum bet the target stated in a refusal, above the planned amount (learnMinimum). */
   readonly minimums: Map<string, Micro>;
   /**
@@ -280,6 +298,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     answeredStakeMicro: 0n,
     videoPokerTurn: Promise.resolve(),
     draws: new Set(),
+    drawTally: new DrawTally(),
     minimums: new Map(),
     unsettled: 0,
     gatewayStreak: 0,
@@ -296,19 +315,26 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   }
   const after = await balanceOf(run);
   checkMoney(run, before, after);
+  run.drawTally.record(options.findings, options.scheme.name);
+  const uniform = uniformStatements(options.plan, run.tracks);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
     // The documents advertise afp's own platform; any other target only what its answers state.
     const own = options.scheme.documentsAdvertise === true ? variant.advertised : track.ownAdvertised();
     const advertisedBy: VariantOutcome['advertisedBy'] =
       own === null ? null : options.scheme.documentsAdvertise === true ? 'documents' : 'target';
-    const verdict = judgeVariant({
+    const judged = judgeVariant({
       law: options.scheme.law(variant.game, variant.params),
       advertised: own,
       tally: track.tally,
       tier: track.tier,
       family,
     });
+    // A figure the target states once for the whole game is also read as the game's (game-statement.ts).
+    const { verdict, reading } =
+      advertisedBy === 'target' && uniform.has(variant.game)
+        ? readAsGame(options.scheme, variant, judged)
+        : { verdict: judged, reading: null };
     const sprt =
       track.sprt === null || verdict.edgeSource !== 'published'
         ? null
@@ -327,6 +353,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
       refused: track.refused,
       advertisedBy,
       verdict,
+      gameReading: reading,
       sprt,
     };
   });
@@ -887,6 +914,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
       track.contradictingExample ??= `bet ${bet.betId} (${variant.variant}): result ${JSON.stringify(bet.result)} with won ${String(bet.won)}`;
     }
     track.sample ??= { betId: bet.betId, ...where };
+    if (seedHex !== null) run.drawTally.add(scheme, { bet: schemeBet, verdict, seedHex, request: where });
     track.tier.add(schemeBet, verdict, where);
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
     if (followed) track.followedRule += 1;

@@ -304,14 +304,22 @@ function recordEdge(findings: FindingSink, outcome: VariantOutcome, scheme: Fair
   // The target plays the documents' own payout table, whose edge is not the one they advertise:
   // a contradiction inside the documents (docs/decisions/live-and-audit.md), not a defect of the target.
   const documentsOwn = isDocumentsOwn(outcome);
+  const reading = outcome.gameReading ?? null;
+  // One figure for the whole game: what the game's reading (the mean over its choices) says of it.
+  const gameText =
+    reading === null
+      ? ''
+      : reading.rule === 'matches'
+        ? `; the same figure on every answer of the game is its edge over its ${reading.choices} choices (${percent(reading.mean)}): this variant's spread around it`
+        : `; read as the game's figure, the mean over its ${reading.choices} choices is ${percent(reading.mean)}`;
   findings.add({
     id: `edge:${variant.variant}`,
     severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'),
     kind: 'edge',
-    title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
+    title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}${gameText}`,
     expected: verdict.advertised.text,
     seen: seen === null ? null : percent(seen),
-    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets`,
+    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets${reading === null ? '' : `; the game's other choices at the payouts this variant was seen to make (game-statement.ts)`}`,
   });
 }
 

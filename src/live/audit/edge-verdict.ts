@@ -157,7 +157,7 @@ function stateEdge(input: VerdictInput): Stated {
 }
 
 /** Matches, differs (with severity) or unknown: a range against the advertised edge. */
-function judgeRange(
+export function judgeRange(
   range: readonly [number, number],
   advertised: AdvertisedEdge,
 ): { rule: VariantVerdict['rule']; severity: Severity | null } {

@@ -30,6 +30,7 @@ import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
 import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
+import { DrawTally } from './draw-agreement.ts';
 
 export const FAIRNESS_BETS_DEFAULT = 10_000;
 export const FAIRNESS_BETS_MAX = 100_000;
@@ -259,6 +260,7 @@ function verifyAll(
   const draws = new Map<string, { owner: string; betId: string }>();
   const variants = new Map<string, { game: string; params: JsonObject }>();
   const offRule = new Set<string>();
+  const drawTally = new DrawTally();
   for (const [index, trail] of trails.entries()) {
     if (trail === null) continue;
     const { bet } = trail;
@@ -280,6 +282,13 @@ function verifyAll(
             checked,
             `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`,
           );
+    if (seedHex !== null && verdict !== null && proofHolds(verdict))
+      drawTally.add(scheme, {
+        bet: schemeBet,
+        verdict,
+        seedHex,
+        ...(seedReveal === undefined || seedReveal === null ? {} : { request: seedReveal }),
+      });
     recordVerification(findings, {
       bet: schemeBet,
       variant,
@@ -310,6 +319,7 @@ function verifyAll(
     if (verdict.payout.status === 'ok') tally.paidRight += 1;
     if (verdict.outcome.status === 'not-checked' || verdict.payout.status === 'not-checked') tally.notChecked += 1;
   }
+  drawTally.record(findings, scheme.name);
   for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     if (!offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
   return [...tallies.values()].sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));

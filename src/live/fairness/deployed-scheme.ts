@@ -46,8 +46,12 @@ const RULES: DeployedRuleTable = deployedRuleTable(PUBLISHED_DEPLOYED_RULES);
 const CENT_MICRO = 10_000n;
 export const LAW_CACHE_MAX = 128;
 
-/** Result fields that state a claim, not an outcome (the edge the answer advertises: statedEdgeOf); never compared. */
-const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct']);
+/**
+ * Result fields that state a claim or a label, not an outcome (the edge the answer advertises:
+ * statedEdgeOf; the free text `note` and simple_dice's `payout_if_win` label, "5.5x" in the
+ * hand-worked vectors, a number elsewhere, which DEPLOYED.md §2.5 lists but does not fix); never compared.
+ */
+const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct', 'note', 'payout_if_win']);
 
 const outcomeFields = (result: JsonObject): JsonObject =>
   Object.fromEntries(Object.entries(result).filter(([key]) => !STATED_FIELDS.has(key))) as JsonObject;
@@ -160,6 +164,35 @@ function statedEdgeOf(_game: string, result: JsonValue): number | null {
   return typeof pct === 'number' && Number.isFinite(pct) && pct > -1_000 && pct < 1_000 ? pct / 100 : null;
 }
 
+/**
+ * The choices one game-level `house_edge_pct` speaks for (DEPLOYED.md §2.5): simple_dice's six
+ * picks, whose edges differ under `(floor(r) % 6) + 1` (picks 1–4 hit 17 in 100, 5–6 16) while
+ * its answers state one figure; hilo's two guesses.
+ */
+const GAME_CHOICES: Readonly<Record<string, readonly JsonObject[]>> = {
+  simple_dice: [1, 2, 3, 4, 5, 6].map((pick) => ({ pick })),
+  hilo: [{ guess: 'higher' }, { guess: 'lower' }],
+};
+
+function gameChoices(game: string): readonly JsonObject[] {
+  return GAME_CHOICES[game] ?? [];
+}
+
+/** The games whose rule writes the draw itself as `roll` (round2 of r, DEPLOYED.md §2.5). */
+const ROLL_GAMES: ReadonlySet<string> = new Set([
+  'coin_flip',
+  'dice',
+  'multiplier',
+  'crash',
+  'roulette',
+  'custom',
+  'blackjack',
+]);
+
+function drawFields(game: string): readonly string[] {
+  return ROLL_GAMES.has(game) ? ['roll'] : [];
+}
+
 export const DEPLOYED_SCHEME: FairnessScheme = {
   name: 'deployed',
   games,
@@ -169,6 +202,8 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   payoutFields,
   ruleFields,
   statedEdgeOf,
+  gameChoices,
+  drawFields,
   shownWin: deployedShownWin,
   // DEPLOYED.md §2.4: one published minimum for every game (0.01), whole micro-USDC.
   publishedMinimumMicro: deployedMinimumMicro(PUBLISHED_DEPLOYED_RULES),

@@ -126,6 +126,20 @@ export interface FairnessScheme {
    */
   statedEdgeOf?(game: string, result: JsonValue): number | null;
   /**
+   * The parameter sets a player chooses among in a game whose answers state ONE figure for the
+   * whole game (deployed simple_dice: pick 1–6 under one `house_edge_pct`): that figure can mean
+   * the game's edge, the mean over these choices, as well as the variant's own (edge-audit.ts
+   * judges it by the more charitable reading). Absent or fewer than two: only the variant's reading.
+   */
+  gameChoices?(game: string): readonly JsonObject[];
+  /**
+   * The top-level `result` fields of a game that record the committed draw itself (the deployed
+   * `roll`), not an outcome derived from it under a rule: a recorded draw other than the one the
+   * revealed seeds give, where the game's other bets record it exactly, is no rule but a result that
+   * is not the committed draw (draw-agreement.ts). Absent: not judged.
+   */
+  drawFields?(game: string): readonly string[];
+  /**
    * The win a bet's own result states by the game's win condition as the answer writes it (the
    * outcome is the side chosen), whatever the draw mapping; null where it names too little. A bet
    * whose `won` says otherwise contradicts itself: its draw breaks the rule whatever rule the target

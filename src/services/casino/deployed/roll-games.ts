@@ -87,15 +87,31 @@ export const customRule = ({ edgeFactor }: DeployedGameRules['custom']): Deploye
     },
   );
 
-export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): DeployedRule =>
-  oneRollRule(
+/**
+ * Simple dice's answer (DEPLOYED.md §2.5: `pick, rolled, won, payout_if_win, house_edge_pct, note`):
+ * `house_edge_pct` one figure for the whole game, 1 − payout / 6 in percent (round2: 8.33 at 5.5×),
+ * the mean over the six picks, whose own edges differ (picks 1–4 hit 17 in 100, 5–6 16);
+ * `payout_if_win` the label "5.5x" and `note` free text, neither fixed by DEPLOYED.md (never compared).
+ */
+export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): DeployedRule => {
+  const statedPct = round2((1 - payout / 6) * 100);
+  const note = `Pick 1-6; a match pays ${String(payout)}x`;
+  return oneRollRule(
     'simple_dice',
     (params) => numberParam(params, 'pick', { min: 1, max: 6, fallback: 3, integer: true }),
     (pick, roll) => {
       const rolled = (Math.floor(roll) % 6) + 1;
-      return paidIf(rolled === pick, payout, { pick, rolled, won: rolled === pick });
+      return paidIf(rolled === pick, payout, {
+        pick,
+        rolled,
+        won: rolled === pick,
+        payout_if_win: `${String(payout)}x`,
+        house_edge_pct: statedPct,
+        note,
+      });
     },
   );
+};
 
 const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBetType): number =>
   bet === 'number'
