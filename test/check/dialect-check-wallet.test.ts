@@ -2,7 +2,8 @@
 // real `afp serve --dialect deployed --clock manual` on loopback: the check's own wallet agent and
 // wallets (w0 funded by the serve's POST /_afp/wallet/mint), the balance, send, wrong-key and
 // quote-fee rows drawn and held with info findings only; a target file that cannot fund a wallet
-// address leaves the send out with the reason and still runs the rest.
+// address leaves the send out with the reason and still runs the rest; a wallet that answers a
+// chain more than the documents' six (DEPLOYED.md does not close the list) still has every row.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const WALLET_ROWS = ['walletBalance', 'walletSend', 'walletWrongKey', 'walletQuoteFee'];
@@ -101,6 +103,46 @@ describe('afp check through the deployed wallet', () => {
       expect(commands).toEqual(expect.arrayContaining(['walletBalance', 'walletWrongKey', 'walletQuoteFee']));
       expect(commands).not.toContain('walletSend');
     } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('a created wallet that answers a seventh chain: every wallet row still drawn (an extra chain is ignored)', async () => {
+    const urls = await deployed();
+    // The wallet's create answers gain an address on a chain the documents do not list.
+    const proxy = await rewritingProxy(urls.wallet as string, (request, answer) => {
+      if (request.method !== 'POST' || !request.path.endsWith('/wallet/create') || answer.status !== 200)
+        return answer.text;
+      const body = JSON.parse(answer.text) as { addresses?: Record<string, string> };
+      if (body.addresses !== undefined) body.addresses['avalanche'] = '0x00000000000000000000000000000000000000aa';
+      return JSON.stringify(body);
+    });
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-wallet-'));
+    try {
+      const file = join(directory, 'seven-chains.yaml');
+      const services = (['casino', 'faucet', 'escrow'] as const).map(
+        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+      );
+      await writeFile(
+        file,
+        [
+          'name: seven-chains',
+          'services:',
+          ...services,
+          `  wallet: { url: ${proxy.url}, dialect: deployed }`,
+          'register: { service: casino }',
+          'funding: { method: faucet }',
+          'fairness: deployed',
+          '',
+        ].join('\n'),
+      );
+      const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '2', '--max-commands', '20']);
+      expect(code, out).toBe(0);
+      expect(out).not.toMatch(/^note: command wallet(Balance|WrongKey|QuoteFee) left out/m);
+      const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
+      expect(commands).toEqual(expect.arrayContaining(['walletBalance', 'walletWrongKey', 'walletQuoteFee']));
+    } finally {
+      await proxy.close();
       await rm(directory, { recursive: true, force: true });
     }
   });

@@ -67,9 +67,11 @@ export async function openWallet(session: LiveSession): Promise<OpenedWallet | s
     const created = await session.call('wallet.create', {}, registered.value.apiKey);
     if (created.kind !== 'ok' || created.value.mnemonic === null)
       return `a wallet could not be created: ${created.kind === 'refused' ? `${created.refusal.status} ${created.refusal.name}` : created.kind === 'ok' ? 'no mnemonic in the answer' : created.kind}`;
-    const chains = Object.keys(created.value.addresses).sort();
-    if (chains.join(',') !== WALLET_CHAINS.join(','))
-      return `a created wallet answered the chains ${chains.join(', ')}, expected ${WALLET_CHAINS.join(', ')}`;
+    // The six chains the documents list must all be there; a chain more (a deployment that adds one)
+    // is not the check's business: its commands use the base address alone.
+    const absent = WALLET_CHAINS.filter((chain) => created.value.addresses[chain] === undefined);
+    if (absent.length > 0)
+      return `a created wallet answered no address on ${absent.join(', ')} (it answered ${Object.keys(created.value.addresses).sort().join(', ')}; expected at least ${WALLET_CHAINS.join(', ')})`;
     const address = created.value.addresses['base'] ?? '';
     slots.push({
       address,
