@@ -10,6 +10,7 @@
  * (casino/, escrow/, faucet/); the frame, the shared commands and the model's core stay here.
  */
 import fc from 'fast-check';
+import { MAX_COMMANDS } from './check-options.ts';
 import {
   SLOT_COUNT,
   type AgentRef,
@@ -48,14 +49,7 @@ import { ModelCommand, type CheckSystem, type CommandSpec } from './model-comman
 import type { ClaimBMode } from './faucet/model-faucet.ts';
 import type { ServiceName } from '../platform/platform.ts';
 
-/**
- * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the
- * commands it held before the casino joined (40): each family keeps its share of a run. The
- * domains rows (weight 14 of 132) add their share on top: 80 × 132 / 118 ≈ 90; the trading rows
- * (weight 13 of 145) theirs: 90 × 145 / 132 ≈ 99; the wallet rows (weight 25 of 170) theirs:
- * 99 × 170 / 145 ≈ 116.
- */
-export const MAX_COMMANDS = 116;
+export { MAX_COMMANDS };
 
 const HOUR_MS = 3_600_000;
 

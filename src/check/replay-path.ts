@@ -7,19 +7,9 @@
  * the runs so far as interrupted (its plugin API: a run answered `PreconditionFailure(true)`).
  */
 import fc from 'fast-check';
+import type { ReplayPath } from './reported-path.ts';
 
-export interface ReplayPath {
-  /** fast-check's path (digits joined by ':'). */
-  readonly path: string;
-  /** The commands' replay path (fc.commands `replayPath`); '' when the report had none. */
-  readonly replayPath: string;
-}
-
-/** The two parts of a reported path; null when `text` is not one. */
-export function splitPath(text: string): ReplayPath | null {
-  const match = /^(\d+(?::\d+)*)@([A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.exec(text);
-  return match === null ? null : { path: match[1] as string, replayPath: match[2] ?? '' };
-}
+export { splitPath, type ReplayPath } from './reported-path.ts';
 
 /**
  * Runs `property` `runs` times from `seed`; with a replay path, straight down that path, ending at

@@ -12,10 +12,9 @@
  * each carries the reproduce command.
  */
 import fc from 'fast-check';
-import { checkProperty, splitPath, type CheckStop } from './replay-path.ts';
-import { SystemClock, type Clock } from '../core/clock.ts';
+import { checkProperty, splitPath } from './replay-path.ts';
+import { SystemClock } from '../core/clock.ts';
 import { commandLine } from '../core/shell-words.ts';
-import type { DefectName } from '../services/shared/context.ts';
 import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
 import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
 import { EXIT } from '../core/exit-codes.ts';
@@ -23,29 +22,15 @@ import { CheckMismatch } from './check-mismatch.ts';
 import { CheckUnavailable, unrepeatedFailureText } from './check-unavailable.ts';
 import type { SentRequest } from '../live/live-session.ts';
 
-export const RUNS_DEFAULT = 100;
-export const RUNS_MAX = 100_000;
-export const REQUEST_TIMEOUT_MS_DEFAULT = 10_000;
+import { checkOptionErrors, REQUEST_TIMEOUT_MS_DEFAULT, type CheckOptions } from './check-options.ts';
 
-export interface CheckOptions {
-  readonly target?: string;
-  readonly seed: number;
-  readonly runs: number;
-  readonly maxCommands?: number;
-  /** A reported path (`<fast-check path>@<replayPath>`): replays that one failing case. */
-  readonly path?: string;
-  /** In-process only: deliberate defects of the platform under check (tests, demos). */
-  readonly defects?: readonly DefectName[];
-  /** Live only: unique per invocation (8 hex characters); default: drawn from the wall clock's millisecond. */
-  readonly session?: string;
-  /** Live only: the checker's clock, to estimate a wall-clock target's time (default: the system clock). */
-  readonly wallClock?: Clock;
-  readonly timeoutMs?: number;
-  /** Called after every run of a command sequence (shrinking runs included): the CLI's progress line. */
-  readonly onRun?: () => void;
-  /** Once its signal is aborted (Ctrl-C), no further run starts; the result says `interrupted`. */
-  readonly stop?: CheckStop;
-}
+export {
+  checkOptionErrors,
+  REQUEST_TIMEOUT_MS_DEFAULT,
+  RUNS_DEFAULT,
+  RUNS_MAX,
+  type CheckOptions,
+} from './check-options.ts';
 
 /** The exit code of each failure kind (core/exit-codes.ts): for `afp check` in both its forms. */
 export const FAILURE_EXIT = { mismatch: EXIT.checkFailed, unavailable: EXIT.liveness, error: EXIT.crash } as const;
@@ -83,25 +68,6 @@ export interface CheckResult {
   readonly interrupted?: boolean;
   /** A pass: the command that runs the same check again (a failure carries its own, with the path). */
   readonly reproduce?: string;
-}
-
-/** Problems with the options, all of them (the CLI answers exit 2). */
-export function checkOptionErrors(options: CheckOptions): string[] {
-  const errors: string[] = [];
-  if (!Number.isSafeInteger(options.seed) || options.seed < 0 || options.seed > 0x7fffffff)
-    errors.push(`seed must be a whole number in 0..${0x7fffffff}`);
-  if (!Number.isSafeInteger(options.runs) || options.runs < 1 || options.runs > RUNS_MAX)
-    errors.push(`runs must be a whole number in 1..${RUNS_MAX}`);
-  const maxCommands = options.maxCommands ?? MAX_COMMANDS;
-  if (!Number.isSafeInteger(maxCommands) || maxCommands < 1 || maxCommands > MAX_COMMANDS)
-    errors.push(`max commands must be a whole number in 1..${MAX_COMMANDS}`);
-  if (options.path !== undefined && splitPath(options.path) === null)
-    errors.push(`path '${options.path}' is not a reported path (<digits:...>@<replayPath>)`);
-  if (options.target !== undefined && options.defects !== undefined && options.defects.length > 0)
-    errors.push('defects apply to the in-process platform only, not to a --target');
-  if (options.session !== undefined && !/^[0-9a-f]{8}$/.test(options.session))
-    errors.push('session must be 8 lowercase hex characters');
-  return errors;
 }
 
 export async function runCheck(options: CheckOptions): Promise<CheckResult> {

@@ -18,48 +18,31 @@
  * --json stdout is one JSON object (json-output.ts) and the human lines go to stderr.
  * Without --seed a seed is drawn here (the CLI is a door for randomness) and printed first.
  * `--defect` is for tests and demos only: it switches on a deliberate in-process platform defect.
+ * This file checks the flags with light imports; the runs (check-runs.ts: fast-check, the model,
+ * the platform) are loaded once the flags are valid.
  */
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { targetUrlError } from '../client/target.ts';
-import { SystemClock, type Clock } from '../core/clock.ts';
-import {
-  checkOptionErrors,
-  FAILURE_EXIT,
-  runCheck,
-  RUNS_DEFAULT,
-  type CheckOptions,
-  type CheckResult,
-} from '../check/run-check.ts';
-import { MAX_COMMANDS } from '../check/command-table.ts';
-import { CheckUnavailable } from '../check/check-unavailable.ts';
-import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { SystemClock } from '../core/clock.ts';
+import { checkOptionErrors, MAX_COMMANDS, RUNS_DEFAULT } from '../check/check-options.ts';
+import { parseFailOn } from '../live/report/fail-on.ts';
 import type { ResolveResult } from '../live/resolve-target.ts';
-import type { Target } from '../live/target.ts';
-import type { CheckStop } from '../check/replay-path.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
-import { checkRecordFields, formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
+import type { CheckCliOptions, CheckIo } from './check-runs.ts';
+
+export type { CheckCliOptions, CheckIo };
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
-import { hostTurn, onProcessInterrupt, whileInterruptible, type InterruptIo } from './process-interrupt.ts';
+import { hostTurn, onProcessInterrupt, whileInterruptible } from './process-interrupt.ts';
 
 const DEFINITION = definitionOf('check');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-/** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
-const DIALECT_CHECK_MAX_SECONDS = 900;
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
-
-export interface CheckIo extends InterruptIo {
-  out(text: string): void;
-  err(text: string): void;
-  readonly errIsTty?: boolean;
-  readonly clock?: Clock;
-}
 
 const PROCESS_IO: CheckIo = {
   out: STDOUT,
@@ -74,13 +57,6 @@ function wholeNumber(text: string | undefined, fallback: number): number {
 }
 
 /** The options of the flags, or every error found. */
-/** The flags that apply to a check through a target's dialects. */
-export interface CheckCliOptions extends CheckOptions {
-  readonly failOn?: FailOn;
-  readonly out?: string;
-  /** --quiet or --json: no progress lines. */
-  readonly quiet?: boolean;
-}
 
 export function parseCheckArgs(
   argv: readonly string[],
@@ -141,6 +117,9 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
+  // Loaded before the seed line (a signal sent once it is printed finds the check set up, as when
+  // this was a static import): the runs' code, fast-check and the model.
+  const { checkRuns } = await import('./check-runs.ts');
   io.out(`seed: ${parsed.seed}\n`);
   record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
   const resolved = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
@@ -175,103 +154,6 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   );
 }
 
-/** The check's runs, in-process or through the target's dialects, and how they ended. */
-async function checkRuns(
-  check: {
-    readonly parsed: CheckCliOptions;
-    /** Why a URL that answered is no afp serve (the set-up failure then means the wrong URL), or null. */
-    readonly notServe: string | null;
-    /** The target to check through its dialects; null for the documents' model. */
-    readonly dialectTarget: Target | null;
-    readonly progress: Progress;
-    readonly onRun: () => void;
-    readonly stop: CheckStop;
-  },
-  io: CheckIo,
-  record: RecordFields,
-): Promise<number> {
-  const { parsed, notServe, dialectTarget, progress, onRun, stop } = check;
-  if (dialectTarget !== null && parsed.target !== undefined) {
-    try {
-      // A check through dialects loads their code here (an in-process check's start pays for none of it).
-      const [{ checkThroughDialect }, { Deadline }, { waitClockOf }] = await Promise.all([
-        import('./check-dialect.ts'),
-        import('../audit/live-target.ts'),
-        import('../live/remote-serve-clock.ts'),
-      ]);
-      // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, remote-serve-clock.ts); the budget on the wall's.
-      const clock = await waitClockOf(dialectTarget, SYSTEM_LIVE_CLOCK);
-      return await checkThroughDialect(
-        {
-          onRun,
-          target: dialectTarget,
-          targetSpec: parsed.target,
-          seed: parsed.seed,
-          runs: parsed.runs,
-          failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
-          clock,
-          deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
-          stop,
-          ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS
-            ? {}
-            : { maxCommands: parsed.maxCommands }),
-          ...(parsed.path === undefined ? {} : { path: parsed.path }),
-          ...(parsed.out === undefined ? {} : { out: parsed.out }),
-        },
-        (text) => {
-          progress.finish();
-          io.out(text);
-        },
-        record,
-      );
-    } catch (error) {
-      progress.finish();
-      io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
-      return EXIT.crash;
-    }
-  }
-  let result: CheckResult;
-  try {
-    result = await runCheck({ ...parsed, onRun, stop });
-  } catch (error) {
-    progress.finish();
-    const message = error instanceof Error ? error.message : String(error);
-    // fast-check could not follow the path's choices: it is no case of this seed's runs.
-    if (parsed.path !== undefined && /replayPath/i.test(message)) {
-      io.err(
-        `afp check: --path '${parsed.path}' is no case of --seed ${parsed.seed}'s runs (${message}): give the seed and path a failure printed together\nseed: ${parsed.seed}\n`,
-      );
-      return EXIT.invalidInput;
-    }
-    if (!(error instanceof CheckUnavailable)) {
-      io.err(`afp check: ${message}\nseed: ${parsed.seed}\n`);
-      return EXIT.crash;
-    }
-    // The run could not be set up. A URL that answered, but is no afp serve and did not answer the
-    // platform's way either, is the wrong URL (exit 2, as every live command says it); else 4.
-    io.err(`afp check: ${message}${notServe === null ? '' : `\nafp check: ${notServe}`}\nseed: ${parsed.seed}\n`);
-    return notServe === null ? EXIT.liveness : EXIT.invalidInput;
-  }
-  progress.finish();
-  io.out(formatResult(result, parsed.maxCommands ?? MAX_COMMANDS));
-  record(checkRecordFields(result));
-  if (parsed.out !== undefined) {
-    // The same findings reports as through a target's dialects (none raised here): CI reads the JUnit file either way.
-    const { writeCheckReports } = await import('./check-reports.ts');
-    const paths = await writeCheckReports(parsed.out, {
-      target: { name: result.target, source: parsed.target ?? 'in-process' },
-      result,
-      failOn: parsed.failOn ?? DEFAULT_FAIL_ON,
-      findings: [],
-      dropped: 0,
-    });
-    io.out(`reports: ${paths.join(', ')}\n`);
-    record({ files: paths });
-  }
-  if (result.failure !== undefined) return FAILURE_EXIT[result.failure.kind];
-  return result.interrupted === true ? EXIT.liveness : EXIT.ok;
-}
-
 /**
  * The Target to check through its dialects, or null for the documents' model: a target file always
  * goes through its dialects; a URL only when it is an afp serve announcing a dialect other than
@@ -288,12 +170,4 @@ async function targetOfDialects(spec: string): Promise<{ dialects: ResolveResult
       : { dialects: null, notServe: resolved.message };
   const documents = Object.values(resolved.value.services).every((service) => service.dialect === 'A');
   return { dialects: documents ? null : resolved, notServe: null };
-}
-
-export function formatResult(result: CheckResult, maxCommands = MAX_COMMANDS): string {
-  return formatOutcome(
-    [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`)],
-    result,
-    maxCommands,
-  );
 }

@@ -14,45 +14,25 @@
  * `--defect` is test-only: it switches on a deliberate platform defect to prove a checker fires.
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
+ * This file parses the flags and reads the scenario with light imports; the run itself
+ * (run-scenario.ts: the simulator, the reports) is loaded only once both are valid.
  */
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
-import { againTo, hostTurn, onFirstInterrupt, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
+import { onProcessInterrupt } from './process-interrupt.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { basename, dirname, resolve } from 'node:path';
-import { reproduceCommand } from '../sweep/reproduce-command.ts';
-import { runSimulation, type SimulationResult } from '../sim/runner.ts';
-import type { DefectName } from '../services/shared/context.ts';
-import { defaultRunOutDir } from '../report/out-dir.ts';
-import { summaryTable } from '../report/summary-table.ts';
-import { REPORT_FILES, SUMMARY_FILE, writeReports } from '../report/write-reports.ts';
-import {
-  scenarioClosures,
-  scenarioFaultWindows,
-  scenarioPlatformConfig,
-  scenarioTrading,
-} from '../sim/scenario-platform.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
-import type { Clock } from '../core/clock.ts';
+import type { RunFlags, RunIo } from './run-scenario.ts';
+
+export type { RunFlags, RunIo };
 
 const DEFINITION = definitionOf('run');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-
-export interface RunIo {
-  out(text: string): void;
-  err(text: string): void;
-  readonly errIsTty: boolean;
-  /** The progress line's clock (the wall clock by default). */
-  readonly clock?: Clock;
-  /** Calls `handler` on Ctrl-C (SIGINT) or SIGTERM; returns the function that stops listening. */
-  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
-}
 
 const PROCESS_IO: RunIo = {
   out: STDOUT,
@@ -60,21 +40,6 @@ const PROCESS_IO: RunIo = {
   errIsTty: process.stderr.isTTY,
   onInterrupt: onProcessInterrupt,
 };
-
-/** Progress steps of a run: percent of its virtual time. */
-const PERCENT = 100;
-
-interface RunFlags {
-  readonly file: string;
-  readonly seed: string | undefined;
-  readonly out: string | undefined;
-  readonly record: string | undefined;
-  readonly defects: readonly DefectName[];
-  /** --swarm: the seed draws the run's mix, tiers, faults and closures (src/sim/swarm.ts). */
-  readonly swarm: boolean;
-  /** --quiet or --json: no progress lines. */
-  readonly quiet: boolean;
-}
 
 function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
@@ -97,20 +62,6 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
   return { flags, errors };
 }
 
-/**
- * Why `--record FILE` would destroy what the run reads or writes, or null: the scenario file itself
- * (it was replaced by the record, exit 0), or a report of this run's --out (the report replaced the
- * record, which was lost).
- */
-function recordClash(recordFile: string, scenarioFile: string, out: string): string | null {
-  const path = resolve(recordFile);
-  if (path === resolve(scenarioFile)) return `--record ${recordFile} is the scenario file: the record would replace it`;
-  const reportNames = [...REPORT_FILES.map((report) => report.file), SUMMARY_FILE, 'swarm.yaml'];
-  if (dirname(path) === resolve(out) && reportNames.includes(basename(path)))
-    return `--record ${recordFile} is a report of this run (in --out ${out}): the report would replace the record; name another file`;
-  return null;
-}
-
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
   return withJsonOutput('afp run', argv, io, (human, record) => runCommand(argv, human, record));
 }
@@ -118,147 +69,19 @@ export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<numb
 async function runCommand(argv: readonly string[], io: RunIo, record: RecordFields): Promise<number> {
   const { flags, errors } = parseRunArgs(argv);
   if (errors.length > 0) record({ errors });
-  if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {
     io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
+  // The run's code is loaded before the seed line, as when it was imported with this file: a
+  // signal sent once the seed is printed finds the run about to start, not still loading. Without
+  // --seed the file is read first, so a missing one is refused without loading the run.
+  let runScenario = flags.seed === undefined ? null : (await import('./run-scenario.ts')).runScenario;
+  if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
   const loaded = await loadScenarioFile('afp run', flags.file, io.err);
   if (loaded === null) return EXIT.invalidInput;
+  runScenario ??= (await import('./run-scenario.ts')).runScenario;
   const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
-  // --swarm and --record load their code only when asked (a plain run's start pays for neither).
-  const swarm = flags.swarm
-    ? (await import('../sim/swarm.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
-    : null;
-  const scenario = swarm?.scenario ?? loaded.scenario;
-  for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
-  const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
-  record({ seed, scenario: scenario.name, reproduce, swarm: swarm?.lines ?? null });
-  const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
-  const clash = flags.record === undefined ? null : recordClash(flags.record, flags.file, out);
-  if (clash !== null) {
-    record({ errors: [clash] });
-    io.err(`afp run: ${clash}\n`);
-    return EXIT.invalidInput;
-  }
-  const config = scenarioPlatformConfig(scenario);
-  const platform = {
-    disputeOutcome: config.escrow.disputeOutcome,
-    faults: scenarioFaultWindows(scenario),
-    closures: scenarioClosures(scenario),
-    trading: scenarioTrading(scenario),
-    domains: { yearMs: config.domains.yearMs, graceMs: config.domains.graceMs },
-  };
-  const recorder =
-    flags.record === undefined
-      ? undefined
-      : (await import('../replay/recorder.ts')).createRecorder({
-          scenario: scenario.name,
-          seed,
-          startMs: scenario.startMs,
-          platform,
-        });
-  const progress = new Progress({
-    label: 'run',
-    unit: 'virtual time',
-    percent: true,
-    total: PERCENT,
-    write: (text) => io.err(text),
-    isTty: io.errIsTty,
-    quiet: flags.quiet,
-    clock: io.clock ?? WALL_PROGRESS_CLOCK,
-  });
-  let result: SimulationResult;
-  // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
-  // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(io, (signal) => {
-    interrupt.abort();
-    io.err(`\nafp run: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
-  });
-  try {
-    result = await runSimulation(scenario, {
-      agents: loaded.agents,
-      seed,
-      defects: flags.defects,
-      reproduce,
-      streamEvents: true,
-      signal: interrupt.signal,
-      pause: hostTurn,
-      ...(recorder === undefined ? {} : { recorder }),
-      onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)),
-    });
-  } catch (error) {
-    stopListening();
-    progress.finish();
-    io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
-    return EXIT.crash;
-  }
-  stopListening();
-  progress.finish();
-  if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
-  // The drawn scenario beside the reports, runnable without --swarm (not a report: the digest is the reports').
-  const beside = swarm === null ? [] : [{ file: 'swarm.yaml', text: swarm.text }];
-  const { digest, files } = writeReports(result.record, out, scenario.reports, beside);
-  io.out(summaryTable(result.record));
-  result.record.events.dispose();
-  const code = printOutcome(
-    result,
-    { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null },
-    io,
-  );
-  const failure =
-    result.failure === null
-      ? null
-      : {
-          invariant: result.failure.invariant,
-          at_ms: result.failure.violation.atMs,
-          message: result.failure.violation.message,
-          event: result.failure.violation.event,
-        };
-  record({
-    events: result.record.events.count,
-    failure,
-    limit: result.limit,
-    interrupted: interrupt.signal.aborted,
-    digest,
-    out,
-    files,
-    ...(flags.record === undefined ? {} : { record: flags.record }),
-  });
-  if (interrupt.signal.aborted) io.out(`interrupted: the reports of the run so far are in ${out}\n`);
-  io.out(`reports: ${out} (${files.length} files)\n`);
-  io.out(`digest: ${digest}\n`);
-  return code;
-}
-
-function printOutcome(
-  result: SimulationResult,
-  run: { seed: string; reproduce: string; timeline: string | null },
-  io: RunIo,
-): number {
-  if (result.failure !== null) {
-    const { invariant, violation } = result.failure;
-    io.out(
-      [
-        '',
-        `invariant failed: ${invariant}`,
-        `at: ${new Date(violation.atMs).toISOString()} (${violation.atMs})`,
-        `message: ${violation.message}`,
-        `event: ${violation.event}`,
-        `seed: ${run.seed}`,
-        `reproduce: ${run.reproduce}`,
-        ...(run.timeline === null ? [] : [`time-line: ${run.timeline}`]),
-        '',
-      ].join('\n'),
-    );
-    return EXIT.checkFailed;
-  }
-  if (result.limit !== null) {
-    io.out(['', `limit reached: ${result.limit}`, `seed: ${run.seed}`, `reproduce: ${run.reproduce}`, ''].join('\n'));
-    return EXIT.liveness;
-  }
-  return EXIT.ok;
+  return runScenario(flags, loaded, seed, io, record);
 }

@@ -7,13 +7,13 @@
  * Why one function: six commands had a copy each, and a copy drifts (a message, an agent table).
  * Only the archetypes the file names are loaded (agents/scenario-archetypes.ts), and they come
  * back with the scenario as the table to run it with.
+ * The parser, its schema and the archetypes are loaded once the file has been read: a file that is
+ * missing or unreadable is refused without them (a command's fast failure on a typo).
  */
 import { readTextFile } from '../core/text-file.ts';
-import { parseThresholds } from '../load/thresholds.ts';
-import { ARCHETYPE_NAMES } from '../../agents/archetype-loaders.ts';
-import { scenarioArchetypes } from '../../agents/scenario-archetypes.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
-import { formatScenarioErrors, MAX_SCENARIO_BYTES, parseScenario, type Scenario } from '../sim/scenario.ts';
+import type { Scenario } from '../sim/scenario.ts';
+import { MAX_SCENARIO_BYTES } from '../sim/scenario-size.ts';
 
 /** A parsed scenario file: the scenario, its text, and the archetypes it names (the table to run it with). */
 export interface LoadedScenario {
@@ -30,6 +30,13 @@ export async function readScenarioFile(file: string): Promise<ScenarioFile> {
   const read = await readTextFile(file, MAX_SCENARIO_BYTES);
   if (!read.ok) return { ok: false, kind: 'unreadable', message: `cannot read ${file}: ${read.reason}` };
   const text = read.text;
+  const [{ parseThresholds }, { ARCHETYPE_NAMES }, { scenarioArchetypes }, { formatScenarioErrors, parseScenario }] =
+    await Promise.all([
+      import('../load/thresholds.ts'),
+      import('../../agents/archetype-loaders.ts'),
+      import('../../agents/scenario-archetypes.ts'),
+      import('../sim/scenario.ts'),
+    ]);
   const agents = await scenarioArchetypes(text, file);
   const parsed = parseScenario(text, {
     fileName: file,

@@ -52,6 +52,7 @@ import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { Scenario } from '../sim/scenario.ts';
+import { MAX_SCENARIO_BYTES } from '../sim/scenario-size.ts';
 import {
   scenarioClosures,
   scenarioFaultWindows,
@@ -326,14 +327,14 @@ export function scenarioServeSettings(
 
 /** The scenario file, parsed against the agents table; every error formatted with its line. */
 export async function loadServeScenario(file: string): Promise<Scenario | { error: string }> {
-  // Loaded only here: the archetypes (and faker), the scenario schema and the YAML parser are not
-  // needed by a plain afp serve.
-  const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario, MAX_SCENARIO_BYTES }] = await Promise.all([
+  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
+  if (!read.ok) return { error: `cannot read --scenario ${file}: ${read.reason}` };
+  // Loaded only here, once the file is read: the archetypes (and faker), the scenario schema and the
+  // YAML parser are not needed by a plain afp serve, nor to refuse a missing file.
+  const [{ AGENTS, AGENT_NAMES }, { formatScenarioErrors, parseScenario }] = await Promise.all([
     import('../../agents/index.ts'),
     import('../sim/scenario.ts'),
   ]);
-  const read = await readTextFile(file, MAX_SCENARIO_BYTES);
-  if (!read.ok) return { error: `cannot read --scenario ${file}: ${read.reason}` };
   const text = read.text;
   const parsed = parseScenario(text, {
     fileName: file,

@@ -7,12 +7,13 @@
  * Exit codes, as `afp run` of the file: 3 an invariant failure was shrunk (it still fails, in the
  * smaller file), 4 a liveness failure was shrunk, or the run stopped at another limit (not shrunk),
  * 0 the run holds (nothing to shrink), 2 invalid input. Progress on stderr.
+ * The shrinker and its writer (the simulator, the reports) are loaded once the flags and the file
+ * are valid: a typo is refused without them.
  */
 import { STDERR, STDOUT } from './colour.ts';
 import { join } from 'node:path';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
-import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
-import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
+import { SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-budget.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -74,6 +75,10 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   const quiet = wantsJson(argv) || args.flags['quiet'] === true;
   record({ seed });
   io.out(`seed: ${seed}\n`);
+  const [{ shrinkRun }, { shapeText, shrunkJson, shrunkLines, writeShrunk }] = await Promise.all([
+    import('../shrink/shrink-run.ts'),
+    import('../shrink/shrink-output.ts'),
+  ]);
   const result = await shrinkRun({
     text,
     fileName: file,

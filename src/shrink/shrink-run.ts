@@ -28,9 +28,9 @@ import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { isLivenessLimit } from '../sim/liveness.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { shrinkPropertyActions } from './shrink-actions.ts';
+import { SHRINK_RUNS_DEFAULT } from './shrink-budget.ts';
 
-export const SHRINK_RUNS_DEFAULT = 200;
-export const SHRINK_RUNS_MAX = 10_000;
+export { SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from './shrink-budget.ts';
 
 export interface RunShape {
   readonly requests: number;

@@ -31,6 +31,7 @@ import { checkScenarioSemantics } from './scenario-check.ts';
 import { pathText, readScenarioSource, type ScenarioSource } from './scenario-source.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { LoadSection } from './load-schema.ts';
+import { MAX_SCENARIO_CHARS } from './scenario-size.ts';
 
 export type { InvariantName } from './scenario-schema.ts';
 
@@ -121,10 +122,7 @@ export interface ParseScenarioOptions {
 }
 
 export const DEFAULT_SEED = '1';
-/** Scenario files are small; anything larger is a mistake (a log passed by accident). */
-export const MAX_SCENARIO_CHARS = 1_048_576;
-/** The bytes read of a scenario file at most: its characters' limit at 4 bytes each (UTF-8's most). */
-export const MAX_SCENARIO_BYTES = 4 * MAX_SCENARIO_CHARS;
+export { MAX_SCENARIO_BYTES, MAX_SCENARIO_CHARS } from './scenario-size.ts';
 
 export function parseScenario(text: string, options: ParseScenarioOptions): ScenarioResult {
   if (text.length > MAX_SCENARIO_CHARS) {

@@ -4,7 +4,7 @@
 // default ended the process with nothing printed.
 import { describe, expect, test } from 'vitest';
 import { runCheck } from '../../src/check/run-check.ts';
-import { formatResult } from '../../src/cli/check.ts';
+import { formatResult } from '../../src/cli/check-runs.ts';
 import { interruptCliChild } from '../fixtures/cli-child.ts';
 
 describe('afp check, interrupted', () => {

@@ -1,0 +1,209 @@
+/**
+ * The run of `afp run` once its flags and scenario file are valid (run.ts parses and checks them
+ * with light imports, then loads this): the swarm draw, the recorder, the simulation under Ctrl-C,
+ * the reports, the summary and the outcome. Why apart from run.ts: this is what imports the
+ * simulator, the platform and the report writers, and a typo in a flag should not pay for them.
+ * Output and exit codes are run.ts's contract.
+ */
+import { againTo, hostTurn, onFirstInterrupt, type InterruptSignal } from './process-interrupt.ts';
+import type { LoadedScenario } from './scenario-file.ts';
+import { basename, dirname, resolve } from 'node:path';
+import { reproduceCommand } from '../sweep/reproduce-command.ts';
+import { runSimulation, type SimulationResult } from '../sim/runner.ts';
+import { defaultRunOutDir } from '../report/out-dir.ts';
+import { summaryTable } from '../report/summary-table.ts';
+import { REPORT_FILES, SUMMARY_FILE, writeReports } from '../report/write-reports.ts';
+import {
+  scenarioClosures,
+  scenarioFaultWindows,
+  scenarioPlatformConfig,
+  scenarioTrading,
+} from '../sim/scenario-platform.ts';
+import { EXIT } from '../core/exit-codes.ts';
+import type { RecordFields } from './json-output.ts';
+import type { Clock } from '../core/clock.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+
+/** Progress steps of a run: percent of its virtual time. */
+const PERCENT = 100;
+
+export interface RunIo {
+  out(text: string): void;
+  err(text: string): void;
+  readonly errIsTty: boolean;
+  /** The progress line's clock (the wall clock by default). */
+  readonly clock?: Clock;
+  /** Calls `handler` on Ctrl-C (SIGINT) or SIGTERM; returns the function that stops listening. */
+  onInterrupt?(handler: (signal: InterruptSignal) => void): () => void;
+}
+
+export interface RunFlags {
+  readonly file: string;
+  readonly seed: string | undefined;
+  readonly out: string | undefined;
+  readonly record: string | undefined;
+  readonly defects: readonly DefectName[];
+  /** --swarm: the seed draws the run's mix, tiers, faults and closures (src/sim/swarm.ts). */
+  readonly swarm: boolean;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
+}
+
+/**
+ * Why `--record FILE` would destroy what the run reads or writes, or null: the scenario file itself
+ * (it was replaced by the record, exit 0), or a report of this run's --out (the report replaced the
+ * record, which was lost).
+ */
+function recordClash(recordFile: string, scenarioFile: string, out: string): string | null {
+  const path = resolve(recordFile);
+  if (path === resolve(scenarioFile)) return `--record ${recordFile} is the scenario file: the record would replace it`;
+  const reportNames = [...REPORT_FILES.map((report) => report.file), SUMMARY_FILE, 'swarm.yaml'];
+  if (dirname(path) === resolve(out) && reportNames.includes(basename(path)))
+    return `--record ${recordFile} is a report of this run (in --out ${out}): the report would replace the record; name another file`;
+  return null;
+}
+
+/** Runs a valid scenario with the flags given; returns the exit code (run.ts's contract). */
+export async function runScenario(
+  flags: RunFlags,
+  loaded: LoadedScenario,
+  seed: string,
+  io: RunIo,
+  record: RecordFields,
+): Promise<number> {
+  // --swarm and --record load their code only when asked (a plain run's start pays for neither).
+  const swarm = flags.swarm
+    ? (await import('../sim/swarm.ts')).swarmScenario(loaded.text, loaded.scenario, flags.file, seed, loaded.agents)
+    : null;
+  const scenario = swarm?.scenario ?? loaded.scenario;
+  for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
+  const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
+  record({ seed, scenario: scenario.name, reproduce, swarm: swarm?.lines ?? null });
+  const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
+  const clash = flags.record === undefined ? null : recordClash(flags.record, flags.file, out);
+  if (clash !== null) {
+    record({ errors: [clash] });
+    io.err(`afp run: ${clash}\n`);
+    return EXIT.invalidInput;
+  }
+  const config = scenarioPlatformConfig(scenario);
+  const platform = {
+    disputeOutcome: config.escrow.disputeOutcome,
+    faults: scenarioFaultWindows(scenario),
+    closures: scenarioClosures(scenario),
+    trading: scenarioTrading(scenario),
+    domains: { yearMs: config.domains.yearMs, graceMs: config.domains.graceMs },
+  };
+  const recorder =
+    flags.record === undefined
+      ? undefined
+      : (await import('../replay/recorder.ts')).createRecorder({
+          scenario: scenario.name,
+          seed,
+          startMs: scenario.startMs,
+          platform,
+        });
+  const progress = new Progress({
+    label: 'run',
+    unit: 'virtual time',
+    percent: true,
+    total: PERCENT,
+    write: (text) => io.err(text),
+    isTty: io.errIsTty,
+    quiet: flags.quiet,
+    clock: io.clock ?? WALL_PROGRESS_CLOCK,
+  });
+  let result: SimulationResult;
+  // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
+  // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(io, (signal) => {
+    interrupt.abort();
+    io.err(`\nafp run: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
+  });
+  try {
+    result = await runSimulation(scenario, {
+      agents: loaded.agents,
+      seed,
+      defects: flags.defects,
+      reproduce,
+      streamEvents: true,
+      signal: interrupt.signal,
+      pause: hostTurn,
+      ...(recorder === undefined ? {} : { recorder }),
+      onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)),
+    });
+  } catch (error) {
+    stopListening();
+    progress.finish();
+    io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
+    return EXIT.crash;
+  }
+  stopListening();
+  progress.finish();
+  if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
+  // The drawn scenario beside the reports, runnable without --swarm (not a report: the digest is the reports').
+  const beside = swarm === null ? [] : [{ file: 'swarm.yaml', text: swarm.text }];
+  const { digest, files } = writeReports(result.record, out, scenario.reports, beside);
+  io.out(summaryTable(result.record));
+  result.record.events.dispose();
+  const code = printOutcome(
+    result,
+    { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null },
+    io,
+  );
+  const failure =
+    result.failure === null
+      ? null
+      : {
+          invariant: result.failure.invariant,
+          at_ms: result.failure.violation.atMs,
+          message: result.failure.violation.message,
+          event: result.failure.violation.event,
+        };
+  record({
+    events: result.record.events.count,
+    failure,
+    limit: result.limit,
+    interrupted: interrupt.signal.aborted,
+    digest,
+    out,
+    files,
+    ...(flags.record === undefined ? {} : { record: flags.record }),
+  });
+  if (interrupt.signal.aborted) io.out(`interrupted: the reports of the run so far are in ${out}\n`);
+  io.out(`reports: ${out} (${files.length} files)\n`);
+  io.out(`digest: ${digest}\n`);
+  return code;
+}
+
+function printOutcome(
+  result: SimulationResult,
+  run: { seed: string; reproduce: string; timeline: string | null },
+  io: RunIo,
+): number {
+  if (result.failure !== null) {
+    const { invariant, violation } = result.failure;
+    io.out(
+      [
+        '',
+        `invariant failed: ${invariant}`,
+        `at: ${new Date(violation.atMs).toISOString()} (${violation.atMs})`,
+        `message: ${violation.message}`,
+        `event: ${violation.event}`,
+        `seed: ${run.seed}`,
+        `reproduce: ${run.reproduce}`,
+        ...(run.timeline === null ? [] : [`time-line: ${run.timeline}`]),
+        '',
+      ].join('\n'),
+    );
+    return EXIT.checkFailed;
+  }
+  if (result.limit !== null) {
+    io.out(['', `limit reached: ${result.limit}`, `seed: ${run.seed}`, `reproduce: ${run.reproduce}`, ''].join('\n'));
+    return EXIT.liveness;
+  }
+  return EXIT.ok;
+}
