@@ -1,11 +1,16 @@
-// `afp run` as a user runs it (a child process on this Node): the output contract (seed first,
-// summary, digest last), reports written, the exit codes of a violation (3), bad input (2) and
-// the reproduce line a failure prints; the default --out keeps the seed in the folder name.
+// `afp run` as a user runs it: the output contract (seed first, summary, digest last), reports
+// written, the exit codes of a violation (3), bad input (2) and a limit (4), the reproduce line a
+// failure prints; the default --out keeps the seed in the folder name. Each exit code a user meets
+// first (0, 2, 3, 4 on a signal), Ctrl-C and the working folder are met through a child process on
+// this Node (src/cli/main.ts); the other cases call the same `main` (src/cli/run.ts) in-process
+// with the same argv and compare the same printed text: a child's start costs about 0.4 CPU s, and
+// most of this file's CPU was twenty of them.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { main as runMain } from '../../src/cli/run.ts';
 import { defaultRunOutDir, seedPathPart } from '../../src/report/out-dir.ts';
 import { interruptCliChild } from '../fixtures/cli-child.ts';
 
@@ -22,13 +27,32 @@ populations:
   - { agent: escrow-buyer, count: 10, params: { expires_in: 2h, escrow_every: 2h } }
 `;
 
-function afp(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+interface Ran {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `afp run ARGS` as a child process. */
+function afp(...args: string[]): Ran {
   const result = spawnSync(process.execPath, ['src/cli/main.ts', 'run', ...args], {
     cwd: root,
     encoding: 'utf8',
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `afp run ARGS` in this process: the same `main` the child's src/cli/main.ts calls, its printing captured. */
+async function afpInProcess(...args: string[]): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const status = await runMain(args, {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    errIsTty: false,
+  });
+  return { status, stdout, stderr };
 }
 
 function scenarioFile(name: string, text: string): string {
@@ -50,7 +74,7 @@ describe('the default --out', () => {
 describe('afp run', () => {
   const file = scenarioFile('small.yaml', SMALL);
 
-  test('prints the seed first and the digest last, writes the reports, exits 0; the same seed repeats the digest', () => {
+  test('prints the seed first and the digest last, writes the reports, exits 0; the same seed repeats the digest', async () => {
     const out = join(work, 'out-a');
     const first = afp(file, '--out', out);
     // Nothing on stderr but the progress line a slow machine may draw (src/cli/progress.ts: every 10 s off a terminal).
@@ -64,17 +88,18 @@ describe('afp run', () => {
       expect(existsSync(join(out, report)), report).toBe(true);
     // Where the reports went is said on the line before the digest.
     expect(lines.at(-2)).toBe(`reports: ${out} (5 files)`);
-    const again = afp(file, '--out', join(work, 'out-b'), '--seed', '77');
+    // The same printed text in-process as from the child: the runs below stand for it.
+    const again = await afpInProcess(file, '--out', join(work, 'out-b'), '--seed', '77');
     expect(again.stdout.replace(join(work, 'out-b'), out)).toBe(first.stdout);
     expect(readFileSync(join(work, 'out-b', 'events.jsonl'), 'utf8')).toBe(
       readFileSync(join(out, 'events.jsonl'), 'utf8'),
     );
-    const other = afp(file, '--out', join(work, 'out-c'), '--seed', '78');
+    const other = await afpInProcess(file, '--out', join(work, 'out-c'), '--seed', '78');
     expect(other.stdout.split('\n')[0]).toBe('seed: 78');
     expect(other.stdout.trimEnd().split('\n').at(-1)).not.toBe(lines.at(-1));
     // The same scenario under another path (and so another reproduce command) gives the same digest.
     const moved = scenarioFile('moved-small.yaml', SMALL);
-    const elsewhere = afp(moved, '--out', join(work, 'out-d'));
+    const elsewhere = await afpInProcess(moved, '--out', join(work, 'out-d'));
     expect(readFileSync(join(work, 'out-d', 'summary.json'), 'utf8')).toContain('moved-small.yaml');
     expect(elsewhere.stdout.trimEnd().split('\n').at(-1)).toBe(lines.at(-1));
   });
@@ -91,12 +116,12 @@ describe('afp run', () => {
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).outcome).toBe('invariant-failed');
   });
 
-  test('scenario errors: exit 2, every error with its path and line, the seed first when the flag gives it', () => {
+  test('scenario errors: exit 2, every error with its path and line, the seed first when the flag gives it', async () => {
     const bad = scenarioFile(
       'bad.yaml',
       'name: bad\nduration: 1x\npopulations:\n  - { agent: escrow-buyer, count: 1, params: { release: 2 } }\n  - { agent: nobody, count: 1 }\ncolour: red\n',
     );
-    const result = afp(bad, '--seed', '9');
+    const result = await afpInProcess(bad, '--seed', '9');
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('seed: 9\n');
     expect(result.stderr).toContain(`${bad}:2 duration:`);
@@ -105,44 +130,54 @@ describe('afp run', () => {
     expect(result.stderr).toContain(`${bad}:6 colour: unknown key 'colour'`);
   });
 
-  test('bad flags and a missing file: exit 2', () => {
+  test('bad flags and a missing file: exit 2', async () => {
+    // The one child here: exit 2 as the process's own code.
     const unknownDefect = afp(file, '--defect', 'free-money');
     expect(unknownDefect.status).toBe(2);
     expect(unknownDefect.stderr).toContain("unknown --defect 'free-money'");
     // A defect of the deployed stand-in's MCP doors: nothing in a run reaches them.
-    const doorDefect = afp(file, '--defect', 'mcp-release-credits-nobody');
+    const doorDefect = await afpInProcess(file, '--defect', 'mcp-release-credits-nobody');
     expect(doorDefect.status).toBe(2);
     expect(doorDefect.stderr).toContain('MCP doors only, which a run never calls');
-    expect(afp().status).toBe(2);
-    expect(afp(file, '--bogus').status).toBe(2);
-    const missing = afp(join(work, 'missing.yaml'));
+    expect((await afpInProcess()).status).toBe(2);
+    expect((await afpInProcess(file, '--bogus')).status).toBe(2);
+    const missing = await afpInProcess(join(work, 'missing.yaml'));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read');
   });
 
-  test('a scenario limit stops the run: exit 4 with the limit and the reproduce command', () => {
+  test('a scenario limit stops the run: exit 4 with the limit and the reproduce command', async () => {
     const limited = scenarioFile('limited.yaml', `${SMALL}limits: { max_requests: 100 }\n`);
-    const result = afp(limited, '--out', join(work, 'out-limit'));
+    const result = await afpInProcess(limited, '--out', join(work, 'out-limit'));
     expect(result.status).toBe(4);
     expect(result.stdout).toContain('limit reached: max_requests (100) reached');
     expect(result.stdout).toContain('reproduce: npx afp run');
   });
 
-  test('without --out the reports go to reports/<scenario>-seed-<seed>/ under the working folder, one per seed', () => {
+  test('without --out the reports go to reports/<scenario>-seed-<seed>/ under the working folder, one per seed', async () => {
     const cwd = mkdtempSync(join(work, 'cwd-'));
     const tiny = scenarioFile(
       'tiny.yaml',
       'name: cli-tiny\nseed: 77\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\n',
     );
-    const run = (...args: string[]): number | null =>
-      spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'run', tiny, ...args], {
-        cwd,
-        encoding: 'utf8',
-        timeout: 60_000,
-      }).status;
-    expect(run()).toBe(0);
-    expect(run('--seed', '78')).toBe(0);
-    expect(run('--seed', 'a/b')).toBe(0);
+    // A child in that folder; the other seeds in-process with this process's folder moved there for the call.
+    const child = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'run', tiny], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(child.status).toBe(0);
+    const run = async (...args: string[]): Promise<number | null> => {
+      const before = process.cwd();
+      process.chdir(cwd);
+      try {
+        return (await afpInProcess(tiny, ...args)).status;
+      } finally {
+        process.chdir(before);
+      }
+    };
+    expect(await run('--seed', '78')).toBe(0);
+    expect(await run('--seed', 'a/b')).toBe(0);
     expect(readdirSync(join(cwd, 'reports')).sort()).toEqual([
       'cli-tiny-seed-77',
       'cli-tiny-seed-78',
@@ -181,9 +216,9 @@ describe('afp run', () => {
     },
   );
 
-  test('--record writes the exchanges of the run', () => {
+  test('--record writes the exchanges of the run', async () => {
     const record = join(work, 'run.afp-record.jsonl');
-    const result = afp(file, '--out', join(work, 'out-record'), '--record', record);
+    const result = await afpInProcess(file, '--out', join(work, 'out-record'), '--record', record);
     expect(result.status).toBe(0);
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
     const header = JSON.parse(lines[0] as string) as { scenario: string; exchanges: number };
@@ -192,11 +227,17 @@ describe('afp run', () => {
     expect(lines.length).toBeGreaterThan(100);
     // A record that would replace the scenario, or that a report would replace: refused before the run.
     const before = readFileSync(file, 'utf8');
-    const onScenario = afp(file, '--out', join(work, 'out-clash'), '--record', file);
+    const onScenario = await afpInProcess(file, '--out', join(work, 'out-clash'), '--record', file);
     expect(onScenario.status).toBe(2);
     expect(onScenario.stderr).toContain(`--record ${file} is the scenario file: the record would replace it`);
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const onReport = afp(file, '--out', join(work, 'out-clash'), '--record', join(work, 'out-clash', 'summary.json'));
+    const onReport = await afpInProcess(
+      file,
+      '--out',
+      join(work, 'out-clash'),
+      '--record',
+      join(work, 'out-clash', 'summary.json'),
+    );
     expect(onReport.status).toBe(2);
     expect(onReport.stderr).toContain('is a report of this run');
   });
