@@ -37,6 +37,21 @@ async function deployed(): Promise<Readonly<Record<string, string | undefined>>>
   return handle.urls;
 }
 
+/** A target file (funded by the faucet, so no wallet address can be funded) of the serve's casino, faucet, escrow and wallet URLs. */
+async function faucetFundedTarget(
+  directory: string,
+  name: string,
+  urls: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  const file = join(directory, `${name}.yaml`);
+  const services = (['casino', 'faucet', 'escrow', 'wallet'] as const).map(
+    (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+  );
+  const lines = ['register: { service: casino }', 'funding: { method: faucet }', 'fairness: deployed', ''];
+  await writeFile(file, [`name: ${name}`, 'services:', ...services, ...lines].join('\n'));
+  return file;
+}
+
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
@@ -78,22 +93,7 @@ describe('afp check through the deployed wallet', () => {
     const urls = await deployed();
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-wallet-'));
     try {
-      const file = join(directory, 'deployed.yaml');
-      const services = (['casino', 'faucet', 'escrow', 'wallet'] as const).map(
-        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
-      );
-      await writeFile(
-        file,
-        [
-          'name: deployed-faucet',
-          'services:',
-          ...services,
-          'register: { service: casino }',
-          'funding: { method: faucet }',
-          'fairness: deployed',
-          '',
-        ].join('\n'),
-      );
+      const file = await faucetFundedTarget(directory, 'deployed-faucet', urls);
       const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '2', '--max-commands', '20']);
       expect(code).toBe(0);
       expect(out).toMatch(
@@ -119,23 +119,7 @@ describe('afp check through the deployed wallet', () => {
     });
     const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-wallet-'));
     try {
-      const file = join(directory, 'seven-chains.yaml');
-      const services = (['casino', 'faucet', 'escrow'] as const).map(
-        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
-      );
-      await writeFile(
-        file,
-        [
-          'name: seven-chains',
-          'services:',
-          ...services,
-          `  wallet: { url: ${proxy.url}, dialect: deployed }`,
-          'register: { service: casino }',
-          'funding: { method: faucet }',
-          'fairness: deployed',
-          '',
-        ].join('\n'),
-      );
+      const file = await faucetFundedTarget(directory, 'seven-chains', { ...urls, wallet: proxy.url });
       const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '2', '--max-commands', '20']);
       expect(code, out).toBe(0);
       expect(out).not.toMatch(/^note: command wallet(Balance|WrongKey|QuoteFee) left out/m);
