@@ -1,7 +1,7 @@
 // The documentation's block markers are read strictly (a misspelt directive fails rather than
 // silently changing what runs), and a block's ports and sizes are rewritten exactly as marked.
 import { describe, expect, it } from 'vitest';
-import { failFastWaits, movePorts, parseMarker, scriptToRun, shellBlocks } from './shell-blocks.ts';
+import { commandsKey, failFastWaits, movePorts, parseMarker, scriptToRun, shellBlocks } from './shell-blocks.ts';
 
 const PAGE = [
   'Intro.',
@@ -67,6 +67,28 @@ describe('shell blocks', () => {
     )[0];
     if (block === undefined) throw new Error('no block');
     expect(() => scriptToRun(block, null)).toThrow(/matches nothing/);
+  });
+
+  it('keys two blocks alike only when their commands (end-of-line comments aside) and markers are', () => {
+    const key = (marker: string, script: string): string => {
+      const block = shellBlocks('p.md', `<!-- test: ${marker} -->\n\`\`\`sh\n${script}\n\`\`\``)[0];
+      if (block === undefined) throw new Error('no block');
+      return commandsKey(block);
+    };
+    const base = key(
+      'exit: 3; replace: --runs 50 => --runs 3',
+      'npx afp check --runs 50   # exit 3\nnpx afp run x.yaml',
+    );
+    expect(
+      key('exit: 3; replace: --runs 9 => --runs 3', 'npx afp check --runs 9  # a shrunk sequence\nnpx afp run x.yaml'),
+    ).toBe(base);
+    expect(key('exit: 4; replace: --runs 50 => --runs 3', 'npx afp check --runs 50\nnpx afp run x.yaml')).not.toBe(
+      base,
+    );
+    expect(key('exit: 3; replace: --runs 50 => --runs 3', 'npx afp check --runs 50\nnpx afp run y.yaml')).not.toBe(
+      base,
+    );
+    expect(key('exit: 3', "echo 'a  # b'")).not.toBe(key('exit: 3', "echo 'a  # c'"));
   });
 
   it('ends a wait for a background server once no background job runs', () => {

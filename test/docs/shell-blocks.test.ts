@@ -4,12 +4,15 @@
 // written files land there), through `npx afp` on this Node, with servers on free loopback
 // ports, bounded in time, each block in its own session killed at its end; blocks run side by
 // side, each in a copy of its own. Skipped blocks are listed with their reasons.
-// npm's npx: README.md's first block that runs (what a reader pastes first) goes through npm's own
-// `npx`; every other block meets a stand-in `npx` first on PATH that runs `npx afp …` as npm's does
-// here — the copy's node_modules/.bin/afp — and hands any other package to npm's. Why: npm's exec
-// walks the whole node_modules tree before it runs a local bin, about 1.1 CPU s per call, and the
-// README and docs hold over 50 such calls; that npm's `npx afp` finds afp is shown by that first
-// block (three calls), and a fourth call would show nothing more.
+// npm's npx: the first `npx afp` of README.md's first block that runs (what a reader pastes first)
+// goes through npm's own `npx`; every other call meets a stand-in `npx` first on PATH that runs
+// `npx afp …` as npm's does here — the copy's node_modules/.bin/afp — and hands any other package
+// to npm's. Why: npm's exec walks the whole node_modules tree before it runs a local bin, about
+// 1.1 CPU s per call, and the README and docs hold over 50 such calls; that npm's `npx afp` finds
+// afp is shown by that one call, and a second would show nothing more.
+// A block whose commands and marker are another block's (commandsKey in shell-blocks.ts: the README
+// repeats a docs page's recipe, its comments aside) runs once for both: each one's test awaits that
+// run, and the blocks that shared one are listed beside the skipped.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -27,7 +30,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDocTexts } from '../../src/cli/docs-usage.ts';
-import { failFastWaits, movePorts, PORT_SPAN, scriptToRun, shellBlocks, type ShellBlock } from './shell-blocks.ts';
+import {
+  commandsKey,
+  failFastWaits,
+  movePorts,
+  PORT_SPAN,
+  scriptToRun,
+  shellBlocks,
+  type ShellBlock,
+} from './shell-blocks.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const LINKED = ['package.json', 'node_modules', 'bin', 'src', 'agents', 'schemas', 'scripts', 'docs'];
@@ -38,7 +49,9 @@ const pages = readDocTexts(ROOT)
 const skipped: string[] = [];
 
 const NPX_STAND_IN = 'npx-stand-in';
-/** The one block run with npm's own npx (see the header). */
+/** Made by the first `npx afp` handed to npm's npx; from then on the stand-in runs every `npx afp`. */
+const NPM_NPX_RAN = 'npm-npx-ran';
+/** The block whose first `npx afp` npm's own npx runs (see the header). */
 const NPM_NPX_BLOCK = pages
   .find((page) => page.path === 'README.md')
   ?.blocks.find((block) => block.marker.skip === null && /^npx afp /m.test(block.script));
@@ -52,16 +65,22 @@ function workingCopy(): string {
   return dir;
 }
 
-/** The directory of the stand-in `npx` (see the header): `npx afp` runs the copy's local bin, as npm's npx does. */
-function npxStandIn(dir: string): string {
+/**
+ * The directory of the stand-in `npx` (see the header): `npx afp` runs the copy's local bin, as
+ * npm's npx does, except the first one when `npmFirst` (NPM_NPX_BLOCK), which npm's npx runs.
+ */
+function npxStandIn(dir: string, npmFirst: boolean): string {
   const bin = join(dir, NPX_STAND_IN);
   mkdirSync(bin);
+  const ran = join(bin, NPM_NPX_RAN);
+  if (!npmFirst) writeFileSync(ran, '');
   const npm = process.env.PATH?.split(':')
     .map((entry) => join(entry, 'npx'))
     .find((file) => existsSync(file));
   const script = [
     '#!/bin/sh',
-    `if [ "$1" = afp ]; then shift; exec '${join(dir, 'node_modules', '.bin', 'afp')}' "$@"; fi`,
+    `if [ "$1" = afp ] && [ -e '${ran}' ]; then shift; exec '${join(dir, 'node_modules', '.bin', 'afp')}' "$@"; fi`,
+    `if [ "$1" = afp ]; then : > '${ran}'; fi`,
     `exec '${npm ?? 'npx'}' "$@"`,
     '',
   ].join('\n');
@@ -109,10 +128,9 @@ interface Ran {
 function runScript(script: string, dir: string, block: ShellBlock): Promise<Ran> {
   // This Node first (npx's `afp` runs on it); npx's cache in the copy, offline: `npx afp` links the
   // copy's own package and never reaches a registry.
-  const standIn = block === NPM_NPX_BLOCK ? '' : `${npxStandIn(dir)}:`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PATH: `${standIn}${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    PATH: `${npxStandIn(dir, block === NPM_NPX_BLOCK)}:${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
     npm_config_cache: join(dir, '.npm-cache'),
     npm_config_offline: 'true',
     ...block.marker.env,
@@ -185,6 +203,35 @@ async function runBlock(block: ShellBlock, dir: string): Promise<string | null> 
   return null;
 }
 
+/** Runs `block` in a working copy of its own, removed after: a failure's message, or null. */
+async function runInCopy(block: ShellBlock): Promise<string | null> {
+  const dir = workingCopy();
+  try {
+    return await runBlock(block, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One run per commandsKey (see the header), started by the first test that asks for it. */
+const runs = new Map<string, Promise<string | null>>();
+/** The first block of each commandsKey, to name it beside a block that shares its run. */
+const firstOfKey = new Map<string, string>();
+const shared: string[] = [];
+for (const block of pages.flatMap((page) => page.blocks)) {
+  if (block.marker.skip !== null) continue;
+  const first = firstOfKey.get(commandsKey(block));
+  if (first === undefined) firstOfKey.set(commandsKey(block), `${block.path}:${block.line}`);
+  else shared.push(`${block.path}:${block.line}: the commands of ${first}, run once for both`);
+}
+
+function runOnce(block: ShellBlock): Promise<string | null> {
+  const key = commandsKey(block);
+  const ran = runs.get(key) ?? runInCopy(block);
+  runs.set(key, ran);
+  return ran;
+}
+
 // Blocks run side by side, each in its own working copy on its own ports (no block reads what
 // another wrote), at most vitest's maxConcurrency at once.
 describe('every shell block', () => {
@@ -198,12 +245,7 @@ describe('every shell block', () => {
     it.concurrent(
       `${name} runs as pasted${block.marker.exit === 0 ? '' : ` and exits ${block.marker.exit}`}`,
       async () => {
-        const dir = workingCopy();
-        try {
-          expect(await runBlock(block, dir)).toBeNull();
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
+        expect(await runOnce(block)).toBeNull();
       },
       (block.marker.timeoutSeconds + 30) * 1000,
     );
@@ -219,7 +261,8 @@ describe('the shell blocks', () => {
       if (block.marker.skip !== null)
         expect(block.marker.skip.length, `${block.path}:${block.line}`).toBeGreaterThan(10);
     console.log(
-      `shell blocks: ${all.length}, skipped ${skipped.length}:\n${skipped.map((line) => `  ${line}`).join('\n')}`,
+      `shell blocks: ${all.length}, skipped ${skipped.length}:\n${skipped.map((line) => `  ${line}`).join('\n')}\n` +
+        `sharing another block's run: ${shared.length}:\n${shared.map((line) => `  ${line}`).join('\n')}`,
     );
   });
 });

@@ -131,14 +131,33 @@ export function movePorts(text: string, base: number, to: number): string {
   });
 }
 
-/** The script the test runs: the block's replacements applied and its ports moved. */
-export function scriptToRun(block: ShellBlock, freeBase: number | null): string {
+/** The block's commands with its replacements applied (ports not yet moved). */
+function replaced(block: ShellBlock): string {
   let script = block.script;
   for (const [from, to] of block.marker.replacements) {
     if (!script.includes(from))
       throw new Error(`${block.path}:${block.line}: replace "${from}" matches nothing in the block`);
     script = script.split(from).join(to);
   }
+  return script;
+}
+
+/**
+ * What a block runs, as a key: two blocks with the same key run the same commands under the same
+ * marker (the README repeats a docs page's recipe), so the test runs them once for both. Comments
+ * at a line's end are left out (`  # text`, text without quotes, so no quoted `#` is cut) and so
+ * are trailing blanks; everything else must match byte for byte, replacements applied.
+ */
+export function commandsKey(block: ShellBlock): string {
+  const commands = replaced(block)
+    .replace(/[ \t]+# [^'"\n]*$/gm, '')
+    .replace(/[ \t]+$/gm, '');
+  return JSON.stringify({ commands, marker: { ...block.marker, replacements: [] } });
+}
+
+/** The script the test runs: the block's replacements applied and its ports moved. */
+export function scriptToRun(block: ShellBlock, freeBase: number | null): string {
+  let script = replaced(block);
   if (block.marker.ports !== null && freeBase !== null) script = movePorts(script, block.marker.ports, freeBase);
   return failFastWaits(script);
 }
