@@ -38,6 +38,7 @@ import { documentsEdgeOf } from './edge-plan.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
+import { recordStatedChance } from './stated-chance.ts';
 import { withEvidence, type EvidenceDefaults, type FindingSink } from '../evidenced-findings.ts';
 
 /** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
@@ -59,6 +60,14 @@ export function recordEdgeFindings(
     const name = variant.variant;
     if (verdict.edgeSource === 'observed' && verdict.observed !== null)
       recordPayoutTable(findings, outcome, verdict.observed, scheme);
+    // A stated chance is judged against the published rule only where the bets followed it.
+    if (verdict.edgeSource === 'published')
+      recordStatedChance(findings, {
+        variant: name,
+        stated: outcome.statedChance ?? null,
+        law: scheme.law(variant.game, variant.params),
+        verified: outcome.verified,
+      });
     if (verdict.rule === 'differs' && verdict.advertised !== null) recordEdge(findings, outcome, scheme);
     else if (outcome.advertisedBy !== 'documents') recordDocumentsEdge(findings, outcome, scheme);
     if (
