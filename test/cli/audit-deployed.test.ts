@@ -379,7 +379,7 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     const finding = findingsOf('payout').find((found) => found.id === 'rule:coin_flip:heads:payouts');
     expect(finding?.severity, JSON.stringify(findingsOf('payout').map((found) => found.id))).toBe('minor');
     expect(finding?.evidence).toMatch(
-      /^the draw mapping held on all 60 verified bets; payouts learnt from them: 2× where it publishes 1\.99× \(\d+ bets\)$/,
+      /^the draw mapping held on all 60 verified bets; payouts learnt from them: 2× where the deployed documents give 1\.99× \(\d+ bets\)$/,
     );
     expect(findingsOf('payout').filter((found) => found.id.startsWith('money:'))).toEqual([]);
     const edges = JSON.parse(readFileSync(join(DIR, 'payout', 'edges.json'), 'utf8')) as {
