@@ -307,7 +307,7 @@ describe('each deliberate defect is caught', () => {
     expect(grave('short').filter((id) => id.startsWith('money:'))).toEqual([]);
     // How many of its bets won depends on the order the target drew them in (the first call of each game goes out alone).
     expect(ran.out).toMatch(
-      /major rule:dice:over:50:payouts: dice:over:50: the target pays 1\.9404× where it publishes 1\.96× \(\d+ bets?\) \(afp scheme\): observed edge 2\.980%, published rule 2\.000%/,
+      /major rule:dice:over:50:payouts: dice:over:50: the target pays 1\.9404× where the documents give 1\.96× \(\d+ bets?\) \(afp scheme\): observed edge 2\.980%, published rule 2\.000%/,
     );
     const edges = JSON.parse(readFileSync(join(DIR, 'short', 'edges.json'), 'utf8')) as {
       variants: Array<{ variant: string; edge_source: string; edge: number; rests_on_bets: number; verified: number }>;

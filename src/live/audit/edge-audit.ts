@@ -59,6 +59,7 @@ import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
 import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
+import { StatedChanceTally, type StatedChance } from './stated-chance.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
 import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
@@ -119,6 +120,8 @@ export interface VariantOutcome {
   readonly verdict: VariantVerdict;
   /** The game's reading of a figure its answers state once for the whole game (game-statement.ts); null where only the variant's applies. */
   readonly gameReading?: GameReading | null;
+  /** The chance of winning its answers stated most often (stated-chance.ts); null or absent where none. */
+  readonly statedChance?: StatedChance | null;
   /** The returns against the rule's exact edge, one point either way (α = 1% over the audit's variants, β = 1%); null without a law or outside the published tier. */
   readonly sprt: {
     readonly decision: SprtDecision;
@@ -159,6 +162,8 @@ class VariantTrack {
   sample: BetSample | null = null;
   /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
   readonly stated = new Map<string, { readonly edge: number; count: number }>();
+  /** The chances of winning the target's answers stated (`win_probability`, stated-chance.ts). */
+  readonly chances = new StatedChanceTally();
 
   constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[], family: number) {
     this.tier = new TierTrack(payoutFields);
@@ -354,6 +359,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
       advertisedBy,
       verdict,
       gameReading: reading,
+      statedChance: track.chances.mostStated(),
       sprt,
     };
   });
@@ -906,6 +912,8 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
+    const chance = scheme.statedChanceOf?.(variant.game, bet.result) ?? null;
+    if (chance !== null) track.chances.note(chance);
     // A bet whose proof fails is not verified: no rule or edge rests on a seed that is not the one committed to.
     if (verdict === null || !proofHolds(verdict)) continue;
     track.verified += 1;

@@ -38,6 +38,7 @@ import { documentsEdgeOf } from './edge-plan.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
+import { recordStatedChance } from './stated-chance.ts';
 import { withEvidence, type EvidenceDefaults, type FindingSink } from '../evidenced-findings.ts';
 
 /** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
@@ -59,6 +60,14 @@ export function recordEdgeFindings(
     const name = variant.variant;
     if (verdict.edgeSource === 'observed' && verdict.observed !== null)
       recordPayoutTable(findings, outcome, verdict.observed, scheme);
+    // A stated chance is judged against the published rule only where the bets followed it.
+    if (verdict.edgeSource === 'published')
+      recordStatedChance(findings, {
+        variant: name,
+        stated: outcome.statedChance ?? null,
+        law: scheme.law(variant.game, variant.params),
+        verified: outcome.verified,
+      });
     if (verdict.rule === 'differs' && verdict.advertised !== null) recordEdge(findings, outcome, scheme);
     else if (outcome.advertisedBy !== 'documents') recordDocumentsEdge(findings, outcome, scheme);
     if (
@@ -206,6 +215,14 @@ const gravest = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[b] > SEVE
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 };
 
+/**
+ * Where a published payout comes from: afp's copy of the documents the scheme is built from (the
+ * documents, casino.md, for afp's own scheme; the deployed documents, DEPLOYED.md, for the deployed
+ * one), never the target's own statement, so never "the target publishes".
+ */
+const rulesSource = (scheme: FairnessScheme): string =>
+  scheme.documentsAdvertise === true ? 'the documents' : `the ${scheme.name} documents`;
+
 /** The observed payout table of one variant: what differs from the published one, and the edge it gives. */
 function recordPayoutTable(
   findings: FindingSink,
@@ -219,7 +236,7 @@ function recordPayoutTable(
   );
   const described = changed.map(
     (row) =>
-      `${ratioDecimal(row.paid ?? row.published)}× where it publishes ${ratioDecimal(row.published)}× (${row.bets} bet${row.bets === 1 ? '' : 's'})`,
+      `${ratioDecimal(row.paid ?? row.published)}× where ${rulesSource(scheme)} give ${ratioDecimal(row.published)}× (${row.bets} bet${row.bets === 1 ? '' : 's'})`,
   );
   const law = scheme.law(variant.game, variant.params);
   const published = law === null ? null : lawEdge(law);

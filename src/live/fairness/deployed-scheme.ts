@@ -47,17 +47,36 @@ const CENT_MICRO = 10_000n;
 export const LAW_CACHE_MAX = 128;
 
 /**
- * Result fields that state a claim or a label, not an outcome (the edge the answer advertises:
- * statedEdgeOf; the free text `note` and simple_dice's `payout_if_win` label, "5.5x" in the
- * hand-worked vectors, a number elsewhere, which DEPLOYED.md §2.5 lists but does not fix); never compared.
+ * Result fields that state a claim or a label, not an outcome; never compared (DEPLOYED.md §2.5
+ * lists them without fixing their value or form, so a deployment's own wording or rounding must not
+ * read as a wrong outcome). Every game: the advertised edge (statedEdgeOf), `win_probability`,
+ * `payout_table` and the free text `note`. Per game: the labels the deployed rules choose a form for
+ * (src/services/casino/deployed/*.ts), such as simple_dice's `payout_if_win` ("5.5x" in the
+ * hand-worked vectors, a number elsewhere) and blackjack's `outcome` beyond the two words §2.5 names.
+ * A field the rule writes as null (roulette's `bet_value` on an outside bet, mines' `hit_at_cell`
+ * on a win) has no value DEPLOYED.md fixes either, and is not compared.
  */
-const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct', 'note', 'payout_if_win']);
+const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct', 'win_probability', 'payout_table', 'note']);
+const LABEL_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  simple_dice: new Set(['payout_if_win']),
+  roulette: new Set(['color']),
+  blackjack: new Set(['outcome']),
+  slots: new Set(['payline']),
+  hilo: new Set(['card1_name', 'card2_name', 'result', 'payout_applied']),
+  keno: new Set(['matches', 'spots_picked', 'spots_drawn', 'range']),
+  scratch_card: new Set(['win_type']),
+  wheel: new Set(['sector', 'wheel']),
+  baccarat: new Set(['player_hand', 'banker_hand']),
+};
 
-const outcomeFields = (result: JsonObject): JsonObject =>
-  Object.fromEntries(Object.entries(result).filter(([key]) => !STATED_FIELDS.has(key))) as JsonObject;
+const isCompared = (game: string, key: string, value: JsonValue | undefined): boolean =>
+  value !== null && value !== undefined && !STATED_FIELDS.has(key) && LABEL_FIELDS[game]?.has(key) !== true;
+
+const outcomeFields = (game: string, result: JsonObject): JsonObject =>
+  Object.fromEntries(Object.entries(result).filter(([key, value]) => isCompared(game, key, value))) as JsonObject;
 
 function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
-  const comparison = compareResult(bet.result, outcomeFields(play.result), play.unordered);
+  const comparison = compareResult(bet.result, outcomeFields(bet.game, play.result), play.unordered);
   const differences: FieldDifference[] = [...comparison.differences];
   if (!isZero(play.multiplier) && bet.multiplier !== null && bet.multiplier !== play.multiplierNumber) {
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
@@ -164,6 +183,13 @@ function statedEdgeOf(_game: string, result: JsonValue): number | null {
   return typeof pct === 'number' && Number.isFinite(pct) && pct > -1_000 && pct < 1_000 ? pct / 100 : null;
 }
 
+/** `win_probability` of a result (dice, multiplier, crash, roulette, blackjack, mines in §2.5): a fraction on the wire. */
+function statedChanceOf(_game: string, result: JsonValue): number | null {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  const chance = result['win_probability'];
+  return typeof chance === 'number' && Number.isFinite(chance) && chance >= 0 && chance <= 1 ? chance : null;
+}
+
 /**
  * The choices one game-level `house_edge_pct` speaks for (DEPLOYED.md §2.5): simple_dice's six
  * picks, whose edges differ under `(floor(r) % 6) + 1` (picks 1–4 hit 17 in 100, 5–6 16) while
@@ -202,6 +228,7 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   payoutFields,
   ruleFields,
   statedEdgeOf,
+  statedChanceOf,
   gameChoices,
   drawFields,
   shownWin: deployedShownWin,

@@ -126,6 +126,11 @@ export interface FairnessScheme {
    */
   statedEdgeOf?(game: string, result: JsonValue): number | null;
   /**
+   * The chance of winning a bet answer states about itself (the deployment's `win_probability`), as
+   * the number written; null where it states none. Judged against the rule's law (stated-chance.ts).
+   */
+  statedChanceOf?(game: string, result: JsonValue): number | null;
+  /**
    * The parameter sets a player chooses among in a game whose answers state ONE figure for the
    * whole game (deployed simple_dice: pick 1–6 under one `house_edge_pct`): that figure can mean
    * the game's edge, the mean over these choices, as well as the variant's own (edge-audit.ts

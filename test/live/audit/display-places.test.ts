@@ -110,7 +110,7 @@ describe('a target that changed a payout and shows amount_won to 1 place', () =>
       });
       expect(edge.code, edge.text).toBe(0);
       expect(graveOrMinor(edge.findings)).toEqual(['minor rule:coin_flip:heads:payouts']);
-      expect(edge.text).toMatch(/the target pays 1\.97× where it publishes 1\.99×/);
+      expect(edge.text).toMatch(/the target pays 1\.97× where the deployed documents give 1\.99×/);
     } finally {
       await served.close();
     }

@@ -366,7 +366,7 @@ describe('the findings each tier gives: one per rule and cause, none derived fro
     // A changed payout is no defect by itself (the edge finding judges the edge): minor.
     expect(payouts?.severity).toBe('minor');
     expect(payouts?.title).toMatch(
-      /^coin_flip:heads: the target pays 2× where it publishes 1\.99× \(\d+ bets\) \(deployed scheme\): observed edge 0\.000%, published rule 0\.500%$/,
+      /^coin_flip:heads: the target pays 2× where the deployed documents give 1\.99× \(\d+ bets\) \(deployed scheme\): observed edge 0\.000%, published rule 0\.500%$/,
     );
     expect(payouts?.examples).toHaveLength(3);
     expect(findings.list().some((finding) => finding.kind === 'money')).toBe(false);

@@ -9,6 +9,12 @@
  * are DeployedCasinoRules' (published: natural 1.5, win 1, double 2, push 1; baccarat 1.98, 1.9, 8).
  * Baccarat: idx = floor(frac(r × (off·1664525 + 1013904223)) × 13), value idx ≥ 9 ? 0 : idx + 1;
  * the standard tableau (naturals 8/9 stop; player draws on 0–5; the banker by the player's third).
+ *
+ * Labels and statements the answers carry (§2.5), never compared as outcomes (deployed-scheme.ts):
+ * blackjack's `outcome` (`blackjack`, `dealer_blackjack` fixed by DEPLOYED.md; `push`, `bust`,
+ * `dealer_bust`, `win`, `lose` chosen here) and its constant `win_probability` 0.42 (§2.8's declared
+ * p); baccarat's `player_hand`, `banker_hand` (the card values dealt, a form DEPLOYED.md does not
+ * fix) and `note`.
  */
 import { assert } from '../../../core/assert.ts';
 import { round2 } from './deployed-roll.ts';
@@ -41,22 +47,30 @@ type Action = 'hit' | 'stand' | 'double';
 
 type BlackjackPayouts = DeployedGameRules['blackjack'];
 
-function blackjackMultiplier(
+/** The declared chance the answer states (§2.5, §2.8), whatever the cards. */
+const BLACKJACK_WIN_PROBABILITY = 0.42;
+
+/** The hand's end as a label and its multiplier per `amount_bet`. */
+function blackjackSettle(
   payouts: BlackjackPayouts,
   action: Action,
   player: readonly string[],
   dealer: readonly string[],
-): number {
+): { outcome: string; multiplier: number } {
   const playerNatural = player.length === 2 && handTotal(player) === 21;
   const dealerNatural = handTotal(dealer.slice(0, 2)) === 21;
-  if (playerNatural || dealerNatural)
-    return playerNatural && dealerNatural ? payouts.push : playerNatural ? payouts.natural : 0;
+  if (playerNatural && dealerNatural) return { outcome: 'push', multiplier: payouts.push };
+  if (playerNatural) return { outcome: 'blackjack', multiplier: payouts.natural };
+  if (dealerNatural) return { outcome: 'dealer_blackjack', multiplier: 0 };
   const playerTotal = handTotal(player);
   const dealerTotal = handTotal(dealer);
   const win = action === 'double' ? payouts.doubleWin : payouts.win;
-  if (playerTotal > 21) return 0;
-  if (dealerTotal > 21 || playerTotal > dealerTotal) return win;
-  return playerTotal === dealerTotal ? payouts.push : 0;
+  if (playerTotal > 21) return { outcome: 'bust', multiplier: 0 };
+  if (dealerTotal > 21) return { outcome: 'dealer_bust', multiplier: win };
+  if (playerTotal > dealerTotal) return { outcome: 'win', multiplier: win };
+  return playerTotal === dealerTotal
+    ? { outcome: 'push', multiplier: payouts.push }
+    : { outcome: 'lose', multiplier: 0 };
 }
 
 export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule =>
@@ -74,13 +88,15 @@ export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule =>
           assert(dealer.length <= DEALER_CARDS_MAX, 'the dealer stops within 21 cards');
         }
       }
-      const multiplier = blackjackMultiplier(payouts, action, player, dealer);
+      const { outcome, multiplier } = blackjackSettle(payouts, action, player, dealer);
       const result = {
         action,
         player_cards: player,
         player_total: handTotal(player),
         dealer_cards: dealer,
         dealer_total: handTotal(dealer),
+        outcome,
+        win_probability: BLACKJACK_WIN_PROBABILITY,
         roll: round2(roll),
       };
       return paidIf(multiplier > 0, multiplier, result);
@@ -123,10 +139,13 @@ export const baccaratRule = (payouts: DeployedGameRules['baccarat']): DeployedRu
       return paidIf(won, payouts[betOn], {
         bet_on: betOn,
         outcome,
+        player_hand: player,
         player_value: value(player),
+        banker_hand: banker,
         banker_value: value(banker),
         natural,
         won,
+        note: `Pays ${String(payouts.player)}x player, ${String(payouts.banker)}x banker, ${String(payouts.tie)}x tie`,
       });
     },
   );

@@ -4,8 +4,10 @@
  * multiplier, and the exact law of that multiplier. A rule reads the parameters as the deployment
  * does (the batch defaults of §2.6 where one is absent) and says why when it cannot replay them.
  *
- * `result` holds only the fields the rule determines (outcome fields and parameter echoes); the
- * target's notes, tables and labels that DEPLOYED.md does not fix are never compared.
+ * `result` holds every field §2.5 lists, as the stand-in writes them: outcome fields, parameter
+ * echoes, and the statements and labels whose form DEPLOYED.md does not fix (notes, tables, stated
+ * chances and edges; the deployed scheme never compares those). A field written as null has no
+ * value DEPLOYED.md fixes for that bet (roulette's `bet_value` on an outside bet).
  */
 import { BoundedMemo } from '../../../core/bounded-memo.ts';
 import { ZERO, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';

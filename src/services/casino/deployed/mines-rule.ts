@@ -11,6 +11,8 @@
  * reachable masks × residues × 256 bytes, summed over the steps) passes MINES_LAW_WORK_MAX the
  * law is null rather than approximated (8 mines 12 reveals is over it; every documented variant,
  * 10 mines 10 reveals included, is under it).
+ * The answer also states `win_probability` (P, round4: the document's P, not the biased shuffle's
+ * chance) and `note`; neither is compared as an outcome (deployed-scheme.ts).
  */
 import { ratio, ZERO } from '../../../core/ratio.ts';
 import type { JsonObject } from '../../../core/errors.ts';
@@ -36,11 +38,14 @@ function readMines(params: JsonObject): MinesParams | Unreadable {
   return isUnreadable(reveals) ? reveals : { mines, reveals };
 }
 
-function minesPayout({ mines, reveals }: MinesParams, edgeFactor: number): number {
+/** P of §2.5 as the deployment's double: Π_{i<reveals} (25 − mines − i)/(25 − i). */
+function minesChance({ mines, reveals }: MinesParams): number {
   let chance = 1;
   for (let index = 0; index < reveals; index += 1) chance *= (CELLS - mines - index) / (CELLS - index);
-  return round4((1 / chance) * edgeFactor);
+  return chance;
 }
+
+const minesPayout = (params: MinesParams, edgeFactor: number): number => round4((1 / minesChance(params)) * edgeFactor);
 
 /** The shuffled cells of a digest (DEPLOYED.md: bytes (24 − i) % 32 and the next, big-endian). */
 export function shuffledCells(digest: Buffer): number[] {
@@ -93,15 +98,18 @@ export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedR
     // Revealing stops at the first mine: `revealed_cells` ends at `hit_at_cell` on a loss (§2.5).
     const revealed = hitAt === undefined ? planned : planned.slice(0, hitAt + 1);
     const payout = minesPayout(parsed, edgeFactor);
+    // `hit_at_cell` is null on a win (no value DEPLOYED.md fixes: never compared, deployed-rule.ts).
     const result: JsonObject = {
       mines_count: parsed.mines,
       reveals_count: parsed.reveals,
       mine_positions: minePositions,
       revealed_cells: revealed,
       hit_mine: hitAt !== undefined,
+      hit_at_cell: hitAt ?? null,
+      win_probability: round4(minesChance(parsed)),
       payout_on_win: payout,
+      note: `Cells 0-${String(CELLS - 1)} are revealed in order; a mine ends the round`,
     };
-    if (hitAt !== undefined) result['hit_at_cell'] = hitAt;
     return {
       multiplier: hitAt === undefined ? decimalOf(payout) : ZERO,
       multiplierNumber: hitAt === undefined ? payout : 0,

@@ -12,17 +12,27 @@
  * that can be drawn: P(the seen picks are A) = Σ_{C ⊆ A} (−1)^|C| (1 − p(T∖A ∪ C))^200, T the
  * drawable picks, p(U) the chance one attempt draws a number of U (valid because fewer than 20
  * numbers can be drawn, so all 200 attempts always run; asserted by the law, else null).
+ *
+ * Labels and statements the answers carry (§2.5), never compared as outcomes (deployed-scheme.ts);
+ * their forms are chosen here (docs/decisions/deployed-dialect.md): hilo's `card1_name`/`card2_name`
+ * (A, 2 … 10, J, Q, K), `result` (win, lose, push), `payout_applied` (the multiplier applied: 0 on a
+ * loss), `house_edge_pct` (1 − the edge factor, in percent: 4) and `note`; keno's `matches` (the
+ * count caught), `spots_picked`, `spots_drawn` (20, as the deployment says whatever it drew),
+ * `range` ("1-80"), `payout_table` (the row of the spots picked: catches → multiplier) and `note`;
+ * the scratch card's `win_type` (triple, pair, none), `payout_table` and `note`.
  */
 import { assert } from '../../../core/assert.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import { compare, div, ratio, ratioFromDecimal, ZERO, type Ratio } from '../../../core/ratio.ts';
 import { chancesFromCounts, type CountedOutcome } from '../games/chances.ts';
 import type { Chance } from '../games/game.ts';
-import { rollWeights, WORDS } from './deployed-roll.ts';
+import { round2, rollWeights, WORDS } from './deployed-roll.ts';
 import type { DeployedGameRules, KenoDraw } from './deployed-casino-rules.ts';
 import { choiceParam, decimalOf, isUnreadable, type DeployedRule, type Unreadable } from './deployed-rule.ts';
 
 const hiloCard = (roll: number): number => (Math.floor(roll * 100_000) % 13) + 1;
+const HILO_NAMES = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
+const hiloName = (card: number): string => HILO_NAMES[card - 1] as string;
 
 const clamp = (value: Ratio, low: Ratio, high: Ratio): Ratio =>
   compare(value, low) < 0 ? low : compare(value, high) > 0 ? high : value;
@@ -59,34 +69,49 @@ function hiloMultiplier(
 const readGuess = (params: JsonObject): 'higher' | 'lower' | Unreadable =>
   choiceParam(params, 'guess', ['higher', 'lower'] as const, 'higher');
 
-export const hiloRule = (payouts: HiloPayouts): DeployedRule => ({
-  game: 'hilo',
-  play(params, source) {
-    const guess = readGuess(params);
-    if (isUnreadable(guess)) return guess;
-    const card1 = hiloCard(source.roll(source.clientSeed, source.nonce));
-    const card2 = hiloCard(source.roll(source.clientSeed, source.nonce + 1));
-    const multiplier = hiloMultiplier(payouts, card1, card2, guess);
-    return {
-      multiplier: multiplier.exact,
-      multiplierNumber: multiplier.number,
-      result: { card1, card2, guess },
-      noncesUsed: 2,
-    };
-  },
-  law(params) {
-    const guess = readGuess(params);
-    if (isUnreadable(guess)) return null;
-    const cards = [...rollWeights(hiloCard).entries()];
-    const outcomes: CountedOutcome[] = cards.flatMap(([card1, first]) =>
-      cards.map(([card2, second]): CountedOutcome => [
-        first * second,
-        hiloMultiplier(payouts, card1, card2, guess).exact,
-      ]),
-    );
-    return chancesFromCounts(outcomes, WORDS * WORDS);
-  },
-});
+export const hiloRule = (payouts: HiloPayouts): DeployedRule => {
+  const statedPct = round2((1 - payouts.edgeFactor) * 100);
+  const note = `Guess whether the second card is higher or lower; equal cards push; ${String(statedPct)}% house edge`;
+  return {
+    game: 'hilo',
+    play(params, source) {
+      const guess = readGuess(params);
+      if (isUnreadable(guess)) return guess;
+      const card1 = hiloCard(source.roll(source.clientSeed, source.nonce));
+      const card2 = hiloCard(source.roll(source.clientSeed, source.nonce + 1));
+      const multiplier = hiloMultiplier(payouts, card1, card2, guess);
+      const result = card1 === card2 ? 'push' : multiplier.number > 0 ? 'win' : 'lose';
+      return {
+        multiplier: multiplier.exact,
+        multiplierNumber: multiplier.number,
+        result: {
+          card1,
+          card1_name: hiloName(card1),
+          card2,
+          card2_name: hiloName(card2),
+          guess,
+          result,
+          payout_applied: multiplier.number,
+          house_edge_pct: statedPct,
+          note,
+        },
+        noncesUsed: 2,
+      };
+    },
+    law(params) {
+      const guess = readGuess(params);
+      if (isUnreadable(guess)) return null;
+      const cards = [...rollWeights(hiloCard).entries()];
+      const outcomes: CountedOutcome[] = cards.flatMap(([card1, first]) =>
+        cards.map(([card2, second]): CountedOutcome => [
+          first * second,
+          hiloMultiplier(payouts, card1, card2, guess).exact,
+        ]),
+      );
+      return chancesFromCounts(outcomes, WORDS * WORDS);
+    },
+  };
+};
 
 export const KENO_ATTEMPTS = 200;
 const KENO_UNIQUE = 20;
@@ -122,8 +147,19 @@ export const kenoRule = ({ paytable, draw, numbers }: DeployedGameRules['keno'])
       const number = KENO_NUMBERS[draw](source.roll(source.clientSeed, source.nonce + attempts), numbers);
       if (!drawn.includes(number)) drawn.push(number);
     }
-    const payout = kenoPayout(paytable, picks.length, picks.filter((pick) => drawn.includes(pick)).length);
-    const result = { picks, drawn, payout_multiplier: payout };
+    const matches = picks.filter((pick) => drawn.includes(pick)).length;
+    const payout = kenoPayout(paytable, picks.length, matches);
+    const result: JsonObject = {
+      picks,
+      drawn,
+      matches,
+      spots_picked: picks.length,
+      spots_drawn: KENO_UNIQUE,
+      range: `1-${String(numbers)}`,
+      payout_multiplier: payout,
+      payout_table: { ...paytable[picks.length] },
+      note: `Pick 1-10 numbers of 1-${String(numbers)}; ${String(KENO_UNIQUE)} are drawn`,
+    };
     return {
       multiplier: payout === 0 ? ZERO : decimalOf(payout),
       multiplierNumber: payout,
@@ -191,24 +227,49 @@ function scratchPayout(payouts: ScratchPayouts, symbols: readonly number[]): num
 
 const scratchRatio = (payout: number): Ratio => (payout === 0 ? ZERO : decimalOf(payout));
 
-export const scratchCardRule = (payouts: ScratchPayouts): DeployedRule => ({
-  game: 'scratch_card',
-  play(_params, source) {
-    const symbols = [0, 1, 2].map((offset) => scratchSymbol(source.roll(source.clientSeed, source.nonce + offset)));
-    const payout = scratchPayout(payouts, symbols);
-    return {
-      multiplier: scratchRatio(payout),
-      multiplierNumber: payout,
-      result: { symbols: symbols.map((symbol) => SCRATCH_SYMBOLS[symbol] as string), payout_multiplier: payout },
-      noncesUsed: 3,
-    };
-  },
-  law() {
-    const weights = [...rollWeights(scratchSymbol).entries()];
-    const outcomes: CountedOutcome[] = [];
-    for (const [a, wa] of weights)
-      for (const [b, wb] of weights)
-        for (const [c, wc] of weights) outcomes.push([wa * wb * wc, scratchRatio(scratchPayout(payouts, [a, b, c]))]);
-    return chancesFromCounts(outcomes, WORDS ** 3n);
-  },
-});
+function scratchWinType(symbols: readonly number[]): string {
+  const [first, second, third] = symbols;
+  if (first === second && second === third) return 'triple';
+  return first === second || second === third || first === third ? 'pair' : 'none';
+}
+
+/** Each triple by its symbols, then the pair line, as the answer's `payout_table` states them. */
+function scratchTable(payouts: ScratchPayouts): JsonObject {
+  const table: JsonObject = {};
+  SCRATCH_SYMBOLS.forEach((symbol, index) => {
+    table[symbol.repeat(3)] = payouts.triples[index] ?? 0;
+  });
+  table['any pair'] = payouts.pair;
+  return table;
+}
+
+export const scratchCardRule = (payouts: ScratchPayouts): DeployedRule => {
+  const table = scratchTable(payouts);
+  return {
+    game: 'scratch_card',
+    play(_params, source) {
+      const symbols = [0, 1, 2].map((offset) => scratchSymbol(source.roll(source.clientSeed, source.nonce + offset)));
+      const payout = scratchPayout(payouts, symbols);
+      return {
+        multiplier: scratchRatio(payout),
+        multiplierNumber: payout,
+        result: {
+          symbols: symbols.map((symbol) => SCRATCH_SYMBOLS[symbol] as string),
+          win_type: scratchWinType(symbols),
+          payout_multiplier: payout,
+          payout_table: table,
+          note: 'Three alike pay the table; any pair pays the pair line',
+        },
+        noncesUsed: 3,
+      };
+    },
+    law() {
+      const weights = [...rollWeights(scratchSymbol).entries()];
+      const outcomes: CountedOutcome[] = [];
+      for (const [a, wa] of weights)
+        for (const [b, wb] of weights)
+          for (const [c, wc] of weights) outcomes.push([wa * wb * wc, scratchRatio(scratchPayout(payouts, [a, b, c]))]);
+      return chancesFromCounts(outcomes, WORDS ** 3n);
+    },
+  };
+};

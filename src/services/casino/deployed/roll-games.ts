@@ -4,12 +4,14 @@
  * double arithmetic (round2/round4 = Math.round(x·10^d)/10^d). Multipliers are total return.
  * `roll` in a result is round2(r), as the deployment writes it. Roulette's bet types and which pocket
  * wins them are the European wheel's (games/roulette.ts); only its payouts and roll mapping differ.
+ * `win_probability` (dice, multiplier, crash, roulette) is the answer's own statement, written as
+ * DEPLOYED.md §2.5 and §2.8 give it, round4 (docs/decisions/deployed-dialect.md); the scheme never
+ * compares it as an outcome (deployed-scheme.ts).
  */
-import type { JsonObject } from '../../../core/errors.ts';
 import type { DeployedGameRules, WheelCompare } from './deployed-casino-rules.ts';
 import { choiceParam, isUnreadable, numberParam, oneRollRule, paidIf, type DeployedRule } from './deployed-rule.ts';
 import { round2, round4 } from './deployed-roll.ts';
-import { ROULETTE_BET_TYPES, rouletteWins, type RouletteBetType } from '../games/roulette.ts';
+import { RED_NUMBERS, ROULETTE_BET_TYPES, rouletteWins, type RouletteBetType } from '../games/roulette.ts';
 
 export const coinFlipRule = ({ payout, headsBelow }: DeployedGameRules['coin_flip']): DeployedRule =>
   oneRollRule(
@@ -38,7 +40,13 @@ export const diceRule = ({ edgeFactor }: DeployedGameRules['dice']): DeployedRul
       const p = direction === 'over' ? (100 - threshold) / 100 : threshold / 100;
       const value = Math.floor(roll) + 1;
       const won = direction === 'over' ? value > threshold : value < threshold;
-      return paidIf(won, round4((1 / p) * edgeFactor), { direction, threshold, dice_value: value, roll: round2(roll) });
+      return paidIf(won, round4((1 / p) * edgeFactor), {
+        direction,
+        threshold,
+        dice_value: value,
+        win_probability: round4(p),
+        roll: round2(roll),
+      });
     },
   );
 
@@ -53,7 +61,12 @@ export const multiplierRule = ({ edgeFactor }: DeployedGameRules['multiplier']):
     (params) => numberParam(params, 'target_multiplier', { min: 1.01, max: 1000, fallback: 2 }),
     (target, roll) => {
       const crash = crashPointOf(roll, edgeFactor);
-      return paidIf(crash >= target, target, { target_multiplier: target, crash_point: crash, roll: round2(roll) });
+      return paidIf(crash >= target, target, {
+        target_multiplier: target,
+        crash_point: crash,
+        win_probability: round4(edgeFactor / target),
+        roll: round2(roll),
+      });
     },
   );
 
@@ -67,6 +80,7 @@ export const crashRule = ({ edgeFactor }: DeployedGameRules['crash']): DeployedR
         cash_out_at: cashOut,
         crash_point: crash,
         cashed_out: crash >= cashOut,
+        win_probability: round4(edgeFactor / cashOut),
         roll: round2(roll),
       });
     },
@@ -120,6 +134,23 @@ const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBet
       ? payouts.dozenColumn
       : payouts.evenMoney;
 
+const POCKETS = 37;
+
+/** The pocket's colour as the answer names it: the reds of §2.5, `green` for 0 (not fixed by DEPLOYED.md), `black` otherwise. */
+const colorOf = (pocket: number): string => (pocket === 0 ? 'green' : RED_NUMBERS.has(pocket) ? 'red' : 'black');
+
+/** The stated chance of a bet: its winning pockets of 37 (§2.8's 1/37, 18/37, 12/37), round4. */
+function rouletteWinProbability(bet: RouletteBetType, value: number | null): number {
+  let winning = 0;
+  for (let pocket = 0; pocket < POCKETS; pocket += 1)
+    if (rouletteWins({ betType: bet, betValue: value }, pocket)) winning += 1;
+  return round4(winning / POCKETS);
+}
+
+/**
+ * `bet_value` echoes the number bet's pocket; other bets send none, and the answer's null there is
+ * a value DEPLOYED.md does not fix (a null result field is never compared: deployed-rule.ts).
+ */
 export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRule =>
   oneRollRule<{ readonly bet: RouletteBetType; readonly value: number | null }>(
     'roulette',
@@ -130,11 +161,13 @@ export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRu
       return isUnreadable(value) ? value : { bet, value };
     },
     ({ bet, value }, roll) => {
-      const n = Math.floor((roll * 37) / 100);
-      const echo: JsonObject = value === null ? { bet_type: bet } : { bet_type: bet, bet_value: value };
+      const n = Math.floor((roll * POCKETS) / 100);
       return paidIf(rouletteWins({ betType: bet, betValue: value }, n), roulettePayout(payouts, bet), {
-        ...echo,
+        bet_type: bet,
+        bet_value: value,
         number: n,
+        color: colorOf(n),
+        win_probability: rouletteWinProbability(bet, value),
         roll: round2(roll),
       });
     },
@@ -166,14 +199,34 @@ export function wheelStatedEdgePct(wheel: DeployedGameRules['wheel']): number {
   return round2((1 - returned) * 100);
 }
 
+/** A sector's name on the answer: BUST for 0, else the multiplier with an x ("0.5x"); not fixed by DEPLOYED.md. */
+const sectorName = (multiplier: number): string => (multiplier === 0 ? 'BUST' : `${String(multiplier)}x`);
+
+/**
+ * The wheel's answer (§2.5: `sector, multiplier, won, house_edge_pct, wheel, note`): `wheel` states
+ * the sector table as written (multiplier, probability on a 0–1 scale), `note` free text.
+ */
 export const wheelRule = (wheel: DeployedGameRules['wheel']): DeployedRule => {
   const statedPct = wheelStatedEdgePct(wheel);
+  const table = wheel.sectors.map(([multiplier, probability]) => ({
+    sector: sectorName(multiplier),
+    multiplier,
+    probability,
+  }));
+  const note = `Spin the wheel; ${String(statedPct)}% house edge`;
   return oneRollRule(
     'wheel',
     () => null,
     (_params, roll) => {
       const multiplier = wheelMultiplierOf(roll, wheel);
-      return paidIf(multiplier > 0, multiplier, { multiplier, won: multiplier > 0, house_edge_pct: statedPct });
+      return paidIf(multiplier > 0, multiplier, {
+        sector: sectorName(multiplier),
+        multiplier,
+        won: multiplier > 0,
+        house_edge_pct: statedPct,
+        wheel: table,
+        note,
+      });
     },
   );
 };

@@ -5,6 +5,10 @@
  * The bet's own roll is only shown (`roll`). Sub-draws are independent words, so plinko's law is
  * binomial with p = P(r < 50) = 5000 · 429497 / 2^32 (slightly above 1/2) and slots' law is the
  * product of three reels' symbol weights.
+ * Statements and labels (§2.5, never compared as outcomes: deployed-scheme.ts): plinko's
+ * `payout_table` (the whole mirrored table of its rows and risk, slot 0 first), slots' `payline`
+ * (the three symbols joined by " | ") and `payout_table` (line → multiplier); their forms are not
+ * fixed by DEPLOYED.md (docs/decisions/deployed-dialect.md).
  */
 import { ZERO, type Ratio } from '../../../core/ratio.ts';
 import { binomial, chancesFromCounts, type CountedOutcome } from '../games/chances.ts';
@@ -48,7 +52,15 @@ export const plinkoRule = ({ tables }: DeployedGameRules['plinko']): DeployedRul
     return {
       multiplier: decimalOf(multiplier),
       multiplierNumber: multiplier,
-      result: { rows: plinko.rows, risk: plinko.risk, path, slot, multiplier, roll: round2(source.roll()) },
+      result: {
+        rows: plinko.rows,
+        risk: plinko.risk,
+        path,
+        slot,
+        multiplier,
+        payout_table: [...plinko.table],
+        roll: round2(source.roll()),
+      },
     };
   },
   law(params) {
@@ -87,24 +99,38 @@ export function slotsMultiplier(reels: readonly string[], payouts: SlotsPayouts)
 
 const slotsRatio = (multiplier: number): Ratio => (multiplier === 0 ? ZERO : decimalOf(multiplier));
 
-export const slotsRule = (payouts: SlotsPayouts): DeployedRule => ({
-  game: 'slots',
-  play(_params, source) {
-    const reels = [1, 2, 3].map((reel) => symbolOf(source.roll(`${source.clientSeed}_reel${reel}`)));
-    const multiplier = slotsMultiplier(reels, payouts);
-    return {
-      multiplier: slotsRatio(multiplier),
-      multiplierNumber: multiplier,
-      result: { reels, multiplier, roll: round2(source.roll()) },
-    };
-  },
-  law() {
-    const weights = [...rollWeights(symbolOf).entries()];
-    const outcomes: CountedOutcome[] = [];
-    for (const [first, a] of weights)
-      for (const [second, b] of weights)
-        for (const [third, c] of weights)
-          outcomes.push([a * b * c, slotsRatio(slotsMultiplier([first, second, third], payouts))]);
-    return chancesFromCounts(outcomes, WORDS ** 3n);
-  },
-});
+/** The lines in the order they are matched, as the answer's `payout_table` states them. */
+function slotsTable(payouts: SlotsPayouts): JsonObject {
+  const table: JsonObject = {};
+  for (const [symbol, multiplier] of Object.entries(payouts.triples))
+    table[`${symbol} ${symbol} ${symbol}`] = multiplier;
+  table['BAR BAR any'] = payouts.barBar;
+  table['CHERRY CHERRY'] = payouts.twoCherries;
+  table['CHERRY any any'] = payouts.cherryFirst;
+  return table;
+}
+
+export const slotsRule = (payouts: SlotsPayouts): DeployedRule => {
+  const table = slotsTable(payouts);
+  return {
+    game: 'slots',
+    play(_params, source) {
+      const reels = [1, 2, 3].map((reel) => symbolOf(source.roll(`${source.clientSeed}_reel${reel}`)));
+      const multiplier = slotsMultiplier(reels, payouts);
+      return {
+        multiplier: slotsRatio(multiplier),
+        multiplierNumber: multiplier,
+        result: { reels, payline: reels.join(' | '), multiplier, payout_table: table, roll: round2(source.roll()) },
+      };
+    },
+    law() {
+      const weights = [...rollWeights(symbolOf).entries()];
+      const outcomes: CountedOutcome[] = [];
+      for (const [first, a] of weights)
+        for (const [second, b] of weights)
+          for (const [third, c] of weights)
+            outcomes.push([a * b * c, slotsRatio(slotsMultiplier([first, second, third], payouts))]);
+      return chancesFromCounts(outcomes, WORDS ** 3n);
+    },
+  };
+};
