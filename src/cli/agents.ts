@@ -8,11 +8,11 @@
  * Output: a text table per archetype, archetypes in name order, parameters in declaration order;
  * `--json` prints one array of { name, description, params } with params as JSON Schema.
  * Exit codes: 0 listed · 2 bad flags or an unknown archetype (the known ones are named).
+ * The names are checked against the lazy archetype table (archetype-loaders.ts, the same names as
+ * agents/index.ts); the listing (agents-listing.ts) loads every archetype, only once they pass.
  */
 import { STDERR, STDOUT } from './colour.ts';
-import { AGENT_NAMES, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
-import { textTable } from '../report/summary-table.ts';
-import { archetypeParamsJsonSchema, RANGE_KEY } from '../sim/scenario-schema.ts';
+import { ARCHETYPE_NAMES as AGENT_NAMES } from '../../agents/archetype-loaders.ts';
 import { parseArgs } from './args.ts';
 import { EXIT } from '../core/exit-codes.ts';
 
@@ -32,66 +32,6 @@ export interface AgentsIo {
 
 const PROCESS_IO: AgentsIo = { out: STDOUT, err: STDERR };
 
-/** Enumerations longer than this are cut in the table (the JSON has them all). */
-const ENUM_SHOWN_MAX = 6;
-
-type JsonSchema = Readonly<Record<string, unknown>>;
-
-function typeText(field: JsonSchema): string {
-  if (Array.isArray(field['anyOf'])) return (field['anyOf'] as JsonSchema[]).map(typeText).join(' or ');
-  const type = field['type'];
-  if (Array.isArray(type)) return type.join(' or ');
-  if (typeof type === 'string')
-    return type === 'string' && field['pattern'] === '^[0-9]{1,16}(ms|s|m|h|d)$' ? 'duration' : type;
-  return 'any';
-}
-
-function rangeText(field: JsonSchema): string {
-  if (typeof field[RANGE_KEY] === 'string') return field[RANGE_KEY].replace(/^duration /, '');
-  if (Array.isArray(field['anyOf']))
-    return (field['anyOf'] as JsonSchema[])
-      .map(rangeText)
-      .filter((text) => text !== '')
-      .join('; ');
-  const values = field['enum'];
-  if (Array.isArray(values))
-    return `one of ${values.slice(0, ENUM_SHOWN_MAX).join(', ')}${values.length > ENUM_SHOWN_MAX ? `, … (${values.length})` : ''}`;
-  const low = field['minimum'] ?? field['minItems'] ?? field['minLength'];
-  const high = field['maximum'] ?? field['maxItems'] ?? field['maxLength'];
-  const above = field['exclusiveMinimum'];
-  const from = low !== undefined ? String(low) : above !== undefined ? `above ${String(above)}` : undefined;
-  if (from !== undefined && high !== undefined)
-    return `${from} to ${String(high)}${field['maxLength'] !== undefined ? ' characters' : ''}`;
-  if (from !== undefined) return `${from} or more`;
-  return high === undefined ? '' : `at most ${String(high)}`;
-}
-
-function defaultText(field: JsonSchema): string {
-  return 'default' in field ? JSON.stringify(field['default']) : '';
-}
-
-function archetypeText(name: string): string {
-  const schema = archetypeParamsJsonSchema(ARCHETYPE_PARAMS[name] as Parameters<typeof archetypeParamsJsonSchema>[0], {
-    fold: false,
-  });
-  const properties = (schema['properties'] ?? {}) as Readonly<Record<string, JsonSchema>>;
-  const rows = Object.entries(properties).map(([key, field]) => [
-    key,
-    typeText(field),
-    defaultText(field),
-    rangeText(field),
-    typeof field['description'] === 'string' ? field['description'] : '',
-  ]);
-  const table = textTable(['parameter', 'type', 'default', 'range', 'description'], rows, [
-    'left',
-    'left',
-    'left',
-    'left',
-    'left',
-  ]);
-  return [`${name}: ${ARCHETYPE_DESCRIPTIONS[name] ?? ''}`, ...table.map((line) => `  ${line}`)].join('\n');
-}
-
 export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(HELP);
@@ -105,18 +45,9 @@ export async function runAgents(argv: readonly string[], io: AgentsIo): Promise<
     io.err(`${errors.map((error) => `afp agents: ${error}`).join('\n')}\nusage: ${AGENTS_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const names =
-    args.positionals.length === 0 ? AGENT_NAMES : AGENT_NAMES.filter((name) => args.positionals.includes(name));
-  if (args.flags['json'] === true) {
-    const list = names.map((name) => ({
-      name,
-      description: ARCHETYPE_DESCRIPTIONS[name] ?? '',
-      params: archetypeParamsJsonSchema(ARCHETYPE_PARAMS[name] as Parameters<typeof archetypeParamsJsonSchema>[0]),
-    }));
-    io.out(`${JSON.stringify(list, null, 2)}\n`);
-    return EXIT.ok;
-  }
-  io.out(`${names.map(archetypeText).join('\n\n')}\n`);
+  // The archetypes and their schemas load only for a listing: a wrong flag or name is refused without them.
+  const { listAgents } = await import('./agents-listing.ts');
+  io.out(listAgents(args.positionals, args.flags['json'] === true));
   return EXIT.ok;
 }
 

@@ -7,18 +7,17 @@
  * Exit codes: 0 written; 2 bad flags, an unreadable or invalid scenario, or a scenario the export
  * refuses (each reason listed: an archetype k6 cannot run faithfully is named, never faked).
  * `afp export k6 URL …` (or `--url URL`) writes the URL run `afp load URL` runs with the same flags.
+ * The exporters, the agents and the YAML writer are import()ed where they are used, once the flags
+ * and the scenario have passed: a typo in a flag is refused without them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { AGENTS } from '../../agents/index.ts';
-import { exportK6Script } from '../export/k6/k6-script.ts';
-import { operatorResources, PARALLELISM_MAX } from '../export/k6/k6-operator.ts';
+import { PARALLELISM_MAX } from '../export/k6/k6-parallelism.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { exportK6UrlScript } from '../export/k6/k6-url-script.ts';
 import { durationFlag, parseUrlRun, urlCredentials } from './url-flags.ts';
-import { LOAD_LIMITS } from '../sim/load-schema.ts';
+import { LOAD_LIMITS } from '../sim/load-limits.ts';
 import type { Scenario } from '../sim/scenario.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
@@ -65,6 +64,10 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     return EXIT.invalidInput;
   }
   const command = commandLine(['afp', 'export', 'k6', ...withoutOut(argv.slice(0))]);
+  const [{ AGENTS }, { exportK6Script }] = await Promise.all([
+    import('../../agents/index.ts'),
+    import('../export/k6/k6-script.ts'),
+  ]);
   const result = await exportK6Script(parsed.scenario, {
     target,
     afpVersion: readAfpVersion() ?? 'unknown',
@@ -110,6 +113,7 @@ async function writeOperatorFiles(
   parallelism: number,
   io: AuditIo,
 ): Promise<boolean> {
+  const { operatorResources } = await import('../export/k6/k6-operator.ts');
   const resources = operatorResources({
     scenarioName: script.name,
     script: script.script,
@@ -190,7 +194,7 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
   const exported =
     run === null
       ? null
-      : exportK6UrlScript({
+      : (await import('../export/k6/k6-url-script.ts')).exportK6UrlScript({
           request: run.request,
           section: run.section,
           timeoutMs: run.timeoutMs,

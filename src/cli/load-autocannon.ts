@@ -18,7 +18,8 @@ import {
 import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { reachable } from '../load/url-reach.ts';
-import { urlEndpointName, urlMethodOf } from '../load/url-source.ts';
+import { urlEndpointName } from '../load/url-source.ts';
+import { urlMethodOf } from '../load/url-method.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlCredentials, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
 import { exitOf, thresholdLines } from './load-view.ts';

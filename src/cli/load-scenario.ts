@@ -1,110 +1,41 @@
 /**
- * `afp load SCENARIO --target URL|FILE …` with the afp engine (load.ts dispatches here): the
- * scenario's flags, its load plan and thresholds, the target, the run (in this thread, or in
- * --workers threads), load.json and the reports. Why a module of its own: it brings the agents,
- * the platform model and target files, which `afp load URL` (load-url.ts) and `--engine
- * autocannon` do not need, so load.ts loads it only for a scenario run. The output contract and
- * exit codes are load.ts's.
+ * `afp load SCENARIO --target URL|FILE …` with the afp engine, once load.ts has checked its flags
+ * (load-scenario-flags.ts) and read its scenario: its load plan and thresholds, the target, the
+ * run (in this thread, or in --workers threads), load.json and the reports. Why a module of its
+ * own: it brings the agents' run, the platform model and target files, which `afp load URL`
+ * (load-url.ts), `--engine autocannon` and a typo in a flag do not need, so load.ts loads it only
+ * for a scenario run that can start. The output contract and exit codes are load.ts's.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
 import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
-import { runLoadInWorkers, workerShard, WORKERS_MAX } from '../load/load-workers.ts';
-import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
-import { LOAD_LIMITS } from '../sim/load-schema.ts';
+import { runLoadInWorkers, workerShard } from '../load/load-workers.ts';
+import { shardLabel, shardShare, type Shard } from '../load/shard.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
 import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { parseOutFlags, runMetricsOutputs, type OutputSpec } from '../load/metrics/metrics-outputs.ts';
+import { runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
 import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
-import { durationFlag } from './url-flags.ts';
 import { type Scenario } from '../sim/scenario.ts';
-import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
-import { loadScenarioFile } from './scenario-file.ts';
-import { usageLine } from './command-definition.ts';
-import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
-import { seedFlagError } from '../core/seed-text.ts';
+import type { LoadedScenario } from './scenario-file.ts';
+import type { LoadFlags } from './load-scenario-flags.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
 import { againTo } from './process-interrupt.ts';
 
-const DEFINITION = definitionOf('load');
-const USAGE = `usage: ${usageLine(DEFINITION)}`;
-
-interface LoadFlags {
-  readonly file: string;
-  readonly target: string;
-  readonly seed: string | undefined;
-  readonly out: string | undefined;
-  readonly outputs: readonly OutputSpec[];
-  readonly durationMs: number | undefined;
-  readonly quiet: boolean;
-  readonly shard: Shard;
-  readonly workers: number;
-}
-
-function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  // A URL run's or autocannon's flag is parsed, then named with its form: refused unparsed, its value was taken for a SCENARIO.
-  const args = parseCommand(argv, DEFINITION, ['engine']);
-  const outs = parseOutFlags(args.lists['out'] ?? []);
-  const errors = [
-    ...args.errors,
-    ...otherFormFlags(
-      args,
-      URL_ONLY,
-      "a URL run (afp load URL --rate N/s|--vus N …); a scenario's load: section holds its profile and thresholds",
-    ),
-    ...otherFormFlags(args, AUTOCANNON_ONLY, 'a run of --engine autocannon'),
-    ...outs.errors,
-  ];
-  if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
-  const target = stringFlag(args, 'target');
-  if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
-  const seed = stringFlag(args, 'seed');
-  const seedError = seed === undefined ? null : seedFlagError(seed);
-  if (seedError !== null) errors.push(seedError);
-  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
-  const shardText = stringFlag(args, 'shard');
-  const shard = shardText === undefined ? WHOLE : parseShard(shardText);
-  if (typeof shard === 'string') errors.push(shard);
-  const workersText = stringFlag(args, 'workers') ?? '1';
-  const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
-  if (!(workers >= 1 && workers <= WORKERS_MAX))
-    errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
-  return {
-    flags: {
-      file: args.positionals[0] ?? '',
-      target: target ?? '',
-      seed,
-      out: outs.dir,
-      outputs: outs.outputs,
-      durationMs,
-      quiet: args.flags['quiet'] === true || args.flags['json'] === true,
-      shard: typeof shard === 'string' ? WHOLE : shard,
-      workers: workers >= 1 ? workers : 1,
-    },
-    errors,
-  };
-}
-
-/** `afp load SCENARIO --target …` (argv without `--engine afp`): the scenario's agents on its load profile. */
-export async function scenarioLoad(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
-  const { flags, errors } = parseLoadArgs(argv);
-  if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
-  if (errors.length > 0) {
-    record({ errors });
-    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
-    return EXIT.invalidInput;
-  }
-  const loaded = await loadScenarioFile('afp load', flags.file, io.err);
-  if (loaded === null) return EXIT.invalidInput;
+/** `afp load SCENARIO --target …` once its flags and file are valid (load.ts): the scenario's agents on its load profile. */
+export async function scenarioLoad(
+  flags: LoadFlags,
+  loaded: LoadedScenario,
+  seed: string,
+  io: LoadIo,
+  record: RecordFields,
+): Promise<number> {
   const { scenario, agents } = loaded;
-  const seed = flags.seed ?? scenario.seed;
-  if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
   record({ seed, scenario: scenario.name });
   const planned = resolveLoadPlan({
     load: scenario.load,

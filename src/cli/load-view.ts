@@ -11,8 +11,8 @@
  * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
  * failed · 0.
  */
-import { STDERR, STDOUT } from './colour.ts';
-import { againTo, onProcessInterrupt, type InterruptSignal } from './process-interrupt.ts';
+import { againTo } from './process-interrupt.ts';
+import { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
 import {
   overallHistogram,
   percentilesOf,
@@ -21,8 +21,7 @@ import {
   type LoadSample,
   type LoadSnapshot,
 } from '../load/load-recorder.ts';
-import { LoadStop, systemLoadClock } from '../load/generator.ts';
-import type { WaitClock } from '../core/clock.ts';
+import { LoadStop } from '../load/generator.ts';
 import type { LoadPlan } from '../load/executors.ts';
 import type { LoadRunResult } from '../load/load-run.ts';
 import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
@@ -41,27 +40,9 @@ import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 
 const TTY_EVERY_MS = 250;
-export const PLAIN_EVERY_MS = 5_000;
 const ENDPOINTS_SHOWN = 30;
-export const ABORT_CHECK_MS = 1_000;
 
-export interface LoadIo {
-  out(text: string): void;
-  /** The live view and errors. */
-  err(text: string): void;
-  readonly errIsTty: boolean;
-  /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
-  onInterrupt(handler: (signal: InterruptSignal) => void): () => void;
-  readonly clock: WaitClock;
-}
-
-export const PROCESS_IO: LoadIo = {
-  out: STDOUT,
-  err: STDERR,
-  errIsTty: process.stderr.isTTY,
-  onInterrupt: onProcessInterrupt,
-  clock: systemLoadClock(),
-};
+export { ABORT_CHECK_MS, PLAIN_EVERY_MS, PROCESS_IO, type LoadIo } from './load-io.ts';
 
 /** What a run gets from the view: the stop (Ctrl-C, abortOnFail) and the hooks that feed the view and the outputs. */
 export interface RunHooks {

@@ -4,7 +4,8 @@
  * model by default), every request's latency measured from its intended start (src/load/).
  * `afp load URL …` (a positional http(s) URL, or --url) loads any HTTP endpoint with the same
  * engine and no scenario (load-url.ts); `--engine autocannon` is load-autocannon.ts; a scenario
- * run is load-scenario.ts (each loaded only for its own kind of run). The live view,
+ * run is load-scenario.ts (each loaded only for its own kind of run, and a scenario run's only
+ * once its flags and file are valid). The live view,
  * Ctrl-C, abortOnFail, the reports and the exit code of a finished run are load-view.ts's, shared.
  * `--out` is repeatable: one DIR for the files, and `prometheus=URL` / `json=FILE` metrics outputs
  * (src/load/metrics/) fed live and given the final figures.
@@ -35,10 +36,12 @@ import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { isUrlRun } from './url-flags.ts';
-import { PROCESS_IO, type LoadIo } from './load-view.ts';
+import { PROCESS_IO, type LoadIo } from './load-io.ts';
+import { parseLoadArgs } from './load-scenario-flags.ts';
+import { loadScenarioFile } from './scenario-file.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
-export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-view.ts';
+export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
 
 /** `--engine afp` (the default) or `--engine autocannon` (load-autocannon.ts); the rest of argv. */
 function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
@@ -62,5 +65,28 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
   }
   // Each way of loading brings its own code: a URL run does not load the scenario's agents, platform model or target files.
   if (isUrlRun(engine.rest)) return (await import('./load-url.ts')).urlMain(engine.rest, io, record);
-  return (await import('./load-scenario.ts')).scenarioLoad(engine.rest, io, record);
+  return scenarioCommand(engine.rest, io, record);
+}
+
+/**
+ * A scenario run: its flags and its file are checked with light imports, and the run
+ * (load-scenario.ts: the agents, the platform model, the target files) is loaded once both are
+ * valid. With --seed it is loaded before the seed line, as when it was imported with this file: a
+ * signal sent once the seed is printed finds the run about to start, not still loading.
+ */
+async function scenarioCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
+  const { flags, errors } = parseLoadArgs(argv);
+  if (errors.length > 0) {
+    record({ errors });
+    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  let scenarioLoad = flags.seed === undefined ? null : (await import('./load-scenario.ts')).scenarioLoad;
+  if (flags.seed !== undefined) io.out(`seed: ${flags.seed}\n`);
+  const loaded = await loadScenarioFile('afp load', flags.file, io.err);
+  if (loaded === null) return EXIT.invalidInput;
+  scenarioLoad ??= (await import('./load-scenario.ts')).scenarioLoad;
+  const seed = flags.seed ?? loaded.scenario.seed;
+  if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
+  return scenarioLoad(flags, loaded, seed, io, record);
 }

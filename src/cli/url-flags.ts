@@ -18,13 +18,15 @@
  *   --duration D      default URL_DEFAULTS.durationMs
  *   --threshold 'METRIC: EXPR'   repeatable; k6's syntax, as a scenario's load.thresholds
  *   --timeout D       per request, within URL_LIMITS.timeoutMs
- * Every problem is reported, all at once; nothing is sent before they are.
+ * Every problem is reported, all at once; nothing is sent before they are. Light to import (no zod,
+ * no thresholds' parser until a --threshold is given): `afp load` reads its flags before its run loads.
  */
 import { readBoundedFile } from '../core/text-file.ts';
-import { LOAD_LIMITS, type LoadSection } from '../sim/load-schema.ts';
-import { parseThresholds } from '../load/thresholds.ts';
-import { urlMethodOf, type UrlRequest } from '../load/url-source.ts';
-import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration.ts';
+import type { LoadSection } from '../sim/load-schema.ts';
+import { LOAD_LIMITS } from '../sim/load-limits.ts';
+import type { UrlRequest } from '../load/url-source.ts';
+import { urlMethodOf } from '../load/url-method.ts';
+import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration-text.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { definitionOf } from './commands.ts';
 
@@ -255,7 +257,11 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const timeoutMs = durationFlag(args, 'timeout', URL_LIMITS.timeoutMs, errors) ?? URL_DEFAULTS.timeoutMs;
   const profile = profileOf(args, durationMs, errors);
   const thresholds = thresholdsOf(args.lists['threshold'] ?? [], errors);
-  const judged = parseThresholds(thresholds);
+  // The thresholds' parser (and the zod schema it reads its limits from) loads only for a run that has some.
+  const judged =
+    Object.keys(thresholds).length === 0
+      ? ({ ok: true } as const)
+      : (await import('../load/thresholds.ts')).parseThresholds(thresholds);
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || url === null || 'error' in method) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };

@@ -39,14 +39,7 @@ import type { ArrivalSchedule } from './executors-arrival.ts';
 import type { ArrivalPlan, LoadPlan, VuPlan } from './executors.ts';
 import type { LoadRecorder } from './load-recorder.ts';
 
-/** The wall clock with sub-millisecond precision, and timers to sleep on. */
-export function systemLoadClock(): WaitClock {
-  const originMs = performance.timeOrigin;
-  return {
-    nowMs: () => originMs + performance.now(),
-    sleep: (ms) => new Promise((resolve) => (ms <= 0 ? setImmediate(resolve) : setTimeout(resolve, ms))),
-  };
-}
+export { systemLoadClock } from './system-load-clock.ts';
 
 /** Why and whether a run was asked to stop; shared by the CLI (signals), thresholds and the generator. */
 export class LoadStop {

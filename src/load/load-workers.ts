@@ -18,7 +18,7 @@ import { WHOLE, type Shard } from './shard.ts';
 import { moduleUrl } from '../core/module-url.ts';
 import { runWorkerPool } from '../core/worker-pool.ts';
 
-export const WORKERS_MAX = 64;
+export { WORKERS_MAX } from './workers-max.ts';
 
 /** Worker k's shard (1-based) of N within `machine`. */
 export function workerShard(machine: Shard, k: number, workers: number): Shard {

@@ -22,6 +22,7 @@
  */
 import * as z from 'zod';
 import { durationMs, UNIT_MS } from './duration.ts';
+import { LOAD_LIMITS } from './load-limits.ts';
 import { k6Number } from './k6-number.ts';
 
 export const EXECUTORS = ['constant-arrival-rate', 'ramping-arrival-rate', 'constant-vus', 'ramping-vus'] as const;
@@ -41,16 +42,7 @@ export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
 /** Tags a threshold may filter on: `http_req_duration{endpoint:escrow.B.create}`. */
 export const THRESHOLD_TAGS = ['endpoint', 'status', 'method', 'check'] as const;
 
-export const LOAD_LIMITS = {
-  rate: 1_000_000,
-  vus: 100_000,
-  maxInFlight: 100_000,
-  stages: 100,
-  thresholdsPerMetric: 20,
-  thresholdKeys: 200,
-  durationMs: { min: UNIT_MS.s, max: 7 * UNIT_MS.d },
-  timeUnitMs: { min: 1, max: UNIT_MS.h },
-} as const;
+export { LOAD_LIMITS } from './load-limits.ts';
 
 /**
  * `p(99)<200`, `rate<0.01`, `count>=10`, `avg<100`, `med<=50`, `max<1000`, `min>0`, `value<5`; the

@@ -11,7 +11,7 @@
  */
 import { stringify } from 'yaml';
 
-export const PARALLELISM_MAX = 1_000;
+export { PARALLELISM_MAX } from './k6-parallelism.ts';
 export const CONFIG_MAP_BYTES_MAX = 1_048_576;
 const NAME_LENGTH_MAX = 63;
 

@@ -1,0 +1,73 @@
+/**
+ * The flags of `afp load SCENARIO --target URL|FILE …` (the afp engine's scenario run), every
+ * problem with them at once: the other forms' flags named with their form (a URL run's, --engine
+ * autocannon's), --out's DIR and metrics outputs, --seed, --duration, --shard and --workers.
+ * Why apart from load-scenario.ts: load.ts checks them with light imports and loads the run
+ * (the agents, the platform model, the target files) only once they are valid.
+ */
+import { parseOutFlags, type OutputSpec } from '../load/metrics/out-flags.ts';
+import { parseShard, WHOLE, type Shard } from '../load/shard.ts';
+import { WORKERS_MAX } from '../load/workers-max.ts';
+import { LOAD_LIMITS } from '../sim/load-limits.ts';
+import { seedFlagError } from '../core/seed-text.ts';
+import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
+import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
+import { durationFlag } from './url-flags.ts';
+
+const DEFINITION = definitionOf('load');
+
+export interface LoadFlags {
+  readonly file: string;
+  readonly target: string;
+  readonly seed: string | undefined;
+  readonly out: string | undefined;
+  readonly outputs: readonly OutputSpec[];
+  readonly durationMs: number | undefined;
+  readonly quiet: boolean;
+  readonly shard: Shard;
+  readonly workers: number;
+}
+
+export function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
+  // A URL run's or autocannon's flag is parsed, then named with its form: refused unparsed, its value was taken for a SCENARIO.
+  const args = parseCommand(argv, DEFINITION, ['engine']);
+  const outs = parseOutFlags(args.lists['out'] ?? []);
+  const errors = [
+    ...args.errors,
+    ...otherFormFlags(
+      args,
+      URL_ONLY,
+      "a URL run (afp load URL --rate N/s|--vus N …); a scenario's load: section holds its profile and thresholds",
+    ),
+    ...otherFormFlags(args, AUTOCANNON_ONLY, 'a run of --engine autocannon'),
+    ...outs.errors,
+  ];
+  if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
+  const target = stringFlag(args, 'target');
+  if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
+  const seed = stringFlag(args, 'seed');
+  const seedError = seed === undefined ? null : seedFlagError(seed);
+  if (seedError !== null) errors.push(seedError);
+  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
+  const shardText = stringFlag(args, 'shard');
+  const shard = shardText === undefined ? WHOLE : parseShard(shardText);
+  if (typeof shard === 'string') errors.push(shard);
+  const workersText = stringFlag(args, 'workers') ?? '1';
+  const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
+  if (!(workers >= 1 && workers <= WORKERS_MAX))
+    errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
+  return {
+    flags: {
+      file: args.positionals[0] ?? '',
+      target: target ?? '',
+      seed,
+      out: outs.dir,
+      outputs: outs.outputs,
+      durationMs,
+      quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+      shard: typeof shard === 'string' ? WHOLE : shard,
+      workers: workers >= 1 ? workers : 1,
+    },
+    errors,
+  };
+}
