@@ -107,9 +107,12 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       ];
       expect(wheelFigures.filter((figure) => figure >= 0.9)).toEqual([]);
       const touched = (id: string): boolean => /^(edge|rule|fairness):(coin_flip|wheel)\b/.test(id);
+      // The deployment's own contradiction the rules file leaves alone (test/cli/audit-deployed.test.ts):
+      // hilo's answers state house_edge_pct 4 while its published rule keeps 9.8-9.9%.
+      const deploymentsOwn = (id: string): boolean => /^edge:hilo:(higher|lower)$/.test(id);
       expect(
         findings
-          .filter((finding) => grave(finding) && !touched(finding.id))
+          .filter((finding) => grave(finding) && !touched(finding.id) && !deploymentsOwn(finding.id))
           .map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`),
       ).toEqual([]);
 
