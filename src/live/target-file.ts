@@ -16,13 +16,13 @@ import { assert } from '../core/assert.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { errorAt, formatScenarioErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
 import type { ScenarioSource } from '../sim/scenario-source.ts';
-import { readYamlFile, startYamlFile } from '../sim/yaml-file-start.ts';
+import { startYamlFile } from '../sim/yaml-file-start.ts';
+import { MAX_TARGET_FILE_CHARS, readTargetFile } from './target-file-read.ts';
 import { OPERATION_NAMES } from './operations.ts';
 import { ENV_NAME_PATTERN, KEY_PATTERN, TARGET_LIMITS, targetFileSchema, type TargetFile } from './target-schema.ts';
 import type { Funding, PaceLimit, Target, TargetService } from './target.ts';
 
-/** Target files are small; anything larger is a mistake. */
-export const MAX_TARGET_FILE_CHARS = 262_144;
+export { MAX_TARGET_FILE_CHARS };
 
 export type TargetFileResult =
   | { readonly ok: true; readonly value: Target }
@@ -34,7 +34,7 @@ export interface TargetFileOptions {
 }
 
 export async function loadTargetFile(path: string, options: TargetFileOptions = {}): Promise<TargetFileResult> {
-  const file = await readYamlFile(path, 'the target file', MAX_TARGET_FILE_CHARS);
+  const file = await readTargetFile(path);
   return file.ok ? parseTargetFile(file.text, { ...options, fileName: path }) : file;
 }
 
