@@ -18,11 +18,13 @@ import { errorAt, formatScenarioErrors, sortErrors, type ScenarioError } from '.
 import type { ScenarioSource } from '../sim/scenario-source.ts';
 import { startYamlFile } from '../sim/yaml-file-start.ts';
 import { MAX_TARGET_FILE_CHARS, readTargetFile } from './target-file-read.ts';
+import { normalizeServiceUrl } from './service-url.ts';
 import { OPERATION_NAMES } from './operations.ts';
 import { ENV_NAME_PATTERN, KEY_PATTERN, TARGET_LIMITS, targetFileSchema, type TargetFile } from './target-schema.ts';
 import type { Funding, PaceLimit, Target, TargetService } from './target.ts';
 
 export { MAX_TARGET_FILE_CHARS };
+export { normalizeServiceUrl } from './service-url.ts';
 
 export type TargetFileResult =
   | { readonly ok: true; readonly value: Target }
@@ -203,12 +205,6 @@ function fundingKeys(
     }
   });
   return keys;
-}
-
-/** `HTTP://Host:3000/api/` → `http://host:3000/api`: the form paths are appended to. */
-export function normalizeServiceUrl(text: string): string {
-  const parsed = new URL(text);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
 function buildTarget(file: TargetFile, keys: readonly string[], fileName: string): Target {
