@@ -21,31 +21,21 @@
  */
 import type { WaitClock } from '../core/clock.ts';
 import type { FairnessFlags } from './audit-fairness-flags.ts';
-
-export { FAIRNESS_USAGE, parseFairnessArgs, type FairnessFlags } from './audit-fairness-flags.ts';
-import {
-  auditFairnessLive,
-  FAIRNESS_BETS_DEFAULT,
-  FAIRNESS_BETS_MAX,
-  type FairnessAuditResult,
-} from '../live/audit/fairness-audit.ts';
+import { auditFairnessLive, type FairnessAuditResult } from '../live/audit/fairness-audit.ts';
 import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
-import type { Severity } from '../live/finding.ts';
 import { runReplayProbes, type ReplayProbeResult } from '../live/audit/replay-probes.ts';
 import { curlOf } from '../live/report/curl.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { stringFlag } from './args.ts';
-import { usageLine } from './command-definition.ts';
-import { definitionOf } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
-import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-house-edge.ts';
+import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';
-import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
+
+export { FAIRNESS_USAGE, parseFairnessArgs, type FairnessFlags } from './audit-fairness-flags.ts';
 
 const COMMAND = 'afp audit fairness';
 

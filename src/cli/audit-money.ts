@@ -28,18 +28,14 @@ import { runPotProbes } from '../live/audit/pot-probes.ts';
 import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
 import { timePassageOf } from '../live/audit/time-passage.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import type { Severity } from '../live/finding.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { stringFlag } from './args.ts';
-import { usageLine } from './command-definition.ts';
-import { definitionOf } from './commands.ts';
-import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
+import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { MAX_MINUTES_DEFAULT, MAX_MINUTES_LIMIT, type MoneyFlags } from './audit-money-flags.ts';
+import type { MoneyFlags } from './audit-money-flags.ts';
 
 export {
   MAX_MINUTES_DEFAULT,
