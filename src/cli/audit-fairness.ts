@@ -20,80 +20,24 @@
  * verified; 0 otherwise (1 only for a bug in afp).
  */
 import type { WaitClock } from '../core/clock.ts';
-import {
-  auditFairnessLive,
-  FAIRNESS_BETS_DEFAULT,
-  FAIRNESS_BETS_MAX,
-  type FairnessAuditResult,
-} from '../live/audit/fairness-audit.ts';
+import type { FairnessFlags } from './audit-fairness-flags.ts';
+import { auditFairnessLive, type FairnessAuditResult } from '../live/audit/fairness-audit.ts';
 import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
-import type { Severity } from '../live/finding.ts';
 import { runReplayProbes, type ReplayProbeResult } from '../live/audit/replay-probes.ts';
 import { curlOf } from '../live/report/curl.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { stringFlag } from './args.ts';
-import { usageLine } from './command-definition.ts';
-import { definitionOf } from './commands.ts';
 import { commandLine } from '../core/shell-words.ts';
-import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
-import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX } from './audit-house-edge.ts';
+import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';
-import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
-export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
+export { FAIRNESS_USAGE, parseFairnessArgs, type FairnessFlags } from './audit-fairness-flags.ts';
 
 const COMMAND = 'afp audit fairness';
-const DEFINITION = definitionOf('audit', 'fairness');
-
-export interface FairnessFlags {
-  readonly target: string;
-  readonly key: string;
-  readonly json: boolean;
-  readonly out: string;
-  readonly failOn: Severity | 'none';
-  readonly maxBets: number;
-  readonly maxSeconds: number;
-  readonly concurrency: number;
-  /** --quiet or --json: no progress lines. */
-  readonly quiet: boolean;
-}
-
-export function parseFairnessArgs(argv: readonly string[], nowMs: number): FairnessFlags | { errors: string[] } {
-  const { args, errors, target, key, failOn, maxSeconds } = parseLiveArgs(
-    argv,
-    DEFINITION,
-    'the API key of the account to audit',
-  );
-  const numbers = [
-    wholeFlagOf(args, 'max-bets', FAIRNESS_BETS_DEFAULT, 1, FAIRNESS_BETS_MAX),
-    wholeFlagOf(args, 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
-  ];
-  for (const value of numbers) if (typeof value === 'string') errors.push(value);
-  if (
-    errors.length > 0 ||
-    target === undefined ||
-    key === undefined ||
-    failOn === undefined ||
-    maxSeconds === undefined
-  )
-    return { errors };
-  const [maxBets, concurrency] = numbers as [number, number];
-  return {
-    target,
-    key,
-    json: args.flags['json'] === true,
-    failOn,
-    maxBets,
-    maxSeconds,
-    concurrency,
-    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
-    out: stringFlag(args, 'out') ?? `reports/fairness-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
-  };
-}
 
 /** One JUnit check per game seen (skipped when none of its bets could be verified), and one for nonces. */
 function checksOf(

@@ -50,7 +50,6 @@ import type { Severity } from '../live/finding.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
-import { targetUrlError } from '../client/target.ts';
 import { ratioToNumber } from '../core/ratio.ts';
 import { percentText } from '../report/html/report-format.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
@@ -65,19 +64,16 @@ import { wholeFlag, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT } from './audit-limits.ts';
+import { targetSpecError } from './live-args.ts';
 
-/** A --target that names a URL must be a valid one; anything else is a target file (read later). */
-export function targetSpecError(spec: string): string | null {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(spec) ? targetUrlError(spec) : null;
-}
+export { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT } from './audit-limits.ts';
+export { targetSpecError } from './live-args.ts';
 
 export const HOUSE_EDGE_USAGE = usageLine(definitionOf('audit', 'house-edge'));
 
 export const BETS_DEFAULT = 100_000;
 export const LIVE_BETS_DEFAULT = 2_000;
-export const MAX_SECONDS_DEFAULT = 600;
-export const CONCURRENCY_DEFAULT = 4;
-export const CONCURRENCY_MAX = 16;
 
 export interface HouseEdgeFlags {
   readonly gameIds: readonly GameId[];

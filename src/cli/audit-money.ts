@@ -28,73 +28,27 @@ import { runPotProbes } from '../live/audit/pot-probes.ts';
 import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
 import { timePassageOf } from '../live/audit/time-passage.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import type { Severity } from '../live/finding.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { stringFlag } from './args.ts';
-import { usageLine } from './command-definition.ts';
-import { definitionOf } from './commands.ts';
-import { SYSTEM_LIVE_CLOCK, wholeFlagOf, type AuditIo } from './audit-io.ts';
+import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { finishLiveRun, openRunAccount, parseLiveArgs, startLiveRun, type LiveRun } from './live-command.ts';
+import { finishLiveRun, openRunAccount, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { WaitClock } from '../core/clock.ts';
+import type { MoneyFlags } from './audit-money-flags.ts';
 
-export const MONEY_USAGE = usageLine(definitionOf('audit', 'money'));
+export {
+  MAX_MINUTES_DEFAULT,
+  MAX_MINUTES_LIMIT,
+  MONEY_USAGE,
+  parseMoneyArgs,
+  type MoneyFlags,
+} from './audit-money-flags.ts';
 
 const COMMAND = 'afp audit money';
-const DEFINITION = definitionOf('audit', 'money');
 /** The probes' bets and withdrawals need cents; the domain race needs two .xyz years (28.80) in the balance. */
 const MAIN_FUND_MICRO = 50_000_000n;
 const SECOND_FUND_MICRO = 1_000_000n;
-export const MAX_MINUTES_DEFAULT = 90;
-/** Three days: a real target's 48 h dispute window fits. */
-export const MAX_MINUTES_LIMIT = 4_320;
-
-export interface MoneyFlags {
-  readonly target: string;
-  readonly key: string | null;
-  readonly secondKey: string | null;
-  readonly withdrawAddress: string | null;
-  readonly out: string;
-  readonly failOn: Severity | 'none';
-  readonly maxSeconds: number;
-  /** --include-slow: the settlement probes, waiting at most `maxMinutes`. */
-  readonly includeSlow: boolean;
-  readonly maxMinutes: number;
-  /** --quiet or --json: no progress lines. */
-  readonly quiet: boolean;
-}
-
-export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
-  const { args, errors, target, key, failOn, maxSeconds } = parseLiveArgs(argv, DEFINITION);
-  const includeSlow = args.flags['include-slow'] === true;
-  const maxMinutes = wholeFlagOf(args, 'max-minutes', MAX_MINUTES_DEFAULT, 1, MAX_MINUTES_LIMIT);
-  if (typeof maxMinutes === 'string') errors.push(maxMinutes);
-  else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined)
-    errors.push('--max-minutes bounds the slow probes: it needs --include-slow');
-  if (
-    errors.length > 0 ||
-    target === undefined ||
-    failOn === undefined ||
-    maxSeconds === undefined ||
-    typeof maxMinutes === 'string'
-  )
-    return { errors };
-  return {
-    target,
-    key: key ?? null,
-    secondKey: stringFlag(args, 'second-key') ?? null,
-    withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
-    out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
-    failOn,
-    maxSeconds,
-    includeSlow,
-    maxMinutes,
-    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
-  };
-}
-
 /** The double-spend account: --second-key, the file's second key, or a fresh one funded the target's way; null when none can be had. */
 async function secondAccount(run: LiveRun, flags: MoneyFlags): Promise<LiveOutcome<LiveAccount> | null> {
   const funding = run.target.funding;

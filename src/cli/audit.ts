@@ -7,12 +7,13 @@
  * A crash (a bug) is exit 1 with the seed and the error; a target that does not answer is 4.
  * Each subcommand's module is loaded when it runs (house-edge's live half only with --target):
  * an in-process house-edge audit's start does not pay for the live audits' target files, wire
- * dialects and fairness schemes.
+ * dialects and fairness schemes. Fairness and money parse their flags with light imports
+ * (audit-fairness-flags.ts, audit-money-flags.ts) and load the audit once they pass.
  */
-import type { FairnessFlags } from './audit-fairness.ts';
+import type { FairnessFlags } from './audit-fairness-flags.ts';
 import type { HouseEdgeFlags } from './audit-house-edge.ts';
 import { PROCESS_IO, SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import type { MoneyFlags } from './audit-money.ts';
+import type { MoneyFlags } from './audit-money-flags.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
@@ -76,16 +77,16 @@ async function houseEdge(argv: readonly string[], io: AuditIo, record: RecordFie
 }
 
 async function fairness(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
-  const { parseFairnessArgs, runFairness } = await import('./audit-fairness.ts');
-  return runAudit<FairnessFlags>('fairness', parseFairnessArgs(argv, Date.now()), io, record, (flags) =>
-    runFairness(flags, io, SYSTEM_LIVE_CLOCK, record),
+  const { parseFairnessArgs } = await import('./audit-fairness-flags.ts');
+  return runAudit<FairnessFlags>('fairness', parseFairnessArgs(argv, Date.now()), io, record, async (flags) =>
+    (await import('./audit-fairness.ts')).runFairness(flags, io, SYSTEM_LIVE_CLOCK, record),
   );
 }
 
 async function money(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
-  const { parseMoneyArgs, runMoney } = await import('./audit-money.ts');
-  return runAudit<MoneyFlags>('money', parseMoneyArgs(argv, Date.now()), io, record, (flags) =>
-    runMoney(flags, io, SYSTEM_LIVE_CLOCK, record),
+  const { parseMoneyArgs } = await import('./audit-money-flags.ts');
+  return runAudit<MoneyFlags>('money', parseMoneyArgs(argv, Date.now()), io, record, async (flags) =>
+    (await import('./audit-money.ts')).runMoney(flags, io, SYSTEM_LIVE_CLOCK, record),
   );
 }
 

@@ -117,17 +117,22 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  // Loaded before the seed line (a signal sent once it is printed finds the check set up, as when
-  // this was a static import): the runs' code, fast-check and the model.
-  const { checkRuns } = await import('./check-runs.ts');
-  io.out(`seed: ${parsed.seed}\n`);
-  record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
+  // The target is resolved first, so one refused (a missing file, a port that does not answer) does
+  // not load the runs. The runs' code (fast-check, the model) is loaded before the seed line: a
+  // signal sent once it is printed finds the check set up, as when this was a static import.
   const resolved = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   const dialectTarget = resolved?.dialects ?? null;
+  const started = (): void => {
+    io.out(`seed: ${parsed.seed}\n`);
+    record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
+  };
   if (dialectTarget !== null && !dialectTarget.ok) {
+    started();
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
     return exitOfUnresolvedTarget(dialectTarget.kind);
   }
+  const { checkRuns } = await import('./check-runs.ts');
+  started();
   const progress = new Progress({
     label: 'check',
     unit: 'runs',

@@ -14,70 +14,30 @@
  * finding reaches --fail-on (3). A second Ctrl-C quits at once.
  */
 import type { WaitClock } from '../core/clock.ts';
-import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import { Deadline } from '../audit/live-target.ts';
 import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
-import { findingsExitCode, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import type { ReportFailure } from '../live/report/findings-report.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
-import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
-import { wholeFlagOf, type AuditIo } from './audit-io.ts';
-import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
-import type { CommandDefinition } from './command-definition.ts';
+import type { AuditIo } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import { Progress } from './progress.ts';
 import { againTo, onFirstInterrupt } from './process-interrupt.ts';
 import { RemoteServeClock, waitClockOf } from '../live/remote-serve-clock.ts';
 
+export { parseLiveArgs, type LiveArgs } from './live-args.ts';
+
 /** What a live run says when Ctrl-C cut it short (the first of finishLiveRun's lines). */
 const INTERRUPTED_LINE = 'interrupted: the run was cut short, so it is not a pass; the reports cover what ran';
-
-export interface LiveArgs {
-  readonly args: ParsedArgs;
-  /** Every error so far; the command adds its own flags' errors. */
-  readonly errors: string[];
-  readonly target: string | undefined;
-  readonly key: string | undefined;
-  readonly failOn: FailOn | undefined;
-  readonly maxSeconds: number | undefined;
-}
-
-/**
- * The flags every live command reads alike: no positionals, --target (required: a URL or a target
- * file), --key (required when `keyRequired` names it), --fail-on, --max-seconds. Errors in that order.
- */
-export function parseLiveArgs(argv: readonly string[], definition: CommandDefinition, keyRequired?: string): LiveArgs {
-  const args = parseCommand(argv, definition);
-  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
-  const target = stringFlag(args, 'target');
-  if (target === undefined) errors.push('--target URL|FILE is required');
-  else {
-    const targetError = targetSpecError(target);
-    if (targetError !== null) errors.push(targetError);
-  }
-  const key = stringFlag(args, 'key');
-  if (key === undefined && keyRequired !== undefined) errors.push(`--key KEY (${keyRequired}) is required`);
-  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
-  if (!failOn.ok) errors.push(failOn.message);
-  const maxSeconds = wholeFlagOf(args, 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
-  if (typeof maxSeconds === 'string') errors.push(maxSeconds);
-  return {
-    args,
-    errors,
-    target,
-    key,
-    failOn: failOn.ok ? failOn.value : undefined,
-    maxSeconds: typeof maxSeconds === 'string' ? undefined : maxSeconds,
-  };
-}
 
 export interface LiveRun {
   readonly command: string;

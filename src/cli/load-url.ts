@@ -14,20 +14,17 @@
  * (default reports/url-load); no load.json (it exists for `afp load merge` of a scenario's shards).
  * Exit codes, first that applies: 2 bad flags (every problem listed) · 4 nothing listens at the
  * URL, or no request got an answer · 5 a threshold failed · 0.
+ * Flags that make no run are refused with light imports; the planner, the thresholds' parser and the
+ * run's code (the generator, the live view, the reports) are import()ed where they are first used.
  */
 import { join } from 'node:path';
-import { describePlan, resolveLoadPlan } from '../load/executors.ts';
-import { parseOutFlags, runMetricsOutputs } from '../load/metrics/metrics-outputs.ts';
-import { parseThresholds } from '../load/thresholds.ts';
-import { runUrlLoad } from '../load/url-load.ts';
-import { reachable } from '../load/url-reach.ts';
-import { urlEndpointName } from '../load/url-source.ts';
+import { parseOutFlags } from '../load/metrics/out-flags.ts';
 import { otherFormFlags, parseCommand } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
-import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
+import type { LoadIo } from './load-io.ts';
 import { parseUrlRun } from './url-flags.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
@@ -49,15 +46,30 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     ...outs.errors,
   ];
   const run = parsed.run;
-  const planned = run === null ? null : resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
-  if (planned !== null && !planned.ok) errors.push(...planned.errors);
-  // Checked by parseUrlRun (its errors are above); parsed again here for the run.
-  const thresholds = parseThresholds(run?.section.thresholds);
-  if (errors.length > 0 || run === null || planned === null || !planned.ok || !thresholds.ok) {
+  if (run === null) {
     record({ errors });
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
+  // The planner, the thresholds' parser and the run's code load only for flags that make a run.
+  const { describePlan, resolveLoadPlan } = await import('../load/executors.ts');
+  const planned = resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
+  if (!planned.ok) errors.push(...planned.errors);
+  // Checked by parseUrlRun (its errors are above); parsed again here for the run.
+  const thresholds = (await import('../load/thresholds.ts')).parseThresholds(run.section.thresholds);
+  if (errors.length > 0 || !planned.ok || !thresholds.ok) {
+    record({ errors });
+    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const [{ runMetricsOutputs }, { reachable }, { urlEndpointName }, { runUrlLoad }, { concludeRun, runWithView }] =
+    await Promise.all([
+      import('../load/metrics/metrics-outputs.ts'),
+      import('../load/url-reach.ts'),
+      import('../load/url-source.ts'),
+      import('../load/url-load.ts'),
+      import('./load-view.ts'),
+    ]);
   const outputs = runMetricsOutputs(outs.outputs, io.clock);
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {

@@ -9,15 +9,16 @@
  * target); 2 bad flags or URLs, FILE exists without --force, or nothing answering is a service of
  * the platform (the URLs given cannot make a target). With --json stdout is one JSON object
  * (json-output.ts): the verdict, the services found and the target file's text; the table goes to stderr.
+ * The flags and URLs are checked with light imports (probe-input.ts); the probe and the target-file
+ * parser load only once they pass.
  */
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { assert } from '../core/assert.ts';
 import { renderProbeTable } from '../live/probe/probe-report.ts';
-import { KEYS_ENV, MAX_URLS, probeInput, probeTarget, type ProbeInput } from '../live/probe/probe-target.ts';
+import { MAX_URLS, probeInput, type ProbeInput } from '../live/probe/probe-input.ts';
 import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
 import { renderTargetText } from '../live/probe/target-text.ts';
-import { parseTargetFile } from '../live/target-file.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
@@ -67,6 +68,11 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     io.err(`${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}\n`);
     return EXIT.invalidInput;
   }
+  // The probe (the dialects, the classifier) and the target-file parser load once the flags pass.
+  const [{ KEYS_ENV, probeTarget }, { parseTargetFile }] = await Promise.all([
+    import('../live/probe/probe-target.ts'),
+    import('../live/target-file.ts'),
+  ]);
   const outcome = await probeTarget(flags.inputs, { timeoutMs: flags.timeoutMs });
   const table = renderProbeTable(outcome);
   const report = flags.out === null ? io.err : io.out;

@@ -13,13 +13,15 @@
  *     `afp target probe URL` write one); no answer at all: the target is unreachable.
  * Failures are returned with the exit kind the CLI maps: 'invalid' (exit 2: the user must change
  * the argument or the file), 'trouble' (exit 4: the target did not answer).
+ * A target file is read before its parser loads (target-file-read.ts).
  * Bounded: one request, at most `timeoutMs` (default 10 s).
  */
 import { stat } from 'node:fs/promises';
 import { announcedMounts, forwardedForNote, readMounts, targetUrlError } from '../client/target.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from './fairness/scheme.ts';
-import { loadTargetFile, type TargetFileOptions } from './target-file.ts';
+import { readTargetFile } from './target-file-read.ts';
+import type { TargetFileOptions } from './target-file.ts';
 import type { PaceLimit, Target, TargetService } from './target.ts';
 import { dialectOf, servedDialects } from './served-dialects.ts';
 import { DEPLOYED_LIMITS } from './dialects/deployed/limits.ts';
@@ -46,7 +48,11 @@ const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 export async function resolveTarget(spec: string, options: ResolveOptions = {}): Promise<ResolveResult> {
   if (FILE_PATTERN.test(spec) || (await isFile(spec))) {
-    const loaded = await loadTargetFile(spec, options);
+    // Read before the parser loads (a few hundred modules): a missing file is refused without it.
+    const file = await readTargetFile(spec);
+    if (!file.ok) return { ok: false, kind: 'invalid', message: file.message };
+    const { parseTargetFile } = await import('./target-file.ts');
+    const loaded = parseTargetFile(file.text, { ...options, fileName: spec });
     return loaded.ok
       ? fileOnAfpServe(loaded.value, options.timeoutMs ?? RESOLVE_TIMEOUT_MS)
       : { ok: false, kind: 'invalid', message: loaded.message };

@@ -16,13 +16,15 @@ import { assert } from '../core/assert.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import { errorAt, formatScenarioErrors, sortErrors, type ScenarioError } from '../sim/scenario.ts';
 import type { ScenarioSource } from '../sim/scenario-source.ts';
-import { readYamlFile, startYamlFile } from '../sim/yaml-file-start.ts';
+import { startYamlFile } from '../sim/yaml-file-start.ts';
+import { MAX_TARGET_FILE_CHARS, readTargetFile } from './target-file-read.ts';
+import { normalizeServiceUrl } from './service-url.ts';
 import { OPERATION_NAMES } from './operations.ts';
 import { ENV_NAME_PATTERN, KEY_PATTERN, TARGET_LIMITS, targetFileSchema, type TargetFile } from './target-schema.ts';
 import type { Funding, PaceLimit, Target, TargetService } from './target.ts';
 
-/** Target files are small; anything larger is a mistake. */
-export const MAX_TARGET_FILE_CHARS = 262_144;
+export { MAX_TARGET_FILE_CHARS };
+export { normalizeServiceUrl } from './service-url.ts';
 
 export type TargetFileResult =
   | { readonly ok: true; readonly value: Target }
@@ -34,7 +36,7 @@ export interface TargetFileOptions {
 }
 
 export async function loadTargetFile(path: string, options: TargetFileOptions = {}): Promise<TargetFileResult> {
-  const file = await readYamlFile(path, 'the target file', MAX_TARGET_FILE_CHARS);
+  const file = await readTargetFile(path);
   return file.ok ? parseTargetFile(file.text, { ...options, fileName: path }) : file;
 }
 
@@ -203,12 +205,6 @@ function fundingKeys(
     }
   });
   return keys;
-}
-
-/** `HTTP://Host:3000/api/` → `http://host:3000/api`: the form paths are appended to. */
-export function normalizeServiceUrl(text: string): string {
-  const parsed = new URL(text);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
 function buildTarget(file: TargetFile, keys: readonly string[], fileName: string): Target {

@@ -3,13 +3,14 @@
  * refuse text over its size limit, stop at YAML syntax errors, then validate the document against
  * its schema, collecting the duplicate keys and the schema's errors (with their lines) so that the
  * caller adds its own checks across fields and reports every error at once (formatScenarioErrors).
- * Also the reading of such a file, whose failure is one message (`x.yaml: cannot read the target file (ENOENT)`).
+ * The reading of such a file is yaml-file-read.ts's (re-exported here), so that it runs without this parser.
  * Non-goals: scenario files, whose errors stay a list (parseScenario) rather than one message.
  */
-import { readTextFile } from '../core/text-file.ts';
 import type * as z from 'zod';
 import { formatScenarioErrors, issueErrors, sortErrors, type ScenarioError } from './scenario.ts';
 import { readScenarioSource, type ScenarioSource } from './scenario-source.ts';
+
+export { readYamlFile } from './yaml-file-read.ts';
 
 export type YamlFileStart<T> =
   | { readonly ok: false; readonly message: string }
@@ -50,17 +51,4 @@ export function startYamlFile<T>(
     errors.push(...(options.mapError === undefined ? issues : issues.map(options.mapError)));
   }
   return { ok: true, source, errors, parsed };
-}
-
-/**
- * The text of the file at `path`, or why it cannot be read (`what`: "the target file"); at most
- * `maxChars` characters' worth of bytes (4 each, UTF-8's most) are read: the parse refuses more.
- */
-export async function readYamlFile(
-  path: string,
-  what: string,
-  maxChars: number,
-): Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }> {
-  const read = await readTextFile(path, 4 * maxChars);
-  return read.ok ? read : { ok: false, message: `${path}: cannot read ${what} (${read.code ?? read.reason})` };
 }

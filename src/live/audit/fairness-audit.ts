@@ -32,8 +32,9 @@ import { proofHolds, recordNonceReused, recordVerification, selfContradiction } 
 import { payoutFieldsOf } from './edge-tier.ts';
 import { DrawTally } from './draw-agreement.ts';
 
-export const FAIRNESS_BETS_DEFAULT = 10_000;
-export const FAIRNESS_BETS_MAX = 100_000;
+import { FAIRNESS_BETS_MAX } from './fairness-limits.ts';
+
+export { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from './fairness-limits.ts';
 /** Bets asked per history page (the dialects cap it: style B 100, the deployment 200). */
 export const HISTORY_PAGE_BETS = 200;
 export const VARIANTS_COMPARED_MAX = 200;

@@ -22,7 +22,7 @@ import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { FAULT_SERVICES as SERVICES } from '../../sim/scenario-schema.ts';
 import { DEPLOYED_INFO_SERVICES } from '../dialects/deployed/markers.ts';
-import { normalizeServiceUrl } from '../target-file.ts';
+import { normalizeServiceUrl } from '../service-url.ts';
 import { DIALECT_NAMES, type DialectName } from '../target.ts';
 import { ALL_MARKERS, MOUNTS_PATH, OPENAPI_PATH, UNKNOWN_PATH, type Observation, type UrlProbe } from './probe-url.ts';
 import { describeServer, type ServerDescription } from './plain-server.ts';

@@ -14,43 +14,24 @@
  * AFP_KEYS; the deployed limits (src/live/dialects/deployed/limits.ts) for services in the
  * deployed dialect; fairness `deployed` for a deployed casino, else `afp`.
  * Bounded: MAX_URLS given, MAX_PROBED_URLS probed in all (announced mounts included), one URL at a
- * time. Non-goals: writing the file (the CLI does, refusing to overwrite without --force).
+ * time. The given URLs are checked in probe-input.ts (re-exported here). Non-goals: writing the file (the CLI does, refusing to overwrite without --force).
  */
-import { targetUrlError } from '../../client/target.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { DEPLOYED_LIMITS } from '../dialects/deployed/limits.ts';
 import { dialectByName } from '../dialects/index.ts';
 import { OPERATION_NAMES } from '../operations.ts';
-import { normalizeServiceUrl } from '../target-file.ts';
 import type { TargetFile } from '../target-schema.ts';
 import type { DialectName } from '../target.ts';
 import { classifyUrl, type DialectVotes, type Family, type UrlVerdict } from './classify.ts';
+import { MAX_URLS, type ProbeInput } from './probe-input.ts';
 import { probeUrl } from './probe-url.ts';
 
-export const MAX_URLS = 16;
+export { MAX_URLS, probeInput, type ProbeInput } from './probe-input.ts';
+
 export const MAX_PROBED_URLS = 32;
 export const KEYS_ENV = 'AFP_KEYS';
 /** The order of services in a written file: the casino first, as the shipped targets have it. */
 const FILE_ORDER: readonly ServiceName[] = ['casino', 'faucet', 'escrow', 'trading', 'wallet', 'domains'];
-
-/** The documents' style A and the deployment put `/api/v1` in their paths: a URL ending so names its parent. */
-const PATH_PREFIX = /\/api\/v1\/*$/;
-
-export interface ProbeInput {
-  readonly url: string;
-  /** Why the URL probed differs from the one given. */
-  readonly note: string | null;
-}
-
-/** The URL to probe for `given`, or an error (exit 2). */
-export function probeInput(given: string): ProbeInput | { readonly error: string } {
-  const error = targetUrlError(given);
-  if (error !== null) return { error };
-  const url = normalizeServiceUrl(given);
-  if (!PATH_PREFIX.test(new URL(url).pathname)) return { url, note: null };
-  const parent = url.replace(PATH_PREFIX, '');
-  return { url: parent, note: `${given}: the dialects' paths carry /api/v1 themselves; probing ${parent}` };
-}
 
 export interface ChosenService {
   readonly service: ServiceName;

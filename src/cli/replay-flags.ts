@@ -1,0 +1,84 @@
+/**
+ * The flags of `afp replay` (replay.ts): parsed and checked with light imports, every error at once,
+ * and the command line that repeats a replay (its reproduce line). Why apart from the replay
+ * (replay-record.ts: the record reader, the clients, the diff reports): a misspelt flag should not
+ * pay for them.
+ */
+import { targetUrlError } from '../client/target.ts';
+import { parseSpeed, type Speed } from '../replay/pacing.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
+import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { commandLine } from '../core/shell-words.ts';
+
+export const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+const DEFINITION = definitionOf('replay');
+export const USAGE = `usage: ${usageLine(DEFINITION)}`;
+const DEFAULT_OUT = 'reports/replay';
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface ReplayFlags {
+  readonly file: string;
+  readonly target: string;
+  readonly speedText: string;
+  readonly speed: Speed;
+  readonly out: string;
+  readonly sync: 'auto' | 'on' | 'off';
+  readonly timeoutMs: number;
+  /** Only for a replay through a target's dialect (its findings report). */
+  readonly failOn: FailOn;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
+}
+
+export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors: string[] } {
+  const args = parseCommand(argv, DEFINITION);
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`expected one record FILE, got ${args.positionals.length}`);
+  const target = stringFlag(args, 'target');
+  if (target === undefined) errors.push('--target URL is required');
+  else if (URL_PATTERN.test(target)) {
+    const problem = targetUrlError(target);
+    if (problem !== null) errors.push(problem);
+  }
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
+  const speedText = stringFlag(args, 'speed') ?? '1';
+  const speed = parseSpeed(speedText);
+  if (typeof speed === 'string' && speed !== 'max') errors.push(speed);
+  const sync = stringFlag(args, 'sync-clock') ?? 'auto';
+  if (sync !== 'auto' && sync !== 'on' && sync !== 'off')
+    errors.push(`--sync-clock must be auto, on or off, got '${sync}'`);
+  const concurrency = stringFlag(args, 'concurrency') ?? '1';
+  if (concurrency !== '1')
+    errors.push(`--concurrency must be 1 (replay keeps the recorded order), got '${concurrency}'`);
+  const timeoutText = stringFlag(args, 'timeout-ms') ?? String(DEFAULT_TIMEOUT_MS);
+  const timeoutMs = /^\d{1,7}$/.test(timeoutText) ? Number(timeoutText) : 0;
+  if (timeoutMs < 100)
+    errors.push(`--timeout-ms must be a whole number of milliseconds from 100 to 9999999, got '${timeoutText}'`);
+  if (errors.length > 0 || !failOn.ok) return { errors };
+  return {
+    file: args.positionals[0] as string,
+    target: target as string,
+    speedText,
+    speed: speed as Speed,
+    out: stringFlag(args, 'out') ?? DEFAULT_OUT,
+    sync: sync as ReplayFlags['sync'],
+    timeoutMs,
+    failOn: failOn.value,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+  };
+}
+
+/** The `afp replay` line that repeats this run, shell-quoted where needed so it pastes as is (a path with a space). */
+export function reproduceCommand(
+  flags: Pick<ReplayFlags, 'file' | 'target' | 'speedText' | 'sync' | 'out' | 'failOn'>,
+): string {
+  const words = ['npx', 'afp', 'replay', flags.file, '--target', flags.target, '--speed', flags.speedText];
+  words.push('--sync-clock', flags.sync);
+  if (flags.out !== DEFAULT_OUT) words.push('--out', flags.out);
+  if (flags.failOn !== DEFAULT_FAIL_ON) words.push('--fail-on', flags.failOn);
+  return commandLine(words);
+}
