@@ -14,18 +14,15 @@
  * Limits: examples ≤ MAX_EXAMPLES per game (the count covers the rest).
  */
 import type { JsonValue } from '../../core/errors.ts';
-import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import type { FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import type { FindingSink } from '../evidenced-findings.ts';
 
 /** Bets of a game recording the recomputed draw exactly, before another's differing draw is no rule but a replaced one. */
 export const MIN_AGREEING_DRAWS = 5;
 const MAX_EXAMPLES = 3;
 
-export interface DrawDisagreement {
-  readonly field: string;
-  readonly recorded: number;
-  readonly recomputed: number;
-}
+/** A field difference of the scheme's (FieldDifference) whose two sides are both numbers. */
+export type DrawDisagreement = FieldDifference & { readonly recorded: number; readonly recomputed: number };
 
 /** One unit of a number's last written place (75 → 1, 35.44 → 0.01). */
 function unitOf(value: number): number {
