@@ -118,3 +118,114 @@ describe('a number and the string that spells it are one value', () => {
     expect(idsAbove(run.findings, ['critical', 'major']), run.text).toEqual([]);
   });
 });
+
+/** The bet shows `multiplier` paid on its stake: its flag, multiplier and credit agree (no money finding). */
+function pays(bet: Bet, multiplier: number): void {
+  bet['won'] = multiplier > 0;
+  bet['payout_multiplier'] = multiplier;
+  bet['amount_won'] = Math.round((bet['amount_bet'] as number) * multiplier * 100) / 100;
+}
+
+const contradiction = (findings: readonly LiveFinding[], game: string): LiveFinding | undefined =>
+  findings.find((finding) => finding.id === `fairness:${game}:contradiction`);
+
+describe('an answer whose own facts contradict its own outcome or payout is critical', () => {
+  test('mines: a lost bet rewritten to hit_mine false, revealed cells including a mine, paid payout_on_win', async () => {
+    const run = await audit(
+      'mines-hidden-hit',
+      'mines',
+      betRewrite('mines', (bet) => {
+        const result = bet.result;
+        if (result['hit_mine'] !== true) return;
+        result['hit_mine'] = false;
+        result['hit_at_cell'] = null;
+        result['revealed_cells'] = Array.from({ length: result['reveals_count'] as number }, (_, cell) => cell);
+        pays(bet, result['payout_on_win'] as number);
+      }),
+    );
+    const found = contradiction(run.findings, 'mines');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(
+      /^bet bet_\S+ \(mines:[\d:]+\): revealed_cells \[[\d,]+\] include mine \d+ of mine_positions \[[\d,]+\], yet hit_mine is false/,
+    );
+    expect(found?.reproduce).toMatch(/^curl .*\/api\/v1\/(games\/mines|bets\/batch)/);
+    expect(run.code).toBe(3);
+  });
+
+  test('keno: matches one more than |picks ∩ drawn|, paid on the miscount', async () => {
+    const run = await audit(
+      'keno-miscount',
+      'keno',
+      betRewrite('keno', (bet) => {
+        const result = bet.result;
+        const real = (result['picks'] as number[]).filter((pick) =>
+          (result['drawn'] as number[]).includes(pick),
+        ).length;
+        const table = result['payout_table'] as Record<string, number>;
+        const multiplier = table[String(real + 1)] ?? 0;
+        if (multiplier <= (bet['payout_multiplier'] as number)) return;
+        result['matches'] = real + 1;
+        result['payout_multiplier'] = multiplier;
+        pays(bet, multiplier);
+      }),
+    );
+    const found = contradiction(run.findings, 'keno');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(
+      /^bet bet_\S+ \(keno:\d+\): matches \d+ where picks \[[\d,]+\] and drawn \[[\d,]+\] share \d+/,
+    );
+  });
+
+  test('keno: the right count, paid another line than its own payout_table states for it', async () => {
+    const run = await audit(
+      'keno-off-table',
+      'keno',
+      betRewrite('keno', (bet) => {
+        const result = bet.result;
+        const table = result['payout_table'] as Record<string, number>;
+        const next = table[String((result['matches'] as number) + 1)] ?? 0;
+        if (next <= (bet['payout_multiplier'] as number)) return;
+        result['payout_multiplier'] = next;
+        pays(bet, next);
+      }),
+    );
+    expect(contradiction(run.findings, 'keno')?.evidence, run.text).toMatch(
+      /which its payout_table pays ×[\d.]+, yet the bet paid ×/,
+    );
+  });
+
+  test('blackjack: the dealer’s first card swapped, totals unchanged: the totals contradict the cards', async () => {
+    const run = await audit(
+      'blackjack-swapped',
+      'blackjack',
+      betRewrite('blackjack', (bet) => {
+        const dealer = [...(bet.result['dealer_cards'] as string[])];
+        dealer[0] = dealer[0] === 'K' ? 'Q' : 'K';
+        bet.result['dealer_cards'] = dealer;
+      }),
+    );
+    const found = contradiction(run.findings, 'blackjack');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(/dealer_total \d+ where dealer_cards \[.*\] total \d+/);
+  });
+
+  test('a consistent rule of its own (keno paying double its published table, stated in payout_table): no contradiction', async () => {
+    const run = await audit(
+      'keno-own-table',
+      'keno',
+      betRewrite('keno', (bet) => {
+        const result = bet.result;
+        const table = result['payout_table'] as Record<string, number>;
+        result['payout_table'] = Object.fromEntries(Object.entries(table).map(([count, pay]) => [count, pay * 2]));
+        const multiplier = (bet['payout_multiplier'] as number) * 2;
+        result['payout_multiplier'] = multiplier;
+        pays(bet, multiplier);
+      }),
+    );
+    expect(contradiction(run.findings, 'keno'), run.text).toBeUndefined();
+    // The proxy shows the doubled credit without moving the balance: only the balance check may object.
+    expect(idsAbove(run.findings, ['critical', 'major']), run.text).toEqual([
+      'critical money:edge-audit:balance-delta',
+    ]);
+  });
+});
