@@ -58,7 +58,13 @@ import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
-import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
+import {
+  proofHolds,
+  recordAnswerContradiction,
+  recordNonceReused,
+  recordProofChecks,
+  selfContradiction,
+} from './verification-findings.ts';
 import { StatedChanceTally, type StatedChance } from './stated-chance.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
@@ -910,6 +916,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
             }),
       });
     checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
+    recordAnswerContradiction(withEvidence(findings, where), scheme, schemeBet, variant.variant);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
     const chance = scheme.statedChanceOf?.(variant.game, bet.result) ?? null;

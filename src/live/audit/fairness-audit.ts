@@ -28,7 +28,13 @@ import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { endpointOf } from '../request-endpoint.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
-import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
+import {
+  proofHolds,
+  recordAnswerContradiction,
+  recordNonceReused,
+  recordVerification,
+  selfContradiction,
+} from './verification-findings.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 import { DrawTally } from './draw-agreement.ts';
 
@@ -290,6 +296,7 @@ function verifyAll(
         seedHex,
         ...(seedReveal === undefined || seedReveal === null ? {} : { request: seedReveal }),
       });
+    recordAnswerContradiction(findings, scheme, schemeBet, variant);
     recordVerification(findings, {
       bet: schemeBet,
       variant,

@@ -20,6 +20,7 @@
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
  */
 import { deployedShownWin } from './deployed/shown-win.ts';
+import { deployedAnswerContradiction } from './deployed/answer-contradiction.ts';
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { createHash } from 'node:crypto';
 import { BoundedMemo } from '../../core/bounded-memo.ts';
@@ -232,6 +233,7 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   gameChoices,
   drawFields,
   shownWin: deployedShownWin,
+  answerContradiction: (bet) => deployedAnswerContradiction(bet.game, bet.result, bet),
   // DEPLOYED.md §2.4: one published minimum for every game (0.01), whole micro-USDC.
   publishedMinimumMicro: deployedMinimumMicro(PUBLISHED_DEPLOYED_RULES),
 };

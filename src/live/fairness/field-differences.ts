@@ -4,6 +4,8 @@
  * Only the fields the recomputation names are compared (a target may add its own: notes, tables),
  * so an extra recorded field is never a difference. Fields named in `unordered` hold sets: they
  * are compared sorted (a target may list drawn numbers or mines in any order).
+ * A number and a string that spells it in plain decimal (`1` and `"1"`, a card `10` and `"10"`)
+ * are the same value: the encoding is the target's dialect, not another outcome.
  * Limits: at most MAX_DIFFERENCES are listed; arrays longer than MAX_ITEMS compare as a whole.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -22,15 +24,30 @@ export interface Comparison {
 const isObject = (value: JsonValue | undefined): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** The number a string spells in plain decimal ("10", "-2.5"), else the value itself. */
+export function numericValue(value: JsonValue | undefined): JsonValue | undefined {
+  return typeof value === 'string' && PLAIN_DECIMAL.test(value) ? Number(value) : value;
+}
+
+/** Sorted by the value each item spells, so `["10", "2"]` and `[2, 10]` sort alike. */
+const sortKey = (item: JsonValue): string => JSON.stringify(numericValue(item));
+
 const sortedCopy = (value: JsonValue): JsonValue =>
   Array.isArray(value)
-    ? [...value].sort((a, b) =>
-        JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0,
-      )
+    ? [...value].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0))
     : value;
 
+/** Both the same number, one of them written as a string. */
+const sameNumber = (recorded: JsonValue, recomputed: JsonValue): boolean =>
+  typeof recorded !== typeof recomputed &&
+  typeof numericValue(recorded) === 'number' &&
+  numericValue(recorded) === numericValue(recomputed);
+
 function walk(path: string, recorded: JsonValue, recomputed: JsonValue, out: FieldDifference[]): void {
-  if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed)) return;
+  if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed) || sameNumber(recorded, recomputed))
+    return;
   if (
     Array.isArray(recorded) &&
     Array.isArray(recomputed) &&

@@ -152,6 +152,13 @@ export interface FairnessScheme {
    */
   shownWin?(game: string, result: JsonValue): boolean | null;
   /**
+   * Where a bet's answer contradicts itself: the facts its result states (cells, cards, counts, the
+   * number drawn, its own payout table) against the outcome and payout the same answer gives, in
+   * words naming the fields; null where it does not (or names too little). No changed rule explains
+   * such an answer. Absent: not judged.
+   */
+  answerContradiction?(bet: SchemeBet): string | null;
+  /**
    * The minimum bet a target of this scheme publishes for every game (the deployment's 0.01,
    * DEPLOYED.md §2.4), where the live house-edge audit plans its stakes; absent: each game's own
    * minimum in afp's game modules. Either way a target that refuses it states its own, which is

@@ -1,0 +1,274 @@
+/**
+ * Where a deployed bet's answer contradicts ITSELF: the facts its own result states (cells, cards,
+ * counts, the number drawn, the table it publishes) against the outcome and payout the same answer
+ * gives. No changed rule explains such an answer (a rule maps a draw to facts and facts to a payout;
+ * it cannot pay a revealed mine), so the audits judge it critical (edge-audit.ts, fairness-audit.ts).
+ *
+ * Only facts are read, never wording: labels a deployment words freely (LABEL_FIELDS in
+ * deployed-scheme.ts: blackjack's `outcome`, roulette's `color` case, keno's `matches` form) are
+ * read as facts only where they spell one (a count, a colour name). A number and the string that
+ * spells it are one value. A target that plays another consistent rule (another paytable it states
+ * in `payout_table`, another wheel) shows no contradiction here: each check compares the answer
+ * with its own statements, never with DEPLOYED.md's figures.
+ * Returns the contradiction in words naming the fields, or null (none, or the fields are absent).
+ */
+import type { JsonObject, JsonValue } from '../../../core/errors.ts';
+import { RED_NUMBERS, ROULETTE_BET_TYPES, rouletteWins } from '../../../services/casino/games/roulette.ts';
+import { numericValue } from '../field-differences.ts';
+
+/** What the answer says it paid: its win flag and its total-return multiplier. */
+export interface ShownPayout {
+  readonly won?: boolean | null;
+  readonly multiplier: number | null;
+}
+
+type Check = (result: JsonObject, shown: ShownPayout) => string | null;
+
+const numberOf = (value: JsonValue | undefined): number | null => {
+  const read = numericValue(value);
+  return typeof read === 'number' && Number.isFinite(read) ? read : null;
+};
+
+const numbersOf = (value: JsonValue | undefined): number[] | null => {
+  if (!Array.isArray(value)) return null;
+  const read = value.map(numberOf);
+  return read.every((item) => item !== null) ? (read as number[]) : null;
+};
+
+/** Whether the answer says it paid anything: its multiplier, else its win flag; null when it says neither. */
+const paidSome = (shown: ShownPayout): boolean | null =>
+  shown.multiplier !== null ? shown.multiplier > 0 : typeof shown.won === 'boolean' ? shown.won : null;
+
+const paidText = (shown: ShownPayout): string =>
+  shown.multiplier !== null ? `paid ×${String(shown.multiplier)}` : `won ${String(shown.won)}`;
+
+/** Equal within the rounding a deployment's doubles carry. */
+const same = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+function mines(result: JsonObject, shown: ShownPayout): string | null {
+  const positions = numbersOf(result['mine_positions']);
+  const revealed = numbersOf(result['revealed_cells']);
+  if (positions === null || revealed === null) return null;
+  const hit = revealed.filter((cell) => positions.includes(cell));
+  const hitMine = result['hit_mine'];
+  if (hit.length > 0 && hitMine === false)
+    return `revealed_cells ${JSON.stringify(revealed)} include mine ${String(hit[0])} of mine_positions ${JSON.stringify(positions)}, yet hit_mine is false`;
+  if (hit.length > 0 && paidSome(shown) === true)
+    return `revealed_cells ${JSON.stringify(revealed)} include mine ${String(hit[0])} of mine_positions ${JSON.stringify(positions)}, yet the bet ${paidText(shown)}`;
+  const at = numberOf(result['hit_at_cell']);
+  if (at !== null && !positions.includes(at))
+    return `hit_at_cell ${String(at)} is not one of mine_positions ${JSON.stringify(positions)}`;
+  if (hit.length === 0 && hitMine === true)
+    return `hit_mine is true, yet no cell of revealed_cells ${JSON.stringify(revealed)} is in mine_positions ${JSON.stringify(positions)}`;
+  return null;
+}
+
+function keno(result: JsonObject, shown: ShownPayout): string | null {
+  const picks = numbersOf(result['picks']);
+  const drawn = numbersOf(result['drawn']);
+  if (picks === null || drawn === null) return null;
+  const caught = picks.filter((pick) => drawn.includes(pick));
+  const matches = result['matches'];
+  const listed = numbersOf(matches);
+  const stated = listed === null ? numberOf(matches) : listed.length;
+  if (stated !== null && stated !== caught.length)
+    return `matches ${JSON.stringify(matches)} where picks ${JSON.stringify(picks)} and drawn ${JSON.stringify(drawn)} share ${String(caught.length)} (${JSON.stringify(caught)})`;
+  const table = result['payout_table'];
+  if (typeof table !== 'object' || table === null || shown.multiplier === null) return null;
+  const due = tableLine(table, caught.length);
+  if (due !== null && !same(due, shown.multiplier))
+    return `${String(caught.length)} of picks ${JSON.stringify(picks)} are in drawn ${JSON.stringify(drawn)}, which its payout_table pays ×${String(due)}, yet the bet ${paidText(shown)}`;
+  return null;
+}
+
+/**
+ * The payout the answer's keno table states for `catches`: its line, or 0 where the table lists
+ * catch counts only (a count it leaves out pays nothing); null where it cannot be told.
+ */
+function tableLine(table: JsonObject | JsonValue[], catches: number): number | null {
+  const line = Array.isArray(table) ? table[catches] : table[String(catches)];
+  if (line !== undefined) return numberOf(line);
+  const keys = Array.isArray(table) ? [] : Object.keys(table);
+  return keys.length > 0 && keys.every((key) => /^\d+$/.test(key)) ? 0 : null;
+}
+
+/** A card's value: its number, 10 for a face, 11 for an ace (counted 1 where 11 busts); null for no card. */
+const cardValue = (card: JsonValue | undefined): number | null => {
+  const face = typeof card === 'string' ? card.trim().toUpperCase() : null;
+  if (face === 'A' || face === 'ACE') return 11;
+  if (face === 'J' || face === 'Q' || face === 'K' || face === 'JACK' || face === 'QUEEN' || face === 'KING') return 10;
+  const value = numberOf(card);
+  return value !== null && Number.isInteger(value) && value >= 1 && value <= 11 ? (value === 1 ? 11 : value) : null;
+};
+
+/** The hand's totals a deployment may show: the best (aces 11 while they fit) and the hard one (aces 1). */
+function handTotals(cards: JsonValue | undefined): readonly number[] | null {
+  if (!Array.isArray(cards) || cards.length === 0) return null;
+  const values = cards.map(cardValue);
+  if (values.some((value) => value === null)) return null;
+  const aces = values.filter((value) => value === 11).length;
+  const hard = (values as number[]).reduce((sum, value) => sum + (value === 11 ? 1 : value), 0);
+  let best = hard + aces * 10;
+  for (let soft = aces; best > 21 && soft > 0; soft -= 1) best -= 10;
+  return [best, hard];
+}
+
+function blackjack(result: JsonObject, shown: ShownPayout): string | null {
+  for (const hand of ['player', 'dealer'] as const) {
+    const totals = handTotals(result[`${hand}_cards`]);
+    const stated = numberOf(result[`${hand}_total`]);
+    if (totals !== null && stated !== null && !totals.includes(stated))
+      return `${hand}_total ${String(stated)} where ${hand}_cards ${JSON.stringify(result[`${hand}_cards`])} total ${String(totals[0])}`;
+  }
+  const player = handTotals(result['player_cards']);
+  if (player !== null && Math.min(...player) > 21 && paidSome(shown) === true)
+    return `player_cards ${JSON.stringify(result['player_cards'])} total ${String(Math.min(...player))} (bust), yet the bet ${paidText(shown)}`;
+  return null;
+}
+
+function hilo(result: JsonObject, shown: ShownPayout): string | null {
+  const [first, second, guess] = [numberOf(result['card1']), numberOf(result['card2']), result['guess']];
+  if (first === null || second === null || first === second || (guess !== 'higher' && guess !== 'lower')) return null;
+  const wins = guess === 'higher' ? second > first : second < first;
+  const paid = paidSome(shown);
+  if (paid === null || paid === wins) return null;
+  return `card1 ${String(first)}, card2 ${String(second)} and guess ${guess} make a ${wins ? 'win' : 'loss'}, yet the bet ${paidText(shown)}`;
+}
+
+function roulette(result: JsonObject, shown: ShownPayout): string | null {
+  const pocket = numberOf(result['number']);
+  if (pocket === null || !Number.isInteger(pocket) || pocket < 0 || pocket > 36) return null;
+  const colour = pocket === 0 ? 'green' : RED_NUMBERS.has(pocket) ? 'red' : 'black';
+  const stated = typeof result['color'] === 'string' ? result['color'].trim().toLowerCase() : null;
+  if (stated !== null && ['red', 'black', 'green'].includes(stated) && stated !== colour)
+    return `color ${JSON.stringify(result['color'])} where number ${String(pocket)} is ${colour}`;
+  const betType = ROULETTE_BET_TYPES.find((type) => type === result['bet_type']);
+  if (betType === undefined) return null;
+  const value = numberOf(result['bet_value']);
+  if (betType === 'number' && value === null) return null;
+  const wins = rouletteWins({ betType, betValue: value }, pocket);
+  // A lost bet may return part of the stake (la partage on 0): only a full return or more contradicts it.
+  const contradicts = wins
+    ? paidSome(shown) === false
+    : shown.multiplier !== null
+      ? shown.multiplier >= 1
+      : shown.won === true;
+  return contradicts
+    ? `number ${String(pocket)} ${wins ? 'wins' : 'loses'} bet_type ${betType}${value === null ? '' : ` ${String(value)}`}, yet the bet ${paidText(shown)}`
+    : null;
+}
+
+function baccarat(result: JsonObject, shown: ShownPayout): string | null {
+  const [player, banker] = [numberOf(result['player_value']), numberOf(result['banker_value'])];
+  for (const [side, value] of [
+    ['player', player],
+    ['banker', banker],
+  ] as const) {
+    const hand = numbersOf(result[`${side}_hand`]);
+    if (hand !== null && value !== null && hand.reduce((sum, card) => sum + card, 0) % 10 !== value)
+      return `${side}_value ${String(value)} where ${side}_hand ${JSON.stringify(hand)} counts ${String(hand.reduce((sum, card) => sum + card, 0) % 10)}`;
+  }
+  if (player === null || banker === null) return null;
+  const winner = player > banker ? 'player' : banker > player ? 'banker' : 'tie';
+  const outcome = result['outcome'];
+  if (
+    typeof outcome === 'string' &&
+    ['player', 'banker', 'tie'].includes(outcome.toLowerCase()) &&
+    outcome.toLowerCase() !== winner
+  )
+    return `outcome ${JSON.stringify(outcome)} where player_value ${String(player)} and banker_value ${String(banker)} make ${winner}`;
+  const betOn = result['bet_on'];
+  // A tie may return a side bet's stake: only a side bet paid more than its stake on a loss, or a winning bet unpaid, contradicts.
+  if (betOn === winner && paidSome(shown) === false)
+    return `bet_on ${betOn} and the hands make ${winner}, yet the bet ${paidText(shown)}`;
+  if (typeof betOn === 'string' && betOn !== winner && shown.multiplier !== null && shown.multiplier > 1)
+    return `bet_on ${betOn} where the hands make ${winner}, yet the bet ${paidText(shown)}`;
+  return null;
+}
+
+/** The answer's own `multiplier` against its own `payout_table[slot]` (plinko's table is by slot). */
+function plinko(result: JsonObject, shown: ShownPayout): string | null {
+  const [table, slot] = [numbersOf(result['payout_table']), numberOf(result['slot'])];
+  const shownMultiplier = numberOf(result['multiplier']) ?? shown.multiplier;
+  if (table === null || slot === null || shownMultiplier === null) return null;
+  const due = table[slot];
+  return due !== undefined && !same(due, shownMultiplier)
+    ? `slot ${String(slot)} is ×${String(due)} in its payout_table ${JSON.stringify(table)}, yet the bet shows ×${String(shownMultiplier)}`
+    : null;
+}
+
+/** Three alike on the reels against the answer's own table line for them (`S S S`, as it writes it). */
+function slots(result: JsonObject, shown: ShownPayout): string | null {
+  const [reels, table] = [result['reels'], result['payout_table']];
+  if (
+    !Array.isArray(reels) ||
+    reels.length !== 3 ||
+    typeof table !== 'object' ||
+    table === null ||
+    Array.isArray(table)
+  )
+    return null;
+  const shownMultiplier = numberOf(result['multiplier']) ?? shown.multiplier;
+  if (shownMultiplier === null || !reels.every((reel) => typeof reel === 'string' && reel === reels[0])) return null;
+  const due = numberOf(table[reels.join(' ')]);
+  return due !== null && !same(due, shownMultiplier)
+    ? `reels ${JSON.stringify(reels)} are its payout_table's line "${reels.join(' ')}" ×${String(due)}, yet the bet shows ×${String(shownMultiplier)}`
+    : null;
+}
+
+/** Three alike symbols against the answer's own table line for them (the symbol three times, as it writes it). */
+function scratchCard(result: JsonObject, shown: ShownPayout): string | null {
+  const [symbols, table] = [result['symbols'], result['payout_table']];
+  if (
+    !Array.isArray(symbols) ||
+    symbols.length !== 3 ||
+    typeof table !== 'object' ||
+    table === null ||
+    Array.isArray(table)
+  )
+    return null;
+  const shownMultiplier = numberOf(result['payout_multiplier']) ?? shown.multiplier;
+  if (shownMultiplier === null || !symbols.every((symbol) => typeof symbol === 'string' && symbol === symbols[0]))
+    return null;
+  const due = numberOf(table[symbols.join('')]);
+  return due !== null && !same(due, shownMultiplier)
+    ? `symbols ${JSON.stringify(symbols)} are its payout_table's line "${symbols.join('')}" ×${String(due)}, yet the bet shows ×${String(shownMultiplier)}`
+    : null;
+}
+
+/** The sector landed against its own line in the answer's `wheel` table (matched by the sector's name as written). */
+function wheel(result: JsonObject, shown: ShownPayout): string | null {
+  const [sector, table] = [result['sector'], result['wheel']];
+  const shownMultiplier = numberOf(result['multiplier']) ?? shown.multiplier;
+  if (typeof sector !== 'string' || !Array.isArray(table) || shownMultiplier === null) return null;
+  const named = (entry: JsonValue): boolean =>
+    typeof entry === 'object' &&
+    entry !== null &&
+    !Array.isArray(entry) &&
+    typeof entry['sector'] === 'string' &&
+    entry['sector'].toLowerCase() === sector.toLowerCase();
+  const line = table.find(named);
+  const due = typeof line === 'object' && line !== null && !Array.isArray(line) ? numberOf(line['multiplier']) : null;
+  return due !== null && !same(due, shownMultiplier)
+    ? `sector ${JSON.stringify(sector)} is ×${String(due)} in its own wheel table, yet the bet shows ×${String(shownMultiplier)}`
+    : null;
+}
+
+const CHECKS: Readonly<Record<string, Check>> = {
+  mines,
+  keno,
+  blackjack,
+  hilo,
+  roulette,
+  baccarat,
+  plinko,
+  slots,
+  scratch_card: scratchCard,
+  wheel,
+};
+
+export function deployedAnswerContradiction(game: string, result: JsonValue, shown: ShownPayout): string | null {
+  const check = CHECKS[game];
+  if (check === undefined || typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  return check(result, shown);
+}

@@ -1,0 +1,231 @@
+// Readings of a live casino's answers against themselves (prober 65, cards):
+//  - encoding: a deployment writing card values as numbers (blackjack `10`) or strings (hilo
+//    `card1: "1"`) plays the same rule; read strictly by type every bet was "off the draw mapping",
+//    the game fell to an empirical edge and hilo's real major (4% stated, 9.8–9.9% kept) vanished;
+//  - an answer whose own facts contradict its own outcome or payout (a mine revealed and not hit,
+//    keno matches that are not |picks ∩ drawn|, blackjack totals that are not its cards') is
+//    critical, whatever rule the target plays; a consistent difference stays minor;
+//  - an edge is not "published" (measured as the documents pay) before a paying outcome was seen.
+// Real loopback listeners: the in-process deployed stand-in (published rules, limits lifted, manual
+// clock), behind a rewriting proxy where the wire differs.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
+import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
+import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
+import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
+import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
+import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
+import { sink } from '../../fixtures/audit-sink.ts';
+import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-self-consistency-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+type Bet = Record<string, unknown> & { result: Record<string, unknown> };
+
+/** A rewrite of every bet answer (single bets and batch elements) of `game`: its result and its money fields. */
+function betRewrite(game: string, change: (bet: Bet) => void): Rewrite {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (typeof value === 'object' && value !== null) {
+      const record = value as Record<string, unknown>;
+      if (record['game'] === game && typeof record['result'] === 'object' && record['result'] !== null) {
+        change(record as Bet);
+        return;
+      }
+      for (const child of Object.values(record)) if (typeof child === 'object') visit(child);
+    }
+  };
+  return (request, answer) => {
+    if (answer.status >= 300 || !/\/games\/|\/bets\/batch/.test(request.path)) return answer.text;
+    const body = JSON.parse(answer.text) as unknown;
+    visit(body);
+    return JSON.stringify(body);
+  };
+}
+
+async function audit(
+  name: string,
+  games: string,
+  rewrite: Rewrite,
+  bets = '40',
+): Promise<{ code: number; text: string; findings: LiveFinding[] }> {
+  const served = await serveDeployedRules(PUBLISHED_DEPLOYED_RULES);
+  const proxy = await rewritingProxy(served.casino, rewrite);
+  try {
+    const file = join(DIR, `${name}.yaml`);
+    writeFileSync(file, adminFundedTargetText(name, { casino: proxy.url }, served.casino));
+    const out = join(DIR, name);
+    const printed = sink();
+    const flags = parseHouseEdgeArgs(
+      [
+        ...['--target', file, '--key', await served.fundedKey('50'), '--games', games],
+        ...['--bets', bets, '--usdc', '2', '--out', out, '--quiet'],
+      ],
+      () => '7',
+    );
+    if ('errors' in flags) throw new Error(flags.errors.join('; '));
+    const code = await runHouseEdgeLive(flags, printed.io, served.clock);
+    const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: LiveFinding[] })
+      .findings;
+    return { code, text: printed.text(), findings };
+  } finally {
+    await proxy.close();
+    await served.close();
+  }
+}
+
+const idsAbove = (findings: readonly LiveFinding[], severities: readonly string[]): string[] =>
+  findings
+    .filter((finding) => severities.includes(finding.severity))
+    .map((finding) => `${finding.severity} ${finding.id}`);
+
+describe('a number and the string that spells it are one value', () => {
+  test('hilo cards as strings ("1"): the rule is followed, and its stated 4% against the 9.8–9.9% kept is major again', async () => {
+    const run = await audit(
+      'hilo-strings',
+      'hilo',
+      betRewrite('hilo', (bet) => {
+        bet.result['card1'] = String(bet.result['card1']);
+        bet.result['card2'] = String(bet.result['card2']);
+      }),
+    );
+    const ids = run.findings.map((finding) => finding.id);
+    expect(ids, run.text).not.toContain('rule:hilo:scheme');
+    expect(idsAbove(run.findings, ['critical', 'major']), run.text).toEqual([
+      'major edge:hilo:higher',
+      'major edge:hilo:lower',
+    ]);
+  });
+
+  test('blackjack cards as numbers (10 for "10"): the rule is followed', async () => {
+    const asNumber = (card: unknown): unknown => (typeof card === 'string' && /^\d+$/.test(card) ? Number(card) : card);
+    const run = await audit(
+      'blackjack-numbers',
+      'blackjack',
+      betRewrite('blackjack', (bet) => {
+        bet.result['player_cards'] = (bet.result['player_cards'] as unknown[]).map(asNumber);
+        bet.result['dealer_cards'] = (bet.result['dealer_cards'] as unknown[]).map(asNumber);
+      }),
+    );
+    expect(
+      run.findings.map((finding) => finding.id),
+      run.text,
+    ).not.toContain('rule:blackjack:scheme');
+    expect(idsAbove(run.findings, ['critical', 'major']), run.text).toEqual([]);
+  });
+});
+
+/** The bet shows `multiplier` paid on its stake: its flag, multiplier and credit agree (no money finding). */
+function pays(bet: Bet, multiplier: number): void {
+  bet['won'] = multiplier > 0;
+  bet['payout_multiplier'] = multiplier;
+  bet['amount_won'] = Math.round((bet['amount_bet'] as number) * multiplier * 100) / 100;
+}
+
+const contradiction = (findings: readonly LiveFinding[], game: string): LiveFinding | undefined =>
+  findings.find((finding) => finding.id === `fairness:${game}:contradiction`);
+
+describe('an answer whose own facts contradict its own outcome or payout is critical', () => {
+  test('mines: a lost bet rewritten to hit_mine false, revealed cells including a mine, paid payout_on_win', async () => {
+    const run = await audit(
+      'mines-hidden-hit',
+      'mines',
+      betRewrite('mines', (bet) => {
+        const result = bet.result;
+        if (result['hit_mine'] !== true) return;
+        result['hit_mine'] = false;
+        result['hit_at_cell'] = null;
+        result['revealed_cells'] = Array.from({ length: result['reveals_count'] as number }, (_, cell) => cell);
+        pays(bet, result['payout_on_win'] as number);
+      }),
+    );
+    const found = contradiction(run.findings, 'mines');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(
+      /^bet bet_\S+ \(mines:[\d:]+\): revealed_cells \[[\d,]+\] include mine \d+ of mine_positions \[[\d,]+\], yet hit_mine is false/,
+    );
+    expect(found?.reproduce).toMatch(/^curl .*\/api\/v1\/(games\/mines|bets\/batch)/);
+    expect(run.code).toBe(3);
+  });
+
+  test('keno: matches one more than |picks ∩ drawn|, paid on the miscount', async () => {
+    const run = await audit(
+      'keno-miscount',
+      'keno',
+      betRewrite('keno', (bet) => {
+        const result = bet.result;
+        const real = (result['picks'] as number[]).filter((pick) =>
+          (result['drawn'] as number[]).includes(pick),
+        ).length;
+        const table = result['payout_table'] as Record<string, number>;
+        const multiplier = table[String(real + 1)] ?? 0;
+        if (multiplier <= (bet['payout_multiplier'] as number)) return;
+        result['matches'] = real + 1;
+        result['payout_multiplier'] = multiplier;
+        pays(bet, multiplier);
+      }),
+    );
+    const found = contradiction(run.findings, 'keno');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(
+      /^bet bet_\S+ \(keno:\d+\): matches \d+ where picks \[[\d,]+\] and drawn \[[\d,]+\] share \d+/,
+    );
+  });
+
+  test('keno: the right count, paid another line than its own payout_table states for it', async () => {
+    const run = await audit(
+      'keno-off-table',
+      'keno',
+      betRewrite('keno', (bet) => {
+        const result = bet.result;
+        const table = result['payout_table'] as Record<string, number>;
+        const next = table[String((result['matches'] as number) + 1)] ?? 0;
+        if (next <= (bet['payout_multiplier'] as number)) return;
+        result['payout_multiplier'] = next;
+        pays(bet, next);
+      }),
+    );
+    expect(contradiction(run.findings, 'keno')?.evidence, run.text).toMatch(
+      /which its payout_table pays ×[\d.]+, yet the bet paid ×/,
+    );
+  });
+
+  test('blackjack: the dealer’s first card swapped, totals unchanged: the totals contradict the cards', async () => {
+    const run = await audit(
+      'blackjack-swapped',
+      'blackjack',
+      betRewrite('blackjack', (bet) => {
+        const dealer = [...(bet.result['dealer_cards'] as string[])];
+        dealer[0] = dealer[0] === 'K' ? 'Q' : 'K';
+        bet.result['dealer_cards'] = dealer;
+      }),
+    );
+    const found = contradiction(run.findings, 'blackjack');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(/dealer_total \d+ where dealer_cards \[.*\] total \d+/);
+  });
+
+  test('a consistent rule of its own (keno paying double its published table, stated in payout_table): no contradiction', async () => {
+    const run = await audit(
+      'keno-own-table',
+      'keno',
+      betRewrite('keno', (bet) => {
+        const result = bet.result;
+        const table = result['payout_table'] as Record<string, number>;
+        result['payout_table'] = Object.fromEntries(Object.entries(table).map(([count, pay]) => [count, pay * 2]));
+        const multiplier = (bet['payout_multiplier'] as number) * 2;
+        result['payout_multiplier'] = multiplier;
+        pays(bet, multiplier);
+      }),
+    );
+    expect(contradiction(run.findings, 'keno'), run.text).toBeUndefined();
+    // The proxy shows the doubled credit without moving the balance: only the balance check may object.
+    expect(idsAbove(run.findings, ['critical', 'major']), run.text).toEqual([
+      'critical money:edge-audit:balance-delta',
+    ]);
+  });
+});

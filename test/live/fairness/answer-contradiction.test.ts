@@ -1,0 +1,90 @@
+// deployedAnswerContradiction: an answer's own facts against its own outcome and payout, for the
+// games the live test does not rewrite; facts only (a label's wording or case is never one).
+import { describe, expect, test } from 'vitest';
+import { deployedAnswerContradiction } from '../../../src/live/fairness/deployed/answer-contradiction.ts';
+
+const won = (multiplier: number) => ({ won: multiplier > 0, multiplier });
+
+describe('deployedAnswerContradiction', () => {
+  test('hilo: card2 above card1 on a higher guess, unpaid; strings spelling the cards read as numbers', () => {
+    expect(
+      deployedAnswerContradiction('hilo', { card1: '3', card2: 9, guess: 'higher', result: 'LOSS' }, won(0)),
+    ).toMatch(/card1 3, card2 9 and guess higher make a win, yet the bet paid ×0/);
+    expect(
+      deployedAnswerContradiction('hilo', { card1: '3', card2: 9, guess: 'higher', result: 'nope' }, won(1.3)),
+    ).toBeNull();
+  });
+
+  test('roulette: the colour of the number (any case), and the bet won by it', () => {
+    expect(
+      deployedAnswerContradiction(
+        'roulette',
+        { number: 17, color: 'BLACK', bet_type: 'number', bet_value: 17 },
+        won(36),
+      ),
+    ).toBeNull();
+    expect(deployedAnswerContradiction('roulette', { number: 17, color: 'Red', bet_type: 'red' }, won(2))).toMatch(
+      /color "Red" where number 17 is black/,
+    );
+    expect(deployedAnswerContradiction('roulette', { number: 17, color: 'black', bet_type: 'red' }, won(2))).toMatch(
+      /number 17 loses bet_type red/,
+    );
+    expect(
+      deployedAnswerContradiction('roulette', { number: 0, color: 'green', bet_type: 'red' }, won(0.5)),
+    ).toBeNull();
+  });
+
+  test('baccarat: values from the hands, the winner from the values', () => {
+    const hands = { player_hand: [3, 4], player_value: 7, banker_hand: [9, 0], banker_value: 9, bet_on: 'banker' };
+    expect(deployedAnswerContradiction('baccarat', { ...hands, outcome: 'banker' }, won(1.95))).toBeNull();
+    expect(deployedAnswerContradiction('baccarat', { ...hands, outcome: 'player' }, won(1.95))).toMatch(
+      /outcome "player" where player_value 7 and banker_value 9 make banker/,
+    );
+    expect(
+      deployedAnswerContradiction('baccarat', { ...hands, player_value: 8, outcome: 'banker' }, won(1.95)),
+    ).toMatch(/player_value 8 where player_hand \[3,4\] counts 7/);
+  });
+
+  test('plinko, slots, scratch card and wheel: the shown multiplier against the answer’s own table, whatever table it states', () => {
+    expect(
+      deployedAnswerContradiction('plinko', { slot: 2, multiplier: 5, payout_table: [9, 4, 5, 4, 9] }, won(5)),
+    ).toBeNull();
+    expect(
+      deployedAnswerContradiction('plinko', { slot: 2, multiplier: 9, payout_table: [9, 4, 5, 4, 9] }, won(9)),
+    ).toMatch(/slot 2 is ×5/);
+    const reels = ['BAR', 'BAR', 'BAR'];
+    expect(
+      deployedAnswerContradiction('slots', { reels, multiplier: 30, payout_table: { 'BAR BAR BAR': 30 } }, won(30)),
+    ).toBeNull();
+    expect(
+      deployedAnswerContradiction('slots', { reels, multiplier: 50, payout_table: { 'BAR BAR BAR': 30 } }, won(50)),
+    ).toMatch(/line "BAR BAR BAR" ×30/);
+    const symbols = ['⭐', '⭐', '⭐'];
+    expect(
+      deployedAnswerContradiction(
+        'scratch_card',
+        { symbols, payout_multiplier: 9, payout_table: { '⭐⭐⭐': 10 } },
+        won(9),
+      ),
+    ).toMatch(/×10, yet the bet shows ×9/);
+    const table = [
+      { sector: 'BUST', multiplier: 0, probability: 0.5 },
+      { sector: '3x', multiplier: 3, probability: 0.5 },
+    ];
+    expect(deployedAnswerContradiction('wheel', { sector: 'bust', multiplier: 0, wheel: table }, won(0))).toBeNull();
+    expect(deployedAnswerContradiction('wheel', { sector: '3X', multiplier: 2, wheel: table }, won(2))).toMatch(
+      /sector "3X" is ×3 in its own wheel table/,
+    );
+  });
+
+  test('blackjack: a soft or hard total of the cards (numbers or letters) is the cards’; a bust is never paid', () => {
+    const hand = { player_cards: ['A', 6], player_total: 7, dealer_cards: [10, 'K'], dealer_total: 20 };
+    expect(deployedAnswerContradiction('blackjack', { ...hand, outcome: 'dealer_wins' }, won(0))).toBeNull();
+    expect(deployedAnswerContradiction('blackjack', { ...hand, player_total: 15 }, won(0))).toMatch(
+      /player_total 15 where player_cards \["A",6\] total 17/,
+    );
+    expect(deployedAnswerContradiction('blackjack', { player_cards: ['K', 'Q', 5], player_total: 25 }, won(2))).toMatch(
+      /total 25 \(bust\), yet the bet paid ×2/,
+    );
+  });
+});
