@@ -43,6 +43,15 @@ describe('deployedAnswerContradiction', () => {
     expect(
       deployedAnswerContradiction('baccarat', { ...hands, player_value: 8, outcome: 'banker' }, won(1.95)),
     ).toMatch(/player_value 8 where player_hand \[3,4\] counts 7/);
+    // Hands written as ranks (K = 13, 10 = 10) count as the points they are: no contradiction.
+    const ranks = {
+      player_hand: [13, 5],
+      player_value: 5,
+      banker_hand: [10, 12, 8],
+      banker_value: 8,
+      bet_on: 'banker',
+    };
+    expect(deployedAnswerContradiction('baccarat', { ...ranks, outcome: 'banker' }, won(1.95))).toBeNull();
   });
 
   test('plinko, slots, scratch card and wheel: the shown multiplier against the answer’s own table, whatever table it states', () => {
@@ -52,6 +61,10 @@ describe('deployedAnswerContradiction', () => {
     expect(
       deployedAnswerContradiction('plinko', { slot: 2, multiplier: 9, payout_table: [9, 4, 5, 4, 9] }, won(9)),
     ).toMatch(/slot 2 is ×5/);
+    // A deployment that counts its slots from 1: slot 3 is the table's third line.
+    expect(
+      deployedAnswerContradiction('plinko', { slot: 3, multiplier: 5, payout_table: [9, 4, 5, 4, 9] }, won(5)),
+    ).toBeNull();
     const reels = ['BAR', 'BAR', 'BAR'];
     expect(
       deployedAnswerContradiction('slots', { reels, multiplier: 30, payout_table: { 'BAR BAR BAR': 30 } }, won(30)),

@@ -158,6 +158,12 @@ function roulette(result: JsonObject, shown: ShownPayout): string | null {
     : null;
 }
 
+/**
+ * A baccarat card's points: a ten or a face counts 0. Read so that both ways a deployment may write a
+ * hand agree: as points (0-9) or as ranks (1-13, J Q K as 11 12 13).
+ */
+const baccaratPoints = (card: number): number => (card >= 10 ? 0 : card);
+
 function baccarat(result: JsonObject, shown: ShownPayout): string | null {
   const [player, banker] = [numberOf(result['player_value']), numberOf(result['banker_value'])];
   for (const [side, value] of [
@@ -165,8 +171,9 @@ function baccarat(result: JsonObject, shown: ShownPayout): string | null {
     ['banker', banker],
   ] as const) {
     const hand = numbersOf(result[`${side}_hand`]);
-    if (hand !== null && value !== null && hand.reduce((sum, card) => sum + card, 0) % 10 !== value)
-      return `${side}_value ${String(value)} where ${side}_hand ${JSON.stringify(hand)} counts ${String(hand.reduce((sum, card) => sum + card, 0) % 10)}`;
+    const counts = hand === null ? null : hand.reduce((sum, card) => sum + baccaratPoints(card), 0) % 10;
+    if (counts !== null && value !== null && counts !== value)
+      return `${side}_value ${String(value)} where ${side}_hand ${JSON.stringify(hand)} counts ${String(counts)}`;
   }
   if (player === null || banker === null) return null;
   const winner = player > banker ? 'player' : banker > player ? 'banker' : 'tie';
@@ -191,10 +198,13 @@ function plinko(result: JsonObject, shown: ShownPayout): string | null {
   const [table, slot] = [numbersOf(result['payout_table']), numberOf(result['slot'])];
   const shownMultiplier = numberOf(result['multiplier']) ?? shown.multiplier;
   if (table === null || slot === null || shownMultiplier === null) return null;
+  // The slot read from 0 (as DEPLOYED.md's stand-in writes it) or from 1: only a multiplier that neither
+  // reading gives contradicts the answer (a deployment counting from 1 is no contradiction).
   const due = table[slot];
-  return due !== undefined && !same(due, shownMultiplier)
-    ? `slot ${String(slot)} is ×${String(due)} in its payout_table ${JSON.stringify(table)}, yet the bet shows ×${String(shownMultiplier)}`
-    : null;
+  const fromOne = table[slot - 1];
+  if (due === undefined || same(due, shownMultiplier) || (fromOne !== undefined && same(fromOne, shownMultiplier)))
+    return null;
+  return `slot ${String(slot)} is ×${String(due)} in its payout_table ${JSON.stringify(table)}, yet the bet shows ×${String(shownMultiplier)}`;
 }
 
 /** Three alike on the reels against the answer's own table line for them (`S S S`, as it writes it). */
