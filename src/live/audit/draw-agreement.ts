@@ -1,8 +1,8 @@
 /**
  * Whether each verified bet records the committed draw: its recorded draw field (the deployed
  * `roll`, FairnessScheme.drawFields) against the one its revealed seeds give, at the precision the
- * target writes it (one unit of the recorded figure's last place: a target that floors or shows
- * fewer places is not called wrong).
+ * target writes it (one unit of the coarser figure's last place: a target that floors or shows
+ * fewer places, or writes float noise past the draw's own places, is not called wrong).
  *
  * A target that plays a different but consistent rule moves every bet's draw off afp's replay (a
  * different roll function), or none (a moved threshold or payout changes outcomes, not rolls). A
@@ -54,7 +54,10 @@ export function drawAgreement(
     if (difference === undefined) continue;
     const recomputed = difference.recomputed;
     if (typeof recomputed !== 'number') return null;
-    if (Math.abs(recorded - recomputed) <= unitOf(recorded) * (1 + 1e-9)) continue;
+    // At the coarser of the two figures' written places: a roll written with float noise
+    // (43.980000000000004, a 32-bit float's 60.09000015258789) is still the draw 43.98.
+    const unit = Math.max(unitOf(recorded), unitOf(recomputed));
+    if (Math.abs(recorded - recomputed) <= unit * (1 + 1e-9)) continue;
     return { field, recorded, recomputed };
   }
   return 'agrees';

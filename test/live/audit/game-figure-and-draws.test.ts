@@ -6,7 +6,7 @@
 //  - a target that replaces some coin-flip rolls (the hash is the true HMAC) while the game's other
 //    bets record the committed roll exactly contradicts itself: critical `fairness:coin_flip:draw`
 //    with the bet, both rolls and its curl, not the minor rule finding of a changed rule. A target
-//    showing its rolls to fewer places is no such thing.
+//    showing its rolls to fewer places, or with float noise past them, is no such thing.
 // Real loopback listeners: the in-process deployed stand-in (published rules, limits lifted, manual
 // clock), behind a rewriting proxy where the wire differs.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -131,6 +131,19 @@ describe('a recorded roll that is not the committed draw', () => {
       'coin_flip',
       resultRewrite('coin_flip', (result) => {
         result['roll'] = Math.floor((result['roll'] as number) * 10) / 10;
+      }),
+    );
+    expect(
+      run.findings.map((finding) => finding.id),
+      run.text,
+    ).not.toContain('fairness:coin_flip:draw');
+  });
+  test('rolls written with float noise (hundredths × 0.01: 43.980000000000004 for some): no draw finding', async () => {
+    const run = await audit(
+      'noisy-rolls',
+      'coin_flip',
+      resultRewrite('coin_flip', (result) => {
+        result['roll'] = Math.round((result['roll'] as number) * 100) * 0.01;
       }),
     );
     expect(

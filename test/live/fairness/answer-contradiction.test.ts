@@ -101,3 +101,46 @@ describe('deployedAnswerContradiction', () => {
     );
   });
 });
+
+describe('honest encodings a deployment may choose are no contradiction', () => {
+  test('mines: the mine hit written apart from the safe cells (hit_at_cell)', () => {
+    const result = { mine_positions: [2], revealed_cells: [0, 1], hit_mine: true, hit_at_cell: 2 };
+    expect(deployedAnswerContradiction('mines', result, won(0))).toBeNull();
+    expect(deployedAnswerContradiction('mines', { ...result, hit_at_cell: 3 }, won(0))).toMatch(
+      /hit_at_cell 3 is not one of mine_positions/,
+    );
+  });
+
+  test('blackjack: cards as ranks (J Q K = 11 12 13) or as values (ace 11)', () => {
+    const ranks = { player_cards: [10, 8], player_total: 18, dealer_cards: [11, 7], dealer_total: 17 };
+    expect(deployedAnswerContradiction('blackjack', ranks, won(2))).toBeNull();
+    const values = { player_cards: [11, 8], player_total: 19, dealer_cards: [10, 7], dealer_total: 17 };
+    expect(deployedAnswerContradiction('blackjack', values, won(2))).toBeNull();
+    expect(deployedAnswerContradiction('blackjack', { ...ranks, dealer_total: 19 }, won(2))).toMatch(
+      /dealer_total 19 where dealer_cards \[11,7\] total 18 or 8 or 17/,
+    );
+  });
+
+  test('baccarat: the side named in any case or by its initial', () => {
+    const hands = { player_hand: [0, 4], player_value: 4, banker_hand: [2, 6], banker_value: 8 };
+    expect(
+      deployedAnswerContradiction('baccarat', { ...hands, bet_on: 'Banker', outcome: 'Banker' }, won(1.9)),
+    ).toBeNull();
+    expect(deployedAnswerContradiction('baccarat', { ...hands, bet_on: 'B', outcome: 'B' }, won(1.9))).toBeNull();
+    expect(deployedAnswerContradiction('baccarat', { ...hands, bet_on: 'PLAYER' }, won(1.9))).toMatch(
+      /bet_on player where the hands make banker/,
+    );
+  });
+
+  test('a table shown rounded (2 places) against the multiplier paid exactly, and the reverse', () => {
+    const table = [5.54, 2.08, 1.09, 0.99, 0.5, 0.99, 1.09, 2.08, 5.54];
+    expect(
+      deployedAnswerContradiction('plinko', { slot: 0, multiplier: 5.544, payout_table: table }, won(5.544)),
+    ).toBeNull();
+    expect(deployedAnswerContradiction('plinko', { slot: 0, multiplier: 5.6, payout_table: table }, won(5.6))).toMatch(
+      /slot 0 is ×5.54/,
+    );
+    const keno = { picks: [1, 2], drawn: [1, 5], matches: 1, payout_table: { '0': 0, '1': 1.99, '2': 9 } };
+    expect(deployedAnswerContradiction('keno', keno, won(1.9899999))).toBeNull();
+  });
+});

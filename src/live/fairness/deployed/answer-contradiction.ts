@@ -42,8 +42,21 @@ const paidSome = (shown: ShownPayout): boolean | null =>
 const paidText = (shown: ShownPayout): string =>
   shown.multiplier !== null ? `paid ×${String(shown.multiplier)}` : `won ${String(shown.won)}`;
 
-/** Equal within the rounding a deployment's doubles carry. */
-const same = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+/** Half a unit of a number's last written decimal place (5.54 → 0.005); 0 for a whole number or an exponent form. */
+function halfUnitOf(value: number): number {
+  const text = String(value);
+  if (/e/i.test(text)) return 0;
+  const places = text.split('.')[1]?.length ?? 0;
+  return places === 0 ? 0 : 0.5 * 10 ** -places;
+}
+
+/**
+ * Equal at the precision the answer writes: within the rounding a deployment's doubles carry, and
+ * within half a unit of the last place either figure is written to (a table shown to 2 places,
+ * 5.54, against the ×5.544 paid; a paid ×1.9899999 against a table's 1.99).
+ */
+const same = (a: number, b: number): boolean =>
+  Math.abs(a - b) <= Math.max(1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), halfUnitOf(a), halfUnitOf(b)) * (1 + 1e-9);
 
 function mines(result: JsonObject, shown: ShownPayout): string | null {
   const positions = numbersOf(result['mine_positions']);
@@ -58,8 +71,9 @@ function mines(result: JsonObject, shown: ShownPayout): string | null {
   const at = numberOf(result['hit_at_cell']);
   if (at !== null && !positions.includes(at))
     return `hit_at_cell ${String(at)} is not one of mine_positions ${JSON.stringify(positions)}`;
-  if (hit.length === 0 && hitMine === true)
-    return `hit_mine is true, yet no cell of revealed_cells ${JSON.stringify(revealed)} is in mine_positions ${JSON.stringify(positions)}`;
+  // The mine hit may be written apart from the safe cells (hit_at_cell, revealed_cells the safe ones).
+  if (hit.length === 0 && hitMine === true && (at === null || !positions.includes(at)))
+    return `hit_mine is true, yet no cell of revealed_cells ${JSON.stringify(revealed)} nor hit_at_cell is in mine_positions ${JSON.stringify(positions)}`;
   return null;
 }
 
@@ -92,19 +106,26 @@ function tableLine(table: JsonObject | JsonValue[], catches: number): number | n
   return keys.length > 0 && keys.every((key) => /^\d+$/.test(key)) ? 0 : null;
 }
 
-/** A card's value: its number, 10 for a face, 11 for an ace (counted 1 where 11 busts); null for no card. */
-const cardValue = (card: JsonValue | undefined): number | null => {
+/**
+ * A card's blackjack value under one reading of numbers (10 for a face, 11 for an ace, counted 1
+ * where 11 busts); null for no card. Letters and names read one way. A number reads two ways, since
+ * 11 is an ace in a values encoding (A = 1 or 11, faces 10) and a jack in a ranks one (A = 1,
+ * J Q K = 11 12 13): `ranks` picks the reading.
+ */
+function cardValue(card: JsonValue | undefined, ranks: boolean): number | null {
   const face = typeof card === 'string' ? card.trim().toUpperCase() : null;
   if (face === 'A' || face === 'ACE') return 11;
   if (face === 'J' || face === 'Q' || face === 'K' || face === 'JACK' || face === 'QUEEN' || face === 'KING') return 10;
   const value = numberOf(card);
-  return value !== null && Number.isInteger(value) && value >= 1 && value <= 11 ? (value === 1 ? 11 : value) : null;
-};
+  if (value === null || !Number.isInteger(value) || value < 1) return null;
+  if (value === 1) return 11;
+  if (ranks) return value <= 10 ? value : value <= 13 ? 10 : null;
+  return value <= 11 ? value : null;
+}
 
-/** The hand's totals a deployment may show: the best (aces 11 while they fit) and the hard one (aces 1). */
-function handTotals(cards: JsonValue | undefined): readonly number[] | null {
-  if (!Array.isArray(cards) || cards.length === 0) return null;
-  const values = cards.map(cardValue);
+/** The totals one reading gives a hand: the best (aces 11 while they fit) and the hard one (aces 1); null where a card does not read. */
+function readingTotals(cards: readonly JsonValue[], ranks: boolean): readonly [number, number] | null {
+  const values = cards.map((card) => cardValue(card, ranks));
   if (values.some((value) => value === null)) return null;
   const aces = values.filter((value) => value === 11).length;
   const hard = (values as number[]).reduce((sum, value) => sum + (value === 11 ? 1 : value), 0);
@@ -113,12 +134,19 @@ function handTotals(cards: JsonValue | undefined): readonly number[] | null {
   return [best, hard];
 }
 
+/** The totals a deployment may show for the hand, under either reading of its numbers; null where no reading reads it. */
+function handTotals(cards: JsonValue | undefined): readonly number[] | null {
+  if (!Array.isArray(cards) || cards.length === 0) return null;
+  const totals = [readingTotals(cards, false), readingTotals(cards, true)].filter((pair) => pair !== null);
+  return totals.length === 0 ? null : [...new Set(totals.flat())];
+}
+
 function blackjack(result: JsonObject, shown: ShownPayout): string | null {
   for (const hand of ['player', 'dealer'] as const) {
     const totals = handTotals(result[`${hand}_cards`]);
     const stated = numberOf(result[`${hand}_total`]);
     if (totals !== null && stated !== null && !totals.includes(stated))
-      return `${hand}_total ${String(stated)} where ${hand}_cards ${JSON.stringify(result[`${hand}_cards`])} total ${String(totals[0])}`;
+      return `${hand}_total ${String(stated)} where ${hand}_cards ${JSON.stringify(result[`${hand}_cards`])} total ${totals.join(' or ')}`;
   }
   const player = handTotals(result['player_cards']);
   if (player !== null && Math.min(...player) > 21 && paidSome(shown) === true)
@@ -164,6 +192,14 @@ function roulette(result: JsonObject, shown: ShownPayout): string | null {
  */
 const baccaratPoints = (card: number): number => (card >= 10 ? 0 : card);
 
+/** The side a bet names, in any case or by its initial (Banker, BANKER, B); null for anything else. */
+function baccaratSide(value: JsonValue | undefined): 'player' | 'banker' | 'tie' | null {
+  if (typeof value !== 'string') return null;
+  const word = value.trim().toLowerCase();
+  for (const side of ['player', 'banker', 'tie'] as const) if (word === side || word === side[0]) return side;
+  return null;
+}
+
 function baccarat(result: JsonObject, shown: ShownPayout): string | null {
   const [player, banker] = [numberOf(result['player_value']), numberOf(result['banker_value'])];
   for (const [side, value] of [
@@ -177,18 +213,14 @@ function baccarat(result: JsonObject, shown: ShownPayout): string | null {
   }
   if (player === null || banker === null) return null;
   const winner = player > banker ? 'player' : banker > player ? 'banker' : 'tie';
-  const outcome = result['outcome'];
-  if (
-    typeof outcome === 'string' &&
-    ['player', 'banker', 'tie'].includes(outcome.toLowerCase()) &&
-    outcome.toLowerCase() !== winner
-  )
-    return `outcome ${JSON.stringify(outcome)} where player_value ${String(player)} and banker_value ${String(banker)} make ${winner}`;
-  const betOn = result['bet_on'];
+  const outcome = baccaratSide(result['outcome']);
+  if (outcome !== null && outcome !== winner)
+    return `outcome ${JSON.stringify(result['outcome'])} where player_value ${String(player)} and banker_value ${String(banker)} make ${winner}`;
+  const betOn = baccaratSide(result['bet_on']);
   // A tie may return a side bet's stake: only a side bet paid more than its stake on a loss, or a winning bet unpaid, contradicts.
   if (betOn === winner && paidSome(shown) === false)
     return `bet_on ${betOn} and the hands make ${winner}, yet the bet ${paidText(shown)}`;
-  if (typeof betOn === 'string' && betOn !== winner && shown.multiplier !== null && shown.multiplier > 1)
+  if (betOn !== null && betOn !== winner && shown.multiplier !== null && shown.multiplier > 1)
     return `bet_on ${betOn} where the hands make ${winner}, yet the bet ${paidText(shown)}`;
   return null;
 }
