@@ -58,13 +58,8 @@ import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { lawTheory } from './law-theory.ts';
-import {
-  proofHolds,
-  recordAnswerContradiction,
-  recordNonceReused,
-  recordProofChecks,
-  selfContradiction,
-} from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
+import { AnswerTally } from './answer-consistency.ts';
 import { StatedChanceTally, type StatedChance } from './stated-chance.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
@@ -260,6 +255,7 @@ interface AuditRun {
   readonly draws: Set<string>;
   /** Per game, bets recording the committed draw and those recording another (draw-agreement.ts). */
   readonly drawTally: DrawTally;
+  readonly answerTally: AnswerTally;
   /** Per game, the minimum bet the target stated in a refusal, above the planned amount (learnMinimum). */
   readonly minimums: Map<string, Micro>;
   /**
@@ -310,6 +306,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
     videoPokerTurn: Promise.resolve(),
     draws: new Set(),
     drawTally: new DrawTally(),
+    answerTally: new AnswerTally(),
     minimums: new Map(),
     unsettled: 0,
     gatewayStreak: 0,
@@ -327,6 +324,7 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   const after = await balanceOf(run);
   checkMoney(run, before, after);
   run.drawTally.record(options.findings, options.scheme.name);
+  run.answerTally.record();
   const uniform = uniformStatements(options.plan, run.tracks);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
@@ -916,7 +914,8 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
             }),
       });
     checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
-    recordAnswerContradiction(withEvidence(findings, where), scheme, schemeBet, variant.variant);
+    const exact = verdict !== null && proofHolds(verdict) && verdict.outcome.status === 'ok';
+    run.answerTally.add(withEvidence(findings, where), scheme, schemeBet, variant.variant, exact);
     const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
     if (stated !== null) track.noteStated(stated);
     const chance = scheme.statedChanceOf?.(variant.game, bet.result) ?? null;

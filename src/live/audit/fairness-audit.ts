@@ -28,13 +28,8 @@ import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { endpointOf } from '../request-endpoint.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
-import {
-  proofHolds,
-  recordAnswerContradiction,
-  recordNonceReused,
-  recordVerification,
-  selfContradiction,
-} from './verification-findings.ts';
+import { proofHolds, recordNonceReused, recordVerification, selfContradiction } from './verification-findings.ts';
+import { AnswerTally } from './answer-consistency.ts';
 import { payoutFieldsOf } from './edge-tier.ts';
 import { DrawTally } from './draw-agreement.ts';
 
@@ -268,6 +263,7 @@ function verifyAll(
   const variants = new Map<string, { game: string; params: JsonObject }>();
   const offRule = new Set<string>();
   const drawTally = new DrawTally();
+  const answerTally = new AnswerTally();
   for (const [index, trail] of trails.entries()) {
     if (trail === null) continue;
     const { bet } = trail;
@@ -296,7 +292,8 @@ function verifyAll(
         seedHex,
         ...(seedReveal === undefined || seedReveal === null ? {} : { request: seedReveal }),
       });
-    recordAnswerContradiction(findings, scheme, schemeBet, variant);
+    const exact = verdict !== null && proofHolds(verdict) && verdict.outcome.status === 'ok';
+    answerTally.add(findings, scheme, schemeBet, variant, exact);
     recordVerification(findings, {
       bet: schemeBet,
       variant,
@@ -328,6 +325,7 @@ function verifyAll(
     if (verdict.outcome.status === 'not-checked' || verdict.payout.status === 'not-checked') tally.notChecked += 1;
   }
   drawTally.record(findings, scheme.name);
+  answerTally.record();
   for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     if (!offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
   return [...tallies.values()].sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));

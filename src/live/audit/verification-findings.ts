@@ -7,8 +7,8 @@
  * that does not follow the target's published rule is a rule finding, never "unfair" (the
  * hashes verified): major where the published rule is the target's own advertisement (afp's scheme) or
  * the answer contradicts itself (selfContradiction), minor elsewhere (the target may have changed
- * the mapping afp copied); a seed never revealed after rotation is major; an answer whose own facts
- * contradict its own outcome or payout is critical (recordAnswerContradiction), whatever the rule.
+ * the mapping afp copied); a seed never revealed after rotation is major; answers whose own facts
+ * contradict their own outcome or payout are judged per game (answer-consistency.ts).
  * Payouts: money findings need the target to contradict itself. A credit that is not the stake
  * times the multiplier the bet itself shows (beyond its rounding) is `money:<game>:credit`
  * (critical). A bet paid, consistently, a multiplier other than the published rule's is
@@ -94,31 +94,6 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
 export function selfContradiction(scheme: FairnessScheme, bet: SchemeBet): boolean {
   const shown = scheme.shownWin?.(bet.game, bet.result) ?? null;
   return shown !== null && typeof bet.won === 'boolean' && shown !== bet.won;
-}
-
-/**
- * A bet whose answer contradicts itself (FairnessScheme.answerContradiction: its own cells, cards or
- * counts against its own outcome and payout): critical `fairness:<game>:contradiction`, whatever
- * rule the target plays, with the bet and the fields; the sink adds the request where it has one.
- */
-export function recordAnswerContradiction(
-  findings: FindingSink,
-  scheme: FairnessScheme,
-  bet: SchemeBet,
-  variant: string,
-): void {
-  const contradiction = scheme.answerContradiction?.(bet) ?? null;
-  if (contradiction === null) return;
-  findings.add({
-    id: `fairness:${bet.game}:contradiction`,
-    severity: 'critical',
-    kind: 'fairness',
-    title: `${bet.game}: the answer contradicts itself: the facts its result states do not give the outcome or payout it shows`,
-    field: 'result',
-    expected: 'an outcome and payout that follow from the cells, cards or counts the same answer states',
-    seen: bet.result,
-    evidence: `bet ${bet.betId} (${variant}): ${contradiction}`,
-  });
 }
 
 /** The bet's proof holds: its seed hashes to the commitment and its result hash is the scheme's HMAC. */

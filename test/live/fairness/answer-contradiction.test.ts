@@ -143,4 +143,22 @@ describe('honest encodings a deployment may choose are no contradiction', () => 
     const keno = { picks: [1, 2], drawn: [1, 5], matches: 1, payout_table: { '0': 0, '1': 1.99, '2': 9 } };
     expect(deployedAnswerContradiction('keno', keno, won(1.9899999))).toBeNull();
   });
+  test('a -1 "no cell" sentinel, the American 00, and a keno table keyed by picks', () => {
+    expect(
+      deployedAnswerContradiction(
+        'mines',
+        { mine_positions: [18], revealed_cells: [0], hit_mine: false, hit_at_cell: -1 },
+        won(1.0156),
+      ),
+    ).toBeNull();
+    expect(
+      deployedAnswerContradiction(
+        'roulette',
+        { bet_type: 'number', bet_value: 0, number: '00', color: 'green' },
+        won(0),
+      ),
+    ).toBeNull();
+    const byPicks = { picks: [1], drawn: [5], matches: 0, payout_table: { '1': { '0': 0, '1': 3 }, '10': { '0': 2 } } };
+    expect(deployedAnswerContradiction('keno', byPicks, won(0))).toBeNull();
+  });
 });

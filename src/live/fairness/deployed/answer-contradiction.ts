@@ -68,7 +68,9 @@ function mines(result: JsonObject, shown: ShownPayout): string | null {
     return `revealed_cells ${JSON.stringify(revealed)} include mine ${String(hit[0])} of mine_positions ${JSON.stringify(positions)}, yet hit_mine is false`;
   if (hit.length > 0 && paidSome(shown) === true)
     return `revealed_cells ${JSON.stringify(revealed)} include mine ${String(hit[0])} of mine_positions ${JSON.stringify(positions)}, yet the bet ${paidText(shown)}`;
-  const at = numberOf(result['hit_at_cell']);
+  // A negative cell is a "none" sentinel (-1 on a win), as null or "none" is.
+  const written = numberOf(result['hit_at_cell']);
+  const at = written !== null && written >= 0 ? written : null;
   if (at !== null && !positions.includes(at))
     return `hit_at_cell ${String(at)} is not one of mine_positions ${JSON.stringify(positions)}`;
   // The mine hit may be written apart from the safe cells (hit_at_cell, revealed_cells the safe ones).
@@ -102,8 +104,13 @@ function keno(result: JsonObject, shown: ShownPayout): string | null {
 function tableLine(table: JsonObject | JsonValue[], catches: number): number | null {
   const line = Array.isArray(table) ? table[catches] : table[String(catches)];
   if (line !== undefined) return numberOf(line);
-  const keys = Array.isArray(table) ? [] : Object.keys(table);
-  return keys.length > 0 && keys.every((key) => /^\d+$/.test(key)) ? 0 : null;
+  // Only a flat table of numbers by catch count says a count it leaves out pays nothing (a table
+  // keyed by picks, its lines tables of their own, says nothing of the kind).
+  if (Array.isArray(table)) return null;
+  const entries = Object.entries(table);
+  return entries.length > 0 && entries.every(([key, value]) => /^\d+$/.test(key) && numberOf(value) !== null)
+    ? 0
+    : null;
 }
 
 /**
@@ -164,6 +171,8 @@ function hilo(result: JsonObject, shown: ShownPayout): string | null {
 }
 
 function roulette(result: JsonObject, shown: ShownPayout): string | null {
+  // "00", an American wheel's double zero, is no pocket of the single-zero wheel these bets are read on.
+  if (typeof result['number'] === 'string' && /^0\d/.test(result['number'].trim())) return null;
   const pocket = numberOf(result['number']);
   if (pocket === null || !Number.isInteger(pocket) || pocket < 0 || pocket > 36) return null;
   const colour = pocket === 0 ? 'green' : RED_NUMBERS.has(pocket) ? 'red' : 'black';
