@@ -15,6 +15,9 @@
  * do not read under afp's encodings (a likely encoding difference, with the examples to look at),
  * never a verdict of cheating: a different encoding can coincide with afp's now and then (a plinko
  * slot counted from the centre equals afp's on one slot in nine), never on a quarter of the bets.
+ * A game whose facts no encoding changes (FairnessScheme.encodingFreeGames: a roulette number's
+ * colour) needs no such showing: each of its contradictions is critical, a colour swapped on every
+ * answer too.
  * Limits: examples ≤ MAX_EXAMPLES per game (the count covers the rest).
  */
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
@@ -29,6 +32,8 @@ interface GameAnswers {
   contradicting: number;
   /** Answers that are the committed draw to the field (consistent or not). */
   exact: number;
+  /** Whether the scheme reads this game's facts in no encoding of the target's (FairnessScheme.encodingFreeGames). */
+  readonly encodingFree: boolean;
   /** The first contradicting bet, with the sink that adds its request's evidence. */
   first: { readonly sink: FindingSink; readonly bet: SchemeBet } | null;
   readonly examples: string[];
@@ -46,7 +51,14 @@ export class AnswerTally {
     const contradiction = scheme.answerContradiction(bet);
     let game = this.games.get(bet.game);
     if (game === undefined) {
-      game = { consistent: 0, contradicting: 0, exact: 0, first: null, examples: [] };
+      game = {
+        consistent: 0,
+        contradicting: 0,
+        exact: 0,
+        encodingFree: scheme.encodingFreeGames?.has(bet.game) === true,
+        first: null,
+        examples: [],
+      };
       this.games.set(bet.game, game);
     }
     if (exact) game.exact += 1;
@@ -67,6 +79,7 @@ export class AnswerTally {
       if (first === null || evidence === undefined) continue;
       const total = answers.contradicting + answers.consistent;
       const lies =
+        answers.encodingFree ||
         (answers.consistent >= MIN_CONSISTENT_ANSWERS && answers.consistent >= answers.contradicting) ||
         (answers.exact >= MIN_CONSISTENT_ANSWERS && answers.exact * 4 >= total);
       const counted = `${String(answers.contradicting)} of ${String(total)} answers`;

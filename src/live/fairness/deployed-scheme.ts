@@ -234,6 +234,8 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   drawFields,
   shownWin: deployedShownWin,
   answerContradiction: (bet) => deployedAnswerContradiction(bet.game, bet.result, bet),
+  // A number's colour and the bets it wins are the wheel's, whatever the encoding ("00" is left unread).
+  encodingFreeGames: new Set(['roulette']),
   // DEPLOYED.md §2.4: one published minimum for every game (0.01), whole micro-USDC.
   publishedMinimumMicro: deployedMinimumMicro(PUBLISHED_DEPLOYED_RULES),
 };

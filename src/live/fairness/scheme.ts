@@ -159,6 +159,12 @@ export interface FairnessScheme {
    */
   answerContradiction?(bet: SchemeBet): string | null;
   /**
+   * The games whose answerContradiction reads facts no encoding changes (a roulette number's colour):
+   * each contradiction is a lie on its own, without the game's other answers to show afp reads the
+   * target's encoding (live/audit/answer-consistency.ts). Absent: none.
+   */
+  readonly encodingFreeGames?: ReadonlySet<string>;
+  /**
    * The minimum bet a target of this scheme publishes for every game (the deployment's 0.01,
    * DEPLOYED.md §2.4), where the live house-edge audit plans its stakes; absent: each game's own
    * minimum in afp's game modules. Either way a target that refuses it states its own, which is

@@ -213,6 +213,20 @@ describe('an answer whose own facts contradict its own outcome or payout is crit
     expect(found?.evidence).toMatch(/dealer_total \d+ where dealer_cards \[.*\] total \d+/);
   });
 
+  test('roulette: every colour swapped (no encoding explains a colour): critical though no answer is honest', async () => {
+    const run = await audit(
+      'roulette-colours',
+      'roulette',
+      betRewrite('roulette', (bet) => {
+        const colour = bet.result['color'];
+        if (colour === 'red' || colour === 'black') bet.result['color'] = colour === 'red' ? 'black' : 'red';
+      }),
+    );
+    const found = contradiction(run.findings, 'roulette');
+    expect(found?.severity, run.text).toBe('critical');
+    expect(found?.evidence).toMatch(/color "(red|black)" where number \d+ is (red|black)/);
+  });
+
   test('blackjack cards written as their index in DEPLOYED.md’s list (2 … 10, J, Q, K, A = 0 … 12): no answer reads, a minor encoding finding, never critical', async () => {
     const order = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
     const index = (card: unknown): unknown => {
