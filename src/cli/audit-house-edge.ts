@@ -103,13 +103,28 @@ const LIVE_ONLY = ['max-seconds', 'max-minutes', 'usdc', 'fail-on', 'concurrency
 /** A directory name from a seed: path separators and the like become '_'. */
 export const defaultOutDir = (seed: string): string => `reports/audit-${seed.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 
+/**
+ * The deployed parlay (DEPLOYED.md §2.5) is not sampled: its answer carries no proof (no seed hash,
+ * client seed or result hash) and its legs' edge follows from theirs (docs/audit.md); `afp audit
+ * fairness` verifies parlays an account placed, leg by leg.
+ */
+const NOT_SAMPLED = {
+  game: 'parlay',
+  why: "'parlay' is not sampled by the house-edge audit (a parlay's answer carries no proof, and its edge follows from its legs' games: coin_flip, dice, simple_dice, multiplier); afp audit fairness verifies the parlays an account placed, leg by leg",
+} as const;
+
 function parseGames(text: string | undefined, live: boolean, errors: string[]): GameId[] {
   const allowed: readonly string[] = GAME_IDS;
   if (text === undefined) return [...allowed] as GameId[];
   const ids = text.split(',').map((id) => id.trim());
   if (ids.includes('')) errors.push(`--games has an empty name: give comma-separated game ids, e.g. dice,keno`);
   const unknown = [...new Set(ids.filter((id) => id !== '' && !allowed.includes(id)))];
-  for (const id of unknown) errors.push(`--games: unknown game '${id}'; known: ${allowed.join(', ')}`);
+  for (const id of unknown)
+    errors.push(
+      id === NOT_SAMPLED.game
+        ? `--games: ${NOT_SAMPLED.why}`
+        : `--games: unknown game '${id}'; known: ${allowed.join(', ')}`,
+    );
   if (new Set(ids).size !== ids.length && !ids.includes('')) errors.push('--games names a game twice');
   return ids.filter((id) => allowed.includes(id)) as GameId[];
 }

@@ -20,6 +20,7 @@
 import * as z from 'zod';
 import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
+import { PARLAY_LEG_GAMES, PARLAY_LEGS_MAX, PARLAY_LEGS_MIN } from '../services/casino/deployed/parlay-rule.ts';
 import { HISTORY_SINCE_PATTERN, KELLY_SIMULATE_KEYS } from './routes/deployed/casino-stats.ts';
 import { TOURNAMENT_PLAY_KEYS } from './routes/deployed/casino-tournaments.ts';
 import {
@@ -117,6 +118,15 @@ const ESCROW_REQUESTS: Readonly<Record<string, RequestContract>> = {
  * under the same names: style A's definition, loosened (other fields are ignored).
  */
 const SINGLE_GAMES = GAME_IDS.filter((game) => game !== 'video_poker');
+/** A recorded bet's game on the deployed wire: the 17 and the parlay (one bet of several legs). */
+const BET_GAMES = [...GAME_IDS, 'parlay'] as const;
+const parlayLeg = z.looseObject({
+  game: z.enum(PARLAY_LEG_GAMES as [string, ...string[]]),
+  params: z
+    .looseObject({ client_seed: clientSeed() })
+    .optional()
+    .describe("The leg game's fields (missing ones take the batch defaults; simple_dice's pick may be `guess`)"),
+});
 const loosened = (rowId: string): z.ZodObject => {
   const body = REQUESTS[rowId]?.body;
   if (!(body instanceof z.ZodObject)) throw new Error(`${rowId} has an object body`);
@@ -249,6 +259,16 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(
     SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }]),
   ),
+  'casino.deployed.game.parlay': {
+    body: z.looseObject({
+      amount: amountNumber().describe('0.01 to 10'),
+      bets: z
+        .array(parlayLeg)
+        .min(PARLAY_LEGS_MIN)
+        .max(PARLAY_LEGS_MAX)
+        .describe('2 to 5 legs, each drawn on its own nonce; every leg must win'),
+    }),
+  },
   'casino.deployed.register': {
     body: z.looseObject({
       referral_code: z
@@ -411,7 +431,7 @@ const verifyAnswers = z.union([
   withInfo({
     bet_id: z.string(),
     verified: z.boolean(),
-    game: z.enum(GAME_IDS),
+    game: z.enum(BET_GAMES),
     result: z.record(z.string(), z.unknown()),
     won: z.boolean(),
     amount_bet: usdc(),
@@ -460,7 +480,7 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     bets: z.array(
       z.strictObject({
         id: z.string(),
-        game: z.enum(GAME_IDS),
+        game: z.enum(BET_GAMES),
         amount: usdc(),
         amount_won: usdc(),
         multiplier: z.number(),
@@ -537,7 +557,7 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   }),
   'casino.deployed.fairness.audit': withInfo({
     bet_id: z.string(),
-    game: z.enum(GAME_IDS),
+    game: z.enum(BET_GAMES),
     amount: usdc(),
     payout_multiplier: z.number(),
     won: z.boolean(),
@@ -654,17 +674,37 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   'casino.deployed.games': withInfo({
     games: z.array(
       z.strictObject({
-        id: z.enum(GAME_IDS),
+        id: z.enum(BET_GAMES),
         name: z.string(),
         house_edge: z.string(),
         endpoint: z.string(),
         params: z.record(z.string(), z.string()),
+        max_bet: usdc().optional().describe("The parlay's maximum stake (10)"),
       }),
     ),
     batch_endpoint: z.string(),
     note: z.string(),
   }),
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, deployedBet])),
+  'casino.deployed.game.parlay': withInfo({
+    parlay_id: z.string(),
+    total_bet: usdc(),
+    legs: z.array(
+      z
+        .looseObject({
+          game: z.string(),
+          params: z.record(z.string(), z.unknown()),
+          nonce: z.int().min(0),
+          won: z.boolean(),
+        })
+        .describe("The leg, its nonce and its game's result fields as a single bet writes them"),
+    ),
+    all_won: z.boolean(),
+    legs_won: z.int().min(0),
+    combined_multiplier: z.number().describe('round2(Π legs’ payouts × 0.90)'),
+    payout: usdc(),
+    balance_after: usdc(),
+  }),
   'faucet.deployed.claim': withInfo({
     credited: usdc(),
     message: z.string(),
@@ -792,6 +832,10 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
       },
     ]),
   ),
+  'casino.deployed.game.parlay': {
+    400: ['invalid_params', 'minimum_bet', 'maximum_bet', 'insufficient_balance'],
+    429: ['rate_limit_exceeded'],
+  },
   'faucet.deployed.claim': {
     400: ['invalid_request'],
     403: ['has_deposits'],

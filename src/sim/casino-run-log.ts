@@ -60,7 +60,7 @@ export function nextCheckpoint(bets: number): number {
 }
 
 function theoryOf(bet: BetRecord): VariantTheory | null {
-  if (bet.variant === 'crash:round' || bet.source === 'video-poker') return null;
+  if (bet.variant === 'crash:round' || bet.source === 'video-poker' || bet.game === 'parlay') return null;
   const game = gameById(bet.game);
   const params = game.parse(bet.params);
   if (!params.ok) return null;
@@ -182,6 +182,8 @@ export class CasinoRunLog implements TransferListener {
   }
 
   private tallyOf(bet: BetRecord): VariantTally | null {
+    // A deployed parlay (never in a simulation) has no afp variant.
+    if (bet.game === 'parlay') return null;
     const key = `${bet.game}|${bet.variant}`;
     const known = this.variants.get(key);
     if (known !== undefined) return known;

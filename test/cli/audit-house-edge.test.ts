@@ -220,6 +220,11 @@ describe('afp audit house-edge (in-process)', () => {
     expect(empty.code).toBe(2);
     expect(empty.err.match(/--games has an empty name/g)).toHaveLength(1);
     expect(empty.err.match(/unknown game 'nope'/g)).toHaveLength(1);
+    // The deployed parlay is named, with why it is not sampled and which audit verifies it.
+    const parlay = await audit(['--games', 'parlay']);
+    expect(parlay.code).toBe(2);
+    expect(parlay.err).toContain("--games: 'parlay' is not sampled by the house-edge audit");
+    expect(parlay.err).toContain('afp audit fairness verifies the parlays an account placed');
     const many = await audit([
       '--games',
       'keno,nope',

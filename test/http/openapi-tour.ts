@@ -302,6 +302,21 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
     key: alice.key,
     body: { holds: [], nonce: 999_999 },
   });
+  const parlayPath = row('casino.deployed.game.parlay').path;
+  send('casino', 'POST', parlayPath, {
+    key: alice.key,
+    body: {
+      amount: 0.5,
+      bets: [
+        { game: 'coin_flip', params: { side: 'heads' } },
+        { game: 'dice', params: { direction: 'under', threshold: 60, client_seed: 'leg-2' } },
+      ],
+    },
+  });
+  send('casino', 'POST', parlayPath, {
+    key: alice.key,
+    body: { amount: 0.5, bets: [{ game: 'roulette', params: { bet_type: 'red' } }] },
+  });
   const startS = Math.floor(now() / 1000) + 60;
   const cup = send('casino', 'POST', row('casino.deployed.tournaments.create').path, {
     key: alice.key,

@@ -250,7 +250,8 @@ describe('the deployed wire: shapes', () => {
     ).toEqual([]);
     const games = await call('GET', `${served.casino}/api/v1/games`);
     expect(games.status).toBe(200);
-    expect((games.body['games'] as unknown[]).length).toBe(17);
+    // The 17 and the parlay (DEPLOYED.md §2.13: "+ parlay").
+    expect((games.body['games'] as unknown[]).length).toBe(18);
     expect(games.body['batch_endpoint']).toBe('POST /api/v1/bets/batch');
     for (const [path, params] of GAME_BODIES) {
       const bet = await call('POST', `${served.casino}/api/v1/games/${path}`, {

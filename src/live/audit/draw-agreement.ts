@@ -11,6 +11,9 @@
  * the roll was replaced). That is the target contradicting itself: critical, with the bet, both
  * draws and the request that placed it (`fairness:<game>:draw`). A consistent rule difference
  * stays the rule finding it was (rule:<game>:scheme, rule:<game>:outcome).
+ * A bet of several draws (a deployed parlay: FairnessScheme.legsOf) counts each leg as a draw of
+ * its own under the bet's game (`fairness:parlay:draw`), its recorded `legs[i].roll` against the
+ * committed roll of the leg's (client seed, nonce): the legs of a parlay agree with each other.
  * Limits: examples ≤ MAX_EXAMPLES per game (the count covers the rest).
  */
 import type { JsonValue } from '../../core/errors.ts';
@@ -42,15 +45,25 @@ export function drawAgreement(
   bet: SchemeBet,
   verdict: SchemeVerdict,
 ): 'agrees' | DrawDisagreement | null {
-  const fields = scheme.drawFields?.(bet.game) ?? [];
+  return drawAgreementOf(scheme, { game: bet.game, result: bet.result, path: '' }, verdict);
+}
+
+/** drawAgreement of one draw of a bet: the bet itself (path ''), or one of its legs (path `legs[1]`). */
+function drawAgreementOf(
+  scheme: FairnessScheme,
+  draw: { readonly game: string; readonly result: JsonValue; readonly path: string },
+  verdict: SchemeVerdict,
+): 'agrees' | DrawDisagreement | null {
+  const fields = scheme.drawFields?.(draw.game) ?? [];
   if (fields.length === 0 || verdict.outcome.status === 'not-checked') return null;
-  const result = bet.result;
+  const result = draw.result;
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
   const differences = verdict.outcome.status === 'failed' ? (verdict.outcome.differences ?? []) : [];
+  const prefix = draw.path === '' ? '' : `${draw.path}.`;
   for (const field of fields) {
     const recorded: JsonValue | undefined = result[field];
     if (typeof recorded !== 'number') return null;
-    const difference = differences.find((candidate) => candidate.field === field);
+    const difference = differences.find((candidate) => candidate.field === `${prefix}${field}`);
     if (difference === undefined) continue;
     const recomputed = difference.recomputed;
     if (typeof recomputed !== 'number') return null;
@@ -58,7 +71,7 @@ export function drawAgreement(
     // (43.980000000000004, a 32-bit float's 60.09000015258789) is still the draw 43.98.
     const unit = Math.max(unitOf(recorded), unitOf(recomputed));
     if (Math.abs(recorded - recomputed) <= unit * (1 + 1e-9)) continue;
-    return { field, recorded, recomputed };
+    return { field: `${prefix}${field}`, recorded, recomputed };
   }
   return 'agrees';
 }
@@ -83,7 +96,23 @@ export class DrawTally {
     },
   ): void {
     const { bet } = input;
-    const agreement = drawAgreement(scheme, bet, input.verdict);
+    // A bet of several draws (a parlay's legs) counts each draw under the bet's game.
+    const draws = scheme.legsOf?.(bet) ?? [
+      { game: bet.game, result: bet.result, path: '', nonce: bet.nonce, clientSeed: bet.clientSeed },
+    ];
+    for (const draw of draws) this.addDraw(input, draw, drawAgreementOf(scheme, draw, input.verdict));
+  }
+
+  private addDraw(
+    input: {
+      readonly bet: SchemeBet;
+      readonly seedHex: string;
+      readonly request?: { readonly endpoint?: string; readonly reproduce?: string };
+    },
+    draw: { readonly nonce: number; readonly clientSeed: string },
+    agreement: 'agrees' | DrawDisagreement | null,
+  ): void {
+    const { bet } = input;
     if (agreement === null) return;
     let game = this.games.get(bet.game);
     if (game === undefined) {
@@ -97,7 +126,7 @@ export class DrawTally {
     game.differingCount += 1;
     if (game.differing.length < MAX_EXAMPLES)
       game.differing.push({
-        text: `bet ${bet.betId}: recorded ${agreement.field} ${String(agreement.recorded)}, the committed draw ${String(agreement.recomputed)} (server seed ${input.seedHex}, client seed ${bet.clientSeed}, nonce ${String(bet.nonce)})`,
+        text: `bet ${bet.betId}: recorded ${agreement.field} ${String(agreement.recorded)}, the committed draw ${String(agreement.recomputed)} (server seed ${input.seedHex}, client seed ${draw.clientSeed}, nonce ${String(draw.nonce)})`,
         ...(input.request?.endpoint === undefined ? {} : { endpoint: input.request.endpoint }),
         ...(input.request?.reproduce === undefined ? {} : { reproduce: input.request.reproduce }),
       });

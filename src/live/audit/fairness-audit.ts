@@ -215,26 +215,29 @@ function variantOf(game: string, params: JsonObject | null): string {
 /**
  * Two bets drawing one (seed, nonce) pair: the same result handed out twice (critical), unless both
  * belong to one shared round. `draws` maps `seed hash:nonce` to the first bet's round, else its id.
+ * A bet of several draws (a parlay, FairnessScheme.legsOf) draws its legs' nonces, not its stored one.
  */
 function checkDraw(
   findings: FindingsCollector,
   draws: Map<string, { owner: string; betId: string }>,
   bet: SchemeBet,
-  round: string | null,
+  options: { readonly round: string | null; readonly nonces: readonly number[] },
 ): void {
-  const draw = `${bet.seedHash}:${bet.nonce}`;
-  const owner = round ?? bet.betId;
-  const earlier = draws.get(draw);
-  if (earlier === undefined) {
-    draws.set(draw, { owner, betId: bet.betId });
-    return;
+  const owner = options.round ?? bet.betId;
+  for (const nonce of options.nonces) {
+    const draw = `${bet.seedHash}:${nonce}`;
+    const earlier = draws.get(draw);
+    if (earlier === undefined) {
+      draws.set(draw, { owner, betId: bet.betId });
+      continue;
+    }
+    if (earlier.owner === owner) continue;
+    recordNonceReused(
+      findings,
+      nonce,
+      `bets ${earlier.betId} and ${bet.betId} both draw nonce ${nonce} of seed ${bet.seedHash}`,
+    );
   }
-  if (earlier.owner === owner) return;
-  recordNonceReused(
-    findings,
-    bet.nonce,
-    `bets ${earlier.betId} and ${bet.betId} both draw nonce ${bet.nonce} of seed ${bet.seedHash}`,
-  );
 }
 
 /** The scheme's verdict with the outcome and payout not checked (the parameters are unknown). */
@@ -274,7 +277,10 @@ function verifyAll(
     if (params !== null && !variants.has(variant) && variants.size < VARIANTS_COMPARED_MAX)
       variants.set(variant, { game: bet.game, params });
     const schemeBet: SchemeBet = { ...bet, params: params ?? {} };
-    checkDraw(findings, draws, schemeBet, scheme.roundOf?.(schemeBet) ?? null);
+    checkDraw(findings, draws, schemeBet, {
+      round: scheme.roundOf?.(schemeBet) ?? null,
+      nonces: scheme.legsOf?.(schemeBet)?.map((leg) => leg.nonce) ?? [bet.nonce],
+    });
     const seedHex = seeds.get(bet.seedHash) ?? trail.revealedSeed;
     const seedReveal = seeds.has(bet.seedHash) ? revealed.reveals.get(bet.seedHash) : revealed.trailReveals[index];
     const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);

@@ -46,6 +46,16 @@ export interface SchemeBet {
   readonly resultHash: string;
 }
 
+/** One leg of a bet made of several draws (FairnessScheme.legsOf). */
+export interface SchemeLeg {
+  readonly game: string;
+  readonly result: JsonValue;
+  readonly nonce: number;
+  readonly clientSeed: string;
+  /** The leg's path in the bet's `result` (`legs[1]`): its field differences are named under it. */
+  readonly path: string;
+}
+
 export interface FieldDifference {
   /** A path into `result`, e.g. `roll`, `reels[1]`. */
   readonly field: string;
@@ -144,6 +154,13 @@ export interface FairnessScheme {
    * is not the committed draw (draw-agreement.ts). Absent: not judged.
    */
   drawFields?(game: string): readonly string[];
+  /**
+   * The draws a bet is made of where it is several (a deployed parlay's legs, each its own game on
+   * its own nonce): each leg's game, recorded result, nonce, client seed and path in `result`. The
+   * audits judge each leg's draw fields as a bet of its game (draw-agreement.ts) and each leg's nonce
+   * as drawn (a parlay's stored nonce draws nothing). Absent or null: the bet is one draw.
+   */
+  legsOf?(bet: SchemeBet): readonly SchemeLeg[] | null;
   /**
    * The win a bet's own result states by the game's win condition as the answer writes it (the
    * outcome is the side chosen), whatever the draw mapping; null where it names too little. A bet

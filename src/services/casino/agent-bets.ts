@@ -27,8 +27,7 @@ import { unrolledCells, unrolledRows } from '../../core/ring-rows.ts';
 import { WideAmounts } from '../../core/wide-amounts.ts';
 import type { Ratio } from '../../core/ratio.ts';
 import type { BetIdIndex } from './bet-id-index.ts';
-import type { BetRecord, BetSource } from './bet-record.ts';
-import type { GameId } from './games/game.ts';
+import type { BetRecord, BetSource, BetGameId } from './bet-record.ts';
 import type { BankrollPoint } from './kelly/kelly-history.ts';
 
 const INITIAL_CAPACITY = 16;
@@ -55,7 +54,7 @@ const REFS = 4;
 
 /** The fields a run of bets usually shares. */
 interface BetShape {
-  readonly game: GameId;
+  readonly game: BetGameId;
   readonly variant: string;
   readonly params: JsonObject;
   /** Own keys of `params`, in order. */
@@ -321,7 +320,7 @@ export class AgentBets {
     return this.cells[this.slotOf(sequence) * CELLS + AT_MS] as number;
   }
 
-  gameOf(sequence: number): GameId {
+  gameOf(sequence: number): BetGameId {
     return (this.refs[this.slotOf(sequence) * REFS + SHAPE] as BetShape).game;
   }
 

@@ -12,12 +12,15 @@ import type { Micro } from '../../core/money.ts';
 import type { Ratio } from '../../core/ratio.ts';
 import type { GameId } from './games/game.ts';
 
+/** A recorded bet's game: afp's games, or the deployed dialect's `parlay` (several legs as one bet: parlay-bet.ts). */
+export type BetGameId = GameId | 'parlay';
+
 export type BetSource = 'A' | 'B' | 'short' | 'batch' | 'tournament' | 'video-poker';
 
 export interface BetRecord {
   readonly id: string;
   readonly agentId: string;
-  readonly game: GameId;
+  readonly game: BetGameId;
   readonly variant: string;
   /** The game parameters as sent (validated), for verification. */
   readonly params: JsonObject;

@@ -10,8 +10,7 @@
  * own and the casino's, so a bet on the same game as the agent's previous one costs one map lookup.
  */
 import type { Micro } from '../../core/money.ts';
-import type { BetRecord } from './bet-record.ts';
-import type { GameId } from './games/game.ts';
+import type { BetRecord, BetGameId } from './bet-record.ts';
 
 export interface Totals {
   bets: number;
@@ -23,14 +22,14 @@ export interface Totals {
 
 export interface AgentStats {
   readonly overall: Totals;
-  readonly byGame: Map<GameId, Totals>;
+  readonly byGame: Map<BetGameId, Totals>;
   firstBetAtMs: number;
   lastBetAtMs: number;
 }
 
 /** An agent's stats with the totals of its last game (the agent's and the casino's) at hand. */
 export interface AgentStatsEntry extends AgentStats {
-  lastGame: GameId | null;
+  lastGame: BetGameId | null;
   lastGameTotals: Totals;
   lastCasinoGameTotals: Totals;
 }
@@ -48,7 +47,7 @@ function addTo(totals: Totals, bet: BetRecord): void {
 }
 
 /** The totals of `game` in `byGame`, created empty on first use. */
-function totalsOf(byGame: Map<GameId, Totals>, game: GameId): Totals {
+function totalsOf(byGame: Map<BetGameId, Totals>, game: BetGameId): Totals {
   let totals = byGame.get(game);
   if (totals === undefined) {
     totals = emptyTotals();
@@ -59,7 +58,7 @@ function totalsOf(byGame: Map<GameId, Totals>, game: GameId): Totals {
 
 export class BetStats {
   private readonly agents = new Map<string, AgentStatsEntry>();
-  private readonly games = new Map<GameId, Totals>();
+  private readonly games = new Map<BetGameId, Totals>();
   private readonly biggest: BetRecord[] = [];
   private readonly biggestWinsMax: number;
 
@@ -123,7 +122,7 @@ export class BetStats {
     return this.agents.get(agentId);
   }
 
-  game(game: GameId): Totals | undefined {
+  game(game: BetGameId): Totals | undefined {
     return this.games.get(game);
   }
 

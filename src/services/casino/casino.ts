@@ -24,6 +24,7 @@ import { DailyGameCap } from './daily-game-cap.ts';
 import { rotateSeed, verifyBet, type Verification } from './fairness.ts';
 import type { GameId } from './games/game.ts';
 import { placeBet, type BetCommand } from './place-bet.ts';
+import { placeParlay, type ParlayCommand } from './parlay-bet.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
 import type { ServerSeed } from './seed-book.ts';
 import {
@@ -85,6 +86,11 @@ export class CasinoService {
     const capped = this.dailyCapB.take(command.agentId, command.game.id, nowMs);
     if (capped !== null) return capped;
     return placeBet(this.state, command, nowMs);
+  }
+
+  /** The deployed dialect's parlay: several legs placed as one bet (parlay-bet.ts). */
+  parlay(command: ParlayCommand, nowMs: number): Outcome<BetRecord> {
+    return placeParlay(this.state, command, nowMs);
   }
 
   batch(commands: ReadonlyArray<BetCommand | Failure>, nowMs: number): BatchOutcome {

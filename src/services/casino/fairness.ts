@@ -47,6 +47,9 @@ export function recompute(
   const mismatches: string[] = [];
   if (seedCommitment(seedHex) !== bet.seedHash) mismatches.push('server seed does not hash to the commitment');
   if (bet.variant === 'crash:round') return recomputeRound(bet, seedHex, mismatches);
+  // A parlay is the deployed engine's only (deployed-draw.ts replays it); afp's scheme has none.
+  if (bet.game === 'parlay')
+    return { mismatches: [...mismatches, 'afp has no parlay of its own'], multiplier: '', detail: {}, blocks: 0 };
   const game = gameById(bet.game);
   const params = game.parse(bet.params);
   if (!params.ok)

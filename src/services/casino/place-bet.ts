@@ -236,7 +236,7 @@ function worseOfTwo<P>(
   return compare(second.multiplier, first.multiplier) < 0 ? second : first;
 }
 
-interface Drawn {
+export interface Drawn {
   readonly result: GameResult;
   readonly seedHash: string;
   readonly clientSeed: string;
@@ -265,8 +265,40 @@ function settleFor<P>(
   drawn: Drawn,
   nowMs: number,
 ): BetRecord {
+  // The deployment's engine pays the deployment's referral rule (per losing stake); afp's, net losses.
+  const identity: SettleIdentity = {
+    game: command.game.id,
+    variant: command.variant ?? variantNameOf(command.game, command.params),
+    referral: command.deployedRules !== undefined ? 'per-losing-stake' : 'net-losses',
+  };
+  return settleAs(state, agent, command, identity, drawn, nowMs);
+}
+
+/** What names a settled bet and which referral rule it pays (the deployed parlay: none, DEPLOYED.md §2.9). */
+export interface SettleIdentity {
+  readonly game: BetRecord['game'];
+  readonly variant: string;
+  readonly referral: 'net-losses' | 'per-losing-stake' | 'none';
+}
+
+/** The parts of a bet command settlement reads (a BetCommand is one). */
+export type SettleInput = Pick<
+  BetCommand,
+  'agentId' | 'paramsJson' | 'amountMicro' | 'source' | 'tournamentId' | 'stakeHeld' | 'betId'
+>;
+
+/** Moves the money and records a bet named by `identity` (a parlay's legs settle as one bet here); the checks have passed. */
+export function settleAs(
+  state: CasinoState,
+  agent: CasinoAgent,
+  command: SettleInput,
+  identity: SettleIdentity,
+  drawn: Drawn,
+  nowMs: number,
+): BetRecord {
   const { ctx } = state;
-  const { agentId, amountMicro, game } = command;
+  const { agentId, amountMicro } = command;
+  const game = identity.game;
   const betId = command.betId ?? newBetId(state);
   let multiplier = drawn.result.multiplier;
   if (hasDefect(state, 'casino-payout-short') && compare(multiplier, ratio(1)) > 0)
@@ -297,8 +329,8 @@ function settleFor<P>(
   const bet: BetRecord = {
     id: betId,
     agentId,
-    game: game.id,
-    variant: command.variant ?? variantNameOf(game, command.params),
+    game,
+    variant: identity.variant,
     params: command.paramsJson,
     amountMicro,
     multiplier,
@@ -325,15 +357,15 @@ function settleFor<P>(
     payoutMicro,
     reference: betId,
   };
-  // The deployment's engine pays the deployment's referral rule (per losing stake); afp's, net losses.
-  if (command.deployedRules !== undefined) state.commissions.settlePerLosingStake(settleReferral);
-  else state.commissions.settleFor((agent.commission ??= state.commissions.stateOf(agentId)), settleReferral);
+  if (identity.referral === 'per-losing-stake') state.commissions.settlePerLosingStake(settleReferral);
+  else if (identity.referral === 'net-losses')
+    state.commissions.settleFor((agent.commission ??= state.commissions.stateOf(agentId)), settleReferral);
   ctx.emit({
     type: 'casino.bet',
     atMs: nowMs,
     betId,
     agentId,
-    game: game.id,
+    game,
     variant: bet.variant,
     amountMicro,
     payoutMicro,

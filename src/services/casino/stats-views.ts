@@ -8,17 +8,16 @@
  * retention). Orders are total: net profit desc, then wagered desc, then agent id.
  */
 import type { Micro } from '../../core/money.ts';
-import type { BetRecord } from './bet-record.ts';
+import type { BetRecord, BetGameId } from './bet-record.ts';
 import { emptyTotals, type Totals } from './bet-stats.ts';
 import type { CasinoState } from './casino-state.ts';
-import type { GameId } from './games/game.ts';
 
 export const SESSION_MS = 24 * 3_600_000;
 
 export interface StatsView {
   readonly agentId: string;
   readonly overall: Totals;
-  readonly byGame: ReadonlyArray<readonly [GameId, Totals]>;
+  readonly byGame: ReadonlyArray<readonly [BetGameId, Totals]>;
   readonly firstBetAtMs: number | null;
   readonly lastBetAtMs: number | null;
 }
@@ -36,13 +35,13 @@ export interface SessionView {
   readonly fromMs: number;
   readonly untilMs: number;
   readonly totals: Totals;
-  readonly byGame: ReadonlyArray<readonly [GameId, Totals]>;
+  readonly byGame: ReadonlyArray<readonly [BetGameId, Totals]>;
 }
 
 export function sessionOf(state: CasinoState, agentId: string, nowMs: number): SessionView {
   const fromMs = nowMs - SESSION_MS;
   const totals = emptyTotals();
-  const byGame = new Map<GameId, Totals>();
+  const byGame = new Map<BetGameId, Totals>();
   for (const bet of state.bets.ofAgentSince(agentId, fromMs)) {
     add(totals, bet);
     let perGame = byGame.get(bet.game);
@@ -78,7 +77,7 @@ export interface LeaderboardRow {
 }
 
 /** Top agents by net profit (payouts − stakes), overall or for one game; at most `size` rows. */
-export function leaderboard(state: CasinoState, game: GameId | null, size: number): LeaderboardRow[] {
+export function leaderboard(state: CasinoState, game: BetGameId | null, size: number): LeaderboardRow[] {
   const rows: Omit<LeaderboardRow, 'rank'>[] = [];
   for (const agentId of state.stats.agentIds()) {
     const stats = state.stats.agent(agentId);
@@ -101,7 +100,7 @@ export function leaderboard(state: CasinoState, game: GameId | null, size: numbe
 }
 
 /** The biggest wins, optionally of one game (from the running top list). */
-export function biggestWins(state: CasinoState, game: GameId | null): readonly BetRecord[] {
+export function biggestWins(state: CasinoState, game: BetGameId | null): readonly BetRecord[] {
   const all = state.stats.biggestWins();
   return game === null ? all : all.filter((bet) => bet.game === game);
 }

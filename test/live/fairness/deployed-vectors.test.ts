@@ -588,9 +588,14 @@ describe('tampering, each caught by its own check', () => {
     expect(DEPLOYED_SCHEME.verify({ ...betOf(dice), params: { direction: 'sideways' } }, SEED).outcome.status).toBe(
       'not-checked',
     );
+    expect(DEPLOYED_SCHEME.verify({ ...betOf(dice), game: 'lottery' }, SEED).outcome).toEqual({
+      status: 'not-checked',
+      reason: "the deployed scheme has no rule for game 'lottery'",
+    });
+    // A parlay whose legs are not at hand (its result names none) is not checked either.
     expect(DEPLOYED_SCHEME.verify({ ...betOf(dice), game: 'parlay' }, SEED).outcome).toEqual({
       status: 'not-checked',
-      reason: "the deployed scheme has no rule for game 'parlay'",
+      reason: 'bets must be an array of 2 to 5 legs',
     });
   });
 });

@@ -11,7 +11,7 @@
  * { action (default stand) }. The same domain model and Kelly rule apply.
  */
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
-import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { BetGameId, BetRecord } from '../../../services/casino/bet-record.ts';
 import type { Verification } from '../../../services/casino/fairness.ts';
 import type { GameId, GameModule } from '../../../services/casino/games/game.ts';
 import { gameById } from '../../../services/casino/games/index.ts';
@@ -34,7 +34,7 @@ const GAME_OF_B: Readonly<Record<GameB, GameId>> = {
   blackjack: 'blackjack',
   coinflip: 'coin_flip',
 };
-const B_OF_GAME = (game: GameId): string => (game === 'coin_flip' ? 'coinflip' : game);
+const B_OF_GAME = (game: BetGameId): string => (game === 'coin_flip' ? 'coinflip' : game);
 const LIMITS = { serviceRowB: true } as const;
 
 const PARAMS_OF_B: Readonly<Record<GameB, readonly string[]>> = {

@@ -13,7 +13,7 @@ import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import type { ChallengeRecord } from '../../../services/casino/challenges/challenge-record.ts';
 import type { CasinoState } from '../../../services/casino/casino-state.ts';
 import type { Verification } from '../../../services/casino/fairness.ts';
-import { gameById } from '../../../services/casino/games/index.ts';
+import { findGame } from '../../../services/casino/games/index.ts';
 import { betKellySummary } from '../../../services/casino/kelly-rule.ts';
 import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
 import type { ServerSeed } from '../../../services/casino/seed-book.ts';
@@ -65,9 +65,13 @@ function multiplierNumber(multiplier: Ratio): number {
 
 /** Style A: `{ bet_id, game, amount_bet, result, won, payout_multiplier, amount_won, new_balance, proof, kelly }`. */
 export function betA(bet: BetRecord, state: CasinoState): JsonObject {
-  const game = gameById(bet.game);
-  const params = parsedParamsOf(game, bet.params);
-  const kelly = params.ok ? betKellySummary(state, bet.agentId, game, params.value, bet.balanceAfterMicro) : null;
+  // A deployed parlay has no game module and no Kelly figure (DEPLOYED.md §2.5: no Kelly check).
+  const game = findGame(bet.game);
+  const params = game === undefined ? null : parsedParamsOf(game, bet.params);
+  const kelly =
+    game !== undefined && params?.ok === true
+      ? betKellySummary(state, bet.agentId, game, params.value, bet.balanceAfterMicro)
+      : null;
   return {
     bet_id: bet.id,
     game: bet.game,

@@ -7,6 +7,7 @@
 import { fail, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import type { Totals } from '../../../services/casino/bet-stats.ts';
 import { GAME_IDS, type GameId } from '../../../services/casino/games/game.ts';
+import type { BetGameId } from '../../../services/casino/bet-record.ts';
 import type { SessionView, StatsView } from '../../../services/casino/stats-views.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { listCall } from '../../list-call.ts';
@@ -30,7 +31,7 @@ export function totalsA(totals: Totals): JsonObject {
   };
 }
 
-const byGameA = (rows: ReadonlyArray<readonly [GameId, Totals]>): JsonObject =>
+const byGameA = (rows: ReadonlyArray<readonly [BetGameId, Totals]>): JsonObject =>
   Object.fromEntries(rows.map(([game, totals]) => [game, totalsA(totals)]));
 
 const me = defineRoute<null, StatsView>({

@@ -3,8 +3,8 @@
  * elements run in order, each like a single bet (afp's placeBet through casino.batch); an element's
  * refusal is an `{ error, message, ...extras }` object in `results` and does not stop the rest (more
  * than 20 → 400 `too_many_bets`). Missing parameters take the deployment's defaults (side heads,
- * direction over, threshold 50, ...). Games: all but video_poker, baccarat (and parlay, which afp
- * has not). Summary `{ total, won, lost, errors, total_wagered, total_won, net_pnl, win_rate_pct }`
+ * direction over, threshold 50, ...). Games: all but video_poker, baccarat and parlay (a parlay
+ * element is refused as an unknown game is: invalid_game). Summary `{ total, won, lost, errors, total_wagered, total_won, net_pnl, win_rate_pct }`
  * with afp's exact figures (the deployment's `total_wagered` is always 0: that is the
  * `batch-summary-zero` defect here), `balance_after`, `kelly_max_next_bet` = balance × risk factor
  * (rounded down to the cent).
@@ -42,7 +42,7 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
   mines: 3,
   reveals: 3,
 };
-const NOT_IN_BATCH: readonly string[] = ['video_poker', 'baccarat'];
+const NOT_IN_BATCH: readonly string[] = ['video_poker', 'baccarat', 'parlay'];
 
 function parseElement(element: unknown, index: number): ParsedBet | Failure {
   if (typeof element !== 'object' || element === null || Array.isArray(element))

@@ -1,5 +1,6 @@
 /**
- * The deployed casino's games (spec/DEPLOYED.md §2.1, §2.4, §2.5): the public game list, one
+ * The deployed casino's games (spec/DEPLOYED.md §2.1, §2.4, §2.5): the public game list (the 17 and
+ * the parlay, whose row is casino-parlay.ts), one
  * `POST /api/v1/games/<path>` row per single-call game (afp's 16, their parameters as the
  * deployment names them: side, direction, threshold, target_multiplier, cash_out_at, bet_type,
  * bet_value, win_probability, pick, action, rows, risk, guess, picks, mines, reveals, bet_on), and
@@ -21,6 +22,9 @@ import { deployedRulesOf } from './deployed-rules-of.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import type { GameModule } from '../../../services/casino/games/game.ts';
 import { GAMES } from '../../../services/casino/games/index.ts';
+import { formatDecimal } from '../../../core/money.ts';
+import { PARLAY_LEG_GAMES, PARLAY_LEGS_MAX, PARLAY_LEGS_MIN } from '../../../services/casino/deployed/parlay-rule.ts';
+import { PARLAY_MAX_MICRO } from '../../../services/casino/parlay-bet.ts';
 import type { Dealt } from '../../../services/casino/video-poker-hands.ts';
 import { renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
@@ -54,13 +58,29 @@ function gameListEntry(game: GameModule): JsonObject {
   return { id: game.id, name: game.name, house_edge: game.advertisedEdgeText, endpoint, params };
 }
 
+/**
+ * The parlay's entry (DEPLOYED.md §2.13: the deployment lists `parlay` beside the 17, its only stated
+ * limit the maximum of 10): its legs and its 10% share (the product of the legs' payouts × 0.90).
+ */
+const PARLAY_ENTRY: JsonObject = {
+  id: 'parlay',
+  name: 'Parlay',
+  house_edge: '10% on top of the legs',
+  endpoint: 'POST /api/v1/games/parlay',
+  params: {
+    amount: 'number (0.01-10)',
+    bets: `array of ${PARLAY_LEGS_MIN}-${PARLAY_LEGS_MAX} { game, params } (${PARLAY_LEG_GAMES.join(', ')})`,
+  },
+  max_bet: Number(formatDecimal(PARLAY_MAX_MICRO)),
+};
+
 const games = adaptedRow('casino.A.games', {
   id: 'casino.deployed.games',
   summary: 'The games, their parameters and endpoints (public).',
   auth: 'none',
   bodyKeys: [],
   render: () => ({
-    games: GAMES.map(gameListEntry),
+    games: [...GAMES.map(gameListEntry), PARLAY_ENTRY],
     batch_endpoint: 'POST /api/v1/bets/batch',
     note: 'All bets enforce Kelly Criterion max sizing. Use GET /api/v1/kelly/limits to see your current limits.',
   }),

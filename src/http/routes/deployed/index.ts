@@ -9,6 +9,7 @@ import { deployedBatchRoutes } from './casino-batch.ts';
 import { deployedChallengeRoutes } from './casino-challenges.ts';
 import { deployedFairnessRoutes } from './casino-fairness.ts';
 import { deployedGameRoutes } from './casino-games.ts';
+import { deployedParlayRoutes } from './casino-parlay.ts';
 import { deployedStatsRoutes } from './casino-stats.ts';
 import { deployedTournamentRoutes } from './casino-tournaments.ts';
 import { deployedDomainsDiscoveryRoutes } from './domains-discovery.ts';
@@ -24,6 +25,7 @@ import { deployedWalletRoutes } from './wallet.ts';
 export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedAccountRoutes,
   ...deployedGameRoutes,
+  ...deployedParlayRoutes,
   ...deployedBatchRoutes,
   ...deployedFairnessRoutes,
   ...deployedStatsRoutes,

@@ -10,11 +10,13 @@
  * spells it are one value. A target that plays another consistent rule (another paytable it states
  * in `payout_table`, another wheel) shows no contradiction here: each check compares the answer
  * with its own statements, never with DEPLOYED.md's figures.
+ * The parlay's check (its legs' facts, all_won, legs_won, its payout) is parlay-contradiction.ts.
  * Returns the contradiction in words naming the fields, or null (none, or the fields are absent).
  */
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
 import { RED_NUMBERS, ROULETTE_BET_TYPES, rouletteWins } from '../../../services/casino/games/roulette.ts';
 import { numericValue } from '../field-differences.ts';
+import { parlayContradiction } from './parlay-contradiction.ts';
 
 /** What the answer says it paid: its win flag and its total-return multiplier. */
 export interface ShownPayout {
@@ -316,6 +318,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
   slots,
   scratch_card: scratchCard,
   wheel,
+  parlay: parlayContradiction,
 };
 
 export function deployedAnswerContradiction(game: string, result: JsonValue, shown: ShownPayout): string | null {

@@ -1,12 +1,13 @@
 /**
- * The deployed casino's 17 games as DeployedRules of one DeployedCasinoRules value (STYLE rule 6:
- * one row per game). Tables are made once per rules value (a WeakMap): the live audit's table is
+ * The deployed casino's 17 games and its parlay as DeployedRules of one DeployedCasinoRules value
+ * (STYLE rule 6: one row per game; the parlay's legs are played by the rows of their own games). Tables are made once per rules value (a WeakMap): the live audit's table is
  * that of PUBLISHED_DEPLOYED_RULES, a stand-in's that of its --rules file.
  */
 import { blackjackRule, baccaratRule } from './card-games.ts';
 import type { DeployedCasinoRules } from './deployed-casino-rules.ts';
 import type { DeployedRule } from './deployed-rule.ts';
 import { minesRule } from './mines-rule.ts';
+import { parlayRule } from './parlay-rule.ts';
 import { hiloRule, kenoRule, scratchCardRule } from './nonce-games.ts';
 import {
   coinFlipRule,
@@ -45,7 +46,12 @@ function build({ casino }: DeployedCasinoRules): DeployedRuleTable {
     minesRule(casino.mines),
     baccaratRule(casino.baccarat),
   ];
-  return new Map(rules.map((rule) => [rule.game, rule]));
+  const table = new Map(rules.map((rule) => [rule.game, rule]));
+  table.set(
+    'parlay',
+    parlayRule(casino, (game) => table.get(game)),
+  );
+  return table;
 }
 
 /** The rules of every game under `rules`. */
