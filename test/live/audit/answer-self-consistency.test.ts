@@ -9,75 +9,19 @@
 //    (cards as deck indexes), minor; a consistent difference stays minor.
 // Real loopback listeners: the in-process deployed stand-in (published rules, limits lifted, manual
 // clock), behind a rewriting proxy where the wire differs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
-import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
-import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
-import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
-import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
-import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
-import { sink } from '../../fixtures/audit-sink.ts';
+import type { Rewrite } from '../../fixtures/rewriting-proxy.ts';
+import { betRewrite, proxiedHouseEdge, type Bet, type ProxiedRun } from '../../fixtures/proxied-house-edge.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-self-consistency-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-type Bet = Record<string, unknown> & { result: Record<string, unknown> };
-
-/** A rewrite of every bet answer (single bets and batch elements) of `game`: its result and its money fields. */
-function betRewrite(game: string, change: (bet: Bet) => void): Rewrite {
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (typeof value === 'object' && value !== null) {
-      const record = value as Record<string, unknown>;
-      if (record['game'] === game && typeof record['result'] === 'object' && record['result'] !== null) {
-        change(record as Bet);
-        return;
-      }
-      for (const child of Object.values(record)) if (typeof child === 'object') visit(child);
-    }
-  };
-  return (request, answer) => {
-    if (answer.status >= 300 || !/\/games\/|\/bets\/batch/.test(request.path)) return answer.text;
-    const body = JSON.parse(answer.text) as unknown;
-    visit(body);
-    return JSON.stringify(body);
-  };
-}
-
-async function audit(
-  name: string,
-  games: string,
-  rewrite: Rewrite,
-  bets = '40',
-): Promise<{ code: number; text: string; findings: LiveFinding[] }> {
-  const served = await serveDeployedRules(PUBLISHED_DEPLOYED_RULES);
-  const proxy = await rewritingProxy(served.casino, rewrite);
-  try {
-    const file = join(DIR, `${name}.yaml`);
-    writeFileSync(file, adminFundedTargetText(name, { casino: proxy.url }, served.casino));
-    const out = join(DIR, name);
-    const printed = sink();
-    const flags = parseHouseEdgeArgs(
-      [
-        ...['--target', file, '--key', await served.fundedKey('50'), '--games', games],
-        ...['--bets', bets, '--usdc', '2', '--out', out, '--quiet'],
-      ],
-      () => '7',
-    );
-    if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    const code = await runHouseEdgeLive(flags, printed.io, served.clock);
-    const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: LiveFinding[] })
-      .findings;
-    return { code, text: printed.text(), findings };
-  } finally {
-    await proxy.close();
-    await served.close();
-  }
-}
+const audit = (name: string, games: string, rewrite: Rewrite, bets = '40'): Promise<ProxiedRun> =>
+  proxiedHouseEdge(DIR, name, games, rewrite, { bets, usdc: '2', funds: '50' });
 
 const idsAbove = (findings: readonly LiveFinding[], severities: readonly string[]): string[] =>
   findings

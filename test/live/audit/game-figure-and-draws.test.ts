@@ -9,73 +9,19 @@
 //    showing its rolls to fewer places, or with float noise past them, is no such thing.
 // Real loopback listeners: the in-process deployed stand-in (published rules, limits lifted, manual
 // clock), behind a rewriting proxy where the wire differs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
-import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
-import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
-import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
-import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
-import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
-import { sink } from '../../fixtures/audit-sink.ts';
+import type { Rewrite } from '../../fixtures/rewriting-proxy.ts';
+import { proxiedHouseEdge, resultRewrite, type ProxiedRun } from '../../fixtures/proxied-house-edge.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-figure-draws-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-/** A rewrite of every bet answer's `result` (single bets and batch elements) of `game`. */
-function resultRewrite(game: string, change: (result: Record<string, unknown>, index: number) => void): Rewrite {
-  let index = 0;
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (typeof value === 'object' && value !== null) {
-      const record = value as Record<string, unknown>;
-      if (record['game'] === game && typeof record['result'] === 'object' && record['result'] !== null) {
-        change(record['result'] as Record<string, unknown>, index);
-        index += 1;
-      }
-      for (const child of Object.values(record)) if (typeof child === 'object') visit(child);
-    }
-  };
-  return (request, answer) => {
-    if (answer.status >= 300 || !/\/games\/|\/bets\/batch/.test(request.path)) return answer.text;
-    const body = JSON.parse(answer.text) as unknown;
-    visit(body);
-    return JSON.stringify(body);
-  };
-}
-
-async function audit(
-  name: string,
-  games: string,
-  rewrite: Rewrite,
-): Promise<{ code: number; text: string; findings: LiveFinding[] }> {
-  const served = await serveDeployedRules(PUBLISHED_DEPLOYED_RULES);
-  const proxy = await rewritingProxy(served.casino, rewrite);
-  try {
-    const file = join(DIR, `${name}.yaml`);
-    writeFileSync(file, adminFundedTargetText(name, { casino: proxy.url }, served.casino));
-    const out = join(DIR, name);
-    const printed = sink();
-    const flags = parseHouseEdgeArgs(
-      [
-        ...['--target', file, '--key', await served.fundedKey('20'), '--games', games],
-        ...['--bets', '40', '--usdc', '1', '--out', out, '--quiet'],
-      ],
-      () => '7',
-    );
-    if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    const code = await runHouseEdgeLive(flags, printed.io, served.clock);
-    const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: LiveFinding[] })
-      .findings;
-    return { code, text: printed.text(), findings };
-  } finally {
-    await proxy.close();
-    await served.close();
-  }
-}
+const audit = (name: string, games: string, rewrite: Rewrite): Promise<ProxiedRun> =>
+  proxiedHouseEdge(DIR, name, games, rewrite);
 
 const graveIds = (findings: readonly LiveFinding[]): string[] =>
   findings
