@@ -161,4 +161,22 @@ describe('honest encodings a deployment may choose are no contradiction', () => 
     const byPicks = { picks: [1], drawn: [5], matches: 0, payout_table: { '1': { '0': 0, '1': 3 }, '10': { '0': 2 } } };
     expect(deployedAnswerContradiction('keno', byPicks, won(0))).toBeNull();
   });
+  test('blackjack: the totals of two played-out hands against the payout', () => {
+    const hands = { player_cards: ['10', '8'], player_total: 18, dealer_cards: ['10', '9'], dealer_total: 19 };
+    expect(deployedAnswerContradiction('blackjack', hands, won(0))).toBeNull();
+    expect(deployedAnswerContradiction('blackjack', hands, won(2))).toMatch(
+      /player_total 18 against dealer_total 19 is a loss, yet the bet paid ×2/,
+    );
+    const swapped = { player_cards: ['10', '9'], player_total: 19, dealer_cards: ['10', '8'], dealer_total: 18 };
+    expect(deployedAnswerContradiction('blackjack', swapped, won(0))).toMatch(/is a win, yet the bet paid ×0/);
+    const dealerBust = { ...hands, dealer_cards: ['10', '6', 'K'], dealer_total: 26 };
+    expect(deployedAnswerContradiction('blackjack', dealerBust, won(2))).toBeNull();
+    expect(deployedAnswerContradiction('blackjack', dealerBust, won(0))).toMatch(/is a win/);
+    // A surrender's half, a hidden hole card and equal totals are not judged.
+    expect(deployedAnswerContradiction('blackjack', hands, won(0.5))).toBeNull();
+    expect(deployedAnswerContradiction('blackjack', { ...hands, dealer_cards: ['10', '?'] }, won(2))).toBeNull();
+    expect(deployedAnswerContradiction('blackjack', { ...hands, dealer_total: 18 }, won(0))).toMatch(
+      /dealer_total 18 where dealer_cards/,
+    );
+  });
 });

@@ -160,6 +160,26 @@ function blackjack(result: JsonObject, shown: ShownPayout): string | null {
   const player = handTotals(result['player_cards']);
   if (player !== null && Math.min(...player) > 21 && paidSome(shown) === true)
     return `player_cards ${JSON.stringify(result['player_cards'])} total ${String(Math.min(...player))} (bust), yet the bet ${paidText(shown)}`;
+  return playedOut(result, shown);
+}
+
+/**
+ * The two stated totals against the payout, where both hands were played out (the player not bust,
+ * the dealer's cards all shown and at least two): a player above the dealer, or a dealer bust, is
+ * a win (a return below the stake contradicts it); a player below the dealer is a loss (a return
+ * above the stake contradicts it, a surrender's half does not). Equal totals are not judged (a
+ * natural beats a drawn 21), nor totals written otherwise than as one number.
+ */
+function playedOut(result: JsonObject, shown: ShownPayout): string | null {
+  const [playerTotal, dealerTotal] = [numberOf(result['player_total']), numberOf(result['dealer_total'])];
+  const dealerCards = result['dealer_cards'];
+  if (playerTotal === null || dealerTotal === null || shown.multiplier === null || playerTotal > 21) return null;
+  if (!Array.isArray(dealerCards) || dealerCards.length < 2 || handTotals(dealerCards) === null) return null;
+  const totals = `player_total ${String(playerTotal)} against dealer_total ${String(dealerTotal)}`;
+  if ((dealerTotal > 21 || playerTotal > dealerTotal) && shown.multiplier < 1)
+    return `${totals} is a win, yet the bet ${paidText(shown)}`;
+  if (dealerTotal <= 21 && playerTotal < dealerTotal && shown.multiplier > 1)
+    return `${totals} is a loss, yet the bet ${paidText(shown)}`;
   return null;
 }
 
