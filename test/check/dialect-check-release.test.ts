@@ -5,8 +5,6 @@
 // ends on the state it left behind). Both are a real `afp serve --dialect deployed` behind a
 // rewriting proxy on loopback (the prober's `feelie` and `steal`).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -16,6 +14,7 @@ import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
+import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,43 +23,20 @@ afterEach(async () => {
 
 type Rewrite = (path: string, body: Record<string, unknown>) => void;
 
-/** A proxy to `upstream` that hands every JSON object answer to `rewrite` before it goes back. */
-async function rewritingProxy(upstream: string, rewrite: Rewrite): Promise<string> {
-  const target = new URL(upstream);
-  const proxy = createServer((incoming, outgoing) => {
-    const forwarded = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          let text = Buffer.concat(chunks).toString('utf8');
-          try {
-            const body = JSON.parse(text) as unknown;
-            if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-              rewrite(incoming.url ?? '', body as Record<string, unknown>);
-              text = JSON.stringify(body);
-            }
-          } catch {
-            // Not JSON: passed through as it came.
-          }
-          const { 'transfer-encoding': _chunked, ...kept } = answer.headers;
-          const headers = { ...kept, 'content-length': String(Buffer.byteLength(text)) };
-          outgoing.writeHead(answer.statusCode ?? 502, headers).end(text);
-        });
-      },
-    );
-    incoming.pipe(forwarded);
+/** A proxy to `upstream` (test/fixtures/rewriting-proxy.ts) that hands every JSON object answer to `rewrite` before it goes back. */
+async function jsonRewritingProxy(upstream: string, rewrite: Rewrite): Promise<string> {
+  const proxy = await rewritingProxy(upstream, (request, answer) => {
+    try {
+      const body = JSON.parse(answer.text) as unknown;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return answer.text;
+      rewrite(request.path, body as Record<string, unknown>);
+      return JSON.stringify(body);
+    } catch {
+      return answer.text; // not JSON: passed through as it came
+    }
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  closers.push(proxy.close);
+  return proxy.url;
 }
 
 /** A deployed serve's casino, faucet and escrow, casino and escrow behind `rewrite`, as a target file. */
@@ -78,9 +54,9 @@ async function targetFile(directory: string, rewrite: Rewrite): Promise<string> 
   closers.push(() => handle.close());
   const { casino, faucet, escrow } = handle.urls;
   const services = {
-    casino: await rewritingProxy(casino as string, rewrite),
+    casino: await jsonRewritingProxy(casino as string, rewrite),
     faucet: faucet as string,
-    escrow: await rewritingProxy(escrow as string, rewrite),
+    escrow: await jsonRewritingProxy(escrow as string, rewrite),
   };
   const file = join(directory, 'target.yaml');
   await writeFile(file, adminFundedTargetText('rewritten', services, casino as string));

@@ -6,29 +6,19 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { main as targetMain } from '../../src/cli/target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_MARKERS } from '../../src/live/dialects/deployed/markers.ts';
 import { loadTargetFile } from '../../src/live/target-file.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { probeInProcess } from '../fixtures/target-probe-in-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'afp-probe-domains-'));
 const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
 });
-
-async function probeInProcess(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await targetMain(['probe', ...args], {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-  });
-  return { stdout, stderr, code };
-}
 
 describe('afp target probe and the deployed domains', () => {
   test('every domains marker is a row of the deployed stand-in (method and path)', () => {

@@ -11,7 +11,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main as targetMain } from '../../src/cli/target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
@@ -20,6 +19,7 @@ import { decideTarget } from '../../src/live/probe/probe-target.ts';
 import { renderTargetText } from '../../src/live/probe/target-text.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { manualServes } from '../fixtures/manual-serves.ts';
+import { probeInProcess } from '../fixtures/target-probe-in-process.ts';
 
 const START_MS = Date.parse('2026-03-01T00:00:00.000Z');
 const deployedServe = manualServes({
@@ -64,16 +64,6 @@ async function proxyTo(upstream: string): Promise<string> {
   proxies.push(proxy);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-}
-
-async function probeInProcess(args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await targetMain(['probe', ...args], {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-  });
-  return { stdout, stderr, code };
 }
 
 describe('afp target probe through a proxy in front of an afp serve', () => {

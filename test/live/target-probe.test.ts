@@ -16,7 +16,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main as targetMain } from '../../src/cli/target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_LIMITS } from '../../src/live/dialects/deployed/limits.ts';
 import { DOCUMENTS_MARKERS } from '../../src/live/dialects/documents/markers.ts';
@@ -24,6 +23,7 @@ import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { probePaths } from '../../src/live/probe/probe-url.ts';
 import { loadTargetFile } from '../../src/live/target-file.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
+import { probeInProcess } from '../fixtures/target-probe-in-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'afp-target-probe-'));
 const servers: Server[] = [];
@@ -51,17 +51,6 @@ async function nextDay(api: string): Promise<void> {
     body: JSON.stringify({ advance_ms: 86_400_000 }),
   });
   expect(response.status).toBe(200);
-}
-
-/** The CLI in process, its output captured. */
-async function probeInProcess(args: readonly string[]): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await targetMain(['probe', ...args], {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-  });
-  return { stdout, stderr, code };
 }
 
 describe('the documents markers', () => {
