@@ -12,8 +12,8 @@ import { main } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
+import { manualServes } from '../fixtures/manual-serves.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -22,6 +22,14 @@ afterEach(async () => {
 });
 
 type Rewrite = (path: string, body: Record<string, unknown>) => void;
+
+const deployedServe = manualServes({
+  trustedProxies: LOOPBACK_PROXIES,
+  routes: DEPLOYED_ROUTES,
+  layout: DEPLOYED_LAYOUT,
+  seed: '5',
+  startMs: Date.parse('2025-01-01T00:00:00.000Z'),
+});
 
 /** A proxy to `upstream` (test/fixtures/rewriting-proxy.ts) that hands every JSON object answer to `rewrite` before it goes back. */
 async function jsonRewritingProxy(upstream: string, rewrite: Rewrite): Promise<string> {
@@ -41,17 +49,7 @@ async function jsonRewritingProxy(upstream: string, rewrite: Rewrite): Promise<s
 
 /** A deployed serve's casino, faucet and escrow, casino and escrow behind `rewrite`, as a target file. */
 async function targetFile(directory: string, rewrite: Rewrite): Promise<string> {
-  const handle: ServeHandle = await startServe({
-    trustedProxies: LOOPBACK_PROXIES,
-    routes: DEPLOYED_ROUTES,
-    layout: DEPLOYED_LAYOUT,
-    seed: '5',
-    port: 0,
-    clockMode: 'manual',
-    startMs: Date.parse('2025-01-01T00:00:00.000Z'),
-    log: () => undefined,
-  });
-  closers.push(() => handle.close());
+  const handle = await deployedServe();
   const { casino, faucet, escrow } = handle.urls;
   const services = {
     casino: await jsonRewritingProxy(casino as string, rewrite),
