@@ -29,7 +29,7 @@
  * the variant's first verified bet (a scheme difference: the first bet off the mapping), its
  * endpoint and curl, and its evidence says which bet that is (evidenced-findings.ts).
  */
-import { advertisedTolerance, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
+import { advertisedTolerance, edgeLowBound, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
 import type { Severity } from '../finding.ts';
 import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
 import type { FindingsCollector } from '../finding.ts';
@@ -336,8 +336,14 @@ function recordEdge(findings: FindingSink, outcome: VariantOutcome, scheme: Fair
     title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}${gameText}`,
     expected: verdict.advertised.text,
     seen: seen === null ? null : percent(seen),
-    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets${reading === null ? '' : `; the game's other choices at the payouts this variant was seen to make (game-statement.ts)`}`,
+    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}${partlyObservedText(verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets${reading === null ? '' : `; the game's other choices at the payouts this variant was seen to make (game-statement.ts)`}`,
   });
+}
+
+/** An observed table with outcomes unobserved bounds the edge from above only (edge-verdict.ts): what judged the rest. */
+function partlyObservedText(verdict: VariantVerdict, scheme: string): string {
+  if (verdict.edgeSource !== 'observed' || edgeLowBound(verdict) !== Number.NEGATIVE_INFINITY) return '';
+  return `; with outcomes not yet seen paid, the table bounds the edge from above only (the target may pay them more than published), so an edge above the advertised is judged from the returns: ${HOW.empirical(verdict, scheme)}`;
 }
 
 /** At or past these the edge is harmful whatever is advertised: the house loses, or keeps half of every stake. */
@@ -356,9 +362,10 @@ function recordDocumentsEdge(findings: FindingSink, outcome: VariantOutcome, sch
   if (verdict.edgeSource === 'empirical' && (verdict.interval === null || verdict.interval.bets < MIN_EMPIRICAL_BETS))
     return;
   const tolerance = advertisedTolerance(documents.text);
-  const apart = range[0] - documents.edge > tolerance || documents.edge - range[1] > tolerance;
+  const low = edgeLowBound(verdict);
+  const apart = low - documents.edge > tolerance || documents.edge - range[1] > tolerance;
   if (!apart) return;
-  const gross = range[1] < 0 || range[0] >= GROSS_EDGE_HIGH;
+  const gross = range[1] < 0 || low >= GROSS_EDGE_HIGH;
   const rule =
     verdict.edgeSource === 'published'
       ? `the ${scheme.name} scheme's published rule gives`

@@ -5,8 +5,14 @@
  *     difference (an edge of 99% where 9.5% is advertised, a negative edge) is decided by the bets
  *     that showed the rule is the one played: tens, not the tens of thousands a sampling test needs;
  *   - `observed`: the exact edge of the observed payout table (observed-table.ts), stated as the
- *     range [unobserved outcomes at their published payout, unobserved outcomes paying nothing];
- *     decided when the whole range lies on one side of the advertised edge;
+ *     range [unobserved outcomes at their published payout, unobserved outcomes paying nothing].
+ *     With every outcome seen paid, the range is one exact edge, decided as a published one. With
+ *     outcomes unobserved, only its upper end is a bound (those outcomes paying nothing): a target
+ *     whose answers state payouts above the published ones may pay its unseen outcomes more, so the
+ *     lower end is what they would give at the published payouts, not a bound (a mines game paying
+ *     0.99 instead of 0.975, stating a 1% edge, was called 2.479% "major" after 10 losing bets).
+ *     Such a variant is decided below the advertised edge by its upper end, and above it only
+ *     from its returns, as an empirical one;
  *   - `empirical`: nothing is derived from the published rule, not even its spread: 1 − returns /
  *     stakes with a 99% interval valid for ANY law of returns within [0, B] (audit/bounded-mean.ts;
  *     B the larger of the published table's top payout and the largest paid), and a verdict only
@@ -156,6 +162,28 @@ function stateEdge(input: VerdictInput): Stated {
   };
 }
 
+/**
+ * An observed table with paying outcomes not seen paid: its range bounds the edge from above only
+ * (see the header). Unseen losing outcomes (published to pay nothing) leave both ends equal.
+ */
+function partlyObserved(stated: Stated): boolean {
+  return (
+    stated.source === 'observed' && stated.exact === null && stated.range !== null && stated.range[0] < stated.range[1]
+  );
+}
+
+/**
+ * The lowest edge a verdict's stated range allows: its lower end, or −∞ for an observed table with
+ * paying outcomes unobserved (the target may pay them more than published).
+ */
+export function edgeLowBound(verdict: Pick<VariantVerdict, 'edgeSource' | 'exactEdge' | 'statedRange'>): number {
+  const range = verdict.statedRange;
+  if (range === null) return Number.NEGATIVE_INFINITY;
+  return verdict.edgeSource === 'observed' && verdict.exactEdge === null && range[0] < range[1]
+    ? Number.NEGATIVE_INFINITY
+    : range[0];
+}
+
 /** Matches, differs (with severity) or unknown: a range against the advertised edge. */
 export function judgeRange(
   range: readonly [number, number],
@@ -178,8 +206,11 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
   const family = input.family ?? 1;
   assert(Number.isSafeInteger(family) && family >= 1, 'a family of variants holds at least one');
   const decisiveConfidence = 1 - DECISIVE_MISS / family;
+  const partly = partlyObserved(stated);
   const returnBound =
-    stated.source === 'empirical' && data !== null && input.law !== null ? boundOfReturns(input.law, data) : null;
+    (stated.source === 'empirical' || partly) && data !== null && input.law !== null
+      ? boundOfReturns(input.law, data)
+      : null;
   const interval =
     data === null
       ? null
@@ -189,8 +220,9 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
   const advertised = input.advertised;
   let rule: VariantVerdict['rule'] = 'unknown';
   let severity: Severity | null = null;
-  if (stated.range !== null && advertised !== null) ({ rule, severity } = judgeRange(stated.range, advertised));
-  const reference = stated.source === 'empirical' ? (advertised?.edge ?? null) : stated.exact;
+  if (stated.range !== null && advertised !== null)
+    ({ rule, severity } = judgeRange(partly ? [Number.NEGATIVE_INFINITY, stated.range[1]] : stated.range, advertised));
+  const reference = stated.source === 'empirical' || partly ? (advertised?.edge ?? null) : stated.exact;
   let empirical: VariantVerdict['empirical'] = 'too-few-bets';
   let range = stated.range;
   if (data !== null && interval !== null && interval.bets >= MIN_EMPIRICAL_BETS && reference !== null) {

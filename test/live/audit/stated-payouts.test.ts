@@ -5,6 +5,11 @@
 // evidence, and does not call it a measured edge. Before, the finding read "the target pays  (deployed
 // scheme)" with nothing after "pays", expected equal to seen, and an edge range ("lies in [2.499%,
 // 100%]") that left out the target's true 1%.
+// The same target stating its own 1% edge (house_edge_pct on every mines answer, as an honest
+// deployment at 0.99 would): a variant none of whose paying outcomes was seen (mines:10:10 wins
+// about 1 in 1,100) was called "observed edge 2.479% [2.479%, 100%] where 1% is advertised",
+// major, exit 3: the lower end priced the unseen outcomes at the published payouts, though the
+// target's answers said it pays them more. Only the upper end bounds such a variant's edge.
 // In-process: real loopback listeners, the deployment's wire, the limits lifted, a manual clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +18,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
+import { proxiedHouseEdge, resultRewrite } from '../../fixtures/proxied-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-stated-payouts-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -44,5 +50,34 @@ describe('mines at an edge factor of 0.99', () => {
     } finally {
       await served.close();
     }
+  });
+
+  test('stating its own 1% edge: no edge finding above minor while its paying outcomes are unseen, exit 0', async () => {
+    const rules = parseDeployedRulesFile('casino: { mines: { edge_factor: 0.99 } }\n', 'mines.yaml');
+    if (!rules.ok) throw new Error(rules.message);
+    const states = resultRewrite('mines', (result) => {
+      result['house_edge_pct'] = 1;
+    });
+    const { code, text, findings } = await proxiedHouseEdge(
+      DIR,
+      'own-edge',
+      'mines',
+      states,
+      { bets: '60' },
+      rules.value,
+    );
+    const edges = findings.filter((finding) => finding.id.startsWith('edge:mines:'));
+    expect(edges.length, text).toBeGreaterThan(0);
+    expect(
+      edges.filter((finding) => finding.severity !== 'minor' && finding.severity !== 'info').map((f) => f.title),
+      text,
+    ).toEqual([]);
+    // Undecided, no finding of its own: the minor stated-payouts finding says why its edge is not measured.
+    expect(
+      edges.map((finding) => finding.id),
+      text,
+    ).not.toContain('edge:mines:5:10');
+    expect(text).toMatch(/mines +5:10 +observed .*undecided/);
+    expect(code, text).toBe(0);
   });
 });
