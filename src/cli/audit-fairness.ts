@@ -109,7 +109,8 @@ export async function runFairness(
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
+  // Its one account is --key's: the target file's keys funding is not needed.
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet, true);
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);

@@ -70,8 +70,9 @@ export async function startLiveRun(
   clock: WaitClock,
   io: AuditIo,
   quiet = false,
+  keyGiven = false,
 ): Promise<LiveRun | number> {
-  const resolved = await resolveTarget(spec);
+  const resolved = await resolveTarget(spec, { keyGiven });
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);
     return exitOfUnresolvedTarget(resolved.kind);
