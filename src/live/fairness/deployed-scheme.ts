@@ -10,6 +10,7 @@
  *
  * Outcome: the recorded `result` fields the rule determines (deployed-rule.ts) are compared, and on
  * a paying bet the recorded `payout_multiplier` with the rule's (as field `payout_multiplier`).
+ * A blackjack hand the player busts may show the dealer stopped at the bust (deployed/dealer-after-bust.ts).
  * A result lacking a determined field, with nothing else differing, is not checked rather than
  * failed (the wire lacks it). A bet whose hashes verify but whose mapping differs fails the outcome
  * or payout check only: the caller's rule finding, never "unfair".
@@ -40,7 +41,8 @@ import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino
 import { deployedParamsOf } from './deployed/result-params.ts';
 import { parlayLegDraws, parlayParamsOf } from './deployed/parlay-legs.ts';
 import { documentVariants } from './document-variants.ts';
-import { compareResult } from './field-differences.ts';
+import { compareResult, type Comparison } from './field-differences.ts';
+import { dealerStoppedReading } from './deployed/dealer-after-bust.ts';
 import { notChecked, OK, unreadableSeedVerdict } from './scheme-checks.ts';
 import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeGame, SchemeVerdict } from './scheme.ts';
 
@@ -92,8 +94,21 @@ function parlayOutcomeFields(result: JsonObject): JsonObject {
   return { ...result, legs: compared };
 }
 
-function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
+/**
+ * The recorded result against the rule's, or against the rule's as an honest deployment may also
+ * show it (deployed/dealer-after-bust.ts: a dealer that stops at a player bust) where the answer
+ * shows the rule's cards that far; otherwise the rule's own, whose differences are the evidence.
+ */
+function comparedOutcome(bet: SchemeBet, play: DeployedPlay): Comparison {
   const comparison = compareResult(bet.result, outcomeFields(bet.game, play.result), play.unordered);
+  const stopped = dealerStoppedReading(bet.game, bet.result, play.result);
+  if (comparison.differences.length === 0 || stopped === null) return comparison;
+  const read = compareResult(bet.result, outcomeFields(bet.game, stopped), play.unordered);
+  return read.differences.some((difference) => difference.field.startsWith('dealer_cards')) ? comparison : read;
+}
+
+function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
+  const comparison = comparedOutcome(bet, play);
   const differences: FieldDifference[] = [...comparison.differences];
   if (!isZero(play.multiplier) && bet.multiplier !== null && bet.multiplier !== play.multiplierNumber) {
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });

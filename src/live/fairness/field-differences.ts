@@ -4,8 +4,13 @@
  * Only the fields the recomputation names are compared (a target may add its own: notes, tables),
  * so an extra recorded field is never a difference. Fields named in `unordered` hold sets: they
  * are compared sorted (a target may list drawn numbers or mines in any order).
- * A number and a string that spells it in plain decimal (`1` and `"1"`, a card `10` and `"10"`)
- * are the same value: the encoding is the target's dialect, not another outcome.
+ * Values that differ only in how the target's dialect writes them are the same value, never another
+ * outcome (sameSpelling): a number and a string that spells it in plain decimal (`1` and `"1"`, a
+ * card `10` and `"10"`); two strings that differ only in letter case (`"HEADS"` and `"heads"`, a hex
+ * hash in either case; no outcome the schemes write is told apart by case alone, and strings that
+ * differ otherwise, a card `"10"` and `"K"`, still differ); a list of one-character strings and
+ * the string of them joined (a plinko path `["L","R","R"]` and `"LRR"`: one letter per step, so the
+ * joined string can be split back only one way).
  * Limits: at most MAX_DIFFERENCES are listed; arrays longer than MAX_ITEMS compare as a whole.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -45,8 +50,27 @@ const sameNumber = (recorded: JsonValue, recomputed: JsonValue): boolean =>
   typeof numericValue(recorded) === 'number' &&
   numericValue(recorded) === numericValue(recomputed);
 
+/** The string a list of one-character strings spells joined (`["L","R"]` → `"LR"`); anything else as it is. */
+function joined(value: JsonValue): JsonValue {
+  return Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((item) => typeof item === 'string' && item.length === 1)
+    ? value.join('')
+    : value;
+}
+
+/** Both strings equal but for letter case, one of them maybe written as a list of its characters. */
+function sameLetters(recorded: JsonValue, recomputed: JsonValue): boolean {
+  const [left, right] = [joined(recorded), joined(recomputed)];
+  return typeof left === 'string' && typeof right === 'string' && left.toLowerCase() === right.toLowerCase();
+}
+
+/** The same value written two ways (this file's header): not a difference. */
+const sameSpelling = (recorded: JsonValue, recomputed: JsonValue): boolean =>
+  sameNumber(recorded, recomputed) || sameLetters(recorded, recomputed);
+
 function walk(path: string, recorded: JsonValue, recomputed: JsonValue, out: FieldDifference[]): void {
-  if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed) || sameNumber(recorded, recomputed))
+  if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed) || sameSpelling(recorded, recomputed))
     return;
   if (
     Array.isArray(recorded) &&

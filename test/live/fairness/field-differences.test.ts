@@ -1,4 +1,5 @@
-// compareResult reads a number and the string that spells it in plain decimal as one value (the
+// compareResult reads a number and the string that spells it in plain decimal, two strings that
+// differ only in letter case, and a list of one-character strings and their join as one value (the
 // wire's encoding is the target's dialect); any other difference stays one.
 import { describe, expect, test } from 'vitest';
 import { compareResult } from '../../../src/live/fairness/field-differences.ts';
@@ -17,5 +18,22 @@ describe('compareResult', () => {
   test('a different number, a non-decimal spelling or a label stays a difference', () => {
     const { differences } = compareResult({ a: '2', b: '1e0', c: 'K', d: '' }, { a: 1, b: 1, c: 'Q', d: 0 });
     expect(differences.map((difference) => difference.field)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  test('labels in another case and a path joined into one string are the same values', () => {
+    expect(
+      compareResult(
+        { outcome: 'HEADS', direction: 'Over', path: 'LRRL', hash: 'AB12', cards: ['a', 'K'] },
+        { outcome: 'heads', direction: 'over', path: ['L', 'R', 'R', 'L'], hash: 'ab12', cards: ['A', 'K'] },
+      ).differences,
+    ).toEqual([]);
+  });
+
+  test('a path with one letter changed, one step more, or steps of two letters, and another label stay differences', () => {
+    const { differences } = compareResult(
+      { a: 'LRRR', b: 'LRRLL', c: 'LRRL', d: 'TAILS', e: ['10', 'K'] },
+      { a: ['L', 'R', 'R', 'L'], b: ['L', 'R', 'R', 'L'], c: ['LR', 'RL'], d: 'heads', e: ['K', '10'] },
+    );
+    expect(differences.map((difference) => difference.field)).toEqual(['a', 'b', 'c', 'd', 'e[0]', 'e[1]']);
   });
 });

@@ -6,7 +6,10 @@
  * One row per game (STYLE rule 6). An echo that is absent or null makes the parameters unknown
  * (null): the rule is never replayed on a batch default the bet may not have used. An echo with a
  * condition is read only when an earlier parameter has the value named (roulette's `bet_value`,
- * which only a `number` bet sends).
+ * which only a `number` bet sends). An echo written as a string is read in lower case: every choice
+ * the deployed rules take is a lower-case word (`heads`, `over`, `red`, `hit`: choiceParam), and
+ * DEPLOYED.md does not fix the case of the label a result shows (`side_chosen: "HEADS"`), so the
+ * case is the target's dialect; read as written, the rule could not replay the bet (not checked).
  * Non-goals: checking the values (the rule says why it cannot read them).
  */
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
@@ -51,7 +54,7 @@ export function deployedParamsOf(game: string, result: JsonValue): JsonObject | 
     if (echo.when !== undefined && params[echo.when[0]] !== echo.when[1]) continue;
     const value = result[echo.result];
     if (value === undefined || value === null) return null;
-    params[echo.param] = value;
+    params[echo.param] = typeof value === 'string' ? value.toLowerCase() : value;
   }
   return params;
 }
