@@ -81,7 +81,10 @@ describe('coordinated omission over the stalling server', () => {
       expect(closed.failed).toBe(0);
       expect(closed.requests).toBeGreaterThan(200);
       expect(closed.latency.maxMs).toBeGreaterThan(200);
-      expect(closed.latency.p99Ms).toBeLessThan(100);
+      // Hidden: its p99 is far below both the stall its max shows and the open model's p99. Relative,
+      // not a fixed 100 ms: a machine busy with other work (load 9) put the loop's own p99 at 124 ms.
+      expect(closed.latency.p99Ms).toBeLessThan(closed.latency.maxMs / 2);
+      expect(closed.latency.p99Ms).toBeLessThan(open.latency.p99Ms / 2);
     } finally {
       await child.stop();
     }
