@@ -20,6 +20,7 @@ import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount } from '../live/live-account.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
+import { announcedText } from '../live/announced-limit.ts';
 import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
 import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
@@ -205,7 +206,7 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     ...infoLines(findings),
     ...limited.map(
       (meeting) =>
-        `rate limited: ${meeting.op}: ${summaryOf(meeting)}; the target file claims ${run.target.limits[meeting.op] === undefined ? 'no limit' : `${run.target.limits[meeting.op]?.perMinute}/min`} (limit:${meeting.op}:rate-limited)`,
+        `rate limited: ${meeting.op}: ${summaryOf(meeting)}; the target file claims ${run.target.limits[meeting.op] === undefined ? 'no limit' : `${run.target.limits[meeting.op]?.perMinute}/min`}${meeting.announced === null ? '' : `, the target announces ${announcedText(meeting.announced)}`} (limit:${meeting.op}:rate-limited)`,
     ),
     `files: ${files.join(', ')}`,
   ];

@@ -101,7 +101,11 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     );
     return EXIT.invalidInput;
   }
-  const text = renderTargetText(outcome.file, { urls: flags.urls, chosen: outcome.chosen });
+  const text = renderTargetText(outcome.file, {
+    urls: flags.urls,
+    chosen: outcome.chosen,
+    limitSources: outcome.limitSources,
+  });
   // The written file must load: a probe that writes one that does not is a bug.
   const check = parseTargetFile(text, { fileName: flags.out ?? 'target.yaml', env: { [KEYS_ENV]: 'afp-probe-check' } });
   assert(check.ok, `afp target probe wrote a target file that does not load: ${check.ok ? '' : check.message}`);

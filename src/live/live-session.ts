@@ -34,6 +34,7 @@
  */
 import type { JsonValue } from '../core/errors.ts';
 import type { Deadline } from '../audit/live-target.ts';
+import { announcedLimit } from './announced-limit.ts';
 import { RateLimitLog } from './rate-limit-log.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from './dialects/index.ts';
@@ -256,9 +257,12 @@ export class LiveSession {
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
       if (!(await this.pace(op, options.forwardedFor))) return this.outOfTime();
       let answer: RawAnswer;
+      // Counted when sent: calls sent together are in flight when one of them meets a 429.
+      this.rateLimits.sent(op, this.options.clock.nowMs());
       try {
         answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
       } catch (error) {
+        this.rateLimits.answered(op, null);
         return {
           kind: 'unreachable',
           message: `${request.method} ${request.url}: ${unreachableMessage(error)}`,
@@ -266,7 +270,7 @@ export class LiveSession {
         };
       }
       const answeredMs = this.options.clock.nowMs();
-      this.rateLimits.sent(op, answeredMs);
+      this.rateLimits.answered(op, announcedLimit(answer.headers));
       if (answer.status === 429 && !refusesAtOnce(dialect, answer.body)) {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);

@@ -7,8 +7,14 @@
  * keep to (a measured rule differing from the file's claim: afp paced at the claim and still met
  * 429s); info where the file claims none (afp did not pace it; the file could). Why: the session
  * waits every 429 out, and an audit planned for 9 s took 90 s saying nothing of why.
+ * Where the target announced its own limit (X-RateLimit-* / RateLimit-*, on the 429 or the
+ * operation's answers before it), that is the yardstick, not the file (whose figure may be afp's copy
+ * of DEPLOYED.md): minor only when it refused before afp had sent as many calls in the announced
+ * window as it announced; a target keeping its word is info stating both. Without a stated window
+ * the announcement cannot be counted against, and the finding is info.
  * Non-goals: changing the pace (the file's limits stay what the user wrote).
  */
+import { announcedText, type AnnouncedLimit } from './announced-limit.ts';
 import type { FindingInput } from './finding.ts';
 import type { SentRequest } from './live-session.ts';
 import type { RateLimitMeeting } from './rate-limit-log.ts';
@@ -24,20 +30,66 @@ export function rateLimitFinding(
   curlOf: (request: SentRequest) => string,
 ): FindingInput {
   const body = typeof meeting.body === 'string' ? meeting.body : JSON.stringify(meeting.body);
-  const measured = `429 after ${meeting.callsOfOperation} calls of ${meeting.op} (${meeting.callsInAll} calls to the target in all) in the minute before`;
+  const inFlight = meeting.unanswered === 0 ? '' : `, ${meeting.unanswered} of them still unanswered`;
+  const measured = `429 after ${meeting.callsOfOperation} calls of ${meeting.op}${inFlight} (${meeting.callsInAll} calls to the target in all) in the minute before`;
+  const judged =
+    meeting.announced === null ? byFile(meeting.op, claimed, measured) : byAnnouncement(meeting, claimed, measured);
   return {
     id: `limit:${meeting.op}:rate-limited`,
-    severity: claimed === undefined ? 'info' : 'minor',
+    ...judged,
     kind: 'limit',
+    endpoint: endpointOf(meeting.op, meeting.request),
+    evidence: `429 ${body.slice(0, BODY_CHARS_MAX)}${meeting.retryAfter === null ? '' : ` (Retry-After: ${meeting.retryAfter})`}${meeting.announced === null ? '' : ` (${meeting.announced.headers})`}; ${summaryOf(meeting)}`,
+    reproduce: curlOf(meeting.request),
+  };
+}
+
+type Judged = Pick<FindingInput, 'severity' | 'title' | 'expected' | 'seen'>;
+
+/** The target announced nothing: the file's claim is the only yardstick. */
+function byFile(op: string, claimed: PaceLimit | undefined, measured: string): Judged {
+  return {
+    severity: claimed === undefined ? 'info' : 'minor',
     title:
       claimed === undefined
-        ? `${meeting.op}: the target rate-limits it (${measured}); the target file states no limit for it`
-        : `${meeting.op}: the target's rate limit is stricter than the target file's ${claimed.perMinute}/min (${measured})`,
-    endpoint: endpointOf(meeting.op, meeting.request),
+        ? `${op}: the target rate-limits it (${measured}); the target file states no limit for it`
+        : `${op}: the target's rate limit is stricter than the target file's ${claimed.perMinute}/min (${measured})`,
     expected: claimed === undefined ? null : `up to ${claimed.perMinute} calls a minute (the target file's limits)`,
     seen: measured,
-    evidence: `429 ${body.slice(0, BODY_CHARS_MAX)}${meeting.retryAfter === null ? '' : ` (Retry-After: ${meeting.retryAfter})`}; ${summaryOf(meeting)}`,
-    reproduce: curlOf(meeting.request),
+  };
+}
+
+/**
+ * The target announced its limit: judged by it, whatever the file claims. Refusing while afp had
+ * sent fewer calls in the announced window than the announced limit is a rule the target breaks
+ * (minor); otherwise it kept its word, and the file's differing claim is info naming both.
+ */
+function byAnnouncement(
+  meeting: RateLimitMeeting<SentRequest>,
+  claimed: PaceLimit | undefined,
+  measured: string,
+): Judged {
+  const announced = meeting.announced as AnnouncedLimit;
+  const stated = announcedText(announced);
+  const file =
+    claimed === undefined ? 'the target file states no limit for it' : `the target file's ${claimed.perMinute}/min`;
+  const inWindow = meeting.callsInAnnouncedWindow;
+  const counted =
+    inWindow === null || announced.windowSeconds === null
+      ? measured
+      : `${measured}; ${inWindow} in the ${announced.windowSeconds} s before`;
+  if (inWindow !== null && inWindow < announced.limit)
+    return {
+      severity: 'minor',
+      title: `${meeting.op}: the target refuses below its own announced limit of ${stated} (${counted})`,
+      expected: `up to ${stated} (the target's own announcement: ${announced.headers})`,
+      seen: counted,
+    };
+  return {
+    severity: 'info',
+    title: `${meeting.op}: the target keeps its announced limit of ${stated} (${counted}); ${file}`,
+    expected: `up to ${stated} (the target's own announcement: ${announced.headers})`,
+    seen: counted,
   };
 }
 

@@ -21,6 +21,7 @@ import { announcedMounts } from '../../client/target.ts';
 import type { MountUrls } from '../../client/transport.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import { FAULT_SERVICES as SERVICES } from '../../sim/scenario-schema.ts';
+import type { AnnouncedLimit } from '../announced-limit.ts';
 import { DEPLOYED_INFO_SERVICES } from '../dialects/deployed/markers.ts';
 import { normalizeServiceUrl } from '../service-url.ts';
 import { DIALECT_NAMES, type DialectName } from '../target.ts';
@@ -49,6 +50,8 @@ export interface EndpointEvidence {
   readonly path: string;
   readonly status: number | null;
   readonly evidence: readonly string[];
+  /** The rate limit the answer announced (probe-url.ts), or null. */
+  readonly rateLimit: AnnouncedLimit | null;
 }
 
 export interface UrlVerdict {
@@ -289,7 +292,12 @@ export function classifyUrl(probe: UrlProbe): UrlVerdict {
       shown.add(line);
       evidence.push(line);
     }
-    endpoints.push({ path: observation.path, status: observation.status, evidence });
+    endpoints.push({
+      path: observation.path,
+      status: observation.status,
+      evidence,
+      rateLimit: observation.rateLimit ?? null,
+    });
   }
   const decided = decide(tally);
   return {

@@ -11,20 +11,24 @@
  * comment and, where the serve was not reached at one of its own addresses (something stands in
  * front of it), in a note: the target then reaches that service around what the user gave. The file: registration on the casino when one was found;
  * funding by admin-deposit on an afp serve, else by the faucet when there is one, else keys from
- * AFP_KEYS; the deployed limits (src/live/dialects/deployed/limits.ts) for services in the
- * deployed dialect; fairness `deployed` for a deployed casino, else `afp`.
+ * AFP_KEYS; limits: where the probe's own GET of an operation (a marker naming its `op`) was
+ * answered with an announced rate limit (announced-limit.ts), that limit as the per-minute pace that
+ * never exceeds it; elsewhere, for services in the deployed dialect, afp's copy of the deployed
+ * limits (src/live/dialects/deployed/limits.ts), marked as such in the file (`limitSources`); fairness `deployed` for a deployed casino, else `afp`.
  * Bounded: MAX_URLS given, MAX_PROBED_URLS probed in all (announced mounts included), one URL at a
  * time. The given URLs are checked in probe-input.ts (re-exported here). Non-goals: writing the file (the CLI does, refusing to overwrite without --force).
  */
 import type { ServiceName } from '../../platform/platform.ts';
 import { DEPLOYED_LIMITS } from '../dialects/deployed/limits.ts';
 import { dialectByName } from '../dialects/index.ts';
-import { OPERATION_NAMES } from '../operations.ts';
+import { perMinuteWithin, type AnnouncedLimit } from '../announced-limit.ts';
+import { OPERATION_NAMES, type OperationName } from '../operations.ts';
 import type { TargetFile } from '../target-schema.ts';
 import type { DialectName } from '../target.ts';
 import { classifyUrl, type DialectVotes, type Family, type UrlVerdict } from './classify.ts';
 import { MAX_URLS, type ProbeInput } from './probe-input.ts';
-import { probeUrl } from './probe-url.ts';
+import { ALL_MARKERS, probeUrl } from './probe-url.ts';
+import { sentPath } from './wire-marker.ts';
 
 export { MAX_URLS, probeInput, type ProbeInput } from './probe-input.ts';
 
@@ -50,7 +54,26 @@ export interface ProbeOutcome {
   readonly notes: readonly string[];
   /** null when no service was recognized. */
   readonly file: TargetFile | null;
+  /** Where each of the file's limits came from (the written file says it per line). */
+  readonly limitSources: LimitSources;
 }
+
+/** What the target announced for an operation on the probe's GET of `path`. */
+export interface LimitAnnouncement {
+  readonly announced: AnnouncedLimit;
+  readonly path: string;
+}
+
+/**
+ * 'announced': the file's limit is the target's own, as announced; 'documented': afp's copy of
+ * DEPLOYED.md, the target having announced nothing usable for the operation (`unusable`: what it
+ * announced that a per-minute pace cannot express, a quota without a window or under 1 a minute).
+ */
+export type LimitSource =
+  | ({ readonly kind: 'announced' } & LimitAnnouncement)
+  | { readonly kind: 'documented'; readonly why: string; readonly unusable: LimitAnnouncement | null };
+
+export type LimitSources = Readonly<Partial<Record<OperationName, LimitSource>>>;
 
 export async function probeTarget(
   inputs: readonly ProbeInput[],
@@ -151,7 +174,53 @@ export function decideTarget(
   chosen.sort((a, b) => FILE_ORDER.indexOf(a.service) - FILE_ORDER.indexOf(b.service));
   notes.push(...aroundNotes(chosen));
   const adminUrl = verdicts.find((verdict) => verdict.mounts !== null)?.url ?? null;
-  return { verdicts, chosen, notes, file: chosen.length === 0 ? null : targetFile(verdicts, chosen, adminUrl) };
+  const limitSources = limitsOf(verdicts, chosen);
+  return {
+    verdicts,
+    chosen,
+    notes,
+    file: chosen.length === 0 ? null : targetFile(verdicts, chosen, adminUrl, limitSources),
+    limitSources,
+  };
+}
+
+/**
+ * The limits each chosen service announced on the probe's GETs of its operations: per operation, the
+ * strictest per minute (a quota without a window last), a tie kept by the marker table's order.
+ */
+function announcedLimits(verdicts: readonly UrlVerdict[], found: ChosenService): Map<OperationName, LimitAnnouncement> {
+  const verdict = verdicts.find((candidate) => candidate.url === found.url);
+  const byOp = new Map<OperationName, LimitAnnouncement>();
+  for (const marker of ALL_MARKERS) {
+    if (marker.op === undefined || marker.method !== 'GET' || marker.service !== found.service) continue;
+    if (!marker.dialects.includes(found.dialect)) continue;
+    const path = sentPath(marker);
+    const announced = verdict?.endpoints.find((endpoint) => endpoint.path === path)?.rateLimit ?? null;
+    if (announced === null) continue;
+    const kept = byOp.get(marker.op);
+    const rank = (limit: AnnouncedLimit): number => perMinuteWithin(limit) ?? Number.MAX_SAFE_INTEGER;
+    if (kept === undefined || rank(announced) < rank(kept.announced)) byOp.set(marker.op, { announced, path });
+  }
+  return byOp;
+}
+
+/** Every limit the file gets, with its source: the target's announcement where usable, else DEPLOYED.md's row. */
+function limitsOf(verdicts: readonly UrlVerdict[], chosen: readonly ChosenService[]): LimitSources {
+  const sources: Partial<Record<OperationName, LimitSource>> = {};
+  const announcedByService = new Map(chosen.map((found) => [found.service, announcedLimits(verdicts, found)]));
+  for (const op of OPERATION_NAMES) {
+    const service = chosen.find((found) => found.service === op.slice(0, op.indexOf('.')));
+    if (service === undefined) continue;
+    const announcement = announcedByService.get(service.service)?.get(op) ?? null;
+    if (announcement !== null && perMinuteWithin(announcement.announced) !== null)
+      sources[op] = { kind: 'announced', ...announcement };
+    else {
+      const row = DEPLOYED_LIMITS[op];
+      if (row !== undefined && service.dialect === 'deployed')
+        sources[op] = { kind: 'documented', why: row.why, unusable: announcement };
+    }
+  }
+  return sources;
 }
 
 /**
@@ -182,6 +251,7 @@ function targetFile(
   verdicts: readonly UrlVerdict[],
   chosen: readonly ChosenService[],
   adminUrl: string | null,
+  limitSources: LimitSources,
 ): TargetFile {
   const byService = new Map(chosen.map((found) => [found.service, found]));
   const casino = byService.get('casino');
@@ -189,9 +259,14 @@ function targetFile(
   for (const found of chosen) services[found.service] = { url: found.url, dialect: found.dialect };
   const limits: NonNullable<TargetFile['limits']> = {};
   for (const op of OPERATION_NAMES) {
-    const row = DEPLOYED_LIMITS[op];
-    const service = byService.get(op.slice(0, op.indexOf('.')) as ServiceName);
-    if (row !== undefined && service?.dialect === 'deployed') limits[op] = { per_minute: row.perMinute };
+    const source = limitSources[op];
+    const perMinute =
+      source === undefined
+        ? null
+        : source.kind === 'announced'
+          ? perMinuteWithin(source.announced)
+          : (DEPLOYED_LIMITS[op]?.perMinute ?? null);
+    if (perMinute !== null) limits[op] = { per_minute: perMinute };
   }
   // Every method but keys registers a fresh agent, which needs the casino.
   const funding: TargetFile['funding'] =

@@ -7,10 +7,12 @@
  * MAX_BODY_BYTES long; a request that fails or times out is an observation without a status.
  * Sent through the client's one Transport (httpTransport: answers kept whatever their media type,
  * redirects not followed, bodies read up to MAX_BODY_BYTES).
+ * Each answer's announced rate limit (X-RateLimit-* / RateLimit-*) is kept: the file's limits use it.
  * Non-goals: deciding anything (classify.ts).
  */
 import { runBounded } from '../../audit/live-target.ts';
 import { httpTransport } from '../../client/http-transport.ts';
+import { announcedLimit, type AnnouncedLimit } from '../announced-limit.ts';
 import { describeError } from '../../client/target.ts';
 import type { Transport } from '../../client/transport.ts';
 import { DEPLOYED_MARKERS } from '../dialects/deployed/markers.ts';
@@ -40,6 +42,8 @@ export interface Observation {
   /** The Content-Type and Server headers, when the answer had them. */
   readonly contentType?: string | null;
   readonly server?: string | null;
+  /** The rate limit the answer's headers announce (announced-limit.ts), when they announce one. */
+  readonly rateLimit?: AnnouncedLimit | null;
 }
 
 export interface UrlProbe {
@@ -85,6 +89,7 @@ async function get(transport: Transport, path: string): Promise<Observation> {
     const headers = {
       contentType: response.headers['content-type'] ?? null,
       server: response.headers['server'] ?? null,
+      rateLimit: announcedLimit(response.headers),
     };
     if (response.bodyOverBytes !== undefined)
       return {

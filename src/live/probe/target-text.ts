@@ -2,12 +2,15 @@
  * The YAML text of a target file written by `afp target probe`: the fields of target-schema.ts in
  * a fixed order, each with a one-line comment saying what it is and why the probe chose it, so a
  * user can check it before using it. Byte-stable: the same outcome gives the same bytes (no time,
- * no host facts); strings that could need quoting are written as JSON strings (valid YAML).
+ * no host facts); strings that could need quoting are written as JSON strings (valid YAML). Each
+ * limit says whether the target announced it (and the headers that did) or it is afp's copy of
+ * DEPLOYED.md, which the target did not confirm.
  */
+import { announcedText } from '../announced-limit.ts';
 import { DEPLOYED_LIMITS } from '../dialects/deployed/limits.ts';
 import type { OperationName } from '../operations.ts';
 import type { TargetFile } from '../target-schema.ts';
-import type { ChosenService } from './probe-target.ts';
+import type { ChosenService, LimitAnnouncement, LimitSource, LimitSources } from './probe-target.ts';
 
 /**
  * The votes, most first; where a dialect of the other family has as many as the one chosen, why it
@@ -46,9 +49,34 @@ const FUNDING_COMMENT: Readonly<Record<TargetFile['funding']['method'], string>>
   command: 'your command funds each fresh agent',
 };
 
+/** "X-RateLimit-Limit: 5; RateLimit-Policy: 5;w=30 on GET /x". */
+function announcementText(announcement: LimitAnnouncement): string {
+  return `${announcement.announced.headers} on GET ${announcement.path}`;
+}
+
+/** A limit line's comment: where its figure comes from. */
+function limitComment(op: OperationName, perMinute: number, source: LimitSource | undefined): string {
+  if (source?.kind === 'announced') {
+    const { announced } = source;
+    const converted =
+      announced.windowSeconds === 60
+        ? ''
+        : `; ${announcedText(announced)} written as ${perMinute}/min, evenly spaced: never more than ${announced.limit} in ${announced.windowSeconds} s`;
+    return `announced by the target: ${announcementText(source)}${converted}`;
+  }
+  const documented = `afp's copy of DEPLOYED.md (the target announced no limit for it to the probe): ${DEPLOYED_LIMITS[op]?.why ?? ''}`;
+  if (source?.unusable === null || source?.unusable === undefined) return documented;
+  return `${documented}; the target announced ${announcedText(source.unusable.announced)} (${announcementText(source.unusable)}), which a per-minute pace cannot express`;
+}
+
 export function renderTargetText(
   file: TargetFile,
-  options: { readonly urls: readonly string[]; readonly chosen: readonly ChosenService[] },
+  options: {
+    readonly urls: readonly string[];
+    readonly chosen: readonly ChosenService[];
+    /** Where each limit came from; absent: every limit is afp's copy of DEPLOYED.md. */
+    readonly limitSources?: LimitSources;
+  },
 ): string {
   const lines = [
     `# Written by: afp target probe ${options.urls.join(' ')}`,
@@ -76,10 +104,14 @@ export function renderTargetText(
   const limits = Object.entries(file.limits ?? {}) as [OperationName, { per_minute: number } | undefined][];
   if (limits.length === 0) lines.push('limits: {}  # no pace known to keep');
   else {
-    lines.push("limits:  # the deployment's limits (spec/DEPLOYED.md), per afp operation");
+    lines.push(
+      "limits:  # per afp operation: what the target announced on the probe's answers, else the deployment's documented limits (spec/DEPLOYED.md)",
+    );
     for (const [op, limit] of limits)
       if (limit !== undefined)
-        lines.push(`  ${op}: { per_minute: ${limit.per_minute} }  # ${DEPLOYED_LIMITS[op]?.why ?? ''}`);
+        lines.push(
+          `  ${op}: { per_minute: ${limit.per_minute} }  # ${limitComment(op, limit.per_minute, options.limitSources?.[op])}`,
+        );
   }
   if (file.fairness !== undefined)
     lines.push(`fairness: ${file.fairness}  # how the casino's bets are verified (its dialect's scheme)`);

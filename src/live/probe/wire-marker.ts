@@ -9,6 +9,7 @@
  */
 import type { HttpMethod } from '../../http/route.ts';
 import type { ServiceName } from '../../platform/platform.ts';
+import type { OperationName } from '../operations.ts';
 import type { DialectName } from '../target.ts';
 
 /**
@@ -29,6 +30,11 @@ export interface WireMarker {
   readonly answer: MarkerAnswer;
   /** With 'ok': fields of the JSON object body; null = present, a text = equal to it or, for a list, among its elements. */
   readonly has?: Readonly<Record<string, string | null>>;
+  /**
+   * The afp operation this GET is in the marker's dialects (its row sends this path): a rate limit
+   * the answer announces is that operation's, and `afp target probe` writes it into the file.
+   */
+  readonly op?: OperationName;
   /** Where the row comes from: a DEPLOYED.md section or afp's route id. */
   readonly source: string;
 }
