@@ -10,7 +10,8 @@
  * Where the target announced its own limit (X-RateLimit-* / RateLimit-*, on the 429 or the
  * operation's answers before it), that is the yardstick, not the file (whose figure may be afp's copy
  * of DEPLOYED.md): minor only when it refused before afp had sent as many calls in the announced
- * window as it announced; a target keeping its word is info stating both. Without a stated window
+ * window as it announced, of the operation or to the target in all (a limit may be one bucket for
+ * several operations); a target keeping its word is info stating both. Without a stated window
  * the announcement cannot be counted against, and the finding is info.
  * Non-goals: changing the pace (the file's limits stay what the user wrote).
  */
@@ -74,11 +75,14 @@ function byAnnouncement(
   const file =
     claimed === undefined ? 'the target file states no limit for it' : `the target file's ${claimed.perMinute}/min`;
   const inWindow = meeting.callsInAnnouncedWindow;
+  const allInWindow = meeting.callsInAllInAnnouncedWindow;
   const counted =
     inWindow === null || announced.windowSeconds === null
       ? measured
-      : `${measured}; ${inWindow} in the ${announced.windowSeconds} s before`;
-  if (inWindow !== null && inWindow < announced.limit)
+      : `${measured}; ${inWindow} in the ${announced.windowSeconds} s before (${allInWindow ?? '?'} to the target in all)`;
+  // Below only when neither this operation's calls nor all calls reached the limit: a target may
+  // count several operations in one bucket (one path served for two services), and afp cannot tell.
+  if (inWindow !== null && inWindow < announced.limit && (allInWindow === null || allInWindow < announced.limit))
     return {
       severity: 'minor',
       title: `${meeting.op}: the target refuses below its own announced limit of ${stated} (${counted})`,

@@ -38,6 +38,8 @@ export interface RateLimitMeeting<Request> {
   readonly announced: AnnouncedLimit | null;
   /** Calls of this operation sent in the announced window before the 429 (it not counted); null without a window, or one over KEPT_MS. */
   readonly callsInAnnouncedWindow: number | null;
+  /** Calls to the target in all in that window (a limit may be one bucket for several operations); null likewise. */
+  readonly callsInAllInAnnouncedWindow: number | null;
   /** 429s of this operation waited out, and the time spent waiting. */
   count: number;
   waitedMs: number;
@@ -89,6 +91,8 @@ export class RateLimitLog<Request> {
       unanswered: this.inFlight.get(op) ?? 0,
       announced,
       callsInAnnouncedWindow: windowMs === null || windowMs > KEPT_MS ? null : this.countSince(op, nowMs, windowMs),
+      callsInAllInAnnouncedWindow:
+        windowMs === null || windowMs > KEPT_MS ? null : this.countSince('', nowMs, windowMs),
       count: 1,
       waitedMs: waitMs,
     });
