@@ -27,3 +27,20 @@ describe('statedBatchMaximum', () => {
     expect(statedBatchMaximum(refusal('BAD_REQUEST', 'amount must be at least 0.10'), 4)).toBeNull();
   });
 });
+
+describe('statedBatchMaximum: a refusal named too_many_bets, in the target’s own words', () => {
+  it('reads a whole-number field named as the maximum, else the one number of its message', () => {
+    const named = (message: string, extra: Record<string, unknown> = {}): Refusal => ({
+      status: 400,
+      name: 'too_many_bets',
+      message,
+      body: { error: 'too_many_bets', message, ...extra },
+    });
+    expect(statedBatchMaximum(named('Batch too large', { max_bets: 2 }), 4)).toBe(2);
+    expect(statedBatchMaximum(named('Batch too large', { maximum: '3' }), 4)).toBe(3);
+    expect(statedBatchMaximum(named('Batches hold up to 2 elements'), 4)).toBe(2);
+    expect(statedBatchMaximum(named('Batch too large', { max_bets: 2.5 }), 4)).toBeNull();
+    expect(statedBatchMaximum(named('Batches hold 1 to 2 elements'), 4)).toBeNull();
+    expect(statedBatchMaximum(refusal('BAD_REQUEST', 'Batches hold up to 2 elements'), 4)).toBeNull();
+  });
+});

@@ -49,3 +49,17 @@ describe('statedKellyLimitMicro', () => {
     expect(statedKellyLimitMicro(refusal('kelly_limit_exceeded', 'x', { max_bet: 'lots' }), 50_000n)).toBeNull();
   });
 });
+
+describe('statedKellyLimitMicro: a refusal named Kelly, in the target’s own words', () => {
+  it('reads a field named as the limit, else the one number of its message', () => {
+    const named = (message: string, extra: Record<string, unknown> = {}): Refusal =>
+      refusal('kelly_limit_exceeded', message, extra);
+    expect(statedKellyLimitMicro(named('Too much', { maximum_amount: '0.04' }), 60_000n)).toBe(40_000n);
+    expect(statedKellyLimitMicro(named('Stake above 0.04 USDC refused'), 60_000n)).toBe(40_000n);
+    expect(statedKellyLimitMicro(named('Stake refused: between 0.01 and 0.04 only'), 60_000n)).toBeNull();
+    // Only a refusal whose name says Kelly is read so: a message saying it keeps to max_bet and the words.
+    expect(
+      statedKellyLimitMicro(refusal('BAD_REQUEST', 'Kelly: stake above 0.04 refused', { maximum: 0.04 }), 60_000n),
+    ).toBeNull();
+  });
+});

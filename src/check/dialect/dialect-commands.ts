@@ -28,7 +28,7 @@ import {
 } from '../../live/operations.ts';
 import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
 import { statedKellyLimitMicro } from '../../live/stated-kelly-limit.ts';
-import { minimumBetFinding, statedMinimumMicro } from '../../live/stated-minimum.ts';
+import { documentsMinimumMicro, minimumBetFinding, minimumRefusal } from '../../live/stated-minimum.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../check-mismatch.ts';
@@ -220,6 +220,8 @@ function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, 
     throw new CheckMismatch(`${label}: ${credit.problem}`);
   account.seed = { hash: bet.seedHash, nonce: bet.nonce };
   account.rotatedHash = null;
+  const placed = model.placedMinimums.get(bet.game);
+  if (placed === undefined || bet.amountMicro < placed) model.placedMinimums.set(bet.game, bet.amountMicro);
   if (credit.ok) {
     account.balanceMicro = account.balanceMicro - bet.amountMicro + credit.micro;
     // A credit with digits below the micro (kept by the target, rounded by the model) leaves up to a micro.
@@ -269,10 +271,20 @@ function betInput(choice: Pick<BetInput, 'game' | 'params'>, amountMicro: Micro,
 }
 
 /**
- * A refusal below the target's own minimum for `key` (a game, or ESCROW_MINIMUM), which it states
- * above `sentMicro` (stated-minimum.ts): learned in `model.minimums` (later bets or escrows go out at
- * it) with `finding` raised the first time it rises, and true; the refusal moved nothing. Any other
- * refusal: false.
+ * What a minimum bet stated with no amount is learned as: the refused stake plus one cent (the
+ * documents' smallest bet and the step of their amounts), so later bets of the game climb to the
+ * target's minimum a cent at a time instead of being refused at the same stake again.
+ */
+const UNSTATED_MINIMUM_STEP_MICRO: Micro = 10_000n;
+
+/**
+ * A refusal below the target's own minimum for `key` (a game, or ESCROW_MINIMUM): one that states
+ * it above `sentMicro` (stated-minimum.ts), or, where `unstated` allows it, one named as the
+ * minimum rule that states no amount (learned as `sentMicro` + UNSTATED_MINIMUM_STEP_MICRO), unless
+ * a bet of `key` at or below `sentMicro` was already placed (model.placedMinimums: the target's own
+ * answers then contradict the refusal). Learned in `model.minimums` (later bets or escrows go out
+ * at it) with `finding` raised each time it rises (its `statedMicro` null for an unstated one),
+ * and true; the refusal moved nothing. Any other refusal: false.
  */
 function learnedMinimum(
   system: DialectSystem,
@@ -280,14 +292,20 @@ function learnedMinimum(
   key: string,
   sentMicro: Micro,
   refusal: Refusal,
-  finding: (statedMicro: Micro) => FindingInput,
+  unstated: boolean,
+  finding: (statedMicro: Micro | null, learnedMicro: Micro) => FindingInput,
 ): boolean {
-  const stated = statedMinimumMicro(refusal, sentMicro);
-  if (stated === null) return false;
+  const read = minimumRefusal(refusal, sentMicro);
+  if (read === null) return false;
+  if (read.kind === 'unstated') {
+    const placed = model.placedMinimums.get(key);
+    if (!unstated || (placed !== undefined && placed <= sentMicro)) return false;
+  }
+  const learned = read.kind === 'stated' ? read.micro : sentMicro + UNSTATED_MINIMUM_STEP_MICRO;
   const known = model.minimums.get(key);
-  if (known === undefined || stated > known) {
-    model.minimums.set(key, stated);
-    system.raise(finding(stated));
+  if (known === undefined || learned > known) {
+    model.minimums.set(key, learned);
+    system.raise(finding(read.kind === 'stated' ? read.micro : null, learned));
   }
   return true;
 }
@@ -301,16 +319,21 @@ interface RefusedBet {
   readonly request: SentRequest | null;
 }
 
-/** A bet refused below its game's stated minimum (learnedMinimum), with the minimum-bet finding. */
+/**
+ * A bet refused below its game's minimum, stated or named without an amount (learnedMinimum), with
+ * the minimum-bet finding: expected the documents' minimum of the casino's dialect, seen the stake refused.
+ */
 function learnedBetMinimum(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
   const { label, sent, refusal, request } = refused;
-  return learnedMinimum(system, model, sent.game, sent.amountMicro, refusal, (statedMicro) =>
+  const dialect = system.session.target.services.casino?.dialect ?? 'A';
+  return learnedMinimum(system, model, sent.game, sent.amountMicro, refusal, true, (statedMicro, learnedMicro) =>
     minimumBetFinding({
       game: sent.game,
       statedMicro,
       sentMicro: sent.amountMicro,
+      documentsMicro: documentsMinimumMicro(sent.game, dialect),
       refusal,
-      then: 'later bets go out at it',
+      then: statedMicro === null ? `later bets go out at ${text(learnedMicro)} or more` : 'later bets go out at it',
       evidence: `${label}: ${refusal.message}`,
       ...(request === null ? {} : { reproduce: system.curlOf(request) }),
     }),
@@ -615,8 +638,8 @@ const escrowCreateCommand = fc
         const outcome = await send(system, label, 'escrow.create', input, creator.apiKey);
         if (
           outcome.kind === 'refused' &&
-          learnedMinimum(system, model, ESCROW_MINIMUM, amountMicro, outcome.refusal, (stated) =>
-            escrowMinimumFinding(system, label, amountMicro, stated, outcome.refusal, outcome.request),
+          learnedMinimum(system, model, ESCROW_MINIMUM, amountMicro, outcome.refusal, false, (stated, learned) =>
+            escrowMinimumFinding(system, label, amountMicro, stated ?? learned, outcome.refusal, outcome.request),
           )
         )
           return;

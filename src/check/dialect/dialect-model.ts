@@ -70,6 +70,12 @@ export interface DialectModel {
    */
   readonly minimums: Map<string, Micro>;
   /**
+   * Per game, the smallest stake the target placed: a later refusal of a stake at or above it named
+   * as the minimum rule with no amount contradicts the target's own answers (dialect-commands.ts
+   * learnedMinimum). Shared by the invocation's runs, like `minimums`.
+   */
+  readonly placedMinimums: Map<string, Micro>;
+  /**
    * The most bets a batch holds, as the target stated in a refusal of a larger one
    * (stated-batch-maximum.ts); null until one is stated. Shared by the invocation's runs, like `minimums`.
    */
@@ -90,10 +96,10 @@ export interface KellyShare {
 }
 
 /** What the check learns of a target's own rules from its refusals: one set for a whole invocation. */
-export type LearnedRules = Pick<DialectModel, 'minimums' | 'batchLimit' | 'kellyLimits'>;
+export type LearnedRules = Pick<DialectModel, 'minimums' | 'placedMinimums' | 'batchLimit' | 'kellyLimits'>;
 
 export function newLearnedRules(): LearnedRules {
-  return { minimums: new Map(), batchLimit: { maximum: null }, kellyLimits: new Map() };
+  return { minimums: new Map(), placedMinimums: new Map(), batchLimit: { maximum: null }, kellyLimits: new Map() };
 }
 
 /** What the commands talk to: the session, and where findings go. */
@@ -138,6 +144,7 @@ export function createDialectModel(
     roundingMicro,
     wallet: null,
     minimums: learned.minimums,
+    placedMinimums: learned.placedMinimums,
     batchLimit: learned.batchLimit,
     kellyLimits: learned.kellyLimits,
     ...services,

@@ -603,7 +603,8 @@ function learnMinimum(run: AuditRun, bet: BetInput, refused: Refused, heldMicro:
       ...minimumBetFinding({
         game: bet.game,
         statedMicro: stated,
-        sentMicro: planned,
+        sentMicro: bet.amountMicro,
+        documentsMicro: planned,
         refusal: refused.refusal,
         then: reserved
           ? `its bets are placed at ${formatDecimal(stated)}`

@@ -36,7 +36,7 @@ import type { CallOutcome } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import { betCredit } from '../bet-credit.ts';
 import { statedBatchMaximum } from '../stated-batch-maximum.ts';
-import { minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
+import { documentsMinimumMicro, minimumBetFinding, statedMinimumMicro } from '../stated-minimum.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { mcpEscrowRelease, mcpFaucetCooldown } from './mcp-probes.ts';
@@ -442,6 +442,7 @@ function learnedMinimum(
       game: 'coin_flip',
       statedMicro: stated,
       sentMicro,
+      documentsMicro: documentsMinimumMicro('coin_flip', context.session.target.services.casino?.dialect ?? 'A'),
       refusal: outcome.refusal,
       then: `the probe bets ${formatDecimal(stated)}`,
       reproduce: context.curlOf(outcome.request),
