@@ -47,6 +47,7 @@ import { lawTheory } from './law-theory.ts';
 import type { Severity } from '../finding.ts';
 import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
 import { observedTable, type ObservedTable } from './observed-table.ts';
+import { percentInText } from '../fairness/stated-percent.ts';
 
 export const MIN_EMPIRICAL_BETS = 30;
 
@@ -87,8 +88,7 @@ export interface VariantVerdict {
 /** The tolerance the advertised text itself implies, in edge units (0.0005 for "0.5%"). */
 export function advertisedTolerance(text: string): number {
   if (/about|~|≈/i.test(text)) return 0.01;
-  const match = /(\d+)(?:\.(\d+))?\s*%/.exec(text);
-  const decimals = match?.[2]?.length ?? 0;
+  const decimals = percentInText(text)?.places ?? 0;
   return (0.5 * 10 ** -decimals) / 100;
 }
 

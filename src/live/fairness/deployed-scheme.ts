@@ -16,8 +16,9 @@
  * or payout check only: the caller's rule finding, never "unfair".
  * Parameters: the deployment's audit answer has none; they are read back from the result's
  * parameter echoes (deployed/result-params.ts); a parlay's from its legs (deployed/parlay-legs.ts:
- * each leg's game, params and nonce), every leg replayed by its game's rule and compared as that
- * game's bets are, its all_won, legs_won and combined_multiplier with the rule's.
+ * each leg's game, params, nonce and stated client seed; a leg's fields flat or nested under its
+ * `result`), every leg replayed by its game's rule and compared as that game's bets are, its
+ * all_won, legs_won and combined_multiplier with the rule's.
  * Variants: the documents' (document-variants.ts); video poker's is dealt, held and drawn by the audit,
  * each with an exact law (mines-rule.ts has the one work limit; no documented variant passes it).
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
@@ -39,9 +40,10 @@ import { hmacHex } from '../../services/casino/deployed/deployed-roll.ts';
 import { isUnreadable, RollSource, type DeployedPlay } from '../../services/casino/deployed/deployed-rule.ts';
 import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino/deployed/deployed-rule-table.ts';
 import { deployedParamsOf } from './deployed/result-params.ts';
-import { parlayLegDraws, parlayParamsOf } from './deployed/parlay-legs.ts';
+import { parlayLegDraws, parlayParamsOf, parlayResultRead } from './deployed/parlay-legs.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult, type Comparison } from './field-differences.ts';
+import { statedPercent } from './stated-percent.ts';
 import { dealerStoppedReading } from './deployed/dealer-after-bust.ts';
 import { notChecked, OK, unreadableSeedVerdict } from './scheme-checks.ts';
 import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeGame, SchemeVerdict } from './scheme.ts';
@@ -100,10 +102,12 @@ function parlayOutcomeFields(result: JsonObject): JsonObject {
  * shows the rule's cards that far; otherwise the rule's own, whose differences are the evidence.
  */
 function comparedOutcome(bet: SchemeBet, play: DeployedPlay): Comparison {
-  const comparison = compareResult(bet.result, outcomeFields(bet.game, play.result), play.unordered);
-  const stopped = dealerStoppedReading(bet.game, bet.result, play.result);
+  // A parlay's legs may nest their game's fields under `result` (deployed/parlay-legs.ts legRecord).
+  const recorded = bet.game === 'parlay' ? parlayResultRead(bet.result) : bet.result;
+  const comparison = compareResult(recorded, outcomeFields(bet.game, play.result), play.unordered);
+  const stopped = dealerStoppedReading(bet.game, recorded, play.result);
   if (comparison.differences.length === 0 || stopped === null) return comparison;
-  const read = compareResult(bet.result, outcomeFields(bet.game, stopped), play.unordered);
+  const read = compareResult(recorded, outcomeFields(bet.game, stopped), play.unordered);
   return read.differences.some((difference) => difference.field.startsWith('dealer_cards')) ? comparison : read;
 }
 
@@ -216,11 +220,11 @@ function ruleFields(game: string): readonly string[] {
   return RULE_FIELDS[game] ?? [];
 }
 
-/** `house_edge_pct` of a result (wheel, simple_dice, hilo in DEPLOYED.md §2.5), in percent on the wire. */
+/** `house_edge_pct` of a result (wheel, simple_dice, hilo in DEPLOYED.md §2.5), in percent on the wire: a number or its text, "%" or not (stated-percent.ts). */
 function statedEdgeOf(_game: string, result: JsonValue): number | null {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
-  const pct = result['house_edge_pct'];
-  return typeof pct === 'number' && Number.isFinite(pct) && pct > -1_000 && pct < 1_000 ? pct / 100 : null;
+  const pct = statedPercent(result['house_edge_pct'])?.percent ?? null;
+  return pct !== null && pct > -1_000 && pct < 1_000 ? pct / 100 : null;
 }
 
 /** `win_probability` of a result (dice, multiplier, crash, roulette, blackjack, mines in §2.5): a fraction on the wire. */

@@ -8,9 +8,11 @@
  * outcome (sameSpelling): a number and a string that spells it in plain decimal (`1` and `"1"`, a
  * card `10` and `"10"`); two strings that differ only in letter case (`"HEADS"` and `"heads"`, a hex
  * hash in either case; no outcome the schemes write is told apart by case alone, and strings that
- * differ otherwise, a card `"10"` and `"K"`, still differ); a list of one-character strings and
- * the string of them joined (a plinko path `["L","R","R"]` and `"LRR"`: one letter per step, so the
- * joined string can be split back only one way).
+ * differ otherwise, a card `"10"` and `"K"`, still differ); a list of strings (or numbers) and one
+ * string of them joined by a separator (joinedList): a plinko path `["L","R","R"]` and `"LRR"`,
+ * slot reels `["ORANGE","LEMON","LEMON"]` and `"ORANGE|LEMON|LEMON"`, scratch symbols and `"🍒🍀🍀"`;
+ * a list of booleans and the list of the positions it flags (heldPositions: video poker's `holds`
+ * `[false,false,true,false,true]` and `[2,4]`).
  * Limits: at most MAX_DIFFERENCES are listed; arrays longer than MAX_ITEMS compare as a whole.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -50,24 +52,74 @@ const sameNumber = (recorded: JsonValue, recomputed: JsonValue): boolean =>
   typeof numericValue(recorded) === 'number' &&
   numericValue(recorded) === numericValue(recomputed);
 
-/** The string a list of one-character strings spells joined (`["L","R"]` → `"LR"`); anything else as it is. */
-function joined(value: JsonValue): JsonValue {
-  return Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((item) => typeof item === 'string' && item.length === 1)
-    ? value.join('')
-    : value;
+/**
+ * The separators a list may be joined by, tried in turn: none (one character, a grapheme, per item:
+ * "LRR", "🍒🍀🍀"), "|", ",", ";", "/", "-" and whitespace; the parts are trimmed, so " | " and ", "
+ * read as "|" and ",". A separator is tried only when no item contains it (and none is empty, nor
+ * more than one character for the empty separator): the string then splits back into items only
+ * one way, so a wrong item, a missing or an extra one still differs.
+ */
+const SEPARATORS: readonly string[] = ['', '|', ',', ';', '/', '-', ' '];
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+function partsOf(text: string, separator: string): string[] {
+  if (separator === '') return Array.from(graphemes.segment(text), (part) => part.segment);
+  if (separator === ' ') return text.trim().split(/\s+/);
+  return text.split(separator).map((part) => part.trim());
 }
 
-/** Both strings equal but for letter case, one of them maybe written as a list of its characters. */
-function sameLetters(recorded: JsonValue, recomputed: JsonValue): boolean {
-  const [left, right] = [joined(recorded), joined(recomputed)];
-  return typeof left === 'string' && typeof right === 'string' && left.toLowerCase() === right.toLowerCase();
+/** Whether `item` can be one part of a string split on `separator` (partsOf gives it back whole). */
+function fitsSeparator(item: string, separator: string): boolean {
+  if (item === '' || item !== item.trim()) return false;
+  if (separator === '') return partsOf(item, '').length === 1;
+  return separator === ' ' ? !/\s/.test(item) : !item.includes(separator);
+}
+
+/** One string and a list of strings or numbers: the string is the list's items joined by one separator (SEPARATORS). */
+function joinedList(text: JsonValue, list: JsonValue): boolean {
+  if (typeof text !== 'string' || !Array.isArray(list) || list.length === 0) return false;
+  const items = list.map((item) => (typeof item === 'number' ? String(item) : item));
+  if (!items.every((item) => typeof item === 'string')) return false;
+  return SEPARATORS.some((separator) => {
+    if (!items.every((item) => fitsSeparator(item, separator))) return false;
+    const parts = partsOf(text, separator);
+    return (
+      parts.length === items.length &&
+      parts.every(
+        (part, index) => sameLetters(part, items[index] as string) || sameNumber(part, list[index] as JsonValue),
+      )
+    );
+  });
+}
+
+/** Both strings equal but for letter case. */
+const sameLetters = (recorded: JsonValue, recomputed: JsonValue): boolean =>
+  typeof recorded === 'string' && typeof recomputed === 'string' && recorded.toLowerCase() === recomputed.toLowerCase();
+
+/**
+ * A list of booleans and the distinct positions (0-based, as the lists beside it index cards) of its
+ * `true`s, in any order: the same set of positions. Why: video poker's `holds` echoes the player's
+ * choice, which DEPLOYED.md takes as 5 booleans and afp's rule also reads as held positions; a
+ * target echoing `[2,4]` shows the same holds. 1-based positions are not read ([1,2] would be two
+ * holds either way); a position flagged or left out differs.
+ */
+function heldPositions(flags: JsonValue, positions: JsonValue): boolean {
+  if (!Array.isArray(flags) || !Array.isArray(positions) || flags.length === 0) return false;
+  if (!flags.every((flag) => typeof flag === 'boolean')) return false;
+  if (!positions.every((position) => typeof position === 'number' && Number.isInteger(position))) return false;
+  const held = flags.flatMap((flag, index) => (flag === true ? [index] : []));
+  const shown = [...(positions as number[])].sort((a, b) => a - b);
+  return shown.length === held.length && new Set(shown).size === shown.length && shown.every((p, i) => p === held[i]);
 }
 
 /** The same value written two ways (this file's header): not a difference. */
 const sameSpelling = (recorded: JsonValue, recomputed: JsonValue): boolean =>
-  sameNumber(recorded, recomputed) || sameLetters(recorded, recomputed);
+  sameNumber(recorded, recomputed) ||
+  sameLetters(recorded, recomputed) ||
+  joinedList(recorded, recomputed) ||
+  joinedList(recomputed, recorded) ||
+  heldPositions(recorded, recomputed) ||
+  heldPositions(recomputed, recorded);
 
 function walk(path: string, recorded: JsonValue, recomputed: JsonValue, out: FieldDifference[]): void {
   if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed) || sameSpelling(recorded, recomputed))

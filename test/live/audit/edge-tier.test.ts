@@ -562,7 +562,10 @@ describe("whose advertisement an edge is judged against (issue 40): the target's
   test("the deployed scheme reads the edge an answer states (house_edge_pct, percent) and nothing else; afp's scheme is advertised by the documents", () => {
     expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { multiplier: 0, won: false, house_edge_pct: 9.5 })).toBe(0.095);
     expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { multiplier: 0, won: false })).toBeNull();
-    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { house_edge_pct: '9.5' })).toBeNull();
+    // Its text too, with or without the sign (stated-percent.ts: one reader); other text is no figure.
+    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { house_edge_pct: '9.5' })).toBe(0.095);
+    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { house_edge_pct: '9.5%' })).toBe(0.095);
+    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { house_edge_pct: 'about 9.5%' })).toBeNull();
     expect(DEPLOYED_SCHEME.documentsAdvertise).toBeUndefined();
     expect(AFP_SCHEME.documentsAdvertise).toBe(true);
   });

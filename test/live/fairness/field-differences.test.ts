@@ -37,3 +37,56 @@ describe('compareResult', () => {
     expect(differences.map((difference) => difference.field)).toEqual(['a', 'b', 'c', 'd', 'e[0]', 'e[1]']);
   });
 });
+
+describe('lists written as one string, held positions written as indices', () => {
+  test('a list joined by one separator, emoji run together and held indices for their booleans are the same values', () => {
+    expect(
+      compareResult(
+        {
+          reels: 'ORANGE|LEMON|LEMON',
+          spaced: 'orange | lemon | lemon',
+          commas: '3, 17, 22',
+          words: 'BAR BELL 7',
+          symbols: '🍒🍀🍀',
+          holds: [4, 2],
+          none: [],
+        },
+        {
+          reels: ['ORANGE', 'LEMON', 'LEMON'],
+          spaced: ['ORANGE', 'LEMON', 'LEMON'],
+          commas: [3, 17, 22],
+          words: ['BAR', 'BELL', '7'],
+          symbols: ['🍒', '🍀', '🍀'],
+          holds: [false, false, true, false, true],
+          none: [false, false, false, false, false],
+        },
+      ).differences,
+    ).toEqual([]);
+  });
+
+  test('a wrong or missing item, two separators, a split that cuts an item, or a wrong held position stay differences', () => {
+    const { differences } = compareResult(
+      {
+        a: 'ORANGE|LEMON|CHERRY',
+        b: 'ORANGE|LEMON',
+        c: 'ORANGE|LEMON,LEMON',
+        d: 'SEVEN-BAR-BELL',
+        e: '🍒🍀🍋',
+        f: [2, 3],
+        g: [2, 4, 4],
+        h: [3, 5],
+      },
+      {
+        a: ['ORANGE', 'LEMON', 'LEMON'],
+        b: ['ORANGE', 'LEMON', 'LEMON'],
+        c: ['ORANGE', 'LEMON', 'LEMON'],
+        d: ['SEVEN-BAR', 'BELL'],
+        e: ['🍒', '🍀', '🍀'],
+        f: [false, false, true, false, true],
+        g: [false, false, true, false, true],
+        h: [false, false, true, false, true],
+      },
+    );
+    expect(differences.map((difference) => difference.field)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+  });
+});

@@ -6,7 +6,9 @@
  * round4((1/p) × edge), multiplier its target, as the rules value gives them).
  *
  * Draws: leg i reads `"<client seed>:<nonce>"` where the client seed is the leg's own
- * `params.client_seed`, else the bet's (the stand-in's default `parlay_<ms>`), and the nonce is the
+ * `params.client_seed`, else the `client_seed` a verified leg's record states (the default its
+ * target worked out; live/fairness/deployed/parlay-legs.ts: never sent by a player, the route
+ * passes only `{ game, params }`), else the bet's (the stand-in's default `parlay_<ms>`), and the nonce is the
  * leg's recorded `nonce`, else the bet's nonce + i. A placed parlay hands its first taken nonce in and
  * records every leg's nonce; a verification reads the recorded nonces back (the stored bet's own
  * nonce is 0, DEPLOYED.md: it draws nothing).
@@ -34,6 +36,8 @@ export interface ParlayLeg {
   readonly params: JsonObject;
   /** The leg's nonce where recorded (a verification), else null (the bet's nonce + its index). */
   readonly nonce: number | null;
+  /** The client seed the leg's record states (a verification), else null. */
+  readonly statedClientSeed: string | null;
 }
 
 const isObject = (value: JsonValue | undefined): value is JsonObject =>
@@ -55,7 +59,10 @@ export function parlayLegs(params: JsonObject): ParlayLeg[] | Unreadable {
     const nonce = bet['nonce'];
     if (nonce !== undefined && (typeof nonce !== 'number' || !Number.isSafeInteger(nonce) || nonce < 0))
       return { why: `bets[${index}].nonce must be a non-negative integer` };
-    legs.push({ game, params: legParams, nonce: nonce ?? null });
+    const stated = bet['client_seed'];
+    if (stated !== undefined && (typeof stated !== 'string' || stated === ''))
+      return { why: `bets[${index}].client_seed must be a non-empty string` };
+    legs.push({ game, params: legParams, nonce: nonce ?? null, statedClientSeed: stated ?? null });
   }
   return legs;
 }
@@ -114,7 +121,7 @@ export function parlayRule(rules: LegRules, ruleOf: (game: string) => DeployedRu
         const payout = payoutIfWon(rules, leg);
         if (rule === undefined || payout === null) return { why: `bets[${index}] cannot be played` };
         const own = leg.params['client_seed'];
-        const clientSeed = typeof own === 'string' ? own : source.clientSeed;
+        const clientSeed = typeof own === 'string' ? own : (leg.statedClientSeed ?? source.clientSeed);
         const nonce = leg.nonce ?? source.nonce + index;
         const play = rule.play(ruleParams(leg), new RollSource(source.seedHex, clientSeed, nonce));
         if (isUnreadable(play)) return { why: `bets[${index}]: ${play.why}` };
