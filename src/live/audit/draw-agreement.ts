@@ -13,7 +13,8 @@
  * stays the rule finding it was (rule:<game>:scheme, rule:<game>:outcome).
  * A bet of several draws (a deployed parlay: FairnessScheme.legsOf) counts each leg as a draw of
  * its own under the bet's game (`fairness:parlay:draw`), its recorded `legs[i].roll` against the
- * committed roll of the leg's (client seed, nonce): the legs of a parlay agree with each other.
+ * committed roll of the leg's (client seed, nonce): the legs of a parlay agree with each other. A
+ * leg whose seed is a guess it does not state (seedUnstated) counts only when it agrees.
  * Limits: examples ≤ MAX_EXAMPLES per game (the count covers the rest).
  */
 import type { JsonValue } from '../../core/errors.ts';
@@ -100,7 +101,13 @@ export class DrawTally {
     const draws = scheme.legsOf?.(bet) ?? [
       { game: bet.game, result: bet.result, path: '', nonce: bet.nonce, clientSeed: bet.clientSeed },
     ];
-    for (const draw of draws) this.addDraw(input, draw, drawAgreementOf(scheme, draw, input.verdict));
+    for (const draw of draws) {
+      const agreement = drawAgreementOf(scheme, draw, input.verdict);
+      // A leg drawn under a seed it does not state (a guess: deployed/parlay-legs.ts) agreeing
+      // verifies it; differing proves nothing, so it is not counted against the game.
+      if ('seedUnstated' in draw && draw.seedUnstated === true && agreement !== 'agrees') continue;
+      this.addDraw(input, draw, agreement);
+    }
   }
 
   private addDraw(

@@ -40,7 +40,7 @@ import { hmacHex } from '../../services/casino/deployed/deployed-roll.ts';
 import { isUnreadable, RollSource, type DeployedPlay } from '../../services/casino/deployed/deployed-rule.ts';
 import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino/deployed/deployed-rule-table.ts';
 import { deployedParamsOf } from './deployed/result-params.ts';
-import { parlayLegDraws, parlayParamsOf, parlayResultRead } from './deployed/parlay-legs.ts';
+import { parlayLegDraws, parlayParamsOf, unstatedSeedLegs, parlayResultRead } from './deployed/parlay-legs.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult, type Comparison } from './field-differences.ts';
 import { statedPercent } from './stated-percent.ts';
@@ -111,6 +111,19 @@ function comparedOutcome(bet: SchemeBet, play: DeployedPlay): Comparison {
   return read.differences.some((difference) => difference.field.startsWith('dealer_cards')) ? comparison : read;
 }
 
+/** Why a parlay whose only differences lie in legs of unstated seeds is not checked (deployed/parlay-legs.ts). */
+const UNSTATED_SEED_WHY =
+  "legs that differ state no client seed, and the bet's is the default parlay_<millisecond>, which DEPLOYED.md §2.5 works out per leg: their draws cannot be replayed";
+
+/**
+ * A difference inside one of `legs` (paths `legs[1]`), or in a parlay's own fields, which its legs
+ * decide (all_won, legs_won, combined_multiplier, the payout multiplier).
+ */
+function inLegs(difference: FieldDifference, legs: ReadonlySet<string>): boolean {
+  const leg = /^legs\[\d+\]/.exec(difference.field)?.[0];
+  return leg === undefined ? !difference.field.startsWith('legs[') : legs.has(leg);
+}
+
 function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
   const comparison = comparedOutcome(bet, play);
   const differences: FieldDifference[] = [...comparison.differences];
@@ -118,6 +131,9 @@ function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcom
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
   }
   const lacking = comparison.missing.length === 0 ? '' : `; the result lacks ${comparison.missing.join(', ')}`;
+  const unstated = unstatedSeedLegs(bet);
+  if (differences.length > 0 && unstated.size > 0 && differences.every((difference) => inLegs(difference, unstated)))
+    return notChecked(UNSTATED_SEED_WHY);
   if (differences.length > 0)
     return {
       status: 'failed',
@@ -170,12 +186,15 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
       : rule.play(bet.params, new RollSource(serverSeedHex, bet.clientSeed, bet.nonce));
   if (isUnreadable(play))
     return { commitment, resultHash, outcome: notChecked(play.why), payout: notChecked(play.why), multiplier: null };
+  const outcome = outcomeCheck(bet, play);
+  // Legs that cannot be replayed leave the payout the rule's replay gives unknown too.
+  const unreplayed = outcome.status === 'not-checked' && outcome.reason === UNSTATED_SEED_WHY;
   return {
     commitment,
     resultHash,
-    outcome: outcomeCheck(bet, play),
-    payout: payoutCheck(bet, play.multiplier),
-    multiplier: play.multiplier,
+    outcome,
+    payout: unreplayed ? notChecked(UNSTATED_SEED_WHY) : payoutCheck(bet, play.multiplier),
+    multiplier: unreplayed ? null : play.multiplier,
   };
 }
 

@@ -54,6 +54,8 @@ export interface SchemeLeg {
   readonly clientSeed: string;
   /** The leg's path in the bet's `result` (`legs[1]`): its field differences are named under it. */
   readonly path: string;
+  /** Its client seed is a guess the leg does not state (deployed parlay-legs.ts): a differing draw proves nothing. */
+  readonly seedUnstated?: boolean;
 }
 
 export interface FieldDifference {

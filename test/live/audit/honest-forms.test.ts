@@ -5,6 +5,8 @@
 //    under the bet's one seed they read as replaced draws (critical fairness:parlay:draw);
 //  - parlay legs nesting their game's fields under `result`: read as missing fields (minor
 //    rule:parlay:outcome);
+//  - parlay legs stating no seed under a bet whose seed is the default parlay_<ms>: a leg's own
+//    default may be a millisecond later, so a leg that differs is not checked (never critical);
 //  - slot reels as "ORANGE|LEMON|LEMON", scratch symbols as one string, video poker holds as the
 //    held indices [2,4]: "off the draw mapping" (minor rule:<game>:scheme, the game demoted);
 //  - `house_edge_pct` written "8.33%": silently not read as the target's own advertisement.
@@ -141,6 +143,23 @@ describe('parlay legs stating their own client seeds, flat or nested', () => {
     expect(draw?.severity, run.text).toBe('critical');
     expect(draw?.evidence).toMatch(/recorded legs\[1\]\.roll .*client seed parlay_1795856527710,/);
     expect(run.code).toBe(3);
+  });
+
+  test('legs stating no seed where the bet has the default parlay_<ms>: the legs that differ are not checked, never critical', async () => {
+    // A deployment working out each leg's default seed (DEPLOYED.md §2.5) and stating none: legs
+    // 1-3 were drawn a few milliseconds on, under seeds no answer gives. Before, every such leg read
+    // as a replaced draw: critical fairness:parlay:draw, exit 3, on an honest target.
+    const run = await auditParlays(
+      'legs-unstated',
+      legsRewrite((leg) => {
+        const { client_seed: _seed, ...params } = leg.params;
+        return { ...leg, params };
+      }),
+    );
+    expect(above(run.findings), run.text).toEqual([]);
+    // Every parlay here has a leg drawn under a seed no answer states: not checked, with the reason.
+    expect(run.text).toMatch(/\nparlay +6 +6 +0 +0 +6 +0\n/);
+    expect(run.code, run.text).toBe(0);
   });
 
   test('a nested leg whose roll is not its draw: still critical fairness:parlay:draw', async () => {

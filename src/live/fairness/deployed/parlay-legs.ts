@@ -12,8 +12,12 @@
  * without one may each work out their own default (the millisecond can tick between legs). A leg
  * is drawn under its `params.client_seed` (the player's choice), else the `client_seed` its record
  * states (the default the target worked out: the draw HMAC(server seed, that seed, the leg's nonce)
- * proves it or does not), else the bet's. A leg's parameters are its `params` echo, else its game's
- * parameter echoes (result-params.ts).
+ * proves it or does not), else the bet's. A leg drawn under the bet's seed where that seed is the
+ * default form (`parlay_` and digits) and the leg states none is `seedUnstated`: its own default may
+ * be a millisecond later, so a draw that differs under the bet's seed proves nothing (not checked:
+ * deployed-scheme.ts, draw-agreement.ts), where a draw that agrees still verifies. Trying nearby
+ * milliseconds instead would let a server choose among draws. A leg's parameters are its `params`
+ * echo, else its game's parameter echoes (result-params.ts).
  * Null where the result names too little (no legs, a leg without a game or an integer nonce):
  * the parlay is then not replayed, with the rule's reason.
  */
@@ -27,7 +31,12 @@ export interface ParlayLegDraw {
   readonly clientSeed: string;
   /** The leg's path in the bet's `result` (`legs[1]`), where its field differences are named. */
   readonly path: string;
+  /** Drawn under the bet's default-form seed, the leg stating none of its own (this file's header). */
+  readonly seedUnstated: boolean;
 }
+
+/** The client seed DEPLOYED.md §2.5 gives a parlay placed without one: `parlay_` and the millisecond. */
+const DEFAULT_PARLAY_SEED = /^parlay_\d+$/;
 
 const isObject = (value: JsonValue | undefined): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -101,12 +110,23 @@ export function parlayLegDraws(bet: {
   if (legs === null) return null;
   return legs.map((leg, index) => {
     const own = legParams(leg)?.['client_seed'];
+    const stated = statedClientSeed(leg);
     return {
       game: leg['game'] as string,
       result: leg,
       nonce: leg['nonce'] as number,
-      clientSeed: typeof own === 'string' ? own : (statedClientSeed(leg) ?? bet.clientSeed),
+      clientSeed: typeof own === 'string' ? own : (stated ?? bet.clientSeed),
       path: `legs[${index}]`,
+      seedUnstated: typeof own !== 'string' && stated === null && DEFAULT_PARLAY_SEED.test(bet.clientSeed),
     };
   });
+}
+
+/** The paths (`legs[1]`) of a parlay's legs whose seed is unstated (parlayLegDraws); none for any other bet. */
+export function unstatedSeedLegs(bet: {
+  readonly game: string;
+  readonly result: JsonValue;
+  readonly clientSeed: string;
+}): ReadonlySet<string> {
+  return new Set((parlayLegDraws(bet) ?? []).filter((leg) => leg.seedUnstated).map((leg) => leg.path));
 }
