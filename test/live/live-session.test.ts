@@ -243,6 +243,9 @@ function deployedAnswer(request: IncomingMessage, body: Record<string, unknown>)
         },
       ];
     case 'POST /api/v1/fairness/rotate':
+      // DEPLOYED.md §2.7: an account with no seed yet (made at first use) has none to rotate.
+      if (request.headers.authorization === 'Bearer fresh')
+        return [200, { message: 'No active seed to rotate', ...info }];
       return [
         200,
         {
@@ -465,6 +468,18 @@ describe('a target speaking the deployed dialect', () => {
       'casino.withdraw error-shape code (documented)',
       'faucet.claim renamed credited (documented)',
     ]);
+  });
+
+  test('a rotation with no active seed (DEPLOYED.md §2.7): nothing revealed, and no field reported missing', async () => {
+    // Before, the documented `{message: "No active seed to rotate"}` raised a minor
+    // shape:casino.rotate:missing:previous_seed in every audit of an account that had not bet.
+    const url = await deployedStandIn();
+    const clock = fakeClock();
+    const deviations: CallDeviation[] = [];
+    const live = session(deployedTarget(url), clock, deviations);
+    const rotated = await live.call('casino.rotate', {}, 'fresh');
+    expect(rotated.kind === 'ok' && rotated.value).toEqual({ revealedSeed: null, revealedSeedHash: null });
+    expect(deviations.filter((deviation) => deviation.op === 'casino.rotate')).toEqual([]);
   });
 
   test('the history and an audit trail as DEPLOYED.md gives them: a page of ids, the bet without parameters, the seed hidden', async () => {

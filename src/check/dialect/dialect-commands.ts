@@ -343,9 +343,9 @@ function learnedBetMinimum(system: DialectSystem, model: DialectModel, refused: 
 /**
  * A bet refused above a Kelly limit the target states below the stake (stated-kelly-limit.ts):
  * learned with the balance it was stated at (later bets of the game stake within that share of the
- * balance: stakeFor), with a rule finding the first time for the game (minor; major where the limit
- * is below the game's minimum, so that no bet of it can be placed), and true; the refusal moved
- * nothing. A share only falls. Any other refusal: false.
+ * balance: stakeFor), with a rule finding the first time for the game (minor, saying so where the
+ * limit is below the game's minimum, so that no bet of it can be placed), and true; the refusal
+ * moved nothing. A share only falls. Any other refusal: false.
  */
 function learnedKellyLimit(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
   const { label, account, sent, refusal, request } = refused;
@@ -357,11 +357,15 @@ function learnedKellyLimit(system: DialectSystem, model: DialectModel, refused: 
     model.kellyLimits.set(sent.game, { limitMicro: stated, balanceMicro });
   if (known !== undefined) return true;
   const minimumMicro = model.minimums.get(sent.game) ?? 10_000n;
-  const share = balanceMicro > 0n ? `${(Number((stated * 1000n) / balanceMicro) / 10).toFixed(1)}%` : 'all';
+  // One decimal, or two significant digits below 0.1% (0.02 of 200 read "0.0%").
+  const percent = balanceMicro > 0n ? Number((stated * 100_000_000n) / balanceMicro) / 1_000_000 : null;
+  const share = percent === null ? 'all' : `${percent < 0.1 ? percent.toPrecision(2) : percent.toFixed(1)}%`;
   const forbids = stated < minimumMicro;
   system.raise({
     id: `rule:${sent.game}:kelly-limit`,
-    severity: forbids ? 'major' : 'minor',
+    // Minor either way: the limit is the target's own rule, kept consistently (docs/check.md: a
+    // game's Kelly limit is never a failed run); that it leaves no bet of the game is said.
+    severity: 'minor',
     kind: 'rule',
     title: forbids
       ? `${sent.game}'s Kelly limit on the target is ${text(stated)} on a balance of ${text(balanceMicro)}, below its minimum bet of ${text(minimumMicro)}: no bet of it can be placed`

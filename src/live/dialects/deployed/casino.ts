@@ -116,6 +116,10 @@ export const CASINO_DEPLOYED: DialectTable = {
     request: () => ({ service: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: true }),
     read: (reader) => {
       reader.knows('message', 'new_seed_hash');
+      // DEPLOYED.md §2.7 documents a second answer, `{message: "No active seed to rotate"}`, for an
+      // account with no seed yet (a seed is made at first use, §2.3): nothing revealed, nothing missing.
+      if (!reader.has('previous_seed') && !reader.has('new_seed_hash') && reader.has('message'))
+        return { revealedSeed: null, revealedSeedHash: null };
       if (reader.object('previous_seed', { documents: 'revealed', optional: true }) === null)
         return { revealedSeed: null, revealedSeedHash: null };
       const seed = reader.string('previous_seed.seed', { documents: 'revealed.server_seed' });
