@@ -110,7 +110,10 @@ export async function runFairness(
   record: RecordFields = () => undefined,
 ): Promise<number> {
   // Its one account is --key's: the target file's keys funding is not needed.
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet, true);
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, {
+    quiet: flags.quiet,
+    keyGiven: true,
+  });
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);

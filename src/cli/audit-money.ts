@@ -85,14 +85,8 @@ export async function runMoney(
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
-  const run = await startLiveRun(
-    COMMAND,
-    flags.target,
-    flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0),
-    clock,
-    io,
-    flags.quiet,
-  );
+  const budgetSeconds = flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0);
+  const run = await startLiveRun(COMMAND, flags.target, budgetSeconds, clock, io, { quiet: flags.quiet });
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   // Both accounts at once: an afp serve on a wall clock confirms each one's simulated deposit a minute later.

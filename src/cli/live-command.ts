@@ -57,6 +57,13 @@ export interface LiveRun {
   readonly stopListening: () => void;
 }
 
+export interface LiveRunOptions {
+  /** No progress line. */
+  readonly quiet?: boolean;
+  /** The command was given its one account's key (--key): the target file's keys funding is not needed. */
+  readonly keyGiven?: boolean;
+}
+
 /**
  * The run, or the exit code when the target could not be resolved (the reason is printed). `clock`
  * is the wall: the budget and the progress line run on it. Paces and 429 waits run on the target's
@@ -70,9 +77,9 @@ export async function startLiveRun(
   maxSeconds: number,
   clock: WaitClock,
   io: AuditIo,
-  quiet = false,
-  keyGiven = false,
+  options: LiveRunOptions = {},
 ): Promise<LiveRun | number> {
+  const { quiet = false, keyGiven = false } = options;
   const resolved = await resolveTarget(spec, { keyGiven });
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);

@@ -7,17 +7,15 @@
 // all_won denies its legs is critical `fairness:parlay:contradiction`.
 // Real loopback listeners: the deployed stand-in (published rules, limits lifted, manual clock),
 // behind a rewriting proxy for the audit's reads.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parseFairnessArgs, runFairness } from '../../../src/cli/audit-fairness.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
-import { adminFundedTargetText } from '../../fixtures/deployed-target.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
-import { sink } from '../../fixtures/audit-sink.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
+import { proxiedFairness } from '../../fixtures/proxied-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-parlay-fairness-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -52,16 +50,7 @@ async function audit(name: string, rewrite: Rewrite): Promise<{ code: number; te
       const parlay = await post(`${served.casino}/api/v1/games/parlay`, key, { amount: 0.05, bets: LEGS });
       expect(parlay['legs'], JSON.stringify(parlay)).toHaveLength(5);
     }
-    const file = join(DIR, `${name}.yaml`);
-    writeFileSync(file, adminFundedTargetText(name, { casino: proxy.url }, served.casino));
-    const out = join(DIR, name);
-    const flags = parseFairnessArgs(['--target', file, '--key', key, '--out', out], 0);
-    if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    const printed = sink();
-    const code = await runFairness({ ...flags, quiet: true }, printed.io, served.clock);
-    const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: LiveFinding[] })
-      .findings;
-    return { code, text: printed.text(), findings };
+    return await proxiedFairness(DIR, name, served, proxy.url, key);
   } finally {
     await proxy.close();
     await served.close();
