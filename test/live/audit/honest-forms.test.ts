@@ -21,6 +21,7 @@ import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import {
+  postKeyed,
   proxiedFairness,
   proxiedHouseEdge,
   resultRewrite,
@@ -76,23 +77,14 @@ function nested(leg: Leg): Record<string, unknown> {
   return { game, params, nonce, ...(seed === undefined ? {} : { client_seed: seed }), result, won };
 }
 
-async function post(url: string, key: string, body: unknown): Promise<Record<string, unknown>> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify(body),
-  });
-  return (await answer.json()) as Record<string, unknown>;
-}
-
 async function auditParlays(name: string, rewrite: Rewrite): Promise<ProxiedRun> {
   const served = await serveDeployedRules(PUBLISHED_DEPLOYED_RULES);
   const proxy = await rewritingProxy(served.casino, rewrite);
   try {
     const key = await served.fundedKey('20');
-    await post(`${served.casino}/api/v1/games/coin-flip`, key, { amount: 0.05, side: 'heads' });
+    await postKeyed(`${served.casino}/api/v1/games/coin-flip`, key, { amount: 0.05, side: 'heads' });
     for (let index = 0; index < 6; index += 1) {
-      const parlay = await post(`${served.casino}/api/v1/games/parlay`, key, { amount: 0.05, bets: LEGS });
+      const parlay = await postKeyed(`${served.casino}/api/v1/games/parlay`, key, { amount: 0.05, bets: LEGS });
       expect(parlay['legs'], JSON.stringify(parlay)).toHaveLength(LEGS.length);
     }
     return await proxiedFairness(DIR, name, served, proxy.url, key);
