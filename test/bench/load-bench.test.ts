@@ -1,7 +1,7 @@
 // The load benchmark's pieces, quickly, on real loopback servers: the stall schedule by exact
 // instants; the stalling server holds an answer exactly until its stall ends and answers at once
-// outside stalls; `afp load URL --rate` shows the stall in its p99, a closed loop over the same
-// server hides it (only its max shows it); the bare API answers reads and writes; wrk drives it
+// outside stalls; `afp load URL --rate` shows the stall in its p99 (and p90), a closed loop over the
+// same server hides it (only its max shows it); the bare API answers reads and writes; wrk drives it
 // (skipped, saying so, without wrk); the report judges the median of per-round ratios and says so
 // when a side was not measured.
 import { describe, expect, test } from 'vitest';
@@ -68,7 +68,7 @@ describe('the stalling server', () => {
 });
 
 describe('coordinated omission over the stalling server', () => {
-  test("afp's open model shows the stall in its p99; a closed loop's p99 hides it (only its max shows it)", async () => {
+  test("afp's open model shows the stall in its p99; a closed loop's percentiles hide it (only its max shows it)", async () => {
     const child = await serveInChild({ kind: 'stalling', schedule: SHORT });
     try {
       const open = await openModelUnderStalls(child.url, stallRunMs(SHORT));
@@ -81,10 +81,15 @@ describe('coordinated omission over the stalling server', () => {
       expect(closed.failed).toBe(0);
       expect(closed.requests).toBeGreaterThan(200);
       expect(closed.latency.maxMs).toBeGreaterThan(200);
-      // Hidden: its p99 is far below both the stall its max shows and the open model's p99. Relative,
-      // not a fixed 100 ms: a machine busy with other work (load 9) put the loop's own p99 at 124 ms.
-      expect(closed.latency.p99Ms).toBeLessThan(closed.latency.maxMs / 2);
-      expect(closed.latency.p99Ms).toBeLessThan(open.latency.p99Ms / 2);
+      // Hidden: only the loop's 4 connections wait on a stall, so its percentiles stay far below the
+      // stall its max shows and below the open model's. Read at p90, not p99: on a busy machine the
+      // loop sends fewer requests (a fresh clone's run at load 5: its p99 404 ms, the open model's
+      // 435 ms), and 4 stalled ones then pass 1% of them, never 10%; the open model's p90 is the
+      // stall's (over a quarter of its arrivals wait on it). Not a fixed 100 ms: load 9 put the
+      // loop's own p99 at 124 ms.
+      expect(open.latency.p90Ms).toBeGreaterThan(150);
+      expect(closed.latency.p90Ms).toBeLessThan(closed.latency.maxMs / 2);
+      expect(closed.latency.p90Ms).toBeLessThan(open.latency.p90Ms / 2);
     } finally {
       await child.stop();
     }
