@@ -17,16 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
-import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
-import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
-import {
-  postKeyed,
-  proxiedFairness,
-  proxiedHouseEdge,
-  resultRewrite,
-  type ProxiedRun,
-} from '../../fixtures/proxied-house-edge.ts';
+import type { Rewrite } from '../../fixtures/rewriting-proxy.ts';
+import { parlaysAudited, proxiedHouseEdge, resultRewrite, type ProxiedRun } from '../../fixtures/proxied-house-edge.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-honest-forms-'));
@@ -78,20 +70,7 @@ function nested(leg: Leg): Record<string, unknown> {
 }
 
 async function auditParlays(name: string, rewrite: Rewrite): Promise<ProxiedRun> {
-  const served = await serveDeployedRules(PUBLISHED_DEPLOYED_RULES);
-  const proxy = await rewritingProxy(served.casino, rewrite);
-  try {
-    const key = await served.fundedKey('20');
-    await postKeyed(`${served.casino}/api/v1/games/coin-flip`, key, { amount: 0.05, side: 'heads' });
-    for (let index = 0; index < 6; index += 1) {
-      const parlay = await postKeyed(`${served.casino}/api/v1/games/parlay`, key, { amount: 0.05, bets: LEGS });
-      expect(parlay['legs'], JSON.stringify(parlay)).toHaveLength(LEGS.length);
-    }
-    return await proxiedFairness(DIR, name, served, proxy.url, key);
-  } finally {
-    await proxy.close();
-    await served.close();
-  }
+  return parlaysAudited(DIR, name, LEGS, rewrite);
 }
 
 describe('parlay legs stating their own client seeds, flat or nested', () => {

@@ -11,11 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { PUBLISHED_DEPLOYED_RULES } from '../../../src/services/casino/deployed/deployed-casino-rules.ts';
-import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
-import { rewritingProxy, type Rewrite } from '../../fixtures/rewriting-proxy.ts';
+import type { Rewrite } from '../../fixtures/rewriting-proxy.ts';
 import type { LiveFinding } from '../../fixtures/live-house-edge.ts';
-import { postKeyed, proxiedFairness } from '../../fixtures/proxied-house-edge.ts';
+import { parlaysAudited } from '../../fixtures/proxied-house-edge.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-parlay-fairness-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -29,23 +27,7 @@ const LEGS = [
 ];
 
 async function audit(name: string, rewrite: Rewrite): Promise<{ code: number; text: string; findings: LiveFinding[] }> {
-  const served = await serveDeployedRules(PUBLISHED_DEPLOYED_RULES);
-  const proxy = await rewritingProxy(served.casino, rewrite);
-  try {
-    const key = await served.fundedKey('20');
-    // A single bet first: it draws nonce 0, which every parlay stores as its own.
-    await postKeyed(`${served.casino}/api/v1/games/coin-flip`, key, { amount: 0.05, side: 'heads' });
-    // Six parlays: with one trail rewritten, five still show afp reads a parlay's answers the target's
-    // way, as a contradiction needs before it is critical (src/live/audit/answer-consistency.ts).
-    for (let index = 0; index < 6; index += 1) {
-      const parlay = await postKeyed(`${served.casino}/api/v1/games/parlay`, key, { amount: 0.05, bets: LEGS });
-      expect(parlay['legs'], JSON.stringify(parlay)).toHaveLength(5);
-    }
-    return await proxiedFairness(DIR, name, served, proxy.url, key);
-  } finally {
-    await proxy.close();
-    await served.close();
-  }
+  return parlaysAudited(DIR, name, LEGS, rewrite);
 }
 
 /** A rewrite of the first parlay audit trail read (`GET /fairness/audit/:id`): its result changed by `change`. */
