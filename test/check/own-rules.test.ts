@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/check.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { adminFundedTargetText } from '../fixtures/deployed-target.ts';
@@ -47,6 +48,18 @@ const smallBatchServe = manualServes({
 const lowKellyServe = manualServes({
   ...SERVE,
   config: { ...DEFAULT_CONFIG, casino: { ...DEFAULT_CONFIG.casino, kellyRiskPercentDefault: 2 } },
+});
+/** The stand-in with a Kelly risk factor of 1% and a minimum bet of 0.10: its limit (a fifth of 1% of the balance) falls below the minimum. */
+const kellyBelowMinimumServe = manualServes({
+  ...SERVE,
+  config: {
+    ...DEFAULT_CONFIG,
+    casino: {
+      ...DEFAULT_CONFIG.casino,
+      kellyRiskPercentDefault: 1,
+      deployedRules: { ...PUBLISHED_DEPLOYED_RULES, bets: { minimum: 0.1 } },
+    },
+  },
 });
 /** The stand-in with an escrow fee of 5%, not the documents' 1%. */
 const fivePercentServe = manualServes({
@@ -133,6 +146,15 @@ describe('a value of the target’s own', () => {
       /^ {2}minor rule:coin_flip:kelly-limit: coin_flip's Kelly limit on the target is 0\.\d+ on a balance of \d\.\d+ \(1\.0% of it\), where the documents' default risk factor \(0\.25\) allows a twentieth: later bets stake within that share$/m,
     );
     expect(text).toMatch(/^ok: 8 runs held/m);
+  });
+
+  test('a Kelly limit below the minimum bet: a minor rule finding saying no bet of the game can be placed, never a failed run (exit 0)', async () => {
+    // The target's own rule, kept consistently (docs/check.md: never a failed run); it was major, so
+    // exit 3, where the game's minimum had been learned before the Kelly refusal (prober 66d).
+    const { code, text } = await checkThrough((_request, answer) => answer.text, kellyBelowMinimumServe);
+    expect(text).toMatch(/^ {2}minor rule:(coin_flip|dice):kelly-limit: .*: no bet of it can be placed$/m);
+    expect(text).not.toMatch(/^ {2}(major|critical) /m);
+    expect(code, text).toBe(0);
   });
 
   test('a per-agent domain maximum the target states (1): its refusals are its rule, a minor finding, and the run holds (exit 0)', async () => {
