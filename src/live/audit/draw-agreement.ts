@@ -105,7 +105,7 @@ export class DrawTally {
       const agreement = drawAgreementOf(scheme, draw, input.verdict);
       // A leg drawn under a seed it does not state (a guess: deployed/parlay-legs.ts) agreeing
       // verifies it; differing proves nothing, so it is not counted against the game.
-      if ('seedUnstated' in draw && draw.seedUnstated === true && agreement !== 'agrees') continue;
+      if (draw.seedUnstated === true && agreement !== 'agrees') continue;
       this.addDraw(input, draw, agreement);
     }
   }

@@ -124,6 +124,14 @@ function inLegs(difference: FieldDifference, legs: ReadonlySet<string>): boolean
   return leg === undefined ? !difference.field.startsWith('legs[') : legs.has(leg);
 }
 
+/** A parlay whose outcome differs only in legs of unstated seeds (and the fields they decide): not replayable. */
+function unreplayable(bet: SchemeBet, outcome: SchemeVerdict['outcome']): boolean {
+  if (outcome.status !== 'failed' || outcome.differences === undefined || outcome.differences.length === 0)
+    return false;
+  const unstated = unstatedSeedLegs(bet);
+  return unstated.size > 0 && outcome.differences.every((difference) => inLegs(difference, unstated));
+}
+
 function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
   const comparison = comparedOutcome(bet, play);
   const differences: FieldDifference[] = [...comparison.differences];
@@ -131,9 +139,6 @@ function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcom
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
   }
   const lacking = comparison.missing.length === 0 ? '' : `; the result lacks ${comparison.missing.join(', ')}`;
-  const unstated = unstatedSeedLegs(bet);
-  if (differences.length > 0 && unstated.size > 0 && differences.every((difference) => inLegs(difference, unstated)))
-    return notChecked(UNSTATED_SEED_WHY);
   if (differences.length > 0)
     return {
       status: 'failed',
@@ -187,15 +192,16 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   if (isUnreadable(play))
     return { commitment, resultHash, outcome: notChecked(play.why), payout: notChecked(play.why), multiplier: null };
   const outcome = outcomeCheck(bet, play);
-  // Legs that cannot be replayed leave the payout the rule's replay gives unknown too.
-  const unreplayed = outcome.status === 'not-checked' && outcome.reason === UNSTATED_SEED_WHY;
-  return {
-    commitment,
-    resultHash,
-    outcome,
-    payout: unreplayed ? notChecked(UNSTATED_SEED_WHY) : payoutCheck(bet, play.multiplier),
-    multiplier: unreplayed ? null : play.multiplier,
-  };
+  // Legs that cannot be replayed leave the outcome and the payout the rule's replay gives unknown.
+  if (unreplayable(bet, outcome))
+    return {
+      commitment,
+      resultHash,
+      outcome: notChecked(UNSTATED_SEED_WHY),
+      payout: notChecked(UNSTATED_SEED_WHY),
+      multiplier: null,
+    };
+  return { commitment, resultHash, outcome, payout: payoutCheck(bet, play.multiplier), multiplier: play.multiplier };
 }
 
 const laws = new BoundedMemo<string, readonly Chance[] | null>(LAW_CACHE_MAX);

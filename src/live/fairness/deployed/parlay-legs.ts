@@ -23,17 +23,10 @@
  */
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
 import { deployedParamsOf } from './result-params.ts';
+import type { SchemeLeg } from '../scheme.ts';
 
-export interface ParlayLegDraw {
-  readonly game: string;
-  readonly result: JsonObject;
-  readonly nonce: number;
-  readonly clientSeed: string;
-  /** The leg's path in the bet's `result` (`legs[1]`), where its field differences are named. */
-  readonly path: string;
-  /** Drawn under the bet's default-form seed, the leg stating none of its own (this file's header). */
-  readonly seedUnstated: boolean;
-}
+/** A leg as the scheme's draws are judged (scheme.ts SchemeLeg), its result a record and whether its seed is unstated always said. */
+export type ParlayLegDraw = SchemeLeg & { readonly result: JsonObject; readonly seedUnstated: boolean };
 
 /** The client seed DEPLOYED.md §2.5 gives a parlay placed without one: `parlay_` and the millisecond. */
 const DEFAULT_PARLAY_SEED = /^parlay_\d+$/;
