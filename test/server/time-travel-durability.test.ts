@@ -70,7 +70,12 @@ describe('time travel with --data', () => {
     await crash(first);
 
     const second = await serve(args);
-    expect(second.stderr()).toMatch(/recovered: \d+ commands after the checkpoint of entry \d+/);
+    // The line is written before `ready`, but on stderr: its pipe may be read after stdout's (a fresh
+    // clone at load 8 read it empty). Waited for, at most 10 s.
+    const recovered = /recovered: \d+ commands after the checkpoint of entry \d+/;
+    for (let waited = 0; !recovered.test(second.stderr()) && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(second.stderr()).toMatch(recovered);
     expect(await second.nowMs()).toBe(nowMs);
     expect(await second.digest()).toBe(digest);
     expect(await observe(second, world)).toEqual(seen);
