@@ -22,6 +22,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 
 /** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
 const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
@@ -182,6 +183,47 @@ describe('afp audit money: the wallet probes against the deployed stand-in', () 
       expect(finding.endpoint, finding.id).toMatch(/^(GET|POST) \//);
       expect(finding.reproduce, finding.id).toMatch(/^curl /);
       expect(finding.evidence.length, finding.id).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('a wallet that answers a mnemonic no key can be derived from', () => {
+  test('a major finding naming it, the probe skipped, never a crash (it was exit 1: an assertion)', async () => {
+    const { target, wallet } = await served();
+    // Every created wallet's mnemonic gets a word outside the BIP-39 list (the prober's server broke its checksum).
+    const proxy = await rewritingProxy(wallet, (request, answer) => {
+      if (!request.path.includes('/wallet/create')) return answer.text;
+      const body = JSON.parse(answer.text) as { mnemonic: string };
+      return JSON.stringify({ ...body, mnemonic: `${body.mnemonic} notaword` });
+    });
+    try {
+      const proxied: Target = {
+        ...target,
+        services: { ...target.services, wallet: { url: proxy.url, dialect: 'deployed' } },
+      };
+      const findings = new FindingsCollector();
+      const results = await runMoneyProbes({
+        session: session(proxied),
+        apiKey: 'sk_live_unused',
+        agentId: 'ag_unused',
+        second: null,
+        withdrawAddress: null,
+        clock: PROBE_CLOCK,
+        findings,
+        curlOf,
+      });
+      const probe = results.find((result) => result.name === 'wallet-wrong-key');
+      expect(probe?.status).toBe('skipped');
+      expect(probe?.note).toMatch(/no valid BIP-39 mnemonic/);
+      const found = findings.list().find((finding) => finding.id === 'shape:wallet.create:mnemonic:invalid');
+      expect(found?.severity).toBe('major');
+      expect(found?.title).toBe(
+        "a created wallet's mnemonic (25 words) is no valid BIP-39 mnemonic: no key can be derived from it",
+      );
+      expect(found?.reproduce).toMatch(/^curl .*\/wallet\/create/);
+      expect(JSON.stringify(found)).not.toMatch(/notaword/);
+    } finally {
+      await proxy.close();
     }
   });
 });
