@@ -121,7 +121,7 @@ export async function runFairness(
   // Its one account is --key's: the target file's keys funding is not needed.
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, {
     quiet: flags.quiet,
-    keyGiven: true,
+    fundsNothing: true,
   });
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
