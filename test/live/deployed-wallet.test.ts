@@ -253,4 +253,32 @@ describe('afp target probe and the deployed wallet', () => {
     expect(loaded.ok, loaded.ok ? '' : loaded.message).toBe(true);
     if (loaded.ok) expect(loaded.value.services).toStrictEqual({ wallet: { url: wallet, dialect: 'deployed' } });
   });
+
+  test("a wallet that answers 401 on every /v1 path it does not serve is still the wallet alone: its answers' _info.service names it", async () => {
+    // A prober's wallet asked for a key on any /v1 path, so trading's and domains' markers held
+    // there too, and the probe wrote all three services at the wallet's URL.
+    const { wallet } = await served();
+    const unauthorized = JSON.stringify({
+      error: 'unauthorized',
+      message: 'Missing or invalid Authorization header. Use: Bearer {api_key}',
+      _info: { service: 'public-wallet', docs: 'https://wallet.purpleflea.com/llms.txt', version: '1.0.0' },
+    });
+    const proxy = await rewritingProxy(wallet, (request, answer) =>
+      answer.status === 404 && request.path.startsWith('/v1/') ? { status: 401, text: unauthorized } : answer.text,
+    );
+    try {
+      let stdout = '';
+      const code = await targetMain(['probe', proxy.url, '--out', join(scratch, 'wallet-401.yaml')], {
+        out: (text) => (stdout += text),
+        err: (text) => (stdout += text),
+      });
+      expect(code, stdout).toBe(0);
+      expect(stdout).toContain('→ wallet deployed; dialect family deployed');
+      expect(stdout).not.toMatch(/→ .*(trading|domains)/);
+      const loaded = await loadTargetFile(join(scratch, 'wallet-401.yaml'), { env: { AFP_KEYS: 'pk_live_a' } });
+      expect(loaded.ok && loaded.value.services).toStrictEqual({ wallet: { url: proxy.url, dialect: 'deployed' } });
+    } finally {
+      await proxy.close();
+    }
+  });
 });
