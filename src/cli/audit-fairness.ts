@@ -70,13 +70,22 @@ function checksOf(
 }
 
 /** Why the audit exits 4 whatever its findings (the history could not be read, the time budget ran out), for the reports' verdict. */
-function fairnessFailure(result: FairnessAuditResult): { failure?: ReportFailure } {
+function fairnessFailure(
+  result: FairnessAuditResult,
+  replay: readonly ReplayProbeResult[],
+): { failure?: ReportFailure } {
   const history = result.troubles.find((trouble) => trouble.startsWith('casino.history'));
   if (history !== undefined) return { failure: { summary: `the bet history could not be read: ${history}` } };
   if (result.stoppedBy === 'deadline')
     return {
       failure: { summary: 'the time budget ran out (or the audit was interrupted) before every bet was read' },
     };
+  const outOfTime = replay.filter((probe) => probe.outOfTime === true).map((probe) => probe.name);
+  if (outOfTime.length > 0)
+    return { failure: { summary: `the time budget ran out before these could run: ${outOfTime.join(', ')}` } };
+  const unanswered = replay.filter((probe) => probe.unreachable !== undefined).map((probe) => probe.name);
+  if (unanswered.length > 0)
+    return { failure: { summary: `the target did not answer, so these could not run: ${unanswered.join(', ')}` } };
   return {};
 }
 
@@ -112,7 +121,7 @@ export async function runFairness(
   // Its one account is --key's: the target file's keys funding is not needed.
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, {
     quiet: flags.quiet,
-    keyGiven: true,
+    fundsNothing: true,
   });
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
@@ -144,7 +153,7 @@ export async function runFairness(
     out: flags.out,
     failOn: flags.failOn,
     checks: checksOf(result, ids, replay),
-    ...fairnessFailure(result),
+    ...fairnessFailure(result, replay),
   });
   say(`${ending.verdict.join('\n')}\n`);
   if (flags.json) record({ fairness: JSON.parse(json) as unknown });
@@ -174,6 +183,12 @@ export async function runFairness(
     lines.push(
       `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds)`,
     );
+  // Nor is one the target's silence skipped (probe-context.ts skipCauseOf): exit 4, target unreachable.
+  const unanswered = replay.filter((probe) => probe.unreachable !== undefined);
+  if (unanswered.length > 0)
+    lines.push(
+      `stopped: the target did not answer, so these could not run: ${unanswered.map((probe) => probe.name).join(', ')} (last: ${unanswered[unanswered.length - 1]?.unreachable ?? ''})`,
+    );
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
   const code =
@@ -181,7 +196,7 @@ export async function runFairness(
       ? ending.code
       : historyFailed
         ? EXIT.liveness
-        : result.stoppedBy === 'deadline' || outOfTime.length > 0
+        : result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered.length > 0
           ? EXIT.liveness
           : EXIT.ok;
   if (code !== EXIT.ok)

@@ -108,7 +108,7 @@ export async function runHouseEdgeLive(
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
-  const options = { quiet: flags.quiet, keyGiven: flags.key !== null };
+  const options = { quiet: flags.quiet, fundsNothing: flags.key !== null };
   const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, options);
   if (typeof run === 'number') return run;
   const say = flags.format === 'table' ? io.out : io.err;

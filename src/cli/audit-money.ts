@@ -137,20 +137,6 @@ export async function runMoney(
   results.push(...(await runPotProbes({ ...probed, withdrawAddress: flags.withdrawAddress })));
   run.progress.finish();
   const checks = checksOfProbes(results);
-  // Out of time (or Ctrl-C), the audit exits 4 whatever its findings: the reports' verdict says so.
-  const ending = await finishLiveRun(run, {
-    out: flags.out,
-    failOn: flags.failOn,
-    checks,
-    ...(run.deadline.passed()
-      ? { failure: { summary: 'the time budget ran out (or the audit was interrupted) before every probe ran' } }
-      : {}),
-  });
-  io.out(`${ending.verdict.join('\n')}\n`);
-  for (const result of results)
-    io.out(
-      `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
-    );
   // A probe the budget skipped is no pass: the run did not finish within its time (exit 4, as the help says).
   const outOfTime = [
     // The second account not opened within the budget: the probes it serves were skipped for time.
@@ -159,17 +145,53 @@ export async function runMoney(
       : []),
     ...results.filter((result) => result.outOfTime === true).map((result) => result.name),
   ];
-  if (outOfTime.length > 0)
+  // Nor is one the target's silence skipped: it stopped answering (exit 4, target unreachable). Before,
+  // a target that died mid-audit was "ok", its last probes listed as skipped.
+  const unanswered = [
+    ...(second !== null && !second.ok && second.kind === 'unreachable'
+      ? [{ name: 'the second account (and the probes it serves)', message: second.message }]
+      : []),
+    ...results.flatMap((result) =>
+      result.unreachable === undefined ? [] : [{ name: result.name, message: result.unreachable }],
+    ),
+  ];
+  const stopped = [
+    ...(outOfTime.length > 0
+      ? [
+          `the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds${flags.includeSlow ? ' or --max-minutes' : ''})`,
+        ]
+      : []),
+    ...(unanswered.length > 0
+      ? [
+          `the target did not answer, so these could not run: ${unanswered.map((probe) => probe.name).join(', ')} (last: ${unanswered[unanswered.length - 1]?.message ?? ''})`,
+        ]
+      : []),
+  ];
+  // Out of time (or Ctrl-C), or unanswered, the audit exits 4 whatever its findings: the reports' verdict says so.
+  const ending = await finishLiveRun(run, {
+    out: flags.out,
+    failOn: flags.failOn,
+    checks,
+    ...(run.deadline.passed()
+      ? { failure: { summary: 'the time budget ran out (or the audit was interrupted) before every probe ran' } }
+      : stopped.length > 0
+        ? { failure: { summary: stopped.join('; ') } }
+        : {}),
+  });
+  io.out(`${ending.verdict.join('\n')}\n`);
+  for (const result of results)
     io.out(
-      `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds${flags.includeSlow ? ' or --max-minutes' : ''})\n`,
+      `${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`,
     );
+  for (const line of stopped) io.out(`stopped: ${line}\n`);
   const code =
-    ending.code !== EXIT.ok ? ending.code : run.deadline.passed() || outOfTime.length > 0 ? EXIT.liveness : EXIT.ok;
+    ending.code !== EXIT.ok ? ending.code : run.deadline.passed() || stopped.length > 0 ? EXIT.liveness : EXIT.ok;
   io.out(`${ending.lines.join('\n')}\n`);
   record({
     target: run.target.name,
     ...(run.deadline.interrupted ? { interrupted: true } : {}),
     ...(outOfTime.length > 0 ? { outOfTime } : {}),
+    ...(unanswered.length > 0 ? { unanswered: unanswered.map((probe) => probe.name) } : {}),
     probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })),
     findings: run.findings.list().length,
     out: flags.out,

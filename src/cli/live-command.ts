@@ -60,8 +60,8 @@ export interface LiveRun {
 export interface LiveRunOptions {
   /** No progress line. */
   readonly quiet?: boolean;
-  /** The command was given its one account's key (--key): the target file's keys funding is not needed. */
-  readonly keyGiven?: boolean;
+  /** The command funds no account from the target file's keys (it was given its one account's key, --key): keys funding is not needed. */
+  readonly fundsNothing?: boolean;
 }
 
 /**
@@ -79,8 +79,8 @@ export async function startLiveRun(
   io: AuditIo,
   options: LiveRunOptions = {},
 ): Promise<LiveRun | number> {
-  const { quiet = false, keyGiven = false } = options;
-  const resolved = await resolveTarget(spec, { keyGiven });
+  const { quiet = false, fundsNothing = false } = options;
+  const resolved = await resolveTarget(spec, { fundsNothing });
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);
     return exitOfUnresolvedTarget(resolved.kind);

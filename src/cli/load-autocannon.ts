@@ -92,7 +92,8 @@ export async function autocannonMain(
     io.err(`${thresholds.errors.map((error) => `${args.positionals[0] ?? ''}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
   }
-  const resolved = await resolveTarget(targetSpec);
+  // An autocannon run funds nothing (its one key is --key's): the file's keys funding is not needed.
+  const resolved = await resolveTarget(targetSpec, { fundsNothing: true });
   if (!resolved.ok) {
     io.err(`afp load: ${resolved.message}\n`);
     return exitOfUnresolvedTarget(resolved.kind);

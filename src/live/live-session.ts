@@ -164,6 +164,8 @@ export class LiveSession {
 
   private deadline: Deadline;
   private outOfTimeCount = 0;
+  private unreachableCount = 0;
+  private lastUnreachableMessage: string | null = null;
   /** The one sender: each service's URL (and the serve's api URL) as a mount, non-JSON answers kept. */
   private readonly transport: Transport;
   private adminClient: AdminClient | null = null;
@@ -215,6 +217,20 @@ export class LiveSession {
     return this.outOfTimeCount;
   }
 
+  /**
+   * Calls the target did not answer (outcome `unreachable`: no connection, a connection closed
+   * unanswered, a gateway's page): a probe runner compares it before and after a probe to tell a
+   * probe the target's silence skipped (exit 4: the target stopped answering) from one its dialect
+   * or its answers did. lastUnreachable is the latest such call's message, for the line that says so.
+   */
+  get unreachableCalls(): number {
+    return this.unreachableCount;
+  }
+
+  get lastUnreachable(): string | null {
+    return this.lastUnreachableMessage;
+  }
+
   /** Whether the target offers `op` (its service has a URL and its dialect a row). */
   offers(op: OperationName): string | null {
     const service = op.split('.')[0] as keyof Target['services'];
@@ -263,11 +279,11 @@ export class LiveSession {
         answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
       } catch (error) {
         this.rateLimits.answered(op, null);
-        return {
+        return this.unreachable({
           kind: 'unreachable',
           message: `${request.method} ${request.url}: ${unreachableMessage(error)}`,
           request,
-        };
+        });
       }
       const answeredMs = this.options.clock.nowMs();
       this.rateLimits.answered(op, announcedLimit(answer.headers));
@@ -299,7 +315,7 @@ export class LiveSession {
         if (!sentAgain) {
           const fate = gatewayFate({ method: request.method, sentAgain, retries: gatewayRetries });
           const message = `${request.method} ${request.url}: answered ${answer.status} by a gateway in front of the target, not by its API (${fate})`;
-          return { kind: 'unreachable', message, request, gateway: answer.status };
+          return this.unreachable({ kind: 'unreachable', message, request, gateway: answer.status });
         }
         gatewayRetries += 1;
         await this.options.clock.sleep(gatewayWait);
@@ -308,6 +324,12 @@ export class LiveSession {
       return this.read(op, answer, request, wire, input);
     }
     return this.outOfTime();
+  }
+
+  private unreachable<U extends { readonly kind: 'unreachable'; readonly message: string }>(outcome: U): U {
+    this.unreachableCount += 1;
+    this.lastUnreachableMessage = outcome.message;
+    return outcome;
   }
 
   private outOfTime(): { kind: 'deadline' } {

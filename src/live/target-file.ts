@@ -34,11 +34,13 @@ export interface TargetFileOptions {
   /** Where keys_env is read (default: process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
-   * The command was given the key of its one account (`--key`): keys funding is then not needed,
-   * so an unset or empty keys_env is no error (its keys are read when set). `afp audit fairness
-   * --key K` refused a target file whose keys_env was unset, though it never used those keys.
+   * The command funds no account from the file's keys (given the key of its one account, `--key`,
+   * or funding nothing at all: `afp load --engine autocannon`): keys funding is then not needed, so
+   * an unset or empty keys_env is no error (its keys are read when set). `afp audit fairness --key
+   * K` and an autocannon load refused a target file whose keys_env was unset, though neither used
+   * those keys.
    */
-  readonly keyGiven?: boolean;
+  readonly fundsNothing?: boolean;
 }
 
 export async function loadTargetFile(path: string, options: TargetFileOptions = {}): Promise<TargetFileResult> {
@@ -63,12 +65,12 @@ export function parseTargetFile(
   const { source, errors, parsed: file } = start;
   const view = looseView(source.value);
   checkAcrossFields(view, source, errors);
-  const keys = fundingKeys(view, source, options.env ?? process.env, errors, options.keyGiven === true);
+  const keys = fundingKeys(view, source, options.env ?? process.env, errors, options.fundsNothing === true);
   if (!file.success || errors.length > 0) {
     assert(errors.length > 0, 'a failed target file parse reports at least one error');
     return { ok: false, message: formatScenarioErrors(fileName, sortErrors(errors)) };
   }
-  return { ok: true, value: buildTarget(file.data, keys, fileName, options.keyGiven === true) };
+  return { ok: true, value: buildTarget(file.data, keys, fileName, options.fundsNothing === true) };
 }
 
 /** An unknown operation under `limits` lists the known ones. */
@@ -162,7 +164,7 @@ function fundingKeys(
   source: ScenarioSource,
   env: Readonly<Record<string, string | undefined>>,
   errors: ScenarioError[],
-  keyGiven: boolean,
+  fundsNothing: boolean,
 ): string[] {
   if (view.method !== 'keys') return [];
   if ((view.keys === undefined) === (view.keysEnv === undefined)) {
@@ -183,7 +185,7 @@ function fundingKeys(
     .map((key) => key.trim())
     .filter((key) => key !== '');
   if (keys.length === 0) {
-    if (keyGiven) return [];
+    if (fundsNothing) return [];
     errors.push(
       errorAt(
         source,
@@ -215,7 +217,7 @@ function fundingKeys(
   return keys;
 }
 
-function buildTarget(file: TargetFile, keys: readonly string[], fileName: string, keyGiven: boolean): Target {
+function buildTarget(file: TargetFile, keys: readonly string[], fileName: string, fundsNothing: boolean): Target {
   const services: Partial<Record<ServiceName, TargetService>> = {};
   for (const [name, service] of Object.entries(file.services) as [
     ServiceName,
@@ -237,7 +239,7 @@ function buildTarget(file: TargetFile, keys: readonly string[], fileName: string
     source: fileName,
     services,
     register: file.register === 'none' ? null : { service: file.register.service },
-    funding: funding(file.funding, keys, keyGiven),
+    funding: funding(file.funding, keys, fundsNothing),
     limits,
     fairness: file.fairness ?? 'afp',
     afpServe: adminUrl !== null,
@@ -245,14 +247,14 @@ function buildTarget(file: TargetFile, keys: readonly string[], fileName: string
   };
 }
 
-function funding(value: TargetFile['funding'], keys: readonly string[], keyGiven: boolean): Funding {
+function funding(value: TargetFile['funding'], keys: readonly string[], fundsNothing: boolean): Funding {
   switch (value.method) {
     case 'admin-deposit':
     case 'faucet':
       return { method: value.method };
     case 'keys':
       assert(
-        keys.length > 0 || keyGiven,
+        keys.length > 0 || fundsNothing,
         'keys funding reaches the Target with a key, unless the command was given one',
       );
       return { method: 'keys', keys };

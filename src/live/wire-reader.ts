@@ -30,7 +30,10 @@ export interface Deviation {
   readonly field: string;
   readonly expected: JsonValue;
   readonly seen: JsonValue;
-  /** The dialect documents this difference (a renamed field of the deployment): reported as info. */
+  /**
+   * The dialect documents this difference (a renamed field of the deployment), or the field is
+   * missing where no document gives it (ReadOptions.unstated): reported as info.
+   */
   readonly documented: boolean;
   /** Whether the operation needed the field to be useful. */
   readonly required: boolean;
@@ -41,6 +44,12 @@ export interface ReadOptions {
   readonly documents?: string;
   /** An absent optional field is only a minor finding. Default: required. */
   readonly optional?: boolean;
+  /**
+   * No document gives this field (afp reads it where a target offers it: its own stand-in's): an
+   * absent one is an info finding, whatever `optional` says, since its absence contradicts nothing
+   * written; the read is still null, so what needs it is skipped, never judged.
+   */
+  readonly unstated?: boolean;
 }
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'money' | 'any';
@@ -219,7 +228,7 @@ export class WireReader {
       field: path,
       expected: documents === path ? type : `${path} (documents: ${documents})`,
       seen: typeOf(value),
-      documented: false,
+      documented: options.unstated === true,
       required,
     });
     return null;

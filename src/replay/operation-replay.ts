@@ -831,7 +831,15 @@ export class OperationReplay {
     return registered.value.apiKey;
   }
 
+  /**
+   * The recorded agent's client address, announced (X-Forwarded-For) only to a target that says it
+   * trusts it (an afp serve whose mounts say `forwarded_for: trusted`: Target.freshClientAddresses),
+   * as docs/targets.md promises: a deployment would otherwise be told made-up addresses (the
+   * record's 2001:db8:: ones), and a per-IP limit keyed on the header let a replay's 57
+   * registrations through where one client's would meet it (prober 67c).
+   */
   private forwarded(exchange: RecordedExchange): { forwardedFor?: string } {
+    if (this.options.session.target.freshClientAddresses !== true) return {};
     const forwardedFor = exchange.request.headers['x-forwarded-for'];
     return forwardedFor === undefined ? {} : { forwardedFor };
   }

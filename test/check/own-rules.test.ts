@@ -73,14 +73,21 @@ const oneDomainServe = manualServes({
   config: { ...DEFAULT_CONFIG, domains: { ...DEFAULT_CONFIG.domains, domainsPerAgentMax: 1 } },
 });
 
-async function checkThrough(rewrite: Rewrite, started = serve, runs = 8): Promise<{ code: number; text: string }> {
+async function checkThrough(
+  rewrite: Rewrite,
+  started = serve,
+  runs = 8,
+  proxied: 'escrow' | 'casino' = 'escrow',
+): Promise<{ code: number; text: string }> {
   const handle = await started();
   const casino = handle.urls.casino as string;
-  const proxy = await rewritingProxy(handle.urls.escrow as string, rewrite);
+  const proxy = await rewritingProxy(handle.urls[proxied] as string, rewrite);
   closers.push(proxy.close);
   const directory = await mkdtemp(join(tmpdir(), 'afp-own-rules-'));
   const file = join(directory, 'target.yaml');
-  await writeFile(file, adminFundedTargetText('own-rules', { casino, escrow: proxy.url }, casino));
+  // The admin funding goes straight to the stand-in's casino; the check's calls to the proxied service through the proxy.
+  const services = { casino, escrow: handle.urls.escrow as string, [proxied]: proxy.url };
+  await writeFile(file, adminFundedTargetText('own-rules', services, casino));
   let text = '';
   const code = await main(
     ['--target', file, '--seed', '7', '--runs', String(runs), '--max-commands', '30', '--out', directory, '--quiet'],
@@ -146,6 +153,32 @@ describe('a value of the target’s own', () => {
       /^ {2}minor rule:coin_flip:kelly-limit: coin_flip's Kelly limit on the target is 0\.\d+ on a balance of \d\.\d+ \(1\.0% of it\), where the documents' default risk factor \(0\.25\) allows a twentieth: later bets stake within that share$/m,
     );
     expect(text).toMatch(/^ok: 8 runs held/m);
+  });
+
+  test("a Kelly limit stated only inside its refusal's kelly object (max_bet_this_game), or not at all: the target's own rule, minor, the run holds (exit 0)", async () => {
+    // DEPLOYED.md §2.4's refusal carries `max_bet` and the bet response's `kelly` object; a prober's
+    // honest deployment stated the limit only in `kelly.max_bet_this_game`, with a message holding no
+    // number, and the check exited 3 ("refused 400 kelly_limit_exceeded …, expected it accepted").
+    const restated =
+      (nested: boolean): Rewrite =>
+      (_request, answer) => {
+        if (!answer.text.includes('"kelly_limit_exceeded"')) return answer.text;
+        const { max_bet: maxBet, ...rest } = JSON.parse(answer.text) as Record<string, unknown>;
+        const message = 'Bet exceeds the Kelly criterion limit for your bankroll';
+        return JSON.stringify({ ...rest, message, ...(nested ? { kelly: { max_bet_this_game: maxBet } } : {}) });
+      };
+    const nested = await checkThrough(restated(true), lowKellyServe, 8, 'casino');
+    expect(nested.code, nested.text).toBe(0);
+    expect(nested.text).toMatch(
+      /^ {2}minor rule:coin_flip:kelly-limit: coin_flip's Kelly limit on the target is 0\.\d+ on a balance of \d\.\d+ \(1\.0% of it\), where the documents' default risk factor \(0\.25\) allows a twentieth: later bets stake within that share$/m,
+    );
+    expect(nested.text).toMatch(/^ok: 8 runs held/m);
+    const unstated = await checkThrough(restated(false), lowKellyServe, 8, 'casino');
+    expect(unstated.code, unstated.text).toBe(0);
+    expect(unstated.text).toMatch(
+      /^ {2}minor rule:coin_flip:kelly-limit: coin_flip's Kelly limit on the target is below 0\.\d+ \(its refusal, kelly_limit_exceeded, states no limit\) on a balance of \d\.\d+, where the documents' default risk factor \(0\.25\) allows a twentieth: later bets stake within half the stake refused \([\d.]+% of the balance\), halved again at each such refusal$/m,
+    );
+    expect(unstated.text).toMatch(/^ok: 8 runs held/m);
   });
 
   test('a Kelly limit below the minimum bet: a minor rule finding saying no bet of the game can be placed, never a failed run (exit 0)', async () => {

@@ -4,7 +4,10 @@
 // ("environment variable … is not set") before (prober finding, 2026-11-28). Without --key,
 // house-edge still needs those keys and still says so. The target is a closed loopback port, so
 // getting past the file shows as exit 4 (it does not answer), in-process and in well under a second.
+// `afp load --engine autocannon --key K --target FILE`, which funds nothing at all, stopped the same
+// way (prober 67c); it now loads the keyed endpoint of a loopback server that counts its requests.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
 import { parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
+import { autocannonMain } from '../../src/cli/load-autocannon.ts';
 import { EXIT } from '../../src/core/exit-codes.ts';
 import { sink } from '../fixtures/audit-sink.ts';
 
@@ -72,5 +76,40 @@ describe('--key with a target file whose keys_env is unset', () => {
     const without = sink();
     expect(await runHouseEdgeLive(unkeyed, without.io), without.text()).toBe(EXIT.invalidInput);
     expect(without.text()).toContain(`environment variable ${UNSET} is not set or holds no key`);
+  });
+
+  test('load --engine autocannon --key: funds nothing, so it loads the target (exit 0) with the key, no word of the variable', async () => {
+    let keyed = 0;
+    const server = createHttpServer((request, response) => {
+      if (request.headers.authorization === 'Bearer sk_test_1') keyed += 1;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"agent_id":"ag_1","balance_usd":1}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const served = join(DIR, 'keys-env-served.yaml');
+    writeFileSync(
+      served,
+      `name: keys-env-served
+services:
+  casino: { url: "http://127.0.0.1:${port}", dialect: deployed }
+register: { service: casino }
+funding: { method: keys, keys_env: ${UNSET} }
+fairness: deployed
+`,
+    );
+    try {
+      const printed = sink();
+      const argv = ['--engine', 'autocannon', '--target', served, '--endpoint', 'casino.balance', '--key', 'sk_test_1'];
+      const code = await autocannonMain([...argv, '--connections', '1', '--amount', '5', '--duration', '2s'], {
+        ...printed.io,
+        onInterrupt: () => () => undefined,
+      });
+      expect(printed.text()).not.toContain(UNSET);
+      expect(code, printed.text()).toBe(EXIT.ok);
+      expect(keyed).toBeGreaterThanOrEqual(5);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -14,6 +14,8 @@ import { curlOf } from '../../src/live/report/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
+import { deviationFinding } from '../../src/live/deviation-findings.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 
 /** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
@@ -182,6 +184,58 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
       /^trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/,
     );
     expect(findings.list().filter((finding) => finding.id.includes('trading'))).toEqual([]);
+  });
+
+  test('a portfolio stating no balance (DEPLOYED.md §5 gives none of its fields): read as none, an info finding, the probes that need it skipped, never a major', async () => {
+    // A prober's honest deployment answered /v1/trade/portfolio with {open_positions, total_margin,
+    // positions}: afp's own stand-in's balance_usd was read as required, a major missing field, exit 3.
+    const { target } = await served();
+    const proxy = await rewritingProxy(target.services.trading?.url ?? '', (request, answer) =>
+      request.path.startsWith('/v1/trade/portfolio') && answer.status === 200
+        ? JSON.stringify({ open_positions: 0, total_margin: 0, positions: [] })
+        : answer.text,
+    );
+    try {
+      const proxied: Target = {
+        ...target,
+        services: { ...target.services, trading: { url: proxy.url, dialect: 'deployed' } },
+      };
+      const deviations: CallDeviation[] = [];
+      const { live, clock } = session(proxied, deviations);
+      const main = await openLiveAccount({
+        session: live,
+        key: null,
+        fundMicro: 1_000_000n,
+        clock,
+        deadline: new Deadline(clock, 60),
+      });
+      expect(main.ok).toBe(true);
+      if (!main.ok) return;
+      const findings = new FindingsCollector();
+      const results = await runMoneyProbes({
+        session: live,
+        apiKey: main.value.apiKey,
+        agentId: main.value.agentId,
+        second: null,
+        withdrawAddress: null,
+        clock: PROBE_CLOCK,
+        findings,
+        curlOf,
+      });
+      // The shape findings the live commands make of the deviations (deviation-findings.ts), and the probes' own.
+      const shapes = deviations
+        .filter((call) => call.op.startsWith('trading.'))
+        .map((call) => deviationFinding(call, curlOf))
+        .map((finding) => `${finding.severity} ${finding.id}`);
+      expect(shapes).toContain('info shape:trading.balance:missing:balance_usd');
+      expect(shapes.filter((id) => !id.startsWith('info '))).toEqual([]);
+      expect(findings.list().filter((finding) => finding.id.includes('trading'))).toEqual([]);
+      expect(results.filter((result) => result.name.startsWith('trading-')).map((result) => result.name)).toContain(
+        'trading-overdraw',
+      );
+    } finally {
+      await proxy.close();
+    }
   });
 
   test('liquidation on a trading agent of its own, funded by the admin deposit: margins and liquidation prices against the formulas, then time moved on the manual clock until one is liquidated, the balance untouched', async () => {

@@ -22,6 +22,7 @@ import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
+import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
 
 /** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
 const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
@@ -186,6 +187,47 @@ describe('afp audit money: the wallet probes against the deployed stand-in', () 
   });
 });
 
+describe('a wallet that answers a mnemonic no key can be derived from', () => {
+  test('a major finding naming it, the probe skipped, never a crash (it was exit 1: an assertion)', async () => {
+    const { target, wallet } = await served();
+    // Every created wallet's mnemonic gets a word outside the BIP-39 list (the prober's server broke its checksum).
+    const proxy = await rewritingProxy(wallet, (request, answer) => {
+      if (!request.path.includes('/wallet/create')) return answer.text;
+      const body = JSON.parse(answer.text) as { mnemonic: string };
+      return JSON.stringify({ ...body, mnemonic: `${body.mnemonic} notaword` });
+    });
+    try {
+      const proxied: Target = {
+        ...target,
+        services: { ...target.services, wallet: { url: proxy.url, dialect: 'deployed' } },
+      };
+      const findings = new FindingsCollector();
+      const results = await runMoneyProbes({
+        session: session(proxied),
+        apiKey: 'sk_live_unused',
+        agentId: 'ag_unused',
+        second: null,
+        withdrawAddress: null,
+        clock: PROBE_CLOCK,
+        findings,
+        curlOf,
+      });
+      const probe = results.find((result) => result.name === 'wallet-wrong-key');
+      expect(probe?.status).toBe('skipped');
+      expect(probe?.note).toMatch(/no valid BIP-39 mnemonic/);
+      const found = findings.list().find((finding) => finding.id === 'shape:wallet.create:mnemonic:invalid');
+      expect(found?.severity).toBe('major');
+      expect(found?.title).toBe(
+        "a created wallet's mnemonic (25 words) is no valid BIP-39 mnemonic: no key can be derived from it",
+      );
+      expect(found?.reproduce).toMatch(/^curl .*\/wallet\/create/);
+      expect(JSON.stringify(found)).not.toMatch(/notaword/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('afp target probe and the deployed wallet', () => {
   test("every wallet marker is a row of the stand-in; the wallet's address is recognized as wallet, deployed, and the file loads", async () => {
     for (const marker of DEPLOYED_MARKERS.filter((candidate) => candidate.service === 'wallet')) {
@@ -210,5 +252,33 @@ describe('afp target probe and the deployed wallet', () => {
     const loaded = await loadTargetFile(out, { env: { AFP_KEYS: 'pk_live_a,pk_live_b' } });
     expect(loaded.ok, loaded.ok ? '' : loaded.message).toBe(true);
     if (loaded.ok) expect(loaded.value.services).toStrictEqual({ wallet: { url: wallet, dialect: 'deployed' } });
+  });
+
+  test("a wallet that answers 401 on every /v1 path it does not serve is still the wallet alone: its answers' _info.service names it", async () => {
+    // A prober's wallet asked for a key on any /v1 path, so trading's and domains' markers held
+    // there too, and the probe wrote all three services at the wallet's URL.
+    const { wallet } = await served();
+    const unauthorized = JSON.stringify({
+      error: 'unauthorized',
+      message: 'Missing or invalid Authorization header. Use: Bearer {api_key}',
+      _info: { service: 'public-wallet', docs: 'https://wallet.purpleflea.com/llms.txt', version: '1.0.0' },
+    });
+    const proxy = await rewritingProxy(wallet, (request, answer) =>
+      answer.status === 404 && request.path.startsWith('/v1/') ? { status: 401, text: unauthorized } : answer.text,
+    );
+    try {
+      let stdout = '';
+      const code = await targetMain(['probe', proxy.url, '--out', join(scratch, 'wallet-401.yaml')], {
+        out: (text) => (stdout += text),
+        err: (text) => (stdout += text),
+      });
+      expect(code, stdout).toBe(0);
+      expect(stdout).toContain('→ wallet deployed; dialect family deployed');
+      expect(stdout).not.toMatch(/→ .*(trading|domains)/);
+      const loaded = await loadTargetFile(join(scratch, 'wallet-401.yaml'), { env: { AFP_KEYS: 'pk_live_a' } });
+      expect(loaded.ok && loaded.value.services).toStrictEqual({ wallet: { url: proxy.url, dialect: 'deployed' } });
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -57,6 +57,20 @@ describe('statedKellyLimitMicro: a refusal named Kelly, in the target’s own wo
     expect(statedKellyLimitMicro(named('Too much', { maximum_amount: '0.04' }), 60_000n)).toBe(40_000n);
     expect(statedKellyLimitMicro(named('Stake above 0.04 USDC refused'), 60_000n)).toBe(40_000n);
     expect(statedKellyLimitMicro(named('Stake refused: between 0.01 and 0.04 only'), 60_000n)).toBeNull();
+    // DEPLOYED.md §2.4's refusal carries the bet response's kelly object: its max_bet_this_game, after the body's own fields.
+    expect(
+      statedKellyLimitMicro(
+        named('Bet exceeds the Kelly criterion limit', { kelly: { bankroll: 2, max_bet_this_game: 0.02 } }),
+        50_000n,
+      ),
+    ).toBe(20_000n);
+    expect(statedKellyLimitMicro(named('x', { max_amount: 0.03, kelly: { max_bet_this_game: 0.02 } }), 50_000n)).toBe(
+      30_000n,
+    );
+    expect(statedKellyLimitMicro(named('x', { kelly: { bankroll: 0.02 } }), 50_000n)).toBeNull();
+    expect(
+      statedKellyLimitMicro(refusal('BAD_REQUEST', 'Kelly', { kelly: { max_bet_this_game: 0.02 } }), 50_000n),
+    ).toBeNull();
     // Only a refusal whose name says Kelly is read so: a message saying it keeps to max_bet and the words.
     expect(
       statedKellyLimitMicro(refusal('BAD_REQUEST', 'Kelly: stake above 0.04 refused', { maximum: 0.04 }), 60_000n),

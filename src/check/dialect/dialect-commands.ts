@@ -27,7 +27,7 @@ import {
   type Refusal,
 } from '../../live/operations.ts';
 import { statedBatchMaximum } from '../../live/stated-batch-maximum.ts';
-import { statedKellyLimitMicro } from '../../live/stated-kelly-limit.ts';
+import { kellyNamed, statedKellyLimitMicro } from '../../live/stated-kelly-limit.ts';
 import { documentsMinimumMicro, minimumBetFinding, minimumRefusal } from '../../live/stated-minimum.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 import type { Target } from '../../live/target.ts';
@@ -341,26 +341,39 @@ function learnedBetMinimum(system: DialectSystem, model: DialectModel, refused: 
 }
 
 /**
- * A bet refused above a Kelly limit the target states below the stake (stated-kelly-limit.ts):
- * learned with the balance it was stated at (later bets of the game stake within that share of the
- * balance: stakeFor), with a rule finding the first time for the game (minor, saying so where the
- * limit is below the game's minimum, so that no bet of it can be placed), and true; the refusal
- * moved nothing. A share only falls. Any other refusal: false.
+ * A bet refused above a Kelly limit the target states below the stake (stated-kelly-limit.ts), or
+ * refused by an error named as the Kelly rule that states no limit (the share is then taken as half
+ * the stake refused, and halves again at each such refusal): learned with the balance it was met at
+ * (later bets of the game stake within that share of the balance: stakeFor), with a rule finding
+ * the first time for the game (minor, saying so where the limit is below the game's minimum, so
+ * that no bet of it can be placed), and true; the refusal moved nothing. A share only falls. Why the
+ * unstated one too: the risk factor is the deployment's to set (DEPLOYED.md §2.8), so a Kelly
+ * refusal of a stake the documents' default allows is the target's rule at work, not a mismatch.
+ * Any other refusal: false.
  */
 function learnedKellyLimit(system: DialectSystem, model: DialectModel, refused: RefusedBet): boolean {
   const { label, account, sent, refusal, request } = refused;
   const stated = statedKellyLimitMicro(refusal, sent.amountMicro);
-  if (stated === null) return false;
+  if (stated === null && !kellyNamed(refusal)) return false;
+  const limitMicro = stated ?? sent.amountMicro / 2n;
   const balanceMicro = account.balanceMicro;
   const known = model.kellyLimits.get(sent.game);
-  if (known === undefined || stated * known.balanceMicro < known.limitMicro * balanceMicro)
-    model.kellyLimits.set(sent.game, { limitMicro: stated, balanceMicro });
+  if (known === undefined || limitMicro * known.balanceMicro < known.limitMicro * balanceMicro)
+    model.kellyLimits.set(sent.game, { limitMicro, balanceMicro });
   if (known !== undefined) return true;
   const minimumMicro = model.minimums.get(sent.game) ?? 10_000n;
   // One decimal, or two significant digits below 0.1% (0.02 of 200 read "0.0%").
-  const percent = balanceMicro > 0n ? Number((stated * 100_000_000n) / balanceMicro) / 1_000_000 : null;
+  const percent = balanceMicro > 0n ? Number((limitMicro * 100_000_000n) / balanceMicro) / 1_000_000 : null;
   const share = percent === null ? 'all' : `${percent < 0.1 ? percent.toPrecision(2) : percent.toFixed(1)}%`;
-  const forbids = stated < minimumMicro;
+  const forbids = limitMicro < minimumMicro;
+  const limit =
+    stated === null
+      ? `below ${text(sent.amountMicro)} (its refusal, ${refusal.name}, states no limit) on a balance of ${text(balanceMicro)}`
+      : `${text(stated)} on a balance of ${text(balanceMicro)}`;
+  const within =
+    stated === null
+      ? `later bets stake within half the stake refused (${share} of the balance), halved again at each such refusal`
+      : 'later bets stake within that share';
   system.raise({
     id: `rule:${sent.game}:kelly-limit`,
     // Minor either way: the limit is the target's own rule, kept consistently (docs/check.md: a
@@ -368,8 +381,8 @@ function learnedKellyLimit(system: DialectSystem, model: DialectModel, refused: 
     severity: 'minor',
     kind: 'rule',
     title: forbids
-      ? `${sent.game}'s Kelly limit on the target is ${text(stated)} on a balance of ${text(balanceMicro)}, below its minimum bet of ${text(minimumMicro)}: no bet of it can be placed`
-      : `${sent.game}'s Kelly limit on the target is ${text(stated)} on a balance of ${text(balanceMicro)} (${share} of it), where the documents' default risk factor (0.25) allows a twentieth: later bets stake within that share`,
+      ? `${sent.game}'s Kelly limit on the target is ${limit}, below its minimum bet of ${text(minimumMicro)}: no bet of it can be placed`
+      : `${sent.game}'s Kelly limit on the target is ${limit}${stated === null ? '' : ` (${share} of it)`}, where the documents' default risk factor (0.25) allows a twentieth: ${within}`,
     endpoint: 'casino.bet',
     field: 'amount',
     expected: `${text(sent.amountMicro)} accepted (${text(sent.amountMicro)} is at most a twentieth of the balance)`,

@@ -20,7 +20,7 @@
  * cannot fund (a deployment: real chains) leaves the rows that need funds out, with the reason.
  */
 import fc from 'fast-check';
-import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
+import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet-keys.ts';
 import { parseAmount } from '../../services/wallet/wallet-assets.ts';
 import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
 import type { AdminClient } from '../../client/admin-client.ts';
@@ -72,6 +72,9 @@ export async function openWallet(session: LiveSession): Promise<OpenedWallet | s
     const absent = WALLET_CHAINS.filter((chain) => created.value.addresses[chain] === undefined);
     if (absent.length > 0)
       return `a created wallet answered no address on ${absent.join(', ')} (it answered ${Object.keys(created.value.addresses).sort().join(', ')}; expected at least ${WALLET_CHAINS.join(', ')})`;
+    // The target's answer, not afp's: a mnemonic that is no BIP-39 one leaves the wallet rows out (deriveWallet asserts a valid one).
+    if (!isValidMnemonic(created.value.mnemonic))
+      return 'a created wallet answered a mnemonic that is no valid BIP-39 mnemonic (word list, word count or checksum), so no key of it can be derived';
     const address = created.value.addresses['base'] ?? '';
     slots.push({
       address,

@@ -11,7 +11,7 @@
  * a short balance 422 / 400), so only the 4xx class is held here; names are read, never assumed.
  */
 import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
-import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
+import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet-keys.ts';
 import type { OperationCase, OperationCaseContext } from '../operation-case.ts';
 
 const CHAINS = ['base', 'bitcoin', 'ethereum', 'monero', 'solana', 'tron'];
@@ -51,6 +51,10 @@ async function refusedSends(context: OperationCaseContext): Promise<void> {
   const other = await context.ok('a second wallet', 'wallet.create', {}, agent.apiKey);
   if (other.value.mnemonic === null) {
     context.problem('the second wallet was answered without its mnemonic');
+    return;
+  }
+  if (!isValidMnemonic(other.value.mnemonic)) {
+    context.problem('the second wallet was answered with a mnemonic that is no valid BIP-39 mnemonic');
     return;
   }
   const emptyKey = deriveWallet(other.value.mnemonic).privateKeys.base;

@@ -63,16 +63,34 @@ export function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>
   return 'request' in outcome ? { reproduce: context.curlOf(outcome.request) } : {};
 }
 
+/** The session's counts a probe's skip is told by, taken before it runs (skipCauseOf after). */
+export interface CallCounts {
+  readonly outOfTime: number;
+  readonly unreachable: number;
+}
+
+export function callCounts(session: LiveSession): CallCounts {
+  return { outOfTime: session.outOfTimeCalls, unreachable: session.unreachableCalls };
+}
+
 /**
- * Whether a probe's outcome is a skip the time budget caused: skipped, with calls of the session
- * ended for time (LiveSession.outOfTimeCalls) while it ran. Such a skip ends the command with exit 4.
+ * Why a skipped probe was skipped, where the run's end must say so: calls of the session ended for
+ * time while it ran (LiveSession.outOfTimeCalls: `outOfTime`), or calls the target did not answer
+ * (LiveSession.unreachableCalls: `unreachable`, the latest such call's message). Either ends the
+ * command with exit 4: a probe that could not run is no pass. Nothing for a probe that ran, or one
+ * skipped for what the target answered or its dialect lacks.
  */
-export function outOfTimeOf(
+export function skipCauseOf(
   status: 'ran' | 'skipped',
-  outOfTimeBefore: number,
-  outOfTimeAfter: number,
-): { outOfTime?: true } {
-  return status === 'skipped' && outOfTimeAfter > outOfTimeBefore ? { outOfTime: true } : {};
+  before: CallCounts,
+  session: LiveSession,
+): { outOfTime?: true; unreachable?: string } {
+  if (status !== 'skipped') return {};
+  const unreachable = session.unreachableCalls > before.unreachable ? session.lastUnreachable : null;
+  return {
+    ...(session.outOfTimeCalls > before.outOfTime ? { outOfTime: true as const } : {}),
+    ...(unreachable === null ? {} : { unreachable }),
+  };
 }
 
 /** What an answer was, for notes and evidence. */
@@ -102,11 +120,13 @@ export interface ProbeResult {
   readonly findingIds: readonly string[];
   /** Skipped because the time budget could not hold one of its calls (the command then exits 4 naming it). */
   readonly outOfTime?: true;
+  /** Skipped because the target did not answer one of its calls: that call's message (the command then exits 4 naming it). */
+  readonly unreachable?: string;
 }
 
 /**
  * Runs one probe of any family (money, pot, replay): what it raises goes to `findings`, its ids to
- * the result, and a skip the budget caused is marked (outOfTimeOf).
+ * the result, and a skip the budget or the target's silence caused is marked (skipCauseOf).
  */
 export async function runProbe<C>(
   name: string,
@@ -114,7 +134,7 @@ export async function runProbe<C>(
   context: C & { readonly session: LiveSession; readonly findings: FindingsCollector },
 ): Promise<ProbeResult> {
   const raised: string[] = [];
-  const before = context.session.outOfTimeCalls;
+  const before = callCounts(context.session);
   const outcome = await run(context, (finding) => {
     raised.push(finding.id);
     context.findings.add(finding);
@@ -124,6 +144,6 @@ export async function runProbe<C>(
     status: outcome.status,
     note: outcome.note,
     findingIds: [...new Set(raised)],
-    ...outOfTimeOf(outcome.status, before, context.session.outOfTimeCalls),
+    ...skipCauseOf(outcome.status, before, context.session),
   };
 }

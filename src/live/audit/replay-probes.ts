@@ -20,7 +20,7 @@
 import { displayRoundingMicro } from '../../core/live-amount.ts';
 import { betCredit } from '../bet-credit.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
-import { answerText, outOfTimeOf, runProbe, type ProbeResult } from './probe-context.ts';
+import { answerText, callCounts, runProbe, skipCauseOf, type ProbeResult } from './probe-context.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -388,9 +388,9 @@ export const REPLAY_PROBES: readonly ReplayProbe[] = [drawReplay, batchReplay, s
 
 /** Runs every replay probe the dialect can express and the balance can pay for, in order. */
 export async function runReplayProbes(context: ReplayContext): Promise<ReplayProbeResult[]> {
-  const start = context.session.outOfTimeCalls;
+  const start = callCounts(context.session);
   const balance = await balanceOf(context);
-  const balanceOutOfTime = outOfTimeOf('skipped', start, context.session.outOfTimeCalls);
+  const balanceUnread = skipCauseOf('skipped', start, context.session);
   const results: ReplayProbeResult[] = [];
   for (const probe of REPLAY_PROBES) {
     const missing = probe.needs.map((op) => context.session.offers(op)).find((reason) => reason !== null) ?? null;
@@ -402,7 +402,7 @@ export async function runReplayProbes(context: ReplayContext): Promise<ReplayPro
           ? `the balance (${formatDecimal(balance)}) is below the ${formatDecimal(PROBE_COST_MICRO)} the replay probes may spend`
           : null);
     if (skip !== null) {
-      const unread = missing === null && balance === null ? balanceOutOfTime : {};
+      const unread = missing === null && balance === null ? balanceUnread : {};
       results.push({ name: probe.name, status: 'skipped', note: skip, findingIds: [], ...unread });
       continue;
     }

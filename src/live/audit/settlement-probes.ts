@@ -20,7 +20,7 @@
  * probe says how much of the wait passed, and raises no finding.
  * Non-goals: the sweep's exact instant (only "by expiry + sweep"); who wins a dispute.
  */
-import { answerText, outOfTimeOf } from './probe-context.ts';
+import { answerText, callCounts, skipCauseOf } from './probe-context.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingInput, FindingsCollector } from '../finding.ts';
@@ -69,8 +69,10 @@ export interface SettlementResult {
   readonly status: 'ran' | 'skipped';
   readonly note: string;
   readonly findingIds: readonly string[];
-  /** Skipped because the time budget could not hold one of its calls (probe-context.ts outOfTimeOf). */
+  /** Skipped because the time budget could not hold one of its calls (probe-context.ts skipCauseOf). */
   readonly outOfTime?: true;
+  /** Skipped because the target did not answer one of its calls: that call's message (skipCauseOf). */
+  readonly unreachable?: string;
 }
 
 interface Watched {
@@ -202,12 +204,12 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
       );
       continue;
     }
-    const before = context.session.outOfTimeCalls;
+    const before = callCounts(context.session);
     const opened = await openEscrow(context, second, plan);
     if (typeof opened === 'string') {
       results.push({
         ...skipped(plan.name, opened),
-        ...outOfTimeOf('skipped', before, context.session.outOfTimeCalls),
+        ...skipCauseOf('skipped', before, context.session),
       });
       continue;
     }

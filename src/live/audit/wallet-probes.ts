@@ -16,7 +16,7 @@
  * Limits: at most 31 swap requests (each refused before anything is created), about 10 others.
  */
 import type { JsonValue } from '../../core/errors.ts';
-import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
+import { deriveWallet, isValidMnemonic } from '../../services/wallet/keys/wallet-keys.ts';
 import { ruleFinding, type RuleName } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
@@ -67,6 +67,31 @@ async function walletAgent(context: ProbeContext): Promise<WalletAgent | string>
   };
 }
 
+/**
+ * A created wallet's mnemonic that is no valid BIP-39 mnemonic (a word outside the English list, a
+ * word count other than 12 to 24 in threes, a failing checksum): major, since no key, and so no
+ * fund of the wallet, can be recovered from it (wallet.md: the mnemonic is the non-custodial
+ * wallet's only copy of its keys). The words are not shown: a mnemonic is a secret, even a probe's.
+ */
+export function invalidMnemonicFinding(mnemonic: string, reproduce: string): FindingInput {
+  const words = mnemonic
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '').length;
+  return {
+    id: 'shape:wallet.create:mnemonic:invalid',
+    severity: 'major',
+    kind: 'shape',
+    title: `a created wallet's mnemonic (${words} words) is no valid BIP-39 mnemonic: no key can be derived from it`,
+    endpoint: 'wallet.create',
+    field: 'mnemonic',
+    expected: 'a BIP-39 mnemonic: 12 to 24 words of the English list whose checksum holds',
+    seen: `${words} words failing the word list, the word count or the checksum`,
+    evidence: 'POST wallet.create answered it; the probes that derive a key of it were skipped',
+    reproduce,
+  };
+}
+
 /** A send signed by the key of an empty address must be refused and move nothing. */
 export async function walletWrongKey(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
   const { session } = context;
@@ -76,6 +101,15 @@ export async function walletWrongKey(context: ProbeContext, raise: Raise): Promi
   const other = await session.call('wallet.create', {}, agent.apiKey);
   if (other.kind !== 'ok' || other.value.mnemonic === null || agent.addresses['base'] === undefined)
     return { status: 'skipped', note: 'a second wallet (with its mnemonic) could not be created' };
+  // The target's mnemonic is its answer, not afp's: one that is no BIP-39 mnemonic is a finding (it
+  // crashed the audit, exit 1: deriveWallet asserts a valid one).
+  if (!isValidMnemonic(other.value.mnemonic)) {
+    raise(invalidMnemonicFinding(other.value.mnemonic, context.curlOf(other.request)));
+    return {
+      status: 'skipped',
+      note: "the second wallet's mnemonic is no valid BIP-39 mnemonic, so no key of it can be derived",
+    };
+  }
   const emptyKey = deriveWallet(other.value.mnemonic).privateKeys.base;
   const to = agent.addresses['base'];
   const sent = await session.call(

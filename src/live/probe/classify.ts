@@ -12,7 +12,8 @@
  *     ({ error, code } vs { error: snake_case, message }), from `_info.service` (a deployment names
  *     its repository, spec/DEPLOYED.md §1.2), and from an afp serve's `/_afp/mounts`.
  * The family with more votes narrows the dialects; each service gets its dialect with the most
- * votes within it (ties: the order of DIALECT_NAMES). A URL that answers a path no service serves
+ * votes within it (ties: the order of DIALECT_NAMES). Where the deployed answers' `_info.service`
+ * all name one service, the URL is that service alone (the others' markers are ruled out, saying so). A URL that answers a path no service serves
  * with anything but 404 answers everything: its path markers are ignored, only markers that
  * check a body's fields still count.
  * Non-goals: sending (probe-url.ts); choosing between URLs (probe-target.ts).
@@ -81,6 +82,8 @@ export interface UrlVerdict {
 class Tally {
   readonly services = new Map<ServiceName, DialectVotes>();
   readonly family: Record<Family, number> = { documents: 0, deployed: 0 };
+  /** The services the answers' `_info.service` named (a deployment's repository, DEPLOYED.md §1.2). */
+  readonly named = new Set<ServiceName>();
 
   vote(service: ServiceName | null, dialects: readonly DialectName[]): void {
     if (service === null) {
@@ -176,6 +179,7 @@ function familyEvidence(observation: Observation, tally: Tally, evidence: string
   if (deployedService !== undefined) {
     tally.family.deployed += 1;
     tally.vote(deployedService, ['deployed']);
+    tally.named.add(deployedService);
     evidence.push(`${deployedService} deployed: _info.service ${infoService}`);
   } else if (isService(infoService) || infoService === 'platform') {
     tally.family.documents += 1;
@@ -245,10 +249,16 @@ function decide(tally: Tally): { family: Family | null; services: ServiceVerdict
     for (const dialect of allowed) {
       if ((votes[dialect] ?? 0) > (best === null ? 0 : (votes[best] ?? 0))) best = dialect;
     }
+    // Every answer that names its service names the same one: the URL is that service alone, and
+    // another's markers matched only its answers to paths it does not serve (a wallet's 401 on any
+    // /v1 path voted for trading and domains, which a prober's wallet URL was then written as).
+    const named = tally.named.size === 1 ? [...tally.named][0] : undefined;
     if (best === null)
       ruledOut.push(
         `${service} (only ${Object.keys(votes).join('/')} evidence, but the URL speaks the ${family ?? '?'} family)`,
       );
+    else if (family === 'deployed' && named !== undefined && named !== service)
+      ruledOut.push(`${service} (its markers matched, but every answer names its service: ${named})`);
     else services.push({ service, dialect: best, votes: { ...votes } });
   }
   return { family, services, ruledOut };

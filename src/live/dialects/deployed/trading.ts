@@ -124,9 +124,13 @@ export const TRADING_DEPLOYED: DialectTable = {
   'trading.balance': row('trading.balance', {
     bareErrors: BARE_ERRORS,
     request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/portfolio', auth: true }),
+    // DEPLOYED.md §5 names /portfolio but gives none of its fields (an agent trades from its own
+    // Hyperliquid wallet): a portfolio stating no balance is read as none (info), and the probes
+    // that need one are skipped. A prober's honest deployment answering {open_positions,
+    // total_margin, positions} drew a major missing balance_usd, and audit money exited 3.
     read: (reader) => {
-      const balanceMicro = reader.money('balance_usd');
-      const marginMicro = reader.money('margin_used', { optional: true });
+      const balanceMicro = reader.money('balance_usd', { unstated: true });
+      const marginMicro = reader.money('margin_used', { optional: true, unstated: true });
       reader.knows(
         'agent_id',
         'held_for_orders',
