@@ -145,30 +145,38 @@ describe('the deployed dialect reads trading', () => {
   });
 });
 
+/** `afp audit money`'s probes on a funded casino account of `target` (its deviations to `deviations`). */
+async function moneyProbed(
+  target: Target,
+  deviations: CallDeviation[] = [],
+): Promise<{ results: Awaited<ReturnType<typeof runMoneyProbes>>; findings: FindingsCollector }> {
+  const { live, clock } = session(target, deviations);
+  const main = await openLiveAccount({
+    session: live,
+    key: null,
+    fundMicro: 1_000_000n,
+    clock,
+    deadline: new Deadline(clock, 60),
+  });
+  if (!main.ok) throw new Error(`the probes' account could not be opened: ${main.message}`);
+  const findings = new FindingsCollector();
+  const results = await runMoneyProbes({
+    session: live,
+    apiKey: main.value.apiKey,
+    agentId: main.value.agentId,
+    second: null,
+    withdrawAddress: null,
+    clock: PROBE_CLOCK,
+    findings,
+    curlOf,
+  });
+  return { results, findings };
+}
+
 describe('afp audit money: the trading probes against the deployed stand-in', () => {
   test('overdraw and margin run on a trading agent of their own: refused 400 insufficient_balance, balance unchanged, no finding', async () => {
     const { target } = await served();
-    const { live, clock } = session(target);
-    const main = await openLiveAccount({
-      session: live,
-      key: null,
-      fundMicro: 1_000_000n,
-      clock,
-      deadline: new Deadline(clock, 60),
-    });
-    expect(main.ok).toBe(true);
-    if (!main.ok) return;
-    const findings = new FindingsCollector();
-    const results = await runMoneyProbes({
-      session: live,
-      apiKey: main.value.apiKey,
-      agentId: main.value.agentId,
-      second: null,
-      withdrawAddress: null,
-      clock: PROBE_CLOCK,
-      findings,
-      curlOf,
-    });
+    const { results, findings } = await moneyProbed(target);
     const trading = results.filter((result) => result.name.startsWith('trading-'));
     expect(trading.map((result) => [result.name, result.status])).toEqual([
       ['trading-overdraw', 'ran'],
@@ -201,27 +209,7 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
         services: { ...target.services, trading: { url: proxy.url, dialect: 'deployed' } },
       };
       const deviations: CallDeviation[] = [];
-      const { live, clock } = session(proxied, deviations);
-      const main = await openLiveAccount({
-        session: live,
-        key: null,
-        fundMicro: 1_000_000n,
-        clock,
-        deadline: new Deadline(clock, 60),
-      });
-      expect(main.ok).toBe(true);
-      if (!main.ok) return;
-      const findings = new FindingsCollector();
-      const results = await runMoneyProbes({
-        session: live,
-        apiKey: main.value.apiKey,
-        agentId: main.value.agentId,
-        second: null,
-        withdrawAddress: null,
-        clock: PROBE_CLOCK,
-        findings,
-        curlOf,
-      });
+      const { results, findings } = await moneyProbed(proxied, deviations);
       // The shape findings the live commands make of the deviations (deviation-findings.ts), and the probes' own.
       const shapes = deviations
         .filter((call) => call.op.startsWith('trading.'))

@@ -78,6 +78,24 @@ function session(target: Target, deviations: CallDeviation[] = []): LiveSession 
   });
 }
 
+/** `afp audit money`'s probes against `target` with no casino account (the wallet probes open their own). */
+async function walletProbed(
+  target: Target,
+): Promise<{ results: Awaited<ReturnType<typeof runMoneyProbes>>; findings: FindingsCollector }> {
+  const findings = new FindingsCollector();
+  const results = await runMoneyProbes({
+    session: session(target),
+    apiKey: 'sk_live_unused',
+    agentId: 'ag_unused',
+    second: null,
+    withdrawAddress: null,
+    clock: PROBE_CLOCK,
+    findings,
+    curlOf,
+  });
+  return { results, findings };
+}
+
 describe('the deployed dialect reads the wallet', () => {
   test("register, create, balance, send, quote by symbol, swap: no deviation but the error shape; refusals keep the deployment's names", async () => {
     const { target, casino } = await served();
@@ -151,17 +169,7 @@ describe('the deployed dialect reads the wallet', () => {
 describe('afp audit money: the wallet probes against the deployed stand-in', () => {
   test("wrong key refused and nothing moved; each of §6's disagreements an info rule finding with evidence and a curl", async () => {
     const { target } = await served();
-    const findings = new FindingsCollector();
-    const results = await runMoneyProbes({
-      session: session(target),
-      apiKey: 'sk_live_unused',
-      agentId: 'ag_unused',
-      second: null,
-      withdrawAddress: null,
-      clock: PROBE_CLOCK,
-      findings,
-      curlOf,
-    });
+    const { results, findings } = await walletProbed(target);
     const wallet = results.filter((result) => result.name.startsWith('wallet-'));
     expect(wallet.map((result) => [result.name, result.status])).toEqual([
       ['wallet-wrong-key', 'ran'],
@@ -201,17 +209,7 @@ describe('a wallet that answers a mnemonic no key can be derived from', () => {
         ...target,
         services: { ...target.services, wallet: { url: proxy.url, dialect: 'deployed' } },
       };
-      const findings = new FindingsCollector();
-      const results = await runMoneyProbes({
-        session: session(proxied),
-        apiKey: 'sk_live_unused',
-        agentId: 'ag_unused',
-        second: null,
-        withdrawAddress: null,
-        clock: PROBE_CLOCK,
-        findings,
-        curlOf,
-      });
+      const { results, findings } = await walletProbed(proxied);
       const probe = results.find((result) => result.name === 'wallet-wrong-key');
       expect(probe?.status).toBe('skipped');
       expect(probe?.note).toMatch(/no valid BIP-39 mnemonic/);
