@@ -14,7 +14,9 @@
  * without them. No redirect is followed (`maxRedirects: 0`, k6-options.ts), as afp load follows none.
  * Under --rate the script carries afp load's arrival count and an iteration past it sends nothing:
  * k6 1.3 sometimes starts one more arrival at the end (a race at its stop; 20/s for 2 s gave 40 or
- * 41 in 8 runs even one ms short), and afp load never does.
+ * 41 in 8 runs even one ms short), and afp load never does. So a threshold on `iterations` (a
+ * count==N that afp load passes) is judged on `afp_iterations`, a counter of the iterations within
+ * afp load's arrivals: on k6's own `iterations` it failed one run in four (count=601 of 600).
  * Pure and byte-stable: the same flags and version give the same bytes.
  */
 import type { LoadSection } from '../../sim/load-schema.ts';
@@ -23,7 +25,7 @@ import { urlEndpointName } from '../../load/url-source.ts';
 import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
 import { resolveLoadPlan } from '../../load/executors.ts';
 import { arrivalSchedule } from '../../load/executors-arrival.ts';
-import { k6Duration, k6Options } from './k6-options.ts';
+import { k6Duration, k6Options, type K6Options } from './k6-options.ts';
 
 export interface K6UrlExport {
   readonly request: UrlRequest;
@@ -61,6 +63,13 @@ function sentHeaders(request: UrlRequest): Record<string, string> {
   return { ...headers, ...request.headers };
 }
 
+/** `thresholds` with the one on `iterations` (afp takes it without a tag filter) moved to `afp_iterations`. */
+function scheduledIterations(thresholds: K6Options['thresholds']): K6Options['thresholds'] {
+  return Object.fromEntries(
+    Object.entries(thresholds).map(([key, list]) => [key === 'iterations' ? 'afp_iterations' : key, list]),
+  );
+}
+
 export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
   const { request } = input;
   const endpoint = urlEndpointName(request);
@@ -73,6 +82,10 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
   if (!k6.ok) return { ok: false, errors: k6.errors };
   const body = bodyExpression(request.body);
   const arrivals = arrivalsOf(input.section);
+  const counted = arrivals !== null && k6.options.thresholds['iterations'] !== undefined;
+  const options: K6Options = counted
+    ? { ...k6.options, thresholds: scheduledIterations(k6.options.thresholds) }
+    : k6.options;
   const text = [
     `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
     `// Written by \`${jsComment(input.command)}\`: do not edit, export again.`,
@@ -81,9 +94,10 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     '// what afp load counts: no answer, a 429 or a 5xx.',
     "import http from 'k6/http';",
     ...(arrivals === null ? [] : ["import exec from 'k6/execution';"]),
+    ...(counted ? ["import { Counter } from 'k6/metrics';"] : []),
     ...(body.binary ? ["import encoding from 'k6/encoding';"] : []),
     '',
-    `export const options = ${jsLiteral(k6.options as unknown as JsValue)};`,
+    `export const options = ${jsLiteral(options as unknown as JsValue)};`,
     '',
     `const URL = __ENV.AFP_URL || ${jsString(request.url)};`,
     `const METHOD = ${jsString(request.method)};`,
@@ -100,10 +114,17 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
       : [
           `// afp load's arrivals: k6 may start one more at the end (a race at its stop); it sends nothing.`,
           `const ARRIVALS = ${arrivals};`,
+          ...(counted
+            ? [
+                '// The iterations within them: the thresholds written on `iterations` judge this count.',
+                "const ITERATIONS = new Counter('afp_iterations');",
+              ]
+            : []),
           '',
         ]),
     'export default function () {',
     ...(arrivals === null ? [] : ['  if (exec.scenario.iterationInTest >= ARRIVALS) return;']),
+    ...(counted ? ['  ITERATIONS.add(1);'] : []),
     '  http.request(METHOD, URL, BODY, PARAMS);',
     '}',
     '',
