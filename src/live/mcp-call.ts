@@ -29,6 +29,8 @@ export const MCP_ACCEPT = 'application/json, text/event-stream';
 /** Where a row puts the key in a body; replaced by the key as the request goes out, by `$AFP_KEY` in a curl line. */
 export const KEY_PLACEHOLDER = '__AFP_KEY__';
 const SSE_EVENTS_MAX = 1_000;
+/** The content items of a tool result read for its body (a limit on what a target sends). */
+const CONTENT_ITEMS_MAX = 100;
 const REQUEST_ID = 1;
 /** The status a tool error carries when its result names none. */
 const TOOL_ERROR_STATUS = 400;
@@ -103,16 +105,30 @@ export function openMcpAnswer(answer: McpAnswerIn): McpAnswerOut {
   return { status, body, json: true };
 }
 
-/** The first text content as JSON, else the structured content, else the text itself. */
+/**
+ * The first text content that is a JSON object or list, else the structured content, else the
+ * first text content (as JSON where it parses, else as it is). Why any text item, not only the
+ * first: MCP lets a tool's content hold a sentence before its data, and a prober's honest faucet
+ * door answered "Faucet claimed! $1.00 credited" then the claim's JSON, which afp read as the
+ * sentence (a major `credited` missing, though the balance showed the claim paid).
+ */
 function toolBody(result: JsonObject): unknown {
   const content = Array.isArray(result['content']) ? result['content'] : [];
-  const first = content.map(objectOf).find((item) => item !== null && item['type'] === 'text');
-  const text = first === undefined || first === null ? null : first['text'];
-  if (typeof text === 'string') {
+  const texts = content
+    .slice(0, CONTENT_ITEMS_MAX)
+    .map(objectOf)
+    .flatMap((item) =>
+      item !== null && item['type'] === 'text' && typeof item['text'] === 'string' ? [item['text']] : [],
+    );
+  for (const text of texts) {
     const parsed = parseJson(text);
-    if (parsed !== undefined) return parsed;
+    if (typeof parsed === 'object' && parsed !== null) return parsed;
   }
-  return result['structuredContent'] ?? text ?? null;
+  if (result['structuredContent'] !== undefined) return result['structuredContent'];
+  const first = texts[0];
+  if (first === undefined) return null;
+  const parsed = parseJson(first);
+  return parsed === undefined ? first : parsed;
 }
 
 /** Our response in a JSON answer: the object itself, or ours in a batch. */

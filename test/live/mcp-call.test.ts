@@ -70,6 +70,23 @@ describe('openMcpAnswer', () => {
     });
     expect(openMcpAnswer({ status: 200, body: result('done') }).body).toBe('done');
   });
+
+  test('a sentence before the data: the first text content that is a JSON object is the body', () => {
+    // A prober's honest faucet door: a summary, then the claim (a major `credited` missing when the sentence was read).
+    const content = [
+      { type: 'text', text: 'Faucet claimed! $1.00 credited to ag_1' },
+      { type: 'text', text: '{"credited":1,"agent_id":"ag_1"}' },
+    ];
+    expect(openMcpAnswer({ status: 200, body: { jsonrpc: '2.0', id: 1, result: { content } } }).body).toEqual({
+      credited: 1,
+      agent_id: 'ag_1',
+    });
+    // A text that is JSON but no object (a bare number) does not hide the structured content.
+    expect(openMcpAnswer({ status: 200, body: result('1', { structuredContent: { credited: 1 } }) }).body).toEqual({
+      credited: 1,
+    });
+    expect(openMcpAnswer({ status: 200, body: result('1') }).body).toBe(1);
+  });
 });
 
 describe('mcpToolRequest and withKey', () => {
