@@ -93,6 +93,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/live/stated-domain-maximum.test.ts',
   'test/live/stated-kelly-limit.test.ts',
   'test/live/stated-minimum.test.ts',
+  'test/live/wire-ids.test.ts',
   'test/load/executors.test.ts',
   'test/load/http-client-parser.test.ts',
   'test/load/load-recorder.test.ts',

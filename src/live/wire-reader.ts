@@ -52,7 +52,7 @@ export interface ReadOptions {
   readonly unstated?: boolean;
 }
 
-type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'money' | 'any';
+type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'money' | 'id' | 'any';
 
 const MAX_UNKNOWN_LISTED = 50;
 
@@ -79,6 +79,8 @@ function fits(value: unknown, type: JsonType): boolean {
       return value !== undefined;
     case 'money':
       return isLiveAmount(parseLiveAmount(value));
+    case 'id':
+      return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
     case 'array':
       return Array.isArray(value);
     case 'object':
@@ -115,6 +117,16 @@ export class WireReader {
 
   string(path: string, options: ReadOptions = {}): string | null {
     return this.read(path, 'string', options) as string | null;
+  }
+
+  /**
+   * An identifier a target issued, a string or a whole number (read as its decimal string). Why:
+   * where a document gives an id no type (DEPLOYED.md §5's `position_id`), a target's integer ids
+   * are honest; they were a major "not string" and the liquidation probe could not find its position.
+   */
+  id(path: string, options: ReadOptions = {}): string | null {
+    const value = this.read(path, 'id', options);
+    return typeof value === 'number' ? String(value) : (value as string | null);
   }
 
   number(path: string, options: ReadOptions = {}): number | null {

@@ -76,7 +76,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
       return {
         domain: reader.string('domain', { optional: true }),
         costMicro: reader.money('cost.total_usd', { optional: true }),
-        domainId: reader.string('domain_id', { optional: true }),
+        domainId: reader.id('domain_id', { optional: true }),
       };
     },
   }),

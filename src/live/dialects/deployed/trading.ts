@@ -54,7 +54,7 @@ const LIMIT_FIELDS = [
 
 function limitOrderOf(reader: WireReader): LimitOrderView | null {
   reader.knows(...LIMIT_FIELDS);
-  const orderId = reader.string('order_id');
+  const orderId = reader.id('order_id');
   const coin = reader.string('coin', { optional: true, documents: 'symbol' });
   const view = {
     symbol: coin === null ? null : symbolOfCoin(coin),
@@ -70,7 +70,7 @@ function limitOrderOf(reader: WireReader): LimitOrderView | null {
 }
 
 function positionOf(reader: WireReader): PositionView | null {
-  const positionId = reader.string('position_id');
+  const positionId = reader.id('position_id');
   const coin = reader.string('coin', { optional: true, documents: 'symbol' });
   const view = {
     symbol: coin === null ? null : symbolOfCoin(coin),
@@ -158,8 +158,8 @@ export const TRADING_DEPLOYED: DialectTable = {
       },
     }),
     read: (reader) => {
-      const orderId = reader.string('order_id', { optional: true });
-      const positionId = reader.string('position_id');
+      const orderId = reader.id('order_id', { optional: true });
+      const positionId = reader.id('position_id');
       const status = reader.string('status', { optional: true });
       const entryPrice = reader.number('entry_price', { documents: 'fill_price' });
       const marginMicro = reader.money('margin_used', { optional: true });
