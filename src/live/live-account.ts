@@ -10,8 +10,10 @@
  *     address (LiveSession.freshClientAddress), so a second invocation's claim is not refused
  *     as this host's second of the day;
  *   - `command`: register, then run the user's command (in the user's environment, PATH without
- *     afp's own Node: funding-environment.ts) with AFP_AGENT_ID, AFP_API_KEY and
- *     AFP_AMOUNT in its environment (bounded to COMMAND_TIMEOUT_MS), and wait for the balance.
+ *     afp's own Node: funding-environment.ts) with AFP_AGENT_ID, AFP_API_KEY, AFP_AMOUNT and
+ *     AFP_SERVICE (the service whose account it funds: casino, trading or domains, each keeping
+ *     its own balance on a deployment) in its environment (bounded to COMMAND_TIMEOUT_MS), and
+ *     wait for that service's balance.
  * Registration and funding go through the LiveSession (the target's dialect); only the afp serve
  * admin doors are called directly. Every wait is bounded by the deadline.
  * Failures are returned with the exit kind the CLI maps: 'invalid' (flags, a given key the target
@@ -206,6 +208,7 @@ export async function fundLiveAccount(
         AFP_AGENT_ID: agentId,
         AFP_API_KEY: apiKey,
         AFP_AMOUNT: formatDecimal(options.fundMicro),
+        AFP_SERVICE: (options.balanceOperation ?? 'casino.balance').split('.')[0] ?? 'casino',
       });
       const ran = await runCommand(funding.command, env);
       if (ran.status !== 0)

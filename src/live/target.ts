@@ -27,7 +27,7 @@ export type Funding =
   | { readonly method: 'faucet' }
   /** Pre-funded agents: their API keys (from the file, or from an environment variable). */
   | { readonly method: 'keys'; readonly keys: readonly string[] }
-  /** A command the user supplies, run with AFP_AGENT_ID, AFP_API_KEY, AFP_AMOUNT in its environment. */
+  /** A command the user supplies, run with AFP_AGENT_ID, AFP_API_KEY, AFP_AMOUNT, AFP_SERVICE in its environment. */
   | { readonly method: 'command'; readonly command: string };
 
 export interface PaceLimit {

@@ -152,4 +152,46 @@ describe('afp check through the deployed trading and domains', () => {
       await rm(directory, { recursive: true, force: true });
     }
   });
+
+  test('a funding command funds the trading and domains accounts too (told AFP_SERVICE): their rows drawn and held', async () => {
+    // A prober's deployment funded by a command: afp audit money funded its trading accounts through
+    // it, but afp check left every trading and domains row out ("only an afp serve funds them").
+    const urls = await deployed();
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-services-'));
+    try {
+      const services = (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map(
+        (service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`,
+      );
+      // The stand-in's admin deposit credits an agent of any of its services; the command records which service asked.
+      const seen = join(directory, 'services.txt');
+      const fund = [
+        `import { appendFileSync } from 'node:fs';`,
+        `appendFileSync(${JSON.stringify(seen)}, process.env.AFP_SERVICE + ' ');`,
+        `const answer = await fetch(${JSON.stringify(`${urls.casino as string}/_afp/casino/deposit`)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: process.env.AFP_AGENT_ID, chain: 'base', amount: process.env.AFP_AMOUNT, confirmed: true }) });`,
+        `if (!answer.ok) process.exit(1);`,
+      ].join(' ');
+      const file = join(directory, 'deployed.yaml');
+      await writeFile(
+        file,
+        [
+          'name: deployed-command',
+          'services:',
+          ...services,
+          'register: { service: casino }',
+          `funding: { method: command, command: ${JSON.stringify(`node --input-type=module -e ${JSON.stringify(fund)}`)} }`,
+          'fairness: deployed',
+          '',
+        ].join('\n'),
+      );
+      const { code, out, err } = await run(['--target', file, '--seed', '7', '--runs', '3', '--max-commands', '40']);
+      expect([code, err], out).toEqual([0, '']);
+      expect(out).not.toMatch(/^note: command (trading|trade|domain)/m);
+      const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
+      expect(commands).toEqual(expect.arrayContaining(['tradeOpen', 'domainRegister']));
+      const asked = new Set((await readFile(seen, 'utf8')).trim().split(' '));
+      expect([...asked].sort()).toEqual(['casino', 'domains', 'trading']);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
 });

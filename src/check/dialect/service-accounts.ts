@@ -33,7 +33,9 @@ interface OpenOptions {
 function unfundable(session: LiveSession, service: string): string | null {
   const target = session.target;
   if (target.funding.method === 'admin-deposit' && target.afpServe) return null;
-  return `${service} keeps its own accounts and balances (DEPLOYED.md §1.1), and ${target.name} funds only by ${target.funding.method}: a deployment's ${service} takes chain deposits afp cannot make, so only an afp serve (its admin deposit) funds them`;
+  // The user's funding command is told the service (AFP_SERVICE): it funds a trading or domains account as it does a casino one.
+  if (target.funding.method === 'command') return null;
+  return `${service} keeps its own accounts and balances (DEPLOYED.md §1.1), and ${target.name} funds only by ${target.funding.method}: a deployment's ${service} takes chain deposits afp cannot make, so only an afp serve (its admin deposit) or a funding command (funding: { method: command }, told AFP_SERVICE) funds them`;
 }
 
 export async function openTradingAccounts(options: OpenOptions): Promise<OpenedService | string> {
