@@ -112,7 +112,9 @@ const fundingSchema = z
       z.strictObject({
         method: z
           .literal('command')
-          .describe('a command run with AFP_AGENT_ID, AFP_API_KEY, AFP_AMOUNT and AFP_SERVICE (casino, trading or domains) in its environment'),
+          .describe(
+            'a command run with AFP_AGENT_ID, AFP_API_KEY, AFP_AMOUNT and AFP_SERVICE (casino, trading or domains) in its environment',
+          ),
         command: z
           .string()
           .min(1, 'command is not empty')
