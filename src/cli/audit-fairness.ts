@@ -26,6 +26,7 @@ import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { runReplayProbes, type ReplayProbeResult } from '../live/audit/replay-probes.ts';
+import { unansweredLine } from '../live/audit/probe-context.ts';
 import { curlOf } from '../live/report/curl.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { commandLine } from '../core/shell-words.ts';
@@ -83,10 +84,8 @@ function fairnessFailure(
   const outOfTime = replay.filter((probe) => probe.outOfTime === true).map((probe) => probe.name);
   if (outOfTime.length > 0)
     return { failure: { summary: `the time budget ran out before these could run: ${outOfTime.join(', ')}` } };
-  const unanswered = replay.filter((probe) => probe.unreachable !== undefined).map((probe) => probe.name);
-  if (unanswered.length > 0)
-    return { failure: { summary: `the target did not answer, so these could not run: ${unanswered.join(', ')}` } };
-  return {};
+  const unanswered = unansweredLine(replay);
+  return unanswered === null ? {} : { failure: { summary: unanswered } };
 }
 
 /** The replay probes, unless the time budget already ended the audit (then each says so). */
@@ -184,11 +183,8 @@ export async function runFairness(
       `stopped: the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds)`,
     );
   // Nor is one the target's silence skipped (probe-context.ts skipCauseOf): exit 4, target unreachable.
-  const unanswered = replay.filter((probe) => probe.unreachable !== undefined);
-  if (unanswered.length > 0)
-    lines.push(
-      `stopped: the target did not answer, so these could not run: ${unanswered.map((probe) => probe.name).join(', ')} (last: ${unanswered[unanswered.length - 1]?.unreachable ?? ''})`,
-    );
+  const unanswered = unansweredLine(replay);
+  if (unanswered !== null) lines.push(`stopped: ${unanswered}`);
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
   const code =
@@ -196,7 +192,7 @@ export async function runFairness(
       ? ending.code
       : historyFailed
         ? EXIT.liveness
-        : result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered.length > 0
+        : result.stoppedBy === 'deadline' || outOfTime.length > 0 || unanswered !== null
           ? EXIT.liveness
           : EXIT.ok;
   if (code !== EXIT.ok)

@@ -25,6 +25,7 @@
  */
 import { runMoneyProbes, type ProbeResult } from '../live/audit/money-probes.ts';
 import { runPotProbes } from '../live/audit/pot-probes.ts';
+import { unansweredLine } from '../live/audit/probe-context.ts';
 import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
 import { timePassageOf } from '../live/audit/time-passage.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
@@ -147,25 +148,19 @@ export async function runMoney(
   ];
   // Nor is one the target's silence skipped: it stopped answering (exit 4, target unreachable). Before,
   // a target that died mid-audit was "ok", its last probes listed as skipped.
-  const unanswered = [
+  const unanswered = unansweredLine([
     ...(second !== null && !second.ok && second.kind === 'unreachable'
-      ? [{ name: 'the second account (and the probes it serves)', message: second.message }]
+      ? [{ name: 'the second account (and the probes it serves)', unreachable: second.message }]
       : []),
-    ...results.flatMap((result) =>
-      result.unreachable === undefined ? [] : [{ name: result.name, message: result.unreachable }],
-    ),
-  ];
+    ...results,
+  ]);
   const stopped = [
     ...(outOfTime.length > 0
       ? [
           `the time budget ran out before these could run: ${outOfTime.join(', ')} (raise --max-seconds${flags.includeSlow ? ' or --max-minutes' : ''})`,
         ]
       : []),
-    ...(unanswered.length > 0
-      ? [
-          `the target did not answer, so these could not run: ${unanswered.map((probe) => probe.name).join(', ')} (last: ${unanswered[unanswered.length - 1]?.message ?? ''})`,
-        ]
-      : []),
+    ...(unanswered === null ? [] : [unanswered]),
   ];
   // Out of time (or Ctrl-C), or unanswered, the audit exits 4 whatever its findings: the reports' verdict says so.
   const ending = await finishLiveRun(run, {
@@ -191,7 +186,9 @@ export async function runMoney(
     target: run.target.name,
     ...(run.deadline.interrupted ? { interrupted: true } : {}),
     ...(outOfTime.length > 0 ? { outOfTime } : {}),
-    ...(unanswered.length > 0 ? { unanswered: unanswered.map((probe) => probe.name) } : {}),
+    ...(unanswered === null
+      ? {}
+      : { unanswered: results.filter((result) => result.unreachable !== undefined).map((result) => result.name) }),
     probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })),
     findings: run.findings.list().length,
     out: flags.out,

@@ -6,8 +6,6 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { Deadline } from '../../src/audit/live-target.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
-import { FindingsCollector } from '../../src/live/finding.ts';
 import { fundLiveAccount, openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
@@ -15,11 +13,9 @@ import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
+import { moneyProbesOn } from '../fixtures/money-probes-run.ts';
 import { deviationFinding } from '../../src/live/deviation-findings.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
-
-/** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
-const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const handles: ServeHandle[] = [];
@@ -146,10 +142,7 @@ describe('the deployed dialect reads trading', () => {
 });
 
 /** `afp audit money`'s probes on a funded casino account of `target` (its deviations to `deviations`). */
-async function moneyProbed(
-  target: Target,
-  deviations: CallDeviation[] = [],
-): Promise<{ results: Awaited<ReturnType<typeof runMoneyProbes>>; findings: FindingsCollector }> {
+async function moneyProbed(target: Target, deviations: CallDeviation[] = []): ReturnType<typeof moneyProbesOn> {
   const { live, clock } = session(target, deviations);
   const main = await openLiveAccount({
     session: live,
@@ -159,18 +152,7 @@ async function moneyProbed(
     deadline: new Deadline(clock, 60),
   });
   if (!main.ok) throw new Error(`the probes' account could not be opened: ${main.message}`);
-  const findings = new FindingsCollector();
-  const results = await runMoneyProbes({
-    session: live,
-    apiKey: main.value.apiKey,
-    agentId: main.value.agentId,
-    second: null,
-    withdrawAddress: null,
-    clock: PROBE_CLOCK,
-    findings,
-    curlOf,
-  });
-  return { results, findings };
+  return moneyProbesOn(live, main.value);
 }
 
 describe('afp audit money: the trading probes against the deployed stand-in', () => {
@@ -234,24 +216,13 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
     const main = await openLiveAccount({ session: live, key: null, fundMicro: 1_000_000n, clock, deadline });
     expect(main.ok).toBe(true);
     if (!main.ok) return;
-    const findings = new FindingsCollector();
     const fundOwnAccount = (service: 'trading' | 'domains', agentId: string, apiKey: string) =>
       fundLiveAccount(
         { session: live, key: null, fundMicro: 20_000_000n, clock, deadline, balanceOperation: `${service}.balance` },
         agentId,
         apiKey,
       );
-    const results = await runMoneyProbes({
-      session: live,
-      apiKey: main.value.apiKey,
-      agentId: main.value.agentId,
-      second: null,
-      withdrawAddress: null,
-      clock: PROBE_CLOCK,
-      findings,
-      curlOf,
-      fundOwnAccount,
-    });
+    const { results, findings } = await moneyProbesOn(live, main.value, fundOwnAccount);
     const liquidation = results.find((result) => result.name === 'trading-liquidation');
     expect(liquidation?.status).toBe('ran');
     expect(liquidation?.note).toMatch(

@@ -11,11 +11,8 @@ import { Deadline } from '../../src/audit/live-target.ts';
 import type { WaitClock } from '../../src/core/clock.ts';
 import { main as targetMain } from '../../src/cli/target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
 import { DEPLOYED_MARKERS } from '../../src/live/dialects/deployed/markers.ts';
-import { FindingsCollector } from '../../src/live/finding.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
-import { curlOf } from '../../src/live/report/curl.ts';
 import { loadTargetFile } from '../../src/live/target-file.ts';
 import type { Target } from '../../src/live/target.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
@@ -23,9 +20,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { LOOPBACK_PROXIES } from '../../src/http/trusted-proxies.ts';
 import { rewritingProxy } from '../fixtures/rewriting-proxy.ts';
-
-/** The probes' clock: the targets here are afp serves, whose clock the probes read instead. */
-const PROBE_CLOCK: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
+import { moneyProbesOn } from '../fixtures/money-probes-run.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-deployed-wallet-'));
@@ -79,21 +74,8 @@ function session(target: Target, deviations: CallDeviation[] = []): LiveSession 
 }
 
 /** `afp audit money`'s probes against `target` with no casino account (the wallet probes open their own). */
-async function walletProbed(
-  target: Target,
-): Promise<{ results: Awaited<ReturnType<typeof runMoneyProbes>>; findings: FindingsCollector }> {
-  const findings = new FindingsCollector();
-  const results = await runMoneyProbes({
-    session: session(target),
-    apiKey: 'sk_live_unused',
-    agentId: 'ag_unused',
-    second: null,
-    withdrawAddress: null,
-    clock: PROBE_CLOCK,
-    findings,
-    curlOf,
-  });
-  return { results, findings };
+function walletProbed(target: Target): ReturnType<typeof moneyProbesOn> {
+  return moneyProbesOn(session(target), { apiKey: 'sk_live_unused', agentId: 'ag_unused' });
 }
 
 describe('the deployed dialect reads the wallet', () => {

@@ -93,6 +93,17 @@ export function skipCauseOf(
   };
 }
 
+/** The line naming the probes the target's silence skipped (skipCauseOf) and its last unanswered call; null when none. */
+export function unansweredLine(
+  probes: readonly { readonly name: string; readonly unreachable?: string }[],
+): string | null {
+  const skipped = probes.filter((probe) => probe.unreachable !== undefined);
+  const last = skipped[skipped.length - 1];
+  return last === undefined
+    ? null
+    : `the target did not answer, so these could not run: ${skipped.map((probe) => probe.name).join(', ')} (last: ${last.unreachable ?? ''})`;
+}
+
 /** What an answer was, for notes and evidence. */
 export function answerText(outcome: CallOutcome<unknown>): string {
   switch (outcome.kind) {
