@@ -1,6 +1,6 @@
 // The layers of afp, checked: `npm run layers` (and `npm test`, as one of its held steps).
 // Why a tool and not a convention: an upward import (core importing the CLI, sim importing the
-// agent table) compiles and runs, so only a check keeps the layering true (DESIGN.md "Layers",
+// agent table) compiles and runs, so only a check keeps the layering true (docs/design.md "The layers, as they stand",
 // docs/layout.md "The layers, checked": the list below is that section; change both together).
 // LAYERS runs from the inside out: a file may import only from its own layer or one listed
 // BEFORE it. The order is a total order, so two folders can never import each other. Cycles:

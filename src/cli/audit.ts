@@ -1,6 +1,6 @@
 /**
  * `afp audit house-edge ...`, `afp audit fairness ...` and `afp audit money ...`: the auditor's
- * commands (DESIGN.md), a table of three subcommands (their definitions, and so their `--help`, are
+ * commands (docs/design.md), a table of three subcommands (their definitions, and so their `--help`, are
  * in commands.ts; the entry answers `--help`). Each parses its flags strictly (every error
  * at once, exit 2) and returns its exit code; house-edge prints its seed first
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).

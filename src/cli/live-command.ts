@@ -3,7 +3,7 @@
  * `--target` (a URL, or a target file), one LiveSession whose wire deviations become findings,
  * the findings reports in `--out`, and the exit code `--fail-on` sets.
  *
- * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 4 the target does not
+ * Exit codes, first that applies (docs/design.md): 2 the target file is invalid; 4 the target does not
  * answer; 3 a finding reaches `--fail-on` (default major); 4 the time budget ended the run early;
  * 0 otherwise. Every terminal report opens with the verdict (findings-verdict.ts), before its
  * tables, and ends with the counts and the files. While the run goes, a progress line on stderr counts the calls made against the

@@ -1,5 +1,5 @@
 /**
- * Exit codes of every afp command (DESIGN.md): the contract CI scripts rely on. One table: the
+ * Exit codes of every afp command (docs/design.md): the contract CI scripts rely on. One table: the
  * entry's `--help`, each command's `--help` and the README's exit-code table are rendered from it,
  * and test/cli/exit-codes.test.ts runs every command against it.
  */

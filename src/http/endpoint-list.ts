@@ -1,6 +1,6 @@
 /**
  * The endpoint list of the documentation (docs/endpoints.md), generated from the route table
- * (DESIGN.md: route tables are data; the endpoint list is derived from them, never written by
+ * (docs/design.md: route tables are data; the endpoint list is derived from them, never written by
  * hand). Pure: the same rows give the same bytes. `scripts/gen-docs.ts` writes it between the
  * markers below (src/cli/docs-usage.ts) and a test keeps the committed page in step with the table.
  */

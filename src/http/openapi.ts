@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of one mount, generated from the route table (DESIGN.md: route tables
+ * The OpenAPI 3.1 document of one mount, generated from the route table (docs/design.md: route tables
  * are data; the OpenAPI documents are derived from them). Every response's `_info.docs` points
  * to `/openapi.json`, which `afp serve` answers on each mount with that mount's document.
  *

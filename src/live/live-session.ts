@@ -1,7 +1,7 @@
 /**
  * LiveSession: sends afp's operations to a target through each service's dialect, paced under the
  * target's limits, and reads every answer tolerantly. It is the one door every live command uses
- * to talk to a deployment (DESIGN.md "The live-target seam").
+ * to talk to a deployment (docs/design.md "Live targets").
  *
  * - Pacing: an operation with a limit in the target file (`casino.batch: 10 per minute`) is sent at
  *   most that often: calls reserve evenly spaced slots, so concurrent callers share the pace. A

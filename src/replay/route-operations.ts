@@ -3,7 +3,7 @@
  * found by its route id (the id of the row the router matches, endpoint-name.ts), and the
  * operation's input taken from the recorded body, path parameters, query and caller. A replay
  * through a target's dialect sends the operation, not the recorded wire request, so a recording in
- * the documents' styles replays on a deployment shaped otherwise (DESIGN.md "The live-target seam").
+ * the documents' styles replays on a deployment shaped otherwise (docs/design.md "Live targets").
  *
  * One row per route id (data, STYLE rule 6). Identifiers pass through `ids`, which gives the live
  * value of a recorded one (an agent by any of its references, an escrow by its id), so the input

@@ -2,7 +2,7 @@
  * Scenario files: YAML text in, a validated `Scenario` out, or every error at once.
  *
  * A scenario composes agent populations (archetypes from the agents/ registry, each validating
- * its own `params`), fault windows, invariants to check and reports to write (DESIGN.md).
+ * its own `params`), fault windows, invariants to check and reports to write (docs/design.md).
  * Invariants: validation is strict (unknown keys are errors at every level, params included
  * through the archetype's strict schema); every error carries its data path and, where the YAML
  * says, its line; errors come sorted by line, then path, so the same file always prints the same

@@ -1,5 +1,5 @@
 /**
- * Where a live variant's edge comes from (DESIGN.md "Measured rules"): the tier its verified bets
+ * Where a live variant's edge comes from (docs/design.md "Measured rules"): the tier its verified bets
  * put it in, decided from what the bets showed, never from afp's own copy of the rule.
  *   - `published`: every bet followed the scheme's draw mapping and its payouts: the exact edge of
  *     the published rule applies;

@@ -1,8 +1,8 @@
 /**
  * Dialect: how one addressing style puts afp's operations (src/live/operations.ts) on the wire and
  * reads the answers back. A dialect is a table of rows, one per operation it offers; a new
- * deployment shape is a new table, never an `if (dialect === …)` inside a command (DESIGN.md "The
- * live-target seam"). The documents' styles A, B and short are dialects too.
+ * deployment shape is a new table, never an `if (dialect === …)` inside a command (docs/design.md
+ * "Live targets"). The documents' styles A, B and short are dialects too.
  *
  * A row builds the request (service, method, path, query, body, whether it carries the key) from
  * the operation's input, and reads a success answer through a WireReader, which records what
