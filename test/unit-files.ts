@@ -126,6 +126,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/server/log-integrity.test.ts',
   'test/server/log-replay.test.ts',
   'test/server/platform-lock.test.ts',
+  'test/server/team-doors.test.ts',
   'test/server/trigger-checkpoint.test.ts',
   'test/server/wallet-non-custodial.test.ts',
   'test/services/casino/account-journal-rows.test.ts',

@@ -122,6 +122,19 @@ const SERVE: CommandDefinition = {
       repeatable: true,
     },
     {
+      name: 'public-url',
+      value: 'URL|SERVICE=URL',
+      description:
+        "what afp serve prints and /_afp/mounts announces: URL for every service (each keeps its port offset), SERVICE=URL for one; without it /_afp/mounts answers with the caller's Host",
+      repeatable: true,
+    },
+    {
+      name: 'admin-token',
+      value: 'TOKEN',
+      description:
+        'callers beyond loopback that send it in X-AFP-Admin-Token may use the admin doors (/_afp/*); 16-256 printable characters; AFP_ADMIN_TOKEN is read when the flag is absent (and keeps it out of ps)',
+    },
+    {
       name: 'clock',
       value: 'wall|manual',
       description: 'a wall clock, or one that stands still until POST /_afp/clock moves it',

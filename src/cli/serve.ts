@@ -69,6 +69,8 @@ import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/l
 import type { Route } from '../http/route.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { adminDoorsLine, parseTeamFlags } from './serve-team-flags.ts';
+import { announcedUrls, type PublicUrls } from '../server/announced-urls.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
@@ -147,6 +149,11 @@ export interface ServeFlags {
   readonly floatMoney?: boolean;
   /** --max-in-flight, --max-receiving and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
   readonly shed: LoadShedderOptions;
+  /** --admin-token (or AFP_ADMIN_TOKEN) and --public-url (present only when given; serve-team-flags.ts). */
+  readonly adminToken?: string;
+  readonly publicUrls?: PublicUrls;
+  /** Whether --host binds beyond loopback (afp serve then says who may use the admin doors). */
+  readonly beyondLoopback?: true;
 }
 
 /** A fresh seed for a stand-in beyond loopback: 53 random bits (the CLI's nondeterminism door). */
@@ -159,6 +166,7 @@ export function parseServeArgs(
   argv: readonly string[],
   wallNowMs: number,
   drawSeed: () => string = drawServeSeed,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
 ): ServeFlags | { errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
   // A comma list or the flag again (`--defect a,b` as afp run and afp check take it, or `--defect a --defect b`).
@@ -204,6 +212,7 @@ export function parseServeArgs(
   const fsyncAnswers = args.flags['fsync-answers'] === true;
   if (fsyncAnswers && data === undefined) errors.push('--fsync-answers needs --data (it is about the command log)');
   const edge = parseEdge(stringFlag(args, 'host'), args.lists['trust-proxy'] ?? [], errors);
+  const team = parseTeamFlags(args, environment, errors);
   const seedGiven = stringFlag(args, 'seed');
   const seed = seedGiven ?? (scenario === undefined && data === undefined && !edge.beyondLoopback ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed))
@@ -264,6 +273,8 @@ export function parseServeArgs(
     ...(edge.host === undefined ? {} : { host: edge.host }),
     ...(edge.trustedProxies === undefined ? {} : { trustedProxies: edge.trustedProxies }),
     ...(edge.beyondLoopback && seedGiven === undefined ? { drawnSeed: drawSeed() } : {}),
+    ...(edge.beyondLoopback ? { beyondLoopback: true as const } : {}),
+    ...team,
   };
   return data === undefined
     ? flags
@@ -485,6 +496,8 @@ async function serveUntilSignal(
       ...(commandLog === undefined ? {} : { commandLog }),
       ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }),
       ...(flags.fsyncAnswers === true ? { fsyncAnswers: true } : {}),
+      ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+      ...(flags.publicUrls === undefined ? {} : { publicUrls: flags.publicUrls }),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -497,12 +510,15 @@ async function serveUntilSignal(
     process.stderr.write(
       `afp serve: note: --data ${commandLog.file} was an empty file: a new command log was started in it (a copy of a served log taken without its ${commandLog.file}-wal file is empty too: copy both)\n`,
     );
-  for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
-  const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
+  const shownUrls = announcedUrls(handle.urls, flags.publicUrls);
+  for (const [mount, url] of Object.entries(shownUrls)) process.stdout.write(`${mount}: ${url}\n`);
+  const adminUrl = flags.dialect === 'deployed' ? shownUrls['casino'] : shownUrls['api'];
   process.stderr.write(
     `afp serve: ${flags.dialect === 'deployed' ? `dialect deployed; ${flags.rules === undefined ? 'published rules' : `rules ${flags.rules}`}${flags.liftDeployedLimits === true ? '; limits lifted' : ''}; ` : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`,
   );
   process.stderr.write(`afp serve: ${forwardingLine(flags.trustedProxies)}\n`);
+  const doors = adminDoorsLine(flags, flags.beyondLoopback === true);
+  if (doors !== null) process.stderr.write(`afp serve: ${doors}\n`);
   process.stdout.write('ready\n');
   const launcher = watchLauncher();
   const signals = nextSignal();

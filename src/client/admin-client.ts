@@ -12,6 +12,7 @@
  */
 import { httpTransport } from './http-transport.ts';
 import { describeError } from './describe-error.ts';
+import { ADMIN_TOKEN_HEADER, adminTokenFromEnvironment } from './admin-token.ts';
 import type { Mount, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 /** An admin call's outcome: the typed answer, or why there is none. */
@@ -89,21 +90,34 @@ const MESSAGE_CHARS_MAX = 200;
 export interface AdminClientOptions {
   /** The mount whose address serves `/_afp/*` (default 'api'). */
   readonly mount?: Mount;
+  /**
+   * The serve's admin token, sent in X-AFP-Admin-Token on every admin call (a serve beyond loopback
+   * lets its holders in: src/server/admin-access.ts). Default: AFP_ADMIN_TOKEN from the environment,
+   * so every afp command that drives a stand-in (load, check, replay, audits, conformance) passes
+   * it when the user gave it; null: none.
+   */
+  readonly token?: string | null;
 }
 
 export class AdminClient {
   private readonly transport: Transport;
   private readonly mount: Mount;
+  private readonly token: string | null;
 
   constructor(transport: Transport, options: AdminClientOptions = {}) {
     this.transport = transport;
     this.mount = options.mount ?? 'api';
+    this.token = options.token === undefined ? adminTokenFromEnvironment() : options.token;
   }
 
   /** An admin client of the serve whose admin doors are at `url` (its api URL), non-JSON answers kept. */
-  static ofUrl(url: string, options: { readonly timeoutMs?: number } = {}): AdminClient {
+  static ofUrl(
+    url: string,
+    options: { readonly timeoutMs?: number; readonly token?: string | null } = {},
+  ): AdminClient {
     return new AdminClient(
       httpTransport({ urls: { api: url }, timeoutMs: options.timeoutMs ?? ADMIN_TIMEOUT_MS, nonJson: 'keep' }),
+      options.token === undefined ? {} : { token: options.token },
     );
   }
 
@@ -203,8 +217,9 @@ export class AdminClient {
     read: (body: AdminObject) => T | null,
   ): Promise<AdminAnswer<T>> {
     const door = `${method} ${path}`;
-    const request: TransportRequest =
-      body === undefined ? { mount: this.mount, method, path } : { mount: this.mount, method, path, body };
+    const headers = this.token === null ? undefined : { [ADMIN_TOKEN_HEADER]: this.token };
+    const base = { mount: this.mount, method, path, ...(headers === undefined ? {} : { headers }) };
+    const request: TransportRequest = body === undefined ? base : { ...base, body };
     let answer: TransportResponse;
     try {
       answer = await this.transport(request);

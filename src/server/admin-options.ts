@@ -8,6 +8,7 @@ import type { JsonObject } from '../core/errors.ts';
 import type { Mount, Route } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { AdminCommand } from './admin-command.ts';
+import type { PublicUrls } from './announced-urls.ts';
 import type { ClockMover } from './clock-move.ts';
 import type { PlatformLock } from './platform-lock.ts';
 import type { ServeClock } from './serve-clock.ts';
@@ -47,4 +48,8 @@ export interface AdminOptions {
   readonly clockMover?: ClockMover;
   /** Snapshots and reverts run as sliced jobs under it (platform-lock.ts); absent: whole, before the answer. */
   readonly lock?: PlatformLock;
+  /** afp serve --admin-token: callers beyond loopback that send it may use the doors (admin-access.ts); absent: loopback only. */
+  readonly adminToken?: string;
+  /** afp serve --public-url: what `/_afp/mounts` announces (announced-urls.ts); absent: the caller's Host. */
+  readonly publicUrls?: PublicUrls;
 }

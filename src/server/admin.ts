@@ -1,7 +1,9 @@
 /**
  * Serve-only endpoints, answered at the HTTP edge before the dispatcher: not part of the
- * platform's contract, no auth, not rate limited, loopback clients only: the peer, and every client
- * the request's forwarding headers name (adminRefusal; docs/decisions/serve.md).
+ * platform's contract, no platform auth, not rate limited; loopback clients only (the peer, and every
+ * client the request's forwarding headers name), and beyond loopback those that send the serve's
+ * admin token (admin-access.ts; docs/decisions/serve.md). The URLs they announce are the public
+ * ones, or the caller's Host (announced-urls.ts).
  *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
  *   GET  /openapi.json    → the OpenAPI document of this mount's rows (every mount, any peer:
  *                          it is documentation; src/http/openapi.ts)
@@ -59,7 +61,8 @@ import {
   type Outcome,
 } from '../core/errors.ts';
 import { formatDecimal, parseDecimal, parseNumber, type Micro } from '../core/money.ts';
-import { forwardedBeyondLoopback, isLoopback } from '../http/client-ip.ts';
+import { adminRefusal } from './admin-access.ts';
+import { announcedUrls } from './announced-urls.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
 import type { Mount } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -129,7 +132,7 @@ const ROWS: readonly AdminRow[] = [
     method: 'GET',
     path: '/openapi.json',
     apiOnly: false,
-    answer: (request, options) => openApiDocumentOf(request.mount, options),
+    answer: (request, options) => openApiDocumentOf(request, options),
   },
   { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (request, options) => mountsView(request, options) },
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
@@ -182,7 +185,7 @@ export function adminIntercept(
       );
     }
     if (row.apiOnly) {
-      const refusal = adminRefusal(request);
+      const refusal = adminRefusal(request, options.adminToken ?? null);
       if (refusal !== null) return failureAnswer(refusal);
     }
     const answer = row.answer(request, options);
@@ -192,27 +195,11 @@ export function adminIntercept(
   };
 }
 
-/**
- * Why an admin row refuses this caller, or null: the socket's peer must be loopback, and so must
- * every client the request's own forwarding headers name, so that a reverse proxy on the same host
- * (a loopback peer) does not open the doors to whoever it forwards (client-ip.ts
- * `forwardedBeyondLoopback`: only a proxy that adds none of X-Forwarded-For, X-Real-IP and
- * Forwarded goes unseen, docs/serve.md).
- */
-function adminRefusal(request: EdgeRequest): Failure | null {
-  if (!isLoopback(request.peer)) return fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only');
-  const beyond = request.sentForwarding === null ? null : forwardedBeyondLoopback(request.sentForwarding);
-  if (beyond === null) return null;
-  return fail(
-    'FORBIDDEN',
-    `afp admin endpoints answer loopback clients only: this request was forwarded for ${beyond} (by a proxy in front of afp serve, or a tool that sends forwarding headers: send admin calls without them)`,
-  );
-}
-
 /** Imported on the first GET /openapi.json: its zod definitions cost a serve start ~0.15 s of CPU otherwise. */
-async function openApiDocumentOf(mount: Mount, options: AdminOptions): Promise<JsonObject> {
+async function openApiDocumentOf(request: EdgeRequest, options: AdminOptions): Promise<JsonObject> {
   const { openApiDocument } = await import('../http/openapi.ts');
-  const serverUrl = options.mounts()[mount];
+  const mount = request.mount;
+  const serverUrl = announcedUrls(options.mounts(), options.publicUrls, request.headers['host'])[mount];
   return openApiDocument(options.routes, serverUrl === undefined ? { mount } : { mount, serverUrl });
 }
 
@@ -224,7 +211,7 @@ function failureAnswer(failure: Failure, headers?: Record<string, string>): Edge
 /** `{ mounts }`; with a dialect, `{ dialect, mounts, base_urls }` (+ `fairness`, the scheme its casino plays, when it names one). */
 /** `forwarded_for`: whether this caller's X-Forwarded-For counts (afp load warns when it does not). */
 function mountsView(request: EdgeRequest, options: AdminOptions): JsonObject {
-  const mounts = { ...options.mounts() } as Record<string, string>;
+  const mounts = announcedUrls(options.mounts(), options.publicUrls, request.headers['host']);
   const forwardedFor = request.forwarding ? 'trusted' : 'ignored';
   if (options.dialect === undefined) return { mounts, forwarded_for: forwardedFor };
   const baseUrls: Record<string, string> = {};

@@ -48,6 +48,7 @@ import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { adminIntercept } from './admin.ts';
+import type { PublicUrls } from './announced-urls.ts';
 import type { AdminCommand } from './admin-command.ts';
 import { ClockMover } from './clock-move.ts';
 import type { CommandLog } from './command-log.ts';
@@ -119,6 +120,10 @@ export interface ServeOptions {
   readonly bodyTimeouts?: BodyTimeouts;
   /** Requests that may wait for the platform lock at once (default LOCK_QUEUE_MAX; tests use small ones). */
   readonly lockQueueMax?: number;
+  /** Callers beyond loopback that send this token may use the admin doors (`--admin-token`; admin-access.ts). */
+  readonly adminToken?: string;
+  /** What `/_afp/mounts` announces and `urls` holds (`--public-url`; announced-urls.ts). */
+  readonly publicUrls?: PublicUrls;
   /** Wall ms of work per slice of a lock's job (default JOB_SLICE_MS; 0: one step per slice, as tests use to see many slices on a small state). */
   readonly lockSliceMs?: number;
 }
@@ -260,6 +265,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     adminMount: layout.adminMount,
     load: () => loadView(shedder),
     ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }),
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    ...(options.publicUrls === undefined ? {} : { publicUrls: options.publicUrls }),
     ...dialect,
   };
   const servers: Server[] = [];

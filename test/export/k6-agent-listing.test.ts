@@ -41,7 +41,7 @@ populations:
 `,
   { agents: AGENTS },
 );
-const DATA: K6SetupData = { urls: { api: BASE }, offsetMs: 0, runTag: RUN_TAG, admin: false };
+const DATA: K6SetupData = { urls: { api: BASE }, offsetMs: 0, runTag: RUN_TAG, admin: false, adminToken: null };
 
 /** What the target answered to one request, with what the request named. */
 interface Exchange {

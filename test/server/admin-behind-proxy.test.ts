@@ -83,7 +83,7 @@ describe('the admin doors behind a proxy on the same host', () => {
         expect(moved.status, JSON.stringify(headers)).toBe(403);
         expect(moved.body['code']).toBe('FORBIDDEN');
         expect(moved.body['error']).toBe(
-          `afp admin endpoints answer loopback clients only: this request was forwarded for ${client} (by a proxy in front of afp serve, or a tool that sends forwarding headers: send admin calls without them)`,
+          `afp admin endpoints answer loopback clients only: this request was forwarded for ${client} (by a proxy in front of afp serve, or a tool that sends forwarding headers: send admin calls without them, or start afp serve with --admin-token)`,
         );
         expect((await call(`${api}/_afp/state`, headers)).status).toBe(403);
       }

@@ -74,6 +74,7 @@
  * Known gap: wallet addresses an agent publishes in another VU are not seen (no shared memory).
  */
 import type { MountUrls } from '../../client/transport.ts';
+import { adminHeaders } from '../../client/admin-token.ts';
 import { assert } from '../../core/assert.ts';
 import { formatDecimal } from '../../core/money.ts';
 import { LiveTurn } from '../../load/live-turn.ts';
@@ -125,6 +126,8 @@ export interface K6SetupData {
   readonly runTag: string;
   /** The target is an afp serve: tiers and starting deposits go through its admin doors. */
   readonly admin: boolean;
+  /** The serve's admin token (AFP_ADMIN_TOKEN), sent on every admin call; null: none given. */
+  readonly adminToken: string | null;
 }
 
 /**
@@ -389,7 +392,7 @@ export class K6AgentRun {
     const post = (path: string, body: Record<string, string>): Promise<void> =>
       this.api.http
         .asyncRequest('POST', api + path, JSON.stringify(body), {
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          headers: adminHeaders({ 'content-type': 'application/json', accept: 'application/json' }, data.adminToken),
           tags: { endpoint: 'afp.setup', name: 'afp.setup' },
           timeout: this.config.timeout,
           responseCallback: this.api.expected,

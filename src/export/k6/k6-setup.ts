@@ -7,7 +7,8 @@
  * URLs: AFP_TARGET (or the export's --target) is the style-B api URL; each style-A service from
  * AFP_TARGET_<SERVICE>, else what an afp serve announces at GET /_afp/mounts. Run tag: AFP_RUN_ID,
  * else random; a segmented run (--execution-segment) must set AFP_RUN_ID, as every process runs
- * its own setup() and they must name the same agents. A bad or missing setting aborts the test
+ * its own setup() and they must name the same agents. Admin calls carry AFP_ADMIN_TOKEN when set
+ * (a serve shared beyond loopback answers them only with it: src/server/admin-access.ts). A bad or missing setting aborts the test
  * with the reason (k6's exec.test.abort), before any load.
  * A serve whose mounts announce the deployed dialect is refused as `afp load` refuses it (the same
  * reading of /_afp/mounts and the same message: src/live/served-dialects.ts): the agents speak the
@@ -17,6 +18,7 @@ import type { MountUrls } from '../../client/transport.ts';
 import type { K6SetupData } from './k6-agent-run.ts';
 import type { K6Http } from './k6-transport.ts';
 import { deployedDialectRefusal, servedDialects } from '../../live/served-dialects.ts';
+import { ADMIN_TOKEN_ENV, adminHeaders } from '../../client/admin-token.ts';
 
 export interface K6SetupApi {
   readonly http: K6Http;
@@ -42,7 +44,8 @@ export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
     api.abort('a segmented run (--execution-segment) needs -e AFP_RUN_ID=<tag>, the same in every process');
   const runTag = given ?? api.randomTag();
   if (!RUN_TAG.test(runTag)) api.abort('AFP_RUN_ID must be 1 to 16 characters of A-Z a-z 0-9 _ .');
-  const mounts = await get(api, `${target}/_afp/mounts`);
+  const adminToken = api.env(ADMIN_TOKEN_ENV) ?? null;
+  const mounts = await get(api, `${target}/_afp/mounts`, adminToken);
   const announced = mounts.status === 200 ? recordOf(recordOf(mounts.body)['mounts']) : {};
   if (mounts.status === 200) {
     const deployed = Object.entries(servedDialects(mounts.body))
@@ -56,15 +59,19 @@ export async function k6Setup(api: K6SetupApi): Promise<K6SetupData> {
     if (typeof value === 'string' && /^https?:\/\//.test(value)) urls[mount] = value.replace(/\/+$/, '');
   }
   const askedMs = api.nowMs();
-  const clock = mounts.status === 200 ? await get(api, `${target}/_afp/clock`) : null;
+  const clock = mounts.status === 200 ? await get(api, `${target}/_afp/clock`, adminToken) : null;
   const nowMs = clock?.status === 200 ? recordOf(clock.body)['now_ms'] : undefined;
   const offsetMs = typeof nowMs === 'number' ? nowMs - (askedMs + api.nowMs()) / 2 : 0;
-  return { urls, offsetMs, runTag, admin: mounts.status === 200 };
+  return { urls, offsetMs, runTag, admin: mounts.status === 200, adminToken };
 }
 
-async function get(api: K6SetupApi, url: string): Promise<{ status: number; body: unknown }> {
+async function get(
+  api: K6SetupApi,
+  url: string,
+  adminToken: string | null,
+): Promise<{ status: number; body: unknown }> {
   const answer = await api.http.asyncRequest('GET', url, null, {
-    headers: { accept: 'application/json' },
+    headers: adminHeaders({ accept: 'application/json' }, adminToken),
     tags: { endpoint: 'afp.setup', name: 'afp.setup' },
     timeout: api.timeout,
     responseCallback: api.expected,

@@ -10,6 +10,7 @@
  * Each answer's announced rate limit (X-RateLimit-* / RateLimit-*) is kept: the file's limits use it.
  * Non-goals: deciding anything (classify.ts).
  */
+import { adminHeaders, adminTokenFromEnvironment } from '../../client/admin-token.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { httpTransport } from '../../client/http-transport.ts';
 import { announcedLimit, type AnnouncedLimit } from '../announced-limit.ts';
@@ -85,7 +86,9 @@ export async function probeUrl(url: string, options: { timeoutMs?: number } = {}
 /** One GET through the client's Transport, without a key; transport trouble is an observation without a status. */
 async function get(transport: Transport, path: string): Promise<Observation> {
   try {
-    const response = await transport({ mount: 'api', method: 'GET', path });
+    // An afp serve shared beyond loopback answers its mounts only with the admin token (AFP_ADMIN_TOKEN).
+    const token = path === MOUNTS_PATH ? adminTokenFromEnvironment() : null;
+    const response = await transport({ mount: 'api', method: 'GET', path, headers: adminHeaders({}, token) });
     const headers = {
       contentType: response.headers['content-type'] ?? null,
       server: response.headers['server'] ?? null,
