@@ -9,7 +9,9 @@
  * or a k6 pod can move the clock, read the mounts and take snapshots; one beyond loopback without
  * it is answered 401 (a credential is missing), where a serve with no token answers 403 (nothing
  * would let it in). A token sent that is not this serve's is 401 from any peer: a wrong credential
- * is never ignored, so a misconfigured client hears of it on its first call.
+ * is never ignored, so a misconfigured client hears of it on its first call. A serve with no token
+ * ignores the header (a user whose AFP_ADMIN_TOKEN is set for a team's stand-in still drives a
+ * local one of their own).
  * The header and variable are src/client/admin-token.ts's. The comparison takes the same time whatever the token sent (timingSafeEqual over
  * SHA-256 digests, so lengths do not leak either).
  */
@@ -44,16 +46,10 @@ function sameToken(sent: string, token: string): boolean {
  * the doors are loopback-only).
  */
 export function adminRefusal(request: EdgeRequest, token: string | null): Failure | null {
-  const sent = request.headers[ADMIN_TOKEN_HEADER];
-  if (sent !== undefined) {
-    if (token !== null && sameToken(sent, token)) return null;
-    return failWithStatus(
-      401,
-      'UNAUTHORIZED',
-      token === null
-        ? `this afp serve has no admin token (its admin endpoints answer loopback callers only): send no ${ADMIN_TOKEN_HEADER} header, or start it with --admin-token`
-        : `the ${ADMIN_TOKEN_HEADER} sent is not this afp serve's admin token`,
-    );
+  const sent = token === null ? undefined : request.headers[ADMIN_TOKEN_HEADER];
+  if (sent !== undefined && token !== null) {
+    if (sameToken(sent, token)) return null;
+    return failWithStatus(401, 'UNAUTHORIZED', `the ${ADMIN_TOKEN_HEADER} sent is not this afp serve's admin token`);
   }
   const beyond = beyondLoopback(request);
   if (beyond === null) return null;

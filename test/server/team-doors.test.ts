@@ -53,11 +53,11 @@ describe('who may use the admin doors', () => {
     ).toBeNull();
   });
 
-  it('a wrong token is 401 from any peer, and a token sent to a serve without one is 401 too', () => {
-    for (const peer of ['127.0.0.1', '198.18.0.2']) {
+  it('a wrong token is 401 from any peer; a serve without a token ignores the header', () => {
+    for (const peer of ['127.0.0.1', '198.18.0.2'])
       expect(adminRefusal(request(peer, { 'x-afp-admin-token': `${TOKEN}x` }), TOKEN)).toMatchObject({ status: 401 });
-      expect(adminRefusal(request(peer, { 'x-afp-admin-token': TOKEN }), null)).toMatchObject({ status: 401 });
-    }
+    expect(adminRefusal(request('127.0.0.1', { 'x-afp-admin-token': TOKEN }), null)).toBeNull();
+    expect(adminRefusal(request('198.18.0.2', { 'x-afp-admin-token': TOKEN }), null)).toMatchObject({ status: 403 });
   });
 
   it('a token is 16 to 256 printable characters', () => {
