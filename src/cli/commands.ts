@@ -299,8 +299,15 @@ const LOAD: CommandDefinition = {
       name: 'out',
       value: 'DIR|prometheus=URL|json=FILE',
       description:
-        'DIR: where the load reports go (and, for a SCENARIO run, load.json for afp load merge); prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines',
+        "DIR: where the load reports go (and, for a SCENARIO run, load.json for afp load merge); prometheus=URL: stream the metrics by Prometheus remote write, named as k6's output names them; json=FILE: k6's JSON output, a point per sample",
       default: 'reports/<scenario>-load, reports/url-load',
+      repeatable: true,
+    },
+    {
+      name: 'tag',
+      value: 'NAME=VALUE',
+      description:
+        "a label on every metric the outputs send (k6's --tag); testid=… names the run (default: its start time in base 36, printed with the outputs)",
       repeatable: true,
     },
     flag.seed('the seed; 1 to 128 printable characters', "the scenario's"),

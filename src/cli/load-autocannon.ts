@@ -192,13 +192,13 @@ async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: 
   const thresholds = parseThresholds(thresholdsOf(args.lists['threshold'] ?? [], errors));
   if (!thresholds.ok)
     errors.push(...thresholds.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
-  const outs = parseOutFlags(args.lists['out'] ?? []);
+  const outs = parseOutFlags(args.lists['out'] ?? [], args.lists['tag'] ?? []);
   errors.push(...outs.errors);
   if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok || 'error' in methodOrError) {
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const outputs = runMetricsOutputs(outs.outputs, HIGH_RESOLUTION_CLOCK);
+  const outputs = runMetricsOutputs(outs.outputs, HIGH_RESOLUTION_CLOCK, { tags: outs.tags });
   const prepared = await outputs?.prepare();
   const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
   if (typeof prepared === 'string' || reach === null || !reach.ok) {

@@ -22,6 +22,8 @@ export interface LoadFlags {
   readonly seed: string | undefined;
   readonly out: string | undefined;
   readonly outputs: readonly OutputSpec[];
+  /** --tag NAME=VALUE: labels on every metric the outputs send. */
+  readonly tags: Readonly<Record<string, string>>;
   readonly durationMs: number | undefined;
   readonly quiet: boolean;
   readonly shard: Shard;
@@ -31,7 +33,7 @@ export interface LoadFlags {
 export function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
   // A URL run's or autocannon's flag is parsed, then named with its form: refused unparsed, its value was taken for a SCENARIO.
   const args = parseCommand(argv, DEFINITION, ['engine']);
-  const outs = parseOutFlags(args.lists['out'] ?? []);
+  const outs = parseOutFlags(args.lists['out'] ?? [], args.lists['tag'] ?? []);
   const errors = [
     ...args.errors,
     ...otherFormFlags(
@@ -63,6 +65,7 @@ export function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; erro
       seed,
       out: outs.dir,
       outputs: outs.outputs,
+      tags: outs.tags,
       durationMs,
       quiet: args.flags['quiet'] === true || args.flags['json'] === true,
       shard: typeof shard === 'string' ? WHOLE : shard,

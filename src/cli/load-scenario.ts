@@ -84,7 +84,7 @@ export async function scenarioLoad(
     io.out(
       `shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`,
     );
-  const outputs = await metricsOutputs(flags, io);
+  const outputs = await metricsOutputs(flags, io, scenario.name);
   if (typeof outputs === 'string') return EXIT.invalidInput;
   const runTag = Math.floor(io.clock.nowMs()).toString(36);
   const result =
@@ -114,8 +114,12 @@ export async function scenarioLoad(
 }
 
 /** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */
-async function metricsOutputs(flags: LoadFlags, io: LoadIo): Promise<MetricsOutputs | null | 'invalid'> {
-  const outputs = runMetricsOutputs(flags.outputs, io.clock);
+async function metricsOutputs(
+  flags: LoadFlags,
+  io: LoadIo,
+  scenario: string,
+): Promise<MetricsOutputs | null | 'invalid'> {
+  const outputs = runMetricsOutputs(flags.outputs, io.clock, { scenario, tags: flags.tags });
   if (outputs === null) return null;
   const problem = await outputs.prepare();
   if (problem === null) return outputs;

@@ -37,7 +37,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   // Parsed with every flag of `afp load`: another form's flag is named with its form, and its value is not taken for a URL.
   const args = parseCommand(argv, definitionOf('load'));
   const parsed = await parseUrlRun(args);
-  const outs = parseOutFlags(args.lists['out'] ?? []);
+  const outs = parseOutFlags(args.lists['out'] ?? [], args.lists['tag'] ?? []);
   const errors = [
     ...args.errors,
     ...otherFormFlags(args, SCENARIO_ONLY, 'a scenario run (afp load SCENARIO --target URL)'),
@@ -70,7 +70,7 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
       import('../load/url-load.ts'),
       import('./load-view.ts'),
     ]);
-  const outputs = runMetricsOutputs(outs.outputs, io.clock);
+  const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {
     io.err(`afp load: ${prepared}\n`);

@@ -293,6 +293,11 @@ export class LoadRecorder {
     return { started: this.started, completed: this.completed, dropped: this.dropped };
   }
 
+  /** Checks so far, by name (the metrics outputs' live k6_checks_rate). */
+  checkCounts(): Readonly<Record<string, { readonly passes: number; readonly fails: number }>> {
+    return Object.fromEntries([...this.checks.entries()].map(([name, tally]) => [name, { ...tally }]));
+  }
+
   /** The row of `second`; a row made among the newest STAGED_SECONDS is staged (older staged rows are folded first). */
   private rowOf(second: number): Tally {
     if (second > this.newestSecond) {

@@ -311,9 +311,13 @@ describe('afp load URL --engine autocannon', () => {
     const lines = readFileSync(stream, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { metric: string; labels: Record<string, string>; value: number });
-    expect(lines.find((line) => line.metric === 'afp_http_reqs_total')).toMatchObject({
-      labels: { endpoint: 'GET /', status: '200' },
+      .map(
+        (line) =>
+          JSON.parse(line) as { type: string; metric: string; data: { value?: number; tags?: Record<string, string> } },
+      );
+    // autocannon hands no samples over: its requests come as one k6 http_reqs point per endpoint and status.
+    expect(lines.find((line) => line.type === 'Point' && line.metric === 'http_reqs')?.data).toMatchObject({
+      tags: { name: 'GET /', method: 'GET', status: '200', scenario: 'default' },
       value: summary.totals.requests,
     });
     const refused = await load([url, '--engine', 'autocannon', '--rate', '3/s']);

@@ -124,20 +124,20 @@ describe('afp load against afp serve', () => {
     );
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { engine: string };
     expect(summary.engine).toBe('afp');
-    // --out json=FILE: the metrics stream's last push holds load.json's counts, by afp's endpoint names.
-    const lines = readFileSync(stream, 'utf8')
+    // --out json=FILE: k6's JSON output, a point per request (tagged with afp's endpoint names and the scenario): load.json's counts.
+    const points = readFileSync(stream, 'utf8')
       .trim()
       .split('\n')
       .map(
         (line) =>
-          JSON.parse(line) as { time_ms: number; metric: string; labels: Record<string, string>; value: number },
-      );
-    const last = Math.max(...lines.map((line) => line.time_ms));
-    const streamed = lines
-      .filter((line) => line.time_ms === last && line.metric === 'afp_http_reqs_total')
-      .reduce((sum, line) => sum + line.value, 0);
-    expect(streamed).toBe(run.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0));
-    expect(lines.some((line) => line.labels['endpoint']?.startsWith('faucet.') === true)).toBe(true);
+          JSON.parse(line) as { type: string; metric: string; data: { value?: number; tags?: Record<string, string> } },
+      )
+      .filter((line) => line.type === 'Point' && line.metric === 'http_reqs');
+    expect(points.reduce((sum, line) => sum + (line.data.value ?? 0), 0)).toBe(
+      run.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0),
+    );
+    expect(points.some((line) => line.data.tags?.['name']?.startsWith('faucet.') === true)).toBe(true);
+    expect(points[0]?.data.tags?.['scenario']).toBe('load-smoke');
   });
 
   test('a threshold that must fail (p99 below 1 µs) with abortOnFail: the run stops within seconds, exit 5, reports written', async () => {

@@ -2,8 +2,8 @@
  * `--out prometheus=URL` and `--out json=FILE`: the run's metrics (metric-series.ts) streamed while
  * it goes — every PUSH_EVERY_MS from the live tally, and once at the end from the final snapshot,
  * so the last values sent are summary.json's figures — to a Prometheus remote-write receiver
- * (remote-write.ts) and/or a JSON-lines file (one object a series and push:
- * `{"time_ms":…,"metric":…,"labels":{…},"value":…}`).
+ * (remote-write.ts), named as k6's remote-write output names them; and `--out json=FILE` in k6's
+ * own point-per-sample JSON format (k6-json.ts), appended every PUSH_EVERY_MS and at the end.
  *
  * Failures are counted, never thrown: a receiver that refuses or does not answer is a note in the
  * run's output, not a failed run. One push at a time per output (a slow receiver skips live pushes
@@ -11,12 +11,13 @@
  * Bounded: at most OUTPUTS_MAX outputs; the series are bounded by the recorder's endpoint limit.
  * Non-goals: other outputs (InfluxDB, StatsD): k6 has them, through `afp export k6`.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { LoadRecorder, LoadSample, LoadSnapshot } from '../load-recorder.ts';
 import { seriesOf, seriesOfSnapshot, type MetricSeries } from './metric-series.ts';
 import { MetricsTally } from './metrics-tally.ts';
 import { pushRemoteWrite } from './remote-write.ts';
+import { K6JsonStream } from './k6-json.ts';
 import type { OutputSpec } from './out-flags.ts';
 
 export const PUSH_EVERY_MS = 5_000;
@@ -25,21 +26,40 @@ export { OUTPUTS_MAX, parseOutFlags, type OutFlags, type OutputSpec } from './ou
 
 interface Sink {
   readonly spec: OutputSpec;
+  /** A json sink's k6-format stream (k6-json.ts); null for remote write. */
+  readonly stream: K6JsonStream | null;
   pushes: number;
   failures: number;
   firstFailure: string | null;
   busy: Promise<void> | null;
 }
 
+/** What labels a run's series: its scenario (`default` for a URL run, as k6 names an unnamed one) and the --tag values. */
+export interface RunLabelling {
+  readonly scenario?: string;
+  readonly tags?: Readonly<Record<string, string>>;
+}
+
 /**
- * The outputs of one `afp load` run (null for no --out): labelled `job="afp"` and a `run_id` of the
- * start time in base 36, so two runs pushed to one receiver stay apart; stamped by `clock`.
+ * The outputs of one `afp load` run (null for no --out): labelled `job="afp"`, `scenario`, the
+ * --tag values, and `testid` (--tag testid=…, else the start time in base 36, so two runs pushed to
+ * one receiver stay apart; the notes print it); stamped by `clock`.
  */
-export function runMetricsOutputs(specs: readonly OutputSpec[], clock: { nowMs(): number }): MetricsOutputs | null {
+export function runMetricsOutputs(
+  specs: readonly OutputSpec[],
+  clock: { nowMs(): number },
+  labelling: RunLabelling = {},
+): MetricsOutputs | null {
   if (specs.length === 0) return null;
+  const tags = labelling.tags ?? {};
   return new MetricsOutputs({
     specs,
-    runLabels: { job: 'afp', run_id: Math.floor(clock.nowMs()).toString(36) },
+    runLabels: {
+      job: 'afp',
+      ...tags,
+      scenario: labelling.scenario ?? 'default',
+      testid: tags['testid'] ?? Math.floor(clock.nowMs()).toString(36),
+    },
     nowMs: () => clock.nowMs(),
   });
 }
@@ -60,8 +80,15 @@ export class MetricsOutputs {
     nowMs: () => number;
     everyMs?: number;
   }) {
-    this.sinks = options.specs.map((spec) => ({ spec, pushes: 0, failures: 0, firstFailure: null, busy: null }));
     this.runLabels = options.runLabels;
+    this.sinks = options.specs.map((spec) => ({
+      spec,
+      stream: spec.kind === 'json' ? new K6JsonStream(spec.file, this.runLabels) : null,
+      pushes: 0,
+      failures: 0,
+      firstFailure: null,
+      busy: null,
+    }));
     this.nowMs = options.nowMs;
     this.everyMs = options.everyMs ?? PUSH_EVERY_MS;
   }
@@ -91,6 +118,7 @@ export class MetricsOutputs {
 
   add(sample: LoadSample): void {
     this.tally.add(sample);
+    for (const sink of this.sinks) sink.stream?.add(sample);
   }
 
   stopLive(): void {
@@ -104,17 +132,28 @@ export class MetricsOutputs {
     await Promise.all(this.sinks.map((sink) => sink.busy ?? Promise.resolve()));
     const series = seriesOfSnapshot(snapshot, this.runLabels);
     const timestampMs = this.timestamp();
-    await Promise.all(this.sinks.map((sink) => this.send(sink, series, timestampMs)));
+    await Promise.all(
+      this.sinks.map((sink) =>
+        sink.stream === null
+          ? this.send(sink, series, timestampMs)
+          : this.close(sink, sink.stream.finish(snapshot, timestampMs)),
+      ),
+    );
     return this.sinks.map((sink) => {
       const where = sink.spec.kind === 'prometheus' ? `prometheus ${sink.spec.url}` : `json ${sink.spec.file}`;
       const failed = sink.failures === 0 ? '' : `, ${sink.failures} failed (first: ${sink.firstFailure ?? '?'})`;
-      return `metrics to ${where}: ${sink.pushes} pushes${failed}`;
+      return `metrics to ${where}: ${sink.pushes} pushes, testid ${this.runLabels['testid'] ?? ''}${failed}`;
     });
   }
 
   private pushLive(): void {
     if (this.recorder === null) return;
-    const series = seriesOf(this.tally.figures(), this.recorder.iterationCounts(), this.runLabels);
+    const series = seriesOf(
+      this.tally.figures(),
+      this.recorder.iterationCounts(),
+      this.runLabels,
+      this.recorder.checkCounts(),
+    );
     const timestampMs = this.timestamp();
     for (const sink of this.sinks) {
       if (sink.busy !== null) continue;
@@ -129,11 +168,16 @@ export class MetricsOutputs {
   }
 
   private async send(sink: Sink, series: readonly MetricSeries[], timestampMs: number): Promise<void> {
+    if (sink.spec.kind !== 'prometheus' || sink.stream !== null) return this.close(sink, sink.stream?.flush() ?? null);
     sink.pushes += 1;
-    const failure =
-      sink.spec.kind === 'prometheus'
-        ? await remoteWriteFailure(sink.spec.url, series, timestampMs)
-        : await jsonLinesFailure(sink.spec.file, series, timestampMs);
+    await this.close(sink, remoteWriteFailure(sink.spec.url, series, timestampMs));
+  }
+
+  /** Counts a write's failure on its sink (a json stream counts its appends as pushes). */
+  private async close(sink: Sink, written: Promise<string | null> | null): Promise<void> {
+    if (written === null) return;
+    if (sink.stream !== null) sink.pushes += 1;
+    const failure = await written;
     if (failure === null) return;
     sink.failures += 1;
     sink.firstFailure ??= failure;
@@ -147,20 +191,4 @@ async function remoteWriteFailure(
 ): Promise<string | null> {
   const outcome = await pushRemoteWrite(url, series, timestampMs);
   return outcome.ok ? null : outcome.message;
-}
-
-async function jsonLinesFailure(
-  file: string,
-  series: readonly MetricSeries[],
-  timestampMs: number,
-): Promise<string | null> {
-  const text = series
-    .map((one) => JSON.stringify({ time_ms: timestampMs, metric: one.name, labels: one.labels, value: one.value }))
-    .join('\n');
-  try {
-    await appendFile(file, `${text}\n`);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }

@@ -1,8 +1,10 @@
-// `afp load URL --out prometheus=URL --out json=FILE` against Debian's real Prometheus (remote-write
-// receiver on, a temporary TSDB, 127.0.0.1 on a port of this file's range): the run's request
-// counts, read back through Prometheus's HTTP API, are summary.json's; the pushes came live (more
-// than one sample per series over a 6 s run: one every 5 s and the last at the end), labelled with
-// afp's endpoint names; the JSON-lines stream's last push holds the same figures.
+// `afp load URL --out prometheus=URL --out json=FILE --tag …` against Debian's real Prometheus
+// (remote-write receiver on, a temporary TSDB, 127.0.0.1 on a port of this file's range): the run's
+// request counts, read back through Prometheus's HTTP API by k6's series names and labels (method,
+// name, status, scenario, testid, the --tag values), are summary.json's; the latency histogram's
+// buckets give a quantile over `sum by (le)` in the bucket of the run's own p99; the pushes came live
+// (more than one sample per series over a 6 s run: one every 5 s and the last at the end); the JSON
+// stream is k6's point-per-sample output, one http_reqs point per request.
 // Skipped with its reason when /usr/bin/prometheus is missing, except under CI, where it is
 // required (prometheus-presence.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main, type LoadIo } from '../../../src/cli/load.ts';
 import { systemLoadClock } from '../../../src/load/generator.ts';
 import { PROMETHEUS_BINARY, prometheusSkipReason } from './prometheus-presence.ts';
+import { LATENCY_BUCKETS_SECONDS } from '../../../src/load/metrics/metric-series.ts';
 
 const SKIP = prometheusSkipReason();
 /** Ports this file may give Prometheus (the first free one). */
@@ -116,8 +119,9 @@ describe.skipIf(SKIP !== undefined)(
       const out = join(DIR, 'out');
       const jsonFile = join(DIR, 'metrics.jsonl');
       let stderr = '';
+      let printed = '';
       const io: LoadIo = {
-        out: () => undefined,
+        out: (text) => void (printed += text),
         err: (text) => void (stderr += text),
         errIsTty: false,
         clock: systemLoadClock(),
@@ -136,6 +140,10 @@ describe.skipIf(SKIP !== undefined)(
           `prometheus=${base}/api/v1/write`,
           '--out',
           `json=${jsonFile}`,
+          '--tag',
+          'testid=prom-rt',
+          '--tag',
+          'team=payments',
           '-q',
         ],
         io,
@@ -148,35 +156,57 @@ describe.skipIf(SKIP !== undefined)(
       };
       expect(summary.totals.requests).toBeGreaterThan(200);
 
-      const total = await query('sum(afp_http_reqs_total{job="afp"})');
+      const total = await query('sum(k6_http_reqs_total{job="afp",testid="prom-rt"})');
       expect(Number(total[0]?.value[1])).toBe(summary.totals.requests);
-      const byEndpoint = await query('afp_http_reqs_total');
-      expect(byEndpoint.map((row) => [row.metric['endpoint'], row.metric['status'], Number(row.value[1])])).toEqual([
-        ['GET /', '200', summary.totals.requests],
-      ]);
-      const count = await query('afp_http_req_duration_seconds_count{endpoint="GET /"}');
+      const byEndpoint = await query('k6_http_reqs_total{testid="prom-rt"}');
+      expect(
+        byEndpoint.map((row) => [
+          row.metric['method'],
+          row.metric['name'],
+          row.metric['status'],
+          row.metric['scenario'],
+          row.metric['team'],
+          Number(row.value[1]),
+        ]),
+      ).toEqual([['GET', 'GET /', '200', 'default', 'payments', summary.totals.requests]]);
+      const count = await query('k6_http_req_duration_seconds_count{name="GET /",testid="prom-rt"}');
       expect(Number(count[0]?.value[1])).toBe(summary.totals.requests);
-      const p99 = await query('afp_http_req_duration_seconds{endpoint="GET /",quantile="0.99"}');
+      const p99 = await query('k6_http_req_duration_p99{name="GET /",testid="prom-rt"}');
       expect(Number(p99[0]?.value[1]) * 1000).toBeCloseTo(summary.latencyMs.p99, 2);
-      const iterations = await query('afp_iterations_total');
+      // The fixed buckets add up across series (shards, workers): a quantile over sum by (le) is the query a
+      // k6 user writes; it lies within the bucket that holds the run's own p99.
+      const fromBuckets = await query(
+        'histogram_quantile(0.99, sum by (le) (k6_http_req_duration_seconds_bucket{testid="prom-rt"}))',
+      );
+      const bucketP99Seconds = Number(fromBuckets[0]?.value[1]);
+      const bounds = [0, ...LATENCY_BUCKETS_SECONDS];
+      const holding = bounds.findIndex((bound) => summary.latencyMs.p99 / 1000 <= bound);
+      expect(bucketP99Seconds).toBeGreaterThanOrEqual(bounds[Math.max(0, holding - 1)] ?? 0);
+      expect(bucketP99Seconds).toBeLessThanOrEqual(bounds[holding] ?? Number.POSITIVE_INFINITY);
+      const iterations = await query('k6_iterations_total{testid="prom-rt"}');
       expect(Number(iterations[0]?.value[1])).toBe(summary.iterations.completed);
+      const failedRate = await query('k6_http_req_failed_rate{testid="prom-rt"}');
+      expect(Number(failedRate[0]?.value[1])).toBe(0);
       // Live: a push every 5 s while the run went, and the last at its end.
-      const samples = await query('count_over_time(afp_http_reqs_total{endpoint="GET /"}[5m])');
+      const samples = await query('count_over_time(k6_http_reqs_total{name="GET /",testid="prom-rt"}[5m])');
       expect(Number(samples[0]?.value[1])).toBeGreaterThanOrEqual(2);
+      expect(stderr + printed).toContain('testid prom-rt');
 
-      const lines = readFileSync(jsonFile, 'utf8')
+      // --out json=FILE: k6's own JSON output, a point per request.
+      const points = readFileSync(jsonFile, 'utf8')
         .trim()
         .split('\n')
         .map(
           (line) =>
-            JSON.parse(line) as { time_ms: number; metric: string; labels: Record<string, string>; value: number },
-        );
-      const lastTime = Math.max(...lines.map((line) => line.time_ms));
-      expect(new Set(lines.map((line) => line.time_ms)).size).toBeGreaterThanOrEqual(2);
-      expect(lines.find((line) => line.time_ms === lastTime && line.metric === 'afp_http_reqs_total')).toMatchObject({
-        labels: { endpoint: 'GET /', status: '200', job: 'afp' },
-        value: summary.totals.requests,
-      });
+            JSON.parse(line) as {
+              type: string;
+              metric: string;
+              data: { value?: number; tags?: Record<string, string> };
+            },
+        )
+        .filter((line) => line.type === 'Point' && line.metric === 'http_reqs');
+      expect(points).toHaveLength(summary.totals.requests);
+      expect(points[0]?.data.tags).toMatchObject({ name: 'GET /', status: '200', testid: 'prom-rt', team: 'payments' });
     });
   },
 );

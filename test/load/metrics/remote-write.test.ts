@@ -90,7 +90,7 @@ function snapshot(): ReturnType<LoadRecorder['snapshot']> {
 
 describe('the remote-write body', () => {
   test('decodes to the series: labels sorted with __name__, one sample each at the push instant', () => {
-    const series = seriesOfSnapshot(snapshot(), { job: 'afp', run_id: 'r1' });
+    const series = seriesOfSnapshot(snapshot(), { job: 'afp', scenario: 'default', testid: 'r1' });
     const body = snappy.uncompress(snappy.compress(encodeWriteRequest(series, 1_795_000_000_123)));
     const decoded = decode(body);
     expect(decoded).toHaveLength(series.length);
@@ -107,20 +107,45 @@ describe('the remote-write body', () => {
           ),
       )?.value;
     expect(decoded[0]?.labels).toEqual([
-      ['__name__', 'afp_http_reqs_total'],
-      ['endpoint', 'POST /api/v1/games/coin-flip'],
+      ['__name__', 'k6_http_reqs_total'],
       ['job', 'afp'],
-      ['run_id', 'r1'],
+      ['method', 'POST'],
+      ['name', 'POST /api/v1/games/coin-flip'],
+      ['scenario', 'default'],
       ['status', '200'],
+      ['testid', 'r1'],
     ]);
-    expect(byName('afp_http_reqs_total', { status: '200' })).toBe(9);
-    expect(byName('afp_http_reqs_total', { status: '503' })).toBe(1);
-    expect(byName('afp_http_req_failed_total')).toBe(1);
-    expect(byName('afp_http_req_duration_seconds', { quantile: '0.5' })).toBeCloseTo(0.01, 4);
-    expect(byName('afp_http_req_duration_seconds_count')).toBe(10);
-    expect(byName('afp_http_req_duration_seconds_sum')).toBeCloseTo(0.1, 3);
-    expect(byName('afp_dropped_iterations_total')).toBe(2);
-    expect(byName('afp_iterations_total')).toBe(10);
+    expect(byName('k6_http_reqs_total', { status: '200' })).toBe(9);
+    expect(byName('k6_http_reqs_total', { status: '503' })).toBe(1);
+    expect(byName('k6_http_req_failed_rate')).toBeCloseTo(0.1, 9);
+    expect(byName('k6_http_req_duration_med')).toBeCloseTo(0.01, 4);
+    expect(byName('k6_http_req_duration_seconds_count')).toBe(10);
+    expect(byName('k6_http_req_duration_seconds_sum')).toBeCloseTo(0.1, 3);
+    // The 10 ms answers fall in the (0.005, 0.01] bucket: cumulative counts by `le`, +Inf the total.
+    expect(byName('k6_http_req_duration_seconds_bucket', { le: '0.005' })).toBe(0);
+    expect(byName('k6_http_req_duration_seconds_bucket', { le: '0.01' })).toBe(10);
+    expect(byName('k6_http_req_duration_seconds_bucket', { le: '60' })).toBe(10);
+    expect(byName('k6_http_req_duration_seconds_bucket', { le: '+Inf' })).toBe(10);
+    expect(byName('k6_dropped_iterations_total')).toBe(2);
+    expect(byName('k6_iterations_total')).toBe(10);
+  });
+
+  test('a route id names its method from the route table', () => {
+    const recorder = new LoadRecorder(0);
+    recorder.record({
+      endpoint: 'escrow.B.create',
+      intendedStartMs: 0,
+      sentMs: 0,
+      endMs: 3,
+      status: 201,
+      failed: false,
+    });
+    recorder.finish(1_000);
+    const series = seriesOfSnapshot(recorder.snapshot(), {});
+    expect(series[0]).toMatchObject({
+      name: 'k6_http_reqs_total',
+      labels: { method: 'POST', name: 'escrow.B.create' },
+    });
   });
 });
 
@@ -132,6 +157,7 @@ describe('--out values', () => {
         { kind: 'prometheus', url: 'http://127.0.0.1:9090/api/v1/write' },
         { kind: 'json', file: 'm.jsonl' },
       ],
+      tags: {},
       errors: [],
     });
     expect(parseOutFlags([]).dir).toBeUndefined();
@@ -140,6 +166,21 @@ describe('--out values', () => {
       '--out json=FILE needs a file name',
       "--out influxdb=…: unknown output 'influxdb' (afp streams to prometheus=URL and json=FILE; a plain --out DIR is where the reports go)",
       '--out DIR given 2 times (a, b): the reports go to one directory',
+    ]);
+  });
+});
+
+describe('--tag values', () => {
+  test("NAME=VALUE labels; afp's own labels and bad forms refused, every problem listed", () => {
+    expect(parseOutFlags([], ['testid=nightly-42', 'team=payments']).tags).toEqual({
+      testid: 'nightly-42',
+      team: 'payments',
+    });
+    expect(parseOutFlags([], ['status=x', 'no-equals', 'empty=', 'a=1', 'a=2']).errors).toEqual([
+      '--tag status=…: afp sets status itself',
+      "--tag needs NAME=VALUE (a name of letters, digits and _), got 'no-equals'",
+      '--tag empty=…: a value has 1 to 256 characters',
+      '--tag a is given twice',
     ]);
   });
 });
@@ -175,13 +216,31 @@ describe('MetricsOutputs', () => {
     const lines = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { time_ms: number; metric: string; value: number });
-    const requests = lines.filter((line) => line.metric === 'afp_http_reqs_total');
-    expect(requests.length).toBeGreaterThanOrEqual(2);
-    expect(requests.at(-1)?.value).toBe(2);
-    expect(requests[0]?.value).toBe(1);
-    const times = requests.map((line) => line.time_ms);
-    expect(times).toEqual([...new Set(times)].sort((a, b) => a - b));
-    expect(notes).toEqual([expect.stringMatching(/^metrics to json .*live\.jsonl: \d+ pushes$/)]);
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            type: string;
+            metric: string;
+            data: { name?: string; time?: string; value?: number; tags?: Record<string, string> };
+          },
+      );
+    // k6's JSON output: the metrics declared first, then a point per sample (three per request).
+    expect(lines.filter((line) => line.type === 'Metric').map((line) => line.metric)).toEqual([
+      'http_reqs',
+      'http_req_duration',
+      'http_req_failed',
+      'iterations',
+      'dropped_iterations',
+    ]);
+    const requests = lines.filter((line) => line.type === 'Point' && line.metric === 'http_reqs');
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.data).toEqual({
+      time: new Date(1_002).toISOString(),
+      value: 1,
+      tags: { job: 'afp', method: 'GET', name: 'GET /', status: '200', expected_response: 'true' },
+    });
+    const durations = lines.filter((line) => line.type === 'Point' && line.metric === 'http_req_duration');
+    expect(durations.map((line) => line.data.value)).toEqual([2, 2]);
+    expect(notes).toEqual([expect.stringMatching(/^metrics to json .*live\.jsonl: \d+ pushes, testid $/)]);
   });
 });
