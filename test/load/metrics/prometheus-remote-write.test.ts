@@ -7,7 +7,7 @@
 // stream is k6's point-per-sample output, one http_reqs point per request.
 // Skipped with its reason when /usr/bin/prometheus is missing, except under CI, where it is
 // required (prometheus-presence.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -19,6 +19,7 @@ import { main, type LoadIo } from '../../../src/cli/load.ts';
 import { systemLoadClock } from '../../../src/load/generator.ts';
 import { PROMETHEUS_BINARY, prometheusSkipReason } from './prometheus-presence.ts';
 import { LATENCY_BUCKETS_SECONDS } from '../../../src/load/metrics/metric-series.ts';
+import { K6, ROOT } from '../../export/k6-agents-kit.ts';
 
 const SKIP = prometheusSkipReason();
 /** Ports this file may give Prometheus (the first free one). */
@@ -207,6 +208,57 @@ describe.skipIf(SKIP !== undefined)(
         .filter((line) => line.type === 'Point' && line.metric === 'http_reqs');
       expect(points).toHaveLength(summary.totals.requests);
       expect(points[0]?.data.tags).toMatchObject({ name: 'GET /', status: '200', testid: 'prom-rt', team: 'payments' });
+    });
+
+    test("docs/grafana/afp-k6-load.json's queries read afp's run and a real k6 run's remote write alike", async () => {
+      const url = `http://127.0.0.1:${(target?.address() as AddressInfo | undefined)?.port}/`;
+      const script = join(DIR, 'k6-url.js');
+      writeFileSync(
+        script,
+        [
+          "import http from 'k6/http';",
+          "export const options = { scenarios: { default: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '4s', preAllocatedVUs: 4 } } };",
+          `export default function () { http.get(${JSON.stringify(url)}); }`,
+        ].join('\n'),
+      );
+      const ran = await new Promise<number>((resolve) =>
+        execFile(
+          K6,
+          ['run', '--quiet', '--address', '', '--tag', 'testid=k6-rt', '--out', 'experimental-prometheus-rw', script],
+          {
+            env: {
+              ...process.env,
+              K6_NO_USAGE_REPORT: 'true',
+              K6_PROMETHEUS_RW_SERVER_URL: `${base}/api/v1/write`,
+              K6_PROMETHEUS_RW_PUSH_INTERVAL: '1s',
+              K6_PROMETHEUS_RW_TREND_STATS: 'p(99),p(95),p(90),med',
+            },
+            timeout: 60_000,
+          },
+          (error) => resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1),
+        ),
+      );
+      expect(ran).toBe(0);
+      const dashboard = JSON.parse(readFileSync(join(ROOT, 'docs', 'grafana', 'afp-k6-load.json'), 'utf8')) as {
+        panels: { title: string; targets: { refId: string; expr: string }[] }[];
+      };
+      // What each run is expected to leave empty: a URL run has no checks; k6 writes no fixed buckets, and
+      // its native histogram only when asked (the panel's description says so); afp writes no native one.
+      const emptyFor: Record<string, string[]> = {
+        'prom-rt': ['Checks/A', 'Latency p99 across shards (histogram)/B'],
+        'k6-rt': ['Checks/A', 'Latency p99 across shards (histogram)/A', 'Latency p99 across shards (histogram)/B'],
+      };
+      for (const [testid, empty] of Object.entries(emptyFor)) {
+        for (const panel of dashboard.panels) {
+          for (const { refId, expr } of panel.targets) {
+            const key = `${panel.title}/${refId}`;
+            const result = await query(
+              expr.replaceAll('$testid', testid).replaceAll('$__rate_interval', '1m').replaceAll('$__range', '5m'),
+            );
+            expect(result.length > 0, `${testid} ${key}: ${expr}`).toBe(!empty.includes(key));
+          }
+        }
+      }
     });
   },
 );
