@@ -63,6 +63,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/core/scheduler.test.ts',
   'test/core/text-file.test.ts',
   'test/core/wide-amounts.test.ts',
+  'test/docs/layout.test.ts',
   'test/docs/readme.test.ts',
   'test/export/js-literal.test.ts',
   'test/export/k6-agent-listing.test.ts',
