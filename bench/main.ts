@@ -18,7 +18,8 @@
  * plus the tail, target < 2 s per million commands. The sweep part (sweep-phase.ts): `afp sweep` on two
  * worker threads over one, target ≥ 1.8×. The memory
  * part (memory-phase.ts): bytes per agent and virtual seconds per wall second of the quickstart
- * mix at 10k, 100k and 1M agents, each size in a fresh child process, target <= 4 KB per agent.
+ * mix at 10k, 100k and 1M agents, each size in a fresh child process, target <= 4 KB per agent,
+ * and an afp serve's resident bytes per agent after 50,000 registrations over HTTP (served-memory.ts).
  * The travel part (travel-phase.ts): the longest GET /health wait while afp serve snapshots, reverts
  * and digests a platform of 67k agents (sliced jobs under its platform lock), target <= 100 ms.
  * `--only mix|casino|load|recovery|sweep|memory|travel` runs one part.
@@ -57,6 +58,7 @@ import { loadPart } from './load-phase.ts';
 import { STALL_EVERY_2S, STALL_EVERY_5S } from './load-servers.ts';
 import { loadFailures } from './load-report.ts';
 import { MEMORY_SIZES, MEMORY_SIZES_SMALL, memoryPart } from './memory-phase.ts';
+import { SERVED_AGENTS, SERVED_AGENTS_SMALL } from './served-memory.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
@@ -390,6 +392,7 @@ async function main(argv: string[]): Promise<number> {
       ? await memoryPart({
           sizes: (flags.small ? MEMORY_SIZES_SMALL : MEMORY_SIZES).filter((agents) => agents <= flags.memoryAgentsMax),
           hours: flags.memoryHours,
+          servedAgents: flags.small ? SERVED_AGENTS_SMALL : SERVED_AGENTS,
           log,
         })
       : null;

@@ -12,8 +12,11 @@
  * Bounds: the virtual time per size (`--memory-hours`, default 2 h: every agent registers in
  * the first 12 minutes and wakes at least once); the 1M size is bench-only, never in tests.
  * Sizes are scale factors of the quickstart's 1,000 agents, every population scaled alike.
+ * Then the served rows (served-memory.ts): an `afp serve`'s resident bytes per agent registered
+ * over HTTP, 50,000 agents per dialect (issue 71), target the same 4 KB.
  */
 import { spawn } from 'node:child_process';
+import { rssPerAgent, servedMemory, type ServedMemory } from './served-memory.ts';
 import { fileURLToPath } from 'node:url';
 
 /** Issue 19's goal: resident bytes per agent across all services. */
@@ -37,11 +40,15 @@ export interface MemorySize {
 export interface MemoryBenchResult {
   readonly hours: number;
   readonly sizes: readonly MemorySize[];
+  /** afp serve's resident bytes per agent registered over HTTP (served-memory.ts). */
+  readonly served: readonly ServedMemory[];
 }
 
 export interface MemoryPartOptions {
   readonly sizes: readonly number[];
   readonly hours: number;
+  /** Agents registered on each served row (SERVED_AGENTS; --small: SERVED_AGENTS_SMALL). */
+  readonly servedAgents: number;
   readonly log: (line: string) => void;
 }
 
@@ -55,7 +62,7 @@ export async function memoryPart(options: MemoryPartOptions): Promise<MemoryBenc
     );
     sizes.push(size);
   }
-  return { hours: options.hours, sizes };
+  return { hours: options.hours, sizes, served: await servedMemory(options.servedAgents, options.log) };
 }
 
 function sizeInChild(agents: number, hours: number): Promise<MemorySize> {
@@ -106,6 +113,13 @@ export function memoryVerdict(result: MemoryBenchResult): 'PASS' | 'MISS' {
     : 'MISS';
 }
 
+/** Every served row at most TARGET_BYTES_PER_AGENT resident bytes per agent, every agent registered. */
+export function servedVerdict(result: MemoryBenchResult): 'PASS' | 'MISS' {
+  return result.served.every((row) => rssPerAgent(row) <= TARGET_BYTES_PER_AGENT && row.registered === row.agents)
+    ? 'PASS'
+    : 'MISS';
+}
+
 export function memoryLines(result: MemoryBenchResult): string[] {
   const rows = result.sizes.map((size) => {
     const agents = String(size.agents).padStart(9);
@@ -121,6 +135,13 @@ export function memoryLines(result: MemoryBenchResult): string[] {
     ...rows,
     ...marginal,
     `bytes per agent   target <= ${TARGET_BYTES_PER_AGENT} at every size  ${memoryVerdict(result)}`,
+    ...result.served.map(
+      (row) =>
+        `afp serve (${row.dialect}), ${row.registered}/${row.agents} agents registered over HTTP: ${Math.round(rssPerAgent(row))} resident B/agent (RSS ${(row.rssBeforeBytes / 2 ** 20).toFixed(0)} -> ${(row.rssAfterBytes / 2 ** 20).toFixed(0)} MiB)`,
+    ),
+    ...(result.served.length === 0
+      ? []
+      : [`served bytes per agent (RSS)   target <= ${TARGET_BYTES_PER_AGENT}  ${servedVerdict(result)}`]),
   ];
 }
 
@@ -137,5 +158,7 @@ export function memoryJson(result: MemoryBenchResult): Record<string, unknown> {
       };
     }),
     target: { bytes_per_agent_max: TARGET_BYTES_PER_AGENT, verdict: memoryVerdict(result) },
+    served: result.served.map((row) => ({ ...row, rssBytesPerAgent: rssPerAgent(row) })),
+    served_target: { rss_bytes_per_agent_max: TARGET_BYTES_PER_AGENT, verdict: servedVerdict(result) },
   };
 }
