@@ -206,6 +206,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/sweep/distribution-mean.test.ts',
   'test/sweep/sweep-money-columns.test.ts',
   'test/tooling/bans.test.ts',
+  'test/tooling/k6-binary.test.ts',
   'test/tooling/unit-files.test.ts',
   'test/tooling/unit-guard.test.ts',
 ];
