@@ -44,6 +44,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/load-merge.test.ts',
   'test/cli/output-path.test.ts',
   'test/cli/process-interrupt.test.ts',
+  'test/cli/profile-flags.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/replay-reproduce.test.ts',
   'test/cli/serve-args.test.ts',

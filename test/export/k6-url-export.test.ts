@@ -275,9 +275,9 @@ describe('afp export k6 --url', () => {
       "'p(95)<x' is not a k6 threshold",
     ])
       expect(bad.stderr).toContain(problem);
-    const mixed = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--rate', '10/s']);
+    const mixed = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--method', 'POST']);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('--rate applies to a URL run: give the URL with them');
+    expect(mixed.stderr).toContain('--method applies to a URL run: give the URL with them');
     const both = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--url', `${base}/`, '--rate', '10/s']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('name one URL, got 2');
