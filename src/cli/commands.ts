@@ -340,7 +340,7 @@ const LOAD: CommandDefinition = {
     "--engine autocannon measures one endpoint's capacity in a closed loop: afp load URL --engine autocannon [--connections N] [--duration D] [--amount N] [--timeout D] [--method M] [--header 'K: V']... [--body TEXT] [--threshold 'METRIC: EXPR']..., or afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--key KEY] ...; SCENARIO, when given, brings its thresholds and duration.",
     "Every run's summary checks its figures by Little's law (requests/s × mean latency = mean in flight, against the configured connections or VUs, else the in-flight measured on the wire), flagged past 20%.",
   ],
-  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, littles_law, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, littles_law, thresholds, files)',
+  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, refused: {answers, rate_limited, server_errors, mostly}, latency_ms, iterations, littles_law, thresholds, files} (autocannon: engine, requests, failed, refused, no_answer, latency_ms, littles_law, thresholds, files)',
 };
 
 const LOAD_MERGE: CommandDefinition = {
