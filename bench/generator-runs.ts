@@ -15,6 +15,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTool, type ToolRun } from './tool-process.ts';
+import { findK6 } from '../test/fixtures/k6-binary.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 /** A run may take its duration plus this much for starting, draining and exiting. */
@@ -35,15 +36,11 @@ export interface RateRunOptions {
   readonly seconds: number;
 }
 
-/** The k6 binary: AFP_BENCH_K6, else shared/tools beside the clone or beside its folder of worktrees. */
+/** The k6 binary: AFP_BENCH_K6, else the tests' (test/fixtures/k6-binary.ts: K6_BIN, PATH, ../shared/tools). */
 export function k6Path(): string | null {
   const configured = process.env['AFP_BENCH_K6'];
   if (configured !== undefined && configured !== '') return existsSync(configured) ? configured : null;
-  return (
-    [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
-      .map((shared) => join(shared, 'tools', 'k6-v1.3.0', 'k6'))
-      .find((path) => existsSync(path)) ?? null
-  );
+  return findK6().path;
 }
 
 function runOf(answered: number, failed: number, seconds: number): GeneratorRun | string {

@@ -113,7 +113,10 @@ async function rateRounds(
 ): Promise<Pick<LoadPartResult, 'target' | 'rounds' | 'k6Missing' | 'troubles'>> {
   const { connections, roundMs, rounds, log } = options;
   const k6 = k6Path();
-  const k6Missing = k6 === null ? 'no k6 binary (AFP_BENCH_K6, or shared/tools/k6-v1.3.0/k6 beside the clone)' : null;
+  const k6Missing =
+    k6 === null
+      ? 'no k6 binary (AFP_BENCH_K6, K6_BIN, k6 on PATH, or shared/tools/k6-v1.3.0/k6 beside the clone)'
+      : null;
   const target = await startNeutralTarget();
   const measured: RateRound[] = [];
   const troubles: string[] = [];

@@ -31,6 +31,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumSkipReason } from '../test/report/chromium-presence.ts';
+import { k6SkipReason } from '../test/fixtures/k6-binary.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -166,6 +167,8 @@ async function main(): Promise<number> {
     if (!layersStep.ok) console.error('depcruise failed: an import breaks the layers (npm run layers; docs/layout.md)');
     const skipReason = chromiumSkipReason();
     if (skipReason !== undefined) console.log(`browser checks of the HTML reports skipped: ${skipReason}`);
+    const k6Skip = k6SkipReason();
+    if (k6Skip !== undefined) console.log(`k6 tests skipped: ${k6Skip}`);
     console.log(`${tally.passed} passed, ${failed} failed`);
     return failed === 0 ? 0 : 1;
   } finally {

@@ -44,6 +44,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/load-merge.test.ts',
   'test/cli/output-path.test.ts',
   'test/cli/process-interrupt.test.ts',
+  'test/cli/profile-flags.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/replay-reproduce.test.ts',
   'test/cli/serve-args.test.ts',
@@ -208,6 +209,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/sweep/distribution-mean.test.ts',
   'test/sweep/sweep-money-columns.test.ts',
   'test/tooling/bans.test.ts',
+  'test/tooling/k6-binary.test.ts',
   'test/tooling/unit-files.test.ts',
   'test/tooling/unit-guard.test.ts',
 ];

@@ -254,31 +254,52 @@ const URL_FLAGS: readonly FlagDefinition[] = [
   },
   { name: 'body-file', value: 'FILE', description: 'the request body, read from FILE' },
   {
-    name: 'rate',
-    value: 'N/s',
-    description:
-      'a URL run in the open model: N requests per second (or N/m, N/100ms…) arrive whatever the latency (k6 constant-arrival-rate)',
-  },
-  {
-    name: 'vus',
-    value: 'N',
-    description:
-      'a URL run as a closed loop: N virtual users, each sending its next request when the last is answered (k6 constant-vus)',
-  },
-  {
-    name: 'max-vus',
-    value: 'N',
-    description:
-      'with --rate: requests in flight at most (k6 maxVUs); an arrival past it is a dropped iteration, counted',
-    default: '1000',
-  },
-  {
     name: 'threshold',
     value: "'METRIC: EXPR'",
     description: "a k6 threshold of a URL run, e.g. 'http_req_duration: p(95)<200', 'http_req_failed: rate<0.01'",
     repeatable: true,
   },
   { name: 'timeout', value: 'D', description: 'per request (a URL run, --engine autocannon)', default: '10s' },
+];
+
+/**
+ * The load profile as k6's flags give it (src/cli/profile-flags.ts), for a URL and a SCENARIO alike:
+ * a scenario's replace its `load:` profile (its thresholds stay), or the one derived when it has none.
+ */
+export const PROFILE_FLAGS: readonly FlagDefinition[] = [
+  {
+    name: 'rate',
+    value: 'N/s',
+    description:
+      'the open model: N iterations per second (or N/m, N/100ms…) arrive whatever the latency (k6 constant-arrival-rate)',
+  },
+  {
+    name: 'vus',
+    short: 'u',
+    value: 'N',
+    description:
+      'a closed loop: N virtual users, each starting its next iteration when the last has ended (k6 constant-vus; with --stage: the start)',
+  },
+  {
+    name: 'max-vus',
+    value: 'N',
+    description:
+      'with --rate: iterations in flight at most (k6 maxVUs); an arrival past it is a dropped iteration, counted',
+    default: "1000 (a SCENARIO's derived profile: min(agents, 20))",
+  },
+  {
+    name: 'iterations',
+    short: 'i',
+    value: 'N',
+    description: 'exactly N arrivals of the open model, at --rate (or the default rate, N a second at most), then stop',
+  },
+  {
+    name: 'stage',
+    value: 'D:T',
+    description:
+      "k6's stage: ramp to T over D (ramping-vus; with --rate, ramping-arrival-rate from that rate), e.g. --stage 30s:10 --stage 1m:10",
+    repeatable: true,
+  },
 ];
 
 /** The flags only `afp load URL` (and autocannon's closed loop on a URL) take: a scenario run refuses them. */
@@ -311,7 +332,13 @@ const LOAD: CommandDefinition = {
       repeatable: true,
     },
     flag.seed('the seed; 1 to 128 printable characters', "the scenario's"),
-    { name: 'duration', value: 'D', description: "the run's length (overrides the profile's; a URL run: default 30s)" },
+    {
+      name: 'duration',
+      short: 'd',
+      value: 'D',
+      description:
+        "the run's length (overrides the profile's; a URL run: default 30s; a SCENARIO without load: its derived profile's, at most 30s)",
+    },
     { name: 'quiet', short: 'q', description: 'no live view on stderr' },
     flag.json(JSON_VERDICT),
     { name: 'shard', value: 'I/N', description: 'run the I-th of N shares of the load (merge with afp load merge)' },
@@ -323,15 +350,17 @@ const LOAD: CommandDefinition = {
       default: 'afp',
     },
     ...URL_FLAGS,
+    ...PROFILE_FLAGS,
     ...AUTOCANNON_FLAGS,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
   notes: [
+    "A SCENARIO without load: runs a profile derived from it (printed in the plan); --rate, -u/--vus, -d/--duration, -i/--iterations and --stage (k6's flags) override the profile, the file's thresholds kept.",
     "A URL run: afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... [--out DIR] [--out prometheus=URL] [--out json=FILE]; its endpoint is named METHOD /path in every report, threshold filter and metric label.",
     "--engine autocannon measures one endpoint's capacity in a closed loop: afp load URL --engine autocannon [--connections N] [--duration D] [--amount N] [--timeout D] [--method M] [--header 'K: V']... [--body TEXT] [--threshold 'METRIC: EXPR']..., or afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--key KEY] ...; SCENARIO, when given, brings its thresholds and duration.",
     "Every run's summary checks its figures by Little's law (requests/s × mean latency = mean in flight, against the configured connections or VUs, else the in-flight measured on the wire), flagged past 20%.",
   ],
-  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, littles_law, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, littles_law, thresholds, files)',
+  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, refused: {answers, rate_limited, server_errors, mostly}, latency_ms, iterations, littles_law, thresholds, files} (autocannon: engine, requests, failed, refused, no_answer, latency_ms, littles_law, thresholds, files)',
 };
 
 const LOAD_MERGE: CommandDefinition = {
@@ -522,16 +551,20 @@ const EXPORT_K6: CommandDefinition = {
         "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out (and, for a scenario, --target)",
     },
     ...URL_FLAGS,
+    ...PROFILE_FLAGS,
     {
       name: 'duration',
+      short: 'd',
       value: 'D',
-      description: "a URL run's length (default 30s); a scenario's: overrides its constant profile's",
+      description:
+        "a URL run's length (default 30s); a scenario's: overrides its constant profile's (or its derived one's)",
     },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
   notes: [
     'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
     'Across processes: k6 run --execution-segment 0:1/2 -e AFP_RUN_ID=TAG … and --execution-segment 1/2:1 -e AFP_RUN_ID=TAG …: each process owns its share of the agents.',
+    "A SCENARIO without load: is exported on its derived profile (afp load's); --rate, -u/--vus, -d/--duration, -i/--iterations and --stage override it as for afp load.",
     "A URL run: afp export k6 URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']... [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).",
   ],
 };

@@ -16,8 +16,10 @@ import { PARALLELISM_MAX } from '../export/k6/k6-parallelism.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { durationFlag, parseUrlRun, urlCredentials } from './url-flags.ts';
-import { LOAD_LIMITS } from '../sim/load-limits.ts';
+import { parseUrlRun, urlCredentials } from './url-flags.ts';
+import { readProfileFlags } from './profile-flags.ts';
+import { profileOfScenario } from './scenario-profile-flags.ts';
+import { profileSourceNote } from '../load/scenario-profile.ts';
 import type { Scenario } from '../sim/scenario.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf, URL_ONLY } from './commands.ts';
@@ -35,10 +37,11 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     return exportK6Url(argv, args, io);
   const errors = [
     ...args.errors,
-    ...otherFormFlags(args, URL_ONLY, 'a URL run: give the URL with them (a scenario brings its own load: section)'),
+    ...otherFormFlags(args, URL_ONLY, "a URL run: give the URL with them (a scenario's agents send its requests)"),
   ];
-  // As afp load SCENARIO --duration D: a constant profile's duration.
-  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
+  // As afp load SCENARIO reads them (the profile, -d a constant profile's duration): the same plan on both engines.
+  const profileFlags = readProfileFlags(args, errors);
+  const durationMs = profileFlags.durationMs;
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
   if (errors.length > 0 || file === undefined) {
@@ -47,7 +50,8 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   }
   const loaded = await loadScenarioFile('afp export k6', file, io.err);
   if (loaded === null) return EXIT.invalidInput;
-  const parsed = { scenario: withDuration(loaded.scenario, durationMs) };
+  const profile = profileOfScenario(loaded.scenario, loaded.agents, profileFlags);
+  const parsed = { scenario: withDuration({ ...loaded.scenario, load: profile.load }, durationMs) };
   if (parsed.scenario === null) {
     io.err(
       `afp export k6: --duration sets a constant profile's duration; ${file}'s load: section ramps (its stages say how long it runs): shorten its stages instead\n`,
@@ -94,6 +98,8 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   io.out(
     `wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${seed}, ${result.endpoints.length} endpoint tags)\n`,
   );
+  const note = profileSourceNote(profile);
+  if (note !== null) io.out(`note: ${note}\n`);
   return EXIT.ok;
 }
 

@@ -22,7 +22,8 @@ import { urlEndpointName } from '../load/url-source.ts';
 import { urlMethodOf } from '../load/url-method.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlCredentials, urlOf } from './url-flags.ts';
 import { loadScenarioFile } from './scenario-file.ts';
-import { exitOf, thresholdLines } from './load-view.ts';
+import { exitOf, refusedFigures, thresholdLines } from './load-view.ts';
+import { refusedAnswers, refusedLine } from '../load/refused-answers.ts';
 import type { InterruptSignal } from './process-interrupt.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags } from './autocannon-flags.ts';
@@ -41,7 +42,7 @@ import type { RecordFields } from './json-output.ts';
  * The flags of `afp load` that only the open-model engine takes. `--quiet` is not among them: the
  * closed loop prints no live view, so it is accepted and changes nothing (the usage lists it for both).
  */
-const AFP_ENGINE_ONLY = ['seed', 'shard', 'workers', 'rate', 'vus', 'max-vus'];
+const AFP_ENGINE_ONLY = ['seed', 'shard', 'workers', 'rate', 'vus', 'max-vus', 'iterations', 'stage'];
 /** A URL's flags: refused with a SCENARIO or --target (its --endpoint names the request). */
 const URL_REQUEST_ONLY = ['url', 'method', 'header', 'body-file', 'threshold'];
 
@@ -291,7 +292,9 @@ async function finishAutocannon(run: {
   const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
   const latency = percentilesOf(overallHistogram(snapshot));
   const little = littleCheck(snapshot, run.concurrency);
+  const refused = refusedLine(refusedAnswers(snapshot));
   const lines = [
+    ...(refused === null ? [] : [refused]),
     `requests: ${requests} (${(requests / seconds).toFixed(1)}/s over ${seconds.toFixed(1)} s), failed ${failed}`,
     `latency (ms, closed loop: from each write to its answer, measured by afp): p50 ${latency.p50Ms.toFixed(2)} · p90 ${latency.p90Ms.toFixed(2)} · p99 ${latency.p99Ms.toFixed(2)} · p99.9 ${latency.p999Ms.toFixed(2)} · max ${latency.maxMs.toFixed(2)}`,
     littleLine(little),
@@ -306,6 +309,7 @@ async function finishAutocannon(run: {
     target: run.targetName,
     requests,
     failed,
+    refused: refusedFigures(snapshot),
     no_answer: noAnswer,
     seconds,
     latency_ms: {

@@ -1,18 +1,18 @@
 /**
  * The flags of `afp load SCENARIO --target URL|FILE …` (the afp engine's scenario run), every
  * problem with them at once: the other forms' flags named with their form (a URL run's, --engine
- * autocannon's), --out's DIR and metrics outputs, --seed, --duration, --shard and --workers.
+ * autocannon's), --out's DIR and metrics outputs, --seed, the k6 profile flags (profile-flags.ts:
+ * --rate, -u/--vus, -d/--duration, -i/--iterations, --stage, --max-vus), --shard and --workers.
  * Why apart from load-scenario.ts: load.ts checks them with light imports and loads the run
  * (the agents, the platform model, the target files) only once they are valid.
  */
 import { parseOutFlags, type OutputSpec } from '../load/metrics/out-flags.ts';
 import { parseShard, WHOLE, type Shard } from '../load/shard.ts';
 import { WORKERS_MAX } from '../load/workers-max.ts';
-import { LOAD_LIMITS } from '../sim/load-limits.ts';
 import { seedFlagError } from '../core/seed-text.ts';
 import { otherFormFlags, parseCommand, stringFlag } from './args.ts';
 import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
-import { durationFlag } from './url-flags.ts';
+import { readProfileFlags, type ProfileFlags } from './profile-flags.ts';
 
 const DEFINITION = definitionOf('load');
 
@@ -25,6 +25,8 @@ export interface LoadFlags {
   /** --tag NAME=VALUE: labels on every metric the outputs send. */
   readonly tags: Readonly<Record<string, string>>;
   readonly durationMs: number | undefined;
+  /** The k6 flags' profile (what was given of it). */
+  readonly profile: ProfileFlags;
   readonly quiet: boolean;
   readonly shard: Shard;
   readonly workers: number;
@@ -36,11 +38,7 @@ export function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; erro
   const outs = parseOutFlags(args.lists['out'] ?? [], args.lists['tag'] ?? []);
   const errors = [
     ...args.errors,
-    ...otherFormFlags(
-      args,
-      URL_ONLY,
-      "a URL run (afp load URL --rate N/s|--vus N …); a scenario's load: section holds its profile and thresholds",
-    ),
+    ...otherFormFlags(args, URL_ONLY, "a URL run (afp load URL …): a scenario's agents send its requests"),
     ...otherFormFlags(args, AUTOCANNON_ONLY, 'a run of --engine autocannon'),
     ...outs.errors,
   ];
@@ -50,7 +48,7 @@ export function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; erro
   const seed = stringFlag(args, 'seed');
   const seedError = seed === undefined ? null : seedFlagError(seed);
   if (seedError !== null) errors.push(seedError);
-  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
+  const profile = readProfileFlags(args, errors);
   const shardText = stringFlag(args, 'shard');
   const shard = shardText === undefined ? WHOLE : parseShard(shardText);
   if (typeof shard === 'string') errors.push(shard);
@@ -66,7 +64,8 @@ export function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; erro
       out: outs.dir,
       outputs: outs.outputs,
       tags: outs.tags,
-      durationMs,
+      durationMs: profile.durationMs,
+      profile,
       quiet: args.flags['quiet'] === true || args.flags['json'] === true,
       shard: typeof shard === 'string' ? WHOLE : shard,
       workers: workers >= 1 ? workers : 1,

@@ -22,6 +22,8 @@ import type { MountUrls } from '../client/transport.ts';
 import { type Scenario } from '../sim/scenario.ts';
 import type { LoadedScenario } from './scenario-file.ts';
 import type { LoadFlags } from './load-scenario-flags.ts';
+import { profileOfScenario } from './scenario-profile-flags.ts';
+import { profileSourceNote } from '../load/scenario-profile.ts';
 import { EXIT, exitOfUnresolvedTarget } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
@@ -37,8 +39,9 @@ export async function scenarioLoad(
 ): Promise<number> {
   const { scenario, agents } = loaded;
   record({ seed, scenario: scenario.name });
+  const profile = profileOfScenario(scenario, agents, flags.profile);
   const planned = resolveLoadPlan({
-    load: scenario.load,
+    load: profile.load,
     scenarioDurationMs: scenario.durationMs,
     ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }),
   });
@@ -46,7 +49,7 @@ export async function scenarioLoad(
     io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
   }
-  const thresholds = parseThresholds(scenario.load?.thresholds);
+  const thresholds = parseThresholds(profile.load.thresholds);
   if (!thresholds.ok) {
     io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
@@ -78,7 +81,12 @@ export async function scenarioLoad(
     return mounts.byTarget ? EXIT.liveness : EXIT.invalidInput;
   }
   io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
-  for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])])
+  const profileNote = profileSourceNote(profile);
+  for (const note of [
+    ...(profileNote === null ? [] : [profileNote]),
+    ...(resolved.notes ?? []),
+    ...(agentCheck.note === null ? [] : [agentCheck.note]),
+  ])
     io.out(`note: ${note}\n`);
   if (flags.shard.count > 1)
     io.out(

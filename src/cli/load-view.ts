@@ -9,7 +9,8 @@
  * Live view: on a terminal one status line rewritten in place (elapsed, ETA, current rate, p99,
  * error rate), else a plain line every PLAIN_EVERY_MS; none with --quiet.
  * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
- * failed · 0.
+ * failed, or a run without thresholds whose answers were mostly 429 or 5xx (refused-answers.ts,
+ * which also puts its line first in the summary) · 0.
  */
 import { againTo } from './process-interrupt.ts';
 import { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-io.ts';
@@ -37,6 +38,7 @@ import {
 } from '../load/thresholds.ts';
 import { formatDuration } from '../sim/duration.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { mostlyRefused, refusedAnswers, refusedFailure, refusedLine } from '../load/refused-answers.ts';
 import type { RecordFields } from './json-output.ts';
 
 const TTY_EVERY_MS = 250;
@@ -184,6 +186,7 @@ export function loadFigures(
     seconds: (snapshot.endMs - snapshot.startMs) / 1000,
     requests: totalRequests(snapshot),
     failed: snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0),
+    refused: refusedFigures(snapshot),
     latency_ms: {
       p50: overall.p50Ms,
       p90: overall.p90Ms,
@@ -208,7 +211,9 @@ export function summaryLines(result: LoadRunResult): string[] {
   const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
   const overall = percentilesOf(overallHistogram(snapshot));
   const { started, completed, dropped } = snapshot.iterations;
+  const refused = refusedLine(refusedAnswers(snapshot));
   const lines = [
+    ...(refused === null ? [] : [refused]),
     `ended: ${outcome.endedBy === 'schedule' ? 'the schedule ran out' : `stopped (${outcome.stopReason ?? 'stopped'})`} after ${fixed(seconds, 1)} s`,
     `requests: ${total} (${fixed(total / seconds, 1)}/s), failed ${failed} (${fixed(total === 0 ? 0 : (failed / total) * 100, 2)}%)`,
     `latency from the intended start (ms): p50 ${fixed(overall.p50Ms, 2)} · p90 ${fixed(overall.p90Ms, 2)} · p99 ${fixed(overall.p99Ms, 2)} · p99.9 ${fixed(overall.p999Ms, 2)} · max ${fixed(overall.maxMs, 2)}`,
@@ -295,6 +300,12 @@ export function exitOf(
     io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
     return EXIT.loadThreshold;
   }
+  // Without thresholds, a run whose answers were mostly refusals is no pass: its figures measured the target saying no.
+  const refused = refusedAnswers(snapshot);
+  if (judged.length === 0 && mostlyRefused(refused)) {
+    io.out(`${refusedFailure(refused)}\n`);
+    return EXIT.loadThreshold;
+  }
   if (interrupted) {
     io.err('afp load: interrupted: the run was cut short, so it is not a pass (exit 4); its reports are written\n');
     return EXIT.liveness;
@@ -303,6 +314,17 @@ export function exitOf(
 }
 
 export type { Concurrency };
+
+/** The --json `refused` field (both engines): the answers, the 429s and 5xx among them, whether they were most. */
+export function refusedFigures(snapshot: LoadSnapshot): Record<string, unknown> {
+  const refused = refusedAnswers(snapshot);
+  return {
+    answers: refused.answers,
+    rate_limited: refused.rateLimited,
+    server_errors: refused.serverErrors,
+    mostly: mostlyRefused(refused),
+  };
+}
 
 /** The thresholds as the terminal shows them (both engines). */
 export function thresholdLines(results: readonly ThresholdResult[]): string[] {

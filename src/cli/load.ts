@@ -25,7 +25,8 @@
  * timeseries.csv, load.junit.xml, load.html: src/load/report/).
  * Exit codes, first that applies: 2 invalid flags, scenario, load profile, thresholds or target
  * (file, or a dialect the agents do not speak) · 4 the target does not answer (at resolution, or no
- * request of the run got an answer) · 5 a threshold failed · 0 otherwise. With --json stdout is one
+ * request of the run got an answer) · 5 a threshold failed, or, with no threshold, more than half
+ * of the answers were 429 or 5xx (the summary says so first: src/load/refused-answers.ts) · 0 otherwise. With --json stdout is one
  * JSON object (json-output.ts: seed, verdict, requests, latency, iterations, thresholds, files) and
  * the human lines go to stderr; the live view is off. An agent's report of a
  * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.

@@ -12,10 +12,9 @@
  *   --method M        GET (default), POST, PUT, DELETE
  *   --header 'K: V'   repeatable; names lower-cased; host and content-length are the client's
  *   --body TEXT | --body-file FILE   at most BODY_BYTES_MAX; the file's bytes go as they are (binary too)
- *   --rate N/s        the open model: N per time unit (`N`, `N/s`, `N/m`, `N/100ms`) → constant-arrival-rate
- *   --vus N           a closed loop of N → constant-vus (exactly one of --rate and --vus)
- *   --max-vus N       with --rate: max_in_flight (k6 maxVUs)
- *   --duration D      default URL_DEFAULTS.durationMs
+ *   --rate N/s | -u/--vus N | --stage D:T… [--max-vus N] [-d D | -i N]   the profile, as
+ *                     profile-flags.ts reads it for every command (one of --rate, --vus and --stage
+ *                     is required here: a URL has no default profile); -d defaults to URL_DEFAULTS.durationMs
  *   --threshold 'METRIC: EXPR'   repeatable; k6's syntax, as a scenario's load.thresholds
  *   --timeout D       per request, within URL_LIMITS.timeoutMs
  * Every problem is reported, all at once; nothing is sent before they are. Light to import (no zod,
@@ -23,11 +22,11 @@
  */
 import { readBoundedFile } from '../core/text-file.ts';
 import type { LoadSection } from '../sim/load-schema.ts';
-import { LOAD_LIMITS } from '../sim/load-limits.ts';
 import type { UrlRequest } from '../load/url-source.ts';
 import { urlMethodOf } from '../load/url-method.ts';
-import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration-text.ts';
+import { UNIT_MS } from '../sim/duration-text.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
+import { durationFlag, readProfileFlags, sectionOfFlags } from './profile-flags.ts';
 import { definitionOf } from './commands.ts';
 
 export const URL_DEFAULTS = { durationMs: 30_000, timeoutMs: 10_000 } as const;
@@ -49,8 +48,6 @@ export interface UrlRun {
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const OWN_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection'];
-/** Up to 16 digits each (bounded; a number past the limits gets the range message, not "is not N/s"). */
-const RATE = /^(\d{1,16})(?:\/(\d{0,16})(ms|s|m|h))?$/;
 
 /** The URL a run names: the positional or --url; null (with an error) when none or two different ones. */
 export function urlOf(args: ParsedArgs, errors: string[]): string | null {
@@ -153,49 +150,7 @@ function safeDecode(text: string): string {
   }
 }
 
-/** `300/s` → rate 300 per 1000 ms; `50/100ms`; a bare `N` is per second. */
-export function parseRate(text: string): { rate: number; timeUnitMs: number } | string {
-  const match = RATE.exec(text.trim());
-  if (match === null) return `--rate '${text.slice(0, 40)}' is not N/s, N/m, N/100ms or N (per second)`;
-  const rate = Number(match[1]);
-  const unitMs =
-    match[3] === undefined
-      ? UNIT_MS.s
-      : (match[2] === '' || match[2] === undefined ? 1 : Number(match[2])) * UNIT_MS[match[3] as keyof typeof UNIT_MS];
-  if (rate < 1 || rate > LOAD_LIMITS.rate)
-    return `--rate must be from 1 to ${LOAD_LIMITS.rate} per time unit, got ${rate}`;
-  if (unitMs < LOAD_LIMITS.timeUnitMs.min || unitMs > LOAD_LIMITS.timeUnitMs.max)
-    return `--rate's time unit must be from ${formatDuration(LOAD_LIMITS.timeUnitMs.min)} to ${formatDuration(LOAD_LIMITS.timeUnitMs.max)}`;
-  return { rate, timeUnitMs: unitMs };
-}
-
-function wholeFlag(args: ParsedArgs, name: string, max: number, errors: string[]): number | undefined {
-  const text = stringFlag(args, name);
-  if (text === undefined) return undefined;
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= 1 && value <= max)) {
-    errors.push(`--${name} must be a whole number from 1 to ${max}, got '${text.slice(0, 20)}'`);
-    return undefined;
-  }
-  return value;
-}
-
-/** `--NAME D` as a duration within `bounds` (URL and scenario runs alike); undefined when absent or wrong (its error pushed). */
-export function durationFlag(
-  args: ParsedArgs,
-  name: string,
-  bounds: { min: number; max: number },
-  errors: string[],
-): number | undefined {
-  const text = stringFlag(args, name);
-  if (text === undefined) return undefined;
-  const parsed = parseDuration(text);
-  if (typeof parsed === 'string') errors.push(`--${name}: ${parsed}`);
-  else if (parsed < bounds.min || parsed > bounds.max)
-    errors.push(`--${name} must be from ${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`);
-  else return parsed;
-  return undefined;
-}
+export { durationFlag, parseRate } from './profile-flags.ts';
 
 /** `'http_req_duration: p(95)<200'` → key and expression; the key may hold a `{tag:value}` filter with colons. */
 export function thresholdsOf(values: readonly string[], errors: string[]): Record<string, string[]> {
@@ -213,36 +168,22 @@ export function thresholdsOf(values: readonly string[], errors: string[]): Recor
   return thresholds;
 }
 
+/** The URL run's profile (profile-flags.ts): it has no default one, so --rate, --vus or --stage says it. */
 function profileOf(
   args: ParsedArgs,
-  durationMs: number,
   errors: string[],
 ): { section: Omit<LoadSection, 'thresholds'>; vus: number | null } {
-  const rateText = stringFlag(args, 'rate');
-  const vus = wholeFlag(args, 'vus', LOAD_LIMITS.vus, errors);
-  const maxVus = wholeFlag(args, 'max-vus', LOAD_LIMITS.maxInFlight, errors);
-  if ((rateText === undefined) === (stringFlag(args, 'vus') === undefined))
+  const flags = readProfileFlags(args, errors);
+  const named = ['rate', 'vus'].some((name) => stringFlag(args, name) !== undefined);
+  if (!named && (args.lists['stage'] ?? []).length === 0)
     errors.push(
       'give --rate N/s (the open model: arrivals whatever the latency) or --vus N (a closed loop), one of them',
     );
-  if (maxVus !== undefined && rateText === undefined)
-    errors.push('--max-vus goes with --rate (a closed loop of --vus N has N in flight)');
-  if (rateText !== undefined) {
-    const rate = parseRate(rateText);
-    if (typeof rate === 'string') errors.push(rate);
-    else
-      return {
-        section: {
-          executor: 'constant-arrival-rate',
-          rate: rate.rate,
-          time_unit: rate.timeUnitMs,
-          duration: durationMs,
-          ...(maxVus === undefined ? {} : { max_in_flight: maxVus }),
-        },
-        vus: null,
-      };
-  }
-  return { section: { executor: 'constant-vus', vus: vus ?? 1, duration: durationMs }, vus: vus ?? null };
+  const section = sectionOfFlags(flags, {
+    rate: { rate: 1, timeUnitMs: UNIT_MS.s },
+    durationMs: URL_DEFAULTS.durationMs,
+  });
+  return { section, vus: section.executor === 'constant-vus' ? (flags.vus ?? null) : null };
 }
 
 /** The URL run the flags describe, or every problem with them. */
@@ -253,9 +194,9 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const body = await bodyOf(args, errors);
   const method = urlMethodOf(stringFlag(args, 'method') ?? 'GET', body !== undefined);
   if ('error' in method) errors.push(method.error);
-  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors) ?? URL_DEFAULTS.durationMs;
   const timeoutMs = durationFlag(args, 'timeout', URL_LIMITS.timeoutMs, errors) ?? URL_DEFAULTS.timeoutMs;
-  const profile = profileOf(args, durationMs, errors);
+  const profile = profileOf(args, errors);
+  const durationMs = planLengthMs(profile.section);
   const thresholds = thresholdsOf(args.lists['threshold'] ?? [], errors);
   // The thresholds' parser (and the zod schema it reads its limits from) loads only for a run that has some.
   const judged =
@@ -282,6 +223,11 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
     },
     errors,
   };
+}
+
+/** How long a flags' profile runs: its duration, or its stages' sum. */
+function planLengthMs(section: Omit<LoadSection, 'thresholds'>): number {
+  return section.duration ?? (section.stages ?? []).reduce((total, stage) => total + stage.duration, 0);
 }
 
 /**

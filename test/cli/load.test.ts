@@ -256,10 +256,10 @@ describe('exit codes', () => {
     expect(ran.err).toContain('deployed dialect');
   });
 
-  test('a scenario without load:, bad flags: 2, every error', async () => {
+  test('a scenario without load: runs its derived profile (here: no target answers, 4); bad flags: 2, every error', async () => {
     const none = await load(['scenarios/quickstart.yaml', '--target', 'http://127.0.0.1:1']);
-    expect(none.code).toBe(2);
-    expect(none.err).toContain('no load: section');
+    expect(none.code).toBe(4);
+    expect(none.err).not.toContain('no load: section');
     const flags = await load(['scenarios/load-smoke.yaml', '--duration', '1.5s']);
     expect(flags.code).toBe(2);
     expect(flags.err).toContain('--target URL|FILE is required');

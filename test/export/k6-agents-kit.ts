@@ -1,5 +1,5 @@
 // What the k6 acceptance files share (test/export/k6-agents.test.ts, k6-segments.test.ts): the
-// real k6 (../shared/tools/k6-v1.3.0/k6), a fresh in-process `afp serve` per engine run (loopback,
+// real k6 (test/fixtures/k6-binary.ts: K6_BIN, PATH, ../shared/tools), a fresh in-process `afp serve` per engine run (loopback,
 // closed as the run ends), the scenario with the test's short load profile, its export, a k6 run's
 // and an afp load run's per-endpoint request counts, and their comparison.
 // Why a kit: the comparisons (k6-agents.test.ts) and the segments (k6-segments.test.ts) share the
@@ -8,7 +8,7 @@
 // than that (an endpoint called a handful of times in a short window moves by one or two requests
 // with which agent an arrival happens to find free: k6 hands arrivals to any idle VU).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -22,13 +22,11 @@ import { systemLoadClock } from '../../src/load/generator.ts';
 import type { LoadRunFile } from '../../src/load/load-run-file.ts';
 import { interleave } from '../../src/sim/agent-ring.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { k6ForTests } from '../fixtures/k6-binary.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-// The project's k6 sits in ../shared beside the clone (a worktree under wt/ looks one level higher).
-export const K6 =
-  [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
-    .map((shared) => join(shared, 'tools', 'k6-v1.3.0', 'k6'))
-    .find((path) => existsSync(path)) ?? join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
+/** The real k6 (K6_BIN, PATH, ../shared/tools) and why the k6 tests are skipped here, if they are: test/fixtures/k6-binary.ts. */
+export const { path: K6, skip: K6_SKIP } = k6ForTests();
 export const TOLERANCE = 0.1;
 const TOLERANCE_FLOOR = 2;
 /**

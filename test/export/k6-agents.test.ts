@@ -9,7 +9,7 @@
 // the cores busy with CPU-bound files (three files, one a worker, left the 2-core machine 30-60 %
 // idle for the suite's first minute).
 import { describe, test } from 'vitest';
-import { compareWithAfpLoad, k6Kit, scenarioNames, windowOf } from './k6-agents-kit.ts';
+import { compareWithAfpLoad, K6_SKIP, k6Kit, scenarioNames, windowOf } from './k6-agents-kit.ts';
 
 const kit = k6Kit();
 /** Comparisons in flight at once: as many as the three files that ran side by side before. */
@@ -36,7 +36,7 @@ async function inTurn(work: () => Promise<void>): Promise<void> {
 /** The longest windows first, so that the last comparison to start is a short one. */
 const names = scenarioNames().sort((a, b) => windowOf(b) - windowOf(a) || (a < b ? -1 : 1));
 
-describe('shipped scenarios on the real k6, with the traffic afp load sends', () => {
+describe.skipIf(K6_SKIP !== undefined)('shipped scenarios on the real k6, with the traffic afp load sends', () => {
   test.concurrent.each(names)(
     '%s: passes k6 inspect; per-endpoint counts match afp load within ±10 percent',
     (name) => inTurn(() => compareWithAfpLoad(kit, name)),

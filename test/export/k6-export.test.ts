@@ -205,13 +205,15 @@ describe('the script', () => {
     });
   });
 
-  test('refusals: no load section, more VUs than agents, --k8s without --out or --target; every reason at once', async () => {
+  test('a file without load: exports its derived profile; refusals: more VUs than agents, --k8s without --out or --target; every reason at once', async () => {
     const path = join(scratch, 'casino.yaml');
     writeFileSync(path, 'name: casino-load\nduration: 1h\npopulations:\n  - { agent: fixed-bettor, count: 2 }\n');
+    // No load: section: the profile derived from the scenario (src/load/scenario-profile.ts), 2 agents at most 2 a second.
     const noLoad = await runExport([path]);
-    expect(noLoad.code).toBe(2);
-    expect(noLoad.stdout).toBe('');
-    expect(noLoad.stderr).toContain('the scenario has no load: section');
+    expect(noLoad.code, noLoad.stderr).toBe(0);
+    expect(noLoad.stdout).toContain(
+      'scenarios:{"casino-load":{executor:"constant-arrival-rate",rate:2,timeUnit:"1s",duration:"29999ms",preAllocatedVUs:2,maxVUs:2,gracefulStop:"10s"}',
+    );
     writeFileSync(
       path,
       'name: vus\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\nload: { executor: constant-vus, vus: 3, duration: 10s }\n',

@@ -16,6 +16,7 @@ import {
   exportScript,
   k6,
   k6Counts,
+  K6_SKIP,
   k6Dropped,
   k6FailedChecks,
   k6Kit,
@@ -53,7 +54,7 @@ async function segmentRuns(api: string, script: string, dir: string, runId: stri
   );
 }
 
-describe('beyond one machine', () => {
+describe.skipIf(K6_SKIP !== undefined)('beyond one machine', () => {
   test('k6-smoke: two execution segments send the requests of afp load exactly, endpoint by endpoint', async () => {
     const dir = join(kit.dir, 'smoke');
     mkdirSync(dir, { recursive: true });
