@@ -42,7 +42,8 @@ import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dial
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
 import { openMcpAnswer, withKey } from './mcp-call.ts';
-import { readAnswer } from './read-answer.ts';
+import { readAnswer, type OverLimit } from './read-answer.ts';
+import { bytesText, refusedAnswerOf } from '../client/answer-limits.ts';
 import { GATEWAY_RETRIES, gatewayFate, gatewayWaitMs, isGatewayAnswer, pageText } from './gateway-answer.ts';
 import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
@@ -147,6 +148,7 @@ interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly json: boolean;
+  readonly overLimit?: OverLimit;
 }
 
 export class LiveSession {
@@ -279,6 +281,7 @@ export class LiveSession {
         answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
       } catch (error) {
         this.rateLimits.answered(op, null);
+        this.redirectRefused(op, request, wire, error);
         return this.unreachable({
           kind: 'unreachable',
           message: `${request.method} ${request.url}: ${unreachableMessage(error)}`,
@@ -324,6 +327,26 @@ export class LiveSession {
       return this.read(op, answer, request, wire, input);
     }
     return this.outOfTime();
+  }
+
+  /** A redirect afp did not follow, as a deviation of the call (a finding naming the Location). */
+  private redirectRefused(op: OperationName, request: SentRequest, wire: WireRequest, error: unknown): void {
+    const breach = refusedAnswerOf(error)?.breach;
+    if (breach?.kind !== 'redirect') return;
+    this.options.onDeviation?.({
+      op,
+      endpoint: `${wire.method} ${wire.path}`,
+      request,
+      status: breach.status,
+      deviation: {
+        kind: 'redirect',
+        field: '(location)',
+        expected: breach.why,
+        seen: breach.location.slice(0, 300),
+        documented: false,
+        required: true,
+      },
+    });
   }
 
   private unreachable<U extends { readonly kind: 'unreachable'; readonly message: string }>(outcome: U): U {
@@ -413,6 +436,13 @@ export class LiveSession {
       ...(wire.query === undefined ? {} : { query: wire.query }),
       ...(body === undefined ? {} : { body }),
     });
+    if (answer.bodyOverBytes !== undefined || answer.bodyTooDeep !== undefined) {
+      const overLimit: OverLimit =
+        answer.bodyOverBytes !== undefined
+          ? { kind: 'too-large', limit: bytesText(answer.bodyOverBytes) }
+          : { kind: 'too-deep', limit: `${answer.bodyTooDeep} levels` };
+      return { status: answer.status, headers: answer.headers, body: undefined, json: true, overLimit };
+    }
     if (wire.envelope === 'mcp') {
       const opened = openMcpAnswer(answer);
       return { ...opened, headers: answer.headers, body: opened.json ? opened.body : cut(String(opened.body)) };
