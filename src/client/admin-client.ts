@@ -11,7 +11,7 @@
  * deep), which is no answer to read. Messages name the door (`POST /_afp/tier answered 404: …`).
  * Non-goals: retries; deciding what a refusal means (callers do: replay set-up, live funding).
  */
-import { httpTransport, tooDeepMessage } from './http-transport.ts';
+import { httpTransport, tooDeepMessage, tooManyMessage } from './http-transport.ts';
 import { tooLargeMessage } from './answer-limits.ts';
 import { describeError } from './describe-error.ts';
 import type { Mount, Transport, TransportRequest, TransportResponse } from './transport.ts';
@@ -219,7 +219,9 @@ export class AdminClient {
         ? tooLargeMessage(answer.bodyOverBytes)
         : answer.bodyTooDeep !== undefined
           ? tooDeepMessage(answer.bodyTooDeep)
-          : null;
+          : answer.bodyOverValues !== undefined
+            ? tooManyMessage(answer.bodyOverValues)
+            : null;
     if (overLimit !== null)
       return {
         ok: false,

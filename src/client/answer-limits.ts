@@ -42,6 +42,7 @@ export function bytesText(bytes: number): string {
 export type AnswerBreach =
   | { readonly kind: 'too-large'; readonly bytesMax: number }
   | { readonly kind: 'too-deep'; readonly depthMax: number }
+  | { readonly kind: 'too-many'; readonly valuesMax: number }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string; readonly why: string };
 
 /** An answer afp refused to read or follow: the exchange counts as unanswered. */

@@ -20,7 +20,7 @@
 import { describeError } from './describe-error.ts';
 import { SHARED_CONNECTIONS, type WireAnswer } from './http-connections.ts';
 import { currentAnswerBytesMax, RefusedAnswerError, tooLargeMessage } from './answer-limits.ts';
-import { JSON_DEPTH_MAX, parseBoundedJson } from './bounded-json.ts';
+import { JSON_DEPTH_MAX, JSON_VALUES_MAX, parseBoundedJson } from './bounded-json.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 export interface HttpTransportOptions {
@@ -81,6 +81,12 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     switch (parsed.kind) {
       case 'json':
         return { status, headers, body: parsed.value };
+      case 'too-many':
+        if (options.nonJson === 'keep') return { status, headers, body: undefined, bodyOverValues: parsed.valuesMax };
+        throw new RefusedAnswerError(
+          { kind: 'too-many', valuesMax: parsed.valuesMax },
+          `${request.method} ${url} answered ${status}: ${tooManyMessage(parsed.valuesMax)}`,
+        );
       case 'too-deep':
         if (options.nonJson === 'keep') return { status, headers, body: undefined, bodyTooDeep: parsed.depthMax };
         throw new RefusedAnswerError(
@@ -94,6 +100,10 @@ export function httpTransport(options: HttpTransportOptions): Transport {
         );
     }
   };
+}
+
+export function tooManyMessage(valuesMax: number = JSON_VALUES_MAX): string {
+  return `its answer's JSON holds more than ${valuesMax} values, afp's limit: not read`;
 }
 
 export function tooDeepMessage(depthMax: number = JSON_DEPTH_MAX): string {
