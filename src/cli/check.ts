@@ -129,13 +129,13 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   // signal sent once it is printed finds the check set up, as when this was a static import.
   if (parsed.target !== undefined) {
     const seconds = parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS;
-    io.err(`${budgetLine(seconds)}\n`);
     armTargetBudget({ command: 'check', target: parsed.target, seconds, write: io.err });
   }
   const resolved = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   const dialectTarget = resolved?.dialects ?? null;
   const started = (): void => {
     io.out(`seed: ${parsed.seed}\n`);
+    if (parsed.target !== undefined) io.err(`${budgetLine(parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS)}\n`);
     record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
   };
   if (dialectTarget !== null && !dialectTarget.ok) {
