@@ -6,7 +6,7 @@
 // budget plus 10 s, with a line that names what went wrong; and nothing may reach the other origin
 // the redirect modes point at. Runs go PARALLEL at a time (most of them wait on a stalled socket);
 // each command gets a small budget, so the file takes a couple of minutes on 2 cores.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -25,7 +25,7 @@ const linux = existsSync('/proc/self/status');
 interface Command {
   readonly name: string;
   readonly stopS: number;
-  readonly args: (url: string, work: string) => string[];
+  readonly args: (url: string, out: string) => string[];
 }
 
 const COMMANDS: readonly Command[] = [
@@ -33,7 +33,7 @@ const COMMANDS: readonly Command[] = [
   {
     name: 'audit money',
     stopS: AUDIT_STOP_S,
-    args: (url, work) => [
+    args: (url, out) => [
       'audit',
       'money',
       '--target',
@@ -41,14 +41,14 @@ const COMMANDS: readonly Command[] = [
       '--max-seconds',
       `${BUDGET_S}`,
       '--out',
-      join(work, 'money'),
+      join(out, 'money'),
       '-q',
     ],
   },
   {
     name: 'audit house-edge',
     stopS: AUDIT_STOP_S,
-    args: (url, work) => [
+    args: (url, out) => [
       'audit',
       'house-edge',
       '--target',
@@ -58,14 +58,14 @@ const COMMANDS: readonly Command[] = [
       '--max-seconds',
       `${BUDGET_S}`,
       '--out',
-      join(work, 'edge'),
+      join(out, 'edge'),
       '-q',
     ],
   },
   {
     name: 'audit fairness',
     stopS: AUDIT_STOP_S,
-    args: (url, work) => [
+    args: (url, out) => [
       'audit',
       'fairness',
       '--target',
@@ -75,7 +75,7 @@ const COMMANDS: readonly Command[] = [
       '--max-seconds',
       `${BUDGET_S}`,
       '--out',
-      join(work, 'fairness'),
+      join(out, 'fairness'),
       '-q',
     ],
   },
@@ -87,7 +87,7 @@ const COMMANDS: readonly Command[] = [
   {
     name: 'replay',
     stopS: BUDGET_S,
-    args: (url, work) => [
+    args: (url, out) => [
       'replay',
       join(work, 'tiny.record'),
       '--target',
@@ -97,14 +97,14 @@ const COMMANDS: readonly Command[] = [
       '--max-seconds',
       `${BUDGET_S}`,
       '--out',
-      join(work, 'replay'),
+      join(out, 'replay'),
       '-q',
     ],
   },
   {
     name: 'load',
     stopS: LOAD_S,
-    args: (url, work) => [
+    args: (url, out) => [
       'load',
       `${url}/x`,
       '--rate',
@@ -114,7 +114,7 @@ const COMMANDS: readonly Command[] = [
       '--timeout',
       '2s',
       '--out',
-      join(work, 'load'),
+      join(out, 'load'),
       '-q',
     ],
   },
@@ -178,7 +178,7 @@ beforeAll(async () => {
     while (next < jobs.length) {
       const job = jobs[next++];
       if (job === undefined) return;
-      const run = await runMeasured(job.command.args(server.urlOf(job.mode), work), {
+      const run = await runMeasured(job.command.args(server.urlOf(job.mode), join(work, job.mode)), {
         killAfterMs: (job.command.stopS + 30) * 1_000,
       });
       results.set(key(job.mode, job.command.name), run);
@@ -211,9 +211,29 @@ describe.skipIf(!linux)('afp against a hostile target', () => {
         expect(output, shown).toMatch(command.name === 'load' ? LOAD_CAUSE : (CAUSES[mode] ?? /^$/));
       });
 
+  test('an answer past a limit is a finding in the report, with the limit as its evidence', () => {
+    const ids = (mode: string): string[] =>
+      (
+        JSON.parse(readFileSync(join(work, mode, 'fairness', 'findings.json'), 'utf8')) as {
+          findings: { id: string }[];
+        }
+      ).findings.map((finding) => finding.id);
+    expect(ids('deep-json')).toContain('shape:casino.balance:too-deep');
+    expect(ids('big-body')).toContain('shape:casino.balance:too-large');
+    expect(ids('object-bomb')).toContain('shape:casino.balance:too-large');
+  });
+
   test('nothing reaches the other origin the redirect modes point at; every mode names its cause', () => {
     expect(server.elsewhereHits()).toBe(0);
     expect(Object.keys(CAUSES).sort()).toEqual([...HOSTILE_MODES].sort());
     expect(HOSTILE_MODES.length).toBeGreaterThanOrEqual(20);
+    // The figures, one line per mode: the highest peak and the longest wall over its commands.
+    const lines = HOSTILE_MODES.map((mode) => {
+      const runs = COMMANDS.map((command) => results.get(key(mode, command.name)));
+      const peak = Math.max(...runs.map((run) => run?.peakMib ?? 0));
+      const wall = Math.max(...runs.map((run) => run?.wallMs ?? 0));
+      return `${mode.padEnd(22)} peak ${String(peak).padStart(4)} MiB · wall ${(wall / 1_000).toFixed(1)} s`;
+    });
+    process.stdout.write(`hostile modes, over ${COMMANDS.length} commands each:\n${lines.join('\n')}\n`);
   });
 });

@@ -33,3 +33,13 @@ test('__proto__ stays an own key: no prototype changes, in the value or in a spr
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   expect(parseBoundedJson('nope')).toEqual({ kind: 'not-json' });
 });
+
+test('an answer of more values than the limit is refused before it is parsed (an object of 900,000 keys fits in 16 MB)', () => {
+  // The list counts as a value too: 99 elements and their list are 100.
+  expect(parseBoundedJson(`[${'0,'.repeat(98)}0]`, 256, 100)).toEqual({ kind: 'json', value: new Array(99).fill(0) });
+  expect(parseBoundedJson(`[${'0,'.repeat(99)}0]`, 256, 100)).toEqual({ kind: 'too-many', valuesMax: 100 });
+  // Commas inside strings are text.
+  expect(parseBoundedJson(`["${','.repeat(1_000)}"]`, 256, 100).kind).toBe('json');
+  const bomb = `{${Array.from({ length: 300_000 }, (_, index) => `"k${index}":0`).join(',')}}`;
+  expect(parseBoundedJson(bomb).kind).toBe('too-many');
+});
