@@ -36,6 +36,8 @@ export interface CheckCliOptions extends CheckOptions {
   readonly out?: string;
   /** --quiet or --json: no progress lines. */
   readonly quiet?: boolean;
+  /** --max-seconds: the total time budget against a target. */
+  readonly budgetSeconds?: number;
 }
 
 /** The check's runs, in-process or through the target's dialects, and how they ended. */

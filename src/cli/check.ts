@@ -21,6 +21,7 @@
  * This file checks the flags with light imports; the runs (check-runs.ts: fast-check, the model,
  * the platform) are loaded once the flags are valid.
  */
+import { applyAnswerLimitFlag, armTargetBudget, budgetLine, budgetSecondsOf } from './target-budget.ts';
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -58,6 +59,9 @@ function wholeNumber(text: string | undefined, fallback: number): number {
 
 /** The options of the flags, or every error found. */
 
+/** --max-seconds of a check against a target. */
+const CHECK_BUDGET_SECONDS = 1_800;
+
 export function parseCheckArgs(
   argv: readonly string[],
   drawSeed: () => number,
@@ -71,6 +75,8 @@ export function parseCheckArgs(
   if (targetError !== null) errors.push(targetError);
   const failOn = parseFailOn(stringFlag(args, 'fail-on'));
   if (!failOn.ok) errors.push(failOn.message);
+  applyAnswerLimitFlag(args, errors);
+  const budgetSeconds = budgetSecondsOf(args, CHECK_BUDGET_SECONDS, errors);
   const out = stringFlag(args, 'out');
   const defects = inProcessDefects(stringFlag(args, 'defect'), 'the in-process check', errors);
   const path = stringFlag(args, 'path');
@@ -86,6 +92,7 @@ export function parseCheckArgs(
     ...(defects.length === 0 ? {} : { defects }),
     ...(failOn.ok ? { failOn: failOn.value } : {}),
     ...(out === undefined ? {} : { out }),
+    ...(budgetSeconds === null ? {} : { budgetSeconds }),
     ...(args.flags['quiet'] === true || args.flags['json'] === true ? { quiet: true } : {}),
   };
   const seeded: CheckCliOptions =
@@ -120,10 +127,15 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   // The target is resolved first, so one refused (a missing file, a port that does not answer) does
   // not load the runs. The runs' code (fast-check, the model) is loaded before the seed line: a
   // signal sent once it is printed finds the check set up, as when this was a static import.
+  if (parsed.target !== undefined) {
+    const seconds = parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS;
+    armTargetBudget({ command: 'check', target: parsed.target, seconds, write: io.err });
+  }
   const resolved = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   const dialectTarget = resolved?.dialects ?? null;
   const started = (): void => {
     io.out(`seed: ${parsed.seed}\n`);
+    if (parsed.target !== undefined) io.err(`${budgetLine(parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS)}\n`);
     record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
   };
   if (dialectTarget !== null && !dialectTarget.ok) {

@@ -10,6 +10,7 @@ import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT } from './audit-limits.ts';
 import type { CommandDefinition } from './command-definition.ts';
+import { applyAnswerLimitFlag } from './target-budget.ts';
 
 /** A --target that names a URL must be a valid one; anything else is a target file (read later). */
 export function targetSpecError(spec: string): string | null {
@@ -28,7 +29,8 @@ export interface LiveArgs {
 
 /**
  * The flags every live command reads alike: no positionals, --target (required: a URL or a target
- * file), --key (required when `keyRequired` names it), --fail-on, --max-seconds. Errors in that order.
+ * file), --key (required when `keyRequired` names it), --fail-on, --max-seconds, --max-body-mb
+ * (the process's answer limit, set here). Errors in that order.
  */
 export function parseLiveArgs(argv: readonly string[], definition: CommandDefinition, keyRequired?: string): LiveArgs {
   const args = parseCommand(argv, definition);
@@ -45,6 +47,7 @@ export function parseLiveArgs(argv: readonly string[], definition: CommandDefini
   if (!failOn.ok) errors.push(failOn.message);
   const maxSeconds = wholeFlagOf(args, 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
   if (typeof maxSeconds === 'string') errors.push(maxSeconds);
+  applyAnswerLimitFlag(args, errors);
   return {
     args,
     errors,

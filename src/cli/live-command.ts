@@ -13,6 +13,7 @@
  * limit, what was placed is verified, the reports are written, and it says so; exit 4 unless a
  * finding reaches --fail-on (3). A second Ctrl-C quits at once.
  */
+import { armTargetBudget, budgetLine, windUpGraceSeconds } from './target-budget.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { Deadline } from '../audit/live-target.ts';
 import { deviationFinding, gatewayFinding } from '../live/deviation-findings.ts';
@@ -80,6 +81,15 @@ export async function startLiveRun(
   options: LiveRunOptions = {},
 ): Promise<LiveRun | number> {
   const { quiet = false, fundsNothing = false } = options;
+  // The hard stop: the budget ends the betting, the grace the wind-up; a target that stalls past both ends the run.
+  const graceSeconds = windUpGraceSeconds(maxSeconds);
+  io.err(`${budgetLine(maxSeconds, graceSeconds)}\n`);
+  armTargetBudget({
+    command: command.replace(/^afp /, ''),
+    target: spec,
+    seconds: maxSeconds + graceSeconds,
+    write: io.err,
+  });
   const resolved = await resolveTarget(spec, { fundsNothing });
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);

@@ -4,6 +4,7 @@
  * (replay-record.ts: the record reader, the clients, the diff reports): a misspelt flag should not
  * pay for them.
  */
+import { applyAnswerLimitFlag, budgetSecondsOf } from './target-budget.ts';
 import { targetUrlError } from '../client/target.ts';
 import { parseSpeed, type Speed } from '../replay/pacing.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -31,7 +32,12 @@ export interface ReplayFlags {
   readonly failOn: FailOn;
   /** --quiet or --json: no progress lines. */
   readonly quiet: boolean;
+  /** --max-seconds: the total time budget against the target. */
+  readonly budgetSeconds: number;
 }
+
+/** --max-seconds of a replay (a record's own pace may take long). */
+const REPLAY_BUDGET_SECONDS = 3_600;
 
 export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors: string[] } {
   const args = parseCommand(argv, DEFINITION);
@@ -58,7 +64,9 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
   const timeoutMs = /^\d{1,7}$/.test(timeoutText) ? Number(timeoutText) : 0;
   if (timeoutMs < 100)
     errors.push(`--timeout-ms must be a whole number of milliseconds from 100 to 9999999, got '${timeoutText}'`);
-  if (errors.length > 0 || !failOn.ok) return { errors };
+  applyAnswerLimitFlag(args, errors);
+  const budgetSeconds = budgetSecondsOf(args, REPLAY_BUDGET_SECONDS, errors);
+  if (errors.length > 0 || !failOn.ok || budgetSeconds === null) return { errors };
   return {
     file: args.positionals[0] as string,
     target: target as string,
@@ -69,6 +77,7 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
     timeoutMs,
     failOn: failOn.value,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
+    budgetSeconds,
   };
 }
 

@@ -5,6 +5,7 @@
  * imports the record reader, the clients and the report writers, and a typo in a flag should not
  * pay for them. Output and exit codes are replay.ts's contract.
  */
+import { budgetLine } from './target-budget.ts';
 import { writeTextFiles } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -138,6 +139,7 @@ async function replayTo(
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags.speed)}\n`);
+  io.out(`${budgetLine(flags.budgetSeconds)}\n`);
   const session = new ReplaySession({
     references: checked.references,
     exactTime: clock.state.exact,
@@ -248,6 +250,7 @@ async function replayThroughTarget(
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
+  io.out(`${budgetLine(flags.budgetSeconds)}\n`);
   const paced = pacedBeforeSend({
     flags,
     api: target.adminUrl ?? '',

@@ -29,6 +29,7 @@
  * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
  * (a retried request that the target did apply shows up as differences, never hidden).
  */
+import { armTargetBudget } from './target-budget.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { access, stat } from 'node:fs/promises';
 import { EXIT } from '../core/exit-codes.ts';
@@ -59,6 +60,7 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     return EXIT.invalidInput;
   }
   if (!(await recordReadable(flags.file, io))) return EXIT.invalidInput;
+  armTargetBudget({ command: 'replay', target: flags.target, seconds: flags.budgetSeconds, write: io.err });
   const { replayRecord } = await import('./replay-record.ts');
   return replayRecord(flags, io, record);
 }

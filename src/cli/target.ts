@@ -12,6 +12,7 @@
  * The flags and URLs are checked with light imports (probe-input.ts); the probe and the target-file
  * parser load only once they pass.
  */
+import { applyAnswerLimitFlag, armTargetBudget, budgetLine, budgetSecondsOf } from './target-budget.ts';
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { assert } from '../core/assert.ts';
@@ -35,7 +36,12 @@ interface ProbeFlags {
   readonly out: string | null;
   readonly force: boolean;
   readonly timeoutMs: number;
+  /** --max-seconds: the probe's total time budget. */
+  readonly budgetSeconds: number;
 }
+
+/** --max-seconds of a probe: 42 paths at 4 in flight take seconds; a stalling URL must not take minutes. */
+const PROBE_BUDGET_SECONDS = 120;
 
 export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly errors: readonly string[] } {
   const args = parseCommand(argv, definitionOf('target', 'probe'));
@@ -53,8 +59,10 @@ export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly
   const out = stringFlag(args, 'out') ?? null;
   const force = args.flags['force'] === true;
   if (out !== null && !force && existsSync(out)) errors.push(`${out} exists: pass --force to overwrite it`);
-  if (errors.length > 0 || typeof timeoutMs === 'string') return { errors };
-  return { inputs, urls: args.positionals, out, force, timeoutMs };
+  applyAnswerLimitFlag(args, errors);
+  const budgetSeconds = budgetSecondsOf(args, PROBE_BUDGET_SECONDS, errors);
+  if (errors.length > 0 || typeof timeoutMs === 'string' || budgetSeconds === null) return { errors };
+  return { inputs, urls: args.positionals, out, force, timeoutMs, budgetSeconds };
 }
 
 async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
@@ -73,6 +81,13 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     import('../live/probe/probe-target.ts'),
     import('../live/target-file.ts'),
   ]);
+  io.err(`${budgetLine(flags.budgetSeconds)}\n`);
+  armTargetBudget({
+    command: 'target probe',
+    target: flags.urls.join(' '),
+    seconds: flags.budgetSeconds,
+    write: io.err,
+  });
   const outcome = await probeTarget(flags.inputs, { timeoutMs: flags.timeoutMs });
   const table = renderProbeTable(outcome);
   const report = flags.out === null ? io.err : io.out;

@@ -7,10 +7,12 @@
  * typed value; any other status is `status` (with the status and the body, or the text of a
  * non-JSON answer, so a caller can tell afp serve's own refusal from "no such door"); a 200 whose
  * body lacks the expected fields is `unreadable`; a transport rejection (network, timeout) is
- * `unreachable`. Messages name the door (`POST /_afp/tier answered 404: …`).
+ * `unreachable`, and so is an answer past afp's limits (answer-limits.ts: too large, nested too
+ * deep), which is no answer to read. Messages name the door (`POST /_afp/tier answered 404: …`).
  * Non-goals: retries; deciding what a refusal means (callers do: replay set-up, live funding).
  */
-import { httpTransport } from './http-transport.ts';
+import { httpTransport, tooDeepMessage, tooManyMessage } from './http-transport.ts';
+import { tooLargeMessage } from './answer-limits.ts';
 import { describeError } from './describe-error.ts';
 import { ADMIN_TOKEN_HEADER, adminTokenFromEnvironment } from './admin-token.ts';
 import type { Mount, Transport, TransportRequest, TransportResponse } from './transport.ts';
@@ -227,6 +229,21 @@ export class AdminClient {
       const detail = describeError(error instanceof Error && error.cause !== undefined ? error.cause : error);
       return { ok: false, kind: 'unreachable', message: `${door} got no answer: ${detail}`, detail };
     }
+    const overLimit =
+      answer.bodyOverBytes !== undefined
+        ? tooLargeMessage(answer.bodyOverBytes)
+        : answer.bodyTooDeep !== undefined
+          ? tooDeepMessage(answer.bodyTooDeep)
+          : answer.bodyOverValues !== undefined
+            ? tooManyMessage(answer.bodyOverValues)
+            : null;
+    if (overLimit !== null)
+      return {
+        ok: false,
+        kind: 'unreachable',
+        message: `${door} answered ${answer.status}: ${overLimit}`,
+        detail: overLimit,
+      };
     const shown = answer.text ?? JSON.stringify(answer.body) ?? '';
     const refusal = {
       status: answer.status,

@@ -8,11 +8,14 @@
  *
  * What it keeps of fetch, so a target sees and answers the same: the URL parsed and normalised by
  * WHATWG URL (dot segments, escapes); `user-agent: node` as fetch sends it; a body's exact
- * content-length (never chunked); redirects followed as fetch does (at most 20; 301/302 after a
- * POST and 303 become a GET without body; authorization dropped when the origin changes) unless
- * `redirect: 'manual'`; gzip, deflate and br answers decoded; the text decoded as UTF-8 with a
+ * content-length (never chunked); same-origin redirects followed as fetch does (301/302 after a
+ * POST and 303 become a GET without body) unless `redirect: 'manual'`, but never to another
+ * origin or a private address and at most 5 (redirect-policy.ts); gzip, deflate and br answers decoded; the text decoded as UTF-8 with a
  * leading BOM dropped; header names lower-case, repeated ones joined by ", " (set-cookie: the last).
- * Limits: one timeout over the whole exchange (waiting for a socket, redirects and the body
+ * Limits: what a target can make afp hold (answer-limits.ts): a body over the answer limit,
+ * counted after decompression as it streams, is not read (`text: null`), nor is one whose
+ * Content-Length says it would be; headers over HEADER_BYTES_MAX fail the exchange;
+ * one timeout over the whole exchange (waiting for a socket, redirects and the body
  * included); at most SOCKETS_PER_ORIGIN_MAX sockets per origin, POOLS_MAX origins pooled (the
  * least recently used dropped); idle sockets close after
  * IDLE_SOCKET_MS, earlier when the server's Keep-Alive hint says so, and never keep the process
@@ -24,6 +27,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { currentAnswerBytesMax, HEADER_BYTES_MAX } from './answer-limits.ts';
+import { followedRedirect } from './redirect-policy.ts';
 
 export interface WireRequest {
   readonly method: string;
@@ -37,12 +42,13 @@ export interface WireAnswer {
   readonly status: number;
   /** Lower-case names, sorted. */
   readonly headers: Record<string, string>;
-  /** Null when the body was longer than `answerBytesMax` (the rest is not read). */
+  /** Null when the body was longer than the exchange's byte limit (the rest is not read). */
   readonly text: string | null;
 }
 
 export interface ExchangeOptions {
   readonly timeoutMs: number;
+  /** Default: the process's answer limit (answer-limits.ts). */
   readonly answerBytesMax?: number;
   readonly redirect: 'follow' | 'manual';
 }
@@ -50,7 +56,6 @@ export interface ExchangeOptions {
 const SOCKETS_PER_ORIGIN_MAX = 64;
 const POOLS_MAX = 16;
 const IDLE_SOCKET_MS = 4_000;
-const REDIRECTS_MAX = 20;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const BOM = '\uFEFF';
 
@@ -60,10 +65,20 @@ const BOM = '\uFEFF';
  */
 export class HttpConnections {
   private readonly pools = new Map<string, HttpAgent>();
+  /** The exchanges under way (`GET https://…`), for the line a spent time budget prints. */
+  private readonly underWay = new Map<number, string>();
+  private exchanges = 0;
+
+  /** The exchanges sent and not yet answered, oldest first (at most `max`). */
+  unfinished(max = 10): string[] {
+    return [...this.underWay.values()].slice(0, max);
+  }
 
   /** Sends `request` and reads its answer, following redirects unless told not to. */
   async exchange(request: WireRequest, options: ExchangeOptions): Promise<WireAnswer> {
     const deadline = new Deadline(options.timeoutMs);
+    const id = this.exchanges++;
+    this.underWay.set(id, `${request.method} ${request.url.href}`);
     try {
       let current = request;
       for (let redirects = 0; ; redirects++) {
@@ -77,10 +92,17 @@ export class HttpConnections {
         const location = answer.headers['location'];
         if (options.redirect === 'manual' || !REDIRECT_STATUSES.has(answer.status) || location === undefined)
           return answer;
-        if (redirects === REDIRECTS_MAX) throw new Error(`more than ${REDIRECTS_MAX} redirects`);
-        current = redirected(current, answer.status, new URL(location, current.url));
+        const url = followedRedirect({
+          target: request.url,
+          from: current.url,
+          status: answer.status,
+          location,
+          followed: redirects,
+        });
+        current = redirected(current, answer.status, url);
       }
     } finally {
+      this.underWay.delete(id);
       deadline.clear();
     }
   }
@@ -105,9 +127,16 @@ export class HttpConnections {
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<WireAnswer>((resolve, reject) => {
-      const outgoing = send(url, { agent: this.agentFor(url), method: request.method, headers }, (incoming) => {
+      const sendOptions = {
+        agent: this.agentFor(url),
+        method: request.method,
+        headers,
+        maxHeaderSize: HEADER_BYTES_MAX,
+      };
+      const bytesMax = options.answerBytesMax ?? currentAnswerBytesMax();
+      const outgoing = send(url, sendOptions, (incoming) => {
         deadline.onExpiry((error) => incoming.destroy(error));
-        readAnswer(incoming, request.method, options.answerBytesMax).then(resolve, reject);
+        readAnswer(incoming, request.method, bytesMax).then(resolve, reject);
       });
       deadline.onExpiry((error) => outgoing.destroy(error));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
@@ -192,29 +221,34 @@ class Deadline {
   }
 }
 
-/** The request fetch sends after a redirect: 303 (and 301/302 after a POST) become a body-less GET; a new origin loses authorization. */
+/** The request fetch sends after a (same-origin) redirect: 303 (and 301/302 after a POST) become a body-less GET. */
 function redirected(request: WireRequest, status: number, url: URL): WireRequest {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`redirect to unsupported ${url.protocol}`);
   const toGet =
     (status === 303 && request.method !== 'HEAD') || ((status === 301 || status === 302) && request.method === 'POST');
   const headers: Record<string, string> = { ...request.headers };
   if (toGet) delete headers['content-type'];
-  if (url.origin !== request.url.origin) delete headers['authorization'];
   return { method: toGet ? 'GET' : request.method, url, headers, body: toGet ? undefined : request.body };
 }
 
-/** Status, headers and decoded text of an answer; null text past `bytesMax` (the socket is dropped, not drained). */
-function readAnswer(incoming: IncomingMessage, method: string, bytesMax: number | undefined): Promise<WireAnswer> {
+/**
+ * Status, headers and decoded text of an answer; null text past `bytesMax` decoded bytes, or when
+ * the Content-Length announces more (the socket is dropped, not drained).
+ */
+function readAnswer(incoming: IncomingMessage, method: string, bytesMax: number): Promise<WireAnswer> {
   const status = incoming.statusCode ?? 0;
   const headers = answerHeaders(incoming);
   const bodyless = method === 'HEAD' || status === 204 || status === 304;
+  if (!bodyless && Number(headers['content-length'] ?? 0) > bytesMax) {
+    incoming.destroy();
+    return Promise.resolve({ status, headers, text: null });
+  }
   const body = bodyless ? incoming : decoded(incoming, headers['content-encoding']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     body.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (bytesMax !== undefined && size > bytesMax) {
+      if (size > bytesMax) {
         body.removeAllListeners('data');
         incoming.destroy();
         if (body !== incoming) body.destroy();

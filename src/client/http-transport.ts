@@ -10,12 +10,17 @@
  * A non-JSON answer rejects too, unless the transport keeps it (`nonJson: 'keep'`: it resolves with
  * its text). `answerCharsMax` cuts an answer's text before it is parsed (live
  * reads bound what a target can make them hold); `answerBytesMax` stops reading an answer past that many
- * bytes (resolved with `bodyOverBytes` and no body: `afp target probe` reads what any URL sends).
+ * bytes (default: the process's answer limit, answer-limits.ts). Past it, or nested deeper than
+ * JSON_DEPTH_MAX (bounded-json.ts), a keeping transport resolves with no body and `bodyOverBytes`
+ * or `bodyTooDeep` set (a finding for the live reads, a described URL for `afp target probe`);
+ * any other rejects with a RefusedAnswerError naming the limit.
  * `redirect: 'manual'` answers a redirect as itself (a probe describes the URL, not where it points).
  * Response header names are lower-case.
  */
 import { describeError } from './describe-error.ts';
 import { SHARED_CONNECTIONS, type WireAnswer } from './http-connections.ts';
+import { currentAnswerBytesMax, RefusedAnswerError, tooLargeMessage } from './answer-limits.ts';
+import { JSON_DEPTH_MAX, JSON_VALUES_MAX, parseBoundedJson } from './bounded-json.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 export interface HttpTransportOptions {
@@ -26,7 +31,7 @@ export interface HttpTransportOptions {
   readonly nonJson?: 'reject' | 'keep';
   /** The most characters of an answer read (default: all). */
   readonly answerCharsMax?: number;
-  /** The most bytes of an answer read: past them the rest is not read and the answer has no body (default: all). */
+  /** The most bytes of an answer read: past them the rest is not read and the answer has no body (default: the process's answer limit). */
   readonly answerBytesMax?: number;
   /** 'follow' (default) or 'manual': a redirect is the answer. */
   readonly redirect?: 'follow' | 'manual';
@@ -67,24 +72,42 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     }
     const { status, headers } = answer;
     if (text === null) {
-      if (options.nonJson === 'keep')
-        return { status, headers, body: undefined, bodyOverBytes: options.answerBytesMax };
-      throw new Error(`${request.method} ${url} answered ${status} with a body over ${options.answerBytesMax} bytes`);
+      const bytesMax = options.answerBytesMax ?? currentAnswerBytesMax();
+      if (options.nonJson === 'keep') return { status, headers, body: undefined, bodyOverBytes: bytesMax };
+      const message = `${request.method} ${url} answered ${status}: ${tooLargeMessage(bytesMax)}`;
+      throw new RefusedAnswerError({ kind: 'too-large', bytesMax }, message);
     }
-    if (options.nonJson === 'keep') {
-      const body = jsonOrUndefined(text);
-      return body === undefined ? { status, headers, body, text } : { status, headers, body };
+    const parsed = parseBoundedJson(text);
+    switch (parsed.kind) {
+      case 'json':
+        return { status, headers, body: parsed.value };
+      case 'too-many':
+        if (options.nonJson === 'keep') return { status, headers, body: undefined, bodyOverValues: parsed.valuesMax };
+        throw new RefusedAnswerError(
+          { kind: 'too-many', valuesMax: parsed.valuesMax },
+          `${request.method} ${url} answered ${status}: ${tooManyMessage(parsed.valuesMax)}`,
+        );
+      case 'too-deep':
+        if (options.nonJson === 'keep') return { status, headers, body: undefined, bodyTooDeep: parsed.depthMax };
+        throw new RefusedAnswerError(
+          { kind: 'too-deep', depthMax: parsed.depthMax },
+          `${request.method} ${url} answered ${status}: ${tooDeepMessage(parsed.depthMax)}`,
+        );
+      case 'not-json':
+        if (options.nonJson === 'keep') return { status, headers, body: undefined, text };
+        throw new Error(
+          `${request.method} ${url} answered ${status} with a non-JSON body: ${JSON.stringify(snippet(text))}`,
+        );
     }
-    return { status, headers, body: parseJsonAnswer(text, status, `${request.method} ${url}`) };
   };
 }
 
-function jsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+export function tooManyMessage(valuesMax: number = JSON_VALUES_MAX): string {
+  return `its answer's JSON holds more than ${valuesMax} values, afp's limit: not read`;
+}
+
+export function tooDeepMessage(depthMax: number = JSON_DEPTH_MAX): string {
+  return `its answer's JSON is nested deeper than ${depthMax} levels, afp's limit: not read`;
 }
 
 function snippet(text: string): string {
@@ -110,12 +133,4 @@ function outgoingBody(request: TransportRequest): string | undefined {
     return request.rawBody.text;
   }
   return request.body === undefined ? undefined : JSON.stringify(request.body);
-}
-
-function parseJsonAnswer(text: string, status: number, what: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new Error(`${what} answered ${status} with a non-JSON body: ${JSON.stringify(snippet(text))}`);
-  }
 }

@@ -48,6 +48,10 @@ export interface TransportResponse {
   readonly text?: string;
   /** Set (to the limit) when the answer's body was longer than the transport reads (httpTransport `answerBytesMax`): body undefined. */
   readonly bodyOverBytes?: number;
+  /** Set (to the limit) when the answer's JSON was nested deeper than afp reads (bounded-json.ts): body undefined. */
+  readonly bodyTooDeep?: number;
+  /** Set (to the limit) when the answer's JSON held more values than afp reads (bounded-json.ts): body undefined. */
+  readonly bodyOverValues?: number;
 }
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;

@@ -25,12 +25,19 @@ const TITLES = {
   'error-shape': (field: string, expected: JsonValue) =>
     `error body without \`${field}\` (expected ${String(expected)})`,
   'not-json': () => 'the answer is not JSON',
+  'too-large': () => "the answer's body is larger than afp reads (--max-body-mb)",
+  'too-deep': () => "the answer's JSON is nested deeper than afp reads",
+  redirect: (_field: string, expected: JsonValue) => `answered a redirect afp does not follow (${String(expected)})`,
 } as const;
+
+/** Deviations of the whole answer: one finding per operation, whatever the field. */
+const WHOLE_ANSWER: ReadonlySet<string> = new Set(['too-large', 'too-deep', 'redirect']);
 
 function severityOf(call: CallDeviation): Severity {
   const { kind, documented, required } = call.deviation;
   if (documented || kind === 'unknown') return 'info';
-  if (kind === 'not-json' || ((kind === 'missing' || kind === 'type') && required)) return 'major';
+  if (kind === 'not-json' || WHOLE_ANSWER.has(kind) || ((kind === 'missing' || kind === 'type') && required))
+    return 'major';
   return 'minor';
 }
 
@@ -38,7 +45,9 @@ export function deviationFinding(call: CallDeviation, curlOf: (request: SentRequ
   const { deviation } = call;
   const field = deviation.field.replace(/\[\d+\]/g, '[]');
   return {
-    id: `shape:${call.op}:${deviation.kind}:${field}`,
+    id: WHOLE_ANSWER.has(deviation.kind)
+      ? `shape:${call.op}:${deviation.kind}`
+      : `shape:${call.op}:${deviation.kind}:${field}`,
     severity: severityOf(call),
     kind: 'shape',
     title: `${call.op}: ${TITLES[deviation.kind](field, deviation.expected)}`,

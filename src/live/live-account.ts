@@ -96,7 +96,12 @@ export async function openLiveAccount(options: AccountOptions): Promise<LiveOutc
   const registered = await session.call('casino.register', {}, null, callOptions);
   options.onRegistered?.();
   if (registered.kind === 'deadline')
-    return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
+    return {
+      ok: false,
+      kind: 'deadline',
+      message:
+        'registration could not be sent within the time budget (spent on rate limits or on calls the target did not answer)',
+    };
   if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`, registered);
   const { agentId, apiKey } = registered.value;
   const funded = await fundLiveAccount({ ...options, callOptions }, agentId, apiKey);
@@ -113,18 +118,26 @@ function describe(outcome: {
   message?: string;
   reason?: string;
   status?: number;
+  why?: string;
 }): string {
   if (outcome.refusal !== undefined)
     return `${outcome.refusal.status} ${outcome.refusal.name}: ${outcome.refusal.message}`;
   return (
-    outcome.message ?? outcome.reason ?? `${outcome.kind}${outcome.status === undefined ? '' : ` (${outcome.status})`}`
+    outcome.message ??
+    outcome.reason ??
+    `${outcome.kind}${outcome.status === undefined ? '' : ` (${outcome.status})`}${outcome.why === undefined ? '' : `: ${outcome.why}`}`
   );
 }
 
 async function existing(options: AccountOptions, apiKey: string): Promise<LiveOutcome<LiveAccount>> {
   const balance = await options.session.call('casino.balance', {}, apiKey);
   if (balance.kind === 'deadline')
-    return { ok: false, kind: 'deadline', message: 'the balance read was rate limited past the time budget' };
+    return {
+      ok: false,
+      kind: 'deadline',
+      message:
+        'the balance read could not be sent within the time budget (spent on rate limits or on calls the target did not answer)',
+    };
   // An answer without a readable balance is a finding (the session reported its deviations); the audit goes on.
   if (balance.kind === 'unreadable')
     return {

@@ -42,13 +42,14 @@ import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dial
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
 import { openMcpAnswer, withKey } from './mcp-call.ts';
-import { readAnswer } from './read-answer.ts';
+import { readAnswer, type OverLimit } from './read-answer.ts';
+import { bytesText, refusedAnswerOf } from '../client/answer-limits.ts';
 import { GATEWAY_RETRIES, gatewayFate, gatewayWaitMs, isGatewayAnswer, pageText } from './gateway-answer.ts';
 import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
 import { FreshClientAddresses } from './fresh-client-address.ts';
 import { httpTransport } from '../client/http-transport.ts';
-import type { Mount, MountUrls, Transport } from '../client/transport.ts';
+import type { Mount, MountUrls, Transport, TransportResponse } from '../client/transport.ts';
 import type { ServiceName } from '../platform/platform.ts';
 
 export const MAX_RATE_LIMIT_RETRIES = 20;
@@ -106,7 +107,14 @@ export type CallOutcome<R> =
     }
   | { readonly kind: 'refused'; readonly refusal: Refusal; readonly request: SentRequest }
   /** A 2xx whose essential fields could not be read (the deviations say which). */
-  | { readonly kind: 'unreadable'; readonly status: number; readonly request: SentRequest; readonly body: unknown }
+  | {
+      readonly kind: 'unreadable';
+      readonly status: number;
+      readonly request: SentRequest;
+      readonly body: unknown;
+      /** The answer was past afp's limits and not read: which one (`a body over 16 MiB`). */
+      readonly why?: string;
+    }
   | { readonly kind: 'unsupported'; readonly reason: string }
   | {
       readonly kind: 'unreachable';
@@ -147,6 +155,7 @@ interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly json: boolean;
+  readonly overLimit?: OverLimit;
 }
 
 export class LiveSession {
@@ -279,6 +288,7 @@ export class LiveSession {
         answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
       } catch (error) {
         this.rateLimits.answered(op, null);
+        this.redirectRefused(op, request, wire, error);
         return this.unreachable({
           kind: 'unreachable',
           message: `${request.method} ${request.url}: ${unreachableMessage(error)}`,
@@ -326,6 +336,26 @@ export class LiveSession {
     return this.outOfTime();
   }
 
+  /** A redirect afp did not follow, as a deviation of the call (a finding naming the Location). */
+  private redirectRefused(op: OperationName, request: SentRequest, wire: WireRequest, error: unknown): void {
+    const breach = refusedAnswerOf(error)?.breach;
+    if (breach?.kind !== 'redirect') return;
+    this.options.onDeviation?.({
+      op,
+      endpoint: `${wire.method} ${wire.path}`,
+      request,
+      status: breach.status,
+      deviation: {
+        kind: 'redirect',
+        field: '(location)',
+        expected: breach.why,
+        seen: breach.location.slice(0, 300),
+        documented: false,
+        required: true,
+      },
+    });
+  }
+
   private unreachable<U extends { readonly kind: 'unreachable'; readonly message: string }>(outcome: U): U {
     this.unreachableCount += 1;
     this.lastUnreachableMessage = outcome.message;
@@ -352,8 +382,16 @@ export class LiveSession {
     switch (outcome.kind) {
       case 'refused':
         return { kind: 'refused', refusal: outcome.refusal, request };
-      case 'unreadable':
-        return { kind: 'unreadable', status: answer.status, request, body: answer.body };
+      case 'unreadable': {
+        const over = answer.overLimit;
+        const why =
+          over === undefined
+            ? {}
+            : {
+                why: `${over.kind === 'too-large' ? 'its answer is over' : 'its JSON is nested deeper than'} ${over.limit}, afp's limit: not read`,
+              };
+        return { kind: 'unreadable', status: answer.status, request, body: answer.body, ...why };
+      }
       case 'ok':
         return { kind: 'ok', status: answer.status, value: outcome.value, request, body: answer.body };
     }
@@ -413,6 +451,9 @@ export class LiveSession {
       ...(wire.query === undefined ? {} : { query: wire.query }),
       ...(body === undefined ? {} : { body }),
     });
+    const overLimit = overLimitOf(answer);
+    if (overLimit !== null)
+      return { status: answer.status, headers: answer.headers, body: undefined, json: true, overLimit };
     if (wire.envelope === 'mcp') {
       const opened = openMcpAnswer(answer);
       return { ...opened, headers: answer.headers, body: opened.json ? opened.body : cut(String(opened.body)) };
@@ -421,6 +462,14 @@ export class LiveSession {
       return { status: answer.status, headers: answer.headers, body: answer.body, json: true };
     return { status: answer.status, headers: answer.headers, body: cut(answer.text), json: false };
   }
+}
+
+/** The limit an answer was past (not read), or null. */
+function overLimitOf(answer: TransportResponse): OverLimit | null {
+  if (answer.bodyOverBytes !== undefined) return { kind: 'too-large', limit: bytesText(answer.bodyOverBytes) };
+  if (answer.bodyOverValues !== undefined) return { kind: 'too-large', limit: `${answer.bodyOverValues} JSON values` };
+  if (answer.bodyTooDeep !== undefined) return { kind: 'too-deep', limit: `${answer.bodyTooDeep} levels` };
+  return null;
 }
 
 /** A non-JSON answer as evidence keeps its first 300 characters. */

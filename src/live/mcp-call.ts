@@ -24,6 +24,7 @@
 import type { JsonObject, JsonValue } from '../core/errors.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { WireRequest } from './dialects/dialect.ts';
+import { parseBoundedJson } from '../client/bounded-json.ts';
 
 export const MCP_ACCEPT = 'application/json, text/event-stream';
 /** Where a row puts the key in a body; replaced by the key as the request goes out, by `$AFP_KEY` in a curl line. */
@@ -161,10 +162,8 @@ function objectOf(value: unknown): JsonObject | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
 }
 
+/** A tool's text as JSON, under afp's nesting limit; undefined when it is not JSON or too deep. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseBoundedJson(text);
+  return parsed.kind === 'json' ? parsed.value : undefined;
 }

@@ -22,6 +22,15 @@ export interface AnswerToRead {
   readonly body: unknown;
   /** False when the body was not JSON (it is then the text, cut short). */
   readonly json: boolean;
+  /** The answer was past afp's limits and not read (body undefined). */
+  readonly overLimit?: OverLimit;
+}
+
+/** An answer afp did not read: its body was larger, or its JSON deeper, than afp reads. */
+export interface OverLimit {
+  readonly kind: 'too-large' | 'too-deep';
+  /** The limit, as the user sets it (`16 MiB`, `256 levels`). */
+  readonly limit: string;
 }
 
 export interface ReadAnswer<R> {
@@ -40,7 +49,16 @@ export function readAnswer<O extends OperationName>(
   input: OperationInput<O>,
 ): ReadAnswer<OperationResult<O>> {
   const reader = new WireReader(answer.body);
-  if (!answer.json)
+  if (answer.overLimit !== undefined)
+    reader.record({
+      kind: answer.overLimit.kind,
+      field: '(body)',
+      expected: `an answer within afp's limit (${answer.overLimit.limit})`,
+      seen: `${answer.overLimit.kind === 'too-large' ? 'a body over' : 'JSON nested deeper than'} ${answer.overLimit.limit}`,
+      documented: false,
+      required: true,
+    });
+  else if (!answer.json)
     reader.record({
       kind: 'not-json',
       field: '(body)',
@@ -53,6 +71,7 @@ export function readAnswer<O extends OperationName>(
     const refusal = readRefusal(dialect, answer.status, reader, rowOf(dialect, op)?.bareErrors);
     return { outcome: { kind: 'refused', refusal }, deviations: reader.deviations() };
   }
-  const value = answer.json ? (rowOf(dialect, op)?.read(reader, input) ?? null) : null;
+  const value =
+    answer.json && answer.overLimit === undefined ? (rowOf(dialect, op)?.read(reader, input) ?? null) : null;
   return { outcome: value === null ? { kind: 'unreadable' } : { kind: 'ok', value }, deviations: reader.deviations() };
 }

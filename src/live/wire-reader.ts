@@ -22,7 +22,19 @@ import type { JsonValue } from '../core/errors.ts';
 import { isLiveAmount, parseLiveAmount, toMicro, type LiveAmount } from '../core/live-amount.ts';
 import type { Micro } from '../core/money.ts';
 
-export type DeviationKind = 'renamed' | 'fallback' | 'missing' | 'type' | 'unknown' | 'error-shape' | 'not-json';
+export type DeviationKind =
+  | 'renamed'
+  | 'fallback'
+  | 'missing'
+  | 'type'
+  | 'unknown'
+  | 'error-shape'
+  | 'not-json'
+  /** Past afp's answer limits (client/answer-limits.ts): not read. */
+  | 'too-large'
+  | 'too-deep'
+  /** A redirect afp does not follow (client/redirect-policy.ts): the call is unanswered. */
+  | 'redirect';
 
 export interface Deviation {
   readonly kind: DeviationKind;

@@ -12,16 +12,20 @@
  * Limits: the head (and the trailers) at most HEAD_BYTES_MAX, a chunk-size line at most
  * CHUNK_LINE_BYTES_MAX. A body is kept up to the caller's `bodyBytesMax` and the rest is read and
  * discarded, counted in `bodyBytesReceived` (`truncated` set): a large body is still an answer
- * (k6 counts a 200 of 8 MB as one), and memory stays bounded by the cap, not by the target. A
+ * (k6 counts a 200 of 8 MB as one), and memory stays bounded by the cap, not by the target; a
+ * body past BODY_READ_BYTES_MAX (afp's answer limit, client/answer-limits.ts) is not read to its
+ * end: an endless body is a `malformed` answer, not a connection drained at line rate forever. A
  * response that breaks the protocol or a limit is an expected failure, returned as its reason;
  * the parser is then dead (the connection is unusable) and says so for every later push.
  * Non-goals: requests, pipelining bookkeeping (the client sends one request per connection at a
  * time), content codings (the client sends no Accept-Encoding).
  */
 import { assert } from '../core/assert.ts';
+import { ANSWER_BYTES_MAX_DEFAULT } from '../client/answer-limits.ts';
 
 export const HEAD_BYTES_MAX = 64 * 1024;
 export const CHUNK_LINE_BYTES_MAX = 1024;
+export const BODY_READ_BYTES_MAX = ANSWER_BYTES_MAX_DEFAULT;
 
 export interface ParsedResponse {
   readonly status: number;
@@ -187,6 +191,8 @@ export class ResponseParser {
     const untilClose = this.state === 'until-close';
     const take = untilClose ? data.length - at : Math.min(this.remaining, data.length - at);
     this.bodyBytes += take;
+    if (this.bodyBytes > BODY_READ_BYTES_MAX)
+      return `a body longer than ${BODY_READ_BYTES_MAX} bytes (afp's answer limit): not read to its end`;
     // Past the cap the bytes are counted and dropped: the answer is still read to its end.
     const keep = Math.min(take, this.bodyBytesMax - this.keptBytes);
     if (keep > 0) {

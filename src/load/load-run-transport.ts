@@ -20,6 +20,7 @@
  * for its size; its body is then not parsed (null: a cut JSON text would read as a broken answer).
  * Every request has a timeout.
  */
+import { parseBoundedJson } from '../client/bounded-json.ts';
 import { setMaxListeners } from 'node:events';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -279,13 +280,11 @@ function incomingHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return result;
 }
 
+/** JSON under afp's nesting and value limits (bounded-json.ts); anything else stays text. */
 function answerBody(text: string): unknown {
   if (text === '') return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+  const parsed = parseBoundedJson(text);
+  return parsed.kind === 'json' ? parsed.value : text;
 }
 
 /** A client-side failure as one line: its code (a node error's, e.g. ECONNREFUSED) and message. */

@@ -62,7 +62,9 @@ describe('the command table', () => {
 
   test('usage and help are generated from the definition', () => {
     const probe = definitionOf('target', 'probe');
-    expect(usageLine(probe)).toBe('afp target probe URL... [--out FILE] [--force] [--timeout-ms N] [--json]');
+    expect(usageLine(probe)).toBe(
+      'afp target probe URL... [--out FILE] [--force] [--timeout-ms N] [--max-seconds S] [--max-body-mb MB] [--json]',
+    );
     expect(helpText(probe)).toContain('  -h, --help ');
     expect(helpText(probe)).toMatch(/^exit codes: 0 ok · 1 crash \(a bug\) · 2 invalid input · 4 liveness/m);
   });

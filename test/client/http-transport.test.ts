@@ -109,7 +109,9 @@ describe('httpTransport', () => {
     expect(fits.bodyOverBytes).toBeUndefined();
     await expect(
       httpTransport({ urls: { api: base }, answerBytesMax: 1_000 })({ mount: 'api', method: 'GET', path: '/big' }),
-    ).rejects.toThrow(`GET ${base}/big answered 200 with a body over 1000 bytes`);
+    ).rejects.toThrow(
+      `GET ${base}/big answered 200: its answer's body is over 1000 bytes, afp's limit (--max-body-mb): not read`,
+    );
   });
 
   test("redirect: 'manual' answers the redirect itself; the default follows it", async () => {

@@ -13,6 +13,7 @@
 import { adminHeaders, adminTokenFromEnvironment } from '../../client/admin-token.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { httpTransport } from '../../client/http-transport.ts';
+import { currentAnswerBytesMax } from '../../client/answer-limits.ts';
 import { announcedLimit, type AnnouncedLimit } from '../announced-limit.ts';
 import { describeError } from '../../client/target.ts';
 import type { Transport } from '../../client/transport.ts';
@@ -68,7 +69,7 @@ export async function probeUrl(url: string, options: { timeoutMs?: number } = {}
     urls: { api: url },
     timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
     nonJson: 'keep',
-    answerBytesMax: MAX_BODY_BYTES,
+    answerBytesMax: Math.min(MAX_BODY_BYTES, currentAnswerBytesMax()),
     redirect: 'manual',
   });
   const observations: Observation[] = new Array<Observation>(paths.length);
@@ -94,14 +95,15 @@ async function get(transport: Transport, path: string): Promise<Observation> {
       server: response.headers['server'] ?? null,
       rateLimit: announcedLimit(response.headers),
     };
-    if (response.bodyOverBytes !== undefined)
-      return {
-        path,
-        status: response.status,
-        json: undefined,
-        problem: `body over ${MAX_BODY_BYTES} bytes`,
-        ...headers,
-      };
+    const unread =
+      response.bodyOverBytes !== undefined
+        ? `body over ${response.bodyOverBytes} bytes`
+        : response.bodyTooDeep !== undefined
+          ? `JSON nested deeper than ${response.bodyTooDeep} levels`
+          : response.bodyOverValues !== undefined
+            ? `JSON of more than ${response.bodyOverValues} values`
+            : null;
+    if (unread !== null) return { path, status: response.status, json: undefined, problem: unread, ...headers };
     return { path, status: response.status, json: response.body, ...headers };
   } catch (error) {
     // The transport names the request; the observation says only what went wrong, as it always has.

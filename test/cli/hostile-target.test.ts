@@ -1,0 +1,239 @@
+// The hostile-target suite (issue 69, part 7): every client command of afp — target probe, the
+// three audits, check, replay and load — pointed at every mode of one hostile loopback server
+// (test/fixtures/hostile-server.ts: endless bodies and headers, bombs, resets, garbage, redirects
+// elsewhere, stalls), each as a child process, measured. Each run must end with no exit 1 and no
+// stack trace, under PEAK_MIB_MAX of resident memory (the child's own VmHWM), within its time
+// budget plus 10 s, with a line that names what went wrong; and nothing may reach the other origin
+// the redirect modes point at. Runs go PARALLEL at a time (most of them wait on a stalled socket);
+// each command gets a small budget, so the file takes a couple of minutes on 2 cores.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runMeasured, type MeasuredRun } from '../fixtures/child-peak.ts';
+import { runCliChild } from '../fixtures/cli-child.ts';
+import { HOSTILE_MODES, hostileModeWhat, startHostileServer, type HostileServer } from '../fixtures/hostile-server.ts';
+
+const PEAK_MIB_MAX = 400;
+const BUDGET_S = 5;
+/** The audits' hard stop: the budget and its wind-up grace (target-budget.ts windUpGraceSeconds). */
+const AUDIT_STOP_S = BUDGET_S + 5;
+const LOAD_S = 2 + 2;
+const PARALLEL = 4;
+const linux = existsSync('/proc/self/status');
+
+interface Command {
+  readonly name: string;
+  readonly stopS: number;
+  readonly args: (url: string, out: string) => string[];
+}
+
+const COMMANDS: readonly Command[] = [
+  { name: 'target probe', stopS: BUDGET_S, args: (url) => ['target', 'probe', url, '--max-seconds', `${BUDGET_S}`] },
+  {
+    name: 'audit money',
+    stopS: AUDIT_STOP_S,
+    args: (url, out) => [
+      'audit',
+      'money',
+      '--target',
+      url,
+      '--max-seconds',
+      `${BUDGET_S}`,
+      '--out',
+      join(out, 'money'),
+      '-q',
+    ],
+  },
+  {
+    name: 'audit house-edge',
+    stopS: AUDIT_STOP_S,
+    args: (url, out) => [
+      'audit',
+      'house-edge',
+      '--target',
+      url,
+      '--bets',
+      '34',
+      '--max-seconds',
+      `${BUDGET_S}`,
+      '--out',
+      join(out, 'edge'),
+      '-q',
+    ],
+  },
+  {
+    name: 'audit fairness',
+    stopS: AUDIT_STOP_S,
+    args: (url, out) => [
+      'audit',
+      'fairness',
+      '--target',
+      url,
+      '--key',
+      'k',
+      '--max-seconds',
+      `${BUDGET_S}`,
+      '--out',
+      join(out, 'fairness'),
+      '-q',
+    ],
+  },
+  {
+    name: 'check',
+    stopS: BUDGET_S,
+    args: (url) => ['check', '--target', url, '--runs', '2', '--max-seconds', `${BUDGET_S}`, '-q'],
+  },
+  {
+    name: 'replay',
+    stopS: BUDGET_S,
+    args: (url, out) => [
+      'replay',
+      join(work, 'tiny.record'),
+      '--target',
+      url,
+      '--speed',
+      'max',
+      '--max-seconds',
+      `${BUDGET_S}`,
+      '--out',
+      join(out, 'replay'),
+      '-q',
+    ],
+  },
+  {
+    name: 'load',
+    stopS: LOAD_S,
+    args: (url, out) => [
+      'load',
+      `${url}/x`,
+      '--rate',
+      '10/s',
+      '--duration',
+      '2s',
+      '--timeout',
+      '2s',
+      '--out',
+      join(out, 'load'),
+      '-q',
+    ],
+  },
+];
+
+/**
+ * What each mode's runs must name: the limit it met, the budget it spent, the redirect it refused,
+ * or the failure the target caused (`target probe`, which describes what a URL answers and never
+ * follows a redirect, names the redirect's status). `load` reads statuses, not bodies: its summary
+ * names each status's count, or the failure of the requests that got none (LOAD_CAUSE).
+ */
+const CAUSES: Readonly<Record<string, RegExp>> = {
+  'endless-body': /over 16 MiB|longer than 16777216 bytes|afp's limit|time budget/,
+  'endless-headers': /time budget|Timeout|timed? ?out|did not answer|does not answer|header/i,
+  'huge-headers': /header|overflow|does not answer|nothing answers|failed/i,
+  'redirect-loop': /more than 5 redirects|\b302\b/,
+  'cross-origin-redirect': /another origin|\b307\b/,
+  'cross-origin-mounts': /another origin|\b307\b/,
+  'metadata-redirect': /link-local, private or metadata address|\b302\b/,
+  'deep-json': /nested deeper than 256|not JSON|unreadable|too-deep|did not|no service/,
+  'deep-json-mounts': /nested deeper than 256|no service/,
+  'object-bomb': /more than 250000 values|JSON values|unreadable|no service/,
+  'infinite-number': /unreadable|expected|is not|differ|no service/,
+  'bare-infinite': /unreadable|expected|is not|no service/,
+  'proto-keys': /unreadable|expected|is not|no service/,
+  'huge-content-length': /over 16 MiB|afp's limit|longer than|time budget|no service/,
+  'gzip-bomb': /over 16 MiB|afp's limit|longer than|no service/,
+  'reset-after-headers': /ECONNRESET|closed|reset|aborted|does not answer|nothing answers/i,
+  'reset-mid-body': /ECONNRESET|closed|reset|aborted|does not answer|nothing answers/i,
+  garbage: /HPE_|parse|malformed|does not answer|nothing answers|failed/i,
+  stall: /time budget|timeout|timed? ?out/i,
+  'mounts-then-stall': /time budget|timeout|timed? ?out/i,
+  'slow-drip': /time budget|timeout|timed? ?out/i,
+  'big-body': /over 16 MiB|afp's limit|longer than|no service/,
+  'rate-limit-forever': /429|rate limit|time budget|rate_limited/i,
+  'html-page': /not JSON|non-JSON|unreadable|no service|text\/html/,
+};
+const LOAD_CAUSE = /\b\d{3}×\d+|no answer within|answered none|closed|malformed|longer than/;
+
+const work = mkdtempSync(join(tmpdir(), 'afp-hostile-'));
+let server: HostileServer;
+const results = new Map<string, MeasuredRun>();
+const key = (mode: string, command: string): string => `${mode} · ${command}`;
+
+beforeAll(async () => {
+  if (!linux) return;
+  server = await startHostileServer();
+  const recorded = await runCliChild([
+    'run',
+    join(import.meta.dirname, '..', 'fixtures', 'hostile-tiny.yaml'),
+    '--record',
+    join(work, 'tiny.record'),
+    '--out',
+    join(work, 'tiny'),
+    '-q',
+  ]);
+  expect(recorded.code, recorded.stderr).toBe(0);
+  const jobs = HOSTILE_MODES.flatMap((mode) => COMMANDS.map((command) => ({ mode, command })));
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      if (job === undefined) return;
+      const run = await runMeasured(job.command.args(server.urlOf(job.mode), join(work, job.mode)), {
+        killAfterMs: (job.command.stopS + 30) * 1_000,
+      });
+      results.set(key(job.mode, job.command.name), run);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}, 600_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!linux)('afp against a hostile target', () => {
+  for (const mode of HOSTILE_MODES)
+    for (const command of COMMANDS)
+      test(`${command.name} against ${mode} (${hostileModeWhat(mode)})`, () => {
+        const run = results.get(key(mode, command.name));
+        expect(run).toBeDefined();
+        if (run === undefined) return;
+        const output = `${run.stderr}\n${run.stdout}`;
+        const shown = `exit ${run.code ?? run.signal}, ${Math.round(run.wallMs)} ms, ${run.peakMib} MiB:\n${output.slice(-3_000)}`;
+        expect(run.signal, shown).toBeNull();
+        expect(run.code, shown).not.toBe(1);
+        expect(output, shown).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+        expect(output, shown).not.toMatch(/crash|RangeError|TypeError|Maximum call stack/);
+        expect(run.peakMib, shown).toBeGreaterThan(0);
+        expect(run.peakMib, shown).toBeLessThan(PEAK_MIB_MAX);
+        expect(run.wallMs, shown).toBeLessThan((command.stopS + 10) * 1_000);
+        expect(output, shown).toMatch(command.name === 'load' ? LOAD_CAUSE : (CAUSES[mode] ?? /^$/));
+      });
+
+  test('an answer past a limit is a finding in the report, with the limit as its evidence', () => {
+    const ids = (mode: string): string[] =>
+      (
+        JSON.parse(readFileSync(join(work, mode, 'fairness', 'findings.json'), 'utf8')) as {
+          findings: { id: string }[];
+        }
+      ).findings.map((finding) => finding.id);
+    expect(ids('deep-json')).toContain('shape:casino.balance:too-deep');
+    expect(ids('big-body')).toContain('shape:casino.balance:too-large');
+    expect(ids('object-bomb')).toContain('shape:casino.balance:too-large');
+  });
+
+  test('nothing reaches the other origin the redirect modes point at; every mode names its cause', () => {
+    expect(server.elsewhereHits()).toBe(0);
+    expect(Object.keys(CAUSES).sort()).toEqual([...HOSTILE_MODES].sort());
+    expect(HOSTILE_MODES.length).toBeGreaterThanOrEqual(20);
+    // The figures, one line per mode: the highest peak and the longest wall over its commands.
+    const lines = HOSTILE_MODES.map((mode) => {
+      const runs = COMMANDS.map((command) => results.get(key(mode, command.name)));
+      const peak = Math.max(...runs.map((run) => run?.peakMib ?? 0));
+      const wall = Math.max(...runs.map((run) => run?.wallMs ?? 0));
+      return `${mode.padEnd(22)} peak ${String(peak).padStart(4)} MiB · wall ${(wall / 1_000).toFixed(1)} s`;
+    });
+    process.stdout.write(`hostile modes, over ${COMMANDS.length} commands each:\n${lines.join('\n')}\n`);
+  });
+});
