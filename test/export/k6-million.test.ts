@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { exportScript, K6, K6_SKIP, k6Counts, k6Kit, ROOT, sum } from './k6-agents-kit.ts';
+import { exportScript, K6, K6_SKIP, k6Counts, k6Dropped, k6Kit, ROOT, sum } from './k6-agents-kit.ts';
 
 const kit = k6Kit();
 /** Resident memory the 4-VU run may reach (5 goja runtimes, the script evaluated in each, ~2x the measured 315 MB). */
@@ -53,17 +53,20 @@ function readStatus(pid: number): string {
 }
 
 describe.skipIf(K6_SKIP !== undefined || !PROC)('million.yaml on the real k6', () => {
-  test(`4 VUs build their own agents only: under ${RSS_MB_MAX} MB, every arrival sent`, async () => {
+  test(`4 VUs build their own agents only: under ${RSS_MB_MAX} MB, every arrival sent or counted dropped`, async () => {
     const script = await exportScript(
       join(ROOT, 'scenarios', 'million.yaml'),
-      ['--rate', '10/s', '--max-vus', '4', '-i', '20'],
+      ['--rate', '4/s', '--max-vus', '4', '-i', '20'],
       join(kit.dir, 'million.k6.js'),
     );
     const out = join(kit.dir, 'million.k6.json');
     const ran = await kit.withServe((api) => runSampled(script, api, out));
     expect(ran.peakMb, `peak ${ran.peakMb} MB`).toBeLessThan(RSS_MB_MAX);
     expect(ran.code).toBe(0);
-    // 20 arrivals: each registers a new agent (faucet A or B), some claim at once.
-    expect(sum(k6Counts(out))).toBeGreaterThanOrEqual(20);
+    // 20 arrivals over 5 s: each one k6 starts registers a new agent (at least one request); one it
+    // could not start in time (a machine busy with other tests) is counted dropped, never lost.
+    const requests = sum(k6Counts(out));
+    expect(requests).toBeGreaterThan(0);
+    expect(requests + k6Dropped(out)).toBeGreaterThanOrEqual(20);
   }, 300_000);
 });
