@@ -52,6 +52,7 @@ const START_FIRST = [
   'test/replay/replay-tiers-faults.test.ts',
   'test/check/casino/casino-run.test.ts',
   'test/export/k6-segments.test.ts',
+  'test/export/k6-shipped.test.ts',
   'test/live/audit/rule-perturbation.property.test.ts',
   'test/check/domains/domains-check.test.ts',
   'test/shrink/every-defect-property.test.ts',

@@ -200,6 +200,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/sim/money-holders.test.ts',
   'test/sim/probes.test.ts',
   'test/sim/product-name.test.ts',
+  'test/sim/ring-index.test.ts',
   'test/sim/runner.test.ts',
   'test/sim/scenario.test.ts',
   'test/sim/simulated-ip.test.ts',

@@ -2,8 +2,8 @@
  * A scenario run's profile from its k6 flags (profile-flags.ts) and its file
  * (src/load/scenario-profile.ts), for `afp load SCENARIO` and `afp export k6 SCENARIO` alike, so the
  * two engines run the same plan. What the flags leave open comes from the scenario: the rate of
- * its derived profile (for -i alone), its profile's length, the file's max_in_flight else the
- * derived one's.
+ * its file's constant profile, else of its derived one (for -i alone), its profile's length, the
+ * file's max_in_flight else the derived one's.
  */
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import type { Scenario } from '../sim/scenario.ts';
@@ -18,7 +18,10 @@ export function profileOfScenario(
   if (!givesProfile(flags)) return scenarioProfile(scenario, agents, null);
   const derived = derivedLoad(scenario, agents);
   const fromFlags = sectionOfFlags(flags, {
-    rate: derivedRate(scenario, agents),
+    rate:
+      scenario.load?.rate === undefined
+        ? derivedRate(scenario, agents)
+        : { rate: scenario.load.rate, timeUnitMs: scenario.load.time_unit ?? 1_000 },
     durationMs: scenario.load?.duration ?? derived.duration ?? scenario.durationMs,
     maxInFlight: scenario.load?.max_in_flight ?? derived.max_in_flight ?? 1,
   });

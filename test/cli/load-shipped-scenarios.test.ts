@@ -148,6 +148,12 @@ describe('the derived profile and the k6 flags', () => {
     expect(optionsOf(script)).toBe(
       '{"k6-smoke":{executor:"ramping-vus",startVUs:1,stages:[{duration:"1s",target:2}],gracefulStop:"5s"}',
     );
+    // -i alone keeps a file's own rate (k6-smoke: 5/s): 10 arrivals over 2 s.
+    const own = await exportK6([smoke, '-i', '10', '--out', script]);
+    expect(own.code, own.err).toBe(0);
+    expect(optionsOf(script)).toBe(
+      '{"k6-smoke":{executor:"constant-arrival-rate",rate:10,timeUnit:"2s",duration:"1999ms",preAllocatedVUs:5,maxVUs:5,gracefulStop:"5s"}',
+    );
     const iterations = await exportK6([join(SCENARIOS, 'quickstart.yaml'), '-i', '25', '--out', script]);
     expect(iterations.code, iterations.err).toBe(0);
     // 25 arrivals at the derived 10/s: rate 25 per 2.5 s (the export ends its duration 1 ms early: k6 starts exactly those).

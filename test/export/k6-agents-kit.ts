@@ -164,8 +164,11 @@ export function withProfile(dir: string, name: string, load: Record<string, unkn
   return file;
 }
 
-export async function exportScript(file: string, extra: readonly string[] = []): Promise<string> {
-  const out = file.replace(/\.yaml$/, '.k6.js');
+export async function exportScript(
+  file: string,
+  extra: readonly string[] = [],
+  out = file.replace(/\.yaml$/, '.k6.js'),
+): Promise<string> {
   let err = '';
   const code = await exportMain(['k6', file, '--out', out, ...extra], {
     out: () => undefined,
@@ -258,14 +261,15 @@ export async function k6Run(
   return k6Counts(out);
 }
 
-/** `afp load` of the scenario file: its per-endpoint counts and the arrivals it dropped. */
+/** `afp load` of the scenario file (with `extra` flags): its per-endpoint counts and the arrivals it dropped. */
 export async function afpLoadRun(
   api: string,
   file: string,
+  extra: readonly string[] = [],
+  out = file.replace(/\.yaml$/, '-load'),
 ): Promise<{ counts: Record<string, number>; dropped: number }> {
-  const out = file.replace(/\.yaml$/, '-load');
   let err = '';
-  const code = await loadMain([file, '--target', api, '--out', out, '--quiet'], {
+  const code = await loadMain([file, '--target', api, '--out', out, '--quiet', ...extra], {
     out: () => undefined,
     err: (text) => void (err += text),
     errIsTty: false,

@@ -10,7 +10,10 @@
  *   process's execution segment owns its share of each population (k6-segment.ts), in ring order
  *   (its local ring); its VUs share those agents round-robin (VU v of V owns local positions ≡ v-1
  *   mod V). A VU builds only its own agents, registers each in its first iteration and reuses it:
- *   an iteration is one agent's setup or one step, one agent at a time per VU.
+ *   an iteration is one agent's setup or one step, one agent at a time per VU. The ring itself is
+ *   never built (src/sim/ring-index.ts: a slot from its position): a VU holds its own positions
+ *   (4 bytes each) and the state of the agents it has looked at, and names another VU's agent only
+ *   when it lists it (million.yaml, 4 VUs: 315 MB where every VU's whole ring passed 4.4 GB).
  * - The same arrival model: the load profile is k6's own executor (k6-options.ts), with as many
  *   VUs as afp load has agents free to take an arrival (min(max_in_flight, agents)). afp load
  *   hands arrival i to the agent at ring position i mod N (the next free one; N: the whole ring,
@@ -82,7 +85,8 @@ import { rulesCheckName } from '../../load/load-run-pool.ts';
 import type { AnyAgentDefinition } from '../../sim/agent.ts';
 import { AgentDirectory } from '../../sim/agent-directory.ts';
 import { AgentFakers } from '../../sim/agent-fakers.ts';
-import { agentSlots, interleave, type AgentSlot } from '../../sim/agent-ring.ts';
+import type { AgentSlot } from '../../sim/agent-ring.ts';
+import { RingIndex } from '../../sim/ring-index.ts';
 import { endpointName } from '../../replay/endpoint-name.ts';
 import { agentName, RunAgent, type AgentHost } from '../../sim/run-agent.ts';
 import type { Population } from '../../sim/scenario.ts';
@@ -170,7 +174,13 @@ interface Owned {
 }
 
 interface VuState {
-  readonly owned: readonly Owned[];
+  /**
+   * The ring positions of this VU's own agents, ascending (ring order): 4 bytes an agent. Their
+   * state (`Owned`, the slot, the agent once built) is made when the VU first looks at one
+   * (`ownedAt`), so a VU of million.yaml holds the few thousand it steps, not its 250,000.
+   */
+  readonly ownPositions: Int32Array;
+  readonly looked: Map<number, Owned>;
   readonly byAgent: Map<RunAgent, Owned>;
   readonly build: (slot: AgentSlot) => RunAgent;
   /** The whole test's agents (afp load's ring), every segment's. */
@@ -181,8 +191,7 @@ interface VuState {
    */
   readonly share: number | null;
   cursor: number;
-  /** The ring as [archetype, agentId], empty where the agent is this VU's own. */
-  readonly others: readonly (readonly string[])[];
+  readonly runTag: string;
   listed: number;
 }
 
@@ -190,8 +199,8 @@ export class K6AgentRun {
   readonly scenario: K6Scenario;
   private readonly api: K6Api;
   private readonly config: K6RunConfig;
-  private readonly groups: readonly (readonly AgentSlot[])[];
-  private readonly ring: readonly AgentSlot[];
+  /** The whole test's ring, every segment's, as positions: no VU builds a slot it neither owns nor lists. */
+  private readonly ring: RingIndex;
   private vuState: VuState | null = null;
   private readonly directory: AgentDirectory;
   private readonly fakers = new AgentFakers();
@@ -200,8 +209,7 @@ export class K6AgentRun {
     this.scenario = config.scenario;
     this.api = api;
     this.config = config;
-    this.groups = agentSlots(this.scenario.populations, config.agents);
-    this.ring = interleave(this.groups);
+    this.ring = new RingIndex(this.scenario.populations, config.agents);
     this.directory = new AgentDirectory({ maxAgents: this.scenario.maxAgents });
     this.warmUp();
   }
@@ -222,8 +230,11 @@ export class K6AgentRun {
     endpointName({ mount: 'api', method: 'GET', path: '/' });
     this.fakers.select({ fakerSeed: 1, fakerDraws: 0 }).person.fullName();
     const vus = Math.max(1, this.config.vus);
-    const mine = this.ring.filter((_slot, position) => position % vus === (vu - 1) % vus);
-    for (const warmUp of new Set(mine.map((slot) => slot.definition.warmUp))) warmUp?.();
+    const archetypes = new Set(this.scenario.populations.map((population) => population.agent)).size;
+    const mine = new Set<AnyAgentDefinition>();
+    for (let position = (vu - 1) % vus; position < this.ring.size && mine.size < archetypes; position += vus)
+      mine.add(this.ring.slotAt(position).definition);
+    for (const warmUp of new Set([...mine].map((definition) => definition.warmUp))) warmUp?.();
   }
 
   /**
@@ -260,8 +271,12 @@ export class K6AgentRun {
     // Segmented: every own agent with steps due by the reach takes them all, one after another
     // (agents side by side), so a VU whose turns fell short of its agents' pace catches up and its
     // last turn leaves no step of the schedule out.
+    // An agent is due no earlier than its position: those past the reach are not looked at.
+    const looked: Owned[] = [];
+    for (let own = 0; own < state.ownPositions.length && (state.ownPositions[own] as number) <= reach; own++)
+      looked.push(this.ownedAt(state, own));
     await Promise.all(
-      state.owned.map(async (owned) => {
+      looked.map(async (owned) => {
         while (owned.turn?.done !== true && dueAt(state, owned) <= reach) {
           late(owned);
           await this.step(state, owned);
@@ -287,17 +302,29 @@ export class K6AgentRun {
    * reaches it by arrival `reach`: it is due at position + runs × ringSize. Null when none is.
    */
   private next(state: VuState, reach: number): Owned | null {
-    for (let tried = 0; tried < state.owned.length; tried++) {
-      const owned = state.owned[state.cursor] as Owned;
+    const count = state.ownPositions.length;
+    for (let tried = 0; tried < count; tried++) {
+      const owned = this.ownedAt(state, state.cursor);
       if (owned.turn?.done === true) {
-        state.cursor = (state.cursor + 1) % state.owned.length;
+        state.cursor = (state.cursor + 1) % count;
         continue;
       }
       if (owned.position + owned.runs * state.ringSize > reach) return null;
-      state.cursor = (state.cursor + 1) % state.owned.length;
+      state.cursor = (state.cursor + 1) % count;
       return owned;
     }
     return null;
+  }
+
+  /** The state of this VU's `own`-th agent (in ring order), made on the first look. */
+  private ownedAt(state: VuState, own: number): Owned {
+    const known = state.looked.get(own);
+    if (known !== undefined) return known;
+    const position = state.ownPositions[own];
+    assert(position !== undefined, `own agent ${own} of ${state.ownPositions.length}`);
+    const owned: Owned = { slot: this.ring.slotAt(position), position, turn: null, runs: 0 };
+    state.looked.set(own, owned);
+    return owned;
   }
 
   /** This VU's share of its segment's agents (laid out on its first iteration: the VU count is known by then). */
@@ -306,33 +333,33 @@ export class K6AgentRun {
     const segmentText = this.api.segment();
     const segment = segmentText === null ? WHOLE_SEGMENT : parseSegment(segmentText);
     assert(typeof segment !== 'string', `k6's execution segment reads: ${String(segment)}`);
-    const mine = new Set<AgentSlot>();
-    for (const group of this.groups) {
-      const { start, end } = segmentSlice(group.length, segment);
-      for (const slot of group.slice(start, end)) mine.add(slot);
-    }
     const { inInstance, ofInstance } = this.api.vu();
-    const positions = new Map(this.ring.map((slot, position) => [slot, position]));
-    const local = this.ring.filter((slot) => mine.has(slot));
-    const owned: Owned[] = [];
-    local.forEach((slot, index) => {
-      if (index % ofInstance === inInstance - 1)
-        owned.push({ slot, position: positions.get(slot) ?? index, turn: null, runs: 0 });
-    });
-    const own = new Set(owned.map(({ slot }) => slot));
+    const owned: number[] = [];
+    const own = (position: number): void => void owned.push(position);
+    if (segmentText === null) {
+      // The whole ring is local: VU v of V owns the positions ≡ v - 1 mod V, found without a scan.
+      for (let position = inInstance - 1; position < this.ring.size; position += ofInstance) own(position);
+    } else {
+      const slices = this.scenario.populations.map((population) => segmentSlice(population.count, segment));
+      let local = 0;
+      for (let position = 0; position < this.ring.size; position++) {
+        const { population, member } = this.ring.memberAt(position);
+        const slice = slices[population];
+        if (slice === undefined || member < slice.start || member >= slice.end) continue;
+        if (local % ofInstance === inInstance - 1) own(position);
+        local += 1;
+      }
+    }
     const host = this.host(data);
     this.vuState = {
-      owned,
+      ownPositions: Int32Array.from(owned),
+      looked: new Map(),
       byAgent: new Map(),
       build: (slot) => new RunAgent({ ...slot, seed: this.config.seed, startSpreadMs: 0, idSuffix: data.runTag, host }),
-      ringSize: this.ring.length,
+      ringSize: this.ring.size,
       share: segmentText === null ? null : shareOf(segment),
       cursor: 0,
-      others: this.ring.map((slot) =>
-        own.has(slot)
-          ? []
-          : [slot.definition.name, `${agentName(slot.definition.name, slot.archetypeIndex)}-${data.runTag}`],
-      ),
+      runTag: data.runTag,
       listed: 0,
     };
     return this.vuState;
@@ -345,12 +372,13 @@ export class K6AgentRun {
    */
   private listArrived(state: VuState, iterationInTest: number): void {
     if (!this.config.openModel) return;
-    const settled = Math.min(listedBy(iterationInTest, state.others.length), state.others.length);
+    const settled = Math.min(listedBy(iterationInTest, state.ringSize), state.ringSize);
     while (state.listed < settled) {
-      const entry = state.others[state.listed++] ?? [];
-      const [archetype, agentId] = entry;
-      if (archetype !== undefined && agentId !== undefined && !this.directory.has(agentId))
-        this.directory.add(archetype, agentId);
+      const position = state.listed++;
+      if (isOwn(state.ownPositions, position)) continue;
+      const { definition, archetypeIndex } = this.ring.slotAt(position);
+      const agentId = `${agentName(definition.name, archetypeIndex)}-${state.runTag}`;
+      if (!this.directory.has(agentId)) this.directory.add(definition.name, agentId);
     }
   }
 
@@ -422,6 +450,20 @@ export function listedBy(iterationInTest: number, ringSize: number): number {
   assert(Number.isSafeInteger(iterationInTest) && iterationInTest >= 0, `an arrival count: ${iterationInTest}`);
   assert(Number.isSafeInteger(ringSize) && ringSize > 0, `a ring of agents: ${ringSize}`);
   return Math.max(0, iterationInTest - ringSize + 1);
+}
+
+/** Whether `position` is among `positions` (ascending): a binary search. */
+function isOwn(positions: Int32Array, position: number): boolean {
+  let low = 0;
+  let high = positions.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = positions[middle] as number;
+    if (at === position) return true;
+    if (at < position) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /** The arrival at which afp load's ring reaches `owned` next: position + runs × ring size. */
