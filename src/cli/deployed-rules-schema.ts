@@ -209,9 +209,18 @@ export const deployedRulesFileSchema = z.strictObject({
     .optional()
     .describe('the bet limits every game shares (published: minimum 0.01; no maximum but the Kelly limit)'),
   display: z
-    .strictObject({ amount_won_places: places.optional(), new_balance_places: places.optional() })
+    .strictObject({
+      amount_won_places: places.optional(),
+      new_balance_places: places.optional(),
+      multiplier_on_loss: z
+        .boolean({ error: 'expected true or false' })
+        .optional()
+        .describe("a lost bet's payout_multiplier: the bet's multiplier as placed (published true), or 0 (false)"),
+    })
     .optional()
-    .describe("decimal places of the bet answer's amount_won and new_balance (published 2)"),
+    .describe(
+      "the bet answer's display: decimal places of amount_won and new_balance (published 2), and a lost bet's payout_multiplier",
+    ),
   money: z
     .strictObject({ float_noise: z.boolean({ error: 'expected true or false' }).optional() })
     .optional()

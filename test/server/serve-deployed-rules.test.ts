@@ -103,6 +103,9 @@ afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
 });
 
+/** Games whose answer shows the multiplier reached, 0 on a loss (DEPLOYED.md §2.4); the others show it as placed. */
+const REACHED_MULTIPLIER_GAMES = new Set(['keno', 'scratch_card', 'video_poker', 'slots', 'wheel', 'plinko']);
+
 describe('afp serve --dialect deployed, the published rules', () => {
   test("every game's bets (and a video-poker hand) verify under the live audit's deployed scheme; nonces as §2.3", async () => {
     const handle = await startServe({
@@ -153,8 +156,22 @@ describe('afp serve --dialect deployed, the published rules', () => {
         [verdict.commitment.status, verdict.resultHash.status, verdict.outcome.status, verdict.payout.status],
         `${game} ${JSON.stringify({ outcome: verdict.outcome, payout: verdict.payout.status, result: answer['result'], multiplier: answer['payout_multiplier'], won: answer['amount_won'] }, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}`,
       ).toEqual(['ok', 'ok', 'ok', 'ok']);
-      expect(answer['won']).toBe((answer['payout_multiplier'] as number) > 0);
+      // Payment is amount_won (and won); a lost bet shows its multiplier as placed (DEPLOYED.md §2.4),
+      // but the games whose answer shows the multiplier reached show 0 on a loss.
+      expect(answer['won']).toBe((answer['amount_won'] as number) > 0);
+      if (answer['won'] === false)
+        expect(
+          (answer['payout_multiplier'] as number) > 0,
+          `${game} lost: ${String(answer['payout_multiplier'])}`,
+        ).toBe(!REACHED_MULTIPLIER_GAMES.has(game));
     }
+    // Every game with a multiplier as placed lost at least once here, so the check above bit.
+    const lostPlaced = new Set(
+      placed
+        .filter(({ answer, game }) => answer['won'] === false && !REACHED_MULTIPLIER_GAMES.has(game))
+        .map(({ game }) => game),
+    );
+    expect(lostPlaced.size).toBeGreaterThanOrEqual(5);
     // The stand-in's own verify (by bet id) agrees, with the roll as `computed_result`.
     const verified = await call('POST', `${casino}/api/v1/fairness/verify`, {
       key: agent.key,

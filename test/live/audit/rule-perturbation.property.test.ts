@@ -1,7 +1,8 @@
 // The live house-edge audit against random rule perturbations of the deployed stand-in (issue 40):
 // fast-check draws one or two changed games — a payout (coin flip, roulette's even money, simple
 // dice, dice's and custom's edge factor, keno's 1-spot paytable) or a switched draw mapping (the
-// wheel's compare, coin flip's heads threshold) — with random display places and float noise, and
+// wheel's compare, coin flip's heads threshold) — with random display places, float noise and a lost
+// bet's payout_multiplier shown as placed (the deployment) or as 0, and
 // a control game left alone. For every perturbation the audit reports exactly the perturbed games:
 // each affected variant in the right tier (payout → observed, mapping → empirical) with the TRUE
 // edge of the perturbed rule (its exact law, deployed-rule-table.ts) inside the stated range (equal
@@ -113,6 +114,8 @@ interface Case {
   readonly perturbations: readonly Perturbation[];
   readonly places: number;
   readonly floatNoise: boolean;
+  /** A lost bet's payout_multiplier: the bet's as placed (the deployment, DEPLOYED.md §2.4) or 0. */
+  readonly multiplierOnLoss: boolean;
   readonly auditSeed: number;
 }
 
@@ -124,13 +127,18 @@ const CASE: fc.Arbitrary<Case> = fc.record({
   }),
   places: fc.integer({ min: 2, max: 6 }),
   floatNoise: fc.boolean(),
+  multiplierOnLoss: fc.boolean(),
   // The audit's client seeds come from its --seed: drawn, so no one sample decides every run.
   auditSeed: fc.integer({ min: 1, max: 1_000_000 }),
 });
 
 function rulesOf(found: Case): DeployedCasinoRules {
   const base = withRuleOverrides(PUBLISHED_DEPLOYED_RULES, {
-    display: { amountWonPlaces: found.places, newBalancePlaces: found.places },
+    display: {
+      amountWonPlaces: found.places,
+      newBalancePlaces: found.places,
+      multiplierOnLoss: found.multiplierOnLoss,
+    },
     money: { floatNoise: found.floatNoise },
   });
   return found.perturbations.reduce((rules, perturbation) => withRuleOverrides(rules, perturbation.overrides), base);
@@ -276,7 +284,7 @@ describe('the live house-edge audit reports exactly the perturbed games, each at
         const wrong = violations(found, rows, findings, rules);
         expect(
           wrong,
-          `${found.perturbations.map((perturbation) => perturbation.label).join('; ')}; places ${found.places}; float noise ${found.floatNoise}; audit --seed ${found.auditSeed}`,
+          `${found.perturbations.map((perturbation) => perturbation.label).join('; ')}; places ${found.places}; float noise ${found.floatNoise}; multiplier on loss ${found.multiplierOnLoss}; audit --seed ${found.auditSeed}`,
         ).toEqual([]);
       }),
       { numRuns: RUNS, seed: SEED },

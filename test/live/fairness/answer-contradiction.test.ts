@@ -180,3 +180,39 @@ describe('honest encodings a deployment may choose are no contradiction', () => 
     );
   });
 });
+
+describe("a lost bet's multiplier as placed is no payment (DEPLOYED.md §2.4)", () => {
+  // What the deployment writes on a lost bet: won false, amount_won 0, payout_multiplier the bet's own.
+  const lost = (multiplier: number) => ({ won: false, multiplier, paidMicro: 0n, amountMicro: 370_000n });
+
+  test('the five games the deployment showed it on: roulette, mines, hilo, baccarat, blackjack', () => {
+    expect(
+      deployedAnswerContradiction('roulette', { number: 17, color: 'black', bet_type: 'red' }, lost(1.99)),
+    ).toBeNull();
+    expect(
+      deployedAnswerContradiction(
+        'mines',
+        { mine_positions: [0, 5, 9], revealed_cells: [0], hit_mine: true, hit_at_cell: 0 },
+        lost(2.3),
+      ),
+    ).toBeNull();
+    expect(deployedAnswerContradiction('hilo', { card1: 9, card2: 3, guess: 'higher' }, lost(2.88))).toBeNull();
+    const hands = { player_hand: [3, 4], player_value: 7, banker_hand: [9, 0], banker_value: 9, bet_on: 'player' };
+    expect(deployedAnswerContradiction('baccarat', { ...hands, outcome: 'banker' }, lost(1.98))).toBeNull();
+    const played = { player_cards: ['10', '8'], player_total: 18, dealer_cards: ['10', '9'], dealer_total: 19 };
+    expect(deployedAnswerContradiction('blackjack', played, lost(2))).toBeNull();
+    expect(
+      deployedAnswerContradiction('blackjack', { player_cards: ['K', 'Q', 5], player_total: 25 }, lost(1)),
+    ).toBeNull();
+  });
+
+  test('what the answer credited still counts: a loss credited the stake or more, a win credited nothing', () => {
+    const creditedLoss = { won: false, multiplier: 1.99, paidMicro: 740_000n, amountMicro: 370_000n };
+    expect(
+      deployedAnswerContradiction('roulette', { number: 17, color: 'black', bet_type: 'red' }, creditedLoss),
+    ).toMatch(/number 17 loses bet_type red, yet the bet paid ×2 \(won false, amount_won 0\.74\)/);
+    expect(deployedAnswerContradiction('hilo', { card1: 3, card2: 9, guess: 'higher' }, lost(1.3))).toMatch(
+      /make a win, yet the bet paid ×0 \(won false, amount_won 0\.00\)/,
+    );
+  });
+});

@@ -3,7 +3,8 @@
  * won, payout_multiplier, amount_won, new_balance, proof, kelly }` — afp's style A answer without
  * its `placed_at`, which the deployment does not send. As the deployment writes them: `won` when the
  * multiplier is above 0 (pushes, every plinko drop and the 0.5× wheel sector too);
- * `payout_multiplier` the rule's double itself (the bet keeps its exact decimal); `amount_won` and
+ * `payout_multiplier` the rule's double itself (the bet keeps its exact decimal), on a lost bet the
+ * multiplier of the bet as placed (shownMultiplier); `amount_won` and
  * `new_balance` rounded half up to the rules' display places (default 2) from afp's exact micro
  * amounts (the ledger keeps the micro). Also the refusal names of a bet (§2.4, §2.12) and cards as
  * the deployment shows them.
@@ -22,17 +23,41 @@ import { deployedRulesOf } from './deployed-rules-of.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import type { FloatBalances } from '../../deployed/float-balances.ts';
 import { betA } from '../casino/casino-render.ts';
+import { deployedDraw } from '../../../services/casino/deployed/deployed-draw.ts';
+import { isUnreadable } from '../../../services/casino/deployed/deployed-rule.ts';
 
 export function deployedBet(bet: BetRecord, context: RouteContext): JsonObject {
   const { placed_at: _placedAt, ...answer } = betA(bet, context.platform.casino.state);
   const { display } = deployedRulesOf(context);
-  const shown = { ...answer, won: bet.multiplier.num > 0n, payout_multiplier: exactNumber(bet.multiplier) };
+  const shown = { ...answer, won: bet.multiplier.num > 0n, payout_multiplier: shownMultiplier(bet, context) };
   if (context.floatBalances !== undefined) return floatMoneyBet(shown, bet, context.floatBalances, display);
   return {
     ...shown,
     amount_won: roundedMoney(bet.payoutMicro, display.amountWonPlaces),
     new_balance: roundedMoney(bet.balanceAfterMicro, display.newBalancePlaces),
   };
+}
+
+/**
+ * The `payout_multiplier` the answer shows (§2.4): on a win the multiplier paid; on a loss the
+ * multiplier of the bet as placed (the deployed rule's `placedNumber`, replayed from the bet's own
+ * seed, which the stand-in holds), 0 where the game shows the multiplier reached (keno, scratch
+ * card, video poker, slots, wheel) or where the rules say `display.multiplier_on_loss: false`.
+ */
+function shownMultiplier(bet: BetRecord, context: RouteContext): number {
+  if (bet.multiplier.num > 0n) return exactNumber(bet.multiplier);
+  const rules = deployedRulesOf(context);
+  if (!rules.display.multiplierOnLoss) return 0;
+  const seed = context.platform.casino.state.seeds.byCommitment(bet.seedHash)?.seed;
+  if (seed === undefined) return 0;
+  const drawn = deployedDraw(rules, {
+    game: bet.game,
+    params: bet.params,
+    seedHex: seed.hex,
+    clientSeed: bet.clientSeed,
+    nonce: bet.nonce,
+  });
+  return isUnreadable(drawn) ? 0 : drawn.placedNumber;
 }
 
 /**

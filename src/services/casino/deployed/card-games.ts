@@ -99,7 +99,9 @@ export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule =>
         win_probability: BLACKJACK_WIN_PROBABILITY,
         roll: round2(roll),
       };
-      return paidIf(multiplier > 0, multiplier, result);
+      // On a loss the answer shows the action's win multiplier (the bet as placed), never a payment.
+      const placed = multiplier > 0 ? multiplier : action === 'double' ? payouts.doubleWin : payouts.win;
+      return { ...paidIf(multiplier > 0, multiplier, result), placedNumber: placed };
     },
   );
 

@@ -71,7 +71,16 @@ export interface DeployedCasinoRules {
   /** The smallest bet the casino takes, every game alike (§2.4: below 0.01, 400 minimum_bet). */
   readonly bets: { readonly minimum: number };
   /** Decimal places of the bet answer's `amount_won` and `new_balance` (the deployment: 2). */
-  readonly display: { readonly amountWonPlaces: number; readonly newBalancePlaces: number };
+  /**
+   * What the bet answer shows: `amount_won` and `new_balance` rounded to these places, and
+   * `multiplierOnLoss` (published true, DEPLOYED.md §2.4): a lost bet's `payout_multiplier` is the
+   * multiplier of the bet as placed; false shows 0 on a loss (afp's own answers, an honest form too).
+   */
+  readonly display: {
+    readonly amountWonPlaces: number;
+    readonly newBalancePlaces: number;
+    readonly multiplierOnLoss: boolean;
+  };
   /** Balances as JS doubles with their rounding noise (read by the deployed routes' money rendering). */
   readonly money: { readonly floatNoise: boolean };
 }
@@ -147,7 +156,7 @@ export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
     video_poker: { paytable: [800, 50, 25, 9, 6, 4, 3, 2, 1] },
   },
   bets: { minimum: 0.01 },
-  display: { amountWonPlaces: 2, newBalancePlaces: 2 },
+  display: { amountWonPlaces: 2, newBalancePlaces: 2, multiplierOnLoss: true },
   money: { floatNoise: false },
 };
 

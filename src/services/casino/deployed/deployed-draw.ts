@@ -28,6 +28,8 @@ export interface DeployedDraw {
   readonly resultBytes: Buffer;
   /** Nonces the play read from its own on (at least 1). */
   readonly noncesUsed: number;
+  /** The `payout_multiplier` the answer shows (DeployedPlay.placedNumber; the multiplier reached where it has none). */
+  readonly placedNumber: number;
 }
 
 export interface DeployedBetInput {
@@ -50,6 +52,7 @@ export function deployedDraw(rules: DeployedCasinoRules, input: DeployedBetInput
     result: { multiplier, detail: play.result },
     resultBytes: hmacBytes(input.seedHex, `${input.clientSeed}:${input.nonce}`),
     noncesUsed: Math.max(1, play.noncesUsed ?? 1),
+    placedNumber: play.placedNumber ?? play.multiplierNumber,
   };
 }
 

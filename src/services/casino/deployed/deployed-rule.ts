@@ -42,6 +42,13 @@ export interface DeployedPlay {
   readonly multiplier: Ratio;
   /** The same as the deployment's double: its `payout_multiplier` on a win. */
   readonly multiplierNumber: number;
+  /**
+   * The `payout_multiplier` the deployment's answer shows (DEPLOYED.md §2.4): the multiplier of the
+   * bet as placed, on a lost bet too, where the game has one (a fixed payout, hilo's, mines', a
+   * blackjack action's win); absent where the answer shows the multiplier reached (keno, scratch
+   * card, video poker, slots, wheel, plinko: `multiplierNumber`, 0 on a loss). Never a payment.
+   */
+  readonly placedNumber?: number;
   readonly result: JsonObject;
   /** Fields of `result` that are sets (compared in any order). */
   readonly unordered?: readonly string[];
@@ -117,7 +124,12 @@ export function choiceParam<T extends string>(
 
 /** A play of a fixed multiplier when won (a decimal payout such as 1.99). */
 export function paidIf(won: boolean, payout: number, result: JsonObject): DeployedPlay {
-  return { multiplier: won ? decimalOf(payout) : ZERO, multiplierNumber: won ? payout : 0, result };
+  return {
+    multiplier: won ? decimalOf(payout) : ZERO,
+    multiplierNumber: won ? payout : 0,
+    placedNumber: payout,
+    result,
+  };
 }
 
 /**

@@ -113,6 +113,7 @@ export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedR
     return {
       multiplier: hitAt === undefined ? decimalOf(payout) : ZERO,
       multiplierNumber: hitAt === undefined ? payout : 0,
+      placedNumber: payout,
       result,
       unordered: ['mine_positions'],
     };

@@ -81,9 +81,12 @@ export const hiloRule = (payouts: HiloPayouts): DeployedRule => {
       const card2 = hiloCard(source.roll(source.clientSeed, source.nonce + 1));
       const multiplier = hiloMultiplier(payouts, card1, card2, guess);
       const result = card1 === card2 ? 'push' : multiplier.number > 0 ? 'win' : 'lose';
+      // The bet as placed: what a win on card1 pays (equal cards push at 1), shown on a loss too.
+      const placed = card1 === card2 ? 1 : hiloPayout(payouts, card1, guess).number;
       return {
         multiplier: multiplier.exact,
         multiplierNumber: multiplier.number,
+        placedNumber: placed,
         result: {
           card1,
           card1_name: hiloName(card1),
