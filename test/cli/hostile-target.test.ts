@@ -150,7 +150,7 @@ const CAUSES: Readonly<Record<string, RegExp>> = {
   'slow-drip': /time budget|timeout|timed? ?out/i,
   'big-body': /over 16 MiB|afp's limit|longer than|no service/,
   'rate-limit-forever': /429|rate limit|time budget|rate_limited/i,
-  'mounts-bombs': /unreadable|expected|is not|no service|missing|differ|answered 200 without/,
+  'mounts-bombs': /unreadable|expected|is not|no service|missing|differ|answered 200 without|time budget/,
   'html-page': /not JSON|non-JSON|unreadable|no service|text\/html/,
 };
 const LOAD_CAUSE = /\b\d{3}×\d+|no answer within|answered none|closed|malformed|longer than/;
