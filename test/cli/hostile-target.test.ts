@@ -149,6 +149,7 @@ const CAUSES: Readonly<Record<string, RegExp>> = {
   'mounts-then-stall': /time budget|timeout|timed? ?out/i,
   'slow-drip': /time budget|timeout|timed? ?out/i,
   'big-body': /over 16 MiB|afp's limit|longer than|no service/,
+  'near-limit-body': /unreadable|is not|expected|no service|body over|differ|answered 200 without/,
   'rate-limit-forever': /429|rate limit|time budget|rate_limited/i,
   'mounts-bombs': /unreadable|expected|is not|no service|missing|differ|answered 200 without|time budget/,
   'html-page': /not JSON|non-JSON|unreadable|no service|text\/html/,
