@@ -225,6 +225,18 @@ describe.skipIf(!linux)('afp against a hostile target', () => {
     expect(ids('object-bomb')).toContain('shape:casino.balance:too-large');
   });
 
+  test('a spent budget with --json still prints its one JSON object: verdict liveness, the calls under way', async () => {
+    const run = await runMeasured(['target', 'probe', server.urlOf('stall'), '--max-seconds', '2', '--json'], {
+      killAfterMs: 30_000,
+    });
+    expect(run.code, run.stderr).toBe(4);
+    const object = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(object).toMatchObject({ command: 'afp target probe', verdict: 'liveness', exit_code: 4 });
+    expect(String(object['error'])).toMatch(
+      /the time budget of 2 s .* calls that never finished: GET http:\/\/127\.0\.0\.1:\d+\/m\/stall\//,
+    );
+  });
+
   test('nothing reaches the other origin the redirect modes point at; every mode names its cause', () => {
     expect(server.elsewhereHits()).toBe(0);
     expect(Object.keys(CAUSES).sort()).toEqual([...HOSTILE_MODES].sort());
