@@ -47,6 +47,7 @@ const START_FIRST = [
   'test/docs/shell-blocks.test.ts',
   'test/replay/replay-shipped-scenarios.test.ts',
   'test/bench/bench.test.ts',
+  'test/cli/hostile-target.test.ts',
   'test/export/k6-agents.test.ts',
   'test/package/pack-install.test.ts',
   'test/replay/replay-tiers-faults.test.ts',

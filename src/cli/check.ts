@@ -9,7 +9,8 @@
  * writes the findings reports of every check (check-reports.ts), so findings.junit.xml is there
  * for CI whichever way the check ran.
  *
- * Output contract: `seed: N` is the first line; then the target and one `note:` line per skipped
+ * Output contract: `seed: N` is the first line; against a target, `time budget: …` (--max-seconds)
+ * next; then the target and one `note:` line per skipped
  * assertion or disabled command (each with its reason); then `ok: ...`, or on failure the error,
  * the shrunk command sequence, fast-check's counterexample, the seed, the path and the exact
  * reproduce command; with --out, `reports: …`. Exit codes: 0 every run held · 1 crash · 4 unreachable target · 2 invalid
@@ -135,7 +136,7 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   const dialectTarget = resolved?.dialects ?? null;
   const started = (): void => {
     io.out(`seed: ${parsed.seed}\n`);
-    if (parsed.target !== undefined) io.err(`${budgetLine(parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS)}\n`);
+    if (parsed.target !== undefined) io.out(`${budgetLine(parsed.budgetSeconds ?? CHECK_BUDGET_SECONDS)}\n`);
     record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
   };
   if (dialectTarget !== null && !dialectTarget.ok) {

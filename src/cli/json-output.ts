@@ -107,6 +107,11 @@ export function printedErrorLines(command: string, text: string): string[] {
   return lines;
 }
 
+/** The one JSON object of a command that ends outside its body (a spent time budget: target-budget.ts). */
+export function envelopeText(command: string, fields: Readonly<Record<string, unknown>>, code: number): string {
+  return jsonText(envelope(command, fields, code));
+}
+
 function envelope(command: string, fields: Readonly<Record<string, unknown>>, code: number): Record<string, unknown> {
   const { seed, ...rest } = fields;
   const text =

@@ -5,7 +5,8 @@
  * `afp target probe` running 381 s before it exited 0; per-request timeouts bound each call, not
  * the sum. Once the budget (and its grace, for commands that wind up after their budget) is spent,
  * the command ends with exit 4 and one line naming the target, the budget and the calls that
- * never finished. The timer is unref'd: it never keeps a finished command alive.
+ * never finished (with --json, stdout still gets its one object: verdict liveness, that line as
+ * `error`). The timer is unref'd: it never keeps a finished command alive.
  * Non-goals: saving a partial report (a command's own deadline does that within its budget).
  */
 import { ANSWER_BYTES_MAX_DEFAULT, ANSWER_MB_LIMIT, MIB, setAnswerBytesMax } from '../client/answer-limits.ts';
@@ -13,6 +14,7 @@ import { SHARED_CONNECTIONS } from '../client/http-connections.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { ParsedArgs } from './args.ts';
 import { wholeFlagOf } from './audit-io.ts';
+import { envelopeText, wantsJson } from './json-output.ts';
 
 /** The largest --max-seconds of a command that takes it here (a day). */
 export const BUDGET_SECONDS_LIMIT = 86_400;
@@ -61,6 +63,8 @@ export function armTargetBudget(options: {
     const calls = unfinished.length === 0 ? 'none under way' : unfinished.join(', ');
     const line = `afp ${options.command}: the time budget of ${options.seconds} s against ${options.target} is spent (--max-seconds); calls that never finished: ${calls}\n`;
     (options.write ?? ((text: string) => process.stderr.write(text)))(line);
+    if (wantsJson(process.argv.slice(2)))
+      process.stdout.write(`${envelopeText(`afp ${options.command}`, { error: line.trim() }, EXIT.liveness)}\n`);
     process.exitCode = EXIT.liveness;
     process.exit(EXIT.liveness);
   }, options.seconds * 1_000);

@@ -159,7 +159,7 @@ describe('afp check --target FILE', () => {
       );
       expect([code, err]).toEqual([0, '']);
       expect(out).toMatch(
-        /^seed: 9\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/,
+        /^seed: 9\ntime budget: 1800 s \(--max-seconds\)[^\n]*\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/,
       );
       expect(out).toMatch(
         /^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, escrowReleaseThroughMcp, withdrawAboveBalance$/m,

@@ -149,7 +149,9 @@ const CAUSES: Readonly<Record<string, RegExp>> = {
   'mounts-then-stall': /time budget|timeout|timed? ?out/i,
   'slow-drip': /time budget|timeout|timed? ?out/i,
   'big-body': /over 16 MiB|afp's limit|longer than|no service/,
+  'near-limit-body': /unreadable|is not|expected|no service|body over|differ|answered 200 without/,
   'rate-limit-forever': /429|rate limit|time budget|rate_limited/i,
+  'mounts-bombs': /unreadable|expected|is not|no service|missing|differ|answered 200 without|time budget/,
   'html-page': /not JSON|non-JSON|unreadable|no service|text\/html/,
 };
 const LOAD_CAUSE = /\b\d{3}×\d+|no answer within|answered none|closed|malformed|longer than/;
@@ -221,6 +223,18 @@ describe.skipIf(!linux)('afp against a hostile target', () => {
     expect(ids('deep-json')).toContain('shape:casino.balance:too-deep');
     expect(ids('big-body')).toContain('shape:casino.balance:too-large');
     expect(ids('object-bomb')).toContain('shape:casino.balance:too-large');
+  });
+
+  test('a spent budget with --json still prints its one JSON object: verdict liveness, the calls under way', async () => {
+    const run = await runMeasured(['target', 'probe', server.urlOf('stall'), '--max-seconds', '2', '--json'], {
+      killAfterMs: 30_000,
+    });
+    expect(run.code, run.stderr).toBe(4);
+    const object = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(object).toMatchObject({ command: 'afp target probe', verdict: 'liveness', exit_code: 4 });
+    expect(String(object['error'])).toMatch(
+      /the time budget of 2 s .* calls that never finished: GET http:\/\/127\.0\.0\.1:\d+\/m\/stall\//,
+    );
   });
 
   test('nothing reaches the other origin the redirect modes point at; every mode names its cause', () => {

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Deadline } from '../../src/audit/live-target.ts';
-import { SystemClock } from '../../src/core/clock.ts';
+import type { WaitClock } from '../../src/core/clock.ts';
 import { deviationFinding } from '../../src/live/deviation-findings.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import type { Target } from '../../src/live/target.ts';
@@ -42,7 +42,8 @@ afterAll(async () => {
 });
 
 function session(deviations: CallDeviation[]): LiveSession {
-  const clock = new SystemClock();
+  // No waits here (no pacing, no 429): a still clock the session only reads.
+  const clock: WaitClock = { nowMs: () => 0, sleep: async () => undefined };
   const live: Target = {
     name: 'hostile',
     source: url,

@@ -4,7 +4,10 @@
  * service serves (how the URL answers the unknown: its error shape, whether it answers everything),
  * and every GET marker of the dialect tables. Nothing is ever POSTed to a probed target.
  * Bounded: PROBE_CONCURRENCY requests in flight, each at most `timeoutMs` (body included) and
- * MAX_BODY_BYTES long; a request that fails or times out is an observation without a status.
+ * MAX_BODY_BYTES long (`/openapi.json` and `/_afp/mounts`, the documents a probe reads whole) or
+ * MARKER_BODY_BYTES (every other path: a shape is evidence, and one URL's 42 answers are all held
+ * until it is classified: 2 MB objects on every path took the probe to 550 MB); a request that
+ * fails or times out is an observation without a status.
  * Sent through the client's one Transport (httpTransport: answers kept whatever their media type,
  * redirects not followed, bodies read up to MAX_BODY_BYTES).
  * Each answer's announced rate limit (X-RateLimit-* / RateLimit-*) is kept: the file's limits use it.
@@ -24,6 +27,7 @@ import { sentPath, type WireMarker } from './wire-marker.ts';
 export const PROBE_TIMEOUT_MS = 5_000;
 export const PROBE_CONCURRENCY = 4;
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MARKER_BODY_BYTES = 256 * 1024;
 
 /** Every marker of every dialect table, documents first (their order is the tie-breaker). */
 export const ALL_MARKERS: readonly WireMarker[] = [...DOCUMENTS_MARKERS, ...DEPLOYED_MARKERS];
@@ -65,19 +69,23 @@ export function probePaths(): string[] {
 
 export async function probeUrl(url: string, options: { timeoutMs?: number } = {}): Promise<UrlProbe> {
   const paths = probePaths();
-  const transport = httpTransport({
-    urls: { api: url },
-    timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
-    nonJson: 'keep',
-    answerBytesMax: Math.min(MAX_BODY_BYTES, currentAnswerBytesMax()),
-    redirect: 'manual',
-  });
+  const transportOf = (bytesMax: number): Transport =>
+    httpTransport({
+      urls: { api: url },
+      timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
+      nonJson: 'keep',
+      answerBytesMax: Math.min(bytesMax, currentAnswerBytesMax()),
+      redirect: 'manual',
+    });
+  const documents = transportOf(MAX_BODY_BYTES);
+  const markers = transportOf(MARKER_BODY_BYTES);
   const observations: Observation[] = new Array<Observation>(paths.length);
   await runBounded(
     paths.length,
     PROBE_CONCURRENCY,
     async (index) => {
-      observations[index] = await get(transport, paths[index] as string);
+      const path = paths[index] as string;
+      observations[index] = await get(path === OPENAPI_PATH || path === MOUNTS_PATH ? documents : markers, path);
     },
     () => false,
   );
