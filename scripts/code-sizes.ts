@@ -16,6 +16,15 @@ import ts from 'typescript';
 export const FUNCTION_LINES_MAX = 70;
 export const FILE_LINES_MAX = 500;
 const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * Files that are tables, exempt from the file limit (not from the function limit): each grows by a
+ * row per command, flag or route, and splitting it would scatter the one place that lists them.
+ */
+export const TABLE_FILES: Readonly<Record<string, string>> = {
+  'src/cli/commands.ts':
+    "the command table: one definition per command and flag, from which --help, the docs' usage blocks and the exit-code tests are rendered",
+};
 const ALLOWANCES = join(ROOT, 'scripts', 'code-sizes.json');
 
 export interface CodeSizes {
@@ -90,7 +99,7 @@ export function measure(): CodeSizes {
     const text = readFileSync(join(ROOT, file), 'utf8');
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const fileLines = source.getLineAndCharacterOfPosition(text.length).line + (text.endsWith('\n') ? 0 : 1);
-    if (fileLines > FILE_LINES_MAX) files[file] = fileLines;
+    if (fileLines > FILE_LINES_MAX && TABLE_FILES[file] === undefined) files[file] = fileLines;
     const visit = (node: ts.Node): void => {
       const name = functionName(node);
       if (name !== null) {

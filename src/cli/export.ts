@@ -83,23 +83,47 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
     io.err(`afp export k6: ${file} cannot be exported:\n${result.errors.map((error) => `  - ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
   }
-  const out = stringFlag(args, 'out');
+  return writeScenarioScript(
+    stringFlag(args, 'out'),
+    {
+      text: result.text,
+      scenario: parsed.scenario.name,
+      seed,
+      endpoints: result.endpoints.length,
+      operator: k8s.parallelism === null || target === null ? null : { parallelism: k8s.parallelism, target },
+      note: profileSourceNote(profile),
+    },
+    io,
+  );
+}
+
+/** The exported scenario script to stdout, or to `out` (with the k6-operator's files beside it for --k8s), and what was written. */
+async function writeScenarioScript(
+  out: string | undefined,
+  script: {
+    readonly text: string;
+    readonly scenario: string;
+    readonly seed: string;
+    readonly endpoints: number;
+    readonly operator: { readonly parallelism: number; readonly target: string } | null;
+    readonly note: string | null;
+  },
+  io: AuditIo,
+): Promise<number> {
   if (out === undefined) {
-    io.out(result.text);
+    io.out(script.text);
     return EXIT.ok;
   }
-  if (k8s.parallelism !== null && target !== null) {
-    if (
-      !(await writeOperatorFiles(out, { name: parsed.scenario.name, script: result.text, target }, k8s.parallelism, io))
-    )
-      return EXIT.invalidInput;
+  const { operator } = script;
+  if (operator !== null) {
+    const files = { name: script.scenario, script: script.text, target: operator.target };
+    if (!(await writeOperatorFiles(out, files, operator.parallelism, io))) return EXIT.invalidInput;
   }
-  await writeOut(out, result.text);
+  await writeOut(out, script.text);
   io.out(
-    `wrote ${out} (k6 script of scenario ${parsed.scenario.name}, seed ${seed}, ${result.endpoints.length} endpoint tags)\n`,
+    `wrote ${out} (k6 script of scenario ${script.scenario}, seed ${script.seed}, ${script.endpoints} endpoint tags)\n`,
   );
-  const note = profileSourceNote(profile);
-  if (note !== null) io.out(`note: ${note}\n`);
+  if (script.note !== null) io.out(`note: ${script.note}\n`);
   return EXIT.ok;
 }
 

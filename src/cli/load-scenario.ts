@@ -20,6 +20,7 @@ import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { type Scenario } from '../sim/scenario.ts';
+import type { LoadSection } from '../sim/load-schema.ts';
 import type { LoadedScenario } from './scenario-file.ts';
 import type { LoadFlags } from './load-scenario-flags.ts';
 import { profileOfScenario } from './scenario-profile-flags.ts';
@@ -40,8 +41,58 @@ export async function scenarioLoad(
   const { scenario, agents } = loaded;
   record({ seed, scenario: scenario.name });
   const profile = profileOfScenario(scenario, agents, flags.profile);
+  const checked = checkedPlan(flags, scenario, profile.load, io);
+  if (typeof checked === 'number') return checked;
+  const { plan, thresholds, agentCount, agentCheck } = checked;
+  const resolved = await resolveTarget(flags.target);
+  if (!resolved.ok) {
+    io.err(`afp load: ${resolved.message}\n`);
+    return exitOfUnresolvedTarget(resolved.kind);
+  }
+  const target = resolved.value;
+  const mounts = loadMounts(target);
+  if (!mounts.ok) {
+    io.err(`afp load: ${mounts.message}\n`);
+    return mounts.byTarget ? EXIT.liveness : EXIT.invalidInput;
+  }
+  printPlan(io, {
+    header: `scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}`,
+    notes: [profileSourceNote(profile), ...(resolved.notes ?? []), agentCheck.note],
+    shard: flags.shard,
+  });
+  const outputs = await metricsOutputs(flags, io, scenario.name);
+  if (typeof outputs === 'string') return EXIT.invalidInput;
+  const runTag = Math.floor(io.clock.nowMs()).toString(36);
+  const result =
+    flags.workers > 1
+      ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
+      : await runWithView({
+          plan,
+          io,
+          quiet: flags.quiet,
+          thresholds,
+          outputs,
+          run: (hooks) =>
+            runLoad({ scenario, agents, plan, target, urls: mounts.urls, seed, runTag, clock: io.clock, ...hooks }),
+        });
+  return finish({
+    scenario,
+    plan,
+    target,
+    seed,
+    flags,
+    io,
+    result,
+    thresholds,
+    outputs,
+    record,
+  });
+}
+
+/** The plan of the run and its checks (thresholds, shard, idle workers, agents against the plan), or the exit code after saying why. */
+function checkedPlan(flags: LoadFlags, scenario: Scenario, load: LoadSection, io: LoadIo) {
   const planned = resolveLoadPlan({
-    load: profile.load,
+    load,
     scenarioDurationMs: scenario.durationMs,
     ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }),
   });
@@ -49,7 +100,7 @@ export async function scenarioLoad(
     io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
   }
-  const thresholds = parseThresholds(profile.load.thresholds);
+  const thresholds = parseThresholds(load.thresholds);
   if (!thresholds.ok) {
     io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
@@ -69,56 +120,17 @@ export async function scenarioLoad(
     io.err(`${flags.file}: ${agentCheck.error}\n`);
     return EXIT.invalidInput;
   }
-  const resolved = await resolveTarget(flags.target);
-  if (!resolved.ok) {
-    io.err(`afp load: ${resolved.message}\n`);
-    return exitOfUnresolvedTarget(resolved.kind);
-  }
-  const target = resolved.value;
-  const mounts = loadMounts(target);
-  if (!mounts.ok) {
-    io.err(`afp load: ${mounts.message}\n`);
-    return mounts.byTarget ? EXIT.liveness : EXIT.invalidInput;
-  }
-  io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
-  const profileNote = profileSourceNote(profile);
-  for (const note of [
-    ...(profileNote === null ? [] : [profileNote]),
-    ...(resolved.notes ?? []),
-    ...(agentCheck.note === null ? [] : [agentCheck.note]),
-  ])
-    io.out(`note: ${note}\n`);
-  if (flags.shard.count > 1)
+  return { plan, thresholds: thresholds.thresholds, agentCount, agentCheck };
+}
+
+/** The plan's lines: the header, each note, and the shard when there is more than one. */
+function printPlan(io: LoadIo, plan: { header: string; notes: readonly (string | null)[]; shard: Shard }): void {
+  io.out(`${plan.header}\n`);
+  for (const note of plan.notes) if (note !== null) io.out(`note: ${note}\n`);
+  if (plan.shard.count > 1)
     io.out(
-      `shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`,
+      `shard: ${shardLabel(plan.shard)} — 1 in ${plan.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`,
     );
-  const outputs = await metricsOutputs(flags, io, scenario.name);
-  if (typeof outputs === 'string') return EXIT.invalidInput;
-  const runTag = Math.floor(io.clock.nowMs()).toString(36);
-  const result =
-    flags.workers > 1
-      ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
-      : await runWithView({
-          plan,
-          io,
-          quiet: flags.quiet,
-          thresholds: thresholds.thresholds,
-          outputs,
-          run: (hooks) =>
-            runLoad({ scenario, agents, plan, target, urls: mounts.urls, seed, runTag, clock: io.clock, ...hooks }),
-        });
-  return finish({
-    scenario,
-    plan,
-    target,
-    seed,
-    flags,
-    io,
-    result,
-    thresholds: thresholds.thresholds,
-    outputs,
-    record,
-  });
 }
 
 /** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */

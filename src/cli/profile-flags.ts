@@ -61,7 +61,7 @@ export function parseRate(text: string): { rate: number; timeUnitMs: number } | 
   return { rate, timeUnitMs: unitMs };
 }
 
-export function wholeFlag(args: ParsedArgs, name: string, max: number, errors: string[]): number | undefined {
+export function countFlag(args: ParsedArgs, name: string, max: number, errors: string[]): number | undefined {
   const text = stringFlag(args, name);
   if (text === undefined) return undefined;
   const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
@@ -112,9 +112,9 @@ export function readProfileFlags(args: ParsedArgs, errors: string[]): ProfileFla
   const rateText = stringFlag(args, 'rate');
   const rate = rateText === undefined ? undefined : parseRate(rateText);
   if (typeof rate === 'string') errors.push(rate);
-  const vus = wholeFlag(args, 'vus', LOAD_LIMITS.vus, errors);
-  const maxVus = wholeFlag(args, 'max-vus', LOAD_LIMITS.maxInFlight, errors);
-  const iterations = wholeFlag(args, 'iterations', ITERATIONS_FLAG_MAX, errors);
+  const vus = countFlag(args, 'vus', LOAD_LIMITS.vus, errors);
+  const maxVus = countFlag(args, 'max-vus', LOAD_LIMITS.maxInFlight, errors);
+  const iterations = countFlag(args, 'iterations', ITERATIONS_FLAG_MAX, errors);
   const stages = stagesOf(args.lists['stage'] ?? [], errors);
   const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors);
   const given = (name: string): boolean => stringFlag(args, name) !== undefined;

@@ -6,6 +6,7 @@
  * pay for them. Output and exit codes are replay.ts's contract.
  */
 import { budgetLine } from './target-budget.ts';
+import { concludeReplay, pacingLine } from './replay-conclusion.ts';
 import { writeTextFiles } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -158,35 +159,21 @@ async function replayTo(
   });
   const stopped = await runReplay(exchanges, session, deps);
   progress.finish();
-  const report: ReplayReportInput = {
-    recordPath: flags.file,
-    header: checked.header,
-    target: flags.target,
-    speed: flags.speedText,
-    clock: clock.state,
-    totals: session.totals(),
-    stop: stopped,
-    reproduce: reproduceCommand(flags),
-  };
-  writeReports(flags.out, report);
-  record({
-    sent: report.totals.sent,
-    differences: report.totals.differencesTotal,
-    stopped: stopped === null ? null : stopped.reason,
-    files: [join(flags.out, 'diff.json'), join(flags.out, 'diff.txt')],
-  });
-  io.out(
-    `${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`,
+  return concludeReplay(
+    {
+      recordPath: flags.file,
+      header: checked.header,
+      target: flags.target,
+      speed: flags.speedText,
+      clock: clock.state,
+      totals: session.totals(),
+      stop: stopped,
+      reproduce: reproduceCommand(flags),
+    },
+    flags.out,
+    io,
+    record,
   );
-  if (stopped !== null) return EXIT.liveness;
-  if (report.totals.differencesTotal > 0) {
-    const shown = diffText(report)
-      .split('\n')
-      .filter((line) => line.startsWith('  seq ') || line.startsWith('  setup '));
-    io.out(`${shown.slice(0, 5).join('\n')}\nreproduce: ${report.reproduce}\n`);
-    return EXIT.checkFailed;
-  }
-  return EXIT.ok;
 }
 
 type ReplayPath =
@@ -230,20 +217,7 @@ async function replayThroughTarget(
 ): Promise<number> {
   const { flags, checked, target, stop } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
-  const clock =
-    target.adminUrl === null || flags.sync === 'off'
-      ? {
-          state: {
-            synced: false,
-            exact: false,
-            note:
-              target.adminUrl === null
-                ? 'the target has no clock to move (not afp serve): time-derived values are not compared'
-                : '--sync-clock off: time-derived values are not compared',
-          },
-          mode: null,
-        }
-      : await decideClock(target.adminUrl, flags, { firstAtMs, startMs: checked.header.start_ms });
+  const clock = await dialectClock(target, flags, { firstAtMs, startMs: checked.header.start_ms });
   if ('error' in clock) {
     io.err(`afp replay: ${clock.error}\n`);
     return clock.exit;
@@ -287,6 +261,20 @@ async function replayThroughTarget(
   });
   replay.progress.finish();
   return code;
+}
+
+/** The clock a replay through a dialect keeps: the target's own when it is an afp serve and --sync-clock allows, else none (said why). */
+async function dialectClock(
+  target: Target,
+  flags: ReplayFlags,
+  times: { readonly firstAtMs: number; readonly startMs: number },
+): ReturnType<typeof decideClock> {
+  if (target.adminUrl !== null && flags.sync !== 'off') return decideClock(target.adminUrl, flags, times);
+  const note =
+    target.adminUrl === null
+      ? 'the target has no clock to move (not afp serve): time-derived values are not compared'
+      : '--sync-clock off: time-derived values are not compared';
+  return { state: { synced: false, exact: false, note }, mode: null };
 }
 
 interface CheckedRecord {
@@ -557,31 +545,4 @@ function sleep(ms: number, stop?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     stop?.addEventListener('abort', done, { once: true });
   });
-}
-
-function pacingLine(spanMs: number, speed: Speed): string {
-  if (speed === 'max') return `pacing: as fast as the target answers (the record spans ${formatSpan(spanMs)})`;
-  return `pacing: the record spans ${formatSpan(spanMs)}; at speed ${speed} the replay takes about ${formatSpan(Math.floor(spanMs / speed))}`;
-}
-
-function formatSpan(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
-  const seconds = Math.floor(ms / 1_000);
-  const parts = [
-    [Math.floor(seconds / 86_400), 'd'],
-    [Math.floor(seconds / 3_600) % 24, 'h'],
-    [Math.floor(seconds / 60) % 60, 'm'],
-    [seconds % 60, 's'],
-  ] as const;
-  return parts
-    .filter(([value]) => value > 0)
-    .map(([value, unit]) => `${value}${unit}`)
-    .join(' ');
-}
-
-function writeReports(out: string, report: ReplayReportInput): void {
-  writeTextFiles(out, [
-    { file: 'diff.json', text: `${JSON.stringify(diffJson(report), null, 2)}\n` },
-    { file: 'diff.txt', text: diffText(report) },
-  ]);
 }

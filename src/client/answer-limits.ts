@@ -8,7 +8,7 @@
  *   bomb stops at the limit); a Content-Length above it is refused before a byte is read. Default
  *   16 MiB; `--max-body-mb` on the live commands sets it for the process (`setAnswerBytesMax`).
  * - headers: at most HEADER_BYTES_MAX bytes (node's parser refuses more: HPE_HEADER_OVERFLOW).
- * - JSON: at most JSON_DEPTH_MAX levels of nesting (bounded-json.ts).
+ * - JSON: at most ANSWER_JSON_DEPTH_MAX levels of nesting (bounded-json.ts).
  * - redirects: same origin only, at most REDIRECTS_MAX (redirect-policy.ts).
  * What breaches a limit is a RefusedAnswerError: the exchange is unanswered, and its message names
  * the limit and the flag that moves it.

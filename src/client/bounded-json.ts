@@ -13,7 +13,7 @@
  * Non-goals: the size of the text (the connection stops reading at its byte limit, before this).
  */
 
-export const JSON_DEPTH_MAX = 256;
+export const ANSWER_JSON_DEPTH_MAX = 256;
 /** Values (members and elements) in one answer: 10,000 bets of 15 fields each are 160,000. */
 export const JSON_VALUES_MAX = 250_000;
 
@@ -95,7 +95,7 @@ function finiteOrText(this: unknown, _key: string, value: unknown, context?: { s
 /** `text` as JSON, refused past `depthMax` levels of nesting or `valuesMax` values; never throws. */
 export function parseBoundedJson(
   text: string,
-  depthMax: number = JSON_DEPTH_MAX,
+  depthMax: number = ANSWER_JSON_DEPTH_MAX,
   valuesMax: number = JSON_VALUES_MAX,
 ): BoundedJson {
   const shape = shapeOf(text, depthMax, valuesMax);

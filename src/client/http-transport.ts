@@ -11,7 +11,7 @@
  * its text). `answerCharsMax` cuts an answer's text before it is parsed (live
  * reads bound what a target can make them hold); `answerBytesMax` stops reading an answer past that many
  * bytes (default: the process's answer limit, answer-limits.ts). Past it, or nested deeper than
- * JSON_DEPTH_MAX (bounded-json.ts), a keeping transport resolves with no body and `bodyOverBytes`
+ * ANSWER_JSON_DEPTH_MAX (bounded-json.ts), a keeping transport resolves with no body and `bodyOverBytes`
  * or `bodyTooDeep` set (a finding for the live reads, a described URL for `afp target probe`);
  * any other rejects with a RefusedAnswerError naming the limit.
  * `redirect: 'manual'` answers a redirect as itself (a probe describes the URL, not where it points).
@@ -20,7 +20,7 @@
 import { describeError } from './describe-error.ts';
 import { SHARED_CONNECTIONS, type WireAnswer } from './http-connections.ts';
 import { currentAnswerBytesMax, RefusedAnswerError, tooLargeMessage } from './answer-limits.ts';
-import { JSON_DEPTH_MAX, JSON_VALUES_MAX, parseBoundedJson } from './bounded-json.ts';
+import { ANSWER_JSON_DEPTH_MAX, JSON_VALUES_MAX, parseBoundedJson } from './bounded-json.ts';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 export interface HttpTransportOptions {
@@ -106,7 +106,7 @@ export function tooManyMessage(valuesMax: number = JSON_VALUES_MAX): string {
   return `its answer's JSON holds more than ${valuesMax} values, afp's limit: not read`;
 }
 
-export function tooDeepMessage(depthMax: number = JSON_DEPTH_MAX): string {
+export function tooDeepMessage(depthMax: number = ANSWER_JSON_DEPTH_MAX): string {
   return `its answer's JSON is nested deeper than ${depthMax} levels, afp's limit: not read`;
 }
 

@@ -43,7 +43,18 @@ import type { OperationInput, OperationName, OperationResult, Refusal } from './
 import type { Target } from './target.ts';
 import { openMcpAnswer, withKey } from './mcp-call.ts';
 import { readAnswer, type OverLimit } from './read-answer.ts';
-import { bytesText, refusedAnswerOf } from '../client/answer-limits.ts';
+import { refusedAnswerOf } from '../client/answer-limits.ts';
+import {
+  cut,
+  mountUrlsOf,
+  overLimitOf,
+  refusesAtOnce,
+  sentRequest,
+  unreachableMessage,
+  type SentRequest,
+} from './session-wire.ts';
+
+export type { SentRequest } from './session-wire.ts';
 import { GATEWAY_RETRIES, gatewayFate, gatewayWaitMs, isGatewayAnswer, pageText } from './gateway-answer.ts';
 import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
@@ -60,18 +71,6 @@ const MAX_BODY_CHARS = 4 * 1024 * 1024;
 /** Paced (operation, address) slots kept; beyond, the table starts over (a slot's spacing is under a minute). */
 const PACED_KEYS_MAX = 100_000;
 const WIND_UP_SECONDS = 60;
-
-/** A request as it went out, for evidence and curl lines. */
-export interface SentRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly body?: JsonValue;
-  readonly auth: boolean;
-  /** The Accept header sent, where the wire asked for one. */
-  readonly accept?: string;
-  /** The body holds the key as KEY_PLACEHOLDER (never the key itself). */
-  readonly keyInBody?: true;
-}
 
 export interface CallDeviation {
   readonly op: OperationName;
@@ -316,17 +315,11 @@ export class LiveSession {
       }
       if (isGatewayAnswer(answer.status, answer.json)) {
         const gatewayWait = gatewayWaitMs(gatewayRetries);
-        const sentAgain =
-          wire.method === 'GET' && gatewayRetries < GATEWAY_RETRIES && gatewayWait <= this.deadline.remainingMs();
-        const endpoint = `${wire.method} ${wire.path}`;
-        const page = pageText(answer.body);
-        const meeting = { op, endpoint, request, status: answer.status, page, sentAgain, retries: gatewayRetries };
-        this.options.onGateway?.(meeting);
-        if (!sentAgain) {
-          const fate = gatewayFate({ method: request.method, sentAgain, retries: gatewayRetries });
-          const message = `${request.method} ${request.url}: answered ${answer.status} by a gateway in front of the target, not by its API (${fate})`;
-          return this.unreachable({ kind: 'unreachable', message, request, gateway: answer.status });
-        }
+        const refused = this.gatewayMet(
+          { op, request, wire, status: answer.status, body: answer.body },
+          gatewayRetries,
+        );
+        if (refused !== null) return refused;
         gatewayRetries += 1;
         await this.options.clock.sleep(gatewayWait);
         continue;
@@ -334,6 +327,25 @@ export class LiveSession {
       return this.read(op, answer, request, wire, input);
     }
     return this.outOfTime();
+  }
+
+  /**
+   * A gateway's page met by a call (gateway-answer.ts), reported; the unreachable outcome when the
+   * call is not sent again (not a GET, retries spent, or no time left for the wait), else null.
+   */
+  private gatewayMet(
+    met: { op: OperationName; request: SentRequest; wire: WireRequest; status: number; body: unknown },
+    retries: number,
+  ): { kind: 'unreachable'; message: string; request: SentRequest; gateway: number } | null {
+    const { op, request, wire, status } = met;
+    const sentAgain =
+      wire.method === 'GET' && retries < GATEWAY_RETRIES && gatewayWaitMs(retries) <= this.deadline.remainingMs();
+    const endpoint = `${wire.method} ${wire.path}`;
+    this.options.onGateway?.({ op, endpoint, request, status, page: pageText(met.body), sentAgain, retries });
+    if (sentAgain) return null;
+    const fate = gatewayFate({ method: request.method, sentAgain, retries });
+    const message = `${request.method} ${request.url}: answered ${status} by a gateway in front of the target, not by its API (${fate})`;
+    return this.unreachable({ kind: 'unreachable', message, request, gateway: status });
   }
 
   /** A redirect afp did not follow, as a deviation of the call (a finding naming the Location). */
@@ -462,53 +474,6 @@ export class LiveSession {
       return { status: answer.status, headers: answer.headers, body: answer.body, json: true };
     return { status: answer.status, headers: answer.headers, body: cut(answer.text), json: false };
   }
-}
-
-/** The limit an answer was past (not read), or null. */
-function overLimitOf(answer: TransportResponse): OverLimit | null {
-  if (answer.bodyOverBytes !== undefined) return { kind: 'too-large', limit: bytesText(answer.bodyOverBytes) };
-  if (answer.bodyOverValues !== undefined) return { kind: 'too-large', limit: `${answer.bodyOverValues} JSON values` };
-  if (answer.bodyTooDeep !== undefined) return { kind: 'too-deep', limit: `${answer.bodyTooDeep} levels` };
-  return null;
-}
-
-/** A non-JSON answer as evidence keeps its first 300 characters. */
-function cut(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
-/** A 429 the dialect names as a refusal (a window no wait outlasts): read as an answer. */
-function refusesAtOnce(dialect: Dialect, body: unknown): boolean {
-  const name = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['error'] : undefined;
-  return typeof name === 'string' && (dialect.refusingRateLimits ?? []).includes(name);
-}
-
-/** The target's URLs as transport mounts: each named service's own, and the serve's api URL. */
-function mountUrlsOf(target: Target): MountUrls {
-  const urls: MountUrls = {};
-  for (const [service, entry] of Object.entries(target.services) as [ServiceName, { url: string } | undefined][])
-    if (entry !== undefined) urls[service] = entry.url;
-  if (target.adminUrl !== null) urls.api = target.adminUrl;
-  return urls;
-}
-
-/** The transport failure itself (a socket error, a timeout), without the transport's "METHOD URL failed:" prefix (the caller names the request). */
-function unreachableMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? error.cause.message : error.message;
-}
-
-function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
-  const query = wire.query === undefined ? '' : new URLSearchParams(wire.query).toString();
-  const url = `${baseUrl}${wire.path}${query === '' ? '' : `?${query}`}`;
-  return {
-    method: wire.method,
-    url,
-    ...(wire.body === undefined ? {} : { body: wire.body }),
-    auth: wire.auth,
-    ...(wire.accept === undefined ? {} : { accept: wire.accept }),
-    ...(wire.keyInBody === undefined ? {} : { keyInBody: wire.keyInBody }),
-  };
 }
 
 /** A Retry-After header in seconds, as milliseconds (at least 1 s, at most WAIT_MAX_MS); null when absent or unreadable. */

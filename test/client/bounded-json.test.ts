@@ -1,14 +1,14 @@
 // bounded-json.ts: a target's JSON read without recursion past the depth limit, numbers that do not
 // fit a double kept as their text, `__proto__` a plain key.
 import { expect, test } from 'vitest';
-import { JSON_DEPTH_MAX, parseBoundedJson } from '../../src/client/bounded-json.ts';
+import { ANSWER_JSON_DEPTH_MAX, parseBoundedJson } from '../../src/client/bounded-json.ts';
 
 test('JSON nested 5,000 deep is refused before it is parsed; at the limit it is read', () => {
   expect(parseBoundedJson('['.repeat(5_000) + ']'.repeat(5_000))).toEqual({
     kind: 'too-deep',
-    depthMax: JSON_DEPTH_MAX,
+    depthMax: ANSWER_JSON_DEPTH_MAX,
   });
-  const atLimit = parseBoundedJson('['.repeat(JSON_DEPTH_MAX) + ']'.repeat(JSON_DEPTH_MAX));
+  const atLimit = parseBoundedJson('['.repeat(ANSWER_JSON_DEPTH_MAX) + ']'.repeat(ANSWER_JSON_DEPTH_MAX));
   expect(atLimit.kind).toBe('json');
   // Brackets inside strings (escaped quotes too) are text, not nesting.
   expect(parseBoundedJson(`{"a":"${'[\\"'.repeat(1_000)}"}`).kind).toBe('json');

@@ -18,7 +18,7 @@ import { RED_NUMBERS, ROULETTE_BET_TYPES, rouletteWins } from '../../../services
 import { formatDecimal } from '../../../core/money.ts';
 import { numericValue } from '../field-differences.ts';
 import { parlayContradiction } from './parlay-contradiction.ts';
-import { paidMultiplier, type ShownPayout } from './shown-paid.ts';
+import { creditedMultiplier, type ShownPayout } from './shown-paid.ts';
 
 export type { ShownPayout } from './shown-paid.ts';
 
@@ -36,12 +36,12 @@ const numbersOf = (value: JsonValue | undefined): number[] | null => {
 };
 
 const paidSome = (shown: ShownPayout): boolean | null => {
-  const paid = paidMultiplier(shown);
+  const paid = creditedMultiplier(shown);
   return paid === null ? null : paid > 0;
 };
 
 function paidText(shown: ShownPayout): string {
-  const paid = paidMultiplier(shown);
+  const paid = creditedMultiplier(shown);
   if (paid === null) return `won ${String(shown.won)}`;
   const won = typeof shown.won === 'boolean' ? `won ${String(shown.won)}` : null;
   const amount =
@@ -98,7 +98,7 @@ function keno(result: JsonObject, shown: ShownPayout): string | null {
   if (stated !== null && stated !== caught.length)
     return `matches ${JSON.stringify(matches)} where picks ${JSON.stringify(picks)} and drawn ${JSON.stringify(drawn)} share ${String(caught.length)} (${JSON.stringify(caught)})`;
   const table = result['payout_table'];
-  const paid = paidMultiplier(shown);
+  const paid = creditedMultiplier(shown);
   if (typeof table !== 'object' || table === null || paid === null) return null;
   const due = tableLine(table, caught.length);
   if (due !== null && !same(due, paid))
@@ -180,7 +180,7 @@ function blackjack(result: JsonObject, shown: ShownPayout): string | null {
 function playedOut(result: JsonObject, shown: ShownPayout): string | null {
   const [playerTotal, dealerTotal] = [numberOf(result['player_total']), numberOf(result['dealer_total'])];
   const dealerCards = result['dealer_cards'];
-  const paid = paidMultiplier(shown);
+  const paid = creditedMultiplier(shown);
   if (playerTotal === null || dealerTotal === null || paid === null || playerTotal > 21) return null;
   if (!Array.isArray(dealerCards) || dealerCards.length < 2 || handTotals(dealerCards) === null) return null;
   const totals = `player_total ${String(playerTotal)} against dealer_total ${String(dealerTotal)}`;
@@ -215,7 +215,7 @@ function roulette(result: JsonObject, shown: ShownPayout): string | null {
   if (betType === 'number' && value === null) return null;
   const wins = rouletteWins({ betType, betValue: value }, pocket);
   // A lost bet may return part of the stake (la partage on 0): only a full return or more contradicts it.
-  const contradicts = wins ? paidSome(shown) === false : (paidMultiplier(shown) ?? 0) >= 1;
+  const contradicts = wins ? paidSome(shown) === false : (creditedMultiplier(shown) ?? 0) >= 1;
   return contradicts
     ? `number ${String(pocket)} ${wins ? 'wins' : 'loses'} bet_type ${betType}${value === null ? '' : ` ${String(value)}`}, yet the bet ${paidText(shown)}`
     : null;
@@ -255,7 +255,7 @@ function baccarat(result: JsonObject, shown: ShownPayout): string | null {
   // A tie may return a side bet's stake: only a side bet paid more than its stake on a loss, or a winning bet unpaid, contradicts.
   if (betOn === winner && paidSome(shown) === false)
     return `bet_on ${betOn} and the hands make ${winner}, yet the bet ${paidText(shown)}`;
-  if (betOn !== null && betOn !== winner && (paidMultiplier(shown) ?? 0) > 1)
+  if (betOn !== null && betOn !== winner && (creditedMultiplier(shown) ?? 0) > 1)
     return `bet_on ${betOn} where the hands make ${winner}, yet the bet ${paidText(shown)}`;
   return null;
 }
@@ -263,7 +263,7 @@ function baccarat(result: JsonObject, shown: ShownPayout): string | null {
 /** The answer's own `multiplier` against its own `payout_table[slot]` (plinko's table is by slot). */
 function plinko(result: JsonObject, shown: ShownPayout): string | null {
   const [table, slot] = [numbersOf(result['payout_table']), numberOf(result['slot'])];
-  const shownMultiplier = numberOf(result['multiplier']) ?? paidMultiplier(shown);
+  const shownMultiplier = numberOf(result['multiplier']) ?? creditedMultiplier(shown);
   if (table === null || slot === null || shownMultiplier === null) return null;
   // The slot read from 0 (as DEPLOYED.md's stand-in writes it) or from 1: only a multiplier that neither
   // reading gives contradicts the answer (a deployment counting from 1 is no contradiction).
@@ -285,7 +285,7 @@ function slots(result: JsonObject, shown: ShownPayout): string | null {
     Array.isArray(table)
   )
     return null;
-  const shownMultiplier = numberOf(result['multiplier']) ?? paidMultiplier(shown);
+  const shownMultiplier = numberOf(result['multiplier']) ?? creditedMultiplier(shown);
   if (shownMultiplier === null || !reels.every((reel) => typeof reel === 'string' && reel === reels[0])) return null;
   const due = numberOf(table[reels.join(' ')]);
   return due !== null && !same(due, shownMultiplier)
@@ -304,7 +304,7 @@ function scratchCard(result: JsonObject, shown: ShownPayout): string | null {
     Array.isArray(table)
   )
     return null;
-  const shownMultiplier = numberOf(result['payout_multiplier']) ?? paidMultiplier(shown);
+  const shownMultiplier = numberOf(result['payout_multiplier']) ?? creditedMultiplier(shown);
   if (shownMultiplier === null || !symbols.every((symbol) => typeof symbol === 'string' && symbol === symbols[0]))
     return null;
   const due = numberOf(table[symbols.join('')]);
@@ -316,7 +316,7 @@ function scratchCard(result: JsonObject, shown: ShownPayout): string | null {
 /** The sector landed against its own line in the answer's `wheel` table (matched by the sector's name as written). */
 function wheel(result: JsonObject, shown: ShownPayout): string | null {
   const [sector, table] = [result['sector'], result['wheel']];
-  const shownMultiplier = numberOf(result['multiplier']) ?? paidMultiplier(shown);
+  const shownMultiplier = numberOf(result['multiplier']) ?? creditedMultiplier(shown);
   if (typeof sector !== 'string' || !Array.isArray(table) || shownMultiplier === null) return null;
   const named = (entry: JsonValue): boolean =>
     typeof entry === 'object' &&

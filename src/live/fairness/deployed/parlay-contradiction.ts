@@ -11,7 +11,7 @@
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
 import { numericValue } from '../field-differences.ts';
 import { deployedShownWin } from './shown-win.ts';
-import { paidMultiplier, type ShownPayout } from './shown-paid.ts';
+import { creditedMultiplier, type ShownPayout } from './shown-paid.ts';
 
 /** What the answer says it paid (shown-paid.ts). */
 type Shown = ShownPayout;
@@ -59,8 +59,8 @@ export function parlayContradiction(result: JsonObject, shown: Shown): string | 
   const legsWon = numberOf(result['legs_won']);
   if (legsWon !== null && legsWon !== count)
     return `legs_won is ${String(legsWon)} where ${String(count)} of its legs are won`;
-  if (!every && (paidMultiplier(shown) ?? 0) > 0)
-    return `a leg is lost (won flags ${JSON.stringify(won)}), yet the parlay paid ×${String(paidMultiplier(shown))}`;
+  if (!every && (creditedMultiplier(shown) ?? 0) > 0)
+    return `a leg is lost (won flags ${JSON.stringify(won)}), yet the parlay paid ×${String(creditedMultiplier(shown))}`;
   const combined = numberOf(result['combined_multiplier']);
   if (every && combined !== null && shown.multiplier !== null && !same(shown.multiplier, combined))
     return `every leg is won and combined_multiplier is ${String(combined)}, yet the parlay paid ×${String(shown.multiplier)}`;

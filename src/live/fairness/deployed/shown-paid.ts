@@ -27,7 +27,7 @@ function creditedRatio(shown: ShownPayout): number | null {
  * on one it calls lost unless it credited an amount (a partial return), else `amount_won` over the
  * stake; the bare multiplier only where the answer states neither a win flag nor an amount.
  */
-export function paidMultiplier(shown: ShownPayout): number | null {
+export function creditedMultiplier(shown: ShownPayout): number | null {
   const credited = creditedRatio(shown);
   if (shown.won === true) return shown.multiplier ?? credited;
   if (shown.won === false) return credited !== null && credited > 0 ? credited : 0;
