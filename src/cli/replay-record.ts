@@ -7,18 +7,9 @@
  */
 import { budgetLine } from './target-budget.ts';
 import { concludeReplay, pacingLine } from './replay-conclusion.ts';
-import { writeTextFiles } from '../core/output-write-error.ts';
-import { join } from 'node:path';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { httpTransport } from '../client/http-transport.ts';
-import {
-  diffJson,
-  diffText,
-  headerLines,
-  summaryLines,
-  type ClockSyncState,
-  type ReplayReportInput,
-} from '../replay/diff-report.ts';
+import { headerLines, type ClockSyncState } from '../replay/diff-report.ts';
 import { ERRORS_MAX, parseExchangeLine, parseRecordHeader, READ_LINE_CHARS_MAX } from '../replay/record-reader.ts';
 import { recordLines } from '../replay/record-lines.ts';
 import {
@@ -40,7 +31,7 @@ import { RemoteServeClock } from '../live/remote-serve-clock.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { Clock } from '../core/clock.ts';
 import { discoverTarget } from '../client/target.ts';
-import { dueOffsetMs, type Speed } from '../replay/pacing.ts';
+import { dueOffsetMs } from '../replay/pacing.ts';
 import type { RecordFields } from './json-output.ts';
 import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 import { reproduceCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';

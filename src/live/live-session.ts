@@ -32,13 +32,12 @@
  * Non-goals: retrying anything but a 429, a 503 with Retry-After or a GET met by a gateway; choosing
  * severities.
  */
-import type { JsonValue } from '../core/errors.ts';
 import type { Deadline } from '../audit/live-target.ts';
 import { announcedLimit } from './announced-limit.ts';
 import { RateLimitLog } from './rate-limit-log.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { dialectByName } from './dialects/index.ts';
-import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dialects/dialect.ts';
+import { rowOf, type OperationRow, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
 import { openMcpAnswer, withKey } from './mcp-call.ts';
@@ -60,8 +59,7 @@ import type { Deviation } from './wire-reader.ts';
 import { AdminClient } from '../client/admin-client.ts';
 import { FreshClientAddresses } from './fresh-client-address.ts';
 import { httpTransport } from '../client/http-transport.ts';
-import type { Mount, MountUrls, Transport, TransportResponse } from '../client/transport.ts';
-import type { ServiceName } from '../platform/platform.ts';
+import type { Mount, Transport } from '../client/transport.ts';
 
 export const MAX_RATE_LIMIT_RETRIES = 20;
 const FIRST_WAIT_MS = 5_000;
