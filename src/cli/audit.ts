@@ -18,6 +18,7 @@ import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { disarmTargetBudgets } from './target-budget.ts';
 
 const USAGE = `usage: ${['house-edge', 'fairness', 'money'].map((name) => usageLine(definitionOf('audit', name))).join('\n       ')}`;
 
@@ -101,5 +102,10 @@ export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<nu
     io.err(`afp audit: ${name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  return withJsonOutput(`afp audit ${name}`, rest, io, (human, record) => run(rest, human, record));
+  // The hard stop a live audit arms ends with the audit, whatever path it ended on.
+  try {
+    return await withJsonOutput(`afp audit ${name}`, rest, io, (human, record) => run(rest, human, record));
+  } finally {
+    disarmTargetBudgets();
+  }
 }

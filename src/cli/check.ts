@@ -22,7 +22,13 @@
  * This file checks the flags with light imports; the runs (check-runs.ts: fast-check, the model,
  * the platform) are loaded once the flags are valid.
  */
-import { applyAnswerLimitFlag, armTargetBudget, budgetLine, budgetSecondsOf } from './target-budget.ts';
+import {
+  applyAnswerLimitFlag,
+  armTargetBudget,
+  budgetLine,
+  budgetSecondsOf,
+  disarmTargetBudgets,
+} from './target-budget.ts';
 import { inProcessDefects } from './defect-flag.ts';
 import { STDERR, STDOUT } from './colour.ts';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -111,7 +117,12 @@ export function parseCheckArgs(
 }
 
 export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<number> {
-  return withJsonOutput('afp check', argv, io, (human, record) => checkCommand(argv, human, record));
+  // The hard stop a check against a target arms ends with the check, whatever path it ended on.
+  try {
+    return await withJsonOutput('afp check', argv, io, (human, record) => checkCommand(argv, human, record));
+  } finally {
+    disarmTargetBudgets();
+  }
 }
 
 async function checkCommand(argv: readonly string[], io: CheckIo, record: RecordFields): Promise<number> {

@@ -84,7 +84,7 @@ export async function startLiveRun(
   // The hard stop: the budget ends the betting, the grace the wind-up; a target that stalls past both ends the run.
   const graceSeconds = windUpGraceSeconds(maxSeconds);
   io.err(`${budgetLine(maxSeconds, graceSeconds)}\n`);
-  armTargetBudget({
+  const disarm = armTargetBudget({
     command: command.replace(/^afp /, ''),
     target: spec,
     seconds: maxSeconds + graceSeconds,
@@ -92,6 +92,7 @@ export async function startLiveRun(
   });
   const resolved = await resolveTarget(spec, { fundsNothing });
   if (!resolved.ok) {
+    disarm();
     io.err(`${command}: ${resolved.message}\n`);
     return exitOfUnresolvedTarget(resolved.kind);
   }
@@ -103,7 +104,7 @@ export async function startLiveRun(
     io.err(
       `note: ${target.adminUrl ?? ''} is an afp serve on a manual clock: paces and 429 waits move its clock forward (POST /_afp/clock), the time budget runs on the wall\n`,
     );
-  const stopListening = onFirstInterrupt(io, (signal) => {
+  const stopInterrupts = onFirstInterrupt(io, (signal) => {
     deadline.interrupt();
     io.err(`\n${command}: interrupted: stopping and writing the reports so far (${againTo(signal, 'quit at once')})\n`);
   });
@@ -137,6 +138,11 @@ export async function startLiveRun(
       evidence: `resolving --target ${spec}`,
     });
   }
+  // The run's end (finishLiveRun) stops the Ctrl-C listening and disarms the hard stop.
+  const stopListening = (): void => {
+    stopInterrupts();
+    disarm();
+  };
   return { command, target, session, findings, clock: waitClock, deadline, progress, stopListening };
 }
 

@@ -60,9 +60,18 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
     return EXIT.invalidInput;
   }
   if (!(await recordReadable(flags.file, io))) return EXIT.invalidInput;
-  armTargetBudget({ command: 'replay', target: flags.target, seconds: flags.budgetSeconds, write: io.err });
-  const { replayRecord } = await import('./replay-record.ts');
-  return replayRecord(flags, io, record);
+  const disarm = armTargetBudget({
+    command: 'replay',
+    target: flags.target,
+    seconds: flags.budgetSeconds,
+    write: io.err,
+  });
+  try {
+    const { replayRecord } = await import('./replay-record.ts');
+    return await replayRecord(flags, io, record);
+  } finally {
+    disarm();
+  }
 }
 
 /** Whether the record file can be read and is a regular file (replay reads it twice); else says why. */

@@ -48,9 +48,20 @@ export function budgetLine(budgetSeconds: number, graceSeconds = 0): string {
     : `time budget: ${budgetSeconds} s (--max-seconds), hard stop ${budgetSeconds + graceSeconds} s; a target that stalls ends the run there with exit 4`;
 }
 
+/** The watchdogs armed and not yet disarmed (a command run in-process, as tests and scripts do, disarms its own when it ends). */
+const ARMED = new Set<ReturnType<typeof setTimeout>>();
+
+/** Disarms every watchdog still armed: a command's end, whatever path it ended on. */
+export function disarmTargetBudgets(): void {
+  for (const timer of ARMED) clearTimeout(timer);
+  ARMED.clear();
+}
+
 /**
  * Ends the process with exit 4 once `seconds` have passed, printing one line that names the
- * command, the target and the calls under way. Returns the disarm function.
+ * command, the target and the calls under way. Returns the disarm function; a command that ends
+ * must disarm it (or disarmTargetBudgets), else a process that goes on (a test run's worker) is
+ * ended by it later.
  */
 export function armTargetBudget(options: {
   readonly command: string;
@@ -69,5 +80,9 @@ export function armTargetBudget(options: {
     process.exit(EXIT.liveness);
   }, options.seconds * 1_000);
   timer.unref();
-  return () => clearTimeout(timer);
+  ARMED.add(timer);
+  return () => {
+    clearTimeout(timer);
+    ARMED.delete(timer);
+  };
 }

@@ -12,7 +12,13 @@
  * The flags and URLs are checked with light imports (probe-input.ts); the probe and the target-file
  * parser load only once they pass.
  */
-import { applyAnswerLimitFlag, armTargetBudget, budgetLine, budgetSecondsOf } from './target-budget.ts';
+import {
+  applyAnswerLimitFlag,
+  armTargetBudget,
+  budgetLine,
+  budgetSecondsOf,
+  disarmTargetBudgets,
+} from './target-budget.ts';
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { assert } from '../core/assert.ts';
@@ -66,7 +72,12 @@ export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly
 }
 
 async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
-  return withJsonOutput('afp target probe', argv, io, (human, record) => probeCommand(argv, human, record));
+  // The hard stop a probe arms ends with the probe, whatever path it ended on.
+  try {
+    return await withJsonOutput('afp target probe', argv, io, (human, record) => probeCommand(argv, human, record));
+  } finally {
+    disarmTargetBudgets();
+  }
 }
 
 async function probeCommand(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
