@@ -39,7 +39,7 @@ describe('deployed rules files', () => {
     expect(parsed.value.casino.keno.draw).toBe('uniform');
     expect(parsed.value.casino.plinko.tables.high[8]).toEqual([30, 4, 1.5, 0.3, 0.2]);
     expect(parsed.value.casino.plinko.tables.high[12]).toEqual(PUBLISHED_DEPLOYED_RULES.casino.plinko.tables.high[12]);
-    expect(parsed.value.display).toEqual({ amountWonPlaces: 4, newBalancePlaces: 2 });
+    expect(parsed.value.display).toEqual({ amountWonPlaces: 4, newBalancePlaces: 2, multiplierOnLoss: true });
     const empty = parseDeployedRulesFile('', 'empty.yaml');
     expect(empty).toEqual({ ok: true, value: PUBLISHED_DEPLOYED_RULES });
   });

@@ -6,13 +6,15 @@
  * A command that failed otherwise (ReportFailure: a check's mismatch, a target that stopped
  * answering) fails the verdict whatever its findings: `verdict: FAILED — <what failed>`, then its
  * reproduce command and request, then the findings — the one rule by which every report's verdict
- * says what the exit code says.
+ * says what the exit code says. Findings are listed strongest evidence first, the criticals of one
+ * root cause as one line (verdict-order.ts).
  * Pure: the lines are a function of the findings (in compareFindings order), --fail-on and the failure.
- * Limits: at most VERDICT_LIST_MAX findings are listed; the rest are counted.
+ * Limits: at most VERDICT_LIST_MAX lines of findings are listed; the rest are counted.
  */
 import { compareFindings, type Finding } from '../finding.ts';
 import { reachesFailOn, type FailOn } from './fail-on.ts';
 import type { ReportFailure } from './findings-report.ts';
+import { entryLine, verdictEntries } from './verdict-order.ts';
 
 export const VERDICT_LIST_MAX = 10;
 
@@ -53,15 +55,10 @@ export function findingsVerdict(input: readonly Finding[], failOn: FailOn, failu
     ...(failure?.reproduce === undefined ? [] : [`  reproduce: ${failure.reproduce}`]),
     ...(failure?.request === undefined ? [] : [`  request: ${failure.request}`]),
   ];
-  const findingLines = acting
-    .slice(0, VERDICT_LIST_MAX)
-    .map(
-      (finding) =>
-        `  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`,
-    );
-  listed.push(...findingLines);
-  if (acting.length > VERDICT_LIST_MAX)
-    listed.push(`  … and ${acting.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
+  const entries = verdictEntries(acting);
+  listed.push(...entries.slice(0, VERDICT_LIST_MAX).map(entryLine));
+  if (entries.length > VERDICT_LIST_MAX)
+    listed.push(`  … and ${entries.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
   return { failed, headline, listed };
 }
 

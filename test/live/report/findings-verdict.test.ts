@@ -92,3 +92,43 @@ describe('the findings verdict', () => {
     expect(verdict.listed[0]).toBe('  critical money:a: money:a title (×3)');
   });
 });
+
+describe('the verdict shows the strongest evidence first (issue 68, part 5)', () => {
+  const of = (id: string, severity: Severity, kind: FindingInput['kind']): FindingInput => ({
+    ...finding(id, severity),
+    kind,
+  });
+
+  test('within a severity: money, then self-contradictions, then edges, then the rest; severity still leads', () => {
+    const findings = collected([
+      [of('rule:wheel:scheme', 'critical', 'rule'), 1],
+      [of('edge:slots', 'critical', 'edge'), 1],
+      [of('fairness:hilo:contradiction', 'critical', 'fairness'), 20],
+      [of('money:casino:balance', 'critical', 'money'), 1],
+      [of('money:coin_flip:credited', 'minor', 'money'), 1],
+    ]);
+    expect(verdictLines(findings, 'major').slice(1)).toEqual([
+      '  critical money:casino:balance: money:casino:balance title',
+      '  critical fairness:hilo:contradiction: fairness:hilo:contradiction title (×20)',
+      '  critical edge:slots: edge:slots title',
+      '  critical rule:wheel:scheme: rule:wheel:scheme title',
+      '  minor money:coin_flip:credited: money:coin_flip:credited title',
+    ]);
+  });
+
+  test('criticals of one root cause are one line with the count, after the money findings', () => {
+    const games = ['baccarat', 'blackjack', 'hilo', 'mines', 'roulette'];
+    const findings = collected([
+      ...games.map(
+        (game, index) => [of(`fairness:${game}:contradiction`, 'critical', 'fairness'), 10 + index] as const,
+      ),
+      [of('money:casino:balance', 'critical', 'money'), 1],
+      [of('fairness:wheel:returns', 'major', 'fairness'), 1],
+    ]);
+    expect(verdictLines(findings, 'major').slice(1)).toEqual([
+      '  critical money:casino:balance: money:casino:balance title',
+      '  critical fairness:*:contradiction: one cause on 5 (baccarat, blackjack, hilo, mines, roulette): fairness:baccarat:contradiction title (×60 in all)',
+      '  major fairness:wheel:returns: fairness:wheel:returns title',
+    ]);
+  });
+});
