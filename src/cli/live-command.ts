@@ -65,6 +65,27 @@ export interface LiveRunOptions {
   readonly fundsNothing?: boolean;
 }
 
+/** The notes the target's resolution made: printed, and each an info finding of the run. */
+function addTargetNotes(
+  findings: FindingsCollector,
+  notes: readonly string[],
+  target: { readonly spec: string; readonly source: string },
+  io: AuditIo,
+): void {
+  for (const [index, note] of notes.entries()) {
+    io.err(`note: ${note}\n`);
+    findings.add({
+      id: `target:note:${index + 1}`,
+      severity: 'info',
+      kind: 'shape',
+      title: note,
+      expected: target.source,
+      seen: note,
+      evidence: `resolving --target ${target.spec}`,
+    });
+  }
+}
+
 /**
  * The run, or the exit code when the target could not be resolved (the reason is printed). `clock`
  * is the wall: the budget and the progress line run on it. Paces and 429 waits run on the target's
@@ -126,18 +147,7 @@ export async function startLiveRun(
     onGateway: (meeting) => findings.add(gatewayFinding(meeting, curlOf)),
     onCall: () => progress.step(),
   });
-  for (const [index, note] of (resolved.notes ?? []).entries()) {
-    io.err(`note: ${note}\n`);
-    findings.add({
-      id: `target:note:${index + 1}`,
-      severity: 'info',
-      kind: 'shape',
-      title: note,
-      expected: target.source,
-      seen: note,
-      evidence: `resolving --target ${spec}`,
-    });
-  }
+  addTargetNotes(findings, resolved.notes ?? [], { spec, source: target.source }, io);
   // The run's end (finishLiveRun) stops the Ctrl-C listening and disarms the hard stop.
   const stopListening = (): void => {
     stopInterrupts();
