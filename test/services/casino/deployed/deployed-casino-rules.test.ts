@@ -108,7 +108,7 @@ describe('DeployedCasinoRules overrides', () => {
       display: { amountWonPlaces: 3 },
     });
     expect(rules.money.floatNoise).toBe(true);
-    expect(rules.display).toEqual({ amountWonPlaces: 3, newBalancePlaces: 2 });
+    expect(rules.display).toEqual({ amountWonPlaces: 3, newBalancePlaces: 2, multiplierOnLoss: true });
     expect(plays({ money: { floatNoise: true }, display: { amountWonPlaces: 3 } })).toEqual(published);
     expect(JSON.stringify(PUBLISHED_DEPLOYED_RULES)).toBe(before);
   });
