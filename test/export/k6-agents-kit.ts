@@ -289,11 +289,12 @@ export function mismatches(
   expected: Record<string, number>,
   seen: Record<string, number>,
   tolerance: number,
+  floor: number = TOLERANCE_FLOOR,
 ): string[] {
   const names = [...new Set([...Object.keys(expected), ...Object.keys(seen)])].sort();
   return names
     .map((name) => ({ name, want: expected[name] ?? 0, got: seen[name] ?? 0 }))
-    .filter(({ want, got }) => Math.abs(got - want) > Math.max(tolerance * want, TOLERANCE_FLOOR))
+    .filter(({ want, got }) => Math.abs(got - want) > Math.max(tolerance * want, floor))
     .map(({ name, want, got }) => `${name}: ${want} → ${got}`);
 }
 
