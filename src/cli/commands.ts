@@ -417,12 +417,17 @@ const REPLAY: CommandDefinition = {
     { name: 'timeout-ms', value: 'N', description: 'per request, in milliseconds', default: '10000' },
     flag.budget('3600'),
     flag.maxBodyMb,
+    {
+      name: 'with-admin',
+      description:
+        "also send the record's exchanges aimed at afp serve's admin doors (/_afp/*: reset, clock, tier…); without it they are skipped and listed",
+    },
     flag.failOn,
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: CHECKED_EXITS,
-  json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, files}',
+  json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, admin_skipped, files}',
 };
 
 const CHECK: CommandDefinition = {

@@ -23,6 +23,7 @@ export function concludeReplay(
     sent: report.totals.sent,
     differences: report.totals.differencesTotal,
     stopped: report.stop === null ? null : report.stop.reason,
+    admin_skipped: report.adminDoors?.skipped ?? [],
     files: [join(out, 'diff.json'), join(out, 'diff.txt')],
   });
   io.out(`${summaryLines(report).join('\n')}\nreports: ${join(out, 'diff.json')}, ${join(out, 'diff.txt')}\n`);

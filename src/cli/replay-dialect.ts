@@ -23,6 +23,7 @@ import { recordedDepositsOf, type RecordHeader, type RecordedExchange } from '..
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { EXIT } from '../core/exit-codes.ts';
+import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
 
 const SHOWN_FINDINGS = 5;
 
@@ -39,6 +40,8 @@ export interface DialectReplayOptions {
   readonly failOn: FailOn;
   readonly timeoutMs: number;
   readonly reproduce: string;
+  /** The record's admin-door exchanges held back (admin-doors.ts): an info finding each, and lines. */
+  readonly adminDoors: { readonly filter: AdminDoorFilter; readonly withAdmin: boolean };
   readonly io: { out(text: string): void; err(text: string): void };
   /** The --json envelope's fields, as the documents-dialect replay gives them (differences: the findings). */
   readonly record?: RecordFields;
@@ -74,6 +77,20 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     deposits: recordedDepositsOf(options.header),
   });
   const stop = await replay.run(options.exchanges);
+  for (const skipped of options.adminDoors.filter.skippedDoors())
+    findings.add(
+      {
+        id: 'replay:admin-door:skipped',
+        severity: 'info',
+        kind: 'rule',
+        title: "the record aims at afp serve's admin doors (/_afp/*); they were not sent (--with-admin sends them)",
+        endpoint: skipped.door,
+        expected: 'no admin door in a record',
+        seen: skipped.door,
+        evidence: `${skipped.door} ×${skipped.count} not sent`,
+      },
+      skipped.count,
+    );
   const totals = replay.totals();
   const list = findings.list();
   const paths = await writeFindingsReports(options.out, {
@@ -93,9 +110,11 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     sent: totals.sent,
     differences: list.length,
     stopped: stop === null ? null : stop.reason,
+    admin_skipped: options.adminDoors.filter.skippedDoors(),
     files: paths,
   });
-  io.out(`${summaryLines(options.header, totals, list).join('\n')}\nreports: ${paths.join(', ')}\n`);
+  const doorLines = adminDoorLines(options.adminDoors.filter, options.adminDoors.withAdmin);
+  io.out(`${[...summaryLines(options.header, totals, list), ...doorLines].join('\n')}\nreports: ${paths.join(', ')}\n`);
   if (stop !== null) {
     io.out(`STOPPED at seq ${stop.seq}: ${stop.reason}\nreproduce: ${options.reproduce}\n`);
     return EXIT.liveness;

@@ -34,6 +34,8 @@ export interface ReplayFlags {
   readonly quiet: boolean;
   /** --max-seconds: the total time budget against the target. */
   readonly budgetSeconds: number;
+  /** --with-admin: the record's /_afp/* exchanges are sent too (admin-doors.ts); else skipped and listed. */
+  readonly withAdmin: boolean;
 }
 
 /** --max-seconds of a replay (a record's own pace may take long). */
@@ -78,16 +80,18 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
     failOn: failOn.value,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
     budgetSeconds,
+    withAdmin: args.flags['with-admin'] === true,
   };
 }
 
 /** The `afp replay` line that repeats this run, shell-quoted where needed so it pastes as is (a path with a space). */
 export function reproduceCommand(
-  flags: Pick<ReplayFlags, 'file' | 'target' | 'speedText' | 'sync' | 'out' | 'failOn'>,
+  flags: Pick<ReplayFlags, 'file' | 'target' | 'speedText' | 'sync' | 'out' | 'failOn'> & { withAdmin?: boolean },
 ): string {
   const words = ['npx', 'afp', 'replay', flags.file, '--target', flags.target, '--speed', flags.speedText];
   words.push('--sync-clock', flags.sync);
   if (flags.out !== DEFAULT_OUT) words.push('--out', flags.out);
   if (flags.failOn !== DEFAULT_FAIL_ON) words.push('--fail-on', flags.failOn);
+  if (flags.withAdmin === true) words.push('--with-admin');
   return commandLine(words);
 }

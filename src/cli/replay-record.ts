@@ -35,6 +35,7 @@ import { dueOffsetMs } from '../replay/pacing.ts';
 import type { RecordFields } from './json-output.ts';
 import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 import { reproduceCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
+import { AdminDoorFilter, adminDoorLines } from '../replay/admin-doors.ts';
 
 const RETRIES = 2;
 const BACKOFF_MS = 250;
@@ -71,13 +72,16 @@ export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: Rec
     quiet: flags.quiet,
     clock: io.clock ?? WALL_PROGRESS_CLOCK,
   });
-  const exchanges = counted(readExchanges(flags.file), progress);
+  // A record's /_afp/* exchanges are left out (unless --with-admin) and its origin headers dropped:
+  // a record is untrusted data (admin-doors.ts).
+  const doors = new AdminDoorFilter(flags.withAdmin);
+  const exchanges = doors.filter(counted(readExchanges(flags.file), progress));
   // Ctrl-C (or SIGTERM): no further exchange is sent (a pacing wait ends at once); the reports cover
   // what was sent, and the stop says it was interrupted (exit 4).
   return whileInterruptible(
     io,
     'afp replay: interrupted: sending no further exchange, then writing the reports',
-    (stop) => replayTo({ flags, checked, progress, exchanges, stop }, io, record),
+    (stop) => replayTo({ flags, checked, progress, exchanges, doors, stop }, io, record),
   );
 }
 
@@ -88,19 +92,20 @@ async function replayTo(
     readonly checked: CheckedRecord;
     readonly progress: Progress;
     readonly exchanges: AsyncIterable<RecordedExchange>;
+    readonly doors: AdminDoorFilter;
     readonly stop: AbortSignal;
   },
   io: ReplayIo,
   record: RecordFields,
 ): Promise<number> {
-  const { flags, checked, progress, exchanges, stop } = replay;
+  const { flags, checked, progress, exchanges, doors, stop } = replay;
   const path = await replayPath(flags);
   if (path.kind === 'failed') {
     io.err(`afp replay: ${path.message}\n`);
     return path.exit;
   }
   if (path.kind === 'dialect')
-    return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress, stop }, io, record);
+    return replayThroughTarget({ flags, checked, target: path.target, exchanges, doors, progress, stop }, io, record);
   let urls: MountUrls;
   try {
     urls = await discoverTarget(flags.target, {
@@ -160,6 +165,7 @@ async function replayTo(
       totals: session.totals(),
       stop: stopped,
       reproduce: reproduceCommand(flags),
+      adminDoors: { skipped: doors.skippedDoors(), lines: adminDoorLines(doors, flags.withAdmin) },
     },
     flags.out,
     io,
@@ -200,6 +206,7 @@ async function replayThroughTarget(
     checked: CheckedRecord;
     target: Target;
     exchanges: AsyncIterable<RecordedExchange>;
+    doors: AdminDoorFilter;
     progress: Progress;
     stop: AbortSignal;
   },
@@ -247,6 +254,7 @@ async function replayThroughTarget(
     failOn: flags.failOn,
     timeoutMs: flags.timeoutMs,
     reproduce: reproduceCommand(flags),
+    adminDoors: { filter: replay.doors, withAdmin: flags.withAdmin },
     io,
     record,
   });

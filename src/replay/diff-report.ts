@@ -10,6 +10,7 @@ import { DIFFERENCE_KINDS } from './difference.ts';
 import { recordedPlatformOf, recordedTiersOf, type RecordHeader } from './record-format.ts';
 import type { ReplayTotals } from './replay-session.ts';
 import type { ReplayStop } from './replay-run.ts';
+import type { SkippedDoor } from './admin-doors.ts';
 
 export const DIFF_FORMAT = 'afp-replay-diff/1';
 export const FIRST_DIFFERENCES_SHOWN = 20;
@@ -32,6 +33,8 @@ export interface ReplayReportInput {
   readonly totals: ReplayTotals;
   readonly stop: ReplayStop;
   readonly reproduce: string;
+  /** The record's admin-door exchanges not sent (admin-doors.ts), and the lines saying so; absent: none. */
+  readonly adminDoors?: { readonly skipped: readonly SkippedDoor[]; readonly lines: readonly string[] };
 }
 
 export function diffJson(input: ReplayReportInput): Record<string, unknown> {
@@ -55,6 +58,7 @@ export function diffJson(input: ReplayReportInput): Record<string, unknown> {
     setup_calls: totals.setupCalls,
     notes: totals.notes,
     stopped: input.stop,
+    admin_skipped: input.adminDoors?.skipped ?? [],
     differences_total: totals.differencesTotal,
     by_kind: totals.byKind,
     by_endpoint: totals.byEndpoint,
@@ -86,6 +90,7 @@ export function summaryLines(input: ReplayReportInput): string[] {
     `differences: ${totals.differencesTotal} (${kinds})${totals.omitted > 0 ? `; ${totals.omitted} not listed in diff.json` : ''}`,
   );
   for (const note of totals.notes) lines.push(`note: ${note}`);
+  lines.push(...(input.adminDoors?.lines ?? []));
   return lines;
 }
 
