@@ -23,7 +23,7 @@ import { recordedDepositsOf, type RecordHeader, type RecordedExchange } from '..
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import type { WaitClock } from '../core/clock.ts';
 import { EXIT } from '../core/exit-codes.ts';
-import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
+import { adminDoorLines, skippedDoorFindings, type AdminDoorFilter } from '../replay/admin-doors.ts';
 
 const SHOWN_FINDINGS = 5;
 
@@ -77,20 +77,7 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
     deposits: recordedDepositsOf(options.header),
   });
   const stop = await replay.run(options.exchanges);
-  for (const skipped of options.adminDoors.filter.skippedDoors())
-    findings.add(
-      {
-        id: 'replay:admin-door:skipped',
-        severity: 'info',
-        kind: 'rule',
-        title: "the record aims at afp serve's admin doors (/_afp/*); they were not sent (--with-admin sends them)",
-        endpoint: skipped.door,
-        expected: 'no admin door in a record',
-        seen: skipped.door,
-        evidence: `${skipped.door} ×${skipped.count} not sent`,
-      },
-      skipped.count,
-    );
+  for (const { finding, count } of skippedDoorFindings(options.adminDoors.filter)) findings.add(finding, count);
   const totals = replay.totals();
   const list = findings.list();
   const paths = await writeFindingsReports(options.out, {

@@ -35,7 +35,8 @@ import { dueOffsetMs } from '../replay/pacing.ts';
 import type { RecordFields } from './json-output.ts';
 import { whileInterruptible, type InterruptIo } from './process-interrupt.ts';
 import { reproduceCommand, URL_PATTERN, type ReplayFlags } from './replay-flags.ts';
-import { AdminDoorFilter, adminDoorLines } from '../replay/admin-doors.ts';
+import { adminDoorLines, type AdminDoorFilter } from '../replay/admin-doors.ts';
+import { exchangesToSend } from './replay-exchanges.ts';
 
 const RETRIES = 2;
 const BACKOFF_MS = 250;
@@ -72,10 +73,7 @@ export async function replayRecord(flags: ReplayFlags, io: ReplayIo, record: Rec
     quiet: flags.quiet,
     clock: io.clock ?? WALL_PROGRESS_CLOCK,
   });
-  // A record's /_afp/* exchanges are left out (unless --with-admin) and its origin headers dropped:
-  // a record is untrusted data (admin-doors.ts).
-  const doors = new AdminDoorFilter(flags.withAdmin);
-  const exchanges = doors.filter(counted(readExchanges(flags.file), progress));
+  const { doors, exchanges } = exchangesToSend(flags.file, progress, flags.withAdmin);
   // Ctrl-C (or SIGTERM): no further exchange is sent (a pacing wait ends at once); the reports cover
   // what was sent, and the stop says it was interrupted (exit 4).
   return whileInterruptible(
@@ -116,13 +114,9 @@ async function replayTo(
     io.err(`afp replay: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.liveness;
   }
-  const unsent = checked.mounts.filter((mount) => urls[mount as keyof MountUrls] === undefined);
-  if (unsent.length > 0) {
-    // Before anything is sent: a record the target has no address for would stop at its first such request.
-    const notServe = path.notServe === null ? '' : `\nafp replay: ${path.notServe}`;
-    io.err(
-      `afp replay: the record sends to ${unsent.length === 1 ? 'mount' : 'mounts'} ${unsent.join(', ')}, which ${flags.target} does not announce${notServe}\n`,
-    );
+  const unsent = unsentMounts(checked.mounts, urls, flags.target, path.notServe);
+  if (unsent !== null) {
+    io.err(unsent);
     return EXIT.invalidInput;
   }
   const api = urls.api as string;
@@ -262,6 +256,19 @@ async function replayThroughTarget(
   return code;
 }
 
+/** Before anything is sent: the mounts the record sends to that the target does not announce, said; null when it announces them all. */
+function unsentMounts(
+  mounts: readonly string[],
+  urls: MountUrls,
+  target: string,
+  notServe: string | null,
+): string | null {
+  const unsent = mounts.filter((mount) => urls[mount as keyof MountUrls] === undefined);
+  if (unsent.length === 0) return null;
+  const why = notServe === null ? '' : `\nafp replay: ${notServe}`;
+  return `afp replay: the record sends to ${unsent.length === 1 ? 'mount' : 'mounts'} ${unsent.join(', ')}, which ${target} does not announce${why}\n`;
+}
+
 /** The clock a replay through a dialect keeps: the target's own when it is an afp serve and --sync-clock allows, else none (said why). */
 async function dialectClock(
   target: Target,
@@ -344,37 +351,6 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
     return null;
   }
   return { header, references, firstAtMs, mounts: [...mounts].sort() };
-}
-
-/** The exchanges as they are read, each counted on the progress line. */
-async function* counted(
-  exchanges: AsyncIterable<RecordedExchange>,
-  progress: Progress,
-): AsyncGenerator<RecordedExchange> {
-  let done = 0;
-  progress.update(done);
-  for await (const exchange of exchanges) {
-    yield exchange;
-    progress.update((done += 1));
-  }
-}
-
-/** Second pass: the exchanges, parsed again (the file was validated; a change since is a crash). */
-async function* readExchanges(file: string): AsyncGenerator<RecordedExchange> {
-  let lineNumber = 0;
-  let seq = 0;
-  let previousAtMs = 0;
-  for await (const read of recordLines(file, READ_LINE_CHARS_MAX)) {
-    lineNumber++;
-    if ('tooLong' in read) throw new Error(`${file} changed during the replay: line ${read.tooLong} is too long`);
-    const line = read.text;
-    if (lineNumber === 1 || line === '') continue;
-    seq++;
-    const parsed = parseExchangeLine(line, { lineNumber, expectedSeq: seq, previousAtMs });
-    if (!parsed.ok) throw new Error(`${file} changed during the replay: ${parsed.errors.join('; ')}`);
-    previousAtMs = parsed.value.at_ms;
-    yield parsed.value;
-  }
 }
 
 type ClockDecision =

@@ -12,9 +12,11 @@
  * (a dot segment only removes segments). A recorded `host`, `forwarded` or `x-forwarded-host`
  * header is never sent (the connection goes to --target; a proxy that routes by those headers
  * would otherwise send the request elsewhere); each exchange so stripped is counted.
- * Pure: no I/O; the filter is an async generator over the record's exchanges.
+ * Pure: no I/O; the filter is an async generator over the record's exchanges; the skips as findings
+ * (skippedDoorFindings) for a replay through a dialect.
  */
 import type { RecordedExchange } from './record-format.ts';
+import type { FindingInput } from '../live/finding.ts';
 
 const DECODE_ROUNDS = 3;
 /** Request headers a record may carry that name an origin: dropped before sending. */
@@ -110,4 +112,23 @@ export function adminDoorLines(filter: AdminDoorFilter, withAdmin: boolean): str
       `origin headers: ${stripped} recorded exchange(s) carried a Host/Forwarded header; it was dropped (every request goes to --target)`,
     );
   return lines;
+}
+
+/** Each admin door held back as an info finding of a replay through a dialect, with its count. */
+export function skippedDoorFindings(
+  filter: AdminDoorFilter,
+): { readonly finding: FindingInput; readonly count: number }[] {
+  return filter.skippedDoors().map((skipped) => ({
+    finding: {
+      id: 'replay:admin-door:skipped',
+      severity: 'info',
+      kind: 'rule',
+      title: "the record aims at afp serve's admin doors (/_afp/*); they were not sent (--with-admin sends them)",
+      endpoint: skipped.door,
+      expected: 'no admin door in a record',
+      seen: skipped.door,
+      evidence: `${skipped.door} ×${skipped.count} not sent`,
+    },
+    count: skipped.count,
+  }));
 }
