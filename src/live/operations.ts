@@ -20,13 +20,6 @@ export interface BetInput {
 }
 
 /** One placed bet as the target answered it (enough for a fairness scheme to verify). */
-/** One game list entry's own words about its game (DEPLOYED.md §2.1), unparsed (published-prose.ts reads them). */
-export interface PublishedGameWords {
-  readonly game: string;
-  readonly houseEdge: JsonValue | null;
-  readonly payout: JsonValue | null;
-}
-
 export interface LiveBet {
   readonly betId: string;
   readonly game: string;
@@ -166,11 +159,7 @@ export interface Operations {
     input: Record<string, never>;
     result: { agentId: string | null; balanceMicro: Micro; balance?: LiveAmount };
   };
-  /** `published`: each entry's `house_edge` and `payout` exactly as written, where the dialect reads them (the deployment's list). */
-  'casino.games': {
-    input: Record<string, never>;
-    result: { games: readonly string[]; published?: readonly PublishedGameWords[] };
-  };
+  'casino.games': { input: Record<string, never>; result: { games: readonly string[] } };
   'casino.bet': { input: BetInput; result: LiveBet };
   'casino.batch': {
     input: { bets: readonly BetInput[] };
