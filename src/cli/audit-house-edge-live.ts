@@ -19,6 +19,8 @@ import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
+import { readListedWords } from '../live/audit/listed-words.ts';
+import { recordListedFindings } from '../live/audit/listed-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
 import { auditEta } from '../live/audit/edge-eta.ts';
 import {
@@ -102,6 +104,28 @@ function houseEdgeFailure(result: EdgeAuditResult, flags: HouseEdgeFlags): { fai
   return why === null ? {} : { failure: { summary: why, reproduce: houseEdgeReproduce(flags) } };
 }
 
+/** Why the betting ended before its plan, where it did (`raisedStakes`: the stakes of the plan at the target's minimums). */
+function stoppedLines(
+  result: EdgeAuditResult,
+  nonePlaced: boolean,
+  interrupted: boolean,
+  raisedStakes: Micro,
+): string[] {
+  const lines: string[] = [];
+  if (nonePlaced) lines.push('no bet was placed: nothing is verified, so the audit is not a pass (exit 4)');
+  // Cut short by Ctrl-C, the ending says so.
+  if (result.stoppedBy === 'deadline' && !interrupted)
+    lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
+  if (result.stoppedBy === 'usdc')
+    lines.push(
+      result.minimums.size === 0
+        ? 'stopped: the USDC budget was spent'
+        : `stopped: the USDC budget was spent: the target's minimum bet is above the documents' (${[...result.minimums].map(([game, micro]) => `${game} ${formatDecimal(micro)}`).join(', ')}); --usdc ${formatDecimal(raisedStakes)} stakes every bet at it`,
+    );
+  if (result.stoppedBy === 'unreachable') lines.push('stopped: the target stopped answering');
+  return lines;
+}
+
 export async function runHouseEdgeLive(
   flags: HouseEdgeFlags,
   io: AuditIo,
@@ -133,7 +157,9 @@ export async function runHouseEdgeLive(
     say,
   });
   if (typeof account === 'number') return account;
+  const listed = await readListedWords(run.session, curlOf);
   const result = await auditEdgeLive({
+    listed,
     session: run.session,
     apiKey: account.apiKey,
     scheme,
@@ -150,6 +176,7 @@ export async function runHouseEdgeLive(
   });
   run.progress.finish();
   recordEdgeFindings(run.findings, result, scheme);
+  recordListedFindings(run.findings, result.variants, listed, scheme);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
   const files = writeEdgeAuditFiles(flags.out, {
     'edges.csv': renderEdgeAuditCsv(result),
@@ -171,17 +198,14 @@ export async function runHouseEdgeLive(
   ];
   // Nothing placed is nothing verified: not a pass, whatever the findings say.
   const nonePlaced = result.placed === 0 && result.refused > 0;
-  if (nonePlaced) lines.push('no bet was placed: nothing is verified, so the audit is not a pass (exit 4)');
-  // Cut short by Ctrl-C, the ending says so.
-  if (result.stoppedBy === 'deadline' && !run.deadline.interrupted)
-    lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
-  if (result.stoppedBy === 'usdc')
-    lines.push(
-      result.minimums.size === 0
-        ? 'stopped: the USDC budget was spent'
-        : `stopped: the USDC budget was spent: the target's minimum bet is above the documents' (${[...result.minimums].map(([game, micro]) => `${game} ${formatDecimal(micro)}`).join(', ')}); --usdc ${formatDecimal(planStakesMicro(raisedPlan(plan, result.minimums), flags.bets))} stakes every bet at it`,
-    );
-  if (result.stoppedBy === 'unreachable') lines.push('stopped: the target stopped answering');
+  lines.push(
+    ...stoppedLines(
+      result,
+      nonePlaced,
+      run.deadline.interrupted,
+      planStakesMicro(raisedPlan(plan, result.minimums), flags.bets),
+    ),
+  );
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const code =
     ending.code !== EXIT.ok

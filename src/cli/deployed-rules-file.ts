@@ -62,5 +62,8 @@ export function rulesOfFile(file: DeployedRulesFile): DeployedCasinoRules {
     bets: camelKeys(file.bets),
     display: camelKeys(file.display),
     money: camelKeys(file.money),
+    published: Object.fromEntries(
+      Object.entries(file.published ?? {}).map(([game, words]) => [game, camelKeys(words as object)]),
+    ),
   });
 }

@@ -13,6 +13,7 @@
  */
 import * as z from 'zod';
 import { renderFileJsonSchema } from '../sim/scenario-schema.ts';
+import { GAME_IDS } from '../services/casino/games/game.ts';
 
 export const RULES_LIMITS = {
   multiplierMax: 1_000_000,
@@ -44,6 +45,14 @@ const places = z
   .int('decimal places are a whole number')
   .min(0)
   .max(RULES_LIMITS.placesMax, `at most ${RULES_LIMITS.placesMax} decimal places (afp keeps micro-USDC)`);
+
+/** The `house_edge_pct` a game's answers state, in percent (a word: no bet pays by it). */
+const statedEdgePct = z
+  .number({ error: 'expected a percentage such as 4' })
+  .min(-1_000, 'a stated edge is at least -1000%')
+  .max(100, 'a stated edge is at most 100%')
+  .optional()
+  .describe("the house_edge_pct the game's answers state (absent: the figure derived from the rule)");
 
 const edgeOnly = (what: string) =>
   z.strictObject({ edge_factor: factor.optional().describe(`the factor of ${what} (published 0.995)`) }).optional();
@@ -113,7 +122,9 @@ const casinoSchema = z
         dozen_column: multiplier.optional().describe('published 2.985'),
       })
       .optional(),
-    simple_dice: z.strictObject({ payout: multiplier.optional().describe('published 5.5') }).optional(),
+    simple_dice: z
+      .strictObject({ payout: multiplier.optional().describe('published 5.5'), stated_edge_pct: statedEdgePct })
+      .optional(),
     blackjack: z
       .strictObject({
         natural: multiplier.optional(),
@@ -150,6 +161,7 @@ const casinoSchema = z
         edge_factor: factor.optional().describe('(1/wp) × edge_factor (published 0.96)'),
         payout_min: multiplier.optional(),
         payout_max: multiplier.optional(),
+        stated_edge_pct: statedEdgePct,
       })
       .optional(),
     keno: z
@@ -185,6 +197,7 @@ const casinoSchema = z
           .describe(
             'percent: r (0.00–99.99) against the cumulative probabilities (the deployment: almost always BUST); fraction: r/100 (as advertised)',
           ),
+        stated_edge_pct: statedEdgePct,
       })
       .optional(),
     video_poker: z
@@ -199,6 +212,32 @@ const betAmount = z
   .gt(0, 'an amount is above 0')
   .max(RULES_LIMITS.minimumBetMax, `an amount is at most ${RULES_LIMITS.minimumBetMax}`)
   .refine((value) => value <= 0 || /^\d+(\.\d{1,6})?$/.test(String(value)), 'an amount has at most 6 decimals');
+
+/** The longest game list text a rules file may give (the live audit reads at most this much prose). */
+const PROSE_MAX = 400;
+
+const prose = z
+  .string({ error: 'expected the text the game list shows' })
+  .min(1, 'an empty text: leave the key out to keep the published one')
+  .max(PROSE_MAX, `at most ${PROSE_MAX} characters`);
+
+const publishedSchema = z
+  .strictObject(
+    Object.fromEntries(
+      GAME_IDS.map((game) => [
+        game,
+        z
+          .strictObject({
+            house_edge: prose.optional().describe('the house_edge text ("~4%", "Player 1.24% | Banker 1.06%")'),
+            payout: prose.optional().describe('the payout text ("1.96x", "Variable (e.g. over 50 = 1.96x)")'),
+          })
+          .optional(),
+      ]),
+    ),
+  )
+  .describe(
+    "per game: the words GET /api/v1/games publishes (the deployment's prose unless changed); words only, no game plays by them",
+  );
 
 export const deployedRulesFileSchema = z.strictObject({
   casino: casinoSchema.optional(),
@@ -225,6 +264,7 @@ export const deployedRulesFileSchema = z.strictObject({
     .strictObject({ float_noise: z.boolean({ error: 'expected true or false' }).optional() })
     .optional()
     .describe('float_noise: balances as JS doubles with rounding noise, as the deployment stores them'),
+  published: publishedSchema.optional(),
 });
 
 export type DeployedRulesFile = z.output<typeof deployedRulesFileSchema>;

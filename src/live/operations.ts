@@ -19,6 +19,13 @@ export interface BetInput {
   readonly params: JsonObject;
 }
 
+/** One game list entry's own words about its game (DEPLOYED.md §2.1), unparsed (published-prose.ts reads them). */
+export interface ListedGameWords {
+  readonly game: string;
+  readonly houseEdge: JsonValue | null;
+  readonly payout: JsonValue | null;
+}
+
 /** One placed bet as the target answered it (enough for a fairness scheme to verify). */
 export interface LiveBet {
   readonly betId: string;
@@ -159,7 +166,11 @@ export interface Operations {
     input: Record<string, never>;
     result: { agentId: string | null; balanceMicro: Micro; balance?: LiveAmount };
   };
-  'casino.games': { input: Record<string, never>; result: { games: readonly string[] } };
+  /** `published`: each entry's `house_edge` and `payout` exactly as written, where the dialect reads them (the deployment's list). */
+  'casino.games': {
+    input: Record<string, never>;
+    result: { games: readonly string[]; published?: readonly ListedGameWords[] };
+  };
   'casino.bet': { input: BetInput; result: LiveBet };
   'casino.batch': {
     input: { bets: readonly BetInput[] };

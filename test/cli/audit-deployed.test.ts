@@ -234,13 +234,31 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     const findings = findingsOf('edge');
     // The published rules' edges (DEPLOYED.md documents the wheel's BUST and keno's 5–8 numbers), nothing else.
     expect(grave(findings).filter((id) => !id.startsWith('edge:'))).toEqual([]);
-    // Only the wheel and hilo contradict their own word: the wheel's answers state house_edge_pct 9.5
-    // while the published rule (r compared on a 0–1 scale) keeps 99.095%; hilo's state 4 (1 − 0.96)
-    // while a king first never wins "higher" nor an ace "lower" (9.9% and 9.8% kept). Every other
-    // published edge differs only from the documents' figures, which the deployment does not
-    // advertise: info (minor where gross).
-    expect(grave(findings)).toEqual(['edge:wheel', 'edge:hilo:higher', 'edge:hilo:lower']);
-    expect(findings.find((finding) => finding.id === 'edge:wheel')?.severity).toBe('critical');
+    // Every grave finding is an edge against the target's own word, read where it wrote it: its
+    // answers' house_edge_pct (the wheel, hilo) or its game list (GET /api/v1/games). The
+    // deployment's words differ from what it plays (DEPLOYED.md §2.1 against §2.5): slots "~4%" at
+    // 41.4%, baccarat "Player 1.24%" at 16.8%, the scratch card "~10%" paying the player, roulette
+    // "0.5%" at 3.2%, …; coin flip, mines and the 0.5% roll games keep theirs.
+    const graves = findings.filter((finding) => finding.severity === 'major' || finding.severity === 'critical');
+    for (const finding of graves) {
+      expect(finding.id).toMatch(/^edge:/);
+      expect(finding.title).toMatch(/\(house_edge_pct in \d+ of its answers\)|in GET \/api\/v1\/games\)/);
+    }
+    const severityOf = (id: string): string | undefined => findings.find((finding) => finding.id === id)?.severity;
+    for (const id of ['edge:wheel', 'edge:slots', 'edge:baccarat:player', 'edge:baccarat:banker', 'edge:scratch_card'])
+      expect(severityOf(id), id).toBe('critical');
+    for (const id of ['edge:hilo:higher', 'edge:hilo:lower', 'edge:roulette:red', 'edge:dice:under:10'])
+      expect(severityOf(id), id).toBe('major');
+    expect(graves.filter((finding) => /^edge:(coin_flip|mines|custom|video_poker)\b/.test(finding.id))).toEqual([]);
+    expect(findings.find((finding) => finding.id === 'edge:slots')?.title).toBe(
+      'slots: published edge 41.429% where ~4% (house_edge "~4%" in GET /api/v1/games) is advertised',
+    );
+    // Two of its own words that disagree: the list's "1.96x" for coin flip, 1.99 paid.
+    expect(findings.find((finding) => finding.id === 'edge:coin_flip:heads:payout-words')).toMatchObject({
+      severity: 'minor',
+      expected: '1.96x (payout "1.96x" in GET /api/v1/games)',
+      seen: '1.99x',
+    });
     // The deployment's documented differences, as info: error bodies without `code`, renamed fields.
     expect(findings.some((finding) => finding.id.startsWith('shape:'))).toBe(true);
   });
@@ -374,8 +392,13 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
   test('payout-table-differs: house-edge finds coin flips paid off the published table and states the observed edge, no money finding (the target pays what it shows)', async () => {
     const served = await stand('payout', ['payout-table-differs']);
     const ran = await houseEdge(served, 'payout', ['--games', 'coin_flip', '--bets', '60']);
-    // The coin flip states no edge of its own: a changed payout is minor, its edge against the documents' info (exit 0).
-    expect(ran.code).toBe(0);
+    // The changed payout is a minor rule finding; the edge it gives is held against the game list's
+    // "0.5%": 2× on the deployed roll's heads (a hair over one half) is a negative edge, critical (exit 3).
+    expect(ran.code).toBe(3);
+    expect(findingsOf('payout').find((found) => found.id === 'edge:coin_flip:heads')).toMatchObject({
+      severity: 'critical',
+      expected: '0.5% (house_edge "0.5%" in GET /api/v1/games)',
+    });
     const finding = findingsOf('payout').find((found) => found.id === 'rule:coin_flip:heads:payouts');
     expect(finding?.severity, JSON.stringify(findingsOf('payout').map((found) => found.id))).toBe('minor');
     expect(finding?.evidence).toMatch(

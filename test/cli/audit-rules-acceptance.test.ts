@@ -22,6 +22,11 @@ import {
   type RulesServe,
 } from '../fixtures/deployed-rules-serve.ts';
 import { sink } from '../fixtures/audit-sink.ts';
+import { ownWordOverrides, ownWordRules } from '../fixtures/own-word-rules.ts';
+import {
+  PUBLISHED_DEPLOYED_RULES,
+  withRuleOverrides,
+} from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 
 const DIR = process.env['AFP_KEEP'] ?? mkdtempSync(join(tmpdir(), 'afp-acceptance-'));
 afterAll(() => {
@@ -34,10 +39,19 @@ export const ACCEPTANCE_RULES = `casino:
 money: { float_noise: true }
 `;
 
+/**
+ * The file's rules, every game it leaves alone keeping its word (own-word-rules.ts: the deployment's
+ * own words differ from what it plays, true criticals of their own); coin flip and the wheel keep
+ * the deployment's words, which the file's changes are judged against.
+ */
 async function serve(): Promise<RulesServe> {
   const rules = parseDeployedRulesFile(ACCEPTANCE_RULES, 'acceptance.yaml');
   if (!rules.ok) throw new Error(rules.message);
-  return serveDeployedRules(rules.value);
+  return serveDeployedRules(
+    withRuleOverrides(rules.value, ownWordOverrides(rules.value, ['coin_flip', 'wheel'])),
+    '4',
+    'deployed',
+  );
 }
 
 interface Finding {
@@ -107,12 +121,9 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       ];
       expect(wheelFigures.filter((figure) => figure >= 0.9)).toEqual([]);
       const touched = (id: string): boolean => /^(edge|rule|fairness):(coin_flip|wheel)\b/.test(id);
-      // The deployment's own contradiction the rules file leaves alone (test/cli/audit-deployed.test.ts):
-      // hilo's answers state house_edge_pct 4 while its published rule keeps 9.8-9.9%.
-      const deploymentsOwn = (id: string): boolean => /^edge:hilo:(higher|lower)$/.test(id);
       expect(
         findings
-          .filter((finding) => grave(finding) && !touched(finding.id) && !deploymentsOwn(finding.id))
+          .filter((finding) => grave(finding) && !touched(finding.id))
           .map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`),
       ).toEqual([]);
 
@@ -160,4 +171,63 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       await served.close();
     }
   });
+});
+
+describe('issue 68 acceptance: a stand-in whose every game keeps its own word passes every audit', () => {
+  test('house-edge --bets 600, fairness, money and check all exit 0 against the own-word stand-in', async () => {
+    const served = await serveDeployedRules(ownWordRules(PUBLISHED_DEPLOYED_RULES));
+    try {
+      const key = await served.fundedKey('200');
+      const out = join(DIR, 'own-edge');
+      const flags = parseHouseEdgeArgs(
+        ['--target', served.casino, '--key', key, '--bets', '600', '--seed', '5', '--out', out],
+        drawSeed,
+      );
+      if ('errors' in flags) throw new Error(flags.errors.join('; '));
+      const edge = sink();
+      const findingsAt = (folder: string): Finding[] =>
+        (JSON.parse(readFileSync(join(DIR, folder, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+      const graveOf = (folder: string): string[] =>
+        findingsAt(folder)
+          .filter(grave)
+          .map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`);
+      expect(await runHouseEdgeLive(flags, edge.io, served.clock), graveOf('own-edge').join('\n')).toBe(0);
+      // Every game's word was read where the target wrote it, and held: the list's for most, the answers' for three.
+      const edges = (JSON.parse(readFileSync(join(out, 'edges.json'), 'utf8')) as { variants: EdgeRow[] }).variants;
+      expect(edges.filter((row) => row.game !== 'video_poker').map((row) => [row.variant, row['verdict']])).toEqual(
+        edges
+          .filter((row) => row.game !== 'video_poker')
+          .map((row) => [row.variant, expect.stringMatching(/matches advertised|differs from advertised \(info\)/)]),
+      );
+      const fairFlags = parseFairnessArgs(
+        ['--target', served.casino, '--key', key, '--out', join(DIR, 'own-fair')],
+        START_MS,
+      );
+      if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
+      const fair = sink();
+      expect(await runFairness(fairFlags, fair.io, served.clock), graveOf('own-fair').join('\n')).toBe(0);
+      const moneyFlags = parseMoneyArgs(
+        [
+          '--target',
+          served.casino,
+          '--key',
+          await served.fundedKey('30'),
+          '--second-key',
+          await served.fundedKey('1'),
+          '--out',
+          join(DIR, 'own-money'),
+        ],
+        START_MS,
+      );
+      if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
+      const money = sink();
+      expect(await runMoney(moneyFlags, money.io, served.clock), graveOf('own-money').join('\n')).toBe(0);
+      const check = await runCliChild(['check', '--target', served.casino, '--runs', '2', '--seed', '3', '--quiet'], {
+        timeoutMs: 60_000,
+      });
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+    } finally {
+      await served.close();
+    }
+  }, 300_000);
 });

@@ -45,9 +45,6 @@ import type { WaitClock } from '../../core/clock.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
-import { ReturnTally } from '../../audit/edge-statistics.ts';
-import { Sprt, SPRT_DEFAULT_ERROR, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
-import type { Chance } from '../../services/casino/games/game.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
@@ -56,12 +53,9 @@ import { optimalHolds } from '../../services/casino/games/video-poker-analysis.t
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { minimumBetFinding, statedCommittedMicro, statedMinimumMicro } from '../stated-minimum.ts';
-import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
-import { lawTheory } from './law-theory.ts';
 import { proofHolds, recordNonceReused, recordProofChecks, selfContradiction } from './verification-findings.ts';
 import { AnswerTally } from './answer-consistency.ts';
-import { StatedChanceTally, type StatedChance } from './stated-chance.ts';
-import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
+import { creditContradiction, payoutFieldsOf } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
 import { balanceReadsRoundingMicro, creditSlackMicro } from './balance-tolerance.ts';
 import { StakeBudget } from './stake-budget.ts';
@@ -69,7 +63,9 @@ import { FirstAnswers } from './first-answers.ts';
 import { endpointOf } from '../request-endpoint.ts';
 import { withEvidence, type FindingSink, type RequestEvidence } from '../evidenced-findings.ts';
 import { DrawTally } from './draw-agreement.ts';
-import { readAsGame, type GameReading } from './game-statement.ts';
+import { VariantTrack } from './variant-track.ts';
+import { judgeOutcomes, type VariantOutcome } from './variant-outcome.ts';
+import type { ListedWords } from './listed-words.ts';
 
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
@@ -92,43 +88,8 @@ export interface EdgeAuditOptions {
   readonly singleShare?: number;
   /** A request as a curl line (live/report/curl.ts): the `reproduce` of a bet's findings; absent: none. */
   readonly curlOf?: (request: SentRequest) => string;
-}
-
-/** A bet and the request that placed it: a finding's endpoint and curl. */
-export interface BetSample extends RequestEvidence {
-  readonly betId: string;
-}
-
-export interface VariantOutcome {
-  readonly variant: PlannedVariant;
-  /** The variant's first verified bet: the representative request of its aggregate findings (an edge); null when none verified. */
-  readonly sample: BetSample | null;
-  readonly placed: number;
-  readonly verified: number;
-  /** Verified bets that followed the published rule whole: its draw mapping and its payouts. */
-  readonly followedRule: number;
-  /** Verified bets whose outcome followed the published draw mapping (payouts aside), and those whose did not. */
-  readonly followedMapping: number;
-  readonly brokeMapping: number;
-  /** Verified bets whose answer contradicts itself (its result states a win its `won` flag denies, or the reverse), with the first as an example. */
-  readonly contradicting: number;
-  readonly contradictingExample: string | null;
-  /** The tier's evidence: examples of mapping and payout differences, and the outcome classes seen. */
-  readonly tier: TierTrack;
-  readonly refused: number;
-  /** Whose advertisement the verdict judged: the documents' (afp's scheme), the target's own answers', or none. */
-  readonly advertisedBy: 'documents' | 'target' | null;
-  readonly verdict: VariantVerdict;
-  /** The game's reading of a figure its answers state once for the whole game (game-statement.ts); null where only the variant's applies. */
-  readonly gameReading?: GameReading | null;
-  /** The chance of winning its answers stated most often (stated-chance.ts); null or absent where none. */
-  readonly statedChance?: StatedChance | null;
-  /** The returns against the rule's exact edge, one point either way (α = 1% over the audit's variants, β = 1%); null without a law or outside the published tier. */
-  readonly sprt: {
-    readonly decision: SprtDecision;
-    readonly direction: SprtDirection | null;
-    readonly bets: number;
-  } | null;
+  /** The target's game list words (listed-words.ts), read before the bets; absent or null: none. */
+  readonly listed?: ListedWords | null;
 }
 
 export interface EdgeAuditResult {
@@ -145,77 +106,6 @@ export interface EdgeAuditResult {
   readonly minimums: ReadonlyMap<string, Micro>;
   readonly balanceBeforeMicro: Micro | null;
   readonly balanceAfterMicro: Micro | null;
-}
-
-class VariantTrack {
-  readonly tally = new ReturnTally();
-  readonly tier: TierTrack;
-  /** Fine differences: Wald's test of the returns against the rule's exact edge (null without a law). */
-  readonly sprt: Sprt | null;
-  placed = 0;
-  verified = 0;
-  followedRule = 0;
-  refused = 0;
-  /** Verified bets whose own result states a win their `won` flag denies, or the reverse (selfContradiction), and the first of them. */
-  contradicting = 0;
-  contradictingExample: string | null = null;
-  /** The first verified bet (in plan order) and its request: the representative evidence of the variant's aggregate findings. */
-  sample: BetSample | null = null;
-  /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
-  readonly stated = new Map<string, { readonly edge: number; count: number }>();
-  /** The chances of winning the target's answers stated (`win_probability`, stated-chance.ts). */
-  readonly chances = new StatedChanceTally();
-
-  constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[], family: number) {
-    this.tier = new TierTrack(payoutFields);
-    const theory = law === null ? null : lawTheory(law);
-    this.sprt =
-      theory === null || !(theory.sigma > 0)
-        ? null
-        : new Sprt({
-            advertisedEdge: ratioToNumber(theory.edge),
-            sigma: theory.sigma,
-            sides: 'two',
-            // α over the audit's whole family of variants (Bonferroni), so a long audit of a working
-            // target is not called broken by one of its forty tests; β stays per variant.
-            alpha: SPRT_DEFAULT_ERROR / family,
-            maxBets: Math.max(1, maxBets),
-          });
-  }
-
-  observe(returnPerUnit: number): void {
-    if (this.sprt !== null && this.sprt.decision() === 'continue') this.sprt.observe(returnPerUnit);
-  }
-
-  noteStated(edge: number): void {
-    const key = `${Math.round(edge * 1e6) / 1e4}`;
-    const slot = this.stated.get(key);
-    if (slot !== undefined) slot.count += 1;
-    else if (this.stated.size < MAX_STATED) this.stated.set(key, { edge, count: 1 });
-  }
-
-  /** The edge the target's answers state most often (ties: the first stated), as an advertisement. */
-  ownAdvertised(): AdvertisedEdge | null {
-    let best: [string, { readonly edge: number; count: number }] | null = null;
-    for (const entry of this.stated) if (best === null || entry[1].count > best[1].count) best = entry;
-    if (best === null) return null;
-    const others = this.stated.size > 1 ? `; ${this.stated.size - 1} other figure(s) stated too` : '';
-    return { edge: best[1].edge, text: `${best[0]}% (house_edge_pct in ${best[1].count} of its answers${others})` };
-  }
-}
-
-const MAX_STATED = 16;
-
-/** The games whose answers, over all their played variants, state one and the same edge. */
-function uniformStatements(plan: readonly PlannedVariant[], tracks: readonly VariantTrack[]): Set<string> {
-  const figures = new Map<string, Set<string>>();
-  for (const [index, variant] of plan.entries()) {
-    const track = tracks[index] as VariantTrack;
-    const seen = figures.get(variant.game) ?? new Set<string>();
-    for (const key of track.stated.keys()) seen.add(key);
-    figures.set(variant.game, seen);
-  }
-  return new Set([...figures].filter(([, seen]) => seen.size === 1).map(([game]) => game));
 }
 
 /** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand) and the request that placed it (a single bet, a batch or a draw): its findings' curl. */
@@ -273,15 +163,6 @@ interface AuditRun {
 /** Bets and batches in a row met by a gateway's answer before the audit stops as if the target stopped answering. */
 const GATEWAY_STREAK_MAX = 5;
 
-const NEGLIGIBLE_EDGE = 1e-9;
-
-/** The target plays the documents' own payout table here: an edge that misses the advertised one is the documents' contradiction, not the target's defect. */
-export function isDocumentsOwn(outcome: VariantOutcome): boolean {
-  const exact = outcome.verdict.exactEdge;
-  const documents = outcome.variant.documentsEdge;
-  return exact !== null && documents !== null && Math.abs(exact - documents) <= NEGLIGIBLE_EDGE;
-}
-
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
   const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
   /** The variants judged together: each decision from returns holds its error over all of them. */
@@ -325,47 +206,11 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   checkMoney(run, before, after);
   run.drawTally.record(options.findings, options.scheme.name);
   run.answerTally.record();
-  const uniform = uniformStatements(options.plan, run.tracks);
-  const variants = options.plan.map((variant, index) => {
-    const track = run.tracks[index] as VariantTrack;
-    // The documents advertise afp's own platform; any other target only what its answers state.
-    const own = options.scheme.documentsAdvertise === true ? variant.advertised : track.ownAdvertised();
-    const advertisedBy: VariantOutcome['advertisedBy'] =
-      own === null ? null : options.scheme.documentsAdvertise === true ? 'documents' : 'target';
-    const judged = judgeVariant({
-      law: options.scheme.law(variant.game, variant.params),
-      advertised: own,
-      tally: track.tally,
-      tier: track.tier,
-      family,
-    });
-    // A figure the target states once for the whole game is also read as the game's (game-statement.ts).
-    const { verdict, reading } =
-      advertisedBy === 'target' && uniform.has(variant.game)
-        ? readAsGame(options.scheme, variant, judged)
-        : { verdict: judged, reading: null };
-    const sprt =
-      track.sprt === null || verdict.edgeSource !== 'published'
-        ? null
-        : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
-    return {
-      variant,
-      sample: track.sample,
-      placed: track.placed,
-      verified: track.verified,
-      followedRule: track.followedRule,
-      followedMapping: track.tier.mapped,
-      brokeMapping: track.tier.broke,
-      contradicting: track.contradicting,
-      contradictingExample: track.contradictingExample,
-      tier: track.tier,
-      refused: track.refused,
-      advertisedBy,
-      verdict,
-      gameReading: reading,
-      statedChance: track.chances.mostStated(),
-      sprt,
-    };
+  const variants = judgeOutcomes({
+    scheme: options.scheme,
+    plan: options.plan,
+    tracks: run.tracks,
+    listed: options.listed ?? null,
   });
   const sum = (pick: (outcome: VariantOutcome) => number): number =>
     variants.reduce((total, outcome) => total + pick(outcome), 0);
@@ -934,10 +779,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
     if (followed) track.followedRule += 1;
     const returned = returnOf(bet);
-    if (returned !== null) {
-      track.tally.add(returned);
-      if (followed) track.observe(ratioToNumber(returned));
-    }
+    if (returned !== null) track.addReturn(returned, followed);
   }
 }
 

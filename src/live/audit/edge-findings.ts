@@ -31,7 +31,8 @@
  */
 import { advertisedTolerance, edgeLowBound, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
 import type { Severity } from '../finding.ts';
-import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
+import type { EdgeAuditResult } from './edge-audit.ts';
+import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { documentsEdgeOf } from './edge-plan.ts';

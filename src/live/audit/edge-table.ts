@@ -9,7 +9,8 @@
  * column in one format (snake_case header, fractions with 8 decimals).
  */
 import { stringify } from 'csv-stringify/sync';
-import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
+import type { EdgeAuditResult } from './edge-audit.ts';
+import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';

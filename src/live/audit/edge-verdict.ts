@@ -25,8 +25,9 @@
  * "differs" beyond a 99.9% interval is a sign of selection, not of a bad hash.
  * Tolerance for "matches the advertised edge": the advertised text's own precision: half a unit
  * of its last printed digit ("0.5%" ± 0.05 points), one point for an edge given as "about".
- * Severity: a negative edge (players win on average) or one 10 points or more above the
- * advertised is critical; a difference of a point or more major; a smaller one minor.
+ * Severity: an edge within the advertised one's tolerance matches it, a negative one too (a target
+ * that states it pays more than it takes, and does, keeps its word); otherwise a negative edge
+ * (players win on average) or one 10 points or more above the advertised is critical; a difference of a point or more major; a smaller one minor.
  */
 import { ratioToNumber } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
@@ -54,6 +55,8 @@ export const MIN_EMPIRICAL_BETS = 30;
 export interface AdvertisedEdge {
   readonly edge: number;
   readonly text: string;
+  /** The tolerance the target's own prose implies ("~4%": a point), where its reader knew it; else read from `text`. */
+  readonly tolerance?: number;
 }
 
 export interface VariantVerdict {
@@ -92,8 +95,11 @@ export function advertisedTolerance(text: string): number {
   return (0.5 * 10 ** -decimals) / 100;
 }
 
+/** Below this an edge is 0, not negative: a sum of doubles (0.5 × 2 − 1) may land a hair under. */
+const ZERO_EDGE = -1e-9;
+
 export function ruleSeverity(exactEdge: number, advertisedEdge: number): Severity {
-  if (exactEdge < 0 || exactEdge - advertisedEdge >= 0.1) return 'critical';
+  if (exactEdge < ZERO_EDGE || exactEdge - advertisedEdge >= 0.1) return 'critical';
   if (Math.abs(exactEdge - advertisedEdge) >= 0.01) return 'major';
   return 'minor';
 }
@@ -189,14 +195,15 @@ export function judgeRange(
   range: readonly [number, number],
   advertised: AdvertisedEdge,
 ): { rule: VariantVerdict['rule']; severity: Severity | null } {
-  const tolerance = advertisedTolerance(advertised.text);
+  const tolerance = advertised.tolerance ?? advertisedTolerance(advertised.text);
   const [low, high] = range;
-  if (high < 0 || low - advertised.edge > tolerance)
-    return { rule: 'differs', severity: ruleSeverity(high < 0 ? high : low, advertised.edge) };
+  // The target's own word first: an edge it states (a negative one too) and keeps is no contradiction.
+  if (low >= advertised.edge - tolerance && high <= advertised.edge + tolerance)
+    return { rule: 'matches', severity: null };
+  if (high < ZERO_EDGE || low - advertised.edge > tolerance)
+    return { rule: 'differs', severity: ruleSeverity(high < ZERO_EDGE ? high : low, advertised.edge) };
   if (advertised.edge - high > tolerance) return { rule: 'differs', severity: ruleSeverity(high, advertised.edge) };
-  return low >= advertised.edge - tolerance && high <= advertised.edge + tolerance
-    ? { rule: 'matches', severity: null }
-    : { rule: 'unknown', severity: null };
+  return { rule: 'unknown', severity: null };
 }
 
 export function judgeVariant(input: VerdictInput): VariantVerdict {

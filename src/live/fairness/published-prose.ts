@@ -156,14 +156,46 @@ export function readPayoutProse(value: JsonValue | undefined): ProseReading<Payo
   return { kind: 'read', statements };
 }
 
-/** Whether each word of `key` is one of the variant's parameter values (a string, case aside, or a number). */
+/**
+ * Whether each word of `key` names the variant: one of its parameter values (a string, case aside,
+ * or a number), the length of a list parameter ("3 picks" ↔ `picks: [4, 9, 17]`), or a parameter's
+ * own name, singular or plural, which labels the number written before it ("3 mines 5 reveals" ↔
+ * `mines: 3, reveals: 5`; a number after a name where none comes before: "mines 3"). At least one
+ * word must be a value or a length: a key of names alone names no variant.
+ */
 export function keyNames(key: readonly string[], params: JsonObject): boolean {
-  const values = Object.values(params).flatMap((value) =>
+  const entries = Object.entries(params);
+  const values = entries.flatMap(([, value]) =>
     typeof value === 'string' ? keyWords(value) : typeof value === 'number' ? [String(value)] : [],
   );
-  return key.every(
-    (word) => values.includes(word) || (Number.isFinite(Number(word)) && values.includes(String(Number(word)))),
+  const lengths = entries.flatMap(([, value]) => (Array.isArray(value) ? [String(value.length)] : []));
+  let named = false;
+  for (const [index, word] of key.entries()) {
+    if (paramsOfName(word, params).length > 0) continue;
+    const number = Number.isFinite(Number(word)) ? String(Number(word)) : null;
+    const after = paramsOfName(key[index + 1], params);
+    const labels = number === null ? [] : after.length > 0 ? after : paramsOfName(key[index - 1], params);
+    if (labels.length > 0 && number !== null) {
+      if (!labels.some((label) => numberIs(params[label], number))) return false;
+    } else if (!values.includes(word) && (number === null || !(values.includes(number) || lengths.includes(number))))
+      return false;
+    named = true;
+  }
+  return named;
+}
+
+/** The parameters a word names (a word of their own name, singular or plural: `mine` ↔ `mines`, `bet` ↔ `bet_value`); none if it names none. */
+function paramsOfName(word: string | undefined, params: JsonObject): string[] {
+  if (word === undefined) return [];
+  return Object.keys(params).filter((name) =>
+    keyWords(name).some((part) => part === word || `${part}s` === word || part === `${word}s`),
   );
+}
+
+/** A parameter value equal to the number, or a list of that length. */
+function numberIs(value: JsonObject[string] | undefined, number: string): boolean {
+  if (Array.isArray(value)) return String(value.length) === number;
+  return typeof value === 'number' && String(value) === number;
 }
 
 /**

@@ -207,9 +207,11 @@ describe('an answer whose own facts contradict its own outcome or payout is crit
       }),
     );
     expect(contradiction(run.findings, 'keno'), run.text).toBeUndefined();
-    // The proxy shows the doubled credit without moving the balance: only the balance check may object.
+    // The proxy shows the doubled credit without moving the balance: the balance check objects, and
+    // the doubled table's edge against the game list's word for 1 spot (its published −250%).
     expect(idsAbove(run.findings, ['critical', 'major']), run.text).toEqual([
       'critical money:edge-audit:balance-delta',
+      'critical edge:keno:1',
     ]);
   });
 });

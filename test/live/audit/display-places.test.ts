@@ -101,7 +101,8 @@ describe('a target that changed a payout and shows amount_won to 1 place', () =>
       'changed.yaml',
     );
     if (!rules.ok) throw new Error(rules.message);
-    const served = await serveDeployedRules(rules.value);
+    // Its game list states what it plays (1.5%, 1.97x): the test is of the display, not of its words.
+    const served = await serveDeployedRules(rules.value, '4', 'played');
     try {
       const edge = await liveHouseEdge(served, {
         args: ['--games', 'coin_flip', '--bets', '40'],

@@ -2,7 +2,8 @@
 // whatever the result, one figure per column in one format (edges as fractions with 8 decimals,
 // "" where a figure does not exist), while the text table keeps its packed, readable cells.
 import { describe, expect, test } from 'vitest';
-import type { EdgeAuditResult, VariantOutcome } from '../../../src/live/audit/edge-audit.ts';
+import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
+import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
 import { renderEdgeAuditCsv, renderEdgeAuditTable } from '../../../src/live/audit/edge-table.ts';
 import { TierTrack } from '../../../src/live/audit/edge-tier.ts';
 import type { VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';

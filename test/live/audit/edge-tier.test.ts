@@ -17,7 +17,8 @@ import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../../../src/live
 import { DrawStream } from '../../../src/services/casino/fair/draw-stream.ts';
 import { findGame } from '../../../src/services/casino/games/index.ts';
 import { FindingsCollector } from '../../../src/live/finding.ts';
-import type { EdgeAuditResult, VariantOutcome } from '../../../src/live/audit/edge-audit.ts';
+import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
+import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
 import { recordEdgeFindings } from '../../../src/live/audit/edge-findings.ts';
 import { recordVerification, selfContradiction } from '../../../src/live/audit/verification-findings.ts';
 

@@ -5,6 +5,7 @@ import {
   APPROXIMATE_TOLERANCE,
   readEdgeProse,
   readPayoutProse,
+  keyNames,
   statementFor,
   type EdgeStatement,
 } from '../../../src/live/fairness/published-prose.ts';
@@ -100,5 +101,38 @@ describe('payout prose', () => {
       expect(readPayoutProse(text)).toEqual({ kind: 'unread', text });
     expect(readPayoutProse('')).toEqual({ kind: 'silent' });
     expect(readPayoutProse(-2).kind).toBe('unread');
+  });
+});
+
+describe('keys naming variants', () => {
+  test('a number binds to the parameter named after it ("3 mines 5 reveals"), else before it ("mines 3")', () => {
+    expect(keyNames(['3', 'mines', '5', 'reveals'], { mines: 3, reveals: 5 })).toBe(true);
+    expect(keyNames(['3', 'mines', '5', 'reveals'], { mines: 5, reveals: 3 })).toBe(false);
+    expect(keyNames(['1', 'mine', '1', 'reveal'], { mines: 1, reveals: 24 })).toBe(false);
+    expect(keyNames(['mines', '3'], { mines: 3, reveals: 5 })).toBe(true);
+    expect(keyNames(['2', 'target', 'multiplier'], { target_multiplier: 2 })).toBe(true);
+    expect(keyNames(['10', 'target', 'multiplier'], { target_multiplier: 2 })).toBe(false);
+  });
+
+  test('a list parameter is named by its length ("3 picks"); names alone name nothing', () => {
+    expect(keyNames(['3', 'picks'], { picks: [4, 9, 17] })).toBe(true);
+    expect(keyNames(['2', 'picks'], { picks: [4, 9, 17] })).toBe(false);
+    expect(keyNames(['picks'], { picks: [4, 9, 17] })).toBe(false);
+  });
+
+  test('values stay words of their own: "over 50", "dozen 1", "number 17", "8 rows low"', () => {
+    expect(keyNames(['over', '50'], { direction: 'over', threshold: 50 })).toBe(true);
+    expect(keyNames(['dozen', '1'], { bet_type: 'dozen_1' })).toBe(true);
+    expect(keyNames(['dozen', '1'], { bet_type: 'column_1' })).toBe(false);
+    expect(keyNames(['number', '17'], { bet_type: 'number', bet_value: 17 })).toBe(true);
+    expect(keyNames(['8', 'rows', 'low'], { rows: 8, risk: 'low' })).toBe(true);
+    expect(keyNames(['8', 'rows', 'low'], { rows: 8, risk: 'high' })).toBe(false);
+  });
+
+  test("the deployment's keno and mines prose names its variants", () => {
+    const reading = readEdgeProse('1 pick: -250% | 3 picks: 12.5%');
+    if (reading.kind !== 'read') throw new Error('not read');
+    expect(statementFor(reading.statements, { picks: [1, 2, 3] })?.edge).toBe(0.125);
+    expect(statementFor(reading.statements, { picks: [7] })?.edge).toBe(-2.5);
   });
 });

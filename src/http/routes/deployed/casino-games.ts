@@ -18,7 +18,8 @@ import type { VideoPokerHolds } from '../../../services/casino/games/video-poker
 import { dealHand, drawHand } from '../../../services/casino/video-poker-hands.ts';
 import type { ParsedBet } from '../casino/casino-bet-fields.ts';
 import { betCommand, casinoCaller } from '../casino/casino-games.ts';
-import { deployedRulesOf } from './deployed-rules-of.ts';
+import { deployedRulesOf, publishedRulesOf } from './deployed-rules-of.ts';
+import type { DeployedCasinoRules } from '../../../services/casino/deployed/deployed-casino-rules.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import type { GameModule } from '../../../services/casino/games/game.ts';
 import { GAMES } from '../../../services/casino/games/index.ts';
@@ -49,13 +50,22 @@ const HAND_NAMES = [
 type DealCommand = { readonly amountMicro: Micro | null; readonly clientSeed: string | null };
 type DrawCommand = { readonly nonce: number; readonly holds: VideoPokerHolds; readonly amountMicro: Micro | null };
 
-function gameListEntry(game: GameModule): JsonObject {
+/** A game's entry: its `house_edge` and `payout` in the words the rules publish (DEPLOYED.md §2.1). */
+function gameListEntry(game: GameModule, published: DeployedCasinoRules['published']): JsonObject {
   const endpoint = `POST /api/v1/games/${game.path}${game.id === 'video_poker' ? '/deal' : ''}`;
   const params: JsonObject = {};
   for (const field of game.paramFields) params[field] = 'required';
   params['amount'] = 'number';
   params['client_seed'] = 'string (optional)';
-  return { id: game.id, name: game.name, house_edge: game.advertisedEdgeText, endpoint, params };
+  const words = published[game.id];
+  return {
+    id: game.id,
+    name: game.name,
+    house_edge: words?.houseEdge ?? game.advertisedEdgeText,
+    ...(words === undefined ? {} : { payout: words.payout }),
+    endpoint,
+    params,
+  };
 }
 
 /**
@@ -66,6 +76,7 @@ const PARLAY_ENTRY: JsonObject = {
   id: 'parlay',
   name: 'Parlay',
   house_edge: '10% on top of the legs',
+  payout: "the product of the legs' payouts × 0.90",
   endpoint: 'POST /api/v1/games/parlay',
   params: {
     amount: 'number (0.01-10)',
@@ -79,8 +90,8 @@ const games = adaptedRow('casino.A.games', {
   summary: 'The games, their parameters and endpoints (public).',
   auth: 'none',
   bodyKeys: [],
-  render: () => ({
-    games: [...GAMES.map(gameListEntry), PARLAY_ENTRY],
+  render: (_value, context) => ({
+    games: [...GAMES.map((game) => gameListEntry(game, publishedRulesOf(context).published)), PARLAY_ENTRY],
     batch_endpoint: 'POST /api/v1/bets/batch',
     note: 'All bets enforce Kelly Criterion max sizing. Use GET /api/v1/kelly/limits to see your current limits.',
   }),

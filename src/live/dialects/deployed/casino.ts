@@ -20,6 +20,9 @@ import type { WireReader } from '../../wire-reader.ts';
 /** The decimals the deployment rounds a bet's `amount_won` to (a display field). */
 const PAID_PLACES = displayPlaces('deployed', 'amount_won');
 
+/** The game list entries read (a list is bounded like any answer: the deployment lists 18). */
+const GAME_LIST_MAX = 64;
+
 /** A game list element's name: `id` as the documents have it, else the deployment's `game` or `name`. */
 function gameName(element: WireReader): string | null {
   for (const name of ['id', 'game', 'name']) {
@@ -74,11 +77,15 @@ export const CASINO_DEPLOYED: DialectTable = {
     read: (reader) => {
       const games = reader.array('games');
       if (games === null) return null;
-      return {
-        games: games
-          .map((game, index) => gameName(reader.nested(game, `games[${index}]`)))
-          .filter((id): id is string => id !== null),
-      };
+      const entries = games.slice(0, GAME_LIST_MAX).map((game, index) => {
+        const element = reader.nested(game, `games[${index}]`);
+        const id = gameName(element);
+        const houseEdge = element.any('house_edge', { optional: true });
+        const payout = element.any('payout', { optional: true });
+        return id === null ? null : { game: id, houseEdge, payout };
+      });
+      const published = entries.filter((entry) => entry !== null);
+      return { games: published.map((entry) => entry.game), published };
     },
   }),
   // A single bet is the documents' request and answer (DEPLOYED.md §2.4), its amount_won a display field.

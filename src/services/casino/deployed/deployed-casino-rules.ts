@@ -16,6 +16,7 @@
  */
 import { assert } from '../../../core/assert.ts';
 import { parseNumber, type Micro } from '../../../core/money.ts';
+import { PUBLISHED_GAME_WORDS, type PublishedGameWords } from './published-game-words.ts';
 
 export type WheelCompare = 'percent' | 'fraction';
 export type KenoDraw = 'deployed' | 'uniform';
@@ -31,7 +32,11 @@ export interface DeployedGameRules {
   readonly crash: { readonly edgeFactor: number };
   readonly roulette: { readonly number: number; readonly evenMoney: number; readonly dozenColumn: number };
   readonly custom: { readonly edgeFactor: number };
-  readonly simple_dice: { readonly payout: number };
+  /**
+   * `statedEdgePct` (simple dice, hilo, wheel): the `house_edge_pct` their answers state; absent,
+   * the figure the deployment derives from the rule (DEPLOYED.md §2.5). Words only: no bet pays by it.
+   */
+  readonly simple_dice: { readonly payout: number; readonly statedEdgePct?: number };
   readonly blackjack: {
     readonly natural: number;
     readonly win: number;
@@ -46,7 +51,12 @@ export interface DeployedGameRules {
     readonly twoCherries: number;
     readonly cherryFirst: number;
   };
-  readonly hilo: { readonly edgeFactor: number; readonly payoutMin: number; readonly payoutMax: number };
+  readonly hilo: {
+    readonly edgeFactor: number;
+    readonly payoutMin: number;
+    readonly payoutMax: number;
+    readonly statedEdgePct?: number;
+  };
   /** Spots picked → catches → total return; numbers are drawn from 1 … `numbers` (published 80). */
   readonly keno: {
     readonly paytable: Readonly<Record<number, Readonly<Record<number, number>>>>;
@@ -59,6 +69,7 @@ export interface DeployedGameRules {
   readonly wheel: {
     readonly sectors: ReadonlyArray<readonly [multiplier: number, probability: number]>;
     readonly compare: WheelCompare;
+    readonly statedEdgePct?: number;
   };
   readonly mines: { readonly edgeFactor: number };
   readonly baccarat: { readonly player: number; readonly banker: number; readonly tie: number };
@@ -83,6 +94,12 @@ export interface DeployedCasinoRules {
   };
   /** Balances as JS doubles with their rounding noise (read by the deployed routes' money rendering). */
   readonly money: { readonly floatNoise: boolean };
+  /**
+   * What `GET /api/v1/games` says of each game, in the deployment's own prose (DEPLOYED.md §2.1):
+   * its `house_edge` and `payout` texts. Words only: no game plays by them (a stand-in whose words
+   * differ from what it plays is a deployment whose advertisement is wrong).
+   */
+  readonly published: Readonly<Record<string, PublishedGameWords>>;
 }
 
 export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
@@ -158,6 +175,7 @@ export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
   bets: { minimum: 0.01 },
   display: { amountWonPlaces: 2, newBalancePlaces: 2, multiplierOnLoss: true },
   money: { floatNoise: false },
+  published: PUBLISHED_GAME_WORDS,
 };
 
 /** Overrides as a partial tree of the same shape (objects merge key by key; arrays and scalars replace). */

@@ -70,7 +70,7 @@ const readGuess = (params: JsonObject): 'higher' | 'lower' | Unreadable =>
   choiceParam(params, 'guess', ['higher', 'lower'] as const, 'higher');
 
 export const hiloRule = (payouts: HiloPayouts): DeployedRule => {
-  const statedPct = round2((1 - payouts.edgeFactor) * 100);
+  const statedPct = payouts.statedEdgePct ?? round2((1 - payouts.edgeFactor) * 100);
   const note = `Guess whether the second card is higher or lower; equal cards push; ${String(statedPct)}% house edge`;
   return {
     game: 'hilo',

@@ -107,8 +107,8 @@ export const customRule = ({ edgeFactor }: DeployedGameRules['custom']): Deploye
  * the mean over the six picks, whose own edges differ (picks 1–4 hit 17 in 100, 5–6 16);
  * `payout_if_win` the label "5.5x" and `note` free text, neither fixed by DEPLOYED.md (never compared).
  */
-export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): DeployedRule => {
-  const statedPct = round2((1 - payout / 6) * 100);
+export const simpleDiceRule = ({ payout, statedEdgePct }: DeployedGameRules['simple_dice']): DeployedRule => {
+  const statedPct = statedEdgePct ?? round2((1 - payout / 6) * 100);
   const note = `Pick 1-6; a match pays ${String(payout)}x`;
   return oneRollRule(
     'simple_dice',
@@ -207,7 +207,7 @@ const sectorName = (multiplier: number): string => (multiplier === 0 ? 'BUST' : 
  * the sector table as written (multiplier, probability on a 0–1 scale), `note` free text.
  */
 export const wheelRule = (wheel: DeployedGameRules['wheel']): DeployedRule => {
-  const statedPct = wheelStatedEdgePct(wheel);
+  const statedPct = wheel.statedEdgePct ?? wheelStatedEdgePct(wheel);
   const table = wheel.sectors.map(([multiplier, probability]) => ({
     sector: sectorName(multiplier),
     multiplier,
