@@ -44,7 +44,7 @@ import type { Deadline } from '../../audit/live-target.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
+import { ratio, type Ratio } from '../../core/ratio.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
