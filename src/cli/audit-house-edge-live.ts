@@ -19,8 +19,11 @@ import type { WaitClock } from '../core/clock.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
-import { readListedWords } from '../live/audit/listed-words.ts';
+import { readListedWords, type ListedWords } from '../live/audit/listed-words.ts';
+import type { FindingsCollector } from '../live/finding.ts';
+import type { FairnessScheme } from '../live/fairness/scheme.ts';
 import { recordListedFindings } from '../live/audit/listed-findings.ts';
+import { recordRestatedRules } from '../live/audit/restated-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
 import { auditEta } from '../live/audit/edge-eta.ts';
 import {
@@ -104,6 +107,18 @@ function houseEdgeFailure(result: EdgeAuditResult, flags: HouseEdgeFlags): { fai
   return why === null ? {} : { failure: { summary: why, reproduce: houseEdgeReproduce(flags) } };
 }
 
+/** The audit's findings: each variant's edge and rule, the target's words against each other, the rules its answers state. */
+function recordAuditFindings(
+  findings: FindingsCollector,
+  result: EdgeAuditResult,
+  scheme: FairnessScheme,
+  listed: ListedWords | null,
+): void {
+  recordEdgeFindings(findings, result, scheme);
+  recordListedFindings(findings, result.variants, listed, scheme);
+  recordRestatedRules(findings, result.variants, scheme);
+}
+
 /** Why the betting ended before its plan, where it did (`raisedStakes`: the stakes of the plan at the target's minimums). */
 function stoppedLines(
   result: EdgeAuditResult,
@@ -175,8 +190,7 @@ export async function runHouseEdgeLive(
     curlOf,
   });
   run.progress.finish();
-  recordEdgeFindings(run.findings, result, scheme);
-  recordListedFindings(run.findings, result.variants, listed, scheme);
+  recordAuditFindings(run.findings, result, scheme, listed);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
   const files = writeEdgeAuditFiles(flags.out, {
     'edges.csv': renderEdgeAuditCsv(result),

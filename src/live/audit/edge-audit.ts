@@ -762,10 +762,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     checkSelfConsistent(withEvidence(findings, where), bet, variant.variant);
     const exact = verdict !== null && proofHolds(verdict) && verdict.outcome.status === 'ok';
     run.answerTally.add(withEvidence(findings, where), scheme, schemeBet, variant.variant, exact);
-    const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
-    if (stated !== null) track.noteStated(stated);
-    const chance = scheme.statedChanceOf?.(variant.game, bet.result) ?? null;
-    if (chance !== null) track.chances.note(chance);
+    track.noteStatements(scheme, variant.game, bet.result);
     // A bet whose proof fails is not verified: no rule or edge rests on a seed that is not the one committed to.
     if (verdict === null || !proofHolds(verdict)) continue;
     track.verified += 1;
@@ -776,6 +773,7 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], revealed: Revealed |
     track.sample ??= { betId: bet.betId, ...where };
     if (seedHex !== null) run.drawTally.add(scheme, { bet: schemeBet, verdict, seedHex, request: where });
     track.tier.add(schemeBet, verdict, where);
+    if (seedHex !== null) track.keep({ bet: schemeBet, seedHex });
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
     if (followed) track.followedRule += 1;
     const returned = returnOf(bet);

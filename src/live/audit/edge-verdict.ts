@@ -49,6 +49,7 @@ import type { Severity } from '../finding.ts';
 import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
 import { observedTable, type ObservedTable } from './observed-table.ts';
 import { percentInText } from '../fairness/stated-percent.ts';
+import type { RestatedRule } from '../fairness/scheme.ts';
 
 export const MIN_EMPIRICAL_BETS = 30;
 
@@ -112,6 +113,12 @@ export interface VerdictInput {
   readonly tally: ReturnTally;
   readonly tier: TierTrack;
   /**
+   * The rule the variant's answers state, where its bets left the published one and every kept bet
+   * follows it (FairnessScheme.restate); `law` is then its law. The edge is that law's, exact, in the
+   * observed tier: measured from what the answers state, never recited.
+   */
+  readonly restated?: RestatedRule | null;
+  /**
    * How many variants the audit judges at once (≥ 1; default 1): a decision from returns is taken
    * at 99.9% over the whole family (Bonferroni: 1 − 0.001 / family each), so an audit of 40
    * variants of a working target is not called broken 4% of the time.
@@ -130,6 +137,11 @@ interface Stated {
 
 /** The tier, and the edge it states from the law and the bets (empirical: none yet). */
 function stateEdge(input: VerdictInput): Stated {
+  const restated = input.restated ?? null;
+  if (restated !== null) {
+    const exact = ratioToNumber(lawTheory(restated.law).edge);
+    return { source: 'observed', cause: null, exact, range: [exact, exact], restsOn: restated.bets, observed: null };
+  }
   const tier = input.tier.source();
   const empirical = (cause: VariantVerdict['cause']): Stated => ({
     source: 'empirical',
@@ -250,7 +262,7 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
     stated.source === 'empirical'
       ? (interval?.edge ?? null)
       : stated.source === 'observed'
-        ? (stated.observed?.edge ?? null)
+        ? (stated.observed?.edge ?? stated.exact)
         : stated.exact;
   return {
     edgeSource: stated.source,

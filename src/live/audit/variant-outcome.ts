@@ -11,7 +11,7 @@
  * against what was paid.
  */
 import type { SprtDecision, SprtDirection } from '../../audit/sprt.ts';
-import type { FairnessScheme } from '../fairness/scheme.ts';
+import type { FairnessScheme, RestatedRule } from '../fairness/scheme.ts';
 import type { PayoutStatement } from '../fairness/published-prose.ts';
 import type { PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
@@ -54,6 +54,8 @@ export interface VariantOutcome {
   readonly advertisedBy: 'documents' | 'target' | null;
   /** The target's own words for the variant, each where it was read (listed-words.ts); absent where none was read. */
   readonly words?: TargetWords;
+  /** The rule its answers state, where its bets left the published one (FairnessScheme.restate); null or absent where none. */
+  readonly restated?: RestatedRule | null;
   readonly verdict: VariantVerdict;
   /** The game's reading of a figure its answers state once for the whole game (game-statement.ts); null where only the variant's applies. */
   readonly gameReading?: GameReading | null;
@@ -100,6 +102,15 @@ function heldTo(
     : { own: listed.advertised, by: 'target', gameWide: listed.gameWide };
 }
 
+/**
+ * The rule a variant's answers state, tried where its bets left the published rule (payouts or
+ * mapping): a payout knob their shown multipliers or stated chance give, that every kept bet follows.
+ */
+function restatedRule(scheme: FairnessScheme, variant: PlannedVariant, track: VariantTrack): RestatedRule | null {
+  if (scheme.restate === undefined || track.tier.source().source === 'published') return null;
+  return scheme.restate(variant.game, variant.params, track.replays);
+}
+
 /** Every planned variant's outcome, in plan order. */
 export function judgeOutcomes(input: OutcomeInput): VariantOutcome[] {
   const family = Math.max(1, input.plan.length);
@@ -113,8 +124,10 @@ export function judgeOutcomes(input: OutcomeInput): VariantOutcome[] {
       paid: track.paid,
     };
     const held = heldTo(input, variant, words, uniform);
+    const restated = restatedRule(input.scheme, variant, track);
     const judged = judgeVariant({
-      law: input.scheme.law(variant.game, variant.params),
+      law: restated?.law ?? input.scheme.law(variant.game, variant.params),
+      restated,
       advertised: held.own,
       tally: track.tally,
       tier: track.tier,
@@ -125,7 +138,7 @@ export function judgeOutcomes(input: OutcomeInput): VariantOutcome[] {
       held.by === 'target' && held.gameWide
         ? readAsGame(input.scheme, variant, judged)
         : { verdict: judged, reading: null };
-    return outcomeOf(variant, track, { advertisedBy: held.by, verdict, reading, words });
+    return outcomeOf(variant, track, { advertisedBy: held.by, verdict, reading, words, restated });
   });
 }
 
@@ -137,6 +150,7 @@ function outcomeOf(
     readonly verdict: VariantVerdict;
     readonly reading: GameReading | null;
     readonly words: TargetWords;
+    readonly restated: RestatedRule | null;
   },
 ): VariantOutcome {
   const { verdict } = judged;
@@ -158,6 +172,7 @@ function outcomeOf(
     refused: track.refused,
     advertisedBy: judged.advertisedBy,
     words: judged.words,
+    restated: judged.restated,
     verdict,
     gameReading: judged.reading,
     statedChance: track.chances.mostStated(),

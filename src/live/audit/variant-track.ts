@@ -15,8 +15,12 @@ import { lawTheory } from './law-theory.ts';
 import { StatedChanceTally } from './stated-chance.ts';
 import { TierTrack } from './edge-tier.ts';
 import type { RequestEvidence } from '../evidenced-findings.ts';
+import type { FairnessScheme, KeptBet } from '../fairness/scheme.ts';
+import type { JsonValue } from '../../core/errors.ts';
 
 const PAID_MAX = 16;
+/** Verified bets kept per variant to replay a rule its answers state (FairnessScheme.restate). */
+export const REPLAYS_MAX = 400;
 
 /** A bet and the request that placed it: a finding's endpoint and curl. */
 export interface BetSample extends RequestEvidence {
@@ -56,6 +60,8 @@ export class VariantTrack {
   readonly chances = new StatedChanceTally();
   /** The multipliers its won bets were paid (credited / staked): what a published payout word is held against. */
   readonly paid = new PaidTally();
+  /** Its first REPLAYS_MAX verified bets with their seeds. */
+  readonly replays: KeptBet[] = [];
 
   constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[], family: number) {
     this.tier = new TierTrack(payoutFields);
@@ -72,6 +78,18 @@ export class VariantTrack {
             alpha: SPRT_DEFAULT_ERROR / family,
             maxBets: Math.max(1, maxBets),
           });
+  }
+
+  /** What one answer states of its own game: an edge (`house_edge_pct`) and a chance of winning (`win_probability`). */
+  noteStatements(scheme: FairnessScheme, game: string, result: JsonValue): void {
+    const stated = scheme.statedEdgeOf?.(game, result) ?? null;
+    if (stated !== null) this.noteStated(stated);
+    const chance = scheme.statedChanceOf?.(game, result) ?? null;
+    if (chance !== null) this.chances.note(chance);
+  }
+
+  keep(replay: KeptBet): void {
+    if (this.replays.length < REPLAYS_MAX) this.replays.push(replay);
   }
 
   /** A verified bet's return per unit staked; `followed`: its bet followed the published rule whole (the SPRT's sample). */

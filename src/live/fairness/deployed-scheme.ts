@@ -40,6 +40,7 @@ import { hmacHex } from '../../services/casino/deployed/deployed-roll.ts';
 import { isUnreadable, RollSource, type DeployedPlay } from '../../services/casino/deployed/deployed-rule.ts';
 import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino/deployed/deployed-rule-table.ts';
 import { deployedParamsOf } from './deployed/result-params.ts';
+import { restateRule } from './deployed/restated-rule.ts';
 import { parlayLegDraws, parlayParamsOf, unstatedSeedLegs, parlayResultRead } from './deployed/parlay-legs.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult, type Comparison } from './field-differences.ts';
@@ -138,6 +139,12 @@ function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcom
   if (!isZero(play.multiplier) && bet.multiplier !== null && bet.multiplier !== play.multiplierNumber) {
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
   }
+  // A lost bet shows the multiplier it was placed at (DEPLOYED.md §2.4): one the rule would not
+  // place is the target's payout table speaking without a win (restated-rule.ts reads it).
+  const placed = play.placedNumber;
+  if (isZero(play.multiplier) && placed !== undefined && bet.multiplier !== null && bet.multiplier !== 0)
+    if (bet.multiplier !== placed)
+      differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: placed });
   const lacking = comparison.missing.length === 0 ? '' : `; the result lacks ${comparison.missing.join(', ')}`;
   if (differences.length > 0)
     return {
@@ -169,7 +176,8 @@ function payoutCheck(bet: SchemeBet, multiplier: Ratio): SchemeVerdict['payout']
       };
 }
 
-function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
+/** A bet against a rule table: the published one (verify), or a rule its answers state (restated-rule.ts). */
+function verifyBy(table: DeployedRuleTable, bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   const unreadable = unreadableSeedVerdict(serverSeedHex);
   if (unreadable !== null) return unreadable;
   const seedHash = createHash('sha256').update(serverSeedHex).digest('hex');
@@ -184,7 +192,7 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
       : expectedHash === bet.resultHash
         ? OK
         : { status: 'failed', detail: expectedHash };
-  const rule = RULES.get(bet.game);
+  const rule = table.get(bet.game);
   const play =
     rule === undefined
       ? { why: `the deployed scheme has no rule for game '${bet.game}'` }
@@ -203,6 +211,8 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
     };
   return { commitment, resultHash, outcome, payout: payoutCheck(bet, play.multiplier), multiplier: play.multiplier };
 }
+
+const verify = (bet: SchemeBet, serverSeedHex: string): SchemeVerdict => verifyBy(RULES, bet, serverSeedHex);
 
 const laws = new BoundedMemo<string, readonly Chance[] | null>(LAW_CACHE_MAX);
 
@@ -300,6 +310,7 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   statedChanceOf,
   gameChoices,
   drawFields,
+  restate: (game, params, replays) => restateRule(game, params, replays, verifyBy),
   legsOf: parlayLegDraws,
   shownWin: deployedShownWin,
   answerContradiction: (bet) => deployedAnswerContradiction(bet.game, bet.result, bet),

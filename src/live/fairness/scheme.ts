@@ -46,6 +46,21 @@ export interface SchemeBet {
   readonly resultHash: string;
 }
 
+/** A verified bet and its revealed seed: what a candidate rule is replayed against. */
+export interface KeptBet {
+  readonly bet: SchemeBet;
+  readonly seedHex: string;
+}
+
+export interface RestatedRule {
+  /** The exact law of the variant under the restated rule. */
+  readonly law: readonly Chance[];
+  /** The rule as the answers state it: `dice edge factor 0.97`. */
+  readonly text: string;
+  /** The bets that followed it (all the caller kept). */
+  readonly bets: number;
+}
+
 /** One leg of a bet made of several draws (FairnessScheme.legsOf). */
 export interface SchemeLeg {
   readonly game: string;
@@ -98,6 +113,12 @@ export interface FairnessScheme {
   verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict;
   /** The exact distribution of the total-return multiplier; null where the scheme knows none. */
   law(game: string, params: JsonObject): readonly Chance[] | null;
+  /**
+   * The rule a variant's answers state where its bets left the published one (a payout knob read
+   * from the shown multipliers, won or lost, or from a stated chance), checked against every kept
+   * bet, with its exact law; null where no stated rule explains them all (deployed/restated-rule.ts).
+   */
+  restate?(game: string, params: JsonObject, replays: readonly KeptBet[]): RestatedRule | null;
   /**
    * The parameters a bet was placed with, read back from its recorded `result` (the parameter
    * echoes the scheme's rule writes there), for audit answers that do not carry the parameters

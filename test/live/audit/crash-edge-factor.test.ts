@@ -41,7 +41,9 @@ describe('a crash edge factor of the target’s own', () => {
   test('fairness: a minor payout rule finding, no outcome finding, exit 0; a shifted roll is still an outcome finding', async () => {
     const rules = parseDeployedRulesFile(RULES, 'crash.yaml');
     if (!rules.ok) throw new Error(rules.message);
-    const served = await serveDeployedRules(rules.value);
+    // Its game list states the edges it plays: the house-edge run reads the factor from its answers
+    // (restated-rule.ts) and finds it keeps its word; the test is of the fairness audit's reading.
+    const served = await serveDeployedRules(rules.value, '4', 'played');
     try {
       const key = await served.fundedKey('20');
       const flags = parseHouseEdgeArgs(

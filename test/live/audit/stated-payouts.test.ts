@@ -37,16 +37,17 @@ describe('mines at an edge factor of 0.99', () => {
       });
       expect(code, text).toBe(0);
       expect(findings.filter((finding) => /pays {2}\(/.test(finding.title))).toEqual([]);
-      const stated = findings.filter((finding) => finding.id.endsWith(':stated-payouts'));
-      expect(stated.map((finding) => finding.id)).toContain('rule:mines:5:10:stated-payouts');
-      for (const finding of stated) {
+      // The payout_on_win every answer states is one rule, read from them: the factor 0.99, whatever won.
+      const restated = findings.filter((finding) => finding.id.endsWith(':restated'));
+      expect(restated.map((finding) => finding.id)).toContain('rule:mines:5:10:restated');
+      for (const finding of restated) {
         expect(finding.severity).toBe('minor');
-        expect(finding.seen).toMatch(/^payout_on_win: [\d.]+ where the scheme gives [\d.]+$/);
+        expect(finding.seen).toBe('mines edge_factor 0.99');
         expect(finding.evidence).not.toContain('lies in');
         expect(finding.reproduce).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/(games|bets)\//);
       }
-      expect(stated.find((finding) => finding.id === 'rule:mines:5:10:stated-payouts')?.seen).toBe(
-        'payout_on_win: 17.5154 where the scheme gives 17.25',
+      expect(restated.find((finding) => finding.id === 'rule:mines:5:10:restated')?.title).toBe(
+        'mines:5:10: the answers state a rule of their own (mines edge_factor 0.99): exact edge 0.988%; the published rule gives 2.488%',
       );
     } finally {
       await served.close();
@@ -73,12 +74,13 @@ describe('mines at an edge factor of 0.99', () => {
       edges.filter((finding) => finding.severity !== 'minor' && finding.severity !== 'info').map((f) => f.title),
       text,
     ).toEqual([]);
-    // Undecided, no finding of its own: the minor stated-payouts finding says why its edge is not measured.
+    // Its paying outcomes unseen, its edge is still measured: the factor its answers state
+    // (payout_on_win on every bet) is one rule every bet follows, whose exact edge keeps its word.
     expect(
-      edges.map((finding) => finding.id),
+      edges.filter((finding) => finding.severity !== 'info').map((finding) => finding.id),
       text,
     ).not.toContain('edge:mines:5:10');
-    expect(text).toMatch(/mines +5:10 +observed .*undecided/);
+    expect(text).toMatch(/mines +5:10 +observed +0\.988% .*matches advertised/);
     expect(code, text).toBe(0);
   });
 });
