@@ -200,14 +200,15 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     ).toEqual([]);
     expect(out.text()).toContain('bets: 300 placed, 300 verified, 0 refused');
     const findings = reportOf('edge');
-    // (The published rule against the documents' table is an info finding per variant, rule:<variant>:documents.)
+    // (The published rule against the documents' table is an info finding per variant, rule:<variant>:documents;
+    // the published keno's draw of 5–8 numbers, where its answers say 20, a minor rule:keno:draw.)
     expect(
       findings
         .filter(
           (finding) =>
             finding.id.startsWith('fairness:') ||
             finding.id.startsWith('money:') ||
-            (finding.id.startsWith('rule:') && finding.severity !== 'info'),
+            (finding.id.startsWith('rule:') && finding.severity !== 'info' && finding.id !== 'rule:keno:draw'),
         )
         .map((finding) => `${finding.id}: ${finding.evidence}`),
     ).toEqual([]);

@@ -11,7 +11,7 @@
  * against what was paid.
  */
 import type { SprtDecision, SprtDirection } from '../../audit/sprt.ts';
-import type { FairnessScheme, RestatedRule } from '../fairness/scheme.ts';
+import type { DrawStatement, FairnessScheme, KeptBet, RestatedRule } from '../fairness/scheme.ts';
 import type { PayoutStatement } from '../fairness/published-prose.ts';
 import type { PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
@@ -56,6 +56,8 @@ export interface VariantOutcome {
   readonly words?: TargetWords;
   /** The rule its answers state, where its bets left the published one (FairnessScheme.restate); null or absent where none. */
   readonly restated?: RestatedRule | null;
+  /** Its game's draw as the answers of all its variants show it (FairnessScheme.measureDraw); null or absent where none. */
+  readonly draw?: DrawStatement | null;
   readonly verdict: VariantVerdict;
   /** The game's reading of a figure its answers state once for the whole game (game-statement.ts); null where only the variant's applies. */
   readonly gameReading?: GameReading | null;
@@ -106,15 +108,29 @@ function heldTo(
  * The rule a variant's answers state, tried where its bets left the published rule (payouts or
  * mapping): a payout knob their shown multipliers or stated chance give, that every kept bet follows.
  */
-function restatedRule(scheme: FairnessScheme, variant: PlannedVariant, track: VariantTrack): RestatedRule | null {
+function restatedRule(
+  scheme: FairnessScheme,
+  variant: PlannedVariant,
+  track: VariantTrack,
+  gameKept: readonly KeptBet[],
+): RestatedRule | null {
   if (scheme.restate === undefined || track.tier.source().source === 'published') return null;
-  return scheme.restate(variant.game, variant.params, track.replays);
+  return scheme.restate(variant.game, variant.params, track.replays, gameKept);
+}
+
+/** Every kept bet of each game, over its variants: what a game-level draw is measured on. */
+export function keptByGame(plan: readonly PlannedVariant[], tracks: readonly VariantTrack[]): Map<string, KeptBet[]> {
+  const byGame = new Map<string, KeptBet[]>();
+  for (const [index, variant] of plan.entries())
+    byGame.set(variant.game, [...(byGame.get(variant.game) ?? []), ...(tracks[index]?.replays ?? [])]);
+  return byGame;
 }
 
 /** Every planned variant's outcome, in plan order. */
 export function judgeOutcomes(input: OutcomeInput): VariantOutcome[] {
   const family = Math.max(1, input.plan.length);
   const uniform = uniformStatements(input.plan, input.tracks);
+  const kept = keptByGame(input.plan, input.tracks);
   return input.plan.map((variant, index) => {
     const track = input.tracks[index] as VariantTrack;
     const words: TargetWords = {
@@ -124,7 +140,7 @@ export function judgeOutcomes(input: OutcomeInput): VariantOutcome[] {
       paid: track.paid,
     };
     const held = heldTo(input, variant, words, uniform);
-    const restated = restatedRule(input.scheme, variant, track);
+    const restated = restatedRule(input.scheme, variant, track, kept.get(variant.game) ?? []);
     const judged = judgeVariant({
       law: restated?.law ?? input.scheme.law(variant.game, variant.params),
       restated,
@@ -138,7 +154,8 @@ export function judgeOutcomes(input: OutcomeInput): VariantOutcome[] {
       held.by === 'target' && held.gameWide
         ? readAsGame(input.scheme, variant, judged)
         : { verdict: judged, reading: null };
-    return outcomeOf(variant, track, { advertisedBy: held.by, verdict, reading, words, restated });
+    const draw = input.scheme.measureDraw?.(variant.game, kept.get(variant.game) ?? []) ?? null;
+    return { ...outcomeOf(variant, track, { advertisedBy: held.by, verdict, reading, words, restated }), draw };
   });
 }
 

@@ -41,6 +41,7 @@ import { isUnreadable, RollSource, type DeployedPlay } from '../../services/casi
 import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino/deployed/deployed-rule-table.ts';
 import { deployedParamsOf } from './deployed/result-params.ts';
 import { restateRule } from './deployed/restated-rule.ts';
+import { kenoDrawStatement, measureKenoDraw, restateKeno } from './deployed/keno-draw.ts';
 import { parlayLegDraws, parlayParamsOf, unstatedSeedLegs, parlayResultRead } from './deployed/parlay-legs.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult, type Comparison } from './field-differences.ts';
@@ -310,7 +311,9 @@ export const DEPLOYED_SCHEME: FairnessScheme = {
   statedChanceOf,
   gameChoices,
   drawFields,
-  restate: (game, params, replays) => restateRule(game, params, replays, verifyBy),
+  restate: (game, params, kept, gameKept) =>
+    game === 'keno' ? restateKeno(params, kept, measureKenoDraw(gameKept)) : restateRule(game, params, kept, verifyBy),
+  measureDraw: (game, gameKept) => (game === 'keno' ? kenoDrawStatement(measureKenoDraw(gameKept)) : null),
   legsOf: parlayLegDraws,
   shownWin: deployedShownWin,
   answerContradiction: (bet) => deployedAnswerContradiction(bet.game, bet.result, bet),

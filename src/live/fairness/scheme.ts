@@ -61,6 +61,13 @@ export interface RestatedRule {
   readonly bets: number;
 }
 
+/** A game's draw as its answers show it: a summary, and whether it is the draw its answers and documents state. */
+export interface DrawStatement {
+  readonly summary: string;
+  readonly asStated: boolean;
+  readonly expected: string;
+}
+
 /** One leg of a bet made of several draws (FairnessScheme.legsOf). */
 export interface SchemeLeg {
   readonly game: string;
@@ -118,7 +125,17 @@ export interface FairnessScheme {
    * from the shown multipliers, won or lost, or from a stated chance), checked against every kept
    * bet, with its exact law; null where no stated rule explains them all (deployed/restated-rule.ts).
    */
-  restate?(game: string, params: JsonObject, replays: readonly KeptBet[]): RestatedRule | null;
+  restate?(
+    game: string,
+    params: JsonObject,
+    kept: readonly KeptBet[],
+    gameKept: readonly KeptBet[],
+  ): RestatedRule | null;
+  /**
+   * What the answers of a game's kept bets show of its draw, where the scheme measures one (keno:
+   * how many numbers a bet draws, and whether each number is drawn alike); null where it does not.
+   */
+  measureDraw?(game: string, gameKept: readonly KeptBet[]): DrawStatement | null;
   /**
    * The parameters a bet was placed with, read back from its recorded `result` (the parameter
    * echoes the scheme's rule writes there), for audit answers that do not carry the parameters

@@ -77,3 +77,43 @@ describe('a rule the answers state is read from them, with its exact edge', () =
     expect(run.findings.filter((finding) => finding.id === 'rule:crash:scheme')).toEqual([]);
   });
 });
+
+/** C(n, k) as a number (small arguments). */
+const choose = (n: number, k: number): number => {
+  let result = 1;
+  for (let i = 1; i <= k; i += 1) result = (result * (n - k + i)) / i;
+  return result;
+};
+
+/** The exact edge of a keno paytable row under 20 distinct numbers of 80 drawn alike. */
+function fairKenoEdge(spots: number, row: Readonly<Record<number, number>>): number {
+  let returned = 0;
+  for (let catches = 0; catches <= spots; catches += 1)
+    returned += ((choose(spots, catches) * choose(80 - spots, 20 - catches)) / choose(80, 20)) * (row[catches] ?? 0);
+  return 1 - returned;
+}
+
+describe('keno: the draw measured from its answers', () => {
+  test('a fixed keno (20 of 80, alike) is observed at the exact edge of its stated table under that draw', async () => {
+    const run = await audited('casino: { keno: { draw: uniform } }\n', 'keno', 600, 'keno-fixed');
+    const draw = run.findings.find((finding) => finding.id === 'rule:keno:draw');
+    expect(draw?.severity, run.text).toBe('info');
+    expect(draw?.seen).toMatch(
+      /^\d+ bets drew 20 \(\d+ bets\) distinct numbers; 80 numbers of 1-80 ever drawn over \d+ draws, each number alike/,
+    );
+    const paytable = run.rules.casino.keno.paytable;
+    for (const row of run.rows) {
+      const spots = (row.params['picks'] as number[]).length;
+      expect([row.variant, row.edge_source], run.text).toEqual([row.variant, 'observed']);
+      expect(row.edge).toBeCloseTo(fairKenoEdge(spots, paytable[spots] ?? {}), 9);
+    }
+  });
+
+  test("the published keno's draw (5–8 numbers) is a minor draw finding; its edges stay the published rule's", async () => {
+    const run = await audited('money: { float_noise: false }\n', 'keno', 200, 'keno-published');
+    const draw = run.findings.find((finding) => finding.id === 'rule:keno:draw');
+    expect(draw?.severity, run.text).toBe('minor');
+    expect(draw?.expected).toBe('20 distinct numbers of 1-80 a bet, each alike');
+    for (const row of run.rows) expect(row.edge_source).toBe('published');
+  });
+});
