@@ -261,9 +261,18 @@ export const deployedRulesFileSchema = z.strictObject({
       "the bet answer's display: decimal places of amount_won and new_balance (published 2), and a lost bet's payout_multiplier",
     ),
   money: z
-    .strictObject({ float_noise: z.boolean({ error: 'expected true or false' }).optional() })
+    .strictObject({
+      float_noise: z.boolean({ error: 'expected true or false' }).optional(),
+      skim: z
+        .number({ error: 'expected a share such as 0.01' })
+        .min(0, 'a skim is at least 0')
+        .max(0.5, 'a skim is at most 0.5')
+        .refine((value) => value <= 0 || /^\d+(\.\d{1,6})?$/.test(String(value)), 'a skim has at most 6 decimals')
+        .optional()
+        .describe("a defect: the share of each win's credit kept back while the answer shows the whole win (published 0)"),
+    })
     .optional()
-    .describe('float_noise: balances as JS doubles with rounding noise, as the deployment stores them'),
+    .describe('float_noise: balances as JS doubles with rounding noise, as the deployment stores them; skim: a silent short credit'),
   published: publishedSchema.optional(),
 });
 

@@ -284,8 +284,14 @@ export interface SettleIdentity {
 /** The parts of a bet command settlement reads (a BetCommand is one). */
 export type SettleInput = Pick<
   BetCommand,
-  'agentId' | 'paramsJson' | 'amountMicro' | 'source' | 'tournamentId' | 'stakeHeld' | 'betId'
+  'agentId' | 'paramsJson' | 'amountMicro' | 'source' | 'tournamentId' | 'stakeHeld' | 'betId' | 'deployedRules'
 >;
+
+/** Micro-USDC a win's credit keeps back under the rules' `money.skim` (a defect: the answer shows the full win). */
+function skimmedMicro(payoutMicro: Micro, rules: DeployedCasinoRules | undefined): Micro {
+  const skim = rules?.money.skim ?? 0;
+  return skim > 0 ? (payoutMicro * BigInt(Math.round(skim * 1_000_000))) / 1_000_000n : 0n;
+}
 
 /** Moves the money and records a bet named by `identity` (a parlay's legs settle as one bet here); the checks have passed. */
 export function settleAs(
@@ -318,11 +324,12 @@ export function settleAs(
   } else {
     ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
   }
-  if (payoutMicro > 0n)
+  const creditedMicro = payoutMicro - skimmedMicro(payoutMicro, command.deployedRules);
+  if (creditedMicro > 0n)
     ctx.ledger.transfer({
       from: CASINO_HOUSE,
       to: account,
-      amountMicro: payoutMicro,
+      amountMicro: creditedMicro,
       reason: 'casino.bet.payout',
       reference: betId,
     });

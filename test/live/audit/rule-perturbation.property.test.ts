@@ -1,9 +1,12 @@
-// The live house-edge audit against random rule perturbations of the deployed stand-in (issue 40):
-// fast-check draws one or two changed games — a payout (coin flip, roulette's even money, simple
-// dice, dice's and custom's edge factor, keno's 1-spot paytable) or a switched draw mapping (the
-// wheel's compare, coin flip's heads threshold) — with random display places, float noise and a lost
-// bet's payout_multiplier shown as placed (the deployment) or as 0, and
-// a control game left alone. For every perturbation the audit reports exactly the perturbed games:
+// The live house-edge audit against random rule perturbations of the deployed stand-in (issues 40
+// and 68): fast-check draws one or two changed games — a payout (coin flip, roulette's even money,
+// simple dice, dice's, custom's and crash's edge factor, keno's 1-spot paytable), a switched draw
+// mapping (the wheel's compare, coin flip's heads threshold, a fixed keno drawing 20 of 80), or a
+// game-list edge changed (roulette's words only) — with random display places, float noise, a lost
+// bet's payout_multiplier shown as placed (the deployment) or as 0, a 1% skim of every win's
+// credit or none, every other game keeping its own word, and a control game left alone. A
+// words-only change must be told exactly as judged against the new word; a skim is a critical
+// money finding, and no skim none. For every perturbation the audit reports exactly the perturbed games:
 // each affected variant in the right tier (payout → observed, mapping → empirical) with the TRUE
 // edge of the perturbed rule (its exact law, deployed-rule-table.ts) inside the stated range (equal
 // to it for an observed table fully seen), and every other variant `published` at its exact edge
@@ -20,7 +23,7 @@ import type { JsonObject } from '../../../src/core/errors.ts';
 import type { Chance } from '../../../src/services/casino/games/game.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../../src/cli/audit-house-edge-live.ts';
-import { lawEdge } from '../../../src/live/audit/edge-verdict.ts';
+import { advertisedTolerance, judgeRange, lawEdge } from '../../../src/live/audit/edge-verdict.ts';
 import {
   PUBLISHED_DEPLOYED_RULES,
   withRuleOverrides,
@@ -44,12 +47,15 @@ const CONTROL_GAME = 'multiplier';
 const DIR = mkdtempSync(join(tmpdir(), 'afp-perturb-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-type Tier = 'observed' | 'empirical';
+type Tier = 'observed' | 'empirical' | 'published';
 interface Perturbation {
   readonly game: string;
+  /** The tier its changed variants' edges come in; `published` for a change of words only. */
   readonly tier: Tier;
   readonly overrides: RuleOverrides;
   readonly label: string;
+  /** A changed game-list edge (words only): the edge every variant of the game is now held to. */
+  readonly word?: number;
 }
 
 /** An integer in [min, max] other than `not`, scaled down by `scale`. */
@@ -108,6 +114,28 @@ const PERTURBATIONS: ReadonlyArray<fc.Arbitrary<Perturbation>> = [
     overrides: { casino: { wheel: { compare: 'fraction' } } },
     label: 'wheel compare fraction',
   }),
+  // The crash's answers state win_probability = factor / target: the rule is read from them (observed).
+  changed(950, 1000, 995, 1000).map((edgeFactor) => ({
+    game: 'crash',
+    tier: 'observed',
+    overrides: { casino: { crash: { edgeFactor } } },
+    label: `crash edgeFactor ${edgeFactor}`,
+  })),
+  // A fixed keno: 20 distinct numbers of 80, each alike; the law under the measured draw (observed).
+  fc.constant<Perturbation>({
+    game: 'keno',
+    tier: 'observed',
+    overrides: { casino: { keno: { draw: 'uniform' } } },
+    label: 'keno draw uniform',
+  }),
+  // The game list's prose edge for roulette changed (words only): every variant held to it.
+  fc.integer({ min: 0, max: 120 }).map((tenths) => ({
+    game: 'roulette',
+    tier: 'published',
+    overrides: { published: { roulette: { houseEdge: `${tenths / 10}%` } } },
+    label: `roulette listed at ${tenths / 10}%`,
+    word: tenths / 1000,
+  })),
 ];
 
 interface Case {
@@ -116,6 +144,8 @@ interface Case {
   readonly floatNoise: boolean;
   /** A lost bet's payout_multiplier: the bet's as placed (the deployment, DEPLOYED.md §2.4) or 0. */
   readonly multiplierOnLoss: boolean;
+  /** A 1% skim of every win's credit (`money.skim`), the answers showing the whole win. */
+  readonly skim: boolean;
   readonly auditSeed: number;
 }
 
@@ -128,6 +158,7 @@ const CASE: fc.Arbitrary<Case> = fc.record({
   places: fc.integer({ min: 2, max: 6 }),
   floatNoise: fc.boolean(),
   multiplierOnLoss: fc.boolean(),
+  skim: fc.boolean(),
   // The audit's client seeds come from its --seed: drawn, so no one sample decides every run.
   auditSeed: fc.integer({ min: 1, max: 1_000_000 }),
 });
@@ -139,7 +170,7 @@ function rulesOf(found: Case): DeployedCasinoRules {
       newBalancePlaces: found.places,
       multiplierOnLoss: found.multiplierOnLoss,
     },
-    money: { floatNoise: found.floatNoise },
+    money: { floatNoise: found.floatNoise, skim: found.skim ? 0.01 : 0 },
   });
   return found.perturbations.reduce((rules, perturbation) => withRuleOverrides(rules, perturbation.overrides), base);
 }
@@ -173,7 +204,31 @@ function lawOf(rules: DeployedCasinoRules, game: string, params: JsonObject): re
 /** The exact law's edge of a variant under `rules`; null where the rule has none. */
 function trueEdge(rules: DeployedCasinoRules, game: string, params: JsonObject): number | null {
   const law = lawOf(rules, game, params);
+  if (law === null && game === 'keno' && rules.casino.keno.draw === 'uniform') return uniformKenoEdge(rules, params);
   return law === null ? null : lawEdge(law);
+}
+
+const choose = (n: number, k: number): number => {
+  let result = 1;
+  for (let i = 1; i <= k; i += 1) result = (result * (n - k + i)) / i;
+  return result;
+};
+
+/** A fixed keno's edge (20 distinct of 80, each alike), which the rule table gives no law for. */
+function uniformKenoEdge(rules: DeployedCasinoRules, params: JsonObject): number {
+  const spots = (params['picks'] as number[]).length;
+  const row = rules.casino.keno.paytable[spots] ?? {};
+  let returned = 0;
+  for (let catches = 0; catches <= spots; catches += 1)
+    returned += ((choose(spots, catches) * choose(80 - spots, 20 - catches)) / choose(80, 20)) * (row[catches] ?? 0);
+  return 1 - returned;
+}
+
+/** What a variant whose game-list word changed must be told: its severity against the word, or none where it keeps it. */
+function againstWord(exact: number, word: number): string | null {
+  const text = `${word * 100}%`;
+  const judged = judgeRange([exact, exact], { edge: word, text, tolerance: advertisedTolerance(text) });
+  return judged.rule === 'differs' ? (judged.severity ?? 'minor') : null;
 }
 
 const lawText = (rules: DeployedCasinoRules, game: string, params: JsonObject): string =>
@@ -197,7 +252,7 @@ async function audited(found: Case): Promise<{ rows: EdgeRow[]; findings: Findin
           ? 10
           : game === 'roulette'
             ? 4
-            : game === 'dice' || game === 'custom' || game === 'multiplier'
+            : game === 'dice' || game === 'custom' || game === 'multiplier' || game === 'crash'
               ? 3
               : 1),
       0,
@@ -264,6 +319,14 @@ function violations(
     const fullySeen = tier === 'published' || (tier === 'observed' && row.observed_table?.unobserved_probability === 0);
     if (fullySeen && Math.abs((row.edge ?? Number.NaN) - exact) > 1e-9)
       wrong.push(`${row.variant}: stated ${row.edge}, true ${exact}`);
+    if (perturbation?.word !== undefined) {
+      const expected = againstWord(exact, perturbation.word);
+      const seen = findings.find((finding) => finding.id === `edge:${row.variant}`);
+      const told = seen === undefined || seen.severity === 'info' ? null : seen.severity;
+      if (told !== expected)
+        wrong.push(`${row.variant}: against the listed ${perturbation.word}, ${told} where ${expected} is due`);
+      continue;
+    }
     if (!affected)
       for (const finding of grave)
         if (
@@ -273,6 +336,9 @@ function violations(
         )
           wrong.push(`${row.variant} (unchanged): ${finding.severity} ${finding.id}`);
   }
+  const money = findings.find((finding) => finding.id === 'money:edge-audit:balance-delta');
+  if (found.skim && money?.severity !== 'critical') wrong.push(`a 1% skim: ${money?.severity ?? 'no'} money finding`);
+  if (!found.skim && money !== undefined) wrong.push(`no skim: ${money.severity} ${money.id}`);
   return wrong;
 }
 
@@ -284,7 +350,7 @@ describe('the live house-edge audit reports exactly the perturbed games, each at
         const wrong = violations(found, rows, findings, rules);
         expect(
           wrong,
-          `${found.perturbations.map((perturbation) => perturbation.label).join('; ')}; places ${found.places}; float noise ${found.floatNoise}; multiplier on loss ${found.multiplierOnLoss}; audit --seed ${found.auditSeed}`,
+          `${found.perturbations.map((perturbation) => perturbation.label).join('; ')}; places ${found.places}; float noise ${found.floatNoise}; multiplier on loss ${found.multiplierOnLoss}; skim ${found.skim}; audit --seed ${found.auditSeed}`,
         ).toEqual([]);
       }),
       { numRuns: RUNS, seed: SEED },

@@ -92,8 +92,12 @@ export interface DeployedCasinoRules {
     readonly newBalancePlaces: number;
     readonly multiplierOnLoss: boolean;
   };
-  /** Balances as JS doubles with their rounding noise (read by the deployed routes' money rendering). */
-  readonly money: { readonly floatNoise: boolean };
+  /**
+   * Balances as JS doubles with their rounding noise (read by the deployed routes' money rendering);
+   * `skim`: the share of each win's credit silently kept back while the answer shows the whole win
+   * (a defect for tests; published 0).
+   */
+  readonly money: { readonly floatNoise: boolean; readonly skim?: number };
   /**
    * What `GET /api/v1/games` says of each game, in the deployment's own prose (DEPLOYED.md §2.1):
    * its `house_edge` and `payout` texts. Words only: no game plays by them (a stand-in whose words
