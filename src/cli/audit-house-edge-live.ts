@@ -27,6 +27,7 @@ import { recordRestatedRules } from '../live/audit/restated-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
 import { auditEta } from '../live/audit/edge-eta.ts';
 import {
+  edgeReportTable,
   renderEdgeAuditCsv,
   renderEdgeAuditJson,
   renderEdgeAuditTable,
@@ -69,7 +70,8 @@ function raisedPlan(plan: readonly PlannedVariant[], minimums: ReadonlyMap<strin
 }
 
 /** One JUnit test case per variant: passed, failed (a finding at or above --fail-on is among its ids), or skipped (nothing verified). */
-function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): ReportCheck[] {
+function checksOf(result: EdgeAuditResult, findings: FindingsCollector): ReportCheck[] {
+  const findingIds = findings.list().map((finding) => finding.id);
   const names = result.variants.map((outcome) => outcome.variant.variant);
   const namesVariant = (id: string, name: string): boolean => id.includes(`:${name}:`) || id.endsWith(`:${name}`);
   return result.variants.map((outcome) => {
@@ -196,12 +198,12 @@ export async function runHouseEdgeLive(
     'edges.csv': renderEdgeAuditCsv(result),
     'edges.json': renderEdgeAuditJson(result, header),
   });
-  const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, {
     out: flags.out,
     failOn: flags.failOn,
     seed: flags.seed,
-    checks: checksOf(result, ids),
+    checks: checksOf(result, run.findings),
+    tables: [edgeReportTable(result)],
     ...houseEdgeFailure(result, flags),
   });
   say(`${ending.verdict.join('\n')}\n`);

@@ -269,10 +269,14 @@ export const deployedRulesFileSchema = z.strictObject({
         .max(0.5, 'a skim is at most 0.5')
         .refine((value) => value <= 0 || /^\d+(\.\d{1,6})?$/.test(String(value)), 'a skim has at most 6 decimals')
         .optional()
-        .describe("a defect: the share of each win's credit kept back while the answer shows the whole win (published 0)"),
+        .describe(
+          "a defect: the share of each win's credit kept back while the answer shows the whole win (published 0)",
+        ),
     })
     .optional()
-    .describe('float_noise: balances as JS doubles with rounding noise, as the deployment stores them; skim: a silent short credit'),
+    .describe(
+      'float_noise: balances as JS doubles with rounding noise, as the deployment stores them; skim: a silent short credit',
+    ),
   published: publishedSchema.optional(),
 });
 

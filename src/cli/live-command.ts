@@ -26,7 +26,7 @@ import { rateLimitFinding, summaryOf } from '../live/rate-limit-finding.ts';
 import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
-import type { ReportFailure } from '../live/report/findings-report.ts';
+import type { ReportFailure, ReportTable } from '../live/report/findings-report.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Micro } from '../core/money.ts';
 import type { Target } from '../live/target.ts';
@@ -199,6 +199,8 @@ export interface LiveEnding {
   readonly checks: readonly ReportCheck[];
   /** How the run failed beside its findings (it stopped answering, the time budget ran out): the verdict says it first. */
   readonly failure?: ReportFailure;
+  /** The command's own tables for findings.html (house-edge's per-variant edges). */
+  readonly tables?: readonly ReportTable[];
 }
 
 export interface LiveRunEnding {
@@ -229,6 +231,7 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     dropped: run.findings.dropped,
     checks: ending.checks,
     ...(ending.failure === undefined ? {} : { failure: ending.failure }),
+    ...(ending.tables === undefined ? {} : { tables: ending.tables }),
   });
   const counts = [...SEVERITIES]
     .reverse()

@@ -115,9 +115,12 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
         ...wheelFindings.flatMap((finding) =>
           figuresOf(`${finding.title} ${String(finding.expected)} ${String(finding.seen)} ${finding.evidence}`),
         ),
+        // Its interval's ends are bounds valid for any law of returns, not an edge it states: left out.
         ...edges
           .filter((row) => row.game === 'wheel')
-          .flatMap((row) => numbersIn(row).filter((value) => !Number.isInteger(value))),
+          .flatMap((row) =>
+            numbersIn({ ...row, edge_range: null, interval_99: null }).filter((value) => !Number.isInteger(value)),
+          ),
       ];
       expect(wheelFigures.filter((figure) => figure >= 0.9)).toEqual([]);
       const touched = (id: string): boolean => /^(edge|rule|fairness):(coin_flip|wheel)\b/.test(id);

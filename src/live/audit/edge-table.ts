@@ -14,9 +14,10 @@ import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';
-import { shownInterval } from './edge-verdict.ts';
+import { shownInterval, statedInterval } from './edge-verdict.ts';
 import { percent as edgePercent } from './edge-findings.ts';
 import type { ObservedTable } from './observed-table.ts';
+import type { ReportTable } from '../report/findings-report.ts';
 import { jsonDocument } from '../../report/kit/summary.ts';
 
 const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
@@ -55,8 +56,10 @@ export function verdictText(outcome: VariantOutcome): string {
 
 /** The stated edge and its range, readable: "2.000%", "2.000% [1.9%, 2.1%]". */
 export function statedText(outcome: VariantOutcome): string {
-  const { statedEdge, statedRange } = outcome.verdict;
+  const { statedEdge, statedRange, edgeSource } = outcome.verdict;
   if (statedEdge === null) return '—';
+  // An empirical point with no interval (nothing bounds its returns, too few bets for the sample's) is no verdict.
+  if (statedRange === null && edgeSource === 'empirical') return `${percent(statedEdge)} (no interval)`;
   return statedRange === null || statedRange[0] === statedRange[1]
     ? percent(statedEdge)
     : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
@@ -98,11 +101,21 @@ const variantPart = (outcome: VariantOutcome): string => {
       : name;
 };
 
-/** The advertised edge as a figure, "(own)" where the target's own answers state it. */
-const advertisedCell = (outcome: VariantOutcome): string =>
-  outcome.verdict.advertised === null
-    ? '—'
-    : `${percent(outcome.verdict.advertised.edge)}${outcome.advertisedBy === 'target' ? ' (own)' : ''}`;
+/** Whose word the advertised edge is: `own` (the target's answers), `list` (its game list), or the documents'. */
+function wordSource(outcome: VariantOutcome): 'own' | 'list' | 'documents' | null {
+  if (outcome.verdict.advertised === null || outcome.advertisedBy === null) return null;
+  if (outcome.advertisedBy === 'documents') return 'documents';
+  return outcome.words !== undefined && outcome.words.answers === null ? 'list' : 'own';
+}
+
+/** The advertised edge as a figure, "(own)" where the target's answers state it, "(list)" where its game list does. */
+const advertisedCell = (outcome: VariantOutcome): string => {
+  const source = wordSource(outcome);
+  if (outcome.verdict.advertised === null) return '—';
+  return `${percent(outcome.verdict.advertised.edge)}${source === 'own' || source === 'list' ? ` (${source})` : ''}`;
+};
+
+const betsCell = (outcome: VariantOutcome): string => `${outcome.placed}/${outcome.verified}/${outcome.followedRule}`;
 
 /** One row per variant, within TABLE_COLUMNS_MAX columns: bets as placed/verified/followed the rule. */
 export function renderEdgeAuditTable(result: EdgeAuditResult): string {
@@ -111,7 +124,7 @@ export function renderEdgeAuditTable(result: EdgeAuditResult): string {
     variantPart(outcome),
     outcome.verdict.edgeSource,
     statedText(outcome),
-    `${outcome.placed}/${outcome.verified}/${outcome.followedRule}`,
+    betsCell(outcome),
     advertisedCell(outcome),
     shortVerdictText(outcome),
   ]);
@@ -127,6 +140,36 @@ export function renderEdgeAuditTable(result: EdgeAuditResult): string {
       .join('  ')
       .trimEnd();
   return [line(HEADERS), ...cells.map(line), TABLE_LEGEND].join('\n') + '\n';
+}
+
+/**
+ * The per-variant edge table of findings.html (the same cells as the terminal's, in full): source,
+ * edge, interval, bets, the target's own word with where it was read, and the verdict.
+ */
+export function edgeReportTable(result: EdgeAuditResult): ReportTable {
+  return {
+    id: 'edges',
+    heading: 'Edges, per variant',
+    caption:
+      'bets: placed/verified/followed the rule; the interval: exact where one point, else its range (observed bounds, the empirical 99% interval)',
+    headers: ['game', 'variant', 'source', 'edge', 'interval', 'bets', "the target's word", 'verdict'],
+    rows: result.variants.map((outcome) => {
+      const range = outcome.verdict.statedRange;
+      const word = outcome.verdict.advertised;
+      return [
+        outcome.variant.game,
+        variantPart(outcome),
+        outcome.restated === null || outcome.restated === undefined
+          ? outcome.verdict.edgeSource
+          : `observed (${outcome.restated.text})`,
+        outcome.verdict.statedEdge === null ? '—' : percent(outcome.verdict.statedEdge),
+        range === null ? 'none' : range[0] === range[1] ? 'exact' : `[${percent(range[0])}, ${percent(range[1])}]`,
+        betsCell(outcome),
+        word === null ? '—' : `${word.text}${wordSource(outcome) === 'documents' ? " (the documents')" : ''}`,
+        verdictText(outcome),
+      ];
+    }),
+  };
 }
 
 /** A fraction with 8 decimals, "" when absent; never "-0.00000000" (casino.csv's format). */
@@ -234,7 +277,7 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
     advertised_edge: outcome.verdict.advertised?.edge ?? null,
     advertised_text: outcome.verdict.advertised?.text ?? null,
     empirical_edge: outcome.verdict.interval?.edge ?? null,
-    interval_99: shownInterval(outcome.verdict.interval),
+    interval_99: statedInterval(outcome.verdict.interval, outcome.verdict.returnBound),
     rule: outcome.verdict.rule,
     rule_severity: outcome.verdict.ruleSeverity,
     empirical: outcome.verdict.empirical,
@@ -244,6 +287,8 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
         ? null
         : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
+    restated_rule: outcome.restated?.text ?? null,
+    draw: outcome.draw?.summary ?? null,
   }));
   return jsonDocument({
     ...header,

@@ -257,7 +257,7 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
       empirical = Math.abs(interval.edge - reference) > decisiveHalfWidth ? 'differs' : 'agrees';
     }
   }
-  if (stated.source === 'empirical') range = shownInterval(interval);
+  if (stated.source === 'empirical') range = statedInterval(interval, returnBound);
   const statedEdge =
     stated.source === 'empirical'
       ? (interval?.edge ?? null)
@@ -336,6 +336,20 @@ function boundedInterval(data: TallyData, bound: number): EdgeInterval {
  */
 export function shownInterval(interval: EdgeInterval | null): readonly [low: number, high: number] | null {
   if (interval === null || interval.bets < MIN_EMPIRICAL_BETS) return null;
+  return [Math.min(interval.low, 1), Math.min(interval.high, 1)];
+}
+
+/**
+ * The interval an empirical edge is stated with: the bounded one (valid for any law of returns up
+ * to B, whatever the number of bets: a handful of bets give a wide interval, never a bare point)
+ * where a bound exists; without one, the sample's, from MIN_EMPIRICAL_BETS bets on (shownInterval).
+ */
+export function statedInterval(
+  interval: EdgeInterval | null,
+  returnBound: number | null,
+): readonly [number, number] | null {
+  if (interval === null) return null;
+  if (returnBound === null) return shownInterval(interval);
   return [Math.min(interval.low, 1), Math.min(interval.high, 1)];
 }
 

@@ -16,7 +16,7 @@
  * longer is not shown cut (a cut line reproduces nothing: findings.json holds it whole).
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
-import { row, table } from '../../report/kit/html-table.ts';
+import { cell, row, table } from '../../report/kit/html-table.ts';
 import { generatorOf, PAGE_CSS, renderPage, STATIC_PAGE_POLICY } from '../../report/kit/page-shell.ts';
 import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
@@ -33,6 +33,8 @@ import {
   type FindingIndex,
   type FindingsReport,
   type ReportCheck,
+  REPORT_TABLE_ROWS_MAX,
+  type ReportTable,
 } from './findings-report.ts';
 
 const VALUE_MAX_CHARS = 300;
@@ -173,6 +175,14 @@ function subtitle(report: FindingsReport, findings: readonly Finding[]): string 
   return text(parts.join(' · ') + dropped);
 }
 
+/** A command's own table (house-edge's per-variant edges), each cell escaped, rows capped. */
+function commandTable(own: ReportTable): string {
+  const rows = own.rows
+    .slice(0, REPORT_TABLE_ROWS_MAX)
+    .map((cells) => row(cells.map((value) => cell(escapeHtml(boundedText(value, FINDING_TEXT_MAX_CHARS))))));
+  return `<section id="${own.id}">\n<h2>${escapeHtml(own.heading)}</h2>\n${table(`${own.id}-table`, own.caption, own.headers, rows)}\n</section>`;
+}
+
 export function renderFindingsHtml(report: FindingsReport): string {
   assertReportBounded(report);
   const findings = sortedFindings(report);
@@ -188,6 +198,7 @@ export function renderFindingsHtml(report: FindingsReport): string {
     parts: [
       verdictSection(report, findings),
       summaryTable(acting, findings.length - acting.length),
+      ...(report.tables ?? []).map(commandTable),
       infoDetails(findings.filter((finding) => finding.severity === 'info')),
       `<section id="severities">\n<h2>Counts</h2>\n${countsTable(report, findings)}\n</section>`,
       // No empty sections: a command that reported no checks gets no checks section.

@@ -57,7 +57,20 @@ export interface FindingsReport {
   readonly checks: readonly ReportCheck[];
   /** A failure beside the findings (absent: the findings alone decide the verdict). */
   readonly failure?: ReportFailure;
+  /** Tables of the command's own beside its findings (house-edge: one row per variant); the HTML shows them, the JSON and CSV files of the command hold them. */
+  readonly tables?: readonly ReportTable[];
 }
+
+/** A command's table in the findings page: plain text cells (escaped when rendered), at most REPORT_TABLE_ROWS_MAX rows. */
+export interface ReportTable {
+  readonly id: string;
+  readonly heading: string;
+  readonly caption: string;
+  readonly headers: readonly string[];
+  readonly rows: ReadonlyArray<readonly string[]>;
+}
+
+export const REPORT_TABLE_ROWS_MAX = 10_000;
 
 export const REPORT_CHECKS_MAX = 10_000;
 /** The most characters of one text (a title, evidence) the findings renderers show. */

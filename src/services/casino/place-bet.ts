@@ -324,12 +324,11 @@ export function settleAs(
   } else {
     ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
   }
-  const creditedMicro = payoutMicro - skimmedMicro(payoutMicro, command.deployedRules);
-  if (creditedMicro > 0n)
+  if (payoutMicro > 0n)
     ctx.ledger.transfer({
       from: CASINO_HOUSE,
       to: account,
-      amountMicro: creditedMicro,
+      amountMicro: payoutMicro - skimmedMicro(payoutMicro, command.deployedRules),
       reason: 'casino.bet.payout',
       reference: betId,
     });
