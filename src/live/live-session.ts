@@ -299,7 +299,7 @@ export class LiveSession {
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
         const retryAfter = answer.headers['retry-after'] ?? null;
-        this.rateLimits.limited(op, answeredMs, { request, body: answer.body, retryAfter }, wait);
+        this.rateLimits.limited(op, answeredMs, { request, body: answer.body, retryAfter }, wait, this.bucketOf(op));
         if (wait > this.deadline.remainingMs()) return this.outOfTime();
         await this.options.clock.sleep(wait);
         continue;
@@ -415,7 +415,9 @@ export class LiveSession {
   private async pace(op: OperationName, forwardedFor: string | undefined): Promise<boolean> {
     const limit = this.target.limits[op];
     if (limit === undefined || this.options.paced === false) return !this.deadline.passed();
-    const key = forwardedFor === undefined ? op : `${op} ${forwardedFor}`;
+    // Operations the target counts together (a bucket) share one pace.
+    const paced = limit.bucket === undefined ? op : `bucket:${limit.bucket}`;
+    const key = forwardedFor === undefined ? paced : `${paced} ${forwardedFor}`;
     if (!this.nextSlotMs.has(key) && this.nextSlotMs.size >= PACED_KEYS_MAX) this.nextSlotMs.clear();
     const spacingMs = Math.floor(60_000 / limit.perMinute) + 1;
     const nowMs = this.options.clock.nowMs();
@@ -424,6 +426,16 @@ export class LiveSession {
     this.nextSlotMs.set(key, slotMs + spacingMs);
     if (slotMs > nowMs) await this.options.clock.sleep(slotMs - nowMs);
     return true;
+  }
+
+  /** The bucket the target file puts `op` in with others, and its operations; null without one. */
+  private bucketOf(op: OperationName): { readonly name: string; readonly ops: OperationName[] } | null {
+    const name = this.target.limits[op]?.bucket;
+    if (name === undefined) return null;
+    const ops = Object.entries(this.target.limits)
+      .filter(([, limit]) => limit.bucket === name)
+      .map(([other]) => other as OperationName);
+    return { name, ops };
   }
 
   private toldWaitMs(op: OperationName, answer: RawAnswer): number | null {

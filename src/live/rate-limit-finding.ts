@@ -4,8 +4,10 @@
  * before the first 429 (of the operation, and to the target in all: a limit may count several
  * operations together), the 429's own body and Retry-After, how many 429s were waited out and how
  * long, and the curl of the refused request. Minor where the file claims a limit the target did not
- * keep to (a measured rule differing from the file's claim: afp paced at the claim and still met
- * 429s); info where the file claims none (afp did not pace it; the file could). Why: the session
+ * keep to, measured: the 429 came before afp had sent as many calls in the documented minute as
+ * the claim allows, counted over the operations the file puts in one bucket (the deployment counts
+ * bet, deal and draw together); a 429 met at or past the claim is afp's own pace meeting the limit,
+ * info, with the clock and the counts; info too where the file claims none (afp did not pace it). Why: the session
  * waits every 429 out, and an audit planned for 9 s took 90 s saying nothing of why.
  * Where the target announced its own limit (X-RateLimit-* / RateLimit-*, on the 429 or the
  * operation's answers before it), that is the yardstick, not the file (whose figure may be afp's copy
@@ -34,7 +36,7 @@ export function rateLimitFinding(
   const inFlight = meeting.unanswered === 0 ? '' : `, ${meeting.unanswered} of them still unanswered`;
   const measured = `429 after ${meeting.callsOfOperation} calls of ${meeting.op}${inFlight} (${meeting.callsInAll} calls to the target in all) in the minute before`;
   const judged =
-    meeting.announced === null ? byFile(meeting.op, claimed, measured) : byAnnouncement(meeting, claimed, measured);
+    meeting.announced === null ? byFile(meeting, claimed, measured) : byAnnouncement(meeting, claimed, measured);
   return {
     id: `limit:${meeting.op}:rate-limited`,
     ...judged,
@@ -47,16 +49,41 @@ export function rateLimitFinding(
 
 type Judged = Pick<FindingInput, 'severity' | 'title' | 'expected' | 'seen'>;
 
-/** The target announced nothing: the file's claim is the only yardstick. */
-function byFile(op: string, claimed: PaceLimit | undefined, measured: string): Judged {
+/**
+ * The target announced nothing: the file's claim is the only yardstick, counted against its
+ * documented window (a minute) and over the operations the file puts in one bucket with this one.
+ * Stricter (minor) only where the target refused before afp had sent as many calls in that minute
+ * as the claim allows; at or past it, afp's own pace met the documented limit (info: the target
+ * kept it). With the clock and the counts in the evidence.
+ */
+function byFile(meeting: RateLimitMeeting<SentRequest>, claimed: PaceLimit | undefined, measured: string): Judged {
+  const op = meeting.op;
+  if (claimed === undefined)
+    return {
+      severity: 'info',
+      title: `${op}: the target rate-limits it (${measured}); the target file states no limit for it`,
+      expected: null,
+      seen: measured,
+    };
+  const counted = meeting.bucket === null ? meeting.callsOfOperation : meeting.bucket.calls;
+  const where =
+    meeting.bucket === null
+      ? `of ${op}`
+      : `of bucket ${meeting.bucket.name} (${op} and the operations counted with it)`;
+  const clock = `first 429 at ${new Date(meeting.atMs).toISOString()}; ${counted} calls ${where} sent in the documented window, ${new Date(meeting.atMs - 60_000).toISOString()} to then`;
+  const expected = `up to ${claimed.perMinute} calls a minute${meeting.bucket === null ? '' : ` in bucket ${meeting.bucket.name}`} (the target file's limits)`;
+  if (counted >= claimed.perMinute)
+    return {
+      severity: 'info',
+      title: `${op}: the target refused once ${counted} calls ${where} had gone out in a minute: its documented ${claimed.perMinute}/min, kept (afp's pace reached it)`,
+      expected,
+      seen: `${measured}; ${clock}`,
+    };
   return {
-    severity: claimed === undefined ? 'info' : 'minor',
-    title:
-      claimed === undefined
-        ? `${op}: the target rate-limits it (${measured}); the target file states no limit for it`
-        : `${op}: the target's rate limit is stricter than the target file's ${claimed.perMinute}/min (${measured})`,
-    expected: claimed === undefined ? null : `up to ${claimed.perMinute} calls a minute (the target file's limits)`,
-    seen: measured,
+    severity: 'minor',
+    title: `${op}: the target's rate limit is stricter than the target file's ${claimed.perMinute}/min (${counted} calls ${where} in the minute before its first 429)`,
+    expected,
+    seen: `${measured}; ${clock}`,
   };
 }
 

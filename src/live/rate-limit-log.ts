@@ -40,6 +40,10 @@ export interface RateLimitMeeting<Request> {
   readonly callsInAnnouncedWindow: number | null;
   /** Calls to the target in all in that window (a limit may be one bucket for several operations); null likewise. */
   readonly callsInAllInAnnouncedWindow: number | null;
+  /** When the first 429 came back, on the session's clock (the window counted ends there). */
+  readonly atMs: number;
+  /** The bucket the target file puts the operation in with others, and the calls of all of them in the minute before the 429; null without one. */
+  readonly bucket: { readonly name: string; readonly calls: number } | null;
   /** 429s of this operation waited out, and the time spent waiting. */
   count: number;
   waitedMs: number;
@@ -74,6 +78,7 @@ export class RateLimitLog<Request> {
     nowMs: number,
     answer: { readonly request: Request; readonly body: unknown; readonly retryAfter: string | null },
     waitMs: number,
+    bucket: { readonly name: string; readonly ops: readonly OperationName[] } | null = null,
   ): void {
     const met = this.meetings.get(op);
     if (met !== undefined) {
@@ -93,9 +98,26 @@ export class RateLimitLog<Request> {
       callsInAnnouncedWindow: windowMs === null || windowMs > KEPT_MS ? null : this.countSince(op, nowMs, windowMs),
       callsInAllInAnnouncedWindow:
         windowMs === null || windowMs > KEPT_MS ? null : this.countSince('', nowMs, windowMs),
+      atMs: nowMs,
+      bucket:
+        bucket === null
+          ? null
+          : {
+              name: bucket.name,
+              // Every send of the bucket's operations in the minute, the refused one (counted by `sent`) left out.
+              calls: Math.max(
+                0,
+                bucket.ops.reduce((total, other) => total + this.recentCount(other, nowMs, WINDOW_MS), 0) - 1,
+              ),
+            },
       count: 1,
       waitedMs: waitMs,
     });
+  }
+
+  /** Calls of `key` sent within `windowMs` before `nowMs`, all of them. */
+  private recentCount(key: OperationName, nowMs: number, windowMs: number): number {
+    return this.recent(key, nowMs, KEPT_MS).filter((time) => time > nowMs - windowMs).length;
   }
 
   /** Calls of `key` sent within `windowMs` before `nowMs`, the refused one (the last sent of them counted) not counted. */

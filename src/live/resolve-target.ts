@@ -28,7 +28,12 @@ import { DEPLOYED_LIMITS } from './dialects/deployed/limits.ts';
 
 /** A serve that speaks the deployed dialect keeps the deployment's limits (unless it says `limits: lifted`): pace under them. */
 function deployedPaces(): Record<string, PaceLimit> {
-  return Object.fromEntries(Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [op, { perMinute: row.perMinute }]));
+  return Object.fromEntries(
+    Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [
+      op,
+      { perMinute: row.perMinute, ...(row.bucket === undefined ? {} : { bucket: row.bucket }) },
+    ]),
+  );
 }
 
 export const RESOLVE_TIMEOUT_MS = 10_000;

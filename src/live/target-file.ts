@@ -92,6 +92,8 @@ interface LooseView {
   readonly keysEnv: unknown;
   readonly adminUrl: unknown;
   readonly limits: readonly string[];
+  /** Each limit's raw fields, for the bucket check (one pace per bucket). */
+  readonly limitFields: Readonly<Record<string, Record<string, unknown> | undefined>>;
   readonly fairness: unknown;
 }
 
@@ -117,6 +119,9 @@ function looseView(document: unknown): LooseView {
     keysEnv: funding['keys_env'],
     adminUrl: root['admin_url'],
     limits: Object.keys(record(root['limits']) ?? {}),
+    limitFields: Object.fromEntries(
+      Object.entries(record(root['limits']) ?? {}).map(([op, limit]) => [op, record(limit)]),
+    ),
     fairness: root['fairness'],
   };
 }
@@ -154,8 +159,28 @@ function checkAcrossFields(view: LooseView, source: ScenarioSource, errors: Scen
     if ((OPERATION_NAMES as readonly string[]).includes(op) && !listed.has(service))
       errors.push(errorAt(source, ['limits', op], `a limit for ${op}, but no ${service} is listed under services`));
   }
+  checkBuckets(view, source, errors);
   if (listed.has('casino') && view.fairness === undefined)
     errors.push(errorAt(source, ['fairness'], 'a target with a casino names its fairness scheme: afp or deployed'));
+}
+
+/** Operations sharing a bucket are one pace: each of them states the bucket's one per_minute. */
+function checkBuckets(view: LooseView, source: ScenarioSource, errors: ScenarioError[]): void {
+  const paces = new Map<string, { readonly op: string; readonly perMinute: unknown }>();
+  for (const [op, fields] of Object.entries(view.limitFields)) {
+    const bucket = fields?.['bucket'];
+    if (typeof bucket !== 'string') continue;
+    const first = paces.get(bucket);
+    if (first === undefined) paces.set(bucket, { op, perMinute: fields?.['per_minute'] });
+    else if (first.perMinute !== fields?.['per_minute'])
+      errors.push(
+        errorAt(
+          source,
+          ['limits', op, 'per_minute'],
+          `bucket ${bucket} is one pace: ${op} says ${String(fields?.['per_minute'])} a minute, ${first.op} ${String(first.perMinute)}`,
+        ),
+      );
+  }
 }
 
 /** The keys of `keys` funding, from the file or the environment; never quoted in an error. */
@@ -228,10 +253,11 @@ function buildTarget(file: TargetFile, keys: readonly string[], fileName: string
   const limits: Record<string, PaceLimit> = {};
   for (const [op, limit] of Object.entries(file.limits ?? {})) {
     if (limit !== undefined)
-      limits[op] =
-        limit.burst === undefined
-          ? { perMinute: limit.per_minute }
-          : { perMinute: limit.per_minute, burst: limit.burst };
+      limits[op] = {
+        perMinute: limit.per_minute,
+        ...(limit.burst === undefined ? {} : { burst: limit.burst }),
+        ...(limit.bucket === undefined ? {} : { bucket: limit.bucket }),
+      };
   }
   const adminUrl = file.admin_url === undefined ? null : normalizeServiceUrl(file.admin_url);
   return {

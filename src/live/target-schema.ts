@@ -134,6 +134,13 @@ const boundedInt = (min: number, max: number, what: string) =>
 const limitSchema = z.strictObject({
   per_minute: boundedInt(1, TARGET_LIMITS.perMinuteMax, 'requests per minute'),
   burst: boundedInt(1, TARGET_LIMITS.burstMax, 'requests sent back to back').optional(),
+  bucket: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,32}$/, 'a bucket is 1 to 32 characters of a-z, 0-9, _ and -')
+    .optional()
+    .describe(
+      'a name the operations the target counts together share: one pace, one window (the same per_minute each)',
+    ),
 });
 
 const limitsShape = Object.fromEntries(OPERATION_NAMES.map((op) => [op, limitSchema.optional()])) as Record<

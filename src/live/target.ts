@@ -33,6 +33,8 @@ export type Funding =
 export interface PaceLimit {
   readonly perMinute: number;
   readonly burst?: number;
+  /** The bucket the target counts this operation in with others (the deployment's `games`): one pace, one window. */
+  readonly bucket?: string;
 }
 
 export interface Target {

@@ -571,6 +571,25 @@ describe('a target speaking the deployed dialect', () => {
     expect(live.rateLimited.get('casino.balance')).toEqual({ count: 1, withRetryAfter: 0 });
   });
 
+  test('operations in one bucket share one pace: a bet and a balance read at 10/min each are 6 s apart in all', async () => {
+    const server = createServer((_request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ agent_id: 'ag_x', balance_usd: 1 }));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const clock = fakeClock();
+    const shared = { perMinute: 10, bucket: 'games' };
+    const live = session(deployedTarget(url, { 'casino.balance': shared, 'casino.seeds': shared }), clock);
+    await live.call('casino.balance', {}, 'k');
+    await live.call('casino.seeds', {}, 'k');
+    await live.call('casino.balance', {}, 'k');
+    // One slot every 6.001 s across both operations (apart, each would have gone at once the first time).
+    expect(clock.slept).toEqual([6_001, 6_001]);
+  });
+
   test('a 503 with Retry-After (load shed) is waited out and sent again; a 503 without it is an answer', async () => {
     let calls = 0;
     const server = createServer((_request, response) => {

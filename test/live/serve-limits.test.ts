@@ -38,7 +38,12 @@ describe('a deployed afp serve announces its limits, and live commands pace by t
     const { announced, paces } = await resolvedLimits(DEPLOYED_LAYOUT);
     expect(announced).toBe('deployed');
     expect(paces).toStrictEqual(
-      Object.fromEntries(Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [op, { perMinute: row.perMinute }])),
+      Object.fromEntries(
+        Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [
+          op,
+          { perMinute: row.perMinute, ...(row.bucket === undefined ? {} : { bucket: row.bucket }) },
+        ]),
+      ),
     );
   });
 

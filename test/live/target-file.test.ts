@@ -82,11 +82,16 @@ describe('the shipped target files', () => {
     });
     // The file and the table the probe writes from say the same limits (batch 10/min, games 60/min…).
     const table = Object.fromEntries(
-      Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [op, { perMinute: row.perMinute }]),
+      Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [
+        op,
+        { perMinute: row.perMinute, ...(row.bucket === undefined ? {} : { bucket: row.bucket }) },
+      ]),
     );
     expect(loaded.value.limits).toStrictEqual(table);
     expect(loaded.value.limits['casino.batch']).toStrictEqual({ perMinute: 10 });
-    expect(loaded.value.limits['casino.bet']).toStrictEqual({ perMinute: 60 });
+    // Single games, the video-poker deal and draw: one `games` bucket, one pace (DEPLOYED.md §2.12).
+    for (const op of ['casino.bet', 'casino.deal', 'casino.draw'])
+      expect(loaded.value.limits[op]).toStrictEqual({ perMinute: 60, bucket: 'games' });
   });
 
   test('schemas/target.schema.json is fresh (run node scripts/gen-schema.ts)', () => {
@@ -323,3 +328,25 @@ async function listen(answer: (path: string) => { status: number; body: unknown 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+describe('buckets', () => {
+  test('operations the target counts together share a bucket, and the bucket one pace', () => {
+    const result = parse(`name: shared
+services:
+  casino: { url: "http://127.0.0.1:1", dialect: deployed }
+register: { service: casino }
+funding: { method: keys, keys: [sk_live_a] }
+limits:
+  casino.bet: { per_minute: 60, bucket: games }
+  casino.deal: { per_minute: 30, bucket: games }
+  casino.draw: { per_minute: 60, bucket: "Games!" }
+fairness: deployed
+`);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.message.split('\n')).toStrictEqual([
+      't.yaml:8 limits.casino.deal.per_minute: bucket games is one pace: casino.deal says 30 a minute, casino.bet 60',
+      't.yaml:9 limits.casino.draw.bucket: a bucket is 1 to 32 characters of a-z, 0-9, _ and -',
+    ]);
+  });
+});

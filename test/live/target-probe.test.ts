@@ -334,7 +334,10 @@ describe('afp target probe against a fixture of the deployed wire', () => {
       Object.fromEntries(
         Object.entries(DEPLOYED_LIMITS)
           .filter(([op]) => !op.startsWith('wallet.'))
-          .map(([op, row]) => [op, { perMinute: row.perMinute }]),
+          .map(([op, row]) => [
+            op,
+            { perMinute: row.perMinute, ...(row.bucket === undefined ? {} : { bucket: row.bucket }) },
+          ]),
       ),
     );
     // Without --out: the file on stdout (byte-identical to the one written), the table on stderr.

@@ -70,16 +70,18 @@ export function auditEta(input: EtaInput): AuditEta {
   let pacedMs = 0;
   const pacedByOp = new Map<string, number>();
   for (let first = 0; first < bets; first += PHASE_BETS) {
-    let phaseMs = 0;
+    // Operations in one bucket share one pace: their calls queue behind each other.
+    const byPace = new Map<string, number>();
     for (const [op, count] of phaseCalls(input, first, Math.min(PHASE_BETS, bets - first))) {
       calls[op] = (calls[op] ?? 0) + count;
       const limit = input.limits[op];
       if (limit === undefined) continue;
       const ms = count * spacingMs(limit);
       pacedByOp.set(op, (pacedByOp.get(op) ?? 0) + ms);
-      phaseMs = Math.max(phaseMs, ms);
+      const pace = limit.bucket === undefined ? op : `bucket:${limit.bucket}`;
+      byPace.set(pace, (byPace.get(pace) ?? 0) + ms);
     }
-    pacedMs += phaseMs;
+    pacedMs += Math.max(0, ...byPace.values());
   }
   const slowest = [...pacedByOp.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
   return { calls, pacedMs, slowest, lines: etaLines(input, bets, calls, { pacedMs, slowest }) };

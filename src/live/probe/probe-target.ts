@@ -266,7 +266,8 @@ function targetFile(
         : source.kind === 'announced'
           ? perMinuteWithin(source.announced)
           : (DEPLOYED_LIMITS[op]?.perMinute ?? null);
-    if (perMinute !== null) limits[op] = { per_minute: perMinute };
+    const bucket = source?.kind === 'documented' ? DEPLOYED_LIMITS[op]?.bucket : undefined;
+    if (perMinute !== null) limits[op] = { per_minute: perMinute, ...(bucket === undefined ? {} : { bucket }) };
   }
   // Every method but keys registers a fresh agent, which needs the casino.
   const funding: TargetFile['funding'] =

@@ -101,7 +101,10 @@ export function renderTargetText(
       ? `{ method: keys, keys_env: ${funding.keys_env ?? ''} }`
       : `{ method: ${funding.method} }`;
   lines.push(`funding: ${fundingText}  # ${FUNDING_COMMENT[funding.method]}`);
-  const limits = Object.entries(file.limits ?? {}) as [OperationName, { per_minute: number } | undefined][];
+  const limits = Object.entries(file.limits ?? {}) as [
+    OperationName,
+    { per_minute: number; bucket?: string } | undefined,
+  ][];
   if (limits.length === 0) lines.push('limits: {}  # no pace known to keep');
   else {
     lines.push(
@@ -110,7 +113,7 @@ export function renderTargetText(
     for (const [op, limit] of limits)
       if (limit !== undefined)
         lines.push(
-          `  ${op}: { per_minute: ${limit.per_minute} }  # ${limitComment(op, limit.per_minute, options.limitSources?.[op])}`,
+          `  ${op}: { per_minute: ${limit.per_minute}${limit.bucket === undefined ? '' : `, bucket: ${limit.bucket}`} }  # ${limitComment(op, limit.per_minute, options.limitSources?.[op])}`,
         );
   }
   if (file.fairness !== undefined)

@@ -9,15 +9,17 @@ import type { PaceLimit } from '../../target.ts';
 
 export interface DeployedLimitRow {
   readonly perMinute: PaceLimit['perMinute'];
+  /** The bucket the deployment counts the operation in with others (`games`: bet, deal, draw). */
+  readonly bucket?: string;
   /** What DEPLOYED.md says, for the written file's comment. */
   readonly why: string;
 }
 
 export const DEPLOYED_LIMITS: Readonly<Partial<Record<OperationName, DeployedLimitRow>>> = {
   'casino.register': { perMinute: 10, why: '/auth/register: 10 per IP per 60 s' },
-  'casino.bet': { perMinute: 60, why: 'single games: the `games` bucket, 60 per agent per minute' },
-  'casino.deal': { perMinute: 60, why: 'video poker deal: a single game, the `games` bucket' },
-  'casino.draw': { perMinute: 60, why: 'video poker draw: a single game, the `games` bucket' },
+  'casino.bet': { perMinute: 60, bucket: 'games', why: 'single games: the `games` bucket, 60 per agent per minute' },
+  'casino.deal': { perMinute: 60, bucket: 'games', why: 'video poker deal: a single game, the `games` bucket' },
+  'casino.draw': { perMinute: 60, bucket: 'games', why: 'video poker draw: a single game, the `games` bucket' },
   'casino.batch': { perMinute: 10, why: '/bets/batch: the `batch` bucket, 10 per agent per minute' },
   'casino.history': { perMinute: 60, why: '/bets/history: 60 per IP per path per 60 s (/bets/*)' },
   'casino.withdraw': { perMinute: 5, why: '/auth/withdraw: 5 per IP per 60 s' },
