@@ -103,8 +103,19 @@ export function openMcpAnswer(answer: McpAnswerIn): McpAnswerOut {
   if (result['isError'] !== true) return { status: 200, body, json: true };
   const stated = objectOf(result['_meta'])?.['afp/status'];
   const status = typeof stated === 'number' && stated >= 400 && stated <= 599 ? stated : TOOL_ERROR_STATUS;
-  return { status, body, json: true };
+  // A tool error in words ("Escrow service unavailable") is the target's own text: kept as the refusal's message.
+  const own =
+    typeof body === 'object' && body !== null ? body : { error: TOOL_ERROR_NAME, message: toolErrorText(body) };
+  return { status, body: own, json: true };
 }
+
+/** The name of a tool error that states no error name of its own. */
+export const TOOL_ERROR_NAME = 'mcp_tool_error';
+/** The characters of a tool error's text kept as its message. */
+const TOOL_ERROR_TEXT_MAX = 300;
+
+const toolErrorText = (body: unknown): string =>
+  (typeof body === 'string' ? body : body === null ? '(no text)' : JSON.stringify(body)).slice(0, TOOL_ERROR_TEXT_MAX);
 
 /**
  * The first text content that is a JSON object or list, else the structured content, else the

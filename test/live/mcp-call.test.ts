@@ -3,6 +3,7 @@
 // status, JSON-RPC errors, and answers that are no MCP answer at all (left as they came).
 import { describe, expect, test } from 'vitest';
 import { KEY_PLACEHOLDER, mcpToolRequest, openMcpAnswer, withKey } from '../../src/live/mcp-call.ts';
+import { answerText } from '../../src/live/audit/probe-context.ts';
 
 const result = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   jsonrpc: '2.0',
@@ -48,6 +49,27 @@ describe('openMcpAnswer', () => {
         body: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Tool nope not found' } },
       }),
     ).toEqual({ status: 400, body: { error: 'jsonrpc_-32602', message: 'Tool nope not found' }, json: true });
+  });
+
+  test("a tool error in words is the target's own text: the refusal's message, never an empty 400", () => {
+    const failed = result('Error: Escrow service unavailable (upstream timeout)', { isError: true });
+    expect(openMcpAnswer({ status: 200, body: failed })).toEqual({
+      status: 400,
+      body: { error: 'mcp_tool_error', message: 'Error: Escrow service unavailable (upstream timeout)' },
+      json: true,
+    });
+    const empty = { jsonrpc: '2.0', id: 1, result: { content: [], isError: true } };
+    expect(openMcpAnswer({ status: 200, body: empty }).body).toEqual({ error: 'mcp_tool_error', message: '(no text)' });
+    const long = result('x'.repeat(5_000), { isError: true });
+    expect((openMcpAnswer({ status: 200, body: long }).body as { message: string }).message).toHaveLength(300);
+    // A probe line quotes it (probe-context.ts answerText).
+    expect(
+      answerText({
+        kind: 'refused',
+        refusal: { status: 400, name: 'mcp_tool_error', message: 'Escrow service unavailable', body: null },
+        request: { method: 'POST', url: 'http://127.0.0.1:1/mcp' } as never,
+      }),
+    ).toBe('refused 400 mcp_tool_error: "Escrow service unavailable"');
   });
 
   test('no MCP answer: a 404, a stream without our id, a page — each left as it came', () => {
