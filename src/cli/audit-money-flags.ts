@@ -27,6 +27,10 @@ export interface MoneyFlags {
   /** --include-slow: the settlement probes, waiting at most `maxMinutes`. */
   readonly includeSlow: boolean;
   readonly maxMinutes: number;
+  /** --resume-file FILE (with --include-slow): the escrows are opened and left, and FILE says how to judge them later. */
+  readonly resumeFile: string | null;
+  /** --resume FILE: judge the escrows a --resume-file run left, nothing else. */
+  readonly resume: string | null;
   /** --quiet or --json: no progress lines. */
   readonly quiet: boolean;
 }
@@ -38,6 +42,9 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
   if (typeof maxMinutes === 'string') errors.push(maxMinutes);
   else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined)
     errors.push('--max-minutes bounds the slow probes: it needs --include-slow');
+  const resumeFile = stringFlag(args, 'resume-file') ?? null;
+  const resume = stringFlag(args, 'resume') ?? null;
+  errors.push(...resumeErrors({ resumeFile, resume, includeSlow, key, secondKey: stringFlag(args, 'second-key') }));
   if (
     errors.length > 0 ||
     target === undefined ||
@@ -56,6 +63,28 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
     maxSeconds,
     includeSlow,
     maxMinutes,
+    resumeFile,
+    resume,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
   };
+}
+
+/** The resume flags' rules: --resume-file writes the slow probes' escrows, --resume judges them with the two accounts that opened them. */
+function resumeErrors(given: {
+  readonly resumeFile: string | null;
+  readonly resume: string | null;
+  readonly includeSlow: boolean;
+  readonly key: string | undefined;
+  readonly secondKey: string | undefined;
+}): string[] {
+  const errors: string[] = [];
+  if (given.resumeFile !== null && !given.includeSlow)
+    errors.push("--resume-file leaves the slow probes' escrows for later: it needs --include-slow");
+  if (given.resume !== null && given.resumeFile !== null)
+    errors.push('--resume reads a resume file; --resume-file writes one: give one');
+  if (given.resume !== null && given.includeSlow)
+    errors.push('--resume judges escrows a --resume-file run left: it runs no other probe, so not with --include-slow');
+  if (given.resume !== null && (given.key === undefined || given.secondKey === undefined))
+    errors.push('--resume judges the escrows of the two accounts that opened them: give their --key and --second-key');
+  return errors;
 }

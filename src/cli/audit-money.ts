@@ -23,12 +23,10 @@
  * Waits: paces and 429s are waited out on the target's window clock (a manual afp serve's own,
  * moved forward; live-command.ts startLiveRun), the budget on the wall's.
  */
-import { runMoneyProbes, type ProbeResult } from '../live/audit/money-probes.ts';
-import { runPotProbes } from '../live/audit/pot-probes.ts';
+import { runMoneyProbes } from '../live/audit/money-probes.ts';
+import { laterProbes, runMoneyResume } from './audit-money-resume.ts';
+import { checksOfProbes } from './money-checks.ts';
 import { unansweredLine } from '../live/audit/probe-context.ts';
-import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
-import { timePassageOf } from '../live/audit/time-passage.ts';
-import type { ReportCheck } from '../live/report/write-findings.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
@@ -64,28 +62,13 @@ async function secondAccount(run: LiveRun, flags: MoneyFlags): Promise<LiveOutco
   });
 }
 
-/** One check per probe: skipped, a finding, or a pass. */
-function checksOfProbes(results: readonly ProbeResult[]): ReportCheck[] {
-  return results.map((result) => ({
-    name: result.name,
-    group: 'money',
-    status:
-      result.status === 'skipped'
-        ? ('skipped' as const)
-        : result.findingIds.length > 0
-          ? ('finding' as const)
-          : ('pass' as const),
-    findingIds: result.findingIds,
-    detail: result.note,
-  }));
-}
-
 export async function runMoney(
   flags: MoneyFlags,
   io: AuditIo,
   clock: WaitClock = SYSTEM_LIVE_CLOCK,
   record: RecordFields = () => undefined,
 ): Promise<number> {
+  if (flags.resume !== null) return runMoneyResume(flags, io, clock, record);
   const budgetSeconds = flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0);
   const run = await startLiveRun(COMMAND, flags.target, budgetSeconds, clock, io, { quiet: flags.quiet });
   if (typeof run === 'number') return run;
@@ -125,17 +108,7 @@ export async function runMoney(
         apiKey,
       ),
   });
-  if (flags.includeSlow) {
-    const slow = await runSettlementProbes({
-      ...probed,
-      maxMinutes: flags.maxMinutes,
-      time: timePassageOf(run.session, run.clock, run.deadline),
-      say: (line) => io.out(`${line}\n`),
-    });
-    results.push(...slow);
-  }
-  // Last: the pot probes leave a tournament behind, whose pool returns when it ends (pot-probes.ts).
-  results.push(...(await runPotProbes({ ...probed, withdrawAddress: flags.withdrawAddress })));
+  results.push(...(await laterProbes(run, probed, flags, io)));
   run.progress.finish();
   const checks = checksOfProbes(results);
   // A probe the budget skipped is no pass: the run did not finish within its time (exit 4, as the help says).

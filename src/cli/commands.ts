@@ -518,6 +518,18 @@ const MONEY: CommandDefinition = {
       description: 'with --include-slow: the longest the slow probes may wait (1 to 4320)',
       default: '90',
     },
+    {
+      name: 'resume-file',
+      value: 'FILE',
+      description:
+        "with --include-slow: open the slow probes' escrows and leave them, writing FILE (no keys) for a later --resume",
+    },
+    {
+      name: 'resume',
+      value: 'FILE',
+      description:
+        'judge the escrows a --resume-file run left, once due (a CI schedule 48 h later); needs the same --key and --second-key',
+    },
     flag.out('where the findings reports go', 'reports/money-<time>'),
     flag.failOn,
     flag.maxSeconds,

@@ -312,13 +312,17 @@ function judgeUnstatedCut(rounds: readonly Round[], raise: Raise): void {
   });
 }
 
+const PROBES = [
+  ['tournament-pool', tournamentPool],
+  ['challenge-settlement', challengeSettlement],
+] as const;
+
+/** The pot probes' names, in the order they run. */
+export const POT_PROBES: readonly string[] = PROBES.map(([name]) => name);
+
 /** The pot probes in order, each with the ids of the findings it raised (a JUnit test case each). */
 export async function runPotProbes(context: ProbeContext): Promise<ProbeResult[]> {
   const results: ProbeResult[] = [];
-  for (const [name, run] of [
-    ['tournament-pool', tournamentPool],
-    ['challenge-settlement', challengeSettlement],
-  ] as const)
-    results.push(await runProbe(name, run, context));
+  for (const [name, run] of PROBES) results.push(await runProbe(name, run, context));
   return results;
 }

@@ -75,7 +75,7 @@ export interface SettlementResult {
   readonly unreachable?: string;
 }
 
-interface Watched {
+export interface Watched {
   readonly name: 'escrow-expiry' | 'escrow-dispute';
   readonly escrowId: string;
   readonly dueMs: number;
@@ -97,7 +97,7 @@ interface Watched {
   view: EscrowView | null;
 }
 
-const duration = (ms: number): string => {
+export const duration = (ms: number): string => {
   const seconds = Math.round(ms / 1000);
   const parts = [
     [Math.floor(seconds / 3600), 'h'],
@@ -112,9 +112,14 @@ const duration = (ms: number): string => {
   );
 };
 
-const skipped = (name: string, note: string): SettlementResult => ({ name, status: 'skipped', note, findingIds: [] });
+export const skipped = (name: string, note: string): SettlementResult => ({
+  name,
+  status: 'skipped',
+  note,
+  findingIds: [],
+});
 
-interface Plan {
+export interface SlowPlan {
   readonly name: Watched['name'];
   /** The escrow's expiry to ask for. */
   readonly seconds: number;
@@ -124,8 +129,11 @@ interface Plan {
   readonly skip: string | null;
 }
 
-/** The two probes' plans: what each waits for and how long at most, or why it cannot be observed. */
-function plansOf(context: SettlementContext): Plan[] {
+/**
+ * The two probes' plans: what each waits for and how long at most, or why it cannot be observed
+ * (`leaving`: opened and left for a later run, so no wait has to fit the budget).
+ */
+export function plansOf(context: SettlementContext, leaving = false): SlowPlan[] {
   const { session } = context;
   const budgetMs = context.maxMinutes * 60_000;
   const missing =
@@ -141,14 +149,14 @@ function plansOf(context: SettlementContext): Plan[] {
     missing ??
     (terms === undefined
       ? "the dialect's escrow.create states no expiry it can set"
-      : context.time.mode === 'wait' && expiryMs > budgetMs
+      : !leaving && context.time.mode === 'wait' && expiryMs > budgetMs
         ? `the shortest expiry the target allows (${duration(terms.shortestSeconds * 1000)}${sweep}: ${terms.source}) exceeds --max-minutes ${context.maxMinutes}: it cannot be observed within the budget`
         : null);
   const disputeMs = DISPUTE_WINDOW_SECONDS * 1000 + GRACE_MS;
   const disputeSkip =
     missing ??
     session.offers('escrow.dispute') ??
-    (context.time.mode === 'wait' && disputeMs > budgetMs
+    (!leaving && context.time.mode === 'wait' && disputeMs > budgetMs
       ? `the documents' 48 h dispute window exceeds --max-minutes ${context.maxMinutes}: its resolution cannot be observed within the budget`
       : null);
   return [
@@ -204,37 +212,47 @@ export async function runSettlementProbes(context: SettlementContext): Promise<S
       );
       continue;
     }
-    const before = callCounts(context.session);
-    const opened = await openEscrow(context, second, plan);
-    if (typeof opened === 'string') {
-      results.push({
-        ...skipped(plan.name, opened),
-        ...skipCauseOf('skipped', before, context.session),
-      });
-      continue;
-    }
-    const passedMs = await waitFor(context, opened);
-    leftMs -= passedMs;
-    if (passedMs < opened.dueMs && !settled(opened)) {
-      results.push({
-        name: opened.name,
-        status: 'ran',
-        note: `escrow ${opened.escrowId}: its wait was cut short after ${duration(passedMs)} of ${duration(opened.dueMs)} (last read: ${opened.view?.status ?? 'unreadable'}), so its settlement was not observed`,
-        findingIds: [],
-      });
-      continue;
-    }
-    const result = await judge(context, second, opened);
-    if (!settled(opened)) unsettled.push(opened);
-    results.push(result);
+    const probed = await waitAndJudge(context, second, plan, unsettled);
+    leftMs -= probed.passedMs;
+    results.push(probed.result);
   }
   return raiseUnsettled(context, unsettled, results);
 }
 
-async function openEscrow(
+/** One probe: its escrow opened, waited for and judged (an escrow still open joins `unsettled`); the time passed. */
+export async function waitAndJudge(
+  context: SettlementContext,
+  second: { readonly apiKey: string; readonly agentId: string },
+  plan: SlowPlan,
+  unsettled: Watched[],
+): Promise<{ readonly result: SettlementResult; readonly passedMs: number }> {
+  const before = callCounts(context.session);
+  const opened = await openEscrow(context, second, plan);
+  if (typeof opened === 'string')
+    return {
+      result: { ...skipped(plan.name, opened), ...skipCauseOf('skipped', before, context.session) },
+      passedMs: 0,
+    };
+  const passedMs = await waitFor(context, opened);
+  if (passedMs < opened.dueMs && !settled(opened))
+    return {
+      result: {
+        name: opened.name,
+        status: 'ran',
+        note: `escrow ${opened.escrowId}: its wait was cut short after ${duration(passedMs)} of ${duration(opened.dueMs)} (last read: ${opened.view?.status ?? 'unreadable'}), so its settlement was not observed`,
+        findingIds: [],
+      },
+      passedMs,
+    };
+  const result = await judgeSettlement(context, second, opened);
+  if (!settled(opened)) unsettled.push(opened);
+  return { result, passedMs };
+}
+
+export async function openEscrow(
   context: SettlementContext,
   second: { apiKey: string; agentId: string },
-  plan: Plan,
+  plan: SlowPlan,
 ): Promise<Watched | string> {
   const { session } = context;
   const creatorBefore = await casinoBalanceMicro(session, context.apiKey);
@@ -285,7 +303,8 @@ async function openEscrow(
   };
 }
 
-const settled = (item: Watched): boolean => item.view?.status != null && !item.openStatuses.has(item.view.status);
+export const settled = (item: Watched): boolean =>
+  item.view?.status != null && !item.openStatuses.has(item.view.status);
 
 /** Lets time pass until the escrow settled or its wait ended; the time passed. */
 async function waitFor(context: SettlementContext, item: Watched): Promise<number> {
@@ -306,7 +325,11 @@ async function refresh(context: SettlementContext, item: Watched): Promise<void>
   if (read.kind === 'ok') item.view = read.value;
 }
 
-async function judge(context: SettlementContext, second: { apiKey: string }, item: Watched): Promise<SettlementResult> {
+export async function judgeSettlement(
+  context: SettlementContext,
+  second: { apiKey: string },
+  item: Watched,
+): Promise<SettlementResult> {
   const { session } = context;
   await refresh(context, item);
   const status = item.view?.status ?? 'unreadable';
@@ -406,7 +429,7 @@ function judgeDispute(item: Watched, status: string, paidMicro: Micro): FindingI
 }
 
 /** One liveness finding for every escrow still open when its wait ended, listing their ids; the results with its id. */
-function raiseUnsettled(
+export function raiseUnsettled(
   context: SettlementContext,
   open: readonly Watched[],
   results: readonly SettlementResult[],
