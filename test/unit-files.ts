@@ -55,6 +55,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/client/trading-client.test.ts',
   'test/client/wallet-client.test.ts',
   'test/core/alea.test.ts',
+  'test/core/atomic-file.test.ts',
   'test/core/bounded-memo.test.ts',
   'test/core/ids.test.ts',
   'test/core/iso-time.test.ts',

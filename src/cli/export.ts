@@ -10,7 +10,8 @@
  * The exporters, the agents and the YAML writer are import()ed where they are used, once the flags
  * and the scenario have passed: a typo in a flag is refused without them.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomic-file.ts';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { PARALLELISM_MAX } from '../export/k6/k6-parallelism.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
@@ -130,7 +131,7 @@ async function writeScenarioScript(
 /** Writes `out`, making its folder first (as `--out DIR` of the other commands does). */
 async function writeOut(out: string, text: string): Promise<void> {
   await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, text);
+  writeFileAtomic(out, text);
 }
 
 /**

@@ -8,8 +8,9 @@
  * that are not one run's shards each once, a scenario or thresholds that do not parse · 5 a
  * threshold failed · 0 otherwise. Every problem is reported together.
  */
+import { writeFileAtomic } from '../core/atomic-file.ts';
 import { STDERR, STDOUT } from './colour.ts';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOAD_RUN_FILE_NAME, loadRunFileText } from '../load/load-run-file.ts';
 import { mergeLoadFiles } from '../load/merge-files.ts';
@@ -78,7 +79,7 @@ async function mergeCommand(argv: readonly string[], io: MergeIo, record: Record
   const { file } = merged;
   await mkdir(out, { recursive: true });
   const path = join(out, LOAD_RUN_FILE_NAME);
-  await writeFile(path, loadRunFileText(file));
+  writeFileAtomic(path, loadRunFileText(file));
   const judged = evaluateThresholds(thresholds.thresholds, file.snapshot);
   const reports = await writeLoadReports(out, {
     scenario: file.scenario,

@@ -6,7 +6,8 @@
  * (load-url.ts), `--engine autocannon` and a typo in a flag do not need, so load.ts loads it only
  * for a scenario run that can start. The output contract and exit codes are load.ts's.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomic-file.ts';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
 import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
@@ -165,7 +166,7 @@ async function finish(run: {
   const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
   await mkdir(out, { recursive: true });
   const file = join(out, LOAD_RUN_FILE_NAME);
-  await writeFile(
+  writeFileAtomic(
     file,
     loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)),
   );

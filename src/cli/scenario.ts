@@ -11,8 +11,9 @@
  * Exit codes: 0 written or valid · 2 bad flags, an existing FILE, or an invalid scenario (every
  * error with its path and line).
  */
+import { writeFileAtomic } from '../core/atomic-file.ts';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { loadArchetypes } from '../../agents/archetype-loaders.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
@@ -145,7 +146,7 @@ async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number
     return EXIT.ok;
   }
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text, 'utf8');
+  writeFileAtomic(file, text);
   io.out(`wrote ${file}; run it: npx afp run ${shellWord(file)}\n`);
   return EXIT.ok;
 }

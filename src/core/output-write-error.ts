@@ -8,7 +8,8 @@
  * wrapper (src/cli/json-output.ts), with the entry's catch (src/cli/main.ts) behind it.
  * Only the writers throw it (`writingTo`, `writeTextFiles`), so a failed read elsewhere stays what it was.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-file.ts';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The words for the errors a write meets most; any other is shown by its own message. */
@@ -63,7 +64,7 @@ export function writeTextFiles(
   writingTo(dir, () => mkdirSync(dir, { recursive: true }));
   return files.map(({ file, text }) => {
     const path = join(dir, file);
-    writingTo(path, () => writeFileSync(path, text));
+    writingTo(path, () => writeFileAtomic(path, text));
     return path;
   });
 }

@@ -16,9 +16,12 @@
  * Limits (counted, never silent): a line longer than `lineBytesMax` (1 MiB) loses its response
  * body (`body_dropped`, the replay skips that body's diff); a line still too long, or one that
  * would take the record past `recordBytesMax` (256 MiB), or a mint past RECORD_MINTS_MAX, stops the recording: the record is a
- * faithful prefix, `complete: false`, and the exchanges left out are counted.
+ * faithful prefix, `complete: false`, and the exchanges left out are counted. A run cut short
+ * (Ctrl-C) is a prefix too: `complete: false`, its `exchanges` the lines it holds. The file is
+ * written atomically (core/atomic-file.ts): a kill while it is written leaves the previous one.
  */
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeChunksAtomic } from '../core/atomic-file.ts';
 import { dirname } from 'node:path';
 import { assert } from '../core/assert.ts';
 import type { JsonValue } from '../core/errors.ts';
@@ -102,8 +105,11 @@ export interface Recorder {
   onDeposit(agentId: string, deposit: RecordedDeposit): void;
   /** The harness minted coins or tokens at a wallet address out of band, right after the last exchange (its create). */
   onMint(mint: MintObservation): void;
-  /** Writes the record file (creating its directory). Call once, after the run. */
-  finish(filePath: string): Promise<void>;
+  /**
+   * Writes the record file (creating its directory), atomically. Call once, after the run;
+   * `interrupted`: the run was cut short (Ctrl-C), so the record is a prefix (`complete: false`).
+   */
+  finish(filePath: string, options?: { readonly interrupted?: boolean }): Promise<void>;
   /** The header the file will start with (counts so far). */
   header(): RecordHeader;
 }
@@ -124,6 +130,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   let recordBytes = 0;
   let lastAtMs = input.startMs;
   let stopped = false;
+  let interrupted = false;
   let finished = false;
 
   const header = (): RecordHeader => ({
@@ -133,7 +140,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     start_ms: input.startMs,
     end_ms: lastAtMs,
     exchanges: lines.length,
-    complete: !stopped,
+    complete: !stopped && !interrupted,
     identifier_rule: IDENTIFIER_RULE,
     platform,
     dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
@@ -213,9 +220,10 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     lastAtMs = observation.atMs;
   };
 
-  const finish = async (filePath: string): Promise<void> => {
+  const finish = async (filePath: string, options: { readonly interrupted?: boolean } = {}): Promise<void> => {
     assert(!finished, 'a recorder finishes once');
     finished = true;
+    interrupted = options.interrupted === true;
     await writeLines(filePath, JSON.stringify(header()), lines);
   };
 
@@ -302,20 +310,20 @@ function fitLine(
   return { text: slimText, bytes: slimBytes };
 }
 
+/** The record written whole or not at all (core/atomic-file.ts): a kill while writing leaves the previous FILE as it was. */
 async function writeLines(filePath: string, headerLine: string, lines: readonly string[]): Promise<void> {
   await mkdir(dirname(filePath), { recursive: true });
-  const handle = await open(filePath, 'w');
-  try {
-    let chunk = `${headerLine}\n`;
-    for (const line of lines) {
-      chunk += `${line}\n`;
-      if (chunk.length >= WRITE_CHUNK_BYTES) {
-        await handle.write(chunk);
-        chunk = '';
-      }
+  await writeChunksAtomic(filePath, chunksOf(headerLine, lines));
+}
+
+function* chunksOf(headerLine: string, lines: readonly string[]): Generator<string> {
+  let chunk = `${headerLine}\n`;
+  for (const line of lines) {
+    chunk += `${line}\n`;
+    if (chunk.length >= WRITE_CHUNK_BYTES) {
+      yield chunk;
+      chunk = '';
     }
-    if (chunk !== '') await handle.write(chunk);
-  } finally {
-    await handle.close();
   }
+  if (chunk !== '') yield chunk;
 }

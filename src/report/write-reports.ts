@@ -22,8 +22,9 @@
  * file system is touched only here.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { writingTo } from '../core/output-write-error.ts';
+import { AtomicFile, writeFileAtomic } from '../core/atomic-file.ts';
 import { join } from 'node:path';
 import { renderCasinoCsv } from './casino-csv.ts';
 import { renderCasinoHtml } from './casino-html.ts';
@@ -198,12 +199,6 @@ export function reportDigest(files: readonly ReportFile[]): string {
   return hash.digest('hex');
 }
 
-/** writeSync may write fewer bytes than asked; loop until the chunk is on disk. */
-function writeAll(descriptor: number, bytes: Uint8Array): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset);
-}
-
 /** The first bytes of a swarm.yaml afp wrote (src/sim/swarm.ts): the evidence that the file is afp's. */
 const SWARM_HEADER = '# Drawn by afp --swarm';
 
@@ -258,25 +253,33 @@ export function writeReports(
 ): { files: string[]; digest: string } {
   writingTo(outDir, () => mkdirSync(outDir, { recursive: true }));
   const earlier = earlierReports(outDir);
+  // The old summary goes first and the new one is written last: a folder with a summary.json holds
+  // that run's whole set, each file renamed into place whole (core/atomic-file.ts).
+  const summary = join(outDir, SUMMARY_FILE);
+  writingTo(summary, () => rmSync(summary, { force: true }));
   const paths: string[] = [];
-  const open = { file: '', descriptor: -1 };
+  const open: { file: string; atomic: AtomicFile | null } = { file: '', atomic: null };
   try {
     const digest = produce(record, which, (file, chunk) => {
       const path = join(outDir, file);
       writingTo(path, () => {
         if (open.file !== file) {
-          if (open.descriptor >= 0) closeSync(open.descriptor);
-          open.descriptor = -1;
-          open.descriptor = openSync(path, 'w');
+          const previous = open.atomic;
+          open.atomic = null;
+          if (previous !== null) writingTo(previous.path, () => previous.commit());
+          open.atomic = new AtomicFile(path);
           open.file = file;
           paths.push(path);
         }
-        writeAll(open.descriptor, chunk);
+        open.atomic?.write(chunk);
       });
     });
+    const last = open.atomic;
+    open.atomic = null;
+    if (last !== null) writingTo(last.path, () => last.commit());
     for (const { file, text } of beside) {
       const path = join(outDir, file);
-      writingTo(path, () => writeFileSync(path, text));
+      writingTo(path, () => writeFileAtomic(path, text));
     }
     const written = new Set([...paths, ...beside.map(({ file }) => join(outDir, file))]);
     for (const name of earlier) {
@@ -285,6 +288,6 @@ export function writeReports(
     }
     return { files: paths, digest };
   } finally {
-    if (open.descriptor >= 0) closeSync(open.descriptor);
+    open.atomic?.abort();
   }
 }

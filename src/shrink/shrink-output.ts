@@ -5,7 +5,8 @@
  * same words, so a user who met one knows the other.
  * Invariants: the same shrink result writes the same bytes; nothing here runs a simulation.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic-file.ts';
+import { mkdirSync } from 'node:fs';
 import { writingTo } from '../core/output-write-error.ts';
 import { join } from 'node:path';
 import { isoTime } from '../http/render.ts';
@@ -52,7 +53,7 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
     `# Reproduce: ${reproduce}`,
     '',
   ].join('\n');
-  writingTo(file, () => writeFileSync(file, header + result.text));
+  writingTo(file, () => writeFileAtomic(file, header + result.text));
   // The candidate runs did not know where the file would go: the reports name the file written here,
   // as `afp run` of it would (its seed is in the file), not the scenario it was shrunk from.
   const { files } = writeReports({ ...result.record, reproduce }, outDir, [

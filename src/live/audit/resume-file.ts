@@ -14,8 +14,8 @@
  * (it names accounts). Read strictly: a file over RESUME_BYTES_MAX, of another version, for another
  * target, or with a field of the wrong kind is refused with one line naming what is wrong.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../../core/atomic-file.ts';
 import type { Micro } from '../../core/money.ts';
 import type { ReleaseFee } from './escrow-fee.ts';
 
@@ -85,24 +85,10 @@ export function renderResume(document: ResumeDocument): string {
   )}\n`;
 }
 
-/** Writes `text` to `path` atomically, readable by its owner only; an error's message, or null. */
+/** Writes `text` to `path` atomically (core/atomic-file.ts), readable by its owner only; an error's message, or null. */
 export function writeResumeFile(path: string, text: string): string | null {
-  const temporary = join(dirname(path), `.${basename(path)}.afp-${process.pid}.tmp`);
   try {
-    const fd = openSync(temporary, 'w', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-    const folder = openSync(dirname(path), 'r');
-    try {
-      fsyncSync(folder);
-    } finally {
-      closeSync(folder);
-    }
+    writeFileAtomic(path, text, 0o600);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

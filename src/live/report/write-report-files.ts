@@ -6,7 +6,8 @@
  * package.json (afp-version.ts), when there is one. A file that cannot be written is an
  * OutputWriteError naming it (the commands end it as invalid input, exit 2).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../core/atomic-file.ts';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAfpVersion } from './afp-version.ts';
 import { writingToAsync } from '../../core/output-write-error.ts';
@@ -39,7 +40,7 @@ export async function writeReportFiles<R extends VersionedReport>(
   for (const { file, render } of files) {
     const path = join(dir, file);
     const text = render(full);
-    await writingToAsync(path, () => writeFile(path, text, 'utf8'));
+    await writingToAsync(path, async () => writeFileAtomic(path, text));
     paths.push(path);
   }
   return paths;
