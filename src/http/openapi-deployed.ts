@@ -676,7 +676,14 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
       z.strictObject({
         id: z.enum(BET_GAMES),
         name: z.string(),
-        house_edge: z.string(),
+        house_edge: z
+          .string()
+          .describe('The edge in the deployment\'s prose: "0.5%", "~4%", "Player 1.24% | Banker 1.06% | Tie 14.4%"'),
+        payout: z
+          .string()
+          .describe(
+            'The payout in the deployment\'s prose: "1.96x", "Variable (e.g. over 50 = 1.96x, over 90 = 9.8x)"',
+          ),
         endpoint: z.string(),
         params: z.record(z.string(), z.string()),
         max_bet: usdc().optional().describe("The parlay's maximum stake (10)"),

@@ -253,9 +253,10 @@ describe('afp serve --dialect deployed --rules FILE (the CLI)', () => {
       expect(verdict.resultHash.status).toBe('ok');
       return verdict.outcome.status === 'failed' || verdict.payout.status === 'failed';
     });
-    // Exactly the changed bets look wrong to the audit: winning flips (payout) and paying spins.
+    // Exactly the changed bets look wrong to the audit: every flip (the 1.97 it shows, won or lost:
+    // a lost bet shows the multiplier it was placed at) and the spins the fraction scale changed.
     expect(failed.length).toBe(
-      flipWins.length +
+      seen.flips.length +
         seen.wheels.filter(
           (bet) =>
             (bet['result'] as Body)['multiplier'] !==
