@@ -143,8 +143,7 @@ export async function runScenario(
   }
   stopListening();
   progress.finish();
-  if (recorder !== undefined && flags.record !== undefined)
-    await recorder.finish(flags.record, { interrupted: interrupt.signal.aborted });
+  if (flags.record !== undefined) await recorder?.finish(flags.record, { interrupted: interrupt.signal.aborted });
   // The drawn scenario beside the reports, runnable without --swarm (not a report: the digest is the reports').
   const beside = swarm === null ? [] : [{ file: 'swarm.yaml', text: swarm.text }];
   const { digest, files } = writeReports(result.record, out, scenario.reports, beside);

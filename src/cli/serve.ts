@@ -62,6 +62,7 @@ import {
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
+import { isDamage, openData } from '../server/data-preflight.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_PORT_OFFSET_MAX } from '../server/deployed-ports.ts';
 import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
@@ -376,8 +377,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const commandLog =
-    flags.data === undefined ? undefined : await openCommandLog(flags.data, { knownDefects: DEFECT_NAMES });
+  const commandLog = flags.data === undefined ? undefined : await openData(flags.data, DEFECT_NAMES);
+  if (commandLog !== undefined && 'damage' in commandLog) return onDamage(flags, commandLog.damage);
   if (commandLog !== undefined && 'error' in commandLog) {
     if (flags.data !== undefined && isDamage(commandLog.error)) return onDamage(flags, commandLog.error);
     process.stderr.write(`afp serve: ${commandLog.error}\n`);
@@ -390,11 +391,6 @@ export async function main(argv: string[]): Promise<number> {
     commandLog?.close();
   }
   return typeof outcome === 'number' ? outcome : onDamage(flags, outcome.damage);
-}
-
-/** Errors of opening or replaying --data that mean its bytes are damaged (not in use, not foreign, not other settings). */
-function isDamage(message: string): boolean {
-  return /malformed|corrupt|damaged|disk I\/O error|not a database/i.test(message);
 }
 
 /**

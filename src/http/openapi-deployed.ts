@@ -310,8 +310,7 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
   'casino.deployed.fairness.audit': { params: REQUESTS['casino.A.fairness.audit']?.params as z.ZodObject },
   'casino.deployed.fairness.rotate': { body: ignoredBody, bodyOptional: true },
-  // The deployment's leaderboard reads game only (DEPLOYED.md), not the documents' list limit.
-  'casino.deployed.stats.leaderboard': { query: gameQuery },
+  'casino.deployed.stats.leaderboard': { query: gameQuery }, // game only (DEPLOYED.md), not the documents' limit
   'casino.deployed.challenges.create': {
     body: picked('casino.A.challenges.create', ['challenged_agent_id', 'game', 'amount', 'message']),
   },
@@ -676,14 +675,8 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
       z.strictObject({
         id: z.enum(BET_GAMES),
         name: z.string(),
-        house_edge: z
-          .string()
-          .describe('The edge in the deployment\'s prose: "0.5%", "~4%", "Player 1.24% | Banker 1.06% | Tie 14.4%"'),
-        payout: z
-          .string()
-          .describe(
-            'The payout in the deployment\'s prose: "1.96x", "Variable (e.g. over 50 = 1.96x, over 90 = 9.8x)"',
-          ),
+        house_edge: z.string().describe('In prose: "0.5%", "~4%", "Player 1.24% | Banker 1.06%"'),
+        payout: z.string().describe('In prose: "1.96x", "Variable (e.g. over 50 = 1.96x)"'),
         endpoint: z.string(),
         params: z.record(z.string(), z.string()),
         max_bet: usdc().optional().describe("The parlay's maximum stake (10)"),

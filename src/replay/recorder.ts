@@ -130,7 +130,6 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   let recordBytes = 0;
   let lastAtMs = input.startMs;
   let stopped = false;
-  let interrupted = false;
   let finished = false;
 
   const header = (): RecordHeader => ({
@@ -140,7 +139,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     start_ms: input.startMs,
     end_ms: lastAtMs,
     exchanges: lines.length,
-    complete: !stopped && !interrupted,
+    complete: !stopped,
     identifier_rule: IDENTIFIER_RULE,
     platform,
     dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
@@ -223,8 +222,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   const finish = async (filePath: string, options: { readonly interrupted?: boolean } = {}): Promise<void> => {
     assert(!finished, 'a recorder finishes once');
     finished = true;
-    interrupted = options.interrupted === true;
-    await writeLines(filePath, JSON.stringify(header()), lines);
+    await writeLines(filePath, header(), lines, options.interrupted === true);
   };
 
   return { onExchange, onTier, onDeposit, onMint, finish, header };
@@ -311,8 +309,15 @@ function fitLine(
 }
 
 /** The record written whole or not at all (core/atomic-file.ts): a kill while writing leaves the previous FILE as it was. */
-async function writeLines(filePath: string, headerLine: string, lines: readonly string[]): Promise<void> {
+async function writeLines(
+  filePath: string,
+  header: RecordHeader,
+  lines: readonly string[],
+  interrupted: boolean,
+): Promise<void> {
   await mkdir(dirname(filePath), { recursive: true });
+  // A run cut short (Ctrl-C) is a prefix, as one a limit stopped.
+  const headerLine = JSON.stringify(interrupted ? { ...header, complete: false } : header);
   await writeChunksAtomic(filePath, chunksOf(headerLine, lines));
 }
 

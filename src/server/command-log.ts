@@ -53,6 +53,18 @@
  *   refused at open ("corrupt meta"), never served; a log without it gets it on adopt.
  * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
+import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, missingTail, type MissingTail } from './log-tail.ts';
+import {
+  closuresText,
+  configDifferences,
+  faultsText,
+  isBigintTag,
+  isFaultWindow,
+  isGameClosure,
+  isTradingSchedule,
+  marketClosuresText,
+  shocksText,
+} from './stored-settings.ts';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
@@ -61,18 +73,12 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ERROR_STATUS, Failure, type ErrorCode, type JsonObject } from '../core/errors.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import { isMount, type Mount } from '../http/route.ts';
-import { SERVICE_NAMES, type Credential, type FaultWindow } from '../platform/platform.ts';
+import type { Credential, FaultWindow } from '../platform/platform.ts';
 import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
-import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import {
-  TRADING_LIMITS,
-  type MarketClosure,
-  type PriceShock,
-  type TradingSchedule,
-} from '../services/trading/trading-record.ts';
+import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import type { AdminCommand } from './admin-command.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
 import { WalSync } from './wal-sync.ts';
@@ -263,6 +269,7 @@ export class CommandLog {
   private currentSettings: LogSettings | null;
   private readonly db: DatabaseSync;
   private insertStatement: StatementSync | null = null;
+  private tailStatement: StatementSync | undefined;
   /** The open batch: appended, not yet committed. */
   private pending: PendingRow[] = [];
   private pendingCharCount = 0;
@@ -287,6 +294,11 @@ export class CommandLog {
     this.walSync = new WalSync(file);
   }
 
+  /** Entries the log committed (its tail row, log-tail.ts) that it no longer holds; null where none is missing. */
+  missingTail(): MissingTail | null {
+    return this.existed ? missingTail(this.db, this.lastSeq) : null;
+  }
+
   /** The settings in force: the stored ones, or those adopted into a new log; null before adopt(). */
   get settings(): LogSettings | null {
     return this.currentSettings;
@@ -306,6 +318,7 @@ export class CommandLog {
     try {
       this.db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
         CREATE TABLE commands (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, entry TEXT NOT NULL, body TEXT, crc INTEGER, chain INTEGER) STRICT;
+        ${LOG_TAIL_TABLE}
         PRAGMA application_id = ${COMMAND_LOG_APPLICATION_ID};
         PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION};`);
       const insert = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
@@ -330,6 +343,7 @@ export class CommandLog {
       this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
       if (!hasColumn('crc')) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
       if (!hasColumn('chain')) this.db.exec('ALTER TABLE commands ADD COLUMN chain INTEGER');
+      this.db.exec(LOG_TAIL_TABLE);
       const meta = readMeta(this.db);
       if (!meta.has(META_SHA256))
         this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(META_SHA256, metaSha256(meta));
@@ -499,6 +513,7 @@ export class CommandLog {
         chain = rowChain(chain, seq, crc);
         insert.run(seq, row.atMs, row.kind, row.entry, row.body, crc, chain);
       }
+      (this.tailStatement ??= this.db.prepare(LOG_TAIL_WRITE)).run(seq);
       this.db.exec('COMMIT');
       this.committedSeq = seq;
       this.committedChain = chain;
@@ -750,7 +765,7 @@ function describeOpenError(error: unknown): string {
 }
 
 /** node:sqlite, loaded on first use, without its "experimental feature" warning on every start. */
-async function loadSqlite(): Promise<typeof Sqlite> {
+export async function loadSqlite(): Promise<typeof Sqlite> {
   const emitWarning = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     if (String(warning).startsWith('SQLite is an experimental feature')) return;
@@ -840,131 +855,6 @@ function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | str
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-}
-
-function isBigintTag(value: unknown): value is { $bigint: string } {
-  if (typeof value !== 'object' || value === null) return false;
-  const tag = (value as { $bigint?: unknown }).$bigint;
-  return typeof tag === 'string' && /^-?\d+$/.test(tag) && Object.keys(value).length === 1;
-}
-
-function isFaultWindow(value: unknown): value is FaultWindow {
-  if (typeof value !== 'object' || value === null) return false;
-  const fault = value as Record<string, unknown>;
-  return (
-    (SERVICE_NAMES as readonly unknown[]).includes(fault['service']) &&
-    Number.isSafeInteger(fault['fromMs']) &&
-    Number.isSafeInteger(fault['untilMs']) &&
-    (fault['status'] === 500 || fault['status'] === 503)
-  );
-}
-
-function isGameClosure(value: unknown): value is GameClosure {
-  if (typeof value !== 'object' || value === null) return false;
-  const closure = value as Record<string, unknown>;
-  return (
-    (GAME_IDS as readonly unknown[]).includes(closure['game']) &&
-    Number.isSafeInteger(closure['fromMs']) &&
-    Number.isSafeInteger(closure['untilMs']) &&
-    (closure['fromMs'] as number) < (closure['untilMs'] as number)
-  );
-}
-
-function isTradingSchedule(value: unknown): value is TradingSchedule {
-  if (typeof value !== 'object' || value === null) return false;
-  const { shocks, closures } = value as Record<string, unknown>;
-  if (
-    !Array.isArray(shocks) ||
-    shocks.length > TRADING_LIMITS.shocksMax ||
-    !Array.isArray(closures) ||
-    closures.length > TRADING_LIMITS.closuresMax
-  )
-    return false;
-  return shocks.every(isPriceShock) && closures.every(isMarketClosure);
-}
-
-function isPriceShock(value: unknown): value is PriceShock {
-  if (typeof value !== 'object' || value === null) return false;
-  const shock = value as Record<string, unknown>;
-  const move = shock['moveBps'];
-  return (
-    typeof shock['base'] === 'string' &&
-    Number.isSafeInteger(shock['atMs']) &&
-    typeof move === 'number' &&
-    Number.isSafeInteger(move) &&
-    move > -10_000 &&
-    move <= 100_000
-  );
-}
-
-function isMarketClosure(value: unknown): value is MarketClosure {
-  if (typeof value !== 'object' || value === null) return false;
-  const closure = value as Record<string, unknown>;
-  return (
-    typeof closure['symbol'] === 'string' &&
-    Number.isSafeInteger(closure['fromMs']) &&
-    Number.isSafeInteger(closure['untilMs']) &&
-    (closure['fromMs'] as number) < (closure['untilMs'] as number)
-  );
-}
-
-function shocksText(shocks: readonly PriceShock[]): string {
-  if (shocks.length === 0) return 'none';
-  return shocks
-    .map((shock) => `${shock.base} ${shock.moveBps} bps at ${new Date(shock.atMs).toISOString()}`)
-    .join(', ');
-}
-
-function marketClosuresText(closures: readonly MarketClosure[]): string {
-  if (closures.length === 0) return 'none';
-  return closures
-    .map(
-      (closure) =>
-        `${closure.symbol} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`,
-    )
-    .join(', ');
-}
-
-function closuresText(closures: readonly GameClosure[]): string {
-  if (closures.length === 0) return 'none';
-  return closures
-    .map(
-      (closure) =>
-        `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`,
-    )
-    .join(', ');
-}
-
-function faultsText(faults: readonly FaultWindow[]): string {
-  if (faults.length === 0) return 'none';
-  return faults
-    .map(
-      (fault) =>
-        `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`,
-    )
-    .join(', ');
-}
-
-/** Paths where two configs differ (values and layout), or only layout with `shapeOnly`; at most 10. */
-function configDifferences(
-  stored: unknown,
-  wanted: unknown,
-  path: string,
-  options: { shapeOnly?: boolean } = {},
-  found: string[] = [],
-): string[] {
-  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-  if (found.length >= 10) return found;
-  if (!isRecord(stored) || !isRecord(wanted)) {
-    if (isRecord(stored) !== isRecord(wanted) || (options.shapeOnly !== true && stored !== wanted)) found.push(path);
-    return found;
-  }
-  const keys = new Set([...Object.keys(stored), ...Object.keys(wanted)]);
-  for (const key of [...keys].sort()) {
-    if (!Object.hasOwn(stored, key) || !Object.hasOwn(wanted, key)) found.push(`${path}.${key}`);
-    else configDifferences(stored[key], wanted[key], `${path}.${key}`, options, found);
-  }
-  return found;
 }
 
 // ---- entries at rest ----------------------------------------------------------------------

@@ -5,7 +5,8 @@
 // a flipped byte in a log row after the checkpoints (refused with the exact intact report;
 // --salvage goes on from the entry before it); the file truncated at several offsets (each
 // refused, saying which entries are intact; --salvage serves exactly those).
-import { copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,5 +189,39 @@ describe('a damaged --data file', () => {
       await salvaged.stop();
     }
     process.stdout.write(`truncated logs salvaged: ${seen.join('; ')}\n`);
+  });
+});
+
+describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
+  const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+  test('cut by 0.1%: the refused start changes no byte of FILE; --salvage still salvages it and keeps FILE.damaged', async () => {
+    const file = copyOf('cut-tenth-percent.afp');
+    truncateSync(file, Math.floor(statSync(file).size * 0.999));
+    const before = sha(file);
+    const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('cut short');
+    expect(sha(file)).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const salvaged = await serve(file, ['--salvage']);
+    expect(salvaged.stderr()).toMatch(/kept log entries 1\.\.\d+/);
+    await salvaged.stop();
+    expect(sha(`${file}.damaged`)).toBe(before);
+  });
+
+  test('rows after the newest checkpoint lost: the server starts, saying how many entries are missing', async () => {
+    const file = copyOf('lost-tail.afp');
+    const db = new DatabaseSync(file);
+    db.prepare('DELETE FROM commands WHERE seq > ?').run(newestCheckpoint);
+    db.close();
+    const started = await serve(file);
+    const missing = entries - newestCheckpoint;
+    expect(started.stderr()).toContain(
+      `the log ends at entry ${newestCheckpoint}, but it committed entries up to ${entries}: ${missing} entries are missing`,
+    );
+    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
+    expect(state.log_seq).toBe(newestCheckpoint);
+    await started.stop();
   });
 });
