@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSqlite, openCommandLog, type CommandLog } from './command-log.ts';
 import { missingTailLine } from './log-tail.ts';
+import { scanWal, type WalScan } from './wal-scan.ts';
 
 const HEADER_BYTES = 100;
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -91,8 +92,16 @@ export async function openData(
 ): Promise<CommandLog | { readonly error: string } | { readonly damage: string }> {
   const damaged = await preflightData(file);
   if (damaged !== null) return { damage: `--data ${file}: ${damaged}` };
+  // Read before the open, which drops a torn WAL's last frames without a word.
+  const wal = scanWal(`${file}-wal`);
+  if (wal !== null && wal.lost > 0) process.stderr.write(`afp serve: ${tornWalLine(file, wal)}\n`);
   const opened = await openCommandLog(file, { knownDefects });
   const tail = 'error' in opened ? null : opened.missingTail();
   if (tail !== null) process.stderr.write(`afp serve: ${missingTailLine(file, tail)}\n`);
   return opened;
+}
+
+/** The start's line for a write-ahead file whose last frames SQLite will drop. */
+export function tornWalLine(file: string, wal: WalScan): string {
+  return `--data ${file}: its write-ahead file ends in ${wal.lost} frame${wal.lost === 1 ? '' : 's'} (${wal.lostBytes} bytes) past its last complete commit, which the open drops: what they held is lost (${wal.committed} frames are applied)`;
 }

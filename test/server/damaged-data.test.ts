@@ -225,3 +225,20 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     await started.stop();
   });
 });
+
+describe('a torn write-ahead file (issue 69 part 6)', () => {
+  test('its lost frames are counted at start, before SQLite drops them without a word', async () => {
+    const file = join(DIR, 'torn.afp');
+    const first = await serve(file, [], '999999999');
+    await buildWorld(first.target);
+    for (let move = 0; move < 20; move++) await first.target.admin('clock', { advance_ms: 1_000 });
+    await first.kill9();
+    const size = statSync(`${file}-wal`).size;
+    truncateSync(`${file}-wal`, size - 1_000);
+    const started = await serve(file);
+    expect(started.stderr()).toMatch(
+      /afp serve: --data \S+torn\.afp: its write-ahead file ends in \d+ frames? \(\d+ bytes\) past its last complete commit, which the open drops/,
+    );
+    await started.stop();
+  });
+});
