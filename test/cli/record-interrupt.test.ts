@@ -5,11 +5,13 @@
 // shipped quickstart scenario stretched from 7 days to a year runs for minutes, so the signals
 // land mid-run, and its reports are small enough to be written at once. Real child processes of
 // the CLI.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { interruptCliChild, runCliChild } from '../fixtures/cli-child.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI_MAIN, interruptCliChild, runCliChild } from '../fixtures/cli-child.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-record-interrupt-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -19,6 +21,9 @@ const YEAR = join(DIR, 'quickstart-year.yaml');
 const PREVIOUS = join(DIR, 'previous.afprec');
 /** Long enough after the start for the run to be under way (the CLI loads in well under a second). */
 const MID_RUN_MS = 1_500;
+/** How long a Ctrl-C'd run may take to begin writing its record, polled every POLL_MS. */
+const WRITE_WAIT_MAX_MS = 30_000;
+const POLL_MS = 2;
 
 beforeAll(async () => {
   const quickstart = readFileSync(join(ROOT, 'scenarios', 'quickstart.yaml'), 'utf8');
@@ -60,6 +65,31 @@ describe('afp run --record, interrupted', () => {
     const { file } = await interruptedRun('killed', 'SIGKILL');
     expect(readFileSync(file)).toStrictEqual(readFileSync(PREVIOUS));
     expect(readdirSync(DIR).filter((entry) => entry.includes('killed.afprec'))).toEqual(['killed.afprec']);
+  });
+
+  test('kill -9 while the record is written (after a Ctrl-C): the previous record is left byte for byte', async () => {
+    const file = join(DIR, 'cut-write.afprec');
+    copyFileSync(PREVIOUS, file);
+    const child = spawn(process.execPath, [CLI_MAIN, 'run', YEAR, '--out', join(DIR, 'cut-write'), '--record', file], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    const closed = new Promise<string | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+    await sleep(MID_RUN_MS);
+    child.kill('SIGINT');
+    // The write has begun once a temporary file of FILE shows, or FILE itself changes (as it did).
+    const writing = (): boolean =>
+      readdirSync(DIR).some((entry) => entry.startsWith('.cut-write.afprec.')) ||
+      statSync(file).size !== statSync(PREVIOUS).size;
+    for (let waited = 0; !writing() && waited < WRITE_WAIT_MAX_MS; waited += POLL_MS) await sleep(POLL_MS);
+    child.kill('SIGKILL');
+    expect(await closed).toBe('SIGKILL');
+    expect(readFileSync(file)).toStrictEqual(readFileSync(PREVIOUS));
+    // At most the killed writer's hidden temporary file beside it, which no reader takes for a record.
+    const beside = readdirSync(DIR).filter(
+      (entry) => entry.includes('cut-write.afprec') && entry !== 'cut-write.afprec',
+    );
+    expect(beside).toHaveLength(1);
+    expect(beside[0]).toMatch(new RegExp(`^\\.cut-write\\.afprec\\.afp-${String(child.pid)}-\\d+\\.tmp$`));
   });
 
   test('Ctrl-C mid-run: complete: false, the exchanges it counts are the lines it holds, and afp replay reads it', async () => {
