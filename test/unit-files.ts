@@ -47,6 +47,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/cli/profile-flags.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/replay-reproduce.test.ts',
+  'test/cli/run-crash-record.test.ts',
   'test/cli/serve-args.test.ts',
   'test/client/bounded-json.test.ts',
   'test/client/casino-client.test.ts',
