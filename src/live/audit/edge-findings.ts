@@ -173,13 +173,20 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
         title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)${contradicting > 0 ? `; ${contradicting} answers contradict themselves: the result states a win the won flag denies, or the reverse` : ''}`,
         field: 'result',
         expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`,
-        seen: `edge measured empirically: ${outcomes.map((outcome) => `${outcome.variant.variant} ${statedText(outcome)}`).join(', ')}`,
+        seen: empiricalSeen(outcomes),
         evidence: contradiction ?? evidence,
         ...(examples.length > 1 ? { examples } : {}),
       },
       Math.max(1, broke),
     );
   }
+}
+
+/** The variants' empirical edges, each with its interval, the first MAX_EXAMPLES of them. */
+function empiricalSeen(outcomes: readonly VariantOutcome[]): string {
+  const shown = outcomes.slice(0, MAX_EXAMPLES).map((outcome) => `${outcome.variant.variant} ${statedText(outcome)}`);
+  const more = outcomes.length > MAX_EXAMPLES ? ` and ${outcomes.length - MAX_EXAMPLES} more variants` : '';
+  return `edge measured empirically: ${shown.join(', ')}${more}`;
 }
 
 /** The request of the first bet off the draw mapping, else a representative bet of the game (said so). */
