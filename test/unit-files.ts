@@ -89,6 +89,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/http/route-log-body.test.ts',
   'test/http/router.test.ts',
   'test/http/validate.test.ts',
+  'test/live/audit/edge-cells.test.ts',
   'test/live/audit/edge-table-csv.test.ts',
   'test/live/bucket-limits.test.ts',
   'test/live/fairness/afp-scheme.test.ts',
