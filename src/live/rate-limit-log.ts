@@ -15,8 +15,8 @@
 import type { AnnouncedLimit } from './announced-limit.ts';
 import type { OperationName } from './operations.ts';
 
-/** The window a per-minute limit counts in. */
-const WINDOW_MS = 60_000;
+/** The window a per-minute limit counts in: the documented window a target file's `per_minute` is judged against. */
+export const PER_MINUTE_WINDOW_MS = 60_000;
 /** Send times kept: an announced window longer than this is not counted (nor judged). */
 export const KEPT_MS = 3_600_000;
 /** Send times kept per list: far above any per-minute limit afp paces at. */
@@ -42,8 +42,8 @@ export interface RateLimitMeeting<Request> {
   readonly callsInAllInAnnouncedWindow: number | null;
   /** When the first 429 came back, on the session's clock (the window counted ends there). */
   readonly atMs: number;
-  /** The bucket the target file puts the operation in with others, and the calls of all of them in the minute before the 429; null without one. */
-  readonly bucket: { readonly name: string; readonly calls: number } | null;
+  /** The bucket the target file puts the operation in with others (its operations, this one among them), and the calls of all of them in the minute before the 429; null without one. */
+  readonly bucket: { readonly name: string; readonly ops: readonly OperationName[]; readonly calls: number } | null;
   /** 429s of this operation waited out, and the time spent waiting. */
   count: number;
   waitedMs: number;
@@ -91,8 +91,8 @@ export class RateLimitLog<Request> {
     this.meetings.set(op, {
       op,
       ...answer,
-      callsOfOperation: this.countSince(op, nowMs, WINDOW_MS),
-      callsInAll: this.countSince('', nowMs, WINDOW_MS),
+      callsOfOperation: this.countSince(op, nowMs, PER_MINUTE_WINDOW_MS),
+      callsInAll: this.countSince('', nowMs, PER_MINUTE_WINDOW_MS),
       unanswered: this.inFlight.get(op) ?? 0,
       announced,
       callsInAnnouncedWindow: windowMs === null || windowMs > KEPT_MS ? null : this.countSince(op, nowMs, windowMs),
@@ -104,10 +104,12 @@ export class RateLimitLog<Request> {
           ? null
           : {
               name: bucket.name,
+              ops: [...bucket.ops],
               // Every send of the bucket's operations in the minute, the refused one (counted by `sent`) left out.
               calls: Math.max(
                 0,
-                bucket.ops.reduce((total, other) => total + this.recentCount(other, nowMs, WINDOW_MS), 0) - 1,
+                bucket.ops.reduce((total, other) => total + this.recentCount(other, nowMs, PER_MINUTE_WINDOW_MS), 0) -
+                  1,
               ),
             },
       count: 1,
