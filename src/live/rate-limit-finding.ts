@@ -5,8 +5,9 @@
  * operations together), the 429's own body and Retry-After, how many 429s were waited out and how
  * long, and the curl of the refused request. Measured, never inferred: the evidence states the
  * clock (the first 429's instant on the session's clock and the start of the documented window
- * ending there), the calls afp sent in that window (of the operation, of its bucket, to the target
- * in all), the 429s met, and the documented window and limit.
+ * counted: the minute before the refused call was sent, widened by the slowest answer in it,
+ * rate-limit-log.ts), the calls afp sent from then to the 429 (of the operation, of its bucket, to
+ * the target in all), the 429s met, and the documented window and limit.
  * Minor where the file claims a limit the target did not keep to: the 429 came before afp had sent
  * as many calls in the documented minute as the claim allows, counted over the operations the file
  * puts in one bucket (the deployment counts bet, deal and draw together); a 429 met at or past the
@@ -75,6 +76,13 @@ function afpPaceMetLimit(meeting: RateLimitMeeting<SentRequest>, claimed: PaceLi
   return claimed !== undefined && documentedCount(meeting) >= claimed.perMinute;
 }
 
+/** "from <ISO> (the documented 60 s before the refused call was sent, widened by the slowest answer in them: 150 ms) to the 429". */
+function windowText(meeting: RateLimitMeeting<SentRequest>): string {
+  const widened =
+    meeting.slowestAnswerMs === 0 ? '' : `, widened by the slowest answer in them: ${meeting.slowestAnswerMs} ms`;
+  return `from ${new Date(meeting.windowStartMs).toISOString()} (the documented ${WINDOW_SECONDS} s before the refused call was sent${widened}) to the 429`;
+}
+
 /**
  * The clock and the counts, for the evidence: the first 429's instant on the session's clock, the
  * documented window ending there, the calls afp sent in it (of the operation, of its bucket, to
@@ -89,7 +97,7 @@ function clockAndCounts(meeting: RateLimitMeeting<SentRequest>, claimed: PaceLim
     claimed === undefined
       ? 'the target file documents no limit for it'
       : `documented limit ${claimed.perMinute} per ${WINDOW_SECONDS} s${meeting.bucket === null ? '' : ` for bucket ${meeting.bucket.name}`}`;
-  return `first 429 at ${new Date(meeting.atMs).toISOString()} on the session's clock; in the documented window of ${WINDOW_SECONDS} s from ${new Date(meeting.atMs - PER_MINUTE_WINDOW_MS).toISOString()} afp had sent ${meeting.callsOfOperation} calls of ${meeting.op}${bucket}, ${meeting.callsInAll} to the target in all (the refused call not counted); ${limit}`;
+  return `first 429 at ${new Date(meeting.atMs).toISOString()} on the session's clock; ${windowText(meeting)} afp had sent ${meeting.callsOfOperation} calls of ${meeting.op}${bucket}, ${meeting.callsInAll} to the target in all (the refused call not counted); ${limit}`;
 }
 
 /**
@@ -110,7 +118,7 @@ function byFile(meeting: RateLimitMeeting<SentRequest>, claimed: PaceLimit | und
     };
   const counted = documentedCount(meeting);
   const where = countedWhere(meeting);
-  const clock = `first 429 at ${new Date(meeting.atMs).toISOString()}; ${counted} calls ${where} sent in the documented window, ${new Date(meeting.atMs - PER_MINUTE_WINDOW_MS).toISOString()} to then`;
+  const clock = `first 429 at ${new Date(meeting.atMs).toISOString()}; ${counted} calls ${where} sent in the documented window, ${new Date(meeting.windowStartMs).toISOString()} to then`;
   const expected = `up to ${claimed.perMinute} calls a minute${meeting.bucket === null ? '' : ` in bucket ${meeting.bucket.name}`} (the target file's limits)`;
   if (afpPaceMetLimit(meeting, claimed))
     return {

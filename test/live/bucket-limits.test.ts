@@ -86,7 +86,7 @@ describe('a 429 against the documented window of its bucket', () => {
     expect(finding.title).toMatch(/afp's pace caused it, not a stricter limit$/);
     // The clock, the counts (of the operation, of the bucket, in all), the 429s met, the documented window and limit.
     expect(finding.evidence).toBe(
-      `429 {"error":"rate_limit_exceeded"}; first 429 at ${iso(atMs)} on the session's clock; in the documented window of 60 s from ${iso(atMs - 60_000)} afp had sent ${meeting.callsOfOperation} calls of casino.deal, ${meeting.bucket?.calls} of bucket games (casino.bet, casino.deal, casino.draw), ${meeting.callsInAll} to the target in all (the refused call not counted); documented limit 60 per 60 s for bucket games; 17 refusals with 429 waited out (17 s of waiting in all)`,
+      `429 {"error":"rate_limit_exceeded"}; first 429 at ${iso(atMs)} on the session's clock; from ${iso(atMs - 60_000)} (the documented 60 s before the refused call was sent) to the 429 afp had sent ${meeting.callsOfOperation} calls of casino.deal, ${meeting.bucket?.calls} of bucket games (casino.bet, casino.deal, casino.draw), ${meeting.callsInAll} to the target in all (the refused call not counted); documented limit 60 per 60 s for bucket games; 17 refusals with 429 waited out (17 s of waiting in all)`,
     );
     // 0.7 s apart, the 429 back 1 s after the refused deal: the first bet is out of the window, the rest in.
     expect([meeting.callsOfOperation, meeting.bucket?.calls, meeting.callsInAll]).toStrictEqual([20, 79, 84]);
@@ -101,7 +101,7 @@ describe('a 429 against the documented window of its bucket', () => {
     );
     expect(finding.expected).toBe("up to 60 calls a minute in bucket games (the target file's limits)");
     expect(finding.evidence).toContain(
-      `first 429 at ${iso(atMs)} on the session's clock; in the documented window of 60 s from ${iso(atMs - 60_000)} afp had sent 10 calls of casino.deal, 30 of bucket games (casino.bet, casino.deal, casino.draw), 32 to the target in all (the refused call not counted); documented limit 60 per 60 s for bucket games; 1 refusal with 429 waited out (1 s of waiting in all)`,
+      `first 429 at ${iso(atMs)} on the session's clock; from ${iso(atMs - 60_000)} (the documented 60 s before the refused call was sent) to the 429 afp had sent 10 calls of casino.deal, 30 of bucket games (casino.bet, casino.deal, casino.draw), 32 to the target in all (the refused call not counted); documented limit 60 per 60 s for bucket games; 1 refusal with 429 waited out (1 s of waiting in all)`,
     );
   });
 
@@ -110,6 +110,33 @@ describe('a 429 against the documented window of its bucket', () => {
     // 1.5 s apart, the refused deal 1 s before the 429 came back: 39 sends in its 60 s, the refused one not counted.
     expect(meeting.bucket?.calls).toBe(39);
     expect(rateLimitFinding(meeting, GAMES_60, () => 'curl').severity).toBe('minor');
+  });
+
+  test('61 games paced 1,001 ms apart, each 150 ms on the way, the 61st refused: the window widened by the slowest answer counts 60, info', () => {
+    // A fixed-window target saw the first call arrive 150 ms late and the 61st on time: 61 in its
+    // minute. The sliding minute ending at the 429 misses the first call (59 counted: "stricter");
+    // the minute before the refused call was sent, widened by 150 ms, holds it.
+    const log = new RateLimitLog<SentRequest>();
+    const ops: OperationName[] = ['casino.deal', 'casino.draw'];
+    let sentMs = START;
+    let op: OperationName = 'casino.deal';
+    for (let index = 0; index < 61; index += 1) {
+      op = ops[index % 2] as OperationName;
+      sentMs = START + index * 1_001;
+      log.sent(op, sentMs);
+      log.answered(op, null, { sentMs, answeredMs: sentMs + 150 });
+    }
+    const atMs = sentMs + 150;
+    log.limited(op, atMs, { request: REQUEST, body: null, retryAfter: null }, 1_000, GAMES);
+    const meeting = log.meetings.get(op);
+    if (meeting === undefined) throw new Error('no 429 met');
+    expect([meeting.windowStartMs, meeting.slowestAnswerMs]).toStrictEqual([sentMs - 60_000 - 150, 150]);
+    expect(meeting.bucket?.calls).toBe(60);
+    const finding = rateLimitFinding(meeting, GAMES_60, () => 'curl');
+    expect(finding.severity).toBe('info');
+    expect(finding.evidence).toContain(
+      `from ${iso(sentMs - 60_150)} (the documented 60 s before the refused call was sent, widened by the slowest answer in them: 150 ms) to the 429 afp had sent 30 calls of casino.deal, 60 of bucket games`,
+    );
   });
 
   test('without a bucket the operation alone is counted: 15 deals under a claimed 60/min is stricter', () => {
