@@ -10,6 +10,8 @@
 // limit:casino.deal:rate-limited. One hand at a time: the serve's manual clock is moved by each
 // wait in turn (concurrent waits each move it by their own length, remote-serve-clock.ts, which
 // spreads concurrent single bets far apart in the serve's time and would hide any pace).
+// And the finding's other side: a file claiming 120 a minute for the bucket, paced at it, meets the
+// stand-in's 60: a stricter limit measured (60 calls of the bucket in the minute), minor.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,30 +60,42 @@ async function fundedKey(casino: string, usdc: string): Promise<string> {
   return registered['api_key'] as string;
 }
 
+interface Ran {
+  readonly text: string;
+  readonly findings: readonly Finding[];
+  /** How far the serve's clock moved while the audit ran. */
+  readonly servedMs: number;
+}
+
+/** 80 video-poker hands through the shipped targets/deployed.yaml, its text changed by `edit`. */
+async function videoPoker(name: string, edit: (text: string) => string = (text) => text): Promise<Ran> {
+  const handle = await serve();
+  const casino = handle.urls.casino as string;
+  const file = join(DIR, `${name}.yaml`);
+  writeFileSync(file, edit(deployedTargetText(handle.urls)));
+  const out = join(DIR, name);
+  const key = await fundedKey(casino, '20');
+  const flags = parseHouseEdgeArgs(
+    [
+      ...['--target', file, '--key', key, '--games', 'video_poker', '--bets', '80'],
+      ...['--seed', '6', '--usdc', '5', '--max-minutes', '10', '--out', out],
+    ],
+    drawSeed,
+  );
+  if ('errors' in flags) throw new Error(flags.errors.join('; '));
+  const printed = sink();
+  const startedMs = handle.clock.nowMs();
+  const code = await runHouseEdgeLive({ ...flags, quiet: true }, printed.io, movingClock(casino, startedMs));
+  const text = printed.text();
+  expect([0, 3], text).toContain(code);
+  expect(text).toContain('bets: 80 placed, 80 verified, 0 refused');
+  const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+  return { text, findings, servedMs: handle.clock.nowMs() - startedMs };
+}
+
 describe('afp audit house-edge on the deployed stand-in, its limits kept', () => {
   test('video poker deals and draws share the games bucket: paced as one, no 429 met there, no limit finding', async () => {
-    const handle = await serve();
-    const casino = handle.urls.casino as string;
-    const file = join(DIR, 'deployed.yaml');
-    writeFileSync(file, deployedTargetText(handle.urls));
-    const out = join(DIR, 'edge');
-    const key = await fundedKey(casino, '20');
-    const flags = parseHouseEdgeArgs(
-      [
-        ...['--target', file, '--key', key, '--games', 'video_poker', '--bets', '80'],
-        ...['--seed', '6', '--usdc', '5', '--max-minutes', '10', '--out', out],
-      ],
-      drawSeed,
-    );
-    if ('errors' in flags) throw new Error(flags.errors.join('; '));
-    const printed = sink();
-    const startedMs = handle.clock.nowMs();
-    const clock = movingClock(casino, startedMs);
-    const code = await runHouseEdgeLive({ ...flags, quiet: true }, printed.io, clock);
-    const text = printed.text();
-    expect([0, 3], text).toContain(code);
-    expect(text).toContain('bets: 80 placed, 80 verified, 0 refused');
-    const findings = (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+    const { text, findings, servedMs } = await videoPoker('kept');
     const limited = findings.filter((finding) => /^limit:casino\.(bet|deal|draw):rate-limited$/.test(finding.id));
     // Paced as one bucket, afp never sends more than the bucket's 60 a minute: the target refuses none of them.
     expect(
@@ -92,6 +106,26 @@ describe('afp audit house-edge on the deployed stand-in, its limits kept', () =>
     // 80 hands, a deal and a draw each: 160 calls in the bucket at 60 a minute take 159 paced
     // seconds of the serve's clock at least (paced apart, deal and draw at 60 a minute each, 80 s).
     expect(text).toMatch(/^plan: 80 casino\.deal, 80 casino\.draw, /m);
-    expect(handle.clock.nowMs() - startedMs).toBeGreaterThanOrEqual(159 * 1_001);
+    expect(servedMs).toBeGreaterThanOrEqual(159 * 1_001);
+  });
+
+  test('a file claiming 120 a minute for the bucket: the target refuses at 60 in the minute, a measured stricter limit, minor, with the clock and counts', async () => {
+    const { text, findings } = await videoPoker('claims-120', (shipped) =>
+      shipped.replaceAll('{ per_minute: 60, bucket: games }', '{ per_minute: 120, bucket: games }'),
+    );
+    const limited = findings.filter((finding) => /^limit:casino\.(deal|draw):rate-limited$/.test(finding.id));
+    expect(limited.length, text).toBeGreaterThan(0);
+    for (const finding of limited) {
+      expect(finding.severity).toBe('minor');
+      expect(finding.title).toMatch(
+        /^casino\.(deal|draw): the target's rate limit is stricter than the target file's 120\/min \(60 calls of bucket games /,
+      );
+      expect(finding.evidence).toMatch(
+        /Max 60 game requests\/min.*; first 429 at \S+Z on the session's clock; from \S+Z \(the documented 60 s before the refused call was sent\) to the 429 afp had sent 30 calls of casino\.(deal|draw), 60 of bucket games \(casino\.bet, casino\.deal, casino\.draw\), \d+ to the target in all \(the refused call not counted\); documented limit 120 per 60 s for bucket games; \d+ refusals? with 429 waited out/,
+      );
+    }
+    expect(text).toMatch(
+      /^rate limited: casino\.(deal|draw): .*; the target file claims 120\/min for bucket games \(limit:casino\.(deal|draw):rate-limited\)$/m,
+    );
   });
 });
