@@ -212,6 +212,12 @@ export interface LiveRunEnding {
   readonly lines: string[];
 }
 
+/** "60/min for bucket games", "5/min", "no limit": what the target file claims for a rate-limited operation. */
+function claimedText(claimed: Target['limits'][string] | undefined): string {
+  if (claimed === undefined) return 'no limit';
+  return `${claimed.perMinute}/min${claimed.bucket === undefined ? '' : ` for bucket ${claimed.bucket}`}`;
+}
+
 /** Writes the findings reports and says what they hold: the verdict, the counts, the files. */
 export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<LiveRunEnding> {
   run.stopListening();
@@ -242,7 +248,7 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     ...infoLines(findings),
     ...limited.map(
       (meeting) =>
-        `rate limited: ${meeting.op}: ${summaryOf(meeting)}; the target file claims ${run.target.limits[meeting.op] === undefined ? 'no limit' : `${run.target.limits[meeting.op]?.perMinute}/min`}${meeting.announced === null ? '' : `, the target announces ${announcedText(meeting.announced)}`} (limit:${meeting.op}:rate-limited)`,
+        `rate limited: ${meeting.op}: ${summaryOf(meeting)}; the target file claims ${claimedText(run.target.limits[meeting.op])}${meeting.announced === null ? '' : `, the target announces ${announcedText(meeting.announced)}`} (limit:${meeting.op}:rate-limited)`,
     ),
     `files: ${files.join(', ')}`,
   ];

@@ -280,7 +280,7 @@ export class LiveSession {
       if (!(await this.pace(op, options.forwardedFor))) return this.outOfTime();
       let answer: RawAnswer;
       // Counted when sent: calls sent together are in flight when one of them meets a 429.
-      this.rateLimits.sent(op, this.options.clock.nowMs());
+      const sentMs = this.rateLimits.sent(op, this.options.clock.nowMs());
       try {
         answer = await this.send(request, wire, operation.base === 'api' ? 'api' : wire.service, apiKey, options);
       } catch (error) {
@@ -293,7 +293,7 @@ export class LiveSession {
         });
       }
       const answeredMs = this.options.clock.nowMs();
-      this.rateLimits.answered(op, announcedLimit(answer.headers));
+      this.rateLimits.answered(op, announcedLimit(answer.headers), { sentMs, answeredMs });
       if (answer.status === 429 && !refusesAtOnce(dialect, answer.body)) {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);

@@ -219,7 +219,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.out).not.toContain('stopped:');
     // The plan before the first bet (before the account is even opened): bets per variant, the limits, the ETA.
     expect(ran.out).toMatch(
-      /^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.bet 60\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m,
+      /^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.bet \+ casino\.deal \+ casino\.draw 60\/min together \(bucket games\)$/m,
     );
     expect(ran.out).toMatch(/^eta: about [\d.]+ minutes \(casino\.batch at 10\/min paces it most\)$/m);
     expect(ran.out.indexOf('\nplan: ')).toBeLessThan(ran.out.indexOf('\naccount: '));

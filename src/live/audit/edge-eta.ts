@@ -25,7 +25,7 @@ export interface AuditEta {
   readonly calls: Readonly<Record<string, number>>;
   /** The paced time in ms (0 when nothing is paced). */
   readonly pacedMs: number;
-  /** The operation whose limit paces the audit most; null when none is paced. */
+  /** The operation, or `bucket NAME` (operations the target counts together), whose limit paces the audit most; null when none is paced. */
   readonly slowest: string | null;
   readonly lines: readonly string[];
 }
@@ -41,6 +41,9 @@ export interface EtaInput {
 }
 
 const spacingMs = (limit: PaceLimit): number => Math.floor(60_000 / limit.perMinute) + 1;
+
+/** The pace an operation keeps: its own, or its bucket's (one pace for the operations the target counts together). */
+const paceOf = (op: string, limit: PaceLimit): string => (limit.bucket === undefined ? op : `bucket ${limit.bucket}`);
 
 function phaseCalls(input: EtaInput, first: number, count: number): Map<string, number> {
   const gameAt = (index: number): string => (input.plan[index % input.plan.length] as PlannedVariant).game;
@@ -68,7 +71,7 @@ export function auditEta(input: EtaInput): AuditEta {
   const bets = Math.min(input.bets, LIVE_BETS_MAX);
   const calls: Record<string, number> = { 'casino.balance': 2 };
   let pacedMs = 0;
-  const pacedByOp = new Map<string, number>();
+  const pacedByPace = new Map<string, number>();
   for (let first = 0; first < bets; first += PHASE_BETS) {
     // Operations in one bucket share one pace: their calls queue behind each other.
     const byPace = new Map<string, number>();
@@ -76,14 +79,13 @@ export function auditEta(input: EtaInput): AuditEta {
       calls[op] = (calls[op] ?? 0) + count;
       const limit = input.limits[op];
       if (limit === undefined) continue;
-      const ms = count * spacingMs(limit);
-      pacedByOp.set(op, (pacedByOp.get(op) ?? 0) + ms);
-      const pace = limit.bucket === undefined ? op : `bucket:${limit.bucket}`;
-      byPace.set(pace, (byPace.get(pace) ?? 0) + ms);
+      const pace = paceOf(op, limit);
+      byPace.set(pace, (byPace.get(pace) ?? 0) + count * spacingMs(limit));
     }
+    for (const [pace, ms] of byPace) pacedByPace.set(pace, (pacedByPace.get(pace) ?? 0) + ms);
     pacedMs += Math.max(0, ...byPace.values());
   }
-  const slowest = [...pacedByOp.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
+  const slowest = [...pacedByPace.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
   return { calls, pacedMs, slowest, lines: etaLines(input, bets, calls, { pacedMs, slowest }) };
 }
 
@@ -97,13 +99,7 @@ function etaLines(
   const low = variants === 0 ? 0 : Math.floor(bets / variants);
   const high = variants === 0 ? 0 : Math.ceil(bets / variants);
   const each = low === high ? `${low}` : `${low}–${high}`;
-  const used = Object.keys(calls)
-    .filter((op) => input.limits[op] !== undefined)
-    .sort();
-  const limits =
-    used.length === 0
-      ? 'no limits to pace under (the target names none for these calls)'
-      : `paced under ${used.map((op) => `${op} ${input.limits[op]?.perMinute}/min`).join(', ')}`;
+  const limits = limitsText(input.limits, Object.keys(calls));
   const callText = Object.entries(calls)
     .filter(([op]) => op !== 'casino.balance')
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -116,11 +112,37 @@ function etaLines(
   if (paced.slowest === null) lines.push('eta: not paced: as fast as the target answers');
   else
     lines.push(
-      `eta: about ${minutes(paced.pacedMs)} (${paced.slowest} at ${input.limits[paced.slowest]?.perMinute}/min paces it most)`,
+      `eta: about ${minutes(paced.pacedMs)} (${paced.slowest} at ${perMinuteOf(input.limits, paced.slowest)}/min paces it most)`,
     );
   if (paced.pacedMs > input.maxSeconds * 1_000)
     lines.push(
       `eta: the time budget (${minutes(input.maxSeconds * 1_000)}) ends the betting first; raise --max-minutes or lower --bets to place them all`,
     );
   return lines;
+}
+
+/**
+ * "paced under casino.batch 10/min, casino.bet + casino.deal + casino.draw 60/min together (bucket
+ * games)": the limits of the operations the plan calls, those the target counts together as one.
+ */
+function limitsText(limits: Readonly<Record<string, PaceLimit>>, called: readonly string[]): string {
+  const byPace = new Map<string, string[]>();
+  for (const op of called.filter((name) => limits[name] !== undefined).sort()) {
+    const pace = paceOf(op, limits[op] as PaceLimit);
+    byPace.set(pace, [...(byPace.get(pace) ?? []), op]);
+  }
+  if (byPace.size === 0) return 'no limits to pace under (the target names none for these calls)';
+  const texts = [...byPace].map(([pace, ops]) =>
+    pace === ops[0]
+      ? `${pace} ${perMinuteOf(limits, pace)}/min`
+      : `${ops.join(' + ')} ${perMinuteOf(limits, pace)}/min together (${pace})`,
+  );
+  return `paced under ${texts.join(', ')}`;
+}
+
+/** The per-minute limit of a pace: an operation's, or its bucket's (one figure for all of them: target-file.ts checks it). */
+function perMinuteOf(limits: Readonly<Record<string, PaceLimit>>, pace: string): number | undefined {
+  const own = limits[pace];
+  if (own !== undefined) return own.perMinute;
+  return Object.entries(limits).find(([op, limit]) => paceOf(op, limit) === pace)?.[1].perMinute;
 }

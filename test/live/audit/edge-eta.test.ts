@@ -93,6 +93,23 @@ describe('the live house-edge plan and ETA', () => {
       'plan: 101 bets, 50–51 per game variant (2 variants) · paced under casino.batch 10/min, casino.bet 60/min, casino.deal 60/min, casino.draw 60/min',
     );
     expect(eta.lines[2]).toBe('eta: about 50 s (casino.deal at 60/min paces it most)');
+    // The deployment counts bet, deal and draw in one bucket: paced as one, the plan says so, and the
+    // hands' 102 calls (and the bets sent alone) queue behind each other.
+    const shared = { perMinute: 60, bucket: 'games' };
+    const bucketed = auditEta({
+      plan,
+      bets: 101,
+      batched: true,
+      limits: { ...DEPLOYED_LIMITS, 'casino.bet': shared, 'casino.deal': shared, 'casino.draw': shared },
+      maxSeconds: 3_600,
+    });
+    expect(bucketed.lines[0]).toBe(
+      'plan: 101 bets, 50–51 per game variant (2 variants) · paced under casino.batch 10/min, casino.bet + casino.deal + casino.draw 60/min together (bucket games)',
+    );
+    // 50 hands (a deal and a draw each) and 9 coin flips alone: 109 calls 1,001 ms apart (apart, 50 s).
+    expect([hands, bucketed.calls['casino.bet']]).toEqual([50, 9]);
+    expect(bucketed.pacedMs).toBe(109 * 1_001);
+    expect(bucketed.lines[2]).toBe('eta: about 1.8 minutes (bucket games at 60/min paces it most)');
     const free = auditEta({ plan, bets: 101, batched: true, limits: {}, maxSeconds: 60 });
     expect(free.slowest).toBeNull();
     expect(free.lines.at(-1)).toBe('eta: not paced: as fast as the target answers');
