@@ -51,6 +51,7 @@ import {
   type ProbeContext,
   type ProbeResult,
 } from './probe-context.ts';
+import { refusalWords } from '../refusal-text.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -117,7 +118,7 @@ const overdraw: Probe = {
     }
     return {
       status: 'ran',
-      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.name})` : outcome.kind}`,
+      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${refusalWords(outcome.refusal)})` : outcome.kind}`,
     };
   },
 };
