@@ -51,7 +51,6 @@ import {
   type ProbeContext,
   type ProbeResult,
 } from './probe-context.ts';
-import { refusalWords } from '../refusal-text.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -118,7 +117,7 @@ const overdraw: Probe = {
     }
     return {
       status: 'ran',
-      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${refusalWords(outcome.refusal)})` : outcome.kind}`,
+      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${answerText(outcome)}`,
     };
   },
 };
