@@ -91,6 +91,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/http/validate.test.ts',
   'test/live/audit/edge-cells.test.ts',
   'test/live/audit/edge-table-csv.test.ts',
+  'test/live/audit/resume-file.test.ts',
   'test/live/bucket-limits.test.ts',
   'test/live/fairness/afp-scheme.test.ts',
   'test/live/fairness/deployed-laws.test.ts',

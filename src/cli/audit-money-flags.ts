@@ -86,5 +86,10 @@ function resumeErrors(given: {
     errors.push('--resume judges escrows a --resume-file run left: it runs no other probe, so not with --include-slow');
   if (given.resume !== null && (given.key === undefined || given.secondKey === undefined))
     errors.push('--resume judges the escrows of the two accounts that opened them: give their --key and --second-key');
+  // Accounts afp would open itself have keys no one keeps: their escrows could never be resumed.
+  if (given.resumeFile !== null && (given.key === undefined || given.secondKey === undefined))
+    errors.push(
+      '--resume-file leaves escrows that --resume judges with the same two accounts: give their --key and --second-key',
+    );
   return errors;
 }

@@ -8,6 +8,8 @@
  * that does not answer.
  */
 import { curlOf } from '../live/report/curl.ts';
+import { shellWord } from '../core/shell-words.ts';
+import { RemoteServeClock } from '../live/remote-serve-clock.ts';
 import type { FindingsCollector } from '../live/finding.ts';
 import type { LiveSession } from '../live/live-session.ts';
 import { openLiveAccount } from '../live/live-account.ts';
@@ -36,11 +38,22 @@ export interface Probed {
   readonly clock: WaitClock;
 }
 
-/** The casino's origin, which a resume file is bound to. */
-const casinoOrigin = (run: LiveRun): string => {
-  const url = run.target.services.casino?.url;
-  return url === undefined ? run.target.source : new URL(url).origin;
+/** The casino's origin and dialect, which a resume file is bound to. */
+const casinoOf = (run: LiveRun): { readonly origin: string; readonly dialect: string } => {
+  const casino = run.target.services.casino;
+  return casino === undefined
+    ? { origin: run.target.source, dialect: 'none' }
+    : { origin: new URL(casino.url).origin, dialect: casino.dialect };
 };
+
+/** The command line that judges `file` (the keys as placeholders: they are never written). */
+export const resumeCommand = (target: string, file: string): string =>
+  [
+    'afp audit money --target',
+    shellWord(target),
+    '--key "$KEY" --second-key "$SECOND_KEY" --resume',
+    shellWord(file),
+  ].join(' ');
 
 /**
  * The probes after the money probes, in order: the slow ones as the flags ask (waited for, or one
@@ -70,7 +83,16 @@ async function slowProbes(run: LiveRun, probed: Probed, flags: MoneyFlags, io: A
     say: (line: string) => io.out(`${line}\n`),
   };
   if (flags.resumeFile === null) return runSettlementProbes(context);
-  return leaveSettlementProbes({ ...context, resumeFile: flags.resumeFile, target: casinoOrigin(run) });
+  const casino = casinoOf(run);
+  return leaveSettlementProbes({
+    ...context,
+    resumeFile: flags.resumeFile,
+    target: casino.origin,
+    dialect: casino.dialect,
+    wall: run.wall,
+    dueClock: run.clock instanceof RemoteServeClock ? 'serve' : 'wall',
+    command: resumeCommand(flags.target, flags.resumeFile),
+  });
 }
 
 /** `--resume FILE`: the escrows a --resume-file run left, judged once due; the exit code. */
@@ -82,7 +104,7 @@ export async function runMoneyResume(
 ): Promise<number> {
   const run = await startLiveRun('afp audit money', flags.target, flags.maxSeconds, clock, io, { quiet: flags.quiet });
   if (typeof run === 'number') return run;
-  const read = readResumeFile(flags.resume as string, casinoOrigin(run));
+  const read = readResumeFile(flags.resume as string, casinoOf(run));
   if (!read.ok) return refuse(run, io, read.message);
   const account = await openRunAccount(run, io, { key: flags.key, fundMicro: 0n, say: io.out });
   if (typeof account === 'number') return account;

@@ -522,7 +522,7 @@ const MONEY: CommandDefinition = {
       name: 'resume-file',
       value: 'FILE',
       description:
-        "with --include-slow: open the slow probes' escrows and leave them, writing FILE (no keys) for a later --resume",
+        'with --include-slow, --key and --second-key: open the slow probe whose wait does not fit and leave its escrow, writing FILE (no keys) and the --resume command line',
     },
     {
       name: 'resume',

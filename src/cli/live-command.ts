@@ -53,6 +53,8 @@ export interface LiveRun {
   readonly clock: WaitClock;
   /** The time budget, on the wall clock given to startLiveRun whatever `clock` is. */
   readonly deadline: Deadline;
+  /** That wall clock (`clock` is the target's where it has its own). */
+  readonly wall: WaitClock;
   readonly progress: Progress;
   /** Ends the listening for Ctrl-C (finishLiveRun calls it). */
   readonly stopListening: () => void;
@@ -153,7 +155,7 @@ export async function startLiveRun(
     stopInterrupts();
     disarm();
   };
-  return { command, target, session, findings, clock: waitClock, deadline, progress, stopListening };
+  return { command, target, session, findings, clock: waitClock, wall: clock, deadline, progress, stopListening };
 }
 
 /**

@@ -22,6 +22,7 @@ import type { Micro } from '../core/money.ts';
 import { FAUCET_CLAIM_LIMIT } from './documented-rules.ts';
 import { openLiveAccount, type LiveAccount } from './live-account.ts';
 import type { LiveSession } from './live-session.ts';
+import { refusalWords } from './refusal-text.ts';
 
 export const ACCOUNTS_MAX = 2;
 
@@ -97,6 +98,6 @@ export class AccountPool {
     );
     if (outcome.kind === 'ok')
       return { ...outcome.value, note: `registered ${outcome.value.agentId}, not funded: ${why}` };
-    return `a second account could not be registered: ${outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}`;
+    return `a second account could not be registered: ${outcome.kind === 'refused' ? refusalWords(outcome.refusal) : outcome.kind}`;
   }
 }

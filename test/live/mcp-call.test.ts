@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { KEY_PLACEHOLDER, mcpToolRequest, openMcpAnswer, withKey } from '../../src/live/mcp-call.ts';
 import { answerText } from '../../src/live/audit/probe-context.ts';
+import { refusalWords } from '../../src/live/refusal-text.ts';
 
 const result = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   jsonrpc: '2.0',
@@ -70,6 +71,21 @@ describe('openMcpAnswer', () => {
         request: { method: 'POST', url: 'http://127.0.0.1:1/mcp' } as never,
       }),
     ).toBe('refused 400 mcp_tool_error: "Escrow service unavailable"');
+  });
+
+  test("refusalWords: the target's text beside a name that says nothing (tool, JSON-RPC, bare HTTP), never beside its own name", () => {
+    const words = (name: string, message: string): string => refusalWords({ status: 503, name, message });
+    expect(words('http_503', 'upstream escrow ledger timed out')).toBe(
+      '503 http_503: "upstream escrow ledger timed out"',
+    );
+    expect(words('jsonrpc_-32603', 'Internal error')).toBe('503 jsonrpc_-32603: "Internal error"');
+    // The target named it: the name says it (the message stays in a probe's evidence).
+    expect(words('insufficient_balance', 'Not enough USDC')).toBe('503 insufficient_balance');
+    expect(words('http_503', '')).toBe('503 http_503');
+    // Bounded: at most 200 characters of the target's text, quoted as JSON (a newline stays one line).
+    const long = words('mcp_tool_error', `a\n${'y'.repeat(1_000)}`);
+    expect(long).toBe(`503 mcp_tool_error: ${JSON.stringify(`a\n${'y'.repeat(198)}`)}`);
+    expect(long.split('\n')).toHaveLength(1);
   });
 
   test('no MCP answer: a 404, a stream without our id, a page — each left as it came', () => {

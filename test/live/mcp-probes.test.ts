@@ -52,9 +52,13 @@ afterEach(async () => {
   for (const close of rewriters.splice(0)) await close();
 });
 
-/** What a proxy's /mcp answers: nothing there (404), or an event stream saying "done" to every call and doing nothing. */
-type FakeDoor = 'absent' | 'hollow';
+/**
+ * What a proxy's /mcp answers: nothing there (404), an event stream saying "done" to every call and
+ * doing nothing, or every tool failing in words (`isError`, a sentence that is not JSON).
+ */
+type FakeDoor = 'absent' | 'hollow' | 'failing';
 const HOLLOW_ANSWER = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`;
+const FAILING_ANSWER = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Escrow service unavailable' }], isError: true } })}\n\n`;
 
 /** A loopback proxy to `upstream` whose /mcp is `door` instead of the service's. */
 async function withDoor(upstream: string, door: FakeDoor, words?: (text: string) => string): Promise<string> {
@@ -63,7 +67,10 @@ async function withDoor(upstream: string, door: FakeDoor, words?: (text: string)
       incoming.resume();
       if (door === 'absent')
         outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
-      else outgoing.writeHead(200, { 'content-type': 'text/event-stream' }).end(HOLLOW_ANSWER);
+      else
+        outgoing
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(door === 'hollow' ? HOLLOW_ANSWER : FAILING_ANSWER);
       return;
     }
     const forwarded = httpRequest(
@@ -161,6 +168,18 @@ describe('afp audit money: the MCP doors', () => {
     expect(ran.text).toMatch(
       /^skipped mcp-escrow-release: release_escrow was refused 404 not_found; released over HTTP instead$/m,
     );
+  });
+
+  test('a door whose tools fail in words: the lines quote the target\'s own text, never a made-up "400 http_400"', async () => {
+    const ran = await auditBehind('failing');
+    expect(ran.text).toMatch(
+      /^skipped mcp-faucet-cooldown: claim_faucet answered 400 mcp_tool_error: "Escrow service unavailable", not the cooldown's refusal \(429 ip_rate_limited\)/m,
+    );
+    expect(ran.text).toMatch(
+      /^skipped mcp-escrow-release: release_escrow was refused 400 mcp_tool_error: "Escrow service unavailable"; released over HTTP instead$/m,
+    );
+    expect(ran.text).not.toContain('http_400');
+    expect(mcpFindings(ran.findings)).toEqual([]);
   });
 
   test('a door that answers "done" in words afp cannot read and does nothing: judged by the balances, not its words', async () => {

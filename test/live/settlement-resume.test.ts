@@ -145,7 +145,18 @@ describe('afp audit money --resume-file, then --resume', () => {
       errors: ['--resume judges the escrows of the two accounts that opened them: give their --key and --second-key'],
     });
     expect(parseMoneyArgs(['--target', 'x.yaml', '--resume-file', garbage], START_MS)).toEqual({
-      errors: ["--resume-file leaves the slow probes' escrows for later: it needs --include-slow"],
+      errors: [
+        "--resume-file leaves the slow probes' escrows for later: it needs --include-slow",
+        '--resume-file leaves escrows that --resume judges with the same two accounts: give their --key and --second-key',
+      ],
+    });
+    // Accounts afp would open itself have keys no one keeps: their escrows could never be resumed.
+    expect(
+      parseMoneyArgs(['--target', 'x.yaml', '--key', 'k', '--include-slow', '--resume-file', garbage], START_MS),
+    ).toEqual({
+      errors: [
+        '--resume-file leaves escrows that --resume judges with the same two accounts: give their --key and --second-key',
+      ],
     });
   });
 });

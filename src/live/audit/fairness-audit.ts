@@ -34,6 +34,7 @@ import { payoutFieldsOf } from './edge-tier.ts';
 import { DrawTally } from './draw-agreement.ts';
 
 import { FAIRNESS_BETS_MAX } from './fairness-limits.ts';
+import { refusalWords } from '../refusal-text.ts';
 
 export { FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX } from './fairness-limits.ts';
 /** Bets asked per history page (the dialects cap it: style B 100, the deployment 200). */
@@ -135,7 +136,7 @@ export async function auditFairnessLive(options: FairnessAuditOptions): Promise<
           id: `fairness:audit:refused:${answer.refusal.name}`,
           severity: 'major',
           kind: 'fairness',
-          title: `the audit trail of a bet in the history was refused (${answer.refusal.name}): the bet cannot be verified`,
+          title: `the audit trail of a bet in the history was refused (${refusalWords(answer.refusal)}): the bet cannot be verified`,
           endpoint: 'casino.audit',
           expected: "the audit trail of every one of the account's bets",
           seen: answer.refusal.body,

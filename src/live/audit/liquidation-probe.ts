@@ -19,6 +19,7 @@ import type { PositionView } from '../operations.ts';
 import { RemoteServeClock } from '../remote-serve-clock.ts';
 import { DISPLAY_ROUNDING_MICRO, type ProbeContext } from './probe-context.ts';
 import { tradingAccount, type TradingAccount } from './trading-probes.ts';
+import { refusalWords } from '../refusal-text.ts';
 
 /** The two positions: opposite sides on two majors (one account nets per market). */
 const LEGS: readonly { readonly symbol: string; readonly side: 'long' | 'short' }[] = [
@@ -49,7 +50,7 @@ async function openPosition(context: ProbeContext, account: TradingAccount, leg:
     account.apiKey,
   );
   if (order.kind !== 'ok')
-    return `the ${leg.symbol} ${leg.side} of ${formatDecimal(SIZE_MICRO)} at leverage ${LEVERAGE_MAX} was not accepted (${order.kind === 'refused' ? `${order.refusal.status} ${order.refusal.name}` : order.kind})`;
+    return `the ${leg.symbol} ${leg.side} of ${formatDecimal(SIZE_MICRO)} at leverage ${LEVERAGE_MAX} was not accepted (${order.kind === 'refused' ? refusalWords(order.refusal) : order.kind})`;
   const listed = await openLegs(context, account);
   return listed?.get(leg) ?? `the opened ${leg.symbol} ${leg.side} is not in the positions list`;
 }

@@ -31,6 +31,7 @@ import type { CallOutcome } from '../live-session.ts';
 import { casinoBalanceMicro } from './casino-balance.ts';
 import { answerText, DISPLAY_ROUNDING_MICRO, reproduceOf, type ProbeContext } from './probe-context.ts';
 import { escrowReleaseFee } from './escrow-fee.ts';
+import { refusalWords } from '../refusal-text.ts';
 
 export const RELEASE_PROBE_MICRO = 200_000n;
 
@@ -74,13 +75,13 @@ export async function mcpFaucetCooldown(context: ProbeContext, raise: Raise): Pr
     };
   if (second.kind !== 'refused' || second.refusal.status !== 429)
     return { status: 'skipped', note: `a second fresh agent's HTTP claim was ${answerText(second)}` };
-  const cooldown = `${second.refusal.status} ${second.refusal.name}`;
+  const cooldown = refusalWords(second.refusal);
   const agent = await freshAgent(context);
   if (typeof agent === 'string') return { status: 'skipped', note: agent };
   const before = await casinoBalanceMicro(context.session, agent.apiKey);
   const door = await context.session.call('faucet.mcp-claim', { agentId: agent.agentId }, null);
   if (door.kind === 'refused') {
-    const refusal = `${door.refusal.status} ${door.refusal.name}`;
+    const refusal = refusalWords(door.refusal);
     // The cooldown's own refusal (a tool error has no status of its own: its name, or a 429 where one is stated).
     const same = door.refusal.name === second.refusal.name || door.refusal.status === 429;
     return same

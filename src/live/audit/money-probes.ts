@@ -117,7 +117,7 @@ const overdraw: Probe = {
     }
     return {
       status: 'ran',
-      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.name})` : outcome.kind}`,
+      note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${answerText(outcome)}`,
     };
   },
 };

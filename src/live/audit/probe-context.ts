@@ -4,7 +4,7 @@
  * it and money-probes.ts runs them, so with the type there each probe file and the runner named
  * each other.
  */
-import { TOOL_ERROR_NAME } from '../mcp-call.ts';
+import { refusalWords } from '../refusal-text.ts';
 import type { WaitClock } from '../../core/clock.ts';
 import { displayRoundingMicro, fromMicro, shownPlaces } from '../../core/live-amount.ts';
 import type { Micro } from '../../core/money.ts';
@@ -105,21 +105,13 @@ export function unansweredLine(
     : `the target did not answer, so these could not run: ${skipped.map((probe) => probe.name).join(', ')} (last: ${last.unreachable ?? ''})`;
 }
 
-/** What an answer was, for notes and evidence. */
-/** The refusal's own text where its name says nothing of it (an MCP tool error, a JSON-RPC error, a bare HTTP status). */
-function ownWords(refusal: { readonly name: string; readonly message: string }): string {
-  const generic = refusal.name === TOOL_ERROR_NAME || /^(jsonrpc|http)_/.test(refusal.name);
-  return generic && refusal.message !== '' ? `: ${JSON.stringify(refusal.message.slice(0, OWN_WORDS_MAX))}` : '';
-}
-
-const OWN_WORDS_MAX = 200;
-
+/** What an answer was, for notes and evidence (a refusal in the target's own words: refusal-text.ts). */
 export function answerText(outcome: CallOutcome<unknown>): string {
   switch (outcome.kind) {
     case 'ok':
       return `accepted (${outcome.status})`;
     case 'refused':
-      return `refused ${outcome.refusal.status} ${outcome.refusal.name}${ownWords(outcome.refusal)}`;
+      return `refused ${refusalWords(outcome.refusal)}`;
     case 'unreadable':
       return `answered ${outcome.status} without the fields needed`;
     case 'unsupported':

@@ -4,15 +4,18 @@
  * --resume FILE`, run when they are due (48 h later, from a CI schedule), checks how they settled.
  * Why a file: a real target's dispute window is two days, longer than any CI job.
  *
- * Format: one JSON document, `afp_resume: 1`; the target's casino origin; the two accounts' ids
+ * Format: one JSON document, `afp_resume: 1`; the target's casino origin and dialect; the clock its
+ * due instants are on (`serve`: a manual afp serve's own, as it answered; `wall`: the wall's, which
+ * is a deployment's); the command that resumes it (keys as placeholders); the two accounts' ids
  * (never their keys: the resumed run is given them again, --key and --second-key); per escrow its
- * probe, id, the instant it is due (the run's clock, which is the target's: the wall's on a
- * deployment, the serve's on an afp serve it moves), what it awaits, the balances read before it,
+ * probe, id, the instant it is due on that clock and on the wall's (when a CI schedule may resume
+ * it), what it awaits, the balances read before it,
  * the fee a release takes and the commission its creation stated, the open statuses seen, and the
  * curl lines that made it. Money as micro-USDC decimal strings.
  * Written atomically: a temporary file in the same folder, fsynced, renamed over FILE, mode 0600
  * (it names accounts). Read strictly: a file over RESUME_BYTES_MAX, of another version, for another
- * target, or with a field of the wrong kind is refused with one line naming what is wrong.
+ * target or dialect, or with a field missing or of the wrong kind is refused with one line naming
+ * what is wrong.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-file.ts';
@@ -29,6 +32,8 @@ export interface LeftEscrow {
   readonly escrowId: string;
   /** When its wait ends, on the run's clock (ms since the epoch). */
   readonly dueAtMs: number;
+  /** The same instant on the wall clock (the run's wall time + the wait): when a schedule may resume it. */
+  readonly dueAtWallMs: number;
   readonly waitMs: number;
   readonly awaited: string;
   readonly creatorBefore: Micro | null;
@@ -39,8 +44,16 @@ export interface LeftEscrow {
   readonly openStatuses: readonly string[];
 }
 
+/** The clock a resume file's due instants are on: a manual afp serve's own, or the wall's. */
+export type DueClock = 'serve' | 'wall';
+
 export interface ResumeDocument {
   readonly target: string;
+  /** The casino's dialect (target.ts DialectName): the resumed run reads the escrows in it. */
+  readonly dialect: string;
+  readonly dueClock: DueClock;
+  /** The command line that judges the file, the keys as placeholders. */
+  readonly command: string;
   readonly agentId: string;
   readonly secondAgentId: string;
   readonly writtenAtMs: number;
@@ -62,6 +75,9 @@ export function renderResume(document: ResumeDocument): string {
     {
       afp_resume: RESUME_VERSION,
       target: document.target,
+      dialect: document.dialect,
+      due_clock: document.dueClock,
+      command: document.command,
       agent_id: document.agentId,
       second_agent_id: document.secondAgentId,
       written_at: new Date(document.writtenAtMs).toISOString(),
@@ -70,6 +86,7 @@ export function renderResume(document: ResumeDocument): string {
         escrow_id: escrow.escrowId,
         due_at: new Date(escrow.dueAtMs).toISOString(),
         due_at_ms: escrow.dueAtMs,
+        due_at_wall: new Date(escrow.dueAtWallMs).toISOString(),
         wait_ms: escrow.waitMs,
         awaited: escrow.awaited,
         creator_before_micro: micro(escrow.creatorBefore),
@@ -97,8 +114,14 @@ export function writeResumeFile(path: string, text: string): string | null {
 
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
-/** The resume file at `path` for the target whose casino is at `origin`. */
-export function readResumeFile(path: string, origin: string): Read<ResumeDocument> {
+/** What the resumed run is pointed at: a file for another casino or dialect is refused. */
+export interface ResumeTarget {
+  readonly origin: string;
+  readonly dialect: string;
+}
+
+/** The resume file at `path` for the target whose casino is at `target.origin`, speaking `target.dialect`. */
+export function readResumeFile(path: string, target: ResumeTarget): Read<ResumeDocument> {
   let text: string;
   try {
     if (statSync(path).size > RESUME_BYTES_MAX)
@@ -115,28 +138,51 @@ export function readResumeFile(path: string, origin: string): Read<ResumeDocumen
   }
   const parsed = documentOf(json);
   if (typeof parsed === 'string') return { ok: false, message: `${path}: ${parsed}` };
-  if (parsed.target !== origin)
-    return { ok: false, message: `${path}: written for ${parsed.target}, not this target (${origin})` };
+  if (parsed.target !== target.origin)
+    return { ok: false, message: `${path}: written for ${parsed.target}, not this target (${target.origin})` };
+  if (parsed.dialect !== target.dialect)
+    return {
+      ok: false,
+      message: `${path}: written for the ${parsed.dialect} dialect; this target's casino speaks ${target.dialect}`,
+    };
   return { ok: true, value: parsed };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A string field of at most TEXT_MAX characters, or null when it is missing or is not one. */
+const TEXT_MAX = 10_000;
+const textOf = (value: unknown): string | null =>
+  typeof value === 'string' && value.length <= TEXT_MAX ? value : null;
+
 function microOf(value: unknown, field: string): Micro | null | string {
   if (value === null) return null;
   return typeof value === 'string' && /^-?\d{1,20}$/.test(value) ? BigInt(value) : `${field} is not micro-USDC`;
 }
 
+/** An ISO instant's milliseconds, or NaN. */
+const instantOf = (value: unknown): number =>
+  typeof value === 'string' && value.length <= 40 ? Date.parse(value) : Number.NaN;
+
 function documentOf(json: unknown): ResumeDocument | string {
   if (!isObject(json)) return 'not an object';
   if (json['afp_resume'] !== RESUME_VERSION)
-    return `afp_resume is ${JSON.stringify(json['afp_resume'])}, not ${RESUME_VERSION}`;
-  const { target, agent_id: agentId, second_agent_id: secondAgentId, written_at: writtenAt, escrows } = json;
-  if (typeof target !== 'string' || typeof agentId !== 'string' || typeof secondAgentId !== 'string')
-    return 'target, agent_id and second_agent_id are strings';
-  const writtenAtMs = typeof writtenAt === 'string' ? Date.parse(writtenAt) : Number.NaN;
+    return `afp_resume is ${JSON.stringify(json['afp_resume'] ?? null)?.slice(0, 40)}, not ${RESUME_VERSION}`;
+  const [target, dialect, command, agentId, secondAgentId] = [
+    'target',
+    'dialect',
+    'command',
+    'agent_id',
+    'second_agent_id',
+  ].map((field) => textOf(json[field]));
+  if (target == null || dialect == null || command == null || agentId == null || secondAgentId == null)
+    return 'target, dialect, command, agent_id and second_agent_id are strings';
+  const dueClock = json['due_clock'];
+  if (dueClock !== 'serve' && dueClock !== 'wall') return 'due_clock is "serve" or "wall"';
+  const writtenAtMs = instantOf(json['written_at']);
   if (!Number.isFinite(writtenAtMs)) return 'written_at is not an instant';
+  const escrows = json['escrows'];
   if (!Array.isArray(escrows) || escrows.length === 0 || escrows.length > ESCROWS_MAX)
     return `escrows is a list of 1 to ${ESCROWS_MAX}`;
   const left: LeftEscrow[] = [];
@@ -145,7 +191,7 @@ function documentOf(json: unknown): ResumeDocument | string {
     if (typeof escrow === 'string') return `escrows[${index}]: ${escrow}`;
     left.push(escrow);
   }
-  return { target, agentId, secondAgentId, writtenAtMs, escrows: left };
+  return { target, dialect, dueClock, command, agentId, secondAgentId, writtenAtMs, escrows: left };
 }
 
 function feeOf(value: unknown): ReleaseFee | null | string {
@@ -170,14 +216,14 @@ function escrowOf(entry: unknown): LeftEscrow | string {
   if (!isObject(entry)) return 'not an object';
   const name = entry['name'];
   if (name !== 'escrow-expiry' && name !== 'escrow-dispute') return 'name is escrow-expiry or escrow-dispute';
-  const texts = ['escrow_id', 'awaited', 'reproduce'].map((field) => entry[field]);
-  if (!texts.every((text) => typeof text === 'string' && text.length <= 10_000))
-    return 'escrow_id, awaited and reproduce are strings';
-  const [escrowId, awaited, reproduce] = texts as [string, string, string];
+  const [escrowId, awaited, reproduce] = ['escrow_id', 'awaited', 'reproduce'].map((field) => textOf(entry[field]));
+  if (escrowId == null || awaited == null || reproduce == null) return 'escrow_id, awaited and reproduce are strings';
   const dueAtMs = entry['due_at_ms'];
   const waitMs = entry['wait_ms'];
-  if (typeof dueAtMs !== 'number' || !Number.isSafeInteger(dueAtMs) || typeof waitMs !== 'number')
+  if (!Number.isSafeInteger(dueAtMs) || !Number.isSafeInteger(waitMs) || (waitMs as number) < 0)
     return 'due_at_ms and wait_ms are whole milliseconds';
+  const dueAtWallMs = instantOf(entry['due_at_wall']);
+  if (!Number.isFinite(dueAtWallMs)) return 'due_at_wall is not an instant';
   const creatorBefore = microOf(entry['creator_before_micro'], 'creator_before_micro');
   const secondBefore = microOf(entry['second_before_micro'], 'second_before_micro');
   const statedFeeMicro = microOf(entry['stated_fee_micro'], 'stated_fee_micro');
@@ -189,8 +235,9 @@ function escrowOf(entry: unknown): LeftEscrow | string {
   return {
     name,
     escrowId,
-    dueAtMs,
-    waitMs,
+    dueAtMs: dueAtMs as number,
+    dueAtWallMs,
+    waitMs: waitMs as number,
     awaited,
     creatorBefore: creatorBefore as Micro | null,
     secondBefore: secondBefore as Micro | null,

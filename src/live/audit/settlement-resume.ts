@@ -11,7 +11,7 @@
  * are checked, their keys are never stored).
  */
 import type { WaitClock } from '../../core/clock.ts';
-import { renderResume, writeResumeFile, type LeftEscrow, type ResumeDocument } from './resume-file.ts';
+import { renderResume, writeResumeFile, type DueClock, type LeftEscrow, type ResumeDocument } from './resume-file.ts';
 import {
   duration,
   judgeSettlement,
@@ -32,17 +32,30 @@ export interface LeaveContext extends SettlementContext {
   readonly clock: WaitClock;
   /** The resume file to write. */
   readonly resumeFile: string;
-  /** The casino's origin: the resumed run must point at the same target. */
+  /** The casino's origin and dialect: the resumed run must point at the same target. */
   readonly target: string;
+  readonly dialect: string;
+  /** The wall clock, beside `clock` (the target's: a manual afp serve's own, else the wall's itself). */
+  readonly wall: { nowMs(): number };
+  readonly dueClock: DueClock;
+  /** The command line that resumes the file (keys as placeholders): written in it and said. */
+  readonly command: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function leftOf(item: Watched, nowMs: number): LeftEscrow {
+/** When an escrow is due, on the clock its file counts on (and the wall's, where that is the serve's). */
+const dueText = (escrow: LeftEscrow, clock: DueClock): string =>
+  clock === 'wall'
+    ? iso(escrow.dueAtMs)
+    : `${iso(escrow.dueAtMs)} on the afp serve's clock (${iso(escrow.dueAtWallMs)} on the wall's, if it is not moved)`;
+
+function leftOf(item: Watched, nowMs: number, wallMs: number): LeftEscrow {
   return {
     name: item.name,
     escrowId: item.escrowId,
     dueAtMs: nowMs + item.dueMs,
+    dueAtWallMs: wallMs + item.dueMs,
     waitMs: item.dueMs,
     awaited: item.awaited,
     creatorBefore: item.creatorBefore,
@@ -109,13 +122,13 @@ async function leaveOne(
   const opened = await openEscrow(context, second, plan);
   if (typeof opened === 'string')
     return { result: { ...skipped(plan.name, opened), ...skipCauseOf('skipped', before, context.session) } };
-  const left = leftOf(opened, context.clock.nowMs());
+  const left = leftOf(opened, context.clock.nowMs(), context.wall.nowMs());
   return {
     left,
     note: {
       name: plan.name,
       status: 'ran',
-      note: `escrow ${left.escrowId} opened and left: due ${iso(left.dueAtMs)}; afp audit money --resume ${context.resumeFile} judges it then (use neither account until then)`,
+      note: `escrow ${left.escrowId} opened and left: due ${dueText(left, context.dueClock)}; afp audit money --resume ${context.resumeFile} judges it then (use neither account until then)`,
       findingIds: [],
     },
   };
@@ -127,13 +140,19 @@ function written(context: LeaveContext, results: SettlementResult[], left: LeftE
   if (left === null || second === null) return results;
   const document: ResumeDocument = {
     target: context.target,
+    dialect: context.dialect,
+    dueClock: context.dueClock,
+    command: context.command,
     agentId: context.agentId,
     secondAgentId: second.agentId,
     writtenAtMs: context.clock.nowMs(),
     escrows: [left],
   };
   const failed = writeResumeFile(context.resumeFile, renderResume(document));
-  if (failed === null) return results;
+  if (failed === null) {
+    context.say(`resume: ${context.command}   (once due: ${dueText(left, context.dueClock)})`);
+    return results;
+  }
   return results.map((result) =>
     result.name === left.name
       ? skipped(result.name, `${result.note}; but ${context.resumeFile} could not be written: ${failed}`)
@@ -166,7 +185,7 @@ export async function resumeSettlement(context: ResumeContext, document: ResumeD
           escrow.name,
           second === null
             ? `escrow ${escrow.escrowId}: the second account (${document.secondAgentId}) is needed: --second-key`
-            : `escrow ${escrow.escrowId} is not due until ${iso(escrow.dueAtMs)} (now ${iso(nowMs)}): run --resume again then`,
+            : `escrow ${escrow.escrowId} is not due until ${iso(escrow.dueAtMs)} (now ${iso(nowMs)}${document.dueClock === 'serve' ? " on the afp serve's clock" : ''}): run --resume again then`,
         ),
       );
       continue;

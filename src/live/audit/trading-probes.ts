@@ -20,6 +20,7 @@ import { dialectByName } from '../dialects/index.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
 import type { ProbeContext } from './probe-context.ts';
+import { refusalWords } from '../refusal-text.ts';
 
 /** The perpetual the trading probes order on (listed on every afp trading service; `BTC` on the deployment). */
 const PROBE_MARKET = 'BTC-PERP';
@@ -41,7 +42,7 @@ export async function tradingAccount(context: ProbeContext, funded = false): Pro
   if (session.offers('trading.register') === null && session.offers('trading.balance') === null) {
     const registered = await session.call('trading.register', {}, null);
     if (registered.kind !== 'ok')
-      return `a trading agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+      return `a trading agent could not be registered: ${registered.kind === 'refused' ? refusalWords(registered.refusal) : registered.kind}`;
     const apiKey = registered.value.apiKey;
     if (funded) {
       if (context.fundOwnAccount === undefined)
@@ -119,7 +120,7 @@ async function refusedOrder(
       id: `rule:trading:${probe.name}-status`,
       severity: 'minor',
       kind: 'rule',
-      title: `${text} (${probe.what}) was refused ${outcome.refusal.status} ${outcome.refusal.name}, not ${expectedStatus}`,
+      title: `${text} (${probe.what}) was refused ${refusalWords(outcome.refusal)}, not ${expectedStatus}`,
       endpoint: 'trading.order',
       expected: `${expectedStatus} (insufficient balance)`,
       seen: outcome.refusal.status,
@@ -142,7 +143,7 @@ async function refusedOrder(
   }
   return {
     status: 'ran',
-    note: `${account.label}: order of ${formatDecimal(sizeMicro)} at leverage ${probe.leverage} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.status} ${outcome.refusal.name})` : outcome.kind}`,
+    note: `${account.label}: order of ${formatDecimal(sizeMicro)} at leverage ${probe.leverage} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${refusalWords(outcome.refusal)})` : outcome.kind}`,
   };
 }
 

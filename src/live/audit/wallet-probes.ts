@@ -21,6 +21,7 @@ import { ruleFinding, type RuleName } from '../documented-rules.ts';
 import type { FindingInput } from '../finding.ts';
 import type { CallOutcome, SentRequest } from '../live-session.ts';
 import type { ProbeContext } from './probe-context.ts';
+import { refusalWords } from '../refusal-text.ts';
 
 type Raise = (finding: FindingInput) => void;
 type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
@@ -160,7 +161,7 @@ export async function walletWrongKey(context: ProbeContext, raise: Raise): Promi
   }
   return {
     status: 'ran',
-    note: `wallet agent ${agent.agentId}: a send from an empty address ${sent.kind === 'refused' ? `refused (${sent.refusal.status} ${sent.refusal.name})` : sent.kind}; receiver holds ${balance.kind === 'ok' ? (balance.value.amount ?? 'unread') : 'unread'}`,
+    note: `wallet agent ${agent.agentId}: a send from an empty address ${sent.kind === 'refused' ? `refused (${refusalWords(sent.refusal)})` : sent.kind}; receiver holds ${balance.kind === 'ok' ? (balance.value.amount ?? 'unread') : 'unread'}`,
   };
 }
 
