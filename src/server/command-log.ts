@@ -53,7 +53,7 @@
  *   refused at open ("corrupt meta"), never served; a log without it gets it on adopt.
  * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
-import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, missingTail, type MissingTail } from './log-tail.ts';
+import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, type StartLoss } from './log-tail.ts';
 import {
   closuresText,
   configDifferences,
@@ -285,6 +285,8 @@ export class CommandLog {
   /** This thread's CPU and wall time spent in `commit` since the log was opened (ms; the bench reads them through /_afp/state): wall above CPU is the loop waiting on the disk (SQLite's own WAL checkpoints fsync in a commit). */
   commitCpuMs = 0;
   commitWallMs = 0;
+  /** What the start found lost from FILE (start-loss.ts; GET /_afp/state shows it); null before it looked. */
+  startLoss: StartLoss | null = null;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
@@ -292,11 +294,6 @@ export class CommandLog {
     this.currentSettings = settings;
     this.existed = settings !== null;
     this.walSync = new WalSync(file);
-  }
-
-  /** Entries the log committed (its tail row, log-tail.ts) that it no longer holds; null where none is missing. */
-  missingTail(): MissingTail | null {
-    return this.existed ? missingTail(this.db, this.lastSeq) : null;
   }
 
   /** The settings in force: the stored ones, or those adopted into a new log; null before adopt(). */

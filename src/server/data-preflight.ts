@@ -16,8 +16,8 @@ import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSqlite, openCommandLog, type CommandLog } from './command-log.ts';
-import { missingTailLine } from './log-tail.ts';
-import { scanWal, type WalScan } from './wal-scan.ts';
+import { findStartLoss, tornWalLine } from './start-loss.ts';
+import { scanWal } from './wal-scan.ts';
 
 const HEADER_BYTES = 100;
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -83,8 +83,9 @@ export function isDamage(message: string): boolean {
 
 /**
  * FILE opened for serving: refused as damage before it is opened for writing where the preflight
- * finds it damaged (the refusal changes none of its bytes); opened, with a line on stderr where its
- * log ends before the entries it committed (log-tail.ts).
+ * finds it damaged (the refusal changes none of its bytes); opened, with a line on stderr for each
+ * loss the start finds (start-loss.ts: a log that ends before the entries it committed, a torn
+ * WAL's dropped frames), kept on the log for GET /_afp/state.
  */
 export async function openData(
   file: string,
@@ -94,14 +95,13 @@ export async function openData(
   if (damaged !== null) return { damage: `--data ${file}: ${damaged}` };
   // Read before the open, which drops a torn WAL's last frames without a word.
   const wal = scanWal(`${file}-wal`);
-  if (wal !== null && wal.lost > 0) process.stderr.write(`afp serve: ${tornWalLine(file, wal)}\n`);
   const opened = await openCommandLog(file, { knownDefects });
-  const tail = 'error' in opened ? null : opened.missingTail();
-  if (tail !== null) process.stderr.write(`afp serve: ${missingTailLine(file, tail)}\n`);
+  if ('error' in opened) {
+    if (wal !== null && wal.lost > 0) process.stderr.write(`afp serve: ${tornWalLine(file, wal)}\n`);
+    return opened;
+  }
+  const found = findStartLoss(file, opened, wal);
+  for (const line of found.lines) process.stderr.write(`afp serve: ${line}\n`);
+  opened.startLoss = found.loss;
   return opened;
-}
-
-/** The start's line for a write-ahead file whose last frames SQLite will drop. */
-export function tornWalLine(file: string, wal: WalScan): string {
-  return `--data ${file}: its write-ahead file ends in ${wal.lost} frame${wal.lost === 1 ? '' : 's'} (${wal.lostBytes} bytes) past its last complete commit, which the open drops: what they held is lost (${wal.committed} frames are applied)`;
 }

@@ -220,25 +220,50 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     expect(started.stderr()).toContain(
       `the log ends at entry ${newestCheckpoint}, but it committed entries up to ${entries}: ${missing} entries are missing`,
     );
-    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
+    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      log_seq: number;
+      lost_at_start: Record<string, unknown>;
+    };
     expect(state.log_seq).toBe(newestCheckpoint);
+    expect(state.lost_at_start).toEqual({
+      log_ends_at: newestCheckpoint,
+      promised_up_to: entries,
+      entries_missing: missing,
+      wal_frames_lost: 0,
+      wal_bytes_lost: 0,
+    });
     await started.stop();
   });
 });
 
 describe('a torn write-ahead file (issue 69 part 6)', () => {
-  test('its lost frames are counted at start, before SQLite drops them without a word', async () => {
+  test('its lost frames and the entries they held are counted at start, before SQLite drops them without a word', async () => {
     const file = join(DIR, 'torn.afp');
     const first = await serve(file, [], '999999999');
     await buildWorld(first.target);
     for (let move = 0; move < 20; move++) await first.target.admin('clock', { advance_ms: 1_000 });
+    const promised = ((await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number })
+      .log_seq;
     await first.kill9();
     const size = statSync(`${file}-wal`).size;
     truncateSync(`${file}-wal`, size - 1_000);
     const started = await serve(file);
+    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      log_seq: number;
+      lost_at_start: { entries_missing: number; wal_frames_lost: number; promised_up_to: number };
+    };
+    const held = state.log_seq;
+    const missing = promised - held;
+    expect(missing).toBeGreaterThan(0);
     expect(started.stderr()).toMatch(
       /afp serve: --data \S+torn\.afp: its write-ahead file ends in \d+ frames? \(\d+ bytes\) past its last complete commit, which the open drops/,
     );
+    expect(started.stderr()).toContain(
+      `which the open drops: they held entries up to ${promised}, and the log ends at entry ${held}: ${missing} entr${missing === 1 ? 'y is' : 'ies are'} missing`,
+    );
+    expect(state.lost_at_start.entries_missing).toBe(missing);
+    expect(state.lost_at_start.promised_up_to).toBe(promised);
+    expect(state.lost_at_start.wal_frames_lost).toBeGreaterThan(0);
     await started.stop();
   });
 });
