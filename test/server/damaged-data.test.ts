@@ -2,8 +2,8 @@
 // children on real SQLite files. One history is written (a small world, then many clock moves,
 // checkpoints every 40 entries) and copies of it are damaged three ways: 16 flipped bytes in the
 // middle of the newest checkpoint (skipped, with its line, for the previous one: same digest);
-// a flipped byte in a log row after the checkpoints (refused with the exact intact report;
-// --salvage goes on from the entry before it); the file truncated at several offsets (each
+// a flipped byte in a log row after the checkpoints (refused with the exact intact report, FILE
+// byte for byte as it was; --salvage goes on from the entry before it); the file truncated at several offsets (each
 // refused, saying which entries are intact; --salvage serves exactly those).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -140,8 +140,11 @@ describe('a damaged --data file', () => {
     expect(entry).not.toBe(row.entry);
     db.prepare('UPDATE commands SET entry = ? WHERE seq = ?').run(entry, damagedSeq);
     db.close();
+    const before = createHash('sha256').update(readFileSync(file)).digest('hex');
     const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
     expect(refused.code).toBe(2);
+    expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(false);
     expect(refused.stderr).toContain(`afp serve: --data ${file} is damaged: `);
     expect(refused.stderr).toContain(
       `afp serve:   log entries 1..${damagedSeq - 1} (${damagedSeq - 1} commands, up to `,
