@@ -10,16 +10,29 @@
  *   - SQLite's own `PRAGMA quick_check` of the copy.
  * A problem is returned as text naming it ("malformed: …", the words serve.ts reads as damage); the
  * start then goes to the survey (log-salvage.ts), which works on a copy too.
+ * A start refused later, by the replay, closes FILE with its bytes kept too (closeData).
  * Limits: HEADER_BYTES read from FILE; the copy is FILE's size (a start reads all of FILE anyway).
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { loadSqlite, openCommandLog, type CommandLog } from './command-log.ts';
 import { findStartLoss, tornWalLine } from './start-loss.ts';
 import { scanWal } from './wal-scan.ts';
 
 const HEADER_BYTES = 100;
+/** The logs whose FILE had a write-ahead file beside it when the start opened it (closeData keeps it; one the open made is not kept). */
+const openedWithWal = new WeakSet<CommandLog>();
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
 /** FILE's header: its page size and the page count it declares (null where the count is not current). */
@@ -95,6 +108,7 @@ export async function openData(
   if (damaged !== null) return { damage: `--data ${file}: ${damaged}` };
   // Read before the open, which drops a torn WAL's last frames without a word.
   const wal = scanWal(`${file}-wal`);
+  const walBefore = existsSync(`${file}-wal`);
   const opened = await openCommandLog(file, { knownDefects });
   if ('error' in opened) {
     if (wal !== null && wal.lost > 0) process.stderr.write(`afp serve: ${tornWalLine(file, wal)}\n`);
@@ -103,5 +117,31 @@ export async function openData(
   const found = findStartLoss(file, opened, wal);
   for (const line of found.lines) process.stderr.write(`afp serve: ${line}\n`);
   opened.startLoss = found.loss;
+  if (walBefore) openedWithWal.add(opened);
   return opened;
+}
+
+/**
+ * Closes the log when the start ends: as it is after serving; when FILE was refused as damaged
+ * (found by the replay, past the preflight), with FILE and FILE-wal kept as they were. Why: the
+ * close's checkpoint copies the WAL into FILE and deletes it, so a killed serve's FILE with a
+ * damaged entry came out of a refused start merged, its WAL gone. The open writes nothing
+ * (log-schema.ts): both are copied aside, beside FILE, before the close and renamed back after it
+ * (FILE-wal only where it was there before the open: one the open made is left to the close).
+ */
+export function closeData(
+  log: CommandLog | undefined,
+  outcome: number | { readonly damage: string } | undefined,
+): void {
+  if (log === undefined) return;
+  if (outcome === undefined || typeof outcome === 'number') {
+    log.close();
+    return;
+  }
+  const kept = [log.file, ...(openedWithWal.has(log) ? [`${log.file}-wal`] : [])]
+    .filter((path) => existsSync(path))
+    .map((path) => ({ path, copy: join(dirname(path), `.${basename(path)}.afp-${process.pid}.kept`) }));
+  for (const { path, copy } of kept) copyFileSync(path, copy);
+  log.close();
+  for (const { path, copy } of kept) renameSync(copy, path);
 }

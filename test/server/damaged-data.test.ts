@@ -5,7 +5,17 @@
 // a flipped byte in a log row after the checkpoints (refused with the exact intact report, FILE
 // byte for byte as it was; --salvage goes on from the entry before it); the file truncated at several offsets (each
 // refused, saying which entries are intact; --salvage serves exactly those).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -211,6 +221,33 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     expect(salvaged.stderr()).toMatch(/kept log entries 1\.\.\d+/);
     await salvaged.stop();
     expect(sha(`${file}.damaged`)).toBe(before);
+  });
+
+  test('a damaged entry with a write-ahead file beside it: the refused start keeps FILE and FILE-wal byte for byte; --salvage keeps both', async () => {
+    const file = join(DIR, 'wal-damaged.afp');
+    const first = await serve(file, [], '999999999');
+    await buildWorld(first.target);
+    for (let move = 0; move < 20; move++) await first.target.admin('clock', { advance_ms: 1_000 });
+    await first.kill9();
+    // Another process changes a digit of entry 30 (its CRC-32 no longer matches) and is killed before
+    // its close would copy the WAL into FILE: FILE-wal holds the damage.
+    const damage = `const { DatabaseSync } = require('node:sqlite');
+      const db = new DatabaseSync(${JSON.stringify(file)});
+      const row = db.prepare('SELECT entry FROM commands WHERE seq = 30').get();
+      db.prepare('UPDATE commands SET entry = ? WHERE seq = 30').run(row.entry.replace(/\\d/, (d) => String((Number(d) + 1) % 10)));
+      process.kill(process.pid, 'SIGKILL');`;
+    spawnSync(process.execPath, ['-e', damage], { timeout: 30_000 });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    const before = [sha(file), sha(`${file}-wal`)];
+    const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('entry 30 is corrupt');
+    expect([sha(file), sha(`${file}-wal`)]).toEqual(before);
+    expect(readdirSync(DIR).filter((name) => name.endsWith('.kept'))).toEqual([]);
+    const salvaged = await serve(file, ['--salvage']);
+    expect(salvaged.stderr()).toContain('kept log entries 1..29 ');
+    await salvaged.stop();
+    expect([sha(`${file}.damaged`), sha(`${file}.damaged-wal`)]).toEqual(before);
   });
 
   test('rows after the newest checkpoint lost: the server starts, saying how many entries are missing', async () => {
