@@ -71,6 +71,15 @@ const START_FIRST = [
   'test/conformance/target-conformance.test.ts',
 ];
 
+/**
+ * Files run after every other, by themselves (a project of their own, a later group): the shipped
+ * scenarios on the real k6 compare its per-endpoint counts with afp load's, and beside the suite's
+ * CPU-bound files k6's VUs fell behind on 2 cores (million.yaml: 15 registrations where afp load
+ * sent 23, none dropped; 2 of 4 full runs), while alone it passed every time. About 4 minutes of
+ * wall, mostly waiting.
+ */
+const ALONE_FILES = ['test/export/k6-shipped.test.ts'];
+
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -115,9 +124,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...UNIT_FILES],
+          exclude: [...configDefaults.exclude, ...UNIT_FILES, ...ALONE_FILES],
           isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'alone', include: [...ALONE_FILES], isolate: false, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -31,9 +31,8 @@ import {
   renderEdgeAuditCsv,
   renderEdgeAuditJson,
   renderEdgeAuditTable,
-  statedText,
-  verdictText,
 } from '../live/audit/edge-table.ts';
+import { statedText, verdictText } from '../live/audit/edge-cells.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { writeEdgeAuditFiles } from '../report/audit/edge-audit-files.ts';

@@ -24,6 +24,7 @@ import type { RecordFields } from './json-output.ts';
 import type { Clock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
+import type { Recorder } from '../replay/recorder.ts';
 
 /** Progress steps of a run: percent of its virtual time. */
 const PERCENT = 100;
@@ -137,9 +138,7 @@ export async function runScenario(
   } catch (error) {
     stopListening();
     progress.finish();
-    io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
-    return EXIT.crash;
+    return crashed(error, { seed, reproduce, recordFile: flags.record, recorder }, io);
   }
   stopListening();
   progress.finish();
@@ -177,6 +176,30 @@ export async function runScenario(
   io.out(`reports: ${out} (${files.length} files)\n`);
   io.out(`digest: ${digest}\n`);
   return code;
+}
+
+/**
+ * A run that threw: the crash said, and its record (when asked) written as the prefix it is,
+ * `complete: false` with the exchanges it holds, so FILE never keeps an earlier run's record
+ * unsaid; a record that cannot be written leaves FILE as it was (core/atomic-file.ts), and says so.
+ */
+async function crashed(
+  error: unknown,
+  run: { seed: string; reproduce: string; recordFile: string | undefined; recorder: Recorder | undefined },
+  io: RunIo,
+): Promise<number> {
+  io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  io.err(`seed: ${run.seed}\nreproduce: ${run.reproduce}\n`);
+  const { recordFile, recorder } = run;
+  if (recordFile === undefined || recorder === undefined) return EXIT.crash;
+  try {
+    await recorder.finish(recordFile, { interrupted: true });
+    io.err(`afp run: the record of the run up to the crash (complete: false) is in ${recordFile}\n`);
+  } catch (recordError) {
+    const reason = recordError instanceof Error ? recordError.message : String(recordError);
+    io.err(`afp run: the record could not be written (${reason}): ${recordFile} is as it was\n`);
+  }
+  return EXIT.crash;
 }
 
 function printOutcome(

@@ -19,7 +19,8 @@ import {
   budgetSecondsOf,
   disarmTargetBudgets,
 } from './target-budget.ts';
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomic-file.ts';
+import { writingTo } from '../core/output-write-error.ts';
 import { existsSync } from 'node:fs';
 import { assert } from '../core/assert.ts';
 import { renderProbeTable } from '../live/probe/probe-report.ts';
@@ -140,7 +141,9 @@ async function probeCommand(argv: readonly string[], io: AuditIo, record: Record
     io.out(text);
     return EXIT.ok;
   }
-  await writeFile(flags.out, text, { flag: flags.force ? 'w' : 'wx' });
+  // Whole or not at all (core/atomic-file.ts); without --force it never replaces a file (EEXIST).
+  const out = flags.out;
+  writingTo(out, () => writeFileAtomic(out, text, 0o644, { replace: flags.force }));
   io.out(`wrote ${flags.out}\n`);
   return EXIT.ok;
 }

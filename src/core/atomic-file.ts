@@ -6,22 +6,80 @@
  * exchanges: 72559` and held 9,810 lines, and destroyed the previous FILE; a kill during report
  * writing left an old summary.json beside a truncated escrows.csv. A rename within one folder is
  * atomic on POSIX file systems: a reader sees the old file or the new one, never a mix.
- * The temporary name is `.<name>.afp-<pid>.tmp` (hidden, one per process): a crashed writer leaves
- * at most that file behind, which no reader takes for a report or a record.
+ * The temporary name is `.<name>.afp-<pid>-<n>.tmp` (hidden; n counts this process's writes, so
+ * two writes of one path never share it): a crashed writer leaves at most that file behind, which
+ * no reader takes for a report or a record, and the next commit of the same path removes it once
+ * its process is gone (`removeStaleTemporaries`, at most STALE_SCAN_MAX names of the folder read).
+ * `commit({ replace: false })` never replaces a file (a hard link, which fails when the path
+ * exists): the refuse-to-overwrite write (`wx`) made whole too.
  * Errors are thrown as they come (callers wrap them: output-write-error.ts); the temporary file is
  * removed on any failure before the rename.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, opendirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Where `path` is written before it is renamed into place. */
+/** Folder entries read when looking for a crashed writer's temporary files. */
+const STALE_SCAN_MAX = 10_000;
+let writes = 0;
+
+/** A fresh name `path` is written under before it is renamed into place. */
 export function temporaryPathOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.afp-${process.pid}.tmp`);
+  writes++;
+  return join(dirname(path), `.${basename(path)}.afp-${process.pid}-${writes}.tmp`);
+}
+
+/** The writer's process id when `name` is a temporary name of `path`'s file, else null. */
+function temporaryOwner(name: string, path: string): number | null {
+  const prefix = `.${basename(path)}.afp-`;
+  if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return null;
+  const match = /^(\d{1,10})-\d{1,16}$/.exec(name.slice(prefix.length, -'.tmp'.length));
+  return match === null ? null : Number(match[1]);
+}
+
+/** Whether process `pid` is gone (signal 0 checks, sends nothing; EPERM: alive, another user's). */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Removes the temporary files of `path` left by writers that died (a kill -9 mid-write). */
+export function removeStaleTemporaries(path: string): void {
+  let folder;
+  try {
+    folder = opendirSync(dirname(path));
+  } catch {
+    return;
+  }
+  try {
+    for (let read = 0; read < STALE_SCAN_MAX; read++) {
+      const entry = folder.readSync();
+      if (entry === null) break;
+      const owner = temporaryOwner(entry.name, path);
+      if (owner !== null && owner !== process.pid && processGone(owner))
+        rmSync(join(dirname(path), entry.name), { force: true });
+    }
+  } finally {
+    folder.closeSync();
+  }
+}
+
+/** Flushes the file at `path` to the disk (one built by another writer: a salvaged SQLite log). */
+export function syncFile(path: string): void {
+  const descriptor = openSync(path, 'r');
+  try {
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** Makes a rename inside `folder` durable; a folder that cannot be opened (some platforms) is left as is. */
-function syncFolder(folder: string): void {
+export function syncFolder(folder: string): void {
   let descriptor = -1;
   try {
     descriptor = openSync(folder, 'r');
@@ -60,18 +118,25 @@ export class AtomicFile {
     }
   }
 
-  /** Flushes, closes and renames the file into place. */
-  commit(): void {
+  /**
+   * Flushes, closes and renames the file into place; `replace: false`: only where no file is (else
+   * EEXIST is thrown and the path keeps what it held).
+   */
+  commit(options: { readonly replace?: boolean } = {}): void {
     try {
       fsyncSync(this.descriptor);
       closeSync(this.descriptor);
       this.descriptor = -1;
-      renameSync(this.temporary, this.path);
+      if (options.replace === false) {
+        linkSync(this.temporary, this.path);
+        rmSync(this.temporary, { force: true });
+      } else renameSync(this.temporary, this.path);
     } catch (error) {
       this.abort();
       throw error;
     }
     syncFolder(dirname(this.path));
+    removeStaleTemporaries(this.path);
   }
 
   /** Drops what was written: the path keeps what it held. */
@@ -82,11 +147,16 @@ export class AtomicFile {
   }
 }
 
-/** Writes `data` to `path` atomically (see the header). */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+/** Writes `data` to `path` atomically (see the header); `replace: false`: only where no file is (EEXIST). */
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+  options: { readonly replace?: boolean } = {},
+): void {
   const file = new AtomicFile(path, mode);
   file.write(data);
-  file.commit();
+  file.commit(options);
 }
 
 /** Writes the parts `chunks` yields to `path` atomically, asynchronously (a record of 256 MiB). */
@@ -109,4 +179,5 @@ export async function writeChunksAtomic(path: string, chunks: Iterable<string>):
     throw error;
   }
   syncFolder(dirname(path));
+  removeStaleTemporaries(path);
 }

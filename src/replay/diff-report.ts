@@ -69,9 +69,13 @@ export function diffJson(input: ReplayReportInput): Record<string, unknown> {
 }
 
 export function headerLines(recordPath: string, header: RecordHeader): string[] {
+  // A prefix a limit stopped counts what it left out; one whose run was cut short (Ctrl-C, a signal,
+  // a crash) left out nothing that happened: the run ended there.
   const completeness = header.complete
     ? 'complete'
-    : `INCOMPLETE (a prefix: ${header.dropped.exchanges} exchanges were not recorded)`;
+    : header.dropped.exchanges > 0
+      ? `INCOMPLETE (a prefix: ${header.dropped.exchanges} exchanges were not recorded)`
+      : 'INCOMPLETE (a prefix: the run was cut short, by Ctrl-C, a signal or a crash)';
   return [
     `afp replay: seed ${header.seed} · scenario ${header.scenario} · record ${recordPath}`,
     `record: ${header.exchanges} exchanges from ${isoTime(header.start_ms)} to ${isoTime(header.end_ms)}, ${completeness}`,

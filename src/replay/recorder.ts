@@ -17,8 +17,9 @@
  * body (`body_dropped`, the replay skips that body's diff); a line still too long, or one that
  * would take the record past `recordBytesMax` (256 MiB), or a mint past RECORD_MINTS_MAX, stops the recording: the record is a
  * faithful prefix, `complete: false`, and the exchanges left out are counted. A run cut short
- * (Ctrl-C) is a prefix too: `complete: false`, its `exchanges` the lines it holds. The file is
- * written atomically (core/atomic-file.ts): a kill while it is written leaves the previous one.
+ * (Ctrl-C, SIGTERM, a crash: run-scenario.ts) is a prefix too: `complete: false`, its `exchanges`
+ * the lines it holds. The file is written atomically (core/atomic-file.ts): a kill while it is
+ * written, or while the run goes on (nothing is written before `finish`), leaves the previous one.
  */
 import { mkdir } from 'node:fs/promises';
 import { writeChunksAtomic } from '../core/atomic-file.ts';
@@ -107,7 +108,7 @@ export interface Recorder {
   onMint(mint: MintObservation): void;
   /**
    * Writes the record file (creating its directory), atomically. Call once, after the run;
-   * `interrupted`: the run was cut short (Ctrl-C), so the record is a prefix (`complete: false`).
+   * `interrupted`: the run was cut short (Ctrl-C, SIGTERM, a crash), so the record is a prefix (`complete: false`).
    */
   finish(filePath: string, options?: { readonly interrupted?: boolean }): Promise<void>;
   /** The header the file will start with (counts so far). */

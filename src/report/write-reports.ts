@@ -274,9 +274,6 @@ export function writeReports(
         open.atomic?.write(chunk);
       });
     });
-    const last = open.atomic;
-    open.atomic = null;
-    if (last !== null) writingTo(last.path, () => last.commit());
     for (const { file, text } of beside) {
       const path = join(outDir, file);
       writingTo(path, () => writeFileAtomic(path, text));
@@ -286,6 +283,11 @@ export function writeReports(
       const path = join(outDir, name);
       if (!written.has(path)) writingTo(path, () => rmSync(path, { force: true }));
     }
+    // The last file produced (summary.json, when chosen) is renamed into place after everything
+    // else, the earlier run's leftovers removed included: its presence means the set is whole.
+    const last = open.atomic;
+    open.atomic = null;
+    if (last !== null) writingTo(last.path, () => last.commit());
     return { files: paths, digest };
   } finally {
     open.atomic?.abort();

@@ -21,6 +21,7 @@
 import {
   copyFileSync,
   existsSync,
+  linkSync,
   mkdtempSync,
   openSync,
   closeSync,
@@ -31,7 +32,8 @@ import {
   truncateSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { syncFile, syncFolder } from '../core/atomic-file.ts';
 import { CheckpointStore, type CheckpointHeader } from './checkpoint-store.ts';
 import { checkpointDamage } from './checkpoints.ts';
 import { openCommandLog, type CommandLog, type CommandRow, type LogSettings } from './command-log.ts';
@@ -239,13 +241,30 @@ export async function salvageLog(survey: LogSurvey): Promise<{ lines: string[] }
       source.close();
     }
     const aside = asideName(survey.file);
-    renameSync(survey.file, aside);
-    if (existsSync(`${survey.file}-wal`)) renameSync(`${survey.file}-wal`, `${aside}-wal`);
-    renameSync(building, survey.file);
+    swapIn(survey.file, building, aside);
     return { lines: salvageLines(survey, aside, kept) };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * FILE kept as `aside` and the salvaged log (`building`, flushed first) renamed over it, so a path
+ * FILE is there at every instant and a kill leaves the damaged FILE or the salvaged one, never none:
+ * a hard link keeps FILE as `aside` (a file system without hard links: FILE is renamed aside, as
+ * before), and FILE's write-ahead file is moved beside `aside` before the rename (the fresh log must
+ * not meet the damaged one's frames).
+ */
+function swapIn(file: string, building: string, aside: string): void {
+  syncFile(building);
+  try {
+    linkSync(file, aside);
+  } catch {
+    renameSync(file, aside);
+  }
+  if (existsSync(`${file}-wal`)) renameSync(`${file}-wal`, `${aside}-wal`);
+  renameSync(building, file);
+  syncFolder(dirname(file));
 }
 
 /** Entries 1..intactEntries, in batches, read as a stream that stops at the last (the page after it may be damaged). */

@@ -111,11 +111,17 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
         (finding) => finding.id.startsWith('edge:wheel') || finding.id.startsWith('rule:wheel'),
       );
       expect(wheelFindings.filter(grave)).toEqual([]);
+      // Its interval's ends are bounds valid for any law of returns, not an edge it states: left
+      // out, in the findings' texts ("[-131.862%, 70.356%]") as in edges.json.
       const wheelFigures = [
         ...wheelFindings.flatMap((finding) =>
-          figuresOf(`${finding.title} ${String(finding.expected)} ${String(finding.seen)} ${finding.evidence}`),
+          figuresOf(
+            `${finding.title} ${String(finding.expected)} ${String(finding.seen)} ${finding.evidence}`.replace(
+              /\[[^\]]*\]/g,
+              '',
+            ),
+          ),
         ),
-        // Its interval's ends are bounds valid for any law of returns, not an edge it states: left out.
         ...edges
           .filter((row) => row.game === 'wheel')
           .flatMap((row) =>

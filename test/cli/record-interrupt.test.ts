@@ -1,56 +1,132 @@
 // An interrupted record (issue 69 part 5). `afp run --record FILE` writes FILE whole or not at all:
-// a kill -9 mid-run leaves the previous FILE byte for byte, and a Ctrl-C mid-run writes a record
-// that says `complete: false` with the count of the exchanges it holds (before, the partial record
-// said `complete: true`). The million-agent scenario runs for minutes, so the signals land mid-run.
-// Real child processes of the CLI.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// a kill -9 mid-run leaves the previous FILE byte for byte, and a Ctrl-C (or SIGTERM) mid-run
+// writes a record that says `complete: false` with the count of the exchanges it holds (before,
+// the partial record said `complete: true`), which `afp replay` reads as the prefix it is. The
+// shipped quickstart scenario stretched from 7 days to a year runs for minutes, so the signals
+// land mid-run, and its reports are small enough to be written at once. Real child processes of
+// the CLI.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { interruptCliChild, runCliChild } from '../fixtures/cli-child.ts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI_MAIN, interruptCliChild, runCliChild } from '../fixtures/cli-child.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-record-interrupt-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const scenario = (name: string): string => join(ROOT, 'scenarios', `${name}.yaml`);
+const YEAR = join(DIR, 'quickstart-year.yaml');
+const PREVIOUS = join(DIR, 'previous.afprec');
+/** Long enough after the start for the run to be under way (the CLI loads in well under a second). */
+const MID_RUN_MS = 1_500;
+/** How long a Ctrl-C'd run may take to begin writing its record, polled every POLL_MS. */
+const WRITE_WAIT_MAX_MS = 30_000;
+const POLL_MS = 2;
 
-async function previousRecord(file: string): Promise<string> {
-  const made = await runCliChild(
-    ['run', scenario('tiers-and-faults'), '--out', join(DIR, 'before'), '--record', file, '--quiet'],
-    {
-      timeoutMs: 120_000,
-    },
-  );
+beforeAll(async () => {
+  const quickstart = readFileSync(join(ROOT, 'scenarios', 'quickstart.yaml'), 'utf8');
+  const year = quickstart.replace(/^duration: 7d$/m, 'duration: 365d').replace(/^name: quickstart$/m, 'name: year');
+  expect(year).toContain('duration: 365d');
+  writeFileSync(YEAR, year);
+  const scenario = join(ROOT, 'scenarios', 'tiers-and-faults.yaml');
+  const made = await runCliChild(['run', scenario, '--out', join(DIR, 'before'), '--record', PREVIOUS, '--quiet'], {
+    timeoutMs: 120_000,
+  });
   expect(made.code, made.stderr).toBe(0);
-  return readFileSync(file, 'utf8');
+}, 130_000);
+
+/** FILE holding a previous run's whole record, and the year-long run recording into it, sent `signal` mid-run. */
+async function interruptedRun(name: string, signal: NodeJS.Signals): Promise<{ file: string; stderr: string }> {
+  const file = join(DIR, `${name}.afprec`);
+  copyFileSync(PREVIOUS, file);
+  const stopped = await interruptCliChild(['run', YEAR, '--out', join(DIR, name), '--record', file, '--quiet'], {
+    ready: () => true,
+    afterMs: MID_RUN_MS,
+    signal,
+  });
+  if (signal === 'SIGKILL') expect(stopped.code).toBeNull();
+  else expect(stopped.code, stopped.stderr).toBe(4);
+  return { file, stderr: stopped.stderr };
+}
+
+/** The header of the record in `file` and the number of exchange lines it holds. */
+function readRecord(file: string): {
+  header: { scenario: string; complete: boolean; exchanges: number };
+  lines: number;
+} {
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+  return { header: JSON.parse(lines[0] ?? '') as never, lines: lines.length - 1 };
 }
 
 describe('afp run --record, interrupted', () => {
-  test('kill -9 mid-run: the previous record is left byte for byte', async () => {
-    const file = join(DIR, 'killed.afprec');
-    const before = await previousRecord(file);
-    const killed = await interruptCliChild(
-      ['run', scenario('million'), '--out', join(DIR, 'killed'), '--record', file, '--quiet'],
-      { ready: () => true, afterMs: 3_000, signal: 'SIGKILL' },
-    );
-    expect(killed.code).toBeNull();
-    expect(readFileSync(file, 'utf8')).toBe(before);
+  test('kill -9 mid-run: the previous record is left byte for byte, and nothing else named as a record', async () => {
+    const { file } = await interruptedRun('killed', 'SIGKILL');
+    expect(readFileSync(file)).toStrictEqual(readFileSync(PREVIOUS));
+    expect(readdirSync(DIR).filter((entry) => entry.includes('killed.afprec'))).toEqual(['killed.afprec']);
   });
 
-  test('Ctrl-C mid-run: complete: false, and the exchanges it counts are the lines it holds', async () => {
-    const file = join(DIR, 'interrupted.afprec');
-    await previousRecord(file);
-    const stopped = await interruptCliChild(
-      ['run', scenario('million'), '--out', join(DIR, 'interrupted'), '--record', file, '--quiet'],
-      { ready: () => true, afterMs: 4_000, signal: 'SIGINT' },
+  test('kill -9 while the record is written (after a Ctrl-C): the previous record is left byte for byte', async () => {
+    const file = join(DIR, 'cut-write.afprec');
+    copyFileSync(PREVIOUS, file);
+    const child = spawn(process.execPath, [CLI_MAIN, 'run', YEAR, '--out', join(DIR, 'cut-write'), '--record', file], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    const closed = new Promise<string | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+    await sleep(MID_RUN_MS);
+    child.kill('SIGINT');
+    // The write has begun once a temporary file of FILE shows, or FILE itself changes (as it did).
+    const writing = (): boolean =>
+      readdirSync(DIR).some((entry) => entry.startsWith('.cut-write.afprec.')) ||
+      statSync(file).size !== statSync(PREVIOUS).size;
+    for (let waited = 0; !writing() && waited < WRITE_WAIT_MAX_MS; waited += POLL_MS) await sleep(POLL_MS);
+    child.kill('SIGKILL');
+    expect(await closed).toBe('SIGKILL');
+    expect(readFileSync(file)).toStrictEqual(readFileSync(PREVIOUS));
+    // At most the killed writer's hidden temporary file beside it, which no reader takes for a record.
+    const beside = readdirSync(DIR).filter(
+      (entry) => entry.includes('cut-write.afprec') && entry !== 'cut-write.afprec',
     );
-    expect(stopped.stderr).toContain('afp run: interrupted: stopping and writing the reports so far');
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    const header = JSON.parse(lines[0] ?? '') as { scenario: string; complete: boolean; exchanges: number };
-    expect(header.scenario).toBe('million');
+    expect(beside).toHaveLength(1);
+    expect(beside[0]).toMatch(new RegExp(`^\\.cut-write\\.afprec\\.afp-${String(child.pid)}-\\d+\\.tmp$`));
+  });
+
+  test('Ctrl-C mid-run: complete: false, the exchanges it counts are the lines it holds, and afp replay reads it', async () => {
+    const { file, stderr } = await interruptedRun('interrupted', 'SIGINT');
+    expect(stderr).toContain('afp run: interrupted: stopping and writing the reports so far');
+    const { header, lines } = readRecord(file);
+    expect(header.scenario).toBe('year');
     expect(header.complete).toBe(false);
-    expect(header.exchanges).toBe(lines.length - 1);
-    expect(header.exchanges).toBeGreaterThan(0);
+    expect(header.exchanges).toBe(lines);
+    expect(lines).toBeGreaterThan(0);
+    // The replay validates the whole record (every line, the count) before it looks for the target:
+    // nothing listens on port 9, so it stops there, after saying what the record is.
+    const replay = await runCliChild(['replay', file, '--target', 'http://127.0.0.1:9', '--out', join(DIR, 'replay')], {
+      timeoutMs: 60_000,
+    });
+    expect(replay.stderr).not.toContain('is not a valid record');
+    expect(replay.stdout).toContain(`record: ${lines} exchanges from 2026-01-01T00:00:00.000Z to `);
+    expect(replay.stdout).toContain('INCOMPLETE (a prefix: the run was cut short');
+  });
+
+  test('SIGTERM mid-run: the same prefix, complete: false', async () => {
+    const { file } = await interruptedRun('terminated', 'SIGTERM');
+    const { header, lines } = readRecord(file);
+    expect(header.complete).toBe(false);
+    expect(header.exchanges).toBe(lines);
+    expect(lines).toBeGreaterThan(0);
+  });
+
+  test('a record cut after it was written (its lines fewer than it counts) is refused by afp replay', async () => {
+    const file = join(DIR, 'cut.afprec');
+    const whole = readFileSync(PREVIOUS, 'utf8').split('\n');
+    writeFileSync(file, `${whole.slice(0, 20).join('\n')}\n`);
+    const replay = await runCliChild(['replay', file, '--target', 'http://127.0.0.1:9', '--out', join(DIR, 'cut')], {
+      timeoutMs: 60_000,
+    });
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain('is not a valid record');
+    expect(replay.stderr).toMatch(/the header announces \d+ exchanges, the file has 19 \(cut short\?\)/);
   });
 });

@@ -17,10 +17,10 @@ describe('atomic files', () => {
     const file = new AtomicFile(path);
     file.write('new, ');
     expect(readFileSync(path, 'utf8')).toBe('old');
-    expect(existsSync(temporaryPathOf(path))).toBe(true);
+    expect(existsSync(file.temporary)).toBe(true);
     file.abort();
     expect(readFileSync(path, 'utf8')).toBe('old');
-    expect(existsSync(temporaryPathOf(path))).toBe(false);
+    expect(existsSync(file.temporary)).toBe(false);
     writeFileAtomic(path, 'new, whole');
     expect(readFileSync(path, 'utf8')).toBe('new, whole');
     expect(readdirSync(DIR)).toEqual(['summary.json']);
@@ -50,5 +50,44 @@ describe('atomic files', () => {
     writeFileSync(join(DIR, 'placeholder'), '');
     expect(() => writeFileAtomic(join(folder, 'x.json'), 'x')).toThrow();
     expect(existsSync(folder)).toBe(false);
+  });
+
+  test('two writes of one path never share a temporary name', () => {
+    const path = join(DIR, 'twice.json');
+    const first = new AtomicFile(path);
+    const second = new AtomicFile(path);
+    expect(second.temporary).not.toBe(first.temporary);
+    first.write('first');
+    second.write('second');
+    first.commit();
+    second.commit();
+    expect(readFileSync(path, 'utf8')).toBe('second');
+    rmSync(path);
+  });
+
+  test('replace: false writes only where no file is: an existing path keeps what it held (EEXIST), no temporary left', () => {
+    const path = join(DIR, 'target.yaml');
+    writeFileAtomic(path, 'mine', 0o644, { replace: false });
+    expect(readFileSync(path, 'utf8')).toBe('mine');
+    expect(() => writeFileAtomic(path, 'probed', 0o644, { replace: false })).toThrow(/EEXIST/);
+    expect(readFileSync(path, 'utf8')).toBe('mine');
+    expect(readdirSync(DIR).filter((name) => name.includes('target.yaml'))).toEqual(['target.yaml']);
+    rmSync(path);
+  });
+
+  test("a dead writer's temporary file is removed by the next commit of that path; a live writer's is left", () => {
+    const path = join(DIR, 'record.afprec');
+    // Above Linux's largest process id (2^22): no process has it.
+    const gone = 4_194_305;
+    const dead = join(DIR, `.record.afprec.afp-${gone}-7.tmp`);
+    const alive = join(DIR, `.record.afprec.afp-${process.ppid}-1.tmp`);
+    const other = join(DIR, `.other.afp-${gone}-1.tmp`);
+    for (const leftover of [dead, alive, other]) writeFileSync(leftover, '{"complete":true,"exchanges":72559}\n');
+    writeFileAtomic(path, 'whole');
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(alive)).toBe(true);
+    expect(existsSync(other)).toBe(true);
+    expect(temporaryPathOf(path)).toMatch(new RegExp(`/\\.record\\.afprec\\.afp-${process.pid}-\\d+\\.tmp$`));
+    for (const leftover of [alive, other, path]) rmSync(leftover);
   });
 });

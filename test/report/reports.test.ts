@@ -566,6 +566,36 @@ describe('writing and the digest', () => {
     );
   });
 
+  test('a write cut short leaves no summary.json (the old one is gone first) and no temporary file; summary.json comes last', () => {
+    const dir = scratch();
+    writeReports(makeRecord(), dir, ALL, [
+      { file: 'swarm.yaml', text: '# Drawn by afp --swarm from tiny for seed 5\n' },
+    ]);
+    expect(readdirSync(dir)).toContain('summary.json');
+    // events.jsonl cannot be renamed into place (a folder stands there): the write stops before summary.json.
+    rmSync(join(dir, 'events.jsonl'));
+    mkdirSync(join(dir, 'events.jsonl'));
+    expect(() => writeReports({ ...makeRecord(), outcome: 'completed' }, dir, ALL)).toThrow(
+      `cannot write ${join(dir, 'events.jsonl')}`,
+    );
+    expect(readdirSync(dir).sort()).toStrictEqual([
+      'agents.csv',
+      'endpoints.csv',
+      'escrows.csv',
+      'events.jsonl',
+      'swarm.yaml',
+    ]);
+    rmSync(join(dir, 'events.jsonl'), { recursive: true });
+    writeReports(makeRecord(), dir, ALL);
+    expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(expectedSummary());
+    // summary.json is renamed into place after the files beside it too: one of them failing leaves none.
+    rmSync(join(dir, 'swarm.yaml'), { force: true });
+    mkdirSync(join(dir, 'swarm.yaml'));
+    const drawn = [{ file: 'swarm.yaml', text: '# Drawn by afp --swarm from tiny for seed 6\n' }];
+    expect(() => writeReports(makeRecord(), dir, ALL, drawn)).toThrow(`cannot write ${join(dir, 'swarm.yaml')}`);
+    expect(readdirSync(dir).filter((name) => name === 'summary.json' || name.startsWith('.'))).toStrictEqual([]);
+  });
+
   test('the same record twice gives identical bytes and digest', () => {
     const first = scratch();
     const second = scratch();

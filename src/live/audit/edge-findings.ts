@@ -41,9 +41,9 @@ import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
 import { recordStatedChance } from './stated-chance.ts';
 import { withEvidence, type EvidenceDefaults, type FindingSink } from '../evidenced-findings.ts';
+import { percent } from './edge-percent.ts';
+import { NO_BOUND, statedText } from './edge-cells.ts';
 
-/** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
-export const percent = (value: number): string => `${(value * 100).toFixed(3).replace(/^-(0\.0+)$/, '$1')}%`;
 const NEGLIGIBLE = 1e-9;
 const MAX_EXAMPLES = 3;
 
@@ -81,7 +81,7 @@ export function recordEdgeFindings(
         id: `fairness:${name}:returns`,
         severity: 'major',
         kind: 'fairness',
-        title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${percent(verdict.interval.edge)}, exact ${percent(verdict.exactEdge)})`,
+        title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}], exact ${percent(verdict.exactEdge)})`,
         expected: percent(verdict.exactEdge),
         seen: `${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}]`,
         evidence: `${verdict.interval.bets} bets, each verified alone; beyond a ${levelText(verdict)} interval`,
@@ -173,13 +173,20 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
         title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)${contradicting > 0 ? `; ${contradicting} answers contradict themselves: the result states a win the won flag denies, or the reverse` : ''}`,
         field: 'result',
         expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`,
-        seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
+        seen: empiricalSeen(outcomes),
         evidence: contradiction ?? evidence,
         ...(examples.length > 1 ? { examples } : {}),
       },
       Math.max(1, broke),
     );
   }
+}
+
+/** The variants' empirical edges, each with its interval, the first MAX_EXAMPLES of them. */
+function empiricalSeen(outcomes: readonly VariantOutcome[]): string {
+  const shown = outcomes.slice(0, MAX_EXAMPLES).map((outcome) => `${outcome.variant.variant} ${statedText(outcome)}`);
+  const more = outcomes.length > MAX_EXAMPLES ? ` and ${outcomes.length - MAX_EXAMPLES} more variants` : '';
+  return `edge measured empirically: ${shown.join(', ')}${more}`;
 }
 
 /** The request of the first bet off the draw mapping, else a representative bet of the game (said so). */
@@ -373,7 +380,10 @@ function recordDocumentsEdge(findings: FindingSink, outcome: VariantOutcome, sch
       : verdict.edgeSource === 'observed'
         ? 'the payout table it was seen to pay gives'
         : 'its returns give';
-  const spread = range[0] !== range[1] ? ` [${percent(range[0])}, ${percent(range[1])}]` : '';
+  // Without a bound on its returns the interval is the sample's, for information (edge-verdict.ts).
+  const unbounded =
+    verdict.edgeSource === 'empirical' && verdict.returnBound === null ? ` (the sample's; ${NO_BOUND})` : '';
+  const spread = range[0] !== range[1] ? ` [${percent(range[0])}, ${percent(range[1])}]${unbounded}` : unbounded;
   findings.add({
     id: `edge:${variant.variant}`,
     severity: gross ? 'minor' : 'info',

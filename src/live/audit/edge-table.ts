@@ -5,169 +5,96 @@
  * outcomes; empirical: the 99% interval), the bets placed and verified, how many followed the
  * published rule and its draw mapping, the advertised edge, the empirical edge with its 99%
  * interval, the verdict and how many bets it rests on; the JSON adds the observed payout table.
+ * The texts a reader sees (the edge, its interval, the word, the verdict) are the cells of
+ * edge-cells.ts, one function for the terminal, the CSV's `shown_*` columns, the JSON's `shown` and
+ * findings.html's edge table: the four cannot disagree.
  * Pure and byte-stable: fixed number formats, rows in plan order; the CSV has one figure per
- * column in one format (snake_case header, fractions with 8 decimals).
+ * column in one format (snake_case header, fractions with 8 decimals), then the shown texts.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { EdgeAuditResult } from './edge-audit.ts';
-import { isDocumentsOwn, type VariantOutcome } from './variant-outcome.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';
-import { shownInterval, statedInterval } from './edge-verdict.ts';
-import { percent as edgePercent } from './edge-findings.ts';
+import { statedInterval } from './edge-verdict.ts';
+import { EDGE_CELL_KEYS, edgeCells, verdictText } from './edge-cells.ts';
 import type { ObservedTable } from './observed-table.ts';
 import type { ReportTable } from '../report/findings-report.ts';
 import { jsonDocument } from '../../report/kit/summary.ts';
 
-const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
-
-/** The rule's part of a verdict, in full (CSV, JSON) or short (the terminal's table, which also tells a target that states no edge). */
-function ruleText(outcome: VariantOutcome, length: 'full' | 'short'): string {
-  const { verdict } = outcome;
-  const full = length === 'full';
-  if (verdict.rule === 'matches') return 'matches advertised';
-  if (verdict.rule === 'differs') {
-    if (isDocumentsOwn(outcome)) return full ? "documents' own table; advertised differs" : "documents' own table";
-    return `${full ? 'differs from advertised' : 'differs'} (${verdict.ruleSeverity ?? 'minor'})`;
-  }
-  if (verdict.advertised !== null) return 'undecided';
-  const statesNone = !full && outcome.advertisedBy === null && outcome.variant.advertised !== null;
-  return statesNone ? 'states no edge' : 'no advertised edge';
-}
-
-export function verdictText(outcome: VariantOutcome): string {
-  const { verdict } = outcome;
-  if (outcome.verified === 0) return 'not verified';
-  const rule = ruleText(outcome, 'full');
-  switch (verdict.edgeSource) {
-    case 'published':
-      return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
-    case 'observed':
-      return `payouts differ from the published table; ${rule}${verdict.empirical === 'differs' ? '; returns differ from the table' : ''}`;
-    case 'empirical':
-      return outcome.brokeMapping > 0
-        ? `${outcome.brokeMapping} bets off the published mapping; ${rule}`
-        : verdict.cause === 'not-replayed'
-          ? `not replayed; ${rule}`
-          : `rule differs from the published scheme; ${rule}`;
-  }
-}
-
-/** The stated edge and its range, readable: "2.000%", "2.000% [1.9%, 2.1%]". */
-export function statedText(outcome: VariantOutcome): string {
-  const { statedEdge, statedRange, edgeSource } = outcome.verdict;
-  if (statedEdge === null) return '—';
-  // An empirical point with no interval (nothing bounds its returns, too few bets for the sample's) is no verdict.
-  if (statedRange === null && edgeSource === 'empirical') return `${percent(statedEdge)} (no interval)`;
-  return statedRange === null || statedRange[0] === statedRange[1]
-    ? percent(statedEdge)
-    : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
-}
-
-/** The terminal's width the table keeps within: the detail (intervals, SPRT, texts) is in edges.csv and edges.json. */
+/** The terminal's width the table keeps within: the word as written, the full verdict and the SPRT are in the files. */
 export const TABLE_COLUMNS_MAX = 120;
 
-/** The verdict in a few words, for the terminal (verdictText is the full one, in the CSV and JSON). */
-export function shortVerdictText(outcome: VariantOutcome): string {
-  const { verdict } = outcome;
-  if (outcome.verified === 0) return 'not verified';
-  const rule = ruleText(outcome, 'short');
-  switch (verdict.edgeSource) {
-    case 'published':
-      return verdict.empirical === 'differs' ? `${rule}; returns differ` : rule;
-    case 'observed':
-      return `payouts changed; ${rule}`;
-    case 'empirical':
-      return outcome.brokeMapping > 0
-        ? `${outcome.brokeMapping} off mapping; ${rule}`
-        : verdict.cause === 'not-replayed'
-          ? `not replayed; ${rule}`
-          : `payouts mixed; ${rule}`;
-  }
-}
-
 const TABLE_LEGEND =
-  'bets: placed/verified/followed the rule; intervals, SPRT and full verdicts: edges.csv, edges.json';
-const HEADERS = ['game', 'variant', 'source', 'edge', 'bets', 'advertised', 'verdict'];
+  'bets: placed/verified/followed the rule; interval: 99% (exact: one point); in full: edges.csv, edges.json, findings.html';
+/** The cells the terminal shows (edge-cells.ts), each its own column; the last is cut to fit. */
+const TABLE_KEYS = EDGE_CELL_KEYS.filter((key) => key !== 'word' && key !== 'detail');
 
-/** The variant without its game's prefix ("coin_flip:heads" → "heads"; "wheel" → "—"). */
-const variantPart = (outcome: VariantOutcome): string => {
-  const name = outcome.variant.variant;
-  return name.startsWith(`${outcome.variant.game}:`)
-    ? name.slice(outcome.variant.game.length + 1)
-    : name === outcome.variant.game
-      ? '—'
-      : name;
-};
-
-/** Whose word the advertised edge is: `own` (the target's answers), `list` (its game list), or the documents'. */
-function wordSource(outcome: VariantOutcome): 'own' | 'list' | 'documents' | null {
-  if (outcome.verdict.advertised === null || outcome.advertisedBy === null) return null;
-  if (outcome.advertisedBy === 'documents') return 'documents';
-  return outcome.words !== undefined && outcome.words.answers === null ? 'list' : 'own';
-}
-
-/** The advertised edge as a figure, "(own)" where the target's answers state it, "(list)" where its game list does. */
-const advertisedCell = (outcome: VariantOutcome): string => {
-  const source = wordSource(outcome);
-  if (outcome.verdict.advertised === null) return '—';
-  return `${percent(outcome.verdict.advertised.edge)}${source === 'own' || source === 'list' ? ` (${source})` : ''}`;
-};
-
-const betsCell = (outcome: VariantOutcome): string => `${outcome.placed}/${outcome.verified}/${outcome.followedRule}`;
-
-/** One row per variant, within TABLE_COLUMNS_MAX columns: bets as placed/verified/followed the rule. */
+/**
+ * One row per variant, within TABLE_COLUMNS_MAX columns where its cells allow: the same cells as
+ * the files, none cut; a verdict too long for the room left is wrapped onto indented lines.
+ */
 export function renderEdgeAuditTable(result: EdgeAuditResult): string {
-  const cells = result.variants.map((outcome) => [
-    outcome.variant.game,
-    variantPart(outcome),
-    outcome.verdict.edgeSource,
-    statedText(outcome),
-    betsCell(outcome),
-    advertisedCell(outcome),
-    shortVerdictText(outcome),
-  ]);
-  const widths = HEADERS.map((header, column) =>
+  const cells = result.variants.map((outcome) => {
+    const row = edgeCells(outcome);
+    return TABLE_KEYS.map((key) => row[key]);
+  });
+  const widths = TABLE_KEYS.map((header, column) =>
     Math.max(header.length, ...cells.map((line) => (line[column] ?? '').length)),
   );
   const fixed = widths.slice(0, -1).reduce((total, width) => total + width + 2, 0);
-  const room = Math.max(HEADERS.at(-1)?.length ?? 0, TABLE_COLUMNS_MAX - fixed);
-  const fit = (value: string): string => (value.length > room ? `${value.slice(0, room - 1)}…` : value);
-  const line = (values: readonly string[]): string =>
-    values
-      .map((value, column) => (column === values.length - 1 ? fit(value) : value.padEnd(widths[column] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [line(HEADERS), ...cells.map(line), TABLE_LEGEND].join('\n') + '\n';
+  const room = Math.max(VERDICT_ROOM_MIN, TABLE_COLUMNS_MAX - fixed);
+  const line = (values: readonly string[]): string[] => {
+    const [first = '', ...rest] = wrapWords(values.at(-1) ?? '', room);
+    const head = values.slice(0, -1).map((value, column) => value.padEnd(widths[column] ?? 0));
+    return [[...head, first].join('  ').trimEnd(), ...rest.map((more) => `${' '.repeat(fixed)}${more}`)];
+  };
+  return [...line(TABLE_KEYS), ...cells.flatMap(line), TABLE_LEGEND].join('\n') + '\n';
 }
 
+/** The fewest columns the verdict keeps on a line, however wide the other cells are. */
+const VERDICT_ROOM_MIN = 20;
+
+/** A text in lines of at most `room` characters, broken at spaces (a longer word keeps a line of its own, whole). */
+function wrapWords(text: string, room: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > room) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  return [...lines, current];
+}
+
+const REPORT_HEADERS: Readonly<Record<(typeof EDGE_CELL_KEYS)[number], string>> = {
+  game: 'game',
+  variant: 'variant',
+  source: 'source',
+  edge: 'edge',
+  interval: 'interval',
+  bets: 'bets',
+  advertised: 'advertised',
+  word: "the target's word",
+  verdict: 'verdict',
+  detail: 'in full',
+};
+
 /**
- * The per-variant edge table of findings.html (the same cells as the terminal's, in full): source,
- * edge, interval, bets, the target's own word with where it was read, and the verdict.
+ * The per-variant edge table of findings.html: every cell of edge-cells.ts, the terminal's and
+ * more (the word as written and where it was read, the verdict in full).
  */
 export function edgeReportTable(result: EdgeAuditResult): ReportTable {
   return {
     id: 'edges',
     heading: 'Edges, per variant',
     caption:
-      'bets: placed/verified/followed the rule; the interval: exact where one point, else its range (observed bounds, the empirical 99% interval)',
-    headers: ['game', 'variant', 'source', 'edge', 'interval', 'bets', "the target's word", 'verdict'],
+      "bets: placed/verified/followed the rule; interval: exact where one point, else its range (observed bounds, the empirical 99% interval); advertised: the word it is held to, (own) from the target's answers, (list) from its game list",
+    headers: EDGE_CELL_KEYS.map((key) => REPORT_HEADERS[key]),
     rows: result.variants.map((outcome) => {
-      const range = outcome.verdict.statedRange;
-      const word = outcome.verdict.advertised;
-      return [
-        outcome.variant.game,
-        variantPart(outcome),
-        outcome.restated === null || outcome.restated === undefined
-          ? outcome.verdict.edgeSource
-          : `observed (${outcome.restated.text})`,
-        outcome.verdict.statedEdge === null ? '—' : percent(outcome.verdict.statedEdge),
-        range === null ? 'none' : range[0] === range[1] ? 'exact' : `[${percent(range[0])}, ${percent(range[1])}]`,
-        betsCell(outcome),
-        word === null ? '—' : `${word.text}${wordSource(outcome) === 'documents' ? " (the documents')" : ''}`,
-        verdictText(outcome),
-      ];
+      const row = edgeCells(outcome);
+      return EDGE_CELL_KEYS.map((key) => row[key]);
     }),
   };
 }
@@ -181,8 +108,8 @@ function fractionCell(value: number | null | undefined): string {
 
 /**
  * The CSV's columns: one figure each, in one format (edges as fractions with 8 decimals, counts as
- * integers, "" where a figure does not exist), unlike the text table, which packs the interval and
- * the SPRT into one readable cell.
+ * integers, "" where a figure does not exist; low and high: the interval the edge is stated with,
+ * edges.json's interval_99), then the texts the terminal and findings.html show (`shown_<cell>`).
  */
 const CSV_COLUMNS = [
   'game',
@@ -207,11 +134,14 @@ const CSV_COLUMNS = [
   'sprt_decision',
   'sprt_direction',
   'sprt_bets',
-] as const;
+  ...EDGE_CELL_KEYS.map((key) => `shown_${key}`),
+];
 
 export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
   const rows = result.variants.map((outcome) => {
     const { verdict, sprt } = outcome;
+    const interval = statedInterval(verdict.interval, verdict.returnBound);
+    const shown = edgeCells(outcome);
     return [
       outcome.variant.game,
       outcome.variant.variant,
@@ -227,14 +157,15 @@ export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
       verdict.advertised?.text ?? '',
       fractionCell(verdict.advertised?.edge),
       fractionCell(verdict.interval?.edge),
-      fractionCell(shownInterval(verdict.interval)?.[0]),
-      fractionCell(shownInterval(verdict.interval)?.[1]),
+      fractionCell(interval?.[0]),
+      fractionCell(interval?.[1]),
       fractionCell(verdict.observed?.unobservedProbability),
       verdictText(outcome),
       verdict.restsOnBets,
       sprt?.decision ?? '',
       sprt?.direction ?? '',
       sprt === null ? '' : sprt.bets,
+      ...EDGE_CELL_KEYS.map((key) => shown[key]),
     ];
   });
   return stringify(rows, { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\n' });
@@ -287,6 +218,7 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
         ? null
         : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
+    shown: { ...edgeCells(outcome) },
     restated_rule: outcome.restated?.text ?? null,
     draw: outcome.draw?.summary ?? null,
   }));

@@ -20,7 +20,7 @@ import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { withEvidence, type FindingSink } from '../evidenced-findings.ts';
 import { advertisedTolerance, ruleSeverity, type AdvertisedEdge } from './edge-verdict.ts';
-import { percent } from './edge-findings.ts';
+import { percent } from './edge-percent.ts';
 import { payingChance } from './stated-chance.ts';
 import { listedSource, unreadWords, type ListedWords } from './listed-words.ts';
 import type { VariantOutcome } from './variant-outcome.ts';

@@ -9,7 +9,7 @@
 import type { FindingsCollector } from '../finding.ts';
 import { withEvidence, type EvidenceDefaults } from '../evidenced-findings.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
-import { percent } from './edge-findings.ts';
+import { percent } from './edge-percent.ts';
 import { lawEdge } from './edge-verdict.ts';
 import type { VariantOutcome } from './variant-outcome.ts';
 

@@ -3,16 +3,19 @@
 // (heads iff r < 40) follows no published mapping and states no rule of its own: its edge is
 // empirical, here over 22 bets. Before, the terminal printed a bare point ("9.1%") below 30 bets;
 // now the bounded interval (valid for any law of returns up to the top payout, at any number of
-// bets) and "undecided", the same figures in findings.html's edge table and edges.json.
+// bets) and "undecided", the same cells (edge-cells.ts) in findings.html's edge table, edges.csv
+// and edges.json.
 // In-process: real loopback listeners, the deployment's wire, the limits lifted, a manual clock.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../../src/cli/deployed-rules-file.ts';
-import { percent } from '../../../src/live/audit/edge-findings.ts';
+import { EDGE_CELL_KEYS, type EdgeCells } from '../../../src/live/audit/edge-cells.ts';
+import { percent } from '../../../src/live/audit/edge-percent.ts';
 import { serveDeployedRules } from '../../fixtures/deployed-rules-serve.ts';
 import { liveHouseEdge } from '../../fixtures/live-house-edge.ts';
+import { htmlEdgeRows, parseCsv, TERMINAL_KEYS, terminalRows } from './edge-outputs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-intervals-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -24,10 +27,11 @@ interface EdgeRow {
   readonly edge_range: [number, number] | null;
   readonly interval_99: [number, number] | null;
   readonly verdict: string;
+  readonly shown: EdgeCells;
 }
 
 describe('an empirical edge is never a bare point', () => {
-  test('22 bets: the interval and "undecided" on the terminal, in findings.html and in edges.json alike', async () => {
+  test('22 bets: the interval and "undecided" on the terminal, in findings.html, edges.csv and edges.json alike', async () => {
     const rules = parseDeployedRulesFile('casino: { coin_flip: { heads_below: 40 } }\n', 'heads.yaml');
     if (!rules.ok) throw new Error(rules.message);
     const served = await serveDeployedRules(rules.value);
@@ -42,30 +46,37 @@ describe('an empirical edge is never a bare point', () => {
       const [low, high] = range as [number, number];
       expect(low).toBeLessThan(row?.edge ?? Number.NaN);
       expect(high).toBeGreaterThan(row?.edge ?? Number.NaN);
-      const shown = `${percent(row?.edge ?? 0)} [${percent(low)}, ${percent(high)}]`;
-      // The terminal: the point with its interval, and undecided.
-      expect(run.text).toMatch(
-        new RegExp(
-          `^coin_flip +heads +empirical +${escape(shown)} +22/22/\\d+ +0\\.500% \\(list\\) +.*undecided$`,
-          'm',
-        ),
+      // The point with its interval, and undecided with why: 22 of the 30 bets a verdict needs.
+      expect(row?.shown).toMatchObject({
+        source: 'empirical',
+        edge: percent(row?.edge ?? 0),
+        interval: `[${percent(low)}, ${percent(high)}]`,
+        bets: expect.stringMatching(/^22\/22\/\d+$/),
+        advertised: '0.500% (list)',
+        // The word it was held to, and where it was read: the stand-in's game list (its own word).
+        word: '0.4999% (house_edge "0.4999%" in GET /api/v1/games)',
+        verdict: expect.stringMatching(/^undecided \(22 of 30 bets\); \d+ off mapping$/),
+      });
+      expect(row?.verdict).toBe(row?.shown.detail);
+      expect(row?.verdict).toMatch(/undecided: 22 bets, a verdict from returns needs 30$/);
+      // The terminal, edges.csv and findings.html: the same cells.
+      const lines = run.text.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('game '));
+      const table = lines.slice(
+        start,
+        lines.findIndex((line, index) => index > start && line.startsWith('bets: ')) + 1,
       );
-      // The page: the same figures and verdict in its edge table.
-      const html = readFileSync(join(out, 'findings.html'), 'utf8');
-      const table = /<section id="edges">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
-      expect(table).toContain('<td>empirical</td>');
-      expect(table).toContain(`<td>${percent(row?.edge ?? 0)}</td>`);
-      expect(table).toContain(`<td>[${percent(low)}, ${percent(high)}]</td>`);
-      expect(table).toContain(`<td>${row?.verdict}</td>`);
-      expect(row?.verdict).toMatch(/undecided$/);
-      // The word it was held to, and where it was read: the stand-in's game list (its own word).
-      expect(table).toMatch(/<td>0\.4999% \(house_edge &quot;0\.4999%&quot; in GET \/api\/v1\/games\)<\/td>/);
+      const shown = row?.shown as EdgeCells;
+      expect(terminalRows(table.join('\n'))).toEqual([
+        Object.fromEntries(TERMINAL_KEYS.map((key) => [key, shown[key]])),
+      ]);
+      const [csv] = parseCsv(readFileSync(join(out, 'edges.csv'), 'utf8'));
+      expect(Object.fromEntries(EDGE_CELL_KEYS.map((key) => [key, csv?.[`shown_${key}`]]))).toEqual(shown);
+      expect(htmlEdgeRows(readFileSync(join(out, 'findings.html'), 'utf8'))).toEqual([
+        EDGE_CELL_KEYS.map((key) => shown[key]),
+      ]);
     } finally {
       await served.close();
     }
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -1,6 +1,6 @@
 // The live house-edge audit's edges.csv (src/live/audit/edge-table.ts): the same snake_case header
 // whatever the result, one figure per column in one format (edges as fractions with 8 decimals,
-// "" where a figure does not exist), while the text table keeps its packed, readable cells.
+// "" where a figure does not exist), then the texts the terminal's table shows (`shown_*`, edge-cells.ts).
 import { describe, expect, test } from 'vitest';
 import type { EdgeAuditResult } from '../../../src/live/audit/edge-audit.ts';
 import type { VariantOutcome } from '../../../src/live/audit/variant-outcome.ts';
@@ -9,7 +9,7 @@ import { TierTrack } from '../../../src/live/audit/edge-tier.ts';
 import type { VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';
 
 const HEADER =
-  'game,variant,edge_source,edge,edge_low,edge_high,bets,verified,followed_rule,followed_mapping,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,unobserved_probability,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets';
+  'game,variant,edge_source,edge,edge_low,edge_high,bets,verified,followed_rule,followed_mapping,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,unobserved_probability,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets,shown_game,shown_variant,shown_source,shown_edge,shown_interval,shown_bets,shown_advertised,shown_word,shown_verdict,shown_detail';
 
 function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verdict'>): VariantOutcome {
   return {
@@ -123,14 +123,14 @@ describe('live edges.csv', () => {
     );
     expect(csv.split('\n')).toEqual([
       HEADER,
-      'dice,dice:over:50,published,0.01000000,0.01000000,0.01000000,400,400,400,400,0.01000000,1%,0.01000000,0.01230000,-0.10770000,0.13230000,,matches advertised,400,accept-h0,,380',
-      'crash,crash:2,empirical,,,,400,300,300,400,,,,,,,,not replayed; no advertised edge,300,,,',
+      "dice,dice:over:50,published,0.01000000,0.01000000,0.01000000,400,400,400,400,0.01000000,1%,0.01000000,0.01230000,-0.10770000,0.13230000,,matches advertised,400,accept-h0,,380,dice,over:50,published,1.000%,exact,400/400/400,1.000% (documents),1% (the documents'),matches advertised,matches advertised",
+      'crash,crash:2,empirical,,,,400,300,300,400,,,,,,,,not replayed; no advertised edge,300,,,,crash,2,empirical,—,none: fewer than 2 bets,400/300/300,—,—,no advertised edge; not replayed,not replayed; no advertised edge',
       '',
     ]);
     expect(renderEdgeAuditCsv(result([]))).toBe(`${HEADER}\n`);
   });
 
-  test('the text table fits 120 columns: the interval and the SPRT live in the CSV and JSON', () => {
+  test('the text table fits 120 columns: the interval its own column, the SPRT in the CSV and JSON', () => {
     const table = renderEdgeAuditTable(
       result([
         outcome({
@@ -148,7 +148,7 @@ describe('live edges.csv', () => {
       ]),
     );
     expect(table.split('\n')[1]).toMatch(
-      /^dice {2,}over:50 {2,}published {2,}1\.000% {2,}400\/400\/400 {2,}1\.000% {2,}matches advertised$/,
+      /^dice {2,}over:50 {2,}published {2,}1\.000% {2,}exact {2,}400\/400\/400 {2,}1\.000% \(documents\) {2,}matches advertised$/,
     );
     for (const line of table.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
     expect(

@@ -4,8 +4,9 @@
 // five cells per finding, the titles in the report's order and equal to the text given (markup
 // stayed text: the parser built no element from it), the curl lines inside <code>; info findings
 // folded in a <details>; the screenshot must decode to the window size and show the severity
-// colours. At a laptop's 1366 px the page must not overflow sideways, even with 260-character
-// unbroken ids, evidence and curl lines (a page built to overflow shows the check can see it).
+// colours. The house-edge audit's per-variant edge table parses to the cells edge-cells.ts built.
+// At a laptop's 1366 px the page must not overflow sideways, even with 260-character unbroken ids,
+// evidence and curl lines, and with the edge table (a page built to overflow shows the check can see it).
 // Skipped without Chromium, never on CI (test/report/chromium-presence.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ import {
   waitForNoProcessWith,
 } from '../../report/chromium.ts';
 import { HOSTILE, sampleReport } from './fixture.ts';
+import { EDGE_CELL_KEYS, edgeCells } from '../../../src/live/audit/edge-cells.ts';
+import { edgeReportTable } from '../../../src/live/audit/edge-table.ts';
+import { sampleEdgeAudit } from '../audit/edge-sample.ts';
 
 const WINDOW = { width: 1280, height: 1400 } as const;
 const LAPTOP = { width: 1366, height: 900 } as const;
@@ -86,6 +90,34 @@ describe('findings.html in headless Chromium', () => {
   );
 
   test.skipIf(CHROMIUM_SKIPPED)(
+    "the per-variant edge table: parsed, each row's cells are edge-cells.ts's (the interval, undecided, no bound)",
+    { timeout: 2 * CHROMIUM_TIMEOUT_MS },
+    async () => {
+      const chromium = requireChromium();
+      const audit = sampleEdgeAudit();
+      const report = { ...sampleReport({ hostile: HOSTILE }), tables: [edgeReportTable(audit)] };
+      const directory = mkdtempSync(join(tmpdir(), 'afp-findings-edges-'));
+      directories.push(directory);
+      const page = join(directory, 'findings.html');
+      writeFileSync(page, renderFindingsHtml(report));
+      const dom = await runChromium(chromium, [...chromiumArgs(directory, WINDOW), '--dump-dom', `file://${page}`]);
+      const section = /<section id="edges">[\s\S]*?<\/section>/.exec(dom.stdout)?.[0] ?? '';
+      expect(section, 'the edge table follows the findings to act on').toContain('<table id="edges-table">');
+      const rows = [...section.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
+        .slice(1)
+        .map((row) => [...(row[1] ?? '').matchAll(/<td>([\s\S]*?)<\/td>/g)].map((cell) => textOf(cell[1] ?? '')));
+      const cells = audit.variants.map(edgeCells);
+      expect(rows).toEqual(cells.map((row) => EDGE_CELL_KEYS.map((key) => row[key])));
+      expect(rows.map((row) => row[8])).toEqual([
+        'matches advertised',
+        'undecided (22 of 30 bets); not replayed',
+        'no bound: decides nothing; not replayed',
+      ]);
+      expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
+    },
+  );
+
+  test.skipIf(CHROMIUM_SKIPPED)(
     'at 1366 px wide the page does not overflow sideways, even with 260-character unbroken cells',
     { timeout: 3 * CHROMIUM_TIMEOUT_MS },
     async () => {
@@ -100,6 +132,7 @@ describe('findings.html in headless Chromium', () => {
       }));
       const report = {
         ...base,
+        tables: [edgeReportTable(sampleEdgeAudit())],
         findings,
         checks: base.checks.map((check) => ({ ...check, detail: `${check.detail ?? ''}${long}` })),
       };
