@@ -388,7 +388,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     outcome = await serveUntilSignal(flags, commandLog);
   } finally {
-    closeData(commandLog, outcome);
+    closeData(commandLog, typeof outcome === 'object' || outcome === EXIT.invalidInput);
   }
   return typeof outcome === 'number' ? outcome : onDamage(flags, outcome.damage);
 }

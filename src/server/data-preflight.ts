@@ -122,19 +122,17 @@ export async function openData(
 }
 
 /**
- * Closes the log when the start ends: as it is after serving; when FILE was refused as damaged
- * (found by the replay, past the preflight), with FILE and FILE-wal kept as they were. Why: the
- * close's checkpoint copies the WAL into FILE and deletes it, so a killed serve's FILE with a
- * damaged entry came out of a refused start merged, its WAL gone. The open writes nothing
- * (log-schema.ts): both are copied aside, beside FILE, before the close and renamed back after it
- * (FILE-wal only where it was there before the open: one the open made is left to the close).
+ * Closes the log when the start ends: as it is after serving; when the start refused FILE (damaged,
+ * found by the replay past the preflight; written with other settings: `refused`, nothing served),
+ * with FILE and FILE-wal kept as they were. Why: the close's checkpoint copies the WAL into FILE
+ * and deletes it, so a killed serve's FILE with a damaged entry came out of a refused start merged,
+ * its WAL gone. The open writes nothing (log-schema.ts): both are copied aside, beside FILE, before
+ * the close and renamed back after it (FILE-wal only where it was there before the open: one the
+ * open made is left to the close). The copies are taken after any write, so nothing is lost.
  */
-export function closeData(
-  log: CommandLog | undefined,
-  outcome: number | { readonly damage: string } | undefined,
-): void {
+export function closeData(log: CommandLog | undefined, refused: boolean): void {
   if (log === undefined) return;
-  if (outcome === undefined || typeof outcome === 'number') {
+  if (!refused) {
     log.close();
     return;
   }

@@ -223,7 +223,7 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     expect(sha(`${file}.damaged`)).toBe(before);
   });
 
-  test('a damaged entry with a write-ahead file beside it: the refused start keeps FILE and FILE-wal byte for byte; --salvage keeps both', async () => {
+  test('a write-ahead file beside FILE: a start refused for other settings or a damaged entry keeps FILE and FILE-wal byte for byte; --salvage keeps both', async () => {
     const file = join(DIR, 'wal-damaged.afp');
     const first = await serve(file, [], '999999999');
     await buildWorld(first.target);
@@ -239,6 +239,13 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     spawnSync(process.execPath, ['-e', damage], { timeout: 30_000 });
     expect(existsSync(`${file}-wal`)).toBe(true);
     const before = [sha(file), sha(`${file}-wal`)];
+    const otherSeed = ARGS.map((arg) => (arg === '5' ? '6' : arg));
+    const otherSettings = await runCliChild(['serve', '--port', '0', '--data', file, ...otherSeed], {
+      timeoutMs: 60_000,
+    });
+    expect(otherSettings.code, otherSettings.stderr).toBe(2);
+    expect(otherSettings.stderr).toContain('was written with other settings');
+    expect([sha(file), sha(`${file}-wal`)]).toEqual(before);
     const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain('entry 30 is corrupt');
