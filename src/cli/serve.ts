@@ -62,7 +62,7 @@ import {
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
-import { isDamage, openData } from '../server/data-preflight.ts';
+import { closeData, isDamage, openData } from '../server/data-preflight.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_PORT_OFFSET_MAX } from '../server/deployed-ports.ts';
 import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
@@ -384,11 +384,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`afp serve: ${commandLog.error}\n`);
     return EXIT.invalidInput;
   }
-  let outcome: number | { damage: string };
+  let outcome: number | { damage: string } | undefined;
   try {
     outcome = await serveUntilSignal(flags, commandLog);
   } finally {
-    commandLog?.close();
+    closeData(commandLog, typeof outcome === 'object' || outcome === EXIT.invalidInput);
   }
   return typeof outcome === 'number' ? outcome : onDamage(flags, outcome.damage);
 }

@@ -18,7 +18,8 @@
  *   GET  /_afp/state      → a health check: ledger sums (the audit in slices under the platform lock,
  *                          null while another job holds it), agents, escrows, pending timers,
  *                          and `load` (in flight, admitted, shed) when the server sheds load
- *                          and `checkpoints` (every, newest written, log entry, in flight) with --data,
+ *                          and `checkpoints` (every, newest written, log entry, in flight, and
+ *                          `lost_at_start`: entries and WAL frames the start found lost) with --data,
  *                          and `clock_moves` (slices run, the longest slice in ms)
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
  *                          casino_closures, trading_shocks, market_closures, domain_year_ms,

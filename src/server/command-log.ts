@@ -53,7 +53,8 @@
  *   refused at open ("corrupt meta"), never served; a log without it gets it on adopt.
  * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
-import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, missingTail, type MissingTail } from './log-tail.ts';
+import { LOG_TAIL_TABLE, LOG_TAIL_WRITE, type StartLoss } from './log-tail.ts';
+import { logSchemaCurrent } from './log-schema.ts';
 import {
   closuresText,
   configDifferences,
@@ -285,6 +286,8 @@ export class CommandLog {
   /** This thread's CPU and wall time spent in `commit` since the log was opened (ms; the bench reads them through /_afp/state): wall above CPU is the loop waiting on the disk (SQLite's own WAL checkpoints fsync in a commit). */
   commitCpuMs = 0;
   commitWallMs = 0;
+  /** What the start found lost from FILE (start-loss.ts; GET /_afp/state shows it); null before it looked. */
+  startLoss: StartLoss | null = null;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
@@ -292,11 +295,6 @@ export class CommandLog {
     this.currentSettings = settings;
     this.existed = settings !== null;
     this.walSync = new WalSync(file);
-  }
-
-  /** Entries the log committed (its tail row, log-tail.ts) that it no longer holds; null where none is missing. */
-  missingTail(): MissingTail | null {
-    return this.existed ? missingTail(this.db, this.lastSeq) : null;
   }
 
   /** The settings in force: the stored ones, or those adopted into a new log; null before adopt(). */
@@ -334,23 +332,25 @@ export class CommandLog {
     return [];
   }
 
-  /** An existing log brought to this schema: the crc and chain columns, and the meta's SHA-256 (one transaction). */
+  /** An existing log brought to this schema: the crc and chain columns, the tail's table and the meta's SHA-256 (one transaction, none where it is at it: log-schema.ts). */
   private upgrade(): void {
     const hasColumn = (name: string): boolean =>
       this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = ?").get(name) !== undefined;
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
-      if (!hasColumn('crc')) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
-      if (!hasColumn('chain')) this.db.exec('ALTER TABLE commands ADD COLUMN chain INTEGER');
-      this.db.exec(LOG_TAIL_TABLE);
-      const meta = readMeta(this.db);
-      if (!meta.has(META_SHA256))
-        this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(META_SHA256, metaSha256(meta));
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
+    if (!logSchemaCurrent(this.db, COMMAND_LOG_SCHEMA_VERSION, META_SHA256)) {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
+        if (!hasColumn('crc')) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
+        if (!hasColumn('chain')) this.db.exec('ALTER TABLE commands ADD COLUMN chain INTEGER');
+        this.db.exec(LOG_TAIL_TABLE);
+        const meta = readMeta(this.db);
+        if (!meta.has(META_SHA256))
+          this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(META_SHA256, metaSha256(meta));
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
     }
     this.hasCrc = true;
     this.hasChain = true;

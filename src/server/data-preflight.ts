@@ -10,16 +10,29 @@
  *   - SQLite's own `PRAGMA quick_check` of the copy.
  * A problem is returned as text naming it ("malformed: …", the words serve.ts reads as damage); the
  * start then goes to the survey (log-salvage.ts), which works on a copy too.
+ * A start refused later, by the replay, closes FILE with its bytes kept too (closeData).
  * Limits: HEADER_BYTES read from FILE; the copy is FILE's size (a start reads all of FILE anyway).
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { loadSqlite, openCommandLog, type CommandLog } from './command-log.ts';
-import { missingTailLine } from './log-tail.ts';
-import { scanWal, type WalScan } from './wal-scan.ts';
+import { findStartLoss, tornWalLine } from './start-loss.ts';
+import { scanWal } from './wal-scan.ts';
 
 const HEADER_BYTES = 100;
+/** The logs whose FILE had a write-ahead file beside it when the start opened it (closeData keeps it; one the open made is not kept). */
+const openedWithWal = new WeakSet<CommandLog>();
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
 /** FILE's header: its page size and the page count it declares (null where the count is not current). */
@@ -83,8 +96,9 @@ export function isDamage(message: string): boolean {
 
 /**
  * FILE opened for serving: refused as damage before it is opened for writing where the preflight
- * finds it damaged (the refusal changes none of its bytes); opened, with a line on stderr where its
- * log ends before the entries it committed (log-tail.ts).
+ * finds it damaged (the refusal changes none of its bytes); opened, with a line on stderr for each
+ * loss the start finds (start-loss.ts: a log that ends before the entries it committed, a torn
+ * WAL's dropped frames), kept on the log for GET /_afp/state.
  */
 export async function openData(
   file: string,
@@ -94,14 +108,38 @@ export async function openData(
   if (damaged !== null) return { damage: `--data ${file}: ${damaged}` };
   // Read before the open, which drops a torn WAL's last frames without a word.
   const wal = scanWal(`${file}-wal`);
-  if (wal !== null && wal.lost > 0) process.stderr.write(`afp serve: ${tornWalLine(file, wal)}\n`);
+  const walBefore = existsSync(`${file}-wal`);
   const opened = await openCommandLog(file, { knownDefects });
-  const tail = 'error' in opened ? null : opened.missingTail();
-  if (tail !== null) process.stderr.write(`afp serve: ${missingTailLine(file, tail)}\n`);
+  if ('error' in opened) {
+    if (wal !== null && wal.lost > 0) process.stderr.write(`afp serve: ${tornWalLine(file, wal)}\n`);
+    return opened;
+  }
+  const found = findStartLoss(file, opened, wal);
+  for (const line of found.lines) process.stderr.write(`afp serve: ${line}\n`);
+  opened.startLoss = found.loss;
+  if (walBefore) openedWithWal.add(opened);
   return opened;
 }
 
-/** The start's line for a write-ahead file whose last frames SQLite will drop. */
-export function tornWalLine(file: string, wal: WalScan): string {
-  return `--data ${file}: its write-ahead file ends in ${wal.lost} frame${wal.lost === 1 ? '' : 's'} (${wal.lostBytes} bytes) past its last complete commit, which the open drops: what they held is lost (${wal.committed} frames are applied)`;
+/**
+ * Closes the log when the start ends: as it is after serving; when the start refused FILE (damaged,
+ * found by the replay past the preflight; written with other settings: `refused`, nothing served),
+ * with FILE and FILE-wal kept as they were. Why: the close's checkpoint copies the WAL into FILE
+ * and deletes it, so a killed serve's FILE with a damaged entry came out of a refused start merged,
+ * its WAL gone. The open writes nothing (log-schema.ts): both are copied aside, beside FILE, before
+ * the close and renamed back after it (FILE-wal only where it was there before the open: one the
+ * open made is left to the close). The copies are taken after any write, so nothing is lost.
+ */
+export function closeData(log: CommandLog | undefined, refused: boolean): void {
+  if (log === undefined) return;
+  if (!refused) {
+    log.close();
+    return;
+  }
+  const kept = [log.file, ...(openedWithWal.has(log) ? [`${log.file}-wal`] : [])]
+    .filter((path) => existsSync(path))
+    .map((path) => ({ path, copy: join(dirname(path), `.${basename(path)}.afp-${process.pid}.kept`) }));
+  for (const { path, copy } of kept) copyFileSync(path, copy);
+  log.close();
+  for (const { path, copy } of kept) renameSync(copy, path);
 }

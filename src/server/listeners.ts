@@ -61,6 +61,7 @@ import { MCP_PATH, type McpDoorName } from './mcp-path.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { coveredDamageLines, scanCoveredEntries } from './covered-scan.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
+import { startLossView } from './start-loss.ts';
 import { TimerPump } from './timer-pump.ts';
 
 export const DEFAULT_PORT = 8700;
@@ -264,7 +265,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     timeTravel,
     adminMount: layout.adminMount,
     load: () => loadView(shedder),
-    ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }),
+    ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointsView(checkpointer, commandLog) }),
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(options.publicUrls === undefined ? {} : { publicUrls: options.publicUrls }),
     ...dialect,
@@ -408,6 +409,11 @@ function servedPlatform(
 }
 
 /** GET /_afp/state's `load`: the bounds, what is in flight now, and the counts since start. */
+/** GET /_afp/state's `checkpoints`: the checkpointer's view, and what the start found lost from FILE (start-loss.ts). */
+function checkpointsView(checkpointer: Checkpointer, log: CommandLog | undefined): JsonObject {
+  return { ...checkpointer.view(), lost_at_start: startLossView(log?.startLoss ?? null) };
+}
+
 function loadView(shedder: LoadShedder): JsonObject {
   return {
     max_in_flight: shedder.maxInFlight,

@@ -23,6 +23,19 @@ export interface MissingTail {
   readonly promised: number;
 }
 
+/** What an `afp serve --data` start found lost from FILE (start-loss.ts finds it; the command log keeps it for GET /_afp/state). */
+export interface StartLoss {
+  /** The last entry the log holds at start. */
+  readonly logEndsAt: number;
+  /** The highest entry FILE said it committed (its tail row, or the one in the WAL's dropped frames); null: none said. */
+  readonly promisedUpTo: number | null;
+  /** Entries promised past the log's end (0: none). */
+  readonly entriesMissing: number;
+  /** Frames of FILE-wal the open dropped, and their bytes. */
+  readonly walFramesLost: number;
+  readonly walBytesLost: number;
+}
+
 /** The entries `db` committed past `last`, the last it holds; null where none is missing or it keeps no tail. */
 export function missingTail(db: DatabaseSync, last: number): MissingTail | null {
   const table = db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'log_tail'").get();

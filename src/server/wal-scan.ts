@@ -12,8 +12,11 @@
  * salts are the header's and its checksum, carried on from the frame before, holds; the valid chain
  * ends at the first frame that is not. Frames of that chain past its last commit, and frames (or a
  * part of one) carrying the header's salts beyond it, are lost; frames of other salts are an older
- * generation's, already checkpointed, not lost.
- * Limits: at most SCAN_BYTES_MAX are read (a larger file is not scanned: null).
+ * generation's, already checkpointed, not lost. The chain's frames past its last commit are kept
+ * (their pages as written, checksums holding): wal-tail.ts reads the log's tail row in them, which
+ * says how many entries the dropped frames held.
+ * Limits: at most SCAN_BYTES_MAX are read (a larger file is not scanned: null); the pages kept are
+ * a part of those bytes.
  */
 import { readFileSync, statSync } from 'node:fs';
 
@@ -29,6 +32,14 @@ export interface WalScan {
   /** Frames (whole or cut) it will drop though they carry the current salts. */
   readonly lost: number;
   readonly lostBytes: number;
+  /** The whole frames it will drop whose checksums hold (past the last commit: its pages as written), in order. */
+  readonly uncommitted: readonly WalFrame[];
+}
+
+/** One frame's page: its number in the database and its bytes (a copy). */
+export interface WalFrame {
+  readonly page: number;
+  readonly bytes: Buffer;
 }
 
 type Checksum = readonly [number, number];
@@ -62,6 +73,7 @@ export function scanWal(walFile: string): WalScan | null {
   let committedEnd = HEADER_BYTES;
   let committed = 0;
   let valid = 0;
+  let pending: Array<{ readonly page: number; readonly offset: number }> = [];
   while (headerValid && offset + frameBytes <= bytes.length) {
     const header = bytes.subarray(offset, offset + FRAME_HEADER_BYTES);
     if (header.readUInt32BE(8) !== salts[0] || header.readUInt32BE(12) !== salts[1]) break;
@@ -69,13 +81,19 @@ export function scanWal(walFile: string): WalScan | null {
     sum = checksum(bytes.subarray(offset + FRAME_HEADER_BYTES, offset + frameBytes), sum, bigEndian);
     if (sum[0] !== header.readUInt32BE(16) || sum[1] !== header.readUInt32BE(20)) break;
     valid += 1;
+    pending.push({ page: header.readUInt32BE(0), offset: offset + FRAME_HEADER_BYTES });
     offset += frameBytes;
     if (header.readUInt32BE(4) !== 0) {
       committed = valid;
       committedEnd = offset;
+      pending = [];
     }
   }
-  return lostAfter(bytes, { committed, committedEnd, frameBytes, salts, headerValid });
+  const uncommitted = pending.map(({ page, offset: at }) => ({
+    page,
+    bytes: Buffer.from(bytes.subarray(at, at + pageSize)),
+  }));
+  return { ...lostAfter(bytes, { committed, committedEnd, frameBytes, salts, headerValid }), uncommitted };
 }
 
 /** The frames past the committed end that carry the current salts (a cut one counted as one). */
@@ -88,7 +106,7 @@ function lostAfter(
     readonly salts: readonly number[];
     readonly headerValid: boolean;
   },
-): WalScan {
+): Omit<WalScan, 'uncommitted'> {
   let lost = 0;
   let lostBytes = 0;
   for (let offset = at.committedEnd; offset < bytes.length; offset += at.frameBytes) {

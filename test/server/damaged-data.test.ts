@@ -2,10 +2,20 @@
 // children on real SQLite files. One history is written (a small world, then many clock moves,
 // checkpoints every 40 entries) and copies of it are damaged three ways: 16 flipped bytes in the
 // middle of the newest checkpoint (skipped, with its line, for the previous one: same digest);
-// a flipped byte in a log row after the checkpoints (refused with the exact intact report;
-// --salvage goes on from the entry before it); the file truncated at several offsets (each
+// a flipped byte in a log row after the checkpoints (refused with the exact intact report, FILE
+// byte for byte as it was; --salvage goes on from the entry before it); the file truncated at several offsets (each
 // refused, saying which entries are intact; --salvage serves exactly those).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -140,8 +150,11 @@ describe('a damaged --data file', () => {
     expect(entry).not.toBe(row.entry);
     db.prepare('UPDATE commands SET entry = ? WHERE seq = ?').run(entry, damagedSeq);
     db.close();
+    const before = createHash('sha256').update(readFileSync(file)).digest('hex');
     const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
     expect(refused.code).toBe(2);
+    expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(false);
     expect(refused.stderr).toContain(`afp serve: --data ${file} is damaged: `);
     expect(refused.stderr).toContain(
       `afp serve:   log entries 1..${damagedSeq - 1} (${damagedSeq - 1} commands, up to `,
@@ -210,6 +223,40 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     expect(sha(`${file}.damaged`)).toBe(before);
   });
 
+  test('a write-ahead file beside FILE: a start refused for other settings or a damaged entry keeps FILE and FILE-wal byte for byte; --salvage keeps both', async () => {
+    const file = join(DIR, 'wal-damaged.afp');
+    const first = await serve(file, [], '999999999');
+    await buildWorld(first.target);
+    for (let move = 0; move < 20; move++) await first.target.admin('clock', { advance_ms: 1_000 });
+    await first.kill9();
+    // Another process changes a digit of entry 30 (its CRC-32 no longer matches) and is killed before
+    // its close would copy the WAL into FILE: FILE-wal holds the damage.
+    const damage = `const { DatabaseSync } = require('node:sqlite');
+      const db = new DatabaseSync(${JSON.stringify(file)});
+      const row = db.prepare('SELECT entry FROM commands WHERE seq = 30').get();
+      db.prepare('UPDATE commands SET entry = ? WHERE seq = 30').run(row.entry.replace(/\\d/, (d) => String((Number(d) + 1) % 10)));
+      process.kill(process.pid, 'SIGKILL');`;
+    spawnSync(process.execPath, ['-e', damage], { timeout: 30_000 });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    const before = [sha(file), sha(`${file}-wal`)];
+    const otherSeed = ARGS.map((arg) => (arg === '5' ? '6' : arg));
+    const otherSettings = await runCliChild(['serve', '--port', '0', '--data', file, ...otherSeed], {
+      timeoutMs: 60_000,
+    });
+    expect(otherSettings.code, otherSettings.stderr).toBe(2);
+    expect(otherSettings.stderr).toContain('was written with other settings');
+    expect([sha(file), sha(`${file}-wal`)]).toEqual(before);
+    const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('entry 30 is corrupt');
+    expect([sha(file), sha(`${file}-wal`)]).toEqual(before);
+    expect(readdirSync(DIR).filter((name) => name.endsWith('.kept'))).toEqual([]);
+    const salvaged = await serve(file, ['--salvage']);
+    expect(salvaged.stderr()).toContain('kept log entries 1..29 ');
+    await salvaged.stop();
+    expect([sha(`${file}.damaged`), sha(`${file}.damaged-wal`)]).toEqual(before);
+  });
+
   test('rows after the newest checkpoint lost: the server starts, saying how many entries are missing', async () => {
     const file = copyOf('lost-tail.afp');
     const db = new DatabaseSync(file);
@@ -220,25 +267,50 @@ describe('a damaged --data file keeps its evidence (issue 69 part 6)', () => {
     expect(started.stderr()).toContain(
       `the log ends at entry ${newestCheckpoint}, but it committed entries up to ${entries}: ${missing} entries are missing`,
     );
-    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
+    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      log_seq: number;
+      lost_at_start: Record<string, unknown>;
+    };
     expect(state.log_seq).toBe(newestCheckpoint);
+    expect(state.lost_at_start).toEqual({
+      log_ends_at: newestCheckpoint,
+      promised_up_to: entries,
+      entries_missing: missing,
+      wal_frames_lost: 0,
+      wal_bytes_lost: 0,
+    });
     await started.stop();
   });
 });
 
 describe('a torn write-ahead file (issue 69 part 6)', () => {
-  test('its lost frames are counted at start, before SQLite drops them without a word', async () => {
+  test('its lost frames and the entries they held are counted at start, before SQLite drops them without a word', async () => {
     const file = join(DIR, 'torn.afp');
     const first = await serve(file, [], '999999999');
     await buildWorld(first.target);
     for (let move = 0; move < 20; move++) await first.target.admin('clock', { advance_ms: 1_000 });
+    const promised = ((await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number })
+      .log_seq;
     await first.kill9();
     const size = statSync(`${file}-wal`).size;
     truncateSync(`${file}-wal`, size - 1_000);
     const started = await serve(file);
+    const state = (await started.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as {
+      log_seq: number;
+      lost_at_start: { entries_missing: number; wal_frames_lost: number; promised_up_to: number };
+    };
+    const held = state.log_seq;
+    const missing = promised - held;
+    expect(missing).toBeGreaterThan(0);
     expect(started.stderr()).toMatch(
       /afp serve: --data \S+torn\.afp: its write-ahead file ends in \d+ frames? \(\d+ bytes\) past its last complete commit, which the open drops/,
     );
+    expect(started.stderr()).toContain(
+      `which the open drops: they held entries up to ${promised}, and the log ends at entry ${held}: ${missing} entr${missing === 1 ? 'y is' : 'ies are'} missing`,
+    );
+    expect(state.lost_at_start.entries_missing).toBe(missing);
+    expect(state.lost_at_start.promised_up_to).toBe(promised);
+    expect(state.lost_at_start.wal_frames_lost).toBeGreaterThan(0);
     await started.stop();
   });
 });
