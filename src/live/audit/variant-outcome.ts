@@ -119,7 +119,7 @@ function restatedRule(
 }
 
 /** Every kept bet of each game, over its variants: what a game-level draw is measured on. */
-export function keptByGame(plan: readonly PlannedVariant[], tracks: readonly VariantTrack[]): Map<string, KeptBet[]> {
+function keptByGame(plan: readonly PlannedVariant[], tracks: readonly VariantTrack[]): Map<string, KeptBet[]> {
   const byGame = new Map<string, KeptBet[]>();
   for (const [index, variant] of plan.entries())
     byGame.set(variant.game, [...(byGame.get(variant.game) ?? []), ...(tracks[index]?.replays ?? [])]);

@@ -20,7 +20,7 @@ import type { JsonValue } from '../../core/errors.ts';
 
 const PAID_MAX = 16;
 /** Verified bets kept per variant to replay a rule its answers state (FairnessScheme.restate). */
-export const REPLAYS_MAX = 400;
+const REPLAYS_MAX = 400;
 
 /** A bet and the request that placed it: a finding's endpoint and curl. */
 export interface BetSample extends RequestEvidence {
