@@ -51,16 +51,21 @@ import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
-import { routeOperationOf, type IdTranslation, type RecordedCall, type RouteOperation } from './route-operations.ts';
+import { routeOperationOf } from './route-operations.ts';
+import type { IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
 import { ReplayWallets } from './wallet-replay.ts';
 import { ReplayDivergence } from './replay-divergence.ts';
+import { compareDrawn, DRAWN_OPERATIONS } from './drawn-outcomes.ts';
+import type { ServiceName } from '../platform/service-names.ts';
 import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
 
 const BEARER = 'Bearer ';
 const EVIDENCE_CHARS_MAX = 300;
 const HOUR_MS = 3_600_000;
+/** Result fields that report the agent's balance: after it left the recording's, a difference there is its consequence. */
+const BALANCE_FIELD = /(^|\.)balance(After)?Micro$/;
 /** What the replay keeps per recorded agent or escrow, at most (beyond, what it would name is not). */
 const FOLLOWED_MAX = {
   /** Recorded agents given a wallet key of their own on the target (beyond, a 401 stands as it is). */
@@ -109,6 +114,16 @@ type Skip = {
 };
 
 let router: Router | null = null;
+
+/** An exchange past the gate: what replaying it needs to know. */
+interface Gate {
+  readonly routeId: string;
+  readonly row: RouteOperation<OperationName>;
+  readonly dialect: Dialect;
+  readonly call: RecordedCall;
+  readonly service: ServiceName;
+  readonly recordedKey: string | null;
+}
 
 /** The dialect a recorded answer is read in: its route's style (the wallet's primary interface is in every documents style, read as A's). */
 function recordingDialect(style: Style, service: string): Dialect | null {
@@ -179,6 +194,7 @@ export class OperationReplay {
       if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
       return this.bindings.live(escrowId) ?? escrowId;
     },
+    bet: (betId) => this.bindings.live(betId) ?? betId,
     domain: (name) => this.serviceAccounts.domainId(name),
     address: (recorded) => this.bindings.live(recorded) ?? recorded,
     walletKey: (body) =>
@@ -274,8 +290,11 @@ export class OperationReplay {
     };
   }
 
-  /** One exchange; returns why the replay must stop, or null. */
-  private async replay(exchange: RecordedExchange): Promise<string | null> {
+  /**
+   * What an exchange is before its input is read: its route, operation row, recording dialect and
+   * call, or why it is skipped (a skip's result: null, or why the replay must stop).
+   */
+  private async gate(exchange: RecordedExchange): Promise<Gate | string | null> {
     const { request } = exchange;
     router ??= new Router(ALL_ROUTES);
     const match = router.match(request.mount as Mount, request.method, request.path);
@@ -296,18 +315,12 @@ export class OperationReplay {
         title: `${routeId} has no afp operation: not replayed through the target's dialect`,
         evidence: `${request.method} ${request.path}`,
       });
-    if (exchange.response.status === 429)
-      return this.skip(exchange, {
-        id: `replay:skipped:rate-limited:${row.op}`,
-        kind: 'limit',
-        title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`,
-        evidence: `${routeId} answered 429`,
-      });
     const recordedKey = bearerOf(exchange);
     const call: RecordedCall = {
       params: match.params,
       query: request.query,
       body: request.body,
+      answer: exchange.response.body,
       callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent,
     };
     const service = match.route.service;
@@ -341,6 +354,15 @@ export class OperationReplay {
           evidence: `${request.method} ${request.path}`,
         });
     }
+    return { routeId, row, dialect, call, service, recordedKey };
+  }
+
+  /** One exchange; returns why the replay must stop, or null. */
+  private async replay(exchange: RecordedExchange): Promise<string | null> {
+    const gate = await this.gate(exchange);
+    if (gate === null || typeof gate === 'string') return gate;
+    const { request } = exchange;
+    const { routeId, row, dialect, call, service, recordedKey } = gate;
     this.orphansNamed = [];
     this.current = {
       exchange,
@@ -489,19 +511,27 @@ export class OperationReplay {
             this.bindings,
           )
         : [recorded, live];
-    const differences = compareOutcomes(row.op, recordedCompared, liveCompared, {
-      bindings,
-      recordingDialect: dialect.name,
-      liveDialect,
-      input,
-    });
+    const drawn = !sameDialect && DRAWN_OPERATIONS.has(row.op);
+    const differences =
+      drawn && recordedCompared.kind === 'ok' && liveCompared.kind === 'ok'
+        ? compareDrawn(row.op, recordedCompared.value, liveCompared.value, bindings)
+        : compareOutcomes(row.op, recordedCompared, liveCompared, {
+            bindings,
+            recordingDialect: dialect.name,
+            liveDialect,
+            input,
+          });
+    if (drawn) this.drawnBy(exchange, routeId, liveKey);
     this.file(
       exchange,
       routeId,
       row.op,
-      this.nameConsequences(
-        this.divergence.explain(row.op, input, exchange.at_ms, this.consequences(differences, liveKey)),
-        input,
+      rateLimitedInRecording(
+        exchange,
+        this.nameConsequences(
+          this.divergence.explain(row.op, input, exchange.at_ms, this.consequences(differences, liveKey)),
+          input,
+        ),
       ),
       'request' in outcome ? outcome.request : null,
     );
@@ -625,13 +655,22 @@ export class OperationReplay {
    * agent whose balance already left the recording's is a consequence, not a new fault: info,
    * naming the first cause.
    */
+  /**
+   * A drawn outcome (a bet, a batch) sent across dialects: from it on the agent's balance is the
+   * target's own draws', not the recording's (drawn-outcomes.ts).
+   */
+  private drawnBy(exchange: RecordedExchange, routeId: string, liveKey: string | null): void {
+    this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId}: the target draws its own outcomes)`);
+  }
+
   private consequences(differences: readonly ResultDifference[], liveKey: string | null): ResultDifference[] {
     const since = this.divergence.balanceLeftAt(liveKey);
     if (since === undefined) return [...differences];
     return differences.map((difference) => {
       const funds =
-        difference.field === 'accepted' &&
-        /insufficient/i.test(`${String(difference.expected)} ${String(difference.seen)}`);
+        BALANCE_FIELD.test(difference.field) ||
+        (/accepted$/.test(difference.field) &&
+          /insufficient|kelly|balance|limit/i.test(`${String(difference.expected)} ${String(difference.seen)}`));
       return funds && difference.documented === undefined
         ? {
             ...difference,
@@ -979,6 +1018,12 @@ export class OperationReplay {
       amountMicro,
       `the harness deposited ${deposit?.amount} USDC (${deposit?.chain}) outside HTTP after the recorded registration (the record's deposits)`,
     );
+    // The recording holds a deposit pending until its confirmations (casino.md); another dialect's way credits it at once.
+    if ((this.options.session.target.services.casino?.dialect ?? 'A') === 'A') return;
+    this.divergence.leaveBalance(
+      live.apiKey,
+      `seq ${exchange.seq} (the starting deposit: pending in the recording until confirmed, credited at once on the target)`,
+    );
   }
 
   /**
@@ -1095,6 +1140,25 @@ export function secretFreeCurl(curl: (request: SentRequest) => string): (request
 }
 
 /** Keeps a documented or consequent difference apart from an unexplained one of the same field. */
+/**
+ * A recorded 429 is sent like any exchange (its operation exists on the target), but the target's
+ * limits are its own: whatever it answers is not the recording's refusal to match (info).
+ */
+function rateLimitedInRecording(
+  exchange: RecordedExchange,
+  differences: readonly ResultDifference[],
+): ResultDifference[] {
+  if (exchange.response.status !== 429) return [...differences];
+  return differences.map((difference) =>
+    difference.documented === undefined
+      ? {
+          ...difference,
+          documented: "the recording's own rate limit refused it (429); the target's limits are its own",
+        }
+      : difference,
+  );
+}
+
 function findingSuffix(difference: ResultDifference): string {
   if (difference.consequence === true) return ':consequence';
   if (difference.documented !== undefined && difference.field !== 'accepted') return `:${String(difference.seen)}`;

@@ -21,48 +21,14 @@
  * The wallet (issue 21): the primary interface's register, create, balance, send and swap quote;
  * addresses pass through `ids.address` (the replay's created wallets), a send's redacted key is
  * the live sender's (`ids.walletKey`, in memory only); a swap's to_address is a bound address too.
- * Non-goals: routes no recorded run needs as an operation (casino games, quotes…): they have no
- * row and are skipped by name.
+ * The casino's rows are route-operations-casino.ts's. Routes with no operation are skipped by name.
  */
 import type { Micro } from '../core/money.ts';
 import { parseDecimal, parseNumber } from '../core/money.ts';
 import type { OperationInput, OperationName } from '../live/operations.ts';
 import { isObject } from './json-pointer.ts';
-
-/** A recorded request as a row reads it. */
-export interface RecordedCall {
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: Readonly<Record<string, string>>;
-  /** The JSON body; undefined when there was none (or only a raw one). */
-  readonly body: unknown;
-  /** The recorded caller's agent id (found by its key), null when the request carried none. */
-  readonly callerId: string | null;
-}
-
-/** Recorded identifiers → the target's. */
-export interface IdTranslation {
-  /** An agent by its id, address or referral code → the live agent id (the reference itself when unknown). */
-  agent(reference: string): string;
-  escrow(escrowId: string): string;
-  /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
-  domain(name: string): string | null;
-  /** A recorded wallet address → the live one the replay's created wallet has (the address itself when unbound). */
-  address(recorded: string): string;
-  /** The live sender's key for a recorded wallet send body (ReplayKeyring, in memory only); null when none is known. */
-  walletKey(body: unknown): string | null;
-}
-
-export interface RouteOperation<O extends OperationName> {
-  readonly route: string;
-  readonly op: O;
-  input(call: RecordedCall, ids: IdTranslation): OperationInput<O> | null;
-  /** Why a well-formed recorded request still expresses no operation any target offers (a limit order), or null. */
-  readonly notReplayed?: (call: RecordedCall, ids: IdTranslation) => string | null;
-  /** Recorded agent references besides the caller the operation names (a transfer's receiver). */
-  readonly agents?: (call: RecordedCall) => readonly string[];
-}
-
-export type AnyRouteOperation = { [O in OperationName]: RouteOperation<O> }[OperationName];
+import { CASINO_ROUTE_OPERATIONS } from './route-operations-casino.ts';
+import type { AnyRouteOperation, IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 
 const HOUR_SECONDS = 3_600;
 /** Both styles' default expiry (services/shared/config.ts `defaultExpiresInSeconds`). */
@@ -351,6 +317,7 @@ const ROWS: readonly AnyRouteOperation[] = [
       ? null
       : { address: ids.address(address), chain: call.query['chain'] ?? null };
   }),
+  ...CASINO_ROUTE_OPERATIONS,
   routeOperation(
     'wallet.primary.send',
     'wallet.send',

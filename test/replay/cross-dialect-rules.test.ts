@@ -13,7 +13,8 @@ import { Bindings } from '../../src/replay/bindings.ts';
 import { compareOutcomes, type ResultDifference } from '../../src/replay/operation-diff.ts';
 import { ReplayDivergence } from '../../src/replay/replay-divergence.ts';
 import { ReplayPositions } from '../../src/replay/replay-positions.ts';
-import { routeOperationOf, type IdTranslation, type RecordedCall } from '../../src/replay/route-operations.ts';
+import { routeOperationOf } from '../../src/replay/route-operations.ts';
+import type { IdTranslation, RecordedCall } from '../../src/replay/route-operations-types.ts';
 
 const across = { recordingDialect: 'B', liveDialect: 'deployed' } as const;
 const refused = (status: number, name: string, message = '') =>
@@ -60,11 +61,18 @@ describe('what afp cannot ask of a target', () => {
   const ids: IdTranslation = {
     agent: (reference) => (reference === '0xabc' ? 'alice' : reference),
     escrow: (id) => id,
+    bet: (id) => id,
     domain: () => null,
     address: (address) => address,
     walletKey: () => null,
   };
-  const call = (body: unknown, callerId = 'alice'): RecordedCall => ({ params: {}, query: {}, body, callerId });
+  const call = (body: unknown, callerId = 'alice'): RecordedCall => ({
+    params: {},
+    query: {},
+    body,
+    answer: undefined,
+    callerId,
+  });
 
   test('an escrow for another buyer (refused 403 by the documents) is not replayed; one for the caller, by any of its names, is', () => {
     const row = routeOperationOf('escrow.A.create');

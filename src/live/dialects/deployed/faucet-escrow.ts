@@ -6,7 +6,9 @@
  * registration or status, and no escrow refund or list (DEPLOYED.md §3, §4). Renamed fields are
  * read under the deployment's names and recorded as documented deviations; states keep the
  * deployment's names (`funded`): checks judge them by src/live/documented-rules.ts, replay by
- * `ESCROW_STATES`.
+ * `ESCROW_STATES`. The documents' faucet status is the agent's balance and its eligibility; a
+ * deployment's faucet credits the casino account, so its status is the casino balance
+ * (`GET /api/v1/auth/balance`, its key), with no eligibility to say (docs/decisions/replay.md).
  */
 import { toNumber } from '../../../core/money.ts';
 import { KEY_PLACEHOLDER, mcpToolRequest } from '../../mcp-call.ts';
@@ -45,6 +47,13 @@ const RELEASE_FIELDS = [
 ] as const;
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
+  'faucet.status': row('faucet.status', {
+    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: true }),
+    read: (reader) => {
+      reader.knows('agent_id', 'tier', 'risk_factor', 'lifetime', 'recent_activity');
+      return { balanceMicro: reader.money('balance_usd', { documents: 'balance_usdc' }) };
+    },
+  }),
   'faucet.claim': row('faucet.claim', {
     bareErrors: BARE_ERRORS,
     request: (input) => ({
