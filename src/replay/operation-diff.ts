@@ -95,6 +95,33 @@ export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonl
         'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)',
     },
   ],
+  'trading.limit': [
+    {
+      field: 'status',
+      applies: (expected, seen) => expected === 'open' && seen === 'pending',
+      source:
+        'a resting limit order is `open` in the documents; a deployment answers it `status: "pending"` (DEPLOYED.md §5)',
+    },
+    {
+      field: 'accepted',
+      applies: (expected, seen) =>
+        expected === 'accepted' &&
+        typeof seen === 'string' &&
+        /^400 /.test(seen) &&
+        /close it first|position/i.test(seen),
+      source:
+        "the documents net an order against the agent's position on the market; a deployment keeps one position per coin and refuses an order against it until it is closed (DEPLOYED.md §5: positions closed whole by id)",
+    },
+  ],
+  'trading.cancel': [
+    {
+      field: 'accepted',
+      applies: (expected, seen) =>
+        expected === 'accepted' && typeof seen === 'string' && /^4\d\d /.test(seen) && /not_pending|filled/i.test(seen),
+      source:
+        'each dialect fills a resting limit order by its own rule (the documents at the instant the price crosses it; a deployment by its 30-second poll at its own price, DEPLOYED.md §5), so a cancel may find it filled on one and not the other',
+    },
+  ],
   'escrow.create': [
     {
       field: 'accepted',

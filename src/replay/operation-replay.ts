@@ -80,6 +80,9 @@ const FOLLOWED_MAX = {
 interface Orphan {
   readonly seq: number;
   readonly receiver: string | null;
+  /** The recorded id the target never issued, and what it names. */
+  readonly id: string;
+  readonly kind: 'escrow' | 'order';
 }
 
 export interface OperationReplayOptions {
@@ -176,6 +179,8 @@ export class OperationReplay {
   private readonly orphans = new Map<string, Orphan>();
   /** Orphans the current exchange's input named. */
   private orphansNamed: Orphan[] = [];
+  /** Why the current exchange's differences follow from an orphan it names (orphaned), or null. */
+  private orphanCause: string | null = null;
   /** Live escrow id → its creator's live key (at most FOLLOWED_MAX.creators), for settledByRule. */
   private readonly creators = new Map<string, string>();
   /** Balances, escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
@@ -195,6 +200,11 @@ export class OperationReplay {
       return this.bindings.live(escrowId) ?? escrowId;
     },
     bet: (betId) => this.bindings.live(betId) ?? betId,
+    order: (orderId) => {
+      const orphanedAt = this.orphans.get(orderId);
+      if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
+      return this.bindings.live(orderId) ?? orderId;
+    },
     domain: (name) => this.serviceAccounts.domainId(name),
     address: (recorded) => this.bindings.live(recorded) ?? recorded,
     walletKey: (body) =>
@@ -234,6 +244,12 @@ export class OperationReplay {
     return {
       ...this.ids,
       agent: (reference) => bindings.live(this.recordedAgent(reference)) ?? this.ids.agent(reference),
+      // The service's answers bind its own ids (an order's) in its own bindings.
+      order: (orderId) => {
+        const orphanedAt = this.orphans.get(orderId);
+        if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
+        return bindings.live(orderId) ?? orderId;
+      },
     };
   }
 
@@ -306,15 +322,6 @@ export class OperationReplay {
         evidence: `${request.method} ${request.path} answered ${exchange.response.status}`,
       });
     const routeId = match.route.id;
-    const row = routeOperationOf(routeId) as RouteOperation<OperationName> | null;
-    const dialect = recordingDialect(match.route.style, match.route.service);
-    if (row === null || dialect === null)
-      return this.skip(exchange, {
-        id: `replay:skipped:${routeId}`,
-        kind: 'rule',
-        title: `${routeId} has no afp operation: not replayed through the target's dialect`,
-        evidence: `${request.method} ${request.path}`,
-      });
     const recordedKey = bearerOf(exchange);
     const call: RecordedCall = {
       params: match.params,
@@ -323,6 +330,15 @@ export class OperationReplay {
       answer: exchange.response.body,
       callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent,
     };
+    const row = routeOperationOf(routeId, call) as RouteOperation<OperationName> | null;
+    const dialect = recordingDialect(match.route.style, match.route.service);
+    if (row === null || dialect === null)
+      return this.skip(exchange, {
+        id: `replay:skipped:${routeId}`,
+        kind: 'rule',
+        title: `${routeId} has no afp operation: not replayed through the target's dialect`,
+        evidence: `${request.method} ${request.path}`,
+      });
     const service = match.route.service;
     const notReplayed = row.notReplayed?.(call, this.idsFor(service)) ?? null;
     if (notReplayed !== null) {
@@ -364,6 +380,7 @@ export class OperationReplay {
     const { request } = exchange;
     const { routeId, row, dialect, call, service, recordedKey } = gate;
     this.orphansNamed = [];
+    this.orphanCause = null;
     this.current = {
       exchange,
       liveKey:
@@ -373,18 +390,8 @@ export class OperationReplay {
     const input = row.input(call, this.idsFor(service));
     const orphan = this.orphansNamed[0];
     if (input !== null && orphan !== undefined) {
-      // The release the recording paid its receiver with: from here the receiver's balance is not the recording's.
-      if (row.op === 'escrow.release' && exchange.response.status < 300 && orphan.receiver !== null)
-        this.divergeAgent(
-          orphan.receiver,
-          `seq ${exchange.seq} (${routeId} not replayed: its escrow, of seq ${orphan.seq}, was not created on the target)`,
-        );
-      return this.skip(exchange, {
-        id: `replay:skipped:not-created:${row.op}`,
-        kind: 'rule',
-        title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`,
-        evidence: `${routeId} names the escrow of seq ${orphan.seq}`,
-      });
+      const skip = this.orphaned(exchange, { routeId, op: row.op, service }, orphan);
+      if (skip !== undefined) return skip;
     }
     if (input === null)
       return this.skip(exchange, {
@@ -526,11 +533,19 @@ export class OperationReplay {
       exchange,
       routeId,
       row.op,
-      rateLimitedInRecording(
-        exchange,
-        this.nameConsequences(
-          this.divergence.explain(row.op, input, exchange.at_ms, this.consequences(differences, liveKey)),
-          input,
+      explainedBy(
+        this.orphanCause,
+        rateLimitedInRecording(
+          exchange,
+          this.nameConsequences(
+            this.divergence.explain(
+              row.op,
+              input,
+              exchange.at_ms,
+              this.consequences(differences, liveKey, ownAccounts),
+            ),
+            input,
+          ),
         ),
       ),
       'request' in outcome ? outcome.request : null,
@@ -619,7 +634,7 @@ export class OperationReplay {
       exchange,
       routeId,
       'trading.close',
-      this.consequences(differences, liveKey),
+      this.consequences(differences, liveKey, false),
       'request' in outcome ? outcome.request : null,
     );
     this.follow(exchange, recorded, live, liveKey, differences);
@@ -656,6 +671,37 @@ export class OperationReplay {
    * naming the first cause.
    */
   /**
+   * An exchange naming an escrow or an order the target did not create (its creation was refused
+   * there): sent all the same with the recorded id, which the target never issued, so its answer
+   * (a refusal) is that refusal's consequence (info, `orphanCause`). Skipped only where the recorded
+   * id is one the target issued for another object (a serve that numbers ids as the recording did):
+   * sending it would act on that object. Returns the skip's result, or undefined to send.
+   */
+  private orphaned(
+    exchange: RecordedExchange,
+    sent: { routeId: string; op: OperationName; service: ServiceName },
+    orphan: Orphan,
+  ): null | undefined {
+    const { routeId, op, service } = sent;
+    const cause = `it names the ${orphan.kind} of seq ${orphan.seq}, which the target did not create`;
+    // The release the recording paid its receiver with: from here the receiver's balance is not the recording's.
+    if (op === 'escrow.release' && exchange.response.status < 300 && orphan.receiver !== null)
+      this.divergeAgent(orphan.receiver, `seq ${exchange.seq} (${routeId}: ${cause})`);
+    const own = accountService(service);
+    const bindings = (own === null ? null : this.serviceAccounts.bindings(own)) ?? this.bindings;
+    if (bindings.recorded(orphan.id) === undefined) {
+      this.orphanCause = `seq ${exchange.seq} ${routeId}: ${cause}`;
+      return undefined;
+    }
+    return this.skip(exchange, {
+      id: `replay:skipped:not-created:${op}`,
+      kind: 'rule',
+      title: `${op}: exchanges naming an escrow or an order the target did not create, by an id the target issued for another, are not replayed (the exchange that created it in the recording was refused; its finding says why)`,
+      evidence: `${routeId} names the ${orphan.kind} of seq ${orphan.seq}`,
+    });
+  }
+
+  /**
    * A drawn outcome (a bet, a batch) sent across dialects: from it on the agent's balance is the
    * target's own draws', not the recording's (drawn-outcomes.ts).
    */
@@ -663,20 +709,30 @@ export class OperationReplay {
     this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId}: the target draws its own outcomes)`);
   }
 
-  private consequences(differences: readonly ResultDifference[], liveKey: string | null): ResultDifference[] {
+  /**
+   * Differences about the agent's money that an earlier cause explains (info): its balance left
+   * the recording's (a draw, a refusal, a credit not reproduced), or its account on the service is
+   * the replay's own (a deployment's trading and domains keep their own, funded by the replay).
+   */
+  private consequences(
+    differences: readonly ResultDifference[],
+    liveKey: string | null,
+    ownAccount: boolean,
+  ): ResultDifference[] {
     const since = this.divergence.balanceLeftAt(liveKey);
-    if (since === undefined) return [...differences];
+    const cause = ownAccount
+      ? "the agent's account on this service is the replay's own, funded by it (DEPLOYED.md §1.1)"
+      : since === undefined
+        ? undefined
+        : `the agent's balance on the target left the recording's at ${since}`;
+    if (cause === undefined) return [...differences];
     return differences.map((difference) => {
       const funds =
         BALANCE_FIELD.test(difference.field) ||
         (/accepted$/.test(difference.field) &&
           /insufficient|kelly|balance|limit/i.test(`${String(difference.expected)} ${String(difference.seen)}`));
       return funds && difference.documented === undefined
-        ? {
-            ...difference,
-            documented: `the agent's balance on the target left the recording's at ${since}`,
-            consequence: true,
-          }
+        ? { ...difference, documented: cause, consequence: true }
         : difference;
     });
   }
@@ -715,9 +771,15 @@ export class OperationReplay {
     liveKey: string | null,
     differences: readonly ResultDifference[],
   ): void {
-    const recordedEscrow = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown }).escrowId : undefined;
-    if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined)
-      this.orphans.set(recordedEscrow, { seq: exchange.seq, receiver: this.recordedReceiver(exchange.request.body) });
+    const created = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown; orderId?: unknown }) : {};
+    const recordedId = created.escrowId ?? created.orderId;
+    if (typeof recordedId === 'string' && live.kind !== 'ok' && this.bindings.live(recordedId) === undefined)
+      this.orphans.set(recordedId, {
+        seq: exchange.seq,
+        receiver: this.recordedReceiver(exchange.request.body),
+        id: recordedId,
+        kind: created.escrowId === undefined ? 'order' : 'escrow',
+      });
     const accepted = differences.find(
       (difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'),
     );
@@ -1140,6 +1202,14 @@ export function secretFreeCurl(curl: (request: SentRequest) => string): (request
 }
 
 /** Keeps a documented or consequent difference apart from an unexplained one of the same field. */
+/** Every difference not yet explained, explained by `cause` (info, a consequence); unchanged when there is none. */
+function explainedBy(cause: string | null, differences: readonly ResultDifference[]): ResultDifference[] {
+  if (cause === null) return [...differences];
+  return differences.map((difference) =>
+    difference.documented === undefined ? { ...difference, documented: cause, consequence: true } : difference,
+  );
+}
+
 /**
  * A recorded 429 is sent like any exchange (its operation exists on the target), but the target's
  * limits are its own: whatever it answers is not the recording's refusal to match (info).

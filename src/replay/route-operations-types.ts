@@ -24,6 +24,8 @@ export interface IdTranslation {
   escrow(escrowId: string): string;
   /** A recorded bet id → the target's (the bet id itself when unbound). */
   bet(betId: string): string;
+  /** A recorded order id → the target's (the order id itself when unbound). */
+  order(orderId: string): string;
   /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
   domain(name: string): string | null;
   /** A recorded wallet address → the live one the replay's created wallet has (the address itself when unbound). */
@@ -40,6 +42,8 @@ export interface RouteOperation<O extends OperationName> {
   readonly notReplayed?: (call: RecordedCall, ids: IdTranslation) => string | null;
   /** Recorded agent references besides the caller the operation names (a transfer's receiver). */
   readonly agents?: (call: RecordedCall) => readonly string[];
+  /** Where one route performs several operations (an order: market or limit), whether this row's is the call's. */
+  readonly when?: (call: RecordedCall) => boolean;
 }
 
 export type AnyRouteOperation = { [O in OperationName]: RouteOperation<O> }[OperationName];

@@ -28,6 +28,7 @@ import { parseDecimal, parseNumber } from '../core/money.ts';
 import type { OperationInput, OperationName } from '../live/operations.ts';
 import { isObject } from './json-pointer.ts';
 import { CASINO_ROUTE_OPERATIONS } from './route-operations-casino.ts';
+import { TRADING_ROUTE_OPERATIONS } from './route-operations-trading.ts';
 import type { AnyRouteOperation, IdTranslation, RecordedCall, RouteOperation } from './route-operations-types.ts';
 
 const HOUR_SECONDS = 3_600;
@@ -257,6 +258,8 @@ const ROWS: readonly AnyRouteOperation[] = [
     if (referralCode === null) return null;
     return referralCode === undefined ? {} : { referralCode };
   }),
+  // Before the market orders: a limit order is its own operation on the same route.
+  ...TRADING_ROUTE_OPERATIONS,
   routeOperation(
     'trading.A.order',
     'trading.order',
@@ -350,11 +353,15 @@ const ROWS: readonly AnyRouteOperation[] = [
   }),
 ];
 
-const BY_ROUTE: ReadonlyMap<string, AnyRouteOperation> = new Map(ROWS.map((row) => [row.route, row]));
+const BY_ROUTE: ReadonlyMap<string, readonly AnyRouteOperation[]> = ROWS.reduce((byRoute, row) => {
+  byRoute.set(row.route, [...(byRoute.get(row.route) ?? []), row]);
+  return byRoute;
+}, new Map<string, AnyRouteOperation[]>());
 
-/** The operation a route id performs, or null when the route has none. */
-export function routeOperationOf(routeId: string): AnyRouteOperation | null {
-  return BY_ROUTE.get(routeId) ?? null;
+/** The operation a route id performs (for `call`, where the route performs several), or null when it has none. */
+export function routeOperationOf(routeId: string, call?: RecordedCall): AnyRouteOperation | null {
+  const rows = BY_ROUTE.get(routeId) ?? [];
+  return rows.find((row) => row.when === undefined || (call !== undefined && row.when(call))) ?? rows[0] ?? null;
 }
 
 /** Every route id with an operation (tests check each names a route of the table). */

@@ -62,6 +62,7 @@ describe('what afp cannot ask of a target', () => {
     agent: (reference) => (reference === '0xabc' ? 'alice' : reference),
     escrow: (id) => id,
     bet: (id) => id,
+    order: (id) => id,
     domain: () => null,
     address: (address) => address,
     walletKey: () => null,

@@ -13,6 +13,7 @@ import { FAUCET_ESCROW_B } from './documents/faucet-escrow-b.ts';
 import { DOMAINS_A, DOMAINS_B } from './documents/domains.ts';
 import { TRADING_A } from './documents/trading-a.ts';
 import { TRADING_B } from './documents/trading-b.ts';
+import { TRADING_ORDERS_A, TRADING_ORDERS_B } from './documents/trading-orders.ts';
 import { CASINO_DEPLOYED } from './deployed/casino.ts';
 import { CASINO_AUDIT_DEPLOYED } from './deployed/casino-audit.ts';
 import { DOMAINS_DEPLOYED } from './deployed/domains.ts';
@@ -25,9 +26,21 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   A: {
     name: 'A',
     errorName: 'code',
-    rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A, ...TRADING_A, ...DOMAINS_A, ...WALLET_DOCUMENTS },
+    rows: {
+      ...CASINO_A,
+      ...CASINO_AUDIT_A,
+      ...FAUCET_ESCROW_A,
+      ...TRADING_A,
+      ...TRADING_ORDERS_A,
+      ...DOMAINS_A,
+      ...WALLET_DOCUMENTS,
+    },
   },
-  B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B, ...WALLET_DOCUMENTS } },
+  B: {
+    name: 'B',
+    errorName: 'code',
+    rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B, ...TRADING_ORDERS_B, ...WALLET_DOCUMENTS },
+  },
   short: { name: 'short', errorName: 'code', rows: {} },
   deployed: {
     name: 'deployed',
