@@ -49,6 +49,7 @@ import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session
 import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
 import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
+import { isObject } from './json-pointer.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
 import { routeOperationOf } from './route-operations.ts';
@@ -343,6 +344,8 @@ export class OperationReplay {
     const notReplayed = row.notReplayed?.(call, this.idsFor(service)) ?? null;
     if (notReplayed !== null) {
       this.leftBySkip(exchange, routeId, row.op, null, notReplayed);
+      if (exchange.response.status < 300)
+        this.nameDiverges(row.op, call.body, `seq ${exchange.seq} (${routeId} not replayed: ${notReplayed})`);
       return this.skip(exchange, {
         id: `replay:skipped:not-offered:${routeId}`,
         kind: 'shape',
@@ -738,10 +741,10 @@ export class OperationReplay {
   }
 
   /** A transfer not replayed, or answered otherwise: the name's holder on the target may be another than the recording's from now on. */
-  private nameDiverges(op: OperationName, input: OperationInput<OperationName>, why: string): void {
-    if (op !== 'domains.transfer') return;
-    const { domain } = input as OperationInput<'domains.transfer'>;
-    if (!this.namesDiverged.has(domain)) this.namesDiverged.set(domain, why);
+  private nameDiverges(op: OperationName, input: unknown, why: string): void {
+    if (op !== 'domains.transfer' && op !== 'domains.register') return;
+    const domain = isObject(input) ? input['domain'] : undefined;
+    if (typeof domain === 'string' && !this.namesDiverged.has(domain)) this.namesDiverged.set(domain, why);
   }
 
   /** A later difference about a name whose holder already left the recording's is its consequence (info), naming the cause. */
@@ -749,7 +752,8 @@ export class OperationReplay {
     differences: readonly ResultDifference[],
     input: OperationInput<OperationName>,
   ): ResultDifference[] {
-    const domain = (input as { domain?: unknown }).domain;
+    const names = (input as { names?: unknown }).names;
+    const domain = (input as { domain?: unknown }).domain ?? (Array.isArray(names) ? names[0] : undefined);
     const since = typeof domain === 'string' ? this.namesDiverged.get(domain) : undefined;
     if (since === undefined) return [...differences];
     return differences.map((difference) =>

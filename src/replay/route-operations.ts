@@ -203,6 +203,8 @@ const ROWS: readonly AnyRouteOperation[] = [
     return named === undefined ? callerInput(call, ids) : { agentId: ids.agent(named) };
   }),
   routeOperation('faucet.A.status', 'faucet.status', () => ({})),
+  // The caller's own agent and its balance: the faucet status's balance, read by id.
+  routeOperation('faucet.A.agent', 'faucet.status', () => ({})),
   routeOperation('faucet.B.status', 'faucet.status', () => ({})),
   routeOperation(
     'escrow.A.create',
@@ -289,7 +291,15 @@ const ROWS: readonly AnyRouteOperation[] = [
   ),
   routeOperation('trading.A.positions', 'trading.positions', () => ({})),
   routeOperation('domains.A.register', 'domains.register', domainYears),
+  routeOperation('domains.A.check', 'domains.check', (call) => {
+    const domain = call.query['domain'];
+    return domain === undefined || domain === '' ? null : { names: [domain] };
+  }),
   routeOperation('domains.B.register', 'domains.register', domainYears),
+  routeOperation('domains.B.renew', 'domains.register', domainYears, {
+    notReplayed: () =>
+      'a renewal: afp has no renewal operation, and a deployment registers a name for one year and offers none (DEPLOYED.md §7)',
+  }),
   routeOperation('domains.B.lookup', 'domains.lookup', (call) => {
     const domain = call.params['domain'];
     return domain === undefined || domain === '' ? null : { domain };
