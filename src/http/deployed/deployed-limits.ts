@@ -12,7 +12,6 @@
  * Rows the table does not name are not limited (as on the deployment). Never sent: X-RateLimit-*,
  * Retry-After.
  */
-import type { ServiceName } from '../../platform/platform.ts';
 import type { Route } from '../route.ts';
 import { deployedEndpoint, type DeployedEndpointName } from './deployed-wire.ts';
 
