@@ -80,6 +80,7 @@ export const UNIT_FILES: readonly string[] = [
   'test/http/casino/casino-smoke.test.ts',
   'test/http/casino/deployed-video-poker-deal.test.ts',
   'test/http/casino/video-poker-free-deal.test.ts',
+  'test/http/deployed-wire.test.ts',
   'test/http/faucet/faucet-routes.test.ts',
   'test/http/json-copy.test.ts',
   'test/http/list-limit.test.ts',

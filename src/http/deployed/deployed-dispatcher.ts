@@ -30,6 +30,7 @@ import { Dispatcher, type ApiResponse, type DispatchRequest } from '../dispatche
 import type { Mount, Route, RouteContext, RouteInput } from '../route.ts';
 import { deployedFailure, deployedRefusal } from './deployed-errors.ts';
 import { deployedInfo } from './deployed-info.ts';
+import { deployedPath } from './deployed-wire.ts';
 import { FloatBalances } from './float-balances.ts';
 import {
   AGENT_BUCKET_LIMITS,
@@ -221,7 +222,7 @@ interface ServiceRefusals {
 }
 
 const CASINO_REFUSALS: ServiceRefusals = {
-  notFoundDocs: '/api/v1/docs',
+  notFoundDocs: deployedPath('casino.deployed.docs'),
   unauthorized: {
     error: 'unauthorized',
     message: 'Missing or invalid Authorization header. Use: Bearer {api_key}',
@@ -241,8 +242,8 @@ const REFUSALS_BY_SERVICE: Readonly<Record<ServiceName, ServiceRefusals>> = {
   wallet: CASINO_REFUSALS,
   faucet: { ...CASINO_REFUSALS, notFoundDocs: null },
   escrow: { notFoundDocs: null, unauthorized: { error: 'unauthorized' }, invalidKey: { error: 'unauthorized' } },
-  trading: { notFoundDocs: '/api/v1/docs', ...OWN_KEY_UNAUTHORIZED },
-  domains: { notFoundDocs: '/v1/docs', ...OWN_KEY_UNAUTHORIZED },
+  trading: { notFoundDocs: deployedPath('casino.deployed.docs'), ...OWN_KEY_UNAUTHORIZED },
+  domains: { notFoundDocs: deployedPath('domains.deployed.docs'), ...OWN_KEY_UNAUTHORIZED },
 };
 
 function notFoundBody(service: ServiceName, method: string, path: string): JsonObject {

@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from '../../core/errors.ts';
 import type { ServiceName } from '../../platform/platform.ts';
+import { deployedPath } from './deployed-wire.ts';
 
 function info(repository: string, host: string, gossipPath: string, version = '1.0.0'): Readonly<JsonObject> {
   return Object.freeze({
@@ -17,12 +18,12 @@ function info(repository: string, host: string, gossipPath: string, version = '1
 }
 
 const DEPLOYED_INFO: Readonly<Record<ServiceName, Readonly<JsonObject>>> = {
-  casino: info('agent-casino', 'casino', '/api/v1/gossip'),
+  casino: info('agent-casino', 'casino', deployedPath('casino.deployed.gossip')),
   faucet: info('agent-faucet', 'faucet', '/gossip'),
   escrow: info('agent-escrow', 'escrow', '/gossip'),
-  trading: info('agent-trading', 'trading', '/v1/gossip', '3.0.0'),
-  wallet: info('public-wallet', 'wallet', '/v1/gossip'),
-  domains: info('agent-domains', 'domains', '/v1/gossip'),
+  trading: info('agent-trading', 'trading', deployedPath('trading.deployed.gossip'), '3.0.0'),
+  wallet: info('public-wallet', 'wallet', deployedPath('wallet.deployed.gossip')),
+  domains: info('agent-domains', 'domains', deployedPath('domains.deployed.gossip')),
 };
 
 export function deployedInfo(service: ServiceName): Readonly<JsonObject> {

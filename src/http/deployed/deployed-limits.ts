@@ -1,6 +1,7 @@
 /**
  * The deployment's rate limits as data (spec/DEPLOYED.md §1.3, §2.12, §3, §4), matched to route
- * rows by service and path (first matching row wins; a path ending in `/*` matches below it):
+ * rows by the service and path of an endpoint of the deployed wire (first matching row wins; a
+ * `below` row matches the paths under the endpoint's):
  * - per IP, per service and request path, per fixed 60 s window (key `${mount}:${path}:${ip}`: a
  *   bucket per distinct path, so /games/dice and /games/slots count apart, and per service, as each
  *   is a process of its own: trading's and the wallet's /v1/auth/register count apart) → 429
@@ -11,8 +12,8 @@
  * Rows the table does not name are not limited (as on the deployment). Never sent: X-RateLimit-*,
  * Retry-After.
  */
-import type { ServiceName } from '../../platform/platform.ts';
 import type { Route } from '../route.ts';
+import { deployedEndpoint, type DeployedEndpointName } from './deployed-wire.ts';
 
 export const WINDOW_MS = 60_000;
 export const CLAIM_COOLDOWN_MS = 24 * 3_600_000;
@@ -30,34 +31,38 @@ export interface DeployedLimit {
 }
 
 interface LimitRow extends Partial<DeployedLimit> {
-  readonly service: ServiceName;
-  readonly path: string;
+  /** The endpoint of the deployed wire (deployed-wire.ts) the row limits, by its service and path. */
+  readonly name: DeployedEndpointName;
+  /** true: every row of the service whose path is below the endpoint's (the deployment's `/games/*`), not the endpoint itself. */
+  readonly below?: true;
 }
 
 const LIMIT_TABLE: readonly LimitRow[] = [
-  { service: 'casino', path: '/api/v1/auth/register', perIpPerMinute: 10 },
-  { service: 'casino', path: '/api/v1/kelly/simulate', perIpPerMinute: 5 },
-  { service: 'casino', path: '/api/v1/auth/withdraw', perIpPerMinute: 5 },
-  { service: 'casino', path: '/api/v1/games/*', perIpPerMinute: 60, agentBucket: 'games' },
-  { service: 'casino', path: '/api/v1/bets/batch', perIpPerMinute: 60, agentBucket: 'batch' },
-  { service: 'casino', path: '/api/v1/bets/*', perIpPerMinute: 60 },
-  { service: 'faucet', path: '/faucet/claim', perIpPerMinute: 5, ipClaimCooldownMs: CLAIM_COOLDOWN_MS },
-  { service: 'escrow', path: '/escrow/create', perIpPerMinute: 20 },
-  { service: 'escrow', path: '/escrow/complete/:id', perIpPerMinute: 30 },
-  { service: 'escrow', path: '/escrow/release/:id', perIpPerMinute: 30 },
-  { service: 'escrow', path: '/escrow/dispute/:id', perIpPerMinute: 10 },
-  { service: 'trading', path: '/v1/auth/register', perIpPerMinute: 10 },
-  { service: 'trading', path: '/v1/trade/open', perIpPerMinute: 30 },
-  { service: 'trading', path: '/v1/trade/close', perIpPerMinute: 30 },
-  { service: 'wallet', path: '/v1/auth/register', perIpPerMinute: 10 },
-  { service: 'wallet', path: '/v1/referral/withdraw', perIpPerMinute: 5 },
-  { service: 'wallet', path: '/v1/wallet/swap', perIpPerMinute: 30 },
-  { service: 'wallet', path: '/v1/wallet/send', perIpPerMinute: 20 },
+  { name: 'casino.deployed.register', perIpPerMinute: 10 },
+  { name: 'casino.deployed.kelly.simulate', perIpPerMinute: 5 },
+  { name: 'casino.deployed.withdraw', perIpPerMinute: 5 },
+  { name: 'casino.deployed.games', below: true, perIpPerMinute: 60, agentBucket: 'games' },
+  { name: 'casino.deployed.batch', perIpPerMinute: 60, agentBucket: 'batch' },
+  // The deployment's `/bets/*` window: the batch above, the history here.
+  { name: 'casino.deployed.bets.history', perIpPerMinute: 60 },
+  { name: 'faucet.deployed.claim', perIpPerMinute: 5, ipClaimCooldownMs: CLAIM_COOLDOWN_MS },
+  { name: 'escrow.deployed.create', perIpPerMinute: 20 },
+  { name: 'escrow.deployed.complete', perIpPerMinute: 30 },
+  { name: 'escrow.deployed.release', perIpPerMinute: 30 },
+  { name: 'escrow.deployed.dispute', perIpPerMinute: 10 },
+  { name: 'trading.deployed.register', perIpPerMinute: 10 },
+  { name: 'trading.deployed.open', perIpPerMinute: 30 },
+  { name: 'trading.deployed.close', perIpPerMinute: 30 },
+  { name: 'wallet.deployed.register', perIpPerMinute: 10 },
+  { name: 'wallet.deployed.referral-withdraw', perIpPerMinute: 5 },
+  { name: 'wallet.deployed.swap', perIpPerMinute: 30 },
+  { name: 'wallet.deployed.send', perIpPerMinute: 20 },
 ];
 
 function matches(row: LimitRow, route: Route): boolean {
-  if (row.service !== route.service) return false;
-  return row.path.endsWith('/*') ? route.path.startsWith(row.path.slice(0, -1)) : row.path === route.path;
+  const endpoint = deployedEndpoint(row.name);
+  if (endpoint.service !== route.service) return false;
+  return row.below === true ? route.path.startsWith(`${endpoint.path}/`) : endpoint.path === route.path;
 }
 
 /** The deployment's limits on one row; null when it has none. */

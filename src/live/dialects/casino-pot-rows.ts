@@ -11,6 +11,7 @@ import { toNumber, type Micro } from '../../core/money.ts';
 import type { JsonValue } from '../../core/errors.ts';
 import type { WireReader } from '../wire-reader.ts';
 import { row, type OperationRow } from './dialect.ts';
+import { deployedPath } from '../../http/deployed/deployed-wire.ts';
 
 export interface TournamentCreateShape {
   readonly entryFee: string;
@@ -39,7 +40,7 @@ export function tournamentCreateRow(shape: TournamentCreateShape): OperationRow<
     request: (input) => ({
       service: 'casino',
       method: 'POST',
-      path: '/api/v1/tournaments/create',
+      path: deployedPath('casino.deployed.tournaments.create'),
       body: {
         name: input.name,
         game: input.game,
@@ -65,7 +66,7 @@ export function challengeRow(known: readonly string[]): OperationRow<'casino.cha
     request: (input) => ({
       service: 'casino',
       method: 'POST',
-      path: '/api/v1/challenges',
+      path: deployedPath('casino.deployed.challenges.create'),
       body: { challenged_agent_id: input.challengedId, game: input.game, amount: toNumber(input.amountMicro) },
       auth: true,
     }),
@@ -83,7 +84,7 @@ export function challengeAcceptRow(shape: ChallengeAcceptShape): OperationRow<'c
     request: (input) => ({
       service: 'casino',
       method: 'POST',
-      path: `/api/v1/challenges/${encodeURIComponent(input.challengeId)}/accept`,
+      path: deployedPath('casino.deployed.challenges.accept', { id: input.challengeId }),
       auth: true,
     }),
     read: (reader) => {

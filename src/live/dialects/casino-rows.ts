@@ -13,7 +13,7 @@ import type { WireReader } from '../wire-reader.ts';
 import { readBatchElements, readSummary } from './batch-answer.ts';
 import { betBody, readAt, readBetAt, type BetAnswerPaths, type FieldPath } from './bet-answer.ts';
 import { row, type OperationRow } from './dialect.ts';
-import { betIdSegment } from './history-answer.ts';
+import { deployedPath } from '../../http/deployed/deployed-wire.ts';
 
 export const HEX_SEED = /^[0-9a-f]{64}$/;
 
@@ -35,7 +35,7 @@ export function casinoBatchRow(shape: BatchAnswerShape): OperationRow<'casino.ba
     request: (input) => ({
       service: 'casino',
       method: 'POST',
-      path: '/api/v1/bets/batch',
+      path: deployedPath('casino.deployed.batch'),
       body: { bets: input.bets.map((bet) => betBody(bet, true)) },
       auth: true,
     }),
@@ -62,7 +62,12 @@ export interface SeedsAnswerShape {
 
 export function casinoSeedsRow(shape: SeedsAnswerShape): OperationRow<'casino.seeds'> {
   return row('casino.seeds', {
-    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/fairness/seeds', auth: true }),
+    request: () => ({
+      service: 'casino',
+      method: 'GET',
+      path: deployedPath('casino.deployed.fairness.seeds'),
+      auth: true,
+    }),
     read: (reader) => {
       const list = reader.array('seeds');
       reader.knows(...shape.known);
@@ -84,7 +89,7 @@ export function casinoWithdrawRow(known: readonly string[]): OperationRow<'casin
     request: (input) => ({
       service: 'casino',
       method: 'POST',
-      path: '/api/v1/auth/withdraw',
+      path: deployedPath('casino.deployed.withdraw'),
       body: { amount: toNumber(input.amountMicro), address: input.address },
       auth: true,
     }),
@@ -111,7 +116,7 @@ export function casinoAuditRow(shape: AuditAnswerShape): OperationRow<'casino.au
     request: (input) => ({
       service: 'casino',
       method: 'GET',
-      path: `/api/v1/fairness/audit/${betIdSegment(input.betId)}`,
+      path: deployedPath('casino.deployed.fairness.audit', { betId: input.betId }),
       auth: true,
     }),
     read: (reader) => {

@@ -15,6 +15,3 @@ export function readBetIds(reader: WireReader): string[] | null {
     return id === null ? [] : [id];
   });
 }
-
-/** A bet id as a path segment. */
-export const betIdSegment = (betId: string): string => encodeURIComponent(betId);

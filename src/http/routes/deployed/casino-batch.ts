@@ -16,12 +16,12 @@ import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
 import { deployedFailure, deployedRefusal } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import { roundCents } from '../../deployed/float-balances.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { parseBetFields, type ParsedBet } from '../casino/casino-bet-fields.ts';
 import { batchSummary, type BatchResults } from '../casino/batch-summary.ts';
 import { casinoCaller, placeBatch, type BatchCommand } from '../casino/casino-games.ts';
 import { betRefusal, deployedBet } from './casino-bet-answer.ts';
-import { knownFields } from './deployed-row.ts';
+import { deployedRoute, knownFields } from './deployed-row.ts';
 import { deployedRulesOf } from './deployed-rules-of.ts';
 
 /** §2.6's defaults for a batch element's missing parameters. */
@@ -95,13 +95,10 @@ function renderBatch(results: BatchResults, context: RouteContext): JsonObject {
   };
 }
 
-const batch = defineRoute<BatchCommand, BatchResults>({
+const batch = deployedRoute<BatchCommand, BatchResults>({
   id: 'casino.deployed.batch',
   service: 'casino',
   style: 'deployed',
-  mount: 'casino',
-  method: 'POST',
-  path: '/api/v1/bets/batch',
   auth: 'bearer',
   summary: 'Place 1 to 20 bets ({ bets: [{ game, amount, ...params }] }); each is processed like a single bet.',
   parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),

@@ -19,13 +19,13 @@ import type { Verification } from '../../../services/casino/fairness.ts';
 import type { ServerSeed } from '../../../services/casino/seed-book.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route } from '../../route.ts';
+import type { Route } from '../../route.ts';
 import { isClientSeed } from '../../../services/casino/place-bet.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
 import { jsonCopy } from '../json-copy.ts';
 import { exactNumber } from './casino-bet-answer.ts';
 import { publishedRulesOf } from './deployed-rules-of.ts';
-import { adaptedRow } from './deployed-row.ts';
+import { deployedRoute, adaptedRow } from './deployed-row.ts';
 
 const HOW_TO_VERIFY =
   'result_hash = HMAC-SHA256(key = server seed hex, message = "<client_seed>:<nonce>"); roll = (parseInt(result_hash[0..8], 16) % 10000) / 100; sha256(server seed hex) = server_seed_hash.';
@@ -122,13 +122,10 @@ function parseVerify(body: unknown): VerifyCommand | Failure {
   return { seed, seedHash, clientSeed, nonce };
 }
 
-const verify = defineRoute<VerifyCommand, JsonObject>({
+const verify = deployedRoute<VerifyCommand, JsonObject>({
   id: 'casino.deployed.fairness.verify',
   service: 'casino',
   style: 'deployed',
-  mount: 'casino',
-  method: 'POST',
-  path: '/api/v1/fairness/verify',
   auth: 'bearer',
   summary: 'Verify one of your bets ({ bet_id }) or a seed, client seed and nonce.',
   parse: (input) => parseVerify(input.body),

@@ -16,7 +16,8 @@ import type { ParlayCommand } from '../../../services/casino/parlay-bet.ts';
 import { PARLAY_LEG_GAMES, PARLAY_LEGS_MAX, PARLAY_LEGS_MIN } from '../../../services/casino/deployed/parlay-rule.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { roundCents } from '../../deployed/float-balances.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { amountField } from '../casino/casino-bet-fields.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
 import { betRefusal, roundedMoney } from './casino-bet-answer.ts';
@@ -88,13 +89,10 @@ function renderParlay(bet: BetRecord, context: RouteContext): JsonObject {
   };
 }
 
-const parlay = defineRoute<ParsedParlay, BetRecord>({
+const parlay = deployedRoute<ParsedParlay, BetRecord>({
   id: 'casino.deployed.game.parlay',
   service: 'casino',
   style: 'deployed',
-  mount: 'casino',
-  method: 'POST',
-  path: '/api/v1/games/parlay',
   auth: 'bearer',
   summary:
     'Play a parlay ({ amount 0.01–10, bets: 2–5 × { game, params } }; coin_flip, dice, simple_dice, multiplier legs): every leg must win.',

@@ -15,9 +15,9 @@ import type { GameId } from '../../../services/casino/games/game.ts';
 import { findGame } from '../../../services/casino/games/index.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route } from '../../route.ts';
+import type { Route } from '../../route.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
-import { adaptedRow } from './deployed-row.ts';
+import { deployedRoute, adaptedRow } from './deployed-row.ts';
 
 const documentsBody = (_value: unknown, _context: unknown, body: () => JsonObject): JsonObject => body();
 
@@ -143,16 +143,13 @@ function historyLine(bet: BetRecord): JsonObject {
   };
 }
 
-const history = defineRoute<
+const history = deployedRoute<
   HistoryQuery,
   { query: HistoryQuery; bets: readonly BetRecord[]; total: number; limit: number }
 >({
   id: 'casino.deployed.bets.history',
   service: 'casino',
   style: 'deployed',
-  mount: 'casino',
-  method: 'GET',
-  path: '/api/v1/bets/history',
   auth: 'bearer',
   summary: 'Your bets, newest first (?game=&outcome=won|lost&limit=&offset=&since=).',
   parse: (input) => parseHistory(input.query),

@@ -5,10 +5,13 @@
  * hands the documents row only the body and query keys it knows (`knownInput`): the published
  * clients' extras (`agent_name`, ...) pass unseen, while a bad value of a known field is still a
  * 400 that changes nothing. Refusals are relabelled with the deployment's names by `refusal`.
+ * Every deployed row's mount, method and path come from the deployed wire (deployedRoute, by its
+ * id: src/http/deployed/deployed-wire.ts), never from the documents row or a literal of its own.
  * Non-goals: rows with no documents counterpart (written out in their own files).
  */
 import { assert } from '../../../core/assert.ts';
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
+import { deployedEndpointOf } from '../../deployed/deployed-wire.ts';
 import {
   defineRoute,
   type HttpMethod,
@@ -16,6 +19,7 @@ import {
   type Route,
   type RouteContext,
   type RouteInput,
+  type RouteSpec,
 } from '../../route.ts';
 import { casinoRoutes } from '../casino/casino.ts';
 import { escrowRoutes } from '../escrow/escrow.ts';
@@ -30,6 +34,18 @@ export function documentsRow(id: string): Route {
   const route = DOCUMENTS_ROWS.get(id);
   assert(route !== undefined, `the deployed rows name a documents row: ${id}`);
   return route;
+}
+
+/** The mount, method and path of the deployed row `id`, from the deployed wire (a row it does not name is a bug). */
+export function deployedWire(id: string): { mount: Mount; method: HttpMethod; path: string } {
+  const endpoint = deployedEndpointOf(id);
+  assert(endpoint !== undefined && endpoint.served !== false, `the deployed wire names the row ${id}`);
+  return { mount: endpoint.service, method: endpoint.method, path: endpoint.path };
+}
+
+/** A deployed row whose mount, method and path are the deployed wire's for its id. */
+export function deployedRoute<C, O>(spec: Omit<RouteSpec<C, O>, 'mount' | 'method' | 'path'>): Route {
+  return defineRoute<C, O>({ ...spec, ...deployedWire(spec.id) });
 }
 
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
@@ -60,9 +76,6 @@ export function knownInput(
 export interface AdaptedRowSpec {
   readonly id: string;
   readonly summary: string;
-  readonly mount?: Mount;
-  readonly method?: HttpMethod;
-  readonly path?: string;
   readonly auth?: Route['auth'];
   readonly successStatus?: 200 | 201;
   /** The body and query keys the deployment reads; the others are dropped before parsing. */
@@ -78,13 +91,10 @@ export interface AdaptedRowSpec {
 export function adaptedRow(baseId: string, spec: AdaptedRowSpec): Route {
   const base = documentsRow(baseId);
   const refusal = spec.refusal ?? ((failure: Failure): Failure => failure);
-  return defineRoute<unknown, unknown>({
+  return deployedRoute<unknown, unknown>({
     id: spec.id,
     service: base.service,
     style: 'deployed',
-    mount: spec.mount ?? base.mount,
-    method: spec.method ?? base.method,
-    path: spec.path ?? base.path,
     auth: spec.auth ?? base.auth,
     summary: spec.summary,
     successStatus: spec.successStatus ?? base.successStatus,

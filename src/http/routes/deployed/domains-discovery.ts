@@ -22,7 +22,8 @@ import { LABEL_LENGTH_MAX, parseRegistrableName, SUPPORTED_TLDS } from '../../..
 import type { Valuation } from '../../../services/domains/valuation.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { CHECK_NAMES_MAX, parseAnyName, parseRegistrable, valuationBody } from './domains.ts';
 
 export const BULK_CHECK_MAX = 100;
@@ -114,13 +115,10 @@ export function parseValueNames(raw: string | undefined): readonly string[] | Fa
   return names;
 }
 
-const search = defineRoute<{ label: string; tld: string | null }, { query: string; rows: readonly JsonObject[] }>({
+const search = deployedRoute<{ label: string; tld: string | null }, { query: string; rows: readonly JsonObject[] }>({
   id: 'domains.deployed.search',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/search',
   auth: 'bearer',
   summary: 'A label under every sold TLD with availability and yearly price (?q=agent or ?q=agent.ai, that TLD first).',
   parse: parseQuery,
@@ -144,13 +142,10 @@ const search = defineRoute<{ label: string; tld: string | null }, { query: strin
   }),
 });
 
-const bulkCheck = defineRoute<readonly string[], readonly JsonObject[]>({
+const bulkCheck = deployedRoute<readonly string[], readonly JsonObject[]>({
   id: 'domains.deployed.bulk-check',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'POST',
-  path: '/v1/domains/bulk-check',
   auth: 'bearer',
   summary: `Availability and yearly price of 1 to ${BULK_CHECK_MAX} names ({ domains: ["a.com", ...] }).`,
   parse: (input) => {
@@ -185,13 +180,10 @@ const bulkCheck = defineRoute<readonly string[], readonly JsonObject[]>({
   }),
 });
 
-const expiring = defineRoute<number, number>({
+const expiring = deployedRoute<number, number>({
   id: 'domains.deployed.expiring',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/expiring',
   auth: 'none',
   summary: `Names on this registrar expiring within ?days= (1–${EXPIRING_DAYS_MAX}, default ${EXPIRING_DAYS_DEFAULT}), soonest first (public, at most ${EXPIRING_MAX}).`,
   parse: (input) => {
@@ -219,13 +211,10 @@ const expiring = defineRoute<number, number>({
   },
 });
 
-const suggest = defineRoute<string, { keyword: string; rows: readonly JsonObject[] }>({
+const suggest = deployedRoute<string, { keyword: string; rows: readonly JsonObject[] }>({
   id: 'domains.deployed.suggest',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/suggest',
   auth: 'none',
   summary: `Up to ${SUGGEST_MAX} names built on a keyword (?q=), best valuation first, with availability and price (public).`,
   parse: (input) => {
@@ -260,13 +249,10 @@ const suggest = defineRoute<string, { keyword: string; rows: readonly JsonObject
   render: ({ keyword, rows }) => ({ keyword, suggestions: [...rows], count: rows.length }),
 });
 
-const portfolioValue = defineRoute<readonly string[], readonly Valuation[]>({
+const portfolioValue = deployedRoute<readonly string[], readonly Valuation[]>({
   id: 'domains.deployed.portfolio-value',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/portfolio-value',
   auth: 'none',
   summary: `The NOTES.md valuation of 1 to ${CHECK_NAMES_MAX} names (?names=a.com,b.ai) and their sum (public).`,
   parse: (input) => parseValueNames(input.query['names']),

@@ -36,7 +36,8 @@ import { agentAccount } from '../../../core/ledger.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { optionalString } from '../../validate.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
 import { registerAgent } from '../faucet/register-agent.ts';
@@ -155,13 +156,10 @@ function recordView(domain: DomainRecord, record: DnsRecord): JsonObject {
   };
 }
 
-const register = defineRoute<{ referralCode: string | null }, Registration>({
+const register = deployedRoute<{ referralCode: string | null }, Registration>({
   id: 'domains.deployed.register',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'POST',
-  path: '/v1/auth/register',
   auth: 'none',
   summary: 'Create a domains agent ({ referral_code? }): its own sk_domains_ key and balance.',
   parse: (input) => {
@@ -192,13 +190,10 @@ const register = defineRoute<{ referralCode: string | null }, Registration>({
   }),
 });
 
-const account = defineRoute<null, string>({
+const account = deployedRoute<null, string>({
   id: 'domains.deployed.account',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/auth/account',
   auth: 'bearer',
   summary: 'Your domains account: balance and how many domains you hold.',
   parse: () => null,
@@ -217,13 +212,10 @@ const account = defineRoute<null, string>({
   },
 });
 
-const check = defineRoute<readonly string[], readonly JsonObject[]>({
+const check = deployedRoute<readonly string[], readonly JsonObject[]>({
   id: 'domains.deployed.check',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/check',
   auth: 'none',
   summary: `Availability and yearly price of up to ${CHECK_NAMES_MAX} names (?names=a.com,b.xyz).`,
   parse: (input: RouteInput) => parseCheckNames(input.query['names']),
@@ -275,13 +267,10 @@ export function valuationBody(valuation: Valuation): JsonObject {
   };
 }
 
-const value = defineRoute<string, Valuation>({
+const value = deployedRoute<string, Valuation>({
   id: 'domains.deployed.value',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/value',
   auth: 'none',
   summary: 'The NOTES.md heuristic valuation of any name (?name=).',
   parse: (input) => parseAnyName(input.query['name'], 'name'),
@@ -290,13 +279,10 @@ const value = defineRoute<string, Valuation>({
   render: valuationBody,
 });
 
-const whois = defineRoute<string, string>({
+const whois = deployedRoute<string, string>({
   id: 'domains.deployed.whois',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/whois/:name',
   auth: 'none',
   summary: 'Who holds a name (public): registrant, dates, status; `registered: false` when free.',
   parse: (input) => parseRegistrable(input.params['name'], 'name'),
@@ -318,13 +304,10 @@ const whois = defineRoute<string, string>({
   },
 });
 
-const registerDomain = defineRoute<string, DomainCharge>({
+const registerDomain = deployedRoute<string, DomainCharge>({
   id: 'domains.deployed.register-domain',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'POST',
-  path: '/v1/domains/register',
   auth: 'bearer',
   summary:
     'Register a name for 1 year ({ domain }); 400 domain_unavailable when held, insufficient_balance when short.',
@@ -360,13 +343,10 @@ const registerDomain = defineRoute<string, DomainCharge>({
   }),
 });
 
-const listDomains = defineRoute<null, readonly DomainRecord[]>({
+const listDomains = deployedRoute<null, readonly DomainRecord[]>({
   id: 'domains.deployed.list',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains',
   auth: 'bearer',
   summary: 'Your domains, by name.',
   parse: () => null,
@@ -375,13 +355,10 @@ const listDomains = defineRoute<null, readonly DomainRecord[]>({
   render: (domains) => ({ domains: domains.map(domainView), count: domains.length }),
 });
 
-const getDomain = defineRoute<string, DomainRecord>({
+const getDomain = deployedRoute<string, DomainRecord>({
   id: 'domains.deployed.get',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/domains/:id',
   auth: 'bearer',
   summary: 'One of your domains with its DNS records.',
   parse: (input) => input.params['id'] ?? '',
@@ -443,13 +420,10 @@ function parseRecordFields(fields: Record<string, unknown>): DnsRecord | Failure
   };
 }
 
-const addRecord = defineRoute<{ domainId: string; record: DnsRecord }, { domain: DomainRecord; record: DnsRecord }>({
+const addRecord = deployedRoute<{ domainId: string; record: DnsRecord }, { domain: DomainRecord; record: DnsRecord }>({
   id: 'domains.deployed.dns.add',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'POST',
-  path: '/v1/dns/records',
   auth: 'bearer',
   summary: 'Add a DNS record ({ domain_id, type, name, content, ttl, priority? }).',
   parse: (input) => {
@@ -482,13 +456,10 @@ const addRecord = defineRoute<{ domainId: string; record: DnsRecord }, { domain:
   render: ({ domain, record }) => ({ record: recordView(domain, record), message: 'DNS record created.' }),
 });
 
-const listRecords = defineRoute<string, DomainRecord>({
+const listRecords = deployedRoute<string, DomainRecord>({
   id: 'domains.deployed.dns.list',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'GET',
-  path: '/v1/dns/records',
   auth: 'bearer',
   summary: 'The DNS records of one of your domains (?domain_id=).',
   parse: (input) => {
@@ -519,16 +490,13 @@ function ownRecord(context: RouteContext, recordId: string): { domain: DomainRec
   return deployedFailure(404, 'not_found', `DNS record ${recordId.slice(0, 64)} not found`);
 }
 
-const updateRecord = defineRoute<
+const updateRecord = deployedRoute<
   { recordId: string; fields: Record<string, unknown> },
   { domain: DomainRecord; record: DnsRecord }
 >({
   id: 'domains.deployed.dns.update',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'PUT',
-  path: '/v1/dns/records/:recordId',
   auth: 'bearer',
   summary: 'Change a DNS record (type, name, content, ttl, priority; the fields not sent are kept).',
   parse: (input) => {
@@ -566,13 +534,10 @@ const updateRecord = defineRoute<
   render: ({ domain, record }) => ({ record: recordView(domain, record), message: 'DNS record updated.' }),
 });
 
-const deleteRecord = defineRoute<string, { domain: DomainRecord; recordId: string }>({
+const deleteRecord = deployedRoute<string, { domain: DomainRecord; recordId: string }>({
   id: 'domains.deployed.dns.delete',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'DELETE',
-  path: '/v1/dns/records/:recordId',
   auth: 'bearer',
   summary: 'Delete a DNS record.',
   parse: (input) => input.params['recordId'] ?? '',
@@ -591,16 +556,13 @@ const deleteRecord = defineRoute<string, { domain: DomainRecord; recordId: strin
   render: ({ recordId }) => ({ deleted: true, id: recordId }),
 });
 
-const transfer = defineRoute<
+const transfer = deployedRoute<
   { domainId: string; to: string; note: string | null },
   { domain: DomainRecord; fromId: string; note: string | null }
 >({
   id: 'domains.deployed.transfer',
   service: 'domains',
   style: 'deployed',
-  mount: 'domains',
-  method: 'POST',
-  path: '/v1/domains/:id/transfer',
   auth: 'bearer',
   summary: 'Give one of your domains to another agent ({ to_agent_id, note? }); no price.',
   parse: (input) => {

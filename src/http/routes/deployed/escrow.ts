@@ -19,7 +19,8 @@ import type { EscrowService } from '../../../services/escrow/escrow.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { optionalString, requiredAmount } from '../../validate.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
 
@@ -88,13 +89,10 @@ function parseCreate(input: RouteInput): CreateCommand | Failure {
   return { amountMicro, description, counterparty, timeoutHours, referralCode: referralCode ?? null };
 }
 
-const create = defineRoute<CreateCommand, EscrowRecord>({
+const create = deployedRoute<CreateCommand, EscrowRecord>({
   id: 'escrow.deployed.create',
   service: 'escrow',
   style: 'deployed',
-  mount: 'escrow',
-  method: 'POST',
-  path: '/escrow/create',
   auth: 'bearer',
   summary:
     'Fund an escrow for a counterparty ({ amount_usd, description, counterparty_agent_id, timeout_hours?, referral_code? }).',
@@ -143,13 +141,10 @@ function actionRow(
   summary: string,
   render: (escrow: EscrowRecord, context: RouteContext, reason: string) => JsonObject,
 ): Route {
-  return defineRoute<{ escrowId: string; reason: string }, EscrowRecord>({
+  return deployedRoute<{ escrowId: string; reason: string }, EscrowRecord>({
     id: `escrow.deployed.${action}`,
     service: 'escrow',
     style: 'deployed',
-    mount: 'escrow',
-    method: 'POST',
-    path: `/escrow/${action}/:id`,
     auth: 'bearer',
     summary,
     parse: (input) => {
@@ -205,13 +200,10 @@ const dispute = actionRow('dispute', 'Dispute the escrow ({ reason? }; a party).
   contact: 'https://escrow.purpleflea.com',
 }));
 
-const get = defineRoute<string, EscrowRecord>({
+const get = deployedRoute<string, EscrowRecord>({
   id: 'escrow.deployed.get',
   service: 'escrow',
   style: 'deployed',
-  mount: 'escrow',
-  method: 'GET',
-  path: '/escrow/:id',
   auth: 'optional',
   summary: 'One escrow (no key needed).',
   parse: (input) => input.params['id'] ?? '',

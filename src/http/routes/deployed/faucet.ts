@@ -13,7 +13,8 @@ import { isFailure, succeed, type Failure } from '../../../core/errors.ts';
 import type { ClaimResult, FaucetStats } from '../../../services/faucet/faucet.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
-import { defineRoute, type Route } from '../../route.ts';
+import type { Route } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { optionalString } from '../../validate.ts';
 
 interface ClaimCommand {
@@ -34,13 +35,10 @@ function parseClaim(body: unknown): ClaimCommand | Failure {
   return { agentId };
 }
 
-const claim = defineRoute<ClaimCommand, { result: ClaimResult; claimId: string }>({
+const claim = deployedRoute<ClaimCommand, { result: ClaimResult; claimId: string }>({
   id: 'faucet.deployed.claim',
   service: 'faucet',
   style: 'deployed',
-  mount: 'faucet',
-  method: 'POST',
-  path: '/faucet/claim',
   auth: 'none',
   summary: 'Claim the one-time 1.00 USDC for a casino agent ({ agent_casino_id, referral_code? }).',
   parse: (input) => parseClaim(input.body),
@@ -74,13 +72,10 @@ const claim = defineRoute<ClaimCommand, { result: ClaimResult; claimId: string }
 });
 
 /** `GET /faucet/stats` (no key): `avg_per_agent` is the money paid over the agents that claimed, 0 before any claim. */
-const stats = defineRoute<null, FaucetStats>({
+const stats = deployedRoute<null, FaucetStats>({
   id: 'faucet.deployed.stats',
   service: 'faucet',
   style: 'deployed',
-  mount: 'faucet',
-  method: 'GET',
-  path: '/faucet/stats',
   auth: 'none',
   summary: "The faucet's totals: claims, agents that claimed, USDC paid and the average per agent (no key).",
   parse: () => null,

@@ -16,7 +16,8 @@ import type { Registration } from '../../../services/faucet/faucet.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route } from '../../route.ts';
+import type { Route } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { optionalString } from '../../validate.ts';
 import { registerAgent } from '../faucet/register-agent.ts';
 import { coinOf, marketDetail, marketOfCoin, marketRow, priceNumber } from './trading-view.ts';
@@ -28,13 +29,10 @@ function fieldsOf(body: unknown): Record<string, unknown> {
   return (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
 }
 
-const register = defineRoute<{ agentId: string; referrer: string | undefined }, Registration>({
+const register = deployedRoute<{ agentId: string; referrer: string | undefined }, Registration>({
   id: 'trading.deployed.register',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'POST',
-  path: '/v1/auth/register',
   auth: 'none',
   summary: 'Create a trading agent ({ referral_code? }): its sk_trade_ key, shown once.',
   parse: (input, context) => {
@@ -67,13 +65,10 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
   }),
 });
 
-const markets = defineRoute<null, readonly Market[]>({
+const markets = deployedRoute<null, readonly Market[]>({
   id: 'trading.deployed.markets',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/markets',
   auth: 'none',
   summary: 'Every perpetual market with its price (public).',
   parse: () => null,
@@ -85,13 +80,10 @@ const markets = defineRoute<null, readonly Market[]>({
   }),
 });
 
-const fundingRates = defineRoute<null, readonly Market[]>({
+const fundingRates = deployedRoute<null, readonly Market[]>({
   id: 'trading.deployed.funding-rates',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/markets/funding-rates',
   auth: 'none',
   summary: 'The current 8-hour funding rate of every perpetual (public).',
   parse: () => null,
@@ -112,17 +104,13 @@ const fundingRates = defineRoute<null, readonly Market[]>({
 
 function coinRow(
   id: string,
-  path: string,
   summary: string,
   render: (market: Market, body: JsonObject, nowMs: number) => JsonObject,
 ): Route {
-  return defineRoute<string, Market>({
+  return deployedRoute<string, Market>({
     id,
     service: 'trading',
     style: 'deployed',
-    mount: 'trading',
-    method: 'GET',
-    path,
     auth: 'none',
     summary,
     parse: (input) => input.params['coin'] ?? '',
@@ -140,20 +128,14 @@ function coinRow(
 
 const market = coinRow(
   'trading.deployed.market',
-  '/v1/markets/:coin',
   'One market: price, bid, ask, funding (public).',
   (_market, body) => body,
 );
-const price = coinRow(
-  'trading.deployed.price',
-  '/v1/markets/:coin/price',
-  "One market's price (public).",
-  (one, body, nowMs) => ({
-    coin: coinOf(one),
-    ticker: one.symbol,
-    price: body['price'] ?? priceNumber(0n),
-    timestamp: nowMs,
-  }),
-);
+const price = coinRow('trading.deployed.price', "One market's price (public).", (one, body, nowMs) => ({
+  coin: coinOf(one),
+  ticker: one.symbol,
+  price: body['price'] ?? priceNumber(0n),
+  timestamp: nowMs,
+}));
 
 export const deployedTradingMarketRoutes: readonly Route[] = [register, markets, fundingRates, market, price];

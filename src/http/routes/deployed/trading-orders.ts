@@ -28,7 +28,8 @@ import {
 } from '../../../services/trading/trading-record.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { queryLimit, requiredAmount } from '../../validate.ts';
 import { parsePrice } from '../trading/trading-parse.ts';
 import {
@@ -142,13 +143,10 @@ function trade(context: RouteContext, input: TradeInput): Outcome<OrderRecord> {
   return placed.ok ? placed : tradeRefusal(placed);
 }
 
-const open = defineRoute<TradeInput, OrderRecord>({
+const open = deployedRoute<TradeInput, OrderRecord>({
   id: 'trading.deployed.open',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'POST',
-  path: '/v1/trade/open',
   auth: 'bearer',
   summary: 'Open (or add to) a perpetual position at the market ({ coin, side, size_usd, leverage? }).',
   parse: (input) => parseTrade(input, false),
@@ -168,13 +166,10 @@ const open = defineRoute<TradeInput, OrderRecord>({
   },
 });
 
-const close = defineRoute<string, { order: OrderRecord; position: PositionRecord }>({
+const close = deployedRoute<string, { order: OrderRecord; position: PositionRecord }>({
   id: 'trading.deployed.close',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'POST',
-  path: '/v1/trade/close',
   auth: 'bearer',
   summary: 'Close a whole position at the market ({ position_id }).',
   parse: (input) => {
@@ -199,13 +194,10 @@ const close = defineRoute<string, { order: OrderRecord; position: PositionRecord
   }),
 });
 
-const limitOrder = defineRoute<TradeInput, OrderRecord>({
+const limitOrder = deployedRoute<TradeInput, OrderRecord>({
   id: 'trading.deployed.limit',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'POST',
-  path: '/v1/trade/limit',
   auth: 'bearer',
   summary:
     'Place a limit order ({ coin, side, size_usd, limit_price, leverage? }): pending until the price crosses it.',
@@ -215,13 +207,10 @@ const limitOrder = defineRoute<TradeInput, OrderRecord>({
   render: (order) => limitOrderRow(order),
 });
 
-const pendingOrders = defineRoute<null, readonly OrderRecord[]>({
+const pendingOrders = deployedRoute<null, readonly OrderRecord[]>({
   id: 'trading.deployed.limit-orders',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/trade/limit-orders',
   auth: 'bearer',
   summary: 'Your pending limit orders.',
   parse: () => null,
@@ -236,13 +225,10 @@ const pendingOrders = defineRoute<null, readonly OrderRecord[]>({
   render: (orders) => ({ orders: orders.map(limitOrderRow), count: orders.length }),
 });
 
-const cancelOrder = defineRoute<string, OrderRecord>({
+const cancelOrder = deployedRoute<string, OrderRecord>({
   id: 'trading.deployed.limit-cancel',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'DELETE',
-  path: '/v1/trade/limit-orders/:id',
   auth: 'bearer',
   summary: 'Cancel a pending limit order (its hold returns).',
   parse: (input) => input.params['id'] ?? '',
@@ -257,13 +243,10 @@ const cancelOrder = defineRoute<string, OrderRecord>({
   render: (order) => ({ ...limitOrderRow(order), message: 'Limit order cancelled.' }),
 });
 
-const positions = defineRoute<null, null>({
+const positions = deployedRoute<null, null>({
   id: 'trading.deployed.positions',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/trade/positions',
   auth: 'bearer',
   summary: 'Your open positions with mark price and unrealized PnL.',
   parse: () => null,
@@ -275,13 +258,10 @@ const positions = defineRoute<null, null>({
   },
 });
 
-const history = defineRoute<number, number>({
+const history = deployedRoute<number, number>({
   id: 'trading.deployed.history',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/trade/history',
   auth: 'bearer',
   summary: 'Your closed positions, newest first (?limit, up to 100).',
   parse: (input) => queryLimit(input.query, HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX),
@@ -300,13 +280,10 @@ const history = defineRoute<number, number>({
   },
 });
 
-const portfolio = defineRoute<null, null>({
+const portfolio = deployedRoute<null, null>({
   id: 'trading.deployed.portfolio',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/trade/portfolio',
   auth: 'bearer',
   summary: 'Your balance, margin in use, unrealized PnL, equity and open positions.',
   parse: () => null,

@@ -31,7 +31,8 @@ import { RISK_LEVERAGE_MAX, type RiskSettings } from '../../../services/trading/
 import type { Quote } from '../../../services/trading/trading-record.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { deployedRoute } from './deployed-row.ts';
 import { requiredAmount } from '../../validate.ts';
 import { parsePrice } from '../trading/trading-parse.ts';
 import { coinOf, coinOfSymbol, marketOfCoin, priceNumber } from './trading-view.ts';
@@ -80,14 +81,11 @@ interface TriggerInput {
   readonly triggerPrice: bigint;
 }
 
-function triggerRoute(kind: TriggerKind, path: string): Route {
-  return defineRoute<TriggerInput, TriggerRecord>({
+function triggerRoute(kind: TriggerKind): Route {
+  return deployedRoute<TriggerInput, TriggerRecord>({
     id: `trading.deployed.${kind}`,
     service: 'trading',
     style: 'deployed',
-    mount: 'trading',
-    method: 'POST',
-    path,
     auth: 'bearer',
     summary: `Set (or replace) the ${kind} of an open position ({ position_id, trigger_price }): it closes the position when the mark crosses it.`,
     parse: (input: RouteInput) => {
@@ -137,13 +135,10 @@ function settingsRow(settings: RiskSettings, agentId: string, context: RouteCont
   };
 }
 
-const checkLimits = defineRoute<null, null>({
+const checkLimits = deployedRoute<null, null>({
   id: 'trading.deployed.check-limits',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'POST',
-  path: '/v1/trade/check-limits',
   auth: 'bearer',
   summary:
     'Your open positions against their stop-loss and take-profit, recent firings, and your daily loss against its limit (changes nothing).',
@@ -184,13 +179,10 @@ const checkLimits = defineRoute<null, null>({
   },
 });
 
-const readSettings = defineRoute<null, null>({
+const readSettings = deployedRoute<null, null>({
   id: 'trading.deployed.risk-settings',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/trade/risk-settings',
   auth: 'bearer',
   summary: 'Your risk settings: leverage ceiling, daily loss limit, and the realized PnL of the day.',
   parse: () => null,
@@ -236,13 +228,10 @@ function parseSettings(input: RouteInput): SettingsInput | Failure {
   return { maxLeverage: leverage as number | undefined, dailyLossLimitMicro: limitMicro };
 }
 
-const writeSettings = defineRoute<SettingsInput, RiskSettings>({
+const writeSettings = deployedRoute<SettingsInput, RiskSettings>({
   id: 'trading.deployed.risk-settings.set',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'POST',
-  path: '/v1/trade/risk-settings',
   auth: 'bearer',
   summary:
     'Change your risk settings ({ max_leverage?: 1–50, daily_loss_limit_usd?: number | null }); the fields not sent are kept (none sent: nothing changes).',
@@ -291,13 +280,10 @@ function bookSide(quote: Quote, depth: number, side: 'bid' | 'ask'): JsonObject[
   return levels;
 }
 
-const orderbook = defineRoute<{ coin: string; depth: number }, BookInput>({
+const orderbook = deployedRoute<{ coin: string; depth: number }, BookInput>({
   id: 'trading.deployed.orderbook',
   service: 'trading',
   style: 'deployed',
-  mount: 'trading',
-  method: 'GET',
-  path: '/v1/markets/:coin/orderbook',
   auth: 'none',
   summary: `A market's order book derived from its quote (public; ?depth=1–${ORDERBOOK_DEPTH_MAX}, default ${ORDERBOOK_DEPTH_DEFAULT}).`,
   parse: (input) => {
@@ -331,8 +317,8 @@ const orderbook = defineRoute<{ coin: string; depth: number }, BookInput>({
 });
 
 export const deployedTradingRiskRoutes: readonly Route[] = [
-  triggerRoute('stop-loss', '/v1/trade/stop-loss'),
-  triggerRoute('take-profit', '/v1/trade/take-profit'),
+  triggerRoute('stop-loss'),
+  triggerRoute('take-profit'),
   checkLimits,
   readSettings,
   writeSettings,

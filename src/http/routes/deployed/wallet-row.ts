@@ -15,10 +15,10 @@
 import { assert } from '../../../core/assert.ts';
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { walletPrimaryRoutes } from '../wallet/wallet-primary.ts';
 import { walletReferralRoutes } from '../wallet/wallet-referral.ts';
-import { knownInput } from './deployed-row.ts';
+import { deployedRoute, knownInput } from './deployed-row.ts';
 
 const WALLET_ROWS: ReadonlyMap<string, Route> = new Map(
   [...walletPrimaryRoutes, ...walletReferralRoutes].map((route) => [route.id, route]),
@@ -66,13 +66,10 @@ export function walletRow(spec: WalletRowSpec): Route {
   const base = WALLET_ROWS.get(baseId);
   assert(base !== undefined, `the deployed wallet rows name a documents row: ${baseId}`);
   const bodyKeys = spec.bodyKeys ?? [];
-  return defineRoute<unknown, unknown>({
+  return deployedRoute<unknown, unknown>({
     id: `wallet.deployed.${spec.operation}`,
     service: 'wallet',
     style: 'deployed',
-    mount: 'wallet',
-    method: base.method,
-    path: base.path,
     auth: base.auth,
     summary: spec.summary,
     successStatus: spec.successStatus ?? 200,

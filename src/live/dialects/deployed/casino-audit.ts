@@ -12,6 +12,7 @@ import { row, type DialectTable } from '../dialect.ts';
 import { displayPlaces } from '../../documented-rules.ts';
 import { casinoAuditRow } from '../casino-rows.ts';
 import { readBetIds } from '../history-answer.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 export const DEPLOYED_HISTORY_LIMIT_MAX = 200;
 
@@ -20,7 +21,7 @@ export const CASINO_AUDIT_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'casino',
       method: 'GET',
-      path: '/api/v1/bets/history',
+      path: deployedPath('casino.deployed.bets.history'),
       query: {
         limit: String(Math.max(1, Math.min(input.limit, DEPLOYED_HISTORY_LIMIT_MAX))),
         offset: String(input.offset),

@@ -16,6 +16,7 @@ import type { LiveBet, OperationInput } from '../../operations.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
 import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
 import type { WireReader } from '../../wire-reader.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 /** The decimals the deployment rounds a bet's `amount_won` to (a display field). */
 const PAID_PLACES = displayPlaces('deployed', 'amount_won');
@@ -37,7 +38,7 @@ function drawRequest(input: OperationInput<'casino.draw'>): WireRequest {
   return {
     service: 'casino',
     method: 'POST',
-    path: '/api/v1/games/video-poker/draw',
+    path: deployedPath('casino.deployed.video-poker.draw'),
     body: {
       holds: [0, 1, 2, 3, 4].map((position) => input.holds.includes(position)),
       nonce: input.nonce,
@@ -64,7 +65,7 @@ export const CASINO_DEPLOYED: DialectTable = {
     },
   }),
   'casino.balance': row('casino.balance', {
-    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: true }),
+    request: () => ({ service: 'casino', method: 'GET', path: deployedPath('casino.deployed.balance'), auth: true }),
     read: (reader) => {
       const agentId = reader.string('agent_id', { optional: true });
       const balance = reader.amount('balance_usd', { documents: 'balance' });
@@ -73,7 +74,7 @@ export const CASINO_DEPLOYED: DialectTable = {
     },
   }),
   'casino.games': row('casino.games', {
-    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/games', auth: false }),
+    request: () => ({ service: 'casino', method: 'GET', path: deployedPath('casino.deployed.games'), auth: false }),
     read: (reader) => {
       const games = reader.array('games');
       if (games === null) return null;
@@ -99,7 +100,7 @@ export const CASINO_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'casino',
       method: 'POST',
-      path: '/api/v1/games/video-poker/deal',
+      path: deployedPath('casino.deployed.video-poker.deal'),
       body: { client_seed: input.clientSeed },
       auth: true,
     }),
@@ -120,7 +121,12 @@ export const CASINO_DEPLOYED: DialectTable = {
     known: ['kelly_max_next_bet', 'kelly_tip'],
   }),
   'casino.rotate': row('casino.rotate', {
-    request: () => ({ service: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: true }),
+    request: () => ({
+      service: 'casino',
+      method: 'POST',
+      path: deployedPath('casino.deployed.fairness.rotate'),
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('message', 'new_seed_hash');
       // DEPLOYED.md §2.7 documents a second answer, `{message: "No active seed to rotate"}`, for an

@@ -13,6 +13,7 @@
 import type { DnsView, NameAvailability } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 /** An unknown key's answer, without a message (DEPLOYED.md §1: `{"error":"invalid_key"}`). */
 const BARE_ERRORS = ['invalid_key'];
@@ -39,7 +40,13 @@ function recordAnswerOf(reader: WireReader): DnsView | null {
 export const DOMAINS_DEPLOYED: DialectTable = {
   'domains.account': row('domains.account', {
     bareErrors: BARE_ERRORS,
-    request: () => ({ service: 'domains', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
+    request: () => ({
+      service: 'domains',
+      method: 'POST',
+      path: deployedPath('domains.deployed.register'),
+      body: {},
+      auth: false,
+    }),
     read: (reader) => {
       const agentId = reader.string('agent_id');
       const apiKey = reader.string('api_key');
@@ -49,7 +56,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
   }),
   'domains.balance': row('domains.balance', {
     bareErrors: BARE_ERRORS,
-    request: () => ({ service: 'domains', method: 'GET', path: '/v1/auth/account', auth: true }),
+    request: () => ({ service: 'domains', method: 'GET', path: deployedPath('domains.deployed.account'), auth: true }),
     read: (reader) => {
       const agentId = reader.string('agent_id', { optional: true });
       const balanceMicro = reader.money('balance_usd', { documents: 'balance' });
@@ -63,7 +70,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'POST',
-      path: '/v1/domains/register',
+      path: deployedPath('domains.deployed.register-domain'),
       body: { domain: input.domain },
       auth: true,
     }),
@@ -85,7 +92,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'POST',
-      path: `/v1/domains/${encodeURIComponent(input.domainId ?? '')}/transfer`,
+      path: deployedPath('domains.deployed.transfer', { id: input.domainId ?? '' }),
       auth: true,
       body: { to_agent_id: input.to },
     }),
@@ -109,7 +116,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'GET',
-      path: `/v1/whois/${encodeURIComponent(input.domain)}`,
+      path: deployedPath('domains.deployed.whois', { name: input.domain }),
       auth: false,
     }),
     read: (reader) => {
@@ -127,7 +134,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'GET',
-      path: '/v1/domains/check',
+      path: deployedPath('domains.deployed.check'),
       query: { names: input.names.join(',') },
       auth: false,
     }),
@@ -150,7 +157,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'POST',
-      path: '/v1/dns/records',
+      path: deployedPath('domains.deployed.dns.add'),
       auth: true,
       body: {
         domain_id: input.domainId,
@@ -168,7 +175,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'GET',
-      path: '/v1/dns/records',
+      path: deployedPath('domains.deployed.dns.list'),
       query: { domain_id: input.domainId },
       auth: true,
     }),
@@ -182,7 +189,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'PUT',
-      path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`,
+      path: deployedPath('domains.deployed.dns.update', { recordId: input.recordId }),
       body: { content: input.content, ttl: input.ttl },
       auth: true,
     }),
@@ -193,7 +200,7 @@ export const DOMAINS_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'domains',
       method: 'DELETE',
-      path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`,
+      path: deployedPath('domains.deployed.dns.delete', { recordId: input.recordId }),
       auth: true,
     }),
     read: (reader) => {

@@ -14,6 +14,7 @@ import { toNumber } from '../../../core/money.ts';
 import { KEY_PLACEHOLDER, mcpToolRequest } from '../../mcp-call.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowView, releaseAnswer, statusAnswer, type EscrowNames } from '../escrow-answer.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 /** Errors the escrow and the faucet answer without a message (DEPLOYED.md §1): `{"error":"unauthorized"}`, `{"error":"not_found"}`. */
 const BARE_ERRORS = ['unauthorized', 'not_found'];
@@ -59,7 +60,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'faucet',
       method: 'POST',
-      path: '/faucet/claim',
+      path: deployedPath('faucet.deployed.claim'),
       body: { agent_casino_id: input.agentId },
       auth: false,
     }),
@@ -82,7 +83,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'escrow',
       method: 'POST',
-      path: '/escrow/create',
+      path: deployedPath('escrow.deployed.create'),
       auth: true,
       body: {
         amount_usd: toNumber(input.amountMicro),
@@ -106,7 +107,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'escrow',
       method: 'POST',
-      path: `/escrow/release/${encodeURIComponent(input.escrowId)}`,
+      path: deployedPath('escrow.deployed.release', { id: input.escrowId }),
       auth: true,
     }),
     read: releaseAnswer({ fee: 'commission', net: 'amount_released' }, ...RELEASE_FIELDS),
@@ -129,7 +130,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'escrow',
       method: 'POST',
-      path: `/escrow/dispute/${encodeURIComponent(input.escrowId)}`,
+      path: deployedPath('escrow.deployed.dispute', { id: input.escrowId }),
       body: { reason: input.reason },
       auth: true,
     }),
@@ -140,7 +141,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'escrow',
       method: 'GET',
-      path: `/escrow/${encodeURIComponent(input.escrowId)}`,
+      path: deployedPath('escrow.deployed.get', { id: input.escrowId }),
       auth: true,
     }),
     read: (reader) => {

@@ -4,6 +4,7 @@
  * them into the target file of a deployment it recognizes; targets/deployed.yaml carries the same
  * rows (a test holds the two together). Operations without a row are not limited by the deployment.
  */
+import { deployedEndpoint } from '../../../http/deployed/deployed-wire.ts';
 import type { OperationName } from '../../operations.ts';
 import type { PaceLimit } from '../../target.ts';
 
@@ -24,11 +25,14 @@ export const DEPLOYED_LIMITS: Readonly<Partial<Record<OperationName, DeployedLim
   'casino.history': { perMinute: 60, why: '/bets/history: 60 per IP per path per 60 s (/bets/*)' },
   'casino.withdraw': { perMinute: 5, why: '/auth/withdraw: 5 per IP per 60 s' },
   'faucet.claim': { perMinute: 5, why: '5 per IP per minute (and one credited claim per IP per 24 h)' },
-  'escrow.create': { perMinute: 20, why: '/escrow/create: 20 per IP per 60 s' },
-  'escrow.release': { perMinute: 30, why: '/escrow/release/:id: 30 per IP per 60 s' },
-  'trading.register': { perMinute: 10, why: '/v1/auth/register: 10 per IP per 60 s' },
-  'trading.order': { perMinute: 30, why: '/v1/trade/open: 30 per IP per 60 s' },
-  'trading.close': { perMinute: 30, why: '/v1/trade/close: 30 per IP per 60 s' },
-  'wallet.register': { perMinute: 10, why: '/v1/auth/register: 10 per IP per 60 s' },
-  'wallet.send': { perMinute: 20, why: '/v1/wallet/send: 20 per IP per 60 s' },
+  'escrow.create': { perMinute: 20, why: `${deployedEndpoint('escrow.deployed.create').path}: 20 per IP per 60 s` },
+  'escrow.release': { perMinute: 30, why: `${deployedEndpoint('escrow.deployed.release').path}: 30 per IP per 60 s` },
+  'trading.register': {
+    perMinute: 10,
+    why: `${deployedEndpoint('trading.deployed.register').path}: 10 per IP per 60 s`,
+  },
+  'trading.order': { perMinute: 30, why: `${deployedEndpoint('trading.deployed.open').path}: 30 per IP per 60 s` },
+  'trading.close': { perMinute: 30, why: `${deployedEndpoint('trading.deployed.close').path}: 30 per IP per 60 s` },
+  'wallet.register': { perMinute: 10, why: `${deployedEndpoint('wallet.deployed.register').path}: 10 per IP per 60 s` },
+  'wallet.send': { perMinute: 20, why: `${deployedEndpoint('wallet.deployed.send').path}: 20 per IP per 60 s` },
 };

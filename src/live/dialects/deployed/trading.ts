@@ -16,6 +16,7 @@ import type { LimitOrderView, PositionView } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { priceUnits } from '../price-units.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 /** An unknown key's answer, without a message (DEPLOYED.md §1: `{"error":"invalid_key"}`). */
 const BARE_ERRORS = ['invalid_key'];
@@ -104,7 +105,13 @@ const POSITION_FIELDS = [
 export const TRADING_DEPLOYED: DialectTable = {
   'trading.register': row('trading.register', {
     bareErrors: BARE_ERRORS,
-    request: () => ({ service: 'trading', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
+    request: () => ({
+      service: 'trading',
+      method: 'POST',
+      path: deployedPath('trading.deployed.register'),
+      body: {},
+      auth: false,
+    }),
     read: (reader) => {
       const agentId = reader.string('agent_id');
       const apiKey = reader.string('api_key');
@@ -123,7 +130,12 @@ export const TRADING_DEPLOYED: DialectTable = {
   }),
   'trading.balance': row('trading.balance', {
     bareErrors: BARE_ERRORS,
-    request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/portfolio', auth: true }),
+    request: () => ({
+      service: 'trading',
+      method: 'GET',
+      path: deployedPath('trading.deployed.portfolio'),
+      auth: true,
+    }),
     // DEPLOYED.md §5 names /portfolio but gives none of its fields (an agent trades from its own
     // Hyperliquid wallet): a portfolio stating no balance is read as none (info), and the probes
     // that need one are skipped. A prober's honest deployment answering {open_positions,
@@ -148,7 +160,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'trading',
       method: 'POST',
-      path: '/v1/trade/open',
+      path: deployedPath('trading.deployed.open'),
       auth: true,
       body: {
         coin: coinOfSymbol(input.symbol),
@@ -179,7 +191,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'trading',
       method: 'POST',
-      path: '/v1/trade/close',
+      path: deployedPath('trading.deployed.close'),
       body: { position_id: input.positionId },
       auth: true,
     }),
@@ -197,7 +209,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'trading',
       method: 'POST',
-      path: '/v1/trade/limit',
+      path: deployedPath('trading.deployed.limit'),
       auth: true,
       body: {
         coin: coinOfSymbol(input.symbol),
@@ -211,7 +223,12 @@ export const TRADING_DEPLOYED: DialectTable = {
   }),
   'trading.orders': row('trading.orders', {
     bareErrors: BARE_ERRORS,
-    request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/limit-orders', auth: true }),
+    request: () => ({
+      service: 'trading',
+      method: 'GET',
+      path: deployedPath('trading.deployed.limit-orders'),
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('count');
       return { orders: reader.items('orders', limitOrderOf) };
@@ -222,14 +239,19 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'trading',
       method: 'DELETE',
-      path: `/v1/trade/limit-orders/${encodeURIComponent(input.orderId)}`,
+      path: deployedPath('trading.deployed.limit-cancel', { id: input.orderId }),
       auth: true,
     }),
     read: (reader) => limitOrderOf(reader),
   }),
   'trading.positions': row('trading.positions', {
     bareErrors: BARE_ERRORS,
-    request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/positions', auth: true }),
+    request: () => ({
+      service: 'trading',
+      method: 'GET',
+      path: deployedPath('trading.deployed.positions'),
+      auth: true,
+    }),
     read: (reader) => {
       reader.knows('count');
       const positions = reader.items('positions', (element) =>
@@ -244,7 +266,7 @@ export const TRADING_DEPLOYED: DialectTable = {
     request: (input) => ({
       service: 'trading',
       method: 'GET',
-      path: `/v1/markets/${encodeURIComponent(coinOfSymbol(input.symbol))}/price`,
+      path: deployedPath('trading.deployed.price', { coin: coinOfSymbol(input.symbol) }),
       auth: false,
     }),
     read: (reader) => {

@@ -13,6 +13,7 @@ import { readHand } from '../card-answer.ts';
 import { row, type DialectTable, type WireRequest } from '../dialect.ts';
 import { casinoBatchRow, casinoSeedsRow, casinoWithdrawRow, revealedSeed } from '../casino-rows.ts';
 import { challengeAcceptRow, challengeRow, tournamentCreateRow } from '../casino-pot-rows.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 /** A game's style A path ("coin-flip"); an unknown game keeps its own name. */
 export function gamePathA(game: string): string {
@@ -27,7 +28,7 @@ export function gamePathA(game: string): string {
 export function registerRequest(input: OperationInput<'casino.register'>): WireRequest {
   const body: JsonObject = {};
   if (input.referralCode !== undefined) body['referral_code'] = input.referralCode;
-  return { service: 'casino', method: 'POST', path: '/api/v1/auth/register', body, auth: false };
+  return { service: 'casino', method: 'POST', path: deployedPath('casino.deployed.register'), body, auth: false };
 }
 
 const TOURNAMENT_FIELDS_A = [
@@ -100,7 +101,7 @@ export const CASINO_A: DialectTable = {
     request: (bet) => ({
       service: 'casino',
       method: 'POST',
-      path: `/api/v1/games/${gamePathA(bet.game)}`,
+      path: `${deployedPath('casino.deployed.games')}/${gamePathA(bet.game)}`,
       body: betBody(bet, false),
       auth: true,
     }),

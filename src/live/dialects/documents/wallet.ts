@@ -11,6 +11,7 @@ import type { WireRequest } from '../dialect.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import type { OperationInput } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
+import { deployedPath } from '../../../http/deployed/deployed-wire.ts';
 
 type Input<O extends 'wallet.balance' | 'wallet.send' | 'wallet.quote' | 'wallet.swap' | 'wallet.style-balance'> =
   OperationInput<O>;
@@ -28,36 +29,41 @@ export const WALLET_REQUESTS = {
   register: (): WireRequest => ({
     service: 'wallet',
     method: 'POST',
-    path: '/v1/auth/register',
+    path: deployedPath('wallet.deployed.register'),
     body: {},
     auth: false,
   }),
-  create: (): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/create', auth: true }),
+  create: (): WireRequest => ({
+    service: 'wallet',
+    method: 'POST',
+    path: deployedPath('wallet.deployed.create'),
+    auth: true,
+  }),
   balance: (input: Input<'wallet.balance'>): WireRequest => ({
     service: 'wallet',
     method: 'GET',
-    path: `/v1/wallet/balance/${encodeURIComponent(input.address)}`,
+    path: deployedPath('wallet.deployed.balance', { address: input.address }),
     ...(input.chain === null ? {} : { query: { chain: input.chain } }),
     auth: true,
   }),
   send: (input: Input<'wallet.send'>): WireRequest => ({
     service: 'wallet',
     method: 'POST',
-    path: '/v1/wallet/send',
+    path: deployedPath('wallet.deployed.send'),
     body: { chain: input.chain, to: input.to, amount: input.amount, private_key: input.privateKey },
     auth: true,
   }),
   quote: (input: Input<'wallet.quote'>): WireRequest => ({
     service: 'wallet',
     method: 'GET',
-    path: '/v1/wallet/swap/quote',
+    path: deployedPath('wallet.deployed.swap-quote'),
     query: swapFields(input),
     auth: true,
   }),
   swap: (input: Input<'wallet.swap'>): WireRequest => ({
     service: 'wallet',
     method: 'POST',
-    path: '/v1/wallet/swap',
+    path: deployedPath('wallet.deployed.swap'),
     body: { ...swapFields(input), to_address: input.toAddress },
     auth: true,
   }),
