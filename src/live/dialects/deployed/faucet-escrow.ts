@@ -49,7 +49,7 @@ const RELEASE_FIELDS = [
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.status': row('faucet.status', {
-    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: true }),
+    request: () => ({ service: 'casino', method: 'GET', path: deployedPath('casino.deployed.balance'), auth: true }),
     read: (reader) => {
       reader.knows('agent_id', 'tier', 'risk_factor', 'lifetime', 'recent_activity');
       return { balanceMicro: reader.money('balance_usd', { documents: 'balance_usdc' }) };
