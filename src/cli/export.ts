@@ -34,13 +34,7 @@ export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
 async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   const args = parseCommand(argv, definitionOf('export', 'k6'));
-  // A URL run as `afp load` names one: a positional http(s) URL, or --url.
-  if (
-    stringFlag(args, 'url') !== undefined ||
-    stringFlag(args, 'requests') !== undefined ||
-    /^https?:\/\//i.test(args.positionals[0] ?? '')
-  )
-    return exportK6Url(argv, args, io);
+  if (isUrlExport(args)) return exportK6Url(argv, args, io);
   const errors = [
     ...args.errors,
     ...otherFormFlags(args, URL_ONLY, "a URL run: give the URL with them (a scenario's agents send its requests)"),
@@ -206,6 +200,15 @@ function withDuration(scenario: Scenario, durationMs: number | undefined): Scena
   const executor = scenario.load.executor ?? 'constant-arrival-rate';
   if (executor !== 'constant-arrival-rate' && executor !== 'constant-vus') return null;
   return { ...scenario, load: { ...scenario.load, duration: durationMs } };
+}
+
+/** A URL test as `afp load` names one: a positional http(s) URL, --url, or --requests FILE. */
+function isUrlExport(args: ParsedArgs): boolean {
+  return (
+    stringFlag(args, 'url') !== undefined ||
+    stringFlag(args, 'requests') !== undefined ||
+    /^https?:\/\//i.test(args.positionals[0] ?? '')
+  );
 }
 
 /** argv without `--out FILE`: where the script went is not part of what it is. */

@@ -27,7 +27,8 @@ import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import type { LoadIo } from './load-io.ts';
-import { parseUrlRun } from './url-flags.ts';
+import { parseUrlRun, type UrlRun } from './url-flags.ts';
+import type { reachable as reachableType } from '../load/url-reach.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 /** The flags of `afp load` a scenario run has and a URL run has no use for (autocannon's are AUTOCANNON_ONLY). */
@@ -76,34 +77,22 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     io.err(`afp load: ${prepared}\n`);
     return EXIT.invalidInput;
   }
-  // Each origin once: a --requests file may name several.
-  for (const origin of new Set(run.requests.map((request) => new URL(request.url).origin))) {
-    const reach = await reachable(origin, REACH_TIMEOUT_MS, run.insecureSkipTlsVerify);
-    if (!reach.ok) {
-      io.err(`afp load: ${run.requests.length === 1 ? run.shownUrl : origin} is not reachable: ${reach.message}\n`);
-      return EXIT.liveness;
-    }
+  const unreachable = await firstUnreachable(run, reachable);
+  if (unreachable !== null) {
+    io.err(`afp load: ${unreachable}\n`);
+    return EXIT.liveness;
   }
-  const endpoints = [...new Set(run.requests.map((request) => request.name))];
-  io.out(
-    `target: ${run.shownUrl}\n${endpoints.length === 1 ? 'endpoint' : 'endpoints'}: ${endpoints.join(', ')}\nplan: ${describePlan(planned.plan)}\n`,
-  );
-  record({ target: run.shownUrl, endpoint: endpoints.join(', ') });
+  const endpoints = [...new Set(run.requests.map((request) => request.name))].join(', ');
+  io.out(`target: ${run.shownUrl}\nendpoint${run.requests.length === 1 ? '' : 's'}: ${endpoints}\n`);
+  io.out(`plan: ${describePlan(planned.plan)}\n`);
+  record({ target: run.shownUrl, endpoint: endpoints });
   const result = await runWithView({
     plan: planned.plan,
     io,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
     thresholds: thresholds.thresholds,
     outputs,
-    run: (hooks) =>
-      runUrlLoad({
-        requests: run.requests,
-        plan: planned.plan,
-        clock: io.clock,
-        timeoutMs: run.timeoutMs,
-        insecureSkipTlsVerify: run.insecureSkipTlsVerify,
-        ...hooks,
-      }),
+    run: (hooks) => runUrlLoad({ ...run, plan: planned.plan, clock: io.clock, ...hooks }),
   });
   const stopReason = result.outcome.stopReason;
   return concludeRun({
@@ -122,4 +111,13 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
       ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
     },
   });
+}
+
+/** Each origin the requests name, asked once (a --requests file may name several): why the first that cannot be reached cannot, or null. */
+async function firstUnreachable(run: UrlRun, reachable: typeof reachableType): Promise<string | null> {
+  for (const origin of new Set(run.requests.map((request) => new URL(request.url).origin))) {
+    const reach = await reachable(origin, REACH_TIMEOUT_MS, run.insecureSkipTlsVerify);
+    if (!reach.ok) return `${run.requests.length === 1 ? run.shownUrl : origin} is not reachable: ${reach.message}`;
+  }
+  return null;
 }

@@ -101,11 +101,7 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const nowMs = options.nowMs ?? (() => performance.now());
   const clients = new Map<string, HttpClient>();
-  const https = new HttpsAgent({
-    keepAlive: true,
-    maxSockets: options.maxSockets,
-    rejectUnauthorized: options.insecureSkipTlsVerify !== true,
-  });
+  const https = httpsAgentOf(options);
   const abort = new AbortController();
   // Every https request in flight listens on the one cut signal: no listener-count warning for that.
   setMaxListeners(0, abort.signal);
@@ -179,6 +175,15 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
         dispatch(request, (outcome) => (outcome.ok ? resolve(outcome.response) : reject(outcome.error))),
       ),
   };
+}
+
+/** The keep-alive agent of https:// mounts: the certificate checked unless the run was told to skip it. */
+function httpsAgentOf(options: LoadSenderOptions): HttpsAgent {
+  return new HttpsAgent({
+    keepAlive: true,
+    maxSockets: options.maxSockets,
+    rejectUnauthorized: options.insecureSkipTlsVerify !== true,
+  });
 }
 
 /**

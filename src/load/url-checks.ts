@@ -62,7 +62,7 @@ export function checkName(request: string, check: UrlCheck): string {
 }
 
 /** The value at `steps` in a parsed JSON value (undefined where there is none). */
-export function valueAt(value: unknown, steps: readonly JsonStep[]): unknown {
+export function valueAtSteps(value: unknown, steps: readonly JsonStep[]): unknown {
   let at: unknown = value;
   for (const step of steps) {
     if (typeof step === 'number') at = Array.isArray(at) ? (at as unknown[])[step] : undefined;
@@ -88,7 +88,7 @@ export function passes(check: UrlCheck, answer: CheckedAnswer): boolean {
       return answer.text().includes(check.text);
     case 'json': {
       const parsed = parseBoundedJson(answer.text());
-      return parsed.kind === 'json' && valueAt(parsed.value, check.steps) === check.equals;
+      return parsed.kind === 'json' && valueAtSteps(parsed.value, check.steps) === check.equals;
     }
   }
 }

@@ -3,7 +3,7 @@
 // compares scalars with ===), the names both engines count them under, and how a --check flag and
 // a file's `checks:` map read into them, every problem named.
 import { describe, expect, test } from 'vitest';
-import { checkName, jsonSteps, passes, valueAt, type UrlCheck } from '../../src/load/url-checks.ts';
+import { checkName, jsonSteps, passes, valueAtSteps, type UrlCheck } from '../../src/load/url-checks.ts';
 import { checksOfFlags, checksOfMap } from '../../src/load/url-check-spec.ts';
 
 const answer = (status: number, text: string) => ({ status, text: () => text });
@@ -27,10 +27,10 @@ describe('URL test checks', () => {
     expect(jsonSteps('$.a.b-c[0]._d')).toEqual(['a', 'b-c', 0, '_d']);
     expect(jsonSteps('a.b')).toBeNull();
     expect(jsonSteps('$.a[x]')).toBeNull();
-    expect(valueAt({ a: [{ b: null }] }, ['a', 0, 'b'])).toBeNull();
-    expect(valueAt({ a: [1] }, ['a', 'length'])).toBeUndefined();
-    expect(valueAt({ a: {} }, ['a', 'toString'])).toBeUndefined();
-    expect(valueAt([1, 2], [5])).toBeUndefined();
+    expect(valueAtSteps({ a: [{ b: null }] }, ['a', 0, 'b'])).toBeNull();
+    expect(valueAtSteps({ a: [1] }, ['a', 'length'])).toBeUndefined();
+    expect(valueAtSteps({ a: {} }, ['a', 'toString'])).toBeUndefined();
+    expect(valueAtSteps([1, 2], [5])).toBeUndefined();
   });
 
   test("names: the request's name, then what is checked", () => {
