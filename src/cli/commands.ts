@@ -273,6 +273,23 @@ const URL_FLAGS: readonly FlagDefinition[] = [
     repeatable: true,
   },
   { name: 'timeout', value: 'D', description: 'per request (a URL run, --engine autocannon)', default: '10s' },
+  {
+    name: 'check',
+    value: 'SPEC',
+    description:
+      "a check on every answer of a URL run, counted as k6's check(): status=200, status=200,201, body~TEXT or json:$.path=VALUE",
+    repeatable: true,
+  },
+  {
+    name: 'requests',
+    value: 'FILE',
+    description:
+      'instead of one URL: a YAML or JSON list of requests sent in order every iteration, each with method, url, headers, body, name and checks (docs/load.md)',
+  },
+  {
+    name: 'insecure-skip-tls-verify',
+    description: "https: take the target's certificate without checking it (k6's flag; a self-signed test server)",
+  },
 ];
 
 /**
@@ -586,6 +603,12 @@ const EXPORT_K6: CommandDefinition = {
       value: 'N',
       description:
         "also write FILE's k6-operator resources beside it: FILE.configmap.yaml (the script) and FILE.testrun.yaml (a TestRun of parallelism N); needs --out (and, for a scenario, --target)",
+    },
+    {
+      name: 'tag',
+      value: 'NAME=VALUE',
+      description: "a URL run's export: a tag on every metric k6 records (k6's options.tags, as afp load --tag)",
+      repeatable: true,
     },
     ...URL_FLAGS,
     ...PROFILE_FLAGS,

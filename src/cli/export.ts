@@ -19,6 +19,7 @@ import { otherFormFlags, parseCommand, stringFlag, type ParsedArgs } from './arg
 import { loadScenarioFile } from './scenario-file.ts';
 import { parseUrlRun, urlCredentials } from './url-flags.ts';
 import { readProfileFlags } from './profile-flags.ts';
+import { parseTagFlags } from '../load/metrics/out-flags.ts';
 import { profileOfScenario } from './scenario-profile-flags.ts';
 import { profileSourceNote } from '../load/scenario-profile.ts';
 import type { Scenario } from '../sim/scenario.ts';
@@ -33,12 +34,11 @@ export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
 async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   const args = parseCommand(argv, definitionOf('export', 'k6'));
-  // A URL run as `afp load` names one: a positional http(s) URL, or --url.
-  if (stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? ''))
-    return exportK6Url(argv, args, io);
+  if (isUrlExport(args)) return exportK6Url(argv, args, io);
   const errors = [
     ...args.errors,
     ...otherFormFlags(args, URL_ONLY, "a URL run: give the URL with them (a scenario's agents send its requests)"),
+    ...otherFormFlags(args, ['tag'], "a URL run's export (a scenario's script tags each request by its endpoint)"),
   ];
   // As afp load SCENARIO reads them (the profile, -d a constant profile's duration): the same plan on both engines.
   const profileFlags = readProfileFlags(args, errors);
@@ -202,6 +202,15 @@ function withDuration(scenario: Scenario, durationMs: number | undefined): Scena
   return { ...scenario, load: { ...scenario.load, duration: durationMs } };
 }
 
+/** A URL test as `afp load` names one: a positional http(s) URL, --url, or --requests FILE. */
+function isUrlExport(args: ParsedArgs): boolean {
+  return (
+    stringFlag(args, 'url') !== undefined ||
+    stringFlag(args, 'requests') !== undefined ||
+    /^https?:\/\//i.test(args.positionals[0] ?? '')
+  );
+}
+
 /** argv without `--out FILE`: where the script went is not part of what it is. */
 function withoutOut(argv: readonly string[]): string[] {
   return argv.filter((arg, index) => arg !== '--out' && !arg.startsWith('--out=') && argv[index - 1] !== '--out');
@@ -221,14 +230,19 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
   errors.push(...k8s.errors);
   const parsed = await parseUrlRun(args);
   errors.push(...parsed.errors);
+  // As afp load's --tag: k6's tags on every metric.
+  const tags = parseTagFlags(args.lists['tag'] ?? []);
+  errors.push(...tags.errors);
   const run = parsed.run;
   const exported =
     run === null
       ? null
       : (await import('../export/k6/k6-url-script.ts')).exportK6UrlScript({
-          request: run.request,
+          requests: run.requests,
           section: run.section,
           timeoutMs: run.timeoutMs,
+          tags: tags.tags,
+          insecureSkipTlsVerify: run.insecureSkipTlsVerify,
           afpVersion: readAfpVersion() ?? 'unknown',
           // The header's command line shows a URL's password as *** (the script's authorization header carries it).
           command: commandLine(['afp', 'export', 'k6', ...withoutOut(argv).map(withoutPassword)]),
@@ -244,12 +258,12 @@ async function exportK6Url(argv: readonly string[], args: ParsedArgs, io: AuditI
     return EXIT.ok;
   }
   if (k8s.parallelism !== null && run !== null) {
-    const name = `url-${new URL(run.request.url).hostname}`;
+    const name = `url-${new URL(run.requests[0]?.url ?? 'http://url/').hostname}`;
     if (!(await writeOperatorFiles(out, { name, script: exported.text, target: null }, k8s.parallelism, io)))
       return EXIT.invalidInput;
   }
   await writeOut(out, exported.text);
-  io.out(`wrote ${out} (k6 script of the URL run ${exported.endpoint}, ${run?.section.executor ?? ''})\n`);
+  io.out(`wrote ${out} (k6 script of the URL test ${exported.endpoint}, ${run?.section.executor ?? ''})\n`);
   return EXIT.ok;
 }
 

@@ -42,7 +42,19 @@ import type { RecordFields } from './json-output.ts';
  * The flags of `afp load` that only the open-model engine takes. `--quiet` is not among them: the
  * closed loop prints no live view, so it is accepted and changes nothing (the usage lists it for both).
  */
-const AFP_ENGINE_ONLY = ['seed', 'shard', 'workers', 'rate', 'vus', 'max-vus', 'iterations', 'stage'];
+const AFP_ENGINE_ONLY = [
+  'seed',
+  'shard',
+  'workers',
+  'rate',
+  'vus',
+  'max-vus',
+  'iterations',
+  'stage',
+  'check',
+  'requests',
+  'insecure-skip-tls-verify',
+];
 /** A URL's flags: refused with a SCENARIO or --target (its --endpoint names the request). */
 const URL_REQUEST_ONLY = ['url', 'method', 'header', 'body-file', 'threshold'];
 

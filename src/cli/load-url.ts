@@ -1,19 +1,21 @@
 /**
  * `afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']…
- * [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']… [--timeout D] [--out DIR]
- * [--out prometheus=URL] [--out json=FILE] [--quiet] [--json]`: any HTTP endpoint under afp's own
+ * [--body TEXT | --body-file FILE] [--check SPEC]… [--threshold 'METRIC: EXPR']… [--timeout D] [--out DIR]
+ * [--out prometheus=URL] [--out json=FILE] [--insecure-skip-tls-verify] [--quiet] [--json]` (or
+ * `afp load --requests FILE …`: several requests per iteration, each with its checks): any HTTP endpoint under afp's own
  * open-model engine — no scenario, no target file, no keys. The flags become a `load:` section
  * (url-flags.ts), so the plan, the thresholds, the generator, the recorder, the live view, the
  * reports and the metrics outputs are the scenario run's (load-view.ts); only the iterations
- * differ: one request each (src/load/url-source.ts), its latency from its intended start.
+ * differ: the requests in order (src/load/url-source.ts), the first's latency from its intended start,
+ * every answer judged by its checks (counted as k6 counts check() results).
  *
- * Output: `target:`, `endpoint:` (`METHOD /path`, the name every report, threshold filter and metric
- * label uses) and `plan:` lines; the summary, the Little's-law line (against --vus N in a closed
+ * Output: `target:`, `endpoint:` (`METHOD /path`, or a request's `name`: what every report,
+ * threshold filter and metric label uses; `endpoints:` for several) and `plan:` lines; the summary, the Little's-law line (against --vus N in a closed
  * loop, else the in-flight measured on the wire), the thresholds and `files:` at the end. The
  * reports (summary.json, latency.csv, timeseries.csv, load.junit.xml, load.html) go to --out DIR
  * (default reports/url-load); no load.json (it exists for `afp load merge` of a scenario's shards).
  * Exit codes, first that applies: 2 bad flags (every problem listed) · 4 nothing listens at the
- * URL, or no request got an answer · 5 a threshold failed · 0.
+ * URL (or its https certificate is not trusted, without --insecure-skip-tls-verify), or no request got an answer · 5 a threshold failed · 0.
  * Flags that make no run are refused with light imports; the planner, the thresholds' parser and the
  * run's code (the generator, the live view, the reports) are import()ed where they are first used.
  */
@@ -25,7 +27,8 @@ import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { EXIT } from '../core/exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 import type { LoadIo } from './load-io.ts';
-import { parseUrlRun } from './url-flags.ts';
+import { parseUrlRun, type UrlRun } from './url-flags.ts';
+import type { reachable as reachableType } from '../load/url-reach.ts';
 
 const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 /** The flags of `afp load` a scenario run has and a URL run has no use for (autocannon's are AUTOCANNON_ONLY). */
@@ -62,36 +65,34 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const [{ runMetricsOutputs }, { reachable }, { urlEndpointName }, { runUrlLoad }, { concludeRun, runWithView }] =
-    await Promise.all([
-      import('../load/metrics/metrics-outputs.ts'),
-      import('../load/url-reach.ts'),
-      import('../load/url-source.ts'),
-      import('../load/url-load.ts'),
-      import('./load-view.ts'),
-    ]);
+  const [{ runMetricsOutputs }, { reachable }, { runUrlLoad }, { concludeRun, runWithView }] = await Promise.all([
+    import('../load/metrics/metrics-outputs.ts'),
+    import('../load/url-reach.ts'),
+    import('../load/url-load.ts'),
+    import('./load-view.ts'),
+  ]);
   const outputs = runMetricsOutputs(outs.outputs, io.clock, { tags: outs.tags });
   const prepared = await outputs?.prepare();
   if (typeof prepared === 'string') {
     io.err(`afp load: ${prepared}\n`);
     return EXIT.invalidInput;
   }
-  const reach = await reachable(run.request.url, REACH_TIMEOUT_MS);
-  if (!reach.ok) {
-    io.err(`afp load: ${run.shownUrl} is not reachable: ${reach.message}\n`);
+  const unreachable = await firstUnreachable(run, reachable);
+  if (unreachable !== null) {
+    io.err(`afp load: ${unreachable}\n`);
     return EXIT.liveness;
   }
-  const endpoint = urlEndpointName(run.request);
-  io.out(`target: ${run.shownUrl}\nendpoint: ${endpoint}\nplan: ${describePlan(planned.plan)}\n`);
-  record({ target: run.shownUrl, endpoint });
+  const endpoints = [...new Set(run.requests.map((request) => request.name))].join(', ');
+  io.out(`target: ${run.shownUrl}\nendpoint${run.requests.length === 1 ? '' : 's'}: ${endpoints}\n`);
+  io.out(`plan: ${describePlan(planned.plan)}\n`);
+  record({ target: run.shownUrl, endpoint: endpoints });
   const result = await runWithView({
     plan: planned.plan,
     io,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
     thresholds: thresholds.thresholds,
     outputs,
-    run: (hooks) =>
-      runUrlLoad({ request: run.request, plan: planned.plan, clock: io.clock, timeoutMs: run.timeoutMs, ...hooks }),
+    run: (hooks) => runUrlLoad({ ...run, plan: planned.plan, clock: io.clock, ...hooks }),
   });
   const stopReason = result.outcome.stopReason;
   return concludeRun({
@@ -110,4 +111,13 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
       ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
     },
   });
+}
+
+/** Each origin the requests name, asked once (a --requests file may name several): why the first that cannot be reached cannot, or null. */
+async function firstUnreachable(run: UrlRun, reachable: typeof reachableType): Promise<string | null> {
+  for (const origin of new Set(run.requests.map((request) => new URL(request.url).origin))) {
+    const reach = await reachable(origin, REACH_TIMEOUT_MS, run.insecureSkipTlsVerify);
+    if (!reach.ok) return `${run.requests.length === 1 ? run.shownUrl : origin} is not reachable: ${reach.message}`;
+  }
+  return null;
 }

@@ -51,6 +51,8 @@ export interface RunHooks {
   readonly stop: LoadStop;
   readonly onStart: (recorder: LoadRecorder) => void;
   readonly onSample: (sample: LoadSample) => void;
+  /** A check judged (a URL test's: its recorder counted it), for the k6 JSON output's points. */
+  readonly onCheck: (name: string, ok: boolean, atMs: number) => void;
 }
 
 export interface ViewedRun {
@@ -103,6 +105,7 @@ export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
         window?.add(sample);
         outputs?.add(sample);
       },
+      onCheck: (name, ok, atMs) => outputs?.check(name, ok, atMs),
     });
   } finally {
     if (timer !== null) clearInterval(timer);
@@ -220,8 +223,7 @@ export function summaryLines(result: LoadRunResult): string[] {
     `iterations: ${started} started, ${completed} completed, ${dropped} dropped, ${outcome.interrupted} interrupted, ${outcome.failedIterations} failed`,
   ];
   if (snapshot.firstError !== undefined) lines.push(`first request without an answer: ${snapshot.firstError}`);
-  for (const [name, tally] of Object.entries(snapshot.checks))
-    lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
+  lines.push(...checkLines(snapshot.checks));
   if (snapshot.endpoints.length > 0) lines.push('endpoints:');
   for (const endpoint of snapshot.endpoints.slice(0, ENDPOINTS_SHOWN)) {
     const latency = percentilesOf(decodeHistogram(endpoint.latency));
@@ -245,6 +247,25 @@ export function summaryLines(result: LoadRunResult): string[] {
   });
   kept('iterations that failed', result.iterationErrors);
   kept('set-up calls refused', result.setupTrouble);
+  return lines;
+}
+
+/**
+ * The checks as k6's summary shows them: the share passed with ✓ passes and ✗ fails, then each
+ * check ✓ when it always passed, else ✗ with its own share and counts on a `↳` line.
+ */
+export function checkLines(checks: LoadSnapshot['checks']): string[] {
+  const tallies = Object.entries(checks);
+  if (tallies.length === 0) return [];
+  const share = (passes: number, fails: number): string =>
+    `${fixed(passes + fails === 0 ? 0 : (passes / (passes + fails)) * 100, 2)}%`;
+  const passes = tallies.reduce((sum, [, tally]) => sum + tally.passes, 0);
+  const fails = tallies.reduce((sum, [, tally]) => sum + tally.fails, 0);
+  const lines = [`checks: ${share(passes, fails)} ✓ ${passes} ✗ ${fails}`];
+  for (const [name, tally] of tallies) {
+    lines.push(`  ${tally.fails === 0 ? '✓' : '✗'} ${name}`);
+    if (tally.fails > 0) lines.push(`    ↳ ${share(tally.passes, tally.fails)} — ✓ ${tally.passes} / ✗ ${tally.fails}`);
+  }
   return lines;
 }
 

@@ -15,6 +15,10 @@
  *   --rate N/s | -u/--vus N | --stage D:T… [--max-vus N] [-d D | -i N]   the profile, as
  *                     profile-flags.ts reads it for every command (one of --rate, --vus and --stage
  *                     is required here: a URL has no default profile); -d defaults to URL_DEFAULTS.durationMs
+ *   --check SPEC      repeatable; status=200, status=200,201, body~TEXT, json:$.path=VALUE (url-check-spec.ts)
+ *   --requests FILE   instead of the URL and its request flags: several requests per iteration, in
+ *                     order, each with its own checks (url-requests-file.ts)
+ *   --insecure-skip-tls-verify   https: take the target's certificate unchecked (k6's flag)
  *   --threshold 'METRIC: EXPR'   repeatable; k6's syntax, as a scenario's load.thresholds
  *   --timeout D       per request, within URL_LIMITS.timeoutMs
  * Every problem is reported, all at once; nothing is sent before they are. Light to import (no zod,
@@ -23,21 +27,30 @@
 import { readBoundedFile } from '../core/text-file.ts';
 import type { LoadSection } from '../sim/load-schema.ts';
 import type { UrlRequest } from '../load/url-source.ts';
-import { urlMethodOf } from '../load/url-method.ts';
+import { urlEndpointName, urlMethodOf } from '../load/url-method.ts';
+import { checksOfFlags } from '../load/url-check-spec.ts';
 import { UNIT_MS } from '../sim/duration-text.ts';
 import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
 import { durationFlag, readProfileFlags, sectionOfFlags } from './profile-flags.ts';
 import { definitionOf } from './commands.ts';
+import { HEADER_LIMITS, headersOf, urlCredentials } from './url-request-parts.ts';
+
+export { headersOf, urlCredentials, type UrlCredentials } from './url-request-parts.ts';
 
 export const URL_DEFAULTS = { durationMs: 30_000, timeoutMs: 10_000 } as const;
-export const URL_LIMITS = { timeoutMs: { min: 100, max: 10 * UNIT_MS.m }, headers: 100, headerBytes: 8_192 } as const;
+export const URL_LIMITS = { timeoutMs: { min: 100, max: 10 * UNIT_MS.m }, ...HEADER_LIMITS } as const;
 export const BODY_BYTES_MAX = 1_048_576;
 
 export interface UrlRun {
-  /** The URL without credentials; a URL's user:pw is the request's authorization header. */
-  readonly request: UrlRequest;
-  /** The URL as every printed line and report shows it: the password replaced by ***. */
+  /**
+   * Sent in order every iteration: the URL's one request (without credentials: a URL's user:pw is
+   * its authorization header), or a --requests file's.
+   */
+  readonly requests: readonly UrlRequest[];
+  /** The URL as every printed line and report shows it (the password replaced by ***), or `FILE (N requests)`. */
   readonly shownUrl: string;
+  /** --insecure-skip-tls-verify: an https target's certificate is taken unchecked. */
+  readonly insecureSkipTlsVerify: boolean;
   /** The profile as a scenario's `load:` section (durations in ms, as the schema gives them). */
   readonly section: LoadSection;
   readonly durationMs: number;
@@ -45,9 +58,6 @@ export interface UrlRun {
   /** --vus N: the closed loop's configured concurrency; null in the open model. */
   readonly vus: number | null;
 }
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-const OWN_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection'];
 
 /** The URL a run names: the positional or --url; null (with an error) when none or two different ones. */
 export function urlOf(args: ParsedArgs, errors: string[]): string | null {
@@ -74,24 +84,6 @@ export function urlOf(args: ParsedArgs, errors: string[]): string | null {
   return new URL(url).href;
 }
 
-export function headersOf(values: readonly string[], errors: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (values.length > URL_LIMITS.headers)
-    errors.push(`at most ${URL_LIMITS.headers} --header flags, got ${values.length}`);
-  for (const value of values.slice(0, URL_LIMITS.headers)) {
-    const colon = value.indexOf(':');
-    const name = colon === -1 ? '' : value.slice(0, colon).trim().toLowerCase();
-    const text = colon === -1 ? '' : value.slice(colon + 1).trim();
-    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(text) || value.length > URL_LIMITS.headerBytes)
-      errors.push(
-        `--header '${value.slice(0, 100)}' is not 'Name: value' (a token name, a value without line breaks, ${URL_LIMITS.headerBytes} bytes at most)`,
-      );
-    else if (OWN_HEADERS.includes(name)) errors.push(`--header ${name}: afp's client sets ${name} itself`);
-    else headers[name] = text;
-  }
-  return headers;
-}
-
 /** The body's bytes: --body as UTF-8, --body-file as the file holds them (never decoded: a binary body stays whole). */
 export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<Buffer | undefined> {
   const text = stringFlag(args, 'body');
@@ -114,40 +106,9 @@ export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<Buffer
   return body;
 }
 
-export interface UrlCredentials {
-  /** The URL without user and password. */
-  readonly url: string;
-  /** The URL for lines and reports: `user:***@host` (the user kept, the password never). */
-  readonly shownUrl: string;
-  /** `Basic base64(user:pw)` of the percent-decoded userinfo; null when the URL has none. */
-  readonly authorization: string | null;
-}
-
-/** The credentials of a URL (`http://user:pw@host/`) taken out of it: what afp sends and what it shows instead. */
-export function urlCredentials(url: string): UrlCredentials {
-  const parsed = new URL(url);
-  if (parsed.username === '' && parsed.password === '') return { url, shownUrl: url, authorization: null };
-  const userinfo = `${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`;
-  const authorization = `Basic ${Buffer.from(userinfo, 'utf8').toString('base64')}`;
-  if (parsed.password !== '') parsed.password = '***';
-  const shownUrl = parsed.href;
-  parsed.username = '';
-  parsed.password = '';
-  return { url: parsed.href, shownUrl, authorization };
-}
-
 /** A URL as an error line may show it: a password replaced by *** (text that is no URL as given). */
 function shownOf(text: string): string {
   return URL.canParse(text) ? urlCredentials(text).shownUrl : text;
-}
-
-/** Percent-decoding as a browser does for Basic auth; a stray `%` stays as it is. */
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 export { durationFlag, parseRate } from './profile-flags.ts';
@@ -189,11 +150,7 @@ function profileOf(
 /** The URL run the flags describe, or every problem with them. */
 export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | null; errors: string[] }> {
   const errors: string[] = [];
-  const url = urlOf(args, errors);
-  const headers = headersOf(args.lists['header'] ?? [], errors);
-  const body = await bodyOf(args, errors);
-  const method = urlMethodOf(stringFlag(args, 'method') ?? 'GET', body !== undefined);
-  if ('error' in method) errors.push(method.error);
+  const requests = await requestsOfFlags(args, errors);
   const timeoutMs = durationFlag(args, 'timeout', URL_LIMITS.timeoutMs, errors) ?? URL_DEFAULTS.timeoutMs;
   const profile = profileOf(args, errors);
   const durationMs = planLengthMs(profile.section);
@@ -204,25 +161,65 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
       ? ({ ok: true } as const)
       : (await import('../load/thresholds.ts')).parseThresholds(thresholds);
   if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
-  if (errors.length > 0 || url === null || 'error' in method) return { run: null, errors };
+  if (errors.length > 0 || requests === null) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
+  return {
+    run: {
+      requests: requests.list,
+      shownUrl: requests.shown,
+      section,
+      durationMs,
+      timeoutMs,
+      vus: profile.vus,
+      insecureSkipTlsVerify: args.flags['insecure-skip-tls-verify'] === true,
+    },
+    errors,
+  };
+}
+
+/** The flags that describe one URL's request: a --requests file gives each of its requests its own. */
+const SINGLE_URL_FLAGS = ['url', 'method', 'header', 'body', 'body-file', 'check'];
+
+/** The run's requests: --requests FILE's, or the one the URL flags describe; null when they cannot be sent. */
+async function requestsOfFlags(
+  args: ParsedArgs,
+  errors: string[],
+): Promise<{ readonly list: UrlRequest[]; readonly shown: string } | null> {
+  const file = stringFlag(args, 'requests');
+  if (file === undefined) {
+    const request = await singleRequest(args, errors);
+    return request === null ? null : { list: [request.request], shown: request.shownUrl };
+  }
+  const single = SINGLE_URL_FLAGS.filter((name) => args.flags[name] !== undefined).map((name) => `--${name}`);
+  if (args.positionals.length > 0) single.unshift(`the URL '${shownOf(args.positionals[0] ?? '').slice(0, 200)}'`);
+  if (single.length > 0)
+    errors.push(
+      `--requests FILE gives every request its url, method, headers, body and checks: ${single.join(', ')} describe${single.length === 1 ? 's' : ''} a single URL's`,
+    );
+  const list = await (await import('./url-requests-file.ts')).readRequestsFile(file, BODY_BYTES_MAX, errors);
+  return list === null ? null : { list, shown: `${file} (${list.length} request${list.length === 1 ? '' : 's'})` };
+}
+
+/** The one request of `afp load URL`'s flags, and its URL as lines show it. */
+async function singleRequest(
+  args: ParsedArgs,
+  errors: string[],
+): Promise<{ readonly request: UrlRequest; readonly shownUrl: string } | null> {
+  const url = urlOf(args, errors);
+  const headers = headersOf(args.lists['header'] ?? [], errors);
+  const body = await bodyOf(args, errors);
+  const method = urlMethodOf(stringFlag(args, 'method') ?? 'GET', body !== undefined);
+  if ('error' in method) errors.push(method.error);
+  const checks = checksOfFlags(args.lists['check'] ?? [], errors);
+  if (url === null || 'error' in method) return null;
   const credentials = urlCredentials(url);
   // A --header authorization wins over the URL's credentials (the user said which to send).
   const sent =
     credentials.authorization === null || headers['authorization'] !== undefined
       ? headers
       : { ...headers, authorization: credentials.authorization };
-  return {
-    run: {
-      request: { url: credentials.url, method: method.method, headers: sent, body },
-      shownUrl: credentials.shownUrl,
-      section,
-      durationMs,
-      timeoutMs,
-      vus: profile.vus,
-    },
-    errors,
-  };
+  const request = { url: credentials.url, method: method.method, headers: sent, body };
+  return { request: { ...request, name: urlEndpointName(request), checks }, shownUrl: credentials.shownUrl };
 }
 
 /** How long a flags' profile runs: its duration, or its stages' sum. */
@@ -231,12 +228,14 @@ function planLengthMs(section: Omit<LoadSection, 'thresholds'>): number {
 }
 
 /**
- * Whether argv names a URL run: --url, or a positional that starts with a URL scheme (`ftp://…`,
+ * Whether argv names a URL run: --url, --requests FILE, or a positional that starts with a URL scheme (`ftp://…`,
  * `http:/…` too, so that the URL run says what is wrong with it rather than the scenario run).
  */
 export function isUrlRun(argv: readonly string[]): boolean {
   const args = parseCommand(argv, definitionOf('load'));
   return (
-    stringFlag(args, 'url') !== undefined || /^(?:https?:|[a-z][a-z0-9+.-]*:\/\/)/i.test(args.positionals[0] ?? '')
+    stringFlag(args, 'url') !== undefined ||
+    stringFlag(args, 'requests') !== undefined ||
+    /^(?:https?:|[a-z][a-z0-9+.-]*:\/\/)/i.test(args.positionals[0] ?? '')
   );
 }

@@ -6,7 +6,8 @@
  * The wire: http:// mounts go through the lean keep-alive client (http-client.ts, one per origin,
  * at most `maxSockets` connections: the in-flight cap), the one request path of `afp load` and of
  * the bench's generator rate alike; https:// mounts go through node:https over a keep-alive agent
- * (TLS is rare against a load target on loopback, and not worth a second client).
+ * (TLS is rare against a load target on loopback, and not worth a second client), verifying the
+ * target's certificate against the system's trust unless told to skip it (`insecureSkipTlsVerify`).
  * `failed` (k6 http_req_failed) = no answer, a 429 or a 5xx: the work was not done, even where an
  * agent takes a rate limit in its stride (as `afp export k6` counts it, so a threshold means the
  * same in both). Other 4xx answers are outcomes the agents expect and check (a repeated claim's
@@ -40,9 +41,12 @@ export class Interrupted extends Error {
   override readonly name = 'Interrupted';
 }
 
+/** An answer as the sender hands it over: `rawText`, the body's text as received (up to MAX_ANSWER_BYTES), read when asked for. */
+export type SentResponse = TransportResponse & { readonly rawText?: string };
+
 /** How a request sent by `dispatch` ended: its answer, or why none came (an Interrupted when the run was cut). */
 export type SendOutcome =
-  | { readonly ok: true; readonly response: TransportResponse }
+  | { readonly ok: true; readonly response: SentResponse }
   | { readonly ok: false; readonly error: Error };
 
 /**
@@ -70,6 +74,8 @@ export interface LoadSenderOptions {
   readonly maxSockets: number;
   /** A monotonic clock in ms for the requests' deadlines; performance.now by default. */
   readonly nowMs?: () => number;
+  /** https:// only: take any certificate (k6's --insecure-skip-tls-verify); by default one the system does not trust fails the request. */
+  readonly insecureSkipTlsVerify?: boolean;
 }
 
 /** A mount's base URL, split once: the origin the client connects to and the path every request's goes under. */
@@ -95,7 +101,7 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const nowMs = options.nowMs ?? (() => performance.now());
   const clients = new Map<string, HttpClient>();
-  const https = new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets });
+  const https = httpsAgentOf(options);
   const abort = new AbortController();
   // Every https request in flight listens on the one cut signal: no listener-count warning for that.
   setMaxListeners(0, abort.signal);
@@ -171,21 +177,37 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   };
 }
 
+/** The keep-alive agent of https:// mounts: the certificate checked unless the run was told to skip it. */
+function httpsAgentOf(options: LoadSenderOptions): HttpsAgent {
+  return new HttpsAgent({
+    keepAlive: true,
+    maxSockets: options.maxSockets,
+    rejectUnauthorized: options.insecureSkipTlsVerify !== true,
+  });
+}
+
 /**
  * A TransportResponse over a parsed answer: its headers parsed from the raw head on first use.
  * A class, not an object literal with a getter: made on every answer, and a literal with an
  * accessor cost about a microsecond more each time (the bench's generator rate).
  */
-class LeanResponse implements TransportResponse {
+class LeanResponse implements SentResponse {
   readonly status: number;
   readonly body: unknown;
   private readonly head: string;
+  private readonly bytes: Buffer;
   private parsedHeaders: Record<string, string> | null = null;
 
   constructor(response: ParsedResponse) {
     this.status = response.status;
     this.head = response.head;
+    this.bytes = response.body;
     this.body = response.truncated ? null : answerBody(response.body.toString('utf8'));
+  }
+
+  /** The body's text as received (its first MAX_ANSWER_BYTES): a URL test's checks read it. */
+  get rawText(): string {
+    return this.bytes.toString('utf8');
   }
 
   get headers(): Record<string, string> {
@@ -205,9 +227,9 @@ interface HttpsSend {
 }
 
 /** One request through node:https (https:// mounts). */
-function httpsSend(options: HttpsSend): Promise<TransportResponse> {
+function httpsSend(options: HttpsSend): Promise<SentResponse> {
   const { url, method, headers, body, agent, signal, timeoutMs } = options;
-  return new Promise<TransportResponse>((resolve, reject) => {
+  return new Promise<SentResponse>((resolve, reject) => {
     const sent = httpsRequest(
       url,
       { method, headers: utf8Headers(headers), agent, signal, timeout: timeoutMs },
@@ -222,13 +244,15 @@ function httpsSend(options: HttpsSend): Promise<TransportResponse> {
           if (keep > 0) chunks.push(keep === chunk.length ? chunk : chunk.subarray(0, keep));
           kept += Math.max(0, keep);
         });
-        answer.on('end', () =>
+        answer.on('end', () => {
+          const rawText = Buffer.concat(chunks, kept).toString('utf8');
           resolve({
             status: answer.statusCode ?? 0,
             headers: incomingHeaders(answer.headers),
-            body: received > kept ? null : answerBody(Buffer.concat(chunks, kept).toString('utf8')),
-          }),
-        );
+            body: received > kept ? null : answerBody(rawText),
+            rawText,
+          });
+        });
         answer.on('error', reject);
       },
     );

@@ -1,7 +1,7 @@
 /**
  * The method of a URL run (`afp load URL --method M`, `afp export k6 URL`): the methods it may
- * send, and `--method` read against them. Why apart from url-source.ts: the flags are checked
- * before the run loads, and the source brings the HTTP clients.
+ * send, `--method` read against them, and the name a URL's request goes by. Why apart from
+ * url-source.ts: the flags are checked before the run loads, and the source brings the HTTP clients.
  */
 import type { WireMethod } from '../client/transport.ts';
 
@@ -19,4 +19,9 @@ export function urlMethodOf(
   if (method === 'HEAD' && hasBody)
     return { error: '--method HEAD takes no --body or --body-file: a HEAD request carries no body' };
   return { method };
+}
+
+/** `METHOD /path`: the endpoint's name in reports, thresholds (`{endpoint:GET /}`), k6 tags and metric labels. */
+export function urlEndpointName(request: { readonly url: string; readonly method: string }): string {
+  return `${request.method} ${new URL(request.url).pathname}`;
 }

@@ -55,7 +55,9 @@ describe('url flags', () => {
     );
     expect(open.errors).toEqual([]);
     expect(open.run).toMatchObject({
-      request: { url: 'http://127.0.0.1:1/a?b=1', method: 'GET', headers: { 'x-a': '1' } },
+      requests: [
+        { url: 'http://127.0.0.1:1/a?b=1', method: 'GET', headers: { 'x-a': '1' }, name: 'GET /a', checks: [] },
+      ],
       section: {
         executor: 'constant-arrival-rate',
         rate: 50,
@@ -74,16 +76,18 @@ describe('url flags', () => {
   test("a URL's credentials: a Basic authorization header (percent-decoded), the URL without them, the password shown as ***", async () => {
     const given = await parseUrlRun(parse(['http://us%40er:p%3Aw@127.0.0.1:1/x', '--rate', '5/s']));
     expect(given.run).toMatchObject({
-      request: {
-        url: 'http://127.0.0.1:1/x',
-        headers: { authorization: `Basic ${Buffer.from('us@er:p:w').toString('base64')}` },
-      },
+      requests: [
+        {
+          url: 'http://127.0.0.1:1/x',
+          headers: { authorization: `Basic ${Buffer.from('us@er:p:w').toString('base64')}` },
+        },
+      ],
       shownUrl: 'http://us%40er:***@127.0.0.1:1/x',
     });
     const own = await parseUrlRun(
       parse(['http://u:pw@127.0.0.1:1/', '--rate', '5/s', '--header', 'Authorization: Bearer t']),
     );
-    expect(own.run?.request.headers).toEqual({ authorization: 'Bearer t' });
+    expect(own.run?.requests[0]?.headers).toEqual({ authorization: 'Bearer t' });
     expect(urlCredentials('http://127.0.0.1:1/')).toEqual({
       url: 'http://127.0.0.1:1/',
       shownUrl: 'http://127.0.0.1:1/',
@@ -100,7 +104,7 @@ describe('url flags', () => {
     const read = await parseUrlRun(
       parse(['http://127.0.0.1:1/', '--rate', '5/s', '--method', 'POST', '--body-file', file]),
     );
-    expect(Buffer.from(read.run?.request.body ?? []).equals(bytes)).toBe(true);
+    expect(Buffer.from(read.run?.requests[0]?.body ?? []).equals(bytes)).toBe(true);
   });
 
   test('every problem at once', async () => {

@@ -78,7 +78,7 @@ describe('afp export k6 --url', () => {
     expect(open.code, open.stderr).toBe(0);
     expect(open.stdout).toContain("import exec from 'k6/execution';");
     expect(open.stdout).toContain('const ARRIVALS = 40;');
-    expect(open.stdout).toContain('  if (exec.scenario.iterationInTest >= ARRIVALS) return;\n  http.request(');
+    expect(open.stdout).toContain('  if (exec.scenario.iterationInTest >= ARRIVALS) return;\n  send(0);');
     const closed = await runExport(['http://127.0.0.1:9/ok', '--vus', '2', '--duration', '2s']);
     expect(closed.code, closed.stderr).toBe(0);
     expect(closed.stdout).not.toContain('ARRIVALS');
@@ -219,8 +219,10 @@ describe('afp export k6 --url', () => {
     for (const method of ['head', 'PATCH', 'Options']) {
       const exported = await runExport([`${base}/m`, '--method', method, '--rate', '10/s', '--duration', '1s']);
       expect(exported.code, exported.stderr).toBe(0);
-      expect(exported.stdout).toContain(`const METHOD = "${method.toUpperCase()}";`);
-      expect(exported.stdout).toContain(`tags: { endpoint: "${method.toUpperCase()} /m" }`);
+      expect(exported.stdout).toContain(`    method: "${method.toUpperCase()}",`);
+      expect(exported.stdout).toContain(
+        `tags: { endpoint: "${method.toUpperCase()} /m", name: "${method.toUpperCase()} /m" }`,
+      );
     }
     const refused = await runExport([`${base}/m`, '--method', 'HEAD', '--body', '{}', '--rate', '10/s']);
     expect(refused.code).toBe(2);
@@ -241,7 +243,7 @@ describe('afp export k6 --url', () => {
       script,
     ]);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(readFileSync(script, 'utf8')).toContain(`const URL = __ENV.AFP_URL || "${base}/p?r=%C3%A9";`);
+    expect(readFileSync(script, 'utf8')).toContain(`    url: __ENV.AFP_URL || "${base}/p?r=%C3%A9",`);
     const testRun = readFileSync(join(scratch, 'later', 'deeper', 'url.testrun.yaml'), 'utf8');
     expect(testRun).toContain('parallelism: 2');
     expect(testRun).toContain('name: afp-url-127-0-0-1');

@@ -1,17 +1,18 @@
 /**
- * `afp export k6 --url URL …`: the URL run `afp load URL …` makes, as a k6 script — the same
- * `load:` section (src/cli/url-flags.ts) through the same k6-options.ts as a scenario's (a
- * constant-arrival-rate scenario with maxVUs from --max-vus, or constant-vus), the thresholds as
- * written, the method, headers and body afp sends (its default `accept` and `content-type`
- * included), and every request tagged `endpoint: METHOD /path` (afp's endpoint name, so a
- * `{endpoint:…}` threshold and a dashboard mean the same in both).
- * `http_req_failed` counts what afp counts (no answer, 429, 5xx): the responseCallback expects
- * every other status. AFP_URL overrides the URL at run time.
- * The body goes byte for byte: a UTF-8 text as a string literal, anything else (a binary
- * --body-file) as base64 that k6's `encoding.b64decode(…, 'std')` turns back into an ArrayBuffer
- * (a string would go out as UTF-8, every byte 0x80-0xFF a U+FFFD). A URL's credentials reach the
- * script as afp sends them, an explicit `authorization: Basic …` header (url-flags.ts), the URL
- * without them. No redirect is followed (`maxRedirects: 0`, k6-options.ts), as afp load follows none.
+ * `afp export k6 URL …` (or `--url URL`, or `--requests FILE`): the URL test `afp load` runs, as a
+ * k6 script — the same `load:` section (src/cli/url-flags.ts) through the same k6-options.ts as a
+ * scenario's (a constant-arrival-rate scenario with maxVUs from --max-vus, or constant-vus), the
+ * thresholds as written (`checks: rate>0.99` included), the requests in order with the method,
+ * headers and body afp sends, each tagged `endpoint` and `name` with afp's name for it (so a
+ * `{endpoint:…}` threshold and a dashboard mean the same in both), and their checks as k6
+ * `check()` calls (k6-url-requests.ts) named and judged as afp's. `--tag` goes as k6's
+ * `options.tags` (a tag on every metric, as afp load's outputs carry it), and
+ * --insecure-skip-tls-verify as `insecureSkipTLSVerify: true`.
+ * `http_req_failed` counts what afp counts (no answer, 429, 5xx). AFP_URL overrides the URL of a
+ * one-request test at run time.
+ * A URL's credentials reach the script as afp sends them, an explicit `authorization: Basic …`
+ * header (url-flags.ts), the URL without them. No redirect is followed (`maxRedirects: 0`,
+ * k6-options.ts), as afp load follows none.
  * Under --rate the script carries afp load's arrival count and an iteration past it sends nothing:
  * k6 1.3 sometimes starts one more arrival at the end (a race at its stop; 20/s for 2 s gave 40 or
  * 41 in 8 runs even one ms short), and afp load never does. So a threshold on `iterations` (a
@@ -21,16 +22,20 @@
  */
 import type { LoadSection } from '../../sim/load-schema.ts';
 import type { UrlRequest } from '../../load/url-source.ts';
-import { urlEndpointName } from '../../load/url-source.ts';
 import { jsComment, jsLiteral, jsString, type JsValue } from './js-literal.ts';
 import { resolveLoadPlan } from '../../load/executors.ts';
 import { arrivalSchedule } from '../../load/executors-arrival.ts';
-import { k6Duration, k6Options, type K6Options } from './k6-options.ts';
+import { k6Options, type K6Options } from './k6-options.ts';
+import { anyBinaryBody, anyJsonCheck, JSON_AT_FUNCTION, requestCalls, requestsDeclaration } from './k6-url-requests.ts';
 
 export interface K6UrlExport {
-  readonly request: UrlRequest;
+  /** Sent in order every iteration (at least one). */
+  readonly requests: readonly UrlRequest[];
   readonly section: LoadSection;
   readonly timeoutMs: number;
+  /** --tag NAME=VALUE: k6's options.tags. */
+  readonly tags?: Readonly<Record<string, string>>;
+  readonly insecureSkipTlsVerify?: boolean;
   readonly afpVersion: string;
   /** The command line shown in the header. */
   readonly command: string;
@@ -40,27 +45,11 @@ export type K6UrlResult =
   | { readonly ok: true; readonly text: string; readonly endpoint: string }
   | { readonly ok: false; readonly errors: readonly string[] };
 
-/** The headers afp's sender puts on the request (load-run-transport.ts): accept, and content-type with a body; the user's win. */
-/** The body as a JavaScript expression: a string literal when the bytes are UTF-8 text, else bytes decoded from base64. */
-function bodyExpression(body: Uint8Array | undefined): { readonly expression: string; readonly binary: boolean } {
-  if (body === undefined) return { expression: 'null', binary: false };
-  const bytes = Buffer.from(body);
-  const text = bytes.toString('utf8');
-  if (Buffer.from(text, 'utf8').equals(bytes)) return { expression: jsString(text), binary: false };
-  return { expression: `encoding.b64decode(${jsString(bytes.toString('base64'))}, 'std')`, binary: true };
-}
-
 /** The arrivals afp load schedules for an open-model section (null for a closed loop, --vus). */
 function arrivalsOf(section: LoadSection): number | null {
   const planned = resolveLoadPlan({ load: section, scenarioDurationMs: section.duration ?? 0 });
   if (!planned.ok || planned.plan.kind === 'vus') return null;
   return arrivalSchedule(planned.plan).countBefore(planned.plan.durationMs + 1);
-}
-
-function sentHeaders(request: UrlRequest): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
-  return { ...headers, ...request.headers };
 }
 
 /** `thresholds` with the one on `iterations` (afp takes it without a tag filter) moved to `afp_iterations`. */
@@ -70,44 +59,50 @@ function scheduledIterations(thresholds: K6Options['thresholds']): K6Options['th
   );
 }
 
+/** k6's options: the profile's, then the run's tags and TLS choice. */
+function scriptOptions(input: K6UrlExport, options: K6Options, counted: boolean): JsValue {
+  const tags = input.tags ?? {};
+  return {
+    ...(counted ? { ...options, thresholds: scheduledIterations(options.thresholds) } : options),
+    ...(Object.keys(tags).length === 0 ? {} : { tags }),
+    ...(input.insecureSkipTlsVerify === true ? { insecureSkipTLSVerify: true } : {}),
+  } as unknown as JsValue;
+}
+
+function header(input: K6UrlExport, names: readonly string[]): string[] {
+  return [
+    `// k6 script exported by afp ${input.afpVersion}: the URL test of \`afp load\`, request for request.`,
+    `// Written by \`${jsComment(input.command)}\`: do not edit, export again.`,
+    `// Run: k6 run --no-usage-report${input.requests.length === 1 ? ' [-e AFP_URL=<another URL>]' : ''} <this file>`,
+    `// Every request is tagged endpoint and name with afp's name for it (${jsComment(names.map(jsString).join(', ')).slice(0, 300)});`,
+    "// http_req_failed counts what afp load counts: no answer, a 429 or a 5xx; checks are afp's, name for name.",
+  ];
+}
+
 export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
-  const { request } = input;
-  const endpoint = urlEndpointName(request);
+  const names = [...new Set(input.requests.map((request) => request.name))];
   const k6 = k6Options({
     name: 'url',
     load: input.section,
     scenarioDurationMs: input.section.duration ?? 0,
-    endpoints: [endpoint],
+    endpoints: names,
   });
   if (!k6.ok) return { ok: false, errors: k6.errors };
-  const body = bodyExpression(request.body);
   const arrivals = arrivalsOf(input.section);
   const counted = arrivals !== null && k6.options.thresholds['iterations'] !== undefined;
-  const options: K6Options = counted
-    ? { ...k6.options, thresholds: scheduledIterations(k6.options.thresholds) }
-    : k6.options;
+  const checked = input.requests.some((request) => request.checks.length > 0);
   const text = [
-    `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
-    `// Written by \`${jsComment(input.command)}\`: do not edit, export again.`,
-    '// Run: k6 run --no-usage-report [-e AFP_URL=<another URL>] <this file>',
-    `// Every request is tagged endpoint=${jsComment(jsString(endpoint))} (afp's endpoint name); http_req_failed counts`,
-    '// what afp load counts: no answer, a 429 or a 5xx.',
-    "import http from 'k6/http';",
+    ...header(input, names),
+    `import http from 'k6/http';`,
+    ...(checked ? ["import { check } from 'k6';"] : []),
     ...(arrivals === null ? [] : ["import exec from 'k6/execution';"]),
     ...(counted ? ["import { Counter } from 'k6/metrics';"] : []),
-    ...(body.binary ? ["import encoding from 'k6/encoding';"] : []),
+    ...(anyBinaryBody(input.requests) ? ["import encoding from 'k6/encoding';"] : []),
     '',
-    `export const options = ${jsLiteral(options as unknown as JsValue)};`,
+    `export const options = ${jsLiteral(scriptOptions(input, k6.options, counted))};`,
     '',
-    `const URL = __ENV.AFP_URL || ${jsString(request.url)};`,
-    `const METHOD = ${jsString(request.method)};`,
-    `const BODY = ${body.expression};`,
-    `const PARAMS = {`,
-    `  headers: ${jsLiteral(sentHeaders(request), 1)},`,
-    `  tags: { endpoint: ${jsString(endpoint)} },`,
-    `  timeout: '${k6Duration(input.timeoutMs)}',`,
-    '  responseCallback: http.expectedStatuses({ min: 100, max: 428 }, { min: 430, max: 499 }),',
-    '};',
+    ...requestsDeclaration(input.requests, input.timeoutMs),
+    ...(anyJsonCheck(input.requests) ? JSON_AT_FUNCTION : []),
     '',
     ...(arrivals === null
       ? []
@@ -125,9 +120,9 @@ export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
     'export default function () {',
     ...(arrivals === null ? [] : ['  if (exec.scenario.iterationInTest >= ARRIVALS) return;']),
     ...(counted ? ['  ITERATIONS.add(1);'] : []),
-    '  http.request(METHOD, URL, BODY, PARAMS);',
+    ...requestCalls(input.requests),
     '}',
     '',
   ].join('\n');
-  return { ok: true, text, endpoint };
+  return { ok: true, text, endpoint: names.join(', ') };
 }

@@ -7,9 +7,10 @@
  * start, afp's coordinated-omission-correct figure) and an `http_req_failed` point of 0 or 1, each
  * tagged `method`, `name`, `status`, `expected_response`, `scenario` and the run's labels (`testid`
  * and the --tag values). At the end: one `iterations` and one `dropped_iterations` point carrying
- * the run's totals (a counter's points add up; k6 writes one per iteration). Checks are not
- * streamed (afp counts them, not each evaluation's instant): summary.json and the Prometheus
- * series' k6_checks_rate hold them.
+ * the run's totals (a counter's points add up; k6 writes one per iteration). A URL test's checks
+ * are streamed as k6 writes them: a `checks` point of 1 (passed) or 0 per check per answer, tagged
+ * `check` and the run's labels; a scenario run's agent checks are counted only (summary.json and
+ * the Prometheus series' k6_checks_rate hold them).
  * An engine that hands no samples over (autocannon) gets its requests as one `http_reqs` point per
  * endpoint and status carrying the count, at the end.
  *
@@ -29,6 +30,7 @@ const DECLARATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ['http_req_failed', 'rate', 'default'],
   ['iterations', 'counter', 'default'],
   ['dropped_iterations', 'counter', 'default'],
+  ['checks', 'rate', 'default'],
 ];
 
 const declaration = ([name, type, contains]: readonly [string, string, string]): string =>
@@ -66,6 +68,12 @@ export class K6JsonStream {
       point('http_req_duration', sample.endMs, sampleMicros(sample) / 1_000, tags),
       point('http_req_failed', sample.endMs, failed, tags),
     );
+    if (this.lines.length >= BUFFERED_LINES_MAX) void this.flush();
+  }
+
+  /** One check's result: a `checks` point of 1 or 0. */
+  addCheck(name: string, ok: boolean, atMs: number): void {
+    this.lines.push(point('checks', atMs, ok ? 1 : 0, { ...this.runLabels, check: name }));
     if (this.lines.length >= BUFFERED_LINES_MAX) void this.flush();
   }
 

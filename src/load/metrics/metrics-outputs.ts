@@ -121,6 +121,11 @@ export class MetricsOutputs {
     for (const sink of this.sinks) sink.stream?.add(sample);
   }
 
+  /** One check's result (the recorder counts it; the Prometheus series read the counts). */
+  check(name: string, ok: boolean, atMs: number): void {
+    for (const sink of this.sinks) sink.stream?.addCheck(name, ok, atMs);
+  }
+
   stopLive(): void {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
