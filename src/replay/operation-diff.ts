@@ -95,6 +95,14 @@ export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonl
         'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)',
     },
   ],
+  'faucet.status': [
+    {
+      field: 'accepted',
+      applies: (expected, seen) => typeof expected === 'string' && /^5\d\d /.test(expected) && seen === 'accepted',
+      source:
+        "a deployment's faucet has no status: afp reads it as the casino balance the faucet credits (DEPLOYED.md §3), which the recording's faucet fault window does not reach",
+    },
+  ],
   'trading.limit': [
     {
       field: 'status',

@@ -37,11 +37,10 @@
  */
 import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
-import type { Mount, Style } from '../http/route.ts';
+import type { Mount } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { Deadline } from '../audit/live-target.ts';
 import type { WaitClock } from '../core/clock.ts';
-import { dialectByName } from '../live/dialects/index.ts';
 import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
 import { fundLiveAccount } from '../live/live-account.ts';
@@ -49,7 +48,6 @@ import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session
 import type { EscrowView, OperationInput, OperationName, OperationResult } from '../live/operations.ts';
 import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
 import { Bindings } from './bindings.ts';
-import { isObject } from './json-pointer.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedDeposit, RecordedExchange } from './record-format.ts';
 import { routeOperationOf } from './route-operations.ts';
@@ -58,15 +56,21 @@ import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
 import { ReplayWallets } from './wallet-replay.ts';
 import { ReplayDivergence } from './replay-divergence.ts';
+import { ReplayConsequences } from './replay-consequences.ts';
+import {
+  bearerOf,
+  clip,
+  explanation,
+  findingSuffix,
+  isRegistration,
+  liveOutcomeOf,
+  recordingDialect,
+  secretFreeCurl,
+} from './replay-exchange-parts.ts';
 import { compareDrawn, DRAWN_OPERATIONS } from './drawn-outcomes.ts';
 import type { ServiceName } from '../platform/service-names.ts';
-import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
 
-const BEARER = 'Bearer ';
-const EVIDENCE_CHARS_MAX = 300;
 const HOUR_MS = 3_600_000;
-/** Result fields that report the agent's balance: after it left the recording's, a difference there is its consequence. */
-const BALANCE_FIELD = /(^|\.)balance(After)?Micro$/;
 /** What the replay keeps per recorded agent or escrow, at most (beyond, what it would name is not). */
 const FOLLOWED_MAX = {
   /** Recorded agents given a wallet key of their own on the target (beyond, a 401 stands as it is). */
@@ -129,40 +133,6 @@ interface Gate {
   readonly recordedKey: string | null;
 }
 
-/** The dialect a recorded answer is read in: its route's style (the wallet's primary interface is in every documents style, read as A's). */
-function recordingDialect(style: Style, service: string): Dialect | null {
-  if (style === 'primary' && service === 'wallet') return dialectByName('A');
-  return style === 'A' || style === 'B' || style === 'short' ? dialectByName(style) : null;
-}
-
-function bearerOf(exchange: RecordedExchange): string | null {
-  const authorization = exchange.request.headers['authorization'];
-  return authorization?.startsWith(BEARER) === true ? authorization.slice(BEARER.length) : null;
-}
-
-function clip(value: unknown): string {
-  const text =
-    JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? formatDecimal(item) : item)) ??
-    'undefined';
-  return text.length > EVIDENCE_CHARS_MAX ? `${text.slice(0, EVIDENCE_CHARS_MAX)}…` : text;
-}
-
-/** A live call's outcome as the diff reads it; null when the call produced no answer to compare. */
-function liveOutcomeOf<R>(outcome: CallOutcome<R>): ReadOutcome<R> | null {
-  switch (outcome.kind) {
-    case 'ok':
-      return { kind: 'ok', value: outcome.value };
-    case 'refused':
-      return { kind: 'refused', refusal: outcome.refusal };
-    case 'unreadable':
-      return { kind: 'unreadable' };
-    case 'unsupported':
-    case 'unreachable':
-    case 'deadline':
-      return null;
-  }
-}
-
 export class OperationReplay {
   private readonly options: OperationReplayOptions;
   readonly bindings = new Bindings();
@@ -186,10 +156,10 @@ export class OperationReplay {
   private readonly creators = new Map<string, string>();
   /** Balances, escrows and wallet addresses whose state on the target left the recording's (replay-divergence.ts). */
   private readonly divergence = new ReplayDivergence();
+  /** Which differences an earlier cause explains (replay-consequences.ts). */
+  private readonly explained = new ReplayConsequences(this.divergence);
   /** Recorded agent → its own key on a wallet that refused its platform key (at most FOLLOWED_MAX.walletKeys). */
   private readonly walletKeys = new Map<string, string>();
-  /** Domain names whose holder on the target left the recording's (a transfer not replayed), and since when and why. */
-  private readonly namesDiverged = new Map<string, string>();
   private readonly ids: IdTranslation = {
     agent: (reference) => {
       const agentId = this.recordedAgent(reference);
@@ -345,7 +315,7 @@ export class OperationReplay {
     if (notReplayed !== null) {
       this.leftBySkip(exchange, routeId, row.op, null, notReplayed);
       if (exchange.response.status < 300)
-        this.nameDiverges(row.op, call.body, `seq ${exchange.seq} (${routeId} not replayed: ${notReplayed})`);
+        this.explained.nameDiverges(row.op, call.body, `seq ${exchange.seq} (${routeId} not replayed: ${notReplayed})`);
       return this.skip(exchange, {
         id: `replay:skipped:not-offered:${routeId}`,
         kind: 'shape',
@@ -490,7 +460,7 @@ export class OperationReplay {
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
     if (outcome.kind === 'unsupported') {
       this.unsend(row.op);
-      this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
+      this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
       this.leftBySkip(exchange, routeId, row.op, input, outcome.reason);
       return this.skip(exchange, {
         id: `replay:skipped:unsupported:${row.op}`,
@@ -536,27 +506,20 @@ export class OperationReplay {
       exchange,
       routeId,
       row.op,
-      explainedBy(
-        this.orphanCause,
-        rateLimitedInRecording(
-          exchange,
-          this.nameConsequences(
-            this.divergence.explain(
-              row.op,
-              input,
-              exchange.at_ms,
-              this.consequences(differences, liveKey, ownAccounts),
-            ),
-            input,
-          ),
-        ),
-      ),
+      this.explained.explain(exchange, differences, {
+        op: row.op,
+        input,
+        liveKey,
+        ownAccount: ownAccounts,
+        orphanCause: this.orphanCause,
+      }),
       'request' in outcome ? outcome.request : null,
     );
     this.leftByAnswer(exchange, routeId, { op: row.op, input, recorded, live }, differences);
     if (!sameDialect) this.settledByRule(exchange, { op: row.op, input, recorded, live }, liveKey);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
-    if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
+    if (moved !== undefined)
+      this.explained.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined)
       await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
@@ -637,7 +600,7 @@ export class OperationReplay {
       exchange,
       routeId,
       'trading.close',
-      this.consequences(differences, liveKey, false),
+      this.explained.consequences(differences, liveKey, false),
       'request' in outcome ? outcome.request : null,
     );
     this.follow(exchange, recorded, live, liveKey, differences);
@@ -710,61 +673,6 @@ export class OperationReplay {
    */
   private drawnBy(exchange: RecordedExchange, routeId: string, liveKey: string | null): void {
     this.divergence.leaveBalance(liveKey, `seq ${exchange.seq} (${routeId}: the target draws its own outcomes)`);
-  }
-
-  /**
-   * Differences about the agent's money that an earlier cause explains (info): its balance left
-   * the recording's (a draw, a refusal, a credit not reproduced), or its account on the service is
-   * the replay's own (a deployment's trading and domains keep their own, funded by the replay).
-   */
-  private consequences(
-    differences: readonly ResultDifference[],
-    liveKey: string | null,
-    ownAccount: boolean,
-  ): ResultDifference[] {
-    const since = this.divergence.balanceLeftAt(liveKey);
-    const cause = ownAccount
-      ? "the agent's account on this service is the replay's own, funded by it (DEPLOYED.md §1.1)"
-      : since === undefined
-        ? undefined
-        : `the agent's balance on the target left the recording's at ${since}`;
-    if (cause === undefined) return [...differences];
-    return differences.map((difference) => {
-      const funds =
-        BALANCE_FIELD.test(difference.field) ||
-        (/accepted$/.test(difference.field) &&
-          /insufficient|kelly|balance|limit/i.test(`${String(difference.expected)} ${String(difference.seen)}`));
-      return funds && difference.documented === undefined
-        ? { ...difference, documented: cause, consequence: true }
-        : difference;
-    });
-  }
-
-  /** A transfer not replayed, or answered otherwise: the name's holder on the target may be another than the recording's from now on. */
-  private nameDiverges(op: OperationName, input: unknown, why: string): void {
-    if (op !== 'domains.transfer' && op !== 'domains.register') return;
-    const domain = isObject(input) ? input['domain'] : undefined;
-    if (typeof domain === 'string' && !this.namesDiverged.has(domain)) this.namesDiverged.set(domain, why);
-  }
-
-  /** A later difference about a name whose holder already left the recording's is its consequence (info), naming the cause. */
-  private nameConsequences(
-    differences: readonly ResultDifference[],
-    input: OperationInput<OperationName>,
-  ): ResultDifference[] {
-    const names = (input as { names?: unknown }).names;
-    const domain = (input as { domain?: unknown }).domain ?? (Array.isArray(names) ? names[0] : undefined);
-    const since = typeof domain === 'string' ? this.namesDiverged.get(domain) : undefined;
-    if (since === undefined) return [...differences];
-    return differences.map((difference) =>
-      difference.documented === undefined
-        ? {
-            ...difference,
-            documented: `the holder of ${domain as string} on the target left the recording's at ${since}`,
-            consequence: true,
-          }
-        : difference,
-    );
   }
 
   /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
@@ -1197,55 +1105,3 @@ export class OperationReplay {
 }
 
 /** A reproduce line with every secret of the body (a re-signed send's key) redacted, as the record has it. */
-export function secretFreeCurl(curl: (request: SentRequest) => string): (request: SentRequest) => string {
-  return (request) =>
-    curl({
-      ...request,
-      ...(request.body === undefined ? {} : { body: redactSecretsDeep(request.body) as typeof request.body }),
-    });
-}
-
-/** Keeps a documented or consequent difference apart from an unexplained one of the same field. */
-/** Every difference not yet explained, explained by `cause` (info, a consequence); unchanged when there is none. */
-function explainedBy(cause: string | null, differences: readonly ResultDifference[]): ResultDifference[] {
-  if (cause === null) return [...differences];
-  return differences.map((difference) =>
-    difference.documented === undefined ? { ...difference, documented: cause, consequence: true } : difference,
-  );
-}
-
-/**
- * A recorded 429 is sent like any exchange (its operation exists on the target), but the target's
- * limits are its own: whatever it answers is not the recording's refusal to match (info).
- */
-function rateLimitedInRecording(
-  exchange: RecordedExchange,
-  differences: readonly ResultDifference[],
-): ResultDifference[] {
-  if (exchange.response.status !== 429) return [...differences];
-  return differences.map((difference) =>
-    difference.documented === undefined
-      ? {
-          ...difference,
-          documented: "the recording's own rate limit refused it (429); the target's limits are its own",
-        }
-      : difference,
-  );
-}
-
-function findingSuffix(difference: ResultDifference): string {
-  if (difference.consequence === true) return ':consequence';
-  if (difference.documented !== undefined && difference.field !== 'accepted') return `:${String(difference.seen)}`;
-  return '';
-}
-
-function explanation(difference: ResultDifference): string {
-  if (difference.documented === undefined) return '';
-  return difference.consequence === true
-    ? `, a consequence: ${difference.documented}`
-    : `, as the dialects document: ${difference.documented}`;
-}
-
-function isRegistration(op: OperationName): boolean {
-  return op === 'faucet.register' || op === 'casino.register';
-}

@@ -204,7 +204,14 @@ const ROWS: readonly AnyRouteOperation[] = [
   }),
   routeOperation('faucet.A.status', 'faucet.status', () => ({})),
   // The caller's own agent and its balance: the faucet status's balance, read by id.
-  routeOperation('faucet.A.agent', 'faucet.status', () => ({})),
+  routeOperation('faucet.A.agent', 'faucet.status', () => ({}), {
+    notReplayed: (call, ids) => {
+      const named = call.params['id'];
+      return named === undefined || call.callerId === null || ids.agent(named) === ids.agent(call.callerId)
+        ? null
+        : "another agent's details (the documents refuse them 403): afp's faucet status is the caller's own";
+    },
+  }),
   routeOperation('faucet.B.status', 'faucet.status', () => ({})),
   routeOperation(
     'escrow.A.create',

@@ -20,7 +20,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
-import { secretFreeCurl } from '../../src/replay/operation-replay.ts';
+import { secretFreeCurl } from '../../src/replay/replay-exchange-parts.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { shortfall } from '../../src/replay/wallet-replay.ts';
