@@ -68,6 +68,7 @@ import {
   secretFreeCurl,
 } from './replay-exchange-parts.ts';
 import { compareDrawn, DRAWN_OPERATIONS } from './drawn-outcomes.ts';
+import { READS_MAX, substituteReads, type Substitute } from './read-substitutes.ts';
 import type { ServiceName } from '../platform/service-names.ts';
 
 const HOUR_MS = 3_600_000;
@@ -397,6 +398,9 @@ export class OperationReplay {
     const notOffered = this.options.session.offers(row.op);
     if (notOffered !== null) {
       if (isRegistration(row.op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
+      const substitute =
+        this.options.session.offers('escrow.get') === null ? substituteReads(row.op, input, recorded) : null;
+      if (substitute !== null) return this.replayByReads(exchange, { routeId, op: row.op, service, input }, substitute);
       this.leftBySkip(exchange, routeId, row.op, input, notOffered);
       return this.skip(exchange, {
         id: `replay:skipped:not-offered:${row.op}`,
@@ -668,6 +672,56 @@ export class OperationReplay {
   }
 
   /**
+   * An operation the target lacks, asked as the target's escrow reads (read-substitutes.ts): the
+   * exchange counts as sent once; each read is compared as an escrow read with the recording's
+   * view of that escrow, and its differences filed under the exchange.
+   */
+  private async replayByReads(
+    exchange: RecordedExchange,
+    sent: { routeId: string; op: OperationName; service: ServiceName; input: OperationInput<OperationName> },
+    substitute: Substitute,
+  ): Promise<string | null> {
+    const { routeId, op, service } = sent;
+    const recordedKey = bearerOf(exchange);
+    const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
+    this.countSent(op);
+    this.info(exchange, {
+      id: `replay:by-reads:${op}`,
+      kind: 'shape',
+      title: `${op}: ${substitute.why}`,
+      evidence: `${routeId}: ${substitute.reads.length} read${substitute.unread === 0 ? '' : `, ${substitute.unread} more not read (at most ${READS_MAX})`}`,
+    });
+    const liveDialect = this.options.session.target.services[service]?.dialect ?? 'deployed';
+    for (const read of substitute.reads) {
+      this.orphansNamed = [];
+      const escrowId = read.live ? read.escrowId : this.ids.escrow(read.escrowId);
+      if (this.orphansNamed.length > 0) continue;
+      const outcome = await this.options.session.call('escrow.get', { escrowId }, liveKey, this.forwarded(exchange));
+      if (outcome.kind === 'unreachable') return outcome.message;
+      const live = liveOutcomeOf(outcome);
+      if (live === null) continue;
+      const input = { escrowId };
+      const differences = compareOutcomes('escrow.get', { kind: 'ok', value: read.expected }, live, {
+        bindings: this.bindings,
+        recordingDialect: 'A',
+        liveDialect,
+        input,
+      });
+      const explained = this.explained.explain(exchange, differences, {
+        op: 'escrow.get',
+        input,
+        liveKey,
+        ownAccount: false,
+        orphanCause: this.orphanCause ?? substitute.explains,
+      });
+      this.file(exchange, routeId, 'escrow.get', explained, 'request' in outcome ? outcome.request : null);
+    }
+    // What the target could not do (a refund) leaves the escrow and its sender's balance, as a skip would.
+    if (substitute.explains !== null) this.leftBySkip(exchange, routeId, op, sent.input, substitute.explains);
+    return null;
+  }
+
+  /**
    * A drawn outcome (a bet, a batch) sent across dialects: from it on the agent's balance is the
    * target's own draws', not the recording's (drawn-outcomes.ts).
    */
@@ -879,9 +933,14 @@ export class OperationReplay {
     apiKey: string | null,
     exchange: RecordedExchange,
   ): Promise<CallOutcome<OperationResult<O>>> {
+    this.countSent(op);
+    return this.options.session.call(op, input, apiKey, this.forwarded(exchange));
+  }
+
+  /** One exchange sent as `op` (sent itself, or asked otherwise: replayByReads). */
+  private countSent(op: OperationName): void {
     this.sent++;
     this.sentByOperation.set(op, (this.sentByOperation.get(op) ?? 0) + 1);
-    return this.options.session.call(op, input, apiKey, this.forwarded(exchange));
   }
 
   /** The recorded agent an escrow creation's body pays (style B `receiver`, style A `seller`), or null. */
